@@ -1,0 +1,209 @@
+"""The assess service: candidate -> native assessment -> plan -> decision (SPEC §3-§5).
+
+Layer: service. Wires the git adapter, config, the built-in classifier and the pure policy
+together for one candidate; the CLI renders what it returns. No printing here.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from gentle_hooks.candidate import Candidate, PathChange, Projection
+from gentle_hooks.config import LoadedConfig, load_config
+from gentle_hooks.errors import GitError, UsageError
+from gentle_hooks.git import Repository
+from gentle_hooks.gitparse import AddedLine
+from gentle_hooks.models import ReviewAssessment
+from gentle_hooks.policy.escalation import Escalation, make_escalation
+from gentle_hooks.policy.plan import Decision, Plan, PlanInputs, Satisfaction, build_plan, decide
+from gentle_hooks.policy.rdd import resolve_rdd
+from gentle_hooks.policy.review import ReviewEvidence
+from gentle_hooks.policy.vocabulary import NativeRisk, ReviewOutcome
+from gentle_hooks.policy.writer import WriterProfile, parse_effort
+from gentle_hooks.risk import classify, doc_blobs_to_prove
+from gentle_hooks.settings import RiskSettings
+
+_STAKES_VERIFIERS = {"ordinary": 1, "shipping": 1, "audit": 3}
+
+
+@dataclass(frozen=True)
+class AssessRequest:
+    """What the caller asked for (``gentle-hook assess`` flags).
+
+    Attributes:
+        cwd: directory inside the repository, or None for the current one.
+        base_ref: ``--base-ref`` or None.
+        projection: ``committed``/``staged``, or None for the default (``snapshot``).
+        escalate_item / escalate_reason: a requested escalation (item number or slug).
+        review_outcome: ``--review-outcome`` value or None.
+        writer_model / writer_effort: caller writer profile.
+        allow_empty: accept an empty candidate (hooks) instead of refusing it (assess).
+    """
+
+    cwd: str | None = None
+    base_ref: str | None = None
+    projection: Projection | None = None
+    escalate_item: str | None = None
+    escalate_reason: str | None = None
+    review_outcome: str | None = None
+    writer_model: str | None = None
+    writer_effort: str | None = None
+    allow_empty: bool = False
+
+
+@dataclass(frozen=True)
+class AssessResult:
+    """Everything one assessment produced.
+
+    Attributes:
+        candidate: the candidate judged; changes: its per-path diff stats.
+        native: the native envelope, or None when assessment failed (then
+            ``native_error`` says why and the native tier is ``unassessable``).
+        plan / decision: the pure policy's answers.
+        config: the compiled settings and RDD sources.
+    """
+
+    candidate: Candidate
+    changes: tuple[PathChange, ...]
+    native: ReviewAssessment | None
+    native_error: str | None
+    native_provider: str
+    plan: Plan
+    decision: Decision
+    config: LoadedConfig
+    escalations: tuple[Escalation, ...] = field(default=())
+
+
+def assess_native_builtin(
+    repo: Repository, cand: Candidate, risk: RiskSettings, consumed: bool | None = None
+) -> tuple[tuple[PathChange, ...], ReviewAssessment]:
+    """Run the built-in classifier on a candidate (SPEC §4 ``builtin``).
+
+    The numstat diff and the process-execution scan run as two concurrent git processes.
+
+    Returns:
+        (per-path diff stats, the review-assessment envelope).
+
+    Raises:
+        GitError: a git command failed.
+    """
+    added: list[AddedLine] = []
+    errors: list[GitError] = []
+
+    def scan() -> None:
+        try:
+            added.extend(
+                repo.added_lines_matching(cand.base.tree, cand.tree, risk.process_preselect)
+            )
+        except GitError as exc:
+            errors.append(exc)
+
+    worker = threading.Thread(target=scan, daemon=True)
+    worker.start()
+    changes = repo.diff_stats(cand.base.tree, cand.tree)
+    blobs = repo.read_blobs(doc_blobs_to_prove(changes, risk))
+    worker.join()
+    if errors:
+        raise errors[0]
+    envelope = classify(
+        changes,
+        blobs,
+        added,
+        risk,
+        kind=cand.projection.value,
+        base_ref=cand.base.ref,
+        consumed=consumed,
+    )
+    return changes, envelope
+
+
+def caller_writer(model: str | None, effort: str | None) -> WriterProfile | None:
+    """The caller's writer profile from flags, or None when neither flag is given.
+
+    Raises:
+        PolicyInputError: an unknown effort level.
+    """
+    if not model and not effort:
+        return None
+    return WriterProfile(model or None, parse_effort(effort) if effort else None)
+
+
+def parse_review_outcome(text: str | None) -> ReviewOutcome | None:
+    """``--review-outcome`` value to the enum (``closed`` is accepted, and resolves later
+    to ``unknown`` without a consumed fact)."""
+    if text is None:
+        return None
+    try:
+        return ReviewOutcome(text)
+    except ValueError:
+        raise UsageError(
+            f"unknown review outcome {text!r}: use declined, unavailable, unknown or closed"
+        ) from None
+
+
+def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
+    """Assess one candidate: resolve it, classify it, build its plan and decision.
+
+    Args:
+        req: the request; env: the process environment (config overrides, ``GENTLE_RDD``).
+
+    Raises:
+        GitError: not a repository, bare, unknown base ref, unmerged index.
+        UsageError: dirty tracked files with ``--base-ref`` and no projection flag; an
+            empty candidate (unless ``allow_empty``).
+        ConfigError / PolicyInputError: invalid config, escalation, effort.
+    """
+    escalations = ()
+    if req.escalate_item is not None or req.escalate_reason is not None:
+        if req.escalate_item is None:
+            raise UsageError("--escalate-reason needs --escalate-item N|SLUG")
+        escalations = (make_escalation(req.escalate_item, req.escalate_reason),)
+    writer = caller_writer(req.writer_model, req.writer_effort)
+    outcome = parse_review_outcome(req.review_outcome)
+
+    repo = Repository.open(req.cwd)
+    config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
+    settings = config.settings
+    projection = req.projection or Projection.SNAPSHOT
+    if req.base_ref is not None and req.projection is None and repo.has_dirty_tracked():
+        raise UsageError(
+            f"tracked files have uncommitted changes; rerun with --committed-only to assess "
+            f"what is committed against {req.base_ref} (or --staged for the index)"
+        )
+    cand = repo.candidate(projection, flag_ref=req.base_ref, config_ref=settings.base_ref)
+    if cand.is_empty and not req.allow_empty:
+        what = {"committed": "HEAD's tree", "staged": "the index", "snapshot": "the work tree"}[
+            projection.value
+        ]
+        raise UsageError(
+            f"the candidate is empty: {what} equals the base ({cand.base.note}); pass an "
+            f"older --base-ref (e.g. --base-ref HEAD~1 --committed-only)"
+        )
+    changes, native = assess_native_builtin(repo, cand, settings.risk)
+    rdd = resolve_rdd(config.rdd_env, config.rdd_git, settings.rdd_file)
+    plan = build_plan(
+        PlanInputs(
+            native_risk=NativeRisk(native.risk),
+            escalations=escalations,
+            review=ReviewEvidence(caller=outcome, consumed=bool(native.candidate.consumed)),
+            runtime_writers=(),
+            caller_writer=writer,
+            rdd=rdd,
+            verifiers_required=_STAKES_VERIFIERS.get(settings.stakes, 1),
+        )
+    )
+    applies = settings.applies_to == "all"
+    decision = decide(plan, Satisfaction(), applies)
+    return AssessResult(
+        candidate=cand,
+        changes=changes,
+        native=native,
+        native_error=None,
+        native_provider="builtin",
+        plan=plan,
+        decision=decision,
+        config=config,
+        escalations=escalations,
+    )

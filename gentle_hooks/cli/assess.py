@@ -1,0 +1,81 @@
+"""``gentle-hook assess``: the verification plan for a candidate (SPEC §3-§5, §7)."""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from gentle_hooks.assessment import AssessRequest, run_assess
+from gentle_hooks.candidate import Projection
+from gentle_hooks.envelope import build_envelope, envelope_json
+from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.render import render_assess
+
+
+@click.command()
+@click.option("--cwd", type=click.Path(file_okay=False), help="Run as if in this directory.")
+@click.option("--base-ref", help="Base ref; default: config, origin/HEAD, origin/main, ...")
+@click.option(
+    "--committed-only",
+    "projection",
+    flag_value="committed",
+    help="Assess HEAD's tree: dirty and untracked files are out of scope.",
+)
+@click.option(
+    "--staged",
+    "projection",
+    flag_value="staged",
+    help="Assess the index (the one git hands a hook).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON envelope.")
+@click.option(
+    "--escalate-item",
+    metavar="N|SLUG",
+    help="Task Size high-risk item: 1 data, 2 security, 3 contracts, "
+    "4 concurrency, 5 delivery, 6 untested.",
+)
+@click.option("--escalate-reason", metavar="TEXT", help="One-line reason for the escalation.")
+@click.option(
+    "--review-outcome",
+    type=click.Choice(["declined", "unavailable", "unknown", "closed"]),
+    help="Caller review outcome; a bare 'closed' resolves to unknown.",
+)
+@click.option("--writer-model", metavar="MODEL", help="Writer model id (without runtime data).")
+@click.option(
+    "--writer-effort", metavar="LEVEL", help="Writer effort: off minimal low medium high xhigh."
+)
+def assess(
+    cwd: str | None,
+    base_ref: str | None,
+    projection: str | None,
+    as_json: bool,
+    escalate_item: str | None,
+    escalate_reason: str | None,
+    review_outcome: str | None,
+    writer_model: str | None,
+    writer_effort: str | None,
+) -> int:
+    """Print the risk tier and the verification plan for the current candidate.
+
+    Default candidate: the work tree as `git add -A` would stage it, against the merge-base
+    of the base ref. Informational: exits 0 whatever the plan says.
+    """
+    result = run_assess(
+        AssessRequest(
+            cwd=cwd,
+            base_ref=base_ref,
+            projection=Projection(projection) if projection else None,
+            escalate_item=escalate_item,
+            escalate_reason=escalate_reason,
+            review_outcome=review_outcome,
+            writer_model=writer_model,
+            writer_effort=writer_effort,
+        ),
+        os.environ,
+    )
+    if as_json:
+        click.echo(envelope_json(build_envelope(result)))
+    else:
+        click.echo(render_assess(result))
+    return EXIT_OK

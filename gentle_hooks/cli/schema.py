@@ -1,0 +1,30 @@
+"""``gentle-hook schema NAME``: the JSON Schema of an envelope (SPEC §7)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+
+import click
+
+from gentle_hooks.errors import EXIT_OK
+
+#: Schema name -> "module:Model".
+SCHEMAS: dict[str, str] = {
+    "assess": "gentle_hooks.models:AssessEnvelope",
+    "review-assessment": "gentle_hooks.models:ReviewAssessment",
+}
+
+
+@click.command()
+@click.argument("name", type=click.Choice(sorted(SCHEMAS)))
+def schema(name: str) -> int:
+    """Print the JSON Schema (draft 2020-12) of envelope NAME."""
+    module, _, attr = SCHEMAS[name].partition(":")
+    model = getattr(importlib.import_module(module), attr)
+    click.echo(
+        json.dumps(
+            model.model_json_schema(by_alias=True, mode="serialization"), indent=2, sort_keys=True
+        )
+    )
+    return EXIT_OK

@@ -1,0 +1,280 @@
+"""Configuration: TOML, git config and environment, validated and compiled (SPEC §7 "Config").
+
+Layer: adapter. Two stages, as python-semantic-release does it: the raw TOML table is
+validated into :class:`RawConfig` (pydantic, ``extra="forbid"``: an unknown key is an error
+naming the key), then compiled with git config and environment overrides into
+:class:`gentle_hooks.settings.Settings`.
+
+Precedence, highest first: command-line flag > environment > git config > config file >
+packaged default. Files: ``.gentle-hooks.toml`` (keys at top level) or ``[tool.gentle-hooks]``
+in ``pyproject.toml`` at the work tree root; both at once is an error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from gentle_hooks.errors import ConfigError
+from gentle_hooks.settings import RiskSettings, Settings
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+CONFIG_FILE = ".gentle-hooks.toml"
+PYPROJECT = "pyproject.toml"
+
+Mode = Literal["enforce", "warn"]
+AppliesTo = Literal["delegated", "all"]
+Provider = Literal["builtin", "gentle-ai", "auto"]
+Stakes = Literal["ordinary", "shipping", "audit"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RawRisk(_Strict):
+    """``[risk]``: the built-in classifier's tables (each list replaces the default)."""
+
+    hot_path_tokens: tuple[str, ...] | None = None
+    doc_extensions: tuple[str, ...] | None = None
+    doc_names: tuple[str, ...] | None = None
+    agent_files: tuple[str, ...] | None = None
+    agent_dirs: tuple[str, ...] | None = None
+    shell_extensions: tuple[str, ...] | None = None
+    delivery_globs: tuple[str, ...] | None = None
+    process_patterns: tuple[str, ...] | None = None
+    process_preselect: str | None = None
+    generated_globs: tuple[str, ...] | None = None
+    slice_budget: int | None = Field(default=None, ge=1)
+
+
+class RawGate(_Strict):
+    """``[gate]``: who the gate applies to, and whether CI/server honour overrides."""
+
+    applies_to: AppliesTo | None = None
+    honour_overrides: bool | None = None
+
+
+class RawNative(_Strict):
+    """``[native]``: the native assessment provider and its timeout in seconds."""
+
+    provider: Provider | None = None
+    timeout: float | None = Field(default=None, gt=0, le=600)
+
+
+class RawConfig(_Strict):
+    """The whole ``[tool.gentle-hooks]`` table (or ``.gentle-hooks.toml``), unvalidated
+    values rejected, unknown keys rejected."""
+
+    base_ref: str | None = None
+    rdd: Literal["on", "off", "unknown"] | None = None
+    mode: Mode | None = None
+    stakes: Stakes | None = None
+    gate: RawGate = RawGate()
+    native: RawNative = RawNative()
+    risk: RawRisk = RawRisk()
+
+
+@dataclass(frozen=True)
+class LoadedConfig:
+    """Compiled settings plus the raw RDD sources the policy resolves itself.
+
+    Attributes:
+        settings: the compiled settings.
+        rdd_env / rdd_git: ``GENTLE_RDD`` and ``git config gentle.rdd`` values, or None.
+    """
+
+    settings: Settings
+    rdd_env: str | None
+    rdd_git: str | None
+
+
+def _format_error(where: str, exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    key = ".".join(str(p) for p in err["loc"])
+    if err["type"] == "extra_forbidden":
+        return f"{where}: unknown key {key!r}"
+    return f"{where}: {key}: {err['msg']}"
+
+
+def read_file_config(root: str | None) -> tuple[RawConfig, str | None]:
+    """Read and validate the config file at the work tree root.
+
+    Returns:
+        (raw config, path of the file read or None when there is none).
+
+    Raises:
+        ConfigError: unreadable or invalid TOML, an unknown key, a bad value, or both
+            ``.gentle-hooks.toml`` and ``[tool.gentle-hooks]`` present.
+    """
+    if root is None:
+        return RawConfig(), None
+    found: list[tuple[str, Mapping[str, object]]] = []
+    for name in (CONFIG_FILE, PYPROJECT):
+        path = os.path.join(root, name)
+        if not os.path.isfile(path):
+            continue
+        try:
+            with open(path, "rb") as fh:
+                data = tomllib.load(fh)
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"{path}: cannot read config: {exc}") from None
+        if name == PYPROJECT:
+            tool = data.get("tool", {})
+            if isinstance(tool, dict) and "gentle-hooks" in tool:
+                found.append((f"{path} [tool.gentle-hooks]", tool["gentle-hooks"]))
+        else:
+            found.append((path, data))
+    if len(found) > 1:
+        raise ConfigError(f"config found in both {found[0][0]} and {found[1][0]}; keep one")
+    if not found:
+        return RawConfig(), None
+    where, table = found[0]
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: must be a table")
+    try:
+        return RawConfig.model_validate(table), where
+    except ValidationError as exc:
+        raise ConfigError(_format_error(where, exc)) from None
+
+
+_GIT_KEYS = {
+    "gentle.baseref": "base_ref",
+    "gentle.mode": "mode",
+    "gentle.stakes": "stakes",
+    "gentle.appliesto": "applies_to",
+    "gentle.honouroverrides": "honour_overrides",
+    "gentle.nativeprovider": "native_provider",
+    "gentle.nativetimeout": "native_timeout",
+}
+_ENV_KEYS = {
+    "GENTLE_HOOKS_BASE_REF": "base_ref",
+    "GENTLE_HOOKS_MODE": "mode",
+    "GENTLE_HOOKS_STAKES": "stakes",
+    "GENTLE_HOOKS_APPLIES_TO": "applies_to",
+    "GENTLE_HOOKS_NATIVE": "native_provider",
+    "GENTLE_HOOKS_NATIVE_TIMEOUT": "native_timeout",
+}
+_CHOICES = {
+    "mode": ("enforce", "warn"),
+    "stakes": ("ordinary", "shipping", "audit"),
+    "applies_to": ("delegated", "all"),
+    "native_provider": ("builtin", "gentle-ai", "auto"),
+}
+
+
+def parse_git_config_z(data: bytes) -> dict[str, str]:
+    """Parse ``git config -z --get-regexp`` output (``key\\nvalue\\0`` records).
+
+    Keys are lowercased (git config keys are case-insensitive); later values win.
+    """
+    out: dict[str, str] = {}
+    for rec in data.split(b"\0"):
+        if not rec:
+            continue
+        key, _, value = rec.partition(b"\n")
+        out[key.decode("utf-8", "replace").lower()] = value.decode("utf-8", "surrogateescape")
+    return out
+
+
+def _coerce(name: str, value: str, where: str) -> object:
+    value = value.strip()
+    if name in _CHOICES:
+        if value not in _CHOICES[name]:
+            raise ConfigError(f"{where}: {value!r} is not one of {', '.join(_CHOICES[name])}")
+        return value
+    if name == "honour_overrides":
+        if value.lower() in ("true", "yes", "on", "1"):
+            return True
+        if value.lower() in ("false", "no", "off", "0"):
+            return False
+        raise ConfigError(f"{where}: {value!r} is not a boolean")
+    if name == "native_timeout":
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = -1.0
+        if not 0 < seconds <= 600:
+            raise ConfigError(f"{where}: {value!r} is not a timeout in seconds (0 < t <= 600)")
+        return seconds
+    return value or None
+
+
+def compile_settings(
+    raw: RawConfig,
+    config_file: str | None,
+    git_values: Mapping[str, str],
+    env: Mapping[str, str],
+) -> LoadedConfig:
+    """Compile the raw file config with git config and environment into settings.
+
+    Args:
+        raw: validated file config.
+        config_file: where it came from (reported).
+        git_values: ``git config`` values keyed by lowercase key (``gentle.mode``).
+        env: the process environment.
+
+    Raises:
+        ConfigError: an invalid value in git config or the environment, naming its source.
+    """
+    r = raw.risk
+    defaults = RiskSettings()
+    risk = RiskSettings(
+        **{
+            name: (tuple(v.lower() for v in value) if name == "hot_path_tokens" else value)
+            if value is not None
+            else getattr(defaults, name)
+            for name, value in r.model_dump().items()
+        }
+    )
+    for pattern in risk.process_patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ConfigError(f"{config_file}: risk.process_patterns: {pattern!r}: {exc}") from None
+    settings = Settings(
+        base_ref=raw.base_ref,
+        rdd_file=raw.rdd,
+        mode=raw.mode or "enforce",
+        applies_to=raw.gate.applies_to or "delegated",
+        honour_overrides=bool(raw.gate.honour_overrides),
+        native_provider=raw.native.provider or "builtin",
+        native_timeout=raw.native.timeout or 30.0,
+        stakes=raw.stakes or "ordinary",
+        risk=risk,
+        config_file=config_file,
+    )
+    for key, name in _GIT_KEYS.items():
+        if key in git_values:
+            settings = replace(
+                settings, **{name: _coerce(name, git_values[key], f"git config {key}")}
+            )
+    for var, name in _ENV_KEYS.items():
+        if env.get(var):
+            settings = replace(settings, **{name: _coerce(name, env[var], var)})
+    return LoadedConfig(settings, env.get("GENTLE_RDD") or None, git_values.get("gentle.rdd"))
+
+
+def load_config(root: str | None, git_config_z: bytes, env: Mapping[str, str]) -> LoadedConfig:
+    """Read the config file at ``root`` and compile it with git config and the environment.
+
+    Args:
+        root: work tree root, or None (bare repository: no file).
+        git_config_z: output of ``git config -z --get-regexp ^gentle\\.``.
+        env: the process environment.
+
+    Raises:
+        ConfigError: see :func:`read_file_config` and :func:`compile_settings`.
+    """
+    raw, where = read_file_config(root)
+    return compile_settings(raw, where, parse_git_config_z(git_config_z), env)

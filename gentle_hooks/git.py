@@ -1,0 +1,533 @@
+"""The git adapter (SPEC §2 "Git access", §3): every git read and write goes through here.
+
+Layer: adapter. Imports the standard library, :mod:`gentle_hooks.candidate`,
+:mod:`gentle_hooks.gitparse` and :mod:`gentle_hooks.errors`; returns our own value types,
+never raw git output.
+
+Diff stats come from git itself (``git diff --raw --numstat -z``): git's own rename
+pairing is what users see. The object-model reads this issue needs (ref resolution,
+merge-base, trees, blobs) also go through git plumbing rather than pygit2, for three
+measured reasons: pygit2 1.21 (libgit2 1.9.7) refuses SHA-256 repositories ("unknown object
+format 'sha256'"), importing it costs about 77 ms (10x ``python -c pass``), and child
+``git`` processes honour the hook environment (``GIT_DIR``, ``GIT_INDEX_FILE``,
+``GIT_WORK_TREE``, quarantine object directories) exactly as git defines it.
+
+Hook environment: when gentle-hooks runs inside a hook, the variables git set describe the
+repository being committed to, and every child git keeps them. When ``--cwd`` names another
+repository they are dropped, so no child working on another repository inherits them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from gentle_hooks.candidate import (
+    EMPTY_TREES,
+    BaseResolution,
+    Candidate,
+    PathChange,
+    Projection,
+    candidate_identity,
+)
+from gentle_hooks.errors import GitError
+from gentle_hooks.gitparse import AddedLine, iter_added_lines, parse_raw_numstat
+
+#: Variables git sets for a hook that bind a child git to one repository.
+REPO_ENV_VARS = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_QUARANTINE_PATH",
+    "GIT_COMMON_DIR",
+    "GIT_PREFIX",
+    "GIT_NAMESPACE",
+)
+
+#: Refs tried, in order, when neither the flag nor the config names a base ref.
+DEFAULT_BASE_CHAIN = ("origin/main", "origin/master", "main", "master")
+
+_DIFF_FLAGS = ("--no-ext-diff", "--no-textconv", "--no-color", "-M", "--ignore-submodules=none")
+
+
+def scrubbed_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A copy of ``base`` (default ``os.environ``) without the repository-binding variables
+    git sets for hooks (:data:`REPO_ENV_VARS`), for a child that works on another repository."""
+    env = dict(os.environ if base is None else base)
+    for name in REPO_ENV_VARS:
+        env.pop(name, None)
+    return env
+
+
+@dataclass(frozen=True)
+class RepoPaths:
+    """Where a repository lives, as git resolved it.
+
+    Attributes:
+        toplevel: absolute work tree root (None for a bare repository).
+        git_dir: absolute git dir of this worktree (``.git/worktrees/<name>`` when linked).
+        common_dir: absolute common git dir shared by all worktrees.
+        index_file: absolute path of the index git uses here (honours ``GIT_INDEX_FILE``).
+        object_format: ``sha1`` or ``sha256``.
+        is_bare: True for a bare repository.
+        is_shallow: True for a shallow clone.
+    """
+
+    toplevel: str | None
+    git_dir: str
+    common_dir: str
+    index_file: str
+    object_format: str
+    is_bare: bool
+    is_shallow: bool
+
+
+class Repository:
+    """A git repository opened from a directory, honouring a hook's environment.
+
+    Use :meth:`open`; all methods run git plumbing and return our value types.
+    """
+
+    def __init__(self, paths: RepoPaths, env: dict[str, str]) -> None:
+        self.paths = paths
+        self.env = env
+
+    # -- opening -------------------------------------------------------------------------
+
+    @classmethod
+    def open(cls, cwd: str | None = None, *, allow_bare: bool = False) -> Repository:
+        """Open the repository containing ``cwd`` (default: the current directory).
+
+        Without ``cwd`` the process environment is honoured as git handed it (a hook's
+        ``GIT_DIR``/``GIT_INDEX_FILE``/``GIT_WORK_TREE``). With ``cwd``, those variables
+        are kept only when they describe the same repository; otherwise they are dropped.
+
+        Raises:
+            GitError: not a git repository, inside a git dir, or a bare repository when
+                ``allow_bare`` is False; git missing from PATH.
+        """
+        start = os.path.abspath(cwd) if cwd is not None else os.getcwd()
+        if not os.path.isdir(start):
+            raise GitError(f"{start}: no such directory")
+        env = dict(os.environ)
+        if cwd is not None and any(v in env for v in REPO_ENV_VARS):
+            mine = _probe(start, scrubbed_env(env))
+            theirs = _probe(start, env)
+            if mine is None or theirs is None or mine.common_dir != theirs.common_dir:
+                env = scrubbed_env(env)
+        paths = _probe(start, env)
+        if paths is None:
+            raise GitError(f"{start}: not a git repository (run inside a clone, or pass --cwd)")
+        if paths.is_bare and not allow_bare:
+            raise GitError(
+                f"{paths.git_dir}: a bare repository has no work tree to assess; run in a "
+                f"clone, or use 'gentle-hook gate --range A..B' for a pushed range"
+            )
+        if paths.toplevel is None and not paths.is_bare:
+            raise GitError(f"{start}: inside the git directory; run from the work tree")
+        if env.get("GIT_INDEX_FILE") and not os.path.isabs(env["GIT_INDEX_FILE"]):
+            env["GIT_INDEX_FILE"] = paths.index_file
+        return cls(paths, env)
+
+    # -- running git ---------------------------------------------------------------------
+
+    def run(
+        self,
+        args: Sequence[str],
+        *,
+        input: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+        ok: Iterable[int] = (0,),
+    ) -> subprocess.CompletedProcess[bytes]:
+        """Run ``git <args>`` in the work tree (or git dir when bare).
+
+        Args:
+            args: arguments after ``git``.
+            input: bytes for stdin, or None for no stdin.
+            env: extra variables on top of the repository environment.
+            ok: exit codes that are not failures.
+
+        Raises:
+            GitError: git exited with a code outside ``ok``; the message carries git's stderr.
+        """
+        full_env = self.env if env is None else {**self.env, **env}
+        cwd = self.paths.toplevel or self.paths.git_dir
+        proc = _git(args, cwd, full_env, input)
+        if proc.returncode not in tuple(ok):
+            err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+            last = err[-1] if err else f"exit {proc.returncode}"
+            raise GitError(f"git {args[0]} failed: {last}")
+        return proc
+
+    def _out(self, args: Sequence[str], **kw: object) -> str:
+        return self.run(args, **kw).stdout.decode("utf-8", "surrogateescape").strip()  # type: ignore[arg-type]
+
+    # -- object model --------------------------------------------------------------------
+
+    @property
+    def empty_tree(self) -> str:
+        """The empty tree id for this repository's object format."""
+        return EMPTY_TREES[self.paths.object_format]
+
+    def head(self) -> str | None:
+        """The commit HEAD points at, or None when HEAD is unborn."""
+        proc = self.run(["rev-parse", "--verify", "-q", "HEAD^{commit}"], ok=(0, 1, 128))
+        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+    def resolve_commit(self, ref: str, what: str = "ref") -> str:
+        """Resolve one ref or commit id to a full commit id.
+
+        Raises:
+            GitError: a range (``A..B``), an option-like or malformed name, an unknown
+                ref, or an object that is not a commit (a tree id, a blob), each with the
+                fix in the message.
+        """
+        if not ref or ref.startswith("-") or any(c in ref for c in "\0\n\r"):
+            raise GitError(f"{what} {ref!r} is not a valid ref name")
+        if ".." in ref:
+            left = ref.split("..")[0] or "HEAD"
+            raise GitError(f"{what} {ref!r} is a range; pass a single ref, e.g. {left!r}")
+        proc = self.run(
+            ["rev-parse", "--verify", "-q", "--end-of-options", ref + "^{commit}"], ok=(0, 1, 128)
+        )
+        if proc.returncode == 0:
+            return proc.stdout.decode().strip()
+        kind = self.run(["cat-file", "-t", "--end-of-options", ref], ok=(0, 1, 128))
+        if kind.returncode == 0:
+            typ = kind.stdout.decode().strip()
+            raise GitError(
+                f"{what} {ref!r} names a {typ}, not a commit; pass a branch, tag or commit id"
+            )
+        raise GitError(f"{what} {ref!r} is not a known ref or commit (see: git branch -a)")
+
+    def ref_exists(self, ref: str) -> str | None:
+        """The commit ``ref`` resolves to, or None when it does not resolve."""
+        proc = self.run(
+            ["rev-parse", "--verify", "-q", "--end-of-options", ref + "^{commit}"], ok=(0, 1, 128)
+        )
+        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+    def origin_head(self) -> str | None:
+        """The remote default branch, ``origin/HEAD``'s target (``origin/main``), or None."""
+        proc = self.run(
+            ["symbolic-ref", "-q", "--short", "refs/remotes/origin/HEAD"], ok=(0, 1, 128)
+        )
+        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        """The best common ancestor of two commits, or None when they share no history."""
+        proc = self.run(["merge-base", a, b], ok=(0, 1))
+        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+    def tree_of(self, commit: str) -> str:
+        """The tree id of a commit."""
+        return self._out(["rev-parse", "--verify", commit + "^{tree}"])
+
+    def config_get(self, key: str) -> str | None:
+        """``git config --get key`` or None when unset."""
+        proc = self.run(["config", "--get", key], ok=(0, 1))
+        return (
+            proc.stdout.decode("utf-8", "surrogateescape").strip() if proc.returncode == 0 else None
+        )
+
+    def gentle_config(self) -> bytes:
+        """``git config -z --get-regexp ^gentle\\.`` output (empty when nothing is set)."""
+        return self.run(["config", "-z", "--get-regexp", r"^gentle\."], ok=(0, 1)).stdout
+
+    def read_blobs(self, oids: Sequence[str]) -> dict[str, bytes]:
+        """Read blobs by id in one ``git cat-file --batch`` process.
+
+        Returns:
+            oid -> content for every id that exists as an object.
+        """
+        if not oids:
+            return {}
+        data = self.run(["cat-file", "--batch"], input="\n".join(oids).encode() + b"\n").stdout
+        out: dict[str, bytes] = {}
+        pos = 0
+        for oid in oids:
+            end = data.index(b"\n", pos)
+            header = data[pos:end].split(b" ")
+            pos = end + 1
+            if len(header) == 3:
+                size = int(header[2])
+                out[oid] = data[pos : pos + size]
+                pos += size + 1
+        return out
+
+    # -- projections ---------------------------------------------------------------------
+
+    def _with_index_copy(self, args_list: Sequence[Sequence[str]]) -> str:
+        """Run git commands against a private copy of the effective index; return the
+        stdout of the last one. The user's index is never written."""
+        fd, tmp = tempfile.mkstemp(prefix="gentle-hooks-index-")
+        os.close(fd)
+        try:
+            if os.path.exists(self.paths.index_file):
+                shutil.copyfile(self.paths.index_file, tmp)
+            else:
+                os.unlink(tmp)
+            out = ""
+            for args in args_list:
+                out = self._out(args, env={"GIT_INDEX_FILE": tmp})
+            return out
+        finally:
+            for path in (tmp, tmp + ".lock"):
+                if os.path.exists(path):
+                    os.unlink(path)
+
+    def staged_tree(self) -> str:
+        """The index git hands us (``GIT_INDEX_FILE`` in a hook) written as a tree.
+
+        Raises:
+            GitError: unmerged entries (a conflict in progress), with the fix.
+        """
+        try:
+            return self._with_index_copy([["write-tree"]])
+        except GitError as exc:
+            raise GitError(
+                "the index has unmerged paths; resolve the conflict or use --committed-only"
+            ) from exc
+
+    def snapshot_tree(self) -> str:
+        """The working state as ``git add -A`` would stage it, as a tree.
+
+        Tracked and untracked non-ignored files, built in a temporary index.
+        """
+        return self._with_index_copy([["add", "-A", "--", ":/"], ["write-tree"]])
+
+    def has_dirty_tracked(self) -> bool:
+        """True when tracked files differ from HEAD (staged or not); untracked ignored."""
+        out = self.run(
+            [
+                "--no-optional-locks",
+                "status",
+                "--porcelain=v2",
+                "-z",
+                "--untracked-files=no",
+                "--ignore-submodules=none",
+            ],
+        ).stdout
+        return bool(out.strip(b"\0"))
+
+    # -- diffs ---------------------------------------------------------------------------
+
+    def diff_stats(self, base_tree: str, tree: str) -> tuple[PathChange, ...]:
+        """Per-path diff stats between two trees, as ``git diff --raw --numstat`` sees them."""
+        out = self.run(
+            ["diff", "--raw", "--numstat", "-z", "--no-abbrev", *_DIFF_FLAGS, base_tree, tree]
+        ).stdout
+        return parse_raw_numstat(out)
+
+    def start_diff_stats(self, base_tree: str, tree: str) -> subprocess.Popen[bytes]:
+        """Start :meth:`diff_stats` without waiting (to overlap with another git process)."""
+        return _popen(
+            ["diff", "--raw", "--numstat", "-z", "--no-abbrev", *_DIFF_FLAGS, base_tree, tree],
+            self.paths.toplevel or self.paths.git_dir,
+            self.env,
+        )
+
+    @staticmethod
+    def finish_diff_stats(proc: subprocess.Popen[bytes]) -> tuple[PathChange, ...]:
+        """Wait for a process from :meth:`start_diff_stats` and parse its output."""
+        out, err = proc.communicate()
+        if proc.returncode != 0:
+            raise GitError(f"git diff failed: {err.decode('utf-8', 'replace').strip()}")
+        return parse_raw_numstat(out)
+
+    def added_lines_matching(self, base_tree: str, tree: str, ere: str) -> list[AddedLine]:
+        """Added lines of files whose diff adds or removes a line matching ``ere``.
+
+        Git's ``-G`` (POSIX extended regex) preselects the files, so only their patches
+        are produced; the caller applies its precise pattern to the lines returned.
+        """
+        out = self.run(
+            [
+                "diff",
+                "-U0",
+                "--src-prefix=a/",
+                "--dst-prefix=b/",
+                "-G",
+                ere,
+                *_DIFF_FLAGS,
+                base_tree,
+                tree,
+            ]
+        ).stdout
+        return list(iter_added_lines(out))
+
+    # -- candidates ----------------------------------------------------------------------
+
+    def resolve_base(
+        self, candidate_commit: str | None, flag_ref: str | None, config_ref: str | None
+    ) -> BaseResolution:
+        """Resolve the base (SPEC §3 "Base"): merge-base of the base ref and the candidate.
+
+        The ref: ``flag_ref``, else ``config_ref``, else ``origin/HEAD``, else the first of
+        :data:`DEFAULT_BASE_CHAIN` that exists. No base resolvable gives the empty tree,
+        with the reason in ``note``.
+
+        Raises:
+            GitError: ``flag_ref`` or ``config_ref`` given but not a commit.
+        """
+        ref: str | None = None
+        source = "none"
+        commit: str | None = None
+        if flag_ref is not None:
+            ref, source, commit = flag_ref, "flag", self.resolve_commit(flag_ref, "--base-ref")
+        elif config_ref:
+            ref, source = config_ref, "config"
+            commit = self.resolve_commit(config_ref, "configured base_ref")
+        else:
+            origin = self.origin_head()
+            chain = ([(origin, "origin/HEAD")] if origin else []) + [
+                (r, "fallback") for r in DEFAULT_BASE_CHAIN
+            ]
+            for name, src in chain:
+                found = self.ref_exists(name)
+                if found:
+                    ref, source, commit = name, src, found
+                    break
+        if candidate_commit is None:
+            return BaseResolution(
+                ref, source, None, self.empty_tree, "HEAD is unborn: base is the empty tree"
+            )
+        if commit is None:
+            return BaseResolution(
+                None,
+                "none",
+                None,
+                self.empty_tree,
+                "no base ref found (tried origin/HEAD, "
+                + ", ".join(DEFAULT_BASE_CHAIN)
+                + "): base is the empty tree; pass --base-ref",
+            )
+        mb = self.merge_base(commit, candidate_commit)
+        if mb is None:
+            why = (
+                (
+                    "the history is shallow and does not reach a common ancestor; "
+                    "fetch more history (git fetch --unshallow)"
+                )
+                if self.paths.is_shallow
+                else "no common ancestor (an orphan branch)"
+            )
+            return BaseResolution(
+                ref,
+                source,
+                None,
+                self.empty_tree,
+                f"{ref} and the candidate share no history: {why}; base is the empty tree",
+            )
+        return BaseResolution(
+            ref, source, mb, self.tree_of(mb), f"merge-base of {ref} ({source}) and the candidate"
+        )
+
+    def candidate(
+        self,
+        projection: Projection,
+        *,
+        flag_ref: str | None = None,
+        config_ref: str | None = None,
+        commit: str | None = None,
+    ) -> Candidate:
+        """Resolve a candidate: base tree, candidate tree and identity (SPEC §3).
+
+        Args:
+            projection: committed (HEAD's tree or ``commit``'s), staged (the index git
+                hands us) or snapshot (``git add -A`` in a temporary index).
+            flag_ref / config_ref: base ref from the flag / from config.
+            commit: for ``committed``, the commit judged (default HEAD).
+
+        Raises:
+            GitError: as :meth:`resolve_base`; unmerged index for ``staged``.
+        """
+        head = self.resolve_commit(commit, "commit") if commit else self.head()
+        base = self.resolve_base(head, flag_ref, config_ref)
+        if projection is Projection.COMMITTED:
+            tree = self.tree_of(head) if head else self.empty_tree
+        elif projection is Projection.STAGED:
+            tree = self.staged_tree()
+        else:
+            tree = self.snapshot_tree()
+        return Candidate(
+            projection=projection,
+            base=base,
+            tree=tree,
+            head=head,
+            identity=candidate_identity(base.tree, tree),
+            object_format=self.paths.object_format,
+        )
+
+
+# -- process helpers ------------------------------------------------------------------------
+
+
+def _git(
+    args: Sequence[str], cwd: str, env: Mapping[str, str], input: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            env=env,
+            input=input,
+            capture_output=True,
+            check=False,
+            stdin=None if input is not None else subprocess.DEVNULL,
+        )
+    except FileNotFoundError:
+        raise GitError("git is not on PATH; install git") from None
+
+
+def _popen(args: Sequence[str], cwd: str, env: Mapping[str, str]) -> subprocess.Popen[bytes]:
+    try:
+        return subprocess.Popen(
+            ["git", *args],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+    except FileNotFoundError:
+        raise GitError("git is not on PATH; install git") from None
+
+
+def _probe(start: str, env: Mapping[str, str]) -> RepoPaths | None:
+    proc = _git(
+        [
+            "rev-parse",
+            "--is-bare-repository",
+            "--is-shallow-repository",
+            "--show-object-format",
+            "--path-format=absolute",
+            "--git-dir",
+            "--git-common-dir",
+            "--git-path",
+            "index",
+            "--show-toplevel",
+        ],
+        start,
+        env,
+    )
+    lines = proc.stdout.decode("utf-8", "surrogateescape").split("\n")
+    if len(lines) < 6 or lines[0] not in ("true", "false"):
+        return None
+    bare = lines[0] == "true"
+    toplevel = lines[6] if proc.returncode == 0 and len(lines) > 6 and lines[6] else None
+    return RepoPaths(
+        toplevel=None if bare else toplevel,
+        git_dir=lines[3],
+        common_dir=os.path.normpath(lines[4]),
+        index_file=lines[5],
+        object_format=lines[2],
+        is_bare=bare,
+        is_shallow=lines[1] == "true",
+    )

@@ -1,0 +1,89 @@
+"""Entry point: ``main(argv) -> int`` and the exit-code contract (SPEC §7 "Exit codes").
+
+Layer: top. Imports nothing heavy at module level: the hook pass path (issue 4) decides
+before click, pydantic or pygit2 are imported. Click runs with ``standalone_mode=False``
+because standalone mode throws away the command's return value; the exit code is set here.
+
+0 allowed/informational, 1 blocked, 2 usage/input/config/store, 3 unexpected (traceback to
+the log file, one line on screen), 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import traceback
+from collections.abc import Sequence
+
+from gentle_hooks.errors import (
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_UNEXPECTED,
+    GentleError,
+)
+
+PROG = "gentle-hook"
+
+
+def log_path() -> str:
+    """Where unexpected tracebacks go: ``$XDG_CACHE_HOME/gentle-hooks/gentle-hook.log``."""
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(cache, "gentle-hooks", "gentle-hook.log")
+
+
+def _log_unexpected(argv: Sequence[str]) -> str:
+    path = log_path()
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(f"### {time.strftime('%Y-%m-%dT%H:%M:%S%z')} {PROG} {' '.join(argv)}\n")
+            fh.write(traceback.format_exc())
+    except OSError:
+        return "(log file not writable)"
+    return path
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``gentle-hook`` with ``argv`` (default ``sys.argv[1:]``) and return the exit code.
+
+    Never raises: :class:`GentleError` becomes its one-line message and exit code; click's
+    usage errors exit 2; anything else is logged with its traceback and exits 3.
+    """
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        import click
+
+        from gentle_hooks.cli import cli
+
+        try:
+            rv = cli.main(args=args, prog_name=PROG, standalone_mode=False)
+        except click.exceptions.Exit as exc:
+            return int(exc.exit_code)
+        except click.ClickException as exc:
+            exc.show()
+            return EXIT_INPUT
+        except click.exceptions.Abort:
+            return EXIT_INTERRUPTED
+        return int(rv) if isinstance(rv, int) else EXIT_OK
+    except GentleError as exc:
+        print(f"{PROG}: error: {exc.message}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return EXIT_OK
+    except Exception as exc:  # the contract: one line, the traceback in the log
+        where = _log_unexpected(args)
+        print(
+            f"{PROG}: unexpected error: {type(exc).__name__}: {exc} (traceback: {where})",
+            file=sys.stderr,
+        )
+        return EXIT_UNEXPECTED
+
+
+def entry() -> None:
+    """Console-script entry: exit with :func:`main`'s code."""
+    sys.exit(main())

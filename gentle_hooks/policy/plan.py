@@ -1,0 +1,287 @@
+"""The verification plan and the gate decision (SPEC §5; seed 000 tier table).
+
+Layer: policy (pure). Every rule is a row with a stable id; the plan records the ids of the
+rows that produced it, so "why" is a render of data, not a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from gentle_hooks.policy.escalation import Escalation
+from gentle_hooks.policy.rdd import ResolvedRdd
+from gentle_hooks.policy.review import ResolvedReview, ReviewEvidence, resolve_review_outcome
+from gentle_hooks.policy.vocabulary import Missing, NativeRisk, PlanRisk, Verification
+from gentle_hooks.policy.writer import ResolvedWriter, WriterProfile, resolve_writer
+
+
+@dataclass(frozen=True)
+class RiskRow:
+    """One plan-risk rule: id, the condition in words, predicate, resulting plan risk."""
+
+    id: str
+    when: str
+    matches: Callable[[NativeRisk, bool], bool]
+    risk: PlanRisk
+
+
+#: Plan risk (SPEC §5): high only with an escalation; native passive stays passive;
+#: anything else is medium. First match wins.
+PLAN_RISK_ROWS: tuple[RiskRow, ...] = (
+    RiskRow("P1", "an escalation names a Task Size high-risk item", lambda n, e: e, PlanRisk.HIGH),
+    RiskRow(
+        "P2",
+        "native passive, not escalated",
+        lambda n, e: n is NativeRisk.PASSIVE,
+        PlanRisk.PASSIVE,
+    ),
+    RiskRow("P3", "any other native tier, not escalated", lambda n, e: True, PlanRisk.MEDIUM),
+)
+
+
+@dataclass(frozen=True)
+class VerificationRow:
+    """One row of the seed's tier table.
+
+    Attributes:
+        id: stable row id (``T-passive`` ...).
+        tier: the tier column as the seed writes it.
+        applies: predicate over (plan risk, native risk).
+        required: the verification kinds this row requires (spot check is in every row).
+        verifiers: separate ``gentle-ai-verify`` runs required (before stakes scaling).
+        text: the verification column, verbatim from the seed.
+    """
+
+    id: str
+    tier: str
+    applies: Callable[[PlanRisk, NativeRisk], bool]
+    required: tuple[Verification, ...]
+    verifiers: int
+    text: str
+
+
+_INFORMS = (NativeRisk.HIGH, NativeRisk.UNKNOWN, NativeRisk.UNASSESSABLE)
+
+#: Seed 000's tier table, one row per line; the parent's spot check is in every row
+#: ("stays required in every tier").
+VERIFICATION_ROWS: tuple[VerificationRow, ...] = (
+    VerificationRow(
+        "T-passive",
+        "passive",
+        lambda p, n: p is PlanRisk.PASSIVE,
+        (Verification.STRUCTURAL_READBACK, Verification.SPOT_CHECK),
+        0,
+        "structural readback by the parent; no separate verifier, no tests",
+    ),
+    VerificationRow(
+        "T-high",
+        "high",
+        lambda p, n: p is PlanRisk.HIGH,
+        (
+            Verification.SELF_VERIFICATION,
+            Verification.INDEPENDENT_VERIFIER,
+            Verification.SPOT_CHECK,
+        ),
+        1,
+        "only through escalate naming a Task Size high-risk item: writer self-verification "
+        "plus one separate gentle-ai-verify run",
+    ),
+    VerificationRow(
+        "T-informs",
+        "native high, unknown, or assess failed",
+        lambda p, n: p is PlanRisk.MEDIUM and n in _INFORMS,
+        (Verification.SELF_VERIFICATION, Verification.SPOT_CHECK),
+        0,
+        "informs only: writer self-verification stands; escalate when a named high-risk "
+        "item applies",
+    ),
+    VerificationRow(
+        "T-medium",
+        "medium",
+        lambda p, n: p is PlanRisk.MEDIUM,
+        (Verification.SELF_VERIFICATION, Verification.SPOT_CHECK),
+        0,
+        "writer self-verification stands; no separate verifier, whatever model wrote the change",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class PlanInputs:
+    """Everything the plan depends on, as values.
+
+    Attributes:
+        native_risk: the native tier of the candidate.
+        escalations: escalations recorded or requested for the candidate's work.
+        review: review outcome evidence for this exact candidate.
+        runtime_writers: writer profiles recorded by runtime hooks (pending mutations).
+        caller_writer: ``--writer-model``/``--writer-effort`` when given.
+        rdd: the resolved RDD mode (reported; never changes verification).
+        verifiers_required: accepted verdicts the high tier needs (stakes; default 1).
+    """
+
+    native_risk: NativeRisk
+    escalations: tuple[Escalation, ...]
+    review: ReviewEvidence
+    runtime_writers: tuple[WriterProfile, ...]
+    caller_writer: WriterProfile | None
+    rdd: ResolvedRdd
+    verifiers_required: int = 1
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The verification plan for one candidate (the seed's ``assess`` answer).
+
+    Attributes:
+        risk: plan risk (``risk``); native_risk: ``nativeRisk``.
+        verification: required verification kinds; verifiers: separate verifier runs needed.
+        text: the tier table's verification sentence.
+        rows: ids of every row that produced the plan, in evaluation order.
+    """
+
+    risk: PlanRisk
+    native_risk: NativeRisk
+    verification: tuple[Verification, ...]
+    verifiers: int
+    text: str
+    escalations: tuple[Escalation, ...]
+    review: ResolvedReview
+    writer: ResolvedWriter
+    rdd: ResolvedRdd
+    rows: tuple[str, ...]
+
+
+def resolve_plan_risk(native: NativeRisk, escalated: bool) -> RiskRow:
+    """Return the first :data:`PLAN_RISK_ROWS` row matching (native tier, escalated)."""
+    for row in PLAN_RISK_ROWS:
+        if row.matches(native, escalated):
+            return row
+    raise AssertionError("the last risk row matches everything")  # pragma: no cover
+
+
+def resolve_verification(risk: PlanRisk, native: NativeRisk) -> VerificationRow:
+    """Return the first :data:`VERIFICATION_ROWS` row for (plan risk, native tier)."""
+    for row in VERIFICATION_ROWS:
+        if row.applies(risk, native):
+            return row
+    raise AssertionError("every plan risk has a row")  # pragma: no cover
+
+
+def build_plan(inputs: PlanInputs) -> Plan:
+    """Build the plan: risk, verification, review outcome, writer profile, RDD (SPEC §5).
+
+    The RDD mode, review outcome and writer profile are resolved and reported; none of
+    them changes the risk or removes a requirement.
+    """
+    risk_row = resolve_plan_risk(inputs.native_risk, bool(inputs.escalations))
+    ver_row = resolve_verification(risk_row.risk, inputs.native_risk)
+    review = resolve_review_outcome(inputs.review)
+    writer = resolve_writer(inputs.runtime_writers, inputs.caller_writer)
+    verifiers = max(ver_row.verifiers, inputs.verifiers_required) if ver_row.verifiers else 0
+    return Plan(
+        risk=risk_row.risk,
+        native_risk=inputs.native_risk,
+        verification=ver_row.required,
+        verifiers=verifiers,
+        text=ver_row.text,
+        escalations=inputs.escalations,
+        review=review,
+        writer=writer,
+        rdd=inputs.rdd,
+        rows=(risk_row.id, ver_row.id, review.row, writer.row),
+    )
+
+
+@dataclass(frozen=True)
+class Satisfaction:
+    """What was done for this exact candidate (from the ledger or notes).
+
+    Attributes:
+        spot_check_agreed: a spot check gentle-hooks ran itself agreed with the report.
+        readback: a structural readback was recorded (satisfies the passive tier only).
+        disagreements: disagreeing re-runs, each naming reported and observed results.
+        accepted_verdicts: verdicts accepted for the gate (SPEC §6 "verdict").
+        rejected_verdicts: why each other stored verdict was not accepted.
+    """
+
+    spot_check_agreed: bool = False
+    readback: bool = False
+    disagreements: tuple[str, ...] = ()
+    accepted_verdicts: int = 0
+    rejected_verdicts: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The gate's answer for one candidate (SPEC §5 "Decision").
+
+    Attributes:
+        applies: the gate applies (the candidate is delegated, or applies_to = all).
+        blocked: applies and something required is missing.
+        missing: what is missing; reasons: one line per missing item and why;
+        fixes: the exact command that supplies each missing item.
+        spot_check_satisfied / verifier_satisfied: the satisfied flags.
+    """
+
+    applies: bool
+    blocked: bool
+    spot_check_satisfied: bool
+    verifier_satisfied: bool
+    missing: tuple[Missing, ...] = ()
+    reasons: tuple[str, ...] = ()
+    fixes: tuple[str, ...] = field(default=())
+
+
+def decide(plan: Plan, done: Satisfaction, applies: bool, bind_flag: str = "") -> Decision:
+    """Blocked ⇔ applies and ((plan high and too few accepted verdicts) or no satisfying
+    spot check). A disagreeing re-run blocks, naming both results.
+
+    Args:
+        plan: the candidate's plan.
+        done: what was done for this exact candidate.
+        applies: whether the gate applies (delegated evidence or ``applies_to = all``).
+        bind_flag: binding flag the fix commands need (``""``, ``" --staged"``...).
+    """
+    passive = plan.risk is PlanRisk.PASSIVE
+    spot_ok = (done.spot_check_agreed or (passive and done.readback)) and not done.disagreements
+    verifier_ok = plan.verifiers == 0 or done.accepted_verdicts >= plan.verifiers
+    missing: list[Missing] = []
+    reasons: list[str] = []
+    fixes: list[str] = []
+    if not verifier_ok:
+        missing.append(Missing.VERIFIER)
+        items = ", ".join(f"{e.item.number} {e.item.slug}" for e in plan.escalations)
+        why = (
+            f"plan risk high (escalated: {items}) needs {plan.verifiers} accepted "
+            f"gentle-ai-verify verdict(s) for this candidate, found {done.accepted_verdicts}"
+        )
+        if done.rejected_verdicts:
+            why += "; not accepted: " + "; ".join(done.rejected_verdicts)
+        reasons.append(why)
+        fixes.append(f"gentle-hook verdict add{bind_flag} <verdict.json>")
+    if not spot_ok:
+        missing.append(Missing.SPOT_CHECK)
+        if done.disagreements:
+            reasons.append(
+                "a spot check disagreed with the writer's report: " + "; ".join(done.disagreements)
+            )
+        else:
+            reasons.append(
+                f"no spot check for this candidate (required in every tier; "
+                f"plan risk {plan.risk.value})"
+            )
+        fixes.append(
+            f"gentle-hook spot-check{bind_flag}"
+            + (f"  (or: gentle-hook spot-check --readback{bind_flag})" if passive else "")
+        )
+    return Decision(
+        applies=applies,
+        blocked=applies and bool(missing),
+        spot_check_satisfied=spot_ok,
+        verifier_satisfied=verifier_ok,
+        missing=tuple(missing),
+        reasons=tuple(reasons),
+        fixes=tuple(fixes),
+    )

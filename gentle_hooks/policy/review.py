@@ -1,0 +1,90 @@
+"""Review outcome resolution (seed 000 "How assess resolves the review outcome"; SPEC §5).
+
+Layer: policy (pure). Rows apply in order; the first match wins. ``unknown`` is never
+``closed``, and no outcome authorizes delivery or removes a verifier.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from gentle_hooks.policy.vocabulary import OutcomeSource, ReviewOutcome
+
+_EXPLICIT_VALUES = (ReviewOutcome.DECLINED, ReviewOutcome.UNAVAILABLE, ReviewOutcome.UNKNOWN)
+_RECORDED_VALUES = (ReviewOutcome.DECLINED, ReviewOutcome.UNAVAILABLE)
+
+
+@dataclass(frozen=True)
+class ReviewEvidence:
+    """What is known about the review of one exact candidate.
+
+    Attributes:
+        caller: the outcome the caller passed (``--review-outcome``), or None.
+        recorded: ``declined``/``unavailable`` recorded for this exact candidate, or None.
+        consumed: True only when native reports ``candidate.consumed: true`` for it.
+    """
+
+    caller: ReviewOutcome | None = None
+    recorded: ReviewOutcome | None = None
+    consumed: bool = False
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    """One row of the outcome table: id, evidence it matches, what it resolves to."""
+
+    id: str
+    evidence: str
+    matches: Callable[[ReviewEvidence], bool]
+    resolve: Callable[[ReviewEvidence], ReviewOutcome]
+    source: OutcomeSource
+
+
+REVIEW_OUTCOME_ROWS: tuple[ReviewRow, ...] = (
+    ReviewRow(
+        "O1",
+        "caller passes declined, unavailable or unknown",
+        lambda e: e.caller in _EXPLICIT_VALUES,
+        lambda e: e.caller or ReviewOutcome.UNKNOWN,
+        OutcomeSource.EXPLICIT,
+    ),
+    ReviewRow(
+        "O2",
+        "declined/unavailable recorded for this exact candidate (wins over closure)",
+        lambda e: e.recorded in _RECORDED_VALUES,
+        lambda e: e.recorded or ReviewOutcome.UNKNOWN,
+        OutcomeSource.DERIVED,
+    ),
+    ReviewRow(
+        "O3",
+        "native reports candidate.consumed: true for this candidate",
+        lambda e: e.consumed,
+        lambda e: ReviewOutcome.CLOSED,
+        OutcomeSource.DERIVED,
+    ),
+    ReviewRow(
+        "O4",
+        "anything else, including a bare caller closed",
+        lambda e: True,
+        lambda e: ReviewOutcome.UNKNOWN,
+        OutcomeSource.UNKNOWN,
+    ),
+)
+
+
+@dataclass(frozen=True)
+class ResolvedReview:
+    """The resolved ``nativeReviewOutcome``, its ``outcome_source`` and the row id."""
+
+    outcome: ReviewOutcome
+    source: OutcomeSource
+    row: str
+
+
+def resolve_review_outcome(evidence: ReviewEvidence) -> ResolvedReview:
+    """Apply :data:`REVIEW_OUTCOME_ROWS` in order; the first match wins."""
+    for row in REVIEW_OUTCOME_ROWS:
+        if row.matches(evidence):
+            return ResolvedReview(row.resolve(evidence), row.source, row.id)
+    raise AssertionError("the last review row matches everything")  # pragma: no cover

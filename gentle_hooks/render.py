@@ -1,0 +1,74 @@
+"""Human output: a few lines a developer reads at a glance (SPEC §7).
+
+Layer: presentation. Pure string building from results; the CLI decides where it goes.
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.assessment import AssessResult
+from gentle_hooks.policy.vocabulary import Verification
+
+_KIND = {
+    Verification.STRUCTURAL_READBACK: "structural readback by the parent",
+    Verification.SELF_VERIFICATION: "writer self-verification",
+    Verification.INDEPENDENT_VERIFIER: "one separate gentle-ai-verify run",
+    Verification.SPOT_CHECK: "the parent's spot check",
+}
+
+
+def short(oid: str | None) -> str:
+    """The first 12 characters of an id (``-`` for None)."""
+    return oid[:12] if oid else "-"
+
+
+def render_assess(r: AssessResult) -> str:
+    """Render an assessment for people: tier and why, what is required, the candidate."""
+    plan, cand = r.plan, r.candidate
+    lines = [
+        f"risk: {plan.risk.value}  (native {plan.native_risk.value}; rows {' '.join(plan.rows)})"
+    ]
+    if plan.escalations:
+        for e in plan.escalations:
+            lines.append(f"  escalated: item {e.item.number} {e.item.slug}: {e.reason}")
+    if r.native is not None:
+        for reason in r.native.reasons[:5]:
+            where = f"{reason.path}: " if reason.path else ""
+            lines.append(f"  why: {reason.code}: {where}{reason.detail}")
+        if len(r.native.reasons) > 5:
+            lines.append(f"  why: ... {len(r.native.reasons) - 5} more (see --json)")
+    else:
+        lines.append(f"  native assessment failed: {r.native_error}")
+    required = " + ".join(_KIND[v] for v in plan.verification)
+    lines.append(f"requires: {required}")
+    lines.append(f"  {plan.text}")
+    added = sum(c.additions or 0 for c in r.changes)
+    deleted = sum(c.deletions or 0 for c in r.changes)
+    changed = r.native.changed_lines if r.native is not None else added + deleted
+    base = f"{cand.base.ref} @ {short(cand.base.commit)}" if cand.base.commit else "empty tree"
+    lines.append(
+        f"candidate: {cand.identity[:19]}…  {cand.projection.value} tree {short(cand.tree)} "
+        f"vs {base}"
+    )
+    lines.append(
+        f"  {len(r.changes)} path(s), +{added} -{deleted}, changed_lines {changed}; "
+        f"base: {cand.base.note}"
+    )
+    w = plan.writer
+    who = ", ".join(
+        f"{p.model or 'unknown'}/{p.effort.value if p.effort else 'unknown'}" for p in w.profiles
+    )
+    lines.append(
+        f"writer: {who} ({w.source.value}{', small' if w.small else ''}); "
+        f"review: {plan.review.outcome.value} ({plan.review.source.value}); "
+        f"{plan.rdd.line()} ({plan.rdd.source.value})"
+    )
+    d = r.decision
+    if d.applies:
+        state = "BLOCKED" if d.blocked else "satisfied"
+        lines.append(f"gate: {state}")
+        for reason, fix in zip(d.reasons, d.fixes, strict=False):
+            lines.append(f"  missing: {reason}")
+            lines.append(f"  run: {fix}")
+    else:
+        lines.append("gate: not delegated; the gate does not apply (informational)")
+    return "\n".join(lines)

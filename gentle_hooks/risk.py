@@ -1,0 +1,258 @@
+"""The built-in native classifier (SPEC §4): the diff's native tier, with its reasons.
+
+Layer: pure domain logic over value types (no process, no file, no clock). The caller
+gathers the inputs through the git adapter: per-path diff stats, the bytes of the
+documentation files to prove, and the added lines git preselected for process execution.
+
+Tiers: ``passive`` when every changed path is documentation proven by its bytes and none is
+an agent-instruction file; ``high`` for a hot-path token in a path, a shell script, a CI
+workflow or gate configuration file, an exec-bit flip (or a new executable file), or
+process execution in the added lines; ``medium`` for everything else. Size never sets the
+tier.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from gentle_hooks.candidate import MODE_EXEC, MODE_FILE, MODE_SYMLINK, PathChange
+from gentle_hooks.gitparse import AddedLine
+from gentle_hooks.models import (
+    REVIEW_ASSESSMENT_SCHEMA,
+    AssessmentCandidate,
+    AssessmentReason,
+    ReviewAssessment,
+)
+from gentle_hooks.settings import RiskSettings
+
+_SPLIT = re.compile(r"[^A-Za-z0-9]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_CONFIG_EXT = (".toml", ".yaml", ".yml", ".json", ".ini", ".cfg", ".conf", ".env", ".lock")
+_ORDER = {"passive": 0, "medium": 1, "high": 2}
+#: High reasons listed one by one up to this count; the rest are summarised in one line.
+MAX_HIGH_REASONS = 50
+
+
+@dataclass(frozen=True)
+class PathClass:
+    """One path's class: its tier, a stable reason code and a detail line."""
+
+    tier: str
+    code: str
+    detail: str
+
+
+def path_tokens(path: str) -> list[str]:
+    """Lowercase whole tokens of a path: split on non-alphanumerics and camelCase.
+
+    ``src/authService/login_view.py`` -> ``src auth service login view py``.
+    """
+    out: list[str] = []
+    for part in _SPLIT.split(path):
+        if part:
+            out.extend(p.lower() for p in _CAMEL.split(part) if p)
+    return out
+
+
+def _basename(path: str) -> str:
+    return path.rsplit("/", 1)[-1]
+
+
+def _ext(path: str) -> str:
+    base = _basename(path)
+    dot = base.rfind(".")
+    return base[dot:].lower() if dot > 0 else ""
+
+
+def _glob(path: str, patterns: Iterable[str]) -> bool:
+    return any(fnmatch.fnmatchcase(path, p) for p in patterns)
+
+
+def is_agent_instruction(path: str, s: RiskSettings) -> bool:
+    """True for agent-instruction files: AGENTS.md, CLAUDE.md, SKILL.md..., or any path
+    inside a prompt/skill/agent folder or ``.github/``."""
+    base = _basename(path)
+    if base in s.agent_files or base.upper() in (f.upper() for f in s.agent_files):
+        return True
+    dirs = path.split("/")[:-1]
+    return any(d.lower() in s.agent_dirs for d in dirs)
+
+
+def is_doc_path(path: str, s: RiskSettings) -> bool:
+    """True when the path looks like documentation: a doc extension, or a README /
+    CHANGELOG / LICENSE / CONTRIBUTING name (bare or with a doc or ``.txt`` extension)."""
+    ext = _ext(path)
+    if ext in s.doc_extensions:
+        return True
+    base = _basename(path)
+    stem = base[: len(base) - len(ext)] if ext else base
+    return stem.upper() in s.doc_names and ext in ("", ".txt", *s.doc_extensions)
+
+
+def is_generated(path: str, s: RiskSettings) -> bool:
+    """True for generated golden files (excluded from ``changed_lines``)."""
+    return _glob(path, s.generated_globs) or _glob("/" + path, s.generated_globs)
+
+
+def doc_blobs_to_prove(changes: Sequence[PathChange], s: RiskSettings) -> list[str]:
+    """Blob ids whose bytes must be read to prove documentation (deleted docs: old blob)."""
+    oids = []
+    for c in changes:
+        if is_doc_path(c.path, s) and not c.submodule:
+            oids.append(c.old_oid if c.status == "D" else c.new_oid)
+    return oids
+
+
+def is_proven_doc(data: bytes | None) -> bool:
+    """Documentation proven by its bytes: UTF-8, no NUL, no shebang."""
+    if data is None or b"\0" in data or data.startswith(b"#!"):
+        return False
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def classify_path(c: PathChange, blobs: Mapping[str, bytes], s: RiskSettings) -> PathClass:
+    """Classify one changed path (before process-execution lines are considered)."""
+    paths = [c.path] + ([c.old_path] if c.old_path else [])
+    for p in paths:
+        hits = sorted(set(path_tokens(p)) & set(s.hot_path_tokens))
+        if hits:
+            return PathClass("high", "hot_path", f"path token {hits[0]!r} in {p}")
+    if any(_glob(p, s.delivery_globs) for p in paths):
+        return PathClass("high", "delivery_config", "CI workflow or gate configuration")
+    if any(_ext(p) in s.shell_extensions for p in paths):
+        return PathClass("high", "shell_script", "shell script")
+    if c.exec_flip:
+        return PathClass("high", "exec_bit", f"mode {c.old_mode} -> {c.new_mode}")
+    if c.status in ("A", "C") and c.new_mode == MODE_EXEC:
+        return PathClass("high", "exec_bit", "new executable file (mode 100755)")
+    if any(is_agent_instruction(p, s) for p in paths):
+        return PathClass("medium", "agent_instruction", "agent-instruction file")
+    if c.submodule:
+        return PathClass("medium", "submodule", "submodule commit changed")
+    if MODE_SYMLINK in (c.old_mode, c.new_mode):
+        return PathClass("medium", "symlink", "symbolic link")
+    if all(is_doc_path(p, s) for p in paths):
+        mode = c.old_mode if c.status == "D" else c.new_mode
+        oid = c.old_oid if c.status == "D" else c.new_oid
+        if mode == MODE_FILE and is_proven_doc(blobs.get(oid)):
+            return PathClass("passive", "documentation", "documentation proven by its bytes")
+        return PathClass(
+            "medium",
+            "unproven_documentation",
+            "documentation name, but its bytes or mode are not plain text",
+        )
+    if c.binary:
+        return PathClass("medium", "binary", "binary file")
+    if _ext(c.path) in _CONFIG_EXT:
+        return PathClass("medium", "configuration", "configuration file")
+    return PathClass("medium", "source", "source or other file")
+
+
+def process_hits(lines: Iterable[AddedLine], s: RiskSettings) -> list[AddedLine]:
+    """Added lines that execute a process: a shebang on line 1, or a process call."""
+    patterns = [re.compile(p) for p in s.process_patterns]
+    hits = []
+    for line in lines:
+        if (line.line == 1 and line.text.startswith("#!")) or any(
+            p.search(line.text) for p in patterns
+        ):
+            hits.append(line)
+    return hits
+
+
+def classify(
+    changes: Sequence[PathChange],
+    blobs: Mapping[str, bytes],
+    added: Iterable[AddedLine],
+    s: RiskSettings,
+    *,
+    kind: str,
+    base_ref: str | None,
+    consumed: bool | None = None,
+) -> ReviewAssessment:
+    """Classify a candidate's diff into the ``gentle-ai.review-assessment/v1`` envelope.
+
+    Args:
+        changes: per-path diff stats (base tree -> candidate tree).
+        blobs: blob id -> bytes for the ids :func:`doc_blobs_to_prove` asked for.
+        added: added lines of the files git preselected for process execution.
+        s: classifier settings.
+        kind: the candidate's projection (``committed``...); base_ref: its base ref.
+        consumed: a review ack recorded for this exact candidate (builtin
+            ``candidate.consumed``), or None when unknown.
+
+    Returns:
+        The envelope: risk, reasons (every tier carries them), changed paths and lines,
+        candidate, ``review_due`` and ``review_due_reason``.
+    """
+    high: list[AssessmentReason] = []
+    groups: dict[tuple[str, str], list[str]] = {}
+    tier = "passive"
+    for c in changes:
+        pc = classify_path(c, blobs, s)
+        if _ORDER[pc.tier] > _ORDER[tier]:
+            tier = pc.tier
+        if pc.tier == "high":
+            high.append(AssessmentReason(code=pc.code, path=c.path, detail=pc.detail))
+        else:
+            groups.setdefault((pc.tier, pc.code), []).append(c.path)
+    for hit in process_hits(added, s):
+        tier = "high"
+        what = "shebang" if hit.line == 1 and hit.text.startswith("#!") else "process call"
+        high.append(
+            AssessmentReason(
+                code="process_execution",
+                path=hit.path,
+                detail=f"{what} at line {hit.line}: {hit.text.strip()[:120]}",
+            )
+        )
+    if not changes:
+        tier = "medium"
+        groups[("medium", "empty")] = []
+    reasons = high[:MAX_HIGH_REASONS]
+    if len(high) > MAX_HIGH_REASONS:
+        reasons.append(
+            AssessmentReason(
+                code="more", detail=f"{len(high) - MAX_HIGH_REASONS} more high-risk reasons"
+            )
+        )
+    for (_, code), paths in sorted(groups.items(), key=lambda kv: -_ORDER[kv[0][0]]):
+        if code == "empty":
+            reasons.append(AssessmentReason(code="empty", detail="the candidate changes nothing"))
+            continue
+        more = f" (and {len(paths) - 1} more)" if len(paths) > 1 else ""
+        reasons.append(
+            AssessmentReason(
+                code=code, path=paths[0], detail=f"{len(paths)} path(s) classified {code}{more}"
+            )
+        )
+    lines = sum(
+        c.lines for c in changes if not (c.binary or c.mode_only or is_generated(c.path, s))
+    )
+    if consumed:
+        due, why = False, "already_reviewed"
+    elif tier == "high":
+        due, why = True, "high_risk"
+    elif tier == "passive":
+        due, why = False, "passive"
+    elif lines >= s.slice_budget:
+        due, why = True, "slice_budget_reached"
+    else:
+        due, why = False, "under_budget"
+    return ReviewAssessment(
+        schema_=REVIEW_ASSESSMENT_SCHEMA,
+        risk=tier,  # type: ignore[arg-type]
+        reasons=tuple(reasons),
+        changed_paths=tuple(c.path for c in changes),
+        changed_lines=lines,
+        candidate=AssessmentCandidate(kind=kind, base_ref=base_ref, consumed=consumed),
+        review_due=due,
+        review_due_reason=why,  # type: ignore[arg-type]
+    )
