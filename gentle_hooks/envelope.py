@@ -13,6 +13,7 @@ from gentle_hooks.models import (
     DecisionOut,
     EscalationOut,
     NativeOut,
+    PathChangeOut,
     RddOut,
     VerificationOut,
     WriterOut,
@@ -89,6 +90,15 @@ def build_envelope(r: AssessResult) -> AssessEnvelope:
             fixes=r.decision.fixes,
         ),
         native=NativeOut(provider=r.native_provider, assessment=native, error=r.native_error),
+        changes=tuple(
+            PathChangeOut(
+                path=c.path, old_path=c.old_path, status=c.status,  # type: ignore[arg-type]
+                old_mode=c.old_mode, new_mode=c.new_mode, additions=c.additions,
+                deletions=c.deletions, binary=c.binary, mode_only=c.mode_only,
+                submodule=c.submodule,
+            )
+            for c in r.changes
+        ),
         **extra,  # type: ignore[arg-type]
     )
 

@@ -96,6 +96,24 @@ class CandidateOut(_Frozen):
     consumed: bool | None = None
 
 
+class PathChangeOut(_Frozen):
+    """Per-path diff stats (SPEC §3 "Diff stats"), equal to ``git diff --numstat``.
+
+    ``additions``/``deletions`` are null for binary files.
+    """
+
+    path: str
+    old_path: str | None
+    status: Literal["A", "C", "D", "M", "R", "T", "U", "X"]
+    old_mode: str
+    new_mode: str
+    additions: int | None
+    deletions: int | None
+    binary: bool
+    mode_only: bool
+    submodule: bool
+
+
 class WriterOut(_Frozen):
     """One writer profile: model id, effort and whether it is small."""
 
@@ -173,6 +191,7 @@ class AssessEnvelope(_Frozen):
     verification: VerificationOut
     decision: DecisionOut
     native: NativeOut
+    changes: tuple[PathChangeOut, ...]
     reviewDue: bool | None = None
     reviewDueReason: ReviewDueReason | None = None
     nextTransition: JsonValue = None

@@ -1,0 +1,92 @@
+"""Configuration: validation, unknown keys, and precedence flag > env > git config > file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gentle_hooks.config import load_config, parse_git_config_z
+from gentle_hooks.errors import ConfigError
+
+
+def write_cfg(root: Path, text: str, name: str = ".gentle-hooks.toml") -> None:
+    (root / name).write_text(text)
+
+
+def test_no_config_gives_defaults(tmp_path: Path) -> None:
+    s = load_config(str(tmp_path), b"", {}).settings
+    assert (s.mode, s.applies_to, s.native_provider, s.stakes, s.base_ref) == (
+        "enforce", "delegated", "builtin", "ordinary", None)
+    assert s.risk.slice_budget == 400 and "auth" in s.risk.hot_path_tokens
+
+
+def test_pyproject_table(tmp_path: Path) -> None:
+    write_cfg(tmp_path, '[tool.gentle-hooks]\nmode = "warn"\n[tool.gentle-hooks.risk]\n'
+              'slice_budget = 50\nhot_path_tokens = ["Ledger"]\n', "pyproject.toml")
+    loaded = load_config(str(tmp_path), b"", {})
+    assert loaded.settings.mode == "warn" and loaded.settings.risk.slice_budget == 50
+    assert loaded.settings.risk.hot_path_tokens == ("ledger",)
+    assert loaded.settings.config_file.endswith("pyproject.toml [tool.gentle-hooks]")
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ('bogus = 1\n', "unknown key 'bogus'"),
+    ('[risk]\nhot_tokens = ["x"]\n', "unknown key 'risk.hot_tokens'"),
+    ('mode = "loud"\n', "mode"),
+    ('[gate]\napplies_to = "everyone"\n', "gate.applies_to"),
+    ('[risk]\nslice_budget = 0\n', "risk.slice_budget"),
+    ('[risk]\nprocess_patterns = ["(unclosed"]\n', "process_patterns"),
+    ('mode = \n', "cannot read config"),
+])
+def test_bad_config_names_the_key(tmp_path: Path, text: str, message: str) -> None:
+    write_cfg(tmp_path, text)
+    with pytest.raises(ConfigError) as exc:
+        load_config(str(tmp_path), b"", {})
+    assert message in str(exc.value) and exc.value.exit_code == 2
+
+
+def test_two_config_files_is_an_error(tmp_path: Path) -> None:
+    write_cfg(tmp_path, 'mode = "warn"\n')
+    write_cfg(tmp_path, '[tool.gentle-hooks]\nmode = "warn"\n', "pyproject.toml")
+    with pytest.raises(ConfigError, match="keep one"):
+        load_config(str(tmp_path), b"", {})
+
+
+def test_pyproject_without_our_table_is_ignored(tmp_path: Path) -> None:
+    write_cfg(tmp_path, '[project]\nname = "x"\n', "pyproject.toml")
+    assert load_config(str(tmp_path), b"", {}).settings.config_file is None
+
+
+@pytest.mark.parametrize(("file", "git", "env", "expected"), [
+    (None, None, None, "delegated"),
+    ("all", None, None, "all"),
+    ("all", "delegated", None, "delegated"),
+    ("delegated", "all", None, "all"),
+    ("delegated", "delegated", "all", "all"),
+    (None, "all", "delegated", "delegated"),
+], ids=["default", "file", "git-over-file", "git-over-file-2", "env-over-git", "env-over-git-2"])
+def test_precedence_env_over_git_over_file(tmp_path, file, git, env, expected) -> None:
+    if file:
+        write_cfg(tmp_path, f'[gate]\napplies_to = "{file}"\n')
+    gitz = f"gentle.appliesTo\n{git}\0".encode() if git else b""
+    envd = {"GENTLE_HOOKS_APPLIES_TO": env} if env else {}
+    assert load_config(str(tmp_path), gitz, envd).settings.applies_to == expected
+
+
+def test_bad_git_config_and_env_values_name_their_source(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="git config gentle.mode"):
+        load_config(str(tmp_path), b"gentle.mode\nloud\0", {})
+    with pytest.raises(ConfigError, match="GENTLE_HOOKS_NATIVE_TIMEOUT"):
+        load_config(str(tmp_path), b"", {"GENTLE_HOOKS_NATIVE_TIMEOUT": "soon"})
+
+
+def test_rdd_sources_are_passed_through(tmp_path: Path) -> None:
+    write_cfg(tmp_path, 'rdd = "off"\n')
+    loaded = load_config(str(tmp_path), b"gentle.rdd\non\0", {"GENTLE_RDD": "unknown"})
+    assert (loaded.settings.rdd_file, loaded.rdd_git, loaded.rdd_env) == ("off", "on", "unknown")
+
+
+def test_git_config_parser_lowercases_keys() -> None:
+    assert parse_git_config_z(b"gentle.baseRef\norigin/dev\0gentle.mode\nwarn\0") == {
+        "gentle.baseref": "origin/dev", "gentle.mode": "warn"}

@@ -1,0 +1,106 @@
+"""Parsers of git plumbing output: C-quoted paths, raw+numstat -z, -U0 patches."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gentle_hooks.errors import GitError
+from gentle_hooks.gitparse import iter_added_lines, parse_raw_numstat, unquote_path
+
+_C = {7: b"\\a", 8: b"\\b", 9: b"\\t", 10: b"\\n", 11: b"\\v", 12: b"\\f", 13: b"\\r",
+      34: b'\\"', 92: b"\\\\"}
+
+
+def c_quote(raw: bytes) -> bytes:
+    """Quote like git's quote_c_style (core.quotePath=true)."""
+    out = bytearray(b'"')
+    for b in raw:
+        if b in _C:
+            out += _C[b]
+        elif b < 0x20 or b >= 0x7F:
+            out += b"\\%03o" % b
+        else:
+            out.append(b)
+    return bytes(out + b'"')
+
+
+@given(st.binary(min_size=1, max_size=60).filter(lambda b: b"\0" not in b))
+def test_unquote_inverts_git_quoting(raw: bytes) -> None:
+    assert unquote_path(c_quote(raw)) == raw
+
+
+def test_unquoted_passes_through() -> None:
+    assert unquote_path(b"plain/path.txt") == b"plain/path.txt"
+
+
+@pytest.mark.parametrize("bad", [b'"unterminated', b'"bad\\q"', b'"trailing\\"'])
+def test_malformed_quoting_is_an_error(bad: bytes) -> None:
+    with pytest.raises(GitError):
+        unquote_path(bad)
+
+
+Z = "0" * 40
+A = "a" * 40
+B = "b" * 40
+
+
+def test_raw_numstat_with_rename_binary_and_newline_path() -> None:
+    data = (
+        f":100644 100755 {A} {B} M\0b.bin\0"
+        f":100644 100644 {A} {B} R066\0x y.txt\0z\nw.txt\0"
+        f":000000 100644 {Z} {B} A\0new\0"
+        "-\t-\tb.bin\0"
+        "1\t0\t\0x y.txt\0z\nw.txt\0"
+        "3\t0\tnew\0"
+    ).encode()
+    changes = parse_raw_numstat(data)
+    assert [(c.path, c.old_path, c.status, c.additions, c.deletions) for c in changes] == [
+        ("b.bin", None, "M", None, None),
+        ("z\nw.txt", "x y.txt", "R", 1, 0),
+        ("new", None, "A", 3, 0),
+    ]
+    assert changes[0].binary and changes[0].exec_flip and not changes[0].mode_only
+
+
+path_bytes = st.binary(min_size=1, max_size=30).filter(lambda b: b"\0" not in b)
+
+
+@given(st.lists(st.tuples(path_bytes, st.integers(0, 10**6), st.integers(0, 10**6),
+                          st.booleans()), min_size=0, max_size=20, unique_by=lambda t: t[0]))
+def test_raw_numstat_roundtrip(entries) -> None:
+    raw = b"".join(b":100644 100644 %s %s M\0%s\0" % (A.encode(), B.encode(), p)
+                   for p, _, _, _ in entries)
+    stats = b"".join((b"-\t-\t%s\0" % p) if binary else (b"%d\t%d\t%s\0" % (a, d, p))
+                     for p, a, d, binary in entries)
+    changes = parse_raw_numstat(raw + stats)
+    assert [c.path for c in changes] == [os.fsdecode(p) for p, *_ in entries]
+    for c, (_, a, d, binary) in zip(changes, entries, strict=True):
+        assert (c.additions, c.deletions) == ((None, None) if binary else (a, d))
+
+
+def test_sections_that_disagree_are_an_error() -> None:
+    with pytest.raises(GitError):
+        parse_raw_numstat(f":100644 100644 {A} {B} M\0a\0".encode())
+
+
+def test_added_lines_track_hunk_counts() -> None:
+    patch = (
+        b"diff --git a/s.py b/s.py\n--- a/s.py\n+++ b/s.py\n"
+        b"@@ -0,0 +1,2 @@\n+#!/bin/sh\n+++ not a header\n"
+        b"@@ -5 +7 @@\n-old\n+new\n"
+        b"diff --git a/gone b/gone\n--- a/gone\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n"
+        b'diff --git "a/sp ace\\303\\251" "b/sp ace\\303\\251"\n--- "a/sp ace\\303\\251"\n'
+        b'+++ "b/sp ace\\303\\251"\n@@ -1,0 +2 @@\n+subprocess.run(x)\n'
+        b"\\ No newline at end of file\n"
+    )
+    got = [(a.path, a.line, a.text) for a in iter_added_lines(patch)]
+    assert got == [
+        ("s.py", 1, "#!/bin/sh"),
+        ("s.py", 2, "++ not a header"),
+        ("s.py", 7, "new"),
+        ("sp ace\u00e9", 2, "subprocess.run(x)"),
+    ]
