@@ -1,0 +1,100 @@
+"""Deterministic large-repository generator for benchmarks (``git fast-import``).
+
+Builds, in one fast-import stream: a base commit of ``--files`` source files (default
+30,000), a chain of ``--history`` one-file commits (history depth), then one commit per
+pinned range size (1, 10, 100, 1,000, 10,000 changed files), tagged ``range-<k>-base`` and
+``range-<k>``. Same arguments, same repository, byte for byte (fixed dates and identities).
+
+Usage: python bench/fixture.py DEST [--files N] [--history N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+
+RANGES = (1, 10, 100, 1000, 10000)
+WHEN = 1_700_000_000
+
+
+def path_of(i: int) -> str:
+    """The i-th file's path: 100 files per directory, 100 directories per top folder."""
+    return f"pkg{i // 10000:02d}/mod{(i // 100) % 100:02d}/file_{i:05d}.py"
+
+
+def content(i: int, version: int) -> bytes:
+    """Deterministic ~20-line Python source for file i at a version."""
+    lines = [f"# file {i} version {version}\n"]
+    for j in range(20):
+        lines.append(f"def f_{i}_{j}(x):\n    return x * {j + version} + {i % 97}\n")
+    return "".join(lines).encode()
+
+
+def stream(files: int, history: int) -> Iterator[bytes]:
+    """The fast-import stream (see module docstring)."""
+    mark = 0
+    when = WHEN
+
+    def commit(msg: str, changes: list[tuple[int, int]], parent: int | None) -> Iterator[bytes]:
+        nonlocal mark, when
+        mark += 1
+        when += 60
+        msg_b = msg.encode()
+        yield b"commit refs/heads/main\nmark :%d\n" % mark
+        yield b"author Bench <bench@example.com> %d +0000\n" % when
+        yield b"committer Bench <bench@example.com> %d +0000\n" % when
+        yield b"data %d\n%s\n" % (len(msg_b), msg_b)
+        if parent is not None:
+            yield b"from :%d\n" % parent
+        for idx, version in changes:
+            data = content(idx, version)
+            yield b"M 100644 inline %s\ndata %d\n%s\n" % (path_of(idx).encode(), len(data), data)
+
+    yield from commit(f"base: {files} files", [(i, 0) for i in range(files)], None)
+    version = 1
+    for h in range(history):
+        yield from commit(f"history {h}", [((h * 7919) % files, version + h)], mark)
+    for k in RANGES:
+        k_eff = min(k, files)
+        yield b"tag range-%d-base\nfrom :%d\ntagger Bench <bench@example.com> %d +0000\n" \
+              b"data 0\n" % (k, mark, when)
+        version += 100000
+        step = max(1, files // k_eff)
+        yield from commit(f"range {k}", [((j * step) % files, version) for j in range(k_eff)],
+                          mark)
+        yield b"tag range-%d\nfrom :%d\ntagger Bench <bench@example.com> %d +0000\ndata 0\n" % (
+            k, mark, when)
+
+
+def build(dest: str, files: int = 30000, history: int = 2000) -> str:
+    """Create the fixture repository at ``dest`` (must not exist); return its path."""
+    if os.path.exists(dest):
+        raise SystemExit(f"{dest} exists; remove it or pick another path")
+    subprocess.run(["git", "init", "-q", "-b", "main", dest], check=True)
+    proc = subprocess.Popen(["git", "fast-import", "--quiet"], cwd=dest, stdin=subprocess.PIPE)
+    assert proc.stdin is not None
+    for chunk in stream(files, history):
+        proc.stdin.write(chunk)
+    proc.stdin.close()
+    if proc.wait() != 0:
+        raise SystemExit("git fast-import failed")
+    subprocess.run(["git", "checkout", "-q", "main"], cwd=dest, check=True)
+    return dest
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("dest")
+    ap.add_argument("--files", type=int, default=30000)
+    ap.add_argument("--history", type=int, default=2000)
+    args = ap.parse_args(argv)
+    build(args.dest, args.files, args.history)
+    print(args.dest)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
