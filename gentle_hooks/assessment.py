@@ -15,7 +15,7 @@ from gentle_hooks.config import LoadedConfig, load_config
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.git import Repository
 from gentle_hooks.gitparse import AddedLine
-from gentle_hooks.models import ReviewAssessment
+from gentle_hooks.native_result import NativeAssessment
 from gentle_hooks.policy.escalation import Escalation, make_escalation
 from gentle_hooks.policy.plan import Decision, Plan, PlanInputs, Satisfaction, build_plan, decide
 from gentle_hooks.policy.rdd import resolve_rdd
@@ -67,7 +67,7 @@ class AssessResult:
 
     candidate: Candidate
     changes: tuple[PathChange, ...]
-    native: ReviewAssessment | None
+    native: NativeAssessment | None
     native_error: str | None
     native_provider: str
     plan: Plan
@@ -78,7 +78,7 @@ class AssessResult:
 
 def assess_native_builtin(
     repo: Repository, cand: Candidate, risk: RiskSettings, consumed: bool | None = None
-) -> tuple[tuple[PathChange, ...], ReviewAssessment]:
+) -> tuple[tuple[PathChange, ...], NativeAssessment]:
     """Run the built-in classifier on a candidate (SPEC §4 ``builtin``).
 
     The numstat diff and the process-execution scan run as two concurrent git processes.

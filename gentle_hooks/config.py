@@ -1,9 +1,9 @@
 """Configuration: TOML, git config and environment, validated and compiled (SPEC §7 "Config").
 
 Layer: adapter. Two stages, as python-semantic-release does it: the raw TOML table is
-validated into :class:`RawConfig` (pydantic, ``extra="forbid"``: an unknown key is an error
-naming the key), then compiled with git config and environment overrides into
-:class:`gentle_hooks.settings.Settings`.
+validated into :class:`gentle_hooks.config_schema.RawConfig` (pydantic, ``extra="forbid"``:
+an unknown key is an error naming the key), then compiled with git config and environment
+overrides into :class:`gentle_hooks.settings.Settings`.
 
 Precedence, highest first: command-line flag > environment > git config > config file >
 packaged default. Files: ``.gentle-hooks.toml`` (keys at top level) or ``[tool.gentle-hooks]``
@@ -17,12 +17,13 @@ import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import TYPE_CHECKING
 
 from gentle_hooks.errors import ConfigError
 from gentle_hooks.settings import RiskSettings, Settings
+
+if TYPE_CHECKING:
+    from gentle_hooks.config_schema import RawConfig
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -31,58 +32,6 @@ else:  # pragma: no cover
 
 CONFIG_FILE = ".gentle-hooks.toml"
 PYPROJECT = "pyproject.toml"
-
-Mode = Literal["enforce", "warn"]
-AppliesTo = Literal["delegated", "all"]
-Provider = Literal["builtin", "gentle-ai", "auto"]
-Stakes = Literal["ordinary", "shipping", "audit"]
-
-
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class RawRisk(_Strict):
-    """``[risk]``: the built-in classifier's tables (each list replaces the default)."""
-
-    hot_path_tokens: tuple[str, ...] | None = None
-    doc_extensions: tuple[str, ...] | None = None
-    doc_names: tuple[str, ...] | None = None
-    agent_files: tuple[str, ...] | None = None
-    agent_dirs: tuple[str, ...] | None = None
-    shell_extensions: tuple[str, ...] | None = None
-    delivery_globs: tuple[str, ...] | None = None
-    process_patterns: tuple[str, ...] | None = None
-    process_preselect: str | None = None
-    generated_globs: tuple[str, ...] | None = None
-    slice_budget: int | None = Field(default=None, ge=1)
-
-
-class RawGate(_Strict):
-    """``[gate]``: who the gate applies to, and whether CI/server honour overrides."""
-
-    applies_to: AppliesTo | None = None
-    honour_overrides: bool | None = None
-
-
-class RawNative(_Strict):
-    """``[native]``: the native assessment provider and its timeout in seconds."""
-
-    provider: Provider | None = None
-    timeout: float | None = Field(default=None, gt=0, le=600)
-
-
-class RawConfig(_Strict):
-    """The whole ``[tool.gentle-hooks]`` table (or ``.gentle-hooks.toml``), unvalidated
-    values rejected, unknown keys rejected."""
-
-    base_ref: str | None = None
-    rdd: Literal["on", "off", "unknown"] | None = None
-    mode: Mode | None = None
-    stakes: Stakes | None = None
-    gate: RawGate = RawGate()
-    native: RawNative = RawNative()
-    risk: RawRisk = RawRisk()
 
 
 @dataclass(frozen=True)
@@ -99,26 +48,19 @@ class LoadedConfig:
     rdd_git: str | None
 
 
-def _format_error(where: str, exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    key = ".".join(str(p) for p in err["loc"])
-    if err["type"] == "extra_forbidden":
-        return f"{where}: unknown key {key!r}"
-    return f"{where}: {key}: {err['msg']}"
-
-
-def read_file_config(root: str | None) -> tuple[RawConfig, str | None]:
+def read_file_config(root: str | None) -> tuple[RawConfig | None, str | None]:
     """Read and validate the config file at the work tree root.
 
     Returns:
-        (raw config, path of the file read or None when there is none).
+        (raw config, where it was read) or (None, None) when there is no config: pydantic
+        is imported only when there is a table to validate.
 
     Raises:
         ConfigError: unreadable or invalid TOML, an unknown key, a bad value, or both
             ``.gentle-hooks.toml`` and ``[tool.gentle-hooks]`` present.
     """
     if root is None:
-        return RawConfig(), None
+        return None, None
     found: list[tuple[str, Mapping[str, object]]] = []
     for name in (CONFIG_FILE, PYPROJECT):
         path = os.path.join(root, name)
@@ -138,14 +80,13 @@ def read_file_config(root: str | None) -> tuple[RawConfig, str | None]:
     if len(found) > 1:
         raise ConfigError(f"config found in both {found[0][0]} and {found[1][0]}; keep one")
     if not found:
-        return RawConfig(), None
+        return None, None
     where, table = found[0]
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: must be a table")
-    try:
-        return RawConfig.model_validate(table), where
-    except ValidationError as exc:
-        raise ConfigError(_format_error(where, exc)) from None
+    from gentle_hooks.config_schema import validate_table
+
+    return validate_table(table, where), where
 
 
 _GIT_KEYS = {
@@ -211,7 +152,7 @@ def _coerce(name: str, value: str, where: str) -> object:
 
 
 def compile_settings(
-    raw: RawConfig,
+    raw: RawConfig | None,
     config_file: str | None,
     git_values: Mapping[str, str],
     env: Mapping[str, str],
@@ -219,7 +160,7 @@ def compile_settings(
     """Compile the raw file config with git config and environment into settings.
 
     Args:
-        raw: validated file config.
+        raw: validated file config, or None for none (packaged defaults).
         config_file: where it came from (reported).
         git_values: ``git config`` values keyed by lowercase key (``gentle.mode``).
         env: the process environment.
@@ -227,14 +168,26 @@ def compile_settings(
     Raises:
         ConfigError: an invalid value in git config or the environment, naming its source.
     """
-    r = raw.risk
+    settings = Settings() if raw is None else _from_raw(raw, config_file)
+    for key, name in _GIT_KEYS.items():
+        if key in git_values:
+            settings = replace(
+                settings, **{name: _coerce(name, git_values[key], f"git config {key}")}
+            )
+    for var, name in _ENV_KEYS.items():
+        if env.get(var):
+            settings = replace(settings, **{name: _coerce(name, env[var], var)})
+    return LoadedConfig(settings, env.get("GENTLE_RDD") or None, git_values.get("gentle.rdd"))
+
+
+def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:
     defaults = RiskSettings()
     risk = RiskSettings(
         **{
             name: (tuple(v.lower() for v in value) if name == "hot_path_tokens" else value)
             if value is not None
             else getattr(defaults, name)
-            for name, value in r.model_dump().items()
+            for name, value in raw.risk.model_dump().items()
         }
     )
     for pattern in risk.process_patterns:
@@ -242,7 +195,7 @@ def compile_settings(
             re.compile(pattern)
         except re.error as exc:
             raise ConfigError(f"{config_file}: risk.process_patterns: {pattern!r}: {exc}") from None
-    settings = Settings(
+    return Settings(
         base_ref=raw.base_ref,
         rdd_file=raw.rdd,
         mode=raw.mode or "enforce",
@@ -254,15 +207,6 @@ def compile_settings(
         risk=risk,
         config_file=config_file,
     )
-    for key, name in _GIT_KEYS.items():
-        if key in git_values:
-            settings = replace(
-                settings, **{name: _coerce(name, git_values[key], f"git config {key}")}
-            )
-    for var, name in _ENV_KEYS.items():
-        if env.get(var):
-            settings = replace(settings, **{name: _coerce(name, env[var], var)})
-    return LoadedConfig(settings, env.get("GENTLE_RDD") or None, git_values.get("gentle.rdd"))
 
 
 def load_config(root: str | None, git_config_z: bytes, env: Mapping[str, str]) -> LoadedConfig:

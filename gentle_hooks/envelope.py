@@ -1,108 +1,125 @@
 """Build the ``--json`` envelope of ``assess`` from a result (SPEC §7).
 
-Layer: service -> models. The one place that maps policy values to the JSON boundary.
+Layer: service -> JSON. The one place that maps policy values to the JSON boundary. It
+builds plain dicts: the envelope's schema is :class:`gentle_hooks.models.AssessEnvelope`
+(pydantic, exported by ``gentle-hook schema assess``), and ``tests/unit/test_envelope.py``
+validates what this module prints against that model, so the two cannot drift. Building the
+dict directly keeps pydantic's import and model build (about 150 ms) off every ``assess``.
 """
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 from gentle_hooks.assessment import AssessResult
-from gentle_hooks.models import (
-    ASSESS_SCHEMA,
-    AssessEnvelope,
-    CandidateOut,
-    DecisionOut,
-    EscalationOut,
-    NativeOut,
-    PathChangeOut,
-    RddOut,
-    VerificationOut,
-    WriterOut,
-    WriterProfileOut,
-)
+from gentle_hooks.native_result import ABSENT
 from gentle_hooks.policy.vocabulary import Verification
 from gentle_hooks.policy.writer import is_small
 
+ASSESS_SCHEMA = "gentle-hooks.assess/v1"
 
-def build_envelope(r: AssessResult) -> AssessEnvelope:
-    """Map an :class:`AssessResult` to the :class:`AssessEnvelope` printed by ``--json``.
+
+def build_envelope(r: AssessResult) -> dict[str, Any]:
+    """Map an :class:`AssessResult` to the ``gentle-hooks.assess/v1`` envelope (a dict).
 
     Native projections (``reviewDue``, ``reviewDueReason``, ``nextTransition``,
-    ``candidate.consumed``) are set only when native reported them, so that
-    ``model_dump(exclude_unset=True)`` leaves them absent otherwise.
+    ``candidate.consumed``) are present only when native reported them.
     """
-    plan, cand, native = r.plan, r.candidate, r.native
-    cand_fields: dict[str, object] = dict(
-        identity=cand.identity,
-        projection=cand.projection.value,
-        base_ref=cand.base.ref,
-        base_source=cand.base.source,
-        base_commit=cand.base.commit,
-        base_tree=cand.base.tree,
-        tree=cand.tree,
-        head=cand.head,
-        object_format=cand.object_format,
-        note=cand.base.note,
-    )
-    extra: dict[str, object] = {}
+    plan, cand, native, d = r.plan, r.candidate, r.native, r.decision
+    candidate: dict[str, Any] = {
+        "identity": cand.identity,
+        "projection": cand.projection.value,
+        "base_ref": cand.base.ref,
+        "base_source": cand.base.source,
+        "base_commit": cand.base.commit,
+        "base_tree": cand.base.tree,
+        "tree": cand.tree,
+        "head": cand.head,
+        "object_format": cand.object_format,
+        "note": cand.base.note,
+    }
+    out: dict[str, Any] = {
+        "schema": ASSESS_SCHEMA,
+        "risk": plan.risk.value,
+        "nativeRisk": plan.native_risk.value,
+        "nativeReviewOutcome": plan.review.outcome.value,
+        "outcome_source": plan.review.source.value,
+        "writerProfile": {
+            "small": plan.writer.small,
+            "profiles": [
+                {
+                    "model": p.model,
+                    "effort": p.effort.value if p.effort else None,
+                    "small": is_small(p),
+                }
+                for p in plan.writer.profiles
+            ],
+        },
+        "writerProfileSource": plan.writer.source.value,
+        "candidate": candidate,
+        "rdd": {
+            "mode": plan.rdd.mode.value,
+            "source": plan.rdd.source.value,
+            "line": plan.rdd.line(),
+        },
+        "escalations": [
+            {"item": e.item.number, "slug": e.item.slug, "reason": e.reason}
+            for e in plan.escalations
+        ],
+        "verification": {
+            "required": [v.value for v in plan.verification],
+            "verifiers": plan.verifiers,
+            "spot_check_required": Verification.SPOT_CHECK in plan.verification,
+            "text": plan.text,
+            "rows": list(plan.rows),
+        },
+        "decision": {
+            "applies": d.applies,
+            "blocked": d.blocked,
+            "spot_check_satisfied": d.spot_check_satisfied,
+            "verifier_satisfied": d.verifier_satisfied,
+            "missing": [m.value for m in d.missing],
+            "reasons": list(d.reasons),
+            "fixes": list(d.fixes),
+        },
+        "native": {
+            "provider": r.native_provider,
+            "assessment": native.to_json() if native is not None else None,
+            "error": r.native_error,
+        },
+        "changes": [
+            {
+                "path": c.path,
+                "old_path": c.old_path,
+                "status": c.status,
+                "old_mode": c.old_mode,
+                "new_mode": c.new_mode,
+                "additions": c.additions,
+                "deletions": c.deletions,
+                "binary": c.binary,
+                "mode_only": c.mode_only,
+                "submodule": c.submodule,
+            }
+            for c in r.changes
+        ],
+    }
     if native is not None:
         if native.candidate.consumed is not None:
-            cand_fields["consumed"] = native.candidate.consumed
-        if "review_due" in native.model_fields_set:
-            extra["reviewDue"] = native.review_due
-        if "review_due_reason" in native.model_fields_set:
-            extra["reviewDueReason"] = native.review_due_reason
-        if "next_transition" in native.model_fields_set:
-            extra["nextTransition"] = native.next_transition
-    return AssessEnvelope(
-        schema_=ASSESS_SCHEMA,
-        risk=plan.risk,
-        nativeRisk=plan.native_risk,
-        nativeReviewOutcome=plan.review.outcome,
-        outcome_source=plan.review.source,
-        writerProfile=WriterProfileOut(
-            small=plan.writer.small,
-            profiles=tuple(
-                WriterOut(model=p.model, effort=p.effort, small=is_small(p))
-                for p in plan.writer.profiles
-            ),
-        ),
-        writerProfileSource=plan.writer.source,
-        candidate=CandidateOut.model_validate(cand_fields),
-        rdd=RddOut(mode=plan.rdd.mode, source=plan.rdd.source, line=plan.rdd.line()),
-        escalations=tuple(
-            EscalationOut(item=e.item.number, slug=e.item.slug, reason=e.reason)
-            for e in plan.escalations
-        ),
-        verification=VerificationOut(
-            required=plan.verification,
-            verifiers=plan.verifiers,
-            spot_check_required=Verification.SPOT_CHECK in plan.verification,
-            text=plan.text,
-            rows=plan.rows,
-        ),
-        decision=DecisionOut(
-            applies=r.decision.applies,
-            blocked=r.decision.blocked,
-            spot_check_satisfied=r.decision.spot_check_satisfied,
-            verifier_satisfied=r.decision.verifier_satisfied,
-            missing=r.decision.missing,
-            reasons=r.decision.reasons,
-            fixes=r.decision.fixes,
-        ),
-        native=NativeOut(provider=r.native_provider, assessment=native, error=r.native_error),
-        changes=tuple(
-            PathChangeOut(
-                path=c.path, old_path=c.old_path, status=c.status,  # type: ignore[arg-type]
-                old_mode=c.old_mode, new_mode=c.new_mode, additions=c.additions,
-                deletions=c.deletions, binary=c.binary, mode_only=c.mode_only,
-                submodule=c.submodule,
-            )
-            for c in r.changes
-        ),
-        **extra,  # type: ignore[arg-type]
-    )
+            candidate["consumed"] = native.candidate.consumed
+        for key, value in (
+            ("reviewDue", native.review_due),
+            ("reviewDueReason", native.review_due_reason),
+            ("nextTransition", native.next_transition),
+        ):
+            if value is not ABSENT:
+                out[key] = value
+    return out
 
 
-def envelope_json(env: AssessEnvelope) -> str:
-    """The envelope as compact, stable JSON (aliases, unset projections absent)."""
-    return env.model_dump_json(by_alias=True, exclude_unset=True, indent=2)
+def envelope_json(envelope: dict[str, Any]) -> str:
+    """The envelope as indented JSON.
+
+    Non-ASCII is escaped, so a path holding any bytes (surrogateescape) still prints.
+    """
+    return json.dumps(envelope, indent=2)

@@ -20,9 +20,7 @@ repository they are dropped, so no child working on another repository inherits 
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -188,11 +186,7 @@ class Repository:
                 ref, or an object that is not a commit (a tree id, a blob), each with the
                 fix in the message.
         """
-        if not ref or ref.startswith("-") or any(c in ref for c in "\0\n\r"):
-            raise GitError(f"{what} {ref!r} is not a valid ref name")
-        if ".." in ref:
-            left = ref.split("..")[0] or "HEAD"
-            raise GitError(f"{what} {ref!r} is a range; pass a single ref, e.g. {left!r}")
+        check_ref_name(ref, what)
         proc = self.run(
             ["rev-parse", "--verify", "-q", "--end-of-options", ref + "^{commit}"], ok=(0, 1, 128)
         )
@@ -266,6 +260,9 @@ class Repository:
     def _with_index_copy(self, args_list: Sequence[Sequence[str]]) -> str:
         """Run git commands against a private copy of the effective index; return the
         stdout of the last one. The user's index is never written."""
+        import shutil
+        import tempfile
+
         fd, tmp = tempfile.mkstemp(prefix="gentle-hooks-index-")
         os.close(fd)
         try:
@@ -364,8 +361,40 @@ class Repository:
 
     # -- candidates ----------------------------------------------------------------------
 
+    def _rev_parse_many(self, exprs: Sequence[str]) -> list[str] | None:
+        """Resolve several revision expressions in one process; None if any fails."""
+        proc = self.run(["rev-parse", "--end-of-options", *exprs], ok=(0, 128))
+        lines = proc.stdout.decode().split()
+        return lines if proc.returncode == 0 and len(lines) == len(exprs) else None
+
+    def _default_base(self) -> tuple[str | None, str, str | None]:
+        """(ref, source, commit) from origin/HEAD, else the fallback chain, in one process."""
+        names = ["refs/remotes/origin/HEAD"] + [
+            ("refs/remotes/" if r.startswith("origin/") else "refs/heads/") + r
+            for r in DEFAULT_BASE_CHAIN
+        ]
+        out = self._out(["for-each-ref", "--format=%(refname)%00%(objectname)%00%(symref)", *names])
+        found: dict[str, tuple[str, str]] = {}
+        for line in out.splitlines():
+            refname, oid, symref = line.split("\0")
+            found[refname] = (oid, symref)
+        origin = found.get("refs/remotes/origin/HEAD")
+        if origin and origin[1]:
+            target = origin[1]
+            short = target.removeprefix("refs/remotes/")
+            return short, "origin/HEAD", origin[0] or None
+        for name in names[1:]:
+            if name in found:
+                short = name.removeprefix("refs/remotes/").removeprefix("refs/heads/")
+                return short, "fallback", found[name][0]
+        return None, "none", None
+
     def resolve_base(
-        self, candidate_commit: str | None, flag_ref: str | None, config_ref: str | None
+        self,
+        candidate_commit: str | None,
+        flag_ref: str | None,
+        config_ref: str | None,
+        base_commit: str | None = None,
     ) -> BaseResolution:
         """Resolve the base (SPEC §3 "Base"): merge-base of the base ref and the candidate.
 
@@ -373,27 +402,22 @@ class Repository:
         :data:`DEFAULT_BASE_CHAIN` that exists. No base resolvable gives the empty tree,
         with the reason in ``note``.
 
+        Args:
+            candidate_commit: the commit the candidate stands on, None when HEAD is unborn.
+            flag_ref / config_ref: the base ref named by the flag / by config.
+            base_commit: the named ref already resolved to a commit (saves a process).
+
         Raises:
             GitError: ``flag_ref`` or ``config_ref`` given but not a commit.
         """
-        ref: str | None = None
-        source = "none"
-        commit: str | None = None
         if flag_ref is not None:
-            ref, source, commit = flag_ref, "flag", self.resolve_commit(flag_ref, "--base-ref")
+            ref, source = flag_ref, "flag"
+            commit = base_commit or self.resolve_commit(flag_ref, "--base-ref")
         elif config_ref:
             ref, source = config_ref, "config"
-            commit = self.resolve_commit(config_ref, "configured base_ref")
+            commit = base_commit or self.resolve_commit(config_ref, "configured base_ref")
         else:
-            origin = self.origin_head()
-            chain = ([(origin, "origin/HEAD")] if origin else []) + [
-                (r, "fallback") for r in DEFAULT_BASE_CHAIN
-            ]
-            for name, src in chain:
-                found = self.ref_exists(name)
-                if found:
-                    ref, source, commit = name, src, found
-                    break
+            ref, source, commit = self._default_base()
         if candidate_commit is None:
             return BaseResolution(
                 ref, source, None, self.empty_tree, "HEAD is unborn: base is the empty tree"
@@ -411,10 +435,8 @@ class Repository:
         mb = self.merge_base(commit, candidate_commit)
         if mb is None:
             why = (
-                (
-                    "the history is shallow and does not reach a common ancestor; "
-                    "fetch more history (git fetch --unshallow)"
-                )
+                "the history is shallow and does not reach a common ancestor; "
+                "fetch more history (git fetch --unshallow)"
                 if self.paths.is_shallow
                 else "no common ancestor (an orphan branch)"
             )
@@ -448,10 +470,26 @@ class Repository:
         Raises:
             GitError: as :meth:`resolve_base`; unmerged index for ``staged``.
         """
-        head = self.resolve_commit(commit, "commit") if commit else self.head()
-        base = self.resolve_base(head, flag_ref, config_ref)
+        named = flag_ref if flag_ref is not None else config_ref
+        for value, what in ((commit, "commit"), (named, "--base-ref")):
+            if value is not None:
+                check_ref_name(value, what)
+        # Fast path: HEAD (or the commit), its tree and the named base in one process; on
+        # any failure fall back to one call each, which names exactly what is wrong.
+        exprs = [f"{commit or 'HEAD'}^{{commit}}", f"{commit or 'HEAD'}^{{tree}}"]
+        if named:
+            exprs.append(f"{named}^{{commit}}")
+        got = self._rev_parse_many(exprs)
+        if got is not None:
+            head, head_tree = got[0], got[1]
+            base_commit = got[2] if named else None
+        else:
+            head = self.resolve_commit(commit, "commit") if commit else self.head()
+            head_tree = self.tree_of(head) if head else self.empty_tree
+            base_commit = None
+        base = self.resolve_base(head, flag_ref, config_ref, base_commit)
         if projection is Projection.COMMITTED:
-            tree = self.tree_of(head) if head else self.empty_tree
+            tree = head_tree
         elif projection is Projection.STAGED:
             tree = self.staged_tree()
         else:
@@ -467,6 +505,19 @@ class Repository:
 
 
 # -- process helpers ------------------------------------------------------------------------
+
+
+def check_ref_name(ref: str, what: str) -> None:
+    """Refuse what cannot be one ref: empty, option-like, control characters, a range.
+
+    Raises:
+        GitError: with the fix (a range names its left side as the single ref to pass).
+    """
+    if not ref or ref.startswith("-") or any(c in ref for c in "\0\n\r"):
+        raise GitError(f"{what} {ref!r} is not a valid ref name")
+    if ".." in ref:
+        left = ref.split("..")[0] or "HEAD"
+        raise GitError(f"{what} {ref!r} is a range; pass a single ref, e.g. {left!r}")
 
 
 def _git(

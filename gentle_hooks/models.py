@@ -1,6 +1,8 @@
 """The JSON boundary: pydantic models of every envelope gentle-hooks prints (SPEC §7).
 
-Layer: models. Imports pydantic and the policy vocabulary only. Frozen, ``extra="forbid"``.
+Layer: models. Imports pydantic, the policy vocabulary and plain value types only. Frozen,
+``extra="forbid"``. These models are the schemas (``gentle-hook schema``) and the decoders
+of untrusted input; the hot paths emit plain dicts that tests validate against them.
 Field names are the seeds' spellings (``nativeRisk``, ``outcome_source``...). Optional
 projections of the native answer (``reviewDue``, ``reviewDueReason``, ``nextTransition``,
 ``candidate.consumed``) are absent, not null, when native does not report them: dump with
@@ -13,6 +15,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
+from gentle_hooks.native_result import REVIEW_ASSESSMENT_SCHEMA
 from gentle_hooks.policy.vocabulary import (
     Effort,
     Missing,
@@ -26,7 +29,6 @@ from gentle_hooks.policy.vocabulary import (
     WriterSource,
 )
 
-REVIEW_ASSESSMENT_SCHEMA = "gentle-ai.review-assessment/v1"
 ASSESS_SCHEMA = "gentle-hooks.assess/v1"
 
 ReviewDueReason = Literal[

@@ -20,12 +20,7 @@ from dataclasses import dataclass
 
 from gentle_hooks.candidate import MODE_EXEC, MODE_FILE, MODE_SYMLINK, PathChange
 from gentle_hooks.gitparse import AddedLine
-from gentle_hooks.models import (
-    REVIEW_ASSESSMENT_SCHEMA,
-    AssessmentCandidate,
-    AssessmentReason,
-    ReviewAssessment,
-)
+from gentle_hooks.native_result import NativeAssessment, NativeCandidate, NativeReason
 from gentle_hooks.settings import RiskSettings
 
 _SPLIT = re.compile(r"[^A-Za-z0-9]+")
@@ -176,7 +171,7 @@ def classify(
     kind: str,
     base_ref: str | None,
     consumed: bool | None = None,
-) -> ReviewAssessment:
+) -> NativeAssessment:
     """Classify a candidate's diff into the ``gentle-ai.review-assessment/v1`` envelope.
 
     Args:
@@ -192,7 +187,7 @@ def classify(
         The envelope: risk, reasons (every tier carries them), changed paths and lines,
         candidate, ``review_due`` and ``review_due_reason``.
     """
-    high: list[AssessmentReason] = []
+    high: list[NativeReason] = []
     groups: dict[tuple[str, str], list[str]] = {}
     tier = "passive"
     for c in changes:
@@ -200,14 +195,14 @@ def classify(
         if _ORDER[pc.tier] > _ORDER[tier]:
             tier = pc.tier
         if pc.tier == "high":
-            high.append(AssessmentReason(code=pc.code, path=c.path, detail=pc.detail))
+            high.append(NativeReason(code=pc.code, path=c.path, detail=pc.detail))
         else:
             groups.setdefault((pc.tier, pc.code), []).append(c.path)
     for hit in process_hits(added, s):
         tier = "high"
         what = "shebang" if hit.line == 1 and hit.text.startswith("#!") else "process call"
         high.append(
-            AssessmentReason(
+            NativeReason(
                 code="process_execution",
                 path=hit.path,
                 detail=f"{what} at line {hit.line}: {hit.text.strip()[:120]}",
@@ -219,17 +214,21 @@ def classify(
     reasons = high[:MAX_HIGH_REASONS]
     if len(high) > MAX_HIGH_REASONS:
         reasons.append(
-            AssessmentReason(
-                code="more", detail=f"{len(high) - MAX_HIGH_REASONS} more high-risk reasons"
+            NativeReason(
+                code="more",
+                path=None,
+                detail=f"{len(high) - MAX_HIGH_REASONS} more high-risk reasons",
             )
         )
     for (_, code), paths in sorted(groups.items(), key=lambda kv: -_ORDER[kv[0][0]]):
         if code == "empty":
-            reasons.append(AssessmentReason(code="empty", detail="the candidate changes nothing"))
+            reasons.append(
+                NativeReason(code="empty", path=None, detail="the candidate changes nothing")
+            )
             continue
         more = f" (and {len(paths) - 1} more)" if len(paths) > 1 else ""
         reasons.append(
-            AssessmentReason(
+            NativeReason(
                 code=code, path=paths[0], detail=f"{len(paths)} path(s) classified {code}{more}"
             )
         )
@@ -246,13 +245,12 @@ def classify(
         due, why = True, "slice_budget_reached"
     else:
         due, why = False, "under_budget"
-    return ReviewAssessment(
-        schema_=REVIEW_ASSESSMENT_SCHEMA,
-        risk=tier,  # type: ignore[arg-type]
+    return NativeAssessment(
+        risk=tier,
         reasons=tuple(reasons),
         changed_paths=tuple(c.path for c in changes),
         changed_lines=lines,
-        candidate=AssessmentCandidate(kind=kind, base_ref=base_ref, consumed=consumed),
+        candidate=NativeCandidate(kind=kind, base_ref=base_ref, consumed=consumed),
         review_due=due,
-        review_due_reason=why,  # type: ignore[arg-type]
+        review_due_reason=why,
     )

@@ -90,3 +90,10 @@ def test_rdd_sources_are_passed_through(tmp_path: Path) -> None:
 def test_git_config_parser_lowercases_keys() -> None:
     assert parse_git_config_z(b"gentle.baseRef\norigin/dev\0gentle.mode\nwarn\0") == {
         "gentle.baseref": "origin/dev", "gentle.mode": "warn"}
+
+
+def test_packaged_defaults_equal_an_empty_validated_table() -> None:
+    from gentle_hooks.config import compile_settings
+    from gentle_hooks.config_schema import RawConfig
+
+    assert compile_settings(RawConfig(), None, {}, {}) == compile_settings(None, None, {}, {})

@@ -1,0 +1,86 @@
+"""The configuration file's schema: ``[tool.gentle-hooks]`` / ``.gentle-hooks.toml``.
+
+Layer: models (pydantic). Imported only when a config table exists, so that repositories
+without one never pay for pydantic on the hook path. Unknown keys are errors naming the key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from gentle_hooks.errors import ConfigError
+
+Mode = Literal["enforce", "warn"]
+AppliesTo = Literal["delegated", "all"]
+Provider = Literal["builtin", "gentle-ai", "auto"]
+Stakes = Literal["ordinary", "shipping", "audit"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RawRisk(_Strict):
+    """``[risk]``: the built-in classifier's tables (each list replaces the default)."""
+
+    hot_path_tokens: tuple[str, ...] | None = None
+    doc_extensions: tuple[str, ...] | None = None
+    doc_names: tuple[str, ...] | None = None
+    agent_files: tuple[str, ...] | None = None
+    agent_dirs: tuple[str, ...] | None = None
+    shell_extensions: tuple[str, ...] | None = None
+    delivery_globs: tuple[str, ...] | None = None
+    process_patterns: tuple[str, ...] | None = None
+    process_preselect: str | None = None
+    generated_globs: tuple[str, ...] | None = None
+    slice_budget: int | None = Field(default=None, ge=1)
+
+
+class RawGate(_Strict):
+    """``[gate]``: who the gate applies to, and whether CI/server honour overrides."""
+
+    applies_to: AppliesTo | None = None
+    honour_overrides: bool | None = None
+
+
+class RawNative(_Strict):
+    """``[native]``: the native assessment provider and its timeout in seconds."""
+
+    provider: Provider | None = None
+    timeout: float | None = Field(default=None, gt=0, le=600)
+
+
+class RawConfig(_Strict):
+    """The whole ``[tool.gentle-hooks]`` table (or ``.gentle-hooks.toml``), unvalidated
+    values rejected, unknown keys rejected."""
+
+    base_ref: str | None = None
+    rdd: Literal["on", "off", "unknown"] | None = None
+    mode: Mode | None = None
+    stakes: Stakes | None = None
+    gate: RawGate = RawGate()
+    native: RawNative = RawNative()
+    risk: RawRisk = RawRisk()
+
+
+def format_error(where: str, exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    key = ".".join(str(p) for p in err["loc"])
+    if err["type"] == "extra_forbidden":
+        return f"{where}: unknown key {key!r}"
+    return f"{where}: {key}: {err['msg']}"
+
+
+def validate_table(table: Mapping[str, object], where: str) -> RawConfig:
+    """Validate a config table into :class:`RawConfig`.
+
+    Raises:
+        ConfigError: one line naming ``where`` and the first bad or unknown key.
+    """
+    try:
+        return RawConfig.model_validate(table)
+    except ValidationError as exc:
+        raise ConfigError(format_error(where, exc)) from None
