@@ -357,7 +357,8 @@ def describe_validation_error(exc: ValidationError, limit: int = 4) -> str:
     parts: list[str] = []
     errors = exc.errors()
     for err in errors[:limit]:
-        loc = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        loc = ".".join(str(p) for p in err["loc"])
+        at = f"{loc}: " if loc else ""
         if err["type"] == "string_too_long" and err["loc"] == ("summary",):
             size = len(err["input"]) if isinstance(err["input"], str) else "?"
             parts.append(
@@ -370,8 +371,10 @@ def describe_validation_error(exc: ValidationError, limit: int = 4) -> str:
             parts.append(f"{loc}: must not be blank")
         elif err["type"] == "missing":
             parts.append(f"{loc}: required field missing")
+        elif err["type"] == "value_error":
+            parts.append(f"{at}{err.get('ctx', {}).get('error', err['msg'])}")
         else:
-            parts.append(f"{loc}: {err['msg']}")
+            parts.append(f"{at}{err['msg']}")
     if len(errors) > limit:
         parts.append(f"and {len(errors) - limit} more")
     return "; ".join(parts)
