@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import Field, StrictBool, ValidationError, model_validator
 
@@ -25,7 +25,7 @@ from gentle_hooks.quorum.votes import (
 )
 from gentle_hooks.verdict import ArtifactInputError, describe_validation_error, load_json_text
 
-TALLY_SCHEMA = "gentle-hooks.quorum-tally/v1"
+TALLY_SCHEMA: Final = "gentle-hooks.quorum-tally/v1"
 
 
 class Tally(QuorumModel):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from fractions import Fraction
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import Field
 
@@ -17,7 +17,7 @@ from gentle_hooks.errors import PolicyInputError
 from gentle_hooks.quorum.ruling import TallyRecord
 from gentle_hooks.quorum.votes import QuorumModel
 
-REPORT_SCHEMA = "gentle-hooks.quorum-report/v1"
+REPORT_SCHEMA: Final = "gentle-hooks.quorum-report/v1"
 
 MIN_LENS_FINDINGS = 3
 #: Survival "varies sharply by lens" when the best and worst lens differ by more than this

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 
 CLAIM = "Subagents inherit no budget cap"
