@@ -325,7 +325,8 @@ def load_json_text(data: bytes | str, what: str) -> tuple[str, object]:
         (text, value): the decoded text and the parsed value.
 
     Raises:
-        ArtifactInputError: not UTF-8, not JSON, a duplicate key; the message names ``what``.
+        ArtifactInputError: not UTF-8, not JSON, a duplicate key, nesting too deep for the
+            parser; the message names ``what``.
     """
     if isinstance(data, bytes):
         try:
@@ -346,6 +347,8 @@ def load_json_text(data: bytes | str, what: str) -> tuple[str, object]:
         ) from None
     except ValueError as exc:
         raise ArtifactInputError(f"{what}: not JSON: {exc}") from None
+    except RecursionError:
+        raise ArtifactInputError(f"{what}: not JSON: nested too deeply") from None
     return text, value
 
 

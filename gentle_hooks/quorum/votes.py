@@ -201,7 +201,8 @@ def parse_verdict_values(data: bytes | str, source: str) -> tuple[object, ...]:
     An object that repeats a key is kept (as :class:`DuplicateKeys`) and abstains.
 
     Raises:
-        ArtifactInputError: the file is not UTF-8 or not JSON at all (exit 2).
+        ArtifactInputError: the file is not UTF-8, not JSON at all, or nested too deeply
+            for the parser (exit 2).
     """
     if isinstance(data, bytes):
         try:
@@ -214,4 +215,6 @@ def parse_verdict_values(data: bytes | str, source: str) -> tuple[object, ...]:
         raise ArtifactInputError(
             f"{source}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
+    except RecursionError:
+        raise ArtifactInputError(f"{source}: not JSON: nested too deeply") from None
     return tuple(value) if isinstance(value, list) else (value,)

@@ -669,3 +669,20 @@ def test_stakes_is_pure_policy() -> None:
         "sys.exit(1 if bad else 0)"
     )
     assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
+
+
+def test_pathological_nesting_exits_2_not_3() -> None:
+    deep = "[" * 100_000
+    with pytest.raises(ArtifactInputError, match=r"^v: not JSON: nested too deeply$"):
+        parse_verdict_values(deep, "v")
+    with pytest.raises(ArtifactInputError, match=r"^r: not JSON: nested too deeply$"):
+        parse_tally_records(deep, "r")
+
+
+@given(st.text(max_size=80))
+def test_tally_record_parser_only_raises_the_input_error(text: str) -> None:
+    try:
+        parse_tally_records(text, "r")
+    except ArtifactInputError as exc:
+        assert exc.exit_code == EXIT_INPUT
+        assert "\n" not in exc.message

@@ -542,3 +542,17 @@ def test_markdown_has_one_table_row_per_criterion(verdict: DelegationVerdict) ->
     rows = [line for line in md.splitlines() if line.startswith("| ") and line[2:3].isdigit()]
     assert len(rows) == len(verdict.criteria)
     assert md.count("\n## ") == 4
+
+
+@given(st.one_of(st.text(max_size=200), st.binary(max_size=200)))
+def test_parse_brief_only_ever_raises_the_input_error(data: str | bytes) -> None:
+    try:
+        parse_brief(data)
+    except ArtifactInputError as exc:
+        assert exc.exit_code == EXIT_INPUT
+        assert "\n" not in exc.message
+
+
+def test_pathological_nesting_exits_2_not_3() -> None:
+    with pytest.raises(ArtifactInputError, match=r"^v: not JSON: nested too deeply$"):
+        parse_verdict("[" * 100_000, "v")
