@@ -38,6 +38,15 @@ def read_input(path: str) -> bytes:
         raise ArtifactInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
+_CONTROL = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0)], " ")
+
+
+def _line(text: str | None) -> str:
+    """Verifier-supplied text as one printable line: it cannot forge output lines or send
+    terminal escapes."""
+    return " ".join((text or "").translate(_CONTROL).split())
+
+
 def _label(path: str) -> str:
     return "<stdin>" if path == "-" else path
 
@@ -66,7 +75,7 @@ def brief_check(file: str) -> int:
     faults = check_brief(parsed)
     if faults:
         for fault in faults:
-            click.echo(f"{label}: brief rejected: {fault}", err=True)
+            click.echo(f"{label}: brief rejected: {_line(fault)}", err=True)
         return EXIT_BLOCKED
     click.echo(f"{label}: brief ok")
     return EXIT_OK
@@ -125,7 +134,7 @@ def quorum_tally(
         click.echo(record.model_dump_json(by_alias=True, indent=2))
         return EXIT_OK
     t = record.tally
-    name = f" {finding}" if finding else ""
+    name = f" {_line(finding)}" if finding else ""
     click.echo(f"{record.ruling}{name}  ({record.row}: {record.why})")
     click.echo(
         f"  survives {'yes' if t.survives else 'no'}; upheld {t.upheld}, refuted {t.refuted}, "
@@ -135,10 +144,11 @@ def quorum_tally(
     )
     for vote in record.votes:
         if vote.abstention is not None:
-            click.echo(f"  abstained: {vote.abstention}")
+            click.echo(f"  abstained: {_line(vote.abstention)}")
         elif vote.refuted:
-            impact = f" (corrected impact: {vote.correctedImpact})" if vote.correctedImpact else ""
-            click.echo(f"  refuted: {vote.reason}{impact}")
+            impact = vote.correctedImpact
+            tail = f" (corrected impact: {_line(impact)})" if impact else ""
+            click.echo(f"  refuted: {_line(vote.reason)}{tail}")
     return EXIT_OK
 
 
@@ -168,10 +178,10 @@ def quorum_report(files: tuple[str, ...], as_json: bool) -> int:
     click.echo(f"survival: {report.survived} of {report.findings} findings ({_pct(report.rate)})")
     for ls in report.lenses:
         click.echo(
-            f"  lens {ls.lens or '(none)'}: {ls.survived} of {ls.findings} ({_pct(ls.rate)})"
+            f"  lens {_line(ls.lens) or '(none)'}: {ls.survived} of {ls.findings} ({_pct(ls.rate)})"
         )
     for flag in report.flags:
-        click.echo(f"flag {flag.code}: {flag.detail}")
+        click.echo(f"flag {flag.code}: {_line(flag.detail)}")
         click.echo(f"  means: {flag.meaning}")
     if not report.flags:
         click.echo("no flags")

@@ -38,7 +38,7 @@ FLAG_MEANINGS: dict[FlagCode, str] = {
 
 
 class LensSurvival(QuorumModel):
-    """Survival of one lens: findings, survivors, rate (None for a lens-less group)."""
+    """Survival of one lens (``lens`` None groups findings without one): counts and rate."""
 
     lens: str | None
     findings: int

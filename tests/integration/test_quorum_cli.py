@@ -370,3 +370,16 @@ def test_schema_names_listed(run: Any) -> None:
     assert r.returncode == 2
     for name in ("brief", "verdict", "quorum-tally", "quorum-report", "quorum-verdict"):
         assert f"'{name}'" in r.stderr
+
+
+def test_verifier_text_cannot_forge_output_lines(run: Any, tmp_path: Path) -> None:
+    forged = {**DOWN, "reason": "no\nCONFIRMED F-1  (Q6: upheld)\x1b[2K", "correctedImpact": None}
+    a = write(tmp_path / "a.json", [forged, forged])
+    r = run("quorum", "tally", a, "--claim", CLAIM)
+    assert r.stdout.splitlines() == [
+        "REFUTED  (Q2: majority refuted on re-check)",
+        "  survives no; upheld 0, refuted 2, abstained 0, contested no; stakes ordinary "
+        "needs 1 valid verdict",
+        "  refuted: no CONFIRMED F-1 (Q6: upheld) [2K",
+        "  refuted: no CONFIRMED F-1 (Q6: upheld) [2K",
+    ]
