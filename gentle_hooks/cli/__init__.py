@@ -16,6 +16,8 @@ from gentle_hooks import __version__
 #: Every subcommand: name -> "module:attribute" under gentle_hooks.cli.
 COMMANDS: dict[str, str] = {
     "assess": "gentle_hooks.cli.assess:assess",
+    "brief": "gentle_hooks.cli.quorum_cmds:brief",
+    "quorum": "gentle_hooks.cli.quorum_cmds:quorum",
     "schema": "gentle_hooks.cli.schema:schema",
 }
 

@@ -12,7 +12,12 @@ from gentle_hooks.errors import EXIT_OK
 #: Schema name -> "module:Model".
 SCHEMAS: dict[str, str] = {
     "assess": "gentle_hooks.models:AssessEnvelope",
+    "brief": "gentle_hooks.verdict:DelegationBrief",
+    "quorum-report": "gentle_hooks.quorum:SurvivalReport",
+    "quorum-tally": "gentle_hooks.quorum:TallyRecord",
+    "quorum-verdict": "gentle_hooks.quorum:VerifierVerdict",
     "review-assessment": "gentle_hooks.models:ReviewAssessment",
+    "verdict": "gentle_hooks.verdict:DelegationVerdict",
 }
 
 

@@ -1,0 +1,192 @@
+"""``gentle-hook brief check`` and ``gentle-hook quorum tally|report`` (SPEC §9; seeds 001, 003).
+
+Layer: CLI. Thin: read the files, call :mod:`gentle_hooks.verdict` / :mod:`gentle_hooks.quorum`,
+render. Exit codes: 0 informational or accepted, 1 a brief rejected by policy, 2 input that
+cannot be read as what it claims to be (raised as :class:`~gentle_hooks.errors.GentleError`).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
+from gentle_hooks.policy.stakes import Stakes
+from gentle_hooks.quorum import (
+    TallyRecord,
+    build_record,
+    parse_tally_records,
+    parse_verdict_values,
+    survival_report,
+)
+from gentle_hooks.verdict import ArtifactInputError, check_brief, parse_brief
+
+
+def read_input(path: str) -> bytes:
+    """The bytes of ``path``, or of standard input for ``-``.
+
+    Raises:
+        ArtifactInputError: the file cannot be read (missing, a directory, no permission).
+    """
+    if path == "-":
+        return sys.stdin.buffer.read()
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise ArtifactInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+
+
+_CONTROL = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0)], " ")
+
+
+def _line(text: str | None) -> str:
+    """Verifier-supplied text as one printable line: it cannot forge output lines or send
+    terminal escapes."""
+    return " ".join((text or "").translate(_CONTROL).split())
+
+
+def _label(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
+def _one_stdin(paths: tuple[str, ...]) -> None:
+    if paths.count("-") > 1:
+        raise UsageError("standard input (-) can be read only once")
+
+
+@click.group()
+def brief() -> None:
+    """Delegation briefs (seed 001 verify-delegation): check one before a worker starts."""
+
+
+@brief.command("check")
+@click.argument("file", metavar="FILE|-")
+def brief_check(file: str) -> int:
+    """Check the DelegationBrief in FILE (or - for standard input).
+
+    Rejected, exit 1, naming each fault: no boundaries, no stopCondition, or readOnly false
+    without a declared mutating side effect. Exit 2 when FILE is not a DelegationBrief
+    (see `gentle-hook schema brief`).
+    """
+    label = _label(file)
+    parsed = parse_brief(read_input(file), label)
+    faults = check_brief(parsed)
+    if faults:
+        for fault in faults:
+            click.echo(f"{label}: brief rejected: {_line(fault)}", err=True)
+        return EXIT_BLOCKED
+    click.echo(f"{label}: brief ok")
+    return EXIT_OK
+
+
+@click.group()
+def quorum() -> None:
+    """Adversarial verification of findings (seed 003): tally verdicts, report survival."""
+
+
+@quorum.command("tally")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--claim", metavar="TEXT", help="The finding's claim (detects restating checks).")
+@click.option("--finding", metavar="ID", help="The finding's id, kept in the record.")
+@click.option("--lens", metavar="NAME", help="The lens that mined the finding (for `report`).")
+@click.option(
+    "--stakes",
+    type=click.Choice([s.value for s in Stakes]),
+    default=Stakes.ORDINARY.value,
+    show_default=True,
+    help="Valid verdicts needed to confirm: ordinary 1, shipping 1 (2 with --critical), audit 3.",
+)
+@click.option("--critical", is_flag=True, help="The finding is marked critical.")
+@click.option("--json", "as_json", is_flag=True, help="Print the tally record as JSON.")
+def quorum_tally(
+    files: tuple[str, ...],
+    claim: str | None,
+    finding: str | None,
+    lens: str | None,
+    stakes: str,
+    critical: bool,
+    as_json: bool,
+) -> int:
+    """Tally the verifier verdicts of one finding and print its ruling.
+
+    Each FILE (or -) holds one verdict {refuted, reason, whatIChecked, correctedImpact?} or a
+    JSON array of them. An errored ({"error": ...}), timed-out ({"timedOut": true}) or
+    malformed verdict, a blank reason, or a whatIChecked that is empty or restates --claim
+    abstains. Ruling: CONFIRMED (uncontested upheld), PLAUSIBLE (no valid verdict, a tie,
+    contested, or fewer valid verdicts than the stakes need), REFUTED (majority refuted).
+    Informational: exits 0 whatever the ruling; 2 when a FILE is unreadable or not JSON.
+    """
+    _one_stdin(files)
+    verdicts: list[object] = []
+    for path in files:
+        verdicts.extend(parse_verdict_values(read_input(path), _label(path)))
+    record = build_record(
+        verdicts, claim, finding=finding, lens=lens, stakes=stakes, critical=critical
+    )
+    if claim is None:
+        click.echo(
+            "note: no --claim: a whatIChecked that restates the claim cannot be detected",
+            err=True,
+        )
+    if as_json:
+        click.echo(record.model_dump_json(by_alias=True, indent=2))
+        return EXIT_OK
+    t = record.tally
+    name = f" {_line(finding)}" if finding else ""
+    click.echo(f"{record.ruling}{name}  ({record.row}: {record.why})")
+    click.echo(
+        f"  survives {'yes' if t.survives else 'no'}; upheld {t.upheld}, refuted {t.refuted}, "
+        f"abstained {t.abstained}, contested {'yes' if t.contested else 'no'}; "
+        f"stakes {record.stakes.value}{' critical' if critical else ''} "
+        f"needs {t.required} valid verdict{'' if t.required == 1 else 's'}"
+    )
+    for vote in record.votes:
+        if vote.abstention is not None:
+            click.echo(f"  abstained: {_line(vote.abstention)}")
+        elif vote.refuted:
+            impact = vote.correctedImpact
+            tail = f" (corrected impact: {_line(impact)})" if impact else ""
+            click.echo(f"  refuted: {_line(vote.reason)}{tail}")
+    return EXIT_OK
+
+
+@quorum.command("report")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def quorum_report(files: tuple[str, ...], as_json: bool) -> int:
+    """Survival rate overall and per lens over stored tally records, with calibration flags.
+
+    Each FILE (or -) holds tally records as `quorum tally --json` writes them: one object or
+    a JSON array. (The ledger will feed this command its stored tallies; until then, pass
+    the files.) Flags: 100% survival, under 50%, sharp variation by lens, each with its
+    likely meaning. Informational: exits 0; 2 when a FILE is unreadable, not JSON, or holds
+    an inconsistent record.
+    """
+    _one_stdin(files)
+    records: list[TallyRecord] = []
+    for path in files:
+        records.extend(parse_tally_records(read_input(path), _label(path)))
+    report = survival_report(records)
+    if as_json:
+        click.echo(report.model_dump_json(by_alias=True, indent=2))
+        return EXIT_OK
+    if not report.findings:
+        click.echo("no tally records: no survival rate")
+        return EXIT_OK
+    click.echo(f"survival: {report.survived} of {report.findings} findings ({_pct(report.rate)})")
+    for ls in report.lenses:
+        click.echo(
+            f"  lens {_line(ls.lens) or '(none)'}: {ls.survived} of {ls.findings} ({_pct(ls.rate)})"
+        )
+    for flag in report.flags:
+        click.echo(f"flag {flag.code}: {_line(flag.detail)}")
+        click.echo(f"  means: {flag.meaning}")
+    if not report.flags:
+        click.echo("no flags")
+    return EXIT_OK
+
+
+def _pct(rate: float | None) -> str:
+    return "-" if rate is None else f"{rate * 100:.0f}%"
