@@ -222,3 +222,35 @@ def load_config(root: str | None, git_config_z: bytes, env: Mapping[str, str]) -
     """
     raw, where = read_file_config(root)
     return compile_settings(raw, where, parse_git_config_z(git_config_z), env)
+
+
+def raw_gate_value(root: str, key: str) -> tuple[str | None, str]:
+    """One ``[gate]`` value from the config file, read without validating the whole file.
+
+    The hook's pass path needs only ``gate.applies_to``; every other path validates the file
+    in full (:func:`read_file_config`), so a typo elsewhere is reported there.
+
+    Returns:
+        (the raw value or None, where it was read for error messages).
+
+    Raises:
+        ConfigError: the file is not valid TOML, or the value is not a string.
+    """
+    for name, table_path in ((CONFIG_FILE, ()), (PYPROJECT, ("tool", "gentle-hooks"))):
+        path = os.path.join(root, name)
+        if not os.path.isfile(path):
+            continue
+        try:
+            with open(path, "rb") as fh:
+                data: object = tomllib.load(fh)
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"{path}: cannot read config: {exc}") from None
+        for part in (*table_path, "gate"):
+            data = data.get(part, {}) if isinstance(data, dict) else {}
+        value = data.get(key) if isinstance(data, dict) else None
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise ConfigError(f"{path}: gate.{key} must be a string")
+        return value, f"{path}: gate.{key}"
+    return None, "config"

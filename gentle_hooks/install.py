@@ -73,10 +73,10 @@ def script_text(hook_type: str, interpreter: str, warn: bool) -> str:
         "# Runs gentle-hooks with the interpreter it was installed from (no PATH shims).\n"
         f"GENTLE_HOOK_PYTHON={py}\n"
         'if [ -x "$GENTLE_HOOK_PYTHON" ]; then\n'
-        f'    exec "$GENTLE_HOOK_PYTHON" -m gentle_hooks {args} "$@"\n'
+        f'    exec "$GENTLE_HOOK_PYTHON" -m gentle_hooks {args} --script "$0" "$@"\n'
         "fi\n"
         "if command -v gentle-hook >/dev/null 2>&1; then\n"
-        f'    exec gentle-hook {args} "$@"\n'
+        f'    exec gentle-hook {args} --script "$0" "$@"\n'
         "fi\n"
         f'echo "gentle-hooks: $GENTLE_HOOK_PYTHON is gone and gentle-hook is not on PATH; '
         f'reinstall: pip install gentle-hooks && gentle-hook install" >&2\n'
