@@ -1,0 +1,121 @@
+"""Shared fixtures: an isolated git environment for every test, and real repositories.
+
+Every test gets its own HOME, a private global git config (author identity, default
+branch ``main``), no system config, and none of the variables a git hook or a user's
+shell could leak in (``GIT_DIR``, ``GENTLE_*``). Repositories are built with the git CLI.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+_LEAKY_PREFIXES = ("GIT_", "GENTLE_")
+
+
+@pytest.fixture(autouse=True)
+def isolated_git(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Isolate HOME, git's global/system config, author identity and default branch."""
+    home = tmp_path_factory.mktemp("home")
+    for name in list(os.environ):
+        if name.startswith(_LEAKY_PREFIXES):
+            monkeypatch.delenv(name, raising=False)
+    gitconfig = home / ".gitconfig"
+    gitconfig.write_text(
+        "[init]\n\tdefaultBranch = main\n"
+        "[user]\n\tname = Test Author\n\temail = author@example.com\n"
+        "[commit]\n\tgpgsign = false\n"
+        "[core]\n\tautocrlf = false\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Test Author")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "author@example.com")
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Test Committer")
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "committer@example.com")
+    return home
+
+
+def run_git(cwd: Path | str, *args: str) -> str:
+    """Run ``git <args>`` in ``cwd``; return stdout (stripped); fail the test on error."""
+    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr}"
+    return proc.stdout.strip()
+
+
+@pytest.fixture
+def git() -> Callable[..., str]:
+    """``git(cwd, *args) -> stdout``: the git CLI, failing the test on a non-zero exit."""
+    return run_git
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A repository with one commit on ``main`` (README.md, src/app.py, tests/test_app.py)."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    run_git(root, "init", "-q")
+    (root / "README.md").write_text("# demo\n", encoding="utf-8")
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text("def add(a, b):\n    return a + b\n", encoding="utf-8")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_app.py").write_text(
+        "import sys\nsys.path.insert(0, 'src')\nfrom app import add\n\n"
+        "assert add(2, 2) == 4\nprint('1 passed')\n",
+        encoding="utf-8",
+    )
+    run_git(root, "add", "-A")
+    run_git(root, "commit", "-q", "-m", "initial")
+    return root
+
+
+class CliResult:
+    """What one ``python -m gentle_hooks`` run produced."""
+
+    def __init__(self, proc: subprocess.CompletedProcess[str]) -> None:
+        self.code = proc.returncode
+        self.out = proc.stdout
+        self.err = proc.stderr
+
+    @property
+    def lines(self) -> list[str]:
+        """stdout and stderr lines together (stdout first)."""
+        return self.out.splitlines() + self.err.splitlines()
+
+    def __repr__(self) -> str:
+        return f"CliResult(code={self.code}, out={self.out!r}, err={self.err!r})"
+
+
+def run_cli(
+    *args: str, cwd: Path | str, env: dict[str, str] | None = None, input: str | None = None
+) -> CliResult:
+    """Run the real CLI (``python -m gentle_hooks ARGS``) in ``cwd``."""
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "gentle_hooks", *args],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        input=input,
+        check=False,
+        timeout=120,
+    )
+    return CliResult(proc)
+
+
+@pytest.fixture
+def cli() -> Callable[..., CliResult]:
+    """``cli(*args, cwd=..., env=None, input=None) -> CliResult``: the real CLI."""
+    return run_cli
