@@ -6,6 +6,13 @@ Layer: service -> models. The one place that maps policy values to the JSON boun
 from __future__ import annotations
 
 from gentle_hooks.assessment import AssessResult
+from gentle_hooks.ledger_models import (
+    STATUS_SCHEMA,
+    MissingOut,
+    StatusEnvelope,
+    StatusRecordsOut,
+    record_out,
+)
 from gentle_hooks.models import (
     ASSESS_SCHEMA,
     AssessEnvelope,
@@ -20,6 +27,7 @@ from gentle_hooks.models import (
 )
 from gentle_hooks.policy.vocabulary import Verification
 from gentle_hooks.policy.writer import is_small
+from gentle_hooks.status import StatusResult
 
 
 def build_envelope(r: AssessResult) -> AssessEnvelope:
@@ -96,3 +104,39 @@ def build_envelope(r: AssessResult) -> AssessEnvelope:
 def envelope_json(env: AssessEnvelope) -> str:
     """The envelope as compact, stable JSON (aliases, unset projections absent)."""
     return env.model_dump_json(by_alias=True, exclude_unset=True, indent=2)
+
+
+def build_status_envelope(s: StatusResult) -> StatusEnvelope:
+    """Map a :class:`~gentle_hooks.status.StatusResult` to ``status --json``."""
+    f = s.facts
+    groups = {
+        "pending_mutations": f.mutations,
+        "escalations": f.escalations,
+        "receipts": f.receipts,
+        "spot_checks": f.spot_checks,
+        "verdicts": f.verdicts,
+        "review_facts": f.review_facts,
+    }
+    records = StatusRecordsOut.model_validate(
+        {
+            **{name: [record_out(r) for r in recs] for name, recs in groups.items()},
+            "other_candidates": dict(f.other_candidates),
+        }
+    )
+    return StatusEnvelope(
+        schema_=STATUS_SCHEMA,
+        assessment=build_envelope(s.assessment),
+        ledger=f.path,
+        ledger_present=f.present,
+        records=records,
+        satisfied=s.satisfied,
+        missing=tuple(
+            MissingOut(what=m.what, reason=m.reason, command=m.command) for m in s.missing
+        ),
+        hints=s.hints,
+    )
+
+
+def status_json(s: StatusResult) -> str:
+    """``status --json`` as stable JSON (aliases, unset native projections absent)."""
+    return build_status_envelope(s).model_dump_json(by_alias=True, exclude_unset=True, indent=2)

@@ -16,7 +16,14 @@ from gentle_hooks import __version__
 #: Every subcommand: name -> "module:attribute" under gentle_hooks.cli.
 COMMANDS: dict[str, str] = {
     "assess": "gentle_hooks.cli.assess:assess",
+    "doctor": "gentle_hooks.cli.doctor:doctor",
+    "escalate": "gentle_hooks.cli.escalate:escalate",
+    "receipt": "gentle_hooks.cli.receipt:receipt",
+    "record": "gentle_hooks.cli.record:record",
+    "review": "gentle_hooks.cli.review:review",
     "schema": "gentle_hooks.cli.schema:schema",
+    "spot-check": "gentle_hooks.cli.spot_check:spot_check",
+    "status": "gentle_hooks.cli.status:status",
 }
 
 

@@ -12,7 +12,11 @@ from gentle_hooks.errors import EXIT_OK
 #: Schema name -> "module:Model".
 SCHEMAS: dict[str, str] = {
     "assess": "gentle_hooks.models:AssessEnvelope",
+    "doctor": "gentle_hooks.ledger_models:DoctorEnvelope",
+    "recorded": "gentle_hooks.ledger_models:RecordedEnvelope",
+    "records": "gentle_hooks.ledger_models:RecordListEnvelope",
     "review-assessment": "gentle_hooks.models:ReviewAssessment",
+    "status": "gentle_hooks.ledger_models:StatusEnvelope",
 }
 
 
