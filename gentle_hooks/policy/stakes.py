@@ -1,0 +1,100 @@
+"""Stakes: how many verifier verdicts a decision needs (SPEC §9; seed 003 "How many verifiers").
+
+Layer: policy (pure). Standard library and :mod:`gentle_hooks.errors` only, so the plan can
+size the high tier from config ``stakes`` without importing pydantic. Re-exported by
+:mod:`gentle_hooks.quorum`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+from gentle_hooks.errors import PolicyInputError
+
+
+class Stakes(str, Enum):
+    """How much rides on a decision (config ``stakes``; seed 003 "How many verifiers")."""
+
+    ORDINARY = "ordinary"
+    SHIPPING = "shipping"
+    AUDIT = "audit"
+
+
+@dataclass(frozen=True)
+class StakesRow:
+    """One row of the seed's verifier-count table: id, stakes, count, count when critical."""
+
+    id: str
+    stakes: Stakes
+    verifiers: int
+    verifiers_critical: int
+    text: str
+
+
+#: Seed 003 "How many verifiers", one row per stakes level.
+STAKES_ROWS: tuple[StakesRow, ...] = (
+    StakesRow("S-ordinary", Stakes.ORDINARY, 1, 1, "Ordinary review: 1"),
+    StakesRow(
+        "S-shipping", Stakes.SHIPPING, 1, 2, "Shipping to others: 1, plus a second on critical"
+    ),
+    StakesRow("S-audit", Stakes.AUDIT, 3, 3, "Audit, irreversible decision: 3, majority ruling"),
+)
+
+
+def parse_stakes(value: str | Stakes) -> Stakes:
+    """Resolve a stakes name (``ordinary``, ``shipping``, ``audit``; any case).
+
+    Raises:
+        PolicyInputError: anything else, listing the three (exit 2).
+    """
+    try:
+        return Stakes(value.strip().lower() if isinstance(value, str) else value)
+    except ValueError:
+        names = ", ".join(s.value for s in Stakes)
+        raise PolicyInputError(f"unknown stakes {value!r}: one of {names}") from None
+
+
+def verifiers_required(stakes: str | Stakes, critical: bool = False) -> int:
+    """How many accepted verifier verdicts the stakes need (SPEC §9; seed 003).
+
+    Args:
+        stakes: ordinary, shipping or audit.
+        critical: the change or finding is marked critical.
+
+    Returns:
+        ordinary 1; shipping 1, or 2 when critical; audit 3.
+
+    Raises:
+        PolicyInputError: unknown stakes.
+    """
+    level = parse_stakes(stakes)
+    row = next(r for r in STAKES_ROWS if r.stakes is level)
+    return row.verifiers_critical if critical else row.verifiers
+
+
+def stakes_satisfied(stakes: str | Stakes, critical: bool, verdict_statuses: Iterable[str]) -> bool:
+    """Whether the verdicts recorded for one candidate meet the stakes (SPEC §9; seed 003).
+
+    Every recorded verdict counts; only a ``"pass"`` counts for. Satisfied when at least
+    :func:`verifiers_required` verdicts were recorded *and* passes are a strict majority of
+    them. So a tie is never a pass (``pass, fail`` fails at any stakes), audit needs three
+    verdicts with a majority of pass, and shipping-critical needs two with no dissent (or a
+    majority of a larger count). Counting every verdict, not only passes, is what stops a
+    caller re-running verifiers until one says pass.
+
+    Args:
+        stakes: ordinary, shipping or audit.
+        critical: the change is marked critical.
+        verdict_statuses: one status per recorded verifier verdict. Pass ``"pass"`` only for
+            a verdict :func:`gentle_hooks.verdict.verdict_acceptance` accepted; any other
+            value (``fail``, ``blocked``, a rejected pass given as ``"rejected"``) counts
+            against.
+
+    Raises:
+        PolicyInputError: unknown stakes.
+    """
+    statuses = list(verdict_statuses)
+    passes = sum(1 for s in statuses if s == "pass")
+    return len(statuses) >= verifiers_required(stakes, critical) and 2 * passes > len(statuses)

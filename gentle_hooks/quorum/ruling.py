@@ -1,0 +1,262 @@
+"""The deterministic tally of one finding's votes, its ruling, and the stored record (SPEC §9).
+
+Layer: models + pure functions; no I/O. Seed ``003_0245072c02421c57.txt`` "Verdict
+tallying" and "Verdict meanings": done in code, never by another agent. A tie and any
+contest are PLAUSIBLE, never CONFIRMED; zero valid verdicts never survives; refuted findings
+are kept with their reasons.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from pydantic import Field, StrictBool, ValidationError, model_validator
+
+from gentle_hooks.policy.stakes import Stakes, parse_stakes, verifiers_required
+from gentle_hooks.quorum.votes import (
+    QuorumModel,
+    VerifierVerdict,
+    Vote,
+    VoteKind,
+    classify_verdict,
+)
+from gentle_hooks.verdict import ArtifactInputError, describe_validation_error, load_json_text
+
+TALLY_SCHEMA = "gentle-hooks.quorum-tally/v1"
+
+
+class Tally(QuorumModel):
+    """The counted verdicts of one finding: ``{survives, upheld, refuted, abstained, contested}``.
+
+    Attributes:
+        upheld / refuted: valid verdicts each way; abstained: abstentions.
+        contested: at least one valid verdict each way.
+        required: valid verdicts the stakes need (:func:`verifiers_required`).
+        survives: the finding is CONFIRMED: at least ``required`` valid verdicts, at least
+            one upheld, none refuted.
+
+    Inconsistent counts (``survives`` true with a refutation...) fail validation, so a
+    stored tally cannot claim what its counts do not say.
+    """
+
+    survives: StrictBool
+    upheld: int = Field(ge=0, strict=True)
+    refuted: int = Field(ge=0, strict=True)
+    abstained: int = Field(ge=0, strict=True)
+    contested: StrictBool
+    required: int = Field(default=1, ge=1, strict=True)
+
+    @property
+    def valid(self) -> int:
+        """Valid (non-abstaining) verdicts."""
+        return self.upheld + self.refuted
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Tally:
+        if self.contested != (self.upheld > 0 and self.refuted > 0):
+            raise ValueError("contested must be true exactly when upheld > 0 and refuted > 0")
+        if self.survives != _survives(self.upheld, self.refuted, self.required):
+            raise ValueError("survives contradicts the counts")
+        return self
+
+
+def _survives(upheld: int, refuted: int, required: int) -> bool:
+    return upheld > 0 and refuted == 0 and upheld >= required
+
+
+def tally(verdicts: Iterable[object], claim: str | None = None, required: int = 1) -> Tally:
+    """Tally one finding's verifier verdicts (seed 003 "Verdict tallying"; SPEC §9).
+
+    Args:
+        verdicts: one answer per verifier, as :func:`classify_verdict` takes them.
+        claim: the finding's claim (restatement detection).
+        required: valid verdicts the stakes need (default 1).
+
+    Returns:
+        The :class:`Tally`; it depends only on the multiset of verdicts, not their order.
+    """
+    votes = [classify_verdict(v, claim) for v in verdicts]
+    return tally_votes(votes, required)
+
+
+def tally_votes(votes: Iterable[Vote], required: int = 1) -> Tally:
+    """Count classified votes into a :class:`Tally` (see :func:`tally`)."""
+    counts = {kind: 0 for kind in VoteKind}
+    for vote in votes:
+        counts[vote.vote] += 1
+    up, down = counts[VoteKind.UPHELD], counts[VoteKind.REFUTED]
+    return Tally(
+        survives=_survives(up, down, required),
+        upheld=up,
+        refuted=down,
+        abstained=counts[VoteKind.ABSTAINED],
+        contested=up > 0 and down > 0,
+        required=required,
+    )
+
+
+RulingName = Literal["CONFIRMED", "PLAUSIBLE", "REFUTED"]
+
+
+@dataclass(frozen=True)
+class RulingRow:
+    """One ruling rule: a stable id, the condition in words, its predicate, the ruling."""
+
+    id: str
+    when: str
+    matches: Callable[[Tally], bool]
+    ruling: RulingName
+
+
+#: Seed 003 "Verdict meanings" as rows; first match wins.
+RULING_ROWS: tuple[RulingRow, ...] = (
+    RulingRow("Q1", "no valid verdict: nothing verified it", lambda t: t.valid == 0, "PLAUSIBLE"),
+    RulingRow("Q2", "majority refuted on re-check", lambda t: t.refuted > t.upheld, "REFUTED"),
+    RulingRow(
+        "Q3", "a tie: contested, never rounded up", lambda t: t.refuted == t.upheld, "PLAUSIBLE"
+    ),
+    RulingRow("Q4", "upheld but contested", lambda t: t.refuted > 0, "PLAUSIBLE"),
+    RulingRow(
+        "Q5",
+        "upheld by fewer valid verdicts than the stakes need",
+        lambda t: t.valid < t.required,
+        "PLAUSIBLE",
+    ),
+    RulingRow("Q6", "upheld, uncontested", lambda t: True, "CONFIRMED"),
+)
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """A finding's ruling: CONFIRMED, PLAUSIBLE or REFUTED, the row that decided, and why."""
+
+    ruling: RulingName
+    row: str
+    why: str
+
+
+def rule(t: Tally) -> Ruling:
+    """Rule a finding from its tally (seed 003 "Verdict meanings"; SPEC §9).
+
+    CONFIRMED only when uncontested upheld by at least ``t.required`` valid verdicts;
+    REFUTED when refutations outnumber upholdings; PLAUSIBLE for zero valid verdicts, a
+    tie, any contest, or too few valid verdicts. CONFIRMED exactly when ``t.survives``.
+    """
+    row = next(r for r in RULING_ROWS if r.matches(t))
+    why = row.when
+    if row.id == "Q5":
+        why += f" ({t.valid} of {t.required})"
+    return Ruling(ruling=row.ruling, row=row.id, why=why)
+
+
+class TallyRecord(QuorumModel):
+    """A stored tally: one finding, its votes, tally and ruling (``quorum tally --json``).
+
+    Refuted findings are kept with their reasons (seed 003: so a requorum does not
+    re-litigate them). Validation recomputes the tally and ruling from the votes and the
+    stakes, so a record whose counts, ruling or ``required`` were edited is refused.
+
+    Attributes:
+        finding / lens / claim: what was verified and by which lens (optional).
+        stakes / critical: set ``tally.required`` through :func:`verifiers_required`.
+        votes: every verdict as counted, in a canonical order.
+
+    Consistency is not authenticity: a record written from scratch is not detected; one
+    whose parts contradict each other (a restating check counted as upheld) is.
+    """
+
+    schema_: Literal["gentle-hooks.quorum-tally/v1"] = Field(default=TALLY_SCHEMA, alias="schema")
+    finding: str | None = None
+    lens: str | None = None
+    claim: str | None = None
+    stakes: Stakes = Stakes.ORDINARY
+    critical: StrictBool = False
+    tally: Tally
+    ruling: RulingName
+    row: str
+    why: str
+    votes: tuple[Vote, ...]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TallyRecord:
+        for n, vote in enumerate(self.votes):
+            if vote.vote is VoteKind.ABSTAINED:
+                continue
+            if vote.reason is None or vote.whatIChecked is None:
+                raise ValueError(f"votes.{n}: a counted vote needs reason and whatIChecked")
+            again = classify_verdict(
+                VerifierVerdict(
+                    refuted=bool(vote.refuted),
+                    reason=vote.reason,
+                    whatIChecked=vote.whatIChecked,
+                    correctedImpact=vote.correctedImpact,
+                ),
+                self.claim,
+            )
+            if again.vote is not vote.vote:
+                raise ValueError(f"votes.{n}: counted as {vote.vote.value}, but {again.abstention}")
+        expected = tally_votes(self.votes, verifiers_required(self.stakes, self.critical))
+        if self.tally != expected:
+            raise ValueError("tally does not match the votes and stakes")
+        ruled = rule(self.tally)
+        if (self.ruling, self.row, self.why) != (ruled.ruling, ruled.row, ruled.why):
+            raise ValueError(f"ruling must be {ruled.ruling} ({ruled.row}) for this tally")
+        return self
+
+
+def build_record(
+    verdicts: Iterable[object],
+    claim: str | None = None,
+    *,
+    finding: str | None = None,
+    lens: str | None = None,
+    stakes: str | Stakes = Stakes.ORDINARY,
+    critical: bool = False,
+) -> TallyRecord:
+    """Classify, tally and rule one finding's verdicts into a storable :class:`TallyRecord`.
+
+    The record is independent of verdict order (votes are sorted canonically).
+
+    Raises:
+        PolicyInputError: unknown stakes.
+    """
+    level = parse_stakes(stakes)
+    votes = sorted((classify_verdict(v, claim) for v in verdicts), key=Vote.sort_key)
+    counted = tally_votes(votes, verifiers_required(level, critical))
+    ruled = rule(counted)
+    return TallyRecord(
+        finding=finding,
+        lens=lens,
+        claim=claim,
+        stakes=level,
+        critical=critical,
+        tally=counted,
+        ruling=ruled.ruling,
+        row=ruled.row,
+        why=ruled.why,
+        votes=tuple(votes),
+    )
+
+
+def parse_tally_records(data: bytes | str, source: str) -> tuple[TallyRecord, ...]:
+    """Read stored tally records: one :class:`TallyRecord` object or a JSON array of them.
+
+    Raises:
+        ArtifactInputError: not UTF-8, not JSON, duplicate keys, or a record that is not a
+            consistent :class:`TallyRecord` (the message names the item) (exit 2).
+    """
+    _, value = load_json_text(data, source)
+    items = value if isinstance(value, list) else [value]
+    records: list[TallyRecord] = []
+    for n, item in enumerate(items):
+        where = f"{source}[{n}]" if isinstance(value, list) else source
+        try:
+            records.append(TallyRecord.model_validate_json(json.dumps(item)))
+        except ValidationError as exc:
+            raise ArtifactInputError(
+                f"{where}: not a tally record: {describe_validation_error(exc)}"
+            ) from None
+    return tuple(records)

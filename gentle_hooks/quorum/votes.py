@@ -1,0 +1,217 @@
+"""Verifier verdicts and how each one counts: upheld, refuted or abstained (SPEC §9).
+
+Layer: models + pure functions (pydantic, standard library, :mod:`gentle_hooks.verdict`
+helpers); no I/O. Seed ``003_0245072c02421c57.txt`` "The contract" and "Verdict tallying":
+an errored, timed-out or malformed verdict, or one whose ``whatIChecked`` is empty or
+restates the claim, is an abstention, never support.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from enum import Enum
+
+from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr, ValidationError, model_validator
+
+from gentle_hooks.verdict import ArtifactInputError, describe_validation_error
+
+
+class QuorumModel(BaseModel):
+    """Base of the quorum's JSON models: frozen, ``extra="forbid"``."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class VerifierVerdict(QuorumModel):
+    """One verifier's answer about one finding (seed 003 "The contract").
+
+    Attributes:
+        refuted: true when the verifier refutes the finding.
+        reason: why.
+        whatIChecked: what the verifier re-opened itself; an empty one, or one that
+            restates the claim, makes the verdict an abstention.
+        correctedImpact: the finding's impact as the verifier measured it, when different.
+
+    Types are strict (``"false"`` is not a boolean); an unknown field is malformed.
+    """
+
+    refuted: StrictBool
+    reason: StrictStr
+    whatIChecked: StrictStr
+    correctedImpact: StrictStr | None = None
+
+
+class VoteKind(str, Enum):
+    """What one verdict counts as in the tally."""
+
+    UPHELD = "upheld"
+    REFUTED = "refuted"
+    ABSTAINED = "abstained"
+
+
+class Vote(QuorumModel):
+    """One verdict as counted: its kind, the verifier's fields, and why it abstained.
+
+    Attributes:
+        vote: upheld, refuted or abstained.
+        abstention: why it is an abstention; present exactly when ``vote`` is abstained.
+        refuted / reason / whatIChecked / correctedImpact: the verifier's fields when it
+            parsed (an abstention keeps them, so a lazy verifier stays visible).
+    """
+
+    vote: VoteKind
+    abstention: str | None = None
+    refuted: StrictBool | None = None
+    reason: str | None = None
+    whatIChecked: str | None = None
+    correctedImpact: str | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Vote:
+        if (self.abstention is not None) != (self.vote is VoteKind.ABSTAINED):
+            raise ValueError("abstention must be given exactly when vote is abstained")
+        if self.vote is not VoteKind.ABSTAINED and self.refuted != (self.vote is VoteKind.REFUTED):
+            raise ValueError(
+                f"vote {self.vote.value} contradicts refuted: {json.dumps(self.refuted)}"
+            )
+        return self
+
+    def sort_key(self) -> tuple[int, str, int, str, str, str]:
+        """A total order on votes, so records do not depend on verifier order."""
+        order = (VoteKind.UPHELD, VoteKind.REFUTED, VoteKind.ABSTAINED).index(self.vote)
+        return (
+            order,
+            self.abstention or "",
+            {None: 0, False: 1, True: 2}[self.refuted],
+            self.reason or "",
+            self.whatIChecked or "",
+            self.correctedImpact or "",
+        )
+
+
+class DuplicateKeys(dict[str, object]):
+    """A JSON object that repeated a key: kept as a value so its verdict abstains."""
+
+    def __init__(self, pairs: Sequence[tuple[str, object]], duplicates: Sequence[str]) -> None:
+        super().__init__(pairs)
+        self.duplicates = tuple(duplicates)
+
+
+def _mark_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
+    keys = [k for k, _ in pairs]
+    dupes = sorted({k for k in keys if keys.count(k) > 1})
+    return DuplicateKeys(pairs, dupes) if dupes else dict(pairs)
+
+
+_WORD = re.compile(r"\w+")
+
+
+def words(text: str) -> frozenset[str]:
+    """The case-folded word set of ``text`` (runs of letters, digits, underscore)."""
+    return frozenset(_WORD.findall(text.casefold()))
+
+
+def is_restatement(what_i_checked: str, claim: str | None) -> bool:
+    """True when ``whatIChecked`` shows nothing was checked (seed 003 "Verifying a verification").
+
+    The rule: normalise both texts to case-folded word sets (punctuation and whitespace
+    dropped). ``whatIChecked`` is a restatement when its word set is empty (empty, blank,
+    punctuation only) or is contained in the claim's word set: it names nothing the claim
+    did not already say (an exact or reordered copy, or a fragment of the claim). Without a
+    claim only the empty case can be detected.
+    """
+    checked = words(what_i_checked)
+    if not checked:
+        return True
+    return claim is not None and checked <= words(claim)
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= limit else one[: limit - 1] + "…"
+
+
+def _error_abstention(raw: dict[str, object]) -> str | None:
+    if raw.get("timedOut") is True or raw.get("timeout") is True:
+        return "timed out"
+    if "error" in raw:
+        error = raw["error"]
+        detail = _clip(error) if isinstance(error, str) else json.dumps(error)
+        return f"errored: {detail}"
+    return None
+
+
+def classify_verdict(raw: object, claim: str | None = None) -> Vote:
+    """Count one verifier's answer: upheld, refuted, or an abstention with its reason.
+
+    Args:
+        raw: a :class:`VerifierVerdict`, or a JSON value as the verifier returned it.
+            ``{"error": ...}`` is an errored verifier, ``{"timedOut": true}`` a timed-out
+            one; anything not a well-formed verdict is malformed.
+        claim: the finding's claim, for :func:`is_restatement`.
+
+    Returns:
+        A :class:`Vote`. Errored, timed out, malformed, a blank ``reason``, an empty or
+        restating ``whatIChecked`` → abstained (seed 003: abstentions are not support).
+    """
+    if isinstance(raw, VerifierVerdict):
+        verdict = raw
+    elif isinstance(raw, DuplicateKeys):
+        return Vote(
+            vote=VoteKind.ABSTAINED,
+            abstention=f"malformed: duplicate key {', '.join(map(repr, raw.duplicates))}",
+        )
+    elif isinstance(raw, dict):
+        errored = _error_abstention(raw)
+        if errored is not None:
+            return Vote(vote=VoteKind.ABSTAINED, abstention=errored)
+        try:
+            verdict = VerifierVerdict.model_validate(raw)
+        except ValidationError as exc:
+            return Vote(
+                vote=VoteKind.ABSTAINED, abstention=f"malformed: {describe_validation_error(exc)}"
+            )
+    else:
+        kind = "null" if raw is None else type(raw).__name__
+        return Vote(
+            vote=VoteKind.ABSTAINED, abstention=f"malformed: expected an object, got {kind}"
+        )
+    fields = {
+        "refuted": verdict.refuted,
+        "reason": verdict.reason,
+        "whatIChecked": verdict.whatIChecked,
+        "correctedImpact": verdict.correctedImpact,
+    }
+    if not verdict.reason.strip():
+        return Vote(vote=VoteKind.ABSTAINED, abstention="no reason given", **fields)
+    if not words(verdict.whatIChecked):
+        return Vote(vote=VoteKind.ABSTAINED, abstention="whatIChecked is empty", **fields)
+    if is_restatement(verdict.whatIChecked, claim):
+        return Vote(vote=VoteKind.ABSTAINED, abstention="whatIChecked restates the claim", **fields)
+    kind = VoteKind.REFUTED if verdict.refuted else VoteKind.UPHELD
+    return Vote(vote=kind, **fields)
+
+
+def parse_verdict_values(data: bytes | str, source: str) -> tuple[object, ...]:
+    """Read a file of verifier answers: one JSON value, or a JSON array of them.
+
+    Values are returned raw for :func:`classify_verdict`; a malformed *verdict* abstains.
+    An object that repeats a key is kept (as :class:`DuplicateKeys`) and abstains.
+
+    Raises:
+        ArtifactInputError: the file is not UTF-8 or not JSON at all (exit 2).
+    """
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise ArtifactInputError(f"{source}: not UTF-8: {exc.reason}") from None
+    try:
+        value = json.loads(data, object_pairs_hook=_mark_duplicates)
+    except json.JSONDecodeError as exc:
+        raise ArtifactInputError(
+            f"{source}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
+        ) from None
+    return tuple(value) if isinstance(value, list) else (value,)

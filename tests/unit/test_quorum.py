@@ -1,0 +1,671 @@
+"""Quorum tally, ruling, survival report and stakes (SPEC §9; seed 003). Every rule a row."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gentle_hooks.errors import EXIT_INPUT, PolicyInputError
+from gentle_hooks.quorum import (
+    FLAG_MEANINGS,
+    RULING_ROWS,
+    STAKES_ROWS,
+    Tally,
+    TallyRecord,
+    VerifierVerdict,
+    VoteKind,
+    build_record,
+    classify_verdict,
+    is_restatement,
+    parse_stakes,
+    parse_tally_records,
+    parse_verdict_values,
+    rule,
+    stakes_satisfied,
+    survival_report,
+    tally,
+    verifiers_required,
+)
+from gentle_hooks.verdict import ArtifactInputError
+
+CLAIM = "Subagents inherit no budget cap, so a fan-out can exceed the run budget"
+
+
+def up(checked: str = "opened workflow.js:142; loop has no budget check") -> dict[str, Any]:
+    return {"refuted": False, "reason": "reproduces", "whatIChecked": checked}
+
+
+def down(reason: str = "cap enforced in spawn()") -> dict[str, Any]:
+    return {"refuted": True, "reason": reason, "whatIChecked": "read spawn() in pool.js:88"}
+
+
+ERRORED = {"error": "verifier crashed: exit 137"}
+TIMED_OUT = {"timedOut": True}
+MALFORMED = {"refuted": "false", "reason": "r", "whatIChecked": "opened pool.js"}
+RESTATED = up("subagents inherit no budget cap")
+EMPTY_CHECK = up("  ")
+
+# --- one verdict: how it counts --------------------------------------------------------------
+
+CLASSIFY_ROWS: list[tuple[str, object, str | None, VoteKind, str | None]] = [
+    ("upheld", up(), CLAIM, VoteKind.UPHELD, None),
+    ("refuted", down(), CLAIM, VoteKind.REFUTED, None),
+    ("parsed-model", VerifierVerdict(**up()), CLAIM, VoteKind.UPHELD, None),
+    (
+        "with-corrected-impact",
+        {**down(), "correctedImpact": "minor"},
+        CLAIM,
+        VoteKind.REFUTED,
+        None,
+    ),
+    ("errored", ERRORED, CLAIM, VoteKind.ABSTAINED, "errored: verifier crashed: exit 137"),
+    ("errored-object", {"error": {"code": 5}}, CLAIM, VoteKind.ABSTAINED, 'errored: {"code": 5}'),
+    ("timed-out", TIMED_OUT, CLAIM, VoteKind.ABSTAINED, "timed out"),
+    (
+        "refuted-as-string",
+        MALFORMED,
+        CLAIM,
+        VoteKind.ABSTAINED,
+        "malformed: refuted: Input should be a valid boolean",
+    ),
+    (
+        "missing-what-i-checked",
+        {"refuted": False, "reason": "r"},
+        CLAIM,
+        VoteKind.ABSTAINED,
+        "malformed: whatIChecked: required field missing",
+    ),
+    (
+        "extra-field",
+        {**up(), "confidence": 0.9},
+        CLAIM,
+        VoteKind.ABSTAINED,
+        "malformed: confidence: unknown field",
+    ),
+    ("null", None, CLAIM, VoteKind.ABSTAINED, "malformed: expected an object, got null"),
+    ("string", "upheld", CLAIM, VoteKind.ABSTAINED, "malformed: expected an object, got str"),
+    ("list", [up()], CLAIM, VoteKind.ABSTAINED, "malformed: expected an object, got list"),
+    ("blank-reason", {**up(), "reason": " "}, CLAIM, VoteKind.ABSTAINED, "no reason given"),
+    ("empty-check", up(""), CLAIM, VoteKind.ABSTAINED, "whatIChecked is empty"),
+    ("blank-check", EMPTY_CHECK, CLAIM, VoteKind.ABSTAINED, "whatIChecked is empty"),
+    ("punctuation-check", up("... -- !"), CLAIM, VoteKind.ABSTAINED, "whatIChecked is empty"),
+    (
+        "empty-check-refuting",
+        {**down(), "whatIChecked": ""},
+        CLAIM,
+        VoteKind.ABSTAINED,
+        "whatIChecked is empty",
+    ),
+    ("restated", RESTATED, CLAIM, VoteKind.ABSTAINED, "whatIChecked restates the claim"),
+    (
+        "restated-refuting",
+        {**down(), "whatIChecked": CLAIM},
+        CLAIM,
+        VoteKind.ABSTAINED,
+        "whatIChecked restates the claim",
+    ),
+    ("restated-without-claim-counts", RESTATED, None, VoteKind.UPHELD, None),
+    (
+        "empty-without-claim-abstains",
+        EMPTY_CHECK,
+        None,
+        VoteKind.ABSTAINED,
+        "whatIChecked is empty",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("raw", "claim", "kind", "abstention"),
+    [r[1:] for r in CLASSIFY_ROWS],
+    ids=[r[0] for r in CLASSIFY_ROWS],
+)
+def test_classify_verdict(
+    raw: object, claim: str | None, kind: VoteKind, abstention: str | None
+) -> None:
+    vote = classify_verdict(raw, claim)
+    assert (vote.vote, vote.abstention) == (kind, abstention)
+
+
+def test_abstention_keeps_the_lazy_verifier_visible() -> None:
+    vote = classify_verdict(RESTATED, CLAIM)
+    assert vote.refuted is False
+    assert vote.whatIChecked == "subagents inherit no budget cap"
+
+
+def test_duplicate_key_verdict_abstains() -> None:
+    (raw,) = parse_verdict_values(
+        '{"refuted": true, "refuted": false, "reason": "r", "whatIChecked": "opened x"}', "v.json"
+    )
+    vote = classify_verdict(raw, CLAIM)
+    assert (vote.vote, vote.abstention) == (
+        VoteKind.ABSTAINED,
+        "malformed: duplicate key 'refuted'",
+    )
+
+
+RESTATEMENT_ROWS = [
+    ("exact-copy", CLAIM, True),
+    (
+        "case-and-punctuation",
+        "SUBAGENTS inherit no budget-cap; so a fan out can exceed the run budget!",
+        True,
+    ),
+    ("reordered", "the run budget can exceed a fan-out", True),
+    ("fragment", "no budget cap", True),
+    ("adds-what-was-opened", "opened workflow.js:142: no budget cap", False),
+    ("new-words-only", "re-ran the query: 41 agents", False),
+    ("empty", "", True),
+    ("whitespace", " \n\t", True),
+    ("punctuation", "?!...", True),
+]
+
+
+@pytest.mark.parametrize(
+    ("checked", "expected"),
+    [r[1:] for r in RESTATEMENT_ROWS],
+    ids=[r[0] for r in RESTATEMENT_ROWS],
+)
+def test_is_restatement(checked: str, expected: bool) -> None:
+    assert is_restatement(checked, CLAIM) is expected
+
+
+@given(st.text(max_size=60))
+def test_claim_plus_a_new_word_is_never_a_restatement(claim: str) -> None:
+    assert is_restatement(claim, claim) is True
+    assert is_restatement(f"{claim} zzqxnovelword", claim) is False
+
+
+# --- the tally and the ruling ---------------------------------------------------------------
+
+TALLY_ROWS: list[tuple[str, list[object], int, tuple[bool, int, int, int, bool], str, str]] = [
+    # id, verdicts, required, (survives, upheld, refuted, abstained, contested), ruling, row
+    ("zero-verdicts", [], 1, (False, 0, 0, 0, False), "PLAUSIBLE", "Q1"),
+    (
+        "only-abstentions",
+        [ERRORED, TIMED_OUT, MALFORMED, None],
+        1,
+        (False, 0, 0, 4, False),
+        "PLAUSIBLE",
+        "Q1",
+    ),
+    ("restated-is-no-support", [RESTATED], 1, (False, 0, 0, 1, False), "PLAUSIBLE", "Q1"),
+    (
+        "empty-check-is-no-support",
+        [EMPTY_CHECK, EMPTY_CHECK],
+        1,
+        (False, 0, 0, 2, False),
+        "PLAUSIBLE",
+        "Q1",
+    ),
+    ("one-upheld", [up()], 1, (True, 1, 0, 0, False), "CONFIRMED", "Q6"),
+    (
+        "upheld-despite-abstentions",
+        [up(), ERRORED, TIMED_OUT],
+        1,
+        (True, 1, 0, 2, False),
+        "CONFIRMED",
+        "Q6",
+    ),
+    ("one-refuted", [down()], 1, (False, 0, 1, 0, False), "REFUTED", "Q2"),
+    ("tie-one-each", [up(), down()], 1, (False, 1, 1, 0, True), "PLAUSIBLE", "Q3"),
+    ("tie-two-each", [up(), up(), down(), down()], 1, (False, 2, 2, 0, True), "PLAUSIBLE", "Q3"),
+    (
+        "abstentions-do-not-break-a-tie",
+        [up(), down(), ERRORED, RESTATED],
+        1,
+        (False, 1, 1, 2, True),
+        "PLAUSIBLE",
+        "Q3",
+    ),
+    (
+        "majority-upheld-contested",
+        [up(), up(), down()],
+        1,
+        (False, 2, 1, 0, True),
+        "PLAUSIBLE",
+        "Q4",
+    ),
+    ("majority-refuted", [up(), down(), down()], 1, (False, 1, 2, 0, True), "REFUTED", "Q2"),
+    ("unanimous-refuted", [down(), down(), down()], 3, (False, 0, 3, 0, False), "REFUTED", "Q2"),
+    (
+        "restated-upholds-cannot-outvote-a-refutation",
+        [RESTATED, RESTATED, down()],
+        1,
+        (False, 0, 1, 2, False),
+        "REFUTED",
+        "Q2",
+    ),
+    ("audit-one-valid", [up(), ERRORED, ERRORED], 3, (False, 1, 0, 2, False), "PLAUSIBLE", "Q5"),
+    ("audit-three-upheld", [up(), up(), up()], 3, (True, 3, 0, 0, False), "CONFIRMED", "Q6"),
+    ("critical-one-upheld", [up()], 2, (False, 1, 0, 0, False), "PLAUSIBLE", "Q5"),
+    ("critical-two-upheld", [up(), up()], 2, (True, 2, 0, 0, False), "CONFIRMED", "Q6"),
+]
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "required", "counts", "ruling", "row"),
+    [r[1:] for r in TALLY_ROWS],
+    ids=[r[0] for r in TALLY_ROWS],
+)
+def test_tally_and_ruling(
+    verdicts: list[object],
+    required: int,
+    counts: tuple[bool, int, int, int, bool],
+    ruling: str,
+    row: str,
+) -> None:
+    t = tally(verdicts, CLAIM, required)
+    assert (t.survives, t.upheld, t.refuted, t.abstained, t.contested) == counts
+    assert (rule(t).ruling, rule(t).row) == (ruling, row)
+
+
+def test_every_ruling_row_is_covered() -> None:
+    assert {r[5] for r in TALLY_ROWS} == {r.id for r in RULING_ROWS}
+
+
+def test_ruling_reasons_exact() -> None:
+    assert [(r.id, r.when, r.ruling) for r in RULING_ROWS] == [
+        ("Q1", "no valid verdict: nothing verified it", "PLAUSIBLE"),
+        ("Q2", "majority refuted on re-check", "REFUTED"),
+        ("Q3", "a tie: contested, never rounded up", "PLAUSIBLE"),
+        ("Q4", "upheld but contested", "PLAUSIBLE"),
+        ("Q5", "upheld by fewer valid verdicts than the stakes need", "PLAUSIBLE"),
+        ("Q6", "upheld, uncontested", "CONFIRMED"),
+    ]
+    assert rule(tally([up()], CLAIM, 3)).why == (
+        "upheld by fewer valid verdicts than the stakes need (1 of 3)"
+    )
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"survives": True, "upheld": 1, "refuted": 1, "abstained": 0, "contested": True},
+        {"survives": True, "upheld": 0, "refuted": 0, "abstained": 3, "contested": False},
+        {"survives": False, "upheld": 2, "refuted": 0, "abstained": 0, "contested": False},
+        {"survives": False, "upheld": 1, "refuted": 1, "abstained": 0, "contested": False},
+        {
+            "survives": True,
+            "upheld": 1,
+            "refuted": 0,
+            "abstained": 0,
+            "contested": False,
+            "required": 3,
+        },
+    ],
+    ids=[
+        "survives-refuted",
+        "survives-zero-valid",
+        "upheld-not-surviving",
+        "uncontested-split",
+        "survives-below-required",
+    ],
+)
+def test_inconsistent_tally_is_refused(fields: dict[str, Any]) -> None:
+    with pytest.raises(ValueError):
+        Tally(**fields)
+
+
+# --- property: order independence, abstentions never support ---------------------------------
+
+raw_verdicts = st.one_of(
+    st.builds(up, st.sampled_from(["opened a.py:1", "re-ran grep: 41 hits", "read pool.js"])),
+    st.builds(down, st.sampled_from(["cap exists", "evidence missing", "impact overstated"])),
+    st.sampled_from([ERRORED, TIMED_OUT, MALFORMED, RESTATED, EMPTY_CHECK, None, "x", 3, []]),
+    st.fixed_dictionaries(
+        {
+            "refuted": st.booleans(),
+            "reason": st.text(max_size=8),
+            "whatIChecked": st.text(max_size=12),
+        },
+        optional={"correctedImpact": st.text(max_size=5), "extra": st.integers()},
+    ),
+)
+
+
+@given(st.lists(raw_verdicts, max_size=8), st.randoms(use_true_random=False), st.integers(1, 3))
+def test_tally_is_order_independent(verdicts: list[object], rnd: Any, required: int) -> None:
+    shuffled = list(verdicts)
+    rnd.shuffle(shuffled)
+    assert tally(shuffled, CLAIM, required) == tally(verdicts, CLAIM, required)
+    stakes = {1: "ordinary", 2: "shipping", 3: "audit"}[required]
+    critical = required == 2
+    assert build_record(shuffled, CLAIM, stakes=stakes, critical=critical) == build_record(
+        verdicts, CLAIM, stakes=stakes, critical=critical
+    )
+
+
+@given(st.lists(raw_verdicts, max_size=6), st.integers(1, 3))
+def test_survives_exactly_when_confirmed(verdicts: list[object], required: int) -> None:
+    t = tally(verdicts, CLAIM, required)
+    assert t.survives is (rule(t).ruling == "CONFIRMED")
+    if t.upheld + t.refuted == 0 or t.upheld == t.refuted or t.refuted > 0:
+        assert rule(t).ruling != "CONFIRMED"
+
+
+@given(
+    st.lists(raw_verdicts, max_size=6),
+    st.lists(
+        st.sampled_from([ERRORED, TIMED_OUT, MALFORMED, RESTATED, EMPTY_CHECK, None]), max_size=4
+    ),
+)
+def test_abstentions_never_change_support(verdicts: list[object], extra: list[object]) -> None:
+    before, after = tally(verdicts, CLAIM), tally(verdicts + extra, CLAIM)
+    assert (after.upheld, after.refuted) == (before.upheld, before.refuted)
+    assert after.abstained == before.abstained + len(extra)
+    assert rule(after) == rule(before)
+
+
+# --- stored records --------------------------------------------------------------------------
+
+
+def test_record_keeps_refutations_with_their_reasons() -> None:
+    record = build_record(
+        [
+            down("cap enforced in spawn()"),
+            {**down("impact overstated"), "correctedImpact": "low"},
+            up(),
+            ERRORED,
+        ],
+        CLAIM,
+        finding="F-3",
+        lens="correctness",
+    )
+    assert (record.ruling, record.row) == ("REFUTED", "Q2")
+    assert [(v.vote.value, v.reason, v.correctedImpact, v.abstention) for v in record.votes] == [
+        ("upheld", "reproduces", None, None),
+        ("refuted", "cap enforced in spawn()", None, None),
+        ("refuted", "impact overstated", "low", None),
+        ("abstained", None, None, "errored: verifier crashed: exit 137"),
+    ]
+
+
+def test_record_round_trips_through_json() -> None:
+    record = build_record(
+        [up(), down(), TIMED_OUT], CLAIM, finding="F-1", lens="impact", stakes="audit"
+    )
+    text = record.model_dump_json(by_alias=True)
+    assert json.loads(text)["schema"] == "gentle-hooks.quorum-tally/v1"
+    assert parse_tally_records(text, "r.json") == (record,)
+    assert parse_tally_records(f"[{text}, {text}]", "r.json") == (record, record)
+
+
+def _tampered(**changes: Any) -> str:
+    doc = json.loads(
+        build_record([up(), down(), ERRORED], CLAIM, finding="F-1").model_dump_json(by_alias=True)
+    )
+    for path, value in changes.items():
+        target = doc
+        *parents, leaf = path.split("__")
+        for p in parents:
+            target = target[int(p)] if p.isdigit() else target[p]
+        target[leaf] = value
+    return json.dumps(doc)
+
+
+TAMPER_ROWS = [
+    (
+        "ruling-edited",
+        _tampered(ruling="CONFIRMED"),
+        "r.json: not a tally record: ruling must be PLAUSIBLE (Q3) for this tally",
+    ),
+    (
+        "survives-edited",
+        _tampered(tally__survives=True),
+        "r.json: not a tally record: tally: survives contradicts the counts",
+    ),
+    (
+        "counts-edited",
+        _tampered(tally__upheld=2, tally__contested=True),
+        "r.json: not a tally record: tally does not match the votes and stakes",
+    ),
+    (
+        "stakes-edited",
+        _tampered(stakes="audit"),
+        "r.json: not a tally record: tally does not match the votes and stakes",
+    ),
+    (
+        "refutation-flipped",
+        _tampered(votes__1__vote="upheld"),
+        "r.json: not a tally record: votes.1: vote upheld contradicts refuted: true",
+    ),
+    (
+        "restating-check-counted",
+        _tampered(votes__0__whatIChecked="no budget cap"),
+        "r.json: not a tally record: votes.0: counted as upheld, but whatIChecked restates the "
+        "claim",
+    ),
+    (
+        "unknown-field",
+        _tampered(signedBy="me"),
+        "r.json: not a tally record: signedBy: unknown field",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"), [r[1:] for r in TAMPER_ROWS], ids=[r[0] for r in TAMPER_ROWS]
+)
+def test_inconsistent_record_is_refused(text: str, message: str) -> None:
+    with pytest.raises(ArtifactInputError) as info:
+        parse_tally_records(text, "r.json")
+    assert info.value.message == message
+    assert info.value.exit_code == EXIT_INPUT
+
+
+def test_record_array_error_names_the_item() -> None:
+    good = build_record([up()], CLAIM).model_dump_json(by_alias=True)
+    with pytest.raises(ArtifactInputError, match=r"^r\.json\[1\]: not a tally record: tally: "):
+        parse_tally_records(f"[{good}, {{}}]", "r.json")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ("not json", "v.json: not JSON: Expecting value at line 1 column 1"),
+        (b"\xff\xfe", "v.json: not UTF-8: invalid start byte"),
+        ("", "v.json: not JSON: Expecting value at line 1 column 1"),
+    ],
+    ids=["text", "bytes", "empty"],
+)
+def test_unreadable_verdict_file_exits_2(data: str | bytes, message: str) -> None:
+    with pytest.raises(ArtifactInputError) as info:
+        parse_verdict_values(data, "v.json")
+    assert info.value.message == message
+
+
+def test_verdict_file_holds_one_or_many() -> None:
+    assert parse_verdict_values(json.dumps(up()), "v") == (up(),)
+    assert parse_verdict_values(json.dumps([up(), None]), "v") == (up(), None)
+    assert parse_verdict_values("42", "v") == (42,)
+
+
+@given(st.text(max_size=80))
+def test_verdict_file_parser_never_crashes(text: str) -> None:
+    try:
+        values = parse_verdict_values(text, "v")
+    except ArtifactInputError as exc:
+        assert exc.exit_code == EXIT_INPUT
+        return
+    for value in values:
+        assert classify_verdict(value, CLAIM).vote in VoteKind
+
+
+# --- survival report --------------------------------------------------------------------------
+
+
+def rec(lens: str | None, survives: bool, n: int) -> TallyRecord:
+    return build_record([up()] if survives else [down()], CLAIM, finding=f"{lens}-{n}", lens=lens)
+
+
+def records(spec: dict[str | None, tuple[int, int]]) -> list[TallyRecord]:
+    """{lens: (survived, total)} -> records."""
+    out: list[TallyRecord] = []
+    for lens, (survived, total) in spec.items():
+        out += [rec(lens, i < survived, i) for i in range(total)]
+    return out
+
+
+REPORT_ROWS: list[tuple[str, dict[str | None, tuple[int, int]], list[str]]] = [
+    ("empty", {}, []),
+    ("healthy-corpus-86pct-uniform", {"a": (10, 12), "b": (11, 12), "c": (10, 12)}, []),
+    ("all-survived", {"a": (4, 4), "b": (3, 3)}, ["all-survived"]),
+    ("one-finding-survived", {"a": (1, 1)}, ["all-survived"]),
+    ("exactly-half-is-not-low", {"a": (2, 4)}, []),
+    ("under-half", {"a": (1, 4), "b": (1, 3)}, ["low-survival"]),
+    ("nothing-survived", {"a": (0, 3)}, ["low-survival"]),
+    ("sharp-lens-variation", {"a": (5, 5), "b": (2, 4)}, ["lens-variation"]),
+    ("spread-exactly-25-points-is-not-sharp", {"a": (4, 4), "b": (3, 4)}, []),
+    ("small-lens-not-compared", {"a": (9, 10), "b": (0, 2)}, []),
+    ("no-lens-group-not-compared", {"a": (9, 10), None: (0, 4)}, []),
+    (
+        "low-and-lens-variation",
+        {"a": (0, 3), "b": (1, 3), "c": (0, 3), "d": (3, 3)},
+        ["low-survival", "lens-variation"],
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("spec", "flags"), [r[1:] for r in REPORT_ROWS], ids=[r[0] for r in REPORT_ROWS]
+)
+def test_survival_report_flags(spec: dict[str | None, tuple[int, int]], flags: list[str]) -> None:
+    report = survival_report(records(spec))
+    assert [f.code for f in report.flags] == flags
+    assert report.findings == sum(t for _, t in spec.values())
+    assert report.survived == sum(s for s, _ in spec.values())
+
+
+def test_survival_report_numbers_and_meanings() -> None:
+    report = survival_report(records({"impact": (2, 4), "correctness": (5, 5), None: (1, 1)}))
+    assert (report.findings, report.survived, report.rate) == (10, 8, 0.8)
+    assert [(ls.lens, ls.findings, ls.survived, ls.rate) for ls in report.lenses] == [
+        ("correctness", 5, 5, 1.0),
+        ("impact", 4, 2, 0.5),
+        (None, 1, 1, 1.0),
+    ]
+    (flag,) = report.flags
+    assert flag.code == "lens-variation"
+    assert flag.detail == "correctness 100% vs impact 50% (limit 25% apart)"
+    assert flag.meaning == FLAG_MEANINGS["lens-variation"]
+
+
+def test_flag_meanings_one_line_each() -> None:
+    assert set(FLAG_MEANINGS) == {"all-survived", "low-survival", "lens-variation"}
+    assert all("\n" not in m for m in FLAG_MEANINGS.values())
+
+
+def test_empty_report_has_no_rate() -> None:
+    report = survival_report([])
+    assert (report.findings, report.rate, report.lenses, report.flags) == (0, None, (), ())
+
+
+def test_a_finding_counted_twice_is_refused() -> None:
+    twice = [rec("a", True, 1), rec("a", True, 1)]
+    with pytest.raises(PolicyInputError) as info:
+        survival_report(twice)
+    assert info.value.message == (
+        "finding 'a-1' appears in 2 tally records; report one tally per finding"
+    )
+
+
+@given(st.lists(st.tuples(st.sampled_from(["a", "b", None]), st.booleans()), max_size=12))
+def test_report_is_order_independent(spec: list[tuple[str | None, bool]]) -> None:
+    items = [rec(lens, ok, n) for n, (lens, ok) in enumerate(spec)]
+    assert survival_report(items) == survival_report(list(reversed(items)))
+
+
+# --- stakes -----------------------------------------------------------------------------------
+
+REQUIRED_ROWS = [
+    ("ordinary", False, 1),
+    ("ordinary", True, 1),
+    ("shipping", False, 1),
+    ("shipping", True, 2),
+    ("audit", False, 3),
+    ("audit", True, 3),
+]
+
+
+@pytest.mark.parametrize(
+    ("stakes", "critical", "count"),
+    REQUIRED_ROWS,
+    ids=[f"{s}{'-critical' if c else ''}" for s, c, _ in REQUIRED_ROWS],
+)
+def test_verifiers_required(stakes: str, critical: bool, count: int) -> None:
+    assert verifiers_required(stakes, critical) == count
+
+
+def test_stakes_rows_are_the_seed_table() -> None:
+    assert [(r.id, r.stakes.value, r.verifiers, r.verifiers_critical) for r in STAKES_ROWS] == [
+        ("S-ordinary", "ordinary", 1, 1),
+        ("S-shipping", "shipping", 1, 2),
+        ("S-audit", "audit", 3, 3),
+    ]
+
+
+SATISFIED_ROWS = [
+    ("ordinary-none", "ordinary", False, [], False),
+    ("ordinary-pass", "ordinary", False, ["pass"], True),
+    ("ordinary-fail", "ordinary", False, ["fail"], False),
+    ("ordinary-blocked", "ordinary", False, ["blocked"], False),
+    ("ordinary-tie", "ordinary", False, ["pass", "fail"], False),
+    ("ordinary-tie-blocked", "ordinary", False, ["pass", "blocked"], False),
+    ("ordinary-majority", "ordinary", False, ["pass", "pass", "fail"], True),
+    ("ordinary-rejected-pass", "ordinary", False, ["rejected"], False),
+    ("shipping-pass", "shipping", False, ["pass"], True),
+    ("shipping-critical-one", "shipping", True, ["pass"], False),
+    ("shipping-critical-two", "shipping", True, ["pass", "pass"], True),
+    ("shipping-critical-tie", "shipping", True, ["pass", "fail"], False),
+    ("audit-one", "audit", False, ["pass"], False),
+    ("audit-two", "audit", False, ["pass", "pass"], False),
+    ("audit-three", "audit", False, ["pass", "pass", "pass"], True),
+    ("audit-majority", "audit", False, ["pass", "fail", "pass"], True),
+    ("audit-minority", "audit", False, ["pass", "fail", "blocked"], False),
+    ("audit-tie-of-four", "audit", False, ["pass", "pass", "fail", "fail"], False),
+    ("audit-majority-of-five", "audit", False, ["pass", "fail", "pass", "blocked", "pass"], True),
+    ("status-case-is-not-pass", "ordinary", False, ["PASS"], False),
+]
+
+
+@pytest.mark.parametrize(
+    ("stakes", "critical", "statuses", "ok"),
+    [r[1:] for r in SATISFIED_ROWS],
+    ids=[r[0] for r in SATISFIED_ROWS],
+)
+def test_stakes_satisfied(stakes: str, critical: bool, statuses: list[str], ok: bool) -> None:
+    assert stakes_satisfied(stakes, critical, statuses) is ok
+
+
+@given(
+    st.sampled_from(["ordinary", "shipping", "audit"]),
+    st.booleans(),
+    st.integers(0, 6),
+)
+def test_a_tie_is_never_a_pass(stakes: str, critical: bool, n: int) -> None:
+    assert not stakes_satisfied(stakes, critical, ["pass"] * n + ["fail"] * n)
+
+
+def test_unknown_stakes_exits_2_listing_the_three() -> None:
+    with pytest.raises(PolicyInputError) as info:
+        verifiers_required("paranoid")
+    assert info.value.message == "unknown stakes 'paranoid': one of ordinary, shipping, audit"
+    assert info.value.exit_code == EXIT_INPUT
+    assert parse_stakes(" Audit ").value == "audit"
+
+
+def test_stakes_is_pure_policy() -> None:
+    """The gate can size the high tier from stakes without importing pydantic."""
+    code = (
+        "import sys, gentle_hooks.policy.stakes; "
+        "bad = {'pydantic', 'click', 'pygit2'} & set(sys.modules); "
+        "sys.exit(1 if bad else 0)"
+    )
+    assert subprocess.run([sys.executable, "-c", code], check=False).returncode == 0
