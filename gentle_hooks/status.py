@@ -83,6 +83,12 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
     uncounted = [s for s in facts.spot_checks if s.kind == "rerun" and s.agreed and not s.counts]
     for s in uncounted:
         hints.append(f"spot check #{s.id} does not count: {s.note}")
+    for s in facts.spot_checks:
+        if s.kind == "rerun" and s.agreed and s.counts and s.observed_exit != 0:
+            hints.append(
+                f"spot check #{s.id} agreed on a failing result (exit {s.observed_exit}): it "
+                "proves the report honest, not the change good"
+            )
     others = sum(n for _, n in facts.other_candidates)
     if others:
         hints.append(

@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "schema": "gentle_hooks.cli.schema:schema",
     "spot-check": "gentle_hooks.cli.spot_check:spot_check",
     "status": "gentle_hooks.cli.status:status",
+    "verdict": "gentle_hooks.cli.verdict_cmd:verdict",
 }
 
 

@@ -80,6 +80,6 @@ def echo_recorded(rec: Recorded, as_json: bool, *, err: bool = False) -> None:
         click.echo(recorded_json(rec))
         return
     where = f" for {short_identity(rec.candidate.identity)}" if rec.candidate else ""
-    click.echo(f"recorded {describe(rec.record)}{where}", err=err)
+    click.echo(f"recorded{where}: {describe(rec.record)}", err=err)
     for note in rec.notes:
         click.echo(f"note: {note}", err=err)
