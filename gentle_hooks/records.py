@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from gentle_hooks.candidate import Candidate, Projection
-from gentle_hooks.config import load_config
 from gentle_hooks.errors import PolicyInputError, UsageError
 from gentle_hooks.git import Repository
 from gentle_hooks.inputs import parse_receipt_line, validate_label, validate_paths
@@ -126,6 +125,8 @@ def bind(binding: Binding, env: Mapping[str, str]) -> Bound:
         GitError: not a repository, bare, unknown base ref, unmerged index.
         ConfigError: invalid configuration.
     """
+    from gentle_hooks.config import load_config  # pydantic: only when binding needs config
+
     repo, root = open_root(binding.cwd)
     config = load_config(root, repo.gentle_config(), env)
     cand = repo.candidate(

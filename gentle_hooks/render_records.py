@@ -5,6 +5,8 @@ Layer: presentation. Pure string building from records and results.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from gentle_hooks.ledger_records import (
     EscalationRecord,
     PendingMutation,
@@ -15,8 +17,9 @@ from gentle_hooks.ledger_records import (
     VerdictRecord,
 )
 from gentle_hooks.policy.plan import Plan
-from gentle_hooks.render import plan_lines
-from gentle_hooks.status import StatusResult
+
+if TYPE_CHECKING:
+    from gentle_hooks.status import StatusResult
 
 
 def short_identity(identity: str) -> str:
@@ -65,6 +68,8 @@ def _verifier_line(plan: Plan, accepted: int) -> str:
 
 def render_status(s: StatusResult) -> str:
     """Render ``status``: the plan, the records, what is satisfied and what is missing."""
+    from gentle_hooks.render import plan_lines  # the assess stack: only for status
+
     r, f = s.assessment, s.facts
     lines = plan_lines(r)
     lines.append(f"ledger: {f.path}" + ("" if f.present else " (not created yet)"))

@@ -13,7 +13,6 @@ from typing import Any, TypeVar
 import click
 
 from gentle_hooks.candidate import Projection
-from gentle_hooks.ledger_models import RecordedEnvelope, record_out
 from gentle_hooks.records import Binding, Recorded
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -63,6 +62,8 @@ def make_binding(cwd: str | None, projection: str | None, base_ref: str | None) 
 
 def recorded_json(rec: Recorded) -> str:
     """The ``--json`` output of a recording command."""
+    from gentle_hooks.ledger_models import RecordedEnvelope, record_out
+
     env = RecordedEnvelope(
         ledger=rec.ledger,
         identity=rec.candidate.identity if rec.candidate is not None else None,
