@@ -7,6 +7,7 @@ shell could leak in (``GIT_DIR``, ``GENTLE_*``). Repositories are built with the
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -60,17 +61,20 @@ def git() -> Callable[..., str]:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    """A repository with one commit on ``main`` (README.md, src/app.py, tests/test_app.py)."""
+    """A repository with one commit on ``main``: README.md, ``src/app.py`` and a pytest test
+    ``tests/test_app.py``; ``.gitignore`` keeps pytest's and Python's caches out."""
     root = tmp_path / "repo"
     root.mkdir()
     run_git(root, "init", "-q")
+    (root / ".gitignore").write_text("__pycache__/\n.pytest_cache/\n", encoding="utf-8")
     (root / "README.md").write_text("# demo\n", encoding="utf-8")
     (root / "src").mkdir()
     (root / "src" / "app.py").write_text("def add(a, b):\n    return a + b\n", encoding="utf-8")
     (root / "tests").mkdir()
     (root / "tests" / "test_app.py").write_text(
-        "import sys\nsys.path.insert(0, 'src')\nfrom app import add\n\n"
-        "assert add(2, 2) == 4\nprint('1 passed')\n",
+        "import sys\nfrom pathlib import Path\n\n"
+        "sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'src'))\n\n"
+        "from app import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n",
         encoding="utf-8",
     )
     run_git(root, "add", "-A")
@@ -119,3 +123,27 @@ def run_cli(
 def cli() -> Callable[..., CliResult]:
     """``cli(*args, cwd=..., env=None, input=None) -> CliResult``: the real CLI."""
     return run_cli
+
+
+#: A DelegationVerdict the gate accepts (seed 001): pass, full suite, evidence, a negative test.
+PASSING_VERDICT: dict[str, object] = {
+    "briefId": "brief-1",
+    "status": "pass",
+    "criteria": [
+        {
+            "criterion": "tokens are validated before use",
+            "evidence": "re-ran pytest tests/test_app.py: 1 passed; read src/app.py lines 1-2",
+        }
+    ],
+    "negativeTestsRun": 1,
+    "fullSuiteRun": True,
+    "artifactMutating": True,
+    "summary": "re-checked the criterion against the artifact; the full suite passed",
+}
+
+
+def verdict_file(directory: Path, data: dict[str, object], name: str = "verdict.json") -> str:
+    """Write ``data`` as a verdict JSON file in ``directory``; return its path."""
+    path = directory / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)
