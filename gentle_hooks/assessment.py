@@ -178,7 +178,7 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
             empty candidate (unless ``allow_empty``).
         ConfigError / PolicyInputError: invalid config, escalation, effort.
     """
-    escalations = ()
+    escalations: tuple[Escalation, ...] = ()
     if req.escalate_item is not None or req.escalate_reason is not None:
         if req.escalate_item is None:
             raise UsageError("--escalate-reason needs --escalate-item N|SLUG")

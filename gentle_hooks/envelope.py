@@ -5,6 +5,8 @@ Layer: service -> models. The one place that maps policy values to the JSON boun
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gentle_hooks.assessment import AssessResult
 from gentle_hooks.ledger_models import (
     STATUS_SCHEMA,
@@ -13,6 +15,7 @@ from gentle_hooks.ledger_models import (
     StatusRecordsOut,
     record_out,
 )
+from gentle_hooks.ledger_records import Record
 from gentle_hooks.models import (
     ASSESS_SCHEMA,
     AssessEnvelope,
@@ -109,7 +112,7 @@ def envelope_json(env: AssessEnvelope) -> str:
 def build_status_envelope(s: StatusResult) -> StatusEnvelope:
     """Map a :class:`~gentle_hooks.status.StatusResult` to ``status --json``."""
     f = s.facts
-    groups = {
+    groups: dict[str, Sequence[Record]] = {
         "pending_mutations": f.mutations,
         "escalations": f.escalations,
         "receipts": f.receipts,

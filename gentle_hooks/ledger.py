@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TypeVar
 from urllib.parse import quote
 
 from gentle_hooks.errors import GentleError
@@ -357,27 +357,9 @@ class Ledger:
             The records consumed, as they now stand (``consumed_by`` set).
         """
         with self._write() as conn:
-            out: list[list[Any]] = []
-            for cls in (PendingMutation, EscalationRecord):
-                table = TABLES[cls]
-                rows = conn.execute(
-                    f"SELECT * FROM {table} WHERE root = ? AND consumed_by IS NULL ORDER BY id",
-                    (root,),
-                ).fetchall()
-                ids = [row["id"] for row in rows]
-                conn.executemany(
-                    f"UPDATE {table} SET consumed_by = ?, consumed_identity = ? WHERE id = ?",
-                    [(commit_id, identity, i) for i in ids],
-                )
-                out.append(
-                    [
-                        dataclasses.replace(
-                            from_row(cls, row), consumed_by=commit_id, consumed_identity=identity
-                        )
-                        for row in rows
-                    ]
-                )
-        return ConsumedWork(tuple(out[0]), tuple(out[1]))
+            mutations = _consume(conn, PendingMutation, root, commit_id, identity)
+            escalations = _consume(conn, EscalationRecord, root, commit_id, identity)
+        return ConsumedWork(tuple(mutations), tuple(escalations))
 
     # -- reading -------------------------------------------------------------------------
 
@@ -440,6 +422,27 @@ class Ledger:
     def counts(self) -> dict[str, int]:
         """Number of rows per record table."""
         return {t: int(self._query(f"SELECT count(*) FROM {t}")[0][0]) for t in RECORD_TABLES}
+
+
+_Pending = TypeVar("_Pending", PendingMutation, EscalationRecord)
+
+
+def _consume(
+    conn: sqlite3.Connection, cls: type[_Pending], root: str, commit_id: str, identity: str
+) -> list[_Pending]:
+    """Inside a write transaction: mark ``cls``'s pending rows of ``root`` consumed."""
+    table = TABLES[cls]
+    rows = conn.execute(
+        f"SELECT * FROM {table} WHERE root = ? AND consumed_by IS NULL ORDER BY id", (root,)
+    ).fetchall()
+    conn.executemany(
+        f"UPDATE {table} SET consumed_by = ?, consumed_identity = ? WHERE id = ?",
+        [(commit_id, identity, row["id"]) for row in rows],
+    )
+    return [
+        dataclasses.replace(from_row(cls, row), consumed_by=commit_id, consumed_identity=identity)
+        for row in rows
+    ]
 
 
 def _statements(script: str) -> Iterator[str]:

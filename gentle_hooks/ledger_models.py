@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Annotated, Literal
+from typing import Annotated, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
@@ -25,10 +25,10 @@ from gentle_hooks.ledger_records import (
 from gentle_hooks.models import AssessEnvelope
 from gentle_hooks.policy.vocabulary import Missing
 
-RECORDED_SCHEMA = "gentle-hooks.recorded/v1"
-RECORDS_SCHEMA = "gentle-hooks.records/v1"
-STATUS_SCHEMA = "gentle-hooks.status/v1"
-DOCTOR_SCHEMA = "gentle-hooks.doctor/v1"
+RECORDED_SCHEMA: Final = "gentle-hooks.recorded/v1"
+RECORDS_SCHEMA: Final = "gentle-hooks.records/v1"
+STATUS_SCHEMA: Final = "gentle-hooks.status/v1"
+DOCTOR_SCHEMA: Final = "gentle-hooks.doctor/v1"
 
 
 class _Frozen(BaseModel):

@@ -183,6 +183,7 @@ _BOOL_FIELDS = {"agreed", "counts", "accepted"}
 
 
 def to_row(rec: Record) -> dict[str, object]:
+    """A record's column values (without ``id``), JSON lists and 0/1 encoded."""
     row: dict[str, object] = {}
     for f in dataclasses.fields(rec):
         if f.name == "id":
@@ -197,7 +198,8 @@ def to_row(rec: Record) -> dict[str, object]:
 
 
 def from_row(cls: type[R], row: sqlite3.Row) -> R:
-    values: dict[str, object] = {}
+    """Build a record of type ``cls`` from a table row (JSON lists and 0/1 decoded)."""
+    values: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         value = row[f.name]
         if f.name in _TUPLE_FIELDS and value is not None:
