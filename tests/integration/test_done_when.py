@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from conftest import PASSING_VERDICT, CliResult, run_cli, verdict_file
 
-TEST_COMMAND = [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "tests"]
+TEST_COMMAND = [sys.executable, "-m", "pytest", "-q", "tests"]
 TEST_LINE = " ".join(TEST_COMMAND)
 ESCALATION = "the change touches token validation"
 

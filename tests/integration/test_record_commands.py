@@ -482,3 +482,21 @@ def test_commands_accept_cwd(cli: Cli, repo: Path, tmp_path: Path) -> None:
     assert cli("spot-check", "--cwd", str(repo), cwd=elsewhere).code == 0
     s = as_json(cli("status", "--cwd", str(repo), "--json", cwd=elsewhere))
     assert s["satisfied"] is True
+
+
+def test_json_outputs_validate_against_their_exported_schemas(cli: Cli, repo: Path) -> None:
+    import jsonschema
+
+    edit(repo)
+    outputs = {
+        "recorded": cli("record", "--model", "m", "--effort", "low", "--json", cwd=repo),
+        "records": cli("receipt", "list", "--json", cwd=repo),
+        "status": cli("status", "--json", cwd=repo),
+        "doctor": cli("doctor", "--json", cwd=repo),
+    }
+    cli("receipt", "run", "--", PY, "-c", "pass", cwd=repo)
+    outputs["recorded-spot-check"] = cli("spot-check", "--json", cwd=repo)
+    for name, result in outputs.items():
+        assert result.code == 0, result
+        schema = json.loads(cli("schema", name.split("-")[0], cwd=repo).out)
+        jsonschema.validate(json.loads(result.out), schema)
