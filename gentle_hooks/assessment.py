@@ -1,6 +1,7 @@
 """The assess service: candidate -> native assessment -> plan -> decision (SPEC §3-§5).
 
-Layer: service. Wires the git adapter, config, the built-in classifier and the pure policy
+Layer: service. Wires the git adapter, config, the built-in classifier, the ledger's facts
+(:mod:`gentle_hooks.facts`, read-only: assess never creates a ledger) and the pure policy
 together for one candidate; the CLI renders what it returns. No printing here.
 """
 
@@ -13,15 +14,16 @@ from dataclasses import dataclass, field
 from gentle_hooks.candidate import Candidate, PathChange, Projection
 from gentle_hooks.config import LoadedConfig, load_config
 from gentle_hooks.errors import GitError, UsageError
+from gentle_hooks.facts import LedgerFacts, read_facts
 from gentle_hooks.git import Repository
 from gentle_hooks.gitparse import AddedLine
 from gentle_hooks.native_result import NativeAssessment
 from gentle_hooks.policy.escalation import Escalation, make_escalation
-from gentle_hooks.policy.plan import Decision, Plan, PlanInputs, Satisfaction, build_plan, decide
+from gentle_hooks.policy.plan import Decision, Plan, PlanInputs, build_plan, decide
 from gentle_hooks.policy.rdd import resolve_rdd
-from gentle_hooks.policy.review import ReviewEvidence
 from gentle_hooks.policy.vocabulary import NativeRisk, ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
+from gentle_hooks.records import Binding, store_path
 from gentle_hooks.risk import classify, doc_blobs_to_prove
 from gentle_hooks.settings import RiskSettings
 
@@ -37,7 +39,8 @@ class AssessRequest:
         base_ref: ``--base-ref`` or None.
         projection: ``committed``/``staged``, or None for the default (``snapshot``).
         escalate_item / escalate_reason: a requested escalation (item number or slug).
-        review_outcome: ``--review-outcome`` value or None.
+        review_outcome: ``--review-outcome`` value or None (a bare ``closed`` resolves to
+            ``unknown``: only a recorded ``review ack`` for this candidate closes it).
         writer_model / writer_effort: caller writer profile.
         allow_empty: accept an empty candidate (hooks) instead of refusing it (assess).
     """
@@ -63,6 +66,8 @@ class AssessResult:
             ``native_error`` says why and the native tier is ``unassessable``).
         plan / decision: the pure policy's answers.
         config: the compiled settings and RDD sources.
+        escalations: every escalation applied (requested and recorded, one per item).
+        facts: what the ledger holds for this candidate (empty when there is none).
     """
 
     candidate: Candidate
@@ -74,6 +79,7 @@ class AssessResult:
     decision: Decision
     config: LoadedConfig
     escalations: tuple[Escalation, ...] = field(default=())
+    facts: LedgerFacts | None = None
 
 
 def assess_native_builtin(
@@ -143,19 +149,36 @@ def parse_review_outcome(text: str | None) -> ReviewOutcome | None:
         ) from None
 
 
+def merge_escalations(
+    requested: tuple[Escalation, ...], recorded: tuple[Escalation, ...]
+) -> tuple[Escalation, ...]:
+    """Requested escalations first, then recorded ones; one per item (the first wins).
+    An escalation only raises: merging never removes one."""
+    out: dict[int, Escalation] = {}
+    for e in (*requested, *recorded):
+        out.setdefault(e.item.number, e)
+    return tuple(out.values())
+
+
 def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
     """Assess one candidate: resolve it, classify it, build its plan and decision.
 
     Args:
         req: the request; env: the process environment (config overrides, ``GENTLE_RDD``).
 
+    The ledger, when one exists, supplies the runtime writer profiles and sticky
+    escalations of the root's pending work, the review facts and what was satisfied for
+    this exact candidate; the gate applies when the root has pending writer work (or
+    ``gate.applies_to = "all"``).
+
     Raises:
         GitError: not a repository, bare, unknown base ref, unmerged index.
+        StoreError: the ledger exists but cannot be read.
         UsageError: dirty tracked files with ``--base-ref`` and no projection flag; an
             empty candidate (unless ``allow_empty``).
         ConfigError / PolicyInputError: invalid config, escalation, effort.
     """
-    escalations = ()
+    escalations: tuple[Escalation, ...] = ()
     if req.escalate_item is not None or req.escalate_reason is not None:
         if req.escalate_item is None:
             raise UsageError("--escalate-reason needs --escalate-item N|SLUG")
@@ -181,21 +204,27 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
             f"the candidate is empty: {what} equals the base ({cand.base.note}); pass an "
             f"older --base-ref (e.g. --base-ref HEAD~1 --committed-only)"
         )
-    changes, native = assess_native_builtin(repo, cand, settings.risk)
+    assert repo.paths.toplevel is not None  # Repository.open refuses bare repositories
+    facts = read_facts(store_path(repo), repo.paths.toplevel, cand.identity)
+    changes, native = assess_native_builtin(
+        repo, cand, settings.risk, consumed=True if facts.consumed else None
+    )
+    escalations = merge_escalations(escalations, facts.policy_escalations())
     rdd = resolve_rdd(config.rdd_env, config.rdd_git, settings.rdd_file)
     plan = build_plan(
         PlanInputs(
             native_risk=NativeRisk(native.risk),
             escalations=escalations,
-            review=ReviewEvidence(caller=outcome, consumed=bool(native.candidate.consumed)),
-            runtime_writers=(),
+            review=facts.review_evidence(outcome, bool(native.candidate.consumed)),
+            runtime_writers=facts.runtime_writers(),
             caller_writer=writer,
             rdd=rdd,
             verifiers_required=_STAKES_VERIFIERS.get(settings.stakes, 1),
         )
     )
-    applies = settings.applies_to == "all"
-    decision = decide(plan, Satisfaction(), applies)
+    applies = facts.delegated or settings.applies_to == "all"
+    binding = Binding(cwd=req.cwd, projection=projection, base_ref=req.base_ref)
+    decision = decide(plan, facts.satisfaction(), applies, binding.flags())
     return AssessResult(
         candidate=cand,
         changes=changes,
@@ -206,4 +235,5 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
         decision=decision,
         config=config,
         escalations=escalations,
+        facts=facts,
     )

@@ -60,8 +60,9 @@ def parse_call(argv: Sequence[str], stdin: bytes) -> HookCall:
         raise UsageError("hook: name a hook: " + ", ".join((*GATES, *RECORDERS)))
     name, rest = argv[0], list(argv[1:])
     if name not in GATES and name not in RECORDERS:
-        raise UsageError(f"hook: unknown hook {name!r}: use one of "
-                         + ", ".join((*GATES, *RECORDERS)))
+        raise UsageError(
+            f"hook: unknown hook {name!r}: use one of " + ", ".join((*GATES, *RECORDERS))
+        )
     warn = False
     script = None
     args: list[str] = []
@@ -91,9 +92,17 @@ def run_legacy(call: HookCall) -> int:
 def locate(env: Mapping[str, str]) -> Where | None:
     """Work tree root and common git dir in one git process (honours the hook's env)."""
     proc = subprocess.run(
-        ["git", "rev-parse", "--path-format=absolute", "--git-common-dir",
-         "--is-bare-repository", "--show-toplevel"],
-        capture_output=True, env=dict(env), check=False,
+        [
+            "git",
+            "rev-parse",
+            "--path-format=absolute",
+            "--git-common-dir",
+            "--is-bare-repository",
+            "--show-toplevel",
+        ],
+        capture_output=True,
+        env=dict(env),
+        check=False,
     )
     lines = proc.stdout.decode("utf-8", "surrogateescape").split("\n")
     if len(lines) < 2 or lines[1] not in ("true", "false"):
@@ -137,8 +146,12 @@ def applies_to_all(where: Where, env: Mapping[str, str]) -> bool:
     value = env.get("GENTLE_HOOKS_APPLIES_TO")
     where_from = "GENTLE_HOOKS_APPLIES_TO"
     if not value:
-        proc = subprocess.run(["git", "config", "--get", "gentle.appliesTo"],
-                              capture_output=True, env=dict(env), check=False)
+        proc = subprocess.run(
+            ["git", "config", "--get", "gentle.appliesTo"],
+            capture_output=True,
+            env=dict(env),
+            check=False,
+        )
         value = proc.stdout.decode().strip() if proc.returncode == 0 else None
         where_from = "git config gentle.appliesTo"
     if not value and where.root is not None:
@@ -166,8 +179,7 @@ def main(argv: Sequence[str]) -> int:
     call = parse_call(argv, stdin)
     legacy = run_legacy(call)
     if legacy != EXIT_OK and call.name in GATES:
-        print(f"gentle-hooks: the chained {call.name} hook failed (exit {legacy})",
-              file=sys.stderr)
+        print(f"gentle-hooks: the chained {call.name} hook failed (exit {legacy})", file=sys.stderr)
         return legacy
     env = os.environ
     if call.name in ("pre-commit", "pre-merge-commit"):

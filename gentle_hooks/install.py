@@ -26,8 +26,13 @@ LEGACY_SUFFIX = ".gentle-legacy"
 
 #: Hook types ``install`` places by default, and every type it knows.
 DEFAULT_HOOK_TYPES = (
-    "pre-commit", "pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-commit",
-    "post-rewrite", "pre-push",
+    "pre-commit",
+    "pre-merge-commit",
+    "prepare-commit-msg",
+    "commit-msg",
+    "post-commit",
+    "post-rewrite",
+    "pre-push",
 )
 KNOWN_HOOK_TYPES = (*DEFAULT_HOOK_TYPES, "pre-receive")
 #: Hook types that gate (fail closed when gentle-hooks cannot run).

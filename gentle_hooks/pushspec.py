@@ -67,8 +67,10 @@ def parse_pre_push(stdin: str) -> list[PushUpdate]:
             continue
         parts = line.rsplit(" ", 3)
         if len(parts) != 4:
-            raise UsageError(f"pre-push input line {number} is not '<local ref> <local oid> "
-                             f"<remote ref> <remote oid>': {line[:120]!r}")
+            raise UsageError(
+                f"pre-push input line {number} is not '<local ref> <local oid> "
+                f"<remote ref> <remote oid>': {line[:120]!r}"
+            )
         local_ref, local_oid, remote_ref, remote_oid = parts
         for oid in (local_oid, remote_oid):
             if not _HEX.match(oid):

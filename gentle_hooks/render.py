@@ -22,7 +22,14 @@ def short(oid: str | None) -> str:
 
 
 def render_assess(r: AssessResult) -> str:
-    """Render an assessment for people: tier and why, what is required, the candidate."""
+    """Render an assessment for people: tier and why, what is required, the candidate,
+    and the gate's answer."""
+    return "\n".join([*plan_lines(r), *gate_lines(r)])
+
+
+def plan_lines(r: AssessResult) -> list[str]:
+    """The plan part of :func:`render_assess`: tier, reasons, requirements, candidate,
+    writer, review and RDD lines."""
     plan, cand = r.plan, r.candidate
     lines = [
         f"risk: {plan.risk.value}  (native {plan.native_risk.value}; rows {' '.join(plan.rows)})"
@@ -62,6 +69,13 @@ def render_assess(r: AssessResult) -> str:
         f"review: {plan.review.outcome.value} ({plan.review.source.value}); "
         f"{plan.rdd.line()} ({plan.rdd.source.value})"
     )
+    return lines
+
+
+def gate_lines(r: AssessResult) -> list[str]:
+    """The gate part of :func:`render_assess`: blocked or satisfied, each missing item with
+    the command that supplies it; one informational line when the gate does not apply."""
+    lines: list[str] = []
     d = r.decision
     if d.applies:
         state = "BLOCKED" if d.blocked else "satisfied"
@@ -71,4 +85,4 @@ def render_assess(r: AssessResult) -> str:
             lines.append(f"  run: {fix}")
     else:
         lines.append("gate: not delegated; the gate does not apply (informational)")
-    return "\n".join(lines)
+    return lines

@@ -1,71 +1,110 @@
-"""Shared fixtures: isolated git identity and config, real repositories in ``tmp_path``.
+"""Shared fixtures: an isolated git environment for every test, and real repositories.
 
-Every test runs with its own HOME, a global git config of its own, no system config, and
-none of the variables a surrounding hook or CI job could leak (``GIT_DIR``...). Repositories
-are built with the real ``git`` CLI; nothing about git is mocked.
+Every test gets its own HOME, a private global git config (author identity, default
+branch ``main``), no system config, and none of the variables a git hook, an agent runtime
+or a user's shell could leak in (``GIT_DIR``, ``GENTLE_*``, ``PRE_COMMIT_*``, ``CLAUDECODE``).
+Repositories are built with the real git CLI; nothing about git is mocked.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-LEAKY = (
-    "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
-    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_QUARANTINE_PATH", "GIT_COMMON_DIR",
-    "GIT_PREFIX", "GIT_NAMESPACE", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT",
-    "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_AUTHOR_DATE", "GIT_COMMITTER_NAME",
-    "GIT_COMMITTER_EMAIL", "GIT_COMMITTER_DATE", "GIT_EDITOR",
-    "PRE_COMMIT_FROM_REF", "PRE_COMMIT_TO_REF", "CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT",
+_LEAKY_PREFIXES = ("GIT_", "GENTLE_", "PRE_COMMIT")
+#: Agent runtime markers (gentle_hooks.delegation.RUNTIME_ENV): a test sets them on purpose.
+_RUNTIME_MARKERS = (
+    "CLAUDECODE",
+    "CLAUDE_CODE_ENTRYPOINT",
+    "CODEX_SANDBOX",
+    "CODEX_SANDBOX_NETWORK_DISABLED",
+    "GEMINI_CLI",
+    "CLINE_ACTIVE",
+    "CURSOR_AGENT",
+    "OPENCODE",
 )
 
 
 @pytest.fixture(autouse=True)
 def isolated_git(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Isolate HOME, global/system git config, identity and default branch."""
+    """Isolate HOME, git's global/system config, author identity and default branch."""
     home = tmp_path_factory.mktemp("home")
+    for name in list(os.environ):
+        if name.startswith(_LEAKY_PREFIXES) or name in _RUNTIME_MARKERS:
+            monkeypatch.delenv(name, raising=False)
     gitconfig = home / ".gitconfig"
     gitconfig.write_text(
-        "[user]\n\tname = Test User\n\temail = test@example.com\n"
         "[init]\n\tdefaultBranch = main\n"
-        "[protocol \"file\"]\n\tallow = always\n"
-        "[advice]\n\tdetachedHead = false\n"
-        "[commit]\n\tgpgSign = false\n"
+        "[user]\n\tname = Test Author\n\temail = author@example.com\n"
+        "[commit]\n\tgpgsign = false\n"
+        "[core]\n\tautocrlf = false\n"
+        '[protocol "file"]\n\tallow = always\n'
+        "[advice]\n\tdetachedHead = false\n",
+        encoding="utf-8",
     )
-    for name in list(os.environ):
-        if name in LEAKY or name.startswith("GENTLE_"):
-            monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(gitconfig))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     monkeypatch.setenv("GIT_TERMINAL_PROMPT", "0")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Test Author")
+    monkeypatch.setenv("GIT_AUTHOR_EMAIL", "author@example.com")
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "Test Committer")
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "committer@example.com")
     return home
 
 
-def git(cwd: Path | str, *args: str, input: bytes | None = None, env: dict[str, str] | None = None
-        ) -> str:
-    """Run git in ``cwd``; return stdout (surrogateescape-decoded); fail the test on error."""
+def run_git(cwd: Path | str, *args: str) -> str:
+    """Run ``git <args>`` in ``cwd``; return stdout (stripped); fail the test on error."""
+    proc = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, f"git {' '.join(args)}: {proc.stderr}"
+    return proc.stdout.strip()
+
+
+@pytest.fixture(name="git")
+def git_fixture() -> Callable[..., str]:
+    """``git(cwd, *args) -> stdout``: the git CLI, failing the test on a non-zero exit."""
+    return run_git
+
+
+def git(
+    cwd: Path | str, *args: str, input: bytes | None = None, env: dict[str, str] | None = None
+) -> str:
+    """Run git in ``cwd``; return stdout unstripped (surrogateescape-decoded), failing the
+    test on error. For tests that import it; fixtures use ``run_git``."""
     proc = subprocess.run(
-        ["git", *args], cwd=cwd, input=input, capture_output=True,
+        ["git", *args],
+        cwd=cwd,
+        input=input,
+        capture_output=True,
         env={**os.environ, **(env or {})},
+        check=False,
     )
     if proc.returncode != 0:
         raise AssertionError(f"git {' '.join(args)} failed: {proc.stderr.decode(errors='replace')}")
     return proc.stdout.decode("utf-8", "surrogateescape")
 
 
-def gh(cwd: Path | str, *args: str, env: dict[str, str] | None = None,
-       input: str | None = None) -> subprocess.CompletedProcess[str]:
+def gh(
+    cwd: Path | str, *args: str, env: dict[str, str] | None = None, input: str | None = None
+) -> subprocess.CompletedProcess[str]:
     """Run the real CLI (``python -m gentle_hooks``) in ``cwd``; never raises."""
     return subprocess.run(
-        [sys.executable, "-m", "gentle_hooks", *args], cwd=cwd, capture_output=True, text=True,
-        env={**os.environ, **(env or {})}, input=input,
+        [sys.executable, "-m", "gentle_hooks", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        input=input,
+        check=False,
+        timeout=120,
     )
 
 
@@ -90,11 +129,89 @@ def commit_all(repo: Path, message: str = "change") -> str:
 
 @pytest.fixture
 def repo(tmp_path: Path) -> Path:
-    """A repository on ``main`` with one commit holding ``README.md`` and ``src/app.py``."""
+    """A repository with one commit on ``main``: README.md, ``src/app.py`` and a pytest test
+    ``tests/test_app.py``; ``.gitignore`` keeps pytest's and Python's caches out."""
     root = tmp_path / "repo"
     root.mkdir()
-    git(root, "init", "-q")
-    write(root / "README.md", "# demo\n")
-    write(root / "src" / "app.py", "def main():\n    return 1\n")
-    commit_all(root, "initial")
+    run_git(root, "init", "-q")
+    (root / ".gitignore").write_text("__pycache__/\n.pytest_cache/\n", encoding="utf-8")
+    (root / "README.md").write_text("# demo\n", encoding="utf-8")
+    (root / "src").mkdir()
+    (root / "src" / "app.py").write_text("def add(a, b):\n    return a + b\n", encoding="utf-8")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_app.py").write_text(
+        "import sys\nfrom pathlib import Path\n\n"
+        "sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'src'))\n\n"
+        "from app import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n",
+        encoding="utf-8",
+    )
+    run_git(root, "add", "-A")
+    run_git(root, "commit", "-q", "-m", "initial")
     return root
+
+
+class CliResult:
+    """What one ``python -m gentle_hooks`` run produced."""
+
+    def __init__(self, proc: subprocess.CompletedProcess[str]) -> None:
+        self.code = proc.returncode
+        self.out = proc.stdout
+        self.err = proc.stderr
+
+    @property
+    def lines(self) -> list[str]:
+        """stdout and stderr lines together (stdout first)."""
+        return self.out.splitlines() + self.err.splitlines()
+
+    def __repr__(self) -> str:
+        return f"CliResult(code={self.code}, out={self.out!r}, err={self.err!r})"
+
+
+def run_cli(
+    *args: str, cwd: Path | str, env: dict[str, str] | None = None, input: str | None = None
+) -> CliResult:
+    """Run the real CLI (``python -m gentle_hooks ARGS``) in ``cwd``."""
+    full_env = dict(os.environ)
+    if env:
+        full_env.update(env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "gentle_hooks", *args],
+        cwd=cwd,
+        env=full_env,
+        capture_output=True,
+        text=True,
+        input=input,
+        check=False,
+        timeout=120,
+    )
+    return CliResult(proc)
+
+
+@pytest.fixture
+def cli() -> Callable[..., CliResult]:
+    """``cli(*args, cwd=..., env=None, input=None) -> CliResult``: the real CLI."""
+    return run_cli
+
+
+#: A DelegationVerdict the gate accepts (seed 001): pass, full suite, evidence, a negative test.
+PASSING_VERDICT: dict[str, object] = {
+    "briefId": "brief-1",
+    "status": "pass",
+    "criteria": [
+        {
+            "criterion": "tokens are validated before use",
+            "evidence": "re-ran pytest tests/test_app.py: 1 passed; read src/app.py lines 1-2",
+        }
+    ],
+    "negativeTestsRun": 1,
+    "fullSuiteRun": True,
+    "artifactMutating": True,
+    "summary": "re-checked the criterion against the artifact; the full suite passed",
+}
+
+
+def verdict_file(directory: Path, data: dict[str, object], name: str = "verdict.json") -> str:
+    """Write ``data`` as a verdict JSON file in ``directory``; return its path."""
+    path = directory / name
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return str(path)

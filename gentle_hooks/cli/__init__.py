@@ -17,8 +17,16 @@ from gentle_hooks import __version__
 COMMANDS: dict[str, str] = {
     "assess": "gentle_hooks.cli.assess:assess",
     "brief": "gentle_hooks.cli.quorum_cmds:brief",
+    "doctor": "gentle_hooks.cli.doctor:doctor",
+    "escalate": "gentle_hooks.cli.escalate:escalate",
     "quorum": "gentle_hooks.cli.quorum_cmds:quorum",
+    "receipt": "gentle_hooks.cli.receipt:receipt",
+    "record": "gentle_hooks.cli.record:record",
+    "review": "gentle_hooks.cli.review:review",
     "schema": "gentle_hooks.cli.schema:schema",
+    "spot-check": "gentle_hooks.cli.spot_check:spot_check",
+    "status": "gentle_hooks.cli.status:status",
+    "verdict": "gentle_hooks.cli.verdict_cmd:verdict",
 }
 
 

@@ -13,10 +13,14 @@ from gentle_hooks.errors import EXIT_OK
 SCHEMAS: dict[str, str] = {
     "assess": "gentle_hooks.models:AssessEnvelope",
     "brief": "gentle_hooks.verdict:DelegationBrief",
+    "doctor": "gentle_hooks.ledger_models:DoctorEnvelope",
     "quorum-report": "gentle_hooks.quorum:SurvivalReport",
     "quorum-tally": "gentle_hooks.quorum:TallyRecord",
     "quorum-verdict": "gentle_hooks.quorum:VerifierVerdict",
+    "recorded": "gentle_hooks.ledger_models:RecordedEnvelope",
+    "records": "gentle_hooks.ledger_models:RecordListEnvelope",
     "review-assessment": "gentle_hooks.models:ReviewAssessment",
+    "status": "gentle_hooks.ledger_models:StatusEnvelope",
     "verdict": "gentle_hooks.verdict:DelegationVerdict",
 }
 

@@ -272,10 +272,19 @@ def decide(plan: Plan, done: Satisfaction, applies: bool, bind_flag: str = "") -
                 f"no spot check for this candidate (required in every tier; "
                 f"plan risk {plan.risk.value})"
             )
-        fixes.append(
-            f"gentle-hook spot-check{bind_flag}"
-            + (f"  (or: gentle-hook spot-check --readback{bind_flag})" if passive else "")
-        )
+        if done.disagreements:
+            # A disagreement stays with this candidate: only a changed candidate, reported
+            # again and spot-checked again, can satisfy the requirement.
+            fixes.append(
+                f"fix the change, then the writer reports again (gentle-hook receipt "
+                f"run{bind_flag} -- <command>) and the parent runs gentle-hook spot-check"
+                f"{bind_flag}"
+            )
+        else:
+            fixes.append(
+                f"gentle-hook spot-check{bind_flag}"
+                + (f"  (or: gentle-hook spot-check --readback{bind_flag})" if passive else "")
+            )
     return Decision(
         applies=applies,
         blocked=applies and bool(missing),

@@ -78,16 +78,24 @@ class Vote(QuorumModel):
             )
         return self
 
-    def sort_key(self) -> tuple[int, str, int, str, str, str]:
-        """A total order on votes, so records do not depend on verifier order."""
+    def sort_key(self) -> tuple[object, ...]:
+        """A total order on votes, so records do not depend on verifier order.
+
+        Absent (None) and empty strings sort apart: votes that differ only there are
+        different votes and must not keep their input order.
+        """
         order = (VoteKind.UPHELD, VoteKind.REFUTED, VoteKind.ABSTAINED).index(self.vote)
+
+        def text(value: str | None) -> tuple[bool, str]:
+            return (value is not None, value or "")
+
         return (
             order,
-            self.abstention or "",
+            text(self.abstention),
             {None: 0, False: 1, True: 2}[self.refuted],
-            self.reason or "",
-            self.whatIChecked or "",
-            self.correctedImpact or "",
+            text(self.reason),
+            text(self.whatIChecked),
+            text(self.correctedImpact),
         )
 
 

@@ -1,0 +1,39 @@
+"""``gentle-hook escalate``: name a Task Size high-risk item for this work (SPEC §5).
+
+Layer: CLI (thin): parse flags, call one service function, render its result.
+"""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from gentle_hooks.cli.options import binding_options, echo_recorded, json_option, make_binding
+from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.records import record_escalation
+
+
+@click.command()
+@binding_options
+@json_option
+@click.option(
+    "--item",
+    required=True,
+    metavar="N|SLUG",
+    help="1 data, 2 security, 3 contracts, 4 concurrency, 5 delivery, 6 untested.",
+)
+@click.option("--reason", metavar="TEXT", help="One-line reason (required).")
+def escalate(
+    cwd: str | None,
+    projection: str | None,
+    base_ref: str | None,
+    as_json: bool,
+    item: str,
+    reason: str | None,
+) -> int:
+    """Escalate the pending work of this work tree: the plan becomes high and needs one
+    accepted gentle-ai-verify verdict. Sticky until the work is committed."""
+    rec = record_escalation(make_binding(cwd, projection, base_ref), item, reason, os.environ)
+    echo_recorded(rec, as_json)
+    return EXIT_OK

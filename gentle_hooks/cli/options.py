@@ -1,0 +1,86 @@
+"""Options shared by the recording commands: ``--cwd``, binding flags, ``--json``.
+
+Layer: CLI helpers. The binding flags select the candidate a record binds to (SPEC §3
+"Binding"): the snapshot by default, ``--committed`` for HEAD's tree, ``--staged`` for
+the index; ``--base-ref`` chooses the base.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from gentle_hooks.candidate import Projection
+from gentle_hooks.records import Binding, Recorded
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def cwd_option(f: F) -> F:
+    """``--cwd DIR``: run as if in this directory."""
+    return click.option(
+        "--cwd", type=click.Path(file_okay=False), help="Run as if in this directory."
+    )(f)
+
+
+def json_option(f: F) -> F:
+    """``--json``: print the JSON envelope on stdout."""
+    return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(f)
+
+
+def binding_options(f: F) -> F:
+    """``--cwd``, ``--committed``/``--staged`` and ``--base-ref``: the candidate to bind to."""
+    f = click.option("--base-ref", help="Base ref; default: config, origin/HEAD, origin/main, ...")(
+        f
+    )
+    f = click.option(
+        "--staged",
+        "projection",
+        flag_value="staged",
+        help="Bind to the index (the one git hands a hook).",
+    )(f)
+    f = click.option(
+        "--committed",
+        "--committed-only",
+        "projection",
+        flag_value="committed",
+        help="Bind to HEAD's tree instead of the work tree.",
+    )(f)
+    return cwd_option(f)
+
+
+def make_binding(cwd: str | None, projection: str | None, base_ref: str | None) -> Binding:
+    """Build the :class:`Binding` from the parsed binding options."""
+    return Binding(
+        cwd=cwd,
+        projection=Projection(projection) if projection else Projection.SNAPSHOT,
+        base_ref=base_ref,
+    )
+
+
+def recorded_json(rec: Recorded) -> str:
+    """The ``--json`` output of a recording command."""
+    from gentle_hooks.ledger_models import RecordedEnvelope, record_out
+
+    env = RecordedEnvelope(
+        ledger=rec.ledger,
+        identity=rec.candidate.identity if rec.candidate is not None else None,
+        record=record_out(rec.record),
+        notes=rec.notes,
+    )
+    return env.model_dump_json(by_alias=True, indent=2)
+
+
+def echo_recorded(rec: Recorded, as_json: bool, *, err: bool = False) -> None:
+    """Print a recording command's result: JSON on stdout, or one line (and its notes)."""
+    from gentle_hooks.render_records import describe, short_identity
+
+    if as_json:
+        click.echo(recorded_json(rec))
+        return
+    where = f" for {short_identity(rec.candidate.identity)}" if rec.candidate else ""
+    click.echo(f"recorded{where}: {describe(rec.record)}", err=err)
+    for note in rec.notes:
+        click.echo(f"note: {note}", err=err)

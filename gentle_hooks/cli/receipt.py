@@ -1,0 +1,98 @@
+"""``gentle-hook receipt run|add|list``: the writer's reports (SPEC §6 "receipt").
+
+Layer: CLI (thin): parse flags, call one service function, render its result.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from gentle_hooks.cli.options import binding_options, echo_recorded, json_option, make_binding
+from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.records import list_receipts, record_receipt_line, run_receipt
+
+
+@click.group()
+def receipt() -> None:
+    """Record what the writer ran and observed, as '<command>: <observed result>'."""
+
+
+@receipt.command(
+    "run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False}
+)
+@binding_options
+@json_option
+@click.argument("argv", nargs=-1, type=click.UNPROCESSED, metavar="-- CMD [ARGS...]")
+def run(
+    cwd: str | None,
+    projection: str | None,
+    base_ref: str | None,
+    as_json: bool,
+    argv: tuple[str, ...],
+) -> int:
+    """Run CMD in the foreground and record '<command>: exit N' with its exit status,
+    duration and output digest. Exits with CMD's exit status."""
+    if argv and argv[0] == "--":
+        argv = argv[1:]
+    # With --json, stdout carries only the JSON: the command's stdout goes to stderr.
+    out = sys.stderr.buffer if as_json else sys.stdout.buffer
+    sys.stdout.flush()
+    rec, obs = run_receipt(
+        make_binding(cwd, projection, base_ref),
+        argv,
+        os.environ,
+        stdout=out,
+        stderr=sys.stderr.buffer,
+    )
+    echo_recorded(rec, as_json, err=not as_json)
+    return obs.exit_code
+
+
+@receipt.command("add")
+@binding_options
+@json_option
+@click.argument("line", metavar='"<command>: <observed result>"')
+@click.option(
+    "--exit-code", type=int, metavar="N", help="The exit status the writer observed (required)."
+)
+def add(
+    cwd: str | None,
+    projection: str | None,
+    base_ref: str | None,
+    as_json: bool,
+    line: str,
+    exit_code: int | None,
+) -> int:
+    """Record a report the writer made elsewhere; a spot check re-runs it with sh -c."""
+    rec = record_receipt_line(make_binding(cwd, projection, base_ref), line, exit_code, os.environ)
+    echo_recorded(rec, as_json)
+    return EXIT_OK
+
+
+@receipt.command("list")
+@binding_options
+@json_option
+def list_(cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool) -> int:
+    """List the receipts recorded for the current candidate."""
+    from gentle_hooks.ledger_models import RecordListEnvelope, record_out
+    from gentle_hooks.records import store_path
+    from gentle_hooks.render_records import describe, short_identity
+
+    bound, receipts = list_receipts(make_binding(cwd, projection, base_ref), os.environ)
+    if as_json:
+        env = RecordListEnvelope(
+            ledger=store_path(bound.repo),
+            identity=bound.candidate.identity,
+            records=tuple(record_out(r) for r in receipts),
+        )
+        click.echo(env.model_dump_json(by_alias=True, indent=2))
+        return EXIT_OK
+    who = short_identity(bound.candidate.identity)
+    if not receipts:
+        click.echo(f"no receipts for {who}")
+    for r in receipts:
+        click.echo(describe(r))
+    return EXIT_OK

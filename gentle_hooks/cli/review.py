@@ -1,0 +1,32 @@
+"""``gentle-hook review decline|unavailable|ack``: review outcome facts (SPEC §5).
+
+Layer: CLI (thin): parse flags, call one service function, render its result.
+"""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from gentle_hooks.cli.options import binding_options, echo_recorded, json_option, make_binding
+from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.records import record_review
+
+
+@click.command()
+@binding_options
+@json_option
+@click.argument("verb", metavar="decline|unavailable|ack")
+def review(
+    cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool, verb: str
+) -> int:
+    """Record the review outcome for this exact candidate.
+
+    decline / unavailable: the native review was declined or is unavailable (wins over a
+    closure). ack: the approved review of this candidate was acknowledged, which closes
+    it. No outcome removes a verifier the tier requires or authorizes delivery.
+    """
+    rec = record_review(make_binding(cwd, projection, base_ref), verb, os.environ)
+    echo_recorded(rec, as_json)
+    return EXIT_OK

@@ -1,0 +1,68 @@
+"""``gentle-hook spot-check``: the parent re-runs one reported command (SPEC §5, §6).
+
+Layer: CLI (thin): parse flags, call one service function, render its result.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from gentle_hooks.cli.options import binding_options, echo_recorded, json_option, make_binding
+from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
+
+
+@click.command("spot-check")
+@binding_options
+@json_option
+@click.option("--receipt", "receipt_id", type=int, metavar="ID", help="Re-run this receipt.")
+@click.option("--command", metavar="CMD", help="Re-run the latest receipt of this command.")
+@click.option(
+    "--readback",
+    is_flag=True,
+    help="Print and record the structural readback instead (passive tier only).",
+)
+def spot_check(
+    cwd: str | None,
+    projection: str | None,
+    base_ref: str | None,
+    as_json: bool,
+    receipt_id: int | None,
+    command: str | None,
+    readback: bool,
+) -> int:
+    """Re-run one command the writer reported for this candidate (the most recent by
+    default) and record whether the observed exit status agrees with the report.
+
+    Exits 0 when it agreed and counts for the candidate, 1 when it disagreed or does not
+    count (both are recorded; a disagreement blocks the candidate).
+    """
+    from gentle_hooks.spotcheck import record_readback, run_spot_check
+
+    binding = make_binding(cwd, projection, base_ref)
+    if readback:
+        if receipt_id is not None or command is not None:
+            raise UsageError("--readback re-runs nothing: drop --receipt/--command")
+        rec = record_readback(binding, os.environ)
+        if not as_json:
+            from gentle_hooks.ledger_records import SpotCheck
+
+            assert isinstance(rec.record, SpotCheck)
+            click.echo(rec.record.readback)
+        echo_recorded(rec, as_json)
+        return EXIT_OK
+    if receipt_id is not None and command is not None:
+        raise UsageError("pass --receipt or --command, not both")
+    out = sys.stderr.buffer if as_json else sys.stdout.buffer
+    outcome = run_spot_check(
+        binding,
+        os.environ,
+        receipt_id=receipt_id,
+        command=command,
+        stdout=out,
+        stderr=sys.stderr.buffer,
+    )
+    echo_recorded(outcome.recorded, as_json, err=not as_json)
+    return EXIT_OK if outcome.satisfied else EXIT_BLOCKED

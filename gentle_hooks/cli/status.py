@@ -1,0 +1,33 @@
+"""``gentle-hook status``: plan, records, satisfied and missing for this candidate (SPEC §5).
+
+Layer: CLI (thin): parse flags, call one service function, render its result.
+"""
+
+from __future__ import annotations
+
+import os
+
+import click
+
+from gentle_hooks.cli.options import binding_options, json_option, make_binding
+from gentle_hooks.errors import EXIT_OK
+
+
+@click.command()
+@binding_options
+@json_option
+def status(cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool) -> int:
+    """Show the current candidate's plan, what is recorded for it, what is satisfied and
+    what is missing, with the exact command for each. Informational: exits 0."""
+    from gentle_hooks.status import run_status
+
+    result = run_status(make_binding(cwd, projection, base_ref), os.environ)
+    if as_json:
+        from gentle_hooks.status_envelope import status_json
+
+        click.echo(status_json(result))
+    else:
+        from gentle_hooks.render_records import render_status
+
+        click.echo(render_status(result))
+    return EXIT_OK

@@ -1,0 +1,100 @@
+"""``gentle-hook verdict add|list|show``: independent verifier verdicts (SPEC §6, §9).
+
+Layer: CLI (thin): parse flags, call one service function, render its result.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from gentle_hooks.cli.options import (
+    binding_options,
+    cwd_option,
+    echo_recorded,
+    json_option,
+    make_binding,
+)
+from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
+
+
+@click.group()
+def verdict() -> None:
+    """Store and show DelegationVerdicts of the gentle-ai-verify run."""
+
+
+@verdict.command("add")
+@binding_options
+@json_option
+@click.argument("file", metavar="FILE|-")
+def add(
+    cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool, file: str
+) -> int:
+    """Validate a DelegationVerdict (JSON, '-' for stdin) and store it for this candidate.
+
+    Exits 0 when it is accepted for the gate, 1 when it is stored but not accepted (the
+    reasons are printed), 2 when it is not a verdict at all.
+    """
+    from gentle_hooks.ledger_records import VerdictRecord
+    from gentle_hooks.verdicts import add_verdict
+
+    if file == "-":
+        data, source = sys.stdin.buffer.read(), "stdin"
+    else:
+        try:
+            with open(file, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            raise UsageError(f"{file}: cannot read: {exc.strerror}") from None
+        source = file
+    rec = add_verdict(make_binding(cwd, projection, base_ref), data, source, os.environ)
+    echo_recorded(rec, as_json)
+    assert isinstance(rec.record, VerdictRecord)
+    return EXIT_OK if rec.record.accepted else EXIT_BLOCKED
+
+
+@verdict.command("list")
+@binding_options
+@json_option
+def list_(cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool) -> int:
+    """List the verdicts stored for the current candidate."""
+    from gentle_hooks.ledger_models import RecordListEnvelope, record_out
+    from gentle_hooks.records import store_path
+    from gentle_hooks.render_records import describe, short_identity
+    from gentle_hooks.verdicts import list_verdicts
+
+    bound, verdicts = list_verdicts(make_binding(cwd, projection, base_ref), os.environ)
+    if as_json:
+        env = RecordListEnvelope(
+            ledger=store_path(bound.repo),
+            identity=bound.candidate.identity,
+            records=tuple(record_out(v) for v in verdicts),
+        )
+        click.echo(env.model_dump_json(by_alias=True, indent=2))
+        return EXIT_OK
+    if not verdicts:
+        click.echo(f"no verdicts for {short_identity(bound.candidate.identity)}")
+    for v in verdicts:
+        click.echo(describe(v))
+    return EXIT_OK
+
+
+@verdict.command("show")
+@cwd_option
+@json_option
+@click.argument("verdict_id", type=int, metavar="ID")
+def show(cwd: str | None, as_json: bool, verdict_id: int) -> int:
+    """Print a stored verdict's Markdown view (or its record with --json)."""
+    from gentle_hooks.cli.options import recorded_json
+    from gentle_hooks.records import Recorded
+    from gentle_hooks.verdicts import show_verdict
+
+    path, rec = show_verdict(cwd, verdict_id)
+    if as_json:
+        click.echo(recorded_json(Recorded(path, rec)))
+    else:
+        click.echo(f"candidate: {rec.identity}")
+        click.echo(rec.markdown, nl=False)
+    return EXIT_OK

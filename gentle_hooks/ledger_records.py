@@ -1,0 +1,210 @@
+"""The ledger's typed records (SPEC §6 "Records"): frozen dataclasses in and out of the store.
+
+Layer: adapter value types (standard library only). Each record's field names are its
+table's columns (:mod:`gentle_hooks.ledger_schema`); ``id`` and ``recorded_at`` are 0 going
+into :meth:`gentle_hooks.ledger.Ledger.add` and filled coming out. Tuple fields are JSON
+lists in the table; bool fields are 0/1.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+
+@dataclass(frozen=True)
+class PendingMutation:
+    """A writer's change not yet committed (SPEC §6 "pending mutation").
+
+    Attributes:
+        root: absolute work tree root; model: writer model id; effort: effort level value.
+        source: the runtime hook that recorded it; session_id / tool_call_id: its ids.
+        paths: root-relative paths it touched (may be empty).
+        consumed_by / consumed_identity: the commit and its candidate identity that
+            consumed it, or None while pending.
+    """
+
+    root: str
+    model: str
+    effort: str
+    source: str | None = None
+    session_id: str | None = None
+    tool_call_id: str | None = None
+    paths: tuple[str, ...] = ()
+    id: int = 0
+    recorded_at: float = 0.0
+    consumed_by: str | None = None
+    consumed_identity: str | None = None
+
+
+@dataclass(frozen=True)
+class EscalationRecord:
+    """An escalation (SPEC §5): sticky for the root's pending work until consumed.
+
+    Attributes:
+        root: work tree root; identity: the candidate current when it was recorded.
+        item: 1..6; slug: the item's slug; reason: the one-line reason.
+    """
+
+    root: str
+    identity: str
+    item: int
+    slug: str
+    reason: str
+    id: int = 0
+    recorded_at: float = 0.0
+    consumed_by: str | None = None
+    consumed_identity: str | None = None
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """A writer's report ``<command>: <observed result>`` with its exit status.
+
+    Attributes:
+        kind: ``run`` (gentle-hooks ran it: argv, duration, digest known) or ``add``
+            (reported from elsewhere: re-run with ``sh -c command``).
+        command / observed: the two halves of the line.
+        argv: the argument vector for ``run``; None for ``add``.
+        cwd: directory relative to root where it ran (``.`` for the root).
+        exit_code: reported exit status; duration_ms: wall time in ms; output_digest:
+            ``sha256:`` digest of the output (see :mod:`gentle_hooks.runner`).
+    """
+
+    root: str
+    identity: str
+    kind: str
+    command: str
+    observed: str
+    exit_code: int
+    cwd: str = "."
+    argv: tuple[str, ...] | None = None
+    duration_ms: int | None = None
+    output_digest: str | None = None
+    id: int = 0
+    recorded_at: float = 0.0
+
+    @property
+    def line(self) -> str:
+        """The receipt line, ``<command>: <observed result>``."""
+        return f"{self.command}: {self.observed}"
+
+
+@dataclass(frozen=True)
+class SpotCheck:
+    """The parent's spot check: a receipt re-run by gentle-hooks, or a structural readback.
+
+    Attributes:
+        identity: the candidate computed before the re-run (what it counts for).
+        kind: ``rerun`` or ``readback``; receipt_id: the receipt re-run (None for readback).
+        command: what was re-run (``readback`` for a readback).
+        reported_exit / observed_exit: the two statuses compared (None for readback).
+        agreed: observed == reported (True for a readback).
+        counts: False when the re-run changed the candidate (then ``note`` says so).
+        identity_after: candidate after the re-run; readback: the readback text.
+    """
+
+    root: str
+    identity: str
+    kind: str
+    command: str
+    agreed: bool
+    counts: bool
+    receipt_id: int | None = None
+    reported_exit: int | None = None
+    observed_exit: int | None = None
+    identity_after: str | None = None
+    note: str | None = None
+    duration_ms: int | None = None
+    output_digest: str | None = None
+    readback: str | None = None
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class VerdictRecord:
+    """A stored ``DelegationVerdict`` with its acceptance (SPEC §6 "verdict").
+
+    Attributes:
+        brief_id / status: from the verdict; accepted: accepted for the gate;
+        reasons: why not accepted (empty when accepted); json: the verdict JSON as given;
+        markdown: its Markdown view.
+    """
+
+    root: str
+    identity: str
+    brief_id: str
+    status: str
+    accepted: bool
+    reasons: tuple[str, ...]
+    json: str
+    markdown: str
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class ReviewFact:
+    """A review outcome fact for one candidate: ``declined``, ``unavailable`` or
+    ``consumed`` (an acknowledged review, builtin ``candidate.consumed``)."""
+
+    root: str
+    identity: str
+    outcome: str
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class ConsumedWork:
+    """What :meth:`gentle_hooks.ledger.Ledger.consume_pending` moved into a commit's record."""
+
+    mutations: tuple[PendingMutation, ...]
+    escalations: tuple[EscalationRecord, ...]
+
+
+Record = PendingMutation | EscalationRecord | Receipt | SpotCheck | VerdictRecord | ReviewFact
+R = TypeVar("R", PendingMutation, EscalationRecord, Receipt, SpotCheck, VerdictRecord, ReviewFact)
+
+TABLES: dict[type[Any], str] = {
+    PendingMutation: "pending_mutation",
+    EscalationRecord: "escalation",
+    Receipt: "receipt",
+    SpotCheck: "spot_check",
+    VerdictRecord: "verdict",
+    ReviewFact: "review_fact",
+}
+_TUPLE_FIELDS = {"paths", "argv", "reasons"}
+_BOOL_FIELDS = {"agreed", "counts", "accepted"}
+
+
+def to_row(rec: Record) -> dict[str, object]:
+    """A record's column values (without ``id``), JSON lists and 0/1 encoded."""
+    row: dict[str, object] = {}
+    for f in dataclasses.fields(rec):
+        if f.name == "id":
+            continue
+        value = getattr(rec, f.name)
+        if f.name in _TUPLE_FIELDS and value is not None:
+            value = json.dumps(list(value), ensure_ascii=False)
+        elif f.name in _BOOL_FIELDS:
+            value = int(bool(value))
+        row[f.name] = value
+    return row
+
+
+def from_row(cls: type[R], row: sqlite3.Row) -> R:
+    """Build a record of type ``cls`` from a table row (JSON lists and 0/1 decoded)."""
+    values: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        value = row[f.name]
+        if f.name in _TUPLE_FIELDS and value is not None:
+            value = tuple(json.loads(value))
+        elif f.name in _BOOL_FIELDS:
+            value = bool(value)
+        values[f.name] = value
+    return cls(**values)

@@ -1,0 +1,121 @@
+"""The ledger's schema and its ordered forward migrations (SPEC §6 "Records").
+
+Layer: adapter data (standard library only); :mod:`gentle_hooks.ledger` applies it.
+
+The schema version lives in SQLite's ``PRAGMA user_version``. ``MIGRATIONS[i]`` takes a
+database from version ``i`` to ``i + 1``; version 0 is a fresh (empty) file. A migration
+only adds: nothing recorded is ever dropped or rewritten. To change the schema, append a
+script and let :data:`SCHEMA_VERSION` follow; never edit a released script.
+
+Conventions of every table: ``id`` is the record number shown to users; ``recorded_at``
+is Unix time in seconds (float, UTC); ``root`` is the absolute work tree root that
+recorded the row; ``identity`` is the candidate identity (``sha256:`` + 64 hex, SPEC §3)
+a candidate-bound row belongs to. JSON columns hold compact UTF-8 JSON.
+"""
+
+from __future__ import annotations
+
+_V1 = """
+CREATE TABLE pending_mutation (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    model TEXT NOT NULL,
+    effort TEXT NOT NULL,
+    source TEXT,
+    session_id TEXT,
+    tool_call_id TEXT,
+    paths TEXT NOT NULL,             -- JSON list of root-relative paths
+    recorded_at REAL NOT NULL,
+    consumed_by TEXT,                -- commit id once a post-commit hook consumed it
+    consumed_identity TEXT           -- that commit's candidate identity
+);
+CREATE INDEX pending_mutation_root ON pending_mutation (root, consumed_by);
+
+CREATE TABLE escalation (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    identity TEXT NOT NULL,          -- candidate current when it was recorded
+    item INTEGER NOT NULL CHECK (item BETWEEN 1 AND 6),
+    slug TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    recorded_at REAL NOT NULL,
+    consumed_by TEXT,
+    consumed_identity TEXT
+);
+CREATE INDEX escalation_root ON escalation (root, consumed_by);
+
+CREATE TABLE receipt (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('run', 'add')),
+    command TEXT NOT NULL,           -- the <command> part of the line
+    observed TEXT NOT NULL,          -- the <observed result> part
+    argv TEXT,                       -- JSON list for 'run'; NULL for 'add' (re-run by sh -c)
+    cwd TEXT NOT NULL,               -- directory relative to root ('.' for the root)
+    exit_code INTEGER NOT NULL,      -- the reported exit status
+    duration_ms INTEGER,
+    output_digest TEXT,
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX receipt_identity ON receipt (identity);
+
+CREATE TABLE spot_check (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    identity TEXT NOT NULL,          -- candidate computed before the re-run
+    kind TEXT NOT NULL CHECK (kind IN ('rerun', 'readback')),
+    receipt_id INTEGER REFERENCES receipt (id),
+    command TEXT NOT NULL,
+    reported_exit INTEGER,
+    observed_exit INTEGER,
+    agreed INTEGER NOT NULL CHECK (agreed IN (0, 1)),
+    counts INTEGER NOT NULL CHECK (counts IN (0, 1)),
+    identity_after TEXT,             -- candidate after the re-run
+    note TEXT,
+    duration_ms INTEGER,
+    output_digest TEXT,
+    readback TEXT,                   -- the structural readback text
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX spot_check_identity ON spot_check (identity);
+
+CREATE TABLE verdict (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    brief_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    accepted INTEGER NOT NULL CHECK (accepted IN (0, 1)),
+    reasons TEXT NOT NULL,           -- JSON list of why it was not accepted
+    json TEXT NOT NULL,              -- the verdict as given
+    markdown TEXT NOT NULL,          -- its Markdown view
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX verdict_identity ON verdict (identity);
+
+CREATE TABLE review_fact (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('declined', 'unavailable', 'consumed')),
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX review_fact_identity ON review_fact (identity);
+"""
+
+#: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
+MIGRATIONS: tuple[str, ...] = (_V1,)
+
+#: The schema version this code reads and writes.
+SCHEMA_VERSION = len(MIGRATIONS)
+
+#: Tables holding records, for counts (doctor) and tests.
+RECORD_TABLES: tuple[str, ...] = (
+    "pending_mutation",
+    "escalation",
+    "receipt",
+    "spot_check",
+    "verdict",
+    "review_fact",
+)

@@ -1,0 +1,114 @@
+"""Ledger facts -> policy inputs (SPEC §5, §6): what counts, for which candidate."""
+
+from __future__ import annotations
+
+from gentle_hooks.facts import LedgerFacts
+from gentle_hooks.ledger_records import (
+    EscalationRecord,
+    PendingMutation,
+    ReviewFact,
+    SpotCheck,
+    VerdictRecord,
+)
+from gentle_hooks.policy.plan import Satisfaction
+from gentle_hooks.policy.vocabulary import Effort, ReviewOutcome
+from gentle_hooks.policy.writer import WriterProfile
+
+ID = "sha256:" + "1" * 64
+
+
+def _facts(**kw: object) -> LedgerFacts:
+    return LedgerFacts(path="/l", present=True, root="/r", identity=ID, **kw)  # type: ignore[arg-type]
+
+
+def _rerun(i: int, *, agreed: bool, counts: bool = True, reported: int = 0) -> SpotCheck:
+    return SpotCheck(
+        root="/r",
+        identity=ID,
+        kind="rerun",
+        command="pytest -q",
+        agreed=agreed,
+        counts=counts,
+        receipt_id=1,
+        reported_exit=reported,
+        observed_exit=reported if agreed else 1 - reported,
+        id=i,
+    )
+
+
+def test_nothing_recorded_satisfies_nothing() -> None:
+    f = _facts()
+    assert f.satisfaction() == Satisfaction()
+    assert not f.delegated and not f.consumed
+    assert f.runtime_writers() == () and f.policy_escalations() == ()
+
+
+def test_only_an_agreeing_rerun_that_counts_satisfies() -> None:
+    assert _facts(spot_checks=(_rerun(1, agreed=True),)).satisfaction().spot_check_agreed
+    moved = _facts(spot_checks=(_rerun(1, agreed=True, counts=False),)).satisfaction()
+    assert not moved.spot_check_agreed and moved.disagreements == ()
+
+
+def test_a_disagreement_is_named_with_both_results() -> None:
+    s = _facts(spot_checks=(_rerun(1, agreed=True), _rerun(2, agreed=False))).satisfaction()
+    assert s.spot_check_agreed
+    assert s.disagreements == (
+        "spot check #2 re-ran receipt #1 (pytest -q): reported exit 0, observed exit 1",
+    )
+
+
+def test_readback_is_recorded_as_readback() -> None:
+    rb = SpotCheck(
+        root="/r", identity=ID, kind="readback", command="readback", agreed=True, counts=True
+    )
+    s = _facts(spot_checks=(rb,)).satisfaction()
+    assert s.readback and not s.spot_check_agreed
+
+
+def test_verdicts_count_only_when_accepted_and_rejections_carry_reasons() -> None:
+    ok = VerdictRecord("/r", ID, "b", "pass", True, (), "{}", "", id=1)
+    bad = VerdictRecord(
+        "/r", ID, "b", "fail", False, ("V1 status is fail, not pass",), "{}", "", id=2
+    )
+    s = _facts(verdicts=(ok, bad)).satisfaction()
+    assert s.accepted_verdicts == 1
+    assert s.rejected_verdicts == (
+        "verdict #2 (brief b, status fail): V1 status is fail, not pass",
+    )
+
+
+def test_runtime_writers_and_sticky_escalations() -> None:
+    f = _facts(
+        mutations=(
+            PendingMutation("/r", "o4-mini", "low"),
+            PendingMutation("/r", "gpt-5", "high"),
+        ),
+        escalations=(
+            EscalationRecord("/r", ID, 2, "security", "first"),
+            EscalationRecord("/r", ID, 2, "security", "again"),
+            EscalationRecord("/r", ID, 4, "concurrency", "locks"),
+        ),
+    )
+    assert f.delegated
+    assert f.runtime_writers() == (
+        WriterProfile("o4-mini", Effort.LOW),
+        WriterProfile("gpt-5", Effort.HIGH),
+    )
+    assert [(e.item.slug, e.reason) for e in f.policy_escalations()] == [
+        ("security", "first"),
+        ("concurrency", "locks"),
+    ]
+
+
+def test_review_evidence_latest_recorded_outcome_and_ack() -> None:
+    f = _facts(
+        review_facts=(
+            ReviewFact("/r", ID, "declined"),
+            ReviewFact("/r", ID, "consumed"),
+            ReviewFact("/r", ID, "unavailable"),
+        )
+    )
+    ev = f.review_evidence(ReviewOutcome.CLOSED, native_consumed=False)
+    assert ev.caller is ReviewOutcome.CLOSED
+    assert ev.recorded is ReviewOutcome.UNAVAILABLE
+    assert ev.consumed and f.consumed

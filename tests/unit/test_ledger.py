@@ -1,0 +1,261 @@
+"""The ledger store (SPEC §6): WAL, schema versions, migrations, refusal of damaged stores."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from gentle_hooks.ledger import Ledger, StoreError, check_header, diagnose, ledger_path
+from gentle_hooks.ledger_records import (
+    EscalationRecord,
+    PendingMutation,
+    Receipt,
+    ReviewFact,
+    SpotCheck,
+    VerdictRecord,
+)
+from gentle_hooks.ledger_schema import RECORD_TABLES, SCHEMA_VERSION
+
+ID_A = "sha256:" + "a" * 64
+ID_B = "sha256:" + "b" * 64
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> str:
+    return ledger_path(str(tmp_path / "common"))
+
+
+def _fill(path: str, n: int = 300) -> None:
+    with Ledger.open(path) as led:
+        for i in range(n):
+            led.add(PendingMutation(root="/r", model=f"m{i}", effort="low", paths=("p" * 200,)))
+
+
+def test_path_is_under_the_common_dir(tmp_path: Path) -> None:
+    assert ledger_path("/x/.git") == "/x/.git/gentle-hooks/ledger.sqlite3"
+
+
+def test_fresh_store_is_wal_at_the_current_version(db: str) -> None:
+    with Ledger.open(db) as led:
+        assert led.schema_version() == SCHEMA_VERSION == 1
+        assert led.journal_mode() == "wal"
+        assert led.counts() == {t: 0 for t in RECORD_TABLES}
+
+
+def test_open_existing_creates_nothing(db: str) -> None:
+    assert Ledger.open_existing(db) is None
+    assert not Path(db).exists()
+    assert not Path(db).parent.exists()
+
+
+def test_open_existing_reads_without_writing(db: str) -> None:
+    _fill(db, 3)
+    led = Ledger.open_existing(db)
+    assert led is not None and led.readonly
+    with led:
+        assert len(led.pending_mutations("/r")) == 3
+        assert led.journal_mode() == "wal"
+
+
+def test_migrates_an_empty_v0_file(db: str) -> None:
+    Path(db).parent.mkdir(parents=True)
+    Path(db).write_bytes(b"")
+    with Ledger.open(db) as led:
+        assert led.schema_version() == SCHEMA_VERSION
+        assert set(led.counts()) == set(RECORD_TABLES)
+
+
+def test_migrates_a_v0_database_and_keeps_what_it_holds(db: str) -> None:
+    Path(db).parent.mkdir(parents=True)
+    conn = sqlite3.connect(db)
+    conn.execute("CREATE TABLE keepme (x)")
+    conn.execute("INSERT INTO keepme VALUES (42)")
+    conn.commit()
+    conn.close()
+    led = Ledger.open_existing(db)  # a read opens and migrates forward, never recreates
+    assert led is not None
+    with led:
+        assert led.schema_version() == SCHEMA_VERSION
+    conn = sqlite3.connect(db)
+    assert conn.execute("SELECT x FROM keepme").fetchall() == [(42,)]
+    conn.close()
+
+
+def test_newer_schema_is_refused_and_left_alone(db: str) -> None:
+    _fill(db, 2)
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA user_version = 99")
+    conn.commit()
+    conn.close()
+    before = Path(db).read_bytes()
+    for opener in (Ledger.open, Ledger.open_existing):
+        with pytest.raises(StoreError) as exc:
+            opener(db)
+        assert exc.value.exit_code == 2
+        assert exc.value.message == (
+            f"ledger {db}: schema version 99 is newer than this gentle-hooks knows (1); "
+            "upgrade gentle-hooks; run 'gentle-hook doctor' (nothing was deleted)"
+        )
+    assert Path(db).read_bytes() == before
+
+
+def test_not_a_database_is_refused(db: str) -> None:
+    Path(db).parent.mkdir(parents=True)
+    Path(db).write_bytes(b"this is not sqlite at all" * 100)
+    with pytest.raises(StoreError, match=r"not a SQLite database .*gentle-hook doctor"):
+        Ledger.open(db)
+    assert Path(db).read_bytes() == b"this is not sqlite at all" * 100
+
+
+def test_truncated_store_is_refused(db: str) -> None:
+    _fill(db)
+    size = Path(db).stat().st_size
+    with open(db, "r+b") as fh:
+        fh.truncate(size // 2)
+    assert "truncated" in (check_header(db) or "")
+    for opener in (Ledger.open, Ledger.open_existing):
+        with pytest.raises(StoreError, match="truncated: the header promises"):
+            opener(db)
+    assert Path(db).stat().st_size == size // 2
+
+
+def test_truncated_header_is_refused(db: str) -> None:
+    _fill(db, 1)
+    with open(db, "r+b") as fh:
+        fh.truncate(50)
+    with pytest.raises(StoreError, match="not a SQLite database"):
+        Ledger.open(db)
+
+
+def test_corrupted_pages_raise_store_error_not_a_traceback(db: str) -> None:
+    _fill(db)
+    with open(db, "r+b") as fh:
+        fh.seek(4096)  # page 2 onwards: table b-tree pages
+        fh.write(b"\xff" * 4096 * 3)
+    with (
+        pytest.raises(StoreError, match=r"unreadable: .*malformed.*gentle-hook doctor"),
+        Ledger.open(db) as led,
+    ):
+        led.pending_mutations("/r")
+
+
+def test_a_directory_in_its_place_is_refused(db: str) -> None:
+    Path(db).mkdir(parents=True)
+    with pytest.raises(StoreError, match="is a directory"):
+        Ledger.open(db)
+
+
+def test_records_round_trip(db: str) -> None:
+    with Ledger.open(db, clock=lambda: 1700000000.5) as led:
+        m = led.add(
+            PendingMutation(
+                root="/r",
+                model="o4-mini",
+                effort="low",
+                source="claude-code",
+                session_id="s1",
+                tool_call_id="t1",
+                paths=("a b.py", "ü/€.txt"),
+            )
+        )
+        e = led.add(EscalationRecord(root="/r", identity=ID_A, item=2, slug="security", reason="x"))
+        r = led.add(
+            Receipt(
+                root="/r",
+                identity=ID_A,
+                kind="run",
+                command="pytest -q",
+                observed="exit 0",
+                exit_code=0,
+                argv=("pytest", "-q"),
+                duration_ms=12,
+                output_digest="sha256:" + "0" * 64,
+            )
+        )
+        s = led.add(
+            SpotCheck(
+                root="/r",
+                identity=ID_A,
+                kind="rerun",
+                command="pytest -q",
+                agreed=True,
+                counts=True,
+                receipt_id=r.id,
+                reported_exit=0,
+                observed_exit=0,
+            )
+        )
+        v = led.add(
+            VerdictRecord(
+                root="/r",
+                identity=ID_A,
+                brief_id="b1",
+                status="fail",
+                accepted=False,
+                reasons=("status is fail",),
+                json="{}",
+                markdown="# v",
+            )
+        )
+        f = led.add(ReviewFact(root="/r", identity=ID_A, outcome="declined"))
+        assert (m.id, e.id, r.id, s.id, v.id, f.id) == (1, 1, 1, 1, 1, 1)
+        assert m.recorded_at == 1700000000.5
+        assert led.pending_mutations("/r") == [m]
+        assert led.pending_escalations("/r") == [e]
+        assert led.receipts(ID_A) == [r] and led.receipt(r.id) == r
+        assert r.line == "pytest -q: exit 0"
+        assert led.spot_checks(ID_A) == [s]
+        assert led.verdicts(ID_A) == [v] and led.verdict(v.id) == v
+        assert led.review_facts(ID_A) == [f]
+        assert led.receipts(ID_B) == [] and led.spot_checks(ID_B) == []
+        assert led.other_candidate_counts("/r", ID_B) == {
+            "receipt": 1,
+            "spot_check": 1,
+            "verdict": 1,
+            "review_fact": 1,
+        }
+
+
+def test_a_failed_write_leaves_nothing(db: str) -> None:
+    with Ledger.open(db) as led:
+        with pytest.raises(StoreError, match="CHECK constraint"):
+            led.add(EscalationRecord(root="/r", identity=ID_A, item=9, slug="x", reason="x"))
+        assert led.counts()["escalation"] == 0
+        led.add(EscalationRecord(root="/r", identity=ID_A, item=1, slug="data", reason="x"))
+        assert led.counts()["escalation"] == 1
+
+
+def test_consume_pending_moves_only_this_roots_pending_work(db: str) -> None:
+    with Ledger.open(db) as led:
+        a1 = led.add(PendingMutation(root="/a", model="m", effort="low"))
+        b1 = led.add(PendingMutation(root="/b", model="m", effort="high"))
+        ea = led.add(
+            EscalationRecord(root="/a", identity=ID_A, item=2, slug="security", reason="r")
+        )
+        done = led.consume_pending("/a", "c0ffee", ID_B)
+        assert [m.id for m in done.mutations] == [a1.id]
+        assert [e.id for e in done.escalations] == [ea.id]
+        assert done.mutations[0].consumed_by == "c0ffee"
+        assert done.escalations[0].consumed_identity == ID_B
+        assert led.pending_mutations("/a") == [] and led.pending_escalations("/a") == []
+        assert led.pending_mutations("/b") == [b1]
+        a2 = led.add(PendingMutation(root="/a", model="m2", effort="low"))
+        again = led.consume_pending("/a", "beef", ID_A)
+        assert [m.id for m in again.mutations] == [a2.id] and again.escalations == ()
+
+
+def test_diagnose_healthy_missing_and_damaged(db: str) -> None:
+    assert [(c.name, c.ok) for c in diagnose(db)] == [("store", True)]
+    _fill(db, 2)
+    checks = {c.name: c for c in diagnose(db)}
+    assert all(c.ok for c in checks.values())
+    assert checks["schema"].detail == "version 1 (current)"
+    assert checks["integrity"].detail == "ok"
+    assert checks["records"].detail.startswith("pending_mutation 2, escalation 0")
+    with open(db, "r+b") as fh:
+        fh.write(b"garbage garbage garbage")
+    bad = diagnose(db)
+    assert [(c.name, c.ok) for c in bad] == [("store", False)]
+    assert "not a SQLite database" in bad[0].detail
