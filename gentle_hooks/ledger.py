@@ -35,8 +35,10 @@ from urllib.parse import quote
 from gentle_hooks.errors import GentleError
 from gentle_hooks.ledger_records import (
     TABLES,
+    CommitRecord,
     ConsumedWork,
     EscalationRecord,
+    OverrideRecord,
     PendingMutation,
     R,
     Receipt,
@@ -400,6 +402,31 @@ class Ledger:
     def review_facts(self, identity: str) -> list[ReviewFact]:
         """Review outcome facts recorded for one candidate identity, oldest first."""
         return self._select(ReviewFact, "identity = ?", (identity,))
+
+    def commit_records(self, commit_ids: Sequence[str]) -> list[CommitRecord]:
+        """Commit records of the given commits (any root), oldest first."""
+        out: list[CommitRecord] = []
+        for start in range(0, len(commit_ids), 500):
+            chunk = list(commit_ids[start : start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            out.extend(self._select(CommitRecord, f"commit_id IN ({marks})", chunk))
+        return out
+
+    def delivered_work(
+        self, origins: Sequence[str]
+    ) -> tuple[list[PendingMutation], list[EscalationRecord]]:
+        """The writer mutations and escalations consumed by the given origin commits."""
+        if not origins:
+            return [], []
+        marks = ", ".join("?" for _ in origins)
+        return (
+            self._select(PendingMutation, f"consumed_by IN ({marks})", list(origins)),
+            self._select(EscalationRecord, f"consumed_by IN ({marks})", list(origins)),
+        )
+
+    def overrides(self, identity: str) -> list[OverrideRecord]:
+        """Overrides recorded for one candidate identity, oldest first."""
+        return self._select(OverrideRecord, "identity = ?", (identity,))
 
     def other_candidate_counts(self, root: str, identity: str) -> dict[str, int]:
         """Candidate-bound records of ``root`` bound to other identities, per table."""

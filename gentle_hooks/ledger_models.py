@@ -65,6 +65,7 @@ class EscalationRecordOut(_Frozen):
     recorded_at: float
     consumed_by: str | None
     consumed_identity: str | None
+    critical: bool = False
 
 
 class ReceiptOut(_Frozen):

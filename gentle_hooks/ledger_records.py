@@ -47,6 +47,7 @@ class EscalationRecord:
     Attributes:
         root: work tree root; identity: the candidate current when it was recorded.
         item: 1..6; slug: the item's slug; reason: the one-line reason.
+        critical: marked critical (shipping stakes then need a second verifier).
     """
 
     root: str
@@ -58,6 +59,7 @@ class EscalationRecord:
     recorded_at: float = 0.0
     consumed_by: str | None = None
     consumed_identity: str | None = None
+    critical: bool = False
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,54 @@ class ReviewFact:
 
 
 @dataclass(frozen=True)
+class CommitRecord:
+    """What a commit delivered (SPEC §6 "commit record"): written by post-commit when it
+    consumed pending writer work, and carried to the new commit by post-rewrite.
+
+    Attributes:
+        commit_id: the commit; identity / tree / base_tree: its committed candidate.
+        origin: the commit whose pending work was consumed (the writer work's key: the
+            consumed mutations and escalations name it in ``consumed_by``).
+        rewritten_from: the commit this one replaced (amend, rebase), or None.
+        stale: the rewrite changed the tree, so records of the old candidate do not count.
+        hook: ``post-commit`` or ``post-rewrite``.
+    """
+
+    root: str
+    commit_id: str
+    identity: str
+    tree: str
+    base_tree: str
+    origin: str
+    hook: str
+    rewritten_from: str | None = None
+    stale: bool = False
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class OverrideRecord:
+    """A ``GENTLE_HOOKS_SKIP`` override (SPEC §5 "Overrides"): who let what through, why.
+
+    Attributes:
+        identity: the candidate let through; hook: the gate; target: the pushed ref or
+        commit (None for a commit gate); who: the committer ident; reason: the text of
+        ``GENTLE_HOOKS_SKIP``; missing: what the gate found missing.
+    """
+
+    root: str
+    identity: str
+    hook: str
+    who: str
+    reason: str
+    missing: tuple[str, ...]
+    target: str | None = None
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+@dataclass(frozen=True)
 class ConsumedWork:
     """What :meth:`gentle_hooks.ledger.Ledger.consume_pending` moved into a commit's record."""
 
@@ -167,8 +217,27 @@ class ConsumedWork:
     escalations: tuple[EscalationRecord, ...]
 
 
-Record = PendingMutation | EscalationRecord | Receipt | SpotCheck | VerdictRecord | ReviewFact
-R = TypeVar("R", PendingMutation, EscalationRecord, Receipt, SpotCheck, VerdictRecord, ReviewFact)
+Record = (
+    PendingMutation
+    | EscalationRecord
+    | Receipt
+    | SpotCheck
+    | VerdictRecord
+    | ReviewFact
+    | CommitRecord
+    | OverrideRecord
+)
+R = TypeVar(
+    "R",
+    PendingMutation,
+    EscalationRecord,
+    Receipt,
+    SpotCheck,
+    VerdictRecord,
+    ReviewFact,
+    CommitRecord,
+    OverrideRecord,
+)
 
 TABLES: dict[type[Any], str] = {
     PendingMutation: "pending_mutation",
@@ -177,9 +246,11 @@ TABLES: dict[type[Any], str] = {
     SpotCheck: "spot_check",
     VerdictRecord: "verdict",
     ReviewFact: "review_fact",
+    CommitRecord: "commit_record",
+    OverrideRecord: "override",
 }
-_TUPLE_FIELDS = {"paths", "argv", "reasons"}
-_BOOL_FIELDS = {"agreed", "counts", "accepted"}
+_TUPLE_FIELDS = {"paths", "argv", "reasons", "missing"}
+_BOOL_FIELDS = {"agreed", "counts", "accepted", "critical", "stale"}
 
 
 def to_row(rec: Record) -> dict[str, object]:

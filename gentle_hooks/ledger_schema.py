@@ -104,8 +104,43 @@ CREATE TABLE review_fact (
 CREATE INDEX review_fact_identity ON review_fact (identity);
 """
 
+_V2 = """
+-- shipping stakes: an escalation marked critical needs a second verifier (SPEC §9)
+ALTER TABLE escalation ADD COLUMN critical INTEGER NOT NULL DEFAULT 0 CHECK (critical IN (0, 1));
+
+CREATE TABLE commit_record (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    commit_id TEXT NOT NULL,
+    identity TEXT NOT NULL,          -- the commit's committed candidate when recorded
+    tree TEXT NOT NULL,              -- the commit's tree
+    base_tree TEXT NOT NULL,         -- the candidate's base tree
+    origin TEXT NOT NULL,            -- commit whose writer work this is (itself, or the
+                                     -- commit it was rewritten from, transitively)
+    rewritten_from TEXT,             -- the previous commit id after amend/rebase, or NULL
+    stale INTEGER NOT NULL DEFAULT 0 CHECK (stale IN (0, 1)),  -- a rewrite changed the tree
+    hook TEXT NOT NULL,              -- post-commit | post-rewrite
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX commit_record_commit ON commit_record (commit_id);
+CREATE INDEX commit_record_origin ON commit_record (origin);
+
+CREATE TABLE override (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    hook TEXT NOT NULL,              -- pre-commit | pre-push | ...
+    target TEXT,                     -- the ref or commit let through (pushes)
+    who TEXT NOT NULL,               -- git's committer ident of the person overriding
+    reason TEXT NOT NULL,            -- GENTLE_HOOKS_SKIP
+    missing TEXT NOT NULL,           -- JSON list of what was missing
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX override_identity ON override (identity);
+"""
+
 #: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1,)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2)
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -118,4 +153,6 @@ RECORD_TABLES: tuple[str, ...] = (
     "spot_check",
     "verdict",
     "review_fact",
+    "commit_record",
+    "override",
 )

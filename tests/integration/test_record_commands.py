@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from gentle_hooks.ledger_schema import SCHEMA_VERSION
 from tests.conftest import PASSING_VERDICT, CliResult, verdict_file
 
 Cli = Callable[..., CliResult]
@@ -437,12 +438,14 @@ def test_a_newer_store_is_refused_and_doctor_says_why(cli: Cli, repo: Path) -> N
     assert (r.code, r.err) == (
         2,
         f"gentle-hook: error: ledger {path}: schema version 7 is newer than this gentle-hooks "
-        "knows (1); upgrade gentle-hooks; run 'gentle-hook doctor' (nothing was deleted)\n",
+        f"knows ({SCHEMA_VERSION}); upgrade gentle-hooks; run 'gentle-hook doctor' "
+        "(nothing was deleted)\n",
     )
     d = cli("doctor", cwd=repo)
     assert d.code == 2
     assert (
-        "FAIL  schema: version 7 is newer than this gentle-hooks knows (1); upgrade gentle-hooks"
+        f"FAIL  schema: version 7 is newer than this gentle-hooks knows ({SCHEMA_VERSION}); "
+        "upgrade gentle-hooks"
         in d.lines
     )
     assert d.lines[-1] == "unhealthy: nothing was changed or deleted"
@@ -456,7 +459,7 @@ def test_doctor_on_a_healthy_and_a_corrupt_store(cli: Cli, repo: Path) -> None:
     d = cli("doctor", "--json", cwd=repo)
     assert d.code == 0
     checks = {c["name"]: c for c in json.loads(d.out)["checks"]}
-    assert checks["schema"]["detail"] == "version 1 (current)"
+    assert checks["schema"]["detail"] == f"version {SCHEMA_VERSION} (current)"
     assert checks["integrity"] == {"name": "integrity", "ok": True, "detail": "ok"}
     assert checks["records"]["detail"].startswith("pending_mutation 1,")
     size = ledger_file(repo).stat().st_size

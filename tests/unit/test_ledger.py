@@ -39,7 +39,7 @@ def test_path_is_under_the_common_dir(tmp_path: Path) -> None:
 
 def test_fresh_store_is_wal_at_the_current_version(db: str) -> None:
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 1
+        assert led.schema_version() == SCHEMA_VERSION == 2
         assert led.journal_mode() == "wal"
         assert led.counts() == {t: 0 for t in RECORD_TABLES}
 
@@ -95,7 +95,7 @@ def test_newer_schema_is_refused_and_left_alone(db: str) -> None:
             opener(db)
         assert exc.value.exit_code == 2
         assert exc.value.message == (
-            f"ledger {db}: schema version 99 is newer than this gentle-hooks knows (1); "
+            f"ledger {db}: schema version 99 is newer than this gentle-hooks knows ({SCHEMA_VERSION}); "
             "upgrade gentle-hooks; run 'gentle-hook doctor' (nothing was deleted)"
         )
     assert Path(db).read_bytes() == before
@@ -251,7 +251,7 @@ def test_diagnose_healthy_missing_and_damaged(db: str) -> None:
     _fill(db, 2)
     checks = {c.name: c for c in diagnose(db)}
     assert all(c.ok for c in checks.values())
-    assert checks["schema"].detail == "version 1 (current)"
+    assert checks["schema"].detail == f"version {SCHEMA_VERSION} (current)"
     assert checks["integrity"].detail == "ok"
     assert checks["records"].detail.startswith("pending_mutation 2, escalation 0")
     with open(db, "r+b") as fh:
@@ -259,3 +259,29 @@ def test_diagnose_healthy_missing_and_damaged(db: str) -> None:
     bad = diagnose(db)
     assert [(c.name, c.ok) for c in bad] == [("store", False)]
     assert "not a SQLite database" in bad[0].detail
+
+
+def test_a_version_1_store_migrates_forward_keeping_its_records(tmp_path: Path) -> None:
+    import sqlite3 as _sqlite3
+
+    from gentle_hooks.ledger_records import CommitRecord, EscalationRecord
+    from gentle_hooks.ledger_schema import MIGRATIONS
+
+    db = str(tmp_path / "v1.sqlite3")
+    conn = _sqlite3.connect(db)
+    conn.executescript(MIGRATIONS[0])
+    conn.execute(
+        "INSERT INTO escalation (root, identity, item, slug, reason, recorded_at) "
+        "VALUES ('/r', 'sha256:x', 2, 'security', 'token checks', 1.0)"
+    )
+    conn.execute("PRAGMA user_version = 1")
+    conn.commit()
+    conn.close()
+    with Ledger.open(db) as led:
+        assert led.schema_version() == SCHEMA_VERSION
+        (esc,) = led.pending_escalations("/r")
+        assert (esc.item, esc.reason, esc.critical) == (2, "token checks", False)
+        led.add(EscalationRecord("/r", "sha256:y", 1, "data", "drops a table", critical=True))
+        led.add(CommitRecord("/r", "c1", "sha256:y", "t", "b", origin="c1", hook="post-commit"))
+        assert [e.critical for e in led.pending_escalations("/r")] == [False, True]
+        assert [r.commit_id for r in led.commit_records(["c1", "c2"])] == ["c1"]
