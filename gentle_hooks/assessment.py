@@ -21,13 +21,12 @@ from gentle_hooks.native_result import NativeAssessment
 from gentle_hooks.policy.escalation import Escalation, make_escalation
 from gentle_hooks.policy.plan import Decision, Plan, PlanInputs, build_plan, decide
 from gentle_hooks.policy.rdd import resolve_rdd
+from gentle_hooks.policy.stakes import parse_stakes
 from gentle_hooks.policy.vocabulary import NativeRisk, ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
 from gentle_hooks.records import Binding, store_path
 from gentle_hooks.risk import classify, doc_blobs_to_prove
 from gentle_hooks.settings import RiskSettings
-
-_STAKES_VERIFIERS = {"ordinary": 1, "shipping": 1, "audit": 3}
 
 
 @dataclass(frozen=True)
@@ -219,7 +218,7 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
             runtime_writers=facts.runtime_writers(),
             caller_writer=writer,
             rdd=rdd,
-            verifiers_required=_STAKES_VERIFIERS.get(settings.stakes, 1),
+            stakes=parse_stakes(settings.stakes),
         )
     )
     applies = facts.delegated or settings.applies_to == "all"

@@ -78,7 +78,11 @@ class LedgerFacts:
         out: dict[int, Escalation] = {}
         for e in self.escalations:
             item = parse_item(str(e.item))
-            out.setdefault(item.number, Escalation(item, e.reason))
+            if item.number in out:
+                if e.critical and not out[item.number].critical:
+                    out[item.number] = Escalation(item, out[item.number].reason, True)
+                continue
+            out[item.number] = Escalation(item, e.reason, e.critical)
         return tuple(out.values())
 
     def review_evidence(
@@ -119,6 +123,10 @@ class LedgerFacts:
             readback=readback,
             disagreements=disagreements,
             accepted_verdicts=sum(1 for v in self.verdicts if v.accepted),
+            verdict_statuses=tuple(
+                "pass" if v.accepted else ("abstain" if v.status == "pass" else v.status)
+                for v in self.verdicts
+            ),
             rejected_verdicts=rejected,
         )
 

@@ -216,7 +216,11 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
 
 
 def record_escalation(
-    binding: Binding, item: str, reason: str | None, env: Mapping[str, str]
+    binding: Binding,
+    item: str,
+    reason: str | None,
+    env: Mapping[str, str],
+    critical: bool = False,
 ) -> Recorded:
     """Record an escalation, sticky for the root's pending work (SPEC §5 "Escalation").
 
@@ -231,7 +235,7 @@ def record_escalation(
             f"escalating item {it.number} ({it.slug}) needs a reason: "
             f'add --reason "<one line: why {it.title} applies>"'
         )
-    esc = make_escalation(item, reason)
+    esc = make_escalation(item, reason, critical)
     bound = bind(binding, env)
     with open_store(bound.repo) as led:
         stored = led.add(
@@ -241,6 +245,7 @@ def record_escalation(
                 item=esc.item.number,
                 slug=esc.item.slug,
                 reason=esc.reason,
+                critical=esc.critical,
             )
         )
         return Recorded(

@@ -45,7 +45,13 @@ def plan_lines(r: AssessResult) -> list[str]:
             lines.append(f"  why: ... {len(r.native.reasons) - 5} more (see --json)")
     else:
         lines.append(f"  native assessment failed: {r.native_error}")
-    required = " + ".join(_KIND[v] for v in plan.verification)
+    kinds = dict(_KIND)
+    if plan.verifiers > 1:
+        kinds[Verification.INDEPENDENT_VERIFIER] = (
+            f"{plan.verifiers} separate gentle-ai-verify runs, a majority passing "
+            f"(stakes {plan.stakes.value}{', critical' if plan.critical else ''})"
+        )
+    required = " + ".join(kinds[v] for v in plan.verification)
     lines.append(f"requires: {required}")
     lines.append(f"  {plan.text}")
     added = sum(c.additions or 0 for c in r.changes)

@@ -24,6 +24,11 @@ from gentle_hooks.records import record_escalation
     help="1 data, 2 security, 3 contracts, 4 concurrency, 5 delivery, 6 untested.",
 )
 @click.option("--reason", metavar="TEXT", help="One-line reason (required).")
+@click.option(
+    "--critical",
+    is_flag=True,
+    help="Mark it critical: with stakes = shipping the plan needs a second verifier.",
+)
 def escalate(
     cwd: str | None,
     projection: str | None,
@@ -31,9 +36,12 @@ def escalate(
     as_json: bool,
     item: str,
     reason: str | None,
+    critical: bool,
 ) -> int:
-    """Escalate the pending work of this work tree: the plan becomes high and needs one
-    accepted gentle-ai-verify verdict. Sticky until the work is committed."""
-    rec = record_escalation(make_binding(cwd, projection, base_ref), item, reason, os.environ)
+    """Escalate the pending work of this work tree: the plan becomes high and needs
+    accepted gentle-ai-verify verdicts (one at ordinary stakes). Sticky until committed."""
+    rec = record_escalation(
+        make_binding(cwd, projection, base_ref), item, reason, os.environ, critical
+    )
     echo_recorded(rec, as_json)
     return EXIT_OK

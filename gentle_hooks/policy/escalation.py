@@ -41,10 +41,12 @@ ESCALATION_ITEMS: tuple[EscalationItem, ...] = (
 
 @dataclass(frozen=True)
 class Escalation:
-    """A recorded escalation: the item and the one-line reason given for it."""
+    """A recorded escalation: the item, the one-line reason given for it, and whether it
+    is marked critical (shipping stakes then need a second verifier, SPEC §9)."""
 
     item: EscalationItem
     reason: str
+    critical: bool = False
 
 
 def list_items() -> str:
@@ -68,12 +70,13 @@ def parse_item(text: str) -> EscalationItem:
     )
 
 
-def make_escalation(item_text: str, reason: str | None) -> Escalation:
+def make_escalation(item_text: str, reason: str | None, critical: bool = False) -> Escalation:
     """Validate an escalation request into an :class:`Escalation`.
 
     Args:
         item_text: item number or slug.
         reason: the required one-line reason; stripped, at most ``MAX_REASON_CHARS``.
+        critical: the escalation is marked critical.
 
     Raises:
         PolicyInputError: unknown item, missing/empty reason, multi-line or overlong reason.
@@ -91,4 +94,4 @@ def make_escalation(item_text: str, reason: str | None) -> Escalation:
         raise PolicyInputError(
             f"the escalation reason is {len(text)} characters; the limit is {MAX_REASON_CHARS}"
         )
-    return Escalation(item=item, reason=text)
+    return Escalation(item=item, reason=text, critical=critical)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from gentle_hooks.policy.escalation import Escalation
 from gentle_hooks.policy.rdd import ResolvedRdd
 from gentle_hooks.policy.review import ResolvedReview, ReviewEvidence, resolve_review_outcome
+from gentle_hooks.policy.stakes import Stakes, stakes_satisfied, verifiers_required
 from gentle_hooks.policy.vocabulary import Missing, NativeRisk, PlanRisk, Verification
 from gentle_hooks.policy.writer import ResolvedWriter, WriterProfile, resolve_writer
 
@@ -118,7 +119,8 @@ class PlanInputs:
         runtime_writers: writer profiles recorded by runtime hooks (pending mutations).
         caller_writer: ``--writer-model``/``--writer-effort`` when given.
         rdd: the resolved RDD mode (reported; never changes verification).
-        verifiers_required: accepted verdicts the high tier needs (stakes; default 1).
+        stakes: ordinary | shipping | audit: how many accepted verdicts, with a majority of
+            pass, the high tier needs (SPEC §9; a critical escalation counts at shipping).
     """
 
     native_risk: NativeRisk
@@ -127,7 +129,7 @@ class PlanInputs:
     runtime_writers: tuple[WriterProfile, ...]
     caller_writer: WriterProfile | None
     rdd: ResolvedRdd
-    verifiers_required: int = 1
+    stakes: Stakes = Stakes.ORDINARY
 
 
 @dataclass(frozen=True)
@@ -136,7 +138,9 @@ class Plan:
 
     Attributes:
         risk: plan risk (``risk``); native_risk: ``nativeRisk``.
-        verification: required verification kinds; verifiers: separate verifier runs needed.
+        verification: required verification kinds; verifiers: separate verifier runs needed
+            (0 below high; else :func:`verifiers_required` of the stakes and criticality).
+        stakes / critical: the stakes and whether any escalation is critical.
         text: the tier table's verification sentence.
         rows: ids of every row that produced the plan, in evaluation order.
     """
@@ -148,6 +152,8 @@ class Plan:
     text: str
     escalations: tuple[Escalation, ...]
     review: ResolvedReview
+    stakes: Stakes
+    critical: bool
     writer: ResolvedWriter
     rdd: ResolvedRdd
     rows: tuple[str, ...]
@@ -179,7 +185,8 @@ def build_plan(inputs: PlanInputs) -> Plan:
     ver_row = resolve_verification(risk_row.risk, inputs.native_risk)
     review = resolve_review_outcome(inputs.review)
     writer = resolve_writer(inputs.runtime_writers, inputs.caller_writer)
-    verifiers = max(ver_row.verifiers, inputs.verifiers_required) if ver_row.verifiers else 0
+    critical = any(e.critical for e in inputs.escalations)
+    verifiers = verifiers_required(inputs.stakes, critical) if ver_row.verifiers else 0
     return Plan(
         risk=risk_row.risk,
         native_risk=inputs.native_risk,
@@ -188,6 +195,8 @@ def build_plan(inputs: PlanInputs) -> Plan:
         text=ver_row.text,
         escalations=inputs.escalations,
         review=review,
+        stakes=inputs.stakes,
+        critical=critical,
         writer=writer,
         rdd=inputs.rdd,
         rows=(risk_row.id, ver_row.id, review.row, writer.row),
@@ -204,6 +213,10 @@ class Satisfaction:
         disagreements: disagreeing re-runs, each naming reported and observed results.
         accepted_verdicts: verdicts accepted for the gate (SPEC §6 "verdict").
         rejected_verdicts: why each other stored verdict was not accepted.
+        verdict_statuses: one entry per stored verdict for this candidate: ``pass`` for an
+            accepted one, ``fail``/``blocked`` for a verifier that said so, ``abstain`` for
+            a pass that was not accepted (no evidence, no full suite: it verified nothing).
+            Audit stakes rule by majority over the non-abstaining ones.
     """
 
     spot_check_agreed: bool = False
@@ -211,6 +224,7 @@ class Satisfaction:
     disagreements: tuple[str, ...] = ()
     accepted_verdicts: int = 0
     rejected_verdicts: tuple[str, ...] = ()
+    verdict_statuses: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -235,8 +249,14 @@ class Decision:
 
 
 def decide(plan: Plan, done: Satisfaction, applies: bool, bind_flag: str = "") -> Decision:
-    """Blocked ⇔ applies and ((plan high and too few accepted verdicts) or no satisfying
-    spot check). A disagreeing re-run blocks, naming both results.
+    """Blocked ⇔ applies and ((plan high and the verdicts do not meet the stakes) or no
+    satisfying spot check). A disagreeing re-run blocks, naming both results.
+
+    The verdicts meet the stakes (SPEC §9, issue 7): ordinary and shipping need
+    ``plan.verifiers`` accepted verdicts for this candidate (1; 2 for a critical escalation
+    at shipping); audit needs at least three verifier verdicts with a strict majority of
+    accepted passes, abstentions left out, so a tie is never a pass
+    (:func:`gentle_hooks.policy.stakes.stakes_satisfied`).
 
     Args:
         plan: the candidate's plan.
@@ -246,17 +266,30 @@ def decide(plan: Plan, done: Satisfaction, applies: bool, bind_flag: str = "") -
     """
     passive = plan.risk is PlanRisk.PASSIVE
     spot_ok = (done.spot_check_agreed or (passive and done.readback)) and not done.disagreements
-    verifier_ok = plan.verifiers == 0 or done.accepted_verdicts >= plan.verifiers
+    statuses = [s for s in done.verdict_statuses if s != "abstain"] or [
+        "pass"
+    ] * done.accepted_verdicts
+    if plan.verifiers == 0:
+        verifier_ok = True
+    elif plan.stakes is Stakes.AUDIT:
+        verifier_ok = stakes_satisfied(plan.stakes, plan.critical, statuses)
+    else:
+        verifier_ok = done.accepted_verdicts >= plan.verifiers
     missing: list[Missing] = []
     reasons: list[str] = []
     fixes: list[str] = []
     if not verifier_ok:
         missing.append(Missing.VERIFIER)
         items = ", ".join(f"{e.item.number} {e.item.slug}" for e in plan.escalations)
+        majority = " with a majority of pass" if plan.stakes is Stakes.AUDIT else ""
         why = (
             f"plan risk high (escalated: {items}) needs {plan.verifiers} accepted "
-            f"gentle-ai-verify verdict(s) for this candidate, found {done.accepted_verdicts}"
+            f"gentle-ai-verify verdict(s) for this candidate{majority} (stakes "
+            f"{plan.stakes.value}{', critical' if plan.critical else ''}), found "
+            f"{done.accepted_verdicts}"
         )
+        if plan.stakes is Stakes.AUDIT:
+            why += f" of {len(statuses)} verifier verdict(s)"
         if done.rejected_verdicts:
             why += "; not accepted: " + "; ".join(done.rejected_verdicts)
         reasons.append(why)

@@ -48,8 +48,12 @@ def assert_matches_numstat(cwd: Path, envelope: dict[str, Any]) -> None:
     total = sum((a or 0) + (d or 0) for a, d in expected.values())
     binary_or_mode_only = sum(
         (c["additions"] or 0) + (c["deletions"] or 0)
-        for c in envelope["changes"] if c["binary"] or c["mode_only"]
+        for c in envelope["changes"]
+        if c["binary"] or c["mode_only"]
     )
-    golden = sum((c["additions"] or 0) + (c["deletions"] or 0) for c in envelope["changes"]
-                 if c["path"].endswith((".golden", ".snap")))
+    golden = sum(
+        (c["additions"] or 0) + (c["deletions"] or 0)
+        for c in envelope["changes"]
+        if c["path"].endswith((".golden", ".snap"))
+    )
     assert envelope["native"]["assessment"]["changed_lines"] == total - binary_or_mode_only - golden

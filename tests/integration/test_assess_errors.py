@@ -26,24 +26,33 @@ def two_commits(repo: Path) -> Path:
 
 
 def test_unknown_ref(two_commits: Path) -> None:
-    one_line_error(gh(two_commits, "assess", "--base-ref", "nope", "--committed-only"),
-                   "'nope' is not a known ref or commit")
+    one_line_error(
+        gh(two_commits, "assess", "--base-ref", "nope", "--committed-only"),
+        "'nope' is not a known ref or commit",
+    )
 
 
 def test_range_as_base_ref(two_commits: Path) -> None:
-    one_line_error(gh(two_commits, "assess", "--base-ref", "HEAD~1..HEAD", "--committed-only"),
-                   "is a range", "'HEAD~1'")
+    one_line_error(
+        gh(two_commits, "assess", "--base-ref", "HEAD~1..HEAD", "--committed-only"),
+        "is a range",
+        "'HEAD~1'",
+    )
 
 
 def test_tree_id_as_base_ref(two_commits: Path) -> None:
     tree = git(two_commits, "rev-parse", "HEAD^{tree}").strip()
-    one_line_error(gh(two_commits, "assess", "--base-ref", tree, "--committed-only"),
-                   "names a tree, not a commit")
+    one_line_error(
+        gh(two_commits, "assess", "--base-ref", tree, "--committed-only"),
+        "names a tree, not a commit",
+    )
 
 
 def test_option_like_ref(two_commits: Path) -> None:
-    one_line_error(gh(two_commits, "assess", "--base-ref=--output=/tmp/x", "--committed-only"),
-                   "not a valid ref name")
+    one_line_error(
+        gh(two_commits, "assess", "--base-ref=--output=/tmp/x", "--committed-only"),
+        "not a valid ref name",
+    )
 
 
 def test_not_a_repository(tmp_path: Path) -> None:
@@ -67,19 +76,51 @@ def test_inside_git_dir(repo: Path) -> None:
 
 
 def test_unknown_escalation_item(two_commits: Path) -> None:
-    one_line_error(gh(two_commits, "assess", "--committed-only", "--base-ref", "HEAD~1",
-                      "--escalate-item", "7", "--escalate-reason", "x"),
-                   "1 data, 2 security, 3 contracts, 4 concurrency, 5 delivery, 6 untested")
+    one_line_error(
+        gh(
+            two_commits,
+            "assess",
+            "--committed-only",
+            "--base-ref",
+            "HEAD~1",
+            "--escalate-item",
+            "7",
+            "--escalate-reason",
+            "x",
+        ),
+        "1 data, 2 security, 3 contracts, 4 concurrency, 5 delivery, 6 untested",
+    )
 
 
 def test_escalation_without_reason(two_commits: Path) -> None:
-    one_line_error(gh(two_commits, "assess", "--committed-only", "--base-ref", "HEAD~1",
-                      "--escalate-item", "security"), "needs a reason", "--escalate-reason")
+    one_line_error(
+        gh(
+            two_commits,
+            "assess",
+            "--committed-only",
+            "--base-ref",
+            "HEAD~1",
+            "--escalate-item",
+            "security",
+        ),
+        "needs a reason",
+        "--escalate-reason",
+    )
 
 
 def test_unknown_effort(two_commits: Path) -> None:
-    one_line_error(gh(two_commits, "assess", "--committed-only", "--base-ref", "HEAD~1",
-                      "--writer-effort", "max"), "unknown effort level 'max'")
+    one_line_error(
+        gh(
+            two_commits,
+            "assess",
+            "--committed-only",
+            "--base-ref",
+            "HEAD~1",
+            "--writer-effort",
+            "max",
+        ),
+        "unknown effort level 'max'",
+    )
 
 
 def test_dirty_tracked_with_base_ref_refuses(two_commits: Path) -> None:
@@ -96,14 +137,19 @@ def test_untracked_only_with_base_ref_is_not_dirty(two_commits: Path) -> None:
 
 
 def test_empty_candidate(two_commits: Path) -> None:
-    one_line_error(gh(two_commits, "assess", "--base-ref", "HEAD", "--committed-only"),
-                   "the candidate is empty", "--base-ref HEAD~1")
+    one_line_error(
+        gh(two_commits, "assess", "--base-ref", "HEAD", "--committed-only"),
+        "the candidate is empty",
+        "--base-ref HEAD~1",
+    )
 
 
 def test_bad_config(two_commits: Path) -> None:
     write(two_commits / ".gentle-hooks.toml", "[gate]\nwho = 1\n")
-    one_line_error(gh(two_commits, "assess", "--committed-only", "--base-ref", "HEAD~1"),
-                   "unknown key 'gate.who'")
+    one_line_error(
+        gh(two_commits, "assess", "--committed-only", "--base-ref", "HEAD~1"),
+        "unknown key 'gate.who'",
+    )
 
 
 def test_click_usage_error_exits_2(two_commits: Path) -> None:

@@ -50,8 +50,16 @@ def test_human_output_names_tier_requirement_and_candidate(repo: Path) -> None:
 def test_escalation_makes_high_and_requires_a_verifier(repo: Path) -> None:
     write(repo / "src" / "app.py", "changed\n")
     commit_all(repo)
-    env = assess_json(repo, "--base-ref", "HEAD~1", "--committed-only",
-                      "--escalate-item", "security", "--escalate-reason", "token checks")
+    env = assess_json(
+        repo,
+        "--base-ref",
+        "HEAD~1",
+        "--committed-only",
+        "--escalate-item",
+        "security",
+        "--escalate-reason",
+        "token checks",
+    )
     assert env["risk"] == "high" and env["nativeRisk"] == "medium"
     assert env["verification"]["verifiers"] == 1
     assert "gentle-ai-verify" in env["verification"]["required"]
@@ -61,22 +69,34 @@ def test_escalation_makes_high_and_requires_a_verifier(repo: Path) -> None:
 def test_review_closed_from_caller_is_unknown(repo: Path) -> None:
     write(repo / "a.py", "1\n")
     commit_all(repo)
-    env = assess_json(repo, "--base-ref", "HEAD~1", "--committed-only",
-                      "--review-outcome", "closed")
+    env = assess_json(
+        repo, "--base-ref", "HEAD~1", "--committed-only", "--review-outcome", "closed"
+    )
     assert (env["nativeReviewOutcome"], env["outcome_source"]) == ("unknown", "unknown")
-    env = assess_json(repo, "--base-ref", "HEAD~1", "--committed-only",
-                      "--review-outcome", "declined")
+    env = assess_json(
+        repo, "--base-ref", "HEAD~1", "--committed-only", "--review-outcome", "declined"
+    )
     assert (env["nativeReviewOutcome"], env["outcome_source"]) == ("declined", "explicit")
 
 
 def test_writer_from_caller(repo: Path) -> None:
     write(repo / "a.py", "1\n")
     commit_all(repo)
-    env = assess_json(repo, "--base-ref", "HEAD~1", "--committed-only",
-                      "--writer-model", "o4-mini", "--writer-effort", "high")
+    env = assess_json(
+        repo,
+        "--base-ref",
+        "HEAD~1",
+        "--committed-only",
+        "--writer-model",
+        "o4-mini",
+        "--writer-effort",
+        "high",
+    )
     assert env["writerProfileSource"] == "caller"
-    assert env["writerProfile"] == {"small": True, "profiles": [
-        {"model": "o4-mini", "effort": "high", "small": True}]}
+    assert env["writerProfile"] == {
+        "small": True,
+        "profiles": [{"model": "o4-mini", "effort": "high", "small": True}],
+    }
     assert env["verification"]["verifiers"] == 0
 
 
@@ -85,13 +105,17 @@ def test_rdd_mode_and_source(repo: Path) -> None:
     commit_all(repo)
     git(repo, "config", "gentle.rdd", "off")
     env = assess_json(repo, "--base-ref", "HEAD~1", "--committed-only")
-    assert env["rdd"] == {"mode": "off", "source": "git-config",
-                          "line": "Receipt-driven development: off"}
+    assert env["rdd"] == {
+        "mode": "off",
+        "source": "git-config",
+        "line": "Receipt-driven development: off",
+    }
     env = assess_json(repo, "--base-ref", "HEAD~1", "--committed-only", env={"GENTLE_RDD": "on"})
     assert env["rdd"]["mode"] == "on" and env["rdd"]["source"] == "env"
 
 
 # -- identity ---------------------------------------------------------------------------------
+
 
 def test_identity_same_in_two_clones_and_after_amend(repo: Path, tmp_path: Path) -> None:
     write(repo / "src" / "app.py", "v2\n")
@@ -132,6 +156,7 @@ def test_snapshot_never_touches_the_users_index(repo: Path) -> None:
 
 
 # -- shapes of change -------------------------------------------------------------------------
+
 
 def test_rename_binary_exec_bit_symlink_and_odd_paths(repo: Path) -> None:
     write(repo / "docs" / "old name.md", "# doc\n" + "line\n" * 20)
@@ -178,8 +203,11 @@ def test_process_execution_in_changed_lines(repo: Path) -> None:
     env = assess_json(repo, "--base-ref", "HEAD~1", "--committed-only")
     reasons = env["native"]["assessment"]["reasons"]
     assert env["nativeRisk"] == "high" and env["risk"] == "medium"
-    assert {"code": "process_execution", "path": "src/run.py",
-            "detail": "process call at line 3: subprocess.run(['make'])"} in reasons
+    assert {
+        "code": "process_execution",
+        "path": "src/run.py",
+        "detail": "process call at line 3: subprocess.run(['make'])",
+    } in reasons
 
 
 def test_submodule_bump(repo: Path, tmp_path: Path) -> None:
@@ -240,6 +268,7 @@ def test_many_real_ranges_match_numstat(repo: Path) -> None:
 
 # -- repository states ------------------------------------------------------------------------
 
+
 def test_unborn_head(tmp_path: Path) -> None:
     root = tmp_path / "fresh"
     root.mkdir()
@@ -278,7 +307,9 @@ def test_default_base_chain_uses_origin_head(repo: Path, tmp_path: Path) -> None
     commit_all(clone, "topic")
     env = assess_json(clone, "--committed-only")
     assert (env["candidate"]["base_ref"], env["candidate"]["base_source"]) == (
-        "origin/main", "origin/HEAD")
+        "origin/main",
+        "origin/HEAD",
+    )
     assert [c["path"] for c in env["changes"]] == ["t.py"]
 
 
@@ -289,8 +320,9 @@ def test_no_base_ref_anywhere_uses_empty_tree(tmp_path: Path) -> None:
     write(root / "a.py", "1\n")
     commit_all(root)
     env = assess_json(root, "--committed-only")
-    assert env["candidate"]["base_commit"] is None and "no base ref found" in \
-        env["candidate"]["note"]
+    assert (
+        env["candidate"]["base_commit"] is None and "no base ref found" in env["candidate"]["note"]
+    )
 
 
 def test_orphan_branch_has_empty_tree_base(repo: Path) -> None:
@@ -311,8 +343,7 @@ def test_shallow_clone_with_base_missing(repo: Path, tmp_path: Path) -> None:
     write(repo / "topic.py", "t\n")
     commit_all(repo, "topic")
     clone = tmp_path / "shallow"
-    git(tmp_path, "clone", "-q", "--depth", "1", "--no-single-branch", f"file://{repo}",
-        str(clone))
+    git(tmp_path, "clone", "-q", "--depth", "1", "--no-single-branch", f"file://{repo}", str(clone))
     git(clone, "checkout", "-q", "topic")
     env = assess_json(clone, "--base-ref", "origin/main", "--committed-only")
     assert env["candidate"]["base_commit"] is None
@@ -354,3 +385,35 @@ def test_sha256_repository(tmp_path: Path) -> None:
     env = assess_json(root, "--base-ref", "HEAD~1", "--committed-only")
     assert env["candidate"]["object_format"] == "sha256" and len(env["candidate"]["tree"]) == 64
     assert_matches_numstat(root, env)
+
+
+@pytest.mark.parametrize(("stakes", "verifiers"), [("ordinary", 1), ("shipping", 1), ("audit", 3)])
+def test_stakes_reach_the_plan(repo: Path, stakes: str, verifiers: int) -> None:
+    write(repo / "src" / "app.py", "changed\n")
+    commit_all(repo)
+    env = assess_json(
+        repo,
+        "--base-ref",
+        "HEAD~1",
+        "--committed-only",
+        "--escalate-item",
+        "1",
+        "--escalate-reason",
+        "drops a column",
+        env={"GENTLE_HOOKS_STAKES": stakes},
+    )
+    assert env["verification"]["verifiers"] == verifiers
+
+
+def test_critical_escalation_at_shipping_needs_two(repo: Path) -> None:
+    git(repo, "config", "gentle.stakes", "shipping")
+    write(repo / "src" / "app.py", "changed\n")
+    proc = gh(repo, "escalate", "--item", "security", "--reason", "token checks", "--critical")
+    assert proc.returncode == 0, proc.stderr
+    env = assess_json(repo)
+    assert env["risk"] == "high" and env["verification"]["verifiers"] == 2
+    proc = gh(repo, "assess")
+    assert (
+        "2 separate gentle-ai-verify runs, a majority passing (stakes shipping, critical)"
+        in proc.stdout
+    )

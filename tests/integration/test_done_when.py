@@ -195,7 +195,7 @@ def test_08_to_10_bad_verdicts_are_refused_with_their_reason(
     missing = next(line for line in lines if line.startswith("  missing: plan risk high"))
     assert missing.startswith(
         "  missing: plan risk high (escalated: 2 security) needs 1 accepted gentle-ai-verify "
-        "verdict(s) for this candidate, found 0; not accepted: verdict #1 (brief brief-1, "
+        "verdict(s) for this candidate (stakes ordinary), found 0; not accepted: verdict #1 (brief brief-1, "
         "status fail): V1 status is fail, not pass"
     )
     assert missing.endswith(reason)
@@ -239,7 +239,7 @@ def test_13_after_one_more_edit_the_escalation_sticks_and_the_verdict_is_gone(
     i = lines.index("status: missing verifier, spot-check")
     assert lines[i + 1] == (
         "  missing: plan risk high (escalated: 2 security) needs 1 accepted gentle-ai-verify "
-        "verdict(s) for this candidate, found 0"
+        "verdict(s) for this candidate (stakes ordinary), found 0"
     )
     assert not any(line.startswith("  verdict #") for line in lines)
     decision = json.loads(scenario.cli("assess", "--json").out)["decision"]

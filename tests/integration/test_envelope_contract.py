@@ -16,8 +16,18 @@ def test_printed_envelope_is_a_valid_model(repo: Path) -> None:
     write(repo / "src" / "auth.py", "import subprocess\nsubprocess.run(['x'])\n")
     write(repo / "docs" / "x.md", "# x\n")
     commit_all(repo)
-    proc = gh(repo, "assess", "--json", "--committed-only", "--base-ref", "HEAD~1",
-              "--escalate-item", "1", "--escalate-reason", "drops a table")
+    proc = gh(
+        repo,
+        "assess",
+        "--json",
+        "--committed-only",
+        "--base-ref",
+        "HEAD~1",
+        "--escalate-item",
+        "1",
+        "--escalate-reason",
+        "drops a table",
+    )
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     model = AssessEnvelope.model_validate(data)

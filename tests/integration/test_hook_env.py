@@ -104,7 +104,14 @@ def test_explicit_git_dir_and_work_tree(repo: Path, tmp_path: Path) -> None:
     commit_all(repo)
     from tests.conftest import gh
 
-    proc = gh(tmp_path, "assess", "--json", "--committed-only", "--base-ref", "HEAD~1",
-              env={"GIT_DIR": str(repo / ".git"), "GIT_WORK_TREE": str(repo)})
+    proc = gh(
+        tmp_path,
+        "assess",
+        "--json",
+        "--committed-only",
+        "--base-ref",
+        "HEAD~1",
+        env={"GIT_DIR": str(repo / ".git"), "GIT_WORK_TREE": str(repo)},
+    )
     assert proc.returncode == 0, proc.stderr
     assert [c["path"] for c in json.loads(proc.stdout)["changes"]] == ["a.py"]

@@ -13,8 +13,9 @@ from tests.conftest import commit_all, git, write
 from tests.integration.helpers import assert_matches_numstat, assess_json
 
 NAMES = ["a.txt", "b c.md", "dir/é.py", "dir/sub/x.golden", "bin.dat", "new\nline"]
-lines = st.lists(st.sampled_from(["alpha", "beta", "gamma", "", "δ", "subprocess.run()"]),
-                 max_size=12)
+lines = st.lists(
+    st.sampled_from(["alpha", "beta", "gamma", "", "δ", "subprocess.run()"]), max_size=12
+)
 op = st.one_of(
     st.tuples(st.just("text"), st.sampled_from(NAMES), lines),
     st.tuples(st.just("binary"), st.sampled_from(NAMES), st.binary(min_size=1, max_size=40)),

@@ -445,8 +445,7 @@ def test_a_newer_store_is_refused_and_doctor_says_why(cli: Cli, repo: Path) -> N
     assert d.code == 2
     assert (
         f"FAIL  schema: version 7 is newer than this gentle-hooks knows ({SCHEMA_VERSION}); "
-        "upgrade gentle-hooks"
-        in d.lines
+        "upgrade gentle-hooks" in d.lines
     )
     assert d.lines[-1] == "unhealthy: nothing was changed or deleted"
 

@@ -17,28 +17,40 @@ def write_cfg(root: Path, text: str, name: str = ".gentle-hooks.toml") -> None:
 def test_no_config_gives_defaults(tmp_path: Path) -> None:
     s = load_config(str(tmp_path), b"", {}).settings
     assert (s.mode, s.applies_to, s.native_provider, s.stakes, s.base_ref) == (
-        "enforce", "delegated", "builtin", "ordinary", None)
+        "enforce",
+        "delegated",
+        "builtin",
+        "ordinary",
+        None,
+    )
     assert s.risk.slice_budget == 400 and "auth" in s.risk.hot_path_tokens
 
 
 def test_pyproject_table(tmp_path: Path) -> None:
-    write_cfg(tmp_path, '[tool.gentle-hooks]\nmode = "warn"\n[tool.gentle-hooks.risk]\n'
-              'slice_budget = 50\nhot_path_tokens = ["Ledger"]\n', "pyproject.toml")
+    write_cfg(
+        tmp_path,
+        '[tool.gentle-hooks]\nmode = "warn"\n[tool.gentle-hooks.risk]\n'
+        'slice_budget = 50\nhot_path_tokens = ["Ledger"]\n',
+        "pyproject.toml",
+    )
     loaded = load_config(str(tmp_path), b"", {})
     assert loaded.settings.mode == "warn" and loaded.settings.risk.slice_budget == 50
     assert loaded.settings.risk.hot_path_tokens == ("ledger",)
     assert loaded.settings.config_file.endswith("pyproject.toml [tool.gentle-hooks]")
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ('bogus = 1\n', "unknown key 'bogus'"),
-    ('[risk]\nhot_tokens = ["x"]\n', "unknown key 'risk.hot_tokens'"),
-    ('mode = "loud"\n', "mode"),
-    ('[gate]\napplies_to = "everyone"\n', "gate.applies_to"),
-    ('[risk]\nslice_budget = 0\n', "risk.slice_budget"),
-    ('[risk]\nprocess_patterns = ["(unclosed"]\n', "process_patterns"),
-    ('mode = \n', "cannot read config"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("bogus = 1\n", "unknown key 'bogus'"),
+        ('[risk]\nhot_tokens = ["x"]\n', "unknown key 'risk.hot_tokens'"),
+        ('mode = "loud"\n', "mode"),
+        ('[gate]\napplies_to = "everyone"\n', "gate.applies_to"),
+        ("[risk]\nslice_budget = 0\n", "risk.slice_budget"),
+        ('[risk]\nprocess_patterns = ["(unclosed"]\n', "process_patterns"),
+        ("mode = \n", "cannot read config"),
+    ],
+)
 def test_bad_config_names_the_key(tmp_path: Path, text: str, message: str) -> None:
     write_cfg(tmp_path, text)
     with pytest.raises(ConfigError) as exc:
@@ -49,7 +61,7 @@ def test_bad_config_names_the_key(tmp_path: Path, text: str, message: str) -> No
 def test_two_config_files_is_an_error(tmp_path: Path) -> None:
     write_cfg(tmp_path, 'mode = "warn"\n')
     write_cfg(tmp_path, '[tool.gentle-hooks]\nmode = "warn"\n', "pyproject.toml")
-    with pytest.raises(ConfigError, match="keep one"):
+    with pytest.raises(ConfigError, match=r"keep one"):
         load_config(str(tmp_path), b"", {})
 
 
@@ -58,14 +70,18 @@ def test_pyproject_without_our_table_is_ignored(tmp_path: Path) -> None:
     assert load_config(str(tmp_path), b"", {}).settings.config_file is None
 
 
-@pytest.mark.parametrize(("file", "git", "env", "expected"), [
-    (None, None, None, "delegated"),
-    ("all", None, None, "all"),
-    ("all", "delegated", None, "delegated"),
-    ("delegated", "all", None, "all"),
-    ("delegated", "delegated", "all", "all"),
-    (None, "all", "delegated", "delegated"),
-], ids=["default", "file", "git-over-file", "git-over-file-2", "env-over-git", "env-over-git-2"])
+@pytest.mark.parametrize(
+    ("file", "git", "env", "expected"),
+    [
+        (None, None, None, "delegated"),
+        ("all", None, None, "all"),
+        ("all", "delegated", None, "delegated"),
+        ("delegated", "all", None, "all"),
+        ("delegated", "delegated", "all", "all"),
+        (None, "all", "delegated", "delegated"),
+    ],
+    ids=["default", "file", "git-over-file", "git-over-file-2", "env-over-git", "env-over-git-2"],
+)
 def test_precedence_env_over_git_over_file(tmp_path, file, git, env, expected) -> None:
     if file:
         write_cfg(tmp_path, f'[gate]\napplies_to = "{file}"\n')
@@ -75,7 +91,7 @@ def test_precedence_env_over_git_over_file(tmp_path, file, git, env, expected) -
 
 
 def test_bad_git_config_and_env_values_name_their_source(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match="git config gentle.mode"):
+    with pytest.raises(ConfigError, match=r"git config gentle\.mode"):
         load_config(str(tmp_path), b"gentle.mode\nloud\0", {})
     with pytest.raises(ConfigError, match="GENTLE_HOOKS_NATIVE_TIMEOUT"):
         load_config(str(tmp_path), b"", {"GENTLE_HOOKS_NATIVE_TIMEOUT": "soon"})
@@ -89,7 +105,9 @@ def test_rdd_sources_are_passed_through(tmp_path: Path) -> None:
 
 def test_git_config_parser_lowercases_keys() -> None:
     assert parse_git_config_z(b"gentle.baseRef\norigin/dev\0gentle.mode\nwarn\0") == {
-        "gentle.baseref": "origin/dev", "gentle.mode": "warn"}
+        "gentle.baseref": "origin/dev",
+        "gentle.mode": "warn",
+    }
 
 
 def test_packaged_defaults_equal_an_empty_validated_table() -> None:

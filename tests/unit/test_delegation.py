@@ -9,45 +9,64 @@ from gentle_hooks.delegation import message_evidence, runtime_evidence
 SUBJECT = "Fix the parser\n\nBody text.\n\n"
 
 
-@pytest.mark.parametrize(("message", "author", "agent"), [
-    (SUBJECT + "Co-Authored-By: Claude <noreply@anthropic.com>\n", "", "claude-code"),
-    (SUBJECT + "Co-authored-by: Claude Opus 4.6 <noreply@anthropic.com>\n", "", "claude-code"),
-    ("x\n\n🤖 Generated with [Claude Code](https://claude.com/claude-code)\n", "", "claude-code"),
-    (SUBJECT, "Jane Doe (aider)", "aider"),
-    ("aider: fix the parser\n", "", "aider"),
-    (SUBJECT + "Co-authored-by: aider (gpt-4o) <noreply@aider.chat>\n", "", "aider"),
-    (SUBJECT + "Co-authored-by: Codex <noreply@openai.com>\n", "", "codex"),
-    (SUBJECT + "Co-authored-by: Cursor Agent <cursoragent@cursor.com>\n", "", "cursor"),
-    (SUBJECT + "Co-authored-by: Copilot <175728472+Copilot@users.noreply.github.com>\n", "",
-     "copilot"),
-    (SUBJECT, "copilot-swe-agent[bot]", "copilot"),
-    (SUBJECT + "Co-authored-by: Gemini CLI Agent <gemini-cli-agent@google.com>\n", "",
-     "gemini-cli"),
-    (SUBJECT + "Gentle-Writer: o4-mini/low\n", "", "gentle-hooks"),
-])
+@pytest.mark.parametrize(
+    ("message", "author", "agent"),
+    [
+        (SUBJECT + "Co-Authored-By: Claude <noreply@anthropic.com>\n", "", "claude-code"),
+        (SUBJECT + "Co-authored-by: Claude Opus 4.6 <noreply@anthropic.com>\n", "", "claude-code"),
+        (
+            "x\n\n🤖 Generated with [Claude Code](https://claude.com/claude-code)\n",
+            "",
+            "claude-code",
+        ),
+        (SUBJECT, "Jane Doe (aider)", "aider"),
+        ("aider: fix the parser\n", "", "aider"),
+        (SUBJECT + "Co-authored-by: aider (gpt-4o) <noreply@aider.chat>\n", "", "aider"),
+        (SUBJECT + "Co-authored-by: Codex <noreply@openai.com>\n", "", "codex"),
+        (SUBJECT + "Co-authored-by: Cursor Agent <cursoragent@cursor.com>\n", "", "cursor"),
+        (
+            SUBJECT + "Co-authored-by: Copilot <175728472+Copilot@users.noreply.github.com>\n",
+            "",
+            "copilot",
+        ),
+        (SUBJECT, "copilot-swe-agent[bot]", "copilot"),
+        (
+            SUBJECT + "Co-authored-by: Gemini CLI Agent <gemini-cli-agent@google.com>\n",
+            "",
+            "gemini-cli",
+        ),
+        (SUBJECT + "Gentle-Writer: o4-mini/low\n", "", "gentle-hooks"),
+    ],
+)
 def test_ai_evidence(message: str, author: str, agent: str) -> None:
     ev = message_evidence(message, author=author)
     assert ev is not None and ev.agent == agent
 
 
-@pytest.mark.parametrize(("message", "author"), [
-    (SUBJECT + "Co-authored-by: Jane <jane@example.com>\n", "John"),
-    (SUBJECT + "Co-authored-by: Jane <123+jane@users.noreply.github.com>\n", "John"),
-    ("Mention Claude Code in docs\n", "John"),
-    ("Repair aider: integration docs\n", "John"),
-    ("", ""),
-])
+@pytest.mark.parametrize(
+    ("message", "author"),
+    [
+        (SUBJECT + "Co-authored-by: Jane <jane@example.com>\n", "John"),
+        (SUBJECT + "Co-authored-by: Jane <123+jane@users.noreply.github.com>\n", "John"),
+        ("Mention Claude Code in docs\n", "John"),
+        ("Repair aider: integration docs\n", "John"),
+        ("", ""),
+    ],
+)
 def test_human_commits_have_no_evidence(message: str, author: str) -> None:
     assert message_evidence(message, author=author) is None
 
 
-@pytest.mark.parametrize(("env", "agent"), [
-    ({"CLAUDECODE": "1"}, "claude-code"),
-    ({"CODEX_SANDBOX": "seatbelt"}, "codex"),
-    ({"GEMINI_CLI": "1"}, "gemini-cli"),
-    ({"CLINE_ACTIVE": "true"}, "cline"),
-    ({"GENTLE_WRITER_MODEL": "o4-mini"}, "gentle-hooks env recorder"),
-])
+@pytest.mark.parametrize(
+    ("env", "agent"),
+    [
+        ({"CLAUDECODE": "1"}, "claude-code"),
+        ({"CODEX_SANDBOX": "seatbelt"}, "codex"),
+        ({"GEMINI_CLI": "1"}, "gemini-cli"),
+        ({"CLINE_ACTIVE": "true"}, "cline"),
+        ({"GENTLE_WRITER_MODEL": "o4-mini"}, "gentle-hooks env recorder"),
+    ],
+)
 def test_runtime_evidence(env: dict[str, str], agent: str) -> None:
     ev = runtime_evidence(env)
     assert ev is not None and ev.agent == agent

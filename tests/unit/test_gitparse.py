@@ -11,8 +11,17 @@ from hypothesis import strategies as st
 from gentle_hooks.errors import GitError
 from gentle_hooks.gitparse import iter_added_lines, parse_raw_numstat, unquote_path
 
-_C = {7: b"\\a", 8: b"\\b", 9: b"\\t", 10: b"\\n", 11: b"\\v", 12: b"\\f", 13: b"\\r",
-      34: b'\\"', 92: b"\\\\"}
+_C = {
+    7: b"\\a",
+    8: b"\\b",
+    9: b"\\t",
+    10: b"\\n",
+    11: b"\\v",
+    12: b"\\f",
+    13: b"\\r",
+    34: b'\\"',
+    92: b"\\\\",
+}
 
 
 def c_quote(raw: bytes) -> bytes:
@@ -69,13 +78,22 @@ def test_raw_numstat_with_rename_binary_and_newline_path() -> None:
 path_bytes = st.binary(min_size=1, max_size=30).filter(lambda b: b"\0" not in b)
 
 
-@given(st.lists(st.tuples(path_bytes, st.integers(0, 10**6), st.integers(0, 10**6),
-                          st.booleans()), min_size=0, max_size=20, unique_by=lambda t: t[0]))
+@given(
+    st.lists(
+        st.tuples(path_bytes, st.integers(0, 10**6), st.integers(0, 10**6), st.booleans()),
+        min_size=0,
+        max_size=20,
+        unique_by=lambda t: t[0],
+    )
+)
 def test_raw_numstat_roundtrip(entries) -> None:
-    raw = b"".join(b":100644 100644 %s %s M\0%s\0" % (A.encode(), B.encode(), p)
-                   for p, _, _, _ in entries)
-    stats = b"".join((b"-\t-\t%s\0" % p) if binary else (b"%d\t%d\t%s\0" % (a, d, p))
-                     for p, a, d, binary in entries)
+    raw = b"".join(
+        b":100644 100644 %s %s M\0%s\0" % (A.encode(), B.encode(), p) for p, _, _, _ in entries
+    )
+    stats = b"".join(
+        (b"-\t-\t%s\0" % p) if binary else (b"%d\t%d\t%s\0" % (a, d, p))
+        for p, a, d, binary in entries
+    )
     changes = parse_raw_numstat(raw + stats)
     assert [c.path for c in changes] == [os.fsdecode(p) for p, *_ in entries]
     for c, (_, a, d, binary) in zip(changes, entries, strict=True):

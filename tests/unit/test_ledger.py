@@ -95,8 +95,9 @@ def test_newer_schema_is_refused_and_left_alone(db: str) -> None:
             opener(db)
         assert exc.value.exit_code == 2
         assert exc.value.message == (
-            f"ledger {db}: schema version 99 is newer than this gentle-hooks knows ({SCHEMA_VERSION}); "
-            "upgrade gentle-hooks; run 'gentle-hook doctor' (nothing was deleted)"
+            f"ledger {db}: schema version 99 is newer than this gentle-hooks knows "
+            f"({SCHEMA_VERSION}); upgrade gentle-hooks; run 'gentle-hook doctor' "
+            "(nothing was deleted)"
         )
     assert Path(db).read_bytes() == before
 

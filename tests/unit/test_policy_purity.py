@@ -10,8 +10,21 @@ import pytest
 import gentle_hooks.policy
 
 POLICY = pathlib.Path(gentle_hooks.policy.__file__).parent
-FORBIDDEN_MODULES = {"click", "pygit2", "pydantic", "os", "time", "datetime", "subprocess",
-                     "sqlite3", "pathlib", "io", "shutil", "tempfile", "random"}
+FORBIDDEN_MODULES = {
+    "click",
+    "pygit2",
+    "pydantic",
+    "os",
+    "time",
+    "datetime",
+    "subprocess",
+    "sqlite3",
+    "pathlib",
+    "io",
+    "shutil",
+    "tempfile",
+    "random",
+}
 ALLOWED_INTERNAL = {"gentle_hooks.errors", "gentle_hooks.policy"}
 
 
@@ -32,4 +45,5 @@ def test_policy_module_is_pure(module: pathlib.Path) -> None:
             assert top not in FORBIDDEN_MODULES, f"{module.name} imports {name}"
             if top == "gentle_hooks":
                 assert any(name == a or name.startswith(a + ".") for a in ALLOWED_INTERNAL), (
-                    f"{module.name} imports {name}")
+                    f"{module.name} imports {name}"
+                )

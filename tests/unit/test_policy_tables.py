@@ -39,40 +39,83 @@ SEC = make_escalation("security", "touches token validation")
 
 
 def plan_for(native: NativeRisk, escalated: bool = False, **kw: object):
-    return build_plan(PlanInputs(
-        native_risk=native,
-        escalations=(SEC,) if escalated else (),
-        review=kw.pop("review", ReviewEvidence()),  # type: ignore[arg-type]
-        runtime_writers=kw.pop("runtime", ()),  # type: ignore[arg-type]
-        caller_writer=kw.pop("caller", None),  # type: ignore[arg-type]
-        rdd=kw.pop("rdd", RDD_UNKNOWN),  # type: ignore[arg-type]
-    ))
+    return build_plan(
+        PlanInputs(
+            native_risk=native,
+            escalations=(SEC,) if escalated else (),
+            review=kw.pop("review", ReviewEvidence()),  # type: ignore[arg-type]
+            runtime_writers=kw.pop("runtime", ()),  # type: ignore[arg-type]
+            caller_writer=kw.pop("caller", None),  # type: ignore[arg-type]
+            rdd=kw.pop("rdd", RDD_UNKNOWN),  # type: ignore[arg-type]
+        )
+    )
 
 
 # -- seed 000 tier table: one case per row -------------------------------------------------
 
 TIER_ROWS = [
-    pytest.param(NativeRisk.PASSIVE, False, PlanRisk.PASSIVE, "T-passive",
-                 (Verification.STRUCTURAL_READBACK, Verification.SPOT_CHECK), 0, id="passive"),
-    pytest.param(NativeRisk.MEDIUM, False, PlanRisk.MEDIUM, "T-medium",
-                 (Verification.SELF_VERIFICATION, Verification.SPOT_CHECK), 0, id="medium"),
-    pytest.param(NativeRisk.MEDIUM, True, PlanRisk.HIGH, "T-high",
-                 (Verification.SELF_VERIFICATION, Verification.INDEPENDENT_VERIFIER,
-                  Verification.SPOT_CHECK), 1, id="high-only-via-escalation"),
-    pytest.param(NativeRisk.HIGH, False, PlanRisk.MEDIUM, "T-informs",
-                 (Verification.SELF_VERIFICATION, Verification.SPOT_CHECK), 0,
-                 id="native-high-informs-only"),
-    pytest.param(NativeRisk.UNKNOWN, False, PlanRisk.MEDIUM, "T-informs",
-                 (Verification.SELF_VERIFICATION, Verification.SPOT_CHECK), 0,
-                 id="native-unknown-informs-only"),
-    pytest.param(NativeRisk.UNASSESSABLE, False, PlanRisk.MEDIUM, "T-informs",
-                 (Verification.SELF_VERIFICATION, Verification.SPOT_CHECK), 0,
-                 id="assess-failed-informs-only"),
+    pytest.param(
+        NativeRisk.PASSIVE,
+        False,
+        PlanRisk.PASSIVE,
+        "T-passive",
+        (Verification.STRUCTURAL_READBACK, Verification.SPOT_CHECK),
+        0,
+        id="passive",
+    ),
+    pytest.param(
+        NativeRisk.MEDIUM,
+        False,
+        PlanRisk.MEDIUM,
+        "T-medium",
+        (Verification.SELF_VERIFICATION, Verification.SPOT_CHECK),
+        0,
+        id="medium",
+    ),
+    pytest.param(
+        NativeRisk.MEDIUM,
+        True,
+        PlanRisk.HIGH,
+        "T-high",
+        (
+            Verification.SELF_VERIFICATION,
+            Verification.INDEPENDENT_VERIFIER,
+            Verification.SPOT_CHECK,
+        ),
+        1,
+        id="high-only-via-escalation",
+    ),
+    pytest.param(
+        NativeRisk.HIGH,
+        False,
+        PlanRisk.MEDIUM,
+        "T-informs",
+        (Verification.SELF_VERIFICATION, Verification.SPOT_CHECK),
+        0,
+        id="native-high-informs-only",
+    ),
+    pytest.param(
+        NativeRisk.UNKNOWN,
+        False,
+        PlanRisk.MEDIUM,
+        "T-informs",
+        (Verification.SELF_VERIFICATION, Verification.SPOT_CHECK),
+        0,
+        id="native-unknown-informs-only",
+    ),
+    pytest.param(
+        NativeRisk.UNASSESSABLE,
+        False,
+        PlanRisk.MEDIUM,
+        "T-informs",
+        (Verification.SELF_VERIFICATION, Verification.SPOT_CHECK),
+        0,
+        id="assess-failed-informs-only",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("native", "escalated", "risk", "row", "required", "verifiers"),
-                         TIER_ROWS)
+@pytest.mark.parametrize(("native", "escalated", "risk", "row", "required", "verifiers"), TIER_ROWS)
 def test_tier_table_row(native, escalated, risk, row, required, verifiers) -> None:
     plan = plan_for(native, escalated)
     assert plan.risk is risk
@@ -87,10 +130,12 @@ def test_tier_table_has_exactly_the_seed_rows() -> None:
     texts = {r.id: r.text for r in VERIFICATION_ROWS}
     assert texts["T-passive"] == "structural readback by the parent; no separate verifier, no tests"
     assert texts["T-medium"] == (
-        "writer self-verification stands; no separate verifier, whatever model wrote the change")
+        "writer self-verification stands; no separate verifier, whatever model wrote the change"
+    )
 
 
 # -- plan risk: high only with an escalation -----------------------------------------------
+
 
 @pytest.mark.parametrize("native", list(NativeRisk), ids=lambda n: n.value)
 @pytest.mark.parametrize("escalated", [False, True], ids=["plain", "escalated"])
@@ -108,33 +153,74 @@ def test_plan_risk_rule(native: NativeRisk, escalated: bool) -> None:
 
 def test_plan_risk_rows_in_order() -> None:
     assert [(r.id, r.risk) for r in PLAN_RISK_ROWS] == [
-        ("P1", PlanRisk.HIGH), ("P2", PlanRisk.PASSIVE), ("P3", PlanRisk.MEDIUM)]
+        ("P1", PlanRisk.HIGH),
+        ("P2", PlanRisk.PASSIVE),
+        ("P3", PlanRisk.MEDIUM),
+    ]
 
 
 # -- seed 000 review outcome table: one case per row, plus precedence ------------------------
 
 REVIEW_CASES = [
-    pytest.param(ReviewEvidence(caller=ReviewOutcome.DECLINED), ReviewOutcome.DECLINED,
-                 OutcomeSource.EXPLICIT, "O1", id="O1-caller-declined"),
-    pytest.param(ReviewEvidence(caller=ReviewOutcome.UNAVAILABLE), ReviewOutcome.UNAVAILABLE,
-                 OutcomeSource.EXPLICIT, "O1", id="O1-caller-unavailable"),
-    pytest.param(ReviewEvidence(caller=ReviewOutcome.UNKNOWN, consumed=True),
-                 ReviewOutcome.UNKNOWN, OutcomeSource.EXPLICIT, "O1",
-                 id="O1-caller-unknown-beats-consumed"),
-    pytest.param(ReviewEvidence(recorded=ReviewOutcome.DECLINED, consumed=True),
-                 ReviewOutcome.DECLINED, OutcomeSource.DERIVED, "O2",
-                 id="O2-recorded-declined-wins-over-closure"),
-    pytest.param(ReviewEvidence(recorded=ReviewOutcome.UNAVAILABLE), ReviewOutcome.UNAVAILABLE,
-                 OutcomeSource.DERIVED, "O2", id="O2-recorded-unavailable"),
-    pytest.param(ReviewEvidence(consumed=True), ReviewOutcome.CLOSED, OutcomeSource.DERIVED,
-                 "O3", id="O3-consumed-closed"),
-    pytest.param(ReviewEvidence(caller=ReviewOutcome.CLOSED, consumed=True),
-                 ReviewOutcome.CLOSED, OutcomeSource.DERIVED, "O3",
-                 id="O3-caller-closed-with-consumed-fact"),
-    pytest.param(ReviewEvidence(caller=ReviewOutcome.CLOSED), ReviewOutcome.UNKNOWN,
-                 OutcomeSource.UNKNOWN, "O4", id="O4-bare-caller-closed-is-unknown"),
-    pytest.param(ReviewEvidence(), ReviewOutcome.UNKNOWN, OutcomeSource.UNKNOWN, "O4",
-                 id="O4-nothing"),
+    pytest.param(
+        ReviewEvidence(caller=ReviewOutcome.DECLINED),
+        ReviewOutcome.DECLINED,
+        OutcomeSource.EXPLICIT,
+        "O1",
+        id="O1-caller-declined",
+    ),
+    pytest.param(
+        ReviewEvidence(caller=ReviewOutcome.UNAVAILABLE),
+        ReviewOutcome.UNAVAILABLE,
+        OutcomeSource.EXPLICIT,
+        "O1",
+        id="O1-caller-unavailable",
+    ),
+    pytest.param(
+        ReviewEvidence(caller=ReviewOutcome.UNKNOWN, consumed=True),
+        ReviewOutcome.UNKNOWN,
+        OutcomeSource.EXPLICIT,
+        "O1",
+        id="O1-caller-unknown-beats-consumed",
+    ),
+    pytest.param(
+        ReviewEvidence(recorded=ReviewOutcome.DECLINED, consumed=True),
+        ReviewOutcome.DECLINED,
+        OutcomeSource.DERIVED,
+        "O2",
+        id="O2-recorded-declined-wins-over-closure",
+    ),
+    pytest.param(
+        ReviewEvidence(recorded=ReviewOutcome.UNAVAILABLE),
+        ReviewOutcome.UNAVAILABLE,
+        OutcomeSource.DERIVED,
+        "O2",
+        id="O2-recorded-unavailable",
+    ),
+    pytest.param(
+        ReviewEvidence(consumed=True),
+        ReviewOutcome.CLOSED,
+        OutcomeSource.DERIVED,
+        "O3",
+        id="O3-consumed-closed",
+    ),
+    pytest.param(
+        ReviewEvidence(caller=ReviewOutcome.CLOSED, consumed=True),
+        ReviewOutcome.CLOSED,
+        OutcomeSource.DERIVED,
+        "O3",
+        id="O3-caller-closed-with-consumed-fact",
+    ),
+    pytest.param(
+        ReviewEvidence(caller=ReviewOutcome.CLOSED),
+        ReviewOutcome.UNKNOWN,
+        OutcomeSource.UNKNOWN,
+        "O4",
+        id="O4-bare-caller-closed-is-unknown",
+    ),
+    pytest.param(
+        ReviewEvidence(), ReviewOutcome.UNKNOWN, OutcomeSource.UNKNOWN, "O4", id="O4-nothing"
+    ),
 ]
 
 
@@ -166,11 +252,18 @@ BIG = WriterProfile("claude-opus-4", Effort.HIGH)
 @pytest.mark.parametrize(
     ("runtime", "caller", "source", "row", "profiles"),
     [
-        pytest.param((O4_MINI_LOW,), BIG, WriterSource.RUNTIME, "W1", (O4_MINI_LOW,),
-                     id="W1-runtime-wins-over-caller"),
+        pytest.param(
+            (O4_MINI_LOW,),
+            BIG,
+            WriterSource.RUNTIME,
+            "W1",
+            (O4_MINI_LOW,),
+            id="W1-runtime-wins-over-caller",
+        ),
         pytest.param((), BIG, WriterSource.CALLER, "W2", (BIG,), id="W2-caller-without-runtime"),
-        pytest.param((), None, WriterSource.FALLBACK, "W3", (WriterProfile(None, None),),
-                     id="W3-fallback"),
+        pytest.param(
+            (), None, WriterSource.FALLBACK, "W3", (WriterProfile(None, None),), id="W3-fallback"
+        ),
     ],
 )
 def test_writer_profile_row(runtime, caller, source, row, profiles) -> None:
@@ -206,11 +299,15 @@ def test_writer_never_adds_a_verifier(writer, native) -> None:
     with_writer = plan_for(native, runtime=(writer,) if writer else ())
     without = plan_for(native)
     assert (with_writer.risk, with_writer.verification, with_writer.verifiers) == (
-        without.risk, without.verification, without.verifiers)
+        without.risk,
+        without.verification,
+        without.verifiers,
+    )
     assert with_writer.verifiers == 0
 
 
 # -- RDD: verification is the same in every state ---------------------------------------------
+
 
 @pytest.mark.parametrize("mode", list(RddMode), ids=lambda m: m.value)
 @pytest.mark.parametrize("native", list(NativeRisk), ids=lambda n: n.value)
@@ -219,10 +316,14 @@ def test_rdd_never_changes_verification(mode, native, escalated) -> None:
     off = plan_for(native, escalated, rdd=ResolvedRdd(RddMode.OFF, RddSource.ENV))
     other = plan_for(native, escalated, rdd=ResolvedRdd(mode, RddSource.ENV))
     assert (other.risk, other.verification, other.verifiers) == (
-        off.risk, off.verification, off.verifiers)
+        off.risk,
+        off.verification,
+        off.verifiers,
+    )
 
 
 # -- escalation -------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("item", ESCALATION_ITEMS, ids=lambda i: i.slug)
 def test_escalation_by_number_and_slug(item) -> None:
@@ -232,8 +333,13 @@ def test_escalation_by_number_and_slug(item) -> None:
 
 def test_the_six_items() -> None:
     assert [(i.number, i.slug) for i in ESCALATION_ITEMS] == [
-        (1, "data"), (2, "security"), (3, "contracts"), (4, "concurrency"), (5, "delivery"),
-        (6, "untested")]
+        (1, "data"),
+        (2, "security"),
+        (3, "contracts"),
+        (4, "concurrency"),
+        (5, "delivery"),
+        (6, "untested"),
+    ]
 
 
 @pytest.mark.parametrize("bad", ["7", "0", "size", "big-change", ""])
@@ -241,7 +347,9 @@ def test_unknown_item_refused_listing_the_six(bad: str) -> None:
     with pytest.raises(PolicyInputError) as exc:
         parse_item(bad)
     assert exc.value.exit_code == 2
-    assert "1 data, 2 security, 3 contracts, 4 concurrency, 5 delivery, 6 untested" in str(exc.value)
+    assert "1 data, 2 security, 3 contracts, 4 concurrency, 5 delivery, 6 untested" in str(
+        exc.value
+    )
 
 
 @pytest.mark.parametrize("reason", [None, "", "   ", "two\nlines", "x" * 301])
@@ -257,52 +365,193 @@ def test_escalation_only_raises() -> None:
 # -- decision ---------------------------------------------------------------------------------
 
 DECISION_CASES = [
-    pytest.param(NativeRisk.MEDIUM, False, Satisfaction(), True, True, (Missing.SPOT_CHECK,),
-                 id="medium-no-spot-check-blocks"),
-    pytest.param(NativeRisk.MEDIUM, False, Satisfaction(spot_check_agreed=True), True, False, (),
-                 id="medium-spot-checked-passes"),
-    pytest.param(NativeRisk.MEDIUM, False, Satisfaction(), False, False, (Missing.SPOT_CHECK,),
-                 id="not-delegated-never-blocks"),
-    pytest.param(NativeRisk.MEDIUM, False, Satisfaction(readback=True), True, True,
-                 (Missing.SPOT_CHECK,), id="readback-does-not-satisfy-medium"),
-    pytest.param(NativeRisk.PASSIVE, False, Satisfaction(readback=True), True, False, (),
-                 id="readback-satisfies-passive"),
-    pytest.param(NativeRisk.HIGH, False, Satisfaction(spot_check_agreed=True), True, False, (),
-                 id="native-high-unescalated-needs-no-verifier"),
-    pytest.param(NativeRisk.MEDIUM, True, Satisfaction(spot_check_agreed=True), True, True,
-                 (Missing.VERIFIER,), id="escalated-without-verdict-blocks"),
-    pytest.param(NativeRisk.MEDIUM, True,
-                 Satisfaction(spot_check_agreed=True, accepted_verdicts=1), True, False, (),
-                 id="escalated-with-verdict-passes"),
-    pytest.param(NativeRisk.MEDIUM, True, Satisfaction(), True, True,
-                 (Missing.VERIFIER, Missing.SPOT_CHECK), id="escalated-missing-both"),
-    pytest.param(NativeRisk.MEDIUM, False,
-                 Satisfaction(spot_check_agreed=True, disagreements=("pytest: exit 0 vs 1",)),
-                 True, True, (Missing.SPOT_CHECK,), id="disagreeing-rerun-blocks"),
+    pytest.param(
+        NativeRisk.MEDIUM,
+        False,
+        Satisfaction(),
+        True,
+        True,
+        (Missing.SPOT_CHECK,),
+        id="medium-no-spot-check-blocks",
+    ),
+    pytest.param(
+        NativeRisk.MEDIUM,
+        False,
+        Satisfaction(spot_check_agreed=True),
+        True,
+        False,
+        (),
+        id="medium-spot-checked-passes",
+    ),
+    pytest.param(
+        NativeRisk.MEDIUM,
+        False,
+        Satisfaction(),
+        False,
+        False,
+        (Missing.SPOT_CHECK,),
+        id="not-delegated-never-blocks",
+    ),
+    pytest.param(
+        NativeRisk.MEDIUM,
+        False,
+        Satisfaction(readback=True),
+        True,
+        True,
+        (Missing.SPOT_CHECK,),
+        id="readback-does-not-satisfy-medium",
+    ),
+    pytest.param(
+        NativeRisk.PASSIVE,
+        False,
+        Satisfaction(readback=True),
+        True,
+        False,
+        (),
+        id="readback-satisfies-passive",
+    ),
+    pytest.param(
+        NativeRisk.HIGH,
+        False,
+        Satisfaction(spot_check_agreed=True),
+        True,
+        False,
+        (),
+        id="native-high-unescalated-needs-no-verifier",
+    ),
+    pytest.param(
+        NativeRisk.MEDIUM,
+        True,
+        Satisfaction(spot_check_agreed=True),
+        True,
+        True,
+        (Missing.VERIFIER,),
+        id="escalated-without-verdict-blocks",
+    ),
+    pytest.param(
+        NativeRisk.MEDIUM,
+        True,
+        Satisfaction(spot_check_agreed=True, accepted_verdicts=1),
+        True,
+        False,
+        (),
+        id="escalated-with-verdict-passes",
+    ),
+    pytest.param(
+        NativeRisk.MEDIUM,
+        True,
+        Satisfaction(),
+        True,
+        True,
+        (Missing.VERIFIER, Missing.SPOT_CHECK),
+        id="escalated-missing-both",
+    ),
+    pytest.param(
+        NativeRisk.MEDIUM,
+        False,
+        Satisfaction(spot_check_agreed=True, disagreements=("pytest: exit 0 vs 1",)),
+        True,
+        True,
+        (Missing.SPOT_CHECK,),
+        id="disagreeing-rerun-blocks",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("native", "escalated", "done", "applies", "blocked", "missing"),
-                         DECISION_CASES)
+@pytest.mark.parametrize(
+    ("native", "escalated", "done", "applies", "blocked", "missing"), DECISION_CASES
+)
 def test_decision_row(native, escalated, done, applies, blocked, missing) -> None:
     d = decide(plan_for(native, escalated), done, applies, bind_flag=" --staged")
     assert d.blocked is blocked
     assert d.missing == missing
     assert len(d.reasons) == len(d.fixes) == len(missing)
     for item, fix in zip(missing, d.fixes, strict=True):
-        expected = ("gentle-hook verdict add --staged <verdict.json>" if item is Missing.VERIFIER
-                    else "gentle-hook spot-check --staged")
+        expected = (
+            "gentle-hook verdict add --staged <verdict.json>"
+            if item is Missing.VERIFIER
+            else "gentle-hook spot-check --staged"
+        )
         assert expected in fix
 
 
 def test_disagreement_names_both_results() -> None:
-    d = decide(plan_for(NativeRisk.MEDIUM), Satisfaction(
-        disagreements=("pytest -q: reported exit 0, observed exit 1",)), True)
+    d = decide(
+        plan_for(NativeRisk.MEDIUM),
+        Satisfaction(disagreements=("pytest -q: reported exit 0, observed exit 1",)),
+        True,
+    )
     assert "reported exit 0, observed exit 1" in d.reasons[0]
 
 
 def test_rejected_verdict_reasons_are_shown() -> None:
-    d = decide(plan_for(NativeRisk.MEDIUM, True),
-               Satisfaction(spot_check_agreed=True, rejected_verdicts=("fullSuiteRun is false",)),
-               True)
+    d = decide(
+        plan_for(NativeRisk.MEDIUM, True),
+        Satisfaction(spot_check_agreed=True, rejected_verdicts=("fullSuiteRun is false",)),
+        True,
+    )
     assert "fullSuiteRun is false" in d.reasons[0]
+
+
+# -- stakes (SPEC §9, seed 003): how many verdicts, majority of pass, a tie never passes -------
+
+
+def high_plan(stakes: str, critical: bool = False):
+    from gentle_hooks.policy.stakes import Stakes
+
+    esc = make_escalation("data", "drops a column", critical=critical)
+    return build_plan(
+        PlanInputs(
+            native_risk=NativeRisk.MEDIUM,
+            escalations=(esc,),
+            review=ReviewEvidence(),
+            runtime_writers=(),
+            caller_writer=None,
+            rdd=RDD_UNKNOWN,
+            stakes=Stakes(stakes),
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("stakes", "critical", "verifiers"),
+    [
+        ("ordinary", False, 1),
+        ("ordinary", True, 1),
+        ("shipping", False, 1),
+        ("shipping", True, 2),
+        ("audit", False, 3),
+        ("audit", True, 3),
+    ],
+)
+def test_stakes_set_the_verifier_count(stakes: str, critical: bool, verifiers: int) -> None:
+    assert high_plan(stakes, critical).verifiers == verifiers
+    assert plan_for(NativeRisk.HIGH).verifiers == 0  # below high, stakes add nothing
+
+
+@pytest.mark.parametrize(
+    ("stakes", "critical", "statuses", "ok"),
+    [
+        ("ordinary", False, ("pass",), True),
+        ("ordinary", False, ("fail",), False),
+        ("ordinary", False, ("fail", "abstain", "pass"), True),
+        ("shipping", False, ("pass",), True),
+        ("shipping", True, ("pass",), False),
+        ("shipping", True, ("pass", "pass"), True),
+        ("audit", False, ("pass", "pass"), False),
+        ("audit", False, ("pass", "pass", "fail"), True),
+        ("audit", False, ("pass", "pass", "fail", "fail"), False),
+        ("audit", False, ("pass", "pass", "pass", "fail", "fail", "fail", "fail"), False),
+        ("audit", False, ("pass", "pass", "abstain", "abstain"), False),
+        ("audit", False, ("pass", "pass", "abstain", "fail"), True),
+    ],
+    ids=lambda v: "-".join(v) if isinstance(v, tuple) else str(v),
+)
+def test_stakes_majority_and_ties(stakes, critical, statuses, ok) -> None:
+    done = Satisfaction(
+        spot_check_agreed=True, accepted_verdicts=statuses.count("pass"), verdict_statuses=statuses
+    )
+    d = decide(high_plan(stakes, critical), done, applies=True)
+    assert d.verifier_satisfied is ok and d.blocked is (not ok)
+    if not ok:
+        assert ("with a majority of pass" in d.reasons[0]) is (stakes == "audit")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -22,9 +24,12 @@ def test_lines_of_every_kind() -> None:
         f"HEAD {A} refs/heads/detached {B}\n"
     )
     assert [(u.local_ref, u.is_deletion, u.is_new) for u in updates] == [
-        ("refs/heads/main", False, False), ("(delete)", True, False),
-        ("refs/heads/new", False, True), ("refs/tags/v1", False, True),
-        ("HEAD", False, False)]
+        ("refs/heads/main", False, False),
+        ("(delete)", True, False),
+        ("refs/heads/new", False, True),
+        ("refs/tags/v1", False, True),
+        ("HEAD", False, False),
+    ]
 
 
 def test_sha256_ids() -> None:
@@ -36,13 +41,16 @@ def test_empty_input_is_no_updates() -> None:
     assert parse_pre_push("") == []
 
 
-@pytest.mark.parametrize("line", [
-    "refs/heads/main",
-    f"refs/heads/main {A} refs/heads/main",
-    f"refs/heads/main xyz refs/heads/main {B}",
-    f"refs/heads/main {A} refs/heads/main {Z2}",
-    f"refs/heads/main {A.upper()} refs/heads/main {B}",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "refs/heads/main",
+        f"refs/heads/main {A} refs/heads/main",
+        f"refs/heads/main xyz refs/heads/main {B}",
+        f"refs/heads/main {A} refs/heads/main {Z2}",
+        f"refs/heads/main {A.upper()} refs/heads/main {B}",
+    ],
+)
 def test_malformed_lines_are_refused(line: str) -> None:
     with pytest.raises(UsageError) as exc:
         parse_pre_push(line + "\n")
@@ -51,23 +59,32 @@ def test_malformed_lines_are_refused(line: str) -> None:
 
 @given(st.text(max_size=200))
 def test_parser_never_crashes(text: str) -> None:
-    try:
+    with contextlib.suppress(UsageError):
         parse_pre_push(text)
-    except UsageError:
-        pass
 
 
 def test_pre_commit_range() -> None:
-    u = from_pre_commit_env({"PRE_COMMIT": "1", "PRE_COMMIT_FROM_REF": B, "PRE_COMMIT_TO_REF": A,
-                             "PRE_COMMIT_LOCAL_BRANCH": "refs/heads/x",
-                             "PRE_COMMIT_REMOTE_BRANCH": "refs/heads/x",
-                             "PRE_COMMIT_REMOTE_NAME": "origin"})
+    u = from_pre_commit_env(
+        {
+            "PRE_COMMIT": "1",
+            "PRE_COMMIT_FROM_REF": B,
+            "PRE_COMMIT_TO_REF": A,
+            "PRE_COMMIT_LOCAL_BRANCH": "refs/heads/x",
+            "PRE_COMMIT_REMOTE_BRANCH": "refs/heads/x",
+            "PRE_COMMIT_REMOTE_NAME": "origin",
+        }
+    )
     assert u is not None and (u.from_ref, u.local_oid, u.local_ref) == (B, A, "refs/heads/x")
 
 
 def test_pre_commit_without_range_is_not_nothing() -> None:
-    u = from_pre_commit_env({"PRE_COMMIT": "1", "PRE_COMMIT_LOCAL_BRANCH": "refs/heads/x",
-                             "PRE_COMMIT_REMOTE_NAME": "origin"})
+    u = from_pre_commit_env(
+        {
+            "PRE_COMMIT": "1",
+            "PRE_COMMIT_LOCAL_BRANCH": "refs/heads/x",
+            "PRE_COMMIT_REMOTE_NAME": "origin",
+        }
+    )
     assert u is not None and u.is_new and u.local_oid == "refs/heads/x"
     bare = from_pre_commit_env({"PRE_COMMIT": "1"})
     assert bare is not None and bare.local_oid == "HEAD"

@@ -14,8 +14,17 @@ Z, A, B = "0" * 40, "a" * 40, "b" * 40
 DOC = b"# Title\n\nPlain words, caf\xc3\xa9.\n"
 
 
-def change(path, status="M", old_mode="100644", new_mode="100644", add=1, dele=1,
-           old_path=None, old=A, new=B):
+def change(
+    path,
+    status="M",
+    old_mode="100644",
+    new_mode="100644",
+    add=1,
+    dele=1,
+    old_path=None,
+    old=A,
+    new=B,
+):
     if status == "A":
         old_mode, old = "000000", Z
     if status == "D":
@@ -48,30 +57,42 @@ CASES = [
     ("high", "shell_script", change("scripts/deploy.sh"), {}),
     ("high", "delivery_config", change(".github/workflows/ci.yml"), {}),
     ("high", "delivery_config", change(".gentle-hooks.toml"), {}),
-    ("high", "exec_bit", change("tool.py", old_mode="100644", new_mode="100755", add=0,
-                                dele=0, new=A), {}),
+    (
+        "high",
+        "exec_bit",
+        change("tool.py", old_mode="100644", new_mode="100755", add=0, dele=0, new=A),
+        {},
+    ),
     ("high", "exec_bit", change("bin/run", old_mode="100755", new_mode="100644"), {}),
     ("high", "exec_bit", change("bin/new", status="A", new_mode="100755"), {}),
     ("high", "hot_path", change("src/new_place.py", status="R", old_path="src/auth.py"), {}),
 ]
 
 
-@pytest.mark.parametrize(("tier", "code", "pc", "blobs"), CASES,
-                         ids=[f"{c[1]}:{c[2].path}" for c in CASES])
+@pytest.mark.parametrize(
+    ("tier", "code", "pc", "blobs"), CASES, ids=[f"{c[1]}:{c[2].path}" for c in CASES]
+)
 def test_path_rule(tier, code, pc, blobs) -> None:
     got = classify_path(pc, blobs, S)
     assert (got.tier, got.code) == (tier, code)
 
 
-@pytest.mark.parametrize("path", ["src/author.py", "docs/authority.md", "lib/updated_at.py",
-                                  "src/secureish_name.py"])
+@pytest.mark.parametrize(
+    "path", ["src/author.py", "docs/authority.md", "lib/updated_at.py", "src/secureish_name.py"]
+)
 def test_hot_tokens_match_whole_tokens_only(path: str) -> None:
     assert classify_path(change(path), {B: DOC}, S).code != "hot_path"
 
 
 def test_path_tokens_split_camel_case() -> None:
     assert path_tokens("src/authService/login_view.py") == [
-        "src", "auth", "service", "login", "view", "py"]
+        "src",
+        "auth",
+        "service",
+        "login",
+        "view",
+        "py",
+    ]
 
 
 def test_tier_is_the_maximum_and_every_tier_has_reasons() -> None:
@@ -82,23 +103,34 @@ def test_tier_is_the_maximum_and_every_tier_has_reasons() -> None:
     assert passive.review_due_reason == "passive" and passive.review_due is False
     medium = classify([doc, src], {B: DOC}, [], S, kind="committed", base_ref="main")
     assert medium.risk == "medium" and {r.code for r in medium.reasons} == {
-        "documentation", "source"}
+        "documentation",
+        "source",
+    }
     assert medium.changed_lines == 14 and medium.review_due_reason == "under_budget"
 
 
-@pytest.mark.parametrize(("text", "line", "high"), [
-    ("#!/usr/bin/env python3", 1, True),
-    ("#!/usr/bin/env python3", 3, False),
-    ("    subprocess.run(['ls'])", 9, True),
-    ("os.system('rm -rf /')", 2, True),
-    ("const { execSync } = require('child_process')", 4, True),
-    ("cmd := exec.Command(\"git\", \"status\")", 7, True),
-    ("let x = subprocessing_helper", 5, False),
-    ("print('hello')", 1, False),
-])
+@pytest.mark.parametrize(
+    ("text", "line", "high"),
+    [
+        ("#!/usr/bin/env python3", 1, True),
+        ("#!/usr/bin/env python3", 3, False),
+        ("    subprocess.run(['ls'])", 9, True),
+        ("os.system('rm -rf /')", 2, True),
+        ("const { execSync } = require('child_process')", 4, True),
+        ('cmd := exec.Command("git", "status")', 7, True),
+        ("let x = subprocessing_helper", 5, False),
+        ("print('hello')", 1, False),
+    ],
+)
 def test_process_execution_in_added_lines(text: str, line: int, high: bool) -> None:
-    env = classify([change("src/x.py")], {}, [AddedLine("src/x.py", line, text)], S,
-                   kind="snapshot", base_ref=None)
+    env = classify(
+        [change("src/x.py")],
+        {},
+        [AddedLine("src/x.py", line, text)],
+        S,
+        kind="snapshot",
+        base_ref=None,
+    )
     assert (env.risk == "high") is high
     if high:
         assert env.reasons[0].code == "process_execution" and env.reasons[0].path == "src/x.py"
@@ -110,27 +142,34 @@ def test_size_never_sets_the_tier_but_reports_slice_budget() -> None:
     env = classify(big, {}, [], S, kind="committed", base_ref="main")
     assert env.risk == "medium" and env.changed_lines == 400
     assert env.review_due is True and env.review_due_reason == "slice_budget_reached"
-    env = classify(big[:3] + [change("src/z.py", add=99, dele=0)], {}, [], S,
-                   kind="committed", base_ref="main")
+    env = classify(
+        [*big[:3], change("src/z.py", add=99, dele=0)], {}, [], S, kind="committed", base_ref="main"
+    )
     assert env.changed_lines == 399 and env.review_due_reason == "under_budget"
 
 
 def test_changed_lines_excludes_binary_mode_only_and_golden() -> None:
-    env = classify([
-        change("a.py", add=5, dele=5),
-        change("b.png", add=None, dele=None),
-        change("tool.py", old_mode="100644", new_mode="100755", add=0, dele=0, new=A),
-        change("testdata/out.golden", add=50, dele=50),
-        change("ui/__snapshots__/x.snap", add=7, dele=0),
-    ], {}, [], S, kind="committed", base_ref=None)
+    env = classify(
+        [
+            change("a.py", add=5, dele=5),
+            change("b.png", add=None, dele=None),
+            change("tool.py", old_mode="100644", new_mode="100755", add=0, dele=0, new=A),
+            change("testdata/out.golden", add=50, dele=50),
+            change("ui/__snapshots__/x.snap", add=7, dele=0),
+        ],
+        {},
+        [],
+        S,
+        kind="committed",
+        base_ref=None,
+    )
     assert env.changed_lines == 10
 
 
 def test_high_is_high_risk_due_and_consumed_is_already_reviewed() -> None:
     env = classify([change("auth.py")], {}, [], S, kind="committed", base_ref=None)
     assert (env.review_due, env.review_due_reason) == (True, "high_risk")
-    env = classify([change("auth.py")], {}, [], S, kind="committed", base_ref=None,
-                   consumed=True)
+    env = classify([change("auth.py")], {}, [], S, kind="committed", base_ref=None, consumed=True)
     assert (env.review_due, env.review_due_reason) == (False, "already_reviewed")
     assert env.candidate.consumed is True
 
