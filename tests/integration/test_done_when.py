@@ -195,8 +195,8 @@ def test_08_to_10_bad_verdicts_are_refused_with_their_reason(
     missing = next(line for line in lines if line.startswith("  missing: plan risk high"))
     assert missing.startswith(
         "  missing: plan risk high (escalated: 2 security) needs 1 accepted gentle-ai-verify "
-        "verdict(s) for this candidate (stakes ordinary), found 0; not accepted: verdict #1 (brief brief-1, "
-        "status fail): V1 status is fail, not pass"
+        "verdict(s) for this candidate (stakes ordinary), found 0; not accepted: verdict #1 "
+        "(brief brief-1, status fail): V1 status is fail, not pass"
     )
     assert missing.endswith(reason)
     assert "  run: gentle-hook verdict add <verdict.json>" in lines
