@@ -42,6 +42,7 @@ class AssessRequest:
             ``unknown``: only a recorded ``review ack`` for this candidate closes it).
         writer_model / writer_effort: caller writer profile.
         allow_empty: accept an empty candidate (hooks) instead of refusing it (assess).
+        delegated_by: delegated evidence found outside the ledger, or None.
     """
 
     cwd: str | None = None
@@ -53,6 +54,7 @@ class AssessRequest:
     writer_model: str | None = None
     writer_effort: str | None = None
     allow_empty: bool = False
+    delegated_by: str | None = None
 
 
 @dataclass(frozen=True)
@@ -67,6 +69,8 @@ class AssessResult:
         config: the compiled settings and RDD sources.
         escalations: every escalation applied (requested and recorded, one per item).
         facts: what the ledger holds for this candidate (empty when there is none).
+        delegated_by: why the gate applies (ledger writer work, an AI trailer, an agent
+            runtime, ``applies_to = all``), or None when it does not.
     """
 
     candidate: Candidate
@@ -79,6 +83,7 @@ class AssessResult:
     config: LoadedConfig
     escalations: tuple[Escalation, ...] = field(default=())
     facts: LedgerFacts | None = None
+    delegated_by: str | None = None
 
 
 def assess_native_builtin(
@@ -205,10 +210,52 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
         )
     assert repo.paths.toplevel is not None  # Repository.open refuses bare repositories
     facts = read_facts(store_path(repo), repo.paths.toplevel, cand.identity)
+    binding = Binding(cwd=req.cwd, projection=projection, base_ref=req.base_ref)
+    return evaluate(
+        repo,
+        config,
+        cand,
+        facts,
+        requested=escalations,
+        caller=writer,
+        outcome=outcome,
+        delegated_by=req.delegated_by,
+        bind_flag=binding.flags(),
+    )
+
+
+def evaluate(
+    repo: Repository,
+    config: LoadedConfig,
+    cand: Candidate,
+    facts: LedgerFacts,
+    *,
+    requested: tuple[Escalation, ...] = (),
+    caller: WriterProfile | None = None,
+    outcome: ReviewOutcome | None = None,
+    delegated_by: str | None = None,
+    bind_flag: str = "",
+) -> AssessResult:
+    """Classify one resolved candidate and decide it (SPEC §4, §5).
+
+    Args:
+        repo / config: the open repository and its compiled configuration.
+        cand: the candidate; facts: the ledger's facts for it (writer work, escalations,
+            records bound to its identity).
+        requested: escalations asked for on the command line.
+        caller / outcome: caller writer profile and review outcome.
+        delegated_by: why the gate applies beyond the ledger (an AI trailer, an agent
+            runtime in the environment), or None.
+        bind_flag: the binding flag fix commands need (``" --staged"``...).
+
+    Raises:
+        GitError: a git command failed; PolicyInputError: a bad recorded escalation.
+    """
+    settings = config.settings
     changes, native = assess_native_builtin(
         repo, cand, settings.risk, consumed=True if facts.consumed else None
     )
-    escalations = merge_escalations(escalations, facts.policy_escalations())
+    escalations = merge_escalations(requested, facts.policy_escalations())
     rdd = resolve_rdd(config.rdd_env, config.rdd_git, settings.rdd_file)
     plan = build_plan(
         PlanInputs(
@@ -216,14 +263,20 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
             escalations=escalations,
             review=facts.review_evidence(outcome, bool(native.candidate.consumed)),
             runtime_writers=facts.runtime_writers(),
-            caller_writer=writer,
+            caller_writer=caller,
             rdd=rdd,
             stakes=parse_stakes(settings.stakes),
         )
     )
-    applies = facts.delegated or settings.applies_to == "all"
-    binding = Binding(cwd=req.cwd, projection=projection, base_ref=req.base_ref)
-    decision = decide(plan, facts.satisfaction(), applies, binding.flags())
+    if facts.delegated:
+        why: str | None = "pending writer work recorded for this work tree"
+    elif delegated_by:
+        why = delegated_by
+    elif settings.applies_to == "all":
+        why = "gate.applies_to = all"
+    else:
+        why = None
+    decision = decide(plan, facts.satisfaction(), why is not None, bind_flag)
     return AssessResult(
         candidate=cand,
         changes=changes,
@@ -235,4 +288,5 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
         config=config,
         escalations=escalations,
         facts=facts,
+        delegated_by=why,
     )

@@ -18,9 +18,10 @@ commit messages and the environment. Formats are the ones the tools write:
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+TYPE_CHECKING = False  # the hook pass path calls runtime_evidence: keep imports light
+if TYPE_CHECKING:
+    import re
+    from collections.abc import Mapping
 
 #: Co-author addresses (lowercase, matched as a suffix of the address) that name an AI agent.
 AI_COAUTHOR_ADDRESSES: tuple[tuple[str, str], ...] = (
@@ -42,18 +43,18 @@ AI_COAUTHOR_ADDRESSES: tuple[tuple[str, str], ...] = (
     ("noreply@amazon.com", "amazon-q"),
     ("noreply@pi.dev", "pi"),
 )
-#: Author or committer names that are agents.
-AI_AUTHOR_PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\(aider\)\s*$"), "aider"),
-    (re.compile(r"^copilot-swe-agent(\[bot\])?$", re.I), "copilot"),
-    (re.compile(r"^google-labs-jules(\[bot\])?$", re.I), "jules"),
-    (re.compile(r"^(claude|claude code)$", re.I), "claude-code"),
+#: Author or committer names that are agents: (regex, flags, agent).
+AI_AUTHOR_PATTERNS: tuple[tuple[str, str, str], ...] = (
+    (r"\(aider\)\s*$", "", "aider"),
+    (r"^copilot-swe-agent(\[bot\])?$", "i", "copilot"),
+    (r"^google-labs-jules(\[bot\])?$", "i", "jules"),
+    (r"^(claude|claude code)$", "i", "claude-code"),
 )
-#: Message markers that are not trailers.
-AI_MESSAGE_MARKERS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"Generated with \[Claude Code\]", re.I), "claude-code"),
-    (re.compile(r"^aider: ", re.I), "aider"),
-    (re.compile(r"^Gentle-Writer:\s*\S", re.I | re.M), "gentle-hooks"),
+#: Message markers that are not trailers: (regex, flags, agent).
+AI_MESSAGE_MARKERS: tuple[tuple[str, str, str], ...] = (
+    (r"Generated with \[Claude Code\]", "i", "claude-code"),
+    (r"^aider: ", "i", "aider"),
+    (r"^Gentle-Writer:\s*\S", "im", "gentle-hooks"),
 )
 #: Environment variables an agent runtime sets for the processes it runs: (name, value or
 #: None for "any non-empty value", runtime).
@@ -69,15 +70,40 @@ RUNTIME_ENV: tuple[tuple[str, str | None, str], ...] = (
     ("GENTLE_WRITER_MODEL", None, "gentle-hooks env recorder"),
 )
 
-_COAUTHOR = re.compile(r"^co-authored-by:\s*(.+)$", re.I | re.M)
+_COAUTHOR = r"^co-authored-by:\s*(.+)$"
+_COMPILED: dict[str, re.Pattern[str]] = {}
 
 
-@dataclass(frozen=True)
+def _rx(pattern: str, flags: str) -> re.Pattern[str]:
+    """Compile lazily (``re`` is imported only when a message is inspected)."""
+    key = flags + pattern
+    if key not in _COMPILED:
+        import re
+
+        bits = (re.I if "i" in flags else 0) | (re.M if "m" in flags else 0)
+        _COMPILED[key] = re.compile(pattern, bits)
+    return _COMPILED[key]
+
+
 class Evidence:
     """Why a commit or a hook run counts as delegated: the agent and what showed it."""
 
-    agent: str
-    detail: str
+    __slots__ = ("agent", "detail")
+
+    def __init__(self, agent: str, detail: str) -> None:
+        self.agent, self.detail = agent, detail
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Evidence) and (self.agent, self.detail) == (
+            other.agent,
+            other.detail,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.agent, self.detail))
+
+    def __repr__(self) -> str:
+        return f"Evidence({self.agent!r}, {self.detail!r})"
 
 
 def message_evidence(message: str, author: str = "", committer: str = "") -> Evidence | None:
@@ -89,18 +115,18 @@ def message_evidence(message: str, author: str = "", committer: str = "") -> Evi
     Returns:
         The first :class:`Evidence` found, or None for an ordinary human commit.
     """
-    for match in _COAUTHOR.finditer(message):
+    for match in _rx(_COAUTHOR, "im").finditer(message):
         who = match.group(1).strip()
         low = who.lower().rstrip(">")
         for suffix, agent in AI_COAUTHOR_ADDRESSES:
             if low.endswith(suffix.rstrip(">")):
                 return Evidence(agent, f"Co-authored-by: {who}")
     for name, role in ((author, "author"), (committer, "committer")):
-        for pattern, agent in AI_AUTHOR_PATTERNS:
-            if name and pattern.search(name):
+        for pattern, flags, agent in AI_AUTHOR_PATTERNS:
+            if name and _rx(pattern, flags).search(name):
                 return Evidence(agent, f"{role} {name!r}")
-    for pattern, agent in AI_MESSAGE_MARKERS:
-        m = pattern.search(message)
+    for pattern, flags, agent in AI_MESSAGE_MARKERS:
+        m = _rx(pattern, flags).search(message)
         if m:
             return Evidence(agent, f"message marker {m.group(0).strip()!r}")
     return None

@@ -255,6 +255,53 @@ class Repository:
                 pos += size + 1
         return out
 
+    # -- commits and pushes --------------------------------------------------------------
+
+    def read_commits(self, ids: Sequence[str]) -> list[CommitInfo]:
+        """Parse commit objects by id (one ``git cat-file --batch``), in the order given.
+
+        Ids that are not commits (a tag, a missing object) are left out.
+        """
+        raw = self.read_blobs(ids)
+        out = []
+        for oid in ids:
+            data = raw.get(oid)
+            if data is not None:
+                info = parse_commit(oid, data)
+                if info is not None:
+                    out.append(info)
+        return out
+
+    def peel_commit(self, oid: str) -> str | None:
+        """The commit an id names, peeling annotated tags; None when it is not a commit."""
+        proc = self.run(
+            ["rev-parse", "--verify", "-q", "--end-of-options", oid + "^{commit}"], ok=(0, 1, 128)
+        )
+        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+    def has_object(self, oid: str) -> bool:
+        """True when the object exists locally (a remote id we may never have fetched)."""
+        return self.run(["cat-file", "-e", oid], ok=(0, 1, 128)).returncode == 0
+
+    def new_commits(
+        self, tip: str, exclude: Sequence[str] = (), remote: str | None = None
+    ) -> list[str]:
+        """Commits reachable from ``tip`` and not from ``exclude`` (ids) nor, when ``remote``
+        is given, from any of that remote's remote-tracking refs; oldest first.
+
+        ``remote=""`` excludes every remote-tracking ref (the remote is unknown).
+        """
+        args = ["rev-list", "--topo-order", "--reverse", tip]
+        args += [f"^{x}" for x in exclude]
+        if remote is not None:
+            args += ["--not", f"--remotes={remote}" if remote else "--remotes"]
+        return self._out(args).split()
+
+    def ident(self) -> str:
+        """``Name <email>`` of the committer git would record now."""
+        raw = self._out(["var", "GIT_COMMITTER_IDENT"])
+        return raw.rsplit(" ", 2)[0] if raw.count(" ") >= 2 else raw
+
     # -- projections ---------------------------------------------------------------------
 
     def _with_index_copy(self, args_list: Sequence[Sequence[str]]) -> str:
@@ -505,6 +552,45 @@ class Repository:
 
 
 # -- process helpers ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CommitInfo:
+    """One commit object: id, tree, parents, author and committer names, raw message."""
+
+    id: str
+    tree: str
+    parents: tuple[str, ...]
+    author: str
+    committer: str
+    message: str
+
+
+def _ident_name(value: str) -> str:
+    return value.split(" <", 1)[0]
+
+
+def parse_commit(oid: str, data: bytes) -> CommitInfo | None:
+    """Parse a raw commit object; None when ``data`` is not one (no ``tree`` header)."""
+    head, _, body = data.partition(b"\n\n")
+    fields: dict[str, list[str]] = {}
+    for line in head.split(b"\n"):
+        if line.startswith(b" "):
+            continue  # continuation of a multi-line header (gpgsig, mergetag)
+        key, _, value = line.partition(b" ")
+        fields.setdefault(key.decode("ascii", "replace"), []).append(
+            value.decode("utf-8", "replace")
+        )
+    if "tree" not in fields:
+        return None
+    return CommitInfo(
+        id=oid,
+        tree=fields["tree"][0],
+        parents=tuple(fields.get("parent", ())),
+        author=_ident_name(fields.get("author", [""])[0]),
+        committer=_ident_name(fields.get("committer", [""])[0]),
+        message=body.decode("utf-8", "replace"),
+    )
 
 
 def check_ref_name(ref: str, what: str) -> None:

@@ -1,9 +1,11 @@
 """Hook entry points: ``gentle-hook hook <name> [--warn] [--script PATH] [ARGS...]``.
 
 Layer: top (beside :mod:`gentle_hooks.main`, which dispatches here before importing click).
-This module decides the pass path with the standard library only: a human's ordinary
-commit costs one or two git processes and imports no click, pydantic or pygit2. Anything
-to judge is handed to :mod:`gentle_hooks.gate`; records to :mod:`gentle_hooks.recorders`.
+This module decides the pass path with the lightest standard library only — no click,
+pydantic or pygit2, and not even ``subprocess``, ``dataclasses``, ``typing`` or
+``tomllib`` (each costs more than starting Python): a human's ordinary commit spawns at
+most two git processes. Anything to judge goes to :mod:`gentle_hooks.gate`; records to
+:mod:`gentle_hooks.recorders`.
 
 Chaining: when ``install`` moved a foreign hook aside to ``<script>.gentle-legacy``, it runs
 first with the same arguments and standard input; a gating hook fails when it fails.
@@ -12,12 +14,14 @@ first with the same arguments and standard input; a gating hook fails when it fa
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from gentle_hooks.errors import EXIT_OK, UsageError
+from gentle_hooks.paths import ledger_path
+
+TYPE_CHECKING = False  # importing typing costs ~10 ms; annotations are strings here
+if TYPE_CHECKING:
+    from collections.abc import Mapping, Sequence
 
 GATES = ("pre-commit", "pre-merge-commit", "commit-msg", "pre-push", "pre-receive")
 RECORDERS = ("prepare-commit-msg", "post-commit", "post-rewrite")
@@ -25,7 +29,6 @@ READS_STDIN = ("pre-push", "post-rewrite", "pre-receive")
 LEGACY_SUFFIX = ".gentle-legacy"
 
 
-@dataclass(frozen=True)
 class HookCall:
     """One hook invocation.
 
@@ -35,19 +38,63 @@ class HookCall:
         script: the installed script's path (for chaining), or None.
     """
 
-    name: str
-    args: tuple[str, ...]
-    stdin: bytes
-    warn: bool
-    script: str | None
+    __slots__ = ("args", "name", "script", "stdin", "warn")
+
+    def __init__(
+        self, name: str, args: tuple[str, ...], stdin: bytes, warn: bool, script: str | None
+    ) -> None:
+        self.name, self.args, self.stdin, self.warn, self.script = name, args, stdin, warn, script
 
 
-@dataclass(frozen=True)
 class Where:
     """Where the hook runs: work tree root (None when bare) and common git dir."""
 
-    root: str | None
-    common_dir: str
+    __slots__ = ("common_dir", "root")
+
+    def __init__(self, root: str | None, common_dir: str) -> None:
+        self.root, self.common_dir = root, common_dir
+
+
+def capture(argv: Sequence[str], env: Mapping[str, str]) -> tuple[int, bytes]:
+    """Run a command with stdout captured, stdin and stderr on /dev/null.
+
+    ``os.posix_spawnp`` and a pipe: the pass path does not import ``subprocess``.
+
+    Returns:
+        (exit code, stdout bytes).
+
+    Raises:
+        UsageError: the program is not on PATH.
+    """
+    read_end, write_end = os.pipe()
+    devnull = os.open(os.devnull, os.O_RDWR)
+    try:
+        pid = os.posix_spawnp(
+            argv[0],
+            list(argv),
+            dict(env),
+            file_actions=[
+                (os.POSIX_SPAWN_DUP2, devnull, 0),
+                (os.POSIX_SPAWN_DUP2, write_end, 1),
+                (os.POSIX_SPAWN_DUP2, devnull, 2),
+                (os.POSIX_SPAWN_CLOSE, read_end),
+            ],
+        )
+    except FileNotFoundError:
+        os.close(read_end)
+        raise UsageError(f"{argv[0]} is not on PATH") from None
+    finally:
+        os.close(write_end)
+        os.close(devnull)
+    chunks = []
+    while True:
+        chunk = os.read(read_end, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(read_end)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status), b"".join(chunks)
 
 
 def parse_call(argv: Sequence[str], stdin: bytes) -> HookCall:
@@ -56,13 +103,12 @@ def parse_call(argv: Sequence[str], stdin: bytes) -> HookCall:
     Raises:
         UsageError: a missing or unknown hook name.
     """
+    names = ", ".join((*GATES, *RECORDERS))
     if not argv:
-        raise UsageError("hook: name a hook: " + ", ".join((*GATES, *RECORDERS)))
+        raise UsageError("hook: name a hook: " + names)
     name, rest = argv[0], list(argv[1:])
     if name not in GATES and name not in RECORDERS:
-        raise UsageError(
-            f"hook: unknown hook {name!r}: use one of " + ", ".join((*GATES, *RECORDERS))
-        )
+        raise UsageError(f"hook: unknown hook {name!r}: use one of {names}")
     warn = False
     script = None
     args: list[str] = []
@@ -86,12 +132,14 @@ def run_legacy(call: HookCall) -> int:
     legacy = call.script + LEGACY_SUFFIX
     if not os.access(legacy, os.X_OK):
         return EXIT_OK
+    import subprocess
+
     return subprocess.run([legacy, *call.args], input=call.stdin, check=False).returncode
 
 
 def locate(env: Mapping[str, str]) -> Where | None:
     """Work tree root and common git dir in one git process (honours the hook's env)."""
-    proc = subprocess.run(
+    _, out = capture(
         [
             "git",
             "rev-parse",
@@ -100,11 +148,9 @@ def locate(env: Mapping[str, str]) -> Where | None:
             "--is-bare-repository",
             "--show-toplevel",
         ],
-        capture_output=True,
-        env=dict(env),
-        check=False,
+        env,
     )
-    lines = proc.stdout.decode("utf-8", "surrogateescape").split("\n")
+    lines = out.decode("utf-8", "surrogateescape").split("\n")
     if len(lines) < 2 or lines[1] not in ("true", "false"):
         return None
     root = lines[2] if lines[1] == "false" and len(lines) > 2 and lines[2] else None
@@ -114,55 +160,70 @@ def locate(env: Mapping[str, str]) -> Where | None:
 def has_pending_work(where: Where) -> bool:
     """True when the ledger holds pending writer mutations for this work tree root.
 
-    No ledger file means no records: nothing is opened or created then.
+    No ledger file means no records: nothing is opened or created then. A ledger that exists
+    is read with one query; any trouble goes through the store for its one-line error.
 
     Raises:
         StoreError: the ledger exists but cannot be read (the gate fails closed).
     """
-    from gentle_hooks.ledger import Ledger, ledger_path
-
     path = ledger_path(where.common_dir)
     if where.root is None or not os.path.exists(path):
         return False
-    led = Ledger.open_existing(path)
-    if led is None:
-        return False
+    import sqlite3
+
     try:
-        return bool(led.pending_mutations(where.root))
-    finally:
-        led.close()
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            row = conn.execute(
+                "SELECT 1 FROM pending_mutation WHERE root = ? AND consumed_by IS NULL LIMIT 1",
+                (where.root,),
+            ).fetchone()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        from gentle_hooks.ledger import Ledger
+
+        with Ledger.open_existing(path) as led:  # type: ignore[union-attr]
+            return bool(led.pending_mutations(where.root))
+    return row is not None
 
 
 def applies_to_all(where: Where, env: Mapping[str, str]) -> bool:
     """``gate.applies_to == "all"`` from the environment, git config or the config file.
 
-    The pass path reads only this key (the whole file is validated on every other path).
+    The pass path reads only this key (the whole file is validated on every other path),
+    and parses TOML only when a config file mentions gentle-hooks at all.
 
     Raises:
         ConfigError: the deciding value is neither ``delegated`` nor ``all``.
     """
-    from gentle_hooks.errors import ConfigError
-
     value = env.get("GENTLE_HOOKS_APPLIES_TO")
     where_from = "GENTLE_HOOKS_APPLIES_TO"
     if not value:
-        proc = subprocess.run(
-            ["git", "config", "--get", "gentle.appliesTo"],
-            capture_output=True,
-            env=dict(env),
-            check=False,
-        )
-        value = proc.stdout.decode().strip() if proc.returncode == 0 else None
+        rc, out = capture(["git", "config", "--get", "gentle.appliesTo"], env)
+        value = out.decode("utf-8", "replace").strip() if rc == 0 else None
         where_from = "git config gentle.appliesTo"
-    if not value and where.root is not None:
+    if not value and where.root is not None and _mentions_us(where.root):
         from gentle_hooks.config import raw_gate_value
 
         value, where_from = raw_gate_value(where.root, "applies_to")
     if not value:
         return False
     if value not in ("delegated", "all"):
+        from gentle_hooks.errors import ConfigError
+
         raise ConfigError(f"{where_from}: {value!r} is not one of delegated, all")
     return value == "all"
+
+
+def _mentions_us(root: str) -> bool:
+    if os.path.exists(os.path.join(root, ".gentle-hooks.toml")):
+        return True
+    try:
+        with open(os.path.join(root, "pyproject.toml"), "rb") as fh:
+            return b"gentle-hooks" in fh.read()
+    except OSError:
+        return False
 
 
 def main(argv: Sequence[str]) -> int:

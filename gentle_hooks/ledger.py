@@ -49,11 +49,10 @@ from gentle_hooks.ledger_records import (
     to_row,
 )
 from gentle_hooks.ledger_schema import MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.paths import LEDGER_FILE as LEDGER_FILE
+from gentle_hooks.paths import STATE_DIR as STATE_DIR
+from gentle_hooks.paths import ledger_path as ledger_path
 
-#: Directory under the git common dir that holds gentle-hooks state.
-STATE_DIR = "gentle-hooks"
-#: File name of the ledger database.
-LEDGER_FILE = "ledger.sqlite3"
 #: How long a writer waits for another writer's transaction, in milliseconds.
 DEFAULT_BUSY_TIMEOUT_MS = 30_000
 
@@ -73,16 +72,6 @@ class StoreError(GentleError):
         )
         self.path = path
         self.problem = problem
-
-
-def ledger_path(common_dir: str) -> str:
-    """The ledger file for a repository: ``<common_dir>/gentle-hooks/ledger.sqlite3``.
-
-    Args:
-        common_dir: absolute git common dir (``RepoPaths.common_dir``), shared by linked
-            worktrees.
-    """
-    return os.path.join(common_dir, STATE_DIR, LEDGER_FILE)
 
 
 # -- the store ---------------------------------------------------------------------------

@@ -12,9 +12,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
-import traceback
-from collections.abc import Sequence
 
 from gentle_hooks.errors import (
     EXIT_INPUT,
@@ -23,6 +20,10 @@ from gentle_hooks.errors import (
     EXIT_UNEXPECTED,
     GentleError,
 )
+
+TYPE_CHECKING = False  # typing costs ~10 ms to import; the hook path avoids it
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 PROG = "gentle-hook"
 
@@ -34,6 +35,9 @@ def log_path() -> str:
 
 
 def _log_unexpected(argv: Sequence[str]) -> str:
+    import time
+    import traceback
+
     path = log_path()
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -53,6 +57,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     args = list(sys.argv[1:] if argv is None else argv)
     try:
+        if args[:1] == ["hook"]:
+            # The hook path: decided with the standard library before click is imported.
+            from gentle_hooks.hookrun import main as hook_main
+
+            return hook_main(args[1:])
         import click
 
         from gentle_hooks.cli import cli

@@ -1,0 +1,58 @@
+"""``gentle-hook install`` / ``uninstall``: plain git hooks without the framework (SPEC §7).
+
+Layer: CLI (thin): parse flags, call :mod:`gentle_hooks.install`, print what was done.
+"""
+
+from __future__ import annotations
+
+import click
+
+from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.git import Repository
+from gentle_hooks.install import DEFAULT_HOOK_TYPES, KNOWN_HOOK_TYPES
+from gentle_hooks.install import install as do_install
+from gentle_hooks.install import uninstall as do_uninstall
+
+
+@click.command()
+@click.option("--cwd", type=click.Path(file_okay=False), help="Run as if in this directory.")
+@click.option(
+    "--hook-type",
+    "-t",
+    "hook_types",
+    multiple=True,
+    type=click.Choice(KNOWN_HOOK_TYPES),
+    help="Hook to install (repeatable); default: " + ", ".join(DEFAULT_HOOK_TYPES) + ".",
+)
+@click.option("--warn", is_flag=True, help="Report blocks without failing the commit or push.")
+def install(cwd: str | None, hook_types: tuple[str, ...], warn: bool) -> int:
+    """Install the gate and recorder hooks into the effective hooks directory.
+
+    Honours core.hooksPath; an existing hook is chained (moved to <name>.gentle-legacy and
+    run first), never overwritten. The scripts run the interpreter installing them.
+    """
+    repo = Repository.open(cwd)
+    for action in do_install(repo, hook_types or DEFAULT_HOOK_TYPES, warn=warn):
+        click.echo(f"{action.hook_type}: {action.what}: {action.path}")
+    return EXIT_OK
+
+
+@click.command()
+@click.option("--cwd", type=click.Path(file_okay=False), help="Run as if in this directory.")
+@click.option(
+    "--hook-type",
+    "-t",
+    "hook_types",
+    multiple=True,
+    type=click.Choice(KNOWN_HOOK_TYPES),
+    help="Hook to remove (repeatable); default: every hook gentle-hooks installed.",
+)
+def uninstall(cwd: str | None, hook_types: tuple[str, ...]) -> int:
+    """Remove the hooks gentle-hooks installed and restore chained hooks."""
+    repo = Repository.open(cwd)
+    actions = do_uninstall(repo, hook_types or KNOWN_HOOK_TYPES)
+    for action in actions:
+        click.echo(f"{action.hook_type}: {action.what}: {action.path}")
+    if not actions:
+        click.echo("nothing to remove: no gentle-hooks hook is installed here")
+    return EXIT_OK

@@ -1,0 +1,349 @@
+"""The gates (SPEC §5 "Decision", §7 "Hooks"): commit, commit-msg and push.
+
+Layer: service. Resolves the candidates a hook must judge, evaluates each with
+:func:`gentle_hooks.assessment.evaluate`, and turns the decisions into an exit code and the
+lines the user reads. Blocks only when a delegated candidate lacks its spot check or, when
+escalated, its verifier verdicts; everything else passes.
+
+* commit gate (pre-commit, pre-merge-commit): the ``staged`` candidate — the index git hands
+  the hook, so ``commit -a`` and ``commit <paths>`` are judged exactly as committed;
+* commit-msg gate: the same candidate, when only the message shows delegation (an AI
+  co-author trailer) and the commit gate did not already apply;
+* push gate (pre-push): every delegated commit being pushed, each by its ``committed``
+  candidate; a ref's verdict is its worst commit's, the push's is the worst ref's.
+
+Overrides: ``GENTLE_HOOKS_SKIP="<reason>"`` lets a block through and records who, when, which
+candidate and why; ``--warn`` or ``mode = "warn"`` reports without failing.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from gentle_hooks.assessment import AssessResult, evaluate
+from gentle_hooks.candidate import Projection
+from gentle_hooks.config import LoadedConfig, load_config
+from gentle_hooks.delegation import Evidence, message_evidence, runtime_evidence
+from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
+from gentle_hooks.facts import LedgerFacts, read_facts
+from gentle_hooks.git import CommitInfo, Repository
+from gentle_hooks.hookrun import HookCall
+from gentle_hooks.ledger import Ledger
+from gentle_hooks.ledger_records import CommitRecord, OverrideRecord
+from gentle_hooks.pushspec import PushUpdate, from_pre_commit_env, parse_pre_push
+from gentle_hooks.records import store_path
+from gentle_hooks.render import short
+
+PREFIX = "gentle-hooks:"
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One candidate a gate judged: where it came from and its assessment.
+
+    Attributes:
+        label: what the user recognises (``the staged change``, ``commit 1a2b3c4 on
+            refs/heads/x``); target: the pushed ref, or None for commits.
+        result: the assessment with its decision; fix_note: how to run the fix commands
+            for this candidate (e.g. which commit to check out), or empty.
+    """
+
+    label: str
+    target: str | None
+    result: AssessResult
+    fix_note: str = ""
+
+
+def _say(line: str) -> None:
+    print(f"{PREFIX} {line}", file=sys.stderr)
+
+
+def _open(env: Mapping[str, str]) -> tuple[Repository, LoadedConfig]:
+    repo = Repository.open()
+    return repo, load_config(repo.paths.toplevel, repo.gentle_config(), env)
+
+
+# -- commit gate ------------------------------------------------------------------------------
+
+
+def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None) -> int:
+    """Judge the staged candidate (pre-commit, pre-merge-commit).
+
+    Args:
+        call: the hook call; env: the environment; runtime: an agent runtime detected in
+            the environment, or None.
+
+    Returns:
+        0 allowed (or overridden / warn mode), 1 blocked.
+
+    Raises:
+        GentleError: git, config or store failures (the hook fails closed, exit 2).
+    """
+    repo, config = _open(env)
+    cand = repo.candidate(Projection.STAGED, config_ref=config.settings.base_ref)
+    assert repo.paths.toplevel is not None
+    facts = read_facts(store_path(repo), repo.paths.toplevel, cand.identity)
+    why = f"{runtime.agent} ({runtime.detail})" if runtime else None
+    result = evaluate(repo, config, cand, facts, delegated_by=why, bind_flag=" --staged")
+    return conclude(call, env, repo, config, [Judged("the staged change", None, result)])
+
+
+def commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
+    """Judge the staged candidate when the message carries AI attribution (commit-msg).
+
+    Only when the commit gate did not already apply (no runtime in the environment, no
+    pending writer work, not ``applies_to = all``): one judgement per commit.
+
+    Raises:
+        UsageError: no message file argument.
+    """
+    if not call.args:
+        raise UsageError("hook commit-msg: git passes the message file; none given")
+    try:
+        with open(call.args[0], encoding="utf-8", errors="replace") as fh:
+            message = fh.read()
+    except OSError as exc:
+        raise UsageError(f"hook commit-msg: cannot read {call.args[0]}: {exc.strerror}") from None
+    evidence = message_evidence(_strip_comments(message))
+    if evidence is None or runtime_evidence(env) is not None:
+        return EXIT_OK
+    from gentle_hooks.hookrun import applies_to_all, has_pending_work, locate
+
+    where = locate(env)
+    if where is None or has_pending_work(where) or applies_to_all(where, env):
+        return EXIT_OK  # the commit gate judged this candidate already
+    return commit_gate(call, env, evidence)
+
+
+def _strip_comments(message: str) -> str:
+    return "\n".join(line for line in message.splitlines() if not line.startswith("#"))
+
+
+# -- push gate --------------------------------------------------------------------------------
+
+
+def push_updates(call: HookCall, env: Mapping[str, str]) -> list[PushUpdate]:
+    """The ref updates of this push: git's stdin lines, or the pre-commit framework's
+    variables (which hide stdin and describe one ref; absent means "compute it").
+
+    Raises:
+        UsageError: a malformed stdin line.
+    """
+    framework = from_pre_commit_env(env)
+    if framework is not None:
+        return [framework]
+    return parse_pre_push(call.stdin.decode("utf-8", "surrogateescape"))
+
+
+def commits_of(repo: Repository, update: PushUpdate, remote: str | None) -> list[str]:
+    """The commits an update would give the remote, oldest first.
+
+    An existing remote ref we have: ``remote_oid..local``. A new ref, an unknown remote id,
+    or the framework's unranged form: the commits reachable from local and from no
+    remote-tracking ref of that remote (of any remote when it is unnamed).
+    """
+    tip = repo.peel_commit(update.local_oid)
+    if tip is None:
+        return []
+    if update.from_ref:
+        base = repo.peel_commit(update.from_ref)
+        return repo.new_commits(tip, exclude=[base] if base else [], remote=None if base else "")
+    if update.remote_oid and not update.is_new and repo.has_object(update.remote_oid):
+        return repo.new_commits(tip, exclude=[update.remote_oid])
+    return repo.new_commits(tip, remote=remote if remote and _is_remote(repo, remote) else "")
+
+
+def _is_remote(repo: Repository, name: str) -> bool:
+    return repo.config_get(f"remote.{name}.url") is not None
+
+
+def commit_evidence(
+    info: CommitInfo,
+    records: Sequence[CommitRecord],
+    runtime: Evidence | None,
+    applies_all: bool,
+) -> str | None:
+    """Why a pushed commit is delegated, or None for a human's ordinary commit."""
+    if records:
+        stale = (
+            " (rewritten with a changed tree: records are stale)"
+            if any(r.stale for r in records)
+            else ""
+        )
+        return f"commit record from a writer{stale}"
+    ev = message_evidence(info.message, info.author, info.committer)
+    if ev is not None:
+        return f"{ev.agent} ({ev.detail})"
+    if runtime is not None:
+        return f"{runtime.agent} ({runtime.detail})"
+    return "gate.applies_to = all" if applies_all else None
+
+
+def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
+    """Judge every delegated commit of every pushed ref (pre-push).
+
+    Args:
+        call: ``args`` are git's (remote name, URL); ``stdin`` git's ref lines.
+
+    Returns:
+        0 allowed, 1 blocked (the worst ref decides, whatever the order).
+
+    Raises:
+        GentleError: malformed input, git, config or store failures (fails closed).
+    """
+    remote = call.args[0] if call.args else env.get("PRE_COMMIT_REMOTE_NAME")
+    updates = push_updates(call, env)
+    repo, config = _open(env)
+    runtime = runtime_evidence(env)
+    applies_all = config.settings.applies_to == "all"
+    path = store_path(repo)
+    head = repo.head()
+    judged: list[Judged] = []
+    for update in updates:
+        where = update.remote_ref
+        if update.is_deletion:
+            _say(f"{where}: deletion, nothing to assess")
+            continue
+        commits = commits_of(repo, update, remote)
+        if not commits:
+            tip = repo.peel_commit(update.local_oid)
+            why = (
+                f"every commit is already on {remote or 'the remote'}"
+                if tip
+                else "not a commit (nothing to assess)"
+            )
+            _say(f"{where}: {why}")
+            continue
+        records = _records_by_commit(path, commits)
+        for info in repo.read_commits(commits):
+            why = commit_evidence(info, records.get(info.id, ()), runtime, applies_all)
+            if why is None:
+                continue
+            cand = repo.candidate(
+                Projection.COMMITTED, commit=info.id, config_ref=config.settings.base_ref
+            )
+            facts = _commit_facts(path, repo, cand.identity, records.get(info.id, ()))
+            result = evaluate(repo, config, cand, facts, delegated_by=why, bind_flag=" --committed")
+            note = (
+                ""
+                if info.id == head
+                else (f"with {short(info.id)} checked out (git switch --detach {short(info.id)})")
+            )
+            judged.append(Judged(f"commit {short(info.id)} on {where}", where, result, note))
+    return conclude(call, env, repo, config, judged)
+
+
+def _records_by_commit(path: str, commits: Sequence[str]) -> dict[str, tuple[CommitRecord, ...]]:
+    led = Ledger.open_existing(path)
+    if led is None:
+        return {}
+    with led:
+        out: dict[str, list[CommitRecord]] = {}
+        for rec in led.commit_records(list(commits)):
+            out.setdefault(rec.commit_id, []).append(rec)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def _commit_facts(
+    path: str, repo: Repository, identity: str, records: Sequence[CommitRecord]
+) -> LedgerFacts:
+    """Facts for a pushed commit: records bound to its identity, and the writer work and
+    escalations its commit records delivered (not the work tree's pending work)."""
+    assert repo.paths.toplevel is not None
+    facts = read_facts(path, repo.paths.toplevel, identity)
+    if not facts.present:
+        return facts
+    led = Ledger.open_existing(path)
+    assert led is not None
+    with led:
+        mutations, escalations = led.delivered_work(sorted({r.origin for r in records}))
+    return replace(facts, mutations=tuple(mutations), escalations=tuple(escalations))
+
+
+# -- conclusion: messages, overrides, warn mode -----------------------------------------------
+
+
+def block_lines(j: Judged) -> list[str]:
+    """The lines that explain one blocked candidate: what, why, and the commands to run."""
+    r = j.result
+    plan, cand, d = r.plan, r.candidate, r.decision
+    base = f"{cand.base.ref} @ {short(cand.base.commit)}" if cand.base.commit else "empty tree"
+    lines = [
+        f"BLOCKED {j.label}: delegated ({r.delegated_by})",
+        f"  candidate {cand.identity[:19]}… ({cand.projection.value} tree {short(cand.tree)} "
+        f"vs {base})",
+        f"  plan risk {plan.risk.value} (native {plan.native_risk.value}; rows "
+        f"{' '.join(plan.rows)})",
+    ]
+    for reason, fix in zip(d.reasons, d.fixes, strict=False):
+        lines.append(f"  missing: {reason}")
+        lines.append(f"  run: {fix}" + (f"  [{j.fix_note}]" if j.fix_note else ""))
+    return lines
+
+
+def conclude(
+    call: HookCall,
+    env: Mapping[str, str],
+    repo: Repository,
+    config: LoadedConfig,
+    judged: Sequence[Judged],
+) -> int:
+    """Print the outcome and return the exit code; record overrides.
+
+    A clean outcome prints at most one line; a block prints, per blocked candidate, what is
+    missing, why and the exact command, then how to override.
+    """
+    blocked = [j for j in judged if j.result.decision.blocked]
+    applied = [j for j in judged if j.result.decision.applies]
+    if not blocked:
+        if applied:
+            _say(f"ok: {len(applied)} delegated candidate(s) verified as their plan requires")
+        return EXIT_OK
+    for j in blocked:
+        for line in block_lines(j):
+            _say(line)
+    reason = env.get("GENTLE_HOOKS_SKIP", "").strip()
+    if reason:
+        who = record_overrides(repo, call.name, blocked, reason)
+        _say(f"GENTLE_HOOKS_SKIP: let through by {who} and recorded ({reason!r})")
+        return EXIT_OK
+    if call.warn or config.settings.mode == "warn":
+        _say("warn mode: reported, not blocking")
+        return EXIT_OK
+    _say('to let it through on purpose (recorded): GENTLE_HOOKS_SKIP="<reason>" git ...')
+    return EXIT_BLOCKED
+
+
+def record_overrides(repo: Repository, hook: str, blocked: Sequence[Judged], reason: str) -> str:
+    """Record one override per blocked candidate; return who overrode (committer ident)."""
+    who = repo.ident()
+    root = repo.paths.toplevel or repo.paths.git_dir
+    with Ledger.open(store_path(repo)) as led:
+        for j in blocked:
+            led.add(
+                OverrideRecord(
+                    root=root,
+                    identity=j.result.candidate.identity,
+                    hook=hook,
+                    who=who,
+                    reason=reason,
+                    missing=tuple(m.value for m in j.result.decision.missing),
+                    target=j.target,
+                )
+            )
+    return who
+
+
+def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
+    """The server gate (pre-receive) belongs to the notes issue; refuse clearly until then.
+
+    Raises:
+        UsageError: always (exit 2, fails closed).
+    """
+    raise UsageError(
+        "hook pre-receive: the server gate is not available in this version; "
+        f"judge pushed ranges with 'gentle-hook gate --range A..B' ({os.getcwd()})"
+    )

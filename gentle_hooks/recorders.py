@@ -1,0 +1,154 @@
+"""The recorder hooks (SPEC §6, §7): prepare-commit-msg, post-commit, post-rewrite.
+
+Layer: service. Recorders never block: they record what a commit delivered and carry it
+across rewrites. Each returns at once, opening nothing, when the ledger holds no writer work.
+
+* prepare-commit-msg: adds a ``Gentle-Writer: <model>/<effort>`` trailer per pending writer
+  profile, so the delegation travels with the commit even without notes;
+* post-commit: consumes the work tree's pending mutations and sticky escalations into the
+  new commit's record (keyed by commit id and candidate identity);
+* post-rewrite: for ``amend``/``rebase`` (git's ``<old> <new>`` stdin lines), carries commit
+  records to the new commits, marking them stale when the tree changed. Under the pre-commit
+  framework stdin is hidden; an amend is then carried from the reflog (``HEAD@{1}``).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Mapping
+
+from gentle_hooks.candidate import Projection
+from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.hookrun import HookCall, Where, locate
+
+
+def run(call: HookCall, env: Mapping[str, str]) -> int:
+    """Dispatch a recorder hook; always 0 unless the store or git fails (then exit 2)."""
+    where = locate(env)
+    if where is None or where.root is None:
+        return EXIT_OK
+    from gentle_hooks.ledger import Ledger, ledger_path
+
+    path = ledger_path(where.common_dir)
+    if not os.path.exists(path):
+        return EXIT_OK  # nothing was ever recorded here
+    if call.name == "prepare-commit-msg":
+        return prepare_commit_msg(call, where, path)
+    if call.name == "post-commit":
+        with Ledger.open(path) as led:
+            if not led.pending_mutations(where.root) and not led.pending_escalations(where.root):
+                return EXIT_OK
+        return post_commit(where, path, env)
+    return post_rewrite(call, where, path, env)
+
+
+def prepare_commit_msg(call: HookCall, where: Where, path: str) -> int:
+    """Append ``Gentle-Writer`` trailers for the pending writer profiles."""
+    from gentle_hooks.ledger import Ledger
+
+    if not call.args:
+        return EXIT_OK
+    with Ledger.open(path) as led:
+        assert where.root is not None
+        profiles = dict.fromkeys(f"{m.model}/{m.effort}" for m in led.pending_mutations(where.root))
+    if not profiles:
+        return EXIT_OK
+    args = ["git", "interpret-trailers", "--in-place", "--if-exists", "addIfDifferent"]
+    for p in profiles:
+        args += ["--trailer", f"Gentle-Writer: {p}"]
+    subprocess.run([*args, call.args[0]], check=False)
+    return EXIT_OK
+
+
+def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
+    """Consume the root's pending work into HEAD's commit record."""
+    from gentle_hooks.config import load_config
+    from gentle_hooks.git import Repository
+    from gentle_hooks.ledger import Ledger
+    from gentle_hooks.ledger_records import CommitRecord
+
+    repo = Repository.open()
+    config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
+    cand = repo.candidate(Projection.COMMITTED, config_ref=config.settings.base_ref)
+    assert cand.head is not None and where.root is not None
+    with Ledger.open(path) as led:
+        work = led.consume_pending(where.root, cand.head, cand.identity)
+        if work.mutations or work.escalations:
+            led.add(
+                CommitRecord(
+                    root=where.root,
+                    commit_id=cand.head,
+                    identity=cand.identity,
+                    tree=cand.tree,
+                    base_tree=cand.base.tree,
+                    origin=cand.head,
+                    hook="post-commit",
+                )
+            )
+            writers = ", ".join(dict.fromkeys(f"{m.model}/{m.effort}" for m in work.mutations))
+            print(
+                f"gentle-hooks: recorded {cand.head[:12]} as delegated"
+                + (f" ({writers})" if writers else ""),
+                file=sys.stderr,
+            )
+    return EXIT_OK
+
+
+def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]) -> int:
+    """Carry commit records from rewritten commits to their replacements."""
+    from gentle_hooks.config import load_config
+    from gentle_hooks.git import Repository
+    from gentle_hooks.ledger import Ledger
+    from gentle_hooks.ledger_records import CommitRecord
+
+    pairs = []
+    for line in call.stdin.decode("utf-8", "replace").splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            pairs.append((parts[0], parts[1]))
+    repo = Repository.open()
+    if not pairs and call.args and call.args[0] == "amend":
+        old = repo.peel_commit("HEAD@{1}")
+        new = repo.head()
+        if old and new and old != new:
+            pairs.append((old, new))
+    if not pairs:
+        return EXIT_OK
+    assert where.root is not None
+    with Ledger.open(path) as led:
+        records = {r.commit_id: r for r in led.commit_records([old for old, _ in pairs])}
+        if not records:
+            return EXIT_OK
+        config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
+        stale = 0
+        for old, new in pairs:
+            rec = records.get(old)
+            if rec is None:
+                continue
+            cand = repo.candidate(
+                Projection.COMMITTED, commit=new, config_ref=config.settings.base_ref
+            )
+            changed = cand.tree != rec.tree
+            stale += changed
+            led.add(
+                CommitRecord(
+                    root=where.root,
+                    commit_id=new,
+                    identity=cand.identity,
+                    tree=cand.tree,
+                    base_tree=cand.base.tree,
+                    origin=rec.origin,
+                    hook="post-rewrite",
+                    rewritten_from=old,
+                    stale=changed or rec.stale,
+                )
+            )
+        if stale:
+            print(
+                f"gentle-hooks: {stale} rewritten commit(s) changed their tree: their "
+                "earlier verification does not count for the new candidate",
+                file=sys.stderr,
+            )
+    return EXIT_OK
