@@ -268,10 +268,10 @@ def evaluate(
             stakes=parse_stakes(settings.stakes),
         )
     )
-    if facts.delegated:
-        why: str | None = "pending writer work recorded for this work tree"
-    elif delegated_by:
-        why = delegated_by
+    if delegated_by:
+        why: str | None = delegated_by
+    elif facts.delegated:
+        why = "pending writer work recorded for this work tree"
     elif settings.applies_to == "all":
         why = "gate.applies_to = all"
     else:

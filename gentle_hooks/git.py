@@ -442,6 +442,7 @@ class Repository:
         flag_ref: str | None,
         config_ref: str | None,
         base_commit: str | None = None,
+        committed: bool = False,
     ) -> BaseResolution:
         """Resolve the base (SPEC §3 "Base"): merge-base of the base ref and the candidate.
 
@@ -453,6 +454,13 @@ class Repository:
             candidate_commit: the commit the candidate stands on, None when HEAD is unborn.
             flag_ref / config_ref: the base ref named by the flag / by config.
             base_commit: the named ref already resolved to a commit (saves a process).
+            committed: the candidate is a commit's own tree (``committed`` projection).
+
+        A committed candidate whose base ref (from config or the default chain, not the
+        flag) already contains the commit — a commit made on the base branch itself — is
+        judged against its first parent: what that commit changed. Otherwise the
+        merge-base would be the commit itself and the candidate empty, and the identity
+        would not match the one its work was recorded under (HEAD was then the base).
 
         Raises:
             GitError: ``flag_ref`` or ``config_ref`` given but not a commit.
@@ -480,6 +488,23 @@ class Repository:
                 + "): base is the empty tree; pass --base-ref",
             )
         mb = self.merge_base(commit, candidate_commit)
+        if mb == candidate_commit and committed and source != "flag":
+            parents = self._out(["rev-list", "--parents", "-n", "1", candidate_commit]).split()
+            if len(parents) < 2:
+                return BaseResolution(
+                    ref,
+                    source,
+                    None,
+                    self.empty_tree,
+                    f"{ref} contains this root commit: base is the empty tree",
+                )
+            return BaseResolution(
+                ref,
+                source,
+                parents[1],
+                self.tree_of(parents[1]),
+                f"{ref} ({source}) already contains the commit: its first parent",
+            )
         if mb is None:
             why = (
                 "the history is shallow and does not reach a common ancestor; "
@@ -534,7 +559,9 @@ class Repository:
             head = self.resolve_commit(commit, "commit") if commit else self.head()
             head_tree = self.tree_of(head) if head else self.empty_tree
             base_commit = None
-        base = self.resolve_base(head, flag_ref, config_ref, base_commit)
+        base = self.resolve_base(
+            head, flag_ref, config_ref, base_commit, committed=projection is Projection.COMMITTED
+        )
         if projection is Projection.COMMITTED:
             tree = head_tree
         elif projection is Projection.STAGED:
