@@ -18,7 +18,6 @@ candidate and why; ``--warn`` or ``mode = "warn"`` reports without failing.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -338,12 +337,7 @@ def record_overrides(repo: Repository, hook: str, blocked: Sequence[Judged], rea
 
 
 def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
-    """The server gate (pre-receive) belongs to the notes issue; refuse clearly until then.
+    """The server gate (pre-receive on a bare repository): :mod:`gentle_hooks.rangegate`."""
+    from gentle_hooks.rangegate import receive_gate as judge_receive
 
-    Raises:
-        UsageError: always (exit 2, fails closed).
-    """
-    raise UsageError(
-        "hook pre-receive: the server gate is not available in this version; "
-        f"judge pushed ranges with 'gentle-hook gate --range A..B' ({os.getcwd()})"
-    )
+    return judge_receive(call.stdin, env)

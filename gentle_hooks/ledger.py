@@ -401,6 +401,10 @@ class Ledger:
             out.extend(self._select(CommitRecord, f"commit_id IN ({marks})", chunk))
         return out
 
+    def commits_with_identity(self, identity: str) -> list[CommitRecord]:
+        """Commit records whose committed candidate is ``identity``, oldest first."""
+        return self._select(CommitRecord, "identity = ?", (identity,))
+
     def delivered_work(
         self, origins: Sequence[str]
     ) -> tuple[list[PendingMutation], list[EscalationRecord]]:

@@ -124,6 +124,7 @@ CREATE TABLE commit_record (
 );
 CREATE INDEX commit_record_commit ON commit_record (commit_id);
 CREATE INDEX commit_record_origin ON commit_record (origin);
+CREATE INDEX commit_record_identity ON commit_record (identity);
 
 CREATE TABLE override (
     id INTEGER PRIMARY KEY AUTOINCREMENT,

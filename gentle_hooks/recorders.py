@@ -68,6 +68,7 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
     from gentle_hooks.git import Repository
     from gentle_hooks.ledger import Ledger
     from gentle_hooks.ledger_records import CommitRecord
+    from gentle_hooks.notesync import write_commit_notes
 
     repo = Repository.open()
     config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
@@ -76,7 +77,7 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
     with Ledger.open(path) as led:
         work = led.consume_pending(where.root, cand.head, cand.identity)
         if work.mutations or work.escalations:
-            led.add(
+            rec = led.add(
                 CommitRecord(
                     root=where.root,
                     commit_id=cand.head,
@@ -87,6 +88,7 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
                     hook="post-commit",
                 )
             )
+            write_commit_notes(repo, led, [rec])
             writers = ", ".join(dict.fromkeys(f"{m.model}/{m.effort}" for m in work.mutations))
             print(
                 f"gentle-hooks: recorded {cand.head[:12]} as delegated"
@@ -102,6 +104,7 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
     from gentle_hooks.git import Repository
     from gentle_hooks.ledger import Ledger
     from gentle_hooks.ledger_records import CommitRecord
+    from gentle_hooks.notesync import write_commit_notes
 
     pairs = []
     for line in call.stdin.decode("utf-8", "replace").splitlines():
@@ -123,6 +126,7 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
             return EXIT_OK
         config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
         stale = 0
+        carried = []
         for old, new in pairs:
             rec = records.get(old)
             if rec is None:
@@ -132,19 +136,22 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
             )
             changed = cand.tree != rec.tree
             stale += changed
-            led.add(
-                CommitRecord(
-                    root=where.root,
-                    commit_id=new,
-                    identity=cand.identity,
-                    tree=cand.tree,
-                    base_tree=cand.base.tree,
-                    origin=rec.origin,
-                    hook="post-rewrite",
-                    rewritten_from=old,
-                    stale=changed or rec.stale,
+            carried.append(
+                led.add(
+                    CommitRecord(
+                        root=where.root,
+                        commit_id=new,
+                        identity=cand.identity,
+                        tree=cand.tree,
+                        base_tree=cand.base.tree,
+                        origin=rec.origin,
+                        hook="post-rewrite",
+                        rewritten_from=old,
+                        stale=changed or rec.stale,
+                    )
                 )
             )
+        write_commit_notes(repo, led, carried)
         if stale:
             print(
                 f"gentle-hooks: {stale} rewritten commit(s) changed their tree: their "

@@ -30,6 +30,7 @@ from gentle_hooks.ledger_records import (
     Record,
     ReviewFact,
 )
+from gentle_hooks.notesync import refresh_for_identity
 from gentle_hooks.policy.escalation import make_escalation, parse_item
 from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.runner import Observation, run_observed
@@ -248,6 +249,7 @@ def record_escalation(
                 critical=esc.critical,
             )
         )
+        refresh_for_identity(bound.repo, led, bound.candidate.identity)
         return Recorded(
             led.path,
             stored,
@@ -274,6 +276,7 @@ def record_review(binding: Binding, verb: str, env: Mapping[str, str]) -> Record
         stored = led.add(
             ReviewFact(root=bound.root, identity=bound.candidate.identity, outcome=outcome)
         )
+        refresh_for_identity(bound.repo, led, bound.candidate.identity)
         notes = ("a review outcome never removes a verifier the tier requires",)
         return Recorded(led.path, stored, bound.candidate, notes)
 
@@ -315,6 +318,7 @@ def record_receipt_line(
                 cwd=relative_cwd(bound.root, binding.cwd),
             )
         )
+        refresh_for_identity(bound.repo, led, bound.candidate.identity)
         return Recorded(led.path, stored, bound.candidate)
 
 
@@ -364,6 +368,7 @@ def run_receipt(
                 output_digest=obs.output_digest,
             )
         )
+        refresh_for_identity(bound.repo, led, bound.candidate.identity)
         after = bind(binding, env).candidate
         notes: tuple[str, ...] = ()
         if after.identity != bound.candidate.identity:

@@ -23,6 +23,7 @@ from gentle_hooks.candidate import PathChange, Projection, candidate_identity
 from gentle_hooks.errors import UsageError
 from gentle_hooks.ledger import Ledger
 from gentle_hooks.ledger_records import Receipt, SpotCheck
+from gentle_hooks.notesync import refresh_for_identity
 from gentle_hooks.records import Binding, Bound, Recorded, bind, open_store
 from gentle_hooks.runner import Observation, run_observed
 
@@ -160,6 +161,7 @@ def run_spot_check(
                 output_digest=obs.output_digest,
             )
         )
+        refresh_for_identity(bound.repo, led, cand.identity)
         return SpotOutcome(Recorded(led.path, stored, cand), receipt, obs)
 
 
@@ -212,5 +214,6 @@ def record_readback(binding: Binding, env: Mapping[str, str]) -> Recorded:
                 readback=text,
             )
         )
+        refresh_for_identity(bound.repo, led, cand.identity)
         notes = ("a structural readback satisfies the spot check only in the passive tier",)
         return Recorded(led.path, stored, cand, notes)

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from gentle_hooks.errors import UsageError
 from gentle_hooks.ledger import Ledger
 from gentle_hooks.ledger_records import VerdictRecord
+from gentle_hooks.notesync import refresh_for_identity
 from gentle_hooks.records import Binding, Bound, Recorded, bind, open_root, open_store, store_path
 from gentle_hooks.verdict import (
     parse_verdict,
@@ -56,6 +57,7 @@ def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, st
                 markdown=render_verdict_markdown(verdict),
             )
         )
+        refresh_for_identity(bound.repo, led, bound.candidate.identity)
     note = (
         "accepted: counts as the independent gentle-ai-verify run for this candidate only"
         if accepted

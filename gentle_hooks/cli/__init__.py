@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "brief": "gentle_hooks.cli.quorum_cmds:brief",
     "doctor": "gentle_hooks.cli.doctor:doctor",
     "escalate": "gentle_hooks.cli.escalate:escalate",
+    "gate": "gentle_hooks.cli.gate:gate",
     "hook": "gentle_hooks.cli.hook:hook",
     "install": "gentle_hooks.cli.install:install",
     "quorum": "gentle_hooks.cli.quorum_cmds:quorum",
@@ -28,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "schema": "gentle_hooks.cli.schema:schema",
     "spot-check": "gentle_hooks.cli.spot_check:spot_check",
     "status": "gentle_hooks.cli.status:status",
+    "sync": "gentle_hooks.cli.sync:sync",
     "uninstall": "gentle_hooks.cli.install:uninstall",
     "verdict": "gentle_hooks.cli.verdict_cmd:verdict",
 }

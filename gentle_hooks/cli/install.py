@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import click
 
-from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.git import Repository
 from gentle_hooks.install import DEFAULT_HOOK_TYPES, KNOWN_HOOK_TYPES
 from gentle_hooks.install import install as do_install
 from gentle_hooks.install import uninstall as do_uninstall
+from gentle_hooks.notes import NOTES_REF
+from gentle_hooks.notesync import add_share_refspecs, sync_fetch
 
 
 @click.command()
@@ -25,15 +27,40 @@ from gentle_hooks.install import uninstall as do_uninstall
     help="Hook to install (repeatable); default: " + ", ".join(DEFAULT_HOOK_TYPES) + ".",
 )
 @click.option("--warn", is_flag=True, help="Report blocks without failing the commit or push.")
-def install(cwd: str | None, hook_types: tuple[str, ...], warn: bool) -> int:
+@click.option(
+    "--share",
+    "share",
+    metavar="REMOTE",
+    help="Also add the refspecs that fetch and push the notes with REMOTE.",
+)
+@click.option(
+    "--server",
+    is_flag=True,
+    help="Install the pre-receive gate into this bare (server) repository.",
+)
+def install(
+    cwd: str | None, hook_types: tuple[str, ...], warn: bool, share: str | None, server: bool
+) -> int:
     """Install the gate and recorder hooks into the effective hooks directory.
 
     Honours core.hooksPath; an existing hook is chained (moved to <name>.gentle-legacy and
-    run first), never overwritten. The scripts run the interpreter installing them.
+    run first), never overwritten. The scripts run the interpreter installing them. Sets
+    notes.rewriteRef so amend and rebase carry the notes.
     """
-    repo = Repository.open(cwd)
+    repo = Repository.open(cwd, allow_bare=server)
+    if server:
+        if not repo.paths.is_bare:
+            raise UsageError("--server installs into a bare repository; this one has a work tree")
+        hook_types = hook_types or ("pre-receive",)
     for action in do_install(repo, hook_types or DEFAULT_HOOK_TYPES, warn=warn):
         click.echo(f"{action.hook_type}: {action.what}: {action.path}")
+    if not server:
+        repo.run(["config", "notes.rewriteRef", NOTES_REF])
+        click.echo(f"git config notes.rewriteRef {NOTES_REF} (amend and rebase keep the notes)")
+    if share:
+        for line in add_share_refspecs(repo, share):
+            click.echo(f"git config --add {line}")
+        click.echo(f"notes: {sync_fetch(repo, share)}")
     return EXIT_OK
 
 
@@ -49,7 +76,7 @@ def install(cwd: str | None, hook_types: tuple[str, ...], warn: bool) -> int:
 )
 def uninstall(cwd: str | None, hook_types: tuple[str, ...]) -> int:
     """Remove the hooks gentle-hooks installed and restore chained hooks."""
-    repo = Repository.open(cwd)
+    repo = Repository.open(cwd, allow_bare=True)
     actions = do_uninstall(repo, hook_types or KNOWN_HOOK_TYPES)
     for action in actions:
         click.echo(f"{action.hook_type}: {action.what}: {action.path}")

@@ -1,0 +1,50 @@
+"""``gentle-hook gate --range A..B``: judge a pushed range from notes and trailers (SPEC §8).
+
+Layer: CLI (thin). Exit 0 every delegated commit verified, 1 blocked, 2 cannot assess (a
+shallow history cutting the range, a bad range) — never a pass for what it cannot see.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import click
+
+from gentle_hooks.rangegate import gate_range, verdict_json, verdict_lines
+
+
+@click.command()
+@click.option("--cwd", type=click.Path(file_okay=False), help="Run as if in this directory.")
+@click.option(
+    "--range",
+    "range_text",
+    required=True,
+    metavar="A..B",
+    help="The commits to judge: reachable from B and not from A.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the JSON envelope.")
+def gate(cwd: str | None, range_text: str, as_json: bool) -> int:
+    """Judge every commit of A..B from its gentle-hooks note and trailers alone (no local
+    ledger): which commits are delegated and whether each has what its plan requires."""
+    code, verdicts = gate_range(cwd, range_text, os.environ)
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "schema": "gentle-hooks.gate/v1",
+                    "range": range_text,
+                    "blocked": code == 1,
+                    "commits": [verdict_json(v) for v in verdicts],
+                },
+                indent=2,
+            )
+        )
+    else:
+        for v in verdicts:
+            for line in verdict_lines(v):
+                click.echo(line)
+        delegated = sum(1 for v in verdicts if v.delegated_by)
+        blocked = sum(1 for v in verdicts if v.blocked)
+        click.echo(f"{len(verdicts)} commit(s), {delegated} delegated, {blocked} blocked")
+    return code
