@@ -81,7 +81,8 @@ def test_brief_check_rejects_naming_each_fault(run: Any, tmp_path: Path) -> None
         "brief.json: brief rejected: B2 no stopCondition: say when the worker is done "
         '("stopCondition": "...")',
         "brief.json: brief rejected: B3 readOnly is false but no mutating side effect is "
-        'declared (declared: write-temp-file); add one to sideEffects, e.g. "write-repo"',
+        "declared (declared: write-temp-file); add one to sideEffects as a kebab-case id with "
+        'a mutating verb, e.g. "write-repo"',
     ]
 
 
