@@ -9,12 +9,12 @@ restates the claim, is an abstention, never support.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
 from enum import Enum
 
 from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr, ValidationError, model_validator
 
+from gentle_hooks.quorum.restatement import restatement_reason, words
 from gentle_hooks.verdict import ArtifactInputError, describe_validation_error
 
 
@@ -113,29 +113,6 @@ def _mark_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
     return DuplicateKeys(pairs, dupes) if dupes else dict(pairs)
 
 
-_WORD = re.compile(r"\w+")
-
-
-def words(text: str) -> frozenset[str]:
-    """The case-folded word set of ``text`` (runs of letters, digits, underscore)."""
-    return frozenset(_WORD.findall(text.casefold()))
-
-
-def is_restatement(what_i_checked: str, claim: str | None) -> bool:
-    """True when ``whatIChecked`` shows nothing was checked (seed 003 "Verifying a verification").
-
-    The rule: normalise both texts to case-folded word sets (punctuation and whitespace
-    dropped). ``whatIChecked`` is a restatement when its word set is empty (empty, blank,
-    punctuation only) or is contained in the claim's word set: it names nothing the claim
-    did not already say (an exact or reordered copy, or a fragment of the claim). Without a
-    claim only the empty case can be detected.
-    """
-    checked = words(what_i_checked)
-    if not checked:
-        return True
-    return claim is not None and checked <= words(claim)
-
-
 def _clip(text: str, limit: int = 80) -> str:
     one = " ".join(text.split())
     return one if len(one) <= limit else one[: limit - 1] + "…"
@@ -158,11 +135,13 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
         raw: a :class:`VerifierVerdict`, or a JSON value as the verifier returned it.
             ``{"error": ...}`` is an errored verifier, ``{"timedOut": true}`` a timed-out
             one; anything not a well-formed verdict is malformed.
-        claim: the finding's claim, for :func:`is_restatement`.
+        claim: the finding's claim, for
+            :func:`~gentle_hooks.quorum.restatement.restatement_reason`.
 
     Returns:
-        A :class:`Vote`. Errored, timed out, malformed, a blank ``reason``, an empty or
-        restating ``whatIChecked`` → abstained (seed 003: abstentions are not support).
+        A :class:`Vote`. Errored, timed out, malformed, a blank ``reason``, an empty
+        ``whatIChecked``, or one that restates the claim or names no evidence → abstained
+        (seed 003: abstentions are not support).
     """
     if isinstance(raw, VerifierVerdict):
         verdict = raw
@@ -196,8 +175,9 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
         return Vote(vote=VoteKind.ABSTAINED, abstention="no reason given", **fields)
     if not words(verdict.whatIChecked):
         return Vote(vote=VoteKind.ABSTAINED, abstention="whatIChecked is empty", **fields)
-    if is_restatement(verdict.whatIChecked, claim):
-        return Vote(vote=VoteKind.ABSTAINED, abstention="whatIChecked restates the claim", **fields)
+    restated = restatement_reason(verdict.whatIChecked, claim)
+    if restated is not None:
+        return Vote(vote=VoteKind.ABSTAINED, abstention=restated, **fields)
     kind = VoteKind.REFUTED if verdict.refuted else VoteKind.UPHELD
     return Vote(vote=kind, **fields)
 

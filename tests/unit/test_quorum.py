@@ -26,11 +26,13 @@ from gentle_hooks.quorum import (
     parse_stakes,
     parse_tally_records,
     parse_verdict_values,
+    restatement_reason,
     rule,
     stakes_satisfied,
     survival_report,
     tally,
     verifiers_required,
+    words,
 )
 from gentle_hooks.verdict import ArtifactInputError
 
@@ -150,36 +152,97 @@ def test_duplicate_key_verdict_abstains() -> None:
     )
 
 
-RESTATEMENT_ROWS = [
-    ("exact-copy", CLAIM, True),
+NO_EVIDENCE = (
+    "whatIChecked names no evidence: fewer than 3 words beyond the claim and no path, "
+    "file:line, `command`, number or quote"
+)
+RESTATES = "whatIChecked restates the claim"
+
+#: (id, whatIChecked, abstention or None when it shows a check), against CLAIM.
+RESTATEMENT_ROWS: list[tuple[str, str, str | None]] = [
+    ("exact-copy", CLAIM, RESTATES),
     (
         "case-and-punctuation",
         "SUBAGENTS inherit no budget-cap; so a fan out can exceed the run budget!",
-        True,
+        RESTATES,
     ),
-    ("reordered", "the run budget can exceed a fan-out", True),
-    ("fragment", "no budget cap", True),
-    ("adds-what-was-opened", "opened workflow.js:142: no budget cap", False),
-    ("new-words-only", "re-ran the query: 41 agents", False),
-    ("empty", "", True),
-    ("whitespace", " \n\t", True),
-    ("punctuation", "?!...", True),
+    ("reordered", "the run budget can exceed a fan-out", RESTATES),
+    ("fragment", "no budget cap", RESTATES),
+    ("empty", "", RESTATES),
+    ("whitespace", " \n\t", RESTATES),
+    ("punctuation", "?!...", RESTATES),
+    # the claim behind filler: the reviewer's cases
+    ("i-checked-colon-claim", "I checked: subagents inherit no budget cap", RESTATES),
+    ("verified-that-claim", "Verified that subagents inherit no budget cap", RESTATES),
+    ("confirmed-the-claim", "confirmed the claim", RESTATES),
+    ("checked-it", "checked it", RESTATES),
+    ("x", "x", NO_EVIDENCE),
+    (
+        "claim-with-do-inserted",
+        "Subagents do inherit no budget cap, so a fan-out can exceed the run budget",
+        RESTATES,
+    ),
+    ("inflections-of-the-claim", "subagent inherits no budget caps", RESTATES),
+    ("claim-plus-one-word", f"{CLAIM} indeed verifiedly", NO_EVIDENCE),
+    ("generic-reopen", "I re-opened the evidence and it reproduces", NO_EVIDENCE),
+    ("generic-looks-good", "Looked at it carefully, looks correct to me", RESTATES),
+    ("placeholder-n-a", "n/a", NO_EVIDENCE),
+    ("and-or-is-not-a-path", "checked and/or verified", RESTATES),
+    ("quoted-single-letter", "checked 'x'", NO_EVIDENCE),
+    ("quoting-the-claim", 'found "no budget cap"', RESTATES),
+    ("two-new-words", "read the loop", NO_EVIDENCE),
+    # realistic verifications still count
+    (
+        "seed-style-verification",
+        "Opened workflow.js:142: the spawn loop has no budget check; re-ran the 2026-08-14 "
+        "log query: 41 agents vs cap 16",
+        None,
+    ),
+    ("adds-what-was-opened", "opened workflow.js:142: no budget cap", None),
+    ("new-count", "re-ran the query: 41 agents", None),
+    ("path", "read gentle_hooks/quorum/votes.py", None),
+    ("file-name", "read pool.js", None),
+    ("command-in-backticks", "ran `grep -rn spawnAgent src`", None),
+    ("quoted-string", 'searched the tree for "MAX_AGENTS"', None),
+    ("three-new-words", "ran the spawn suite under load", None),
 ]
 
 
 @pytest.mark.parametrize(
-    ("checked", "expected"),
+    ("checked", "reason"),
     [r[1:] for r in RESTATEMENT_ROWS],
     ids=[r[0] for r in RESTATEMENT_ROWS],
 )
-def test_is_restatement(checked: str, expected: bool) -> None:
-    assert is_restatement(checked, CLAIM) is expected
+def test_restatement_reason(checked: str, reason: str | None) -> None:
+    assert restatement_reason(checked, CLAIM) == reason
+    assert is_restatement(checked, CLAIM) is (reason is not None)
+    assert (classify_verdict(up(checked), CLAIM).vote is VoteKind.ABSTAINED) is (reason is not None)
+
+
+def test_evidence_already_in_the_claim_is_not_new() -> None:
+    claim = "workflow.js:142 spawns agents in a loop; run 2026-08-14 shows 41 agents vs cap 16"
+    assert is_restatement(claim, claim)
+    assert is_restatement("checked workflow.js:142: 41 agents vs cap 16", claim)
+    assert not is_restatement("checked workflow.js:150 too", claim)
 
 
 @given(st.text(max_size=60))
-def test_claim_plus_a_new_word_is_never_a_restatement(claim: str) -> None:
+def test_the_claim_itself_is_always_a_restatement(claim: str) -> None:
     assert is_restatement(claim, claim) is True
-    assert is_restatement(f"{claim} zzqxnovelword", claim) is False
+    assert is_restatement(f"I checked: {claim}", claim) is True
+
+
+@given(st.text(max_size=60))
+def test_claim_plus_a_new_citation_is_never_a_restatement(claim: str) -> None:
+    assert is_restatement(f"{claim} opened zzqx/novel.py", f"{claim}") is False
+
+
+@given(
+    st.lists(st.sampled_from(sorted(words(CLAIM))), max_size=8),
+    st.lists(st.sampled_from(["I", "checked", "verified", "that", "the", "it", "is"]), max_size=4),
+)
+def test_claim_words_and_filler_never_count(claim_words: list[str], filler: list[str]) -> None:
+    assert is_restatement(" ".join(filler + claim_words), CLAIM) is True
 
 
 # --- the tally and the ruling ---------------------------------------------------------------
