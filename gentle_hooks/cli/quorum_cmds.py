@@ -15,9 +15,11 @@ from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
 from gentle_hooks.policy.stakes import Stakes
 from gentle_hooks.quorum import (
     TallyRecord,
+    VerdictFile,
     build_record,
     parse_tally_records,
-    parse_verdict_values,
+    parse_verdict_file,
+    resolve_claim,
     survival_report,
 )
 from gentle_hooks.verdict import ArtifactInputError, check_brief, parse_brief
@@ -88,7 +90,11 @@ def quorum() -> None:
 
 @quorum.command("tally")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
-@click.option("--claim", metavar="TEXT", help="The finding's claim (detects restating checks).")
+@click.option(
+    "--claim",
+    metavar="TEXT",
+    help="The finding's claim (required here or as a verdict set's claim field).",
+)
 @click.option("--finding", metavar="ID", help="The finding's id, kept in the record.")
 @click.option("--lens", metavar="NAME", help="The lens that mined the finding (for `report`).")
 @click.option(
@@ -112,24 +118,24 @@ def quorum_tally(
     """Tally the verifier verdicts of one finding and print its ruling.
 
     Each FILE (or -) holds one verdict {refuted, reason, whatIChecked, correctedImpact?} or a
-    JSON array of them. An errored ({"error": ...}), timed-out ({"timedOut": true}) or
-    malformed verdict, a blank reason, or a whatIChecked that is empty or restates --claim
-    abstains. Ruling: CONFIRMED (uncontested upheld), PLAUSIBLE (no valid verdict, a tie,
-    contested, or fewer valid verdicts than the stakes need), REFUTED (majority refuted).
-    Informational: exits 0 whatever the ruling; 2 when a FILE is unreadable or not JSON.
+    JSON array of them, or a verdict set {"claim": TEXT, "verdicts": [...]} (`gentle-hook
+    schema quorum-verdicts`). The claim is required, from --claim or a verdict set; when
+    several name it they must agree. An errored ({"error": ...}), timed-out
+    ({"timedOut": true}) or malformed verdict, a blank reason, or a whatIChecked that is
+    empty, restates the claim or names no evidence abstains. Ruling: CONFIRMED (uncontested
+    upheld), PLAUSIBLE (no valid verdict, a tie, contested, or fewer valid verdicts than the
+    stakes need), REFUTED (majority refuted). Informational: exits 0 whatever the ruling; 2
+    when a FILE is unreadable or not JSON, or there is no claim.
     """
     _one_stdin(files)
-    verdicts: list[object] = []
+    parsed: list[VerdictFile] = []
     for path in files:
-        verdicts.extend(parse_verdict_values(read_input(path), _label(path)))
+        parsed.append(parse_verdict_file(read_input(path), _label(path)))
+    the_claim = resolve_claim(claim, tuple(parsed))
+    verdicts = [v for f in parsed for v in f.verdicts]
     record = build_record(
-        verdicts, claim, finding=finding, lens=lens, stakes=stakes, critical=critical
+        verdicts, the_claim, finding=finding, lens=lens, stakes=stakes, critical=critical
     )
-    if claim is None:
-        click.echo(
-            "note: no --claim: a whatIChecked that restates the claim cannot be detected",
-            err=True,
-        )
     if as_json:
         click.echo(record.model_dump_json(by_alias=True, indent=2))
         return EXIT_OK

@@ -17,6 +17,7 @@ SCHEMAS: dict[str, str] = {
     "quorum-report": "gentle_hooks.quorum:SurvivalReport",
     "quorum-tally": "gentle_hooks.quorum:TallyRecord",
     "quorum-verdict": "gentle_hooks.quorum:VerifierVerdict",
+    "quorum-verdicts": "gentle_hooks.quorum:VerdictSet",
     "recorded": "gentle_hooks.ledger_models:RecordedEnvelope",
     "records": "gentle_hooks.ledger_models:RecordListEnvelope",
     "review-assessment": "gentle_hooks.models:ReviewAssessment",

@@ -11,10 +11,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Annotated, Final, Literal
 
-from pydantic import Field, StrictBool, ValidationError, model_validator
+from pydantic import Field, StrictBool, StrictStr, ValidationError, model_validator
 
+from gentle_hooks.errors import PolicyInputError
 from gentle_hooks.policy.stakes import Stakes, parse_stakes, verifiers_required
 from gentle_hooks.quorum.votes import (
     QuorumModel,
@@ -67,19 +68,28 @@ def _survives(upheld: int, refuted: int, required: int) -> bool:
     return upheld > 0 and refuted == 0 and upheld >= required
 
 
-def tally(verdicts: Iterable[object], claim: str | None = None, required: int = 1) -> Tally:
+def tally(verdicts: Iterable[object], claim: str, required: int = 1) -> Tally:
     """Tally one finding's verifier verdicts (seed 003 "Verdict tallying"; SPEC §9).
 
     Args:
         verdicts: one answer per verifier, as :func:`classify_verdict` takes them.
-        claim: the finding's claim (restatement detection).
+        claim: the finding's claim: a ``whatIChecked`` that restates it abstains.
         required: valid verdicts the stakes need (default 1).
 
     Returns:
         The :class:`Tally`; it depends only on the multiset of verdicts, not their order.
+
+    Raises:
+        PolicyInputError: a blank claim (exit 2).
     """
-    votes = [classify_verdict(v, claim) for v in verdicts]
+    votes = [classify_verdict(v, _claim(claim)) for v in verdicts]
     return tally_votes(votes, required)
+
+
+def _claim(claim: str) -> str:
+    if not claim.strip():
+        raise PolicyInputError("no claim: a tally needs the finding's claim (--claim)")
+    return claim
 
 
 def tally_votes(votes: Iterable[Vote], required: int = 1) -> Tally:
@@ -160,7 +170,8 @@ class TallyRecord(QuorumModel):
     stakes, so a record whose counts, ruling or ``required`` were edited is refused.
 
     Attributes:
-        finding / lens / claim: what was verified and by which lens (optional).
+        claim: the finding's claim (required: restating checks are judged against it).
+        finding / lens: the finding's id and the lens that mined it (optional).
         stakes / critical: set ``tally.required`` through :func:`verifiers_required`.
         votes: every verdict as counted, in a canonical order.
 
@@ -171,7 +182,7 @@ class TallyRecord(QuorumModel):
     schema_: Literal["gentle-hooks.quorum-tally/v1"] = Field(default=TALLY_SCHEMA, alias="schema")
     finding: str | None = None
     lens: str | None = None
-    claim: str | None = None
+    claim: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
     stakes: Stakes = Stakes.ORDINARY
     critical: StrictBool = False
     tally: Tally
@@ -209,7 +220,7 @@ class TallyRecord(QuorumModel):
 
 def build_record(
     verdicts: Iterable[object],
-    claim: str | None = None,
+    claim: str,
     *,
     finding: str | None = None,
     lens: str | None = None,
@@ -218,12 +229,20 @@ def build_record(
 ) -> TallyRecord:
     """Classify, tally and rule one finding's verdicts into a storable :class:`TallyRecord`.
 
-    The record is independent of verdict order (votes are sorted canonically).
+    Args:
+        verdicts: one answer per verifier, as :func:`classify_verdict` takes them.
+        claim: the finding's claim (seed 003: a ``whatIChecked`` restating it abstains).
+        finding / lens / stakes / critical: kept in the record; stakes and critical set
+            the valid verdicts required (:func:`verifiers_required`).
+
+    Returns:
+        The record; independent of verdict order (votes are sorted canonically).
 
     Raises:
-        PolicyInputError: unknown stakes.
+        PolicyInputError: unknown stakes, or a blank claim (exit 2).
     """
     level = parse_stakes(stakes)
+    claim = _claim(claim)
     votes = sorted((classify_verdict(v, claim) for v in verdicts), key=Vote.sort_key)
     counted = tally_votes(votes, verifiers_required(level, critical))
     ruled = rule(counted)

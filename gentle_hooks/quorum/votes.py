@@ -182,11 +182,9 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
     return Vote(vote=kind, **fields)
 
 
-def parse_verdict_values(data: bytes | str, source: str) -> tuple[object, ...]:
-    """Read a file of verifier answers: one JSON value, or a JSON array of them.
-
-    Values are returned raw for :func:`classify_verdict`; a malformed *verdict* abstains.
-    An object that repeats a key is kept (as :class:`DuplicateKeys`) and abstains.
+def load_verdict_json(data: bytes | str, source: str) -> object:
+    """Decode a verdict file's JSON value; an object that repeats a key is a
+    :class:`DuplicateKeys` (so a verdict that does abstains instead of failing the file).
 
     Raises:
         ArtifactInputError: the file is not UTF-8, not JSON at all, or nested too deeply
@@ -198,11 +196,26 @@ def parse_verdict_values(data: bytes | str, source: str) -> tuple[object, ...]:
         except UnicodeDecodeError as exc:
             raise ArtifactInputError(f"{source}: not UTF-8: {exc.reason}") from None
     try:
-        value = json.loads(data, object_pairs_hook=_mark_duplicates)
+        value: object = json.loads(data, object_pairs_hook=_mark_duplicates)
     except json.JSONDecodeError as exc:
         raise ArtifactInputError(
             f"{source}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
     except RecursionError:
         raise ArtifactInputError(f"{source}: not JSON: nested too deeply") from None
+    return value
+
+
+def parse_verdict_values(data: bytes | str, source: str) -> tuple[object, ...]:
+    """Read a file of verifier answers: one JSON value, or a JSON array of them.
+
+    Values are returned raw for :func:`classify_verdict`; a malformed *verdict* abstains.
+    An object that repeats a key is kept (as :class:`DuplicateKeys`) and abstains. (A file
+    that also names the claim is read by :func:`gentle_hooks.quorum.ballot.parse_verdict_file`.)
+
+    Raises:
+        ArtifactInputError: the file is not UTF-8, not JSON at all, or nested too deeply
+            for the parser (exit 2).
+    """
+    value = load_verdict_json(data, source)
     return tuple(value) if isinstance(value, list) else (value,)

@@ -189,12 +189,73 @@ def test_tally_audit_stakes_need_three(run: Any, tmp_path: Path) -> None:
     )
 
 
-def test_tally_without_claim_says_what_it_cannot_detect(run: Any, tmp_path: Path) -> None:
-    a = write(tmp_path / "a.json", up())
+NO_CLAIM = (
+    'gentle-hook: error: no claim: pass --claim TEXT (or give the verdicts as {"claim": ..., '
+    '"verdicts": [...]}); without it a restating whatIChecked counts\n'
+)
+
+
+def test_tally_without_a_claim_exits_2(run: Any, tmp_path: Path) -> None:
+    """The reviewer's case: a whatIChecked that is the claim verbatim, and no claim to see it."""
+    a = write(tmp_path / "a.json", up(CLAIM))
     r = run("quorum", "tally", a)
-    assert r.returncode == 0
-    assert r.stderr == (
-        "note: no --claim: a whatIChecked that restates the claim cannot be detected\n"
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", NO_CLAIM)
+    r = run("quorum", "tally", a, "--json")
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", NO_CLAIM)
+
+
+def test_tally_takes_the_claim_from_a_verdict_set(run: Any, tmp_path: Path) -> None:
+    a = write(tmp_path / "a.json", {"claim": CLAIM, "verdicts": [up(CLAIM), up()]})
+    r = run("quorum", "tally", a, "--json")
+    assert (r.returncode, r.stderr) == (0, "")
+    record = json.loads(r.stdout)
+    assert record["claim"] == CLAIM
+    assert [v["vote"] for v in record["votes"]] == ["upheld", "abstained"]
+    assert record["votes"][1]["abstention"] == "whatIChecked restates the claim"
+
+
+@pytest.mark.parametrize(
+    ("claims", "option", "stderr"),
+    [
+        (
+            ["another claim"],
+            CLAIM,
+            "gentle-hook: error: f0.json: its claim differs from --claim's: one tally is one "
+            "finding\n",
+        ),
+        (
+            [CLAIM, "another claim"],
+            None,
+            "gentle-hook: error: f1.json: its claim differs from f0.json's: one tally is one "
+            "finding\n",
+        ),
+        (
+            [CLAIM],
+            "  ",
+            "gentle-hook: error: --claim is blank: pass the finding's claim, as the miner "
+            "stated it\n",
+        ),
+    ],
+    ids=["file-differs-from-option", "files-differ", "blank-option"],
+)
+def test_tally_claims_must_agree(
+    run: Any, tmp_path: Path, claims: list[str], option: str | None, stderr: str
+) -> None:
+    names = [
+        write(tmp_path / f"f{n}.json", {"claim": c, "verdicts": [up()]})
+        for n, c in enumerate(claims)
+    ]
+    r = run("quorum", "tally", *names, *(["--claim", option] if option is not None else []))
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", stderr)
+
+
+def test_tally_bad_verdict_set_exits_2(run: Any, tmp_path: Path) -> None:
+    a = write(tmp_path / "a.json", {"verdicts": [up()]})
+    r = run("quorum", "tally", a, "--claim", CLAIM)
+    assert (r.returncode, r.stdout, r.stderr) == (
+        2,
+        "",
+        "gentle-hook: error: a.json: not a verdict set: claim: required field missing\n",
     )
 
 
@@ -369,7 +430,15 @@ def test_schemas_validate_real_documents(run: Any) -> None:
 def test_schema_names_listed(run: Any) -> None:
     r = run("schema", "nope")
     assert r.returncode == 2
-    for name in ("brief", "verdict", "quorum-tally", "quorum-report", "quorum-verdict"):
+    names = (
+        "brief",
+        "verdict",
+        "quorum-tally",
+        "quorum-report",
+        "quorum-verdict",
+        "quorum-verdicts",
+    )
+    for name in names:
         assert f"'{name}'" in r.stderr
 
 

@@ -11,13 +11,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gentle_hooks.errors import EXIT_INPUT, PolicyInputError
+from gentle_hooks.errors import EXIT_INPUT, PolicyInputError, UsageError
 from gentle_hooks.quorum import (
     FLAG_MEANINGS,
     RULING_ROWS,
     STAKES_ROWS,
     Tally,
     TallyRecord,
+    VerdictFile,
     VerifierVerdict,
     VoteKind,
     build_record,
@@ -25,7 +26,9 @@ from gentle_hooks.quorum import (
     is_restatement,
     parse_stakes,
     parse_tally_records,
+    parse_verdict_file,
     parse_verdict_values,
+    resolve_claim,
     restatement_reason,
     rule,
     stakes_satisfied,
@@ -525,7 +528,9 @@ def test_inconsistent_record_is_refused(text: str, message: str) -> None:
 
 def test_record_array_error_names_the_item() -> None:
     good = build_record([up()], CLAIM).model_dump_json(by_alias=True)
-    with pytest.raises(ArtifactInputError, match=r"^r\.json\[1\]: not a tally record: tally: "):
+    with pytest.raises(
+        ArtifactInputError, match=r"^r\.json\[1\]: not a tally record: claim: required field"
+    ):
         parse_tally_records(f"[{good}, {{}}]", "r.json")
 
 
@@ -559,6 +564,148 @@ def test_verdict_file_parser_never_crashes(text: str) -> None:
         return
     for value in values:
         assert classify_verdict(value, CLAIM).vote in VoteKind
+
+
+# --- the claim: a tally needs one ------------------------------------------------------------
+
+
+def test_a_tally_needs_a_claim() -> None:
+    for blank in ("", "  \n"):
+        with pytest.raises(PolicyInputError) as info:
+            build_record([up()], blank)
+        assert info.value.message == "no claim: a tally needs the finding's claim (--claim)"
+        with pytest.raises(PolicyInputError):
+            tally([up()], blank)
+
+
+@pytest.mark.parametrize("claim", [None, "", " "], ids=["null", "empty", "blank"])
+def test_a_stored_record_without_a_claim_is_refused(claim: str | None) -> None:
+    doc = json.loads(build_record([up()], CLAIM).model_dump_json(by_alias=True))
+    doc["claim"] = claim
+    with pytest.raises(ArtifactInputError, match=r"^r\.json: not a tally record: claim: "):
+        parse_tally_records(json.dumps(doc), "r.json")
+    del doc["claim"]
+    with pytest.raises(ArtifactInputError) as info:
+        parse_tally_records(json.dumps(doc), "r.json")
+    assert info.value.message == "r.json: not a tally record: claim: required field missing"
+
+
+#: (id, file text, claim found, number of raw verdicts) for readable verdict files.
+VERDICT_FILE_ROWS: list[tuple[str, str, str | None, int]] = [
+    ("one-verdict", json.dumps(up()), None, 1),
+    ("array", json.dumps([up(), down()]), None, 2),
+    ("verdict-set", json.dumps({"claim": f" {CLAIM} ", "verdicts": [up(), None]}), CLAIM, 2),
+    ("verdict-set-empty", json.dumps({"claim": CLAIM, "verdicts": []}), CLAIM, 0),
+    ("object-without-verdicts-is-a-verdict", json.dumps({"claim": CLAIM}), None, 1),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "claim", "count"),
+    [r[1:] for r in VERDICT_FILE_ROWS],
+    ids=[r[0] for r in VERDICT_FILE_ROWS],
+)
+def test_parse_verdict_file(text: str, claim: str | None, count: int) -> None:
+    parsed = parse_verdict_file(text, "v.json")
+    assert (parsed.source, parsed.claim, len(parsed.verdicts)) == ("v.json", claim, count)
+
+
+BAD_VERDICT_SET_ROWS: list[tuple[str, str, str]] = [
+    (
+        "claim-missing",
+        json.dumps({"verdicts": [up()]}),
+        "v.json: not a verdict set: claim: required field missing",
+    ),
+    (
+        "claim-blank",
+        json.dumps({"claim": " ", "verdicts": [up()]}),
+        "v.json: not a verdict set: claim: must not be blank",
+    ),
+    (
+        "claim-not-a-string",
+        json.dumps({"claim": 7, "verdicts": [up()]}),
+        "v.json: not a verdict set: claim: Input should be a valid string",
+    ),
+    (
+        "verdicts-not-an-array",
+        json.dumps({"claim": CLAIM, "verdicts": up()}),
+        "v.json: not a verdict set: verdicts: Input should be a valid tuple",
+    ),
+    (
+        "unknown-field",
+        json.dumps({"claim": CLAIM, "verdicts": [], "finding": "F-1"}),
+        "v.json: not a verdict set: finding: unknown field",
+    ),
+    (
+        "duplicate-claim",
+        '{"claim": "a", "claim": "b", "verdicts": []}',
+        "v.json: not a verdict set: duplicate key 'claim'",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [r[1:] for r in BAD_VERDICT_SET_ROWS],
+    ids=[r[0] for r in BAD_VERDICT_SET_ROWS],
+)
+def test_bad_verdict_set_exits_2(text: str, message: str) -> None:
+    with pytest.raises(ArtifactInputError) as info:
+        parse_verdict_file(text, "v.json")
+    assert (info.value.message, info.value.exit_code) == (message, EXIT_INPUT)
+
+
+def vfile(source: str, claim: str | None) -> VerdictFile:
+    return VerdictFile(source, claim, (up(),))
+
+
+NO_CLAIM = (
+    'no claim: pass --claim TEXT (or give the verdicts as {"claim": ..., "verdicts": [...]}); '
+    "without it a restating whatIChecked counts"
+)
+
+#: (id, --claim, files, resolved claim or the one-line error).
+CLAIM_ROWS: list[tuple[str, str | None, tuple[VerdictFile, ...], str]] = [
+    ("option-only", CLAIM, (vfile("a", None),), CLAIM),
+    ("option-stripped", f"  {CLAIM}\n", (vfile("a", None),), CLAIM),
+    ("file-only", None, (vfile("a", CLAIM), vfile("b", None)), CLAIM),
+    ("option-and-file-agree", CLAIM, (vfile("a", CLAIM),), CLAIM),
+    ("agree-up-to-whitespace", CLAIM, (vfile("a", CLAIM.replace(" ", "\n  ")),), CLAIM),
+    ("neither", None, (vfile("a", None), vfile("b", None)), NO_CLAIM),
+    ("no-files-no-option", None, (), NO_CLAIM),
+    (
+        "blank-option",
+        " ",
+        (vfile("a", CLAIM),),
+        "--claim is blank: pass the finding's claim, as the miner stated it",
+    ),
+    (
+        "option-and-file-differ",
+        CLAIM,
+        (vfile("a.json", "another claim"),),
+        "a.json: its claim differs from --claim's: one tally is one finding",
+    ),
+    (
+        "two-files-differ",
+        None,
+        (vfile("a.json", CLAIM), vfile("b.json", "another claim")),
+        "b.json: its claim differs from a.json's: one tally is one finding",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("option", "files", "expected"),
+    [r[1:] for r in CLAIM_ROWS],
+    ids=[r[0] for r in CLAIM_ROWS],
+)
+def test_resolve_claim(option: str | None, files: tuple[VerdictFile, ...], expected: str) -> None:
+    if expected == CLAIM:
+        assert resolve_claim(option, files) == CLAIM
+        return
+    with pytest.raises(UsageError) as info:
+        resolve_claim(option, files)
+    assert (info.value.message, info.value.exit_code) == (expected, EXIT_INPUT)
 
 
 # --- survival report --------------------------------------------------------------------------
