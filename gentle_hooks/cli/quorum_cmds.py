@@ -7,6 +7,7 @@ cannot be read as what it claims to be (raised as :class:`~gentle_hooks.errors.G
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -15,7 +16,6 @@ from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
 from gentle_hooks.policy.stakes import Stakes
 from gentle_hooks.quorum import (
     TallyRecord,
-    VerdictFile,
     build_record,
     parse_tally_records,
     parse_verdict_file,
@@ -56,6 +56,24 @@ def _label(path: str) -> str:
 def _one_stdin(paths: tuple[str, ...]) -> None:
     if paths.count("-") > 1:
         raise UsageError("standard input (-) can be read only once")
+
+
+def _distinct_files(paths: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Each file once, compared by real path (``a.json``, ``./a.json`` and a symlink to it
+    are one file), and one note per file given more than once."""
+    first: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    unique: list[str] = []
+    for path in paths:
+        key = path if path == "-" else os.path.realpath(path)
+        if key not in first:
+            first[key] = path
+            unique.append(path)
+        counts[key] = counts.get(key, 0) + 1
+    notes = tuple(
+        f"{_label(first[key])} given {n} times: read once" for key, n in counts.items() if n > 1
+    )
+    return tuple(unique), notes
 
 
 @click.group()
@@ -124,17 +142,24 @@ def quorum_tally(
     ({"timedOut": true}) or malformed verdict, a blank reason, or a whatIChecked that is
     empty, restates the claim or names no evidence abstains. Ruling: CONFIRMED (uncontested
     upheld), PLAUSIBLE (no valid verdict, a tie, contested, or fewer valid verdicts than the
-    stakes need), REFUTED (majority refuted). Informational: exits 0 whatever the ruling; 2
-    when a FILE is unreadable or not JSON, or there is no claim.
+    stakes need), REFUTED (majority refuted). A FILE given twice is read once, and copies
+    of one verdict (the same answer, even under another "verifier" label) count once; the
+    output says so. Informational: exits 0 whatever the ruling; 2 when a FILE is unreadable
+    or not JSON, there is no claim, or one verifier id gives two different verdicts.
     """
     _one_stdin(files)
-    parsed: list[VerdictFile] = []
-    for path in files:
-        parsed.append(parse_verdict_file(read_input(path), _label(path)))
-    the_claim = resolve_claim(claim, tuple(parsed))
+    unique, repeats = _distinct_files(files)
+    parsed = tuple(parse_verdict_file(read_input(path), _label(path)) for path in unique)
+    the_claim = resolve_claim(claim, parsed)
     verdicts = [v for f in parsed for v in f.verdicts]
     record = build_record(
-        verdicts, the_claim, finding=finding, lens=lens, stakes=stakes, critical=critical
+        verdicts,
+        the_claim,
+        finding=finding,
+        lens=lens,
+        stakes=stakes,
+        critical=critical,
+        duplicates=repeats,
     )
     if as_json:
         click.echo(record.model_dump_json(by_alias=True, indent=2))
@@ -148,6 +173,8 @@ def quorum_tally(
         f"stakes {record.stakes.value}{' critical' if critical else ''} "
         f"needs {t.required} valid verdict{'' if t.required == 1 else 's'}"
     )
+    for note in record.duplicates:
+        click.echo(f"  counted once: {_line(note)}")
     for vote in record.votes:
         if vote.abstention is not None:
             click.echo(f"  abstained: {_line(vote.abstention)}")
@@ -167,8 +194,10 @@ def quorum_report(files: tuple[str, ...], as_json: bool) -> int:
     Each FILE (or -) holds tally records as `quorum tally --json` writes them: one object or
     a JSON array. (The ledger will feed this command its stored tallies; until then, pass
     the files.) Flags: 100% survival, under 50%, sharp variation by lens, each with its
-    likely meaning. Informational: exits 0; 2 when a FILE is unreadable, not JSON, or holds
-    an inconsistent record.
+    likely meaning. A finding counted twice would pad the rate, so it is refused: the same
+    finding id in two records, or a record without a finding id whose claim another record
+    shares (identical records included). Informational: exits 0; 2 when a FILE is
+    unreadable, not JSON, holds an inconsistent record, or repeats a finding.
     """
     _one_stdin(files)
     records: list[TallyRecord] = []

@@ -12,17 +12,29 @@ A verdict file holds one of:
   ``--claim``;
 * a verdict set, :class:`VerdictSet`: ``{"claim": "...", "verdicts": [...]}``, which carries
   the finding's claim with its verdicts.
+
+A verdict counts once however often it is given (:func:`distinct_verdicts`): the tally
+counts verifiers, and a copy is not a second verifier.
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Annotated
 
 from pydantic import Field, StrictStr, ValidationError
 
 from gentle_hooks.errors import UsageError
-from gentle_hooks.quorum.votes import DuplicateKeys, QuorumModel, load_verdict_json
+from gentle_hooks.quorum.votes import (
+    DuplicateKeys,
+    QuorumModel,
+    VerifierVerdict,
+    copy_key,
+    load_verdict_json,
+    verifier_id,
+)
 from gentle_hooks.verdict import ArtifactInputError, describe_validation_error
 
 Claim = Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
@@ -118,3 +130,81 @@ def resolve_claim(option: str | None, files: tuple[VerdictFile, ...]) -> str:
                 f"{source}: its claim differs from {first_source}'s: one tally is one finding"
             )
     return first
+
+
+def _canonical(value: object) -> str:
+    if isinstance(value, VerifierVerdict):
+        value = value.model_dump(exclude_none=True)
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
+
+
+def _copy_identity(value: object) -> tuple[object, ...]:
+    """Copies of one verdict share this: :func:`~.votes.copy_key` for a well-formed verdict
+    (whatever its verifier label), the whole canonical JSON for any other answer."""
+    if isinstance(value, VerifierVerdict):
+        return ("verdict", *copy_key(value))
+    if isinstance(value, dict) and not isinstance(value, DuplicateKeys):
+        try:
+            return ("verdict", *copy_key(VerifierVerdict.model_validate(value)))
+        except ValidationError:
+            pass
+    return ("answer", _canonical(value))
+
+
+def _describe(value: object, copies: int) -> str:
+    checked = value.get("whatIChecked") if isinstance(value, dict) else None
+    if isinstance(value, VerifierVerdict):
+        checked = value.whatIChecked
+    what = (
+        f"whatIChecked {_line(checked)!r}" if isinstance(checked, str) else _line(_canonical(value))
+    )
+    return f"{copies} identical verdicts counted once: {what}"
+
+
+def _line(text: str, limit: int = 60) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= limit else one[: limit - 1] + "…"
+
+
+def distinct_verdicts(verdicts: Iterable[object]) -> tuple[tuple[object, ...], tuple[str, ...]]:
+    """Each distinct verdict once, and a note for every verdict given more than once.
+
+    Seed 003 "Verdict tallying" counts verifiers, not copies: the same answer given three
+    times is one verifier's evidence, not three. Two answers are copies when they are the
+    same well-formed verdict up to whitespace and the ``verifier`` label
+    (:func:`~.votes.copy_key`), or, for any other answer (errored, malformed...), the same
+    JSON value. Of a set of copies the one whose canonical JSON sorts first is kept, so the
+    result does not depend on input order.
+
+    Args:
+        verdicts: raw verifier answers, as :func:`~.votes.classify_verdict` takes them.
+
+    Returns:
+        (distinct, notes): the kept answers in canonical order, and one line per set of
+        copies (``"3 identical verdicts counted once: whatIChecked '...'"``), sorted.
+
+    Raises:
+        ArtifactInputError: one ``verifier`` id on two different answers: a verifier
+            gives one verdict per finding, and neither can be chosen over the other (exit 2).
+    """
+    groups: dict[tuple[object, ...], list[object]] = {}
+    by_verifier: dict[str, set[tuple[object, ...]]] = {}
+    for value in verdicts:
+        identity = _copy_identity(value)
+        groups.setdefault(identity, []).append(value)
+        verifier = verifier_id(value)
+        if verifier is not None:
+            by_verifier.setdefault(verifier, set()).add(identity)
+    for verifier, answers in sorted(by_verifier.items()):
+        if len(answers) > 1:
+            raise ArtifactInputError(
+                f"verifier {verifier!r} gave {len(answers)} different verdicts on one finding; "
+                "pass one verdict per verifier"
+            )
+    kept = sorted((min(group, key=_canonical) for group in groups.values()), key=_canonical)
+    notes = sorted(
+        _describe(min(group, key=_canonical), len(group))
+        for group in groups.values()
+        if len(group) > 1
+    )
+    return tuple(kept), tuple(notes)

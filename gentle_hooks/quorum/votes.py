@@ -11,8 +11,17 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from enum import Enum
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictStr,
+    ValidationError,
+    model_validator,
+)
 
 from gentle_hooks.quorum.restatement import restatement_reason, words
 from gentle_hooks.verdict import ArtifactInputError, describe_validation_error
@@ -33,6 +42,9 @@ class VerifierVerdict(QuorumModel):
         whatIChecked: what the verifier re-opened itself; an empty one, or one that
             restates the claim, makes the verdict an abstention.
         correctedImpact: the finding's impact as the verifier measured it, when different.
+        verifier: an id of the verifier that answered (optional, not blank). One verifier
+            gives one verdict per finding: a tally refuses two different verdicts under one
+            id, and counts copies of one verdict once.
 
     Types are strict (``"false"`` is not a boolean); an unknown field is malformed.
     """
@@ -41,6 +53,7 @@ class VerifierVerdict(QuorumModel):
     reason: StrictStr
     whatIChecked: StrictStr
     correctedImpact: StrictStr | None = None
+    verifier: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")] | None = None
 
 
 class VoteKind(str, Enum):
@@ -59,6 +72,7 @@ class Vote(QuorumModel):
         abstention: why it is an abstention; present exactly when ``vote`` is abstained.
         refuted / reason / whatIChecked / correctedImpact: the verifier's fields when it
             parsed (an abstention keeps them, so a lazy verifier stays visible).
+        verifier: the verifier's id, when the answer named one.
     """
 
     vote: VoteKind
@@ -67,6 +81,7 @@ class Vote(QuorumModel):
     reason: str | None = None
     whatIChecked: str | None = None
     correctedImpact: str | None = None
+    verifier: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Vote:
@@ -96,7 +111,43 @@ class Vote(QuorumModel):
             text(self.reason),
             text(self.whatIChecked),
             text(self.correctedImpact),
+            text(self.verifier),
         )
+
+
+def copy_key(verdict: VerifierVerdict | Vote) -> tuple[object, ...]:
+    """What makes two verdicts copies of one another (seed 003 "How many verifiers").
+
+    The same ``refuted``, ``reason``, ``whatIChecked`` and ``correctedImpact``, compared
+    with runs of whitespace folded to one space. The ``verifier`` label is not part of it:
+    independent verifiers that re-opened the evidence do not return the same words, so a
+    copy relabelled as another verifier is still one verdict.
+    """
+
+    def fold(text: str | None) -> str | None:
+        return None if text is None else " ".join(text.split())
+
+    return (
+        verdict.refuted,
+        fold(verdict.reason),
+        fold(verdict.whatIChecked),
+        fold(verdict.correctedImpact),
+    )
+
+
+def verifier_id(raw: object) -> str | None:
+    """The ``verifier`` id a raw answer names (stripped), or None when it names none.
+
+    Read from errored, timed-out and malformed answers too, so one verifier's second
+    answer is seen whatever shape either answer has.
+    """
+    if isinstance(raw, VerifierVerdict):
+        return raw.verifier.strip() if raw.verifier is not None else None
+    if isinstance(raw, dict):
+        value = raw.get("verifier")
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
 
 
 class DuplicateKeys(dict[str, object]):
@@ -143,22 +194,26 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
         ``whatIChecked``, or one that restates the claim or names no evidence → abstained
         (seed 003: abstentions are not support).
     """
+    verifier = verifier_id(raw)
     if isinstance(raw, VerifierVerdict):
         verdict = raw
     elif isinstance(raw, DuplicateKeys):
         return Vote(
             vote=VoteKind.ABSTAINED,
             abstention=f"malformed: duplicate key {', '.join(map(repr, raw.duplicates))}",
+            verifier=verifier,
         )
     elif isinstance(raw, dict):
         errored = _error_abstention(raw)
         if errored is not None:
-            return Vote(vote=VoteKind.ABSTAINED, abstention=errored)
+            return Vote(vote=VoteKind.ABSTAINED, abstention=errored, verifier=verifier)
         try:
             verdict = VerifierVerdict.model_validate(raw)
         except ValidationError as exc:
             return Vote(
-                vote=VoteKind.ABSTAINED, abstention=f"malformed: {describe_validation_error(exc)}"
+                vote=VoteKind.ABSTAINED,
+                abstention=f"malformed: {describe_validation_error(exc)}",
+                verifier=verifier,
             )
     else:
         kind = "null" if raw is None else type(raw).__name__
@@ -170,6 +225,7 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
         "reason": verdict.reason,
         "whatIChecked": verdict.whatIChecked,
         "correctedImpact": verdict.correctedImpact,
+        "verifier": verifier,
     }
     if not verdict.reason.strip():
         return Vote(vote=VoteKind.ABSTAINED, abstention="no reason given", **fields)

@@ -55,6 +55,11 @@ TIMED_OUT = {"timedOut": True}
 MALFORMED = {"refuted": "false", "reason": "r", "whatIChecked": "opened pool.js"}
 RESTATED = up("subagents inherit no budget cap")
 EMPTY_CHECK = up("  ")
+# Distinct verdicts from other verifiers: copies of one verdict count once.
+UP2 = up("re-ran the 2026-08-14 query: 41 agents spawned")
+UP3 = up("read spawn() in workflow.js: no budget argument")
+DOWN2 = down("a budget guard in pool.js:90 stops the loop")
+DOWN3 = {**down("run 2026-08-14 had 12 agents"), "whatIChecked": "re-ran the log query"}
 
 # --- one verdict: how it counts --------------------------------------------------------------
 
@@ -264,7 +269,7 @@ TALLY_ROWS: list[tuple[str, list[object], int, tuple[bool, int, int, int, bool],
     ("restated-is-no-support", [RESTATED], 1, (False, 0, 0, 1, False), "PLAUSIBLE", "Q1"),
     (
         "empty-check-is-no-support",
-        [EMPTY_CHECK, EMPTY_CHECK],
+        [EMPTY_CHECK, {**up(""), "reason": "it holds"}],
         1,
         (False, 0, 0, 2, False),
         "PLAUSIBLE",
@@ -281,7 +286,7 @@ TALLY_ROWS: list[tuple[str, list[object], int, tuple[bool, int, int, int, bool],
     ),
     ("one-refuted", [down()], 1, (False, 0, 1, 0, False), "REFUTED", "Q2"),
     ("tie-one-each", [up(), down()], 1, (False, 1, 1, 0, True), "PLAUSIBLE", "Q3"),
-    ("tie-two-each", [up(), up(), down(), down()], 1, (False, 2, 2, 0, True), "PLAUSIBLE", "Q3"),
+    ("tie-two-each", [up(), UP2, down(), DOWN2], 1, (False, 2, 2, 0, True), "PLAUSIBLE", "Q3"),
     (
         "abstentions-do-not-break-a-tie",
         [up(), down(), ERRORED, RESTATED],
@@ -292,26 +297,26 @@ TALLY_ROWS: list[tuple[str, list[object], int, tuple[bool, int, int, int, bool],
     ),
     (
         "majority-upheld-contested",
-        [up(), up(), down()],
+        [up(), UP2, down()],
         1,
         (False, 2, 1, 0, True),
         "PLAUSIBLE",
         "Q4",
     ),
-    ("majority-refuted", [up(), down(), down()], 1, (False, 1, 2, 0, True), "REFUTED", "Q2"),
-    ("unanimous-refuted", [down(), down(), down()], 3, (False, 0, 3, 0, False), "REFUTED", "Q2"),
+    ("majority-refuted", [up(), down(), DOWN2], 1, (False, 1, 2, 0, True), "REFUTED", "Q2"),
+    ("unanimous-refuted", [down(), DOWN2, DOWN3], 3, (False, 0, 3, 0, False), "REFUTED", "Q2"),
     (
         "restated-upholds-cannot-outvote-a-refutation",
-        [RESTATED, RESTATED, down()],
+        [RESTATED, up("no budget cap"), down()],
         1,
         (False, 0, 1, 2, False),
         "REFUTED",
         "Q2",
     ),
-    ("audit-one-valid", [up(), ERRORED, ERRORED], 3, (False, 1, 0, 2, False), "PLAUSIBLE", "Q5"),
-    ("audit-three-upheld", [up(), up(), up()], 3, (True, 3, 0, 0, False), "CONFIRMED", "Q6"),
+    ("audit-one-valid", [up(), ERRORED, TIMED_OUT], 3, (False, 1, 0, 2, False), "PLAUSIBLE", "Q5"),
+    ("audit-three-upheld", [up(), UP2, UP3], 3, (True, 3, 0, 0, False), "CONFIRMED", "Q6"),
     ("critical-one-upheld", [up()], 2, (False, 1, 0, 0, False), "PLAUSIBLE", "Q5"),
-    ("critical-two-upheld", [up(), up()], 2, (True, 2, 0, 0, False), "CONFIRMED", "Q6"),
+    ("critical-two-upheld", [up(), UP2], 2, (True, 2, 0, 0, False), "CONFIRMED", "Q6"),
 ]
 
 
@@ -379,6 +384,110 @@ def test_inconsistent_tally_is_refused(fields: dict[str, Any]) -> None:
         Tally(**fields)
 
 
+# --- copies count once ----------------------------------------------------------------------
+
+UP_NOTE = (
+    "identical verdicts counted once: whatIChecked "
+    "'opened workflow.js:142; loop has no budget check'"
+)
+
+
+def by(verifier: str, verdict: dict[str, Any]) -> dict[str, Any]:
+    return {**verdict, "verifier": verifier}
+
+
+#: (id, verdicts, required, (upheld, refuted, abstained), ruling row, duplicate notes).
+DUPLICATE_ROWS: list[tuple[str, list[object], int, tuple[int, int, int], str, list[str]]] = [
+    ("same-verdict-three-times-audit", [up()] * 3, 3, (1, 0, 0), "Q5", [f"3 {UP_NOTE}"]),
+    ("same-verdict-twice-critical", [up(), up()], 2, (1, 0, 0), "Q5", [f"2 {UP_NOTE}"]),
+    (
+        "whitespace-variant-is-a-copy",
+        [up(), up("opened  workflow.js:142;\n loop has no budget check ")],
+        2,
+        (1, 0, 0),
+        "Q5",
+        [f"2 {UP_NOTE}"],
+    ),
+    (
+        "relabelled-copies-are-one-verdict",
+        [by("a", up()), by("b", up()), by("c", up())],
+        3,
+        (1, 0, 0),
+        "Q5",
+        [f"3 {UP_NOTE}"],
+    ),
+    ("one-verifier-twice", [by("a", up()), by("a", up())], 1, (1, 0, 0), "Q6", [f"2 {UP_NOTE}"]),
+    (
+        "copies-cannot-outvote-a-refutation",
+        [up(), up(), up(), down()],
+        1,
+        (1, 1, 0),
+        "Q3",
+        [f"3 {UP_NOTE}"],
+    ),
+    (
+        "identical-errors-abstain-once",
+        [ERRORED, ERRORED, up()],
+        1,
+        (1, 0, 1),
+        "Q6",
+        ['2 identical verdicts counted once: {"error": "verifier crashed: exit 137"}'],
+    ),
+    (
+        "three-distinct-verifiers",
+        [by("a", up()), by("b", UP2), by("c", UP3)],
+        3,
+        (3, 0, 0),
+        "Q6",
+        [],
+    ),
+    ("same-words-opposite-answers", [up(), {**up(), "refuted": True}], 1, (1, 1, 0), "Q3", []),
+]
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "required", "counts", "row", "notes"),
+    [r[1:] for r in DUPLICATE_ROWS],
+    ids=[r[0] for r in DUPLICATE_ROWS],
+)
+def test_copies_of_a_verdict_count_once(
+    verdicts: list[object], required: int, counts: tuple[int, int, int], row: str, notes: list[str]
+) -> None:
+    t = tally(verdicts, CLAIM, required)
+    assert ((t.upheld, t.refuted, t.abstained), rule(t).row) == (counts, row)
+    stakes, critical = {1: ("ordinary", False), 2: ("shipping", True), 3: ("audit", False)}[
+        required
+    ]
+    record = build_record(verdicts, CLAIM, stakes=stakes, critical=critical)
+    assert (record.tally, list(record.duplicates)) == (t, notes)
+    assert parse_tally_records(record.model_dump_json(by_alias=True), "r") == (record,)
+
+
+@pytest.mark.parametrize(
+    "verdicts",
+    [
+        [by("v1", up()), by("v1", down())],
+        [by("v1", up()), by(" v1 ", UP2)],
+        [by("v1", up()), {"verifier": "v1", "error": "crashed"}],
+    ],
+    ids=["upheld-and-refuted", "two-upholds", "answer-and-error"],
+)
+def test_one_verifier_two_verdicts_exits_2(verdicts: list[object]) -> None:
+    with pytest.raises(ArtifactInputError) as info:
+        build_record(verdicts, CLAIM)
+    assert info.value.message == (
+        "verifier 'v1' gave 2 different verdicts on one finding; pass one verdict per verifier"
+    )
+    assert info.value.exit_code == EXIT_INPUT
+
+
+@given(st.lists(st.sampled_from([up(), UP2, down(), ERRORED, TIMED_OUT]), max_size=6))
+def test_giving_every_verdict_twice_changes_nothing(verdicts: list[object]) -> None:
+    once = build_record(verdicts, CLAIM, stakes="audit")
+    twice = build_record(verdicts + verdicts, CLAIM, stakes="audit")
+    assert (twice.tally, twice.votes) == (once.tally, once.votes)
+
+
 # --- property: order independence, abstentions never support ---------------------------------
 
 raw_verdicts = st.one_of(
@@ -425,7 +534,7 @@ def test_survives_exactly_when_confirmed(verdicts: list[object], required: int) 
 def test_abstentions_never_change_support(verdicts: list[object], extra: list[object]) -> None:
     before, after = tally(verdicts, CLAIM), tally(verdicts + extra, CLAIM)
     assert (after.upheld, after.refuted) == (before.upheld, before.refuted)
-    assert after.abstained == before.abstained + len(extra)
+    assert before.abstained <= after.abstained <= before.abstained + len(extra)
     assert rule(after) == rule(before)
 
 
@@ -476,6 +585,20 @@ def _tampered(**changes: Any) -> str:
     return json.dumps(doc)
 
 
+def _repeated_vote() -> str:
+    doc = json.loads(build_record([up(), down()], CLAIM).model_dump_json(by_alias=True))
+    doc["votes"].insert(1, doc["votes"][0])
+    doc["tally"].update(upheld=2)
+    return json.dumps(doc)
+
+
+def _repeated_verifier() -> str:
+    doc = json.loads(build_record([by("v1", up()), UP2], CLAIM).model_dump_json(by_alias=True))
+    for vote in doc["votes"]:
+        vote["verifier"] = "v1"
+    return json.dumps(doc)
+
+
 TAMPER_ROWS = [
     (
         "ruling-edited",
@@ -507,6 +630,16 @@ TAMPER_ROWS = [
         _tampered(votes__0__whatIChecked="no budget cap"),
         "r.json: not a tally record: votes.0: counted as upheld, but whatIChecked restates the "
         "claim",
+    ),
+    (
+        "vote-repeated",
+        _repeated_vote(),
+        "r.json: not a tally record: votes.1 repeats votes.0: a verdict counts once",
+    ),
+    (
+        "verifier-repeated",
+        _repeated_verifier(),
+        "r.json: not a tally record: votes.1: verifier 'v1' already voted in votes.0",
     ),
     (
         "unknown-field",
@@ -784,6 +917,71 @@ def test_a_finding_counted_twice_is_refused() -> None:
     assert info.value.message == (
         "finding 'a-1' appears in 2 tally records; report one tally per finding"
     )
+
+
+def unnamed(claim: str, verdicts: list[object]) -> TallyRecord:
+    return build_record(verdicts, claim)
+
+
+REPEATED_CLAIM = (
+    "claim 'Subagents inherit no budget cap, so a fan-out can exceed th…' appears in 2 "
+    "tally records, not all with a finding id; report one tally per finding (give each "
+    "--finding)"
+)
+
+#: (id, records, the one-line refusal or None when the report is made).
+REPEATED_RECORD_ROWS: list[tuple[str, list[TallyRecord], str | None]] = [
+    (
+        "same-finding-id-twice",
+        [rec("a", True, 1), rec("a", True, 1)],
+        "finding 'a-1' appears in 2 tally records; report one tally per finding",
+    ),
+    (
+        "same-finding-id-different-votes",
+        [build_record([up()], CLAIM, finding="F"), build_record([down()], "other", finding="F")],
+        "finding 'F' appears in 2 tally records; report one tally per finding",
+    ),
+    ("identical-unnamed-records", [unnamed(CLAIM, [up()])] * 2, REPEATED_CLAIM),
+    (
+        "unnamed-records-one-claim",
+        [unnamed(CLAIM, [up()]), unnamed(CLAIM, [UP2])],
+        REPEATED_CLAIM,
+    ),
+    (
+        "unnamed-repeats-a-named-claim",
+        [build_record([up()], CLAIM, finding="F-1"), unnamed(CLAIM.upper(), [UP2])],
+        REPEATED_CLAIM.replace(
+            "Subagents inherit no budget cap, so a fan-out can exceed th…",
+            "SUBAGENTS INHERIT NO BUDGET CAP, SO A FAN-OUT CAN EXCEED TH…",
+        ),
+    ),
+    (
+        "unnamed-distinct-claims",
+        [unnamed(CLAIM, [up()]), unnamed("Retries double-charge", [down()])],
+        None,
+    ),
+    (
+        "named-findings-may-share-a-claim",
+        [build_record([up()], CLAIM, finding="F-1"), build_record([UP2], CLAIM, finding="F-2")],
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("items", "refusal"),
+    [r[1:] for r in REPEATED_RECORD_ROWS],
+    ids=[r[0] for r in REPEATED_RECORD_ROWS],
+)
+def test_repeated_records_do_not_inflate_survival(
+    items: list[TallyRecord], refusal: str | None
+) -> None:
+    if refusal is None:
+        assert survival_report(items).findings == len(items)
+        return
+    with pytest.raises(PolicyInputError) as info:
+        survival_report(items)
+    assert (info.value.message, info.value.exit_code) == (refusal, EXIT_INPUT)
 
 
 @given(st.lists(st.tuples(st.sampled_from(["a", "b", None]), st.booleans()), max_size=12))
