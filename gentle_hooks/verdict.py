@@ -22,10 +22,10 @@ from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
-    StrictInt,
     StrictStr,
     ValidationError,
     field_validator,
@@ -86,7 +86,20 @@ def _inflections(verb: str) -> frozenset[str]:
 _MUTATING_FORMS: frozenset[str] = frozenset().union(*(_inflections(v) for v in MUTATING_VERBS))
 
 Status = Literal["pass", "fail", "blocked"]
-NonNegative = Annotated[StrictInt, Field(ge=0)]
+
+
+def _whole_number(value: object) -> object:
+    """``1.0`` is the number 1: JSON does not tell them apart and neither does JSON Schema's
+    ``integer``, so the parser accepts it too. ``1.5``, ``"1"`` and ``true`` stay refused."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: A non-negative whole number: an integer, or a float with no fraction (``2.0``).
+NonNegative = Annotated[int, Field(ge=0, strict=True), BeforeValidator(_whole_number)]
+#: A tool-call budget: a whole number of at least 1.
+Budget = Annotated[int, Field(ge=1, strict=True), BeforeValidator(_whole_number)]
 
 
 class ArtifactInputError(GentleError):
@@ -95,7 +108,9 @@ class ArtifactInputError(GentleError):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Python's ``re`` for ``pattern``, as JSON Schema validators in Python use: the parser
+    # and `gentle-hook schema` must agree on what "not blank" (``\S``) means.
+    model_config = ConfigDict(extra="forbid", frozen=True, regex_engine="python-re")
 
 
 class DelegationBrief(_Strict):
@@ -115,6 +130,8 @@ class DelegationBrief(_Strict):
             id naming a mutating verb (:func:`is_mutating_side_effect`).
 
     Missing ``boundaries``/``stopCondition`` parse, so that :func:`check_brief` can name them.
+    A list field may be given as one string; ``effortBudget`` ``10.0`` is 10. The schema
+    (``gentle-hook schema brief``) describes exactly this input.
     """
 
     id: StrictStr | None = None
@@ -123,11 +140,17 @@ class DelegationBrief(_Strict):
     toolGuidance: tuple[StrictStr, ...] = ()
     boundaries: tuple[StrictStr, ...] = ()
     stopCondition: StrictStr | None = None
-    effortBudget: Annotated[StrictInt, Field(ge=1)] | StrictStr | None = None
+    effortBudget: Budget | StrictStr | None = None
     readOnly: StrictBool = True
     sideEffects: tuple[StrictStr, ...] = ()
 
-    @field_validator("toolGuidance", "boundaries", "sideEffects", mode="before")
+    @field_validator(
+        "toolGuidance",
+        "boundaries",
+        "sideEffects",
+        mode="before",
+        json_schema_input_type=StrictStr | list[StrictStr],
+    )
     @classmethod
     def _one_string_is_a_list(cls, value: object) -> object:
         """Let a single string stand for a one-element list (``"boundaries": "src/ only"``)."""
@@ -263,7 +286,8 @@ class DelegationVerdict(_Strict):
         summary: bounded, at most :data:`MAX_SUMMARY_CHARS` characters.
         artifactRef / tokensUsed / durationMs: optional.
 
-    Types are strict: ``"3"`` is not an integer and ``"true"`` is not a boolean.
+    Types are strict: ``"3"`` is not an integer and ``"true"`` is not a boolean; ``2.0`` is
+    the integer 2, as in JSON Schema.
     """
 
     briefId: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]

@@ -28,9 +28,12 @@ from gentle_hooks.verdict import ArtifactInputError, describe_validation_error
 
 
 class QuorumModel(BaseModel):
-    """Base of the quorum's JSON models: frozen, ``extra="forbid"``."""
+    """Base of the quorum's JSON models: frozen, ``extra="forbid"``; ``pattern`` is matched
+    with Python's ``re``, as a JSON Schema validator in Python matches it."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, populate_by_name=True, regex_engine="python-re"
+    )
 
 
 class VerifierVerdict(QuorumModel):
