@@ -195,9 +195,9 @@ def quorum_report(files: tuple[str, ...], as_json: bool) -> int:
     a JSON array. (The ledger will feed this command its stored tallies; until then, pass
     the files.) Flags: 100% survival, under 50%, sharp variation by lens, each with its
     likely meaning. A finding counted twice would pad the rate, so it is refused: the same
-    finding id in two records, or a record without a finding id whose claim another record
-    shares (identical records included). Informational: exits 0; 2 when a FILE is
-    unreadable, not JSON, holds an inconsistent record, or repeats a finding.
+    finding id, or the same claim, in two records (identical records included).
+    Informational: exits 0; 2 when a FILE is unreadable, not JSON, holds an inconsistent
+    record, or repeats a finding.
     """
     _one_stdin(files)
     records: list[TallyRecord] = []

@@ -87,11 +87,11 @@ def survival_report(records: Iterable[TallyRecord]) -> SurvivalReport:
 
     Raises:
         PolicyInputError: a finding counted twice pads the rate, so (exit 2): the same
-            finding id in more than one record; or a record without a finding id whose
-            claim (compared up to case and whitespace) is also another record's claim —
-            identical records and repeats of an unnamed finding included. Refused rather
-            than counted once, because two records of one finding may disagree and neither
-            can be chosen.
+            finding id in more than one record, or the same claim (compared up to case and
+            whitespace) in more than one record, whatever their ids: identical records,
+            repeats of a finding without an id, and one finding under two ids. Seed 003
+            verifies *deduplicated* findings. Refused rather than counted once, because
+            two records of one finding may disagree and neither can be chosen.
     """
     items = list(records)
     _refuse_repeated_findings(items)
@@ -147,28 +147,26 @@ def _claim_key(claim: str) -> str:
 
 
 def _refuse_repeated_findings(items: list[TallyRecord]) -> None:
-    """One tally per finding: by finding id, or by claim for a record without one."""
+    """One tally per finding: no finding id and no claim in two records."""
     ids: dict[str, int] = {}
-    claims: dict[str, int] = {}
+    claims: dict[str, list[str]] = {}
     for r in items:
         if r.finding is not None:
             ids[r.finding] = ids.get(r.finding, 0) + 1
-        claims[_claim_key(r.claim)] = claims.get(_claim_key(r.claim), 0) + 1
+        claims.setdefault(_claim_key(r.claim), []).append(r.claim)
     repeated = sorted(f for f, n in ids.items() if n > 1)
     if repeated:
         raise PolicyInputError(
             f"finding {repeated[0]!r} appears in {ids[repeated[0]]} tally records; "
             "report one tally per finding"
         )
-    unnamed = sorted(
-        {r.claim for r in items if r.finding is None and claims[_claim_key(r.claim)] > 1}
-    )
-    if unnamed:
-        clipped = " ".join(unnamed[0].split())
+    twice = sorted(min(texts) for texts in claims.values() if len(texts) > 1)
+    if twice:
+        clipped = " ".join(twice[0].split())
         clipped = clipped if len(clipped) <= 60 else clipped[:59] + "…"
         raise PolicyInputError(
-            f"claim {clipped!r} appears in {claims[_claim_key(unnamed[0])]} tally records, "
-            "not all with a finding id; report one tally per finding (give each --finding)"
+            f"claim {clipped!r} appears in {len(claims[_claim_key(twice[0])])} tally records; "
+            "report one tally per finding (deduplicate findings before verifying them)"
         )
 
 

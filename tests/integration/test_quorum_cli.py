@@ -376,8 +376,9 @@ def test_tally_one_verifier_two_verdicts_exits_2(run: Any, tmp_path: Path) -> No
 
 def tally_json(run: Any, tmp_path: Path, finding: str, lens: str, verdicts: list[Any]) -> str:
     src = write(tmp_path / f"{finding}.in.json", verdicts)
+    claim = f"{CLAIM} ({finding})"  # deduplicated findings: one claim each
     r = run(
-        "quorum", "tally", src, "--claim", CLAIM, "--finding", finding, "--lens", lens, "--json"
+        "quorum", "tally", src, "--claim", claim, "--finding", finding, "--lens", lens, "--json"
     )
     assert r.returncode == 0, r.stderr
     out = tmp_path / f"{finding}.tally.json"
@@ -449,8 +450,8 @@ def test_report_refuses_identical_records_without_a_finding_id(run: Any, tmp_pat
             2,
             "",
             "gentle-hook: error: claim 'Subagents inherit no budget cap' appears in 2 tally "
-            "records, not all with a finding id; report one tally per finding (give each "
-            "--finding)\n",
+            "records; report one tally per finding (deduplicate findings before verifying "
+            "them)\n",
         )
 
 

@@ -845,7 +845,10 @@ def test_resolve_claim(option: str | None, files: tuple[VerdictFile, ...], expec
 
 
 def rec(lens: str | None, survives: bool, n: int) -> TallyRecord:
-    return build_record([up()] if survives else [down()], CLAIM, finding=f"{lens}-{n}", lens=lens)
+    """A finding of ``lens``; each finding has its own claim, as deduplicated findings do."""
+    finding = f"{lens}-{n}"
+    verdicts = [up()] if survives else [down()]
+    return build_record(verdicts, f"{CLAIM} ({finding})", finding=finding, lens=lens)
 
 
 def records(spec: dict[str | None, tuple[int, int]]) -> list[TallyRecord]:
@@ -925,8 +928,7 @@ def unnamed(claim: str, verdicts: list[object]) -> TallyRecord:
 
 REPEATED_CLAIM = (
     "claim 'Subagents inherit no budget cap, so a fan-out can exceed th…' appears in 2 "
-    "tally records, not all with a finding id; report one tally per finding (give each "
-    "--finding)"
+    "tally records; report one tally per finding (deduplicate findings before verifying them)"
 )
 
 #: (id, records, the one-line refusal or None when the report is made).
@@ -961,8 +963,18 @@ REPEATED_RECORD_ROWS: list[tuple[str, list[TallyRecord], str | None]] = [
         None,
     ),
     (
-        "named-findings-may-share-a-claim",
+        "one-claim-under-two-finding-ids",
         [build_record([up()], CLAIM, finding="F-1"), build_record([UP2], CLAIM, finding="F-2")],
+        REPEATED_CLAIM,
+    ),
+    (
+        "one-claim-up-to-whitespace",
+        [build_record([up()], CLAIM, finding="F-1"), unnamed(f" {CLAIM}\n", [UP2])],
+        REPEATED_CLAIM,
+    ),
+    (
+        "named-distinct-claims",
+        [build_record([up()], CLAIM, finding="F-1"), build_record([UP2], "other", finding="F-2")],
         None,
     ),
 ]
