@@ -171,9 +171,9 @@ def distinct_verdicts(verdicts: Iterable[object]) -> tuple[tuple[object, ...], t
 
     Seed 003 "Verdict tallying" counts verifiers, not copies: the same answer given three
     times is one verifier's evidence, not three. Two answers are copies when they are the
-    same well-formed verdict up to whitespace and the ``verifier`` label
-    (:func:`~.votes.copy_key`), or, for any other answer (errored, malformed...), the same
-    JSON value. Of a set of copies the one whose canonical JSON sorts first is kept, so the
+    same well-formed verdict up to case, whitespace, punctuation and the ``verifier``
+    label (:func:`~.votes.copy_key`), or, for any other answer (errored, malformed...),
+    the same JSON value. Of a set of copies the one whose canonical JSON sorts first is kept, so the
     result does not depend on input order.
 
     Args:

@@ -27,6 +27,7 @@ FILLER_WORDS: Final[frozenset[str]] = frozenset(
     | {"review", "reviewed", "test", "tested", "inspect", "inspected", "examine", "examined"}
     | {"validate", "validated", "reproduce", "reproduced", "reproduces", "double", "triple"}
     | {"re", "again", "independently", "carefully", "thoroughly", "manually", "personally"}
+    | {"time", "times", "once", "twice", "thrice"}
     | {"uphold", "upheld", "agree", "agreed", "see", "saw", "seen", "found", "find"}
     # what was checked, named only generically
     | {"claim", "claims", "claimed", "finding", "findings", "evidence", "cited", "source"}
@@ -158,12 +159,13 @@ def restatement_reason(what_i_checked: str, claim: str | None) -> str | None:
        claim, finding, is, are, do, does, true, correct, valid, ok, yes, stopwords...).
     2. It shows a check when at least :data:`MIN_NEW_WORDS` distinct words of at least
        :data:`MIN_WORD_LENGTH` characters remain, or when it cites concrete evidence the
-       claim did not (:func:`cited_evidence`: a path, ``file:line``, a command in
-       backticks, a number, a quoted string).
+       claim did not (:func:`cited_evidence`): a path, ``file:line``, a command in
+       backticks or a quoted string; or a number with at least one such new word to say
+       what it counts (``41 agents``; a bare ``1`` appended to the claim is not a count).
     3. Otherwise it restates: ``"whatIChecked restates the claim"`` when nothing at all
        remains after step 1 (a copy, a reordering, a fragment, the claim behind "I
        checked:"), else ``"whatIChecked names no evidence..."`` (``"x"``, ``"checked it
-       twice"``).
+       1 time"``).
 
     Without a claim only the filler and evidence parts apply. An empty or punctuation-only
     text is not judged here (:func:`gentle_hooks.quorum.votes.classify_verdict` calls it
@@ -176,16 +178,18 @@ def restatement_reason(what_i_checked: str, claim: str | None) -> str | None:
     Returns:
         None when the text shows a check; else the abstention, one line.
     """
-    if cited_evidence(what_i_checked, claim):
-        return None
     remaining = new_words(what_i_checked, claim)
-    if len({w for w in remaining if len(w) >= MIN_WORD_LENGTH}) >= MIN_NEW_WORDS:
+    named = {w for w in remaining if len(w) >= MIN_WORD_LENGTH}
+    cited = cited_evidence(what_i_checked, claim)
+    if any(not _NUMBER.fullmatch(token) for token in cited) or (cited and named):
         return None
-    if not remaining:
+    if len(named) >= MIN_NEW_WORDS:
+        return None
+    if not remaining and not cited:
         return "whatIChecked restates the claim"
     return (
-        f"whatIChecked names no evidence: fewer than {MIN_NEW_WORDS} words beyond the claim "
-        "and no path, file:line, `command`, number or quote"
+        f"whatIChecked names no evidence: fewer than {MIN_NEW_WORDS} words beyond the claim, "
+        "and no path, file:line, `command`, quote, or number with what it counts"
     )
 
 

@@ -9,6 +9,7 @@ restates the claim, is an abstention, never support.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from enum import Enum
 from typing import Annotated
@@ -118,17 +119,21 @@ class Vote(QuorumModel):
         )
 
 
+_WORD = re.compile(r"\w+")
+
+
 def copy_key(verdict: VerifierVerdict | Vote) -> tuple[object, ...]:
     """What makes two verdicts copies of one another (seed 003 "How many verifiers").
 
-    The same ``refuted``, ``reason``, ``whatIChecked`` and ``correctedImpact``, compared
-    with runs of whitespace folded to one space. The ``verifier`` label is not part of it:
-    independent verifiers that re-opened the evidence do not return the same words, so a
-    copy relabelled as another verifier is still one verdict.
+    The same ``refuted``, and the same words in the same order in ``reason``,
+    ``whatIChecked`` and ``correctedImpact`` (case-folded; whitespace and punctuation
+    ignored, so ``"Opened a.py:1."`` copies ``"opened a.py 1"``). The ``verifier`` label is
+    not part of it: independent verifiers that re-opened the evidence do not return the
+    same words, so a copy relabelled as another verifier is still one verdict.
     """
 
     def fold(text: str | None) -> str | None:
-        return None if text is None else " ".join(text.split())
+        return None if text is None else " ".join(_WORD.findall(text.casefold()))
 
     return (
         verdict.refuted,

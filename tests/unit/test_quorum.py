@@ -161,8 +161,8 @@ def test_duplicate_key_verdict_abstains() -> None:
 
 
 NO_EVIDENCE = (
-    "whatIChecked names no evidence: fewer than 3 words beyond the claim and no path, "
-    "file:line, `command`, number or quote"
+    "whatIChecked names no evidence: fewer than 3 words beyond the claim, and no path, "
+    "file:line, `command`, quote, or number with what it counts"
 )
 RESTATES = "whatIChecked restates the claim"
 
@@ -199,6 +199,9 @@ RESTATEMENT_ROWS: list[tuple[str, str, str | None]] = [
     ("quoted-single-letter", "checked 'x'", NO_EVIDENCE),
     ("quoting-the-claim", 'found "no budget cap"', RESTATES),
     ("two-new-words", "read the loop", NO_EVIDENCE),
+    ("claim-plus-a-bare-number", f"I checked: {CLAIM} 1", NO_EVIDENCE),
+    ("checked-it-once", "checked it 1 time", NO_EVIDENCE),
+    ("a-date-alone", "verified 2026-08-14", NO_EVIDENCE),
     # realistic verifications still count
     (
         "seed-style-verification",
@@ -208,6 +211,7 @@ RESTATEMENT_ROWS: list[tuple[str, str, str | None]] = [
     ),
     ("adds-what-was-opened", "opened workflow.js:142: no budget cap", None),
     ("new-count", "re-ran the query: 41 agents", None),
+    ("count-of-something", "counted 41 spawns", None),
     ("path", "read gentle_hooks/quorum/votes.py", None),
     ("file-name", "read pool.js", None),
     ("command-in-backticks", "ran `grep -rn spawnAgent src`", None),
@@ -407,6 +411,20 @@ DUPLICATE_ROWS: list[tuple[str, list[object], int, tuple[int, int, int], str, li
         (1, 0, 0),
         "Q5",
         [f"2 {UP_NOTE}"],
+    ),
+    (
+        "case-and-punctuation-variant-is-a-copy",
+        [
+            up(),
+            {**up("Opened workflow.js:142 -- loop has no budget check."), "reason": "Reproduces!"},
+        ],
+        2,
+        (1, 0, 0),
+        "Q5",
+        [
+            "2 identical verdicts counted once: whatIChecked "
+            "'Opened workflow.js:142 -- loop has no budget check.'"
+        ],
     ),
     (
         "relabelled-copies-are-one-verdict",
