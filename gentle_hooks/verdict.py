@@ -28,7 +28,7 @@ from pydantic import (
     StrictBool,
     StrictStr,
     ValidationError,
-    field_validator,
+    WithJsonSchema,
 )
 
 from gentle_hooks.errors import GentleError
@@ -102,6 +102,23 @@ NonNegative = Annotated[int, Field(ge=0, strict=True), BeforeValidator(_whole_nu
 Budget = Annotated[int, Field(ge=1, strict=True), BeforeValidator(_whole_number)]
 
 
+def _one_string_is_a_list(value: object) -> object:
+    """Let a single string stand for a one-element list (``"boundaries": "src/ only"``)."""
+    return (value,) if isinstance(value, str) else value
+
+
+#: A list of strings, or one string standing for a one-element list. The validation-mode
+#: schema says so, so that `gentle-hook schema brief` accepts what the parser accepts.
+Strings = Annotated[
+    tuple[StrictStr, ...],
+    BeforeValidator(_one_string_is_a_list),
+    WithJsonSchema(
+        {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+        mode="validation",
+    ),
+]
+
+
 class ArtifactInputError(GentleError):
     """A brief or verdict that cannot be read as one: not UTF-8, not JSON, duplicate keys,
     a missing or mistyped field, an oversized summary (exit 2)."""
@@ -137,24 +154,12 @@ class DelegationBrief(_Strict):
     id: StrictStr | None = None
     objective: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
     outputFormat: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
-    toolGuidance: tuple[StrictStr, ...] = ()
-    boundaries: tuple[StrictStr, ...] = ()
+    toolGuidance: Strings = ()
+    boundaries: Strings = ()
     stopCondition: StrictStr | None = None
     effortBudget: Budget | StrictStr | None = None
     readOnly: StrictBool = True
-    sideEffects: tuple[StrictStr, ...] = ()
-
-    @field_validator(
-        "toolGuidance",
-        "boundaries",
-        "sideEffects",
-        mode="before",
-        json_schema_input_type=StrictStr | list[StrictStr],
-    )
-    @classmethod
-    def _one_string_is_a_list(cls, value: object) -> object:
-        """Let a single string stand for a one-element list (``"boundaries": "src/ only"``)."""
-        return (value,) if isinstance(value, str) else value
+    sideEffects: Strings = ()
 
 
 def is_mutating_side_effect(effect: str) -> bool:
