@@ -86,8 +86,9 @@ def tally(verdicts: Iterable[object], claim: str, required: int = 1) -> Tally:
         PolicyInputError: a blank claim (exit 2).
         ArtifactInputError: one verifier id on two different verdicts (exit 2).
     """
+    claim = _claim(claim)
     distinct, _ = distinct_verdicts(verdicts)
-    votes = [classify_verdict(v, _claim(claim)) for v in distinct]
+    votes = [classify_verdict(v, claim) for v in distinct]
     return tally_votes(votes, required)
 
 

@@ -727,6 +727,8 @@ def test_a_tally_needs_a_claim() -> None:
         assert info.value.message == "no claim: a tally needs the finding's claim (--claim)"
         with pytest.raises(PolicyInputError):
             tally([up()], blank)
+        with pytest.raises(PolicyInputError):
+            tally([], blank)
 
 
 @pytest.mark.parametrize("claim", [None, "", " "], ids=["null", "empty", "blank"])
