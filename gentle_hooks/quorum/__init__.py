@@ -5,8 +5,8 @@ environment. Seed ``003_0245072c02421c57.txt`` is the source of every rule.
 
 * :mod:`.votes` — a verifier's ``{refuted, reason, whatIChecked, correctedImpact?}`` and how
   it counts; errored, timed-out, malformed, empty or restating ``whatIChecked`` abstain.
-* :mod:`.ballot` — a verdict file, optionally ``{"claim", "verdicts"}``, and the one claim a
-  tally is about.
+* :mod:`.ballot` — a verdict file, optionally ``{"claim", "verdicts"}``, the one claim a
+  tally is about, and each distinct verdict once (copies count once).
 * :mod:`.restatement` — whether a ``whatIChecked`` shows a check or restates the claim.
 * :mod:`.ruling` — ``{survives, upheld, refuted, abstained, contested}``, the ruling
   (CONFIRMED, PLAUSIBLE, REFUTED) and the stored :class:`TallyRecord`.
