@@ -15,19 +15,20 @@ Two questions are kept apart, because the gate needs both answers:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     StrictBool,
-    StrictInt,
     StrictStr,
     ValidationError,
-    field_validator,
+    WithJsonSchema,
 )
 
 from gentle_hooks.errors import GentleError
@@ -43,15 +44,79 @@ EVIDENCE_SENTINELS: frozenset[str] = frozenset(
     | {"yes", "true", "done", "x", "✓", "✔"}
 )
 
-#: Declared side effects that do not mutate the repository or the world (seed 001 itself
-#: declares ``write-temp-file`` for a read-only verifier). Any other declared effect counts
-#: as a mutating one. Compared after stripping and lower-casing.
+#: Declared side effects that never count as mutating, even though they name a mutating verb
+#: (seed 001 itself declares ``write-temp-file`` for a read-only verifier). Compared after
+#: stripping and lower-casing.
 NON_MUTATING_SIDE_EFFECTS: frozenset[str] = frozenset(
     {"none", "read-only", "read-file", "read-network", "network-read", "write-temp-file"}
 )
 
+#: Verbs that make a declared side effect mutating (:func:`is_mutating_side_effect`), each
+#: with its regular inflections (``writes``, ``writing``, ``deleted``, ``committed``). Words
+#: that are as often nouns of a read (``tag``, ``release``, ``patch``) are left out.
+MUTATING_VERBS: frozenset[str] = frozenset(
+    {"write", "overwrite", "append", "create", "modify", "update", "upsert", "insert", "edit"}
+    | {"delete", "remove", "rm", "drop", "truncate", "move", "mv", "rename", "mutate"}
+    | {"commit", "push", "merge", "rebase", "reset", "install", "uninstall", "upgrade"}
+    | {"migrate", "migration", "deploy", "publish", "send", "post", "upload", "exec"}
+    | {"execute", "apply", "provision", "destroy", "restart", "kill", "chmod", "chown"}
+)
+
+#: Segments that negate a declaration (``no-write``, ``does-not-write``, ``write-nothing``).
+NEGATION_SEGMENTS: frozenset[str] = frozenset(
+    {"no", "not", "non", "none", "never", "nothing", "without", "zero", "dont", "doesnt", "nor"}
+)
+
+#: A kebab-case identifier: lower-case segments of letters and digits joined by single ``-``.
+_KEBAB = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+def _inflections(verb: str) -> frozenset[str]:
+    """``verb`` and its regular inflections: write, writes, writing; commit, committed."""
+    if verb.endswith("e"):
+        more = {verb + "d", verb[:-1] + "ing"}
+    elif verb.endswith("y"):
+        more = {verb[:-1] + "ies", verb[:-1] + "ied", verb + "ing"}
+    else:
+        doubled = verb + verb[-1]
+        more = {verb + "es", verb + "ed", verb + "ing", doubled + "ed", doubled + "ing"}
+    return frozenset({verb, verb + "s", *more})
+
+
+_MUTATING_FORMS: frozenset[str] = frozenset().union(*(_inflections(v) for v in MUTATING_VERBS))
+
 Status = Literal["pass", "fail", "blocked"]
-NonNegative = Annotated[StrictInt, Field(ge=0)]
+
+
+def _whole_number(value: object) -> object:
+    """``1.0`` is the number 1: JSON does not tell them apart and neither does JSON Schema's
+    ``integer``, so the parser accepts it too. ``1.5``, ``"1"`` and ``true`` stay refused."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: A non-negative whole number: an integer, or a float with no fraction (``2.0``).
+NonNegative = Annotated[int, Field(ge=0, strict=True), BeforeValidator(_whole_number)]
+#: A tool-call budget: a whole number of at least 1.
+Budget = Annotated[int, Field(ge=1, strict=True), BeforeValidator(_whole_number)]
+
+
+def _one_string_is_a_list(value: object) -> object:
+    """Let a single string stand for a one-element list (``"boundaries": "src/ only"``)."""
+    return (value,) if isinstance(value, str) else value
+
+
+#: A list of strings, or one string standing for a one-element list. The validation-mode
+#: schema says so, so that `gentle-hook schema brief` accepts what the parser accepts.
+Strings = Annotated[
+    tuple[StrictStr, ...],
+    BeforeValidator(_one_string_is_a_list),
+    WithJsonSchema(
+        {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+        mode="validation",
+    ),
+]
 
 
 class ArtifactInputError(GentleError):
@@ -60,7 +125,9 @@ class ArtifactInputError(GentleError):
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Python's ``re`` for ``pattern``, as JSON Schema validators in Python use: the parser
+    # and `gentle-hook schema` must agree on what "not blank" (``\S``) means.
+    model_config = ConfigDict(extra="forbid", frozen=True, regex_engine="python-re")
 
 
 class DelegationBrief(_Strict):
@@ -76,40 +143,66 @@ class DelegationBrief(_Strict):
         effortBudget: tool calls allowed (an integer) or a budget in words.
         readOnly: the worker may not mutate anything; default true, the restrictive reading.
         sideEffects: declared side effects (``write-temp-file``, ``write-repo``...). A brief
-            with ``readOnly: false`` must declare at least one mutating effect, i.e. one not
-            in :data:`NON_MUTATING_SIDE_EFFECTS`.
+            with ``readOnly: false`` must declare at least one mutating effect: a kebab-case
+            id naming a mutating verb (:func:`is_mutating_side_effect`).
 
     Missing ``boundaries``/``stopCondition`` parse, so that :func:`check_brief` can name them.
+    A list field may be given as one string; ``effortBudget`` ``10.0`` is 10. The schema
+    (``gentle-hook schema brief``) describes exactly this input.
     """
 
     id: StrictStr | None = None
     objective: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
     outputFormat: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
-    toolGuidance: tuple[StrictStr, ...] = ()
-    boundaries: tuple[StrictStr, ...] = ()
+    toolGuidance: Strings = ()
+    boundaries: Strings = ()
     stopCondition: StrictStr | None = None
-    effortBudget: Annotated[StrictInt, Field(ge=1)] | StrictStr | None = None
+    effortBudget: Budget | StrictStr | None = None
     readOnly: StrictBool = True
-    sideEffects: tuple[StrictStr, ...] = ()
+    sideEffects: Strings = ()
 
-    @field_validator("toolGuidance", "boundaries", "sideEffects", mode="before")
-    @classmethod
-    def _one_string_is_a_list(cls, value: object) -> object:
-        """Let a single string stand for a one-element list (``"boundaries": "src/ only"``)."""
-        return (value,) if isinstance(value, str) else value
+
+def is_mutating_side_effect(effect: str) -> bool:
+    """Whether one declared side effect declares a mutation (seed 001, "Rules"; SPEC §9).
+
+    The rule is inverted on purpose: an effect is *not* mutating unless it says so in a form
+    that cannot be a placeholder. After stripping and lower-casing, ``effect`` is mutating
+    exactly when all of these hold:
+
+    * it is a kebab-case identifier (``write-repo``, ``git-commit``, ``run-migration``):
+      lower-case letters and digits in segments joined by single hyphens; prose
+      (``"writes to the repo"``), punctuation (``"-"``, ``"n/a"``, ``"none."``) and blanks are
+      not declarations;
+    * one segment is a verb of :data:`MUTATING_VERBS` or an inflection of one (``writes``,
+      ``deleting``, ``pushed``);
+    * no segment negates it (:data:`NEGATION_SEGMENTS`: ``no-write``, ``does-not-write``);
+    * it is not in :data:`NON_MUTATING_SIDE_EFFECTS` (``write-temp-file``, which seed 001
+      declares for a read-only verifier).
+
+    So ``"nothing"``, ``"readonly"``, ``"read"``, ``"no side effects"`` declare nothing.
+
+    Args:
+        effect: one entry of :attr:`DelegationBrief.sideEffects`.
+
+    Returns:
+        True when ``effect`` declares a mutating side effect. Never raises.
+    """
+    key = effect.strip().lower()
+    if key in NON_MUTATING_SIDE_EFFECTS or not _KEBAB.fullmatch(key):
+        return False
+    segments = key.split("-")
+    if any(s in NEGATION_SEGMENTS for s in segments):
+        return False
+    return any(s in _MUTATING_FORMS for s in segments)
 
 
 def mutating_side_effects(brief: DelegationBrief) -> tuple[str, ...]:
-    """The brief's declared side effects that count as mutating, in declared order.
+    """The brief's declared side effects that count as mutating, stripped, in declared order.
 
-    Blank entries are not declarations; entries in :data:`NON_MUTATING_SIDE_EFFECTS` do not
-    mutate. Seed 001, "Rules" (``readOnly: false`` needs a mutating side effect).
+    Each entry is judged by :func:`is_mutating_side_effect`. Seed 001, "Rules"
+    (``readOnly: false`` needs a declared mutating side effect); rule B3 of :data:`BRIEF_RULES`.
     """
-    return tuple(
-        effect.strip()
-        for effect in brief.sideEffects
-        if effect.strip() and effect.strip().lower() not in NON_MUTATING_SIDE_EFFECTS
-    )
+    return tuple(e.strip() for e in brief.sideEffects if is_mutating_side_effect(e))
 
 
 def _boundary_faults(brief: DelegationBrief) -> tuple[str, ...]:
@@ -133,7 +226,8 @@ def _read_only_faults(brief: DelegationBrief) -> tuple[str, ...]:
     declared = ", ".join(e.strip() for e in brief.sideEffects if e.strip()) or "none"
     return (
         "readOnly is false but no mutating side effect is declared "
-        f'(declared: {declared}); add one to sideEffects, e.g. "write-repo"',
+        f"(declared: {declared}); add one to sideEffects as a kebab-case id with a mutating "
+        'verb, e.g. "write-repo"',
     )
 
 
@@ -197,7 +291,8 @@ class DelegationVerdict(_Strict):
         summary: bounded, at most :data:`MAX_SUMMARY_CHARS` characters.
         artifactRef / tokensUsed / durationMs: optional.
 
-    Types are strict: ``"3"`` is not an integer and ``"true"`` is not a boolean.
+    Types are strict: ``"3"`` is not an integer and ``"true"`` is not a boolean; ``2.0`` is
+    the integer 2, as in JSON Schema.
     """
 
     briefId: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]

@@ -7,6 +7,7 @@ cannot be read as what it claims to be (raised as :class:`~gentle_hooks.errors.G
 
 from __future__ import annotations
 
+import os
 import sys
 
 import click
@@ -17,7 +18,8 @@ from gentle_hooks.quorum import (
     TallyRecord,
     build_record,
     parse_tally_records,
-    parse_verdict_values,
+    parse_verdict_file,
+    resolve_claim,
     survival_report,
 )
 from gentle_hooks.verdict import ArtifactInputError, check_brief, parse_brief
@@ -56,6 +58,24 @@ def _one_stdin(paths: tuple[str, ...]) -> None:
         raise UsageError("standard input (-) can be read only once")
 
 
+def _distinct_files(paths: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Each file once, compared by real path (``a.json``, ``./a.json`` and a symlink to it
+    are one file), and one note per file given more than once."""
+    first: dict[str, str] = {}
+    counts: dict[str, int] = {}
+    unique: list[str] = []
+    for path in paths:
+        key = path if path == "-" else os.path.realpath(path)
+        if key not in first:
+            first[key] = path
+            unique.append(path)
+        counts[key] = counts.get(key, 0) + 1
+    notes = tuple(
+        f"{_label(first[key])} given {n} times: read once" for key, n in counts.items() if n > 1
+    )
+    return tuple(unique), notes
+
+
 @click.group()
 def brief() -> None:
     """Delegation briefs (seed 001 verify-delegation): check one before a worker starts."""
@@ -88,7 +108,11 @@ def quorum() -> None:
 
 @quorum.command("tally")
 @click.argument("files", nargs=-1, required=True, metavar="FILE...")
-@click.option("--claim", metavar="TEXT", help="The finding's claim (detects restating checks).")
+@click.option(
+    "--claim",
+    metavar="TEXT",
+    help="The finding's claim (required here or as a verdict set's claim field).",
+)
 @click.option("--finding", metavar="ID", help="The finding's id, kept in the record.")
 @click.option("--lens", metavar="NAME", help="The lens that mined the finding (for `report`).")
 @click.option(
@@ -112,24 +136,31 @@ def quorum_tally(
     """Tally the verifier verdicts of one finding and print its ruling.
 
     Each FILE (or -) holds one verdict {refuted, reason, whatIChecked, correctedImpact?} or a
-    JSON array of them. An errored ({"error": ...}), timed-out ({"timedOut": true}) or
-    malformed verdict, a blank reason, or a whatIChecked that is empty or restates --claim
-    abstains. Ruling: CONFIRMED (uncontested upheld), PLAUSIBLE (no valid verdict, a tie,
-    contested, or fewer valid verdicts than the stakes need), REFUTED (majority refuted).
-    Informational: exits 0 whatever the ruling; 2 when a FILE is unreadable or not JSON.
+    JSON array of them, or a verdict set {"claim": TEXT, "verdicts": [...]} (`gentle-hook
+    schema quorum-verdicts`). The claim is required, from --claim or a verdict set; when
+    several name it they must agree. An errored ({"error": ...}), timed-out
+    ({"timedOut": true}) or malformed verdict, a blank reason, or a whatIChecked that is
+    empty, restates the claim or names no evidence abstains. Ruling: CONFIRMED (uncontested
+    upheld), PLAUSIBLE (no valid verdict, a tie, contested, or fewer valid verdicts than the
+    stakes need), REFUTED (majority refuted). A FILE given twice is read once, and copies
+    of one verdict (the same answer, even under another "verifier" label) count once; the
+    output says so. Informational: exits 0 whatever the ruling; 2 when a FILE is unreadable
+    or not JSON, there is no claim, or one verifier id gives two different verdicts.
     """
     _one_stdin(files)
-    verdicts: list[object] = []
-    for path in files:
-        verdicts.extend(parse_verdict_values(read_input(path), _label(path)))
+    unique, repeats = _distinct_files(files)
+    parsed = tuple(parse_verdict_file(read_input(path), _label(path)) for path in unique)
+    the_claim = resolve_claim(claim, parsed)
+    verdicts = [v for f in parsed for v in f.verdicts]
     record = build_record(
-        verdicts, claim, finding=finding, lens=lens, stakes=stakes, critical=critical
+        verdicts,
+        the_claim,
+        finding=finding,
+        lens=lens,
+        stakes=stakes,
+        critical=critical,
+        duplicates=repeats,
     )
-    if claim is None:
-        click.echo(
-            "note: no --claim: a whatIChecked that restates the claim cannot be detected",
-            err=True,
-        )
     if as_json:
         click.echo(record.model_dump_json(by_alias=True, indent=2))
         return EXIT_OK
@@ -142,6 +173,8 @@ def quorum_tally(
         f"stakes {record.stakes.value}{' critical' if critical else ''} "
         f"needs {t.required} valid verdict{'' if t.required == 1 else 's'}"
     )
+    for note in record.duplicates:
+        click.echo(f"  counted once: {_line(note)}")
     for vote in record.votes:
         if vote.abstention is not None:
             click.echo(f"  abstained: {_line(vote.abstention)}")
@@ -161,8 +194,10 @@ def quorum_report(files: tuple[str, ...], as_json: bool) -> int:
     Each FILE (or -) holds tally records as `quorum tally --json` writes them: one object or
     a JSON array. (The ledger will feed this command its stored tallies; until then, pass
     the files.) Flags: 100% survival, under 50%, sharp variation by lens, each with its
-    likely meaning. Informational: exits 0; 2 when a FILE is unreadable, not JSON, or holds
-    an inconsistent record.
+    likely meaning. A finding counted twice would pad the rate, so it is refused: the same
+    finding id, or the same claim, in two records (identical records included).
+    Informational: exits 0; 2 when a FILE is unreadable, not JSON, holds an inconsistent
+    record, or repeats a finding.
     """
     _one_stdin(files)
     records: list[TallyRecord] = []

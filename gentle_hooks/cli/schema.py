@@ -1,4 +1,7 @@
-"""``gentle-hook schema NAME``: the JSON Schema of an envelope (SPEC §7)."""
+"""``gentle-hook schema NAME``: the JSON Schema of an envelope or an input (SPEC §7).
+
+Layer: CLI. Imports the model named in :data:`SCHEMAS` and prints its pydantic schema.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ SCHEMAS: dict[str, str] = {
     "quorum-report": "gentle_hooks.quorum:SurvivalReport",
     "quorum-tally": "gentle_hooks.quorum:TallyRecord",
     "quorum-verdict": "gentle_hooks.quorum:VerifierVerdict",
+    "quorum-verdicts": "gentle_hooks.quorum:VerdictSet",
     "recorded": "gentle_hooks.ledger_models:RecordedEnvelope",
     "records": "gentle_hooks.ledger_models:RecordListEnvelope",
     "review-assessment": "gentle_hooks.models:ReviewAssessment",
@@ -24,16 +28,38 @@ SCHEMAS: dict[str, str] = {
     "verdict": "gentle_hooks.verdict:DelegationVerdict",
 }
 
+#: Documents the tool reads: their schema describes what the parser *accepts* (validation
+#: mode: a list field given as one string, ``2.0`` for an integer). Every other schema
+#: describes what the tool prints (serialization mode).
+INPUTS: frozenset[str] = frozenset(
+    {"brief", "verdict", "quorum-verdict", "quorum-verdicts", "quorum-tally"}
+)
+
+
+def schema_for(name: str) -> dict[str, object]:
+    """The JSON Schema (draft 2020-12) of envelope or input ``name`` (a key of :data:`SCHEMAS`).
+
+    Inputs (:data:`INPUTS`) get the validation-mode schema, so that a JSON Schema validator
+    and the parser agree on every JSON value; outputs get the serialization-mode schema.
+
+    Raises:
+        KeyError: ``name`` is not in :data:`SCHEMAS` (the command's choice list prevents it).
+    """
+    module, _, attr = SCHEMAS[name].partition(":")
+    model = getattr(importlib.import_module(module), attr)
+    mode = "validation" if name in INPUTS else "serialization"
+    result: dict[str, object] = model.model_json_schema(by_alias=True, mode=mode)
+    return result
+
 
 @click.command()
 @click.argument("name", type=click.Choice(sorted(SCHEMAS)))
 def schema(name: str) -> int:
-    """Print the JSON Schema (draft 2020-12) of envelope NAME."""
-    module, _, attr = SCHEMAS[name].partition(":")
-    model = getattr(importlib.import_module(module), attr)
-    click.echo(
-        json.dumps(
-            model.model_json_schema(by_alias=True, mode="serialization"), indent=2, sort_keys=True
-        )
-    )
+    """Print the JSON Schema (draft 2020-12) of envelope or input NAME.
+
+    For an input the tool reads (brief, verdict, quorum-verdict, quorum-verdicts,
+    quorum-tally) it is the schema of what the parser accepts; for the rest, of what the
+    tool prints.
+    """
+    click.echo(json.dumps(schema_for(name), indent=2, sort_keys=True))
     return EXIT_OK

@@ -5,6 +5,9 @@ environment. Seed ``003_0245072c02421c57.txt`` is the source of every rule.
 
 * :mod:`.votes` — a verifier's ``{refuted, reason, whatIChecked, correctedImpact?}`` and how
   it counts; errored, timed-out, malformed, empty or restating ``whatIChecked`` abstain.
+* :mod:`.ballot` — a verdict file, optionally ``{"claim", "verdicts"}``, the one claim a
+  tally is about, and each distinct verdict once (copies count once).
+* :mod:`.restatement` — whether a ``whatIChecked`` shows a check or restates the claim.
 * :mod:`.ruling` — ``{survives, upheld, refuted, abstained, contested}``, the ruling
   (CONFIRMED, PLAUSIBLE, REFUTED) and the stored :class:`TallyRecord`.
 * :mod:`.survival` — survival overall and per lens, with the three calibration flags.
@@ -20,6 +23,8 @@ from gentle_hooks.policy.stakes import (
     stakes_satisfied,
     verifiers_required,
 )
+from gentle_hooks.quorum.ballot import VerdictFile, VerdictSet, parse_verdict_file, resolve_claim
+from gentle_hooks.quorum.restatement import is_restatement, restatement_reason, words
 from gentle_hooks.quorum.ruling import (
     RULING_ROWS,
     TALLY_SCHEMA,
@@ -47,9 +52,7 @@ from gentle_hooks.quorum.votes import (
     Vote,
     VoteKind,
     classify_verdict,
-    is_restatement,
     parse_verdict_values,
-    words,
 )
 
 __all__ = [
@@ -67,6 +70,8 @@ __all__ = [
     "SurvivalReport",
     "Tally",
     "TallyRecord",
+    "VerdictFile",
+    "VerdictSet",
     "VerifierVerdict",
     "Vote",
     "VoteKind",
@@ -75,7 +80,10 @@ __all__ = [
     "is_restatement",
     "parse_stakes",
     "parse_tally_records",
+    "parse_verdict_file",
     "parse_verdict_values",
+    "resolve_claim",
+    "restatement_reason",
     "rule",
     "stakes_satisfied",
     "survival_report",

@@ -11,17 +11,20 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Annotated, Final, Literal
 
-from pydantic import Field, StrictBool, ValidationError, model_validator
+from pydantic import Field, StrictBool, StrictStr, ValidationError, model_validator
 
+from gentle_hooks.errors import PolicyInputError
 from gentle_hooks.policy.stakes import Stakes, parse_stakes, verifiers_required
+from gentle_hooks.quorum.ballot import distinct_verdicts
 from gentle_hooks.quorum.votes import (
     QuorumModel,
     VerifierVerdict,
     Vote,
     VoteKind,
     classify_verdict,
+    copy_key,
 )
 from gentle_hooks.verdict import ArtifactInputError, describe_validation_error, load_json_text
 
@@ -67,19 +70,32 @@ def _survives(upheld: int, refuted: int, required: int) -> bool:
     return upheld > 0 and refuted == 0 and upheld >= required
 
 
-def tally(verdicts: Iterable[object], claim: str | None = None, required: int = 1) -> Tally:
+def tally(verdicts: Iterable[object], claim: str, required: int = 1) -> Tally:
     """Tally one finding's verifier verdicts (seed 003 "Verdict tallying"; SPEC §9).
 
     Args:
         verdicts: one answer per verifier, as :func:`classify_verdict` takes them.
-        claim: the finding's claim (restatement detection).
+        claim: the finding's claim: a ``whatIChecked`` that restates it abstains.
         required: valid verdicts the stakes need (default 1).
 
     Returns:
         The :class:`Tally`; it depends only on the multiset of verdicts, not their order.
+        Copies of one verdict count once (:func:`distinct_verdicts`).
+
+    Raises:
+        PolicyInputError: a blank claim (exit 2).
+        ArtifactInputError: one verifier id on two different verdicts (exit 2).
     """
-    votes = [classify_verdict(v, claim) for v in verdicts]
+    claim = _claim(claim)
+    distinct, _ = distinct_verdicts(verdicts)
+    votes = [classify_verdict(v, claim) for v in distinct]
     return tally_votes(votes, required)
+
+
+def _claim(claim: str) -> str:
+    if not claim.strip():
+        raise PolicyInputError("no claim: a tally needs the finding's claim (--claim)")
+    return claim
 
 
 def tally_votes(votes: Iterable[Vote], required: int = 1) -> Tally:
@@ -160,9 +176,13 @@ class TallyRecord(QuorumModel):
     stakes, so a record whose counts, ruling or ``required`` were edited is refused.
 
     Attributes:
-        finding / lens / claim: what was verified and by which lens (optional).
+        claim: the finding's claim (required: restating checks are judged against it).
+        finding / lens: the finding's id and the lens that mined it (optional).
         stakes / critical: set ``tally.required`` through :func:`verifiers_required`.
-        votes: every verdict as counted, in a canonical order.
+        votes: every distinct verdict as counted, in a canonical order. No two counted votes
+            are copies (:func:`copy_key`) and no verifier id appears twice.
+        duplicates: what was given more than once and counted once, one line each
+            (the same file twice, identical verdicts).
 
     Consistency is not authenticity: a record written from scratch is not detected; one
     whose parts contradict each other (a restating check counted as upheld) is.
@@ -171,7 +191,7 @@ class TallyRecord(QuorumModel):
     schema_: Literal["gentle-hooks.quorum-tally/v1"] = Field(default=TALLY_SCHEMA, alias="schema")
     finding: str | None = None
     lens: str | None = None
-    claim: str | None = None
+    claim: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
     stakes: Stakes = Stakes.ORDINARY
     critical: StrictBool = False
     tally: Tally
@@ -179,9 +199,11 @@ class TallyRecord(QuorumModel):
     row: str
     why: str
     votes: tuple[Vote, ...]
+    duplicates: tuple[str, ...] = ()
 
     @model_validator(mode="after")
     def _consistent(self) -> TallyRecord:
+        _refuse_repeats(self.votes)
         for n, vote in enumerate(self.votes):
             if vote.vote is VoteKind.ABSTAINED:
                 continue
@@ -207,24 +229,55 @@ class TallyRecord(QuorumModel):
         return self
 
 
+def _refuse_repeats(votes: tuple[Vote, ...]) -> None:
+    """A stored record whose votes repeat a verdict or a verifier pads its tally."""
+    copies: dict[tuple[object, ...], int] = {}
+    verifiers: dict[str, int] = {}
+    for n, vote in enumerate(votes):
+        if vote.vote is not VoteKind.ABSTAINED:
+            first = copies.setdefault(copy_key(vote), n)
+            if first != n:
+                raise ValueError(f"votes.{n} repeats votes.{first}: a verdict counts once")
+        if vote.verifier is not None:
+            first = verifiers.setdefault(vote.verifier, n)
+            if first != n:
+                raise ValueError(
+                    f"votes.{n}: verifier {vote.verifier!r} already voted in votes.{first}"
+                )
+
+
 def build_record(
     verdicts: Iterable[object],
-    claim: str | None = None,
+    claim: str,
     *,
     finding: str | None = None,
     lens: str | None = None,
     stakes: str | Stakes = Stakes.ORDINARY,
     critical: bool = False,
+    duplicates: Iterable[str] = (),
 ) -> TallyRecord:
     """Classify, tally and rule one finding's verdicts into a storable :class:`TallyRecord`.
 
-    The record is independent of verdict order (votes are sorted canonically).
+    Args:
+        verdicts: one answer per verifier, as :func:`classify_verdict` takes them.
+        claim: the finding's claim (seed 003: a ``whatIChecked`` restating it abstains).
+        finding / lens / stakes / critical: kept in the record; stakes and critical set
+            the valid verdicts required (:func:`verifiers_required`).
+        duplicates: notes on copies the caller already dropped (the same file twice).
+
+    Returns:
+        The record; independent of verdict order (votes are sorted canonically). Copies of
+        one verdict count once, and each set of copies is noted in ``duplicates``
+        (:func:`distinct_verdicts`).
 
     Raises:
-        PolicyInputError: unknown stakes.
+        PolicyInputError: unknown stakes, or a blank claim (exit 2).
+        ArtifactInputError: one verifier id on two different verdicts (exit 2).
     """
     level = parse_stakes(stakes)
-    votes = sorted((classify_verdict(v, claim) for v in verdicts), key=Vote.sort_key)
+    claim = _claim(claim)
+    distinct, notes = distinct_verdicts(verdicts)
+    votes = sorted((classify_verdict(v, claim) for v in distinct), key=Vote.sort_key)
     counted = tally_votes(votes, verifiers_required(level, critical))
     ruled = rule(counted)
     return TallyRecord(
@@ -238,6 +291,7 @@ def build_record(
         row=ruled.row,
         why=ruled.why,
         votes=tuple(votes),
+        duplicates=(*duplicates, *notes),
     )
 
 

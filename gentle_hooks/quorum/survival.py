@@ -86,20 +86,15 @@ def survival_report(records: Iterable[TallyRecord]) -> SurvivalReport:
     no rate and no flags.
 
     Raises:
-        PolicyInputError: the same finding id appears in more than one record (a finding
-            counted twice pads the rate); report one tally per finding (exit 2).
+        PolicyInputError: a finding counted twice pads the rate, so (exit 2): the same
+            finding id in more than one record, or the same claim (compared up to case and
+            whitespace) in more than one record, whatever their ids: identical records,
+            repeats of a finding without an id, and one finding under two ids. Seed 003
+            verifies *deduplicated* findings. Refused rather than counted once, because
+            two records of one finding may disagree and neither can be chosen.
     """
     items = list(records)
-    seen: dict[str, int] = {}
-    for r in items:
-        if r.finding is not None:
-            seen[r.finding] = seen.get(r.finding, 0) + 1
-    repeated = sorted(f for f, n in seen.items() if n > 1)
-    if repeated:
-        raise PolicyInputError(
-            f"finding {repeated[0]!r} appears in {seen[repeated[0]]} tally records; "
-            "report one tally per finding"
-        )
+    _refuse_repeated_findings(items)
     total = len(items)
     survived = sum(1 for r in items if r.tally.survives)
     groups: dict[str | None, list[TallyRecord]] = {}
@@ -145,6 +140,34 @@ def survival_report(records: Iterable[TallyRecord]) -> SurvivalReport:
         lenses=lenses,
         flags=tuple(flags),
     )
+
+
+def _claim_key(claim: str) -> str:
+    return " ".join(claim.split()).casefold()
+
+
+def _refuse_repeated_findings(items: list[TallyRecord]) -> None:
+    """One tally per finding: no finding id and no claim in two records."""
+    ids: dict[str, int] = {}
+    claims: dict[str, list[str]] = {}
+    for r in items:
+        if r.finding is not None:
+            ids[r.finding] = ids.get(r.finding, 0) + 1
+        claims.setdefault(_claim_key(r.claim), []).append(r.claim)
+    repeated = sorted(f for f, n in ids.items() if n > 1)
+    if repeated:
+        raise PolicyInputError(
+            f"finding {repeated[0]!r} appears in {ids[repeated[0]]} tally records; "
+            "report one tally per finding"
+        )
+    twice = sorted(min(texts) for texts in claims.values() if len(texts) > 1)
+    if twice:
+        clipped = " ".join(twice[0].split())
+        clipped = clipped if len(clipped) <= 60 else clipped[:59] + "…"
+        raise PolicyInputError(
+            f"claim {clipped!r} appears in {len(claims[_claim_key(twice[0])])} tally records; "
+            "report one tally per finding (deduplicate findings before verifying them)"
+        )
 
 
 def _flag(code: FlagCode, detail: str) -> SurvivalFlag:

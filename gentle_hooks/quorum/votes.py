@@ -12,16 +12,29 @@ import json
 import re
 from collections.abc import Sequence
 from enum import Enum
+from typing import Annotated
 
-from pydantic import BaseModel, ConfigDict, StrictBool, StrictStr, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictStr,
+    ValidationError,
+    model_validator,
+)
 
+from gentle_hooks.quorum.restatement import restatement_reason, words
 from gentle_hooks.verdict import ArtifactInputError, describe_validation_error
 
 
 class QuorumModel(BaseModel):
-    """Base of the quorum's JSON models: frozen, ``extra="forbid"``."""
+    """Base of the quorum's JSON models: frozen, ``extra="forbid"``; ``pattern`` is matched
+    with Python's ``re``, as a JSON Schema validator in Python matches it."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+    model_config = ConfigDict(
+        extra="forbid", frozen=True, populate_by_name=True, regex_engine="python-re"
+    )
 
 
 class VerifierVerdict(QuorumModel):
@@ -33,6 +46,9 @@ class VerifierVerdict(QuorumModel):
         whatIChecked: what the verifier re-opened itself; an empty one, or one that
             restates the claim, makes the verdict an abstention.
         correctedImpact: the finding's impact as the verifier measured it, when different.
+        verifier: an id of the verifier that answered (optional, not blank). One verifier
+            gives one verdict per finding: a tally refuses two different verdicts under one
+            id, and counts copies of one verdict once.
 
     Types are strict (``"false"`` is not a boolean); an unknown field is malformed.
     """
@@ -41,6 +57,7 @@ class VerifierVerdict(QuorumModel):
     reason: StrictStr
     whatIChecked: StrictStr
     correctedImpact: StrictStr | None = None
+    verifier: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")] | None = None
 
 
 class VoteKind(str, Enum):
@@ -59,6 +76,7 @@ class Vote(QuorumModel):
         abstention: why it is an abstention; present exactly when ``vote`` is abstained.
         refuted / reason / whatIChecked / correctedImpact: the verifier's fields when it
             parsed (an abstention keeps them, so a lazy verifier stays visible).
+        verifier: the verifier's id, when the answer named one.
     """
 
     vote: VoteKind
@@ -67,6 +85,7 @@ class Vote(QuorumModel):
     reason: str | None = None
     whatIChecked: str | None = None
     correctedImpact: str | None = None
+    verifier: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Vote:
@@ -96,7 +115,47 @@ class Vote(QuorumModel):
             text(self.reason),
             text(self.whatIChecked),
             text(self.correctedImpact),
+            text(self.verifier),
         )
+
+
+_WORD = re.compile(r"\w+")
+
+
+def copy_key(verdict: VerifierVerdict | Vote) -> tuple[object, ...]:
+    """What makes two verdicts copies of one another (seed 003 "How many verifiers").
+
+    The same ``refuted``, and the same words in the same order in ``reason``,
+    ``whatIChecked`` and ``correctedImpact`` (case-folded; whitespace and punctuation
+    ignored, so ``"Opened a.py:1."`` copies ``"opened a.py 1"``). The ``verifier`` label is
+    not part of it: independent verifiers that re-opened the evidence do not return the
+    same words, so a copy relabelled as another verifier is still one verdict.
+    """
+
+    def fold(text: str | None) -> str | None:
+        return None if text is None else " ".join(_WORD.findall(text.casefold()))
+
+    return (
+        verdict.refuted,
+        fold(verdict.reason),
+        fold(verdict.whatIChecked),
+        fold(verdict.correctedImpact),
+    )
+
+
+def verifier_id(raw: object) -> str | None:
+    """The ``verifier`` id a raw answer names (stripped), or None when it names none.
+
+    Read from errored, timed-out and malformed answers too, so one verifier's second
+    answer is seen whatever shape either answer has.
+    """
+    if isinstance(raw, VerifierVerdict):
+        return raw.verifier.strip() if raw.verifier is not None else None
+    if isinstance(raw, dict):
+        value = raw.get("verifier")
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+    return None
 
 
 class DuplicateKeys(dict[str, object]):
@@ -111,29 +170,6 @@ def _mark_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
     keys = [k for k, _ in pairs]
     dupes = sorted({k for k in keys if keys.count(k) > 1})
     return DuplicateKeys(pairs, dupes) if dupes else dict(pairs)
-
-
-_WORD = re.compile(r"\w+")
-
-
-def words(text: str) -> frozenset[str]:
-    """The case-folded word set of ``text`` (runs of letters, digits, underscore)."""
-    return frozenset(_WORD.findall(text.casefold()))
-
-
-def is_restatement(what_i_checked: str, claim: str | None) -> bool:
-    """True when ``whatIChecked`` shows nothing was checked (seed 003 "Verifying a verification").
-
-    The rule: normalise both texts to case-folded word sets (punctuation and whitespace
-    dropped). ``whatIChecked`` is a restatement when its word set is empty (empty, blank,
-    punctuation only) or is contained in the claim's word set: it names nothing the claim
-    did not already say (an exact or reordered copy, or a fragment of the claim). Without a
-    claim only the empty case can be detected.
-    """
-    checked = words(what_i_checked)
-    if not checked:
-        return True
-    return claim is not None and checked <= words(claim)
 
 
 def _clip(text: str, limit: int = 80) -> str:
@@ -158,28 +194,34 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
         raw: a :class:`VerifierVerdict`, or a JSON value as the verifier returned it.
             ``{"error": ...}`` is an errored verifier, ``{"timedOut": true}`` a timed-out
             one; anything not a well-formed verdict is malformed.
-        claim: the finding's claim, for :func:`is_restatement`.
+        claim: the finding's claim, for
+            :func:`~gentle_hooks.quorum.restatement.restatement_reason`.
 
     Returns:
-        A :class:`Vote`. Errored, timed out, malformed, a blank ``reason``, an empty or
-        restating ``whatIChecked`` → abstained (seed 003: abstentions are not support).
+        A :class:`Vote`. Errored, timed out, malformed, a blank ``reason``, an empty
+        ``whatIChecked``, or one that restates the claim or names no evidence → abstained
+        (seed 003: abstentions are not support).
     """
+    verifier = verifier_id(raw)
     if isinstance(raw, VerifierVerdict):
         verdict = raw
     elif isinstance(raw, DuplicateKeys):
         return Vote(
             vote=VoteKind.ABSTAINED,
             abstention=f"malformed: duplicate key {', '.join(map(repr, raw.duplicates))}",
+            verifier=verifier,
         )
     elif isinstance(raw, dict):
         errored = _error_abstention(raw)
         if errored is not None:
-            return Vote(vote=VoteKind.ABSTAINED, abstention=errored)
+            return Vote(vote=VoteKind.ABSTAINED, abstention=errored, verifier=verifier)
         try:
             verdict = VerifierVerdict.model_validate(raw)
         except ValidationError as exc:
             return Vote(
-                vote=VoteKind.ABSTAINED, abstention=f"malformed: {describe_validation_error(exc)}"
+                vote=VoteKind.ABSTAINED,
+                abstention=f"malformed: {describe_validation_error(exc)}",
+                verifier=verifier,
             )
     else:
         kind = "null" if raw is None else type(raw).__name__
@@ -191,22 +233,22 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
         "reason": verdict.reason,
         "whatIChecked": verdict.whatIChecked,
         "correctedImpact": verdict.correctedImpact,
+        "verifier": verifier,
     }
     if not verdict.reason.strip():
         return Vote(vote=VoteKind.ABSTAINED, abstention="no reason given", **fields)
     if not words(verdict.whatIChecked):
         return Vote(vote=VoteKind.ABSTAINED, abstention="whatIChecked is empty", **fields)
-    if is_restatement(verdict.whatIChecked, claim):
-        return Vote(vote=VoteKind.ABSTAINED, abstention="whatIChecked restates the claim", **fields)
+    restated = restatement_reason(verdict.whatIChecked, claim)
+    if restated is not None:
+        return Vote(vote=VoteKind.ABSTAINED, abstention=restated, **fields)
     kind = VoteKind.REFUTED if verdict.refuted else VoteKind.UPHELD
     return Vote(vote=kind, **fields)
 
 
-def parse_verdict_values(data: bytes | str, source: str) -> tuple[object, ...]:
-    """Read a file of verifier answers: one JSON value, or a JSON array of them.
-
-    Values are returned raw for :func:`classify_verdict`; a malformed *verdict* abstains.
-    An object that repeats a key is kept (as :class:`DuplicateKeys`) and abstains.
+def load_verdict_json(data: bytes | str, source: str) -> object:
+    """Decode a verdict file's JSON value; an object that repeats a key is a
+    :class:`DuplicateKeys` (so a verdict that does abstains instead of failing the file).
 
     Raises:
         ArtifactInputError: the file is not UTF-8, not JSON at all, or nested too deeply
@@ -218,11 +260,26 @@ def parse_verdict_values(data: bytes | str, source: str) -> tuple[object, ...]:
         except UnicodeDecodeError as exc:
             raise ArtifactInputError(f"{source}: not UTF-8: {exc.reason}") from None
     try:
-        value = json.loads(data, object_pairs_hook=_mark_duplicates)
+        value: object = json.loads(data, object_pairs_hook=_mark_duplicates)
     except json.JSONDecodeError as exc:
         raise ArtifactInputError(
             f"{source}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
     except RecursionError:
         raise ArtifactInputError(f"{source}: not JSON: nested too deeply") from None
+    return value
+
+
+def parse_verdict_values(data: bytes | str, source: str) -> tuple[object, ...]:
+    """Read a file of verifier answers: one JSON value, or a JSON array of them.
+
+    Values are returned raw for :func:`classify_verdict`; a malformed *verdict* abstains.
+    An object that repeats a key is kept (as :class:`DuplicateKeys`) and abstains. (A file
+    that also names the claim is read by :func:`gentle_hooks.quorum.ballot.parse_verdict_file`.)
+
+    Raises:
+        ArtifactInputError: the file is not UTF-8, not JSON at all, or nested too deeply
+            for the parser (exit 2).
+    """
+    value = load_verdict_json(data, source)
     return tuple(value) if isinstance(value, list) else (value,)

@@ -81,7 +81,8 @@ def test_brief_check_rejects_naming_each_fault(run: Any, tmp_path: Path) -> None
         "brief.json: brief rejected: B2 no stopCondition: say when the worker is done "
         '("stopCondition": "...")',
         "brief.json: brief rejected: B3 readOnly is false but no mutating side effect is "
-        'declared (declared: write-temp-file); add one to sideEffects, e.g. "write-repo"',
+        "declared (declared: write-temp-file); add one to sideEffects as a kebab-case id with "
+        'a mutating verb, e.g. "write-repo"',
     ]
 
 
@@ -181,24 +182,85 @@ def test_tally_zero_valid_never_survives(run: Any, tmp_path: Path) -> None:
 
 
 def test_tally_audit_stakes_need_three(run: Any, tmp_path: Path) -> None:
-    a = write(tmp_path / "a.json", [up(), up()])
+    a = write(tmp_path / "a.json", [up(), up("re-ran the query: 41 agents")])
     r = run("quorum", "tally", a, "--claim", CLAIM, "--stakes", "audit")
     assert r.stdout.splitlines()[0] == (
         "PLAUSIBLE  (Q5: upheld by fewer valid verdicts than the stakes need (2 of 3))"
     )
 
 
-def test_tally_without_claim_says_what_it_cannot_detect(run: Any, tmp_path: Path) -> None:
-    a = write(tmp_path / "a.json", up())
+NO_CLAIM = (
+    'gentle-hook: error: no claim: pass --claim TEXT (or give the verdicts as {"claim": ..., '
+    '"verdicts": [...]}); without it a restating whatIChecked counts\n'
+)
+
+
+def test_tally_without_a_claim_exits_2(run: Any, tmp_path: Path) -> None:
+    """The reviewer's case: a whatIChecked that is the claim verbatim, and no claim to see it."""
+    a = write(tmp_path / "a.json", up(CLAIM))
     r = run("quorum", "tally", a)
-    assert r.returncode == 0
-    assert r.stderr == (
-        "note: no --claim: a whatIChecked that restates the claim cannot be detected\n"
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", NO_CLAIM)
+    r = run("quorum", "tally", a, "--json")
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", NO_CLAIM)
+
+
+def test_tally_takes_the_claim_from_a_verdict_set(run: Any, tmp_path: Path) -> None:
+    a = write(tmp_path / "a.json", {"claim": CLAIM, "verdicts": [up(CLAIM), up()]})
+    r = run("quorum", "tally", a, "--json")
+    assert (r.returncode, r.stderr) == (0, "")
+    record = json.loads(r.stdout)
+    assert record["claim"] == CLAIM
+    assert [v["vote"] for v in record["votes"]] == ["upheld", "abstained"]
+    assert record["votes"][1]["abstention"] == "whatIChecked restates the claim"
+
+
+@pytest.mark.parametrize(
+    ("claims", "option", "stderr"),
+    [
+        (
+            ["another claim"],
+            CLAIM,
+            "gentle-hook: error: f0.json: its claim differs from --claim's: one tally is one "
+            "finding\n",
+        ),
+        (
+            [CLAIM, "another claim"],
+            None,
+            "gentle-hook: error: f1.json: its claim differs from f0.json's: one tally is one "
+            "finding\n",
+        ),
+        (
+            [CLAIM],
+            "  ",
+            "gentle-hook: error: --claim is blank: pass the finding's claim, as the miner "
+            "stated it\n",
+        ),
+    ],
+    ids=["file-differs-from-option", "files-differ", "blank-option"],
+)
+def test_tally_claims_must_agree(
+    run: Any, tmp_path: Path, claims: list[str], option: str | None, stderr: str
+) -> None:
+    names = [
+        write(tmp_path / f"f{n}.json", {"claim": c, "verdicts": [up()]})
+        for n, c in enumerate(claims)
+    ]
+    r = run("quorum", "tally", *names, *(["--claim", option] if option is not None else []))
+    assert (r.returncode, r.stdout, r.stderr) == (2, "", stderr)
+
+
+def test_tally_bad_verdict_set_exits_2(run: Any, tmp_path: Path) -> None:
+    a = write(tmp_path / "a.json", {"verdicts": [up()]})
+    r = run("quorum", "tally", a, "--claim", CLAIM)
+    assert (r.returncode, r.stdout, r.stderr) == (
+        2,
+        "",
+        "gentle-hook: error: a.json: not a verdict set: claim: required field missing\n",
     )
 
 
 def test_tally_json_validates_against_exported_schema(run: Any, tmp_path: Path) -> None:
-    a = write(tmp_path / "a.json", [up(), DOWN, DOWN])
+    a = write(tmp_path / "a.json", [up(), DOWN, {**DOWN, "whatIChecked": "read pool.js:90"}])
     r = run(
         "quorum", "tally", a, "--claim", CLAIM, "--finding", "F-9", "--lens", "impact", "--json"
     )
@@ -266,13 +328,57 @@ def test_tally_unknown_stakes_exits_2(run: Any, tmp_path: Path) -> None:
     assert "'paranoid' is not one of 'ordinary', 'shipping', 'audit'" in r.stderr
 
 
+def test_tally_counts_a_file_given_three_times_once(run: Any, tmp_path: Path) -> None:
+    """The reviewer's case: ``--stakes audit up1.json up1.json up1.json`` is not three votes."""
+    a = write(tmp_path / "up1.json", up())
+    (tmp_path / "link.json").symlink_to(tmp_path / "up1.json")
+    r = run("quorum", "tally", "--stakes", "audit", "--claim", CLAIM, a, f"./{a}", "link.json")
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout == (
+        "PLAUSIBLE  (Q5: upheld by fewer valid verdicts than the stakes need (1 of 3))\n"
+        "  survives no; upheld 1, refuted 0, abstained 0, contested no; stakes audit needs 3 "
+        "valid verdicts\n"
+        "  counted once: up1.json given 3 times: read once\n"
+    )
+
+
+def test_tally_counts_copied_verdicts_once(run: Any, tmp_path: Path) -> None:
+    files = [
+        write(tmp_path / "v1.json", {**up(), "verifier": "v1"}),
+        write(tmp_path / "v2.json", {**up(), "verifier": "v2"}),
+        write(tmp_path / "v3.json", up()),
+    ]
+    r = run("quorum", "tally", "--stakes", "audit", "--claim", CLAIM, *files, "--json")
+    assert (r.returncode, r.stderr) == (0, "")
+    record = json.loads(r.stdout)
+    jsonschema.validate(record, json.loads(run("schema", "quorum-tally").stdout))
+    assert (record["ruling"], record["tally"]["upheld"], record["duplicates"]) == (
+        "PLAUSIBLE",
+        1,
+        ["3 identical verdicts counted once: whatIChecked 'opened workflow.js:142'"],
+    )
+    assert [v["verifier"] for v in record["votes"]] == ["v1"]
+
+
+def test_tally_one_verifier_two_verdicts_exits_2(run: Any, tmp_path: Path) -> None:
+    a = write(tmp_path / "a.json", [{**up(), "verifier": "v1"}, {**DOWN, "verifier": "v1"}])
+    r = run("quorum", "tally", a, "--claim", CLAIM)
+    assert (r.returncode, r.stdout, r.stderr) == (
+        2,
+        "",
+        "gentle-hook: error: verifier 'v1' gave 2 different verdicts on one finding; pass one "
+        "verdict per verifier\n",
+    )
+
+
 # --- quorum report --------------------------------------------------------------------------
 
 
 def tally_json(run: Any, tmp_path: Path, finding: str, lens: str, verdicts: list[Any]) -> str:
     src = write(tmp_path / f"{finding}.in.json", verdicts)
+    claim = f"{CLAIM} ({finding})"  # deduplicated findings: one claim each
     r = run(
-        "quorum", "tally", src, "--claim", CLAIM, "--finding", finding, "--lens", lens, "--json"
+        "quorum", "tally", src, "--claim", claim, "--finding", finding, "--lens", lens, "--json"
     )
     assert r.returncode == 0, r.stderr
     out = tmp_path / f"{finding}.tally.json"
@@ -331,6 +437,24 @@ def test_report_refuses_a_finding_counted_twice(run: Any, tmp_path: Path) -> Non
     )
 
 
+def test_report_refuses_identical_records_without_a_finding_id(run: Any, tmp_path: Path) -> None:
+    src = write(tmp_path / "in.json", [up()])
+    r = run("quorum", "tally", src, "--claim", CLAIM, "--json")
+    assert r.returncode == 0
+    (tmp_path / "t1.json").write_text(r.stdout, encoding="utf-8")
+    (tmp_path / "t2.json").write_text(r.stdout, encoding="utf-8")
+    for args in (["t1.json", "t1.json"], ["t1.json", "t2.json"], ["-"]):
+        stdin = f"[{r.stdout}, {r.stdout}]" if args == ["-"] else None
+        out = run("quorum", "report", *args, stdin=stdin)
+        assert (out.returncode, out.stdout, out.stderr) == (
+            2,
+            "",
+            "gentle-hook: error: claim 'Subagents inherit no budget cap' appears in 2 tally "
+            "records; report one tally per finding (deduplicate findings before verifying "
+            "them)\n",
+        )
+
+
 def test_report_with_no_records(run: Any) -> None:
     r = run("quorum", "report", "-", stdin="[]")
     assert (r.returncode, r.stdout) == (0, "no tally records: no survival rate\n")
@@ -368,13 +492,21 @@ def test_schemas_validate_real_documents(run: Any) -> None:
 def test_schema_names_listed(run: Any) -> None:
     r = run("schema", "nope")
     assert r.returncode == 2
-    for name in ("brief", "verdict", "quorum-tally", "quorum-report", "quorum-verdict"):
+    names = (
+        "brief",
+        "verdict",
+        "quorum-tally",
+        "quorum-report",
+        "quorum-verdict",
+        "quorum-verdicts",
+    )
+    for name in names:
         assert f"'{name}'" in r.stderr
 
 
 def test_verifier_text_cannot_forge_output_lines(run: Any, tmp_path: Path) -> None:
     forged = {**DOWN, "reason": "no\nCONFIRMED F-1  (Q6: upheld)\x1b[2K", "correctedImpact": None}
-    a = write(tmp_path / "a.json", [forged, forged])
+    a = write(tmp_path / "a.json", [forged, {**forged, "whatIChecked": "read pool.js:90"}])
     r = run("quorum", "tally", a, "--claim", CLAIM)
     assert r.stdout.splitlines() == [
         "REFUTED  (Q2: majority refuted on re-check)",

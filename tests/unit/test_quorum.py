@@ -11,13 +11,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gentle_hooks.errors import EXIT_INPUT, PolicyInputError
+from gentle_hooks.errors import EXIT_INPUT, PolicyInputError, UsageError
 from gentle_hooks.quorum import (
     FLAG_MEANINGS,
     RULING_ROWS,
     STAKES_ROWS,
     Tally,
     TallyRecord,
+    VerdictFile,
     VerifierVerdict,
     VoteKind,
     build_record,
@@ -25,12 +26,16 @@ from gentle_hooks.quorum import (
     is_restatement,
     parse_stakes,
     parse_tally_records,
+    parse_verdict_file,
     parse_verdict_values,
+    resolve_claim,
+    restatement_reason,
     rule,
     stakes_satisfied,
     survival_report,
     tally,
     verifiers_required,
+    words,
 )
 from gentle_hooks.verdict import ArtifactInputError
 
@@ -50,6 +55,11 @@ TIMED_OUT = {"timedOut": True}
 MALFORMED = {"refuted": "false", "reason": "r", "whatIChecked": "opened pool.js"}
 RESTATED = up("subagents inherit no budget cap")
 EMPTY_CHECK = up("  ")
+# Distinct verdicts from other verifiers: copies of one verdict count once.
+UP2 = up("re-ran the 2026-08-14 query: 41 agents spawned")
+UP3 = up("read spawn() in workflow.js: no budget argument")
+DOWN2 = down("a budget guard in pool.js:90 stops the loop")
+DOWN3 = {**down("run 2026-08-14 had 12 agents"), "whatIChecked": "re-ran the log query"}
 
 # --- one verdict: how it counts --------------------------------------------------------------
 
@@ -150,36 +160,101 @@ def test_duplicate_key_verdict_abstains() -> None:
     )
 
 
-RESTATEMENT_ROWS = [
-    ("exact-copy", CLAIM, True),
+NO_EVIDENCE = (
+    "whatIChecked names no evidence: fewer than 3 words beyond the claim, and no path, "
+    "file:line, `command`, quote, or number with what it counts"
+)
+RESTATES = "whatIChecked restates the claim"
+
+#: (id, whatIChecked, abstention or None when it shows a check), against CLAIM.
+RESTATEMENT_ROWS: list[tuple[str, str, str | None]] = [
+    ("exact-copy", CLAIM, RESTATES),
     (
         "case-and-punctuation",
         "SUBAGENTS inherit no budget-cap; so a fan out can exceed the run budget!",
-        True,
+        RESTATES,
     ),
-    ("reordered", "the run budget can exceed a fan-out", True),
-    ("fragment", "no budget cap", True),
-    ("adds-what-was-opened", "opened workflow.js:142: no budget cap", False),
-    ("new-words-only", "re-ran the query: 41 agents", False),
-    ("empty", "", True),
-    ("whitespace", " \n\t", True),
-    ("punctuation", "?!...", True),
+    ("reordered", "the run budget can exceed a fan-out", RESTATES),
+    ("fragment", "no budget cap", RESTATES),
+    ("empty", "", RESTATES),
+    ("whitespace", " \n\t", RESTATES),
+    ("punctuation", "?!...", RESTATES),
+    # the claim behind filler: the reviewer's cases
+    ("i-checked-colon-claim", "I checked: subagents inherit no budget cap", RESTATES),
+    ("verified-that-claim", "Verified that subagents inherit no budget cap", RESTATES),
+    ("confirmed-the-claim", "confirmed the claim", RESTATES),
+    ("checked-it", "checked it", RESTATES),
+    ("x", "x", NO_EVIDENCE),
+    (
+        "claim-with-do-inserted",
+        "Subagents do inherit no budget cap, so a fan-out can exceed the run budget",
+        RESTATES,
+    ),
+    ("inflections-of-the-claim", "subagent inherits no budget caps", RESTATES),
+    ("claim-plus-one-word", f"{CLAIM} indeed verifiedly", NO_EVIDENCE),
+    ("generic-reopen", "I re-opened the evidence and it reproduces", NO_EVIDENCE),
+    ("generic-looks-good", "Looked at it carefully, looks correct to me", RESTATES),
+    ("placeholder-n-a", "n/a", NO_EVIDENCE),
+    ("and-or-is-not-a-path", "checked and/or verified", RESTATES),
+    ("quoted-single-letter", "checked 'x'", NO_EVIDENCE),
+    ("quoting-the-claim", 'found "no budget cap"', RESTATES),
+    ("two-new-words", "read the loop", NO_EVIDENCE),
+    ("claim-plus-a-bare-number", f"I checked: {CLAIM} 1", NO_EVIDENCE),
+    ("checked-it-once", "checked it 1 time", NO_EVIDENCE),
+    ("a-date-alone", "verified 2026-08-14", NO_EVIDENCE),
+    # realistic verifications still count
+    (
+        "seed-style-verification",
+        "Opened workflow.js:142: the spawn loop has no budget check; re-ran the 2026-08-14 "
+        "log query: 41 agents vs cap 16",
+        None,
+    ),
+    ("adds-what-was-opened", "opened workflow.js:142: no budget cap", None),
+    ("new-count", "re-ran the query: 41 agents", None),
+    ("count-of-something", "counted 41 spawns", None),
+    ("path", "read gentle_hooks/quorum/votes.py", None),
+    ("file-name", "read pool.js", None),
+    ("command-in-backticks", "ran `grep -rn spawnAgent src`", None),
+    ("quoted-string", 'searched the tree for "MAX_AGENTS"', None),
+    ("three-new-words", "ran the spawn suite under load", None),
 ]
 
 
 @pytest.mark.parametrize(
-    ("checked", "expected"),
+    ("checked", "reason"),
     [r[1:] for r in RESTATEMENT_ROWS],
     ids=[r[0] for r in RESTATEMENT_ROWS],
 )
-def test_is_restatement(checked: str, expected: bool) -> None:
-    assert is_restatement(checked, CLAIM) is expected
+def test_restatement_reason(checked: str, reason: str | None) -> None:
+    assert restatement_reason(checked, CLAIM) == reason
+    assert is_restatement(checked, CLAIM) is (reason is not None)
+    assert (classify_verdict(up(checked), CLAIM).vote is VoteKind.ABSTAINED) is (reason is not None)
+
+
+def test_evidence_already_in_the_claim_is_not_new() -> None:
+    claim = "workflow.js:142 spawns agents in a loop; run 2026-08-14 shows 41 agents vs cap 16"
+    assert is_restatement(claim, claim)
+    assert is_restatement("checked workflow.js:142: 41 agents vs cap 16", claim)
+    assert not is_restatement("checked workflow.js:150 too", claim)
 
 
 @given(st.text(max_size=60))
-def test_claim_plus_a_new_word_is_never_a_restatement(claim: str) -> None:
+def test_the_claim_itself_is_always_a_restatement(claim: str) -> None:
     assert is_restatement(claim, claim) is True
-    assert is_restatement(f"{claim} zzqxnovelword", claim) is False
+    assert is_restatement(f"I checked: {claim}", claim) is True
+
+
+@given(st.text(max_size=60))
+def test_claim_plus_a_new_citation_is_never_a_restatement(claim: str) -> None:
+    assert is_restatement(f"{claim} opened zzqx/novel.py", f"{claim}") is False
+
+
+@given(
+    st.lists(st.sampled_from(sorted(words(CLAIM))), max_size=8),
+    st.lists(st.sampled_from(["I", "checked", "verified", "that", "the", "it", "is"]), max_size=4),
+)
+def test_claim_words_and_filler_never_count(claim_words: list[str], filler: list[str]) -> None:
+    assert is_restatement(" ".join(filler + claim_words), CLAIM) is True
 
 
 # --- the tally and the ruling ---------------------------------------------------------------
@@ -198,7 +273,7 @@ TALLY_ROWS: list[tuple[str, list[object], int, tuple[bool, int, int, int, bool],
     ("restated-is-no-support", [RESTATED], 1, (False, 0, 0, 1, False), "PLAUSIBLE", "Q1"),
     (
         "empty-check-is-no-support",
-        [EMPTY_CHECK, EMPTY_CHECK],
+        [EMPTY_CHECK, {**up(""), "reason": "it holds"}],
         1,
         (False, 0, 0, 2, False),
         "PLAUSIBLE",
@@ -215,7 +290,7 @@ TALLY_ROWS: list[tuple[str, list[object], int, tuple[bool, int, int, int, bool],
     ),
     ("one-refuted", [down()], 1, (False, 0, 1, 0, False), "REFUTED", "Q2"),
     ("tie-one-each", [up(), down()], 1, (False, 1, 1, 0, True), "PLAUSIBLE", "Q3"),
-    ("tie-two-each", [up(), up(), down(), down()], 1, (False, 2, 2, 0, True), "PLAUSIBLE", "Q3"),
+    ("tie-two-each", [up(), UP2, down(), DOWN2], 1, (False, 2, 2, 0, True), "PLAUSIBLE", "Q3"),
     (
         "abstentions-do-not-break-a-tie",
         [up(), down(), ERRORED, RESTATED],
@@ -226,26 +301,26 @@ TALLY_ROWS: list[tuple[str, list[object], int, tuple[bool, int, int, int, bool],
     ),
     (
         "majority-upheld-contested",
-        [up(), up(), down()],
+        [up(), UP2, down()],
         1,
         (False, 2, 1, 0, True),
         "PLAUSIBLE",
         "Q4",
     ),
-    ("majority-refuted", [up(), down(), down()], 1, (False, 1, 2, 0, True), "REFUTED", "Q2"),
-    ("unanimous-refuted", [down(), down(), down()], 3, (False, 0, 3, 0, False), "REFUTED", "Q2"),
+    ("majority-refuted", [up(), down(), DOWN2], 1, (False, 1, 2, 0, True), "REFUTED", "Q2"),
+    ("unanimous-refuted", [down(), DOWN2, DOWN3], 3, (False, 0, 3, 0, False), "REFUTED", "Q2"),
     (
         "restated-upholds-cannot-outvote-a-refutation",
-        [RESTATED, RESTATED, down()],
+        [RESTATED, up("no budget cap"), down()],
         1,
         (False, 0, 1, 2, False),
         "REFUTED",
         "Q2",
     ),
-    ("audit-one-valid", [up(), ERRORED, ERRORED], 3, (False, 1, 0, 2, False), "PLAUSIBLE", "Q5"),
-    ("audit-three-upheld", [up(), up(), up()], 3, (True, 3, 0, 0, False), "CONFIRMED", "Q6"),
+    ("audit-one-valid", [up(), ERRORED, TIMED_OUT], 3, (False, 1, 0, 2, False), "PLAUSIBLE", "Q5"),
+    ("audit-three-upheld", [up(), UP2, UP3], 3, (True, 3, 0, 0, False), "CONFIRMED", "Q6"),
     ("critical-one-upheld", [up()], 2, (False, 1, 0, 0, False), "PLAUSIBLE", "Q5"),
-    ("critical-two-upheld", [up(), up()], 2, (True, 2, 0, 0, False), "CONFIRMED", "Q6"),
+    ("critical-two-upheld", [up(), UP2], 2, (True, 2, 0, 0, False), "CONFIRMED", "Q6"),
 ]
 
 
@@ -313,6 +388,124 @@ def test_inconsistent_tally_is_refused(fields: dict[str, Any]) -> None:
         Tally(**fields)
 
 
+# --- copies count once ----------------------------------------------------------------------
+
+UP_NOTE = (
+    "identical verdicts counted once: whatIChecked "
+    "'opened workflow.js:142; loop has no budget check'"
+)
+
+
+def by(verifier: str, verdict: dict[str, Any]) -> dict[str, Any]:
+    return {**verdict, "verifier": verifier}
+
+
+#: (id, verdicts, required, (upheld, refuted, abstained), ruling row, duplicate notes).
+DUPLICATE_ROWS: list[tuple[str, list[object], int, tuple[int, int, int], str, list[str]]] = [
+    ("same-verdict-three-times-audit", [up()] * 3, 3, (1, 0, 0), "Q5", [f"3 {UP_NOTE}"]),
+    ("same-verdict-twice-critical", [up(), up()], 2, (1, 0, 0), "Q5", [f"2 {UP_NOTE}"]),
+    (
+        "whitespace-variant-is-a-copy",
+        [up(), up("opened  workflow.js:142;\n loop has no budget check ")],
+        2,
+        (1, 0, 0),
+        "Q5",
+        [f"2 {UP_NOTE}"],
+    ),
+    (
+        "case-and-punctuation-variant-is-a-copy",
+        [
+            up(),
+            {**up("Opened workflow.js:142 -- loop has no budget check."), "reason": "Reproduces!"},
+        ],
+        2,
+        (1, 0, 0),
+        "Q5",
+        [
+            "2 identical verdicts counted once: whatIChecked "
+            "'Opened workflow.js:142 -- loop has no budget check.'"
+        ],
+    ),
+    (
+        "relabelled-copies-are-one-verdict",
+        [by("a", up()), by("b", up()), by("c", up())],
+        3,
+        (1, 0, 0),
+        "Q5",
+        [f"3 {UP_NOTE}"],
+    ),
+    ("one-verifier-twice", [by("a", up()), by("a", up())], 1, (1, 0, 0), "Q6", [f"2 {UP_NOTE}"]),
+    (
+        "copies-cannot-outvote-a-refutation",
+        [up(), up(), up(), down()],
+        1,
+        (1, 1, 0),
+        "Q3",
+        [f"3 {UP_NOTE}"],
+    ),
+    (
+        "identical-errors-abstain-once",
+        [ERRORED, ERRORED, up()],
+        1,
+        (1, 0, 1),
+        "Q6",
+        ['2 identical verdicts counted once: {"error": "verifier crashed: exit 137"}'],
+    ),
+    (
+        "three-distinct-verifiers",
+        [by("a", up()), by("b", UP2), by("c", UP3)],
+        3,
+        (3, 0, 0),
+        "Q6",
+        [],
+    ),
+    ("same-words-opposite-answers", [up(), {**up(), "refuted": True}], 1, (1, 1, 0), "Q3", []),
+]
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "required", "counts", "row", "notes"),
+    [r[1:] for r in DUPLICATE_ROWS],
+    ids=[r[0] for r in DUPLICATE_ROWS],
+)
+def test_copies_of_a_verdict_count_once(
+    verdicts: list[object], required: int, counts: tuple[int, int, int], row: str, notes: list[str]
+) -> None:
+    t = tally(verdicts, CLAIM, required)
+    assert ((t.upheld, t.refuted, t.abstained), rule(t).row) == (counts, row)
+    stakes, critical = {1: ("ordinary", False), 2: ("shipping", True), 3: ("audit", False)}[
+        required
+    ]
+    record = build_record(verdicts, CLAIM, stakes=stakes, critical=critical)
+    assert (record.tally, list(record.duplicates)) == (t, notes)
+    assert parse_tally_records(record.model_dump_json(by_alias=True), "r") == (record,)
+
+
+@pytest.mark.parametrize(
+    "verdicts",
+    [
+        [by("v1", up()), by("v1", down())],
+        [by("v1", up()), by(" v1 ", UP2)],
+        [by("v1", up()), {"verifier": "v1", "error": "crashed"}],
+    ],
+    ids=["upheld-and-refuted", "two-upholds", "answer-and-error"],
+)
+def test_one_verifier_two_verdicts_exits_2(verdicts: list[object]) -> None:
+    with pytest.raises(ArtifactInputError) as info:
+        build_record(verdicts, CLAIM)
+    assert info.value.message == (
+        "verifier 'v1' gave 2 different verdicts on one finding; pass one verdict per verifier"
+    )
+    assert info.value.exit_code == EXIT_INPUT
+
+
+@given(st.lists(st.sampled_from([up(), UP2, down(), ERRORED, TIMED_OUT]), max_size=6))
+def test_giving_every_verdict_twice_changes_nothing(verdicts: list[object]) -> None:
+    once = build_record(verdicts, CLAIM, stakes="audit")
+    twice = build_record(verdicts + verdicts, CLAIM, stakes="audit")
+    assert (twice.tally, twice.votes) == (once.tally, once.votes)
+
+
 # --- property: order independence, abstentions never support ---------------------------------
 
 raw_verdicts = st.one_of(
@@ -359,7 +552,7 @@ def test_survives_exactly_when_confirmed(verdicts: list[object], required: int) 
 def test_abstentions_never_change_support(verdicts: list[object], extra: list[object]) -> None:
     before, after = tally(verdicts, CLAIM), tally(verdicts + extra, CLAIM)
     assert (after.upheld, after.refuted) == (before.upheld, before.refuted)
-    assert after.abstained == before.abstained + len(extra)
+    assert before.abstained <= after.abstained <= before.abstained + len(extra)
     assert rule(after) == rule(before)
 
 
@@ -410,6 +603,20 @@ def _tampered(**changes: Any) -> str:
     return json.dumps(doc)
 
 
+def _repeated_vote() -> str:
+    doc = json.loads(build_record([up(), down()], CLAIM).model_dump_json(by_alias=True))
+    doc["votes"].insert(1, doc["votes"][0])
+    doc["tally"].update(upheld=2)
+    return json.dumps(doc)
+
+
+def _repeated_verifier() -> str:
+    doc = json.loads(build_record([by("v1", up()), UP2], CLAIM).model_dump_json(by_alias=True))
+    for vote in doc["votes"]:
+        vote["verifier"] = "v1"
+    return json.dumps(doc)
+
+
 TAMPER_ROWS = [
     (
         "ruling-edited",
@@ -443,6 +650,16 @@ TAMPER_ROWS = [
         "claim",
     ),
     (
+        "vote-repeated",
+        _repeated_vote(),
+        "r.json: not a tally record: votes.1 repeats votes.0: a verdict counts once",
+    ),
+    (
+        "verifier-repeated",
+        _repeated_verifier(),
+        "r.json: not a tally record: votes.1: verifier 'v1' already voted in votes.0",
+    ),
+    (
         "unknown-field",
         _tampered(signedBy="me"),
         "r.json: not a tally record: signedBy: unknown field",
@@ -462,7 +679,9 @@ def test_inconsistent_record_is_refused(text: str, message: str) -> None:
 
 def test_record_array_error_names_the_item() -> None:
     good = build_record([up()], CLAIM).model_dump_json(by_alias=True)
-    with pytest.raises(ArtifactInputError, match=r"^r\.json\[1\]: not a tally record: tally: "):
+    with pytest.raises(
+        ArtifactInputError, match=r"^r\.json\[1\]: not a tally record: claim: required field"
+    ):
         parse_tally_records(f"[{good}, {{}}]", "r.json")
 
 
@@ -498,11 +717,158 @@ def test_verdict_file_parser_never_crashes(text: str) -> None:
         assert classify_verdict(value, CLAIM).vote in VoteKind
 
 
+# --- the claim: a tally needs one ------------------------------------------------------------
+
+
+def test_a_tally_needs_a_claim() -> None:
+    for blank in ("", "  \n"):
+        with pytest.raises(PolicyInputError) as info:
+            build_record([up()], blank)
+        assert info.value.message == "no claim: a tally needs the finding's claim (--claim)"
+        with pytest.raises(PolicyInputError):
+            tally([up()], blank)
+        with pytest.raises(PolicyInputError):
+            tally([], blank)
+
+
+@pytest.mark.parametrize("claim", [None, "", " "], ids=["null", "empty", "blank"])
+def test_a_stored_record_without_a_claim_is_refused(claim: str | None) -> None:
+    doc = json.loads(build_record([up()], CLAIM).model_dump_json(by_alias=True))
+    doc["claim"] = claim
+    with pytest.raises(ArtifactInputError, match=r"^r\.json: not a tally record: claim: "):
+        parse_tally_records(json.dumps(doc), "r.json")
+    del doc["claim"]
+    with pytest.raises(ArtifactInputError) as info:
+        parse_tally_records(json.dumps(doc), "r.json")
+    assert info.value.message == "r.json: not a tally record: claim: required field missing"
+
+
+#: (id, file text, claim found, number of raw verdicts) for readable verdict files.
+VERDICT_FILE_ROWS: list[tuple[str, str, str | None, int]] = [
+    ("one-verdict", json.dumps(up()), None, 1),
+    ("array", json.dumps([up(), down()]), None, 2),
+    ("verdict-set", json.dumps({"claim": f" {CLAIM} ", "verdicts": [up(), None]}), CLAIM, 2),
+    ("verdict-set-empty", json.dumps({"claim": CLAIM, "verdicts": []}), CLAIM, 0),
+    ("object-without-verdicts-is-a-verdict", json.dumps({"claim": CLAIM}), None, 1),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "claim", "count"),
+    [r[1:] for r in VERDICT_FILE_ROWS],
+    ids=[r[0] for r in VERDICT_FILE_ROWS],
+)
+def test_parse_verdict_file(text: str, claim: str | None, count: int) -> None:
+    parsed = parse_verdict_file(text, "v.json")
+    assert (parsed.source, parsed.claim, len(parsed.verdicts)) == ("v.json", claim, count)
+
+
+BAD_VERDICT_SET_ROWS: list[tuple[str, str, str]] = [
+    (
+        "claim-missing",
+        json.dumps({"verdicts": [up()]}),
+        "v.json: not a verdict set: claim: required field missing",
+    ),
+    (
+        "claim-blank",
+        json.dumps({"claim": " ", "verdicts": [up()]}),
+        "v.json: not a verdict set: claim: must not be blank",
+    ),
+    (
+        "claim-not-a-string",
+        json.dumps({"claim": 7, "verdicts": [up()]}),
+        "v.json: not a verdict set: claim: Input should be a valid string",
+    ),
+    (
+        "verdicts-not-an-array",
+        json.dumps({"claim": CLAIM, "verdicts": up()}),
+        "v.json: not a verdict set: verdicts: Input should be a valid tuple",
+    ),
+    (
+        "unknown-field",
+        json.dumps({"claim": CLAIM, "verdicts": [], "finding": "F-1"}),
+        "v.json: not a verdict set: finding: unknown field",
+    ),
+    (
+        "duplicate-claim",
+        '{"claim": "a", "claim": "b", "verdicts": []}',
+        "v.json: not a verdict set: duplicate key 'claim'",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [r[1:] for r in BAD_VERDICT_SET_ROWS],
+    ids=[r[0] for r in BAD_VERDICT_SET_ROWS],
+)
+def test_bad_verdict_set_exits_2(text: str, message: str) -> None:
+    with pytest.raises(ArtifactInputError) as info:
+        parse_verdict_file(text, "v.json")
+    assert (info.value.message, info.value.exit_code) == (message, EXIT_INPUT)
+
+
+def vfile(source: str, claim: str | None) -> VerdictFile:
+    return VerdictFile(source, claim, (up(),))
+
+
+NO_CLAIM = (
+    'no claim: pass --claim TEXT (or give the verdicts as {"claim": ..., "verdicts": [...]}); '
+    "without it a restating whatIChecked counts"
+)
+
+#: (id, --claim, files, resolved claim or the one-line error).
+CLAIM_ROWS: list[tuple[str, str | None, tuple[VerdictFile, ...], str]] = [
+    ("option-only", CLAIM, (vfile("a", None),), CLAIM),
+    ("option-stripped", f"  {CLAIM}\n", (vfile("a", None),), CLAIM),
+    ("file-only", None, (vfile("a", CLAIM), vfile("b", None)), CLAIM),
+    ("option-and-file-agree", CLAIM, (vfile("a", CLAIM),), CLAIM),
+    ("agree-up-to-whitespace", CLAIM, (vfile("a", CLAIM.replace(" ", "\n  ")),), CLAIM),
+    ("neither", None, (vfile("a", None), vfile("b", None)), NO_CLAIM),
+    ("no-files-no-option", None, (), NO_CLAIM),
+    (
+        "blank-option",
+        " ",
+        (vfile("a", CLAIM),),
+        "--claim is blank: pass the finding's claim, as the miner stated it",
+    ),
+    (
+        "option-and-file-differ",
+        CLAIM,
+        (vfile("a.json", "another claim"),),
+        "a.json: its claim differs from --claim's: one tally is one finding",
+    ),
+    (
+        "two-files-differ",
+        None,
+        (vfile("a.json", CLAIM), vfile("b.json", "another claim")),
+        "b.json: its claim differs from a.json's: one tally is one finding",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("option", "files", "expected"),
+    [r[1:] for r in CLAIM_ROWS],
+    ids=[r[0] for r in CLAIM_ROWS],
+)
+def test_resolve_claim(option: str | None, files: tuple[VerdictFile, ...], expected: str) -> None:
+    if expected == CLAIM:
+        assert resolve_claim(option, files) == CLAIM
+        return
+    with pytest.raises(UsageError) as info:
+        resolve_claim(option, files)
+    assert (info.value.message, info.value.exit_code) == (expected, EXIT_INPUT)
+
+
 # --- survival report --------------------------------------------------------------------------
 
 
 def rec(lens: str | None, survives: bool, n: int) -> TallyRecord:
-    return build_record([up()] if survives else [down()], CLAIM, finding=f"{lens}-{n}", lens=lens)
+    """A finding of ``lens``; each finding has its own claim, as deduplicated findings do."""
+    finding = f"{lens}-{n}"
+    verdicts = [up()] if survives else [down()]
+    return build_record(verdicts, f"{CLAIM} ({finding})", finding=finding, lens=lens)
 
 
 def records(spec: dict[str | None, tuple[int, int]]) -> list[TallyRecord]:
@@ -574,6 +940,80 @@ def test_a_finding_counted_twice_is_refused() -> None:
     assert info.value.message == (
         "finding 'a-1' appears in 2 tally records; report one tally per finding"
     )
+
+
+def unnamed(claim: str, verdicts: list[object]) -> TallyRecord:
+    return build_record(verdicts, claim)
+
+
+REPEATED_CLAIM = (
+    "claim 'Subagents inherit no budget cap, so a fan-out can exceed th…' appears in 2 "
+    "tally records; report one tally per finding (deduplicate findings before verifying them)"
+)
+
+#: (id, records, the one-line refusal or None when the report is made).
+REPEATED_RECORD_ROWS: list[tuple[str, list[TallyRecord], str | None]] = [
+    (
+        "same-finding-id-twice",
+        [rec("a", True, 1), rec("a", True, 1)],
+        "finding 'a-1' appears in 2 tally records; report one tally per finding",
+    ),
+    (
+        "same-finding-id-different-votes",
+        [build_record([up()], CLAIM, finding="F"), build_record([down()], "other", finding="F")],
+        "finding 'F' appears in 2 tally records; report one tally per finding",
+    ),
+    ("identical-unnamed-records", [unnamed(CLAIM, [up()])] * 2, REPEATED_CLAIM),
+    (
+        "unnamed-records-one-claim",
+        [unnamed(CLAIM, [up()]), unnamed(CLAIM, [UP2])],
+        REPEATED_CLAIM,
+    ),
+    (
+        "unnamed-repeats-a-named-claim",
+        [build_record([up()], CLAIM, finding="F-1"), unnamed(CLAIM.upper(), [UP2])],
+        REPEATED_CLAIM.replace(
+            "Subagents inherit no budget cap, so a fan-out can exceed th…",
+            "SUBAGENTS INHERIT NO BUDGET CAP, SO A FAN-OUT CAN EXCEED TH…",
+        ),
+    ),
+    (
+        "unnamed-distinct-claims",
+        [unnamed(CLAIM, [up()]), unnamed("Retries double-charge", [down()])],
+        None,
+    ),
+    (
+        "one-claim-under-two-finding-ids",
+        [build_record([up()], CLAIM, finding="F-1"), build_record([UP2], CLAIM, finding="F-2")],
+        REPEATED_CLAIM,
+    ),
+    (
+        "one-claim-up-to-whitespace",
+        [build_record([up()], CLAIM, finding="F-1"), unnamed(f" {CLAIM}\n", [UP2])],
+        REPEATED_CLAIM,
+    ),
+    (
+        "named-distinct-claims",
+        [build_record([up()], CLAIM, finding="F-1"), build_record([UP2], "other", finding="F-2")],
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("items", "refusal"),
+    [r[1:] for r in REPEATED_RECORD_ROWS],
+    ids=[r[0] for r in REPEATED_RECORD_ROWS],
+)
+def test_repeated_records_do_not_inflate_survival(
+    items: list[TallyRecord], refusal: str | None
+) -> None:
+    if refusal is None:
+        assert survival_report(items).findings == len(items)
+        return
+    with pytest.raises(PolicyInputError) as info:
+        survival_report(items)
+    assert (info.value.message, info.value.exit_code) == (refusal, EXIT_INPUT)
 
 
 @given(st.lists(st.tuples(st.sampled_from(["a", "b", None]), st.booleans()), max_size=12))

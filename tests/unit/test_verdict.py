@@ -20,6 +20,7 @@ from gentle_hooks.verdict import (
     DelegationVerdict,
     check_brief,
     has_evidence,
+    is_mutating_side_effect,
     parse_brief,
     parse_verdict,
     render_verdict_markdown,
@@ -88,6 +89,65 @@ def test_check_brief_names_each_fault(text: str, expected: list[str]) -> None:
     assert [f.split(" ", 1)[0] for f in faults] == expected
 
 
+#: (id, declared side effect, counts as mutating). A placeholder, a negation, a bare
+#: permission or prose is not a declaration of a mutating side effect (rule B3).
+SIDE_EFFECT_ROWS: list[tuple[str, str, bool]] = [
+    ("n/a", "n/a", False),
+    ("none-with-period", "none.", False),
+    ("dash", "-", False),
+    ("nothing", "nothing", False),
+    ("prose-no-side-effects", "no side effects", False),
+    ("readonly", "readonly", False),
+    ("read", "read", False),
+    ("read-only", "read-only", False),
+    ("blank", "  ", False),
+    ("question-mark", "?", False),
+    ("tbd", "TBD", False),
+    ("negated-no-write", "no-write", False),
+    ("negated-does-not-write", "does-not-write", False),
+    ("negated-write-nothing", "write-nothing", False),
+    ("non-mutating", "non-mutating", False),
+    ("prose-with-a-verb", "writes to the repo", False),
+    ("snake-case", "write_repo", False),
+    ("seed-temp-file", "write-temp-file", False),
+    ("seed-temp-file-any-case", " WRITE-TEMP-FILE ", False),
+    ("read-network", "read-network", False),
+    ("write-repo", "write-repo", True),
+    ("write-repo-upper", " Write-Repo ", True),
+    ("git-commit", "git-commit", True),
+    ("git-push", "git-push", True),
+    ("run-migration", "run-migration", True),
+    ("delete-branch", "delete-branch", True),
+    ("modifies-files", "modifies-files", True),
+    ("deploy", "deploy", True),
+    ("send-email", "send-email", True),
+    ("http-post", "http-post", True),
+    ("shell-exec", "shell-exec", True),
+    ("install-packages", "install-packages", True),
+]
+
+
+@pytest.mark.parametrize(
+    ("effect", "mutating"), [r[1:] for r in SIDE_EFFECT_ROWS], ids=[r[0] for r in SIDE_EFFECT_ROWS]
+)
+def test_side_effect_counts_as_mutating_only_when_declared_as_one(
+    effect: str, mutating: bool
+) -> None:
+    assert is_mutating_side_effect(effect) is mutating
+    faults = check_brief(parse_brief(brief_with(readOnly=False, sideEffects=[effect])))
+    assert [f.split(" ", 1)[0] for f in faults] == ([] if mutating else ["B3"])
+
+
+def test_placeholders_together_do_not_declare_a_mutation() -> None:
+    effects = ["n/a", "none.", "-", "nothing", "no side effects", "readonly", "read"]
+    faults = check_brief(parse_brief(brief_with(readOnly=False, sideEffects=effects)))
+    assert faults == [
+        "B3 readOnly is false but no mutating side effect is declared (declared: n/a, none., -, "
+        "nothing, no side effects, readonly, read); add one to sideEffects as a kebab-case id "
+        'with a mutating verb, e.g. "write-repo"'
+    ]
+
+
 def test_brief_fault_messages_exact() -> None:
     faults = check_brief(
         parse_brief(
@@ -99,7 +159,7 @@ def test_brief_fault_messages_exact() -> None:
         "a brief without them duplicates work",
         'B2 no stopCondition: say when the worker is done ("stopCondition": "...")',
         "B3 readOnly is false but no mutating side effect is declared (declared: none); "
-        'add one to sideEffects, e.g. "write-repo"',
+        'add one to sideEffects as a kebab-case id with a mutating verb, e.g. "write-repo"',
     ]
 
 

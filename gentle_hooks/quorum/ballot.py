@@ -1,0 +1,210 @@
+"""The verdicts cast for one finding, as read from files, and the claim they are about (SPEC §9).
+
+Layer: models + pure functions (pydantic, standard library, :mod:`gentle_hooks.verdict`
+helpers); no I/O: callers read the bytes. Seed ``003_0245072c02421c57.txt`` "Verifying a
+verification": a ``whatIChecked`` that merely restates the claim is not a check, and that
+can only be seen next to the claim, so a tally needs one.
+
+A verdict file holds one of:
+
+* one verifier answer ``{refuted, reason, whatIChecked, correctedImpact?}`` (or an errored,
+  timed-out or malformed one), or a JSON array of them; the claim then comes from
+  ``--claim``;
+* a verdict set, :class:`VerdictSet`: ``{"claim": "...", "verdicts": [...]}``, which carries
+  the finding's claim with its verdicts.
+
+A verdict counts once however often it is given (:func:`distinct_verdicts`): the tally
+counts verifiers, and a copy is not a second verifier.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Annotated
+
+from pydantic import Field, StrictStr, ValidationError
+
+from gentle_hooks.errors import UsageError
+from gentle_hooks.quorum.votes import (
+    DuplicateKeys,
+    QuorumModel,
+    VerifierVerdict,
+    copy_key,
+    load_verdict_json,
+    verifier_id,
+)
+from gentle_hooks.verdict import ArtifactInputError, describe_validation_error
+
+Claim = Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
+
+
+class VerdictSet(QuorumModel):
+    """A file of one finding's verdicts with the finding's claim (``schema quorum-verdicts``).
+
+    Attributes:
+        claim: the finding's claim, verbatim (required, not blank).
+        verdicts: the verifiers' answers, each as :func:`~.votes.classify_verdict` takes
+            them; a malformed one abstains, it does not make the file unreadable.
+    """
+
+    claim: Claim
+    verdicts: tuple[object, ...]
+
+
+@dataclass(frozen=True)
+class VerdictFile:
+    """One file's verdicts: where they came from, the claim it named, and the raw answers."""
+
+    source: str
+    claim: str | None
+    verdicts: tuple[object, ...]
+
+
+def parse_verdict_file(data: bytes | str, source: str) -> VerdictFile:
+    """Read one verdict file: a :class:`VerdictSet`, one verifier answer, or an array of them.
+
+    A JSON object with a ``verdicts`` key is a :class:`VerdictSet`; any other value is
+    verifier answers, returned raw (a malformed answer abstains when classified).
+
+    Args:
+        data: the file's bytes or text.
+        source: what to call it in messages (a path, ``<stdin>``).
+
+    Raises:
+        ArtifactInputError: not UTF-8, not JSON, nested too deeply, or a verdict set that
+            repeats a key, has an unknown field, or lacks a non-blank ``claim`` or a
+            ``verdicts`` array (exit 2).
+    """
+    value = load_verdict_json(data, source)
+    if isinstance(value, dict) and "verdicts" in value:
+        if isinstance(value, DuplicateKeys):
+            keys = ", ".join(map(repr, value.duplicates))
+            raise ArtifactInputError(f"{source}: not a verdict set: duplicate key {keys}")
+        try:
+            parsed = VerdictSet.model_validate(value)
+        except ValidationError as exc:
+            raise ArtifactInputError(
+                f"{source}: not a verdict set: {describe_validation_error(exc)}"
+            ) from None
+        return VerdictFile(source, parsed.claim.strip(), parsed.verdicts)
+    verdicts = tuple(value) if isinstance(value, list) else (value,)
+    return VerdictFile(source, None, verdicts)
+
+
+def _same_text(a: str, b: str) -> bool:
+    return a.split() == b.split()
+
+
+def resolve_claim(option: str | None, files: tuple[VerdictFile, ...]) -> str:
+    """The one claim a tally is about: ``--claim`` and every verdict set must agree.
+
+    Texts agree when they are equal up to whitespace. A tally without a claim cannot see
+    a ``whatIChecked`` that restates it (seed 003 "Verifying a verification").
+
+    Args:
+        option: ``--claim`` as given, or None.
+        files: the parsed verdict files.
+
+    Returns:
+        The claim, stripped: ``option`` when given, else the first verdict set's.
+
+    Raises:
+        UsageError: ``--claim`` is blank; no claim anywhere ("pass --claim"); or two
+            sources name different claims (one tally is one finding) (exit 2).
+    """
+    if option is not None and not option.strip():
+        raise UsageError("--claim is blank: pass the finding's claim, as the miner stated it")
+    named = [("--claim", option.strip())] if option is not None else []
+    named += [(f.source, f.claim) for f in files if f.claim is not None]
+    if not named:
+        raise UsageError(
+            "no claim: pass --claim TEXT (or give the verdicts as "
+            '{"claim": ..., "verdicts": [...]}); without it a restating whatIChecked counts'
+        )
+    first_source, first = named[0]
+    for source, claim in named[1:]:
+        if not _same_text(claim, first):
+            raise UsageError(
+                f"{source}: its claim differs from {first_source}'s: one tally is one finding"
+            )
+    return first
+
+
+def _canonical(value: object) -> str:
+    if isinstance(value, VerifierVerdict):
+        value = value.model_dump(exclude_none=True)
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
+
+
+def _copy_identity(value: object) -> tuple[object, ...]:
+    """Copies of one verdict share this: :func:`~.votes.copy_key` for a well-formed verdict
+    (whatever its verifier label), the whole canonical JSON for any other answer."""
+    if isinstance(value, VerifierVerdict):
+        return ("verdict", *copy_key(value))
+    if isinstance(value, dict) and not isinstance(value, DuplicateKeys):
+        try:
+            return ("verdict", *copy_key(VerifierVerdict.model_validate(value)))
+        except ValidationError:
+            pass
+    return ("answer", _canonical(value))
+
+
+def _describe(value: object, copies: int) -> str:
+    checked = value.get("whatIChecked") if isinstance(value, dict) else None
+    if isinstance(value, VerifierVerdict):
+        checked = value.whatIChecked
+    what = (
+        f"whatIChecked {_line(checked)!r}" if isinstance(checked, str) else _line(_canonical(value))
+    )
+    return f"{copies} identical verdicts counted once: {what}"
+
+
+def _line(text: str, limit: int = 60) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= limit else one[: limit - 1] + "…"
+
+
+def distinct_verdicts(verdicts: Iterable[object]) -> tuple[tuple[object, ...], tuple[str, ...]]:
+    """Each distinct verdict once, and a note for every verdict given more than once.
+
+    Seed 003 "Verdict tallying" counts verifiers, not copies: the same answer given three
+    times is one verifier's evidence, not three. Two answers are copies when they are the
+    same well-formed verdict up to case, whitespace, punctuation and the ``verifier``
+    label (:func:`~.votes.copy_key`), or, for any other answer (errored, malformed...),
+    the same JSON value. Of a set of copies the one whose canonical JSON sorts first is kept, so the
+    result does not depend on input order.
+
+    Args:
+        verdicts: raw verifier answers, as :func:`~.votes.classify_verdict` takes them.
+
+    Returns:
+        (distinct, notes): the kept answers in canonical order, and one line per set of
+        copies (``"3 identical verdicts counted once: whatIChecked '...'"``), sorted.
+
+    Raises:
+        ArtifactInputError: one ``verifier`` id on two different answers: a verifier
+            gives one verdict per finding, and neither can be chosen over the other (exit 2).
+    """
+    groups: dict[tuple[object, ...], list[object]] = {}
+    by_verifier: dict[str, set[tuple[object, ...]]] = {}
+    for value in verdicts:
+        identity = _copy_identity(value)
+        groups.setdefault(identity, []).append(value)
+        verifier = verifier_id(value)
+        if verifier is not None:
+            by_verifier.setdefault(verifier, set()).add(identity)
+    for verifier, answers in sorted(by_verifier.items()):
+        if len(answers) > 1:
+            raise ArtifactInputError(
+                f"verifier {verifier!r} gave {len(answers)} different verdicts on one finding; "
+                "pass one verdict per verifier"
+            )
+    kept = sorted((min(group, key=_canonical) for group in groups.values()), key=_canonical)
+    notes = sorted(
+        _describe(min(group, key=_canonical), len(group))
+        for group in groups.values()
+        if len(group) > 1
+    )
+    return tuple(kept), tuple(notes)

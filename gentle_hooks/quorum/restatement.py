@@ -1,0 +1,205 @@
+"""Whether a verifier's ``whatIChecked`` shows that anything was checked (SPEC §9).
+
+Layer: pure functions (standard library only); no I/O. Seed ``003_0245072c02421c57.txt``:
+"whatIChecked — makes a lazy verification visible" and, under "Verifying a verification",
+"Look for whatIChecked that merely restates the claim". A restating check is an abstention,
+never support ("Abstentions are not support"; "Default to refuted when uncertain").
+
+The rule is deterministic and errs towards abstaining. It cannot tell a true report from an
+invented one, nor catch a paraphrase in new words; it makes the lazy answer ("checked it",
+"verified that <claim>", the claim with a filler word) count for nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+_WORD = re.compile(r"\w+")
+
+#: Words that say a check happened or agree with the claim without saying what was checked,
+#: plus common English stopwords. Compared after :func:`_stem`, so ``checks``/``checked``
+#: and ``verify``/``verified`` are all covered.
+FILLER_WORDS: Final[frozenset[str]] = frozenset(
+    # who, and the act of checking in general
+    {"i", "we", "me", "my", "our", "myself", "ourselves", "you", "verifier", "reviewer"}
+    | {"check", "checked", "verify", "verified", "confirm", "confirmed", "look", "looked"}
+    | {"review", "reviewed", "test", "tested", "inspect", "inspected", "examine", "examined"}
+    | {"validate", "validated", "reproduce", "reproduced", "reproduces", "double", "triple"}
+    | {"re", "again", "independently", "carefully", "thoroughly", "manually", "personally"}
+    | {"time", "times", "once", "twice", "thrice"}
+    | {"uphold", "upheld", "agree", "agreed", "see", "saw", "seen", "found", "find"}
+    # what was checked, named only generically
+    | {"claim", "claims", "claimed", "finding", "findings", "evidence", "cited", "source"}
+    | {"sources", "statement", "issue", "problem", "report", "reported", "described"}
+    | {"stated", "said", "says", "above", "everything", "all", "whole", "entire", "thing"}
+    # agreement
+    | {"true", "correct", "valid", "ok", "okay", "yes", "right", "accurate", "indeed"}
+    | {"real", "really", "holds", "hold", "fine", "good", "legit", "sure", "definitely"}
+    | {"accurately", "correctly", "exactly", "fully", "actually", "apparently", "seems"}
+    # stopwords
+    | {"a", "an", "the", "this", "that", "these", "those", "it", "its", "is", "are", "was"}
+    | {"were", "be", "been", "being", "am", "do", "does", "did", "done", "has", "have", "had"}
+    | {"and", "or", "but", "so", "as", "if", "then", "than", "too", "very", "also", "just"}
+    | {"of", "to", "in", "on", "at", "by", "for", "with", "from", "into", "about", "per"}
+    | {"there", "here", "which", "what", "who", "whom", "whose", "how", "why", "when"}
+    | {"can", "could", "will", "would", "should", "may", "might", "must", "shall"}
+    | {"some", "any", "each", "both", "such", "same", "other", "only", "own", "out"}
+    | {"up", "down", "over", "under", "via", "etc", "eg", "ie", "s", "t", "ve", "ll", "d"}
+)
+
+#: Content words beyond the claim and :data:`FILLER_WORDS` that make a ``whatIChecked``
+#: a description of a check even without a cited token.
+MIN_NEW_WORDS: Final = 3
+
+#: Shortest content word: ``x`` or ``zz`` is not a description of anything.
+MIN_WORD_LENGTH: Final = 3
+
+_SUFFIXES: Final = ("ing", "ed", "es", "s")
+
+#: Concrete evidence (seed 003 "What counts as reproducing evidence"): a file and line, a
+#: path, a file name with an extension, a command in backticks, a quoted string, a number.
+_FILE_LINE = re.compile(r"[\w./-]+:\d+")
+_PATH = re.compile(r"(?:\.{0,2}/)?[\w.-]+(?:/[\w.-]*)+")
+_FILE_NAME = re.compile(r"(?<![\w.])[\w-]{2,}(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,5}(?![\w])")
+_BACKTICKS = re.compile(r"`([^`]+)`")
+_QUOTED = re.compile(
+    r'"([^"]+)"'  # straight double quotes
+    + "|\u201c([^\u201d]+)\u201d|\u2018([^\u2019]+)\u2019"  # curly quotes
+    + r"|(?<!\w)'([^'\n]+)'(?!\w)"  # single quotes, not an apostrophe (didn't, it's)
+)
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def words(text: str) -> frozenset[str]:
+    """The case-folded word set of ``text`` (runs of letters, digits, underscore)."""
+    return frozenset(_WORD.findall(text.casefold()))
+
+
+def _stem(word: str) -> str:
+    """Crude suffix stripping, so ``inherits``/``inherit`` and ``caps``/``cap`` compare equal."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+_FILLER_STEMS: Final = frozenset(_stem(w) for w in FILLER_WORDS)
+
+
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(_stem(w) for w in words(text))
+
+
+def _is_path(token: str) -> bool:
+    """A path, not ``n/a`` or ``and/or``: it starts at a root, has two separators, or its
+    last part has an extension."""
+    parts = [p for p in token.split("/") if p]
+    return bool(parts) and (
+        token.startswith(("/", "./", "../"))
+        or token.count("/") >= 2
+        or bool(_FILE_NAME.fullmatch(parts[-1]))
+    )
+
+
+def new_words(what_i_checked: str, claim: str | None) -> frozenset[str]:
+    """Stemmed words of ``what_i_checked`` that are neither in the claim nor filler.
+
+    Pure numbers are left out (they are evidence, :func:`cited_evidence`, not words).
+    """
+    claim_stems = _stems(claim) if claim is not None else frozenset()
+    return frozenset(
+        s
+        for s in _stems(what_i_checked)
+        if s not in claim_stems and s not in _FILLER_STEMS and not s.isdigit()
+    )
+
+
+def cited_evidence(what_i_checked: str, claim: str | None) -> tuple[str, ...]:
+    """The concrete evidence ``what_i_checked`` cites that the claim did not already cite.
+
+    Kinds: ``file:line``; a path (a leading ``/``, ``./`` or ``../``, two separators, or a
+    file name last); a file name with an extension (``workflow.js``); a command in
+    backticks; a quoted string naming something beyond the claim and filler; a number.
+    Every token is compared case-folded: one that occurs in the claim (a number in the
+    claim's numbers, any other token as a substring of the claim) is not new evidence, so
+    copying the claim's own citations does not count.
+
+    Returns:
+        The new evidence tokens, grouped by kind in the order above; empty when none.
+    """
+    text = what_i_checked.casefold()
+    source = (claim or "").casefold()
+    claim_numbers = frozenset(_NUMBER.findall(source))
+    found: list[str] = []
+    found += [t for t in _FILE_LINE.findall(text) if t not in source]
+    found += [t for t in _PATH.findall(text) if "/" in t and _is_path(t) and t not in source]
+    found += [t for t in _FILE_NAME.findall(text) if t not in source]
+    for match in _BACKTICKS.finditer(text):
+        body = " ".join(match.group(1).split())
+        if body and body not in " ".join(source.split()):
+            found.append(match.group(0))
+    for match in _QUOTED.finditer(text):
+        body = " ".join(next(g for g in match.groups() if g is not None).split())
+        named = {w for w in new_words(body, claim) if len(w) >= MIN_WORD_LENGTH}
+        if body not in " ".join(source.split()) and (named or _NUMBER.search(body)):
+            found.append(match.group(0))
+    found += [t for t in _NUMBER.findall(text) if t not in claim_numbers]
+    return tuple(found)
+
+
+def restatement_reason(what_i_checked: str, claim: str | None) -> str | None:
+    """Why ``whatIChecked`` shows nothing was checked, or None when it shows a check.
+
+    The rule (seed 003 "Verifying a verification"), on case-folded words with a crude
+    suffix strip (``inherits`` is ``inherit``):
+
+    1. Take the words of ``whatIChecked``; drop the claim's words and :data:`FILLER_WORDS`
+       (I, we, checked, verified, confirmed, looked, reviewed, tested, that, the, it, this,
+       claim, finding, is, are, do, does, true, correct, valid, ok, yes, stopwords...).
+    2. It shows a check when at least :data:`MIN_NEW_WORDS` distinct words of at least
+       :data:`MIN_WORD_LENGTH` characters remain, or when it cites concrete evidence the
+       claim did not (:func:`cited_evidence`): a path, ``file:line``, a command in
+       backticks or a quoted string; or a number with at least one such new word to say
+       what it counts (``41 agents``; a bare ``1`` appended to the claim is not a count).
+    3. Otherwise it restates: ``"whatIChecked restates the claim"`` when nothing at all
+       remains after step 1 (a copy, a reordering, a fragment, the claim behind "I
+       checked:"), else ``"whatIChecked names no evidence..."`` (``"x"``, ``"checked it
+       1 time"``).
+
+    Without a claim only the filler and evidence parts apply. An empty or punctuation-only
+    text is not judged here (:func:`gentle_hooks.quorum.votes.classify_verdict` calls it
+    empty first); it restates.
+
+    Args:
+        what_i_checked: the verifier's ``whatIChecked``.
+        claim: the finding's claim, or None when unknown.
+
+    Returns:
+        None when the text shows a check; else the abstention, one line.
+    """
+    remaining = new_words(what_i_checked, claim)
+    named = {w for w in remaining if len(w) >= MIN_WORD_LENGTH}
+    cited = cited_evidence(what_i_checked, claim)
+    if any(not _NUMBER.fullmatch(token) for token in cited) or (cited and named):
+        return None
+    if len(named) >= MIN_NEW_WORDS:
+        return None
+    if not remaining and not cited:
+        return "whatIChecked restates the claim"
+    return (
+        f"whatIChecked names no evidence: fewer than {MIN_NEW_WORDS} words beyond the claim, "
+        "and no path, file:line, `command`, quote, or number with what it counts"
+    )
+
+
+def is_restatement(what_i_checked: str, claim: str | None) -> bool:
+    """True when ``whatIChecked`` shows nothing was checked (:func:`restatement_reason`).
+
+    Seed 003 "Verifying a verification": "Look for whatIChecked that merely restates the
+    claim". An exact, reordered or partial copy of the claim, the claim behind filler
+    ("I checked: ...", "Verified that ..."), or filler alone ("checked it", "confirmed the
+    claim") is a restatement; so is a text with fewer than :data:`MIN_NEW_WORDS` new words
+    and no new cited evidence ("x").
+    """
+    return restatement_reason(what_i_checked, claim) is not None
