@@ -394,7 +394,8 @@ class Repository:
         os.close(fd)
         try:
             if os.path.exists(self.paths.index_file):
-                shutil.copyfile(self.paths.index_file, tmp)
+                # copy2 keeps the mtime: git's racy-clean check compares entries with it
+                shutil.copy2(self.paths.index_file, tmp)
             else:
                 os.unlink(tmp)
             out = ""

@@ -328,16 +328,19 @@ def _judge_one(
             for o in note.of("override", c.identity)
         )
         blocked = result.decision.blocked and not (honour and overrides)
-        verdict = CommitVerdict(
-            info.id,
-            ref,
-            why,
-            result,
-            blocked,
-            result.decision.reasons,
-            result.decision.fixes,
-            overrides,
-        )
+        reasons, fixes = result.decision.reasons, result.decision.fixes
+        if blocked and any(n.tree != info.tree for n in note.candidates):
+            reasons = (
+                *reasons,
+                "its note also holds records for an earlier tree: the commit was rewritten "
+                "with a changed tree, so they are stale",
+            )
+            fixes = (
+                *fixes,
+                "re-verify the rewritten commit (gentle-hook receipt run and spot-check "
+                "--committed with it checked out), then gentle-hook sync push",
+            )
+        verdict = CommitVerdict(info.id, ref, why, result, blocked, reasons, fixes, overrides)
         if not blocked:
             return verdict
         best = best or verdict

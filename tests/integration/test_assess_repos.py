@@ -417,3 +417,19 @@ def test_critical_escalation_at_shipping_needs_two(repo: Path) -> None:
         "2 separate gentle-ai-verify runs, a majority passing (stakes shipping, critical)"
         in proc.stdout
     )
+
+
+def test_snapshot_sees_a_same_size_edit_made_right_after_the_index_was_written(
+    repo: Path,
+) -> None:
+    """Racy git: an edit in the same second as the index write, keeping the size, must still
+    be seen (the private index copy keeps the original's mtime for git's racy check)."""
+    write(repo / "src" / "app.py", "value = 1\n")
+    git(repo, "add", "src/app.py")
+    git(repo, "commit", "-q", "-m", "value 1")
+    for n in range(2, 7):
+        write(repo / "src" / "app.py", f"value = {n}\n")  # same size, same second
+        env = assess_json(repo)
+        blob = git(repo, "rev-parse", f"{env['candidate']['tree']}:src/app.py").strip()
+        assert git(repo, "cat-file", "-p", blob) == f"value = {n}\n"
+        git(repo, "add", "src/app.py")
