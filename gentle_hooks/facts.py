@@ -70,7 +70,7 @@ class LedgerFacts:
                 effort = parse_effort(m.effort)
             except PolicyInputError:
                 effort = None
-            out.append(WriterProfile(m.model, effort))
+            out.append(WriterProfile(None if m.model == "unknown" else m.model, effort))
         return tuple(out)
 
     def policy_escalations(self) -> tuple[Escalation, ...]:

@@ -168,6 +168,8 @@ class MutationRequest:
         cwd: directory inside the repository; model / effort: the writer (None: read
             ``GENTLE_WRITER_MODEL`` / ``GENTLE_WRITER_EFFORT``); source: the runtime hook;
         session_id / tool_call_id: the runtime's ids; paths: root-relative paths touched.
+        allow_unknown: accept ``unknown`` as model and effort (runtime adapters: a writer
+            nobody named is recorded, and counts as small).
     """
 
     cwd: str | None = None
@@ -177,6 +179,7 @@ class MutationRequest:
     session_id: str | None = None
     tool_call_id: str | None = None
     paths: tuple[str, ...] = ()
+    allow_unknown: bool = False
 
 
 def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
@@ -194,7 +197,11 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     effort_text = req.effort if req.effort is not None else env.get(ENV_EFFORT)
     if effort_text is None or not effort_text.strip():
         raise UsageError(f"--effort is required (or set {ENV_EFFORT})")
-    effort = parse_effort(effort_text)
+    effort_value = (
+        "unknown"
+        if req.allow_unknown and effort_text.strip() == "unknown"
+        else parse_effort(effort_text).value
+    )
     source = validate_label(req.source, "--source")
     session_id = validate_label(req.session_id, "--session")
     tool_call_id = validate_label(req.tool_call_id, "--tool-call")
@@ -203,7 +210,7 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     rec = PendingMutation(
         root=root,
         model=model,
-        effort=effort.value,
+        effort=effort_value,
         source=source,
         session_id=session_id,
         tool_call_id=tool_call_id,
