@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
+from gentle_hooks.candidate import Candidate, Projection
 from gentle_hooks.errors import GitError
 from gentle_hooks.git import Repository
 from gentle_hooks.ledger import Ledger
@@ -142,10 +143,31 @@ def absorb_remote_notes(repo: Repository) -> None:
             )
 
 
-def refresh_for_identity(repo: Repository, led: Ledger, identity: str) -> int:
-    """Rewrite the notes of delivered commits whose candidate is ``identity`` (a record was
-    added for it after the commit). Returns how many notes changed; 0 quickly otherwise."""
-    records = led.commits_with_identity(identity)
+def refresh_for_identity(repo: Repository, led: Ledger, cand: Candidate) -> int:
+    """Rewrite the notes of commits whose candidate gained a record.
+
+    Commits this clone recorded as delivered are found by identity. A record bound to a
+    commit's own candidate (``--committed``) also notes that commit when this clone did
+    not make it — a reviewer adding a verdict to a teammate's commit — so the record
+    travels with it and merges with the author's note.
+
+    Returns:
+        How many notes changed (0 quickly when the candidate belongs to no commit).
+    """
+    records = led.commits_with_identity(cand.identity)
+    if not records and cand.projection is Projection.COMMITTED and cand.head:
+        root = repo.paths.toplevel or repo.paths.git_dir
+        records = [
+            CommitRecord(
+                root=root,
+                commit_id=cand.head,
+                identity=cand.identity,
+                tree=cand.tree,
+                base_tree=cand.base.tree,
+                origin=cand.head,
+                hook="record",
+            )
+        ]
     return write_commit_notes(repo, led, records) if records else 0
 
 

@@ -256,7 +256,7 @@ def record_escalation(
                 critical=esc.critical,
             )
         )
-        refresh_for_identity(bound.repo, led, bound.candidate.identity)
+        refresh_for_identity(bound.repo, led, bound.candidate)
         return Recorded(
             led.path,
             stored,
@@ -283,7 +283,7 @@ def record_review(binding: Binding, verb: str, env: Mapping[str, str]) -> Record
         stored = led.add(
             ReviewFact(root=bound.root, identity=bound.candidate.identity, outcome=outcome)
         )
-        refresh_for_identity(bound.repo, led, bound.candidate.identity)
+        refresh_for_identity(bound.repo, led, bound.candidate)
         notes = ("a review outcome never removes a verifier the tier requires",)
         return Recorded(led.path, stored, bound.candidate, notes)
 
@@ -325,7 +325,7 @@ def record_receipt_line(
                 cwd=relative_cwd(bound.root, binding.cwd),
             )
         )
-        refresh_for_identity(bound.repo, led, bound.candidate.identity)
+        refresh_for_identity(bound.repo, led, bound.candidate)
         return Recorded(led.path, stored, bound.candidate)
 
 
@@ -375,7 +375,7 @@ def run_receipt(
                 output_digest=obs.output_digest,
             )
         )
-        refresh_for_identity(bound.repo, led, bound.candidate.identity)
+        refresh_for_identity(bound.repo, led, bound.candidate)
         after = bind(binding, env).candidate
         notes: tuple[str, ...] = ()
         if after.identity != bound.candidate.identity:

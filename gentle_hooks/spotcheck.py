@@ -161,7 +161,7 @@ def run_spot_check(
                 output_digest=obs.output_digest,
             )
         )
-        refresh_for_identity(bound.repo, led, cand.identity)
+        refresh_for_identity(bound.repo, led, cand)
         return SpotOutcome(Recorded(led.path, stored, cand), receipt, obs)
 
 
@@ -214,6 +214,6 @@ def record_readback(binding: Binding, env: Mapping[str, str]) -> Recorded:
                 readback=text,
             )
         )
-        refresh_for_identity(bound.repo, led, cand.identity)
+        refresh_for_identity(bound.repo, led, cand)
         notes = ("a structural readback satisfies the spot check only in the passive tier",)
         return Recorded(led.path, stored, cand, notes)

@@ -57,7 +57,7 @@ def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, st
                 markdown=render_verdict_markdown(verdict),
             )
         )
-        refresh_for_identity(bound.repo, led, bound.candidate.identity)
+        refresh_for_identity(bound.repo, led, bound.candidate)
     note = (
         "accepted: counts as the independent gentle-ai-verify run for this candidate only"
         if accepted

@@ -210,14 +210,15 @@ def test_concurrent_records_from_two_clones_are_both_kept(server: Path) -> None:
             ),
         )
     )
-    # b has no ledger record for the commit: its verdict reaches the note only through sync
+    # b did not make the commit: its verdict is noted on it, and both sync both ways
     ok(gh(a, "sync", "push"))
-    ok(gh(b, "sync", "fetch"))
+    ok(gh(b, "sync", "push"))
     ok(gh(a, "sync", "fetch"))
-    for repo in (a,):
+    ok(gh(b, "sync", "fetch"))
+    for repo in (a, b):
         note = git(repo, "notes", "--ref=refs/notes/gentle-hooks", "show", commit)
         kinds = {json.loads(x)["kind"] for x in note.splitlines()}
-        assert {"candidate", "writer", "receipt", "spot_check", "review"} <= kinds
+        assert {"candidate", "writer", "receipt", "spot_check", "review", "verdict"} <= kinds
     # order independence: merging either way gives the same note
     na = git(a, "notes", "--ref=refs/notes/gentle-hooks", "show", commit)
     nb = git(b, "notes", "--ref=refs/notes/gentle-hooks", "show", commit)

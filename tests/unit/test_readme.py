@@ -24,8 +24,17 @@ def test_every_hook_id_is_in_the_readme() -> None:
 
 
 def test_manifest_is_valid() -> None:
-    proc = subprocess.run([sys.executable, "-m", "pre_commit", "validate-manifest",
-                           str(ROOT / ".pre-commit-hooks.yaml")], capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pre_commit",
+            "validate-manifest",
+            str(ROOT / ".pre-commit-hooks.yaml"),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
