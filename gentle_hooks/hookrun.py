@@ -160,32 +160,48 @@ def locate(env: Mapping[str, str]) -> Where | None:
 def has_pending_work(where: Where) -> bool:
     """True when the ledger holds pending writer mutations for this work tree root.
 
-    No ledger file means no records: nothing is opened or created then. A ledger that exists
-    is read with one query; any trouble goes through the store for its one-line error.
+    No ledger file means no records: nothing is opened or created then. A ledger that
+    exists is checked (schema version, ``quick_check``) and read with one query; anything
+    unexpected goes through the store, which raises its one-line error (fail closed).
 
     Raises:
-        StoreError: the ledger exists but cannot be read (the gate fails closed).
+        StoreError: the ledger exists but is damaged, newer, or unreadable.
     """
     path = ledger_path(where.common_dir)
-    if where.root is None or not os.path.exists(path):
+    if where.root is None or not os.path.lexists(path):
         return False
     import sqlite3
 
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            row = conn.execute(
-                "SELECT 1 FROM pending_mutation WHERE root = ? AND consumed_by IS NULL LIMIT 1",
-                (where.root,),
-            ).fetchone()
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        from gentle_hooks.ledger import Ledger
+    from gentle_hooks.ledger_schema import SCHEMA_VERSION
 
-        with Ledger.open_existing(path) as led:  # type: ignore[union-attr]
-            return bool(led.pending_mutations(where.root))
-    return row is not None
+    row = None
+    healthy = False
+    try:
+        if os.path.isfile(path) and os.path.getsize(path) > 0:
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
+                check = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+                if version == SCHEMA_VERSION and check == "ok":
+                    row = conn.execute(
+                        "SELECT 1 FROM pending_mutation WHERE root = ? AND consumed_by IS NULL "
+                        "LIMIT 1",
+                        (where.root,),
+                    ).fetchone()
+                    healthy = True
+            finally:
+                conn.close()
+    except (sqlite3.Error, OSError):
+        healthy = False
+    if healthy:
+        return row is not None
+    from gentle_hooks.ledger import Ledger
+
+    led = Ledger.open_existing(path)  # raises the store's error; migrates an older one
+    if led is None:
+        return False
+    with led:
+        return bool(led.pending_mutations(where.root))
 
 
 def applies_to_all(where: Where, env: Mapping[str, str]) -> bool:

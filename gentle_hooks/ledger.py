@@ -81,16 +81,17 @@ def check_header(path: str) -> str | None:
     """Cheap structural check of a database file without opening it with SQLite.
 
     Returns:
-        None when the file is empty (never initialised) or plausible; otherwise one line
-        saying what is wrong (not a SQLite database, or truncated: the header promises
-        more pages than the file holds while no write-ahead log could supply them).
+        None when the file is plausible; otherwise one line saying what is wrong: empty
+        (a store is created whole and renamed into place, so an empty file is one that lost
+        its contents), not a SQLite database, or truncated (the header promises more pages
+        than the file holds while no write-ahead log could supply them).
 
     Raises:
         OSError: the file cannot be read.
     """
     size = os.path.getsize(path)
     if size == 0:
-        return None
+        return "empty: truncated to 0 bytes (a store is never created empty)"
     with open(path, "rb") as fh:
         header = fh.read(100)
     if len(header) < 100 or not header.startswith(_MAGIC):
@@ -150,15 +151,32 @@ class Ledger:
         Raises:
             StoreError: unreadable, not a database, truncated, malformed, or a newer schema.
         """
-        exists = os.path.lexists(path)
-        if not exists:
+        if not os.path.lexists(path):
+            cls._create(path, busy_timeout_ms, clock)
+        return cls._connect(path, readonly=False, create=False, busy=busy_timeout_ms, clock=clock)
+
+    @classmethod
+    def _create(cls, path: str, busy: int, clock: Callable[[], float]) -> None:
+        """Create a store whole: build the schema in a private file, then link it into
+        place. A crash leaves either no store or a complete one (never an empty file); of
+        two processes creating it at once, the first link wins and both use it."""
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+        except OSError as exc:
+            raise StoreError(path, f"cannot create its directory: {exc.strerror}") from None
+        tmp = f"{path}.new-{os.getpid()}"
+        try:
+            cls._connect(tmp, readonly=False, create=True, busy=busy, clock=clock).close()
             try:
-                os.makedirs(os.path.dirname(path), exist_ok=True)
+                os.link(tmp, path)
+            except FileExistsError:
+                pass  # another process created it first: use theirs
             except OSError as exc:
-                raise StoreError(path, f"cannot create its directory: {exc.strerror}") from None
-        return cls._connect(
-            path, readonly=False, create=not exists, busy=busy_timeout_ms, clock=clock
-        )
+                raise StoreError(path, f"cannot be created: {exc.strerror}") from None
+        finally:
+            for leftover in (tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"):
+                if os.path.lexists(leftover):
+                    os.unlink(leftover)
 
     @classmethod
     def open_existing(
@@ -226,8 +244,8 @@ class Ledger:
                 )
             if not readonly and version < SCHEMA_VERSION:
                 ledger._migrate()
-            elif version == SCHEMA_VERSION:
-                conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            if not create:
+                ledger._quick_check()
         except sqlite3.Error as exc:
             conn.close()
             raise ledger._store_error(exc) from None
@@ -235,6 +253,16 @@ class Ledger:
             conn.close()
             raise
         return ledger
+
+    def _quick_check(self) -> None:
+        """``PRAGMA quick_check``: a damaged page anywhere fails the open, so nothing is
+        read from or written into a store that is partly corrupt (O(pages); the ledger is
+        small)."""
+        rows = self._conn.execute("PRAGMA quick_check(3)").fetchall()
+        problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
+        if problems:
+            text = " ".join("; ".join(problems).split())
+            raise StoreError(self.path, "malformed: " + text[:200])
 
     def _set_wal(self) -> None:
         # Changing the journal mode needs an exclusive lock that the busy handler does not

@@ -37,11 +37,13 @@ from gentle_hooks.errors import GentleError
 #: transcript (seed 001, "Rules"). An oversized summary is refused, not truncated.
 MAX_SUMMARY_CHARS = 2000
 
-#: Evidence texts that are not evidence: compared after stripping whitespace and trailing
-#: ``.``/``!`` and case-folding. An assertion of success is not an observation of it.
+#: Evidence texts that are not evidence, compared by :func:`evidence_key` (letters and
+#: digits only, case-folded): ``N/A.``, ``(n/a)``, ``TO DO``, ``PASS ✅`` and ``—`` all reduce
+#: to one of these or to nothing. An assertion of success is not an observation of it.
 EVIDENCE_SENTINELS: frozenset[str] = frozenset(
-    {"", "n/a", "na", "none", "null", "-", "--", "todo", "tbd", "pass", "passed", "ok", "okay"}
-    | {"yes", "true", "done", "x", "✓", "✔"}
+    {"", "na", "none", "null", "nil", "todo", "tbd", "fixme", "xxx", "pass", "passed", "ok"}
+    | {"okay", "yes", "true", "done", "x", "skip", "skipped", "notapplicable", "notdone"}
+    | {"nothing", "same", "asabove", "seeabove", "verified", "checked", "works", "fine", "good"}
 )
 
 #: Declared side effects that never count as mutating, even though they name a mutating verb
@@ -307,8 +309,14 @@ class DelegationVerdict(_Strict):
     durationMs: NonNegative | None = None
 
 
-def _evidence_key(text: str) -> str:
-    return text.strip().rstrip(".!").strip().casefold()
+def evidence_key(text: str) -> str:
+    """The comparable core of an evidence text: NFKC-normalised, case-folded, letters and
+    digits only (punctuation, symbols, emoji, whitespace and invisible characters dropped).
+    """
+    import unicodedata
+
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return "".join(ch for ch in folded if ch.isalnum())
 
 
 def has_evidence(criterion: Criterion) -> bool:
@@ -318,7 +326,7 @@ def has_evidence(criterion: Criterion) -> bool:
     ``ok``, ``none``, ``-``, ``tbd``... case-insensitive, after stripping) is no evidence.
     SPEC §6 "verdict".
     """
-    return _evidence_key(criterion.evidence) not in EVIDENCE_SENTINELS
+    return evidence_key(criterion.evidence) not in EVIDENCE_SENTINELS
 
 
 def _clip(text: str, limit: int = 60) -> str:

@@ -59,12 +59,41 @@ def test_open_existing_reads_without_writing(db: str) -> None:
         assert led.journal_mode() == "wal"
 
 
-def test_migrates_an_empty_v0_file(db: str) -> None:
+def test_an_empty_file_is_a_truncated_store_not_a_fresh_one(db: str) -> None:
+    """A store is created whole and linked into place, so an empty file lost its records:
+    refuse it (and leave it) instead of silently starting over."""
     Path(db).parent.mkdir(parents=True)
     Path(db).write_bytes(b"")
+    for opener in (Ledger.open, Ledger.open_existing):
+        with pytest.raises(StoreError, match="truncated to 0 bytes"):
+            opener(db)
+    assert Path(db).read_bytes() == b""
+
+
+def test_creation_leaves_no_temporary_files(db: str) -> None:
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION
         assert set(led.counts()) == set(RECORD_TABLES)
+    assert sorted(p.name for p in Path(db).parent.iterdir() if ".new-" in p.name) == []
+
+
+def test_a_store_with_one_damaged_page_is_refused(db: str) -> None:
+    from gentle_hooks.ledger_records import PendingMutation
+
+    with Ledger.open(db) as led:
+        for i in range(400):
+            led.add(PendingMutation(root="/r", model=f"m{i}", effort="low", paths=("a" * 200,)))
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    conn.close()
+    with open(db, "r+b") as fh:  # scribble over a page in the middle of the table
+        fh.seek(page_size * 6)
+        fh.write(b"\xde\xad\xbe\xef" * 1024)
+    before = Path(db).read_bytes()
+    for opener in (Ledger.open, Ledger.open_existing):
+        with pytest.raises(StoreError, match=r"malformed|unreadable"):
+            opener(db)
+    assert Path(db).read_bytes() == before
 
 
 def test_migrates_a_v0_database_and_keeps_what_it_holds(db: str) -> None:
@@ -136,7 +165,7 @@ def test_corrupted_pages_raise_store_error_not_a_traceback(db: str) -> None:
         fh.seek(4096)  # page 2 onwards: table b-tree pages
         fh.write(b"\xff" * 4096 * 3)
     with (
-        pytest.raises(StoreError, match=r"unreadable: .*malformed.*gentle-hook doctor"),
+        pytest.raises(StoreError, match=r"malformed.*gentle-hook doctor"),
         Ledger.open(db) as led,
     ):
         led.pending_mutations("/r")
