@@ -5,6 +5,9 @@ transition table; review tools read the live mode; the loadout follows the pinne
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +92,27 @@ def test_sessions_are_independent_and_shared_by_linked_worktrees(
     # the ledger lives in the common git dir: the session's pinned line follows it
     assert line(other, "a", "unknown") == "Receipt-driven development: off\n"
     assert line(other, "b", "unknown") == "Receipt-driven development: on\n"
+
+
+def test_concurrent_first_renders_record_one_line(repo: Path) -> None:
+    """Harness processes starting at once agree on one first line, recorded once."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "gentle_hooks", "rdd", cmd, "--session", "race"],
+            cwd=repo,
+            env={**os.environ, "GENTLE_RDD": "off"},
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for cmd in ("line", "loadout", "line", "loadout", "line", "line")
+    ]
+    for proc in procs:
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, err
+        assert out.startswith("Receipt-driven development: off")
+    status = json.loads(gh(repo, "rdd", "status", "--session", "race", "--json").stdout)
+    assert status["session"]["renders"] == 1
 
 
 def test_status_reads_the_live_mode_and_its_source(repo: Path) -> None:
