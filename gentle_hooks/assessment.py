@@ -7,6 +7,8 @@ together for one candidate; the CLI renders what it returns. No printing here.
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -26,7 +28,7 @@ from gentle_hooks.policy.vocabulary import NativeRisk, ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
 from gentle_hooks.records import Binding, store_path
 from gentle_hooks.risk import classify, doc_blobs_to_prove
-from gentle_hooks.settings import RiskSettings
+from gentle_hooks.settings import RiskSettings, Settings
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,8 @@ class AssessRequest:
         writer_model / writer_effort: caller writer profile.
         allow_empty: accept an empty candidate (hooks) instead of refusing it (assess).
         delegated_by: delegated evidence found outside the ledger, or None.
+        native: ``--native`` provider (``builtin``, ``gentle-ai``, ``auto``), or None for
+            the configured one.
     """
 
     cwd: str | None = None
@@ -55,6 +59,7 @@ class AssessRequest:
     writer_effort: str | None = None
     allow_empty: bool = False
     delegated_by: str | None = None
+    native: str | None = None
 
 
 @dataclass(frozen=True)
@@ -65,6 +70,7 @@ class AssessResult:
         candidate: the candidate judged; changes: its per-path diff stats.
         native: the native envelope, or None when assessment failed (then
             ``native_error`` says why and the native tier is ``unassessable``).
+        native_provider: the provider that answered (``auto`` resolved).
         plan / decision: the pure policy's answers.
         config: the compiled settings and RDD sources.
         escalations: every escalation applied (requested and recorded, one per item).
@@ -129,6 +135,90 @@ def assess_native_builtin(
     return changes, envelope
 
 
+#: Native providers (SPEC §4; config ``native.provider``, ``--native``).
+BUILTIN, GENTLE_AI, AUTO = "builtin", "gentle-ai", "auto"
+PROVIDERS = (BUILTIN, GENTLE_AI, AUTO)
+
+
+@dataclass(frozen=True)
+class NativeAnswer:
+    """What the native provider answered for one candidate.
+
+    Attributes:
+        changes: per-path diff stats, from git whichever provider answered (so a plan made
+            from an ``unassessable`` answer can still be explained path by path).
+        native: the envelope, or None when the external provider failed.
+        error: why there is no envelope (one line, the binary's own message kept), or None.
+        provider: the provider that answered: ``builtin`` or ``gentle-ai`` (``auto``
+            resolved).
+    """
+
+    changes: tuple[PathChange, ...]
+    native: NativeAssessment | None
+    error: str | None
+    provider: str
+
+
+def parse_provider(text: str) -> str:
+    """``--native`` value: ``builtin``, ``gentle-ai`` or ``auto``.
+
+    Raises:
+        UsageError: anything else (exit 2, one line listing the three).
+    """
+    value = text.strip()
+    if value not in PROVIDERS:
+        raise UsageError(f"unknown native provider {text!r}: use {', '.join(PROVIDERS)} (SPEC §4)")
+    return value
+
+
+def assess_native(
+    repo: Repository,
+    cand: Candidate,
+    settings: Settings,
+    facts: LedgerFacts,
+    requested: tuple[Escalation, ...],
+    env: Mapping[str, str],
+) -> NativeAnswer:
+    """Ask the configured native provider about a candidate (SPEC §4 "Providers").
+
+    ``builtin`` runs :func:`assess_native_builtin` exactly as before (no pydantic, no extra
+    process); its ``candidate.consumed`` is a recorded ``review ack`` for this candidate.
+    ``gentle-ai`` runs the binary (:mod:`gentle_hooks.native`, imported only here) bounded
+    by ``native.timeout``, passing the first requested escalation on; every failure is an
+    answer without an envelope, never an exception. ``auto`` is ``gentle-ai`` when it is
+    on PATH, else ``builtin``.
+
+    Raises:
+        GitError: a git command failed (the diff, HEAD).
+    """
+    provider = settings.native_provider
+    if provider == AUTO:
+        from gentle_hooks.native import find_binary
+
+        provider = GENTLE_AI if find_binary(env) is not None else BUILTIN
+    if provider != GENTLE_AI:
+        changes, native = assess_native_builtin(
+            repo, cand, settings.risk, consumed=True if facts.consumed else None
+        )
+        return NativeAnswer(changes, native, None, BUILTIN)
+    from gentle_hooks.native import assess_gentle_ai
+
+    changes = repo.diff_stats(cand.base.tree, cand.tree)
+    head = repo.head()
+    assert repo.paths.toplevel is not None  # Repository.open refuses bare repositories
+    escalation = (requested[0].item.number, requested[0].reason) if requested else None
+    answer = assess_gentle_ai(
+        repo.paths.toplevel,
+        cand,
+        head,
+        repo.tree_of(head) if head else None,
+        timeout=settings.native_timeout,
+        escalation=escalation,
+        env=env,
+    )
+    return NativeAnswer(changes, answer.native, answer.error, GENTLE_AI)
+
+
 def caller_writer(model: str | None, effort: str | None) -> WriterProfile | None:
     """The caller's writer profile from flags, or None when neither flag is given.
 
@@ -190,8 +280,14 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
     writer = caller_writer(req.writer_model, req.writer_effort)
     outcome = parse_review_outcome(req.review_outcome)
 
+    provider = parse_provider(req.native) if req.native is not None else None
+
     repo = Repository.open(req.cwd)
     config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
+    if provider is not None:  # the flag wins over env, git config and file
+        config = dataclasses.replace(
+            config, settings=dataclasses.replace(config.settings, native_provider=provider)
+        )
     settings = config.settings
     projection = req.projection or Projection.SNAPSHOT
     if req.base_ref is not None and req.projection is None and repo.has_dirty_tracked():
@@ -221,6 +317,7 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
         outcome=outcome,
         delegated_by=req.delegated_by,
         bind_flag=binding.flags(),
+        env=env,
     )
 
 
@@ -235,6 +332,7 @@ def evaluate(
     outcome: ReviewOutcome | None = None,
     delegated_by: str | None = None,
     bind_flag: str = "",
+    env: Mapping[str, str] | None = None,
 ) -> AssessResult:
     """Classify one resolved candidate and decide it (SPEC §4, §5).
 
@@ -247,21 +345,33 @@ def evaluate(
         delegated_by: why the gate applies beyond the ledger (an AI trailer, an agent
             runtime in the environment), or None.
         bind_flag: the binding flag fix commands need (``" --staged"``...).
+        env: the process environment for an external provider (default ``os.environ``).
+
+    The native provider is ``config.settings.native_provider`` (:func:`assess_native`).
+    A failed external assessment gives native risk ``unassessable``, which informs only:
+    the plan is medium unless escalated (row T-informs). With the ``gentle-ai`` provider
+    the review closes only on the binary's ``candidate.consumed`` for this candidate; a
+    local ``review ack`` is the built-in provider's consumed fact.
 
     Raises:
         GitError: a git command failed; PolicyInputError: a bad recorded escalation.
     """
     settings = config.settings
-    changes, native = assess_native_builtin(
-        repo, cand, settings.risk, consumed=True if facts.consumed else None
+    answer = assess_native(
+        repo, cand, settings, facts, requested, os.environ if env is None else env
     )
+    native = answer.native
+    consumed = bool(native is not None and native.candidate.consumed)
+    review = facts.review_evidence(outcome, consumed)
+    if answer.provider != BUILTIN:
+        review = dataclasses.replace(review, consumed=consumed)
     escalations = merge_escalations(requested, facts.policy_escalations())
     rdd = resolve_rdd(config.rdd_env, config.rdd_git, settings.rdd_file)
     plan = build_plan(
         PlanInputs(
-            native_risk=NativeRisk(native.risk),
+            native_risk=NativeRisk(native.risk) if native is not None else NativeRisk.UNASSESSABLE,
             escalations=escalations,
-            review=facts.review_evidence(outcome, bool(native.candidate.consumed)),
+            review=review,
             runtime_writers=facts.runtime_writers(),
             caller_writer=caller,
             rdd=rdd,
@@ -279,10 +389,10 @@ def evaluate(
     decision = decide(plan, facts.satisfaction(), why is not None, bind_flag)
     return AssessResult(
         candidate=cand,
-        changes=changes,
+        changes=answer.changes,
         native=native,
-        native_error=None,
-        native_provider="builtin",
+        native_error=answer.error,
+        native_provider=answer.provider,
         plan=plan,
         decision=decision,
         config=config,

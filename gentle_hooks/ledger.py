@@ -41,6 +41,7 @@ from gentle_hooks.ledger_records import (
     OverrideRecord,
     PendingMutation,
     R,
+    RddRender,
     Receipt,
     ReviewFact,
     SpotCheck,
@@ -380,7 +381,64 @@ class Ledger:
             escalations = _consume(conn, EscalationRecord, root, commit_id, identity)
         return ConsumedWork(tuple(mutations), tuple(escalations))
 
+    def rdd_advance(
+        self, session_id: str, decide: Callable[[RddRender | None], RddRender | None]
+    ) -> tuple[RddRender, bool]:
+        """Apply one step of a session's pinned RDD line (SPEC §9): keep it, or render anew.
+
+        ``decide`` gets the session's pinned render (None for a new session) and returns the
+        render to record, or None to keep the pinned one. A kept line writes nothing and
+        takes no write lock; a new render is decided again inside one ``BEGIN IMMEDIATE``
+        transaction, so two processes advancing the same session at once record it once.
+
+        Args:
+            session_id: the harness session; decide: the pure transition (the caller's policy:
+                this store imports none).
+
+        Returns:
+            (the session's pinned render after the step, True when this call recorded it).
+
+        Raises:
+            StoreError: the store cannot be read or written.
+            ValueError: ``decide`` kept a session that has no render yet.
+        """
+        pinned = self.rdd_pinned(session_id)
+        if pinned is not None and decide(pinned) is None:
+            return pinned, False
+        with self._write() as conn:
+            row = conn.execute(
+                "SELECT * FROM rdd_render WHERE session_id = ? ORDER BY id DESC LIMIT 1",
+                (session_id,),
+            ).fetchone()
+            pinned = from_row(RddRender, row) if row is not None else None
+            new = decide(pinned)
+            if new is None:
+                if pinned is None:
+                    raise ValueError("a session without a rendered line must render one")
+                return pinned, False
+            if not new.recorded_at:
+                new = dataclasses.replace(new, recorded_at=self._clock())
+            values = to_row(new)
+            cur = conn.execute(
+                f"INSERT INTO rdd_render ({', '.join(values)}) "
+                f"VALUES ({', '.join('?' for _ in values)})",
+                tuple(values.values()),
+            )
+            stored = dataclasses.replace(new, id=int(cur.lastrowid or 0))
+        return stored, True
+
     # -- reading -------------------------------------------------------------------------
+
+    def rdd_pinned(self, session_id: str) -> RddRender | None:
+        """The line a session rendered last (its pinned line), or None for a new session."""
+        found = self._select(
+            RddRender, "id = (SELECT max(id) FROM rdd_render WHERE session_id = ?)", (session_id,)
+        )
+        return found[0] if found else None
+
+    def rdd_renders(self, session_id: str) -> list[RddRender]:
+        """Every line a session rendered, oldest first (its first line, then re-renders)."""
+        return self._select(RddRender, "session_id = ?", (session_id,))
 
     def pending_mutations(self, root: str) -> list[PendingMutation]:
         """The root's pending (unconsumed) mutations, oldest first."""

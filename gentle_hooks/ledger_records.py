@@ -210,6 +210,33 @@ class OverrideRecord:
 
 
 @dataclass(frozen=True)
+class RddRender:
+    """One ``Receipt-driven development: …`` line a harness session rendered (SPEC §9).
+
+    Append-only: a session's pinned line is its latest row (:meth:`Ledger.rdd_pinned`);
+    a line kept as it was writes nothing.
+
+    Attributes:
+        session_id: the harness session's own id; root: the work tree it rendered from.
+        mode / source: the rendered RDD mode and the source that decided it.
+        line: exactly the rendered line.
+        previous_mode: the pinned mode it replaced, or None for the session's first line.
+        row: the id of the transition row that rendered it
+            (:data:`gentle_hooks.policy.rddline.LINE_ROWS`).
+    """
+
+    session_id: str
+    root: str
+    mode: str
+    source: str
+    line: str
+    row: str
+    previous_mode: str | None = None
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+@dataclass(frozen=True)
 class ConsumedWork:
     """What :meth:`gentle_hooks.ledger.Ledger.consume_pending` moved into a commit's record."""
 
@@ -226,6 +253,7 @@ Record = (
     | ReviewFact
     | CommitRecord
     | OverrideRecord
+    | RddRender
 )
 R = TypeVar(
     "R",
@@ -237,6 +265,7 @@ R = TypeVar(
     ReviewFact,
     CommitRecord,
     OverrideRecord,
+    RddRender,
 )
 
 TABLES: dict[type[Any], str] = {
@@ -248,6 +277,7 @@ TABLES: dict[type[Any], str] = {
     ReviewFact: "review_fact",
     CommitRecord: "commit_record",
     OverrideRecord: "override",
+    RddRender: "rdd_render",
 }
 _TUPLE_FIELDS = {"paths", "argv", "reasons", "missing"}
 _BOOL_FIELDS = {"agreed", "counts", "accepted", "critical", "stale"}

@@ -140,8 +140,25 @@ CREATE TABLE override (
 CREATE INDEX override_identity ON override (identity);
 """
 
+_V3 = """
+-- RDD line for agent harnesses (SPEC §9, seed 000): one row per line a session rendered.
+-- Append-only: the pinned line of a session is its latest row; a kept line writes nothing.
+CREATE TABLE rdd_render (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL,        -- the harness session (its own id, opaque)
+    root TEXT NOT NULL,              -- work tree root the session rendered from
+    mode TEXT NOT NULL CHECK (mode IN ('on', 'off', 'unknown')),  -- the rendered mode
+    source TEXT NOT NULL,            -- the source that decided it (env, git-config, ...)
+    line TEXT NOT NULL,              -- exactly the rendered 'Receipt-driven development: ...'
+    previous_mode TEXT,              -- the mode it replaced, NULL for a session's first line
+    row TEXT NOT NULL,               -- the transition row that rendered it (policy.rddline)
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX rdd_render_session ON rdd_render (session_id, id);
+"""
+
 #: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -156,4 +173,5 @@ RECORD_TABLES: tuple[str, ...] = (
     "review_fact",
     "commit_record",
     "override",
+    "rdd_render",
 )

@@ -11,7 +11,7 @@ projections of the native answer (``reviewDue``, ``reviewDueReason``, ``nextTran
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
@@ -41,11 +41,15 @@ class _Frozen(BaseModel):
 
 
 class AssessmentReason(_Frozen):
-    """One reason behind a native tier: a stable code, the path (or None), a detail."""
+    """One reason behind a native tier: a stable code, the path (or None), a detail.
+
+    The built-in classifier always gives a detail; the ``gentle-ai`` binary leaves out
+    ``path`` and ``detail`` when it has none, and is relayed as it printed them.
+    """
 
     code: str
     path: str | None = None
-    detail: str
+    detail: str | None = None
 
 
 class AssessmentCandidate(_Frozen):
@@ -62,7 +66,8 @@ class ReviewAssessment(_Frozen):
     Attributes:
         risk: passive | medium | high.
         reasons: why, one entry per triggering path or per class of paths.
-        changed_paths: every changed path (candidate side), in git's order.
+        changed_paths: every changed path (candidate side), in git's order (built-in), or
+            their number (the ``gentle-ai`` binary reports a count).
         changed_lines: added + deleted lines, excluding binary, mode-only and generated
             golden files.
         candidate: kind, base_ref, consumed.
@@ -74,7 +79,7 @@ class ReviewAssessment(_Frozen):
     )
     risk: Literal["passive", "medium", "high"]
     reasons: tuple[AssessmentReason, ...]
-    changed_paths: tuple[str, ...]
+    changed_paths: tuple[str, ...] | Annotated[int, Field(ge=0)]
     changed_lines: int = Field(ge=0)
     candidate: AssessmentCandidate
     review_due: bool | None = None

@@ -48,6 +48,8 @@ class NativeAssessment:
         candidate: kind, base_ref, consumed.
         review_due / review_due_reason / next_transition: :data:`ABSENT` when not reported;
             ``next_transition`` is opaque JSON relayed unchanged.
+        relayed: the external binary's envelope as decoded (:mod:`gentle_hooks.native`),
+            which :meth:`to_json` prints as it is; None for the built-in classifier.
     """
 
     risk: str
@@ -59,9 +61,15 @@ class NativeAssessment:
     review_due_reason: Any = ABSENT
     next_transition: Any = ABSENT
     extra: dict[str, Any] = field(default_factory=dict)
+    relayed: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The envelope as a JSON-ready dict; absent projections are left out."""
+        """The envelope as a JSON-ready dict; absent projections are left out.
+
+        A relayed external envelope is returned as decoded (a copy), never rebuilt.
+        """
+        if self.relayed is not None:
+            return dict(self.relayed)
         cand: dict[str, Any] = {"kind": self.candidate.kind, "base_ref": self.candidate.base_ref}
         if self.candidate.consumed is not None:
             cand["consumed"] = self.candidate.consumed

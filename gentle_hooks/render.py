@@ -31,16 +31,18 @@ def plan_lines(r: AssessResult) -> list[str]:
     """The plan part of :func:`render_assess`: tier, reasons, requirements, candidate,
     writer, review and RDD lines."""
     plan, cand = r.plan, r.candidate
+    via = f" from {r.native_provider}" if r.native_provider != "builtin" else ""
     lines = [
-        f"risk: {plan.risk.value}  (native {plan.native_risk.value}; rows {' '.join(plan.rows)})"
+        f"risk: {plan.risk.value}  (native {plan.native_risk.value}{via}; "
+        f"rows {' '.join(plan.rows)})"
     ]
     if plan.escalations:
         for e in plan.escalations:
             lines.append(f"  escalated: item {e.item.number} {e.item.slug}: {e.reason}")
     if r.native is not None:
         for reason in r.native.reasons[:5]:
-            where = f"{reason.path}: " if reason.path else ""
-            lines.append(f"  why: {reason.code}: {where}{reason.detail}")
+            parts = [p for p in (reason.code, reason.path, reason.detail) if p]
+            lines.append(f"  why: {': '.join(parts)}")
         if len(r.native.reasons) > 5:
             lines.append(f"  why: ... {len(r.native.reasons) - 5} more (see --json)")
     else:

@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "hook": "gentle_hooks.cli.hook:hook",
     "install": "gentle_hooks.cli.install:install",
     "quorum": "gentle_hooks.cli.quorum_cmds:quorum",
+    "rdd": "gentle_hooks.cli.rdd:rdd",
     "receipt": "gentle_hooks.cli.receipt:receipt",
     "record": "gentle_hooks.cli.record:record",
     "review": "gentle_hooks.cli.review:review",

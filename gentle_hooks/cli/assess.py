@@ -45,6 +45,11 @@ from gentle_hooks.render import render_assess
 @click.option(
     "--writer-effort", metavar="LEVEL", help="Writer effort: off minimal low medium high xhigh."
 )
+@click.option(
+    "--native",
+    metavar="PROVIDER",
+    help="Native provider: builtin, gentle-ai or auto (default: config native.provider).",
+)
 def assess(
     cwd: str | None,
     base_ref: str | None,
@@ -55,11 +60,13 @@ def assess(
     review_outcome: str | None,
     writer_model: str | None,
     writer_effort: str | None,
+    native: str | None,
 ) -> int:
     """Print the risk tier and the verification plan for the current candidate.
 
     Default candidate: the work tree as `git add -A` would stage it, against the merge-base
-    of the base ref. Informational: exits 0 whatever the plan says.
+    of the base ref. Informational: exits 0 whatever the plan says — also when the native
+    provider fails (native risk unassessable, which informs only).
     """
     result = run_assess(
         AssessRequest(
@@ -71,6 +78,7 @@ def assess(
             review_outcome=review_outcome,
             writer_model=writer_model,
             writer_effort=writer_effort,
+            native=native,
         ),
         os.environ,
     )

@@ -11,6 +11,7 @@ from gentle_hooks.ledger import Ledger, StoreError, check_header, diagnose, ledg
 from gentle_hooks.ledger_records import (
     EscalationRecord,
     PendingMutation,
+    RddRender,
     Receipt,
     ReviewFact,
     SpotCheck,
@@ -39,7 +40,7 @@ def test_path_is_under_the_common_dir(tmp_path: Path) -> None:
 
 def test_fresh_store_is_wal_at_the_current_version(db: str) -> None:
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 2
+        assert led.schema_version() == SCHEMA_VERSION == 3
         assert led.journal_mode() == "wal"
         assert led.counts() == {t: 0 for t in RECORD_TABLES}
 
@@ -315,3 +316,65 @@ def test_a_version_1_store_migrates_forward_keeping_its_records(tmp_path: Path) 
         led.add(CommitRecord("/r", "c1", "sha256:y", "t", "b", origin="c1", hook="post-commit"))
         assert [e.critical for e in led.pending_escalations("/r")] == [False, True]
         assert [r.commit_id for r in led.commit_records(["c1", "c2"])] == ["c1"]
+
+
+def test_a_version_2_store_migrates_to_v3_keeping_its_records(tmp_path: Path) -> None:
+    import sqlite3 as _sqlite3
+
+    from gentle_hooks.ledger_schema import MIGRATIONS
+
+    db = str(tmp_path / "v2.sqlite3")
+    conn = _sqlite3.connect(db)
+    conn.executescript(MIGRATIONS[0])
+    conn.executescript(MIGRATIONS[1])
+    conn.execute(
+        "INSERT INTO review_fact (root, identity, outcome, recorded_at) "
+        "VALUES ('/r', 'sha256:x', 'consumed', 1.0)"
+    )
+    conn.execute("PRAGMA user_version = 2")
+    conn.commit()
+    conn.close()
+    with Ledger.open(db) as led:
+        assert led.schema_version() == SCHEMA_VERSION == 3
+        assert [f.outcome for f in led.review_facts("sha256:x")] == ["consumed"]
+        assert led.rdd_pinned("s") is None
+        first = RddRender("s", "/r", "on", "env", "Receipt-driven development: on", "L-new-on")
+        pinned, recorded = led.rdd_advance("s", lambda cur: first if cur is None else None)
+        assert recorded and pinned.id == 1 and pinned.recorded_at > 0
+        assert led.counts()["rdd_render"] == 1
+
+
+def _render(mode: str, row: str, previous: str | None = None) -> RddRender:
+    return RddRender("s1", "/r", mode, "env", f"Receipt-driven development: {mode}", row, previous)
+
+
+def test_rdd_advance_keeps_without_writing_and_appends_a_render(db: str) -> None:
+    clock = iter(range(1, 100))
+    with Ledger.open(db, clock=lambda: float(next(clock))) as led:
+        with pytest.raises(ValueError, match="must render one"):
+            led.rdd_advance("s1", lambda cur: None)
+        seen: list[RddRender | None] = []
+
+        def first(cur: RddRender | None) -> RddRender | None:
+            seen.append(cur)
+            return _render("on", "L-new-on") if cur is None else None
+
+        pinned, recorded = led.rdd_advance("s1", first)
+        assert (pinned.mode, pinned.row, pinned.previous_mode, recorded) == (
+            "on",
+            "L-new-on",
+            None,
+            True,
+        )
+        kept, recorded = led.rdd_advance("s1", first)
+        assert (kept, recorded) == (pinned, False)
+        assert led.counts()["rdd_render"] == 1  # a kept line writes nothing
+        off, recorded = led.rdd_advance(
+            "s1",
+            lambda cur: _render("off", "L-on-off", cur.mode if cur else None),
+        )
+        assert recorded and (off.mode, off.previous_mode) == ("off", "on")
+        assert led.rdd_pinned("s1") == off
+        assert [r.mode for r in led.rdd_renders("s1")] == ["on", "off"]
+        assert led.rdd_pinned("other session") is None
+        assert led.rdd_renders("other session") == []

@@ -1,0 +1,649 @@
+"""The ``gentle-ai`` native provider against stand-in binaries (SPEC §4; issue 6).
+
+Each stand-in is a small shell script the test writes into a directory put first on PATH.
+The envelopes are shaped exactly like the real binary's ``gentle-ai.review-assessment/v1``
+(``changed_paths`` a count, reason ``path``/``detail`` optional, ``base_ref`` only for a
+base comparison, the failure envelope printed with a non-zero exit). Every failure mode
+must give native risk ``unassessable`` with the binary's own message kept, exit 0 from
+``assess``, and a plan of ``medium`` unless escalated; a valid answer's projections must
+come out byte for byte.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gentle_hooks.models import AssessEnvelope
+from tests.conftest import commit_all, gh, git, write
+
+SCHEMA = "gentle-ai.review-assessment/v1"
+
+
+def clean_path() -> str:
+    """PATH without any directory that holds a real ``gentle-ai``."""
+    dirs = [d for d in os.environ.get("PATH", "").split(os.pathsep) if d]
+    return os.pathsep.join(d for d in dirs if not os.access(os.path.join(d, "gentle-ai"), os.X_OK))
+
+
+def transition(base: str) -> dict[str, Any]:
+    """A ``next_transition`` as the real binary builds it (key and argument order fixed),
+    with a non-ASCII value to prove nothing is re-encoded."""
+    command = (
+        "gentle-ai review status --cwd /r/ü --contract gentle-ai.review-integration/v2 "
+        f"--agent claude-code --next-transition --base-ref {base} --committed-only"
+    )
+    return {
+        "operation": "review.status",
+        "command": command,
+        "arguments": [
+            {"name": "cwd", "value": "/r/ü"},
+            {"name": "contract", "value": "gentle-ai.review-integration/v2"},
+            {"name": "agent", "value": "claude-code"},
+            {"name": "next-transition", "value": "true"},
+            {"name": "base-ref", "value": base},
+            {"name": "committed-only", "value": "true"},
+        ],
+    }
+
+
+def envelope(kind: str, base: str = "15ea98ed") -> dict[str, Any]:
+    """Envelopes shaped like the real binary's, by name."""
+    cand = {"kind": "base-diff", "base_ref": base, "consumed": False}
+    if kind == "passive":
+        return {
+            "schema": SCHEMA,
+            "risk": "passive",
+            "reasons": [{"code": "passive_documentation", "path": "README.md"}],
+            "changed_paths": 1,
+            "changed_lines": 3,
+            "candidate": cand,
+            "review_due": False,
+            "review_due_reason": "passive",
+        }
+    if kind == "medium":
+        return {
+            "schema": SCHEMA,
+            "risk": "medium",
+            "reasons": [{"code": "source_change", "path": "src/app.py"}],
+            "changed_paths": 1,
+            "changed_lines": 2,
+            "candidate": cand,
+            "review_due": False,
+            "review_due_reason": "under_budget",
+        }
+    if kind == "medium-old":  # an older binary: no consumed, review_due or transition
+        return {
+            "schema": SCHEMA,
+            "risk": "medium",
+            "reasons": [{"code": "source_change", "path": "src/app.py"}],
+            "changed_paths": 1,
+            "changed_lines": 2,
+            "candidate": {"kind": "base-diff", "base_ref": base},
+        }
+    if kind == "high":
+        return {
+            "schema": SCHEMA,
+            "risk": "high",
+            "reasons": [
+                {"code": "service_token", "path": "internal/auth/service-token.go"},
+                {"code": "executable_change", "path": "run.sh", "detail": "mode 100644 -> 100755"},
+            ],
+            "changed_paths": 2,
+            "changed_lines": 43,
+            "candidate": cand,
+            "review_due": True,
+            "review_due_reason": "high_risk",
+            "next_transition": transition(base),
+        }
+    if kind == "consumed":
+        return {
+            "schema": SCHEMA,
+            "risk": "high",
+            "reasons": [{"code": "service_token", "path": "internal/auth/service-token.go"}],
+            "changed_paths": 1,
+            "changed_lines": 43,
+            "candidate": {"kind": "base-diff", "base_ref": base, "consumed": True},
+            "review_due": False,
+            "review_due_reason": "already_reviewed",
+        }
+    if kind == "failure":  # what the real binary prints on stdout when it fails closed
+        return {
+            "schema": SCHEMA,
+            "risk": "high",
+            "reasons": [{"code": "unassessable", "detail": FAILURE_MESSAGE}],
+            "changed_paths": 0,
+            "changed_lines": 0,
+            "candidate": {"kind": "base-diff", "base_ref": base, "consumed": False},
+            "review_due": True,
+            "review_due_reason": "high_risk",
+        }
+    raise AssertionError(kind)
+
+
+FAILURE_MESSAGE = (
+    "review assess could not build the candidate; correct --cwd or --base-ref and retry "
+    "with `gentle-ai review assess --help`: exit status 128"
+)
+
+LOG = 'printf "%s\\n" "$@" > "$GENTLE_STUB_LOG"\n'
+SPY = (
+    LOG + 'env | grep -E "^GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR)=" > "$GENTLE_STUB_LOG.env"\n'
+    'if read -r first; then echo "stdin: $first" >> "$GENTLE_STUB_LOG.env"; fi\n'
+)
+
+
+def prints(data: dict[str, Any] | str, *, rc: int = 0, stderr: str = "") -> str:
+    """A stand-in body printing ``data`` (JSON, or raw text) and exiting with ``rc``."""
+    text = data if isinstance(data, str) else json.dumps(data, indent=2, ensure_ascii=False)
+    body = SPY + f"cat <<'JSON'\n{text}\nJSON\n"
+    if stderr:
+        body += f"printf '%s\\n' {shlex.quote(stderr)} >&2\n"
+    return body + f"exit {rc}\n"
+
+
+class Stub:
+    """A stand-in ``gentle-ai`` first on PATH, and what it saw."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.dir = tmp / "stub-bin"
+        self.dir.mkdir()
+        self.log = tmp / "stub.log"
+
+    def install(self, body: str) -> None:
+        write(self.dir / "gentle-ai", "#!/bin/sh\n" + body, mode=0o755)
+
+    def env(self, **extra: str) -> dict[str, str]:
+        return {
+            "PATH": f"{self.dir}{os.pathsep}{clean_path()}",
+            "GENTLE_STUB_LOG": str(self.log),
+            **extra,
+        }
+
+    @property
+    def args(self) -> list[str] | None:
+        """The arguments of the last run (after the binary), or None when it never ran."""
+        if not self.log.exists():
+            return None
+        return self.log.read_text(encoding="utf-8").splitlines()
+
+    @property
+    def seen_env(self) -> str:
+        return (Path(str(self.log) + ".env")).read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def stub(tmp_path: Path) -> Stub:
+    return Stub(tmp_path)
+
+
+@pytest.fixture
+def changed(repo: Path) -> Path:
+    """The repo with a second commit changing ``src/app.py`` (HEAD~1..HEAD non-empty)."""
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b\n\n\nX = 1\n")
+    commit_all(repo, "second")
+    return repo
+
+
+def assess(cwd: Path, stub: Stub, *args: str, **env: str) -> dict[str, Any]:
+    """``assess --json --native gentle-ai --committed-only --base-ref HEAD~1 ARGS``; the
+    envelope must validate and round-trip through the exported model; exit 0."""
+    proc = gh(
+        cwd,
+        "assess",
+        "--json",
+        "--native",
+        "gentle-ai",
+        "--committed-only",
+        "--base-ref",
+        "HEAD~1",
+        *args,
+        env=stub.env(**env),
+    )
+    assert proc.returncode == 0, proc.stderr
+    data: dict[str, Any] = json.loads(proc.stdout)
+    model = AssessEnvelope.model_validate(data)
+    assert model.model_dump(mode="json", by_alias=True, exclude_unset=True) == data
+    return data
+
+
+def exact(value: object) -> str:
+    """The bytes a value serialises to: key order, types and every character count."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+# -- valid answers: projections byte for byte ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "native_risk", "plan", "rows"),
+    [
+        ("passive", "passive", "passive", ["P2", "T-passive"]),
+        ("medium", "medium", "medium", ["P3", "T-medium"]),
+        ("medium-old", "medium", "medium", ["P3", "T-medium"]),
+        ("high", "high", "medium", ["P3", "T-informs"]),
+        ("consumed", "high", "medium", ["P3", "T-informs"]),
+    ],
+)
+def test_valid_answers_are_projected_verbatim(
+    changed: Path, stub: Stub, kind: str, native_risk: str, plan: str, rows: list[str]
+) -> None:
+    sent = envelope(kind)
+    stub.install(prints(sent))
+    got = assess(changed, stub)
+    assert (got["nativeRisk"], got["risk"]) == (native_risk, plan)
+    assert got["verification"]["rows"][:2] == rows
+    native = got["native"]
+    assert (native["provider"], native["error"]) == ("gentle-ai", None)
+    assert exact(native["assessment"]) == exact(sent)  # relayed, never rebuilt
+    for ours, theirs in (
+        ("reviewDue", "review_due"),
+        ("reviewDueReason", "review_due_reason"),
+        ("nextTransition", "next_transition"),
+    ):
+        if theirs in sent:
+            assert exact(got[ours]) == exact(sent[theirs]), ours
+        else:
+            assert ours not in got, ours  # absent, never invented
+    if "consumed" in sent["candidate"]:
+        assert got["candidate"]["consumed"] is sent["candidate"]["consumed"]
+    else:
+        assert "consumed" not in got["candidate"]
+    # per-path changes still come from git, so the plan can be explained
+    assert [c["path"] for c in got["changes"]] == ["src/app.py"]
+
+
+def test_the_continuation_is_relayed_byte_for_byte(changed: Path, stub: Stub) -> None:
+    sent = envelope("high", base="0123abcd")
+    stub.install(prints(sent))
+    got = assess(changed, stub)
+    assert exact(got["nextTransition"]) == exact(transition("0123abcd"))
+    assert list(got["nextTransition"]) == ["operation", "command", "arguments"]
+    # and in the printed text, ü escaped the same way as every other non-ASCII character
+    proc = gh(
+        changed,
+        "assess",
+        "--json",
+        "--native",
+        "gentle-ai",
+        "--committed-only",
+        "--base-ref",
+        "HEAD~1",
+        env=stub.env(),
+    )
+    assert json.dumps(transition("0123abcd")["command"]) in proc.stdout
+
+
+def test_consumed_closes_the_review_and_reports_already_reviewed(changed: Path, stub: Stub) -> None:
+    stub.install(prints(envelope("consumed")))
+    got = assess(changed, stub)
+    assert (got["nativeReviewOutcome"], got["outcome_source"]) == ("closed", "derived")
+    assert (got["candidate"]["consumed"], got["reviewDue"], got["reviewDueReason"]) == (
+        True,
+        False,
+        "already_reviewed",
+    )
+    # a closed review never removes what the tier requires
+    assert "spot-check" in got["verification"]["required"]
+
+
+def test_a_local_review_ack_does_not_close_a_gentle_ai_answer(changed: Path, stub: Stub) -> None:
+    """With the gentle-ai provider, closure comes only from the binary's consumed fact."""
+    assert gh(changed, "review", "ack", "--committed", "--base-ref", "HEAD~1").returncode == 0
+    stub.install(prints(envelope("medium")))
+    got = assess(changed, stub)
+    assert got["candidate"]["consumed"] is False
+    assert (got["nativeReviewOutcome"], got["outcome_source"]) == ("unknown", "unknown")
+
+
+def test_what_the_binary_is_asked_and_the_environment_it_gets(changed: Path, stub: Stub) -> None:
+    stub.install(prints(envelope("medium")))
+    write(changed / "untracked.txt", "not committed\n")
+    base = git(changed, "rev-parse", "HEAD~1").strip()
+    got = assess(
+        changed,
+        stub,
+        "--escalate-item",
+        "security",
+        "--escalate-reason",
+        "touches token checks",
+        GIT_DIR=str(changed / ".git"),
+        GIT_WORK_TREE=str(changed),
+    )
+    assert stub.args == [
+        "review",
+        "assess",
+        "--cwd",
+        str(changed),
+        "--base-ref",
+        base,  # the full base commit: exactly our base tree
+        "--committed-only",
+        "--untracked-scope",
+        "exclude",  # untracked files are out of scope in committed-only mode
+        "--escalate-item",
+        "2",
+        "--escalate-reason",
+        "touches token checks",
+        "--json",
+    ]
+    assert stub.seen_env == ""  # no GIT_DIR/GIT_WORK_TREE from the caller, stdin closed
+    assert (got["risk"], got["nativeRisk"]) == ("high", "medium")  # escalated
+    assert [c["path"] for c in got["changes"]] == ["src/app.py"]  # untracked: out of scope
+
+
+# -- every failure: unassessable, informs only --------------------------------------------
+
+
+FAILURES = [
+    pytest.param(
+        prints(envelope("failure"), rc=1, stderr=FAILURE_MESSAGE),
+        f"gentle-ai review assess failed (exit 1): {FAILURE_MESSAGE}",
+        id="failure-envelope-nonzero-exit",
+    ),
+    pytest.param(
+        prints(envelope("failure"), rc=3),
+        f"gentle-ai review assess failed (exit 3): unassessable: {FAILURE_MESSAGE}",
+        id="failure-envelope-silent-stderr",
+    ),
+    pytest.param(
+        prints(envelope("medium"), rc=2, stderr="boom: store locked"),
+        "gentle-ai review assess failed (exit 2): boom: store locked",
+        id="valid-envelope-nonzero-exit",
+    ),
+    pytest.param(
+        prints("<<<garbage>>> not json"),
+        "gentle-ai review assess printed undecodable output (Expecting value): "
+        "<<<garbage>>> not json",
+        id="garbage",
+    ),
+    pytest.param(prints(""), "gentle-ai review assess printed nothing on stdout", id="empty"),
+    pytest.param(
+        prints({**envelope("medium"), "schema": "gentle-ai.review-assessment/v2"}),
+        "gentle-ai review assess printed schema 'gentle-ai.review-assessment/v2', expected "
+        "'gentle-ai.review-assessment/v1'",
+        id="unknown-schema",
+    ),
+    pytest.param(
+        prints({**envelope("medium"), "risk": "low"}),
+        "gentle-ai review assess printed an envelope the typed model refuses: risk: Input "
+        "should be 'passive', 'medium' or 'high'",
+        id="unknown-risk",
+    ),
+    pytest.param(
+        prints({**envelope("medium"), "review_due": True}),
+        "gentle-ai review assess printed an envelope the typed model refuses: envelope: "
+        "Value error, review_due True contradicts review_due_reason under_budget",
+        id="contradictory",
+    ),
+    pytest.param(
+        'echo \'Error: unknown command "assess" for "gentle-ai review"\' >&2\nexit 1\n',
+        "this gentle-ai has no 'review assess' verb (upgrade gentle-ai): Error: unknown "
+        'command "assess" for "gentle-ai review"',
+        id="unknown-command",
+    ),
+    pytest.param(
+        "echo 'unknown review command: assess'\necho 'usage: gentle-ai review <command>'\n",
+        "this gentle-ai has no 'review assess' verb (upgrade gentle-ai): unknown review "
+        "command: assess usage: gentle-ai review <command>",
+        id="unknown-command-exit-0",
+    ),
+]
+
+
+@pytest.mark.parametrize(("body", "message"), FAILURES)
+def test_every_failure_is_unassessable_and_informs_only(
+    changed: Path, stub: Stub, body: str, message: str
+) -> None:
+    stub.install(body)
+    got = assess(changed, stub)
+    assert (got["nativeRisk"], got["risk"]) == ("unassessable", "medium")
+    assert got["verification"]["rows"][:2] == ["P3", "T-informs"]
+    assert got["native"] == {"provider": "gentle-ai", "assessment": None, "error": message}
+    for key in ("reviewDue", "reviewDueReason", "nextTransition"):
+        assert key not in got
+    assert "consumed" not in got["candidate"]
+    assert (got["nativeReviewOutcome"], got["outcome_source"]) == ("unknown", "unknown")
+    assert [c["path"] for c in got["changes"]] == ["src/app.py"]
+
+
+@pytest.mark.parametrize(("body", "message"), FAILURES[:1] + FAILURES[3:4])
+def test_a_failure_with_an_escalation_plans_high(
+    changed: Path, stub: Stub, body: str, message: str
+) -> None:
+    stub.install(body)
+    got = assess(changed, stub, "--escalate-item", "1", "--escalate-reason", "drops a table")
+    assert (got["nativeRisk"], got["risk"]) == ("unassessable", "high")
+    assert got["native"]["error"] == message
+
+
+def test_a_missing_binary_is_unassessable(changed: Path, stub: Stub) -> None:
+    got = assess(changed, stub)  # nothing installed in the stub directory
+    assert (got["nativeRisk"], got["risk"]) == ("unassessable", "medium")
+    assert got["native"]["error"] == (
+        'gentle-ai not found on PATH; install gentle-ai, or set native.provider = "builtin" '
+        '(or "auto")'
+    )
+
+
+def test_a_binary_that_cannot_run_is_unassessable(changed: Path, stub: Stub) -> None:
+    write(stub.dir / "gentle-ai", "#!/nonexistent/interpreter\n", mode=0o755)
+    got = assess(changed, stub)
+    assert got["nativeRisk"] == "unassessable"
+    assert got["native"]["error"].startswith(f"cannot run {stub.dir / 'gentle-ai'}: ")
+
+
+def test_a_binary_sleeping_past_the_timeout_is_killed(changed: Path, stub: Stub) -> None:
+    # the sleep is a grandchild holding stdout open: the whole process group must die
+    stub.install(SPY + "sleep 30\n" + prints(envelope("medium")))
+    start = time.monotonic()
+    got = assess(changed, stub, GENTLE_HOOKS_NATIVE_TIMEOUT="1")
+    elapsed = time.monotonic() - start
+    assert elapsed < 15, elapsed
+    assert (got["nativeRisk"], got["risk"]) == ("unassessable", "medium")
+    assert got["native"]["error"] == (
+        "gentle-ai review assess did not answer within 1s "
+        "(GENTLE_HOOKS_NATIVE_TIMEOUT / native.timeout); killed"
+    )
+
+
+def test_the_timeout_comes_from_config_and_the_environment_overrides_it(
+    changed: Path, stub: Stub
+) -> None:
+    stub.install("sleep 30\n")
+    write(changed / ".gentle-hooks.toml", "[native]\ntimeout = 1\n")
+    assert "within 1s" in assess(changed, stub)["native"]["error"]
+    got = assess(changed, stub, GENTLE_HOOKS_NATIVE_TIMEOUT="1.5")
+    assert "within 1.5s" in got["native"]["error"]
+
+
+def test_human_output_names_the_failure_and_exits_0(changed: Path, stub: Stub) -> None:
+    stub.install(prints(envelope("failure"), rc=1, stderr=FAILURE_MESSAGE))
+    proc = gh(
+        changed,
+        "assess",
+        "--native",
+        "gentle-ai",
+        "--committed-only",
+        "--base-ref",
+        "HEAD~1",
+        env=stub.env(),
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0].startswith(
+        "risk: medium  (native unassessable from gentle-ai; rows P3 T-informs"
+    )
+    assert lines[1] == (
+        f"  native assessment failed: gentle-ai review assess failed (exit 1): {FAILURE_MESSAGE}"
+    )
+
+
+# -- which candidate the binary may judge -------------------------------------------------
+
+
+def test_uncommitted_changes_on_the_base_go_without_a_selector(repo: Path, stub: Stub) -> None:
+    stub.install(prints(envelope("medium")))
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b + 0\n")  # dirty, on main
+    proc = gh(repo, "assess", "--json", "--native", "gentle-ai", env=stub.env())
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["nativeRisk"] == "medium"
+    assert stub.args == ["review", "assess", "--cwd", str(repo), "--json"]
+
+
+def test_a_snapshot_spanning_commits_and_dirty_files_is_not_sent(repo: Path, stub: Stub) -> None:
+    stub.install(prints(envelope("medium")))
+    git(repo, "checkout", "-q", "-b", "feature")
+    write(repo / "src" / "app.py", "X = 1\n")
+    commit_all(repo, "on feature")
+    write(repo / "src" / "app.py", "X = 22\n")  # and dirty (another size: racy-git safe)
+    proc = gh(repo, "assess", "--json", "--native", "gentle-ai", env=stub.env())
+    assert proc.returncode == 0, proc.stderr
+    got = json.loads(proc.stdout)
+    assert (got["nativeRisk"], got["risk"]) == ("unassessable", "medium")
+    assert got["native"]["error"] == (
+        "gentle-ai review assess sees HEAD against a base (--committed-only) or the "
+        "uncommitted changes against HEAD; this snapshot candidate is neither (rerun with "
+        "--committed-only, or --base-ref HEAD for the uncommitted changes)"
+    )
+    assert stub.args is None  # never ran: its answer would be about another candidate
+    # clean again: the snapshot is HEAD's tree, so the committed comparison is exact
+    git(repo, "checkout", "-q", "--", ".")
+    proc = gh(repo, "assess", "--json", "--native", "gentle-ai", env=stub.env())
+    assert json.loads(proc.stdout)["nativeRisk"] == "medium"
+    main = git(repo, "rev-parse", "main").strip()
+    assert stub.args is not None and stub.args[3:8] == [
+        str(repo),
+        "--base-ref",
+        main,
+        "--committed-only",
+        "--untracked-scope",
+    ]
+
+
+# -- provider selection -------------------------------------------------------------------
+
+
+def test_auto_picks_the_binary_when_it_is_on_path(changed: Path, stub: Stub) -> None:
+    args = ("assess", "--json", "--committed-only", "--base-ref", "HEAD~1")
+    proc = gh(changed, *args, env=stub.env(GENTLE_HOOKS_NATIVE="auto"))
+    got = json.loads(proc.stdout)
+    assert (got["native"]["provider"], got["native"]["error"]) == ("builtin", None)
+    assert isinstance(got["native"]["assessment"]["changed_paths"], list)
+    stub.install(prints(envelope("medium")))
+    proc = gh(changed, *args, env=stub.env(GENTLE_HOOKS_NATIVE="auto"))
+    assert json.loads(proc.stdout)["native"]["provider"] == "gentle-ai"
+
+
+def test_provider_precedence_flag_env_file(changed: Path, stub: Stub) -> None:
+    stub.install(prints(envelope("medium")))
+    write(changed / ".gentle-hooks.toml", '[native]\nprovider = "gentle-ai"\n')
+    args = ("assess", "--json", "--committed-only", "--base-ref", "HEAD~1")
+
+    def provider(*extra: str, **env: str) -> str:
+        proc = gh(changed, *args, *extra, env=stub.env(**env))
+        assert proc.returncode == 0, proc.stderr
+        return str(json.loads(proc.stdout)["native"]["provider"])
+
+    assert provider() == "gentle-ai"  # file
+    git(changed, "config", "gentle.nativeProvider", "builtin")
+    assert provider() == "builtin"  # git config over file
+    assert provider(GENTLE_HOOKS_NATIVE="gentle-ai") == "gentle-ai"  # env over git config
+    assert provider("--native", "builtin", GENTLE_HOOKS_NATIVE="gentle-ai") == "builtin"  # flag
+
+
+@pytest.mark.parametrize(
+    ("args", "env", "message"),
+    [
+        (
+            ["--native", "gentle"],
+            {},
+            "unknown native provider 'gentle': use builtin, gentle-ai, auto (SPEC §4)",
+        ),
+        (
+            [],
+            {"GENTLE_HOOKS_NATIVE": "external"},
+            "GENTLE_HOOKS_NATIVE: 'external' is not one of builtin, gentle-ai, auto",
+        ),
+        (
+            ["--native", "gentle-ai"],
+            {"GENTLE_HOOKS_NATIVE_TIMEOUT": "soon"},
+            "GENTLE_HOOKS_NATIVE_TIMEOUT: 'soon' is not a timeout in seconds (0 < t <= 600)",
+        ),
+        (
+            ["--native", "gentle-ai"],
+            {"GENTLE_HOOKS_NATIVE_TIMEOUT": "0"},
+            "GENTLE_HOOKS_NATIVE_TIMEOUT: '0' is not a timeout in seconds (0 < t <= 600)",
+        ),
+    ],
+    ids=["flag", "env", "timeout-text", "timeout-zero"],
+)
+def test_bad_provider_or_timeout_is_one_line_and_exit_2(
+    changed: Path, args: list[str], env: dict[str, str], message: str
+) -> None:
+    proc = gh(changed, "assess", "--committed-only", "--base-ref", "HEAD~1", *args, env=env)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (
+        2,
+        "",
+        f"gentle-hook: error: {message}\n",
+    )
+
+
+def test_auto_without_the_binary_imports_no_pydantic(changed: Path) -> None:
+    code = (
+        "import sys\n"
+        "from gentle_hooks.main import main\n"
+        "rc = main(['assess', '--json', '--committed-only', '--base-ref', 'HEAD~1'])\n"
+        "heavy = sorted(m for m in ('pydantic', 'pygit2') if m in sys.modules)\n"
+        "sys.stderr.write(repr((rc, heavy)))\n"
+    )
+    env = {**os.environ, "GENTLE_HOOKS_NATIVE": "auto", "PATH": clean_path()}
+    proc = subprocess.run(
+        [sys.executable, "-c", code], cwd=changed, capture_output=True, text=True, env=env
+    )
+    assert proc.stderr.strip().splitlines()[-1] == "(0, [])"
+
+
+# -- the builtin provider's consumed fact (issue 6, item 2) ---------------------------------
+
+
+def test_builtin_consumed_comes_from_review_ack_for_that_candidate(changed: Path) -> None:
+    args = ("assess", "--json", "--committed-only", "--base-ref", "HEAD~1")
+
+    def run() -> dict[str, Any]:
+        proc = gh(changed, *args)
+        assert proc.returncode == 0, proc.stderr
+        data: dict[str, Any] = json.loads(proc.stdout)
+        AssessEnvelope.model_validate(data)
+        return data
+
+    before = run()
+    assert before["native"]["provider"] == "builtin"
+    assert "consumed" not in before["candidate"]  # unknown: not reported, not invented
+    assert (before["reviewDue"], before["reviewDueReason"]) == (False, "under_budget")
+    assert (before["nativeReviewOutcome"], before["outcome_source"]) == ("unknown", "unknown")
+
+    ack = gh(changed, "review", "ack", "--committed", "--base-ref", "HEAD~1")
+    assert ack.returncode == 0, ack.stderr
+    after = run()
+    assert after["candidate"]["identity"] == before["candidate"]["identity"]
+    assert after["candidate"]["consumed"] is True
+    assert (after["reviewDue"], after["reviewDueReason"]) == (False, "already_reviewed")
+    assert after["native"]["assessment"]["candidate"]["consumed"] is True
+    assert after["native"]["assessment"]["review_due_reason"] == "already_reviewed"
+    assert (after["nativeReviewOutcome"], after["outcome_source"]) == ("closed", "derived")
+    assert after["verification"]["required"] == before["verification"]["required"]
+
+    # the ack is for that candidate only: one more commit is another candidate
+    write(changed / "src" / "app.py", "Y = 2\n")
+    commit_all(changed, "third")
+    other = run()
+    assert "consumed" not in other["candidate"]
+    assert other["nativeReviewOutcome"] == "unknown"
