@@ -54,7 +54,7 @@ AI_AUTHOR_PATTERNS: tuple[tuple[str, str, str], ...] = (
 AI_MESSAGE_MARKERS: tuple[tuple[str, str, str], ...] = (
     (r"Generated with \[Claude Code\]", "i", "claude-code"),
     (r"^aider: ", "i", "aider"),
-    (r"^Gentle-Writer:\s*\S", "im", "gentle-hooks"),
+    (r"^Gentle-Writer:[ \t]*\S.*$", "im", "gentle-hooks"),
 )
 #: Environment variables an agent runtime sets for the processes it runs: (name, value or
 #: None for "any non-empty value", runtime).
