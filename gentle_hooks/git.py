@@ -297,6 +297,12 @@ class Repository:
             args += ["--not", f"--remotes={remote}" if remote else "--remotes"]
         return self._out(args).split()
 
+    def git_path(self, name: str) -> str:
+        """``git rev-parse --git-path NAME``, absolute: where git keeps ``NAME`` for this
+        worktree (``.git/worktrees/<wt>/NAME`` in a linked worktree, ``hooks`` honouring
+        ``core.hooksPath``)."""
+        return self._out(["rev-parse", "--path-format=absolute", "--git-path", name])
+
     def ident(self) -> str:
         """``Name <email>`` of the committer git would record now."""
         raw = self._out(["var", "GIT_COMMITTER_IDENT"])
