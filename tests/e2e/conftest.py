@@ -223,6 +223,14 @@ class World:
         assert r.code == 0, r
         self.report(cwd=where)
 
+    def unverified(self, text: str, message: str = "writer: unverified") -> str:
+        """A delegated commit of ``src/app.py`` nobody spot-checked, made with ``--no-verify``
+        (the post-commit hook still records it); its id."""
+        self.delegate(text=text)
+        self.ok("add", "-A")
+        self.ok("commit", "-q", "--no-verify", "-m", message)
+        return self.rev("HEAD")
+
     def report(self, *flags: str, cwd: Path | None = None) -> None:
         """The writer reports ``CHECK`` (``receipt run``) for the bound candidate."""
         r = self.gh("receipt", "run", *flags, "--", *CHECK, cwd=cwd)
@@ -270,12 +278,15 @@ INITIAL_FILES = {
 }
 
 
-def build_world(base: Path, installer: str, hook_repo: tuple[Path, str] | None) -> World:
+def build_world(
+    base: Path, installer: str, hook_repo: tuple[Path, str] | None, object_format: str = "sha1"
+) -> World:
     """Create the remote and the clone, push ``main``, install the hooks."""
     w = World(base, installer)
-    w.ok("init", "-q", "--bare", str(w.remote), cwd=base)
+    fmt = f"--object-format={object_format}"
+    w.ok("init", "-q", "--bare", fmt, str(w.remote), cwd=base)
     w.work.mkdir()
-    w.ok("init", "-q")
+    w.ok("init", "-q", fmt)
     for rel, text in INITIAL_FILES.items():
         w.write(rel, text)
     if installer == "pre-commit":

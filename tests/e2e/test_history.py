@@ -46,6 +46,24 @@ def test_a_humans_conflict_resolution_commit_passes(world: World, how: str) -> N
     world.assert_clean()
 
 
+def test_a_rebase_stopped_on_a_conflict_continues_through_the_gate(world: World) -> None:
+    world.ok("switch", "-q", "-c", "topic")
+    world.write("src/app.py", THEIRS)
+    world.ok("commit", "-q", "-a", "-m", "theirs")
+    world.ok("switch", "-q", "main")
+    world.write("src/app.py", OURS)
+    world.ok("commit", "-q", "-a", "-m", "ours")
+    world.ok("switch", "-q", "topic")
+    stopped = world.git("rebase", "main")
+    assert stopped.code == 1, stopped
+    world.write("src/app.py", RESOLVED)
+    world.ok("add", "src/app.py")
+    r = world.git("rebase", "--continue", env={"GIT_EDITOR": "true"})
+    assert (r.code, r.said) == (0, []), r
+    assert world.ok("log", "--format=%s", "main..topic") == "theirs\n"
+    world.assert_clean()
+
+
 def test_a_delegated_merge_resolution_is_judged_like_any_commit(world: World) -> None:
     _conflict(world, "merge")
     world.delegate(text=RESOLVED)  # the writer resolves the conflict and reports
