@@ -297,6 +297,17 @@ class Repository:
             args += ["--not", f"--remotes={remote}" if remote else "--remotes"]
         return self._out(args).split()
 
+    def index_kind(self) -> str:
+        """Which index git handed us: ``own`` (the worktree's index), ``all`` (its locked
+        copy, ``index.lock``: ``commit -a``, or ``commit -i <paths>``, which stage into the
+        index itself) or ``partial`` (a ``next-index-*.lock`` built from HEAD and the paths
+        of ``commit <paths>``)."""
+        own = os.path.realpath(os.path.join(self.paths.git_dir, "index"))
+        used = os.path.realpath(self.paths.index_file)
+        if used == own:
+            return "own"
+        return "all" if used == own + ".lock" else "partial"
+
     def git_path(self, name: str) -> str:
         """``git rev-parse --git-path NAME``, absolute: where git keeps ``NAME`` for this
         worktree (``.git/worktrees/<wt>/NAME`` in a linked worktree, ``hooks`` honouring

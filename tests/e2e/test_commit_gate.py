@@ -128,6 +128,20 @@ def test_commit_all_judges_the_index_git_hands_the_hook(world: World) -> None:
     assert world.ledger("SELECT count(*) FROM commit_record") == [(1,)]
 
 
+def test_a_blocked_commit_all_names_the_command_that_binds_its_candidate(world: World) -> None:
+    # `--staged` would bind the user's own index, which `commit -a` leaves untouched: the
+    # fix must bind the work tree, which is exactly what `commit -a` commits here.
+    world.delegate(text="def add(a, b):\n    return a + b  # commit -a\n")
+    blocked = world.git("commit", "-a", "-m", "writer: commit -a")
+    assert blocked.code == 1, blocked
+    assert blocked.said[0] == BLOCKED_STAGED
+    assert "gentle-hooks:   run: gentle-hook spot-check" in blocked.said
+    world.spot_check()
+    r = world.git("commit", "-a", "-m", "writer: commit -a")
+    assert r.code == 0, r
+    world.assert_clean()
+
+
 def test_commit_paths_judges_exactly_the_paths_committed(world: World) -> None:
     # Spot-checked: the writer's app.py alone. A staged README edit is not part of the commit.
     world.delegate(text="def add(a, b):\n    return a + b  # only this\n")
@@ -148,6 +162,12 @@ def test_committing_part_of_the_checked_work_is_blocked(world: World) -> None:
     assert r.code == 1, r
     assert BLOCKED_STAGED in r.said
     assert MISSING_SPOT in r.said
+    assert (
+        "gentle-hooks:   run: gentle-hook spot-check --staged  [git judged a temporary index "
+        "(commit -a or commit <paths>) that neither --staged nor the work tree reproduces: "
+        "stage exactly what you commit (git add), commit without -a or paths, and bind with "
+        "--staged]"
+    ) in r.said
     # git's temporary index is gone and the user's state is as it was
     assert world.ok("status", "--porcelain") == " M README.md\n M src/app.py\n"
 
