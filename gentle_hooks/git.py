@@ -297,6 +297,16 @@ class Repository:
             args += ["--not", f"--remotes={remote}" if remote else "--remotes"]
         return self._out(args).split()
 
+    def head_reflog_action(self) -> str | None:
+        """What last moved HEAD, from its reflog: ``commit``, ``commit (amend)``, ``rebase
+        (pick)``, ``pull --rebase origin main (pick)``, ``cherry-pick``...; None when HEAD
+        has no reflog (``core.logAllRefUpdates`` off)."""
+        proc = self.run(["reflog", "-1", "--format=%gs", "HEAD", "--"], ok=(0, 128))
+        subject = proc.stdout.decode("utf-8", "replace").strip()
+        if proc.returncode != 0 or not subject:
+            return None
+        return subject.split(": ", 1)[0]
+
     def index_kind(self) -> str:
         """Which index git handed us: ``own`` (the worktree's index), ``all`` (its locked
         copy, ``index.lock``: ``commit -a``, or ``commit -i <paths>``, which stage into the

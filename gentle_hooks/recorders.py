@@ -67,14 +67,28 @@ def prepare_commit_msg(call: HookCall, where: Where, path: str) -> int:
     return EXIT_OK
 
 
+def is_replay(action: str | None) -> bool:
+    """True when a reflog action says the sequencer replayed an existing commit (a rebase's
+    pick, squash or reword, cherry-pick, revert, am): its records travel by post-rewrite, and
+    the pending writer work in the work tree (autostashed, say) is not in it. A commit made
+    with ``git commit``, or by ``rebase --continue`` from what the user staged, is not one;
+    nor is a commit of unknown origin (no reflog)."""
+    if action is None:
+        return False
+    return not (action.startswith("commit") or action.endswith("(continue)"))
+
+
 def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
-    """Consume the root's pending work into HEAD's commit record."""
+    """Consume the root's pending work into HEAD's commit record, unless HEAD is a replay
+    (:func:`is_replay`): then the work stays pending for the commit that delivers it."""
     from gentle_hooks.config import load_config
     from gentle_hooks.git import Repository
     from gentle_hooks.ledger import Ledger
     from gentle_hooks.ledger_records import CommitRecord
 
     repo = Repository.open()
+    if is_replay(repo.head_reflog_action()):
+        return EXIT_OK
     config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
     cand = repo.candidate(Projection.COMMITTED, config_ref=config.settings.base_ref)
     assert cand.head is not None and where.root is not None

@@ -184,3 +184,32 @@ def test_rebase_in_a_linked_worktree_carries_records_to_the_new_commits(world: W
     assert (again.code, world.remote_ref("topic")) == (0, new), again
     world.assert_clean(cwd=wt)
     world.assert_clean()
+
+
+def test_a_rebase_replaying_human_commits_leaves_the_writers_work_pending(world: World) -> None:
+    # `pull --rebase --autostash` with a writer's work in the work tree: git stashes the
+    # work, replays the human's local commit (running post-commit), and puts the work back.
+    # The replayed commit must not take the writer's pending work, or the commit that
+    # really delivers it would pass as a human's.
+    world.ok("switch", "-q", "-c", "upstream")
+    world.write("README.md", "# demo, upstream\n")
+    world.ok("commit", "-q", "-a", "-m", "upstream: readme")
+    world.ok("push", "-q", "origin", "upstream:main")
+    world.ok("switch", "-q", "main")
+    world.write("docs.md", "local notes\n")
+    world.ok("add", "docs.md")
+    world.ok("commit", "-q", "-m", "human: local notes")
+    world.delegate(text="def add(a, b):\n    return a + b  # writer, autostashed\n")
+    r = world.git("pull", "--rebase", "--autostash", "origin", "main")
+    assert r.code == 0, r
+    assert world.ok("log", "--format=%s", "origin/main..") == "human: local notes\n"
+    assert world.ok("status", "--porcelain") == " M src/app.py\n"
+    assert world.ledger("SELECT count(*) FROM commit_record") == [(0,)]
+    pending = world.ledger("SELECT count(*) FROM pending_mutation WHERE consumed_by IS NULL")
+    assert pending == [(1,)]
+    blocked = world.git("commit", "-a", "-m", "writer: autostashed work")
+    assert blocked.code == 1, blocked
+    assert blocked.said[0] == (
+        "gentle-hooks: BLOCKED the staged change: delegated (pending writer work recorded for "
+        "this work tree)"
+    )
