@@ -147,3 +147,62 @@ def test_gentle_hook_install_over_pre_commit_judges_every_ref(
         "record from a writer)"
     ) in push.said
     assert w.remote_ref("second") is None
+
+
+def test_commit_msg_gate_judges_an_ai_co_author_trailer(native: World) -> None:
+    w = native
+    w.write("src/app.py", V2)
+    w.ok("add", "-A")
+    message = "Add a comment\n\nCo-Authored-By: Claude <noreply@anthropic.com>\n"
+    blocked = w.git("commit", "-m", message)
+    assert blocked.code == 1, blocked
+    assert blocked.said[0] == (
+        "gentle-hooks: BLOCKED the staged change: delegated (claude-code (Co-authored-by: "
+        "Claude <noreply@anthropic.com>))"
+    )
+    assert "gentle-hooks:   run: gentle-hook spot-check --staged" in blocked.said
+    w.report("--staged")
+    w.spot_check("--staged")
+    assert w.git("commit", "-q", "-m", message).code == 0
+
+
+def test_a_humans_merge_commit_passes_the_pre_merge_commit_hook(native: World) -> None:
+    w = native
+    w.ok("switch", "-q", "-c", "topic")
+    w.write("docs.md", "notes\n")
+    w.ok("add", "docs.md")
+    w.ok("commit", "-q", "-m", "topic: notes")
+    w.ok("switch", "-q", "main")
+    w.write("README.md", "# demo, main\n")
+    w.ok("commit", "-q", "-a", "-m", "main: readme")
+    assert (w.work / ".git" / "hooks" / "pre-merge-commit").exists()
+    r = w.git("merge", "-q", "--no-ff", "--no-edit", "topic")
+    assert (r.code, r.said) == (0, []), r
+    assert len(w.ok("rev-list", "--parents", "-n", "1", "HEAD").split()) == 3
+    w.assert_clean()
+
+
+def test_an_agents_merge_commit_is_judged_by_the_pre_merge_commit_hook(native: World) -> None:
+    w = native
+    w.ok("switch", "-q", "-c", "topic")
+    w.write("src/notes.py", "NOTES = 1\n")
+    w.ok("add", "src/notes.py")
+    w.ok("commit", "-q", "-m", "topic: notes")
+    w.ok("switch", "-q", "main")
+    w.write("README.md", "# demo, main\n")
+    w.ok("commit", "-q", "-a", "-m", "main: readme")
+    agent = {"CLAUDECODE": "1"}
+    blocked = w.git("merge", "--no-ff", "--no-edit", "topic", env=agent)
+    assert blocked.code == 1, blocked
+    assert blocked.said[0] == (
+        "gentle-hooks: BLOCKED the staged change: delegated (claude-code (CLAUDECODE is set "
+        "in the hook's environment))"
+    )
+    assert "gentle-hooks:   run: gentle-hook spot-check --staged" in blocked.said
+    assert w.ok("rev-parse", "-q", "--verify", "MERGE_HEAD").strip() == w.rev("topic")
+    w.report("--staged")
+    w.spot_check("--staged")
+    r = w.git("commit", "--no-edit", env=agent)
+    assert r.code == 0, r
+    assert len(w.ok("rev-list", "--parents", "-n", "1", "HEAD").split()) == 3
+    w.assert_clean()
