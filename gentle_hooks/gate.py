@@ -86,8 +86,35 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     assert repo.paths.toplevel is not None
     facts = read_facts(store_path(repo), repo.paths.toplevel, cand.identity)
     why = f"{runtime.agent} ({runtime.detail})" if runtime else None
-    result = evaluate(repo, config, cand, facts, delegated_by=why, bind_flag=" --staged")
-    return conclude(call, env, repo, config, [Judged("the staged change", None, result)])
+    flag, note = staged_binding(repo, cand.tree)
+    result = evaluate(repo, config, cand, facts, delegated_by=why, bind_flag=flag)
+    return conclude(call, env, repo, config, [Judged("the staged change", None, result, note)])
+
+
+#: Why no binding flag reaches what a partial commit (``commit <paths>``) commits.
+PARTIAL_NOTE = (
+    "git judged a temporary index (commit -a or commit <paths>) that neither --staged nor "
+    "the work tree reproduces: stage exactly what you commit (git add), commit without -a "
+    "or paths, and bind with --staged"
+)
+
+
+def staged_binding(repo: Repository, tree: str) -> tuple[str, str]:
+    """The binding flag that makes a command run outside the hook (``spot-check``,
+    ``verdict add``) bind to the staged candidate judged here, and a note when none does.
+
+    ``--staged`` binds the worktree's own index. Under ``commit -a`` git hands the hook the
+    index with every tracked change staged: the work tree (the default binding) is that
+    candidate when nothing untracked differs. Under ``commit <paths>`` it hands a temporary
+    index of HEAD plus those paths, which no flag reproduces (and the work tree seen here is
+    no guide: the pre-commit framework stashes the rest of it while hooks run).
+    """
+    kind = repo.index_kind()
+    if kind == "own":
+        return " --staged", ""
+    if kind == "all" and repo.snapshot_tree() == tree:
+        return "", ""
+    return " --staged", PARTIAL_NOTE
 
 
 def commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:

@@ -297,6 +297,33 @@ class Repository:
             args += ["--not", f"--remotes={remote}" if remote else "--remotes"]
         return self._out(args).split()
 
+    def head_reflog_action(self) -> str | None:
+        """What last moved HEAD, from its reflog: ``commit``, ``commit (amend)``, ``rebase
+        (pick)``, ``pull --rebase origin main (pick)``, ``cherry-pick``...; None when HEAD
+        has no reflog (``core.logAllRefUpdates`` off)."""
+        proc = self.run(["reflog", "-1", "--format=%gs", "HEAD", "--"], ok=(0, 128))
+        subject = proc.stdout.decode("utf-8", "replace").strip()
+        if proc.returncode != 0 or not subject:
+            return None
+        return subject.split(": ", 1)[0]
+
+    def index_kind(self) -> str:
+        """Which index git handed us: ``own`` (the worktree's index), ``all`` (its locked
+        copy, ``index.lock``: ``commit -a``, or ``commit -i <paths>``, which stage into the
+        index itself) or ``partial`` (a ``next-index-*.lock`` built from HEAD and the paths
+        of ``commit <paths>``)."""
+        own = os.path.realpath(os.path.join(self.paths.git_dir, "index"))
+        used = os.path.realpath(self.paths.index_file)
+        if used == own:
+            return "own"
+        return "all" if used == own + ".lock" else "partial"
+
+    def git_path(self, name: str) -> str:
+        """``git rev-parse --git-path NAME``, absolute: where git keeps ``NAME`` for this
+        worktree (``.git/worktrees/<wt>/NAME`` in a linked worktree, ``hooks`` honouring
+        ``core.hooksPath``)."""
+        return self._out(["rev-parse", "--path-format=absolute", "--git-path", name])
+
     def ident(self) -> str:
         """``Name <email>`` of the committer git would record now."""
         raw = self._out(["var", "GIT_COMMITTER_IDENT"])

@@ -57,7 +57,7 @@ def hooks_dir(repo: Repository) -> str:
     Raises:
         UsageError: ``core.hooksPath`` points at ``/dev/null`` (hooks disabled on purpose).
     """
-    path = repo._out(["rev-parse", "--path-format=absolute", "--git-path", "hooks"])
+    path = repo.git_path("hooks")
     if os.path.realpath(path) == os.devnull:
         raise UsageError(
             "core.hooksPath is /dev/null: git runs no hooks here; unset it "

@@ -9,7 +9,8 @@ across rewrites. Each returns at once, opening nothing, when the ledger holds no
   new commit's record (keyed by commit id and candidate identity);
 * post-rewrite: for ``amend``/``rebase`` (git's ``<old> <new>`` stdin lines), carries commit
   records to the new commits, marking them stale when the tree changed. Under the pre-commit
-  framework stdin is hidden; an amend is then carried from the reflog (``HEAD@{1}``).
+  framework stdin is hidden and the command comes as ``PRE_COMMIT_REWRITE_COMMAND``: an amend
+  is then carried from the reflog (``HEAD@{1}``), a rebase from its rewritten list.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ from collections.abc import Mapping
 from gentle_hooks.candidate import Projection
 from gentle_hooks.errors import EXIT_OK
 from gentle_hooks.hookrun import HookCall, Where, locate
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gentle_hooks.git import Repository
 
 
 def run(call: HookCall, env: Mapping[str, str]) -> int:
@@ -62,8 +67,20 @@ def prepare_commit_msg(call: HookCall, where: Where, path: str) -> int:
     return EXIT_OK
 
 
+def is_replay(action: str | None) -> bool:
+    """True when a reflog action says the sequencer replayed an existing commit (a rebase's
+    pick, squash or reword, cherry-pick, revert, am): its records travel by post-rewrite, and
+    the pending writer work in the work tree (autostashed, say) is not in it. A commit made
+    with ``git commit``, or by ``rebase --continue`` from what the user staged, is not one;
+    nor is a commit of unknown origin (no reflog)."""
+    if action is None:
+        return False
+    return not (action.startswith("commit") or action.endswith("(continue)"))
+
+
 def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
-    """Consume the root's pending work into HEAD's commit record."""
+    """Consume the root's pending work into HEAD's commit record, unless HEAD is a replay
+    (:func:`is_replay`): then the work stays pending for the commit that delivers it."""
     from gentle_hooks.config import load_config
     from gentle_hooks.git import Repository
     from gentle_hooks.ledger import Ledger
@@ -71,6 +88,8 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
     from gentle_hooks.notesync import write_commit_notes
 
     repo = Repository.open()
+    if is_replay(repo.head_reflog_action()):
+        return EXIT_OK
     config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
     cand = repo.candidate(Projection.COMMITTED, config_ref=config.settings.base_ref)
     assert cand.head is not None and where.root is not None
@@ -98,6 +117,45 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
     return EXIT_OK
 
 
+#: Where git lists a rebase's ``<old> <new>`` pairs while it runs post-rewrite: the
+#: sequencer's (merge backend) and ``am``'s (apply backend) state files.
+REWRITTEN_LISTS = ("rebase-merge/rewritten-list", "rebase-apply/rewritten")
+
+
+def _pairs(text: str) -> list[tuple[str, str]]:
+    pairs = []
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) >= 2:
+            pairs.append((parts[0], parts[1]))
+    return pairs
+
+
+def rewrite_pairs(
+    call: HookCall, repo: Repository, env: Mapping[str, str]
+) -> list[tuple[str, str]]:
+    """The ``(old, new)`` commit pairs of a rewrite: git's stdin lines, or, where the pre-commit
+    framework hid them (it passes the command only, as ``PRE_COMMIT_REWRITE_COMMAND``), the
+    same list from git's own state: the reflog for an amend, the rebase's rewritten list
+    (still in the worktree's git dir while post-rewrite runs) for a rebase."""
+    pairs = _pairs(call.stdin.decode("utf-8", "replace"))
+    if pairs:
+        return pairs
+    command = call.args[0] if call.args else env.get("PRE_COMMIT_REWRITE_COMMAND", "")
+    if command == "amend":
+        old = repo.peel_commit("HEAD@{1}")
+        new = repo.head()
+        return [(old, new)] if old and new and old != new else []
+    if command == "rebase":
+        for name in REWRITTEN_LISTS:
+            try:
+                with open(repo.git_path(name), encoding="ascii", errors="replace") as fh:
+                    return _pairs(fh.read())
+            except FileNotFoundError:
+                continue
+    return []
+
+
 def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]) -> int:
     """Carry commit records from rewritten commits to their replacements."""
     from gentle_hooks.config import load_config
@@ -106,17 +164,8 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
     from gentle_hooks.ledger_records import CommitRecord
     from gentle_hooks.notesync import write_commit_notes
 
-    pairs = []
-    for line in call.stdin.decode("utf-8", "replace").splitlines():
-        parts = line.split()
-        if len(parts) >= 2:
-            pairs.append((parts[0], parts[1]))
     repo = Repository.open()
-    if not pairs and call.args and call.args[0] == "amend":
-        old = repo.peel_commit("HEAD@{1}")
-        new = repo.head()
-        if old and new and old != new:
-            pairs.append((old, new))
+    pairs = rewrite_pairs(call, repo, env)
     if not pairs:
         return EXIT_OK
     assert where.root is not None

@@ -43,6 +43,12 @@ def test_ai_evidence(message: str, author: str, agent: str) -> None:
     assert ev is not None and ev.agent == agent
 
 
+def test_a_marker_is_named_whole_in_the_evidence() -> None:
+    ev = message_evidence(SUBJECT + "Gentle-Writer: o4-mini/low\nOther: x\n")
+    assert ev is not None
+    assert ev.detail == "message marker 'Gentle-Writer: o4-mini/low'"
+
+
 @pytest.mark.parametrize(
     ("message", "author"),
     [

@@ -1,0 +1,240 @@
+"""The commit gate through installed hooks (issue 4 "Done when", SPEC §3 "Binding", §5).
+
+Each test runs twice: hooks from ``pre-commit install`` and from ``gentle-hook install``.
+"""
+
+from __future__ import annotations
+
+from tests.conftest import PASSING_VERDICT
+from tests.e2e.conftest import OVERRIDE_LINE, World
+
+BLOCKED_STAGED = (
+    "gentle-hooks: BLOCKED the staged change: delegated (pending writer work recorded for "
+    "this work tree)"
+)
+MISSING_SPOT = (
+    "gentle-hooks:   missing: no spot check for this candidate (required in every tier; plan "
+    "risk medium)"
+)
+RUN_SPOT_STAGED = "gentle-hooks:   run: gentle-hook spot-check --staged"
+
+
+def test_human_commit_and_push_pass_quietly(world: World) -> None:
+    world.write("src/app.py", "def add(a, b):\n    return b + a\n")
+    world.ok("add", "-A")
+    commit = world.git("commit", "-q", "-m", "human change")
+    assert (commit.code, commit.said) == (0, [])
+    if world.installer == "gentle-hook":
+        assert commit.err == ""  # not one line from the hooks
+    push = world.git("push", "-q", "origin", "main")
+    assert (push.code, push.said) == (0, [])
+    assert world.remote_ref("main") == world.rev("HEAD")
+
+
+def test_delegated_commit_is_blocked_until_the_fix_command_runs(world: World) -> None:
+    world.delegate(text="def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n")
+    world.ok("add", "-A")
+    head = world.rev("HEAD")
+    staged_before = world.ok("ls-files", "--stage", "-z")
+    blocked = world.git("commit", "-m", "writer: sub")
+    assert blocked.code == 1, blocked
+    assert blocked.said[0] == BLOCKED_STAGED
+    assert MISSING_SPOT in blocked.said
+    assert RUN_SPOT_STAGED in blocked.said
+    assert blocked.said[-1] == OVERRIDE_LINE
+    assert world.rev("HEAD") == head
+    # the gate changed neither the index's entries nor the work tree (git itself refreshes
+    # the index file's stat data and cache tree before it runs the hook)
+    assert world.ok("ls-files", "--stage", "-z") == staged_before
+    assert world.ok("status", "--porcelain") == "M  src/app.py\n"
+
+    world.spot_check("--staged")  # the command the block named
+    passed = world.git("commit", "-m", "writer: sub")
+    assert passed.code == 0, passed
+    assert world.rev("HEAD^") == head
+    if world.installer == "gentle-hook":
+        assert passed.said == [
+            "gentle-hooks: ok: 1 delegated candidate(s) verified as their plan requires",
+            f"gentle-hooks: recorded {world.rev('HEAD')[:12]} as delegated (o4-mini/low)",
+        ]
+    assert world.ledger("SELECT commit_id, hook, stale FROM commit_record") == [
+        (world.rev("HEAD"), "post-commit", 0)
+    ]
+    push = world.git("push", "origin", "main")
+    assert (push.code, world.remote_ref("main")) == (0, world.rev("HEAD")), push
+    world.assert_clean()
+
+
+def test_escalated_change_needs_an_accepted_verdict(world: World) -> None:
+    world.delegate(text="def check_token(t):\n    return bool(t)\n")
+    world.spot_check()
+    world.escalate()
+    world.ok("add", "-A")
+    no_verdict = world.git("commit", "-m", "writer: tokens")
+    assert no_verdict.code == 1, no_verdict
+    assert "gentle-hooks:   plan risk high (native medium; rows P1 T-high O4 W1)" in no_verdict.said
+    assert (
+        "gentle-hooks:   missing: plan risk high (escalated: 2 security) needs 1 accepted "
+        "gentle-ai-verify verdict(s) for this candidate (stakes ordinary), found 0"
+    ) in no_verdict.said
+    assert "gentle-hooks:   run: gentle-hook verdict add --staged <verdict.json>" in no_verdict.said
+
+    refused = world.verdict("--staged", data={**PASSING_VERDICT, "fullSuiteRun": False})
+    assert refused.code == 1, refused
+    still = world.git("commit", "-m", "writer: tokens")
+    assert still.code == 1, still
+    assert any(
+        "not accepted: verdict #1 (brief brief-1, status pass): V2 fullSuiteRun is false" in line
+        for line in still.said
+    ), still
+
+    accepted = world.verdict("--staged")
+    assert accepted.code == 0, accepted
+    passed = world.git("commit", "-m", "writer: tokens")
+    assert passed.code == 0, passed
+    push = world.git("push", "origin", "main")
+    assert push.code == 0, push
+    world.assert_clean()
+
+
+def test_escalated_commit_made_with_no_verify_is_blocked_on_push(world: World) -> None:
+    world.delegate(text="def check_token(t):\n    return bool(t)\n")
+    world.spot_check()
+    world.escalate()
+    world.ok("add", "-A")
+    world.ok("commit", "-q", "--no-verify", "-m", "writer: tokens, hooks skipped")
+    commit = world.rev("HEAD")
+    push = world.git("push", "origin", "main")
+    assert push.code == 1, push
+    assert (
+        f"gentle-hooks: BLOCKED commit {commit[:12]} on refs/heads/main: delegated (commit "
+        "record from a writer)"
+    ) in push.said
+    assert "gentle-hooks:   run: gentle-hook verdict add --committed <verdict.json>" in push.said
+    assert world.remote_ref("main") == world.rev("HEAD^")
+    assert world.verdict("--committed").code == 0
+    again = world.git("push", "origin", "main")
+    assert (again.code, world.remote_ref("main")) == (0, commit), again
+
+
+def test_commit_all_judges_the_index_git_hands_the_hook(world: World) -> None:
+    # The writer's work is in the work tree only; `commit -a` stages it in a temporary index.
+    world.delegate(text="def add(a, b):\n    return a + b  # checked\n")
+    world.spot_check()
+    assert world.ok("status", "--porcelain") == " M src/app.py\n"
+    r = world.git("commit", "-a", "-m", "writer: commit -a")
+    assert r.code == 0, r
+    assert world.ok("status", "--porcelain") == ""
+    assert world.ledger("SELECT count(*) FROM commit_record") == [(1,)]
+
+
+def test_a_blocked_commit_all_names_the_command_that_binds_its_candidate(world: World) -> None:
+    # `--staged` would bind the user's own index, which `commit -a` leaves untouched: the
+    # fix must bind the work tree, which is exactly what `commit -a` commits here.
+    world.delegate(text="def add(a, b):\n    return a + b  # commit -a\n")
+    blocked = world.git("commit", "-a", "-m", "writer: commit -a")
+    assert blocked.code == 1, blocked
+    assert blocked.said[0] == BLOCKED_STAGED
+    assert "gentle-hooks:   run: gentle-hook spot-check" in blocked.said
+    world.spot_check()
+    r = world.git("commit", "-a", "-m", "writer: commit -a")
+    assert r.code == 0, r
+    world.assert_clean()
+
+
+def test_commit_paths_judges_exactly_the_paths_committed(world: World) -> None:
+    # Spot-checked: the writer's app.py alone. A staged README edit is not part of the commit.
+    world.delegate(text="def add(a, b):\n    return a + b  # only this\n")
+    world.spot_check()
+    world.write("README.md", "# demo, staged for later\n")
+    world.ok("add", "README.md")
+    r = world.git("commit", "-m", "writer: app only", "src/app.py")
+    assert r.code == 0, r
+    assert world.ok("show", "--name-only", "--format=", "HEAD") == "src/app.py\n"
+    assert world.ok("status", "--porcelain") == "M  README.md\n"
+
+
+def test_committing_part_of_the_checked_work_is_blocked(world: World) -> None:
+    world.write("README.md", "# demo, by the writer\n")
+    world.delegate(text="def add(a, b):\n    return a + b  # part one\n")
+    world.spot_check()  # binds to both changes
+    r = world.git("commit", "-m", "writer: app only", "src/app.py")
+    assert r.code == 1, r
+    assert BLOCKED_STAGED in r.said
+    assert MISSING_SPOT in r.said
+    assert (
+        "gentle-hooks:   run: gentle-hook spot-check --staged  [git judged a temporary index "
+        "(commit -a or commit <paths>) that neither --staged nor the work tree reproduces: "
+        "stage exactly what you commit (git add), commit without -a or paths, and bind with "
+        "--staged]"
+    ) in r.said
+    # git's temporary index is gone and the user's state is as it was
+    assert world.ok("status", "--porcelain") == " M README.md\n M src/app.py\n"
+
+
+def test_agent_runtime_in_the_environment_is_judged_by_the_commit_gate(world: World) -> None:
+    # No ledger record at all: only CLAUDECODE=1 says an agent runs this commit.
+    world.write("src/app.py", "def add(a, b):\n    return a + b  # by an agent\n")
+    world.ok("add", "-A")
+    agent = {"CLAUDECODE": "1"}
+    r = world.git("commit", "-m", "agent commit", env=agent)
+    assert r.code == 1, r
+    assert r.said[0] == (
+        "gentle-hooks: BLOCKED the staged change: delegated (claude-code (CLAUDECODE is set "
+        "in the hook's environment))"
+    )
+    assert RUN_SPOT_STAGED in r.said
+    world.report("--staged")
+    world.spot_check("--staged")
+    ok = world.git("commit", "-m", "agent commit", env=agent)
+    assert ok.code == 0, ok
+
+
+def test_skip_lets_a_blocked_commit_and_push_through_and_records_it(world: World) -> None:
+    world.delegate(text="def add(a, b):\n    return a + b  # hurried\n")
+    world.ok("add", "-A")
+    skip = {"GENTLE_HOOKS_SKIP": "hotfix, verified by hand"}
+    r = world.git("commit", "-m", "writer: hurried", env=skip)
+    assert r.code == 0, r
+    if world.installer == "gentle-hook":  # the framework hides a passing hook's output
+        assert (
+            "gentle-hooks: GENTLE_HOOKS_SKIP: let through by Test Committer "
+            "<committer@example.com> and recorded ('hotfix, verified by hand')"
+        ) in r.said
+    push = world.git("push", "origin", "main", env=skip)
+    assert push.code == 0, push
+    assert world.remote_ref("main") == world.rev("HEAD")
+    rows = world.ledger("SELECT hook, who, reason, missing, target FROM override ORDER BY id")
+    assert rows == [
+        (
+            "pre-commit",
+            "Test Committer <committer@example.com>",
+            "hotfix, verified by hand",
+            '["spot-check"]',
+            None,
+        ),
+        (
+            "pre-push",
+            "Test Committer <committer@example.com>",
+            "hotfix, verified by hand",
+            '["spot-check"]',
+            "refs/heads/main",
+        ),
+    ]
+
+
+def test_warn_mode_reports_without_failing(world: World) -> None:
+    world.write(".gentle-hooks.toml", 'mode = "warn"\n')
+    world.ok("add", "-A")
+    world.ok("commit", "-q", "-m", "config: warn mode")
+    world.delegate(text="def add(a, b):\n    return a + b  # warned\n")
+    world.ok("add", "-A")
+    r = world.git("commit", "-m", "writer: warned")
+    assert r.code == 0, r
+    push = world.git("push", "origin", "main")
+    assert push.code == 0, push
+    if world.installer == "gentle-hook":  # the framework hides a passing hook's output
+        assert r.said[0] == BLOCKED_STAGED
+        assert "gentle-hooks: warn mode: reported, not blocking" in r.said
+        assert "gentle-hooks: warn mode: reported, not blocking" in push.said
+    assert world.ledger("SELECT count(*) FROM override") == [(0,)]

@@ -1,0 +1,208 @@
+"""``gentle-hook install`` / ``uninstall`` in real repositories (SPEC §7 "Hooks"): chaining a
+foreign hook, ``core.hooksPath`` relative and absolute, ``--warn``, and chaining the pre-commit
+framework's own pre-push so that every ref of a push is judged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import World, build_world
+
+V2 = "def add(a, b):\n    return a + b  # v2\n"
+BLOCKED_STAGED = (
+    "gentle-hooks: BLOCKED the staged change: delegated (pending writer work recorded for "
+    "this work tree)"
+)
+
+
+def _foreign(path: Path, log: Path, code: int) -> str:
+    text = f'#!/bin/sh\necho "$(basename "$0") $*" >> "{log}"\ncat >> "{log}"\nexit {code}\n'
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    path.chmod(0o755)
+    return text
+
+
+def _bare_world(tmp_path: Path) -> World:
+    """A world without hooks: remove what build_world installed."""
+    w = build_world(tmp_path, "gentle-hook", None)
+    assert w.gh("uninstall").code == 0
+    return w
+
+
+def test_install_chains_a_foreign_hook_and_uninstall_restores_it(tmp_path: Path) -> None:
+    w = _bare_world(tmp_path)
+    hooks = w.work / ".git" / "hooks"
+    log = tmp_path / "foreign.log"
+    pre_commit = _foreign(hooks / "pre-commit", log, 0)
+    pre_push = _foreign(hooks / "pre-push", log, 0)
+    r = w.gh("install", "-t", "pre-commit", "-t", "pre-push", "-t", "post-commit")
+    assert r.code == 0, r
+    assert r.out.splitlines() == [
+        "pre-commit: installed, chaining the existing hook (moved to pre-commit.gentle-legacy): "
+        f"{hooks / 'pre-commit'}",
+        "pre-push: installed, chaining the existing hook (moved to pre-push.gentle-legacy): "
+        f"{hooks / 'pre-push'}",
+        f"post-commit: installed: {hooks / 'post-commit'}",
+    ]
+    assert (hooks / "pre-commit.gentle-legacy").read_text() == pre_commit
+
+    # the foreign hook runs first and the gate still judges
+    w.delegate(text=V2)
+    w.ok("add", "-A")
+    blocked = w.git("commit", "-m", "writer")
+    assert blocked.code == 1, blocked
+    assert blocked.said[0] == BLOCKED_STAGED
+    assert log.read_text() == "pre-commit.gentle-legacy \n"
+    w.spot_check("--staged")
+    assert w.git("commit", "-q", "-m", "writer").code == 0
+
+    # the pre-push hook gets git's arguments and every stdin line
+    head = w.rev("HEAD")
+    assert w.git("push", "-q", "origin", "main").code == 0
+    assert log.read_text().splitlines()[-2:] == [
+        f"pre-push.gentle-legacy origin {w.remote}",
+        f"refs/heads/main {head} refs/heads/main {w.rev('HEAD~1')}",
+    ]
+
+    # a failing foreign hook fails the gate, whatever gentle-hooks would decide
+    _foreign(hooks / "pre-commit.gentle-legacy", log, 3)
+    w.write("README.md", "# a human change\n")
+    failed = w.git("commit", "-q", "-a", "-m", "human")
+    assert failed.code == 1, failed
+    assert failed.said == ["gentle-hooks: the chained pre-commit hook failed (exit 3)"]
+
+    r = w.gh("uninstall")
+    assert r.code == 0, r
+    assert r.out.splitlines() == [
+        f"pre-commit: removed; restored the chained hook: {hooks / 'pre-commit'}",
+        f"post-commit: removed: {hooks / 'post-commit'}",
+        f"pre-push: removed; restored the chained hook: {hooks / 'pre-push'}",
+    ]
+    assert (hooks / "pre-push").read_text() == pre_push
+    assert not (hooks / "pre-commit.gentle-legacy").exists()
+    assert sorted(p.name for p in hooks.iterdir() if not p.name.endswith(".sample")) == [
+        "pre-commit",
+        "pre-push",
+    ]
+
+
+@pytest.mark.parametrize("kind", ["relative", "absolute"])
+def test_install_honours_core_hooks_path(tmp_path: Path, kind: str) -> None:
+    w = _bare_world(tmp_path)
+    target = ".githooks" if kind == "relative" else str(tmp_path / "shared-hooks")
+    w.ok("config", "core.hooksPath", target)
+    r = w.gh("install", "-t", "pre-commit")
+    where = w.work / ".githooks" if kind == "relative" else tmp_path / "shared-hooks"
+    assert (r.code, r.out) == (0, f"pre-commit: installed: {where / 'pre-commit'}\n")
+    assert not (w.work / ".git" / "hooks" / "pre-commit").exists()
+    w.delegate(text=V2)
+    w.ok("add", "src/app.py")
+    blocked = w.git("commit", "-m", "writer")
+    assert blocked.code == 1, blocked
+    assert blocked.said[0] == BLOCKED_STAGED
+    assert w.gh("uninstall").out == f"pre-commit: removed: {where / 'pre-commit'}\n"
+    assert w.git("commit", "-q", "-m", "writer").code == 0
+
+
+def test_install_with_warn_reports_without_failing(tmp_path: Path) -> None:
+    w = _bare_world(tmp_path)
+    assert w.gh("install", "--warn").code == 0
+    w.delegate(text=V2)
+    w.ok("add", "-A")
+    r = w.git("commit", "-m", "writer")
+    assert r.code == 0, r
+    assert r.said[0] == BLOCKED_STAGED
+    assert "gentle-hooks: warn mode: reported, not blocking" in r.said
+    push = w.git("push", "origin", "main")
+    assert push.code == 0, push
+    assert "gentle-hooks: warn mode: reported, not blocking" in push.said
+
+
+def test_gentle_hook_install_over_pre_commit_judges_every_ref(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    pre_commit_home: Path,
+    hook_repo: tuple[Path, str],
+) -> None:
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(pre_commit_home))
+    w = build_world(tmp_path, "pre-commit", hook_repo)
+    r = w.gh("install", "-t", "pre-push")
+    assert r.code == 0, r
+    assert "chaining the existing hook (moved to pre-push.gentle-legacy)" in r.out
+    w.ok("switch", "-q", "-c", "first")
+    w.write("README.md", "# demo, by a human\n")
+    w.ok("commit", "-q", "-a", "-m", "human: readme")
+    w.ok("switch", "-q", "-c", "second", "main")
+    bad = w.unverified(V2)
+    push = w.git("push", "origin", "first", "second")
+    assert push.code == 1, push
+    assert "gentle-hooks push gate...................................................Passed" in (
+        push.lines
+    )  # the framework's hook saw the first ref only
+    assert (
+        f"gentle-hooks: BLOCKED commit {bad[:12]} on refs/heads/second: delegated (commit "
+        "record from a writer)"
+    ) in push.said
+    assert w.remote_ref("second") is None
+
+
+def test_commit_msg_gate_judges_an_ai_co_author_trailer(native: World) -> None:
+    w = native
+    w.write("src/app.py", V2)
+    w.ok("add", "-A")
+    message = "Add a comment\n\nCo-Authored-By: Claude <noreply@anthropic.com>\n"
+    blocked = w.git("commit", "-m", message)
+    assert blocked.code == 1, blocked
+    assert blocked.said[0] == (
+        "gentle-hooks: BLOCKED the staged change: delegated (claude-code (Co-authored-by: "
+        "Claude <noreply@anthropic.com>))"
+    )
+    assert "gentle-hooks:   run: gentle-hook spot-check --staged" in blocked.said
+    w.report("--staged")
+    w.spot_check("--staged")
+    assert w.git("commit", "-q", "-m", message).code == 0
+
+
+def test_a_humans_merge_commit_passes_the_pre_merge_commit_hook(native: World) -> None:
+    w = native
+    w.ok("switch", "-q", "-c", "topic")
+    w.write("docs.md", "notes\n")
+    w.ok("add", "docs.md")
+    w.ok("commit", "-q", "-m", "topic: notes")
+    w.ok("switch", "-q", "main")
+    w.write("README.md", "# demo, main\n")
+    w.ok("commit", "-q", "-a", "-m", "main: readme")
+    assert (w.work / ".git" / "hooks" / "pre-merge-commit").exists()
+    r = w.git("merge", "-q", "--no-ff", "--no-edit", "topic")
+    assert (r.code, r.said) == (0, []), r
+    assert len(w.ok("rev-list", "--parents", "-n", "1", "HEAD").split()) == 3
+    w.assert_clean()
+
+
+def test_an_agents_merge_commit_is_judged_by_the_pre_merge_commit_hook(native: World) -> None:
+    w = native
+    w.ok("switch", "-q", "-c", "topic")
+    w.write("src/notes.py", "NOTES = 1\n")
+    w.ok("add", "src/notes.py")
+    w.ok("commit", "-q", "-m", "topic: notes")
+    w.ok("switch", "-q", "main")
+    w.write("README.md", "# demo, main\n")
+    w.ok("commit", "-q", "-a", "-m", "main: readme")
+    agent = {"CLAUDECODE": "1"}
+    blocked = w.git("merge", "--no-ff", "--no-edit", "topic", env=agent)
+    assert blocked.code == 1, blocked
+    assert blocked.said[0] == (
+        "gentle-hooks: BLOCKED the staged change: delegated (claude-code (CLAUDECODE is set "
+        "in the hook's environment))"
+    )
+    assert "gentle-hooks:   run: gentle-hook spot-check --staged" in blocked.said
+    assert w.ok("rev-parse", "-q", "--verify", "MERGE_HEAD").strip() == w.rev("topic")
+    w.report("--staged")
+    w.spot_check("--staged")
+    r = w.git("commit", "--no-edit", env=agent)
+    assert r.code == 0, r
+    assert len(w.ok("rev-list", "--parents", "-n", "1", "HEAD").split()) == 3
+    w.assert_clean()
