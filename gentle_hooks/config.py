@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -48,8 +48,16 @@ class LoadedConfig:
     rdd_git: str | None
 
 
-def read_file_config(root: str | None) -> tuple[RawConfig | None, str | None]:
-    """Read and validate the config file at the work tree root.
+def read_file_config(
+    root: str | None, read: Callable[[str], bytes | None] | None = None
+) -> tuple[RawConfig | None, str | None]:
+    """Read and validate the config file at the work tree root (or through ``read``).
+
+    Args:
+        root: the work tree root (a label when ``read`` is given); None: no config.
+        read: file name -> bytes or None when absent; default reads ``root/name``. The
+            range gate reads the files of the range's base commit this way, so a change
+            cannot loosen the gate that judges it.
 
     Returns:
         (raw config, where it was read) or (None, None) when there is no config: pydantic
@@ -61,15 +69,27 @@ def read_file_config(root: str | None) -> tuple[RawConfig | None, str | None]:
     """
     if root is None:
         return None, None
-    found: list[tuple[str, Mapping[str, object]]] = []
-    for name in (CONFIG_FILE, PYPROJECT):
+
+    def from_disk(name: str) -> bytes | None:
         path = os.path.join(root, name)
         if not os.path.isfile(path):
-            continue
+            return None
         try:
             with open(path, "rb") as fh:
-                data = tomllib.load(fh)
-        except (OSError, tomllib.TOMLDecodeError) as exc:
+                return fh.read()
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot read config: {exc.strerror}") from None
+
+    reader = read or from_disk
+    found: list[tuple[str, Mapping[str, object]]] = []
+    for name in (CONFIG_FILE, PYPROJECT):
+        raw = reader(name)
+        if raw is None:
+            continue
+        path = os.path.join(root, name)
+        try:
+            data = tomllib.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise ConfigError(f"{path}: cannot read config: {exc}") from None
         if name == PYPROJECT:
             tool = data.get("tool", {})
@@ -209,7 +229,12 @@ def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:
     )
 
 
-def load_config(root: str | None, git_config_z: bytes, env: Mapping[str, str]) -> LoadedConfig:
+def load_config(
+    root: str | None,
+    git_config_z: bytes,
+    env: Mapping[str, str],
+    read: Callable[[str], bytes | None] | None = None,
+) -> LoadedConfig:
     """Read the config file at ``root`` and compile it with git config and the environment.
 
     Args:
@@ -220,7 +245,7 @@ def load_config(root: str | None, git_config_z: bytes, env: Mapping[str, str]) -
     Raises:
         ConfigError: see :func:`read_file_config` and :func:`compile_settings`.
     """
-    raw, where = read_file_config(root)
+    raw, where = read_file_config(root, read)
     return compile_settings(raw, where, parse_git_config_z(git_config_z), env)
 
 

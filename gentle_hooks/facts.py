@@ -128,6 +128,7 @@ class LedgerFacts:
                 for v in self.verdicts
             ),
             rejected_verdicts=rejected,
+            receipts=len(self.receipts),
         )
 
 

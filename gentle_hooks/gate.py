@@ -360,6 +360,10 @@ def record_overrides(repo: Repository, hook: str, blocked: Sequence[Judged], rea
                     target=j.target,
                 )
             )
+        from gentle_hooks.notesync import refresh_for_identity
+
+        for j in blocked:  # the override travels with the commit's note (SPEC §5, §8)
+            refresh_for_identity(repo, led, j.result.candidate)
     return who
 
 

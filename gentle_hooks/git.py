@@ -272,6 +272,35 @@ class Repository:
                     out.append(info)
         return out
 
+    def same_patch(self, commit: str, candidates: Sequence[str]) -> str | None:
+        """The first of ``candidates`` whose ``git patch-id --stable`` equals ``commit``'s
+        (the same change, picked elsewhere), or None."""
+        if not candidates:
+            return None
+        cwd = self.paths.toplevel or self.paths.git_dir
+        ids = "\n".join([commit, *candidates]).encode() + b"\n"
+        log = _git(
+            ["log", "--no-walk=unsorted", "-p", "--no-color", "--no-ext-diff", "--stdin"],
+            cwd,
+            self.env,
+            ids,
+        )
+        pid = _git(["patch-id", "--stable"], cwd, self.env, log.stdout)
+        by_commit = {}
+        for line in pid.stdout.decode().splitlines():
+            parts = line.split()
+            if len(parts) == 2:
+                by_commit[parts[1]] = parts[0]
+        mine = by_commit.get(commit)
+        if mine is None:
+            return None
+        return next((c for c in candidates if by_commit.get(c) == mine), None)
+
+    def read_path(self, commit: str, path: str) -> bytes | None:
+        """The bytes of ``path`` in ``commit``'s tree, or None when it has no such file."""
+        proc = self.run(["cat-file", "blob", f"{commit}:{path}"], ok=(0, 128))
+        return proc.stdout if proc.returncode == 0 else None
+
     def peel_commit(self, oid: str) -> str | None:
         """The commit an id names, peeling annotated tags; None when it is not a commit."""
         proc = self.run(
@@ -333,11 +362,22 @@ class Repository:
 
     def notes_map(self, notes: str) -> dict[str, tuple[str, str]]:
         """Annotated object id -> (note blob id, path in the notes tree) for a notes ref or
-        notes commit id (any fanout). Empty when it does not exist."""
+        notes commit id (any fanout). Empty when the notes do not exist.
+
+        Raises:
+            GitError: the notes exist but their tree cannot be listed (a partial clone
+                missing it): what cannot be read must not read as "no notes".
+        """
+        exists = self.run(["rev-parse", "--verify", "-q", notes + "^{commit}"], ok=(0, 1, 128))
+        if exists.returncode != 0:
+            return {}
         proc = self.run(["ls-tree", "-r", "-z", "--full-tree", notes], ok=(0, 128))
-        out: dict[str, tuple[str, str]] = {}
         if proc.returncode != 0:
-            return out
+            raise GitError(
+                f"cannot read the notes tree of {notes} (a partial or shallow clone missing "
+                "it?); fetch it fully and rerun"
+            )
+        out: dict[str, tuple[str, str]] = {}
         for entry in proc.stdout.split(b"\0"):
             if not entry:
                 continue
@@ -356,7 +396,13 @@ class Repository:
         found = self.notes_map(notes)
         wanted = {c: found[c][0] for c in commits if c in found}
         blobs = self.read_blobs(list(wanted.values()))
-        return {c: blobs[b] for c, b in wanted.items() if b in blobs}
+        missing = [c for c, b in wanted.items() if b not in blobs]
+        if missing:
+            raise GitError(
+                f"the note of {missing[0][:12]} in {notes} is not in this clone (a partial "
+                "clone?); fetch it and rerun"
+            )
+        return {c: blobs[b] for c, b in wanted.items()}
 
     def write_notes(self, ref: str, notes: Mapping[str, bytes], message: str) -> str | None:
         """Set the notes of several commits in one notes commit under ``ref``.

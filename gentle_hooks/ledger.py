@@ -487,6 +487,13 @@ class Ledger:
             out.extend(self._select(CommitRecord, f"commit_id IN ({marks})", chunk))
         return out
 
+    def recent_commit_records(self, root: str, limit: int = 500) -> list[CommitRecord]:
+        """The root's most recent commit records (newest first), at most ``limit``."""
+        rows = self._query(
+            "SELECT * FROM commit_record WHERE root = ? ORDER BY id DESC LIMIT ?", (root, limit)
+        )
+        return [from_row(CommitRecord, row) for row in rows]
+
     def commits_with_identity(self, identity: str) -> list[CommitRecord]:
         """Commit records whose committed candidate is ``identity``, oldest first."""
         return self._select(CommitRecord, "identity = ?", (identity,))

@@ -90,6 +90,10 @@ class ParsedNote:
         return tuple(r for r in recs if r.get("identity") == identity)
 
 
+def _is_oid(text: str) -> bool:
+    return len(text) in (40, 64) and not text.strip("0123456789abcdef")
+
+
 def parse(note: bytes) -> ParsedNote:
     """Parse a note's lines; malformed, unknown or newer lines are skipped and counted."""
     groups: dict[str, list[dict[str, Any]]] = {}
@@ -111,16 +115,12 @@ def parse(note: bytes) -> ParsedNote:
             skipped += 1
             continue
         if rec["kind"] == "candidate":
-            try:
-                cands.append(
-                    NoteCandidate(
-                        str(rec["commit"]),
-                        str(rec["identity"]),
-                        str(rec["base_tree"]),
-                        str(rec["tree"]),
-                    )
-                )
-            except KeyError:
+            fields = [rec.get(k) for k in ("commit", "identity", "base_tree", "tree")]
+            if all(isinstance(f, str) for f in fields) and all(
+                _is_oid(f) for f in (fields[0], fields[2], fields[3])
+            ):
+                cands.append(NoteCandidate(*fields))  # type: ignore[arg-type]
+            else:
                 skipped += 1
             continue
         groups.setdefault(rec["kind"], []).append(rec)

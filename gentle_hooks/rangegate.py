@@ -189,6 +189,21 @@ def _facts_from_note(note: ParsedNote, identity: str, root: str) -> LedgerFacts:
         for e in note.of("escalation")
         if isinstance(e.get("item"), int) and 1 <= e["item"] <= 6
     )
+    receipts = {r.get("command") for r in note.of("receipt", identity)}
+
+    def consistent(s: dict[str, Any]) -> bool:
+        """A re-run counts only as it could have been recorded: both statuses integers and
+        equal when it says it agreed, and a report of the same command for this identity."""
+        if s.get("check") == "readback":
+            return True
+        rep, obs = s.get("reported_exit"), s.get("observed_exit")
+        return (
+            isinstance(rep, int)
+            and isinstance(obs, int)
+            and (rep == obs) == (s.get("agreed") is True)
+            and s.get("command") in receipts
+        )
+
     spots = tuple(
         SpotCheck(
             root=root,
@@ -201,7 +216,7 @@ def _facts_from_note(note: ParsedNote, identity: str, root: str) -> LedgerFacts:
             observed_exit=s.get("observed_exit"),
         )
         for s in note.of("spot_check", identity)
-        if s.get("check") in ("rerun", "readback")
+        if s.get("check") in ("rerun", "readback") and consistent(s)
     )
     verdicts = []
     for v in note.of("verdict", identity):
@@ -400,14 +415,22 @@ def gate_range(
 ) -> tuple[int, list[CommitVerdict]]:
     """``gentle-hook gate --range A..B``: (exit code, per-commit verdicts).
 
+    The configuration file is read from ``A`` (the base the range is judged against), not
+    from the work tree: a pull request cannot loosen the gate that judges it.
+
     Raises:
         CannotAssess: the history does not cover the range (exit 2).
         UsageError / GitError / ConfigError: bad range, git or config failures (exit 2).
     """
     a, b = parse_range(range_text)
     repo = Repository.open(cwd, allow_bare=True)
-    config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
     commits = range_commits(repo, a, b)
+    config = load_config(
+        f"{a}:" if repo.paths.toplevel else None,
+        repo.gentle_config(),
+        env,
+        read=lambda name: repo.read_path(a, name),
+    )
     sources = [NOTES_REF, *_remote_notes_refs(repo)]
     verdicts = judge_commits(repo, config, commits, f"{a}..{b}", sources)
     return (EXIT_BLOCKED if any(v.blocked for v in verdicts) else EXIT_OK), verdicts
@@ -444,8 +467,8 @@ def receive_gate(stdin: bytes, env: Mapping[str, str]) -> int:
     rejected = 0
     say = lambda text: print(f"gentle-hooks: {text}", file=sys.stderr)  # noqa: E731
     for old, new, ref in updates:
-        if ref.startswith("refs/notes/"):
-            continue
+        if ref == NOTES_REF:
+            continue  # the notes themselves; any other ref is judged like a branch
         if is_zero(new):
             say(f"{ref}: deletion, nothing to assess")
             continue
@@ -470,6 +493,10 @@ def receive_gate(stdin: bytes, env: Mapping[str, str]) -> int:
 
 
 def _new_to_server(repo: Repository, tip: str) -> list[str]:
-    """Commits reachable from ``tip`` and from no existing ref of the server."""
-    out = repo._out(["rev-list", "--topo-order", "--reverse", tip, "--not", "--all"])
+    """Commits reachable from ``tip`` and from no branch or tag of the server.
+
+    Only branches and tags vouch for a commit: a commit parked under another namespace
+    (``refs/notes/x``, ``refs/pull/...``) by an earlier push is judged again here.
+    """
+    out = repo._out(["rev-list", "--topo-order", "--reverse", tip, "--not", "--branches", "--tags"])
     return out.split()

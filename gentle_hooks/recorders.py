@@ -43,21 +43,28 @@ def run(call: HookCall, env: Mapping[str, str]) -> int:
         return prepare_commit_msg(call, where, path)
     if call.name == "post-commit":
         with Ledger.open(path) as led:
-            if not led.pending_mutations(where.root) and not led.pending_escalations(where.root):
-                return EXIT_OK
+            pending = led.pending_mutations(where.root) or led.pending_escalations(where.root)
+        if not pending:
+            return carry_cherry_pick(where, path, env)
         return post_commit(where, path, env)
     return post_rewrite(call, where, path, env)
 
 
 def prepare_commit_msg(call: HookCall, where: Where, path: str) -> int:
-    """Append ``Gentle-Writer`` trailers for the pending writer profiles."""
+    """Append ``Gentle-Writer`` trailers for the pending writer profiles — and, when the
+    commit being amended (source ``commit`` with its id) was delivered by a writer, for
+    the writers of that commit, so ``--amend -m`` cannot wash the attribution away."""
     from gentle_hooks.ledger import Ledger
 
     if not call.args:
         return EXIT_OK
     with Ledger.open(path) as led:
         assert where.root is not None
-        profiles = dict.fromkeys(f"{m.model}/{m.effort}" for m in led.pending_mutations(where.root))
+        mutations = list(led.pending_mutations(where.root))
+        if len(call.args) >= 3 and call.args[1] == "commit":
+            origins = {r.origin for r in led.commit_records([call.args[2]])}
+            mutations += led.delivered_work(sorted(origins))[0]
+        profiles = dict.fromkeys(f"{m.model}/{m.effort}" for m in mutations)
     if not profiles:
         return EXIT_OK
     args = ["git", "interpret-trailers", "--in-place", "--if-exists", "addIfDifferent"]
@@ -88,7 +95,10 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
     from gentle_hooks.notesync import write_commit_notes
 
     repo = Repository.open()
-    if is_replay(repo.head_reflog_action()):
+    action = repo.head_reflog_action()
+    if is_replay(action):
+        if action and action.startswith("cherry-pick"):
+            return carry_cherry_pick(where, path, env)
         return EXIT_OK
     config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
     cand = repo.candidate(Projection.COMMITTED, config_ref=config.settings.base_ref)
@@ -114,6 +124,59 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
                 + (f" ({writers})" if writers else ""),
                 file=sys.stderr,
             )
+    return EXIT_OK
+
+
+def carry_cherry_pick(where: Where, path: str, env: Mapping[str, str]) -> int:
+    """After a cherry-pick (git runs no post-rewrite for it), carry the picked commit's
+    record and note to the new commit: the source is the recorded commit with the same
+    patch id. A pick onto another base changes the tree: the records are then stale."""
+    from gentle_hooks.config import load_config
+    from gentle_hooks.git import Repository
+    from gentle_hooks.ledger import Ledger
+    from gentle_hooks.ledger_records import CommitRecord
+    from gentle_hooks.notes import NOTES_REF, merge
+    from gentle_hooks.notesync import write_commit_notes
+
+    repo = Repository.open()
+    action = repo.head_reflog_action()
+    head = repo.head()
+    if not head or not action or not action.startswith("cherry-pick"):
+        return EXIT_OK
+    assert where.root is not None
+    with Ledger.open(path) as led:
+        recorded = {r.commit_id: r for r in reversed(led.recent_commit_records(where.root))}
+        recorded.pop(head, None)
+        source = repo.same_patch(head, list(recorded))
+        if source is None:
+            return EXIT_OK
+        old = recorded[source]
+        config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
+        cand = repo.candidate(Projection.COMMITTED, config_ref=config.settings.base_ref)
+        changed = cand.tree != old.tree
+        rec = led.add(
+            CommitRecord(
+                root=where.root,
+                commit_id=head,
+                identity=cand.identity,
+                tree=cand.tree,
+                base_tree=cand.base.tree,
+                origin=old.origin,
+                hook="post-commit",
+                rewritten_from=source,
+                stale=changed or old.stale,
+            )
+        )
+        old_note = repo.read_notes(NOTES_REF, [source]).get(source)
+        if old_note:  # keep the picked commit's records visible (stale when the tree changed)
+            repo.write_notes(NOTES_REF, {head: merge(old_note)}, "gentle-hooks: carry a note")
+        write_commit_notes(repo, led, [rec])
+    if changed:
+        print(
+            f"gentle-hooks: cherry-picked {source[:12]} with a changed tree: its earlier "
+            "verification does not count for the new candidate",
+            file=sys.stderr,
+        )
     return EXIT_OK
 
 

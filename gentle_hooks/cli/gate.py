@@ -11,6 +11,7 @@ import os
 
 import click
 
+from gentle_hooks.errors import GentleError
 from gentle_hooks.rangegate import gate_range, verdict_json, verdict_lines
 
 
@@ -27,7 +28,23 @@ from gentle_hooks.rangegate import gate_range, verdict_json, verdict_lines
 def gate(cwd: str | None, range_text: str, as_json: bool) -> int:
     """Judge every commit of A..B from its gentle-hooks note and trailers alone (no local
     ledger): which commits are delegated and whether each has what its plan requires."""
-    code, verdicts = gate_range(cwd, range_text, os.environ)
+    try:
+        code, verdicts = gate_range(cwd, range_text, os.environ)
+    except GentleError as exc:
+        if as_json:  # CI that captures --json still gets a document saying why
+            click.echo(
+                json.dumps(
+                    {
+                        "schema": "gentle-hooks.gate/v1",
+                        "range": range_text,
+                        "blocked": None,
+                        "error": exc.message,
+                        "exit_code": exc.exit_code,
+                    },
+                    indent=2,
+                )
+            )
+        raise
     if as_json:
         click.echo(
             json.dumps(

@@ -38,7 +38,7 @@ def _rerun(i: int, *, agreed: bool, counts: bool = True, reported: int = 0) -> S
 
 def test_nothing_recorded_satisfies_nothing() -> None:
     f = _facts()
-    assert f.satisfaction() == Satisfaction()
+    assert f.satisfaction() == Satisfaction(receipts=0)
     assert not f.delegated and not f.consumed
     assert f.runtime_writers() == () and f.policy_escalations() == ()
 
