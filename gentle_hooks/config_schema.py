@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, ValidationError
 
 from gentle_hooks.errors import ConfigError
 
@@ -50,7 +50,7 @@ class RawNative(_Strict):
     """``[native]``: the native assessment provider and its timeout in seconds."""
 
     provider: Provider | None = None
-    timeout: float | None = Field(default=None, gt=0, le=600)
+    timeout: StrictFloat | StrictInt | None = Field(default=None, gt=0, le=600)
 
 
 class RawConfig(_Strict):

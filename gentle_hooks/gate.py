@@ -306,6 +306,12 @@ def block_lines(j: Judged) -> list[str]:
     ]
     for reason, fix in zip(d.reasons, d.fixes, strict=False):
         lines.append(f"  missing: {reason}")
+        if "spot-check" in fix and r.facts is not None and not r.facts.receipts:
+            flag = fix.split("spot-check", 1)[1].split("  ", 1)[0]
+            lines.append(
+                f"  first: gentle-hook receipt run{flag} -- <test command>  (no "
+                "report is recorded for this candidate yet)"
+            )
         lines.append(f"  run: {fix}" + (f"  [{j.fix_note}]" if j.fix_note else ""))
     return lines
 

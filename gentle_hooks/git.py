@@ -36,9 +36,11 @@ from gentle_hooks.errors import GitError
 from gentle_hooks.gitparse import AddedLine, iter_added_lines, parse_raw_numstat
 
 #: Variables git sets for a hook that bind a child git to one repository.
+#: ``git rev-parse --local-env-vars`` (git 2.39) plus the quarantine and namespace ones.
 REPO_ENV_VARS = (
     "GIT_DIR",
     "GIT_WORK_TREE",
+    "GIT_IMPLICIT_WORK_TREE",
     "GIT_INDEX_FILE",
     "GIT_OBJECT_DIRECTORY",
     "GIT_ALTERNATE_OBJECT_DIRECTORIES",
@@ -46,6 +48,13 @@ REPO_ENV_VARS = (
     "GIT_COMMON_DIR",
     "GIT_PREFIX",
     "GIT_NAMESPACE",
+    "GIT_CONFIG",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_GRAFT_FILE",
+    "GIT_NO_REPLACE_OBJECTS",
+    "GIT_REPLACE_REF_BASE",
+    "GIT_SHALLOW_FILE",
 )
 
 #: Refs tried, in order, when neither the flag nor the config names a base ref.
@@ -58,8 +67,9 @@ def scrubbed_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
     """A copy of ``base`` (default ``os.environ``) without the repository-binding variables
     git sets for hooks (:data:`REPO_ENV_VARS`), for a child that works on another repository."""
     env = dict(os.environ if base is None else base)
-    for name in REPO_ENV_VARS:
-        env.pop(name, None)
+    for name in list(env):
+        if name in REPO_ENV_VARS or name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
+            env.pop(name, None)
     return env
 
 

@@ -7,7 +7,7 @@ exit 0: the built-in provider, and ``auto`` without the binary, never import pyd
 What runs::
 
     gentle-ai review assess --cwd <root> \\
-        [--base-ref <base commit> --committed-only --untracked-scope exclude] \\
+        [--base-ref <base commit> --committed-only] \\
         [--escalate-item N --escalate-reason R] --json
 
 in the work tree root, with stdin closed, the hook's repository-binding ``GIT_*`` variables
@@ -88,7 +88,9 @@ def selector_args(cand: Candidate, head: str | None, head_tree: str | None) -> l
         cand: the candidate; head / head_tree: HEAD's commit and tree now (None when unborn).
 
     Returns:
-        ``["--base-ref", <base commit>, "--committed-only", "--untracked-scope", "exclude"]``
+        ``["--base-ref", <base commit>, "--committed-only"]`` (committed-only leaves
+        untracked files out of scope; upstream's ``--untracked-scope`` needs an expected
+        untracked inventory, which committed-only mode has no use for)
         when the candidate tree is HEAD's tree; ``[]`` (the uncommitted changes) for a
         snapshot whose base is HEAD itself; otherwise one line saying why the binary cannot
         see this candidate.
@@ -106,7 +108,7 @@ def selector_args(cand: Candidate, head: str | None, head_tree: str | None) -> l
                 f"the base is the empty tree ({cand.base.note}); gentle-ai review assess "
                 f"compares against a base commit"
             )
-        return ["--base-ref", cand.base.commit, "--committed-only", "--untracked-scope", "exclude"]
+        return ["--base-ref", cand.base.commit, "--committed-only"]
     if cand.projection.value == "snapshot" and cand.base.commit == head:
         return []
     return (

@@ -218,7 +218,7 @@ class Satisfaction:
             a pass that was not accepted (no evidence, no full suite: it verified nothing).
             Audit stakes rule by majority over the non-abstaining ones.
         receipts: writer reports recorded for this candidate (None when unknown); with
-            none, the fix names the report to make before the spot check.
+            none, a gate names the report to make before the spot check.
     """
 
     spot_check_agreed: bool = False
@@ -317,13 +317,8 @@ def decide(plan: Plan, done: Satisfaction, applies: bool, bind_flag: str = "") -
                 f"{bind_flag}"
             )
         else:
-            first = (
-                f"gentle-hook receipt run{bind_flag} -- <test command>, then "
-                if done.receipts == 0
-                else ""
-            )
             fixes.append(
-                f"{first}gentle-hook spot-check{bind_flag}"
+                f"gentle-hook spot-check{bind_flag}"
                 + (f"  (or: gentle-hook spot-check --readback{bind_flag})" if passive else "")
             )
     return Decision(

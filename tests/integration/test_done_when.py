@@ -143,7 +143,7 @@ def test_06_one_more_byte_makes_a_new_candidate_without_a_spot_check(scenario: S
     i = lines.index("status: missing spot-check")
     assert lines[i + 1 : i + 3] == [
         "  missing: no spot check for this candidate (required in every tier; plan risk medium)",
-        "  run: gentle-hook receipt run -- <test command>, then gentle-hook spot-check",
+        "  run: gentle-hook spot-check",
     ]
     assert (
         "note: 2 record(s) of this work tree are bound to other candidates and do not count "

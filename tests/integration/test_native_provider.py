@@ -325,9 +325,7 @@ def test_what_the_binary_is_asked_and_the_environment_it_gets(changed: Path, stu
         str(changed),
         "--base-ref",
         base,  # the full base commit: exactly our base tree
-        "--committed-only",
-        "--untracked-scope",
-        "exclude",  # untracked files are out of scope in committed-only mode
+        "--committed-only",  # committed-only: untracked files are out of scope
         "--escalate-item",
         "2",
         "--escalate-reason",
@@ -519,13 +517,13 @@ def test_a_snapshot_spanning_commits_and_dirty_files_is_not_sent(repo: Path, stu
     proc = gh(repo, "assess", "--json", "--native", "gentle-ai", env=stub.env())
     assert json.loads(proc.stdout)["nativeRisk"] == "medium"
     main = git(repo, "rev-parse", "main").strip()
-    assert stub.args is not None and stub.args[3:8] == [
+    assert stub.args is not None and stub.args[3:7] == [
         str(repo),
         "--base-ref",
         main,
         "--committed-only",
-        "--untracked-scope",
     ]
+    assert "--untracked-scope" not in stub.args
 
 
 # -- provider selection -------------------------------------------------------------------

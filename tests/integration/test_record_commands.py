@@ -132,7 +132,7 @@ def test_assess_reads_writers_and_applies_the_gate(cli: Cli, repo: Path) -> None
         "verifier_satisfied": True,
         "missing": ["spot-check"],
         "reasons": ["no spot check for this candidate (required in every tier; plan risk medium)"],
-        "fixes": ["gentle-hook receipt run -- <test command>, then gentle-hook spot-check"],
+        "fixes": ["gentle-hook spot-check"],
     }
 
 

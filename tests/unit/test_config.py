@@ -115,3 +115,10 @@ def test_packaged_defaults_equal_an_empty_validated_table() -> None:
     from gentle_hooks.config_schema import RawConfig
 
     assert compile_settings(RawConfig(), None, {}, {}) == compile_settings(None, None, {}, {})
+
+
+@pytest.mark.parametrize("value", ["true", '"5"', "0", "601"])
+def test_native_timeout_must_be_a_number_of_seconds(tmp_path: Path, value: str) -> None:
+    write_cfg(tmp_path, f"[native]\ntimeout = {value}\n")
+    with pytest.raises(ConfigError, match=r"native\.timeout"):
+        load_config(str(tmp_path), b"", {})

@@ -192,7 +192,7 @@ def cand(projection: Projection, tree: str, base: str | None, head: str | None =
     )
 
 
-COMMITTED = ["--base-ref", BASE, "--committed-only", "--untracked-scope", "exclude"]
+COMMITTED = ["--base-ref", BASE, "--committed-only"]
 
 
 @pytest.mark.parametrize(

@@ -555,13 +555,3 @@ def test_stakes_majority_and_ties(stakes, critical, statuses, ok) -> None:
     assert d.verifier_satisfied is ok and d.blocked is (not ok)
     if not ok:
         assert ("with a majority of pass" in d.reasons[0]) is (stakes == "audit")
-
-
-def test_fix_names_the_report_when_there_is_none() -> None:
-    d = decide(plan_for(NativeRisk.MEDIUM), Satisfaction(receipts=0), True, " --committed")
-    assert d.fixes == (
-        "gentle-hook receipt run --committed -- <test command>, then "
-        "gentle-hook spot-check --committed",
-    )
-    d = decide(plan_for(NativeRisk.MEDIUM), Satisfaction(receipts=2), True, " --committed")
-    assert d.fixes == ("gentle-hook spot-check --committed",)
