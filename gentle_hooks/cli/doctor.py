@@ -15,7 +15,8 @@ from gentle_hooks.errors import EXIT_INPUT, EXIT_OK
 @cwd_option
 @json_option
 def doctor(cwd: str | None, as_json: bool) -> int:
-    """Check the ledger: path, schema version, integrity, record counts.
+    """Check the ledger (path, schema version, integrity, record counts) and, for every
+    worktree, whether the commit and push gates are reachable.
 
     Read-only: nothing is repaired, migrated or deleted. Exits 0 when healthy, 2 otherwise.
     """

@@ -1,0 +1,55 @@
+"""``gentle-hook doctor`` reports, for every worktree, whether the gate is reachable."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import gh, git
+
+
+def hook_checks(repo: Path) -> tuple[int, dict[str, dict[str, object]]]:
+    proc = gh(repo, "doctor", "--json")
+    checks = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}
+    return proc.returncode, {k: v for k, v in checks.items() if k.startswith("hooks: ")}
+
+
+def test_every_worktree_is_reported(repo: Path, tmp_path: Path) -> None:
+    wt = tmp_path / "wt"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(wt))
+    code, checks = hook_checks(repo)
+    assert code == 0 and set(checks) == {f"hooks: {repo}", f"hooks: {wt}"}
+    assert "not installed" in str(checks[f"hooks: {repo}"]["detail"])
+    assert gh(repo, "install").returncode == 0
+    code, checks = hook_checks(repo)
+    assert code == 0 and all(c["ok"] for c in checks.values())
+    assert "pre-commit: gentle-hook install (" in str(checks[f"hooks: {wt}"]["detail"])
+
+
+def test_a_worktree_with_hooks_disabled_fails(repo: Path, tmp_path: Path) -> None:
+    assert gh(repo, "install").returncode == 0
+    git(repo, "config", "core.hooksPath", "/dev/null")
+    code, checks = hook_checks(repo)
+    assert code == 2
+    assert checks[f"hooks: {repo}"]["ok"] is False
+    assert "core.hooksPath is /dev/null" in str(checks[f"hooks: {repo}"]["detail"])
+
+
+def test_a_moved_interpreter_fails(repo: Path) -> None:
+    assert gh(repo, "install", "-t", "pre-commit", "-t", "pre-push").returncode == 0
+    for name in ("pre-commit", "pre-push"):
+        hook = repo / ".git" / "hooks" / name
+        text = hook.read_text()
+        hook.write_text(
+            "\n".join(
+                "GENTLE_HOOK_PYTHON=/nonexistent/python3"
+                if ln.startswith("GENTLE_HOOK_PYTHON=")
+                else ln
+                for ln in text.splitlines()
+            )
+            + "\n"
+        )
+    code, checks = hook_checks(repo)
+    assert code == 2 and "interpreter /nonexistent/python3 is gone" in str(
+        checks[f"hooks: {repo}"]["detail"]
+    )
