@@ -158,10 +158,13 @@ def push_updates(call: HookCall, env: Mapping[str, str]) -> list[PushUpdate]:
     Raises:
         UsageError: a malformed stdin line.
     """
+    # git's own stdin wins: a PRE_COMMIT=1 in the environment of a native hook must not
+    # replace the refs git is really pushing (the framework leaves stdin empty).
+    lines = parse_pre_push(call.stdin.decode("utf-8", "surrogateescape"))
+    if lines:
+        return lines
     framework = from_pre_commit_env(env)
-    if framework is not None:
-        return [framework]
-    return parse_pre_push(call.stdin.decode("utf-8", "surrogateescape"))
+    return [framework] if framework is not None else []
 
 
 def commits_of(repo: Repository, update: PushUpdate, remote: str | None) -> list[str]:

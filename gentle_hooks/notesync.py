@@ -112,6 +112,7 @@ def write_commit_notes(repo: Repository, led: Ledger, records: Iterable[CommitRe
     if not lines:
         return 0
     absorb_remote_notes(repo)
+    ensure_rewrite_ref(repo)
     for attempt in (1, 2):
         current = repo.read_notes(NOTES_REF, list(lines))
         notes = {c: merge(current.get(c, b""), render(ls)) for c, ls in lines.items()}
@@ -123,6 +124,14 @@ def write_commit_notes(repo: Repository, led: Ledger, records: Iterable[CommitRe
             if attempt == 2:
                 raise
     return 0  # pragma: no cover
+
+
+def ensure_rewrite_ref(repo: Repository) -> None:
+    """Set ``notes.rewriteRef`` (once) so amend and rebase copy the notes. Set when notes
+    are first written: naming a notes ref that does not exist yet makes git warn on every
+    amend."""
+    if repo.config_get("notes.rewriteRef") is None:
+        repo.run(["config", "notes.rewriteRef", NOTES_REF])
 
 
 def absorb_remote_notes(repo: Repository) -> None:
@@ -198,7 +207,6 @@ def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
         if value not in have:
             repo.run(["config", "--add", key, value])
             added.append(f"{key} = {value}")
-    repo.run(["config", "notes.rewriteRef", NOTES_REF])
     return added
 
 

@@ -12,7 +12,6 @@ from gentle_hooks.git import Repository
 from gentle_hooks.install import DEFAULT_HOOK_TYPES, KNOWN_HOOK_TYPES
 from gentle_hooks.install import install as do_install
 from gentle_hooks.install import uninstall as do_uninstall
-from gentle_hooks.notes import NOTES_REF
 from gentle_hooks.notesync import add_share_refspecs, sync_fetch
 
 
@@ -44,8 +43,8 @@ def install(
     """Install the gate and recorder hooks into the effective hooks directory.
 
     Honours core.hooksPath; an existing hook is chained (moved to <name>.gentle-legacy and
-    run first), never overwritten. The scripts run the interpreter installing them. Sets
-    notes.rewriteRef so amend and rebase carry the notes.
+    run first), never overwritten. The scripts run the interpreter installing them. The
+    first note written sets notes.rewriteRef, so amend and rebase carry the notes.
     """
     repo = Repository.open(cwd, allow_bare=server)
     if server:
@@ -54,9 +53,6 @@ def install(
         hook_types = hook_types or ("pre-receive",)
     for action in do_install(repo, hook_types or DEFAULT_HOOK_TYPES, warn=warn):
         click.echo(f"{action.hook_type}: {action.what}: {action.path}")
-    if not server:
-        repo.run(["config", "notes.rewriteRef", NOTES_REF])
-        click.echo(f"git config notes.rewriteRef {NOTES_REF} (amend and rebase keep the notes)")
     if share:
         for line in add_share_refspecs(repo, share):
             click.echo(f"git config --add {line}")
