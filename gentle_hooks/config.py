@@ -17,18 +17,13 @@ import re
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from gentle_hooks.errors import ConfigError
 from gentle_hooks.settings import RiskSettings, Settings
 
+TYPE_CHECKING = False  # typing and tomllib cost ~10 ms each: hooks load config on every run
 if TYPE_CHECKING:
     from gentle_hooks.config_schema import RawConfig
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 CONFIG_FILE = ".gentle-hooks.toml"
 PYPROJECT = "pyproject.toml"
@@ -66,11 +61,7 @@ def read_file_config(root: str | None) -> tuple[RawConfig | None, str | None]:
         path = os.path.join(root, name)
         if not os.path.isfile(path):
             continue
-        try:
-            with open(path, "rb") as fh:
-                data = tomllib.load(fh)
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"{path}: cannot read config: {exc}") from None
+        data = _load_toml(path)
         if name == PYPROJECT:
             tool = data.get("tool", {})
             if isinstance(tool, dict) and "gentle-hooks" in tool:
@@ -87,6 +78,23 @@ def read_file_config(root: str | None) -> tuple[RawConfig | None, str | None]:
     from gentle_hooks.config_schema import validate_table
 
     return validate_table(table, where), where
+
+
+def _load_toml(path: str) -> dict[str, object]:
+    """Parse one TOML file; ``tomllib`` is imported here, only when there is a file.
+
+    Raises:
+        ConfigError: unreadable or invalid TOML.
+    """
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config: {exc}") from None
 
 
 _GIT_KEYS = {
@@ -240,11 +248,7 @@ def raw_gate_value(root: str, key: str) -> tuple[str | None, str]:
         path = os.path.join(root, name)
         if not os.path.isfile(path):
             continue
-        try:
-            with open(path, "rb") as fh:
-                data: object = tomllib.load(fh)
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"{path}: cannot read config: {exc}") from None
+        data: object = _load_toml(path)
         for part in (*table_path, "gate"):
             data = data.get(part, {}) if isinstance(data, dict) else {}
         value = data.get(key) if isinstance(data, dict) else None

@@ -32,9 +32,12 @@ from gentle_hooks.git import CommitInfo, Repository
 from gentle_hooks.hookrun import HookCall
 from gentle_hooks.ledger import Ledger
 from gentle_hooks.ledger_records import CommitRecord, OverrideRecord
-from gentle_hooks.pushspec import PushUpdate, from_pre_commit_env, parse_pre_push
-from gentle_hooks.records import store_path
+from gentle_hooks.paths import ledger_path
 from gentle_hooks.render import short
+
+TYPE_CHECKING = False  # the commit gate needs no push parsing: pushspec loads when used
+if TYPE_CHECKING:
+    from gentle_hooks.pushspec import PushUpdate
 
 PREFIX = "gentle-hooks:"
 
@@ -84,7 +87,7 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     repo, config = _open(env)
     cand = repo.candidate(Projection.STAGED, config_ref=config.settings.base_ref)
     assert repo.paths.toplevel is not None
-    facts = read_facts(store_path(repo), repo.paths.toplevel, cand.identity)
+    facts = read_facts(ledger_path(repo.paths.common_dir), repo.paths.toplevel, cand.identity)
     why = f"{runtime.agent} ({runtime.detail})" if runtime else None
     result = evaluate(repo, config, cand, facts, delegated_by=why, bind_flag=" --staged")
     return conclude(call, env, repo, config, [Judged("the staged change", None, result)])
@@ -131,6 +134,8 @@ def push_updates(call: HookCall, env: Mapping[str, str]) -> list[PushUpdate]:
     Raises:
         UsageError: a malformed stdin line.
     """
+    from gentle_hooks.pushspec import from_pre_commit_env, parse_pre_push
+
     framework = from_pre_commit_env(env)
     if framework is not None:
         return [framework]
@@ -198,7 +203,7 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
     repo, config = _open(env)
     runtime = runtime_evidence(env)
     applies_all = config.settings.applies_to == "all"
-    path = store_path(repo)
+    path = ledger_path(repo.paths.common_dir)
     head = repo.head()
     judged: list[Judged] = []
     for update in updates:
@@ -320,7 +325,7 @@ def record_overrides(repo: Repository, hook: str, blocked: Sequence[Judged], rea
     """Record one override per blocked candidate; return who overrode (committer ident)."""
     who = repo.ident()
     root = repo.paths.toplevel or repo.paths.git_dir
-    with Ledger.open(store_path(repo)) as led:
+    with Ledger.open(ledger_path(repo.paths.common_dir)) as led:
         for j in blocked:
             led.add(
                 OverrideRecord(
