@@ -29,7 +29,7 @@ from gentle_hooks.delegation import Evidence, message_evidence, runtime_evidence
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
 from gentle_hooks.facts import LedgerFacts, read_facts
 from gentle_hooks.git import CommitInfo, Repository
-from gentle_hooks.hookrun import HookCall
+from gentle_hooks.hookrun import HookCall, strip_comments
 from gentle_hooks.ledger import Ledger
 from gentle_hooks.ledger_records import CommitRecord, OverrideRecord
 from gentle_hooks.paths import ledger_path
@@ -109,7 +109,7 @@ def commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
             message = fh.read()
     except OSError as exc:
         raise UsageError(f"hook commit-msg: cannot read {call.args[0]}: {exc.strerror}") from None
-    evidence = message_evidence(_strip_comments(message))
+    evidence = message_evidence(strip_comments(message))
     if evidence is None or runtime_evidence(env) is not None:
         return EXIT_OK
     from gentle_hooks.hookrun import applies_to_all, has_pending_work, locate
@@ -118,10 +118,6 @@ def commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
     if where is None or has_pending_work(where) or applies_to_all(where, env):
         return EXIT_OK  # the commit gate judged this candidate already
     return commit_gate(call, env, evidence)
-
-
-def _strip_comments(message: str) -> str:
-    return "\n".join(line for line in message.splitlines() if not line.startswith("#"))
 
 
 # -- push gate --------------------------------------------------------------------------------
