@@ -59,14 +59,18 @@ def stream(files: int, history: int) -> Iterator[bytes]:
         yield from commit(f"history {h}", [((h * 7919) % files, version + h)], mark)
     for k in RANGES:
         k_eff = min(k, files)
-        yield b"tag range-%d-base\nfrom :%d\ntagger Bench <bench@example.com> %d +0000\n" \
-              b"data 0\n" % (k, mark, when)
+        yield (
+            b"tag range-%d-base\nfrom :%d\ntagger Bench <bench@example.com> %d +0000\n"
+            b"data 0\n" % (k, mark, when)
+        )
         version += 100000
         step = max(1, files // k_eff)
-        yield from commit(f"range {k}", [((j * step) % files, version) for j in range(k_eff)],
-                          mark)
+        yield from commit(f"range {k}", [((j * step) % files, version) for j in range(k_eff)], mark)
         yield b"tag range-%d\nfrom :%d\ntagger Bench <bench@example.com> %d +0000\ndata 0\n" % (
-            k, mark, when)
+            k,
+            mark,
+            when,
+        )
 
 
 def build(dest: str, files: int = 30000, history: int = 2000) -> str:

@@ -20,13 +20,13 @@ from gentle_hooks.facts import LedgerFacts, read_facts
 from gentle_hooks.git import Repository
 from gentle_hooks.gitparse import AddedLine
 from gentle_hooks.native_result import NativeAssessment
+from gentle_hooks.paths import ledger_path
 from gentle_hooks.policy.escalation import Escalation, make_escalation
 from gentle_hooks.policy.plan import Decision, Plan, PlanInputs, build_plan, decide
 from gentle_hooks.policy.rdd import resolve_rdd
 from gentle_hooks.policy.stakes import parse_stakes
 from gentle_hooks.policy.vocabulary import NativeRisk, ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
-from gentle_hooks.records import Binding, store_path
 from gentle_hooks.risk import classify, doc_blobs_to_prove
 from gentle_hooks.settings import RiskSettings, Settings
 
@@ -305,7 +305,9 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
             f"older --base-ref (e.g. --base-ref HEAD~1 --committed-only)"
         )
     assert repo.paths.toplevel is not None  # Repository.open refuses bare repositories
-    facts = read_facts(store_path(repo), repo.paths.toplevel, cand.identity)
+    facts = read_facts(ledger_path(repo.paths.common_dir), repo.paths.toplevel, cand.identity)
+    from gentle_hooks.records import Binding  # the recording stack: not on the gates' path
+
     binding = Binding(cwd=req.cwd, projection=projection, base_ref=req.base_ref)
     return evaluate(
         repo,

@@ -17,18 +17,13 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from gentle_hooks.errors import ConfigError
 from gentle_hooks.settings import RiskSettings, Settings
 
+TYPE_CHECKING = False  # typing and tomllib cost ~10 ms each: hooks load config on every run
 if TYPE_CHECKING:
     from gentle_hooks.config_schema import RawConfig
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
 
 CONFIG_FILE = ".gentle-hooks.toml"
 PYPROJECT = "pyproject.toml"
@@ -87,10 +82,7 @@ def read_file_config(
         if raw is None:
             continue
         path = os.path.join(root, name)
-        try:
-            data = tomllib.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"{path}: cannot read config: {exc}") from None
+        data = _parse_toml(raw, path)
         if name == PYPROJECT:
             tool = data.get("tool", {})
             if isinstance(tool, dict) and "gentle-hooks" in tool:
@@ -107,6 +99,39 @@ def read_file_config(
     from gentle_hooks.config_schema import validate_table
 
     return validate_table(table, where), where
+
+
+def _parse_toml(raw: bytes, path: str) -> dict[str, object]:
+    """Parse TOML bytes read from ``path``; ``tomllib`` is imported only when needed.
+
+    Raises:
+        ConfigError: not UTF-8 or invalid TOML.
+    """
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config: {exc}") from None
+
+
+def _load_toml(path: str) -> dict[str, object]:
+    """Parse one TOML file; ``tomllib`` is imported here, only when there is a file.
+
+    Raises:
+        ConfigError: unreadable or invalid TOML.
+    """
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config: {exc}") from None
 
 
 _GIT_KEYS = {
@@ -265,11 +290,7 @@ def raw_gate_value(root: str, key: str) -> tuple[str | None, str]:
         path = os.path.join(root, name)
         if not os.path.isfile(path):
             continue
-        try:
-            with open(path, "rb") as fh:
-                data: object = tomllib.load(fh)
-        except (OSError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"{path}: cannot read config: {exc}") from None
+        data: object = _load_toml(path)
         for part in (*table_path, "gate"):
             data = data.get(part, {}) if isinstance(data, dict) else {}
         value = data.get(key) if isinstance(data, dict) else None

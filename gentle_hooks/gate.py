@@ -29,12 +29,15 @@ from gentle_hooks.delegation import Evidence, message_evidence, runtime_evidence
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
 from gentle_hooks.facts import LedgerFacts, read_facts
 from gentle_hooks.git import CommitInfo, Repository
-from gentle_hooks.hookrun import HookCall
+from gentle_hooks.hookrun import HookCall, strip_comments
 from gentle_hooks.ledger import Ledger
 from gentle_hooks.ledger_records import CommitRecord, OverrideRecord
-from gentle_hooks.pushspec import PushUpdate, from_pre_commit_env, parse_pre_push
-from gentle_hooks.records import store_path
+from gentle_hooks.paths import ledger_path
 from gentle_hooks.render import short
+
+TYPE_CHECKING = False  # the commit gate needs no push parsing: pushspec loads when used
+if TYPE_CHECKING:
+    from gentle_hooks.pushspec import PushUpdate
 
 PREFIX = "gentle-hooks:"
 
@@ -84,7 +87,7 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     repo, config = _open(env)
     cand = repo.candidate(Projection.STAGED, config_ref=config.settings.base_ref)
     assert repo.paths.toplevel is not None
-    facts = read_facts(store_path(repo), repo.paths.toplevel, cand.identity)
+    facts = read_facts(ledger_path(repo.paths.common_dir), repo.paths.toplevel, cand.identity)
     why = f"{runtime.agent} ({runtime.detail})" if runtime else None
     flag, note = staged_binding(repo, cand.tree)
     result = evaluate(repo, config, cand, facts, delegated_by=why, bind_flag=flag)
@@ -133,7 +136,7 @@ def commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
             message = fh.read()
     except OSError as exc:
         raise UsageError(f"hook commit-msg: cannot read {call.args[0]}: {exc.strerror}") from None
-    evidence = message_evidence(_strip_comments(message))
+    evidence = message_evidence(strip_comments(message))
     if evidence is None or runtime_evidence(env) is not None:
         return EXIT_OK
     from gentle_hooks.hookrun import applies_to_all, has_pending_work, locate
@@ -142,10 +145,6 @@ def commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
     if where is None or has_pending_work(where) or applies_to_all(where, env):
         return EXIT_OK  # the commit gate judged this candidate already
     return commit_gate(call, env, evidence)
-
-
-def _strip_comments(message: str) -> str:
-    return "\n".join(line for line in message.splitlines() if not line.startswith("#"))
 
 
 # -- push gate --------------------------------------------------------------------------------
@@ -158,6 +157,8 @@ def push_updates(call: HookCall, env: Mapping[str, str]) -> list[PushUpdate]:
     Raises:
         UsageError: a malformed stdin line.
     """
+    from gentle_hooks.pushspec import from_pre_commit_env, parse_pre_push
+
     # git's own stdin wins: a PRE_COMMIT=1 in the environment of a native hook must not
     # replace the refs git is really pushing (the framework leaves stdin empty).
     lines = parse_pre_push(call.stdin.decode("utf-8", "surrogateescape"))
@@ -228,7 +229,7 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
     repo, config = _open(env)
     runtime = runtime_evidence(env)
     applies_all = config.settings.applies_to == "all"
-    path = store_path(repo)
+    path = ledger_path(repo.paths.common_dir)
     head = repo.head()
     judged: list[Judged] = []
     for update in updates:
@@ -356,7 +357,7 @@ def record_overrides(repo: Repository, hook: str, blocked: Sequence[Judged], rea
     """Record one override per blocked candidate; return who overrode (committer ident)."""
     who = repo.ident()
     root = repo.paths.toplevel or repo.paths.git_dir
-    with Ledger.open(store_path(repo)) as led:
+    with Ledger.open(ledger_path(repo.paths.common_dir)) as led:
         for j in blocked:
             led.add(
                 OverrideRecord(

@@ -105,6 +105,9 @@ class Repository:
     def __init__(self, paths: RepoPaths, env: dict[str, str]) -> None:
         self.paths = paths
         self.env = env
+        #: commit id -> tree id, for commits whose tree an earlier git call already printed
+        #: (saves a ``rev-parse`` per merge-base; a commit's tree never changes).
+        self._trees: dict[str, str] = {}
 
     # -- opening -------------------------------------------------------------------------
 
@@ -231,6 +234,9 @@ class Repository:
 
     def tree_of(self, commit: str) -> str:
         """The tree id of a commit."""
+        known = self._trees.get(commit)
+        if known is not None:
+            return known
         return self._out(["rev-parse", "--verify", commit + "^{tree}"])
 
     def config_get(self, key: str) -> str | None:
@@ -575,7 +581,9 @@ class Repository:
     def _rev_parse_many(self, exprs: Sequence[str]) -> list[str] | None:
         """Resolve several revision expressions in one process; None if any fails."""
         proc = self.run(["rev-parse", "--end-of-options", *exprs], ok=(0, 128))
-        lines = proc.stdout.decode().split()
+        # Older git (2.39) echoes --end-of-options here instead of consuming it; no
+        # expression can print it (check_ref_name refuses names starting with "-").
+        lines = [x for x in proc.stdout.decode().split() if x != "--end-of-options"]
         return lines if proc.returncode == 0 and len(lines) == len(exprs) else None
 
     def _default_base(self) -> tuple[str | None, str, str | None]:
@@ -584,11 +592,15 @@ class Repository:
             ("refs/remotes/" if r.startswith("origin/") else "refs/heads/") + r
             for r in DEFAULT_BASE_CHAIN
         ]
-        out = self._out(["for-each-ref", "--format=%(refname)%00%(objectname)%00%(symref)", *names])
+        out = self._out(
+            ["for-each-ref", "--format=%(refname)%00%(objectname)%00%(symref)%00%(tree)", *names]
+        )
         found: dict[str, tuple[str, str]] = {}
         for line in out.splitlines():
-            refname, oid, symref = line.split("\0")
+            refname, oid, symref, tree = line.split("\0")
             found[refname] = (oid, symref)
+            if oid and tree:
+                self._trees[oid] = tree
         origin = found.get("refs/remotes/origin/HEAD")
         if origin and origin[1]:
             target = origin[1]
@@ -714,11 +726,14 @@ class Repository:
         # any failure fall back to one call each, which names exactly what is wrong.
         exprs = [f"{commit or 'HEAD'}^{{commit}}", f"{commit or 'HEAD'}^{{tree}}"]
         if named:
-            exprs.append(f"{named}^{{commit}}")
+            exprs += [f"{named}^{{commit}}", f"{named}^{{tree}}"]
         got = self._rev_parse_many(exprs)
         if got is not None:
             head, head_tree = got[0], got[1]
             base_commit = got[2] if named else None
+            self._trees[head] = head_tree
+            if named:
+                self._trees[got[2]] = got[3]
         else:
             head = self.resolve_commit(commit, "commit") if commit else self.head()
             head_tree = self.tree_of(head) if head else self.empty_tree

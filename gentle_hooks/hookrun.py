@@ -5,7 +5,9 @@ This module decides the pass path with the lightest standard library only — no
 pydantic or pygit2, and not even ``subprocess``, ``dataclasses``, ``typing`` or
 ``tomllib`` (each costs more than starting Python): a human's ordinary commit spawns at
 most two git processes. Anything to judge goes to :mod:`gentle_hooks.gate`; records to
-:mod:`gentle_hooks.recorders`.
+:mod:`gentle_hooks.recorders`. The commit-msg gate and the recorders are asked first here
+(an AI trailer in the message; pending work in the ledger), so the other hooks of a
+human's commit do not import them either.
 
 Chaining: when ``install`` moved a foreign hook aside to ``<script>.gentle-legacy``, it runs
 first with the same arguments and standard input; a gating hook fails when it fails.
@@ -170,38 +172,87 @@ def has_pending_work(where: Where) -> bool:
     path = ledger_path(where.common_dir)
     if where.root is None or not os.path.lexists(path):
         return False
+    found = _pending_rows(path, where.root, ("pending_mutation",))
+    if found is None:
+        from gentle_hooks.ledger import Ledger
+
+        led = Ledger.open_existing(path)  # raises the store's error; migrates an older one
+        if led is None:
+            return False
+        with led:
+            return bool(led.pending_mutations(where.root))
+    return found
+
+
+def _pending_rows(path: str, root: str, tables: Sequence[str]) -> bool | None:
+    """Whether any of ``tables`` holds an unconsumed row for ``root``: one read-only query
+    per table, after the schema version and ``quick_check`` are what this code knows; None
+    when the ledger cannot be read this way (the caller asks the store, which explains)."""
     import sqlite3
 
     from gentle_hooks.ledger_schema import SCHEMA_VERSION
 
-    row = None
-    healthy = False
+    if not os.path.isfile(path) or os.path.getsize(path) == 0:
+        return None
     try:
-        if os.path.isfile(path) and os.path.getsize(path) > 0:
-            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-            try:
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-                check = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
-                if version == SCHEMA_VERSION and check == "ok":
-                    row = conn.execute(
-                        "SELECT 1 FROM pending_mutation WHERE root = ? AND consumed_by IS NULL "
-                        "LIMIT 1",
-                        (where.root,),
-                    ).fetchone()
-                    healthy = True
-            finally:
-                conn.close()
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            check = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+            if version != SCHEMA_VERSION or check != "ok":
+                return None
+            for table in tables:
+                row = conn.execute(
+                    f"SELECT 1 FROM {table} WHERE root = ? AND consumed_by IS NULL LIMIT 1",
+                    (root,),
+                ).fetchone()
+                if row is not None:
+                    return True
+        finally:
+            conn.close()
     except (sqlite3.Error, OSError):
-        healthy = False
-    if healthy:
-        return row is not None
-    from gentle_hooks.ledger import Ledger
+        return None
+    return False
 
-    led = Ledger.open_existing(path)  # raises the store's error; migrates an older one
-    if led is None:
+
+def strip_comments(message: str) -> str:
+    """A commit message without git's comment lines (those starting with ``#``)."""
+    return "\n".join(line for line in message.splitlines() if not line.startswith("#"))
+
+
+def message_may_be_delegated(call: HookCall) -> bool:
+    """False when the commit-msg hook's message file plainly shows no AI attribution; True
+    when it does, or when it cannot be read (the gate then reports why)."""
+    if not call.args:
+        return True
+    try:
+        with open(call.args[0], encoding="utf-8", errors="replace") as fh:
+            message = fh.read()
+    except OSError:
+        return True
+    from gentle_hooks.delegation import message_evidence
+
+    return message_evidence(strip_comments(message)) is not None
+
+
+def recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
+    """False when a recorder hook has nothing to do: no work tree, no ledger, or (for
+    prepare-commit-msg and post-commit) no pending writer work or escalation for this root.
+
+    The recorders themselves decide the same way; this answers first with the standard
+    library, so a human's commit never imports them.
+    """
+    where = locate(env)
+    if where is None or where.root is None:
         return False
-    with led:
-        return bool(led.pending_mutations(where.root))
+    path = ledger_path(where.common_dir)
+    if not os.path.exists(path):
+        return False
+    if call.name == "prepare-commit-msg":
+        return _pending_rows(path, where.root, ("pending_mutation",)) is not False
+    if call.name == "post-commit":
+        return _pending_rows(path, where.root, ("pending_mutation", "escalation")) is not False
+    return True
 
 
 def applies_to_all(where: Where, env: Mapping[str, str]) -> bool:
@@ -272,6 +323,8 @@ def main(argv: Sequence[str]) -> int:
 
         return commit_gate(call, env, runtime)
     if call.name == "commit-msg":
+        if not message_may_be_delegated(call):
+            return EXIT_OK  # no AI attribution in the message: nothing to judge
         from gentle_hooks.gate import commit_msg_gate
 
         return commit_msg_gate(call, env)
@@ -283,6 +336,8 @@ def main(argv: Sequence[str]) -> int:
         from gentle_hooks.gate import receive_gate
 
         return receive_gate(call, env)
+    if not recorder_has_work(call, env):
+        return EXIT_OK
     from gentle_hooks import recorders
 
     return recorders.run(call, env)

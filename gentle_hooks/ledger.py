@@ -29,7 +29,6 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TypeVar
 from urllib.parse import quote
 
 from gentle_hooks.errors import GentleError
@@ -40,7 +39,6 @@ from gentle_hooks.ledger_records import (
     EscalationRecord,
     OverrideRecord,
     PendingMutation,
-    R,
     RddRender,
     Receipt,
     ReviewFact,
@@ -53,6 +51,12 @@ from gentle_hooks.ledger_schema import MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION
 from gentle_hooks.paths import LEDGER_FILE as LEDGER_FILE
 from gentle_hooks.paths import STATE_DIR as STATE_DIR
 from gentle_hooks.paths import ledger_path as ledger_path
+
+TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    from gentle_hooks.ledger_records import R
 
 #: How long a writer waits for another writer's transaction, in milliseconds.
 DEFAULT_BUSY_TIMEOUT_MS = 30_000
@@ -537,7 +541,8 @@ class Ledger:
         return {t: int(self._query(f"SELECT count(*) FROM {t}")[0][0]) for t in RECORD_TABLES}
 
 
-_Pending = TypeVar("_Pending", PendingMutation, EscalationRecord)
+if TYPE_CHECKING:
+    _Pending = TypeVar("_Pending", PendingMutation, EscalationRecord)
 
 
 def _consume(

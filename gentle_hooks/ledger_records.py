@@ -12,7 +12,10 @@ import dataclasses
 import json
 import sqlite3
 from dataclasses import dataclass
-from typing import Any, TypeVar
+
+TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
 
 
 @dataclass(frozen=True)
@@ -255,18 +258,19 @@ Record = (
     | OverrideRecord
     | RddRender
 )
-R = TypeVar(
-    "R",
-    PendingMutation,
-    EscalationRecord,
-    Receipt,
-    SpotCheck,
-    VerdictRecord,
-    ReviewFact,
-    CommitRecord,
-    OverrideRecord,
-    RddRender,
-)
+if TYPE_CHECKING:
+    R = TypeVar(
+        "R",
+        PendingMutation,
+        EscalationRecord,
+        Receipt,
+        SpotCheck,
+        VerdictRecord,
+        ReviewFact,
+        CommitRecord,
+        OverrideRecord,
+        RddRender,
+    )
 
 TABLES: dict[type[Any], str] = {
     PendingMutation: "pending_mutation",

@@ -10,7 +10,10 @@ pydantic (about 150 ms of import and first-model build, measured) off the hook p
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+
+TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
+if TYPE_CHECKING:
+    from typing import Any
 
 REVIEW_ASSESSMENT_SCHEMA = "gentle-ai.review-assessment/v1"
 
