@@ -94,6 +94,13 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     return conclude(call, env, repo, config, [Judged("the staged change", None, result, note)])
 
 
+#: Why the printed command needs the rest of the work tree set aside first.
+DIRTY_NOTE = (
+    "the work tree holds more than what is staged, and a spot check re-runs in the work "
+    "tree: set the rest aside first (git stash push --keep-index --include-untracked), run "
+    "the receipt and the spot check with --staged, then git stash pop"
+)
+
 #: Why no binding flag reaches what a partial commit (``commit <paths>``) commits.
 PARTIAL_NOTE = (
     "git judged a temporary index (commit -a or commit <paths>) that neither --staged nor "
@@ -114,6 +121,8 @@ def staged_binding(repo: Repository, tree: str) -> tuple[str, str]:
     """
     kind = repo.index_kind()
     if kind == "own":
+        if repo.snapshot_tree() != tree:
+            return " --staged", DIRTY_NOTE
         return " --staged", ""
     if kind == "all" and repo.snapshot_tree() == tree:
         return "", ""
@@ -247,9 +256,19 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             )
             _say(f"{where}: {why}")
             continue
-        records = _records_by_commit(path, commits)
-        for info in repo.read_commits(commits):
+        infos = repo.read_commits(commits)
+        records, pending_since = _records_by_commit(path, infos, repo.paths.toplevel)
+        for info in infos:
             why = commit_evidence(info, records.get(info.id, ()), runtime, applies_all)
+            if (
+                why is None
+                and pending_since is not None
+                and info.committed_at >= int(pending_since)
+            ):
+                why = (
+                    "writer work recorded before this commit was never consumed: it was "
+                    "committed with its hooks skipped"
+                )
             if why is None:
                 continue
             cand = repo.candidate(
@@ -266,15 +285,33 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
     return conclude(call, env, repo, config, judged)
 
 
-def _records_by_commit(path: str, commits: Sequence[str]) -> dict[str, tuple[CommitRecord, ...]]:
+def _records_by_commit(
+    path: str, infos: Sequence[CommitInfo], root: str | None
+) -> tuple[dict[str, tuple[CommitRecord, ...]], float | None]:
+    """Writer records that bear on pushed commits, and when pending writer work began.
+
+    A commit counts as delivered by a writer when a commit record names it, or names
+    another commit with the same tree (the same content re-committed: ``reset --soft``
+    and commit again). Pending work that was recorded before a commit was made and never
+    consumed means that commit was made with its hooks skipped: the second value is the
+    earliest such record time (Unix seconds), or None.
+    """
     led = Ledger.open_existing(path)
     if led is None:
-        return {}
+        return {}, None
     with led:
         out: dict[str, list[CommitRecord]] = {}
-        for rec in led.commit_records(list(commits)):
+        for rec in led.commit_records([i.id for i in infos]):
             out.setdefault(rec.commit_id, []).append(rec)
-    return {k: tuple(v) for k, v in out.items()}
+        by_tree: dict[str, list[CommitRecord]] = {}
+        for rec in led.commit_records_by_tree(sorted({i.tree for i in infos})):
+            by_tree.setdefault(rec.tree, []).append(rec)
+        for info in infos:
+            if info.id not in out and info.tree in by_tree:
+                out[info.id] = by_tree[info.tree]
+        pending = led.pending_mutations(root) if root else []
+    since = min((m.recorded_at for m in pending), default=None)
+    return {k: tuple(v) for k, v in out.items()}, since
 
 
 def _commit_facts(

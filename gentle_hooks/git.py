@@ -762,7 +762,8 @@ class Repository:
 
 @dataclass(frozen=True)
 class CommitInfo:
-    """One commit object: id, tree, parents, author and committer names, raw message."""
+    """One commit object: id, tree, parents, author and committer names, raw message,
+    and the committer time (Unix seconds; 0 when unreadable)."""
 
     id: str
     tree: str
@@ -770,10 +771,19 @@ class CommitInfo:
     author: str
     committer: str
     message: str
+    committed_at: int = 0
 
 
 def _ident_name(value: str) -> str:
     return value.split(" <", 1)[0]
+
+
+def _ident_time(value: str) -> int:
+    parts = value.rsplit(" ", 2)
+    try:
+        return int(parts[-2]) if len(parts) == 3 else 0
+    except ValueError:
+        return 0
 
 
 def parse_commit(oid: str, data: bytes) -> CommitInfo | None:
@@ -795,6 +805,7 @@ def parse_commit(oid: str, data: bytes) -> CommitInfo | None:
         parents=tuple(fields.get("parent", ())),
         author=_ident_name(fields.get("author", [""])[0]),
         committer=_ident_name(fields.get("committer", [""])[0]),
+        committed_at=_ident_time(fields.get("committer", [""])[0]),
         message=body.decode("utf-8", "replace"),
     )
 

@@ -498,6 +498,16 @@ class Ledger:
         )
         return [from_row(CommitRecord, row) for row in rows]
 
+    def commit_records_by_tree(self, trees: Sequence[str]) -> list[CommitRecord]:
+        """Commit records whose commit tree is one of ``trees`` (the same content delivered
+        again under another commit id: a re-commit after ``reset --soft``, say)."""
+        out: list[CommitRecord] = []
+        for start in range(0, len(trees), 500):
+            chunk = list(trees[start : start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            out.extend(self._select(CommitRecord, f"tree IN ({marks})", chunk))
+        return out
+
     def commits_with_identity(self, identity: str) -> list[CommitRecord]:
         """Commit records whose committed candidate is ``identity``, oldest first."""
         return self._select(CommitRecord, "identity = ?", (identity,))
