@@ -251,8 +251,33 @@ def recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     if call.name == "prepare-commit-msg":
         return _pending_rows(path, where.root, ("pending_mutation",)) is not False
     if call.name == "post-commit":
-        return _pending_rows(path, where.root, ("pending_mutation", "escalation")) is not False
+        pending = _pending_rows(path, where.root, ("pending_mutation", "escalation"))
+        return pending is not False or _last_reflog_is_cherry_pick(where.root, env)
     return True
+
+
+def _last_reflog_is_cherry_pick(root: str, env: Mapping[str, str]) -> bool:
+    """Whether HEAD's newest reflog entry is a cherry-pick (its records must be carried),
+    read from the file: no git process on a human's commit."""
+    git_dir = env.get("GIT_DIR")
+    if not git_dir:
+        dotgit = os.path.join(root, ".git")
+        if os.path.isfile(dotgit):
+            with open(dotgit, encoding="utf-8", errors="replace") as fh:
+                text = fh.read().strip()
+            git_dir = text[len("gitdir:") :].strip() if text.startswith("gitdir:") else dotgit
+        else:
+            git_dir = dotgit
+    if not os.path.isabs(git_dir):
+        git_dir = os.path.join(root, git_dir)
+    try:
+        with open(os.path.join(git_dir, "logs", "HEAD"), "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - 4096))
+            last = fh.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    except OSError:
+        return False
+    return b"\tcherry-pick" in last
 
 
 def applies_to_all(where: Where, env: Mapping[str, str]) -> bool:
