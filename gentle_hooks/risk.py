@@ -212,9 +212,11 @@ def _classify_path(c: PathChange, blobs: Mapping[str, bytes], m: _Matchers) -> P
 
 def process_hits(lines: Iterable[AddedLine], s: RiskSettings) -> list[AddedLine]:
     """Added lines that execute a process: a shebang on line 1, or a process call."""
-    patterns = [re.compile(p) for p in s.process_patterns]
+    patterns: list[re.Pattern[str]] = []
     hits = []
     for line in lines:
+        if not patterns:  # compiled on the first line: most candidates bring none to scan
+            patterns = [re.compile(p) for p in s.process_patterns]
         if (line.line == 1 and line.text.startswith("#!")) or any(
             p.search(line.text) for p in patterns
         ):
