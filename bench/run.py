@@ -21,8 +21,10 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -144,9 +146,9 @@ class Timer:
             Spread.of(vs_p) if vs_p else None,
             median_ms(runs["case"]),
             {k: median_ms(v) for k, v in runs.items() if k != "case"},
-            peak_rss(case, self.python),
+            peak_rss(case, self.python, runs=1),
             note,
-            {k: peak_rss(floors[k], self.python) for k in rss_floors},
+            {k: peak_rss(floors[k], self.python, runs=1) for k in rss_floors},
         )
         return row, runs
 
@@ -183,6 +185,33 @@ def fixture(files: int, history: int) -> str:
         print(f"building fixture {path} ...", flush=True)
         build(path, files, history)
     return path
+
+
+def scenario_key(python: str, pkg: str, *sources: str) -> str:
+    """What the prepared repositories depend on: the interpreter, gentle-hooks' and the
+    benchmark's code, and the repositories cloned (by HEAD)."""
+    h = hashlib.sha256(python.encode())
+    for src in sources:
+        h.update(
+            subprocess.run(
+                ["git", "-C", src, "rev-parse", "HEAD"], capture_output=True, check=True
+            ).stdout
+        )
+    for top in (pkg, HERE):
+        for dirpath, dirnames, filenames in sorted(os.walk(top)):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "__")))
+            for name in sorted(f for f in filenames if f.endswith(".py")):
+                with open(os.path.join(dirpath, name), "rb") as fh:
+                    h.update(name.encode() + fh.read())
+    return h.hexdigest()[:12]
+
+
+def forget_old_runs(keep: int = 1) -> None:
+    """Remove prepared repositories of other keys but the ``keep`` most recent."""
+    runs = [os.path.join(FIXTURES, d) for d in os.listdir(FIXTURES) if d.startswith("run")]
+    runs.sort(key=os.path.getmtime, reverse=True)
+    for old in runs[keep:]:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 def resolve_ranges(b: sc.Bench, repo: str, ranges: Sequence[str]) -> list[tuple[str, str, str]]:
@@ -358,6 +387,7 @@ def push_section(t: Timer, table: Table, b: sc.Bench, p: sc.PushRepo) -> None:
     budget = (lambda f: 8 * f["P"] + f["G"], "<= 8P + G")
     url = p.remote
     for n, branch in sorted(p.branches.items()):
+        sc.unpush(b, p, n)  # a run stopped midway may have left the branch pushed
         tip = b.git(p.repo, "rev-parse", branch)
         g = Cmd(("git", "diff", "--raw", "--numstat", "-z", p.base, tip), p.repo, b.env)
         stdin = sc.push_stdin(b, p, n)
@@ -420,17 +450,19 @@ def assess_section(
     repo: str,
     ranges: Sequence[tuple[str, str, str]],
     gated: Callable[[str], bool],
+    as_json: bool = False,
 ) -> dict[str, Row]:
-    """``gentle-hook assess --committed-only`` over each range, HEAD at its tip."""
-    argv = console_script(t.python)
+    """``gentle-hook assess --committed-only`` over each range, HEAD at its tip (the human
+    output, as the issue names the command; ``as_json`` adds ``--json``)."""
+    argv = [*console_script(t.python), "assess", "--committed-only"]
     out: dict[str, Row] = {}
     for label, base, tip in ranges:
         b.git(repo, "checkout", "-q", "--detach", tip)
-        case = Cmd((*argv, "assess", "--committed-only", "--base-ref", base, "--json"), repo, b.env)
+        case = Cmd((*argv, "--base-ref", base, *(["--json"] if as_json else [])), repo, b.env)
         g = Cmd(("git", "diff", "--raw", "--numstat", "-z", base, tip), repo, b.env)
         heavy = label.split()[0].isdigit() and int(label.split()[0]) >= 5000
         row, _ = t.measure(
-            f"assess {label}",
+            f"assess {label}" + (" --json" if as_json else ""),
             case,
             {"P": t.p(repo), "G": g},
             "<= 1.3G + 10P",
@@ -565,6 +597,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--rounds", "--pairs", type=int, default=20, dest="rounds")
     ap.add_argument("--warmup", type=int, default=3)
     ap.add_argument("--only", action="append", choices=SECTIONS, help="run some sections")
+    ap.add_argument("--assess-json", action="store_true", help="time assess with --json")
     args = ap.parse_args(argv)
     if args.rounds < 20:
         print("note: fewer than 20 rounds; the issue asks for >= 20", file=sys.stderr)
@@ -576,21 +609,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A regular install compiles bytecode at install time; an editable one compiles on first
     # import unless PYTHONDONTWRITEBYTECODE is set. Compile so both measure the steady state.
     subprocess.run([python, "-m", "compileall", "-q", pkg], check=True)
-    root = sc.fresh_dir(os.path.join(FIXTURES, "run"))
-    b = sc.Bench(root, python, {})
-    b.env = sc.base_env(root)
-
     if args.repo:
         large_src = os.path.abspath(args.repo)
-        ranges = resolve_ranges(b, large_src, args.range or ["HEAD~1..HEAD"])
+        wanted = args.range or ["HEAD~1..HEAD"]
         gated = lambda label: True  # noqa: E731
     else:
         large_src = fixture(args.files, args.history)
-        ranges = resolve_ranges(
-            b, large_src, [f"range-{k}-base..range-{k}" for k in RANGES] + args.range
-        )
+        wanted = [f"range-{k}-base..range-{k}" for k in RANGES] + args.range
         gated = lambda label: label in ("1000 files", "10000 files")  # noqa: E731
     small_src = fixture(args.small_files, args.small_history)
+    key = scenario_key(python, pkg, large_src, small_src)
+    root = os.path.join(FIXTURES, f"run-{key}")
+    b = sc.Bench(root, python, {})
+    t0 = time.monotonic()
+    reused = os.path.exists(os.path.join(root, sc.SCENARIOS_FILE))
+    if not reused:
+        forget_old_runs()
+        sc.fresh_dir(root)
+    b.env = sc.base_env(root)
+    ranges = resolve_ranges(b, large_src, wanted)
     git_version = b.git(root, "--version")
     print(
         f"interpreter {python} ({kind} install of gentle-hooks), {git_version}, "
@@ -598,42 +635,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"rounds {args.rounds} after {args.warmup} warm-up",
         flush=True,
     )
-
-    t0 = time.monotonic()
-    remote = b.path("remote.git")
-    b.git(root, "clone", "-q", "--bare", "--shared", large_src, remote)
-    large = sc.human_repo(b, remote, "human-large")
-    small = sc.human_repo(b, small_src, "human-small")
-    t1 = time.monotonic()
-    push = None
-    if sections & {"push", "pass"}:
-        push = sc.push_repo(b, remote, "pusher", (1, 10))
-    t2 = time.monotonic()
-    agent = sc.agent_repo(b, remote, "agent") if "delegated" in sections else None
-    assess_repo = None
-    if sections & {"assess", "structure"}:
-        assess_repo = sc.clone(b, remote, b.path("assess"), checkout=False)
+    s = sc.load(b) if reused else sc.prepare(b, large_src, small_src)
     print(
-        f"set-up {time.monotonic() - t0:.1f} s (human clones {t1 - t0:.1f} s, "
-        f"push commits and spot checks {t2 - t1:.1f} s)",
+        f"set-up {time.monotonic() - t0:.1f} s ({'reused ' + root if reused else 'built ' + root})",
         flush=True,
     )
+    large, small, push, agent, assess_repo = s.large, s.small, s.push, s.agent, s.assess
 
     t = Timer(python, b.env, args.rounds, args.warmup)
     table = Table()
     if "pass" in sections:
         pass_section(t, table, b, large, small, push)
-    if "delegated" in sections and agent is not None:
+    if "delegated" in sections:
         delegated_section(t, table, b, agent, (1, 10))
-    if "push" in sections and push is not None:
+    if "push" in sections:
         push_section(t, table, b, push)
-    if "assess" in sections and assess_repo is not None:
-        rows = assess_section(t, table, b, assess_repo, ranges, gated)
+    if "assess" in sections:
+        rows = assess_section(t, table, b, assess_repo, ranges, gated, args.assess_json)
         rss_rows(table, rows, ranges[0][0], max(ranges, key=lambda r: int(r[0].split()[0]))[0])
     if "structure" in sections:
         imports_row(table, python, entry, large, b)
-        if assess_repo is not None:
-            numstat_rows(table, python, b, assess_repo, ranges)
+        numstat_rows(table, python, b, assess_repo, ranges)
     fails = table.failures
     print(
         f"\n{len(table.rows)} lines, {len(fails)} FAIL; {time.monotonic() - started:.0f} s "

@@ -10,11 +10,12 @@ happens to run inside an agent.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 HOOK_TYPES = (
     "pre-commit",
@@ -50,6 +51,7 @@ GITCONFIG = """\
 """
 AI_TRAILER = "Co-authored-by: Claude <noreply@anthropic.com>"
 ZERO = "0" * 40
+SCENARIOS_FILE = "scenarios.json"
 
 
 def base_env(state_dir: str) -> dict[str, str]:
@@ -308,14 +310,53 @@ def push_stdin(b: Bench, p: PushRepo, count: int) -> str:
 
 
 def unpush(b: Bench, p: PushRepo, count: int) -> None:
-    """Forget a benchmark push: the remote's branch and our remote-tracking ref."""
+    """Forget a benchmark push: the remote's branch and our remote-tracking ref (either may
+    be absent)."""
     name = p.branches[count]
-    subprocess.run(
-        ["git", "update-ref", "-d", f"refs/heads/{name}"], cwd=p.remote, env=b.env, check=True
+    for cwd, ref in ((p.remote, f"refs/heads/{name}"), (p.repo, f"refs/remotes/origin/{name}")):
+        subprocess.run(
+            ["git", "update-ref", "-d", ref], cwd=cwd, env=b.env, check=False, capture_output=True
+        )
+
+
+@dataclass
+class Scenarios:
+    """Every prepared repository of a run directory."""
+
+    large: HumanRepo
+    small: HumanRepo
+    push: PushRepo
+    agent: AgentRepo
+    assess: str
+
+
+def prepare(b: Bench, large_src: str, small_src: str) -> Scenarios:
+    """Clone and prepare every repository under ``b.root`` and record them (reused by the
+    next run while the code and the sources are the same: see ``run.scenario_key``)."""
+    remote = b.path("remote.git")
+    b.git(b.root, "clone", "-q", "--bare", "--shared", large_src, remote)
+    s = Scenarios(
+        large=human_repo(b, remote, "human-large"),
+        small=human_repo(b, small_src, "human-small"),
+        push=push_repo(b, remote, "pusher", (1, 10)),
+        agent=agent_repo(b, remote, "agent"),
+        assess=clone(b, remote, b.path("assess"), checkout=False),
     )
-    subprocess.run(
-        ["git", "update-ref", "-d", f"refs/remotes/origin/{name}"],
-        cwd=p.repo,
-        env=b.env,
-        check=True,
+    with open(b.path(SCENARIOS_FILE), "w", encoding="utf-8") as fh:
+        json.dump(asdict(s), fh, indent=1)
+    return s
+
+
+def load(b: Bench) -> Scenarios:
+    """The repositories :func:`prepare` recorded in ``b.root``."""
+    with open(b.path(SCENARIOS_FILE), encoding="utf-8") as fh:
+        raw = json.load(fh)
+    push = raw["push"]
+    push["branches"] = {int(k): v for k, v in push["branches"].items()}
+    return Scenarios(
+        large=HumanRepo(**raw["large"]),
+        small=HumanRepo(**raw["small"]),
+        push=PushRepo(**push),
+        agent=AgentRepo(**raw["agent"]),
+        assess=raw["assess"],
     )

@@ -306,7 +306,7 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
         )
     assert repo.paths.toplevel is not None  # Repository.open refuses bare repositories
     facts = read_facts(ledger_path(repo.paths.common_dir), repo.paths.toplevel, cand.identity)
-    from gentle_hooks.records import Binding  # the recording stack: not on the gates' path
+    from gentle_hooks.binding import Binding  # records' stack stays off assess's path
 
     binding = Binding(cwd=req.cwd, projection=projection, base_ref=req.base_ref)
     return evaluate(

@@ -19,7 +19,8 @@ candidate and why; ``--warn`` or ``mode = "warn"`` reports without failing.
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from gentle_hooks.assessment import AssessResult, evaluate
@@ -37,7 +38,12 @@ from gentle_hooks.render import short
 
 TYPE_CHECKING = False  # the commit gate needs no push parsing: pushspec loads when used
 if TYPE_CHECKING:
+    from typing import TypeVar
+
     from gentle_hooks.pushspec import PushUpdate
+
+    T = TypeVar("T")
+    U = TypeVar("U")
 
 PREFIX = "gentle-hooks:"
 
@@ -236,6 +242,7 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
     remote = call.args[0] if call.args else env.get("PRE_COMMIT_REMOTE_NAME")
     updates = push_updates(call, env)
     repo, config = _open(env)
+    repo.hold_refs()  # every candidate of this push is based on the refs as they are now
     runtime = runtime_evidence(env)
     applies_all = config.settings.applies_to == "all"
     path = ledger_path(repo.paths.common_dir)
@@ -258,6 +265,7 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             continue
         infos = repo.read_commits(commits)
         records, pending_since = _records_by_commit(path, infos, repo.paths.toplevel)
+        delegated = []
         for info in infos:
             why = commit_evidence(info, records.get(info.id, ()), runtime, applies_all)
             if (
@@ -269,20 +277,77 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
                     "writer work recorded before this commit was never consumed: it was "
                     "committed with its hooks skipped"
                 )
-            if why is None:
-                continue
-            cand = repo.candidate(
-                Projection.COMMITTED, commit=info.id, config_ref=config.settings.base_ref
+            if why is not None:
+                delegated.append((info, why))
+        repo.peel_commits([info.id for info, _ in delegated])  # one rev-parse for all
+        judged.extend(
+            in_order(
+                lambda item, where=where, records=records: _judge_commit(
+                    repo, config, path, head, where, item[0], item[1], records.get(item[0].id, ())
+                ),
+                delegated,
             )
-            facts = _commit_facts(path, repo, cand.identity, records.get(info.id, ()))
-            result = evaluate(repo, config, cand, facts, delegated_by=why, bind_flag=" --committed")
-            note = (
-                ""
-                if info.id == head
-                else (f"with {short(info.id)} checked out (git switch --detach {short(info.id)})")
-            )
-            judged.append(Judged(f"commit {short(info.id)} on {where}", where, result, note))
+        )
     return conclude(call, env, repo, config, judged)
+
+
+def _judge_commit(
+    repo: Repository,
+    config: LoadedConfig,
+    path: str,
+    head: str | None,
+    where: str,
+    info: CommitInfo,
+    why: str,
+    records: Sequence[CommitRecord],
+) -> Judged:
+    """Evaluate one delegated commit of a pushed ref by its committed candidate."""
+    cand = repo.candidate(Projection.COMMITTED, commit=info.id, config_ref=config.settings.base_ref)
+    facts = _commit_facts(path, repo, cand.identity, records)
+    result = evaluate(repo, config, cand, facts, delegated_by=why, bind_flag=" --committed")
+    note = (
+        ""
+        if info.id == head
+        else (f"with {short(info.id)} checked out (git switch --detach {short(info.id)})")
+    )
+    return Judged(f"commit {short(info.id)} on {where}", where, result, note)
+
+
+def in_order(fn: Callable[[T], U], items: Sequence[T], workers: int = 4) -> list[U]:
+    """``[fn(x) for x in items]`` on up to ``workers`` threads.
+
+    Judging a commit is mostly waiting for its git processes (merge-base, the numstat diff
+    and the process scan); on threads those of several commits overlap. Results keep the
+    order of ``items``; when calls fail, the first failure in that order is raised, as the
+    loop would have raised it.
+    """
+    if len(items) < 2:
+        return [fn(x) for x in items]
+    results: list[U | None] = [None] * len(items)
+    errors: list[BaseException | None] = [None] * len(items)
+    todo = iter(range(len(items)))
+    lock = threading.Lock()
+
+    def work() -> None:
+        while True:
+            with lock:
+                i = next(todo, None)
+            if i is None:
+                return
+            try:
+                results[i] = fn(items[i])
+            except BaseException as exc:  # re-raised in order below
+                errors[i] = exc
+
+    threads = [threading.Thread(target=work, daemon=True) for _ in range(min(workers, len(items)))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for err in errors:
+        if err is not None:
+            raise err
+    return results  # type: ignore[return-value]
 
 
 def _records_by_commit(

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -108,6 +109,12 @@ class Repository:
         #: commit id -> tree id, for commits whose tree an earlier git call already printed
         #: (saves a ``rev-parse`` per merge-base; a commit's tree never changes).
         self._trees: dict[str, str] = {}
+        #: ``<full id>^{commit}`` / ``^{tree}`` -> what rev-parse printed (immutable).
+        self._peeled: dict[str, str] = {}
+        #: the default base, once :meth:`hold_refs` was called and it was read.
+        self._held_base: tuple[str | None, str, str | None] | None = None
+        self._hold_refs = False
+        self._hold_lock = threading.Lock()  # the push gate judges commits on threads
 
     # -- opening -------------------------------------------------------------------------
 
@@ -579,15 +586,51 @@ class Repository:
     # -- candidates ----------------------------------------------------------------------
 
     def _rev_parse_many(self, exprs: Sequence[str]) -> list[str] | None:
-        """Resolve several revision expressions in one process; None if any fails."""
+        """Resolve several revision expressions in one process; None if any fails.
+
+        A full object id peeled to a commit or a tree always resolves the same way: those
+        answers are kept, and asked again cost no process (see :meth:`peel_commits`).
+        """
+        if all(e in self._peeled for e in exprs):
+            return [self._peeled[e] for e in exprs]
         proc = self.run(["rev-parse", "--end-of-options", *exprs], ok=(0, 128))
         # Older git (2.39) echoes --end-of-options here instead of consuming it; no
         # expression can print it (check_ref_name refuses names starting with "-").
         lines = [x for x in proc.stdout.decode().split() if x != "--end-of-options"]
-        return lines if proc.returncode == 0 and len(lines) == len(exprs) else None
+        if proc.returncode != 0 or len(lines) != len(exprs):
+            return None
+        for expr, value in zip(exprs, lines, strict=True):
+            name, _, peel = expr.partition("^")
+            if peel in ("{commit}", "{tree}") and _is_full_id(name):
+                self._peeled[expr] = value
+        return lines
+
+    def peel_commits(self, ids: Sequence[str]) -> None:
+        """Resolve the commits and trees of many commit ids in one process, so that
+        :meth:`candidate` for each of them needs no ``rev-parse`` of its own.
+
+        Nothing is kept when any id is not a commit; each candidate then resolves (and
+        reports) its own, as without this call.
+        """
+        exprs = [e for c in ids for e in (f"{c}^{{commit}}", f"{c}^{{tree}}")]
+        if exprs:
+            self._rev_parse_many(exprs)
+
+    def hold_refs(self) -> None:
+        """Read the default base refs once from now on: a hook judging many commits of one
+        push sees the refs as they were when it started, not once per commit."""
+        self._hold_refs = True
 
     def _default_base(self) -> tuple[str | None, str, str | None]:
         """(ref, source, commit) from origin/HEAD, else the fallback chain, in one process."""
+        if not self._hold_refs:
+            return self._read_default_base()
+        with self._hold_lock:
+            if self._held_base is None:
+                self._held_base = self._read_default_base()
+            return self._held_base
+
+    def _read_default_base(self) -> tuple[str | None, str, str | None]:
         names = ["refs/remotes/origin/HEAD"] + [
             ("refs/remotes/" if r.startswith("origin/") else "refs/heads/") + r
             for r in DEFAULT_BASE_CHAIN
@@ -808,6 +851,10 @@ def parse_commit(oid: str, data: bytes) -> CommitInfo | None:
         committed_at=_ident_time(fields.get("committer", [""])[0]),
         message=body.decode("utf-8", "replace"),
     )
+
+
+def _is_full_id(name: str) -> bool:
+    return len(name) in (40, 64) and not name.strip("0123456789abcdef")
 
 
 def check_ref_name(ref: str, what: str) -> None:

@@ -29,7 +29,6 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from urllib.parse import quote
 
 from gentle_hooks.errors import GentleError
 from gentle_hooks.ledger_records import (
@@ -226,7 +225,7 @@ class Ledger:
         mode = "ro" if readonly else ("rwc" if create else "rw")
         try:
             conn = sqlite3.connect(
-                f"file:{quote(os.path.abspath(path))}?mode={mode}",
+                f"file:{_quote(os.path.abspath(path))}?mode={mode}",
                 uri=True,
                 timeout=busy / 1000,
                 isolation_level=None,
@@ -551,6 +550,15 @@ class Ledger:
         return {t: int(self._query(f"SELECT count(*) FROM {t}")[0][0]) for t in RECORD_TABLES}
 
 
+_URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/")
+
+
+def _quote(path: str) -> str:
+    """``urllib.parse.quote(path)``, same output: importing urllib.parse costs ~3 ms (it
+    loads ipaddress), on every gate that reads the ledger."""
+    return "".join(chr(b) if b in _URI_SAFE else f"%{b:02X}" for b in path.encode("utf-8"))
+
+
 if TYPE_CHECKING:
     _Pending = TypeVar("_Pending", PendingMutation, EscalationRecord)
 
@@ -621,7 +629,7 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
         return (StoreCheck("store", False, f"{path}: {problem}"),)
     out = [StoreCheck("store", True, path)]
     try:
-        conn = sqlite3.connect(f"file:{quote(os.path.abspath(path))}?mode=ro", uri=True)
+        conn = sqlite3.connect(f"file:{_quote(os.path.abspath(path))}?mode=ro", uri=True)
     except sqlite3.Error as exc:
         return (StoreCheck("store", False, f"{path}: cannot be opened: {exc}"),)
     try:

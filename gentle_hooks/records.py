@@ -18,7 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import IO
 
-from gentle_hooks.candidate import Candidate, Projection
+from gentle_hooks.binding import Binding as Binding
+from gentle_hooks.candidate import Candidate
 from gentle_hooks.errors import PolicyInputError, UsageError
 from gentle_hooks.git import Repository
 from gentle_hooks.inputs import parse_receipt_line, validate_label, validate_paths
@@ -45,33 +46,6 @@ REVIEW_VERBS: dict[str, str] = {
 #: Environment variables ``record`` reads when ``--model`` / ``--effort`` are absent.
 ENV_MODEL = "GENTLE_WRITER_MODEL"
 ENV_EFFORT = "GENTLE_WRITER_EFFORT"
-
-
-@dataclass(frozen=True)
-class Binding:
-    """Which candidate a command binds to (SPEC §3 "Binding").
-
-    Attributes:
-        cwd: directory inside the repository (``--cwd``), or None for the current one.
-        projection: snapshot (default), committed (``--committed``) or staged.
-        base_ref: ``--base-ref`` or None (config, origin/HEAD, fallback chain).
-    """
-
-    cwd: str | None = None
-    projection: Projection = Projection.SNAPSHOT
-    base_ref: str | None = None
-
-    def flags(self) -> str:
-        """The flags another command needs to bind to the same candidate, with a
-        leading space (``""`` for the default), for the fix commands we print."""
-        out = ""
-        if self.cwd is not None:
-            out += f" --cwd {shlex.quote(self.cwd)}"
-        if self.projection is not Projection.SNAPSHOT:
-            out += f" --{self.projection.value}"
-        if self.base_ref is not None:
-            out += f" --base-ref {shlex.quote(self.base_ref)}"
-        return out
 
 
 @dataclass(frozen=True)

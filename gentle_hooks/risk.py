@@ -14,6 +14,7 @@ tier.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -23,8 +24,9 @@ from gentle_hooks.gitparse import AddedLine
 from gentle_hooks.native_result import NativeAssessment, NativeCandidate, NativeReason
 from gentle_hooks.settings import RiskSettings
 
-_SPLIT = re.compile(r"[^A-Za-z0-9]+")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+#: A path's tokens in one pass: runs of ASCII letters and digits, split where a lowercase
+#: letter or digit meets an uppercase one (``authService`` -> ``auth`` ``Service``).
+_TOKEN = re.compile(r"[A-Z]*[a-z0-9]*")
 _CONFIG_EXT = (".toml", ".yaml", ".yml", ".json", ".ini", ".cfg", ".conf", ".env", ".lock")
 _ORDER = {"passive": 0, "medium": 1, "high": 2}
 #: High reasons listed one by one up to this count; the rest are summarised in one line.
@@ -45,11 +47,7 @@ def path_tokens(path: str) -> list[str]:
 
     ``src/authService/login_view.py`` -> ``src auth service login view py``.
     """
-    out: list[str] = []
-    for part in _SPLIT.split(path):
-        if part:
-            out.extend(p.lower() for p in _CAMEL.split(part) if p)
-    return out
+    return [t.lower() for t in _TOKEN.findall(path) if t]
 
 
 def _basename(path: str) -> str:
@@ -62,41 +60,99 @@ def _ext(path: str) -> str:
     return base[dot:].lower() if dot > 0 else ""
 
 
-def _glob(path: str, patterns: Iterable[str]) -> bool:
-    return any(fnmatch.fnmatchcase(path, p) for p in patterns)
+class _Matchers:
+    """One settings' lists as sets, and each glob list as one compiled regex: a candidate
+    of 10,000 paths asks every rule of every path (built once per settings)."""
+
+    __slots__ = (
+        "agent_dirs",
+        "agent_upper",
+        "delivery",
+        "doc_extensions",
+        "doc_name_extensions",
+        "doc_names",
+        "generated",
+        "hot_tokens",
+        "shell_extensions",
+    )
+
+    def __init__(self, s: RiskSettings) -> None:
+        self.hot_tokens = frozenset(s.hot_path_tokens)
+        self.agent_upper = frozenset(f.upper() for f in s.agent_files)
+        self.agent_dirs = frozenset(s.agent_dirs)
+        self.doc_extensions = frozenset(s.doc_extensions)
+        self.doc_names = frozenset(s.doc_names)
+        self.doc_name_extensions = frozenset(("", ".txt", *s.doc_extensions))
+        self.shell_extensions = frozenset(s.shell_extensions)
+        self.delivery = _globs(s.delivery_globs)
+        self.generated = _globs(s.generated_globs)
+
+
+def _globs(patterns: Iterable[str]) -> re.Pattern[str] | None:
+    """fnmatchcase against any of ``patterns`` as one regex (None: no pattern)."""
+    parts = [f"(?:{fnmatch.translate(p)})" for p in patterns]
+    return re.compile("|".join(parts)) if parts else None
+
+
+@functools.lru_cache(maxsize=8)
+def _cached_matchers(s: RiskSettings) -> _Matchers:
+    return _Matchers(s)
+
+
+def _matchers(s: RiskSettings) -> _Matchers:
+    try:
+        return _cached_matchers(s)
+    except TypeError:  # settings holding lists are not hashable: build them each time
+        return _Matchers(s)
+
+
+def _glob(path: str, rx: re.Pattern[str] | None) -> bool:
+    return rx is not None and rx.match(path) is not None
 
 
 def is_agent_instruction(path: str, s: RiskSettings) -> bool:
     """True for agent-instruction files: AGENTS.md, CLAUDE.md, SKILL.md..., or any path
     inside a prompt/skill/agent folder or ``.github/``."""
-    base = _basename(path)
-    if base in s.agent_files or base.upper() in (f.upper() for f in s.agent_files):
+    return _is_agent_instruction(path, _matchers(s))
+
+
+def _is_agent_instruction(path: str, m: _Matchers) -> bool:
+    if _basename(path).upper() in m.agent_upper:
         return True
     dirs = path.split("/")[:-1]
-    return any(d.lower() in s.agent_dirs for d in dirs)
+    return any(d.lower() in m.agent_dirs for d in dirs)
 
 
 def is_doc_path(path: str, s: RiskSettings) -> bool:
     """True when the path looks like documentation: a doc extension, or a README /
     CHANGELOG / LICENSE / CONTRIBUTING name (bare or with a doc or ``.txt`` extension)."""
+    return _is_doc_path(path, _matchers(s))
+
+
+def _is_doc_path(path: str, m: _Matchers) -> bool:
     ext = _ext(path)
-    if ext in s.doc_extensions:
+    if ext in m.doc_extensions:
         return True
     base = _basename(path)
     stem = base[: len(base) - len(ext)] if ext else base
-    return stem.upper() in s.doc_names and ext in ("", ".txt", *s.doc_extensions)
+    return stem.upper() in m.doc_names and ext in m.doc_name_extensions
 
 
 def is_generated(path: str, s: RiskSettings) -> bool:
     """True for generated golden files (excluded from ``changed_lines``)."""
-    return _glob(path, s.generated_globs) or _glob("/" + path, s.generated_globs)
+    return _is_generated(path, _matchers(s))
+
+
+def _is_generated(path: str, m: _Matchers) -> bool:
+    return _glob(path, m.generated) or _glob("/" + path, m.generated)
 
 
 def doc_blobs_to_prove(changes: Sequence[PathChange], s: RiskSettings) -> list[str]:
     """Blob ids whose bytes must be read to prove documentation (deleted docs: old blob)."""
+    m = _matchers(s)
     oids = []
     for c in changes:
-        if is_doc_path(c.path, s) and not c.submodule:
+        if _is_doc_path(c.path, m) and not c.submodule:
             oids.append(c.old_oid if c.status == "D" else c.new_oid)
     return oids
 
@@ -114,26 +170,30 @@ def is_proven_doc(data: bytes | None) -> bool:
 
 def classify_path(c: PathChange, blobs: Mapping[str, bytes], s: RiskSettings) -> PathClass:
     """Classify one changed path (before process-execution lines are considered)."""
+    return _classify_path(c, blobs, _matchers(s))
+
+
+def _classify_path(c: PathChange, blobs: Mapping[str, bytes], m: _Matchers) -> PathClass:
     paths = [c.path] + ([c.old_path] if c.old_path else [])
     for p in paths:
-        hits = sorted(set(path_tokens(p)) & set(s.hot_path_tokens))
+        hits = sorted(m.hot_tokens.intersection(path_tokens(p)))
         if hits:
             return PathClass("high", "hot_path", f"path token {hits[0]!r} in {p}")
-    if any(_glob(p, s.delivery_globs) for p in paths):
+    if any(_glob(p, m.delivery) for p in paths):
         return PathClass("high", "delivery_config", "CI workflow or gate configuration")
-    if any(_ext(p) in s.shell_extensions for p in paths):
+    if any(_ext(p) in m.shell_extensions for p in paths):
         return PathClass("high", "shell_script", "shell script")
     if c.exec_flip:
         return PathClass("high", "exec_bit", f"mode {c.old_mode} -> {c.new_mode}")
     if c.status in ("A", "C") and c.new_mode == MODE_EXEC:
         return PathClass("high", "exec_bit", "new executable file (mode 100755)")
-    if any(is_agent_instruction(p, s) for p in paths):
+    if any(_is_agent_instruction(p, m) for p in paths):
         return PathClass("medium", "agent_instruction", "agent-instruction file")
     if c.submodule:
         return PathClass("medium", "submodule", "submodule commit changed")
     if MODE_SYMLINK in (c.old_mode, c.new_mode):
         return PathClass("medium", "symlink", "symbolic link")
-    if all(is_doc_path(p, s) for p in paths):
+    if all(_is_doc_path(p, m) for p in paths):
         mode = c.old_mode if c.status == "D" else c.new_mode
         oid = c.old_oid if c.status == "D" else c.new_oid
         if mode == MODE_FILE and is_proven_doc(blobs.get(oid)):
@@ -152,9 +212,11 @@ def classify_path(c: PathChange, blobs: Mapping[str, bytes], s: RiskSettings) ->
 
 def process_hits(lines: Iterable[AddedLine], s: RiskSettings) -> list[AddedLine]:
     """Added lines that execute a process: a shebang on line 1, or a process call."""
-    patterns = [re.compile(p) for p in s.process_patterns]
+    patterns: list[re.Pattern[str]] = []
     hits = []
     for line in lines:
+        if not patterns:  # compiled on the first line: most candidates bring none to scan
+            patterns = [re.compile(p) for p in s.process_patterns]
         if (line.line == 1 and line.text.startswith("#!")) or any(
             p.search(line.text) for p in patterns
         ):
@@ -190,8 +252,9 @@ def classify(
     high: list[NativeReason] = []
     groups: dict[tuple[str, str], list[str]] = {}
     tier = "passive"
+    m = _matchers(s)
     for c in changes:
-        pc = classify_path(c, blobs, s)
+        pc = _classify_path(c, blobs, m)
         if _ORDER[pc.tier] > _ORDER[tier]:
             tier = pc.tier
         if pc.tier == "high":
@@ -233,7 +296,7 @@ def classify(
             )
         )
     lines = sum(
-        c.lines for c in changes if not (c.binary or c.mode_only or is_generated(c.path, s))
+        c.lines for c in changes if not (c.binary or c.mode_only or _is_generated(c.path, m))
     )
     if consumed:
         due, why = False, "already_reviewed"

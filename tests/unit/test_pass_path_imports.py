@@ -1,0 +1,83 @@
+"""The pass path is structure, not timing (SPEC §2 "Start-up is part of the product").
+
+Each hook a human's ordinary commit runs is started exactly as the installed script starts
+it (``python -I -c <install.ENTRY> hook <name>``) in a plain repository, and the modules
+it imported are read from ``sys.modules`` at exit: no pydantic, click or pygit2, and
+neither the gate nor the recorders (their hooks decide first with the standard library).
+The latency itself is measured by ``bench/run.py``, never by a test.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gentle_hooks.install import ENTRY
+
+HEAVY = ("pydantic", "click", "pygit2")
+#: The commit gate's pass path promises more (gentle_hooks.hookrun's docstring).
+PRE_COMMIT_AVOIDS = ("subprocess", "dataclasses", "typing", "tomllib", "sqlite3")
+PROBE = (
+    "import atexit, sys\n"
+    "atexit.register(lambda: sys.stderr.write('MODULES ' + ' '.join(sorted(sys.modules))))\n"
+    + ENTRY
+)
+
+
+def _git(cwd: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True)
+
+
+@pytest.fixture
+def plain_repo(tmp_path: Path) -> Path:
+    """A repository with one commit and a staged change; gentle-hooks never ran in it."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    _git(repo, "init", "-q")
+    (repo / "a.py").write_text("x = 1\n")
+    _git(repo, "add", "a.py")
+    _git(repo, "commit", "-q", "-m", "init")
+    (repo / "a.py").write_text("x = 2\n")
+    _git(repo, "add", "a.py")
+    (repo / "MSG").write_text("Fix the thing\n\n# Please enter the commit message\n")
+    return repo
+
+
+def _imported(repo: Path, *hook_args: str) -> set[str]:
+    proc = subprocess.run(
+        [sys.executable, "-I", "-c", PROBE, "hook", *hook_args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    line = proc.stderr.rsplit("MODULES ", 1)[-1]
+    return set(line.split())
+
+
+@pytest.mark.parametrize(
+    "hook_args",
+    [
+        ("pre-commit",),
+        ("prepare-commit-msg", "MSG", "message"),
+        ("commit-msg", "MSG"),
+        ("post-commit",),
+    ],
+    ids=lambda a: a[0],
+)
+def test_a_human_commit_imports_no_heavy_module(plain_repo: Path, hook_args: tuple[str]) -> None:
+    modules = _imported(plain_repo, *hook_args)
+    tops = {m.split(".")[0] for m in modules}
+    assert not tops & set(HEAVY), sorted(tops & set(HEAVY))
+    assert "gentle_hooks.gate" not in modules
+    assert "gentle_hooks.recorders" not in modules
+    assert "gentle_hooks.hookrun" in modules  # the probe really ran the hook
+
+
+def test_the_commit_gate_pass_path_stays_on_the_lightest_stdlib(plain_repo: Path) -> None:
+    modules = _imported(plain_repo, "pre-commit")
+    assert not modules & set(PRE_COMMIT_AVOIDS), sorted(modules & set(PRE_COMMIT_AVOIDS))
