@@ -118,14 +118,17 @@ class LedgerFacts:
             for v in self.verdicts
             if not v.accepted
         )
+        # The same verdict stored twice is one verifier's answer, not two (stakes count
+        # verifiers): verdicts count once per distinct content.
+        distinct = list({(v.json, v.status, v.accepted): v for v in self.verdicts}.values())
         return Satisfaction(
             spot_check_agreed=agreed,
             readback=readback,
             disagreements=disagreements,
-            accepted_verdicts=sum(1 for v in self.verdicts if v.accepted),
+            accepted_verdicts=sum(1 for v in distinct if v.accepted),
             verdict_statuses=tuple(
                 "pass" if v.accepted else ("abstain" if v.status == "pass" else v.status)
-                for v in self.verdicts
+                for v in distinct
             ),
             rejected_verdicts=rejected,
             receipts=len(self.receipts),

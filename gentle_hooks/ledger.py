@@ -236,9 +236,7 @@ class Ledger:
         ledger = cls(conn, path, readonly, clock)
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(busy)}")
-            if not readonly:
-                ledger._set_wal()
-                conn.execute("PRAGMA synchronous = FULL")
+            # Read the version before anything can write: a newer store is left untouched.
             version = ledger.schema_version()
             if version > SCHEMA_VERSION:
                 raise StoreError(
@@ -246,6 +244,9 @@ class Ledger:
                     f"schema version {version} is newer than this gentle-hooks knows "
                     f"({SCHEMA_VERSION}); upgrade gentle-hooks",
                 )
+            if not readonly:
+                ledger._set_wal()
+                conn.execute("PRAGMA synchronous = FULL")
             if not readonly and version < SCHEMA_VERSION:
                 ledger._migrate()
             if not create:

@@ -112,3 +112,27 @@ def test_review_evidence_latest_recorded_outcome_and_ack() -> None:
     assert ev.caller is ReviewOutcome.CLOSED
     assert ev.recorded is ReviewOutcome.UNAVAILABLE
     assert ev.consumed and f.consumed
+
+
+def test_the_same_verdict_stored_twice_counts_once() -> None:
+    import dataclasses
+
+    facts = _facts()
+    from gentle_hooks.ledger_records import VerdictRecord
+
+    v = VerdictRecord(
+        root="/r",
+        identity=facts.identity,
+        brief_id="b",
+        status="pass",
+        accepted=True,
+        reasons=(),
+        json='{"briefId":"b"}',
+        markdown="",
+    )
+    again = dataclasses.replace(
+        facts, verdicts=(v, dataclasses.replace(v, id=2), dataclasses.replace(v, id=3))
+    )
+    assert again.satisfaction().accepted_verdicts == 1
+    other = dataclasses.replace(v, id=4, json='{"briefId":"b2"}')
+    assert dataclasses.replace(facts, verdicts=(v, other)).satisfaction().accepted_verdicts == 2
