@@ -197,16 +197,17 @@ def scenario_key(python: str, pkg: str, *sources: str) -> str:
                 ["git", "-C", src, "rev-parse", "HEAD"], capture_output=True, check=True
             ).stdout
         )
-    for top in (pkg, HERE):
-        for dirpath, dirnames, filenames in sorted(os.walk(top)):
-            dirnames[:] = sorted(d for d in dirnames if not d.startswith((".", "__")))
-            for name in sorted(f for f in filenames if f.endswith(".py")):
-                with open(os.path.join(dirpath, name), "rb") as fh:
-                    h.update(name.encode() + fh.read())
+    files = sorted(os.path.join(HERE, f) for f in os.listdir(HERE) if f.endswith(".py"))
+    for dirpath, dirnames, filenames in os.walk(pkg):
+        dirnames[:] = [d for d in dirnames if not d.startswith((".", "__"))]
+        files += sorted(os.path.join(dirpath, f) for f in filenames if f.endswith(".py"))
+    for path in sorted(files):
+        with open(path, "rb") as fh:
+            h.update(path.encode() + b"\0" + fh.read())
     return h.hexdigest()[:12]
 
 
-def forget_old_runs(keep: int = 1) -> None:
+def forget_old_runs(keep: int = 2) -> None:
     """Remove prepared repositories of other keys but the ``keep`` most recent."""
     runs = [os.path.join(FIXTURES, d) for d in os.listdir(FIXTURES) if d.startswith("run")]
     runs.sort(key=os.path.getmtime, reverse=True)
