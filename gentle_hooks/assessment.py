@@ -300,9 +300,15 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
         what = {"committed": "HEAD's tree", "staged": "the index", "snapshot": "the work tree"}[
             projection.value
         ]
+        has_parent = cand.head is not None and repo.peel_commit(cand.head + "~1") is not None
+        hint = (
+            "pass an older --base-ref (e.g. --base-ref HEAD~1 --committed-only)"
+            if has_parent
+            else "there is no earlier commit to compare with: assess the work tree "
+            "(drop --committed-only) once it changes"
+        )
         raise UsageError(
-            f"the candidate is empty: {what} equals the base ({cand.base.note}); pass an "
-            f"older --base-ref (e.g. --base-ref HEAD~1 --committed-only)"
+            f"the candidate is empty: {what} equals the base ({cand.base.note}); {hint}"
         )
     assert repo.paths.toplevel is not None  # Repository.open refuses bare repositories
     facts = read_facts(ledger_path(repo.paths.common_dir), repo.paths.toplevel, cand.identity)

@@ -865,6 +865,11 @@ def check_ref_name(ref: str, what: str) -> None:
     """
     if not ref or ref.startswith("-") or any(c in ref for c in "\0\n\r"):
         raise GitError(f"{what} {ref!r} is not a valid ref name")
+    if ref.startswith("^") or ref.endswith(("^@", "^!", "^-")):
+        raise GitError(
+            f"{what} {ref!r} is range syntax; pass a single ref, e.g. "
+            f"{ref.lstrip('^').split('^@')[0].split('^!')[0] or 'HEAD'!r}"
+        )
     if ".." in ref:
         left = ref.split("..")[0] or "HEAD"
         raise GitError(f"{what} {ref!r} is a range; pass a single ref, e.g. {left!r}")

@@ -70,8 +70,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             rv = cli.main(args=args, prog_name=PROG, standalone_mode=False)
         except click.exceptions.Exit as exc:
             return int(exc.exit_code)
+        except click.UsageError as exc:  # one line, as for every other bad input
+            where = exc.ctx.command_path if exc.ctx is not None else PROG
+            print(f"{PROG}: error: {exc.format_message()} (see: {where} --help)", file=sys.stderr)
+            return EXIT_INPUT
         except click.ClickException as exc:
-            exc.show()
+            print(f"{PROG}: error: {exc.format_message()}", file=sys.stderr)
             return EXIT_INPUT
         except click.exceptions.Abort:
             return EXIT_INTERRUPTED

@@ -9,7 +9,7 @@ import click
 from gentle_hooks.assessment import AssessRequest, run_assess
 from gentle_hooks.candidate import Projection
 from gentle_hooks.envelope import build_envelope, envelope_json
-from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.render import render_assess
 
 
@@ -18,16 +18,11 @@ from gentle_hooks.render import render_assess
 @click.option("--base-ref", help="Base ref; default: config, origin/HEAD, origin/main, ...")
 @click.option(
     "--committed-only",
-    "projection",
-    flag_value="committed",
+    "committed_only",
+    is_flag=True,
     help="Assess HEAD's tree: dirty and untracked files are out of scope.",
 )
-@click.option(
-    "--staged",
-    "projection",
-    flag_value="staged",
-    help="Assess the index (the one git hands a hook).",
-)
+@click.option("--staged", is_flag=True, help="Assess the index (the one git hands a hook).")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON envelope.")
 @click.option(
     "--escalate-item",
@@ -53,7 +48,8 @@ from gentle_hooks.render import render_assess
 def assess(
     cwd: str | None,
     base_ref: str | None,
-    projection: str | None,
+    committed_only: bool,
+    staged: bool,
     as_json: bool,
     escalate_item: str | None,
     escalate_reason: str | None,
@@ -68,11 +64,14 @@ def assess(
     of the base ref. Informational: exits 0 whatever the plan says — also when the native
     provider fails (native risk unassessable, which informs only).
     """
+    if committed_only and staged:
+        raise UsageError("--committed-only and --staged are two different candidates; pick one")
+    projection = Projection.COMMITTED if committed_only else Projection.STAGED if staged else None
     result = run_assess(
         AssessRequest(
             cwd=cwd,
             base_ref=base_ref,
-            projection=Projection(projection) if projection else None,
+            projection=projection,
             escalate_item=escalate_item,
             escalate_reason=escalate_reason,
             review_outcome=review_outcome,

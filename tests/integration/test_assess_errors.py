@@ -164,3 +164,30 @@ def test_unknown_command_exits_2(two_commits: Path) -> None:
 def test_schema_command_names() -> None:
     proc = gh(Path.cwd(), "schema", "nope")
     assert proc.returncode == 2
+
+
+def test_negated_ref_is_range_syntax(two_commits: Path) -> None:
+    one_line_error(
+        gh(two_commits, "assess", "--base-ref", "^HEAD~1", "--committed-only"),
+        "range syntax",
+        "'HEAD~1'",
+    )
+
+
+def test_committed_only_and_staged_together(two_commits: Path) -> None:
+    one_line_error(gh(two_commits, "assess", "--committed-only", "--staged"), "pick one")
+
+
+def test_usage_errors_are_one_line(two_commits: Path) -> None:
+    one_line_error(gh(two_commits, "assess", "--review-outcome", "maybe"), "--review-outcome")
+
+
+def test_empty_candidate_on_a_root_commit_suggests_what_works(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root / "a.py", "1\n")
+    commit_all(root)
+    one_line_error(
+        gh(root, "assess", "--base-ref", "HEAD", "--committed-only"), "no earlier commit"
+    )
