@@ -104,8 +104,10 @@ def check_header(path: str) -> str | None:
     page_size = 65536 if page_size == 1 else page_size
     pages = int.from_bytes(header[28:32], "big")
     valid = header[24:28] == header[92:96]
-    wal = path + "-wal"
-    wal_has_frames = os.path.exists(wal) and os.path.getsize(wal) > 32
+    try:  # another process may remove the WAL between two calls: absent is empty
+        wal_has_frames = os.path.getsize(path + "-wal") > 32
+    except FileNotFoundError:
+        wal_has_frames = False
     if valid and pages and not wal_has_frames and pages * page_size > size:
         return (
             f"truncated: the header promises {pages} pages of {page_size} bytes, "

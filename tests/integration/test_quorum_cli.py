@@ -318,7 +318,9 @@ def test_tally_stdin_twice_exits_2(run: Any) -> None:
 def test_tally_needs_a_file(run: Any) -> None:
     r = run("quorum", "tally")
     assert r.returncode == 2
-    assert r.stderr.endswith("Error: Missing argument 'FILE...'.\n")
+    assert r.stderr == (
+        "gentle-hook: error: Missing argument 'FILE...'. (see: gentle-hook quorum tally --help)\n"
+    )
 
 
 def test_tally_unknown_stakes_exits_2(run: Any, tmp_path: Path) -> None:
