@@ -134,15 +134,17 @@ def ensure_rewrite_ref(repo: Repository) -> None:
         repo.run(["config", "notes.rewriteRef", NOTES_REF])
 
 
+def remote_notes_refs(repo: Repository) -> list[str]:
+    """Every fetched remote's notes ref (:func:`remote_notes_ref` of each remote)."""
+    out = repo._out(["for-each-ref", "--format=%(refname)", "refs/notes/remotes/"])
+    return [r for r in out.split() if r.endswith("/gentle-hooks")]
+
+
 def absorb_remote_notes(repo: Repository) -> None:
     """Make the local notes a descendant of every fetched remote notes ref, so the next
     push of the notes fast-forwards: adopt it when there are no local notes, else merge it
     in (line union). Nothing to do when a remote's notes are already contained."""
-    for tracking in repo._out(
-        ["for-each-ref", "--format=%(refname)", "refs/notes/remotes/"]
-    ).split():
-        if not tracking.endswith("/gentle-hooks"):
-            continue
+    for tracking in remote_notes_refs(repo):
         if not _has(repo, NOTES_REF):
             repo.run(["update-ref", NOTES_REF, tracking])
             continue

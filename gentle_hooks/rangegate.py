@@ -43,6 +43,7 @@ from gentle_hooks.ledger_records import (
     VerdictRecord,
 )
 from gentle_hooks.notes import NOTES_REF, ParsedNote, merge, parse, valid_candidates
+from gentle_hooks.notesync import remote_notes_refs
 from gentle_hooks.pushspec import is_zero
 from gentle_hooks.render import short
 
@@ -431,14 +432,9 @@ def gate_range(
         env,
         read=lambda name: repo.read_path(a, name),
     )
-    sources = [NOTES_REF, *_remote_notes_refs(repo)]
+    sources = [NOTES_REF, *remote_notes_refs(repo)]
     verdicts = judge_commits(repo, config, commits, f"{a}..{b}", sources)
     return (EXIT_BLOCKED if any(v.blocked for v in verdicts) else EXIT_OK), verdicts
-
-
-def _remote_notes_refs(repo: Repository) -> list[str]:
-    out = repo._out(["for-each-ref", "--format=%(refname)", "refs/notes/remotes/"])
-    return [r for r in out.split() if r.endswith("/gentle-hooks")]
 
 
 def receive_gate(stdin: bytes, env: Mapping[str, str]) -> int:
