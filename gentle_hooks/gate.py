@@ -95,9 +95,27 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     assert repo.paths.toplevel is not None
     facts = read_facts(ledger_path(repo.paths.common_dir), repo.paths.toplevel, cand.identity)
     why = f"{runtime.agent} ({runtime.detail})" if runtime else None
-    flag, note = staged_binding(repo, cand.tree)
-    result = evaluate(repo, config, cand, facts, delegated_by=why, bind_flag=flag)
+    result = evaluate(repo, config, cand, facts, delegated_by=why, bind_flag=" --staged")
+    note = ""
+    if result.decision.applies and result.decision.fixes:
+        # Which flag binds outside the hook costs a scan of the work tree (``add -A`` in a
+        # private index): paid only when fix commands are printed, never on a pass.
+        flag, note = staged_binding(repo, cand.tree)
+        if flag != " --staged":
+            result = rebind(result, flag)
     return conclude(call, env, repo, config, [Judged("the staged change", None, result, note)])
+
+
+def rebind(result: AssessResult, flag: str) -> AssessResult:
+    """The same assessment with its fix commands bound by ``flag`` (the decision is the
+    pure function of plan and facts, so deciding again changes nothing but the commands)."""
+    from gentle_hooks.policy.plan import decide
+
+    assert result.facts is not None
+    decision = decide(
+        result.plan, result.facts.satisfaction(), result.delegated_by is not None, flag
+    )
+    return replace(result, decision=decision)
 
 
 #: Why the printed command needs the rest of the work tree set aside first.
