@@ -16,16 +16,16 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from gentle_hooks.errors import UsageError
+from gentle_hooks.values import frozen
 
 #: Bytes read from the end of a transcript to find the model (it is JSON Lines, newest last).
 TRANSCRIPT_TAIL = 512 * 1024
 UNKNOWN = "unknown"
 
 
-@dataclass(frozen=True)
+@frozen
 class RuntimeEvent:
     """One runtime hook event, reduced to what a pending mutation needs.
 

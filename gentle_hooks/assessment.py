@@ -7,11 +7,9 @@ together for one candidate; the CLI renders what it returns. No printing here.
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import threading
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
 from gentle_hooks.candidate import Candidate, PathChange, Projection
 from gentle_hooks.config import LoadedConfig, load_config
@@ -29,9 +27,10 @@ from gentle_hooks.policy.vocabulary import NativeRisk, ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
 from gentle_hooks.risk import classify, doc_blobs_to_prove
 from gentle_hooks.settings import RiskSettings, Settings
+from gentle_hooks.values import field, frozen, replace
 
 
-@dataclass(frozen=True)
+@frozen
 class AssessRequest:
     """What the caller asked for (``gentle-hook assess`` flags).
 
@@ -62,7 +61,7 @@ class AssessRequest:
     native: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class AssessResult:
     """Everything one assessment produced.
 
@@ -140,7 +139,7 @@ BUILTIN, GENTLE_AI, AUTO = "builtin", "gentle-ai", "auto"
 PROVIDERS = (BUILTIN, GENTLE_AI, AUTO)
 
 
-@dataclass(frozen=True)
+@frozen
 class NativeAnswer:
     """What the native provider answered for one candidate.
 
@@ -285,9 +284,7 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
     repo = Repository.open(req.cwd)
     config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
     if provider is not None:  # the flag wins over env, git config and file
-        config = dataclasses.replace(
-            config, settings=dataclasses.replace(config.settings, native_provider=provider)
-        )
+        config = replace(config, settings=replace(config.settings, native_provider=provider))
     settings = config.settings
     projection = req.projection or Projection.SNAPSHOT
     if req.base_ref is not None and req.projection is None and repo.has_dirty_tracked():
@@ -372,7 +369,7 @@ def evaluate(
     consumed = bool(native is not None and native.candidate.consumed)
     review = facts.review_evidence(outcome, consumed)
     if answer.provider != BUILTIN:
-        review = dataclasses.replace(review, consumed=consumed)
+        review = replace(review, consumed=consumed)
     escalations = merge_escalations(requested, facts.policy_escalations())
     rdd = resolve_rdd(config.rdd_env, config.rdd_git, settings.rdd_file)
     plan = build_plan(

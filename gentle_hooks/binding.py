@@ -8,12 +8,12 @@ spot check and the CLI import it from :mod:`gentle_hooks.records` as before.
 from __future__ import annotations
 
 import shlex
-from dataclasses import dataclass
 
 from gentle_hooks.candidate import Projection
+from gentle_hooks.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class Binding:
     """Which candidate a command binds to (SPEC §3 "Binding").
 

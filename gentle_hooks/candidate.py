@@ -3,16 +3,17 @@
 Layer: pure value types. Imports only the standard library. The git adapter builds these;
 the ledger, the gate and the notes key every record by :func:`candidate_identity`.
 
-Value types here are frozen dataclasses, not pydantic models: a 10,000-path diff would
-spend tens of milliseconds validating what git already guarantees. Pydantic models sit at
-the JSON boundary (:mod:`gentle_hooks.models`).
+Value types here are ``@frozen`` classes (:mod:`gentle_hooks.values`), not pydantic
+models: a 10,000-path diff would spend tens of milliseconds validating what git already
+guarantees. Pydantic models sit at the JSON boundary (:mod:`gentle_hooks.models`).
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from enum import Enum
+
+from gentle_hooks.values import frozen
 
 #: Version tag of the canonical identity encoding; bump it and every identity changes.
 IDENTITY_VERSION = b"gentle-hooks.candidate/v1"
@@ -63,7 +64,7 @@ def candidate_identity(base_tree: str, candidate_tree: str) -> str:
     return "sha256:" + hashlib.sha256(payload).hexdigest()
 
 
-@dataclass(frozen=True)
+@frozen
 class PathChange:
     """One changed path between two trees, as ``git diff --raw --numstat`` reports it.
 
@@ -117,7 +118,7 @@ class PathChange:
         return (self.additions or 0) + (self.deletions or 0)
 
 
-@dataclass(frozen=True)
+@frozen
 class BaseResolution:
     """How the base was found (SPEC §3 "Base").
 
@@ -137,7 +138,7 @@ class BaseResolution:
     note: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Candidate:
     """A candidate: base tree, candidate tree, identity and how they were found.
 

@@ -16,10 +16,10 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
 
 from gentle_hooks.errors import ConfigError
 from gentle_hooks.settings import RiskSettings, Settings
+from gentle_hooks.values import frozen, replace
 
 TYPE_CHECKING = False  # typing and tomllib cost ~10 ms each: hooks load config on every run
 if TYPE_CHECKING:
@@ -29,7 +29,7 @@ CONFIG_FILE = ".gentle-hooks.toml"
 PYPROJECT = "pyproject.toml"
 
 
-@dataclass(frozen=True)
+@frozen
 class LoadedConfig:
     """Compiled settings plus the raw RDD sources the policy resolves itself.
 

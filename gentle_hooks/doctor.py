@@ -10,14 +10,14 @@ Read-only: the doctor never repairs, migrates or deletes anything.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from gentle_hooks.errors import GentleError
 from gentle_hooks.git import Repository
 from gentle_hooks.ledger import diagnose, ledger_path
+from gentle_hooks.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class CheckResult:
     """One check: a stable name, whether it passed, and one line of detail."""
 

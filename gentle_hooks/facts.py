@@ -9,8 +9,6 @@ identity, never by repository.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from gentle_hooks.errors import PolicyInputError
 from gentle_hooks.ledger import Ledger
 from gentle_hooks.ledger_records import (
@@ -26,9 +24,10 @@ from gentle_hooks.policy.plan import Satisfaction
 from gentle_hooks.policy.review import ReviewEvidence
 from gentle_hooks.policy.vocabulary import ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
+from gentle_hooks.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class LedgerFacts:
     """Everything the ledger holds that bears on one candidate of one work tree.
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
 
 from gentle_hooks.assessment import AssessResult, evaluate
 from gentle_hooks.candidate import Projection
@@ -35,6 +34,7 @@ from gentle_hooks.ledger import Ledger
 from gentle_hooks.ledger_records import CommitRecord, OverrideRecord
 from gentle_hooks.paths import ledger_path
 from gentle_hooks.render import short
+from gentle_hooks.values import frozen, replace
 
 TYPE_CHECKING = False  # the commit gate needs no push parsing: pushspec loads when used
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ if TYPE_CHECKING:
 PREFIX = "gentle-hooks:"
 
 
-@dataclass(frozen=True)
+@frozen
 class Judged:
     """One candidate a gate judged: where it came from and its assessment.
 
@@ -298,6 +298,9 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             if why is not None:
                 delegated.append((info, why))
         repo.peel_commits([info.id for info, _ in delegated])  # one rev-parse for all
+        base = repo.base_commit(config.settings.base_ref) if len(delegated) > 1 else None
+        if base is not None:  # one merge-base process for the push, not one per commit
+            repo.learn_merge_bases(base, commits[-1], [info for info, _ in delegated])
         judged.extend(
             in_order(
                 lambda item, where=where, records=records: _judge_commit(

@@ -23,7 +23,6 @@ import os
 import subprocess
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from gentle_hooks.candidate import (
     EMPTY_TREES,
@@ -35,6 +34,7 @@ from gentle_hooks.candidate import (
 )
 from gentle_hooks.errors import GitError
 from gentle_hooks.gitparse import AddedLine, iter_added_lines, parse_raw_numstat
+from gentle_hooks.values import frozen
 
 #: Variables git sets for a hook that bind a child git to one repository.
 #: ``git rev-parse --local-env-vars`` (git 2.39) plus the quarantine and namespace ones.
@@ -74,7 +74,7 @@ def scrubbed_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-@dataclass(frozen=True)
+@frozen
 class RepoPaths:
     """Where a repository lives, as git resolved it.
 
@@ -115,6 +115,8 @@ class Repository:
         self._held_base: tuple[str | None, str, str | None] | None = None
         self._hold_refs = False
         self._hold_lock = threading.Lock()  # the push gate judges commits on threads
+        #: (base commit, commit) -> their merge-base, learnt by :meth:`learn_merge_bases`.
+        self._merge_bases: dict[tuple[str, str], str] = {}
 
     # -- opening -------------------------------------------------------------------------
 
@@ -236,6 +238,9 @@ class Repository:
 
     def merge_base(self, a: str, b: str) -> str | None:
         """The best common ancestor of two commits, or None when they share no history."""
+        known = self._merge_bases.get((a, b))
+        if known is not None:
+            return known
         proc = self.run(["merge-base", a, b], ok=(0, 1))
         return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
 
@@ -348,6 +353,47 @@ class Repository:
         if remote is not None:
             args += ["--not", f"--remotes={remote}" if remote else "--remotes"]
         return self._out(args).split()
+
+    def learn_merge_bases(self, base: str, tip: str, infos: Sequence[CommitInfo]) -> None:
+        """Learn ``merge-base base C`` for many commits ``C`` of one push in one process.
+
+        Args:
+            base: the base commit (full id); tip: a commit every one of ``infos`` is an
+                ancestor of (the pushed ref's tip); infos: those commits with their parents.
+
+        When ``base`` and ``tip`` have exactly one best common ancestor ``M`` (``merge-base
+        --all``), every common ancestor of ``base`` and a commit ``C`` below ``tip`` is one of
+        ``base`` and ``tip``, hence an ancestor of ``M``; when ``C`` also descends from ``M``
+        (a parent chain through ``infos`` reaches ``M``), ``M`` is the one best common
+        ancestor of ``base`` and ``C``: :meth:`merge_base` answers ``M`` without a process.
+        Anything else (several bests, no common history, a commit not proven to descend
+        from ``M``) is left to :meth:`merge_base` to ask git, as before.
+        """
+        proc = self.run(["merge-base", "--all", base, tip], ok=(0, 1))
+        bests = proc.stdout.decode().split() if proc.returncode == 0 else []
+        if len(bests) != 1:
+            return
+        best = bests[0]
+        below = {best}
+        grew = True
+        while grew:  # parents first in topological order: usually one pass
+            grew = False
+            for info in infos:
+                if info.id not in below and any(p in below for p in info.parents):
+                    below.add(info.id)
+                    grew = True
+        for info in infos:
+            if info.id != best and info.id in below:
+                self._merge_bases[(base, info.id)] = best
+
+    def base_commit(self, config_ref: str | None) -> str | None:
+        """The commit of the base ref a committed candidate without ``--base-ref`` uses:
+        ``config_ref`` when set, else the default (``origin/HEAD``, then the chain); None
+        when there is none or ``config_ref`` does not resolve (the candidate reports it)."""
+        if config_ref:
+            got = self._rev_parse_many([f"{config_ref}^{{commit}}"])
+            return got[0] if got else None
+        return self._default_base()[2]
 
     def head_reflog_action(self) -> str | None:
         """What last moved HEAD, from its reflog: ``commit``, ``commit (amend)``, ``rebase
@@ -803,7 +849,7 @@ class Repository:
 # -- process helpers ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class CommitInfo:
     """One commit object: id, tree, parents, author and committer names, raw message,
     and the committer time (Unix seconds; 0 when unreadable)."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from gentle_hooks.candidate import PathChange
 from gentle_hooks.errors import GitError
+from gentle_hooks.values import frozen
 
 _ESCAPES = {
     ord("a"): 7,
@@ -136,7 +136,7 @@ def parse_raw_numstat(data: bytes) -> tuple[PathChange, ...]:
     return tuple(changes)
 
 
-@dataclass(frozen=True)
+@frozen
 class AddedLine:
     """One added line of a patch: candidate path, 1-based line number, text (no newline)."""
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from gentle_hooks.errors import UsageError
+from gentle_hooks.values import frozen
 
 #: The separator of a receipt line: ``<command>: <observed result>``.
 RECEIPT_SEPARATOR = ": "
@@ -23,7 +23,7 @@ MAX_OBSERVED_CHARS = 1000
 MAX_LABEL_CHARS = 200
 
 
-@dataclass(frozen=True)
+@frozen
 class ReceiptLine:
     """A parsed receipt line: the command and the result the writer observed."""
 

@@ -16,10 +16,10 @@ import os
 import shlex
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git import Repository
+from gentle_hooks.values import frozen
 
 MARKER = "# gentle-hooks: installed by `gentle-hook install`"
 LEGACY_SUFFIX = ".gentle-legacy"
@@ -42,7 +42,7 @@ ENTRY = "import sys; sys.argv[0] = 'gentle-hook'; from gentle_hooks.main import 
 GATING = {"pre-commit", "pre-merge-commit", "commit-msg", "pre-push", "pre-receive"}
 
 
-@dataclass(frozen=True)
+@frozen
 class Action:
     """One thing install/uninstall did: the hook type, the file, and what happened."""
 

@@ -22,13 +22,11 @@ Guarantees:
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 from gentle_hooks.errors import GentleError
 from gentle_hooks.ledger_records import (
@@ -50,6 +48,7 @@ from gentle_hooks.ledger_schema import MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION
 from gentle_hooks.paths import LEDGER_FILE as LEDGER_FILE
 from gentle_hooks.paths import STATE_DIR as STATE_DIR
 from gentle_hooks.paths import ledger_path as ledger_path
+from gentle_hooks.values import frozen, replace
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
 if TYPE_CHECKING:
@@ -359,7 +358,7 @@ class Ledger:
             StoreError: the store cannot be written (locked too long, corrupt, read-only).
         """
         if not rec.recorded_at:
-            rec = dataclasses.replace(rec, recorded_at=self._clock())
+            rec = replace(rec, recorded_at=self._clock())
         row = to_row(rec)
         cols = ", ".join(row)
         marks = ", ".join("?" for _ in row)
@@ -368,7 +367,7 @@ class Ledger:
                 f"INSERT INTO {TABLES[type(rec)]} ({cols}) VALUES ({marks})", tuple(row.values())
             )
             rowid = int(cur.lastrowid or 0)
-        return dataclasses.replace(rec, id=rowid)
+        return replace(rec, id=rowid)
 
     def consume_pending(self, root: str, commit_id: str, identity: str) -> ConsumedWork:
         """Mark the root's pending mutations and escalations as consumed by a commit.
@@ -423,14 +422,14 @@ class Ledger:
                     raise ValueError("a session without a rendered line must render one")
                 return pinned, False
             if not new.recorded_at:
-                new = dataclasses.replace(new, recorded_at=self._clock())
+                new = replace(new, recorded_at=self._clock())
             values = to_row(new)
             cur = conn.execute(
                 f"INSERT INTO rdd_render ({', '.join(values)}) "
                 f"VALUES ({', '.join('?' for _ in values)})",
                 tuple(values.values()),
             )
-            stored = dataclasses.replace(new, id=int(cur.lastrowid or 0))
+            stored = replace(new, id=int(cur.lastrowid or 0))
         return stored, True
 
     # -- reading -------------------------------------------------------------------------
@@ -579,7 +578,7 @@ def _consume(
         [(commit_id, identity, row["id"]) for row in rows],
     )
     return [
-        dataclasses.replace(from_row(cls, row), consumed_by=commit_id, consumed_identity=identity)
+        replace(from_row(cls, row), consumed_by=commit_id, consumed_identity=identity)
         for row in rows
     ]
 
@@ -596,7 +595,7 @@ def _statements(script: str) -> Iterator[str]:
         raise ValueError(f"incomplete statement in migration: {buf.strip()[:60]}")
 
 
-@dataclass(frozen=True)
+@frozen
 class StoreCheck:
     """One result of :func:`diagnose`: a check name, whether it passed, one line of detail."""
 

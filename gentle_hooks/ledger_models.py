@@ -7,7 +7,6 @@ a ``type`` discriminator.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from typing import Annotated, Final, Literal
 
@@ -24,6 +23,7 @@ from gentle_hooks.ledger_records import (
 )
 from gentle_hooks.models import AssessEnvelope
 from gentle_hooks.policy.vocabulary import Missing
+from gentle_hooks.values import asdict
 
 RECORDED_SCHEMA: Final = "gentle-hooks.recorded/v1"
 RECORDS_SCHEMA: Final = "gentle-hooks.records/v1"
@@ -144,7 +144,7 @@ RecordOut = Annotated[
 def record_out(rec: Record) -> RecordOut:
     """Map a ledger record to its JSON model (every field set, ``type`` included, so that
     ``exclude_unset`` dumps keep them)."""
-    data = dataclasses.asdict(rec)
+    data = asdict(rec)
     if isinstance(rec, PendingMutation):
         return MutationOut.model_validate({**data, "type": "pending_mutation"})
     if isinstance(rec, EscalationRecord):

@@ -1,4 +1,4 @@
-"""The ledger's typed records (SPEC §6 "Records"): frozen dataclasses in and out of the store.
+"""The ledger's typed records (SPEC §6 "Records"): frozen value types in and out of the store.
 
 Layer: adapter value types (standard library only). Each record's field names are its
 table's columns (:mod:`gentle_hooks.ledger_schema`); ``id`` and ``recorded_at`` are 0 going
@@ -8,17 +8,17 @@ lists in the table; bool fields are 0/1.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import sqlite3
-from dataclasses import dataclass
+
+from gentle_hooks.values import fields, frozen
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
 if TYPE_CHECKING:
     from typing import Any, TypeVar
 
 
-@dataclass(frozen=True)
+@frozen
 class PendingMutation:
     """A writer's change not yet committed (SPEC §6 "pending mutation").
 
@@ -43,7 +43,7 @@ class PendingMutation:
     consumed_identity: str | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class EscalationRecord:
     """An escalation (SPEC §5): sticky for the root's pending work until consumed.
 
@@ -65,7 +65,7 @@ class EscalationRecord:
     critical: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class Receipt:
     """A writer's report ``<command>: <observed result>`` with its exit status.
 
@@ -98,7 +98,7 @@ class Receipt:
         return f"{self.command}: {self.observed}"
 
 
-@dataclass(frozen=True)
+@frozen
 class SpotCheck:
     """The parent's spot check: a receipt re-run by gentle-hooks, or a structural readback.
 
@@ -130,7 +130,7 @@ class SpotCheck:
     recorded_at: float = 0.0
 
 
-@dataclass(frozen=True)
+@frozen
 class VerdictRecord:
     """A stored ``DelegationVerdict`` with its acceptance (SPEC §6 "verdict").
 
@@ -152,7 +152,7 @@ class VerdictRecord:
     recorded_at: float = 0.0
 
 
-@dataclass(frozen=True)
+@frozen
 class ReviewFact:
     """A review outcome fact for one candidate: ``declined``, ``unavailable`` or
     ``consumed`` (an acknowledged review, builtin ``candidate.consumed``)."""
@@ -164,7 +164,7 @@ class ReviewFact:
     recorded_at: float = 0.0
 
 
-@dataclass(frozen=True)
+@frozen
 class CommitRecord:
     """What a commit delivered (SPEC §6 "commit record"): written by post-commit when it
     consumed pending writer work, and carried to the new commit by post-rewrite.
@@ -191,7 +191,7 @@ class CommitRecord:
     recorded_at: float = 0.0
 
 
-@dataclass(frozen=True)
+@frozen
 class OverrideRecord:
     """A ``GENTLE_HOOKS_SKIP`` override (SPEC §5 "Overrides"): who let what through, why.
 
@@ -212,7 +212,7 @@ class OverrideRecord:
     recorded_at: float = 0.0
 
 
-@dataclass(frozen=True)
+@frozen
 class RddRender:
     """One ``Receipt-driven development: …`` line a harness session rendered (SPEC §9).
 
@@ -239,7 +239,7 @@ class RddRender:
     recorded_at: float = 0.0
 
 
-@dataclass(frozen=True)
+@frozen
 class ConsumedWork:
     """What :meth:`gentle_hooks.ledger.Ledger.consume_pending` moved into a commit's record."""
 
@@ -290,26 +290,26 @@ _BOOL_FIELDS = {"agreed", "counts", "accepted", "critical", "stale"}
 def to_row(rec: Record) -> dict[str, object]:
     """A record's column values (without ``id``), JSON lists and 0/1 encoded."""
     row: dict[str, object] = {}
-    for f in dataclasses.fields(rec):
-        if f.name == "id":
+    for name in fields(rec):
+        if name == "id":
             continue
-        value = getattr(rec, f.name)
-        if f.name in _TUPLE_FIELDS and value is not None:
+        value = getattr(rec, name)
+        if name in _TUPLE_FIELDS and value is not None:
             value = json.dumps(list(value), ensure_ascii=False)
-        elif f.name in _BOOL_FIELDS:
+        elif name in _BOOL_FIELDS:
             value = int(bool(value))
-        row[f.name] = value
+        row[name] = value
     return row
 
 
 def from_row(cls: type[R], row: sqlite3.Row) -> R:
     """Build a record of type ``cls`` from a table row (JSON lists and 0/1 decoded)."""
-    values: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        value = row[f.name]
-        if f.name in _TUPLE_FIELDS and value is not None:
+    decoded: dict[str, Any] = {}
+    for name in fields(cls):
+        value = row[name]
+        if name in _TUPLE_FIELDS and value is not None:
             value = tuple(json.loads(value))
-        elif f.name in _BOOL_FIELDS:
+        elif name in _BOOL_FIELDS:
             value = bool(value)
-        values[f.name] = value
-    return cls(**values)
+        decoded[name] = value
+    return cls(**decoded)

@@ -16,10 +16,10 @@ Lean differs from full in exactly two ways, and nothing else:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from gentle_hooks.policy.rddline import Loadout
+from gentle_hooks.values import frozen
 
 REVIEW_TOOL = "gentle_review"
 CAPTURE_TOOL = "gentle_review_capture"
@@ -31,7 +31,7 @@ HIDDEN_WHEN_LEAN: tuple[str, ...] = (CAPTURE_TOOL, CAPTURE_GROUP_TOOL, SCOPE_TOO
 REVIEW_OPERATIONS: tuple[str, ...] = ("assess", "inspect", "status", "answer-consent")
 
 
-@dataclass(frozen=True)
+@frozen
 class ToolDecl:
     """One tool declaration of the loadout.
 

@@ -39,11 +39,11 @@ import shutil
 import signal
 import subprocess
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 
 from gentle_hooks.candidate import Candidate
 from gentle_hooks.git import scrubbed_env
 from gentle_hooks.native_result import NativeAssessment
+from gentle_hooks.values import frozen
 
 GENTLE_AI = "gentle-ai"
 #: Longest message kept from the binary, in characters (one line).
@@ -57,7 +57,7 @@ _NO_VERB = re.compile(r"\b(unknown|unrecognized|invalid|no such) (review )?(sub)
 # -- answers -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class ExternalAnswer:
     """What the binary answered: the envelope, or why there is none.
 

@@ -9,7 +9,7 @@ pydantic (about 150 ms of import and first-model build, measured) off the hook p
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from gentle_hooks.values import field, frozen
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ REVIEW_ASSESSMENT_SCHEMA = "gentle-ai.review-assessment/v1"
 ABSENT: Any = object()
 
 
-@dataclass(frozen=True)
+@frozen
 class NativeReason:
     """One reason behind the native tier: stable code, path (or None), detail line."""
 
@@ -30,7 +30,7 @@ class NativeReason:
     detail: str
 
 
-@dataclass(frozen=True)
+@frozen
 class NativeCandidate:
     """The candidate as native reports it: projection kind, base ref, consumed fact
     (None when native did not report one)."""
@@ -40,7 +40,7 @@ class NativeCandidate:
     consumed: bool | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class NativeAssessment:
     """The review-assessment envelope (SPEC §4).
 

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
+
+from gentle_hooks.values import field, frozen
 
 NOTES_REF = "refs/notes/gentle-hooks"
 NOTE_VERSION = 1
@@ -63,7 +64,7 @@ def merge(*notes: bytes) -> bytes:
     return render(out)
 
 
-@dataclass(frozen=True)
+@frozen
 class NoteCandidate:
     """A candidate a note records: the commit it was written for and the tree pair."""
 
@@ -73,7 +74,7 @@ class NoteCandidate:
     tree: str
 
 
-@dataclass(frozen=True)
+@frozen
 class ParsedNote:
     """A note's records, grouped by kind; ``skipped`` counts lines that did not parse or
     are of a newer version or unknown kind (they can satisfy nothing)."""

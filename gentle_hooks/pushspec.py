@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from gentle_hooks.errors import UsageError
+from gentle_hooks.values import frozen
 
 _HEX = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
 
@@ -24,7 +24,7 @@ def is_zero(oid: str) -> bool:
     return bool(oid) and set(oid) == {"0"}
 
 
-@dataclass(frozen=True)
+@frozen
 class PushUpdate:
     """One ref update of a push.
 

@@ -19,7 +19,6 @@ import json
 import subprocess
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from gentle_hooks.assessment import AssessResult, evaluate
@@ -46,6 +45,7 @@ from gentle_hooks.notes import NOTES_REF, ParsedNote, merge, parse, valid_candid
 from gentle_hooks.notesync import remote_notes_refs
 from gentle_hooks.pushspec import is_zero
 from gentle_hooks.render import short
+from gentle_hooks.values import field, frozen
 
 EXIT_CANNOT_ASSESS = 2
 
@@ -54,7 +54,7 @@ class CannotAssess(GentleError):
     """The history does not reach far enough to judge the range (exit 2, with the fix)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class CommitVerdict:
     """The gate's answer for one commit of a range.
 

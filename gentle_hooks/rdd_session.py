@@ -16,7 +16,6 @@ Layer: service. Wires the git adapter, config, the pure transition table
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from gentle_hooks.config import load_config
 from gentle_hooks.inputs import validate_label
@@ -26,9 +25,10 @@ from gentle_hooks.policy.rdd import ResolvedRdd, resolve_rdd
 from gentle_hooks.policy.rddline import LineStep, PinnedLine, advance_line
 from gentle_hooks.policy.vocabulary import RddMode, RddSource
 from gentle_hooks.records import open_root, store_path
+from gentle_hooks.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class LiveRdd:
     """The live RDD mode of a work tree.
 
@@ -41,7 +41,7 @@ class LiveRdd:
     ledger: str
 
 
-@dataclass(frozen=True)
+@frozen
 class SessionLine:
     """One step of a session's pinned line, as recorded.
 

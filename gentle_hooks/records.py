@@ -15,7 +15,6 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import IO
 
 from gentle_hooks.binding import Binding as Binding
@@ -35,6 +34,7 @@ from gentle_hooks.notesync import refresh_for_identity
 from gentle_hooks.policy.escalation import make_escalation, parse_item
 from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.runner import Observation, run_observed
+from gentle_hooks.values import field, frozen
 
 #: ``review`` verbs and the fact each records (``ack`` = the review was acknowledged).
 REVIEW_VERBS: dict[str, str] = {
@@ -48,7 +48,7 @@ ENV_MODEL = "GENTLE_WRITER_MODEL"
 ENV_EFFORT = "GENTLE_WRITER_EFFORT"
 
 
-@dataclass(frozen=True)
+@frozen
 class Bound:
     """A repository with the candidate a command binds to.
 
@@ -63,7 +63,7 @@ class Bound:
     binding: Binding
 
 
-@dataclass(frozen=True)
+@frozen
 class Recorded:
     """What a recording command stored.
 
@@ -134,7 +134,7 @@ def relative_cwd(root: str, cwd: str | None) -> str:
 # -- pending mutations -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class MutationRequest:
     """``gentle-hook record`` flags (SPEC §6 "pending mutation").
 

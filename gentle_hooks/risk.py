@@ -17,12 +17,12 @@ import fnmatch
 import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from gentle_hooks.candidate import MODE_EXEC, MODE_FILE, MODE_SYMLINK, PathChange
 from gentle_hooks.gitparse import AddedLine
 from gentle_hooks.native_result import NativeAssessment, NativeCandidate, NativeReason
 from gentle_hooks.settings import RiskSettings
+from gentle_hooks.values import frozen
 
 #: A path's tokens in one pass: runs of ASCII letters and digits, split where a lowercase
 #: letter or digit meets an uppercase one (``authService`` -> ``auth`` ``Service``).
@@ -33,7 +33,7 @@ _ORDER = {"passive": 0, "medium": 1, "high": 2}
 MAX_HIGH_REASONS = 50
 
 
-@dataclass(frozen=True)
+@frozen
 class PathClass:
     """One path's class: its tier, a stable reason code and a detail line."""
 

@@ -21,17 +21,17 @@ import subprocess
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import IO
 
 from gentle_hooks.errors import UsageError
+from gentle_hooks.values import frozen
 
 _CHUNK = 65536
 #: Seconds to keep draining output after the command exited.
 _DRAIN_SECONDS = 10.0
 
 
-@dataclass(frozen=True)
+@frozen
 class Observation:
     """What running a command showed.
 

@@ -7,7 +7,7 @@ packaged defaults and a user's file go through the same path.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from gentle_hooks.values import field, frozen
 
 DEFAULT_HOT_PATH_TOKENS: tuple[str, ...] = (
     "auth",
@@ -111,7 +111,7 @@ DEFAULT_GENERATED_GLOBS: tuple[str, ...] = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class RiskSettings:
     """Settings of the built-in classifier (SPEC §4).
 
@@ -140,7 +140,7 @@ class RiskSettings:
     slice_budget: int = 400
 
 
-@dataclass(frozen=True)
+@frozen
 class Settings:
     """All compiled settings, with where each overridden value came from.
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import IO
 
 from gentle_hooks.candidate import PathChange, Projection, candidate_identity
@@ -26,9 +25,10 @@ from gentle_hooks.ledger_records import Receipt, SpotCheck
 from gentle_hooks.notesync import refresh_for_identity
 from gentle_hooks.records import Binding, Bound, Recorded, bind, open_store
 from gentle_hooks.runner import Observation, run_observed
+from gentle_hooks.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class SpotOutcome:
     """A spot check that ran: what it re-ran, what it saw and what was recorded.
 

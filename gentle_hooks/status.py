@@ -8,16 +8,16 @@ read-only) and derives the missing items and hints; never prints, never records.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from gentle_hooks.assessment import AssessRequest, AssessResult, run_assess
 from gentle_hooks.candidate import Projection
 from gentle_hooks.facts import LedgerFacts
 from gentle_hooks.policy.vocabulary import Missing
 from gentle_hooks.records import Binding
+from gentle_hooks.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class MissingItem:
     """One missing verification: what, why, and the exact command that supplies it."""
 
@@ -26,7 +26,7 @@ class MissingItem:
     command: str
 
 
-@dataclass(frozen=True)
+@frozen
 class StatusResult:
     """The status of one candidate.
 

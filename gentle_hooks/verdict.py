@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Annotated, Literal
 
 from pydantic import (
@@ -32,6 +31,7 @@ from pydantic import (
 )
 
 from gentle_hooks.errors import GentleError
+from gentle_hooks.values import frozen
 
 #: Longest verdict summary accepted, in characters: a summary plus ``artifactRef``, never a
 #: transcript (seed 001, "Rules"). An oversized summary is refused, not truncated.
@@ -233,7 +233,7 @@ def _read_only_faults(brief: DelegationBrief) -> tuple[str, ...]:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class BriefRule:
     """One brief rule: a stable id, the rule in words, and a check naming its faults."""
 
@@ -334,7 +334,7 @@ def _clip(text: str, limit: int = 60) -> str:
     return one if len(one) <= limit else one[: limit - 1] + "…"
 
 
-@dataclass(frozen=True)
+@frozen
 class VerdictRule:
     """One acceptance rule: a stable id, the rule in words, and a check naming its faults."""
 

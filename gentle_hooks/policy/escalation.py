@@ -6,15 +6,14 @@ native tier, a failed assessment, the writer's model or effort never escalate.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from gentle_hooks.errors import PolicyInputError
+from gentle_hooks.values import frozen
 
 #: Longest escalation reason accepted, in characters (a reason is one line, not an essay).
 MAX_REASON_CHARS = 300
 
 
-@dataclass(frozen=True)
+@frozen
 class EscalationItem:
     """One Task Size high-risk item.
 
@@ -39,7 +38,7 @@ ESCALATION_ITEMS: tuple[EscalationItem, ...] = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Escalation:
     """A recorded escalation: the item, the one-line reason given for it, and whether it
     is marked critical (shipping stakes then need a second verifier, SPEC §9)."""

@@ -7,7 +7,6 @@ rows that produced it, so "why" is a render of data, not a guess.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from gentle_hooks.policy.escalation import Escalation
 from gentle_hooks.policy.rdd import ResolvedRdd
@@ -15,9 +14,10 @@ from gentle_hooks.policy.review import ResolvedReview, ReviewEvidence, resolve_r
 from gentle_hooks.policy.stakes import Stakes, stakes_satisfied, verifiers_required
 from gentle_hooks.policy.vocabulary import Missing, NativeRisk, PlanRisk, Verification
 from gentle_hooks.policy.writer import ResolvedWriter, WriterProfile, resolve_writer
+from gentle_hooks.values import field, frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class RiskRow:
     """One plan-risk rule: id, the condition in words, predicate, resulting plan risk."""
 
@@ -41,7 +41,7 @@ PLAN_RISK_ROWS: tuple[RiskRow, ...] = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class VerificationRow:
     """One row of the seed's tier table.
 
@@ -108,7 +108,7 @@ VERIFICATION_ROWS: tuple[VerificationRow, ...] = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class PlanInputs:
     """Everything the plan depends on, as values.
 
@@ -132,7 +132,7 @@ class PlanInputs:
     stakes: Stakes = Stakes.ORDINARY
 
 
-@dataclass(frozen=True)
+@frozen
 class Plan:
     """The verification plan for one candidate (the seed's ``assess`` answer).
 
@@ -203,7 +203,7 @@ def build_plan(inputs: PlanInputs) -> Plan:
     )
 
 
-@dataclass(frozen=True)
+@frozen
 class Satisfaction:
     """What was done for this exact candidate (from the ledger or notes).
 
@@ -230,7 +230,7 @@ class Satisfaction:
     receipts: int | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Decision:
     """The gate's answer for one candidate (SPEC §5 "Decision").
 

@@ -6,13 +6,12 @@ is reported with its deciding source and never changes verification.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from gentle_hooks.errors import ConfigError
 from gentle_hooks.policy.vocabulary import RddMode, RddSource
+from gentle_hooks.values import frozen
 
 
-@dataclass(frozen=True)
+@frozen
 class ResolvedRdd:
     """The RDD mode and the source that decided it."""
 

@@ -19,11 +19,11 @@ text (and the pinned source, which is the source of the text).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 
 from gentle_hooks.policy.rdd import ResolvedRdd
 from gentle_hooks.policy.vocabulary import RddMode, RddSource
+from gentle_hooks.values import frozen
 
 
 class LineAction(str, Enum):
@@ -40,7 +40,7 @@ class Loadout(str, Enum):
     LEAN = "lean"
 
 
-@dataclass(frozen=True)
+@frozen
 class LineRow:
     """One transition of the pinned line.
 
@@ -93,7 +93,7 @@ LINE_ROWS: tuple[LineRow, ...] = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class LoadoutRow:
     """The loadout for one pinned mode: id, mode, loadout, and whether the review
     execution contract is part of the prompt."""
@@ -113,7 +113,7 @@ LOADOUT_ROWS: tuple[LoadoutRow, ...] = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class PinnedLine:
     """A session's pinned line: the mode and deciding source it was rendered from.
 
@@ -129,7 +129,7 @@ class PinnedLine:
         return ResolvedRdd(self.mode, self.source).line()
 
 
-@dataclass(frozen=True)
+@frozen
 class LineStep:
     """One step of a session's line: the row that applied and the pinned line after it.
 

@@ -7,15 +7,15 @@ Layer: policy (pure). Rows apply in order; the first match wins. ``unknown`` is 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from gentle_hooks.policy.vocabulary import OutcomeSource, ReviewOutcome
+from gentle_hooks.values import frozen
 
 _EXPLICIT_VALUES = (ReviewOutcome.DECLINED, ReviewOutcome.UNAVAILABLE, ReviewOutcome.UNKNOWN)
 _RECORDED_VALUES = (ReviewOutcome.DECLINED, ReviewOutcome.UNAVAILABLE)
 
 
-@dataclass(frozen=True)
+@frozen
 class ReviewEvidence:
     """What is known about the review of one exact candidate.
 
@@ -30,7 +30,7 @@ class ReviewEvidence:
     consumed: bool = False
 
 
-@dataclass(frozen=True)
+@frozen
 class ReviewRow:
     """One row of the outcome table: id, evidence it matches, what it resolves to."""
 
@@ -73,7 +73,7 @@ REVIEW_OUTCOME_ROWS: tuple[ReviewRow, ...] = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class ResolvedReview:
     """The resolved ``nativeReviewOutcome``, its ``outcome_source`` and the row id."""
 

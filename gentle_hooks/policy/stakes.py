@@ -8,10 +8,10 @@ size the high tier from config ``stakes`` without importing pydantic. Re-exporte
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import Enum
 
 from gentle_hooks.errors import PolicyInputError
+from gentle_hooks.values import frozen
 
 
 class Stakes(str, Enum):
@@ -22,7 +22,7 @@ class Stakes(str, Enum):
     AUDIT = "audit"
 
 
-@dataclass(frozen=True)
+@frozen
 class StakesRow:
     """One row of the seed's verifier-count table: id, stakes, count, count when critical."""
 

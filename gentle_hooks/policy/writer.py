@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from gentle_hooks.errors import PolicyInputError
 from gentle_hooks.policy.vocabulary import Effort, WriterSource
+from gentle_hooks.values import frozen
 
 _TOKEN_SPLIT = re.compile(r"[^0-9a-z]+")
 
 
-@dataclass(frozen=True)
+@frozen
 class WriterProfile:
     """One writer: model id and effort, either of which may be unknown (None)."""
 
@@ -24,7 +24,7 @@ class WriterProfile:
     effort: Effort | None
 
 
-@dataclass(frozen=True)
+@frozen
 class ResolvedWriter:
     """``writerProfile`` and ``writerProfileSource`` with the row that decided them.
 

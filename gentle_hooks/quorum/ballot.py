@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Annotated
 
 from pydantic import Field, StrictStr, ValidationError
@@ -35,6 +34,7 @@ from gentle_hooks.quorum.votes import (
     load_verdict_json,
     verifier_id,
 )
+from gentle_hooks.values import frozen
 from gentle_hooks.verdict import ArtifactInputError, describe_validation_error
 
 Claim = Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
@@ -53,7 +53,7 @@ class VerdictSet(QuorumModel):
     verdicts: tuple[object, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class VerdictFile:
     """One file's verdicts: where they came from, the claim it named, and the raw answers."""
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Annotated, Final, Literal
 
 from pydantic import Field, StrictBool, StrictStr, ValidationError, model_validator
@@ -26,6 +25,7 @@ from gentle_hooks.quorum.votes import (
     classify_verdict,
     copy_key,
 )
+from gentle_hooks.values import frozen
 from gentle_hooks.verdict import ArtifactInputError, describe_validation_error, load_json_text
 
 TALLY_SCHEMA: Final = "gentle-hooks.quorum-tally/v1"
@@ -117,7 +117,7 @@ def tally_votes(votes: Iterable[Vote], required: int = 1) -> Tally:
 RulingName = Literal["CONFIRMED", "PLAUSIBLE", "REFUTED"]
 
 
-@dataclass(frozen=True)
+@frozen
 class RulingRow:
     """One ruling rule: a stable id, the condition in words, its predicate, the ruling."""
 
@@ -145,7 +145,7 @@ RULING_ROWS: tuple[RulingRow, ...] = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Ruling:
     """A finding's ruling: CONFIRMED, PLAUSIBLE or REFUTED, the row that decided, and why."""
 

@@ -115,7 +115,7 @@ def test_review_evidence_latest_recorded_outcome_and_ack() -> None:
 
 
 def test_the_same_verdict_stored_twice_counts_once() -> None:
-    import dataclasses
+    from gentle_hooks.values import replace
 
     facts = _facts()
     from gentle_hooks.ledger_records import VerdictRecord
@@ -130,9 +130,9 @@ def test_the_same_verdict_stored_twice_counts_once() -> None:
         json='{"briefId":"b"}',
         markdown="",
     )
-    again = dataclasses.replace(
-        facts, verdicts=(v, dataclasses.replace(v, id=2), dataclasses.replace(v, id=3))
+    again = replace(
+        facts, verdicts=(v, replace(v, id=2), replace(v, id=3))
     )
     assert again.satisfaction().accepted_verdicts == 1
-    other = dataclasses.replace(v, id=4, json='{"briefId":"b2"}')
-    assert dataclasses.replace(facts, verdicts=(v, other)).satisfaction().accepted_verdicts == 2
+    other = replace(v, id=4, json='{"briefId":"b2"}')
+    assert replace(facts, verdicts=(v, other)).satisfaction().accepted_verdicts == 2
