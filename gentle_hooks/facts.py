@@ -150,16 +150,29 @@ def read_facts(path: str, root: str, identity: str) -> LedgerFacts:
     if led is None:
         return LedgerFacts(path=path, present=False, root=root, identity=identity)
     with led:
-        return LedgerFacts(
-            path=path,
-            present=True,
-            root=root,
-            identity=identity,
-            mutations=tuple(led.pending_mutations(root)),
-            escalations=tuple(led.pending_escalations(root)),
-            receipts=tuple(led.receipts(identity)),
-            spot_checks=tuple(led.spot_checks(identity)),
-            verdicts=tuple(led.verdicts(identity)),
-            review_facts=tuple(led.review_facts(identity)),
-            other_candidates=tuple(led.other_candidate_counts(root, identity).items()),
-        )
+        return facts_from(led, root, identity)
+
+
+def facts_from(led: Ledger, root: str, identity: str) -> LedgerFacts:
+    """The facts for one candidate of one work tree from an open ledger (many candidates
+    read through one connection: the push gate).
+
+    Args:
+        led: the open ledger; root: the work tree root; identity: the candidate identity.
+
+    Raises:
+        StoreError: a read failed.
+    """
+    return LedgerFacts(
+        path=led.path,
+        present=True,
+        root=root,
+        identity=identity,
+        mutations=tuple(led.pending_mutations(root)),
+        escalations=tuple(led.pending_escalations(root)),
+        receipts=tuple(led.receipts(identity)),
+        spot_checks=tuple(led.spot_checks(identity)),
+        verdicts=tuple(led.verdicts(identity)),
+        review_facts=tuple(led.review_facts(identity)),
+        other_candidates=tuple(led.other_candidate_counts(root, identity).items()),
+    )

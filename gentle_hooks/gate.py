@@ -22,12 +22,12 @@ import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 
-from gentle_hooks.assessment import AssessResult, evaluate
-from gentle_hooks.candidate import Projection
+from gentle_hooks.assessment import BUILTIN, AssessResult, evaluate
+from gentle_hooks.candidate import Candidate, Projection
 from gentle_hooks.config import LoadedConfig, load_config
 from gentle_hooks.delegation import Evidence, message_evidence, runtime_evidence
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
-from gentle_hooks.facts import LedgerFacts, read_facts
+from gentle_hooks.facts import LedgerFacts, facts_from, read_facts
 from gentle_hooks.git import CommitInfo, Repository
 from gentle_hooks.hookrun import HookCall, strip_comments
 from gentle_hooks.ledger import Ledger
@@ -301,12 +301,21 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
         base = repo.base_commit(config.settings.base_ref) if len(delegated) > 1 else None
         if base is not None:  # one merge-base process for the push, not one per commit
             repo.learn_merge_bases(base, commits[-1], [info for info, _ in delegated])
+        base_ref = config.settings.base_ref
+        cands = [
+            repo.candidate(Projection.COMMITTED, commit=info.id, config_ref=base_ref)
+            for info, _ in delegated
+        ]
+        prefetched = config.settings.native_provider == BUILTIN and repo.prefetch_diffs(
+            [(c.base.tree, c.tree) for c in cands], config.settings.risk.process_preselect
+        )  # two diff processes for the push instead of two per commit
+        facts = _commits_facts(path, repo, cands, [records.get(i.id, ()) for i, _ in delegated])
         judged.extend(
             in_order(
-                lambda item, where=where, records=records: _judge_commit(
-                    repo, config, path, head, where, item[0], item[1], records.get(item[0].id, ())
-                ),
-                delegated,
+                lambda item, where=where: _judge_commit(repo, config, head, where, *item),
+                list(zip(delegated, cands, facts, strict=True)),
+                # with the diffs at hand judging is pure Python: threads would only contend
+                workers=1 if prefetched else 4,
             )
         )
     return conclude(call, env, repo, config, judged)
@@ -315,16 +324,15 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
 def _judge_commit(
     repo: Repository,
     config: LoadedConfig,
-    path: str,
     head: str | None,
     where: str,
-    info: CommitInfo,
-    why: str,
-    records: Sequence[CommitRecord],
+    delegated: tuple[CommitInfo, str],
+    cand: Candidate,
+    facts: LedgerFacts,
 ) -> Judged:
-    """Evaluate one delegated commit of a pushed ref by its committed candidate."""
-    cand = repo.candidate(Projection.COMMITTED, commit=info.id, config_ref=config.settings.base_ref)
-    facts = _commit_facts(path, repo, cand.identity, records)
+    """Evaluate one delegated commit (its info and why it is delegated) of a pushed ref by
+    its committed candidate ``cand`` and the ledger's ``facts`` for it."""
+    info, why = delegated
     result = evaluate(repo, config, cand, facts, delegated_by=why, bind_flag=" --committed")
     note = (
         ""
@@ -400,20 +408,33 @@ def _records_by_commit(
     return {k: tuple(v) for k, v in out.items()}, since
 
 
-def _commit_facts(
-    path: str, repo: Repository, identity: str, records: Sequence[CommitRecord]
-) -> LedgerFacts:
-    """Facts for a pushed commit: records bound to its identity, and the writer work and
-    escalations its commit records delivered (not the work tree's pending work)."""
-    assert repo.paths.toplevel is not None
-    facts = read_facts(path, repo.paths.toplevel, identity)
-    if not facts.present:
-        return facts
+def _commits_facts(
+    path: str,
+    repo: Repository,
+    cands: Sequence[Candidate],
+    records: Sequence[Sequence[CommitRecord]],
+) -> list[LedgerFacts]:
+    """Facts for pushed commits, read through one ledger connection: for each candidate the
+    records bound to its identity, and the writer work and escalations its commit records
+    (``records``, one sequence per candidate) delivered — not the work tree's pending work.
+
+    Raises:
+        StoreError: the ledger exists but cannot be read.
+    """
+    root = repo.paths.toplevel
+    assert root is not None
     led = Ledger.open_existing(path)
-    assert led is not None
+    if led is None:
+        return [
+            LedgerFacts(path=path, present=False, root=root, identity=c.identity) for c in cands
+        ]
+    out = []
     with led:
-        mutations, escalations = led.delivered_work(sorted({r.origin for r in records}))
-    return replace(facts, mutations=tuple(mutations), escalations=tuple(escalations))
+        for cand, recs in zip(cands, records, strict=True):
+            facts = facts_from(led, root, cand.identity)
+            mutations, escalations = led.delivered_work(sorted({r.origin for r in recs}))
+            out.append(replace(facts, mutations=tuple(mutations), escalations=tuple(escalations)))
+    return out
 
 
 # -- conclusion: messages, overrides, warn mode -----------------------------------------------

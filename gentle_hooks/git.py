@@ -61,6 +61,9 @@ REPO_ENV_VARS = (
 #: Refs tried, in order, when neither the flag nor the config names a base ref.
 DEFAULT_BASE_CHAIN = ("origin/main", "origin/master", "main", "master")
 
+#: stdin bytes a pipe takes without a reader (Linux's buffer is 64 KiB; POSIX promises 4 KiB
+#: for atomic writes only): below this, one process's input can be written whole up front.
+_PIPE_SAFE = 16384
 _DIFF_FLAGS = ("--no-ext-diff", "--no-textconv", "--no-color", "-M", "--ignore-submodules=none")
 
 
@@ -117,6 +120,9 @@ class Repository:
         self._hold_lock = threading.Lock()  # the push gate judges commits on threads
         #: (base commit, commit) -> their merge-base, learnt by :meth:`learn_merge_bases`.
         self._merge_bases: dict[tuple[str, str], str] = {}
+        #: diffs of tree pairs computed ahead by :meth:`prefetch_diffs` (trees are immutable).
+        self._stats: dict[tuple[str, str], tuple[PathChange, ...]] = {}
+        self._scans: dict[tuple[str, str, str], list[AddedLine]] = {}
 
     # -- opening -------------------------------------------------------------------------
 
@@ -585,8 +591,66 @@ class Repository:
 
     # -- diffs ---------------------------------------------------------------------------
 
+    def prefetch_diffs(self, pairs: Sequence[tuple[str, str]], ere: str) -> bool:
+        """Diff many (base tree, tree) pairs ahead, in two git processes instead of two per
+        pair, for :meth:`diff_stats` and :meth:`added_lines_matching` to answer from.
+
+        ``git diff-tree --stdin`` reads one pair per line and prints each pair's diff after
+        the line echoed (``<base> <tree>``); one process gives every numstat, another every
+        ``-G`` scan, with the flags :meth:`diff_stats` and :meth:`added_lines_matching` use.
+        The porcelain's one setting that can change counts, ``diff.algorithm``, is passed
+        explicitly (plumbing does not read it). Anything unexpected (a failed process, an
+        echo line not where it should be) keeps nothing: each pair is then diffed on its own.
+
+        Args:
+            pairs: (base tree id, tree id) pairs; ere: the ``-G`` preselect.
+
+        Returns:
+            True when every pair's diff is now at hand (no git process left to wait for).
+        """
+        todo = list(dict.fromkeys(p for p in pairs if p not in self._stats))
+        if len(todo) < 2:
+            return not todo
+        algorithm = self.config_get("diff.algorithm")
+        flags = [*_DIFF_FLAGS] + ([f"--diff-algorithm={algorithm}"] if algorithm else [])
+        stdin = "".join(f"{a} {b}\n" for a, b in todo).encode()
+        stats_args = ["diff-tree", "--stdin", "-r", "--raw", "--numstat", "-z", "--no-abbrev"]
+        scan_args = ["diff-tree", "--stdin", "-r", "-U0", "--src-prefix=a/", "--dst-prefix=b/"]
+        cwd = self.paths.toplevel or self.paths.git_dir
+        procs = [
+            _popen([*stats_args, *flags], cwd, self.env, stdin=True),
+            _popen([*scan_args, "-G", ere, *flags], cwd, self.env, stdin=True),
+        ]
+        overlap = len(stdin) <= _PIPE_SAFE
+        if overlap:  # fits a pipe's buffer: both start diffing before either is read
+            for proc in procs:
+                assert proc.stdin is not None
+                try:
+                    proc.stdin.write(stdin)
+                    proc.stdin.flush()  # communicate() below closes it
+                except BrokenPipeError:
+                    pass  # git exited early: its exit code says so below
+        outs = []
+        for proc in procs:
+            out, _ = proc.communicate(None if overlap else stdin)
+            outs.append(out if proc.returncode == 0 else None)
+        stats_out, scan_out = outs
+        if stats_out is None or scan_out is None:
+            return False
+        stats = _split_echoed(stats_out, todo, b"\0")
+        scans = _split_echoed(scan_out, todo, b"\n")
+        if stats is None or scans is None:
+            return False
+        for pair, chunk, patch in zip(todo, stats, scans, strict=True):
+            self._stats[pair] = parse_raw_numstat(chunk)
+            self._scans[(*pair, ere)] = list(iter_added_lines(patch))
+        return True
+
     def diff_stats(self, base_tree: str, tree: str) -> tuple[PathChange, ...]:
         """Per-path diff stats between two trees, as ``git diff --raw --numstat`` sees them."""
+        known = self._stats.get((base_tree, tree))
+        if known is not None:
+            return known
         out = self.run(
             ["diff", "--raw", "--numstat", "-z", "--no-abbrev", *_DIFF_FLAGS, base_tree, tree]
         ).stdout
@@ -614,6 +678,9 @@ class Repository:
         Git's ``-G`` (POSIX extended regex) preselects the files, so only their patches
         are produced; the caller applies its precise pattern to the lines returned.
         """
+        known = self._scans.get((base_tree, tree, ere))
+        if known is not None:
+            return list(known)
         out = self.run(
             [
                 "diff",
@@ -938,13 +1005,44 @@ def _git(
         raise GitError("git is not on PATH; install git") from None
 
 
-def _popen(args: Sequence[str], cwd: str, env: Mapping[str, str]) -> subprocess.Popen[bytes]:
+def _split_echoed(out: bytes, pairs: Sequence[tuple[str, str]], end: bytes) -> list[bytes] | None:
+    """Cut ``git diff-tree --stdin`` output into one chunk per input pair.
+
+    Each pair's output follows its echoed input line ``<base> <tree>\\n``, which starts the
+    output or follows the previous record's terminator ``end`` (NUL with ``-z``, newline in a
+    patch). None when an echo is not found in order (the caller then diffs pair by pair).
+    """
+    starts = []
+    pos = 0  # where the next echo begins when the previous pair printed nothing
+    for a, b in pairs:
+        echo = f"{a} {b}\n".encode()
+        if out.startswith(echo, pos):
+            i = pos
+        else:
+            j = out.find(end + echo, pos)
+            if j < 0:
+                return None
+            i = j + len(end)
+        if not starts and i != 0:
+            return None  # something before the first echo
+        pos = i + len(echo)
+        starts.append((i, pos))
+    chunks = []
+    for k, (_, body) in enumerate(starts):
+        stop = starts[k + 1][0] if k + 1 < len(starts) else len(out)
+        chunks.append(out[body:stop])
+    return chunks
+
+
+def _popen(
+    args: Sequence[str], cwd: str, env: Mapping[str, str], stdin: bool = False
+) -> subprocess.Popen[bytes]:
     try:
         return subprocess.Popen(
             ["git", *args],
             cwd=cwd,
             env=env,
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
         )
