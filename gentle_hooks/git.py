@@ -20,6 +20,7 @@ repository they are dropped, so no child working on another repository inherits 
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import threading
 from collections.abc import Iterable, Mapping, Sequence
@@ -123,6 +124,8 @@ class Repository:
         #: diffs of tree pairs computed ahead by :meth:`prefetch_diffs` (trees are immutable).
         self._stats: dict[tuple[str, str], tuple[PathChange, ...]] = {}
         self._scans: dict[tuple[str, str, str], list[AddedLine]] = {}
+        #: ``diff.algorithm`` and ``remote.*.url`` as :meth:`gentle_config` read them.
+        self._config: dict[str, str] | None = None
 
     # -- opening -------------------------------------------------------------------------
 
@@ -184,6 +187,8 @@ class Repository:
         """
         full_env = self.env if env is None else {**self.env, **env}
         cwd = self.paths.toplevel or self.paths.git_dir
+        if args and args[0] in ("config", "remote"):
+            self._config = None  # it may write: what gentle_config read is stale
         proc = _git(args, cwd, full_env, input)
         if proc.returncode not in tuple(ok):
             err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
@@ -258,15 +263,40 @@ class Repository:
         return self._out(["rev-parse", "--verify", commit + "^{tree}"])
 
     def config_get(self, key: str) -> str | None:
-        """``git config --get key`` or None when unset."""
+        """``git config --get key`` (the last value) or None when unset.
+
+        ``diff.algorithm`` and ``remote.<name>.url`` are answered from what
+        :meth:`gentle_config` read in the same process, when it was called.
+        """
+        canonical = _canonical_key(key)
+        if self._config is not None and _PRELOADED.match(canonical):
+            return self._config.get(canonical)
         proc = self.run(["config", "--get", key], ok=(0, 1))
         return (
             proc.stdout.decode("utf-8", "surrogateescape").strip() if proc.returncode == 0 else None
         )
 
     def gentle_config(self) -> bytes:
-        """``git config -z --get-regexp ^gentle\\.`` output (empty when nothing is set)."""
-        return self.run(["config", "-z", "--get-regexp", r"^gentle\."], ok=(0, 1)).stdout
+        """``git config -z --get-regexp ^gentle\\.`` output (empty when nothing is set).
+
+        The same process reads ``diff.algorithm`` and every ``remote.<name>.url`` for
+        :meth:`config_get` (a hook asks for them next; one process instead of three). Any
+        ``git config`` or ``git remote`` run through :meth:`run` forgets them.
+        """
+        out = self.run(["config", "-z", "--get-regexp", _PRELOAD_REGEXP], ok=(0, 1)).stdout
+        gentle: list[bytes] = []
+        other: dict[str, str] = {}
+        for entry in out.split(b"\0"):
+            key, newline, value = entry.partition(b"\n")
+            if key.startswith(b"gentle."):
+                gentle.append(entry + b"\0")
+            elif key:
+                # a key without "=" is a boolean true; --get prints it as an empty line
+                other[key.decode("utf-8", "surrogateescape")] = (
+                    value.decode("utf-8", "surrogateescape").strip() if newline else ""
+                )
+        self._config = other
+        return b"".join(gentle)
 
     def read_blobs(self, oids: Sequence[str]) -> dict[str, bytes]:
         """Read blobs by id in one ``git cat-file --batch`` process.
@@ -304,6 +334,10 @@ class Repository:
                 info = parse_commit(oid, data)
                 if info is not None:
                     out.append(info)
+                    if _is_full_id(oid):  # a commit's tree never changes: no rev-parse later
+                        self._trees[oid] = info.tree
+                        self._peeled[f"{oid}^{{commit}}"] = oid
+                        self._peeled[f"{oid}^{{tree}}"] = info.tree
         return out
 
     def same_patch(self, commit: str, candidates: Sequence[str]) -> str | None:
@@ -612,6 +646,8 @@ class Repository:
         if len(todo) < 2:
             return not todo
         algorithm = self.config_get("diff.algorithm")
+        if algorithm == "":
+            return False  # set without a value: the porcelain refuses it, pair by pair
         flags = [*_DIFF_FLAGS] + ([f"--diff-algorithm={algorithm}"] if algorithm else [])
         stdin = "".join(f"{a} {b}\n" for a, b in todo).encode()
         stats_args = ["diff-tree", "--stdin", "-r", "--raw", "--numstat", "-z", "--no-abbrev"]
@@ -968,6 +1004,20 @@ def parse_commit(oid: str, data: bytes) -> CommitInfo | None:
 
 def _is_full_id(name: str) -> bool:
     return len(name) in (40, 64) and not name.strip("0123456789abcdef")
+
+
+#: What :meth:`Repository.gentle_config` reads in its one ``git config`` process.
+_PRELOAD_REGEXP = r"^(gentle\.|diff\.algorithm$|remote\..*\.url$)"
+#: The keys among those that :meth:`Repository.config_get` answers from it.
+_PRELOADED = re.compile(r"^(diff\.algorithm|remote\..*\.url)$")
+
+
+def _canonical_key(key: str) -> str:
+    """A config key as ``git config --get-regexp`` prints it: section and variable
+    lower-cased, a subsection kept as written."""
+    section, _, rest = key.partition(".")
+    sub, _, var = rest.rpartition(".")
+    return f"{section.lower()}.{sub}.{var.lower()}" if sub else f"{section.lower()}.{var.lower()}"
 
 
 def check_ref_name(ref: str, what: str) -> None:

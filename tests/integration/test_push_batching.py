@@ -191,3 +191,34 @@ def test_criss_cross_with_two_best_ancestors_learns_nothing(tmp_path: Path) -> N
     bests = git(root, "merge-base", "--all", main, tip).split()
     assert len(bests) == 2  # the criss-cross really has two best common ancestors
     assert _learn_and_compare(root, main, tip) == 0
+
+
+def test_config_read_with_gentle_config_answers_as_git_config_get(tmp_path: Path) -> None:
+    """``remote.<name>.url`` and ``diff.algorithm`` come from the same process as the
+    ``gentle.*`` keys; every answer equals ``git config --get``; a config write forgets them."""
+    root = tmp_path / "r"
+    _history(root)
+    git(root, "config", "gentle.gate.mode", "warn")
+    git(root, "config", "remote.origin.url", "https://example.com/a.git")
+    git(root, "config", "remote.My.Fork.url", "/srv/fork.git")
+    git(root, "config", "--add", "remote.twice.url", "first")
+    git(root, "config", "--add", "remote.twice.url", "second")
+    git(root, "config", "diff.algorithm", "histogram")
+    repo = _fresh(root)
+    assert repo.gentle_config() == b"gentle.gate.mode\nwarn\0"
+    keys = [
+        "remote.origin.url",
+        "remote.My.Fork.url",
+        "REMOTE.My.Fork.URL",
+        "remote.my.fork.url",  # a subsection is case-sensitive: unset
+        "remote.twice.url",
+        "remote.none.url",
+        "diff.algorithm",
+        "Diff.Algorithm",
+    ]
+    for key in keys:
+        proc = subprocess.run(["git", "config", "--get", key], cwd=root, capture_output=True)
+        want = proc.stdout.decode().strip() if proc.returncode == 0 else None
+        assert repo.config_get(key) == want, key
+    repo.run(["config", "remote.origin.url", "changed"])
+    assert repo.config_get("remote.origin.url") == "changed"
