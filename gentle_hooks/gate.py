@@ -310,14 +310,16 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             [(c.base.tree, c.tree) for c in cands], config.settings.risk.process_preselect
         )  # two diff processes for the push instead of two per commit
         facts = _commits_facts(path, repo, cands, [records.get(i.id, ()) for i, _ in delegated])
-        judged.extend(
-            in_order(
-                lambda item, where=where: _judge_commit(repo, config, head, where, *item),
-                list(zip(delegated, cands, facts, strict=True)),
-                # with the diffs at hand judging is pure Python: threads would only contend
-                workers=1 if prefetched else 4,
+        items = list(zip(delegated, cands, facts, strict=True))
+        if prefetched:  # the diffs are at hand: judging is pure Python, threads would contend
+            judged.extend(_judge_commit(repo, config, head, where, *item) for item in items)
+        else:
+            judged.extend(
+                in_order(
+                    lambda item, where=where: _judge_commit(repo, config, head, where, *item),
+                    items,
+                )
             )
-        )
     return conclude(call, env, repo, config, judged)
 
 

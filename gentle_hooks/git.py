@@ -1062,7 +1062,7 @@ def _split_echoed(out: bytes, pairs: Sequence[tuple[str, str]], end: bytes) -> l
     output or follows the previous record's terminator ``end`` (NUL with ``-z``, newline in a
     patch). None when an echo is not found in order (the caller then diffs pair by pair).
     """
-    starts = []
+    starts: list[tuple[int, int]] = []
     pos = 0  # where the next echo begins when the previous pair printed nothing
     for a, b in pairs:
         echo = f"{a} {b}\n".encode()

@@ -22,7 +22,9 @@ from __future__ import annotations
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any, TypeVar, dataclass_transform
+    from typing import Any, TypeVar
+
+    from typing_extensions import dataclass_transform  # typing's from 3.11; pydantic's dep
 
     T = TypeVar("T")
 else:
@@ -185,16 +187,20 @@ def frozen(cls: type[T]) -> type[T]:
     setattr(cls, FIELDS_ATTR, fields_)
     cls.__value_defaults__ = defaults  # type: ignore[attr-defined]
     cls.__value_factories__ = factories  # type: ignore[attr-defined]
-    cls.__match_args__ = fields_  # type: ignore[attr-defined]
-    cls.__init__ = _make_init(qualname, fields_, defaults, factories)  # type: ignore[misc]
+    methods: dict[str, object] = {
+        "__match_args__": fields_,
+        "__init__": _make_init(qualname, fields_, defaults, factories),
+        "__setattr__": _frozen_setattr,
+        "__delattr__": _frozen_delattr,
+    }
     if "__repr__" not in cls.__dict__:
-        cls.__repr__ = _repr  # type: ignore[assignment]
+        methods["__repr__"] = _repr
     if "__eq__" not in cls.__dict__:
-        cls.__eq__ = _eq  # type: ignore[assignment]
-    if "__hash__" not in cls.__dict__ or cls.__dict__["__hash__"] is None:
-        cls.__hash__ = _hash  # type: ignore[assignment]
-    cls.__setattr__ = _frozen_setattr  # type: ignore[assignment]
-    cls.__delattr__ = _frozen_delattr  # type: ignore[assignment]
+        methods["__eq__"] = _eq
+    if cls.__dict__.get("__hash__") is None:  # absent, or None because __eq__ is defined
+        methods["__hash__"] = _hash
+    for name, method in methods.items():
+        setattr(cls, name, method)
     return cls
 
 
