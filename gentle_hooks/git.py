@@ -252,6 +252,8 @@ class Repository:
         known = self._merge_bases.get((a, b))
         if known is not None:
             return known
+        if a == b and a in self._trees:
+            return a  # a commit known to exist (its tree was read) is its own merge-base
         proc = self.run(["merge-base", a, b], ok=(0, 1))
         return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
 
@@ -568,18 +570,14 @@ class Repository:
 
     def _with_index_copy(self, args_list: Sequence[Sequence[str]]) -> str:
         """Run git commands against a private copy of the effective index; return the
-        stdout of the last one. The user's index is never written."""
-        import shutil
-        import tempfile
+        stdout of the last one. The user's index is never written.
 
-        fd, tmp = tempfile.mkstemp(prefix="gentle-hooks-index-")
-        os.close(fd)
+        The copy keeps the original's mtime: git's racy-clean check compares entries with
+        it (a same-size edit in the same second would otherwise be invisible). It lives in
+        the git dir, as git's own temporary indexes do, else in the temporary directory.
+        """
+        tmp = _private_copy(self.paths.index_file, self.paths.git_dir)
         try:
-            if os.path.exists(self.paths.index_file):
-                # copy2 keeps the mtime: git's racy-clean check compares entries with it
-                shutil.copy2(self.paths.index_file, tmp)
-            else:
-                os.unlink(tmp)
             out = ""
             for args in args_list:
                 out = self._out(args, env={"GIT_INDEX_FILE": tmp})
@@ -1053,6 +1051,59 @@ def _git(
         )
     except FileNotFoundError:
         raise GitError("git is not on PATH; install git") from None
+
+
+def _private_copy(src: str, directory: str) -> str:
+    """A new file holding ``src``'s bytes with its access and modification times, or a
+    path where none exists yet when ``src`` does not exist; its path.
+
+    Created exclusively (``O_EXCL``, mode 0600) in ``directory``, else in the temporary
+    directory. Plain ``os`` calls: :mod:`shutil` and :mod:`tempfile` cost ≈ 5 ms to import
+    on the hook path (issue 8).
+
+    Raises:
+        OSError: neither directory takes a file, or ``src`` cannot be read.
+    """
+    try:
+        fd, path = _exclusive_file(directory)
+    except OSError:
+        import tempfile
+
+        fd, path = tempfile.mkstemp(prefix="gentle-hooks-index-")
+    try:
+        try:
+            src_fd = os.open(src, os.O_RDONLY)
+        except FileNotFoundError:
+            os.close(fd)
+            os.unlink(path)  # git creates the index it needs
+            return path
+        try:
+            st = os.fstat(src_fd)
+            done = 0
+            while done < st.st_size:
+                sent = os.sendfile(fd, src_fd, done, st.st_size - done)
+                if sent == 0:
+                    break
+                done += sent
+        finally:
+            os.close(src_fd)
+        os.close(fd)
+        os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    except BaseException:
+        if os.path.exists(path):
+            os.unlink(path)
+        raise
+    return path
+
+
+def _exclusive_file(directory: str) -> tuple[int, str]:
+    for _ in range(16):
+        path = os.path.join(directory, f"gentle-hooks-index-{os.getpid()}-{os.urandom(6).hex()}")
+        try:
+            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(directory)
 
 
 def _split_echoed(out: bytes, pairs: Sequence[tuple[str, str]], end: bytes) -> list[bytes] | None:
