@@ -65,6 +65,8 @@ DEFAULT_BASE_CHAIN = ("origin/main", "origin/master", "main", "master")
 #: stdin bytes a pipe takes without a reader (Linux's buffer is 64 KiB; POSIX promises 4 KiB
 #: for atomic writes only): below this, one process's input can be written whole up front.
 _PIPE_SAFE = 16384
+#: A file name in the git dir that nothing creates: an index that reads as empty.
+_NO_INDEX = "gentle-hooks-no-index"
 _DIFF_FLAGS = ("--no-ext-diff", "--no-textconv", "--no-color", "-M", "--ignore-submodules=none")
 
 
@@ -651,9 +653,13 @@ class Repository:
         stats_args = ["diff-tree", "--stdin", "-r", "--raw", "--numstat", "-z", "--no-abbrev"]
         scan_args = ["diff-tree", "--stdin", "-r", "-U0", "--src-prefix=a/", "--dst-prefix=b/"]
         cwd = self.paths.toplevel or self.paths.git_dir
+        # diff-tree reads the index (porcelain diff of two trees does not): ≈ 4 ms per
+        # process on a 30k-file index. A path that names no file reads as an empty index,
+        # and attributes then come from the work tree, as for ``git diff <tree> <tree>``.
+        env = {**self.env, "GIT_INDEX_FILE": os.path.join(self.paths.git_dir, _NO_INDEX)}
         procs = [
-            _popen([*stats_args, *flags], cwd, self.env, stdin=True),
-            _popen([*scan_args, "-G", ere, *flags], cwd, self.env, stdin=True),
+            _popen([*stats_args, *flags], cwd, env, stdin=True),
+            _popen([*scan_args, "-G", ere, *flags], cwd, env, stdin=True),
         ]
         overlap = len(stdin) <= _PIPE_SAFE
         if overlap:  # fits a pipe's buffer: both start diffing before either is read

@@ -45,12 +45,16 @@ def _history(root: Path) -> list[str]:
     write(root / "docs/guide.md", "# guide\n")
     write(root / "bin/tool", "echo hi\n", mode=0o644)
     write(root / "data.bin", b"\0\1\2" * 50)
+    # attributes: a text file diffed as binary (numstat "-"), as git diff reads them
+    write(root / ".gitattributes", "*.dat -diff\n")
+    write(root / "notes.dat", "one\n")
     commits = [commit_all(root, "base")]
     # a rename with an edit that adds a process call, an exec-bit flip, binary change
     git(root, "mv", "src/old_name.py", "src/new_name.py")
     write(root / "src/new_name.py", body + "x = 1\nimport subprocess\nsubprocess.run(['ls'])\n")
     (root / "bin/tool").chmod(0o755)
     write(root / "data.bin", b"\0\3\2" * 50)
+    write(root / "notes.dat", "one\ntwo\n")
     commits.append(commit_all(root, "rename, exec, binary"))
     # a shebang added on line 1, a symlink, a deletion, a doc edit
     write(root / "scripts/run.py", "#!/usr/bin/env python3\nprint('x')\n")
@@ -87,6 +91,8 @@ def test_prefetched_diffs_equal_one_process_per_pair(tmp_path: Path, algorithm: 
     # the history really exercises the scan: a process call and a shebang are found
     found = {x.path for a, b in pairs for x in batched.added_lines_matching(a, b, ERE)}
     assert "src/new_name.py" in found
+    dat = [c for c in batched.diff_stats(base, trees[1]) if c.path == "notes.dat"]
+    assert dat and dat[0].additions is None  # the attribute made it binary, as git diff does
     # and the counts are git's own
     numstat = git(root, "diff", "--numstat", base, trees[2]).split("\n")
     ours = {c.path: (c.additions, c.deletions) for c in batched.diff_stats(base, trees[2])}
