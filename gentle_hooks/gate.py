@@ -300,7 +300,7 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
         repo.peel_commits([info.id for info, _ in delegated])  # one rev-parse for all
         base = repo.base_commit(config.settings.base_ref) if len(delegated) > 1 else None
         if base is not None:  # one merge-base process for the push, not one per commit
-            repo.learn_merge_bases(base, commits[-1], [info for info, _ in delegated])
+            repo.learn_merge_bases(base, commits[-1], infos)  # every pushed commit: chains
         base_ref = config.settings.base_ref
         cands = [
             repo.candidate(Projection.COMMITTED, commit=info.id, config_ref=base_ref)
