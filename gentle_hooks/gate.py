@@ -264,7 +264,13 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
     runtime = runtime_evidence(env)
     applies_all = config.settings.applies_to == "all"
     path = ledger_path(repo.paths.common_dir)
-    head = repo.head()
+    heads: list[str | None] = []  # HEAD, read once and only when a fix note needs it
+
+    def head() -> str | None:
+        if not heads:
+            heads.append(repo.head())
+        return heads[0]
+
     judged: list[Judged] = []
     for update in updates:
         where = update.remote_ref
@@ -326,21 +332,20 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
 def _judge_commit(
     repo: Repository,
     config: LoadedConfig,
-    head: str | None,
+    head: Callable[[], str | None],
     where: str,
     delegated: tuple[CommitInfo, str],
     cand: Candidate,
     facts: LedgerFacts,
 ) -> Judged:
     """Evaluate one delegated commit (its info and why it is delegated) of a pushed ref by
-    its committed candidate ``cand`` and the ledger's ``facts`` for it."""
+    its committed candidate ``cand`` and the ledger's ``facts`` for it; ``head`` reads the
+    commit HEAD is at (for the fix note of a blocked commit)."""
     info, why = delegated
     result = evaluate(repo, config, cand, facts, delegated_by=why, bind_flag=" --committed")
-    note = (
-        ""
-        if info.id == head
-        else (f"with {short(info.id)} checked out (git switch --detach {short(info.id)})")
-    )
+    note = ""
+    if result.decision.blocked and info.id != head():  # the fix commands run with it out
+        note = f"with {short(info.id)} checked out (git switch --detach {short(info.id)})"
     return Judged(f"commit {short(info.id)} on {where}", where, result, note)
 
 
