@@ -26,7 +26,7 @@ from gentle_hooks.assessment import BUILTIN, AssessResult, evaluate
 from gentle_hooks.candidate import Candidate, Projection
 from gentle_hooks.config import LoadedConfig, load_config
 from gentle_hooks.delegation import Evidence, message_evidence, runtime_evidence
-from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
+from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, GitError, UsageError
 from gentle_hooks.facts import LedgerFacts, facts_from, read_facts
 from gentle_hooks.git import CommitInfo, Repository
 from gentle_hooks.hookrun import HookCall, strip_comments
@@ -125,11 +125,15 @@ DIRTY_NOTE = (
     "the receipt and the spot check with --staged, then git stash pop"
 )
 
+#: How to make ``--staged`` bind exactly what is committed.
+STAGE_NOTE = (
+    "stage exactly what you commit (git add), commit without -a or paths, and bind with --staged"
+)
+
 #: Why no binding flag reaches what a partial commit (``commit <paths>``) commits.
 PARTIAL_NOTE = (
     "git judged a temporary index (commit -a or commit <paths>) that neither --staged nor "
-    "the work tree reproduces: stage exactly what you commit (git add), commit without -a "
-    "or paths, and bind with --staged"
+    "the work tree reproduces: " + STAGE_NOTE
 )
 
 
@@ -144,11 +148,15 @@ def staged_binding(repo: Repository, tree: str) -> tuple[str, str]:
     no guide: the pre-commit framework stashes the rest of it while hooks run).
     """
     kind = repo.index_kind()
+    if kind == "partial":
+        return " --staged", PARTIAL_NOTE
+    try:
+        snapshot = repo.snapshot_tree()
+    except GitError as exc:  # a hint only: the block it explains still stands
+        return " --staged", f"{exc}, so which flag binds this candidate is unknown; {STAGE_NOTE}"
     if kind == "own":
-        if repo.snapshot_tree() != tree:
-            return " --staged", DIRTY_NOTE
-        return " --staged", ""
-    if kind == "all" and repo.snapshot_tree() == tree:
+        return " --staged", DIRTY_NOTE if snapshot != tree else ""
+    if snapshot == tree:
         return "", ""
     return " --staged", PARTIAL_NOTE
 

@@ -272,13 +272,18 @@ class Repository:
         ``diff.algorithm`` and ``remote.<name>.url`` are answered from what
         :meth:`gentle_config` read in the same process, when it was called.
         """
+        value = self._config_value(key)
+        return None if value is None else value.strip()
+
+    def _config_value(self, key: str) -> str | None:
+        """The value exactly as git stores it (spaces kept), or None when unset."""
         canonical = _canonical_key(key)
         if self._config is not None and _PRELOADED.match(canonical):
             return self._config.get(canonical)
         proc = self.run(["config", "--get", key], ok=(0, 1))
-        return (
-            proc.stdout.decode("utf-8", "surrogateescape").strip() if proc.returncode == 0 else None
-        )
+        if proc.returncode != 0:
+            return None
+        return proc.stdout.decode("utf-8", "surrogateescape").removesuffix("\n")
 
     def gentle_config(self) -> bytes:
         """``git config -z --get-regexp ^gentle\\.`` output (empty when nothing is set).
@@ -297,7 +302,7 @@ class Repository:
             elif key:
                 # a key without "=" is a boolean true; --get prints it as an empty line
                 other[key.decode("utf-8", "surrogateescape")] = (
-                    value.decode("utf-8", "surrogateescape").strip() if newline else ""
+                    value.decode("utf-8", "surrogateescape") if newline else ""
                 )
         self._config = other
         return b"".join(gentle)
@@ -645,9 +650,11 @@ class Repository:
         todo = list(dict.fromkeys(p for p in pairs if p not in self._stats))
         if len(todo) < 2:
             return not todo
-        algorithm = self.config_get("diff.algorithm")
+        # exactly as stored: a value git refuses (" histogram", or none at all) must fail
+        # here as the porcelain would, and then pair by pair with git's own message
+        algorithm = self._config_value("diff.algorithm")
         if algorithm == "":
-            return False  # set without a value: the porcelain refuses it, pair by pair
+            return False
         flags = [*_DIFF_FLAGS] + ([f"--diff-algorithm={algorithm}"] if algorithm else [])
         stdin = "".join(f"{a} {b}\n" for a, b in todo).encode()
         stats_args = ["diff-tree", "--stdin", "-r", "--raw", "--numstat", "-z", "--no-abbrev"]
@@ -677,7 +684,7 @@ class Repository:
         stats_out, scan_out = outs
         if stats_out is None or scan_out is None:
             return False
-        stats = _split_echoed(stats_out, todo, b"\0")
+        stats = _split_echoed_records(stats_out, todo)
         scans = _split_echoed(scan_out, todo, b"\n")
         if stats is None or scans is None:
             return False
@@ -1113,11 +1120,12 @@ def _exclusive_file(directory: str) -> tuple[int, str]:
 
 
 def _split_echoed(out: bytes, pairs: Sequence[tuple[str, str]], end: bytes) -> list[bytes] | None:
-    """Cut ``git diff-tree --stdin`` output into one chunk per input pair.
+    """Cut ``git diff-tree --stdin -U0`` (patch) output into one chunk per input pair.
 
-    Each pair's output follows its echoed input line ``<base> <tree>\\n``, which starts the
-    output or follows the previous record's terminator ``end`` (NUL with ``-z``, newline in a
-    patch). None when an echo is not found in order (the caller then diffs pair by pair).
+    Each pair's output follows its echoed input line ``<base> <tree>\\n``: a whole line,
+    which no patch line can be (every patch line has a prefix — ``diff --git``, ``+``, ``@@``
+    … — and git C-quotes a path holding a newline there). None when an echo is not found
+    in order (the caller then diffs pair by pair).
     """
     starts: list[tuple[int, int]] = []
     pos = 0  # where the next echo begins when the previous pair printed nothing
@@ -1139,6 +1147,53 @@ def _split_echoed(out: bytes, pairs: Sequence[tuple[str, str]], end: bytes) -> l
         stop = starts[k + 1][0] if k + 1 < len(starts) else len(out)
         chunks.append(out[body:stop])
     return chunks
+
+
+def _split_echoed_records(out: bytes, pairs: Sequence[tuple[str, str]]) -> list[bytes] | None:
+    """Cut ``git diff-tree --stdin -z --raw --numstat`` output into one chunk per pair.
+
+    Walked record by record, so an echo line (``<base> <tree>\\n``) is recognised only where
+    a record starts; a path is never taken for one, whatever bytes it holds. Raw records are
+    ``:<modes> <ids> <status>`` then one path, two for a rename or copy (``R``/``C``);
+    numstat records are ``<added>\\t<deleted>\\t<path>``, or an empty path then two paths
+    for a rename or copy; every field ends with NUL. None when the output does not read so
+    (the caller then diffs pair by pair).
+    """
+    echoes = [f"{a} {b}\n".encode() for a, b in pairs]
+    chunks: list[bytes] = []
+    start = -1  # where the current pair's records begin; -1 before the first echo
+    pos, size = 0, len(out)
+    while pos < size:
+        if len(chunks) + (start >= 0) < len(echoes):
+            echo = echoes[len(chunks) + (start >= 0)]
+            if out.startswith(echo, pos):
+                if start >= 0:
+                    chunks.append(out[start:pos])
+                pos = start = pos + len(echo)
+                continue
+        if start < 0:
+            return None  # output before the first echo
+        stop = out.find(b"\0", pos)
+        if stop < 0:
+            return None
+        head = out[pos:stop]
+        if head.startswith(b":"):
+            paths = 2 if head.rsplit(b" ", 1)[-1][:1] in (b"R", b"C") else 1
+        else:
+            fields = head.split(b"\t", 2)
+            if len(fields) != 3:
+                return None
+            paths = 2 if fields[2] == b"" else 0
+        pos = stop + 1
+        for _ in range(paths):
+            stop = out.find(b"\0", pos)
+            if stop < 0:
+                return None
+            pos = stop + 1
+    if start < 0:
+        return None
+    chunks.append(out[start:])
+    return chunks if len(chunks) == len(echoes) else None
 
 
 def _popen(

@@ -5,6 +5,8 @@ Each test runs twice: hooks from ``pre-commit install`` and from ``gentle-hook i
 
 from __future__ import annotations
 
+import shutil
+
 from tests.conftest import PASSING_VERDICT
 from tests.e2e.conftest import OVERRIDE_LINE, World
 
@@ -238,3 +240,27 @@ def test_warn_mode_reports_without_failing(world: World) -> None:
         assert "gentle-hooks: warn mode: reported, not blocking" in r.said
         assert "gentle-hooks: warn mode: reported, not blocking" in push.said
     assert world.ledger("SELECT count(*) FROM override") == [(0,)]
+
+
+def test_a_work_tree_git_add_cannot_read_neither_fails_a_pass_nor_hides_a_block(
+    world: World,
+) -> None:
+    """An untracked repository with no commit makes ``git add -A`` fail. The binding hint
+    for fix commands needs that scan; the decision does not: a verified change passes, and
+    an unverified one is blocked with its fix commands (not an exit 2)."""
+    world.delegate(text="def add(a, b):\n    return a + b  # nested repo\n")
+    world.ok("add", "src/app.py")
+    world.ok("init", "-q", str(world.work / "scratch"))
+    blocked = world.git("commit", "-m", "writer: nested")
+    assert blocked.code == 1, blocked
+    assert blocked.said[0] == BLOCKED_STAGED
+    run = [line for line in blocked.said if line.startswith("gentle-hooks:   run: ")]
+    assert run and "gentle-hook spot-check --staged" in run[-1], blocked
+    assert "so which flag binds this candidate is unknown" in run[-1], blocked
+    # the spot check re-runs in the work tree, which must read as the candidate: set the
+    # nested repository aside for it, then put it back for the commit
+    shutil.move(str(world.work / "scratch"), str(world.base / "scratch-aside"))
+    world.spot_check("--staged")
+    shutil.move(str(world.base / "scratch-aside"), str(world.work / "scratch"))
+    passed = world.git("commit", "-m", "writer: nested")
+    assert passed.code == 0, passed

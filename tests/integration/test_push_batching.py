@@ -228,3 +228,39 @@ def test_config_read_with_gentle_config_answers_as_git_config_get(tmp_path: Path
         assert repo.config_get(key) == want, key
     repo.run(["config", "remote.origin.url", "changed"])
     assert repo.config_get("remote.origin.url") == "changed"
+
+
+def test_a_path_spelling_the_next_echo_line_is_not_taken_for_it(tmp_path: Path) -> None:
+    """A file named ``<base tree> <next tree>\\n…`` (the line diff-tree echoes before the
+    next pair) is a path, not a pair boundary: the counts equal one process per pair."""
+    root = tmp_path / "r"
+    commits = _history(root)
+    base, first = _tree(root, commits[0]), _tree(root, commits[1])
+    git(root, "switch", "-q", "-c", "scratch", commits[1])
+    write(root / "README", "next\n")
+    nxt = _tree(root, commit_all(root, "next"))
+    git(root, "switch", "-q", "-")
+    write(root / f"{base} {nxt}\nnotes.txt", "hello\n")
+    crafted = _tree(root, commit_all(root, "crafted"))
+    pairs = [(base, crafted), (base, nxt), (first, crafted)]
+    repo = _fresh(root)
+    assert repo.prefetch_diffs(pairs, ERE) is True
+    single = _fresh(root)
+    for a, b in pairs:
+        assert repo.diff_stats(a, b) == single.diff_stats(a, b), (a, b)
+        assert repo.added_lines_matching(a, b, ERE) == single.added_lines_matching(a, b, ERE)
+
+
+def test_a_diff_algorithm_git_refuses_is_refused_as_git_diff_refuses_it(tmp_path: Path) -> None:
+    """``diff.algorithm = " histogram"`` (quoted, with a space): git diff fails on it, so the
+    batch keeps nothing and each pair reports git's own error."""
+    root = tmp_path / "r"
+    commits = _history(root)
+    with open(root / ".git" / "config", "a", encoding="utf-8") as fh:
+        fh.write('[diff]\n\talgorithm = " histogram"\n')
+    trees = [_tree(root, c) for c in commits]
+    repo = _fresh(root)
+    repo.gentle_config()  # the value comes from the shared config read, as in the hook
+    assert repo.prefetch_diffs([(trees[0], t) for t in trees[1:]], ERE) is False
+    with pytest.raises(GitError, match=r"diff\.algorithm"):
+        repo.diff_stats(trees[0], trees[1])
