@@ -18,7 +18,7 @@ import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from gentle_hooks.candidate import MODE_EXEC, MODE_FILE, MODE_SYMLINK, PathChange
+from gentle_hooks.candidate import MODE_EXEC, MODE_FILE, MODE_GITLINK, MODE_SYMLINK, PathChange
 from gentle_hooks.gitparse import AddedLine
 from gentle_hooks.native_result import NativeAssessment, NativeCandidate, NativeReason
 from gentle_hooks.settings import RiskSettings
@@ -72,12 +72,23 @@ class _Matchers:
         "doc_name_extensions",
         "doc_names",
         "generated",
+        "generated_either",
+        "generated_hint",
+        "hot_substring",
         "hot_tokens",
+        "rules",
         "shell_extensions",
     )
 
     def __init__(self, s: RiskSettings) -> None:
+        self.rules: _PathRules | None = None
         self.hot_tokens = frozenset(s.hot_path_tokens)
+        #: any hot token as a substring (a necessary condition for a whole-token hit)
+        self.hot_substring = (
+            re.compile("|".join(re.escape(t) for t in sorted(self.hot_tokens)))
+            if self.hot_tokens
+            else None
+        )
         self.agent_upper = frozenset(f.upper() for f in s.agent_files)
         self.agent_dirs = frozenset(s.agent_dirs)
         self.doc_extensions = frozenset(s.doc_extensions)
@@ -86,12 +97,40 @@ class _Matchers:
         self.shell_extensions = frozenset(s.shell_extensions)
         self.delivery = _globs(s.delivery_globs)
         self.generated = _globs(s.generated_globs)
+        #: matched against ``"/" + path``: the path itself or with a leading slash matches
+        #: one of the globs (what :func:`_is_generated` asks, in one match).
+        self.generated_either = (
+            re.compile(f"/(?:{self.generated.pattern})|(?:{self.generated.pattern})")
+            if self.generated is not None
+            else None
+        )
+        #: finds, in ``"/" + path``, a literal that every path some generated glob matches
+        #: contains; None when there is no such literal (then every path is matched)
+        literals = _glob_literals(s.generated_globs)
+        self.generated_hint = (
+            re.compile("|".join(re.escape(t) for t in literals)) if literals else None
+        )
 
 
 def _globs(patterns: Iterable[str]) -> re.Pattern[str] | None:
     """fnmatchcase against any of ``patterns`` as one regex (None: no pattern)."""
     parts = [f"(?:{fnmatch.translate(p)})" for p in patterns]
     return re.compile("|".join(parts)) if parts else None
+
+
+def _glob_literals(patterns: Iterable[str]) -> tuple[str, ...] | None:
+    """For each glob, its longest run of plain characters: a string that anything the glob
+    matches contains (``*.golden`` -> ``.golden``). None when some glob has no such run or
+    holds a ``[`` (a character class is not read here), so every path must be matched."""
+    out = []
+    for p in patterns:
+        if "[" in p:
+            return None
+        longest = max(re.split(r"[*?]", p), key=len)
+        if not longest:
+            return None
+        out.append(longest)
+    return tuple(out)
 
 
 @functools.lru_cache(maxsize=8)
@@ -151,8 +190,9 @@ def doc_blobs_to_prove(changes: Sequence[PathChange], s: RiskSettings) -> list[s
     """Blob ids whose bytes must be read to prove documentation (deleted docs: old blob)."""
     m = _matchers(s)
     oids = []
+    rules = _rules(m)
     for c in changes:
-        if _is_doc_path(c.path, m) and not c.submodule:
+        if rules.facts(c.path)[3] and not c.submodule:
             oids.append(c.old_oid if c.status == "D" else c.new_oid)
     return oids
 
@@ -210,6 +250,136 @@ def _classify_path(c: PathChange, blobs: Mapping[str, bytes], m: _Matchers) -> P
     return PathClass("medium", "source", "source or other file")
 
 
+#: Directory and name answers kept per settings, up to this many of each.
+_MAX_REMEMBERED = 100_000
+
+
+def _rules(m: _Matchers) -> _PathRules:
+    """The settings' :class:`_PathRules`: what it learnt of a directory or a name serves
+    every later call with the same settings (:func:`doc_blobs_to_prove`, then
+    :func:`classify`, see the same paths)."""
+    rules = m.rules
+    if rules is None or len(rules.names) > _MAX_REMEMBERED or len(rules.dirs) > _MAX_REMEMBERED:
+        rules = m.rules = _PathRules(m)
+    return rules
+
+
+_DELIVERY = PathClass("high", "delivery_config", "CI workflow or gate configuration")
+_SHELL = PathClass("high", "shell_script", "shell script")
+_NEW_EXEC = PathClass("high", "exec_bit", "new executable file (mode 100755)")
+_AGENT = PathClass("medium", "agent_instruction", "agent-instruction file")
+_SUBMODULE = PathClass("medium", "submodule", "submodule commit changed")
+_SYMLINK = PathClass("medium", "symlink", "symbolic link")
+_PASSIVE_DOC = PathClass("passive", "documentation", "documentation proven by its bytes")
+_UNPROVEN_DOC = PathClass(
+    "medium",
+    "unproven_documentation",
+    "documentation name, but its bytes or mode are not plain text",
+)
+_BINARY = PathClass("medium", "binary", "binary file")
+_CONFIGURATION = PathClass("medium", "configuration", "configuration file")
+_SOURCE = PathClass("medium", "source", "source or other file")
+
+
+class _PathRules:
+    """:func:`_classify_path` for many paths at once, with the same answers.
+
+    Every path rule but the two glob lists reads either the directory part of a path or its
+    last component, never both: hot tokens split at ``/`` (a token is letters and digits), so
+    a path's tokens are its directory's followed by its name's. A candidate of 10,000 paths
+    has far fewer distinct directories and names, so each is asked once per call.
+    """
+
+    __slots__ = ("dirs", "m", "names")
+
+    def __init__(self, m: _Matchers) -> None:
+        self.m = m
+        #: directory part -> (smallest hot token in it or None, a component is an agent dir)
+        self.dirs: dict[str, tuple[str | None, bool]] = {}
+        #: last component -> (smallest hot token or None, extension, agent file, doc name)
+        self.names: dict[str, tuple[str | None, str, bool, bool]] = {}
+
+    def _hot(self, text: str) -> str | None:
+        """The smallest hot token among ``text``'s tokens, or None."""
+        m = self.m
+        # A token equal to a hot token is a substring of the lowercased text: most names
+        # hold none, and one search says so without splitting them into tokens.
+        if m.hot_substring is None or m.hot_substring.search(text.lower()) is None:
+            return None
+        hits = m.hot_tokens.intersection(path_tokens(text))
+        return min(hits) if hits else None
+
+    def _dir(self, d: str) -> tuple[str | None, bool]:
+        return self._hot(d), any(part.lower() in self.m.agent_dirs for part in d.split("/"))
+
+    def _name(self, name: str) -> tuple[str | None, str, bool, bool]:
+        m = self.m
+        dot = name.rfind(".")
+        ext = name[dot:].lower() if dot > 0 else ""
+        doc = ext in m.doc_extensions or (
+            name[: len(name) - len(ext)].upper() in m.doc_names and ext in m.doc_name_extensions
+        )
+        return self._hot(name), ext, name.upper() in m.agent_upper, doc
+
+    def facts(self, path: str) -> tuple[str | None, str, bool, bool]:
+        """(smallest hot token or None, extension, agent instruction, documentation name)."""
+        cut = path.rfind("/")
+        name = path[cut + 1 :]
+        nf = self.names.get(name)
+        if nf is None:
+            nf = self.names[name] = self._name(name)
+        if cut < 0:
+            return nf
+        d = path[:cut]
+        df = self.dirs.get(d)
+        if df is None:
+            df = self.dirs[d] = self._dir(d)
+        hot = nf[0] if df[0] is None else df[0] if nf[0] is None else min(df[0], nf[0])
+        return hot, nf[1], df[1] or nf[2], nf[3]
+
+    def classify(self, c: PathChange, blobs: Mapping[str, bytes]) -> PathClass:
+        """The class :func:`_classify_path` gives ``c``, rule for rule in the same order."""
+        m = self.m
+        hot, ext, agent, doc = self.facts(c.path)
+        old = c.old_path
+        if hot is not None:
+            return PathClass("high", "hot_path", f"path token {hot!r} in {c.path}")
+        o_hot, o_ext, o_agent, o_doc = self.facts(old) if old else (None, "", False, True)
+        if o_hot is not None:
+            return PathClass("high", "hot_path", f"path token {o_hot!r} in {old}")
+        delivery = m.delivery
+        if delivery is not None and (
+            delivery.match(c.path) is not None or (old and delivery.match(old) is not None)
+        ):
+            return _DELIVERY
+        shell = m.shell_extensions
+        if ext in shell or (old and o_ext in shell):
+            return _SHELL
+        old_mode, new_mode = c.old_mode, c.new_mode
+        if old_mode != new_mode and {old_mode, new_mode} == {MODE_FILE, MODE_EXEC}:
+            return PathClass("high", "exec_bit", f"mode {old_mode} -> {new_mode}")
+        if new_mode == MODE_EXEC and c.status in ("A", "C"):
+            return _NEW_EXEC
+        if agent or (old and o_agent):
+            return _AGENT
+        if MODE_GITLINK in (old_mode, new_mode):
+            return _SUBMODULE
+        if MODE_SYMLINK in (old_mode, new_mode):
+            return _SYMLINK
+        if doc and (not old or o_doc):
+            deleted = c.status == "D"
+            mode = old_mode if deleted else new_mode
+            oid = c.old_oid if deleted else c.new_oid
+            if mode == MODE_FILE and is_proven_doc(blobs.get(oid)):
+                return _PASSIVE_DOC
+            return _UNPROVEN_DOC
+        if c.additions is None:
+            return _BINARY
+        if ext in _CONFIG_EXT:
+            return _CONFIGURATION
+        return _SOURCE
+
+
 def process_hits(lines: Iterable[AddedLine], s: RiskSettings) -> list[AddedLine]:
     """Added lines that execute a process: a shebang on line 1, or a process call."""
     patterns: list[re.Pattern[str]] = []
@@ -253,14 +423,34 @@ def classify(
     groups: dict[tuple[str, str], list[str]] = {}
     tier = "passive"
     m = _matchers(s)
+    rules = _rules(m)
+    generated, hint = m.generated_either, m.generated_hint
+    lines = 0
     for c in changes:
-        pc = _classify_path(c, blobs, m)
-        if _ORDER[pc.tier] > _ORDER[tier]:
-            tier = pc.tier
+        pc = rules.classify(c, blobs)
         if pc.tier == "high":
+            tier = "high"
             high.append(NativeReason(code=pc.code, path=c.path, detail=pc.detail))
         else:
-            groups.setdefault((pc.tier, pc.code), []).append(c.path)
+            if pc.tier == "medium" and tier == "passive":
+                tier = "medium"
+            key = (pc.tier, pc.code)
+            paths = groups.get(key)
+            if paths is None:
+                groups[key] = [c.path]
+            else:
+                paths.append(c.path)
+        # changed_lines: not binary, not mode-only, not a generated golden file
+        if c.additions is not None and not (
+            c.old_mode != c.new_mode and c.old_oid == c.new_oid and c.status in ("M", "T")
+        ):
+            slashed = "/" + c.path
+            if (
+                generated is None
+                or (hint is not None and hint.search(slashed) is None)
+                or generated.match(slashed) is None
+            ):
+                lines += c.additions + (c.deletions or 0)
     for hit in process_hits(added, s):
         tier = "high"
         what = "shebang" if hit.line == 1 and hit.text.startswith("#!") else "process call"
@@ -295,9 +485,6 @@ def classify(
                 code=code, path=paths[0], detail=f"{len(paths)} path(s) classified {code}{more}"
             )
         )
-    lines = sum(
-        c.lines for c in changes if not (c.binary or c.mode_only or _is_generated(c.path, m))
-    )
     if consumed:
         due, why = False, "already_reviewed"
     elif tier == "high":
