@@ -103,6 +103,12 @@ def parse_raw_numstat(data: bytes) -> tuple[PathChange, ...]:
 Listed = tuple[str, str | None, str | None]
 
 
+def listing(change: PathChange) -> Listed:
+    """How :meth:`RawNumstatParser.take_listed` lists ``change``."""
+    blob = None if change.status == "D" or change.new_mode == MODE_GITLINK else change.new_oid
+    return change.path, change.old_path, blob
+
+
 class RawNumstatParser:
     """:func:`parse_raw_numstat` fed as git writes, so the raw section can be used early.
 

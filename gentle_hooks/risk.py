@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from gentle_hooks.candidate import MODE_EXEC, MODE_FILE, MODE_GITLINK, MODE_SYMLINK, PathChange
 from gentle_hooks.gitparse import AddedLine
 from gentle_hooks.native_result import NativeAssessment, NativeCandidate, NativeReason
+from gentle_hooks.prefilter import needles
 from gentle_hooks.settings import RiskSettings
 from gentle_hooks.values import frozen
 
@@ -186,6 +187,15 @@ def _is_generated(path: str, m: _Matchers) -> bool:
     return _glob(path, m.generated) or _glob("/" + path, m.generated)
 
 
+def prepare_paths(paths: Iterable[str], s: RiskSettings) -> None:
+    """Learn what the path rules say of these paths' directories and names now (say, while
+    git counts lines), so that :func:`doc_blobs_to_prove` and :func:`classify` of changes
+    to them only look the answers up."""
+    facts = _rules(_matchers(s)).facts
+    for path in paths:
+        facts(path)
+
+
 def doc_blobs_to_prove(changes: Sequence[PathChange], s: RiskSettings) -> list[str]:
     """Blob ids whose bytes must be read to prove documentation (deleted docs: old blob)."""
     m = _matchers(s)
@@ -250,7 +260,12 @@ def _classify_path(c: PathChange, blobs: Mapping[str, bytes], m: _Matchers) -> P
     return PathClass("medium", "source", "source or other file")
 
 
-#: Directory and name answers kept per settings, up to this many of each.
+#: What :class:`_PathRules` knows of one path: (smallest hot token or None, extension,
+#: agent instruction, documentation name, a delivery glob matches, a generated glob matches).
+_Facts = tuple[str | None, str, bool, bool, bool, bool]
+#: The facts used for the old path of a change that has none (they change no rule).
+_NO_PATH: _Facts = (None, "", False, True, False, False)
+#: Directory, name and path answers kept per settings, up to this many of each.
 _MAX_REMEMBERED = 100_000
 
 
@@ -259,7 +274,7 @@ def _rules(m: _Matchers) -> _PathRules:
     every later call with the same settings (:func:`doc_blobs_to_prove`, then
     :func:`classify`, see the same paths)."""
     rules = m.rules
-    if rules is None or len(rules.names) > _MAX_REMEMBERED or len(rules.dirs) > _MAX_REMEMBERED:
+    if rules is None or max(len(rules.names), len(rules.dirs), len(rules.paths)) > _MAX_REMEMBERED:
         rules = m.rules = _PathRules(m)
     return rules
 
@@ -290,7 +305,7 @@ class _PathRules:
     has far fewer distinct directories and names, so each is asked once per call.
     """
 
-    __slots__ = ("dirs", "m", "names")
+    __slots__ = ("dirs", "m", "names", "paths")
 
     def __init__(self, m: _Matchers) -> None:
         self.m = m
@@ -298,6 +313,8 @@ class _PathRules:
         self.dirs: dict[str, tuple[str | None, bool]] = {}
         #: last component -> (smallest hot token or None, extension, agent file, doc name)
         self.names: dict[str, tuple[str | None, str, bool, bool]] = {}
+        #: path -> what :meth:`facts` says of it
+        self.paths: dict[str, _Facts] = {}
 
     def _hot(self, text: str) -> str | None:
         """The smallest hot token among ``text``'s tokens, or None."""
@@ -321,36 +338,48 @@ class _PathRules:
         )
         return self._hot(name), ext, name.upper() in m.agent_upper, doc
 
-    def facts(self, path: str) -> tuple[str | None, str, bool, bool]:
-        """(smallest hot token or None, extension, agent instruction, documentation name)."""
+    def facts(self, path: str) -> _Facts:
+        """(smallest hot token or None, extension, agent instruction, documentation name,
+        a delivery glob matches, a generated glob matches)."""
+        known = self.paths.get(path)
+        if known is None:
+            known = self.paths[path] = self._facts(path)
+        return known
+
+    def _facts(self, path: str) -> _Facts:
+        m = self.m
+        delivery = m.delivery is not None and m.delivery.match(path) is not None
+        slashed = "/" + path
+        generated = (
+            m.generated_either is not None
+            and (m.generated_hint is None or m.generated_hint.search(slashed) is not None)
+            and m.generated_either.match(slashed) is not None
+        )
         cut = path.rfind("/")
         name = path[cut + 1 :]
         nf = self.names.get(name)
         if nf is None:
             nf = self.names[name] = self._name(name)
         if cut < 0:
-            return nf
+            return (*nf, delivery, generated)
         d = path[:cut]
         df = self.dirs.get(d)
         if df is None:
             df = self.dirs[d] = self._dir(d)
         hot = nf[0] if df[0] is None else df[0] if nf[0] is None else min(df[0], nf[0])
-        return hot, nf[1], df[1] or nf[2], nf[3]
+        return hot, nf[1], df[1] or nf[2], nf[3], delivery, generated
 
     def classify(self, c: PathChange, blobs: Mapping[str, bytes]) -> PathClass:
         """The class :func:`_classify_path` gives ``c``, rule for rule in the same order."""
         m = self.m
-        hot, ext, agent, doc = self.facts(c.path)
+        hot, ext, agent, doc, delivery, _ = self.facts(c.path)
         old = c.old_path
         if hot is not None:
             return PathClass("high", "hot_path", f"path token {hot!r} in {c.path}")
-        o_hot, o_ext, o_agent, o_doc = self.facts(old) if old else (None, "", False, True)
+        o_hot, o_ext, o_agent, o_doc, o_delivery, _ = self.facts(old) if old else _NO_PATH
         if o_hot is not None:
             return PathClass("high", "hot_path", f"path token {o_hot!r} in {old}")
-        delivery = m.delivery
-        if delivery is not None and (
-            delivery.match(c.path) is not None or (old and delivery.match(old) is not None)
-        ):
+        if delivery or o_delivery:
             return _DELIVERY
         shell = m.shell_extensions
         if ext in shell or (old and o_ext in shell):
@@ -378,6 +407,23 @@ class _PathRules:
         if ext in _CONFIG_EXT:
             return _CONFIGURATION
         return _SOURCE
+
+
+#: A shebang: an added first line that starts with it is process execution.
+SHEBANG = b"#!"
+
+
+@functools.lru_cache(maxsize=8)
+def _cached_needles(patterns: tuple[str, ...]) -> tuple[bytes, ...] | None:
+    return needles(patterns)
+
+
+def process_needles(s: RiskSettings) -> tuple[bytes, ...] | None:
+    """Byte strings one of which an added line holds if :func:`process_hits` flags it
+    other than as a shebang (:func:`gentle_hooks.prefilter.needles`), or None when the
+    patterns have none: a blob holding none of them, and not starting with
+    :data:`SHEBANG`, brings no process-execution hit whatever its diff."""
+    return _cached_needles(tuple(s.process_patterns))
 
 
 def process_hits(lines: Iterable[AddedLine], s: RiskSettings) -> list[AddedLine]:
@@ -424,7 +470,6 @@ def classify(
     tier = "passive"
     m = _matchers(s)
     rules = _rules(m)
-    generated, hint = m.generated_either, m.generated_hint
     lines = 0
     for c in changes:
         pc = rules.classify(c, blobs)
@@ -441,16 +486,12 @@ def classify(
             else:
                 paths.append(c.path)
         # changed_lines: not binary, not mode-only, not a generated golden file
-        if c.additions is not None and not (
-            c.old_mode != c.new_mode and c.old_oid == c.new_oid and c.status in ("M", "T")
+        if (
+            c.additions is not None
+            and not (c.old_mode != c.new_mode and c.old_oid == c.new_oid and c.status in ("M", "T"))
+            and not rules.facts(c.path)[5]
         ):
-            slashed = "/" + c.path
-            if (
-                generated is None
-                or (hint is not None and hint.search(slashed) is None)
-                or generated.match(slashed) is None
-            ):
-                lines += c.additions + (c.deletions or 0)
+            lines += c.additions + (c.deletions or 0)
     for hit in process_hits(added, s):
         tier = "high"
         what = "shebang" if hit.line == 1 and hit.text.startswith("#!") else "process call"
