@@ -167,24 +167,25 @@ class _ProcessScan:
         self.repo, self.cand, self.risk = repo, cand, risk
         needles = process_needles(risk)
         self.search = repo.search_blobs(needles, SHEBANG) if needles is not None else None
-        if self.search is not None:
-            # started before the diff, cat-file is ready when git lists the first blob: on
-            # a small candidate its start-up would otherwise follow the diff's
-            self.search.start()
         self.whole: threading.Thread | None = None
         self.added: list[AddedLine] = []
         self.errors: list[GitError] = []
+        # Both start before the diff: cat-file is then ready when git lists the first blob
+        # (on a small candidate its start-up would otherwise follow the diff's), and a scan
+        # of the whole diff runs alongside it, as it always did.
+        if self.search is not None:
+            self.search.start()
+        else:
+            self.whole = threading.Thread(target=self._scan_whole, daemon=True)
+            self.whole.start()
 
     def feed(self, listed: list[Listed], done: bool) -> None:
         """Changed paths as git lists them (``done``: all of them now)."""
         if self.search is not None:
             self.search.add([blob for _, _, blob in listed if blob is not None])
-            # while git counts lines, the path rules can learn these paths
-            prepare_paths((path for path, _, _ in listed), self.risk)
-            prepare_paths((old for _, old, _ in listed if old), self.risk)
-        elif self.whole is None:
-            self.whole = threading.Thread(target=self._scan_whole, daemon=True)
-            self.whole.start()
+        # while git counts lines, the path rules can learn these paths
+        prepare_paths((path for path, _, _ in listed), self.risk)
+        prepare_paths((old for _, old, _ in listed if old), self.risk)
 
     def _scan_whole(self) -> None:
         try:
@@ -204,8 +205,7 @@ class _ProcessScan:
             GitError: a git command failed.
         """
         if self.search is None:
-            if self.whole is None:
-                return self._whole()
+            assert self.whole is not None
             self.whole.join()
             if self.errors:
                 raise self.errors[0]

@@ -747,6 +747,7 @@ class Repository:
         listed = False
         proc = _popen(args, self.paths.toplevel or self.paths.git_dir, self.env)
         assert proc.stdout is not None and proc.stderr is not None
+        _grow_pipe(proc.stdout.fileno())  # git lists every path without waiting for us
         err = b""
         try:
             with selectors.DefaultSelector() as sel:
@@ -1297,7 +1298,7 @@ _SMALL_READ = 16 * 1024
 
 def _grow_pipe(fd: int) -> None:
     """Let a pipe hold 1 MiB where the system allows it (Linux), so its writer seldom
-    waits for the reader to wake up."""
+    waits for the reader (to wake up, or to finish with what it read)."""
     import fcntl
 
     with contextlib.suppress(AttributeError, OSError):  # not Linux, or above the limit

@@ -164,6 +164,28 @@ def test_a_preselect_that_misses_a_pattern_is_honoured(root: Path) -> None:
     assert assess(root, risk=risk)[1] == [("run.py", "process call at line 2: frobnicate(2)")]
 
 
+def test_a_prefetched_pair_is_answered_as_diffed(root: Path) -> None:
+    """The push gate diffs its commits ahead (prefetch_diffs): the assessment of such a
+    pair reads what was prefetched, and it is the same assessment."""
+    write(root / "a.py", BODY + "subprocess.run(['x'])\n")
+    commit_all(root, "one")
+    write(root / "run.py", "#!/bin/sh\n" + BODY)
+    commit_all(root, "two")
+    repo = Repository.open(str(root))
+    cand = repo.candidate(Projection.COMMITTED, flag_ref="HEAD~2", config_ref=None)
+    other = git(root, "rev-parse", "HEAD~1^{tree}").strip()
+    pairs = [(cand.base.tree, cand.tree), (cand.base.tree, other)]
+    assert repo.prefetch_diffs(pairs, S.process_preselect)
+    assert repo.prefetched(cand.base.tree, cand.tree, S.process_preselect)
+    assert assess_native_builtin(repo, cand, S) == assess_native_builtin(
+        Repository.open(str(root)), cand, S
+    )
+    assert assess(root, base="HEAD~2")[1] == [
+        ("a.py", "process call at line 41: subprocess.run(['x'])"),
+        ("run.py", "shebang at line 1: #!/bin/sh"),
+    ]
+
+
 def test_blob_search_reads_large_blobs_and_keeps_unknown_ids(root: Path) -> None:
     big = b"x" * ((1 << 20) - 3) + b"Popen(" + b"y" * 100
     write(root / "big.txt", big)
