@@ -13,8 +13,10 @@ tier.
 
 from __future__ import annotations
 
+import bisect
 import fnmatch
 import functools
+import itertools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -188,12 +190,10 @@ def _is_generated(path: str, m: _Matchers) -> bool:
 
 
 def prepare_paths(paths: Iterable[str], s: RiskSettings) -> None:
-    """Learn what the path rules say of these paths' directories and names now (say, while
-    git counts lines), so that :func:`doc_blobs_to_prove` and :func:`classify` of changes
-    to them only look the answers up."""
-    facts = _rules(_matchers(s)).facts
-    for path in paths:
-        facts(path)
+    """Learn what the path rules say of these paths now (say, while git counts lines), so
+    that :func:`doc_blobs_to_prove` and :func:`classify` of changes to them only look the
+    answers up."""
+    _rules(_matchers(s)).learn(paths)
 
 
 def doc_blobs_to_prove(changes: Sequence[PathChange], s: RiskSettings) -> list[str]:
@@ -260,6 +260,14 @@ def _classify_path(c: PathChange, blobs: Mapping[str, bytes], m: _Matchers) -> P
     return PathClass("medium", "source", "source or other file")
 
 
+def _found_in(rx: re.Pattern[str] | None, texts: list[str]) -> set[int]:
+    """Indexes of the texts where ``rx`` finds a match (a match holds no NUL)."""
+    if rx is None:
+        return set()
+    starts = list(itertools.accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
+    return {bisect.bisect_right(starts, hit.start()) - 1 for hit in rx.finditer("\0".join(texts))}
+
+
 #: What :class:`_PathRules` knows of one path: (smallest hot token or None, extension,
 #: agent instruction, documentation name, a delivery glob matches, a generated glob matches).
 _Facts = tuple[str | None, str, bool, bool, bool, bool]
@@ -316,27 +324,45 @@ class _PathRules:
         #: path -> what :meth:`facts` says of it
         self.paths: dict[str, _Facts] = {}
 
-    def _hot(self, text: str) -> str | None:
-        """The smallest hot token among ``text``'s tokens, or None."""
+    def _hot(self, text: str, maybe: bool = True) -> str | None:
+        """The smallest hot token among ``text``'s tokens, or None (``maybe`` False: known
+        to hold no hot token, see :meth:`learn`)."""
         m = self.m
         # A token equal to a hot token is a substring of the lowercased text: most names
         # hold none, and one search says so without splitting them into tokens.
-        if m.hot_substring is None or m.hot_substring.search(text.lower()) is None:
+        if not maybe or m.hot_substring is None or m.hot_substring.search(text.lower()) is None:
             return None
         hits = m.hot_tokens.intersection(path_tokens(text))
         return min(hits) if hits else None
 
-    def _dir(self, d: str) -> tuple[str | None, bool]:
-        return self._hot(d), any(part.lower() in self.m.agent_dirs for part in d.split("/"))
+    def _dir(self, d: str, maybe_hot: bool = True) -> tuple[str | None, bool]:
+        agent = any(part.lower() in self.m.agent_dirs for part in d.split("/"))
+        return self._hot(d, maybe_hot), agent
 
-    def _name(self, name: str) -> tuple[str | None, str, bool, bool]:
+    def _name(self, name: str, maybe_hot: bool = True) -> tuple[str | None, str, bool, bool]:
         m = self.m
         dot = name.rfind(".")
         ext = name[dot:].lower() if dot > 0 else ""
         doc = ext in m.doc_extensions or (
             name[: len(name) - len(ext)].upper() in m.doc_names and ext in m.doc_name_extensions
         )
-        return self._hot(name), ext, name.upper() in m.agent_upper, doc
+        return self._hot(name, maybe_hot), ext, name.upper() in m.agent_upper, doc
+
+    def learn(self, paths: Iterable[str]) -> None:
+        """:meth:`facts` of many paths at once. The two searches most paths fail (a hot
+        token as a substring, a generated glob's literal) run once over all of them joined
+        with NULs (no path, token or literal holds one), so only the paths they find are
+        searched alone. The hot-token search is sound for a path's directory and name too:
+        lowercasing maps each character on its own but for a final sigma, never ASCII."""
+        m = self.m
+        todo = [p for p in dict.fromkeys(paths) if p not in self.paths]
+        if not todo:
+            return
+        hot = _found_in(m.hot_substring, [p.lower() for p in todo])
+        hint = m.generated_hint
+        hinted = None if hint is None else _found_in(hint, ["/" + p for p in todo])
+        for i, path in enumerate(todo):
+            self.paths[path] = self._facts(path, i in hot, hinted is None or i in hinted)
 
     def facts(self, path: str) -> _Facts:
         """(smallest hot token or None, extension, agent instruction, documentation name,
@@ -346,12 +372,13 @@ class _PathRules:
             known = self.paths[path] = self._facts(path)
         return known
 
-    def _facts(self, path: str) -> _Facts:
+    def _facts(self, path: str, maybe_hot: bool = True, maybe_generated: bool = True) -> _Facts:
         m = self.m
         delivery = m.delivery is not None and m.delivery.match(path) is not None
         slashed = "/" + path
         generated = (
-            m.generated_either is not None
+            maybe_generated
+            and m.generated_either is not None
             and (m.generated_hint is None or m.generated_hint.search(slashed) is not None)
             and m.generated_either.match(slashed) is not None
         )
@@ -359,13 +386,13 @@ class _PathRules:
         name = path[cut + 1 :]
         nf = self.names.get(name)
         if nf is None:
-            nf = self.names[name] = self._name(name)
+            nf = self.names[name] = self._name(name, maybe_hot)
         if cut < 0:
             return (*nf, delivery, generated)
         d = path[:cut]
         df = self.dirs.get(d)
         if df is None:
-            df = self.dirs[d] = self._dir(d)
+            df = self.dirs[d] = self._dir(d, maybe_hot)
         hot = nf[0] if df[0] is None else df[0] if nf[0] is None else min(df[0], nf[0])
         return hot, nf[1], df[1] or nf[2], nf[3], delivery, generated
 
