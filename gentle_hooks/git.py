@@ -1302,7 +1302,7 @@ def _grow_pipe(fd: int) -> None:
     import fcntl
 
     with contextlib.suppress(AttributeError, OSError):  # not Linux, or above the limit
-        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)  # type: ignore[attr-defined]
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
 
 
 def _search_batch(buf: bytearray, needles: Sequence[bytes], prefix: bytes, found: set[str]) -> int:

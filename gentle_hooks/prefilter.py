@@ -15,17 +15,19 @@ from __future__ import annotations
 
 import functools
 import itertools
+import sys
 
-try:  # Python 3.11+
+if sys.version_info >= (3, 11):
     from re import _constants as _c
     from re import _parser as _sre
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants as _c  # type: ignore[no-redef]
-    import sre_parse as _sre  # type: ignore[no-redef]
+else:  # pragma: no cover - Python 3.10
+    import sre_constants as _c
+    import sre_parse as _sre
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterable
+    from typing import Any
 
 #: Larger sets of alternatives are not tracked (the prefilter then keeps fewer of them).
 _MAX_SET = 64
@@ -73,7 +75,7 @@ def _better(a: frozenset[str] | None, b: frozenset[str] | None) -> frozenset[str
     return a if ka >= kb else b
 
 
-def _sequence(items: Iterable[tuple[object, object]]) -> _Node:
+def _sequence(items: Iterable[tuple[object, Any]]) -> _Node:
     """A concatenation: exact runs, extended by the next node's prefixes, are requirements."""
     run: frozenset[str] | None = _EMPTY  # exact strings of the current run of exact nodes
     exact: frozenset[str] | None = _EMPTY  # of the whole sequence, while every node is exact
@@ -102,26 +104,26 @@ def _sequence(items: Iterable[tuple[object, object]]) -> _Node:
     return _Node(None, prefixes if prefixes is not None else _EMPTY, best)
 
 
-def _node(op: object, av: object) -> _Node:
+def _node(op: object, av: Any) -> _Node:
     if op is _c.LITERAL:
-        return _Node(frozenset({chr(av)}), frozenset({chr(av)}), None)  # type: ignore[arg-type]
+        return _Node(frozenset({chr(av)}), frozenset({chr(av)}), None)
     if op in (_c.AT, _c.ASSERT, _c.ASSERT_NOT):
         return _ZERO_WIDTH
     if op is _c.IN:
-        members = av  # type: ignore[assignment]
-        if all(o is _c.LITERAL for o, _ in members) and len(members) <= _MAX_SET:  # type: ignore[attr-defined]
-            chars = frozenset(chr(v) for _, v in members)  # type: ignore[attr-defined]
+        members = av
+        if all(o is _c.LITERAL for o, _ in members) and len(members) <= _MAX_SET:
+            chars = frozenset(chr(v) for _, v in members)
             return _Node(chars, chars, None)
         return _UNKNOWN
     if op is _c.SUBPATTERN:
-        _, add_flags, _, body = av  # type: ignore[misc]
+        _, add_flags, _, body = av
         if add_flags & _c.SRE_FLAG_IGNORECASE:
             return _UNKNOWN
         return _sequence(body)
     if _ATOMIC is not None and op is _ATOMIC:
-        return _sequence(av)  # type: ignore[arg-type]
+        return _sequence(av)
     if op is _c.BRANCH:
-        alts = [_sequence(alt) for alt in av[1]]  # type: ignore[index]
+        alts = [_sequence(alt) for alt in av[1]]
         exact: frozenset[str] | None = frozenset()
         prefixes: frozenset[str] = frozenset()
         required: frozenset[str] | None = frozenset()
@@ -139,7 +141,7 @@ def _node(op: object, av: object) -> _Node:
             required = None
         return _Node(exact, prefixes, required)
     if op in _REPEATS:
-        low, high, body = av  # type: ignore[misc]
+        low, high, body = av
         inner = _sequence(body)
         if low == high == 1:
             return inner
@@ -164,7 +166,7 @@ def required_literals(pattern: str) -> frozenset[str] | None:
     if parsed.state.flags & _c.SRE_FLAG_IGNORECASE:
         return None
     try:
-        need = _sequence(parsed).required
+        need = _sequence(parsed.data).required
     except Exception:  # a node shape this analysis does not know
         return None
     if need is None or "" in need:

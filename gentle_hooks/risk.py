@@ -75,7 +75,6 @@ class _Matchers:
         "doc_name_extensions",
         "doc_names",
         "generated",
-        "generated_either",
         "generated_hint",
         "hot_substring",
         "hot_tokens",
@@ -100,13 +99,6 @@ class _Matchers:
         self.shell_extensions = frozenset(s.shell_extensions)
         self.delivery = _globs(s.delivery_globs)
         self.generated = _globs(s.generated_globs)
-        #: matched against ``"/" + path``: the path itself or with a leading slash matches
-        #: one of the globs (what :func:`_is_generated` asks, in one match).
-        self.generated_either = (
-            re.compile(f"/(?:{self.generated.pattern})|(?:{self.generated.pattern})")
-            if self.generated is not None
-            else None
-        )
         #: finds, in ``"/" + path``, a literal that every path some generated glob matches
         #: contains; None when there is no such literal (then every path is matched)
         literals = _glob_literals(s.generated_globs)
@@ -378,9 +370,9 @@ class _PathRules:
         slashed = "/" + path
         generated = (
             maybe_generated
-            and m.generated_either is not None
+            and m.generated is not None
             and (m.generated_hint is None or m.generated_hint.search(slashed) is not None)
-            and m.generated_either.match(slashed) is not None
+            and _is_generated(path, m)
         )
         cut = path.rfind("/")
         name = path[cut + 1 :]
