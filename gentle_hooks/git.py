@@ -24,7 +24,6 @@ import contextlib
 import os
 import queue
 import re
-import selectors
 import subprocess
 import threading
 import time
@@ -49,6 +48,10 @@ from gentle_hooks.gitparse import (
 )
 from gentle_hooks.prefilter import search_keys
 from gentle_hooks.values import frozen
+
+TYPE_CHECKING = False  # typing costs ~10 ms to import
+if TYPE_CHECKING:
+    from typing import IO
 
 #: Variables git sets for a hook that bind a child git to one repository.
 #: ``git rev-parse --local-env-vars`` (git 2.39) plus the quarantine and namespace ones.
@@ -748,24 +751,15 @@ class Repository:
         proc = _popen(args, self.paths.toplevel or self.paths.git_dir, self.env)
         assert proc.stdout is not None and proc.stderr is not None
         _grow_pipe(proc.stdout.fileno())  # git lists every path without waiting for us
-        err = b""
+        errors = _Drain(proc.stderr)
+        out = proc.stdout.fileno()
         try:
-            with selectors.DefaultSelector() as sel:
-                sel.register(proc.stdout, selectors.EVENT_READ)
-                sel.register(proc.stderr, selectors.EVENT_READ)
-                while sel.get_map():
-                    for key, _ in sel.select():
-                        chunk = os.read(key.fd, 1 << 18)
-                        if not chunk:
-                            sel.unregister(key.fileobj)
-                        elif key.fileobj is proc.stderr:
-                            err += chunk
-                        elif not listed:
-                            parser.feed(chunk)
-                            listed = parser.raw_complete
-                            on_listed(parser.take_listed(), listed)
-                        else:
-                            parser.feed(chunk)
+            while chunk := os.read(out, 1 << 18):
+                parser.feed(chunk)
+                if not listed:
+                    listed = parser.raw_complete
+                    on_listed(parser.take_listed(), listed)
+            err = errors.wait()
             if proc.wait() != 0:
                 lines = err.decode("utf-8", "replace").strip().splitlines()
                 raise GitError(f"git diff failed: {lines[-1] if lines else proc.returncode}")
@@ -1118,35 +1112,28 @@ class BlobSearch:
     def _read(self) -> None:
         proc = self._proc
         assert proc is not None and proc.stdout is not None and proc.stderr is not None
-        out, err = proc.stdout.fileno(), proc.stderr.fileno()
+        out = proc.stdout.fileno()
         _grow_pipe(out)
+        errors = _Drain(proc.stderr)
         buf = bytearray()
         total = 0
         try:
-            with selectors.DefaultSelector() as sel:
-                sel.register(out, selectors.EVENT_READ)
-                sel.register(err, selectors.EVENT_READ)
-                while sel.get_map():
-                    for key, _ in sel.select():
-                        chunk = os.read(key.fd, 1 << 20)
-                        if not chunk:
-                            sel.unregister(key.fd)
-                        elif key.fd == err:
-                            self._stderr += chunk
-                        else:
-                            buf += chunk
-                            total += len(chunk)
-                            if len(buf) >= 1 << 20:  # large pieces: each key is one pass
-                                self._search(buf)
-                            elif len(chunk) < _SMALL_READ and total >= _LARGE_OUTPUT:
-                                # cat-file writes each blob on its own: on a large search,
-                                # waking up for every one costs more CPU than cat-file
-                                # itself (measured); let the pipe fill a little
-                                time.sleep(0.001)
+            while chunk := os.read(out, 1 << 20):
+                buf += chunk
+                total += len(chunk)
+                if len(buf) >= 1 << 20:  # search in large pieces: each key is one pass
+                    self._search(buf)
+                elif len(chunk) < _SMALL_READ and total >= _LARGE_OUTPUT:
+                    # cat-file writes each blob on its own: on a large search, waking up
+                    # for every one costs more CPU than cat-file itself (measured); let the
+                    # pipe fill a little
+                    time.sleep(0.001)
             self._search(buf)
         except (OSError, ValueError) as exc:
             self._failed = str(exc)
             return
+        finally:
+            self._stderr = errors.wait()
         if buf:
             self._failed = "its output ended inside a record"
 
@@ -1296,12 +1283,32 @@ _LARGE_OUTPUT = 256 * 1024
 _SMALL_READ = 16 * 1024
 
 
+class _Drain:
+    """Read a pipe to its end in a thread (a child's stderr, which must not fill up while
+    its stdout is read)."""
+
+    def __init__(self, pipe: IO[bytes]) -> None:
+        self._pipe = pipe
+        self._data = b""
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self._data = self._pipe.read()
+
+    def wait(self) -> bytes:
+        """Everything read, once the pipe ended."""
+        self._thread.join()
+        return self._data
+
+
 def _grow_pipe(fd: int) -> None:
     """Let a pipe hold 1 MiB where the system allows it (Linux), so its writer seldom
     waits for the reader (to wake up, or to finish with what it read)."""
-    import fcntl
+    with contextlib.suppress(ImportError, AttributeError, OSError):  # not Linux, or too large
+        import fcntl
 
-    with contextlib.suppress(AttributeError, OSError):  # not Linux, or above the limit
         fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
 
 
