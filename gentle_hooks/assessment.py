@@ -11,12 +11,12 @@ import os
 import threading
 from collections.abc import Mapping
 
-from gentle_hooks.candidate import Candidate, PathChange, Projection
+from gentle_hooks.candidate import MODE_GITLINK, Candidate, PathChange, Projection
 from gentle_hooks.config import LoadedConfig, load_config
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.facts import LedgerFacts, read_facts
 from gentle_hooks.git import Repository
-from gentle_hooks.gitparse import AddedLine
+from gentle_hooks.gitparse import AddedLine, Listed
 from gentle_hooks.native_result import NativeAssessment
 from gentle_hooks.paths import ledger_path
 from gentle_hooks.policy.escalation import Escalation, make_escalation
@@ -25,7 +25,13 @@ from gentle_hooks.policy.rdd import resolve_rdd
 from gentle_hooks.policy.stakes import parse_stakes
 from gentle_hooks.policy.vocabulary import NativeRisk, ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
-from gentle_hooks.risk import classify, doc_blobs_to_prove
+from gentle_hooks.risk import (
+    SHEBANG,
+    classify,
+    doc_blobs_to_prove,
+    prepare_paths,
+    process_needles,
+)
 from gentle_hooks.settings import RiskSettings, Settings
 from gentle_hooks.values import field, frozen, replace
 
@@ -96,32 +102,33 @@ def assess_native_builtin(
 ) -> tuple[tuple[PathChange, ...], NativeAssessment]:
     """Run the built-in classifier on a candidate (SPEC §4 ``builtin``).
 
-    The numstat diff and the process-execution scan run as two concurrent git processes.
+    Process execution is looked for only where it can be (:class:`_ProcessScan`): while
+    git counts lines, the candidate side's blobs are read and searched for what a flagged
+    line must hold; git's ``-G`` scan then runs only over the changes that may bring a hit
+    (on most candidates, none). Same hits as one ``-G`` scan over the whole diff.
 
     Returns:
         (per-path diff stats, the review-assessment envelope).
 
+    A pair the push gate diffed ahead (:meth:`Repository.prefetch_diffs`: numstat and the
+    whole ``-G`` scan) is answered from those, without a process.
+
     Raises:
         GitError: a git command failed.
     """
-    added: list[AddedLine] = []
-    errors: list[GitError] = []
-
-    def scan() -> None:
+    base_tree, tree, ere = cand.base.tree, cand.tree, risk.process_preselect
+    if repo.prefetched(base_tree, tree, ere):
+        changes = repo.diff_stats(base_tree, tree)
+        blobs = repo.read_blobs(doc_blobs_to_prove(changes, risk))
+        added = repo.added_lines_matching(base_tree, tree, ere)
+    else:
+        scan = _ProcessScan(repo, cand, risk)
         try:
-            added.extend(
-                repo.added_lines_matching(cand.base.tree, cand.tree, risk.process_preselect)
-            )
-        except GitError as exc:
-            errors.append(exc)
-
-    worker = threading.Thread(target=scan, daemon=True)
-    worker.start()
-    changes = repo.diff_stats(cand.base.tree, cand.tree)
-    blobs = repo.read_blobs(doc_blobs_to_prove(changes, risk))
-    worker.join()
-    if errors:
-        raise errors[0]
+            changes = repo.diff_stats(base_tree, tree, on_listed=scan.feed)
+            blobs = repo.read_blobs(doc_blobs_to_prove(changes, risk))
+            added = scan.finish(changes)
+        finally:
+            scan.abort()
     envelope = classify(
         changes,
         blobs,
@@ -132,6 +139,97 @@ def assess_native_builtin(
         consumed=consumed,
     )
     return changes, envelope
+
+
+#: Pathspecs beyond this many bytes in all go to one scan of the whole diff instead (the
+#: command line has a limit).
+_MAX_PATHSPEC_BYTES = 256 * 1024
+
+
+class _ProcessScan:
+    """The process-execution scan of one candidate (``risk.process_patterns``).
+
+    :func:`~gentle_hooks.risk.process_hits` flags, among the lines :meth:`finish` returns,
+    exactly the lines, in the same order, it flags among those of one
+    ``git diff -U0 -G <process_preselect>`` over the whole diff. A flagged line is an added
+    line of a file that scan selects, and it is in that file's new blob, which therefore
+    holds one of :func:`~gentle_hooks.risk.process_needles` (or starts with ``#!``: a
+    shebang on line 1). So the new blobs are read while git counts lines
+    (:class:`~gentle_hooks.git.BlobSearch`), and only the changes whose blob may hold a hit
+    are scanned (submodule commits always: they have no blob here): none on most
+    candidates; path to path when none of them is a rename or copy (each then has the same
+    old and new blob as in the diff with renames, hence the same patch); else the whole
+    diff, as before. Without needles (patterns with no literal to look for) the whole diff
+    is scanned while git counts.
+    """
+
+    def __init__(self, repo: Repository, cand: Candidate, risk: RiskSettings) -> None:
+        self.repo, self.cand, self.risk = repo, cand, risk
+        needles = process_needles(risk)
+        self.search = repo.search_blobs(needles, SHEBANG) if needles is not None else None
+        self.whole: threading.Thread | None = None
+        self.added: list[AddedLine] = []
+        self.errors: list[GitError] = []
+        # Both start before the diff: cat-file is then ready when git lists the first blob
+        # (on a small candidate its start-up would otherwise follow the diff's), and a scan
+        # of the whole diff runs alongside it, as it always did.
+        if self.search is not None:
+            self.search.start()
+        else:
+            self.whole = threading.Thread(target=self._scan_whole, daemon=True)
+            self.whole.start()
+
+    def feed(self, listed: list[Listed], done: bool) -> None:
+        """Changed paths as git lists them (``done``: all of them now)."""
+        if self.search is not None:
+            self.search.add([blob for _, _, blob in listed if blob is not None])
+        # while git counts lines, the path rules can learn these paths
+        prepare_paths((path for path, _, _ in listed), self.risk)
+        prepare_paths((old for _, old, _ in listed if old), self.risk)
+
+    def _scan_whole(self) -> None:
+        try:
+            self.added = self._whole()
+        except GitError as exc:
+            self.errors.append(exc)
+
+    def _whole(self) -> list[AddedLine]:
+        return self.repo.added_lines_matching(
+            self.cand.base.tree, self.cand.tree, self.risk.process_preselect
+        )
+
+    def finish(self, changes: tuple[PathChange, ...]) -> list[AddedLine]:
+        """The added lines to judge, once the diff's ``changes`` are known.
+
+        Raises:
+            GitError: a git command failed.
+        """
+        if self.search is None:
+            assert self.whole is not None
+            self.whole.join()
+            if self.errors:
+                raise self.errors[0]
+            return self.added
+        maybe = self.search.finish()
+        wanted = [c for c in changes if c.new_oid in maybe or c.new_mode == MODE_GITLINK]
+        if not wanted:
+            return []
+        paths = [c.path for c in wanted]
+        if (
+            any(c.status in ("R", "C") for c in wanted)
+            or sum(len(os.fsencode(p)) + 1 for p in paths) > _MAX_PATHSPEC_BYTES
+        ):
+            return self._whole()
+        return self.repo.added_lines_matching(
+            self.cand.base.tree, self.cand.tree, self.risk.process_preselect, paths
+        )
+
+    def abort(self) -> None:
+        """Stop what still runs (after :meth:`finish`, or when the diff failed)."""
+        if self.search is not None:
+            self.search.abort()
+        if self.whole is not None:
+            self.whole.join()
 
 
 #: Native providers (SPEC §4; config ``native.provider``, ``--native``).

@@ -19,11 +19,15 @@ repository they are dropped, so no child working on another repository inherits 
 
 from __future__ import annotations
 
+import bisect
+import contextlib
 import os
+import queue
 import re
 import subprocess
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from gentle_hooks.candidate import (
     EMPTY_TREES,
@@ -34,8 +38,20 @@ from gentle_hooks.candidate import (
     candidate_identity,
 )
 from gentle_hooks.errors import GitError
-from gentle_hooks.gitparse import AddedLine, iter_added_lines, parse_raw_numstat
+from gentle_hooks.gitparse import (
+    AddedLine,
+    Listed,
+    RawNumstatParser,
+    iter_added_lines,
+    listing,
+    parse_raw_numstat,
+)
+from gentle_hooks.prefilter import search_keys
 from gentle_hooks.values import frozen
+
+TYPE_CHECKING = False  # typing costs ~10 ms to import
+if TYPE_CHECKING:
+    from typing import IO
 
 #: Variables git sets for a hook that bind a child git to one repository.
 #: ``git rev-parse --local-env-vars`` (git 2.39) plus the quarantine and namespace ones.
@@ -327,6 +343,11 @@ class Repository:
                 out[oid] = data[pos : pos + size]
                 pos += size + 1
         return out
+
+    def search_blobs(self, needles: Sequence[bytes], prefix: bytes) -> BlobSearch:
+        """A :class:`BlobSearch` in this repository: which blobs hold one of ``needles`` or
+        start with ``prefix``."""
+        return BlobSearch(self, needles, prefix)
 
     # -- commits and pushes --------------------------------------------------------------
 
@@ -693,15 +714,65 @@ class Repository:
             self._scans[(*pair, ere)] = list(iter_added_lines(patch))
         return True
 
-    def diff_stats(self, base_tree: str, tree: str) -> tuple[PathChange, ...]:
-        """Per-path diff stats between two trees, as ``git diff --raw --numstat`` sees them."""
+    def prefetched(self, base_tree: str, tree: str, ere: str) -> bool:
+        """True when :meth:`prefetch_diffs` holds this pair's numstat and ``-G ere`` scan:
+        :meth:`diff_stats` and :meth:`added_lines_matching` answer without a process."""
+        return (base_tree, tree) in self._stats and (base_tree, tree, ere) in self._scans
+
+    def diff_stats(
+        self,
+        base_tree: str,
+        tree: str,
+        on_listed: Callable[[list[Listed], bool], None] | None = None,
+    ) -> tuple[PathChange, ...]:
+        """Per-path diff stats between two trees, as ``git diff --raw --numstat`` sees them.
+
+        Args:
+            on_listed: called in this thread with the changed paths as git lists them
+                (:data:`~gentle_hooks.gitparse.Listed`: paths and the candidate side's blob
+                id), before it counts their lines (most of its time on a large diff), and
+                with True once every path is listed: a caller can read those blobs while
+                git counts. It must not block. Git's output is then parsed as it comes.
+                (A pair :meth:`prefetch_diffs` diffed is listed at once, then returned.)
+
+        Raises:
+            GitError: git failed or printed something unexpected.
+        """
         known = self._stats.get((base_tree, tree))
         if known is not None:
+            if on_listed is not None:
+                on_listed([listing(c) for c in known], True)
             return known
-        out = self.run(
-            ["diff", "--raw", "--numstat", "-z", "--no-abbrev", *_DIFF_FLAGS, base_tree, tree]
-        ).stdout
-        return parse_raw_numstat(out)
+        args = ["diff", "--raw", "--numstat", "-z", "--no-abbrev", *_DIFF_FLAGS, base_tree, tree]
+        if on_listed is None:
+            return parse_raw_numstat(self.run(args).stdout)
+        parser = RawNumstatParser()
+        listed = False
+        proc = _popen(args, self.paths.toplevel or self.paths.git_dir, self.env)
+        assert proc.stdout is not None and proc.stderr is not None
+        _grow_pipe(proc.stdout.fileno())  # git lists every path without waiting for us
+        errors = _Drain(proc.stderr)
+        out = proc.stdout.fileno()
+        try:
+            while chunk := os.read(out, 1 << 18):
+                parser.feed(chunk)
+                if not listed:
+                    listed = parser.raw_complete
+                    on_listed(parser.take_listed(), listed)
+            err = errors.wait()
+            if proc.wait() != 0:
+                lines = err.decode("utf-8", "replace").strip().splitlines()
+                raise GitError(f"git diff failed: {lines[-1] if lines else proc.returncode}")
+            if not listed:
+                parser.end()
+                on_listed(parser.take_listed(), True)
+            return parser.finish()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            proc.stdout.close()
+            proc.stderr.close()
 
     def start_diff_stats(self, base_tree: str, tree: str) -> subprocess.Popen[bytes]:
         """Start :meth:`diff_stats` without waiting (to overlap with another git process)."""
@@ -719,15 +790,30 @@ class Repository:
             raise GitError(f"git diff failed: {err.decode('utf-8', 'replace').strip()}")
         return parse_raw_numstat(out)
 
-    def added_lines_matching(self, base_tree: str, tree: str, ere: str) -> list[AddedLine]:
+    def added_lines_matching(
+        self, base_tree: str, tree: str, ere: str, paths: Sequence[str] | None = None
+    ) -> list[AddedLine]:
         """Added lines of files whose diff adds or removes a line matching ``ere``.
 
         Git's ``-G`` (POSIX extended regex) preselects the files, so only their patches
         are produced; the caller applies its precise pattern to the lines returned.
+
+        Args:
+            paths: only these paths (literal pathspecs), compared path to path without
+                rename detection: each must be a change that is not a rename or a copy in
+                the diff with renames, so its patch is the same in both (its old and new
+                blob are the same). None: the whole diff, with renames.
         """
-        known = self._scans.get((base_tree, tree, ere))
+        known = self._scans.get((base_tree, tree, ere)) if paths is None else None
         if known is not None:
             return list(known)
+        flags: Sequence[str] = _DIFF_FLAGS
+        env = None
+        limit: list[str] = []
+        if paths is not None:
+            flags = [f for f in _DIFF_FLAGS if f != "-M"] + ["--no-renames"]
+            env = _LITERAL_PATHSPECS
+            limit = ["--", *paths]
         out = self.run(
             [
                 "diff",
@@ -736,10 +822,12 @@ class Repository:
                 "--dst-prefix=b/",
                 "-G",
                 ere,
-                *_DIFF_FLAGS,
+                *flags,
                 base_tree,
                 tree,
-            ]
+                *limit,
+            ],
+            env=env,
         ).stdout
         return list(iter_added_lines(out))
 
@@ -963,6 +1051,136 @@ class Repository:
 # -- process helpers ------------------------------------------------------------------------
 
 
+class BlobSearch:
+    """Which blobs hold one of some byte strings (or start with a prefix), in one
+    ``git cat-file --batch`` process fed blob ids while they become known.
+
+    :meth:`add` never blocks (a thread writes the ids; another reads the blobs, a bounded
+    piece at a time, and searches them in place); :meth:`finish` answers. An id that names
+    no blob here (missing, another object type) is in the answer: nothing is known of it.
+    The process starts with the first ids (or :meth:`start`), so a search given none and
+    never started costs nothing.
+    """
+
+    def __init__(self, repo: Repository, needles: Sequence[bytes], prefix: bytes) -> None:
+        self._repo = repo
+        self._needles = tuple(needles)
+        self._prefix = prefix
+        self._found: set[str] = set()
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._ids: queue.SimpleQueue[list[str] | None] = queue.SimpleQueue()
+        self._threads: list[threading.Thread] = []
+        self._failed: str | None = None
+        self._stderr = b""
+
+    def start(self) -> None:
+        """Start cat-file now (before any id is known: its start-up then overlaps other
+        work); :meth:`add` starts it otherwise."""
+        if self._proc is None:
+            repo = self._repo
+            self._proc = _popen(
+                ["cat-file", "--batch"],
+                repo.paths.toplevel or repo.paths.git_dir,
+                repo.env,
+                stdin=True,
+            )
+            self._threads = [
+                threading.Thread(target=self._write, daemon=True),
+                threading.Thread(target=self._read, daemon=True),
+            ]
+            for t in self._threads:
+                t.start()
+
+    def add(self, oids: list[str]) -> None:
+        """Queue more blob ids to search."""
+        if oids:
+            self.start()
+            self._ids.put(oids)
+
+    def _write(self) -> None:
+        assert self._proc is not None and self._proc.stdin is not None
+        pipe = self._proc.stdin
+        # BrokenPipeError / ValueError: cat-file is gone (it failed, or it was killed)
+        with contextlib.suppress(BrokenPipeError, ValueError):
+            try:
+                while (oids := self._ids.get()) is not None:
+                    pipe.write(("\n".join(oids) + "\n").encode("ascii"))
+                    pipe.flush()
+            finally:
+                pipe.close()
+
+    def _read(self) -> None:
+        proc = self._proc
+        assert proc is not None and proc.stdout is not None and proc.stderr is not None
+        out = proc.stdout.fileno()
+        _grow_pipe(out)
+        errors = _Drain(proc.stderr)
+        buf = bytearray()
+        total = 0
+        try:
+            while chunk := os.read(out, 1 << 20):
+                buf += chunk
+                total += len(chunk)
+                if len(buf) >= 1 << 20:  # search in large pieces: each key is one pass
+                    self._search(buf)
+                elif len(chunk) < _SMALL_READ and total >= _LARGE_OUTPUT:
+                    # cat-file writes each blob on its own: on a large search, waking up
+                    # for every one costs more CPU than cat-file itself (measured); let the
+                    # pipe fill a little
+                    time.sleep(0.001)
+            self._search(buf)
+        except (OSError, ValueError) as exc:
+            self._failed = str(exc)
+            return
+        finally:
+            self._stderr = errors.wait()
+        if buf:
+            self._failed = "its output ended inside a record"
+
+    def _search(self, buf: bytearray) -> None:
+        """Search the whole records at the start of ``buf``, and drop them."""
+        del buf[: _search_batch(buf, self._needles, self._prefix, self._found)]
+
+    def finish(self) -> set[str]:
+        """The ids given to :meth:`add` that hold a needle or start with the prefix, or that
+        name no blob.
+
+        Raises:
+            GitError: cat-file failed.
+        """
+        proc = self._proc
+        if proc is None:
+            return set()
+        self._ids.put(None)
+        for t in self._threads:
+            t.join()
+        if proc.wait() != 0 or self._failed:
+            last = self._stderr.decode("utf-8", "replace").strip().splitlines()
+            why = last[-1] if last else self._failed or f"exit {proc.returncode}"
+            raise GitError(f"git cat-file failed: {why}")
+        self._close()
+        return self._found
+
+    def abort(self) -> None:
+        """Stop the process and the threads (an error elsewhere: the answer is not needed)."""
+        proc = self._proc
+        if proc is None:
+            return
+        if proc.poll() is None:
+            proc.kill()
+        self._ids.put(None)
+        for t in self._threads:
+            t.join()
+        proc.wait()
+        self._close()
+
+    def _close(self) -> None:
+        assert self._proc is not None
+        for pipe in (self._proc.stdout, self._proc.stderr):
+            if pipe is not None:
+                pipe.close()
+
+
 @frozen
 class CommitInfo:
     """One commit object: id, tree, parents, author and committer names, raw message,
@@ -1047,6 +1265,110 @@ def check_ref_name(ref: str, what: str) -> None:
     if ".." in ref:
         left = ref.split("..")[0] or "HEAD"
         raise GitError(f"{what} {ref!r} is a range; pass a single ref, e.g. {left!r}")
+
+
+#: Pathspecs taken as they are, whatever the caller's environment asks (a hook may inherit
+#: ``GIT_GLOB_PATHSPECS``; git refuses ``literal`` with any other global setting).
+_LITERAL_PATHSPECS = {
+    "GIT_LITERAL_PATHSPECS": "1",
+    "GIT_GLOB_PATHSPECS": "0",
+    "GIT_NOGLOB_PATHSPECS": "0",
+    "GIT_ICASE_PATHSPECS": "0",
+}
+
+
+#: Once this much was read from cat-file, a read of less than _SMALL_READ is followed by a
+#: short pause (see BlobSearch._read).
+_LARGE_OUTPUT = 256 * 1024
+_SMALL_READ = 16 * 1024
+
+
+class _Drain:
+    """Read a pipe to its end in a thread (a child's stderr, which must not fill up while
+    its stdout is read)."""
+
+    def __init__(self, pipe: IO[bytes]) -> None:
+        self._pipe = pipe
+        self._data = b""
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self._data = self._pipe.read()
+
+    def wait(self) -> bytes:
+        """Everything read, once the pipe ended."""
+        self._thread.join()
+        return self._data
+
+
+def _grow_pipe(fd: int) -> None:
+    """Let a pipe hold 1 MiB where the system allows it (Linux), so its writer seldom
+    waits for the reader (to wake up, or to finish with what it read)."""
+    with contextlib.suppress(ImportError, AttributeError, OSError):  # not Linux, or too large
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
+
+
+def _search_batch(buf: bytearray, needles: Sequence[bytes], prefix: bytes, found: set[str]) -> int:
+    """Read the complete ``cat-file --batch`` records at the start of ``buf``; add to
+    ``found`` the ids whose content holds a needle or starts with ``prefix``, and those that
+    name no blob. Returns how many bytes were read (whole records only).
+
+    Each needle is one pass over the buffer: fewer, shorter keys that every needle contains
+    (:func:`~gentle_hooks.prefilter.search_keys`) are looked for instead, and a blob where
+    one is found is then searched for the needles themselves.
+    """
+    starts: list[int] = []  # content of each blob: buf[starts[k]:ends[k]]
+    ends: list[int] = []
+    heads: list[int] = []  # where its header (and id) begins
+    pos = 0
+    size = len(buf)
+    while (eol := buf.find(b"\n", pos)) >= 0:
+        gap = buf.find(b" ", pos, eol)
+        if gap >= 0 and buf.startswith(b" blob ", gap):  # "<id> blob <size>"
+            end = eol + 1 + int(buf[gap + 6 : eol])
+            if end >= size:  # then a newline: not all here yet
+                break
+            if prefix and buf.startswith(prefix, eol + 1):
+                found.add(buf[pos:gap].decode("ascii"))
+            else:
+                starts.append(eol + 1)
+                ends.append(end)
+                heads.append(pos)
+            pos = end + 1
+            continue
+        # "<id> missing" / "<id> ambiguous", or another type: nothing is known of it
+        fields = bytes(buf[pos:eol]).split(b" ")
+        if len(fields) == 3:
+            end = eol + 1 + int(fields[2])
+            if end >= size:
+                break
+            found.add(fields[0].decode("ascii", "replace"))
+            pos = end + 1
+        else:
+            found.add(fields[0].decode("ascii", "replace"))
+            pos = eol + 1
+    if starts and needles:
+        checked: set[int] = set()
+        last = ends[-1]
+        for key in search_keys(tuple(needles)):
+            at = buf.find(key, starts[0], last)
+            while at >= 0:
+                k = bisect.bisect_right(starts, at) - 1
+                if k < 0 or at + len(key) > ends[k]:  # across a record boundary
+                    at = buf.find(key, at + 1, last)
+                    continue
+                if k not in checked:
+                    checked.add(k)
+                    content = bytes(buf[starts[k] : ends[k]])
+                    if any(n in content for n in needles):
+                        head = heads[k]
+                        found.add(buf[head : buf.index(b" ", head)].decode("ascii"))
+                at = buf.find(key, ends[k], last)
+    return pos
 
 
 def _git(

@@ -9,7 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gentle_hooks.errors import GitError
-from gentle_hooks.gitparse import iter_added_lines, parse_raw_numstat, unquote_path
+from gentle_hooks.gitparse import (
+    RawNumstatParser,
+    iter_added_lines,
+    parse_raw_numstat,
+    unquote_path,
+)
 
 _C = {
     7: b"\\a",
@@ -122,3 +127,80 @@ def test_added_lines_track_hunk_counts() -> None:
         ("s.py", 7, "new"),
         ("sp ace\u00e9", 2, "subprocess.run(x)"),
     ]
+
+
+@given(
+    st.lists(
+        st.tuples(path_bytes, st.integers(0, 10**6), st.booleans(), st.booleans()),
+        min_size=0,
+        max_size=12,
+        unique_by=lambda t: t[0],
+    ),
+    st.lists(st.integers(1, 40), max_size=30),
+)
+def test_parsing_in_pieces_equals_parsing_at_once(entries, cuts) -> None:
+    """Git's output fed in arbitrary pieces (a multi-byte path cut in two, a NUL alone)
+    parses to the same changes, and the listing names every path with its blob."""
+    raw = b""
+    stats = b""
+    for i, (p, count, renamed, binary) in enumerate(entries):
+        if renamed:
+            raw += b":100644 100644 %s %s R%03d\0old%d\0%s\0" % (
+                A.encode(),
+                B.encode(),
+                count % 101,
+                i,
+                p,
+            )
+            stats += b"%d\t0\t\0old%d\0%s\0" % (count, i, p)
+        else:
+            raw += b":000000 100644 %s %s A\0%s\0" % (Z.encode(), B.encode(), p)
+            stats += (b"-\t-\t%s\0" % p) if binary else (b"%d\t0\t%s\0" % (count, p))
+    data = raw + stats
+    parser = RawNumstatParser()
+    listed = []
+    at = 0
+    for cut in cuts:
+        parser.feed(data[at : at + cut])
+        listed += parser.take_listed()
+        at += cut
+    parser.feed(data[at:])
+    listed += parser.take_listed()
+    assert parser.finish() == parse_raw_numstat(data)
+    assert listed == [
+        (os.fsdecode(p), f"old{i}" if renamed else None, B)
+        for i, (p, _, renamed, _) in enumerate(entries)
+    ]
+
+
+def test_listing_leaves_out_deleted_and_submodule_blobs() -> None:
+    parser = RawNumstatParser()
+    parser.feed(
+        f":100644 000000 {A} {Z} D\0gone\0:160000 160000 {A} {B} M\0vendor/lib\0"
+        f":100644 100644 {A} {B} M\0kept\0".encode()
+    )
+    assert not parser.raw_complete
+    assert parser.take_listed() == [
+        ("gone", None, None),
+        ("vendor/lib", None, None),
+        ("kept", None, B),
+    ]
+    parser.feed(b"0\t1\tgone\0001\t1\tvendor/lib\0002\t2\tkept\0")
+    assert parser.raw_complete and parser.take_listed() == []
+    assert [c.path for c in parser.finish()] == ["gone", "vendor/lib", "kept"]
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        f":100644 100644 {A} {B} M\0a\0".encode(),  # no numstat record
+        f":100644 100644 {A} {B} M\0a\01\t1\ta\01\t1\ta\0".encode(),  # one too many
+        f":100644 100644 {A} {B} M\0a\01\t1\tb\0".encode(),  # another path
+        f":100644 100644 {A} {B} M\0a\01\t1\ta".encode(),  # no final NUL
+        f":100644 100644 {A} {B} M\0".encode(),  # a record cut short
+        b"1\t1\ta\0",  # numstat without raw
+    ],
+)
+def test_malformed_output_is_an_error(data: bytes) -> None:
+    with pytest.raises(GitError):
+        parse_raw_numstat(data)

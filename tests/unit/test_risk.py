@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gentle_hooks.candidate import PathChange
 from gentle_hooks.gitparse import AddedLine
-from gentle_hooks.risk import classify, classify_path, path_tokens
+from gentle_hooks.risk import MAX_HIGH_REASONS, classify, classify_path, is_generated, path_tokens
 from gentle_hooks.settings import RiskSettings
 
 S = RiskSettings()
@@ -183,3 +185,98 @@ def test_configurable_tokens() -> None:
     s = RiskSettings(hot_path_tokens=("ledger",))
     assert classify_path(change("src/ledger.py"), {}, s).tier == "high"
     assert classify_path(change("src/auth.py"), {}, s).tier == "medium"
+
+
+# -- classify over many paths answers as classify_path does, path by path -------------------
+
+PARTS = [
+    "src",
+    "auth",
+    "authService",
+    "UPDATE",
+    "oauth2",
+    "README",
+    "readme.txt",
+    "CHANGELOG.rst",
+    "x.MD",
+    "AGENTS.md",
+    "SKILL.md",
+    "prompts",
+    ".github",
+    "workflows",
+    "ci.yml",
+    "Jenkinsfile",
+    ".gitlab-ci.yml",
+    "deploy.sh",
+    "a.golden",
+    "golden",
+    "__snapshots__",
+    "s.snap",
+    "setup.cfg",
+    "x.",
+    ".env",
+    "é",
+    "a b",
+    "a-b_c",
+]
+MODES = ["100644", "100755", "120000", "160000", "000000"]
+paths = st.lists(st.sampled_from(PARTS), min_size=1, max_size=4).map("/".join)
+changes = st.builds(
+    PathChange,
+    paths,
+    st.one_of(st.none(), st.just(""), paths),
+    st.sampled_from(["A", "M", "D", "R", "C", "T"]),
+    st.sampled_from(MODES),
+    st.sampled_from(MODES),
+    st.sampled_from([A, B, Z]),
+    st.sampled_from([A, B, Z]),
+    st.sampled_from([None, 0, 3, 250]),
+    st.sampled_from([None, 0, 4]),
+)
+ODD = RiskSettings(
+    hot_path_tokens=("auth", "readme", ""),
+    agent_dirs=("src", ""),
+    doc_extensions=("", ".py", ".MD"),
+    shell_extensions=(".sh", ""),
+    delivery_globs=("*.yml", "[Jj]enkinsfile"),
+    generated_globs=("*", "*/golden/*"),
+)
+
+
+def reference(changes, blobs, s):
+    """classify's reasons, tier and changed_lines from classify_path and is_generated, one
+    path at a time (what classify did before it learnt directories and names)."""
+    high, groups, tier = [], {}, "passive"
+    order = {"passive": 0, "medium": 1, "high": 2}
+    for c in changes:
+        pc = classify_path(c, blobs, s)
+        tier = max(tier, pc.tier, key=order.__getitem__)
+        if pc.tier == "high":
+            high.append((pc.code, c.path, pc.detail))
+        else:
+            groups.setdefault((pc.tier, pc.code), []).append(c.path)
+    lines = sum(
+        c.lines for c in changes if not (c.binary or c.mode_only or is_generated(c.path, s))
+    )
+    grouped = [
+        (code, ps[0], len(ps))
+        for (_, code), ps in sorted(groups.items(), key=lambda kv: -order[kv[0][0]])
+    ]
+    return tier if changes else "medium", high[:MAX_HIGH_REASONS], grouped, lines
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(changes, max_size=25), st.sampled_from([S, ODD]))
+def test_classify_answers_as_classify_path(changes, s) -> None:
+    blobs = {A: DOC, B: b"#!/bin/sh\n"}
+    env = classify(changes, blobs, [], s, kind="committed", base_ref=None)
+    tier, high, grouped, lines = reference(changes, blobs, s)
+    assert env.risk == tier and env.changed_lines == lines
+    got_high = [(r.code, r.path, r.detail) for r in env.reasons if r.code != "more"][: len(high)]
+    assert got_high == high
+    got_groups = [
+        (r.code, r.path, int(r.detail.split()[0]))
+        for r in env.reasons[len(high) :]
+        if r.code not in ("more", "empty")
+    ]
+    assert got_groups == grouped

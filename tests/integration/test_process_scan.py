@@ -1,0 +1,285 @@
+"""The process-execution scan skips what cannot match, and finds what one ``-G`` scan finds.
+
+Every case compares the built-in assessment with the reference it must equal: git's numstat
+diff, the documentation blobs, and one ``git diff -U0 -G <process_preselect>`` over the
+whole diff, classified together. Real repositories, real git.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gentle_hooks.assessment import assess_native_builtin
+from gentle_hooks.candidate import Projection
+from gentle_hooks.errors import GitError
+from gentle_hooks.git import Repository
+from gentle_hooks.risk import SHEBANG, classify, doc_blobs_to_prove, process_needles
+from gentle_hooks.settings import RiskSettings
+from tests.conftest import commit_all, git, write
+
+S = RiskSettings()
+BODY = "".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(20))
+
+
+def assess(root: Path, base: str = "HEAD~1", risk: RiskSettings = S):
+    """The built-in assessment of HEAD against ``base``, checked against the reference."""
+    repo = Repository.open(str(root))
+    cand = repo.candidate(Projection.COMMITTED, flag_ref=base, config_ref=None)
+    changes, env = assess_native_builtin(repo, cand, risk)
+    ref_changes = repo.diff_stats(cand.base.tree, cand.tree)
+    blobs = repo.read_blobs(doc_blobs_to_prove(ref_changes, risk))
+    added = repo.added_lines_matching(cand.base.tree, cand.tree, risk.process_preselect)
+    reference = classify(ref_changes, blobs, added, risk, kind="committed", base_ref=cand.base.ref)
+    assert changes == ref_changes
+    assert env == reference
+    return changes, [(r.path, r.detail) for r in env.reasons if r.code == "process_execution"]
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    root = tmp_path / "r"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root / "a.py", BODY)
+    write(root / "run.py", "import subprocess\n" + BODY)
+    write(root / "tool", "#!/bin/sh\necho one\n", mode=0o755)
+    commit_all(root, "base")
+    return root
+
+
+def test_rename_whose_new_side_adds_a_process_call(root: Path) -> None:
+    git(root, "mv", "a.py", "b.py")
+    write(root / "b.py", BODY + "subprocess.run(['make'])\n")
+    commit_all(root)
+    changes, hits = assess(root)
+    assert [(c.status, c.old_path, c.path) for c in changes] == [("R", "a.py", "b.py")]
+    assert hits == [("b.py", "process call at line 41: subprocess.run(['make'])")]
+
+
+def test_a_renamed_file_keeps_its_unchanged_calls_out(root: Path) -> None:
+    """Scanned path to path without renames, the new side would look added line by line
+    and its old call would count: a rename among the candidates scans the whole diff."""
+    write(root / "c.py", BODY + "subprocess.run(['old'])\n")
+    commit_all(root, "c")
+    git(root, "mv", "c.py", "d.py")
+    write(root / "d.py", BODY + "subprocess.run(['old'])\nsubprocess.run(['new'])\n")
+    commit_all(root)
+    assert assess(root)[1] == [("d.py", "process call at line 42: subprocess.run(['new'])")]
+
+
+def test_a_call_removed_is_no_hit(root: Path) -> None:
+    write(root / "run.py", BODY + "x = 1\n")
+    commit_all(root)
+    assert assess(root)[1] == []
+
+
+def test_a_call_in_an_unchanged_line_of_a_changed_file_is_no_hit(root: Path) -> None:
+    write(root / "run.py", "import subprocess\n" + BODY.replace("x + 7", "x + 70"))
+    commit_all(root)
+    assert assess(root)[1] == []
+
+
+def test_a_shebang_added_on_line_one(root: Path) -> None:
+    write(root / "a.py", "#!/usr/bin/env python3\n" + BODY)
+    write(root / "tool", "#!/bin/sh\necho two\n", mode=0o755)  # kept shebang: no hit
+    commit_all(root)
+    assert assess(root)[1] == [("a.py", "shebang at line 1: #!/usr/bin/env python3")]
+
+
+def test_binary_files_and_deletions_bring_no_hit(root: Path) -> None:
+    write(root / "blob.bin", b"\0\1subprocess.run(x)\n#!/bin/sh\n")
+    git(root, "rm", "-q", "run.py")
+    commit_all(root)
+    changes, hits = assess(root)
+    assert {c.path for c in changes} == {"blob.bin", "run.py"} and hits == []
+
+
+def test_submodule_bump(root: Path, tmp_path: Path) -> None:
+    lib = tmp_path / "lib"
+    lib.mkdir()
+    git(lib, "init", "-q")
+    write(lib / "x.py", "subprocess.run(1)\n")
+    commit_all(lib, "lib 1")
+    git(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(lib), "vendor/lib")
+    commit_all(root, "add submodule")
+    write(lib / "x.py", "subprocess.run(2)\n")
+    commit_all(lib, "lib 2")
+    git(root / "vendor" / "lib", "pull", "-q", "origin", "main")
+    commit_all(root, "bump")
+    changes, hits = assess(root)
+    assert [c.path for c in changes] == ["vendor/lib"] and hits == []
+    # a submodule commit has no blob to read: it is always scanned
+    risk = RiskSettings(process_patterns=(r"^Subproject commit",), process_preselect="Subproject")
+    new = git(root, "rev-parse", "HEAD:vendor/lib").strip()
+    assert assess(root, risk=risk)[1] == [
+        ("vendor/lib", f"process call at line 1: Subproject commit {new}")
+    ]
+
+
+@pytest.mark.parametrize("env", [{}, {"GIT_GLOB_PATHSPECS": "1"}, {"GIT_ICASE_PATHSPECS": "1"}])
+def test_odd_paths_are_scanned_path_to_path(
+    root: Path, env: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Many changes, few that may hold a hit: those are scanned by literal pathspec, even
+    with names that are pathspec magic or glob patterns, whatever the environment says."""
+    for i in range(30):
+        write(root / "pkg" / f"m{i}.py", BODY)
+    odd = ["[ab]*.py", ":(glob)x.py", "-dash.py", "sp ace/é.py", "new\nline.py", "A.PY"]
+    for name in odd:
+        write(root / name, "import os\nos.system('ls')\n")
+    write(root / "a.PY", "os.system('x')\n")  # another case: not a match for "A.PY"
+    commit_all(root, "more")
+    for i in range(30):
+        write(root / "pkg" / f"m{i}.py", BODY + f"y = {i}\n")
+    for name in odd:
+        write(root / name, "import os\nos.system('ls')\nos.system('rm')\n")
+    commit_all(root)
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    _, hits = assess(root)
+    assert sorted(hits) == sorted((name, "process call at line 3: os.system('rm')") for name in odd)
+
+
+def test_patterns_without_a_literal_scan_the_whole_diff(root: Path) -> None:
+    risk = RiskSettings(process_patterns=(r"^\w+\W\d\W$",), process_preselect="launch")
+    assert process_needles(risk) is None
+    write(root / "a.py", BODY + "launch(1)\n")
+    commit_all(root)
+    assert assess(root, risk=risk)[1] == [("a.py", "process call at line 41: launch(1)")]
+
+
+def test_a_preselect_that_misses_a_pattern_is_honoured(root: Path) -> None:
+    """The configured ``-G`` preselect decides which files are scanned, as before: a line
+    the patterns flag counts only in a file whose changed lines the preselect matches."""
+    risk = RiskSettings(process_patterns=(r"\bfrobnicate\(",), process_preselect="spawn_it")
+    write(root / "a.py", BODY + "frobnicate(1)\n")
+    write(root / "run.py", "spawn_it = 1\nfrobnicate(2)\n")
+    commit_all(root)
+    assert assess(root, risk=risk)[1] == [("run.py", "process call at line 2: frobnicate(2)")]
+
+
+def test_a_prefetched_pair_is_answered_as_diffed(root: Path) -> None:
+    """The push gate diffs its commits ahead (prefetch_diffs): the assessment of such a
+    pair reads what was prefetched, and it is the same assessment."""
+    write(root / "a.py", BODY + "subprocess.run(['x'])\n")
+    commit_all(root, "one")
+    write(root / "run.py", "#!/bin/sh\n" + BODY)
+    commit_all(root, "two")
+    repo = Repository.open(str(root))
+    cand = repo.candidate(Projection.COMMITTED, flag_ref="HEAD~2", config_ref=None)
+    other = git(root, "rev-parse", "HEAD~1^{tree}").strip()
+    pairs = [(cand.base.tree, cand.tree), (cand.base.tree, other)]
+    assert repo.prefetch_diffs(pairs, S.process_preselect)
+    assert repo.prefetched(cand.base.tree, cand.tree, S.process_preselect)
+    assert assess_native_builtin(repo, cand, S) == assess_native_builtin(
+        Repository.open(str(root)), cand, S
+    )
+    assert assess(root, base="HEAD~2")[1] == [
+        ("a.py", "process call at line 41: subprocess.run(['x'])"),
+        ("run.py", "shebang at line 1: #!/bin/sh"),
+    ]
+
+
+def test_blob_search_reads_large_blobs_and_keeps_unknown_ids(root: Path) -> None:
+    big = b"x" * ((1 << 20) - 3) + b"Popen(" + b"y" * 100
+    write(root / "big.txt", big)
+    write(root / "plain.txt", b"nothing here\n" * 10000)
+    write(root / "script", b"#!/bin/sh\n")
+    commit_all(root)
+    oid = {
+        name: git(root, "rev-parse", f"HEAD:{name}").strip()
+        for name in ("big.txt", "plain.txt", "script", "a.py")
+    }
+    tree = git(root, "rev-parse", "HEAD^{tree}").strip()
+    missing = "1" * len(tree)
+    repo = Repository.open(str(root))
+    search = repo.search_blobs([b"Popen"], SHEBANG)
+    search.add([oid["plain.txt"], oid["big.txt"]])
+    search.add([oid["script"], oid["a.py"], tree, missing])
+    assert search.finish() == {oid["big.txt"], oid["script"], tree, missing}
+    assert repo.search_blobs([b"Popen"], SHEBANG).finish() == set()
+
+
+def test_a_failed_cat_file_is_a_git_error(root: Path, tmp_path: Path) -> None:
+    repo = Repository.open(str(root))
+    repo.env = {**repo.env, "GIT_DIR": str(tmp_path / "nowhere")}
+    search = repo.search_blobs([b"Popen"], SHEBANG)
+    search.add(["1" * 40])
+    with pytest.raises(GitError, match=r"git cat-file failed: .*not a git repository"):
+        search.finish()
+    search.abort()
+
+
+def test_streamed_diff_stats_equal_the_whole_output(root: Path) -> None:
+    for i in range(3000):
+        write(root / f"d{i % 7}" / f"file {i}.txt", f"{i}\n")
+    commit_all(root, "many")
+    for i in range(0, 3000, 2):
+        write(root / f"d{i % 7}" / f"file {i}.txt", f"{i}\n{i}\n")
+    git(root, "mv", "a.py", "moved.py")
+    commit_all(root)
+    repo = Repository.open(str(root))
+    base = git(root, "rev-parse", "HEAD~1^{tree}").strip()
+    tree = git(root, "rev-parse", "HEAD^{tree}").strip()
+    calls: list[tuple[int, bool]] = []
+    listed: list[tuple[str, str | None, str | None]] = []
+
+    def on_listed(items: list[tuple[str, str | None, str | None]], done: bool) -> None:
+        calls.append((len(items), done))
+        listed.extend(items)
+
+    changes = repo.diff_stats(base, tree, on_listed=on_listed)
+    assert changes == repo.diff_stats(base, tree)
+    assert [(p, o, b) for p, o, b in listed] == [(c.path, c.old_path, c.new_oid) for c in changes]
+    assert calls[-1][1] is True and all(not done for _, done in calls[:-1])
+    with pytest.raises(GitError, match="git diff failed"):
+        repo.diff_stats(base, "0" * len(tree), on_listed=on_listed)
+
+
+OPS = st.lists(
+    st.tuples(
+        st.sampled_from(["edit", "rename", "delete", "binary", "chmod"]),
+        st.sampled_from(["a.py", "run.py", "tool", "x/é y.py", "new.py"]),
+        st.sampled_from(["", "subprocess.run(x)", "#!/bin/sh", "Popen(y)", "plain"]),
+    ),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(OPS)
+def test_generated_changes_scan_as_one_whole_diff_scan(ops) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        git(root, "init", "-q")
+        write(root / "a.py", BODY)
+        write(root / "run.py", "import subprocess\n" + BODY)
+        write(root / "tool", "#!/bin/sh\necho one\n", mode=0o755)
+        commit_all(root, "base")
+        for i, (kind, name, line) in enumerate(ops):
+            path = root / name
+            if kind == "edit":
+                old = path.read_text() if path.exists() else ""
+                lines = old.splitlines()
+                lines.insert(i % (len(lines) + 1), line)
+                write(path, "\n".join(lines) + "\n")
+            elif kind == "rename" and path.exists():
+                target = root / f"renamed{i}.py"
+                os.replace(path, target)
+                write(target, target.read_text() + line + "\n")
+            elif kind == "delete" and path.exists():
+                path.unlink()
+            elif kind == "binary":
+                write(path, b"\0" + line.encode())
+            elif kind == "chmod" and path.exists():
+                path.chmod(path.stat().st_mode ^ 0o111)
+        commit_all(root)
+        if git(root, "rev-parse", "HEAD^{tree}") != git(root, "rev-parse", "HEAD~1^{tree}"):
+            assess(root)
