@@ -130,9 +130,7 @@ def test_the_same_verdict_stored_twice_counts_once() -> None:
         json='{"briefId":"b"}',
         markdown="",
     )
-    again = replace(
-        facts, verdicts=(v, replace(v, id=2), replace(v, id=3))
-    )
+    again = replace(facts, verdicts=(v, replace(v, id=2), replace(v, id=3)))
     assert again.satisfaction().accepted_verdicts == 1
     other = replace(v, id=4, json='{"briefId":"b2"}')
     assert replace(facts, verdicts=(v, other)).satisfaction().accepted_verdicts == 2
