@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from gentle_hooks.candidate import MODE_GITLINK, Candidate, PathChange, Projection
 from gentle_hooks.config import LoadedConfig, load_config
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.facts import LedgerFacts, read_facts
 from gentle_hooks.git import Repository
-from gentle_hooks.gitparse import AddedLine, Listed
+from gentle_hooks.gitparse import AddedLine, Listed, listing
 from gentle_hooks.native_result import NativeAssessment
 from gentle_hooks.paths import ledger_path
 from gentle_hooks.policy.escalation import Escalation, make_escalation
@@ -139,6 +139,50 @@ def assess_native_builtin(
         consumed=consumed,
     )
     return changes, envelope
+
+
+def prefetch_builtin(
+    repo: Repository, pairs: Sequence[tuple[str, str]], risk: RiskSettings
+) -> bool:
+    """Diff the candidates of many commits ahead for :func:`assess_native_builtin` (the push
+    gate): a handful of git processes for all of them instead of a few for each.
+
+    Every pair's numstat comes from one ``git diff-tree --stdin``; the new blobs of all of
+    them are searched in one ``git cat-file --batch`` for what a flagged line must hold
+    (as :class:`_ProcessScan` does for one candidate); the ``-G`` scan then runs, in one
+    more ``diff-tree``, only over the pairs with a change that may bring a hit (a blob that
+    may, or a submodule commit). A pair with none gets the scan's answer proved empty of
+    hits. Without needles every pair is scanned whole, as before.
+
+    Args:
+        pairs: (base tree, candidate tree) ids; risk: the classifier settings.
+
+    Returns:
+        True when every pair is now answered without a process.
+
+    Raises:
+        GitError: cat-file failed.
+    """
+    ere = risk.process_preselect
+    needles = process_needles(risk)
+    if needles is None:
+        return repo.prefetch_diffs(pairs, ere)
+    if not repo.prefetch_diffs(pairs, None):
+        return False
+    changes = {pair: repo.diff_stats(*pair) for pair in dict.fromkeys(pairs)}
+    search = repo.search_blobs(needles, SHEBANG)
+    try:
+        search.add([blob for cs in changes.values() for c in cs if (blob := listing(c)[2])])
+        maybe = search.finish()
+    finally:
+        search.abort()
+    scan = []
+    for pair, cs in changes.items():
+        if any(c.new_oid in maybe or c.new_mode == MODE_GITLINK for c in cs):
+            scan.append(pair)
+        else:  # no added line of this pair can be flagged: nothing to scan
+            repo.know_scan(*pair, ere, [])
+    return repo.prefetch_scans(scan, ere)
 
 
 #: Pathspecs beyond this many bytes in all go to one scan of the whole diff instead (the

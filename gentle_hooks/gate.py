@@ -22,7 +22,7 @@ import sys
 import threading
 from collections.abc import Callable, Mapping, Sequence
 
-from gentle_hooks.assessment import BUILTIN, AssessResult, evaluate
+from gentle_hooks.assessment import BUILTIN, AssessResult, evaluate, prefetch_builtin
 from gentle_hooks.candidate import Candidate, Projection
 from gentle_hooks.config import LoadedConfig, load_config
 from gentle_hooks.delegation import Evidence, message_evidence, runtime_evidence
@@ -320,9 +320,9 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             repo.candidate(Projection.COMMITTED, commit=info.id, config_ref=base_ref)
             for info, _ in delegated
         ]
-        prefetched = config.settings.native_provider == BUILTIN and repo.prefetch_diffs(
-            [(c.base.tree, c.tree) for c in cands], config.settings.risk.process_preselect
-        )  # two diff processes for the push instead of two per commit
+        prefetched = config.settings.native_provider == BUILTIN and prefetch_builtin(
+            repo, [(c.base.tree, c.tree) for c in cands], config.settings.risk
+        )  # a few git processes for the push instead of a few per commit
         facts = _commits_facts(path, repo, cands, [records.get(i.id, ()) for i, _ in delegated])
         items = list(zip(delegated, cands, facts, strict=True))
         if prefetched:  # the diffs are at hand: judging is pure Python, threads would contend

@@ -651,26 +651,44 @@ class Repository:
 
     # -- diffs ---------------------------------------------------------------------------
 
-    def prefetch_diffs(self, pairs: Sequence[tuple[str, str]], ere: str) -> bool:
-        """Diff many (base tree, tree) pairs ahead, in two git processes instead of two per
-        pair, for :meth:`diff_stats` and :meth:`added_lines_matching` to answer from.
+    def prefetch_diffs(self, pairs: Sequence[tuple[str, str]], ere: str | None) -> bool:
+        """Diff many (base tree, tree) pairs ahead, in one or two git processes instead of
+        one or two per pair, for :meth:`diff_stats` and :meth:`added_lines_matching` to
+        answer from: every pair's numstat, and with ``ere`` every pair's ``-G ere`` scan.
 
         ``git diff-tree --stdin`` reads one pair per line and prints each pair's diff after
-        the line echoed (``<base> <tree>``); one process gives every numstat, another every
-        ``-G`` scan, with the flags :meth:`diff_stats` and :meth:`added_lines_matching` use.
-        The porcelain's one setting that can change counts, ``diff.algorithm``, is passed
-        explicitly (plumbing does not read it). Anything unexpected (a failed process, an
-        echo line not where it should be) keeps nothing: each pair is then diffed on its own.
+        the line echoed (``<base> <tree>``), with the flags :meth:`diff_stats` and
+        :meth:`added_lines_matching` use. The porcelain's one setting that can change
+        counts, ``diff.algorithm``, is passed explicitly (plumbing does not read it).
+        Anything unexpected (a failed process, an echo line not where it should be) keeps
+        nothing: each pair is then diffed on its own.
 
         Args:
-            pairs: (base tree id, tree id) pairs; ere: the ``-G`` preselect.
+            pairs: (base tree id, tree id) pairs; ere: the ``-G`` preselect, or None for
+                the numstat alone.
 
         Returns:
-            True when every pair's diff is now at hand (no git process left to wait for).
+            True when what was asked for every pair is now at hand.
         """
         todo = list(dict.fromkeys(p for p in pairs if p not in self._stats))
         if len(todo) < 2:
+            return not todo and (ere is None or self.prefetch_scans(pairs, ere))
+        return self._diff_tree_batch(todo, True, ere)
+
+    def prefetch_scans(self, pairs: Sequence[tuple[str, str]], ere: str) -> bool:
+        """The ``-G ere`` scan of many pairs ahead, in one ``git diff-tree --stdin`` (see
+        :meth:`prefetch_diffs`); True when every pair's scan is at hand."""
+        todo = list(dict.fromkeys(p for p in pairs if (*p, ere) not in self._scans))
+        if len(todo) < 2:
             return not todo
+        return self._diff_tree_batch(todo, False, ere)
+
+    def know_scan(self, base_tree: str, tree: str, ere: str, lines: Sequence[AddedLine]) -> None:
+        """Record what :meth:`added_lines_matching` is to answer for a pair, for a caller that
+        proved it (no changed blob of the pair can hold a line the scan is for)."""
+        self._scans[(base_tree, tree, ere)] = list(lines)
+
+    def _diff_tree_batch(self, todo: list[tuple[str, str]], stats: bool, ere: str | None) -> bool:
         # exactly as stored: a value git refuses (" histogram", or none at all) must fail
         # here as the porcelain would, and then pair by pair with git's own message
         algorithm = self._config_value("diff.algorithm")
@@ -678,19 +696,20 @@ class Repository:
             return False
         flags = [*_DIFF_FLAGS] + ([f"--diff-algorithm={algorithm}"] if algorithm else [])
         stdin = "".join(f"{a} {b}\n" for a, b in todo).encode()
-        stats_args = ["diff-tree", "--stdin", "-r", "--raw", "--numstat", "-z", "--no-abbrev"]
-        scan_args = ["diff-tree", "--stdin", "-r", "-U0", "--src-prefix=a/", "--dst-prefix=b/"]
+        argvs = []
+        if stats:
+            argvs.append(["diff-tree", "--stdin", "-r", "--raw", "--numstat", "-z", "--no-abbrev"])
+        if ere is not None:
+            scan = ["diff-tree", "--stdin", "-r", "-U0", "--src-prefix=a/", "--dst-prefix=b/"]
+            argvs.append([*scan, "-G", ere])
         cwd = self.paths.toplevel or self.paths.git_dir
         # diff-tree reads the index (porcelain diff of two trees does not): ≈ 4 ms per
         # process on a 30k-file index. A path that names no file reads as an empty index,
         # and attributes then come from the work tree, as for ``git diff <tree> <tree>``.
         env = {**self.env, "GIT_INDEX_FILE": os.path.join(self.paths.git_dir, _NO_INDEX)}
-        procs = [
-            _popen([*stats_args, *flags], cwd, env, stdin=True),
-            _popen([*scan_args, "-G", ere, *flags], cwd, env, stdin=True),
-        ]
+        procs = [_popen([*argv, *flags], cwd, env, stdin=True) for argv in argvs]
         overlap = len(stdin) <= _PIPE_SAFE
-        if overlap:  # fits a pipe's buffer: both start diffing before either is read
+        if overlap:  # fits a pipe's buffer: every process starts before any is read
             for proc in procs:
                 assert proc.stdin is not None
                 try:
@@ -702,16 +721,17 @@ class Repository:
         for proc in procs:
             out, _ = proc.communicate(None if overlap else stdin)
             outs.append(out if proc.returncode == 0 else None)
-        stats_out, scan_out = outs
-        if stats_out is None or scan_out is None:
+        if any(out is None for out in outs):
             return False
-        stats = _split_echoed_records(stats_out, todo)
-        scans = _split_echoed(scan_out, todo, b"\n")
-        if stats is None or scans is None:
+        stats_chunks = _split_echoed_records(outs[0], todo) if stats else None  # type: ignore[arg-type]
+        scan_chunks = _split_echoed(outs[-1], todo, b"\n") if ere is not None else None  # type: ignore[arg-type]
+        if (stats and stats_chunks is None) or (ere is not None and scan_chunks is None):
             return False
-        for pair, chunk, patch in zip(todo, stats, scans, strict=True):
-            self._stats[pair] = parse_raw_numstat(chunk)
-            self._scans[(*pair, ere)] = list(iter_added_lines(patch))
+        for i, pair in enumerate(todo):
+            if stats_chunks is not None:
+                self._stats[pair] = parse_raw_numstat(stats_chunks[i])
+            if scan_chunks is not None and ere is not None:
+                self._scans[(*pair, ere)] = list(iter_added_lines(scan_chunks[i]))
         return True
 
     def prefetched(self, base_tree: str, tree: str, ere: str) -> bool:

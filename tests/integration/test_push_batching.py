@@ -264,3 +264,30 @@ def test_a_diff_algorithm_git_refuses_is_refused_as_git_diff_refuses_it(tmp_path
     assert repo.prefetch_diffs([(trees[0], t) for t in trees[1:]], ERE) is False
     with pytest.raises(GitError, match=r"diff\.algorithm"):
         repo.diff_stats(trees[0], trees[1])
+
+
+def test_prefetch_builtin_finds_the_same_process_hits_as_one_scan_per_pair(
+    tmp_path: Path,
+) -> None:
+    """The push gate's batch: numstat for all pairs, one blob search, ``-G`` only over the
+    pairs that may hold a hit. Every pair's flagged lines equal a whole ``-G`` scan's."""
+    from gentle_hooks.assessment import prefetch_builtin
+    from gentle_hooks.risk import process_hits
+
+    root = tmp_path / "r"
+    commits = _history(root)
+    trees = [_tree(root, c) for c in commits]
+    risk = RiskSettings()
+    pairs = [(trees[0], t) for t in trees[1:]] + [(trees[1], trees[3]), (trees[3], trees[2])]
+    batched = _fresh(root)
+    assert prefetch_builtin(batched, pairs, risk) is True
+    single = _fresh(root)
+    flagged = 0
+    for a, b in pairs:
+        assert batched.prefetched(a, b, ERE)
+        assert batched.diff_stats(a, b) == single.diff_stats(a, b)
+        got = process_hits(batched.added_lines_matching(a, b, ERE), risk)
+        want = process_hits(single.added_lines_matching(a, b, ERE), risk)
+        assert got == want, (a, b)
+        flagged += len(want)
+    assert flagged >= 2  # the history holds a process call and a shebang to find
