@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import os
-
 import click
 
-from gentle_hooks.assessment import AssessRequest, run_assess
-from gentle_hooks.candidate import Projection
-from gentle_hooks.envelope import build_envelope, envelope_json
-from gentle_hooks.errors import EXIT_OK, UsageError
-from gentle_hooks.render import render_assess
+from gentle_hooks.assess_command import assess_command
 
 
 @click.command()
@@ -64,25 +58,16 @@ def assess(
     of the base ref. Informational: exits 0 whatever the plan says — also when the native
     provider fails (native risk unassessable, which informs only).
     """
-    if committed_only and staged:
-        raise UsageError("--committed-only and --staged are two different candidates; pick one")
-    projection = Projection.COMMITTED if committed_only else Projection.STAGED if staged else None
-    result = run_assess(
-        AssessRequest(
-            cwd=cwd,
-            base_ref=base_ref,
-            projection=projection,
-            escalate_item=escalate_item,
-            escalate_reason=escalate_reason,
-            review_outcome=review_outcome,
-            writer_model=writer_model,
-            writer_effort=writer_effort,
-            native=native,
-        ),
-        os.environ,
+    return assess_command(
+        cwd=cwd,
+        base_ref=base_ref,
+        committed_only=committed_only,
+        staged=staged,
+        as_json=as_json,
+        escalate_item=escalate_item,
+        escalate_reason=escalate_reason,
+        review_outcome=review_outcome,
+        writer_model=writer_model,
+        writer_effort=writer_effort,
+        native=native,
     )
-    if as_json:
-        click.echo(envelope_json(build_envelope(result)))
-    else:
-        click.echo(render_assess(result))
-    return EXIT_OK
