@@ -794,22 +794,6 @@ class Repository:
             proc.stdout.close()
             proc.stderr.close()
 
-    def start_diff_stats(self, base_tree: str, tree: str) -> subprocess.Popen[bytes]:
-        """Start :meth:`diff_stats` without waiting (to overlap with another git process)."""
-        return _popen(
-            ["diff", "--raw", "--numstat", "-z", "--no-abbrev", *_DIFF_FLAGS, base_tree, tree],
-            self.paths.toplevel or self.paths.git_dir,
-            self.env,
-        )
-
-    @staticmethod
-    def finish_diff_stats(proc: subprocess.Popen[bytes]) -> tuple[PathChange, ...]:
-        """Wait for a process from :meth:`start_diff_stats` and parse its output."""
-        out, err = proc.communicate()
-        if proc.returncode != 0:
-            raise GitError(f"git diff failed: {err.decode('utf-8', 'replace').strip()}")
-        return parse_raw_numstat(out)
-
     def added_lines_matching(
         self, base_tree: str, tree: str, ere: str, paths: Sequence[str] | None = None
     ) -> list[AddedLine]:
