@@ -39,35 +39,11 @@ from gentle_hooks.assess_command import assess_command
     metavar="PROVIDER",
     help="Native provider: builtin, gentle-ai or auto (default: config native.provider).",
 )
-def assess(
-    cwd: str | None,
-    base_ref: str | None,
-    committed_only: bool,
-    staged: bool,
-    as_json: bool,
-    escalate_item: str | None,
-    escalate_reason: str | None,
-    review_outcome: str | None,
-    writer_model: str | None,
-    writer_effort: str | None,
-    native: str | None,
-) -> int:
+def assess(**options: object) -> int:
     """Print the risk tier and the verification plan for the current candidate.
 
     Default candidate: the work tree as `git add -A` would stage it, against the merge-base
     of the base ref. Informational: exits 0 whatever the plan says — also when the native
     provider fails (native risk unassessable, which informs only).
     """
-    return assess_command(
-        cwd=cwd,
-        base_ref=base_ref,
-        committed_only=committed_only,
-        staged=staged,
-        as_json=as_json,
-        escalate_item=escalate_item,
-        escalate_reason=escalate_reason,
-        review_outcome=review_outcome,
-        writer_model=writer_model,
-        writer_effort=writer_effort,
-        native=native,
-    )
+    return assess_command(**options)  # type: ignore[arg-type]  # click: one per option
