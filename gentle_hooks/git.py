@@ -142,7 +142,7 @@ class Repository:
         #: diffs of tree pairs computed ahead by :meth:`prefetch_diffs` (trees are immutable).
         self._stats: dict[tuple[str, str], tuple[PathChange, ...]] = {}
         self._scans: dict[tuple[str, str, str], list[AddedLine]] = {}
-        #: ``diff.algorithm`` and ``remote.*.url`` as :meth:`gentle_config` read them.
+        #: diff.algorithm/submodule/orderFile and remote.*.url, as gentle_config read them.
         self._config: dict[str, str] | None = None
 
     # -- opening -------------------------------------------------------------------------
@@ -304,7 +304,8 @@ class Repository:
     def gentle_config(self) -> bytes:
         """``git config -z --get-regexp ^gentle\\.`` output (empty when nothing is set).
 
-        The same process reads ``diff.algorithm`` and every ``remote.<name>.url`` for
+        The same process reads ``diff.algorithm``, ``diff.submodule``, ``diff.orderFile`` and
+        every ``remote.<name>.url`` for
         :meth:`config_get` (a hook asks for them next; one process instead of three). Any
         ``git config`` or ``git remote`` run through :meth:`run` forgets them.
         """
@@ -691,17 +692,23 @@ class Repository:
     def _diff_tree_batch(self, todo: list[tuple[str, str]], stats: bool, ere: str | None) -> bool:
         # exactly as stored: a value git refuses (" histogram", or none at all) must fail
         # here as the porcelain would, and then pair by pair with git's own message
+        # The porcelain settings plumbing does not read, passed as the porcelain would
+        # apply them: the algorithm (counts), the file order, and how a submodule's change
+        # shows in a patch (diff.submodule=diff puts its content in the scan).
         algorithm = self._config_value("diff.algorithm")
-        if algorithm == "":
+        order = self._config_value("diff.orderFile")
+        submodule = self._config_value("diff.submodule")
+        if "" in (algorithm, order, submodule):
             return False
         flags = [*_DIFF_FLAGS] + ([f"--diff-algorithm={algorithm}"] if algorithm else [])
+        flags += [f"-O{order}"] if order else []
         stdin = "".join(f"{a} {b}\n" for a, b in todo).encode()
         argvs = []
         if stats:
             argvs.append(["diff-tree", "--stdin", "-r", "--raw", "--numstat", "-z", "--no-abbrev"])
         if ere is not None:
             scan = ["diff-tree", "--stdin", "-r", "-U0", "--src-prefix=a/", "--dst-prefix=b/"]
-            argvs.append([*scan, "-G", ere])
+            argvs.append([*scan, "-G", ere] + ([f"--submodule={submodule}"] if submodule else []))
         cwd = self.paths.toplevel or self.paths.git_dir
         # diff-tree reads the index (porcelain diff of two trees does not): ≈ 4 ms per
         # process on a 30k-file index. A path that names no file reads as an empty index,
@@ -1240,9 +1247,9 @@ def _is_full_id(name: str) -> bool:
 
 
 #: What :meth:`Repository.gentle_config` reads in its one ``git config`` process.
-_PRELOAD_REGEXP = r"^(gentle\.|diff\.algorithm$|remote\..*\.url$)"
+_PRELOAD_REGEXP = r"^(gentle\.|diff\.(algorithm|submodule|orderfile)$|remote\..*\.url$)"
 #: The keys among those that :meth:`Repository.config_get` answers from it.
-_PRELOADED = re.compile(r"^(diff\.algorithm|remote\..*\.url)$")
+_PRELOADED = re.compile(r"^(diff\.(algorithm|submodule|orderfile)|remote\..*\.url)$")
 
 
 def _canonical_key(key: str) -> str:

@@ -291,3 +291,45 @@ def test_prefetch_builtin_finds_the_same_process_hits_as_one_scan_per_pair(
         assert got == want, (a, b)
         flagged += len(want)
     assert flagged >= 2  # the history holds a process call and a shebang to find
+
+
+@pytest.mark.parametrize("submodule", ["diff", "log", "short"])
+def test_porcelain_settings_plumbing_ignores_are_passed(tmp_path: Path, submodule: str) -> None:
+    """``diff.submodule`` (a submodule's content in the scan with ``diff``) and
+    ``diff.orderFile`` (the order of paths) shape ``git diff``; the batch passes them, so
+    every pair still equals one porcelain process."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    git(sub, "init", "-q")
+    write(sub / "a", "a\n")
+    s1 = commit_all(sub, "s1")
+    write(sub / "x.py", "import subprocess\nsubprocess.run(['x'])\n")
+    s2 = commit_all(sub, "s2")
+    root = tmp_path / "r"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root / "b.py", "b\n")
+    write(root / "z.py", "z\n")
+    git(tmp_path, "clone", "-q", str(sub), str(root / "sub"))
+    git(root / "sub", "checkout", "-q", s1)
+    base = _tree(root, commit_all(root, "base"))  # sub: an embedded repository, a gitlink
+    git(root / "sub", "checkout", "-q", s2)
+    one = _tree(root, commit_all(root, "bump"))
+    write(root / "b.py", "b2\n")
+    write(root / "z.py", "z2\n")
+    git(root, "add", "b.py", "z.py")
+    two = _tree(root, commit_all(root, "edit"))
+    write(root / "order.txt", "z.py\nsub\n")
+    git(root, "config", "diff.orderFile", "order.txt")
+    git(root, "config", "diff.submodule", submodule)
+    pairs = [(base, one), (base, two)]
+    batched = _fresh(root)
+    batched.gentle_config()
+    assert batched.prefetch_diffs(pairs, ".") is True
+    single = _fresh(root)
+    for a, b in pairs:
+        assert batched.diff_stats(a, b) == single.diff_stats(a, b)
+        assert batched.added_lines_matching(a, b, ".") == single.added_lines_matching(a, b, ".")
+    assert [c.path for c in batched.diff_stats(base, two)] == ["z.py", "sub", "b.py"]
+    inner = [x.path for x in batched.added_lines_matching(base, one, ".")]
+    assert ("sub/x.py" in inner) is (submodule == "diff")
