@@ -185,6 +185,11 @@ def prefetch_builtin(
     return repo.prefetch_scans(scan, ere)
 
 
+#: More paths than this go to one scan of the whole diff instead: git matches every path
+#: against every pathspec, so 2,000 literal pathspecs cost more than the whole scan (a
+#: refuter measured 1.45 s against 0.61 s on a 10,000-file range).
+_MAX_PATHSPECS = 64
+
 #: Pathspecs beyond this many bytes in all go to one scan of the whole diff instead (the
 #: command line has a limit).
 _MAX_PATHSPEC_BYTES = 256 * 1024
@@ -260,7 +265,8 @@ class _ProcessScan:
             return []
         paths = [c.path for c in wanted]
         if (
-            any(c.status in ("R", "C") for c in wanted)
+            len(paths) > _MAX_PATHSPECS
+            or any(c.status in ("R", "C") for c in wanted)
             or sum(len(os.fsencode(p)) + 1 for p in paths) > _MAX_PATHSPEC_BYTES
         ):
             return self._whole()
