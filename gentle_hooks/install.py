@@ -84,6 +84,8 @@ def script_text(hook_type: str, interpreter: str, warn: bool) -> str:
         f'    exec "$GENTLE_HOOK_PYTHON" -I -c "{ENTRY}" {args} --script "$0" "$@"\n'
         "fi\n"
         "if command -v gentle-hook >/dev/null 2>&1; then\n"
+        '    echo "gentle-hooks: $GENTLE_HOOK_PYTHON is gone; running gentle-hook from PATH '
+        '(reinstall to pin it: gentle-hook install)" >&2\n'
         f'    exec gentle-hook {args} --script "$0" "$@"\n'
         "fi\n"
         f'echo "gentle-hooks: $GENTLE_HOOK_PYTHON is gone and gentle-hook is not on PATH; '
