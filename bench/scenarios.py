@@ -17,15 +17,10 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
-HOOK_TYPES = (
-    "pre-commit",
-    "pre-merge-commit",
-    "prepare-commit-msg",
-    "commit-msg",
-    "post-commit",
-    "post-rewrite",
-    "pre-push",
-)
+from gentle_hooks.install import DEFAULT_HOOK_TYPES
+
+#: The hooks ``gentle-hook install`` places by default: the benchmark installs the same set.
+HOOK_TYPES = DEFAULT_HOOK_TYPES
 #: Variables that would make a human case delegated or bind git to another repository.
 SCRUB_PREFIXES = ("GIT_", "GENTLE_", "PRE_COMMIT", "CODEX_")
 SCRUB_NAMES = (
