@@ -159,7 +159,7 @@ class Timer:
 def interpreter_facts(python: str) -> tuple[str, str, str]:
     """(package directory, hook entry code, install kind) of gentle_hooks for ``python``."""
     code = (
-        "import gentle_hooks, os, json; from gentle_hooks.install import ENTRY; "
+        "import gentle_hooks, os, json; from gentle_hooks.hooks.install import ENTRY; "
         "import importlib.metadata as m; d = m.distribution('gentle-hooks'); "
         "t = d.read_text('direct_url.json') or '{}'; "
         "e = json.loads(t).get('dir_info', {}).get('editable', False); "
@@ -524,7 +524,7 @@ def imports_row(table: Table, python: str, entry: str, h: sc.HumanRepo, b: sc.Be
 
 NUMSTAT_PROBE = (
     "import json, sys\n"
-    "from gentle_hooks.git import Repository\n"
+    "from gentle_hooks.git.repository import Repository\n"
     "r = Repository.open(sys.argv[1])\n"
     "print(json.dumps([[c.path, c.old_path, c.additions, c.deletions]\n"
     "                  for c in r.diff_stats(sys.argv[2], sys.argv[3])]))\n"

@@ -59,20 +59,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args[:1] == ["hook"]:
             # The hook path: decided with the standard library before click is imported.
-            from gentle_hooks.hookrun import main as hook_main
+            from gentle_hooks.hooks.dispatch import main as hook_main
 
             return hook_main(args[1:])
         if args[:1] == ["assess"]:
             # The plain forms (a benchmark's, a CI step's) skip click's import; anything
             # else (help, other options) is click's to parse, with its messages.
-            from gentle_hooks.assess_command import assess_command, fast_assess_args
+            from gentle_hooks.cli.assess_command import assess_command, fast_assess_args
 
             fast = fast_assess_args(args[1:])
             if fast is not None:
                 return assess_command(**fast)  # type: ignore[arg-type]
         import click
 
-        from gentle_hooks.cli import cli
+        from gentle_hooks.cli.group import cli
 
         try:
             rv = cli.main(args=args, prog_name=PROG, standalone_mode=False)

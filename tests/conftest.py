@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 _LEAKY_PREFIXES = ("GIT_", "GENTLE_", "PRE_COMMIT")
-#: Agent runtime markers (gentle_hooks.delegation.RUNTIME_ENV): a test sets them on purpose.
+#: Agent runtime markers (gentle_hooks.policy.delegation.RUNTIME_ENV): a test sets them on purpose.
 _RUNTIME_MARKERS = (
     "CLAUDECODE",
     "CLAUDE_CODE_ENTRYPOINT",

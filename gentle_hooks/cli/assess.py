@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from gentle_hooks.assess_command import assess_command
+from gentle_hooks.cli.assess_command import assess_command
 
 
 @click.command()

@@ -20,12 +20,12 @@ def doctor(cwd: str | None, as_json: bool) -> int:
 
     Read-only: nothing is repaired, migrated or deleted. Exits 0 when healthy, 2 otherwise.
     """
-    from gentle_hooks.doctor import is_healthy, run_checks
+    from gentle_hooks.services.doctor import is_healthy, run_checks
 
     results = run_checks(cwd)
     healthy = is_healthy(results)
     if as_json:
-        from gentle_hooks.ledger_models import DOCTOR_SCHEMA, CheckOut, DoctorEnvelope
+        from gentle_hooks.report.record_models import DOCTOR_SCHEMA, CheckOut, DoctorEnvelope
 
         env = DoctorEnvelope(
             schema_=DOCTOR_SCHEMA,

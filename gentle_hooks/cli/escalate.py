@@ -11,7 +11,7 @@ import click
 
 from gentle_hooks.cli.options import binding_options, echo_recorded, json_option, make_binding
 from gentle_hooks.errors import EXIT_OK
-from gentle_hooks.records import record_escalation
+from gentle_hooks.services.record import record_escalation
 
 
 @click.command()

@@ -12,7 +12,7 @@ import os
 import click
 
 from gentle_hooks.errors import GentleError
-from gentle_hooks.rangegate import gate_range, verdict_json, verdict_lines
+from gentle_hooks.hooks.rangegate import gate_range, verdict_json, verdict_lines
 
 
 @click.command()

@@ -1,12 +1,12 @@
 """``gentle-hook hook NAME``: listed here for ``--help``; :mod:`gentle_hooks.main` runs hooks
-through :mod:`gentle_hooks.hookrun` before click is imported (the pass path stays light)."""
+through :mod:`gentle_hooks.hooks.dispatch` before click is imported (the pass path stays light)."""
 
 from __future__ import annotations
 
 import click
 
-from gentle_hooks.hookrun import GATES, RECORDERS
-from gentle_hooks.hookrun import main as hook_main
+from gentle_hooks.hooks.dispatch import GATES, RECORDERS
+from gentle_hooks.hooks.dispatch import main as hook_main
 
 
 @click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})

@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 
 import click
 
-from gentle_hooks.candidate import Projection
-from gentle_hooks.records import Binding, Recorded
+from gentle_hooks.services.record import Binding, Recorded
+from gentle_hooks.values.candidate import Projection
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -62,7 +62,7 @@ def make_binding(cwd: str | None, projection: str | None, base_ref: str | None) 
 
 def recorded_json(rec: Recorded) -> str:
     """The ``--json`` output of a recording command."""
-    from gentle_hooks.ledger_models import RecordedEnvelope, record_out
+    from gentle_hooks.report.record_models import RecordedEnvelope, record_out
 
     env = RecordedEnvelope(
         ledger=rec.ledger,
@@ -75,7 +75,7 @@ def recorded_json(rec: Recorded) -> str:
 
 def echo_recorded(rec: Recorded, as_json: bool, *, err: bool = False) -> None:
     """Print a recording command's result: JSON on stdout, or one line (and its notes)."""
-    from gentle_hooks.render_records import describe, short_identity
+    from gentle_hooks.report.records_text import describe, short_identity
 
     if as_json:
         click.echo(recorded_json(rec))

@@ -1,6 +1,6 @@
 """``gentle-hook brief check`` and ``gentle-hook quorum tally|report`` (SPEC §9; seeds 001, 003).
 
-Layer: CLI. Thin: read the files, call :mod:`gentle_hooks.verdict` / :mod:`gentle_hooks.quorum`,
+Layer: CLI. Thin: read the files, call :mod:`gentle_hooks.artifacts.verdict` / :mod:`gentle_hooks.quorum`,
 render. Exit codes: 0 informational or accepted, 1 a brief rejected by policy, 2 input that
 cannot be read as what it claims to be (raised as :class:`~gentle_hooks.errors.GentleError`).
 """
@@ -12,6 +12,7 @@ import sys
 
 import click
 
+from gentle_hooks.artifacts.verdict import ArtifactInputError, check_brief, parse_brief
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
 from gentle_hooks.policy.stakes import Stakes
 from gentle_hooks.quorum import (
@@ -22,7 +23,6 @@ from gentle_hooks.quorum import (
     resolve_claim,
     survival_report,
 )
-from gentle_hooks.verdict import ArtifactInputError, check_brief, parse_brief
 
 
 def read_input(path: str) -> bytes:

@@ -1,8 +1,8 @@
 """``gentle-hook rdd line|status|loadout``: the RDD line for agent harnesses (SPEC §9;
 seed 000, first paragraph).
 
-Layer: CLI (thin): parse flags, call :mod:`gentle_hooks.rdd_session`, render through
-:mod:`gentle_hooks.rdd_models`. ``--session`` is checked here rather than by click's
+Layer: CLI (thin): parse flags, call :mod:`gentle_hooks.services.rdd`, render through
+:mod:`gentle_hooks.report.rdd_models`. ``--session`` is checked here rather than by click's
 ``required=True`` so that a missing id is one line and exit 2, like every other bad input.
 """
 
@@ -35,11 +35,11 @@ def line(cwd: str | None, as_json: bool, session: str | None) -> int:
     Re-renders only when RDD turned off, or back on after being off; an unknown-to-on flip
     or a new deciding source keeps the text. Session state lives in the ledger.
     """
-    from gentle_hooks.rdd_session import advance_session, parse_session_id
+    from gentle_hooks.services.rdd import advance_session, parse_session_id
 
     step = advance_session(cwd, parse_session_id(session), os.environ)
     if as_json:
-        from gentle_hooks.rdd_models import line_envelope
+        from gentle_hooks.report.rdd_models import line_envelope
 
         click.echo(line_envelope(step).model_dump_json(by_alias=True, indent=2))
     else:
@@ -57,13 +57,13 @@ def status(cwd: str | None, as_json: bool, session: str | None) -> int:
     Precedence: GENTLE_RDD, then git config gentle.rdd, then the config file, else unknown.
     Reads only: never renders or records a line.
     """
-    from gentle_hooks.rdd_session import live_rdd, parse_session_id, session_renders
+    from gentle_hooks.services.rdd import live_rdd, parse_session_id, session_renders
 
     live = live_rdd(cwd, os.environ)
     session_id = parse_session_id(session) if session is not None else None
     renders = session_renders(live.ledger, session_id) if session_id is not None else []
     if as_json:
-        from gentle_hooks.rdd_models import status_envelope
+        from gentle_hooks.report.rdd_models import status_envelope
 
         env = status_envelope(live.rdd, session_id, renders)
         click.echo(env.model_dump_json(by_alias=True, indent=2))
@@ -92,8 +92,8 @@ def loadout(cwd: str | None, as_json: bool, session: str | None) -> int:
     describes only assess; capture, capture-group and scope are hidden, still registered).
     Advances the session like `rdd line`, so both agree whichever runs first.
     """
-    from gentle_hooks.rdd_models import loadout_envelope
-    from gentle_hooks.rdd_session import advance_session, parse_session_id
+    from gentle_hooks.report.rdd_models import loadout_envelope
+    from gentle_hooks.services.rdd import advance_session, parse_session_id
 
     step = advance_session(cwd, parse_session_id(session), os.environ)
     env = loadout_envelope(step)

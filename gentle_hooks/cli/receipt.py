@@ -12,7 +12,7 @@ import click
 
 from gentle_hooks.cli.options import binding_options, echo_recorded, json_option, make_binding
 from gentle_hooks.errors import EXIT_OK
-from gentle_hooks.records import list_receipts, record_receipt_line, run_receipt
+from gentle_hooks.services.record import list_receipts, record_receipt_line, run_receipt
 
 
 @click.group()
@@ -77,9 +77,9 @@ def add(
 @json_option
 def list_(cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool) -> int:
     """List the receipts recorded for the current candidate."""
-    from gentle_hooks.ledger_models import RecordListEnvelope, record_out
-    from gentle_hooks.records import store_path
-    from gentle_hooks.render_records import describe, short_identity
+    from gentle_hooks.report.record_models import RecordListEnvelope, record_out
+    from gentle_hooks.report.records_text import describe, short_identity
+    from gentle_hooks.services.record import store_path
 
     bound, receipts = list_receipts(make_binding(cwd, projection, base_ref), os.environ)
     if as_json:

@@ -11,7 +11,7 @@ import click
 
 from gentle_hooks.cli.options import cwd_option, echo_recorded, json_option
 from gentle_hooks.errors import EXIT_OK
-from gentle_hooks.records import MutationRequest, Recorded, record_mutation
+from gentle_hooks.services.record import MutationRequest, Recorded, record_mutation
 
 
 def record_from_runtime(
@@ -20,8 +20,8 @@ def record_from_runtime(
     """``record --from claude-code``: the hook's JSON on stdin -> a pending mutation."""
     import sys
 
-    from gentle_hooks.adapters import parse_claude_code, relative_paths, writer_of
-    from gentle_hooks.records import open_root
+    from gentle_hooks.agents.claude_code import parse_claude_code, relative_paths, writer_of
+    from gentle_hooks.services.record import open_root
 
     event = parse_claude_code(sys.stdin.buffer.read())
     where = cwd or event.cwd

@@ -14,21 +14,21 @@ from gentle_hooks.errors import EXIT_OK
 
 #: Schema name -> "module:Model".
 SCHEMAS: dict[str, str] = {
-    "assess": "gentle_hooks.models:AssessEnvelope",
-    "brief": "gentle_hooks.verdict:DelegationBrief",
-    "doctor": "gentle_hooks.ledger_models:DoctorEnvelope",
+    "assess": "gentle_hooks.report.models:AssessEnvelope",
+    "brief": "gentle_hooks.artifacts.verdict:DelegationBrief",
+    "doctor": "gentle_hooks.report.record_models:DoctorEnvelope",
     "quorum-report": "gentle_hooks.quorum:SurvivalReport",
     "quorum-tally": "gentle_hooks.quorum:TallyRecord",
     "quorum-verdict": "gentle_hooks.quorum:VerifierVerdict",
     "quorum-verdicts": "gentle_hooks.quorum:VerdictSet",
-    "rdd-line": "gentle_hooks.rdd_models:RddLineEnvelope",
-    "rdd-loadout": "gentle_hooks.rdd_models:RddLoadout",
-    "rdd-status": "gentle_hooks.rdd_models:RddStatusEnvelope",
-    "recorded": "gentle_hooks.ledger_models:RecordedEnvelope",
-    "records": "gentle_hooks.ledger_models:RecordListEnvelope",
-    "review-assessment": "gentle_hooks.models:ReviewAssessment",
-    "status": "gentle_hooks.ledger_models:StatusEnvelope",
-    "verdict": "gentle_hooks.verdict:DelegationVerdict",
+    "rdd-line": "gentle_hooks.report.rdd_models:RddLineEnvelope",
+    "rdd-loadout": "gentle_hooks.report.rdd_models:RddLoadout",
+    "rdd-status": "gentle_hooks.report.rdd_models:RddStatusEnvelope",
+    "recorded": "gentle_hooks.report.record_models:RecordedEnvelope",
+    "records": "gentle_hooks.report.record_models:RecordListEnvelope",
+    "review-assessment": "gentle_hooks.report.models:ReviewAssessment",
+    "status": "gentle_hooks.report.record_models:StatusEnvelope",
+    "verdict": "gentle_hooks.artifacts.verdict:DelegationVerdict",
 }
 
 #: Documents the tool reads: their schema describes what the parser *accepts* (validation

@@ -39,7 +39,7 @@ def spot_check(
     Exits 0 when it agreed and counts for the candidate, 1 when it disagreed or does not
     count (both are recorded; a disagreement blocks the candidate).
     """
-    from gentle_hooks.spotcheck import record_readback, run_spot_check
+    from gentle_hooks.services.spotcheck import record_readback, run_spot_check
 
     binding = make_binding(cwd, projection, base_ref)
     if readback:
@@ -47,7 +47,7 @@ def spot_check(
             raise UsageError("--readback re-runs nothing: drop --receipt/--command")
         rec = record_readback(binding, os.environ)
         if not as_json:
-            from gentle_hooks.ledger_records import SpotCheck
+            from gentle_hooks.ledger.records import SpotCheck
 
             assert isinstance(rec.record, SpotCheck)
             click.echo(rec.record.readback)

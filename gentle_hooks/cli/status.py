@@ -19,15 +19,15 @@ from gentle_hooks.errors import EXIT_OK
 def status(cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool) -> int:
     """Show the current candidate's plan, what is recorded for it, what is satisfied and
     what is missing, with the exact command for each. Informational: exits 0."""
-    from gentle_hooks.status import run_status
+    from gentle_hooks.services.status import run_status
 
     result = run_status(make_binding(cwd, projection, base_ref), os.environ)
     if as_json:
-        from gentle_hooks.status_envelope import status_json
+        from gentle_hooks.report.status_json import status_json
 
         click.echo(status_json(result))
     else:
-        from gentle_hooks.render_records import render_status
+        from gentle_hooks.report.records_text import render_status
 
         click.echo(render_status(result))
     return EXIT_OK

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import click
 
-from gentle_hooks.git import Repository
-from gentle_hooks.notesync import sync_fetch, sync_push
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.notes.sync import sync_fetch, sync_push
 
 
 @click.command()

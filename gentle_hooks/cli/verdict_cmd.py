@@ -37,8 +37,8 @@ def add(
     Exits 0 when it is accepted for the gate, 1 when it is stored but not accepted (the
     reasons are printed), 2 when it is not a verdict at all.
     """
-    from gentle_hooks.ledger_records import VerdictRecord
-    from gentle_hooks.verdicts import add_verdict
+    from gentle_hooks.ledger.records import VerdictRecord
+    from gentle_hooks.services.verdicts import add_verdict
 
     if file == "-":
         data, source = sys.stdin.buffer.read(), "stdin"
@@ -60,10 +60,10 @@ def add(
 @json_option
 def list_(cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool) -> int:
     """List the verdicts stored for the current candidate."""
-    from gentle_hooks.ledger_models import RecordListEnvelope, record_out
-    from gentle_hooks.records import store_path
-    from gentle_hooks.render_records import describe, short_identity
-    from gentle_hooks.verdicts import list_verdicts
+    from gentle_hooks.report.record_models import RecordListEnvelope, record_out
+    from gentle_hooks.report.records_text import describe, short_identity
+    from gentle_hooks.services.record import store_path
+    from gentle_hooks.services.verdicts import list_verdicts
 
     bound, verdicts = list_verdicts(make_binding(cwd, projection, base_ref), os.environ)
     if as_json:
@@ -88,8 +88,8 @@ def list_(cwd: str | None, projection: str | None, base_ref: str | None, as_json
 def show(cwd: str | None, as_json: bool, verdict_id: int) -> int:
     """Print a stored verdict's Markdown view (or its record with --json)."""
     from gentle_hooks.cli.options import recorded_json
-    from gentle_hooks.records import Recorded
-    from gentle_hooks.verdicts import show_verdict
+    from gentle_hooks.services.record import Recorded
+    from gentle_hooks.services.verdicts import show_verdict
 
     path, rec = show_verdict(cwd, verdict_id)
     if as_json:

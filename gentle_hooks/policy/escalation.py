@@ -7,7 +7,7 @@ native tier, a failed assessment, the writer's model or effort never escalate.
 from __future__ import annotations
 
 from gentle_hooks.errors import PolicyInputError
-from gentle_hooks.values import frozen
+from gentle_hooks.values.frozen import frozen
 
 #: Longest escalation reason accepted, in characters (a reason is one line, not an essay).
 MAX_REASON_CHARS = 300

@@ -14,7 +14,7 @@ from gentle_hooks.policy.review import ResolvedReview, ReviewEvidence, resolve_r
 from gentle_hooks.policy.stakes import Stakes, stakes_satisfied, verifiers_required
 from gentle_hooks.policy.vocabulary import Missing, NativeRisk, PlanRisk, Verification
 from gentle_hooks.policy.writer import ResolvedWriter, WriterProfile, resolve_writer
-from gentle_hooks.values import field, frozen
+from gentle_hooks.values.frozen import field, frozen
 
 
 @frozen

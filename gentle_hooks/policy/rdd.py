@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from gentle_hooks.errors import ConfigError
 from gentle_hooks.policy.vocabulary import RddMode, RddSource
-from gentle_hooks.values import frozen
+from gentle_hooks.values.frozen import frozen
 
 
 @frozen

@@ -23,7 +23,7 @@ from enum import Enum
 
 from gentle_hooks.policy.rdd import ResolvedRdd
 from gentle_hooks.policy.vocabulary import RddMode, RddSource
-from gentle_hooks.values import frozen
+from gentle_hooks.values.frozen import frozen
 
 
 class LineAction(str, Enum):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gentle_hooks.policy.vocabulary import OutcomeSource, ReviewOutcome
-from gentle_hooks.values import frozen
+from gentle_hooks.values.frozen import frozen
 
 _EXPLICIT_VALUES = (ReviewOutcome.DECLINED, ReviewOutcome.UNAVAILABLE, ReviewOutcome.UNKNOWN)
 _RECORDED_VALUES = (ReviewOutcome.DECLINED, ReviewOutcome.UNAVAILABLE)

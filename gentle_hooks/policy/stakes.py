@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from enum import Enum
 
 from gentle_hooks.errors import PolicyInputError
-from gentle_hooks.values import frozen
+from gentle_hooks.values.frozen import frozen
 
 
 class Stakes(str, Enum):
@@ -88,7 +88,7 @@ def stakes_satisfied(stakes: str | Stakes, critical: bool, verdict_statuses: Ite
         stakes: ordinary, shipping or audit.
         critical: the change is marked critical.
         verdict_statuses: one status per recorded verifier verdict. Pass ``"pass"`` only for
-            a verdict :func:`gentle_hooks.verdict.verdict_acceptance` accepted; any other
+            a verdict :func:`gentle_hooks.artifacts.verdict.verdict_acceptance` accepted; any other
             value (``fail``, ``blocked``, a rejected pass given as ``"rejected"``) counts
             against.
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from gentle_hooks.errors import PolicyInputError
 from gentle_hooks.policy.vocabulary import Effort, WriterSource
-from gentle_hooks.values import frozen
+from gentle_hooks.values.frozen import frozen
 
 _TOKEN_SPLIT = re.compile(r"[^0-9a-z]+")
 

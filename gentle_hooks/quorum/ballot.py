@@ -1,6 +1,6 @@
 """The verdicts cast for one finding, as read from files, and the claim they are about (SPEC §9).
 
-Layer: models + pure functions (pydantic, standard library, :mod:`gentle_hooks.verdict`
+Layer: models + pure functions (pydantic, standard library, :mod:`gentle_hooks.artifacts.verdict`
 helpers); no I/O: callers read the bytes. Seed ``003_0245072c02421c57.txt`` "Verifying a
 verification": a ``whatIChecked`` that merely restates the claim is not a check, and that
 can only be seen next to the claim, so a tally needs one.
@@ -25,6 +25,7 @@ from typing import Annotated
 
 from pydantic import Field, StrictStr, ValidationError
 
+from gentle_hooks.artifacts.verdict import ArtifactInputError, describe_validation_error
 from gentle_hooks.errors import UsageError
 from gentle_hooks.quorum.votes import (
     DuplicateKeys,
@@ -34,8 +35,7 @@ from gentle_hooks.quorum.votes import (
     load_verdict_json,
     verifier_id,
 )
-from gentle_hooks.values import frozen
-from gentle_hooks.verdict import ArtifactInputError, describe_validation_error
+from gentle_hooks.values.frozen import frozen
 
 Claim = Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
 

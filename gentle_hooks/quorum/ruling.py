@@ -14,6 +14,11 @@ from typing import Annotated, Final, Literal
 
 from pydantic import Field, StrictBool, StrictStr, ValidationError, model_validator
 
+from gentle_hooks.artifacts.verdict import (
+    ArtifactInputError,
+    describe_validation_error,
+    load_json_text,
+)
 from gentle_hooks.errors import PolicyInputError
 from gentle_hooks.policy.stakes import Stakes, parse_stakes, verifiers_required
 from gentle_hooks.quorum.ballot import distinct_verdicts
@@ -25,8 +30,7 @@ from gentle_hooks.quorum.votes import (
     classify_verdict,
     copy_key,
 )
-from gentle_hooks.values import frozen
-from gentle_hooks.verdict import ArtifactInputError, describe_validation_error, load_json_text
+from gentle_hooks.values.frozen import frozen
 
 TALLY_SCHEMA: Final = "gentle-hooks.quorum-tally/v1"
 

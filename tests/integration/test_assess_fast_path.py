@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.assess_command import fast_assess_args
+from gentle_hooks.cli.assess_command import fast_assess_args
 from tests.conftest import commit_all, gh, write
 
 

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from gentle_hooks.models import AssessEnvelope, ReviewAssessment
+from gentle_hooks.report.models import AssessEnvelope, ReviewAssessment
 from tests.conftest import commit_all, gh, write
 
 

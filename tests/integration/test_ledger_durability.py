@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.git import Repository
-from gentle_hooks.ledger import Ledger, diagnose, ledger_path
-from gentle_hooks.ledger_records import PendingMutation
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.records import PendingMutation
+from gentle_hooks.ledger.store import Ledger, diagnose, ledger_path
 
 PROCESSES_PER_WORKTREE = 3
 RECORDS_PER_PROCESS = 250
@@ -28,7 +28,7 @@ RECORDS_PER_PROCESS = 250
 _WRITER = textwrap.dedent(
     """
     import os, sys, time
-    from gentle_hooks.records import MutationRequest, record_mutation
+    from gentle_hooks.services.record import MutationRequest, record_mutation
     worktree, tag, count, start_at = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
     while time.time() < start_at:
         time.sleep(0.001)
@@ -46,8 +46,8 @@ _WRITER = textwrap.dedent(
 _KILLED_WRITER = textwrap.dedent(
     """
     import itertools, sys
-    from gentle_hooks.ledger import Ledger
-    from gentle_hooks.ledger_records import PendingMutation
+    from gentle_hooks.ledger.store import Ledger
+    from gentle_hooks.ledger.records import PendingMutation
     led = Ledger.open(sys.argv[1])
     for i in itertools.count():
         rec = led.add(PendingMutation(

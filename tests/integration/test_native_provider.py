@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from gentle_hooks.models import AssessEnvelope
+from gentle_hooks.report.models import AssessEnvelope
 from tests.conftest import commit_all, gh, git, write
 
 SCHEMA = "gentle-ai.review-assessment/v1"

@@ -35,7 +35,7 @@ def test_a_forged_inconsistent_spot_check_counts_for_nothing(server: Path) -> No
     bad = delegated_change(b, "def f():\n    return 9\n", spot_check=False)
     tree = git(b, "rev-parse", f"{bad}^{{tree}}").strip()
     base = git(b, "rev-parse", f"{bad}~1^{{tree}}").strip()
-    from gentle_hooks.candidate import candidate_identity
+    from gentle_hooks.values.candidate import candidate_identity
 
     ident = candidate_identity(base, tree)
     _add_note(

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from gentle_hooks.rdd_models import RddLineEnvelope, RddLoadout, RddStatusEnvelope
+from gentle_hooks.report.rdd_models import RddLineEnvelope, RddLoadout, RddStatusEnvelope
 from tests.conftest import gh, git
 
 HIDDEN = ("gentle_review_capture", "gentle_review_capture_group", "gentle_review_scope")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.ledger_schema import SCHEMA_VERSION
+from gentle_hooks.ledger.schema import SCHEMA_VERSION
 from tests.conftest import PASSING_VERDICT, CliResult, verdict_file
 
 Cli = Callable[..., CliResult]
@@ -353,7 +353,7 @@ def test_an_escalation_is_sticky_for_its_root_only(
 
 
 def test_consumed_pending_work_no_longer_applies(cli: Cli, repo: Path) -> None:
-    from gentle_hooks.ledger import Ledger
+    from gentle_hooks.ledger.store import Ledger
 
     edit(repo)
     cli("record", "--model", "m", "--effort", "low", cwd=repo)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.config import load_config, parse_git_config_z
+from gentle_hooks.config.load import load_config, parse_git_config_z
 from gentle_hooks.errors import ConfigError
 
 
@@ -111,8 +111,8 @@ def test_git_config_parser_lowercases_keys() -> None:
 
 
 def test_packaged_defaults_equal_an_empty_validated_table() -> None:
-    from gentle_hooks.config import compile_settings
-    from gentle_hooks.config_schema import RawConfig
+    from gentle_hooks.config.load import compile_settings
+    from gentle_hooks.config.schema import RawConfig
 
     assert compile_settings(RawConfig(), None, {}, {}) == compile_settings(None, None, {}, {})
 

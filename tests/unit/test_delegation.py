@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gentle_hooks.delegation import message_evidence, runtime_evidence
+from gentle_hooks.policy.delegation import message_evidence, runtime_evidence
 
 SUBJECT = "Fix the parser\n\nBody text.\n\n"
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from gentle_hooks.facts import LedgerFacts
-from gentle_hooks.ledger_records import (
+from gentle_hooks.ledger.facts import LedgerFacts
+from gentle_hooks.ledger.records import (
     EscalationRecord,
     PendingMutation,
     ReviewFact,
@@ -115,10 +115,10 @@ def test_review_evidence_latest_recorded_outcome_and_ack() -> None:
 
 
 def test_the_same_verdict_stored_twice_counts_once() -> None:
-    from gentle_hooks.values import replace
+    from gentle_hooks.values.frozen import replace
 
     facts = _facts()
-    from gentle_hooks.ledger_records import VerdictRecord
+    from gentle_hooks.ledger.records import VerdictRecord
 
     v = VerdictRecord(
         root="/r",

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gentle_hooks.errors import GitError
-from gentle_hooks.gitparse import (
+from gentle_hooks.git.parse import (
     RawNumstatParser,
     iter_added_lines,
     parse_raw_numstat,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gentle_hooks.candidate import EMPTY_TREES, candidate_identity
+from gentle_hooks.values.candidate import EMPTY_TREES, candidate_identity
 
 sha1 = st.text(alphabet="0123456789abcdef", min_size=40, max_size=40)
 sha256 = st.text(alphabet="0123456789abcdef", min_size=64, max_size=64)

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gentle_hooks.errors import UsageError
-from gentle_hooks.inputs import (
+from gentle_hooks.policy.inputs import (
     MAX_COMMAND_CHARS,
     ReceiptLine,
     parse_receipt_line,

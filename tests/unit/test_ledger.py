@@ -7,8 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.ledger import Ledger, StoreError, check_header, diagnose, ledger_path
-from gentle_hooks.ledger_records import (
+from gentle_hooks.ledger.records import (
     EscalationRecord,
     PendingMutation,
     RddRender,
@@ -17,7 +16,8 @@ from gentle_hooks.ledger_records import (
     SpotCheck,
     VerdictRecord,
 )
-from gentle_hooks.ledger_schema import RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.ledger.store import Ledger, StoreError, check_header, diagnose, ledger_path
 
 ID_A = "sha256:" + "a" * 64
 ID_B = "sha256:" + "b" * 64
@@ -78,7 +78,7 @@ def test_creation_leaves_no_temporary_files(db: str) -> None:
 
 
 def test_a_store_with_one_damaged_page_is_refused(db: str) -> None:
-    from gentle_hooks.ledger_records import PendingMutation
+    from gentle_hooks.ledger.records import PendingMutation
 
     with Ledger.open(db) as led:
         for i in range(400):
@@ -295,8 +295,8 @@ def test_diagnose_healthy_missing_and_damaged(db: str) -> None:
 def test_a_version_1_store_migrates_forward_keeping_its_records(tmp_path: Path) -> None:
     import sqlite3 as _sqlite3
 
-    from gentle_hooks.ledger_records import CommitRecord, EscalationRecord
-    from gentle_hooks.ledger_schema import MIGRATIONS
+    from gentle_hooks.ledger.records import CommitRecord, EscalationRecord
+    from gentle_hooks.ledger.schema import MIGRATIONS
 
     db = str(tmp_path / "v1.sqlite3")
     conn = _sqlite3.connect(db)
@@ -321,7 +321,7 @@ def test_a_version_1_store_migrates_forward_keeping_its_records(tmp_path: Path) 
 def test_a_version_2_store_migrates_to_v3_keeping_its_records(tmp_path: Path) -> None:
     import sqlite3 as _sqlite3
 
-    from gentle_hooks.ledger_schema import MIGRATIONS
+    from gentle_hooks.ledger.schema import MIGRATIONS
 
     db = str(tmp_path / "v2.sqlite3")
     conn = _sqlite3.connect(db)

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from gentle_hooks.candidate import BaseResolution, Candidate, Projection
-from gentle_hooks.models import ReviewAssessment
-from gentle_hooks.native import build_argv, one_line, selector_args
-from gentle_hooks.native_decode import DecodeError, decode_assessment
-from gentle_hooks.native_result import ABSENT
+from gentle_hooks.native.binary import build_argv, one_line, selector_args
+from gentle_hooks.native.decode import DecodeError, decode_assessment
+from gentle_hooks.native.result import ABSENT
+from gentle_hooks.report.models import ReviewAssessment
+from gentle_hooks.values.candidate import BaseResolution, Candidate, Projection
 
 SCHEMA = "gentle-ai.review-assessment/v1"
 

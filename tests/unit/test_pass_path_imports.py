@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.install import ENTRY
+from gentle_hooks.hooks.install import ENTRY
 
 HEAVY = ("pydantic", "click", "pygit2")
-#: The commit gate's pass path promises more (gentle_hooks.hookrun's docstring).
+#: The commit gate's pass path promises more (gentle_hooks.hooks.dispatch's docstring).
 PRE_COMMIT_AVOIDS = ("subprocess", "dataclasses", "typing", "tomllib", "sqlite3")
 PROBE = (
     "import atexit, sys\n"
@@ -73,9 +73,9 @@ def test_a_human_commit_imports_no_heavy_module(plain_repo: Path, hook_args: tup
     modules = _imported(plain_repo, *hook_args)
     tops = {m.split(".")[0] for m in modules}
     assert not tops & set(HEAVY), sorted(tops & set(HEAVY))
-    assert "gentle_hooks.gate" not in modules
-    assert "gentle_hooks.recorders" not in modules
-    assert "gentle_hooks.hookrun" in modules  # the probe really ran the hook
+    assert "gentle_hooks.hooks.gates" not in modules
+    assert "gentle_hooks.hooks.recorders" not in modules
+    assert "gentle_hooks.hooks.dispatch" in modules  # the probe really ran the hook
 
 
 def test_the_commit_gate_pass_path_stays_on_the_lightest_stdlib(plain_repo: Path) -> None:

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gentle_hooks.prefilter import needles, required_literals, search_keys
-from gentle_hooks.settings import DEFAULT_PROCESS_PATTERNS
+from gentle_hooks.config.settings import DEFAULT_PROCESS_PATTERNS
+from gentle_hooks.native.prefilter import needles, required_literals, search_keys
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gentle_hooks.artifacts.verdict import ArtifactInputError
 from gentle_hooks.errors import EXIT_INPUT, PolicyInputError, UsageError
 from gentle_hooks.quorum import (
     FLAG_MEANINGS,
@@ -37,7 +38,6 @@ from gentle_hooks.quorum import (
     verifiers_required,
     words,
 )
-from gentle_hooks.verdict import ArtifactInputError
 
 CLAIM = "Subagents inherit no budget cap, so a fan-out can exceed the run budget"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gentle_hooks.recorders import is_replay
+from gentle_hooks.hooks.recorders import is_replay
 
 
 @pytest.mark.parametrize(

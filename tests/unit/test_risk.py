@@ -6,10 +6,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gentle_hooks.candidate import PathChange
-from gentle_hooks.gitparse import AddedLine
-from gentle_hooks.risk import MAX_HIGH_REASONS, classify, classify_path, is_generated, path_tokens
-from gentle_hooks.settings import RiskSettings
+from gentle_hooks.config.settings import RiskSettings
+from gentle_hooks.git.parse import AddedLine
+from gentle_hooks.native.classifier import (
+    MAX_HIGH_REASONS,
+    classify,
+    classify_path,
+    is_generated,
+    path_tokens,
+)
+from gentle_hooks.values.candidate import PathChange
 
 S = RiskSettings()
 Z, A, B = "0" * 40, "a" * 40, "b" * 40

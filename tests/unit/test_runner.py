@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from gentle_hooks.errors import UsageError
-from gentle_hooks.runner import describe_exit, output_digest, run_observed
+from gentle_hooks.services.runner import describe_exit, output_digest, run_observed
 
 
 def _digest(out: bytes, err: bytes) -> str:

@@ -18,9 +18,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
+from gentle_hooks.artifacts.verdict import ArtifactInputError, parse_brief, parse_verdict
 from gentle_hooks.cli.schema import INPUTS, schema_for
 from gentle_hooks.quorum import VerifierVerdict, parse_verdict_file
-from gentle_hooks.verdict import ArtifactInputError, parse_brief, parse_verdict
 
 BRIEF: dict[str, Any] = {
     "objective": "Add the quorum tally",

@@ -1,4 +1,4 @@
-"""``@frozen`` value types (gentle_hooks.values): the dataclass behaviour the code relies on."""
+"""``@frozen`` value types (gentle_hooks.values.frozen): the dataclass behaviour the code relies on."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pickle
 
 import pytest
 
-from gentle_hooks.values import FrozenInstanceError, asdict, field, fields, frozen, replace
+from gentle_hooks.values.frozen import FrozenInstanceError, asdict, field, fields, frozen, replace
 
 
 @frozen
@@ -132,9 +132,7 @@ def test_no_dataclasses_on_the_gate_path() -> None:
     import subprocess
     import sys
 
-    code = (
-        "import sys, gentle_hooks.gate, gentle_hooks.rangegate; print('dataclasses' in sys.modules)"
-    )
+    code = "import sys, gentle_hooks.hooks.gates, gentle_hooks.hooks.rangegate; print('dataclasses' in sys.modules)"
     out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"

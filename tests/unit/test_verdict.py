@@ -9,8 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gentle_hooks.errors import EXIT_INPUT, GentleError
-from gentle_hooks.verdict import (
+from gentle_hooks.artifacts.verdict import (
     BRIEF_RULES,
     EVIDENCE_SENTINELS,
     MAX_SUMMARY_CHARS,
@@ -27,6 +26,7 @@ from gentle_hooks.verdict import (
     verdict_acceptance,
     verdict_json,
 )
+from gentle_hooks.errors import EXIT_INPUT, GentleError
 
 # --- briefs ----------------------------------------------------------------------------------
 

@@ -1,0 +1,1 @@
+"""agents_pkg: TODO room docstring."""

@@ -1,0 +1,1 @@
+"""artifacts: TODO room docstring."""

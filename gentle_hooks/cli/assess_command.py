@@ -1,0 +1,97 @@
+"""What ``gentle-hook assess`` does once its arguments are parsed (SPEC §3-§5, §7).
+
+Layer: command body, without click: :mod:`gentle_hooks.cli.assess` (click) and the fast
+path of :mod:`gentle_hooks.main` (a strict subset of the flags, parsed by hand so that
+``assess`` does not pay click's ≈ 40 ms import on the 2-core machine issue 8 measures)
+both call :func:`assess_command`, so the two cannot drift.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from gentle_hooks.errors import EXIT_OK, UsageError
+from gentle_hooks.report.assess_json import build_envelope, envelope_json
+from gentle_hooks.report.text import render_assess
+from gentle_hooks.services.assess import AssessRequest, run_assess
+from gentle_hooks.values.candidate import Projection
+
+#: Flags :func:`fast_assess_args` takes; anything else is click's to parse.
+FAST_FLAGS = {"--committed-only": "committed_only", "--staged": "staged", "--json": "as_json"}
+FAST_OPTIONS = {"--base-ref": "base_ref"}
+
+
+def assess_command(
+    *,
+    cwd: str | None = None,
+    base_ref: str | None = None,
+    committed_only: bool = False,
+    staged: bool = False,
+    as_json: bool = False,
+    escalate_item: str | None = None,
+    escalate_reason: str | None = None,
+    review_outcome: str | None = None,
+    writer_model: str | None = None,
+    writer_effort: str | None = None,
+    native: str | None = None,
+) -> int:
+    """Assess the candidate and print the plan (text, or the JSON envelope with
+    ``as_json``) to stdout. Arguments are the ``assess`` options, by their names.
+
+    Returns:
+        0: informational, whatever the plan says.
+
+    Raises:
+        UsageError: ``--committed-only`` with ``--staged``; GentleError: as
+            :func:`gentle_hooks.services.assess.run_assess`.
+    """
+    if committed_only and staged:
+        raise UsageError("--committed-only and --staged are two different candidates; pick one")
+    projection = Projection.COMMITTED if committed_only else Projection.STAGED if staged else None
+    result = run_assess(
+        AssessRequest(
+            cwd=cwd,
+            base_ref=base_ref,
+            projection=projection,
+            escalate_item=escalate_item,
+            escalate_reason=escalate_reason,
+            review_outcome=review_outcome,
+            writer_model=writer_model,
+            writer_effort=writer_effort,
+            native=native,
+        ),
+        os.environ,
+    )
+    text = envelope_json(build_envelope(result)) if as_json else render_assess(result)
+    sys.stdout.write(text + "\n")
+    sys.stdout.flush()
+    return EXIT_OK
+
+
+def fast_assess_args(args: list[str]) -> dict[str, object] | None:
+    """``assess`` arguments as :func:`assess_command` keywords, when they are only
+    ``--committed-only``, ``--staged``, ``--json`` and ``--base-ref REF`` (or
+    ``--base-ref=REF``), each at most once, values not starting with ``-``; None for
+    anything else (help, other options, repeats, ``--``): click parses those.
+    """
+    out: dict[str, object] = {}
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        name, eq, value = arg.partition("=")
+        if arg in FAST_FLAGS and FAST_FLAGS[arg] not in out:
+            out[FAST_FLAGS[arg]] = True
+        elif name in FAST_OPTIONS and FAST_OPTIONS[name] not in out:
+            if not eq:
+                i += 1
+                if i >= len(args):
+                    return None
+                value = args[i]
+            if not value or value.startswith("-"):
+                return None
+            out[FAST_OPTIONS[name]] = value
+        else:
+            return None
+        i += 1
+    return out

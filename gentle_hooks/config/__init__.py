@@ -1,0 +1,1 @@
+"""config_pkg: TODO room docstring."""

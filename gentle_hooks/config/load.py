@@ -1,0 +1,302 @@
+"""Configuration: TOML, git config and environment, validated and compiled (SPEC §7 "Config").
+
+Layer: adapter. Two stages, as python-semantic-release does it: the raw TOML table is
+validated into :class:`gentle_hooks.config.schema.RawConfig` (pydantic, ``extra="forbid"``:
+an unknown key is an error naming the key), then compiled with git config and environment
+overrides into :class:`gentle_hooks.config.settings.Settings`.
+
+Precedence, highest first: command-line flag > environment > git config > config file >
+packaged default. Files: ``.gentle-hooks.toml`` (keys at top level) or ``[tool.gentle-hooks]``
+in ``pyproject.toml`` at the work tree root; both at once is an error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping
+
+from gentle_hooks.config.settings import RiskSettings, Settings
+from gentle_hooks.errors import ConfigError
+from gentle_hooks.values.frozen import frozen, replace
+
+TYPE_CHECKING = False  # typing and tomllib cost ~10 ms each: hooks load config on every run
+if TYPE_CHECKING:
+    from gentle_hooks.config.schema import RawConfig
+
+CONFIG_FILE = ".gentle-hooks.toml"
+PYPROJECT = "pyproject.toml"
+
+
+@frozen
+class LoadedConfig:
+    """Compiled settings plus the raw RDD sources the policy resolves itself.
+
+    Attributes:
+        settings: the compiled settings.
+        rdd_env / rdd_git: ``GENTLE_RDD`` and ``git config gentle.rdd`` values, or None.
+    """
+
+    settings: Settings
+    rdd_env: str | None
+    rdd_git: str | None
+
+
+def read_file_config(
+    root: str | None, read: Callable[[str], bytes | None] | None = None
+) -> tuple[RawConfig | None, str | None]:
+    """Read and validate the config file at the work tree root (or through ``read``).
+
+    Args:
+        root: the work tree root (a label when ``read`` is given); None: no config.
+        read: file name -> bytes or None when absent; default reads ``root/name``. The
+            range gate reads the files of the range's base commit this way, so a change
+            cannot loosen the gate that judges it.
+
+    Returns:
+        (raw config, where it was read) or (None, None) when there is no config: pydantic
+        is imported only when there is a table to validate.
+
+    Raises:
+        ConfigError: unreadable or invalid TOML, an unknown key, a bad value, or both
+            ``.gentle-hooks.toml`` and ``[tool.gentle-hooks]`` present.
+    """
+    if root is None:
+        return None, None
+
+    def from_disk(name: str) -> bytes | None:
+        path = os.path.join(root, name)
+        if not os.path.isfile(path):
+            return None
+        try:
+            with open(path, "rb") as fh:
+                return fh.read()
+        except OSError as exc:
+            raise ConfigError(f"{path}: cannot read config: {exc.strerror}") from None
+
+    reader = read or from_disk
+    found: list[tuple[str, Mapping[str, object]]] = []
+    for name in (CONFIG_FILE, PYPROJECT):
+        raw = reader(name)
+        if raw is None:
+            continue
+        path = os.path.join(root, name)
+        data = _parse_toml(raw, path)
+        if name == PYPROJECT:
+            tool = data.get("tool", {})
+            if isinstance(tool, dict) and "gentle-hooks" in tool:
+                found.append((f"{path} [tool.gentle-hooks]", tool["gentle-hooks"]))
+        else:
+            found.append((path, data))
+    if len(found) > 1:
+        raise ConfigError(f"config found in both {found[0][0]} and {found[1][0]}; keep one")
+    if not found:
+        return None, None
+    where, table = found[0]
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: must be a table")
+    from gentle_hooks.config.schema import validate_table
+
+    return validate_table(table, where), where
+
+
+def _parse_toml(raw: bytes, path: str) -> dict[str, object]:
+    """Parse TOML bytes read from ``path``; ``tomllib`` is imported only when needed.
+
+    Raises:
+        ConfigError: not UTF-8 or invalid TOML.
+    """
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config: {exc}") from None
+
+
+def _load_toml(path: str) -> dict[str, object]:
+    """Parse one TOML file; ``tomllib`` is imported here, only when there is a file.
+
+    Raises:
+        ConfigError: unreadable or invalid TOML.
+    """
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    try:
+        with open(path, "rb") as fh:
+            return tomllib.load(fh)
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read config: {exc}") from None
+
+
+_GIT_KEYS = {
+    "gentle.baseref": "base_ref",
+    "gentle.mode": "mode",
+    "gentle.stakes": "stakes",
+    "gentle.appliesto": "applies_to",
+    "gentle.honouroverrides": "honour_overrides",
+    "gentle.nativeprovider": "native_provider",
+    "gentle.nativetimeout": "native_timeout",
+}
+_ENV_KEYS = {
+    "GENTLE_HOOKS_BASE_REF": "base_ref",
+    "GENTLE_HOOKS_MODE": "mode",
+    "GENTLE_HOOKS_STAKES": "stakes",
+    "GENTLE_HOOKS_APPLIES_TO": "applies_to",
+    "GENTLE_HOOKS_NATIVE": "native_provider",
+    "GENTLE_HOOKS_NATIVE_TIMEOUT": "native_timeout",
+}
+_CHOICES = {
+    "mode": ("enforce", "warn"),
+    "stakes": ("ordinary", "shipping", "audit"),
+    "applies_to": ("delegated", "all"),
+    "native_provider": ("builtin", "gentle-ai", "auto"),
+}
+
+
+def parse_git_config_z(data: bytes) -> dict[str, str]:
+    """Parse ``git config -z --get-regexp`` output (``key\\nvalue\\0`` records).
+
+    Keys are lowercased (git config keys are case-insensitive); later values win.
+    """
+    out: dict[str, str] = {}
+    for rec in data.split(b"\0"):
+        if not rec:
+            continue
+        key, _, value = rec.partition(b"\n")
+        out[key.decode("utf-8", "replace").lower()] = value.decode("utf-8", "surrogateescape")
+    return out
+
+
+def _coerce(name: str, value: str, where: str) -> object:
+    value = value.strip()
+    if name in _CHOICES:
+        if value not in _CHOICES[name]:
+            raise ConfigError(f"{where}: {value!r} is not one of {', '.join(_CHOICES[name])}")
+        return value
+    if name == "honour_overrides":
+        if value.lower() in ("true", "yes", "on", "1"):
+            return True
+        if value.lower() in ("false", "no", "off", "0"):
+            return False
+        raise ConfigError(f"{where}: {value!r} is not a boolean")
+    if name == "native_timeout":
+        try:
+            seconds = float(value)
+        except ValueError:
+            seconds = -1.0
+        if not 0 < seconds <= 600:
+            raise ConfigError(f"{where}: {value!r} is not a timeout in seconds (0 < t <= 600)")
+        return seconds
+    return value or None
+
+
+def compile_settings(
+    raw: RawConfig | None,
+    config_file: str | None,
+    git_values: Mapping[str, str],
+    env: Mapping[str, str],
+) -> LoadedConfig:
+    """Compile the raw file config with git config and environment into settings.
+
+    Args:
+        raw: validated file config, or None for none (packaged defaults).
+        config_file: where it came from (reported).
+        git_values: ``git config`` values keyed by lowercase key (``gentle.mode``).
+        env: the process environment.
+
+    Raises:
+        ConfigError: an invalid value in git config or the environment, naming its source.
+    """
+    settings = Settings() if raw is None else _from_raw(raw, config_file)
+    for key, name in _GIT_KEYS.items():
+        if key in git_values:
+            settings = replace(
+                settings, **{name: _coerce(name, git_values[key], f"git config {key}")}
+            )
+    for var, name in _ENV_KEYS.items():
+        if env.get(var):
+            settings = replace(settings, **{name: _coerce(name, env[var], var)})
+    return LoadedConfig(settings, env.get("GENTLE_RDD") or None, git_values.get("gentle.rdd"))
+
+
+def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:
+    defaults = RiskSettings()
+    risk = RiskSettings(
+        **{
+            name: (tuple(v.lower() for v in value) if name == "hot_path_tokens" else value)
+            if value is not None
+            else getattr(defaults, name)
+            for name, value in raw.risk.model_dump().items()
+        }
+    )
+    for pattern in risk.process_patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise ConfigError(f"{config_file}: risk.process_patterns: {pattern!r}: {exc}") from None
+    return Settings(
+        base_ref=raw.base_ref,
+        rdd_file=raw.rdd,
+        mode=raw.mode or "enforce",
+        applies_to=raw.gate.applies_to or "delegated",
+        honour_overrides=bool(raw.gate.honour_overrides),
+        native_provider=raw.native.provider or "builtin",
+        native_timeout=raw.native.timeout or 30.0,
+        stakes=raw.stakes or "ordinary",
+        risk=risk,
+        config_file=config_file,
+    )
+
+
+def load_config(
+    root: str | None,
+    git_config_z: bytes,
+    env: Mapping[str, str],
+    read: Callable[[str], bytes | None] | None = None,
+) -> LoadedConfig:
+    """Read the config file at ``root`` and compile it with git config and the environment.
+
+    Args:
+        root: work tree root, or None (bare repository: no file).
+        git_config_z: output of ``git config -z --get-regexp ^gentle\\.``.
+        env: the process environment.
+
+    Raises:
+        ConfigError: see :func:`read_file_config` and :func:`compile_settings`.
+    """
+    raw, where = read_file_config(root, read)
+    return compile_settings(raw, where, parse_git_config_z(git_config_z), env)
+
+
+def raw_gate_value(root: str, key: str) -> tuple[str | None, str]:
+    """One ``[gate]`` value from the config file, read without validating the whole file.
+
+    The hook's pass path needs only ``gate.applies_to``; every other path validates the file
+    in full (:func:`read_file_config`), so a typo elsewhere is reported there.
+
+    Returns:
+        (the raw value or None, where it was read for error messages).
+
+    Raises:
+        ConfigError: the file is not valid TOML, or the value is not a string.
+    """
+    for name, table_path in ((CONFIG_FILE, ()), (PYPROJECT, ("tool", "gentle-hooks"))):
+        path = os.path.join(root, name)
+        if not os.path.isfile(path):
+            continue
+        data: object = _load_toml(path)
+        for part in (*table_path, "gate"):
+            data = data.get(part, {}) if isinstance(data, dict) else {}
+        value = data.get(key) if isinstance(data, dict) else None
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise ConfigError(f"{path}: gate.{key} must be a string")
+        return value, f"{path}: gate.{key}"
+    return None, "config"

@@ -1,0 +1,168 @@
+"""Compiled settings: the runtime form of configuration, as plain frozen values.
+
+Layer: pure value types (standard library only). :mod:`gentle_hooks.config.load` validates TOML,
+git config and environment into these; the classifier and the plan read only these, so the
+packaged defaults and a user's file go through the same path.
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.values.frozen import field, frozen
+
+DEFAULT_HOT_PATH_TOKENS: tuple[str, ...] = (
+    "auth",
+    "authn",
+    "authz",
+    "authentication",
+    "authorization",
+    "oauth",
+    "login",
+    "security",
+    "secure",
+    "crypto",
+    "secret",
+    "secrets",
+    "payment",
+    "payments",
+    "billing",
+    "update",
+    "updates",
+    "updater",
+    "webhook",
+    "webhooks",
+)
+DEFAULT_DOC_EXTENSIONS: tuple[str, ...] = (".md", ".mdx", ".rst", ".adoc")
+DEFAULT_DOC_NAMES: tuple[str, ...] = ("README", "CHANGELOG", "LICENSE", "CONTRIBUTING")
+DEFAULT_AGENT_FILES: tuple[str, ...] = (
+    "AGENTS.md",
+    "CLAUDE.md",
+    "SKILL.md",
+    "GEMINI.md",
+    ".cursorrules",
+    ".windsurfrules",
+    "copilot-instructions.md",
+)
+DEFAULT_AGENT_DIRS: tuple[str, ...] = (
+    "prompt",
+    "prompts",
+    "skill",
+    "skills",
+    "agent",
+    "agents",
+    ".agents",
+    ".claude",
+    ".cursor",
+    ".github",
+    ".codex",
+    ".gemini",
+)
+DEFAULT_SHELL_EXTENSIONS: tuple[str, ...] = (
+    ".sh",
+    ".bash",
+    ".zsh",
+    ".ksh",
+    ".fish",
+    ".ps1",
+    ".bat",
+    ".cmd",
+)
+DEFAULT_DELIVERY_GLOBS: tuple[str, ...] = (
+    ".github/workflows/*",
+    ".gitlab-ci.yml",
+    ".gitlab-ci.yaml",
+    ".circleci/*",
+    "Jenkinsfile",
+    "*/Jenkinsfile",
+    "azure-pipelines.yml",
+    ".travis.yml",
+    "bitbucket-pipelines.yml",
+    ".buildkite/*",
+    ".drone.yml",
+    ".pre-commit-config.yaml",
+    ".pre-commit-hooks.yaml",
+    ".gentle-hooks.toml",
+)
+#: Process execution in added lines (Python regex, searched per line).
+DEFAULT_PROCESS_PATTERNS: tuple[str, ...] = (
+    r"\bsubprocess\.",
+    r"\bos\.(system|popen|exec\w*|spawn\w*|posix_spawn\w*)\s*\(",
+    r"\bPopen\s*\(",
+    r"\bchild_process\b",
+    r"\b(execSync|execFile|execFileSync|spawnSync)\s*\(",
+    r"\bexec\.Command(Context)?\s*\(",
+    r"\bProcessBuilder\b",
+    r"\bRuntime\.getRuntime\(\)\.exec",
+    r"\bprocess::Command\b",
+    r"\bCommand::new\s*\(",
+    r"\bshell_exec\s*\(",
+    r"\bproc_open\s*\(",
+)
+#: Git ``-G`` preselection (POSIX ERE, no ``\b``): a superset of the patterns above.
+DEFAULT_PROCESS_PRESELECT = (
+    "subprocess|os\\.(system|popen|exec|spawn|posix_spawn)|Popen|child_process|execSync|"
+    "execFile|spawnSync|exec\\.Command|ProcessBuilder|getRuntime|process::Command|"
+    "Command::new|shell_exec|proc_open|^#!"
+)
+DEFAULT_GENERATED_GLOBS: tuple[str, ...] = (
+    "*.golden",
+    "*/golden/*",
+    "*/__snapshots__/*",
+    "*.snap",
+)
+
+
+@frozen
+class RiskSettings:
+    """Settings of the built-in classifier (SPEC §4).
+
+    Attributes:
+        hot_path_tokens: whole path tokens that make a change high (lowercase).
+        doc_extensions / doc_names: what documentation looks like (proven by bytes later).
+        agent_files / agent_dirs: agent-instruction file names and folder names.
+        shell_extensions: shell script extensions (high).
+        delivery_globs: CI workflow and gate configuration paths (high), fnmatch.
+        process_patterns: regexes for process execution in added lines (high).
+        process_preselect: git ``-G`` ERE selecting the files to scan.
+        generated_globs: generated golden files, excluded from ``changed_lines``.
+        slice_budget: changed lines at which a medium candidate is ``slice_budget_reached``.
+    """
+
+    hot_path_tokens: tuple[str, ...] = DEFAULT_HOT_PATH_TOKENS
+    doc_extensions: tuple[str, ...] = DEFAULT_DOC_EXTENSIONS
+    doc_names: tuple[str, ...] = DEFAULT_DOC_NAMES
+    agent_files: tuple[str, ...] = DEFAULT_AGENT_FILES
+    agent_dirs: tuple[str, ...] = DEFAULT_AGENT_DIRS
+    shell_extensions: tuple[str, ...] = DEFAULT_SHELL_EXTENSIONS
+    delivery_globs: tuple[str, ...] = DEFAULT_DELIVERY_GLOBS
+    process_patterns: tuple[str, ...] = DEFAULT_PROCESS_PATTERNS
+    process_preselect: str = DEFAULT_PROCESS_PRESELECT
+    generated_globs: tuple[str, ...] = DEFAULT_GENERATED_GLOBS
+    slice_budget: int = 400
+
+
+@frozen
+class Settings:
+    """All compiled settings, with where each overridden value came from.
+
+    Attributes:
+        base_ref: configured base ref or None (then origin/HEAD and the fallback chain).
+        rdd_file: the config file's RDD value, unparsed (the policy resolves precedence).
+        mode: ``enforce`` or ``warn``.
+        applies_to: ``delegated`` or ``all``.
+        honour_overrides: whether CI/server gates honour recorded overrides.
+        native_provider: ``builtin``, ``gentle-ai`` or ``auto``; native_timeout: seconds.
+        stakes: ``ordinary``, ``shipping`` or ``audit``.
+        risk: classifier settings.
+        config_file: the file the settings were read from, or None.
+    """
+
+    base_ref: str | None = None
+    rdd_file: str | None = None
+    mode: str = "enforce"
+    applies_to: str = "delegated"
+    honour_overrides: bool = False
+    native_provider: str = "builtin"
+    native_timeout: float = 30.0
+    stakes: str = "ordinary"
+    risk: RiskSettings = field(default_factory=RiskSettings)
+    config_file: str | None = None

@@ -1,0 +1,1 @@
+"""git_pkg: TODO room docstring."""

@@ -1,0 +1,1 @@
+"""hooks: TODO room docstring."""

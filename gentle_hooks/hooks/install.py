@@ -1,0 +1,174 @@
+"""Place and remove the plain git hook scripts (SPEC §7 "Hooks"; issue 4).
+
+Layer: adapter (files in the hooks directory; git config through the git adapter). The
+effective hooks directory is what git itself resolves (``git rev-parse --path-format=absolute
+--git-path hooks``): ``core.hooksPath`` absolute or relative (relative to each worktree's
+root), or the common git dir's ``hooks`` shared by linked worktrees.
+
+An existing hook that is not ours is never overwritten: it is moved aside to
+``<name>.gentle-legacy`` and chained — the gate runs it first, with the same arguments and
+standard input, and fails when it fails. ``uninstall`` puts it back.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+from collections.abc import Sequence
+
+from gentle_hooks.errors import UsageError
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.values.frozen import frozen
+
+MARKER = "# gentle-hooks: installed by `gentle-hook install`"
+LEGACY_SUFFIX = ".gentle-legacy"
+
+#: Hook types ``install`` places by default, and every type it knows.
+DEFAULT_HOOK_TYPES = (
+    "pre-commit",
+    "pre-merge-commit",
+    "prepare-commit-msg",
+    "commit-msg",
+    "post-commit",
+    "post-rewrite",
+    "pre-push",
+)
+KNOWN_HOOK_TYPES = (*DEFAULT_HOOK_TYPES, "pre-receive")
+#: What the script runs: ``-I -c`` skips runpy (``-m`` costs ~10 ms) and the work tree on
+#: sys.path (a repository's own modules must never shadow ours).
+ENTRY = "import sys; sys.argv[0] = 'gentle-hook'; from gentle_hooks.main import entry; entry()"
+#: Hook types that gate (fail closed when gentle-hooks cannot run).
+GATING = {"pre-commit", "pre-merge-commit", "commit-msg", "pre-push", "pre-receive"}
+
+
+@frozen
+class Action:
+    """One thing install/uninstall did: the hook type, the file, and what happened."""
+
+    hook_type: str
+    path: str
+    what: str
+
+
+def hooks_dir(repo: Repository) -> str:
+    """The effective hooks directory of this worktree, absolute.
+
+    Raises:
+        UsageError: ``core.hooksPath`` points at ``/dev/null`` (hooks disabled on purpose).
+    """
+    path = repo.git_path("hooks")
+    if os.path.realpath(path) == os.devnull:
+        raise UsageError(
+            "core.hooksPath is /dev/null: git runs no hooks here; unset it "
+            "(git config --unset core.hooksPath) or rely on 'gentle-hook gate --range' in CI"
+        )
+    return path
+
+
+def script_text(hook_type: str, interpreter: str, warn: bool) -> str:
+    """The plain hook script: exec the installing interpreter, else ``gentle-hook`` on PATH.
+
+    A gating hook whose interpreter moved and that finds no ``gentle-hook`` fails closed with
+    the reinstall command; a recorder hook says so and lets git go on.
+    """
+    args = f"hook {hook_type}" + (" --warn" if warn else "")
+    fail = "exit 1" if hook_type in GATING else "exit 0"
+    py = shlex.quote(interpreter)
+    return (
+        "#!/bin/sh\n"
+        f"{MARKER}\n"
+        "# Runs gentle-hooks with the interpreter it was installed from (no PATH shims).\n"
+        f"GENTLE_HOOK_PYTHON={py}\n"
+        'if [ -x "$GENTLE_HOOK_PYTHON" ]; then\n'
+        f'    exec "$GENTLE_HOOK_PYTHON" -I -c "{ENTRY}" {args} --script "$0" "$@"\n'
+        "fi\n"
+        "if command -v gentle-hook >/dev/null 2>&1; then\n"
+        '    echo "gentle-hooks: $GENTLE_HOOK_PYTHON is gone; running gentle-hook from PATH '
+        '(reinstall to pin it: gentle-hook install)" >&2\n'
+        f'    exec gentle-hook {args} --script "$0" "$@"\n'
+        "fi\n"
+        f'echo "gentle-hooks: $GENTLE_HOOK_PYTHON is gone and gentle-hook is not on PATH; '
+        f'reinstall: pip install gentle-hooks && gentle-hook install" >&2\n'
+        f"{fail}\n"
+    )
+
+
+def is_ours(path: str) -> bool:
+    """True when the file at ``path`` is a script this module wrote."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return MARKER in fh.read(4096)
+    except OSError:
+        return False
+
+
+def install(
+    repo: Repository,
+    hook_types: Sequence[str] = DEFAULT_HOOK_TYPES,
+    *,
+    warn: bool = False,
+    interpreter: str | None = None,
+) -> list[Action]:
+    """Install the hook scripts into the effective hooks directory.
+
+    Args:
+        repo: the repository; hook_types: which hooks; warn: report blocks without failing;
+        interpreter: absolute python to run (default: the one running now).
+
+    Returns:
+        One :class:`Action` per hook type, saying exactly what was done.
+
+    Raises:
+        UsageError: an unknown hook type; a foreign hook whose ``.gentle-legacy`` slot is
+            already taken (nothing is overwritten).
+    """
+    for t in hook_types:
+        if t not in KNOWN_HOOK_TYPES:
+            raise UsageError(f"unknown hook type {t!r}: use one of {', '.join(KNOWN_HOOK_TYPES)}")
+    directory = hooks_dir(repo)
+    os.makedirs(directory, exist_ok=True)
+    python = interpreter or sys.executable
+    actions = []
+    for t in hook_types:
+        path = os.path.join(directory, t)
+        legacy = path + LEGACY_SUFFIX
+        what = "installed"
+        if os.path.lexists(path) and not is_ours(path):
+            if os.path.lexists(legacy):
+                raise UsageError(
+                    f"{path} is not ours and {legacy} already exists; move one of them away"
+                )
+            os.replace(path, legacy)
+            what = f"installed, chaining the existing hook (moved to {os.path.basename(legacy)})"
+        elif os.path.lexists(path):
+            what = "updated"
+        tmp = path + ".gentle-tmp"
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(script_text(t, python, warn))
+        os.chmod(tmp, 0o755)
+        os.replace(tmp, path)
+        actions.append(Action(t, path, what))
+    return actions
+
+
+def uninstall(repo: Repository, hook_types: Sequence[str] = KNOWN_HOOK_TYPES) -> list[Action]:
+    """Remove our scripts and restore chained hooks; foreign hooks are left alone.
+
+    Returns:
+        One :class:`Action` per hook type touched (``removed``, ``restored ...``).
+    """
+    directory = hooks_dir(repo)
+    actions = []
+    for t in hook_types:
+        path = os.path.join(directory, t)
+        legacy = path + LEGACY_SUFFIX
+        if not is_ours(path):
+            continue
+        os.unlink(path)
+        if os.path.lexists(legacy):
+            os.replace(legacy, path)
+            actions.append(Action(t, path, "removed; restored the chained hook"))
+        else:
+            actions.append(Action(t, path, "removed"))
+    return actions

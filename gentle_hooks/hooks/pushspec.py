@@ -1,0 +1,101 @@
+"""What a push sends: git's pre-push stdin lines and the pre-commit framework's variables.
+
+Layer: pure parsing (standard library only). ``<local ref> SP <local oid> SP <remote ref> SP
+<remote oid> LF`` per ref (githooks(5)); a deletion has an all-zero local id, a new remote
+ref an all-zero remote id; ids are 40 (SHA-1) or 64 (SHA-256) hex digits. Under the
+pre-commit framework git's stdin is hidden and only the first ref arrives as
+``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF`` (absent when the framework pushes a whole
+history, e.g. a new branch reaching a root commit): absence never means "nothing to check".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from gentle_hooks.errors import UsageError
+from gentle_hooks.values.frozen import frozen
+
+_HEX = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
+
+
+def is_zero(oid: str) -> bool:
+    """True for git's all-zero id (either length)."""
+    return bool(oid) and set(oid) == {"0"}
+
+
+@frozen
+class PushUpdate:
+    """One ref update of a push.
+
+    Attributes:
+        local_ref: the local ref (``refs/heads/x``, ``refs/tags/v1``, ``HEAD``, a raw id or
+            ``(delete)``); local_oid: what it points at (all zeros for a deletion).
+        remote_ref: the destination ref; remote_oid: what the remote has now (all zeros when
+            the remote ref does not exist yet), or None when the range is unknown and the
+            commits must be found as those on no remote-tracking ref.
+        from_ref: an explicit lower bound (pre-commit's ``PRE_COMMIT_FROM_REF``), else None.
+    """
+
+    local_ref: str
+    local_oid: str
+    remote_ref: str
+    remote_oid: str | None
+    from_ref: str | None = None
+
+    @property
+    def is_deletion(self) -> bool:
+        """True when the push deletes ``remote_ref``."""
+        return is_zero(self.local_oid)
+
+    @property
+    def is_new(self) -> bool:
+        """True when the remote does not have ``remote_ref`` yet (or it is unknown)."""
+        return self.remote_oid is None or is_zero(self.remote_oid)
+
+
+def parse_pre_push(stdin: str) -> list[PushUpdate]:
+    """Parse git's pre-push stdin into updates, in order.
+
+    Raises:
+        UsageError: a line without four fields or with ids that are not hex object ids
+            (one line naming the bad input line).
+    """
+    updates = []
+    for number, line in enumerate(stdin.splitlines(), 1):
+        if not line.strip():
+            continue
+        parts = line.rsplit(" ", 3)
+        if len(parts) != 4:
+            raise UsageError(
+                f"pre-push input line {number} is not '<local ref> <local oid> "
+                f"<remote ref> <remote oid>': {line[:120]!r}"
+            )
+        local_ref, local_oid, remote_ref, remote_oid = parts
+        for oid in (local_oid, remote_oid):
+            if not _HEX.match(oid):
+                raise UsageError(f"pre-push input line {number}: {oid[:80]!r} is not an object id")
+        if len(local_oid) != len(remote_oid):
+            raise UsageError(f"pre-push input line {number}: object ids of different lengths")
+        updates.append(PushUpdate(local_ref, local_oid, remote_ref, remote_oid))
+    return updates
+
+
+def from_pre_commit_env(env: Mapping[str, str]) -> PushUpdate | None:
+    """The update the pre-commit framework describes in its variables, or None when we
+    are not running under the framework (``PRE_COMMIT`` unset).
+
+    With ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF`` the range is exactly that. Without
+    them (the framework pushes a history down to a root commit) the update is the local
+    branch (``PRE_COMMIT_LOCAL_BRANCH``, else ``HEAD``) with an unknown remote id: its
+    commits are those on no remote-tracking ref of the remote (``PRE_COMMIT_REMOTE_NAME``,
+    else of any remote).
+    """
+    if env.get("PRE_COMMIT") != "1":
+        return None
+    from_ref, to_ref = env.get("PRE_COMMIT_FROM_REF"), env.get("PRE_COMMIT_TO_REF")
+    local = env.get("PRE_COMMIT_LOCAL_BRANCH") or "HEAD"
+    remote_ref = env.get("PRE_COMMIT_REMOTE_BRANCH") or local
+    if from_ref and to_ref:
+        return PushUpdate(local, to_ref, remote_ref, None, from_ref=from_ref)
+    return PushUpdate(local, local, remote_ref, None)

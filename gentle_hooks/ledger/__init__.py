@@ -1,0 +1,1 @@
+"""ledger_pkg: TODO room docstring."""

@@ -1,0 +1,178 @@
+"""The ledger's records for one candidate, turned into the pure policy's inputs (SPEC §5, §6).
+
+Layer: service. Reads the store (:mod:`gentle_hooks.ledger.store`) read-only and builds the
+policy's value types: runtime writer profiles, sticky escalations, review evidence and
+:class:`~gentle_hooks.policy.plan.Satisfaction`. The policy stays pure; this is where
+"for this exact candidate" is enforced: every candidate-bound record is selected by
+identity, never by repository.
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.errors import PolicyInputError
+from gentle_hooks.ledger.records import (
+    EscalationRecord,
+    PendingMutation,
+    Receipt,
+    ReviewFact,
+    SpotCheck,
+    VerdictRecord,
+)
+from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.policy.escalation import Escalation, parse_item
+from gentle_hooks.policy.plan import Satisfaction
+from gentle_hooks.policy.review import ReviewEvidence
+from gentle_hooks.policy.vocabulary import ReviewOutcome
+from gentle_hooks.policy.writer import WriterProfile, parse_effort
+from gentle_hooks.values.frozen import frozen
+
+
+@frozen
+class LedgerFacts:
+    """Everything the ledger holds that bears on one candidate of one work tree.
+
+    Attributes:
+        path: the ledger file; present: False when no ledger exists yet (all empty then).
+        root: the work tree root; identity: the candidate identity.
+        mutations / escalations: the root's pending mutations and escalations.
+        receipts / spot_checks / verdicts / review_facts: records bound to ``identity``.
+        other_candidates: (table, count) of the root's records bound to other identities.
+    """
+
+    path: str
+    present: bool
+    root: str
+    identity: str
+    mutations: tuple[PendingMutation, ...] = ()
+    escalations: tuple[EscalationRecord, ...] = ()
+    receipts: tuple[Receipt, ...] = ()
+    spot_checks: tuple[SpotCheck, ...] = ()
+    verdicts: tuple[VerdictRecord, ...] = ()
+    review_facts: tuple[ReviewFact, ...] = ()
+    other_candidates: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def delegated(self) -> bool:
+        """True when a writer recorded pending work for this root (the gate applies)."""
+        return bool(self.mutations)
+
+    @property
+    def consumed(self) -> bool:
+        """True when a review of this exact candidate was acknowledged (``review ack``)."""
+        return any(f.outcome == "consumed" for f in self.review_facts)
+
+    def runtime_writers(self) -> tuple[WriterProfile, ...]:
+        """Writer profiles of the pending mutations, oldest first (``runtime`` source)."""
+        out = []
+        for m in self.mutations:
+            try:
+                effort = parse_effort(m.effort)
+            except PolicyInputError:
+                effort = None
+            out.append(WriterProfile(None if m.model == "unknown" else m.model, effort))
+        return tuple(out)
+
+    def policy_escalations(self) -> tuple[Escalation, ...]:
+        """Pending escalations as the policy's values, one per item (first reason kept)."""
+        out: dict[int, Escalation] = {}
+        for e in self.escalations:
+            item = parse_item(str(e.item))
+            if item.number in out:
+                if e.critical and not out[item.number].critical:
+                    out[item.number] = Escalation(item, out[item.number].reason, True)
+                continue
+            out[item.number] = Escalation(item, e.reason, e.critical)
+        return tuple(out.values())
+
+    def review_evidence(
+        self, caller: ReviewOutcome | None, native_consumed: bool
+    ) -> ReviewEvidence:
+        """Review evidence for this candidate: the caller's value, the latest recorded
+        declined/unavailable, and the consumed fact (native's or a recorded ack)."""
+        recorded = None
+        for f in self.review_facts:
+            if f.outcome in ("declined", "unavailable"):
+                recorded = ReviewOutcome(f.outcome)
+        return ReviewEvidence(
+            caller=caller, recorded=recorded, consumed=native_consumed or self.consumed
+        )
+
+    def satisfaction(self) -> Satisfaction:
+        """What was done for this exact candidate.
+
+        A re-run counts only when gentle-hooks ran it, the status agreed and the re-run
+        left the candidate unchanged. Every disagreeing re-run is listed (and blocks). A
+        verdict counts only when it was accepted when stored.
+        """
+        agreed = any(s.kind == "rerun" and s.agreed and s.counts for s in self.spot_checks)
+        readback = any(s.kind == "readback" and s.counts for s in self.spot_checks)
+        disagreements = tuple(
+            f"spot check #{s.id} re-ran receipt #{s.receipt_id} ({s.command}): "
+            f"reported exit {s.reported_exit}, observed exit {s.observed_exit}"
+            for s in self.spot_checks
+            if s.kind == "rerun" and not s.agreed
+        )
+        rejected = tuple(
+            f"verdict #{v.id} (brief {v.brief_id}, status {v.status}): " + "; ".join(v.reasons)
+            for v in self.verdicts
+            if not v.accepted
+        )
+        # The same verdict stored twice is one verifier's answer, not two (stakes count
+        # verifiers): verdicts count once per distinct content.
+        distinct = list({(v.json, v.status, v.accepted): v for v in self.verdicts}.values())
+        return Satisfaction(
+            spot_check_agreed=agreed,
+            readback=readback,
+            disagreements=disagreements,
+            accepted_verdicts=sum(1 for v in distinct if v.accepted),
+            verdict_statuses=tuple(
+                "pass" if v.accepted else ("abstain" if v.status == "pass" else v.status)
+                for v in distinct
+            ),
+            rejected_verdicts=rejected,
+            receipts=len(self.receipts),
+        )
+
+
+def read_facts(path: str, root: str, identity: str) -> LedgerFacts:
+    """Read the facts for one candidate of one work tree, without creating a ledger.
+
+    Args:
+        path: the ledger file; root: the work tree root; identity: the candidate identity.
+
+    Returns:
+        The facts; all empty with ``present=False`` when there is no ledger yet.
+
+    Raises:
+        StoreError: the ledger exists but cannot be read.
+    """
+    led = Ledger.open_existing(path)
+    if led is None:
+        return LedgerFacts(path=path, present=False, root=root, identity=identity)
+    with led:
+        return facts_from(led, root, identity)
+
+
+def facts_from(led: Ledger, root: str, identity: str) -> LedgerFacts:
+    """The facts for one candidate of one work tree from an open ledger (many candidates
+    read through one connection: the push gate).
+
+    Args:
+        led: the open ledger; root: the work tree root; identity: the candidate identity.
+
+    Raises:
+        StoreError: a read failed.
+    """
+    return LedgerFacts(
+        path=led.path,
+        present=True,
+        root=root,
+        identity=identity,
+        mutations=tuple(led.pending_mutations(root)),
+        escalations=tuple(led.pending_escalations(root)),
+        receipts=tuple(led.receipts(identity)),
+        spot_checks=tuple(led.spot_checks(identity)),
+        verdicts=tuple(led.verdicts(identity)),
+        review_facts=tuple(led.review_facts(identity)),
+        other_candidates=tuple(led.other_candidate_counts(root, identity).items()),
+    )

@@ -1,0 +1,315 @@
+"""The ledger's typed records (SPEC §6 "Records"): frozen value types in and out of the store.
+
+Layer: adapter value types (standard library only). Each record's field names are its
+table's columns (:mod:`gentle_hooks.ledger.schema`); ``id`` and ``recorded_at`` are 0 going
+into :meth:`gentle_hooks.ledger.store.Ledger.add` and filled coming out. Tuple fields are JSON
+lists in the table; bool fields are 0/1.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from gentle_hooks.values.frozen import fields, frozen
+
+TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
+if TYPE_CHECKING:
+    from typing import Any, TypeVar
+
+
+@frozen
+class PendingMutation:
+    """A writer's change not yet committed (SPEC §6 "pending mutation").
+
+    Attributes:
+        root: absolute work tree root; model: writer model id; effort: effort level value.
+        source: the runtime hook that recorded it; session_id / tool_call_id: its ids.
+        paths: root-relative paths it touched (may be empty).
+        consumed_by / consumed_identity: the commit and its candidate identity that
+            consumed it, or None while pending.
+    """
+
+    root: str
+    model: str
+    effort: str
+    source: str | None = None
+    session_id: str | None = None
+    tool_call_id: str | None = None
+    paths: tuple[str, ...] = ()
+    id: int = 0
+    recorded_at: float = 0.0
+    consumed_by: str | None = None
+    consumed_identity: str | None = None
+
+
+@frozen
+class EscalationRecord:
+    """An escalation (SPEC §5): sticky for the root's pending work until consumed.
+
+    Attributes:
+        root: work tree root; identity: the candidate current when it was recorded.
+        item: 1..6; slug: the item's slug; reason: the one-line reason.
+        critical: marked critical (shipping stakes then need a second verifier).
+    """
+
+    root: str
+    identity: str
+    item: int
+    slug: str
+    reason: str
+    id: int = 0
+    recorded_at: float = 0.0
+    consumed_by: str | None = None
+    consumed_identity: str | None = None
+    critical: bool = False
+
+
+@frozen
+class Receipt:
+    """A writer's report ``<command>: <observed result>`` with its exit status.
+
+    Attributes:
+        kind: ``run`` (gentle-hooks ran it: argv, duration, digest known) or ``add``
+            (reported from elsewhere: re-run with ``sh -c command``).
+        command / observed: the two halves of the line.
+        argv: the argument vector for ``run``; None for ``add``.
+        cwd: directory relative to root where it ran (``.`` for the root).
+        exit_code: reported exit status; duration_ms: wall time in ms; output_digest:
+            ``sha256:`` digest of the output (see :mod:`gentle_hooks.services.runner`).
+    """
+
+    root: str
+    identity: str
+    kind: str
+    command: str
+    observed: str
+    exit_code: int
+    cwd: str = "."
+    argv: tuple[str, ...] | None = None
+    duration_ms: int | None = None
+    output_digest: str | None = None
+    id: int = 0
+    recorded_at: float = 0.0
+
+    @property
+    def line(self) -> str:
+        """The receipt line, ``<command>: <observed result>``."""
+        return f"{self.command}: {self.observed}"
+
+
+@frozen
+class SpotCheck:
+    """The parent's spot check: a receipt re-run by gentle-hooks, or a structural readback.
+
+    Attributes:
+        identity: the candidate computed before the re-run (what it counts for).
+        kind: ``rerun`` or ``readback``; receipt_id: the receipt re-run (None for readback).
+        command: what was re-run (``readback`` for a readback).
+        reported_exit / observed_exit: the two statuses compared (None for readback).
+        agreed: observed == reported (True for a readback).
+        counts: False when the re-run changed the candidate (then ``note`` says so).
+        identity_after: candidate after the re-run; readback: the readback text.
+    """
+
+    root: str
+    identity: str
+    kind: str
+    command: str
+    agreed: bool
+    counts: bool
+    receipt_id: int | None = None
+    reported_exit: int | None = None
+    observed_exit: int | None = None
+    identity_after: str | None = None
+    note: str | None = None
+    duration_ms: int | None = None
+    output_digest: str | None = None
+    readback: str | None = None
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+@frozen
+class VerdictRecord:
+    """A stored ``DelegationVerdict`` with its acceptance (SPEC §6 "verdict").
+
+    Attributes:
+        brief_id / status: from the verdict; accepted: accepted for the gate;
+        reasons: why not accepted (empty when accepted); json: the verdict JSON as given;
+        markdown: its Markdown view.
+    """
+
+    root: str
+    identity: str
+    brief_id: str
+    status: str
+    accepted: bool
+    reasons: tuple[str, ...]
+    json: str
+    markdown: str
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+@frozen
+class ReviewFact:
+    """A review outcome fact for one candidate: ``declined``, ``unavailable`` or
+    ``consumed`` (an acknowledged review, builtin ``candidate.consumed``)."""
+
+    root: str
+    identity: str
+    outcome: str
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+@frozen
+class CommitRecord:
+    """What a commit delivered (SPEC §6 "commit record"): written by post-commit when it
+    consumed pending writer work, and carried to the new commit by post-rewrite.
+
+    Attributes:
+        commit_id: the commit; identity / tree / base_tree: its committed candidate.
+        origin: the commit whose pending work was consumed (the writer work's key: the
+            consumed mutations and escalations name it in ``consumed_by``).
+        rewritten_from: the commit this one replaced (amend, rebase), or None.
+        stale: the rewrite changed the tree, so records of the old candidate do not count.
+        hook: ``post-commit`` or ``post-rewrite``.
+    """
+
+    root: str
+    commit_id: str
+    identity: str
+    tree: str
+    base_tree: str
+    origin: str
+    hook: str
+    rewritten_from: str | None = None
+    stale: bool = False
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+@frozen
+class OverrideRecord:
+    """A ``GENTLE_HOOKS_SKIP`` override (SPEC §5 "Overrides"): who let what through, why.
+
+    Attributes:
+        identity: the candidate let through; hook: the gate; target: the pushed ref or
+        commit (None for a commit gate); who: the committer ident; reason: the text of
+        ``GENTLE_HOOKS_SKIP``; missing: what the gate found missing.
+    """
+
+    root: str
+    identity: str
+    hook: str
+    who: str
+    reason: str
+    missing: tuple[str, ...]
+    target: str | None = None
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+@frozen
+class RddRender:
+    """One ``Receipt-driven development: …`` line a harness session rendered (SPEC §9).
+
+    Append-only: a session's pinned line is its latest row (:meth:`Ledger.rdd_pinned`);
+    a line kept as it was writes nothing.
+
+    Attributes:
+        session_id: the harness session's own id; root: the work tree it rendered from.
+        mode / source: the rendered RDD mode and the source that decided it.
+        line: exactly the rendered line.
+        previous_mode: the pinned mode it replaced, or None for the session's first line.
+        row: the id of the transition row that rendered it
+            (:data:`gentle_hooks.policy.rddline.LINE_ROWS`).
+    """
+
+    session_id: str
+    root: str
+    mode: str
+    source: str
+    line: str
+    row: str
+    previous_mode: str | None = None
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+@frozen
+class ConsumedWork:
+    """What :meth:`gentle_hooks.ledger.store.Ledger.consume_pending` moved into a commit's record."""
+
+    mutations: tuple[PendingMutation, ...]
+    escalations: tuple[EscalationRecord, ...]
+
+
+Record = (
+    PendingMutation
+    | EscalationRecord
+    | Receipt
+    | SpotCheck
+    | VerdictRecord
+    | ReviewFact
+    | CommitRecord
+    | OverrideRecord
+    | RddRender
+)
+if TYPE_CHECKING:
+    R = TypeVar(
+        "R",
+        PendingMutation,
+        EscalationRecord,
+        Receipt,
+        SpotCheck,
+        VerdictRecord,
+        ReviewFact,
+        CommitRecord,
+        OverrideRecord,
+        RddRender,
+    )
+
+TABLES: dict[type[Any], str] = {
+    PendingMutation: "pending_mutation",
+    EscalationRecord: "escalation",
+    Receipt: "receipt",
+    SpotCheck: "spot_check",
+    VerdictRecord: "verdict",
+    ReviewFact: "review_fact",
+    CommitRecord: "commit_record",
+    OverrideRecord: "override",
+    RddRender: "rdd_render",
+}
+_TUPLE_FIELDS = {"paths", "argv", "reasons", "missing"}
+_BOOL_FIELDS = {"agreed", "counts", "accepted", "critical", "stale"}
+
+
+def to_row(rec: Record) -> dict[str, object]:
+    """A record's column values (without ``id``), JSON lists and 0/1 encoded."""
+    row: dict[str, object] = {}
+    for name in fields(rec):
+        if name == "id":
+            continue
+        value = getattr(rec, name)
+        if name in _TUPLE_FIELDS and value is not None:
+            value = json.dumps(list(value), ensure_ascii=False)
+        elif name in _BOOL_FIELDS:
+            value = int(bool(value))
+        row[name] = value
+    return row
+
+
+def from_row(cls: type[R], row: sqlite3.Row) -> R:
+    """Build a record of type ``cls`` from a table row (JSON lists and 0/1 decoded)."""
+    decoded: dict[str, Any] = {}
+    for name in fields(cls):
+        value = row[name]
+        if name in _TUPLE_FIELDS and value is not None:
+            value = tuple(json.loads(value))
+        elif name in _BOOL_FIELDS:
+            value = bool(value)
+        decoded[name] = value
+    return cls(**decoded)

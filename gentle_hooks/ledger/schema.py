@@ -1,0 +1,177 @@
+"""The ledger's schema and its ordered forward migrations (SPEC §6 "Records").
+
+Layer: adapter data (standard library only); :mod:`gentle_hooks.ledger.store` applies it.
+
+The schema version lives in SQLite's ``PRAGMA user_version``. ``MIGRATIONS[i]`` takes a
+database from version ``i`` to ``i + 1``; version 0 is a fresh (empty) file. A migration
+only adds: nothing recorded is ever dropped or rewritten. To change the schema, append a
+script and let :data:`SCHEMA_VERSION` follow; never edit a released script.
+
+Conventions of every table: ``id`` is the record number shown to users; ``recorded_at``
+is Unix time in seconds (float, UTC); ``root`` is the absolute work tree root that
+recorded the row; ``identity`` is the candidate identity (``sha256:`` + 64 hex, SPEC §3)
+a candidate-bound row belongs to. JSON columns hold compact UTF-8 JSON.
+"""
+
+from __future__ import annotations
+
+_V1 = """
+CREATE TABLE pending_mutation (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    model TEXT NOT NULL,
+    effort TEXT NOT NULL,
+    source TEXT,
+    session_id TEXT,
+    tool_call_id TEXT,
+    paths TEXT NOT NULL,             -- JSON list of root-relative paths
+    recorded_at REAL NOT NULL,
+    consumed_by TEXT,                -- commit id once a post-commit hook consumed it
+    consumed_identity TEXT           -- that commit's candidate identity
+);
+CREATE INDEX pending_mutation_root ON pending_mutation (root, consumed_by);
+
+CREATE TABLE escalation (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    identity TEXT NOT NULL,          -- candidate current when it was recorded
+    item INTEGER NOT NULL CHECK (item BETWEEN 1 AND 6),
+    slug TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    recorded_at REAL NOT NULL,
+    consumed_by TEXT,
+    consumed_identity TEXT
+);
+CREATE INDEX escalation_root ON escalation (root, consumed_by);
+
+CREATE TABLE receipt (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('run', 'add')),
+    command TEXT NOT NULL,           -- the <command> part of the line
+    observed TEXT NOT NULL,          -- the <observed result> part
+    argv TEXT,                       -- JSON list for 'run'; NULL for 'add' (re-run by sh -c)
+    cwd TEXT NOT NULL,               -- directory relative to root ('.' for the root)
+    exit_code INTEGER NOT NULL,      -- the reported exit status
+    duration_ms INTEGER,
+    output_digest TEXT,
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX receipt_identity ON receipt (identity);
+
+CREATE TABLE spot_check (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    identity TEXT NOT NULL,          -- candidate computed before the re-run
+    kind TEXT NOT NULL CHECK (kind IN ('rerun', 'readback')),
+    receipt_id INTEGER REFERENCES receipt (id),
+    command TEXT NOT NULL,
+    reported_exit INTEGER,
+    observed_exit INTEGER,
+    agreed INTEGER NOT NULL CHECK (agreed IN (0, 1)),
+    counts INTEGER NOT NULL CHECK (counts IN (0, 1)),
+    identity_after TEXT,             -- candidate after the re-run
+    note TEXT,
+    duration_ms INTEGER,
+    output_digest TEXT,
+    readback TEXT,                   -- the structural readback text
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX spot_check_identity ON spot_check (identity);
+
+CREATE TABLE verdict (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    brief_id TEXT NOT NULL,
+    status TEXT NOT NULL,
+    accepted INTEGER NOT NULL CHECK (accepted IN (0, 1)),
+    reasons TEXT NOT NULL,           -- JSON list of why it was not accepted
+    json TEXT NOT NULL,              -- the verdict as given
+    markdown TEXT NOT NULL,          -- its Markdown view
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX verdict_identity ON verdict (identity);
+
+CREATE TABLE review_fact (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    outcome TEXT NOT NULL CHECK (outcome IN ('declined', 'unavailable', 'consumed')),
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX review_fact_identity ON review_fact (identity);
+"""
+
+_V2 = """
+-- shipping stakes: an escalation marked critical needs a second verifier (SPEC §9)
+ALTER TABLE escalation ADD COLUMN critical INTEGER NOT NULL DEFAULT 0 CHECK (critical IN (0, 1));
+
+CREATE TABLE commit_record (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    commit_id TEXT NOT NULL,
+    identity TEXT NOT NULL,          -- the commit's committed candidate when recorded
+    tree TEXT NOT NULL,              -- the commit's tree
+    base_tree TEXT NOT NULL,         -- the candidate's base tree
+    origin TEXT NOT NULL,            -- commit whose writer work this is (itself, or the
+                                     -- commit it was rewritten from, transitively)
+    rewritten_from TEXT,             -- the previous commit id after amend/rebase, or NULL
+    stale INTEGER NOT NULL DEFAULT 0 CHECK (stale IN (0, 1)),  -- a rewrite changed the tree
+    hook TEXT NOT NULL,              -- post-commit | post-rewrite
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX commit_record_commit ON commit_record (commit_id);
+CREATE INDEX commit_record_origin ON commit_record (origin);
+CREATE INDEX commit_record_identity ON commit_record (identity);
+
+CREATE TABLE override (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    hook TEXT NOT NULL,              -- pre-commit | pre-push | ...
+    target TEXT,                     -- the ref or commit let through (pushes)
+    who TEXT NOT NULL,               -- git's committer ident of the person overriding
+    reason TEXT NOT NULL,            -- GENTLE_HOOKS_SKIP
+    missing TEXT NOT NULL,           -- JSON list of what was missing
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX override_identity ON override (identity);
+"""
+
+_V3 = """
+-- RDD line for agent harnesses (SPEC §9, seed 000): one row per line a session rendered.
+-- Append-only: the pinned line of a session is its latest row; a kept line writes nothing.
+CREATE TABLE rdd_render (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL,        -- the harness session (its own id, opaque)
+    root TEXT NOT NULL,              -- work tree root the session rendered from
+    mode TEXT NOT NULL CHECK (mode IN ('on', 'off', 'unknown')),  -- the rendered mode
+    source TEXT NOT NULL,            -- the source that decided it (env, git-config, ...)
+    line TEXT NOT NULL,              -- exactly the rendered 'Receipt-driven development: ...'
+    previous_mode TEXT,              -- the mode it replaced, NULL for a session's first line
+    row TEXT NOT NULL,               -- the transition row that rendered it (policy.rddline)
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX rdd_render_session ON rdd_render (session_id, id);
+"""
+
+#: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+
+#: The schema version this code reads and writes.
+SCHEMA_VERSION = len(MIGRATIONS)
+
+#: Tables holding records, for counts (doctor) and tests.
+RECORD_TABLES: tuple[str, ...] = (
+    "pending_mutation",
+    "escalation",
+    "receipt",
+    "spot_check",
+    "verdict",
+    "review_fact",
+    "commit_record",
+    "override",
+    "rdd_render",
+)

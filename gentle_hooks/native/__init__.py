@@ -1,0 +1,1 @@
+"""native_pkg: TODO room docstring."""

@@ -1,0 +1,265 @@
+"""The external native provider: ``gentle-ai review assess`` as a bounded subprocess (SPEC §4).
+
+Layer: adapter (standard library only). The typed decode lives in
+:mod:`gentle_hooks.native.decode` (pydantic), imported only once the binary answered with
+exit 0: the built-in provider, and ``auto`` without the binary, never import pydantic.
+
+What runs::
+
+    gentle-ai review assess --cwd <root> \\
+        [--base-ref <base commit> --committed-only] \\
+        [--escalate-item N --escalate-reason R] --json
+
+in the work tree root, with stdin closed, the hook's repository-binding ``GIT_*`` variables
+dropped (:func:`gentle_hooks.git.repository.scrubbed_env`: the binary resolves ``--cwd`` itself), in
+its own process group, killed as a group when the timeout passes.
+
+The binary sees one of two candidates: HEAD against a base (``--base-ref --committed-only``,
+untracked files out of scope) or the uncommitted changes against HEAD (no selector). A
+candidate is sent only when it is one of those two — same base tree, same candidate tree —
+so ``candidate.consumed`` is about *this* candidate; any other candidate (the index during
+``commit -a``, a pushed commit that is not HEAD, a snapshot spanning commits *and* dirty
+files) is unassessable with the reason, never silently replaced by a neighbour. The base is
+passed as the full base commit id, not the ref name: the binary then compares exactly our
+base tree (merge-base, or first parent for a commit the base branch already holds).
+
+Every failure — not on PATH, cannot execute, non-zero exit (even with a valid failure
+envelope on stdout: the real binary fails closed that way), timeout, empty, non-UTF-8,
+non-JSON, unknown schema, a shape the typed model refuses, a contradictory envelope, a
+binary without the verb — is an :class:`ExternalAnswer` with ``native=None`` and one line
+that keeps the binary's own message. Nothing here raises for the binary's behaviour.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+from collections.abc import Mapping, Sequence
+
+from gentle_hooks.git.repository import scrubbed_env
+from gentle_hooks.native.result import NativeAssessment
+from gentle_hooks.values.candidate import Candidate
+from gentle_hooks.values.frozen import frozen
+
+GENTLE_AI = "gentle-ai"
+#: Longest message kept from the binary, in characters (one line).
+MAX_MESSAGE_CHARS = 500
+#: Seconds to wait for the pipes to close after killing a timed-out process group.
+_DRAIN_SECONDS = 2.0
+#: How a binary without the verb says so ("unknown command", "unknown review command"...).
+_NO_VERB = re.compile(r"\b(unknown|unrecognized|invalid|no such) (review )?(sub)?command\b", re.I)
+
+
+# -- answers -----------------------------------------------------------------------------
+
+
+@frozen
+class ExternalAnswer:
+    """What the binary answered: the envelope, or why there is none.
+
+    Attributes:
+        native: the decoded envelope, or None when assessment failed.
+        error: one line (the binary's own message kept) when it failed, else None.
+        argv: the command run, or None when nothing ran.
+    """
+
+    native: NativeAssessment | None
+    error: str | None
+    argv: tuple[str, ...] | None = None
+
+
+def one_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """Fold ``text`` to one line (whitespace runs to one space), at most ``limit`` chars."""
+    folded = " ".join(text.split())
+    return folded if len(folded) <= limit else folded[: limit - 1] + "…"
+
+
+# -- the candidate the binary can see ----------------------------------------------------
+
+
+def selector_args(cand: Candidate, head: str | None, head_tree: str | None) -> list[str] | str:
+    """The selector flags that make the binary assess exactly ``cand``, or why none can.
+
+    Args:
+        cand: the candidate; head / head_tree: HEAD's commit and tree now (None when unborn).
+
+    Returns:
+        ``["--base-ref", <base commit>, "--committed-only"]`` (committed-only leaves
+        untracked files out of scope; upstream's ``--untracked-scope`` needs an expected
+        untracked inventory, which committed-only mode has no use for)
+        when the candidate tree is HEAD's tree; ``[]`` (the uncommitted changes) for a
+        snapshot whose base is HEAD itself; otherwise one line saying why the binary cannot
+        see this candidate.
+    """
+    if head is None:
+        return "HEAD is unborn: gentle-ai review assess needs a commit to compare"
+    if cand.head != head:
+        return (
+            f"gentle-ai review assess judges HEAD ({head[:12]}); this candidate stands on "
+            f"commit {(cand.head or '-')[:12]}"
+        )
+    if cand.tree == head_tree:
+        if cand.base.commit is None:
+            return (
+                f"the base is the empty tree ({cand.base.note}); gentle-ai review assess "
+                f"compares against a base commit"
+            )
+        return ["--base-ref", cand.base.commit, "--committed-only"]
+    if cand.projection.value == "snapshot" and cand.base.commit == head:
+        return []
+    return (
+        f"gentle-ai review assess sees HEAD against a base (--committed-only) or the "
+        f"uncommitted changes against HEAD; this {cand.projection.value} candidate is neither "
+        f"(rerun with --committed-only, or --base-ref HEAD for the uncommitted changes)"
+    )
+
+
+def build_argv(
+    binary: str,
+    root: str,
+    selector: Sequence[str],
+    escalation: tuple[int, str] | None,
+) -> tuple[str, ...]:
+    """The full command: ``<binary> review assess --cwd <root> [selector] [escalation]
+    --json``; ``escalation`` is (item number, reason)."""
+    argv = [binary, "review", "assess", "--cwd", root, *selector]
+    if escalation is not None:
+        argv += ["--escalate-item", str(escalation[0]), "--escalate-reason", escalation[1]]
+    argv.append("--json")
+    return tuple(argv)
+
+
+# -- running it --------------------------------------------------------------------------
+
+
+def find_binary(env: Mapping[str, str]) -> str | None:
+    """The ``gentle-ai`` executable on ``env``'s PATH, or None."""
+    return shutil.which(GENTLE_AI, path=env.get("PATH", os.defpath))
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        if hasattr(os, "killpg"):
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:  # pragma: no cover - Windows
+            proc.kill()
+    except (ProcessLookupError, PermissionError):
+        proc.kill()
+
+
+def _failure_detail(stdout: bytes, stderr: bytes) -> str:
+    """The binary's own message: stderr, else the failure envelope's reason, else stdout."""
+    err = stderr.decode("utf-8", "replace").strip()
+    if err:
+        return one_line(err)
+    try:
+        data = json.loads(stdout.decode("utf-8"))
+        reasons = data.get("reasons") if isinstance(data, dict) else None
+        for reason in reasons if isinstance(reasons, list) else ():
+            if isinstance(reason, dict) and isinstance(reason.get("detail"), str):
+                return one_line(f"{reason.get('code')}: {reason['detail']}")
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        pass
+    return one_line(stdout.decode("utf-8", "replace"))
+
+
+def run_binary(
+    argv: Sequence[str], cwd: str, timeout: float, env: Mapping[str, str]
+) -> ExternalAnswer:
+    """Run the binary once, bounded by ``timeout`` seconds, and decode its answer.
+
+    The child gets ``env`` without the hook's repository-binding variables, no stdin (a
+    pre-push hook's stdin holds the refs), and its own process group, killed whole at the
+    timeout so a grandchild cannot hold the pipes open.
+
+    Returns:
+        The decoded envelope, or ``native=None`` and one line keeping the binary's message.
+    """
+    shown = " ".join(argv[1:3])
+    try:
+        proc = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=scrubbed_env(env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        return ExternalAnswer(None, f"cannot run {argv[0]}: {exc.strerror or exc}", tuple(argv))
+    try:
+        stdout, stderr = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        try:
+            proc.communicate(timeout=_DRAIN_SECONDS)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a child left the group
+            for pipe in (proc.stdout, proc.stderr):
+                if pipe is not None:
+                    pipe.close()
+            proc.wait()
+        return ExternalAnswer(
+            None,
+            f"gentle-ai {shown} did not answer within {timeout:g}s "
+            f"(GENTLE_HOOKS_NATIVE_TIMEOUT / native.timeout); killed",
+            tuple(argv),
+        )
+    if proc.returncode != 0:
+        detail = _failure_detail(stdout, stderr)
+        if _NO_VERB.search(detail):
+            why = f"this gentle-ai has no '{shown}' verb (upgrade gentle-ai): {detail}"
+        else:
+            why = f"gentle-ai {shown} failed (exit {proc.returncode}): {detail}"
+        return ExternalAnswer(None, why, tuple(argv))
+    from gentle_hooks.native.decode import DecodeError, decode_assessment
+
+    try:
+        return ExternalAnswer(decode_assessment(stdout), None, tuple(argv))
+    except DecodeError as exc:
+        text = (stdout + b"\n" + stderr).decode("utf-8", "replace")
+        if _NO_VERB.search(text):
+            msg = f"this gentle-ai has no '{shown}' verb (upgrade gentle-ai): {one_line(text)}"
+        else:
+            msg = f"gentle-ai {shown} {exc}"
+        return ExternalAnswer(None, msg, tuple(argv))
+
+
+def assess_gentle_ai(
+    root: str,
+    cand: Candidate,
+    head: str | None,
+    head_tree: str | None,
+    *,
+    timeout: float,
+    escalation: tuple[int, str] | None,
+    env: Mapping[str, str],
+) -> ExternalAnswer:
+    """Assess ``cand`` with the ``gentle-ai`` binary (SPEC §4 ``gentle-ai``).
+
+    Args:
+        root: the work tree root (``--cwd``); cand: the candidate.
+        head / head_tree: HEAD's commit and tree now (None when unborn).
+        timeout: seconds (config ``native.timeout``, env ``GENTLE_HOOKS_NATIVE_TIMEOUT``).
+        escalation: a requested escalation to pass on, as (item number, reason), or None.
+        env: the process environment (PATH; scrubbed for the child).
+
+    Returns:
+        The answer. Never raises for the binary's behaviour: every failure is ``native=None``
+        with one line naming it (native risk ``unassessable``, which informs only).
+    """
+    binary = find_binary(env)
+    if binary is None:
+        return ExternalAnswer(
+            None,
+            f"{GENTLE_AI} not found on PATH; install gentle-ai, or set native.provider = "
+            f'"builtin" (or "auto")',
+        )
+    selector = selector_args(cand, head, head_tree)
+    if isinstance(selector, str):
+        return ExternalAnswer(None, selector)
+    return run_binary(build_argv(binary, root, selector, escalation), root, timeout, env)

@@ -1,0 +1,1 @@
+"""notes_pkg: TODO room docstring."""

@@ -1,0 +1,125 @@
+"""Build the ``--json`` envelope of ``assess`` from a result (SPEC §7).
+
+Layer: service -> JSON. The one place that maps policy values to the JSON boundary. It
+builds plain dicts: the envelope's schema is :class:`gentle_hooks.report.models.AssessEnvelope`
+(pydantic, exported by ``gentle-hook schema assess``), and ``tests/unit/test_envelope.py``
+validates what this module prints against that model, so the two cannot drift. Building the
+dict directly keeps pydantic's import and model build (about 150 ms) off every ``assess``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from gentle_hooks.native.result import ABSENT
+from gentle_hooks.policy.vocabulary import Verification
+from gentle_hooks.policy.writer import is_small
+from gentle_hooks.services.assess import AssessResult
+
+ASSESS_SCHEMA = "gentle-hooks.assess/v1"
+
+
+def build_envelope(r: AssessResult) -> dict[str, Any]:
+    """Map an :class:`AssessResult` to the ``gentle-hooks.assess/v1`` envelope (a dict).
+
+    Native projections (``reviewDue``, ``reviewDueReason``, ``nextTransition``,
+    ``candidate.consumed``) are present only when native reported them.
+    """
+    plan, cand, native, d = r.plan, r.candidate, r.native, r.decision
+    candidate: dict[str, Any] = {
+        "identity": cand.identity,
+        "projection": cand.projection.value,
+        "base_ref": cand.base.ref,
+        "base_source": cand.base.source,
+        "base_commit": cand.base.commit,
+        "base_tree": cand.base.tree,
+        "tree": cand.tree,
+        "head": cand.head,
+        "object_format": cand.object_format,
+        "note": cand.base.note,
+    }
+    out: dict[str, Any] = {
+        "schema": ASSESS_SCHEMA,
+        "risk": plan.risk.value,
+        "nativeRisk": plan.native_risk.value,
+        "nativeReviewOutcome": plan.review.outcome.value,
+        "outcome_source": plan.review.source.value,
+        "writerProfile": {
+            "small": plan.writer.small,
+            "profiles": [
+                {
+                    "model": p.model,
+                    "effort": p.effort.value if p.effort else None,
+                    "small": is_small(p),
+                }
+                for p in plan.writer.profiles
+            ],
+        },
+        "writerProfileSource": plan.writer.source.value,
+        "candidate": candidate,
+        "rdd": {
+            "mode": plan.rdd.mode.value,
+            "source": plan.rdd.source.value,
+            "line": plan.rdd.line(),
+        },
+        "escalations": [
+            {"item": e.item.number, "slug": e.item.slug, "reason": e.reason}
+            for e in plan.escalations
+        ],
+        "verification": {
+            "required": [v.value for v in plan.verification],
+            "verifiers": plan.verifiers,
+            "spot_check_required": Verification.SPOT_CHECK in plan.verification,
+            "text": plan.text,
+            "rows": list(plan.rows),
+        },
+        "decision": {
+            "applies": d.applies,
+            "blocked": d.blocked,
+            "spot_check_satisfied": d.spot_check_satisfied,
+            "verifier_satisfied": d.verifier_satisfied,
+            "missing": [m.value for m in d.missing],
+            "reasons": list(d.reasons),
+            "fixes": list(d.fixes),
+        },
+        "native": {
+            "provider": r.native_provider,
+            "assessment": native.to_json() if native is not None else None,
+            "error": r.native_error,
+        },
+        "changes": [
+            {
+                "path": c.path,
+                "old_path": c.old_path,
+                "status": c.status,
+                "old_mode": c.old_mode,
+                "new_mode": c.new_mode,
+                "additions": c.additions,
+                "deletions": c.deletions,
+                "binary": c.binary,
+                "mode_only": c.mode_only,
+                "submodule": c.submodule,
+            }
+            for c in r.changes
+        ],
+    }
+    if native is not None:
+        if native.candidate.consumed is not None:
+            candidate["consumed"] = native.candidate.consumed
+        for key, value in (
+            ("reviewDue", native.review_due),
+            ("reviewDueReason", native.review_due_reason),
+            ("nextTransition", native.next_transition),
+        ):
+            if value is not ABSENT:
+                out[key] = value
+    return out
+
+
+def envelope_json(envelope: dict[str, Any]) -> str:
+    """The envelope as indented JSON.
+
+    Non-ASCII is escaped, so a path holding any bytes (surrogateescape) still prints.
+    """
+    return json.dumps(envelope, indent=2)

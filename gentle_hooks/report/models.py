@@ -1,0 +1,204 @@
+"""The JSON boundary: pydantic models of every envelope gentle-hooks prints (SPEC §7).
+
+Layer: models. Imports pydantic, the policy vocabulary and plain value types only. Frozen,
+``extra="forbid"``. These models are the schemas (``gentle-hook schema``) and the decoders
+of untrusted input; the hot paths emit plain dicts that tests validate against them.
+Field names are the seeds' spellings (``nativeRisk``, ``outcome_source``...). Optional
+projections of the native answer (``reviewDue``, ``reviewDueReason``, ``nextTransition``,
+``candidate.consumed``) are absent, not null, when native does not report them: dump with
+``exclude_unset=True``.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from gentle_hooks.native.result import REVIEW_ASSESSMENT_SCHEMA
+from gentle_hooks.policy.vocabulary import (
+    Effort,
+    Missing,
+    NativeRisk,
+    OutcomeSource,
+    PlanRisk,
+    RddMode,
+    RddSource,
+    ReviewOutcome,
+    Verification,
+    WriterSource,
+)
+
+ASSESS_SCHEMA = "gentle-hooks.assess/v1"
+
+ReviewDueReason = Literal[
+    "already_reviewed", "high_risk", "slice_budget_reached", "under_budget", "passive"
+]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class AssessmentReason(_Frozen):
+    """One reason behind a native tier: a stable code, the path (or None), a detail.
+
+    The built-in classifier always gives a detail; the ``gentle-ai`` binary leaves out
+    ``path`` and ``detail`` when it has none, and is relayed as it printed them.
+    """
+
+    code: str
+    path: str | None = None
+    detail: str | None = None
+
+
+class AssessmentCandidate(_Frozen):
+    """The candidate as native reports it: projection kind, base ref, consumed fact."""
+
+    kind: str
+    base_ref: str | None = None
+    consumed: bool | None = None
+
+
+class ReviewAssessment(_Frozen):
+    """The ``gentle-ai.review-assessment/v1`` envelope (SPEC §4).
+
+    Attributes:
+        risk: passive | medium | high.
+        reasons: why, one entry per triggering path or per class of paths.
+        changed_paths: every changed path (candidate side), in git's order (built-in), or
+            their number (the ``gentle-ai`` binary reports a count).
+        changed_lines: added + deleted lines, excluding binary, mode-only and generated
+            golden files.
+        candidate: kind, base_ref, consumed.
+        review_due / review_due_reason / next_transition: present when known.
+    """
+
+    schema_: Literal["gentle-ai.review-assessment/v1"] = Field(
+        default=REVIEW_ASSESSMENT_SCHEMA, alias="schema"
+    )
+    risk: Literal["passive", "medium", "high"]
+    reasons: tuple[AssessmentReason, ...]
+    changed_paths: tuple[str, ...] | Annotated[int, Field(ge=0)]
+    changed_lines: int = Field(ge=0)
+    candidate: AssessmentCandidate
+    review_due: bool | None = None
+    review_due_reason: ReviewDueReason | None = None
+    next_transition: JsonValue = None
+
+
+class CandidateOut(_Frozen):
+    """``candidate``: identity, projection and how the base was found."""
+
+    identity: str
+    projection: Literal["committed", "staged", "snapshot"]
+    base_ref: str | None
+    base_source: str
+    base_commit: str | None
+    base_tree: str
+    tree: str
+    head: str | None
+    object_format: Literal["sha1", "sha256"]
+    note: str
+    consumed: bool | None = None
+
+
+class PathChangeOut(_Frozen):
+    """Per-path diff stats (SPEC §3 "Diff stats"), equal to ``git diff --numstat``.
+
+    ``additions``/``deletions`` are null for binary files.
+    """
+
+    path: str
+    old_path: str | None
+    status: Literal["A", "C", "D", "M", "R", "T", "U", "X"]
+    old_mode: str
+    new_mode: str
+    additions: int | None
+    deletions: int | None
+    binary: bool
+    mode_only: bool
+    submodule: bool
+
+
+class WriterOut(_Frozen):
+    """One writer profile: model id, effort and whether it is small."""
+
+    model: str | None
+    effort: Effort | None
+    small: bool
+
+
+class WriterProfileOut(_Frozen):
+    """``writerProfile``: the profiles behind the candidate and whether any is small."""
+
+    small: bool
+    profiles: tuple[WriterOut, ...]
+
+
+class RddOut(_Frozen):
+    """``rdd``: mode, deciding source and the rendered line."""
+
+    mode: RddMode
+    source: RddSource
+    line: str
+
+
+class EscalationOut(_Frozen):
+    """One escalation: item number, slug and the one-line reason."""
+
+    item: int = Field(ge=1, le=6)
+    slug: str
+    reason: str
+
+
+class VerificationOut(_Frozen):
+    """``verification``: what the tier requires and the rows that produced the plan."""
+
+    required: tuple[Verification, ...]
+    verifiers: int = Field(ge=0)
+    spot_check_required: bool
+    text: str
+    rows: tuple[str, ...]
+
+
+class DecisionOut(_Frozen):
+    """``decision``: blocked, missing, one reason per missing item, the fix commands."""
+
+    applies: bool
+    blocked: bool
+    spot_check_satisfied: bool
+    verifier_satisfied: bool
+    missing: tuple[Missing, ...]
+    reasons: tuple[str, ...]
+    fixes: tuple[str, ...]
+
+
+class NativeOut(_Frozen):
+    """The native assessment: the provider, its envelope, or why there is none."""
+
+    provider: str
+    assessment: ReviewAssessment | None = None
+    error: str | None = None
+
+
+class AssessEnvelope(_Frozen):
+    """``gentle-hook assess --json`` (SPEC §7). Validate with ``gentle-hook schema assess``."""
+
+    schema_: Literal["gentle-hooks.assess/v1"] = Field(default=ASSESS_SCHEMA, alias="schema")
+    risk: PlanRisk
+    nativeRisk: NativeRisk
+    nativeReviewOutcome: ReviewOutcome
+    outcome_source: OutcomeSource
+    writerProfile: WriterProfileOut
+    writerProfileSource: WriterSource
+    candidate: CandidateOut
+    rdd: RddOut
+    escalations: tuple[EscalationOut, ...]
+    verification: VerificationOut
+    decision: DecisionOut
+    native: NativeOut
+    changes: tuple[PathChangeOut, ...]
+    reviewDue: bool | None = None
+    reviewDueReason: ReviewDueReason | None = None
+    nextTransition: JsonValue = None

@@ -1,0 +1,229 @@
+"""The JSON boundary of the recording commands and ``status``/``doctor`` (SPEC §6, §7).
+
+Layer: models. Imports pydantic, :mod:`gentle_hooks.report.models` (the assess envelope) and the
+ledger's plain value types to map them. Frozen, ``extra="forbid"``; every record carries
+a ``type`` discriminator.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from gentle_hooks.ledger.records import (
+    EscalationRecord,
+    PendingMutation,
+    Receipt,
+    Record,
+    ReviewFact,
+    SpotCheck,
+    VerdictRecord,
+)
+from gentle_hooks.policy.vocabulary import Missing
+from gentle_hooks.report.models import AssessEnvelope
+from gentle_hooks.values.frozen import asdict
+
+RECORDED_SCHEMA: Final = "gentle-hooks.recorded/v1"
+RECORDS_SCHEMA: Final = "gentle-hooks.records/v1"
+STATUS_SCHEMA: Final = "gentle-hooks.status/v1"
+DOCTOR_SCHEMA: Final = "gentle-hooks.doctor/v1"
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class MutationOut(_Frozen):
+    """A pending mutation (times are Unix seconds)."""
+
+    type: Literal["pending_mutation"] = "pending_mutation"
+    id: int
+    root: str
+    model: str
+    effort: str
+    source: str | None
+    session_id: str | None
+    tool_call_id: str | None
+    paths: tuple[str, ...]
+    recorded_at: float
+    consumed_by: str | None
+    consumed_identity: str | None
+
+
+class EscalationRecordOut(_Frozen):
+    """An escalation: item 1..6, slug, reason; sticky while ``consumed_by`` is null."""
+
+    type: Literal["escalation"] = "escalation"
+    id: int
+    root: str
+    identity: str
+    item: int = Field(ge=1, le=6)
+    slug: str
+    reason: str
+    recorded_at: float
+    consumed_by: str | None
+    consumed_identity: str | None
+    critical: bool = False
+
+
+class ReceiptOut(_Frozen):
+    """A receipt: ``line`` is ``<command>: <observed result>``; durations in ms."""
+
+    type: Literal["receipt"] = "receipt"
+    id: int
+    root: str
+    identity: str
+    kind: Literal["run", "add"]
+    command: str
+    observed: str
+    line: str
+    exit_code: int
+    argv: tuple[str, ...] | None
+    cwd: str
+    duration_ms: int | None
+    output_digest: str | None
+    recorded_at: float
+
+
+class SpotCheckOut(_Frozen):
+    """A spot check (``rerun``) or structural readback (``readback``)."""
+
+    type: Literal["spot_check"] = "spot_check"
+    id: int
+    root: str
+    identity: str
+    kind: Literal["rerun", "readback"]
+    receipt_id: int | None
+    command: str
+    reported_exit: int | None
+    observed_exit: int | None
+    agreed: bool
+    counts: bool
+    identity_after: str | None
+    note: str | None
+    duration_ms: int | None
+    output_digest: str | None
+    readback: str | None
+    recorded_at: float
+
+
+class VerdictOut(_Frozen):
+    """A stored verdict: acceptance, reasons, and the verdict JSON as given."""
+
+    type: Literal["verdict"] = "verdict"
+    id: int
+    root: str
+    identity: str
+    brief_id: str
+    status: str
+    accepted: bool
+    reasons: tuple[str, ...]
+    verdict: JsonValue
+    recorded_at: float
+
+
+class ReviewFactOut(_Frozen):
+    """A review outcome fact for one candidate."""
+
+    type: Literal["review_fact"] = "review_fact"
+    id: int
+    root: str
+    identity: str
+    outcome: Literal["declined", "unavailable", "consumed"]
+    recorded_at: float
+
+
+RecordOut = Annotated[
+    MutationOut | EscalationRecordOut | ReceiptOut | SpotCheckOut | VerdictOut | ReviewFactOut,
+    Field(discriminator="type"),
+]
+
+
+def record_out(rec: Record) -> RecordOut:
+    """Map a ledger record to its JSON model (every field set, ``type`` included, so that
+    ``exclude_unset`` dumps keep them)."""
+    data = asdict(rec)
+    if isinstance(rec, PendingMutation):
+        return MutationOut.model_validate({**data, "type": "pending_mutation"})
+    if isinstance(rec, EscalationRecord):
+        return EscalationRecordOut.model_validate({**data, "type": "escalation"})
+    if isinstance(rec, Receipt):
+        return ReceiptOut.model_validate({**data, "line": rec.line, "type": "receipt"})
+    if isinstance(rec, SpotCheck):
+        return SpotCheckOut.model_validate({**data, "type": "spot_check"})
+    if isinstance(rec, VerdictRecord):
+        data.pop("markdown")
+        data["verdict"] = json.loads(data.pop("json"))
+        return VerdictOut.model_validate({**data, "type": "verdict"})
+    assert isinstance(rec, ReviewFact)
+    return ReviewFactOut.model_validate({**data, "type": "review_fact"})
+
+
+class RecordedEnvelope(_Frozen):
+    """What a recording command prints with ``--json``."""
+
+    schema_: Literal["gentle-hooks.recorded/v1"] = Field(default=RECORDED_SCHEMA, alias="schema")
+    ledger: str
+    identity: str | None
+    record: RecordOut
+    notes: tuple[str, ...] = ()
+
+
+class RecordListEnvelope(_Frozen):
+    """A list of records (``receipt list``, ``verdict list``) for one candidate."""
+
+    schema_: Literal["gentle-hooks.records/v1"] = Field(default=RECORDS_SCHEMA, alias="schema")
+    ledger: str
+    identity: str
+    records: tuple[RecordOut, ...]
+
+
+class MissingOut(_Frozen):
+    """One missing item: what, why, and the exact command that supplies it."""
+
+    what: Missing
+    reason: str
+    command: str
+
+
+class StatusRecordsOut(_Frozen):
+    """What the ledger holds for the candidate (and the root's pending work)."""
+
+    pending_mutations: tuple[MutationOut, ...]
+    escalations: tuple[EscalationRecordOut, ...]
+    receipts: tuple[ReceiptOut, ...]
+    spot_checks: tuple[SpotCheckOut, ...]
+    verdicts: tuple[VerdictOut, ...]
+    review_facts: tuple[ReviewFactOut, ...]
+    other_candidates: dict[str, int]
+
+
+class StatusEnvelope(_Frozen):
+    """``gentle-hook status --json``: the assessment plus the records and what is missing."""
+
+    schema_: Literal["gentle-hooks.status/v1"] = Field(default=STATUS_SCHEMA, alias="schema")
+    assessment: AssessEnvelope
+    ledger: str
+    ledger_present: bool
+    records: StatusRecordsOut
+    satisfied: bool
+    missing: tuple[MissingOut, ...]
+    hints: tuple[str, ...]
+
+
+class CheckOut(_Frozen):
+    """One doctor check."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+class DoctorEnvelope(_Frozen):
+    """``gentle-hook doctor --json``."""
+
+    schema_: Literal["gentle-hooks.doctor/v1"] = Field(default=DOCTOR_SCHEMA, alias="schema")
+    healthy: bool
+    checks: tuple[CheckOut, ...]

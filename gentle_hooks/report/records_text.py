@@ -1,0 +1,99 @@
+"""Human output for ledger records, recording commands and ``status`` (SPEC §6, §7).
+
+Layer: presentation. Pure string building from records and results.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gentle_hooks.ledger.records import (
+    EscalationRecord,
+    PendingMutation,
+    Receipt,
+    Record,
+    ReviewFact,
+    SpotCheck,
+    VerdictRecord,
+)
+from gentle_hooks.policy.plan import Plan
+
+if TYPE_CHECKING:
+    from gentle_hooks.services.status import StatusResult
+
+
+def short_identity(identity: str) -> str:
+    """``sha256:`` and the first 12 hex digits of an identity, with an ellipsis."""
+    return identity[:19] + "…"
+
+
+def describe(rec: Record) -> str:
+    """One line describing a record, starting with its kind and number."""
+    if isinstance(rec, PendingMutation):
+        via = f" via {rec.source}" if rec.source else ""
+        paths = f", {len(rec.paths)} path(s)" if rec.paths else ""
+        return f"pending mutation #{rec.id}: {rec.model}/{rec.effort}{via}{paths}"
+    if isinstance(rec, EscalationRecord):
+        return f"escalation #{rec.id}: item {rec.item} {rec.slug}: {rec.reason}"
+    if isinstance(rec, Receipt):
+        how = (
+            f"ran it, {rec.duration_ms} ms"
+            if rec.kind == "run"
+            else f"reported, exit {rec.exit_code}"
+        )
+        return f"receipt #{rec.id}: {rec.line}  ({how})"
+    if isinstance(rec, SpotCheck):
+        if rec.kind == "readback":
+            head = (rec.readback or "").split("\n", 1)[0]
+            return f"readback #{rec.id}: {head}"
+        verdict = "agreed" if rec.agreed else "DISAGREED"
+        line = (
+            f"spot check #{rec.id}: re-ran receipt #{rec.receipt_id} ({rec.command}): "
+            f"reported exit {rec.reported_exit}, observed exit {rec.observed_exit}: {verdict}"
+        )
+        return line if rec.counts else f"{line}; does not count: {rec.note}"
+    if isinstance(rec, VerdictRecord):
+        state = "accepted" if rec.accepted else "not accepted: " + "; ".join(rec.reasons)
+        return f"verdict #{rec.id}: brief {rec.brief_id}, status {rec.status}: {state}"
+    assert isinstance(rec, ReviewFact)
+    return f"review #{rec.id}: {rec.outcome}"
+
+
+def _verifier_line(plan: Plan, accepted: int) -> str:
+    if plan.verifiers == 0:
+        return f"verifier: not required (plan risk {plan.risk.value})"
+    state = "satisfied" if accepted >= plan.verifiers else "MISSING"
+    return f"verifier: {state} ({accepted} of {plan.verifiers} accepted verdict(s))"
+
+
+def render_status(s: StatusResult) -> str:
+    """Render ``status``: the plan, the records, what is satisfied and what is missing."""
+    from gentle_hooks.report.text import plan_lines  # the assess stack: only for status
+
+    r, f = s.assessment, s.facts
+    lines = plan_lines(r)
+    lines.append(f"ledger: {f.path}" + ("" if f.present else " (not created yet)"))
+    records: list[Record] = [
+        *f.mutations,
+        *f.escalations,
+        *f.receipts,
+        *f.spot_checks,
+        *f.verdicts,
+        *f.review_facts,
+    ]
+    lines.append("records:" if records else "records: none for this candidate")
+    lines.extend(f"  {describe(rec)}" for rec in records)
+    d = r.decision
+    lines.append("spot check: " + ("satisfied" if d.spot_check_satisfied else "MISSING"))
+    lines.append(_verifier_line(r.plan, sum(1 for v in f.verdicts if v.accepted)))
+    if s.satisfied:
+        lines.append("status: satisfied")
+    else:
+        lines.append("status: missing " + ", ".join(m.what.value for m in s.missing))
+        for m in s.missing:
+            lines.append(f"  missing: {m.reason}")
+            lines.append(f"  run: {m.command}")
+    if d.applies:
+        lines.append("gate: applies (" + ("would block" if d.blocked else "would pass") + ")")
+    lines.extend(f"note: {h}" for h in s.hints)
+    return "\n".join(lines)

@@ -1,0 +1,58 @@
+"""Build the ``status --json`` envelope (SPEC §7): the assessment plus the records.
+
+Layer: service -> models. ``status`` is not on a hook path, so its envelope is built with the
+pydantic models directly; the nested assessment is the same dict ``assess --json`` prints,
+validated here against :class:`gentle_hooks.report.models.AssessEnvelope`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gentle_hooks.ledger.records import Record
+from gentle_hooks.report.assess_json import build_envelope
+from gentle_hooks.report.models import AssessEnvelope
+from gentle_hooks.report.record_models import (
+    STATUS_SCHEMA,
+    MissingOut,
+    StatusEnvelope,
+    StatusRecordsOut,
+    record_out,
+)
+from gentle_hooks.services.status import StatusResult
+
+
+def build_status_envelope(s: StatusResult) -> StatusEnvelope:
+    """Map a :class:`~gentle_hooks.services.status.StatusResult` to ``status --json``."""
+    f = s.facts
+    groups: dict[str, Sequence[Record]] = {
+        "pending_mutations": f.mutations,
+        "escalations": f.escalations,
+        "receipts": f.receipts,
+        "spot_checks": f.spot_checks,
+        "verdicts": f.verdicts,
+        "review_facts": f.review_facts,
+    }
+    records = StatusRecordsOut.model_validate(
+        {
+            **{name: [record_out(r) for r in recs] for name, recs in groups.items()},
+            "other_candidates": dict(f.other_candidates),
+        }
+    )
+    return StatusEnvelope(
+        schema_=STATUS_SCHEMA,
+        assessment=AssessEnvelope.model_validate(build_envelope(s.assessment)),
+        ledger=f.path,
+        ledger_present=f.present,
+        records=records,
+        satisfied=s.satisfied,
+        missing=tuple(
+            MissingOut(what=m.what, reason=m.reason, command=m.command) for m in s.missing
+        ),
+        hints=s.hints,
+    )
+
+
+def status_json(s: StatusResult) -> str:
+    """``status --json`` as stable JSON (aliases, unset native projections absent)."""
+    return build_status_envelope(s).model_dump_json(by_alias=True, exclude_unset=True, indent=2)

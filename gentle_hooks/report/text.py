@@ -1,0 +1,96 @@
+"""Human output: a few lines a developer reads at a glance (SPEC §7).
+
+Layer: presentation. Pure string building from results; the CLI decides where it goes.
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.policy.vocabulary import Verification
+from gentle_hooks.services.assess import AssessResult
+
+_KIND = {
+    Verification.STRUCTURAL_READBACK: "structural readback by the parent",
+    Verification.SELF_VERIFICATION: "writer self-verification",
+    Verification.INDEPENDENT_VERIFIER: "one separate gentle-ai-verify run",
+    Verification.SPOT_CHECK: "the parent's spot check",
+}
+
+
+def short(oid: str | None) -> str:
+    """The first 12 characters of an id (``-`` for None)."""
+    return oid[:12] if oid else "-"
+
+
+def render_assess(r: AssessResult) -> str:
+    """Render an assessment for people: tier and why, what is required, the candidate,
+    and the gate's answer."""
+    return "\n".join([*plan_lines(r), *gate_lines(r)])
+
+
+def plan_lines(r: AssessResult) -> list[str]:
+    """The plan part of :func:`render_assess`: tier, reasons, requirements, candidate,
+    writer, review and RDD lines."""
+    plan, cand = r.plan, r.candidate
+    via = f" from {r.native_provider}" if r.native_provider != "builtin" else ""
+    lines = [
+        f"risk: {plan.risk.value}  (native {plan.native_risk.value}{via}; "
+        f"rows {' '.join(plan.rows)})"
+    ]
+    if plan.escalations:
+        for e in plan.escalations:
+            lines.append(f"  escalated: item {e.item.number} {e.item.slug}: {e.reason}")
+    if r.native is not None:
+        for reason in r.native.reasons[:5]:
+            parts = [p for p in (reason.code, reason.path, reason.detail) if p]
+            lines.append(f"  why: {': '.join(parts)}")
+        if len(r.native.reasons) > 5:
+            lines.append(f"  why: ... {len(r.native.reasons) - 5} more (see --json)")
+    else:
+        lines.append(f"  native assessment failed: {r.native_error}")
+    kinds = dict(_KIND)
+    if plan.verifiers > 1:
+        kinds[Verification.INDEPENDENT_VERIFIER] = (
+            f"{plan.verifiers} separate gentle-ai-verify runs, a majority passing "
+            f"(stakes {plan.stakes.value}{', critical' if plan.critical else ''})"
+        )
+    required = " + ".join(kinds[v] for v in plan.verification)
+    lines.append(f"requires: {required}")
+    lines.append(f"  {plan.text}")
+    added = sum(c.additions or 0 for c in r.changes)
+    deleted = sum(c.deletions or 0 for c in r.changes)
+    changed = r.native.changed_lines if r.native is not None else added + deleted
+    base = f"{cand.base.ref} @ {short(cand.base.commit)}" if cand.base.commit else "empty tree"
+    lines.append(
+        f"candidate: {cand.identity[:19]}…  {cand.projection.value} tree {short(cand.tree)} "
+        f"vs {base}"
+    )
+    lines.append(
+        f"  {len(r.changes)} path(s), +{added} -{deleted}, changed_lines {changed}; "
+        f"base: {cand.base.note}"
+    )
+    w = plan.writer
+    who = ", ".join(
+        f"{p.model or 'unknown'}/{p.effort.value if p.effort else 'unknown'}" for p in w.profiles
+    )
+    lines.append(
+        f"writer: {who} ({w.source.value}{', small' if w.small else ''}); "
+        f"review: {plan.review.outcome.value} ({plan.review.source.value}); "
+        f"{plan.rdd.line()} ({plan.rdd.source.value})"
+    )
+    return lines
+
+
+def gate_lines(r: AssessResult) -> list[str]:
+    """The gate part of :func:`render_assess`: blocked or satisfied, each missing item with
+    the command that supplies it; one informational line when the gate does not apply."""
+    lines: list[str] = []
+    d = r.decision
+    if d.applies:
+        state = "BLOCKED" if d.blocked else "satisfied"
+        lines.append(f"gate: {state}")
+        for reason, fix in zip(d.reasons, d.fixes, strict=False):
+            lines.append(f"  missing: {reason}")
+            lines.append(f"  run: {fix}")
+    else:
+        lines.append("gate: not delegated; the gate does not apply (informational)")
+    return lines

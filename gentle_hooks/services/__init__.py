@@ -1,0 +1,1 @@
+"""services: TODO room docstring."""

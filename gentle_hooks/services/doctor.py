@@ -1,0 +1,160 @@
+"""The doctor service: health checks a user runs when something refuses to work (SPEC §6, §7).
+
+Layer: service. Each check is a function of the repository returning
+:class:`CheckResult` values; :func:`run_checks` runs them in order. Today it checks the
+ledger (store path, schema version, journal mode, ``PRAGMA integrity_check``, record
+counts) and, for every worktree, whether the commit and push gates are reachable.
+Read-only: the doctor never repairs, migrates or deletes anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gentle_hooks.errors import GentleError
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.store import diagnose, ledger_path
+from gentle_hooks.values.frozen import frozen
+
+
+@frozen
+class CheckResult:
+    """One check: a stable name, whether it passed, and one line of detail."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+def check_ledger(repo: Repository) -> list[CheckResult]:
+    """The ledger's checks: ``store``, ``schema``, ``journal``, ``integrity``, ``records``."""
+    checks = diagnose(ledger_path(repo.paths.common_dir))
+    return [CheckResult(c.name, c.ok, c.detail) for c in checks]
+
+
+#: The hooks whose reachability decides whether the gate holds in a worktree.
+GATE_HOOKS = ("pre-commit", "pre-push")
+
+
+def worktrees(repo: Repository) -> list[str]:
+    """Every worktree of the repository (``git worktree list --porcelain``), bare excluded."""
+    out = repo.run(["worktree", "list", "--porcelain"]).stdout.decode("utf-8", "replace")
+    paths, bare = [], False
+    current = None
+    for line in [*out.splitlines(), ""]:
+        if line.startswith("worktree "):
+            current, bare = line[len("worktree ") :], False
+        elif line == "bare":
+            bare = True
+        elif not line and current is not None:
+            if not bare:
+                paths.append(current)
+            current = None
+    return paths
+
+
+def hook_state(path: str) -> tuple[str, bool]:
+    """(what is installed at ``path``, whether it reaches gentle-hooks)."""
+    import os
+
+    from gentle_hooks.hooks.install import is_ours
+
+    if not os.path.lexists(path):
+        return "not installed", False
+    if not os.access(path, os.X_OK):
+        return "present but not executable", False
+    if is_ours(path):
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+        py = next(
+            (
+                ln.split("=", 1)[1].strip("'\"")
+                for ln in text.splitlines()
+                if ln.startswith("GENTLE_HOOK_PYTHON=")
+            ),
+            "",
+        )
+        if py and os.access(py, os.X_OK):
+            return f"gentle-hook install ({py})", True
+        return f"gentle-hook install, but its interpreter {py or '?'} is gone (reinstall)", False
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        text = fh.read(8192)
+    if "pre-commit" in text and "hook-impl" in text:
+        return "the pre-commit framework", True
+    return "another hook (not gentle-hooks)", False
+
+
+def check_hooks(repo: Repository) -> list[CheckResult]:
+    """For every worktree: is the commit gate and the push gate reachable? (issue 4)
+
+    A worktree where nothing of gentle-hooks is installed anywhere is reported, not failed;
+    once any worktree has the gate, a worktree where it is unreachable fails (an agent
+    working there would go ungated), as does a broken install (moved interpreter,
+    ``core.hooksPath=/dev/null``).
+    """
+    import os
+
+    if repo.paths.is_bare:
+        hooks = repo._out(["rev-parse", "--path-format=absolute", "--git-path", "hooks"])
+        state, ok = hook_state(os.path.join(hooks, "pre-receive"))
+        return [
+            CheckResult(
+                "hooks: server",
+                True,
+                f"pre-receive: {state}"
+                + ("" if ok else " (gentle-hook install --server places it)"),
+            )
+        ]
+    rows: list[tuple[str, str, bool]] = []
+    disabled: set[str] = set()
+    for wt in worktrees(repo):
+        try:
+            other = Repository.open(wt)
+            hooks = other._out(["rev-parse", "--path-format=absolute", "--git-path", "hooks"])
+        except GentleError as exc:
+            rows.append((wt, exc.message, False))
+            continue
+        if os.path.realpath(hooks) == os.devnull:
+            rows.append((wt, "core.hooksPath is /dev/null: git runs no hooks here", False))
+            disabled.add(wt)
+            continue
+        states = [(h, *hook_state(os.path.join(hooks, h))) for h in GATE_HOOKS]
+        detail = "; ".join(f"{h}: {s}" for h, s, _ in states)
+        rows.append((wt, detail, all(ok for _, _, ok in states)))
+    anywhere = any(ok for _, _, ok in rows) or any(
+        "gentle-hook install" in d or "pre-commit framework" in d for _, d, _ in rows
+    )
+    return [
+        CheckResult(
+            f"hooks: {wt}",
+            ok or (not anywhere and wt not in disabled),
+            detail + ("" if ok or anywhere else " (gentle-hook install to gate it)"),
+        )
+        for wt, detail, ok in rows
+    ]
+
+
+#: The checks run on an opened repository, in order.
+CHECKS: tuple[Callable[[Repository], list[CheckResult]], ...] = (check_ledger, check_hooks)
+
+
+def run_checks(cwd: str | None) -> list[CheckResult]:
+    """Run every check for the repository at ``cwd`` (bare repositories included).
+
+    Returns:
+        The results, ``repository`` first; when the repository cannot be opened that one
+        check fails and nothing else runs. Never raises for what it diagnoses.
+    """
+    try:
+        repo = Repository.open(cwd, allow_bare=True)
+    except GentleError as exc:
+        return [CheckResult("repository", False, exc.message)]
+    out = [CheckResult("repository", True, repo.paths.common_dir)]
+    for check in CHECKS:
+        out.extend(check(repo))
+    return out
+
+
+def is_healthy(results: list[CheckResult]) -> bool:
+    """True when every check passed."""
+    return all(r.ok for r in results)

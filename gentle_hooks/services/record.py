@@ -1,0 +1,373 @@
+"""Recording service (SPEC §3 "Binding", §5, §6): bind a command to its candidate and record.
+
+Layer: service. Wires the git adapter, config, input parsers, the policy's validators and
+the ledger store; returns records, never prints. The CLI modules under
+:mod:`gentle_hooks.cli` parse flags, call one function here and render what it returns.
+
+Binding: candidate-bound records (receipts, spot checks, verdicts, review facts) are keyed
+by the identity of the current ``snapshot`` candidate, or of HEAD's (``--committed``) or
+the index's (``--staged``). Pending mutations and escalations are keyed by the work tree
+root and stay pending until a commit consumes them.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Mapping, Sequence
+from typing import IO
+
+from gentle_hooks.errors import PolicyInputError, UsageError
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.records import (
+    EscalationRecord,
+    PendingMutation,
+    Receipt,
+    Record,
+    ReviewFact,
+)
+from gentle_hooks.ledger.store import Ledger, ledger_path
+from gentle_hooks.notes.sync import refresh_for_identity
+from gentle_hooks.policy.escalation import make_escalation, parse_item
+from gentle_hooks.policy.inputs import parse_receipt_line, validate_label, validate_paths
+from gentle_hooks.policy.writer import parse_effort
+from gentle_hooks.services.runner import Observation, run_observed
+from gentle_hooks.values.binding import Binding as Binding
+from gentle_hooks.values.candidate import Candidate
+from gentle_hooks.values.frozen import field, frozen
+
+#: ``review`` verbs and the fact each records (``ack`` = the review was acknowledged).
+REVIEW_VERBS: dict[str, str] = {
+    "decline": "declined",
+    "unavailable": "unavailable",
+    "ack": "consumed",
+}
+
+#: Environment variables ``record`` reads when ``--model`` / ``--effort`` are absent.
+ENV_MODEL = "GENTLE_WRITER_MODEL"
+ENV_EFFORT = "GENTLE_WRITER_EFFORT"
+
+
+@frozen
+class Bound:
+    """A repository with the candidate a command binds to.
+
+    Attributes:
+        repo: the opened repository; root: its absolute work tree root.
+        candidate: the bound candidate; binding: how it was chosen.
+    """
+
+    repo: Repository
+    root: str
+    candidate: Candidate
+    binding: Binding
+
+
+@frozen
+class Recorded:
+    """What a recording command stored.
+
+    Attributes:
+        ledger: the database file; record: the record as stored (with its id);
+        candidate: the bound candidate (None for pending mutations, which bind to the root);
+        notes: lines the user should read (a changed work tree, a limit of the record).
+    """
+
+    ledger: str
+    record: Record
+    candidate: Candidate | None = None
+    notes: tuple[str, ...] = field(default=())
+
+
+def open_root(cwd: str | None) -> tuple[Repository, str]:
+    """Open the repository at ``cwd`` and return it with its work tree root.
+
+    Raises:
+        GitError: not a repository, or a bare one (no work tree to record for).
+    """
+    repo = Repository.open(cwd)
+    assert repo.paths.toplevel is not None  # Repository.open refuses bare repositories
+    return repo, repo.paths.toplevel
+
+
+def bind(binding: Binding, env: Mapping[str, str]) -> Bound:
+    """Resolve the candidate a command binds to.
+
+    Args:
+        binding: cwd, projection and base ref; env: the process environment (config).
+
+    Raises:
+        GitError: not a repository, bare, unknown base ref, unmerged index.
+        ConfigError: invalid configuration.
+    """
+    from gentle_hooks.config.load import load_config  # pydantic: only when binding needs config
+
+    repo, root = open_root(binding.cwd)
+    config = load_config(root, repo.gentle_config(), env)
+    cand = repo.candidate(
+        binding.projection, flag_ref=binding.base_ref, config_ref=config.settings.base_ref
+    )
+    return Bound(repo, root, cand, binding)
+
+
+def store_path(repo: Repository) -> str:
+    """The ledger file of a repository (under its common git dir)."""
+    return ledger_path(repo.paths.common_dir)
+
+
+def open_store(repo: Repository) -> Ledger:
+    """Open the repository's ledger for recording, creating it when absent.
+
+    Raises:
+        StoreError: the store exists but cannot be used.
+    """
+    return Ledger.open(store_path(repo))
+
+
+def relative_cwd(root: str, cwd: str | None) -> str:
+    """``cwd`` (default: the current directory) relative to ``root``; ``.`` for the root."""
+    here = os.path.realpath(cwd if cwd is not None else os.getcwd())
+    rel = os.path.relpath(here, os.path.realpath(root))
+    return "." if rel.startswith("..") else rel
+
+
+# -- pending mutations -------------------------------------------------------------------
+
+
+@frozen
+class MutationRequest:
+    """``gentle-hook record`` flags (SPEC §6 "pending mutation").
+
+    Attributes:
+        cwd: directory inside the repository; model / effort: the writer (None: read
+            ``GENTLE_WRITER_MODEL`` / ``GENTLE_WRITER_EFFORT``); source: the runtime hook;
+        session_id / tool_call_id: the runtime's ids; paths: root-relative paths touched.
+        allow_unknown: accept ``unknown`` as model and effort (runtime adapters: a writer
+            nobody named is recorded, and counts as small).
+    """
+
+    cwd: str | None = None
+    model: str | None = None
+    effort: str | None = None
+    source: str | None = None
+    session_id: str | None = None
+    tool_call_id: str | None = None
+    paths: tuple[str, ...] = ()
+    allow_unknown: bool = False
+
+
+def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
+    """Record a pending mutation for the work tree root (keyed by root, not candidate).
+
+    Raises:
+        UsageError: missing model or effort (flag and environment), a bad label, or an
+            invalid path (absolute, escaping the root, NUL).
+        PolicyInputError: an unknown effort level.
+        GitError / StoreError: as :func:`open_root` / :func:`open_store`.
+    """
+    model = validate_label(req.model if req.model is not None else env.get(ENV_MODEL), "--model")
+    if model is None:
+        raise UsageError(f"--model is required (or set {ENV_MODEL})")
+    effort_text = req.effort if req.effort is not None else env.get(ENV_EFFORT)
+    if effort_text is None or not effort_text.strip():
+        raise UsageError(f"--effort is required (or set {ENV_EFFORT})")
+    effort_value = (
+        "unknown"
+        if req.allow_unknown and effort_text.strip() == "unknown"
+        else parse_effort(effort_text).value
+    )
+    source = validate_label(req.source, "--source")
+    session_id = validate_label(req.session_id, "--session")
+    tool_call_id = validate_label(req.tool_call_id, "--tool-call")
+    paths = validate_paths(req.paths)
+    repo, root = open_root(req.cwd)
+    rec = PendingMutation(
+        root=root,
+        model=model,
+        effort=effort_value,
+        source=source,
+        session_id=session_id,
+        tool_call_id=tool_call_id,
+        paths=paths,
+    )
+    with open_store(repo) as led:
+        return Recorded(led.path, led.add(rec))
+
+
+# -- escalations and review facts --------------------------------------------------------
+
+
+def record_escalation(
+    binding: Binding,
+    item: str,
+    reason: str | None,
+    env: Mapping[str, str],
+    critical: bool = False,
+) -> Recorded:
+    """Record an escalation, sticky for the root's pending work (SPEC §5 "Escalation").
+
+    Raises:
+        PolicyInputError: unknown item (the six are listed), missing, multi-line or
+            overlong reason.
+        GitError / StoreError: as :func:`bind` / :func:`open_store`.
+    """
+    if reason is None or not reason.strip():
+        it = parse_item(item)
+        raise PolicyInputError(
+            f"escalating item {it.number} ({it.slug}) needs a reason: "
+            f'add --reason "<one line: why {it.title} applies>"'
+        )
+    esc = make_escalation(item, reason, critical)
+    bound = bind(binding, env)
+    with open_store(bound.repo) as led:
+        stored = led.add(
+            EscalationRecord(
+                root=bound.root,
+                identity=bound.candidate.identity,
+                item=esc.item.number,
+                slug=esc.item.slug,
+                reason=esc.reason,
+                critical=esc.critical,
+            )
+        )
+        refresh_for_identity(bound.repo, led, bound.candidate)
+        return Recorded(
+            led.path,
+            stored,
+            bound.candidate,
+            ("sticky: applies to every candidate of this work tree until the work is committed",),
+        )
+
+
+def record_review(binding: Binding, verb: str, env: Mapping[str, str]) -> Recorded:
+    """Record a review outcome fact for the bound candidate (SPEC §5 "Review outcome").
+
+    ``decline`` / ``unavailable`` record that outcome (it wins over closure); ``ack``
+    records ``consumed``: the review of this exact candidate was acknowledged.
+
+    Raises:
+        UsageError: a verb other than decline, unavailable, ack.
+        GitError / StoreError: as :func:`bind` / :func:`open_store`.
+    """
+    outcome = REVIEW_VERBS.get(verb)
+    if outcome is None:
+        raise UsageError(f"unknown review verb {verb!r}: use decline, unavailable or ack")
+    bound = bind(binding, env)
+    with open_store(bound.repo) as led:
+        stored = led.add(
+            ReviewFact(root=bound.root, identity=bound.candidate.identity, outcome=outcome)
+        )
+        refresh_for_identity(bound.repo, led, bound.candidate)
+        notes = ("a review outcome never removes a verifier the tier requires",)
+        return Recorded(led.path, stored, bound.candidate, notes)
+
+
+# -- receipts ----------------------------------------------------------------------------
+
+
+def record_receipt_line(
+    binding: Binding, line: str, exit_code: int | None, env: Mapping[str, str]
+) -> Recorded:
+    """``receipt add``: record a report the writer made elsewhere.
+
+    Args:
+        binding: the candidate to bind to; line: ``<command>: <observed result>``;
+        exit_code: the reported exit status (required: a spot check compares with it).
+
+    Raises:
+        UsageError: a line without ``": "`` or otherwise malformed; no exit code.
+        GitError / StoreError: as :func:`bind` / :func:`open_store`.
+    """
+    parsed = parse_receipt_line(line)
+    if exit_code is None:
+        raise UsageError(
+            "--exit-code N is required: the spot check compares the re-run's exit status "
+            "with the reported one"
+        )
+    if not 0 <= exit_code <= 255:
+        raise UsageError(f"--exit-code {exit_code}: an exit status is 0..255")
+    bound = bind(binding, env)
+    with open_store(bound.repo) as led:
+        stored = led.add(
+            Receipt(
+                root=bound.root,
+                identity=bound.candidate.identity,
+                kind="add",
+                command=parsed.command,
+                observed=parsed.observed,
+                exit_code=exit_code,
+                cwd=relative_cwd(bound.root, binding.cwd),
+            )
+        )
+        refresh_for_identity(bound.repo, led, bound.candidate)
+        return Recorded(led.path, stored, bound.candidate)
+
+
+def run_receipt(
+    binding: Binding,
+    argv: Sequence[str],
+    env: Mapping[str, str],
+    *,
+    stdout: IO[bytes] | None,
+    stderr: IO[bytes] | None,
+) -> tuple[Recorded, Observation]:
+    """``receipt run -- CMD``: run the command in the foreground and record what it saw.
+
+    The receipt binds to the candidate computed *before* the run (the state the command
+    tested). When the run changed the candidate, a note says so.
+
+    Args:
+        binding: the candidate to bind to (the command runs in ``binding.cwd``).
+        argv: the command; stdout / stderr: where its output streams.
+
+    Returns:
+        (the receipt recorded, the observation: exit status, duration, digest).
+
+    Raises:
+        UsageError: no command, or it cannot be started (nothing is recorded then).
+        GitError / StoreError: as :func:`bind` / :func:`open_store`; the store is opened
+            before the command runs, so a broken store fails before anything runs.
+    """
+    if not argv:
+        raise UsageError("no command given: put it after --, e.g. 'receipt run -- pytest -q'")
+    bound = bind(binding, env)
+    with open_store(bound.repo) as led:
+        cwd = os.path.abspath(binding.cwd) if binding.cwd is not None else os.getcwd()
+        obs = run_observed(argv, cwd=cwd, stdout=stdout, stderr=stderr)
+        command = shlex.join(argv)
+        stored = led.add(
+            Receipt(
+                root=bound.root,
+                identity=bound.candidate.identity,
+                kind="run",
+                command=command,
+                observed=obs.observed,
+                exit_code=obs.exit_code,
+                argv=tuple(argv),
+                cwd=relative_cwd(bound.root, binding.cwd),
+                duration_ms=obs.duration_ms,
+                output_digest=obs.output_digest,
+            )
+        )
+        refresh_for_identity(bound.repo, led, bound.candidate)
+        after = bind(binding, env).candidate
+        notes: tuple[str, ...] = ()
+        if after.identity != bound.candidate.identity:
+            notes = (
+                f"the command changed the candidate ({bound.candidate.identity[:19]}… -> "
+                f"{after.identity[:19]}…); this receipt is bound to the state before the run",
+            )
+        return Recorded(led.path, stored, bound.candidate, notes), obs
+
+
+def list_receipts(binding: Binding, env: Mapping[str, str]) -> tuple[Bound, list[Receipt]]:
+    """``receipt list``: receipts recorded for the bound candidate, oldest first.
+
+    Reads only: no ledger yet means no receipts.
+    """
+    bound = bind(binding, env)
+    led = Ledger.open_existing(store_path(bound.repo))
+    if led is None:
+        return bound, []
+    with led:
+        return bound, led.receipts(bound.candidate.identity)

@@ -1,0 +1,147 @@
+"""Run a reported command in the foreground and observe it (SPEC §6 "receipt", "spot check").
+
+Layer: adapter (processes). Imports the standard library and :mod:`gentle_hooks.errors`.
+
+The command inherits stdin; its stdout and stderr go through pipes that are copied to
+our own streams as they arrive (so the output still streams to the terminal) while each
+is hashed. The child therefore sees pipes, not a terminal: tools that colour only on a
+terminal print plain text here.
+
+Output digest: ``sha256:`` + SHA-256 of ``gentle-hooks.output/v1\\nstdout <hex>\\nstderr
+<hex>\\n`` where each ``<hex>`` is the SHA-256 of that stream's bytes. Hashing the streams
+separately keeps the digest independent of how they interleave.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shlex
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from typing import IO
+
+from gentle_hooks.errors import UsageError
+from gentle_hooks.values.frozen import frozen
+
+_CHUNK = 65536
+#: Seconds to keep draining output after the command exited.
+_DRAIN_SECONDS = 10.0
+
+
+@frozen
+class Observation:
+    """What running a command showed.
+
+    Attributes:
+        exit_code: the exit status; a child killed by signal N reports ``128 + N``, as a
+            shell would.
+        observed: the observed result for the receipt line: ``exit N`` or
+            ``killed by SIGNAME (exit 128+N)``.
+        duration_ms: wall time in milliseconds (monotonic clock).
+        output_digest: ``sha256:`` + 64 hex digits (see the module docstring).
+    """
+
+    exit_code: int
+    observed: str
+    duration_ms: int
+    output_digest: str
+
+
+def describe_exit(returncode: int) -> tuple[int, str]:
+    """Map a ``Popen.returncode`` to (shell-style exit status, observed-result text)."""
+    if returncode >= 0:
+        return returncode, f"exit {returncode}"
+    try:
+        name = signal.Signals(-returncode).name
+    except ValueError:
+        name = f"signal {-returncode}"
+    return 128 - returncode, f"killed by {name} (exit {128 - returncode})"
+
+
+def output_digest(stdout_sha256: str, stderr_sha256: str) -> str:
+    """Combine the two per-stream SHA-256 hex digests into the output digest."""
+    payload = f"gentle-hooks.output/v1\nstdout {stdout_sha256}\nstderr {stderr_sha256}\n"
+    return "sha256:" + hashlib.sha256(payload.encode()).hexdigest()
+
+
+def _pump(src: IO[bytes], sink: IO[bytes] | None, digest: hashlib._Hash) -> None:
+    while True:
+        chunk = src.read1(_CHUNK) if hasattr(src, "read1") else src.read(_CHUNK)
+        if not chunk:
+            break
+        digest.update(chunk)
+        if sink is not None:
+            try:
+                sink.write(chunk)
+                sink.flush()
+            except (OSError, ValueError):
+                sink = None  # the terminal went away; keep hashing
+    src.close()
+
+
+def run_observed(
+    argv: Sequence[str],
+    *,
+    cwd: str,
+    stdout: IO[bytes] | None,
+    stderr: IO[bytes] | None,
+    env: Mapping[str, str] | None = None,
+) -> Observation:
+    """Run ``argv`` in the foreground, streaming its output, and observe the result.
+
+    Args:
+        argv: the command and its arguments (no shell unless argv says so).
+        cwd: directory to run in.
+        stdout / stderr: binary streams that receive the child's output as it arrives
+            (None discards it; it is still hashed).
+        env: the child's environment (default: ours).
+
+    Returns:
+        The :class:`Observation`.
+
+    Raises:
+        UsageError: empty argv, or the program cannot be started (not found, not
+            executable); nothing ran, so nothing should be recorded.
+    """
+    if not argv:
+        raise UsageError("no command given: put it after --, e.g. 'receipt run -- pytest -q'")
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=None if env is None else dict(env),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+    except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
+        raise UsageError(f"cannot run {shlex.join(argv)}: {exc.strerror}") from None
+    assert proc.stdout is not None and proc.stderr is not None
+    hashes = (hashlib.sha256(), hashlib.sha256())
+    pumps = [
+        threading.Thread(target=_pump, args=(proc.stdout, stdout, hashes[0]), daemon=True),
+        threading.Thread(target=_pump, args=(proc.stderr, stderr, hashes[1]), daemon=True),
+    ]
+    for t in pumps:
+        t.start()
+    try:
+        returncode = proc.wait()
+    except KeyboardInterrupt:
+        # The child got the same SIGINT (same process group); let it finish dying.
+        proc.wait()
+        raise
+    for t in pumps:
+        # A background grandchild may keep a pipe open after the command exits; do not
+        # wait for it forever (the digest then covers what arrived in time).
+        t.join(timeout=_DRAIN_SECONDS)
+    duration_ms = int((time.monotonic() - start) * 1000)
+    code, observed = describe_exit(returncode)
+    return Observation(
+        exit_code=code,
+        observed=observed,
+        duration_ms=duration_ms,
+        output_digest=output_digest(hashes[0].hexdigest(), hashes[1].hexdigest()),
+    )

@@ -1,0 +1,105 @@
+"""The status service (SPEC §5, §6): the plan of the current candidate, what is recorded for
+it, what is satisfied, and what is missing with the exact command for each.
+
+Layer: service. Runs :func:`gentle_hooks.services.assess.run_assess` (which reads the ledger
+read-only) and derives the missing items and hints; never prints, never records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gentle_hooks.ledger.facts import LedgerFacts
+from gentle_hooks.policy.vocabulary import Missing
+from gentle_hooks.services.assess import AssessRequest, AssessResult, run_assess
+from gentle_hooks.services.record import Binding
+from gentle_hooks.values.candidate import Projection
+from gentle_hooks.values.frozen import frozen
+
+
+@frozen
+class MissingItem:
+    """One missing verification: what, why, and the exact command that supplies it."""
+
+    what: Missing
+    reason: str
+    command: str
+
+
+@frozen
+class StatusResult:
+    """The status of one candidate.
+
+    Attributes:
+        assessment: the assess result (plan, decision, candidate) with its ledger facts.
+        facts: the ledger's facts for the candidate (``facts.present`` False: no ledger).
+        missing: each missing item with its command (empty when satisfied).
+        hints: extra lines: what to do first, records that do not count here.
+    """
+
+    assessment: AssessResult
+    facts: LedgerFacts
+    missing: tuple[MissingItem, ...]
+    hints: tuple[str, ...]
+
+    @property
+    def satisfied(self) -> bool:
+        """True when nothing the plan requires is missing for this candidate."""
+        return not self.missing
+
+
+def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
+    """Assess the bound candidate and explain what is recorded, satisfied and missing.
+
+    The candidate defaults to the snapshot (as recording commands bind), also with
+    ``--base-ref`` and a dirty work tree. Informational: nothing is recorded.
+
+    Raises:
+        GitError / ConfigError / StoreError: as :func:`gentle_hooks.services.assess.run_assess`.
+    """
+    result = run_assess(
+        AssessRequest(
+            cwd=binding.cwd,
+            base_ref=binding.base_ref,
+            projection=binding.projection,
+            allow_empty=True,
+        ),
+        env,
+    )
+    facts = result.facts
+    assert facts is not None
+    d = result.decision
+    flags = binding.flags()
+    missing = tuple(
+        MissingItem(what, reason, fix)
+        for what, reason, fix in zip(d.missing, d.reasons, d.fixes, strict=True)
+    )
+    hints: list[str] = []
+    if Missing.SPOT_CHECK in d.missing and not facts.receipts:
+        hints.append(
+            "no receipt is recorded for this candidate: the writer reports a command first: "
+            f"gentle-hook receipt run{flags} -- <test command>"
+        )
+    uncounted = [s for s in facts.spot_checks if s.kind == "rerun" and s.agreed and not s.counts]
+    for s in uncounted:
+        hints.append(f"spot check #{s.id} does not count: {s.note}")
+    for s in facts.spot_checks:
+        if s.kind == "rerun" and s.agreed and s.counts and s.observed_exit != 0:
+            hints.append(
+                f"spot check #{s.id} agreed on a failing result (exit {s.observed_exit}): it "
+                "proves the report honest, not the change good"
+            )
+    others = sum(n for _, n in facts.other_candidates)
+    if others:
+        hints.append(
+            f"{others} record(s) of this work tree are bound to other candidates and do not "
+            "count for this one"
+        )
+    if not d.applies:
+        hints.append(
+            "no pending writer work is recorded for this work tree, so the gate does not "
+            "apply; a writer records it with: gentle-hook record --model M --effort E"
+        )
+    if binding.projection is Projection.SNAPSHOT and result.candidate.is_empty:
+        hints.append("the work tree equals the base: the candidate changes nothing")
+    return StatusResult(result, facts, missing, tuple(hints))

@@ -1,0 +1,1 @@
+"""values: TODO room docstring."""
