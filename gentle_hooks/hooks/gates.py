@@ -24,7 +24,8 @@ from collections.abc import Callable, Mapping, Sequence
 
 from gentle_hooks.config.load import LoadedConfig, load_config
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, GitError, UsageError
-from gentle_hooks.git.repository import CommitInfo, Repository
+from gentle_hooks.git.objects import CommitInfo
+from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.dispatch import HookCall, strip_comments
 from gentle_hooks.ledger.facts import LedgerFacts, facts_from, read_facts
 from gentle_hooks.ledger.location import ledger_path

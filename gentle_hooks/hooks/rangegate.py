@@ -23,7 +23,9 @@ from typing import Any
 
 from gentle_hooks.config.load import LoadedConfig, load_config
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, GentleError, UsageError
-from gentle_hooks.git.repository import CommitInfo, Repository, check_ref_name
+from gentle_hooks.git.objects import CommitInfo
+from gentle_hooks.git.refs import check_ref_name
+from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.pushspec import is_zero
 from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.ledger.records import (
@@ -93,7 +95,7 @@ def parse_range(text: str) -> tuple[str, str]:
 
 
 def _shallow_set(repo: Repository) -> set[str]:
-    path = repo._out(["rev-parse", "--path-format=absolute", "--git-path", "shallow"])
+    path = repo.out(["rev-parse", "--path-format=absolute", "--git-path", "shallow"])
     try:
         with open(path, encoding="ascii") as fh:
             return {x.strip() for x in fh if x.strip()}
@@ -494,5 +496,5 @@ def _new_to_server(repo: Repository, tip: str) -> list[str]:
     Only branches and tags vouch for a commit: a commit parked under another namespace
     (``refs/notes/x``, ``refs/pull/...``) by an earlier push is judged again here.
     """
-    out = repo._out(["rev-list", "--topo-order", "--reverse", tip, "--not", "--branches", "--tags"])
+    out = repo.out(["rev-list", "--topo-order", "--reverse", tip, "--not", "--branches", "--tags"])
     return out.split()

@@ -40,7 +40,7 @@ import signal
 import subprocess
 from collections.abc import Mapping, Sequence
 
-from gentle_hooks.git.repository import scrubbed_env
+from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.native.result import NativeAssessment
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen

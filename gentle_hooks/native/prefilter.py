@@ -13,7 +13,6 @@ node) only makes the answer weaker, never wrong: at worst None, "every line may 
 
 from __future__ import annotations
 
-import functools
 import itertools
 import sys
 
@@ -190,27 +189,3 @@ def needles(patterns: Iterable[str]) -> tuple[bytes, ...] | None:
     # a string that contains another one is found whenever that one is
     kept = sorted(s for s in found if not any(t != s and t in s for t in found))
     return tuple(s.encode("utf-8", "surrogatepass") for s in kept)
-
-
-@functools.lru_cache(maxsize=8)
-def search_keys(strings: tuple[bytes, ...], shortest: int = 4) -> tuple[bytes, ...]:
-    """Few byte strings such that each of ``strings`` contains one of them.
-
-    Finding ``strings`` in a large buffer costs one pass each; finding these costs fewer
-    passes, and a hit is then confirmed with ``strings`` where it was found. Chosen
-    greedily: the substring (at least ``shortest`` bytes, or a whole shorter string) held
-    by the most strings not yet covered, the longer on a tie, then the smaller.
-    """
-    left = set(strings)
-    keys: list[bytes] = []
-    while left:
-        counts: dict[bytes, int] = {}
-        for s in left:
-            size = min(shortest, len(s))
-            subs = {s[i : i + n] for n in range(size, len(s) + 1) for i in range(len(s) - n + 1)}
-            for sub in subs:
-                counts[sub] = counts.get(sub, 0) + 1
-        key = min(counts, key=lambda k: (-counts[k], -len(k), k))
-        keys.append(key)
-        left = {s for s in left if key not in s}
-    return tuple(sorted(keys))

@@ -136,7 +136,7 @@ def ensure_rewrite_ref(repo: Repository) -> None:
 
 def remote_notes_refs(repo: Repository) -> list[str]:
     """Every fetched remote's notes ref (:func:`remote_notes_ref` of each remote)."""
-    out = repo._out(["for-each-ref", "--format=%(refname)", "refs/notes/remotes/"])
+    out = repo.out(["for-each-ref", "--format=%(refname)", "refs/notes/remotes/"])
     return [r for r in out.split() if r.endswith("/gentle-hooks")]
 
 

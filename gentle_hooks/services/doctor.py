@@ -95,7 +95,7 @@ def check_hooks(repo: Repository) -> list[CheckResult]:
     import os
 
     if repo.paths.is_bare:
-        hooks = repo._out(["rev-parse", "--path-format=absolute", "--git-path", "hooks"])
+        hooks = repo.out(["rev-parse", "--path-format=absolute", "--git-path", "hooks"])
         state, ok = hook_state(os.path.join(hooks, "pre-receive"))
         return [
             CheckResult(
@@ -110,7 +110,7 @@ def check_hooks(repo: Repository) -> list[CheckResult]:
     for wt in worktrees(repo):
         try:
             other = Repository.open(wt)
-            hooks = other._out(["rev-parse", "--path-format=absolute", "--git-path", "hooks"])
+            hooks = other.git_path("hooks")
         except GentleError as exc:
             rows.append((wt, exc.message, False))
             continue

@@ -1,0 +1,113 @@
+"""Notes refs read and written as git does (SPEC §8): any fanout, one notes commit per
+write, the ref moved by compare-and-swap.
+
+Room ``git``. What a note *says* is the notes room's (:mod:`gentle_hooks.notes.codec`);
+this module moves its bytes.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+
+from gentle_hooks.errors import GitError
+from gentle_hooks.git.objects import Objects
+
+
+class Notes(Objects):
+    """Notes reads and writes of a repository."""
+
+    def notes_map(self, notes: str) -> dict[str, tuple[str, str]]:
+        """Annotated object id -> (note blob id, path in the notes tree) for a notes ref or
+        notes commit id (any fanout). Empty when the notes do not exist.
+
+        Raises:
+            GitError: the notes exist but their tree cannot be listed (a partial clone
+                missing it): what cannot be read must not read as "no notes".
+        """
+        exists = self.run(["rev-parse", "--verify", "-q", notes + "^{commit}"], ok=(0, 1, 128))
+        if exists.returncode != 0:
+            return {}
+        proc = self.run(["ls-tree", "-r", "-z", "--full-tree", notes], ok=(0, 128))
+        if proc.returncode != 0:
+            raise GitError(
+                f"cannot read the notes tree of {notes} (a partial or shallow clone missing "
+                "it?); fetch it fully and rerun"
+            )
+        out: dict[str, tuple[str, str]] = {}
+        for entry in proc.stdout.split(b"\0"):
+            if not entry:
+                continue
+            meta, _, path = entry.partition(b"\t")
+            parts = meta.split(b" ")
+            if len(parts) != 3 or parts[1] != b"blob":
+                continue
+            name = path.decode("ascii", "replace")
+            key = name.replace("/", "")
+            if len(key) in (40, 64):
+                out[key] = (parts[2].decode("ascii"), name)
+        return out
+
+    def read_notes(self, notes: str, commits: Sequence[str]) -> dict[str, bytes]:
+        """The notes of ``commits`` in a notes ref or notes commit, by commit id."""
+        found = self.notes_map(notes)
+        wanted = {c: found[c][0] for c in commits if c in found}
+        blobs = self.read_blobs(list(wanted.values()))
+        missing = [c for c, b in wanted.items() if b not in blobs]
+        if missing:
+            raise GitError(
+                f"the note of {missing[0][:12]} in {notes} is not in this clone (a partial "
+                "clone?); fetch it and rerun"
+            )
+        return {c: blobs[b] for c, b in wanted.items()}
+
+    def write_notes(self, ref: str, notes: Mapping[str, bytes], message: str) -> str | None:
+        """Set the notes of several commits in one notes commit under ``ref``.
+
+        Each given note replaces the commit's note (callers merge first); the commit carries
+        the user's identity and ``message``. The ref moves by compare-and-swap, so a
+        concurrent writer makes this raise rather than lose its note.
+
+        Returns:
+            The new notes commit id, or None when nothing changed.
+
+        Raises:
+            GitError: git failed, or the ref moved under us (retry).
+        """
+        import tempfile
+
+        if not notes:
+            return None
+        proc = self.run(["rev-parse", "--verify", "-q", ref], ok=(0, 1, 128))
+        old = proc.stdout.decode().strip() if proc.returncode == 0 else None
+        existing = self.notes_map(old) if old else {}
+        with tempfile.TemporaryDirectory(prefix="gentle-hooks-notes-") as tmp:
+            paths = []
+            for i, commit in enumerate(notes):
+                path = os.path.join(tmp, f"n{i}")
+                with open(path, "wb") as fh:
+                    fh.write(notes[commit])
+                paths.append(path)
+            blobs = self.out(
+                ["hash-object", "-w", "--stdin-paths"], input="\n".join(paths).encode() + b"\n"
+            ).split()
+            index = os.path.join(tmp, "index")
+            env = {"GIT_INDEX_FILE": index}
+            if old:
+                self.run(["read-tree", old], env=env)
+            info = []
+            zero = "0" * len(blobs[0])
+            for commit, blob in zip(notes, blobs, strict=True):
+                if commit in existing:
+                    info.append(f"0 {zero}\t{existing[commit][1]}")
+                info.append(f"100644 {blob}\t{commit}")
+            self.run(
+                ["update-index", "--index-info"], input="\n".join(info).encode() + b"\n", env=env
+            )
+            tree = self.out(["write-tree"], env=env)
+        if old and self.tree_of(old) == tree:
+            return None
+        commit_args = ["commit-tree", tree, "-m", message] + (["-p", old] if old else [])
+        new = self.out(commit_args)
+        self.run(["update-ref", "-m", message, ref, new, old or ""])
+        return new

@@ -1,0 +1,123 @@
+"""Running git: the child processes every other module of this room starts (SPEC §2).
+
+Room ``git``. Standard library only. Hooks run inside git's environment: a child ``git``
+keeps the variables git handed the hook (``GIT_DIR``, ``GIT_INDEX_FILE`` ...), and one that
+works on another repository gets :func:`scrubbed_env` instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import threading
+from collections.abc import Mapping, Sequence
+
+from gentle_hooks.errors import GitError
+
+TYPE_CHECKING = False  # typing costs ~10 ms to import
+if TYPE_CHECKING:
+    from typing import IO
+
+#: Variables git sets for a hook that bind a child git to one repository.
+#: ``git rev-parse --local-env-vars`` (git 2.39) plus the quarantine and namespace ones.
+REPO_ENV_VARS = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_IMPLICIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_QUARANTINE_PATH",
+    "GIT_COMMON_DIR",
+    "GIT_PREFIX",
+    "GIT_NAMESPACE",
+    "GIT_CONFIG",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_GRAFT_FILE",
+    "GIT_NO_REPLACE_OBJECTS",
+    "GIT_REPLACE_REF_BASE",
+    "GIT_SHALLOW_FILE",
+)
+
+#: Pathspecs taken as they are, whatever the caller's environment asks (a hook may inherit
+#: ``GIT_GLOB_PATHSPECS``; git refuses ``literal`` with any other global setting).
+LITERAL_PATHSPECS = {
+    "GIT_LITERAL_PATHSPECS": "1",
+    "GIT_GLOB_PATHSPECS": "0",
+    "GIT_NOGLOB_PATHSPECS": "0",
+    "GIT_ICASE_PATHSPECS": "0",
+}
+
+
+def scrubbed_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """A copy of ``base`` (default ``os.environ``) without the repository-binding variables
+    git sets for hooks (:data:`REPO_ENV_VARS`), for a child that works on another repository."""
+    env = dict(os.environ if base is None else base)
+    for name in list(env):
+        if name in REPO_ENV_VARS or name.startswith(("GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_")):
+            env.pop(name, None)
+    return env
+
+
+def run_git(
+    args: Sequence[str], cwd: str, env: Mapping[str, str], input: bytes | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run(
+            ["git", *args],
+            cwd=cwd,
+            env=env,
+            input=input,
+            capture_output=True,
+            check=False,
+            stdin=None if input is not None else subprocess.DEVNULL,
+        )
+    except FileNotFoundError:
+        raise GitError("git is not on PATH; install git") from None
+
+
+def popen_git(
+    args: Sequence[str], cwd: str, env: Mapping[str, str], stdin: bool = False
+) -> subprocess.Popen[bytes]:
+    try:
+        return subprocess.Popen(
+            ["git", *args],
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+    except FileNotFoundError:
+        raise GitError("git is not on PATH; install git") from None
+
+
+class Drain:
+    """Read a pipe to its end in a thread (a child's stderr, which must not fill up while
+    its stdout is read)."""
+
+    def __init__(self, pipe: IO[bytes]) -> None:
+        self._pipe = pipe
+        self._data = b""
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self._data = self._pipe.read()
+
+    def wait(self) -> bytes:
+        """Everything read, once the pipe ended."""
+        self._thread.join()
+        return self._data
+
+
+def grow_pipe(fd: int) -> None:
+    """Let a pipe hold 1 MiB where the system allows it (Linux), so its writer seldom
+    waits for the reader (to wake up, or to finish with what it read)."""
+    with contextlib.suppress(ImportError, AttributeError, OSError):  # not Linux, or too large
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)

@@ -1,0 +1,153 @@
+"""Refs and revisions: resolve, peel, merge-base, new commits (SPEC §3 "Base").
+
+Room ``git``. Answers that never change (a full id peeled to its commit or tree, a
+learnt merge-base) are kept for the life of the repository object.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gentle_hooks.errors import GitError
+from gentle_hooks.git.core import RepoPaths, RepositoryCore, is_full_id
+
+
+class Refs(RepositoryCore):
+    """Ref and revision reads of a repository."""
+
+    def __init__(self, paths: RepoPaths, env: dict[str, str]) -> None:
+        super().__init__(paths, env)
+        #: (base commit, commit) -> their merge-base, learnt by ``learn_merge_bases``.
+        self._merge_bases: dict[tuple[str, str], str] = {}
+
+    def head(self) -> str | None:
+        """The commit HEAD points at, or None when HEAD is unborn."""
+        proc = self.run(["rev-parse", "--verify", "-q", "HEAD^{commit}"], ok=(0, 1, 128))
+        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+    def resolve_commit(self, ref: str, what: str = "ref") -> str:
+        """Resolve one ref or commit id to a full commit id.
+
+        Raises:
+            GitError: a range (``A..B``), an option-like or malformed name, an unknown
+                ref, or an object that is not a commit (a tree id, a blob), each with the
+                fix in the message.
+        """
+        check_ref_name(ref, what)
+        proc = self.run(
+            ["rev-parse", "--verify", "-q", "--end-of-options", ref + "^{commit}"], ok=(0, 1, 128)
+        )
+        if proc.returncode == 0:
+            return proc.stdout.decode().strip()
+        kind = self.run(["cat-file", "-t", "--end-of-options", ref], ok=(0, 1, 128))
+        if kind.returncode == 0:
+            typ = kind.stdout.decode().strip()
+            raise GitError(
+                f"{what} {ref!r} names a {typ}, not a commit; pass a branch, tag or commit id"
+            )
+        raise GitError(f"{what} {ref!r} is not a known ref or commit (see: git branch -a)")
+
+    def ref_exists(self, ref: str) -> str | None:
+        """The commit ``ref`` resolves to, or None when it does not resolve."""
+        proc = self.run(
+            ["rev-parse", "--verify", "-q", "--end-of-options", ref + "^{commit}"], ok=(0, 1, 128)
+        )
+        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+    def origin_head(self) -> str | None:
+        """The remote default branch, ``origin/HEAD``'s target (``origin/main``), or None."""
+        proc = self.run(
+            ["symbolic-ref", "-q", "--short", "refs/remotes/origin/HEAD"], ok=(0, 1, 128)
+        )
+        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+    def merge_base(self, a: str, b: str) -> str | None:
+        """The best common ancestor of two commits, or None when they share no history."""
+        known = self._merge_bases.get((a, b))
+        if known is not None:
+            return known
+        if a == b and a in self._trees:
+            return a  # a commit known to exist (its tree was read) is its own merge-base
+        proc = self.run(["merge-base", a, b], ok=(0, 1))
+        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+    def tree_of(self, commit: str) -> str:
+        """The tree id of a commit."""
+        known = self._trees.get(commit)
+        if known is not None:
+            return known
+        return self.out(["rev-parse", "--verify", commit + "^{tree}"])
+
+    def peel_commit(self, oid: str) -> str | None:
+        """The commit an id names, peeling annotated tags; None when it is not a commit."""
+        proc = self.run(
+            ["rev-parse", "--verify", "-q", "--end-of-options", oid + "^{commit}"], ok=(0, 1, 128)
+        )
+        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+
+    def has_object(self, oid: str) -> bool:
+        """True when the object exists locally (a remote id we may never have fetched)."""
+        return self.run(["cat-file", "-e", oid], ok=(0, 1, 128)).returncode == 0
+
+    def rev_parse_many(self, exprs: Sequence[str]) -> list[str] | None:
+        """Resolve several revision expressions in one process; None if any fails.
+
+        A full object id peeled to a commit or a tree always resolves the same way: those
+        answers are kept, and asked again cost no process (see :meth:`peel_commits`).
+        """
+        if all(e in self._peeled for e in exprs):
+            return [self._peeled[e] for e in exprs]
+        proc = self.run(["rev-parse", "--end-of-options", *exprs], ok=(0, 128))
+        # Older git (2.39) echoes --end-of-options here instead of consuming it; no
+        # expression can print it (check_ref_name refuses names starting with "-").
+        lines = [x for x in proc.stdout.decode().split() if x != "--end-of-options"]
+        if proc.returncode != 0 or len(lines) != len(exprs):
+            return None
+        for expr, value in zip(exprs, lines, strict=True):
+            name, _, peel = expr.partition("^")
+            if peel in ("{commit}", "{tree}") and is_full_id(name):
+                self._peeled[expr] = value
+        return lines
+
+    def peel_commits(self, ids: Sequence[str]) -> None:
+        """Resolve the commits and trees of many commit ids in one process, so that
+        :meth:`candidate` for each of them needs no ``rev-parse`` of its own.
+
+        Nothing is kept when any id is not a commit; each candidate then resolves (and
+        reports) its own, as without this call.
+        """
+        exprs = [e for c in ids for e in (f"{c}^{{commit}}", f"{c}^{{tree}}")]
+        if exprs:
+            self.rev_parse_many(exprs)
+
+    def new_commits(
+        self, tip: str, exclude: Sequence[str] = (), remote: str | None = None
+    ) -> list[str]:
+        """Commits reachable from ``tip`` and not from ``exclude`` (ids) nor, when ``remote``
+        is given, from any of that remote's remote-tracking refs; oldest first.
+
+        ``remote=""`` excludes every remote-tracking ref (the remote is unknown).
+        """
+        args = ["rev-list", "--topo-order", "--reverse", tip]
+        args += [f"^{x}" for x in exclude]
+        if remote is not None:
+            args += ["--not", f"--remotes={remote}" if remote else "--remotes"]
+        return self.out(args).split()
+
+
+def check_ref_name(ref: str, what: str) -> None:
+    """Refuse what cannot be one ref: empty, option-like, control characters, a range.
+
+    Raises:
+        GitError: with the fix (a range names its left side as the single ref to pass).
+    """
+    if not ref or ref.startswith("-") or any(c in ref for c in "\0\n\r"):
+        raise GitError(f"{what} {ref!r} is not a valid ref name")
+    if ref.startswith("^") or ref.endswith(("^@", "^!", "^-")):
+        raise GitError(
+            f"{what} {ref!r} is range syntax; pass a single ref, e.g. "
+            f"{ref.lstrip('^').split('^@')[0].split('^!')[0] or 'HEAD'!r}"
+        )
+    if ".." in ref:
+        left = ref.split("..")[0] or "HEAD"
+        raise GitError(f"{what} {ref!r} is a range; pass a single ref, e.g. {left!r}")
