@@ -17,6 +17,7 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 
+from gentle_hooks.config.keys import CHOICES, ENV_KEYS, GIT_KEYS
 from gentle_hooks.config.settings import RiskSettings, Settings
 from gentle_hooks.errors import ConfigError
 from gentle_hooks.values.frozen import frozen, replace
@@ -134,31 +135,6 @@ def _load_toml(path: str) -> dict[str, object]:
         raise ConfigError(f"{path}: cannot read config: {exc}") from None
 
 
-_GIT_KEYS = {
-    "gentle.baseref": "base_ref",
-    "gentle.mode": "mode",
-    "gentle.stakes": "stakes",
-    "gentle.appliesto": "applies_to",
-    "gentle.honouroverrides": "honour_overrides",
-    "gentle.nativeprovider": "native_provider",
-    "gentle.nativetimeout": "native_timeout",
-}
-_ENV_KEYS = {
-    "GENTLE_HOOKS_BASE_REF": "base_ref",
-    "GENTLE_HOOKS_MODE": "mode",
-    "GENTLE_HOOKS_STAKES": "stakes",
-    "GENTLE_HOOKS_APPLIES_TO": "applies_to",
-    "GENTLE_HOOKS_NATIVE": "native_provider",
-    "GENTLE_HOOKS_NATIVE_TIMEOUT": "native_timeout",
-}
-_CHOICES = {
-    "mode": ("enforce", "warn"),
-    "stakes": ("ordinary", "shipping", "audit"),
-    "applies_to": ("delegated", "all"),
-    "native_provider": ("builtin", "gentle-ai", "auto"),
-}
-
-
 def parse_git_config_z(data: bytes) -> dict[str, str]:
     """Parse ``git config -z --get-regexp`` output (``key\\nvalue\\0`` records).
 
@@ -175,9 +151,9 @@ def parse_git_config_z(data: bytes) -> dict[str, str]:
 
 def _coerce(name: str, value: str, where: str) -> object:
     value = value.strip()
-    if name in _CHOICES:
-        if value not in _CHOICES[name]:
-            raise ConfigError(f"{where}: {value!r} is not one of {', '.join(_CHOICES[name])}")
+    if name in CHOICES:
+        if value not in CHOICES[name]:
+            raise ConfigError(f"{where}: {value!r} is not one of {', '.join(CHOICES[name])}")
         return value
     if name == "honour_overrides":
         if value.lower() in ("true", "yes", "on", "1"):
@@ -214,12 +190,12 @@ def compile_settings(
         ConfigError: an invalid value in git config or the environment, naming its source.
     """
     settings = Settings() if raw is None else _from_raw(raw, config_file)
-    for key, name in _GIT_KEYS.items():
+    for key, name in GIT_KEYS.items():
         if key in git_values:
             settings = replace(
                 settings, **{name: _coerce(name, git_values[key], f"git config {key}")}
             )
-    for var, name in _ENV_KEYS.items():
+    for var, name in ENV_KEYS.items():
         if env.get(var):
             settings = replace(settings, **{name: _coerce(name, env[var], var)})
     return LoadedConfig(settings, env.get("GENTLE_RDD") or None, git_values.get("gentle.rdd"))

@@ -1,7 +1,7 @@
 """Parsers for git plumbing output: ``diff --raw --numstat -z`` and ``diff -U0`` patches.
 
-Layer: pure functions over bytes (no process, no I/O); :mod:`gentle_hooks.git.repository` runs git and
-hands the bytes here. Paths are decoded with :func:`os.fsdecode` (surrogateescape), so any
+Room ``git``: pure functions over bytes (no process, no I/O); the modules that run git
+hand the bytes here. Paths are decoded with :func:`os.fsdecode` (surrogateescape), so any
 byte sequence a path holds round-trips.
 """
 

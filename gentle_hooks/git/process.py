@@ -64,6 +64,12 @@ def scrubbed_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
 def run_git(
     args: Sequence[str], cwd: str, env: Mapping[str, str], input: bytes | None = None
 ) -> subprocess.CompletedProcess[bytes]:
+    """Run ``git <args>`` in ``cwd`` to completion, stdout and stderr captured; stdin is
+    ``input``, or /dev/null when None. The exit code is the caller's to judge.
+
+    Raises:
+        GitError: git is not on PATH.
+    """
     try:
         return subprocess.run(
             ["git", *args],
@@ -79,8 +85,18 @@ def run_git(
 
 
 def popen_git(
-    args: Sequence[str], cwd: str, env: Mapping[str, str], stdin: bool = False
+    args: Sequence[str],
+    cwd: str,
+    env: Mapping[str, str],
+    stdin: bool = False,
+    stderr: bool = True,
 ) -> subprocess.Popen[bytes]:
+    """Start ``git <args>`` with stdout piped; stdin piped when ``stdin``, else /dev/null;
+    stderr piped when ``stderr``, else /dev/null.
+
+    Raises:
+        GitError: git is not on PATH.
+    """
     try:
         return subprocess.Popen(
             ["git", *args],
@@ -88,7 +104,7 @@ def popen_git(
             env=env,
             stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=subprocess.PIPE if stderr else subprocess.DEVNULL,
         )
     except FileNotFoundError:
         raise GitError("git is not on PATH; install git") from None

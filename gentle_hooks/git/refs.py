@@ -6,10 +6,13 @@ learnt merge-base) are kept for the life of the repository object.
 
 from __future__ import annotations
 
+import subprocess
 from collections.abc import Sequence
 
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.core import RepoPaths, RepositoryCore, is_full_id
+from gentle_hooks.git.process import popen_git
+from gentle_hooks.values.candidate import EMPTY_TREES
 
 
 class Refs(RepositoryCore):
@@ -151,3 +154,42 @@ def check_ref_name(ref: str, what: str) -> None:
     if ".." in ref:
         left = ref.split("..")[0] or "HEAD"
         raise GitError(f"{what} {ref!r} is a range; pass a single ref, e.g. {left!r}")
+
+
+class AncestorTrees:
+    """Lazily answers "is this tree the tree of an ancestor of the commit (or empty)?"."""
+
+    def __init__(self, repo: RepositoryCore, commit: str) -> None:
+        self._repo, self._commit = repo, commit
+        self._seen: set[str] = set(EMPTY_TREES.values())
+        self._done = False
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def __call__(self, tree: str) -> bool:
+        if tree in self._seen:
+            return True
+        if self._done:
+            return False
+        if self._proc is None:
+            cwd = self._repo.paths.toplevel or self._repo.paths.git_dir
+            self._proc = popen_git(
+                ["rev-list", "--no-commit-header", "--format=%T", self._commit],
+                cwd,
+                self._repo.env,
+                stderr=False,
+            )
+        assert self._proc.stdout is not None
+        for raw in self._proc.stdout:
+            t = raw.decode().strip()
+            self._seen.add(t)
+            if t == tree:
+                return True
+        self._proc.wait()
+        self._done = True
+        return False
+
+    def close(self) -> None:
+        """Stop the ``rev-list`` process, if it is still running."""
+        if self._proc is not None and self._proc.poll() is None:
+            self._proc.kill()
+            self._proc.wait()

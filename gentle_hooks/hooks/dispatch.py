@@ -1,13 +1,13 @@
 """Hook entry points: ``gentle-hook hook <name> [--warn] [--script PATH] [ARGS...]``.
 
-Layer: top (beside :mod:`gentle_hooks.main`, which dispatches here before importing click).
-This module decides the pass path with the lightest standard library only — no click,
-pydantic or pygit2, and not even ``subprocess``, ``dataclasses``, ``typing`` or
-``tomllib`` (each costs more than starting Python): a human's ordinary commit spawns at
-most two git processes. Anything to judge goes to :mod:`gentle_hooks.hooks.gates`; records to
-:mod:`gentle_hooks.hooks.recorders`. The commit-msg gate and the recorders are asked first here
-(an AI trailer in the message; pending work in the ledger), so the other hooks of a
-human's commit do not import them either.
+Room ``hooks``, the pass path. :data:`HOOKS` is the dispatcher, one row per hook type:
+the arguments git passes, whether it reads standard input, the light probe that decides
+"nothing here can apply" with the standard library, and the handler that judges or
+records. Each room owns its probe (:mod:`gentle_hooks.git.probe`,
+:mod:`gentle_hooks.ledger.probe`, :mod:`gentle_hooks.config.probe`); handlers are imported
+only when the probe finds work, so a human's ordinary commit imports no click, pydantic,
+``subprocess``, ``dataclasses``, ``typing`` or ``tomllib`` and spawns at most two git
+processes.
 
 Chaining: when ``install`` moved a foreign hook aside to ``<script>.gentle-legacy``, it runs
 first with the same arguments and standard input; a gating hook fails when it fails.
@@ -19,97 +19,166 @@ import os
 import sys
 
 from gentle_hooks.errors import EXIT_OK, UsageError
-from gentle_hooks.ledger.location import ledger_path
+from gentle_hooks.hooks.call import HookCall
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; annotations are strings here
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
-GATES = ("pre-commit", "pre-merge-commit", "commit-msg", "pre-push", "pre-receive")
-RECORDERS = ("prepare-commit-msg", "post-commit", "post-rewrite")
-READS_STDIN = ("pre-push", "post-rewrite", "pre-receive")
+    Probe = Callable[[HookCall, Mapping[str, str]], bool]
+    Handler = Callable[[HookCall, Mapping[str, str]], int]
+
 LEGACY_SUFFIX = ".gentle-legacy"
 
 
-class HookCall:
-    """One hook invocation.
+class HookRow:
+    """One row of the dispatcher.
 
     Attributes:
-        name: the hook type; args: git's arguments to the hook; stdin: git's standard input
-        (bytes, empty for hooks that get none); warn: report blocks without failing;
-        script: the installed script's path (for chaining), or None.
+        name: the hook type; gates: a gate (fails closed; a failing chained hook fails it)
+            or a recorder (never blocks); nargs: (fewest, most) arguments git or the
+            framework passes; reads_stdin: git writes to its standard input;
+        probe: True when there may be something to do (None: always); handler: does it.
     """
 
-    __slots__ = ("args", "name", "script", "stdin", "warn")
+    __slots__ = ("gates", "handler", "name", "nargs", "probe", "reads_stdin")
 
     def __init__(
-        self, name: str, args: tuple[str, ...], stdin: bytes, warn: bool, script: str | None
+        self,
+        name: str,
+        gates: bool,
+        nargs: tuple[int, int],
+        reads_stdin: bool,
+        probe: Probe | None,
+        handler: Handler,
     ) -> None:
-        self.name, self.args, self.stdin, self.warn, self.script = name, args, stdin, warn, script
+        self.name, self.gates, self.nargs, self.reads_stdin = name, gates, nargs, reads_stdin
+        self.probe, self.handler = probe, handler
 
 
-class Where:
-    """Where the hook runs: work tree root (None when bare) and common git dir."""
-
-    __slots__ = ("common_dir", "root")
-
-    def __init__(self, root: str | None, common_dir: str) -> None:
-        self.root, self.common_dir = root, common_dir
+# -- probes: standard library only -------------------------------------------------------
 
 
-def capture(argv: Sequence[str], env: Mapping[str, str]) -> tuple[int, bytes]:
-    """Run a command with stdout captured, stdin and stderr on /dev/null.
+def _commit_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
+    """The commit gate applies: an agent runtime in the environment, pending writer work
+    in the ledger, or ``gate.applies_to = all``."""
+    from gentle_hooks.git.probe import config_value, locate
+    from gentle_hooks.ledger.probe import has_pending_work
+    from gentle_hooks.policy.delegation import runtime_evidence
 
-    ``os.posix_spawnp`` and a pipe: the pass path does not import ``subprocess``.
+    if runtime_evidence(env) is not None:
+        return True
+    where = locate(env)
+    if where is None:
+        raise UsageError("hook: not inside a git repository")
+    if has_pending_work(where.common_dir, where.root):
+        return True
+    from gentle_hooks.config.probe import applies_to_all
 
-    Returns:
-        (exit code, stdout bytes).
+    return applies_to_all(where.root, env, lambda key: config_value(key, env))
 
-    Raises:
-        UsageError: the program is not on PATH.
-    """
-    read_end, write_end = os.pipe()
-    devnull = os.open(os.devnull, os.O_RDWR)
+
+def _message_may_be_delegated(call: HookCall, env: Mapping[str, str]) -> bool:
+    """False when the commit-msg hook's message file plainly shows no AI attribution; True
+    when it does, or when it cannot be read (the gate then says why)."""
+    if not call.args:
+        return True
     try:
-        pid = os.posix_spawnp(
-            argv[0],
-            list(argv),
-            dict(env),
-            file_actions=[
-                (os.POSIX_SPAWN_DUP2, devnull, 0),
-                (os.POSIX_SPAWN_DUP2, write_end, 1),
-                (os.POSIX_SPAWN_DUP2, devnull, 2),
-                (os.POSIX_SPAWN_CLOSE, read_end),
-            ],
-        )
-    except FileNotFoundError:
-        os.close(read_end)
-        raise UsageError(f"{argv[0]} is not on PATH") from None
-    finally:
-        os.close(write_end)
-        os.close(devnull)
-    chunks = []
-    while True:
-        chunk = os.read(read_end, 65536)
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(read_end)
-    _, status = os.waitpid(pid, 0)
-    return os.waitstatus_to_exitcode(status), b"".join(chunks)
+        with open(call.args[0], encoding="utf-8", errors="replace") as fh:
+            message = fh.read()
+    except OSError:
+        return True
+    from gentle_hooks.policy.delegation import message_evidence, strip_comments
+
+    return message_evidence(strip_comments(message)) is not None
+
+
+def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
+    """False when a recorder has nothing to record: no work tree, no ledger, or (for
+    prepare-commit-msg and post-commit) no pending writer work or escalation for this root
+    and no cherry-pick to carry. The recorders decide the same way; this answers first."""
+    from gentle_hooks.git.probe import last_reflog_is_cherry_pick, locate
+    from gentle_hooks.ledger.location import ledger_path
+    from gentle_hooks.ledger.probe import pending_rows
+
+    where = locate(env)
+    if where is None or where.root is None:
+        return False
+    path = ledger_path(where.common_dir)
+    if not os.path.exists(path):
+        return False
+    if call.name == "prepare-commit-msg":
+        return pending_rows(path, where.root, ("pending_mutation",)) is not False
+    if call.name == "post-commit":
+        pending = pending_rows(path, where.root, ("pending_mutation", "escalation"))
+        return pending is not False or last_reflog_is_cherry_pick(where.root, env)
+    return True
+
+
+# -- handlers: imported only when there is something to judge or record ------------------
+
+
+def _commit_gate(call: HookCall, env: Mapping[str, str]) -> int:
+    from gentle_hooks.hooks.gates import commit_gate
+    from gentle_hooks.policy.delegation import runtime_evidence
+
+    return commit_gate(call, env, runtime_evidence(env))
+
+
+def _commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
+    from gentle_hooks.hooks.gates import commit_msg_gate
+
+    return commit_msg_gate(call, env)
+
+
+def _push_gate(call: HookCall, env: Mapping[str, str]) -> int:
+    from gentle_hooks.hooks.gates import push_gate
+
+    return push_gate(call, env)
+
+
+def _receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
+    from gentle_hooks.hooks.gates import receive_gate
+
+    return receive_gate(call, env)
+
+
+def _record(call: HookCall, env: Mapping[str, str]) -> int:
+    from gentle_hooks.hooks import recorders
+
+    return recorders.run(call, env)
+
+
+#: The dispatcher: every hook gentle-hooks answers, in the order ``--help`` lists them.
+HOOKS: dict[str, HookRow] = {
+    row.name: row
+    for row in (
+        HookRow("pre-commit", True, (0, 0), False, _commit_has_work, _commit_gate),
+        HookRow("pre-merge-commit", True, (0, 0), False, _commit_has_work, _commit_gate),
+        HookRow("commit-msg", True, (0, 1), False, _message_may_be_delegated, _commit_msg_gate),
+        HookRow("pre-push", True, (0, 2), True, None, _push_gate),
+        HookRow("pre-receive", True, (0, 0), True, None, _receive_gate),
+        HookRow("prepare-commit-msg", False, (0, 3), False, _recorder_has_work, _record),
+        HookRow("post-commit", False, (0, 0), False, _recorder_has_work, _record),
+        HookRow("post-rewrite", False, (0, 1), True, _recorder_has_work, _record),
+    )
+}
+GATES = tuple(name for name, row in HOOKS.items() if row.gates)
+RECORDERS = tuple(name for name, row in HOOKS.items() if not row.gates)
 
 
 def parse_call(argv: Sequence[str], stdin: bytes) -> HookCall:
     """Parse ``<name> [--warn] [--script PATH] [ARGS...]``.
 
     Raises:
-        UsageError: a missing or unknown hook name.
+        UsageError: a missing or unknown hook name, or more arguments than git passes it.
     """
-    names = ", ".join((*GATES, *RECORDERS))
+    names = ", ".join(HOOKS)
     if not argv:
         raise UsageError("hook: name a hook: " + names)
     name, rest = argv[0], list(argv[1:])
-    if name not in GATES and name not in RECORDERS:
+    row = HOOKS.get(name)
+    if row is None:
         raise UsageError(f"hook: unknown hook {name!r}: use one of {names}")
     warn = False
     script = None
@@ -124,6 +193,10 @@ def parse_call(argv: Sequence[str], stdin: bytes) -> HookCall:
         else:
             args.append(rest[i])
         i += 1
+    if len(args) > row.nargs[1]:
+        raise UsageError(
+            f"hook {name}: git passes it at most {row.nargs[1]} argument(s), got {len(args)}"
+        )
     return HookCall(name, tuple(args), stdin, warn, script)
 
 
@@ -139,185 +212,6 @@ def run_legacy(call: HookCall) -> int:
     return subprocess.run([legacy, *call.args], input=call.stdin, check=False).returncode
 
 
-def locate(env: Mapping[str, str]) -> Where | None:
-    """Work tree root and common git dir in one git process (honours the hook's env)."""
-    _, out = capture(
-        [
-            "git",
-            "rev-parse",
-            "--path-format=absolute",
-            "--git-common-dir",
-            "--is-bare-repository",
-            "--show-toplevel",
-        ],
-        env,
-    )
-    lines = out.decode("utf-8", "surrogateescape").split("\n")
-    if len(lines) < 2 or lines[1] not in ("true", "false"):
-        return None
-    root = lines[2] if lines[1] == "false" and len(lines) > 2 and lines[2] else None
-    return Where(root, lines[0])
-
-
-def has_pending_work(where: Where) -> bool:
-    """True when the ledger holds pending writer mutations for this work tree root.
-
-    No ledger file means no records: nothing is opened or created then. A ledger that
-    exists is checked (schema version, ``quick_check``) and read with one query; anything
-    unexpected goes through the store, which raises its one-line error (fail closed).
-
-    Raises:
-        StoreError: the ledger exists but is damaged, newer, or unreadable.
-    """
-    path = ledger_path(where.common_dir)
-    if where.root is None or not os.path.lexists(path):
-        return False
-    found = _pending_rows(path, where.root, ("pending_mutation",))
-    if found is None:
-        from gentle_hooks.ledger.store import Ledger
-
-        led = Ledger.open_existing(path)  # raises the store's error; migrates an older one
-        if led is None:
-            return False
-        with led:
-            return bool(led.pending_mutations(where.root))
-    return found
-
-
-def _pending_rows(path: str, root: str, tables: Sequence[str]) -> bool | None:
-    """Whether any of ``tables`` holds an unconsumed row for ``root``: one read-only query
-    per table, after the schema version and ``quick_check`` are what this code knows; None
-    when the ledger cannot be read this way (the caller asks the store, which explains)."""
-    import sqlite3
-
-    from gentle_hooks.ledger.schema import SCHEMA_VERSION
-
-    if not os.path.isfile(path) or os.path.getsize(path) == 0:
-        return None
-    try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            check = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
-            if version != SCHEMA_VERSION or check != "ok":
-                return None
-            for table in tables:
-                row = conn.execute(
-                    f"SELECT 1 FROM {table} WHERE root = ? AND consumed_by IS NULL LIMIT 1",
-                    (root,),
-                ).fetchone()
-                if row is not None:
-                    return True
-        finally:
-            conn.close()
-    except (sqlite3.Error, OSError):
-        return None
-    return False
-
-
-def strip_comments(message: str) -> str:
-    """A commit message without git's comment lines (those starting with ``#``)."""
-    return "\n".join(line for line in message.splitlines() if not line.startswith("#"))
-
-
-def message_may_be_delegated(call: HookCall) -> bool:
-    """False when the commit-msg hook's message file plainly shows no AI attribution; True
-    when it does, or when it cannot be read (the gate then reports why)."""
-    if not call.args:
-        return True
-    try:
-        with open(call.args[0], encoding="utf-8", errors="replace") as fh:
-            message = fh.read()
-    except OSError:
-        return True
-    from gentle_hooks.policy.delegation import message_evidence
-
-    return message_evidence(strip_comments(message)) is not None
-
-
-def recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
-    """False when a recorder hook has nothing to do: no work tree, no ledger, or (for
-    prepare-commit-msg and post-commit) no pending writer work or escalation for this root.
-
-    The recorders themselves decide the same way; this answers first with the standard
-    library, so a human's commit never imports them.
-    """
-    where = locate(env)
-    if where is None or where.root is None:
-        return False
-    path = ledger_path(where.common_dir)
-    if not os.path.exists(path):
-        return False
-    if call.name == "prepare-commit-msg":
-        return _pending_rows(path, where.root, ("pending_mutation",)) is not False
-    if call.name == "post-commit":
-        pending = _pending_rows(path, where.root, ("pending_mutation", "escalation"))
-        return pending is not False or _last_reflog_is_cherry_pick(where.root, env)
-    return True
-
-
-def _last_reflog_is_cherry_pick(root: str, env: Mapping[str, str]) -> bool:
-    """Whether HEAD's newest reflog entry is a cherry-pick (its records must be carried),
-    read from the file: no git process on a human's commit."""
-    git_dir = env.get("GIT_DIR")
-    if not git_dir:
-        dotgit = os.path.join(root, ".git")
-        if os.path.isfile(dotgit):
-            with open(dotgit, encoding="utf-8", errors="replace") as fh:
-                text = fh.read().strip()
-            git_dir = text[len("gitdir:") :].strip() if text.startswith("gitdir:") else dotgit
-        else:
-            git_dir = dotgit
-    if not os.path.isabs(git_dir):
-        git_dir = os.path.join(root, git_dir)
-    try:
-        with open(os.path.join(git_dir, "logs", "HEAD"), "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            fh.seek(max(0, fh.tell() - 4096))
-            last = fh.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
-    except OSError:
-        return False
-    return b"\tcherry-pick" in last
-
-
-def applies_to_all(where: Where, env: Mapping[str, str]) -> bool:
-    """``gate.applies_to == "all"`` from the environment, git config or the config file.
-
-    The pass path reads only this key (the whole file is validated on every other path),
-    and parses TOML only when a config file mentions gentle-hooks at all.
-
-    Raises:
-        ConfigError: the deciding value is neither ``delegated`` nor ``all``.
-    """
-    value = env.get("GENTLE_HOOKS_APPLIES_TO")
-    where_from = "GENTLE_HOOKS_APPLIES_TO"
-    if not value:
-        rc, out = capture(["git", "config", "--get", "gentle.appliesTo"], env)
-        value = out.decode("utf-8", "replace").strip() if rc == 0 else None
-        where_from = "git config gentle.appliesTo"
-    if not value and where.root is not None and _mentions_us(where.root):
-        from gentle_hooks.config.load import raw_gate_value
-
-        value, where_from = raw_gate_value(where.root, "applies_to")
-    if not value:
-        return False
-    if value not in ("delegated", "all"):
-        from gentle_hooks.errors import ConfigError
-
-        raise ConfigError(f"{where_from}: {value!r} is not one of delegated, all")
-    return value == "all"
-
-
-def _mentions_us(root: str) -> bool:
-    if os.path.exists(os.path.join(root, ".gentle-hooks.toml")):
-        return True
-    try:
-        with open(os.path.join(root, "pyproject.toml"), "rb") as fh:
-            return b"gentle-hooks" in fh.read()
-    except OSError:
-        return False
-
-
 def main(argv: Sequence[str]) -> int:
     """Run one hook; return its exit code (0 pass, 1 blocked, 2 cannot decide).
 
@@ -325,44 +219,17 @@ def main(argv: Sequence[str]) -> int:
         GentleError: bad input or an unreadable store; :mod:`gentle_hooks.main` prints it
             and exits 2, which a gating hook turns into a failed commit or push.
     """
-    name = argv[0] if argv else ""
+    row = HOOKS.get(argv[0]) if argv else None
     stdin = b""
-    if name in READS_STDIN and not sys.stdin.isatty():
+    if row is not None and row.reads_stdin and not sys.stdin.isatty():
         stdin = sys.stdin.buffer.read()
     call = parse_call(argv, stdin)
+    row = HOOKS[call.name]
     legacy = run_legacy(call)
-    if legacy != EXIT_OK and call.name in GATES:
+    if legacy != EXIT_OK and row.gates:
         print(f"gentle-hooks: the chained {call.name} hook failed (exit {legacy})", file=sys.stderr)
         return legacy
     env = os.environ
-    if call.name in ("pre-commit", "pre-merge-commit"):
-        from gentle_hooks.policy.delegation import runtime_evidence
-
-        runtime = runtime_evidence(env)
-        where = locate(env)
-        if where is None:
-            raise UsageError("hook: not inside a git repository")
-        if runtime is None and not has_pending_work(where) and not applies_to_all(where, env):
-            return EXIT_OK  # an ordinary commit: nothing to judge
-        from gentle_hooks.hooks.gates import commit_gate
-
-        return commit_gate(call, env, runtime)
-    if call.name == "commit-msg":
-        if not message_may_be_delegated(call):
-            return EXIT_OK  # no AI attribution in the message: nothing to judge
-        from gentle_hooks.hooks.gates import commit_msg_gate
-
-        return commit_msg_gate(call, env)
-    if call.name == "pre-push":
-        from gentle_hooks.hooks.gates import push_gate
-
-        return push_gate(call, env)
-    if call.name == "pre-receive":
-        from gentle_hooks.hooks.gates import receive_gate
-
-        return receive_gate(call, env)
-    if not recorder_has_work(call, env):
-        return EXIT_OK
-    from gentle_hooks.hooks import recorders
-
-    return recorders.run(call, env)
+    if row.probe is not None and not row.probe(call, env):
+        return EXIT_OK  # nothing here can apply: an ordinary commit
+    return row.handler(call, env)

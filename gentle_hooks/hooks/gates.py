@@ -26,12 +26,17 @@ from gentle_hooks.config.load import LoadedConfig, load_config
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, GitError, UsageError
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.hooks.dispatch import HookCall, strip_comments
+from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.ledger.facts import LedgerFacts, facts_from, read_facts
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import CommitRecord, OverrideRecord
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.policy.delegation import Evidence, message_evidence, runtime_evidence
+from gentle_hooks.policy.delegation import (
+    Evidence,
+    message_evidence,
+    runtime_evidence,
+    strip_comments,
+)
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import BUILTIN, AssessResult, evaluate, prefetch_builtin
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -181,10 +186,16 @@ def commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
     evidence = message_evidence(strip_comments(message))
     if evidence is None or runtime_evidence(env) is not None:
         return EXIT_OK
-    from gentle_hooks.hooks.dispatch import applies_to_all, has_pending_work, locate
+    from gentle_hooks.config.probe import applies_to_all
+    from gentle_hooks.git.probe import config_value, locate
+    from gentle_hooks.ledger.probe import has_pending_work
 
     where = locate(env)
-    if where is None or has_pending_work(where) or applies_to_all(where, env):
+    if (
+        where is None
+        or has_pending_work(where.common_dir, where.root)
+        or applies_to_all(where.root, env, lambda key: config_value(key, env))
+    ):
         return EXIT_OK  # the commit gate judged this candidate already
     return commit_gate(call, env, evidence)
 

@@ -16,7 +16,6 @@ fetch that fixes it. Never a pass.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -24,7 +23,7 @@ from typing import Any
 from gentle_hooks.config.load import LoadedConfig, load_config
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, GentleError, UsageError
 from gentle_hooks.git.objects import CommitInfo
-from gentle_hooks.git.refs import check_ref_name
+from gentle_hooks.git.refs import AncestorTrees, check_ref_name
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.pushspec import is_zero
 from gentle_hooks.ledger.facts import LedgerFacts
@@ -41,7 +40,6 @@ from gentle_hooks.policy.delegation import message_evidence
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import AssessResult, evaluate
 from gentle_hooks.values.candidate import (
-    EMPTY_TREES,
     BaseResolution,
     Candidate,
     Projection,
@@ -124,46 +122,6 @@ def range_commits(repo: Repository, a: str, b: str) -> list[str]:
             f"{a}..{b}; {fix}"
         )
     return commits
-
-
-class AncestorTrees:
-    """Lazily answers "is this tree the tree of an ancestor of the commit (or empty)?"."""
-
-    def __init__(self, repo: Repository, commit: str) -> None:
-        self._repo, self._commit = repo, commit
-        self._seen: set[str] = set(EMPTY_TREES.values())
-        self._done = False
-        self._proc: subprocess.Popen[bytes] | None = None
-
-    def __call__(self, tree: str) -> bool:
-        if tree in self._seen:
-            return True
-        if self._done:
-            return False
-        if self._proc is None:
-            cwd = self._repo.paths.toplevel or self._repo.paths.git_dir
-            self._proc = subprocess.Popen(
-                ["git", "rev-list", "--no-commit-header", "--format=%T", self._commit],
-                cwd=cwd,
-                env=self._repo.env,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                stdin=subprocess.DEVNULL,
-            )
-        assert self._proc.stdout is not None
-        for raw in self._proc.stdout:
-            t = raw.decode().strip()
-            self._seen.add(t)
-            if t == tree:
-                return True
-        self._proc.wait()
-        self._done = True
-        return False
-
-    def close(self) -> None:
-        if self._proc is not None and self._proc.poll() is None:
-            self._proc.kill()
-            self._proc.wait()
 
 
 def _facts_from_note(note: ParsedNote, identity: str, root: str) -> LedgerFacts:

@@ -16,12 +16,12 @@ across rewrites. Each returns at once, opening nothing, when the ledger holds no
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from collections.abc import Mapping
 
 from gentle_hooks.errors import EXIT_OK
-from gentle_hooks.hooks.dispatch import HookCall, Where, locate
+from gentle_hooks.git.probe import Where, locate
+from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.values.candidate import Projection
 
 TYPE_CHECKING = False
@@ -67,10 +67,9 @@ def prepare_commit_msg(call: HookCall, where: Where, path: str) -> int:
         profiles = dict.fromkeys(f"{m.model}/{m.effort}" for m in mutations)
     if not profiles:
         return EXIT_OK
-    args = ["git", "interpret-trailers", "--in-place", "--if-exists", "addIfDifferent"]
-    for p in profiles:
-        args += ["--trailer", f"Gentle-Writer: {p}"]
-    subprocess.run([*args, call.args[0]], check=False)
+    from gentle_hooks.git.message import add_trailers
+
+    add_trailers(call.args[0], [f"Gentle-Writer: {p}" for p in profiles], os.environ)
     return EXIT_OK
 
 

@@ -106,6 +106,11 @@ class Evidence:
         return f"Evidence({self.agent!r}, {self.detail!r})"
 
 
+def strip_comments(message: str) -> str:
+    """A commit message without git's comment lines (those starting with ``#``)."""
+    return "\n".join(line for line in message.splitlines() if not line.startswith("#"))
+
+
 def message_evidence(message: str, author: str = "", committer: str = "") -> Evidence | None:
     """AI evidence in a commit: co-author trailers, agent author/committer names, markers.
 

@@ -1,0 +1,25 @@
+"""Commit message files: trailers added the way git adds them (``git interpret-trailers``).
+
+Room ``git``. The prepare-commit-msg recorder writes a writer's trailer here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+
+from gentle_hooks.git.process import run_git
+
+
+def add_trailers(message_file: str, trailers: Sequence[str], env: Mapping[str, str]) -> bool:
+    """Add each ``Key: value`` of ``trailers`` to the message file in place, unless the
+    message already ends with that exact trailer (``--if-exists addIfDifferent``).
+
+    Returns:
+        True when git rewrote the file; False when it refused (the message stays as it was:
+        a recorder never fails a commit over its trailer).
+    """
+    args = ["interpret-trailers", "--in-place", "--if-exists", "addIfDifferent"]
+    for trailer in trailers:
+        args += ["--trailer", trailer]
+    return run_git([*args, message_file], os.getcwd(), env).returncode == 0

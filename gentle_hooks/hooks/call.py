@@ -1,0 +1,23 @@
+"""One hook invocation as git (or the pre-commit framework) made it (SPEC §7 "Hooks").
+
+Room ``hooks``. Standard library only: the pass path builds one for every commit.
+"""
+
+from __future__ import annotations
+
+
+class HookCall:
+    """One hook invocation.
+
+    Attributes:
+        name: the hook type (``pre-commit`` ...); args: git's arguments to the hook;
+        stdin: git's standard input (bytes; empty for hooks that get none); warn: report
+        blocks without failing; script: the installed script's path (for chaining), or None.
+    """
+
+    __slots__ = ("args", "name", "script", "stdin", "warn")
+
+    def __init__(
+        self, name: str, args: tuple[str, ...], stdin: bytes, warn: bool, script: str | None
+    ) -> None:
+        self.name, self.args, self.stdin, self.warn, self.script = name, args, stdin, warn, script
