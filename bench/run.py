@@ -159,7 +159,7 @@ class Timer:
 def interpreter_facts(python: str) -> tuple[str, str, str]:
     """(package directory, hook entry code, install kind) of gentle_hooks for ``python``."""
     code = (
-        "import gentle_hooks, os, json; from gentle_hooks.hooks.install import ENTRY; "
+        "import gentle_hooks, os, json; from gentle_hooks.services.install import ENTRY; "
         "import importlib.metadata as m; d = m.distribution('gentle-hooks'); "
         "t = d.read_text('direct_url.json') or '{}'; "
         "e = json.loads(t).get('dir_info', {}).get('editable', False); "

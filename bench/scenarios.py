@@ -17,7 +17,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 
-from gentle_hooks.hooks.install import DEFAULT_HOOK_TYPES
+from gentle_hooks.services.install import DEFAULT_HOOK_TYPES
 
 #: The hooks ``gentle-hook install`` places by default: the benchmark installs the same set.
 HOOK_TYPES = DEFAULT_HOOK_TYPES

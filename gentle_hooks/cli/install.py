@@ -1,6 +1,6 @@
 """``gentle-hook install`` / ``uninstall``: plain git hooks without the framework (SPEC §7).
 
-Layer: CLI (thin): parse flags, call :mod:`gentle_hooks.hooks.install`, print what was done.
+Layer: CLI (thin): parse flags, call :mod:`gentle_hooks.services.install`, print what was done.
 """
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import click
 
 from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.hooks.install import DEFAULT_HOOK_TYPES, KNOWN_HOOK_TYPES
-from gentle_hooks.hooks.install import install as do_install
-from gentle_hooks.hooks.install import uninstall as do_uninstall
+from gentle_hooks.services.install import DEFAULT_HOOK_TYPES, KNOWN_HOOK_TYPES
+from gentle_hooks.services.install import install as do_install
+from gentle_hooks.services.install import uninstall as do_uninstall
 from gentle_hooks.notes.sync import add_share_refspecs, sync_fetch
 
 

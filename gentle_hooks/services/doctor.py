@@ -57,7 +57,7 @@ def hook_state(path: str) -> tuple[str, bool]:
     """(what is installed at ``path``, whether it reaches gentle-hooks)."""
     import os
 
-    from gentle_hooks.hooks.install import is_ours
+    from gentle_hooks.services.install import is_ours
 
     if not os.path.lexists(path):
         return "not installed", False

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.hooks.install import ENTRY
+from gentle_hooks.services.install import ENTRY
 
 HEAVY = ("pydantic", "click", "pygit2")
 #: The commit gate's pass path promises more (gentle_hooks.hooks.dispatch's docstring).
