@@ -1,8 +1,9 @@
 """``gentle-hook brief check`` and ``gentle-hook quorum tally|report`` (SPEC §9; seeds 001, 003).
 
-Layer: CLI. Thin: read the files, call :mod:`gentle_hooks.artifacts.verdict` / :mod:`gentle_hooks.quorum`,
-render. Exit codes: 0 informational or accepted, 1 a brief rejected by policy, 2 input that
-cannot be read as what it claims to be (raised as :class:`~gentle_hooks.errors.GentleError`).
+Layer: CLI. Thin: read the files, call :mod:`gentle_hooks.artifacts.brief` and
+:mod:`gentle_hooks.quorum` (ballot, ruling, survival), render. Exit codes: 0 informational
+or accepted, 1 a brief rejected by policy, 2 input that cannot be read as what it claims
+to be (raised as :class:`~gentle_hooks.errors.GentleError`).
 """
 
 from __future__ import annotations
@@ -12,17 +13,13 @@ import sys
 
 import click
 
-from gentle_hooks.artifacts.verdict import ArtifactInputError, check_brief, parse_brief
+from gentle_hooks.artifacts.brief import check_brief, parse_brief
+from gentle_hooks.artifacts.jsonio import ArtifactInputError
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
 from gentle_hooks.policy.stakes import Stakes
-from gentle_hooks.quorum import (
-    TallyRecord,
-    build_record,
-    parse_tally_records,
-    parse_verdict_file,
-    resolve_claim,
-    survival_report,
-)
+from gentle_hooks.quorum.ballot import parse_verdict_file, resolve_claim
+from gentle_hooks.quorum.ruling import TallyRecord, build_record, parse_tally_records
+from gentle_hooks.quorum.survival import survival_report
 
 
 def read_input(path: str) -> bytes:

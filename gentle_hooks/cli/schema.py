@@ -15,12 +15,12 @@ from gentle_hooks.errors import EXIT_OK
 #: Schema name -> "module:Model".
 SCHEMAS: dict[str, str] = {
     "assess": "gentle_hooks.report.models:AssessEnvelope",
-    "brief": "gentle_hooks.artifacts.verdict:DelegationBrief",
+    "brief": "gentle_hooks.artifacts.brief:DelegationBrief",
     "doctor": "gentle_hooks.report.record_models:DoctorEnvelope",
-    "quorum-report": "gentle_hooks.quorum:SurvivalReport",
-    "quorum-tally": "gentle_hooks.quorum:TallyRecord",
-    "quorum-verdict": "gentle_hooks.quorum:VerifierVerdict",
-    "quorum-verdicts": "gentle_hooks.quorum:VerdictSet",
+    "quorum-report": "gentle_hooks.quorum.survival:SurvivalReport",
+    "quorum-tally": "gentle_hooks.quorum.ruling:TallyRecord",
+    "quorum-verdict": "gentle_hooks.quorum.votes:VerifierVerdict",
+    "quorum-verdicts": "gentle_hooks.quorum.ballot:VerdictSet",
     "rdd-line": "gentle_hooks.report.rdd_models:RddLineEnvelope",
     "rdd-loadout": "gentle_hooks.report.rdd_models:RddLoadout",
     "rdd-status": "gentle_hooks.report.rdd_models:RddStatusEnvelope",

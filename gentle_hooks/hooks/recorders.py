@@ -34,7 +34,8 @@ def run(call: HookCall, env: Mapping[str, str]) -> int:
     where = locate(env)
     if where is None or where.root is None:
         return EXIT_OK
-    from gentle_hooks.ledger.store import Ledger, ledger_path
+    from gentle_hooks.ledger.location import ledger_path
+    from gentle_hooks.ledger.store import Ledger
 
     path = ledger_path(where.common_dir)
     if not os.path.exists(path):

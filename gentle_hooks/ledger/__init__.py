@@ -1,1 +1,18 @@
-"""ledger_pkg: TODO room docstring."""
+"""Ledger: the local SQLite store of what was done for which candidate (SPEC §6).
+
+Room: ledger. Imports the standard library, :mod:`gentle_hooks.errors`,
+:mod:`gentle_hooks.values` and (for :mod:`.facts` only) :mod:`gentle_hooks.policy`; never
+git, click or pydantic. One database per repository at
+``<git-common-dir>/gentle-hooks/ledger.sqlite3``, shared by linked worktrees. Imports flow
+up this list:
+
+* :mod:`.location` — where the ledger file is; a leaf the hook pass path uses alone.
+* :mod:`.schema` — the tables and their ordered forward migrations.
+* :mod:`.records` — the frozen record types (pending mutation, escalation, receipt...).
+* :mod:`.rows` — records to table rows and back.
+* :mod:`.database` — the database file: header check, created whole, opened in WAL mode,
+  migrated, write transactions, :class:`~.database.StoreError`.
+* :mod:`.diagnose` — ``gentle-hook doctor``'s read-only look at a store.
+* :mod:`.store` — :class:`~.store.Ledger`: typed records in and out, queries by family.
+* :mod:`.facts` — one candidate's records as the policy's inputs.
+"""

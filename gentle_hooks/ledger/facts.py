@@ -1,6 +1,7 @@
 """The ledger's records for one candidate, turned into the pure policy's inputs (SPEC §5, §6).
 
-Layer: service. Reads the store (:mod:`gentle_hooks.ledger.store`) read-only and builds the
+Room: ledger (imports :mod:`gentle_hooks.policy`, :mod:`gentle_hooks.values`,
+:mod:`gentle_hooks.errors` and :mod:`.store`). Reads the store read-only and builds the
 policy's value types: runtime writer profiles, sticky escalations, review evidence and
 :class:`~gentle_hooks.policy.plan.Satisfaction`. The policy stays pure; this is where
 "for this exact candidate" is enforced: every candidate-bound record is selected by

@@ -1,7 +1,7 @@
 """Where gentle-hooks keeps its state (SPEC §6): ``<git-common-dir>/gentle-hooks/``.
 
-Layer: leaf (``os.path`` only), so the hook pass path can find the ledger without importing
-the store.
+Room: ledger; a leaf (``os.path`` only), so the hook pass path can find the ledger without
+importing the store.
 """
 
 from __future__ import annotations

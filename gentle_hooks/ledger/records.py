@@ -1,21 +1,18 @@
 """The ledger's typed records (SPEC §6 "Records"): frozen value types in and out of the store.
 
-Layer: adapter value types (standard library only). Each record's field names are its
-table's columns (:mod:`gentle_hooks.ledger.schema`); ``id`` and ``recorded_at`` are 0 going
-into :meth:`gentle_hooks.ledger.store.Ledger.add` and filled coming out. Tuple fields are JSON
-lists in the table; bool fields are 0/1.
+Room: ledger (value types; imports only :mod:`gentle_hooks.values`). Each record's field
+names are its table's columns (:mod:`gentle_hooks.ledger.schema`); ``id`` and
+``recorded_at`` are 0 going into :meth:`gentle_hooks.ledger.store.Ledger.add` and filled
+coming out. How a record becomes a row is :mod:`gentle_hooks.ledger.rows`.
 """
 
 from __future__ import annotations
 
-import json
-import sqlite3
-
-from gentle_hooks.values.frozen import fields, frozen
+from gentle_hooks.values.frozen import frozen
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
 if TYPE_CHECKING:
-    from typing import Any, TypeVar
+    from typing import TypeVar
 
 
 @frozen
@@ -241,7 +238,8 @@ class RddRender:
 
 @frozen
 class ConsumedWork:
-    """What :meth:`gentle_hooks.ledger.store.Ledger.consume_pending` moved into a commit's record."""
+    """What :meth:`gentle_hooks.ledger.store.Ledger.consume_pending` moved into a commit's
+    record."""
 
     mutations: tuple[PendingMutation, ...]
     escalations: tuple[EscalationRecord, ...]
@@ -271,45 +269,3 @@ if TYPE_CHECKING:
         OverrideRecord,
         RddRender,
     )
-
-TABLES: dict[type[Any], str] = {
-    PendingMutation: "pending_mutation",
-    EscalationRecord: "escalation",
-    Receipt: "receipt",
-    SpotCheck: "spot_check",
-    VerdictRecord: "verdict",
-    ReviewFact: "review_fact",
-    CommitRecord: "commit_record",
-    OverrideRecord: "override",
-    RddRender: "rdd_render",
-}
-_TUPLE_FIELDS = {"paths", "argv", "reasons", "missing"}
-_BOOL_FIELDS = {"agreed", "counts", "accepted", "critical", "stale"}
-
-
-def to_row(rec: Record) -> dict[str, object]:
-    """A record's column values (without ``id``), JSON lists and 0/1 encoded."""
-    row: dict[str, object] = {}
-    for name in fields(rec):
-        if name == "id":
-            continue
-        value = getattr(rec, name)
-        if name in _TUPLE_FIELDS and value is not None:
-            value = json.dumps(list(value), ensure_ascii=False)
-        elif name in _BOOL_FIELDS:
-            value = int(bool(value))
-        row[name] = value
-    return row
-
-
-def from_row(cls: type[R], row: sqlite3.Row) -> R:
-    """Build a record of type ``cls`` from a table row (JSON lists and 0/1 decoded)."""
-    decoded: dict[str, Any] = {}
-    for name in fields(cls):
-        value = row[name]
-        if name in _TUPLE_FIELDS and value is not None:
-            value = tuple(json.loads(value))
-        elif name in _BOOL_FIELDS:
-            value = bool(value)
-        decoded[name] = value
-    return cls(**decoded)

@@ -1,9 +1,10 @@
 """The verdicts cast for one finding, as read from files, and the claim they are about (SPEC §9).
 
-Layer: models + pure functions (pydantic, standard library, :mod:`gentle_hooks.artifacts.verdict`
-helpers); no I/O: callers read the bytes. Seed ``003_0245072c02421c57.txt`` "Verifying a
-verification": a ``whatIChecked`` that merely restates the claim is not a check, and that
-can only be seen next to the claim, so a tally needs one.
+Room: quorum. Models + pure functions (pydantic, standard library, strict JSON input from
+:mod:`gentle_hooks.artifacts.jsonio`); no I/O: callers read the bytes. Seed
+``003_0245072c02421c57.txt`` "Verifying a verification": a ``whatIChecked`` that merely
+restates the claim is not a check, and that can only be seen next to the claim, so a tally
+needs one.
 
 A verdict file holds one of:
 
@@ -25,7 +26,7 @@ from typing import Annotated
 
 from pydantic import Field, StrictStr, ValidationError
 
-from gentle_hooks.artifacts.verdict import ArtifactInputError, describe_validation_error
+from gentle_hooks.artifacts.jsonio import ArtifactInputError, describe_validation_error
 from gentle_hooks.errors import UsageError
 from gentle_hooks.quorum.votes import (
     DuplicateKeys,

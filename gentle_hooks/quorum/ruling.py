@@ -14,7 +14,7 @@ from typing import Annotated, Final, Literal
 
 from pydantic import Field, StrictBool, StrictStr, ValidationError, model_validator
 
-from gentle_hooks.artifacts.verdict import (
+from gentle_hooks.artifacts.jsonio import (
     ArtifactInputError,
     describe_validation_error,
     load_json_text,

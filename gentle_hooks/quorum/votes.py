@@ -1,9 +1,9 @@
 """Verifier verdicts and how each one counts: upheld, refuted or abstained (SPEC §9).
 
-Layer: models + pure functions (pydantic, standard library, :mod:`gentle_hooks.artifacts.verdict`
-helpers); no I/O. Seed ``003_0245072c02421c57.txt`` "The contract" and "Verdict tallying":
-an errored, timed-out or malformed verdict, or one whose ``whatIChecked`` is empty or
-restates the claim, is an abstention, never support.
+Room: quorum. Models + pure functions (pydantic, standard library, strict JSON input from
+:mod:`gentle_hooks.artifacts.jsonio`); no I/O. Seed ``003_0245072c02421c57.txt`` "The
+contract" and "Verdict tallying": an errored, timed-out or malformed verdict, or one whose
+``whatIChecked`` is empty or restates the claim, is an abstention, never support.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from pydantic import (
     model_validator,
 )
 
-from gentle_hooks.artifacts.verdict import ArtifactInputError, describe_validation_error
+from gentle_hooks.artifacts.jsonio import ArtifactInputError, describe_validation_error
 from gentle_hooks.quorum.restatement import restatement_reason, words
 
 

@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 from gentle_hooks.errors import GentleError
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.ledger.store import diagnose, ledger_path
+from gentle_hooks.ledger.diagnose import diagnose
+from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.values.frozen import frozen
 
 

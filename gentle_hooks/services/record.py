@@ -19,6 +19,7 @@ from typing import IO
 
 from gentle_hooks.errors import PolicyInputError, UsageError
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import (
     EscalationRecord,
     PendingMutation,
@@ -26,7 +27,7 @@ from gentle_hooks.ledger.records import (
     Record,
     ReviewFact,
 )
-from gentle_hooks.ledger.store import Ledger, ledger_path
+from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.notes.sync import refresh_for_identity
 from gentle_hooks.policy.escalation import make_escalation, parse_item
 from gentle_hooks.policy.inputs import parse_receipt_line, validate_label, validate_paths

@@ -1,7 +1,8 @@
 """The verdict service (SPEC §6 "verdict", §9): store a ``DelegationVerdict`` for a candidate.
 
-Layer: service. Parses and judges with :mod:`gentle_hooks.artifacts.verdict`, binds to the candidate
-through :mod:`gentle_hooks.services.record` and keeps the verdict's JSON, its acceptance, the
+Layer: service. Parses and judges with :mod:`gentle_hooks.artifacts.verdict`, renders with
+:mod:`gentle_hooks.artifacts.markdown`, binds to the candidate through
+:mod:`gentle_hooks.services.record` and keeps the verdict's JSON, its acceptance, the
 reasons it was not accepted and its Markdown view in the ledger (never in the work tree).
 A verdict counts only for the candidate it was recorded for.
 """
@@ -10,12 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gentle_hooks.artifacts.verdict import (
-    parse_verdict,
-    render_verdict_markdown,
-    verdict_acceptance,
-    verdict_json,
-)
+from gentle_hooks.artifacts.markdown import render_verdict_markdown
+from gentle_hooks.artifacts.verdict import parse_verdict, verdict_acceptance, verdict_json
 from gentle_hooks.errors import UsageError
 from gentle_hooks.ledger.records import VerdictRecord
 from gentle_hooks.ledger.store import Ledger

@@ -19,8 +19,10 @@ from pathlib import Path
 import pytest
 
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.diagnose import diagnose
+from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import PendingMutation
-from gentle_hooks.ledger.store import Ledger, diagnose, ledger_path
+from gentle_hooks.ledger.store import Ledger
 
 PROCESSES_PER_WORKTREE = 3
 RECORDS_PER_PROCESS = 250

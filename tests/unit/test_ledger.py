@@ -7,6 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from gentle_hooks.ledger.database import StoreError, check_header
+from gentle_hooks.ledger.diagnose import diagnose
+from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import (
     EscalationRecord,
     PendingMutation,
@@ -17,7 +20,7 @@ from gentle_hooks.ledger.records import (
     VerdictRecord,
 )
 from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
-from gentle_hooks.ledger.store import Ledger, StoreError, check_header, diagnose, ledger_path
+from gentle_hooks.ledger.store import Ledger
 
 ID_A = "sha256:" + "a" * 64
 ID_B = "sha256:" + "b" * 64

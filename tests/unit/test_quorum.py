@@ -11,32 +11,31 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gentle_hooks.artifacts.verdict import ArtifactInputError
+from gentle_hooks.artifacts.jsonio import ArtifactInputError
 from gentle_hooks.errors import EXIT_INPUT, PolicyInputError, UsageError
-from gentle_hooks.quorum import (
-    FLAG_MEANINGS,
-    RULING_ROWS,
+from gentle_hooks.policy.stakes import (
     STAKES_ROWS,
+    parse_stakes,
+    stakes_satisfied,
+    verifiers_required,
+)
+from gentle_hooks.quorum.ballot import VerdictFile, parse_verdict_file, resolve_claim
+from gentle_hooks.quorum.restatement import is_restatement, restatement_reason, words
+from gentle_hooks.quorum.ruling import (
+    RULING_ROWS,
     Tally,
     TallyRecord,
-    VerdictFile,
+    build_record,
+    parse_tally_records,
+    rule,
+    tally,
+)
+from gentle_hooks.quorum.survival import FLAG_MEANINGS, survival_report
+from gentle_hooks.quorum.votes import (
     VerifierVerdict,
     VoteKind,
-    build_record,
     classify_verdict,
-    is_restatement,
-    parse_stakes,
-    parse_tally_records,
-    parse_verdict_file,
     parse_verdict_values,
-    resolve_claim,
-    restatement_reason,
-    rule,
-    stakes_satisfied,
-    survival_report,
-    tally,
-    verifiers_required,
-    words,
 )
 
 CLAIM = "Subagents inherit no budget cap, so a fan-out can exceed the run budget"

@@ -18,9 +18,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from gentle_hooks.artifacts.verdict import ArtifactInputError, parse_brief, parse_verdict
+from gentle_hooks.artifacts.brief import parse_brief
+from gentle_hooks.artifacts.jsonio import ArtifactInputError
+from gentle_hooks.artifacts.verdict import parse_verdict
 from gentle_hooks.cli.schema import INPUTS, schema_for
-from gentle_hooks.quorum import VerifierVerdict, parse_verdict_file
+from gentle_hooks.quorum.ballot import parse_verdict_file
+from gentle_hooks.quorum.votes import VerifierVerdict
 
 BRIEF: dict[str, Any] = {
     "objective": "Add the quorum tally",

@@ -9,20 +9,22 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gentle_hooks.artifacts.verdict import (
+from gentle_hooks.artifacts.brief import (
     BRIEF_RULES,
+    check_brief,
+    is_mutating_side_effect,
+    parse_brief,
+)
+from gentle_hooks.artifacts.jsonio import ArtifactInputError
+from gentle_hooks.artifacts.markdown import render_verdict_markdown
+from gentle_hooks.artifacts.verdict import (
     EVIDENCE_SENTINELS,
     MAX_SUMMARY_CHARS,
     VERDICT_RULES,
-    ArtifactInputError,
     Criterion,
     DelegationVerdict,
-    check_brief,
     has_evidence,
-    is_mutating_side_effect,
-    parse_brief,
     parse_verdict,
-    render_verdict_markdown,
     verdict_acceptance,
     verdict_json,
 )

@@ -1,0 +1,225 @@
+"""Delegation briefs: the model, the three brief rules and the parser (seed 001; SPEC §9).
+
+Room: artifacts (imports pydantic, the standard library, :mod:`gentle_hooks.errors`,
+:mod:`gentle_hooks.values` and :mod:`.jsonio`); no I/O, no clock. Seed
+``001_3bc4c9b08e2f7709.txt`` (verify-delegation) defines the shape; field names are its
+spellings (``outputFormat``, ``stopCondition``...).
+
+* *Is it a brief?* :func:`parse_brief` refuses what is not (exit 2, one line).
+* *May a worker start on it?* :func:`check_brief` names every rule of :data:`BRIEF_RULES`
+  it fails.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Annotated
+
+from pydantic import Field, StrictBool, StrictStr, ValidationError
+
+from gentle_hooks.artifacts.jsonio import (
+    ArtifactInputError,
+    Budget,
+    StrictModel,
+    Strings,
+    describe_validation_error,
+    load_json_text,
+)
+from gentle_hooks.values.frozen import frozen
+
+#: Declared side effects that never count as mutating, even though they name a mutating verb
+#: (seed 001 itself declares ``write-temp-file`` for a read-only verifier). Compared after
+#: stripping and lower-casing.
+NON_MUTATING_SIDE_EFFECTS: frozenset[str] = frozenset(
+    {"none", "read-only", "read-file", "read-network", "network-read", "write-temp-file"}
+)
+
+#: Verbs that make a declared side effect mutating (:func:`is_mutating_side_effect`), each
+#: with its regular inflections (``writes``, ``writing``, ``deleted``, ``committed``). Words
+#: that are as often nouns of a read (``tag``, ``release``, ``patch``) are left out.
+MUTATING_VERBS: frozenset[str] = frozenset(
+    {"write", "overwrite", "append", "create", "modify", "update", "upsert", "insert", "edit"}
+    | {"delete", "remove", "rm", "drop", "truncate", "move", "mv", "rename", "mutate"}
+    | {"commit", "push", "merge", "rebase", "reset", "install", "uninstall", "upgrade"}
+    | {"migrate", "migration", "deploy", "publish", "send", "post", "upload", "exec"}
+    | {"execute", "apply", "provision", "destroy", "restart", "kill", "chmod", "chown"}
+)
+
+#: Segments that negate a declaration (``no-write``, ``does-not-write``, ``write-nothing``).
+NEGATION_SEGMENTS: frozenset[str] = frozenset(
+    {"no", "not", "non", "none", "never", "nothing", "without", "zero", "dont", "doesnt", "nor"}
+)
+
+#: A kebab-case identifier: lower-case segments of letters and digits joined by single ``-``.
+_KEBAB = re.compile(r"[a-z][a-z0-9]*(?:-[a-z0-9]+)*")
+
+
+def _inflections(verb: str) -> frozenset[str]:
+    """``verb`` and its regular inflections: write, writes, writing; commit, committed."""
+    if verb.endswith("e"):
+        more = {verb + "d", verb[:-1] + "ing"}
+    elif verb.endswith("y"):
+        more = {verb[:-1] + "ies", verb[:-1] + "ied", verb + "ing"}
+    else:
+        doubled = verb + verb[-1]
+        more = {verb + "es", verb + "ed", verb + "ing", doubled + "ed", doubled + "ing"}
+    return frozenset({verb, verb + "s", *more})
+
+
+_MUTATING_FORMS: frozenset[str] = frozenset().union(*(_inflections(v) for v in MUTATING_VERBS))
+
+
+class DelegationBrief(StrictModel):
+    """A canonical delegation brief (seed 001, "inputs"; SPEC §9).
+
+    Attributes:
+        id: the brief's id, which a verdict names as ``briefId`` (optional).
+        objective: what the worker must achieve (required).
+        outputFormat: what the worker returns (required).
+        toolGuidance: which tools to use and how.
+        boundaries: what the worker must not touch or do; :func:`check_brief` rejects none.
+        stopCondition: when the worker stops; :func:`check_brief` rejects none.
+        effortBudget: tool calls allowed (an integer) or a budget in words.
+        readOnly: the worker may not mutate anything; default true, the restrictive reading.
+        sideEffects: declared side effects (``write-temp-file``, ``write-repo``...). A brief
+            with ``readOnly: false`` must declare at least one mutating effect: a kebab-case
+            id naming a mutating verb (:func:`is_mutating_side_effect`).
+
+    Missing ``boundaries``/``stopCondition`` parse, so that :func:`check_brief` can name them.
+    A list field may be given as one string; ``effortBudget`` ``10.0`` is 10. The schema
+    (``gentle-hook schema brief``) describes exactly this input.
+    """
+
+    id: StrictStr | None = None
+    objective: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
+    outputFormat: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
+    toolGuidance: Strings = ()
+    boundaries: Strings = ()
+    stopCondition: StrictStr | None = None
+    effortBudget: Budget | StrictStr | None = None
+    readOnly: StrictBool = True
+    sideEffects: Strings = ()
+
+
+def is_mutating_side_effect(effect: str) -> bool:
+    """Whether one declared side effect declares a mutation (seed 001, "Rules"; SPEC §9).
+
+    The rule is inverted on purpose: an effect is *not* mutating unless it says so in a form
+    that cannot be a placeholder. After stripping and lower-casing, ``effect`` is mutating
+    exactly when all of these hold:
+
+    * it is a kebab-case identifier (``write-repo``, ``git-commit``, ``run-migration``):
+      lower-case letters and digits in segments joined by single hyphens; prose
+      (``"writes to the repo"``), punctuation (``"-"``, ``"n/a"``, ``"none."``) and blanks are
+      not declarations;
+    * one segment is a verb of :data:`MUTATING_VERBS` or an inflection of one (``writes``,
+      ``deleting``, ``pushed``);
+    * no segment negates it (:data:`NEGATION_SEGMENTS`: ``no-write``, ``does-not-write``);
+    * it is not in :data:`NON_MUTATING_SIDE_EFFECTS` (``write-temp-file``, which seed 001
+      declares for a read-only verifier).
+
+    So ``"nothing"``, ``"readonly"``, ``"read"``, ``"no side effects"`` declare nothing.
+
+    Args:
+        effect: one entry of :attr:`DelegationBrief.sideEffects`.
+
+    Returns:
+        True when ``effect`` declares a mutating side effect. Never raises.
+    """
+    key = effect.strip().lower()
+    if key in NON_MUTATING_SIDE_EFFECTS or not _KEBAB.fullmatch(key):
+        return False
+    segments = key.split("-")
+    if any(s in NEGATION_SEGMENTS for s in segments):
+        return False
+    return any(s in _MUTATING_FORMS for s in segments)
+
+
+def mutating_side_effects(brief: DelegationBrief) -> tuple[str, ...]:
+    """The brief's declared side effects that count as mutating, stripped, in declared order.
+
+    Each entry is judged by :func:`is_mutating_side_effect`. Seed 001, "Rules"
+    (``readOnly: false`` needs a declared mutating side effect); rule B3 of :data:`BRIEF_RULES`.
+    """
+    return tuple(e.strip() for e in brief.sideEffects if is_mutating_side_effect(e))
+
+
+def _boundary_faults(brief: DelegationBrief) -> tuple[str, ...]:
+    if any(b.strip() for b in brief.boundaries):
+        return ()
+    return (
+        "no boundaries: say what the worker must not touch or do "
+        '("boundaries": ["..."]); a brief without them duplicates work',
+    )
+
+
+def _stop_faults(brief: DelegationBrief) -> tuple[str, ...]:
+    if (brief.stopCondition or "").strip():
+        return ()
+    return ('no stopCondition: say when the worker is done ("stopCondition": "...")',)
+
+
+def _read_only_faults(brief: DelegationBrief) -> tuple[str, ...]:
+    if brief.readOnly or mutating_side_effects(brief):
+        return ()
+    declared = ", ".join(e.strip() for e in brief.sideEffects if e.strip()) or "none"
+    return (
+        "readOnly is false but no mutating side effect is declared "
+        f"(declared: {declared}); add one to sideEffects as a kebab-case id with a mutating "
+        'verb, e.g. "write-repo"',
+    )
+
+
+@frozen
+class BriefRule:
+    """One brief rule: a stable id, the rule in words, and a check naming its faults."""
+
+    id: str
+    rule: str
+    faults: Callable[[DelegationBrief], tuple[str, ...]]
+
+
+#: Seed 001 "Workflow" step 1 and "Rules": the three reasons a brief is rejected.
+BRIEF_RULES: tuple[BriefRule, ...] = (
+    BriefRule("B1", "the brief has boundaries", _boundary_faults),
+    BriefRule("B2", "the brief has a stopCondition", _stop_faults),
+    BriefRule("B3", "readOnly false declares a mutating side effect", _read_only_faults),
+)
+
+
+def check_brief(brief: DelegationBrief) -> list[str]:
+    """Every reason to reject ``brief`` before a worker starts (seed 001, "Workflow" 1; SPEC §9).
+
+    Args:
+        brief: a parsed brief.
+
+    Returns:
+        One line per fault, each prefixed with its :data:`BRIEF_RULES` id, in rule order;
+        empty when the brief is acceptable. B1 no boundaries (absent, empty, or only blank
+        entries); B2 no stopCondition (absent or blank); B3 ``readOnly: false`` without a
+        declared mutating side effect (:func:`mutating_side_effects`).
+    """
+    return [f"{rule.id} {fault}" for rule in BRIEF_RULES for fault in rule.faults(brief)]
+
+
+def parse_brief(data: bytes | str, source: str = "brief") -> DelegationBrief:
+    """Parse a :class:`DelegationBrief` from JSON text or bytes.
+
+    Args:
+        data: the JSON document.
+        source: what to call it in messages (a path, ``-``).
+
+    Raises:
+        ArtifactInputError: not UTF-8, not JSON, duplicate keys, not an object, unknown or
+            mistyped fields, a missing or blank objective or outputFormat (exit 2).
+    """
+    text, value = load_json_text(data, source)
+    if not isinstance(value, dict):
+        raise ArtifactInputError(f"{source}: not a DelegationBrief: expected a JSON object")
+    try:
+        return DelegationBrief.model_validate_json(text)
+    except ValidationError as exc:
+        raise ArtifactInputError(
+            f"{source}: not a DelegationBrief: {describe_validation_error(exc)}"
+        ) from None

@@ -1,0 +1,69 @@
+"""The Markdown view of a verdict, stored next to its JSON (seed 001, "Artifact"; SPEC §9).
+
+Room: artifacts (imports :mod:`.verdict`); a pure function of the verdict, no I/O: the
+caller decides where the text goes (the ledger, never the work tree).
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.artifacts.verdict import DelegationVerdict, has_evidence, verdict_acceptance
+
+
+def _cell(text: str) -> str:
+    """Make text safe for one Markdown table cell: no row breaks, no column breaks."""
+    return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split()) or "—"
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def render_verdict_markdown(verdict: DelegationVerdict) -> str:
+    """The Markdown view stored next to a verdict's JSON (seed 001, "Artifact"; SPEC §9).
+
+    Sections: a header with status and gate acceptance (and every failing rule), the
+    criteria table with evidence, negative tests, suite status, and the summary. The
+    summary is quoted line by line and table cells are escaped, so text inside a verdict
+    cannot forge a heading or a row of the view.
+
+    Returns:
+        Markdown text ending in a newline; a pure function of ``verdict``.
+    """
+    accepted, reasons = verdict_acceptance(verdict)
+    lines = [
+        f"# DelegationVerdict for brief `{_cell(verdict.briefId)}`",
+        "",
+        f"- **Status:** {verdict.status}",
+        f"- **Accepted for the gate:** {_yes(accepted)}",
+    ]
+    lines += [f"  - not accepted: {reason}" for reason in reasons]
+    if verdict.artifactRef is not None:
+        lines.append(f"- **Artifact:** `{_cell(verdict.artifactRef)}`")
+    if verdict.tokensUsed is not None:
+        lines.append(f"- **Tokens used:** {verdict.tokensUsed}")
+    if verdict.durationMs is not None:
+        lines.append(f"- **Duration:** {verdict.durationMs} ms")
+    lines += ["", "## Criteria", ""]
+    if verdict.criteria:
+        lines += ["| # | Criterion | Result | Evidence |", "|---|---|---|---|"]
+        for n, c in enumerate(verdict.criteria, 1):
+            evidence = _cell(c.evidence) if has_evidence(c) else "**none**"
+            lines.append(f"| {n} | {_cell(c.criterion)} | {c.result or '—'} | {evidence} |")
+    else:
+        lines.append("No criteria were re-checked.")
+    lines += [
+        "",
+        "## Negative tests",
+        "",
+        f"{verdict.negativeTestsRun} run; artifact mutating: {_yes(verdict.artifactMutating)}.",
+        "",
+        "## Suite",
+        "",
+        "The full suite ran." if verdict.fullSuiteRun else "The full suite did **not** run.",
+        "",
+        "## Summary",
+        "",
+    ]
+    summary = verdict.summary.strip()
+    lines += [f"> {line}".rstrip() for line in summary.splitlines()] if summary else ["> —"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,278 @@
+"""The ledger's SQLite database file: checked, created whole, opened, migrated (SPEC §6).
+
+Room: ledger. Imports the standard library, :mod:`gentle_hooks.errors` and
+:mod:`gentle_hooks.ledger.schema`; knows SQL and the schema, not the record types (those are
+:mod:`gentle_hooks.ledger.store`'s). Returns plain :class:`sqlite3.Connection` objects.
+
+Guarantees:
+
+* a store is created whole (:func:`create_store`): a crash leaves no store or a complete one;
+* :func:`connect` sets ``synchronous=FULL`` in WAL mode for writers: a committed record
+  survives a killed process (and a power cut); a process killed mid-write leaves only whole
+  transactions behind;
+* every write is one ``BEGIN IMMEDIATE`` transaction (:func:`write_transaction`), so
+  concurrent writers from several worktrees serialise on SQLite's lock (``busy_timeout``)
+  and lose nothing;
+* the schema version is ``PRAGMA user_version``; an older store opened for writing is
+  migrated forward in one transaction, a newer one is refused;
+* a store that cannot be read (not a database, truncated, malformed, a directory,
+  permission denied) raises :class:`StoreError` naming the file and ``gentle-hook doctor``.
+  Nothing is ever deleted or recreated here.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from gentle_hooks.errors import GentleError
+from gentle_hooks.ledger.schema import MIGRATIONS, SCHEMA_VERSION
+
+#: How long a writer waits for another writer's transaction, in milliseconds.
+DEFAULT_BUSY_TIMEOUT_MS = 30_000
+
+_MAGIC = b"SQLite format 3\x00"
+
+
+class StoreError(GentleError):
+    """The ledger cannot be used: unreadable, corrupt, truncated, newer schema (exit 2).
+
+    The message names the database file and the repair command (``gentle-hook doctor``)
+    and says that nothing was deleted.
+    """
+
+    def __init__(self, path: str, problem: str) -> None:
+        super().__init__(
+            f"ledger {path}: {problem}; run 'gentle-hook doctor' (nothing was deleted)"
+        )
+        self.path = path
+        self.problem = problem
+
+
+def check_header(path: str) -> str | None:
+    """Cheap structural check of a database file without opening it with SQLite.
+
+    Returns:
+        None when the file is plausible; otherwise one line saying what is wrong: empty
+        (a store is created whole and renamed into place, so an empty file is one that lost
+        its contents), not a SQLite database, or truncated (the header promises more pages
+        than the file holds while no write-ahead log could supply them).
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    size = os.path.getsize(path)
+    if size == 0:
+        return "empty: truncated to 0 bytes (a store is never created empty)"
+    with open(path, "rb") as fh:
+        header = fh.read(100)
+    if len(header) < 100 or not header.startswith(_MAGIC):
+        return "not a SQLite database (bad header)"
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(header[28:32], "big")
+    valid = header[24:28] == header[92:96]
+    try:  # another process may remove the WAL between two calls: absent is empty
+        wal_has_frames = os.path.getsize(path + "-wal") > 32
+    except FileNotFoundError:
+        wal_has_frames = False
+    if valid and pages and not wal_has_frames and pages * page_size > size:
+        return (
+            f"truncated: the header promises {pages} pages of {page_size} bytes, "
+            f"the file holds {size} bytes"
+        )
+    return None
+
+
+_URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/")
+
+
+def file_uri(path: str, mode: str) -> str:
+    """The SQLite URI of ``path`` opened in ``mode`` (``ro``, ``rw``, ``rwc``).
+
+    The path is made absolute and percent-encoded as ``urllib.parse.quote`` does.
+    """
+    # Not urllib.parse.quote: importing it costs ~3 ms (it loads ipaddress), on every gate
+    # that reads the ledger. Same output.
+    absolute = os.path.abspath(path).encode("utf-8")
+    quoted = "".join(chr(b) if b in _URI_SAFE else f"%{b:02X}" for b in absolute)
+    return f"file:{quoted}?mode={mode}"
+
+
+def store_error(path: str, exc: sqlite3.Error) -> StoreError:
+    """The :class:`StoreError` for a SQLite error on the store at ``path``: busy, or
+    unreadable."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return StoreError(path, f"busy: another process held it too long ({text})")
+    return StoreError(path, f"unreadable: {text}")
+
+
+@contextmanager
+def write_transaction(conn: sqlite3.Connection, path: str) -> Iterator[sqlite3.Connection]:
+    """One write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, rolled back on error.
+
+    Args:
+        conn: a connection opened for writing (autocommit: ``isolation_level=None``);
+        path: the database file, for messages.
+
+    Raises:
+        StoreError: a SQLite error inside the transaction (after the rollback), or the
+            write lock not granted within the busy timeout.
+    """
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as exc:
+        raise store_error(path, exc) from None
+    try:
+        yield conn
+        conn.execute("COMMIT")
+    except BaseException as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise store_error(path, exc) from None
+        raise
+
+
+def create_store(path: str, busy: int) -> None:
+    """Create a store whole: build the schema in a private file, then link it into place.
+
+    A crash leaves either no store or a complete one (never an empty file); of two processes
+    creating it at once, the first link wins and both use it.
+
+    Args:
+        path: the database file; busy: the busy timeout in milliseconds.
+
+    Raises:
+        StoreError: its directory or the file cannot be created.
+    """
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    except OSError as exc:
+        raise StoreError(path, f"cannot create its directory: {exc.strerror}") from None
+    tmp = f"{path}.new-{os.getpid()}"
+    try:
+        connect(tmp, readonly=False, create=True, busy=busy).close()
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass  # another process created it first: use theirs
+        except OSError as exc:
+            raise StoreError(path, f"cannot be created: {exc.strerror}") from None
+    finally:
+        for leftover in (tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"):
+            if os.path.lexists(leftover):
+                os.unlink(leftover)
+
+
+def connect(path: str, *, readonly: bool, create: bool, busy: int) -> sqlite3.Connection:
+    """Open the database at ``path``: checked, in WAL mode and migrated when writing.
+
+    Rows come back as :class:`sqlite3.Row`; the connection is in autocommit mode (writes go
+    through :func:`write_transaction`).
+
+    Args:
+        path: the database file.
+        readonly: open with ``mode=ro``: no WAL switch, no migration.
+        create: the file is new (``mode=rwc``): no header or page check.
+        busy: the busy timeout in milliseconds.
+
+    Raises:
+        StoreError: a directory, unreadable, not a database, truncated, malformed
+            (``PRAGMA quick_check``), a newer schema, or WAL mode refused.
+    """
+    if not create:
+        if os.path.isdir(path):
+            raise StoreError(path, "is a directory, not a database file")
+        try:
+            problem = check_header(path)
+        except OSError as exc:
+            raise StoreError(path, f"cannot be read: {exc.strerror}") from None
+        if problem:
+            raise StoreError(path, problem)
+    mode = "ro" if readonly else ("rwc" if create else "rw")
+    try:
+        conn = sqlite3.connect(
+            file_uri(path, mode), uri=True, timeout=busy / 1000, isolation_level=None
+        )
+    except sqlite3.Error as exc:
+        raise StoreError(path, f"cannot be opened: {exc}") from None
+    conn.row_factory = sqlite3.Row
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {int(busy)}")
+        # Read the version before anything can write: a newer store is left untouched.
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise StoreError(
+                path,
+                f"schema version {version} is newer than this gentle-hooks knows "
+                f"({SCHEMA_VERSION}); upgrade gentle-hooks",
+            )
+        if not readonly:
+            _set_wal(conn, path)
+            conn.execute("PRAGMA synchronous = FULL")
+        if not readonly and version < SCHEMA_VERSION:
+            _migrate(conn, path)
+        if not create:
+            _quick_check(conn, path)
+    except sqlite3.Error as exc:
+        conn.close()
+        raise store_error(path, exc) from None
+    except StoreError:
+        conn.close()
+        raise
+    return conn
+
+
+def _quick_check(conn: sqlite3.Connection, path: str) -> None:
+    """``PRAGMA quick_check``: a damaged page anywhere fails the open, so nothing is
+    read from or written into a store that is partly corrupt (O(pages); the ledger is
+    small)."""
+    rows = conn.execute("PRAGMA quick_check(3)").fetchall()
+    problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
+    if problems:
+        text = " ".join("; ".join(problems).split())
+        raise StoreError(path, "malformed: " + text[:200])
+
+
+def _set_wal(conn: sqlite3.Connection, path: str) -> None:
+    # Changing the journal mode needs an exclusive lock that the busy handler does not
+    # always wait for; retry briefly so two first writers racing do not fail.
+    for attempt in range(50):
+        try:
+            mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == 49:
+                raise
+            time.sleep(0.02)
+            continue
+        if str(mode).lower() != "wal":
+            raise StoreError(path, f"cannot use WAL mode (journal mode {mode})")
+        return
+
+
+def _migrate(conn: sqlite3.Connection, path: str) -> None:
+    with write_transaction(conn, path):
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            raise StoreError(path, f"schema version {version} is newer than known")
+        for script in MIGRATIONS[version:]:
+            for statement in _statements(script):
+                conn.execute(statement)
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _statements(script: str) -> Iterator[str]:
+    """Split a migration script into complete SQL statements (comments stay attached)."""
+    buf = ""
+    for line in script.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            yield buf.strip()
+            buf = ""
+    if buf.strip():
+        raise ValueError(f"incomplete statement in migration: {buf.strip()[:60]}")

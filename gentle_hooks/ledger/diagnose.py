@@ -1,0 +1,86 @@
+"""The diagnosis of a ledger for ``gentle-hook doctor`` (SPEC §6): looks, never repairs.
+
+Room: ledger. Imports the standard library, :mod:`gentle_hooks.values` and its own room
+(:mod:`.database` for the header check and the file URI, :mod:`.schema` for the version
+and tables). Opens the file read-only and never migrates, creates or deletes anything.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+from gentle_hooks.ledger.database import check_header, file_uri
+from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.values.frozen import frozen
+
+
+@frozen
+class StoreCheck:
+    """One result of :func:`diagnose`: a check name, whether it passed, one line of detail."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+def diagnose(path: str) -> tuple[StoreCheck, ...]:
+    """Inspect a ledger without changing it (for ``gentle-hook doctor``; SPEC §6).
+
+    Opens the file read-only, never migrates, never raises for a damaged store. Checks,
+    in order, stopping at the first that makes the rest meaningless: ``store`` (the file
+    exists, is a file, has a SQLite header and is not truncated), ``schema`` (the version
+    is one this code knows), ``journal`` (WAL mode), ``integrity`` (``PRAGMA
+    integrity_check``), ``records`` (rows per table).
+
+    Args:
+        path: the database file (:func:`gentle_hooks.ledger.location.ledger_path`).
+
+    Returns:
+        The checks run. A ledger not created yet is one passing ``store`` check.
+    """
+    if not os.path.lexists(path):
+        return (StoreCheck("store", True, f"{path}: not created yet (nothing recorded)"),)
+    if os.path.isdir(path):
+        return (StoreCheck("store", False, f"{path}: is a directory, not a database file"),)
+    try:
+        problem = check_header(path)
+    except OSError as exc:
+        return (StoreCheck("store", False, f"{path}: cannot be read: {exc.strerror}"),)
+    if problem:
+        return (StoreCheck("store", False, f"{path}: {problem}"),)
+    out = [StoreCheck("store", True, path)]
+    try:
+        conn = sqlite3.connect(file_uri(path, "ro"), uri=True)
+    except sqlite3.Error as exc:
+        return (StoreCheck("store", False, f"{path}: cannot be opened: {exc}"),)
+    try:
+        version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        if version > SCHEMA_VERSION:
+            out.append(
+                StoreCheck(
+                    "schema",
+                    False,
+                    f"version {version} is newer than this gentle-hooks knows "
+                    f"({SCHEMA_VERSION}); upgrade gentle-hooks",
+                )
+            )
+        else:
+            note = "current" if version == SCHEMA_VERSION else "migrated forward on next use"
+            out.append(StoreCheck("schema", True, f"version {version} ({note})"))
+        mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
+        out.append(StoreCheck("journal", mode == "wal", f"journal mode {mode}"))
+        rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]
+        ok = rows == ["ok"]
+        out.append(StoreCheck("integrity", ok, "ok" if ok else "; ".join(rows[:5])))
+        if version == SCHEMA_VERSION:
+            counts = [
+                f"{t} {int(conn.execute(f'SELECT count(*) FROM {t}').fetchone()[0])}"
+                for t in RECORD_TABLES
+            ]
+            out.append(StoreCheck("records", True, ", ".join(counts)))
+    except sqlite3.Error as exc:
+        out.append(StoreCheck("integrity", False, f"unreadable: {exc}"))
+    finally:
+        conn.close()
+    return tuple(out)
