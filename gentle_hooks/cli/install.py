@@ -9,10 +9,10 @@ import click
 
 from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.notes.sync import add_share_refspecs, sync_fetch
 from gentle_hooks.services.install import DEFAULT_HOOK_TYPES, KNOWN_HOOK_TYPES
 from gentle_hooks.services.install import install as do_install
 from gentle_hooks.services.install import uninstall as do_uninstall
-from gentle_hooks.notes.sync import add_share_refspecs, sync_fetch
 
 
 @click.command()

@@ -37,8 +37,10 @@ from gentle_hooks.policy.delegation import (
     runtime_evidence,
     strip_comments,
 )
+from gentle_hooks.report.fixes import NO_RECEIPT, command, first_command, reason
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import BUILTIN, AssessResult, evaluate, prefetch_builtin
+from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Candidate, Projection
 from gentle_hooks.values.frozen import frozen, replace
 
@@ -52,6 +54,11 @@ if TYPE_CHECKING:
     U = TypeVar("U")
 
 PREFIX = "gentle-hooks:"
+
+#: The bindings of the candidates a gate judges, as a command run outside the hook names them.
+STAGED = Binding(projection=Projection.STAGED)
+COMMITTED = Binding(projection=Projection.COMMITTED)
+WORK_TREE = Binding()
 
 
 @frozen
@@ -101,27 +108,14 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     assert repo.paths.toplevel is not None
     facts = read_facts(ledger_path(repo.paths.common_dir), repo.paths.toplevel, cand.identity)
     why = f"{runtime.agent} ({runtime.detail})" if runtime else None
-    result = evaluate(repo, config, cand, facts, delegated_by=why, bind_flag=" --staged")
+    result = evaluate(repo, config, cand, facts, delegated_by=why, binding=STAGED)
     note = ""
-    if result.decision.applies and result.decision.fixes:
+    if result.decision.applies and result.decision.shortfalls:
         # Which flag binds outside the hook costs a scan of the work tree (``add -A`` in a
         # private index): paid only when fix commands are printed, never on a pass.
-        flag, note = staged_binding(repo, cand.tree)
-        if flag != " --staged":
-            result = rebind(result, flag)
+        binding, note = staged_binding(repo, cand.tree)
+        result = replace(result, binding=binding)
     return conclude(call, env, repo, config, [Judged("the staged change", None, result, note)])
-
-
-def rebind(result: AssessResult, flag: str) -> AssessResult:
-    """The same assessment with its fix commands bound by ``flag`` (the decision is the
-    pure function of plan and facts, so deciding again changes nothing but the commands)."""
-    from gentle_hooks.policy.plan import decide
-
-    assert result.facts is not None
-    decision = decide(
-        result.plan, result.facts.satisfaction(), result.delegated_by is not None, flag
-    )
-    return replace(result, decision=decision)
 
 
 #: Why the printed command needs the rest of the work tree set aside first.
@@ -143,9 +137,9 @@ PARTIAL_NOTE = (
 )
 
 
-def staged_binding(repo: Repository, tree: str) -> tuple[str, str]:
-    """The binding flag that makes a command run outside the hook (``spot-check``,
-    ``verdict add``) bind to the staged candidate judged here, and a note when none does.
+def staged_binding(repo: Repository, tree: str) -> tuple[Binding, str]:
+    """The binding that makes a command run outside the hook (``spot-check``, ``verdict
+    add``) bind to the staged candidate judged here, and a note when none does.
 
     ``--staged`` binds the worktree's own index. Under ``commit -a`` git hands the hook the
     index with every tracked change staged: the work tree (the default binding) is that
@@ -155,16 +149,16 @@ def staged_binding(repo: Repository, tree: str) -> tuple[str, str]:
     """
     kind = repo.index_kind()
     if kind == "partial":
-        return " --staged", PARTIAL_NOTE
+        return STAGED, PARTIAL_NOTE
     try:
         snapshot = repo.snapshot_tree()
     except GitError as exc:  # a hint only: the block it explains still stands
-        return " --staged", f"{exc}, so which flag binds this candidate is unknown; {STAGE_NOTE}"
+        return STAGED, f"{exc}, so which flag binds this candidate is unknown; {STAGE_NOTE}"
     if kind == "own":
-        return " --staged", DIRTY_NOTE if snapshot != tree else ""
+        return STAGED, DIRTY_NOTE if snapshot != tree else ""
     if snapshot == tree:
-        return "", ""
-    return " --staged", PARTIAL_NOTE
+        return WORK_TREE, ""
+    return STAGED, PARTIAL_NOTE
 
 
 def commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
@@ -362,7 +356,7 @@ def _judge_commit(
     its committed candidate ``cand`` and the ledger's ``facts`` for it; ``head`` reads the
     commit HEAD is at (for the fix note of a blocked commit)."""
     info, why = delegated
-    result = evaluate(repo, config, cand, facts, delegated_by=why, bind_flag=" --committed")
+    result = evaluate(repo, config, cand, facts, delegated_by=why, binding=COMMITTED)
     note = ""
     if result.decision.blocked and info.id != head():  # the fix commands run with it out
         note = f"with {short(info.id)} checked out (git switch --detach {short(info.id)})"
@@ -479,15 +473,14 @@ def block_lines(j: Judged) -> list[str]:
         f"  plan risk {plan.risk.value} (native {plan.native_risk.value}; rows "
         f"{' '.join(plan.rows)})",
     ]
-    for reason, fix in zip(d.reasons, d.fixes, strict=False):
-        lines.append(f"  missing: {reason}")
-        if "spot-check" in fix and r.facts is not None and not r.facts.receipts:
-            flag = fix.split("spot-check", 1)[1].split("  ", 1)[0]
-            lines.append(
-                f"  first: gentle-hook receipt run{flag} -- <test command>  (no "
-                "report is recorded for this candidate yet)"
-            )
-        lines.append(f"  run: {fix}" + (f"  [{j.fix_note}]" if j.fix_note else ""))
+    for s in d.shortfalls:
+        lines.append(f"  missing: {reason(s)}")
+        first = first_command(s, r.binding)
+        if first is not None:
+            lines.append(f"  first: {first}  ({NO_RECEIPT})")
+        lines.append(
+            f"  run: {command(s, r.binding)}" + (f"  [{j.fix_note}]" if j.fix_note else "")
+        )
     return lines
 
 

@@ -37,8 +37,11 @@ from gentle_hooks.ledger.records import (
 from gentle_hooks.notes.codec import NOTES_REF, ParsedNote, merge, parse, valid_candidates
 from gentle_hooks.notes.sync import remote_notes_refs
 from gentle_hooks.policy.delegation import message_evidence
+from gentle_hooks.policy.shortfall import NoValidNote, Shortfall, StaleRecords
+from gentle_hooks.report.fixes import commands, reasons
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import AssessResult, evaluate
+from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import (
     BaseResolution,
     Candidate,
@@ -48,6 +51,9 @@ from gentle_hooks.values.candidate import (
 from gentle_hooks.values.frozen import field, frozen
 
 EXIT_CANNOT_ASSESS = 2
+
+#: A pushed commit is judged, and its fix commands bound, by its committed candidate.
+COMMITTED = Binding(projection=Projection.COMMITTED)
 
 
 class CannotAssess(GentleError):
@@ -62,7 +68,8 @@ class CommitVerdict:
         commit / ref: the commit and the ref it arrives on (or the range).
         delegated_by: why the gate applies, or None (a human's ordinary commit).
         result: the re-derived assessment, or None when there is no valid note.
-        blocked: whether it blocks; reasons / fixes: what is missing and what to run.
+        blocked: whether it blocks; shortfalls: what is missing (the decision's, then
+            the note's), rendered with :data:`COMMITTED` by :mod:`gentle_hooks.report.fixes`.
         overrides: recorded overrides found in the note (one line each).
     """
 
@@ -71,8 +78,7 @@ class CommitVerdict:
     delegated_by: str | None
     result: AssessResult | None
     blocked: bool
-    reasons: tuple[str, ...] = ()
-    fixes: tuple[str, ...] = ()
+    shortfalls: tuple[Shortfall, ...] = ()
     overrides: tuple[str, ...] = field(default=())
 
 
@@ -267,23 +273,8 @@ def _judge_one(
         ancestors.close()
     if not valid:
         stale = any(c.tree != info.tree for c in note.candidates)
-        what = (
-            "its note records another tree (rewritten after verification: stale)"
-            if stale
-            else "it has no gentle-hooks note for its tree"
-        )
         return CommitVerdict(
-            info.id,
-            ref,
-            why,
-            None,
-            blocked=True,
-            reasons=(f"delegated, but {what}: no spot check can count",),
-            fixes=(
-                "record and spot-check the change for this commit in the writer's clone "
-                "(gentle-hook receipt run / spot-check --committed), then gentle-hook sync "
-                "push",
-            ),
+            info.id, ref, why, None, blocked=True, shortfalls=(NoValidNote(stale),)
         )
     best: CommitVerdict | None = None
     for c in valid:
@@ -298,25 +289,16 @@ def _judge_one(
             object_format=repo.paths.object_format,
         )
         facts = _facts_from_note(note, c.identity, root)
-        result = evaluate(repo, config, cand, facts, delegated_by=why, bind_flag=" --committed")
+        result = evaluate(repo, config, cand, facts, delegated_by=why, binding=COMMITTED)
         overrides = tuple(
             f"override by {o.get('who')} ({o.get('hook')}): {o.get('reason')}"
             for o in note.of("override", c.identity)
         )
         blocked = result.decision.blocked and not (honour and overrides)
-        reasons, fixes = result.decision.reasons, result.decision.fixes
+        shortfalls: tuple[Shortfall, ...] = result.decision.shortfalls
         if blocked and any(n.tree != info.tree for n in note.candidates):
-            reasons = (
-                *reasons,
-                "its note also holds records for an earlier tree: the commit was rewritten "
-                "with a changed tree, so they are stale",
-            )
-            fixes = (
-                *fixes,
-                "re-verify the rewritten commit (gentle-hook receipt run and spot-check "
-                "--committed with it checked out), then gentle-hook sync push",
-            )
-        verdict = CommitVerdict(info.id, ref, why, result, blocked, reasons, fixes, overrides)
+            shortfalls = (*shortfalls, StaleRecords())
+        verdict = CommitVerdict(info.id, ref, why, result, blocked, shortfalls, overrides)
         if not blocked:
             return verdict
         best = best or verdict
@@ -343,7 +325,7 @@ def verdict_lines(v: CommitVerdict) -> list[str]:
             f"  plan risk {p.risk.value} (native {p.native_risk.value}; rows "
             f"{' '.join(p.rows)}); candidate {v.result.candidate.identity[:19]}…"
         )
-    for reason, fix in zip(v.reasons, v.fixes, strict=False):
+    for reason, fix in zip(reasons(v.shortfalls), commands(v.shortfalls, COMMITTED), strict=True):
         lines.append(f"  missing: {reason}")
         lines.append(f"  fix: {fix}")
     for o in v.overrides:
@@ -359,8 +341,8 @@ def verdict_json(v: CommitVerdict) -> dict[str, Any]:
         "delegated": v.delegated_by is not None,
         "delegated_by": v.delegated_by,
         "blocked": v.blocked,
-        "reasons": list(v.reasons),
-        "fixes": list(v.fixes),
+        "reasons": reasons(v.shortfalls),
+        "fixes": commands(v.shortfalls, COMMITTED),
         "overrides": list(v.overrides),
     }
     if v.result is not None:

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from gentle_hooks.policy.escalation import Escalation
 from gentle_hooks.policy.rdd import ResolvedRdd
 from gentle_hooks.policy.review import ResolvedReview, ReviewEvidence, resolve_review_outcome
+from gentle_hooks.policy.shortfall import PlanShortfall, SpotCheckShortfall, VerifierShortfall
 from gentle_hooks.policy.stakes import Stakes, stakes_satisfied, verifiers_required
 from gentle_hooks.policy.vocabulary import Missing, NativeRisk, PlanRisk, Verification
 from gentle_hooks.policy.writer import ResolvedWriter, WriterProfile, resolve_writer
@@ -237,35 +238,41 @@ class Decision:
     Attributes:
         applies: the gate applies (the candidate is delegated, or applies_to = all).
         blocked: applies and something required is missing.
-        missing: what is missing; reasons: one line per missing item and why;
-        fixes: the exact command that supplies each missing item.
         spot_check_satisfied / verifier_satisfied: the satisfied flags.
+        shortfalls: one value per missing item (verifier first, then spot check), with the
+            facts :mod:`gentle_hooks.report.fixes` renders as the reason and the command.
     """
 
     applies: bool
     blocked: bool
     spot_check_satisfied: bool
     verifier_satisfied: bool
-    missing: tuple[Missing, ...] = ()
-    reasons: tuple[str, ...] = ()
-    fixes: tuple[str, ...] = field(default=())
+    shortfalls: tuple[PlanShortfall, ...] = field(default=())
+
+    @property
+    def missing(self) -> tuple[Missing, ...]:
+        """What is missing, one kind per shortfall, in order."""
+        return tuple(s.what for s in self.shortfalls)
 
 
-def decide(plan: Plan, done: Satisfaction, applies: bool, bind_flag: str = "") -> Decision:
+def decide(plan: Plan, done: Satisfaction, applies: bool) -> Decision:
     """Blocked ⇔ applies and ((plan high and the verdicts do not meet the stakes) or no
     satisfying spot check). A disagreeing re-run blocks, naming both results.
 
-    The verdicts meet the stakes (SPEC §9, issue 7): ordinary and shipping need
-    ``plan.verifiers`` accepted verdicts for this candidate (1; 2 for a critical escalation
-    at shipping); audit needs at least three verifier verdicts with a strict majority of
-    accepted passes, abstentions left out, so a tie is never a pass
+    The verdicts meet the stakes (SPEC §9): ordinary and shipping need ``plan.verifiers``
+    accepted verdicts for this candidate (1; 2 for a critical escalation at shipping);
+    audit needs at least three verifier verdicts with a strict majority of accepted passes,
+    abstentions left out, so a tie is never a pass
     (:func:`gentle_hooks.policy.stakes.stakes_satisfied`).
 
     Args:
         plan: the candidate's plan.
         done: what was done for this exact candidate.
         applies: whether the gate applies (delegated evidence or ``applies_to = all``).
-        bind_flag: binding flag the fix commands need (``""``, ``" --staged"``...).
+
+    Returns:
+        The decision, whose shortfalls are a :class:`VerifierShortfall` and/or a
+        :class:`SpotCheckShortfall` (in that order): values, no words, no commands.
     """
     passive = plan.risk is PlanRisk.PASSIVE
     spot_ok = (done.spot_check_agreed or (passive and done.readback)) and not done.disagreements
@@ -278,55 +285,32 @@ def decide(plan: Plan, done: Satisfaction, applies: bool, bind_flag: str = "") -
         verifier_ok = stakes_satisfied(plan.stakes, plan.critical, statuses)
     else:
         verifier_ok = done.accepted_verdicts >= plan.verifiers
-    missing: list[Missing] = []
-    reasons: list[str] = []
-    fixes: list[str] = []
+    shortfalls: list[PlanShortfall] = []
     if not verifier_ok:
-        missing.append(Missing.VERIFIER)
-        items = ", ".join(f"{e.item.number} {e.item.slug}" for e in plan.escalations)
-        majority = " with a majority of pass" if plan.stakes is Stakes.AUDIT else ""
-        why = (
-            f"plan risk high (escalated: {items}) needs {plan.verifiers} accepted "
-            f"gentle-ai-verify verdict(s) for this candidate{majority} (stakes "
-            f"{plan.stakes.value}{', critical' if plan.critical else ''}), found "
-            f"{done.accepted_verdicts}"
+        shortfalls.append(
+            VerifierShortfall(
+                items=tuple(e.item for e in plan.escalations),
+                needed=plan.verifiers,
+                found=done.accepted_verdicts,
+                ruled=len(statuses),
+                stakes=plan.stakes,
+                critical=plan.critical,
+                rejected=done.rejected_verdicts,
+            )
         )
-        if plan.stakes is Stakes.AUDIT:
-            why += f" of {len(statuses)} verifier verdict(s)"
-        if done.rejected_verdicts:
-            why += "; not accepted: " + "; ".join(done.rejected_verdicts)
-        reasons.append(why)
-        fixes.append(f"gentle-hook verdict add{bind_flag} <verdict.json>")
     if not spot_ok:
-        missing.append(Missing.SPOT_CHECK)
-        if done.disagreements:
-            reasons.append(
-                "a spot check disagreed with the writer's report: " + "; ".join(done.disagreements)
+        shortfalls.append(
+            SpotCheckShortfall(
+                risk=plan.risk,
+                disagreements=done.disagreements,
+                readback=passive and not done.disagreements,
+                no_receipt=done.receipts == 0,
             )
-        else:
-            reasons.append(
-                f"no spot check for this candidate (required in every tier; "
-                f"plan risk {plan.risk.value})"
-            )
-        if done.disagreements:
-            # A disagreement stays with this candidate: only a changed candidate, reported
-            # again and spot-checked again, can satisfy the requirement.
-            fixes.append(
-                f"fix the change, then the writer reports again (gentle-hook receipt "
-                f"run{bind_flag} -- <command>) and the parent runs gentle-hook spot-check"
-                f"{bind_flag}"
-            )
-        else:
-            fixes.append(
-                f"gentle-hook spot-check{bind_flag}"
-                + (f"  (or: gentle-hook spot-check --readback{bind_flag})" if passive else "")
-            )
+        )
     return Decision(
         applies=applies,
-        blocked=applies and bool(missing),
+        blocked=applies and bool(shortfalls),
         spot_check_satisfied=spot_ok,
         verifier_satisfied=verifier_ok,
-        missing=tuple(missing),
-        reasons=tuple(reasons),
-        fixes=tuple(fixes),
+        shortfalls=tuple(shortfalls),
     )

@@ -15,6 +15,7 @@ from typing import Any
 from gentle_hooks.native.result import ABSENT
 from gentle_hooks.policy.vocabulary import Verification
 from gentle_hooks.policy.writer import is_small
+from gentle_hooks.report.fixes import commands, reasons
 from gentle_hooks.services.assess import AssessResult
 
 ASSESS_SCHEMA = "gentle-hooks.assess/v1"
@@ -80,8 +81,8 @@ def build_envelope(r: AssessResult) -> dict[str, Any]:
             "spot_check_satisfied": d.spot_check_satisfied,
             "verifier_satisfied": d.verifier_satisfied,
             "missing": [m.value for m in d.missing],
-            "reasons": list(d.reasons),
-            "fixes": list(d.fixes),
+            "reasons": reasons(d.shortfalls),
+            "fixes": commands(d.shortfalls, r.binding),
         },
         "native": {
             "provider": r.native_provider,

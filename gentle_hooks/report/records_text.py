@@ -17,6 +17,7 @@ from gentle_hooks.ledger.records import (
     VerdictRecord,
 )
 from gentle_hooks.policy.plan import Plan
+from gentle_hooks.report.fixes import command, reason, receipt_hints
 
 if TYPE_CHECKING:
     from gentle_hooks.services.status import StatusResult
@@ -91,9 +92,15 @@ def render_status(s: StatusResult) -> str:
     else:
         lines.append("status: missing " + ", ".join(m.what.value for m in s.missing))
         for m in s.missing:
-            lines.append(f"  missing: {m.reason}")
-            lines.append(f"  run: {m.command}")
+            lines.append(f"  missing: {reason(m)}")
+            lines.append(f"  run: {command(m, r.binding)}")
     if d.applies:
         lines.append("gate: applies (" + ("would block" if d.blocked else "would pass") + ")")
-    lines.extend(f"note: {h}" for h in s.hints)
+    lines.extend(f"note: {h}" for h in status_hints(s))
     return "\n".join(lines)
+
+
+def status_hints(s: StatusResult) -> tuple[str, ...]:
+    """``status``'s hints: the report to make first (when a missing spot check needs one),
+    then the service's own."""
+    return (*receipt_hints(s.missing, s.assessment.binding), *s.hints)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from gentle_hooks.ledger.records import Record
 from gentle_hooks.report.assess_json import build_envelope
+from gentle_hooks.report.fixes import command, reason
 from gentle_hooks.report.models import AssessEnvelope
 from gentle_hooks.report.record_models import (
     STATUS_SCHEMA,
@@ -19,12 +20,13 @@ from gentle_hooks.report.record_models import (
     StatusRecordsOut,
     record_out,
 )
+from gentle_hooks.report.records_text import status_hints
 from gentle_hooks.services.status import StatusResult
 
 
 def build_status_envelope(s: StatusResult) -> StatusEnvelope:
     """Map a :class:`~gentle_hooks.services.status.StatusResult` to ``status --json``."""
-    f = s.facts
+    f, binding = s.facts, s.assessment.binding
     groups: dict[str, Sequence[Record]] = {
         "pending_mutations": f.mutations,
         "escalations": f.escalations,
@@ -47,9 +49,10 @@ def build_status_envelope(s: StatusResult) -> StatusEnvelope:
         records=records,
         satisfied=s.satisfied,
         missing=tuple(
-            MissingOut(what=m.what, reason=m.reason, command=m.command) for m in s.missing
+            MissingOut(what=m.what, reason=reason(m), command=command(m, binding))
+            for m in s.missing
         ),
-        hints=s.hints,
+        hints=status_hints(s),
     )
 
 

@@ -6,6 +6,7 @@ Layer: presentation. Pure string building from results; the CLI decides where it
 from __future__ import annotations
 
 from gentle_hooks.policy.vocabulary import Verification
+from gentle_hooks.report.fixes import command, reason
 from gentle_hooks.services.assess import AssessResult
 
 _KIND = {
@@ -88,9 +89,9 @@ def gate_lines(r: AssessResult) -> list[str]:
     if d.applies:
         state = "BLOCKED" if d.blocked else "satisfied"
         lines.append(f"gate: {state}")
-        for reason, fix in zip(d.reasons, d.fixes, strict=False):
-            lines.append(f"  missing: {reason}")
-            lines.append(f"  run: {fix}")
+        for s in d.shortfalls:
+            lines.append(f"  missing: {reason(s)}")
+            lines.append(f"  run: {command(s, r.binding)}")
     else:
         lines.append("gate: not delegated; the gate does not apply (informational)")
     return lines

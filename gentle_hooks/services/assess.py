@@ -32,6 +32,7 @@ from gentle_hooks.policy.rdd import resolve_rdd
 from gentle_hooks.policy.stakes import parse_stakes
 from gentle_hooks.policy.vocabulary import NativeRisk, ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
+from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import MODE_GITLINK, Candidate, PathChange, Projection
 from gentle_hooks.values.frozen import field, frozen, replace
 
@@ -82,6 +83,8 @@ class AssessResult:
         facts: what the ledger holds for this candidate (empty when there is none).
         delegated_by: why the gate applies (ledger writer work, an AI trailer, an agent
             runtime, ``applies_to = all``), or None when it does not.
+        binding: the candidate the fix commands bind to (the decision's shortfalls are
+            rendered with it by :mod:`gentle_hooks.report.fixes`).
     """
 
     candidate: Candidate
@@ -95,6 +98,7 @@ class AssessResult:
     escalations: tuple[Escalation, ...] = field(default=())
     facts: LedgerFacts | None = None
     delegated_by: str | None = None
+    binding: Binding = field(default=Binding())
 
 
 def assess_native_builtin(
@@ -457,9 +461,6 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
         )
     assert repo.paths.toplevel is not None  # Repository.open refuses bare repositories
     facts = read_facts(ledger_path(repo.paths.common_dir), repo.paths.toplevel, cand.identity)
-    from gentle_hooks.values.binding import Binding  # records' stack stays off assess's path
-
-    binding = Binding(cwd=req.cwd, projection=projection, base_ref=req.base_ref)
     return evaluate(
         repo,
         config,
@@ -469,7 +470,7 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
         caller=writer,
         outcome=outcome,
         delegated_by=req.delegated_by,
-        bind_flag=binding.flags(),
+        binding=Binding(cwd=req.cwd, projection=projection, base_ref=req.base_ref),
         env=env,
     )
 
@@ -484,7 +485,7 @@ def evaluate(
     caller: WriterProfile | None = None,
     outcome: ReviewOutcome | None = None,
     delegated_by: str | None = None,
-    bind_flag: str = "",
+    binding: Binding,
     env: Mapping[str, str] | None = None,
 ) -> AssessResult:
     """Classify one resolved candidate and decide it (SPEC §4, §5).
@@ -497,7 +498,8 @@ def evaluate(
         caller / outcome: caller writer profile and review outcome.
         delegated_by: why the gate applies beyond the ledger (an AI trailer, an agent
             runtime in the environment), or None.
-        bind_flag: the binding flag fix commands need (``" --staged"``...).
+        binding: the candidate the fix commands bind to, as a command run outside this
+            process names it; carried on the result, never read by the policy.
         env: the process environment for an external provider (default ``os.environ``).
 
     The native provider is ``config.settings.native_provider`` (:func:`assess_native`).
@@ -539,7 +541,7 @@ def evaluate(
         why = "gate.applies_to = all"
     else:
         why = None
-    decision = decide(plan, facts.satisfaction(), why is not None, bind_flag)
+    decision = decide(plan, facts.satisfaction(), why is not None)
     return AssessResult(
         candidate=cand,
         changes=answer.changes,
@@ -552,4 +554,5 @@ def evaluate(
         escalations=escalations,
         facts=facts,
         delegated_by=why,
+        binding=binding,
     )

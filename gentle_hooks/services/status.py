@@ -1,8 +1,9 @@
 """The status service (SPEC §5, §6): the plan of the current candidate, what is recorded for
-it, what is satisfied, and what is missing with the exact command for each.
+it, what is satisfied, and what is missing.
 
 Layer: service. Runs :func:`gentle_hooks.services.assess.run_assess` (which reads the ledger
-read-only) and derives the missing items and hints; never prints, never records.
+read-only) and derives the missing items (as the policy's shortfalls) and hints; never
+prints, never records. :mod:`gentle_hooks.report.fixes` writes the command for each.
 """
 
 from __future__ import annotations
@@ -10,20 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gentle_hooks.ledger.facts import LedgerFacts
-from gentle_hooks.policy.vocabulary import Missing
+from gentle_hooks.policy.shortfall import PlanShortfall
 from gentle_hooks.services.assess import AssessRequest, AssessResult, run_assess
-from gentle_hooks.services.record import Binding
+from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 from gentle_hooks.values.frozen import frozen
-
-
-@frozen
-class MissingItem:
-    """One missing verification: what, why, and the exact command that supplies it."""
-
-    what: Missing
-    reason: str
-    command: str
 
 
 @frozen
@@ -33,13 +25,16 @@ class StatusResult:
     Attributes:
         assessment: the assess result (plan, decision, candidate) with its ledger facts.
         facts: the ledger's facts for the candidate (``facts.present`` False: no ledger).
-        missing: each missing item with its command (empty when satisfied).
-        hints: extra lines: what to do first, records that do not count here.
+        missing: the decision's shortfalls, one per missing item (empty when satisfied);
+            rendered with ``assessment.binding``.
+        hints: extra lines: records that do not count here, why the gate does not apply
+            (:mod:`gentle_hooks.report` puts the receipt a missing spot check needs first,
+            when none is recorded, before them).
     """
 
     assessment: AssessResult
     facts: LedgerFacts
-    missing: tuple[MissingItem, ...]
+    missing: tuple[PlanShortfall, ...]
     hints: tuple[str, ...]
 
     @property
@@ -69,17 +64,7 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
     facts = result.facts
     assert facts is not None
     d = result.decision
-    flags = binding.flags()
-    missing = tuple(
-        MissingItem(what, reason, fix)
-        for what, reason, fix in zip(d.missing, d.reasons, d.fixes, strict=True)
-    )
     hints: list[str] = []
-    if Missing.SPOT_CHECK in d.missing and not facts.receipts:
-        hints.append(
-            "no receipt is recorded for this candidate: the writer reports a command first: "
-            f"gentle-hook receipt run{flags} -- <test command>"
-        )
     uncounted = [s for s in facts.spot_checks if s.kind == "rerun" and s.agreed and not s.counts]
     for s in uncounted:
         hints.append(f"spot check #{s.id} does not count: {s.note}")
@@ -102,4 +87,4 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
         )
     if binding.projection is Projection.SNAPSHOT and result.candidate.is_empty:
         hints.append("the work tree equals the base: the candidate changes nothing")
-    return StatusResult(result, facts, missing, tuple(hints))
+    return StatusResult(result, facts, d.shortfalls, tuple(hints))

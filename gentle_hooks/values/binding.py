@@ -1,13 +1,12 @@
-"""Which candidate a command binds to (SPEC §3 "Binding"), and the flags that name it again.
+"""Which candidate a command binds to (SPEC §3 "Binding").
 
-Layer: pure value type (standard library and :mod:`gentle_hooks.values.candidate`). Its own module so
-``assess`` can print fix commands without importing the recording stack; records, the
-spot check and the CLI import it from :mod:`gentle_hooks.services.record` as before.
+Layer: pure value type (standard library and :mod:`gentle_hooks.values.candidate`). A value
+every layer can hold without importing the recording stack: the assess service carries it
+on its result, and :func:`gentle_hooks.report.fixes.binding_flags` turns it into the flags
+of the commands a report prints.
 """
 
 from __future__ import annotations
-
-import shlex
 
 from gentle_hooks.values.candidate import Projection
 from gentle_hooks.values.frozen import frozen
@@ -26,15 +25,3 @@ class Binding:
     cwd: str | None = None
     projection: Projection = Projection.SNAPSHOT
     base_ref: str | None = None
-
-    def flags(self) -> str:
-        """The flags another command needs to bind to the same candidate, with a
-        leading space (``""`` for the default), for the fix commands we print."""
-        out = ""
-        if self.cwd is not None:
-            out += f" --cwd {shlex.quote(self.cwd)}"
-        if self.projection is not Projection.SNAPSHOT:
-            out += f" --{self.projection.value}"
-        if self.base_ref is not None:
-            out += f" --base-ref {shlex.quote(self.base_ref)}"
-        return out

@@ -33,6 +33,9 @@ from gentle_hooks.policy.vocabulary import (
     WriterSource,
 )
 from gentle_hooks.policy.writer import WriterProfile, is_small, resolve_writer
+from gentle_hooks.report.fixes import commands, reasons
+from gentle_hooks.values.binding import Binding
+from gentle_hooks.values.candidate import Projection
 
 RDD_UNKNOWN = ResolvedRdd(RddMode.UNKNOWN, RddSource.DEFAULT)
 SEC = make_escalation("security", "touches token validation")
@@ -462,11 +465,12 @@ DECISION_CASES = [
     ("native", "escalated", "done", "applies", "blocked", "missing"), DECISION_CASES
 )
 def test_decision_row(native, escalated, done, applies, blocked, missing) -> None:
-    d = decide(plan_for(native, escalated), done, applies, bind_flag=" --staged")
+    d = decide(plan_for(native, escalated), done, applies)
+    fixes = commands(d.shortfalls, Binding(projection=Projection.STAGED))
     assert d.blocked is blocked
     assert d.missing == missing
-    assert len(d.reasons) == len(d.fixes) == len(missing)
-    for item, fix in zip(missing, d.fixes, strict=True):
+    assert len(reasons(d.shortfalls)) == len(fixes) == len(missing)
+    for item, fix in zip(missing, fixes, strict=True):
         expected = (
             "gentle-hook verdict add --staged <verdict.json>"
             if item is Missing.VERIFIER
@@ -481,7 +485,7 @@ def test_disagreement_names_both_results() -> None:
         Satisfaction(disagreements=("pytest -q: reported exit 0, observed exit 1",)),
         True,
     )
-    assert "reported exit 0, observed exit 1" in d.reasons[0]
+    assert "reported exit 0, observed exit 1" in reasons(d.shortfalls)[0]
 
 
 def test_rejected_verdict_reasons_are_shown() -> None:
@@ -490,7 +494,7 @@ def test_rejected_verdict_reasons_are_shown() -> None:
         Satisfaction(spot_check_agreed=True, rejected_verdicts=("fullSuiteRun is false",)),
         True,
     )
-    assert "fullSuiteRun is false" in d.reasons[0]
+    assert "fullSuiteRun is false" in reasons(d.shortfalls)[0]
 
 
 # -- stakes (SPEC §9, seed 003): how many verdicts, majority of pass, a tie never passes -------
@@ -554,4 +558,4 @@ def test_stakes_majority_and_ties(stakes, critical, statuses, ok) -> None:
     d = decide(high_plan(stakes, critical), done, applies=True)
     assert d.verifier_satisfied is ok and d.blocked is (not ok)
     if not ok:
-        assert ("with a majority of pass" in d.reasons[0]) is (stakes == "audit")
+        assert ("with a majority of pass" in reasons(d.shortfalls)[0]) is (stakes == "audit")

@@ -1,0 +1,106 @@
+"""What a candidate lacks, as values: one frozen shortfall per missing item (SPEC §5
+"Decision", §8 "Notes").
+
+Layer: policy (pure). A shortfall holds the facts a renderer needs to say what is missing,
+why, and which command supplies it; it holds no words and no shell text. The binding the
+commands need is a separate value (:class:`gentle_hooks.values.binding.Binding`);
+:mod:`gentle_hooks.report.fixes` turns a shortfall and a binding into the reason line and
+the exact command.
+
+* :class:`VerifierShortfall` and :class:`SpotCheckShortfall` are what
+  :func:`gentle_hooks.policy.plan.decide` returns (:data:`PlanShortfall`);
+* :class:`NoValidNote` and :class:`StaleRecords` are the range gate's, for a commit judged
+  from its ``refs/notes/gentle-hooks`` note (:data:`Shortfall` is the union of all four).
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.policy.escalation import EscalationItem
+from gentle_hooks.policy.stakes import Stakes
+from gentle_hooks.policy.vocabulary import Missing, PlanRisk
+from gentle_hooks.values.frozen import frozen
+
+
+@frozen
+class VerifierShortfall:
+    """The high plan's verifier verdicts are not met (SPEC §5, §9).
+
+    Attributes:
+        items: the Task Size items the escalations named, in plan order.
+        needed: accepted ``gentle-ai-verify`` verdicts the stakes require (``plan.verifiers``).
+        found: accepted verdicts for this candidate.
+        ruled: verifier verdicts ruled on, abstentions left out (audit counts a majority
+            of these).
+        stakes / critical: the plan's stakes and whether an escalation is critical.
+        rejected: why each other stored verdict was not accepted, one sentence each.
+    """
+
+    items: tuple[EscalationItem, ...]
+    needed: int
+    found: int
+    ruled: int
+    stakes: Stakes
+    critical: bool
+    rejected: tuple[str, ...] = ()
+
+    @property
+    def what(self) -> Missing:
+        """:attr:`Missing.VERIFIER`."""
+        return Missing.VERIFIER
+
+    @property
+    def majority(self) -> bool:
+        """True when the stakes rule by majority (audit), not by a count."""
+        return self.stakes is Stakes.AUDIT
+
+
+@frozen
+class SpotCheckShortfall:
+    """No spot check satisfies this candidate (required in every tier).
+
+    Attributes:
+        risk: the plan risk.
+        disagreements: the disagreeing re-runs, each naming reported and observed results
+            (non-empty: only a changed candidate, reported and spot-checked again, can
+            satisfy the requirement).
+        readback: a structural readback would satisfy it instead (passive plan, no
+            disagreement).
+        no_receipt: no writer report is recorded for this candidate, so one must be made
+            before the spot check can re-run it.
+    """
+
+    risk: PlanRisk
+    disagreements: tuple[str, ...] = ()
+    readback: bool = False
+    no_receipt: bool = False
+
+    @property
+    def what(self) -> Missing:
+        """:attr:`Missing.SPOT_CHECK`."""
+        return Missing.SPOT_CHECK
+
+
+@frozen
+class NoValidNote:
+    """A delegated commit has no note line for its own tree, so no spot check can count
+    (SPEC §8).
+
+    Attributes:
+        stale: the note records another tree (rewritten after verification); False when
+            the commit has no gentle-hooks note for its tree at all.
+    """
+
+    stale: bool
+
+
+@frozen
+class StaleRecords:
+    """A blocked commit's note also holds records for an earlier tree: the commit was
+    rewritten with a changed tree, so those records are stale (SPEC §8)."""
+
+
+#: What :func:`gentle_hooks.policy.plan.decide` can find missing.
+PlanShortfall = VerifierShortfall | SpotCheckShortfall
+
+#: Every shortfall a gate reports.
+Shortfall = VerifierShortfall | SpotCheckShortfall | NoValidNote | StaleRecords

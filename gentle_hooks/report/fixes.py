@@ -1,0 +1,142 @@
+"""What is missing, in words, and the exact command that supplies it (SPEC §5 "Decision", §7).
+
+Layer: presentation. The one place that writes a fix command: every gate, ``assess``,
+``status`` and the range gate render a shortfall (:mod:`gentle_hooks.policy.shortfall`) and
+a binding (:class:`gentle_hooks.values.binding.Binding`) through these functions, and print
+or serialise the strings they return. Pure string building; nothing here parses a string.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gentle_hooks.policy.shortfall import (
+    NoValidNote,
+    Shortfall,
+    SpotCheckShortfall,
+    StaleRecords,
+    VerifierShortfall,
+)
+from gentle_hooks.values.binding import Binding
+from gentle_hooks.values.candidate import Projection
+
+#: What a gate says after the command that makes the writer's report.
+NO_RECEIPT = "no report is recorded for this candidate yet"
+
+
+def binding_flags(binding: Binding) -> str:
+    """The flags another command needs to bind to the same candidate, each with a leading
+    space (``""`` for the default binding: the snapshot of the current directory).
+
+    Returns:
+        ``--cwd DIR``, ``--staged``/``--committed`` and ``--base-ref REF`` in that order,
+        ``DIR`` and ``REF`` quoted for a POSIX shell.
+    """
+    out = ""
+    if binding.cwd is not None:
+        out += f" --cwd {_quote(binding.cwd)}"
+    if binding.projection is not Projection.SNAPSHOT:
+        out += f" --{binding.projection.value}"
+    if binding.base_ref is not None:
+        out += f" --base-ref {_quote(binding.base_ref)}"
+    return out
+
+
+def _quote(text: str) -> str:
+    import shlex  # only a --cwd or --base-ref binding needs quoting: off the gates' path
+
+    return shlex.quote(text)
+
+
+def reason(s: Shortfall) -> str:
+    """One line: what is missing and why (the ``missing:`` line)."""
+    if isinstance(s, VerifierShortfall):
+        items = ", ".join(f"{i.number} {i.slug}" for i in s.items)
+        majority = " with a majority of pass" if s.majority else ""
+        critical = ", critical" if s.critical else ""
+        line = (
+            f"plan risk high (escalated: {items}) needs {s.needed} accepted "
+            f"gentle-ai-verify verdict(s) for this candidate{majority} (stakes "
+            f"{s.stakes.value}{critical}), found {s.found}"
+        )
+        if s.majority:
+            line += f" of {s.ruled} verifier verdict(s)"
+        if s.rejected:
+            line += "; not accepted: " + "; ".join(s.rejected)
+        return line
+    if isinstance(s, SpotCheckShortfall):
+        if s.disagreements:
+            return "a spot check disagreed with the writer's report: " + "; ".join(s.disagreements)
+        return (
+            f"no spot check for this candidate (required in every tier; plan risk {s.risk.value})"
+        )
+    if isinstance(s, NoValidNote):
+        what = (
+            "its note records another tree (rewritten after verification: stale)"
+            if s.stale
+            else "it has no gentle-hooks note for its tree"
+        )
+        return f"delegated, but {what}: no spot check can count"
+    assert isinstance(s, StaleRecords)
+    return (
+        "its note also holds records for an earlier tree: the commit was rewritten with a "
+        "changed tree, so they are stale"
+    )
+
+
+def command(s: Shortfall, binding: Binding) -> str:
+    """The exact command (or, where the change itself must change, the steps) that
+    supplies ``s`` for the candidate ``binding`` names."""
+    flags = binding_flags(binding)
+    if isinstance(s, VerifierShortfall):
+        return f"gentle-hook verdict add{flags} <verdict.json>"
+    if isinstance(s, SpotCheckShortfall):
+        if s.disagreements:
+            # A disagreement stays with this candidate: only a changed candidate, reported
+            # again and spot-checked again, can satisfy the requirement.
+            return (
+                f"fix the change, then the writer reports again (gentle-hook receipt "
+                f"run{flags} -- <command>) and the parent runs gentle-hook spot-check{flags}"
+            )
+        readback = f"  (or: gentle-hook spot-check --readback{flags})" if s.readback else ""
+        return f"gentle-hook spot-check{flags}{readback}"
+    if isinstance(s, NoValidNote):
+        return (
+            "record and spot-check the change for this commit in the writer's clone "
+            f"(gentle-hook receipt run / spot-check{flags}), then gentle-hook sync push"
+        )
+    assert isinstance(s, StaleRecords)
+    return (
+        f"re-verify the rewritten commit (gentle-hook receipt run and spot-check{flags} with "
+        "it checked out), then gentle-hook sync push"
+    )
+
+
+def first_command(s: Shortfall, binding: Binding) -> str | None:
+    """The command to run before :func:`command`: the writer's report, when a spot check
+    is missing and no report is recorded for the candidate; else None."""
+    if isinstance(s, SpotCheckShortfall) and s.no_receipt:
+        return f"gentle-hook receipt run{binding_flags(binding)} -- <test command>"
+    return None
+
+
+def reasons(shortfalls: Sequence[Shortfall]) -> list[str]:
+    """:func:`reason` of each shortfall, in order (JSON ``reasons``)."""
+    return [reason(s) for s in shortfalls]
+
+
+def commands(shortfalls: Sequence[Shortfall], binding: Binding) -> list[str]:
+    """:func:`command` of each shortfall, in order (JSON ``fixes``)."""
+    return [command(s, binding) for s in shortfalls]
+
+
+def receipt_hints(shortfalls: Sequence[Shortfall], binding: Binding) -> list[str]:
+    """``status``'s first hint, when a missing spot check needs a report made first."""
+    for s in shortfalls:
+        first = first_command(s, binding)
+        if first is not None:
+            return [
+                "no receipt is recorded for this candidate: the writer reports a command "
+                f"first: {first}"
+            ]
+    return []

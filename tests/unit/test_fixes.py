@@ -1,0 +1,305 @@
+"""The fix renderer (gentle_hooks.report.fixes): binding x shortfall -> reason and command.
+
+Every shortfall kind the policy and the range gate produce, rendered for every binding a
+gate or a command uses; the exact strings are the ones people read and CI parses.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gentle_hooks.policy.escalation import ESCALATION_ITEMS, Escalation, make_escalation
+from gentle_hooks.policy.plan import Plan, PlanInputs, Satisfaction, build_plan, decide
+from gentle_hooks.policy.rdd import ResolvedRdd
+from gentle_hooks.policy.review import ReviewEvidence
+from gentle_hooks.policy.shortfall import (
+    NoValidNote,
+    Shortfall,
+    SpotCheckShortfall,
+    StaleRecords,
+    VerifierShortfall,
+)
+from gentle_hooks.policy.stakes import Stakes
+from gentle_hooks.policy.vocabulary import Missing, NativeRisk, PlanRisk, RddMode, RddSource
+from gentle_hooks.report.fixes import (
+    binding_flags,
+    command,
+    commands,
+    first_command,
+    reason,
+    reasons,
+    receipt_hints,
+)
+from gentle_hooks.values.binding import Binding
+from gentle_hooks.values.candidate import Projection
+
+DATA, SECURITY = ESCALATION_ITEMS[0], ESCALATION_ITEMS[1]
+
+HERE = Binding()
+STAGED = Binding(projection=Projection.STAGED)
+COMMITTED = Binding(projection=Projection.COMMITTED)
+ELSEWHERE = Binding(cwd="my repo", projection=Projection.STAGED, base_ref="origin/main")
+
+BINDINGS = [
+    pytest.param(HERE, "", id="snapshot"),
+    pytest.param(STAGED, " --staged", id="staged"),
+    pytest.param(COMMITTED, " --committed", id="committed"),
+    pytest.param(Binding(cwd="sub"), " --cwd sub", id="cwd"),
+    pytest.param(
+        ELSEWHERE, " --cwd 'my repo' --staged --base-ref origin/main", id="cwd-quoted-staged-base"
+    ),
+    pytest.param(Binding(base_ref="a b"), " --base-ref 'a b'", id="base-ref-quoted"),
+]
+
+
+@pytest.mark.parametrize(("binding", "flags"), BINDINGS)
+def test_binding_flags(binding: Binding, flags: str) -> None:
+    assert binding_flags(binding) == flags
+
+
+VERIFIER = VerifierShortfall(
+    items=(SECURITY,), needed=1, found=0, ruled=0, stakes=Stakes.ORDINARY, critical=False
+)
+SPOT = SpotCheckShortfall(risk=PlanRisk.MEDIUM)
+READBACK = SpotCheckShortfall(risk=PlanRisk.PASSIVE, readback=True)
+DISAGREED = SpotCheckShortfall(
+    risk=PlanRisk.MEDIUM,
+    disagreements=("spot check #2 re-ran receipt #1 (pytest): reported exit 0, observed exit 1",),
+)
+
+#: (shortfall, command template): ``{f}`` stands for the binding's flags.
+COMMANDS = [
+    pytest.param(VERIFIER, "gentle-hook verdict add{f} <verdict.json>", id="verifier"),
+    pytest.param(SPOT, "gentle-hook spot-check{f}", id="spot-check"),
+    pytest.param(
+        READBACK,
+        "gentle-hook spot-check{f}  (or: gentle-hook spot-check --readback{f})",
+        id="spot-check-or-readback",
+    ),
+    pytest.param(
+        DISAGREED,
+        "fix the change, then the writer reports again (gentle-hook receipt run{f} -- "
+        "<command>) and the parent runs gentle-hook spot-check{f}",
+        id="spot-check-disagreed",
+    ),
+    pytest.param(
+        NoValidNote(stale=False),
+        "record and spot-check the change for this commit in the writer's clone "
+        "(gentle-hook receipt run / spot-check{f}), then gentle-hook sync push",
+        id="no-note",
+    ),
+    pytest.param(
+        NoValidNote(stale=True),
+        "record and spot-check the change for this commit in the writer's clone "
+        "(gentle-hook receipt run / spot-check{f}), then gentle-hook sync push",
+        id="stale-note",
+    ),
+    pytest.param(
+        StaleRecords(),
+        "re-verify the rewritten commit (gentle-hook receipt run and spot-check{f} with it "
+        "checked out), then gentle-hook sync push",
+        id="stale-records",
+    ),
+]
+
+
+@pytest.mark.parametrize(("binding", "flags"), BINDINGS)
+@pytest.mark.parametrize(("shortfall", "template"), COMMANDS)
+def test_command(shortfall: Shortfall, template: str, binding: Binding, flags: str) -> None:
+    assert command(shortfall, binding) == template.format(f=flags)
+
+
+def test_the_gates_commands_are_the_documented_ones() -> None:
+    """The literal commands the commit, push and range gates print (README, tests/e2e)."""
+    assert command(SPOT, STAGED) == "gentle-hook spot-check --staged"
+    assert command(VERIFIER, COMMITTED) == "gentle-hook verdict add --committed <verdict.json>"
+    assert command(NoValidNote(stale=False), COMMITTED) == (
+        "record and spot-check the change for this commit in the writer's clone "
+        "(gentle-hook receipt run / spot-check --committed), then gentle-hook sync push"
+    )
+
+
+REASONS = [
+    pytest.param(
+        VERIFIER,
+        "plan risk high (escalated: 2 security) needs 1 accepted gentle-ai-verify verdict(s) "
+        "for this candidate (stakes ordinary), found 0",
+        id="verifier-ordinary",
+    ),
+    pytest.param(
+        VerifierShortfall(
+            items=(DATA, SECURITY),
+            needed=2,
+            found=1,
+            ruled=1,
+            stakes=Stakes.SHIPPING,
+            critical=True,
+            rejected=("verdict #3 (brief b1, status pass): fullSuiteRun is false",),
+        ),
+        "plan risk high (escalated: 1 data, 2 security) needs 2 accepted gentle-ai-verify "
+        "verdict(s) for this candidate (stakes shipping, critical), found 1; not accepted: "
+        "verdict #3 (brief b1, status pass): fullSuiteRun is false",
+        id="verifier-shipping-critical-rejected",
+    ),
+    pytest.param(
+        VerifierShortfall(
+            items=(DATA,), needed=3, found=2, ruled=4, stakes=Stakes.AUDIT, critical=False
+        ),
+        "plan risk high (escalated: 1 data) needs 3 accepted gentle-ai-verify verdict(s) for "
+        "this candidate with a majority of pass (stakes audit), found 2 of 4 verifier "
+        "verdict(s)",
+        id="verifier-audit-majority",
+    ),
+    pytest.param(
+        SPOT,
+        "no spot check for this candidate (required in every tier; plan risk medium)",
+        id="spot-check",
+    ),
+    pytest.param(
+        READBACK,
+        "no spot check for this candidate (required in every tier; plan risk passive)",
+        id="spot-check-passive",
+    ),
+    pytest.param(
+        DISAGREED,
+        "a spot check disagreed with the writer's report: spot check #2 re-ran receipt #1 "
+        "(pytest): reported exit 0, observed exit 1",
+        id="spot-check-disagreed",
+    ),
+    pytest.param(
+        NoValidNote(stale=False),
+        "delegated, but it has no gentle-hooks note for its tree: no spot check can count",
+        id="no-note",
+    ),
+    pytest.param(
+        NoValidNote(stale=True),
+        "delegated, but its note records another tree (rewritten after verification: "
+        "stale): no spot check can count",
+        id="stale-note",
+    ),
+    pytest.param(
+        StaleRecords(),
+        "its note also holds records for an earlier tree: the commit was rewritten with a "
+        "changed tree, so they are stale",
+        id="stale-records",
+    ),
+]
+
+
+@pytest.mark.parametrize(("shortfall", "text"), REASONS)
+def test_reason(shortfall: Shortfall, text: str) -> None:
+    assert reason(shortfall) == text
+
+
+@pytest.mark.parametrize(("binding", "flags"), BINDINGS)
+@pytest.mark.parametrize(
+    ("shortfall", "first"),
+    [
+        pytest.param(SPOT, None, id="spot-check-with-report"),
+        pytest.param(
+            SpotCheckShortfall(risk=PlanRisk.MEDIUM, no_receipt=True),
+            "gentle-hook receipt run{f} -- <test command>",
+            id="spot-check-without-report",
+        ),
+        pytest.param(VERIFIER, None, id="verifier"),
+        pytest.param(NoValidNote(stale=False), None, id="no-note"),
+    ],
+)
+def test_first_command(
+    shortfall: Shortfall, first: str | None, binding: Binding, flags: str
+) -> None:
+    want = None if first is None else first.format(f=flags)
+    assert first_command(shortfall, binding) == want
+    hints = receipt_hints([VERIFIER, shortfall], binding)
+    assert hints == (
+        []
+        if want is None
+        else [
+            f"no receipt is recorded for this candidate: the writer reports a command first: {want}"
+        ]
+    )
+
+
+def test_lists_keep_the_shortfalls_order() -> None:
+    both = (VERIFIER, SPOT)
+    assert reasons(both) == [reason(VERIFIER), reason(SPOT)]
+    assert commands(both, STAGED) == [
+        "gentle-hook verdict add --staged <verdict.json>",
+        "gentle-hook spot-check --staged",
+    ]
+    assert [s.what for s in both] == [Missing.VERIFIER, Missing.SPOT_CHECK]
+
+
+# -- the policy hands the renderer values: decide -> shortfalls ------------------------------
+
+
+def _plan(native: NativeRisk, escalations: tuple[Escalation, ...] = (), stakes=Stakes.ORDINARY):
+    return build_plan(
+        PlanInputs(
+            native_risk=native,
+            escalations=escalations,
+            review=ReviewEvidence(),
+            runtime_writers=(),
+            caller_writer=None,
+            rdd=ResolvedRdd(RddMode.UNKNOWN, RddSource.DEFAULT),
+            stakes=stakes,
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("plan", "done", "shortfalls"),
+    [
+        pytest.param(
+            _plan(NativeRisk.PASSIVE),
+            Satisfaction(receipts=0),
+            (SpotCheckShortfall(PlanRisk.PASSIVE, readback=True, no_receipt=True),),
+            id="passive-nothing-done",
+        ),
+        pytest.param(
+            _plan(NativeRisk.MEDIUM),
+            Satisfaction(spot_check_agreed=True, disagreements=("d1",), receipts=1),
+            (SpotCheckShortfall(PlanRisk.MEDIUM, disagreements=("d1",)),),
+            id="medium-disagreed",
+        ),
+        pytest.param(
+            _plan(NativeRisk.PASSIVE),
+            Satisfaction(readback=True, disagreements=("d1",), receipts=1),
+            (SpotCheckShortfall(PlanRisk.PASSIVE, disagreements=("d1",)),),
+            id="passive-disagreed-no-readback-alternative",
+        ),
+        pytest.param(
+            _plan(NativeRisk.MEDIUM, (make_escalation("data", "drops a column", True),)),
+            Satisfaction(spot_check_agreed=True, rejected_verdicts=("r1",)),
+            (
+                VerifierShortfall(
+                    (DATA,),
+                    needed=1,
+                    found=0,
+                    ruled=0,
+                    stakes=Stakes.ORDINARY,
+                    critical=True,
+                    rejected=("r1",),
+                ),
+            ),
+            id="escalated-critical-ordinary",
+        ),
+        pytest.param(
+            _plan(NativeRisk.MEDIUM, (make_escalation("security", "tokens"),), Stakes.AUDIT),
+            Satisfaction(
+                accepted_verdicts=1, verdict_statuses=("pass", "fail", "abstain"), receipts=2
+            ),
+            (
+                VerifierShortfall(
+                    (SECURITY,), needed=3, found=1, ruled=2, stakes=Stakes.AUDIT, critical=False
+                ),
+                SpotCheckShortfall(PlanRisk.HIGH),
+            ),
+            id="audit-both-missing",
+        ),
+    ],
+)
+def test_decide_returns_shortfall_values(plan: Plan, done: Satisfaction, shortfalls) -> None:
+    d = decide(plan, done, applies=True)
+    assert d.shortfalls == shortfalls
+    assert d.missing == tuple(s.what for s in shortfalls)
