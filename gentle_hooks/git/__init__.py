@@ -1,1 +1,15 @@
-"""git_pkg: TODO room docstring."""
+"""The git adapter (SPEC §2 "Git access", §3): the only code that runs git.
+
+Room ``git``. Plumbing output only, parsed into our own value types; the hook environment
+(``GIT_DIR``, ``GIT_INDEX_FILE``, ``GIT_WORK_TREE``, quarantine) is honoured, and the user's
+index is never written. :class:`~.repository.Repository` composes one module per job:
+
+* :mod:`.process` — child processes; :mod:`.parse` — plumbing output parsed;
+* :mod:`.core` — where the repository lives, running git, config reads;
+* :mod:`.refs` — revisions, merge-bases, new commits, ancestor trees;
+* :mod:`.objects` — blobs and commits by id; :mod:`.blobsearch` — streamed blob search;
+* :mod:`.notes` — notes refs read and written; :mod:`.message` — trailers in a message;
+* :mod:`.index` — staged and snapshot projections; :mod:`.diff` — diff stats and scans;
+* :mod:`.base` — base ref, merge-base, candidate; :mod:`.repository` — the composition;
+* :mod:`.probe` — the hook pass path's light reads (no ``subprocess``).
+"""

@@ -1,1 +1,15 @@
-"""services: TODO room docstring."""
+"""Use cases (SPEC §3-§9): one module per thing a user or a hook asks for.
+
+Room ``services``. Each wires the adapters (git, config, ledger, notes, native, agents)
+to the pure policy for one use case and returns values; nothing here prints.
+
+* :mod:`.assess` — candidate -> native assessment -> plan -> decision;
+* :mod:`.status` — the plan of the current candidate and what is recorded for it;
+* :mod:`.record` — bind a command to its candidate and record (mutations, receipts,
+  escalations, review outcomes); :mod:`.runner` — run a reported command and observe it;
+* :mod:`.spotcheck` — the parent's spot check (a re-run, or a readback);
+* :mod:`.verdicts` — store and show DelegationVerdicts for a candidate;
+* :mod:`.rdd` — the RDD line a harness pins per session;
+* :mod:`.install` — place and remove the plain git hook scripts;
+* :mod:`.doctor` — health checks of the store and the installed hooks.
+"""

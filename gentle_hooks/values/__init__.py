@@ -1,1 +1,10 @@
-"""values: TODO room docstring."""
+"""Frozen value types every room shares (SPEC §3): the bottom layer beside ``errors``.
+
+Room ``values``. Standard library only; no I/O, no clock, no environment.
+
+* :mod:`.frozen` — ``@frozen``: immutable value classes without :mod:`dataclasses` (whose
+  import the hook pass path cannot afford), with ``replace``, ``fields`` and ``asdict``.
+* :mod:`.candidate` — a candidate (base tree, candidate tree), its projection, its
+  ``sha256:`` identity, the base resolution and per-path diff stats.
+* :mod:`.binding` — which candidate a command binds to (snapshot, staged, committed).
+"""
