@@ -1,6 +1,6 @@
 """The one error type of gentle-hooks and its exit codes (SPEC §7 "Exit codes").
 
-Layer: leaf. Imports only the standard library; every other module may import it.
+Room ``errors``, leaf. Imports only the standard library; every other module may import it.
 
 A *block* is a result, never an exception. Exceptions are for input the tool cannot
 act on (exit 2) and for the unexpected (exit 3, handled by :mod:`gentle_hooks.main`).

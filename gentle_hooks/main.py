@@ -1,6 +1,6 @@
 """Entry point: ``main(argv) -> int`` and the exit-code contract (SPEC §7 "Exit codes").
 
-Layer: top. Imports nothing heavy at module level: the hook pass path (issue 4) decides
+Room ``main``. Imports nothing heavy at module level: the hook pass path decides
 before click, pydantic or pygit2 are imported. Click runs with ``standalone_mode=False``
 because standalone mode throws away the command's return value; the exit code is set here.
 

@@ -1,7 +1,7 @@
-"""Agent-runtime adapters (SPEC §7 "Hooks"; issue 4 item 6): turn what a runtime hands its
+"""Agent-runtime adapters (SPEC §7 "Hooks"): turn what a runtime hands its
 hooks into a pending mutation.
 
-Layer: service (standard library). ``gentle-hook record --from claude-code`` reads Claude
+Room ``agents`` (standard library only). ``gentle-hook record --from claude-code`` reads Claude
 Code's hook input on stdin — one JSON object with ``session_id``, ``transcript_path``,
 ``cwd``, ``effort`` (recent versions), ``tool_name``, ``tool_input`` (``file_path``,
 ``notebook_path``) and ``tool_use_id`` — and records the writer. Claude Code does not pass the

@@ -1,8 +1,8 @@
 """What ``gentle-hook assess`` does once its arguments are parsed (SPEC §3-§5, §7).
 
-Layer: command body, without click: :mod:`gentle_hooks.cli.assess` (click) and the fast
+Room ``cli``, command body, without click: :mod:`gentle_hooks.cli.assess` (click) and the fast
 path of :mod:`gentle_hooks.main` (a strict subset of the flags, parsed by hand so that
-``assess`` does not pay click's ≈ 40 ms import on the 2-core machine issue 8 measures)
+``assess`` does not pay click's ≈ 40 ms import)
 both call :func:`assess_command`, so the two cannot drift.
 """
 

@@ -1,6 +1,6 @@
 """``gentle-hook doctor``: diagnose the repository's gentle-hooks state (SPEC §6, §7).
 
-Layer: CLI (thin): parse flags, call one service function, render its result.
+Room ``cli``: parse flags, call one service function, render its result.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``gentle-hook escalate``: name a Task Size high-risk item for this work (SPEC §5).
 
-Layer: CLI (thin): parse flags, call one service function, render its result.
+Room ``cli``: parse flags, call one service function, render its result.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``gentle-hook gate --range A..B``: judge a pushed range from notes and trailers (SPEC §8).
 
-Layer: CLI (thin). Exit 0 every delegated commit verified, 1 blocked, 2 cannot assess (a
+Room ``cli``. Exit 0 every delegated commit verified, 1 blocked, 2 cannot assess (a
 shallow history cutting the range, a bad range) — never a pass for what it cannot see.
 """
 

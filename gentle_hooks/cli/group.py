@@ -1,6 +1,6 @@
 """The ``gentle-hook`` click group (SPEC §7). Thin: parse, call a service, render.
 
-Layer: CLI, the top. Subcommands load lazily from :data:`COMMANDS` (``name ->
+Room ``cli``. Subcommands load lazily from :data:`COMMANDS` (``name ->
 "module:attribute"``), so a command imports only what it needs and adding one is a line here.
 """
 

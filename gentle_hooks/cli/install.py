@@ -1,6 +1,6 @@
 """``gentle-hook install`` / ``uninstall``: plain git hooks without the framework (SPEC §7).
 
-Layer: CLI (thin): parse flags, call :mod:`gentle_hooks.services.install`, print what was done.
+Room ``cli``: parse flags, call :mod:`gentle_hooks.services.install`, print what was done.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Options shared by the recording commands: ``--cwd``, binding flags, ``--json``.
 
-Layer: CLI helpers. The binding flags select the candidate a record binds to (SPEC §3
+Room ``cli``. The binding flags select the candidate a record binds to (SPEC §3
 "Binding"): the snapshot by default, ``--committed`` for HEAD's tree, ``--staged`` for
 the index; ``--base-ref`` chooses the base.
 """

@@ -1,6 +1,6 @@
 """``gentle-hook brief check`` and ``gentle-hook quorum tally|report`` (SPEC §9; seeds 001, 003).
 
-Layer: CLI. Thin: read the files, call :mod:`gentle_hooks.artifacts.brief` and
+Room ``cli``. Thin: read the files, call :mod:`gentle_hooks.artifacts.brief` and
 :mod:`gentle_hooks.quorum` (ballot, ruling, survival), render. Exit codes: 0 informational
 or accepted, 1 a brief rejected by policy, 2 input that cannot be read as what it claims
 to be (raised as :class:`~gentle_hooks.errors.GentleError`).

@@ -1,7 +1,7 @@
 """``gentle-hook rdd line|status|loadout``: the RDD line for agent harnesses (SPEC §9;
 seed 000, first paragraph).
 
-Layer: CLI (thin): parse flags, call :mod:`gentle_hooks.services.rdd`, render through
+Room ``cli``: parse flags, call :mod:`gentle_hooks.services.rdd`, render through
 :mod:`gentle_hooks.report.rdd_models`. ``--session`` is checked here rather than by click's
 ``required=True`` so that a missing id is one line and exit 2, like every other bad input.
 """

@@ -1,6 +1,6 @@
 """``gentle-hook receipt run|add|list``: the writer's reports (SPEC §6 "receipt").
 
-Layer: CLI (thin): parse flags, call one service function, render its result.
+Room ``cli``: parse flags, call one service function, render its result.
 """
 
 from __future__ import annotations

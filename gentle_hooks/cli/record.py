@@ -1,6 +1,6 @@
 """``gentle-hook record``: a pending mutation for this work tree (SPEC §6).
 
-Layer: CLI (thin): parse flags, call one service function, render its result.
+Room ``cli``: parse flags, call one service function, render its result.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``gentle-hook review decline|unavailable|ack``: review outcome facts (SPEC §5).
 
-Layer: CLI (thin): parse flags, call one service function, render its result.
+Room ``cli``: parse flags, call one service function, render its result.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``gentle-hook schema NAME``: the JSON Schema of an envelope or an input (SPEC §7).
 
-Layer: CLI. Imports the model named in :data:`SCHEMAS` and prints its pydantic schema.
+Room ``cli``. Imports the model named in :data:`SCHEMAS` and prints its pydantic schema.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``gentle-hook spot-check``: the parent re-runs one reported command (SPEC §5, §6).
 
-Layer: CLI (thin): parse flags, call one service function, render its result.
+Room ``cli``: parse flags, call one service function, render its result.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``gentle-hook status``: plan, records, satisfied and missing for this candidate (SPEC §5).
 
-Layer: CLI (thin): parse flags, call one service function, render its result.
+Room ``cli``: parse flags, call one service function, render its result.
 """
 
 from __future__ import annotations

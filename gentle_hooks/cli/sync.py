@@ -1,6 +1,6 @@
 """``gentle-hook sync fetch|push [REMOTE]``: share notes with a remote (SPEC §8).
 
-Layer: CLI (thin). Merges notes as a line union (git's ``cat_sort_uniq``), so records two
+Room ``cli``. Merges notes as a line union (git's ``cat_sort_uniq``), so records two
 clones added to the same commit are both kept, whichever syncs first.
 """
 

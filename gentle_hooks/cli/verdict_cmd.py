@@ -1,6 +1,6 @@
 """``gentle-hook verdict add|list|show``: independent verifier verdicts (SPEC §6, §9).
 
-Layer: CLI (thin): parse flags, call one service function, render its result.
+Room ``cli``: parse flags, call one service function, render its result.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Configuration: TOML, git config and environment, validated and compiled (SPEC §7 "Config").
 
-Layer: adapter. Two stages, as python-semantic-release does it: the raw TOML table is
+Room ``config``. Two stages, as python-semantic-release does it: the raw TOML table is
 validated into :class:`gentle_hooks.config.schema.RawConfig` (pydantic, ``extra="forbid"``:
 an unknown key is an error naming the key), then compiled with git config and environment
 overrides into :class:`gentle_hooks.config.settings.Settings`.
@@ -113,7 +113,8 @@ def _parse_toml(raw: bytes, path: str) -> dict[str, object]:
     else:  # pragma: no cover
         import tomli as tomllib
     try:
-        return tomllib.loads(raw.decode("utf-8"))
+        parsed: dict[str, object] = tomllib.loads(raw.decode("utf-8"))
+        return parsed
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read config: {exc}") from None
 
@@ -130,7 +131,8 @@ def _load_toml(path: str) -> dict[str, object]:
         import tomli as tomllib
     try:
         with open(path, "rb") as fh:
-            return tomllib.load(fh)
+            parsed: dict[str, object] = tomllib.load(fh)
+            return parsed
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read config: {exc}") from None
 
@@ -202,15 +204,11 @@ def compile_settings(
 
 
 def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:
-    defaults = RiskSettings()
-    risk = RiskSettings(
-        **{
-            name: (tuple(v.lower() for v in value) if name == "hot_path_tokens" else value)
-            if value is not None
-            else getattr(defaults, name)
-            for name, value in raw.risk.model_dump().items()
-        }
-    )
+    changes: dict[str, object] = {
+        name: tuple(v.lower() for v in value) if name == "hot_path_tokens" else value
+        for name, value in raw.risk.model_dump(exclude_none=True).items()
+    }
+    risk = replace(RiskSettings(), **changes)
     for pattern in risk.process_patterns:
         try:
             re.compile(pattern)

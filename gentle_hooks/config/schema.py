@@ -1,6 +1,6 @@
 """The configuration file's schema: ``[tool.gentle-hooks]`` / ``.gentle-hooks.toml``.
 
-Layer: models (pydantic). Imported only when a config table exists, so that repositories
+Room ``config``, models (pydantic). Imported only when a config table exists, so that repositories
 without one never pay for pydantic on the hook path. Unknown keys are errors naming the key.
 """
 

@@ -1,8 +1,8 @@
 """Compiled settings: the runtime form of configuration, as plain frozen values.
 
-Layer: pure value types (standard library only). :mod:`gentle_hooks.config.load` validates TOML,
-git config and environment into these; the classifier and the plan read only these, so the
-packaged defaults and a user's file go through the same path.
+Room ``config``, pure value types (standard library only). :mod:`gentle_hooks.config.load`
+validates TOML, git config and environment into these; the classifier and the plan read only
+these, so the packaged defaults and a user's file go through the same path.
 """
 
 from __future__ import annotations

@@ -88,7 +88,7 @@ def _private_copy(src: str, directory: str) -> str:
 
     Created exclusively (``O_EXCL``, mode 0600) in ``directory``, else in the temporary
     directory. Plain ``os`` calls: :mod:`shutil` and :mod:`tempfile` cost ≈ 5 ms to import
-    on the hook path (issue 8).
+    on the hook path.
 
     Raises:
         OSError: neither directory takes a file, or ``src`` cannot be read.

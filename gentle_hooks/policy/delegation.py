@@ -1,7 +1,7 @@
 """Delegated evidence that needs no ledger: AI co-author trailers and markers in commits,
 and an agent runtime in the hook's environment (SPEC §5 "Decision": who the gate applies to).
 
-Layer: pure functions over strings and mappings (standard library only); the caller reads
+Room ``policy``, pure functions over strings and mappings (standard library only); the caller reads
 commit messages and the environment. Formats are the ones the tools write:
 
 * Claude Code: ``Co-Authored-By: Claude <noreply@anthropic.com>`` (any Claude model name)

@@ -1,6 +1,6 @@
 """Escalation: naming one Task Size high-risk item raises the plan to ``high`` (SPEC §5).
 
-Layer: policy (pure). The six items are the only way to a ``high`` plan; size, file count,
+Room ``policy`` (pure). The six items are the only way to a ``high`` plan; size, file count,
 native tier, a failed assessment, the writer's model or effort never escalate.
 """
 

@@ -1,8 +1,8 @@
 """Parsers for what the recording commands accept (SPEC §6): receipt lines, paths, short texts.
 
-Layer: pure (standard library and :mod:`gentle_hooks.errors` only). Every parser either
-returns a normalised value or raises :class:`~gentle_hooks.errors.UsageError` (exit 2) with
-the reason in one line. ``tests/unit/test_inputs.py`` holds their property tests.
+Room ``policy`` (pure: standard library and :mod:`gentle_hooks.errors` only). Every parser
+either returns a normalised value or raises :class:`~gentle_hooks.errors.UsageError` (exit
+2) with the reason in one line. ``tests/unit/test_inputs.py`` holds their property tests.
 """
 
 from __future__ import annotations

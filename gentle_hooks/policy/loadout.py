@@ -1,7 +1,7 @@
 """The review tool loadout a harness declares to the parent agent (SPEC §9; seed 000, first
 paragraph): full, or lean while the session's pinned RDD line reads ``off``.
 
-Layer: data (standard library and the policy vocabulary only). :func:`build_tools` returns
+Room ``policy``, data (standard library and the policy vocabulary only). :func:`build_tools` returns
 plain values; :mod:`gentle_hooks.report.rdd_models` is their JSON schema (``gentle-hook schema
 rdd-loadout``).
 

@@ -1,6 +1,6 @@
 """The verification plan and the gate decision (SPEC §5; seed 000 tier table).
 
-Layer: policy (pure). Every rule is a row with a stable id; the plan records the ids of the
+Room ``policy`` (pure). Every rule is a row with a stable id; the plan records the ids of the
 rows that produced it, so "why" is a render of data, not a guess.
 """
 

@@ -1,6 +1,6 @@
 """RDD mode: the ``Receipt-driven development: on|off|unknown`` line (SPEC §5, seed 000).
 
-Layer: policy (pure). Sources are passed in as values; the adapter reads them. The mode
+Room ``policy`` (pure). Sources are passed in as values; the adapter reads them. The mode
 is reported with its deciding source and never changes verification.
 """
 

@@ -1,7 +1,7 @@
 """The pinned RDD line of a harness session, and the review loadout that follows it
 (SPEC §9 "RDD line"; seed 000, first paragraph).
 
-Layer: policy (pure). No store, no environment, no clock: the caller passes the session's
+Room ``policy`` (pure). No store, no environment, no clock: the caller passes the session's
 pinned line (or None) and the live mode, and records what :func:`advance_line` returns.
 
 Seed 000: the ``Receipt-driven development: on|off|unknown`` line sits in the cached

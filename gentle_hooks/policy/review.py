@@ -1,6 +1,6 @@
 """Review outcome resolution (seed 000 "How assess resolves the review outcome"; SPEC §5).
 
-Layer: policy (pure). Rows apply in order; the first match wins. ``unknown`` is never
+Room ``policy`` (pure). Rows apply in order; the first match wins. ``unknown`` is never
 ``closed``, and no outcome authorizes delivery or removes a verifier.
 """
 

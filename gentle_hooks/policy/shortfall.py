@@ -1,7 +1,7 @@
 """What a candidate lacks, as values: one frozen shortfall per missing item (SPEC §5
 "Decision", §8 "Notes").
 
-Layer: policy (pure). A shortfall holds the facts a renderer needs to say what is missing,
+Room ``policy`` (pure). A shortfall holds the facts a renderer needs to say what is missing,
 why, and which command supplies it; it holds no words and no shell text. The binding the
 commands need is a separate value (:class:`gentle_hooks.values.binding.Binding`);
 :mod:`gentle_hooks.report.fixes` turns a shortfall and a binding into the reason line and

@@ -1,6 +1,6 @@
 """Stakes: how many verifier verdicts a decision needs (SPEC §9; seed 003 "How many verifiers").
 
-Layer: policy (pure). Standard library and :mod:`gentle_hooks.errors` only, so the plan can
+Room ``policy`` (pure). Standard library and :mod:`gentle_hooks.errors` only, so the plan can
 size the high tier from config ``stakes`` without importing pydantic. Re-exported by
 :mod:`gentle_hooks.quorum`.
 """

@@ -1,6 +1,6 @@
 """The policy's vocabulary as enums: tiers, outcomes, sources, efforts (SPEC §5).
 
-Layer: policy (pure). Values are the seeds' spellings and appear verbatim in ``--json``.
+Room ``policy`` (pure). Values are the seeds' spellings and appear verbatim in ``--json``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Writer profile resolution (seed 000 "How assess resolves the writer profile"; SPEC §5).
 
-Layer: policy (pure). The profile is reported and never adds a verifier: a ``mini`` model or
+Room ``policy`` (pure). The profile is reported and never adds a verifier: a ``mini`` model or
 ``low`` effort gets the same plan as any other writer.
 """
 

@@ -1,6 +1,6 @@
 """Whether a verifier's ``whatIChecked`` shows that anything was checked (SPEC §9).
 
-Layer: pure functions (standard library only); no I/O. Seed ``003_0245072c02421c57.txt``:
+Room ``quorum``, pure functions (standard library only); no I/O. Seed ``003_0245072c02421c57.txt``:
 "whatIChecked — makes a lazy verification visible" and, under "Verifying a verification",
 "Look for whatIChecked that merely restates the claim". A restating check is an abstention,
 never support ("Abstentions are not support"; "Default to refuted when uncertain").

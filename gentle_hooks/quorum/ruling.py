@@ -1,6 +1,6 @@
 """The deterministic tally of one finding's votes, its ruling, and the stored record (SPEC §9).
 
-Layer: models + pure functions; no I/O. Seed ``003_0245072c02421c57.txt`` "Verdict
+Room ``quorum``, models + pure functions; no I/O. Seed ``003_0245072c02421c57.txt`` "Verdict
 tallying" and "Verdict meanings": done in code, never by another agent. A tie and any
 contest are PLAUSIBLE, never CONFIRMED; zero valid verdicts never survives; refuted findings
 are kept with their reasons.

@@ -1,8 +1,8 @@
 """Survival report over stored tallies: overall, per lens, and calibration flags (SPEC §9).
 
-Layer: models + pure functions; no I/O. Seed ``003_0245072c02421c57.txt`` "Reading survival
-rates": ~86% uniform across lenses is healthy; 100%, under 50% and sharp variation by lens
-each mean something is wrong with the verify or mining phase.
+Room ``quorum``, models + pure functions; no I/O. Seed ``003_0245072c02421c57.txt`` "Reading
+survival rates": ~86% uniform across lenses is healthy; 100%, under 50% and sharp variation
+by lens each mean something is wrong with the verify or mining phase.
 """
 
 from __future__ import annotations

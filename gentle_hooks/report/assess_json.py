@@ -1,6 +1,6 @@
 """Build the ``--json`` envelope of ``assess`` from a result (SPEC §7).
 
-Layer: service -> JSON. The one place that maps policy values to the JSON boundary. It
+Room ``report``, service -> JSON. The one place that maps policy values to the JSON boundary. It
 builds plain dicts: the envelope's schema is :class:`gentle_hooks.report.models.AssessEnvelope`
 (pydantic, exported by ``gentle-hook schema assess``), and ``tests/unit/test_envelope.py``
 validates what this module prints against that model, so the two cannot drift. Building the
@@ -10,7 +10,7 @@ dict directly keeps pydantic's import and model build (about 150 ms) off every `
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Final
 
 from gentle_hooks.native.result import ABSENT
 from gentle_hooks.policy.vocabulary import Verification
@@ -18,7 +18,7 @@ from gentle_hooks.policy.writer import is_small
 from gentle_hooks.report.fixes import commands, reasons
 from gentle_hooks.services.assess import AssessResult
 
-ASSESS_SCHEMA = "gentle-hooks.assess/v1"
+ASSESS_SCHEMA: Final = "gentle-hooks.assess/v1"
 
 
 def build_envelope(r: AssessResult) -> dict[str, Any]:

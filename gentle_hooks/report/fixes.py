@@ -1,6 +1,6 @@
 """What is missing, in words, and the exact command that supplies it (SPEC §5 "Decision", §7).
 
-Layer: presentation. The one place that writes a fix command: every gate, ``assess``,
+Room ``report``. The one place that writes a fix command: every gate, ``assess``,
 ``status`` and the range gate render a shortfall (:mod:`gentle_hooks.policy.shortfall`) and
 a binding (:class:`gentle_hooks.values.binding.Binding`) through these functions, and print
 or serialise the strings they return. Pure string building; nothing here parses a string.

@@ -1,6 +1,6 @@
 """The JSON boundary: pydantic models of every envelope gentle-hooks prints (SPEC §7).
 
-Layer: models. Imports pydantic, the policy vocabulary and plain value types only. Frozen,
+Room ``report``. Imports pydantic, the policy vocabulary and plain value types only. Frozen,
 ``extra="forbid"``. These models are the schemas (``gentle-hook schema``) and the decoders
 of untrusted input; the hot paths emit plain dicts that tests validate against them.
 Field names are the seeds' spellings (``nativeRisk``, ``outcome_source``...). Optional
@@ -28,8 +28,7 @@ from gentle_hooks.policy.vocabulary import (
     Verification,
     WriterSource,
 )
-
-ASSESS_SCHEMA = "gentle-hooks.assess/v1"
+from gentle_hooks.report.assess_json import ASSESS_SCHEMA
 
 ReviewDueReason = Literal[
     "already_reviewed", "high_risk", "slice_budget_reached", "under_budget", "passive"

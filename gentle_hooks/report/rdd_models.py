@@ -1,6 +1,6 @@
 """The JSON boundary of ``gentle-hook rdd``: line, status and loadout envelopes (SPEC §9).
 
-Layer: models. Imports pydantic, the policy and :mod:`gentle_hooks.policy.loadout` /
+Room ``report``. Imports pydantic, the policy and :mod:`gentle_hooks.policy.loadout` /
 :mod:`gentle_hooks.services.rdd` value types. Frozen, ``extra="forbid"``; exported by
 ``gentle-hook schema rdd-line|rdd-status|rdd-loadout``. The ``rdd`` commands are not on a
 hook path, so they build their output through these models directly.

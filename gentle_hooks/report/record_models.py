@@ -1,6 +1,6 @@
 """The JSON boundary of the recording commands and ``status``/``doctor`` (SPEC §6, §7).
 
-Layer: models. Imports pydantic, :mod:`gentle_hooks.report.models` (the assess envelope) and the
+Room ``report``. Imports pydantic, :mod:`gentle_hooks.report.models` (the assess envelope) and the
 ledger's plain value types to map them. Frozen, ``extra="forbid"``; every record carries
 a ``type`` discriminator.
 """

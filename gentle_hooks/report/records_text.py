@@ -1,6 +1,6 @@
 """Human output for ledger records, recording commands and ``status`` (SPEC §6, §7).
 
-Layer: presentation. Pure string building from records and results.
+Room ``report``. Pure string building from records and results.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """Build the ``status --json`` envelope (SPEC §7): the assessment plus the records.
 
-Layer: service -> models. ``status`` is not on a hook path, so its envelope is built with the
-pydantic models directly; the nested assessment is the same dict ``assess --json`` prints,
-validated here against :class:`gentle_hooks.report.models.AssessEnvelope`.
+Room ``report``, service -> models. ``status`` is not on a hook path, so its envelope is
+built with the pydantic models directly; the nested assessment is the same dict ``assess
+--json`` prints, validated here against :class:`gentle_hooks.report.models.AssessEnvelope`.
 """
 
 from __future__ import annotations

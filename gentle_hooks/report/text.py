@@ -1,6 +1,6 @@
 """Human output: a few lines a developer reads at a glance (SPEC §7).
 
-Layer: presentation. Pure string building from results; the CLI decides where it goes.
+Room ``report``. Pure string building from results; the CLI decides where it goes.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The doctor service: health checks a user runs when something refuses to work (SPEC §6, §7).
 
-Layer: service. Each check is a function of the repository returning
+Room ``services``. Each check is a function of the repository returning
 :class:`CheckResult` values; :func:`run_checks` runs them in order. Today it checks the
 ledger (store path, schema version, journal mode, ``PRAGMA integrity_check``, record
 counts) and, for every worktree, whether the commit and push gates are reachable.
@@ -86,7 +86,7 @@ def hook_state(path: str) -> tuple[str, bool]:
 
 
 def check_hooks(repo: Repository) -> list[CheckResult]:
-    """For every worktree: is the commit gate and the push gate reachable? (issue 4)
+    """For every worktree: is the commit gate and the push gate reachable? (SPEC §7 "Hooks")
 
     A worktree where nothing of gentle-hooks is installed anywhere is reported, not failed;
     once any worktree has the gate, a worktree where it is unreachable fails (an agent

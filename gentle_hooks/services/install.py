@@ -1,6 +1,6 @@
-"""Place and remove the plain git hook scripts (SPEC §7 "Hooks"; issue 4).
+"""Place and remove the plain git hook scripts (SPEC §7 "Hooks").
 
-Layer: adapter (files in the hooks directory; git config through the git adapter). The
+Room ``services``, adapter (files in the hooks directory; git config through the git adapter). The
 effective hooks directory is what git itself resolves (``git rev-parse --path-format=absolute
 --git-path hooks``): ``core.hooksPath`` absolute or relative (relative to each worktree's
 root), or the common git dir's ``hooks`` shared by linked worktrees.

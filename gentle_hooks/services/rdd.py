@@ -1,7 +1,7 @@
 """RDD line for agent harnesses: the live mode, and a session's pinned line in the ledger
 (SPEC §9 "RDD line"; seed 000, first paragraph).
 
-Layer: service. Wires the git adapter, config, the pure transition table
+Room ``services``. Wires the git adapter, config, the pure transition table
 (:mod:`gentle_hooks.policy.rddline`) and the ledger store; returns values, never prints.
 
 * :func:`live_rdd` reads the live mode and its deciding source (``GENTLE_RDD`` > ``git

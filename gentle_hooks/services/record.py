@@ -1,6 +1,6 @@
 """Recording service (SPEC §3 "Binding", §5, §6): bind a command to its candidate and record.
 
-Layer: service. Wires the git adapter, config, input parsers, the policy's validators and
+Room ``services``. Wires the git adapter, config, input parsers, the policy's validators and
 the ledger store; returns records, never prints. The CLI modules under
 :mod:`gentle_hooks.cli` parse flags, call one function here and render what it returns.
 

@@ -1,6 +1,6 @@
 """Run a reported command in the foreground and observe it (SPEC §6 "receipt", "spot check").
 
-Layer: adapter (processes). Imports the standard library and :mod:`gentle_hooks.errors`.
+Room ``services``, adapter (processes). Imports the standard library and :mod:`gentle_hooks.errors`.
 
 The command inherits stdin; its stdout and stderr go through pipes that are copied to
 our own streams as they arrive (so the output still streams to the terminal) while each

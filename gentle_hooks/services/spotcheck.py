@@ -1,6 +1,6 @@
 """The parent's spot check (SPEC §5 "Spot check", §6): re-run a reported command, or read back.
 
-Layer: service. Uses the git adapter, the runner and the store through
+Room ``services``. Uses the git adapter, the runner and the store through
 :mod:`gentle_hooks.services.record`; returns what it recorded, never prints.
 
 A re-run counts for the candidate computed *before* it, and only when

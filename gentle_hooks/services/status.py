@@ -1,7 +1,7 @@
 """The status service (SPEC §5, §6): the plan of the current candidate, what is recorded for
 it, what is satisfied, and what is missing.
 
-Layer: service. Runs :func:`gentle_hooks.services.assess.run_assess` (which reads the ledger
+Room ``services``. Runs :func:`gentle_hooks.services.assess.run_assess` (which reads the ledger
 read-only) and derives the missing items (as the policy's shortfalls) and hints; never
 prints, never records. :mod:`gentle_hooks.report.fixes` writes the command for each.
 """

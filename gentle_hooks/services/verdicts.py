@@ -1,6 +1,6 @@
 """The verdict service (SPEC §6 "verdict", §9): store a ``DelegationVerdict`` for a candidate.
 
-Layer: service. Parses and judges with :mod:`gentle_hooks.artifacts.verdict`, renders with
+Room ``services``. Parses and judges with :mod:`gentle_hooks.artifacts.verdict`, renders with
 :mod:`gentle_hooks.artifacts.markdown`, binds to the candidate through
 :mod:`gentle_hooks.services.record` and keeps the verdict's JSON, its acceptance, the
 reasons it was not accepted and its Markdown view in the ledger (never in the work tree).

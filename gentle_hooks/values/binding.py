@@ -1,9 +1,10 @@
 """Which candidate a command binds to (SPEC §3 "Binding").
 
-Layer: pure value type (standard library and :mod:`gentle_hooks.values.candidate`). A value
-every layer can hold without importing the recording stack: the assess service carries it
-on its result, and :func:`gentle_hooks.report.fixes.binding_flags` turns it into the flags
-of the commands a report prints.
+Room ``values``, a pure value type (standard library and
+:mod:`gentle_hooks.values.candidate`). A value every layer can hold without importing the
+recording stack: the assess service carries it on its result, and
+:func:`gentle_hooks.report.fixes.binding_flags` turns it into the flags of the commands a
+report prints.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Candidates and their identity (SPEC §3): the pair (base tree, candidate tree).
 
-Layer: pure value types. Imports only the standard library. The git adapter builds these;
+Room ``values``, pure value types. Imports only the standard library. The git adapter builds these;
 the ledger, the gate and the notes key every record by :func:`candidate_identity`.
 
 Value types here are ``@frozen`` classes (:mod:`gentle_hooks.values.frozen`), not pydantic

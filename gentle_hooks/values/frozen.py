@@ -1,6 +1,6 @@
-"""Frozen value types for the hook paths, without :mod:`dataclasses` (issue 8).
+"""Frozen value types for the hook paths, without :mod:`dataclasses`.
 
-Layer: foundation (no I/O, stdlib only). ``@frozen`` turns a class whose body declares
+Room ``values`` (no I/O, standard library only). ``@frozen`` turns a class whose body declares
 annotated fields into an immutable value type with the behaviour of
 ``@dataclasses.dataclass(frozen=True)`` that this code base uses: an ``__init__`` taking the
 fields in declaration order (positionally or by name, defaults and ``field(default=...)`` /
@@ -8,7 +8,7 @@ fields in declaration order (positionally or by name, defaults and ``field(defau
 fields), ``__hash__`` (of the field values), ``__match_args__``, and assignment or deletion
 of an attribute raising :class:`FrozenInstanceError`.
 
-Why not :mod:`dataclasses`: on the 2-core machine class issue 8 measures, importing it costs
+Why not :mod:`dataclasses`: on a 2-core machine, importing it costs
 ≈ 25 ms (it imports :mod:`inspect`) and each frozen class ≈ 1.2 ms at import time (it
 compiles generated source for five methods), which is ≈ 4x ``python -c pass`` on the
 delegated commit gate's 44 classes. The methods here are shared closures, compiled once
@@ -87,7 +87,8 @@ def _values(obj: object) -> tuple[object, ...]:
     return tuple(d[n] for n in getattr(type(obj), FIELDS_ATTR))
 
 
-def _eq(self: object, other: object) -> bool:
+def _eq(self: object, other: object) -> object:
+    """``__eq__`` of a frozen class: equal fields, same class; NotImplemented otherwise."""
     if other.__class__ is not self.__class__:
         return NotImplemented
     return _values(self) == _values(other)

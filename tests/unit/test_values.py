@@ -1,4 +1,5 @@
-"""``@frozen`` value types (gentle_hooks.values.frozen): the dataclass behaviour the code relies on."""
+"""``@frozen`` value types (gentle_hooks.values.frozen): the dataclass behaviour the code
+relies on."""
 
 from __future__ import annotations
 
@@ -132,7 +133,10 @@ def test_no_dataclasses_on_the_gate_path() -> None:
     import subprocess
     import sys
 
-    code = "import sys, gentle_hooks.hooks.gates, gentle_hooks.hooks.rangegate; print('dataclasses' in sys.modules)"
+    code = (
+        "import sys, gentle_hooks.hooks.gates, gentle_hooks.hooks.rangegate; "
+        "print('dataclasses' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
