@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable
 
 from gentle_hooks.config.settings import RiskSettings
-from gentle_hooks.native.rules import CONFIG_EXTENSIONS, PathFacts, facts_of
+from gentle_hooks.native.rules import CONFIG_EXTENSIONS, FactValues, PathFacts, facts_of
 
 #: A path's tokens in one pass: runs of ASCII letters and digits, split where a lowercase
 #: letter or digit meets an uppercase one (``authService`` -> ``auth`` ``Service``).
@@ -214,13 +214,15 @@ class FactCache:
     has far fewer distinct directories and names, so each is asked once.
     """
 
-    __slots__ = ("dirs", "m", "names", "paths")
+    __slots__ = ("dirs", "interned", "m", "names", "paths")
 
     def __init__(self, m: Matchers) -> None:
         self.m = m
         self.dirs: dict[str, _DirFacts] = {}
         self.names: dict[str, _NameFacts] = {}
         self.paths: dict[str, PathFacts] = {}
+        #: the values of the facts met so far -> their one object (:func:`facts_of`)
+        self.interned: dict[FactValues, PathFacts] = {}
 
     def _hot(self, text: str, maybe: bool = True) -> str | None:
         """The smallest hot token among ``text``'s tokens, or None (``maybe`` False: known
@@ -298,4 +300,10 @@ class FactCache:
             if df[0] is not None and (hot is None or df[0] < hot):
                 hot = df[0]
             agent = df[1] or agent
-        return facts_of(hot, shell, config, agent, doc, delivery, generated)
+        values = (hot, shell, config, agent, doc, delivery, generated)
+        # a local lookup before facts_of: one call fewer per path learnt
+        return self.interned.get(values) or self._intern(values)
+
+    def _intern(self, values: FactValues) -> PathFacts:
+        facts = self.interned[values] = facts_of(*values)
+        return facts

@@ -27,6 +27,10 @@ from gentle_hooks.values.frozen import frozen
 CONFIG_EXTENSIONS = (".toml", ".yaml", ".yml", ".json", ".ini", ".cfg", ".conf", ".env", ".lock")
 
 
+#: A path's facts in the order of :func:`facts_of`'s arguments.
+FactValues = tuple[str | None, bool, bool, bool, bool, bool, bool]
+
+
 class PathFacts:
     """What the classifier settings say of one path: everything a row reads of a path.
 
@@ -47,31 +51,17 @@ class PathFacts:
 
     __slots__ = ("agent", "config", "delivery", "doc", "generated", "hot", "shell")
 
-    def __init__(
-        self,
-        hot: str | None,
-        shell: bool,
-        config: bool,
-        agent: bool,
-        doc: bool,
-        delivery: bool,
-        generated: bool,
-    ) -> None:
-        self.hot = hot
-        self.shell = shell
-        self.config = config
-        self.agent = agent
-        self.doc = doc
-        self.delivery = delivery
-        self.generated = generated
+    def __init__(self, values: FactValues) -> None:
+        self.hot, self.shell, self.config, self.agent, self.doc, self.delivery, self.generated = (
+            values
+        )
 
     def __repr__(self) -> str:
         body = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
         return f"PathFacts({body})"
 
 
-_Values = tuple[str | None, bool, bool, bool, bool, bool, bool]
-_INTERNED: dict[_Values, PathFacts] = {}
+_INTERNED: dict[FactValues, PathFacts] = {}
 
 
 def facts_of(
@@ -87,7 +77,7 @@ def facts_of(
     values = (hot, shell, config, agent, doc, delivery, generated)
     facts = _INTERNED.get(values)
     if facts is None:
-        facts = _INTERNED[values] = PathFacts(*values)
+        facts = _INTERNED[values] = PathFacts(values)
     return facts
 
 
