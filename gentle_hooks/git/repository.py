@@ -38,7 +38,7 @@ from gentle_hooks.git.parse import (
     listing,
     parse_raw_numstat,
 )
-from gentle_hooks.git.prefilter import search_keys
+from gentle_hooks.native.prefilter import search_keys
 from gentle_hooks.values.candidate import (
     EMPTY_TREES,
     BaseResolution,
@@ -1329,7 +1329,7 @@ def _search_batch(buf: bytearray, needles: Sequence[bytes], prefix: bytes, found
     name no blob. Returns how many bytes were read (whole records only).
 
     Each needle is one pass over the buffer: fewer, shorter keys that every needle contains
-    (:func:`~gentle_hooks.git.prefilter.search_keys`) are looked for instead, and a blob where
+    (:func:`~gentle_hooks.native.prefilter.search_keys`) are looked for instead, and a blob where
     one is found is then searched for the needles themselves.
     """
     starts: list[int] = []  # content of each blob: buf[starts[k]:ends[k]]

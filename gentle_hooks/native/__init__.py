@@ -5,7 +5,8 @@ Layer: above ``git`` and ``config``; may import :mod:`gentle_hooks.errors`, ``va
 ``policy``, ``config`` and ``git`` only. Modules, each importing only those below it:
 
 * ``message`` (one line of a binary's message), ``result`` (the envelope as plain
-  values), ``rules`` (the path-rule table and the one function reading it);
+  values), ``prefilter`` (literals a process pattern's matches contain), ``rules`` (the
+  path-rule table and the one function reading it);
 * ``pathfacts`` (what the settings say of a path), then ``classifier`` (a diff's tier and
   reasons);
 * ``decode`` (pydantic decode of the binary's output), then ``binary`` (runs it; imports

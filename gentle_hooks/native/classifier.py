@@ -22,8 +22,8 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from gentle_hooks.config.settings import RiskSettings
 from gentle_hooks.git.parse import AddedLine
-from gentle_hooks.git.prefilter import needles
 from gentle_hooks.native.pathfacts import fact_cache, matchers, path_facts
+from gentle_hooks.native.prefilter import needles
 from gentle_hooks.native.result import NativeAssessment, NativeCandidate, NativeReason
 from gentle_hooks.native.rules import NO_PATH, PathClass, classify_change
 from gentle_hooks.values.candidate import PathChange
@@ -68,7 +68,7 @@ def _cached_needles(patterns: tuple[str, ...]) -> tuple[bytes, ...] | None:
 
 def process_needles(s: RiskSettings) -> tuple[bytes, ...] | None:
     """Byte strings one of which an added line holds if :func:`process_hits` flags it
-    other than as a shebang (:func:`gentle_hooks.git.prefilter.needles`), or None when the
+    other than as a shebang (:func:`gentle_hooks.native.prefilter.needles`), or None when the
     patterns have none: a blob holding none of them, and not starting with
     :data:`SHEBANG`, brings no process-execution hit whatever its diff."""
     return _cached_needles(tuple(s.process_patterns))

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gentle_hooks.config.settings import DEFAULT_PROCESS_PATTERNS
-from gentle_hooks.git.prefilter import needles, required_literals, search_keys
+from gentle_hooks.native.prefilter import needles, required_literals, search_keys
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,6 @@
 """Literals a regular expression's matches must contain: a sound prefilter (SPEC §4).
 
-Layer: git, pure functions (standard library only): the blob search
-(:class:`gentle_hooks.git.repository.BlobSearch`) looks for :func:`search_keys`, and the
-native room asks :func:`needles`. The built-in classifier flags an added line
+Layer: pure functions (standard library only). The built-in classifier flags an added line
 when one of ``risk.process_patterns`` (Python regexes) finds a match in it; a line can only
 be flagged if it holds one of the strings :func:`required_literals` returns, so a blob that
 holds none of them cannot bring a process-execution hit, and git need not diff it for that.
