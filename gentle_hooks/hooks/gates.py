@@ -31,6 +31,8 @@ from gentle_hooks.ledger.facts import LedgerFacts, facts_from, read_facts
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import CommitRecord, OverrideRecord
 from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.native.builtin import prefetch_builtin
+from gentle_hooks.native.provider import BUILTIN
 from gentle_hooks.policy.delegation import (
     Evidence,
     message_evidence,
@@ -39,7 +41,7 @@ from gentle_hooks.policy.delegation import (
 )
 from gentle_hooks.report.fixes import NO_RECEIPT, command, first_command, reason
 from gentle_hooks.report.text import short
-from gentle_hooks.services.assess import BUILTIN, AssessResult, evaluate, prefetch_builtin
+from gentle_hooks.services.assess import AssessResult, evaluate
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Candidate, Projection
 from gentle_hooks.values.frozen import frozen, replace

@@ -1,11 +1,16 @@
-"""The native assessment (SPEC §4): a candidate's native risk tier and its reasons.
+"""The native tier of a candidate (SPEC §4): provider choice, the built-in classifier and
+the ``gentle-ai`` binary.
 
-Room ``native``. Both providers answer with the ``gentle-ai.review-assessment/v1``
-envelope (:mod:`.result`):
+Room ``native``, above ``git`` and ``config``; it may import :mod:`gentle_hooks.errors`, ``values``,
+``policy``, ``config`` and ``git`` only. Modules, each importing only those below it:
 
-* :mod:`.result` — the envelope as plain values;
-* :mod:`.prefilter` — literals a process-call pattern's matches must contain;
-* :mod:`.classifier` — the built-in classifier's rules, over diff stats and added lines;
-* :mod:`.binary` — the ``gentle-ai`` binary as a bounded subprocess;
-* :mod:`.decode` — its ``--json`` output, decoded with a typed model.
+* ``message`` (one line of a binary's message), ``result`` (the envelope as plain
+  values), ``prefilter`` (literals a process pattern's matches contain), ``rules`` (the
+  path-rule table and the one function reading it);
+* ``pathfacts`` (what the settings say of a path), then ``classifier`` (a diff's tier and
+  reasons);
+* ``decode`` (pydantic decode of the binary's output), then ``binary`` (runs it; imports
+  ``decode`` only once it answered);
+* ``builtin`` (the built-in provider over the git adapter), then ``provider`` (``builtin``,
+  ``gentle-ai`` or ``auto``: the only entry the services use).
 """

@@ -1,6 +1,6 @@
 """The external native provider: ``gentle-ai review assess`` as a bounded subprocess (SPEC §4).
 
-Layer: adapter (standard library only). The typed decode lives in
+Layer: native (standard library only). The typed decode lives in
 :mod:`gentle_hooks.native.decode` (pydantic), imported only once the binary answered with
 exit 0: the built-in provider, and ``auto`` without the binary, never import pydantic.
 
@@ -41,13 +41,12 @@ import subprocess
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.git.process import scrubbed_env
+from gentle_hooks.native.message import one_line
 from gentle_hooks.native.result import NativeAssessment
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen
 
 GENTLE_AI = "gentle-ai"
-#: Longest message kept from the binary, in characters (one line).
-MAX_MESSAGE_CHARS = 500
 #: Seconds to wait for the pipes to close after killing a timed-out process group.
 _DRAIN_SECONDS = 2.0
 #: How a binary without the verb says so ("unknown command", "unknown review command"...).
@@ -70,12 +69,6 @@ class ExternalAnswer:
     native: NativeAssessment | None
     error: str | None
     argv: tuple[str, ...] | None = None
-
-
-def one_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
-    """Fold ``text`` to one line (whitespace runs to one space), at most ``limit`` chars."""
-    folded = " ".join(text.split())
-    return folded if len(folded) <= limit else folded[: limit - 1] + "…"
 
 
 # -- the candidate the binary can see ----------------------------------------------------

@@ -1,6 +1,6 @@
 """The typed decode of ``gentle-ai review assess --json`` (SPEC §4 ``gentle-ai``).
 
-Layer: models (pydantic). Imported by :mod:`gentle_hooks.native.binary` only once the binary has
+Layer: native (pydantic). Imported by :mod:`gentle_hooks.native.binary` only once the binary has
 answered with exit 0, so neither the built-in provider nor ``auto`` without the binary
 ever imports pydantic.
 
@@ -28,7 +28,7 @@ from pydantic import (
     model_validator,
 )
 
-from gentle_hooks.native.binary import one_line
+from gentle_hooks.native.message import one_line
 from gentle_hooks.native.result import (
     ABSENT,
     REVIEW_ASSESSMENT_SCHEMA,

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from gentle_hooks.config.settings import RiskSettings
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.native.builtin import assess_native_builtin
 from gentle_hooks.native.classifier import SHEBANG, classify, doc_blobs_to_prove, process_needles
-from gentle_hooks.services.assess import assess_native_builtin
 from gentle_hooks.values.candidate import Projection
 from tests.conftest import commit_all, git, write
 

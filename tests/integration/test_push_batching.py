@@ -271,8 +271,8 @@ def test_prefetch_builtin_finds_the_same_process_hits_as_one_scan_per_pair(
 ) -> None:
     """The push gate's batch: numstat for all pairs, one blob search, ``-G`` only over the
     pairs that may hold a hit. Every pair's flagged lines equal a whole ``-G`` scan's."""
+    from gentle_hooks.native.builtin import prefetch_builtin
     from gentle_hooks.native.classifier import process_hits
-    from gentle_hooks.services.assess import prefetch_builtin
 
     root = tmp_path / "r"
     commits = _history(root)

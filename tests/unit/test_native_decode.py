@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from gentle_hooks.native.binary import build_argv, one_line, selector_args
+from gentle_hooks.native.binary import build_argv, selector_args
 from gentle_hooks.native.decode import DecodeError, decode_assessment
+from gentle_hooks.native.message import one_line
 from gentle_hooks.native.result import ABSENT
 from gentle_hooks.report.models import ReviewAssessment
 from gentle_hooks.values.candidate import BaseResolution, Candidate, Projection

@@ -8,13 +8,8 @@ from hypothesis import strategies as st
 
 from gentle_hooks.config.settings import RiskSettings
 from gentle_hooks.git.parse import AddedLine
-from gentle_hooks.native.classifier import (
-    MAX_HIGH_REASONS,
-    classify,
-    classify_path,
-    is_generated,
-    path_tokens,
-)
+from gentle_hooks.native.classifier import MAX_HIGH_REASONS, classify, classify_path
+from gentle_hooks.native.pathfacts import is_generated, path_tokens
 from gentle_hooks.values.candidate import PathChange
 
 S = RiskSettings()

@@ -1,0 +1,210 @@
+"""The built-in native provider (SPEC §4 ``builtin``): a candidate's diff, classified.
+
+Layer: native. Gathers what :func:`gentle_hooks.native.classifier.classify` needs through
+the git adapter (per-path diff stats, the documentation blobs to prove, the added lines that
+may execute a process) and returns the envelope; no pydantic, no process but git's.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Sequence
+
+from gentle_hooks.config.settings import RiskSettings
+from gentle_hooks.errors import GitError
+from gentle_hooks.git.parse import AddedLine, Listed, listing
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.native.classifier import (
+    SHEBANG,
+    classify,
+    doc_blobs_to_prove,
+    prepare_paths,
+    process_needles,
+)
+from gentle_hooks.native.result import NativeAssessment
+from gentle_hooks.values.candidate import MODE_GITLINK, Candidate, PathChange
+
+
+def assess_native_builtin(
+    repo: Repository, cand: Candidate, risk: RiskSettings, consumed: bool | None = None
+) -> tuple[tuple[PathChange, ...], NativeAssessment]:
+    """Run the built-in classifier on a candidate (SPEC §4 ``builtin``).
+
+    Process execution is looked for only where it can be (:class:`_ProcessScan`): while
+    git counts lines, the candidate side's blobs are read and searched for what a flagged
+    line must hold; git's ``-G`` scan then runs only over the changes that may bring a hit
+    (on most candidates, none). Same hits as one ``-G`` scan over the whole diff.
+
+    Returns:
+        (per-path diff stats, the review-assessment envelope).
+
+    A pair the push gate diffed ahead (:meth:`Repository.prefetch_diffs`: numstat and the
+    whole ``-G`` scan) is answered from those, without a process.
+
+    Raises:
+        GitError: a git command failed.
+    """
+    base_tree, tree, ere = cand.base.tree, cand.tree, risk.process_preselect
+    if repo.prefetched(base_tree, tree, ere):
+        changes = repo.diff_stats(base_tree, tree)
+        blobs = repo.read_blobs(doc_blobs_to_prove(changes, risk))
+        added = repo.added_lines_matching(base_tree, tree, ere)
+    else:
+        scan = _ProcessScan(repo, cand, risk)
+        try:
+            changes = repo.diff_stats(base_tree, tree, on_listed=scan.feed)
+            blobs = repo.read_blobs(doc_blobs_to_prove(changes, risk))
+            added = scan.finish(changes)
+        finally:
+            scan.abort()
+    envelope = classify(
+        changes,
+        blobs,
+        added,
+        risk,
+        kind=cand.projection.value,
+        base_ref=cand.base.ref,
+        consumed=consumed,
+    )
+    return changes, envelope
+
+
+def prefetch_builtin(
+    repo: Repository, pairs: Sequence[tuple[str, str]], risk: RiskSettings
+) -> bool:
+    """Diff the candidates of many commits ahead for :func:`assess_native_builtin` (the push
+    gate): a handful of git processes for all of them instead of a few for each.
+
+    Every pair's numstat comes from one ``git diff-tree --stdin``; the new blobs of all of
+    them are searched in one ``git cat-file --batch`` for what a flagged line must hold
+    (as :class:`_ProcessScan` does for one candidate); the ``-G`` scan then runs, in one
+    more ``diff-tree``, only over the pairs with a change that may bring a hit (a blob that
+    may, or a submodule commit). A pair with none gets the scan's answer proved empty of
+    hits. Without needles every pair is scanned whole.
+
+    Args:
+        pairs: (base tree, candidate tree) ids; risk: the classifier settings.
+
+    Returns:
+        True when every pair is now answered without a process.
+
+    Raises:
+        GitError: cat-file failed.
+    """
+    ere = risk.process_preselect
+    needles = process_needles(risk)
+    if needles is None:
+        return repo.prefetch_diffs(pairs, ere)
+    if not repo.prefetch_diffs(pairs, None):
+        return False
+    changes = {pair: repo.diff_stats(*pair) for pair in dict.fromkeys(pairs)}
+    search = repo.search_blobs(needles, SHEBANG)
+    try:
+        search.add([blob for cs in changes.values() for c in cs if (blob := listing(c)[2])])
+        maybe = search.finish()
+    finally:
+        search.abort()
+    scan = []
+    for pair, cs in changes.items():
+        if any(c.new_oid in maybe or c.new_mode == MODE_GITLINK for c in cs):
+            scan.append(pair)
+        else:  # no added line of this pair can be flagged: nothing to scan
+            repo.know_scan(*pair, ere, [])
+    return repo.prefetch_scans(scan, ere)
+
+
+#: More paths than this go to one scan of the whole diff instead: git matches every path
+#: against every pathspec, so thousands of literal pathspecs cost more than the whole scan.
+_MAX_PATHSPECS = 64
+
+#: Pathspecs beyond this many bytes in all go to one scan of the whole diff instead (the
+#: command line has a limit).
+_MAX_PATHSPEC_BYTES = 256 * 1024
+
+
+class _ProcessScan:
+    """The process-execution scan of one candidate (``risk.process_patterns``).
+
+    :func:`~gentle_hooks.native.classifier.process_hits` flags, among the lines
+    :meth:`finish` returns, exactly the lines, in the same order, it flags among those of
+    one ``git diff -U0 -G <process_preselect>`` over the whole diff. A flagged line is an
+    added line of a file that scan selects, and it is in that file's new blob, which
+    therefore holds one of :func:`~gentle_hooks.native.classifier.process_needles` (or
+    starts with ``#!``: a shebang on line 1). So the new blobs are read while git counts
+    lines (:class:`~gentle_hooks.git.repository.BlobSearch`), and only the changes whose
+    blob may hold a hit are scanned (submodule commits always: they have no blob here):
+    none on most candidates; path to path when none of them is a rename or copy (each then
+    has the same old and new blob as in the diff with renames, hence the same patch); else
+    the whole diff. Without needles (patterns with no literal to look for) the whole diff
+    is scanned while git counts.
+    """
+
+    def __init__(self, repo: Repository, cand: Candidate, risk: RiskSettings) -> None:
+        self.repo, self.cand, self.risk = repo, cand, risk
+        needles = process_needles(risk)
+        self.search = repo.search_blobs(needles, SHEBANG) if needles is not None else None
+        self.whole: threading.Thread | None = None
+        self.added: list[AddedLine] = []
+        self.errors: list[GitError] = []
+        # Both start before the diff: cat-file is then ready when git lists the first blob
+        # (on a small candidate its start-up would otherwise follow the diff's), and a scan
+        # of the whole diff runs alongside it.
+        if self.search is not None:
+            self.search.start()
+        else:
+            self.whole = threading.Thread(target=self._scan_whole, daemon=True)
+            self.whole.start()
+
+    def feed(self, listed: list[Listed], done: bool) -> None:
+        """Changed paths as git lists them (``done``: all of them now)."""
+        if self.search is not None:
+            self.search.add([blob for _, _, blob in listed if blob is not None])
+        # while git counts lines, the path rules can learn these paths
+        prepare_paths((path for path, _, _ in listed), self.risk)
+        prepare_paths((old for _, old, _ in listed if old), self.risk)
+
+    def _scan_whole(self) -> None:
+        try:
+            self.added = self._whole()
+        except GitError as exc:
+            self.errors.append(exc)
+
+    def _whole(self) -> list[AddedLine]:
+        return self.repo.added_lines_matching(
+            self.cand.base.tree, self.cand.tree, self.risk.process_preselect
+        )
+
+    def finish(self, changes: tuple[PathChange, ...]) -> list[AddedLine]:
+        """The added lines to judge, once the diff's ``changes`` are known.
+
+        Raises:
+            GitError: a git command failed.
+        """
+        if self.search is None:
+            assert self.whole is not None
+            self.whole.join()
+            if self.errors:
+                raise self.errors[0]
+            return self.added
+        maybe = self.search.finish()
+        wanted = [c for c in changes if c.new_oid in maybe or c.new_mode == MODE_GITLINK]
+        if not wanted:
+            return []
+        paths = [c.path for c in wanted]
+        if (
+            len(paths) > _MAX_PATHSPECS
+            or any(c.status in ("R", "C") for c in wanted)
+            or sum(len(os.fsencode(p)) + 1 for p in paths) > _MAX_PATHSPEC_BYTES
+        ):
+            return self._whole()
+        return self.repo.added_lines_matching(
+            self.cand.base.tree, self.cand.tree, self.risk.process_preselect, paths
+        )
+
+    def abort(self) -> None:
+        """Stop what still runs (after :meth:`finish`, or when the diff failed)."""
+        if self.search is not None:
+            self.search.abort()
+        if self.whole is not None:
+            self.whole.join()
