@@ -13,9 +13,10 @@ from gentle_hooks.values.frozen import field, frozen
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
 if TYPE_CHECKING:
+    from typing import Final
     from typing import Any
 
-REVIEW_ASSESSMENT_SCHEMA = "gentle-ai.review-assessment/v1"
+REVIEW_ASSESSMENT_SCHEMA: Final = "gentle-ai.review-assessment/v1"
 
 #: Marks an optional projection the native answer did not report (absent, not null).
 ABSENT: Any = object()
