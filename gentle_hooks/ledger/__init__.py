@@ -13,6 +13,11 @@ up this list:
 * :mod:`.database` — the database file: header check, created whole, opened in WAL mode,
   migrated, write transactions, :class:`~.database.StoreError`.
 * :mod:`.diagnose` — ``gentle-hook doctor``'s read-only look at a store.
-* :mod:`.store` — :class:`~.store.Ledger`: typed records in and out, queries by family.
+* :mod:`.core` — the open store: transactions, typed reads, one record added.
+* :mod:`.pending` — pending writer work: mutations, their entries by path, the commits
+  that took them, sticky escalations, discards.
+* :mod:`.store` — :class:`~.store.Ledger`: records bound to a candidate, commit records,
+  RDD lines, on top of the pending work.
+* :mod:`.probe` — the hook pass path's question: is there writer work here?
 * :mod:`.facts` — one candidate's records as the policy's inputs.
 """

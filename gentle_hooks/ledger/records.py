@@ -237,6 +237,79 @@ class RddRender:
 
 
 @frozen
+class WriterEntryRecord:
+    """One path a writer's mutation wrote (SPEC §3 "Attribution follows content").
+
+    Attributes:
+        mutation_id: the pending mutation it belongs to (model, effort, source...).
+        root: the work tree root that recorded it; path: root-relative path.
+        blob: the blob id the writer left (None: it deleted the path).
+        before_blob: the blob it started from (None: no such path;
+            :data:`gentle_hooks.policy.attribution.UNKNOWN_BEFORE`: recorded before
+            contents were kept, so any change of the path carries it).
+        head: HEAD when recorded (None: unborn).
+        added / removed: keys of the significant lines the writer added and removed
+            (:func:`gentle_hooks.policy.attribution.writer_delta`); binary: either side
+            is binary.
+        state: ``open`` (no commit took it yet), ``taken`` (a commit carried it),
+            ``settled`` (a commit that carried it is on a remote or the base ref),
+            ``expired`` (its content is nowhere any more), ``discarded`` (on purpose).
+    """
+
+    mutation_id: int
+    root: str
+    path: str
+    blob: str | None
+    before_blob: str | None
+    head: str | None
+    added: tuple[str, ...]
+    removed: tuple[str, ...]
+    binary: bool
+    state: str = "open"
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+#: Entry states that still attribute content to a writer.
+LIVE_STATES = ("open", "taken")
+
+
+@frozen
+class EntryTake:
+    """A commit that carried a writer entry (post-commit, post-rewrite, a gate).
+
+    Attributes:
+        entry_id: the entry; commit_id: the commit; identity: its committed candidate;
+        hook: who saw it (``post-commit``, ``post-rewrite``, ``pre-push`` ...).
+    """
+
+    entry_id: int
+    commit_id: str
+    identity: str
+    hook: str
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+@frozen
+class DiscardRecord:
+    """Pending writer work abandoned on purpose (``gentle-hook discard``), like an override.
+
+    Attributes:
+        root: the work tree root; who: the committer ident; reason: why;
+        paths: the paths named (empty: ``--all``); entries: the entry ids discarded.
+    """
+
+    root: str
+    who: str
+    reason: str
+    paths: tuple[str, ...]
+    entries: tuple[int, ...]
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+@frozen
 class ConsumedWork:
     """What :meth:`gentle_hooks.ledger.store.Ledger.consume_pending` moved into a commit's
     record."""
@@ -255,6 +328,9 @@ Record = (
     | CommitRecord
     | OverrideRecord
     | RddRender
+    | WriterEntryRecord
+    | EntryTake
+    | DiscardRecord
 )
 if TYPE_CHECKING:
     R = TypeVar(
@@ -268,4 +344,7 @@ if TYPE_CHECKING:
         CommitRecord,
         OverrideRecord,
         RddRender,
+        WriterEntryRecord,
+        EntryTake,
+        DiscardRecord,
     )

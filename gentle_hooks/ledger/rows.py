@@ -12,6 +12,8 @@ import sqlite3
 
 from gentle_hooks.ledger.records import (
     CommitRecord,
+    DiscardRecord,
+    EntryTake,
     EscalationRecord,
     OverrideRecord,
     PendingMutation,
@@ -21,6 +23,7 @@ from gentle_hooks.ledger.records import (
     ReviewFact,
     SpotCheck,
     VerdictRecord,
+    WriterEntryRecord,
 )
 from gentle_hooks.values.frozen import fields
 
@@ -41,9 +44,12 @@ TABLES: dict[type[Any], str] = {
     CommitRecord: "commit_record",
     OverrideRecord: "override",
     RddRender: "rdd_render",
+    WriterEntryRecord: "writer_entry",
+    EntryTake: "entry_take",
+    DiscardRecord: "discard",
 }
-_TUPLE_FIELDS = {"paths", "argv", "reasons", "missing"}
-_BOOL_FIELDS = {"agreed", "counts", "accepted", "critical", "stale"}
+_TUPLE_FIELDS = {"paths", "argv", "reasons", "missing", "added", "removed", "entries"}
+_BOOL_FIELDS = {"agreed", "counts", "accepted", "critical", "stale", "binary"}
 
 
 def to_row(rec: Record) -> dict[str, object]:

@@ -157,8 +157,69 @@ CREATE TABLE rdd_render (
 CREATE INDEX rdd_render_session ON rdd_render (session_id, id);
 """
 
+_V4 = """
+-- Attribution follows content (SPEC §3): one row per path a writer's mutation wrote, with
+-- the blob it left, the blob it started from and the keys of the lines it added/removed.
+CREATE TABLE writer_entry (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    mutation_id INTEGER NOT NULL REFERENCES pending_mutation (id),
+    root TEXT NOT NULL,
+    path TEXT NOT NULL,              -- root-relative, as git names it
+    blob TEXT,                       -- blob the writer left; NULL: it deleted the path
+    before_blob TEXT,                -- blob it started from; NULL: absent; '*': unknown
+    head TEXT,                       -- HEAD when recorded; NULL: unborn
+    added TEXT NOT NULL,             -- JSON list of line keys the writer added
+    removed TEXT NOT NULL,           -- JSON list of line keys the writer removed
+    binary INTEGER NOT NULL CHECK (binary IN (0, 1)),
+    state TEXT NOT NULL DEFAULT 'open'
+        CHECK (state IN ('open', 'taken', 'settled', 'expired', 'discarded')),
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX writer_entry_path ON writer_entry (path, state);
+CREATE INDEX writer_entry_root ON writer_entry (root, state);
+
+-- Commits that carried an entry (a commit's content, not "the next commit", decides).
+CREATE TABLE entry_take (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    entry_id INTEGER NOT NULL REFERENCES writer_entry (id),
+    commit_id TEXT NOT NULL,
+    identity TEXT NOT NULL,          -- the commit's committed candidate
+    hook TEXT NOT NULL,
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX entry_take_entry ON entry_take (entry_id);
+CREATE INDEX entry_take_commit ON entry_take (commit_id);
+
+-- An escalation is sticky for the writer work it was made for (SPEC §5): its entries.
+CREATE TABLE escalation_entry (
+    escalation_id INTEGER NOT NULL REFERENCES escalation (id),
+    entry_id INTEGER NOT NULL REFERENCES writer_entry (id),
+    PRIMARY KEY (escalation_id, entry_id)
+);
+
+-- Pending writer work abandoned on purpose (gentle-hook discard), recorded like an override.
+CREATE TABLE discard (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    who TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    paths TEXT NOT NULL,             -- JSON list of the paths named; [] for --all
+    entries TEXT NOT NULL,           -- JSON list of the entry ids discarded
+    recorded_at REAL NOT NULL
+);
+
+-- Mutations recorded before contents were kept: each path becomes an entry any change of
+-- that path carries (before_blob '*'), so work in flight at the upgrade is not laundered.
+INSERT INTO writer_entry
+    (mutation_id, root, path, blob, before_blob, head, added, removed, binary, state,
+     recorded_at)
+SELECT m.id, m.root, p.value, NULL, '*', NULL, '[]', '[]', 1, 'open', m.recorded_at
+FROM pending_mutation AS m, json_each(m.paths) AS p
+WHERE m.consumed_by IS NULL;
+"""
+
 #: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -174,4 +235,7 @@ RECORD_TABLES: tuple[str, ...] = (
     "commit_record",
     "override",
     "rdd_render",
+    "writer_entry",
+    "entry_take",
+    "discard",
 )

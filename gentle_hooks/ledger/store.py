@@ -15,210 +15,26 @@ Nothing is ever deleted or recreated here.
 
 from __future__ import annotations
 
-import os
-import sqlite3
-import time
 from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
 
-from gentle_hooks.ledger.database import (
-    DEFAULT_BUSY_TIMEOUT_MS,
-    StoreError,
-    connect,
-    create_store,
-    store_error,
-    write_transaction,
-)
+from gentle_hooks.ledger.pending import PendingWork
 from gentle_hooks.ledger.records import (
     CommitRecord,
-    ConsumedWork,
-    EscalationRecord,
     OverrideRecord,
-    PendingMutation,
     RddRender,
     Receipt,
     ReviewFact,
     SpotCheck,
     VerdictRecord,
 )
-from gentle_hooks.ledger.rows import TABLES, from_row, to_row
-from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.ledger.rows import from_row, to_row
 from gentle_hooks.values.frozen import replace
 
-TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
-if TYPE_CHECKING:
-    from typing import TypeVar
 
-    from gentle_hooks.ledger.records import R
-
-
-class Ledger:
-    """An open ledger. Use :meth:`open` (read-write) or :meth:`open_existing` (read).
-
-    Attributes:
-        path: the database file; readonly: True when opened for reading only.
+class Ledger(PendingWork):
+    """An open ledger: pending writer work (:class:`~.pending.PendingWork`), records bound to
+    a candidate, commit records and RDD lines. Use :meth:`open` or :meth:`open_existing`.
     """
-
-    def __init__(
-        self,
-        conn: sqlite3.Connection,
-        path: str,
-        readonly: bool,
-        clock: Callable[[], float],
-    ) -> None:
-        self._conn = conn
-        self.path = path
-        self.readonly = readonly
-        self._clock = clock
-
-    # -- opening -------------------------------------------------------------------------
-
-    @classmethod
-    def open(
-        cls,
-        path: str,
-        *,
-        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
-        clock: Callable[[], float] = time.time,
-    ) -> Ledger:
-        """Open the ledger for writing, creating it (and its directory) when absent.
-
-        An existing store is opened as it is and migrated forward; never recreated.
-
-        Args:
-            path: database file (:func:`gentle_hooks.ledger.location.ledger_path`).
-            busy_timeout_ms: how long to wait for another writer's lock.
-            clock: Unix time in seconds, for ``recorded_at``.
-
-        Raises:
-            StoreError: unreadable, not a database, truncated, malformed, or a newer schema.
-        """
-        if not os.path.lexists(path):
-            create_store(path, busy_timeout_ms)
-        conn = connect(path, readonly=False, create=False, busy=busy_timeout_ms)
-        return cls(conn, path, False, clock)
-
-    @classmethod
-    def open_existing(
-        cls,
-        path: str,
-        *,
-        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
-        clock: Callable[[], float] = time.time,
-    ) -> Ledger | None:
-        """Open the ledger for reading when it exists; never create one.
-
-        Returns None when there is no ledger file. A store of an older schema is migrated
-        forward first (that writes to an existing store; it creates nothing).
-
-        Raises:
-            StoreError: as :meth:`open`.
-        """
-        if not os.path.lexists(path):
-            return None
-        conn = connect(path, readonly=True, create=False, busy=busy_timeout_ms)
-        ledger = cls(conn, path, True, clock)
-        if ledger.schema_version() < SCHEMA_VERSION:
-            ledger.close()
-            cls.open(path, busy_timeout_ms=busy_timeout_ms, clock=clock).close()
-            conn = connect(path, readonly=True, create=False, busy=busy_timeout_ms)
-            ledger = cls(conn, path, True, clock)
-        return ledger
-
-    def close(self) -> None:
-        """Close the connection (idempotent)."""
-        self._conn.close()
-
-    def __enter__(self) -> Ledger:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    # -- transactions and reads ----------------------------------------------------------
-
-    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
-        """One write transaction (:func:`~gentle_hooks.ledger.database.write_transaction`)."""
-        if self.readonly:
-            raise StoreError(self.path, "opened read-only; cannot record")  # pragma: no cover
-        return write_transaction(self._conn, self.path)
-
-    def _query(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
-        try:
-            return list(self._conn.execute(sql, params).fetchall())
-        except sqlite3.Error as exc:
-            raise store_error(self.path, exc) from None
-
-    def _select(self, cls: type[R], where: str, params: Sequence[object] = ()) -> list[R]:
-        rows = self._query(f"SELECT * FROM {TABLES[cls]} WHERE {where} ORDER BY id", params)
-        return [from_row(cls, row) for row in rows]
-
-    # -- writing -------------------------------------------------------------------------
-
-    def add(self, rec: R) -> R:
-        """Record one record in its own transaction.
-
-        Args:
-            rec: a record with ``id`` 0; ``recorded_at`` 0 means "now" (the clock).
-
-        Returns:
-            The record as stored, with its ``id`` and ``recorded_at``.
-
-        Raises:
-            StoreError: the store cannot be written (locked too long, corrupt, read-only).
-        """
-        if not rec.recorded_at:
-            rec = replace(rec, recorded_at=self._clock())
-        row = to_row(rec)
-        cols = ", ".join(row)
-        marks = ", ".join("?" for _ in row)
-        with self._write() as conn:
-            cur = conn.execute(
-                f"INSERT INTO {TABLES[type(rec)]} ({cols}) VALUES ({marks})", tuple(row.values())
-            )
-            rowid = int(cur.lastrowid or 0)
-        return replace(rec, id=rowid)
-
-    # -- pending work: mutations and escalations (keyed by root) -------------------------
-
-    def consume_pending(self, root: str, commit_id: str, identity: str) -> ConsumedWork:
-        """Mark the root's pending mutations and escalations as consumed by a commit.
-
-        One transaction: what was pending when it began is consumed, nothing else.
-
-        Args:
-            root: work tree root; commit_id: the commit that delivered the work;
-            identity: that commit's candidate identity.
-
-        Returns:
-            The records consumed, as they now stand (``consumed_by`` set).
-        """
-        with self._write() as conn:
-            mutations = _consume(conn, PendingMutation, root, commit_id, identity)
-            escalations = _consume(conn, EscalationRecord, root, commit_id, identity)
-        return ConsumedWork(tuple(mutations), tuple(escalations))
-
-    def pending_mutations(self, root: str) -> list[PendingMutation]:
-        """The root's pending (unconsumed) mutations, oldest first."""
-        return self._select(PendingMutation, "root = ? AND consumed_by IS NULL", (root,))
-
-    def pending_escalations(self, root: str) -> list[EscalationRecord]:
-        """The root's pending (unconsumed) escalations, oldest first (sticky, SPEC §5)."""
-        return self._select(EscalationRecord, "root = ? AND consumed_by IS NULL", (root,))
-
-    def delivered_work(
-        self, origins: Sequence[str]
-    ) -> tuple[list[PendingMutation], list[EscalationRecord]]:
-        """The writer mutations and escalations consumed by the given origin commits."""
-        if not origins:
-            return [], []
-        marks = ", ".join("?" for _ in origins)
-        return (
-            self._select(PendingMutation, f"consumed_by IN ({marks})", list(origins)),
-            self._select(EscalationRecord, f"consumed_by IN ({marks})", list(origins)),
-        )
-
-    # -- candidate-bound records (keyed by candidate identity) ---------------------------
 
     def receipts(self, identity: str) -> list[Receipt]:
         """Receipts recorded for one candidate identity, oldest first."""
@@ -264,8 +80,6 @@ class Ledger:
             out[table] = int(row[0])
         return out
 
-    # -- commit records (keyed by commit) ------------------------------------------------
-
     def commit_records(self, commit_ids: Sequence[str]) -> list[CommitRecord]:
         """Commit records of the given commits (any root), oldest first."""
         out: list[CommitRecord] = []
@@ -295,8 +109,6 @@ class Ledger:
     def commits_with_identity(self, identity: str) -> list[CommitRecord]:
         """Commit records whose committed candidate is ``identity``, oldest first."""
         return self._select(CommitRecord, "identity = ?", (identity,))
-
-    # -- RDD lines (keyed by harness session) --------------------------------------------
 
     def rdd_advance(
         self, session_id: str, decide: Callable[[RddRender | None], RddRender | None]
@@ -354,39 +166,3 @@ class Ledger:
     def rdd_renders(self, session_id: str) -> list[RddRender]:
         """Every line a session rendered, oldest first (its first line, then re-renders)."""
         return self._select(RddRender, "session_id = ?", (session_id,))
-
-    # -- the store itself ----------------------------------------------------------------
-
-    def schema_version(self) -> int:
-        """The store's schema version (``PRAGMA user_version``)."""
-        return int(self._query("PRAGMA user_version")[0][0])
-
-    def journal_mode(self) -> str:
-        """The journal mode in use (``wal`` for a store this module opened for writing)."""
-        return str(self._query("PRAGMA journal_mode")[0][0]).lower()
-
-    def counts(self) -> dict[str, int]:
-        """Number of rows per record table."""
-        return {t: int(self._query(f"SELECT count(*) FROM {t}")[0][0]) for t in RECORD_TABLES}
-
-
-if TYPE_CHECKING:
-    _Pending = TypeVar("_Pending", PendingMutation, EscalationRecord)
-
-
-def _consume(
-    conn: sqlite3.Connection, cls: type[_Pending], root: str, commit_id: str, identity: str
-) -> list[_Pending]:
-    """Inside a write transaction: mark ``cls``'s pending rows of ``root`` consumed."""
-    table = TABLES[cls]
-    rows = conn.execute(
-        f"SELECT * FROM {table} WHERE root = ? AND consumed_by IS NULL ORDER BY id", (root,)
-    ).fetchall()
-    conn.executemany(
-        f"UPDATE {table} SET consumed_by = ?, consumed_identity = ? WHERE id = ?",
-        [(commit_id, identity, row["id"]) for row in rows],
-    )
-    return [
-        replace(from_row(cls, row), consumed_by=commit_id, consumed_identity=identity)
-        for row in rows
-    ]

@@ -43,7 +43,7 @@ def test_path_is_under_the_common_dir(tmp_path: Path) -> None:
 
 def test_fresh_store_is_wal_at_the_current_version(db: str) -> None:
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 3
+        assert led.schema_version() == SCHEMA_VERSION == 4
         assert led.journal_mode() == "wal"
         assert led.counts() == {t: 0 for t in RECORD_TABLES}
 
@@ -338,7 +338,7 @@ def test_a_version_2_store_migrates_to_v3_keeping_its_records(tmp_path: Path) ->
     conn.commit()
     conn.close()
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 3
+        assert led.schema_version() == SCHEMA_VERSION == 4
         assert [f.outcome for f in led.review_facts("sha256:x")] == ["consumed"]
         assert led.rdd_pinned("s") is None
         first = RddRender("s", "/r", "on", "env", "Receipt-driven development: on", "L-new-on")
@@ -381,3 +381,36 @@ def test_rdd_advance_keeps_without_writing_and_appends_a_render(db: str) -> None
         assert [r.mode for r in led.rdd_renders("s1")] == ["on", "off"]
         assert led.rdd_pinned("other session") is None
         assert led.rdd_renders("other session") == []
+
+
+def test_a_version_3_store_migrates_pending_paths_into_writer_entries(tmp_path: Path) -> None:
+    """Work in flight at the upgrade is not laundered: each path of an unconsumed mutation
+    becomes an entry any change of that path carries (before '*'); consumed ones do not."""
+    import sqlite3 as _sqlite3
+
+    from gentle_hooks.ledger.schema import MIGRATIONS
+    from gentle_hooks.policy.attribution import UNKNOWN_BEFORE
+
+    db = str(tmp_path / "v3.sqlite3")
+    conn = _sqlite3.connect(db)
+    for script in MIGRATIONS[:3]:
+        conn.executescript(script)
+    conn.execute(
+        "INSERT INTO pending_mutation (root, model, effort, paths, recorded_at) "
+        "VALUES ('/r', 'm', 'low', '[\"app.py\", \"dir/b c.py\"]', 5.0)"
+    )
+    conn.execute(
+        "INSERT INTO pending_mutation (root, model, effort, paths, recorded_at, consumed_by) "
+        "VALUES ('/r', 'm', 'low', '[\"old.py\"]', 4.0, 'c0')"
+    )
+    conn.execute("PRAGMA user_version = 3")
+    conn.commit()
+    conn.close()
+    with Ledger.open(db) as led:
+        entries = led.live_entries()
+        assert [(e.path, e.before_blob, e.binary, e.state) for e in entries] == [
+            ("app.py", UNKNOWN_BEFORE, True, "open"),
+            ("dir/b c.py", UNKNOWN_BEFORE, True, "open"),
+        ]
+        assert {e.mutation_id for e in entries} == {1}
+        assert led.counts()["pending_mutation"] == 2

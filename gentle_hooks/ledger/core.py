@@ -1,0 +1,182 @@
+"""The ledger store's core (SPEC §6): one SQLite database, opened, read and written.
+
+Room ``ledger``. :class:`StoreCore` opens the database (:mod:`.database`: created whole,
+WAL, migrated forward, never recreated), runs every write as one ``BEGIN IMMEDIATE``
+transaction, reads typed records through the row codec (:mod:`.rows`), and adds one record
+at a time. The queries of each record family build on it (:mod:`.pending`, :mod:`.store`).
+Every error reading or writing the store is a
+:class:`~gentle_hooks.ledger.database.StoreError` (exit 2); nothing is ever deleted.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
+
+from gentle_hooks.ledger.database import (
+    DEFAULT_BUSY_TIMEOUT_MS,
+    StoreError,
+    connect,
+    create_store,
+    store_error,
+    write_transaction,
+)
+from gentle_hooks.ledger.rows import TABLES, from_row, to_row
+from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.values.frozen import replace
+
+TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    from gentle_hooks.ledger.records import R
+
+    S = TypeVar("S", bound="StoreCore")
+
+
+class StoreCore:
+    """An open ledger database. Use :meth:`open` (read-write) or :meth:`open_existing`.
+
+    Attributes:
+        path: the database file; readonly: True when opened for reading only.
+    """
+
+    def __init__(
+        self,
+        conn: sqlite3.Connection,
+        path: str,
+        readonly: bool,
+        clock: Callable[[], float],
+    ) -> None:
+        self._conn = conn
+        self.path = path
+        self.readonly = readonly
+        self._clock = clock
+
+    @classmethod
+    def open(
+        cls: type[S],
+        path: str,
+        *,
+        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+        clock: Callable[[], float] = time.time,
+    ) -> S:
+        """Open the ledger for writing, creating it (and its directory) when absent.
+
+        An existing store is opened as it is and migrated forward; never recreated.
+
+        Args:
+            path: database file (:func:`gentle_hooks.ledger.location.ledger_path`).
+            busy_timeout_ms: how long to wait for another writer's lock.
+            clock: Unix time in seconds, for ``recorded_at``.
+
+        Raises:
+            StoreError: unreadable, not a database, truncated, malformed, or a newer schema.
+        """
+        if not os.path.lexists(path):
+            create_store(path, busy_timeout_ms)
+        conn = connect(path, readonly=False, create=False, busy=busy_timeout_ms)
+        return cls(conn, path, False, clock)
+
+    @classmethod
+    def open_existing(
+        cls: type[S],
+        path: str,
+        *,
+        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+        clock: Callable[[], float] = time.time,
+    ) -> S | None:
+        """Open the ledger for reading when it exists; never create one.
+
+        Returns None when there is no ledger file. A store of an older schema is migrated
+        forward first (that writes to an existing store; it creates nothing).
+
+        Raises:
+            StoreError: as :meth:`open`.
+        """
+        if not os.path.lexists(path):
+            return None
+        conn = connect(path, readonly=True, create=False, busy=busy_timeout_ms)
+        ledger = cls(conn, path, True, clock)
+        if ledger.schema_version() < SCHEMA_VERSION:
+            ledger.close()
+            cls.open(path, busy_timeout_ms=busy_timeout_ms, clock=clock).close()
+            conn = connect(path, readonly=True, create=False, busy=busy_timeout_ms)
+            ledger = cls(conn, path, True, clock)
+        return ledger
+
+    def close(self) -> None:
+        """Close the connection (idempotent)."""
+        self._conn.close()
+
+    def __enter__(self: S) -> S:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
+        """One write transaction (:func:`~gentle_hooks.ledger.database.write_transaction`)."""
+        if self.readonly:
+            raise StoreError(self.path, "opened read-only; cannot record")  # pragma: no cover
+        return write_transaction(self._conn, self.path)
+
+    def _query(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
+        try:
+            return list(self._conn.execute(sql, params).fetchall())
+        except sqlite3.Error as exc:
+            raise store_error(self.path, exc) from None
+
+    def _select(self, cls: type[R], where: str, params: Sequence[object] = ()) -> list[R]:
+        rows = self._query(f"SELECT * FROM {TABLES[cls]} WHERE {where} ORDER BY id", params)
+        return [from_row(cls, row) for row in rows]
+
+    def add(self, rec: R) -> R:
+        """Record one record in its own transaction.
+
+        Args:
+            rec: a record with ``id`` 0; ``recorded_at`` 0 means "now" (the clock).
+
+        Returns:
+            The record as stored, with its ``id`` and ``recorded_at``.
+
+        Raises:
+            StoreError: the store cannot be written (locked too long, corrupt, read-only).
+        """
+        if not rec.recorded_at:
+            rec = replace(rec, recorded_at=self._clock())
+        row = to_row(rec)
+        cols = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        with self._write() as conn:
+            cur = conn.execute(
+                f"INSERT INTO {TABLES[type(rec)]} ({cols}) VALUES ({marks})", tuple(row.values())
+            )
+            rowid = int(cur.lastrowid or 0)
+        return replace(rec, id=rowid)
+
+    def schema_version(self) -> int:
+        """The store's schema version (``PRAGMA user_version``)."""
+        return int(self._query("PRAGMA user_version")[0][0])
+
+    def journal_mode(self) -> str:
+        """The journal mode in use (``wal`` for a store this module opened for writing)."""
+        return str(self._query("PRAGMA journal_mode")[0][0]).lower()
+
+    def counts(self) -> dict[str, int]:
+        """Number of rows per record table."""
+        return {t: int(self._query(f"SELECT count(*) FROM {t}")[0][0]) for t in RECORD_TABLES}
+
+
+def insert(conn: sqlite3.Connection, rec: R) -> int:
+    """Inside a write transaction: insert one record; its new id."""
+    row = to_row(rec)
+    cur = conn.execute(
+        f"INSERT INTO {TABLES[type(rec)]} ({', '.join(row)}) "
+        f"VALUES ({', '.join('?' for _ in row)})",
+        tuple(row.values()),
+    )
+    return int(cur.lastrowid or 0)

@@ -1,0 +1,257 @@
+"""Pending writer work (SPEC §3 "Attribution follows content", §5 "Escalation", §6):
+mutations, the entries they wrote, the commits that took them, sticky escalations, discards.
+
+Room ``ledger``. Keyed by work tree root and by path, never by "the next commit": an entry
+says what a writer wrote; which change carries it is decided from content
+(:mod:`gentle_hooks.policy.attribution`) by whoever judges a change.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from gentle_hooks.ledger.core import StoreCore, insert
+from gentle_hooks.ledger.records import (
+    LIVE_STATES,
+    ConsumedWork,
+    DiscardRecord,
+    EntryTake,
+    EscalationRecord,
+    PendingMutation,
+    WriterEntryRecord,
+)
+from gentle_hooks.ledger.rows import TABLES, from_row
+from gentle_hooks.values.frozen import replace
+
+TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    _Pending = TypeVar("_Pending", PendingMutation, EscalationRecord)
+
+
+class PendingWork(StoreCore):
+    """Queries of the pending writer work in a ledger."""
+
+    def consume_pending(self, root: str, commit_id: str, identity: str) -> ConsumedWork:
+        """Mark the root's pending mutations and escalations as consumed by a commit.
+
+        One transaction: what was pending when it began is consumed, nothing else.
+
+        Args:
+            root: work tree root; commit_id: the commit that delivered the work;
+            identity: that commit's candidate identity.
+
+        Returns:
+            The records consumed, as they now stand (``consumed_by`` set).
+        """
+        with self._write() as conn:
+            mutations = _consume(conn, PendingMutation, root, commit_id, identity)
+            escalations = _consume(conn, EscalationRecord, root, commit_id, identity)
+        return ConsumedWork(tuple(mutations), tuple(escalations))
+
+    def pending_mutations(self, root: str) -> list[PendingMutation]:
+        """The root's pending (unconsumed) mutations, oldest first."""
+        return self._select(PendingMutation, "root = ? AND consumed_by IS NULL", (root,))
+
+    def pending_escalations(self, root: str) -> list[EscalationRecord]:
+        """The root's pending (unconsumed) escalations, oldest first (sticky, SPEC §5)."""
+        return self._select(EscalationRecord, "root = ? AND consumed_by IS NULL", (root,))
+
+    def delivered_work(
+        self, origins: Sequence[str]
+    ) -> tuple[list[PendingMutation], list[EscalationRecord]]:
+        """The writer mutations and escalations consumed by the given origin commits."""
+        if not origins:
+            return [], []
+        marks = ", ".join("?" for _ in origins)
+        return (
+            self._select(PendingMutation, f"consumed_by IN ({marks})", list(origins)),
+            self._select(EscalationRecord, f"consumed_by IN ({marks})", list(origins)),
+        )
+
+    def add_mutation(
+        self, mutation: PendingMutation, entries: Sequence[WriterEntryRecord]
+    ) -> tuple[PendingMutation, tuple[WriterEntryRecord, ...]]:
+        """Record a mutation and its entries in one transaction; link each entry to the
+        root's open escalations (an escalation is sticky for the writer work that follows
+        it until a commit takes that work, SPEC §5).
+
+        Returns:
+            The mutation and its entries as stored (ids and times filled).
+        """
+        now = self._clock()
+        mutation = replace(mutation, recorded_at=mutation.recorded_at or now)
+        with self._write() as conn:
+            mutation = replace(mutation, id=insert(conn, mutation))
+            stored = []
+            for entry in entries:
+                entry = replace(entry, mutation_id=mutation.id, recorded_at=now)
+                stored.append(replace(entry, id=insert(conn, entry)))
+            open_escalations = _open_escalation_ids(conn, mutation.root)
+            conn.executemany(
+                "INSERT OR IGNORE INTO escalation_entry (escalation_id, entry_id) VALUES (?, ?)",
+                [(esc, e.id) for esc in open_escalations for e in stored],
+            )
+        return mutation, tuple(stored)
+
+    def live_entries(
+        self, paths: Sequence[str] | None = None, *, root: str | None = None
+    ) -> list[WriterEntryRecord]:
+        """Entries that still attribute content (open or taken), of ``paths`` (None: all)
+        and of ``root`` (None: any work tree), oldest first."""
+        where = f"state IN {LIVE_STATES!r}"
+        params: list[object] = []
+        if root is not None:
+            where += " AND root = ?"
+            params.append(root)
+        if paths is None:
+            return self._select(WriterEntryRecord, where, params)
+        out: list[WriterEntryRecord] = []
+        for start in range(0, len(paths), 500):
+            chunk = list(paths[start : start + 500])
+            marks = ", ".join("?" for _ in chunk)
+            out.extend(
+                self._select(WriterEntryRecord, f"{where} AND path IN ({marks})", params + chunk)
+            )
+        return sorted(out, key=lambda e: e.id)
+
+    def open_entries(self, root: str) -> list[WriterEntryRecord]:
+        """The root's entries no commit has taken yet: its pending writer work."""
+        return self._select(WriterEntryRecord, "root = ? AND state = 'open'", (root,))
+
+    def take_entries(
+        self, entry_ids: Sequence[int], commit_id: str, identity: str, hook: str
+    ) -> None:
+        """Record that ``commit_id`` carried these entries (once per entry and commit); an
+        open entry becomes ``taken``. Escalations whose entries are all taken stop being
+        sticky (``consumed_by`` is set to the commit)."""
+        if not entry_ids:
+            return
+        now = self._clock()
+        with self._write() as conn:
+            for entry_id in entry_ids:
+                seen = conn.execute(
+                    "SELECT 1 FROM entry_take WHERE entry_id = ? AND commit_id = ?",
+                    (entry_id, commit_id),
+                ).fetchone()
+                if seen is None:
+                    insert(conn, EntryTake(entry_id, commit_id, identity, hook, recorded_at=now))
+            marks = ", ".join("?" for _ in entry_ids)
+            conn.execute(
+                f"UPDATE writer_entry SET state = 'taken' WHERE state = 'open' AND id IN ({marks})",
+                list(entry_ids),
+            )
+            conn.execute(
+                "UPDATE escalation SET consumed_by = ?, consumed_identity = ? "
+                "WHERE consumed_by IS NULL AND id IN (SELECT escalation_id FROM escalation_entry "
+                f"WHERE entry_id IN ({marks})) AND NOT EXISTS (SELECT 1 FROM escalation_entry AS l "
+                "JOIN writer_entry AS w ON w.id = l.entry_id "
+                "WHERE l.escalation_id = escalation.id AND w.state = 'open')",
+                [commit_id, identity, *entry_ids],
+            )
+
+    def entry_takes(self, entry_ids: Sequence[int]) -> list[EntryTake]:
+        """The commits recorded as carrying these entries, oldest first."""
+        if not entry_ids:
+            return []
+        marks = ", ".join("?" for _ in entry_ids)
+        return self._select(EntryTake, f"entry_id IN ({marks})", list(entry_ids))
+
+    def taken_by(self, commit_ids: Sequence[str]) -> list[EntryTake]:
+        """What the given commits were recorded as carrying, oldest first."""
+        if not commit_ids:
+            return []
+        marks = ", ".join("?" for _ in commit_ids)
+        return self._select(EntryTake, f"commit_id IN ({marks})", list(commit_ids))
+
+    def set_entry_state(self, entry_ids: Sequence[int], state: str) -> None:
+        """Move live entries to ``settled`` or ``expired`` (discarding is
+        :meth:`discard_entries`, which records who and why)."""
+        if not entry_ids:
+            return
+        marks = ", ".join("?" for _ in entry_ids)
+        with self._write() as conn:
+            conn.execute(
+                f"UPDATE writer_entry SET state = ? WHERE state IN {LIVE_STATES!r} "
+                f"AND id IN ({marks})",
+                [state, *entry_ids],
+            )
+
+    def discard_entries(
+        self, root: str, paths: Sequence[str], who: str, reason: str
+    ) -> DiscardRecord:
+        """Abandon the root's open entries of ``paths`` (every path when empty) on purpose,
+        in one transaction with the record of who did it and why."""
+        with self._write() as conn:
+            where, params = "root = ? AND state = 'open'", [root]
+            if paths:
+                where += f" AND path IN ({', '.join('?' for _ in paths)})"
+                params += list(paths)
+            ids = [
+                int(r[0])
+                for r in conn.execute(f"SELECT id FROM writer_entry WHERE {where}", params)
+            ]
+            if ids:
+                marks = ", ".join("?" for _ in ids)
+                conn.execute(
+                    f"UPDATE writer_entry SET state = 'discarded' WHERE id IN ({marks})", ids
+                )
+            rec = DiscardRecord(
+                root, who, reason, tuple(paths), tuple(ids), recorded_at=self._clock()
+            )
+            rec = replace(rec, id=insert(conn, rec))
+        return rec
+
+    def mutations(self, mutation_ids: Sequence[int]) -> list[PendingMutation]:
+        """Mutations by id, oldest first."""
+        if not mutation_ids:
+            return []
+        marks = ", ".join("?" for _ in mutation_ids)
+        return self._select(PendingMutation, f"id IN ({marks})", list(mutation_ids))
+
+    def escalations_for_entries(self, entry_ids: Sequence[int]) -> list[EscalationRecord]:
+        """Escalations linked to any of these entries, oldest first."""
+        if not entry_ids:
+            return []
+        marks = ", ".join("?" for _ in entry_ids)
+        return self._select(
+            EscalationRecord,
+            f"id IN (SELECT escalation_id FROM escalation_entry WHERE entry_id IN ({marks}))",
+            list(entry_ids),
+        )
+
+    def link_escalation(self, escalation_id: int, entry_ids: Sequence[int]) -> None:
+        """Make an escalation sticky for these entries."""
+        with self._write() as conn:
+            conn.executemany(
+                "INSERT OR IGNORE INTO escalation_entry (escalation_id, entry_id) VALUES (?, ?)",
+                [(escalation_id, e) for e in entry_ids],
+            )
+
+
+def _open_escalation_ids(conn: sqlite3.Connection, root: str) -> list[int]:
+    """Inside a transaction: the root's escalations still sticky for new writer work."""
+    rows = conn.execute(
+        "SELECT id FROM escalation WHERE root = ? AND consumed_by IS NULL ORDER BY id", (root,)
+    )
+    return [int(r[0]) for r in rows]
+
+
+def _consume(
+    conn: sqlite3.Connection, cls: type[_Pending], root: str, commit_id: str, identity: str
+) -> list[_Pending]:
+    """Inside a write transaction: mark ``cls``'s pending rows of ``root`` consumed."""
+    table = TABLES[cls]
+    rows = conn.execute(
+        f"SELECT * FROM {table} WHERE root = ? AND consumed_by IS NULL ORDER BY id", (root,)
+    ).fetchall()
+    conn.executemany(
+        f"UPDATE {table} SET consumed_by = ?, consumed_identity = ? WHERE id = ?",
+        [(commit_id, identity, row["id"]) for row in rows],
+    )
+    return [
+        replace(from_row(cls, row), consumed_by=commit_id, consumed_identity=identity)
+        for row in rows
+    ]

@@ -1,0 +1,163 @@
+"""Attribution follows content (SPEC §3 "Attribution follows content"): does a change carry
+what a writer wrote?
+
+Room ``policy`` (pure: bytes in, answers out; no git, no store, no clock). A writer's
+recorded mutation leaves one :class:`WriterEntry` per path it wrote: the blob it produced,
+the blob it started from, and the writer's own delta as keys of the *significant* lines it
+added and removed. A change of that path (a commit against its parent, or the staged index
+against ``HEAD``) carries the entry when, and only when, it delivers the writer's content:
+
+=====  ============================================================================  =========
+row    the change X -> Y of the entry's path                                         carries
+=====  ============================================================================  =========
+A1     Y is exactly the writer's blob (a deletion, when the writer deleted the file)  yes
+A2     text: Y adds at least ``min(2, |added|)`` of the lines the writer added        yes
+A3     text: Y removes at least ``min(2, |removed|)`` of the lines the writer removed yes
+A4     binary: X is the blob the writer started from (or that is unknown), Y differs  yes
+A5     anything else (the path unchanged, or only lines nobody attributes)            no
+=====  ============================================================================  =========
+
+Why lines, not "the next commit": a commit that re-delivers writer content after
+``reset --soft``, an amend, a rebase that resolved a conflict, a cherry-pick or a commit
+in another worktree still adds the writer's lines (A2), whatever else it changed; a human's
+later edit of a file the writer delivered adds none of them (they are in its parent
+already), nor does a human's edit on another branch or after ``git stash`` (the writer's
+lines are not in it). Two lines, not one, because a human writing one common line the
+writer also wrote (``import os``) is not the writer's work; a writer delta of one line
+needs that one. Only significant lines count (:func:`line_key`): blank lines, braces and a
+lone keyword (``else:``, ``return``) never attribute.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from gentle_hooks.values.frozen import frozen
+
+#: Letters, digits or underscores a line needs to say who wrote it...
+MIN_WORD_CHARS = 5
+#: ...and a line of one word needs more than this many (``continue``, ``finally:`` and
+#: ``return`` are everybody's).
+MAX_COMMON_WORD = 8
+_WORD = re.compile(rb"\w+")
+#: Bytes git reads to decide whether content is binary (a NUL among them).
+BINARY_PROBE = 8000
+#: ``before`` of an entry whose starting blob is unknown (recorded before contents were
+#: kept): treated as binary, so any change of its path carries it (row A4).
+UNKNOWN_BEFORE = "*"
+
+
+def is_binary(data: bytes) -> bool:
+    """Git's rule: content with a NUL byte among its first 8000 bytes is binary."""
+    return b"\0" in data[:BINARY_PROBE]
+
+
+def line_key(line: bytes) -> str | None:
+    """The key of one line (its stripped bytes hashed), or None when it is not significant:
+    fewer than :data:`MIN_WORD_CHARS` word characters, or one word of at most
+    :data:`MAX_COMMON_WORD`.
+
+    The key is 16 hex digits of BLAKE2b over the stripped line: enough to tell lines apart
+    within one file, and nothing of the line's text is stored.
+    """
+    stripped = line.strip()
+    words = _WORD.findall(stripped)
+    if sum(len(w) for w in words) < MIN_WORD_CHARS:
+        return None
+    if len(words) == 1 and len(words[0]) <= MAX_COMMON_WORD:
+        return None
+    return hashlib.blake2b(stripped, digest_size=8).hexdigest()
+
+
+def line_keys(data: bytes | None) -> frozenset[str]:
+    """The keys of every significant line of ``data`` (empty for None: no file)."""
+    if not data:
+        return frozenset()
+    return frozenset(k for line in data.splitlines() if (k := line_key(line)) is not None)
+
+
+@frozen
+class WriterDelta:
+    """What one writer write did to one path, as keys (see :func:`writer_delta`).
+
+    Attributes:
+        added: keys of significant lines in the writer's content and not in what it
+            started from; removed: the reverse; binary: either side is binary (then only
+            the blobs say anything: rows A1 and A4).
+    """
+
+    added: frozenset[str]
+    removed: frozenset[str]
+    binary: bool
+
+
+def writer_delta(before: bytes | None, after: bytes | None) -> WriterDelta:
+    """The writer's delta from the content it started from to the content it left.
+
+    Args:
+        before: the path's content before the write (None: the path did not exist).
+        after: its content after the write (None: the writer deleted it).
+    """
+    if (before is not None and is_binary(before)) or (after is not None and is_binary(after)):
+        return WriterDelta(frozenset(), frozenset(), True)
+    old, new = line_keys(before), line_keys(after)
+    return WriterDelta(new - old, old - new, False)
+
+
+@frozen
+class WriterEntry:
+    """One path a writer wrote, as recorded (SPEC §6 "pending mutation").
+
+    Attributes:
+        path: the root-relative path; blob: the blob id the writer left there (None: it
+            deleted the path); before: the blob id it started from (None: no such path);
+        delta: the writer's own lines.
+    """
+
+    path: str
+    blob: str | None
+    before: str | None
+    delta: WriterDelta
+
+
+@frozen
+class PathChange:
+    """One path changed by a change, with both sides' contents.
+
+    Attributes:
+        path: the path; old_blob / new_blob: blob ids on each side (None: absent);
+        old / new: their contents (None: absent).
+    """
+
+    path: str
+    old_blob: str | None
+    new_blob: str | None
+    old: bytes | None
+    new: bytes | None
+
+
+def carries_row(change: PathChange, entry: WriterEntry) -> str:
+    """The row (A1-A5 of the module table) that decides whether ``change`` carries ``entry``."""
+    if change.path != entry.path or change.old_blob == change.new_blob:
+        return "A5"
+    if change.new_blob == entry.blob:
+        return "A1"
+    d = entry.delta
+    if d.binary:
+        started_here = entry.before in (change.old_blob, UNKNOWN_BEFORE)
+        return "A4" if started_here else "A5"
+    if d.added:
+        introduced = line_keys(change.new) - line_keys(change.old)
+        if len(introduced & d.added) >= min(2, len(d.added)):
+            return "A2"
+    if d.removed:
+        dropped = line_keys(change.old) - line_keys(change.new)
+        if len(dropped & d.removed) >= min(2, len(d.removed)):
+            return "A3"
+    return "A5"
+
+
+def carries(change: PathChange, entry: WriterEntry) -> bool:
+    """True when ``change`` delivers the writer content of ``entry`` (rows A1-A4)."""
+    return carries_row(change, entry) != "A5"

