@@ -13,8 +13,7 @@ from gentle_hooks.values.frozen import field, frozen
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
 if TYPE_CHECKING:
-    from typing import Final
-    from typing import Any
+    from typing import Any, Final
 
 REVIEW_ASSESSMENT_SCHEMA: Final = "gentle-ai.review-assessment/v1"
 
