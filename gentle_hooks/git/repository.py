@@ -9,6 +9,7 @@ output. Each job lives in its own module and :class:`Repository` composes them:
 * :mod:`.notes` — notes refs read and written;
 * :mod:`.index` — the staged and snapshot projections, in a private index;
 * :mod:`.diff` — per-path diff stats and added lines, diffed ahead in batches;
+* :mod:`.delta` — per-path blob changes, and the work tree's blobs (attribution);
 * :mod:`.base` — the base ref, its merge-base, and the candidate;
 * :mod:`.blobsearch`, :mod:`.parse`, :mod:`.process` — the machinery under them;
 * :mod:`.probe` — the hook pass path's light reads, without this class.
@@ -26,6 +27,7 @@ from __future__ import annotations
 
 from gentle_hooks.git.base import Bases
 from gentle_hooks.git.core import open_paths
+from gentle_hooks.git.delta import Deltas
 from gentle_hooks.git.diff import Diffs
 from gentle_hooks.git.notes import Notes
 
@@ -36,7 +38,7 @@ if TYPE_CHECKING:
     R = TypeVar("R", bound="Repository")
 
 
-class Repository(Bases, Notes, Diffs):
+class Repository(Bases, Notes, Diffs, Deltas):
     """A git repository opened from a directory, honouring a hook's environment.
 
     Use :meth:`open`; every method runs git plumbing and returns our value types.

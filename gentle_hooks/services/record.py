@@ -32,6 +32,7 @@ from gentle_hooks.notes.sync import refresh_for_identity
 from gentle_hooks.policy.escalation import make_escalation, parse_item
 from gentle_hooks.policy.inputs import parse_receipt_line, validate_label, validate_paths
 from gentle_hooks.policy.writer import parse_effort
+from gentle_hooks.services.attribution import entries_for_write
 from gentle_hooks.services.runner import Observation, run_observed
 from gentle_hooks.values.binding import Binding as Binding
 from gentle_hooks.values.candidate import Candidate
@@ -182,17 +183,34 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     tool_call_id = validate_label(req.tool_call_id, "--tool-call")
     paths = validate_paths(req.paths)
     repo, root = open_root(req.cwd)
-    rec = PendingMutation(
-        root=root,
-        model=model,
-        effort=effort_value,
-        source=source,
-        session_id=session_id,
-        tool_call_id=tool_call_id,
-        paths=paths,
-    )
+    if not paths:  # the generic form: every path that differs from HEAD is the writer's
+        paths = changed_paths(repo)
     with open_store(repo) as led:
-        return Recorded(led.path, led.add(rec))
+        entries = entries_for_write(repo, led, root, paths)
+        rec = PendingMutation(
+            root=root,
+            model=model,
+            effort=effort_value,
+            source=source,
+            session_id=session_id,
+            tool_call_id=tool_call_id,
+            paths=paths,
+        )
+        stored, kept = led.add_mutation(rec, entries)
+        notes = (
+            (f"writer content kept for {len(kept)} path(s): " + ", ".join(e.path for e in kept),)
+            if kept
+            else ("no path differs from where the writer started: nothing to attribute",)
+        )
+        return Recorded(led.path, stored, notes=notes)
+
+
+def changed_paths(repo: Repository) -> tuple[str, ...]:
+    """Root-relative paths whose work-tree content differs from ``HEAD`` (tracked and
+    untracked, as ``git add -A`` would stage them), sorted."""
+    head = repo.head()
+    base = repo.tree_of(head) if head else repo.empty_tree
+    return tuple(sorted({c.path for c in repo.tree_delta(base, repo.snapshot_tree())}))
 
 
 # -- escalations and review facts --------------------------------------------------------
@@ -231,6 +249,9 @@ def record_escalation(
                 critical=esc.critical,
             )
         )
+        # sticky for the writer work in flight: the entries no commit has taken yet,
+        # and (add_mutation links them) every entry the root records until then
+        led.link_escalation(stored.id, [e.id for e in led.open_entries(bound.root)])
         refresh_for_identity(bound.repo, led, bound.candidate)
         return Recorded(
             led.path,

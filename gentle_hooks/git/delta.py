@@ -1,0 +1,191 @@
+"""What a change did to each path, by blob id (SPEC §3 "Attribution follows content").
+
+Room ``git``. Attribution compares blob ids and contents path by path, so renames are not
+paired here (``--no-renames``): a renamed file is one path removed and one added, and the
+writer's content at the new path is judged like any other. Also the blobs a writer left in
+the work tree, hashed as ``git add`` would (filters applied, objects written so their
+contents can be read back), and the blobs of paths in a tree.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+
+from gentle_hooks.errors import GitError
+from gentle_hooks.git.core import RepositoryCore
+from gentle_hooks.git.process import LITERAL_PATHSPECS
+from gentle_hooks.values.candidate import MODE_GITLINK
+from gentle_hooks.values.frozen import frozen
+
+_RAW_FLAGS = ("-r", "--raw", "-z", "--no-abbrev", "--no-renames", "--ignore-submodules=none")
+
+
+@frozen
+class BlobChange:
+    """One path a change touched.
+
+    Attributes:
+        path: the path (decoded with :func:`os.fsdecode`); old_blob / new_blob: its blob
+            id on each side, None where the path is absent or is a submodule commit.
+    """
+
+    path: str
+    old_blob: str | None
+    new_blob: str | None
+
+
+def parse_raw(data: bytes) -> list[BlobChange]:
+    """Parse ``git diff-tree -r --raw -z --no-renames --no-abbrev`` output.
+
+    Raises:
+        GitError: output that does not have that shape.
+    """
+    out: list[BlobChange] = []
+    fields = data.split(b"\0")
+    if fields and fields[-1] == b"":
+        fields.pop()
+    if len(fields) % 2:
+        raise GitError("unexpected output from git diff-tree --raw")
+    for meta, path in zip(fields[::2], fields[1::2], strict=True):
+        parts = meta.split(b" ")
+        if len(parts) != 5 or not meta.startswith(b":"):
+            raise GitError(f"unexpected raw diff record from git: {meta!r}")
+        old_mode, new_mode, old_oid, new_oid = (p.decode("ascii") for p in parts[:4])
+        out.append(
+            BlobChange(
+                os.fsdecode(path),
+                _blob(old_mode, old_oid),
+                _blob(new_mode, new_oid),
+            )
+        )
+    return out
+
+
+def _blob(mode: str, oid: str) -> str | None:
+    if mode in ("000000", MODE_GITLINK) or not oid.strip("0"):
+        return None
+    return oid
+
+
+class Deltas(RepositoryCore):
+    """Per-path blob changes of trees, commits and the work tree."""
+
+    def tree_delta(self, old_tree: str, new_tree: str) -> list[BlobChange]:
+        """What changed from ``old_tree`` to ``new_tree``, path by path.
+
+        Raises:
+            GitError: git failed (a tree id that does not exist here).
+        """
+        if old_tree == new_tree:
+            return []
+        out = self.run(["diff-tree", *_RAW_FLAGS, old_tree, new_tree]).stdout
+        return parse_raw(out)
+
+    def tree_deltas(self, pairs: Sequence[tuple[str, str]]) -> list[list[BlobChange]]:
+        """:meth:`tree_delta` of many (old tree, new tree) pairs, in one ``diff-tree
+        --stdin``; one list per pair, in order.
+
+        Raises:
+            GitError: git failed, or printed something this cannot split by pair.
+        """
+        todo = list(dict.fromkeys(p for p in pairs if p[0] != p[1]))
+        if len(todo) < 2:
+            return [self.tree_delta(a, b) for a, b in pairs]
+        stdin = "".join(f"{a} {b}\n" for a, b in todo).encode("ascii")
+        out = self.run(["diff-tree", "--stdin", *_RAW_FLAGS], input=stdin).stdout
+        chunks = _split_by_echo(out, todo)
+        by_pair = dict(zip(todo, (parse_raw(c) for c in chunks), strict=True))
+        return [by_pair.get(p, []) for p in pairs]
+
+    def blobs_in(self, tree: str, paths: Iterable[str]) -> dict[str, str]:
+        """The blob id of each of ``paths`` in ``tree`` (paths absent there, or holding a
+        submodule commit, are left out)."""
+        wanted = sorted(set(paths))
+        if not wanted:
+            return {}
+        out = self.run(
+            ["ls-tree", "-z", "--full-tree", tree, "--", *wanted], env=LITERAL_PATHSPECS
+        ).stdout
+        found: dict[str, str] = {}
+        for record in out.split(b"\0"):
+            meta, tab, path = record.partition(b"\t")
+            parts = meta.split(b" ")
+            if tab and len(parts) == 3 and parts[1] == b"blob":
+                found[os.fsdecode(path)] = parts[2].decode("ascii")
+        return found
+
+    def hash_worktree(self, paths: Iterable[str]) -> dict[str, str | None]:
+        """The blob each root-relative path holds in the work tree, hashed as ``git add``
+        would (clean filters and ``core.autocrlf`` applied) and written to the object
+        store so its content can be read back; None for a path that is not there (or is a
+        directory: a submodule, say).
+
+        Raises:
+            GitError: git failed; not a work tree.
+        """
+        root = self.paths.toplevel
+        if root is None:
+            raise GitError("a bare repository has no work tree to hash")
+        out: dict[str, str | None] = {}
+        files: list[str] = []
+        links: list[str] = []
+        for path in sorted(set(paths)):
+            full = os.path.join(root, path)
+            if os.path.islink(full):
+                links.append(path)
+            elif os.path.isfile(full):
+                files.append(path)
+            else:
+                out[path] = None
+        if files:
+            # paths relative to the root, which is where git runs; a path holding a newline
+            # cannot go through --stdin-paths: those are hashed one by one
+            plain = [p for p in files if "\n" not in p]
+            if plain:
+                text = "\n".join(plain) + "\n"
+                ids = self.out(
+                    ["hash-object", "-w", "--stdin-paths"],
+                    input=os.fsencode(text),
+                ).split()
+                out.update(zip(plain, ids, strict=True))
+            for path in files:
+                if "\n" in path:
+                    out[path] = self.out(["hash-object", "-w", "--", path])
+        for path in links:  # git stores a symlink's target text, not what it points at
+            target = os.fsencode(os.readlink(os.path.join(root, path)))
+            out[path] = self.out(["hash-object", "-w", "--stdin"], input=target)
+        return out
+
+
+def _split_by_echo(out: bytes, pairs: Sequence[tuple[str, str]]) -> list[bytes]:
+    """Cut ``diff-tree --stdin -z --raw`` output at each pair's echoed ``<a> <b>\\n`` line,
+    recognised only where a record starts (a path never reads as one).
+
+    Raises:
+        GitError: the echoes are not where they should be.
+    """
+    chunks: list[bytes] = []
+    pos, start, k = 0, -1, 0
+    size = len(out)
+    while pos < size:
+        if k < len(pairs):
+            echo = f"{pairs[k][0]} {pairs[k][1]}\n".encode("ascii")
+            if out.startswith(echo, pos):
+                if start >= 0:
+                    chunks.append(out[start:pos])
+                pos = start = pos + len(echo)
+                k += 1
+                continue
+        if start < 0:
+            break
+        meta_end = out.find(b"\0", pos)
+        path_end = out.find(b"\0", meta_end + 1) if meta_end >= 0 else -1
+        if path_end < 0:
+            break
+        pos = path_end + 1
+    if start >= 0:
+        chunks.append(out[start:])
+    if len(chunks) != len(pairs):
+        raise GitError("unexpected output from git diff-tree --stdin")
+    return chunks

@@ -1,0 +1,223 @@
+"""Which writer work a change carries, and what a writer wrote (SPEC §3 "Attribution
+follows content", §6 "pending mutation").
+
+Room ``services``. Wires the git room (blob changes, work-tree blobs, contents), the
+ledger (entries by path) and the pure rule (:mod:`gentle_hooks.policy.attribution`):
+
+* :func:`entries_for_write` — what a writer's write left, path by path, as entries to
+  record (the blob, the blob it started from, its own lines);
+* :func:`carried` — the entries one change carries (the staged index against ``HEAD``, a
+  commit against its parent);
+* :func:`carried_by_commits` — the same for many commits, batched (a push, a rewrite).
+
+A change is delegated exactly when it carries an entry: decided from trees and recorded
+blobs, never from which commit ran a hook last, so ``reset --soft``, amend, rebase,
+cherry-pick, squash or another worktree neither launder writer work nor attach it to a
+human's commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from gentle_hooks.git.delta import BlobChange
+from gentle_hooks.git.objects import CommitInfo
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.records import (
+    EscalationRecord,
+    PendingMutation,
+    WriterEntryRecord,
+)
+from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.policy.attribution import (
+    PathChange,
+    WriterDelta,
+    WriterEntry,
+    carries,
+    writer_delta,
+)
+from gentle_hooks.values.frozen import frozen
+
+
+@frozen
+class Carried:
+    """The writer work one change carries.
+
+    Attributes:
+        entries: the entries it carries, oldest first; mutations: their mutations (model,
+            effort, source), oldest first; escalations: escalations sticky for them.
+    """
+
+    entries: tuple[WriterEntryRecord, ...] = ()
+    mutations: tuple[PendingMutation, ...] = ()
+    escalations: tuple[EscalationRecord, ...] = ()
+
+    @property
+    def delegated(self) -> bool:
+        """True when the change carries writer content."""
+        return bool(self.entries)
+
+    def writers(self) -> tuple[str, ...]:
+        """``model/effort`` of each distinct writer, in the order they wrote."""
+        return tuple(dict.fromkeys(f"{m.model}/{m.effort}" for m in self.mutations))
+
+    def paths(self) -> tuple[str, ...]:
+        """The paths whose writer content the change carries, sorted."""
+        return tuple(sorted({e.path for e in self.entries}))
+
+
+NOTHING = Carried()
+
+
+def policy_entry(rec: WriterEntryRecord) -> WriterEntry:
+    """A stored entry as the pure rule reads it."""
+    delta = WriterDelta(frozenset(rec.added), frozenset(rec.removed), rec.binary)
+    return WriterEntry(rec.path, rec.blob, rec.before_blob, delta)
+
+
+def carried(repo: Repository, led: Ledger | None, changes: Sequence[BlobChange]) -> Carried:
+    """The writer entries ``changes`` (one change, path by path) carry.
+
+    Args:
+        repo: where the blobs are; led: the ledger, or None (no ledger: nothing carried);
+        changes: the change's paths with both sides' blob ids.
+
+    Raises:
+        GitError: a blob cannot be read; StoreError: the ledger cannot be read.
+    """
+    return carried_by_change(repo, led, {"": changes})[""]
+
+
+def carried_by_change(
+    repo: Repository, led: Ledger | None, changes: Mapping[str, Sequence[BlobChange]]
+) -> dict[str, Carried]:
+    """:func:`carried` for many changes at once (keyed as given): one ledger query and one
+    ``cat-file`` for all of them."""
+    out = dict.fromkeys(changes, NOTHING)
+    if led is None:
+        return out
+    paths = sorted({c.path for cs in changes.values() for c in cs})
+    if not paths:
+        return out
+    by_path: dict[str, list[WriterEntryRecord]] = {}
+    for rec in led.live_entries(paths):
+        by_path.setdefault(rec.path, []).append(rec)
+    if not by_path:
+        return out
+    relevant = {k: [c for c in cs if c.path in by_path] for k, cs in changes.items()}
+    blob_ids = sorted(
+        {b for cs in relevant.values() for c in cs for b in (c.old_blob, c.new_blob) if b}
+    )
+    contents = repo.read_blobs(blob_ids)
+    found: dict[str, list[WriterEntryRecord]] = {}
+    for key, cs in relevant.items():
+        for c in cs:
+            change = PathChange(
+                c.path,
+                c.old_blob,
+                c.new_blob,
+                contents.get(c.old_blob) if c.old_blob else None,
+                contents.get(c.new_blob) if c.new_blob else None,
+            )
+            found.setdefault(key, []).extend(
+                rec for rec in by_path[c.path] if carries(change, policy_entry(rec))
+            )
+    for key, entries in found.items():
+        out[key] = _carried(led, entries)
+    return out
+
+
+def _carried(led: Ledger, entries: Iterable[WriterEntryRecord]) -> Carried:
+    unique = sorted({e.id: e for e in entries}.values(), key=lambda e: e.id)
+    if not unique:
+        return NOTHING
+    ids = [e.id for e in unique]
+    return Carried(
+        tuple(unique),
+        tuple(led.mutations(sorted({e.mutation_id for e in unique}))),
+        tuple(led.escalations_for_entries(ids)),
+    )
+
+
+def commit_changes(repo: Repository, infos: Sequence[CommitInfo]) -> dict[str, list[BlobChange]]:
+    """What each commit changed against its parents, path by path, in one ``diff-tree``.
+
+    A root commit against the empty tree; an ordinary commit against its parent; a merge
+    only where it differs from every parent (what the merge itself brought: a conflict's
+    resolution), against its first parent.
+
+    Raises:
+        GitError: a parent is not in this clone (a shallow boundary: nothing to compare).
+    """
+    trees = {i.id: i.tree for i in infos}
+    unknown = sorted({p for i in infos for p in i.parents if p not in trees})
+    for info in repo.read_commits(unknown):
+        trees[info.id] = info.tree
+    pairs: list[tuple[str, str]] = []
+    for info in infos:
+        parents = info.parents or ()
+        bases = [trees.get(p) or repo.tree_of(p) for p in parents] or [repo.empty_tree]
+        pairs.extend((b, info.tree) for b in bases)
+    deltas = iter(repo.tree_deltas(pairs))
+    out: dict[str, list[BlobChange]] = {}
+    for info in infos:
+        per_parent = [next(deltas) for _ in (info.parents or ("root",))]
+        first = per_parent[0]
+        if len(per_parent) > 1:
+            everywhere = set.intersection(*({c.path for c in d} for d in per_parent))
+            first = [c for c in first if c.path in everywhere]
+        out[info.id] = first
+    return out
+
+
+def carried_by_commits(
+    repo: Repository, led: Ledger | None, infos: Sequence[CommitInfo]
+) -> dict[str, Carried]:
+    """The writer work each commit carries against its parents (:func:`commit_changes`)."""
+    if led is None or not infos:
+        return dict.fromkeys((i.id for i in infos), NOTHING)
+    return carried_by_change(repo, led, commit_changes(repo, infos))
+
+
+def entries_for_write(
+    repo: Repository, led: Ledger, root: str, paths: Sequence[str]
+) -> list[WriterEntryRecord]:
+    """Entries for what a writer just wrote to ``paths`` (root-relative), to record.
+
+    Each holds the blob the path holds now (None: the writer deleted it), the blob it
+    started from — the blob of the root's last open entry for that path, else ``HEAD``'s
+    — and the keys of the lines the writer added and removed. A path whose content did not
+    change from where the writer started gets no entry (nothing to attribute).
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    head = repo.head()
+    now = repo.hash_worktree(paths)
+    before: dict[str, str | None] = dict(repo.blobs_in(repo.tree_of(head), paths)) if head else {}
+    for rec in led.open_entries(root):  # oldest first: the last write wins
+        if rec.path in now:
+            before[rec.path] = rec.blob
+    contents = repo.read_blobs(sorted({b for b in (*now.values(), *before.values()) if b}))
+    out = []
+    for path in sorted(now):
+        after, start = now[path], before.get(path)
+        if after == start:
+            continue
+        delta = writer_delta(
+            contents.get(start) if start else None, contents.get(after) if after else None
+        )
+        out.append(
+            WriterEntryRecord(
+                mutation_id=0,
+                root=root,
+                path=path,
+                blob=after,
+                before_blob=start,
+                head=head,
+                added=tuple(sorted(delta.added)),
+                removed=tuple(sorted(delta.removed)),
+                binary=delta.binary,
+            )
+        )
+    return out
