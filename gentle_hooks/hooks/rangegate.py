@@ -98,15 +98,6 @@ def parse_range(text: str) -> tuple[str, str]:
     return a, b
 
 
-def _shallow_set(repo: Repository) -> set[str]:
-    path = repo.out(["rev-parse", "--path-format=absolute", "--git-path", "shallow"])
-    try:
-        with open(path, encoding="ascii") as fh:
-            return {x.strip() for x in fh if x.strip()}
-    except OSError:
-        return set()
-
-
 def range_commits(repo: Repository, a: str, b: str) -> list[str]:
     """The commits of ``A..B``, oldest first.
 
@@ -121,7 +112,7 @@ def range_commits(repo: Repository, a: str, b: str) -> list[str]:
     if start is None:
         raise CannotAssess(f"cannot assess: {a!r} is not in this clone; {fix}")
     commits = repo.new_commits(tip, exclude=[start])
-    cut = _shallow_set(repo) & set(commits)
+    cut = repo.shallow_commits() & set(commits)
     if cut:
         raise CannotAssess(
             f"cannot assess: the history is shallow at {short(sorted(cut)[0])}, inside "
@@ -415,7 +406,9 @@ def receive_gate(stdin: bytes, env: Mapping[str, str]) -> int:
             say(f"{ref}: not a commit, nothing to assess")
             continue
         if is_zero(old) or repo.peel_commit(old) is None:
-            commits = _new_to_server(repo, tip)
+            # Only branches and tags vouch for a commit: one parked under another
+            # namespace (refs/notes/x, refs/pull/...) by an earlier push is judged again.
+            commits = repo.commits_outside_branches_and_tags(tip)
         else:
             commits = repo.new_commits(tip, exclude=[repo.peel_commit(old) or old])
         verdicts = judge_commits(repo, config, commits, ref, sources)
@@ -428,13 +421,3 @@ def receive_gate(stdin: bytes, env: Mapping[str, str]) -> int:
             rejected += 1
             say(f"REJECTED {ref}: {len(blocked)} unverified delegated commit(s)")
     return EXIT_BLOCKED if rejected else EXIT_OK
-
-
-def _new_to_server(repo: Repository, tip: str) -> list[str]:
-    """Commits reachable from ``tip`` and from no branch or tag of the server.
-
-    Only branches and tags vouch for a commit: a commit parked under another namespace
-    (``refs/notes/x``, ``refs/pull/...``) by an earlier push is judged again here.
-    """
-    out = repo.out(["rev-list", "--topo-order", "--reverse", tip, "--not", "--branches", "--tags"])
-    return out.split()

@@ -131,13 +131,12 @@ def ensure_rewrite_ref(repo: Repository) -> None:
     are first written: naming a notes ref that does not exist yet makes git warn on every
     amend."""
     if repo.config_get("notes.rewriteRef") is None:
-        repo.run(["config", "notes.rewriteRef", NOTES_REF])
+        repo.config_set("notes.rewriteRef", NOTES_REF)
 
 
 def remote_notes_refs(repo: Repository) -> list[str]:
     """Every fetched remote's notes ref (:func:`remote_notes_ref` of each remote)."""
-    out = repo.out(["for-each-ref", "--format=%(refname)", "refs/notes/remotes/"])
-    return [r for r in out.split() if r.endswith("/gentle-hooks")]
+    return [r for r in repo.ref_names("refs/notes/remotes/") if r.endswith("/gentle-hooks")]
 
 
 def absorb_remote_notes(repo: Repository) -> None:
@@ -146,12 +145,10 @@ def absorb_remote_notes(repo: Repository) -> None:
     in (line union). Nothing to do when a remote's notes are already contained."""
     for tracking in remote_notes_refs(repo):
         if not _has(repo, NOTES_REF):
-            repo.run(["update-ref", NOTES_REF, tracking])
+            repo.update_ref(NOTES_REF, tracking)
             continue
-        if repo.run(["merge-base", "--is-ancestor", tracking, NOTES_REF], ok=(0, 1)).returncode:
-            repo.run(
-                ["notes", f"--ref={NOTES_REF}", "merge", "-q", "-s", "cat_sort_uniq", tracking]
-            )
+        if not repo.is_ancestor(tracking, NOTES_REF):
+            repo.merge_notes(NOTES_REF, tracking)
 
 
 def refresh_for_identity(repo: Repository, led: Ledger, cand: Candidate) -> int:
@@ -205,9 +202,8 @@ def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
     ]
     added = []
     for key, value in wanted:
-        have = repo.run(["config", "--get-all", key], ok=(0, 1)).stdout.decode().splitlines()
-        if value not in have:
-            repo.run(["config", "--add", key, value])
+        if value not in repo.config_get_all(key):
+            repo.config_add(key, value)
             added.append(f"{key} = {value}")
     return added
 
@@ -222,21 +218,17 @@ def sync_fetch(repo: Repository, remote: str) -> str:
         GitError: the fetch or the merge failed.
     """
     tracking = remote_notes_ref(remote)
-    proc = repo.run(["fetch", "-q", remote, f"+{NOTES_REF}:{tracking}"], ok=(0, 1, 128))
-    if proc.returncode != 0:
-        err = proc.stderr.decode("utf-8", "replace")
-        if "couldn't find remote ref" in err:
-            return f"{remote} has no gentle-hooks notes yet"
-        raise GitError(f"git fetch {remote} {NOTES_REF} failed: {err.strip().splitlines()[-1]}")
+    if not repo.fetch_ref(remote, NOTES_REF, tracking):
+        return f"{remote} has no gentle-hooks notes yet"
     if not _has(repo, NOTES_REF):
-        repo.run(["update-ref", NOTES_REF, tracking])
+        repo.update_ref(NOTES_REF, tracking)
         return f"took {remote}'s notes (none locally)"
-    repo.run(["notes", f"--ref={NOTES_REF}", "merge", "-q", "-s", "cat_sort_uniq", tracking])
+    repo.merge_notes(NOTES_REF, tracking)
     return f"merged {remote}'s notes into {NOTES_REF}"
 
 
 def _has(repo: Repository, ref: str) -> bool:
-    return repo.run(["rev-parse", "--verify", "-q", ref], ok=(0, 1, 128)).returncode == 0
+    return repo.ref_exists(ref) is not None
 
 
 def sync_push(repo: Repository, remote: str) -> str:
@@ -248,5 +240,5 @@ def sync_push(repo: Repository, remote: str) -> str:
     fetched = sync_fetch(repo, remote)
     if not _has(repo, NOTES_REF):
         return f"{fetched}; no local notes to push"
-    repo.run(["push", "-q", "--no-verify", remote, f"{NOTES_REF}:{NOTES_REF}"])
+    repo.push_ref(remote, NOTES_REF)
     return f"{fetched}; pushed {NOTES_REF} to {remote}"
