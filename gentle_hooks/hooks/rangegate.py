@@ -15,7 +15,6 @@ fetch that fixes it. Never a pass.
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -35,6 +34,15 @@ from gentle_hooks.ledger.records import (
     VerdictRecord,
 )
 from gentle_hooks.notes.codec import NOTES_REF, ParsedNote, merge, parse, valid_candidates
+from gentle_hooks.notes.lines import (
+    EscalationLine,
+    OverrideLine,
+    ReceiptLine,
+    ReviewLine,
+    SpotCheckLine,
+    VerdictLine,
+    WriterLine,
+)
 from gentle_hooks.notes.sync import remote_notes_refs
 from gentle_hooks.policy.delegation import message_evidence
 from gentle_hooks.policy.shortfall import NoValidNote, Shortfall, StaleRecords
@@ -127,59 +135,53 @@ def _facts_from_note(note: ParsedNote, identity: str, root: str) -> LedgerFacts:
     from gentle_hooks.artifacts.verdict import parse_verdict, verdict_acceptance, verdict_json
 
     mutations = tuple(
-        PendingMutation(
-            root=root,
-            model=str(w.get("model")),
-            effort=str(w.get("effort")),
-            source=w.get("source"),
-        )
-        for w in note.of("writer")
+        PendingMutation(root=root, model=w.model, effort=w.effort, source=w.source)
+        for w in note.of(WriterLine)
     )
     escalations = tuple(
         EscalationRecord(
             root=root,
             identity=identity,
-            item=int(e["item"]),
-            slug=str(e["slug"]),
-            reason=str(e["reason"]),
-            critical=bool(e.get("critical")),
+            item=e.item,
+            slug=e.slug,
+            reason=e.reason,
+            critical=e.critical,
         )
-        for e in note.of("escalation")
-        if isinstance(e.get("item"), int) and 1 <= e["item"] <= 6
+        for e in note.of(EscalationLine)
     )
-    receipts = {r.get("command") for r in note.of("receipt", identity)}
+    receipts = {r.command for r in note.of(ReceiptLine, identity)}
 
-    def consistent(s: dict[str, Any]) -> bool:
+    def consistent(s: SpotCheckLine) -> bool:
         """A re-run counts only as it could have been recorded: both statuses integers and
         equal when it says it agreed, and a report of the same command for this identity."""
-        if s.get("check") == "readback":
+        if s.check == "readback":
             return True
-        rep, obs = s.get("reported_exit"), s.get("observed_exit")
+        rep, obs = s.reported_exit, s.observed_exit
         return (
-            isinstance(rep, int)
-            and isinstance(obs, int)
-            and (rep == obs) == (s.get("agreed") is True)
-            and s.get("command") in receipts
+            rep is not None
+            and obs is not None
+            and (rep == obs) == s.agreed
+            and s.command in receipts
         )
 
     spots = tuple(
         SpotCheck(
             root=root,
             identity=identity,
-            kind=str(s.get("check")),
-            command=str(s.get("command")),
-            agreed=s.get("agreed") is True,
-            counts=s.get("counts") is True,
-            reported_exit=s.get("reported_exit"),
-            observed_exit=s.get("observed_exit"),
+            kind=s.check,
+            command=s.command,
+            agreed=s.agreed,
+            counts=s.counts,
+            reported_exit=s.reported_exit,
+            observed_exit=s.observed_exit,
         )
-        for s in note.of("spot_check", identity)
-        if s.get("check") in ("rerun", "readback") and consistent(s)
+        for s in note.of(SpotCheckLine, identity)
+        if s.check in ("rerun", "readback") and consistent(s)
     )
     verdicts = []
-    for v in note.of("verdict", identity):
+    for v in note.of(VerdictLine, identity):
         try:
-            parsed = parse_verdict(json.dumps(v.get("verdict")), "note verdict")
+            parsed = parse_verdict(v.verdict, "note verdict")
         except GentleError:
             continue  # a malformed verdict in a note verifies nothing
         accepted, reasons = verdict_acceptance(parsed)
@@ -196,9 +198,9 @@ def _facts_from_note(note: ParsedNote, identity: str, root: str) -> LedgerFacts:
             )
         )
     reviews = tuple(
-        ReviewFact(root=root, identity=identity, outcome=str(r["outcome"]))
-        for r in note.of("review", identity)
-        if r.get("outcome") in ("declined", "unavailable", "consumed")
+        ReviewFact(root=root, identity=identity, outcome=r.outcome)
+        for r in note.of(ReviewLine, identity)
+        if r.outcome in ("declined", "unavailable", "consumed")
     )
     return LedgerFacts(
         path="note",
@@ -248,7 +250,7 @@ def _judge_one(
     root: str,
     honour: bool,
 ) -> CommitVerdict:
-    if note.candidates or note.of("writer") or note.of("escalation"):
+    if note.records_work:
         why: str | None = "gentle-hooks note records writer work"
     else:
         ev = message_evidence(info.message, info.author, info.committer)
@@ -282,8 +284,7 @@ def _judge_one(
         facts = _facts_from_note(note, c.identity, root)
         result = evaluate(repo, config, cand, facts, delegated_by=why, binding=COMMITTED)
         overrides = tuple(
-            f"override by {o.get('who')} ({o.get('hook')}): {o.get('reason')}"
-            for o in note.of("override", c.identity)
+            f"override by {o.who} ({o.hook}): {o.reason}" for o in note.of(OverrideLine, c.identity)
         )
         blocked = result.decision.blocked and not (honour and overrides)
         shortfalls: tuple[Shortfall, ...] = result.decision.shortfalls

@@ -1,9 +1,10 @@
-"""Notes from the ledger, and sharing them (SPEC §8; issue 5).
+"""Notes from the ledger, and sharing them (SPEC §8).
 
-Layer: service. Builds a delivered commit's note from the ledger (:mod:`gentle_hooks.notes.codec`
-format), writes it under ``refs/notes/gentle-hooks`` merged with what is there, refreshes the
-notes of commits whose candidate gains records later, and syncs notes with a remote. The
-ledger stays the local source; the note is what others see.
+Room ``notes``. Builds a delivered commit's note from the ledger (lines encoded by
+:mod:`gentle_hooks.notes.lines`), writes it under ``refs/notes/gentle-hooks`` merged with
+what is there, refreshes the notes of commits whose candidate gains records later, and
+syncs notes with a remote through the git room's typed operations. The ledger stays the
+local source; the note is what others see.
 
 Sharing: ``install --share`` adds refspecs so ordinary ``git fetch``/``git push`` carry the
 notes (fetch into ``refs/notes/remotes/<remote>/gentle-hooks``, never over local notes);
@@ -13,14 +14,26 @@ so two clones that add records to one commit keep both in either order.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import CommitRecord
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.notes.codec import NOTES_REF, line, merge, render
+from gentle_hooks.notes.codec import NOTES_REF, merge, render
+from gentle_hooks.notes.lines import (
+    CandidateLine,
+    EscalationLine,
+    NoteLine,
+    OverrideLine,
+    ReceiptLine,
+    ReviewLine,
+    SpotCheckLine,
+    VerdictLine,
+    WriterLine,
+    canonical_json,
+    encode,
+)
 from gentle_hooks.values.candidate import Candidate, Projection
 
 NOTES_MESSAGE = "gentle-hooks: record verification of delivered commits"
@@ -32,72 +45,41 @@ def remote_notes_ref(remote: str) -> str:
 
 
 def note_lines(led: Ledger, rec: CommitRecord) -> list[str]:
-    """The note lines of one commit record: candidate, writers, escalations, and every
-    record bound to its identity (receipts, spot checks, verdicts, review facts, overrides).
+    """The encoded note lines of one commit record: candidate, writers, escalations, and
+    every record bound to its identity (receipts, spot checks, verdicts, review facts,
+    overrides), in that order.
     """
     ident = rec.identity
-    out = [
-        line(
-            "candidate",
-            commit=rec.commit_id,
-            identity=ident,
-            base_tree=rec.base_tree,
-            tree=rec.tree,
-        )
-    ]
+    lines: list[NoteLine] = [CandidateLine(rec.commit_id, ident, rec.base_tree, rec.tree)]
     mutations, escalations = led.delivered_work([rec.origin])
-    for m in mutations:
-        out.append(line("writer", model=m.model, effort=m.effort, source=m.source))
-    for e in escalations:
-        out.append(
-            line("escalation", item=e.item, slug=e.slug, reason=e.reason, critical=e.critical)
+    lines += [WriterLine(m.model, m.effort, m.source) for m in mutations]
+    lines += [EscalationLine(e.item, e.slug, e.reason, e.critical) for e in escalations]
+    lines += [
+        ReceiptLine(ident, r.command, r.observed, r.exit_code, r.output_digest, r.recorded_at)
+        for r in led.receipts(ident)
+    ]
+    lines += [
+        SpotCheckLine(
+            ident,
+            s.kind,
+            s.command,
+            s.reported_exit,
+            s.observed_exit,
+            s.agreed,
+            s.counts,
+            s.recorded_at,
         )
-    for r in led.receipts(ident):
-        out.append(
-            line(
-                "receipt",
-                identity=ident,
-                command=r.command,
-                observed=r.observed,
-                exit_code=r.exit_code,
-                output_digest=r.output_digest,
-                recorded_at=r.recorded_at,
-            )
-        )
-    for s in led.spot_checks(ident):
-        out.append(
-            line(
-                "spot_check",
-                identity=ident,
-                check=s.kind,
-                command=s.command,
-                reported_exit=s.reported_exit,
-                observed_exit=s.observed_exit,
-                agreed=s.agreed,
-                counts=s.counts,
-                recorded_at=s.recorded_at,
-            )
-        )
-    for v in led.verdicts(ident):
-        out.append(
-            line("verdict", identity=ident, verdict=json.loads(v.json), recorded_at=v.recorded_at)
-        )
-    for f in led.review_facts(ident):
-        out.append(line("review", identity=ident, outcome=f.outcome, recorded_at=f.recorded_at))
-    for o in led.overrides(ident):
-        out.append(
-            line(
-                "override",
-                identity=ident,
-                hook=o.hook,
-                who=o.who,
-                reason=o.reason,
-                missing=list(o.missing),
-                target=o.target,
-                recorded_at=o.recorded_at,
-            )
-        )
-    return out
+        for s in led.spot_checks(ident)
+    ]
+    lines += [
+        VerdictLine(ident, canonical_json(v.json), v.recorded_at) for v in led.verdicts(ident)
+    ]
+    lines += [ReviewLine(ident, f.outcome, f.recorded_at) for f in led.review_facts(ident)]
+    lines += [
+        OverrideLine(ident, o.hook, o.who, o.reason, o.missing, o.target, o.recorded_at)
+        for o in led.overrides(ident)
+    ]
+    return [encode(x) for x in lines]
 
 
 def write_commit_notes(repo: Repository, led: Ledger, records: Iterable[CommitRecord]) -> int:
