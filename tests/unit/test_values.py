@@ -132,7 +132,10 @@ def test_no_dataclasses_on_the_gate_path() -> None:
     import subprocess
     import sys
 
-    code = "import sys, gentle_hooks.hooks.gates, gentle_hooks.hooks.rangegate; print('dataclasses' in sys.modules)"
+    code = (
+        "import sys, gentle_hooks.hooks.commit, gentle_hooks.hooks.push, "
+        "gentle_hooks.hooks.rangegate; print('dataclasses' in sys.modules)"
+    )
     out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"
