@@ -138,9 +138,9 @@ def _push_gate(call: HookCall, env: Mapping[str, str]) -> int:
 
 
 def _receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
-    from gentle_hooks.hooks.rangegate import receive_gate
+    from gentle_hooks.hooks.server import receive_gate
 
-    return receive_gate(call.stdin, env)
+    return receive_gate(call, env)
 
 
 def _record(call: HookCall, env: Mapping[str, str]) -> int:
