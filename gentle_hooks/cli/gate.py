@@ -12,7 +12,8 @@ import os
 import click
 
 from gentle_hooks.errors import GentleError
-from gentle_hooks.hooks.rangegate import gate_range, verdict_json, verdict_lines
+from gentle_hooks.hooks.judgement import verdict_json, verdict_lines
+from gentle_hooks.hooks.range import gate_range
 
 
 @click.command()

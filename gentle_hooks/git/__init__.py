@@ -5,10 +5,11 @@ Room ``git``. Plumbing output only, parsed into our own value types; the hook en
 index is never written. :class:`~.repository.Repository` composes one module per job:
 
 * :mod:`.process` — child processes; :mod:`.parse` — plumbing output parsed;
-* :mod:`.core` — where the repository lives, running git, config reads;
+* :mod:`.core` — where the repository lives, running git, config, worktrees;
 * :mod:`.refs` — revisions, merge-bases, new commits, ancestor trees;
 * :mod:`.objects` — blobs and commits by id; :mod:`.blobsearch` — streamed blob search;
-* :mod:`.notes` — notes refs read and written; :mod:`.message` — trailers in a message;
+* :mod:`.notes` — notes refs read, written, merged; :mod:`.message` — trailers in a message;
+* :mod:`.remote` — single refs fetched from and pushed to a remote;
 * :mod:`.index` — staged and snapshot projections; :mod:`.diff` — diff stats and scans;
 * :mod:`.base` — base ref, merge-base, candidate; :mod:`.repository` — the composition;
 * :mod:`.probe` — the hook pass path's light reads (no ``subprocess``).

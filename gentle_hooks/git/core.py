@@ -160,6 +160,28 @@ class RepositoryCore:
             return None
         return proc.stdout.decode("utf-8", "surrogateescape").removesuffix("\n")
 
+    def config_get_all(self, key: str) -> list[str]:
+        """Every value of a multi-valued key (``git config --get-all``), in order; empty
+        when unset."""
+        proc = self.run(["config", "--get-all", key], ok=(0, 1))
+        return proc.stdout.decode().splitlines()
+
+    def config_set(self, key: str, value: str) -> None:
+        """``git config key value`` in the repository's own config (replaces one value).
+
+        Raises:
+            GitError: git refused (a multi-valued key, an unwritable config).
+        """
+        self.run(["config", key, value])
+
+    def config_add(self, key: str, value: str) -> None:
+        """``git config --add key value``: one more value of a multi-valued key.
+
+        Raises:
+            GitError: git refused (an unwritable config).
+        """
+        self.run(["config", "--add", key, value])
+
     def gentle_config(self) -> bytes:
         """``git config -z --get-regexp ^gentle\\.`` output (empty when nothing is set).
 
@@ -189,6 +211,12 @@ class RepositoryCore:
         ``core.hooksPath``)."""
         return self.out(["rev-parse", "--path-format=absolute", "--git-path", name])
 
+    def worktree_paths(self) -> list[str]:
+        """The work tree root of every worktree of the repository, main first, bare
+        entries left out (``git worktree list --porcelain``)."""
+        out = self.run(["worktree", "list", "--porcelain"]).stdout.decode("utf-8", "replace")
+        return _worktree_paths(out)
+
     def ident(self) -> str:
         """``Name <email>`` of the committer git would record now."""
         raw = self.out(["var", "GIT_COMMITTER_IDENT"])
@@ -203,6 +231,22 @@ class RepositoryCore:
         if proc.returncode != 0 or not subject:
             return None
         return subject.split(": ", 1)[0]
+
+
+def _worktree_paths(porcelain: str) -> list[str]:
+    """The ``worktree <path>`` of each blank-line-separated record without a ``bare`` line."""
+    paths, bare = [], False
+    current = None
+    for line in [*porcelain.splitlines(), ""]:
+        if line.startswith("worktree "):
+            current, bare = line[len("worktree ") :], False
+        elif line == "bare":
+            bare = True
+        elif not line and current is not None:
+            if not bare:
+                paths.append(current)
+            current = None
+    return paths
 
 
 def _canonical_key(key: str) -> str:

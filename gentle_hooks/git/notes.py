@@ -111,3 +111,12 @@ class Notes(Objects):
         new = self.out(commit_args)
         self.run(["update-ref", "-m", message, ref, new, old or ""])
         return new
+
+    def merge_notes(self, ref: str, other: str) -> None:
+        """Merge the notes ``other`` into the notes ref ``ref`` as a line union (git's
+        ``cat_sort_uniq`` strategy: no conflict, nothing dropped).
+
+        Raises:
+            GitError: the merge failed.
+        """
+        self.run(["notes", f"--ref={ref}", "merge", "-q", "-s", "cat_sort_uniq", other])

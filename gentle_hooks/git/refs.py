@@ -137,6 +137,38 @@ class Refs(RepositoryCore):
             args += ["--not", f"--remotes={remote}" if remote else "--remotes"]
         return self.out(args).split()
 
+    def commits_outside_branches_and_tags(self, tip: str) -> list[str]:
+        """Commits reachable from ``tip`` and from no branch or tag; oldest first."""
+        args = ["rev-list", "--topo-order", "--reverse", tip, "--not", "--branches", "--tags"]
+        return self.out(args).split()
+
+    def is_ancestor(self, ancestor: str, descendant: str) -> bool:
+        """Whether ``ancestor`` is ``descendant`` or one of its ancestors
+        (``git merge-base --is-ancestor``)."""
+        args = ["merge-base", "--is-ancestor", ancestor, descendant]
+        return self.run(args, ok=(0, 1)).returncode == 0
+
+    def update_ref(self, ref: str, target: str) -> None:
+        """Point ``ref`` at ``target`` (``git update-ref``), whatever it pointed at.
+
+        Raises:
+            GitError: git refused (an invalid name, a missing object, a locked ref).
+        """
+        self.run(["update-ref", ref, target])
+
+    def ref_names(self, prefix: str) -> list[str]:
+        """The full names of the refs under ``prefix`` (``refs/notes/remotes/``), sorted."""
+        return self.out(["for-each-ref", "--format=%(refname)", prefix]).split()
+
+    def shallow_commits(self) -> set[str]:
+        """The commits at this clone's shallow boundary (empty for a full clone)."""
+        path = self.git_path("shallow")
+        try:
+            with open(path, encoding="ascii") as fh:
+                return {x.strip() for x in fh if x.strip()}
+        except OSError:
+            return set()
+
 
 def check_ref_name(ref: str, what: str) -> None:
     """Refuse what cannot be one ref: empty, option-like, control characters, a range.

@@ -3,10 +3,12 @@
 Room ``git``: the only code that runs git. It returns our own value types, never raw git
 output. Each job lives in its own module and :class:`Repository` composes them:
 
-* :mod:`.core` — where the repository lives, its environment, running git, config reads;
+* :mod:`.core` — where the repository lives, its environment, running git, config reads
+  and writes, the worktree list;
 * :mod:`.refs` — resolving and peeling revisions, merge-bases, commits not yet pushed;
 * :mod:`.objects` — blobs and commits by id (:class:`~.objects.CommitInfo`);
-* :mod:`.notes` — notes refs read and written;
+* :mod:`.notes` — notes refs read, written and merged;
+* :mod:`.remote` — single refs fetched from and pushed to a remote;
 * :mod:`.index` — the staged and snapshot projections, in a private index;
 * :mod:`.diff` — per-path diff stats and added lines, diffed ahead in batches;
 * :mod:`.delta` — per-path blob changes, and the work tree's blobs (attribution);
@@ -30,6 +32,7 @@ from gentle_hooks.git.core import open_paths
 from gentle_hooks.git.delta import Deltas
 from gentle_hooks.git.diff import Diffs
 from gentle_hooks.git.notes import Notes
+from gentle_hooks.git.remote import Remotes
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -38,7 +41,7 @@ if TYPE_CHECKING:
     R = TypeVar("R", bound="Repository")
 
 
-class Repository(Bases, Notes, Diffs, Deltas):
+class Repository(Bases, Notes, Diffs, Deltas, Remotes):
     """A git repository opened from a directory, honouring a hook's environment.
 
     Use :meth:`open`; every method runs git plumbing and returns our value types.

@@ -6,8 +6,12 @@ only then is the handler imported.
 
 * :mod:`.call` — one invocation (name, arguments, stdin, chaining);
 * :mod:`.dispatch` — the table, chaining of a foreign hook, the pass path;
-* :mod:`.gates` — the commit, commit-msg and push gates, overrides and warn mode;
-* :mod:`.rangegate` — ``gate --range`` for CI and the server's pre-receive, from notes;
+* :mod:`.commit` — the commit and commit-msg gates, and how a fix binds the staged change;
+* :mod:`.push` — the push gate: the updates, the commits they send, judged as a batch;
+* :mod:`.pushed` — why a pushed commit is delegated, and the ledger's facts for it;
 * :mod:`.pushspec` — what a push sends (pre-push stdin, the framework's variables);
+* :mod:`.outcome` — what a gate concludes: block lines, exit code, overrides, warn mode;
+* :mod:`.judgement` — commits judged from notes and trailers alone, their lines and JSON;
+* :mod:`.range` — ``gate --range A..B`` for CI; :mod:`.server` — the server's pre-receive;
 * :mod:`.recorders` — prepare-commit-msg, post-commit, post-rewrite: never block.
 """

@@ -119,26 +119,26 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
 
 
 def _commit_gate(call: HookCall, env: Mapping[str, str]) -> int:
-    from gentle_hooks.hooks.gates import commit_gate
+    from gentle_hooks.hooks.commit import commit_gate
     from gentle_hooks.policy.delegation import runtime_evidence
 
     return commit_gate(call, env, runtime_evidence(env))
 
 
 def _commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
-    from gentle_hooks.hooks.gates import commit_msg_gate
+    from gentle_hooks.hooks.commit import commit_msg_gate
 
     return commit_msg_gate(call, env)
 
 
 def _push_gate(call: HookCall, env: Mapping[str, str]) -> int:
-    from gentle_hooks.hooks.gates import push_gate
+    from gentle_hooks.hooks.push import push_gate
 
     return push_gate(call, env)
 
 
 def _receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
-    from gentle_hooks.hooks.gates import receive_gate
+    from gentle_hooks.hooks.server import receive_gate
 
     return receive_gate(call, env)
 

@@ -1,6 +1,6 @@
 """What a push sends: git's pre-push stdin lines and the pre-commit framework's variables.
 
-Layer: pure parsing (standard library only). ``<local ref> SP <local oid> SP <remote ref> SP
+Room ``hooks``; standard library only. ``<local ref> SP <local oid> SP <remote ref> SP
 <remote oid> LF`` per ref (githooks(5)); a deletion has an all-zero local id, a new remote
 ref an all-zero remote id; ids are 40 (SHA-1) or 64 (SHA-256) hex digits. Under the
 pre-commit framework git's stdin is hidden and only the first ref arrives as

@@ -1,6 +1,6 @@
 """The recorder hooks (SPEC §6, §7): prepare-commit-msg, post-commit, post-rewrite.
 
-Layer: service. Recorders never block: they record what a commit delivered and carry it
+Room ``hooks``. Recorders never block: they record what a commit delivered and carry it
 across rewrites. Each returns at once, opening nothing, when the ledger holds no writer work.
 
 * prepare-commit-msg: adds a ``Gentle-Writer: <model>/<effort>`` trailer per pending writer

@@ -1,54 +1,41 @@
-"""The note that travels with a delivered commit (SPEC §8): format, merge, validity.
+"""The note that travels with a delivered commit (SPEC §8): its bytes, their merge, and
+which of its candidates count for a commit.
 
-Layer: pure (standard library only). A note under ``refs/notes/gentle-hooks`` is UTF-8 JSON
-Lines: one self-contained, versioned record per line, each serialised canonically (sorted
-keys, compact). That makes merging a set union — git's own ``cat_sort_uniq`` notes merge
-strategy is exactly right, whatever order two clones sync in, and ``notes.rewriteMode =
-concatenate`` on amend/rebase loses nothing. Line kinds (``"kind"``; all carry ``"v": 1``):
+Room ``notes``; standard library only. A note under ``refs/notes/gentle-hooks`` is UTF-8
+JSON Lines, one canonical line per record (:mod:`gentle_hooks.notes.lines`). That makes
+merging a set union — git's own ``cat_sort_uniq`` notes merge strategy is exactly right,
+whatever order two clones sync in, and ``notes.rewriteMode = concatenate`` on amend/rebase
+loses nothing.
 
-* ``candidate``: ``commit``, ``identity``, ``base_tree``, ``tree`` — the candidate the
-  records are bound to;
-* ``writer``: ``model``, ``effort``, ``source`` — who wrote the delivered work;
-* ``escalation``: ``item``, ``slug``, ``reason``, ``critical``;
-* ``receipt`` / ``spot_check`` / ``verdict`` / ``review`` / ``override``: records bound to an
-  ``identity``, with what the gate needs to re-derive the plan (a verdict carries the whole
-  ``DelegationVerdict``; its acceptance is recomputed, never read from the note).
-
-A note counts for a commit only through a ``candidate`` line whose ``tree`` is the commit's
+A note counts for a commit only through a candidate line whose ``tree`` is the commit's
 tree and whose ``base_tree`` is the tree of one of the commit's ancestors or the empty tree
 (:func:`valid_candidates`); records bound to other identities are stale.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable
 
-from gentle_hooks.values.frozen import field, frozen
+from gentle_hooks.notes.lines import (
+    CandidateLine,
+    EscalationLine,
+    MalformedLine,
+    NoteLine,
+    WriterLine,
+    decode,
+)
+from gentle_hooks.values.frozen import frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    L = TypeVar("L", bound=NoteLine)
 
 NOTES_REF = "refs/notes/gentle-hooks"
-NOTE_VERSION = 1
-KINDS = (
-    "candidate",
-    "writer",
-    "escalation",
-    "receipt",
-    "spot_check",
-    "verdict",
-    "review",
-    "override",
-)
 
-
-def line(kind: str, **fields: Any) -> str:
-    """One canonical note line: ``{"kind": kind, "v": 1, ...fields}`` with sorted keys."""
-    return json.dumps(
-        {"kind": kind, "v": NOTE_VERSION, **fields},
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-    )
+#: Line kinds that say writer work was recorded, even when a field of theirs is malformed.
+_WORK_KINDS = (WriterLine.KIND, EscalationLine.KIND)
 
 
 def render(lines: Iterable[str]) -> bytes:
@@ -65,67 +52,55 @@ def merge(*notes: bytes) -> bytes:
 
 
 @frozen
-class NoteCandidate:
-    """A candidate a note records: the commit it was written for and the tree pair."""
-
-    commit: str
-    identity: str
-    base_tree: str
-    tree: str
-
-
-@frozen
 class ParsedNote:
-    """A note's records, grouped by kind; ``skipped`` counts lines that did not parse or
-    are of a newer version or unknown kind (they can satisfy nothing)."""
+    """A note's lines, decoded.
 
-    candidates: tuple[NoteCandidate, ...] = ()
-    records: Mapping[str, tuple[dict[str, Any], ...]] = field(default_factory=dict)
-    skipped: int = 0
+    Attributes:
+        lines: the lines :func:`~gentle_hooks.notes.lines.decode` read, in note order.
+        refused: for each line it refused, the kind it named (None when it named none).
+    """
 
-    def of(self, kind: str, identity: str | None = None) -> tuple[dict[str, Any], ...]:
-        """Records of ``kind``; only those bound to ``identity`` when it is given."""
-        recs = self.records.get(kind, ())
-        if identity is None:
-            return recs
-        return tuple(r for r in recs if r.get("identity") == identity)
+    lines: tuple[NoteLine, ...] = ()
+    refused: tuple[str | None, ...] = ()
 
+    @property
+    def candidates(self) -> tuple[CandidateLine, ...]:
+        """The candidate lines."""
+        return self.of(CandidateLine)
 
-def _is_oid(text: str) -> bool:
-    return len(text) in (40, 64) and not text.strip("0123456789abcdef")
+    @property
+    def records_work(self) -> bool:
+        """A candidate, writer or escalation line is present (a writer or escalation line
+        counts even when a field of it is malformed): the note says a writer delivered."""
+        return bool(
+            self.candidates
+            or self.of(WriterLine)
+            or self.of(EscalationLine)
+            or any(kind in _WORK_KINDS for kind in self.refused)
+        )
+
+    def of(self, kind: type[L], identity: str | None = None) -> tuple[L, ...]:
+        """The lines of type ``kind``; only those bound to ``identity`` when it is given."""
+        return tuple(
+            x
+            for x in self.lines
+            if isinstance(x, kind)
+            and (identity is None or getattr(x, "identity", None) == identity)
+        )
 
 
 def parse(note: bytes) -> ParsedNote:
-    """Parse a note's lines; malformed, unknown or newer lines are skipped and counted."""
-    groups: dict[str, list[dict[str, Any]]] = {}
-    cands: list[NoteCandidate] = []
-    skipped = 0
+    """Decode a note's lines (blank lines ignored); refused lines are kept by kind only."""
+    lines: list[NoteLine] = []
+    refused: list[str | None] = []
     for raw in note.decode("utf-8", "replace").splitlines():
         if not raw.strip():
             continue
         try:
-            rec = json.loads(raw)
-        except ValueError:
-            skipped += 1
-            continue
-        if (
-            not isinstance(rec, dict)
-            or rec.get("v") != NOTE_VERSION
-            or rec.get("kind") not in KINDS
-        ):
-            skipped += 1
-            continue
-        if rec["kind"] == "candidate":
-            fields = [rec.get(k) for k in ("commit", "identity", "base_tree", "tree")]
-            if all(isinstance(f, str) for f in fields) and all(
-                _is_oid(f) for f in (fields[0], fields[2], fields[3])
-            ):
-                cands.append(NoteCandidate(*fields))  # type: ignore[arg-type]
-            else:
-                skipped += 1
-            continue
-        groups.setdefault(rec["kind"], []).append(rec)
-    return ParsedNote(tuple(cands), {k: tuple(v) for k, v in groups.items()}, skipped)
+            lines.append(decode(raw))
+        except MalformedLine as exc:
+            refused.append(exc.kind)
+    return ParsedNote(tuple(lines), tuple(refused))
 
 
 def valid_candidates(
@@ -133,7 +108,7 @@ def valid_candidates(
     commit_tree: str,
     is_ancestor_tree: Callable[[str], bool],
     identity_of: Callable[[str, str], str],
-) -> tuple[NoteCandidate, ...]:
+) -> tuple[CandidateLine, ...]:
     """The note's candidates that count for a commit (SPEC §8).
 
     Args:

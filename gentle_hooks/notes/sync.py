@@ -1,9 +1,10 @@
-"""Notes from the ledger, and sharing them (SPEC §8; issue 5).
+"""Notes from the ledger, and sharing them (SPEC §8).
 
-Layer: service. Builds a delivered commit's note from the ledger (:mod:`gentle_hooks.notes.codec`
-format), writes it under ``refs/notes/gentle-hooks`` merged with what is there, refreshes the
-notes of commits whose candidate gains records later, and syncs notes with a remote. The
-ledger stays the local source; the note is what others see.
+Room ``notes``. Builds a delivered commit's note from the ledger (lines encoded by
+:mod:`gentle_hooks.notes.lines`), writes it under ``refs/notes/gentle-hooks`` merged with
+what is there, refreshes the notes of commits whose candidate gains records later, and
+syncs notes with a remote through the git room's typed operations. The ledger stays the
+local source; the note is what others see.
 
 Sharing: ``install --share`` adds refspecs so ordinary ``git fetch``/``git push`` carry the
 notes (fetch into ``refs/notes/remotes/<remote>/gentle-hooks``, never over local notes);
@@ -13,14 +14,26 @@ so two clones that add records to one commit keep both in either order.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import CommitRecord
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.notes.codec import NOTES_REF, line, merge, render
+from gentle_hooks.notes.codec import NOTES_REF, merge, render
+from gentle_hooks.notes.lines import (
+    CandidateLine,
+    EscalationLine,
+    NoteLine,
+    OverrideLine,
+    ReceiptLine,
+    ReviewLine,
+    SpotCheckLine,
+    VerdictLine,
+    WriterLine,
+    canonical_json,
+    encode,
+)
 from gentle_hooks.values.candidate import Candidate, Projection
 
 NOTES_MESSAGE = "gentle-hooks: record verification of delivered commits"
@@ -32,72 +45,41 @@ def remote_notes_ref(remote: str) -> str:
 
 
 def note_lines(led: Ledger, rec: CommitRecord) -> list[str]:
-    """The note lines of one commit record: candidate, writers, escalations, and every
-    record bound to its identity (receipts, spot checks, verdicts, review facts, overrides).
+    """The encoded note lines of one commit record: candidate, writers, escalations, and
+    every record bound to its identity (receipts, spot checks, verdicts, review facts,
+    overrides), in that order.
     """
     ident = rec.identity
-    out = [
-        line(
-            "candidate",
-            commit=rec.commit_id,
-            identity=ident,
-            base_tree=rec.base_tree,
-            tree=rec.tree,
-        )
-    ]
+    lines: list[NoteLine] = [CandidateLine(rec.commit_id, ident, rec.base_tree, rec.tree)]
     mutations, escalations = led.delivered_work([rec.origin])
-    for m in mutations:
-        out.append(line("writer", model=m.model, effort=m.effort, source=m.source))
-    for e in escalations:
-        out.append(
-            line("escalation", item=e.item, slug=e.slug, reason=e.reason, critical=e.critical)
+    lines += [WriterLine(m.model, m.effort, m.source) for m in mutations]
+    lines += [EscalationLine(e.item, e.slug, e.reason, e.critical) for e in escalations]
+    lines += [
+        ReceiptLine(ident, r.command, r.observed, r.exit_code, r.output_digest, r.recorded_at)
+        for r in led.receipts(ident)
+    ]
+    lines += [
+        SpotCheckLine(
+            ident,
+            s.kind,
+            s.command,
+            s.reported_exit,
+            s.observed_exit,
+            s.agreed,
+            s.counts,
+            s.recorded_at,
         )
-    for r in led.receipts(ident):
-        out.append(
-            line(
-                "receipt",
-                identity=ident,
-                command=r.command,
-                observed=r.observed,
-                exit_code=r.exit_code,
-                output_digest=r.output_digest,
-                recorded_at=r.recorded_at,
-            )
-        )
-    for s in led.spot_checks(ident):
-        out.append(
-            line(
-                "spot_check",
-                identity=ident,
-                check=s.kind,
-                command=s.command,
-                reported_exit=s.reported_exit,
-                observed_exit=s.observed_exit,
-                agreed=s.agreed,
-                counts=s.counts,
-                recorded_at=s.recorded_at,
-            )
-        )
-    for v in led.verdicts(ident):
-        out.append(
-            line("verdict", identity=ident, verdict=json.loads(v.json), recorded_at=v.recorded_at)
-        )
-    for f in led.review_facts(ident):
-        out.append(line("review", identity=ident, outcome=f.outcome, recorded_at=f.recorded_at))
-    for o in led.overrides(ident):
-        out.append(
-            line(
-                "override",
-                identity=ident,
-                hook=o.hook,
-                who=o.who,
-                reason=o.reason,
-                missing=list(o.missing),
-                target=o.target,
-                recorded_at=o.recorded_at,
-            )
-        )
-    return out
+        for s in led.spot_checks(ident)
+    ]
+    lines += [
+        VerdictLine(ident, canonical_json(v.json), v.recorded_at) for v in led.verdicts(ident)
+    ]
+    lines += [ReviewLine(ident, f.outcome, f.recorded_at) for f in led.review_facts(ident)]
+    lines += [
+        OverrideLine(ident, o.hook, o.who, o.reason, o.missing, o.target, o.recorded_at)
+        for o in led.overrides(ident)
+    ]
+    return [encode(x) for x in lines]
 
 
 def write_commit_notes(repo: Repository, led: Ledger, records: Iterable[CommitRecord]) -> int:
@@ -131,13 +113,12 @@ def ensure_rewrite_ref(repo: Repository) -> None:
     are first written: naming a notes ref that does not exist yet makes git warn on every
     amend."""
     if repo.config_get("notes.rewriteRef") is None:
-        repo.run(["config", "notes.rewriteRef", NOTES_REF])
+        repo.config_set("notes.rewriteRef", NOTES_REF)
 
 
 def remote_notes_refs(repo: Repository) -> list[str]:
     """Every fetched remote's notes ref (:func:`remote_notes_ref` of each remote)."""
-    out = repo.out(["for-each-ref", "--format=%(refname)", "refs/notes/remotes/"])
-    return [r for r in out.split() if r.endswith("/gentle-hooks")]
+    return [r for r in repo.ref_names("refs/notes/remotes/") if r.endswith("/gentle-hooks")]
 
 
 def absorb_remote_notes(repo: Repository) -> None:
@@ -146,12 +127,10 @@ def absorb_remote_notes(repo: Repository) -> None:
     in (line union). Nothing to do when a remote's notes are already contained."""
     for tracking in remote_notes_refs(repo):
         if not _has(repo, NOTES_REF):
-            repo.run(["update-ref", NOTES_REF, tracking])
+            repo.update_ref(NOTES_REF, tracking)
             continue
-        if repo.run(["merge-base", "--is-ancestor", tracking, NOTES_REF], ok=(0, 1)).returncode:
-            repo.run(
-                ["notes", f"--ref={NOTES_REF}", "merge", "-q", "-s", "cat_sort_uniq", tracking]
-            )
+        if not repo.is_ancestor(tracking, NOTES_REF):
+            repo.merge_notes(NOTES_REF, tracking)
 
 
 def refresh_for_identity(repo: Repository, led: Ledger, cand: Candidate) -> int:
@@ -205,9 +184,8 @@ def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
     ]
     added = []
     for key, value in wanted:
-        have = repo.run(["config", "--get-all", key], ok=(0, 1)).stdout.decode().splitlines()
-        if value not in have:
-            repo.run(["config", "--add", key, value])
+        if value not in repo.config_get_all(key):
+            repo.config_add(key, value)
             added.append(f"{key} = {value}")
     return added
 
@@ -222,21 +200,17 @@ def sync_fetch(repo: Repository, remote: str) -> str:
         GitError: the fetch or the merge failed.
     """
     tracking = remote_notes_ref(remote)
-    proc = repo.run(["fetch", "-q", remote, f"+{NOTES_REF}:{tracking}"], ok=(0, 1, 128))
-    if proc.returncode != 0:
-        err = proc.stderr.decode("utf-8", "replace")
-        if "couldn't find remote ref" in err:
-            return f"{remote} has no gentle-hooks notes yet"
-        raise GitError(f"git fetch {remote} {NOTES_REF} failed: {err.strip().splitlines()[-1]}")
+    if not repo.fetch_ref(remote, NOTES_REF, tracking):
+        return f"{remote} has no gentle-hooks notes yet"
     if not _has(repo, NOTES_REF):
-        repo.run(["update-ref", NOTES_REF, tracking])
+        repo.update_ref(NOTES_REF, tracking)
         return f"took {remote}'s notes (none locally)"
-    repo.run(["notes", f"--ref={NOTES_REF}", "merge", "-q", "-s", "cat_sort_uniq", tracking])
+    repo.merge_notes(NOTES_REF, tracking)
     return f"merged {remote}'s notes into {NOTES_REF}"
 
 
 def _has(repo: Repository, ref: str) -> bool:
-    return repo.run(["rev-parse", "--verify", "-q", ref], ok=(0, 1, 128)).returncode == 0
+    return repo.ref_exists(ref) is not None
 
 
 def sync_push(repo: Repository, remote: str) -> str:
@@ -248,5 +222,5 @@ def sync_push(repo: Repository, remote: str) -> str:
     fetched = sync_fetch(repo, remote)
     if not _has(repo, NOTES_REF):
         return f"{fetched}; no local notes to push"
-    repo.run(["push", "-q", "--no-verify", remote, f"{NOTES_REF}:{NOTES_REF}"])
+    repo.push_ref(remote, NOTES_REF)
     return f"{fetched}; pushed {NOTES_REF} to {remote}"

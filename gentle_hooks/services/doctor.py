@@ -37,23 +37,6 @@ def check_ledger(repo: Repository) -> list[CheckResult]:
 GATE_HOOKS = ("pre-commit", "pre-push")
 
 
-def worktrees(repo: Repository) -> list[str]:
-    """Every worktree of the repository (``git worktree list --porcelain``), bare excluded."""
-    out = repo.run(["worktree", "list", "--porcelain"]).stdout.decode("utf-8", "replace")
-    paths, bare = [], False
-    current = None
-    for line in [*out.splitlines(), ""]:
-        if line.startswith("worktree "):
-            current, bare = line[len("worktree ") :], False
-        elif line == "bare":
-            bare = True
-        elif not line and current is not None:
-            if not bare:
-                paths.append(current)
-            current = None
-    return paths
-
-
 def hook_state(path: str) -> tuple[str, bool]:
     """(what is installed at ``path``, whether it reaches gentle-hooks)."""
     import os
@@ -96,7 +79,7 @@ def check_hooks(repo: Repository) -> list[CheckResult]:
     import os
 
     if repo.paths.is_bare:
-        hooks = repo.out(["rev-parse", "--path-format=absolute", "--git-path", "hooks"])
+        hooks = repo.git_path("hooks")
         state, ok = hook_state(os.path.join(hooks, "pre-receive"))
         return [
             CheckResult(
@@ -108,7 +91,7 @@ def check_hooks(repo: Repository) -> list[CheckResult]:
         ]
     rows: list[tuple[str, str, bool]] = []
     disabled: set[str] = set()
-    for wt in worktrees(repo):
+    for wt in repo.worktree_paths():
         try:
             other = Repository.open(wt)
             hooks = other.git_path("hooks")

@@ -1,0 +1,43 @@
+"""Refs fetched from and pushed to a remote (SPEC §8 "Sharing"), one refspec at a time.
+
+Room ``git``. The caller names the refs; this module runs ``git fetch`` and ``git push``
+and turns their outcome into a value or a :class:`~gentle_hooks.errors.GitError`.
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.errors import GitError
+from gentle_hooks.git.core import RepositoryCore
+
+
+class Remotes(RepositoryCore):
+    """Fetches and pushes of single refs."""
+
+    def fetch_ref(self, remote: str, ref: str, into: str) -> bool:
+        """Fetch the remote's ``ref`` into the local ``into``, forced (``into`` mirrors it).
+
+        Returns:
+            False when the remote has no ``ref``; True when fetched.
+
+        Raises:
+            GitError: the fetch failed otherwise (``git fetch <remote> <ref> failed: ...``
+                with git's last line of error).
+        """
+        proc = self.run(["fetch", "-q", remote, f"+{ref}:{into}"], ok=(0, 1, 128))
+        if proc.returncode == 0:
+            return True
+        err = proc.stderr.decode("utf-8", "replace")
+        if "couldn't find remote ref" in err:
+            return False
+        lines = err.strip().splitlines()
+        last = lines[-1] if lines else f"exit {proc.returncode}"
+        raise GitError(f"git fetch {remote} {ref} failed: {last}")
+
+    def push_ref(self, remote: str, ref: str) -> None:
+        """Push the local ``ref`` to the same name on the remote, without running the
+        pre-push hook (``git push --no-verify``).
+
+        Raises:
+            GitError: the push failed (rejected, unreachable remote).
+        """
+        self.run(["push", "-q", "--no-verify", remote, f"{ref}:{ref}"])

@@ -1,0 +1,147 @@
+"""The commit gates (SPEC §5 "Decision", §7 "Hooks"): pre-commit, pre-merge-commit and
+commit-msg, over the ``staged`` candidate.
+
+Room ``hooks``. The candidate is the index git hands the hook, so ``commit -a`` and
+``commit <paths>`` are judged exactly as committed. The commit-msg gate judges the same
+candidate when only the message shows delegation (an AI co-author trailer) and the commit
+gate did not already apply. A block's fix commands run outside the hook, so
+:func:`staged_binding` says which flag binds them to this candidate, or why none does;
+:mod:`gentle_hooks.hooks.outcome` prints them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gentle_hooks.errors import EXIT_OK, GitError, UsageError
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.hooks.call import HookCall
+from gentle_hooks.hooks.outcome import Judged, conclude, open_gate
+from gentle_hooks.ledger.facts import read_facts
+from gentle_hooks.ledger.location import ledger_path
+from gentle_hooks.policy.delegation import (
+    Evidence,
+    message_evidence,
+    runtime_evidence,
+    strip_comments,
+)
+from gentle_hooks.services.assess import evaluate
+from gentle_hooks.values.binding import Binding
+from gentle_hooks.values.candidate import Projection
+from gentle_hooks.values.frozen import replace
+
+#: The bindings of a staged candidate, as a command run outside the hook names them.
+STAGED = Binding(projection=Projection.STAGED)
+WORK_TREE = Binding()
+
+#: Why the printed command needs the rest of the work tree set aside first.
+DIRTY_NOTE = (
+    "the work tree holds more than what is staged, and a spot check re-runs in the work "
+    "tree: set the rest aside first (git stash push --keep-index --include-untracked), run "
+    "the receipt and the spot check with --staged, then git stash pop"
+)
+
+#: How to make ``--staged`` bind exactly what is committed.
+STAGE_NOTE = (
+    "stage exactly what you commit (git add), commit without -a or paths, and bind with --staged"
+)
+
+#: Why no binding flag reaches what a partial commit (``commit <paths>``) commits.
+PARTIAL_NOTE = (
+    "git judged a temporary index (commit -a or commit <paths>) that neither --staged nor "
+    "the work tree reproduces: " + STAGE_NOTE
+)
+
+
+def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None) -> int:
+    """Judge the staged candidate (pre-commit, pre-merge-commit).
+
+    Args:
+        call: the hook call; env: the environment; runtime: an agent runtime detected in
+            the environment, or None.
+
+    Returns:
+        0 allowed (or overridden / warn mode), 1 blocked.
+
+    Raises:
+        GentleError: git, config or store failures (the hook fails closed, exit 2).
+    """
+    repo, config = open_gate(env)
+    cand = repo.candidate(Projection.STAGED, config_ref=config.settings.base_ref)
+    assert repo.paths.toplevel is not None
+    facts = read_facts(ledger_path(repo.paths.common_dir), repo.paths.toplevel, cand.identity)
+    why = f"{runtime.agent} ({runtime.detail})" if runtime else None
+    result = evaluate(repo, config, cand, facts, delegated_by=why, binding=STAGED)
+    note = ""
+    if result.decision.applies and result.decision.shortfalls:
+        # Which flag binds outside the hook costs a scan of the work tree (``add -A`` in a
+        # private index): paid only when fix commands are printed, never on a pass.
+        binding, note = staged_binding(repo, cand.tree)
+        result = replace(result, binding=binding)
+    return conclude(call, env, repo, config, [Judged("the staged change", None, result, note)])
+
+
+def staged_binding(repo: Repository, tree: str) -> tuple[Binding, str]:
+    """The binding that makes a command run outside the hook (``spot-check``, ``verdict
+    add``) bind to the staged candidate judged here, and a note when none does.
+
+    ``--staged`` binds the worktree's own index. Under ``commit -a`` git hands the hook the
+    index with every tracked change staged: the work tree (the default binding) is that
+    candidate when nothing untracked differs. Under ``commit <paths>`` it hands a temporary
+    index of HEAD plus those paths, which no flag reproduces (and the work tree seen here is
+    no guide: the pre-commit framework stashes the rest of it while hooks run).
+
+    Args:
+        repo: the repository of the hook; tree: the staged candidate's tree id.
+
+    Returns:
+        (binding, note): the note is empty when the binding reproduces the candidate.
+    """
+    kind = repo.index_kind()
+    if kind == "partial":
+        return STAGED, PARTIAL_NOTE
+    try:
+        snapshot = repo.snapshot_tree()
+    except GitError as exc:  # a hint only: the block it explains still stands
+        return STAGED, f"{exc}, so which flag binds this candidate is unknown; {STAGE_NOTE}"
+    if kind == "own":
+        return STAGED, DIRTY_NOTE if snapshot != tree else ""
+    if snapshot == tree:
+        return WORK_TREE, ""
+    return STAGED, PARTIAL_NOTE
+
+
+def commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
+    """Judge the staged candidate when the message carries AI attribution (commit-msg).
+
+    Only when the commit gate did not already apply (no runtime in the environment, no
+    pending writer work, not ``applies_to = all``): one judgement per commit.
+
+    Returns:
+        0 allowed (or nothing to judge here), 1 blocked.
+
+    Raises:
+        UsageError: no message file argument, or one that cannot be read.
+    """
+    if not call.args:
+        raise UsageError("hook commit-msg: git passes the message file; none given")
+    try:
+        with open(call.args[0], encoding="utf-8", errors="replace") as fh:
+            message = fh.read()
+    except OSError as exc:
+        raise UsageError(f"hook commit-msg: cannot read {call.args[0]}: {exc.strerror}") from None
+    evidence = message_evidence(strip_comments(message))
+    if evidence is None or runtime_evidence(env) is not None:
+        return EXIT_OK
+    from gentle_hooks.config.probe import applies_to_all
+    from gentle_hooks.git.probe import config_value, locate
+    from gentle_hooks.ledger.probe import has_pending_work
+
+    where = locate(env)
+    if (
+        where is None
+        or has_pending_work(where.common_dir, where.root)
+        or applies_to_all(where.root, env, lambda key: config_value(key, env))
+    ):
+        return EXIT_OK  # the commit gate judged this candidate already
+    return commit_gate(call, env, evidence)

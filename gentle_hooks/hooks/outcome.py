@@ -1,0 +1,154 @@
+"""What a gate concludes (SPEC §5 "Decision", "Overrides"): the lines a blocked candidate
+prints, the exit code, overrides and warn mode.
+
+Room ``hooks``. The commit and push gates hand :func:`conclude` the candidates they judged
+(:class:`Judged`); it prints one line on a clean outcome and, per blocked candidate, what is
+missing, why and the exact command (:mod:`gentle_hooks.report.fixes`), then how to let it
+through. ``GENTLE_HOOKS_SKIP="<reason>"`` lets a block through and records who, when, which
+candidate and why (the override also travels in the commit's note); ``--warn`` or
+``mode = "warn"`` reports without failing.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping, Sequence
+
+from gentle_hooks.config.load import LoadedConfig, load_config
+from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.hooks.call import HookCall
+from gentle_hooks.ledger.location import ledger_path
+from gentle_hooks.ledger.records import OverrideRecord
+from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.report.fixes import NO_RECEIPT, command, first_command, reason
+from gentle_hooks.report.text import short
+from gentle_hooks.services.assess import AssessResult
+from gentle_hooks.values.binding import Binding
+from gentle_hooks.values.candidate import Projection
+from gentle_hooks.values.frozen import frozen
+
+PREFIX = "gentle-hooks:"
+
+#: A commit's own candidate: the push and range gates judge a pushed commit by it, and the
+#: fix commands they print bind to it.
+COMMITTED = Binding(projection=Projection.COMMITTED)
+
+
+@frozen
+class Judged:
+    """One candidate a gate judged: where it came from and its assessment.
+
+    Attributes:
+        label: what the user recognises (``the staged change``, ``commit 1a2b3c4 on
+            refs/heads/x``); target: the pushed ref, or None for commits.
+        result: the assessment with its decision; fix_note: how to run the fix commands
+            for this candidate (e.g. which commit to check out), or empty.
+    """
+
+    label: str
+    target: str | None
+    result: AssessResult
+    fix_note: str = ""
+
+
+def say(line: str) -> None:
+    """Print one line of a gate's outcome to standard error, after :data:`PREFIX`."""
+    print(f"{PREFIX} {line}", file=sys.stderr)
+
+
+def open_gate(env: Mapping[str, str]) -> tuple[Repository, LoadedConfig]:
+    """The repository the hook runs in and its compiled configuration.
+
+    Raises:
+        GitError / ConfigError: not a repository, or a configuration that does not compile.
+    """
+    repo = Repository.open()
+    return repo, load_config(repo.paths.toplevel, repo.gentle_config(), env)
+
+
+def block_lines(j: Judged) -> list[str]:
+    """The lines that explain one blocked candidate: what, why, and the commands to run."""
+    r = j.result
+    plan, cand, d = r.plan, r.candidate, r.decision
+    base = f"{cand.base.ref} @ {short(cand.base.commit)}" if cand.base.commit else "empty tree"
+    lines = [
+        f"BLOCKED {j.label}: delegated ({r.delegated_by})",
+        f"  candidate {cand.identity[:19]}… ({cand.projection.value} tree {short(cand.tree)} "
+        f"vs {base})",
+        f"  plan risk {plan.risk.value} (native {plan.native_risk.value}; rows "
+        f"{' '.join(plan.rows)})",
+    ]
+    for s in d.shortfalls:
+        lines.append(f"  missing: {reason(s)}")
+        first = first_command(s, r.binding)
+        if first is not None:
+            lines.append(f"  first: {first}  ({NO_RECEIPT})")
+        lines.append(
+            f"  run: {command(s, r.binding)}" + (f"  [{j.fix_note}]" if j.fix_note else "")
+        )
+    return lines
+
+
+def conclude(
+    call: HookCall,
+    env: Mapping[str, str],
+    repo: Repository,
+    config: LoadedConfig,
+    judged: Sequence[Judged],
+) -> int:
+    """Print the outcome and return the exit code; record overrides.
+
+    A clean outcome prints at most one line; a block prints, per blocked candidate, what is
+    missing, why and the exact command, then how to override.
+
+    Returns:
+        0 allowed (nothing blocked, an override, or warn mode), 1 blocked.
+
+    Raises:
+        StoreError: an override could not be recorded.
+    """
+    blocked = [j for j in judged if j.result.decision.blocked]
+    applied = [j for j in judged if j.result.decision.applies]
+    if not blocked:
+        if applied:
+            say(f"ok: {len(applied)} delegated candidate(s) verified as their plan requires")
+        return EXIT_OK
+    for j in blocked:
+        for line in block_lines(j):
+            say(line)
+    why = env.get("GENTLE_HOOKS_SKIP", "").strip()
+    if why:
+        who = record_overrides(repo, call.name, blocked, why)
+        say(f"GENTLE_HOOKS_SKIP: let through by {who} and recorded ({why!r})")
+        return EXIT_OK
+    if call.warn or config.settings.mode == "warn":
+        say("warn mode: reported, not blocking")
+        return EXIT_OK
+    say('to let it through on purpose (recorded): GENTLE_HOOKS_SKIP="<reason>" git ...')
+    return EXIT_BLOCKED
+
+
+def record_overrides(repo: Repository, hook: str, blocked: Sequence[Judged], why: str) -> str:
+    """Record one override per blocked candidate, and refresh the notes of the commits they
+    belong to; return who overrode (the committer ident)."""
+    who = repo.ident()
+    root = repo.paths.toplevel or repo.paths.git_dir
+    with Ledger.open(ledger_path(repo.paths.common_dir)) as led:
+        for j in blocked:
+            led.add(
+                OverrideRecord(
+                    root=root,
+                    identity=j.result.candidate.identity,
+                    hook=hook,
+                    who=who,
+                    reason=why,
+                    missing=tuple(m.value for m in j.result.decision.missing),
+                    target=j.target,
+                )
+            )
+        from gentle_hooks.notes.sync import refresh_for_identity
+
+        for j in blocked:  # the override travels with the commit's note (SPEC §5, §8)
+            refresh_for_identity(repo, led, j.result.candidate)
+    return who

@@ -1,0 +1,89 @@
+"""``gentle-hook gate --range A..B`` (SPEC §8): CI judges a pushed range from notes and
+trailers alone (:mod:`gentle_hooks.hooks.judgement`).
+
+Room ``hooks``. The configuration is read from ``A``, the base the range is judged
+against. A shallow or partial history that cuts into the range cannot be judged: exit 2,
+with the fetch that fixes it. Never a pass.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gentle_hooks.config.load import load_config
+from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, GentleError, UsageError
+from gentle_hooks.git.refs import check_ref_name
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.hooks.judgement import CommitVerdict, judge_commits
+from gentle_hooks.notes.codec import NOTES_REF
+from gentle_hooks.notes.sync import remote_notes_refs
+from gentle_hooks.report.text import short
+
+
+class CannotAssess(GentleError):
+    """The history does not reach far enough to judge the range (exit 2, with the fix)."""
+
+
+def parse_range(text: str) -> tuple[str, str]:
+    """``A..B`` into (A, B).
+
+    Raises:
+        UsageError: not exactly one ``..`` with two sides (``A...B`` is refused).
+    """
+    if "..." in text or text.count("..") != 1:
+        raise UsageError(f"--range {text!r}: give A..B (two refs or commits)")
+    a, b = text.split("..")
+    if not a or not b:
+        raise UsageError(f"--range {text!r}: give both sides, A..B")
+    check_ref_name(a, "--range start")
+    check_ref_name(b, "--range end")
+    return a, b
+
+
+def range_commits(repo: Repository, a: str, b: str) -> list[str]:
+    """The commits of ``A..B``, oldest first.
+
+    Raises:
+        CannotAssess: ``A`` or ``B`` is missing, or the range reaches a shallow boundary.
+    """
+    fix = "fetch more history (git fetch --unshallow, or a deeper --depth) and rerun"
+    tip = repo.peel_commit(b)
+    if tip is None:
+        raise CannotAssess(f"cannot assess: {b!r} is not a commit here; {fix}")
+    start = repo.peel_commit(a)
+    if start is None:
+        raise CannotAssess(f"cannot assess: {a!r} is not in this clone; {fix}")
+    commits = repo.new_commits(tip, exclude=[start])
+    cut = repo.shallow_commits() & set(commits)
+    if cut:
+        raise CannotAssess(
+            f"cannot assess: the history is shallow at {short(sorted(cut)[0])}, inside "
+            f"{a}..{b}; {fix}"
+        )
+    return commits
+
+
+def gate_range(
+    cwd: str | None, range_text: str, env: Mapping[str, str]
+) -> tuple[int, list[CommitVerdict]]:
+    """``gentle-hook gate --range A..B``: (exit code, per-commit verdicts).
+
+    The configuration file is read from ``A`` (the base the range is judged against), not
+    from the work tree: a pull request cannot loosen the gate that judges it.
+
+    Raises:
+        CannotAssess: the history does not cover the range (exit 2).
+        UsageError / GitError / ConfigError: bad range, git or config failures (exit 2).
+    """
+    a, b = parse_range(range_text)
+    repo = Repository.open(cwd, allow_bare=True)
+    commits = range_commits(repo, a, b)
+    config = load_config(
+        f"{a}:" if repo.paths.toplevel else None,
+        repo.gentle_config(),
+        env,
+        read=lambda name: repo.read_path(a, name),
+    )
+    sources = [NOTES_REF, *remote_notes_refs(repo)]
+    verdicts = judge_commits(repo, config, commits, f"{a}..{b}", sources)
+    return (EXIT_BLOCKED if any(v.blocked for v in verdicts) else EXIT_OK), verdicts

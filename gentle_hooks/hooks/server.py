@@ -1,0 +1,77 @@
+"""The server gate (SPEC §8): ``pre-receive`` on a bare repository rejects a push that
+carries an unverified delegated commit, judged from notes and trailers alone
+(:mod:`gentle_hooks.hooks.judgement`).
+
+Room ``hooks``. Works inside git's quarantine: the child git processes inherit the
+quarantine object directories, and notes pushed in the same push are read from their
+incoming commit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gentle_hooks.config.load import load_config
+from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.hooks.call import HookCall
+from gentle_hooks.hooks.judgement import judge_commits, verdict_lines
+from gentle_hooks.hooks.outcome import say
+from gentle_hooks.hooks.pushspec import is_zero
+from gentle_hooks.notes.codec import NOTES_REF
+
+
+def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
+    """Judge every ref a push updates (pre-receive); the reason and the fix of each block
+    go to the pusher's screen.
+
+    Args:
+        call: ``stdin`` holds git's ``<old> <new> <ref>`` lines; env: the environment.
+
+    Returns:
+        0 accepted, 1 rejected (any ref carrying an unverified delegated commit).
+
+    Raises:
+        UsageError: a malformed input line (the push is refused: fail closed).
+        GentleError: git or config failures (fails closed).
+    """
+    updates = []
+    for number, raw in enumerate(call.stdin.decode("utf-8", "replace").splitlines(), 1):
+        parts = raw.split()
+        if not raw.strip():
+            continue
+        if len(parts) != 3:
+            raise UsageError(f"pre-receive input line {number} is not '<old> <new> <ref>'")
+        updates.append(parts)
+    repo = Repository.open(allow_bare=True)
+    config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
+    sources = [NOTES_REF] + [
+        new for _, new, ref in updates if ref == NOTES_REF and not is_zero(new)
+    ]
+    rejected = 0
+    for old, new, ref in updates:
+        if ref == NOTES_REF:
+            continue  # the notes themselves; any other ref is judged like a branch
+        if is_zero(new):
+            say(f"{ref}: deletion, nothing to assess")
+            continue
+        tip = repo.peel_commit(new)
+        if tip is None:
+            say(f"{ref}: not a commit, nothing to assess")
+            continue
+        if is_zero(old) or repo.peel_commit(old) is None:
+            # Only branches and tags vouch for a commit: one parked under another
+            # namespace (refs/notes/x, refs/pull/...) by an earlier push is judged again.
+            commits = repo.commits_outside_branches_and_tags(tip)
+        else:
+            commits = repo.new_commits(tip, exclude=[repo.peel_commit(old) or old])
+        verdicts = judge_commits(repo, config, commits, ref, sources)
+        blocked = [v for v in verdicts if v.blocked]
+        for v in verdicts:
+            if v.delegated_by is not None:
+                for text in verdict_lines(v):
+                    say(text)
+        if blocked:
+            rejected += 1
+            say(f"REJECTED {ref}: {len(blocked)} unverified delegated commit(s)")
+    return EXIT_BLOCKED if rejected else EXIT_OK

@@ -1,0 +1,124 @@
+"""A note's records as facts for the policy (SPEC §8 "Notes"): what the range and server
+gates judge a commit by, in place of the local ledger.
+
+Room ``notes``. Reads only typed lines (:mod:`gentle_hooks.notes.lines`) and builds the
+ledger's value types, so :func:`gentle_hooks.services.assess.evaluate` re-derives the plan
+from a note exactly as from the ledger — never from a field that states it.
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.errors import GentleError
+from gentle_hooks.ledger.facts import LedgerFacts
+from gentle_hooks.ledger.records import (
+    EscalationRecord,
+    PendingMutation,
+    ReviewFact,
+    SpotCheck,
+    VerdictRecord,
+)
+from gentle_hooks.notes.codec import ParsedNote
+from gentle_hooks.notes.lines import (
+    EscalationLine,
+    ReceiptLine,
+    ReviewLine,
+    SpotCheckLine,
+    VerdictLine,
+    WriterLine,
+)
+
+
+def facts_from_note(note: ParsedNote, identity: str, root: str) -> LedgerFacts:
+    """The note's records for the candidate ``identity`` as the ledger's value types, so
+    the policy sees the same facts it would see in the ledger.
+
+    Every writer and escalation line counts; a re-run counts only when it is consistent
+    with a receipt of the same command for ``identity``; a verdict's acceptance is
+    recomputed from the verdict itself (a malformed one verifies nothing); review facts
+    count only with a known outcome.
+
+    Args:
+        note: the parsed note; identity: the candidate judged; root: the work tree root
+            (or git dir) the facts are attributed to.
+    """
+    from gentle_hooks.artifacts.verdict import parse_verdict, verdict_acceptance, verdict_json
+
+    mutations = tuple(
+        PendingMutation(root=root, model=w.model, effort=w.effort, source=w.source)
+        for w in note.of(WriterLine)
+    )
+    escalations = tuple(
+        EscalationRecord(
+            root=root,
+            identity=identity,
+            item=e.item,
+            slug=e.slug,
+            reason=e.reason,
+            critical=e.critical,
+        )
+        for e in note.of(EscalationLine)
+    )
+    receipts = {r.command for r in note.of(ReceiptLine, identity)}
+
+    def consistent(s: SpotCheckLine) -> bool:
+        """A re-run counts only as it could have been recorded: both statuses integers and
+        equal when it says it agreed, and a report of the same command for this identity."""
+        if s.check == "readback":
+            return True
+        rep, obs = s.reported_exit, s.observed_exit
+        return (
+            rep is not None
+            and obs is not None
+            and (rep == obs) == s.agreed
+            and s.command in receipts
+        )
+
+    spots = tuple(
+        SpotCheck(
+            root=root,
+            identity=identity,
+            kind=s.check,
+            command=s.command,
+            agreed=s.agreed,
+            counts=s.counts,
+            reported_exit=s.reported_exit,
+            observed_exit=s.observed_exit,
+        )
+        for s in note.of(SpotCheckLine, identity)
+        if s.check in ("rerun", "readback") and consistent(s)
+    )
+    verdicts = []
+    for v in note.of(VerdictLine, identity):
+        try:
+            parsed = parse_verdict(v.verdict, "note verdict")
+        except GentleError:
+            continue  # a malformed verdict in a note verifies nothing
+        accepted, reasons = verdict_acceptance(parsed)
+        verdicts.append(
+            VerdictRecord(
+                root=root,
+                identity=identity,
+                brief_id=parsed.briefId,
+                status=parsed.status,
+                accepted=accepted,
+                reasons=reasons,
+                json=verdict_json(parsed),
+                markdown="",
+            )
+        )
+    reviews = tuple(
+        ReviewFact(root=root, identity=identity, outcome=r.outcome)
+        for r in note.of(ReviewLine, identity)
+        if r.outcome in ("declined", "unavailable", "consumed")
+    )
+    return LedgerFacts(
+        path="note",
+        present=True,
+        root=root,
+        identity=identity,
+        mutations=mutations,
+        escalations=escalations,
+        spot_checks=spots,
+        verdicts=tuple(verdicts),
+        review_facts=reviews,
+    )
