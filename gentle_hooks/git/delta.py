@@ -18,6 +18,8 @@ from gentle_hooks.git.process import LITERAL_PATHSPECS
 from gentle_hooks.values.candidate import MODE_GITLINK
 from gentle_hooks.values.frozen import frozen
 
+#: Beyond this many paths, a tree is listed whole rather than by pathspecs.
+_MANY_PATHSPECS = 256
 _RAW_FLAGS = ("-r", "--raw", "-z", "--no-abbrev", "--no-renames", "--ignore-submodules=none")
 
 
@@ -104,16 +106,14 @@ class Deltas(RepositoryCore):
         wanted = sorted(set(paths))
         if not wanted:
             return {}
+        if len(wanted) > _MANY_PATHSPECS:  # list the whole tree: argv has a size limit
+            listing = self.run(["ls-tree", "-r", "-z", "--full-tree", tree]).stdout
+            keep = set(wanted)
+            return {p: b for p, b in _blobs_listed(listing).items() if p in keep}
         out = self.run(
             ["ls-tree", "-z", "--full-tree", tree, "--", *wanted], env=LITERAL_PATHSPECS
         ).stdout
-        found: dict[str, str] = {}
-        for record in out.split(b"\0"):
-            meta, tab, path = record.partition(b"\t")
-            parts = meta.split(b" ")
-            if tab and len(parts) == 3 and parts[1] == b"blob":
-                found[os.fsdecode(path)] = parts[2].decode("ascii")
-        return found
+        return _blobs_listed(out)
 
     def hash_worktree(self, paths: Iterable[str]) -> dict[str, str | None]:
         """The blob each root-relative path holds in the work tree, hashed as ``git add``
@@ -156,6 +156,17 @@ class Deltas(RepositoryCore):
             target = os.fsencode(os.readlink(os.path.join(root, path)))
             out[path] = self.out(["hash-object", "-w", "--stdin"], input=target)
         return out
+
+
+def _blobs_listed(out: bytes) -> dict[str, str]:
+    """Path -> blob id of the blob entries of ``ls-tree -z`` output."""
+    found: dict[str, str] = {}
+    for record in out.split(b"\0"):
+        meta, tab, path = record.partition(b"\t")
+        parts = meta.split(b" ")
+        if tab and len(parts) == 3 and parts[1] == b"blob":
+            found[os.fsdecode(path)] = parts[2].decode("ascii")
+    return found
 
 
 def _split_by_echo(out: bytes, pairs: Sequence[tuple[str, str]]) -> list[bytes]:

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 
 from gentle_hooks.git.blobsearch import BlobSearch
 from gentle_hooks.git.core import is_full_id
-from gentle_hooks.git.process import run_git
 from gentle_hooks.git.refs import Refs
 from gentle_hooks.values.frozen import frozen
 
@@ -67,30 +66,6 @@ class Objects(Refs):
                         self._peeled[f"{oid}^{{commit}}"] = oid
                         self._peeled[f"{oid}^{{tree}}"] = info.tree
         return out
-
-    def same_patch(self, commit: str, candidates: Sequence[str]) -> str | None:
-        """The first of ``candidates`` whose ``git patch-id --stable`` equals ``commit``'s
-        (the same change, picked elsewhere), or None."""
-        if not candidates:
-            return None
-        cwd = self.paths.toplevel or self.paths.git_dir
-        ids = "\n".join([commit, *candidates]).encode() + b"\n"
-        log = run_git(
-            ["log", "--no-walk=unsorted", "-p", "--no-color", "--no-ext-diff", "--stdin"],
-            cwd,
-            self.env,
-            ids,
-        )
-        pid = run_git(["patch-id", "--stable"], cwd, self.env, log.stdout)
-        by_commit = {}
-        for line in pid.stdout.decode().splitlines():
-            parts = line.split()
-            if len(parts) == 2:
-                by_commit[parts[1]] = parts[0]
-        mine = by_commit.get(commit)
-        if mine is None:
-            return None
-        return next((c for c in candidates if by_commit.get(c) == mine), None)
 
 
 @frozen

@@ -86,31 +86,100 @@ def locate(env: Mapping[str, str]) -> Where | None:
     return Where(root, lines[0])
 
 
+def staged_paths(env: Mapping[str, str]) -> list[str]:
+    """The paths the index git hands the hook changes against ``HEAD`` (every staged path
+    when ``HEAD`` is unborn): what the commit being made touches.
+
+    Raises:
+        UsageError: git is not on PATH.
+    """
+    rc, out = capture(
+        ["git", "diff-index", "--cached", "--name-only", "-z", "--no-renames", "HEAD", "--"],
+        env,
+    )
+    if rc != 0:  # no HEAD yet: the first commit adds everything staged
+        rc, out = capture(["git", "ls-files", "--cached", "-z"], env)
+    return [os.fsdecode(p) for p in out.split(b"\0") if p]
+
+
+def head_paths(env: Mapping[str, str]) -> list[str]:
+    """The paths the commit ``HEAD`` changed against its first parent (every path of a
+    root commit)."""
+    _, out = capture(
+        [
+            "git",
+            "diff-tree",
+            "-r",
+            "-z",
+            "--name-only",
+            "--no-commit-id",
+            "--no-renames",
+            "--root",
+            "-m",
+            "--first-parent",
+            "HEAD",
+        ],
+        env,
+    )
+    return [os.fsdecode(p) for p in out.split(b"\0") if p]
+
+
+def commit_paths(env: Mapping[str, str]) -> list[str]:
+    """The paths the commit being made may change: the staged ones, and ``HEAD``'s own
+    when it amends ``HEAD`` (or when that cannot be known: the answer is only a probe)."""
+    paths = staged_paths(env)
+    if amend_flag() is not False:
+        paths += head_paths(env)
+    return paths
+
+
 def config_value(key: str, env: Mapping[str, str]) -> str | None:
     """``git config --get key``, stripped; None when unset."""
     rc, out = capture(["git", "config", "--get", key], env)
     return out.decode("utf-8", "replace").strip() if rc == 0 else None
 
 
-def last_reflog_is_cherry_pick(root: str, env: Mapping[str, str]) -> bool:
-    """Whether HEAD's newest reflog entry is a cherry-pick, read from the reflog file (no
-    git process): the git dir is ``GIT_DIR``, else what ``<root>/.git`` is or points at."""
-    git_dir = env.get("GIT_DIR")
-    if not git_dir:
-        dotgit = os.path.join(root, ".git")
-        if os.path.isfile(dotgit):
-            with open(dotgit, encoding="utf-8", errors="replace") as fh:
-                text = fh.read().strip()
-            git_dir = text[len("gitdir:") :].strip() if text.startswith("gitdir:") else dotgit
-        else:
-            git_dir = dotgit
-    if not os.path.isabs(git_dir):
-        git_dir = os.path.join(root, git_dir)
-    try:
-        with open(os.path.join(git_dir, "logs", "HEAD"), "rb") as fh:
-            fh.seek(0, os.SEEK_END)
-            fh.seek(max(0, fh.tell() - 4096))
-            last = fh.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
-    except OSError:
-        return False
-    return b"\tcherry-pick" in last
+#: Options of ``git commit`` that take the next argument as their value (so a message
+#: reading ``--amend`` is not taken for the flag).
+_VALUED = {
+    b"-m", b"--message", b"-F", b"--file", b"-c", b"-C", b"--reuse-message",
+    b"--reedit-message", b"--author", b"--date", b"-t", b"--template", b"--cleanup",
+    b"--fixup", b"--squash", b"--trailer", b"--pathspec-from-file",
+}  # fmt: skip
+
+
+def amend_flag() -> bool | None:
+    """Whether the ``git commit`` running this hook was given ``--amend``; None when that
+    cannot be known (no ``git commit`` process above this one, or no ``/proc``).
+
+    git tells a hook it amends only through prepare-commit-msg's source ``commit`` (and not
+    for ``--amend -m``); the process's own arguments say it for every hook. A message that
+    reads ``--amend`` is a value, not the flag.
+    """
+    found = _git_commit_argv()
+    if found is None:
+        return None
+    flags = [a for i, a in enumerate(found) if i == 0 or found[i - 1] not in _VALUED]
+    return b"--amend" in flags
+
+
+def _git_commit_argv() -> list[bytes] | None:
+    """The arguments after ``commit`` of the nearest ``git commit`` process above this one
+    (through the hook script and the pre-commit framework), or None where ``/proc`` does
+    not say."""
+    pid = os.getppid()
+    for _ in range(6):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as fh:
+                argv = fh.read().split(b"\0")
+            with open(f"/proc/{pid}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:
+            return None
+        if argv and os.path.basename(argv[0]) == b"git" and b"commit" in argv:
+            return argv[argv.index(b"commit") + 1 :]
+        parent = stat.rsplit(b")", 1)[-1].split()
+        if len(parent) < 2 or not parent[1].isdigit() or int(parent[1]) <= 1:
+            return None
+        pid = int(parent[1])
+    return None

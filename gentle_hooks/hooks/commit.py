@@ -14,11 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gentle_hooks.errors import EXIT_OK, GitError, UsageError
+from gentle_hooks.git.probe import amend_flag
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.hooks.outcome import Judged, conclude, open_gate
-from gentle_hooks.ledger.facts import read_facts
-from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.policy.delegation import (
     Evidence,
     message_evidence,
@@ -26,6 +25,7 @@ from gentle_hooks.policy.delegation import (
     strip_comments,
 )
 from gentle_hooks.services.assess import evaluate
+from gentle_hooks.services.attribution import facts_for
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 from gentle_hooks.values.frozen import replace
@@ -68,8 +68,8 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     """
     repo, config = open_gate(env)
     cand = repo.candidate(Projection.STAGED, config_ref=config.settings.base_ref)
-    assert repo.paths.toplevel is not None
-    facts = read_facts(ledger_path(repo.paths.common_dir), repo.paths.toplevel, cand.identity)
+    # the writer content this commit adds (to HEAD's parent when it replaces HEAD)
+    facts = facts_for(repo, cand, amend=bool(amend_flag()))
     why = f"{runtime.agent} ({runtime.detail})" if runtime else None
     result = evaluate(repo, config, cand, facts, delegated_by=why, binding=STAGED)
     note = ""
@@ -114,8 +114,8 @@ def staged_binding(repo: Repository, tree: str) -> tuple[Binding, str]:
 def commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
     """Judge the staged candidate when the message carries AI attribution (commit-msg).
 
-    Only when the commit gate did not already apply (no runtime in the environment, no
-    pending writer work, not ``applies_to = all``): one judgement per commit.
+    Only when the commit gate did not already judge it (no runtime in the environment, no
+    staged path a writer wrote, not ``applies_to = all``): one judgement per commit.
 
     Returns:
         0 allowed (or nothing to judge here), 1 blocked.
@@ -134,13 +134,13 @@ def commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
     if evidence is None or runtime_evidence(env) is not None:
         return EXIT_OK
     from gentle_hooks.config.probe import applies_to_all
-    from gentle_hooks.git.probe import config_value, locate
-    from gentle_hooks.ledger.probe import has_pending_work
+    from gentle_hooks.git.probe import commit_paths, config_value, locate
+    from gentle_hooks.ledger.probe import writer_paths_touched
 
     where = locate(env)
     if (
         where is None
-        or has_pending_work(where.common_dir, where.root)
+        or writer_paths_touched(where.common_dir, lambda: commit_paths(env))
         or applies_to_all(where.root, env, lambda key: config_value(key, env))
     ):
         return EXIT_OK  # the commit gate judged this candidate already

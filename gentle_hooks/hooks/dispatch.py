@@ -60,10 +60,11 @@ class HookRow:
 
 
 def _commit_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
-    """The commit gate applies: an agent runtime in the environment, pending writer work
-    in the ledger, or ``gate.applies_to = all``."""
-    from gentle_hooks.git.probe import config_value, locate
-    from gentle_hooks.ledger.probe import has_pending_work
+    """The commit gate applies, or may: an agent runtime in the environment, a staged path
+    a writer wrote (whether the change carries the writer's content is the gate's to
+    decide), or ``gate.applies_to = all``."""
+    from gentle_hooks.git.probe import commit_paths, config_value, locate
+    from gentle_hooks.ledger.probe import writer_paths_touched
     from gentle_hooks.policy.delegation import runtime_evidence
 
     if runtime_evidence(env) is not None:
@@ -71,7 +72,7 @@ def _commit_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     where = locate(env)
     if where is None:
         raise UsageError("hook: not inside a git repository")
-    if has_pending_work(where.common_dir, where.root):
+    if writer_paths_touched(where.common_dir, lambda: commit_paths(env)):
         return True
     from gentle_hooks.config.probe import applies_to_all
 
@@ -94,24 +95,26 @@ def _message_may_be_delegated(call: HookCall, env: Mapping[str, str]) -> bool:
 
 
 def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
-    """False when a recorder has nothing to record: no work tree, no ledger, or (for
-    prepare-commit-msg and post-commit) no pending writer work or escalation for this root
-    and no cherry-pick to carry. The recorders decide the same way; this answers first."""
-    from gentle_hooks.git.probe import last_reflog_is_cherry_pick, locate
-    from gentle_hooks.ledger.location import ledger_path
-    from gentle_hooks.ledger.probe import pending_rows
+    """False when a recorder has nothing to record: no work tree, no ledger, or no path of
+    the commit (prepare-commit-msg: staged, and ``HEAD``'s own when amending; post-commit:
+    ``HEAD``'s) that a writer wrote. The recorders decide from contents; this answers
+    first, so a human's commit never imports them."""
+    from gentle_hooks.git.probe import commit_paths, head_paths, locate
+    from gentle_hooks.ledger.probe import (
+        escalation_waiting,
+        ledger_exists,
+        writer_paths_touched,
+    )
 
     where = locate(env)
-    if where is None or where.root is None:
-        return False
-    path = ledger_path(where.common_dir)
-    if not os.path.exists(path):
+    if where is None or where.root is None or not ledger_exists(where.common_dir):
         return False
     if call.name == "prepare-commit-msg":
-        return pending_rows(path, where.root, ("pending_mutation",)) is not False
+        return writer_paths_touched(where.common_dir, lambda: commit_paths(env))
     if call.name == "post-commit":
-        pending = pending_rows(path, where.root, ("pending_mutation", "escalation"))
-        return pending is not False or last_reflog_is_cherry_pick(where.root, env)
+        return writer_paths_touched(
+            where.common_dir, lambda: head_paths(env)
+        ) or escalation_waiting(where.common_dir, where.root)
     return True
 
 

@@ -19,7 +19,7 @@ from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.hooks.outcome import COMMITTED, Judged, conclude, open_gate, say
-from gentle_hooks.hooks.pushed import commits_facts, delegated_commits, records_by_commit
+from gentle_hooks.hooks.pushed import commits_facts, delegated_commits, pushed_work
 from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.native.builtin import prefetch_builtin
@@ -27,6 +27,7 @@ from gentle_hooks.native.provider import BUILTIN
 from gentle_hooks.policy.delegation import runtime_evidence
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import evaluate
+from gentle_hooks.services.attribution import NOTHING
 from gentle_hooks.values.candidate import Candidate, Projection
 
 TYPE_CHECKING = False
@@ -124,8 +125,8 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             say(f"{where}: {nothing}")
             continue
         infos = repo.read_commits(commits)
-        records, pending_since = records_by_commit(path, infos, repo.paths.toplevel)
-        delegated = delegated_commits(infos, records, pending_since, runtime, applies_all)
+        work, records = pushed_work(path, repo, infos)
+        delegated = delegated_commits(infos, work, records, runtime, applies_all)
         repo.peel_commits([info.id for info, _ in delegated])  # one rev-parse for all
         base = repo.base_commit(config.settings.base_ref) if len(delegated) > 1 else None
         if base is not None:  # one merge-base process for the push, not one per commit
@@ -138,7 +139,7 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
         prefetched = config.settings.native_provider == BUILTIN and prefetch_builtin(
             repo, [(c.base.tree, c.tree) for c in cands], config.settings.risk
         )  # a few git processes for the push instead of a few per commit
-        facts = commits_facts(path, repo, cands, [records.get(i.id, ()) for i, _ in delegated])
+        facts = commits_facts(path, repo, cands, [work.get(i.id, NOTHING) for i, _ in delegated])
         items: list[Item] = list(zip(delegated, cands, facts, strict=True))
         judge = partial(_judge_commit, repo, config, head, where)
         if prefetched:  # the diffs are at hand: judging is pure Python, threads would contend

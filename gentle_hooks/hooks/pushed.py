@@ -1,12 +1,12 @@
-"""Pushed commits and the ledger (SPEC §5 "Delegation", §6): why each is delegated, and
-the facts it was delivered with.
+"""Pushed commits and the ledger (SPEC §3 "Attribution follows content", §5, §6): why each
+is delegated, and the facts it was delivered with.
 
 Room ``hooks``, for the push gate (:mod:`gentle_hooks.hooks.push`). A pushed commit is
-delegated when a writer's commit record names it (or its tree), when its message or the
-environment shows an agent, under ``gate.applies_to = all``, or when writer work recorded
-before it was made was never consumed (it was committed with its hooks skipped). Its facts
-are the records bound to its committed candidate and the writer work its commit records
-delivered — not the work tree's pending work.
+delegated when it carries writer content against its parent (decided from its trees and
+the recorded blobs: :func:`gentle_hooks.services.attribution.carried_by_commits`), when a
+writer's commit record names it, when its message or the environment shows an agent, or
+under ``gate.applies_to = all``. Its facts are the records bound to its committed
+candidate and the writer work it carries — not the work tree's pending work.
 """
 
 from __future__ import annotations
@@ -19,18 +19,14 @@ from gentle_hooks.ledger.facts import LedgerFacts, facts_from
 from gentle_hooks.ledger.records import CommitRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.delegation import Evidence, message_evidence
+from gentle_hooks.services.attribution import NOTHING, Carried, carried_by_commits
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import replace
-
-#: Why a commit with no evidence of its own is delegated: pending work predates it.
-SKIPPED_HOOKS = (
-    "writer work recorded before this commit was never consumed: it was committed with its "
-    "hooks skipped"
-)
 
 
 def commit_evidence(
     info: CommitInfo,
+    work: Carried,
     records: Sequence[CommitRecord],
     runtime: Evidence | None,
     applies_all: bool,
@@ -38,10 +34,14 @@ def commit_evidence(
     """Why a pushed commit is delegated, or None for a human's ordinary commit.
 
     Args:
-        info: the commit; records: the writer's commit records that name it or its tree;
-        runtime: an agent runtime in the environment, or None; applies_all: the gate
-            applies to every commit (``gate.applies_to = all``).
+        info: the commit; work: the writer work it carries; records: writer commit
+            records that name it; runtime: an agent runtime in the environment, or None;
+        applies_all: the gate applies to every commit (``gate.applies_to = all``).
     """
+    if work.delegated:
+        paths = work.paths()
+        shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+        return f"writer content ({', '.join(work.writers())}) in {shown}"
     if records:
         stale = (
             " (rewritten with a changed tree: records are stale)"
@@ -57,77 +57,55 @@ def commit_evidence(
     return "gate.applies_to = all" if applies_all else None
 
 
-def delegated_commits(
-    infos: Sequence[CommitInfo],
-    records: dict[str, tuple[CommitRecord, ...]],
-    pending_since: float | None,
-    runtime: Evidence | None,
-    applies_all: bool,
-) -> list[tuple[CommitInfo, str]]:
-    """The delegated commits among ``infos`` (in their order), each with why.
-
-    Args:
-        records / pending_since: what :func:`records_by_commit` returned for ``infos``;
-        runtime / applies_all: as for :func:`commit_evidence`.
-    """
-    out = []
-    for info in infos:
-        why = commit_evidence(info, records.get(info.id, ()), runtime, applies_all)
-        if why is None and pending_since is not None and info.committed_at >= int(pending_since):
-            why = SKIPPED_HOOKS
-        if why is not None:
-            out.append((info, why))
-    return out
-
-
-def records_by_commit(
-    path: str, infos: Sequence[CommitInfo], root: str | None
-) -> tuple[dict[str, tuple[CommitRecord, ...]], float | None]:
-    """Writer records that bear on pushed commits, and when pending writer work began.
-
-    A commit counts as delivered by a writer when a commit record names it, or names
-    another commit with the same tree (the same content re-committed: ``reset --soft``
-    and commit again). Pending work that was recorded before a commit was made and never
-    consumed means that commit was made with its hooks skipped.
-
-    Args:
-        path: the ledger file; infos: the pushed commits; root: the work tree root (None
-            in a bare repository: no pending work).
-
-    Returns:
-        (commit id -> its records, the earliest pending record time in Unix seconds or
-        None); both empty when no ledger exists.
+def pushed_work(
+    path: str, repo: Repository, infos: Sequence[CommitInfo]
+) -> tuple[dict[str, Carried], dict[str, tuple[CommitRecord, ...]]]:
+    """What the ledger knows of pushed commits: the writer work each carries against its
+    parent, and the commit records that name it. Both empty when no ledger exists.
 
     Raises:
-        StoreError: the ledger exists but cannot be read.
+        GitError: a commit's parent is not in this clone; StoreError: the ledger exists
+            but cannot be read.
     """
     led = Ledger.open_existing(path)
     if led is None:
-        return {}, None
+        return {}, {}
     with led:
-        out: dict[str, list[CommitRecord]] = {}
+        work = carried_by_commits(repo, led, infos)
+        records: dict[str, list[CommitRecord]] = {}
         for rec in led.commit_records([i.id for i in infos]):
-            out.setdefault(rec.commit_id, []).append(rec)
-        by_tree: dict[str, list[CommitRecord]] = {}
-        for rec in led.commit_records_by_tree(sorted({i.tree for i in infos})):
-            by_tree.setdefault(rec.tree, []).append(rec)
-        for info in infos:
-            if info.id not in out and info.tree in by_tree:
-                out[info.id] = by_tree[info.tree]
-        pending = led.pending_mutations(root) if root else []
-    since = min((m.recorded_at for m in pending), default=None)
-    return {k: tuple(v) for k, v in out.items()}, since
+            records.setdefault(rec.commit_id, []).append(rec)
+    return work, {k: tuple(v) for k, v in records.items()}
+
+
+def delegated_commits(
+    infos: Sequence[CommitInfo],
+    work: dict[str, Carried],
+    records: dict[str, tuple[CommitRecord, ...]],
+    runtime: Evidence | None,
+    applies_all: bool,
+) -> list[tuple[CommitInfo, str]]:
+    """The delegated commits among ``infos`` (in their order), each with why."""
+    out = []
+    for info in infos:
+        why = commit_evidence(
+            info, work.get(info.id, NOTHING), records.get(info.id, ()), runtime, applies_all
+        )
+        if why is not None:
+            out.append((info, why))
+    return out
 
 
 def commits_facts(
     path: str,
     repo: Repository,
     cands: Sequence[Candidate],
-    records: Sequence[Sequence[CommitRecord]],
+    work: Sequence[Carried],
 ) -> list[LedgerFacts]:
     """Facts for pushed commits, read through one ledger connection: for each candidate the
-    records bound to its identity, and the writer work and escalations its commit records
-    (``records``, one sequence per candidate) delivered — not the work tree's pending work.
+    records bound to its identity and the writer work its commit carries (``work``, one
+    per candidate); a commit recorded before contents were kept falls back to the work its
+    commit record consumed.
 
     Raises:
         StoreError: the ledger exists but cannot be read.
@@ -141,8 +119,17 @@ def commits_facts(
         ]
     out = []
     with led:
-        for cand, recs in zip(cands, records, strict=True):
-            facts = facts_from(led, root, cand.identity)
-            mutations, escalations = led.delivered_work(sorted({r.origin for r in recs}))
-            out.append(replace(facts, mutations=tuple(mutations), escalations=tuple(escalations)))
+        for cand, carried in zip(cands, work, strict=True):
+            facts = facts_from(led, root, cand.identity, carried.entries, own_root=False)
+            if not carried.delegated and cand.head is not None:
+                mutations, escalations = led.delivered_work([cand.head])
+                if mutations or escalations:
+                    facts = replace(
+                        facts,
+                        mutations=tuple(mutations),
+                        escalations=tuple(
+                            {e.id: e for e in (*facts.escalations, *escalations)}.values()
+                        ),
+                    )
+            out.append(facts)
     return out

@@ -1,16 +1,22 @@
-"""The recorder hooks (SPEC §6, §7): prepare-commit-msg, post-commit, post-rewrite.
+"""The recorder hooks (SPEC §3 "Attribution follows content", §6, §7): prepare-commit-msg,
+post-commit, post-rewrite.
 
 Room ``hooks``. Recorders never block: they record what a commit delivered and carry it
-across rewrites. Each returns at once, opening nothing, when the ledger holds no writer work.
+across rewrites, deciding from content which writer work a commit carries
+(:mod:`gentle_hooks.services.attribution`), never from "the next commit". The dispatcher
+runs them only when a path of the commit is one a writer wrote.
 
-* prepare-commit-msg: adds a ``Gentle-Writer: <model>/<effort>`` trailer per pending writer
-  profile, so the delegation travels with the commit even without notes;
-* post-commit: consumes the work tree's pending mutations and sticky escalations into the
-  new commit's record (keyed by commit id and candidate identity);
-* post-rewrite: for ``amend``/``rebase`` (git's ``<old> <new>`` stdin lines), carries commit
-  records to the new commits, marking them stale when the tree changed. Under the pre-commit
-  framework stdin is hidden and the command comes as ``PRE_COMMIT_REWRITE_COMMAND``: an amend
-  is then carried from the reflog (``HEAD@{1}``), a rebase from its rewritten list.
+* prepare-commit-msg: adds a ``Gentle-Writer: <model>/<effort>`` trailer for each writer
+  whose content the commit carries (against its parent: ``HEAD``, or ``HEAD``'s parent when
+  amending), so the delegation travels with the commit even without notes; a human's commit
+  gets none, and an empty message stays empty (git then aborts the commit);
+* post-commit: the writer entries ``HEAD`` carries are taken by it (only those: a partial
+  commit leaves the rest pending), with a commit record and a note;
+* post-rewrite: for ``amend``/``rebase`` (git's ``<old> <new>`` stdin lines), each new
+  commit is recorded by what it carries, its old record carried along (stale when the tree
+  changed). Under the pre-commit framework stdin is hidden and the command comes as
+  ``PRE_COMMIT_REWRITE_COMMAND``: an amend is then read from the reflog (``HEAD@{1}``), a
+  rebase from its rewritten list.
 """
 
 from __future__ import annotations
@@ -20,13 +26,18 @@ import sys
 from collections.abc import Mapping
 
 from gentle_hooks.errors import EXIT_OK
-from gentle_hooks.git.probe import Where, locate
+from gentle_hooks.git.probe import Where, amend_flag, locate
 from gentle_hooks.hooks.call import HookCall
+from gentle_hooks.policy.delegation import strip_comments
 from gentle_hooks.values.candidate import Projection
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from gentle_hooks.git.objects import CommitInfo
     from gentle_hooks.git.repository import Repository
+    from gentle_hooks.ledger.records import CommitRecord
+    from gentle_hooks.ledger.store import Ledger
+    from gentle_hooks.services.attribution import Carried
 
 
 def run(call: HookCall, env: Mapping[str, str]) -> int:
@@ -35,149 +46,164 @@ def run(call: HookCall, env: Mapping[str, str]) -> int:
     if where is None or where.root is None:
         return EXIT_OK
     from gentle_hooks.ledger.location import ledger_path
-    from gentle_hooks.ledger.store import Ledger
 
     path = ledger_path(where.common_dir)
     if not os.path.exists(path):
         return EXIT_OK  # nothing was ever recorded here
     if call.name == "prepare-commit-msg":
-        return prepare_commit_msg(call, where, path)
+        return prepare_commit_msg(call, path, env)
     if call.name == "post-commit":
-        with Ledger.open(path) as led:
-            pending = led.pending_mutations(where.root) or led.pending_escalations(where.root)
-        if not pending:
-            return carry_cherry_pick(where, path, env)
         return post_commit(where, path, env)
     return post_rewrite(call, where, path, env)
 
 
-def prepare_commit_msg(call: HookCall, where: Where, path: str) -> int:
-    """Append ``Gentle-Writer`` trailers for the pending writer profiles — and, when the
-    commit being amended (source ``commit`` with its id) was delivered by a writer, for
-    the writers of that commit, so ``--amend -m`` cannot wash the attribution away."""
-    from gentle_hooks.ledger.store import Ledger
-
+def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int:
+    """Append a ``Gentle-Writer`` trailer per writer whose content the commit being made
+    carries; nothing for a human's commit, nothing to an empty message."""
     if not call.args:
         return EXIT_OK
-    with Ledger.open(path) as led:
-        assert where.root is not None
-        mutations = list(led.pending_mutations(where.root))
-        if len(call.args) >= 3 and call.args[1] == "commit":
-            origins = {r.origin for r in led.commit_records([call.args[2]])}
-            mutations += led.delivered_work(sorted(origins))[0]
-        profiles = dict.fromkeys(f"{m.model}/{m.effort}" for m in mutations)
-    if not profiles:
-        return EXIT_OK
+    try:
+        with open(call.args[0], encoding="utf-8", errors="replace") as fh:
+            message = fh.read()
+    except OSError:
+        return EXIT_OK  # git reports an unreadable message file itself
+    if not strip_comments(message).strip():
+        return EXIT_OK  # an empty message stays an aborted commit
     from gentle_hooks.git.message import add_trailers
+    from gentle_hooks.git.repository import Repository
+    from gentle_hooks.ledger.store import Ledger
+    from gentle_hooks.services.attribution import carried
 
-    add_trailers(call.args[0], [f"Gentle-Writer: {p}" for p in profiles], os.environ)
+    repo = Repository.open()
+    head = repo.head()
+    parent = head
+    if head is not None and is_amend(call, repo, head, env):
+        infos = repo.read_commits([head])
+        parents = infos[0].parents if infos else ()
+        parent = parents[0] if parents else None
+    base = repo.tree_of(parent) if parent else repo.empty_tree
+    led = Ledger.open_existing(path)
+    if led is None:
+        return EXIT_OK
+    with led:
+        work = carried(repo, led, repo.tree_delta(base, repo.staged_tree()))
+    if work.delegated:
+        add_trailers(call.args[0], [f"Gentle-Writer: {w}" for w in work.writers()], env)
     return EXIT_OK
 
 
-def is_replay(action: str | None) -> bool:
-    """True when a reflog action says the sequencer replayed an existing commit (a rebase's
-    pick, squash or reword, cherry-pick, revert, am): its records travel by post-rewrite, and
-    the pending writer work in the work tree (autostashed, say) is not in it. A commit made
-    with ``git commit``, or by ``rebase --continue`` from what the user staged, is not one;
-    nor is a commit of unknown origin (no reflog)."""
-    if action is None:
+def is_amend(call: HookCall, repo: Repository, head: str, env: Mapping[str, str]) -> bool:
+    """Whether the commit being prepared replaces ``HEAD`` (``commit --amend``).
+
+    git says so only for an amend that opens the editor (source ``commit`` with ``HEAD``'s
+    id; the pre-commit framework passes them as ``PRE_COMMIT_COMMIT_MSG_SOURCE`` and
+    ``PRE_COMMIT_COMMIT_OBJECT_NAME``); ``--amend -m`` gives source ``message``. Then the
+    ``git commit`` process's own arguments tell (:func:`~gentle_hooks.git.probe.amend_flag`),
+    else its author identity and date: an amend keeps ``HEAD``'s, which git hands the hook.
+    """
+    args = call.args
+    source = args[1] if len(args) > 1 else env.get("PRE_COMMIT_COMMIT_MSG_SOURCE", "")
+    named = args[2] if len(args) > 2 else env.get("PRE_COMMIT_COMMIT_OBJECT_NAME", "")
+    if source == "commit" and named:
+        return repo.peel_commit(named) == head
+    found = amend_flag()
+    if found is not None:
+        return found
+    if source != "message":
         return False
-    return not (action.startswith("commit") or action.endswith("(continue)"))
+    infos = repo.read_commits([head])
+    wanted = (env.get("GIT_AUTHOR_NAME"), env.get("GIT_AUTHOR_DATE", "").lstrip("@"))
+    return bool(infos) and wanted == (infos[0].author, _author_date(repo, head))
+
+
+def _author_date(repo: Repository, commit: str) -> str:
+    """``<seconds> <zone>`` of a commit's author line, as git hands it to a hook."""
+    raw = repo.read_blobs([commit]).get(commit, b"")
+    for line in raw.split(b"\n\n", 1)[0].split(b"\n"):
+        if line.startswith(b"author "):
+            return " ".join(line.decode("utf-8", "replace").rsplit(" ", 2)[-2:])
+    return ""
 
 
 def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
-    """Consume the root's pending work into HEAD's commit record, unless HEAD is a replay
-    (:func:`is_replay`): then the work stays pending for the commit that delivers it."""
-    from gentle_hooks.config.load import load_config
+    """Record what ``HEAD``'s commit carries: its writer entries are taken by it (the rest
+    stays pending), with a commit record and its note; a human's commit records nothing."""
     from gentle_hooks.git.repository import Repository
-    from gentle_hooks.ledger.records import CommitRecord
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.sync import write_commit_notes
+    from gentle_hooks.services.attribution import carried_by_commits
 
     repo = Repository.open()
-    action = repo.head_reflog_action()
-    if is_replay(action):
-        if action and action.startswith("cherry-pick"):
-            return carry_cherry_pick(where, path, env)
-        return EXIT_OK
-    config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
-    cand = repo.candidate(Projection.COMMITTED, config_ref=config.settings.base_ref)
-    assert cand.head is not None and where.root is not None
-    with Ledger.open(path) as led:
-        work = led.consume_pending(where.root, cand.head, cand.identity)
-        if work.mutations or work.escalations:
-            rec = led.add(
-                CommitRecord(
-                    root=where.root,
-                    commit_id=cand.head,
-                    identity=cand.identity,
-                    tree=cand.tree,
-                    base_tree=cand.base.tree,
-                    origin=cand.head,
-                    hook="post-commit",
-                )
-            )
-            write_commit_notes(repo, led, [rec])
-            writers = ", ".join(dict.fromkeys(f"{m.model}/{m.effort}" for m in work.mutations))
-            print(
-                f"gentle-hooks: recorded {cand.head[:12]} as delegated"
-                + (f" ({writers})" if writers else ""),
-                file=sys.stderr,
-            )
-    return EXIT_OK
-
-
-def carry_cherry_pick(where: Where, path: str, env: Mapping[str, str]) -> int:
-    """After a cherry-pick (git runs no post-rewrite for it), carry the picked commit's
-    record and note to the new commit: the source is the recorded commit with the same
-    patch id. A pick onto another base changes the tree: the records are then stale."""
-    from gentle_hooks.config.load import load_config
-    from gentle_hooks.git.repository import Repository
-    from gentle_hooks.ledger.records import CommitRecord
-    from gentle_hooks.ledger.store import Ledger
-    from gentle_hooks.notes.codec import NOTES_REF, merge
-    from gentle_hooks.notes.sync import write_commit_notes
-
-    repo = Repository.open()
-    action = repo.head_reflog_action()
     head = repo.head()
-    if not head or not action or not action.startswith("cherry-pick"):
+    if head is None or rewritten_later(repo.head_reflog_action()):
         return EXIT_OK
+    infos = repo.read_commits([head])
     assert where.root is not None
     with Ledger.open(path) as led:
-        recorded = {r.commit_id: r for r in reversed(led.recent_commit_records(where.root))}
-        recorded.pop(head, None)
-        source = repo.same_patch(head, list(recorded))
-        if source is None:
+        work = carried_by_commits(repo, led, infos)[head]
+        if not work.delegated and not led.unlinked_escalations(where.root):
             return EXIT_OK
-        old = recorded[source]
-        config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
-        cand = repo.candidate(Projection.COMMITTED, config_ref=config.settings.base_ref)
-        changed = cand.tree != old.tree
-        rec = led.add(
-            CommitRecord(
-                root=where.root,
-                commit_id=head,
-                identity=cand.identity,
-                tree=cand.tree,
-                base_tree=cand.base.tree,
-                origin=old.origin,
-                hook="post-commit",
-                rewritten_from=source,
-                stale=changed or old.stale,
-            )
-        )
-        old_note = repo.read_notes(NOTES_REF, [source]).get(source)
-        if old_note:  # keep the picked commit's records visible (stale when the tree changed)
-            repo.write_notes(NOTES_REF, {head: merge(old_note)}, "gentle-hooks: carry a note")
+        rec = record_commit(repo, led, infos[0], work, "post-commit", env)
+        led.consume_unlinked_escalations(where.root, head, rec.identity)
         write_commit_notes(repo, led, [rec])
-    if changed:
-        print(
-            f"gentle-hooks: cherry-picked {source[:12]} with a changed tree: its earlier "
-            "verification does not count for the new candidate",
-            file=sys.stderr,
-        )
+    if not work.delegated:
+        print(f"gentle-hooks: {head[:12]} took this work tree's escalation", file=sys.stderr)
+        return EXIT_OK
+    print(
+        f"gentle-hooks: recorded {head[:12]} as delegated ({', '.join(work.writers())}): "
+        f"writer content in {', '.join(work.paths())}",
+        file=sys.stderr,
+    )
     return EXIT_OK
+
+
+def rewritten_later(action: str | None) -> bool:
+    """Whether git will run post-rewrite for the commit a reflog action made (an amend, a
+    rebase's pick, squash or ``--continue``): post-rewrite records it then, with the commit
+    it replaced; cherry-pick, revert and ``am`` have no post-rewrite and are recorded now."""
+    return action is not None and (action.startswith("commit (amend)") or "rebase" in action)
+
+
+def record_commit(
+    repo: Repository,
+    led: Ledger,
+    info: CommitInfo,
+    work: Carried,
+    hook: str,
+    env: Mapping[str, str],
+    old: CommitRecord | None = None,
+) -> CommitRecord:
+    """Take the entries a commit carries and record the commit (once: an existing record
+    of the commit is returned as it is).
+
+    Args:
+        info: the commit; work: the writer work it carries; hook: who records it;
+        old: the record of the commit it was rewritten from, if any (carried: stale when
+            the tree changed).
+    """
+    from gentle_hooks.config.load import load_config
+    from gentle_hooks.ledger.records import CommitRecord
+
+    existing = led.commit_records([info.id])
+    config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
+    cand = repo.candidate(Projection.COMMITTED, commit=info.id, config_ref=config.settings.base_ref)
+    led.take_entries([e.id for e in work.entries], info.id, cand.identity, hook)
+    if existing:
+        return existing[-1]
+    root = repo.paths.toplevel or repo.paths.git_dir
+    return led.add(
+        CommitRecord(
+            root=root,
+            commit_id=info.id,
+            identity=cand.identity,
+            tree=cand.tree,
+            base_tree=cand.base.tree,
+            origin=info.id if old is None else old.origin,
+            hook=hook,
+            rewritten_from=None if old is None else old.commit_id,
+            stale=old is not None and (old.stale or old.tree != cand.tree),
+        )
+    )
 
 
 #: Where git lists a rebase's ``<old> <new>`` pairs while it runs post-rewrite: the
@@ -220,54 +246,36 @@ def rewrite_pairs(
 
 
 def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]) -> int:
-    """Carry commit records from rewritten commits to their replacements."""
-    from gentle_hooks.config.load import load_config
+    """Record each rewritten commit's replacement by what it carries, and carry the old
+    commit's record to it (stale when the tree changed: its verification was for another
+    candidate)."""
     from gentle_hooks.git.repository import Repository
-    from gentle_hooks.ledger.records import CommitRecord
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.sync import write_commit_notes
+    from gentle_hooks.services.attribution import carried_by_commits
 
     repo = Repository.open()
     pairs = rewrite_pairs(call, repo, env)
     if not pairs:
         return EXIT_OK
-    assert where.root is not None
+    infos = {i.id: i for i in repo.read_commits([new for _, new in pairs])}
     with Ledger.open(path) as led:
-        records = {r.commit_id: r for r in led.commit_records([old for old, _ in pairs])}
-        if not records:
-            return EXIT_OK
-        config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
-        stale = 0
-        carried = []
+        work = carried_by_commits(repo, led, list(infos.values()))
+        old_records = {r.commit_id: r for r in led.commit_records([old for old, _ in pairs])}
+        recorded: list[CommitRecord] = []
         for old, new in pairs:
-            rec = records.get(old)
-            if rec is None:
+            info = infos.get(new)
+            if info is None or not (work[new].delegated or old in old_records):
                 continue
-            cand = repo.candidate(
-                Projection.COMMITTED, commit=new, config_ref=config.settings.base_ref
+            recorded.append(
+                record_commit(repo, led, info, work[new], "post-rewrite", env, old_records.get(old))
             )
-            changed = cand.tree != rec.tree
-            stale += changed
-            carried.append(
-                led.add(
-                    CommitRecord(
-                        root=where.root,
-                        commit_id=new,
-                        identity=cand.identity,
-                        tree=cand.tree,
-                        base_tree=cand.base.tree,
-                        origin=rec.origin,
-                        hook="post-rewrite",
-                        rewritten_from=old,
-                        stale=changed or rec.stale,
-                    )
-                )
-            )
-        write_commit_notes(repo, led, carried)
-        if stale:
-            print(
-                f"gentle-hooks: {stale} rewritten commit(s) changed their tree: their "
-                "earlier verification does not count for the new candidate",
-                file=sys.stderr,
-            )
+        write_commit_notes(repo, led, recorded)
+    stale = sum(1 for r in recorded if r.stale)
+    if stale:
+        print(
+            f"gentle-hooks: {stale} rewritten commit(s) changed their tree: their earlier "
+            "verification does not count for the new candidate",
+            file=sys.stderr,
+        )
     return EXIT_OK

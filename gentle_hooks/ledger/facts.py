@@ -18,6 +18,7 @@ from gentle_hooks.ledger.records import (
     ReviewFact,
     SpotCheck,
     VerdictRecord,
+    WriterEntryRecord,
 )
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.escalation import Escalation, parse_item
@@ -35,7 +36,9 @@ class LedgerFacts:
     Attributes:
         path: the ledger file; present: False when no ledger exists yet (all empty then).
         root: the work tree root; identity: the candidate identity.
-        mutations / escalations: the root's pending mutations and escalations.
+        entries: the writer entries the judged change carries (SPEC §3 "Attribution");
+        mutations / escalations: their mutations (writer profiles) and the escalations
+            sticky for them or recorded for this candidate.
         receipts / spot_checks / verdicts / review_facts: records bound to ``identity``.
         other_candidates: (table, count) of the root's records bound to other identities.
     """
@@ -44,6 +47,7 @@ class LedgerFacts:
     present: bool
     root: str
     identity: str
+    entries: tuple[WriterEntryRecord, ...] = ()
     mutations: tuple[PendingMutation, ...] = ()
     escalations: tuple[EscalationRecord, ...] = ()
     receipts: tuple[Receipt, ...] = ()
@@ -54,8 +58,12 @@ class LedgerFacts:
 
     @property
     def delegated(self) -> bool:
-        """True when a writer recorded pending work for this root (the gate applies)."""
-        return bool(self.mutations)
+        """True when the judged change carries writer content (the gate applies)."""
+        return bool(self.entries)
+
+    def writer_paths(self) -> tuple[str, ...]:
+        """The paths whose writer content the change carries, sorted."""
+        return tuple(sorted({e.path for e in self.entries}))
 
     @property
     def consumed(self) -> bool:
@@ -135,11 +143,19 @@ class LedgerFacts:
         )
 
 
-def read_facts(path: str, root: str, identity: str) -> LedgerFacts:
-    """Read the facts for one candidate of one work tree, without creating a ledger.
+def read_facts(
+    path: str,
+    root: str,
+    identity: str,
+    entries: tuple[WriterEntryRecord, ...] = (),
+    *,
+    own_root: bool = True,
+) -> LedgerFacts:
+    """Read the facts for one candidate, without creating a ledger.
 
     Args:
-        path: the ledger file; root: the work tree root; identity: the candidate identity.
+        path: the ledger file; root: the work tree root; identity: the candidate identity;
+        entries / own_root: as for :func:`facts_from`.
 
     Returns:
         The facts; all empty with ``present=False`` when there is no ledger yet.
@@ -151,26 +167,44 @@ def read_facts(path: str, root: str, identity: str) -> LedgerFacts:
     if led is None:
         return LedgerFacts(path=path, present=False, root=root, identity=identity)
     with led:
-        return facts_from(led, root, identity)
+        return facts_from(led, root, identity, entries, own_root=own_root)
 
 
-def facts_from(led: Ledger, root: str, identity: str) -> LedgerFacts:
-    """The facts for one candidate of one work tree from an open ledger (many candidates
-    read through one connection: the push gate).
+def facts_from(
+    led: Ledger,
+    root: str,
+    identity: str,
+    entries: tuple[WriterEntryRecord, ...] = (),
+    *,
+    own_root: bool = True,
+) -> LedgerFacts:
+    """The facts for one candidate from an open ledger (many candidates read through one
+    connection: the push gate).
 
     Args:
         led: the open ledger; root: the work tree root; identity: the candidate identity.
+        entries: the writer entries the judged change carries (they make it delegated;
+            their mutations give the runtime writer profiles).
+        own_root: the candidate is this work tree's own change in flight (its snapshot or
+            staged tree): the root's sticky escalations made while no writer work was in
+            flight apply too. A pushed commit is judged by what it carries alone.
 
     Raises:
         StoreError: a read failed.
     """
+    ids = [e.id for e in entries]
+    escalations = {e.id: e for e in led.escalations_for_entries(ids)}
+    escalations.update((e.id, e) for e in led.escalations_for_identity(root, identity))
+    if own_root:
+        escalations.update((e.id, e) for e in led.unlinked_escalations(root))
     return LedgerFacts(
         path=led.path,
         present=True,
         root=root,
         identity=identity,
-        mutations=tuple(led.pending_mutations(root)),
-        escalations=tuple(led.pending_escalations(root)),
+        entries=entries,
+        mutations=tuple(led.mutations(sorted({e.mutation_id for e in entries}))),
+        escalations=tuple(sorted(escalations.values(), key=lambda e: e.id)),
         receipts=tuple(led.receipts(identity)),
         spot_checks=tuple(led.spot_checks(identity)),
         verdicts=tuple(led.verdicts(identity)),

@@ -14,42 +14,17 @@ from collections.abc import Sequence
 from gentle_hooks.ledger.core import StoreCore, insert
 from gentle_hooks.ledger.records import (
     LIVE_STATES,
-    ConsumedWork,
     DiscardRecord,
     EntryTake,
     EscalationRecord,
     PendingMutation,
     WriterEntryRecord,
 )
-from gentle_hooks.ledger.rows import TABLES, from_row
 from gentle_hooks.values.frozen import replace
-
-TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
-if TYPE_CHECKING:
-    from typing import TypeVar
-
-    _Pending = TypeVar("_Pending", PendingMutation, EscalationRecord)
 
 
 class PendingWork(StoreCore):
     """Queries of the pending writer work in a ledger."""
-
-    def consume_pending(self, root: str, commit_id: str, identity: str) -> ConsumedWork:
-        """Mark the root's pending mutations and escalations as consumed by a commit.
-
-        One transaction: what was pending when it began is consumed, nothing else.
-
-        Args:
-            root: work tree root; commit_id: the commit that delivered the work;
-            identity: that commit's candidate identity.
-
-        Returns:
-            The records consumed, as they now stand (``consumed_by`` set).
-        """
-        with self._write() as conn:
-            mutations = _consume(conn, PendingMutation, root, commit_id, identity)
-            escalations = _consume(conn, EscalationRecord, root, commit_id, identity)
-        return ConsumedWork(tuple(mutations), tuple(escalations))
 
     def pending_mutations(self, root: str) -> list[PendingMutation]:
         """The root's pending (unconsumed) mutations, oldest first."""
@@ -60,16 +35,57 @@ class PendingWork(StoreCore):
         return self._select(EscalationRecord, "root = ? AND consumed_by IS NULL", (root,))
 
     def delivered_work(
-        self, origins: Sequence[str]
+        self, commit_ids: Sequence[str]
     ) -> tuple[list[PendingMutation], list[EscalationRecord]]:
-        """The writer mutations and escalations consumed by the given origin commits."""
-        if not origins:
+        """The writer mutations and escalations the given commits delivered: those whose
+        entries a commit was recorded as carrying (:meth:`take_entries`), and those a
+        commit consumed before contents were kept (``consumed_by``)."""
+        if not commit_ids:
             return [], []
-        marks = ", ".join("?" for _ in origins)
+        ids = list(commit_ids)
+        marks = ", ".join("?" for _ in ids)
+        taken = f"SELECT entry_id FROM entry_take WHERE commit_id IN ({marks})"
         return (
-            self._select(PendingMutation, f"consumed_by IN ({marks})", list(origins)),
-            self._select(EscalationRecord, f"consumed_by IN ({marks})", list(origins)),
+            self._select(
+                PendingMutation,
+                f"consumed_by IN ({marks}) OR id IN "
+                f"(SELECT mutation_id FROM writer_entry WHERE id IN ({taken}))",
+                ids + ids,
+            ),
+            self._select(
+                EscalationRecord,
+                f"consumed_by IN ({marks}) OR id IN "
+                f"(SELECT escalation_id FROM escalation_entry WHERE entry_id IN ({taken}))",
+                ids + ids,
+            ),
         )
+
+    def escalations_for_identity(self, root: str, identity: str) -> list[EscalationRecord]:
+        """Escalations the work tree ``root`` recorded for this exact candidate, oldest first
+        (another work tree's escalation reaches a change through the writer work it
+        carries, never through an identity alone)."""
+        return self._select(EscalationRecord, "root = ? AND identity = ?", (root, identity))
+
+    def unlinked_escalations(self, root: str) -> list[EscalationRecord]:
+        """The root's sticky escalations made while no writer work was in flight (linked to
+        no entry yet), oldest first: they stay with the root until a commit takes them."""
+        return self._select(
+            EscalationRecord,
+            "root = ? AND consumed_by IS NULL AND id NOT IN "
+            "(SELECT escalation_id FROM escalation_entry)",
+            (root,),
+        )
+
+    def consume_unlinked_escalations(self, root: str, commit_id: str, identity: str) -> None:
+        """A commit of the root takes its unlinked sticky escalations (SPEC §5: they move
+        into the commit's record)."""
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE escalation SET consumed_by = ?, consumed_identity = ? "
+                "WHERE root = ? AND consumed_by IS NULL AND id NOT IN "
+                "(SELECT escalation_id FROM escalation_entry)",
+                (commit_id, identity, root),
+            )
 
     def add_mutation(
         self, mutation: PendingMutation, entries: Sequence[WriterEntryRecord]
@@ -125,8 +141,8 @@ class PendingWork(StoreCore):
         self, entry_ids: Sequence[int], commit_id: str, identity: str, hook: str
     ) -> None:
         """Record that ``commit_id`` carried these entries (once per entry and commit); an
-        open entry becomes ``taken``. Escalations whose entries are all taken stop being
-        sticky (``consumed_by`` is set to the commit)."""
+        open entry becomes ``taken``. Mutations and escalations whose entries are all taken
+        are no longer pending (``consumed_by`` is set to the commit)."""
         if not entry_ids:
             return
         now = self._clock()
@@ -142,6 +158,13 @@ class PendingWork(StoreCore):
             conn.execute(
                 f"UPDATE writer_entry SET state = 'taken' WHERE state = 'open' AND id IN ({marks})",
                 list(entry_ids),
+            )
+            conn.execute(
+                "UPDATE pending_mutation SET consumed_by = ?, consumed_identity = ? "
+                "WHERE consumed_by IS NULL AND id IN (SELECT mutation_id FROM writer_entry "
+                f"WHERE id IN ({marks})) AND NOT EXISTS (SELECT 1 FROM writer_entry AS w "
+                "WHERE w.mutation_id = pending_mutation.id AND w.state = 'open')",
+                [commit_id, identity, *entry_ids],
             )
             conn.execute(
                 "UPDATE escalation SET consumed_by = ?, consumed_identity = ? "
@@ -237,21 +260,3 @@ def _open_escalation_ids(conn: sqlite3.Connection, root: str) -> list[int]:
         "SELECT id FROM escalation WHERE root = ? AND consumed_by IS NULL ORDER BY id", (root,)
     )
     return [int(r[0]) for r in rows]
-
-
-def _consume(
-    conn: sqlite3.Connection, cls: type[_Pending], root: str, commit_id: str, identity: str
-) -> list[_Pending]:
-    """Inside a write transaction: mark ``cls``'s pending rows of ``root`` consumed."""
-    table = TABLES[cls]
-    rows = conn.execute(
-        f"SELECT * FROM {table} WHERE root = ? AND consumed_by IS NULL ORDER BY id", (root,)
-    ).fetchall()
-    conn.executemany(
-        f"UPDATE {table} SET consumed_by = ?, consumed_identity = ? WHERE id = ?",
-        [(commit_id, identity, row["id"]) for row in rows],
-    )
-    return [
-        replace(from_row(cls, row), consumed_by=commit_id, consumed_identity=identity)
-        for row in rows
-    ]

@@ -1,9 +1,15 @@
-"""The hook pass path's read of the ledger: is there pending writer work? (SPEC §6)
+"""The hook pass path's read of the ledger: may these paths carry writer content? (SPEC §3,
+§6)
 
 Room ``ledger``, light probe: standard library only; ``sqlite3`` is imported only when a
 ledger file exists. No ledger file means no records, and nothing is created. A ledger this
 probe cannot read the quick way (another schema version, damage) is handed to the store,
 which migrates it or raises its one-line error (a gate then fails closed).
+
+A change can carry writer content only on a path a writer wrote whose entry still
+attributes (``open`` or ``taken``): when none of the change's paths has one, the gate has
+nothing to judge; otherwise the gate decides from contents
+(:mod:`gentle_hooks.policy.attribution`).
 """
 
 from __future__ import annotations
@@ -14,41 +20,71 @@ from gentle_hooks.ledger.location import ledger_path
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; annotations are strings here
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
+
+_LIVE = "state IN ('open', 'taken')"
 
 
-def has_pending_work(common_dir: str, root: str | None) -> bool:
-    """True when the ledger under ``common_dir`` holds pending writer mutations for the
-    work tree ``root`` (False for a bare repository or when there is no ledger).
+def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) -> bool:
+    """True when one of the change's paths has a live writer entry.
+
+    Args:
+        common_dir: the common git dir (the ledger lives under it).
+        paths: the change's paths, asked only when the ledger holds a live entry at all
+            (it costs a git process).
 
     Raises:
         StoreError: the ledger exists but is damaged, newer, or unreadable.
     """
     path = ledger_path(common_dir)
-    if root is None or not os.path.lexists(path):
+    if not os.path.lexists(path):
         return False
-    found = pending_rows(path, root, ("pending_mutation",))
-    if found is None:
-        from gentle_hooks.ledger.store import Ledger
+    anything = _query(path, f"SELECT 1 FROM writer_entry WHERE {_LIVE} LIMIT 1", ())
+    if anything is None:
+        return _through_store(path, paths)
+    if not anything:
+        return False
+    wanted = list(paths())
+    for start in range(0, len(wanted), 500):
+        chunk = wanted[start : start + 500]
+        marks = ", ".join("?" for _ in chunk)
+        sql = f"SELECT 1 FROM writer_entry WHERE {_LIVE} AND path IN ({marks}) LIMIT 1"
+        found = _query(path, sql, chunk)
+        if found is None:
+            return _through_store(path, paths)
+        if found:
+            return True
+    return False
 
-        led = Ledger.open_existing(path)  # raises the store's error; migrates an older one
-        if led is None:
-            return False
-        with led:
-            return bool(led.pending_mutations(root))
-    return found
+
+def escalation_waiting(common_dir: str, root: str) -> bool:
+    """True when the work tree ``root`` has a sticky escalation no commit took yet and no
+    writer work carries (it moves into the next commit's record, SPEC §5)."""
+    path = ledger_path(common_dir)
+    sql = (
+        "SELECT 1 FROM escalation WHERE root = ? AND consumed_by IS NULL AND id NOT IN "
+        "(SELECT escalation_id FROM escalation_entry) LIMIT 1"
+    )
+    found = _query(path, sql, (root,))
+    if found is not None:
+        return found
+    from gentle_hooks.ledger.store import Ledger
+
+    led = Ledger.open_existing(path)
+    if led is None:
+        return False
+    with led:
+        return bool(led.unlinked_escalations(root))
 
 
-def pending_rows(path: str, root: str, tables: Sequence[str]) -> bool | None:
-    """Whether any of ``tables`` holds an unconsumed row for ``root``.
+def ledger_exists(common_dir: str) -> bool:
+    """Whether a ledger file exists under ``common_dir`` (nothing is opened)."""
+    return os.path.exists(ledger_path(common_dir))
 
-    One read-only query per table, after checking that the schema version and
-    ``quick_check`` are what this code knows.
 
-    Returns:
-        True / False; None when the ledger cannot be read this way (the caller asks the
-        store, which explains).
-    """
+def _query(path: str, sql: str, params: Sequence[str]) -> bool | None:
+    """Whether ``sql`` finds a row, read-only, after checking that the schema version and
+    ``quick_check`` are what this code knows; None when the ledger cannot be read this way."""
     import sqlite3
 
     from gentle_hooks.ledger.schema import SCHEMA_VERSION
@@ -62,20 +98,20 @@ def pending_rows(path: str, root: str, tables: Sequence[str]) -> bool | None:
             check = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
             if version != SCHEMA_VERSION or check != "ok":
                 return None
-            for table in tables:
-                row = conn.execute(
-                    f"SELECT 1 FROM {table} WHERE root = ? AND consumed_by IS NULL LIMIT 1",
-                    (root,),
-                ).fetchone()
-                if row is not None:
-                    return True
+            return conn.execute(sql, params).fetchone() is not None
         finally:
             conn.close()
     except (sqlite3.Error, OSError):
         return None
-    return False
 
 
-def ledger_exists(common_dir: str) -> bool:
-    """Whether a ledger file exists under ``common_dir`` (nothing is opened)."""
-    return os.path.exists(ledger_path(common_dir))
+def _through_store(path: str, paths: Callable[[], Sequence[str]]) -> bool:
+    """The same question through the store: it migrates an older ledger, or raises its
+    one-line error for a damaged one (the gate fails closed)."""
+    from gentle_hooks.ledger.store import Ledger
+
+    led = Ledger.open_existing(path)
+    if led is None:
+        return False
+    with led:
+        return bool(led.live_entries(list(paths())))

@@ -309,15 +309,6 @@ class DiscardRecord:
     recorded_at: float = 0.0
 
 
-@frozen
-class ConsumedWork:
-    """What :meth:`gentle_hooks.ledger.store.Ledger.consume_pending` moved into a commit's
-    record."""
-
-    mutations: tuple[PendingMutation, ...]
-    escalations: tuple[EscalationRecord, ...]
-
-
 Record = (
     PendingMutation
     | EscalationRecord

@@ -51,7 +51,7 @@ def note_lines(led: Ledger, rec: CommitRecord) -> list[str]:
     """
     ident = rec.identity
     lines: list[NoteLine] = [CandidateLine(rec.commit_id, ident, rec.base_tree, rec.tree)]
-    mutations, escalations = led.delivered_work([rec.origin])
+    mutations, escalations = led.delivered_work(sorted({rec.commit_id, rec.origin}))
     lines += [WriterLine(m.model, m.effort, m.source) for m in mutations]
     lines += [EscalationLine(e.item, e.slug, e.reason, e.critical) for e in escalations]
     lines += [

@@ -14,8 +14,7 @@ from collections.abc import Mapping
 from gentle_hooks.config.load import LoadedConfig, load_config
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.ledger.facts import LedgerFacts, read_facts
-from gentle_hooks.ledger.location import ledger_path
+from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.native.provider import BUILTIN, assess_native, parse_provider
 from gentle_hooks.native.result import NativeAssessment
 from gentle_hooks.policy.escalation import Escalation, make_escalation
@@ -24,6 +23,7 @@ from gentle_hooks.policy.rdd import resolve_rdd
 from gentle_hooks.policy.stakes import parse_stakes
 from gentle_hooks.policy.vocabulary import NativeRisk, ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
+from gentle_hooks.services.attribution import facts_for
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Candidate, PathChange, Projection
 from gentle_hooks.values.frozen import field, frozen, replace
@@ -117,6 +117,14 @@ def parse_review_outcome(text: str | None) -> ReviewOutcome | None:
         ) from None
 
 
+def delegation_reason(facts: LedgerFacts) -> str:
+    """Why a change carrying writer content is delegated, in words: whose content, where."""
+    writers = ", ".join(dict.fromkeys(f"{m.model}/{m.effort}" for m in facts.mutations))
+    paths = facts.writer_paths()
+    shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+    return f"writer content ({writers}) in {shown}"
+
+
 def merge_escalations(
     requested: tuple[Escalation, ...], recorded: tuple[Escalation, ...]
 ) -> tuple[Escalation, ...]:
@@ -134,10 +142,10 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
     Args:
         req: the request; env: the process environment (config overrides, ``GENTLE_RDD``).
 
-    The ledger, when one exists, supplies the runtime writer profiles and sticky
-    escalations of the root's pending work, the review facts and what was satisfied for
-    this exact candidate; the gate applies when the root has pending writer work (or
-    ``gate.applies_to = "all"``).
+    The ledger, when one exists, supplies the writer work the change carries (its runtime
+    writer profiles and sticky escalations: SPEC §3 "Attribution follows content"), the
+    review facts and what was satisfied for this exact candidate; the gate applies when
+    the change carries writer content (or ``gate.applies_to = "all"``).
 
     Raises:
         GitError: not a repository, bare, unknown base ref, unmerged index.
@@ -183,7 +191,7 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
             f"the candidate is empty: {what} equals the base ({cand.base.note}); {hint}"
         )
     assert repo.paths.toplevel is not None  # Repository.open refuses bare repositories
-    facts = read_facts(ledger_path(repo.paths.common_dir), repo.paths.toplevel, cand.identity)
+    facts = facts_for(repo, cand)
     return evaluate(
         repo,
         config,
@@ -260,7 +268,7 @@ def evaluate(
     if delegated_by:
         why: str | None = delegated_by
     elif facts.delegated:
-        why = "pending writer work recorded for this work tree"
+        why = delegation_reason(facts)
     elif settings.applies_to == "all":
         why = "gate.applies_to = all"
     else:

@@ -23,6 +23,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from gentle_hooks.git.delta import BlobChange
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.facts import LedgerFacts, facts_from
+from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import (
     EscalationRecord,
     PendingMutation,
@@ -36,6 +38,7 @@ from gentle_hooks.policy.attribution import (
     carries,
     writer_delta,
 )
+from gentle_hooks.values.candidate import Candidate, Projection
 from gentle_hooks.values.frozen import frozen
 
 
@@ -221,3 +224,44 @@ def entries_for_write(
             )
         )
     return out
+
+
+def delivery_changes(repo: Repository, cand: Candidate, *, amend: bool = False) -> list[BlobChange]:
+    """What the change being delivered does, path by path: a snapshot or staged candidate
+    against ``HEAD`` (what the next commit adds; against ``HEAD``'s parent when ``amend``:
+    the commit being made replaces ``HEAD``), a committed one as its commit against its
+    parent (:func:`commit_changes`).
+
+    Raises:
+        GitError: git failed.
+    """
+    if cand.projection is Projection.COMMITTED:
+        if cand.head is None:
+            return []
+        infos = repo.read_commits([cand.head])
+        return commit_changes(repo, infos)[cand.head] if infos else []
+    parent = cand.head
+    if amend and parent is not None:
+        infos = repo.read_commits([parent])
+        parent = infos[0].parents[0] if infos and infos[0].parents else None
+    base = repo.tree_of(parent) if parent else repo.empty_tree
+    return repo.tree_delta(base, cand.tree)
+
+
+def facts_for(repo: Repository, cand: Candidate, *, amend: bool = False) -> LedgerFacts:
+    """The ledger's facts for a candidate of this work tree: the writer work the change
+    being delivered carries (:func:`delivery_changes`; ``amend`` as there), the escalations
+    sticky for it, and the records bound to its identity. Creates no ledger.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger exists but cannot be read.
+    """
+    root = repo.paths.toplevel
+    assert root is not None  # Repository.open refuses bare repositories here
+    path = ledger_path(repo.paths.common_dir)
+    led = Ledger.open_existing(path)
+    if led is None:
+        return LedgerFacts(path=path, present=False, root=root, identity=cand.identity)
+    with led:
+        work = carried(repo, led, delivery_changes(repo, cand, amend=amend))
+        return facts_from(led, root, cand.identity, work.entries)

@@ -198,9 +198,12 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
         )
         stored, kept = led.add_mutation(rec, entries)
         notes = (
-            (f"writer content kept for {len(kept)} path(s): " + ", ".join(e.path for e in kept),)
+            ()
             if kept
-            else ("no path differs from where the writer started: nothing to attribute",)
+            else (
+                "no path differs from where the writer started (HEAD, or its last write): "
+                "no content is attributed to the writer",
+            )
         )
         return Recorded(led.path, stored, notes=notes)
 

@@ -11,8 +11,8 @@ from tests.conftest import PASSING_VERDICT
 from tests.e2e.conftest import OVERRIDE_LINE, World
 
 BLOCKED_STAGED = (
-    "gentle-hooks: BLOCKED the staged change: delegated (pending writer work recorded for "
-    "this work tree)"
+    "gentle-hooks: BLOCKED the staged change: delegated (writer content (o4-mini/low) in "
+    "src/app.py)"
 )
 MISSING_SPOT = (
     "gentle-hooks:   missing: no spot check for this candidate (required in every tier; plan "
@@ -57,7 +57,8 @@ def test_delegated_commit_is_blocked_until_the_fix_command_runs(world: World) ->
     if world.installer == "gentle-hook":
         assert passed.said == [
             "gentle-hooks: ok: 1 delegated candidate(s) verified as their plan requires",
-            f"gentle-hooks: recorded {world.rev('HEAD')[:12]} as delegated (o4-mini/low)",
+            f"gentle-hooks: recorded {world.rev('HEAD')[:12]} as delegated (o4-mini/low): "
+            "writer content in src/app.py",
         ]
     assert world.ledger("SELECT commit_id, hook, stale FROM commit_record") == [
         (world.rev("HEAD"), "post-commit", 0)
@@ -109,8 +110,8 @@ def test_escalated_commit_made_with_no_verify_is_blocked_on_push(world: World) -
     push = world.git("push", "origin", "main")
     assert push.code == 1, push
     assert (
-        f"gentle-hooks: BLOCKED commit {commit[:12]} on refs/heads/main: delegated (commit "
-        "record from a writer)"
+        f"gentle-hooks: BLOCKED commit {commit[:12]} on refs/heads/main: delegated (writer "
+        "content (o4-mini/low) in src/app.py)"
     ) in push.said
     assert "gentle-hooks:   run: gentle-hook verdict add --committed <verdict.json>" in push.said
     assert world.remote_ref("main") == world.rev("HEAD^")

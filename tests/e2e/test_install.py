@@ -12,8 +12,8 @@ from tests.e2e.conftest import World, build_world
 
 V2 = "def add(a, b):\n    return a + b  # v2\n"
 BLOCKED_STAGED = (
-    "gentle-hooks: BLOCKED the staged change: delegated (pending writer work recorded for "
-    "this work tree)"
+    "gentle-hooks: BLOCKED the staged change: delegated (writer content (o4-mini/low) in "
+    "src/app.py)"
 )
 
 
@@ -143,8 +143,8 @@ def test_gentle_hook_install_over_pre_commit_judges_every_ref(
         push.lines
     )  # the framework's hook saw the first ref only
     assert (
-        f"gentle-hooks: BLOCKED commit {bad[:12]} on refs/heads/second: delegated (commit "
-        "record from a writer)"
+        f"gentle-hooks: BLOCKED commit {bad[:12]} on refs/heads/second: delegated (writer "
+        "content (o4-mini/low) in src/app.py)"
     ) in push.said
     assert w.remote_ref("second") is None
 

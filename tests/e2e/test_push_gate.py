@@ -17,8 +17,8 @@ V2 = "def add(a, b):\n    return a + b  # v2\n"
 
 def _blocked_line(commit: str, ref: str) -> str:
     return (
-        f"gentle-hooks: BLOCKED commit {commit[:12]} on {ref}: delegated (commit record from "
-        "a writer)"
+        f"gentle-hooks: BLOCKED commit {commit[:12]} on {ref}: delegated (writer content "
+        "(o4-mini/low) in src/app.py)"
     )
 
 

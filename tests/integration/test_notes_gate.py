@@ -64,8 +64,8 @@ def clone(server: Path, name: str) -> Path:
 
 def delegated_change(repo: Path, content: str, *, spot_check: bool) -> str:
     """A writer's change, optionally spot-checked, committed; returns the commit id."""
-    ok(gh(repo, "record", "--model", "o4-mini", "--effort", "low"))
     write(repo / "app.py", content)
+    ok(gh(repo, "record", "--model", "o4-mini", "--effort", "low"))
     ok(gh(repo, "receipt", "run", "--", sys.executable, "-c", "print('tests ok')"))
     if spot_check:
         ok(gh(repo, "spot-check"))
@@ -150,8 +150,8 @@ def test_rebase_keeps_records_where_trees_are_unchanged(server: Path) -> None:
     a = clone(server, "a")
     git(a, "checkout", "-q", "-b", "topic")
     first = delegated_change(a, "def f():\n    return 2\n", spot_check=True)
-    ok(gh(a, "record", "--model", "o4-mini", "--effort", "low"))
     write(a / "other.py", "y = 1\n")
+    ok(gh(a, "record", "--model", "o4-mini", "--effort", "low"))
     ok(gh(a, "receipt", "run", "--", sys.executable, "-c", "print('ok')"))
     ok(gh(a, "spot-check"))
     git(a, "add", "-A")

@@ -72,10 +72,15 @@ def test_record_with_flags_and_json(cli: Cli, repo: Path) -> None:
 
 def test_record_reads_the_writer_environment(cli: Cli, repo: Path) -> None:
     env = {"GENTLE_WRITER_MODEL": "gpt-5-mini", "GENTLE_WRITER_EFFORT": "high"}
+    nothing = (
+        "note: no path differs from where the writer started (HEAD, or its last write): no "
+        "content is attributed to the writer\n"
+    )
     r = cli("record", cwd=repo, env=env)
-    assert (r.code, r.out) == (0, "recorded: pending mutation #1: gpt-5-mini/high\n")
+    assert (r.code, r.out) == (0, "recorded: pending mutation #1: gpt-5-mini/high\n" + nothing)
+    edit(repo)
     r = cli("record", "--model", "flag-model", cwd=repo, env=env)
-    assert r.out == "recorded: pending mutation #2: flag-model/high\n"
+    assert r.out == "recorded: pending mutation #2: flag-model/high, 1 path(s)\n"
 
 
 @pytest.mark.parametrize(
@@ -352,15 +357,17 @@ def test_an_escalation_is_sticky_for_its_root_only(
     assert as_json(cli("assess", "--json", cwd=repo))["risk"] == "high"
 
 
-def test_consumed_pending_work_no_longer_applies(cli: Cli, repo: Path) -> None:
-    from gentle_hooks.ledger.store import Ledger
-
+def test_work_a_commit_took_no_longer_applies_to_the_work_tree(
+    cli: Cli, repo: Path, git: Callable[..., str]
+) -> None:
+    """Once a commit carries the writer's content, the work tree no longer adds it: a
+    human's next edit of the same file is not delegated (SPEC §3 "Attribution")."""
     edit(repo)
     cli("record", "--model", "m", "--effort", "low", cwd=repo)
-    cli("escalate", "--item", "1", "--reason", "drops a table", cwd=repo)
-    with Ledger.open(str(ledger_file(repo))) as led:
-        done = led.consume_pending(str(repo), "0" * 40, identity(cli, repo))
-        assert (len(done.mutations), len(done.escalations)) == (1, 1)
+    git(repo, "add", "-A")
+    git(repo, "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "writer")
+    assert as_json(cli("assess", "--json", "--committed-only", cwd=repo))["decision"]["applies"]  # type: ignore[index]
+    edit(repo, "w = 9\n")
     data = as_json(cli("assess", "--json", cwd=repo))
     assert data["risk"] == "medium" and data["decision"]["applies"] is False  # type: ignore[index]
 

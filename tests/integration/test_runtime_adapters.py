@@ -45,6 +45,7 @@ def test_claude_code_post_tool_use(repo: Path, tmp_path: Path) -> None:
         + json.dumps({"type": "assistant", "message": {"model": "claude-opus-4-1"}})
         + "\n"
     )
+    write(repo / "src" / "app.py", "changed by the writer\n")  # PostToolUse: after the write
     proc = gh(
         repo, "record", "--from", "claude-code", input=hook_json(repo, transcript, effort="high")
     )
@@ -52,7 +53,6 @@ def test_claude_code_post_tool_use(repo: Path, tmp_path: Path) -> None:
     assert mutations(repo) == [
         ("claude-opus-4-1", "high", "claude-code", "sess-1", "toolu_01", '["src/app.py"]')
     ]
-    write(repo / "src" / "app.py", "changed by the writer\n")
     env = json.loads(gh(repo, "assess", "--json").stdout)
     assert env["writerProfileSource"] == "runtime"
     assert env["writerProfile"]["profiles"] == [
@@ -62,10 +62,10 @@ def test_claude_code_post_tool_use(repo: Path, tmp_path: Path) -> None:
 
 
 def test_unknown_writer_is_recorded_as_small(repo: Path) -> None:
+    write(repo / "src" / "app.py", "changed by the writer\n")
     proc = gh(repo, "record", "--from", "claude-code", input=hook_json(repo, None))
     assert proc.returncode == 0, proc.stderr
     assert mutations(repo)[0][:2] == ("unknown", "unknown")
-    write(repo / "src" / "app.py", "changed by the writer\n")
     env = json.loads(gh(repo, "assess", "--json").stdout)
     assert env["writerProfile"] == {
         "small": True,

@@ -9,6 +9,7 @@ from gentle_hooks.ledger.records import (
     ReviewFact,
     SpotCheck,
     VerdictRecord,
+    WriterEntryRecord,
 )
 from gentle_hooks.policy.plan import Satisfaction
 from gentle_hooks.policy.vocabulary import Effort, ReviewOutcome
@@ -78,7 +79,9 @@ def test_verdicts_count_only_when_accepted_and_rejections_carry_reasons() -> Non
 
 
 def test_runtime_writers_and_sticky_escalations() -> None:
+    entry = WriterEntryRecord(1, "/r", "app.py", "b1", None, None, ("k1",), (), False, id=1)
     f = _facts(
+        entries=(entry,),
         mutations=(
             PendingMutation("/r", "o4-mini", "low"),
             PendingMutation("/r", "gpt-5", "high"),
@@ -89,7 +92,8 @@ def test_runtime_writers_and_sticky_escalations() -> None:
             EscalationRecord("/r", ID, 4, "concurrency", "locks"),
         ),
     )
-    assert f.delegated
+    assert f.delegated and f.writer_paths() == ("app.py",)
+    assert not _facts(mutations=f.mutations).delegated  # a writer's profile is not content
     assert f.runtime_writers() == (
         WriterProfile("o4-mini", Effort.LOW),
         WriterProfile("gpt-5", Effort.HIGH),

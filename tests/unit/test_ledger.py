@@ -18,6 +18,7 @@ from gentle_hooks.ledger.records import (
     ReviewFact,
     SpotCheck,
     VerdictRecord,
+    WriterEntryRecord,
 )
 from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
 from gentle_hooks.ledger.store import Ledger
@@ -261,23 +262,53 @@ def test_a_failed_write_leaves_nothing(db: str) -> None:
         assert led.counts()["escalation"] == 1
 
 
-def test_consume_pending_moves_only_this_roots_pending_work(db: str) -> None:
+def _entry(root: str, path: str) -> WriterEntryRecord:
+    return WriterEntryRecord(0, root, path, "b" * 40, None, None, ("k1", "k2"), (), False)
+
+
+def test_a_commit_takes_only_the_entries_it_carries(db: str) -> None:
+    """Partial commits leave the rest pending; a mutation is consumed once every entry of it
+    is taken; an escalation sticky for the work follows the same rule (SPEC §3, §5)."""
     with Ledger.open(db) as led:
-        a1 = led.add(PendingMutation(root="/a", model="m", effort="low"))
-        b1 = led.add(PendingMutation(root="/b", model="m", effort="high"))
-        ea = led.add(
-            EscalationRecord(root="/a", identity=ID_A, item=2, slug="security", reason="r")
+        esc = led.add(EscalationRecord("/a", ID_A, 2, "security", "tokens"))
+        m, (f, g) = led.add_mutation(
+            PendingMutation(root="/a", model="m", effort="low"),
+            [_entry("/a", "f.py"), _entry("/a", "g.py")],
         )
-        done = led.consume_pending("/a", "c0ffee", ID_B)
-        assert [m.id for m in done.mutations] == [a1.id]
-        assert [e.id for e in done.escalations] == [ea.id]
-        assert done.mutations[0].consumed_by == "c0ffee"
-        assert done.escalations[0].consumed_identity == ID_B
-        assert led.pending_mutations("/a") == [] and led.pending_escalations("/a") == []
-        assert led.pending_mutations("/b") == [b1]
-        a2 = led.add(PendingMutation(root="/a", model="m2", effort="low"))
-        again = led.consume_pending("/a", "beef", ID_A)
-        assert [m.id for m in again.mutations] == [a2.id] and again.escalations == ()
+        _, (other,) = led.add_mutation(
+            PendingMutation(root="/b", model="m", effort="high"), [_entry("/b", "f.py")]
+        )
+        assert [e.id for e in led.escalations_for_entries([f.id])] == [esc.id]
+        assert led.escalations_for_entries([other.id]) == []
+        led.take_entries([g.id], "c1", ID_B, "post-commit")
+        assert [e.path for e in led.open_entries("/a")] == ["f.py"]
+        assert [x.id for x in led.pending_mutations("/a")] == [m.id]
+        assert [x.id for x in led.pending_escalations("/a")] == [esc.id]
+        led.take_entries([f.id], "c2", ID_A, "post-commit")
+        led.take_entries([f.id], "c2", ID_A, "post-rewrite")  # once per entry and commit
+        assert led.open_entries("/a") == [] and led.pending_mutations("/a") == []
+        assert led.pending_escalations("/a") == []
+        assert [(t.entry_id, t.commit_id) for t in led.entry_takes([f.id, g.id])] == [
+            (g.id, "c1"),
+            (f.id, "c2"),
+        ]
+        assert {e.path for e in led.live_entries(["f.py"])} == {"f.py"}
+        assert len(led.live_entries(["f.py"])) == 2  # /a's taken one and /b's open one
+        mutations, escalations = led.delivered_work(["c2"])
+        assert [x.id for x in mutations] == [m.id] and [x.id for x in escalations] == [esc.id]
+
+
+def test_discard_abandons_open_entries_on_purpose(db: str) -> None:
+    with Ledger.open(db) as led:
+        _, (f, g) = led.add_mutation(
+            PendingMutation(root="/a", model="m", effort="low"),
+            [_entry("/a", "f.py"), _entry("/a", "g.py")],
+        )
+        rec = led.discard_entries("/a", ["g.py"], "Ann <a@x>", "reverted by hand")
+        assert (rec.entries, rec.paths, rec.who) == ((g.id,), ("g.py",), "Ann <a@x>")
+        assert [e.path for e in led.live_entries()] == ["f.py"]
+        everything = led.discard_entries("/a", [], "Ann <a@x>", "start over")
+        assert everything.entries == (f.id,) and led.live_entries() == []
 
 
 def test_diagnose_healthy_missing_and_damaged(db: str) -> None:
