@@ -17,6 +17,7 @@ from gentle_hooks import __version__
 COMMANDS: dict[str, str] = {
     "assess": "gentle_hooks.cli.assess:assess",
     "brief": "gentle_hooks.cli.quorum_cmds:brief",
+    "discard": "gentle_hooks.cli.discard:discard",
     "doctor": "gentle_hooks.cli.doctor:doctor",
     "escalate": "gentle_hooks.cli.escalate:escalate",
     "gate": "gentle_hooks.cli.gate:gate",

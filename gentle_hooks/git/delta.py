@@ -13,8 +13,8 @@ import os
 from collections.abc import Iterable, Sequence
 
 from gentle_hooks.errors import GitError
-from gentle_hooks.git.core import RepositoryCore
 from gentle_hooks.git.process import LITERAL_PATHSPECS
+from gentle_hooks.git.refs import Refs
 from gentle_hooks.values.candidate import MODE_GITLINK
 from gentle_hooks.values.frozen import frozen
 
@@ -70,7 +70,7 @@ def _blob(mode: str, oid: str) -> str | None:
     return oid
 
 
-class Deltas(RepositoryCore):
+class Deltas(Refs):
     """Per-path blob changes of trees, commits and the work tree."""
 
     def tree_delta(self, old_tree: str, new_tree: str) -> list[BlobChange]:
@@ -114,6 +114,40 @@ class Deltas(RepositoryCore):
             ["ls-tree", "-z", "--full-tree", tree, "--", *wanted], env=LITERAL_PATHSPECS
         ).stdout
         return _blobs_listed(out)
+
+    def blobs_staged(self, paths: Iterable[str]) -> dict[str, str]:
+        """The blob id of each of ``paths`` in the index git uses here (stage 0; paths not
+        in the index are left out)."""
+        wanted = sorted(set(paths))
+        if not wanted:
+            return {}
+        args = ["ls-files", "--stage", "-z", "--full-name"]
+        if len(wanted) <= _MANY_PATHSPECS:
+            args += ["--", *wanted]
+        out = self.run(args, env=LITERAL_PATHSPECS).stdout
+        keep = set(wanted)
+        found: dict[str, str] = {}
+        for record in out.split(b"\0"):
+            meta, tab, raw = record.partition(b"\t")
+            parts = meta.split(b" ")
+            path = os.fsdecode(raw)
+            if tab and len(parts) == 3 and parts[2] == b"0" and path in keep:
+                found[path] = parts[1].decode("ascii")
+        return found
+
+    def unpushed_commits_touching(self, paths: Iterable[str]) -> list[str]:
+        """Commits on a local branch or in the stash, on no remote-tracking ref, that change
+        one of ``paths``; newest first."""
+        wanted = sorted(set(paths))
+        if not wanted:
+            return []
+        stash: list[str] = []
+        if self.ref_exists("refs/stash"):  # every stash entry, not only the latest
+            stash = self.out(["reflog", "show", "--format=%H", "refs/stash", "--"]).split()
+        args = ["rev-list", "--branches", *stash, "--not", "--remotes", "--", *wanted]
+        if len(wanted) > _MANY_PATHSPECS:
+            args = args[: -len(wanted) - 1]  # every unpushed commit: argv has a size limit
+        return self.out(args, env=LITERAL_PATHSPECS).split()
 
     def hash_worktree(self, paths: Iterable[str]) -> dict[str, str | None]:
         """The blob each root-relative path holds in the work tree, hashed as ``git add``

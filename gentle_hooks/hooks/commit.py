@@ -17,7 +17,7 @@ from gentle_hooks.errors import EXIT_OK, GitError, UsageError
 from gentle_hooks.git.probe import amend_flag
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
-from gentle_hooks.hooks.outcome import Judged, conclude, open_gate
+from gentle_hooks.hooks.outcome import Judged, conclude, open_gate, say
 from gentle_hooks.policy.delegation import (
     Evidence,
     message_evidence,
@@ -25,7 +25,12 @@ from gentle_hooks.policy.delegation import (
     strip_comments,
 )
 from gentle_hooks.services.assess import evaluate
-from gentle_hooks.services.attribution import facts_for
+from gentle_hooks.services.attribution import (
+    delivery_changes,
+    expire_pending,
+    expiry_lines,
+    facts_for,
+)
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 from gentle_hooks.values.frozen import replace
@@ -72,6 +77,11 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     facts = facts_for(repo, cand, amend=bool(amend_flag()))
     why = f"{runtime.agent} ({runtime.detail})" if runtime else None
     result = evaluate(repo, config, cand, facts, delegated_by=why, binding=STAGED)
+    if not facts.delegated:  # a writer wrote here once; is that work still anywhere?
+        for line in expiry_lines(
+            expire_pending(repo, [c.path for c in delivery_changes(repo, cand)])
+        ):
+            say(line)
     note = ""
     if result.decision.applies and result.decision.shortfalls:
         # Which flag binds outside the hook costs a scan of the work tree (``add -A`` in a

@@ -11,6 +11,7 @@ candidate and why (the override also travels in the commit's note); ``--warn`` o
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Mapping, Sequence
 
@@ -100,7 +101,9 @@ def conclude(
     """Print the outcome and return the exit code; record overrides.
 
     A clean outcome prints at most one line; a block prints, per blocked candidate, what is
-    missing, why and the exact command, then how to override.
+    missing, why and the exact command, then how to override. Whatever lets a blocked
+    candidate through — ``GENTLE_HOOKS_SKIP`` or warn mode from any source — is recorded
+    like an override (ledger and note) and printed: no silent bypass (SPEC §5).
 
     Returns:
         0 allowed (nothing blocked, an override, or warn mode), 1 blocked.
@@ -123,10 +126,30 @@ def conclude(
         say(f"GENTLE_HOOKS_SKIP: let through by {who} and recorded ({why!r})")
         return EXIT_OK
     if call.warn or config.settings.mode == "warn":
-        say("warn mode: reported, not blocking")
+        source = warn_source(call, env, repo, config)
+        who = record_overrides(repo, call.name, blocked, f"warn mode ({source})")
+        say(f"warn mode ({source}): reported, not blocking; let through by {who} and recorded")
         return EXIT_OK
     say('to let it through on purpose (recorded): GENTLE_HOOKS_SKIP="<reason>" git ...')
     return EXIT_BLOCKED
+
+
+def warn_source(
+    call: HookCall, env: Mapping[str, str], repo: Repository, config: LoadedConfig
+) -> str:
+    """Where warn mode came from, in the precedence the settings were compiled with: the
+    installed hook (``--warn``), ``GENTLE_HOOKS_MODE``, ``git config gentle.mode``, or the
+    config file."""
+    if call.warn:
+        return "installed with --warn"
+    if env.get("GENTLE_HOOKS_MODE", "").strip() == "warn":
+        return "GENTLE_HOOKS_MODE=warn"
+    if (repo.config_get("gentle.mode") or "").strip() == "warn":
+        return "git config gentle.mode warn"
+    where = config.settings.config_file or "config file"
+    if repo.paths.toplevel and os.path.isabs(where):
+        where = os.path.relpath(where, repo.paths.toplevel)
+    return f'{where}: mode = "warn"'
 
 
 def record_overrides(repo: Repository, hook: str, blocked: Sequence[Judged], why: str) -> str:

@@ -36,6 +36,7 @@ from gentle_hooks.policy.attribution import (
     WriterDelta,
     WriterEntry,
     carries,
+    line_keys,
     writer_delta,
 )
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -265,3 +266,82 @@ def facts_for(repo: Repository, cand: Candidate, *, amend: bool = False) -> Ledg
     with led:
         work = carried(repo, led, delivery_changes(repo, cand, amend=amend))
         return facts_from(led, root, cand.identity, work.entries)
+
+
+def holds_writer_content(rec: WriterEntryRecord, blob: str | None, content: bytes | None) -> bool:
+    """Whether one version of the entry's path still holds what the writer wrote: its
+    blob, or (text) as many of its lines as would make a change carry it (rows A1, A2)."""
+    if blob == rec.blob:
+        return True
+    if rec.binary or not rec.added or content is None:
+        return False
+    return len(line_keys(content) & set(rec.added)) >= min(2, len(rec.added))
+
+
+def expire_gone(
+    repo: Repository, led: Ledger, entries: Sequence[WriterEntryRecord]
+) -> list[WriterEntryRecord]:
+    """Expire the open entries whose content is nowhere any more: not in the work tree,
+    not in the index, not in ``HEAD``, not in any unpushed commit or stash that changes
+    their path (SPEC §3: pending work "expires with a status line, never a block").
+
+    Only entries no commit took are considered (a taken entry is delivered history).
+
+    Returns:
+        The entries expired now.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be written.
+    """
+    candidates = [e for e in entries if e.state == "open"]
+    if not candidates or repo.paths.toplevel is None:
+        return []
+    paths = sorted({e.path for e in candidates})
+    versions: list[dict[str, str | None]] = [
+        dict(repo.hash_worktree(paths)),
+        dict(repo.blobs_staged(paths)),
+    ]
+    head = repo.head()
+    if head is not None:
+        versions.append(dict(repo.blobs_in(repo.tree_of(head), paths)))
+    for commit in repo.unpushed_commits_touching(paths):
+        versions.append(dict(repo.blobs_in(repo.tree_of(commit), paths)))
+    blobs = sorted({b for v in versions for b in v.values() if b})
+    contents = repo.read_blobs(blobs)
+    gone = []
+    for rec in candidates:
+        present = any(
+            holds_writer_content(rec, v.get(rec.path), contents.get(v.get(rec.path) or ""))
+            for v in versions
+            if rec.path in v or rec.blob is None
+        )
+        if not present:
+            gone.append(rec)
+    led.set_entry_state([e.id for e in gone], "expired")
+    return gone
+
+
+def expire_pending(repo: Repository, paths: Sequence[str] | None = None) -> list[WriterEntryRecord]:
+    """:func:`expire_gone` for this work tree's open entries (of ``paths``, or all), through
+    the ledger when one exists; what expired, for the one status line each gets."""
+    root = repo.paths.toplevel
+    led = Ledger.open_existing(ledger_path(repo.paths.common_dir)) if root else None
+    if led is None or root is None:
+        return []
+    led.close()
+    with Ledger.open(led.path) as writable:
+        entries = writable.open_entries(root)
+        if paths is not None:
+            wanted = set(paths)
+            entries = [e for e in entries if e.path in wanted]
+        return expire_gone(repo, writable, entries)
+
+
+def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:
+    """One status line per path whose pending writer work expired."""
+    paths = sorted({e.path for e in expired})
+    return [
+        f"pending writer work on {p} expired: its content is no longer in the work tree, the "
+        "index, HEAD, an unpushed commit or a stash"
+        for p in paths
+    ]

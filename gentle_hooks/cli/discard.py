@@ -1,0 +1,35 @@
+"""``gentle-hook discard [PATH...|--all] --reason TEXT``: abandon pending writer work on
+purpose (SPEC §3 "Pending work ends cleanly").
+
+Room ``cli``: parse flags, call one service function, print what was recorded.
+"""
+
+from __future__ import annotations
+
+import click
+
+from gentle_hooks.cli.options import cwd_option
+from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.services.discard import discard as do_discard
+
+
+@click.command()
+@cwd_option
+@click.option("--all", "everything", is_flag=True, help="Discard all of it.")
+@click.option("--reason", help="Why (one line; recorded with who and when). Required.")
+@click.argument("paths", nargs=-1)
+def discard(cwd: str | None, everything: bool, reason: str | None, paths: tuple[str, ...]) -> int:
+    """Abandon pending writer work on purpose, recorded like an override.
+
+    The writer's content on the named paths (root-relative), or on every path with --all,
+    no longer makes a change delegated; the files themselves are not touched.
+    """
+    rec = do_discard(cwd, paths, everything, reason)
+    named = ", ".join(rec.paths) if rec.paths else "every path"
+    entries = (
+        "1 pending writer entry"
+        if len(rec.entries) == 1
+        else f"{len(rec.entries)} pending writer entries"
+    )
+    click.echo(f"discarded: {entries} on {named}, by {rec.who} ({rec.reason!r})")
+    return EXIT_OK
