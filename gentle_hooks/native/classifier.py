@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from gentle_hooks.config.settings import RiskSettings
 from gentle_hooks.git.parse import AddedLine
@@ -93,18 +93,17 @@ def _class(c: PathChange, new: PathFacts, old: PathFacts, proven: bool) -> Chang
     )
 
 
-def _nominated(c: PathChange, s: RiskSettings) -> bool:
+def _nominated(c: PathChange, facts: Callable[[str], PathFacts]) -> bool:
     """The change is nominated passive by its names and modes (its bytes not yet read)."""
-    facts = fact_cache(matchers(s)).facts
-    new = facts(c.path)
     old = facts(c.old_path) if c.old_path else NO_PATH
-    return _class(c, new, old, True).fallback.tier == "passive"
+    return _class(c, facts(c.path), old, True).fallback.tier == "passive"
 
 
 def doc_blobs_to_prove(changes: Sequence[PathChange], s: RiskSettings) -> list[str]:
     """Blob ids whose bytes must be read to prove the passive documents: both sides of
     every change nominated passive."""
-    return [oid for c in changes if _nominated(c, s) for _, oid in _sides(c)]
+    facts = fact_cache(matchers(s)).facts
+    return [oid for c in changes if _nominated(c, facts) for _, oid in _sides(c)]
 
 
 def _proven(c: PathChange, blobs: Mapping[str, bytes]) -> bool:

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 
 from gentle_hooks.config.settings import RiskSettings
-from gentle_hooks.native.content import IMAGE_EXTENSIONS, extension
+from gentle_hooks.native.content import IMAGE_EXTENSIONS
 from gentle_hooks.native.rules import (
     AUTHORITY_PATHS,
     CONFIG_EXTENSIONS,
@@ -102,10 +102,12 @@ class Matchers:
         "agent_upper",
         "cache",
         "delivery",
+        "delivery_hint",
         "doc_extensions",
         "doc_name_extensions",
         "doc_names",
         "generated",
+        "generated_hint",
         "hot_substring",
         "hot_tokens",
         "shell_extensions",
@@ -128,12 +130,29 @@ class Matchers:
         self.shell_extensions = frozenset(e.lower() for e in s.shell_extensions)
         self.delivery = _globs(s.delivery_globs)
         self.generated = _globs(s.generated_globs)
+        #: a literal every path a glob list matches contains (None: none known), so most
+        #: paths are answered by one substring search instead of the globs
+        self.delivery_hint = _hint(s.delivery_globs)
+        self.generated_hint = _hint(s.generated_globs)
 
 
 def _globs(patterns: Iterable[str]) -> re.Pattern[str] | None:
     """fnmatchcase against any of ``patterns`` as one regex (None: no pattern)."""
     parts = [f"(?:{fnmatch.translate(p)})" for p in patterns]
     return re.compile("|".join(parts)) if parts else None
+
+
+def _hint(patterns: Iterable[str]) -> re.Pattern[str] | None:
+    """For each glob its longest run of plain characters, as one search: a string that
+    anything the glob matches contains (``*.golden`` -> ``.golden``). None when some glob
+    has no such run or holds a ``[`` (a character class is not read here)."""
+    literals = []
+    for p in patterns:
+        longest = max(re.split(r"[*?]", p), key=len)
+        if "[" in p or not longest:
+            return None
+        literals.append(re.escape(longest))
+    return re.compile("|".join(literals)) if literals else None
 
 
 @functools.lru_cache(maxsize=8)
@@ -153,11 +172,24 @@ def _glob(path: str, rx: re.Pattern[str] | None) -> bool:
     return rx is not None and rx.match(path) is not None
 
 
+def _delivery(path: str, m: Matchers) -> bool:
+    if m.delivery_hint is not None and m.delivery_hint.search("/" + path) is None:
+        return False
+    return _glob(path, m.delivery)
+
+
+def _generated(path: str, m: Matchers) -> bool:
+    if m.generated is None:
+        return False
+    if m.generated_hint is not None and m.generated_hint.search("/" + path) is None:
+        return False
+    return _glob(path, m.generated) or _glob("/" + path, m.generated)
+
+
 def is_generated(path: str, s: RiskSettings) -> bool:
     """A generated golden file (``risk.generated_globs``): outside the tier and
     ``changed_lines``."""
-    m = matchers(s)
-    return _glob(path, m.generated) or _glob("/" + path, m.generated)
+    return _generated(path, matchers(s))
 
 
 #: What one directory says: (hot signals, a service-token segment, an excluded segment, an
@@ -195,34 +227,44 @@ def _dir_facts(d: str, m: Matchers) -> _DirFacts:
 
 def _name_facts(name: str, m: Matchers) -> _NameFacts:
     lower = name.lower()
-    ext = go_ext(name)
-    own_ext = extension(name)  # the settings' lists: a leading dot is a name
-    stem = lower[: len(lower) - len(ext)] if ext else lower
+    dot = lower.rfind(".")
+    ext = lower[dot:] if dot >= 0 else ""  # upstream's path.Ext
+    own_ext = ext if dot > 0 else ""  # the settings' lists: a leading dot is a name
     doc = own_ext in m.doc_extensions or own_ext in IMAGE_EXTENSIONS
     readme_like = (
         name[: len(name) - len(own_ext)].upper() in m.doc_names and own_ext in m.doc_name_extensions
     )
-    blocked = (
+    nominated = (doc or readme_like) and not (
         lower in NOT_PASSIVE_BASENAMES
         or lower in NOT_PASSIVE_SEGMENTS
-        or any(t in NOT_PASSIVE_STEM_TOKENS for t in _STEM_SPLIT.split(stem))
+        or any(
+            t in NOT_PASSIVE_STEM_TOKENS
+            for t in _STEM_SPLIT.split(lower[: dot if dot >= 0 else None])
+        )
     )
+    md = ext == ".md"
     return (
         _hot(name, m),
-        _service_token(name),
+        "service" in lower and "token" in lower and _service_token(name),
         lower in EXCLUDED_SEGMENTS,
         lower.startswith("readme"),
         ext in SOURCE_EXTENSIONS,
         ext == ".txt",
-        is_configuration(name),
+        lower == ".env"
+        or lower.startswith(".env.")
+        or lower in CONFIG_NAMES
+        or ext in CONFIG_EXTENSIONS,  # is_configuration, inlined: asked of every name
         own_ext in m.shell_extensions,
         ext == "",
         name.upper() in m.agent_upper,
-        (doc or readme_like) and not blocked,
-        lower in OPERATIONAL_MD_BASENAMES
-        or lower in OPERATIONAL_MD_SEGMENTS
-        or bool(_md_tokens(name) & OPERATIONAL_MD_TOKENS),
-        ext == ".md",
+        nominated,
+        md
+        and (
+            lower in OPERATIONAL_MD_BASENAMES
+            or lower in OPERATIONAL_MD_SEGMENTS
+            or bool(_md_tokens(name) & OPERATIONAL_MD_TOKENS)
+        ),
+        md,
         own_ext in IMAGE_EXTENSIONS,
     )
 
@@ -260,15 +302,15 @@ def _combine(path: str, dir_facts: _DirFacts | None, nf: _NameFacts, m: Matchers
         and not (md and (d_block_md or n_block_md))
     )
     return facts_of(
-        hot=tuple(sorted(signals)),
-        service=(d_service or n_service) and named and (source or config),
-        shell=shell and named,
-        delivery=_glob(path, m.delivery) and named and (source or config or no_ext),
-        scan=not excluded and (source or text or config),
-        config=config,
-        passive=passive,
-        image=image,
-        generated=_glob(path, m.generated) or _glob("/" + path, m.generated),
+        tuple(sorted(signals)) if signals else (),
+        (d_service or n_service) and named and (source or config),
+        shell and named,
+        named and (source or config or no_ext) and _delivery(path, m),
+        not excluded and (source or text or config),
+        config,
+        passive,
+        image,
+        _generated(path, m),
     )
 
 
