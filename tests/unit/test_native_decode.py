@@ -249,3 +249,23 @@ def test_argv_order() -> None:
         "--json",
     )
     assert build_argv("g", "/r", [], None) == ("g", "review", "assess", "--cwd", "/r", "--json")
+
+
+@pytest.mark.parametrize(
+    ("own", "tier"),
+    [
+        ([{"code": "non_executable_only"}], "passive"),
+        ([{"code": "executable_change", "path": "a.txt"}], "medium"),
+        ([{"code": "hot_path", "path": "a/auth.go", "detail": "signal: auth"}], "high"),
+    ],
+    ids=["passive", "medium", "high"],
+)
+def test_an_escalated_answer_keeps_the_tier_before_it(own: list[Any], tier: str) -> None:
+    """The binary raises ``risk`` for ``--escalate-item``; ``nativeRisk`` is the tier its
+    own reasons explain (upstream ``riskLevelFromReasons``)."""
+    escalation = {"code": "agent_escalation", "detail": "item 2 (security): token checks"}
+    got = decode(
+        env(reasons=[*own, escalation], candidate={"kind": "base-diff", "consumed": False})
+    )
+    assert (got.risk, got.native_risk) == ("high", tier)
+    assert decode(env()).native_risk == "high" and decode(env()).unescalated is None
