@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import sys
 
-from gentle_hooks.errors import EXIT_OK, UsageError
-from gentle_hooks.report.assess_json import build_envelope, envelope_json
+from gentle_hooks.errors import EXIT_OK, GentleError, UsageError
+from gentle_hooks.report.assess_json import build_envelope, envelope_json, failure_json
 from gentle_hooks.report.text import render_assess
 from gentle_hooks.services.assess import AssessRequest, run_assess
 from gentle_hooks.values.candidate import Projection
@@ -44,25 +44,32 @@ def assess_command(
 
     Raises:
         UsageError: ``--committed-only`` with ``--staged``; GentleError: as
-            :func:`gentle_hooks.services.assess.run_assess`.
+            :func:`gentle_hooks.services.assess.run_assess`. With ``as_json`` the
+            failure envelope (:func:`~gentle_hooks.report.assess_json.failure_json`) is
+            printed on stdout first, as upstream's ``review assess --json`` does.
     """
-    if committed_only and staged:
-        raise UsageError("--committed-only and --staged are two different candidates; pick one")
     projection = Projection.COMMITTED if committed_only else Projection.STAGED if staged else None
-    result = run_assess(
-        AssessRequest(
-            cwd=cwd,
-            base_ref=base_ref,
-            projection=projection,
-            escalate_item=escalate_item,
-            escalate_reason=escalate_reason,
-            review_outcome=review_outcome,
-            writer_model=writer_model,
-            writer_effort=writer_effort,
-            native=native,
-        ),
-        os.environ,
+    request = AssessRequest(
+        cwd=cwd,
+        base_ref=base_ref,
+        projection=projection,
+        escalate_item=escalate_item,
+        escalate_reason=escalate_reason,
+        review_outcome=review_outcome,
+        writer_model=writer_model,
+        writer_effort=writer_effort,
+        native=native,
     )
+    try:
+        if committed_only and staged:
+            raise UsageError("--committed-only and --staged are two different candidates; pick one")
+        result = run_assess(request, os.environ)
+    except GentleError as exc:
+        if as_json:
+            kind = projection.value if projection is not None else None
+            sys.stdout.write(envelope_json(failure_json(kind, base_ref, exc.message)) + "\n")
+            sys.stdout.flush()
+        raise
     text = envelope_json(build_envelope(result)) if as_json else render_assess(result)
     sys.stdout.write(text + "\n")
     sys.stdout.flush()

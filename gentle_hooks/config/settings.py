@@ -96,12 +96,14 @@ DEFAULT_PROCESS_PATTERNS: tuple[str, ...] = (
     r"\bCommand::new\s*\(",
     r"\bshell_exec\s*\(",
     r"\bproc_open\s*\(",
+    r"\bexecute_process\s*\(",
+    r"\bEXECUTE_PROCESS\s*\(",
 )
 #: Git ``-G`` preselection (POSIX ERE, no ``\b``): a superset of the patterns above.
 DEFAULT_PROCESS_PRESELECT = (
     "subprocess|os\\.(system|popen|exec|spawn|posix_spawn)|Popen|child_process|execSync|"
     "execFile|spawnSync|exec\\.Command|ProcessBuilder|getRuntime|process::Command|"
-    "Command::new|shell_exec|proc_open|^#!"
+    "Command::new|shell_exec|proc_open|execute_process|EXECUTE_PROCESS|^#!"
 )
 DEFAULT_GENERATED_GLOBS: tuple[str, ...] = (
     "*.golden",

@@ -27,7 +27,9 @@ Every failure — not on PATH, cannot execute, non-zero exit (even with a valid 
 envelope on stdout: the real binary fails closed that way), timeout, empty, non-UTF-8,
 non-JSON, unknown schema, a shape the typed model refuses, a contradictory envelope, a
 binary without the verb — is an :class:`ExternalAnswer` with ``native=None`` and one line
-that keeps the binary's own message. Nothing here raises for the binary's behaviour.
+that keeps the binary's own message, redacted as upstream's host redacts it (environment
+assignments, credential arguments, absolute paths: :mod:`gentle_hooks.native.message`).
+Nothing here raises for the binary's behaviour.
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.git.process import scrubbed_env
-from gentle_hooks.native.message import one_line
+from gentle_hooks.native.message import relay
 from gentle_hooks.native.result import NativeAssessment
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen
@@ -145,19 +147,20 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
 
 
 def _failure_detail(stdout: bytes, stderr: bytes) -> str:
-    """The binary's own message: stderr, else the failure envelope's reason, else stdout."""
+    """The binary's own message, redacted (:func:`~gentle_hooks.native.message.relay`):
+    stderr, else the failure envelope's reason, else stdout."""
     err = stderr.decode("utf-8", "replace").strip()
     if err:
-        return one_line(err)
+        return relay(err)
     try:
         data = json.loads(stdout.decode("utf-8"))
         reasons = data.get("reasons") if isinstance(data, dict) else None
         for reason in reasons if isinstance(reasons, list) else ():
             if isinstance(reason, dict) and isinstance(reason.get("detail"), str):
-                return one_line(f"{reason.get('code')}: {reason['detail']}")
+                return relay(f"{reason.get('code')}: {reason['detail']}")
     except (UnicodeDecodeError, json.JSONDecodeError):
         pass
-    return one_line(stdout.decode("utf-8", "replace"))
+    return relay(stdout.decode("utf-8", "replace"))
 
 
 def run_binary(
@@ -184,7 +187,8 @@ def run_binary(
             start_new_session=True,
         )
     except OSError as exc:
-        return ExternalAnswer(None, f"cannot run {argv[0]}: {exc.strerror or exc}", tuple(argv))
+        why = relay(str(exc.strerror or exc))
+        return ExternalAnswer(None, f"cannot run {GENTLE_AI}: {why}", tuple(argv))
     try:
         stdout, stderr = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
@@ -216,7 +220,7 @@ def run_binary(
     except DecodeError as exc:
         text = (stdout + b"\n" + stderr).decode("utf-8", "replace")
         if _NO_VERB.search(text):
-            msg = f"this gentle-ai has no '{shown}' verb (upgrade gentle-ai): {one_line(text)}"
+            msg = f"this gentle-ai has no '{shown}' verb (upgrade gentle-ai): {relay(text)}"
         else:
             msg = f"gentle-ai {shown} {exc}"
         return ExternalAnswer(None, msg, tuple(argv))

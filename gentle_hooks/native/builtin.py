@@ -22,25 +22,57 @@ from gentle_hooks.native.classifier import (
     prepare_paths,
     process_needles,
 )
-from gentle_hooks.native.result import NativeAssessment
+from gentle_hooks.native.result import BASE_DIFF, CANDIDATE_KINDS, NativeAssessment
 from gentle_hooks.values.candidate import MODE_GITLINK, Candidate, PathChange
 
 
 def assess_native_builtin(
-    repo: Repository, cand: Candidate, risk: RiskSettings, consumed: bool | None = None
+    repo: Repository,
+    cand: Candidate,
+    risk: RiskSettings,
+    consumed: bool = False,
+    escalation: tuple[int, str, str] | None = None,
 ) -> tuple[tuple[PathChange, ...], NativeAssessment]:
     """Run the built-in classifier on a candidate (SPEC §4 ``builtin``).
 
-    Process execution is looked for only where it can be (:class:`_ProcessScan`): while
-    git counts lines, the candidate side's blobs are read and searched for what a flagged
-    line must hold; git's ``-G`` scan then runs only over the changes that may bring a hit
-    (on most candidates, none). Same hits as one ``-G`` scan over the whole diff.
+    ``consumed``: a review ack is recorded for this exact candidate; ``escalation``: the
+    requested escalation as (item number, title, reason), applied as upstream's
+    ``--escalate-item`` is (:func:`~gentle_hooks.native.classifier.classify`).
 
     Returns:
         (per-path diff stats, the review-assessment envelope).
 
-    A pair the push gate diffed ahead (:meth:`Repository.prefetch_diffs`: numstat and the
-    whole ``-G`` scan) is answered from those, without a process.
+    Raises:
+        GitError: a git command failed.
+    """
+    changes, blobs, added = gather_inputs(repo, cand, risk)
+    # upstream names a base ref only for a base comparison (current changes are HEAD's)
+    kind = CANDIDATE_KINDS[cand.projection.value]
+    envelope = classify(
+        changes,
+        blobs,
+        added,
+        risk,
+        kind=kind,
+        base_ref=cand.base.ref if kind == BASE_DIFF else None,
+        consumed=consumed,
+        escalation=escalation,
+    )
+    return changes, envelope
+
+
+def gather_inputs(
+    repo: Repository, cand: Candidate, risk: RiskSettings
+) -> tuple[tuple[PathChange, ...], dict[str, bytes], list[AddedLine]]:
+    """What :func:`~gentle_hooks.native.classifier.classify` reads of a candidate: per-path
+    diff stats, the bytes of the documents to prove passive, the preselected added lines.
+
+    Process execution is looked for only where it can be (:class:`_ProcessScan`): while
+    git counts lines, the candidate side's blobs are read and searched for what a flagged
+    line must hold; git's ``-G`` scan then runs only over the changes that may bring a hit
+    (on most candidates, none). Same hits as one ``-G`` scan over the whole diff. A pair the
+    push gate diffed ahead (:meth:`Repository.prefetch_diffs`: numstat and the whole ``-G``
+    scan) is answered from those, without a process.
 
     Raises:
         GitError: a git command failed.
@@ -49,25 +81,14 @@ def assess_native_builtin(
     if repo.prefetched(base_tree, tree, ere):
         changes = repo.diff_stats(base_tree, tree)
         blobs = repo.read_blobs(doc_blobs_to_prove(changes, risk))
-        added = repo.added_lines_matching(base_tree, tree, ere)
-    else:
-        scan = _ProcessScan(repo, cand, risk)
-        try:
-            changes = repo.diff_stats(base_tree, tree, on_listed=scan.feed)
-            blobs = repo.read_blobs(doc_blobs_to_prove(changes, risk))
-            added = scan.finish(changes)
-        finally:
-            scan.abort()
-    envelope = classify(
-        changes,
-        blobs,
-        added,
-        risk,
-        kind=cand.projection.value,
-        base_ref=cand.base.ref,
-        consumed=consumed,
-    )
-    return changes, envelope
+        return changes, blobs, repo.added_lines_matching(base_tree, tree, ere)
+    scan = _ProcessScan(repo, cand, risk)
+    try:
+        changes = repo.diff_stats(base_tree, tree, on_listed=scan.feed)
+        blobs = repo.read_blobs(doc_blobs_to_prove(changes, risk))
+        return changes, blobs, scan.finish(changes)
+    finally:
+        scan.abort()
 
 
 def prefetch_builtin(

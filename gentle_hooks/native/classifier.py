@@ -1,62 +1,45 @@
-"""The built-in native classifier (SPEC §4): the diff's native tier, with its reasons.
+"""The built-in native classifier (SPEC §4): a diff's tier and reasons, as upstream gives them.
 
-Layer: native, pure (value types and settings in, the envelope out: no process, no file,
+Room ``native``, pure (value types and settings in, the envelope out: no process, no file,
 no clock). The caller gathers the inputs through the git adapter: per-path diff stats, the
-bytes of the documentation files to prove, and the added lines git preselected for process
-execution.
+bytes of the documents to prove passive (:func:`doc_blobs_to_prove`), and the added lines
+git preselected for process execution.
 
-Tiers: each changed path gets the first row of the path-rule table that holds
-(:data:`gentle_hooks.native.rules.PATH_RULES`, over :mod:`gentle_hooks.native.pathfacts`):
-``passive`` when every changed path is documentation proven by its bytes and none is an
-agent-instruction file; ``high`` for a hot-path token in a path, a shell script, a CI
-workflow or gate configuration file, an exec-bit flip (or a new executable file), or
-process execution in the added lines; ``medium`` for everything else. Size never sets the
-tier.
+The tier follows upstream gentle-ai's ``AssessSnapshotRisk`` (``internal/reviewtransaction/
+risk.go``; ``docs/native-contract.md`` lists where a seed line rules otherwise):
+
+* ``high`` when any change gives a signal (:data:`~gentle_hooks.native.rules.SIGNAL_ROWS`),
+  or an added line of a content-scan eligible file calls a process (``process_boundary``);
+* ``passive`` when every change other than a generated golden file is nominated passive by
+  its name and mode and proven passive by its bytes (``non_executable_only``);
+* ``medium`` otherwise, with the first change that is configuration or not passive as the
+  reason (``configuration_change``, ``empty_content``, ``executable_change``).
+
+Reasons are upstream's canonical list: sorted by code, signal and path, one per (code,
+signal). Size never sets the tier; a medium candidate of ``risk.slice_budget`` changed
+lines or more is ``slice_budget_reached``. An escalation passed in raises the envelope to
+``high`` and appends an ``agent_escalation`` reason, as ``--escalate-item`` does upstream;
+the tier before it stays :attr:`~gentle_hooks.native.result.NativeAssessment.native_risk`.
 """
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from gentle_hooks.config.settings import RiskSettings
 from gentle_hooks.git.parse import AddedLine
-from gentle_hooks.native.pathfacts import fact_cache, matchers, path_facts
+from gentle_hooks.native.content import is_passive_document_content
+from gentle_hooks.native.pathfacts import fact_cache, matchers
 from gentle_hooks.native.prefilter import needles
 from gentle_hooks.native.result import NativeAssessment, NativeCandidate, NativeReason
-from gentle_hooks.native.rules import NO_PATH, PathClass, classify_change
-from gentle_hooks.values.candidate import PathChange
+from gentle_hooks.native.rules import NO_PATH, ChangeClass, PathFacts, classify_change
+from gentle_hooks.values.candidate import MODE_GITLINK, MODE_NONE, PathChange
 
-_ORDER = {"passive": 0, "medium": 1, "high": 2}
-#: High reasons listed one by one up to this count; the rest are summarised in one line.
-MAX_HIGH_REASONS = 50
-
-
-def prepare_paths(paths: Iterable[str], s: RiskSettings) -> None:
-    """Learn the facts of these paths now (say, while git counts lines), so that
-    :func:`doc_blobs_to_prove` and :func:`classify` of changes to them only look them up."""
-    fact_cache(matchers(s)).learn(paths)
-
-
-def doc_blobs_to_prove(changes: Sequence[PathChange], s: RiskSettings) -> list[str]:
-    """Blob ids whose bytes must be read to prove documentation (deleted docs: old blob)."""
-    cache = fact_cache(matchers(s))
-    oids = []
-    for c in changes:
-        if cache.facts(c.path).doc and not c.submodule:
-            oids.append(c.old_oid if c.status == "D" else c.new_oid)
-    return oids
-
-
-def classify_path(c: PathChange, blobs: Mapping[str, bytes], s: RiskSettings) -> PathClass:
-    """Classify one changed path (before process-execution lines are considered), its facts
-    computed one by one (:func:`~gentle_hooks.native.pathfacts.path_facts`)."""
-    m = matchers(s)
-    old = path_facts(c.old_path, m) if c.old_path else NO_PATH
-    return classify_change(c, path_facts(c.path, m), old, blobs)
-
-
+#: Bytes of documents read to prove them passive, at most; beyond, none is proven (the
+#: candidate fails closed to ``medium``), as upstream's ``processBoundaryScanByteLimit``.
+PASSIVE_PROOF_LIMIT = 8 << 20
 #: A shebang: an added first line that starts with it is process execution.
 SHEBANG = b"#!"
 
@@ -88,6 +71,57 @@ def process_hits(lines: Iterable[AddedLine], s: RiskSettings) -> list[AddedLine]
     return hits
 
 
+def prepare_paths(paths: Iterable[str], s: RiskSettings) -> None:
+    """Learn the facts of these paths now (say, while git counts lines), so that
+    :func:`doc_blobs_to_prove` and :func:`classify` of changes to them only look them up."""
+    fact_cache(matchers(s)).learn(paths)
+
+
+def _sides(c: PathChange) -> list[tuple[str, str]]:
+    """(path, blob id) of each side of a change that holds a file's bytes."""
+    out = []
+    if c.old_mode not in (MODE_NONE, MODE_GITLINK):
+        out.append((c.old_path or c.path, c.old_oid))
+    if c.new_mode not in (MODE_NONE, MODE_GITLINK):
+        out.append((c.path, c.new_oid))
+    return out
+
+
+def _class(c: PathChange, new: PathFacts, old: PathFacts, proven: bool) -> ChangeClass:
+    return classify_change(
+        c.old_mode, c.new_mode, c.binary, c.mode_only, c.lines > 0, new, old, proven
+    )
+
+
+def _nominated(c: PathChange, facts: Callable[[str], PathFacts]) -> bool:
+    """The change is nominated passive by its names and modes (its bytes not yet read)."""
+    old = facts(c.old_path) if c.old_path else NO_PATH
+    return _class(c, facts(c.path), old, True).fallback.tier == "passive"
+
+
+def doc_blobs_to_prove(changes: Sequence[PathChange], s: RiskSettings) -> list[str]:
+    """Blob ids whose bytes must be read to prove the passive documents: both sides of
+    every change nominated passive."""
+    facts = fact_cache(matchers(s)).facts
+    return [oid for c in changes if _nominated(c, facts) for _, oid in _sides(c)]
+
+
+def _proven(c: PathChange, blobs: Mapping[str, bytes]) -> bool:
+    for path, oid in _sides(c):
+        data = blobs.get(oid)
+        if data is None or not is_passive_document_content(path, data):
+            return False
+    return True
+
+
+def _detail(signal: str, old_mode: str = "", new_mode: str = "") -> str:
+    """Upstream's public detail: ``signal: <signal>`` and ``mode <old> -> <new>``."""
+    parts = [f"signal: {signal}"] if signal else []
+    if old_mode or new_mode:
+        parts.append(f"mode {old_mode} -> {new_mode}")
+    return "; ".join(parts)
+
+
 def classify(
     changes: Sequence[PathChange],
     blobs: Mapping[str, bytes],
@@ -96,101 +130,99 @@ def classify(
     *,
     kind: str,
     base_ref: str | None,
-    consumed: bool | None = None,
+    consumed: bool = False,
+    escalation: tuple[int, str, str] | None = None,
+    proof_limit: int = PASSIVE_PROOF_LIMIT,
 ) -> NativeAssessment:
     """Classify a candidate's diff into the ``gentle-ai.review-assessment/v1`` envelope.
 
     Args:
-        changes: per-path diff stats (base tree -> candidate tree).
+        changes: per-path diff stats (base tree -> candidate tree), in git's order.
         blobs: blob id -> bytes for the ids :func:`doc_blobs_to_prove` asked for.
-        added: added lines of the files git preselected for process execution.
+        added: added lines git preselected for process execution.
         s: classifier settings.
-        kind: the candidate's projection (``committed``...); base_ref: its base ref.
-        consumed: a review ack recorded for this exact candidate (builtin
-            ``candidate.consumed``), or None when unknown.
+        kind: the candidate's kind (``current-changes`` or ``base-diff``); base_ref: the
+            base ref, or None.
+        consumed: a review ack is recorded for this exact candidate.
+        escalation: an escalation to apply, as (item number, item title, reason), or None.
+        proof_limit: bytes of documents to read at most (:data:`PASSIVE_PROOF_LIMIT`).
 
     Returns:
-        The envelope: risk, reasons (every tier carries them), changed paths and lines,
-        candidate, ``review_due`` and ``review_due_reason``.
+        The envelope (module docstring): risk, reasons, changed paths and lines, candidate,
+        ``review_due`` and ``review_due_reason``; never a ``next_transition`` (nothing is
+        invented: seed 000).
     """
-    high: list[NativeReason] = []
-    groups: dict[tuple[str, str], list[str]] = {}
-    tier = "passive"
     facts = fact_cache(matchers(s)).facts
+    within = sum(len(b) for b in blobs.values()) <= proof_limit
+    signals: list[tuple[str, str, str, str, str]] = []
+    fallback: NativeReason | None = None
+    scannable: set[str] = set()
     lines = 0
     for c in changes:
         new = facts(c.path)
-        old = c.old_path
-        pc = classify_change(c, new, facts(old) if old else NO_PATH, blobs)
-        if pc.tier == "high":
-            tier = "high"
-            high.append(NativeReason(code=pc.code, path=c.path, detail=pc.detail))
-        else:
-            if pc.tier == "medium" and tier == "passive":
-                tier = "medium"
-            key = (pc.tier, pc.code)
-            paths = groups.get(key)
-            if paths is None:
-                groups[key] = [c.path]
-            else:
-                paths.append(c.path)
+        old = facts(c.old_path) if c.old_path else NO_PATH
+        cls = _class(c, new, old, True)  # as if proven: only the passive row reads it
+        if cls.fallback.tier == "passive" and not (within and _proven(c, blobs)):
+            cls = _class(c, new, old, False)
+        for code, signal in cls.signals:
+            modes = (c.old_mode, c.new_mode) if code == "executable_mode" else ("", "")
+            signals.append((code, signal, c.path, *modes))
+        if fallback is None and cls.fallback.tier == "medium":
+            fallback = NativeReason(cls.fallback.id, c.path, None)
+        if new.scan and not new.generated and not c.binary and not c.mode_only:
+            scannable.add(c.path)
         # changed_lines: not binary, not mode-only, not a generated golden file
-        if (
-            c.additions is not None
-            and not (c.old_mode != c.new_mode and c.old_oid == c.new_oid and c.status in ("M", "T"))
-            and not new.generated
-        ):
-            lines += c.additions + (c.deletions or 0)
-    for hit in process_hits(added, s):
+        if not c.binary and not c.mode_only and not new.generated:
+            lines += c.lines
+    for hit in process_hits((a for a in added if a.path in scannable), s):
+        signals.append(("process_boundary", "shell_process", hit.path, "", ""))
+    if signals:
         tier = "high"
-        what = "shebang" if hit.line == 1 and hit.text.startswith("#!") else "process call"
-        high.append(
-            NativeReason(
-                code="process_execution",
-                path=hit.path,
-                detail=f"{what} at line {hit.line}: {hit.text.strip()[:120]}",
-            )
-        )
-    if not changes:
+        reasons = _canonical(signals)
+    elif not changes:
         tier = "medium"
-        groups[("medium", "empty")] = []
-    reasons = high[:MAX_HIGH_REASONS]
-    if len(high) > MAX_HIGH_REASONS:
-        reasons.append(
-            NativeReason(
-                code="more",
-                path=None,
-                detail=f"{len(high) - MAX_HIGH_REASONS} more high-risk reasons",
-            )
-        )
-    for (_, code), paths in sorted(groups.items(), key=lambda kv: -_ORDER[kv[0][0]]):
-        if code == "empty":
-            reasons.append(
-                NativeReason(code="empty", path=None, detail="the candidate changes nothing")
-            )
-            continue
-        more = f" (and {len(paths) - 1} more)" if len(paths) > 1 else ""
-        reasons.append(
-            NativeReason(
-                code=code, path=paths[0], detail=f"{len(paths)} path(s) classified {code}{more}"
-            )
-        )
-    if consumed:
-        due, why = False, "already_reviewed"
-    elif tier == "high":
-        due, why = True, "high_risk"
-    elif tier == "passive":
-        due, why = False, "passive"
-    elif lines >= s.slice_budget:
-        due, why = True, "slice_budget_reached"
+        reasons = [NativeReason("empty_content", None, "the candidate changes nothing")]
+    elif fallback is not None:
+        tier, reasons = "medium", [fallback]
     else:
-        due, why = False, "under_budget"
+        tier, reasons = "passive", [NativeReason("non_executable_only", None, None)]
+    risk = tier
+    if escalation is not None:
+        number, title, why = escalation
+        risk = "high"
+        reasons.append(NativeReason("agent_escalation", None, f"item {number} ({title}): {why}"))
+    due, due_reason = review_due(risk, lines, consumed, s.slice_budget)
     return NativeAssessment(
-        risk=tier,
+        risk=risk,
         reasons=tuple(reasons),
-        changed_paths=tuple(c.path for c in changes),
+        changed_paths=len(changes),
         changed_lines=lines,
         candidate=NativeCandidate(kind=kind, base_ref=base_ref, consumed=consumed),
         review_due=due,
-        review_due_reason=why,
+        review_due_reason=due_reason,
+        unescalated=tier if escalation is not None else None,
     )
+
+
+def _canonical(signals: list[tuple[str, str, str, str, str]]) -> list[NativeReason]:
+    """Upstream's canonical reasons: sorted, one per (code, signal), with its detail."""
+    out: list[NativeReason] = []
+    seen: set[tuple[str, str]] = set()
+    for code, signal, path, old_mode, new_mode in sorted(signals):
+        if (code, signal) not in seen:
+            seen.add((code, signal))
+            out.append(NativeReason(code, path, _detail(signal, old_mode, new_mode)))
+    return out
+
+
+def review_due(risk: str, lines: int, consumed: bool, budget: int) -> tuple[bool, str]:
+    """``review_due`` and its reason, first match wins (upstream ``reviewAssessDue``):
+    consumed -> already_reviewed; high -> high_risk; medium at the slice budget ->
+    slice_budget_reached; medium -> under_budget; passive -> passive."""
+    if consumed:
+        return False, "already_reviewed"
+    if risk == "high":
+        return True, "high_risk"
+    if risk == "medium":
+        return (True, "slice_budget_reached") if lines >= budget else (False, "under_budget")
+    return False, "passive"

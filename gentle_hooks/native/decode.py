@@ -1,14 +1,24 @@
 """The typed decode of ``gentle-ai review assess --json`` (SPEC §4 ``gentle-ai``).
 
-Layer: native (pydantic). Imported by :mod:`gentle_hooks.native.binary` only once the binary has
-answered with exit 0, so neither the built-in provider nor ``auto`` without the binary
-ever imports pydantic.
+Room ``native`` (pydantic). Imported by :mod:`gentle_hooks.native.binary` only once the
+binary has answered with exit 0, so neither the built-in provider nor ``auto`` without the
+binary ever imports pydantic.
 
-The model follows the real binary's ``gentle-ai.review-assessment/v1`` envelope:
-``changed_paths`` is a count (SPEC §4's list of paths also decodes), a reason's ``path``
-and ``detail`` are optional, ``candidate.consumed``, ``review_due``,
-``review_due_reason`` and ``next_transition`` are optional and, when present, relayed
-verbatim (:func:`to_native`). Unknown fields are ignored and never projected.
+The model refuses what upstream's host decoder refuses (gentle-pi / gentle-shell
+``lib/review-risk-assessment.ts``, ``decodeReviewAssessmentV1``; rows ported in
+``tests/unit/test_upstream_decoder_rows.py``): another schema or risk word; ``reasons`` not
+an array; a reason without a non-empty ``code``, or with a ``path`` or ``detail`` that is
+present but empty or not a string; ``changed_paths``/``changed_lines`` that are not
+non-negative safe integers (a count: a list of paths is refused); a ``candidate.kind``
+other than ``current-changes``/``base-diff``; a ``base_ref`` present but empty. The
+additive fields of later binaries are optional and, when present, must be well formed:
+``candidate.consumed`` a boolean, ``review_due`` a boolean with its ``review_due_reason``,
+``next_transition`` an object with ``operation``, ``command`` and ``arguments``
+(``{name, value[, token]}``), relayed unchanged. On top, an envelope that contradicts itself
+is refused (it could not be trusted as closure evidence): ``review_due`` must agree with its
+reason, ``already_reviewed`` comes exactly with ``candidate.consumed: true``, and
+``next_transition`` only with ``review_due: true``. Unknown fields are ignored and never
+projected (:func:`to_native`).
 """
 
 from __future__ import annotations
@@ -18,17 +28,18 @@ from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     JsonValue,
     StrictBool,
-    StrictInt,
     StrictStr,
     ValidationError,
+    field_validator,
     model_validator,
 )
 
-from gentle_hooks.native.message import one_line
+from gentle_hooks.native.message import relay
 from gentle_hooks.native.result import (
     ABSENT,
     REVIEW_ASSESSMENT_SCHEMA,
@@ -37,66 +48,120 @@ from gentle_hooks.native.result import (
     NativeReason,
 )
 
-#: review_due_reason values that mean a review is due (seed 000; the upstream schema).
+#: review_due_reason values that mean a review is due (seed 000; the upstream docs).
 DUE_REASONS = frozenset({"high_risk", "slice_budget_reached"})
+#: The largest integer a JSON number carries exactly (JavaScript's ``Number.isSafeInteger``).
+MAX_SAFE_INTEGER = 2**53 - 1
 
 DueReason = Literal[
     "already_reviewed", "high_risk", "slice_budget_reached", "under_budget", "passive"
 ]
 
 
+def _safe_count(value: Any) -> Any:
+    """A non-negative safe integer, as upstream's decoder accepts it (``2.0`` is ``2``; a
+    boolean, a fraction or a number beyond 2**53 - 1 is not)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("must be a non-negative integer")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError("must be a non-negative integer")
+        value = int(value)
+    if not 0 <= value <= MAX_SAFE_INTEGER:
+        raise ValueError("must be a non-negative safe integer")
+    return value
+
+
+Count = Annotated[int, BeforeValidator(_safe_count)]
+NonEmpty = Annotated[StrictStr, Field(min_length=1)]
+
+
 class _Decoded(BaseModel):
     # Unknown fields are ignored, not refused, and never projected: a newer binary may add
-    # fields to the v1 envelope (the upstream host decoder does the same).
+    # fields to the v1 envelope (upstream's host decoder does the same).
     model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
 
 
 class GentleAiReason(_Decoded):
-    """One reason: ``code`` required; ``path`` and ``detail`` optional (the binary omits
-    them when empty)."""
+    """One reason: ``code`` required; ``path`` and ``detail`` optional, never empty (the
+    binary leaves them out when it has none)."""
 
-    code: StrictStr = Field(min_length=1)
-    path: StrictStr | None = None
-    detail: StrictStr | None = None
+    code: NonEmpty
+    path: NonEmpty | None = None
+    detail: NonEmpty | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for key in ("path", "detail"):
+                if key in data and data[key] is None:
+                    raise ValueError(f"reason.{key} is null")
+        return data
 
 
 class GentleAiCandidate(_Decoded):
-    """The candidate the binary assessed: ``kind`` (``base-diff`` / ``current-changes``),
-    ``base_ref`` for a base comparison, ``consumed`` when the binary reports it."""
+    """The candidate the binary assessed: ``kind`` (``current-changes`` / ``base-diff``),
+    ``base_ref`` (never empty) for a base comparison, ``consumed`` when reported."""
 
-    kind: StrictStr = Field(min_length=1)
-    base_ref: StrictStr | None = None
+    kind: Literal["current-changes", "base-diff"]
+    base_ref: NonEmpty | None = None
     consumed: StrictBool | None = None
 
     @model_validator(mode="before")
     @classmethod
-    def _consumed_is_not_null(cls, data: Any) -> Any:
-        if isinstance(data, dict) and "consumed" in data and data["consumed"] is None:
-            raise ValueError("candidate.consumed is null")
+    def _not_null(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            for key in ("base_ref", "consumed"):
+                if key in data and data[key] is None:
+                    raise ValueError(f"candidate.{key} is null")
         return data
 
 
-class GentleAiAssessment(_Decoded):
-    """The ``gentle-ai.review-assessment/v1`` envelope as the binary prints it.
+def check_next_transition(value: dict[str, JsonValue]) -> dict[str, JsonValue]:
+    """A well-formed ``next_transition``: non-empty ``operation`` and ``command`` strings and
+    ``arguments``, a list of objects with a non-empty ``name``, a string ``value`` and, when
+    present, a string ``token``. Returned unchanged (the continuation is opaque).
 
-    ``changed_paths`` is a count in the real binary (a list of paths in SPEC §4's builtin
-    shape; both decode). ``review_due``/``review_due_reason`` come together or not at all,
-    agree with each other (due exactly for ``high_risk`` and ``slice_budget_reached``),
-    ``already_reviewed`` is reported exactly when ``candidate.consumed`` is true, and
-    ``next_transition`` (opaque, any JSON object) only with ``review_due: true``: a
-    contradictory envelope cannot be trusted as closure evidence, so it does not decode.
-    Optional projections present as ``null`` do not decode either.
+    Raises:
+        ValueError: the first malformed part.
     """
+    for key in ("operation", "command"):
+        if not isinstance(value.get(key), str) or not value[key]:
+            raise ValueError(f"next_transition.{key} must be a non-empty string")
+    arguments = value.get("arguments")
+    if not isinstance(arguments, list):
+        raise ValueError("next_transition.arguments must be an array")
+    for i, arg in enumerate(arguments):
+        if not isinstance(arg, dict):
+            raise ValueError(f"next_transition.arguments.{i} must be an object")
+        if not isinstance(arg.get("name"), str) or not arg["name"]:
+            raise ValueError(f"next_transition.arguments.{i}.name must be a non-empty string")
+        if not isinstance(arg.get("value"), str):
+            raise ValueError(f"next_transition.arguments.{i}.value must be a string")
+        if "token" in arg and not isinstance(arg["token"], str):
+            raise ValueError(f"next_transition.arguments.{i}.token must be a string")
+    return value
+
+
+class GentleAiAssessment(_Decoded):
+    """The ``gentle-ai.review-assessment/v1`` envelope as the binary prints it (module
+    docstring: what is refused)."""
 
     schema_: Literal["gentle-ai.review-assessment/v1"] = Field(alias="schema")
     risk: Literal["passive", "medium", "high"]
-    reasons: tuple[GentleAiReason, ...]
-    changed_paths: Annotated[StrictInt, Field(ge=0)] | tuple[StrictStr, ...]
-    changed_lines: Annotated[StrictInt, Field(ge=0)]
+    reasons: list[GentleAiReason]
+    changed_paths: Count
+    changed_lines: Count
     candidate: GentleAiCandidate
     review_due: StrictBool | None = None
     review_due_reason: DueReason | None = None
     next_transition: dict[str, JsonValue] | None = None
+
+    @field_validator("next_transition")
+    @classmethod
+    def _transition(cls, value: dict[str, JsonValue] | None) -> dict[str, JsonValue] | None:
+        return value if value is None else check_next_transition(value)
 
     @model_validator(mode="before")
     @classmethod
@@ -134,19 +199,32 @@ class DecodeError(Exception):
     """The binary's output is not a usable envelope; the message says why, in one line."""
 
 
+def tier_from_reasons(reasons: list[GentleAiReason]) -> str:
+    """The tier public reasons explain (upstream ``riskLevelFromReasons``): ``high`` when a
+    reason names a signal, ``passive`` for ``non_executable_only`` alone, else ``medium``."""
+    if any(r.detail and "signal: " in r.detail for r in reasons):
+        return "high"
+    if [r.code for r in reasons] == ["non_executable_only"]:
+        return "passive"
+    return "medium"
+
+
 def to_native(m: GentleAiAssessment) -> NativeAssessment:
     """The plain-value envelope of a decoded answer.
 
     Optional projections the binary did not report stay :data:`ABSENT`; ``relayed`` holds
     the decoded envelope (unknown fields dropped, everything else as printed, key order of
-    ``next_transition`` kept) for the ``native.assessment`` output.
+    ``next_transition`` kept) for the ``native.assessment`` output. An ``agent_escalation``
+    reason means the binary raised ``risk`` for the escalation it was passed; the tier before
+    it is what the other reasons explain (``unescalated``).
     """
     fields = m.model_fields_set
-    paths = m.changed_paths if isinstance(m.changed_paths, tuple) else ()
+    own = [r for r in m.reasons if r.code != "agent_escalation"]
+    unescalated = tier_from_reasons(own) if len(own) < len(m.reasons) else None
     return NativeAssessment(
         risk=m.risk,
-        reasons=tuple(NativeReason(r.code, r.path, r.detail or "") for r in m.reasons),
-        changed_paths=paths,
+        reasons=tuple(NativeReason(r.code, r.path, r.detail) for r in m.reasons),
+        changed_paths=m.changed_paths,
         changed_lines=m.changed_lines,
         candidate=NativeCandidate(
             kind=m.candidate.kind,
@@ -156,6 +234,7 @@ def to_native(m: GentleAiAssessment) -> NativeAssessment:
         review_due=m.review_due if "review_due" in fields else ABSENT,
         review_due_reason=m.review_due_reason if "review_due_reason" in fields else ABSENT,
         next_transition=m.next_transition if "next_transition" in fields else ABSENT,
+        unescalated=unescalated,
         relayed=m.model_dump(mode="json", by_alias=True, exclude_unset=True),
     )
 
@@ -165,7 +244,8 @@ def decode_assessment(stdout: bytes) -> NativeAssessment:
 
     Raises:
         DecodeError: empty, not UTF-8, not one JSON object, another schema, or a shape or
-            combination the model refuses; the message names the first problem.
+            combination the model refuses; the message names the first problem (what the
+            binary printed is quoted redacted).
     """
     if not stdout.strip():
         raise DecodeError("printed nothing on stdout")
@@ -176,20 +256,18 @@ def decode_assessment(stdout: bytes) -> NativeAssessment:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise DecodeError(
-            f"printed undecodable output ({exc.msg}): {one_line(text, 200)}"
-        ) from None
+        raise DecodeError(f"printed undecodable output ({exc.msg}): {relay(text, 200)}") from None
     if not isinstance(data, dict):
-        raise DecodeError(f"printed JSON that is not an object: {one_line(text, 200)}")
+        raise DecodeError(f"printed JSON that is not an object: {relay(text, 200)}")
     if data.get("schema") != REVIEW_ASSESSMENT_SCHEMA:
-        raise DecodeError(
-            f"printed schema {data.get('schema')!r}, expected {REVIEW_ASSESSMENT_SCHEMA!r}"
-        )
+        schema = data.get("schema")
+        shown = repr(relay(schema, 80)) if isinstance(schema, str) else repr(schema)
+        raise DecodeError(f"printed schema {shown}, expected {REVIEW_ASSESSMENT_SCHEMA!r}")
     try:
         return to_native(GentleAiAssessment.model_validate(data))
     except ValidationError as exc:
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "envelope"
         raise DecodeError(
-            f"printed an envelope the typed model refuses: {where}: {err['msg']}"
+            f"printed an envelope the typed model refuses: {where}: {relay(err['msg'], 200)}"
         ) from None

@@ -1,15 +1,17 @@
-"""What the classifier settings say of a path: the facts the path rules read (SPEC §4).
+"""What a path's name tells the classifier: the facts the rules read (SPEC §4).
 
-Layer: native, pure (settings and strings in, :class:`~gentle_hooks.native.rules.PathFacts`
-out: no process, no file, no clock). :func:`path_facts` defines each fact of one path;
-:class:`FactCache` gives the same facts for many paths at once, asking each distinct
-directory and file name once, and is what the classifier uses (a property test holds the
-two equal).
+Room ``native``, pure (settings and strings in, :class:`~gentle_hooks.native.rules.PathFacts`
+out: no process, no file, no clock). The facts follow upstream gentle-ai's path predicates
+(``internal/reviewtransaction/risk.go``: hot paths, service-token names, name and content
+eligibility, configuration, the passive-document nomination), widened only where the
+settings say so (``risk.*``: more hot tokens, shell extensions, delivery globs, agent files
+and folders, README-like names). :func:`path_facts` computes one path from its parts;
+:class:`FactCache` gives the same answers for many paths, asking each distinct directory and
+file name once (a property test holds the two equal).
 """
 
 from __future__ import annotations
 
-import bisect
 import fnmatch
 import functools
 import itertools
@@ -17,11 +19,32 @@ import re
 from collections.abc import Iterable
 
 from gentle_hooks.config.settings import RiskSettings
-from gentle_hooks.native.rules import CONFIG_EXTENSIONS, FactValues, PathFacts, facts_of
+from gentle_hooks.native.content import IMAGE_EXTENSIONS
+from gentle_hooks.native.rules import (
+    AUTHORITY_PATHS,
+    CONFIG_EXTENSIONS,
+    CONFIG_NAMES,
+    EXCLUDED_SEGMENTS,
+    INTERNAL_OPERATIONAL,
+    NOT_PASSIVE_BASENAMES,
+    NOT_PASSIVE_SEGMENTS,
+    NOT_PASSIVE_STEM_TOKENS,
+    OPERATIONAL_MD_BASENAMES,
+    OPERATIONAL_MD_SEGMENTS,
+    OPERATIONAL_MD_TOKENS,
+    SOURCE_EXTENSIONS,
+    PathFacts,
+    facts_of,
+    signal_of,
+)
 
-#: A path's tokens in one pass: runs of ASCII letters and digits, split where a lowercase
-#: letter or digit meets an uppercase one (``authService`` -> ``auth`` ``Service``).
+#: A path's tokens: runs of ASCII letters and digits, split where a lowercase letter or a
+#: digit meets an uppercase one (``authService`` -> ``auth`` ``Service``).
 _TOKEN = re.compile(r"[A-Z]*[a-z0-9]*")
+#: Upstream's token splits: stems on ``- _ . space``; Markdown names on any non-alphanumeric.
+_STEM_SPLIT = re.compile(r"[-_. ]+")
+_ALNUM_SPLIT = re.compile(r"[^a-z0-9]+")
+_SERVICE_SPLIT = re.compile(r"[-_]+")
 #: Directory, name and path answers kept per settings, up to this many of each.
 _MAX_REMEMBERED = 100_000
 
@@ -34,26 +57,52 @@ def path_tokens(path: str) -> list[str]:
     return [t.lower() for t in _TOKEN.findall(path) if t]
 
 
-def _basename(path: str) -> str:
-    return path.rsplit("/", 1)[-1]
+def go_ext(name: str) -> str:
+    """Upstream's ``path.Ext``: the suffix from the last dot of a name (a leading dot
+    included), lowercased; ``""`` without a dot."""
+    dot = name.rfind(".")
+    return name[dot:].lower() if dot >= 0 else ""
 
 
-def _ext(path: str) -> str:
-    base = _basename(path)
-    dot = base.rfind(".")
-    return base[dot:].lower() if dot > 0 else ""
+def is_configuration(path: str) -> bool:
+    """Upstream ``isConfigurationReviewPath``, by the path's last component: ``.env`` and
+    ``.env.*``, dependency manifests and lock files, Dockerfile, Makefile, and ``.json
+    .yaml .yml .toml .ini .env`` files."""
+    base = path.rsplit("/", 1)[-1].lower()
+    if base == ".env" or base.startswith(".env.") or base in CONFIG_NAMES:
+        return True
+    return go_ext(base) in CONFIG_EXTENSIONS
+
+
+def _service_token(segment: str) -> bool:
+    """A path segment names ``service`` then ``token`` as adjacent ``-``/``_`` tokens (a
+    source or configuration extension stripped first)."""
+    ext = go_ext(segment)
+    if ext and (ext in SOURCE_EXTENSIONS or is_configuration(segment)):
+        segment = segment[: len(segment) - len(ext)]
+    tokens = [t for t in _SERVICE_SPLIT.split(segment.lower()) if t]
+    return any(a == "service" and b == "token" for a, b in itertools.pairwise(tokens))
+
+
+def _md_tokens(segment: str) -> set[str]:
+    """Upstream's Markdown-name tokens of one segment: extension dropped, split on every
+    character that is not a lowercase ASCII letter or digit."""
+    segment = segment.lower()
+    ext = go_ext(segment)
+    stem = segment[: len(segment) - len(ext)] if ext else segment
+    return {t for t in _ALNUM_SPLIT.split(stem) if t}
 
 
 class Matchers:
-    """One settings' lists as sets, and each glob list as one compiled regex: a candidate
-    of 10,000 paths asks every fact of every path (built once per settings, see
-    :func:`matchers`)."""
+    """One settings' lists as sets and each glob list as one compiled regex, built once per
+    settings (:func:`matchers`); ``cache`` holds the settings' :class:`FactCache`."""
 
     __slots__ = (
         "agent_dirs",
         "agent_upper",
         "cache",
         "delivery",
+        "delivery_hint",
         "doc_extensions",
         "doc_name_extensions",
         "doc_names",
@@ -69,24 +118,22 @@ class Matchers:
         self.hot_tokens = frozenset(s.hot_path_tokens)
         #: any hot token as a substring (a necessary condition for a whole-token hit)
         self.hot_substring = (
-            re.compile("|".join(re.escape(t) for t in sorted(self.hot_tokens)))
-            if self.hot_tokens
+            re.compile("|".join(re.escape(t) for t in sorted(self.hot_tokens) if t))
+            if any(self.hot_tokens)
             else None
         )
         self.agent_upper = frozenset(f.upper() for f in s.agent_files)
-        self.agent_dirs = frozenset(s.agent_dirs)
-        self.doc_extensions = frozenset(s.doc_extensions)
-        self.doc_names = frozenset(s.doc_names)
-        self.doc_name_extensions = frozenset(("", ".txt", *s.doc_extensions))
-        self.shell_extensions = frozenset(s.shell_extensions)
+        self.agent_dirs = frozenset(d.lower() for d in s.agent_dirs)
+        self.doc_extensions = frozenset(e.lower() for e in s.doc_extensions)
+        self.doc_names = frozenset(n.upper() for n in s.doc_names)
+        self.doc_name_extensions = frozenset(("", ".txt", *self.doc_extensions))
+        self.shell_extensions = frozenset(e.lower() for e in s.shell_extensions)
         self.delivery = _globs(s.delivery_globs)
         self.generated = _globs(s.generated_globs)
-        #: finds, in ``"/" + path``, a literal that every path some generated glob matches
-        #: contains; None when there is no such literal (then every path is matched)
-        literals = _glob_literals(s.generated_globs)
-        self.generated_hint = (
-            re.compile("|".join(re.escape(t) for t in literals)) if literals else None
-        )
+        #: a literal every path a glob list matches contains (None: none known), so most
+        #: paths are answered by one substring search instead of the globs
+        self.delivery_hint = _hint(s.delivery_globs)
+        self.generated_hint = _hint(s.generated_globs)
 
 
 def _globs(patterns: Iterable[str]) -> re.Pattern[str] | None:
@@ -95,19 +142,17 @@ def _globs(patterns: Iterable[str]) -> re.Pattern[str] | None:
     return re.compile("|".join(parts)) if parts else None
 
 
-def _glob_literals(patterns: Iterable[str]) -> tuple[str, ...] | None:
-    """For each glob, its longest run of plain characters: a string that anything the glob
-    matches contains (``*.golden`` -> ``.golden``). None when some glob has no such run or
-    holds a ``[`` (a character class is not read here), so every path must be matched."""
-    out = []
+def _hint(patterns: Iterable[str]) -> re.Pattern[str] | None:
+    """For each glob its longest run of plain characters, as one search: a string that
+    anything the glob matches contains (``*.golden`` -> ``.golden``). None when some glob
+    has no such run or holds a ``[`` (a character class is not read here)."""
+    literals = []
     for p in patterns:
-        if "[" in p:
-            return None
         longest = max(re.split(r"[*?]", p), key=len)
-        if not longest:
+        if "[" in p or not longest:
             return None
-        out.append(longest)
-    return tuple(out)
+        literals.append(re.escape(longest))
+    return re.compile("|".join(literals)) if literals else None
 
 
 @functools.lru_cache(maxsize=8)
@@ -127,148 +172,186 @@ def _glob(path: str, rx: re.Pattern[str] | None) -> bool:
     return rx is not None and rx.match(path) is not None
 
 
-def is_agent_instruction(path: str, s: RiskSettings) -> bool:
-    """True for agent-instruction files: AGENTS.md, CLAUDE.md, SKILL.md..., or any path
-    inside a prompt/skill/agent folder or ``.github/``."""
-    return _is_agent_instruction(path, matchers(s))
+def _delivery(path: str, m: Matchers) -> bool:
+    if m.delivery_hint is not None and m.delivery_hint.search("/" + path) is None:
+        return False
+    return _glob(path, m.delivery)
 
 
-def _is_agent_instruction(path: str, m: Matchers) -> bool:
-    if _basename(path).upper() in m.agent_upper:
-        return True
-    dirs = path.split("/")[:-1]
-    return any(d.lower() in m.agent_dirs for d in dirs)
-
-
-def is_doc_path(path: str, s: RiskSettings) -> bool:
-    """True when the path looks like documentation: a doc extension, or a README /
-    CHANGELOG / LICENSE / CONTRIBUTING name (bare or with a doc or ``.txt`` extension)."""
-    return _is_doc_path(path, matchers(s))
-
-
-def _is_doc_path(path: str, m: Matchers) -> bool:
-    ext = _ext(path)
-    if ext in m.doc_extensions:
-        return True
-    base = _basename(path)
-    stem = base[: len(base) - len(ext)] if ext else base
-    return stem.upper() in m.doc_names and ext in m.doc_name_extensions
-
-
-def is_generated(path: str, s: RiskSettings) -> bool:
-    """True for generated golden files (excluded from ``changed_lines``)."""
-    return _is_generated(path, matchers(s))
-
-
-def _is_generated(path: str, m: Matchers) -> bool:
+def _generated(path: str, m: Matchers) -> bool:
+    if m.generated is None:
+        return False
+    if m.generated_hint is not None and m.generated_hint.search("/" + path) is None:
+        return False
     return _glob(path, m.generated) or _glob("/" + path, m.generated)
 
 
-def path_facts(path: str, m: Matchers) -> PathFacts:
-    """The facts of one path, each by its definition (one path at a time, nothing kept)."""
-    hits = m.hot_tokens.intersection(path_tokens(path))
-    ext = _ext(path)
-    return facts_of(
-        hot=min(hits) if hits else None,
-        shell=ext in m.shell_extensions,
-        config=ext in CONFIG_EXTENSIONS,
-        agent=_is_agent_instruction(path, m),
-        doc=_is_doc_path(path, m),
-        delivery=_glob(path, m.delivery),
-        generated=_is_generated(path, m),
+def is_generated(path: str, s: RiskSettings) -> bool:
+    """A generated golden file (``risk.generated_globs``): outside the tier and
+    ``changed_lines``."""
+    return _generated(path, matchers(s))
+
+
+#: What one directory says: (hot signals, a service-token segment, an excluded segment, an
+#: agent folder (settings), a segment that is never passive, a segment that makes Markdown
+#: operational).
+_DirFacts = tuple[frozenset[str], bool, bool, bool, bool, bool]
+#: What one file name says: (hot signals, service-token name, excluded name, README-like,
+#: source, ``.txt``, configuration, shell, no extension, agent file (settings), nominated
+#: passive, operational when Markdown, Markdown, image).
+_NameFacts = tuple[
+    frozenset[str], bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool, bool
+]
+
+
+def _hot(text: str, m: Matchers) -> frozenset[str]:
+    """The signals of the hot tokens among ``text``'s tokens."""
+    if m.hot_substring is None or m.hot_substring.search(text.lower()) is None:
+        return frozenset()  # most names hold no hot token: one search says so
+    return frozenset(signal_of(t) for t in m.hot_tokens.intersection(path_tokens(text)))
+
+
+def _dir_facts(d: str, m: Matchers) -> _DirFacts:
+    segments = d.lower().split("/")
+    internal = len(segments) >= 2 and segments[0] == "internal"
+    return (
+        _hot(d, m),
+        any(_service_token(s) for s in d.split("/")),
+        any(s in EXCLUDED_SEGMENTS for s in segments),
+        any(s in m.agent_dirs for s in segments),
+        any(s in NOT_PASSIVE_SEGMENTS for s in segments) or (internal and segments[1] == "assets"),
+        any(s in OPERATIONAL_MD_SEGMENTS or _md_tokens(s) & OPERATIONAL_MD_TOKENS for s in segments)
+        or (internal and segments[1] in INTERNAL_OPERATIONAL),
     )
+
+
+def _name_facts(name: str, m: Matchers) -> _NameFacts:
+    lower = name.lower()
+    dot = lower.rfind(".")
+    ext = lower[dot:] if dot >= 0 else ""  # upstream's path.Ext
+    own_ext = ext if dot > 0 else ""  # the settings' lists: a leading dot is a name
+    doc = own_ext in m.doc_extensions or own_ext in IMAGE_EXTENSIONS
+    readme_like = (
+        name[: len(name) - len(own_ext)].upper() in m.doc_names and own_ext in m.doc_name_extensions
+    )
+    nominated = (doc or readme_like) and not (
+        lower in NOT_PASSIVE_BASENAMES
+        or lower in NOT_PASSIVE_SEGMENTS
+        or any(
+            t in NOT_PASSIVE_STEM_TOKENS
+            for t in _STEM_SPLIT.split(lower[: dot if dot >= 0 else None])
+        )
+    )
+    md = ext == ".md"
+    return (
+        _hot(name, m),
+        "service" in lower and "token" in lower and _service_token(name),
+        lower in EXCLUDED_SEGMENTS,
+        lower.startswith("readme"),
+        ext in SOURCE_EXTENSIONS,
+        ext == ".txt",
+        lower == ".env"
+        or lower.startswith(".env.")
+        or lower in CONFIG_NAMES
+        or ext in CONFIG_EXTENSIONS,  # is_configuration, inlined: asked of every name
+        own_ext in m.shell_extensions,
+        ext == "",
+        name.upper() in m.agent_upper,
+        nominated,
+        md
+        and (
+            lower in OPERATIONAL_MD_BASENAMES
+            or lower in OPERATIONAL_MD_SEGMENTS
+            or bool(_md_tokens(name) & OPERATIONAL_MD_TOKENS)
+        ),
+        md,
+        own_ext in IMAGE_EXTENSIONS,
+    )
+
+
+def _combine(path: str, dir_facts: _DirFacts | None, nf: _NameFacts, m: Matchers) -> PathFacts:
+    """The facts of ``path`` from those of its directory (None at the top) and its name."""
+    d_hot, d_service, d_excluded, d_agent, d_block, d_block_md = dir_facts or _TOP
+    (
+        n_hot,
+        n_service,
+        n_excluded,
+        readme,
+        source,
+        text,
+        config,
+        shell,
+        no_ext,
+        agent_file,
+        nominated,
+        n_block_md,
+        md,
+        image,
+    ) = nf
+    signals = d_hot | n_hot
+    if path in AUTHORITY_PATHS:
+        signals = signals | {"auth"}
+    excluded = d_excluded or n_excluded
+    named = not excluded and not readme
+    passive = (
+        nominated
+        and not config
+        and not d_block
+        and not d_agent
+        and not agent_file
+        and not (md and (d_block_md or n_block_md))
+    )
+    return facts_of(
+        tuple(sorted(signals)) if signals else (),
+        (d_service or n_service) and named and (source or config),
+        shell and named,
+        named and (source or config or no_ext) and _delivery(path, m),
+        not excluded and (source or text or config),
+        config,
+        passive,
+        image,
+        _generated(path, m),
+    )
+
+
+#: A top-level path's directory facts: it has none.
+_TOP: _DirFacts = (frozenset(), False, False, False, False, False)
+
+
+def path_facts(path: str, m: Matchers) -> PathFacts:
+    """The facts of one path, computed from its parts (nothing kept)."""
+    cut = path.rfind("/")
+    d = _dir_facts(path[:cut], m) if cut >= 0 else None
+    return _combine(path, d, _name_facts(path[cut + 1 :], m), m)
 
 
 def fact_cache(m: Matchers) -> FactCache:
     """The settings' :class:`FactCache`: what it learnt of a directory or a name serves
-    every later call with the same settings (the doc blobs to prove, then the
-    classification, see the same paths)."""
+    every later call with the same settings (the blobs to prove, then the classification,
+    see the same paths)."""
     cache = m.cache
     if cache is None or max(len(cache.names), len(cache.dirs), len(cache.paths)) > _MAX_REMEMBERED:
         cache = m.cache = FactCache(m)
     return cache
 
 
-def _found_in(rx: re.Pattern[str] | None, texts: list[str]) -> set[int]:
-    """Indexes of the texts where ``rx`` finds a match (a match holds no NUL)."""
-    if rx is None:
-        return set()
-    starts = list(itertools.accumulate((len(t) + 1 for t in texts[:-1]), initial=0))
-    return {bisect.bisect_right(starts, hit.start()) - 1 for hit in rx.finditer("\0".join(texts))}
-
-
-#: What :class:`FactCache` knows of a directory: (smallest hot token in it or None, a
-#: component is an agent folder).
-_DirFacts = tuple[str | None, bool]
-#: What it knows of a last component: (smallest hot token or None, shell extension,
-#: configuration extension, agent-instruction name, documentation name).
-_NameFacts = tuple[str | None, bool, bool, bool, bool]
-
-
 class FactCache:
-    """:func:`path_facts` for many paths at once, with the same answers.
+    """:func:`path_facts` for many paths, each distinct directory and file name asked once
+    (a candidate of 10,000 paths has far fewer of them)."""
 
-    Every fact but the two glob lists reads either the directory part of a path or its last
-    component, never both: hot tokens split at ``/`` (a token is letters and digits), so a
-    path's tokens are its directory's followed by its name's. A candidate of 10,000 paths
-    has far fewer distinct directories and names, so each is asked once.
-    """
-
-    __slots__ = ("dirs", "interned", "m", "names", "paths")
+    __slots__ = ("dirs", "m", "names", "paths")
 
     def __init__(self, m: Matchers) -> None:
         self.m = m
         self.dirs: dict[str, _DirFacts] = {}
         self.names: dict[str, _NameFacts] = {}
         self.paths: dict[str, PathFacts] = {}
-        #: the values of the facts met so far -> their one object (:func:`facts_of`)
-        self.interned: dict[FactValues, PathFacts] = {}
-
-    def _hot(self, text: str, maybe: bool = True) -> str | None:
-        """The smallest hot token among ``text``'s tokens, or None (``maybe`` False: known
-        to hold no hot token, see :meth:`learn`)."""
-        m = self.m
-        # A token equal to a hot token is a substring of the lowercased text: most names
-        # hold none, and one search says so without splitting them into tokens.
-        if not maybe or m.hot_substring is None or m.hot_substring.search(text.lower()) is None:
-            return None
-        hits = m.hot_tokens.intersection(path_tokens(text))
-        return min(hits) if hits else None
-
-    def _dir(self, d: str, maybe_hot: bool = True) -> _DirFacts:
-        agent = any(part.lower() in self.m.agent_dirs for part in d.split("/"))
-        return self._hot(d, maybe_hot), agent
-
-    def _name(self, name: str, maybe_hot: bool = True) -> _NameFacts:
-        m = self.m
-        dot = name.rfind(".")
-        ext = name[dot:].lower() if dot > 0 else ""
-        doc = ext in m.doc_extensions or (
-            name[: len(name) - len(ext)].upper() in m.doc_names and ext in m.doc_name_extensions
-        )
-        return (
-            self._hot(name, maybe_hot),
-            ext in m.shell_extensions,
-            ext in CONFIG_EXTENSIONS,
-            name.upper() in m.agent_upper,
-            doc,
-        )
 
     def learn(self, paths: Iterable[str]) -> None:
-        """:meth:`facts` of many paths at once. The two searches most paths fail (a hot
-        token as a substring, a generated glob's literal) run once over all of them joined
-        with NULs (no path, token or literal holds one), so only the paths they find are
-        searched alone. The hot-token search is sound for a path's directory and name too:
-        lowercasing maps each character on its own but for a final sigma, never ASCII."""
-        m = self.m
-        todo = [p for p in dict.fromkeys(paths) if p not in self.paths]
-        if not todo:
-            return
-        hot = _found_in(m.hot_substring, [p.lower() for p in todo])
-        hint = m.generated_hint
-        hinted = None if hint is None else _found_in(hint, ["/" + p for p in todo])
-        for i, path in enumerate(todo):
-            self.paths[path] = self._facts(path, i in hot, hinted is None or i in hinted)
+        """:meth:`facts` of many paths now (say, while git counts lines)."""
+        for path in paths:
+            if path not in self.paths:
+                self.paths[path] = self._facts(path)
 
     def facts(self, path: str) -> PathFacts:
         """What :func:`path_facts` says of ``path``."""
@@ -277,33 +360,17 @@ class FactCache:
             known = self.paths[path] = self._facts(path)
         return known
 
-    def _facts(self, path: str, maybe_hot: bool = True, maybe_generated: bool = True) -> PathFacts:
+    def _facts(self, path: str) -> PathFacts:
         m = self.m
-        delivery = m.delivery is not None and m.delivery.match(path) is not None
-        generated = (
-            maybe_generated
-            and m.generated is not None
-            and (m.generated_hint is None or m.generated_hint.search("/" + path) is not None)
-            and _is_generated(path, m)
-        )
         cut = path.rfind("/")
         name = path[cut + 1 :]
         nf = self.names.get(name)
         if nf is None:
-            nf = self.names[name] = self._name(name, maybe_hot)
-        hot, shell, config, agent, doc = nf
+            nf = self.names[name] = _name_facts(name, m)
+        df = None
         if cut >= 0:
             d = path[:cut]
             df = self.dirs.get(d)
             if df is None:
-                df = self.dirs[d] = self._dir(d, maybe_hot)
-            if df[0] is not None and (hot is None or df[0] < hot):
-                hot = df[0]
-            agent = df[1] or agent
-        values = (hot, shell, config, agent, doc, delivery, generated)
-        # a local lookup before facts_of: one call fewer per path learnt
-        return self.interned.get(values) or self._intern(values)
-
-    def _intern(self, values: FactValues) -> PathFacts:
-        facts = self.interned[values] = facts_of(*values)
-        return facts
+                df = self.dirs[d] = _dir_facts(d, m)
+        return _combine(path, df, nf, m)

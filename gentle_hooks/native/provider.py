@@ -73,9 +73,10 @@ def assess_native(
         env: the process environment (PATH for the binary).
 
     ``builtin`` runs :func:`~gentle_hooks.native.builtin.assess_native_builtin` (no
-    pydantic, no extra process); its ``candidate.consumed`` is ``acked`` (None when not).
-    ``gentle-ai`` runs the binary (:mod:`gentle_hooks.native.binary`, imported only here)
-    bounded by ``native.timeout``, passing the first requested escalation on; every failure
+    pydantic, no extra process); its ``candidate.consumed`` is ``acked``. ``gentle-ai`` runs
+    the binary (:mod:`gentle_hooks.native.binary`, imported only here) bounded by
+    ``native.timeout``. Both are handed the first requested escalation, as upstream's
+    ``--escalate-item`` (the envelope's ``risk`` rises; ``native_risk`` does not); every failure
     is an answer without an envelope, never an exception. ``auto`` is ``gentle-ai`` when it
     is on PATH, else ``builtin``.
 
@@ -90,9 +91,14 @@ def assess_native(
         from gentle_hooks.native.binary import find_binary
 
         provider = GENTLE_AI if find_binary(env) is not None else BUILTIN
+    first = requested[0] if requested else None
     if provider != GENTLE_AI:
         changes, native = assess_native_builtin(
-            repo, cand, settings.risk, consumed=True if acked else None
+            repo,
+            cand,
+            settings.risk,
+            consumed=acked,
+            escalation=(first.item.number, first.item.title, first.reason) if first else None,
         )
         return NativeAnswer(changes, native, None, BUILTIN)
     from gentle_hooks.native.binary import assess_gentle_ai
@@ -100,7 +106,7 @@ def assess_native(
     changes = repo.diff_stats(cand.base.tree, cand.tree)
     head = repo.head()
     assert repo.paths.toplevel is not None  # Repository.open refuses bare repositories
-    escalation = (requested[0].item.number, requested[0].reason) if requested else None
+    escalation = (first.item.number, first.reason) if first else None
     answer = assess_gentle_ai(
         repo.paths.toplevel,
         cand,

@@ -1,15 +1,19 @@
 """The native assessment as plain values: the ``gentle-ai.review-assessment/v1`` envelope.
 
-Layer: pure value types (standard library only). Both providers produce these: the built-in
-classifier directly, the external ``gentle-ai`` binary through a typed pydantic decode.
-:class:`gentle_hooks.report.models.ReviewAssessment` is the schema of the same envelope; a contract
-test proves :meth:`NativeAssessment.to_json` validates against it. Plain values keep
-pydantic (about 150 ms of import and first-model build, measured) off the hook path.
+Room ``native``, pure value types (standard library only). Both providers produce these:
+the built-in classifier directly, the external ``gentle-ai`` binary through a typed
+pydantic decode. The shape is upstream gentle-ai's, field for field (``internal/cli/
+review_assess.go``; its docs, ``docs/review-integration.md``): ``changed_paths`` is a
+count, ``candidate.kind`` is ``current-changes`` or ``base-diff``, a reason's ``path`` and
+``detail`` are left out when empty. :class:`gentle_hooks.report.models.ReviewAssessment` is
+the schema of the same envelope; contract tests prove :meth:`NativeAssessment.to_json` and
+:func:`failure_envelope` validate against it. Plain values keep pydantic (about 150 ms of
+import and first-model build, measured) off the hook path.
 """
 
 from __future__ import annotations
 
-from gentle_hooks.values.frozen import field, frozen
+from gentle_hooks.values.frozen import frozen
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
 if TYPE_CHECKING:
@@ -17,23 +21,30 @@ if TYPE_CHECKING:
 
 REVIEW_ASSESSMENT_SCHEMA: Final = "gentle-ai.review-assessment/v1"
 
+#: Upstream's candidate kinds: the uncommitted changes, or a committed base comparison.
+CURRENT_CHANGES, BASE_DIFF = "current-changes", "base-diff"
+#: The kind each of our projections reports (SPEC §3): ``committed`` is HEAD against a
+#: base (``--base-ref --committed-only`` upstream); the index and the work tree are current
+#: changes.
+CANDIDATE_KINDS = {"committed": BASE_DIFF, "staged": CURRENT_CHANGES, "snapshot": CURRENT_CHANGES}
+
 #: Marks an optional projection the native answer did not report (absent, not null).
 ABSENT: Any = object()
 
 
 @frozen
 class NativeReason:
-    """One reason behind the native tier: stable code, path (or None), detail line."""
+    """One reason behind the native tier: stable code, path and detail (None: absent)."""
 
     code: str
     path: str | None
-    detail: str
+    detail: str | None
 
 
 @frozen
 class NativeCandidate:
-    """The candidate as native reports it: projection kind, base ref, consumed fact
-    (None when native did not report one)."""
+    """The candidate as native reports it: kind, base ref, consumed fact (None when an
+    older binary did not report one)."""
 
     kind: str
     base_ref: str | None
@@ -45,42 +56,52 @@ class NativeAssessment:
     """The review-assessment envelope (SPEC §4).
 
     Attributes:
-        risk: ``passive`` | ``medium`` | ``high``.
-        reasons: why; changed_paths: every changed path; changed_lines: added + deleted
-            lines without binary, mode-only and generated golden files.
+        risk: ``passive`` | ``medium`` | ``high`` (``high`` once escalated).
+        reasons: why; changed_paths: how many paths changed; changed_lines: added +
+            deleted lines without binary, mode-only and generated golden files.
         candidate: kind, base_ref, consumed.
         review_due / review_due_reason / next_transition: :data:`ABSENT` when not reported;
             ``next_transition`` is opaque JSON relayed unchanged.
+        unescalated: the tier before an agent escalation raised ``risk``, or None when
+            nothing did (see :attr:`native_risk`).
         relayed: the external binary's envelope as decoded (:mod:`gentle_hooks.native.binary`),
             which :meth:`to_json` prints as it is; None for the built-in classifier.
     """
 
     risk: str
     reasons: tuple[NativeReason, ...]
-    changed_paths: tuple[str, ...]
+    changed_paths: int
     changed_lines: int
     candidate: NativeCandidate
     review_due: Any = ABSENT
     review_due_reason: Any = ABSENT
     next_transition: Any = ABSENT
-    extra: dict[str, Any] = field(default_factory=dict)
+    unescalated: str | None = None
     relayed: dict[str, Any] | None = None
 
+    @property
+    def native_risk(self) -> str:
+        """The native tier before any agent escalation (what ``nativeRisk`` reports)."""
+        return self.unescalated or self.risk
+
     def to_json(self) -> dict[str, Any]:
-        """The envelope as a JSON-ready dict; absent projections are left out.
+        """The envelope as a JSON-ready dict in upstream's field order; absent projections
+        and empty reason fields are left out.
 
         A relayed external envelope is returned as decoded (a copy), never rebuilt.
         """
         if self.relayed is not None:
             return dict(self.relayed)
-        cand: dict[str, Any] = {"kind": self.candidate.kind, "base_ref": self.candidate.base_ref}
+        cand: dict[str, Any] = {"kind": self.candidate.kind}
+        if self.candidate.base_ref:
+            cand["base_ref"] = self.candidate.base_ref
         if self.candidate.consumed is not None:
             cand["consumed"] = self.candidate.consumed
         out: dict[str, Any] = {
             "schema": REVIEW_ASSESSMENT_SCHEMA,
             "risk": self.risk,
-            "reasons": [{"code": r.code, "path": r.path, "detail": r.detail} for r in self.reasons],
-            "changed_paths": list(self.changed_paths),
+            "reasons": [reason_json(r.code, r.path, r.detail) for r in self.reasons],
+            "changed_paths": self.changed_paths,
             "changed_lines": self.changed_lines,
             "candidate": cand,
         }
@@ -89,3 +110,42 @@ class NativeAssessment:
             if value is not ABSENT:
                 out[name] = value
         return out
+
+
+def reason_json(code: str, path: str | None, detail: str | None) -> dict[str, str]:
+    """One reason as upstream prints it: ``path`` and ``detail`` only when not empty."""
+    out = {"code": code}
+    if path:
+        out["path"] = path
+    if detail:
+        out["detail"] = detail
+    return out
+
+
+def failure_envelope(kind: str, base_ref: str | None, detail: str) -> dict[str, Any]:
+    """Upstream's fail-closed envelope (``RunReviewAssess``'s ``failClosed``): what
+    ``assess --json`` prints on stdout when it cannot assess, before exiting non-zero.
+
+    Args:
+        kind: ``current-changes``, or ``base-diff`` when a base comparison was asked for.
+        base_ref: the base ref asked for, or None.
+        detail: why, one line (already redacted).
+
+    Returns:
+        ``risk: high``, one ``unassessable`` reason, no paths or lines, the candidate not
+        consumed, ``review_due: true`` with ``high_risk``.
+    """
+    cand: dict[str, Any] = {"kind": kind}
+    if base_ref:
+        cand["base_ref"] = base_ref
+    cand["consumed"] = False
+    return {
+        "schema": REVIEW_ASSESSMENT_SCHEMA,
+        "risk": "high",
+        "reasons": [reason_json("unassessable", None, detail)],
+        "changed_paths": 0,
+        "changed_lines": 0,
+        "candidate": cand,
+        "review_due": True,
+        "review_due_reason": "high_risk",
+    }

@@ -1,270 +1,375 @@
-"""The built-in classifier's path rules (SPEC §4): one table, read by one pure function.
+"""The built-in classifier's rules (SPEC §4): tables as data, read by pure functions.
 
-Layer: native, pure (value types only: no process, no file, no clock, no settings). A row
-reads what :class:`ChangeFacts` holds of one change: its status, modes and binary flag,
-what the classifier settings say of its path and of its old path (:class:`PathFacts`,
-computed by :mod:`gentle_hooks.native.pathfacts`), and whether its documentation bytes are
-proven. Rows are tried in table order; the first that holds classifies the change, and its
-id is the reason code the change gets. High rows come first; ``source`` is last and always
-holds.
+Room ``native``, pure (value types only: no process, no file, no clock, no settings). The
+rules are upstream gentle-ai's (``internal/reviewtransaction/risk.go``,
+``deriveSnapshotRiskReasons`` and ``fallbackRiskReason``); each row's id is the reason
+code it gives, in upstream's vocabulary, so the envelope reads as the real binary's:
+
+* :data:`SIGNAL_ROWS`: every row that holds for a change gives a reason with a *signal*
+  (a signal makes the candidate ``high``): ``hot_path``, ``service_token``,
+  ``shell_source``, ``executable_mode``;
+* :data:`FALLBACK_ROWS`: the first row that holds gives the change its class when no signal
+  explains the candidate: ``generated`` (a generated golden file, outside the tier),
+  ``configuration_change``, ``non_executable_only`` (passive), ``empty_content``,
+  ``executable_change``.
+
+``process_boundary`` (a process call in an eligible file's added lines) is the classifier's
+own, over what git found (:mod:`gentle_hooks.native.classifier`).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 
-from gentle_hooks.values.candidate import (
-    MODE_EXEC,
-    MODE_FILE,
-    MODE_GITLINK,
-    MODE_SYMLINK,
-    PathChange,
-)
 from gentle_hooks.values.frozen import frozen
 
-#: Extensions of configuration files (the ``configuration`` row).
-CONFIG_EXTENSIONS = (".toml", ".yaml", ".yml", ".json", ".ini", ".cfg", ".conf", ".env", ".lock")
+# -- upstream's vocabularies (risk.go), as data ------------------------------------------
+
+#: Extensions whose name and bytes may carry authored behaviour (``semanticSourceExtensions``).
+SOURCE_EXTENSIONS = frozenset(
+    [
+        ".c",
+        ".cc",
+        ".cpp",
+        ".cs",
+        ".go",
+        ".h",
+        ".hpp",
+        ".java",
+        ".js",
+        ".jsx",
+        ".kt",
+        ".kts",
+        ".php",
+        ".py",
+        ".rb",
+        ".rs",
+        ".sh",
+        ".bash",
+        ".zsh",
+        ".ts",
+        ".tsx",
+    ]
+)
+#: Segments whose files describe behaviour instead of performing it (``hasExcludedRiskSegment``).
+EXCLUDED_SEGMENTS = frozenset({"docs", "testdata", "fixture", "fixtures", "__fixtures__"})
+#: Configuration by name and by extension (``isConfigurationReviewPath``).
+CONFIG_NAMES = frozenset(
+    {
+        "go.mod",
+        "go.sum",
+        "package.json",
+        "package-lock.json",
+        "pnpm-lock.yaml",
+        "yarn.lock",
+        "dockerfile",
+        "makefile",
+    }
+)
+CONFIG_EXTENSIONS = frozenset({".json", ".yaml", ".yml", ".toml", ".ini", ".env"})
+#: gentle-ai's own review-authority sources: ``auth`` by path (``isNativeReviewAuthorityPath``).
+AUTHORITY_PATHS = frozenset(
+    f"internal/reviewtransaction/{name}.go"
+    for name in ("compact", "transaction", "compact_store", "store", "compact_gate", "gate")
+)
+#: Markdown consumed as instructions (``isOperationalMarkdownPath``): names, segments,
+#: second segments under ``internal/``, and name tokens.
+OPERATIONAL_MD_BASENAMES = frozenset(
+    {"agents.md", "claude.md", "gemini.md", "kimi.md", "skill.md", "copilot-instructions.md"}
+)
+OPERATIONAL_MD_SEGMENTS = frozenset(
+    {".agent", ".agents", ".claude", ".codex", ".cursor", ".opencode", "openspec", "runtime"}
+)
+INTERNAL_OPERATIONAL = frozenset({"runtime", "assets", "templates"})
+OPERATIONAL_MD_TOKENS = frozenset(
+    [
+        "agent",
+        "agents",
+        "skill",
+        "skills",
+        "prompt",
+        "prompts",
+        "instruction",
+        "instructions",
+        "orchestrator",
+        "orchestrators",
+        "workflow",
+        "workflows",
+    ]
+)
+#: Never nominated passive, whatever the extension (``isPassiveContentCandidatePath``).
+NOT_PASSIVE_BASENAMES = frozenset(
+    {
+        "agents.md",
+        "claude.md",
+        "gemini.md",
+        "kimi.md",
+        "soul.md",
+        "tools.md",
+        "skill.md",
+        "copilot-instructions.md",
+    }
+)
+NOT_PASSIVE_STEM_TOKENS = frozenset(
+    [
+        "agent",
+        "agents",
+        "command",
+        "commands",
+        "prompt",
+        "prompts",
+        "rule",
+        "rules",
+        "runtime",
+        "runtimes",
+        "skill",
+        "skills",
+        "workflow",
+        "workflows",
+    ]
+)
+NOT_PASSIVE_SEGMENTS = NOT_PASSIVE_STEM_TOKENS | frozenset(
+    {".github", ".claude", ".codex", ".cursor", ".gemini", ".kiro", ".kilo", ".opencode"}
+    | {".windsurf"}
+)
+#: The signal a hot token gives. Upstream's tokens: auth, update, security, webhook
+#: (security), payments; the settings' other defaults by their sense; a token only a user
+#: configured reports ``security``.
+HOT_SIGNALS = {
+    **dict.fromkeys(
+        ("auth", "authn", "authz", "authentication", "authorization", "oauth", "login"), "auth"
+    ),
+    **dict.fromkeys(("update", "updates", "updater"), "update"),
+    **dict.fromkeys(("payment", "payments", "billing"), "payments"),
+    **dict.fromkeys(
+        ("security", "secure", "crypto", "secret", "secrets", "webhook", "webhooks"), "security"
+    ),
+}
 
 
-#: A path's facts in the order of :func:`facts_of`'s arguments.
-FactValues = tuple[str | None, bool, bool, bool, bool, bool, bool]
+def signal_of(token: str) -> str:
+    """The signal of a hot token (:data:`HOT_SIGNALS`; ``security`` for any other)."""
+    return HOT_SIGNALS.get(token, "security")
+
+
+# -- what a row reads ---------------------------------------------------------------------
 
 
 class PathFacts:
-    """What the classifier settings say of one path: everything a row reads of a path.
+    """What the classifier's settings say of one path: everything a row reads of a name.
 
     Build them with :func:`facts_of`, which hands out one object per distinct value: equal
-    facts are then the same object, and identity (this plain class's equality and hash) is
-    value equality at the cost of a pointer compare, which :func:`classify_change` relies on
-    to remember the row per facts. Never changed once built.
+    facts are the same object, so identity is value equality at the cost of a pointer
+    compare (:func:`classify_change` remembers its answer per facts). Never changed.
 
     Attributes:
-        hot: the smallest hot-path token among the path's tokens, or None.
-        shell: its extension is a shell script's (``risk.shell_extensions``).
-        config: its extension is in :data:`CONFIG_EXTENSIONS`.
-        agent: an agent-instruction file, by its name or a folder it is in.
-        doc: a documentation name (by extension, or README / LICENSE ... names).
-        delivery: a delivery glob matches it (CI workflow, gate configuration).
-        generated: a generated glob matches it (golden files: outside ``changed_lines``).
+        hot: the signals of the path's hot tokens, sorted (``auth`` too for gentle-ai's own
+            review-authority sources).
+        service: a segment names ``service`` + ``token``, and the name is eligible.
+        shell: a shell script by extension (``risk.shell_extensions``), name eligible.
+        delivery: a CI workflow or gate configuration file (``risk.delivery_globs``).
+        scan: content-scan eligible: a source, ``.txt`` or configuration file outside
+            ``docs``/``testdata``/``fixtures``.
+        config: a configuration file.
+        passive: nominated for the passive tier (the bytes still decide).
+        image: an image extension (a binary image may be passive).
+        generated: a generated golden file (``risk.generated_globs``).
     """
 
-    __slots__ = ("agent", "config", "delivery", "doc", "generated", "hot", "shell")
+    __slots__ = (
+        "config",
+        "delivery",
+        "generated",
+        "hot",
+        "image",
+        "passive",
+        "scan",
+        "service",
+        "shell",
+    )
 
     def __init__(self, values: FactValues) -> None:
-        self.hot, self.shell, self.config, self.agent, self.doc, self.delivery, self.generated = (
-            values
-        )
+        (
+            self.hot,
+            self.service,
+            self.shell,
+            self.delivery,
+            self.scan,
+            self.config,
+            self.passive,
+            self.image,
+            self.generated,
+        ) = values
 
     def __repr__(self) -> str:
         body = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
         return f"PathFacts({body})"
 
 
+#: A path's facts in the order of :func:`facts_of`'s arguments.
+FactValues = tuple[tuple[str, ...], bool, bool, bool, bool, bool, bool, bool, bool]
 _INTERNED: dict[FactValues, PathFacts] = {}
 
 
 def facts_of(
-    hot: str | None,
+    hot: tuple[str, ...],
+    service: bool,
     shell: bool,
-    config: bool,
-    agent: bool,
-    doc: bool,
     delivery: bool,
+    scan: bool,
+    config: bool,
+    passive: bool,
+    image: bool,
     generated: bool,
 ) -> PathFacts:
     """The one :class:`PathFacts` holding these values (built on first use)."""
-    values = (hot, shell, config, agent, doc, delivery, generated)
+    values = (hot, service, shell, delivery, scan, config, passive, image, generated)
     facts = _INTERNED.get(values)
     if facts is None:
         facts = _INTERNED[values] = PathFacts(values)
     return facts
 
 
-#: The facts of the old path of a change that has none: they make no row hold (and leave
-#: "every path is documentation" to the new path alone).
-NO_PATH = facts_of(None, False, False, False, True, False, False)
+#: The old path of a change that has none: no row holds for it, and it leaves "passive"
+#: (and "a binary image") to the new path alone.
+NO_PATH = facts_of((), False, False, False, False, False, True, True, False)
 
 
 @frozen
 class ChangeFacts:
-    """All a row reads of one change, so the row a change gets depends on these alone.
+    """All a row reads of one change, so its class depends on these alone.
 
     Attributes:
-        status: git's status letter; old_mode / new_mode: six-digit octal modes.
-        binary: git counted no lines (a binary file).
+        old_mode / new_mode: six-digit octal modes (``000000`` for a side that is absent).
+        binary: git counted no lines; mode_only: only the mode changed.
+        lines: git counted added or deleted lines.
         new / old: the facts of its path and of its old path (:data:`NO_PATH` without one).
-        proven: both paths are documentation names and the side that exists (the old one
-            of a deletion) is a regular file proven by its bytes (:func:`is_proven_doc`).
+        proven: every side that exists is passive by its bytes
+            (:func:`~gentle_hooks.native.content.is_passive_document_content`).
     """
 
-    status: str
     old_mode: str
     new_mode: str
     binary: bool
+    mode_only: bool
+    lines: bool
     new: PathFacts
     old: PathFacts
     proven: bool
 
 
+def inspectable(f: ChangeFacts) -> bool:
+    """The change's bytes can carry authored evidence (upstream ``isInspectableStat``)."""
+    return f.lines and not f.binary and not f.mode_only and not f.new.generated
+
+
+def exec_bits_differ(old_mode: str, new_mode: str) -> bool:
+    """The executable bits differ between the two modes (a side absent is ``000000``)."""
+    return (int(old_mode, 8) & 0o111) != (int(new_mode, 8) & 0o111)
+
+
+_PLAIN_MODES = ("000000", "100644")
+
+
+def is_passive_stat(f: ChangeFacts) -> bool:
+    """Nominated passive by name and mode (upstream ``isPassiveContentCandidateStat``): a
+    regular non-executable file on both sides, not mode-only, binary only as an image."""
+    return (
+        f.new.passive
+        and f.old.passive
+        and not f.mode_only
+        and (not f.binary or (f.new.image and f.old.image))
+        and f.old_mode in _PLAIN_MODES
+        and f.new_mode in _PLAIN_MODES
+    )
+
+
+# -- the tables ---------------------------------------------------------------------------
+
+
 @frozen
-class PathClass:
-    """One change's class: its tier, a stable reason code (the row's id) and a detail line."""
-
-    tier: str
-    code: str
-    detail: str
-
-
-#: A row's test over what it may read of a change.
-Holds = Callable[[ChangeFacts], bool]
-#: A detail line that depends on the change: (change, its path's facts, its old path's).
-Explain = Callable[[PathChange, PathFacts, PathFacts], str]
-
-
-@frozen
-class PathRule:
-    """One row of :data:`PATH_RULES`.
-
-    Attributes:
-        id: the reason code the row gives (stable; reported in the envelope's reasons).
-        tier: ``passive``, ``medium`` or ``high``.
-        holds: whether the row classifies a change.
-        detail: the detail line, or a function of the change giving it.
-    """
+class SignalRow:
+    """One row of :data:`SIGNAL_ROWS`: ``id`` is the reason code; ``signals`` the signals
+    the row gives a change (none: it does not hold)."""
 
     id: str
-    tier: str
-    holds: Holds
-    detail: str | Explain
+    signals: Callable[[ChangeFacts], tuple[str, ...]]
 
 
-def is_proven_doc(data: bytes | None) -> bool:
-    """Documentation proven by its bytes: UTF-8, no NUL, no shebang."""
-    if data is None or b"\0" in data or data.startswith(b"#!"):
-        return False
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+def _hot(f: ChangeFacts) -> tuple[str, ...]:
+    new = () if f.new.generated else f.new.hot
+    old = () if f.old.generated else f.old.hot
+    return tuple(sorted({*new, *old}))
 
 
-def _is_exec_change(f: ChangeFacts) -> bool:
-    """The executable bit flipped, or an added or copied file is executable."""
-    old, new = f.old_mode, f.new_mode
-    flip = old != new and {old, new} == {MODE_FILE, MODE_EXEC}
-    return flip or (new == MODE_EXEC and f.status in ("A", "C"))
-
-
-def _hot_detail(c: PathChange, new: PathFacts, old: PathFacts) -> str:
-    if new.hot is not None:
-        return f"path token {new.hot!r} in {c.path}"
-    return f"path token {old.hot!r} in {c.old_path}"
-
-
-def _exec_detail(c: PathChange, new: PathFacts, old: PathFacts) -> str:
-    if c.exec_flip:
-        return f"mode {c.old_mode} -> {c.new_mode}"
-    return "new executable file (mode 100755)"
-
-
-#: The path rules, in precedence order. A condition on "the path" holds when it holds for
-#: the path or, on a rename or copy, for the old path; documentation needs both.
-PATH_RULES: tuple[PathRule, ...] = (
-    PathRule(
-        "hot_path",
-        "high",
-        lambda f: f.new.hot is not None or f.old.hot is not None,
-        _hot_detail,
+SIGNAL_ROWS: tuple[SignalRow, ...] = (
+    SignalRow("hot_path", _hot),
+    SignalRow(
+        "service_token",
+        lambda f: ("auth",) if inspectable(f) and (f.new.service or f.old.service) else (),
     ),
-    PathRule(
-        "delivery_config",
-        "high",
-        lambda f: f.new.delivery or f.old.delivery,
-        "CI workflow or gate configuration",
+    SignalRow(
+        "shell_source",
+        lambda f: (
+            ("shell_process",)
+            if inspectable(f) and (f.new.shell or f.new.delivery or f.old.shell or f.old.delivery)
+            else ()
+        ),
     ),
-    PathRule("shell_script", "high", lambda f: f.new.shell or f.old.shell, "shell script"),
-    PathRule("exec_bit", "high", _is_exec_change, _exec_detail),
-    PathRule(
-        "agent_instruction",
-        "medium",
-        lambda f: f.new.agent or f.old.agent,
-        "agent-instruction file",
+    SignalRow(
+        "executable_mode",
+        lambda f: ("permissions",) if exec_bits_differ(f.old_mode, f.new_mode) else (),
     ),
-    PathRule(
-        "submodule",
-        "medium",
-        lambda f: MODE_GITLINK in (f.old_mode, f.new_mode),
-        "submodule commit changed",
-    ),
-    PathRule(
-        "symlink",
-        "medium",
-        lambda f: MODE_SYMLINK in (f.old_mode, f.new_mode),
-        "symbolic link",
-    ),
-    PathRule(
-        "documentation",
-        "passive",
-        lambda f: f.proven,
-        "documentation proven by its bytes",
-    ),
-    PathRule(
-        "unproven_documentation",
-        "medium",
-        lambda f: f.new.doc and f.old.doc,
-        "documentation name, but its bytes or mode are not plain text",
-    ),
-    PathRule("binary", "medium", lambda f: f.binary, "binary file"),
-    PathRule("configuration", "medium", lambda f: f.new.config, "configuration file"),
-    PathRule("source", "medium", lambda f: True, "source or other file"),
 )
 
-#: The class each fixed-detail row gives, built once.
-_FIXED = {r.id: PathClass(r.tier, r.id, r.detail) for r in PATH_RULES if isinstance(r.detail, str)}
+
+@frozen
+class FallbackRow:
+    """One row of :data:`FALLBACK_ROWS`: ``id`` is the reason code, ``tier`` what the change
+    counts as (None: nothing, a generated golden file), ``holds`` whether the row applies."""
+
+    id: str
+    tier: str | None
+    holds: Callable[[ChangeFacts], bool]
+
+
+FALLBACK_ROWS: tuple[FallbackRow, ...] = (
+    FallbackRow("generated", None, lambda f: f.new.generated),
+    FallbackRow("configuration_change", "medium", lambda f: f.new.config),
+    FallbackRow("non_executable_only", "passive", lambda f: is_passive_stat(f) and f.proven),
+    FallbackRow(
+        "empty_content", "medium", lambda f: not f.binary and not f.mode_only and not f.lines
+    ),
+    FallbackRow("executable_change", "medium", lambda f: True),
+)
+
+
+@frozen
+class ChangeClass:
+    """One change's class: the (code, signal) pairs of the signal rows that hold, and the
+    first fallback row that holds."""
+
+    signals: tuple[tuple[str, str], ...]
+    fallback: FallbackRow
 
 
 @functools.lru_cache(maxsize=4096)
-def _first_rule(
-    status: str,
+def classify_change(
     old_mode: str,
     new_mode: str,
     binary: bool,
+    mode_only: bool,
+    lines: bool,
     new: PathFacts,
     old: PathFacts,
     proven: bool,
-) -> PathRule:
-    """The first row of :data:`PATH_RULES` that holds for these facts (remembered: a
-    candidate of 10,000 paths has a few dozen distinct facts)."""
-    facts = ChangeFacts(status, old_mode, new_mode, binary, new, old, proven)
-    for rule in PATH_RULES:
-        if rule.holds(facts):
-            return rule
-    raise AssertionError("the last path rule holds for every change")
-
-
-def classify_change(
-    c: PathChange, new: PathFacts, old: PathFacts, blobs: Mapping[str, bytes]
-) -> PathClass:
-    """The class of one change: the first row of :data:`PATH_RULES` that holds.
-
-    Args:
-        c: the change; new: its path's facts; old: its old path's facts, or
-            :data:`NO_PATH` when it has none; blobs: blob id -> bytes of the documentation
-            to prove.
-
-    Returns:
-        The row's tier and id (the reason code), with the row's detail line.
-    """
-    proven = False
-    if new.doc and old.doc:
-        deleted = c.status == "D"
-        mode = c.old_mode if deleted else c.new_mode
-        data = blobs.get(c.old_oid if deleted else c.new_oid)
-        proven = mode == MODE_FILE and is_proven_doc(data)
-    rule = _first_rule(c.status, c.old_mode, c.new_mode, c.additions is None, new, old, proven)
-    detail = rule.detail
-    if isinstance(detail, str):
-        return _FIXED[rule.id]
-    return PathClass(rule.tier, rule.id, detail(c, new, old))
+) -> ChangeClass:
+    """The class of one change (remembered: a candidate of 10,000 paths has a few dozen
+    distinct facts). Arguments are :class:`ChangeFacts`'s, in its order."""
+    f = ChangeFacts(old_mode, new_mode, binary, mode_only, lines, new, old, proven)
+    signals = tuple((row.id, s) for row in SIGNAL_ROWS for s in row.signals(f))
+    for row in FALLBACK_ROWS:
+        if row.holds(f):
+            return ChangeClass(signals, row)
+    raise AssertionError("the last fallback row holds for every change")

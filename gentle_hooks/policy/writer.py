@@ -13,7 +13,8 @@ from gentle_hooks.errors import PolicyInputError
 from gentle_hooks.policy.vocabulary import Effort, WriterSource
 from gentle_hooks.values.frozen import frozen
 
-_TOKEN_SPLIT = re.compile(r"[^0-9a-z]+")
+#: ``mini`` as a whole token of a model id (upstream ``SMALL_MODEL_ID_TOKEN``).
+_MINI_TOKEN = re.compile(r"(?:^|[-_./:\s])mini(?:$|[-_./:\s])", re.IGNORECASE)
 
 
 @frozen
@@ -32,7 +33,7 @@ class ResolvedWriter:
         profiles: the distinct writer profiles behind the candidate, in first-seen order
             (runtime evidence can hold several writers; caller and fallback hold one).
         source: runtime | caller | fallback.
-        small: True when any profile is small (low effort, ``mini`` model token, unknown).
+        small: True when any profile is small (:func:`is_small`).
         row: ``W1``..``W3``.
     """
 
@@ -56,13 +57,23 @@ def parse_effort(text: str) -> Effort:
 
 
 def is_small(profile: WriterProfile) -> bool:
-    """A writer is small when its effort is ``low``, ``mini`` is a whole token of its model
-    id (``o4-mini`` yes, ``gemini`` no), or its model is unknown."""
-    if profile.model is None or not profile.model.strip():
-        return True
+    """Upstream's small-writer rule (gentle-pi ``isSmallWriterProfile``), first match wins:
+
+    * effort ``low``: small;
+    * a model id: small exactly when ``mini`` is a whole token of it, case-insensitively,
+      delimited by the id's ends, ``- _ . / :`` or whitespace (``o4-mini``,
+      ``openai/gpt-5.4-mini``, ``mini-high`` yes; ``gemini-2.5-pro`` no);
+    * no model id: small only when the effort is unknown too (no signal at all); a known
+      effort other than ``low`` is a known-large signal (``--writer-effort high`` alone is
+      not small).
+
+    A blank model id counts as none.
+    """
     if profile.effort is Effort.LOW:
         return True
-    return "mini" in _TOKEN_SPLIT.split(profile.model.lower())
+    if profile.model is not None and profile.model.strip():
+        return _MINI_TOKEN.search(profile.model) is not None
+    return profile.effort is None
 
 
 def resolve_writer(

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any, Final
 
-from gentle_hooks.native.result import ABSENT
+from gentle_hooks.native.message import relay
+from gentle_hooks.native.result import ABSENT, BASE_DIFF, CANDIDATE_KINDS, failure_envelope
 from gentle_hooks.policy.vocabulary import Verification
 from gentle_hooks.policy.writer import is_small
 from gentle_hooks.report.fixes import commands, reasons
@@ -116,6 +117,25 @@ def build_envelope(r: AssessResult) -> dict[str, Any]:
             if value is not ABSENT:
                 out[key] = value
     return out
+
+
+def failure_json(projection: str | None, base_ref: str | None, message: str) -> dict[str, Any]:
+    """What ``assess --json`` prints on stdout when it cannot assess (SPEC §4; upstream's
+    fail-closed envelope, :func:`~gentle_hooks.native.result.failure_envelope`).
+
+    Args:
+        projection: ``committed``/``staged``, or None for the default (``snapshot``).
+        base_ref: ``--base-ref`` as given, or None.
+        message: the error's one line; relayed redacted (no paths, no secrets).
+
+    Returns:
+        A ``gentle-ai.review-assessment/v1`` failure envelope: ``risk: high``, one
+        ``unassessable`` reason; ``base-diff`` with the base ref echoed when a base ref was
+        given or the committed candidate asked for (upstream: ``--base-ref``), else
+        ``current-changes``.
+    """
+    kind = BASE_DIFF if base_ref else CANDIDATE_KINDS[projection or "snapshot"]
+    return failure_envelope(kind, base_ref, relay(message))
 
 
 def envelope_json(envelope: dict[str, Any]) -> str:

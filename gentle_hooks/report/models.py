@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic.json_schema import SkipJsonSchema
 
 from gentle_hooks.native.result import REVIEW_ASSESSMENT_SCHEMA
 from gentle_hooks.policy.vocabulary import (
@@ -33,6 +34,9 @@ from gentle_hooks.report.assess_json import ASSESS_SCHEMA
 ReviewDueReason = Literal[
     "already_reviewed", "high_risk", "slice_budget_reached", "under_budget", "passive"
 ]
+#: A JSON count: a non-negative integer a JSON number carries exactly.
+Count = Annotated[int, Field(ge=0, le=2**53 - 1)]
+NonEmpty = Annotated[str, Field(min_length=1)]
 
 
 class _Frozen(BaseModel):
@@ -40,37 +44,57 @@ class _Frozen(BaseModel):
 
 
 class AssessmentReason(_Frozen):
-    """One reason behind a native tier: a stable code, the path (or None), a detail.
+    """One reason behind a native tier: a stable code, and the path and a detail line when
+    there are (upstream leaves them out rather than empty)."""
 
-    The built-in classifier always gives a detail; the ``gentle-ai`` binary leaves out
-    ``path`` and ``detail`` when it has none, and is relayed as it printed them.
-    """
-
-    code: str
-    path: str | None = None
-    detail: str | None = None
+    code: NonEmpty
+    path: NonEmpty | SkipJsonSchema[None] = None
+    detail: NonEmpty | SkipJsonSchema[None] = None
 
 
 class AssessmentCandidate(_Frozen):
-    """The candidate as native reports it: projection kind, base ref, consumed fact."""
+    """The candidate as native reports it: ``current-changes`` or ``base-diff``, the base
+    ref of a base comparison, and whether its review was acknowledged (``consumed``)."""
 
-    kind: str
-    base_ref: str | None = None
-    consumed: bool | None = None
+    kind: Literal["current-changes", "base-diff"]
+    base_ref: NonEmpty | SkipJsonSchema[None] = None
+    consumed: bool | SkipJsonSchema[None] = None
+
+
+class TransitionArgument(BaseModel):
+    """One argument of a native continuation: name, value and, when argv, its token."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    name: NonEmpty
+    value: str
+    token: str | SkipJsonSchema[None] = None
+
+
+class NextTransition(BaseModel):
+    """The native preflight continuation (``next_transition``): opaque, relayed unchanged;
+    only its shape is checked (operation, command, arguments)."""
+
+    model_config = ConfigDict(extra="allow", frozen=True)
+
+    operation: NonEmpty
+    command: NonEmpty
+    arguments: tuple[TransitionArgument, ...]
 
 
 class ReviewAssessment(_Frozen):
-    """The ``gentle-ai.review-assessment/v1`` envelope (SPEC §4).
+    """The ``gentle-ai.review-assessment/v1`` envelope (SPEC §4), upstream's shape field for
+    field (``docs/review-integration.md`` of gentle-ai).
 
     Attributes:
         risk: passive | medium | high.
-        reasons: why, one entry per triggering path or per class of paths.
-        changed_paths: every changed path (candidate side), in git's order (built-in), or
-            their number (the ``gentle-ai`` binary reports a count).
+        reasons: why, upstream's canonical list (one per code and signal).
+        changed_paths: how many paths changed.
         changed_lines: added + deleted lines, excluding binary, mode-only and generated
             golden files.
         candidate: kind, base_ref, consumed.
-        review_due / review_due_reason / next_transition: present when known.
+        review_due / review_due_reason / next_transition: present when known (an older
+            binary leaves them out; the built-in provider never invents a continuation).
     """
 
     schema_: Literal["gentle-ai.review-assessment/v1"] = Field(
@@ -78,12 +102,12 @@ class ReviewAssessment(_Frozen):
     )
     risk: Literal["passive", "medium", "high"]
     reasons: tuple[AssessmentReason, ...]
-    changed_paths: tuple[str, ...] | Annotated[int, Field(ge=0)]
-    changed_lines: int = Field(ge=0)
+    changed_paths: Count
+    changed_lines: Count
     candidate: AssessmentCandidate
-    review_due: bool | None = None
-    review_due_reason: ReviewDueReason | None = None
-    next_transition: JsonValue = None
+    review_due: bool | SkipJsonSchema[None] = None
+    review_due_reason: ReviewDueReason | SkipJsonSchema[None] = None
+    next_transition: NextTransition | SkipJsonSchema[None] = None
 
 
 class CandidateOut(_Frozen):
@@ -198,6 +222,6 @@ class AssessEnvelope(_Frozen):
     decision: DecisionOut
     native: NativeOut
     changes: tuple[PathChangeOut, ...]
-    reviewDue: bool | None = None
-    reviewDueReason: ReviewDueReason | None = None
-    nextTransition: JsonValue = None
+    reviewDue: bool | SkipJsonSchema[None] = None
+    reviewDueReason: ReviewDueReason | SkipJsonSchema[None] = None
+    nextTransition: NextTransition | SkipJsonSchema[None] = None

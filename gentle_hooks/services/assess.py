@@ -256,7 +256,9 @@ def evaluate(
     rdd = resolve_rdd(config.rdd_env, config.rdd_git, settings.rdd_file)
     plan = build_plan(
         PlanInputs(
-            native_risk=NativeRisk(native.risk) if native is not None else NativeRisk.UNASSESSABLE,
+            native_risk=(
+                NativeRisk(native.native_risk) if native is not None else NativeRisk.UNASSESSABLE
+            ),
             escalations=escalations,
             review=review,
             runtime_writers=facts.runtime_writers(),

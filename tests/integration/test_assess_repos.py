@@ -184,7 +184,7 @@ def test_rename_binary_exec_bit_symlink_and_odd_paths(repo: Path) -> None:
     assert "dir with space/ünïcødé.txt" in by_path and "new\nline.txt" in by_path
     assert env["nativeRisk"] == "high"
     codes = {(r["code"], r["path"]) for r in env["native"]["assessment"]["reasons"]}
-    assert ("exec_bit", "tool.py") in codes
+    assert ("executable_mode", "tool.py") in codes
 
 
 def test_passive_docs_only(repo: Path) -> None:
@@ -204,9 +204,9 @@ def test_process_execution_in_changed_lines(repo: Path) -> None:
     reasons = env["native"]["assessment"]["reasons"]
     assert env["nativeRisk"] == "high" and env["risk"] == "medium"
     assert {
-        "code": "process_execution",
+        "code": "process_boundary",
         "path": "src/run.py",
-        "detail": "process call at line 3: subprocess.run(['make'])",
+        "detail": "signal: shell_process",
     } in reasons
 
 
@@ -226,7 +226,9 @@ def test_submodule_bump(repo: Path, tmp_path: Path) -> None:
     assert_matches_numstat(repo, env)
     (change,) = env["changes"]
     assert change["path"] == "vendor/lib" and change["submodule"] is True
-    assert env["native"]["assessment"]["reasons"][0]["code"] == "submodule"
+    assert env["native"]["assessment"]["reasons"] == [
+        {"code": "executable_change", "path": "vendor/lib"}
+    ]
 
 
 def test_merge_commit(repo: Path) -> None:

@@ -18,8 +18,14 @@ from hypothesis import strategies as st
 from gentle_hooks.config.settings import RiskSettings
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.native.builtin import assess_native_builtin
-from gentle_hooks.native.classifier import SHEBANG, classify, doc_blobs_to_prove, process_needles
+from gentle_hooks.native.builtin import assess_native_builtin, gather_inputs
+from gentle_hooks.native.classifier import (
+    SHEBANG,
+    classify,
+    doc_blobs_to_prove,
+    process_hits,
+    process_needles,
+)
 from gentle_hooks.values.candidate import Projection
 from tests.conftest import commit_all, git, write
 
@@ -27,18 +33,33 @@ S = RiskSettings()
 BODY = "".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(20))
 
 
+def flagged(lines, risk: RiskSettings) -> list[tuple[str, str]]:
+    """The lines :func:`process_hits` flags, as (path, what and where)."""
+    out = []
+    for hit in process_hits(lines, risk):
+        what = "shebang" if hit.line == 1 and hit.text.startswith("#!") else "process call"
+        out.append((hit.path, f"{what} at line {hit.line}: {hit.text.strip()[:120]}"))
+    return out
+
+
 def assess(root: Path, base: str = "HEAD~1", risk: RiskSettings = S):
-    """The built-in assessment of HEAD against ``base``, checked against the reference."""
+    """The built-in inputs of HEAD against ``base``, checked against the reference: git's
+    numstat, the documentation blobs and one ``-G`` scan over the whole diff, classified
+    together. Returns the changes and the flagged lines."""
     repo = Repository.open(str(root))
     cand = repo.candidate(Projection.COMMITTED, flag_ref=base, config_ref=None)
-    changes, env = assess_native_builtin(repo, cand, risk)
+    changes, blobs, added = gather_inputs(repo, cand, risk)
+    _, env = assess_native_builtin(repo, cand, risk)
     ref_changes = repo.diff_stats(cand.base.tree, cand.tree)
-    blobs = repo.read_blobs(doc_blobs_to_prove(ref_changes, risk))
-    added = repo.added_lines_matching(cand.base.tree, cand.tree, risk.process_preselect)
-    reference = classify(ref_changes, blobs, added, risk, kind="committed", base_ref=cand.base.ref)
-    assert changes == ref_changes
+    ref_blobs = repo.read_blobs(doc_blobs_to_prove(ref_changes, risk))
+    ref_added = repo.added_lines_matching(cand.base.tree, cand.tree, risk.process_preselect)
+    reference = classify(
+        ref_changes, ref_blobs, ref_added, risk, kind="base-diff", base_ref=cand.base.ref
+    )
+    assert changes == ref_changes and blobs == ref_blobs
     assert env == reference
-    return changes, [(r.path, r.detail) for r in env.reasons if r.code == "process_execution"]
+    assert flagged(added, risk) == flagged(ref_added, risk)
+    return changes, flagged(added, risk)
 
 
 @pytest.fixture

@@ -71,25 +71,28 @@ def test_an_older_envelope_invents_nothing() -> None:
     assert got.review_due is ABSENT and got.review_due_reason is ABSENT
     assert got.next_transition is ABSENT and got.candidate.consumed is None
     assert got.to_json() == sent
-    assert got.reasons[0].detail == ""  # for the human render only; JSON keeps it absent
+    assert got.reasons[0].detail is None
     assert "detail" not in got.to_json()["reasons"][0]
 
 
 def test_unknown_fields_are_ignored_and_never_projected() -> None:
-    got = decode(env(future_field={"x": 1}, candidate={"kind": "k", "consumed": False, "new": 1}))
-    assert "future_field" not in got.to_json()
-    assert got.to_json()["candidate"] == {"kind": "k", "consumed": False}
-
-
-def test_the_builtin_shape_decodes_too() -> None:
-    sent = env(
-        changed_paths=["a/auth.go"],
-        reasons=[{"code": "hot_path", "path": None, "detail": "d"}],
-        candidate={"kind": "committed", "base_ref": None, "consumed": False},
+    got = decode(
+        env(future_field={"x": 1}, candidate={"kind": "base-diff", "consumed": False, "new": 1})
     )
-    got = decode(sent)
-    assert got.changed_paths == ("a/auth.go",)
-    assert got.to_json() == sent
+    assert "future_field" not in got.to_json()
+    assert got.to_json()["candidate"] == {"kind": "base-diff", "consumed": False}
+
+
+def test_the_former_builtin_shape_is_refused() -> None:
+    """Paths as a list, a null path and a projection as the kind were the built-in
+    provider's own shape before issue 19; upstream's decoder refuses each of them."""
+    for over in (
+        {"changed_paths": ["a/auth.go"]},
+        {"reasons": [{"code": "hot_path", "path": None, "detail": "d"}]},
+        {"candidate": {"kind": "committed", "base_ref": "main", "consumed": False}},
+    ):
+        with pytest.raises(DecodeError, match="the typed model refuses"):
+            decode(env(**over))
 
 
 @pytest.mark.parametrize(
@@ -97,14 +100,14 @@ def test_the_builtin_shape_decodes_too() -> None:
     [
         ({"reasons": [{"path": "x"}]}, "reasons.0.code: Field required"),
         ({"reasons": [{"code": ""}]}, "reasons.0.code: String should have at least 1 character"),
-        ({"reasons": "none"}, "reasons: Input should be a valid tuple"),
-        ({"changed_lines": 1.5}, "changed_lines: Input should be a valid integer"),
-        ({"changed_lines": -1}, "changed_lines: Input should be greater than or equal to 0"),
-        ({"changed_lines": True}, "changed_lines: Input should be a valid integer"),
-        ({"changed_paths": -1}, "changed_paths.constrained-int"),
+        ({"reasons": "none"}, "reasons: Input should be a valid list"),
+        ({"changed_lines": 1.5}, "changed_lines: Value error, must be a non-negative integer"),
+        ({"changed_lines": -1}, "changed_lines: Value error, must be a non-negative safe integer"),
+        ({"changed_lines": True}, "changed_lines: Value error, must be a non-negative integer"),
+        ({"changed_paths": -1}, "changed_paths: Value error, must be a non-negative safe integer"),
         ({"candidate": _DROP}, "candidate: Field required"),
-        ({"candidate": {"kind": "k", "consumed": "true"}}, "candidate.consumed"),
-        ({"candidate": {"kind": "k", "consumed": None}}, "candidate.consumed is null"),
+        ({"candidate": {"kind": "base-diff", "consumed": "true"}}, "candidate.consumed"),
+        ({"candidate": {"kind": "base-diff", "consumed": None}}, "candidate.consumed is null"),
         ({"review_due": None}, "review_due is null"),
         ({"review_due": "true"}, "review_due: Input should be a valid boolean"),
         ({"review_due_reason": "low_risk"}, "review_due_reason: Input should be"),
@@ -135,7 +138,7 @@ def test_the_builtin_shape_decodes_too() -> None:
             "already_reviewed is reported exactly when candidate.consumed is true",
         ),
         (
-            {"candidate": {"kind": "k", "consumed": True}},
+            {"candidate": {"kind": "base-diff", "consumed": True}},
             "already_reviewed is reported exactly when candidate.consumed is true",
         ),
         (
@@ -246,3 +249,23 @@ def test_argv_order() -> None:
         "--json",
     )
     assert build_argv("g", "/r", [], None) == ("g", "review", "assess", "--cwd", "/r", "--json")
+
+
+@pytest.mark.parametrize(
+    ("own", "tier"),
+    [
+        ([{"code": "non_executable_only"}], "passive"),
+        ([{"code": "executable_change", "path": "a.txt"}], "medium"),
+        ([{"code": "hot_path", "path": "a/auth.go", "detail": "signal: auth"}], "high"),
+    ],
+    ids=["passive", "medium", "high"],
+)
+def test_an_escalated_answer_keeps_the_tier_before_it(own: list[Any], tier: str) -> None:
+    """The binary raises ``risk`` for ``--escalate-item``; ``nativeRisk`` is the tier its
+    own reasons explain (upstream ``riskLevelFromReasons``)."""
+    escalation = {"code": "agent_escalation", "detail": "item 2 (security): token checks"}
+    got = decode(
+        env(reasons=[*own, escalation], candidate={"kind": "base-diff", "consumed": False})
+    )
+    assert (got.risk, got.native_risk) == ("high", tier)
+    assert decode(env()).native_risk == "high" and decode(env()).unescalated is None
