@@ -22,7 +22,7 @@ from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 
 #: What a gate says after the command that makes the writer's report.
-NO_RECEIPT = "no report is recorded for this candidate yet"
+NO_RECEIPT = "no report that counts is recorded for this candidate yet"
 
 
 def binding_flags(binding: Binding) -> str:
@@ -198,7 +198,7 @@ def receipt_hints(shortfalls: Sequence[Shortfall], binding: Binding) -> list[str
         first = first_command(s, binding)
         if first is not None:
             return [
-                "no receipt is recorded for this candidate: the writer reports a command "
-                f"first: {first}"
+                "no receipt that counts is recorded for this candidate: the writer reports a "
+                f"command first: {first}"
             ]
     return []

@@ -264,7 +264,8 @@ def test_first_command(
         []
         if want is None
         else [
-            f"no receipt is recorded for this candidate: the writer reports a command first: {want}"
+            "no receipt that counts is recorded for this candidate: the writer reports a command "
+            f"first: {want}"
         ]
     )
 
