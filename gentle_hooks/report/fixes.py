@@ -19,7 +19,6 @@ from gentle_hooks.policy.shortfall import (
     VerifierShortfall,
 )
 from gentle_hooks.values.binding import Binding
-from gentle_hooks.values.candidate import Projection
 
 #: What a gate says after the command that makes the writer's report.
 NO_RECEIPT = "no report that counts is recorded for this candidate yet"
@@ -31,22 +30,9 @@ def binding_flags(binding: Binding) -> str:
 
     Returns:
         ``--cwd DIR``, ``--staged``/``--committed`` and ``--base-ref REF`` in that order,
-        ``DIR`` and ``REF`` quoted for a POSIX shell.
+        ``DIR`` and ``REF`` quoted for a POSIX shell (:meth:`Binding.flags`).
     """
-    out = ""
-    if binding.cwd is not None:
-        out += f" --cwd {_quote(binding.cwd)}"
-    if binding.projection is not Projection.SNAPSHOT:
-        out += f" --{binding.projection.value}"
-    if binding.base_ref is not None:
-        out += f" --base-ref {_quote(binding.base_ref)}"
-    return out
-
-
-def _quote(text: str) -> str:
-    import shlex  # only a --cwd or --base-ref binding needs quoting: off the gates' path
-
-    return shlex.quote(text)
+    return binding.flags()
 
 
 def reason(s: Shortfall) -> str:

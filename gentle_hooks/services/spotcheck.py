@@ -82,13 +82,8 @@ def _short(identity: str) -> str:
 
 
 def _report_command(bound: Bound, command: str) -> str:
-    """``gentle-hook receipt run [--staged|--committed] -- COMMAND``, as a shell runs it."""
-    flag = (
-        ""
-        if bound.binding.projection is Projection.SNAPSHOT
-        else f" --{bound.binding.projection.value}"
-    )
-    return f"gentle-hook receipt run{flag} -- {shlex.join(report_argv(command))}"
+    """``gentle-hook receipt run [binding flags] -- COMMAND``, as a shell runs it."""
+    return f"gentle-hook receipt run{bound.binding.flags()} -- {shlex.join(report_argv(command))}"
 
 
 def _what_to_report(bound: Bound) -> str:
@@ -97,14 +92,9 @@ def _what_to_report(bound: Bound) -> str:
     declared = bound.settings.verification.commands
     if declared:
         return f"the writer reports a declared one: {_report_command(bound, declared[0])}"
-    flag = (
-        ""
-        if bound.binding.projection is Projection.SNAPSHOT
-        else f" --{bound.binding.projection.value}"
-    )
     return (
         f"the writer runs the command that tests the change after 'gentle-hook receipt "
-        f"run{flag} --' (or declare it in verification.commands)"
+        f"run{bound.binding.flags()} --' (or declare it in verification.commands)"
     )
 
 
