@@ -233,7 +233,8 @@ def agent_repo(b: Bench, source: str, name: str) -> AgentRepo:
 
 def stage_delegated(b: Bench, a: AgentRepo, files: int) -> None:
     """Stage a ``files``-file change recorded as a writer's, with a receipt and an agreeing
-    spot check bound to the staged candidate: the commit gate evaluates it fully and passes."""
+    spot check bound to the staged candidate: the commit gate evaluates it fully and passes.
+    The receipt checks something (`true` verifies nothing and would not count)."""
     b.git(a.repo, "reset", "-q", "--hard", a.base)
     paths = regular_files(b, a.repo, files)
     touch(a.repo, paths, f"agent-{files}")
@@ -249,7 +250,7 @@ def stage_delegated(b: Bench, a: AgentRepo, files: int) -> None:
         "bench",
         *[f"--paths={p}" for p in paths],
     )
-    b.gentle(a.repo, "receipt", "add", "--staged", "true: exit 0", "--exit-code", "0")
+    b.gentle(a.repo, "receipt", "add", "--staged", "test -e .git: exit 0", "--exit-code", "0")
     b.gentle(a.repo, "spot-check", "--staged")
     a.staged_tree = b.git(a.repo, "write-tree")
     a.env = hook_env(b, a.repo, "pre-commit", ["commit", "-q", "-m", "probe"])
@@ -283,7 +284,7 @@ def push_repo(b: Bench, remote: str, name: str, counts: Sequence[int]) -> PushRe
     commits = b.git(repo, "rev-list", "--reverse", f"{base}..{tip}").split()
     for c in commits:
         b.git(repo, "switch", "-q", "--detach", c)
-        b.gentle(repo, "receipt", "add", "--committed", "true: exit 0", "--exit-code", "0")
+        b.gentle(repo, "receipt", "add", "--committed", "test -e .git: exit 0", "--exit-code", "0")
         b.gentle(repo, "spot-check", "--committed")
     branches = {}
     for n in counts:

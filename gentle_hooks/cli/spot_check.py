@@ -33,11 +33,16 @@ def spot_check(
     command: str | None,
     readback: bool,
 ) -> int:
-    """Re-run one command the writer reported for this candidate (the most recent by
-    default) and record whether the observed exit status agrees with the report.
+    """Re-run one command the writer reported for this candidate (the most recent that
+    counts, by default) on the candidate's exact tree, and record whether it succeeded
+    again.
 
-    Exits 0 when it agreed and counts for the candidate, 1 when it disagreed or does not
-    count (both are recorded; a disagreement blocks the candidate).
+    Only a report of success of a command that checks something counts (one of
+    verification.commands when the repository declares them). The re-run runs in the work
+    tree when it holds exactly the candidate, else in a temporary linked checkout of it.
+
+    Exits 0 when it agreed and counts for the candidate, 1 when it failed or does not
+    count (both are recorded; a failure after a report of success blocks the candidate).
     """
     from gentle_hooks.services.spotcheck import record_readback, run_spot_check
 
@@ -63,6 +68,7 @@ def spot_check(
         command=command,
         stdout=out,
         stderr=sys.stderr.buffer,
+        announce=lambda line: click.echo(f"spot check: {line}", err=True),
     )
     echo_recorded(outcome.recorded, as_json, err=not as_json)
     return EXIT_OK if outcome.satisfied else EXIT_BLOCKED

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Mapping
 
 from gentle_hooks.config.keys import CHOICES, ENV_KEYS, GIT_KEYS
-from gentle_hooks.config.settings import RiskSettings, Settings
+from gentle_hooks.config.settings import RiskSettings, Settings, VerificationSettings
 from gentle_hooks.errors import ConfigError
 from gentle_hooks.values.frozen import frozen, replace
 
@@ -224,6 +224,10 @@ def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:
         native_timeout=raw.native.timeout or 30.0,
         stakes=raw.stakes or "ordinary",
         risk=risk,
+        verification=VerificationSettings(
+            commands=raw.verification.commands or (),
+            dependency_dirs=raw.verification.dependency_dirs or (),
+        ),
         config_file=config_file,
     )
 

@@ -9,7 +9,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictFloat, StrictInt, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictFloat,
+    StrictInt,
+    ValidationError,
+    field_validator,
+)
 
 from gentle_hooks.errors import ConfigError
 
@@ -53,6 +61,55 @@ class RawNative(_Strict):
     timeout: StrictFloat | StrictInt | None = Field(default=None, gt=0, le=600)
 
 
+class RawVerification(_Strict):
+    """``[verification]``: the commands that count as the writer's self-verification (the
+    parent's ``## Verification`` list, SPEC §5 "Spot check") and the ignored dependency
+    folders a re-run in a temporary checkout needs (SPEC §5, §6 "spot check")."""
+
+    commands: tuple[str, ...] | None = None
+    dependency_dirs: tuple[str, ...] | None = None
+
+    @field_validator("commands")
+    @classmethod
+    def _commands(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        if value is None:
+            return None
+        if not value:
+            raise ValueError("declare at least one command, or leave the key out")
+        out = []
+        for command in value:
+            text = command.strip()
+            if not text:
+                raise ValueError("a command is empty")
+            if any(ord(c) < 32 or ord(c) == 127 for c in text):
+                raise ValueError(f"{command!r}: a command is one line without control characters")
+            out.append(text)
+        return tuple(out)
+
+    @field_validator("dependency_dirs")
+    @classmethod
+    def _dependency_dirs(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        if value is None:
+            return None
+        out = []
+        for raw in value:
+            path = raw.strip().strip("/")
+            parts = path.split("/")
+            if (
+                not path
+                or raw.strip().startswith("/")
+                or "\0" in path
+                or any(p in ("", ".", "..") for p in parts)
+                or parts[0] == ".git"
+            ):
+                raise ValueError(
+                    f"{raw!r}: a dependency folder is a path relative to the work tree root, "
+                    f"inside it and outside .git (e.g. .venv or web/node_modules)"
+                )
+            out.append(path)
+        return tuple(out)
+
+
 class RawConfig(_Strict):
     """The whole ``[tool.gentle-hooks]`` table (or ``.gentle-hooks.toml``), unvalidated
     values rejected, unknown keys rejected."""
@@ -64,6 +121,7 @@ class RawConfig(_Strict):
     gate: RawGate = RawGate()
     native: RawNative = RawNative()
     risk: RawRisk = RawRisk()
+    verification: RawVerification = RawVerification()
 
 
 def format_error(where: str, exc: ValidationError) -> str:

@@ -113,6 +113,34 @@ DEFAULT_GENERATED_GLOBS: tuple[str, ...] = (
 )
 
 
+#: Ignored folders a project's tests need that a temporary checkout of a candidate lacks
+#: (SPEC §5 "Spot check"): virtual environments and installed packages, detected at the
+#: work tree root; ``verification.dependency_dirs`` names more (nested ones too).
+DEFAULT_DEPENDENCY_DIRS: tuple[str, ...] = (
+    ".venv",
+    "venv",
+    "node_modules",
+    "bower_components",
+    "vendor",
+    ".bundle",
+)
+
+
+@frozen
+class VerificationSettings:
+    """What counts as the writer's self-verification and what a re-run needs (SPEC §5).
+
+    Attributes:
+        commands: the declared verification commands; when any are declared, only a
+            receipt of one of them counts (empty: none declared).
+        dependency_dirs: ignored folders to make available in a temporary checkout, besides
+            the detected :data:`DEFAULT_DEPENDENCY_DIRS`.
+    """
+
+    commands: tuple[str, ...] = ()
+    dependency_dirs: tuple[str, ...] = ()
+
+
 @frozen
 class RiskSettings:
     """Settings of the built-in classifier (SPEC §4).
@@ -155,6 +183,7 @@ class Settings:
         native_provider: ``builtin``, ``gentle-ai`` or ``auto``; native_timeout: seconds.
         stakes: ``ordinary``, ``shipping`` or ``audit``.
         risk: classifier settings.
+        verification: declared verification commands and dependency folders.
         config_file: the file the settings were read from, or None.
     """
 
@@ -167,4 +196,5 @@ class Settings:
     native_timeout: float = 30.0
     stakes: str = "ordinary"
     risk: RiskSettings = field(default_factory=RiskSettings)
+    verification: VerificationSettings = field(default_factory=VerificationSettings)
     config_file: str | None = None

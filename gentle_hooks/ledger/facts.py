@@ -24,6 +24,15 @@ from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.escalation import Escalation, parse_item
 from gentle_hooks.policy.plan import Satisfaction
 from gentle_hooks.policy.review import ReviewEvidence
+from gentle_hooks.policy.selfcheck import (
+    Disagreement,
+    RefusedReceipt,
+    Report,
+    Standing,
+    is_disagreement,
+    receipt_standing,
+    rerun_agrees,
+)
 from gentle_hooks.policy.vocabulary import ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
 from gentle_hooks.values.frozen import frozen
@@ -106,20 +115,48 @@ class LedgerFacts:
             caller=caller, recorded=recorded, consumed=native_consumed or self.consumed
         )
 
-    def satisfaction(self) -> Satisfaction:
+    def satisfaction(self, declared: tuple[str, ...] = ()) -> Satisfaction:
         """What was done for this exact candidate.
 
-        A re-run counts only when gentle-hooks ran it, the status agreed and the re-run
-        left the candidate unchanged. Every disagreeing re-run is listed (and blocks). A
-        verdict counts only when it was accepted when stored.
+        Args:
+            declared: the repository's ``verification.commands`` (empty: none declared;
+                the range gate reads them from the base).
+
+        A receipt counts only when it reports success of a command that checks something
+        (and is declared, when commands are declared): the policy's standing rows
+        (:func:`~gentle_hooks.policy.selfcheck.receipt_standing`). A re-run counts only
+        when gentle-hooks ran it, it re-ran a receipt that counts, the report and the
+        re-run both succeeded, and the re-run left the candidate's files as they were;
+        the stored ``agreed`` flag is not trusted, it is re-derived from the two exit
+        statuses. Every re-run that failed after a report of success is listed (and
+        blocks). A verdict counts only when it was accepted when stored.
         """
-        agreed = any(s.kind == "rerun" and s.agreed and s.counts for s in self.spot_checks)
+        standings: dict[tuple[str, int | None], Standing] = {}
+
+        def standing(command: str, exit_code: int | None) -> Standing:
+            key = (command, exit_code)
+            if key not in standings:
+                standings[key] = receipt_standing(Report(command, exit_code, declared))
+            return standings[key]
+
+        usable = [r for r in self.receipts if standing(r.command, r.exit_code).counts]
+        refused = tuple(
+            RefusedReceipt(r.id, r.command, r.exit_code, standing(r.command, r.exit_code))
+            for r in self.receipts
+            if not standing(r.command, r.exit_code).counts
+        )
+        reruns = [s for s in self.spot_checks if s.kind == "rerun"]
+        agreed = any(
+            s.counts
+            and rerun_agrees(s.reported_exit, s.observed_exit)
+            and standing(s.command, s.reported_exit).counts
+            for s in reruns
+        )
         readback = any(s.kind == "readback" and s.counts for s in self.spot_checks)
         disagreements = tuple(
-            f"spot check #{s.id} re-ran receipt #{s.receipt_id} ({s.command}): "
-            f"reported exit {s.reported_exit}, observed exit {s.observed_exit}"
-            for s in self.spot_checks
-            if s.kind == "rerun" and not s.agreed
+            Disagreement(s.id, s.receipt_id, s.command, s.reported_exit, s.observed_exit)
+            for s in reruns
+            if is_disagreement(s.reported_exit, s.observed_exit)
         )
         rejected = tuple(
             f"verdict #{v.id} (brief {v.brief_id}, status {v.status}): " + "; ".join(v.reasons)
@@ -139,7 +176,9 @@ class LedgerFacts:
                 for v in distinct
             ),
             rejected_verdicts=rejected,
-            receipts=len(self.receipts),
+            receipts=len(usable),
+            refused=refused,
+            declared=declared,
         )
 
 

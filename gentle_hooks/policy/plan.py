@@ -11,6 +11,7 @@ from collections.abc import Callable
 from gentle_hooks.policy.escalation import Escalation
 from gentle_hooks.policy.rdd import ResolvedRdd
 from gentle_hooks.policy.review import ResolvedReview, ReviewEvidence, resolve_review_outcome
+from gentle_hooks.policy.selfcheck import Disagreement, RefusedReceipt
 from gentle_hooks.policy.shortfall import PlanShortfall, SpotCheckShortfall, VerifierShortfall
 from gentle_hooks.policy.stakes import Stakes, stakes_satisfied, verifiers_required
 from gentle_hooks.policy.vocabulary import Missing, NativeRisk, PlanRisk, Verification
@@ -209,26 +210,33 @@ class Satisfaction:
     """What was done for this exact candidate (from the ledger or notes).
 
     Attributes:
-        spot_check_agreed: a spot check gentle-hooks ran itself agreed with the report.
+        spot_check_agreed: a spot check gentle-hooks ran itself re-ran a receipt that counts
+            (:func:`gentle_hooks.policy.selfcheck.receipt_standing`) and the report and the
+            re-run both succeeded (:func:`gentle_hooks.policy.selfcheck.rerun_agrees`).
         readback: a structural readback was recorded (satisfies the passive tier only).
-        disagreements: disagreeing re-runs, each naming reported and observed results.
+        disagreements: re-runs that failed after a report of success (they block).
         accepted_verdicts: verdicts accepted for the gate (SPEC §6 "verdict").
         rejected_verdicts: why each other stored verdict was not accepted.
         verdict_statuses: one entry per stored verdict for this candidate: ``pass`` for an
             accepted one, ``fail``/``blocked`` for a verifier that said so, ``abstain`` for
             a pass that was not accepted (no evidence, no full suite: it verified nothing).
             Audit stakes rule by majority over the non-abstaining ones.
-        receipts: writer reports recorded for this candidate (None when unknown); with
-            none, a gate names the report to make before the spot check.
+        receipts: writer reports recorded for this candidate that count (None when
+            unknown); with none, a gate names the report to make before the spot check.
+        refused: the receipts recorded for this candidate that cannot count, and why.
+        declared: the repository's declared verification commands (empty: none), so a
+            fix can name the command to report.
     """
 
     spot_check_agreed: bool = False
     readback: bool = False
-    disagreements: tuple[str, ...] = ()
+    disagreements: tuple[Disagreement, ...] = ()
     accepted_verdicts: int = 0
     rejected_verdicts: tuple[str, ...] = ()
     verdict_statuses: tuple[str, ...] = ()
     receipts: int | None = None
+    refused: tuple[RefusedReceipt, ...] = ()
+    declared: tuple[str, ...] = ()
 
 
 @frozen
@@ -305,6 +313,8 @@ def decide(plan: Plan, done: Satisfaction, applies: bool) -> Decision:
                 disagreements=done.disagreements,
                 readback=passive and not done.disagreements,
                 no_receipt=done.receipts == 0,
+                refused=done.refused,
+                declared=done.declared,
             )
         )
     return Decision(

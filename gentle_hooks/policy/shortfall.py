@@ -16,6 +16,7 @@ the exact command.
 from __future__ import annotations
 
 from gentle_hooks.policy.escalation import EscalationItem
+from gentle_hooks.policy.selfcheck import Disagreement, RefusedReceipt
 from gentle_hooks.policy.stakes import Stakes
 from gentle_hooks.policy.vocabulary import Missing, PlanRisk
 from gentle_hooks.values.frozen import frozen
@@ -60,19 +61,23 @@ class SpotCheckShortfall:
 
     Attributes:
         risk: the plan risk.
-        disagreements: the disagreeing re-runs, each naming reported and observed results
-            (non-empty: only a changed candidate, reported and spot-checked again, can
-            satisfy the requirement).
+        disagreements: the re-runs that failed after a report of success (non-empty: only
+            a changed candidate, reported and spot-checked again, can satisfy the
+            requirement).
         readback: a structural readback would satisfy it instead (passive plan, no
             disagreement).
-        no_receipt: no writer report is recorded for this candidate, so one must be made
-            before the spot check can re-run it.
+        no_receipt: no writer report that counts is recorded for this candidate, so one
+            must be made before the spot check can re-run it.
+        refused: the receipts recorded for it that cannot count, and why.
+        declared: the declared verification commands (empty: none declared).
     """
 
     risk: PlanRisk
-    disagreements: tuple[str, ...] = ()
+    disagreements: tuple[Disagreement, ...] = ()
     readback: bool = False
     no_receipt: bool = False
+    refused: tuple[RefusedReceipt, ...] = ()
+    declared: tuple[str, ...] = ()
 
     @property
     def what(self) -> Missing:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gentle_hooks.policy.selfcheck import Disagreement, RefusedReceipt, report_argv, row_text
 from gentle_hooks.policy.shortfall import (
     NoValidNote,
     Shortfall,
@@ -18,10 +19,9 @@ from gentle_hooks.policy.shortfall import (
     VerifierShortfall,
 )
 from gentle_hooks.values.binding import Binding
-from gentle_hooks.values.candidate import Projection
 
 #: What a gate says after the command that makes the writer's report.
-NO_RECEIPT = "no report is recorded for this candidate yet"
+NO_RECEIPT = "no report that counts is recorded for this candidate yet"
 
 
 def binding_flags(binding: Binding) -> str:
@@ -30,22 +30,9 @@ def binding_flags(binding: Binding) -> str:
 
     Returns:
         ``--cwd DIR``, ``--staged``/``--committed`` and ``--base-ref REF`` in that order,
-        ``DIR`` and ``REF`` quoted for a POSIX shell.
+        ``DIR`` and ``REF`` quoted for a POSIX shell (:meth:`Binding.flags`).
     """
-    out = ""
-    if binding.cwd is not None:
-        out += f" --cwd {_quote(binding.cwd)}"
-    if binding.projection is not Projection.SNAPSHOT:
-        out += f" --{binding.projection.value}"
-    if binding.base_ref is not None:
-        out += f" --base-ref {_quote(binding.base_ref)}"
-    return out
-
-
-def _quote(text: str) -> str:
-    import shlex  # only a --cwd or --base-ref binding needs quoting: off the gates' path
-
-    return shlex.quote(text)
+    return binding.flags()
 
 
 def reason(s: Shortfall) -> str:
@@ -66,10 +53,17 @@ def reason(s: Shortfall) -> str:
         return line
     if isinstance(s, SpotCheckShortfall):
         if s.disagreements:
-            return "a spot check disagreed with the writer's report: " + "; ".join(s.disagreements)
-        return (
+            return "a spot check failed after the writer reported success: " + "; ".join(
+                disagreement_text(d) for d in s.disagreements
+            )
+        line = (
             f"no spot check for this candidate (required in every tier; plan risk {s.risk.value})"
         )
+        if s.refused:
+            line += "; receipts that cannot count: " + "; ".join(
+                refusal_text(r, s.declared) for r in s.refused
+            )
+        return line
     if isinstance(s, NoValidNote):
         what = (
             "its note records another tree (rewritten after verification: stale)"
@@ -94,9 +88,10 @@ def command(s: Shortfall, binding: Binding) -> str:
         if s.disagreements:
             # A disagreement stays with this candidate: only a changed candidate, reported
             # again and spot-checked again, can satisfy the requirement.
+            again = runnable(s.disagreements[-1].command)
             return (
-                f"fix the change, then the writer reports again (gentle-hook receipt "
-                f"run{flags} -- <command>) and the parent runs gentle-hook spot-check{flags}"
+                f"fix the change, then: gentle-hook receipt run{flags} -- {again} && "
+                f"gentle-hook spot-check{flags}"
             )
         readback = f"  (or: gentle-hook spot-check --readback{flags})" if s.readback else ""
         return f"gentle-hook spot-check{flags}{readback}"
@@ -113,11 +108,64 @@ def command(s: Shortfall, binding: Binding) -> str:
 
 
 def first_command(s: Shortfall, binding: Binding) -> str | None:
-    """The command to run before :func:`command`: the writer's report, when a spot check
-    is missing and no report is recorded for the candidate; else None."""
-    if isinstance(s, SpotCheckShortfall) and s.no_receipt:
-        return f"gentle-hook receipt run{binding_flags(binding)} -- <test command>"
-    return None
+    """What to run before :func:`command`: the writer's report, when a spot check is
+    missing and no report that counts is recorded for the candidate; else None.
+
+    The command is runnable as printed when the report to make is known: the first declared
+    verification command, else the command of a receipt that reported failure (reported
+    again once the change is fixed). Otherwise no command can be named, and the text says
+    where the writer's own test command goes (no placeholder stands in its place).
+    """
+    if not (isinstance(s, SpotCheckShortfall) and s.no_receipt):
+        return None
+    flags = binding_flags(binding)
+    if s.declared:
+        return f"gentle-hook receipt run{flags} -- {runnable(s.declared[0])}"
+    failed = [r for r in s.refused if r.standing.row == "S-failed"]
+    if failed:
+        return f"gentle-hook receipt run{flags} -- {runnable(failed[-1].command)}"
+    return (
+        f"the writer runs the command that tests the change after 'gentle-hook receipt "
+        f"run{flags} --' (declare it in verification.commands to have it named here)"
+    )
+
+
+def runnable(command: str) -> str:
+    """A receipt's command as the shell words to put after ``gentle-hook receipt run --``
+    (:func:`gentle_hooks.policy.selfcheck.report_argv`, quoted for a POSIX shell)."""
+    return _join(report_argv(command))
+
+
+def _join(words: Sequence[str]) -> str:
+    import shlex  # off the gates' pass path: only a block renders a receipt
+
+    return shlex.join(words)
+
+
+def disagreement_text(d: Disagreement) -> str:
+    """One disagreeing re-run: which spot check, which receipt and command, both results."""
+    return (
+        f"spot check #{d.spot_check_id} re-ran receipt #{d.receipt_id} ({d.command}): "
+        f"reported exit {d.reported_exit}, observed exit {d.observed_exit}"
+    )
+
+
+def refusal_text(r: RefusedReceipt, declared: Sequence[str] = ()) -> str:
+    """Why one receipt cannot count (its standing row, in words)."""
+    head = f"receipt #{r.receipt_id} ({r.command})"
+    return f"{head} {standing_text(r.standing.row, r.exit_code, r.standing.no_check, declared)}"
+
+
+def standing_text(
+    row: str, exit_code: int | None, no_check: Sequence[str], declared: Sequence[str]
+) -> str:
+    """A standing row that refuses a receipt, in words (after the receipt's name)."""
+    if row == "S-failed":
+        return f"reported exit {exit_code}: a failure report is not self-verification"
+    if row == "S-undeclared":
+        return "is not one of the declared verification.commands (" + ", ".join(declared) + ")"
+    rows = "; ".join(f"{row_text(i)} ({i})" for i in no_check)
+    return f"verifies nothing: {rows}"
 
 
 def reasons(shortfalls: Sequence[Shortfall]) -> list[str]:
@@ -136,7 +184,7 @@ def receipt_hints(shortfalls: Sequence[Shortfall], binding: Binding) -> list[str
         first = first_command(s, binding)
         if first is not None:
             return [
-                "no receipt is recorded for this candidate: the writer reports a command "
-                f"first: {first}"
+                "no receipt that counts is recorded for this candidate: the writer reports a "
+                f"command first: {first}"
             ]
     return []

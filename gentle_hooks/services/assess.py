@@ -275,7 +275,10 @@ def evaluate(
         why = "gate.applies_to = all"
     else:
         why = None
-    decision = decide(plan, facts.satisfaction(), why is not None)
+    # verification.commands come from the configuration the caller loaded: the work tree's
+    # for local gates, the range base's for gate --range (a change cannot declare its own)
+    done = facts.satisfaction(settings.verification.commands)
+    decision = decide(plan, done, why is not None)
     return AssessResult(
         candidate=cand,
         changes=answer.changes,

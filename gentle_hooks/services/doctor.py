@@ -3,7 +3,8 @@
 Room ``services``. Each check is a function of the repository returning
 :class:`CheckResult` values; :func:`run_checks` runs them in order. Today it checks the
 ledger (store path, schema version, journal mode, ``PRAGMA integrity_check``, record
-counts) and, for every worktree, whether the commit and push gates are reachable.
+counts), for every worktree whether the commit and push gates are reachable, and whether a
+killed spot check left a temporary checkout behind (with the command that removes it).
 Read-only: the doctor never repairs, migrates or deletes anything.
 """
 
@@ -91,7 +92,11 @@ def check_hooks(repo: Repository) -> list[CheckResult]:
         ]
     rows: list[tuple[str, str, bool]] = []
     disabled: set[str] = set()
+    from gentle_hooks.services.checkout import is_ours
+
     for wt in repo.worktree_paths():
+        if is_ours(wt):
+            continue  # a spot check's temporary checkout: check_checkouts reports it
         try:
             other = Repository.open(wt)
             hooks = other.git_path("hooks")
@@ -118,8 +123,39 @@ def check_hooks(repo: Repository) -> list[CheckResult]:
     ]
 
 
+def check_checkouts(repo: Repository) -> list[CheckResult]:
+    """Temporary checkouts a spot check left behind when it was killed (SPEC §5 "Spot
+    check"): each fails, with the command that removes it (the next spot check removes
+    them too)."""
+    import shlex
+
+    from gentle_hooks.services.checkout import stale_checkouts
+
+    if repo.paths.is_bare:
+        return []
+    try:
+        stale = stale_checkouts(repo)
+    except GentleError as exc:
+        return [CheckResult("spot-check checkouts", False, exc.message)]
+    if not stale:
+        return [CheckResult("spot-check checkouts", True, "none left behind")]
+    return [
+        CheckResult(
+            "spot-check checkouts",
+            False,
+            f"{path}: left behind by a spot check that was killed; remove it: "
+            f"git worktree remove --force {shlex.quote(path)}",
+        )
+        for path in stale
+    ]
+
+
 #: The checks run on an opened repository, in order.
-CHECKS: tuple[Callable[[Repository], list[CheckResult]], ...] = (check_ledger, check_hooks)
+CHECKS: tuple[Callable[[Repository], list[CheckResult]], ...] = (
+    check_ledger,
+    check_hooks,
+    check_checkouts,
+)
 
 
 def run_checks(cwd: str | None) -> list[CheckResult]:

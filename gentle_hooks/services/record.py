@@ -17,6 +17,7 @@ import shlex
 from collections.abc import Mapping, Sequence
 from typing import IO
 
+from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import PolicyInputError, UsageError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.location import ledger_path
@@ -31,12 +32,13 @@ from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.notes.sync import refresh_for_identity
 from gentle_hooks.policy.escalation import make_escalation, parse_item
 from gentle_hooks.policy.inputs import parse_receipt_line, validate_label, validate_paths
+from gentle_hooks.policy.selfcheck import Report, Standing, receipt_standing, row_text
 from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.services.attribution import entries_for_write
 from gentle_hooks.services.runner import Observation, run_observed
 from gentle_hooks.values.binding import Binding as Binding
-from gentle_hooks.values.candidate import Candidate
-from gentle_hooks.values.frozen import field, frozen
+from gentle_hooks.values.candidate import Candidate, Projection
+from gentle_hooks.values.frozen import field, frozen, replace
 
 #: ``review`` verbs and the fact each records (``ack`` = the review was acknowledged).
 REVIEW_VERBS: dict[str, str] = {
@@ -57,12 +59,14 @@ class Bound:
     Attributes:
         repo: the opened repository; root: its absolute work tree root.
         candidate: the bound candidate; binding: how it was chosen.
+        settings: the compiled configuration (``verification.commands`` ...).
     """
 
     repo: Repository
     root: str
     candidate: Candidate
     binding: Binding
+    settings: Settings = field(default_factory=Settings)
 
 
 @frozen
@@ -109,7 +113,7 @@ def bind(binding: Binding, env: Mapping[str, str]) -> Bound:
     cand = repo.candidate(
         binding.projection, flag_ref=binding.base_ref, config_ref=config.settings.base_ref
     )
-    return Bound(repo, root, cand, binding)
+    return Bound(repo, root, cand, binding, config.settings)
 
 
 def store_path(repo: Repository) -> str:
@@ -325,7 +329,32 @@ def record_receipt_line(
             )
         )
         refresh_for_identity(bound.repo, led, bound.candidate)
-        return Recorded(led.path, stored, bound.candidate)
+        return Recorded(led.path, stored, bound.candidate, standing_notes(stored, bound))
+
+
+def standing(receipt: Receipt, settings: Settings) -> Standing:
+    """Whether a receipt counts as self-verification under the repository's declared
+    verification commands (the policy's standing rows)."""
+    declared = settings.verification.commands
+    return receipt_standing(Report(receipt.command, receipt.exit_code, declared))
+
+
+def refusal(receipt: Receipt, st: Standing, declared: tuple[str, ...]) -> str:
+    """Why a receipt cannot count, in one clause (the standing row and what it met)."""
+    if st.row == "S-failed":
+        return f"it reports exit {receipt.exit_code}: a failure report is not self-verification"
+    if st.row == "S-undeclared":
+        return "it is not one of the declared verification.commands (" + ", ".join(declared) + ")"
+    return "it verifies nothing: " + "; ".join(f"{row_text(r)} ({r})" for r in st.no_check)
+
+
+def standing_notes(receipt: Receipt, bound: Bound) -> tuple[str, ...]:
+    """The note a recorded receipt gets when it cannot count (empty when it counts)."""
+    st = standing(receipt, bound.settings)
+    if st.counts:
+        return ()
+    why = refusal(receipt, st, bound.settings.verification.commands)
+    return (f"receipt #{receipt.id} cannot count as self-verification: {why} (row {st.row})",)
 
 
 def run_receipt(
@@ -375,14 +404,37 @@ def run_receipt(
             )
         )
         refresh_for_identity(bound.repo, led, bound.candidate)
+        notes = standing_notes(stored, bound)
         after = bind(binding, env).candidate
-        notes: tuple[str, ...] = ()
         if after.identity != bound.candidate.identity:
-            notes = (
-                f"the command changed the candidate ({bound.candidate.identity[:19]}… -> "
-                f"{after.identity[:19]}…); this receipt is bound to the state before the run",
-            )
+            created = _created_only(bound.repo, bound.candidate.tree, after.tree)
+            if created and binding.projection is Projection.SNAPSHOT:
+                # Files the run itself made (caches, reports git does not ignore) are in
+                # the work tree's candidate now: the report binds to that state too.
+                again = led.add(replace(stored, id=0, identity=after.identity))
+                refresh_for_identity(bound.repo, led, after)
+                notes += (
+                    f"the run created {len(created)} file(s) git does not ignore ("
+                    + ", ".join(created[:3])
+                    + (", …" if len(created) > 3 else "")
+                    + f"): the receipt binds to the work tree with them too (#{again.id}); "
+                    "list them in .gitignore to keep them out of the candidate",
+                )
+            else:
+                notes += (
+                    f"the command changed the candidate ({bound.candidate.identity[:19]}… -> "
+                    f"{after.identity[:19]}…); this receipt is bound to the state before "
+                    "the run",
+                )
         return Recorded(led.path, stored, bound.candidate, notes), obs
+
+
+def _created_only(repo: Repository, before: str, after: str) -> list[str]:
+    """The paths ``after`` adds to ``before`` when it only adds paths; else empty."""
+    changes = repo.tree_delta(before, after)
+    if any(c.old_blob is not None for c in changes):
+        return []
+    return sorted(c.path for c in changes)
 
 
 def list_receipts(binding: Binding, env: Mapping[str, str]) -> tuple[Bound, list[Receipt]]:

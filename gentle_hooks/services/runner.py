@@ -82,6 +82,16 @@ def _pump(src: IO[bytes], sink: IO[bytes] | None, digest: hashlib._Hash) -> None
     src.close()
 
 
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """Terminate a child, then kill it if it has not exited after a few seconds."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=_DRAIN_SECONDS / 2)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 def run_observed(
     argv: Sequence[str],
     *,
@@ -132,6 +142,11 @@ def run_observed(
     except KeyboardInterrupt:
         # The child got the same SIGINT (same process group); let it finish dying.
         proc.wait()
+        raise
+    except BaseException:
+        # We are being stopped (a SIGTERM turned into SystemExit): stop the child too, so
+        # nothing runs on in a checkout about to be removed.
+        _stop(proc)
         raise
     for t in pumps:
         # A background grandchild may keep a pipe open after the command exits; do not

@@ -1,28 +1,54 @@
 """The parent's spot check (SPEC §5 "Spot check", §6): re-run a reported command, or read back.
 
-Room ``services``. Uses the git adapter, the runner and the store through
+Room ``services``. Uses the git adapter, the runner, the temporary checkout
+(:mod:`gentle_hooks.services.checkout`) and the store through
 :mod:`gentle_hooks.services.record`; returns what it recorded, never prints.
 
-A re-run counts for the candidate computed *before* it, and only when
-* gentle-hooks ran the command itself (this module), in the work tree, whose state is
-  exactly the bound candidate's tree (so the re-run tests that candidate),
-* the observed exit status equals the reported one, and
-* the candidate after the re-run is unchanged (a command that edits files tested
-  something else).
-A disagreeing re-run is recorded and blocks the candidate, naming both results.
+Only a receipt that counts is re-run: a report of success (exit 0) of a command that checks
+something, one of ``verification.commands`` when the repository declares them (the policy's
+standing rows, :func:`gentle_hooks.policy.selfcheck.receipt_standing`). The re-run runs on
+the bound candidate's exact tree:
+
+* in the work tree, when it holds exactly that tree (always for the default ``snapshot``
+  binding; for ``--staged`` / ``--committed`` when nothing else is changed). Ignored files
+  never count as a difference;
+* else in a temporary linked checkout of the tree, with the project's ignored dependency
+  folders linked in, removed afterwards. Nothing is stashed, and the user's index and work
+  tree are never written.
+
+The re-run agrees only when it succeeds too, and counts only when it left the candidate's
+files as they were (files it creates, such as caches, do not matter). A re-run that fails
+after a report of success is recorded and blocks the candidate, naming both results.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Mapping
+import shlex
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping
 from typing import IO
 
-from gentle_hooks.errors import UsageError
+from gentle_hooks.errors import GitError, UsageError
+from gentle_hooks.git.checkout import open_checkout
+from gentle_hooks.git.process import scrubbed_env
+from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt, SpotCheck
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.notes.sync import refresh_for_identity
-from gentle_hooks.services.record import Binding, Bound, Recorded, bind, open_store
+from gentle_hooks.policy.selfcheck import report_argv, rerun_agrees
+from gentle_hooks.services.checkout import candidate_checkout
+from gentle_hooks.services.record import (
+    Binding,
+    Bound,
+    Recorded,
+    bind,
+    open_store,
+    refusal,
+    standing,
+)
 from gentle_hooks.services.runner import Observation, run_observed
 from gentle_hooks.values.candidate import PathChange, Projection, candidate_identity
 from gentle_hooks.values.frozen import frozen
@@ -34,12 +60,14 @@ class SpotOutcome:
 
     Attributes:
         recorded: the spot check record (``agreed``, ``counts``, ``note``);
-        receipt: the receipt re-run; observation: exit status, duration, digest.
+        receipt: the receipt re-run; observation: exit status, duration, digest;
+        checkout: True when it re-ran in a temporary linked checkout.
     """
 
     recorded: Recorded
     receipt: Receipt
     observation: Observation
+    checkout: bool = False
 
     @property
     def satisfied(self) -> bool:
@@ -53,19 +81,54 @@ def _short(identity: str) -> str:
     return identity[:19] + "…"
 
 
-def choose_receipt(
-    led: Ledger, identity: str, receipt_id: int | None, command: str | None
-) -> Receipt:
-    """Pick the receipt to re-run for a candidate: by id, by command, else the most recent.
+def _report_command(bound: Bound, command: str) -> str:
+    """``gentle-hook receipt run [binding flags] -- COMMAND``, as a shell runs it."""
+    return f"gentle-hook receipt run{bound.binding.flags()} -- {shlex.join(report_argv(command))}"
 
-    Only receipts recorded for this exact candidate qualify: a report about another
-    state of the work tree does not describe this one.
+
+def _what_to_report(bound: Bound) -> str:
+    """The report the writer makes instead: a declared command, runnable as printed, or
+    where its own test command goes."""
+    declared = bound.settings.verification.commands
+    if declared:
+        return f"the writer reports a declared one: {_report_command(bound, declared[0])}"
+    return (
+        f"the writer runs the command that tests the change after 'gentle-hook receipt "
+        f"run{bound.binding.flags()} --' (or declare it in verification.commands)"
+    )
+
+
+def _refused(bound: Bound, rec: Receipt) -> str | None:
+    """Why ``rec`` cannot be spot-checked, with what to do instead; None when it counts."""
+    st = standing(rec, bound.settings)
+    if st.counts:
+        return None
+    why = refusal(rec, st, bound.settings.verification.commands)
+    if st.row == "S-failed":
+        again = _report_command(bound, rec.command)
+        fix = f"fix the change, then the writer reports it again: {again}"
+    else:
+        fix = _what_to_report(bound)
+    return f"receipt #{rec.id} ({rec.command}) cannot count: {why} (row {st.row}); {fix}"
+
+
+def choose_receipt(
+    led: Ledger, bound: Bound, receipt_id: int | None, command: str | None
+) -> Receipt:
+    """Pick the receipt to re-run for the bound candidate: by id, by command, else the most
+    recent that counts.
+
+    Only receipts recorded for this exact candidate qualify (a report about another state
+    of the work tree does not describe this one), and only receipts that count (a failure
+    report, a command that verifies nothing, an undeclared command are not
+    self-verification).
 
     Raises:
         UsageError: no such receipt, a receipt of another candidate, no receipt with that
-            command, or no receipt at all for this candidate (with the command to record
-            one).
+            command, a receipt that cannot count (naming why and what to report instead),
+            or no receipt at all for this candidate (with the report to make).
     """
+    identity = bound.candidate.identity
     if receipt_id is not None:
         rec = led.receipt(receipt_id)
         if rec is None:
@@ -74,24 +137,112 @@ def choose_receipt(
             raise UsageError(
                 f"receipt #{receipt_id} was recorded for another candidate "
                 f"({_short(rec.identity)}), not this one ({_short(identity)}); the writer "
-                f"reports it again on this state: gentle-hook receipt run -- {rec.command}"
+                f"reports it again on this state: {_report_command(bound, rec.command)}"
             )
+        refused = _refused(bound, rec)
+        if refused is not None:
+            raise UsageError(refused)
         return rec
     receipts = led.receipts(identity)
     if command is not None:
-        matching = [r for r in receipts if r.command == command.strip()]
-        if not matching:
-            known = "; ".join(f"#{r.id} {r.command}" for r in receipts) or "none"
+        receipts = [r for r in receipts if r.command == command.strip()]
+        if not receipts:
+            known = "; ".join(f"#{r.id} {r.command}" for r in led.receipts(identity)) or "none"
             raise UsageError(
                 f"no receipt for command {command!r} on this candidate (its receipts: {known})"
             )
-        return matching[-1]
     if not receipts:
         raise UsageError(
-            f"no receipt recorded for this candidate ({_short(identity)}); the writer reports "
-            f"a command first: gentle-hook receipt run -- <test command>"
+            f"no receipt recorded for this candidate ({_short(identity)}); "
+            + _what_to_report(bound)
         )
-    return receipts[-1]
+    for rec in reversed(receipts):
+        if _refused(bound, rec) is None:
+            return rec
+    refused = _refused(bound, receipts[-1])
+    assert refused is not None
+    more = (
+        f" (and {len(receipts) - 1} earlier receipt(s) that cannot count either)"
+        if len(receipts) > 1
+        else ""
+    )
+    raise UsageError(refused + more)
+
+
+@contextlib.contextmanager
+def _stopped_cleanly() -> Iterator[None]:
+    """While inside, SIGTERM and SIGHUP end the process through ``SystemExit`` (exit
+    128 + N), so ``finally`` blocks run and the temporary checkout is removed. Outside the
+    main thread signals cannot be handled: nothing changes there."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    saved = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
+
+
+def _holds(repo: Repository, tree: str) -> bool:
+    """True when the work tree, as ``git add -A`` would stage it, is exactly ``tree``
+    (ignored files aside). A work tree git cannot stage (a nested repository without a
+    commit) is not known to hold it: the re-run goes to a checkout."""
+    try:
+        return repo.snapshot_tree() == tree
+    except GitError:
+        return False
+
+
+@frozen
+class _Rerun:
+    """One re-run: what it observed, the tree left behind (None when git could not read
+    it: then ``problem`` says why), the candidate's paths it changed."""
+
+    observation: Observation
+    after_tree: str | None
+    touched: tuple[str, ...]
+    problem: str | None = None
+
+
+def _rerun(
+    repo: Repository,
+    root: str,
+    receipt: Receipt,
+    tree: str,
+    env: Mapping[str, str] | None,
+    stdout: IO[bytes] | None,
+    stderr: IO[bytes] | None,
+) -> _Rerun:
+    """Run the receipt in the work tree ``root`` of ``repo``, which holds ``tree``.
+
+    Raises:
+        UsageError: the receipt's directory is not there; the command cannot start.
+    """
+    run_dir = os.path.normpath(os.path.join(root, receipt.cwd))
+    if not os.path.isdir(run_dir):
+        raise UsageError(
+            f"receipt #{receipt.id} ran in {receipt.cwd!r}, which the candidate's tree does "
+            "not hold"
+        )
+    argv = receipt.argv if receipt.argv is not None else ("sh", "-c", receipt.command)
+    obs = run_observed(argv, cwd=run_dir, stdout=stdout, stderr=stderr, env=env)
+    try:
+        after = repo.snapshot_tree()
+    except GitError as exc:
+        # what the re-run left cannot be read, so whether it tested the candidate neither
+        return _Rerun(obs, None, (), f"git could not read the tree after the re-run: {exc}")
+    touched = tuple(
+        c.path
+        for c in repo.tree_delta(tree, after)
+        if c.old_blob is not None and c.old_blob != c.new_blob
+    )
+    return _Rerun(obs, after, touched)
 
 
 def run_spot_check(
@@ -102,47 +253,60 @@ def run_spot_check(
     command: str | None = None,
     stdout: IO[bytes] | None,
     stderr: IO[bytes] | None,
+    announce: Callable[[str], None] | None = None,
 ) -> SpotOutcome:
-    """Re-run one reported command for the bound candidate and record the comparison.
+    """Re-run one reported command on the bound candidate's exact tree and record the
+    comparison.
 
     Args:
         binding: the candidate; receipt_id / command: which receipt (default: the most
-            recent for this candidate); stdout / stderr: where the re-run's output streams.
+            recent that counts for this candidate); stdout / stderr: where the re-run's
+            output streams; announce: told where the re-run runs, before it starts.
 
     Returns:
         The outcome; ``satisfied`` says whether it counts.
 
     Raises:
-        UsageError: see :func:`choose_receipt`; the work tree is not the bound candidate
-            (``--committed``/``--staged`` with other changes present); the receipt's
-            directory is gone; the command cannot be started.
-        GitError / StoreError: as :func:`gentle_hooks.services.record.bind` / ``open_store``.
+        UsageError: see :func:`choose_receipt`; the receipt's directory is not in the
+            candidate; the command cannot be started.
+        GitError / StoreError: as :func:`gentle_hooks.services.record.bind` / ``open_store``;
+            the temporary checkout could not be made.
     """
     bound = bind(binding, env)
     cand = bound.candidate
     with open_store(bound.repo) as led:
-        receipt = choose_receipt(led, cand.identity, receipt_id, command)
-        seen = (
-            cand.tree if binding.projection is Projection.SNAPSHOT else bound.repo.snapshot_tree()
-        )
-        if seen != cand.tree:
-            raise UsageError(
-                f"the work tree is not the {binding.projection.value} candidate (it has other "
-                f"changes), so a re-run here would not test it; commit or stash them, or "
-                f"spot-check the work tree without --{binding.projection.value}"
-            )
-        run_dir = os.path.normpath(os.path.join(bound.root, receipt.cwd))
-        if not os.path.isdir(run_dir):
-            raise UsageError(f"receipt #{receipt.id} ran in {receipt.cwd!r}, which is gone")
-        argv = receipt.argv if receipt.argv is not None else ("sh", "-c", receipt.command)
-        obs = run_observed(argv, cwd=run_dir, stdout=stdout, stderr=stderr)
-        after = candidate_identity(cand.base.tree, bound.repo.snapshot_tree())
-        counts = after == cand.identity
-        note = None
-        if not counts:
-            note = (
-                f"the re-run changed the work tree (candidate {_short(cand.identity)} -> "
-                f"{_short(after)}); it does not count"
+        receipt = choose_receipt(led, bound, receipt_id, command)
+        in_place = binding.projection is Projection.SNAPSHOT or _holds(bound.repo, cand.tree)
+        said: list[str] = []
+        if in_place:
+            if announce is not None:
+                announce(f"re-running receipt #{receipt.id} ({receipt.command}) in the work tree")
+            rerun = _rerun(bound.repo, bound.root, receipt, cand.tree, None, stdout, stderr)
+        else:
+            deps = bound.settings.verification.dependency_dirs
+            with _stopped_cleanly(), candidate_checkout(bound.repo, bound.root, cand, deps) as co:
+                linked = f" (linked in: {', '.join(co.linked)})" if co.linked else ""
+                said.append(
+                    f"re-ran in a temporary linked checkout of the {binding.projection.value} "
+                    f"candidate's tree{linked}: the work tree has other changes"
+                )
+                if announce is not None:
+                    announce(
+                        f"re-running receipt #{receipt.id} ({receipt.command}) in a temporary "
+                        f"linked checkout of the {binding.projection.value} candidate's tree, "
+                        f"{co.root}{linked}: the work tree has other changes"
+                    )
+                repo = open_checkout(co.root)
+                rerun = _rerun(repo, co.root, receipt, cand.tree, scrubbed_env(), stdout, stderr)
+        obs = rerun.observation
+        after = candidate_identity(cand.base.tree, rerun.after_tree) if rerun.after_tree else None
+        if rerun.problem:
+            said.insert(0, rerun.problem)
+        if rerun.touched:
+            shown = ", ".join(rerun.touched[:3]) + (", …" if len(rerun.touched) > 3 else "")
+            said.insert(
+                0,
+                f"the re-run changed the candidate's files ({shown}), so it tested something else",
             )
         stored = led.add(
             SpotCheck(
@@ -150,19 +314,19 @@ def run_spot_check(
                 identity=cand.identity,
                 kind="rerun",
                 command=receipt.command,
-                agreed=obs.exit_code == receipt.exit_code,
-                counts=counts,
+                agreed=rerun_agrees(receipt.exit_code, obs.exit_code),
+                counts=not rerun.touched and rerun.problem is None,
                 receipt_id=receipt.id,
                 reported_exit=receipt.exit_code,
                 observed_exit=obs.exit_code,
                 identity_after=after,
-                note=note,
+                note="; ".join(said) or None,
                 duration_ms=obs.duration_ms,
                 output_digest=obs.output_digest,
             )
         )
         refresh_for_identity(bound.repo, led, cand)
-        return SpotOutcome(Recorded(led.path, stored, cand), receipt, obs)
+        return SpotOutcome(Recorded(led.path, stored, cand), receipt, obs, not in_place)
 
 
 def format_change(c: PathChange) -> str:

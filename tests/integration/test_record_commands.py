@@ -240,7 +240,8 @@ def test_spot_check_needs_a_receipt_for_this_candidate(cli: Cli, repo: Path) -> 
     assert r.code == 2
     assert r.err.startswith("gentle-hook: error: no receipt recorded for this candidate (")
     assert r.err.endswith(
-        "the writer reports a command first: gentle-hook receipt run -- <test command>\n"
+        "the writer runs the command that tests the change after 'gentle-hook receipt run --' "
+        "(or declare it in verification.commands)\n"
     )
 
 
@@ -259,49 +260,61 @@ def test_a_reported_command_is_rerun_with_sh_and_a_lie_blocks(cli: Cli, repo: Pa
     edit(repo)
     cli("record", "--model", "m", "--effort", "medium", cwd=repo)
     assert cli("receipt", "add", "exit 1: exit 0", "--exit-code", "0", cwd=repo).code == 0
-    assert cli("receipt", "add", "true: exit 0", "--exit-code", "0", cwd=repo).code == 0
+    check = "test -f src/app.py"
+    assert cli("receipt", "add", f"{check}: exit 0", "--exit-code", "0", cwd=repo).code == 0
     r = cli("spot-check", "--command", "exit 1", cwd=repo)
     assert r.code == 1
-    assert r.err.splitlines()[0].endswith(
+    assert r.err.splitlines()[-1].endswith(
         ": spot check #1: re-ran receipt #1 (exit 1): reported exit 0, observed exit 1: DISAGREED"
     )
-    ok = cli("spot-check", "--command", "true", cwd=repo)
+    ok = cli("spot-check", "--command", check, cwd=repo)
     assert ok.code == 0  # agreed, but the earlier disagreement still blocks the candidate
     s = cli("status", cwd=repo)
     assert s.code == 0
     assert "spot check: MISSING" in s.lines
     assert (
-        "  missing: a spot check disagreed with the writer's report: spot check #1 re-ran "
-        "receipt #1 (exit 1): reported exit 0, observed exit 1"
+        "  missing: a spot check failed after the writer reported success: spot check #1 "
+        "re-ran receipt #1 (exit 1): reported exit 0, observed exit 1"
     ) in s.lines
+    # runnable as printed once the change is fixed: exit is a shell builtin, so sh -c
     assert (
-        "  run: fix the change, then the writer reports again (gentle-hook receipt run -- "
-        "<command>) and the parent runs gentle-hook spot-check"
+        "  run: fix the change, then: gentle-hook receipt run -- sh -c 'exit 1' && "
+        "gentle-hook spot-check"
     ) in s.lines
 
 
-def test_a_rerun_that_changes_the_work_tree_does_not_count(cli: Cli, repo: Path) -> None:
+def test_a_rerun_that_changes_the_candidates_files_does_not_count(cli: Cli, repo: Path) -> None:
     edit(repo)
     cli("record", "--model", "m", "--effort", "medium", cwd=repo)
-    write = "open('generated.txt', 'a').write('x')"
+    write = "open('src/app.py', 'a').write('# touched\\n')"
     assert cli("receipt", "run", "--", PY, "-c", write, cwd=repo).code == 0
-    (repo / "generated.txt").unlink()  # back to the receipt's candidate
+    edit(repo)  # back to the receipt's candidate
     r = cli("spot-check", cwd=repo)
     assert r.code == 1
-    assert "agreed; does not count: the re-run changed the work tree (candidate sha256:" in r.err
+    assert (
+        "agreed; does not count: the re-run changed the candidate's files (src/app.py), so it "
+        "tested something else"
+    ) in r.err
     s = cli("status", cwd=repo)
     assert "spot check: MISSING" in s.lines
 
 
-def test_spot_check_committed_refuses_a_dirty_work_tree(cli: Cli, repo: Path) -> None:
-    assert cli("receipt", "run", "--committed", "--", PY, "-c", "pass", cwd=repo).code == 0
+def test_a_rerun_that_creates_files_counts(cli: Cli, repo: Path) -> None:
+    """Files the run itself creates (a report, a cache git does not ignore) are not the
+    candidate's: the re-run counts, and the receipt binds to the work tree with them too."""
     edit(repo)
-    r = cli("spot-check", "--committed", cwd=repo)
-    assert r.code == 2
-    assert "the work tree is not the committed candidate (it has other changes)" in r.err
-    (repo / "src" / "app.py").write_text("def add(a, b):\n    return a + b\n", encoding="utf-8")
-    r = cli("spot-check", "--committed", cwd=repo)
+    cli("record", "--model", "m", "--effort", "medium", cwd=repo)
+    write = "open('report.txt', 'w').write('ok')"
+    made = cli("receipt", "run", "--", PY, "-c", write, cwd=repo)
+    assert made.code == 0
+    assert (
+        "note: the run created 1 file(s) git does not ignore (report.txt): the receipt binds "
+        "to the work tree with them too (#2); list them in .gitignore to keep them out of the "
+        "candidate"
+    ) in made.lines
+    r = cli("spot-check", cwd=repo)
     assert r.code == 0, r
+    assert r.err.splitlines()[-1].endswith(": agreed")
 
 
 def test_readback_satisfies_only_the_passive_tier(cli: Cli, repo: Path) -> None:

@@ -49,6 +49,15 @@ def test_pyproject_table(tmp_path: Path) -> None:
         ("[risk]\nslice_budget = 0\n", "risk.slice_budget"),
         ('[risk]\nprocess_patterns = ["(unclosed"]\n', "process_patterns"),
         ("mode = \n", "cannot read config"),
+        ('[verification]\ncheck = ["x"]\n', "unknown key 'verification.check'"),
+        ("[verification]\ncommands = []\n", "verification.commands"),
+        ('[verification]\ncommands = ["  "]\n', "a command is empty"),
+        ('[verification]\ncommands = ["a\\nb"]\n', "one line"),
+        ('[verification]\ncommands = "pytest"\n', "verification.commands"),
+        ('[verification]\ndependency_dirs = ["/opt/venv"]\n', "relative to the work tree"),
+        ('[verification]\ndependency_dirs = ["../venv"]\n', "inside it"),
+        ('[verification]\ndependency_dirs = [".git/x"]\n', "outside .git"),
+        ('[verification]\ndependency_dirs = ["a/./b"]\n', "dependency_dirs"),
     ],
 )
 def test_bad_config_names_the_key(tmp_path: Path, text: str, message: str) -> None:
@@ -56,6 +65,21 @@ def test_bad_config_names_the_key(tmp_path: Path, text: str, message: str) -> No
     with pytest.raises(ConfigError) as exc:
         load_config(str(tmp_path), b"", {})
     assert message in str(exc.value) and exc.value.exit_code == 2
+
+
+def test_verification_table(tmp_path: Path) -> None:
+    """``[verification]``: the declared commands (stripped) and the dependency folders
+    (trailing slashes dropped); absent, nothing is declared."""
+    assert load_config(str(tmp_path), b"", {}).settings.verification.commands == ()
+    write_cfg(
+        tmp_path,
+        '[tool.gentle-hooks.verification]\ncommands = [" pytest -q ", "npm test"]\n'
+        'dependency_dirs = ["web/node_modules/", ".cache/deps"]\n',
+        "pyproject.toml",
+    )
+    v = load_config(str(tmp_path), b"", {}).settings.verification
+    assert v.commands == ("pytest -q", "npm test")
+    assert v.dependency_dirs == ("web/node_modules", ".cache/deps")
 
 
 def test_two_config_files_is_an_error(tmp_path: Path) -> None:

@@ -12,6 +12,7 @@ from gentle_hooks.ledger.records import (
     WriterEntryRecord,
 )
 from gentle_hooks.policy.plan import Satisfaction
+from gentle_hooks.policy.selfcheck import Disagreement
 from gentle_hooks.policy.vocabulary import Effort, ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile
 
@@ -53,9 +54,7 @@ def test_only_an_agreeing_rerun_that_counts_satisfies() -> None:
 def test_a_disagreement_is_named_with_both_results() -> None:
     s = _facts(spot_checks=(_rerun(1, agreed=True), _rerun(2, agreed=False))).satisfaction()
     assert s.spot_check_agreed
-    assert s.disagreements == (
-        "spot check #2 re-ran receipt #1 (pytest -q): reported exit 0, observed exit 1",
-    )
+    assert s.disagreements == (Disagreement(2, 1, "pytest -q", 0, 1),)
 
 
 def test_readback_is_recorded_as_readback() -> None:

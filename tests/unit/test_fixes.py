@@ -12,6 +12,7 @@ from gentle_hooks.policy.escalation import ESCALATION_ITEMS, Escalation, make_es
 from gentle_hooks.policy.plan import Plan, PlanInputs, Satisfaction, build_plan, decide
 from gentle_hooks.policy.rdd import ResolvedRdd
 from gentle_hooks.policy.review import ReviewEvidence
+from gentle_hooks.policy.selfcheck import Disagreement, RefusedReceipt, Standing
 from gentle_hooks.policy.shortfall import (
     NoValidNote,
     Shortfall,
@@ -63,9 +64,14 @@ VERIFIER = VerifierShortfall(
 SPOT = SpotCheckShortfall(risk=PlanRisk.MEDIUM)
 READBACK = SpotCheckShortfall(risk=PlanRisk.PASSIVE, readback=True)
 DISAGREED = SpotCheckShortfall(
-    risk=PlanRisk.MEDIUM,
-    disagreements=("spot check #2 re-ran receipt #1 (pytest): reported exit 0, observed exit 1",),
+    risk=PlanRisk.MEDIUM, disagreements=(Disagreement(2, 1, "pytest", 0, 1),)
 )
+#: A disagreement of a ``receipt add`` line that is no plain words: re-reported through sh -c.
+DISAGREED_SHELL = SpotCheckShortfall(
+    risk=PlanRisk.MEDIUM, disagreements=(Disagreement(3, 2, "pytest -q && echo ok", 0, 2),)
+)
+
+D1 = Disagreement(4, 3, "pytest", 0, 1)
 
 #: (shortfall, command template): ``{f}`` stands for the binding's flags.
 COMMANDS = [
@@ -78,9 +84,14 @@ COMMANDS = [
     ),
     pytest.param(
         DISAGREED,
-        "fix the change, then the writer reports again (gentle-hook receipt run{f} -- "
-        "<command>) and the parent runs gentle-hook spot-check{f}",
+        "fix the change, then: gentle-hook receipt run{f} -- pytest && gentle-hook spot-check{f}",
         id="spot-check-disagreed",
+    ),
+    pytest.param(
+        DISAGREED_SHELL,
+        "fix the change, then: gentle-hook receipt run{f} -- sh -c 'pytest -q && echo ok' && "
+        "gentle-hook spot-check{f}",
+        id="spot-check-disagreed-shell-line",
     ),
     pytest.param(
         NoValidNote(stale=False),
@@ -162,9 +173,27 @@ REASONS = [
     ),
     pytest.param(
         DISAGREED,
-        "a spot check disagreed with the writer's report: spot check #2 re-ran receipt #1 "
-        "(pytest): reported exit 0, observed exit 1",
+        "a spot check failed after the writer reported success: spot check #2 re-ran receipt "
+        "#1 (pytest): reported exit 0, observed exit 1",
         id="spot-check-disagreed",
+    ),
+    pytest.param(
+        SpotCheckShortfall(
+            risk=PlanRisk.MEDIUM,
+            no_receipt=True,
+            refused=(
+                RefusedReceipt(1, "pytest -q", 1, Standing(False, "S-failed")),
+                RefusedReceipt(2, "true", 0, Standing(False, "S-no-check", ("N-true",))),
+                RefusedReceipt(3, "make lint", 0, Standing(False, "S-undeclared")),
+            ),
+            declared=("pytest -q", "npm test"),
+        ),
+        "no spot check for this candidate (required in every tier; plan risk medium); "
+        "receipts that cannot count: receipt #1 (pytest -q) reported exit 1: a failure "
+        "report is not self-verification; receipt #2 (true) verifies nothing: true succeeds "
+        "and checks nothing (N-true); receipt #3 (make lint) is not one of the declared "
+        "verification.commands (pytest -q, npm test)",
+        id="spot-check-receipts-refused",
     ),
     pytest.param(
         NoValidNote(stale=False),
@@ -198,8 +227,28 @@ def test_reason(shortfall: Shortfall, text: str) -> None:
         pytest.param(SPOT, None, id="spot-check-with-report"),
         pytest.param(
             SpotCheckShortfall(risk=PlanRisk.MEDIUM, no_receipt=True),
-            "gentle-hook receipt run{f} -- <test command>",
+            "the writer runs the command that tests the change after 'gentle-hook receipt "
+            "run{f} --' (declare it in verification.commands to have it named here)",
             id="spot-check-without-report",
+        ),
+        pytest.param(
+            SpotCheckShortfall(
+                risk=PlanRisk.MEDIUM, no_receipt=True, declared=("pytest -q", "npm test")
+            ),
+            "gentle-hook receipt run{f} -- pytest -q",
+            id="spot-check-without-report-declared",
+        ),
+        pytest.param(
+            SpotCheckShortfall(
+                risk=PlanRisk.MEDIUM,
+                no_receipt=True,
+                refused=(
+                    RefusedReceipt(1, "pytest -q", 1, Standing(False, "S-failed")),
+                    RefusedReceipt(2, "true", 0, Standing(False, "S-no-check", ("N-true",))),
+                ),
+            ),
+            "gentle-hook receipt run{f} -- pytest -q",
+            id="spot-check-after-a-failure-report",
         ),
         pytest.param(VERIFIER, None, id="verifier"),
         pytest.param(NoValidNote(stale=False), None, id="no-note"),
@@ -215,7 +264,8 @@ def test_first_command(
         []
         if want is None
         else [
-            f"no receipt is recorded for this candidate: the writer reports a command first: {want}"
+            "no receipt that counts is recorded for this candidate: the writer reports a command "
+            f"first: {want}"
         ]
     )
 
@@ -258,14 +308,14 @@ def _plan(native: NativeRisk, escalations: tuple[Escalation, ...] = (), stakes=S
         ),
         pytest.param(
             _plan(NativeRisk.MEDIUM),
-            Satisfaction(spot_check_agreed=True, disagreements=("d1",), receipts=1),
-            (SpotCheckShortfall(PlanRisk.MEDIUM, disagreements=("d1",)),),
+            Satisfaction(spot_check_agreed=True, disagreements=(D1,), receipts=1),
+            (SpotCheckShortfall(PlanRisk.MEDIUM, disagreements=(D1,)),),
             id="medium-disagreed",
         ),
         pytest.param(
             _plan(NativeRisk.PASSIVE),
-            Satisfaction(readback=True, disagreements=("d1",), receipts=1),
-            (SpotCheckShortfall(PlanRisk.PASSIVE, disagreements=("d1",)),),
+            Satisfaction(readback=True, disagreements=(D1,), receipts=1),
+            (SpotCheckShortfall(PlanRisk.PASSIVE, disagreements=(D1,)),),
             id="passive-disagreed-no-readback-alternative",
         ),
         pytest.param(

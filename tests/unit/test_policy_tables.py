@@ -20,6 +20,7 @@ from gentle_hooks.policy.review import (
     ReviewEvidence,
     resolve_review_outcome,
 )
+from gentle_hooks.policy.selfcheck import Disagreement
 from gentle_hooks.policy.vocabulary import (
     Effort,
     Missing,
@@ -452,7 +453,7 @@ DECISION_CASES = [
     pytest.param(
         NativeRisk.MEDIUM,
         False,
-        Satisfaction(spot_check_agreed=True, disagreements=("pytest: exit 0 vs 1",)),
+        Satisfaction(spot_check_agreed=True, disagreements=(Disagreement(2, 1, "pytest", 0, 1),)),
         True,
         True,
         (Missing.SPOT_CHECK,),
@@ -482,7 +483,7 @@ def test_decision_row(native, escalated, done, applies, blocked, missing) -> Non
 def test_disagreement_names_both_results() -> None:
     d = decide(
         plan_for(NativeRisk.MEDIUM),
-        Satisfaction(disagreements=("pytest -q: reported exit 0, observed exit 1",)),
+        Satisfaction(disagreements=(Disagreement(2, 1, "pytest -q", 0, 1),)),
         True,
     )
     assert "reported exit 0, observed exit 1" in reasons(d.shortfalls)[0]

@@ -1,0 +1,412 @@
+"""Commands that verify nothing, and a shell line judged by whether it can succeed while
+every check in it fails (SPEC §5 "Spot check": "a command that verifies nothing does not
+count").
+
+Room ``policy`` (pure). Two tables and a reader:
+
+* :data:`NO_CHECK_ROWS` — commands that succeed whatever the change does (``true``, ``:``,
+  ``exit 0``, ``echo``/``printf``, ``sleep`` ...), matched on a simple command's program
+  name (a path only in a system ``bin`` directory: ``./true`` is the project's own script);
+* :data:`SHAPE_ROWS` — ways a line succeeds without its check succeeding: ``! pytest``,
+  ``pytest &``, a line of assignments only, a failure masked by ``||``, ``;`` or a pipe;
+* :data:`WRAPPERS` and :data:`SHELLS` are read through (``env X=1 pytest``, ``timeout 60
+  pytest``, ``sh -c '...'``).
+
+A line *checks something* when it cannot succeed unless one of its checks (a simple command
+not in :data:`NO_CHECK_ROWS`) succeeds: :func:`judge_command` evaluates the line's exit
+status (POSIX XCU §2.9.2 pipelines: the last command's status, any failure with
+``pipefail``; §2.9.3 lists: ``&&``, ``||``, ``;``, ``&``; ``set -e``; ``exit``) with every
+check failing. A line this reader cannot evaluate (an ``if``/``for``/``while``, a
+here-document; :func:`gentle_hooks.policy.shell.parse_line`) counts as a check: the re-run
+on the candidate's exact tree still has to succeed, and a repository that wants more
+declares its commands (``verification.commands``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+
+from gentle_hooks.policy.shell import AndOr, Group, Pipeline, ShellList, Simple, parse_line
+from gentle_hooks.values.frozen import frozen
+
+
+def _any(args: tuple[str, ...]) -> bool:
+    return True
+
+
+def _exit_zero(args: tuple[str, ...]) -> bool:
+    return args in ((), ("0",))
+
+
+@frozen
+class NoCheckRow:
+    """A command that verifies nothing.
+
+    Attributes:
+        id: stable row id; programs: program names it matches; args: whether the
+            arguments qualify; text: the row in words (docs and reasons).
+    """
+
+    id: str
+    programs: tuple[str, ...]
+    args: Callable[[tuple[str, ...]], bool]
+    text: str
+
+
+#: Commands that succeed whatever the change does (first match wins).
+NO_CHECK_ROWS: tuple[NoCheckRow, ...] = (
+    NoCheckRow("N-true", ("true",), _any, "true succeeds and checks nothing"),
+    NoCheckRow("N-colon", (":",), _any, ": (the null command) succeeds and checks nothing"),
+    NoCheckRow(
+        "N-exit0", ("exit",), _exit_zero, "exit 0 (a bare exit: the status before it) ends the line"
+    ),
+    NoCheckRow("N-echo", ("echo", "printf"), _any, "echo and printf print their arguments"),
+    NoCheckRow("N-sleep", ("sleep",), _any, "sleep waits"),
+    NoCheckRow("N-wait", ("wait",), _any, "wait (without a job) succeeds"),
+    NoCheckRow("N-where", ("cd", "pwd", "pushd", "popd"), _any, "moving around checks nothing"),
+    NoCheckRow(
+        "N-show",
+        ("ls", "cat", "tee", "date", "whoami", "hostname", "uname", "id", "env", "printenv"),
+        _any,
+        "showing files or the environment checks nothing",
+    ),
+    NoCheckRow(
+        "N-state",
+        ("set", "export", "unset", "shopt", "umask", "ulimit", "alias", "trap"),
+        _any,
+        "setting shell options or the environment checks nothing",
+    ),
+    NoCheckRow(
+        "N-declare",
+        ("shift", "local", "readonly", "declare", "typeset"),
+        _any,
+        "declaring variables checks nothing",
+    ),
+)
+
+
+@frozen
+class ShapeRow:
+    """A shape of line whose success says nothing about its checks."""
+
+    id: str
+    text: str
+
+
+#: Shapes of a line that succeed without a check succeeding (reported with the rows above).
+SHAPE_ROWS: tuple[ShapeRow, ...] = (
+    ShapeRow("N-negated", "! inverts the status: success means the command failed"),
+    ShapeRow("N-background", "a command ended by & runs in the background; the line succeeds"),
+    ShapeRow("N-empty", "assignments or redirections alone run nothing"),
+    ShapeRow("N-masked", "the line succeeds after its checks fail (||, ;, a pipe into tee)"),
+)
+
+#: Directories whose programs are matched by name against :data:`NO_CHECK_ROWS`.
+SYSTEM_BIN = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/")
+
+
+@frozen
+class Wrapper:
+    """A command that runs the command in its arguments.
+
+    Attributes:
+        name: the program; options_with_value: its options that take the next word;
+        leading: positional words before the command (``timeout``'s duration).
+    """
+
+    name: str
+    options_with_value: tuple[str, ...] = ()
+    leading: int = 0
+
+
+#: Commands read through to the command they run (``env`` also skips ``NAME=value``).
+WRAPPERS: tuple[Wrapper, ...] = (
+    Wrapper("env", ("-u", "-C", "-S", "--unset", "--chdir")),
+    Wrapper("command"),
+    Wrapper("builtin"),
+    Wrapper("exec", ("-a",)),
+    Wrapper("nohup"),
+    Wrapper("time"),
+    Wrapper("nice", ("-n", "--adjustment")),
+    Wrapper("timeout", ("-s", "-k", "--signal", "--kill-after"), leading=1),
+    Wrapper("stdbuf", ("-i", "-o", "-e")),
+)
+#: Shells whose ``-c`` script is read as a line of its own.
+SHELLS = ("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash")
+#: How deep ``sh -c`` scripts and wrappers are read.
+MAX_DEPTH = 8
+
+
+@frozen
+class Judgement:
+    """What :func:`judge_command` found.
+
+    Attributes:
+        checks: the line can succeed only when one of its checks succeeds (or it cannot be
+            evaluated, see the module docstring).
+        rows: the :data:`NO_CHECK_ROWS` and :data:`SHAPE_ROWS` ids met, in order (empty when
+            ``checks``).
+    """
+
+    checks: bool
+    rows: tuple[str, ...] = ()
+
+
+class _State:
+    """A shell's state while a line is evaluated with every check failing."""
+
+    def __init__(self, pipefail: bool = False) -> None:
+        self.pipefail = pipefail
+        self.errexit = False
+        self.last = True  # $?: True for success
+        self.rows: list[str] = []
+
+    def copy(self) -> _State:
+        other = _State(self.pipefail)
+        other.errexit, other.last, other.rows = self.errexit, self.last, self.rows
+        return other
+
+    def met(self, row: str) -> None:
+        if row not in self.rows:
+            self.rows.append(row)
+
+
+class _Exit(Exception):
+    """``exit`` ends the (sub)shell with this status."""
+
+    def __init__(self, ok: bool) -> None:
+        super().__init__()
+        self.ok = ok
+
+
+def _program(word: str) -> str:
+    """The name a program word is matched by: itself, or its base name in a system bin."""
+    if "/" not in word:
+        return word
+    return word.rsplit("/", 1)[1] if word.startswith(SYSTEM_BIN) else word
+
+
+def _unwrap(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The command a wrapper runs; None when ``words`` is no wrapper (or wraps nothing)."""
+    wrapper = next((w for w in WRAPPERS if w.name == _program(words[0])), None)
+    if wrapper is None:
+        return None
+    i, leading = 1, wrapper.leading
+    while i < len(words):
+        w = words[i]
+        if w == "--":
+            i += 1
+            break
+        if w in wrapper.options_with_value:
+            i += 2
+        elif (w.startswith("-") and len(w) > 1) or (wrapper.name == "env" and "=" in w):
+            i += 1
+        elif leading:
+            leading -= 1
+            i += 1
+        else:
+            break
+    rest = words[i:]
+    return rest or None
+
+
+def _shell_script(words: tuple[str, ...]) -> tuple[str | None, bool]:
+    """(the ``-c`` script of a shell invocation or None, whether ``-o pipefail`` was set)."""
+    has_c = pipefail = False
+    i = 1
+    while i < len(words):
+        w = words[i]
+        if w in ("-o", "+o"):
+            pipefail = pipefail or (w == "-o" and words[i + 1 : i + 2] == ("pipefail",))
+            i += 2
+            continue
+        if w == "--":
+            i += 1
+            continue
+        if w.startswith("-") and len(w) > 1:
+            has_c = has_c or "c" in w[1:]
+            i += 1
+            continue
+        if w.startswith("+"):
+            i += 1
+            continue
+        return (w if has_c else None), pipefail
+    return None, pipefail
+
+
+def _simple(words: tuple[str, ...], st: _State, depth: int) -> bool:
+    """The status of a simple command with every check failing."""
+    if not words:
+        st.met("N-empty")
+        return True
+    if depth > MAX_DEPTH:
+        return False
+    inner = _unwrap(words)
+    if inner is not None:
+        return _simple(inner, st, depth + 1)
+    name = _program(words[0])
+    args = words[1:]
+    if name in SHELLS:
+        script, pipefail = _shell_script(words)
+        if script is None:
+            return False  # a script file, or stdin: it checks what it checks
+        line = parse_line(script)
+        if line is None:
+            return False
+        shell = _State(pipefail)
+        shell.rows = st.rows  # one list of rows met for the whole line
+        try:
+            return _list(line, shell, depth + 1)
+        except _Exit as done:
+            return done.ok
+    if name == "set":
+        flags = "".join(a[1:] for a in args if a.startswith("-") and a != "-o")
+        if "e" in flags or "errexit" in args:
+            st.errexit = True
+        if "pipefail" in args:
+            st.pipefail = True
+    if name == "exit":
+        if not args or args == ("$?",):
+            st.met("N-exit0")
+            raise _Exit(st.last)
+        if args == ("0",):
+            st.met("N-exit0")
+            raise _Exit(True)
+        raise _Exit(False)
+    for row in NO_CHECK_ROWS:
+        if name in row.programs and row.args(args):
+            st.met(row.id)
+            return True
+    return False  # a check: assumed to fail
+
+
+def _pipeline(p: Pipeline, st: _State, depth: int) -> bool:
+    statuses = []
+    for cmd in p.commands:
+        if isinstance(cmd, Group):
+            inner = st.copy() if cmd.subshell else st
+            try:
+                ok = _list(cmd.body, inner, depth + 1)
+            except _Exit as done:
+                if not cmd.subshell:
+                    raise
+                ok = done.ok
+        else:
+            assert isinstance(cmd, Simple)
+            if len(p.commands) > 1:
+                # each command of a pipe runs in a subshell: its exit ends only itself
+                try:
+                    ok = _simple(cmd.words, st.copy(), depth)
+                except _Exit as done:
+                    ok = done.ok
+            else:
+                ok = _simple(cmd.words, st, depth)
+        statuses.append(ok)
+    ok = all(statuses) if st.pipefail else statuses[-1]
+    if p.negated:
+        st.met("N-negated")
+        return not ok
+    return ok
+
+
+def _and_or(a: AndOr, st: _State, depth: int) -> tuple[bool, bool]:
+    """(status, whether ``set -e`` applies to it: the last pipeline ran and was not
+    negated)."""
+    ok = _pipeline(a.first, st, depth)
+    st.last = ok
+    ran_last, negated = not a.rest, a.first.negated
+    for n, (op, p) in enumerate(a.rest):
+        if (op == "&&") != ok:
+            continue  # && runs on success, || on failure
+        ok = _pipeline(p, st, depth)
+        st.last = ok
+        ran_last, negated = n == len(a.rest) - 1, p.negated
+    return ok, ran_last and not negated
+
+
+def _list(line: ShellList, st: _State, depth: int) -> bool:
+    ok = True
+    for and_or, background in line.items:
+        if background:
+            st.met("N-background")
+            with contextlib.suppress(_Exit):  # an exit ends only the background job
+                _and_or(and_or, st.copy(), depth)
+            ok = st.last = True
+            continue
+        ok, errexit_applies = _and_or(and_or, st, depth)
+        if st.errexit and not ok and errexit_applies:
+            raise _Exit(False)
+    return ok
+
+
+def judge_command(text: str) -> Judgement:
+    """Whether a reported command checks something (see the module docstring).
+
+    Args:
+        text: the receipt's command: a shell line (``receipt add``) or the shell-quoted argv
+            (``receipt run``).
+
+    Returns:
+        ``checks`` False with the rows met when the line succeeds with every check failing;
+        True (no rows) when it cannot, or when the line cannot be evaluated.
+    """
+    line = parse_line(text)
+    if line is None:
+        return Judgement(True)
+    st = _State()
+    try:
+        ok = _list(line, st, 0)
+    except _Exit as done:
+        ok = done.ok
+    if not ok:
+        return Judgement(True)
+    rows = list(st.rows)
+    if not rows or (_has_check(line) and not any(r in _MASKING for r in rows)):
+        rows.append("N-masked")  # a check ran and failed, and something after it succeeded
+    return Judgement(False, tuple(rows))
+
+
+#: Rows that explain by themselves why a line containing a check still succeeds.
+_MASKING = frozenset({"N-negated", "N-background", "N-exit0", "N-masked"})
+
+
+def _has_check(line: ShellList, depth: int = 0) -> bool:
+    """True when a simple command of the line is not a :data:`NO_CHECK_ROWS` row (a check
+    that something else in the line masks)."""
+    for and_or, _ in line.items:
+        for p in (and_or.first, *(p for _, p in and_or.rest)):
+            for cmd in p.commands:
+                if isinstance(cmd, Group):
+                    if _has_check(cmd.body, depth):
+                        return True
+                elif cmd.words and not _verifies_nothing(cmd.words, depth):
+                    return True
+    return False
+
+
+def _verifies_nothing(words: tuple[str, ...], depth: int = 0) -> bool:
+    inner = _unwrap(words)
+    if inner is not None and depth < MAX_DEPTH:
+        return _verifies_nothing(inner, depth + 1)
+    name = _program(words[0])
+    if name in SHELLS:
+        script, _ = _shell_script(words)
+        line = parse_line(script) if script is not None else None
+        return line is not None and depth < MAX_DEPTH and not _has_check(line, depth + 1)
+    return any(name in row.programs and row.args(words[1:]) for row in NO_CHECK_ROWS)
+
+
+def row_text(row_id: str) -> str:
+    """The words of a :data:`NO_CHECK_ROWS` or :data:`SHAPE_ROWS` row.
+
+    Raises:
+        KeyError: no such row.
+    """
+    for r in NO_CHECK_ROWS:
+        if r.id == row_id:
+            return r.text
+    for s in SHAPE_ROWS:
+        if s.id == row_id:
+            return s.text
+    raise KeyError(row_id)

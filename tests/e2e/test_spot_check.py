@@ -1,0 +1,419 @@
+"""Satisfaction means success, re-run on the exact candidate (issue 13 "Build" 4; SPEC §5
+"Spot check", §6): the reproductions of the issue, each through installed hooks, real git
+and the real CLI.
+
+* a receipt of ``true``, a failure report (even "agreed" by a failing re-run) and
+  ``receipt add "no-such-runner: ok" --exit-code 127`` satisfy nothing; a re-run that fails
+  after a report of success blocks, naming both results;
+* with ``verification.commands`` declared only those count, in CI read from the base;
+* the re-run runs on the candidate's exact tree: in the work tree when it holds exactly the
+  candidate (files the run creates never make it refuse), else in a temporary linked
+  checkout with the ignored dependency folders linked in, removed afterwards, also when
+  the spot check is killed (the next one sweeps it, ``doctor`` reports it); the user's
+  index and work tree are never written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shlex
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.e2e.conftest import CHECK, Run, World
+
+GOOD = "def add(a, b):\n    return a + b  # writer\n"
+BROKEN = "def add(a, b):\n    return a - b\n"
+#: A test of ``src/app.py``: exit 0 when add(2, 2) == 4 in the tree it runs in.
+TEST = (
+    sys.executable,
+    "-c",
+    "import sys; sys.path.insert(0, 'src'); import app; sys.exit(0 if app.add(2, 2) == 4 else 1)",
+)
+TEST_LINE = shlex.join(TEST)
+CHECK_LINE = shlex.join(CHECK)
+
+
+def _write_config(w: World, text: str) -> None:
+    w.write(".gentle-hooks.toml", text)
+    w.ok("add", ".gentle-hooks.toml")
+    w.ok("commit", "-q", "-m", "config")
+
+
+def _declare(commands: list[str]) -> str:
+    return f"[verification]\ncommands = {json.dumps(commands)}\n"  # JSON strings are TOML
+
+
+def _lines(run_said: list[str], label: str) -> list[str]:
+    prefix = f"gentle-hooks:   {label}: "
+    return [line[len(prefix) :] for line in run_said if line.startswith(prefix)]
+
+
+def _index_digest(w: World) -> str:
+    return hashlib.sha256((w.work / ".git" / "index").read_bytes()).hexdigest()
+
+
+def _linked_worktrees(w: World) -> list[str]:
+    out = w.ok("worktree", "list", "--porcelain")
+    return [ln.split(" ", 1)[1] for ln in out.splitlines() if ln.startswith("worktree ")][1:]
+
+
+def _ran_in(r: Run) -> str:
+    """The checkout a spot check announced it re-ran in."""
+    line = next(x for x in r.err.splitlines() if "temporary linked checkout" in x)
+    return line.split("tree, ", 1)[1].split(" ", 1)[0].rstrip(":")
+
+
+# -- receipts that cannot count ---------------------------------------------------------
+
+
+def test_a_receipt_of_true_satisfies_nothing(native: World) -> None:
+    w = native
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    made = w.gh("receipt", "run", "--", "true")
+    assert made.code == 0
+    assert (
+        "note: receipt #1 cannot count as self-verification: it verifies nothing: true succeeds "
+        "and checks nothing (N-true) (row S-no-check)"
+    ) in made.lines
+    refused = w.gh("spot-check")
+    assert refused.code == 2, refused
+    assert refused.err.startswith(
+        "gentle-hook: error: receipt #1 (true) cannot count: it verifies nothing: true "
+        "succeeds and checks nothing (N-true) (row S-no-check); the writer runs the command "
+        "that tests the change after 'gentle-hook receipt run --'"
+    )
+    assert w.ledger("SELECT count(*) FROM spot_check") == [(0,)]
+    w.ok("add", "-A")
+    blocked = w.git("commit", "-m", "writer")
+    assert blocked.code == 1, blocked
+    assert blocked.said[0].startswith("gentle-hooks: BLOCKED the staged change")
+    assert _lines(blocked.said, "missing") == [
+        "no spot check for this candidate (required in every tier; plan risk medium); "
+        "receipts that cannot count: receipt #1 (true) verifies nothing: true succeeds and "
+        "checks nothing (N-true)"
+    ]
+    # a real check, reported and re-run, satisfies it
+    w.report("--staged")
+    w.spot_check("--staged")
+    assert w.git("commit", "-m", "writer").code == 0
+
+
+def test_a_failure_report_is_not_self_verification(native: World) -> None:
+    w = native
+    w.write("src/app.py", BROKEN)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    made = w.gh("receipt", "run", "--staged", "--", *TEST)
+    assert made.code == 1  # receipt run exits with the command's status
+    assert (
+        "note: receipt #1 cannot count as self-verification: it reports exit 1: a failure "
+        "report is not self-verification (row S-failed)"
+    ) in made.lines
+    refused = w.gh("spot-check", "--staged")
+    assert refused.code == 2, refused
+    assert refused.err == (
+        f"gentle-hook: error: receipt #1 ({TEST_LINE}) cannot count: it reports exit 1: a "
+        "failure report is not self-verification (row S-failed); fix the change, then the "
+        f"writer reports it again: gentle-hook receipt run --staged -- {TEST_LINE}\n"
+    )
+    blocked = w.git("commit", "-m", "writer")
+    assert blocked.code == 1, blocked
+    assert _lines(blocked.said, "missing") == [
+        "no spot check for this candidate (required in every tier; plan risk medium); "
+        f"receipts that cannot count: receipt #1 ({TEST_LINE}) reported exit 1: a failure "
+        "report is not self-verification"
+    ]
+    assert _lines(blocked.said, "first")[0].startswith(
+        f"gentle-hook receipt run --staged -- {TEST_LINE}"
+    )
+
+
+def test_a_failure_agreed_by_a_failing_re_run_satisfies_nothing(native: World) -> None:
+    """A spot check recorded before satisfaction meant success ("reported exit 1, observed
+    exit 1: agreed") is in the ledger: the gate re-derives agreement and still blocks."""
+    w = native
+    w.write("src/app.py", BROKEN)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    assert w.gh("receipt", "run", "--staged", "--", *TEST).code == 1
+    identity, root = w.ledger("SELECT identity, root FROM receipt WHERE id = 1")[0]
+    conn = sqlite3.connect(w.work / ".git" / "gentle-hooks" / "ledger.sqlite3")
+    with conn:
+        conn.execute(
+            "INSERT INTO spot_check (root, identity, kind, receipt_id, command, reported_exit,"
+            " observed_exit, agreed, counts, recorded_at) VALUES (?, ?, 'rerun', 1, ?, 1, 1, 1,"
+            " 1, 0)",
+            (root, identity, TEST_LINE),
+        )
+    conn.close()
+    status = w.gh("status", "--staged")
+    assert "spot check: MISSING" in status.lines, status
+    blocked = w.git("commit", "-m", "writer")
+    assert blocked.code == 1, blocked
+    assert "reported exit 1: a failure report is not self-verification" in blocked.err
+
+
+def test_a_re_run_that_fails_after_a_success_report_blocks_naming_both(native: World) -> None:
+    w = native
+    w.write("src/app.py", BROKEN)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    line = f"{TEST_LINE}: 1 passed"
+    assert w.gh("receipt", "add", "--staged", line, "--exit-code", "0").code == 0
+    r = w.gh("spot-check", "--staged")
+    assert r.code == 1, r
+    assert r.err.splitlines()[-1].endswith("reported exit 0, observed exit 1: DISAGREED")
+    blocked = w.git("commit", "-m", "writer")
+    assert blocked.code == 1
+    assert _lines(blocked.said, "missing") == [
+        "a spot check failed after the writer reported success: spot check #1 re-ran receipt "
+        f"#1 ({TEST_LINE}): reported exit 0, observed exit 1"
+    ]
+    assert _lines(blocked.said, "run") == [
+        f"fix the change, then: gentle-hook receipt run --staged -- {TEST_LINE} && "
+        "gentle-hook spot-check --staged"
+    ]
+
+
+def test_a_runner_that_is_not_there_satisfies_nothing(native: World) -> None:
+    w = native
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    made = w.gh("receipt", "add", "no-such-runner: ok", "--exit-code", "127")
+    assert made.code == 0
+    assert "it reports exit 127: a failure report is not self-verification" in made.out
+    refused = w.gh("spot-check")
+    assert refused.code == 2
+    assert "receipt #1 (no-such-runner) cannot count: it reports exit 127" in refused.err
+    w.ok("add", "-A")
+    assert w.git("commit", "-m", "writer").code == 1
+    # reported as a success, the re-run finds no runner: a disagreement
+    assert w.gh("receipt", "add", "--staged", "no-such-runner: ok", "--exit-code", "0").code == 0
+    r = w.gh("spot-check", "--staged")
+    assert r.code == 1
+    assert r.err.splitlines()[-1].endswith("reported exit 0, observed exit 127: DISAGREED")
+    blocked = w.git("commit", "-m", "writer")
+    assert blocked.code == 1
+    assert "reported exit 0, observed exit 127" in _lines(blocked.said, "missing")[0]
+
+
+# -- declared verification commands -----------------------------------------------------
+
+
+def test_only_declared_commands_count_and_the_fix_runs_as_printed(native: World) -> None:
+    w = native
+    _write_config(w, _declare([CHECK_LINE]))
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    made = w.gh("receipt", "run", "--staged", "--", *TEST)
+    assert made.code == 0
+    assert (
+        f"it is not one of the declared verification.commands ({CHECK_LINE}) (row S-undeclared)"
+    ) in made.out + made.err
+    refused = w.gh("spot-check", "--staged")
+    assert refused.code == 2
+    assert refused.err.endswith(
+        f"the writer reports a declared one: gentle-hook receipt run --staged -- {CHECK_LINE}\n"
+    )
+    blocked = w.git("commit", "-m", "writer")
+    assert blocked.code == 1
+    first = _lines(blocked.said, "first")
+    assert first and first[0].startswith(f"gentle-hook receipt run --staged -- {CHECK_LINE}")
+    printed = first[0].split("  (", 1)[0]
+    run = _lines(blocked.said, "run")[0]
+    for command in (printed, run):  # exactly as printed, through a shell
+        done = w.run(
+            ["sh", "-c", command.replace("gentle-hook", f"{sys.executable} -m gentle_hooks")]
+        )
+        assert done.code == 0, (command, done)
+    assert w.git("commit", "-m", "writer").code == 0
+
+
+def test_the_range_gate_reads_the_declared_commands_from_the_base(native: World) -> None:
+    """A branch cannot declare its own verification commands: ``gate --range`` reads
+    ``verification.commands`` from the range's base."""
+    w = native
+    _write_config(w, _declare([CHECK_LINE]))
+    w.ok("push", "-q", "origin", "main")
+    base = w.rev("HEAD")
+    # the writer declares its own command on the branch and is verified by it locally
+    w.write(".gentle-hooks.toml", _declare([TEST_LINE]))
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    assert w.gh("receipt", "run", "--staged", "--", *TEST).code == 0
+    w.spot_check("--staged")
+    assert w.git("commit", "-q", "-m", "writer: own command").code == 0
+    ci = w.gh("gate", "--range", f"{base}..HEAD")
+    assert ci.code == 1, ci
+    assert "BLOCKED" in ci.out + ci.err
+    # the base's declared command, reported and spot-checked for that commit, passes CI
+    w.ok("reset", "-q", "--hard", base)
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    w.report("--staged")
+    w.spot_check("--staged")
+    assert w.git("commit", "-q", "-m", "writer: declared command").code == 0
+    ci = w.gh("gate", "--range", f"{base}..HEAD")
+    assert ci.code == 0, ci
+
+
+# -- the exact tree: work tree or temporary checkout ------------------------------------
+
+
+def test_files_the_run_creates_never_make_it_refuse(native: World) -> None:
+    """No ``.gitignore`` for ``__pycache__``: the writer's run leaves it untracked; the
+    staged spot check re-runs in a checkout of the staged tree and the commit passes."""
+    w = native
+    w.write(".gitignore", "")
+    w.ok("commit", "-q", "-am", "no ignore file rules")
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    w.report("--staged")  # compileall writes src/__pycache__/
+    assert (
+        w.ok("status", "--porcelain", "--untracked-files=all")
+        .splitlines()[-1]
+        .startswith("?? src/__pycache__/")
+    )
+    index = _index_digest(w)
+    r = w.gh("spot-check", "--staged")
+    assert r.code == 0, r
+    assert r.err.splitlines()[-1].endswith(": agreed")
+    assert not os.path.exists(_ran_in(r))
+    assert _index_digest(w) == index
+    assert w.git("commit", "-q", "-m", "writer").code == 0
+    assert w.ok("ls-files", "src") == "src/app.py\n"
+
+
+def test_staged_with_unstaged_edits_re_runs_the_staged_tree(native: World) -> None:
+    w = native
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    assert w.gh("receipt", "run", "--staged", "--", *TEST).code == 0
+    w.write("src/app.py", BROKEN)  # not staged: the work tree is not the candidate
+    w.write("notes.txt", "scratch\n")
+    index, status = _index_digest(w), w.ok("status", "--porcelain")
+    r = w.gh("spot-check", "--staged")
+    assert r.code == 0, r  # the staged tree passes the test the broken work tree fails
+    assert "in a temporary linked checkout of the staged candidate's tree" in r.err
+    assert (w.work / "src" / "app.py").read_text() == BROKEN
+    assert (_index_digest(w), w.ok("status", "--porcelain")) == (index, status)
+    assert _linked_worktrees(w) == [] and not os.path.exists(_ran_in(r))
+    assert w.ok("stash", "list") == ""
+    assert w.git("commit", "-q", "-m", "writer").code == 0
+    assert w.ok("show", "HEAD:src/app.py") == GOOD
+
+
+def test_committed_with_a_dirty_tree_re_runs_the_commit(native: World) -> None:
+    w = native
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "--no-verify", "-m", "writer")
+    assert w.gh("receipt", "run", "--committed", "--", *TEST).code == 0
+    w.write("src/app.py", BROKEN)
+    r = w.gh("spot-check", "--committed")
+    assert r.code == 0, r
+    assert "in a temporary linked checkout of the committed candidate's tree" in r.err
+    assert (w.work / "src" / "app.py").read_text() == BROKEN
+    assert _linked_worktrees(w) == []
+    push = w.git("push", "origin", "main")
+    assert push.code == 0, push
+
+
+def test_ignored_dependency_folders_are_linked_in_and_left_alone(native: World) -> None:
+    w = native
+    _write_config(w, "[verification]\ndependency_dirs = ['deps/']\n")
+    w.write(".gitignore", "__pycache__/\nnode_modules/\ndeps/\n")
+    w.ok("commit", "-q", "-am", "ignore dependencies")
+    w.write("node_modules/dep/VERSION", "1.0\n")
+    w.write("deps/data.txt", "data\n")
+    needs = (
+        sys.executable,
+        "-c",
+        "open('node_modules/dep/VERSION').read(); open('deps/data.txt').read()",
+    )
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    assert w.gh("receipt", "run", "--staged", "--", *needs).code == 0
+    w.write("README.md", "# demo, edited\n")  # the work tree is not the candidate
+    r = w.gh("spot-check", "--staged")
+    assert r.code == 0, r
+    assert "(linked in: node_modules, deps)" in r.err
+    assert (w.work / "node_modules" / "dep" / "VERSION").read_text() == "1.0\n"
+    assert (w.work / "deps" / "data.txt").read_text() == "data\n"
+    assert _linked_worktrees(w) == []
+
+
+def _start_slow_spot_check(w: World, flag: Path) -> subprocess.Popen[bytes]:
+    """A spot check whose re-run waits while ``flag`` exists; started once its checkout
+    is there."""
+    wait = (
+        sys.executable,
+        "-c",
+        f"import os, time\nwhile os.path.exists({str(flag)!r}): time.sleep(0.1)",
+    )
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    assert w.gh("receipt", "run", "--staged", "--", *wait).code == 0
+    w.write("README.md", "# edited\n")
+    flag.write_text("")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gentle_hooks", "spot-check", "--staged"],
+        cwd=w.work,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.monotonic() + 60
+    while not _linked_worktrees(w):
+        assert proc.poll() is None and time.monotonic() < deadline
+        time.sleep(0.1)
+    time.sleep(0.5)  # the re-run has started
+    return proc
+
+
+def test_a_killed_spot_check_is_swept_by_the_next_and_reported_by_doctor(native: World) -> None:
+    w = native
+    flag = w.base / "hold"
+    proc = _start_slow_spot_check(w, flag)
+    os.killpg(proc.pid, signal.SIGKILL)  # the spot check and its re-run, by their group id
+    proc.wait()
+    left = _linked_worktrees(w)
+    assert len(left) == 1
+    doctor = w.gh("doctor")
+    assert doctor.code != 0
+    assert (
+        f"{left[0]}: left behind by a spot check that was killed; remove it: git worktree "
+        f"remove --force {shlex.quote(left[0])}"
+    ) in doctor.out + doctor.err
+    flag.unlink()
+    r = w.gh("spot-check", "--staged")
+    assert r.code == 0, r
+    assert _linked_worktrees(w) == [] and not os.path.exists(left[0])
+    assert "spot-check checkouts" in w.gh("doctor").out
+
+
+def test_a_terminated_spot_check_removes_its_checkout(native: World) -> None:
+    w = native
+    flag = w.base / "hold"
+    proc = _start_slow_spot_check(w, flag)
+    checkout = _linked_worktrees(w)[0]
+    proc.send_signal(signal.SIGTERM)  # the spot check only, by its id
+    assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+    assert _linked_worktrees(w) == [] and not os.path.exists(os.path.dirname(checkout))
+    flag.unlink()

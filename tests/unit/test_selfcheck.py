@@ -1,0 +1,264 @@
+"""Which reports count as self-verification (SPEC §5 "Spot check"): the tables of
+gentle_hooks.policy.nocheck and gentle_hooks.policy.selfcheck, row by row, and the shell
+reader under them (hypothesis).
+
+The shell semantics the cases rely on are POSIX's (IEEE Std 1003.1-2017, XCU §2.9.2: a
+pipeline's status is its last command's, inverted by ``!``; §2.9.3: ``a && b`` runs ``b``
+only after success, ``a || b`` only after failure, a list's status is its last command's,
+``&`` runs in the background with status 0; ``set -e`` ends the shell at a failing command
+that is not on the left of ``&&``/``||``), and bash's ``pipefail``.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gentle_hooks.policy.nocheck import (
+    NO_CHECK_ROWS,
+    SHAPE_ROWS,
+    SHELLS,
+    WRAPPERS,
+    judge_command,
+)
+from gentle_hooks.policy.selfcheck import (
+    STANDING_ROWS,
+    Report,
+    is_declared,
+    is_disagreement,
+    receipt_standing,
+    report_argv,
+    rerun_agrees,
+    row_text,
+)
+from gentle_hooks.policy.shell import parse_line, tokenize, words_of
+
+# -- NO_CHECK_ROWS: every program of every row verifies nothing ------------------------
+
+
+def _row_programs() -> list[object]:
+    return [
+        pytest.param(row.id, program, id=f"{row.id}-{program}")
+        for row in NO_CHECK_ROWS
+        for program in row.programs
+    ]
+
+
+@pytest.mark.parametrize(("row_id", "program"), _row_programs())
+def test_every_no_check_row_verifies_nothing(row_id: str, program: str) -> None:
+    # env with a command is a wrapper (read through): with assignments alone it shows
+    args = {"exit": "0", "env": "X=1"}.get(program, "something")
+    for line in (program, f"{program} {args}"):
+        got = judge_command(line)
+        assert got.checks is False, line
+        assert got.rows == (row_id,), line
+
+
+def test_the_tables_ids_are_unique_and_have_words() -> None:
+    ids = [r.id for r in NO_CHECK_ROWS] + [s.id for s in SHAPE_ROWS]
+    ids += [t.id for t in STANDING_ROWS]
+    assert len(ids) == len(set(ids))
+    assert all(row_text(i) for i in ids)
+
+
+def test_a_program_in_a_system_bin_is_matched_by_name_a_project_script_is_not() -> None:
+    assert judge_command("/bin/true").rows == ("N-true",)
+    assert judge_command("/usr/bin/echo ok").rows == ("N-echo",)
+    assert judge_command("./true").checks  # the project's own script: it checks what it checks
+    assert judge_command("scripts/echo").checks
+
+
+def test_exit_with_another_status_fails_so_it_cannot_verify_by_succeeding() -> None:
+    # "exit 1" can never be reported as success by a re-run; it is no N-exit0 row
+    assert judge_command("exit 1").checks
+
+
+# -- SHAPE_ROWS: ways a line succeeds without its check succeeding ----------------------
+
+SHAPES = [
+    pytest.param("! pytest", ("N-negated",), id="N-negated"),
+    pytest.param("pytest &", ("N-background",), id="N-background"),
+    pytest.param("X=1", ("N-empty",), id="N-empty-assignment"),
+    pytest.param("> out.txt", ("N-empty",), id="N-empty-redirection"),
+    pytest.param("pytest; true", ("N-true", "N-masked"), id="N-masked-semicolon"),
+    pytest.param("pytest || true", ("N-true", "N-masked"), id="N-masked-or"),
+    pytest.param("pytest | tee log", ("N-show", "N-masked"), id="N-masked-pipe"),
+    pytest.param("pytest\necho done", ("N-echo", "N-masked"), id="N-masked-newline"),
+    pytest.param("(pytest; true)", ("N-true", "N-masked"), id="N-masked-subshell"),
+    pytest.param("exit 0; pytest", ("N-exit0",), id="exit-before-the-check"),
+    pytest.param("pytest; exit 0", ("N-exit0",), id="exit-after-the-check"),
+    pytest.param("echo $(pytest)", ("N-echo",), id="command-substitution-is-an-argument"),
+    pytest.param("sh -c 'pytest || true'", ("N-true", "N-masked"), id="inside-sh-c"),
+]
+
+
+@pytest.mark.parametrize(("line", "rows"), SHAPES)
+def test_shapes_that_verify_nothing(line: str, rows: tuple[str, ...]) -> None:
+    got = judge_command(line)
+    assert (got.checks, got.rows) == (False, rows)
+
+
+CHECKS = [
+    pytest.param("pytest -q", id="a-test-runner"),
+    pytest.param("python -m compileall -q src", id="an-interpreter"),
+    pytest.param("no-such-runner", id="an-unknown-program"),
+    pytest.param("pytest && echo ok", id="and-then-echo"),
+    pytest.param("true && pytest", id="true-then-the-check"),
+    pytest.param("cd tests && pytest", id="cd-then-the-check"),
+    pytest.param("pytest || exit 1", id="or-exit-1"),
+    pytest.param("pytest || exit", id="or-bare-exit-keeps-the-status"),
+    pytest.param("pytest; exit $?", id="exit-with-the-status"),
+    pytest.param("set -e; pytest; echo done", id="errexit"),
+    pytest.param("set -euo pipefail; pytest | tee log", id="pipefail-by-set"),
+    pytest.param("bash -o pipefail -c 'pytest | tee log'", id="pipefail-by-option"),
+    pytest.param("X=1 pytest > log 2>&1", id="assignment-and-redirections"),
+    pytest.param("(pytest) && true", id="subshell-and-true"),
+    pytest.param("{ pytest; }", id="brace-group"),
+    pytest.param("! ! pytest", id="double-negation"),
+    pytest.param("echo '||' && pytest", id="quoted-operator-is-a-word"),
+    pytest.param("sh scripts/check.sh", id="a-shell-script-file"),
+    pytest.param("if true; then :; fi", id="unreadable-compound-counts"),
+    pytest.param("cat <<EOF\nx\nEOF", id="unreadable-here-document-counts"),
+    pytest.param("pytest '", id="unreadable-quote-counts"),
+]
+
+
+@pytest.mark.parametrize("line", CHECKS)
+def test_lines_that_check_something(line: str) -> None:
+    assert judge_command(line).checks
+
+
+@pytest.mark.parametrize("wrapper", [w.name for w in WRAPPERS])
+def test_every_wrapper_is_read_through(wrapper: str) -> None:
+    lead = {"timeout": "timeout 60", "nice": "nice -n 5"}.get(wrapper, wrapper)
+    assert judge_command(f"{lead} true").rows == ("N-true",)
+    assert judge_command(f"{lead} pytest").checks
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_every_shell_c_script_is_read(shell: str) -> None:
+    assert judge_command(f"{shell} -c true").rows == ("N-true",)
+    assert judge_command(f"{shell} -ec 'exit 0'").rows == ("N-exit0",)
+    assert judge_command(f"{shell} -c pytest").checks
+
+
+# -- STANDING_ROWS ----------------------------------------------------------------------
+
+STANDINGS = [
+    pytest.param(Report("pytest -q", 1), "S-failed", False, id="S-failed-test-failure"),
+    pytest.param(Report("no-such-runner", 127), "S-failed", False, id="S-failed-not-found"),
+    pytest.param(Report("true", 1), "S-failed", False, id="S-failed-first"),
+    pytest.param(Report("make lint", 0, ("pytest -q",)), "S-undeclared", False, id="S-undeclared"),
+    pytest.param(Report("true", 0, ("true",)), "S-no-check", False, id="S-no-check-declared"),
+    pytest.param(Report("true", 0), "S-no-check", False, id="S-no-check"),
+    pytest.param(Report("pytest -q", 0), "S-counts", True, id="S-counts"),
+    pytest.param(
+        Report("'pytest'  -q", 0, ("pytest -q",)), "S-counts", True, id="S-counts-declared"
+    ),
+]
+
+
+@pytest.mark.parametrize(("report", "row", "counts"), STANDINGS)
+def test_standing_rows(report: Report, row: str, counts: bool) -> None:
+    got = receipt_standing(report)
+    assert (got.row, got.counts) == (row, counts)
+    assert got.no_check == (("N-true",) if row == "S-no-check" else ())
+
+
+@pytest.mark.parametrize(
+    ("reported", "observed", "agrees", "disagrees"),
+    [
+        pytest.param(0, 0, True, False, id="both-succeeded"),
+        pytest.param(0, 1, False, True, id="re-run-failed"),
+        pytest.param(0, 127, False, True, id="re-run-not-found"),
+        pytest.param(1, 1, False, False, id="both-failed-is-no-agreement"),
+        pytest.param(1, 0, False, False, id="failure-report"),
+        pytest.param(None, 0, False, False, id="unknown-report"),
+        pytest.param(0, None, False, False, id="unknown-re-run"),
+    ],
+)
+def test_agreement_needs_two_successes(
+    reported: int | None, observed: int | None, agrees: bool, disagrees: bool
+) -> None:
+    assert rerun_agrees(reported, observed) is agrees
+    assert is_disagreement(reported, observed) is disagrees
+
+
+@pytest.mark.parametrize(
+    ("command", "declared", "expected"),
+    [
+        ("pytest -q", ("pytest -q",), True),
+        ("pytest  -q", ("pytest -q",), True),
+        ("'pytest' \"-q\"", ("pytest -q",), True),
+        ("pytest", ("pytest -q",), False),
+        ("pytest -q && true", ("pytest -q",), False),
+        ("npm test", ("pytest -q", "npm test"), True),
+        ("pytest '", ("pytest '",), True),
+    ],
+)
+def test_is_declared_compares_words(
+    command: str, declared: tuple[str, ...], expected: bool
+) -> None:
+    assert is_declared(command, declared) is expected
+
+
+@pytest.mark.parametrize(
+    ("command", "argv"),
+    [
+        ("pytest -q", ("pytest", "-q")),
+        ("python -m compileall -q src", ("python", "-m", "compileall", "-q", "src")),
+        ("pytest -k 'a and b'", ("pytest", "-k", "a and b")),
+        ('pytest -k "a and b"', ("sh", "-c", 'pytest -k "a and b"')),
+        ("pytest || true", ("sh", "-c", "pytest || true")),
+        ("exit 1", ("sh", "-c", "exit 1")),
+        ("cd tests", ("sh", "-c", "cd tests")),
+        ("pytest '", ("sh", "-c", "pytest '")),
+    ],
+)
+def test_report_argv_runs_the_command_again(command: str, argv: tuple[str, ...]) -> None:
+    assert report_argv(command) == argv
+
+
+# -- the shell reader (hypothesis) ------------------------------------------------------
+
+CHECK_WORDS = st.sampled_from(["pytest", "make test", "npm test", "cargo test", "./check"])
+NOOPS = st.sampled_from(["true", ":", "echo ok", "printf x", "sleep 0", "exit 0"])
+
+
+@given(st.text(max_size=80))
+def test_reading_any_text_never_raises(text: str) -> None:
+    judge_command(text)
+    parse_line(text)
+    words_of(text)
+
+
+@given(CHECK_WORDS, NOOPS)
+def test_a_failure_masked_by_a_no_op_never_checks(check: str, noop: str) -> None:
+    for line in (f"{check} || {noop}", f"{check}; {noop}", f"! {check}", f"{check} &"):
+        assert not judge_command(line).checks, line
+
+
+@given(CHECK_WORDS, NOOPS)
+def test_a_no_op_before_a_check_keeps_the_check(check: str, noop: str) -> None:
+    if noop == "exit 0":
+        return  # exit ends the line before the check runs
+    for line in (f"{noop} && {check}", f"{noop}; {check}", f"{check} && {noop}"):
+        assert judge_command(line).checks, line
+
+
+@given(st.lists(st.sampled_from(["pytest", "true", "||", "&&", ";", "echo x", "!"]), max_size=6))
+def test_sh_c_of_a_line_is_judged_as_the_line(parts: list[str]) -> None:
+    line = " ".join(parts)
+    assert judge_command(f"sh -c {shlex.quote(line)}").checks == judge_command(line).checks
+
+
+@given(st.lists(st.text(min_size=1, max_size=12), min_size=1, max_size=5))
+def test_shell_quoted_words_read_back_as_the_words(words: list[str]) -> None:
+    if any("\n" in w or "\0" in w for w in words):
+        return
+    tokens = tokenize(shlex.join(words))
+    assert [t.text for t in tokens] == words
+    assert not any(t.op for t in tokens)
