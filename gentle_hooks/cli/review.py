@@ -24,8 +24,9 @@ def review(
     """Record the review outcome for this exact candidate.
 
     decline / unavailable: the native review was declined or is unavailable (wins over a
-    closure). ack: the approved review of this candidate was acknowledged, which closes
-    it. No outcome removes a verifier the tier requires or authorizes delivery.
+    closure). ack: you acknowledged the review of this candidate; it is shown, but only the
+    native provider's own consumed fact closes a review (never a caller's word). No outcome
+    removes a verifier the tier requires or authorizes delivery.
     """
     rec = record_review(make_binding(cwd, projection, base_ref), verb, os.environ)
     echo_recorded(rec, as_json)

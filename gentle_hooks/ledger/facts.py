@@ -75,8 +75,9 @@ class LedgerFacts:
         return tuple(sorted({e.path for e in self.entries}))
 
     @property
-    def consumed(self) -> bool:
-        """True when a review of this exact candidate was acknowledged (``review ack``)."""
+    def acknowledged(self) -> bool:
+        """True when a caller recorded ``review ack`` for this exact candidate: shown, never
+        closure (seed 000: only native's own consumed fact closes a review)."""
         return any(f.outcome == "consumed" for f in self.review_facts)
 
     def runtime_writers(self) -> tuple[WriterProfile, ...]:
@@ -106,13 +107,15 @@ class LedgerFacts:
         self, caller: ReviewOutcome | None, native_consumed: bool
     ) -> ReviewEvidence:
         """Review evidence for this candidate: the caller's value, the latest recorded
-        declined/unavailable, and the consumed fact (native's or a recorded ack)."""
+        declined/unavailable, and native's consumed fact. A recorded ``review ack`` is not
+        a consumed fact (seed 000 "How assess resolves the review outcome": native writes
+        it when the approved review is acknowledged; a caller's word is not authority)."""
         recorded = None
         for f in self.review_facts:
             if f.outcome in ("declined", "unavailable"):
                 recorded = ReviewOutcome(f.outcome)
         return ReviewEvidence(
-            caller=caller, recorded=recorded, consumed=native_consumed or self.consumed
+            caller=caller, recorded=recorded, consumed=native_consumed
         )
 
     def satisfaction(self, declared: tuple[str, ...] = ()) -> Satisfaction:

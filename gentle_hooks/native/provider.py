@@ -59,7 +59,6 @@ def assess_native(
     repo: Repository,
     cand: Candidate,
     settings: Settings,
-    acked: bool,
     requested: tuple[Escalation, ...],
     env: Mapping[str, str],
 ) -> NativeAnswer:
@@ -68,13 +67,14 @@ def assess_native(
     Args:
         repo / cand: the open repository and the candidate.
         settings: the compiled settings (provider, classifier settings, timeout).
-        acked: a ``review ack`` is recorded for this exact candidate.
         requested: escalations asked for on the command line.
         env: the process environment (PATH for the binary).
 
     ``builtin`` runs :func:`~gentle_hooks.native.builtin.assess_native_builtin` (no
-    pydantic, no extra process); its ``candidate.consumed`` is ``acked``. ``gentle-ai`` runs
-    the binary (:mod:`gentle_hooks.native.binary`, imported only here) bounded by
+    pydantic, no extra process); it has no native review to consume, so its
+    ``candidate.consumed`` is always false (seed 000: closure only from native's own
+    consumed fact, never from a caller's word such as ``gentle-hook review ack``).
+    ``gentle-ai`` runs the binary (:mod:`gentle_hooks.native.binary`, imported only here) bounded by
     ``native.timeout``. Both are handed the first requested escalation, as upstream's
     ``--escalate-item`` (the envelope's ``risk`` rises; ``native_risk`` does not); every failure
     is an answer without an envelope, never an exception. ``auto`` is ``gentle-ai`` when it
@@ -97,7 +97,6 @@ def assess_native(
             repo,
             cand,
             settings.risk,
-            consumed=acked,
             escalation=(first.item.number, first.item.title, first.reason) if first else None,
         )
         return NativeAnswer(changes, native, None, BUILTIN)

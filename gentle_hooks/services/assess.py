@@ -15,7 +15,7 @@ from gentle_hooks.config.load import LoadedConfig, load_config
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.facts import LedgerFacts
-from gentle_hooks.native.provider import BUILTIN, assess_native, parse_provider
+from gentle_hooks.native.provider import assess_native, parse_provider
 from gentle_hooks.native.result import NativeAssessment
 from gentle_hooks.policy.escalation import Escalation, make_escalation
 from gentle_hooks.policy.plan import Decision, Plan, PlanInputs, build_plan, decide
@@ -39,7 +39,7 @@ class AssessRequest:
         projection: ``committed``/``staged``, or None for the default (``snapshot``).
         escalate_item / escalate_reason: a requested escalation (item number or slug).
         review_outcome: ``--review-outcome`` value or None (a bare ``closed`` resolves to
-            ``unknown``: only a recorded ``review ack`` for this candidate closes it).
+            ``unknown``: only native's consumed fact for this candidate closes it).
         writer_model / writer_effort: caller writer profile.
         allow_empty: accept an empty candidate (hooks) instead of refusing it (assess).
         delegated_by: delegated evidence found outside the ledger, or None.
@@ -236,22 +236,19 @@ def evaluate(
     The native provider is ``config.settings.native_provider``
     (:func:`~gentle_hooks.native.provider.assess_native`). A failed external assessment
     gives native risk ``unassessable``, which informs only: the plan is medium unless
-    escalated (row T-informs). With the ``gentle-ai`` provider the review closes only on
-    the binary's ``candidate.consumed`` for this candidate; a local ``review ack`` is the
-    built-in provider's consumed fact.
+    escalated (row T-informs). The review closes only on the native answer's own
+    ``candidate.consumed`` for this candidate, with every provider: a recorded
+    ``review ack`` is a caller's word, never closure (seed 000), and the built-in provider
+    never reports it true. ``nativeRisk`` is the native tier before escalation.
 
     Raises:
         GitError: a git command failed; PolicyInputError: a bad recorded escalation.
     """
     settings = config.settings
-    answer = assess_native(
-        repo, cand, settings, facts.consumed, requested, os.environ if env is None else env
-    )
+    answer = assess_native(repo, cand, settings, requested, os.environ if env is None else env)
     native = answer.native
     consumed = bool(native is not None and native.candidate.consumed)
     review = facts.review_evidence(outcome, consumed)
-    if answer.provider != BUILTIN:
-        review = replace(review, consumed=consumed)
     escalations = merge_escalations(requested, facts.policy_escalations())
     rdd = resolve_rdd(config.rdd_env, config.rdd_git, settings.rdd_file)
     plan = build_plan(

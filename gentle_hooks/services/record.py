@@ -272,7 +272,9 @@ def record_review(binding: Binding, verb: str, env: Mapping[str, str]) -> Record
     """Record a review outcome fact for the bound candidate (SPEC §5 "Review outcome").
 
     ``decline`` / ``unavailable`` record that outcome (it wins over closure); ``ack``
-    records ``consumed``: the review of this exact candidate was acknowledged.
+    records the caller's acknowledgement (stored as ``consumed``), which is shown but never
+    closes the review: closure comes only from native's own ``candidate.consumed`` (seed
+    000 "How assess resolves the review outcome").
 
     Raises:
         UsageError: a verb other than decline, unavailable, ack.
@@ -287,7 +289,13 @@ def record_review(binding: Binding, verb: str, env: Mapping[str, str]) -> Record
             ReviewFact(root=bound.root, identity=bound.candidate.identity, outcome=outcome)
         )
         refresh_for_identity(bound.repo, led, bound.candidate)
-        notes = ("a review outcome never removes a verifier the tier requires",)
+        notes: tuple[str, ...] = ("a review outcome never removes a verifier the tier requires",)
+        if outcome == "consumed":
+            notes = (
+                "an acknowledgement is a caller's word: the review closes only when the native "
+                "provider reports candidate.consumed for this candidate",
+                *notes,
+            )
         return Recorded(led.path, stored, bound.candidate, notes)
 
 

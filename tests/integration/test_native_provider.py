@@ -304,8 +304,36 @@ def test_a_local_review_ack_does_not_close_a_gentle_ai_answer(changed: Path, stu
     assert (got["nativeReviewOutcome"], got["outcome_source"]) == ("unknown", "unknown")
 
 
+def escalating(native: dict[str, Any]) -> str:
+    """A stand-in that answers as upstream's ``review assess`` does
+    (Gentleman-Programming/gentle-ai ``internal/cli/review_assess.go`` at
+    0dc8126f62d69d8d5122e0bc40a1a787928dd90b, ``escalateReviewAssessRisk``): given
+    ``--escalate-item`` it raises passive or medium to high and appends an
+    ``agent_escalation`` reason; else it prints ``native``."""
+    reason = {"code": "agent_escalation", "detail": "item 2 (security): touches token checks"}
+    raised = {
+        **native,
+        "risk": "high",
+        "reasons": [*native["reasons"], reason],
+        "review_due": True,
+        "review_due_reason": "high_risk",
+    }
+    return (
+        SPY
+        + 'case " $* " in *" --escalate-item "*) cat <<\'JSON\'\n'
+        + json.dumps(raised)
+        + "\nJSON\n;; *) cat <<'JSON'\n"
+        + json.dumps(native)
+        + "\nJSON\n;; esac\n"
+    )
+
+
 def test_what_the_binary_is_asked_and_the_environment_it_gets(changed: Path, stub: Stub) -> None:
-    stub.install(prints(envelope("medium")))
+    """Issue 18 item 5; seed 000 "Receipt-driven development off or unknown": "The native
+    tier stays visible as nativeRisk". The escalation is passed on as upstream's
+    ``--escalate-item``, the binary raises its risk, and ``nativeRisk`` is still the tier
+    before the escalation."""
+    stub.install(escalating(envelope("medium")))
     write(changed / "untracked.txt", "not committed\n")
     base = git(changed, "rev-parse", "HEAD~1").strip()
     got = assess(
@@ -334,6 +362,7 @@ def test_what_the_binary_is_asked_and_the_environment_it_gets(changed: Path, stu
     ]
     assert stub.seen_env == ""  # no GIT_DIR/GIT_WORK_TREE from the caller, stdin closed
     assert (got["risk"], got["nativeRisk"]) == ("high", "medium")  # escalated
+    assert got["native"]["assessment"]["risk"] == "high"  # relayed as the binary said
     assert [c["path"] for c in got["changes"]] == ["src/app.py"]  # untracked: out of scope
 
 
@@ -615,10 +644,14 @@ def test_auto_without_the_binary_imports_no_pydantic(changed: Path) -> None:
     assert proc.stderr.strip().splitlines()[-1] == "(0, [])"
 
 
-# -- the builtin provider's consumed fact (issue 6, item 2) ---------------------------------
+# -- the builtin provider's consumed fact (issue 18, item 5) --------------------------------
 
 
-def test_builtin_consumed_comes_from_review_ack_for_that_candidate(changed: Path) -> None:
+def test_builtin_never_closes_on_a_callers_review_ack(changed: Path) -> None:
+    """Seed 000 "How assess resolves the review outcome": "derives closed only from the
+    native candidate.consumed fact ... A caller-supplied closed is not authority"; the
+    built-in provider has no native review, so ``review ack`` (any caller's word) is
+    recorded and shown but never closes."""
     args = ("assess", "--json", "--committed-only", "--base-ref", "HEAD~1")
 
     def run() -> dict[str, Any]:
@@ -637,18 +670,16 @@ def test_builtin_consumed_comes_from_review_ack_for_that_candidate(changed: Path
 
     ack = gh(changed, "review", "ack", "--committed", "--base-ref", "HEAD~1")
     assert ack.returncode == 0, ack.stderr
-    after = run()
-    assert after["candidate"]["identity"] == before["candidate"]["identity"]
-    assert after["candidate"]["consumed"] is True
-    assert (after["reviewDue"], after["reviewDueReason"]) == (False, "already_reviewed")
-    assert after["native"]["assessment"]["candidate"]["consumed"] is True
-    assert after["native"]["assessment"]["review_due_reason"] == "already_reviewed"
-    assert (after["nativeReviewOutcome"], after["outcome_source"]) == ("closed", "derived")
-    assert after["verification"]["required"] == before["verification"]["required"]
-
-    # the ack is for that candidate only: one more commit is another candidate
-    write(changed / "src" / "app.py", "Y = 2\n")
-    commit_all(changed, "third")
-    other = run()
-    assert other["candidate"]["consumed"] is False
-    assert other["nativeReviewOutcome"] == "unknown"
+    assert "the review closes only when the native provider reports candidate.consumed" in (
+        ack.stdout
+    )
+    for outcome in (None, "closed"):
+        extra = ("--review-outcome", outcome) if outcome else ()
+        proc = gh(changed, *args, *extra)
+        after = json.loads(proc.stdout)
+        assert after["candidate"]["identity"] == before["candidate"]["identity"]
+        assert after["candidate"]["consumed"] is False
+        assert (after["reviewDue"], after["reviewDueReason"]) == (False, "under_budget")
+        assert (after["nativeReviewOutcome"], after["outcome_source"]) == ("unknown", "unknown")
+    status = gh(changed, "status", "--committed", "--base-ref", "HEAD~1")
+    assert "review #1: consumed" in status.stdout  # recorded and shown

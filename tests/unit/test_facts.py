@@ -41,7 +41,7 @@ def _rerun(i: int, *, agreed: bool, counts: bool = True, reported: int = 0) -> S
 def test_nothing_recorded_satisfies_nothing() -> None:
     f = _facts()
     assert f.satisfaction() == Satisfaction(receipts=0)
-    assert not f.delegated and not f.consumed
+    assert not f.delegated and not f.acknowledged
     assert f.runtime_writers() == () and f.policy_escalations() == ()
 
 
@@ -104,6 +104,8 @@ def test_runtime_writers_and_sticky_escalations() -> None:
 
 
 def test_review_evidence_latest_recorded_outcome_and_ack() -> None:
+    """Seed 000 "How assess resolves the review outcome": "derives closed only from the
+    native candidate.consumed fact"; a recorded ack is the caller's word, not that fact."""
     f = _facts(
         review_facts=(
             ReviewFact("/r", ID, "declined"),
@@ -114,7 +116,8 @@ def test_review_evidence_latest_recorded_outcome_and_ack() -> None:
     ev = f.review_evidence(ReviewOutcome.CLOSED, native_consumed=False)
     assert ev.caller is ReviewOutcome.CLOSED
     assert ev.recorded is ReviewOutcome.UNAVAILABLE
-    assert ev.consumed and f.consumed
+    assert f.acknowledged and not ev.consumed
+    assert f.review_evidence(None, native_consumed=True).consumed
 
 
 def test_the_same_verdict_stored_twice_counts_once() -> None:
