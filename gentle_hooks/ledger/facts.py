@@ -114,9 +114,7 @@ class LedgerFacts:
         for f in self.review_facts:
             if f.outcome in ("declined", "unavailable"):
                 recorded = ReviewOutcome(f.outcome)
-        return ReviewEvidence(
-            caller=caller, recorded=recorded, consumed=native_consumed
-        )
+        return ReviewEvidence(caller=caller, recorded=recorded, consumed=native_consumed)
 
     def satisfaction(self, declared: tuple[str, ...] = ()) -> Satisfaction:
         """What was done for this exact candidate.
