@@ -1,4 +1,5 @@
-"""``gentle-hook brief check`` and ``gentle-hook quorum tally|report`` (SPEC §9; seeds 001, 003).
+"""``gentle-hook brief check`` and ``gentle-hook quorum tally|report|audit`` (SPEC §9; seeds
+001, 003).
 
 Room ``cli``. Thin: read the files, call :mod:`gentle_hooks.artifacts.brief` and
 :mod:`gentle_hooks.quorum` (ballot, ruling, survival), render. Exit codes: 0 informational
@@ -9,6 +10,7 @@ to be (raised as :class:`~gentle_hooks.errors.GentleError`).
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 
 import click
@@ -117,7 +119,8 @@ def quorum() -> None:
     type=click.Choice([s.value for s in Stakes]),
     default=Stakes.ORDINARY.value,
     show_default=True,
-    help="Valid verdicts needed to confirm: ordinary 1, shipping 1 (2 with --critical), audit 3.",
+    help="Valid verdicts needed to confirm: ordinary 1, shipping 1 (2 with --critical), "
+    "audit 3, lens-diverse 3 each with a different lens.",
 )
 @click.option("--critical", is_flag=True, help="The finding is marked critical.")
 @click.option("--json", "as_json", is_flag=True, help="Print the tally record as JSON.")
@@ -132,17 +135,21 @@ def quorum_tally(
 ) -> int:
     """Tally the verifier verdicts of one finding and print its ruling.
 
-    Each FILE (or -) holds one verdict {refuted, reason, whatIChecked, correctedImpact?} or a
-    JSON array of them, or a verdict set {"claim": TEXT, "verdicts": [...]} (`gentle-hook
-    schema quorum-verdicts`). The claim is required, from --claim or a verdict set; when
-    several name it they must agree. An errored ({"error": ...}), timed-out
-    ({"timedOut": true}) or malformed verdict, a blank reason, or a whatIChecked that is
-    empty, restates the claim or names no evidence abstains. Ruling: CONFIRMED (uncontested
-    upheld), PLAUSIBLE (no valid verdict, a tie, contested, or fewer valid verdicts than the
-    stakes need), REFUTED (majority refuted). A FILE given twice is read once, and copies
-    of one verdict (the same answer, even under another "verifier" label) count once; the
-    output says so. Informational: exits 0 whatever the ruling; 2 when a FILE is unreadable
-    or not JSON, there is no claim, or one verifier id gives two different verdicts.
+    Each FILE (or -) holds one verdict {refuted, reason, whatIChecked, correctedImpact?,
+    verifier?, lens?, durationMs?} or a JSON array of them, or a verdict set {"claim": TEXT,
+    "verdicts": [...]} (`gentle-hook schema quorum-verdicts`). The claim is required, from
+    --claim or a verdict set; when several name it they must agree. An errored
+    ({"error": ...}), timed-out ({"timedOut": true}) or malformed verdict, a FILE that is
+    not JSON at all, a blank reason, or a whatIChecked that is empty, restates the claim or
+    names no evidence abstains. A whatIChecked that is a narrative ("It is well known
+    that...", "I believe...") refutes. A verdict whose durationMs is shorter than its
+    evidence could be opened is flagged. Ruling: CONFIRMED (uncontested upheld), PLAUSIBLE
+    (no valid verdict, a tie, contested, fewer valid verdicts or lenses than the stakes
+    need; it says what would settle it), REFUTED (majority refuted). A FILE given twice is
+    read once, and copies of one verdict (the same answer, even under another "verifier"
+    label) count once; the output says so. Informational: exits 0 whatever the ruling; 2
+    when a FILE cannot be read, a verdict set is malformed, there is no claim, or one
+    verifier id gives two different verdicts.
     """
     _one_stdin(files)
     unique, repeats = _distinct_files(files)
@@ -164,21 +171,29 @@ def quorum_tally(
     t = record.tally
     name = f" {_line(finding)}" if finding else ""
     click.echo(f"{record.ruling}{name}  ({record.row}: {record.why})")
+    lenses = f" of {t.required} different lenses" if t.diverse else ""
     click.echo(
         f"  survives {'yes' if t.survives else 'no'}; upheld {t.upheld}, refuted {t.refuted}, "
         f"abstained {t.abstained}, contested {'yes' if t.contested else 'no'}; "
         f"stakes {record.stakes.value}{' critical' if critical else ''} "
-        f"needs {t.required} valid verdict{'' if t.required == 1 else 's'}"
+        f"needs {t.required} valid verdict{'' if t.required == 1 else 's'}{lenses}"
     )
+    if record.settle is not None:
+        click.echo(f"  to settle: {record.settle}")
     for note in record.duplicates:
         click.echo(f"  counted once: {_line(note)}")
     for vote in record.votes:
         if vote.abstention is not None:
             click.echo(f"  abstained: {_line(vote.abstention)}")
+        elif vote.overruled is not None:
+            click.echo(f"  refuted, though it upheld: {_line(vote.overruled)}")
         elif vote.refuted:
             impact = vote.correctedImpact
             tail = f" (corrected impact: {_line(impact)})" if impact else ""
             click.echo(f"  refuted: {_line(vote.reason)}{tail}")
+        if vote.tooFast is not None:
+            who = f" {_line(vote.verifier)}" if vote.verifier else ""
+            click.echo(f"  flag too-fast{who}: {_line(vote.tooFast)}")
     return EXIT_OK
 
 
@@ -222,3 +237,69 @@ def quorum_report(files: tuple[str, ...], as_json: bool) -> int:
 
 def _pct(rate: float | None) -> str:
     return "-" if rate is None else f"{rate * 100:.0f}%"
+
+
+@quorum.command("audit")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    metavar="N",
+    help="The sample's seed (default: a fresh one, printed so the audit can be re-run).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the audit as JSON.")
+def quorum_audit(files: tuple[str, ...], seed: int | None, as_json: bool) -> int:
+    """Audit the verifiers themselves (seed 003 "Verifying a verification").
+
+    Each FILE (or -) holds tally records as `quorum tally --json` writes them. Prints two
+    upheld (CONFIRMED) findings sampled for you to re-check yourself, with what each
+    upholding verifier says it opened; findings with a whatIChecked that restated the claim;
+    verdicts returned faster than their evidence could be opened; upheld verdicts overruled
+    as narrative. Informational: exits 0; 2 when a FILE is unreadable or holds an
+    inconsistent record.
+    """
+    import secrets
+
+    from gentle_hooks.quorum.audit import AuditedFinding, audit
+
+    _one_stdin(files)
+    records: list[TallyRecord] = []
+    for path in files:
+        records.extend(parse_tally_records(read_input(path), _label(path)))
+    chosen = secrets.randbelow(2**31) if seed is None else seed
+    report = audit(records, chosen)
+    if as_json:
+        click.echo(report.model_dump_json(by_alias=True, indent=2))
+        return EXIT_OK
+    rerun = " ".join(shlex.quote(f) for f in files)
+    click.echo(
+        f"audit of {report.findings} finding(s), {report.upheld} upheld; seed {report.seed} "
+        f"(again: gentle-hook quorum audit --seed {report.seed} {rerun})"
+    )
+
+    def finding(f: AuditedFinding) -> str:
+        name = f"{_line(f.finding)}: " if f.finding else ""
+        return f"  {name}{_line(f.claim)}  ({f.ruling})"
+
+    click.echo(
+        f"re-check yourself ({len(report.sample)} sampled upheld finding(s)):"
+        if report.sample
+        else "re-check yourself: no upheld finding to sample"
+    )
+    for f in report.sample:
+        click.echo(finding(f))
+        for v in f.votes:
+            who = _line(v.verifier) or "a verifier"
+            click.echo(f"    {who} opened: {_line(v.whatIChecked)}")
+    for title, group in (
+        ("whatIChecked restating the claim", report.restating),
+        ("verdicts faster than their evidence could be opened", report.too_fast),
+        ("upheld verdicts overruled as narrative", report.narrative),
+    ):
+        click.echo(f"{title}: {len(group) or 'none'}")
+        for f in group:
+            click.echo(finding(f))
+            for v in f.votes:
+                who = _line(v.verifier) or "a verifier"
+                click.echo(f"    {who}: {_line(v.note)}")
+    return EXIT_OK

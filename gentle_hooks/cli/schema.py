@@ -17,6 +17,7 @@ SCHEMAS: dict[str, str] = {
     "assess": "gentle_hooks.report.models:AssessEnvelope",
     "brief": "gentle_hooks.artifacts.brief:DelegationBrief",
     "doctor": "gentle_hooks.report.record_models:DoctorEnvelope",
+    "quorum-audit": "gentle_hooks.quorum.audit:AuditReport",
     "quorum-report": "gentle_hooks.quorum.survival:SurvivalReport",
     "quorum-tally": "gentle_hooks.quorum.ruling:TallyRecord",
     "quorum-verdict": "gentle_hooks.quorum.votes:VerifierVerdict",

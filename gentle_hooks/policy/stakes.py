@@ -15,22 +15,29 @@ from gentle_hooks.values.frozen import frozen
 
 
 class Stakes(str, Enum):
-    """How much rides on a decision (config ``stakes``; seed 003 "How many verifiers")."""
+    """How much rides on a decision (seed 003 "How many verifiers").
+
+    The gate's config ``stakes`` takes the first three; ``lens-diverse`` sizes a finding's
+    quorum only (a DelegationVerdict names no lens).
+    """
 
     ORDINARY = "ordinary"
     SHIPPING = "shipping"
     AUDIT = "audit"
+    LENS_DIVERSE = "lens-diverse"
 
 
 @frozen
 class StakesRow:
-    """One row of the seed's verifier-count table: id, stakes, count, count when critical."""
+    """One row of the seed's verifier-count table: id, stakes, count, count when critical,
+    and whether each verifier must hold a different lens."""
 
     id: str
     stakes: Stakes
     verifiers: int
     verifiers_critical: int
     text: str
+    distinct_lenses: bool = False
 
 
 #: Seed 003 "How many verifiers", one row per stakes level.
@@ -40,6 +47,14 @@ STAKES_ROWS: tuple[StakesRow, ...] = (
         "S-shipping", Stakes.SHIPPING, 1, 2, "Shipping to others: 1, plus a second on critical"
     ),
     StakesRow("S-audit", Stakes.AUDIT, 3, 3, "Audit, irreversible decision: 3, majority ruling"),
+    StakesRow(
+        "S-lens-diverse",
+        Stakes.LENS_DIVERSE,
+        3,
+        3,
+        "Where failure modes differ in kind: 3, each with a different lens",
+        distinct_lenses=True,
+    ),
 )
 
 
@@ -56,6 +71,16 @@ def parse_stakes(value: str | Stakes) -> Stakes:
         raise PolicyInputError(f"unknown stakes {value!r}: one of {names}") from None
 
 
+def stakes_row(stakes: str | Stakes) -> StakesRow:
+    """The :data:`STAKES_ROWS` row of ``stakes``.
+
+    Raises:
+        PolicyInputError: unknown stakes.
+    """
+    level = parse_stakes(stakes)
+    return next(r for r in STAKES_ROWS if r.stakes is level)
+
+
 def verifiers_required(stakes: str | Stakes, critical: bool = False) -> int:
     """How many accepted verifier verdicts the stakes need (SPEC §9; seed 003).
 
@@ -64,13 +89,13 @@ def verifiers_required(stakes: str | Stakes, critical: bool = False) -> int:
         critical: the change or finding is marked critical.
 
     Returns:
-        ordinary 1; shipping 1, or 2 when critical; audit 3.
+        ordinary 1; shipping 1, or 2 when critical; audit 3; lens-diverse 3 (each with a
+        different lens, :attr:`StakesRow.distinct_lenses`).
 
     Raises:
         PolicyInputError: unknown stakes.
     """
-    level = parse_stakes(stakes)
-    row = next(r for r in STAKES_ROWS if r.stakes is level)
+    row = stakes_row(stakes)
     return row.verifiers_critical if critical else row.verifiers
 
 

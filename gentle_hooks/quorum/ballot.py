@@ -10,7 +10,8 @@ A verdict file holds one of:
 
 * one verifier answer ``{refuted, reason, whatIChecked, correctedImpact?}`` (or an errored,
   timed-out or malformed one), or a JSON array of them; the claim then comes from
-  ``--claim``;
+  ``--claim``; a file that is not even JSON is one verifier's unreadable output, which
+  abstains (seed 003 "Abstentions are not support");
 * a verdict set, :class:`VerdictSet`: ``{"claim": "...", "verdicts": [...]}``, which carries
   the finding's claim with its verdicts.
 
@@ -31,9 +32,10 @@ from gentle_hooks.errors import UsageError
 from gentle_hooks.quorum.votes import (
     DuplicateKeys,
     QuorumModel,
+    UnreadableOutput,
     VerifierVerdict,
     copy_key,
-    load_verdict_json,
+    read_verifier_output,
     verifier_id,
 )
 from gentle_hooks.values.frozen import frozen
@@ -67,18 +69,22 @@ def parse_verdict_file(data: bytes | str, source: str) -> VerdictFile:
     """Read one verdict file: a :class:`VerdictSet`, one verifier answer, or an array of them.
 
     A JSON object with a ``verdicts`` key is a :class:`VerdictSet`; any other value is
-    verifier answers, returned raw (a malformed answer abstains when classified).
+    verifier answers, returned raw (a malformed answer abstains when classified). A file
+    that is not UTF-8, not JSON or nested too deeply is one
+    :class:`~.votes.UnreadableOutput`, which abstains.
 
     Args:
         data: the file's bytes or text.
         source: what to call it in messages (a path, ``<stdin>``).
 
     Raises:
-        ArtifactInputError: not UTF-8, not JSON, nested too deeply, or a verdict set that
-            repeats a key, has an unknown field, or lacks a non-blank ``claim`` or a
-            ``verdicts`` array (exit 2).
+        ArtifactInputError: a verdict set that repeats a key, has an unknown field, or lacks
+            a non-blank ``claim`` or a ``verdicts`` array (exit 2): the orchestrator's own
+            file, not a verifier's output.
     """
-    value = load_verdict_json(data, source)
+    value = read_verifier_output(data, source)
+    if isinstance(value, UnreadableOutput):
+        return VerdictFile(source, None, (value,))
     if isinstance(value, dict) and "verdicts" in value:
         if isinstance(value, DuplicateKeys):
             keys = ", ".join(map(repr, value.duplicates))
@@ -136,6 +142,8 @@ def resolve_claim(option: str | None, files: tuple[VerdictFile, ...]) -> str:
 def _canonical(value: object) -> str:
     if isinstance(value, VerifierVerdict):
         value = value.model_dump(exclude_none=True)
+    elif isinstance(value, UnreadableOutput):
+        value = {"unreadable": value.digest}
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=repr)
 
 
@@ -144,6 +152,8 @@ def _copy_identity(value: object) -> tuple[object, ...]:
     (whatever its verifier label), the whole canonical JSON for any other answer."""
     if isinstance(value, VerifierVerdict):
         return ("verdict", *copy_key(value))
+    if isinstance(value, UnreadableOutput):
+        return ("unreadable", value.digest)
     if isinstance(value, dict) and not isinstance(value, DuplicateKeys):
         try:
             return ("verdict", *copy_key(VerifierVerdict.model_validate(value)))
@@ -156,6 +166,8 @@ def _describe(value: object, copies: int) -> str:
     checked = value.get("whatIChecked") if isinstance(value, dict) else None
     if isinstance(value, VerifierVerdict):
         checked = value.whatIChecked
+    if isinstance(value, UnreadableOutput):
+        return f"{copies} identical unreadable outputs counted once: {value.problem}"
     what = (
         f"whatIChecked {_line(checked)!r}" if isinstance(checked, str) else _line(_canonical(value))
     )

@@ -20,7 +20,7 @@ from gentle_hooks.artifacts.jsonio import (
     load_json_text,
 )
 from gentle_hooks.errors import PolicyInputError
-from gentle_hooks.policy.stakes import Stakes, parse_stakes, verifiers_required
+from gentle_hooks.policy.stakes import Stakes, parse_stakes, stakes_row, verifiers_required
 from gentle_hooks.quorum.ballot import distinct_verdicts
 from gentle_hooks.quorum.votes import (
     QuorumModel,
@@ -42,8 +42,11 @@ class Tally(QuorumModel):
         upheld / refuted: valid verdicts each way; abstained: abstentions.
         contested: at least one valid verdict each way.
         required: valid verdicts the stakes need (:func:`verifiers_required`).
-        survives: the finding is CONFIRMED: at least ``required`` valid verdicts, at least
-            one upheld, none refuted.
+        lenses: distinct lenses among the valid verdicts (a verdict without one adds none).
+        diverse: the stakes need each of the ``required`` verifiers on a different lens
+            (``lens-diverse``: "where failure modes differ in kind").
+        survives: the finding is CONFIRMED: at least ``required`` valid verdicts (and as
+            many distinct lenses when ``diverse``), at least one upheld, none refuted.
 
     Inconsistent counts (``survives`` true with a refutation...) fail validation, so a
     stored tally cannot claim what its counts do not say.
@@ -55,6 +58,8 @@ class Tally(QuorumModel):
     abstained: int = Field(ge=0, strict=True)
     contested: StrictBool
     required: int = Field(default=1, ge=1, strict=True)
+    lenses: int = Field(default=0, ge=0, strict=True)
+    diverse: StrictBool = False
 
     @property
     def valid(self) -> int:
@@ -65,22 +70,30 @@ class Tally(QuorumModel):
     def _consistent(self) -> Tally:
         if self.contested != (self.upheld > 0 and self.refuted > 0):
             raise ValueError("contested must be true exactly when upheld > 0 and refuted > 0")
-        if self.survives != _survives(self.upheld, self.refuted, self.required):
+        if self.lenses > self.valid:
+            raise ValueError("lenses cannot exceed the valid verdicts")
+        if self.survives != _survives(
+            self.upheld, self.refuted, self.required, self.lenses, self.diverse
+        ):
             raise ValueError("survives contradicts the counts")
         return self
 
 
-def _survives(upheld: int, refuted: int, required: int) -> bool:
-    return upheld > 0 and refuted == 0 and upheld >= required
+def _survives(upheld: int, refuted: int, required: int, lenses: int, diverse: bool) -> bool:
+    lenses_ok = not diverse or lenses >= required
+    return upheld > 0 and refuted == 0 and upheld >= required and lenses_ok
 
 
-def tally(verdicts: Iterable[object], claim: str, required: int = 1) -> Tally:
+def tally(
+    verdicts: Iterable[object], claim: str, required: int = 1, diverse: bool = False
+) -> Tally:
     """Tally one finding's verifier verdicts (seed 003 "Verdict tallying"; SPEC §9).
 
     Args:
         verdicts: one answer per verifier, as :func:`classify_verdict` takes them.
         claim: the finding's claim: a ``whatIChecked`` that restates it abstains.
         required: valid verdicts the stakes need (default 1).
+        diverse: each of them must hold a different lens (``lens-diverse`` stakes).
 
     Returns:
         The :class:`Tally`; it depends only on the multiset of verdicts, not their order.
@@ -93,7 +106,7 @@ def tally(verdicts: Iterable[object], claim: str, required: int = 1) -> Tally:
     claim = _claim(claim)
     distinct, _ = distinct_verdicts(verdicts)
     votes = [classify_verdict(v, claim) for v in distinct]
-    return tally_votes(votes, required)
+    return tally_votes(votes, required, diverse)
 
 
 def _claim(claim: str) -> str:
@@ -102,19 +115,24 @@ def _claim(claim: str) -> str:
     return claim
 
 
-def tally_votes(votes: Iterable[Vote], required: int = 1) -> Tally:
+def tally_votes(votes: Iterable[Vote], required: int = 1, diverse: bool = False) -> Tally:
     """Count classified votes into a :class:`Tally` (see :func:`tally`)."""
     counts = {kind: 0 for kind in VoteKind}
+    lenses: set[str] = set()
     for vote in votes:
         counts[vote.vote] += 1
+        if vote.vote is not VoteKind.ABSTAINED and vote.lens is not None:
+            lenses.add(vote.lens.casefold())
     up, down = counts[VoteKind.UPHELD], counts[VoteKind.REFUTED]
     return Tally(
-        survives=_survives(up, down, required),
+        survives=_survives(up, down, required, len(lenses), diverse),
         upheld=up,
         refuted=down,
         abstained=counts[VoteKind.ABSTAINED],
         contested=up > 0 and down > 0,
         required=required,
+        lenses=len(lenses),
+        diverse=diverse,
     )
 
 
@@ -123,27 +141,57 @@ RulingName = Literal["CONFIRMED", "PLAUSIBLE", "REFUTED"]
 
 @frozen
 class RulingRow:
-    """One ruling rule: a stable id, the condition in words, its predicate, the ruling."""
+    """One ruling rule: a stable id, the condition in words, its predicate, the ruling, and
+    for PLAUSIBLE what would settle it (seed 003 "Verdict meanings": "State it as
+    unverified, with what would settle it")."""
 
     id: str
     when: str
     matches: Callable[[Tally], bool]
     ruling: RulingName
+    settle: str | None = None
 
+
+#: What settles a contest: one more verifier of another role, never a debate (seed 001
+#: "Guardrails": "spawn one reviewer with a different role and a clean context").
+_ONE_MORE = (
+    "one more verifier with a lens not yet used and a clean context re-opens the cited "
+    "evidence itself; a majority of valid verdicts either way settles it"
+)
 
 #: Seed 003 "Verdict meanings" as rows; first match wins.
 RULING_ROWS: tuple[RulingRow, ...] = (
-    RulingRow("Q1", "no valid verdict: nothing verified it", lambda t: t.valid == 0, "PLAUSIBLE"),
+    RulingRow(
+        "Q1",
+        "no valid verdict: nothing verified it",
+        lambda t: t.valid == 0,
+        "PLAUSIBLE",
+        "a verifier re-opens the cited evidence itself and returns a verdict whose "
+        "whatIChecked names what it opened (a path, file:line, a command, a quote)",
+    ),
     RulingRow("Q2", "majority refuted on re-check", lambda t: t.refuted > t.upheld, "REFUTED"),
     RulingRow(
-        "Q3", "a tie: contested, never rounded up", lambda t: t.refuted == t.upheld, "PLAUSIBLE"
+        "Q3",
+        "a tie: contested, never rounded up",
+        lambda t: t.refuted == t.upheld,
+        "PLAUSIBLE",
+        _ONE_MORE,
     ),
-    RulingRow("Q4", "upheld but contested", lambda t: t.refuted > 0, "PLAUSIBLE"),
+    RulingRow("Q4", "upheld but contested", lambda t: t.refuted > 0, "PLAUSIBLE", _ONE_MORE),
     RulingRow(
         "Q5",
         "upheld by fewer valid verdicts than the stakes need",
         lambda t: t.valid < t.required,
         "PLAUSIBLE",
+        "more verifiers re-open the evidence until the stakes' count of valid verdicts is met",
+    ),
+    RulingRow(
+        "Q5L",
+        "upheld by verifiers of fewer different lenses than the stakes need",
+        lambda t: t.diverse and t.lenses < t.required,
+        "PLAUSIBLE",
+        "verifiers of the missing lenses (say correctness, reproduction, impact) re-open "
+        "the evidence, each naming its lens",
     ),
     RulingRow("Q6", "upheld, uncontested", lambda t: True, "CONFIRMED"),
 )
@@ -151,25 +199,31 @@ RULING_ROWS: tuple[RulingRow, ...] = (
 
 @frozen
 class Ruling:
-    """A finding's ruling: CONFIRMED, PLAUSIBLE or REFUTED, the row that decided, and why."""
+    """A finding's ruling: CONFIRMED, PLAUSIBLE or REFUTED, the row that decided, why, and
+    (PLAUSIBLE only) what would settle it."""
 
     ruling: RulingName
     row: str
     why: str
+    settle: str | None = None
 
 
 def rule(t: Tally) -> Ruling:
     """Rule a finding from its tally (seed 003 "Verdict meanings"; SPEC §9).
 
-    CONFIRMED only when uncontested upheld by at least ``t.required`` valid verdicts;
-    REFUTED when refutations outnumber upholdings; PLAUSIBLE for zero valid verdicts, a
-    tie, any contest, or too few valid verdicts. CONFIRMED exactly when ``t.survives``.
+    CONFIRMED only when uncontested upheld by at least ``t.required`` valid verdicts (of
+    as many lenses when ``t.diverse``); REFUTED when refutations outnumber upholdings;
+    PLAUSIBLE for zero valid verdicts, a tie, any contest, too few valid verdicts or too
+    few lenses, always with what would settle it. CONFIRMED exactly when ``t.survives``.
     """
     row = next(r for r in RULING_ROWS if r.matches(t))
-    why = row.when
+    why, settle = row.when, row.settle
     if row.id == "Q5":
         why += f" ({t.valid} of {t.required})"
-    return Ruling(ruling=row.ruling, row=row.id, why=why)
+        settle = f"{t.required - t.valid} more valid verdict(s): {settle}"
+    if row.id == "Q5L":
+        why += f" ({t.lenses} of {t.required})"
+    return Ruling(ruling=row.ruling, row=row.id, why=why, settle=settle)
 
 
 class TallyRecord(QuorumModel):
@@ -182,7 +236,10 @@ class TallyRecord(QuorumModel):
     Attributes:
         claim: the finding's claim (required: restating checks are judged against it).
         finding / lens: the finding's id and the lens that mined it (optional).
-        stakes / critical: set ``tally.required`` through :func:`verifiers_required`.
+        stakes / critical: set ``tally.required`` through :func:`verifiers_required` (and
+            ``tally.diverse`` for ``lens-diverse``).
+        ruling / row / why / settle: :func:`rule` of the tally; ``settle`` says what would
+            settle a PLAUSIBLE ruling.
         votes: every distinct verdict as counted, in a canonical order. No two counted votes
             are copies (:func:`copy_key`) and no verifier id appears twice.
         duplicates: what was given more than once and counted once, one line each
@@ -202,6 +259,7 @@ class TallyRecord(QuorumModel):
     ruling: RulingName
     row: str
     why: str
+    settle: str | None = None
     votes: tuple[Vote, ...]
     duplicates: tuple[str, ...] = ()
 
@@ -219,17 +277,27 @@ class TallyRecord(QuorumModel):
                     reason=vote.reason,
                     whatIChecked=vote.whatIChecked,
                     correctedImpact=vote.correctedImpact,
+                    lens=vote.lens,
+                    durationMs=vote.durationMs,
                 ),
                 self.claim,
             )
             if again.vote is not vote.vote:
-                raise ValueError(f"votes.{n}: counted as {vote.vote.value}, but {again.abstention}")
-        expected = tally_votes(self.votes, verifiers_required(self.stakes, self.critical))
+                why = again.abstention or again.overruled or f"it counts as {again.vote.value}"
+                raise ValueError(f"votes.{n}: counted as {vote.vote.value}, but {why}")
+            if (again.overruled, again.tooFast) != (vote.overruled, vote.tooFast):
+                raise ValueError(f"votes.{n}: overruled or tooFast contradicts the verdict")
+        row = stakes_row(self.stakes)
+        required = row.verifiers_critical if self.critical else row.verifiers
+        expected = tally_votes(self.votes, required, row.distinct_lenses)
         if self.tally != expected:
             raise ValueError("tally does not match the votes and stakes")
         ruled = rule(self.tally)
         if (self.ruling, self.row, self.why) != (ruled.ruling, ruled.row, ruled.why):
             raise ValueError(f"ruling must be {ruled.ruling} ({ruled.row}) for this tally")
+        # a record written before ``settle`` existed has none; a given one must be right
+        if self.settle is not None and self.settle != ruled.settle:
+            raise ValueError(f"settle must be {ruled.settle!r} for this ruling")
         return self
 
 
@@ -282,7 +350,9 @@ def build_record(
     claim = _claim(claim)
     distinct, notes = distinct_verdicts(verdicts)
     votes = sorted((classify_verdict(v, claim) for v in distinct), key=Vote.sort_key)
-    counted = tally_votes(votes, verifiers_required(level, critical))
+    counted = tally_votes(
+        votes, verifiers_required(level, critical), stakes_row(level).distinct_lenses
+    )
     ruled = rule(counted)
     return TallyRecord(
         finding=finding,
@@ -294,6 +364,7 @@ def build_record(
         ruling=ruled.ruling,
         row=ruled.row,
         why=ruled.why,
+        settle=ruled.settle,
         votes=tuple(votes),
         duplicates=(*duplicates, *notes),
     )

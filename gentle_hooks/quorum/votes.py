@@ -2,8 +2,11 @@
 
 Room: quorum. Models + pure functions (pydantic, standard library, strict JSON input from
 :mod:`gentle_hooks.artifacts.jsonio`); no I/O. Seed ``003_0245072c02421c57.txt`` "The
-contract" and "Verdict tallying": an errored, timed-out or malformed verdict, or one whose
-``whatIChecked`` is empty or restates the claim, is an abstention, never support.
+contract" and "Verdict tallying": an errored, timed-out or malformed verdict (a verifier
+output that is not even JSON included), or one whose ``whatIChecked`` is empty or restates
+the claim, is an abstention, never support; one whose ``whatIChecked`` is a narrative
+("It is well known that…") refutes. "Verifying a verification": a verdict returned faster
+than its evidence could have been opened is flagged.
 """
 
 from __future__ import annotations
@@ -24,8 +27,20 @@ from pydantic import (
     model_validator,
 )
 
-from gentle_hooks.artifacts.jsonio import ArtifactInputError, describe_validation_error
-from gentle_hooks.quorum.restatement import restatement_reason, words
+from gentle_hooks.artifacts.jsonio import (
+    ArtifactInputError,
+    NonNegative,
+    describe_validation_error,
+)
+from gentle_hooks.quorum.narrative import narrative_reason
+from gentle_hooks.quorum.restatement import cited_evidence, restatement_reason, words
+from gentle_hooks.values.frozen import frozen
+
+#: Least time, in milliseconds, in which a verifier can re-open one piece of evidence (open
+#: a file at a line, re-run a grep): a verdict's ``durationMs`` under this times the
+#: evidence it cites (at least one) is "returned faster than the evidence could have been
+#: opened" (seed 003 "Verifying a verification"). An agent's tool call alone takes longer.
+MIN_OPEN_MS = 1000
 
 
 class QuorumModel(BaseModel):
@@ -49,6 +64,10 @@ class VerifierVerdict(QuorumModel):
         verifier: an id of the verifier that answered (optional, not blank). One verifier
             gives one verdict per finding: a tally refuses two different verdicts under one
             id, and counts copies of one verdict once.
+        lens: the refuter's lens (``correctness``, ``reproduction``, ``impact``...), not
+            blank; the ``lens-diverse`` stakes need each verifier on a different one.
+        durationMs: how long the verifier took; one faster than its evidence could have
+            been opened is flagged (:func:`too_fast_reason`).
 
     Types are strict (``"false"`` is not a boolean); an unknown field is malformed.
     """
@@ -58,6 +77,23 @@ class VerifierVerdict(QuorumModel):
     whatIChecked: StrictStr
     correctedImpact: StrictStr | None = None
     verifier: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")] | None = None
+    lens: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")] | None = None
+    durationMs: NonNegative | None = None
+
+
+@frozen
+class UnreadableOutput:
+    """A verifier output that is not even JSON (or not UTF-8): it abstains (seed 003
+    "Abstentions are not support": a malformed verdict produced no evidence).
+
+    Attributes:
+        source: where it was read; problem: why it is unreadable, one line;
+        digest: SHA-256 (hex) of its bytes, so two copies of one output count once.
+    """
+
+    source: str
+    problem: str
+    digest: str
 
 
 class VoteKind(str, Enum):
@@ -74,24 +110,38 @@ class Vote(QuorumModel):
     Attributes:
         vote: upheld, refuted or abstained.
         abstention: why it is an abstention; present exactly when ``vote`` is abstained.
+        overruled: why an upheld verdict counts as refuted (its ``whatIChecked`` is a
+            narrative, :func:`~gentle_hooks.quorum.narrative.narrative_reason`); present
+            only on a refuted vote whose ``refuted`` is false.
         refuted / reason / whatIChecked / correctedImpact: the verifier's fields when it
             parsed (an abstention keeps them, so a lazy verifier stays visible).
-        verifier: the verifier's id, when the answer named one.
+        verifier / lens / durationMs: the verifier's id, lens and duration, when given.
+        tooFast: why a counted verdict came back faster than its evidence could have been
+            opened (:func:`too_fast_reason`); a flag for the audit, not a change of count.
     """
 
     vote: VoteKind
     abstention: str | None = None
+    overruled: str | None = None
     refuted: StrictBool | None = None
     reason: str | None = None
     whatIChecked: str | None = None
     correctedImpact: str | None = None
     verifier: str | None = None
+    lens: str | None = None
+    durationMs: int | None = None
+    tooFast: str | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Vote:
         if (self.abstention is not None) != (self.vote is VoteKind.ABSTAINED):
             raise ValueError("abstention must be given exactly when vote is abstained")
-        if self.vote is not VoteKind.ABSTAINED and self.refuted != (self.vote is VoteKind.REFUTED):
+        if self.overruled is not None:
+            if self.vote is not VoteKind.REFUTED or self.refuted is not False:
+                raise ValueError("overruled is given only for an upheld verdict counted refuted")
+        elif self.vote is not VoteKind.ABSTAINED and self.refuted != (
+            self.vote is VoteKind.REFUTED
+        ):
             raise ValueError(
                 f"vote {self.vote.value} contradicts refuted: {json.dumps(self.refuted)}"
             )
@@ -111,11 +161,15 @@ class Vote(QuorumModel):
         return (
             order,
             text(self.abstention),
+            text(self.overruled),
             {None: 0, False: 1, True: 2}[self.refuted],
             text(self.reason),
             text(self.whatIChecked),
             text(self.correctedImpact),
             text(self.verifier),
+            text(self.lens),
+            (self.durationMs is not None, self.durationMs or 0),
+            text(self.tooFast),
         )
 
 
@@ -187,22 +241,68 @@ def _error_abstention(raw: dict[str, object]) -> str | None:
     return None
 
 
+def evidence_pieces(what_i_checked: str, claim: str | None) -> int:
+    """How many distinct pieces of evidence ``what_i_checked`` cites beyond the claim:
+    :func:`~gentle_hooks.quorum.restatement.cited_evidence` tokens, without bare numbers
+    and without a token inside another (``workflow.js`` in ``workflow.js:142`` is one
+    piece)."""
+    tokens = {
+        t
+        for t in cited_evidence(what_i_checked, claim)
+        if not t.replace(",", "").replace(".", "").isdigit()
+    }
+    return sum(1 for t in tokens if not any(t != u and t in u for u in tokens))
+
+
+def too_fast_reason(verdict: VerifierVerdict, claim: str | None) -> str | None:
+    """Why ``verdict`` came back faster than its evidence could have been opened, or None.
+
+    Seed 003 "Verifying a verification": "Look for verdicts returned faster than the
+    evidence could have been opened." A verdict with ``durationMs`` under
+    :data:`MIN_OPEN_MS` times the evidence its ``whatIChecked`` cites (at least one piece,
+    :func:`~gentle_hooks.quorum.restatement.cited_evidence`) is too fast. No
+    ``durationMs``: nothing to judge, None.
+    """
+    if verdict.durationMs is None:
+        return None
+    pieces = max(1, evidence_pieces(verdict.whatIChecked, claim))
+    floor = pieces * MIN_OPEN_MS
+    if verdict.durationMs >= floor:
+        return None
+    return (
+        f"returned in {verdict.durationMs} ms, faster than {pieces} piece(s) of evidence "
+        f"could have been opened (at least {floor} ms)"
+    )
+
+
 def classify_verdict(raw: object, claim: str | None = None) -> Vote:
     """Count one verifier's answer: upheld, refuted, or an abstention with its reason.
 
     Args:
-        raw: a :class:`VerifierVerdict`, or a JSON value as the verifier returned it.
-            ``{"error": ...}`` is an errored verifier, ``{"timedOut": true}`` a timed-out
-            one; anything not a well-formed verdict is malformed.
+        raw: a :class:`VerifierVerdict`, an :class:`UnreadableOutput`, or a JSON value as
+            the verifier returned it. ``{"error": ...}`` is an errored verifier,
+            ``{"timedOut": true}`` a timed-out one; anything not a well-formed verdict is
+            malformed.
         claim: the finding's claim, for
             :func:`~gentle_hooks.quorum.restatement.restatement_reason`.
 
     Returns:
-        A :class:`Vote`. Errored, timed out, malformed, a blank ``reason``, an empty
-        ``whatIChecked``, or one that restates the claim or names no evidence → abstained
-        (seed 003: abstentions are not support).
+        A :class:`Vote`, decided in this order (seed 003):
+
+        1. errored, timed out, unreadable, malformed, a blank ``reason`` or an empty
+           ``whatIChecked`` → abstained ("Abstentions are not support");
+        2. a ``whatIChecked`` that is a narrative (``"It is well known that…"``,
+           :func:`~gentle_hooks.quorum.narrative.narrative_reason`) → refuted, whatever
+           the verifier said ("Not evidence. Refute"; ``overruled`` says why when it
+           upheld);
+        3. a ``whatIChecked`` that restates the claim or names no evidence → abstained;
+        4. else upheld or refuted as the verifier said.
+
+        A counted vote carries ``tooFast`` when :func:`too_fast_reason` flags it.
     """
     verifier = verifier_id(raw)
+    if isinstance(raw, UnreadableOutput):
+        return Vote(vote=VoteKind.ABSTAINED, abstention=f"malformed: {raw.problem}")
     if isinstance(raw, VerifierVerdict):
         verdict = raw
     elif isinstance(raw, DuplicateKeys):
@@ -234,16 +334,38 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
         "whatIChecked": verdict.whatIChecked,
         "correctedImpact": verdict.correctedImpact,
         "verifier": verifier,
+        "lens": verdict.lens.strip() if verdict.lens is not None else None,
+        "durationMs": verdict.durationMs,
     }
     if not verdict.reason.strip():
         return Vote(vote=VoteKind.ABSTAINED, abstention="no reason given", **fields)
     if not words(verdict.whatIChecked):
         return Vote(vote=VoteKind.ABSTAINED, abstention="whatIChecked is empty", **fields)
+    fast = too_fast_reason(verdict, claim)
+    narrative = narrative_reason(verdict.whatIChecked, claim)
+    if narrative is not None:
+        overruled = None if verdict.refuted else narrative
+        return Vote(vote=VoteKind.REFUTED, overruled=overruled, tooFast=fast, **fields)
     restated = restatement_reason(verdict.whatIChecked, claim)
     if restated is not None:
         return Vote(vote=VoteKind.ABSTAINED, abstention=restated, **fields)
     kind = VoteKind.REFUTED if verdict.refuted else VoteKind.UPHELD
-    return Vote(vote=kind, **fields)
+    return Vote(vote=kind, tooFast=fast, **fields)
+
+
+def read_verifier_output(data: bytes | str, source: str) -> object:
+    """A verifier's output as :func:`classify_verdict` takes it: its JSON value, or an
+    :class:`UnreadableOutput` when it is not UTF-8, not JSON or nested too deeply (a
+    verifier that printed prose instead of its verdict abstains; it does not stop the
+    tally)."""
+    import hashlib
+
+    try:
+        return load_verdict_json(data, source)
+    except ArtifactInputError as exc:
+        raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+        problem = exc.message.removeprefix(f"{source}: ")
+        return UnreadableOutput(source, problem, hashlib.sha256(raw).hexdigest())
 
 
 def load_verdict_json(data: bytes | str, source: str) -> object:

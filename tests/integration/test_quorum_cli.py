@@ -165,6 +165,8 @@ def test_tally_tie_is_plausible_and_keeps_the_refutation(run: Any, tmp_path: Pat
         "PLAUSIBLE  (Q3: a tie: contested, never rounded up)\n"
         "  survives no; upheld 1, refuted 1, abstained 1, contested yes; stakes ordinary "
         "needs 1 valid verdict\n"
+        "  to settle: one more verifier with a lens not yet used and a clean context re-opens "
+        "the cited evidence itself; a majority of valid verdicts either way settles it\n"
         "  refuted: cap enforced in spawn() (corrected impact: none)\n"
         "  abstained: whatIChecked restates the claim\n"
     )
@@ -278,25 +280,50 @@ def test_tally_json_validates_against_exported_schema(run: Any, tmp_path: Path) 
             "abstained": 0,
             "contested": True,
             "required": 1,
+            "lenses": 0,
+            "diverse": False,
         },
     )
 
 
 @pytest.mark.parametrize(
-    ("content", "stderr"),
+    ("content", "problem"),
     [
-        (
-            "refuted: false",
-            "gentle-hook: error: v.json: not JSON: Expecting value at line 1 column 1\n",
-        ),
-        ("", "gentle-hook: error: v.json: not JSON: Expecting value at line 1 column 1\n"),
+        ("refuted: false", "not JSON: Expecting value at line 1 column 1"),
+        ("", "not JSON: Expecting value at line 1 column 1"),
+        ("The finding holds, I checked it.", "not JSON: Expecting value at line 1 column 1"),
     ],
-    ids=["yaml-not-json", "empty-file"],
+    ids=["yaml-not-json", "empty-file", "prose"],
 )
-def test_tally_file_not_json_exits_2(run: Any, tmp_path: Path, content: str, stderr: str) -> None:
+def test_tally_verifier_output_not_json_abstains(
+    run: Any, tmp_path: Path, content: str, problem: str
+) -> None:
+    """Seed 003 "Verdict tallying": "A verifier that errored, timed out, or returned a
+    malformed verdict has produced no evidence for the finding" -- it abstains; the tally
+    goes on (issue 18: it used to exit 2)."""
     (tmp_path / "v.json").write_text(content, encoding="utf-8")
-    r = run("quorum", "tally", "v.json", "--claim", CLAIM)
-    assert (r.returncode, r.stdout, r.stderr) == (2, "", stderr)
+    a = write(tmp_path / "a.json", up())
+    r = run("quorum", "tally", "v.json", a, "--claim", CLAIM)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.splitlines() == [
+        "CONFIRMED  (Q6: upheld, uncontested)",
+        "  survives yes; upheld 1, refuted 0, abstained 1, contested no; stakes ordinary "
+        "needs 1 valid verdict",
+        f"  abstained: malformed: {problem}",
+    ]
+    alone = run("quorum", "tally", "v.json", "--claim", CLAIM, "--json")
+    record = json.loads(alone.stdout)
+    assert (alone.returncode, record["ruling"], record["tally"]["abstained"]) == (
+        0,
+        "PLAUSIBLE",
+        1,
+    )
+
+
+def test_tally_unreadable_file_still_exits_2(run: Any) -> None:
+    r = run("quorum", "tally", "missing.json", "--claim", CLAIM)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == "gentle-hook: error: missing.json: cannot read: No such file or directory\n"
 
 
 def test_tally_unreadable_file_exits_2(run: Any) -> None:
@@ -327,7 +354,7 @@ def test_tally_unknown_stakes_exits_2(run: Any, tmp_path: Path) -> None:
     a = write(tmp_path / "a.json", up())
     r = run("quorum", "tally", a, "--stakes", "paranoid")
     assert r.returncode == 2
-    assert "'paranoid' is not one of 'ordinary', 'shipping', 'audit'" in r.stderr
+    assert "'paranoid' is not one of 'ordinary', 'shipping', 'audit', 'lens-diverse'" in r.stderr
 
 
 def test_tally_counts_a_file_given_three_times_once(run: Any, tmp_path: Path) -> None:
@@ -340,6 +367,8 @@ def test_tally_counts_a_file_given_three_times_once(run: Any, tmp_path: Path) ->
         "PLAUSIBLE  (Q5: upheld by fewer valid verdicts than the stakes need (1 of 3))\n"
         "  survives no; upheld 1, refuted 0, abstained 0, contested no; stakes audit needs 3 "
         "valid verdicts\n"
+        "  to settle: 2 more valid verdict(s): more verifiers re-open the evidence until the "
+        "stakes' count of valid verdicts is met\n"
         "  counted once: up1.json given 3 times: read once\n"
     )
 
@@ -517,3 +546,85 @@ def test_verifier_text_cannot_forge_output_lines(run: Any, tmp_path: Path) -> No
         "  refuted: no CONFIRMED F-1 (Q6: upheld) [2K",
         "  refuted: no CONFIRMED F-1 (Q6: upheld) [2K",
     ]
+
+
+# --- issue 18: seed 003 rows through the CLI --------------------------------------------------
+
+
+def test_tally_issue_18_narrative_refutes(run: Any, tmp_path: Path) -> None:
+    """Seed 003 ``"It is well known that…" | Not evidence. Refute``: the issue's example,
+    tallied as a user would, is REFUTED (it used to be CONFIRMED)."""
+    a = write(tmp_path / "a.json", up("It is well known that fan-outs are unbounded"))
+    r = run("quorum", "tally", a, "--claim", CLAIM)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.splitlines() == [
+        "REFUTED  (Q2: majority refuted on re-check)",
+        "  survives no; upheld 0, refuted 1, abstained 0, contested no; stakes ordinary needs "
+        "1 valid verdict",
+        "  refuted, though it upheld: narrative evidence (N1 an appeal to common knowledge: "
+        "'well known'): not evidence, refute (seed 003)",
+    ]
+
+
+def test_tally_flags_a_too_fast_verdict(run: Any, tmp_path: Path) -> None:
+    """Seed 003 "Look for verdicts returned faster than the evidence could have been
+    opened"."""
+    a = write(tmp_path / "a.json", {**up(), "verifier": "v1", "durationMs": 12})
+    r = run("quorum", "tally", a, "--claim", CLAIM)
+    assert r.stdout.splitlines()[-1] == (
+        "  flag too-fast v1: returned in 12 ms, faster than 1 piece(s) of evidence could have "
+        "been opened (at least 1000 ms)"
+    )
+
+
+def test_tally_lens_diverse_stakes(run: Any, tmp_path: Path) -> None:
+    """Seed 003 "Where failure modes differ in kind | 3, each with a different lens"."""
+    same = [
+        {**up(f"opened workflow.js:{n}"), "lens": "correctness", "verifier": f"v{n}"}
+        for n in (1, 2, 3)
+    ]
+    a = write(tmp_path / "a.json", same)
+    r = run("quorum", "tally", a, "--claim", CLAIM, "--stakes", "lens-diverse")
+    assert r.stdout.splitlines()[:2] == [
+        "PLAUSIBLE  (Q5L: upheld by verifiers of fewer different lenses than the stakes need "
+        "(1 of 3))",
+        "  survives no; upheld 3, refuted 0, abstained 0, contested no; stakes lens-diverse "
+        "needs 3 valid verdicts of 3 different lenses",
+    ]
+    lenses = ("correctness", "reproduction", "impact")
+    b = write(
+        tmp_path / "b.json", [{**v, "lens": lens} for v, lens in zip(same, lenses, strict=True)]
+    )
+    r = run("quorum", "tally", b, "--claim", CLAIM, "--stakes", "lens-diverse")
+    assert r.stdout.splitlines()[0] == "CONFIRMED  (Q6: upheld, uncontested)"
+
+
+def test_audit_cli(run: Any, tmp_path: Path) -> None:
+    """Seed 003 "Sample two upheld findings and re-check them yourself"."""
+    names = []
+    for n in range(3):
+        a = write(tmp_path / f"v{n}.json", {**up(f"opened mod{n}.py:{n}"), "verifier": f"v{n}"})
+        r = run("quorum", "tally", a, "--claim", f"claim {n}", "--finding", f"F{n}", "--json")
+        (tmp_path / f"t{n}.json").write_text(r.stdout, encoding="utf-8")
+        names.append(f"t{n}.json")
+    r = run("quorum", "audit", "--seed", "3", *names)
+    assert (r.returncode, r.stderr) == (0, "")
+    lines = r.stdout.splitlines()
+    assert lines[0] == (
+        "audit of 3 finding(s), 3 upheld; seed 3 (again: gentle-hook quorum audit --seed 3 "
+        "t0.json t1.json t2.json)"
+    )
+    assert lines[1] == "re-check yourself (2 sampled upheld finding(s)):"
+    sampled = [ln for ln in lines if ln.startswith("    v")]
+    assert len(sampled) == 2 and all(" opened: opened mod" in ln for ln in sampled)
+    assert lines[-3:] == [
+        "whatIChecked restating the claim: none",
+        "verdicts faster than their evidence could be opened: none",
+        "upheld verdicts overruled as narrative: none",
+    ]
+    again = run("quorum", "audit", "--seed", "3", *names)
+    assert again.stdout == r.stdout
+    data = json.loads(run("quorum", "audit", "--seed", "3", "--json", *names).stdout)
+    jsonschema.validate(data, json.loads(run("schema", "quorum-audit").stdout))
+    fresh = run("quorum", "audit", *names)
+    assert fresh.returncode == 0 and "seed " in fresh.stdout.splitlines()[0]

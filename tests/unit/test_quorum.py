@@ -341,7 +341,10 @@ def test_tally_and_ruling(
 
 
 def test_every_ruling_row_is_covered() -> None:
-    assert {r[5] for r in TALLY_ROWS} == {r.id for r in RULING_ROWS}
+    from tests.unit.test_quorum_seed003 import LENS_ROWS
+
+    covered = {r[5] for r in TALLY_ROWS} | {r[3] for r in LENS_ROWS}
+    assert covered == {r.id for r in RULING_ROWS}
 
 
 def test_ruling_reasons_exact() -> None:
@@ -351,6 +354,11 @@ def test_ruling_reasons_exact() -> None:
         ("Q3", "a tie: contested, never rounded up", "PLAUSIBLE"),
         ("Q4", "upheld but contested", "PLAUSIBLE"),
         ("Q5", "upheld by fewer valid verdicts than the stakes need", "PLAUSIBLE"),
+        (
+            "Q5L",
+            "upheld by verifiers of fewer different lenses than the stakes need",
+            "PLAUSIBLE",
+        ),
         ("Q6", "upheld, uncontested", "CONFIRMED"),
     ]
     assert rule(tally([up()], CLAIM, 3)).why == (
@@ -1047,6 +1055,7 @@ def test_stakes_rows_are_the_seed_table() -> None:
         ("S-ordinary", "ordinary", 1, 1),
         ("S-shipping", "shipping", 1, 2),
         ("S-audit", "audit", 3, 3),
+        ("S-lens-diverse", "lens-diverse", 3, 3),
     ]
 
 
@@ -1092,10 +1101,12 @@ def test_a_tie_is_never_a_pass(stakes: str, critical: bool, n: int) -> None:
     assert not stakes_satisfied(stakes, critical, ["pass"] * n + ["fail"] * n)
 
 
-def test_unknown_stakes_exits_2_listing_the_three() -> None:
+def test_unknown_stakes_exits_2_listing_every_level() -> None:
     with pytest.raises(PolicyInputError) as info:
         verifiers_required("paranoid")
-    assert info.value.message == "unknown stakes 'paranoid': one of ordinary, shipping, audit"
+    assert info.value.message == (
+        "unknown stakes 'paranoid': one of ordinary, shipping, audit, lens-diverse"
+    )
     assert info.value.exit_code == EXIT_INPUT
     assert parse_stakes(" Audit ").value == "audit"
 

@@ -1,0 +1,145 @@
+"""Whether a verifier's ``whatIChecked`` is a narrative instead of evidence (SPEC §9).
+
+Room ``quorum``, pure functions (standard library and :mod:`.restatement`); no I/O. Seed
+``003_0245072c02421c57.txt``, "What counts as reproducing evidence": the row
+``"It is well known that…" | Not evidence. Refute``, and below it: "A finding whose
+evidence is a plausible narrative refutes. Plausibility is what the miner already
+supplied". An upheld verdict whose ``whatIChecked`` only tells a story (common knowledge,
+belief, the miner's own word) therefore counts as a refutation, never as support
+(:func:`gentle_hooks.quorum.votes.classify_verdict`).
+
+The rule is deterministic: a ``whatIChecked`` is narrative when it holds one of the markers
+of :data:`NARRATIVE_ROWS` *and* cites no concrete evidence the claim did not already cite
+(:func:`~gentle_hooks.quorum.restatement.cited_evidence`: a path, ``file:line``, a
+``command``, a quote, a number with what it counts). A verifier that re-opened
+``workflow.js:142`` and adds "probably" is still citing what it opened.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from gentle_hooks.quorum.restatement import cited_evidence
+from gentle_hooks.values.frozen import frozen
+
+
+@frozen
+class NarrativeRow:
+    """One kind of narrative: a stable id, what it is in words, and its markers (a regex
+    searched in the case-folded text, whole words)."""
+
+    id: str
+    what: str
+    pattern: re.Pattern[str]
+
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def _words(*phrases: str) -> re.Pattern[str]:
+    body = "|".join(p.replace(" ", r"[\s-]+") for p in phrases)
+    return re.compile(rf"(?<!\w)(?:{body})(?!\w)")
+
+
+#: Seed 003 "What counts as reproducing evidence", the ``"It is well known that…"`` row and
+#: "a plausible narrative refutes", as data; every row refutes.
+NARRATIVE_ROWS: Final[tuple[NarrativeRow, ...]] = (
+    NarrativeRow(
+        "N1",
+        "an appeal to common knowledge",
+        _words(
+            "well known",
+            "widely known",
+            "commonly known",
+            "common knowledge",
+            "everyone knows",
+            "everybody knows",
+            "as we all know",
+            "as is known",
+            "it is known",
+            "known fact",
+            "generally accepted",
+            "goes without saying",
+            "obviously",
+            "self evident",
+            "of course",
+        ),
+    ),
+    NarrativeRow(
+        "N2",
+        "a belief or a likelihood, not an observation",
+        _words(
+            "i believe",
+            "i think",
+            "i assume",
+            "i suspect",
+            "i expect",
+            "i trust",
+            "i guess",
+            "presumably",
+            "probably",
+            "most likely",
+            "likely",
+            "in my experience",
+            "typically",
+            "usually",
+            "in general",
+            "should be",
+            "must be",
+            "would be",
+            "seems",
+            "appears to",
+        ),
+    ),
+    NarrativeRow(
+        "N3",
+        "the miner's own word taken as evidence",
+        _words(
+            "according to the miner",
+            "according to the finding",
+            "according to the claim",
+            "according to the summary",
+            "according to the report",
+            "as the miner says",
+            "as the miner said",
+            "as the finding says",
+            "as the finding states",
+            "as the claim says",
+            "as claimed",
+            "as stated",
+            "as reported",
+            "trusted the miner",
+            "trust the miner",
+            "took the miner",
+        ),
+    ),
+)
+
+
+def narrative_reason(what_i_checked: str, claim: str | None) -> str | None:
+    """Why ``what_i_checked`` is a narrative, not evidence; None when it is not one.
+
+    Args:
+        what_i_checked: the verifier's ``whatIChecked``.
+        claim: the finding's claim (evidence the claim already cites is not new).
+
+    Returns:
+        ``"narrative evidence (N1 an appeal to common knowledge: 'well known'): not
+        evidence, refute (seed 003)"`` for the first matching row of
+        :data:`NARRATIVE_ROWS`, when the text cites no concrete evidence of its own;
+        else None.
+    """
+    text = " ".join(what_i_checked.casefold().split())
+    for row in NARRATIVE_ROWS:
+        found = row.pattern.search(text)
+        if found is None:
+            continue
+        cited = cited_evidence(what_i_checked, claim)
+        if any(not _NUMBER.fullmatch(token) for token in cited):
+            return None
+        return (
+            f"narrative evidence ({row.id} {row.what}: {found.group(0)!r}): not evidence, "
+            "refute (seed 003)"
+        )
+    return None
