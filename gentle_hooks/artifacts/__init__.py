@@ -5,10 +5,14 @@ Room: artifacts. Imports only :mod:`gentle_hooks.errors`, :mod:`gentle_hooks.val
 bytes and decide where the results go. Imports flow down this list:
 
 * :mod:`.jsonio` — strict JSON loading (duplicate keys, ``NaN``), the strict model base,
-  its field types, :class:`~.jsonio.ArtifactInputError` and one-line validation errors.
-* :mod:`.brief` — :class:`~.brief.DelegationBrief`, the brief rules B1-B3, ``check_brief``
-  and ``parse_brief``.
-* :mod:`.verdict` — :class:`~.verdict.DelegationVerdict`, its criteria, the acceptance rules
-  V1-V6, ``parse_verdict`` and the stored JSON form.
+  its field types (a command included), :class:`~.jsonio.ArtifactInputError` and one-line
+  validation errors.
+* :mod:`.verdict` — :class:`~.verdict.DelegationVerdict`, its criteria and what was
+  observed for each, the candidate it binds, the acceptance rules V1-V6, the recorded
+  status, its digest, ``parse_verdict`` and the stored JSON form.
+* :mod:`.brief` — :class:`~.brief.DelegationBrief` with its checks, the brief rules B1-B3,
+  ``check_brief``, ``parse_brief`` and the brief id.
+* :mod:`.observation` — a verdict written from observed checks alone: the check and
+  status tables of ``gentle-hook verify run``.
 * :mod:`.markdown` — the Markdown view of a verdict.
 """

@@ -8,6 +8,12 @@ spellings (``outputFormat``, ``stopCondition``...).
 * *Is it a brief?* :func:`parse_brief` refuses what is not (exit 2, one line).
 * *May a worker start on it?* :func:`check_brief` names every rule of :data:`BRIEF_RULES`
   it fails.
+* *What does its verifier re-run?* ``successCriteria``, ``negativeTests`` and ``fullSuite``
+  (:class:`BriefCheck`): the seed's "success criteria for the delegated objective" as
+  commands, so that ``gentle-hook verify run`` observes each one instead of believing it
+  (seed 001 "Guardrails": "do not accept a claim whose criteria have no observable
+  check"). They are this tool's extension of the brief; a brief without them is still a
+  brief, and its verifier gets the commands from flags.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from pydantic import Field, StrictBool, StrictStr, ValidationError
 from gentle_hooks.artifacts.jsonio import (
     ArtifactInputError,
     Budget,
+    Command,
     StrictModel,
     Strings,
     describe_validation_error,
@@ -70,6 +77,22 @@ def _inflections(verb: str) -> frozenset[str]:
 _MUTATING_FORMS: frozenset[str] = frozenset().union(*(_inflections(v) for v in MUTATING_VERBS))
 
 
+NonBlank = Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
+
+
+class BriefCheck(StrictModel):
+    """One observable check a verifier re-runs: what it checks and the command.
+
+    Attributes:
+        criterion: the success criterion (or negative test) in words.
+        run: the command: a string, run by ``sh -c`` in the clean room, or an argument
+            vector (a JSON array of strings), run as it is.
+    """
+
+    criterion: NonBlank
+    run: Command
+
+
 class DelegationBrief(StrictModel):
     """A canonical delegation brief (seed 001, "inputs"; SPEC §9).
 
@@ -85,6 +108,11 @@ class DelegationBrief(StrictModel):
         sideEffects: declared side effects (``write-temp-file``, ``write-repo``...). A brief
             with ``readOnly: false`` must declare at least one mutating effect: a kebab-case
             id naming a mutating verb (:func:`is_mutating_side_effect`).
+        successCriteria: the checks that must pass (:class:`BriefCheck`).
+        negativeTests: checks that must fail before the artifact can be trusted (seed 001
+            "Rules": mandatory when the artifact mutates the repository).
+        fullSuite: the full test suite's command (seed 001: "A pass verdict requires the
+            full suite to have run").
 
     Missing ``boundaries``/``stopCondition`` parse, so that :func:`check_brief` can name them.
     A list field may be given as one string; ``effortBudget`` ``10.0`` is 10. The schema
@@ -100,6 +128,27 @@ class DelegationBrief(StrictModel):
     effortBudget: Budget | StrictStr | None = None
     readOnly: StrictBool = True
     sideEffects: Strings = ()
+    successCriteria: tuple[BriefCheck, ...] = ()
+    negativeTests: tuple[BriefCheck, ...] = ()
+    fullSuite: Command | None = None
+
+
+def brief_id(brief: DelegationBrief) -> str:
+    """The id a verdict names as ``briefId``: the brief's own ``id`` (stripped) when it
+    has one, else ``brief-`` and the first 12 hex digits of the SHA-256 of its canonical
+    JSON (sorted keys, no whitespace), so one brief always gets one id."""
+    import hashlib
+    import json
+
+    if brief.id is not None and brief.id.strip():
+        return brief.id.strip()
+    canonical = json.dumps(
+        brief.model_dump(mode="json", exclude_none=True),
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return "brief-" + hashlib.sha256(canonical.encode()).hexdigest()[:12]
 
 
 def is_mutating_side_effect(effect: str) -> bool:

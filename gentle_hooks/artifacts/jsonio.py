@@ -7,8 +7,9 @@ reads is refused the same way and in one line (exit 2).
 
 * :func:`load_json_text` — UTF-8 JSON with no duplicate key and no ``NaN``/``Infinity``.
 * :class:`StrictModel` — frozen, ``extra="forbid"``, Python ``re`` for ``pattern``.
-* :data:`NonNegative`, :data:`Budget`, :data:`Strings` — field types that accept what JSON
-  cannot tell apart (``2.0`` is 2) and one string for a one-element list.
+* :data:`NonNegative`, :data:`Budget`, :data:`Strings`, :data:`Command` — field types that
+  accept what JSON cannot tell apart (``2.0`` is 2), one string for a one-element list, a
+  command as a shell line or an argument vector.
 * :func:`describe_validation_error` — a pydantic error folded into one line.
 """
 
@@ -23,6 +24,8 @@ from pydantic import (
     BeforeValidator,
     ConfigDict,
     Field,
+    PlainSerializer,
+    PlainValidator,
     StrictStr,
     ValidationError,
     WithJsonSchema,
@@ -74,6 +77,50 @@ Strings = Annotated[
     WithJsonSchema(
         {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
         mode="validation",
+    ),
+]
+
+
+def _command(value: object) -> str | tuple[str, ...]:
+    """A command: a non-blank string, or a non-empty array of strings whose program (the
+    first) is not blank; an array becomes a tuple."""
+    if isinstance(value, str):
+        if not value.strip():
+            raise ValueError("a command must not be blank")
+        return value
+    if isinstance(value, list | tuple):
+        if not value:
+            raise ValueError("an argument vector must not be empty")
+        if not all(isinstance(a, str) for a in value):
+            raise ValueError("every argument must be a string")
+        if not value[0].strip():
+            raise ValueError("the program (the first argument) must not be blank")
+        return tuple(value)
+    raise ValueError("a command is a string or an array of strings")
+
+
+def _command_json(value: str | tuple[str, ...]) -> str | list[str]:
+    return value if isinstance(value, str) else list(value)
+
+
+#: A command a verifier runs: one non-blank string (run by ``sh -c``) or a non-empty
+#: argument vector of strings, the program not blank (run as it is).
+Command = Annotated[
+    str | tuple[str, ...],
+    PlainValidator(_command),
+    PlainSerializer(_command_json),
+    WithJsonSchema(
+        {
+            "anyOf": [
+                {"type": "string", "minLength": 1, "pattern": "\\S"},
+                {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "prefixItems": [{"type": "string", "pattern": "\\S"}],
+                    "minItems": 1,
+                },
+            ]
+        }
     ),
 ]
 

@@ -1,12 +1,18 @@
 """The Markdown view of a verdict, stored next to its JSON (seed 001, "Artifact"; SPEC §9).
 
 Room: artifacts (imports :mod:`.verdict`); a pure function of the verdict, no I/O: the
-caller decides where the text goes (the ledger, never the work tree).
+caller decides where the text goes (the ledger, and the artifact pair at seed 001's
+``.agents/skills/platform/artifacts/verify-delegation/{id}.md``).
 """
 
 from __future__ import annotations
 
-from gentle_hooks.artifacts.verdict import DelegationVerdict, has_evidence, verdict_acceptance
+from gentle_hooks.artifacts.verdict import (
+    DelegationVerdict,
+    has_evidence,
+    recorded_status,
+    verdict_acceptance,
+)
 
 
 def _cell(text: str) -> str:
@@ -21,8 +27,10 @@ def _yes(flag: bool) -> str:
 def render_verdict_markdown(verdict: DelegationVerdict) -> str:
     """The Markdown view stored next to a verdict's JSON (seed 001, "Artifact"; SPEC §9).
 
-    Sections: a header with status and gate acceptance (and every failing rule), the
-    criteria table with evidence, negative tests, suite status, and the summary. The
+    Sections: a header with status (:func:`~.verdict.recorded_status`: ``blocked`` when
+    the full suite did not run, the reported status beside it), gate acceptance (and every
+    failing rule), the candidate and caller when named, the criteria table with evidence,
+    negative tests, suite status, and the summary. The
     summary is quoted line by line and table cells are escaped, so text inside a verdict
     cannot forge a heading or a row of the view.
 
@@ -30,13 +38,26 @@ def render_verdict_markdown(verdict: DelegationVerdict) -> str:
         Markdown text ending in a newline; a pure function of ``verdict``.
     """
     accepted, reasons = verdict_acceptance(verdict)
+    status = recorded_status(verdict)
+    reported = (
+        ""
+        if status == verdict.status
+        else f" (reported {verdict.status}; the full suite did not run)"
+    )
     lines = [
         f"# DelegationVerdict for brief `{_cell(verdict.briefId)}`",
         "",
-        f"- **Status:** {verdict.status}",
+        f"- **Status:** {status}{reported}",
         f"- **Accepted for the gate:** {_yes(accepted)}",
     ]
     lines += [f"  - not accepted: {reason}" for reason in reasons]
+    if verdict.candidate is not None:
+        cand = verdict.candidate
+        lines.append(
+            f"- **Candidate:** `{cand.identity}` (base tree `{cand.baseTree}`, tree `{cand.tree}`)"
+        )
+    if verdict.caller is not None:
+        lines.append(f"- **Caller:** {_cell(verdict.caller)}")
     if verdict.artifactRef is not None:
         lines.append(f"- **Artifact:** `{_cell(verdict.artifactRef)}`")
     if verdict.tokensUsed is not None:

@@ -10,6 +10,17 @@ Two questions are kept apart, because the gate needs both answers:
 * *Is it a verdict?* :func:`parse_verdict` refuses what is not (exit 2, one line).
 * *Does it let the change ship?* :func:`verdict_acceptance` names every rule a valid verdict
   fails (:data:`VERDICT_RULES`); a verdict that fails one is stored and shown, never accepted.
+* *Which candidate did it judge?* ``candidate`` (:class:`CandidateRef`) binds it: the
+  candidate identity with the two tree ids it is computed from (SPEC §3), checked on
+  parse, so a verdict cannot name an identity its trees do not give.
+  :func:`binding_fault` says when it names another candidate than the one it is added for.
+
+Beyond the seed's fields (its schema lists properties without forbidding others), a verdict
+may carry ``candidate``, ``caller`` (who asked for the verification: seed 001 "Completion
+criteria", "the caller is identified") and, per criterion, ``observed``
+(:class:`Observed`: the command, exit status, duration and output digest ``gentle-hook
+verify run`` saw). :func:`verdict_digest` names one verdict's content, so the ledger can
+say which verdicts a ``verify run`` produced.
 
 The Markdown view of a verdict is :func:`gentle_hooks.artifacts.markdown.render_verdict_markdown`.
 """
@@ -19,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import Field, StrictBool, StrictStr, ValidationError
+from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
 
 from gentle_hooks.artifacts.jsonio import (
     ArtifactInputError,
@@ -28,6 +39,7 @@ from gentle_hooks.artifacts.jsonio import (
     describe_validation_error,
     load_json_text,
 )
+from gentle_hooks.values.candidate import candidate_identity
 from gentle_hooks.values.frozen import frozen
 
 if TYPE_CHECKING:
@@ -47,6 +59,53 @@ EVIDENCE_SENTINELS: frozenset[str] = frozenset(
 )
 
 Status = Literal["pass", "fail", "blocked"]
+#: What a check is to the verifier: a success criterion, a negative test (must fail), or
+#: the full suite.
+CheckKind = Literal["criterion", "negative", "suite"]
+
+_TREE = r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$"
+_DIGEST = r"^sha256:[0-9a-f]{64}$"
+NonBlank = Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
+
+
+class CandidateRef(StrictModel):
+    """The candidate a verdict judged (SPEC §3 "Identity").
+
+    Attributes:
+        identity: ``sha256:`` + 64 hex digits.
+        baseTree / tree: the base and candidate tree ids the identity is computed from;
+            a verdict whose identity is not theirs is refused on parse.
+    """
+
+    identity: Annotated[StrictStr, Field(pattern=_DIGEST)]
+    baseTree: Annotated[StrictStr, Field(pattern=_TREE)]
+    tree: Annotated[StrictStr, Field(pattern=_TREE)]
+
+    @model_validator(mode="after")
+    def _identity_is_the_trees(self) -> CandidateRef:
+        if candidate_identity(self.baseTree, self.tree) != self.identity:
+            raise ValueError("identity is not the identity of baseTree and tree")
+        return self
+
+
+class Observed(StrictModel):
+    """What ``gentle-hook verify run`` observed running one check in the clean room.
+
+    Attributes:
+        kind: criterion, negative (a check that must fail) or suite.
+        command: the command as run (a shell line, or the argument vector shell-quoted).
+        exitCode: its exit status (``128 + N`` when killed by signal N); absent when it
+            could not be started (a missing tool).
+        durationMs: wall time in milliseconds.
+        outputDigest: ``sha256:`` digest of its output
+            (:func:`gentle_hooks.services.runner.output_digest`); absent when it did not run.
+    """
+
+    kind: CheckKind
+    command: NonBlank
+    exitCode: StrictInt | None = None
+    durationMs: NonNegative
+    outputDigest: Annotated[StrictStr, Field(pattern=_DIGEST)] | None = None
 
 
 class Criterion(StrictModel):
@@ -57,11 +116,14 @@ class Criterion(StrictModel):
         evidence: what the verifier observed; :func:`has_evidence` decides whether it is
             evidence at all.
         result: the criterion's own outcome, when the verifier reports one.
+        observed: the run ``gentle-hook verify run`` observed for it (absent in a verdict
+            written by anything else).
     """
 
-    criterion: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
+    criterion: NonBlank
     evidence: StrictStr = ""
     result: Status | None = None
+    observed: Observed | None = None
 
 
 class DelegationVerdict(StrictModel):
@@ -76,12 +138,14 @@ class DelegationVerdict(StrictModel):
         artifactMutating: whether the artifact mutates the repository.
         summary: bounded, at most :data:`MAX_SUMMARY_CHARS` characters.
         artifactRef / tokensUsed / durationMs: optional.
+        candidate: the candidate judged (:class:`CandidateRef`), optional.
+        caller: who asked for the verification, optional, not blank.
 
     Types are strict: ``"3"`` is not an integer and ``"true"`` is not a boolean; ``2.0`` is
     the integer 2, as in JSON Schema.
     """
 
-    briefId: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
+    briefId: NonBlank
     status: Status
     criteria: tuple[Criterion, ...]
     negativeTestsRun: NonNegative
@@ -91,6 +155,8 @@ class DelegationVerdict(StrictModel):
     artifactRef: StrictStr | None = None
     tokensUsed: NonNegative | None = None
     durationMs: NonNegative | None = None
+    candidate: CandidateRef | None = None
+    caller: NonBlank | None = None
 
 
 def evidence_key(text: str) -> str:
@@ -187,6 +253,48 @@ def verdict_acceptance(verdict: DelegationVerdict) -> tuple[bool, tuple[str, ...
         f"{rule.id} {fault}" for rule in VERDICT_RULES for fault in rule.faults(verdict)
     )
     return (not reasons, reasons)
+
+
+def recorded_status(verdict: DelegationVerdict) -> Status:
+    """The status a verdict is recorded and shown with.
+
+    ``blocked`` whenever the full suite did not run, whatever the verdict reports: seed 001
+    "Completion criteria", "the full suite ran, or the verdict is ``blocked`` explaining why
+    it could not" (so ``fail`` or ``pass`` with ``fullSuiteRun: false`` is ``blocked``);
+    else the verdict's own status. The verdict's JSON is kept as given.
+    """
+    return verdict.status if verdict.fullSuiteRun else "blocked"
+
+
+def binding_fault(verdict: DelegationVerdict, identity: str) -> str | None:
+    """Why ``verdict`` cannot be recorded for the candidate ``identity``, or None.
+
+    A verdict that names its candidate (``candidate.identity``) judged that candidate and
+    no other (SPEC §10: "a verdict for any other candidate never unblocks it"). One that
+    names none binds to nothing by itself; the caller's binding decides.
+    """
+    if verdict.candidate is None or verdict.candidate.identity == identity:
+        return None
+    return (
+        f"the verdict judged candidate {verdict.candidate.identity[:19]}… (tree "
+        f"{verdict.candidate.tree[:12]}), not this one ({identity[:19]}…)"
+    )
+
+
+def verdict_digest(verdict: DelegationVerdict) -> str:
+    """``sha256:`` of the verdict's canonical JSON (keys sorted, no whitespace, absent
+    optionals left out): the same verdict gives the same digest however it was formatted,
+    and any edit gives another."""
+    import hashlib
+    import json
+
+    canonical = json.dumps(
+        verdict.model_dump(mode="json", exclude_none=True),
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def _summary_wording(err: ErrorDetails) -> str | None:

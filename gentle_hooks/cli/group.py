@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "sync": "gentle_hooks.cli.sync:sync",
     "uninstall": "gentle_hooks.cli.install:uninstall",
     "verdict": "gentle_hooks.cli.verdict_cmd:verdict",
+    "verify": "gentle_hooks.cli.verify:verify",
 }
 
 

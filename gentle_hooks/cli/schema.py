@@ -30,6 +30,8 @@ SCHEMAS: dict[str, str] = {
     "review-assessment": "gentle_hooks.report.models:ReviewAssessment",
     "status": "gentle_hooks.report.record_models:StatusEnvelope",
     "verdict": "gentle_hooks.artifacts.verdict:DelegationVerdict",
+    "verify-prepare": "gentle_hooks.report.verify_report:PrepareEnvelope",
+    "verify-run": "gentle_hooks.report.verify_report:RunEnvelope",
 }
 
 #: Documents the tool reads: their schema describes what the parser *accepts* (validation

@@ -18,7 +18,12 @@ import sys
 from collections.abc import Callable, Mapping
 
 from gentle_hooks.config.keys import CHOICES, ENV_KEYS, GIT_KEYS
-from gentle_hooks.config.settings import RiskSettings, Settings, VerificationSettings
+from gentle_hooks.config.settings import (
+    DEFAULT_ARTIFACT_DIR,
+    RiskSettings,
+    Settings,
+    VerificationSettings,
+)
 from gentle_hooks.errors import ConfigError
 from gentle_hooks.values.frozen import frozen, replace
 
@@ -227,6 +232,8 @@ def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:
         verification=VerificationSettings(
             commands=raw.verification.commands or (),
             dependency_dirs=raw.verification.dependency_dirs or (),
+            require_observed=bool(raw.verification.require_observed),
+            artifact_dir=raw.verification.artifact_dir or DEFAULT_ARTIFACT_DIR,
         ),
         config_file=config_file,
     )

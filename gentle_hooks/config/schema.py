@@ -64,10 +64,16 @@ class RawNative(_Strict):
 class RawVerification(_Strict):
     """``[verification]``: the commands that count as the writer's self-verification (the
     parent's ``## Verification`` list, SPEC §5 "Spot check") and the ignored dependency
-    folders a re-run in a temporary checkout needs (SPEC §5, §6 "spot check")."""
+    folders a re-run in a temporary checkout needs (SPEC §5, §6 "spot check"); what the
+    verifier requirement accepts (SPEC §9; seed 001): ``require_observed`` (a verdict counts
+    only when ``gentle-hook verify run`` observed its evidence for that candidate) and
+    ``artifact_dir`` (where ``verify run`` writes the verdict's JSON and Markdown pair,
+    relative to the work tree root, or absolute)."""
 
     commands: tuple[str, ...] | None = None
     dependency_dirs: tuple[str, ...] | None = None
+    require_observed: bool | None = None
+    artifact_dir: str | None = Field(default=None, min_length=1)
 
     @field_validator("commands")
     @classmethod

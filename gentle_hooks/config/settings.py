@@ -126,6 +126,11 @@ DEFAULT_DEPENDENCY_DIRS: tuple[str, ...] = (
 )
 
 
+#: Where ``gentle-hook verify run`` writes a verdict's JSON and Markdown view: seed 001
+#: "Artifact", ``.agents/skills/platform/artifacts/verify-delegation/{id}.json|.md``.
+DEFAULT_ARTIFACT_DIR = ".agents/skills/platform/artifacts/verify-delegation"
+
+
 @frozen
 class VerificationSettings:
     """What counts as the writer's self-verification and what a re-run needs (SPEC §5).
@@ -135,10 +140,15 @@ class VerificationSettings:
             receipt of one of them counts (empty: none declared).
         dependency_dirs: ignored folders to make available in a temporary checkout, besides
             the detected :data:`DEFAULT_DEPENDENCY_DIRS`.
+        require_observed: a verdict counts only when ``gentle-hook verify run`` observed its
+            evidence (config file only: a local override must not loosen it).
+        artifact_dir: where verdict artifacts are written, relative to the work tree root.
     """
 
     commands: tuple[str, ...] = ()
     dependency_dirs: tuple[str, ...] = ()
+    require_observed: bool = False
+    artifact_dir: str = DEFAULT_ARTIFACT_DIR
 
 
 @frozen

@@ -11,6 +11,7 @@ index is never written. :class:`~.repository.Repository` composes one module per
 * :mod:`.notes` — notes refs read, written, merged; :mod:`.message` — trailers in a message;
 * :mod:`.remote` — single refs fetched from and pushed to a remote;
 * :mod:`.index` — staged and snapshot projections; :mod:`.diff` — diff stats and scans;
-* :mod:`.base` — base ref, merge-base, candidate; :mod:`.repository` — the composition;
+* :mod:`.base` — base ref, merge-base, candidate; :mod:`.cleanroom` — one tree as a
+  standalone repository (the verifier's clean room); :mod:`.repository` — the composition;
 * :mod:`.probe` — the hook pass path's light reads (no ``subprocess``).
 """

@@ -13,6 +13,8 @@ output. Each job lives in its own module and :class:`Repository` composes them:
 * :mod:`.diff` — per-path diff stats and added lines, diffed ahead in batches;
 * :mod:`.delta` — per-path blob changes, and the work tree's blobs (attribution);
 * :mod:`.base` — the base ref, its merge-base, and the candidate;
+* :mod:`.cleanroom` — one tree exported as a standalone repository (the verifier's clean
+  room), and this clone's local ignore file;
 * :mod:`.blobsearch`, :mod:`.parse`, :mod:`.process` — the machinery under them;
 * :mod:`.probe` — the hook pass path's light reads, without this class.
 
@@ -28,6 +30,7 @@ repository inherits them.
 from __future__ import annotations
 
 from gentle_hooks.git.base import Bases
+from gentle_hooks.git.cleanroom import CleanRooms
 from gentle_hooks.git.core import open_paths
 from gentle_hooks.git.delta import Deltas
 from gentle_hooks.git.diff import Diffs
@@ -41,7 +44,7 @@ if TYPE_CHECKING:
     R = TypeVar("R", bound="Repository")
 
 
-class Repository(Bases, Notes, Diffs, Deltas, Remotes):
+class Repository(Bases, Notes, Diffs, Deltas, Remotes, CleanRooms):
     """A git repository opened from a directory, honouring a hook's environment.
 
     Use :meth:`open`; every method runs git plumbing and returns our value types.

@@ -35,7 +35,7 @@ from gentle_hooks.policy.selfcheck import (
 )
 from gentle_hooks.policy.vocabulary import ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 
 @frozen
@@ -116,12 +116,34 @@ class LedgerFacts:
                 recorded = ReviewOutcome(f.outcome)
         return ReviewEvidence(caller=caller, recorded=recorded, consumed=native_consumed)
 
-    def satisfaction(self, declared: tuple[str, ...] = ()) -> Satisfaction:
+    def gate_verdicts(self, require_observed: bool) -> tuple[VerdictRecord, ...]:
+        """The stored verdicts as the gate counts them. With ``require_observed``
+        (``verification.require_observed``) a verdict no ``gentle-hook verify run`` wrote
+        is not accepted, whenever it was stored: turning the key on later does not let an
+        earlier hand-written verdict through."""
+        if not require_observed:
+            return self.verdicts
+        return tuple(
+            v
+            if v.observed_run is not None or not v.accepted
+            else replace(
+                v,
+                accepted=False,
+                reasons=(*v.reasons, "R1 not observed: no gentle-hook verify run wrote it"),
+            )
+            for v in self.verdicts
+        )
+
+    def satisfaction(
+        self, declared: tuple[str, ...] = (), require_observed: bool = False
+    ) -> Satisfaction:
         """What was done for this exact candidate.
 
         Args:
             declared: the repository's ``verification.commands`` (empty: none declared;
                 the range gate reads them from the base).
+            require_observed: ``verification.require_observed``: a verdict counts only
+                when a ``verify run`` wrote it (:meth:`gate_verdicts`).
 
         A receipt counts only when it reports success of a command that checks something
         (and is declared, when commands are declared): the policy's standing rows
@@ -132,6 +154,7 @@ class LedgerFacts:
         statuses. Every re-run that failed after a report of success is listed (and
         blocks). A verdict counts only when it was accepted when stored.
         """
+        verdicts = self.gate_verdicts(require_observed)
         standings: dict[tuple[str, int | None], Standing] = {}
 
         def standing(command: str, exit_code: int | None) -> Standing:
@@ -161,12 +184,12 @@ class LedgerFacts:
         )
         rejected = tuple(
             f"verdict #{v.id} (brief {v.brief_id}, status {v.status}): " + "; ".join(v.reasons)
-            for v in self.verdicts
+            for v in verdicts
             if not v.accepted
         )
         # The same verdict stored twice is one verifier's answer, not two (stakes count
         # verifiers): verdicts count once per distinct content.
-        distinct = list({(v.json, v.status, v.accepted): v for v in self.verdicts}.values())
+        distinct = list({(v.json, v.status, v.accepted): v for v in verdicts}.values())
         return Satisfaction(
             spot_check_agreed=agreed,
             readback=readback,

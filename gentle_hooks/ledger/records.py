@@ -132,9 +132,14 @@ class VerdictRecord:
     """A stored ``DelegationVerdict`` with its acceptance (SPEC §6 "verdict").
 
     Attributes:
-        brief_id / status: from the verdict; accepted: accepted for the gate;
+        brief_id / status: from the verdict (status ``blocked`` when its full suite did
+            not run); accepted: accepted for the gate;
         reasons: why not accepted (empty when accepted); json: the verdict JSON as given;
         markdown: its Markdown view.
+        artifact_ref: its JSON artifact (the Markdown view beside it), or None (recorded
+            before artifacts were written).
+        caller: who the verdict names as its caller (or who added it), or None.
+        observed_run: the :class:`VerifyRun` that wrote exactly this verdict, or None.
     """
 
     root: str
@@ -145,6 +150,37 @@ class VerdictRecord:
     reasons: tuple[str, ...]
     json: str
     markdown: str
+    id: int = 0
+    recorded_at: float = 0.0
+    artifact_ref: str | None = None
+    caller: str | None = None
+    observed_run: int | None = None
+
+
+@frozen
+class VerifyRun:
+    """One ``gentle-hook verify run`` (SPEC §9): what it observed in the clean room and the
+    verdict it wrote.
+
+    Attributes:
+        root / identity: the work tree and the candidate the room held.
+        brief_id / status / caller: the verdict's.
+        room: the clean room's directory; artifact_ref: the verdict's JSON.
+        verdict_digest: ``sha256:`` of the verdict's canonical JSON
+            (:func:`gentle_hooks.artifacts.verdict.verdict_digest`).
+        observations: JSON list, one object per check: ``kind``, ``command``,
+            ``exitCode``, ``durationMs``, ``outputDigest``.
+    """
+
+    root: str
+    identity: str
+    brief_id: str
+    status: str
+    caller: str
+    room: str
+    artifact_ref: str
+    verdict_digest: str
+    observations: str
     id: int = 0
     recorded_at: float = 0.0
 
@@ -322,6 +358,7 @@ Record = (
     | WriterEntryRecord
     | EntryTake
     | DiscardRecord
+    | VerifyRun
 )
 if TYPE_CHECKING:
     R = TypeVar(
@@ -338,4 +375,5 @@ if TYPE_CHECKING:
         WriterEntryRecord,
         EntryTake,
         DiscardRecord,
+        VerifyRun,
     )

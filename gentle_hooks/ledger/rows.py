@@ -23,6 +23,7 @@ from gentle_hooks.ledger.records import (
     ReviewFact,
     SpotCheck,
     VerdictRecord,
+    VerifyRun,
     WriterEntryRecord,
 )
 from gentle_hooks.values.frozen import fields
@@ -47,6 +48,7 @@ TABLES: dict[type[Any], str] = {
     WriterEntryRecord: "writer_entry",
     EntryTake: "entry_take",
     DiscardRecord: "discard",
+    VerifyRun: "verify_run",
 }
 _TUPLE_FIELDS = {"paths", "argv", "reasons", "missing", "added", "removed", "entries"}
 _BOOL_FIELDS = {"agreed", "counts", "accepted", "critical", "stale", "binary"}

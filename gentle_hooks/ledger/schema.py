@@ -218,8 +218,32 @@ FROM pending_mutation AS m, json_each(m.paths) AS p
 WHERE m.consumed_by IS NULL;
 """
 
+_V5 = """
+-- The verifier's clean room (SPEC §9, seed 001): what one 'gentle-hook verify run' observed
+-- and the verdict it wrote, so 'verdict add' can tell an observed verdict from a claimed one.
+CREATE TABLE verify_run (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    identity TEXT NOT NULL,          -- the candidate the room held
+    brief_id TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('pass', 'fail', 'blocked')),
+    caller TEXT NOT NULL,            -- who asked for the verification
+    room TEXT NOT NULL,              -- the clean room's directory
+    artifact_ref TEXT NOT NULL,      -- the verdict's JSON, as the verdict names it
+    verdict_digest TEXT NOT NULL,    -- sha256: of the verdict's canonical JSON
+    observations TEXT NOT NULL,      -- JSON list: kind, command, exit, duration, digest
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX verify_run_identity ON verify_run (identity);
+
+-- A stored verdict's artifact pair, who it names as caller, and the verify run that wrote it.
+ALTER TABLE verdict ADD COLUMN artifact_ref TEXT;
+ALTER TABLE verdict ADD COLUMN caller TEXT;
+ALTER TABLE verdict ADD COLUMN observed_run INTEGER REFERENCES verify_run (id);
+"""
+
 #: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -238,4 +262,5 @@ RECORD_TABLES: tuple[str, ...] = (
     "writer_entry",
     "entry_take",
     "discard",
+    "verify_run",
 )

@@ -26,6 +26,7 @@ from gentle_hooks.ledger.records import (
     ReviewFact,
     SpotCheck,
     VerdictRecord,
+    VerifyRun,
 )
 from gentle_hooks.ledger.rows import from_row, to_row
 from gentle_hooks.values.frozen import replace
@@ -61,6 +62,10 @@ class Ledger(PendingWork):
         """One verdict by id, or None."""
         found = self._select(VerdictRecord, "id = ?", (verdict_id,))
         return found[0] if found else None
+
+    def verify_runs(self, identity: str) -> list[VerifyRun]:
+        """``gentle-hook verify run`` records for one candidate identity, oldest first."""
+        return self._select(VerifyRun, "identity = ?", (identity,))
 
     def review_facts(self, identity: str) -> list[ReviewFact]:
         """Review outcome facts recorded for one candidate identity, oldest first."""

@@ -7,12 +7,17 @@ Seed ``003_0245072c02421c57.txt`` is the source of every rule. Import from the m
 within the room, imports flow up this list:
 
 * :mod:`.restatement` — whether a ``whatIChecked`` shows a check or restates the claim.
+* :mod:`.narrative` — whether a ``whatIChecked`` is a narrative ("It is well known that…"),
+  which refutes.
 * :mod:`.votes` — a verifier's ``{refuted, reason, whatIChecked, correctedImpact?}`` and how
-  it counts; errored, timed-out, malformed, empty or restating ``whatIChecked`` abstain.
+  it counts; errored, timed-out, malformed (not even JSON included), empty or restating
+  ``whatIChecked`` abstain; narrative refutes; too-fast verdicts are flagged.
 * :mod:`.ballot` — a verdict file, optionally ``{"claim", "verdicts"}``, the one claim a
   tally is about, and each distinct verdict once (copies count once).
 * :mod:`.ruling` — ``{survives, upheld, refuted, abstained, contested}``, the ruling
   (CONFIRMED, PLAUSIBLE, REFUTED) and the stored :class:`~.ruling.TallyRecord`.
 * :mod:`.survival` — survival overall and per lens, with the three calibration flags.
+* :mod:`.audit` — verifying a verification: two upheld findings sampled to re-check,
+  restating, too-fast and narrative verdicts listed.
 * stakes (:mod:`gentle_hooks.policy.stakes`, pure) — verifiers each stakes level needs.
 """

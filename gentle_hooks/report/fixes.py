@@ -83,7 +83,8 @@ def command(s: Shortfall, binding: Binding) -> str:
     supplies ``s`` for the candidate ``binding`` names."""
     flags = binding_flags(binding)
     if isinstance(s, VerifierShortfall):
-        return f"gentle-hook verdict add{flags} <verdict.json>"
+        # the command that produces the verdict; its output names the `verdict add` to run
+        return f"gentle-hook verify run{flags} --brief <brief.json>"
     if isinstance(s, SpotCheckShortfall):
         if s.disagreements:
             # A disagreement stays with this candidate: only a changed candidate, reported

@@ -122,6 +122,9 @@ class VerdictOut(_Frozen):
     reasons: tuple[str, ...]
     verdict: JsonValue
     recorded_at: float
+    artifact_ref: str | None = None
+    caller: str | None = None
+    observed_run: int | None = None
 
 
 class ReviewFactOut(_Frozen):

@@ -55,7 +55,8 @@ def describe(rec: Record) -> str:
         return line if rec.counts else f"{line}; does not count: {rec.note}"
     if isinstance(rec, VerdictRecord):
         state = "accepted" if rec.accepted else "not accepted: " + "; ".join(rec.reasons)
-        return f"verdict #{rec.id}: brief {rec.brief_id}, status {rec.status}: {state}"
+        line = f"verdict #{rec.id}: brief {rec.brief_id}, status {rec.status}: {state}"
+        return line if rec.artifact_ref is None else f"{line}  (artifact {rec.artifact_ref})"
     assert isinstance(rec, ReviewFact)
     return f"review #{rec.id}: {rec.outcome}"
 
@@ -72,6 +73,7 @@ def render_status(s: StatusResult) -> str:
     from gentle_hooks.report.text import plan_lines  # the assess stack: only for status
 
     r, f = s.assessment, s.facts
+    counted = f.gate_verdicts(r.config.settings.verification.require_observed)
     lines = plan_lines(r)
     lines.append(f"ledger: {f.path}" + ("" if f.present else " (not created yet)"))
     records: list[Record] = [
@@ -79,14 +81,14 @@ def render_status(s: StatusResult) -> str:
         *f.escalations,
         *f.receipts,
         *f.spot_checks,
-        *f.verdicts,
+        *counted,
         *f.review_facts,
     ]
     lines.append("records:" if records else "records: none for this candidate")
     lines.extend(f"  {describe(rec)}" for rec in records)
     d = r.decision
     lines.append("spot check: " + ("satisfied" if d.spot_check_satisfied else "MISSING"))
-    lines.append(_verifier_line(r.plan, sum(1 for v in f.verdicts if v.accepted)))
+    lines.append(_verifier_line(r.plan, sum(1 for v in counted if v.accepted)))
     if s.satisfied:
         lines.append("status: satisfied")
     else:

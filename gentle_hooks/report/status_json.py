@@ -32,7 +32,7 @@ def build_status_envelope(s: StatusResult) -> StatusEnvelope:
         "escalations": f.escalations,
         "receipts": f.receipts,
         "spot_checks": f.spot_checks,
-        "verdicts": f.verdicts,
+        "verdicts": f.gate_verdicts(s.assessment.config.settings.verification.require_observed),
         "review_facts": f.review_facts,
     }
     records = StatusRecordsOut.model_validate(

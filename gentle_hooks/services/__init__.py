@@ -8,7 +8,10 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.record` — bind a command to its candidate and record (mutations, receipts,
   escalations, review outcomes); :mod:`.runner` — run a reported command and observe it;
 * :mod:`.spotcheck` — the parent's spot check (a re-run, or a readback);
-* :mod:`.verdicts` — store and show DelegationVerdicts for a candidate;
+* :mod:`.verdicts` — store and show DelegationVerdicts for a candidate, and their JSON
+  and Markdown artifact pair;
+* :mod:`.cleanroom` — the verifier's clean room on disk; :mod:`.verify` — ``verify
+  prepare|run``: the checks run there, observed, and the verdict written from them;
 * :mod:`.rdd` — the RDD line a harness pins per session;
 * :mod:`.install` — place and remove the plain git hook scripts;
 * :mod:`.doctor` — health checks of the store and the installed hooks.

@@ -274,7 +274,9 @@ def evaluate(
         why = None
     # verification.commands come from the configuration the caller loaded: the work tree's
     # for local gates, the range base's for gate --range (a change cannot declare its own)
-    done = facts.satisfaction(settings.verification.commands)
+    done = facts.satisfaction(
+        settings.verification.commands, settings.verification.require_observed
+    )
     decision = decide(plan, done, why is not None)
     return AssessResult(
         candidate=cand,

@@ -3,18 +3,36 @@
 Room ``services``. Parses and judges with :mod:`gentle_hooks.artifacts.verdict`, renders with
 :mod:`gentle_hooks.artifacts.markdown`, binds to the candidate through
 :mod:`gentle_hooks.services.record` and keeps the verdict's JSON, its acceptance, the
-reasons it was not accepted and its Markdown view in the ledger (never in the work tree).
-A verdict counts only for the candidate it was recorded for.
+reasons it was not accepted and its Markdown view in the ledger, and as the artifact pair
+of seed 001 "Artifact" (:func:`write_artifacts`). A verdict counts only for the candidate it
+was recorded for, and one that names another candidate is refused.
+
+With ``verification.require_observed`` a verdict is accepted only when a ``gentle-hook
+verify run`` for this candidate wrote exactly it (its digest is recorded in the ledger,
+:class:`~gentle_hooks.ledger.records.VerifyRun`): a verdict written by hand, edited, or
+observed on another candidate is stored and shown, never accepted.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Mapping
 
 from gentle_hooks.artifacts.markdown import render_verdict_markdown
-from gentle_hooks.artifacts.verdict import parse_verdict, verdict_acceptance, verdict_json
-from gentle_hooks.errors import UsageError
-from gentle_hooks.ledger.records import VerdictRecord
+from gentle_hooks.artifacts.verdict import (
+    DelegationVerdict,
+    binding_fault,
+    parse_verdict,
+    recorded_status,
+    verdict_acceptance,
+    verdict_digest,
+    verdict_json,
+)
+from gentle_hooks.config.load import load_config
+from gentle_hooks.errors import GentleError, GitError, UsageError
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.records import VerdictRecord, VerifyRun
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.notes.sync import refresh_for_identity
 from gentle_hooks.services.record import (
@@ -26,13 +44,124 @@ from gentle_hooks.services.record import (
     open_store,
     store_path,
 )
+from gentle_hooks.values.frozen import frozen
+
+#: The rule id of a verdict ``verify run`` did not write, under ``require_observed``.
+OBSERVED_RULE = "R1"
+
+#: The comment written above the artifact directory's line in ``info/exclude``.
+EXCLUDE_COMMENT = "gentle-hooks: verify-delegation artifacts stay out of the candidates they judge"
+
+
+@frozen
+class ArtifactPair:
+    """Where a verdict's JSON and Markdown view were written.
+
+    Attributes:
+        ref: the ``artifactRef``: the JSON's path relative to the work tree root (absolute
+            when the artifact directory is outside it); json / markdown: absolute paths.
+        excluded: the ``info/exclude`` file a pattern was added to, or None.
+    """
+
+    ref: str
+    json: str
+    markdown: str
+    excluded: str | None = None
+
+
+def _safe(text: str) -> str:
+    """A file-name-safe form of an id: letters, digits, ``.``, ``_``, ``-``; at most 64."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip(".-")[:64] or "verdict"
+
+
+def plan_artifacts(root: str, artifact_dir: str, name: str) -> ArtifactPair:
+    """Choose the artifact pair's paths (seed 001 "Artifact": ``{id}.json`` and ``{id}.md``).
+
+    ``name`` is made file-name-safe; ``-2``, ``-3``... is added while a file of that name
+    exists (an artifact is never overwritten). Nothing is written.
+    """
+    base = artifact_dir if os.path.isabs(artifact_dir) else os.path.join(root, artifact_dir)
+    stem, n = _safe(name), 1
+    while True:
+        candidate = stem if n == 1 else f"{stem}-{n}"
+        json_path = os.path.join(base, candidate + ".json")
+        md_path = os.path.join(base, candidate + ".md")
+        if not os.path.lexists(json_path) and not os.path.lexists(md_path):
+            break
+        n += 1
+    rel = os.path.relpath(json_path, root)
+    ref = json_path if rel.startswith("..") or os.path.isabs(rel) else rel.replace(os.sep, "/")
+    return ArtifactPair(ref, json_path, md_path)
+
+
+def write_artifacts(
+    repo: Repository, root: str, pair: ArtifactPair, verdict_text: str, markdown: str
+) -> ArtifactPair:
+    """Write the verdict's JSON and Markdown view at ``pair``, keeping them out of the
+    candidate: inside the work tree, a directory git does not ignore is added to this
+    clone's ``info/exclude`` (never to a tracked ``.gitignore``), so the snapshot the
+    verdict judged is the snapshot after it is written.
+
+    Returns:
+        ``pair`` with ``excluded`` set when ``info/exclude`` was changed.
+
+    Raises:
+        UsageError: the files cannot be written.
+    """
+    excluded = None
+    rel_dir = os.path.relpath(os.path.dirname(pair.json), root)
+    if not rel_dir.startswith(".."):
+        probe = os.path.relpath(pair.json, root).replace(os.sep, "/")
+        if not repo.is_ignored(probe):
+            excluded = repo.exclude_locally(f"/{rel_dir.replace(os.sep, '/')}/", EXCLUDE_COMMENT)
+    try:
+        os.makedirs(os.path.dirname(pair.json), exist_ok=True)
+        for path, text in ((pair.json, verdict_text + "\n"), (pair.markdown, markdown)):
+            with open(path, "x", encoding="utf-8") as fh:
+                fh.write(text)
+    except OSError as exc:
+        raise UsageError(f"{exc.filename}: cannot write the verdict: {exc.strerror}") from None
+    return ArtifactPair(pair.ref, pair.json, pair.markdown, excluded)
+
+
+def observed_run(led: Ledger, verdict: DelegationVerdict, identity: str) -> VerifyRun | None:
+    """The ``verify run`` for ``identity`` that wrote exactly ``verdict`` (same digest)."""
+    digest = verdict_digest(verdict)
+    return next((r for r in led.verify_runs(identity) if r.verdict_digest == digest), None)
+
+
+def observation_fault(led: Ledger, verdict: DelegationVerdict, identity: str) -> str:
+    """Why ``verdict`` is not one ``verify run`` observed for ``identity`` (one line)."""
+    runs = [r for r in led.verify_runs(identity) if r.brief_id == verdict.briefId]
+    if not runs:
+        return (
+            f"{OBSERVED_RULE} not observed: no gentle-hook verify run of brief "
+            f"{verdict.briefId!r} is recorded for this candidate (verification.require_observed)"
+        )
+    return (
+        f"{OBSERVED_RULE} not observed: it differs from what verify run #{runs[-1].id} "
+        f"observed and wrote ({runs[-1].artifact_ref}); an edited verdict is not evidence "
+        "(verification.require_observed)"
+    )
+
+
+def _caller(repo: Repository, verdict: DelegationVerdict) -> str | None:
+    if verdict.caller is not None:
+        return verdict.caller
+    try:
+        return repo.ident()
+    except GitError:
+        return None
 
 
 def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, str]) -> Recorded:
     """``verdict add``: validate a verdict, judge it, and store it for the bound candidate.
 
-    Every valid verdict is stored, accepted or not: one that is not accepted is shown as
-    the reason the verifier requirement is still missing.
+    Every valid verdict for this candidate is stored, accepted or not: one that is not
+    accepted is shown as the reason the verifier requirement is still missing. Its status
+    is recorded as :func:`~gentle_hooks.artifacts.verdict.recorded_status` (``blocked``
+    when the full suite did not run). A verdict already written as an artifact by ``verify
+    run`` is referenced where it is; any other is written as a new artifact pair.
 
     Args:
         binding: the candidate; data: the verdict JSON bytes; source: its name for
@@ -40,35 +169,86 @@ def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, st
 
     Returns:
         The stored :class:`~gentle_hooks.ledger.records.VerdictRecord` (``accepted``,
-        ``reasons``) with a note saying whether it counts.
+        ``reasons``, ``artifact_ref``, ``caller``, ``observed_run``) with notes saying
+        whether it counts and where its artifact is.
 
     Raises:
         ArtifactInputError: not UTF-8, not JSON, not a DelegationVerdict (exit 2).
+        UsageError: the verdict names another candidate (nothing is stored) (exit 2).
         GitError / StoreError: as :func:`gentle_hooks.services.record.bind` / ``open_store``.
     """
     verdict = parse_verdict(data, source)
-    accepted, reasons = verdict_acceptance(verdict)
     bound = bind(binding, env)
+    fault = binding_fault(verdict, bound.candidate.identity)
+    if fault is not None:
+        raise UsageError(
+            f"{source}: {fault}: a verdict counts only for the candidate it judged; add it "
+            "where that candidate is current (or bind with --committed / --staged), or "
+            "verify this one: gentle-hook verify run --brief FILE"
+        )
+    settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
+    accepted, reasons = verdict_acceptance(verdict)
+    markdown = render_verdict_markdown(verdict)
     with open_store(bound.repo) as led:
+        run = observed_run(led, verdict, bound.candidate.identity)
+        if run is None and settings.verification.require_observed:
+            reasons = (*reasons, observation_fault(led, verdict, bound.candidate.identity))
+            accepted = False
+        pair = _artifact_for(bound, verdict, run, settings.verification.artifact_dir, markdown)
         stored = led.add(
             VerdictRecord(
                 root=bound.root,
                 identity=bound.candidate.identity,
                 brief_id=verdict.briefId,
-                status=verdict.status,
+                status=recorded_status(verdict),
                 accepted=accepted,
                 reasons=reasons,
                 json=verdict_json(verdict),
-                markdown=render_verdict_markdown(verdict),
+                markdown=markdown,
+                artifact_ref=pair.ref,
+                caller=_caller(bound.repo, verdict),
+                observed_run=run.id if run is not None else None,
             )
         )
         refresh_for_identity(bound.repo, led, bound.candidate)
-    note = (
+    notes = [
         "accepted: counts as the independent gentle-ai-verify run for this candidate only"
         if accepted
-        else "not accepted: it does not satisfy the verifier requirement"
-    )
-    return Recorded(led.path, stored, bound.candidate, (note,))
+        else "not accepted: it does not satisfy the verifier requirement",
+        f"artifactRef: {pair.ref}",
+    ]
+    if run is not None:
+        notes.append(f"observed: written by gentle-hook verify run #{run.id}")
+    if pair.excluded is not None:
+        notes.append(f"the artifact directory was added to {pair.excluded}")
+    return Recorded(led.path, stored, bound.candidate, tuple(notes))
+
+
+def _artifact_for(
+    bound: Bound,
+    verdict: DelegationVerdict,
+    run: VerifyRun | None,
+    artifact_dir: str,
+    markdown: str,
+) -> ArtifactPair:
+    """The verdict's artifact pair: the one its verify run wrote, when that file still
+    holds exactly this verdict; else a new pair named after brief, candidate and digest."""
+    if run is not None:
+        path = (
+            run.artifact_ref
+            if os.path.isabs(run.artifact_ref)
+            else os.path.join(bound.root, run.artifact_ref)
+        )
+        try:
+            with open(path, "rb") as fh:
+                same = verdict_digest(parse_verdict(fh.read(), path)) == run.verdict_digest
+        except (OSError, GentleError):
+            same = False
+        if same:
+            return ArtifactPair(run.artifact_ref, path, os.path.splitext(path)[0] + ".md")
+    name = f"{verdict.briefId}-{bound.candidate.identity[7:19]}-{verdict_digest(verdict)[7:15]}"
+    pair = plan_artifacts(bound.root, artifact_dir, name)
+    return write_artifacts(bound.repo, bound.root, pair, verdict_json(verdict), markdown)
 
 
 def list_verdicts(binding: Binding, env: Mapping[str, str]) -> tuple[Bound, list[VerdictRecord]]:

@@ -80,7 +80,10 @@ def test_escalated_change_needs_an_accepted_verdict(world: World) -> None:
         "gentle-hooks:   missing: plan risk high (escalated: 2 security) needs 1 accepted "
         "gentle-ai-verify verdict(s) for this candidate (stakes ordinary), found 0"
     ) in no_verdict.said
-    assert "gentle-hooks:   run: gentle-hook verdict add --staged <verdict.json>" in no_verdict.said
+    assert (
+        "gentle-hooks:   run: gentle-hook verify run --staged --brief <brief.json>"
+        in no_verdict.said
+    )
 
     refused = world.verdict("--staged", data={**PASSING_VERDICT, "fullSuiteRun": False})
     assert refused.code == 1, refused
@@ -113,7 +116,9 @@ def test_escalated_commit_made_with_no_verify_is_blocked_on_push(world: World) -
         f"gentle-hooks: BLOCKED commit {commit[:12]} on refs/heads/main: delegated (writer "
         "content (o4-mini/low) in src/app.py)"
     ) in push.said
-    assert "gentle-hooks:   run: gentle-hook verdict add --committed <verdict.json>" in push.said
+    assert (
+        "gentle-hooks:   run: gentle-hook verify run --committed --brief <brief.json>" in push.said
+    )
     assert world.remote_ref("main") == world.rev("HEAD^")
     assert world.verdict("--committed").code == 0
     again = world.git("push", "origin", "main")

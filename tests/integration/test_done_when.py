@@ -199,7 +199,7 @@ def test_08_to_10_bad_verdicts_are_refused_with_their_reason(
         "(brief brief-1, status fail): V1 status is fail, not pass"
     )
     assert missing.endswith(reason)
-    assert "  run: gentle-hook verdict add <verdict.json>" in lines
+    assert "  run: gentle-hook verify run --brief <brief.json>" in lines
 
 
 def test_11_a_proper_verdict_satisfies_the_verifier(scenario: Scenario) -> None:

@@ -75,7 +75,7 @@ D1 = Disagreement(4, 3, "pytest", 0, 1)
 
 #: (shortfall, command template): ``{f}`` stands for the binding's flags.
 COMMANDS = [
-    pytest.param(VERIFIER, "gentle-hook verdict add{f} <verdict.json>", id="verifier"),
+    pytest.param(VERIFIER, "gentle-hook verify run{f} --brief <brief.json>", id="verifier"),
     pytest.param(SPOT, "gentle-hook spot-check{f}", id="spot-check"),
     pytest.param(
         READBACK,
@@ -123,7 +123,7 @@ def test_command(shortfall: Shortfall, template: str, binding: Binding, flags: s
 def test_the_gates_commands_are_the_documented_ones() -> None:
     """The literal commands the commit, push and range gates print (README, tests/e2e)."""
     assert command(SPOT, STAGED) == "gentle-hook spot-check --staged"
-    assert command(VERIFIER, COMMITTED) == "gentle-hook verdict add --committed <verdict.json>"
+    assert command(VERIFIER, COMMITTED) == "gentle-hook verify run --committed --brief <brief.json>"
     assert command(NoValidNote(stale=False), COMMITTED) == (
         "record and spot-check the change for this commit in the writer's clone "
         "(gentle-hook receipt run / spot-check --committed), then gentle-hook sync push"
@@ -274,7 +274,7 @@ def test_lists_keep_the_shortfalls_order() -> None:
     both = (VERIFIER, SPOT)
     assert reasons(both) == [reason(VERIFIER), reason(SPOT)]
     assert commands(both, STAGED) == [
-        "gentle-hook verdict add --staged <verdict.json>",
+        "gentle-hook verify run --staged --brief <brief.json>",
         "gentle-hook spot-check --staged",
     ]
     assert [s.what for s in both] == [Missing.VERIFIER, Missing.SPOT_CHECK]

@@ -44,7 +44,7 @@ def test_path_is_under_the_common_dir(tmp_path: Path) -> None:
 
 def test_fresh_store_is_wal_at_the_current_version(db: str) -> None:
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 4
+        assert led.schema_version() == SCHEMA_VERSION == 5
         assert led.journal_mode() == "wal"
         assert led.counts() == {t: 0 for t in RECORD_TABLES}
 
@@ -369,7 +369,7 @@ def test_a_version_2_store_migrates_to_v3_keeping_its_records(tmp_path: Path) ->
     conn.commit()
     conn.close()
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 4
+        assert led.schema_version() == SCHEMA_VERSION == 5
         assert [f.outcome for f in led.review_facts("sha256:x")] == ["consumed"]
         assert led.rdd_pinned("s") is None
         first = RddRender("s", "/r", "on", "env", "Receipt-driven development: on", "L-new-on")
@@ -445,3 +445,66 @@ def test_a_version_3_store_migrates_pending_paths_into_writer_entries(tmp_path: 
         ]
         assert {e.mutation_id for e in entries} == {1}
         assert led.counts()["pending_mutation"] == 2
+
+
+def test_a_version_4_store_migrates_to_v5_keeping_its_verdicts(tmp_path: Path) -> None:
+    """Issue 18: the verify_run table and the verdict's artifact_ref, caller and
+    observed_run columns are added by an appended migration; verdicts recorded before keep
+    every field and read the new ones as None."""
+    import sqlite3 as _sqlite3
+
+    from gentle_hooks.ledger.records import VerdictRecord, VerifyRun
+    from gentle_hooks.ledger.schema import MIGRATIONS
+
+    db = str(tmp_path / "v4.sqlite3")
+    conn = _sqlite3.connect(db)
+    for script in MIGRATIONS[:4]:
+        conn.executescript(script)
+    conn.execute(
+        "INSERT INTO verdict (root, identity, brief_id, status, accepted, reasons, json, "
+        "markdown, recorded_at) VALUES ('/r', 'sha256:x', 'b1', 'pass', 1, '[]', '{}', '#', 1.0)"
+    )
+    conn.execute("PRAGMA user_version = 4")
+    conn.commit()
+    conn.close()
+    with Ledger.open(db) as led:
+        assert led.schema_version() == SCHEMA_VERSION == 5
+        (old,) = led.verdicts("sha256:x")
+        assert (old.brief_id, old.accepted, old.artifact_ref, old.caller, old.observed_run) == (
+            "b1",
+            True,
+            None,
+            None,
+            None,
+        )
+        run = led.add(
+            VerifyRun(
+                "/r",
+                "sha256:x",
+                "b1",
+                "pass",
+                "Ann <a@x>",
+                "/tmp/room",
+                ".agents/v.json",
+                "sha256:" + "0" * 64,
+                "[]",
+            )
+        )
+        new = led.add(
+            VerdictRecord(
+                "/r",
+                "sha256:x",
+                "b1",
+                "pass",
+                True,
+                (),
+                "{}",
+                "#",
+                artifact_ref=".agents/v.json",
+                caller="Ann <a@x>",
+                observed_run=run.id,
+            )
+        )
+        assert led.verify_runs("sha256:x") == [run]
+        assert led.verdict(new.id) == new
+        assert led.counts()["verify_run"] == 1

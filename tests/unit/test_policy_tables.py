@@ -473,7 +473,7 @@ def test_decision_row(native, escalated, done, applies, blocked, missing) -> Non
     assert len(reasons(d.shortfalls)) == len(fixes) == len(missing)
     for item, fix in zip(missing, fixes, strict=True):
         expected = (
-            "gentle-hook verdict add --staged <verdict.json>"
+            "gentle-hook verify run --staged --brief <brief.json>"
             if item is Missing.VERIFIER
             else "gentle-hook spot-check --staged"
         )

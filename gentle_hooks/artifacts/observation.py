@@ -1,0 +1,268 @@
+"""A DelegationVerdict written from what was observed, never from what was claimed (seed 001).
+
+Room: artifacts (imports :mod:`.verdict`, :mod:`gentle_hooks.values`); pure: the caller runs
+the commands (:mod:`gentle_hooks.services.verify`) and hands the observations over. Seed
+``001_3bc4c9b08e2f7709.txt`` "Rules", "Guardrails" and "Completion criteria" as two tables:
+
+* :data:`CHECK_ROWS` — one observed check to its result: a criterion passes on exit 0, a
+  negative test passes when its command fails, the suite passes on exit 0, and a check
+  whose program is missing is ``blocked`` ("stop and report blocked when a required tool
+  ... is unavailable instead of inferring the result").
+* :data:`STATUS_ROWS` — the checks to the verdict's status, first match wins: ``blocked``
+  when anything was blocked, no full suite was declared, or a mutating artifact had no
+  negative test; ``fail`` when any check failed; ``pass`` only when every criterion
+  passed, negative tests ran where the artifact mutates, and the full suite ran.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from gentle_hooks.artifacts.verdict import (
+    MAX_SUMMARY_CHARS,
+    CandidateRef,
+    CheckKind,
+    Criterion,
+    DelegationVerdict,
+    Observed,
+    Status,
+)
+from gentle_hooks.values.frozen import frozen
+
+#: Exit statuses a shell gives when the program is missing (127) or cannot be executed
+#: (126): the tool is unavailable, so nothing was observed about the artifact.
+MISSING_TOOL_EXITS: frozenset[int] = frozenset({126, 127})
+
+
+@frozen
+class Check:
+    """One check a verifier runs.
+
+    Attributes:
+        kind: criterion, negative or suite; criterion: what it checks, in words;
+        command: the command as shown (a shell line, or the quoted argument vector);
+        argv: what is executed (``("sh", "-c", line)`` for a shell line).
+    """
+
+    kind: CheckKind
+    criterion: str
+    command: str
+    argv: tuple[str, ...]
+
+
+@frozen
+class Outcome:
+    """What running one :class:`Check` showed.
+
+    Attributes:
+        check: the check; exit_code: its exit status, None when it could not be started;
+        duration_ms / output_digest: as observed (digest None when it did not run);
+        error: why it could not be started (None when it ran).
+    """
+
+    check: Check
+    exit_code: int | None
+    duration_ms: int
+    output_digest: str | None
+    error: str | None = None
+
+    @property
+    def ran(self) -> bool:
+        """True when the tool was there: it started, and the shell found the program."""
+        return self.exit_code is not None and self.exit_code not in MISSING_TOOL_EXITS
+
+
+@frozen
+class CheckRow:
+    """One row of :data:`CHECK_ROWS`: id, the case in words, its predicate and result."""
+
+    id: str
+    when: str
+    matches: Callable[[Outcome], bool]
+    result: Status
+
+
+#: Seed 001: one observed check to its result; first match wins.
+CHECK_ROWS: tuple[CheckRow, ...] = (
+    CheckRow("C1", "the tool is missing: nothing was observed", lambda o: not o.ran, "blocked"),
+    CheckRow(
+        "C2",
+        "a negative test whose command failed, as it must",
+        lambda o: o.check.kind == "negative" and o.exit_code != 0,
+        "pass",
+    ),
+    CheckRow(
+        "C3",
+        "a negative test whose command succeeded: the check that must fail did not",
+        lambda o: o.check.kind == "negative",
+        "fail",
+    ),
+    CheckRow("C4", "a criterion or the suite exited 0", lambda o: o.exit_code == 0, "pass"),
+    CheckRow("C5", "a criterion or the suite exited non-zero", lambda o: True, "fail"),
+)
+
+
+def check_result(outcome: Outcome) -> tuple[Status, str]:
+    """The result of one observed check and the :data:`CHECK_ROWS` row that decided it."""
+    row = next(r for r in CHECK_ROWS if r.matches(outcome))
+    return row.result, row.id
+
+
+@frozen
+class Observations:
+    """Every outcome of one verify run, with what the status rules need to know."""
+
+    outcomes: tuple[Outcome, ...]
+    mutating: bool
+
+    def of(self, kind: CheckKind) -> tuple[Outcome, ...]:
+        """The outcomes of one kind, in run order."""
+        return tuple(o for o in self.outcomes if o.check.kind == kind)
+
+    def results(self) -> tuple[Status, ...]:
+        """Each outcome's result, in run order."""
+        return tuple(check_result(o)[0] for o in self.outcomes)
+
+
+@frozen
+class StatusRow:
+    """One row of :data:`STATUS_ROWS`: id, the case in words, its predicate and status."""
+
+    id: str
+    when: str
+    matches: Callable[[Observations], bool]
+    status: Status
+
+
+#: Seed 001 "Rules", "Guardrails" and "Completion criteria": the verdict's status, first
+#: match wins.
+STATUS_ROWS: tuple[StatusRow, ...] = (
+    StatusRow(
+        "S1",
+        "a required tool is missing: blocked, not inferred",
+        lambda v: "blocked" in v.results(),
+        "blocked",
+    ),
+    StatusRow(
+        "S2",
+        "no full suite was declared: a pass needs the full suite",
+        lambda v: not v.of("suite"),
+        "blocked",
+    ),
+    StatusRow(
+        "S3",
+        "the artifact mutates the repository and no negative test was declared",
+        lambda v: v.mutating and not v.of("negative"),
+        "blocked",
+    ),
+    StatusRow("S4", "a check failed", lambda v: "fail" in v.results(), "fail"),
+    StatusRow(
+        "S5",
+        "every criterion passed, negative tests ran where the artifact mutates, the full suite ran",
+        lambda v: True,
+        "pass",
+    ),
+)
+
+
+def verdict_status(observations: Observations) -> tuple[Status, StatusRow]:
+    """The verdict's status from its observed checks, and the :data:`STATUS_ROWS` row."""
+    row = next(r for r in STATUS_ROWS if r.matches(observations))
+    return row.status, row
+
+
+def _evidence(o: Outcome) -> str:
+    if o.exit_code is None:
+        return f"`{o.check.command}` could not be started: {o.error or 'unknown error'}"
+    digest = f"; output {o.output_digest}" if o.output_digest else ""
+    return f"`{o.check.command}` exited {o.exit_code} in {o.duration_ms} ms{digest}"
+
+
+def _label(kind: CheckKind, text: str) -> str:
+    return {"criterion": text, "negative": f"negative test: {text}", "suite": "full suite"}[kind]
+
+
+def observed_criterion(o: Outcome) -> Criterion:
+    """The verdict's criterion for one observed check: its words, the evidence it showed,
+    its result, and the raw observation (:class:`~.verdict.Observed`)."""
+    result, _ = check_result(o)
+    return Criterion(
+        criterion=_label(o.check.kind, o.check.criterion),
+        evidence=_evidence(o),
+        result=result,
+        observed=Observed(
+            kind=o.check.kind,
+            command=o.check.command,
+            exitCode=o.exit_code,
+            durationMs=o.duration_ms,
+            outputDigest=o.output_digest,
+        ),
+    )
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def summarize(status: Status, row: StatusRow, observations: Observations) -> str:
+    """The bounded summary (seed 001: "a summary plus an artifact reference, never a
+    transcript"): status and why, then counts per kind, then each check that did not
+    pass; at most :data:`~.verdict.MAX_SUMMARY_CHARS` characters."""
+    counts = []
+    names: tuple[tuple[CheckKind, str], ...] = (
+        ("criterion", "criteria"),
+        ("negative", "negative tests"),
+        ("suite", "suite"),
+    )
+    for kind, name in names:
+        group = observations.of(kind)
+        if group:
+            passed = sum(1 for o in group if check_result(o)[0] == "pass")
+            counts.append(f"{name} {passed}/{len(group)} passed")
+    lines = [f"{status} ({row.id}: {row.when}); " + ("; ".join(counts) or "no checks")]
+    for o in observations.outcomes:
+        result, rid = check_result(o)
+        if result != "pass":
+            what = _clip(_label(o.check.kind, o.check.criterion), 80)
+            lines.append(f"{result} ({rid}): {what}: {_clip(_evidence(o), 160)}")
+    return _clip("\n".join(lines), MAX_SUMMARY_CHARS)
+
+
+def observed_verdict(
+    brief_id: str,
+    outcomes: Sequence[Outcome],
+    *,
+    mutating: bool,
+    candidate: CandidateRef,
+    caller: str,
+    artifact_ref: str,
+    duration_ms: int,
+) -> DelegationVerdict:
+    """The DelegationVerdict of one verify run, from its observations alone (seed 001).
+
+    Args:
+        brief_id: the brief verified; outcomes: every check run, in run order.
+        mutating: the artifact mutates the repository (negative tests are then mandatory).
+        candidate: the candidate judged; caller: who asked for it; artifact_ref: where the
+            verdict's JSON is written; duration_ms: the whole run's wall time.
+
+    Returns:
+        The verdict: status from :data:`STATUS_ROWS`; one criterion per check with its
+        observation; ``negativeTestsRun`` counts negative tests whose tool was there;
+        ``fullSuiteRun`` is true when a suite was declared and its tool was there.
+    """
+    observations = Observations(tuple(outcomes), mutating)
+    status, row = verdict_status(observations)
+    return DelegationVerdict(
+        briefId=brief_id,
+        status=status,
+        criteria=tuple(observed_criterion(o) for o in outcomes),
+        negativeTestsRun=sum(1 for o in observations.of("negative") if o.ran),
+        fullSuiteRun=any(o.ran for o in observations.of("suite")),
+        artifactMutating=mutating,
+        summary=summarize(status, row, observations),
+        artifactRef=artifact_ref,
+        durationMs=duration_ms,
+        candidate=candidate,
+        caller=caller,
+    )

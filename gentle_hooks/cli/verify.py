@@ -1,0 +1,168 @@
+"""``gentle-hook verify prepare|run``: the verifier's clean room (SPEC §9; seed 001).
+
+Room ``cli``: parse flags, read the brief, call :mod:`gentle_hooks.services.verify`, render
+with :mod:`gentle_hooks.report.verify_report`. Exit codes: 0 a room made / a ``pass``
+verdict written, 1 the brief rejected (B1-B3) or a ``fail``/``blocked`` verdict written, 2
+bad input (not a brief, no criterion, a changed room...).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from gentle_hooks.cli.options import binding_options, json_option, make_binding
+from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _check_options(f: F) -> F:
+    f = click.option(
+        "--suite", metavar="CMD", help="The full suite's command (replaces the brief's fullSuite)."
+    )(f)
+    f = click.option(
+        "--negative",
+        "negatives",
+        multiple=True,
+        metavar="CMD",
+        help="A negative test: a command that must fail (repeatable; adds to the brief's).",
+    )(f)
+    f = click.option(
+        "--check",
+        "checks",
+        multiple=True,
+        metavar="CMD",
+        help="A success criterion's command (repeatable; adds to the brief's).",
+    )(f)
+    return click.option(
+        "--brief",
+        "brief_file",
+        required=True,
+        metavar="FILE",
+        help="The DelegationBrief (JSON; `gentle-hook schema brief`).",
+    )(f)
+
+
+def _brief(brief_file: str) -> Any:
+    """Read and check the brief; print each fault and return None when it is rejected."""
+    from gentle_hooks.cli.quorum_cmds import read_input
+    from gentle_hooks.services.verify import read_brief
+
+    label = "<stdin>" if brief_file == "-" else brief_file
+    brief, faults = read_brief(read_input(brief_file), label)
+    for fault in faults:
+        click.echo(f"{label}: brief rejected: {fault}", err=True)
+    return None if faults else brief
+
+
+@click.group()
+def verify() -> None:
+    """The independent verifier run (gentle-ai-verify), observed in a clean room.
+
+    prepare makes the room; run runs the brief's checks there and writes the
+    DelegationVerdict that `gentle-hook verdict add` accepts.
+    """
+
+
+@verify.command("prepare")
+@binding_options
+@_check_options
+@json_option
+def prepare(
+    cwd: str | None,
+    projection: str | None,
+    base_ref: str | None,
+    brief_file: str,
+    checks: tuple[str, ...],
+    negatives: tuple[str, ...],
+    suite: str | None,
+    as_json: bool,
+) -> int:
+    """Validate the brief and make the clean room for the current candidate.
+
+    The room is a new directory under the system's temporary directory: tree/ holds the
+    candidate's exact tree (its own git repository, one commit; no ledger, receipts,
+    notes, transcripts or work-tree state of your clone) and BRIEF.md the brief's objective
+    and success criteria. Prints where it is, what the verifier may run there, and the
+    `verify run` command. Exit 1 when the brief is rejected (no boundaries, no
+    stopCondition, readOnly false without a mutating side effect).
+    """
+    from gentle_hooks.report.verify_report import prepare_envelope, render_prepared
+    from gentle_hooks.services.verify import ExtraChecks
+    from gentle_hooks.services.verify import prepare as prepare_room
+
+    brief = _brief(brief_file)
+    if brief is None:
+        return EXIT_BLOCKED
+    extra = ExtraChecks(criteria=checks, negatives=negatives, suite=suite)
+    done = prepare_room(make_binding(cwd, projection, base_ref), brief, extra, os.environ)
+    if as_json:
+        click.echo(prepare_envelope(done, brief_file).model_dump_json(by_alias=True, indent=2))
+    else:
+        click.echo(render_prepared(done, brief_file))
+    return EXIT_OK
+
+
+@verify.command("run")
+@binding_options
+@_check_options
+@click.option(
+    "--room",
+    type=click.Path(file_okay=False),
+    help="The room `verify prepare` made (default: a fresh one for this run).",
+)
+@click.option(
+    "--caller", metavar="TEXT", help="Who asks for the verification (default: git's ident)."
+)
+@click.option("--keep", is_flag=True, help="Keep the tree of a room this run makes.")
+@json_option
+def run(
+    cwd: str | None,
+    projection: str | None,
+    base_ref: str | None,
+    brief_file: str,
+    checks: tuple[str, ...],
+    negatives: tuple[str, ...],
+    suite: str | None,
+    room: str | None,
+    caller: str | None,
+    keep: bool,
+    as_json: bool,
+) -> int:
+    """Run the brief's checks in the clean room and write the DelegationVerdict.
+
+    Runs each success criterion, each negative test (a command that must fail) and the full
+    suite in the room, records per check the command, exit status, duration and output
+    digest, and writes the verdict's JSON and Markdown view at
+    .agents/skills/platform/artifacts/verify-delegation/ (config verification.artifact_dir),
+    binding the candidate and brief and naming the caller. pass only when every criterion
+    passed, negative tests ran where the artifact mutates, and the full suite ran; blocked
+    when a tool or the suite is missing. Prints a bounded summary and the artifactRef; the
+    checks' output is in the room's logs. Exit 0 on pass, 1 on fail or blocked.
+    """
+    from gentle_hooks.report.verify_report import render_verified, run_envelope
+    from gentle_hooks.services.verify import ExtraChecks
+    from gentle_hooks.services.verify import run as run_checks
+
+    brief = _brief(brief_file)
+    if brief is None:
+        return EXIT_BLOCKED
+    extra = ExtraChecks(criteria=checks, negatives=negatives, suite=suite)
+    done = run_checks(
+        make_binding(cwd, projection, base_ref),
+        brief,
+        extra,
+        os.environ,
+        room_path=room,
+        caller=caller,
+        keep=keep,
+    )
+    if as_json:
+        click.echo(run_envelope(done).model_dump_json(by_alias=True, indent=2))
+    else:
+        click.echo(render_verified(done))
+    return EXIT_OK if done.verdict.status == "pass" else EXIT_BLOCKED

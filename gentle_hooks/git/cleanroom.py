@@ -1,0 +1,157 @@
+"""The verifier's clean room in git terms (SPEC §9; seed 001 "Hand over a clean room").
+
+Room ``git``. :class:`CleanRooms` turns one tree of this repository into a standalone
+repository in another directory, and reads back which tree that directory holds:
+
+* :meth:`CleanRooms.export_tree` — ``git init`` a new repository, copy in only the objects
+  of that one tree (``rev-list --objects`` piped through ``pack-objects`` and
+  ``index-pack``), check it out and commit it once. Nothing else of this repository goes
+  along: no refs, notes, hooks, config, reflogs, other objects, and not the gentle-hooks
+  ledger under the common git dir; no alternates point back here.
+* :meth:`CleanRooms.room_tree` — the tree ``git add -A`` would stage in such a directory,
+  computed in a private copy of its index, so a room whose files were edited is told apart
+  from one that still holds the candidate exactly.
+* :meth:`CleanRooms.is_ignored` / :meth:`CleanRooms.exclude_locally` — whether a path is
+  ignored here, and adding a pattern to ``info/exclude`` (the clone's own ignore file,
+  never committed), so artifacts written into the work tree do not change its candidate.
+
+Children working in a room get :func:`~gentle_hooks.git.process.scrubbed_env`: a hook's
+``GIT_DIR``/``GIT_INDEX_FILE`` never reach them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
+
+from gentle_hooks.errors import GitError
+from gentle_hooks.git.core import RepositoryCore
+from gentle_hooks.git.process import run_git, scrubbed_env
+
+#: Who commits a room's one commit, and when: fixed, so the same tree gives the same commit.
+ROOM_IDENTITY: Mapping[str, str] = {
+    "GIT_AUTHOR_NAME": "gentle-hooks clean room",
+    "GIT_AUTHOR_EMAIL": "clean-room@gentle-hooks.invalid",
+    "GIT_AUTHOR_DATE": "2000-01-01T00:00:00+0000",
+    "GIT_COMMITTER_NAME": "gentle-hooks clean room",
+    "GIT_COMMITTER_EMAIL": "clean-room@gentle-hooks.invalid",
+    "GIT_COMMITTER_DATE": "2000-01-01T00:00:00+0000",
+}
+
+#: The branch a room's commit is on.
+ROOM_BRANCH = "refs/heads/room"
+
+
+def _room_git(
+    dest: str,
+    args: Sequence[str],
+    *,
+    input: bytes | None = None,
+    env: Mapping[str, str] | None = None,
+) -> bytes:
+    """Run ``git <args>`` in the room ``dest`` with a scrubbed environment (the process's,
+    without the variables that bind git to a repository); its stdout.
+
+    Raises:
+        GitError: git failed (its last stderr line is kept).
+    """
+    full = {**scrubbed_env(), **(env or {})}
+    proc = run_git(args, dest, full, input)
+    if proc.returncode != 0:
+        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(f"clean room: git {args[0]} failed: {err[-1] if err else proc.returncode}")
+    return proc.stdout
+
+
+class CleanRooms(RepositoryCore):
+    """Standalone copies of one tree of this repository (the verifier's clean room)."""
+
+    def export_tree(self, tree: str, dest: str, message: str) -> str:
+        """Make ``dest`` a new repository holding exactly ``tree``, checked out.
+
+        Args:
+            tree: a tree id of this repository; dest: an absent or empty directory;
+            message: the message of the room's one commit.
+
+        Returns:
+            The room's commit id (on :data:`ROOM_BRANCH`, checked out as HEAD; author,
+            committer and dates :data:`ROOM_IDENTITY`).
+
+        Raises:
+            GitError: ``dest`` is not empty, or a git step failed.
+        """
+        if os.path.exists(dest) and os.listdir(dest):
+            raise GitError(f"{dest}: not empty; a clean room starts from nothing")
+        os.makedirs(dest, exist_ok=True)
+        fmt = self.paths.object_format
+        _room_git(dest, ["init", "-q", "--template=", f"--object-format={fmt}", "."])
+        if tree != self.empty_tree:
+            ids = self.run(["rev-list", "--objects", "--no-object-names", tree]).stdout
+            pack = self.run(["pack-objects", "--stdout", "-q"], input=ids).stdout
+            _room_git(dest, ["index-pack", "--stdin"], input=pack)
+        _room_git(dest, ["read-tree", tree])
+        _room_git(dest, ["checkout-index", "--all", "--force"])
+        _room_git(dest, ["update-index", "-q", "--refresh"])
+        commit = (
+            _room_git(dest, ["commit-tree", tree, "-m", message], env=ROOM_IDENTITY)
+            .decode()
+            .strip()
+        )
+        _room_git(dest, ["update-ref", ROOM_BRANCH, commit])
+        _room_git(dest, ["symbolic-ref", "HEAD", ROOM_BRANCH])
+        return commit
+
+    def room_tree(self, dest: str) -> str:
+        """The tree the room ``dest`` holds now, as ``git add -A`` would stage it there
+        (tracked and untracked files, the room's ignore rules), computed in a private copy
+        of the room's index: the room is not changed.
+
+        Raises:
+            GitError: ``dest`` is not a room (no repository there), or git failed.
+        """
+        index = os.path.join(dest, ".git", "index")
+        if not os.path.isfile(index):
+            raise GitError(f"{dest}: not a clean room (no .git/index)")
+        fd, tmp = tempfile.mkstemp(prefix="gentle-room-index-")
+        os.close(fd)
+        try:
+            shutil.copy2(index, tmp)
+            env = {"GIT_INDEX_FILE": tmp}
+            _room_git(dest, ["add", "-A", "--", ":/"], env=env)
+            return _room_git(dest, ["write-tree"], env=env).decode().strip()
+        finally:
+            for path in (tmp, tmp + ".lock"):
+                if os.path.exists(path):
+                    os.unlink(path)
+
+    def is_ignored(self, path: str) -> bool:
+        """Whether git ignores ``path`` (relative to the work tree root) here: ``.gitignore``
+        files, ``info/exclude`` and ``core.excludesFile``, as ``git check-ignore`` says."""
+        proc = self.run(["check-ignore", "-q", "--no-index", "--", path], ok=(0, 1))
+        return proc.returncode == 0
+
+    def exclude_locally(self, pattern: str, comment: str) -> str:
+        """Append ``pattern`` (after a ``# comment`` line) to this clone's ``info/exclude``
+        unless it is there already; the file's path.
+
+        Raises:
+            GitError: the file cannot be written.
+        """
+        path = self.git_path("info/exclude")
+        try:
+            existing = ""
+            if os.path.exists(path):
+                with open(path, encoding="utf-8", errors="surrogateescape") as fh:
+                    existing = fh.read()
+            if pattern in existing.splitlines():
+                return path
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "a", encoding="utf-8", errors="surrogateescape") as fh:
+                if existing and not existing.endswith("\n"):
+                    fh.write("\n")
+                fh.write(f"# {comment}\n{pattern}\n")
+        except OSError as exc:
+            raise GitError(f"{path}: cannot write: {exc.strerror}") from None
+        return path

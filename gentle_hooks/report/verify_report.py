@@ -1,0 +1,204 @@
+"""What ``gentle-hook verify prepare|run`` print: bounded text and ``--json`` envelopes (SPEC §9).
+
+Room ``report``. Pure rendering of :class:`~gentle_hooks.services.verify.Prepared` and
+:class:`~gentle_hooks.services.verify.Verified`. Seed 001 "Rules": "What returns to the
+caller is a bounded summary plus an artifact reference. Never a transcript": a run prints
+one line per check (clipped), the artifact reference and the next command, never the
+checks' output (that is in the room's logs).
+"""
+
+from __future__ import annotations
+
+import shlex
+from typing import Final, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
+
+from gentle_hooks.artifacts.observation import Check, check_result
+from gentle_hooks.artifacts.verdict import CheckKind, Status
+from gentle_hooks.report.fixes import binding_flags
+from gentle_hooks.services.verify import Prepared, Verified
+from gentle_hooks.values.binding import Binding
+
+PREPARE_SCHEMA: Final = "gentle-hooks.verify-prepare/v1"
+RUN_SCHEMA: Final = "gentle-hooks.verify-run/v1"
+
+_CONTROL = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0)], " ")
+_KIND_LABEL = {"criterion": "criterion", "negative": "negative test", "suite": "full suite"}
+
+
+def _line(text: str, limit: int = 160) -> str:
+    one = " ".join(text.translate(_CONTROL).split())
+    return one if len(one) <= limit else one[: limit - 1] + "…"
+
+
+def _run_command(brief_file: str, binding: Binding, room: str | None) -> str:
+    room_flag = f" --room {shlex.quote(room)}" if room is not None else ""
+    brief = shlex.quote(brief_file)
+    return f"gentle-hook verify run{binding_flags(binding)} --brief {brief}{room_flag}"
+
+
+def _check_line(check: Check) -> str:
+    what = "" if check.kind == "suite" else f" ({_line(check.criterion, 60)})"
+    return f"  {_KIND_LABEL[check.kind]}{what}: {_line(check.command)}"
+
+
+def render_prepared(p: Prepared, brief_file: str) -> str:
+    """The room, what it holds, what the verifier may run there, and the run command."""
+    cand = p.bound.candidate
+    lines = [
+        f"clean room: {p.room.path}",
+        f"  tree: {p.room.tree}  (candidate {cand.identity[:19]}…, tree {cand.tree[:12]}: "
+        "exactly; its own repository, one commit, nothing of your clone)",
+        f"  brief: {p.room.brief}  (brief {_line(p.plan.brief_id, 60)}: objective and "
+        "success criteria only)",
+        "the verifier may run, in the tree, read-only (never edit what it judges):",
+        *(_check_line(c) for c in p.plan.checks),
+    ]
+    if not any(c.kind == "suite" for c in p.plan.checks):
+        lines.append("  full suite: none declared (the verdict will be blocked: add fullSuite)")
+    if p.plan.mutating and not any(c.kind == "negative" for c in p.plan.checks):
+        lines.append(
+            "  negative test: none declared, and the artifact mutates the repository (the "
+            "verdict will be blocked: add negativeTests)"
+        )
+    lines.append(f"then: {_run_command(brief_file, p.bound.binding, p.room.path)}")
+    return "\n".join(lines)
+
+
+def render_verified(v: Verified) -> str:
+    """A bounded summary: status and why, one line per check, the artifact, the next step."""
+    verdict = v.verdict
+    cand = v.bound.candidate
+    first = verdict.summary.split("\n", 1)[0]
+    lines = [
+        f"verify run: {_line(first)}",
+        f"  candidate {cand.identity[:19]}… (tree {cand.tree[:12]}), brief "
+        f"{_line(verdict.briefId, 60)}, caller {_line(verdict.caller or '-', 80)}",
+    ]
+    for o in v.outcomes:
+        result, row = check_result(o)
+        if o.exit_code is None:
+            seen = f"could not start: {o.error or '?'}"
+        else:
+            seen = f"exit {o.exit_code}, {o.duration_ms} ms"
+        label = _KIND_LABEL[o.check.kind]
+        lines.append(f"  {result:<7} {label}: {_line(o.check.command, 100)}  ({seen}; {row})")
+    lines.append(f"artifactRef: {v.pair.ref}  (and {v.pair.markdown})")
+    lines.append(f"logs: {v.room.logs}")
+    if not v.room_kept:
+        lines.append("room: its tree was removed after the run (--keep keeps it)")
+    lines += [f"note: {n}" for n in v.notes]
+    lines.append(
+        f"next: gentle-hook verdict add{binding_flags(v.bound.binding)} {shlex.quote(v.pair.json)}"
+    )
+    return "\n".join(lines)
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class CheckOut(_Frozen):
+    """One check: kind, criterion in words, the command as shown."""
+
+    kind: CheckKind
+    criterion: str
+    command: str
+
+
+class PrepareEnvelope(_Frozen):
+    """``verify prepare --json``: the room, the candidate, the checks, the run command."""
+
+    schema_: Literal["gentle-hooks.verify-prepare/v1"] = Field(
+        default=PREPARE_SCHEMA, alias="schema"
+    )
+    room: str
+    tree: str
+    brief: str
+    identity: str
+    candidate_tree: str
+    brief_id: str
+    mutating: bool
+    checks: tuple[CheckOut, ...]
+    next: str
+
+
+class OutcomeOut(_Frozen):
+    """One observed check: result, the row that decided it, and what was seen."""
+
+    kind: CheckKind
+    criterion: str
+    command: str
+    result: Status
+    row: str
+    exit_code: int | None
+    duration_ms: int
+    output_digest: str | None
+    error: str | None
+
+
+class RunEnvelope(_Frozen):
+    """``verify run --json``: the verdict, where it was written, and what was observed."""
+
+    schema_: Literal["gentle-hooks.verify-run/v1"] = Field(default=RUN_SCHEMA, alias="schema")
+    status: Status
+    artifactRef: str
+    json_path: str
+    markdown_path: str
+    run: int
+    room: str
+    logs: str
+    room_kept: bool
+    outcomes: tuple[OutcomeOut, ...]
+    verdict: JsonValue
+    notes: tuple[str, ...]
+    next: str
+
+
+def prepare_envelope(p: Prepared, brief_file: str) -> PrepareEnvelope:
+    """The ``--json`` form of :func:`render_prepared`."""
+    return PrepareEnvelope(
+        room=p.room.path,
+        tree=p.room.tree,
+        brief=p.room.brief,
+        identity=p.bound.candidate.identity,
+        candidate_tree=p.bound.candidate.tree,
+        brief_id=p.plan.brief_id,
+        mutating=p.plan.mutating,
+        checks=tuple(
+            CheckOut(kind=c.kind, criterion=c.criterion, command=c.command) for c in p.plan.checks
+        ),
+        next=_run_command(brief_file, p.bound.binding, p.room.path),
+    )
+
+
+def run_envelope(v: Verified) -> RunEnvelope:
+    """The ``--json`` form of :func:`render_verified`."""
+    return RunEnvelope(
+        status=v.verdict.status,
+        artifactRef=v.pair.ref,
+        json_path=v.pair.json,
+        markdown_path=v.pair.markdown,
+        run=v.run.id,
+        room=v.room.path,
+        logs=v.room.logs,
+        room_kept=v.room_kept,
+        outcomes=tuple(
+            OutcomeOut(
+                kind=o.check.kind,
+                criterion=o.check.criterion,
+                command=o.check.command,
+                result=check_result(o)[0],
+                row=check_result(o)[1],
+                exit_code=o.exit_code,
+                duration_ms=o.duration_ms,
+                output_digest=o.output_digest,
+                error=o.error,
+            )
+            for o in v.outcomes
+        ),
+        verdict=v.verdict.model_dump(mode="json", exclude_none=True),
+        notes=v.notes,
+        next=f"gentle-hook verdict add{binding_flags(v.bound.binding)} {shlex.quote(v.pair.json)}",
+    )

@@ -1,0 +1,130 @@
+"""The verifier's clean room on disk (SPEC §9; seed 001 "Workflow" 4, "Hand over a clean room").
+
+Room ``services``. A clean room is a fresh directory outside the work tree (under the
+system's temporary directory) holding:
+
+* ``tree/`` — the candidate's exact tree as a standalone git repository with one commit
+  (:meth:`gentle_hooks.git.cleanroom.CleanRooms.export_tree`): no ledger, receipts,
+  notes, transcripts, hooks, other objects or work-tree state of the user's clone;
+* ``BRIEF.md`` — the brief's objective and success criteria (with the commands the
+  verifier may run), and nothing else of the brief or of the writer;
+* ``logs/`` — the output of each check ``gentle-hook verify run`` ran, one file each.
+
+The verifier gets the artifact, the criteria and the tools, never the implementation
+context (seed 001 "Rules"). :func:`check_room` proves a room still holds the candidate's
+tree before anything is run in it (a verifier never repairs the artifact it judges).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+
+from gentle_hooks.artifacts.observation import Check
+from gentle_hooks.errors import UsageError
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.values.candidate import Candidate
+from gentle_hooks.values.frozen import frozen
+
+#: The prefix of every clean room's directory name.
+ROOM_PREFIX = "gentle-verify-"
+#: The room's parts, relative to its directory.
+TREE, BRIEF, LOGS = "tree", "BRIEF.md", "logs"
+
+
+@frozen
+class Room:
+    """A clean room: its directory and parts.
+
+    Attributes:
+        path: the room's directory; tree: the checkout the checks run in; brief: the
+        objective and criteria; logs: where each check's output goes.
+    """
+
+    path: str
+
+    @property
+    def tree(self) -> str:
+        return os.path.join(self.path, TREE)
+
+    @property
+    def brief(self) -> str:
+        return os.path.join(self.path, BRIEF)
+
+    @property
+    def logs(self) -> str:
+        return os.path.join(self.path, LOGS)
+
+
+def room_brief_text(objective: str, brief_id: str, checks: tuple[Check, ...]) -> str:
+    """``BRIEF.md``: the brief's id and objective, then its checks grouped by kind, each
+    with the command the verifier may run. Nothing else of the brief (no boundaries, tool
+    guidance, budget) and nothing of the writer reaches the room."""
+    lines = [f"# Brief `{brief_id}`", "", "## Objective", "", objective.strip(), ""]
+    titles = (
+        ("criterion", "Success criteria (each must pass)"),
+        ("negative", "Negative tests (each must fail)"),
+        ("suite", "Full suite"),
+    )
+    for kind, title in titles:
+        group = [c for c in checks if c.kind == kind]
+        lines += [f"## {title}", ""]
+        lines += [f"- {c.criterion}: `{c.command}`" for c in group] or ["- none declared"]
+        lines.append("")
+    lines.append("Run these in `tree/`, read-only: never edit the tree you judge.")
+    return "\n".join(lines) + "\n"
+
+
+def make_room(repo: Repository, cand: Candidate, brief_text: str) -> Room:
+    """Create a clean room holding ``cand``'s tree and ``brief_text``.
+
+    Returns:
+        The :class:`Room` (a new directory under the system's temporary directory).
+
+    Raises:
+        GitError: exporting the tree failed (the half-made room is left for inspection).
+    """
+    room = Room(tempfile.mkdtemp(prefix=ROOM_PREFIX))
+    repo.export_tree(
+        cand.tree,
+        room.tree,
+        f"gentle-hooks clean room\n\ncandidate {cand.identity}\nbase tree {cand.base.tree}\n",
+    )
+    os.makedirs(room.logs)
+    with open(room.brief, "w", encoding="utf-8") as fh:
+        fh.write(brief_text)
+    return room
+
+
+def open_room(path: str) -> Room:
+    """The clean room at ``path`` (made by ``gentle-hook verify prepare``).
+
+    Raises:
+        UsageError: ``path`` is not a clean room (no ``tree/`` repository in it).
+    """
+    room = Room(os.path.abspath(path))
+    if not os.path.isdir(os.path.join(room.tree, ".git")):
+        raise UsageError(
+            f"{path}: not a clean room (no tree/ repository); make one with gentle-hook "
+            "verify prepare --brief FILE"
+        )
+    os.makedirs(room.logs, exist_ok=True)
+    return room
+
+
+def check_room(repo: Repository, room: Room, cand: Candidate) -> None:
+    """Refuse a room that no longer holds exactly ``cand``'s tree.
+
+    Raises:
+        UsageError: the room's tree (as ``git add -A`` stages it there) is another tree:
+            files were edited, added or removed since it was prepared, or it was prepared
+            for another candidate.
+    """
+    held = repo.room_tree(room.tree)
+    if held != cand.tree:
+        raise UsageError(
+            f"{room.path}: the room holds tree {held[:12]}, not the candidate's tree "
+            f"{cand.tree[:12]} (edited since it was prepared, or prepared for another "
+            "candidate); a verifier never repairs what it judges: run gentle-hook verify "
+            "prepare again"
+        )

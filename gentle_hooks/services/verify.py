@@ -1,0 +1,343 @@
+"""``gentle-hook verify prepare|run``: the independent verifier run, observed (SPEC §9; seed 001).
+
+Room ``services``. One use case in two steps:
+
+* :func:`prepare` — validate the brief (B1-B3), choose its checks, and hand over a clean
+  room (:mod:`gentle_hooks.services.cleanroom`): the candidate's exact tree, the brief's
+  objective and success criteria, nothing else.
+* :func:`run` — in a clean room that still holds exactly the candidate (a prepared one, or
+  a fresh one), run each success criterion, each negative test and the full suite, observe
+  each (command, exit status, duration, output digest: :mod:`gentle_hooks.services.runner`),
+  write the DelegationVerdict from those observations alone
+  (:func:`gentle_hooks.artifacts.observation.observed_verdict`) as the JSON and Markdown pair
+  of seed 001 "Artifact", validated, binding the candidate and brief and naming the caller,
+  and record what was observed in the ledger (:class:`~gentle_hooks.ledger.records.VerifyRun`)
+  so ``verdict add`` can tell this verdict from a claimed one. It never repairs the
+  artifact: checks run in the room, never in the user's work tree, and a room whose tree
+  was changed is refused.
+
+Nothing here signs (signatures are the team-scale gates' business); what a run observed
+is recorded, so a verdict's evidence digests can be checked against it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import time
+from collections.abc import Mapping
+
+from gentle_hooks.artifacts.brief import (
+    DelegationBrief,
+    brief_id,
+    check_brief,
+    parse_brief,
+)
+from gentle_hooks.artifacts.jsonio import Command
+from gentle_hooks.artifacts.markdown import render_verdict_markdown
+from gentle_hooks.artifacts.observation import Check, Outcome, observed_verdict
+from gentle_hooks.artifacts.verdict import (
+    CandidateRef,
+    CheckKind,
+    DelegationVerdict,
+    parse_verdict,
+    verdict_digest,
+    verdict_json,
+)
+from gentle_hooks.config.load import load_config
+from gentle_hooks.errors import GitError, UsageError
+from gentle_hooks.git.process import scrubbed_env
+from gentle_hooks.ledger.records import VerifyRun
+from gentle_hooks.services.cleanroom import (
+    Room,
+    check_room,
+    make_room,
+    open_room,
+    room_brief_text,
+)
+from gentle_hooks.services.record import Binding, Bound, bind, open_store
+from gentle_hooks.services.runner import run_observed
+from gentle_hooks.services.verdicts import ArtifactPair, plan_artifacts, write_artifacts
+from gentle_hooks.values.frozen import field, frozen
+
+
+@frozen
+class ExtraChecks:
+    """Checks given on the command line, added to the brief's.
+
+    Attributes:
+        criteria: ``--check CMD`` (each a success criterion named by its command);
+        negatives: ``--negative CMD``; suite: ``--suite CMD`` (replaces the brief's).
+    """
+
+    criteria: tuple[str, ...] = ()
+    negatives: tuple[str, ...] = ()
+    suite: str | None = None
+
+
+@frozen
+class Plan:
+    """What a verifier runs for one brief on one candidate.
+
+    Attributes:
+        brief / brief_id: the brief and the id its verdict names.
+        checks: criteria, then negative tests, then the suite (run in this order).
+        mutating: the artifact mutates the repository (negative tests are then mandatory):
+            the brief says ``readOnly: false``, or the candidate changes the tree.
+    """
+
+    brief: DelegationBrief
+    brief_id: str
+    checks: tuple[Check, ...]
+    mutating: bool
+
+
+@frozen
+class Prepared:
+    """A prepared clean room: the candidate, the plan and the room."""
+
+    bound: Bound
+    plan: Plan
+    room: Room
+
+
+@frozen
+class Verified:
+    """What one verify run did.
+
+    Attributes:
+        bound / plan / room: the candidate, the checks and the room they ran in.
+        outcomes: each check's observation, in run order.
+        verdict: the DelegationVerdict written; pair: where (``pair.ref`` is its
+            ``artifactRef``); run: the ledger's record of the run.
+        room_kept: False when the run made its own room and removed its tree afterwards
+            (its logs stay).
+        notes: lines for the user.
+    """
+
+    bound: Bound
+    plan: Plan
+    room: Room
+    outcomes: tuple[Outcome, ...]
+    verdict: DelegationVerdict
+    pair: ArtifactPair
+    run: VerifyRun
+    room_kept: bool
+    notes: tuple[str, ...] = field(default=())
+
+
+def read_brief(data: bytes, source: str) -> tuple[DelegationBrief, list[str]]:
+    """Parse a brief and check it (seed 001 "Workflow" 1: B1-B3).
+
+    Returns:
+        (the brief, its faults): faults empty when a verifier may start on it.
+
+    Raises:
+        ArtifactInputError: not a DelegationBrief (exit 2).
+    """
+    brief = parse_brief(data, source)
+    return brief, check_brief(brief)
+
+
+def _check(kind: CheckKind, criterion: str, command: Command) -> Check:
+    if isinstance(command, str):
+        return Check(kind, criterion, command, ("sh", "-c", command))
+    return Check(kind, criterion, shlex.join(command), tuple(command))
+
+
+def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) -> Plan:
+    """The checks a verifier runs: the brief's and the command line's.
+
+    Args:
+        brief: the brief; extra: ``--check``/``--negative``/``--suite``;
+        changes_tree: the candidate changes the base tree (its artifact mutates the
+            repository).
+
+    Raises:
+        UsageError: no success criterion at all (seed 001 "Guardrails": "do not accept a
+            claim whose criteria have no observable check"), or a blank flag.
+    """
+    for flag, values in (("--check", extra.criteria), ("--negative", extra.negatives)):
+        if any(not v.strip() for v in values):
+            raise UsageError(f"{flag} is blank: give the command to run")
+    if extra.suite is not None and not extra.suite.strip():
+        raise UsageError("--suite is blank: give the full suite's command")
+    criteria = [_check("criterion", c.criterion, c.run) for c in brief.successCriteria]
+    criteria += [_check("criterion", cmd, cmd) for cmd in extra.criteria]
+    negatives = [_check("negative", c.criterion, c.run) for c in brief.negativeTests]
+    negatives += [_check("negative", cmd, cmd) for cmd in extra.negatives]
+    suite_cmd = extra.suite if extra.suite is not None else brief.fullSuite
+    suite = [_check("suite", "full suite", suite_cmd)] if suite_cmd is not None else []
+    if not criteria:
+        raise UsageError(
+            "no success criterion to re-check: add successCriteria "
+            '[{"criterion": ..., "run": ...}] to the brief, or --check CMD (seed 001: no '
+            "claim is accepted whose criteria have no observable check)"
+        )
+    return Plan(
+        brief=brief,
+        brief_id=brief_id(brief),
+        checks=(*criteria, *negatives, *suite),
+        mutating=not brief.readOnly or changes_tree,
+    )
+
+
+def _plan_for(bound: Bound, brief: DelegationBrief, extra: ExtraChecks) -> Plan:
+    return plan_checks(brief, extra, not bound.candidate.is_empty)
+
+
+def prepare(
+    binding: Binding, brief: DelegationBrief, extra: ExtraChecks, env: Mapping[str, str]
+) -> Prepared:
+    """``verify prepare``: a clean room for ``brief`` on the bound candidate.
+
+    Raises:
+        UsageError: no success criterion (:func:`plan_checks`).
+        GitError / ConfigError: as :func:`gentle_hooks.services.record.bind`; exporting
+            the tree failed.
+    """
+    bound = bind(binding, env)
+    plan = _plan_for(bound, brief, extra)
+    text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
+    return Prepared(bound, plan, make_room(bound.repo, bound.candidate, text))
+
+
+def room_env(env: Mapping[str, str]) -> dict[str, str]:
+    """The environment checks run with in a room: the caller's, without the variables
+    that bind git to the user's repository (a hook's ``GIT_DIR``...) and without this
+    tool's own (``GENTLE_*``: writer profile, overrides), so the room's repository is the
+    one its git commands see and nothing of the writer's session comes along."""
+    return {k: v for k, v in scrubbed_env(env).items() if not k.startswith("GENTLE_")}
+
+
+def _observe(check: Check, number: int, room: Room, env: Mapping[str, str]) -> Outcome:
+    """Run one check in the room's tree, its output to ``logs/NN-kind.log``."""
+    log = os.path.join(room.logs, f"{number:02d}-{check.kind}.log")
+    with open(log, "wb") as out:
+        out.write(f"$ {check.command}\n".encode())
+        out.flush()
+        try:
+            obs = run_observed(check.argv, cwd=room.tree, stdout=out, stderr=out, env=env)
+        except UsageError as exc:
+            out.write(f"{exc.message}\n".encode())
+            return Outcome(check, None, 0, None, error=exc.message)
+    return Outcome(check, obs.exit_code, obs.duration_ms, obs.output_digest)
+
+
+def _caller(bound: Bound, caller: str | None) -> str:
+    if caller is not None and caller.strip():
+        return " ".join(caller.split())
+    try:
+        return bound.repo.ident()
+    except GitError:
+        return "unknown (no git identity configured)"
+
+
+def run(
+    binding: Binding,
+    brief: DelegationBrief,
+    extra: ExtraChecks,
+    env: Mapping[str, str],
+    *,
+    room_path: str | None = None,
+    caller: str | None = None,
+    keep: bool = False,
+) -> Verified:
+    """``verify run``: run the brief's checks in a clean room and write the verdict.
+
+    Args:
+        binding: the candidate; brief / extra: the checks; env: the process environment.
+        room_path: a room ``verify prepare`` made (it must still hold exactly the
+            candidate), or None to make a fresh one.
+        caller: who asks for the verification (default: git's committer ident).
+        keep: keep the tree of a room this run made (default: removed; logs stay).
+
+    Returns:
+        :class:`Verified`. The verdict's status follows
+        :data:`gentle_hooks.artifacts.observation.STATUS_ROWS`.
+
+    Raises:
+        UsageError: no success criterion; the room is not a room, or no longer holds the
+            candidate's tree; the artifact cannot be written.
+        GitError / ConfigError / StoreError: binding, exporting, the ledger.
+    """
+    started = time.monotonic()
+    bound = bind(binding, env)
+    plan = _plan_for(bound, brief, extra)
+    settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
+    cand = bound.candidate
+    if room_path is not None:
+        room, made = open_room(room_path), False
+        check_room(bound.repo, room, cand)
+    else:
+        text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
+        room, made = make_room(bound.repo, cand, text), True
+    with open_store(bound.repo) as led:  # a broken store fails before anything runs
+        checks_env = room_env(env)
+        outcomes = tuple(
+            _observe(check, n, room, checks_env) for n, check in enumerate(plan.checks, 1)
+        )
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        pair = plan_artifacts(
+            bound.root,
+            settings.verification.artifact_dir,
+            f"{plan.brief_id}-{cand.identity[7:19]}-{stamp}",
+        )
+        verdict = observed_verdict(
+            plan.brief_id,
+            outcomes,
+            mutating=plan.mutating,
+            candidate=CandidateRef(identity=cand.identity, baseTree=cand.base.tree, tree=cand.tree),
+            caller=_caller(bound, caller),
+            artifact_ref=pair.ref,
+            duration_ms=int((time.monotonic() - started) * 1000),
+        )
+        text = verdict_json(verdict)
+        _validate(verdict, text)
+        pair = write_artifacts(bound.repo, bound.root, pair, text, render_verdict_markdown(verdict))
+        record = led.add(
+            VerifyRun(
+                root=bound.root,
+                identity=cand.identity,
+                brief_id=plan.brief_id,
+                status=verdict.status,
+                caller=verdict.caller or "",
+                room=room.path,
+                artifact_ref=pair.ref,
+                verdict_digest=verdict_digest(verdict),
+                observations=json.dumps(
+                    [
+                        c.observed.model_dump(mode="json")
+                        for c in verdict.criteria
+                        if c.observed is not None
+                    ],
+                    ensure_ascii=False,
+                    separators=(",", ":"),
+                ),
+            )
+        )
+    notes: list[str] = []
+    if pair.excluded is not None:
+        notes.append(
+            f"{pair.excluded}: the artifact directory was added, so the verdict does not "
+            "change the candidate it judged"
+        )
+    if made and not keep:
+        shutil.rmtree(room.tree, ignore_errors=True)
+    return Verified(
+        bound, plan, room, outcomes, verdict, pair, record, not made or keep, tuple(notes)
+    )
+
+
+def _validate(verdict: DelegationVerdict, text: str) -> None:
+    """The written JSON must read back as the same verdict through the model ``gentle-hook
+    schema verdict`` exports (seed 001 "Artifact": "Validate the JSON ... before returning
+    it").
+
+    Raises:
+        RuntimeError: it does not: a defect of this tool (exit 3, traceback in the log).
+    """
+    if parse_verdict(text, "the verdict written") != verdict:
+        raise RuntimeError("the verdict written does not read back as itself")

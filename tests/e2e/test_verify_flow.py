@@ -1,0 +1,134 @@
+"""Issue 18 "Done when", end to end through installed hooks and a bare remote.
+
+"An escalated change is blocked, ``verify prepare`` + ``verify run`` produce the artifact
+pair, ``verdict add`` accepts it, the commit passes; a hand-written or other-candidate
+verdict does not satisfy a ``require_observed`` gate." Every command after the block is the
+one the previous step printed, run exactly as printed.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+from tests.conftest import PASSING_VERDICT
+from tests.e2e.conftest import World
+
+ARTIFACTS = ".agents/skills/platform/artifacts/verify-delegation"
+TOKENS = "def check_token(t):\n    return bool(t) and t.startswith('tok-')\n"
+
+
+def brief(world: World) -> Path:
+    """A brief outside the work tree: the verifier's criteria, as commands."""
+    path = world.base / "brief.json"
+    data = {
+        "id": "tokens-1",
+        "objective": "check_token accepts only tok- tokens",
+        "outputFormat": "a patch to src/app.py",
+        "boundaries": ["src/app.py only"],
+        "stopCondition": "the criteria pass",
+        "readOnly": False,
+        "sideEffects": ["write-repo"],
+        "successCriteria": [
+            {
+                "criterion": "a tok- token is accepted",
+                "run": "cd src && python3 -c \"import app; assert app.check_token('tok-1')\"",
+            }
+        ],
+        "negativeTests": [
+            {
+                "criterion": "the check rejects a forged token",
+                "run": "cd src && python3 -c \"import app; assert app.check_token('forged')\"",
+            }
+        ],
+        "fullSuite": "python3 -m compileall -q src",
+    }
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+def printed(world: World, line: str, prefix: str) -> list[str]:
+    """The arguments after ``gentle-hook`` of a command line the tool printed."""
+    assert line.startswith(prefix), line
+    argv = shlex.split(line.removeprefix(prefix))
+    assert argv[0] == "gentle-hook", argv
+    return argv[1:]
+
+
+def escalated_and_staged(world: World) -> None:
+    world.delegate(text=TOKENS)
+    world.spot_check()
+    world.escalate()
+    world.ok("add", "-A")
+
+
+def test_done_when_an_escalated_change_passes_after_verify(world: World) -> None:
+    escalated_and_staged(world)
+    blocked = world.git("commit", "-m", "writer: tokens")
+    assert blocked.code == 1, blocked
+    fix = "gentle-hooks:   run: gentle-hook verify run --staged --brief <brief.json>"
+    assert fix in blocked.said
+
+    path = brief(world)
+    prepared = world.gh("verify", "prepare", "--staged", "--brief", str(path))
+    assert prepared.code == 0, prepared
+    then = prepared.out.splitlines()[-1]
+    ran = world.gh(*printed(world, then, "then: "))
+    assert ran.code == 0, ran
+    out = ran.out.splitlines()
+    assert out[0].startswith("verify run: pass (S5:")
+    ref = next(ln for ln in out if ln.startswith("artifactRef: ")).split()[1]
+    assert ref.startswith(f"{ARTIFACTS}/tokens-1-")
+    assert (world.work / ref).is_file() and (world.work / ref).with_suffix(".md").is_file()
+
+    added = world.gh(*printed(world, out[-1], "next: "))
+    assert added.code == 0, added
+    assert "note: observed: written by gentle-hook verify run #1" in added.out
+
+    passed = world.git("commit", "-m", "writer: tokens")
+    assert passed.code == 0, passed
+    assert world.ok("show", "--stat", "--format=", "HEAD").strip().startswith("src/app.py")
+    push = world.git("push", "origin", "main")
+    assert (push.code, world.remote_ref("main")) == (0, world.rev("HEAD")), push
+    world.assert_clean()
+
+
+def test_done_when_require_observed_refuses_hand_written_and_other_candidate_verdicts(
+    world: World,
+) -> None:
+    world.write(".gentle-hooks.toml", "[verification]\nrequire_observed = true\n")
+    world.ok("add", "-A")
+    assert world.git("commit", "-q", "-m", "config: require observed verdicts").code == 0
+    path = brief(world)
+
+    # a verdict observed on an earlier state of the change: another candidate
+    world.delegate(text="def check_token(t):\n    return t.startswith('tok-')\n")
+    world.ok("add", "-A")
+    earlier = json.loads(world.gh("verify", "run", "--staged", "--brief", str(path), "--json").out)
+    assert earlier["status"] == "pass", earlier
+
+    world.write("src/app.py", TOKENS)
+    world.report()
+    world.spot_check()
+    world.escalate()
+    world.ok("add", "-A")
+
+    other = world.gh("verdict", "add", "--staged", earlier["json_path"])
+    assert other.code == 2, other
+    assert "the verdict judged candidate" in other.err
+
+    hand = world.verdict("--staged", data={**PASSING_VERDICT, "briefId": "tokens-1"})
+    assert hand.code == 1, hand
+    assert "R1 not observed" in hand.out
+
+    still = world.git("commit", "-m", "writer: tokens")
+    assert still.code == 1, still
+    assert any("R1 not observed" in line for line in still.said), still.said
+
+    ran = world.gh("verify", "run", "--staged", "--brief", str(path))
+    assert ran.code == 0, ran
+    assert world.gh(*printed(world, ran.out.splitlines()[-1], "next: ")).code == 0
+    passed = world.git("commit", "-m", "writer: tokens")
+    assert passed.code == 0, passed
+    world.assert_clean()

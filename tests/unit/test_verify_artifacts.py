@@ -1,0 +1,366 @@
+"""The verdict ``gentle-hook verify run`` writes, from observations alone (seed 001; issue 18).
+
+Pure tests of :mod:`gentle_hooks.artifacts.observation` (every CHECK_ROWS and STATUS_ROWS
+row), the verdict's binding to its candidate (:class:`CandidateRef`, :func:`binding_fault`),
+:func:`recorded_status` and :func:`verdict_digest`, and the brief's checks. Each test names
+the seed ``001_3bc4c9b08e2f7709.txt`` line it holds.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gentle_hooks.artifacts.brief import brief_id, parse_brief
+from gentle_hooks.artifacts.jsonio import ArtifactInputError
+from gentle_hooks.artifacts.markdown import render_verdict_markdown
+from gentle_hooks.artifacts.observation import (
+    CHECK_ROWS,
+    STATUS_ROWS,
+    Check,
+    Observations,
+    Outcome,
+    check_result,
+    observed_verdict,
+    verdict_status,
+)
+from gentle_hooks.artifacts.verdict import (
+    MAX_SUMMARY_CHARS,
+    CandidateRef,
+    CheckKind,
+    binding_fault,
+    parse_verdict,
+    recorded_status,
+    verdict_acceptance,
+    verdict_digest,
+    verdict_json,
+)
+from gentle_hooks.values.candidate import candidate_identity
+
+BASE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+TREE = "a" * 40
+OTHER_TREE = "b" * 40
+CAND = CandidateRef(identity=candidate_identity(BASE, TREE), baseTree=BASE, tree=TREE)
+DIGEST = "sha256:" + "1" * 64
+
+
+def check(kind: CheckKind, text: str = "it works") -> Check:
+    return Check(kind, text, f"run {kind}", ("sh", "-c", f"run {kind}"))
+
+
+def out(kind: CheckKind, code: int | None, text: str = "it works") -> Outcome:
+    if code is None:
+        return Outcome(check(kind, text), None, 0, None, error="No such file or directory")
+    return Outcome(check(kind, text), code, 7, DIGEST)
+
+
+# --- one observed check: CHECK_ROWS --------------------------------------------------------
+
+#: (id, outcome, result, row): seed 001 "Rules" and "Guardrails".
+CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
+    ("criterion-missing-program", out("criterion", None), "blocked", "C1"),
+    ("criterion-shell-127", out("criterion", 127), "blocked", "C1"),
+    ("criterion-not-executable-126", out("criterion", 126), "blocked", "C1"),
+    ("negative-missing", out("negative", 127), "blocked", "C1"),
+    ("suite-missing", out("suite", None), "blocked", "C1"),
+    ("negative-fails-as-it-must", out("negative", 1), "pass", "C2"),
+    ("negative-killed", out("negative", 137), "pass", "C2"),
+    ("negative-succeeded", out("negative", 0), "fail", "C3"),
+    ("criterion-exit-0", out("criterion", 0), "pass", "C4"),
+    ("suite-exit-0", out("suite", 0), "pass", "C4"),
+    ("criterion-exit-1", out("criterion", 1), "fail", "C5"),
+    ("suite-exit-2", out("suite", 2), "fail", "C5"),
+]
+
+
+@pytest.mark.parametrize(
+    ("outcome", "result", "row"), [c[1:] for c in CHECK_CASES], ids=[c[0] for c in CHECK_CASES]
+)
+def test_check_rows(outcome: Outcome, result: str, row: str) -> None:
+    """Seed 001 "Guardrails": "stop and report blocked when a required tool, source, or
+    suite is unavailable instead of inferring the result"; "Rules": a negative test is "a
+    check that must fail before the artifact can be trusted"."""
+    assert check_result(outcome) == (result, row)
+
+
+def test_every_check_row_is_covered() -> None:
+    assert {c[3] for c in CHECK_CASES} == {r.id for r in CHECK_ROWS}
+
+
+# --- the verdict's status: STATUS_ROWS -----------------------------------------------------
+
+FULL = [out("criterion", 0), out("negative", 1), out("suite", 0)]
+
+#: (id, outcomes, mutating, status, row).
+STATUS_CASES: list[tuple[str, list[Outcome], bool, str, str]] = [
+    ("all-pass", FULL, True, "pass", "S5"),
+    ("read-only-needs-no-negative", [out("criterion", 0), out("suite", 0)], False, "pass", "S5"),
+    (
+        "tool-missing-blocks",
+        [out("criterion", 127), out("negative", 1), out("suite", 0)],
+        True,
+        "blocked",
+        "S1",
+    ),
+    (
+        "suite-missing-blocks",
+        [out("criterion", 0), out("negative", 1), out("suite", None)],
+        True,
+        "blocked",
+        "S1",
+    ),
+    (
+        "blocked-beats-fail",
+        [out("criterion", 1), out("negative", 1), out("suite", 127)],
+        True,
+        "blocked",
+        "S1",
+    ),
+    ("no-suite-declared", [out("criterion", 0), out("negative", 1)], True, "blocked", "S2"),
+    ("mutating-without-negative", [out("criterion", 0), out("suite", 0)], True, "blocked", "S3"),
+    (
+        "criterion-failed",
+        [out("criterion", 1), out("negative", 1), out("suite", 0)],
+        True,
+        "fail",
+        "S4",
+    ),
+    (
+        "negative-passed",
+        [out("criterion", 0), out("negative", 0), out("suite", 0)],
+        True,
+        "fail",
+        "S4",
+    ),
+    (
+        "suite-failed",
+        [out("criterion", 0), out("negative", 1), out("suite", 1)],
+        True,
+        "fail",
+        "S4",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("outcomes", "mutating", "status", "row"),
+    [c[1:] for c in STATUS_CASES],
+    ids=[c[0] for c in STATUS_CASES],
+)
+def test_status_rows(outcomes: list[Outcome], mutating: bool, status: str, row: str) -> None:
+    """Seed 001 "Rules": "Negative tests are mandatory ... when the artifact mutates the
+    repository"; "A pass verdict requires the full suite to have run"; "Completion
+    criteria": "the full suite ran, or the verdict is blocked explaining why it could not"."""
+    got, matched = verdict_status(Observations(tuple(outcomes), mutating))
+    assert (got, matched.id) == (status, row)
+
+
+def test_every_status_row_is_covered() -> None:
+    assert {c[4] for c in STATUS_CASES} == {r.id for r in STATUS_ROWS}
+
+
+def _verdict(outcomes: list[Outcome], mutating: bool = True) -> Any:
+    return observed_verdict(
+        "brief-7",
+        outcomes,
+        mutating=mutating,
+        candidate=CAND,
+        caller="Ann <ann@example.com>",
+        artifact_ref=".agents/skills/platform/artifacts/verify-delegation/brief-7.json",
+        duration_ms=42,
+    )
+
+
+def test_a_pass_verdict_binds_candidate_brief_and_caller_and_is_accepted() -> None:
+    """Seed 001 "Completion criteria": "every declared criterion has evidence, not an
+    assertion ... the caller is identified"; SPEC §9 "it binds the candidate it judged"."""
+    v = _verdict(FULL)
+    assert (v.status, v.negativeTestsRun, v.fullSuiteRun, v.artifactMutating) == (
+        "pass",
+        1,
+        True,
+        True,
+    )
+    assert (v.briefId, v.candidate, v.caller, v.durationMs) == (
+        "brief-7",
+        CAND,
+        "Ann <ann@example.com>",
+        42,
+    )
+    assert [c.criterion for c in v.criteria] == [
+        "it works",
+        "negative test: it works",
+        "full suite",
+    ]
+    assert v.criteria[0].evidence == f"`run criterion` exited 0 in 7 ms; output {DIGEST}"
+    assert v.criteria[0].observed.model_dump() == {  # type: ignore[union-attr]
+        "kind": "criterion",
+        "command": "run criterion",
+        "exitCode": 0,
+        "durationMs": 7,
+        "outputDigest": DIGEST,
+    }
+    assert verdict_acceptance(v) == (True, ())
+
+
+def test_a_missing_tool_is_evidence_of_the_blocker_not_of_the_artifact() -> None:
+    v = _verdict([out("criterion", 0), out("negative", 1), out("suite", None)])
+    assert (v.status, v.fullSuiteRun) == ("blocked", False)
+    assert v.criteria[2].evidence == ("`run suite` could not be started: No such file or directory")
+    assert v.criteria[2].observed.exitCode is None  # type: ignore[union-attr]
+    assert v.summary.splitlines()[0].startswith("blocked (S1: a required tool is missing")
+
+
+def test_summary_is_bounded() -> None:
+    """Seed 001 "Rules": "a bounded summary plus an artifact reference. Never a transcript"."""
+    many = [out("criterion", 1, "x" * 500) for _ in range(60)] + [out("suite", 0)]
+    v = _verdict(many, mutating=False)
+    assert len(v.summary) <= MAX_SUMMARY_CHARS
+    assert v.summary.endswith("…")
+
+
+outcome_st = st.builds(
+    lambda kind, code: out(kind, code),
+    st.sampled_from(["criterion", "negative", "suite"]),
+    st.one_of(st.none(), st.integers(min_value=0, max_value=255)),
+)
+
+
+@given(st.lists(outcome_st, max_size=8), st.booleans())
+def test_written_verdicts_never_contradict_the_seed(
+    outcomes: list[Outcome], mutating: bool
+) -> None:
+    """Invariants of every verdict verify run can write: a pass is always accepted by the
+    gate (V1-V6); fail or pass never comes without the full suite (seed 001 "Completion
+    criteria"), so its recorded status is its own; it reads back as itself (seed 001
+    "Artifact": "Validate the JSON ... before returning it")."""
+    v = _verdict(outcomes, mutating)
+    if v.status == "pass":
+        assert verdict_acceptance(v) == (True, ())
+        assert all(c.result == "pass" for c in v.criteria)
+        assert v.fullSuiteRun and (v.negativeTestsRun >= 1 or not mutating)
+    if v.status in ("pass", "fail"):
+        assert v.fullSuiteRun
+    assert recorded_status(v) == v.status
+    assert parse_verdict(verdict_json(v)) == v
+
+
+# --- the candidate binding ------------------------------------------------------------------
+
+
+def test_candidate_identity_must_be_the_identity_of_its_trees() -> None:
+    """Issue 18: "how a verdict binds the candidate must be checkable, not believed"."""
+    good = json.loads(verdict_json(_verdict(FULL)))
+    parse_verdict(json.dumps(good))
+    forged = {**good, "candidate": {**good["candidate"], "tree": OTHER_TREE}}
+    with pytest.raises(ArtifactInputError, match="identity is not the identity of baseTree"):
+        parse_verdict(json.dumps(forged))
+    bad = {**good, "candidate": {**good["candidate"], "identity": "sha256:xyz"}}
+    with pytest.raises(ArtifactInputError, match=r"candidate\.identity"):
+        parse_verdict(json.dumps(bad))
+
+
+def test_binding_fault() -> None:
+    """SPEC §10: "a verdict for any other candidate never unblocks it"."""
+    v = _verdict(FULL)
+    assert binding_fault(v, CAND.identity) is None
+    other = candidate_identity(BASE, OTHER_TREE)
+    fault = binding_fault(v, other)
+    assert fault == (
+        f"the verdict judged candidate {CAND.identity[:19]}… (tree {TREE[:12]}), not this one "
+        f"({other[:19]}…)"
+    )
+    unbound = parse_verdict(json.dumps({**json.loads(verdict_json(v)), "candidate": None}))
+    assert binding_fault(unbound, other) is None
+
+
+# --- recorded status and digest -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("status", "suite", "recorded"),
+    [
+        ("fail", False, "blocked"),
+        ("pass", False, "blocked"),
+        ("blocked", False, "blocked"),
+        ("fail", True, "fail"),
+        ("pass", True, "pass"),
+        ("blocked", True, "blocked"),
+    ],
+)
+def test_recorded_status(status: str, suite: bool, recorded: str) -> None:
+    """Issue 18: "a fail verdict with fullSuiteRun: false is stored instead of blocked";
+    seed 001 "Completion criteria": "the full suite ran, or the verdict is blocked"."""
+    v = parse_verdict(
+        json.dumps(
+            {
+                "briefId": "b",
+                "status": status,
+                "criteria": [{"criterion": "c", "evidence": "ran pytest: 3 passed"}],
+                "negativeTestsRun": 1,
+                "fullSuiteRun": suite,
+                "artifactMutating": True,
+                "summary": "s",
+            }
+        )
+    )
+    assert recorded_status(v) == recorded
+    head = render_verdict_markdown(v).splitlines()[2]
+    assert head.startswith(f"- **Status:** {recorded}")
+    assert ("(reported " in head) == (recorded != status)
+
+
+def test_verdict_digest_names_content_not_formatting() -> None:
+    v = _verdict(FULL)
+    compact = json.dumps(json.loads(verdict_json(v)), separators=(",", ":"))
+    assert verdict_digest(parse_verdict(compact)) == verdict_digest(v)
+    edited = json.loads(verdict_json(v))
+    edited["summary"] += "."
+    assert verdict_digest(parse_verdict(json.dumps(edited))) != verdict_digest(v)
+
+
+def test_markdown_names_candidate_and_caller() -> None:
+    md = render_verdict_markdown(_verdict(FULL))
+    assert f"- **Candidate:** `{CAND.identity}` (base tree `{BASE}`, tree `{TREE}`)" in md
+    assert "- **Caller:** Ann <ann@example.com>" in md
+
+
+# --- the brief's checks ----------------------------------------------------------------------
+
+BRIEF = {
+    "objective": "o",
+    "outputFormat": "a patch",
+    "successCriteria": [{"criterion": "adds", "run": ["python3", "-m", "pytest", "-q"]}],
+    "negativeTests": [{"criterion": "rejects", "run": "python3 -c 'raise SystemExit(1)'"}],
+    "fullSuite": "pytest",
+}
+
+
+def test_brief_checks_parse_and_id() -> None:
+    b = parse_brief(json.dumps(BRIEF))
+    assert b.successCriteria[0].run == ("python3", "-m", "pytest", "-q")
+    assert b.negativeTests[0].run == "python3 -c 'raise SystemExit(1)'"
+    assert brief_id(b) == brief_id(parse_brief(json.dumps(BRIEF, indent=4)))
+    assert brief_id(b).startswith("brief-") and len(brief_id(b)) == 18
+    assert brief_id(parse_brief(json.dumps({**BRIEF, "id": " b-9 "}))) == "b-9"
+
+
+@pytest.mark.parametrize(
+    ("run", "message"),
+    [
+        ("  ", "a command must not be blank"),
+        ([], "an argument vector must not be empty"),
+        ([" ", "x"], "the program (the first argument) must not be blank"),
+        ([1], "every argument must be a string"),
+        (3, "a command is a string or an array of strings"),
+    ],
+)
+def test_brief_check_commands_are_refused_in_one_line(run: object, message: str) -> None:
+    data = {**BRIEF, "successCriteria": [{"criterion": "c", "run": run}]}
+    with pytest.raises(ArtifactInputError) as info:
+        parse_brief(json.dumps(data))
+    assert info.value.message == (f"brief: not a DelegationBrief: successCriteria.0.run: {message}")
