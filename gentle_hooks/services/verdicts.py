@@ -215,7 +215,6 @@ def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, st
         "accepted: counts as the independent gentle-ai-verify run for this candidate only"
         if accepted
         else "not accepted: it does not satisfy the verifier requirement",
-        f"artifactRef: {pair.ref}",
     ]
     if run is not None:
         notes.append(f"observed: written by gentle-hook verify run #{run.id}")

@@ -90,7 +90,7 @@ def test_escalated_change_needs_an_accepted_verdict(world: World) -> None:
     still = world.git("commit", "-m", "writer: tokens")
     assert still.code == 1, still
     assert any(
-        "not accepted: verdict #1 (brief brief-1, status pass): V2 fullSuiteRun is false" in line
+        "not accepted: verdict #1 (brief brief-1, status blocked): V2 fullSuiteRun is false" in line
         for line in still.said
     ), still
 

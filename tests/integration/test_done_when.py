@@ -26,6 +26,7 @@ from tests.conftest import PASSING_VERDICT, CliResult, run_cli, verdict_file
 TEST_COMMAND = [sys.executable, "-m", "pytest", "-q", "tests"]
 TEST_LINE = " ".join(TEST_COMMAND)
 ESCALATION = "the change touches token validation"
+ARTIFACTS = ".agents/skills/platform/artifacts/verify-delegation"
 
 
 @dataclass
@@ -185,11 +186,20 @@ def test_08_to_10_bad_verdicts_are_refused_with_their_reason(
     r = scenario.cli("verdict", "add", path)
     assert r.code == 1, r
     n = int(step) - 7
-    assert r.lines == [
+    # seed 001 "Completion criteria": without its full suite a verdict is blocked (issue 18)
+    status = "blocked" if changes.get("fullSuiteRun") is False else changes.get("status", "pass")
+    head, artifact = r.lines[0].split("  (artifact ")
+    assert head == (
         f"recorded for {scenario.identities[1][:19]}…: verdict #{n}: brief brief-1, status "
-        f"{changes.get('status', 'pass')}: not accepted: {reason}",
-        "note: not accepted: it does not satisfy the verifier requirement",
-    ]
+        f"{status}: not accepted: {reason}"
+    )
+    assert artifact.startswith(f"{ARTIFACTS}/brief-1-{scenario.identities[1][7:19]}-")
+    assert (scenario.repo / artifact.removesuffix(")")).is_file()
+    assert r.lines[1] == "note: not accepted: it does not satisfy the verifier requirement"
+    if n == 1:  # the first artifact put its directory in this clone's info/exclude
+        assert r.lines[2:] == [
+            f"note: the artifact directory was added to {scenario.repo}/.git/info/exclude"
+        ]
     lines = scenario.status().lines
     assert "verifier: MISSING (0 of 1 accepted verdict(s))" in lines
     missing = next(line for line in lines if line.startswith("  missing: plan risk high"))
@@ -205,9 +215,11 @@ def test_08_to_10_bad_verdicts_are_refused_with_their_reason(
 def test_11_a_proper_verdict_satisfies_the_verifier(scenario: Scenario) -> None:
     r = scenario.cli("verdict", "add", "-", input=json.dumps(PASSING_VERDICT))
     assert r.code == 0, r
-    assert r.lines == [
+    assert r.lines[0].startswith(
         f"recorded for {scenario.identities[1][:19]}…: verdict #4: brief brief-1, status pass: "
-        "accepted",
+        f"accepted  (artifact {ARTIFACTS}/brief-1-"
+    )
+    assert r.lines[1:] == [
         "note: accepted: counts as the independent gentle-ai-verify run for this candidate only",
     ]
     lines = scenario.status().lines

@@ -396,9 +396,10 @@ def test_verdict_add_accepts_the_observed_verdict_and_status_shows_its_artifact(
     out = _run(env)
     proc = env.gh("verdict", "add", out["json_path"])
     assert (proc.returncode, proc.stderr) == (0, "")
-    assert proc.stdout.splitlines()[1:] == [
+    assert proc.stdout.splitlines() == [
+        f"recorded for {out['verdict']['candidate']['identity'][:19]}…: verdict #1: brief "
+        f"add-1, status pass: accepted  (artifact {out['artifactRef']})",
         "note: accepted: counts as the independent gentle-ai-verify run for this candidate only",
-        f"note: artifactRef: {out['artifactRef']}",
         f"note: observed: written by gentle-hook verify run #{out['run']}",
     ]
     status = env.gh("status").stdout.splitlines()
