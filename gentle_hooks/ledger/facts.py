@@ -74,12 +74,6 @@ class LedgerFacts:
         """The paths whose writer content the change carries, sorted."""
         return tuple(sorted({e.path for e in self.entries}))
 
-    @property
-    def acknowledged(self) -> bool:
-        """True when a caller recorded ``review ack`` for this exact candidate: shown, never
-        closure (seed 000: only native's own consumed fact closes a review)."""
-        return any(f.outcome == "consumed" for f in self.review_facts)
-
     def runtime_writers(self) -> tuple[WriterProfile, ...]:
         """Writer profiles of the pending mutations, oldest first (``runtime`` source)."""
         out = []

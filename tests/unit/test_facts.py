@@ -41,7 +41,7 @@ def _rerun(i: int, *, agreed: bool, counts: bool = True, reported: int = 0) -> S
 def test_nothing_recorded_satisfies_nothing() -> None:
     f = _facts()
     assert f.satisfaction() == Satisfaction(receipts=0)
-    assert not f.delegated and not f.acknowledged
+    assert not f.delegated and not f.review_facts
     assert f.runtime_writers() == () and f.policy_escalations() == ()
 
 
@@ -116,7 +116,7 @@ def test_review_evidence_latest_recorded_outcome_and_ack() -> None:
     ev = f.review_evidence(ReviewOutcome.CLOSED, native_consumed=False)
     assert ev.caller is ReviewOutcome.CLOSED
     assert ev.recorded is ReviewOutcome.UNAVAILABLE
-    assert f.acknowledged and not ev.consumed
+    assert not ev.consumed  # the recorded ack (outcome 'consumed') is not native's fact
     assert f.review_evidence(None, native_consumed=True).consumed
 
 
