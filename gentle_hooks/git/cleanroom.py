@@ -10,7 +10,8 @@ repository in another directory, and reads back which tree that directory holds:
   ledger under the common git dir; no alternates point back here.
 * :meth:`CleanRooms.room_tree` — the tree ``git add -A`` would stage in such a directory,
   computed in a private copy of its index, so a room whose files were edited is told apart
-  from one that still holds the candidate exactly.
+  from one that still holds the candidate exactly; :meth:`CleanRooms.room_state` names the
+  edited and the added paths, and :meth:`CleanRooms.clear_room` removes the added ones.
 * :meth:`CleanRooms.is_ignored` / :meth:`CleanRooms.exclude_locally` — whether a path is
   ignored here, and adding a pattern to ``info/exclude`` (the clone's own ignore file,
   never committed), so artifacts written into the work tree do not change its candidate.
@@ -125,6 +126,48 @@ class CleanRooms(RepositoryCore):
             for path in (tmp, tmp + ".lock"):
                 if os.path.exists(path):
                     os.unlink(path)
+
+    def room_state(self, dest: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
+        """What the room ``dest`` holds against its one commit.
+
+        Returns:
+            (the commit's tree, tracked paths edited or deleted since, paths added that
+            git does not track: untracked and ignored files, such as caches a check left).
+
+        Raises:
+            GitError: ``dest`` is not a room, or git failed.
+        """
+        tree = _room_git(dest, ["rev-parse", "HEAD^{tree}"]).decode().strip()
+        out = _room_git(
+            dest, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored"]
+        )
+        edited: list[str] = []
+        added: list[str] = []
+        records = out.split(b"\0")
+        i = 0
+        while i < len(records):
+            rec = records[i]
+            i += 1
+            if len(rec) < 4:
+                continue
+            status, path = rec[:2], rec[3:].decode("utf-8", "surrogateescape")
+            if status in (b"??", b"!!"):
+                added.append(path)
+            else:
+                edited.append(path)
+                if status[:1] in (b"R", b"C"):
+                    i += 1  # a rename's source path follows
+        return tree, tuple(edited), tuple(added)
+
+    def clear_room(self, dest: str) -> None:
+        """Remove every file of the room ``dest`` git does not track (``git clean -fdx``):
+        what a verifier's own runs left there (caches, outputs), so the next run starts on
+        the commit's tree exactly.
+
+        Raises:
+            GitError: git failed.
+        """
+        _room_git(dest, ["clean", "-f", "-d", "-x", "-q"])
 
     def is_ignored(self, path: str) -> bool:
         """Whether git ignores ``path`` (relative to the work tree root) here: ``.gitignore``

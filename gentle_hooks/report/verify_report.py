@@ -62,6 +62,7 @@ def render_prepared(p: Prepared, brief_file: str) -> str:
             "  negative test: none declared, and the artifact mutates the repository (the "
             "verdict will be blocked: add negativeTests)"
         )
+    lines.append(f"the room stays until you remove it: rm -rf {shlex.quote(p.room.path)}")
     lines.append(f"then: {_run_command(brief_file, p.bound.binding, p.room.path)}")
     return "\n".join(lines)
 

@@ -12,7 +12,8 @@ system's temporary directory) holding:
 
 The verifier gets the artifact, the criteria and the tools, never the implementation
 context (seed 001 "Rules"). :func:`check_room` proves a room still holds the candidate's
-tree before anything is run in it (a verifier never repairs the artifact it judges).
+tree before anything is run in it (a verifier never repairs the artifact it judges): an
+edited tracked file is refused, files earlier runs left are removed.
 """
 
 from __future__ import annotations
@@ -112,19 +113,40 @@ def open_room(path: str) -> Room:
     return room
 
 
-def check_room(repo: Repository, room: Room, cand: Candidate) -> None:
-    """Refuse a room that no longer holds exactly ``cand``'s tree.
+def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]:
+    """Make sure ``room`` holds exactly ``cand``'s tree before anything runs in it.
+
+    Files the verifier's own runs left (caches, outputs: paths git does not track) are
+    removed, so the run starts from the candidate's tree; an edited or deleted tracked
+    file is refused, never reverted: a verifier that changed what it judges must be seen
+    (seed 001 "Scope": "never repairs the artifact it judges").
+
+    Returns:
+        Notes for the user (how many untracked paths were removed), possibly empty.
 
     Raises:
-        UsageError: the room's tree (as ``git add -A`` stages it there) is another tree:
-            files were edited, added or removed since it was prepared, or it was prepared
-            for another candidate.
+        UsageError: the room was prepared for another candidate, or a tracked file in it
+            was edited or deleted.
     """
-    held = repo.room_tree(room.tree)
-    if held != cand.tree:
+    tree, edited, added = repo.room_state(room.tree)
+    if tree != cand.tree:
         raise UsageError(
-            f"{room.path}: the room holds tree {held[:12]}, not the candidate's tree "
-            f"{cand.tree[:12]} (edited since it was prepared, or prepared for another "
-            "candidate); a verifier never repairs what it judges: run gentle-hook verify "
-            "prepare again"
+            f"{room.path}: the room was prepared for tree {tree[:12]}, not this candidate's "
+            f"tree {cand.tree[:12]}; prepare one for it: gentle-hook verify prepare --brief "
+            "<brief.json>"
         )
+    if edited:
+        shown = ", ".join(edited[:3]) + (f" and {len(edited) - 3} more" if len(edited) > 3 else "")
+        raise UsageError(
+            f"{room.path}: the room's tree was changed since it was prepared ({shown}); a "
+            "verifier never repairs what it judges: prepare a new room with gentle-hook "
+            "verify prepare --brief <brief.json>"
+        )
+    notes: tuple[str, ...] = ()
+    if added:
+        repo.clear_room(room.tree)
+        notes = (f"removed {len(added)} untracked path(s) earlier runs left in the room",)
+    held = repo.room_tree(room.tree)
+    if held != cand.tree:  # pragma: no cover - status and add -A disagree: a git defect
+        raise UsageError(f"{room.path}: the room holds tree {held[:12]}, not {cand.tree[:12]}")
+    return notes

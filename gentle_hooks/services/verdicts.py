@@ -184,7 +184,7 @@ def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, st
         raise UsageError(
             f"{source}: {fault}: a verdict counts only for the candidate it judged; add it "
             "where that candidate is current (or bind with --committed / --staged), or "
-            "verify this one: gentle-hook verify run --brief FILE"
+            "verify this one: gentle-hook verify run --brief <brief.json>"
         )
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     accepted, reasons = verdict_acceptance(verdict)

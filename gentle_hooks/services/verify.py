@@ -259,8 +259,9 @@ def run(
         :data:`gentle_hooks.artifacts.observation.STATUS_ROWS`.
 
     Raises:
-        UsageError: no success criterion; the room is not a room, or no longer holds the
-            candidate's tree; the artifact cannot be written.
+        UsageError: no success criterion; the room is not a room, was prepared for another
+            candidate, or a tracked file in it was changed (files earlier runs left are
+            removed); the artifact cannot be written.
         GitError / ConfigError / StoreError: binding, exporting, the ledger.
     """
     started = time.monotonic()
@@ -268,9 +269,10 @@ def run(
     plan = _plan_for(bound, brief, extra)
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     cand = bound.candidate
+    notes: list[str] = []
     if room_path is not None:
         room, made = open_room(room_path), False
-        check_room(bound.repo, room, cand)
+        notes += check_room(bound.repo, room, cand)
     else:
         text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
         room, made = make_room(bound.repo, cand, text), True
@@ -318,7 +320,6 @@ def run(
                 ),
             )
         )
-    notes: list[str] = []
     if pair.excluded is not None:
         notes.append(
             f"{pair.excluded}: the artifact directory was added, so the verdict does not "

@@ -335,10 +335,37 @@ def test_run_refuses_a_room_whose_tree_was_changed(env: Env) -> None:
     write(tree / "src" / "app.py", "def add(a, b):\n    return 4\n")  # "repaired"
     proc = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", prepared["room"])
     assert (proc.returncode, proc.stdout) == (2, "")
-    assert "the room holds tree" in proc.stderr and "never repairs what it judges" in proc.stderr
+    assert proc.stderr == (
+        f"gentle-hook: error: {prepared['room']}: the room's tree was changed since it was "
+        "prepared (src/app.py); a verifier never repairs what it judges: prepare a new room "
+        "with gentle-hook verify prepare --brief <brief.json>\n"
+    )
     assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+    # a room made for another candidate
+    fresh = env.json("verify", "prepare", "--brief", str(env.brief_path))
+    write(env.repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    other = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", fresh["room"])
+    assert other.returncode == 2 and "the room was prepared for tree" in other.stderr
     not_a_room = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", str(env.tmp))
     assert not_a_room.returncode == 2 and "not a clean room" in not_a_room.stderr
+
+
+def test_what_the_verifiers_own_runs_left_in_the_room_is_removed_first(env: Env) -> None:
+    """prepare says what the verifier may run in the room; running it leaves caches and
+    outputs (here untracked and ignored files), which `verify run --room` removes so the
+    checks run on the candidate's tree exactly."""
+    prepared = env.json("verify", "prepare", "--brief", str(env.brief_path))
+    tree = Path(prepared["tree"])
+    ran = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", prepared["room"])
+    assert ran.returncode == 0, ran.stdout  # a run leaves the room as it found it
+    write(tree / ".pytest_cache" / "v" / "lastfailed", "{}\n")  # ignored by the candidate
+    write(tree / "scratch.txt", "the verifier's notes\n")  # untracked
+    proc = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", prepared["room"])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    (note,) = [ln for ln in proc.stdout.splitlines() if ln.startswith("note: removed ")]
+    assert note.endswith(" untracked path(s) earlier runs left in the room")
+    assert int(note.split()[2]) >= 2  # scratch.txt, .pytest_cache/ (and the first run's caches)
+    assert not (tree / "scratch.txt").exists() and not (tree / ".pytest_cache").exists()
 
 
 def test_checks_run_in_the_room_never_in_the_work_tree(env: Env) -> None:
