@@ -107,6 +107,7 @@ def test_prepare_hands_over_a_clean_room_of_the_exact_candidate(env: Env) -> Non
     never gets the implementation context, the worker's plan, or its transcript"."""
     assert env.gh("receipt", "run", "--", "true").returncode == 0  # the writer's records exist
     data = env.json("verify", "prepare", "--brief", str(env.brief_path))
+    jsonschema.validate(data, json.loads(env.gh("schema", "verify-prepare").stdout))
     cand = json.loads(env.gh("assess", "--json").stdout)["candidate"]
     assert (data["identity"], data["candidate_tree"], data["brief_id"]) == (
         cand["identity"],
@@ -205,6 +206,7 @@ def test_run_writes_the_validated_artifact_pair_binding_candidate_brief_and_call
     before = env.identity()
     data = env.json("verify", "run", "--brief", str(env.brief_path), "--caller", "parent-agent")
     assert data["status"] == "pass"
+    jsonschema.validate(data, json.loads(env.gh("schema", "verify-run").stdout))
     ref = data["artifactRef"]
     assert ref.startswith(f"{ARTIFACTS}/add-1-{before[7:19]}-") and ref.endswith(".json")
     json_path = env.repo / ref
