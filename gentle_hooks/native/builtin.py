@@ -35,7 +35,8 @@ def assess_native_builtin(
 ) -> tuple[tuple[PathChange, ...], NativeAssessment]:
     """Run the built-in classifier on a candidate (SPEC §4 ``builtin``).
 
-    ``consumed``: a review ack is recorded for this exact candidate; ``escalation``: the
+    ``consumed``: the native consumed fact for this exact candidate (the provider passes
+    none: a caller's ``review ack`` is not one, seed 000); ``escalation``: the
     requested escalation as (item number, title, reason), applied as upstream's
     ``--escalate-item`` is (:func:`~gentle_hooks.native.classifier.classify`).
 

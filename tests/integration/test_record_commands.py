@@ -159,7 +159,7 @@ def test_a_bare_caller_closed_is_unknown_and_an_ack_does_not_close(cli: Cli, rep
     data = as_json(cli("assess", "--json", "--review-outcome", "closed", cwd=repo))
     assert (data["nativeReviewOutcome"], data["outcome_source"]) == ("unknown", "unknown")
     assert data["reviewDueReason"] != "already_reviewed"
-    assert "consumed" not in data["candidate"]  # type: ignore[operator]
+    assert data["candidate"]["consumed"] is False  # type: ignore[index]
     assert data["risk"] == "high"
     assert "verifier" in data["decision"]["missing"]  # type: ignore[index]
 

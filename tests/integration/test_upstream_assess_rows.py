@@ -28,9 +28,13 @@ from typing import Any
 import jsonschema
 import pytest
 
+from gentle_hooks.config.settings import RiskSettings
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.native.builtin import assess_native_builtin
 from gentle_hooks.native.decode import decode_assessment
 from gentle_hooks.report.models import ReviewAssessment
 from gentle_hooks.services.assess import AssessRequest, run_assess
+from gentle_hooks.values.candidate import Projection
 from tests.conftest import commit_all, gh, git, write
 
 SCHEMA_FILE = (
@@ -308,12 +312,21 @@ def test_medium_at_budget_reports_slice_budget_reached(snap: Path) -> None:
 
 
 def test_consumed_candidate_reports_already_reviewed(snap: Path) -> None:
+    """Upstream's row on the classifier, with the consumed fact passed in; through the CLI
+    a ``review ack`` is a caller's word and never makes the built-in provider consumed
+    (seed exception 8 of ``docs/native-contract.md``; seed 000; issue 18)."""
     write(snap / "docs/guide.md", "ordinary documentation prose.\n")
     assert gh(snap, "review", "ack").returncode == 0
     env = native_json(snap)
-    assert env["candidate"]["consumed"] is True
-    assert (env["review_due"], env["review_due_reason"]) == (False, "already_reviewed")
-    assert "next_transition" not in env
+    assert env["candidate"]["consumed"] is False
+    assert env["review_due_reason"] != "already_reviewed"
+    repo = Repository.open(str(snap))
+    cand = repo.candidate(Projection.SNAPSHOT, flag_ref=None, config_ref=None)
+    _, native = assess_native_builtin(repo, cand, RiskSettings(), consumed=True)
+    envelope = native.to_json()
+    assert envelope["candidate"]["consumed"] is True
+    assert (envelope["review_due"], envelope["review_due_reason"]) == (False, "already_reviewed")
+    assert "next_transition" not in envelope
 
 
 def test_json_fails_closed_with_a_valid_envelope(snap: Path) -> None:
