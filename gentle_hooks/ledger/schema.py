@@ -218,8 +218,25 @@ FROM pending_mutation AS m, json_each(m.paths) AS p
 WHERE m.consumed_by IS NULL;
 """
 
+_V5 = """
+-- A runtime tool call records once (SPEC §6 "pending mutation": a replay records once).
+-- Rows recorded before this version stay as they are (nothing recorded is rewritten); the
+-- trigger refuses any new row repeating a (source, tool_call_id) already recorded.
+CREATE INDEX pending_mutation_call ON pending_mutation (tool_call_id, source);
+
+CREATE TRIGGER pending_mutation_call_once
+BEFORE INSERT ON pending_mutation
+WHEN NEW.tool_call_id IS NOT NULL AND EXISTS (
+    SELECT 1 FROM pending_mutation
+    WHERE tool_call_id = NEW.tool_call_id AND source IS NEW.source
+)
+BEGIN
+    SELECT RAISE(ABORT, 'pending_mutation_call_once: this tool call is recorded already');
+END;
+"""
+
 #: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
