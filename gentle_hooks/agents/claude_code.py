@@ -12,7 +12,9 @@ The model is not in the input: it is the ``message.model`` of the newest assista
 the session transcript (JSON Lines). Inside a subagent it comes from the subagent's own
 transcript, ``<project>/<session>/subagents/agent-<agent_id>.jsonl`` beside the session's
 (the layout git-ai-project/git-ai reads, ``src/daemon/stream_worker.rs``); when that file
-cannot be read the model is unknown, never the parent's.
+cannot be read the model is unknown, never the parent's. The ``effort`` a subagent's input
+carries is the session's setting, which the child inherits: it is recorded as unknown too (an
+inherited writer profile is unknown, so small; seed 000).
 """
 
 from __future__ import annotations
@@ -84,6 +86,6 @@ def decode(data: bytes) -> RuntimeEvent:
         writes=tool in WRITE_TOOLS,
         tool=tool,
         model=model_from_transcript(own),
-        effort=map_effort(effort_name(event.get("effort")), EFFORTS),
+        effort=None if agent else map_effort(effort_name(event.get("effort")), EFFORTS),
         agent=agent,
     )
