@@ -73,10 +73,13 @@ def check_runtime(rt: Runtime, root: str, env: Mapping[str, str]) -> AgentCheck 
         if not found:
             return None
         conf = read_file(os.path.join(root, ".aider.conf.yml")) or b""
-        verify = "runs" if _VERIFY.search(conf) else "skips (set git-commit-verify: true)"
-        return AgentCheck(
-            name, True, f"no hook point ({rt.doc}); its commits: git {verify} the gate"
+        verify = (
+            "its commits run the commit gate (git-commit-verify: true)"
+            if _VERIFY.search(conf)
+            else "its commits skip the commit gate (aider commits with --no-verify): put "
+            "'git-commit-verify: true' in .aider.conf.yml"
         )
+        return AgentCheck(name, True, f"no hook point ({rt.doc}); {verify}")
     wired: list[str] = []
     for scope in SCOPES:
         path = config_path(rt.wiring, scope, root, env)
