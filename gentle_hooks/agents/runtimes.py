@@ -188,9 +188,9 @@ RUNTIMES: tuple[Runtime, ...] = (
             "recorded as they happen",
             "let git run the gate on aider's commits: put 'git-commit-verify: true' in "
             ".aider.conf.yml (aider commits with --no-verify by default)",
-            "keep aider's attribution on (attribute-co-authored-by, attribute-author: its "
-            "defaults): the gate and 'gentle-hook gate --range' see those commits as "
-            "delegated",
+            "keep aider's attribution on ('(aider)' in the author name, or its "
+            "Co-authored-by trailer): the gates and 'gentle-hook gate --range' see those "
+            "commits as delegated",
             "or record by hand after aider wrote: GENTLE_WRITER_MODEL=<model> "
             "GENTLE_WRITER_EFFORT=<level> gentle-hook record <paths>",
         ),
