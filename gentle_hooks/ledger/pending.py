@@ -102,20 +102,26 @@ class PendingWork(StoreCore):
         with self._write() as conn:
             return _insert_mutation(conn, mutation, entries, now)
 
-    def mutation_for_call(self, source: str | None, tool_call_id: str) -> PendingMutation | None:
-        """The mutation recorded for this runtime tool call (source and call id), or None."""
+    def mutation_for_call(
+        self, source: str | None, session_id: str | None, tool_call_id: str
+    ) -> PendingMutation | None:
+        """The mutation recorded for this runtime tool call (source, session and call id),
+        or None."""
         found = self._select(
-            PendingMutation, "tool_call_id = ? AND source IS ?", (tool_call_id, source)
+            PendingMutation,
+            "tool_call_id = ? AND source IS ? AND session_id IS ?",
+            (tool_call_id, source, session_id),
         )
         return found[0] if found else None
 
     def add_mutation_once(
         self, mutation: PendingMutation, entries: Sequence[WriterEntryRecord]
     ) -> tuple[PendingMutation, tuple[WriterEntryRecord, ...], bool]:
-        """:meth:`add_mutation`, except that a tool call already recorded (same source and
-        ``tool_call_id``) records nothing (SPEC §6: a replay records once). The check and
-        the insert are one transaction, so two replays racing still record once; the
-        schema's ``pending_mutation_call_once`` trigger refuses a second row anyway.
+        """:meth:`add_mutation`, except that a tool call already recorded (same source,
+        session and ``tool_call_id``) records nothing (SPEC §6: a replay records once).
+        The check and the insert are one transaction, so two replays racing still record
+        once; the schema's ``pending_mutation_call_once`` trigger refuses a second row
+        anyway.
 
         Returns:
             (the mutation as stored, its entries, True) when recorded; (the earlier
@@ -129,8 +135,8 @@ class PendingWork(StoreCore):
         with self._write() as conn:
             row = conn.execute(
                 "SELECT id FROM pending_mutation WHERE tool_call_id = ? AND source IS ? "
-                "ORDER BY id LIMIT 1",
-                (mutation.tool_call_id, mutation.source),
+                "AND session_id IS ? ORDER BY id LIMIT 1",
+                (mutation.tool_call_id, mutation.source, mutation.session_id),
             ).fetchone()
             if row is None:
                 stored, kept = _insert_mutation(conn, mutation, entries, now)

@@ -220,15 +220,17 @@ WHERE m.consumed_by IS NULL;
 
 _V5 = """
 -- A runtime tool call records once (SPEC §6 "pending mutation": a replay records once).
--- Rows recorded before this version stay as they are (nothing recorded is rewritten); the
--- trigger refuses any new row repeating a (source, tool_call_id) already recorded.
-CREATE INDEX pending_mutation_call ON pending_mutation (tool_call_id, source);
+-- A call is (source, session_id, tool_call_id). Rows recorded before this version stay as
+-- they are (nothing recorded is rewritten); the trigger refuses any new row repeating a
+-- call already recorded.
+CREATE INDEX pending_mutation_call ON pending_mutation (tool_call_id, source, session_id);
 
 CREATE TRIGGER pending_mutation_call_once
 BEFORE INSERT ON pending_mutation
 WHEN NEW.tool_call_id IS NOT NULL AND EXISTS (
     SELECT 1 FROM pending_mutation
     WHERE tool_call_id = NEW.tool_call_id AND source IS NEW.source
+        AND session_id IS NEW.session_id
 )
 BEGIN
     SELECT RAISE(ABORT, 'pending_mutation_call_once: this tool call is recorded already');

@@ -188,7 +188,7 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     if not paths:  # the generic form: every path that differs from HEAD is the writer's
         paths = changed_paths(repo)
     with open_store(repo) as led:
-        earlier = led.mutation_for_call(source, tool_call_id) if tool_call_id else None
+        earlier = led.mutation_for_call(source, session_id, tool_call_id) if tool_call_id else None
         if earlier is not None:  # a replayed tool call records once (SPEC §6)
             return Recorded(led.path, earlier, notes=(replay_note(earlier),), replayed=True)
         entries = entries_for_write(repo, led, root, paths)

@@ -95,8 +95,9 @@ def test_the_ledger_refuses_a_second_row_for_one_call(repo: Path, tmp_path: Path
     db = repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
     with sqlite3.connect(db) as conn, pytest.raises(sqlite3.IntegrityError, match="call_once"):
         conn.execute(
-            "INSERT INTO pending_mutation (root, model, effort, source, tool_call_id, paths, "
-            "recorded_at) VALUES ('r', 'm', 'low', 'claude-code', 'toolu_01ABC123', '[]', 0)"
+            "INSERT INTO pending_mutation (root, model, effort, source, session_id, "
+            "tool_call_id, paths, recorded_at) "
+            "VALUES ('r', 'm', 'low', 'claude-code', 'abc123', 'toolu_01ABC123', '[]', 0)"
         )
 
 

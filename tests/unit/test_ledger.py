@@ -449,7 +449,8 @@ def test_a_version_3_store_migrates_pending_paths_into_writer_entries(tmp_path: 
 
 def test_v4_store_with_replayed_calls_migrates_and_then_refuses_replays(tmp_path: Path) -> None:
     """Version 5 (a tool call records once) keeps rows recorded twice before it, and refuses
-    a new row repeating a recorded call; another source's same id is another call."""
+    a new row repeating a recorded call; another source's (or session's) same id is another
+    call."""
     from gentle_hooks.ledger.schema import MIGRATIONS
 
     db = str(tmp_path / "v4.sqlite3")
@@ -473,6 +474,7 @@ def test_v4_store_with_replayed_calls_migrates_and_then_refuses_replays(tmp_path
         other = PendingMutation("/r", "m", "low", "codex", None, "toolu_1")
         stored, _, new = led.add_mutation_once(other, [])
         assert (stored.id, new) == (3, True)
-        assert led.mutation_for_call("codex", "toolu_1") == stored
+        assert led.mutation_for_call("codex", None, "toolu_1") == stored
+        assert led.mutation_for_call("codex", "another session", "toolu_1") is None
         with pytest.raises(StoreError, match="call_once"):
             led.add(PendingMutation("/r", "m", "low", "codex", None, "toolu_1"))
