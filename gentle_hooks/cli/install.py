@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import click
 
-from gentle_hooks.errors import EXIT_OK, UsageError
+from gentle_hooks.agents.runtimes import NAMES
+from gentle_hooks.errors import EXIT_OK, GitError, UsageError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.notes.sync import add_share_refspecs, sync_fetch
 from gentle_hooks.services.install import DEFAULT_HOOK_TYPES, KNOWN_HOOK_TYPES
@@ -37,15 +38,43 @@ from gentle_hooks.services.install import uninstall as do_uninstall
     is_flag=True,
     help="Install the pre-receive gate into this bare (server) repository.",
 )
+@click.option(
+    "--agent",
+    type=click.Choice(NAMES),
+    help="Wire this agent runtime's post-tool hook to 'gentle-hook record --from NAME' "
+    "instead (docs/agents/NAME.md).",
+)
+@click.option(
+    "--scope",
+    type=click.Choice(("project", "user")),
+    default="project",
+    show_default=True,
+    help="With --agent: the repository's configuration file, or your user one.",
+)
 def install(
-    cwd: str | None, hook_types: tuple[str, ...], warn: bool, share: str | None, server: bool
+    cwd: str | None,
+    hook_types: tuple[str, ...],
+    warn: bool,
+    share: str | None,
+    server: bool,
+    agent: str | None,
+    scope: str,
 ) -> int:
     """Install the gate and recorder hooks into the effective hooks directory.
 
     Honours core.hooksPath; an existing hook is chained (moved to <name>.gentle-legacy and
     run first), never overwritten. The scripts run the interpreter installing them. The
     first note written sets notes.rewriteRef, so amend and rebase carry the notes.
+
+    With --agent NAME: merge the runtime's hook into its own configuration (it keeps every
+    other hook, changes nothing when ours is there, and prints what it changed).
     """
+    if agent is not None:
+        if hook_types or warn or share or server:
+            raise UsageError(
+                "--agent installs only the agent's hook: drop -t, --warn, --share, --server"
+            )
+        return install_agent_hook(agent, scope, cwd)
     repo = Repository.open(cwd, allow_bare=server)
     if server:
         if not repo.paths.is_bare:
@@ -70,12 +99,78 @@ def install(
     type=click.Choice(KNOWN_HOOK_TYPES),
     help="Hook to remove (repeatable); default: every hook gentle-hooks installed.",
 )
-def uninstall(cwd: str | None, hook_types: tuple[str, ...]) -> int:
-    """Remove the hooks gentle-hooks installed and restore chained hooks."""
+@click.option(
+    "--agent",
+    type=click.Choice(NAMES),
+    help="Remove only our hook from this agent runtime's configuration instead.",
+)
+@click.option(
+    "--scope",
+    type=click.Choice(("project", "user")),
+    help="With --agent: only this scope (default: both).",
+)
+def uninstall(
+    cwd: str | None, hook_types: tuple[str, ...], agent: str | None, scope: str | None
+) -> int:
+    """Remove the hooks gentle-hooks installed and restore chained hooks (with --agent:
+    remove only our entry from that runtime's configuration; every other hook stays)."""
+    if agent is not None:
+        if hook_types:
+            raise UsageError("--agent removes only the agent's hook: drop -t")
+        return uninstall_agent_hook(agent, (scope,) if scope else ("project", "user"), cwd)
     repo = Repository.open(cwd, allow_bare=True)
     actions = do_uninstall(repo, hook_types or KNOWN_HOOK_TYPES)
     for action in actions:
         click.echo(f"{action.hook_type}: {action.what}: {action.path}")
     if not actions:
         click.echo("nothing to remove: no gentle-hooks hook is installed here")
+    return EXIT_OK
+
+
+def _root(cwd: str | None, required: bool) -> str | None:
+    """The work tree root at ``cwd``; None outside one unless it is ``required``."""
+    try:
+        return Repository.open(cwd).paths.toplevel
+    except GitError:
+        if required:
+            raise
+        return None
+
+
+def install_agent_hook(name: str, scope: str, cwd: str | None) -> int:
+    """``install --agent NAME [--scope]``: print each change, and what is left to do."""
+    import os
+
+    from gentle_hooks.agents.runtimes import runtime
+    from gentle_hooks.services.agent_install import install_agent
+
+    rt = runtime(name)
+    if rt.wiring is None:
+        click.echo(f"{rt.name}: nothing installed: {rt.title} has no hook point ({rt.doc})")
+        for line in rt.route:
+            click.echo(f"  {line}")
+        return EXIT_OK
+    change = install_agent(name, scope, _root(cwd, scope == "project"), os.environ)
+    click.echo(
+        f"{change.runtime} ({change.scope}): {change.what}: {rt.wiring.event} hook running "
+        f"'{change.command}' in {change.path}"
+    )
+    for note in change.notes:
+        click.echo(f"note: {note}")
+    return EXIT_OK
+
+
+def uninstall_agent_hook(name: str, scopes: tuple[str, ...], cwd: str | None) -> int:
+    """``uninstall --agent NAME [--scope]``: print what was removed from each file."""
+    import os
+
+    from gentle_hooks.agents.runtimes import runtime
+    from gentle_hooks.services.agent_install import uninstall_agent
+
+    rt = runtime(name)
+    if rt.wiring is None:
+        click.echo(f"{rt.name}: nothing to remove: {rt.title} has no hook point ({rt.doc})")
+        return EXIT_OK
+    for change in uninstall_agent(name, scopes, _root(cwd, scopes == ("project",)), os.environ):
+        click.echo(f"{change.runtime} ({change.scope}): {change.what}: {change.path}")
     return EXIT_OK

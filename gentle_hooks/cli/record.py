@@ -9,37 +9,34 @@ import os
 
 import click
 
+from gentle_hooks.agents.runtimes import DECODED
 from gentle_hooks.cli.options import cwd_option, echo_recorded, json_option
 from gentle_hooks.errors import EXIT_OK
-from gentle_hooks.services.record import MutationRequest, Recorded, record_mutation
+from gentle_hooks.services.record import MutationRequest, record_mutation
 
 
 def record_from_runtime(
-    cwd: str | None, model: str | None, effort: str | None, env: os._Environ[str]
-) -> Recorded:
-    """``record --from claude-code``: the hook's JSON on stdin -> a pending mutation."""
-    import sys
+    name: str, cwd: str | None, model: str | None, effort: str | None, as_json: bool
+) -> int:
+    """``record --from NAME``: the runtime's hook input on stdin -> a pending mutation.
 
-    from gentle_hooks.agents.claude_code import parse_claude_code, relative_paths, writer_of
-    from gentle_hooks.services.record import open_root
+    Standard output carries only what the runtime reads there (``{}`` for runtimes that
+    parse it, nothing otherwise, or the ``--json`` envelope); the report goes to stderr.
+    """
+    from gentle_hooks.agents.payload import read_stdin
+    from gentle_hooks.services.agent_record import record_from_runtime as record_event
 
-    event = parse_claude_code(sys.stdin.buffer.read())
-    where = cwd or event.cwd
-    _, root = open_root(where)
-    m, e = writer_of(event, model, effort, env)
-    return record_mutation(
-        MutationRequest(
-            cwd=where,
-            model=m,
-            effort=e,
-            source=event.source,
-            session_id=event.session_id,
-            tool_call_id=event.tool_call_id,
-            paths=relative_paths(root, event.paths, where),
-            allow_unknown=True,
-        ),
-        env,
-    )
+    data = read_stdin(f"record --from {name}")
+    done = record_event(name, data, cwd, model, effort, os.environ)
+    rec = done.recorded
+    if rec is not None and (as_json or not rec.replayed):
+        echo_recorded(rec, as_json, err=not as_json)
+    else:
+        why = done.skipped if rec is None else "; ".join(rec.notes)
+        click.echo(f"nothing recorded: {why}", err=True)
+    if done.ack and not as_json:
+        click.echo(done.ack)
+    return EXIT_OK
 
 
 @click.command()
@@ -60,8 +57,8 @@ def record_from_runtime(
 @click.option(
     "--from",
     "runtime",
-    type=click.Choice(["claude-code"]),
-    help="Read the runtime's hook JSON on stdin (Claude Code PostToolUse).",
+    type=click.Choice(DECODED),
+    help="Read that agent runtime's hook JSON on stdin (its post-tool hook; docs/agents/).",
 )
 @click.argument("more_paths", nargs=-1, metavar="[P...]")
 def record(
@@ -82,9 +79,7 @@ def record(
     until the work is committed. They make the gate apply to this work tree.
     """
     if runtime is not None:
-        rec = record_from_runtime(cwd, model, effort, os.environ)
-        echo_recorded(rec, as_json, err=True)
-        return EXIT_OK
+        return record_from_runtime(runtime, cwd, model, effort, as_json)
     rec = record_mutation(
         MutationRequest(
             cwd=cwd,

@@ -11,6 +11,7 @@ only then is the handler imported.
 * :mod:`.pushed` — why a pushed commit is delegated, and the ledger's facts for it;
 * :mod:`.pushspec` — what a push sends (pre-push stdin, the framework's variables);
 * :mod:`.outcome` — what a gate concludes: block lines, exit code, overrides, warn mode;
+  :mod:`.decision` — that conclusion as one JSON object for agents;
 * :mod:`.judgement` — commits judged from notes and trailers alone, their lines and JSON;
 * :mod:`.range` — ``gate --range A..B`` for CI; :mod:`.server` — the server's pre-receive;
 * :mod:`.recorders` — prepare-commit-msg, post-commit, post-rewrite: never block.

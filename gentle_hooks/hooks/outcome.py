@@ -103,7 +103,9 @@ def conclude(
     A clean outcome prints at most one line; a block prints, per blocked candidate, what is
     missing, why and the exact command, then how to override. Whatever lets a blocked
     candidate through — ``GENTLE_HOOKS_SKIP`` or warn mode from any source — is recorded
-    like an override (ledger and note) and printed: no silent bypass (SPEC §5).
+    like an override (ledger and note) and printed: no silent bypass (SPEC §5). With
+    ``GENTLE_HOOKS_FORMAT=json``, or an agent runtime detected, the decision is printed as
+    one JSON object too (:mod:`gentle_hooks.hooks.decision`).
 
     Returns:
         0 allowed (nothing blocked, an override, or warn mode), 1 blocked.
@@ -111,27 +113,58 @@ def conclude(
     Raises:
         StoreError: an override could not be recorded.
     """
+    from gentle_hooks.hooks.decision import output_format
+
+    fmt, note = output_format(env)
+    lines: list[str] = [note] if note else []
+    try:
+        code, let_through = _conclude(call, env, repo, config, judged, lines)
+    finally:  # what was decided is printed even when recording an override fails
+        if fmt != "json":
+            for line in lines:
+                say(line)
+    if fmt != "text" and any(j.result.decision.applies for j in judged):
+        from gentle_hooks.hooks.decision import decision_object, print_decision
+
+        verdicts = [(j.label, j.target, j.result, j.fix_note) for j in judged]
+        print_decision(decision_object(call, verdicts, code, let_through, lines))
+    return code
+
+
+def _conclude(
+    call: HookCall,
+    env: Mapping[str, str],
+    repo: Repository,
+    config: LoadedConfig,
+    judged: Sequence[Judged],
+    lines: list[str],
+) -> tuple[int, str | None]:
+    """:func:`conclude`'s decision: append the lines to print, record overrides; return
+    (exit code, what let a block through or None)."""
     blocked = [j for j in judged if j.result.decision.blocked]
     applied = [j for j in judged if j.result.decision.applies]
     if not blocked:
         if applied:
-            say(f"ok: {len(applied)} delegated candidate(s) verified as their plan requires")
-        return EXIT_OK
+            lines.append(
+                f"ok: {len(applied)} delegated candidate(s) verified as their plan requires"
+            )
+        return EXIT_OK, None
     for j in blocked:
-        for line in block_lines(j):
-            say(line)
+        lines.extend(block_lines(j))
     why = env.get("GENTLE_HOOKS_SKIP", "").strip()
     if why:
         who = record_overrides(repo, call.name, blocked, why)
-        say(f"GENTLE_HOOKS_SKIP: let through by {who} and recorded ({why!r})")
-        return EXIT_OK
+        lines.append(f"GENTLE_HOOKS_SKIP: let through by {who} and recorded ({why!r})")
+        return EXIT_OK, "GENTLE_HOOKS_SKIP"
     if call.warn or config.settings.mode == "warn":
         source = warn_source(call, env, repo, config)
         who = record_overrides(repo, call.name, blocked, f"warn mode ({source})")
-        say(f"warn mode ({source}): reported, not blocking; let through by {who} and recorded")
-        return EXIT_OK
-    say('to let it through on purpose (recorded): GENTLE_HOOKS_SKIP="<reason>" git ...')
-    return EXIT_BLOCKED
+        lines.append(
+            f"warn mode ({source}): reported, not blocking; let through by {who} and recorded"
+        )
+        return EXIT_OK, f"warn mode ({source})"
+    lines.append('to let it through on purpose (recorded): GENTLE_HOOKS_SKIP="<reason>" git ...')
+    return EXIT_BLOCKED, None
 
 
 def warn_source(

@@ -100,17 +100,49 @@ class PendingWork(StoreCore):
         now = self._clock()
         mutation = replace(mutation, recorded_at=mutation.recorded_at or now)
         with self._write() as conn:
-            mutation = replace(mutation, id=insert(conn, mutation))
-            stored = []
-            for entry in entries:
-                entry = replace(entry, mutation_id=mutation.id, recorded_at=now)
-                stored.append(replace(entry, id=insert(conn, entry)))
-            open_escalations = _open_escalation_ids(conn, mutation.root)
-            conn.executemany(
-                "INSERT OR IGNORE INTO escalation_entry (escalation_id, entry_id) VALUES (?, ?)",
-                [(esc, e.id) for esc in open_escalations for e in stored],
-            )
-        return mutation, tuple(stored)
+            return _insert_mutation(conn, mutation, entries, now)
+
+    def mutation_for_call(
+        self, source: str | None, session_id: str | None, tool_call_id: str
+    ) -> PendingMutation | None:
+        """The mutation recorded for this runtime tool call (source, session and call id),
+        or None."""
+        found = self._select(
+            PendingMutation,
+            "tool_call_id = ? AND source IS ? AND session_id IS ?",
+            (tool_call_id, source, session_id),
+        )
+        return found[0] if found else None
+
+    def add_mutation_once(
+        self, mutation: PendingMutation, entries: Sequence[WriterEntryRecord]
+    ) -> tuple[PendingMutation, tuple[WriterEntryRecord, ...], bool]:
+        """:meth:`add_mutation`, except that a tool call already recorded (same source,
+        session and ``tool_call_id``) records nothing (SPEC §6: a replay records once).
+        The check and the insert are one transaction, so two replays racing still record
+        once; the schema's ``pending_mutation_call_once`` trigger refuses a second row
+        anyway.
+
+        Returns:
+            (the mutation as stored, its entries, True) when recorded; (the earlier
+            mutation, (), False) for a replay.
+        """
+        if mutation.tool_call_id is None:
+            stored, kept = self.add_mutation(mutation, entries)
+            return stored, kept, True
+        now = self._clock()
+        mutation = replace(mutation, recorded_at=mutation.recorded_at or now)
+        with self._write() as conn:
+            row = conn.execute(
+                "SELECT id FROM pending_mutation WHERE tool_call_id = ? AND source IS ? "
+                "AND session_id IS ? ORDER BY id LIMIT 1",
+                (mutation.tool_call_id, mutation.source, mutation.session_id),
+            ).fetchone()
+            if row is None:
+                stored, kept = _insert_mutation(conn, mutation, entries, now)
+                return stored, kept, True
+        earlier = self.mutations([int(row[0])])
+        return earlier[0], (), False
 
     def live_entries(
         self, paths: Sequence[str] | None = None, *, root: str | None = None
@@ -252,6 +284,27 @@ class PendingWork(StoreCore):
                 "INSERT OR IGNORE INTO escalation_entry (escalation_id, entry_id) VALUES (?, ?)",
                 [(escalation_id, e) for e in entry_ids],
             )
+
+
+def _insert_mutation(
+    conn: sqlite3.Connection,
+    mutation: PendingMutation,
+    entries: Sequence[WriterEntryRecord],
+    now: float,
+) -> tuple[PendingMutation, tuple[WriterEntryRecord, ...]]:
+    """Inside a transaction: insert a mutation and its entries, and link the entries to the
+    root's open escalations."""
+    mutation = replace(mutation, id=insert(conn, mutation))
+    stored = []
+    for entry in entries:
+        entry = replace(entry, mutation_id=mutation.id, recorded_at=now)
+        stored.append(replace(entry, id=insert(conn, entry)))
+    open_escalations = _open_escalation_ids(conn, mutation.root)
+    conn.executemany(
+        "INSERT OR IGNORE INTO escalation_entry (escalation_id, entry_id) VALUES (?, ?)",
+        [(esc, e.id) for esc in open_escalations for e in stored],
+    )
+    return mutation, tuple(stored)
 
 
 def _open_escalation_ids(conn: sqlite3.Connection, root: str) -> list[int]:

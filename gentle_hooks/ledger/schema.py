@@ -242,8 +242,27 @@ ALTER TABLE verdict ADD COLUMN caller TEXT;
 ALTER TABLE verdict ADD COLUMN observed_run INTEGER REFERENCES verify_run (id);
 """
 
+_V6 = """
+-- A runtime tool call records once (SPEC §6 "pending mutation": a replay records once).
+-- A call is (source, session_id, tool_call_id). Rows recorded before this version stay as
+-- they are (nothing recorded is rewritten); the trigger refuses any new row repeating a
+-- call already recorded.
+CREATE INDEX pending_mutation_call ON pending_mutation (tool_call_id, source, session_id);
+
+CREATE TRIGGER pending_mutation_call_once
+BEFORE INSERT ON pending_mutation
+WHEN NEW.tool_call_id IS NOT NULL AND EXISTS (
+    SELECT 1 FROM pending_mutation
+    WHERE tool_call_id = NEW.tool_call_id AND source IS NEW.source
+        AND session_id IS NEW.session_id
+)
+BEGIN
+    SELECT RAISE(ABORT, 'pending_mutation_call_once: this tool call is recorded already');
+END;
+"""
+
 #: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -14,5 +14,8 @@ to the pure policy for one use case and returns values; nothing here prints.
   prepare|run``: the checks run there, observed, and the verdict written from them;
 * :mod:`.rdd` — the RDD line a harness pins per session;
 * :mod:`.install` — place and remove the plain git hook scripts;
-* :mod:`.doctor` — health checks of the store and the installed hooks.
+* :mod:`.agent_install` — wire and unwire an agent runtime's hook in its own configuration;
+* :mod:`.agent_record` — an agent runtime's hook input -> a pending mutation;
+* :mod:`.doctor` — health checks of the store and the installed hooks; :mod:`.agent_doctor`
+  — per agent runtime used here: is its recorder wired and reachable.
 """

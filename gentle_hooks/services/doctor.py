@@ -3,8 +3,9 @@
 Room ``services``. Each check is a function of the repository returning
 :class:`CheckResult` values; :func:`run_checks` runs them in order. Today it checks the
 ledger (store path, schema version, journal mode, ``PRAGMA integrity_check``, record
-counts), for every worktree whether the commit and push gates are reachable, and whether a
-killed spot check left a temporary checkout behind (with the command that removes it).
+counts), for every worktree whether the commit and push gates are reachable, whether a
+killed spot check left a temporary checkout behind (with the command that removes it), and
+for every agent runtime used here whether its recorder is wired and reachable.
 Read-only: the doctor never repairs, migrates or deletes anything.
 """
 
@@ -150,11 +151,20 @@ def check_checkouts(repo: Repository) -> list[CheckResult]:
     ]
 
 
+def check_agent_hooks(repo: Repository) -> list[CheckResult]:
+    """Per agent runtime used here: is its recorder wired and can its hook run?
+    (:mod:`gentle_hooks.services.agent_doctor`)"""
+    from gentle_hooks.services.agent_doctor import check_agents
+
+    return [CheckResult(c.name, c.ok, c.detail) for c in check_agents(repo)]
+
+
 #: The checks run on an opened repository, in order.
 CHECKS: tuple[Callable[[Repository], list[CheckResult]], ...] = (
     check_ledger,
     check_hooks,
     check_checkouts,
+    check_agent_hooks,
 )
 
 

@@ -77,12 +77,14 @@ class Recorded:
         ledger: the database file; record: the record as stored (with its id);
         candidate: the bound candidate (None for pending mutations, which bind to the root);
         notes: lines the user should read (a changed work tree, a limit of the record).
+        replayed: the record was there already (a replayed tool call), nothing was added.
     """
 
     ledger: str
     record: Record
     candidate: Candidate | None = None
     notes: tuple[str, ...] = field(default=())
+    replayed: bool = False
 
 
 def open_root(cwd: str | None) -> tuple[Repository, str]:
@@ -190,6 +192,9 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     if not paths:  # the generic form: every path that differs from HEAD is the writer's
         paths = changed_paths(repo)
     with open_store(repo) as led:
+        earlier = led.mutation_for_call(source, session_id, tool_call_id) if tool_call_id else None
+        if earlier is not None:  # a replayed tool call records once (SPEC §6)
+            return Recorded(led.path, earlier, notes=(replay_note(earlier),), replayed=True)
         entries = entries_for_write(repo, led, root, paths)
         rec = PendingMutation(
             root=root,
@@ -200,7 +205,9 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             tool_call_id=tool_call_id,
             paths=paths,
         )
-        stored, kept = led.add_mutation(rec, entries)
+        stored, kept, new = led.add_mutation_once(rec, entries)
+        if not new:
+            return Recorded(led.path, stored, notes=(replay_note(stored),), replayed=True)
         notes = (
             ()
             if kept
@@ -210,6 +217,14 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             )
         )
         return Recorded(led.path, stored, notes=notes)
+
+
+def replay_note(earlier: PendingMutation) -> str:
+    """The note of a replayed tool call: it was recorded already, nothing was added."""
+    return (
+        f"tool call {earlier.tool_call_id} of {earlier.source or 'an unnamed source'} is "
+        f"recorded already (mutation #{earlier.id}): nothing was recorded again"
+    )
 
 
 def changed_paths(repo: Repository) -> tuple[str, ...]:

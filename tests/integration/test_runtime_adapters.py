@@ -1,89 +1,192 @@
-"""Agent-runtime recorders: Claude Code's PostToolUse JSON and the generic env form."""
+"""``gentle-hook record --from NAME`` on real repositories, driven by each runtime's
+documented hook input (tests/fixtures/agents/, sources named there), and the generic env form.
+
+A hook runs after the tool wrote: every test leaves the file as the tool left it, then pipes
+the runtime's payload into the real CLI.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import gh, write
+from tests.agent_payloads import RUNTIMES, apply_writes, materialize
+from tests.conftest import gh, git, write
+
+#: What each runtime's hook prints on standard output (runtimes that parse it get ``{}``).
+ACK = {"claude-code": "", "codex": "", "gemini-cli": "{}\n", "cursor": "{}\n", "copilot": ""}
 
 
-def hook_json(repo: Path, transcript: Path | None, **extra: object) -> str:
-    event = {
-        "session_id": "sess-1",
-        "cwd": str(repo),
-        "hook_event_name": "PostToolUse",
-        "tool_name": "Edit",
-        "tool_use_id": "toolu_01",
-        "tool_input": {
-            "file_path": str(repo / "src" / "app.py"),
-            "old_string": "a",
-            "new_string": "b",
-        },
-        "transcript_path": str(transcript) if transcript else None,
-        **extra,
-    }
-    return json.dumps(event)
-
-
-def mutations(repo: Path) -> list[tuple[str, ...]]:
+def mutations(repo: Path) -> list[tuple[object, ...]]:
     db = repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+    if not db.exists():
+        return []
     with sqlite3.connect(db) as conn:
         return conn.execute(
             "SELECT model, effort, source, session_id, tool_call_id, paths FROM pending_mutation"
         ).fetchall()
 
 
-def test_claude_code_post_tool_use(repo: Path, tmp_path: Path) -> None:
-    transcript = tmp_path / "t.jsonl"
-    transcript.write_text(
-        json.dumps({"type": "user", "message": {"content": "hi"}})
-        + "\n"
-        + json.dumps({"type": "assistant", "message": {"model": "claude-opus-4-1"}})
-        + "\n"
-    )
-    write(repo / "src" / "app.py", "changed by the writer\n")  # PostToolUse: after the write
-    proc = gh(
-        repo, "record", "--from", "claude-code", input=hook_json(repo, transcript, effort="high")
-    )
+def entries(repo: Path) -> list[tuple[object, ...]]:
+    with sqlite3.connect(repo / ".git" / "gentle-hooks" / "ledger.sqlite3") as conn:
+        return conn.execute("SELECT path, blob, state FROM writer_entry").fetchall()
+
+
+def blob(repo: Path, rel: str) -> str:
+    return git(repo, "hash-object", rel).strip()
+
+
+@pytest.mark.parametrize("name", RUNTIMES)
+def test_documented_payload_records_a_pending_mutation(
+    name: str, repo: Path, tmp_path: Path
+) -> None:
+    data, filled = materialize(name, repo, tmp_path / "runtime")
+    apply_writes(filled, repo)
+    proc = gh(repo, "record", "--from", name, input=data.decode())
     assert proc.returncode == 0, proc.stderr
-    assert mutations(repo) == [
-        ("claude-opus-4-1", "high", "claude-code", "sess-1", "toolu_01", '["src/app.py"]')
-    ]
+    assert proc.stdout == ACK[name]
+    expect = filled["expect"]
+    [(model, effort, source, session, call, paths)] = mutations(repo)
+    assert (model, effort, source, session) == (
+        expect["model"] or "unknown",
+        expect["effort"] or "unknown",
+        name,
+        expect["session_id"],
+    )
+    assert json.loads(str(paths)) == expect["paths"]
+    if expect["tool_call_id"] == "derived":
+        assert str(call).startswith("derived:")
+    else:
+        assert call == expect["tool_call_id"]
+    # the content the writer left is what is attributed (attribution follows content)
+    assert entries(repo) == [("src/app.py", blob(repo, "src/app.py"), "open")]
+    assert proc.stderr.startswith("recorded: pending mutation #1: ")
     env = json.loads(gh(repo, "assess", "--json").stdout)
     assert env["writerProfileSource"] == "runtime"
-    assert env["writerProfile"]["profiles"] == [
-        {"model": "claude-opus-4-1", "effort": "high", "small": False}
-    ]
     assert env["decision"]["applies"] is True
 
 
-def test_unknown_writer_is_recorded_as_small(repo: Path) -> None:
-    write(repo / "src" / "app.py", "changed by the writer\n")
-    proc = gh(repo, "record", "--from", "claude-code", input=hook_json(repo, None))
+@pytest.mark.parametrize("name", RUNTIMES)
+def test_a_replayed_tool_call_records_once(name: str, repo: Path, tmp_path: Path) -> None:
+    data, filled = materialize(name, repo, tmp_path / "runtime")
+    apply_writes(filled, repo)
+    assert gh(repo, "record", "--from", name, input=data.decode()).returncode == 0
+    # the human edits the file afterwards; the runtime replays the same hook input
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b  # by a human\n")
+    again = gh(repo, "record", "--from", name, input=data.decode())
+    assert again.returncode == 0, again.stderr
+    call = mutations(repo)[0][4]
+    assert again.stderr == (
+        f"nothing recorded: tool call {call} of {name} is recorded already (mutation #1): "
+        "nothing was recorded again\n"
+    )
+    assert len(mutations(repo)) == 1
+    assert len(entries(repo)) == 1  # the human's content is not attributed to the writer
+
+
+def test_the_ledger_refuses_a_second_row_for_one_call(repo: Path, tmp_path: Path) -> None:
+    data, filled = materialize("claude-code", repo, tmp_path / "runtime")
+    apply_writes(filled, repo)
+    assert gh(repo, "record", "--from", "claude-code", input=data.decode()).returncode == 0
+    db = repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+    with sqlite3.connect(db) as conn, pytest.raises(sqlite3.IntegrityError, match="call_once"):
+        conn.execute(
+            "INSERT INTO pending_mutation (root, model, effort, source, session_id, "
+            "tool_call_id, paths, recorded_at) "
+            "VALUES ('r', 'm', 'low', 'claude-code', 'abc123', 'toolu_01ABC123', '[]', 0)"
+        )
+
+
+def test_the_same_call_id_from_another_source_is_another_call(repo: Path) -> None:
+    write(repo / "src" / "app.py", "x = 1\n")
+    base = ["record", "--model", "m", "--effort", "low", "--tool-call", "c1", "src/app.py"]
+    assert gh(repo, *base, "--source", "a").returncode == 0
+    write(repo / "src" / "app.py", "x = 2\n")
+    assert gh(repo, *base, "--source", "b").returncode == 0
+    again = gh(repo, *base, "--source", "b")
+    assert again.returncode == 0
+    assert [m[2] for m in mutations(repo)] == ["a", "b"]
+    assert "recorded already" in again.stderr or "recorded already" in again.stdout
+
+
+@pytest.mark.parametrize(
+    ("name", "override", "why"),
+    [
+        ("claude-code", {"tool_name": "Bash"}, "Bash is not a file-writing tool of Claude Code"),
+        ("copilot", {"toolName": "view"}, "view is not a file-writing tool of GitHub Copilot"),
+        (
+            "cursor",
+            {"hook_event_name": "beforeReadFile"},
+            "beforeReadFile is not a file-writing tool of Cursor",
+        ),
+    ],
+)
+def test_an_event_that_writes_no_file_records_nothing(
+    name: str, override: dict[str, object], why: str, repo: Path, tmp_path: Path
+) -> None:
+    data, filled = materialize(name, repo, tmp_path / "runtime", **override)
+    apply_writes(filled, repo)
+    proc = gh(repo, "record", "--from", name, input=data.decode())
     assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith(f"nothing recorded: {why}")
+    assert mutations(repo) == []
+
+
+def test_paths_outside_the_repository_record_nothing(repo: Path, tmp_path: Path) -> None:
+    write(repo / "README.md", "# dirty, by a human\n")  # never attributed to the writer
+    outside = tmp_path / "elsewhere.txt"
+    data, _ = materialize(
+        "claude-code",
+        repo,
+        tmp_path / "runtime",
+        tool_input={"file_path": str(outside), "content": "x"},
+    )
+    proc = gh(repo, "record", "--from", "claude-code", input=data.decode())
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == f"nothing recorded: no written path lies in {repo}\n"
+    assert mutations(repo) == []
+
+
+def test_outside_any_work_tree_records_nothing(tmp_path: Path) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    data, filled = materialize("cursor", plain, tmp_path / "runtime")
+    apply_writes(filled, plain)
+    proc = gh(plain, "record", "--from", "cursor", input=data.decode())
+    assert (proc.returncode, proc.stdout) == (0, "{}\n")
+    assert proc.stderr == f"nothing recorded: {plain} is not in a git work tree\n"
+
+
+def test_a_subagent_without_its_own_transcript_is_unknown_so_small(
+    repo: Path, tmp_path: Path
+) -> None:
+    data, filled = materialize(
+        "claude-code", repo, tmp_path / "runtime", agent_id="sub1", agent_type="Explore"
+    )
+    apply_writes(filled, repo)
+    assert gh(repo, "record", "--from", "claude-code", input=data.decode()).returncode == 0
     assert mutations(repo)[0][:2] == ("unknown", "unknown")
     env = json.loads(gh(repo, "assess", "--json").stdout)
-    assert env["writerProfile"] == {
-        "small": True,
-        "profiles": [{"model": None, "effort": None, "small": True}],
-    }
+    assert env["writerProfile"]["small"] is True
 
 
-def test_env_form_fills_what_the_hook_lacks(repo: Path) -> None:
+def test_env_form_fills_what_the_hook_lacks(repo: Path, tmp_path: Path) -> None:
+    data, filled = materialize("copilot", repo, tmp_path / "runtime")
+    apply_writes(filled, repo)
     proc = gh(
         repo,
         "record",
         "--from",
-        "claude-code",
-        input=hook_json(repo, None),
-        env={"GENTLE_WRITER_MODEL": "o4-mini", "GENTLE_WRITER_EFFORT": "low"},
+        "copilot",
+        input=data.decode(),
+        env={"GENTLE_WRITER_MODEL": "gpt-5-mini", "GENTLE_WRITER_EFFORT": "low"},
     )
     assert proc.returncode == 0, proc.stderr
-    assert mutations(repo)[0][:2] == ("o4-mini", "low")
+    assert mutations(repo)[0][:2] == ("gpt-5-mini", "low")
 
 
 def test_generic_env_form_without_adapter(repo: Path) -> None:
@@ -92,18 +195,27 @@ def test_generic_env_form_without_adapter(repo: Path) -> None:
     assert mutations(repo)[0][:3] == ("gpt-5", "high", None)
 
 
-def test_paths_outside_the_repository_are_left_out(repo: Path, tmp_path: Path) -> None:
-    event = json.loads(hook_json(repo, None))
-    event["tool_input"] = {"file_path": str(tmp_path / "elsewhere.txt")}
-    proc = gh(repo, "record", "--from", "claude-code", input=json.dumps(event))
+def test_a_transcript_that_is_a_fifo_never_hangs_the_hook(repo: Path, tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    data, filled = materialize("claude-code", repo, tmp_path / "runtime", transcript_path=str(fifo))
+    apply_writes(filled, repo)
+    proc = gh(repo, "record", "--from", "claude-code", input=data.decode())
     assert proc.returncode == 0, proc.stderr
-    assert mutations(repo)[0][5] == "[]"
+    assert mutations(repo)[0][0] == "unknown"
 
 
-@pytest.mark.parametrize("stdin", ["", "not json", "[1, 2]", '"text"'])
-def test_bad_hook_input_is_one_line_exit_2(repo: Path, stdin: str) -> None:
-    proc = gh(repo, "record", "--from", "claude-code", input=stdin)
+@pytest.mark.parametrize("name", RUNTIMES)
+@pytest.mark.parametrize("stdin", ["", "not json", "[1, 2]", '"text"', "[" * 5000 + "]" * 5000])
+def test_bad_hook_input_is_one_line_exit_2(name: str, repo: Path, stdin: str) -> None:
+    proc = gh(repo, "record", "--from", name, input=stdin)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
-    assert "record --from claude-code" in proc.stderr
-    write(repo / "x", "")
+    assert f"record --from {name}" in proc.stderr
+    assert mutations(repo) == []
+
+
+def test_unknown_runtime_is_a_usage_error(repo: Path) -> None:
+    proc = gh(repo, "record", "--from", "windsurf", input="{}")
+    assert proc.returncode == 2
+    assert "'windsurf' is not one of" in proc.stderr

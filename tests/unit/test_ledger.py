@@ -44,7 +44,7 @@ def test_path_is_under_the_common_dir(tmp_path: Path) -> None:
 
 def test_fresh_store_is_wal_at_the_current_version(db: str) -> None:
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 5
+        assert led.schema_version() == SCHEMA_VERSION == 6
         assert led.journal_mode() == "wal"
         assert led.counts() == {t: 0 for t in RECORD_TABLES}
 
@@ -369,7 +369,7 @@ def test_a_version_2_store_migrates_to_v3_keeping_its_records(tmp_path: Path) ->
     conn.commit()
     conn.close()
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 5
+        assert led.schema_version() == SCHEMA_VERSION == 6
         assert [f.outcome for f in led.review_facts("sha256:x")] == ["consumed"]
         assert led.rdd_pinned("s") is None
         first = RddRender("s", "/r", "on", "env", "Receipt-driven development: on", "L-new-on")
@@ -468,7 +468,7 @@ def test_a_version_4_store_migrates_to_v5_keeping_its_verdicts(tmp_path: Path) -
     conn.commit()
     conn.close()
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 5
+        assert led.schema_version() == SCHEMA_VERSION == 6
         (old,) = led.verdicts("sha256:x")
         assert (old.brief_id, old.accepted, old.artifact_ref, old.caller, old.observed_run) == (
             "b1",
@@ -508,3 +508,36 @@ def test_a_version_4_store_migrates_to_v5_keeping_its_verdicts(tmp_path: Path) -
         assert led.verify_runs("sha256:x") == [run]
         assert led.verdict(new.id) == new
         assert led.counts()["verify_run"] == 1
+
+
+def test_v4_store_with_replayed_calls_migrates_and_then_refuses_replays(tmp_path: Path) -> None:
+    """Version 6 (a tool call records once) keeps rows recorded twice before it, and refuses
+    a new row repeating a recorded call; another source's (or session's) same id is another
+    call."""
+    from gentle_hooks.ledger.schema import MIGRATIONS
+
+    db = str(tmp_path / "v4.sqlite3")
+    conn = sqlite3.connect(db)
+    for script in MIGRATIONS[:4]:
+        conn.executescript(script)
+    for _ in range(2):
+        conn.execute(
+            "INSERT INTO pending_mutation (root, model, effort, source, tool_call_id, paths, "
+            "recorded_at) VALUES ('/r', 'm', 'low', 'claude-code', 'toolu_1', '[]', 1.0)"
+        )
+    conn.execute("PRAGMA user_version = 4")
+    conn.commit()
+    conn.close()
+    with Ledger.open(db) as led:
+        assert led.schema_version() == SCHEMA_VERSION == 6
+        assert led.counts()["pending_mutation"] == 2
+        again = PendingMutation("/r", "m", "low", "claude-code", None, "toolu_1")
+        stored, entries, new = led.add_mutation_once(again, [])
+        assert (stored.id, entries, new) == (1, (), False)
+        other = PendingMutation("/r", "m", "low", "codex", None, "toolu_1")
+        stored, _, new = led.add_mutation_once(other, [])
+        assert (stored.id, new) == (3, True)
+        assert led.mutation_for_call("codex", None, "toolu_1") == stored
+        assert led.mutation_for_call("codex", "another session", "toolu_1") is None
+        with pytest.raises(StoreError, match="call_once"):
+            led.add(PendingMutation("/r", "m", "low", "codex", None, "toolu_1"))

@@ -1,0 +1,79 @@
+"""OpenAI Codex CLI's ``PostToolUse`` hook input, decoded (SPEC §7 "Hooks";
+docs/agents/codex.md).
+
+Room ``agents`` (standard library only). Codex runs the hook after the tool and hands it one
+JSON object (openai/codex ``codex-rs/hooks/schema/generated/``
+``post-tool-use.command.input.schema.json``): ``session_id``, ``turn_id``,
+``transcript_path`` (string or null), ``cwd``, ``hook_event_name``, ``model`` (the active
+model slug), ``permission_mode``, ``tool_name``, ``tool_input``, ``tool_response`` and
+``tool_use_id``. Its file-writing tool is
+``apply_patch``, whose ``tool_input.command`` is the raw patch envelope (the paths are its
+file headers, :mod:`gentle_hooks.agents.patch`); a ``patch`` or ``input`` member is read too.
+
+The effort is not in the input: it is the ``effort`` of the newest ``turn_context`` line of
+the session's rollout transcript (openai/codex ``codex-rs/protocol``, ``TurnContextItem``),
+which also names the turn's model when the input lacks one.
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.agents.event import OUR_EFFORTS, RuntimeEvent, map_effort, unique
+from gentle_hooks.agents.patch import patch_paths
+from gentle_hooks.agents.payload import json_lines, load_object, member, read_file, text
+
+NAME = "codex"
+#: Codex's file-writing tool (hooks may also see it as ``Edit``/``Write``, its matcher aliases).
+WRITE_TOOLS = ("apply_patch", "Edit", "Write")
+#: Codex's reasoning efforts (``none minimal low medium high xhigh``); ``none`` is reasoning
+#: off.
+EFFORTS: dict[str, str] = {**OUR_EFFORTS, "none": "off"}
+
+
+def turn_context(path: str | None) -> tuple[str | None, str | None]:
+    """(model, effort) of the newest ``turn_context`` line of a Codex rollout tail."""
+    data = read_file(path, tail=True) if path else None
+    if data is None:
+        return None, None
+    for record in reversed(json_lines(data)):
+        if record.get("type") == "turn_context":
+            payload = record.get("payload")
+            return text(member(payload, "model")), text(member(payload, "effort"))
+    return None, None
+
+
+def written_paths(tool_input: object) -> list[str]:
+    """The paths an ``apply_patch`` input writes (or a ``file_path``/``path`` member)."""
+    paths: list[str] = []
+    if isinstance(tool_input, str):
+        return list(patch_paths(tool_input))
+    for key in ("command", "patch", "input"):
+        body = text(member(tool_input, key))
+        if body:
+            paths.extend(patch_paths(body))
+    for key in ("file_path", "path"):
+        p = text(member(tool_input, key))
+        if p:
+            paths.append(p)
+    return paths
+
+
+def decode(data: bytes) -> RuntimeEvent:
+    """Decode Codex's hook input.
+
+    Raises:
+        UsageError: not a bounded JSON object.
+    """
+    event = load_object(data, f"record --from {NAME}: stdin")
+    tool = text(event.get("tool_name"))
+    ctx_model, ctx_effort = turn_context(text(event.get("transcript_path")))
+    return RuntimeEvent(
+        source=NAME,
+        session_id=text(event.get("session_id")),
+        tool_call_id=text(event.get("tool_use_id")),
+        cwd=text(event.get("cwd")),
+        paths=unique(written_paths(event.get("tool_input"))),
+        writes=tool in WRITE_TOOLS,
+        tool=tool,
+        model=text(event.get("model")) or ctx_model,
+        effort=map_effort(ctx_effort, EFFORTS),
+    )

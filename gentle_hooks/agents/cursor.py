@@ -1,0 +1,65 @@
+"""Cursor's ``afterFileEdit`` hook input, decoded (SPEC §7 "Hooks"; docs/agents/cursor.md).
+
+Room ``agents`` (standard library only). Cursor runs the hook after its Agent edited a file
+and hands it one JSON object (Cursor's hooks documentation, cursor.com/docs/agent/hooks, as
+copied in pcomans/caruso ``reference/cursor_hooks.md``): the common fields
+``conversation_id``, ``generation_id``, ``model``, ``hook_event_name``, ``cursor_version``,
+``workspace_roots`` and ``user_email``, plus ``file_path`` (absolute) and ``edits``
+(``old_string``/``new_string`` pairs).
+
+The input names no tool call: the replay id is derived from the conversation, the
+generation, the file and its edits. ``model`` is "the model configured for the composer";
+Cursor's ``auto`` and ``default`` name no model, so they are recorded as unknown. Cursor
+exposes no effort: it is unknown unless ``GENTLE_WRITER_EFFORT`` says. The working
+directory is the workspace root that holds the file (else the first root).
+"""
+
+from __future__ import annotations
+
+import os
+
+from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, unique
+from gentle_hooks.agents.payload import load_object, text
+
+NAME = "cursor"
+#: The event ``install --agent cursor`` wires: every call of it is a file write.
+EVENT = "afterFileEdit"
+#: Values of ``model`` that let Cursor choose, and so name no model.
+NO_MODEL = ("auto", "default")
+
+
+def workspace_for(path: str | None, roots: list[str]) -> str | None:
+    """The workspace root holding ``path``, else the first root, else None."""
+    if path:
+        for root in roots:
+            if path == root or path.startswith(root.rstrip(os.sep) + os.sep):
+                return root
+    return roots[0] if roots else None
+
+
+def decode(data: bytes) -> RuntimeEvent:
+    """Decode Cursor's hook input.
+
+    Raises:
+        UsageError: not a bounded JSON object.
+    """
+    event = load_object(data, f"record --from {NAME}: stdin")
+    raw_roots = event.get("workspace_roots")
+    roots = [r for r in raw_roots if text(r)] if isinstance(raw_roots, list) else []
+    path = text(event.get("file_path"))
+    conversation = text(event.get("conversation_id"))
+    name = text(event.get("hook_event_name"))
+    model = text(event.get("model"))
+    return RuntimeEvent(
+        source=NAME,
+        session_id=conversation,
+        tool_call_id=derived_call_id(
+            NAME, conversation, event.get("generation_id"), path, event.get("edits")
+        ),
+        cwd=workspace_for(path, roots),
+        paths=unique([path] if path else []),
+        writes=name in (EVENT, None),
+        tool=name,
+        model=model if model and model.lower() not in NO_MODEL else None,
+        effort=None,
+    )

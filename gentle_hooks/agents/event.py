@@ -1,0 +1,104 @@
+"""One runtime hook event reduced to what a pending mutation needs, and the rules every
+runtime decoder shares (SPEC §6 "pending mutation", §7 "Hooks"; seed 000 "writer profile").
+
+Room ``agents`` (standard library and :mod:`gentle_hooks.policy` only).
+
+* The writer's model and effort: ``--model``/``--effort``, then ``GENTLE_WRITER_MODEL``/
+  ``GENTLE_WRITER_EFFORT``, then what the runtime exposes; ``unknown`` when nothing says
+  (an unknown writer counts as small, seed 000). A runtime's own effort names are mapped
+  through its table; a name that is not one of ours is recorded as ``unknown``, never
+  guessed.
+* A subagent's event carries the child's own model, read from the child's own record; an
+  inherited (parent's) model is never used: the child's model is ``unknown`` then.
+* Replays: a runtime that names its tool call gives that id; one that does not gets a
+  derived id, ``derived:`` + SHA-256 of the fields that identify the event (session, the
+  runtime's timestamp or generation, tool, arguments), so the same payload delivered twice
+  records once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+
+from gentle_hooks.values.frozen import frozen
+
+UNKNOWN = "unknown"
+
+
+@frozen
+class RuntimeEvent:
+    """One runtime hook event.
+
+    Attributes:
+        source: the runtime (``claude-code``, ``codex``...); session_id / tool_call_id: its
+            ids (``derived:...`` when the runtime names no tool call); cwd: where the agent
+            works; paths: the paths the tool wrote, as the runtime gave them (absolute, or
+            relative to ``cwd``); writes: the tool is one that writes files (an event of
+            another tool records nothing); tool: the tool's name; model / effort: the
+            writer as the runtime exposes it, None when it does not; agent: the subagent
+            that made the call, or None for the main agent.
+    """
+
+    source: str
+    session_id: str | None
+    tool_call_id: str | None
+    cwd: str | None
+    paths: tuple[str, ...]
+    writes: bool
+    tool: str | None
+    model: str | None
+    effort: str | None
+    agent: str | None = None
+
+
+def derived_call_id(*parts: object) -> str:
+    """``derived:`` + the SHA-256 (first 32 hex digits) of ``parts`` as canonical JSON."""
+    blob = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
+    return "derived:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
+
+
+def unique(paths: list[str]) -> tuple[str, ...]:
+    """``paths`` without blanks and repeats, in first-seen order."""
+    return tuple(dict.fromkeys(p for p in paths if p.strip()))
+
+
+def relative_paths(root: str, paths: tuple[str, ...], cwd: str | None) -> tuple[str, ...]:
+    """Paths relative to the work tree root, ``/``-separated; paths outside it (and the root
+    itself) are left out. A relative path is taken from ``cwd`` (default: the root)."""
+    out = []
+    real_root = os.path.realpath(root)
+    for p in paths:
+        full = os.path.realpath(p if os.path.isabs(p) else os.path.join(cwd or root, p))
+        rel = os.path.relpath(full, real_root)
+        if rel != "." and rel != os.pardir and not rel.startswith(os.pardir + os.sep):
+            out.append(rel.replace(os.sep, "/"))
+    return tuple(dict.fromkeys(out))
+
+
+def map_effort(name: str | None, table: Mapping[str, str]) -> str | None:
+    """A runtime's effort name in our levels (``off minimal low medium high xhigh``) through
+    the runtime's ``table`` (lower-cased keys); None for a blank name, ``unknown`` for a
+    name the table does not know."""
+    if name is None or not name.strip():
+        return None
+    return table.get(name.strip().lower(), UNKNOWN)
+
+
+#: Effort names that are ours already: every runtime's table starts from these.
+OUR_EFFORTS: dict[str, str] = {
+    level: level for level in ("off", "minimal", "low", "medium", "high", "xhigh")
+}
+
+
+def writer_of(
+    event: RuntimeEvent, model: str | None, effort: str | None, env: Mapping[str, str]
+) -> tuple[str, str]:
+    """(model, effort) for the mutation: flags, then the environment, then the event;
+    ``unknown`` when nothing says. An effort that is not one of our levels is ``unknown``."""
+    m = model or env.get("GENTLE_WRITER_MODEL") or event.model or UNKNOWN
+    e = effort or env.get("GENTLE_WRITER_EFFORT") or event.effort or UNKNOWN
+    e = OUR_EFFORTS.get(e.strip().lower(), UNKNOWN)
+    return m, e

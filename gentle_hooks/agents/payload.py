@@ -1,0 +1,190 @@
+"""The safe reader of what agent runtimes hand their hooks: standard input, transcripts and
+settings files, and the JSON inside them (SPEC §7 "Hooks").
+
+Room ``agents`` (standard library only). Everything a runtime hands a hook is untrusted
+input, read within bounds:
+
+* standard input: at most :data:`STDIN_LIMIT` bytes, refused when it is a terminal (a person
+  who typed the command by hand would wait forever), read until end of file within
+  :data:`STDIN_SECONDS`;
+* files named by a payload (transcripts, settings): regular files only, opened without
+  blocking (a FIFO or a device never hangs the hook), at most a bounded head or tail;
+* JSON: nesting deeper than :data:`MAX_DEPTH` is refused before it is parsed (Python's
+  parser recurses), and a payload must be one JSON object.
+
+Readers of named files return None for anything they cannot read (missing, not a regular
+file, unreadable): a transcript is evidence a hook may lack, never a reason to fail it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import sys
+from typing import IO
+
+from gentle_hooks.errors import UsageError
+
+#: Largest hook input accepted on standard input (a PostToolUse payload carries the edit).
+STDIN_LIMIT = 8 * 1024 * 1024
+#: How long standard input may stay open without its end (the runtime closes it at once).
+STDIN_SECONDS = 30.0
+#: Largest part of a named file read (the tail of a transcript, the head of a settings file).
+FILE_LIMIT = 4 * 1024 * 1024
+#: Deepest JSON nesting accepted.
+MAX_DEPTH = 64
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(rb"[\[\]{}]")
+
+
+def json_depth(data: bytes) -> int:
+    """The deepest nesting of ``[``/``{`` in JSON text (strings skipped); O(len(data))."""
+    depth = deepest = 0
+    for m in _BRACKET.finditer(_STRING.sub(b'""', data)):
+        if m.group(0) in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
+
+
+def loads(data: bytes, what: str) -> object:
+    """Parse JSON text of a bounded depth.
+
+    Args:
+        data: the bytes (UTF-8); what: how to name them in an error (``record --from x:
+            stdin``).
+
+    Raises:
+        UsageError: not UTF-8, not JSON, or nested deeper than :data:`MAX_DEPTH`.
+    """
+    if json_depth(data) > MAX_DEPTH:
+        raise UsageError(f"{what} nests JSON deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise UsageError(f"{what} is not the hook's JSON ({exc})") from None
+
+
+def load_object(data: bytes, what: str) -> dict[str, object]:
+    """:func:`loads`, and the value must be a JSON object.
+
+    Raises:
+        UsageError: as :func:`loads`, or not an object.
+    """
+    value = loads(data, what)
+    if not isinstance(value, dict):
+        raise UsageError(f"{what} is not a JSON object")
+    return value
+
+
+def read_stdin(what: str, stream: IO[bytes] | None = None) -> bytes:
+    """Read a hook's standard input whole, within :data:`STDIN_LIMIT` and
+    :data:`STDIN_SECONDS`.
+
+    Raises:
+        UsageError: standard input is a terminal, larger than the limit, or not closed in
+            time.
+    """
+    fh = stream if stream is not None else sys.stdin.buffer
+    try:
+        fd = fh.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = -1
+    if fd >= 0 and os.isatty(fd):
+        raise UsageError(f"{what}: standard input is a terminal; pipe the hook's JSON into it")
+    # select() waits on pipes only on POSIX; elsewhere the read is bounded by size alone
+    data = fh.read(STDIN_LIMIT + 1) if fd < 0 or os.name != "posix" else _read_fd(fd, what)
+    if len(data) > STDIN_LIMIT:
+        raise UsageError(f"{what}: standard input is larger than {STDIN_LIMIT} bytes")
+    return data
+
+
+def _read_fd(fd: int, what: str) -> bytes:
+    """Read ``fd`` to its end, waiting at most :data:`STDIN_SECONDS` in all."""
+    import select
+    import time
+
+    deadline = time.monotonic() + STDIN_SECONDS
+    chunks: list[bytes] = []
+    size = 0
+    while size <= STDIN_LIMIT:
+        left = deadline - time.monotonic()
+        ready, _, _ = select.select([fd], [], [], max(left, 0))
+        if not ready:
+            raise UsageError(f"{what}: standard input stayed open {STDIN_SECONDS:.0f}s")
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
+def read_file(path: str, *, tail: bool = False, limit: int = FILE_LIMIT) -> bytes | None:
+    """At most ``limit`` bytes of a regular file: its head, or its tail (``tail=True``).
+
+    Opened without blocking, so a FIFO, socket or device named by a payload never hangs;
+    anything but a regular file is refused.
+
+    Returns:
+        The bytes, or None when the path is missing, not a regular file, or unreadable.
+    """
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except (OSError, ValueError):
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        if tail and info.st_size > limit:
+            os.lseek(fd, info.st_size - limit, os.SEEK_SET)
+        chunks: list[bytes] = []
+        size = 0
+        while size < limit:
+            chunk = os.read(fd, min(65536, limit - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def json_lines(data: bytes) -> list[dict[str, object]]:
+    """The JSON objects of JSON Lines text, in order; lines that are not a bounded JSON
+    object (a tail's first, cut line) are left out."""
+    out = []
+    for raw in data.splitlines():
+        if not raw.strip() or json_depth(raw) > MAX_DEPTH:
+            continue
+        try:
+            value = json.loads(raw)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            out.append(value)
+    return out
+
+
+def text(value: object) -> str | None:
+    """``value`` when it is a non-blank string, else None."""
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def member(value: object, *keys: str) -> object:
+    """``value[k1][k2]...`` through JSON objects; None where a key is missing."""
+    for key in keys:
+        if not isinstance(value, dict):
+            return None
+        value = value.get(key)
+    return value

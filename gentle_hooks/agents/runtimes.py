@@ -1,0 +1,219 @@
+"""The agent runtimes gentle-hooks records from: one row per runtime, saying how its hook
+input is decoded and where and how its hook is wired (SPEC §7 "Hooks"; docs/agents/).
+
+Room ``agents`` (standard library only). A table, as the hook dispatcher is one: adding a
+runtime is a decoder module and a row here. Each row's wiring is the runtime's documented
+configuration (the doc page of each runtime cites it):
+
+* ``grouped``: ``{"hooks": {EVENT: [{"matcher": M, "hooks": [{"type": "command",
+  "command": C}]}]}}`` (Claude Code, Codex, Gemini CLI);
+* ``flat``: ``{"version": 1, "hooks": {EVENT: [{... "command": C}]}}`` (Cursor), or with the
+  command under ``bash`` (GitHub Copilot).
+
+A runtime without a hook point (aider) has a row with no wiring: ``install --agent`` prints
+its documented route instead of writing anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gentle_hooks.agents import claude_code, codex, copilot, cursor, gemini_cli
+from gentle_hooks.agents.event import RuntimeEvent
+from gentle_hooks.values.frozen import field, frozen
+
+
+@frozen
+class Wiring:
+    """Where and how a runtime's hook is configured.
+
+    Attributes:
+        project: the configuration file relative to the work tree root (``--scope project``).
+        user: relative to the home directory (``--scope user``); home_env: an environment
+            variable that replaces the home-relative directory (its first path part).
+        shape: ``grouped`` or ``flat``; event: the hook event; matcher: the tool matcher
+            of a grouped entry (None: every tool).
+        entry: the fields of our hook entry besides the command; command_key: where the
+            command goes (``command``, or ``bash`` for Copilot).
+        version: a top-level ``version`` the file must carry (flat files), or None.
+        own_file: the file holds only our hooks (removed whole when they are).
+        notes: what the user must still do after an install (trust, restart...).
+    """
+
+    project: str
+    user: str | None
+    shape: str
+    event: str
+    matcher: str | None
+    entry: tuple[tuple[str, object], ...]
+    command_key: str = "command"
+    version: int | None = None
+    own_file: bool = False
+    home_env: str | None = None
+    notes: tuple[str, ...] = field(default=())
+
+
+@frozen
+class Runtime:
+    """One agent runtime.
+
+    Attributes:
+        name: the ``--agent``/``--from`` name; title: how people call it; doc: its page.
+        decode: its hook input decoder (None: no hook point); ack: what the hook prints on
+            standard output (runtimes that read the hook's stdout as JSON get ``{}``).
+        wiring: its hook configuration, or None; markers: directories (relative to the work
+            tree root or the home directory) whose presence says the runtime is used there.
+        route: for a runtime without a hook point, the documented route, one line each.
+    """
+
+    name: str
+    title: str
+    doc: str
+    decode: Callable[[bytes], RuntimeEvent] | None
+    ack: str
+    wiring: Wiring | None
+    markers: tuple[str, ...]
+    route: tuple[str, ...] = field(default=())
+
+
+RUNTIMES: tuple[Runtime, ...] = (
+    Runtime(
+        name=claude_code.NAME,
+        title="Claude Code",
+        doc="docs/agents/claude-code.md",
+        decode=claude_code.decode,
+        ack="",
+        wiring=Wiring(
+            project=".claude/settings.json",
+            user=".claude/settings.json",
+            shape="grouped",
+            event="PostToolUse",
+            matcher="|".join(claude_code.WRITE_TOOLS),
+            entry=(("type", "command"),),
+        ),
+        markers=(".claude",),
+    ),
+    Runtime(
+        name=codex.NAME,
+        title="Codex CLI",
+        doc="docs/agents/codex.md",
+        decode=codex.decode,
+        ack="",
+        wiring=Wiring(
+            project=".codex/hooks.json",
+            user=".codex/hooks.json",
+            home_env="CODEX_HOME",
+            shape="grouped",
+            event="PostToolUse",
+            matcher="apply_patch",
+            entry=(("type", "command"),),
+            notes=(
+                "Codex runs a new or changed hook only once you trust it: start codex and "
+                "review it with /hooks (project hooks load only in a trusted project)",
+            ),
+        ),
+        markers=(".codex",),
+    ),
+    Runtime(
+        name=gemini_cli.NAME,
+        title="Gemini CLI",
+        doc="docs/agents/gemini-cli.md",
+        decode=gemini_cli.decode,
+        ack="{}",
+        wiring=Wiring(
+            project=".gemini/settings.json",
+            user=".gemini/settings.json",
+            shape="grouped",
+            event="AfterTool",
+            matcher="|".join(gemini_cli.WRITE_TOOLS),
+            entry=(("name", "gentle-hooks-record"), ("type", "command")),
+            notes=(
+                "Gemini CLI warns before it first runs a new project hook; /hooks panel lists it",
+            ),
+        ),
+        markers=(".gemini",),
+    ),
+    Runtime(
+        name=cursor.NAME,
+        title="Cursor",
+        doc="docs/agents/cursor.md",
+        decode=cursor.decode,
+        ack="{}",
+        wiring=Wiring(
+            project=".cursor/hooks.json",
+            user=".cursor/hooks.json",
+            shape="flat",
+            event=cursor.EVENT,
+            matcher=None,
+            entry=(),
+            version=1,
+            notes=("restart Cursor to load the hook; project hooks run in a trusted workspace",),
+        ),
+        markers=(".cursor",),
+    ),
+    Runtime(
+        name=copilot.NAME,
+        title="GitHub Copilot (CLI and cloud agent)",
+        doc="docs/agents/copilot.md",
+        decode=copilot.decode,
+        ack="",
+        wiring=Wiring(
+            project=".github/hooks/gentle-hooks.json",
+            user=".copilot/hooks/gentle-hooks.json",
+            home_env="COPILOT_HOME",
+            shape="flat",
+            event="postToolUse",
+            matcher=None,
+            entry=(("type", "command"), ("timeoutSec", 30)),
+            command_key="bash",
+            version=1,
+            own_file=True,
+            notes=(
+                "the cloud agent reads .github/hooks/*.json from the default branch: commit "
+                "and merge the file for it",
+            ),
+        ),
+        markers=(".github/hooks", ".copilot"),
+    ),
+    Runtime(
+        name="aider",
+        title="aider",
+        doc="docs/agents/aider.md",
+        decode=None,
+        ack="",
+        wiring=None,
+        markers=(".aider.conf.yml",),
+        route=(
+            "aider exposes no hook point: nothing is installed, and its edits are not "
+            "recorded as they happen",
+            "let git run the gate on aider's commits: put 'git-commit-verify: true' in "
+            ".aider.conf.yml (aider commits with --no-verify by default)",
+            "keep aider's attribution on ('(aider)' in the author name, or its "
+            "Co-authored-by trailer): the gates and 'gentle-hook gate --range' see those "
+            "commits as delegated",
+            "or record by hand after aider wrote: GENTLE_WRITER_MODEL=<model> "
+            "GENTLE_WRITER_EFFORT=<level> gentle-hook record <paths>",
+        ),
+    ),
+)
+
+NAMES: tuple[str, ...] = tuple(r.name for r in RUNTIMES)
+#: The runtimes ``record --from`` decodes.
+DECODED: tuple[str, ...] = tuple(r.name for r in RUNTIMES if r.decode is not None)
+
+
+def runtime(name: str) -> Runtime:
+    """The row named ``name``.
+
+    Raises:
+        KeyError: no such runtime (the CLI offers only :data:`NAMES`).
+    """
+    for r in RUNTIMES:
+        if r.name == name:
+            return r
+    raise KeyError(name)
+
+
+def record_command(name: str, program: str = "gentle-hook") -> str:
+    """The command a runtime's hook runs: ``<program> record --from <name>``."""
+    return f"{program} record --from {name}"

@@ -1,0 +1,117 @@
+"""A gate's decision as one JSON object, for agents (SPEC §7 "Hooks": with
+``GENTLE_HOOKS_FORMAT=json`` a block is printed as one JSON object for agents).
+
+Room ``hooks``. :func:`output_format` reads how the commit and push gates print:
+
+* ``GENTLE_HOOKS_FORMAT=json``: the decision object alone, one line on standard error;
+* ``GENTLE_HOOKS_FORMAT=text``: the human lines alone;
+* unset, with an agent runtime detected in the environment (``CLAUDECODE``...,
+  :func:`gentle_hooks.policy.delegation.runtime_evidence`): the human lines, then the object
+  as the last line, so the agent parses one line and the person watching reads the rest;
+* unset otherwise: the human lines.
+
+The object (schema ``gentle-hooks.decision/v1``) says what the gate decided and, per
+candidate, what is missing, why, and the commands to run, in the order to run them; the
+same strings the human lines carry (:mod:`gentle_hooks.report.fixes`). It is built only
+after a gate judged something: a human's ordinary commit prints nothing either way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from gentle_hooks.hooks.call import HookCall
+
+SCHEMA = "gentle-hooks.decision/v1"
+ENV = "GENTLE_HOOKS_FORMAT"
+#: What an agent sets to let a block through on purpose (recorded), as printed.
+OVERRIDE = 'GENTLE_HOOKS_SKIP="<reason>" git ...'
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gentle_hooks.services.assess import AssessResult
+
+    #: One judged candidate: (label, pushed ref or None, its assessment, fix note).
+    Verdict = tuple[str, str | None, AssessResult, str]
+
+
+def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
+    """(``text``, ``json`` or ``both``; a note when ``GENTLE_HOOKS_FORMAT`` holds another
+    value, which then prints text)."""
+    asked = env.get(ENV, "").strip().lower()
+    if asked in ("json", "text"):
+        return asked, None
+    note = f"{ENV}={asked!r} is not json or text: printing text" if asked else None
+    if not asked:
+        from gentle_hooks.policy.delegation import runtime_evidence
+
+        found = runtime_evidence(env)
+        if found is not None and found.agent != "gentle-hooks env recorder":
+            return "both", None
+    return "text", note
+
+
+def _candidate(v: Verdict) -> dict[str, object]:
+    from gentle_hooks.report.fixes import command, first_command, reason
+
+    label, target, r, fix_note = v
+    cand, plan, d = r.candidate, r.plan, r.decision
+    missing = []
+    for s in d.shortfalls:
+        first = first_command(s, r.binding)
+        run = [first] if first is not None else []
+        run.append(command(s, r.binding))
+        missing.append({"what": s.what.value, "why": reason(s), "run": run})
+    return {
+        "label": label,
+        "target": target,
+        "identity": cand.identity,
+        "projection": cand.projection.value,
+        "tree": cand.tree,
+        "base": {"ref": cand.base.ref, "commit": cand.base.commit, "tree": cand.base.tree},
+        "delegated_by": r.delegated_by,
+        "applies": d.applies,
+        "blocked": d.blocked,
+        "risk": plan.risk.value,
+        "nativeRisk": plan.native_risk.value,
+        "rows": list(plan.rows),
+        "missing": missing,
+        "note": fix_note or None,
+    }
+
+
+def decision_object(
+    call: HookCall,
+    judged: Sequence[Verdict],
+    exit_code: int,
+    let_through: str | None,
+    lines: Sequence[str],
+) -> dict[str, object]:
+    """The decision as a JSON-ready object.
+
+    Args:
+        call: the hook; judged: every candidate the gate judged (label, pushed ref,
+            assessment, fix note); exit_code: the gate's;
+        let_through: what let a block through (``GENTLE_HOOKS_SKIP``, ``warn mode ...``),
+            or None; lines: the human lines, for a person reading the agent's log.
+    """
+    blocked = any(r.decision.blocked for _, _, r, _ in judged)
+    decision = "blocked" if exit_code else ("let-through" if blocked else "allowed")
+    return {
+        "schema": SCHEMA,
+        "hook": call.name,
+        "decision": decision,
+        "exit_code": exit_code,
+        "let_through": let_through,
+        "override": OVERRIDE if decision == "blocked" else None,
+        "candidates": [_candidate(v) for v in judged if v[2].decision.applies],
+        "lines": list(lines),
+    }
+
+
+def print_decision(obj: Mapping[str, object]) -> None:
+    """Print the object as one line on standard error."""
+    import json
+    import sys
+
+    print(json.dumps(obj, ensure_ascii=False, separators=(",", ":")), file=sys.stderr)

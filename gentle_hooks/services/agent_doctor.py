@@ -1,0 +1,122 @@
+"""``doctor``: is each agent runtime in use here wired to record, and can its hook run
+(SPEC §7 "Hooks"; issue: "doctor reports, per runtime found in the repository or user config,
+whether its recorder is wired and reachable")?
+
+Room ``services``. Read-only. A runtime is *found* when one of its marker directories (or
+files) exists under the work tree root or the home directory, or its configuration wires our
+hook. For each runtime found:
+
+* wired, and the ``gentle-hook`` its command names exists (an absolute path that is
+  executable, or a name ``PATH`` resolves): ok;
+* wired, but that program cannot be found: fails (the agent's edits go unrecorded);
+* a configuration file that is not readable plain JSON: fails, naming the file;
+* not wired: reported, not failed, with the command that wires it (the commit gate still
+  sees the runtime in its environment and the AI trailers in its commits);
+* aider (no hook point): reported, with whether ``.aider.conf.yml`` lets git run the hooks.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+from collections.abc import Mapping
+
+from gentle_hooks.agents import wiring
+from gentle_hooks.agents.payload import read_file
+from gentle_hooks.agents.runtimes import RUNTIMES, Runtime
+from gentle_hooks.errors import UsageError
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.services.agent_install import SCOPES, config_path, read_config
+from gentle_hooks.values.frozen import frozen
+
+
+@frozen
+class AgentCheck:
+    """One runtime's check: a stable name (``agent: NAME``), whether it passed, one line."""
+
+    name: str
+    ok: bool
+    detail: str
+
+
+_VERIFY = re.compile(rb"^\s*git-commit-verify\s*:\s*true\s*$", re.MULTILINE | re.IGNORECASE)
+
+
+def reachable(command: str, env: Mapping[str, str]) -> str | None:
+    """Where the program of a hook command is, or None when it cannot be run."""
+    try:
+        program = shlex.split(command)[0]
+    except (ValueError, IndexError):
+        return None
+    if os.sep in program:
+        return program if os.access(program, os.X_OK) else None
+    return shutil.which(program, path=env.get("PATH"))
+
+
+def _found(rt: Runtime, root: str, home: str) -> list[str]:
+    return [
+        os.path.join(base, marker)
+        for base in (root, home)
+        for marker in rt.markers
+        if os.path.lexists(os.path.join(base, marker))
+    ]
+
+
+def check_runtime(rt: Runtime, root: str, env: Mapping[str, str]) -> AgentCheck | None:
+    """The check of one runtime, or None when it is not used here."""
+    home = env.get("HOME") or os.path.expanduser("~")
+    found = _found(rt, root, home)
+    name = f"agent: {rt.name}"
+    if rt.wiring is None:
+        if not found:
+            return None
+        conf = read_file(os.path.join(root, ".aider.conf.yml")) or b""
+        verify = (
+            "its commits run the commit gate (git-commit-verify: true)"
+            if _VERIFY.search(conf)
+            else "its commits skip the commit gate (aider commits with --no-verify): put "
+            "'git-commit-verify: true' in .aider.conf.yml"
+        )
+        return AgentCheck(name, True, f"no hook point ({rt.doc}); {verify}")
+    wired: list[str] = []
+    for scope in SCOPES:
+        path = config_path(rt.wiring, scope, root, env)
+        try:
+            doc = read_config(path)
+        except UsageError as exc:
+            return AgentCheck(name, False, exc.message)
+        for command in wiring.commands(doc or {}, rt):
+            where = reachable(command, env)
+            if where is None:
+                return AgentCheck(
+                    name,
+                    False,
+                    f"wired in {path} ({scope}), but '{command}' cannot run: its gentle-hook "
+                    f"is not found (reinstall: gentle-hook install --agent {rt.name}"
+                    f"{' --scope user' if scope == 'user' else ''})",
+                )
+            wired.append(f"{path} ({scope}) -> {where}")
+    if wired:
+        return AgentCheck(name, True, "recorder wired: " + "; ".join(wired))
+    if not found:
+        return None
+    return AgentCheck(
+        name,
+        True,
+        f"found ({', '.join(found)}) but not wired to record: gentle-hook install "
+        f"--agent {rt.name}",
+    )
+
+
+def check_agents(repo: Repository) -> list[AgentCheck]:
+    """One check per agent runtime used in this repository or by this user."""
+    if repo.paths.is_bare or repo.paths.toplevel is None:
+        return []
+    out = []
+    for rt in RUNTIMES:
+        result = check_runtime(rt, repo.paths.toplevel, os.environ)
+        if result is not None:
+            out.append(result)
+    return out

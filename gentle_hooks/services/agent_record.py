@@ -1,0 +1,107 @@
+"""``record --from NAME``: an agent runtime's hook input in, a pending mutation out (SPEC §6
+"pending mutation", §7 "Hooks").
+
+Room ``services``. The runtime's decoder (:mod:`gentle_hooks.agents.runtimes`) reduces its
+input to a :class:`gentle_hooks.agents.event.RuntimeEvent`; this module finds the work tree,
+keeps the written paths that lie in it and records through
+:func:`gentle_hooks.services.record.record_mutation`, which keeps the content the writer left
+and records a tool call once (a replay is reported, not recorded again).
+
+Nothing is recorded, and the hook still succeeds, when the event is not a file write (a
+runtime that fires for every tool), when it names no path inside the work tree, or when the
+agent works outside any git work tree (a user-level hook fires in every directory): there is
+no writer content to attribute then. Each case says so in one line.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from gentle_hooks.agents.event import RuntimeEvent, relative_paths, writer_of
+from gentle_hooks.agents.runtimes import runtime
+from gentle_hooks.errors import GitError
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.services.record import MutationRequest, Recorded, record_mutation
+from gentle_hooks.values.frozen import frozen
+
+
+@frozen
+class RuntimeRecorded:
+    """What ``record --from`` did.
+
+    Attributes:
+        event: the decoded event; recorded: the stored mutation (None when nothing was
+            recorded); skipped: why nothing was recorded, or None; ack: what the hook prints
+            on standard output for its runtime.
+    """
+
+    event: RuntimeEvent
+    recorded: Recorded | None
+    skipped: str | None
+    ack: str
+
+
+def _work_tree(event: RuntimeEvent, cwd: str | None) -> str | None:
+    """The work tree root the event's writes belong to: from ``cwd``, else the runtime's
+    ``cwd``, else the first written path's directory; None outside any work tree."""
+    candidates = [cwd, event.cwd]
+    candidates += [os.path.dirname(p) for p in event.paths if os.path.isabs(p)]
+    for where in candidates:
+        if not where or not os.path.isdir(where):
+            continue
+        try:
+            repo = Repository.open(where)
+        except GitError:
+            continue
+        return repo.paths.toplevel
+    return None
+
+
+def record_from_runtime(
+    name: str,
+    data: bytes,
+    cwd: str | None,
+    model: str | None,
+    effort: str | None,
+    env: Mapping[str, str],
+) -> RuntimeRecorded:
+    """Decode runtime ``name``'s hook input and record the writer's mutation.
+
+    Args:
+        name: the runtime; data: its hook input; cwd: ``--cwd`` (default: the runtime's);
+        model / effort: ``--model``/``--effort`` (they win over the environment and the
+            runtime); env: the process environment.
+
+    Raises:
+        UsageError: input that is not the runtime's bounded JSON object.
+        StoreError: the ledger cannot be used.
+    """
+    rt = runtime(name)
+    assert rt.decode is not None
+    event = rt.decode(data)
+    if not event.writes:
+        why = f"{event.tool or 'this event'} is not a file-writing tool of {rt.title}"
+        return RuntimeRecorded(event, None, why, rt.ack)
+    root = _work_tree(event, cwd)
+    if root is None:
+        where = cwd or event.cwd or os.getcwd()
+        return RuntimeRecorded(event, None, f"{where} is not in a git work tree", rt.ack)
+    paths = relative_paths(root, event.paths, cwd or event.cwd)
+    if not paths:
+        return RuntimeRecorded(event, None, f"no written path lies in {root}", rt.ack)
+    m, e = writer_of(event, model, effort, env)
+    rec = record_mutation(
+        MutationRequest(
+            cwd=root,
+            model=m,
+            effort=e,
+            source=event.source,
+            session_id=event.session_id,
+            tool_call_id=event.tool_call_id,
+            paths=paths,
+            allow_unknown=True,
+        ),
+        env,
+    )
+    return RuntimeRecorded(event, rec, None, rt.ack)

@@ -1,0 +1,62 @@
+"""Agent runtime hook inputs for tests, built from the documented payloads in
+``tests/fixtures/agents/<runtime>.json`` (each names its sources).
+
+A fixture holds the runtime's ``payload`` with ``@ROOT@`` (the work tree) and ``@TRANSCRIPT@``
+(a transcript file) placeholders, the ``transcript`` lines to write, the file contents the
+tool ``writes``, and what the decoder must ``expect``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+FIXTURES = Path(__file__).parent / "fixtures" / "agents"
+#: The runtimes with a documented payload fixture.
+RUNTIMES = ("claude-code", "codex", "gemini-cli", "cursor", "copilot")
+
+
+def load(name: str) -> dict[str, Any]:
+    """The raw fixture of runtime ``name``."""
+    data: dict[str, Any] = json.loads((FIXTURES / f"{name}.json").read_text(encoding="utf-8"))
+    return data
+
+
+def _fill(value: Any, root: Path, transcript: Path) -> Any:
+    text = json.dumps(value)
+    text = text.replace("@ROOT@", json.dumps(str(root))[1:-1])
+    text = text.replace("@TRANSCRIPT@", json.dumps(str(transcript))[1:-1])
+    return json.loads(text)
+
+
+def materialize(
+    name: str, root: Path, scratch: Path, **override: Any
+) -> tuple[bytes, dict[str, Any]]:
+    """(the hook input for a work tree at ``root``, the filled fixture); the transcript is
+    written under ``scratch``. ``override`` replaces top-level payload members (None
+    deletes one)."""
+    fixture = load(name)
+    transcript = scratch / f"{name}-transcript.jsonl"
+    filled = _fill(fixture, root, transcript)
+    if filled["transcript"] is not None:
+        scratch.mkdir(parents=True, exist_ok=True)
+        transcript.write_text(
+            "".join(json.dumps(line) + "\n" for line in filled["transcript"]), encoding="utf-8"
+        )
+    payload = dict(filled["payload"])
+    for key, value in override.items():
+        if value is None:
+            payload.pop(key, None)
+        else:
+            payload[key] = value
+    filled["payload"] = payload
+    return json.dumps(payload).encode("utf-8"), filled
+
+
+def apply_writes(filled: dict[str, Any], root: Path) -> None:
+    """Leave the files as the runtime's tool left them (the hook runs after the write)."""
+    for rel, content in filled["writes"].items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(content, encoding="utf-8")

@@ -1,0 +1,175 @@
+"""Every agent runtime end to end (issue 17 "Done when"): ``install --agent`` wires the hook,
+the runtime's documented payload drives the record through the very command the
+configuration holds, the commit is blocked with the fix printed, the printed commands run as
+printed, and the commit passes. Then the gate's decision as one JSON object for agents.
+
+Hooks are the native ones (``gentle-hook install``); git and the CLI are real.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gentle_hooks.agents import wiring
+from gentle_hooks.agents.runtimes import runtime
+from tests.agent_payloads import RUNTIMES, apply_writes, materialize
+from tests.e2e.conftest import CHECK, PREFIX, World
+
+BIN = str(Path(sys.executable).parent)
+PATH = {"PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}"}
+
+
+def run_hook(w: World, name: str, scratch: Path) -> subprocess.CompletedProcess[bytes]:
+    """Run the hook command the runtime's configuration holds, as the runtime does: through
+    a shell, in the work tree, its payload on standard input, after the tool wrote."""
+    rt = runtime(name)
+    assert rt.wiring is not None
+    doc = json.loads((w.work / rt.wiring.project).read_text())
+    [command] = wiring.commands(doc, rt)
+    data, filled = materialize(name, w.work, scratch)
+    apply_writes(filled, w.work)
+    return subprocess.run(
+        ["sh", "-c", command],
+        cwd=w.work,
+        input=data,
+        capture_output=True,
+        env={**os.environ, **PATH},
+        check=False,
+        timeout=120,
+    )
+
+
+def printed(said: list[str], key: str) -> str:
+    """The command after ``key:`` on a block line, without its trailing remark."""
+    line = next(s for s in said if s.startswith(f"{PREFIX}  {key}: "))
+    return line.split(f"{key}: ", 1)[1].split("  (")[0]
+
+
+@pytest.mark.parametrize("name", RUNTIMES)
+def test_edit_blocked_printed_fix_passes(name: str, native: World, tmp_path: Path) -> None:
+    w = native
+    installed = w.gh("install", "--agent", name, env=PATH)
+    assert installed.code == 0, installed
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "-m", f"wire {name}")  # the configuration itself, by the human
+
+    hook = run_hook(w, name, tmp_path / "runtime")
+    assert hook.returncode == 0, hook.stderr
+    assert hook.stderr.decode().startswith("recorded: pending mutation #1: ")
+    _, filled = materialize(name, w.work, tmp_path / "runtime")
+    expect = filled["expect"]
+    profile = f"{expect['model'] or 'unknown'}/{expect['effort'] or 'unknown'}"
+    assert w.ledger("SELECT source, model || '/' || effort FROM pending_mutation") == [
+        (name, profile)
+    ]
+
+    w.ok("add", "-A")
+    blocked = w.git("commit", "-m", f"{name}: comment")
+    assert blocked.code == 1, blocked
+    assert blocked.said[0] == (
+        f"{PREFIX}BLOCKED the staged change: delegated (writer content ({profile}) in src/app.py)"
+    )
+    first = printed(blocked.said, "first")
+    assert first == "gentle-hook receipt run --staged -- <test command>"
+    fix = printed(blocked.said, "run")
+    assert fix == "gentle-hook spot-check --staged"
+    # the writer's report (its test command in the placeholder), then the fix as printed
+    report = w.run(["sh", "-c", first.replace("<test command>", shlex.join(CHECK))], env=PATH)
+    assert report.code == 0, report
+    spot = w.run(["sh", "-c", fix], env=PATH)
+    assert spot.code == 0, spot
+    passed = w.git("commit", "-m", f"{name}: comment")
+    assert passed.code == 0, passed
+    assert w.ledger("SELECT count(*) FROM commit_record") == [(1,)]
+
+
+def blocked_commit(w: World, tmp_path: Path, env: dict[str, str]) -> tuple[int, str]:
+    assert w.gh("install", "--agent", "claude-code", env=PATH).code == 0
+    assert run_hook(w, "claude-code", tmp_path / "runtime").returncode == 0
+    w.ok("add", "-A")
+    r = w.git("commit", "-m", "claude: comment", env=env)
+    return r.code, r.err
+
+
+def test_json_format_prints_the_decision_as_one_object(native: World, tmp_path: Path) -> None:
+    code, err = blocked_commit(native, tmp_path, {"GENTLE_HOOKS_FORMAT": "json"})
+    assert code == 1
+    [line] = [x for x in err.splitlines() if x.strip()]
+    decision = json.loads(line)
+    assert decision["schema"] == "gentle-hooks.decision/v1"
+    assert (decision["hook"], decision["decision"], decision["exit_code"]) == (
+        "pre-commit",
+        "blocked",
+        1,
+    )
+    assert decision["override"] == 'GENTLE_HOOKS_SKIP="<reason>" git ...'
+    [cand] = decision["candidates"]
+    assert cand["label"] == "the staged change"
+    assert cand["delegated_by"] == "writer content (claude-sonnet-4-5/high) in src/app.py"
+    assert (cand["blocked"], cand["risk"], cand["projection"]) == (True, "medium", "staged")
+    assert cand["missing"] == [
+        {
+            "what": "spot-check",
+            "why": "no spot check for this candidate (required in every tier; plan risk medium)",
+            "run": [
+                "gentle-hook receipt run --staged -- <test command>",
+                "gentle-hook spot-check --staged",
+            ],
+        }
+    ]
+    assert decision["lines"][0].startswith("BLOCKED the staged change")
+
+
+def test_an_agent_runtime_gets_the_lines_and_the_object_last(native: World, tmp_path: Path) -> None:
+    code, err = blocked_commit(native, tmp_path, {"CLAUDECODE": "1"})
+    assert code == 1
+    lines = err.splitlines()
+    said = [x[len(PREFIX) :] for x in lines if x.startswith(PREFIX)]
+    decision = json.loads(lines[-1])
+    assert decision["lines"] == said
+    assert decision["decision"] == "blocked"
+
+
+def test_text_format_prints_no_object_even_for_an_agent(native: World, tmp_path: Path) -> None:
+    code, err = blocked_commit(native, tmp_path, {"CLAUDECODE": "1", "GENTLE_HOOKS_FORMAT": "text"})
+    assert code == 1
+    assert all(x.startswith(PREFIX) for x in err.splitlines() if x.strip())
+
+
+def test_an_unknown_format_prints_text_and_says_so(native: World, tmp_path: Path) -> None:
+    code, err = blocked_commit(native, tmp_path, {"GENTLE_HOOKS_FORMAT": "yaml"})
+    assert code == 1
+    assert err.splitlines()[0] == (
+        f"{PREFIX}GENTLE_HOOKS_FORMAT='yaml' is not json or text: printing text"
+    )
+
+
+def test_a_let_through_block_is_reported_as_such(native: World, tmp_path: Path) -> None:
+    code, err = blocked_commit(
+        native,
+        tmp_path,
+        {"GENTLE_HOOKS_FORMAT": "json", "GENTLE_HOOKS_SKIP": "verified by hand"},
+    )
+    assert code == 0
+    # the post-commit recorder's line follows; the decision is the one JSON line
+    [line] = [x for x in err.splitlines() if x.startswith("{")]
+    decision = json.loads(line)
+    assert (decision["decision"], decision["let_through"], decision["override"]) == (
+        "let-through",
+        "GENTLE_HOOKS_SKIP",
+        None,
+    )
+
+
+def test_a_human_commit_prints_nothing_in_json_format(native: World) -> None:
+    native.write("README.md", "# demo, by hand\n")
+    native.ok("add", "-A")
+    r = native.git("commit", "-q", "-m", "human", env={"GENTLE_HOOKS_FORMAT": "json"})
+    assert (r.code, r.err) == (0, "")

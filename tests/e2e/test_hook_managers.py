@@ -1,0 +1,165 @@
+"""lefthook and husky call the gate (issue 17 item 5): the snippets of docs/lefthook.md and
+docs/husky.md, installed with the real hook managers from their npm packages, block a
+delegated commit until the printed fix runs, and block an unverified push.
+
+The npm packages are installed once per session (``npm install`` from the registry); without
+``npm`` on the machine these tests are skipped and say so.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import CHECK, PREFIX, Run
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+BIN = str(Path(sys.executable).parent)
+VERSIONS = ("lefthook@2.2.1", "husky@9.1.7")
+
+
+def doc_blocks(page: str) -> dict[str, str]:
+    """The fenced blocks of a docs page whose first line is ``# <file name>``, by file."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    out = {}
+    for body in re.findall(r"```(?:sh|yaml)\n(.*?)```", text, re.DOTALL):
+        first, _, rest = body.partition("\n")
+        if first.startswith("# ") and not first.startswith("# or"):
+            out[first[2:].strip()] = rest
+    return out
+
+
+@pytest.fixture(scope="session")
+def node_modules(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    npm = shutil.which("npm")
+    if npm is None:
+        pytest.skip("npm is not installed: the lefthook and husky snippets are not run")
+    where = tmp_path_factory.mktemp("npm")
+    proc = subprocess.run(
+        [npm, "install", "--save-exact", "--no-audit", "--no-fund", *VERSIONS],
+        cwd=where,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return where / "node_modules"
+
+
+class Repo:
+    """A clone with a bare remote, ``gentle-hook`` on PATH, no hooks of ours installed."""
+
+    def __init__(self, base: Path) -> None:
+        self.work = base / "work"
+        self.remote = base / "remote.git"
+        self.env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}"}
+
+    def run(self, *argv: str, env: dict[str, str] | None = None) -> Run:
+        proc = subprocess.run(
+            list(argv),
+            cwd=self.work,
+            env={**self.env, **(env or {})},
+            capture_output=True,
+            check=False,
+            timeout=300,
+        )
+        return Run(proc)
+
+    def ok(self, *argv: str) -> str:
+        r = self.run(*argv)
+        assert r.code == 0, r
+        return r.out
+
+
+@pytest.fixture
+def clone(tmp_path: Path) -> Iterator[Repo]:
+    r = Repo(tmp_path)
+    subprocess.run(["git", "init", "-q", "--bare", str(r.remote)], check=True)
+    r.work.mkdir()
+    r.ok("git", "init", "-q")
+    (r.work / ".gitignore").write_text("__pycache__/\nnode_modules/\n")
+    (r.work / "src").mkdir()
+    (r.work / "src" / "app.py").write_text("def add(a, b):\n    return a + b\n")
+    yield r
+
+
+def delegated_commit_is_blocked_then_passes(r: Repo) -> None:
+    (r.work / "src" / "app.py").write_text("def add(a, b):\n    return a + b  # ai\n")
+    assert r.run("gentle-hook", "record", "--model", "o4-mini", "--effort", "low").code == 0
+    r.ok("git", "add", "-A")
+    blocked = r.run("git", "commit", "-m", "writer: comment")
+    assert blocked.code == 1, blocked
+    said = [s for s in blocked.lines if s.startswith(PREFIX)]
+    assert said[0] == (
+        f"{PREFIX}BLOCKED the staged change: delegated (writer content (o4-mini/low) in src/app.py)"
+    )
+    assert f"{PREFIX}  run: gentle-hook spot-check --staged" in said
+    assert r.run("gentle-hook", "receipt", "run", "--staged", "--", *CHECK).code == 0
+    assert r.run("sh", "-c", "gentle-hook spot-check --staged").code == 0
+    passed = r.run("git", "commit", "-m", "writer: comment")
+    assert passed.code == 0, passed
+
+
+def unverified_push_is_blocked(r: Repo) -> None:
+    (r.work / "src" / "app.py").write_text("def add(a, b):\n    return b + a  # ai, hurried\n")
+    assert r.run("gentle-hook", "record", "--model", "o4-mini", "--effort", "low").code == 0
+    r.ok("git", "add", "-A")
+    r.ok("git", "commit", "-q", "--no-verify", "-m", "writer: hurried")
+    push = r.run("git", "push", "origin", "main")
+    assert push.code != 0, push
+    assert any(
+        s.startswith(f"{PREFIX}BLOCKED commit ") and "on refs/heads/main" in s for s in push.lines
+    ), push
+
+
+def first_push(r: Repo) -> None:
+    r.ok("git", "add", "-A")
+    r.ok("git", "commit", "-q", "-m", "initial")
+    r.ok("git", "remote", "add", "origin", str(r.remote))
+    r.ok("git", "push", "-q", "-u", "origin", "main")
+    r.ok("git", "remote", "set-head", "origin", "main")
+
+
+def test_lefthook_snippet(node_modules: Path, clone: Repo) -> None:
+    [(name, config)] = doc_blocks("lefthook.md").items()
+    assert name == "lefthook.yml"
+    (clone.work / "lefthook.yml").write_text(config)
+    first_push(clone)
+    installed = clone.run(str(node_modules / ".bin" / "lefthook"), "install")
+    assert installed.code == 0, installed
+    for hook in ("pre-commit", "commit-msg", "pre-push", "post-commit", "post-rewrite"):
+        assert (clone.work / ".git" / "hooks" / hook).is_file(), hook
+    delegated_commit_is_blocked_then_passes(clone)
+    unverified_push_is_blocked(clone)
+
+
+def test_husky_snippets(node_modules: Path, clone: Repo) -> None:
+    scripts = doc_blocks("husky.md")
+    assert sorted(scripts) == sorted(
+        f".husky/{h}"
+        for h in (
+            "pre-commit",
+            "commit-msg",
+            "pre-push",
+            "prepare-commit-msg",
+            "post-commit",
+            "post-rewrite",
+        )
+    )
+    for rel, body in scripts.items():
+        (clone.work / rel).parent.mkdir(exist_ok=True)
+        (clone.work / rel).write_text(body)
+    installed = clone.run(str(node_modules / ".bin" / "husky"))
+    assert installed.code == 0, installed
+    assert clone.ok("git", "config", "core.hooksPath").strip() == ".husky/_"
+    first_push(clone)
+    delegated_commit_is_blocked_then_passes(clone)
+    unverified_push_is_blocked(clone)

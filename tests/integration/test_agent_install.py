@@ -1,0 +1,232 @@
+"""``gentle-hook install --agent NAME [--scope project|user]``, ``uninstall --agent NAME`` and
+``doctor``'s agent checks, on real repositories with the real CLI (SPEC §7 "Hooks")."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from gentle_hooks.agents.runtimes import RUNTIMES
+from tests.conftest import gh
+
+BIN = str(Path(sys.executable).parent)
+WITH_GH = {"PATH": f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"}
+WITHOUT_GH = {"PATH": f"/usr/bin{os.pathsep}/bin"}
+WIRED = [r for r in RUNTIMES if r.wiring is not None]
+EVENT = {r.name: r.wiring.event for r in WIRED if r.wiring is not None}
+PROJECT = {r.name: r.wiring.project for r in WIRED if r.wiring is not None}
+NOTES = {r.name: r.wiring.notes for r in WIRED if r.wiring is not None}
+
+#: Another tool's hook, already in each runtime's project file.
+THEIRS = {
+    "claude-code": {
+        "hooks": {
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "audit"}]}]
+        }
+    },
+    "codex": {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}},
+    "gemini-cli": {"general": {"vimMode": True}},
+    "cursor": {"version": 1, "hooks": {"beforeShellExecution": [{"command": "./guard.sh"}]}},
+    "copilot": None,  # our own file: .github/hooks/gentle-hooks.json
+}
+
+
+def install_line(name: str, scope: str, what: str, path: Path, program: str = "gentle-hook") -> str:
+    return (
+        f"{name} ({scope}): {what}: {EVENT[name]} hook running "
+        f"'{program} record --from {name}' in {path}"
+    )
+
+
+@pytest.mark.parametrize("name", [r.name for r in WIRED])
+def test_project_install_merges_is_idempotent_and_uninstall_removes_only_ours(
+    name: str, repo: Path
+) -> None:
+    path = repo / PROJECT[name]
+    theirs = THEIRS[name]
+    if theirs is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(theirs, indent=4))
+    first = gh(repo, "install", "--agent", name, env=WITH_GH)
+    assert first.returncode == 0, first.stderr
+    notes = [f"note: {n}" for n in NOTES[name]]
+    assert first.stdout.splitlines() == [install_line(name, "project", "added", path), *notes]
+    doc = json.loads(path.read_text())
+    for key, value in (theirs or {}).items():
+        if key != "hooks":
+            assert doc[key] == value
+    for event, groups in (theirs or {}).get("hooks", {}).items():
+        assert doc["hooks"][event] == groups
+    again = gh(repo, "install", "--agent", name, env=WITH_GH)
+    assert again.stdout.splitlines()[0] == install_line(name, "project", "unchanged", path)
+    assert json.loads(path.read_text()) == doc
+    out = gh(repo, "uninstall", "--agent", name, "--scope", "project")
+    assert out.returncode == 0, out.stderr
+    if theirs is None:
+        assert out.stdout == f"{name} (project): removed the file: {path}\n"
+        assert not path.exists()
+    else:
+        assert out.stdout == f"{name} (project): removed our hook: {path}\n"
+        assert json.loads(path.read_text()) == theirs
+    nothing = gh(repo, "uninstall", "--agent", name, "--scope", "project")
+    assert nothing.stdout == f"{name} (project): nothing to remove: {path}\n"
+
+
+def test_project_install_without_gentle_hook_on_path_says_so(repo: Path) -> None:
+    proc = gh(repo, "install", "--agent", "cursor", env=WITHOUT_GH)
+    assert proc.returncode == 0, proc.stderr
+    assert "note: gentle-hook is not on PATH here: the hook fails until it is" in proc.stdout
+    assert "gentle-hook record --from cursor" in (repo / ".cursor" / "hooks.json").read_text()
+
+
+def test_user_scope_pins_the_gentle_hook_it_was_installed_from(
+    repo: Path, isolated_git: Path
+) -> None:
+    home = isolated_git
+    proc = gh(repo, "install", "--agent", "claude-code", "--scope", "user", env=WITHOUT_GH)
+    assert proc.returncode == 0, proc.stderr
+    path = home / ".claude" / "settings.json"
+    program = os.path.join(BIN, "gentle-hook")
+    assert proc.stdout.splitlines() == [install_line("claude-code", "user", "added", path, program)]
+    hook = json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"][0]
+    assert hook == {"type": "command", "command": f"{program} record --from claude-code"}
+    # uninstall without --scope looks in both scopes
+    out = gh(repo, "uninstall", "--agent", "claude-code")
+    assert out.stdout.splitlines() == [
+        f"claude-code (project): nothing to remove: {repo / '.claude' / 'settings.json'}",
+        f"claude-code (user): removed our hook: {path}",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("name", "variable", "rel"),
+    [("codex", "CODEX_HOME", "hooks.json"), ("copilot", "COPILOT_HOME", "hooks/gentle-hooks.json")],
+)
+def test_user_scope_honours_the_runtimes_home_variable(
+    name: str, variable: str, rel: str, repo: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / variable.lower()
+    proc = gh(
+        repo, "install", "--agent", name, "--scope", "user", env={**WITH_GH, variable: str(home)}
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (home / rel).is_file()
+
+
+def test_user_scope_works_outside_a_repository(tmp_path: Path, isolated_git: Path) -> None:
+    proc = gh(tmp_path, "install", "--agent", "gemini-cli", "--scope", "user", env=WITH_GH)
+    assert proc.returncode == 0, proc.stderr
+    assert (isolated_git / ".gemini" / "settings.json").is_file()
+    project = gh(tmp_path, "install", "--agent", "gemini-cli", env=WITH_GH)
+    assert project.returncode == 2
+    assert "not a git repository" in project.stderr
+
+
+@pytest.mark.parametrize("content", ["// settings\n{}", "[1]", '{"hooks": []}'])
+def test_a_file_it_cannot_merge_is_left_untouched(content: str, repo: Path) -> None:
+    path = repo / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(content)
+    proc = gh(repo, "install", "--agent", "gemini-cli", env=WITH_GH)
+    assert proc.returncode == 2
+    assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
+    assert "nothing was changed" in proc.stderr
+    assert path.read_text() == content
+
+
+def test_aider_gets_its_documented_route_and_nothing_is_written(repo: Path) -> None:
+    before = sorted(p.name for p in repo.iterdir())
+    proc = gh(repo, "install", "--agent", "aider")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "aider: nothing installed: aider has no hook point (docs/agents/aider.md)"
+    assert any("git-commit-verify: true" in line for line in lines)
+    assert sorted(p.name for p in repo.iterdir()) == before
+
+
+def test_agent_excludes_the_git_hook_options(repo: Path) -> None:
+    proc = gh(repo, "install", "--agent", "codex", "-t", "pre-commit")
+    assert proc.returncode == 2
+    assert "--agent installs only the agent's hook" in proc.stderr
+
+
+# -- doctor ----------------------------------------------------------------------------------
+
+
+def doctor(repo: Path, env: dict[str, str]) -> tuple[int, dict[str, tuple[bool, str]]]:
+    proc = gh(repo, "doctor", "--json", env=env)
+    checks = json.loads(proc.stdout)["checks"]
+    return proc.returncode, {c["name"]: (c["ok"], c["detail"]) for c in checks}
+
+
+def test_doctor_reports_wired_and_reachable(repo: Path) -> None:
+    assert gh(repo, "install", "--agent", "codex", env=WITH_GH).returncode == 0
+    code, checks = doctor(repo, WITH_GH)
+    assert code == 0
+    assert checks["agent: codex"] == (
+        True,
+        f"recorder wired: {repo / '.codex' / 'hooks.json'} (project) -> "
+        f"{os.path.join(BIN, 'gentle-hook')}",
+    )
+    assert "agent: cursor" not in checks  # not used here: not reported
+
+
+def test_doctor_fails_a_recorder_whose_gentle_hook_is_gone(repo: Path) -> None:
+    path = repo / ".cursor" / "hooks.json"
+    path.parent.mkdir()
+    path.write_text(
+        json.dumps(
+            {
+                "version": 1,
+                "hooks": {
+                    "afterFileEdit": [{"command": "/gone/bin/gentle-hook record --from cursor"}]
+                },
+            }
+        )
+    )
+    code, checks = doctor(repo, WITH_GH)
+    assert code == 2
+    assert checks["agent: cursor"] == (
+        False,
+        f"wired in {path} (project), but '/gone/bin/gentle-hook record --from cursor' cannot "
+        "run: its gentle-hook is not found (reinstall: gentle-hook install --agent cursor)",
+    )
+    # a name PATH does not resolve fails the same way
+    assert gh(repo, "install", "--agent", "cursor", env=WITH_GH).returncode == 0
+    assert doctor(repo, WITH_GH)[1]["agent: cursor"][0] is True
+    assert doctor(repo, WITHOUT_GH)[1]["agent: cursor"][0] is False
+
+
+def test_doctor_reports_a_runtime_found_but_not_wired(repo: Path, isolated_git: Path) -> None:
+    (isolated_git / ".gemini").mkdir()
+    code, checks = doctor(repo, WITH_GH)
+    assert code == 0
+    assert checks["agent: gemini-cli"] == (
+        True,
+        f"found ({isolated_git / '.gemini'}) but not wired to record: gentle-hook install "
+        "--agent gemini-cli",
+    )
+
+
+def test_doctor_fails_a_configuration_it_cannot_read(repo: Path) -> None:
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text("{not json")
+    code, checks = doctor(repo, WITH_GH)
+    assert code == 2
+    ok, detail = checks["agent: claude-code"]
+    assert not ok and detail.startswith(f"{path} is not the hook's JSON")
+
+
+@pytest.mark.parametrize(("conf", "verdict"), [("", "skip"), ("git-commit-verify: true\n", "run")])
+def test_doctor_says_whether_aiders_commits_meet_the_gate(
+    conf: str, verdict: str, repo: Path
+) -> None:
+    (repo / ".aider.conf.yml").write_text(conf)
+    _, checks = doctor(repo, WITH_GH)
+    ok, detail = checks["agent: aider"]
+    assert ok and f"its commits {verdict} the commit gate" in detail

@@ -1,0 +1,418 @@
+"""Agent runtime decoders (SPEC §7 "Hooks"): each runtime's documented hook input
+(tests/fixtures/agents/, sources named there) decodes to its session, tool call, written
+paths, model and effort; the safe reader refuses what it must and never hangs."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gentle_hooks.agents import claude_code, codex, copilot, cursor, gemini_cli
+from gentle_hooks.agents.event import (
+    RuntimeEvent,
+    derived_call_id,
+    map_effort,
+    relative_paths,
+    writer_of,
+)
+from gentle_hooks.agents.patch import patch_paths
+from gentle_hooks.agents.payload import (
+    MAX_DEPTH,
+    json_depth,
+    load_object,
+    loads,
+    read_file,
+    read_stdin,
+)
+from gentle_hooks.agents.runtimes import DECODED, RUNTIMES, runtime
+from gentle_hooks.errors import UsageError
+from tests.agent_payloads import RUNTIMES as FIXTURE_RUNTIMES
+from tests.agent_payloads import materialize
+
+ROOT = Path("/work/tree")
+
+
+def decoded(name: str, tmp_path: Path, **override: object) -> RuntimeEvent:
+    data, _ = materialize(name, ROOT, tmp_path, **override)
+    decode = runtime(name).decode
+    assert decode is not None
+    return decode(data)
+
+
+def test_every_decoded_runtime_has_a_documented_fixture() -> None:
+    assert set(DECODED) == set(FIXTURE_RUNTIMES)
+
+
+@pytest.mark.parametrize("name", FIXTURE_RUNTIMES)
+def test_documented_payload_decodes(name: str, tmp_path: Path) -> None:
+    _, filled = materialize(name, ROOT, tmp_path)
+    expect = filled["expect"]
+    event = decoded(name, tmp_path)
+    assert event.source == name
+    assert event.writes is True
+    assert event.session_id == expect["session_id"]
+    assert event.model == expect["model"]
+    assert event.effort == expect["effort"]
+    assert list(relative_paths(str(ROOT), event.paths, event.cwd)) == expect["paths"]
+    if expect["tool_call_id"] == "derived":
+        assert event.tool_call_id is not None and event.tool_call_id.startswith("derived:")
+    else:
+        assert event.tool_call_id == expect["tool_call_id"]
+
+
+@pytest.mark.parametrize("name", ["gemini-cli", "cursor", "copilot"])
+def test_a_derived_call_id_is_stable_and_tells_events_apart(name: str, tmp_path: Path) -> None:
+    first = decoded(name, tmp_path).tool_call_id
+    assert decoded(name, tmp_path).tool_call_id == first  # the same payload again
+    stamp = {"gemini-cli": "timestamp", "cursor": "generation_id", "copilot": "timestamp"}[name]
+    other = decoded(name, tmp_path, **{stamp: "another"}).tool_call_id
+    assert other != first
+
+
+@pytest.mark.parametrize(
+    ("name", "field", "value"),
+    [
+        ("claude-code", "tool_name", "Bash"),
+        ("codex", "tool_name", "Bash"),
+        ("gemini-cli", "tool_name", "run_shell_command"),
+        ("cursor", "hook_event_name", "afterShellExecution"),
+        ("copilot", "toolName", "view"),
+    ],
+)
+def test_a_tool_that_writes_no_file_is_not_a_write(
+    name: str, field: str, value: str, tmp_path: Path
+) -> None:
+    assert decoded(name, tmp_path, **{field: value}).writes is False
+
+
+def test_claude_code_effort_may_be_a_plain_string(tmp_path: Path) -> None:
+    assert decoded("claude-code", tmp_path, effort="medium").effort == "medium"
+    assert decoded("claude-code", tmp_path, effort={"level": "max"}).effort == "unknown"
+    assert decoded("claude-code", tmp_path, effort=None).effort is None
+
+
+def test_claude_code_subagent_reports_its_own_model_never_the_parents(tmp_path: Path) -> None:
+    # the parent's transcript names claude-sonnet-4-5; the subagent's own file is absent
+    child = decoded("claude-code", tmp_path, agent_id="a1b2c3", agent_type="Explore")
+    assert (child.agent, child.model, child.effort) == ("a1b2c3", None, None)
+    own = tmp_path / "abc123" / "subagents" / "agent-a1b2c3.jsonl"
+    own.parent.mkdir(parents=True)
+    own.write_text(
+        json.dumps({"type": "assistant", "message": {"model": "claude-haiku-4-5"}}) + "\n"
+    )
+    child = decoded("claude-code", tmp_path, agent_id="a1b2c3", agent_type="Explore")
+    assert child.model == "claude-haiku-4-5"
+
+
+def test_claude_code_skips_synthetic_models_and_reads_the_newest(tmp_path: Path) -> None:
+    path = tmp_path / "t.jsonl"
+    lines = [
+        {"type": "assistant", "message": {"model": "claude-opus-4-1"}},
+        "not json at all",
+        {"type": "assistant", "message": {"model": "<synthetic>"}},
+    ]
+    path.write_text("".join((json.dumps(x) if isinstance(x, dict) else x) + "\n" for x in lines))
+    assert claude_code.model_from_transcript(str(path)) == "claude-opus-4-1"
+
+
+def test_codex_model_from_the_input_wins_and_none_effort_is_off(tmp_path: Path) -> None:
+    event = decoded("codex", tmp_path, model="gpt-5.1-codex")
+    assert (event.model, event.effort) == ("gpt-5.1-codex", "low")
+    _, filled = materialize("codex", ROOT, tmp_path)
+    other = tmp_path / "rollout.jsonl"
+    other.write_text(
+        json.dumps({"type": "turn_context", "payload": {"model": "o4-mini", "effort": "none"}})
+        + "\n"
+    )
+    payload = dict(filled["payload"], transcript_path=str(other))
+    event = codex.decode(json.dumps(payload).encode())
+    assert (event.model, event.effort) == ("gpt-5-codex", "off")
+    del payload["model"]
+    assert codex.decode(json.dumps(payload).encode()).model == "o4-mini"
+
+
+def test_codex_null_transcript_is_unknown_effort(tmp_path: Path) -> None:
+    event = decoded("codex", tmp_path, transcript_path=None)
+    assert (event.model, event.effort) == ("gpt-5-codex", None)
+
+
+def test_gemini_reads_an_older_whole_json_transcript(tmp_path: Path) -> None:
+    path = tmp_path / "session.json"
+    path.write_text(
+        json.dumps({"sessionId": "s", "messages": [{"type": "gemini", "model": "gemini-2.5-pro"}]})
+    )
+    assert gemini_cli.model_from_transcript(str(path)) == "gemini-2.5-pro"
+
+
+@pytest.mark.parametrize("placeholder", ["auto", "default", "Auto"])
+def test_cursor_auto_names_no_model(placeholder: str, tmp_path: Path) -> None:
+    assert decoded("cursor", tmp_path, model=placeholder).model is None
+
+
+def test_cursor_cwd_is_the_workspace_root_holding_the_file(tmp_path: Path) -> None:
+    roots = ["/elsewhere", str(ROOT)]
+    assert decoded("cursor", tmp_path, workspace_roots=roots).cwd == str(ROOT)
+    assert cursor.workspace_for(None, roots) == "/elsewhere"
+    assert cursor.workspace_for("/x/y", []) is None
+
+
+def test_copilot_reads_both_payload_shapes(tmp_path: Path) -> None:
+    camel = decoded("copilot", tmp_path)
+    pascal = copilot.decode(
+        json.dumps(
+            {
+                "hook_event_name": "PostToolUse",
+                "session_id": camel.session_id,
+                "timestamp": "2026-01-07T08:05:00Z",
+                "cwd": str(ROOT),
+                "tool_name": "create",
+                "tool_input": {"path": str(ROOT / "new.py"), "file_text": "x = 1\n"},
+                "tool_result": {"result_type": "success", "text_result_for_llm": "ok"},
+            }
+        ).encode()
+    )
+    assert (pascal.session_id, pascal.paths, pascal.writes) == (
+        camel.session_id,
+        (str(ROOT / "new.py"),),
+        True,
+    )
+    patched = decoded(
+        "copilot",
+        tmp_path,
+        toolName="apply_patch",
+        toolArgs="*** Begin Patch\n*** Add File: a.txt\n+a\n*** End Patch\n",
+    )
+    assert patched.paths == ("a.txt",)
+
+
+# -- the shared rules --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "table", "expected"),
+    [
+        ("HIGH", claude_code.EFFORTS, "high"),
+        ("xhigh", claude_code.EFFORTS, "xhigh"),
+        ("max", claude_code.EFFORTS, "unknown"),
+        ("none", codex.EFFORTS, "off"),
+        ("minimal", codex.EFFORTS, "minimal"),
+        ("  ", codex.EFFORTS, None),
+        (None, codex.EFFORTS, None),
+    ],
+)
+def test_map_effort(name: str | None, table: dict[str, str], expected: str | None) -> None:
+    assert map_effort(name, table) == expected
+
+
+def _event(model: str | None, effort: str | None) -> RuntimeEvent:
+    return RuntimeEvent("x", None, None, None, (), True, None, model, effort)
+
+
+@pytest.mark.parametrize(
+    ("flags", "env", "event", "expected"),
+    [
+        ((None, None), {}, (None, None), ("unknown", "unknown")),
+        ((None, None), {}, ("gpt-5", "high"), ("gpt-5", "high")),
+        ((None, None), {"GENTLE_WRITER_MODEL": "o4-mini"}, ("gpt-5", "high"), ("o4-mini", "high")),
+        (("m", "low"), {"GENTLE_WRITER_EFFORT": "high"}, ("gpt-5", "high"), ("m", "low")),
+        ((None, "loud"), {}, ("gpt-5", "high"), ("gpt-5", "unknown")),
+    ],
+)
+def test_writer_of_flags_then_environment_then_runtime(
+    flags: tuple[str | None, str | None],
+    env: dict[str, str],
+    event: tuple[str | None, str | None],
+    expected: tuple[str, str],
+) -> None:
+    assert writer_of(_event(*event), flags[0], flags[1], env) == expected
+
+
+def test_derived_call_id_is_canonical() -> None:
+    assert derived_call_id("a", {"x": 1, "y": 2}) == derived_call_id("a", {"y": 2, "x": 1})
+    assert derived_call_id("a", 1) != derived_call_id("a", 2)
+
+
+# -- apply_patch headers (ported as data: openai/codex codex-rs/apply-patch/
+# apply_patch_tool_instructions.md @ f6fda4c0393bf9d80758a52ef4f83dfac4cf4fd5) ------------
+
+PATCH_ROWS = [
+    ("*** Begin Patch\n*** Add File: hello.txt\n+Hello world\n*** End Patch", ("hello.txt",)),
+    (
+        "*** Begin Patch\n*** Update File: src/app.py\n*** Move to: src/main.py\n@@ def greet():\n"
+        '-print("Hi")\n+print("Hello, world!")\n*** Delete File: obsolete.txt\n*** End Patch',
+        ("src/app.py", "src/main.py", "obsolete.txt"),
+    ),
+    ("no envelope here", ()),
+    ("*** Update File: a\n*** Update File: a\n", ("a",)),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), PATCH_ROWS)
+def test_patch_paths(text: str, expected: tuple[str, ...]) -> None:
+    assert patch_paths(text) == expected
+
+
+@given(st.lists(st.text(alphabet="abc/._ -", min_size=1, max_size=12), max_size=6))
+def test_patch_paths_round_trip(names: list[str]) -> None:
+    kept = [n.strip() for n in names if n.strip()]
+    body = "".join(f"*** Update File: {n}\n@@\n-x\n+y\n" for n in kept)
+    assert patch_paths(f"*** Begin Patch\n{body}*** End Patch\n") == tuple(dict.fromkeys(kept))
+
+
+# -- the safe reader -----------------------------------------------------------------------
+
+
+def _nested(depth: int) -> object:
+    value: object = 0
+    for i in range(depth):
+        value = [value] if i % 2 else {"k": value}
+    return value
+
+
+@given(
+    st.recursive(
+        st.none() | st.integers() | st.text(), lambda c: st.lists(c) | st.dictionaries(st.text(), c)
+    )
+)
+def test_json_depth_matches_the_nesting(value: object) -> None:
+    def depth(v: object) -> int:
+        if isinstance(v, list):
+            return 1 + max((depth(x) for x in v), default=0)
+        if isinstance(v, dict):
+            return 1 + max((depth(x) for x in v.values()), default=0)
+        return 0
+
+    assert json_depth(json.dumps(value).encode()) == depth(value)
+
+
+def test_deep_json_is_refused_before_parsing() -> None:
+    assert isinstance(loads(json.dumps(_nested(MAX_DEPTH)).encode(), "x"), (list, dict))
+    with pytest.raises(UsageError, match=f"deeper than {MAX_DEPTH}"):
+        loads(b"[" * 100_000 + b"]" * 100_000, "record --from x: stdin")
+
+
+def test_brackets_inside_strings_do_not_count() -> None:
+    assert json_depth(json.dumps({"a": '[[[[{{{{\\"]]'}).encode()) == 1
+
+
+@given(st.binary(max_size=200))
+def test_any_bytes_give_an_object_or_one_usage_error(data: bytes) -> None:
+    try:
+        assert isinstance(load_object(data, "stdin"), dict)
+    except UsageError as exc:
+        assert "\n" not in exc.message
+
+
+@pytest.mark.parametrize("name", FIXTURE_RUNTIMES)
+@given(data=st.binary(max_size=120))
+def test_decoders_never_raise_anything_but_usage_error(name: str, data: bytes) -> None:
+    decode = runtime(name).decode
+    assert decode is not None
+    with contextlib.suppress(UsageError):
+        decode(data)
+
+
+@pytest.mark.parametrize("name", FIXTURE_RUNTIMES)
+@given(
+    value=st.dictionaries(
+        st.sampled_from(
+            [
+                "tool_name",
+                "toolName",
+                "tool_input",
+                "toolArgs",
+                "file_path",
+                "cwd",
+                "session_id",
+                "transcript_path",
+                "model",
+                "effort",
+                "workspace_roots",
+                "edits",
+            ]
+        ),
+        st.none() | st.integers() | st.text(max_size=5) | st.lists(st.text(max_size=3), max_size=2),
+    )
+)
+def test_decoders_accept_any_object_shape(name: str, value: dict[str, object]) -> None:
+    decode = runtime(name).decode
+    assert decode is not None
+    event = decode(json.dumps(value).encode())
+    assert event.source == name
+
+
+def test_read_file_refuses_a_fifo_without_hanging(tmp_path: Path) -> None:
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    start = time.monotonic()
+    assert read_file(str(fifo)) is None
+    assert claude_code.model_from_transcript(str(fifo)) is None
+    assert time.monotonic() - start < 2
+
+
+def test_read_file_refuses_directories_and_missing_files(tmp_path: Path) -> None:
+    assert read_file(str(tmp_path)) is None
+    assert read_file(str(tmp_path / "missing")) is None
+
+
+def test_read_file_reads_a_bounded_head_or_tail(tmp_path: Path) -> None:
+    path = tmp_path / "big"
+    path.write_bytes(b"a" * 10 + b"b" * 10)
+    assert read_file(str(path), limit=5) == b"aaaaa"
+    assert read_file(str(path), tail=True, limit=5) == b"bbbbb"
+
+
+def test_read_stdin_refuses_a_terminal() -> None:
+    import pty
+
+    main, child = pty.openpty()
+    try:
+        with os.fdopen(child, "rb", buffering=0) as fh, pytest.raises(UsageError, match="terminal"):
+            read_stdin("record --from x", fh)
+    finally:
+        os.close(main)
+
+
+def test_read_stdin_reads_a_pipe_to_its_end() -> None:
+    r, w = os.pipe()
+
+    def feed() -> None:
+        with os.fdopen(w, "wb") as out:
+            out.write(b'{"a": ')
+            out.flush()
+            time.sleep(0.05)
+            out.write(b"1}")
+
+    t = threading.Thread(target=feed)
+    t.start()
+    with os.fdopen(r, "rb", buffering=0) as fh:
+        assert read_stdin("x", fh) == b'{"a": 1}'
+    t.join()
+
+
+def test_read_stdin_gives_up_on_a_pipe_left_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gentle_hooks.agents import payload
+
+    monkeypatch.setattr(payload, "STDIN_SECONDS", 0.2)
+    r, w = os.pipe()
+    try:
+        with os.fdopen(r, "rb", buffering=0) as fh, pytest.raises(UsageError, match="stayed open"):
+            read_stdin("record --from x", fh)
+    finally:
+        os.close(w)
+
+
+def test_runtime_table_is_consistent() -> None:
+    assert len({r.name for r in RUNTIMES}) == len(RUNTIMES)
+    for r in RUNTIMES:
+        assert (r.decode is None) == (r.wiring is None) == bool(r.route)
+        assert r.doc == f"docs/agents/{r.name}.md"
+        assert (Path(__file__).parents[2] / r.doc).is_file(), r.doc

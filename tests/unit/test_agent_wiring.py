@@ -1,0 +1,213 @@
+"""Our hook entry in each runtime's configuration (SPEC §7 "Hooks"): the documented shape,
+merged into what is there, idempotent, and removed alone."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gentle_hooks.agents import wiring
+from gentle_hooks.agents.runtimes import RUNTIMES, record_command, runtime
+
+WIRED = tuple(r.name for r in RUNTIMES if r.wiring is not None)
+
+#: Each runtime's documented example, with our command in it: the shape ``add`` must write
+#: into an empty file. Sources: Claude Code settings "hooks" (code.claude.com/docs/en/hooks,
+#: "Structure"); Codex hooks.json (developers.openai.com/codex/hooks, "Configuration
+#: structure": event -> matcher group -> handlers); Gemini CLI settings.json
+#: (google-gemini/gemini-cli docs/hooks/index.md "Configuration schema"); Cursor
+#: hooks.json (pcomans/caruso reference/cursor_hooks.md "Configuration file"); Copilot
+#: (github/docs content/copilot/reference/hooks-reference.md "Command hooks").
+DOCUMENTED: dict[str, dict[str, Any]] = {
+    "claude-code": {
+        "hooks": {
+            "PostToolUse": [
+                {
+                    "matcher": "Write|Edit|MultiEdit|NotebookEdit",
+                    "hooks": [
+                        {"type": "command", "command": "gentle-hook record --from claude-code"}
+                    ],
+                }
+            ]
+        }
+    },
+    "codex": {
+        "hooks": {
+            "PostToolUse": [
+                {
+                    "matcher": "apply_patch",
+                    "hooks": [{"type": "command", "command": "gentle-hook record --from codex"}],
+                }
+            ]
+        }
+    },
+    "gemini-cli": {
+        "hooks": {
+            "AfterTool": [
+                {
+                    "matcher": "write_file|replace",
+                    "hooks": [
+                        {
+                            "name": "gentle-hooks-record",
+                            "type": "command",
+                            "command": "gentle-hook record --from gemini-cli",
+                        }
+                    ],
+                }
+            ]
+        }
+    },
+    "cursor": {
+        "version": 1,
+        "hooks": {"afterFileEdit": [{"command": "gentle-hook record --from cursor"}]},
+    },
+    "copilot": {
+        "version": 1,
+        "hooks": {
+            "postToolUse": [
+                {"type": "command", "timeoutSec": 30, "bash": "gentle-hook record --from copilot"}
+            ]
+        },
+    },
+}
+
+#: A user's configuration with other hooks and settings, per runtime.
+THEIRS: dict[str, dict[str, Any]] = {
+    "claude-code": {
+        "model": "opus",
+        "hooks": {
+            "PostToolUse": [
+                {
+                    "matcher": "Write|Edit|MultiEdit|NotebookEdit",
+                    "hooks": [{"type": "command", "command": "npx prettier --write"}],
+                }
+            ],
+            "Stop": [{"hooks": [{"type": "command", "command": "say done"}]}],
+        },
+    },
+    "codex": {
+        "hooks": {
+            "PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "log"}]}]
+        }
+    },
+    "gemini-cli": {"ui": {"theme": "dark"}, "hooks": {"BeforeTool": []}},
+    "cursor": {"version": 1, "hooks": {"afterFileEdit": [{"command": "./hooks/format.sh"}]}},
+    "copilot": {"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "echo hi"}]}},
+}
+
+
+@pytest.mark.parametrize("name", WIRED)
+def test_an_empty_file_gets_the_documented_shape(name: str) -> None:
+    doc, what = wiring.add({}, runtime(name), record_command(name))
+    assert (doc, what) == (DOCUMENTED[name], "added")
+
+
+@pytest.mark.parametrize("name", WIRED)
+def test_merge_keeps_everything_else_and_is_idempotent(name: str) -> None:
+    rt = runtime(name)
+    theirs = copy.deepcopy(THEIRS[name])
+    doc, what = wiring.add(theirs, rt, record_command(name))
+    assert what == "added"
+    assert theirs == THEIRS[name]  # the input is never changed
+    assert wiring.commands(doc, rt) == [record_command(name)]
+    again, what = wiring.add(doc, rt, record_command(name))
+    assert (again, what) == (doc, "unchanged")
+    removed, count = wiring.remove(doc, rt)
+    assert (removed, count) == (THEIRS[name], 1)
+
+
+def test_claude_code_joins_the_group_with_its_matcher() -> None:
+    rt = runtime("claude-code")
+    doc, _ = wiring.add(THEIRS["claude-code"], rt, record_command("claude-code"))
+    post = doc["hooks"]["PostToolUse"]
+    assert len(post) == 1
+    assert [h["command"] for h in post[0]["hooks"]] == [
+        "npx prettier --write",
+        "gentle-hook record --from claude-code",
+    ]
+
+
+def test_a_moved_gentle_hook_is_updated_in_place_and_a_duplicate_dropped() -> None:
+    rt = runtime("cursor")
+    doc = {
+        "version": 1,
+        "hooks": {
+            "afterFileEdit": [
+                {"command": "/old/venv/bin/gentle-hook record --from cursor"},
+                {"command": "./format.sh"},
+                {"command": "gentle-hook record --from cursor"},
+            ]
+        },
+    }
+    new, what = wiring.add(doc, rt, "/new/bin/gentle-hook record --from cursor")
+    assert what == "updated"
+    assert new["hooks"]["afterFileEdit"] == [
+        {"command": "/new/bin/gentle-hook record --from cursor"},
+        {"command": "./format.sh"},
+    ]
+
+
+@pytest.mark.parametrize(
+    ("command", "ours"),
+    [
+        ("gentle-hook record --from cursor", True),
+        ("'/a b/gentle-hook' record --from cursor", True),
+        ("/v/bin/gentle-hook --quiet record --from cursor", True),
+        ("gentle-hook record --from codex", False),
+        ("other record --from cursor", False),
+        ("echo gentle-hook record --from cursor", False),
+        ("gentle-hook record --from 'unterminated", False),
+        (None, False),
+    ],
+)
+def test_is_ours(command: object, ours: bool) -> None:
+    assert wiring.is_ours(command, "cursor") is ours
+
+
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        ({"hooks": []}, '"hooks" is not a JSON object'),
+        ({"hooks": {"PostToolUse": {}}}, "is not a JSON array"),
+    ],
+)
+def test_a_misshapen_document_is_refused(doc: dict[str, Any], message: str) -> None:
+    with pytest.raises(wiring.ShapeError, match=message):
+        wiring.add(doc, runtime("claude-code"), record_command("claude-code"))
+
+
+def test_remove_touches_nothing_when_ours_is_absent() -> None:
+    for name in WIRED:
+        assert wiring.remove(THEIRS[name], runtime(name)) == (THEIRS[name], 0)
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=4),
+    lambda c: st.lists(c, max_size=3) | st.dictionaries(st.text(max_size=4), c, max_size=3),
+    max_leaves=8,
+)
+
+
+@pytest.mark.parametrize("name", WIRED)
+@given(
+    other=st.dictionaries(
+        st.text(min_size=1, max_size=6).filter(lambda k: k not in ("hooks", "version")),
+        _json,
+        max_size=4,
+    )
+)
+def test_add_then_remove_restores_any_document(name: str, other: dict[str, Any]) -> None:
+    rt = runtime(name)
+    doc = json.loads(json.dumps(other))
+    added, _ = wiring.add(doc, rt, record_command(name))
+    restored, count = wiring.remove(added, rt)
+    assert count == 1
+    expected = dict(doc)
+    if rt.wiring is not None and rt.wiring.version is not None:
+        expected = {"version": rt.wiring.version, **expected}
+    assert restored == expected
