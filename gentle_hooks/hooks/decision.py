@@ -52,7 +52,7 @@ def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
 
 
 def _candidate(v: Verdict) -> dict[str, object]:
-    from gentle_hooks.report.fixes import command, first_command, reason
+    from gentle_hooks.report.fixes import command, first_command, reason, report_prefix
 
     label, target, r, fix_note = v
     cand, plan, d = r.candidate, r.plan, r.decision
@@ -61,7 +61,11 @@ def _candidate(v: Verdict) -> dict[str, object]:
         first = first_command(s, r.binding)
         run = [first] if first is not None else []
         run.append(command(s, r.binding))
-        missing.append({"what": s.what.value, "why": reason(s), "run": run})
+        item: dict[str, object] = {"what": s.what.value, "why": reason(s), "run": run}
+        prefix = report_prefix(s, r.binding)
+        if prefix is not None:  # the writer's test command goes after it, before "run"
+            item["report_prefix"] = prefix
+        missing.append(item)
     return {
         "label": label,
         "target": target,

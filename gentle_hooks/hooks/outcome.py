@@ -22,7 +22,14 @@ from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import OverrideRecord
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.report.fixes import NO_RECEIPT, command, first_command, reason
+from gentle_hooks.report.fixes import (
+    NO_RECEIPT,
+    PREFIX_NOTE,
+    command,
+    first_command,
+    reason,
+    report_prefix,
+)
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import AssessResult
 from gentle_hooks.values.binding import Binding
@@ -85,6 +92,10 @@ def block_lines(j: Judged) -> list[str]:
         first = first_command(s, r.binding)
         if first is not None:
             lines.append(f"  first: {first}  ({NO_RECEIPT})")
+        prefix = report_prefix(s, r.binding)
+        if prefix is not None:
+            lines.append(f"  first: {PREFIX_NOTE}  ({NO_RECEIPT})")
+            lines.append(f"  prefix: {prefix}")
         lines.append(
             f"  run: {command(s, r.binding)}" + (f"  [{j.fix_note}]" if j.fix_note else "")
         )

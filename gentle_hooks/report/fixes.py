@@ -110,12 +110,11 @@ def command(s: Shortfall, binding: Binding) -> str:
 
 def first_command(s: Shortfall, binding: Binding) -> str | None:
     """What to run before :func:`command`: the writer's report, when a spot check is
-    missing and no report that counts is recorded for the candidate; else None.
-
-    The command is runnable as printed when the report to make is known: the first declared
-    verification command, else the command of a receipt that reported failure (reported
-    again once the change is fixed). Otherwise no command can be named, and the text says
-    where the writer's own test command goes (no placeholder stands in its place).
+    missing, no report that counts is recorded for the candidate, and the report to make is
+    known — the first declared verification command, else the command of a receipt that
+    reported failure (reported again once the change is fixed). None otherwise: then
+    :func:`report_prefix` gives the words the writer's own test command follows (no
+    placeholder ever stands in a command).
     """
     if not (isinstance(s, SpotCheckShortfall) and s.no_receipt):
         return None
@@ -125,10 +124,25 @@ def first_command(s: Shortfall, binding: Binding) -> str | None:
     failed = [r for r in s.refused if r.standing.row == "S-failed"]
     if failed:
         return f"gentle-hook receipt run{flags} -- {runnable(failed[-1].command)}"
-    return (
-        f"the writer runs the command that tests the change after 'gentle-hook receipt "
-        f"run{flags} --' (declare it in verification.commands to have it named here)"
-    )
+    return None
+
+
+def report_prefix(s: Shortfall, binding: Binding) -> str | None:
+    """When a report must be made first and no command can be named for it: the command
+    the writer's own test command follows (``gentle-hook receipt run --staged --``), printed
+    on its own labelled line; else None."""
+    if not (isinstance(s, SpotCheckShortfall) and s.no_receipt):
+        return None
+    if first_command(s, binding) is not None:
+        return None
+    return f"gentle-hook receipt run{binding_flags(binding)} --"
+
+
+#: Says what the ``prefix:`` line is for (the line itself is only the command's words).
+PREFIX_NOTE = (
+    "the writer reports the command that tests this change: that command, after the words "
+    "on the prefix line (declare verification.commands to have it named here)"
+)
 
 
 def runnable(command: str) -> str:
@@ -187,5 +201,11 @@ def receipt_hints(shortfalls: Sequence[Shortfall], binding: Binding) -> list[str
             return [
                 "no receipt that counts is recorded for this candidate: the writer reports a "
                 f"command first: {first}"
+            ]
+        prefix = report_prefix(s, binding)
+        if prefix is not None:
+            return [
+                "no receipt that counts is recorded for this candidate: the writer reports the "
+                f"command that tests the change after: {prefix}"
             ]
     return []

@@ -76,12 +76,12 @@ def test_edit_blocked_printed_fix_passes(name: str, native: World, tmp_path: Pat
     assert blocked.said[0] == (
         f"{PREFIX}BLOCKED the staged change: delegated (writer content ({profile}) in src/app.py)"
     )
-    first = printed(blocked.said, "first")
-    assert first == "gentle-hook receipt run --staged -- <test command>"
+    prefix = printed(blocked.said, "prefix")
+    assert prefix == "gentle-hook receipt run --staged --"
     fix = printed(blocked.said, "run")
     assert fix == "gentle-hook spot-check --staged"
-    # the writer's report (its test command in the placeholder), then the fix as printed
-    report = w.run(["sh", "-c", first.replace("<test command>", shlex.join(CHECK))], env=PATH)
+    # the writer's report (its test command after the printed prefix), then the fix as printed
+    report = w.run(["sh", "-c", f"{prefix} {shlex.join(CHECK)}"], env=PATH)
     assert report.code == 0, report
     spot = w.run(["sh", "-c", fix], env=PATH)
     assert spot.code == 0, spot
@@ -118,10 +118,8 @@ def test_json_format_prints_the_decision_as_one_object(native: World, tmp_path: 
         {
             "what": "spot-check",
             "why": "no spot check for this candidate (required in every tier; plan risk medium)",
-            "run": [
-                "gentle-hook receipt run --staged -- <test command>",
-                "gentle-hook spot-check --staged",
-            ],
+            "run": ["gentle-hook spot-check --staged"],
+            "report_prefix": "gentle-hook receipt run --staged --",
         }
     ]
     assert decision["lines"][0].startswith("BLOCKED the staged change")

@@ -30,6 +30,7 @@ from gentle_hooks.report.fixes import (
     reason,
     reasons,
     receipt_hints,
+    report_prefix,
 )
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
@@ -227,8 +228,7 @@ def test_reason(shortfall: Shortfall, text: str) -> None:
         pytest.param(SPOT, None, id="spot-check-with-report"),
         pytest.param(
             SpotCheckShortfall(risk=PlanRisk.MEDIUM, no_receipt=True),
-            "the writer runs the command that tests the change after 'gentle-hook receipt "
-            "run{f} --' (declare it in verification.commands to have it named here)",
+            None,
             id="spot-check-without-report",
         ),
         pytest.param(
@@ -260,14 +260,30 @@ def test_first_command(
     want = None if first is None else first.format(f=flags)
     assert first_command(shortfall, binding) == want
     hints = receipt_hints([VERIFIER, shortfall], binding)
-    assert hints == (
-        []
-        if want is None
-        else [
+    if want is not None:
+        assert hints == [
             "no receipt that counts is recorded for this candidate: the writer reports a command "
             f"first: {want}"
         ]
-    )
+    elif report_prefix(shortfall, binding) is not None:
+        assert hints[0].endswith(f"after: gentle-hook receipt run{flags} --")
+    else:
+        assert hints == []
+
+
+@pytest.mark.parametrize(("binding", "flags"), BINDINGS)
+def test_with_no_command_to_name_the_prefix_goes_on_its_own_line(
+    binding: Binding, flags: str
+) -> None:
+    unknown = SpotCheckShortfall(risk=PlanRisk.MEDIUM, no_receipt=True)
+    assert report_prefix(unknown, binding) == f"gentle-hook receipt run{flags} --"
+    declared = SpotCheckShortfall(risk=PlanRisk.MEDIUM, no_receipt=True, declared=("make",))
+    assert report_prefix(declared, binding) is None
+    assert report_prefix(SPOT, binding) is None
+    assert receipt_hints([unknown], binding) == [
+        "no receipt that counts is recorded for this candidate: the writer reports the command "
+        f"that tests the change after: gentle-hook receipt run{flags} --"
+    ]
 
 
 def test_lists_keep_the_shortfalls_order() -> None:
