@@ -1,7 +1,7 @@
 """Entry point: ``main(argv) -> int`` and the exit-code contract (SPEC §7 "Exit codes").
 
 Room ``main``. Imports nothing heavy at module level: the hook pass path decides
-before click, pydantic or pygit2 are imported. Click runs with ``standalone_mode=False``
+before click or pydantic is imported. Click runs with ``standalone_mode=False``
 because standalone mode throws away the command's return value; the exit code is set here.
 
 0 allowed/informational, 1 blocked, 2 usage/input/config/store, 3 unexpected (traceback to
@@ -20,6 +20,7 @@ from gentle_hooks.errors import (
     EXIT_UNEXPECTED,
     GentleError,
 )
+from gentle_hooks.git.probe import forget as forget_probes
 
 TYPE_CHECKING = False  # typing costs ~10 ms to import; the hook path avoids it
 if TYPE_CHECKING:
@@ -56,6 +57,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     usage errors exit 2; anything else is logged with its traceback and exits 3.
     """
     args = list(sys.argv[1:] if argv is None else argv)
+    forget_probes()  # a run answers from what git says now, not a previous run's memo
     try:
         if args[:1] == ["hook"]:
             # The hook path: decided with the standard library before click is imported.

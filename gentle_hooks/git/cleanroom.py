@@ -23,8 +23,6 @@ Children working in a room get :func:`~gentle_hooks.git.process.scrubbed_env`: a
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.errors import GitError
@@ -115,9 +113,13 @@ class CleanRooms(RepositoryCore):
         index = os.path.join(dest, ".git", "index")
         if not os.path.isfile(index):
             raise GitError(f"{dest}: not a clean room (no .git/index)")
+        import tempfile  # off the gates: only a clean room needs a scratch index
+
         fd, tmp = tempfile.mkstemp(prefix="gentle-room-index-")
         os.close(fd)
         try:
+            import shutil  # off the gates: only a clean room copies an index
+
             shutil.copy2(index, tmp)
             env = {"GIT_INDEX_FILE": tmp}
             _room_git(dest, ["add", "-A", "--", ":/"], env=env)

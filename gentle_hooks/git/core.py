@@ -14,6 +14,7 @@ import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 
 from gentle_hooks.errors import GitError
+from gentle_hooks.git.probe import WHERE_ARGS, asked_where
 from gentle_hooks.git.process import REPO_ENV_VARS, run_git, scrubbed_env
 from gentle_hooks.values.candidate import EMPTY_TREES
 from gentle_hooks.values.frozen import frozen
@@ -262,27 +263,22 @@ def is_full_id(name: str) -> bool:
 
 
 def probe_paths(start: str, env: Mapping[str, str]) -> RepoPaths | None:
-    proc = run_git(
-        [
-            "rev-parse",
-            "--is-bare-repository",
-            "--is-shallow-repository",
-            "--show-object-format",
-            "--path-format=absolute",
-            "--git-dir",
-            "--git-common-dir",
-            "--git-path",
-            "index",
-            "--show-toplevel",
-        ],
-        start,
-        env,
-    )
-    lines = proc.stdout.decode("utf-8", "surrogateescape").split("\n")
+    """Where the repository containing ``start`` lives, as git says with ``env``; None
+    outside a repository. A hook's probe that already asked is not asked again.
+
+    Raises:
+        GitError: git is not on PATH.
+    """
+    asked = asked_where(start, env)
+    if asked is None:
+        proc = run_git(list(WHERE_ARGS), start, env)
+        asked = (proc.returncode, proc.stdout)
+    returncode, stdout = asked
+    lines = stdout.decode("utf-8", "surrogateescape").split("\n")
     if len(lines) < 6 or lines[0] not in ("true", "false"):
         return None
     bare = lines[0] == "true"
-    toplevel = lines[6] if proc.returncode == 0 and len(lines) > 6 and lines[6] else None
+    toplevel = lines[6] if returncode == 0 and len(lines) > 6 and lines[6] else None
     return RepoPaths(
         toplevel=None if bare else toplevel,
         git_dir=lines[3],

@@ -100,6 +100,23 @@ class Deltas(Refs):
         by_pair = dict(zip(todo, (parse_raw(c) for c in chunks), strict=True))
         return [by_pair.get(p, []) for p in pairs]
 
+    def staged_delta(self) -> list[BlobChange] | None:
+        """What the index git hands a hook changes against ``HEAD``, path by path (the
+        same question the hook's probe asked, answered once per process); None when
+        ``HEAD`` is unborn.
+
+        Raises:
+            GitError: git's output does not read as a raw diff.
+        """
+        from gentle_hooks.git.probe import asked_staged_raw
+
+        known, raw = asked_staged_raw(self.env, self.paths.toplevel)
+        if not known:
+            args = ["diff-index", "--cached", "--raw", "-z", "--no-abbrev", "--no-renames"]
+            proc = self.run([*args, "--ignore-submodules=none", "HEAD", "--"], ok=(0, 128))
+            raw = proc.stdout if proc.returncode == 0 else None
+        return None if raw is None else parse_raw(raw)
+
     def blobs_in(self, tree: str, paths: Iterable[str]) -> dict[str, str]:
         """The blob id of each of ``paths`` in ``tree`` (paths absent there, or holding a
         submodule commit, are left out)."""

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gentle_hooks.git.blobsearch import BlobSearch
 from gentle_hooks.git.core import is_full_id
 from gentle_hooks.git.refs import Refs
 from gentle_hooks.values.frozen import frozen
+
+TYPE_CHECKING = False  # the blob search starts threads; the gates import it on demand
+if TYPE_CHECKING:
+    from gentle_hooks.git.blobsearch import BlobSearch
 
 
 class Objects(Refs):
@@ -41,6 +44,8 @@ class Objects(Refs):
     def search_blobs(self, needles: Sequence[bytes], prefix: bytes) -> BlobSearch:
         """A :class:`BlobSearch` in this repository: which blobs hold one of ``needles`` or
         start with ``prefix``."""
+        from gentle_hooks.git.blobsearch import BlobSearch  # threads: off the gates' path
+
         return BlobSearch(self, needles, prefix)
 
     def read_path(self, commit: str, path: str) -> bytes | None:

@@ -65,25 +65,107 @@ def capture(argv: Sequence[str], env: Mapping[str, str]) -> tuple[int, bytes]:
     return os.waitstatus_to_exitcode(status), b"".join(chunks)
 
 
+#: The ``rev-parse`` that says where a repository is. :func:`locate` and the repository
+#: object (:func:`gentle_hooks.git.core.probe_paths`) ask it with the same words, so a hook
+#: that goes on to open the repository asks git once.
+WHERE_ARGS = (
+    "rev-parse",
+    "--is-bare-repository",
+    "--is-shallow-repository",
+    "--show-object-format",
+    "--path-format=absolute",
+    "--git-dir",
+    "--git-common-dir",
+    "--git-path",
+    "index",
+    "--show-toplevel",
+)
+
+#: :data:`WHERE_ARGS` answers per (directory, git variables): (exit code, stdout).
+_WHERE: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[int, bytes]] = {}
+
+
+def _where_key(env: Mapping[str, str]) -> tuple[str, tuple[tuple[str, str], ...]]:
+    return os.getcwd(), tuple(sorted((k, v) for k, v in env.items() if k.startswith("GIT_")))
+
+
+def forget() -> None:
+    """Drop every answer this module remembers (a new command run asks git afresh)."""
+    _WHERE.clear()
+    _STAGED_RAW.clear()
+
+
+def asked_where(start: str, env: Mapping[str, str]) -> tuple[int, bytes] | None:
+    """What :data:`WHERE_ARGS` answered in this process for ``start`` (the current
+    directory) with the same git variables; None when it was not asked."""
+    if os.path.realpath(start) != os.path.realpath(os.getcwd()):
+        return None
+    return _WHERE.get(_where_key(env))
+
+
 def locate(env: Mapping[str, str]) -> Where | None:
     """The work tree root and common git dir in one git process (honours the hook's env);
     None outside a repository."""
-    _, out = capture(
-        [
-            "git",
-            "rev-parse",
-            "--path-format=absolute",
-            "--git-common-dir",
-            "--is-bare-repository",
-            "--show-toplevel",
-        ],
-        env,
-    )
-    lines = out.decode("utf-8", "surrogateescape").split("\n")
-    if len(lines) < 2 or lines[1] not in ("true", "false"):
+    key = _where_key(env)
+    if key not in _WHERE:
+        _WHERE[key] = capture(["git", *WHERE_ARGS], env)
+    lines = _WHERE[key][1].decode("utf-8", "surrogateescape").split("\n")
+    if len(lines) < 6 or lines[0] not in ("true", "false"):
         return None
-    root = lines[2] if lines[1] == "false" and len(lines) > 2 and lines[2] else None
-    return Where(root, lines[0])
+    root = lines[6] if lines[0] == "false" and len(lines) > 6 and lines[6] else None
+    return Where(root, os.path.normpath(lines[4]))
+
+
+#: ``diff-index --cached --raw`` output per (directory, index, git dir): the commit gate's
+#: probe and the gate itself run in one process and ask the same question.
+_STAGED_RAW: dict[tuple[str, str | None, str | None], bytes | None] = {}
+
+
+def _staged_key(env: Mapping[str, str]) -> tuple[str, str | None, str | None]:
+    """The memo key of :func:`staged_raw`: a relative ``GIT_INDEX_FILE`` (as git hands a
+    hook) and the absolute one the repository object passes on name the same index."""
+    cwd = os.getcwd()
+    index = env.get("GIT_INDEX_FILE")
+    return cwd, os.path.join(cwd, index) if index else None, env.get("GIT_DIR")
+
+
+def staged_raw(env: Mapping[str, str]) -> bytes | None:
+    """``git diff-index --cached --raw -z --no-renames HEAD`` for the index git hands the
+    hook (asked once per process), or None when ``HEAD`` is unborn.
+
+    Raises:
+        UsageError: git is not on PATH.
+    """
+    key = _staged_key(env)
+    if key not in _STAGED_RAW:
+        rc, out = capture(
+            [
+                "git",
+                "diff-index",
+                "--cached",
+                "--raw",
+                "-z",
+                "--no-abbrev",
+                "--no-renames",
+                "--ignore-submodules=none",
+                "HEAD",
+                "--",
+            ],
+            env,
+        )
+        _STAGED_RAW[key] = out if rc == 0 else None
+    return _STAGED_RAW[key]
+
+
+def asked_staged_raw(env: Mapping[str, str], root: str | None) -> tuple[bool, bytes | None]:
+    """What :func:`staged_raw` answered in this process for a hook running at ``root``
+    with this environment: (asked, its answer); (False, None) when it was not asked here."""
+    key = _staged_key(env)
+    if root is None or os.path.realpath(key[0]) != os.path.realpath(root):
+        return False, None
+    if key not in _STAGED_RAW:
+        return False, None
+    return True, _STAGED_RAW[key]
 
 
 def staged_paths(env: Mapping[str, str]) -> list[str]:
@@ -93,13 +175,12 @@ def staged_paths(env: Mapping[str, str]) -> list[str]:
     Raises:
         UsageError: git is not on PATH.
     """
-    rc, out = capture(
-        ["git", "diff-index", "--cached", "--name-only", "-z", "--no-renames", "HEAD", "--"],
-        env,
-    )
-    if rc != 0:  # no HEAD yet: the first commit adds everything staged
-        rc, out = capture(["git", "ls-files", "--cached", "-z"], env)
-    return [os.fsdecode(p) for p in out.split(b"\0") if p]
+    raw = staged_raw(env)
+    if raw is None:  # no HEAD yet: the first commit adds everything staged
+        _, out = capture(["git", "ls-files", "--cached", "-z"], env)
+        return [os.fsdecode(p) for p in out.split(b"\0") if p]
+    fields = raw.split(b"\0")
+    return [os.fsdecode(p) for p in fields[1::2] if p]
 
 
 def head_paths(env: Mapping[str, str]) -> list[str]:
@@ -149,8 +230,9 @@ _VALUED = {
 
 
 def amend_flag() -> bool | None:
-    """Whether the ``git commit`` running this hook was given ``--amend``; None when that
-    cannot be known (no ``git commit`` process above this one, or no ``/proc``).
+    """Whether the ``git commit`` running this hook was given ``--amend``: False too when
+    no ``git commit`` process runs above this one; None when that cannot be known (no
+    ``/proc``, an ancestor gone, or the chain deeper than looked).
 
     git tells a hook it amends only through prepare-commit-msg's source ``commit`` (and not
     for ``--amend -m``); the process's own arguments say it for every hook. A message that
@@ -165,8 +247,9 @@ def amend_flag() -> bool | None:
 
 def _git_commit_argv() -> list[bytes] | None:
     """The arguments after ``commit`` of the nearest ``git commit`` process above this one
-    (through the hook script and the pre-commit framework), or None where ``/proc`` does
-    not say."""
+    (through the hook script and the pre-commit framework); empty when the chain up to init
+    holds no ``git commit``; None where ``/proc`` does not tell (absent, an ancestor gone,
+    or more than six levels up)."""
     pid = os.getppid()
     for _ in range(6):
         try:
@@ -180,6 +263,6 @@ def _git_commit_argv() -> list[bytes] | None:
             return argv[argv.index(b"commit") + 1 :]
         parent = stat.rsplit(b")", 1)[-1].split()
         if len(parent) < 2 or not parent[1].isdigit() or int(parent[1]) <= 1:
-            return None
+            return []  # up to init with no git commit: not an amend
         pid = int(parent[1])
     return None

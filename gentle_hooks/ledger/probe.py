@@ -21,6 +21,7 @@ from gentle_hooks.ledger.location import ledger_path
 TYPE_CHECKING = False  # importing typing costs ~10 ms; annotations are strings here
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
+    from typing import Any
 
 _LIVE = "state IN ('open', 'taken')"
 
@@ -39,22 +40,26 @@ def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) ->
     path = ledger_path(common_dir)
     if not os.path.lexists(path):
         return False
-    anything = _query(path, f"SELECT 1 FROM writer_entry WHERE {_LIVE} LIMIT 1", ())
-    if anything is None:
-        return _through_store(path, paths)
-    if not anything:
-        return False
-    wanted = list(paths())
-    for start in range(0, len(wanted), 500):
-        chunk = wanted[start : start + 500]
-        marks = ", ".join("?" for _ in chunk)
-        sql = f"SELECT 1 FROM writer_entry WHERE {_LIVE} AND path IN ({marks}) LIMIT 1"
-        found = _query(path, sql, chunk)
-        if found is None:
+    queries = _Queries(path)
+    try:
+        anything = queries.found(f"SELECT 1 FROM writer_entry WHERE {_LIVE} LIMIT 1", ())
+        if anything is None:
             return _through_store(path, paths)
-        if found:
-            return True
-    return False
+        if not anything:
+            return False
+        wanted = list(paths())
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ", ".join("?" for _ in chunk)
+            sql = f"SELECT 1 FROM writer_entry WHERE {_LIVE} AND path IN ({marks}) LIMIT 1"
+            found = queries.found(sql, chunk)
+            if found is None:
+                return _through_store(path, paths)
+            if found:
+                return True
+        return False
+    finally:
+        queries.close()
 
 
 def escalation_waiting(common_dir: str, root: str) -> bool:
@@ -83,26 +88,56 @@ def ledger_exists(common_dir: str) -> bool:
 
 
 def _query(path: str, sql: str, params: Sequence[str]) -> bool | None:
-    """Whether ``sql`` finds a row, read-only, after checking that the schema version and
-    ``quick_check`` are what this code knows; None when the ledger cannot be read this way."""
-    import sqlite3
-
-    from gentle_hooks.ledger.schema import SCHEMA_VERSION
-
-    if not os.path.isfile(path) or os.path.getsize(path) == 0:
-        return None
+    """Whether ``sql`` finds a row (see :class:`_Queries`); None when the ledger cannot be
+    read this way."""
+    queries = _Queries(path)
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        return queries.found(sql, params)
+    finally:
+        queries.close()
+
+
+class _Queries:
+    """Read-only questions to one ledger file over one connection, asked only after the
+    schema version and ``quick_check`` are what this code knows (checked once)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.conn: Any = None  # sqlite3.Connection once opened and checked
+        self.usable: bool | None = None  # None: not yet opened
+
+    def found(self, sql: str, params: Sequence[str]) -> bool | None:
+        """Whether ``sql`` finds a row; None when the ledger cannot be read this way."""
+        import sqlite3
+
+        if self.usable is None:
+            self.usable = self._open()
+        if not self.usable:
+            return None
         try:
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            check = conn.execute("PRAGMA quick_check(1)").fetchone()[0]
-            if version != SCHEMA_VERSION or check != "ok":
-                return None
-            return conn.execute(sql, params).fetchone() is not None
-        finally:
-            conn.close()
-    except (sqlite3.Error, OSError):
-        return None
+            return self.conn.execute(sql, params).fetchone() is not None
+        except sqlite3.Error:
+            return None
+
+    def _open(self) -> bool:
+        import sqlite3
+
+        from gentle_hooks.ledger.schema import SCHEMA_VERSION
+
+        if not os.path.isfile(self.path) or os.path.getsize(self.path) == 0:
+            return False
+        try:
+            self.conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
+            version = self.conn.execute("PRAGMA user_version").fetchone()[0]
+            check = self.conn.execute("PRAGMA quick_check(1)").fetchone()[0]
+        except (sqlite3.Error, OSError):
+            return False
+        return bool(version == SCHEMA_VERSION and check == "ok")
+
+    def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            self.conn = None
 
 
 def _through_store(path: str, paths: Callable[[], Sequence[str]]) -> bool:

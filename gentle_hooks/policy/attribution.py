@@ -30,9 +30,9 @@ lone keyword (``else:``, ``return``) never attribute.
 
 from __future__ import annotations
 
-import hashlib
 import re
 
+from gentle_hooks.values.digest import blake2b_hex
 from gentle_hooks.values.frozen import frozen
 
 #: Letters, digits or underscores a line needs to say who wrote it...
@@ -67,7 +67,7 @@ def line_key(line: bytes) -> str | None:
         return None
     if len(words) == 1 and len(words[0]) <= MAX_COMMON_WORD:
         return None
-    return hashlib.blake2b(stripped, digest_size=8).hexdigest()
+    return blake2b_hex(stripped, 8)
 
 
 def line_keys(data: bytes | None) -> frozenset[str]:

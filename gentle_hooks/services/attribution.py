@@ -242,6 +242,10 @@ def delivery_changes(repo: Repository, cand: Candidate, *, amend: bool = False) 
         infos = repo.read_commits([cand.head])
         return commit_changes(repo, infos)[cand.head] if infos else []
     parent = cand.head
+    if cand.projection is Projection.STAGED and not amend and parent is not None:
+        found = repo.staged_delta()  # the hook's own index against HEAD, asked once
+        if found is not None:
+            return found
     if amend and parent is not None:
         infos = repo.read_commits([parent])
         parent = infos[0].parents[0] if infos and infos[0].parents else None

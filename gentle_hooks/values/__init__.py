@@ -6,5 +6,7 @@ Room ``values``. Standard library only; no I/O, no clock, no environment.
   import the hook pass path cannot afford), with ``replace``, ``fields`` and ``asdict``.
 * :mod:`.candidate` — a candidate (base tree, candidate tree), its projection, its
   ``sha256:`` identity, the base resolution and per-path diff stats.
+* :mod:`.digest` — SHA-256 and BLAKE2b hex digests from the interpreter's built-in
+  modules (no OpenSSL load on the hook path).
 * :mod:`.binding` — which candidate a command binds to (snapshot, staged, committed).
 """

@@ -10,9 +10,9 @@ guarantees. Pydantic models sit at the JSON boundary (:mod:`gentle_hooks.report.
 
 from __future__ import annotations
 
-import hashlib
 from enum import Enum
 
+from gentle_hooks.values.digest import sha256_hex
 from gentle_hooks.values.frozen import frozen
 
 #: Version tag of the canonical identity encoding; bump it and every identity changes.
@@ -61,7 +61,7 @@ def candidate_identity(base_tree: str, candidate_tree: str) -> str:
         base_tree.encode("ascii"),
         candidate_tree.encode("ascii"),
     )
-    return "sha256:" + hashlib.sha256(payload).hexdigest()
+    return "sha256:" + sha256_hex(payload)
 
 
 @frozen
