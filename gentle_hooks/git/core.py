@@ -259,6 +259,7 @@ def _canonical_key(key: str) -> str:
 
 
 def is_full_id(name: str) -> bool:
+    """Whether ``name`` is a whole object id: 40 (SHA-1) or 64 (SHA-256) lowercase hex."""
     return len(name) in (40, 64) and not name.strip("0123456789abcdef")
 
 

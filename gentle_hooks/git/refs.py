@@ -57,13 +57,6 @@ class Refs(RepositoryCore):
         )
         return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
 
-    def origin_head(self) -> str | None:
-        """The remote default branch, ``origin/HEAD``'s target (``origin/main``), or None."""
-        proc = self.run(
-            ["symbolic-ref", "-q", "--short", "refs/remotes/origin/HEAD"], ok=(0, 1, 128)
-        )
-        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
-
     def merge_base(self, a: str, b: str) -> str | None:
         """The best common ancestor of two commits, or None when they share no history."""
         known = self._merge_bases.get((a, b))

@@ -200,33 +200,6 @@ class LedgerFacts:
         )
 
 
-def read_facts(
-    path: str,
-    root: str,
-    identity: str,
-    entries: tuple[WriterEntryRecord, ...] = (),
-    *,
-    own_root: bool = True,
-) -> LedgerFacts:
-    """Read the facts for one candidate, without creating a ledger.
-
-    Args:
-        path: the ledger file; root: the work tree root; identity: the candidate identity;
-        entries / own_root: as for :func:`facts_from`.
-
-    Returns:
-        The facts; all empty with ``present=False`` when there is no ledger yet.
-
-    Raises:
-        StoreError: the ledger exists but cannot be read.
-    """
-    led = Ledger.open_existing(path)
-    if led is None:
-        return LedgerFacts(path=path, present=False, root=root, identity=identity)
-    with led:
-        return facts_from(led, root, identity, entries, own_root=own_root)
-
-
 def facts_from(
     led: Ledger,
     root: str,

@@ -214,13 +214,6 @@ class PendingWork(StoreCore):
         marks = ", ".join("?" for _ in entry_ids)
         return self._select(EntryTake, f"entry_id IN ({marks})", list(entry_ids))
 
-    def taken_by(self, commit_ids: Sequence[str]) -> list[EntryTake]:
-        """What the given commits were recorded as carrying, oldest first."""
-        if not commit_ids:
-            return []
-        marks = ", ".join("?" for _ in commit_ids)
-        return self._select(EntryTake, f"commit_id IN ({marks})", list(commit_ids))
-
     def set_entry_state(self, entry_ids: Sequence[int], state: str) -> None:
         """Move live entries to ``settled`` or ``expired`` (discarding is
         :meth:`discard_entries`, which records who and why)."""

@@ -94,23 +94,6 @@ class Ledger(PendingWork):
             out.extend(self._select(CommitRecord, f"commit_id IN ({marks})", chunk))
         return out
 
-    def recent_commit_records(self, root: str, limit: int = 500) -> list[CommitRecord]:
-        """The root's most recent commit records (newest first), at most ``limit``."""
-        rows = self._query(
-            "SELECT * FROM commit_record WHERE root = ? ORDER BY id DESC LIMIT ?", (root, limit)
-        )
-        return [from_row(CommitRecord, row) for row in rows]
-
-    def commit_records_by_tree(self, trees: Sequence[str]) -> list[CommitRecord]:
-        """Commit records whose commit tree is one of ``trees`` (the same content delivered
-        again under another commit id: a re-commit after ``reset --soft``, say)."""
-        out: list[CommitRecord] = []
-        for start in range(0, len(trees), 500):
-            chunk = list(trees[start : start + 500])
-            marks = ", ".join("?" for _ in chunk)
-            out.extend(self._select(CommitRecord, f"tree IN ({marks})", chunk))
-        return out
-
     def commits_with_identity(self, identity: str) -> list[CommitRecord]:
         """Commit records whose committed candidate is ``identity``, oldest first."""
         return self._select(CommitRecord, "identity = ?", (identity,))

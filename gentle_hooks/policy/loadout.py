@@ -25,8 +25,6 @@ REVIEW_TOOL = "gentle_review"
 CAPTURE_TOOL = "gentle_review_capture"
 CAPTURE_GROUP_TOOL = "gentle_review_capture_group"
 SCOPE_TOOL = "gentle_review_scope"
-#: Tools hidden (still registered) by the lean loadout.
-HIDDEN_WHEN_LEAN: tuple[str, ...] = (CAPTURE_TOOL, CAPTURE_GROUP_TOOL, SCOPE_TOOL)
 #: Every operation ``gentle_review`` accepts; its schema is the same in both loadouts.
 REVIEW_OPERATIONS: tuple[str, ...] = ("assess", "inspect", "status", "answer-consent")
 
