@@ -15,6 +15,7 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 
+from gentle_hooks.config.keys import env_var, git_key
 from gentle_hooks.config.load import LoadedConfig, load_config
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK
 from gentle_hooks.git.repository import Repository
@@ -186,10 +187,11 @@ def warn_source(
     config file."""
     if call.warn:
         return "installed with --warn"
-    if env.get("GENTLE_HOOKS_MODE", "").strip() == "warn":
-        return "GENTLE_HOOKS_MODE=warn"
-    if (repo.config_get("gentle.mode") or "").strip() == "warn":
-        return "git config gentle.mode warn"
+    var, key = env_var("mode"), git_key("mode")  # the precedence table's names
+    if env.get(var, "").strip() == "warn":
+        return f"{var}=warn"
+    if (repo.config_get(key) or "").strip() == "warn":
+        return f"git config {key} warn"
     where = config.settings.config_file or "config file"
     if repo.paths.toplevel and os.path.isabs(where):
         where = os.path.relpath(where, repo.paths.toplevel)
