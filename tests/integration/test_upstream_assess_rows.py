@@ -1,4 +1,4 @@
-"""Upstream gentle-ai's assess rows on real repositories (issue 19): the built-in provider's
+"""Upstream gentle-ai's assess rows on real repositories: the built-in provider's
 tier from frozen bytes, and ``gentle-hook assess --json`` against the v1 contract.
 
 Sources (rows as data, no code copied):
@@ -314,7 +314,7 @@ def test_medium_at_budget_reports_slice_budget_reached(snap: Path) -> None:
 def test_consumed_candidate_reports_already_reviewed(snap: Path) -> None:
     """Upstream's row on the classifier, with the consumed fact passed in; through the CLI
     a ``review ack`` is a caller's word and never makes the built-in provider consumed
-    (seed exception 8 of ``docs/native-contract.md``; seed 000; issue 18)."""
+    (seed exception 8 of ``docs/native-contract.md``; seed 000)."""
     write(snap / "docs/guide.md", "ordinary documentation prose.\n")
     assert gh(snap, "review", "ack").returncode == 0
     env = native_json(snap)
