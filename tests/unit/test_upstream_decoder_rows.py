@@ -19,6 +19,7 @@ import pytest
 
 from gentle_hooks.native.binary import run_binary
 from gentle_hooks.native.decode import DecodeError, decode_assessment
+from gentle_hooks.native.message import relay
 from gentle_hooks.policy.vocabulary import Effort
 from gentle_hooks.policy.writer import WriterProfile, is_small
 
@@ -390,6 +391,63 @@ def test_diagnostic_redacts_without_losing_guidance(
     said = refusal(tmp_path, f"{sensitive}\n{GUIDANCE}")
     assert not LEAK.search(said), said
     assert GUIDANCE in said and len(said) < 4300
+
+
+# -- gentle-pi: sanitizeNativeDiagnosticText, rule for rule ---------------------------------
+# Gentleman-Programming/gentle-pi lib/native-review-cli.ts at
+# 7313aa9a4813e10ed240e8f77f20c7a714341bdb (sanitizeNativeDiagnosticText), and its row in
+# tests/review-controller-native-routing.test.ts at the same commit ("projection stalled
+# token=abc123" -> "projection stalled token=[REDACTED]"). Each rule's input, and what
+# relay() makes of it, as data.
+
+SANITIZED = [
+    ("upstream's row", "projection stalled token=abc123", "projection stalled token=[REDACTED]"),
+    ("CSI colour", "\x1b[31mfailed\x1b[0m", "[REDACTED CONTROL]failed[REDACTED CONTROL]"),
+    ("OSC title, BEL", "\x1b]0;title\x07failed", "[REDACTED CONTROL]failed"),
+    ("OSC link, ST", "\x1b]8;;http://x\x1b\\failed", "[REDACTED CONTROL]failed"),
+    ("DCS string", "\x1bPq#0;2\x1b\\failed", "[REDACTED CONTROL]failed"),
+    (
+        "PEM block across lines",
+        "key -----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY----- end",
+        "key [REDACTED PEM] end",
+    ),
+    (
+        "JSON secret fields",
+        '{"token": "abc", "password":"p\\"w", "github_token": "g", "name": "kept"}',
+        '{"token": "[REDACTED]", "password":"[REDACTED]", "github_token": "[REDACTED]", '
+        '"name": "kept"}',
+    ),
+    ("bearer token", "sent Bearer eyJ.abc.def", "sent Bearer [REDACTED]"),
+    ("authorization header", "Authorization: Bearer x", "Authorization:[REDACTED] [REDACTED]"),
+    ("secret key, colon", "secret: s3cr3t", "secret:[REDACTED]"),
+    (
+        "api key, equals",
+        "api-key=k1 apikey=k2 api_key = k3",
+        "api-key=[REDACTED] apikey=[REDACTED] api_key=[REDACTED]",
+    ),
+    (
+        "any *_token",
+        "GITHUB_TOKEN=ghp_x refresh_token=r",
+        "GITHUB_TOKEN=[REDACTED] refresh_token=[REDACTED]",
+    ),
+    (
+        "cookie and private key",
+        "cookie=c private_key: k",
+        "cookie=[REDACTED] private_key:[REDACTED]",
+    ),
+    ("a flag's value", "--password=p --api-key=k", "--password=[REDACTED] --api-key=[REDACTED]"),
+    ("control characters dropped", "a\x00b\x07c\x7fd", "abcd"),
+    (
+        "guidance kept",
+        "use --untracked-scope=exclude or select",
+        "use --untracked-scope=exclude or select",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "said", "relayed"), SANITIZED, ids=[r[0] for r in SANITIZED])
+def test_relay_sanitizes_as_gentle_pi_does(name: str, said: str, relayed: str) -> None:
+    assert relay(said) == relayed
 
 
 # -- isSmallWriterProfile ----------------------------------------------------------------
