@@ -470,6 +470,14 @@ SMALL = [
     ("effort alone, not low", None, Effort.HIGH, False),
     ("resolveWriterProfile o-mini", "o-mini", None, True),
     ("resolveWriterProfile claude-sonnet-5 high", "claude-sonnet-5", Effort.HIGH, False),
+    # isSmallWriterProfile's branches on a model id that is a string but holds no token
+    ("blank model id", " ", None, False),
+    ("empty model id", "", None, False),
+    ("blank model id, effort high", " ", Effort.HIGH, False),
+    ("blank model id, effort low", " ", Effort.LOW, True),
+    ("MINI in capitals", "GPT-5-MINI", None, True),
+    ("mini with whitespace", "gpt mini", None, True),
+    ("minion is not mini", "minion-7b", None, False),
 ]
 
 
