@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 
+from gentle_hooks.bounded import MAX_NESTING, nesting_depth
 from gentle_hooks.values.frozen import fields, frozen
 
 NOTE_VERSION = 1
@@ -208,9 +209,11 @@ def decode(text: str) -> NoteLine:
     Raises:
         MalformedLine: a line that can count for nothing (see the module docstring).
     """
+    if nesting_depth(text) > MAX_NESTING:  # json recurses per level; a bound comes first
+        raise MalformedLine(f"nested deeper than {MAX_NESTING} levels")
     try:
         obj = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # a number too long to convert is a ValueError
         raise MalformedLine("not JSON") from None
     if not isinstance(obj, dict):
         raise MalformedLine("not a JSON object")
