@@ -40,7 +40,6 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-
 class MalformedLine(ValueError):
     """A line :func:`decode` refuses: it can satisfy nothing.
 
