@@ -4,8 +4,9 @@ Room ``services``. Each check is a function of the repository returning
 :class:`CheckResult` values; :func:`run_checks` runs them in order. Today it checks the
 ledger (store path, schema version, journal mode, ``PRAGMA integrity_check``, record
 counts), for every worktree whether the commit and push gates are reachable, whether a
-killed spot check left a temporary checkout behind (with the command that removes it), and
-for every agent runtime used here whether its recorder is wired and reachable.
+killed spot check left a temporary checkout behind (with the command that removes it),
+whether every recorded commit has its note, and for every agent runtime used here whether
+its recorder is wired and reachable.
 Read-only: the doctor never repairs, migrates or deletes anything.
 """
 
@@ -151,6 +152,36 @@ def check_checkouts(repo: Repository) -> list[CheckResult]:
     ]
 
 
+def check_notes(repo: Repository) -> list[CheckResult]:
+    """Commits this clone recorded whose note is missing under ``refs/notes/gentle-hooks``
+    (SPEC §8): CI and the server judge by notes, so such a commit would be blocked there.
+    Fails naming how many and the first, with the command that writes and shares them."""
+    from gentle_hooks.ledger.store import Ledger
+    from gentle_hooks.notes.sync import commits_without_notes
+
+    if repo.paths.is_bare:
+        return []
+    try:
+        led = Ledger.open_existing(ledger_path(repo.paths.common_dir))
+        if led is None:
+            return [CheckResult("notes", True, "no ledger: no recorded commit needs a note")]
+        with led:
+            missing = commits_without_notes(repo, led)
+    except GentleError as exc:
+        return [CheckResult("notes", False, exc.message)]
+    if not missing:
+        return [CheckResult("notes", True, "every recorded commit has its note")]
+    first = missing[0].commit_id
+    return [
+        CheckResult(
+            "notes",
+            False,
+            f"{len(missing)} recorded commit(s) without a note (first {first[:12]}); CI and "
+            "the server would block them; write and share them: gentle-hook sync push",
+        )
+    ]
+
+
 def check_agent_hooks(repo: Repository) -> list[CheckResult]:
     """Per agent runtime used here: is its recorder wired and can its hook run?
     (:mod:`gentle_hooks.services.agent_doctor`)"""
@@ -164,6 +195,7 @@ CHECKS: tuple[Callable[[Repository], list[CheckResult]], ...] = (
     check_ledger,
     check_hooks,
     check_checkouts,
+    check_notes,
     check_agent_hooks,
 )
 
