@@ -13,7 +13,8 @@ Two questions are kept apart, because the gate needs both answers:
 * *Which candidate did it judge?* ``candidate`` (:class:`CandidateRef`) binds it: the
   candidate identity with the two tree ids it is computed from (SPEC §3), checked on
   parse, so a verdict cannot name an identity its trees do not give.
-  :func:`binding_fault` says when it names another candidate than the one it is added for.
+  :func:`binding_fault` says when it names another candidate than the one it is added
+  for, or none.
 
 Beyond the seed's fields (its schema lists properties without forbidding others), a verdict
 may carry ``candidate``, ``caller`` (who asked for the verification: seed 001 "Completion
@@ -269,11 +270,17 @@ def recorded_status(verdict: DelegationVerdict) -> Status:
 def binding_fault(verdict: DelegationVerdict, identity: str) -> str | None:
     """Why ``verdict`` cannot be recorded for the candidate ``identity``, or None.
 
-    A verdict that names its candidate (``candidate.identity``) judged that candidate and
-    no other (SPEC §10: "a verdict for any other candidate never unblocks it"). One that
-    names none binds to nothing by itself; the caller's binding decides.
+    A verdict judged the candidate it names (``candidate.identity``) and no other (SPEC
+    §10: "a verdict for any other candidate never unblocks it"). One that names none is
+    bound to nothing: the same file would count for every candidate it is added for, so it
+    is refused too (``gentle-hook verify run`` writes the binding).
     """
-    if verdict.candidate is None or verdict.candidate.identity == identity:
+    if verdict.candidate is None:
+        return (
+            "the verdict names no candidate (no candidate.identity, baseTree, tree): it could "
+            f"be added for any candidate, and counts for none ({identity[:19]}… here)"
+        )
+    if verdict.candidate.identity == identity:
         return None
     return (
         f"the verdict judged candidate {verdict.candidate.identity[:19]}… (tree "

@@ -5,7 +5,7 @@ Room ``services``. Parses and judges with :mod:`gentle_hooks.artifacts.verdict`,
 :mod:`gentle_hooks.services.record` and keeps the verdict's JSON, its acceptance, the
 reasons it was not accepted and its Markdown view in the ledger, and as the artifact pair
 of seed 001 "Artifact" (:func:`write_artifacts`). A verdict counts only for the candidate it
-was recorded for, and one that names another candidate is refused.
+was recorded for; one that names another candidate, or none, is refused.
 
 With ``verification.require_observed`` a verdict is accepted only when a ``gentle-hook
 verify run`` for this candidate wrote exactly it (its digest is recorded in the ledger,
@@ -174,12 +174,18 @@ def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, st
 
     Raises:
         ArtifactInputError: not UTF-8, not JSON, not a DelegationVerdict (exit 2).
-        UsageError: the verdict names another candidate (nothing is stored) (exit 2).
+        UsageError: the verdict names another candidate, or none (nothing is stored)
+            (exit 2).
         GitError / StoreError: as :func:`gentle_hooks.services.record.bind` / ``open_store``.
     """
     verdict = parse_verdict(data, source)
     bound = bind(binding, env)
     fault = binding_fault(verdict, bound.candidate.identity)
+    if fault is not None and verdict.candidate is None:
+        raise UsageError(
+            f"{source}: {fault}; verify this candidate, which writes a bound verdict: "
+            "gentle-hook verify run --brief <brief.json>"
+        )
     if fault is not None:
         raise UsageError(
             f"{source}: {fault}: a verdict counts only for the candidate it judged; add it "

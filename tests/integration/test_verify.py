@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from tests.conftest import PASSING_VERDICT, commit_all, gh, git, write
+from tests.conftest import PASSING_VERDICT, bound_verdict, commit_all, gh, git, write
 
 ARTIFACTS = ".agents/skills/platform/artifacts/verify-delegation"
 
@@ -458,11 +458,32 @@ def test_verdict_add_refuses_a_verdict_bound_to_another_candidate(env: Env) -> N
     assert env.rows("SELECT count(*) FROM verdict") == [(0,)]
 
 
+def test_verdict_add_refuses_a_verdict_that_names_no_candidate(env: Env) -> None:
+    """Issue 18: "a verdict hand-written from gentle-hook schema verdict is accepted, and
+    the same verdict file is accepted again for a different candidate (nothing inside it
+    names the candidate)"; SPEC §10: "a verdict for any other candidate never unblocks
+    it". A verdict bound to no candidate would count for every one: refused, not stored."""
+    path = env.tmp / "v.json"
+    path.write_text(json.dumps(PASSING_VERDICT))
+    proc = env.gh("verdict", "add", str(path))
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (
+        f"gentle-hook: error: {path}: the verdict names no candidate (no candidate.identity, "
+        f"baseTree, tree): it could be added for any candidate, and counts for none "
+        f"({env.identity()[:19]}… here); verify this candidate, which writes a bound verdict: "
+        "gentle-hook verify run --brief <brief.json>\n"
+    )
+    assert env.rows("SELECT count(*) FROM verdict") == [(0,)]
+    assessed = json.loads(env.gh("assess", "--json").stdout)
+    assert "verifier" in assessed["decision"]["missing"]
+
+
 def test_a_fail_verdict_without_its_full_suite_is_stored_blocked(env: Env) -> None:
     """Seed 001 "Completion criteria": "the full suite ran, or the verdict is
     blocked explaining why it could not"."""
     path = env.tmp / "v.json"
-    path.write_text(json.dumps({**PASSING_VERDICT, "status": "fail", "fullSuiteRun": False}))
+    verdict = {**PASSING_VERDICT, "status": "fail", "fullSuiteRun": False}
+    path.write_text(json.dumps(bound_verdict(env.repo, verdict)))
     proc = env.gh("verdict", "add", str(path))
     assert proc.returncode == 1
     assert env.rows("SELECT status FROM verdict") == [("blocked",)]
@@ -474,11 +495,12 @@ def test_verdict_add_writes_the_pair_for_a_verdict_from_elsewhere(env: Env) -> N
     """A verdict added from elsewhere gets its JSON + Markdown artifact pair (seed 001
     "Artifact")."""
     path = env.tmp / "v.json"
-    path.write_text(json.dumps(PASSING_VERDICT))
+    verdict = bound_verdict(env.repo, PASSING_VERDICT)
+    path.write_text(json.dumps(verdict))
     rec = env.json("verdict", "add", str(path))["record"]
     ref = rec["artifact_ref"]
     assert ref.startswith(f"{ARTIFACTS}/brief-1-") and ref.endswith(".json")
-    assert json.loads((env.repo / ref).read_text()) == PASSING_VERDICT
+    assert json.loads((env.repo / ref).read_text()) == verdict
     assert (env.repo / ref).with_suffix(".md").read_text().startswith("# DelegationVerdict")
     assert rec["caller"] == "Test Committer <committer@example.com>"  # who added it
     assert rec["observed_run"] is None
@@ -498,7 +520,7 @@ def test_require_observed_refuses_a_hand_written_verdict(env: Env) -> None:
     gate: only one a ``verify run`` observed does."""
     _require_observed(env)
     path = env.tmp / "v.json"
-    schema_shaped = {**PASSING_VERDICT, "briefId": "add-1"}
+    schema_shaped = bound_verdict(env.repo, {**PASSING_VERDICT, "briefId": "add-1"})
     path.write_text(json.dumps(schema_shaped))
     proc = env.gh("verdict", "add", str(path))
     assert proc.returncode == 1
@@ -537,7 +559,7 @@ def test_require_observed_turned_on_later_still_does_not_count_a_hand_written_ve
     _require_observed(env, on=False)
     identity = env.identity()
     path = env.tmp / "v.json"
-    path.write_text(json.dumps(PASSING_VERDICT))
+    path.write_text(json.dumps(bound_verdict(env.repo, PASSING_VERDICT)))
     assert env.gh("verdict", "add", str(path)).returncode == 0  # accepted: the key is off
     assert "verifier: satisfied (1 of 1 accepted verdict(s))" in env.gh("status").stdout
     _require_observed(env, on=True)

@@ -276,7 +276,10 @@ def test_binding_fault() -> None:
         f"({other[:19]}…)"
     )
     unbound = parse_verdict(json.dumps({**json.loads(verdict_json(v)), "candidate": None}))
-    assert binding_fault(unbound, other) is None
+    assert binding_fault(unbound, other) == (
+        "the verdict names no candidate (no candidate.identity, baseTree, tree): it could be "
+        f"added for any candidate, and counts for none ({other[:19]}… here)"
+    )
 
 
 # --- recorded status and digest -------------------------------------------------------------
