@@ -9,7 +9,7 @@ the commands (:mod:`gentle_hooks.services.verify`) and hands the observations ov
   whose program is missing is ``blocked`` ("stop and report blocked when a required tool
   ... is unavailable instead of inferring the result").
 * :data:`STATUS_ROWS` — the checks to the verdict's status, first match wins: ``blocked``
-  when anything was blocked, no full suite was declared, or a mutating artifact had no
+  when anything was blocked, the full suite did not run, or a mutating artifact had no
   negative test; ``fail`` when any check failed; ``pass`` only when every criterion
   passed, negative tests ran where the artifact mutates, and the full suite ran.
 """
@@ -145,8 +145,8 @@ STATUS_ROWS: tuple[StatusRow, ...] = (
     ),
     StatusRow(
         "S2",
-        "no full suite was declared: a pass needs the full suite",
-        lambda v: not v.of("suite"),
+        "the full suite did not run (none was declared): a pass needs the full suite",
+        lambda v: not any(o.ran for o in v.of("suite")),
         "blocked",
     ),
     StatusRow(

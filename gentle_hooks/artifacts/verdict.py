@@ -262,9 +262,18 @@ def recorded_status(verdict: DelegationVerdict) -> Status:
     ``blocked`` whenever the full suite did not run, whatever the verdict reports: seed 001
     "Completion criteria", "the full suite ran, or the verdict is ``blocked`` explaining why
     it could not" (so ``fail`` or ``pass`` with ``fullSuiteRun: false`` is ``blocked``);
-    else the verdict's own status. The verdict's JSON is kept as given.
+    else the verdict's own status. :func:`as_recorded` is the verdict with that status.
     """
     return verdict.status if verdict.fullSuiteRun else "blocked"
+
+
+def as_recorded(verdict: DelegationVerdict) -> DelegationVerdict:
+    """``verdict`` with the status it is recorded with (:func:`recorded_status`), so its
+    JSON artifact, its ledger row and its Markdown view say the same status: a ``fail`` or
+    ``pass`` with ``fullSuiteRun: false`` becomes ``blocked`` (seed 001 "Completion
+    criteria"); any other verdict is returned as it is."""
+    status = recorded_status(verdict)
+    return verdict if status == verdict.status else verdict.model_copy(update={"status": status})
 
 
 def binding_fault(verdict: DelegationVerdict, identity: str) -> str | None:

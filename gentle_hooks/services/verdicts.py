@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from gentle_hooks.artifacts.markdown import render_verdict_markdown
 from gentle_hooks.artifacts.verdict import (
     DelegationVerdict,
+    as_recorded,
     binding_fault,
     parse_verdict,
     recorded_status,
@@ -160,8 +161,10 @@ def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, st
     Every valid verdict for this candidate is stored, accepted or not: one that is not
     accepted is shown as the reason the verifier requirement is still missing. Its status
     is recorded as :func:`~gentle_hooks.artifacts.verdict.recorded_status` (``blocked``
-    when the full suite did not run). A verdict already written as an artifact by ``verify
-    run`` is referenced where it is; any other is written as a new artifact pair.
+    when the full suite did not run), and the stored JSON and the artifact written say that
+    status too (:func:`~gentle_hooks.artifacts.verdict.as_recorded`). A verdict already
+    written as an artifact by ``verify run`` is referenced where it is; any other is
+    written as a new artifact pair.
 
     Args:
         binding: the candidate; data: the verdict JSON bytes; source: its name for
@@ -209,7 +212,7 @@ def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, st
                 status=recorded_status(verdict),
                 accepted=accepted,
                 reasons=reasons,
-                json=verdict_json(verdict),
+                json=verdict_json(as_recorded(verdict)),
                 markdown=markdown,
                 artifact_ref=pair.ref,
                 caller=_caller(bound.repo, verdict),
@@ -253,7 +256,8 @@ def _artifact_for(
             return ArtifactPair(run.artifact_ref, path, os.path.splitext(path)[0] + ".md")
     name = f"{verdict.briefId}-{bound.candidate.identity[7:19]}-{verdict_digest(verdict)[7:15]}"
     pair = plan_artifacts(bound.root, artifact_dir, name)
-    return write_artifacts(bound.repo, bound.root, pair, verdict_json(verdict), markdown)
+    text = verdict_json(as_recorded(verdict))
+    return write_artifacts(bound.repo, bound.root, pair, text, markdown)
 
 
 def list_verdicts(binding: Binding, env: Mapping[str, str]) -> tuple[Bound, list[VerdictRecord]]:

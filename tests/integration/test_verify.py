@@ -484,11 +484,17 @@ def test_a_fail_verdict_without_its_full_suite_is_stored_blocked(env: Env) -> No
     path = env.tmp / "v.json"
     verdict = {**PASSING_VERDICT, "status": "fail", "fullSuiteRun": False}
     path.write_text(json.dumps(bound_verdict(env.repo, verdict)))
-    proc = env.gh("verdict", "add", str(path))
-    assert proc.returncode == 1
+    rec = env.json("verdict", "add", str(path), code=1)["record"]
     assert env.rows("SELECT status FROM verdict") == [("blocked",)]
     listed = env.gh("verdict", "list").stdout
     assert "status blocked: not accepted: V1 status is fail, not pass; V2 fullSuiteRun" in listed
+    # the JSON artifact, the ledger row and the Markdown view agree: blocked everywhere
+    artifact = env.repo / rec["artifact_ref"]
+    assert json.loads(artifact.read_text())["status"] == "blocked"
+    ((stored,),) = env.rows("SELECT json FROM verdict")
+    assert json.loads(stored)["status"] == "blocked"
+    view = artifact.with_suffix(".md").read_text().splitlines()
+    assert view[2] == "- **Status:** blocked (reported fail; the full suite did not run)"
 
 
 def test_verdict_add_writes_the_pair_for_a_verdict_from_elsewhere(env: Env) -> None:

@@ -32,6 +32,7 @@ from gentle_hooks.artifacts.verdict import (
     MAX_SUMMARY_CHARS,
     CandidateRef,
     CheckKind,
+    as_recorded,
     binding_fault,
     parse_verdict,
     recorded_status,
@@ -312,6 +313,9 @@ def test_recorded_status(status: str, suite: bool, recorded: str) -> None:
         )
     )
     assert recorded_status(v) == recorded
+    # seed 001 "Completion criteria": the JSON written and stored says the same status
+    assert as_recorded(v).status == recorded
+    assert as_recorded(v).model_dump(exclude={"status"}) == v.model_dump(exclude={"status"})
     head = render_verdict_markdown(v).splitlines()[2]
     assert head.startswith(f"- **Status:** {recorded}")
     assert ("(reported " in head) == (recorded != status)
