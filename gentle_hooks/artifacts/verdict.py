@@ -1,7 +1,8 @@
 """Verifier verdicts: the model, the acceptance rules and the parser (SPEC §6 "verdict", §9).
 
 Room: artifacts (imports pydantic, the standard library, :mod:`gentle_hooks.errors`,
-:mod:`gentle_hooks.values` and :mod:`.jsonio`); no I/O, no clock: callers read the bytes.
+:mod:`gentle_hooks.values`, :mod:`gentle_hooks.policy.nocheck` and :mod:`.jsonio`); no
+I/O, no clock: callers read the bytes.
 Seed ``001_3bc4c9b08e2f7709.txt`` (verify-delegation) defines the shape; field names are
 its spellings (``briefId``, ``negativeTestsRun``...).
 
@@ -228,10 +229,28 @@ def _negative_test_faults(v: DelegationVerdict) -> tuple[str, ...]:
     return ()
 
 
+def _no_check_faults(v: DelegationVerdict) -> tuple[str, ...]:
+    from gentle_hooks.policy.nocheck import judge_command
+
+    faults = []
+    for n, c in enumerate(v.criteria, 1):
+        if c.observed is None or c.observed.kind == "negative":
+            continue
+        judged = judge_command(c.observed.command)
+        if not judged.checks:
+            faults.append(
+                f"criterion {n} ({_clip(c.criterion)!r}) ran `{_clip(c.observed.command)}`, "
+                f"which verifies nothing ({', '.join(judged.rows)})"
+            )
+    return tuple(faults)
+
+
 #: The acceptance rules (SPEC §6 "verdict"; seed 001 "Rules" and "Completion criteria").
 #: V3 and V5 close the gaps a vacuous or self-contradicting pass would slip through: zero
 #: criteria make "every criterion has evidence" trivially true, and a criterion reported
-#: failed under a pass status is not a pass.
+#: failed under a pass status is not a pass. V7: an observed ``true``, ``exit 0`` or ``:``
+#: is no evidence (seed 001 "Guardrails": "do not accept a claim whose criteria have no
+#: observable check"; judged as receipts are, :mod:`gentle_hooks.policy.nocheck`).
 VERDICT_RULES: tuple[VerdictRule, ...] = (
     VerdictRule("V1", "status is pass", _status_faults),
     VerdictRule("V2", "the full suite ran", _suite_faults),
@@ -239,6 +258,11 @@ VERDICT_RULES: tuple[VerdictRule, ...] = (
     VerdictRule("V4", "every criterion has evidence", _evidence_faults),
     VerdictRule("V5", "no criterion reports fail or blocked", _criterion_result_faults),
     VerdictRule("V6", "a mutating artifact had at least one negative test", _negative_test_faults),
+    VerdictRule(
+        "V7",
+        "no criterion or suite was observed running a command that verifies nothing",
+        _no_check_faults,
+    ),
 )
 
 

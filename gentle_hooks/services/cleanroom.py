@@ -117,9 +117,11 @@ def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]
     """Make sure ``room`` holds exactly ``cand``'s tree before anything runs in it.
 
     Files the verifier's own runs left (caches, outputs: paths git does not track) are
-    removed, so the run starts from the candidate's tree; an edited or deleted tracked
-    file is refused, never reverted: a verifier that changed what it judges must be seen
-    (seed 001 "Scope": "never repairs the artifact it judges").
+    removed, so the run starts from the candidate's tree; a file of the candidate edited,
+    deleted or made (non-)executable is refused, never reverted: a verifier that changed
+    what it judges must be seen (seed 001 "Scope": "never repairs the artifact it judges").
+    The files are compared with the candidate's tree byte for byte, whatever the room's
+    index flags (``--assume-unchanged``, ``--skip-worktree``) or HEAD say.
 
     Returns:
         Notes for the user (how many untracked paths were removed), possibly empty.
@@ -128,13 +130,16 @@ def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]
         UsageError: the room was prepared for another candidate, or a tracked file in it
             was edited or deleted.
     """
-    tree, edited, added = repo.room_state(room.tree)
+    tree, _, added = repo.room_state(room.tree)
     if tree != cand.tree:
         raise UsageError(
             f"{room.path}: the room was prepared for tree {tree[:12]}, not this candidate's "
             f"tree {cand.tree[:12]}; prepare one for it: gentle-hook verify prepare --brief "
             "<brief.json>"
         )
+    # the files themselves against the candidate's tree: the room's index, HEAD and config
+    # are the verifier's to change (update-index --assume-unchanged, --skip-worktree)
+    edited = repo.room_changes(room.tree, cand.tree)
     if edited:
         shown = ", ".join(edited[:3]) + (f" and {len(edited) - 3} more" if len(edited) > 3 else "")
         raise UsageError(

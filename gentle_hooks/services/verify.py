@@ -8,7 +8,8 @@ Room ``services``. One use case in two steps:
 * :func:`run` — in a clean room that still holds exactly the candidate (a prepared one, or
   a fresh one), run each success criterion, each negative test and the full suite, observe
   each (command, exit status, duration, output digest: :mod:`gentle_hooks.services.runner`),
-  write the DelegationVerdict from those observations alone
+  stop at a check that changed the candidate's files, write the DelegationVerdict from
+  those observations alone
   (:func:`gentle_hooks.artifacts.observation.observed_verdict`) as the JSON and Markdown pair
   of seed 001 "Artifact", validated, binding the candidate and brief and naming the caller,
   and record what was observed in the ledger (:class:`~gentle_hooks.ledger.records.VerifyRun`)
@@ -50,6 +51,7 @@ from gentle_hooks.config.load import load_config
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.ledger.records import VerifyRun
+from gentle_hooks.policy.nocheck import judge_command, row_text
 from gentle_hooks.services.cleanroom import (
     Room,
     check_room,
@@ -60,7 +62,7 @@ from gentle_hooks.services.cleanroom import (
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.services.verdicts import ArtifactPair, plan_artifacts, write_artifacts
-from gentle_hooks.values.frozen import field, frozen
+from gentle_hooks.values.frozen import field, frozen, replace
 
 
 @frozen
@@ -157,7 +159,8 @@ def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) 
 
     Raises:
         UsageError: no success criterion at all (seed 001 "Guardrails": "do not accept a
-            claim whose criteria have no observable check"), or a blank flag.
+            claim whose criteria have no observable check"), a criterion or suite whose
+            command verifies nothing (``true``, ``exit 0``, ``:``...), or a blank flag.
     """
     for flag, values in (("--check", extra.criteria), ("--negative", extra.negatives)):
         if any(not v.strip() for v in values):
@@ -176,11 +179,35 @@ def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) 
             '[{"criterion": ..., "run": ...}] to the brief, or --check CMD (seed 001: no '
             "claim is accepted whose criteria have no observable check)"
         )
+    for check in (*criteria, *suite):
+        _refuse_no_check(check)
     return Plan(
         brief=brief,
         brief_id=brief_id(brief),
         checks=(*criteria, *negatives, *suite),
         mutating=not brief.readOnly or changes_tree,
+    )
+
+
+def _refuse_no_check(check: Check) -> None:
+    """A success criterion or full suite whose command succeeds whatever the artifact is
+    (``true``, ``exit 0``, ``:``, ``echo ok``, a failure masked by ``|| true``...) observes
+    nothing: seed 001 "Guardrails", "do not accept a claim whose criteria have no
+    observable check". Judged as receipts are (:func:`gentle_hooks.policy.nocheck.judge_command`,
+    SPEC §5 "a command that verifies nothing does not count").
+
+    Raises:
+        UsageError: the command verifies nothing (the rows met are named).
+    """
+    judged = judge_command(check.command)
+    if judged.checks:
+        return
+    what = "the full suite" if check.kind == "suite" else f"criterion {check.criterion!r}"
+    rows = "; ".join(f"{row_text(r)} ({r})" for r in judged.rows)
+    raise UsageError(
+        f"{what}: `{check.command}` verifies nothing: {rows}; give a command that fails when "
+        "the artifact does not meet it (seed 001: no claim is accepted whose criteria have "
+        "no observable check)"
     )
 
 
@@ -224,6 +251,26 @@ def _observe(check: Check, number: int, room: Room, env: Mapping[str, str]) -> O
             out.write(f"{exc.message}\n".encode())
             return Outcome(check, None, 0, None, error=exc.message)
     return Outcome(check, obs.exit_code, obs.duration_ms, obs.output_digest)
+
+
+def _observe_all(
+    bound: Bound, plan: Plan, room: Room, env: Mapping[str, str]
+) -> tuple[Outcome, ...]:
+    """Run the plan's checks in order; after each, compare the room's files with the
+    candidate's tree (:meth:`~gentle_hooks.git.cleanroom.CleanRooms.room_changes`: hashed
+    from the files, so no index flag hides an edit). A check that changed them ends the run
+    there: it carries the changed paths (rows C0, S0), and no later check judges an
+    artifact the verifier repaired (seed 001 "Guardrails": "do not repair, patch, or re-run
+    the worker's implementation to make a criterion pass")."""
+    outcomes: list[Outcome] = []
+    for n, check in enumerate(plan.checks, 1):
+        outcome = _observe(check, n, room, env)
+        changed = bound.repo.room_changes(room.tree, bound.candidate.tree)
+        if changed:
+            outcomes.append(replace(outcome, changed=changed))
+            break
+        outcomes.append(outcome)
+    return tuple(outcomes)
 
 
 def _caller(bound: Bound, caller: str | None) -> str:
@@ -278,9 +325,7 @@ def run(
         room, made = make_room(bound.repo, cand, text), True
     with open_store(bound.repo) as led:  # a broken store fails before anything runs
         checks_env = room_env(env)
-        outcomes = tuple(
-            _observe(check, n, room, checks_env) for n, check in enumerate(plan.checks, 1)
-        )
+        outcomes = _observe_all(bound, plan, room, checks_env)
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         pair = plan_artifacts(
             bound.root,

@@ -189,8 +189,65 @@ def test_no_observable_criterion_is_refused(env: Env) -> None:
     proc = env.gh("verify", "prepare", "--brief", str(env.brief_path))
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr.startswith("gentle-hook: error: no success criterion to re-check")
-    ok = env.gh("verify", "prepare", "--brief", str(env.brief_path), "--check", "true")
+    ok = env.gh(
+        "verify", "prepare", "--brief", str(env.brief_path), "--check", "test -f src/app.py"
+    )
     assert ok.returncode == 0, ok.stderr
+
+
+#: (id, brief changes, flags, what is named, the row): commands that succeed whatever the
+#: artifact is, judged as receipts are (policy/nocheck.py).
+NO_CHECK_CASES: list[tuple[str, dict[str, Any], tuple[str, ...], str, str]] = [
+    ("check-true", {}, ("--check", "true"), "criterion 'true': `true`", "N-true"),
+    ("check-exit-0", {}, ("--check", "exit 0"), "criterion 'exit 0': `exit 0`", "N-exit0"),
+    ("check-colon", {}, ("--check", ":"), "criterion ':': `:`", "N-colon"),
+    ("check-echo", {}, ("--check", "echo ok"), "criterion 'echo ok': `echo ok`", "N-echo"),
+    (
+        "check-masked",
+        {},
+        ("--check", "python3 -m pytest || true"),
+        "criterion 'python3 -m pytest || true': `python3 -m pytest || true`",
+        "N-true",
+    ),
+    (
+        "brief-argv-true",
+        {"successCriteria": [{"criterion": "it works", "run": ["true"]}]},
+        (),
+        "criterion 'it works': `true`",
+        "N-true",
+    ),
+    (
+        "brief-sh-c-exit-0",
+        {"successCriteria": [{"criterion": "it works", "run": ["sh", "-c", "exit 0"]}]},
+        (),
+        "criterion 'it works': `sh -c 'exit 0'`",
+        "N-exit0",
+    ),
+    ("suite-true", {"fullSuite": "true"}, (), "the full suite: `true`", "N-true"),
+    ("suite-flag-colon", {}, ("--suite", ":"), "the full suite: `:`", "N-colon"),
+]
+
+
+@pytest.mark.parametrize(
+    ("change", "flags", "named", "row"),
+    [c[1:] for c in NO_CHECK_CASES],
+    ids=[c[0] for c in NO_CHECK_CASES],
+)
+def test_a_criterion_that_verifies_nothing_is_refused(
+    env: Env, change: dict[str, Any], flags: tuple[str, ...], named: str, row: str
+) -> None:
+    """Seed 001 "Guardrails": "do not accept a claim whose criteria have no observable
+    check"; SPEC §5: "a command that verifies nothing does not count". ``true``, ``exit 0``
+    and ``:`` pass whatever the artifact is: no room is made, nothing runs, no verdict."""
+    env.brief({**BRIEF, **change})
+    for verb in ("prepare", "run"):
+        proc = env.gh("verify", verb, "--brief", str(env.brief_path), *flags)
+        assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
+        assert proc.stderr.startswith(f"gentle-hook: error: {named} verifies nothing: ")
+        assert f"({row})" in proc.stderr
+        assert "give a command that fails when the artifact does not meet it" in proc.stderr
+    assert env.rooms() == []
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
 
 
 # --- verify run: seed 001 "Workflow" 5-6, "Artifact" ----------------------------------------
@@ -352,6 +409,28 @@ def test_run_refuses_a_room_whose_tree_was_changed(env: Env) -> None:
     assert not_a_room.returncode == 2 and "not a clean room" in not_a_room.stderr
 
 
+@pytest.mark.parametrize("flag", ["--assume-unchanged", "--skip-worktree", None])
+def test_a_prepared_room_whose_edit_git_was_told_to_ignore_is_refused(
+    env: Env, flag: str | None
+) -> None:
+    """Seed 001 "Scope": "This skill never repairs the artifact it judges". An edit the
+    room's index was told to ignore (``update-index --assume-unchanged`` or
+    ``--skip-worktree``: ``git status`` shows nothing), or a file made executable, is still
+    a change of the artifact: the room is refused before anything runs."""
+    prepared = env.json("verify", "prepare", "--brief", str(env.brief_path))
+    tree = Path(prepared["tree"])
+    if flag is None:
+        (tree / "src" / "app.py").chmod(0o755)
+    else:
+        git(tree, "update-index", flag, "src/app.py")
+        write(tree / "src" / "app.py", "def add(a, b):\n    return 4\n")
+        assert git(tree, "status", "--porcelain") == ""  # git is blind to it
+    proc = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", prepared["room"])
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert "the room's tree was changed since it was prepared (src/app.py)" in proc.stderr
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+
+
 def test_what_the_verifiers_own_runs_left_in_the_room_is_removed_first(env: Env) -> None:
     """prepare says what the verifier may run in the room; running it leaves caches and
     outputs (here untracked and ignored files), which `verify run --room` removes so the
@@ -370,20 +449,44 @@ def test_what_the_verifiers_own_runs_left_in_the_room_is_removed_first(env: Env)
     assert not (tree / "scratch.txt").exists() and not (tree / ".pytest_cache").exists()
 
 
-def test_checks_run_in_the_room_never_in_the_work_tree(env: Env) -> None:
+#: A check that "repairs" the artifact: it rewrites src/app.py so that add() returns 4.
+REPAIR = "python3 -c \"open('src/app.py', 'w').write('def add(a, b):\\n    return 4\\n')\""
+
+#: (id, the check that repairs): ways of hiding the edit from git in the room.
+TAMPER_CASES = [
+    ("plain-edit", REPAIR),
+    ("assume-unchanged", "git update-index --assume-unchanged src/app.py && " + REPAIR),
+    ("skip-worktree", "git update-index --skip-worktree src/app.py && " + REPAIR),
+    ("committed-in-the-room", REPAIR + " && git -c user.name=v -c user.email=v@x commit -qam r"),
+]
+
+
+@pytest.mark.parametrize("repair", [c[1] for c in TAMPER_CASES], ids=[c[0] for c in TAMPER_CASES])
+def test_a_check_that_repairs_the_artifact_blocks_the_verdict(env: Env, repair: str) -> None:
+    """Seed 001 "Scope": "This skill never repairs the artifact it judges"; "Guardrails":
+    "do not repair, patch, or re-run the worker's implementation to make a criterion pass".
+    A check that edits a file of the candidate in the room ends the run there (C0), the
+    verdict is blocked (S0), never pass; marking the file assume-unchanged or skip-worktree,
+    or committing the edit in the room, hides nothing: the files are compared with the
+    candidate's tree byte for byte. The work tree is never touched."""
     before = (env.repo / "src" / "app.py").read_text()
-    out = env.json(
-        "verify",
-        "run",
-        "--brief",
-        str(env.brief_path),
-        "--keep",
-        "--check",
-        "echo 'def add(a, b): return 0' > src/app.py",
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", repair, code=1)
+    assert out["status"] == "blocked" and out["verdict"]["status"] == "blocked"
+    assert out["verdict"]["summary"].startswith("blocked (S0: a check changed the artifact")
+    last = out["outcomes"][-1]
+    assert (last["command"], last["result"], last["row"], last["changed"]) == (
+        repair,
+        "fail",
+        "C0",
+        ["src/app.py"],
     )
-    assert out["status"] == "pass"
+    assert len(out["outcomes"]) == 2  # the brief's criterion, then the repair: nothing after
+    assert out["verdict"]["fullSuiteRun"] is False
+    assert "it changed the artifact: src/app.py" in out["verdict"]["criteria"][-1]["evidence"]
     assert (env.repo / "src" / "app.py").read_text() == before
-    assert "return 0" in (Path(out["room"]) / "tree" / "src" / "app.py").read_text()
+    assert env.rows("SELECT status FROM verify_run") == [("blocked",)]
+    added = env.gh("verdict", "add", out["json_path"])
+    assert added.returncode == 1 and "status blocked: not accepted" in added.stdout
 
 
 def test_checks_see_neither_the_hook_repository_nor_the_writers_session(env: Env) -> None:

@@ -41,6 +41,7 @@ from gentle_hooks.artifacts.verdict import (
     verdict_json,
 )
 from gentle_hooks.values.candidate import candidate_identity
+from gentle_hooks.values.frozen import replace
 
 BASE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 TREE = "a" * 40
@@ -59,10 +60,18 @@ def out(kind: CheckKind, code: int | None, text: str = "it works") -> Outcome:
     return Outcome(check(kind, text), code, 7, DIGEST)
 
 
+def changed(o: Outcome, *paths: str) -> Outcome:
+    """``o`` as a check that changed the candidate's files in the room."""
+    return replace(o, changed=paths or ("src/app.py",))
+
+
 # --- one observed check: CHECK_ROWS --------------------------------------------------------
 
 #: (id, outcome, result, row): seed 001 "Rules" and "Guardrails".
 CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
+    # seed 001 "Scope": "never repairs the artifact it judges"
+    ("criterion-changed-the-artifact", changed(out("criterion", 0)), "fail", "C0"),
+    ("negative-changed-the-artifact", changed(out("negative", 1)), "fail", "C0"),
     ("criterion-missing-program", out("criterion", None), "blocked", "C1"),
     ("criterion-shell-127", out("criterion", 127), "blocked", "C1"),
     ("criterion-not-executable-126", out("criterion", 126), "blocked", "C1"),
@@ -120,6 +129,20 @@ STATUS_CASES: list[tuple[str, list[Outcome], bool, str, str]] = [
         True,
         "blocked",
         "S1",
+    ),
+    (
+        "a-check-changed-the-artifact",
+        [out("criterion", 0), changed(out("criterion", 0))],
+        True,
+        "blocked",
+        "S0",
+    ),
+    (
+        "the-suite-changed-the-artifact",
+        [out("criterion", 0), out("negative", 1), changed(out("suite", 0))],
+        True,
+        "blocked",
+        "S0",
     ),
     ("no-suite-declared", [out("criterion", 0), out("negative", 1)], True, "blocked", "S2"),
     ("mutating-without-negative", [out("criterion", 0), out("suite", 0)], True, "blocked", "S3"),
