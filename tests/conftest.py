@@ -16,6 +16,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Timing is measured in bench/, never in tests: a shared CI machine under load must not turn
+# a slow example into a failure (hypothesis' default deadline is 200 ms per example).
+settings.register_profile(
+    "gentle-hooks", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("gentle-hooks")
 
 _LEAKY_PREFIXES = ("GIT_", "GENTLE_", "PRE_COMMIT")
 #: Agent runtime markers (gentle_hooks.policy.delegation.RUNTIME_ENV): a test sets them on purpose.
