@@ -431,6 +431,24 @@ def test_a_prepared_room_whose_edit_git_was_told_to_ignore_is_refused(
     assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
 
 
+@pytest.mark.parametrize("flag", ["--assume-unchanged", "--skip-worktree"])
+def test_an_edit_hidden_from_git_in_the_work_tree_is_in_the_candidate(env: Env, flag: str) -> None:
+    """Seed 001 "Source of truth": "The artifact under verification". The work tree's
+    edit of src/app.py, hidden from git's view by an index flag (``git status`` and ``git
+    add -A`` skip it), is still the artifact: the candidate is what the files hold, and the
+    clean room gets the edit."""
+    before = env.identity()
+    git(env.repo, "update-index", flag, "src/app.py")
+    assert git(env.repo, "status", "--porcelain").splitlines() == ["?? notes.txt"]
+    assert env.identity() == before
+    out = env.json(
+        "verify", "run", "--brief", str(env.brief_path), "--check", "grep -q checked src/app.py"
+    )
+    assert out["status"] == "pass", out["outcomes"]
+    assert out["verdict"]["candidate"]["identity"] == before
+    assert git(env.repo, "ls-files", "-v", "src/app.py").split()[0] in ("h", "S")  # untouched
+
+
 def test_what_the_verifiers_own_runs_left_in_the_room_is_removed_first(env: Env) -> None:
     """prepare says what the verifier may run in the room; running it leaves caches and
     outputs (here untracked and ignored files), which `verify run --room` removes so the
