@@ -120,7 +120,8 @@ class CleanRooms(RepositoryCore):
             raise GitError(f"{dest}: not a clean room (no .git/index)")
         import tempfile  # off the gates: only a clean room needs a scratch index
 
-        fd, tmp = tempfile.mkstemp(prefix="gentle-room-index-")
+        # in the room's git dir: removed with the room, whatever stops this process
+        fd, tmp = tempfile.mkstemp(prefix="gentle-room-index-", dir=os.path.dirname(index))
         os.close(fd)
         try:
             import shutil  # off the gates: only a clean room copies an index

@@ -88,9 +88,10 @@ def render_verified(v: Verified) -> str:
         label = _KIND_LABEL[o.check.kind]
         lines.append(f"  {result:<7} {label}: {_line(o.check.command, 100)}  ({seen}; {row})")
     lines.append(f"artifactRef: {v.pair.ref}  (and {v.pair.markdown})")
-    lines.append(f"logs: {v.room.logs}")
-    if not v.room_kept:
-        lines.append("room: its tree was removed after the run (--keep keeps it)")
+    if v.room_kept:
+        lines.append(f"logs: {v.room.logs}")
+    else:
+        lines.append("room: removed after the run, with its logs (--keep keeps them)")
     lines += [f"note: {n}" for n in v.notes]
     lines.append(
         f"next: gentle-hook verdict add{binding_flags(v.bound.binding)} {shlex.quote(v.pair.json)}"

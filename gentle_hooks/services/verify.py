@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
 import time
 from collections.abc import Mapping
 
@@ -57,10 +56,12 @@ from gentle_hooks.services.cleanroom import (
     check_room,
     make_room,
     open_room,
+    remove_room,
     room_brief_text,
+    sweep_rooms,
 )
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
-from gentle_hooks.services.runner import run_observed
+from gentle_hooks.services.runner import run_observed, stopped_cleanly
 from gentle_hooks.services.verdicts import ArtifactPair, plan_artifacts, write_artifacts
 from gentle_hooks.values.frozen import field, frozen, replace
 
@@ -114,8 +115,8 @@ class Verified:
         outcomes: each check's observation, in run order.
         verdict: the DelegationVerdict written; pair: where (``pair.ref`` is its
             ``artifactRef``); run: the ledger's record of the run.
-        room_kept: False when the run made its own room and removed its tree afterwards
-            (its logs stay).
+        room_kept: False when the run made its own room and removed it afterwards, logs
+            and all (the verdict records each check's output digest).
         notes: lines for the user.
     """
 
@@ -299,7 +300,9 @@ def run(
         room_path: a room ``verify prepare`` made (it must still hold exactly the
             candidate), or None to make a fresh one.
         caller: who asks for the verification (default: git's committer ident).
-        keep: keep the tree of a room this run made (default: removed; logs stay).
+        keep: keep a room this run made (default: removed when the run ends, also when it
+            fails or is stopped by SIGTERM or SIGHUP; one left by a killed run is removed by
+            the next run, :func:`~gentle_hooks.services.cleanroom.sweep_rooms`).
 
     Returns:
         :class:`Verified`. The verdict's status follows
@@ -314,15 +317,35 @@ def run(
     started = time.monotonic()
     bound = bind(binding, env)
     plan = _plan_for(bound, brief, extra)
+    sweep_rooms()
+    if room_path is not None:
+        room = open_room(room_path)
+        notes = check_room(bound.repo, room, bound.candidate)
+        return _verify_in(bound, plan, room, env, caller, started, notes, kept=True)
+    text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
+    with stopped_cleanly():  # SIGTERM, SIGHUP: the room goes too
+        room = make_room(bound.repo, bound.candidate, text, owned=not keep)
+        try:
+            return _verify_in(bound, plan, room, env, caller, started, (), kept=keep)
+        finally:
+            if not keep:
+                remove_room(room)
+
+
+def _verify_in(
+    bound: Bound,
+    plan: Plan,
+    room: Room,
+    env: Mapping[str, str],
+    caller: str | None,
+    started: float,
+    notes: tuple[str, ...],
+    *,
+    kept: bool,
+) -> Verified:
+    """Run the plan in ``room``, write the verdict's artifact pair and record the run."""
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     cand = bound.candidate
-    notes: list[str] = []
-    if room_path is not None:
-        room, made = open_room(room_path), False
-        notes += check_room(bound.repo, room, cand)
-    else:
-        text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
-        room, made = make_room(bound.repo, cand, text), True
     with open_store(bound.repo) as led:  # a broken store fails before anything runs
         checks_env = room_env(env)
         outcomes = _observe_all(bound, plan, room, checks_env)
@@ -366,15 +389,12 @@ def run(
             )
         )
     if pair.excluded is not None:
-        notes.append(
+        notes = (
+            *notes,
             f"{pair.excluded}: the artifact directory was added, so the verdict does not "
-            "change the candidate it judged"
+            "change the candidate it judged",
         )
-    if made and not keep:
-        shutil.rmtree(room.tree, ignore_errors=True)
-    return Verified(
-        bound, plan, room, outcomes, verdict, pair, record, not made or keep, tuple(notes)
-    )
+    return Verified(bound, plan, room, outcomes, verdict, pair, record, kept, notes)
 
 
 def _validate(verdict: DelegationVerdict, text: str) -> None:

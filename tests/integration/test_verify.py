@@ -8,9 +8,13 @@ subprocess; rooms go under a per-test ``TMPDIR``; git is real.
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import signal
 import sqlite3
 import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -314,16 +318,62 @@ def test_run_writes_the_validated_artifact_pair_binding_candidate_brief_and_call
         "?? notes.txt",
     ]
     assert f"/{ARTIFACTS}/" in (env.repo / ".git" / "info" / "exclude").read_text().splitlines()
-    # a room the run made itself loses its tree, keeps its logs
-    (room,) = env.rooms()
-    assert not (room / "tree").exists()
-    assert sorted(p.name for p in (room / "logs").iterdir()) == [
-        "01-criterion.log",
-        "02-negative.log",
-        "03-suite.log",
-    ]
+    # a room the run made itself is gone, logs and all: no /tmp/gentle-verify-* is left
+    assert env.rooms() == [] and not Path(data["room"]).exists()
     again = env.json("verify", "run", "--brief", str(env.brief_path))
     assert again["artifactRef"] != ref and json_path.exists()  # never overwritten
+
+
+def _slow_run(env: Env) -> subprocess.Popen[str]:
+    """``verify run`` whose criterion sleeps, started in the background."""
+    return subprocess.Popen(
+        [
+            *(sys.executable, "-m", "gentle_hooks", "verify", "run"),
+            *("--brief", str(env.brief_path)),
+            *("--check", "python3 -c 'import time; time.sleep(60)'"),
+        ],
+        cwd=env.repo,
+        env={**os.environ, "TMPDIR": str(env.tmp), "PYTHONPATH": "src"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _wait_for_room(env: Env, other: Path | None = None) -> Path:
+    """The room a background run made (not ``other``), once its first check started."""
+    for _ in range(600):
+        rooms = [r for r in env.rooms() if r != other]
+        if rooms and (rooms[0] / "logs").exists() and any((rooms[0] / "logs").iterdir()):
+            return rooms[0]
+        time.sleep(0.1)
+    raise AssertionError("no room was made")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_stopped_run_leaves_no_room_behind(env: Env, sig: signal.Signals) -> None:
+    """Seed 001 "sideEffects": ``write-temp-file``: temporary, so removed. A run stopped
+    while a check runs removes its room (and stops the check) before it exits."""
+    proc = _slow_run(env)
+    room = _wait_for_room(env)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode != 0, err
+    assert not room.exists() and env.rooms() == []
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+
+
+def test_a_killed_runs_room_is_removed_by_the_next_run(env: Env) -> None:
+    """SIGKILL leaves no chance to clean up: the next run removes the room of a process
+    that is gone. A room verify prepare made is the user's, and stays."""
+    prepared = Path(env.json("verify", "prepare", "--brief", str(env.brief_path))["room"])
+    proc = _slow_run(env)
+    room = _wait_for_room(env, prepared)
+    proc.kill()
+    proc.communicate(timeout=60)
+    assert room.exists()  # nothing could remove it
+    assert env.json("verify", "run", "--brief", str(env.brief_path))["status"] == "pass"
+    assert env.rooms() == [prepared]
 
 
 def test_run_prints_a_bounded_summary_and_the_artifact_ref(env: Env) -> None:
