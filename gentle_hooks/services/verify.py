@@ -232,12 +232,62 @@ def prepare(
     return Prepared(bound, plan, make_room(bound.repo, bound.candidate, text))
 
 
-def room_env(env: Mapping[str, str]) -> dict[str, str]:
-    """The environment checks run with in a room: the caller's, without the variables
-    that bind git to the user's repository (a hook's ``GIT_DIR``...) and without this
-    tool's own (``GENTLE_*``: writer profile, overrides), so the room's repository is the
-    one its git commands see and nothing of the writer's session comes along."""
-    return {k: v for k, v in scrubbed_env(env).items() if not k.startswith("GENTLE_")}
+#: Prefixes of variables that belong to the writer's session, never to the verifier's
+#: room: this tool's own, git's, the pre-commit framework's, and those agent runtimes and
+#: model providers set or read (:data:`gentle_hooks.policy.delegation.RUNTIME_ENV` and
+#: their neighbours: session ids, sandboxes, homes holding transcripts, API keys).
+SESSION_PREFIXES: tuple[str, ...] = (
+    "GENTLE_",
+    "GIT_",
+    "PRE_COMMIT",
+    "CLAUDE",
+    "ANTHROPIC_",
+    "CODEX_",
+    "OPENAI_",
+    "GEMINI_",
+    "GOOGLE_GENAI",
+    "CLINE_",
+    "CURSOR_",
+    "OPENCODE",
+    "COPILOT_",
+    "GITHUB_COPILOT",
+    "AIDER_",
+    "MCP_",
+)
+
+
+def room_env(env: Mapping[str, str], *pointers: str) -> dict[str, str]:
+    """The environment checks run with in a room (seed 001 "Rules": the verifier "never
+    gets the implementation context, the worker's plan, or its transcript").
+
+    The caller's environment without: git's repository variables (so the room's repository
+    is the one its git commands see); every variable named by :data:`SESSION_PREFIXES` or
+    :data:`~gentle_hooks.policy.delegation.RUNTIME_ENV` (this tool's, agent runtimes',
+    model providers'); and every variable whose value points into one of ``pointers`` (the
+    user's work tree and git directory: the ledger, receipts, notes, a virtualenv or
+    ``PWD`` there), except ``PATH``, which only loses its entries there.
+    """
+    from gentle_hooks.policy.delegation import RUNTIME_ENV
+
+    runtime = {name for name, _, _ in RUNTIME_ENV}
+    places = tuple({*(p for p in pointers if p), *(os.path.realpath(p) for p in pointers if p)})
+
+    def points_in(value: str) -> bool:
+        if any(p in value for p in places):
+            return True
+        real = os.path.realpath(value) if os.path.isabs(value) else ""
+        return any(real == p or real.startswith(p + os.sep) for p in places if real)
+
+    out: dict[str, str] = {}
+    for name, value in scrubbed_env(env).items():
+        if name.upper().startswith(SESSION_PREFIXES) or name in runtime:
+            continue
+        if name == "PATH":
+            value = os.pathsep.join(d for d in value.split(os.pathsep) if not points_in(d))
+        elif points_in(value):
+            continue
+        out[name] = value
+    return out
 
 
 def _observe(check: Check, number: int, room: Room, env: Mapping[str, str]) -> Outcome:
@@ -347,7 +397,7 @@ def _verify_in(
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     cand = bound.candidate
     with open_store(bound.repo) as led:  # a broken store fails before anything runs
-        checks_env = room_env(env)
+        checks_env = room_env(env, bound.root, bound.repo.paths.common_dir)
         outcomes = _observe_all(bound, plan, room, checks_env)
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         pair = plan_artifacts(

@@ -66,8 +66,8 @@ class Env:
         extra = {"TMPDIR": str(self.tmp), "PYTHONPATH": "src", **(env or {})}
         return gh(self.repo, *args, env=extra)
 
-    def json(self, *args: str, code: int = 0) -> dict[str, Any]:
-        proc = self.gh(*args, "--json")
+    def json(self, *args: str, code: int = 0, env: dict[str, str] | None = None) -> dict[str, Any]:
+        proc = self.gh(*args, "--json", env=env)
         assert proc.returncode == code, proc.stderr
         data: dict[str, Any] = json.loads(proc.stdout)
         return data
@@ -583,6 +583,59 @@ def test_checks_see_neither_the_hook_repository_nor_the_writers_session(env: Env
         env={"GENTLE_WRITER_MODEL": "o4-mini", "GIT_DIR": str(env.repo / ".git")},
     )
     assert proc.returncode == 0, proc.stdout
+
+
+#: What a writer's session leaves in the environment: agent runtimes, model providers,
+#: this tool, git, and pointers into the writer's repository and ledger.
+SESSION_ENV = {
+    "CLAUDECODE": "1",
+    "CLAUDE_CODE_ENTRYPOINT": "cli",
+    "CODEX_SANDBOX": "seatbelt",
+    "CODEX_HOME": "/home/w/.codex",
+    "GEMINI_CLI": "1",
+    "CURSOR_AGENT": "1",
+    "OPENCODE": "1",
+    "ANTHROPIC_API_KEY": "sk-ant-secret",
+    "OPENAI_API_KEY": "sk-secret",
+    "AIDER_MODEL": "o4-mini",
+    "GENTLE_WRITER_MODEL": "o4-mini",
+    "GIT_CONFIG_GLOBAL": "/home/w/.gitconfig",
+    "PRE_COMMIT": "1",
+}
+
+#: A criterion that fails, printing the names, when a variable of the session reached it.
+ENV_PROBE = (
+    "python3 -c 'import os, sys; r = sys.argv[1]; "
+    "bad = [k for k, v in os.environ.items() if r in v or k in sys.argv[2:]]; "
+    'bad += [d for d in os.environ["PATH"].split(os.pathsep) if r in d]; '
+    'print(bad); assert not bad; assert os.environ["KEEP_ME"] == "1"\''
+)
+
+
+def test_checks_get_nothing_of_the_writers_session_or_repository(env: Env) -> None:
+    """Seed 001 "Rules": "The verifier gets the artifact, the success criteria, and the
+    tools needed to re-check them. It never gets the implementation context, the worker's
+    plan, or its transcript"; "Workflow" 4: "Withhold the implementation context". No agent
+    runtime's or model provider's variable, none of this tool's or git's, and nothing that
+    points into the writer's work tree or git directory (the ledger, receipts, a
+    virtualenv, PWD) reaches a check; PATH keeps its other entries, and other variables
+    stay."""
+    repo = str(env.repo)
+    pointers = {
+        "LEDGER_DB": f"{repo}/.git/gentle-hooks/ledger.sqlite3",
+        "VIRTUAL_ENV": f"{repo}/.venv",
+        "PWD": repo,
+        "WRITER_NOTES": f"see {repo}/notes.txt",
+    }
+    check = ENV_PROBE + " " + shlex.join([repo, *SESSION_ENV])
+    extra = {
+        **SESSION_ENV,
+        **pointers,
+        "KEEP_ME": "1",
+        "PATH": f"{repo}/.venv/bin{os.pathsep}{os.environ['PATH']}",
+    }
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", check, env=extra)
+    assert out["status"] == "pass", out["outcomes"]
 
 
 # --- verdict add: binding, observation, the artifact path -----------------------------------
