@@ -7,7 +7,9 @@ reasons it was not accepted and its Markdown view in the ledger, and as the arti
 of seed 001 "Artifact" (:func:`write_artifacts`). A verdict counts only for the candidate it
 was recorded for; one that names another candidate, or none, is refused.
 
-With ``verification.require_observed`` a verdict is accepted only when a ``gentle-hook
+With ``verification.require_observed`` (on in the candidate's base commit or the work
+tree: :func:`judged_require_observed`) a verdict is accepted
+only when a ``gentle-hook
 verify run`` for this candidate wrote exactly it (its digest is recorded in the ledger,
 :class:`~gentle_hooks.ledger.records.VerifyRun`): a verdict written by hand, edited, or
 observed on another candidate is stored and shown, never accepted.
@@ -31,6 +33,7 @@ from gentle_hooks.artifacts.verdict import (
     verdict_json,
 )
 from gentle_hooks.config.load import load_config
+from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import GentleError, GitError, UsageError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import VerdictRecord, VerifyRun
@@ -45,6 +48,7 @@ from gentle_hooks.services.record import (
     open_store,
     store_path,
 )
+from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen
 
 #: The rule id of a verdict ``verify run`` did not write, under ``require_observed``.
@@ -125,6 +129,32 @@ def write_artifacts(
     return ArtifactPair(pair.ref, pair.json, pair.markdown, excluded)
 
 
+def judged_require_observed(
+    repo: Repository, cand: Candidate, settings: Settings, env: Mapping[str, str]
+) -> bool:
+    """``verification.require_observed`` as verdicts are judged for ``cand`` (SPEC §9).
+
+    On when the configuration committed at the candidate's base commit turns it on, or the
+    loaded one (the work tree's) does: the work tree may add the rule, never drop one its
+    base sets, so a change cannot loosen the gate that judges it (as ``gate --range``
+    reads its configuration from the range's base). The base is read only when the loaded
+    configuration leaves the rule off.
+
+    Raises:
+        ConfigError: the base commit's configuration does not compile.
+        GitError: git failed reading it.
+    """
+    if settings.verification.require_observed:
+        return True
+    commit = cand.base.commit
+    if commit is None:
+        return False
+    base = load_config(
+        f"{commit}:", repo.gentle_config(), env, read=lambda name: repo.read_path(commit, name)
+    )
+    return base.settings.verification.require_observed
+
+
 def observed_run(led: Ledger, verdict: DelegationVerdict, identity: str) -> VerifyRun | None:
     """The ``verify run`` for ``identity`` that wrote exactly ``verdict`` (same digest)."""
     digest = verdict_digest(verdict)
@@ -200,7 +230,8 @@ def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, st
     markdown = render_verdict_markdown(verdict)
     with open_store(bound.repo) as led:
         run = observed_run(led, verdict, bound.candidate.identity)
-        if run is None and settings.verification.require_observed:
+        required = judged_require_observed(bound.repo, bound.candidate, settings, env)
+        if run is None and required:
             reasons = (*reasons, observation_fault(led, verdict, bound.candidate.identity))
             accepted = False
         pair = _artifact_for(bound, verdict, run, settings.verification.artifact_dir, markdown)

@@ -767,6 +767,28 @@ def test_require_observed_refuses_a_hand_written_verdict(env: Env) -> None:
     assert "verifier" not in assess["decision"]["missing"]
 
 
+def test_require_observed_is_judged_from_the_base_not_the_work_tree(env: Env) -> None:
+    """SPEC §9 (the range gate reads its configuration from the base: "a change cannot
+    loosen the gate that judges it"). The base commit turns ``require_observed`` on; the
+    work tree turning it off does not let a hand-written verdict count, in ``verdict add``
+    or at the gate."""
+    write(env.repo / ".gentle-hooks.toml", "[verification]\nrequire_observed = true\n")
+    git(env.repo, "add", ".gentle-hooks.toml")
+    git(
+        env.repo, "commit", "-q", "-m", "config: observed verdicts only", "--", ".gentle-hooks.toml"
+    )
+    write(env.repo / ".gentle-hooks.toml", "[verification]\nrequire_observed = false\n")
+    path = env.tmp / "v.json"
+    path.write_text(json.dumps(bound_verdict(env.repo, {**PASSING_VERDICT, "briefId": "add-1"})))
+    proc = env.gh("verdict", "add", str(path))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "R1 not observed: no gentle-hook verify run of brief 'add-1'" in proc.stdout
+    status = env.gh("status").stdout
+    assert "verifier: MISSING (0 of 1 accepted verdict(s))" in status
+    assessed = json.loads(env.gh("assess", "--json").stdout)
+    assert "verifier" in assessed["decision"]["missing"]
+
+
 def test_require_observed_refuses_an_edited_observed_verdict(env: Env) -> None:
     _require_observed(env)
     out = _run(env)
