@@ -59,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     forget_probes()  # a run answers from what git says now, not a previous run's memo
     try:
-        if args[:1] == ["hook"]:
+        if args[:1] == ["hook"] and args[1:2] not in (["--help"], ["-h"], []):
             # The hook path: decided with the standard library before click is imported.
             from gentle_hooks.hooks.dispatch import main as hook_main
 

@@ -190,6 +190,23 @@ def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
     return added
 
 
+def remove_share_config(repo: Repository) -> list[str]:
+    """Undo :func:`add_share_refspecs` for every remote and :func:`ensure_rewrite_ref`:
+    remove exactly the values they add. Returns the ``key = value`` lines removed."""
+    removed = []
+    for remote in repo.config_remotes():
+        for key, value in (
+            (f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*"),
+            (f"remote.{remote}.push", "HEAD"),
+            (f"remote.{remote}.push", "refs/notes/gentle-hooks*:refs/notes/gentle-hooks*"),
+        ):
+            if repo.config_unset_value(key, value):
+                removed.append(f"{key} = {value}")
+    if repo.config_unset_value("notes.rewriteRef", NOTES_REF):
+        removed.append(f"notes.rewriteRef = {NOTES_REF}")
+    return removed
+
+
 def sync_fetch(repo: Repository, remote: str) -> str:
     """Fetch the remote's notes and merge them into the local notes (line union).
 
