@@ -1,4 +1,4 @@
-"""The latency benchmark and the budget it enforces (issue 8): ``python bench/run.py``.
+"""The latency benchmark and the budget it enforces: ``python bench/run.py``.
 
 Run it with the interpreter gentle-hooks is installed in (that interpreter is the one under
 test: hooks are installed from it and P is measured with it). Every case runs as

@@ -82,6 +82,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return int(exc.exit_code)
         except click.UsageError as exc:  # one line, as for every other bad input
             where = exc.ctx.command_path if exc.ctx is not None else PROG
+            if args[:1] == ["assess"]:  # assess --json still prints its failure envelope
+                from gentle_hooks.cli.assess_command import usage_failure
+
+                usage_failure(args[1:], exc.format_message())
             print(f"{PROG}: error: {exc.format_message()} (see: {where} --help)", file=sys.stderr)
             return EXIT_INPUT
         except click.ClickException as exc:

@@ -32,7 +32,7 @@ from gentle_hooks.values.candidate import (
     Projection,
     candidate_identity,
 )
-from gentle_hooks.values.frozen import field, frozen
+from gentle_hooks.values.frozen import field, frozen, replace
 
 
 @frozen
@@ -46,6 +46,8 @@ class CommitVerdict:
         blocked: whether it blocks; shortfalls: what is missing (the decision's, then
             the note's), rendered with :data:`COMMITTED` by :mod:`gentle_hooks.report.fixes`.
         overrides: recorded overrides found in the note (one line each).
+        refused: the note's lines the schema refused, ``line N: why`` (they count for
+            nothing).
     """
 
     commit: str
@@ -55,6 +57,7 @@ class CommitVerdict:
     blocked: bool
     shortfalls: tuple[Shortfall, ...] = ()
     overrides: tuple[str, ...] = field(default=())
+    refused: tuple[str, ...] = field(default=())
 
 
 def judge_commits(
@@ -79,7 +82,8 @@ def judge_commits(
     out = []
     for info in repo.read_commits(list(commits)):
         note = parse(notes.get(info.id, b""))
-        out.append(_judge_one(repo, config, info, note, ref, root, settings.honour_overrides))
+        verdict = _judge_one(repo, config, info, note, ref, root, settings.honour_overrides)
+        out.append(replace(verdict, refused=note.problems) if note.problems else verdict)
     return out
 
 
@@ -147,16 +151,20 @@ def _judge_one(
 def verdict_lines(v: CommitVerdict) -> list[str]:
     """Human lines for one commit: one when it passes, what/why/fix when it blocks."""
     head = f"{short(v.commit)} on {v.ref}"
+    refused = [f"  note line refused (counts for nothing): {why}" for why in v.refused]
     if v.delegated_by is None:
-        return [f"ok {head}: not delegated"]
+        return [f"ok {head}: not delegated", *refused]
     if not v.blocked:
         extra = (
             f"; override honoured ({v.overrides[0]})"
             if v.result and v.result.decision.blocked
             else ""
         )
-        return [f"ok {head}: delegated ({v.delegated_by}), verified as its plan requires{extra}"]
-    lines = [f"BLOCKED {head}: delegated ({v.delegated_by})"]
+        return [
+            f"ok {head}: delegated ({v.delegated_by}), verified as its plan requires{extra}",
+            *refused,
+        ]
+    lines = [f"BLOCKED {head}: delegated ({v.delegated_by})", *refused]
     if v.result is not None:
         p = v.result.plan
         lines.append(
@@ -182,6 +190,7 @@ def verdict_json(v: CommitVerdict) -> dict[str, object]:
         "reasons": reasons(v.shortfalls),
         "fixes": commands(v.shortfalls, COMMITTED),
         "overrides": list(v.overrides),
+        "refused_lines": list(v.refused),
     }
     if v.result is not None:
         out["risk"] = v.result.plan.risk.value

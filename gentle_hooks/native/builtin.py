@@ -22,7 +22,7 @@ from gentle_hooks.native.classifier import (
     prepare_paths,
     process_needles,
 )
-from gentle_hooks.native.result import BASE_DIFF, CANDIDATE_KINDS, NativeAssessment
+from gentle_hooks.native.result import NativeAssessment, candidate_kind
 from gentle_hooks.values.candidate import MODE_GITLINK, Candidate, PathChange
 
 
@@ -48,14 +48,14 @@ def assess_native_builtin(
     """
     changes, blobs, added = gather_inputs(repo, cand, risk)
     # upstream names a base ref only for a base comparison (current changes are HEAD's)
-    kind = CANDIDATE_KINDS[cand.projection.value]
+    named = candidate_kind(cand.projection.value, cand.base.source, cand.base.ref)
     envelope = classify(
         changes,
         blobs,
         added,
         risk,
-        kind=kind,
-        base_ref=cand.base.ref if kind == BASE_DIFF else None,
+        kind=named.kind,
+        base_ref=named.base_ref,
         consumed=consumed,
         escalation=escalation,
     )

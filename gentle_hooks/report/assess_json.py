@@ -13,7 +13,7 @@ import json
 from typing import Any, Final
 
 from gentle_hooks.native.message import relay
-from gentle_hooks.native.result import ABSENT, BASE_DIFF, CANDIDATE_KINDS, failure_envelope
+from gentle_hooks.native.result import ABSENT, candidate_kind, failure_envelope
 from gentle_hooks.policy.vocabulary import Verification
 from gentle_hooks.policy.writer import is_small
 from gentle_hooks.report.fixes import commands, reasons
@@ -124,18 +124,19 @@ def failure_json(projection: str | None, base_ref: str | None, message: str) -> 
     fail-closed envelope, :func:`~gentle_hooks.native.result.failure_envelope`).
 
     Args:
-        projection: ``committed``/``staged``, or None for the default (``snapshot``).
-        base_ref: ``--base-ref`` as given, or None.
+        projection: ``committed``/``staged``/``snapshot``, or None for the default.
+        base_ref: ``--base-ref`` as given, or None when none was given or the refusal came
+            before the candidate was named (a usage error, a bad escalation: upstream then
+            reports ``current-changes``).
         message: the error's one line; relayed redacted (no paths, no secrets).
 
     Returns:
         A ``gentle-ai.review-assessment/v1`` failure envelope: ``risk: high``, one
-        ``unassessable`` reason; ``base-diff`` with the base ref echoed when a base ref was
-        given or the committed candidate asked for (upstream: ``--base-ref``), else
-        ``current-changes``.
+        ``unassessable`` reason; ``base-diff`` with the base ref echoed (trimmed) when one
+        was given, as upstream echoes ``--base-ref``, else ``current-changes``.
     """
-    kind = BASE_DIFF if base_ref else CANDIDATE_KINDS[projection or "snapshot"]
-    return failure_envelope(kind, base_ref, relay(message))
+    named = candidate_kind(projection or "snapshot", "flag", base_ref)
+    return failure_envelope(named.kind, named.base_ref, relay(message))
 
 
 def envelope_json(envelope: dict[str, Any]) -> str:

@@ -186,7 +186,7 @@ def test_08_to_10_bad_verdicts_are_refused_with_their_reason(
     r = scenario.cli("verdict", "add", path)
     assert r.code == 1, r
     n = int(step) - 7
-    # seed 001 "Completion criteria": without its full suite a verdict is blocked (issue 18)
+    # seed 001 "Completion criteria": without its full suite a verdict is blocked
     status = "blocked" if changes.get("fullSuiteRun") is False else changes.get("status", "pass")
     head, artifact = r.lines[0].split("  (artifact ")
     assert head == (

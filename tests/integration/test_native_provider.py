@@ -1,4 +1,4 @@
-"""The ``gentle-ai`` native provider against stand-in binaries (SPEC §4; issue 6).
+"""The ``gentle-ai`` native provider against stand-in binaries (SPEC §4).
 
 Each stand-in is a small shell script the test writes into a directory put first on PATH.
 The envelopes are shaped exactly like the real binary's ``gentle-ai.review-assessment/v1``
@@ -329,7 +329,7 @@ def escalating(native: dict[str, Any]) -> str:
 
 
 def test_what_the_binary_is_asked_and_the_environment_it_gets(changed: Path, stub: Stub) -> None:
-    """Issue 18 item 5; seed 000 "Receipt-driven development off or unknown": "The native
+    """Seed 000 "Receipt-driven development off or unknown": "The native
     tier stays visible as nativeRisk". The escalation is passed on as upstream's
     ``--escalate-item``, the binary raises its risk, and ``nativeRisk`` is still the tier
     before the escalation."""
@@ -644,7 +644,7 @@ def test_auto_without_the_binary_imports_no_pydantic(changed: Path) -> None:
     assert proc.stderr.strip().splitlines()[-1] == "(0, [])"
 
 
-# -- the builtin provider's consumed fact (issue 18, item 5) --------------------------------
+# -- the builtin provider's consumed fact --------------------------------------------------
 
 
 def test_builtin_never_closes_on_a_callers_review_ack(changed: Path) -> None:

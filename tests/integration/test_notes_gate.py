@@ -1,4 +1,4 @@
-"""Records travel with commits (SPEC §8, issue 5): notes, the server's pre-receive gate,
+"""Records travel with commits (SPEC §8): notes, the server's pre-receive gate,
 ``gate --range`` in a clone with no ledger, rewrites, shallow clones, concurrent syncs.
 
 Everything is real: a bare "server" with the installed pre-receive hook, clones pushing to

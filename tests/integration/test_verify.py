@@ -1,4 +1,4 @@
-"""``gentle-hook verify prepare|run`` and ``verdict add`` on real repositories (issue 18).
+"""``gentle-hook verify prepare|run`` and ``verdict add`` on real repositories.
 
 Seed ``001_3bc4c9b08e2f7709.txt`` (verify-delegation) "Contract", "Workflow", "Artifact",
 "Rules", "Guardrails", "Completion criteria"; SPEC §6 "verdict", §9. The real CLI runs in a
@@ -445,8 +445,8 @@ def test_verdict_add_accepts_the_observed_verdict_and_status_shows_its_artifact(
 
 
 def test_verdict_add_refuses_a_verdict_bound_to_another_candidate(env: Env) -> None:
-    """Issue 18: "the same verdict file is accepted again for a different candidate";
-    SPEC §10: "a verdict for any other candidate never unblocks it"."""
+    """A verdict file judges one candidate and is refused for another; SPEC §10: "a verdict
+    for any other candidate never unblocks it"."""
     out = _run(env)
     write(env.repo / "src" / "app.py", "def add(a, b):\n    return a + b  # changed again\n")
     proc = env.gh("verdict", "add", out["json_path"])
@@ -459,7 +459,7 @@ def test_verdict_add_refuses_a_verdict_bound_to_another_candidate(env: Env) -> N
 
 
 def test_a_fail_verdict_without_its_full_suite_is_stored_blocked(env: Env) -> None:
-    """Issue 18; seed 001 "Completion criteria": "the full suite ran, or the verdict is
+    """Seed 001 "Completion criteria": "the full suite ran, or the verdict is
     blocked explaining why it could not"."""
     path = env.tmp / "v.json"
     path.write_text(json.dumps({**PASSING_VERDICT, "status": "fail", "fullSuiteRun": False}))
@@ -471,7 +471,8 @@ def test_a_fail_verdict_without_its_full_suite_is_stored_blocked(env: Env) -> No
 
 
 def test_verdict_add_writes_the_pair_for_a_verdict_from_elsewhere(env: Env) -> None:
-    """Issue 18: "Verdicts live only in SQLite rows: no JSON + Markdown artifact"."""
+    """A verdict added from elsewhere gets its JSON + Markdown artifact pair (seed 001
+    "Artifact")."""
     path = env.tmp / "v.json"
     path.write_text(json.dumps(PASSING_VERDICT))
     rec = env.json("verdict", "add", str(path))["record"]
@@ -493,8 +494,8 @@ def _require_observed(env: Env, on: bool = True) -> None:
 
 
 def test_require_observed_refuses_a_hand_written_verdict(env: Env) -> None:
-    """Issue 18 "Done when": "a hand-written or other-candidate verdict does not satisfy a
-    require_observed gate"."""
+    """Under ``verification.require_observed`` a hand-written verdict does not satisfy the
+    gate: only one a ``verify run`` observed does."""
     _require_observed(env)
     path = env.tmp / "v.json"
     schema_shaped = {**PASSING_VERDICT, "briefId": "add-1"}

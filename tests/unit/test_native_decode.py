@@ -84,8 +84,8 @@ def test_unknown_fields_are_ignored_and_never_projected() -> None:
 
 
 def test_the_former_builtin_shape_is_refused() -> None:
-    """Paths as a list, a null path and a projection as the kind were the built-in
-    provider's own shape before issue 19; upstream's decoder refuses each of them."""
+    """Paths as a list, a null path and a projection as the kind are not
+    upstream's v1 shape; upstream's decoder refuses each of them."""
     for over in (
         {"changed_paths": ["a/auth.go"]},
         {"reasons": [{"code": "hot_path", "path": None, "detail": "d"}]},

@@ -1,4 +1,4 @@
-"""Seed 003 rows issue 18 found missing or different, each test naming its seed line.
+"""Seed 003 rows, each test naming its seed line.
 
 Seed ``003_0245072c02421c57.txt``: narrative evidence refutes; a verifier output that is not
 JSON abstains; PLAUSIBLE says what would settle it; the lens-diverse stakes row; the audit
@@ -85,9 +85,9 @@ def test_every_narrative_row_is_covered() -> None:
     assert {c[2] for c in NARRATIVE_CASES} - {None} == {r.id for r in NARRATIVE_ROWS}
 
 
-def test_issue_18_narrative_upheld_verdict_refutes_and_never_confirms() -> None:
-    """Issue 18: a ``whatIChecked`` of "It is well known that fan-outs are unbounded"
-    counted as support and confirmed; seed 003 says "Not evidence. Refute"."""
+def test_narrative_upheld_verdict_refutes_and_never_confirms() -> None:
+    """A ``whatIChecked`` of "It is well known that fan-outs are unbounded" is narrative:
+    seed 003 says "Not evidence. Refute"."""
     raw = verdict("It is well known that fan-outs are unbounded")
     vote = classify_verdict(raw, CLAIM)
     assert (vote.vote, vote.refuted) == (VoteKind.REFUTED, False)

@@ -1,5 +1,5 @@
 """Upstream host rows: the envelope decoder, the relayed diagnostic's redaction, and the
-small-writer predicate (issue 19).
+small-writer predicate.
 
 Sources (rows as data, no code copied): ``tests/review-risk-assessment.test.ts`` of
 Gentleman-Programming/gentle-pi at 9a4c182ea79e70803f7fd69344c04f89ffbc50b7 and of

@@ -1,4 +1,4 @@
-"""The verdict ``gentle-hook verify run`` writes, from observations alone (seed 001; issue 18).
+"""The verdict ``gentle-hook verify run`` writes, from observations alone (seed 001).
 
 Pure tests of :mod:`gentle_hooks.artifacts.observation` (every CHECK_ROWS and STATUS_ROWS
 row), the verdict's binding to its candidate (:class:`CandidateRef`, :func:`binding_fault`),
@@ -253,7 +253,8 @@ def test_written_verdicts_never_contradict_the_seed(
 
 
 def test_candidate_identity_must_be_the_identity_of_its_trees() -> None:
-    """Issue 18: "how a verdict binds the candidate must be checkable, not believed"."""
+    """How a verdict binds the candidate is checkable, not believed: the identity must be
+    the identity of its trees."""
     good = json.loads(verdict_json(_verdict(FULL)))
     parse_verdict(json.dumps(good))
     forged = {**good, "candidate": {**good["candidate"], "tree": OTHER_TREE}}
@@ -293,8 +294,7 @@ def test_binding_fault() -> None:
     ],
 )
 def test_recorded_status(status: str, suite: bool, recorded: str) -> None:
-    """Issue 18: "a fail verdict with fullSuiteRun: false is stored instead of blocked";
-    seed 001 "Completion criteria": "the full suite ran, or the verdict is blocked"."""
+    """Seed 001 "Completion criteria": "the full suite ran, or the verdict is blocked"."""
     v = parse_verdict(
         json.dumps(
             {

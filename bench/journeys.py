@@ -1,0 +1,71 @@
+"""Run the journey bench: ``python bench/journeys.py [--fast] [--only NAME] [--json FILE]``.
+
+Run it with the interpreter gentle-hooks is installed in (its ``gentle-hook`` is the CLI
+under test). Prints the table and every block that is not ``in_band``/``by_design``;
+exits 1 when any journey is not ``ok`` (a dead end, an out-of-band step, a failed check,
+a void fixture), 0 otherwise. See bench/journeys/__init__.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.journeys.results import document, problems, table
+from bench.journeys.runner import run_journeys
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--fast", action="store_true", help="only the test suite's subset")
+    ap.add_argument("--only", action="append", default=[], help="a journey name (repeatable)")
+    ap.add_argument("--json", help="write the gentle-hooks.journeys/v1 document here")
+    ap.add_argument("--keep", action="store_true", help="keep the sandboxes")
+    ap.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print every command of a journey that is not ok",
+    )
+    ap.add_argument("--list", action="store_true", help="list the journeys and exit")
+    args = ap.parse_args(argv)
+    from bench.journeys.catalog import JOURNEYS
+
+    if args.list:
+        for j in JOURNEYS:
+            print(f"{j.name:28} {'fast ' if j.fast else '     '}{j.needs:11} {j.what}")
+        return 0
+    tmp = Path(tempfile.mkdtemp(prefix="gentle-journeys-"))
+    outcomes = run_journeys(tmp, fast=args.fast, only=args.only, keep=args.keep)
+    if args.keep:
+        print(f"sandboxes kept under {tmp}")
+    else:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print(table(outcomes))
+    for line in problems(outcomes):
+        print(line)
+    if args.verbose:
+        for o in outcomes:
+            if o.status in ("ok", "skipped"):
+                continue
+            print(f"\n== {o.name} ({o.status})")
+            for st in o.steps:
+                print(f"$ [{st.who}] {' '.join(st.argv)}  -> {st.exit}")
+                print(
+                    "    " + st.out.rstrip().replace("\n", "\n    ") if st.out.strip() else "",
+                    end="",
+                )
+                print()
+    if args.json:
+        Path(args.json).write_text(json.dumps(document(outcomes), indent=2) + "\n")
+    return 0 if all(o.status in ("ok", "skipped") for o in outcomes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,14 @@
+"""The journey bench: a new user's way through every block, resolved only by what it prints.
+
+* :mod:`.sandbox` — one journey's world: its own HOME, XDG directories and TMPDIR,
+  ``GIT_CONFIG_NOSYSTEM=1``, a local bare remote, and every command it runs recorded
+  (argv, exit code, output bytes);
+* :mod:`.agent` — the scripted agent: it reads a block's printed commands (the ``run:``
+  and ``prefix:`` lines, or the ``gentle-hooks.decision/v1`` object), runs them literally,
+  retries, and classifies the block (:data:`.agent.CLASSES`);
+* :mod:`.catalog` — the journeys: each builds its fixture, proves its edge case from git,
+  then lets the agent walk through;
+* :mod:`.results` — the ``gentle-hooks.journeys/v1`` JSON document and the table.
+
+``python bench/journeys.py`` runs them (``--fast`` the subset the test suite runs).
+"""

@@ -1,0 +1,200 @@
+"""The scripted agent: it resolves a block only by running, literally, what the block printed.
+
+What it reads (the block's shape, :mod:`gentle_hooks.report.fixes`):
+
+* text: each ``run: CMD`` line is one command, run as printed (``sh -c CMD``); a
+  ``prefix: WORDS`` line is the start of the writer's report, completed with the agent's
+  own test command (the one thing the agent knows and the gate cannot); lines may carry a
+  ``gentle-hooks:`` or ``remote: gentle-hooks:`` prefix; every other line is words;
+* json (``GENTLE_HOOKS_FORMAT=json``): the ``gentle-hooks.decision/v1`` object; per
+  missing item its ``report_prefix`` (completed the same way), then its ``run`` list.
+
+Each block is classified (:data:`CLASSES`): ``in_band`` — its printed commands all
+succeeded and the retried action got past it; ``self_recovered`` — a printed command
+failed but named, in its own ``run:`` lines, the command that then worked; ``by_design``
+— a documented refusal (the journey quotes the documentation), nothing to run;
+``dead_end`` — nothing printed, a printed command failed, or the same block came back;
+``out_of_band`` — only a step the journey knew and the block did not print got past it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.journeys.sandbox import Sandbox, Step
+
+CLASSES = ("in_band", "self_recovered", "by_design", "dead_end", "out_of_band")
+#: How many blocks one action may raise before the agent gives up.
+MAX_ROUNDS = 6
+_LABEL = re.compile(r"^(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix):\s(.*)$")
+
+
+@dataclass
+class ByDesign:
+    """A documented refusal: ``pattern`` matches the block, ``quote`` is the documentation."""
+
+    pattern: str
+    quote: str
+
+
+@dataclass
+class Block:
+    """One block the agent met: the action, what it printed to run, how it ended."""
+
+    action: str
+    cls: str = ""
+    why: str = ""
+    printed: list[str] = field(default_factory=list)
+    quote: str | None = None
+    first_line: str = ""
+
+
+def complete(prefix: str, test_command: str, brief: str) -> str:
+    """A ``prefix:`` line completed with what only the agent knows: the brief it wrote
+    (after ``--brief``), else its test command."""
+    if prefix.rstrip().endswith("--brief"):
+        return f"{prefix} {brief or 'brief.json'}"
+    return f"{prefix} {test_command}"
+
+
+def printed_commands(out: str, test_command: str, fmt: str = "text", brief: str = "") -> list[str]:
+    """The commands a block printed, in order, completed where it says so."""
+    if fmt == "json":
+        for line in reversed(out.splitlines()):
+            line = line.strip()
+            if line.startswith("{") and "gentle-hooks.decision/v1" in line:
+                obj = json.loads(line)
+                cmds: list[str] = []
+                for cand in obj.get("candidates", []):
+                    for item in cand.get("missing", []):
+                        run = list(item.get("run", []))
+                        if item.get("report_prefix"):
+                            run.insert(0, complete(item["report_prefix"], test_command, brief))
+                        cmds.extend(c for c in run if c not in cmds)
+                return cmds
+        return []
+    found: list[str] = []
+    for line in out.splitlines():
+        m = _LABEL.match(line.rstrip())
+        if not m:
+            continue
+        kind, text = m.groups()
+        cmd = complete(text, test_command, brief) if kind == "prefix" else text
+        if cmd not in found:
+            found.append(cmd)
+    return found
+
+
+@dataclass
+class Agent:
+    """Walks a journey's actions through their blocks."""
+
+    sb: Sandbox
+    test_command: str
+    brief: str = ""
+    blocks: list[Block] = field(default_factory=list)
+
+    def attempt(
+        self,
+        cwd: Path,
+        action: str,
+        *,
+        where: Path | None = None,
+        fmt: str = "text",
+        by_design: ByDesign | None = None,
+        manual: list[str] | None = None,
+        env: dict[str, str] | None = None,
+    ) -> Step:
+        """Run ``action`` in ``cwd`` until it passes, resolving each block by its printed
+        commands (run in ``where``, default ``cwd``). Returns the last run of the action."""
+        run_env = dict(env or {})
+        if fmt == "json":
+            run_env["GENTLE_HOOKS_FORMAT"] = "json"
+        step = self.sb.sh(cwd, action, who="writer", env=run_env)
+        seen: set[tuple[str, ...]] = set()
+        rounds = 0
+        while step.exit != 0 and rounds < MAX_ROUNDS:
+            rounds += 1
+            block = Block(action, first_line=_first_line(step.out))
+            self.blocks.append(block)
+            cmds = printed_commands(step.out, self.test_command, fmt, self.brief)
+            block.printed = cmds
+            if by_design is not None and re.search(by_design.pattern, step.out) and not cmds:
+                block.cls, block.quote = "by_design", by_design.quote
+                block.why = "a documented refusal"
+                return step
+            if not cmds:
+                block.cls, block.why = "dead_end", "nothing to run was printed"
+                return self._fallback(block, cwd, where, action, manual, run_env) or step
+            if tuple(cmds) in seen:
+                block.cls, block.why = "dead_end", "the same commands were printed again: a loop"
+                return self._fallback(block, cwd, where, action, manual, run_env) or step
+            seen.add(tuple(cmds))
+            failed, recovered = self._run_all(cmds, where or cwd)
+            step = self.sb.sh(cwd, action, who="writer", env=run_env)
+            if failed:
+                block.cls, block.why = "dead_end", failed
+                return self._fallback(block, cwd, where, action, manual, run_env) or step
+            if recovered:
+                block.cls, block.why = "self_recovered", recovered
+            else:
+                block.cls, block.why = "in_band", "its printed commands resolved it"
+            if (
+                step.exit != 0
+                and _first_line(step.out) == block.first_line
+                and (printed_commands(step.out, self.test_command, fmt, self.brief) == cmds)
+            ):
+                block.cls, block.why = "dead_end", "the printed commands did not change the block"
+                return self._fallback(block, cwd, where, action, manual, run_env) or step
+        return step
+
+    def _run_all(self, cmds: list[str], cwd: Path) -> tuple[str, str]:
+        """Run the printed commands in order: (why one failed, how one self-recovered)."""
+        recovered = ""
+        for cmd in cmds:
+            s = self.sb.sh(cwd, cmd, who="agent")
+            if s.exit == 0:
+                continue
+            nested = printed_commands(s.out, self.test_command, "text", self.brief)
+            if not nested:
+                return f"printed command failed (exit {s.exit}): {cmd}: {_first_line(s.out)}", ""
+            for n in nested:
+                t = self.sb.sh(cwd, n, who="agent")
+                if t.exit != 0:
+                    return (
+                        f"printed command failed (exit {s.exit}): {cmd}; its own suggestion "
+                        f"failed too (exit {t.exit}): {n}: {_first_line(t.out)}",
+                        "",
+                    )
+            recovered = f"{cmd} failed, and named {nested[0]}, which worked"
+        return "", recovered
+
+    def _fallback(
+        self,
+        block: Block,
+        cwd: Path,
+        where: Path | None,
+        action: str,
+        manual: list[str] | None,
+        env: dict[str, str],
+    ) -> Step | None:
+        """Steps the journey knows and the block did not print: out of band when they work."""
+        if not manual:
+            return None
+        for cmd in manual:
+            self.sb.sh(where or cwd, cmd, who="agent")
+        step = self.sb.sh(cwd, action, who="writer", env=env)
+        if step.exit == 0:
+            block.why = f"{block.why}; got past only by: {'; '.join(manual)}"
+            block.cls = "out_of_band"
+        return step
+
+
+def _first_line(out: str) -> str:
+    for line in out.splitlines():
+        if line.strip():
+            return line.strip()[:240]
+    return ""

@@ -1,0 +1,489 @@
+"""The journeys: each builds its world, proves its edge case from git, then walks through.
+
+A journey is a function of a :class:`Ctx`; :data:`JOURNEYS` lists them in order. ``fast``
+journeys run in the test suite (tests/e2e/test_journeys.py); ``needs`` names a tool the
+journey needs (``pre-commit``, ``prek``): without it the journey is reported ``skipped``.
+"""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench.journeys.agent import Agent, ByDesign
+from bench.journeys.sandbox import FixtureError, Sandbox
+
+#: The writer's test command: it checks the change (and writes no __pycache__).
+TEST = "python3 -B -m unittest -q"
+#: The same without -B: the run leaves __pycache__/ behind, untracked.
+TEST_LITTER = "python3 -m unittest -q"
+#: CI's steps before the gate, as docs/ci.md writes them.
+CI_FETCH_NOTES = "git fetch -q origin '+refs/notes/gentle-hooks:refs/notes/gentle-hooks' || true"
+#: Every hook type the README's one framework line installs.
+PRE_COMMIT_INSTALL = (
+    "pre-commit install -t pre-commit -t commit-msg -t pre-push -t prepare-commit-msg "
+    "-t post-commit -t post-rewrite"
+)
+HOOK_IDS = (
+    "gentle-hooks-commit-gate",
+    "gentle-hooks-commit-msg-gate",
+    "gentle-hooks-push-gate",
+    "gentle-hooks-prepare-commit-msg",
+    "gentle-hooks-post-commit",
+    "gentle-hooks-post-rewrite",
+)
+
+
+@dataclass
+class Ctx:
+    """What a journey works with: its sandbox, its agent, and the checks it made."""
+
+    sb: Sandbox
+    agent: Agent
+    hook_repo: tuple[Path, str] | None = None
+    checks: list[tuple[bool, str]] = field(default_factory=list)
+
+    def check(self, ok: bool, what: str) -> None:
+        """A thing the journey expects once the agent is through (fails the journey)."""
+        self.checks.append((ok, what))
+
+    @property
+    def gh(self) -> str:
+        """How this user types the CLI (its absolute path when it is not on PATH)."""
+        return "gentle-hook" if self.sb.on_path else shlex.quote(self.sb.cli)
+
+
+@dataclass
+class Journey:
+    name: str
+    what: str
+    body: Callable[[Ctx], None]
+    fast: bool = False
+    needs: str = ""
+    on_path: bool = True
+
+
+JOURNEYS: list[Journey] = []
+
+
+def journey(
+    name: str, what: str, *, fast: bool = False, needs: str = "", on_path: bool = True
+) -> Callable[[Callable[[Ctx], None]], Callable[[Ctx], None]]:
+    def add(fn: Callable[[Ctx], None]) -> Callable[[Ctx], None]:
+        JOURNEYS.append(Journey(name, what, fn, fast, needs, on_path))
+        return fn
+
+    return add
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def plain(ctx: Ctx, *, share: bool = True, commits: int = 1) -> Path:
+    """A project clone with the plain hooks installed (and the notes shared)."""
+    w = ctx.sb.project(commits=commits)
+    step = ctx.sb.sh(w, f"{ctx.gh} install" + (" --share origin" if share else ""), who="setup")
+    if step.exit != 0:
+        raise FixtureError(f"install failed: {step.out.strip()}")
+    return w
+
+
+def framework(ctx: Ctx, tool: str) -> Path:
+    """A project clone whose hooks come from the framework (``tool``), installed with the
+    README's one line; the CLI itself is where ``ctx.sb.on_path`` puts it."""
+    assert ctx.hook_repo is not None
+    path, sha = ctx.hook_repo
+    w = ctx.sb.project()
+    hooks = "".join(f"      - id: {h}\n" for h in HOOK_IDS)
+    ctx.sb.write(
+        w / ".pre-commit-config.yaml",
+        f"repos:\n  - repo: {path}\n    rev: {sha}\n    hooks:\n{hooks}",
+    )
+    ctx.sb.git(w, "add", ".pre-commit-config.yaml")
+    ctx.sb.git(w, "commit", "-q", "-m", "pre-commit config")
+    ctx.sb.git(w, "push", "-q", "origin", "HEAD")
+    line = (
+        PRE_COMMIT_INSTALL
+        if tool == "pre-commit"
+        else PRE_COMMIT_INSTALL.replace("pre-commit install", "prek install")
+    )
+    step = ctx.sb.sh(w, line, who="setup")
+    if step.exit != 0:
+        raise FixtureError(f"{tool} install failed: {step.out.strip()}")
+    ctx.sb.prove(w, ["config", "--get", "core.hooksPath"], "", "no core.hooksPath override")
+    return w
+
+
+def writer_commit(ctx: Ctx, w: Path, value: int, **extra: str) -> None:
+    """The writer's change, verified and committed through the gate by the agent."""
+    ctx.sb.writer_edit(w, value, extra or None)
+    ctx.sb.git(w, "add", "-A")
+    ctx.agent.attempt(w, f"git commit -q -m 'writer change {value}'")
+
+
+def passed(ctx: Ctx, step_exit: int, what: str) -> None:
+    ctx.check(step_exit == 0, what)
+
+
+# -- plain hooks: the commit gate ----------------------------------------------------------
+
+
+@journey("commit-medium", "plain hooks: a delegated medium change, committed", fast=True)
+def _commit_medium(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.prove(w, ["diff", "--cached", "--name-only"], "m.py", "a staged change")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+
+
+@journey("commit-medium-json", "plain hooks: the same, read as the JSON decision", fast=True)
+def _commit_json(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'", fmt="json")
+    passed(ctx, step.exit, "the commit went through")
+
+
+@journey("commit-pycache", "the test run leaves __pycache__/ untracked", fast=True)
+def _commit_pycache(ctx: Ctx) -> None:
+    ctx.agent.test_command = TEST_LITTER
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.sh(w, TEST_LITTER, who="setup")
+    ctx.sb.prove(
+        w, ["status", "--porcelain"], "?? __pycache__/", "untracked files from the test run"
+    )
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+
+
+@journey("commit-pycache-snapshot", "a default-binding spot check after a littering test")
+def _commit_pycache_snapshot(ctx: Ctx) -> None:
+    ctx.agent.test_command = TEST_LITTER
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.sh(w, f"gentle-hook receipt run -- {TEST_LITTER}")
+    ctx.sb.prove(
+        w, ["status", "--porcelain"], "?? __pycache__/", "untracked files from the test run"
+    )
+    ctx.sb.git(w, "add", "m.py", "test_m.py")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+
+
+@journey("commit-declared", "verification.commands declared: the report is named")
+def _commit_declared(ctx: Ctx) -> None:
+    w = ctx.sb.project()
+    ctx.sb.write(w / ".gentle-hooks.toml", f'[verification]\ncommands = ["{TEST}"]\n')
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "-m", "declare")
+    ctx.sb.git(w, "push", "-q", "origin", "HEAD")
+    ctx.sb.sh(w, "gentle-hook install --share origin", who="setup")
+    ctx.sb.prove(w, ["show", "HEAD:.gentle-hooks.toml"], TEST, "a declared command")
+    ctx.agent.test_command = "false"  # the block must name the command itself
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+
+
+@journey("commit-partial", "a partial commit: other writer files stay unstaged", fast=True)
+def _commit_partial(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1, {"notes.txt": "later\n"})
+    ctx.sb.git(w, "add", "m.py", "test_m.py")
+    ctx.sb.prove(w, ["status", "--porcelain"], "?? notes.txt", "a file left out of the commit")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the partial commit went through")
+    ctx.sb.git(w, "add", "notes.txt")
+    step = ctx.agent.attempt(w, "git commit -q -m 'the rest'")
+    passed(ctx, step.exit, "the rest went through")
+
+
+@journey("commit-a", "git commit -a: the index git hands the hook", fast=False)
+def _commit_a(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.prove(w, ["diff", "--cached", "--quiet"], "", "nothing staged before commit -a")
+    step = ctx.agent.attempt(w, "git commit -q -a -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+
+
+@journey("commit-escalated", "an escalated change needs a verifier run", fast=False)
+def _commit_escalated(ctx: Ctx) -> None:
+    w = plain(ctx)
+    brief = ctx.sb.root / "brief.json"
+    ctx.sb.write(brief, _BRIEF)
+    ctx.agent.brief = str(brief)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.sh(w, "gentle-hook escalate --item security --reason 'token check changed'")
+    ctx.sb.git(w, "add", "-A")
+    step = ctx.agent.attempt(w, "git commit -q -m 'escalated change'")
+    passed(ctx, step.exit, "the commit went through")
+
+
+@journey("commit-failing-test", "the writer's test fails: the report is refused, then fixed")
+def _commit_failing(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.write(w / "m.py", "def f():\n    return 99\n")  # the writer broke it
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.sh(w, f"gentle-hook receipt run --staged -- {TEST}")
+    step = ctx.agent.attempt(
+        w,
+        "git commit -q -m 'writer change'",
+        by_design=ByDesign(
+            r"reported exit [1-9]",
+            "README: a failure report is not self-verification (S-failed)",
+        ),
+    )
+    ctx.check(step.exit != 0, "a failing change is not committed")
+
+
+@journey("commit-amend-stale", "an amend that changes the tree after verification")
+def _commit_amend(ctx: Ctx) -> None:
+    w = plain(ctx)
+    writer_commit(ctx, w, 1)
+    ctx.sb.writer_edit(w, 2)
+    ctx.sb.git(w, "add", "-A")
+    step = ctx.agent.attempt(w, "git commit -q --amend --no-edit")
+    passed(ctx, step.exit, "the amend went through")
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through")
+    ci = ctx.sb.clone("ci")
+    step = ctx.agent.attempt(
+        ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~1..HEAD", where=w
+    )
+    passed(ctx, step.exit, "CI passed")
+
+
+# -- push, CI, server ---------------------------------------------------------------------
+
+
+@journey("push-verified", "a verified commit pushed with plain git push; CI passes", fast=True)
+def _push_verified(ctx: Ctx) -> None:
+    w = plain(ctx)
+    writer_commit(ctx, w, 1)
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through")
+    ci = ctx.sb.clone("ci")
+    step = ctx.agent.attempt(
+        ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~1..HEAD", where=w
+    )
+    passed(ctx, step.exit, "CI passed")
+
+
+@journey("push-no-verify", "a writer commit made with --no-verify is caught at push", fast=True)
+def _push_no_verify(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change")
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through")
+
+
+@journey("push-no-verify-json", "the same, read as the JSON decision")
+def _push_no_verify_json(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change")
+    step = ctx.agent.attempt(w, "git push -q", fmt="json")
+    passed(ctx, step.exit, "the push went through")
+
+
+@journey("push-older-commit", "the unverified commit is not HEAD", fast=False)
+def _push_older(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change")
+    ctx.sb.write(w / "README.md", "# demo\n\nhuman words\n")
+    ctx.sb.git(w, "commit", "-q", "-am", "human docs")
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through")
+
+
+@journey(
+    "ci-notes-not-pushed", "verified locally, pushed with an explicit refspec: no notes", fast=True
+)
+def _ci_notes(ctx: Ctx) -> None:
+    w = plain(ctx)
+    writer_commit(ctx, w, 1)
+    ctx.sb.git(w, "push", "-q", "origin", "main")
+    ctx.sb.prove(w, ["notes", "--ref=gentle-hooks", "show", "HEAD"], "spot_check", "a note on HEAD")
+    ctx.sb.prove_empty(w, ["ls-remote", "origin", "refs/notes/*"], "no notes on the remote")
+    ci = ctx.sb.clone("ci")
+    step = ctx.agent.attempt(
+        ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~1..HEAD", where=w
+    )
+    passed(ctx, step.exit, "CI passed")
+
+
+@journey("ci-shallow", "CI's shallow clone cuts the range", fast=True)
+def _ci_shallow(ctx: Ctx) -> None:
+    w = plain(ctx, commits=3)
+    writer_commit(ctx, w, 1)
+    ctx.agent.attempt(w, "git push -q")
+    ci = ctx.sb.clone("ci", depth=1)
+    ctx.sb.prove(ci, ["rev-parse", "--is-shallow-repository"], "true", "a shallow clone")
+    step = ctx.agent.attempt(ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~2..HEAD")
+    passed(ctx, step.exit, "CI passed")
+
+
+@journey(
+    "ci-complete-short", "gate --range HEAD~3..HEAD in a complete one-commit repository", fast=True
+)
+def _ci_complete_short(ctx: Ctx) -> None:
+    w = ctx.sb.project()
+    ctx.sb.prove(w, ["rev-parse", "--is-shallow-repository"], "false", "a complete clone")
+    ctx.sb.prove(w, ["rev-list", "--count", "HEAD"], "1", "one commit")
+    step = ctx.agent.attempt(
+        w,
+        "gentle-hook gate --range HEAD~3..HEAD",
+        by_design=ByDesign(
+            r"has only \d+ commit",
+            "docs/ci.md: a range start that is not a commit of a complete history is bad "
+            "input (exit 2)",
+        ),
+    )
+    ctx.check("unshallow" not in ctx.sb.steps[-1].out, "no fetch --unshallow in a complete clone")
+    ctx.check(step.exit == 2, "exit 2")
+
+
+@journey("empty-repo", "the gate and status in a repository with no commits", fast=True)
+def _empty(ctx: Ctx) -> None:
+    w = ctx.sb.clone()
+    ctx.sb.prove(w, ["rev-parse", "--verify", "-q", "HEAD"], "", "no commit yet")
+    step = ctx.agent.attempt(
+        w,
+        "gentle-hook gate --range HEAD~1..HEAD",
+        by_design=ByDesign(
+            r"no commits yet",
+            "docs/ci.md: a repository with no commits has nothing to judge (exit 2)",
+        ),
+    )
+    ctx.check(step.exit == 2, "exit 2")
+    st = ctx.sb.sh(w, "gentle-hook status")
+    ctx.check(st.exit == 0, f"status in an empty repository: {st.out.strip()[:120]}")
+
+
+@journey("server-gate", "the server's pre-receive rejects, the pusher fixes", fast=True)
+def _server(ctx: Ctx) -> None:
+    w = plain(ctx, share=False)
+    ctx.sb.sh(ctx.sb.remote(), "gentle-hook install --server", who="setup")
+    ctx.sb.prove(ctx.sb.remote(), ["rev-parse", "--is-bare-repository"], "true", "a bare remote")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    # the local gates skipped (an agent's --no-verify): only the server judges
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change")
+    ctx.sb.prove(w, ["log", "-1", "--format=%B"], "Gentle-Writer:", "the writer's trailer")
+    step = ctx.agent.attempt(w, "git push -q --no-verify origin HEAD")
+    passed(ctx, step.exit, "the push was accepted")
+
+
+@journey("server-gate-shared", "server gate, the clone shares its notes", fast=False)
+def _server_shared(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.sh(ctx.sb.remote(), "gentle-hook install --server", who="setup")
+    writer_commit(ctx, w, 1)
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push was accepted")
+
+
+# -- the framework -------------------------------------------------------------------------
+
+
+@journey("framework-commit", "pre-commit framework, CLI on PATH", needs="pre-commit")
+def _fw_commit(ctx: Ctx) -> None:
+    w = framework(ctx, "pre-commit")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+    step = ctx.agent.attempt(w, "git push -q origin HEAD")
+    passed(ctx, step.exit, "the push went through")
+
+
+@journey(
+    "framework-only", "pre-commit framework, the CLI not on PATH", needs="pre-commit", on_path=False
+)
+def _fw_only(ctx: Ctx) -> None:
+    w = framework(ctx, "pre-commit")
+    ctx.check(shutil.which("gentle-hook", path=ctx.sb.env["PATH"]) is None, "CLI off PATH")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+
+
+@journey(
+    "framework-coauthor",
+    "framework: an AI co-author trailer hits the commit-msg gate",
+    needs="pre-commit",
+)
+def _fw_coauthor(ctx: Ctx) -> None:
+    w = framework(ctx, "pre-commit")
+    ctx.sb.write(w / "m.py", "def f():\n    return 0  # tidy\n")
+    ctx.sb.git(w, "add", "-A")
+    step = ctx.agent.attempt(
+        w, "git commit -q -m 'tidy' -m 'Co-authored-by: Claude <noreply@anthropic.com>'"
+    )
+    passed(ctx, step.exit, "the commit went through")
+
+
+@journey("prek-commit", "prek, CLI on PATH", needs="prek")
+def _prek_commit(ctx: Ctx) -> None:
+    w = framework(ctx, "prek")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+    doctor = ctx.sb.sh(w, "gentle-hook doctor")
+    ctx.check("another hook" not in doctor.out, "doctor knows prek's pre-push runs the gate")
+
+
+# -- the CLI itself ------------------------------------------------------------------------
+
+
+@journey("hook-help", "gentle-hook hook --help", fast=True)
+def _hook_help(ctx: Ctx) -> None:
+    w = ctx.sb.project()
+    step = ctx.sb.sh(w, "gentle-hook hook --help")
+    ctx.check(step.exit == 0 and "pre-commit" in step.out, "hook --help prints its usage")
+
+
+@journey("uninstall-reverts", "uninstall reverts what install --share changed", fast=True)
+def _uninstall(ctx: Ctx) -> None:
+    w = plain(ctx)
+    writer_commit(ctx, w, 1)
+    out = ctx.sb.sh(w, "gentle-hook uninstall").out
+    cfg = ctx.sb.run(w, ["git", "config", "--local", "--list"]).out
+    for key in ("remote.origin.push", "notes.rewriteref", "refs/notes/gentle-hooks"):
+        ctx.check(key not in cfg.lower(), f"uninstall removed {key}")
+    ctx.check("kept" in out, "uninstall says what it kept")
+
+
+_BRIEF = """{
+  "id": "f-2",
+  "objective": "f() returns the new value",
+  "outputFormat": "a patch to m.py",
+  "toolGuidance": ["run the unit tests"],
+  "boundaries": ["m.py and test_m.py only"],
+  "stopCondition": "the tests pass",
+  "readOnly": false,
+  "sideEffects": ["write-repo"],
+  "successCriteria": [{"criterion": "the tests pass", "run": "python3 -B -m unittest -q"}],
+  "negativeTests": [{"criterion": "a wrong value is caught",
+                     "run": ["python3", "-B", "-c", "import m; assert m.f() == 12345"]}],
+  "fullSuite": "python3 -B -m unittest -q"
+}
+"""

@@ -1,0 +1,126 @@
+"""The journey results: the ``gentle-hooks.journeys/v1`` document and its table.
+
+Per journey: ``status`` (``ok``, or the worst of ``dead_end``, ``out_of_band``,
+``self_recovered``, ``failed`` — a check after the walk did not hold —, ``void`` — the
+fixture did not show its edge case —, ``skipped``), its blocks with their class, and every
+command it ran: argv, working directory, who ran it, exit code, output bytes, seconds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from bench.journeys.agent import CLASSES, Block
+from bench.journeys.sandbox import Step
+
+SCHEMA = "gentle-hooks.journeys/v1"
+#: Worst first: a journey's status is the first of these any of its parts reached.
+ORDER = ("void", "dead_end", "out_of_band", "failed", "self_recovered", "ok", "skipped")
+
+
+@dataclass
+class Outcome:
+    name: str
+    what: str
+    status: str = "ok"
+    detail: str = ""
+    seconds: float = 0.0
+    blocks: list[Block] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    checks: list[tuple[bool, str]] = field(default_factory=list)
+
+    def settle(self) -> None:
+        """The status from the blocks and checks (unless already void or skipped)."""
+        if self.status in ("void", "skipped"):
+            return
+        found = {"ok"}
+        for b in self.blocks:
+            if b.cls in ("dead_end", "out_of_band", "self_recovered"):
+                found.add(b.cls)
+        failed = [w for ok, w in self.checks if not ok]
+        if failed:
+            found.add("failed")
+            self.detail = "; ".join(failed)
+        self.status = min(found, key=ORDER.index)
+
+
+def document(outcomes: list[Outcome]) -> dict[str, object]:
+    """The JSON document."""
+    classes = Counter(b.cls for o in outcomes for b in o.blocks)
+    return {
+        "schema": SCHEMA,
+        "summary": {
+            "journeys": len(outcomes),
+            "status": dict(Counter(o.status for o in outcomes)),
+            "blocks": {c: classes.get(c, 0) for c in CLASSES},
+            "seconds": round(sum(o.seconds for o in outcomes), 1),
+        },
+        "journeys": [
+            {
+                "name": o.name,
+                "what": o.what,
+                "status": o.status,
+                "detail": o.detail,
+                "seconds": round(o.seconds, 2),
+                "blocks": [
+                    {
+                        "action": b.action,
+                        "class": b.cls,
+                        "why": b.why,
+                        "first_line": b.first_line,
+                        "printed": b.printed,
+                        "quote": b.quote,
+                    }
+                    for b in o.blocks
+                ],
+                "checks": [{"ok": ok, "what": w} for ok, w in o.checks],
+                "commands": [
+                    {
+                        "argv": s.argv,
+                        "cwd": s.cwd,
+                        "who": s.who,
+                        "exit": s.exit,
+                        "output_bytes": s.output_bytes,
+                        "seconds": round(s.seconds, 3),
+                    }
+                    for s in o.steps
+                ],
+            }
+            for o in outcomes
+        ],
+    }
+
+
+def table(outcomes: list[Outcome]) -> str:
+    """One line per journey: status, blocks per class, commands, seconds; then totals."""
+    head = f"| journey | status | blocks | {' | '.join(CLASSES)} | cmds | s |"
+    rows = [head, "|" + "---|" * (head.count("|") - 1)]
+    for o in outcomes:
+        c = Counter(b.cls for b in o.blocks)
+        rows.append(
+            f"| {o.name} | {o.status} | {len(o.blocks)} | "
+            + " | ".join(str(c.get(k, 0)) for k in CLASSES)
+            + f" | {len(o.steps)} | {o.seconds:.1f} |"
+        )
+    total = Counter(b.cls for o in outcomes for b in o.blocks)
+    rows.append(
+        f"| **{len(outcomes)} journeys** | "
+        + ", ".join(f"{k} {v}" for k, v in sorted(Counter(o.status for o in outcomes).items()))
+        + f" | {sum(total.values())} | "
+        + " | ".join(str(total.get(k, 0)) for k in CLASSES)
+        + f" | {sum(len(o.steps) for o in outcomes)} | {sum(o.seconds for o in outcomes):.1f} |"
+    )
+    return "\n".join(rows)
+
+
+def problems(outcomes: list[Outcome]) -> list[str]:
+    """A line per block or check that is not as it should be."""
+    lines = []
+    for o in outcomes:
+        if o.status in ("void", "failed") and o.detail:
+            lines.append(f"{o.name}: {o.status}: {o.detail}")
+        for b in o.blocks:
+            if b.cls not in ("in_band", "by_design"):
+                lines.append(f"{o.name}: {b.cls}: {b.action}: {b.why}")
+    return lines

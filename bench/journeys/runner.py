@@ -1,0 +1,98 @@
+"""Run journeys, each in its own sandbox; the framework's hook environment is built once.
+
+:func:`hook_repo` snapshots this checkout (tracked and untracked files, committed in a
+temporary repository) so the framework installs the code as it is now.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+
+from bench.journeys.agent import Agent
+from bench.journeys.catalog import JOURNEYS, TEST, Ctx
+from bench.journeys.results import Outcome
+from bench.journeys.sandbox import CLI_BIN, FixtureError, Sandbox
+
+CHECKOUT = Path(__file__).resolve().parents[2]
+
+
+def hook_repo(dest: Path) -> tuple[Path, str]:
+    """This checkout as a hook repository at one commit: (path, commit)."""
+    env = {
+        **{k: v for k, v in os.environ.items() if not k.startswith("GIT_")},
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "snapshot",
+        "GIT_AUTHOR_EMAIL": "snapshot@example.com",
+        "GIT_COMMITTER_NAME": "snapshot",
+        "GIT_COMMITTER_EMAIL": "snapshot@example.com",
+    }
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=CHECKOUT,
+        env=env,
+        capture_output=True,
+        check=True,
+    ).stdout
+    for raw in filter(None, listed.split(b"\0")):
+        src = CHECKOUT / os.fsdecode(raw)
+        if src.is_file():
+            target = dest / os.fsdecode(raw)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, target)
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "snapshot"]):
+        subprocess.run(["git", *args], cwd=dest, env=env, check=True, capture_output=True)
+    sha = subprocess.run(
+        ["git", "rev-parse", "HEAD"],
+        cwd=dest,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    return dest, sha
+
+
+def available(tool: str) -> bool:
+    return not tool or (CLI_BIN / tool).exists()
+
+
+def run_journeys(
+    tmp: Path, *, fast: bool = False, only: list[str] | None = None, keep: bool = False
+) -> list[Outcome]:
+    """Run the selected journeys under ``tmp``; one :class:`Outcome` each, in order."""
+    chosen = [j for j in JOURNEYS if (not fast or j.fast) and (not only or j.name in only)]
+    repo: tuple[Path, str] | None = None
+    if any(j.needs and available(j.needs) for j in chosen):
+        (tmp / "hook-repo").mkdir()
+        repo = hook_repo(tmp / "hook-repo")
+    shared_home = tmp / "pre-commit-home"
+    outcomes = []
+    for j in chosen:
+        o = Outcome(j.name, j.what)
+        outcomes.append(o)
+        if not available(j.needs):
+            o.status, o.detail = "skipped", f"{j.needs} is not installed"
+            continue
+        sb = Sandbox(tmp / j.name, on_path=j.on_path, pre_commit_home=shared_home)
+        ctx = Ctx(sb, Agent(sb, TEST), repo)
+        t = time.monotonic()
+        try:
+            j.body(ctx)
+        except FixtureError as exc:
+            o.status, o.detail = "void", str(exc)
+        except Exception:  # a bench bug is reported on the journey, the others still run
+            o.status, o.detail = "void", traceback.format_exc(limit=3).strip().splitlines()[-1]
+            print(traceback.format_exc(), file=sys.stderr)
+        o.seconds = time.monotonic() - t
+        o.blocks, o.steps, o.checks = ctx.agent.blocks, sb.steps, ctx.checks
+        o.settle()
+        if not keep:
+            sb.cleanup()
+    return outcomes

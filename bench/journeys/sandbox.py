@@ -1,0 +1,235 @@
+"""One journey's world: a private HOME/XDG/TMPDIR, a bare remote, recorded commands.
+
+The CLI under test is the ``gentle-hook`` next to the interpreter that runs the bench (the
+installed one, driven as a user drives it: through ``sh`` and ``git``). ``on_path=False``
+leaves it off PATH (a pre-commit-framework-only user): only the framework's own tools are
+reachable then.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+#: The directory holding the CLI under test (the bench interpreter's scripts).
+CLI_BIN = Path(sys.executable).parent
+#: Tools a framework user has on PATH besides git and python3 (linked one by one).
+FRAMEWORK_TOOLS = ("pre-commit", "prek")
+
+
+class FixtureError(Exception):
+    """The journey's fixture does not show the edge case it claims (the journey is void)."""
+
+
+@dataclass
+class Step:
+    """One command a journey ran: where, what, the exit code and the output."""
+
+    argv: list[str]
+    cwd: str
+    exit: int
+    out: str
+    seconds: float
+    who: str  # "setup" (the fixture), "writer" (the scenario), "agent" (a printed command)
+
+    @property
+    def output_bytes(self) -> int:
+        return len(self.out.encode())
+
+
+@dataclass
+class Sandbox:
+    """A journey's world under ``root``; every command runs with :attr:`env`."""
+
+    root: Path
+    on_path: bool = True
+    pre_commit_home: Path | None = None
+    steps: list[Step] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for d in ("home", "xdg/config", "xdg/cache", "xdg/data", "tmp", "bin"):
+            (self.root / d).mkdir(parents=True, exist_ok=True)
+        system = [
+            p
+            for p in os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep)
+            if p and Path(p).resolve() != CLI_BIN.resolve() and "/.venv" not in p
+        ]
+        tools = self.root / "bin"
+        for name in FRAMEWORK_TOOLS:
+            src = CLI_BIN / name
+            if src.exists():
+                (tools / name).symlink_to(src)
+        path = ([str(CLI_BIN)] if self.on_path else []) + [str(tools), *system]
+        self.env = {
+            "PATH": os.pathsep.join(path),
+            "HOME": str(self.root / "home"),
+            "XDG_CONFIG_HOME": str(self.root / "xdg/config"),
+            "XDG_CACHE_HOME": str(self.root / "xdg/cache"),
+            "XDG_DATA_HOME": str(self.root / "xdg/data"),
+            "TMPDIR": str(self.root / "tmp"),
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "LANG": "C.UTF-8",
+            "TERM": "dumb",
+        }
+        if self.pre_commit_home is not None:
+            self.env["PRE_COMMIT_HOME"] = str(self.pre_commit_home)
+        for key in ("PIP_CONFIG_FILE", "PIP_FIND_LINKS", "PIP_EXTRA_INDEX_URL", "UV_CACHE_DIR"):
+            if key in os.environ:
+                self.env[key] = os.environ[key]
+        self.git(self.root, "config", "--global", "user.name", "Jo User", who="setup")
+        self.git(self.root, "config", "--global", "user.email", "jo@example.com", who="setup")
+        self.git(self.root, "config", "--global", "init.defaultBranch", "main", who="setup")
+
+    @property
+    def cli(self) -> str:
+        """The CLI's absolute path (what a framework user can type)."""
+        return str(CLI_BIN / "gentle-hook")
+
+    def sh(
+        self,
+        cwd: Path | str,
+        line: str,
+        who: str = "writer",
+        env: Mapping[str, str] | None = None,
+        stdin: str | None = None,
+    ) -> Step:
+        """Run one shell line in ``cwd`` (``sh -c``), recorded."""
+        return self._run(["sh", "-c", line], cwd, who, env, stdin)
+
+    def run(
+        self,
+        cwd: Path | str,
+        argv: Sequence[str],
+        who: str = "writer",
+        env: Mapping[str, str] | None = None,
+    ) -> Step:
+        """Run one argv in ``cwd``, recorded."""
+        return self._run(list(argv), cwd, who, env, None)
+
+    def git(self, cwd: Path | str, *args: str, who: str = "setup") -> Step:
+        """``git ARGS`` in ``cwd``; a failure of a setup step is a :class:`FixtureError`."""
+        step = self._run(["git", *args], cwd, who, None, None)
+        if who == "setup" and step.exit != 0:
+            raise FixtureError(f"git {shlex.join(args)} failed: {step.out.strip()}")
+        return step
+
+    def _run(
+        self,
+        argv: list[str],
+        cwd: Path | str,
+        who: str,
+        env: Mapping[str, str] | None,
+        stdin: str | None,
+    ) -> Step:
+        t = time.monotonic()
+        proc = subprocess.run(
+            argv,
+            cwd=cwd,
+            env={**self.env, **(env or {})},
+            input=(stdin or "").encode(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            timeout=300,
+            check=False,
+        )
+        step = Step(
+            argv,
+            str(cwd),
+            proc.returncode,
+            proc.stdout.decode("utf-8", "replace"),
+            time.monotonic() - t,
+            who,
+        )
+        self.steps.append(step)
+        return step
+
+    # -- fixtures ---------------------------------------------------------------------------
+
+    def write(self, path: Path, text: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+    def remote(self) -> Path:
+        """A local bare remote (created once)."""
+        bare = self.root / "remote.git"
+        if not bare.exists():
+            self.git(self.root, "init", "-q", "--bare", str(bare))
+        return bare
+
+    def clone(self, name: str = "work", depth: int | None = None) -> Path:
+        """A clone of the remote under ``root/name``."""
+        dest = self.root / name
+        args = ["clone", "-q"]
+        if depth is not None:
+            args += ["--depth", str(depth), f"file://{self.remote()}"]
+        else:
+            args.append(str(self.remote()))
+        self.git(self.root, *args, str(dest))
+        return dest
+
+    def project(self, name: str = "work", commits: int = 1) -> Path:
+        """A clone with a small Python project (``m.py`` and its unittest), ``commits``
+        commits pushed to the remote."""
+        w = self.clone(name)
+        for i in range(commits):
+            self.write(w / "m.py", f"def f():\n    return {i}\n")
+            self.write(
+                w / "test_m.py",
+                "import unittest\nfrom m import f\n\n\nclass T(unittest.TestCase):\n"
+                f"    def test_f(self):\n        self.assertEqual(f(), {i})\n",
+            )
+            self.write(w / "README.md", f"# demo\n\nversion {i}\n")
+            self.git(w, "add", "-A")
+            self.git(w, "commit", "-q", "-m", f"human commit {i}")
+        self.git(w, "push", "-q", "origin", "HEAD")
+        return w
+
+    def writer_edit(self, w: Path, value: int, extra: Mapping[str, str] | None = None) -> None:
+        """The writer changes the code and its test consistently, then records (as an agent
+        runtime's post-tool hook would)."""
+        self.write(w / "m.py", f"def f():\n    return {value}\n")
+        self.write(
+            w / "test_m.py",
+            "import unittest\nfrom m import f\n\n\nclass T(unittest.TestCase):\n"
+            f"    def test_f(self):\n        self.assertEqual(f(), {value})\n",
+        )
+        for rel, text in (extra or {}).items():
+            self.write(w / rel, text)
+        step = self.sh(
+            w,
+            "gentle-hook record" if self.on_path else f"{shlex.quote(self.cli)} record",
+            env={"GENTLE_WRITER_MODEL": "o4-mini", "GENTLE_WRITER_EFFORT": "low"},
+        )
+        if step.exit != 0:
+            raise FixtureError(f"the writer's record failed: {step.out.strip()}")
+
+    def prove(self, cwd: Path | str, args: Sequence[str], expect: str, what: str) -> None:
+        """The fixture's edge case, proved from git: ``git ARGS`` prints ``expect``
+        (a substring; ``""`` means: fails)."""
+        step = self.run(cwd, ["git", *args], who="setup")
+        ok = (step.exit != 0) if expect == "" else (step.exit == 0 and expect in step.out)
+        if not ok:
+            raise FixtureError(
+                f"fixture does not show {what}: git {shlex.join(args)} -> "
+                f"exit {step.exit}: {step.out.strip()[:200]}"
+            )
+
+    def prove_empty(self, cwd: Path | str, args: Sequence[str], what: str) -> None:
+        """The fixture's edge case: ``git ARGS`` succeeds and prints nothing."""
+        step = self.run(cwd, ["git", *args], who="setup")
+        if step.exit != 0 or step.out.strip():
+            raise FixtureError(
+                f"fixture does not show {what}: git {shlex.join(args)} -> "
+                f"exit {step.exit}: {step.out.strip()[:200]}"
+            )
+
+    def cleanup(self) -> None:
+        shutil.rmtree(self.root, ignore_errors=True)

@@ -1,0 +1,104 @@
+"""The server and CI gates verify instead of believe (SPEC §8): real pushes to a bare
+remote with the pre-receive gate installed.
+
+The notes ref is protected (no deletion, no rewind, every added line schema-checked);
+poisoned lines give a rejection or exit 2, never 3.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import gh, git
+from tests.integration import test_notes_gate as base
+from tests.integration.test_notes_gate import clone, delegated_change, ok, run
+
+server = base.server  # the bare server fixture
+
+NOTES = "refs/notes/gentle-hooks"
+
+
+def _server_notes(server: Path) -> str:
+    return git(server, "rev-parse", NOTES).strip()
+
+
+def _poison(repo: Path, commit: str, line: str) -> None:
+    """Append a raw line to the commit's note, as a careless or malicious hand would."""
+    git(repo, "notes", f"--ref={NOTES}", "append", "-m", line, commit)
+
+
+def test_the_notes_ref_cannot_be_deleted(server: Path) -> None:
+    a = clone(server, "a")
+    delegated_change(a, "def f():\n    return 2\n", spot_check=True)
+    ok(run(a, "git", "push"))
+    before = _server_notes(server)
+    deleted = run(a, "git", "push", "origin", f":{NOTES}")
+    assert deleted.returncode == 1, deleted.stderr
+    assert f"remote: gentle-hooks: {NOTES}: deleting {NOTES} is refused" in deleted.stderr
+    assert _server_notes(server) == before
+
+
+def test_the_notes_ref_cannot_be_rewound_or_shrunk(server: Path) -> None:
+    a = clone(server, "a")
+    first = delegated_change(a, "def f():\n    return 2\n", spot_check=True)
+    ok(run(a, "git", "push"))
+    delegated_change(a, "def f():\n    return 3\n", spot_check=True)
+    ok(run(a, "git", "push"))
+    before = _server_notes(server)
+    rewound = run(a, "git", "push", "-f", "origin", f"{before}~1:{NOTES}")
+    assert rewound.returncode == 1
+    assert "a non-fast-forward update of refs/notes/gentle-hooks is refused" in rewound.stderr
+    assert "gentle-hook sync push" in rewound.stderr
+    # a fast-forward that drops a commit's note is refused too
+    git(a, "fetch", "-q", "origin", f"{NOTES}:{NOTES}")
+    git(a, "notes", f"--ref={NOTES}", "remove", first)
+    shrunk = run(a, "git", "push", "origin", f"{NOTES}:{NOTES}")
+    assert shrunk.returncode == 1
+    assert f"the note of {first[:12]} is removed: notes only grow" in shrunk.stderr
+    assert _server_notes(server) == before
+
+
+@pytest.mark.parametrize(
+    ("line", "why"),
+    [
+        ('{"kind":"escalation","v":1,"item":2}', "escalation: slug is missing"),
+        (
+            '{"kind":"escalation","v":1,"item":2.0,"slug":"security","reason":"r"}',
+            "escalation: item must be an integer 1..6, not 2.0",
+        ),
+        ("not json at all", "not JSON"),
+    ],
+    ids=["slug-missing", "item-float", "not-json"],
+)
+def test_a_poisoned_line_is_rejected_naming_it_alone_or_with_a_branch(
+    server: Path, line: str, why: str
+) -> None:
+    a = clone(server, "a")
+    commit = delegated_change(a, "def f():\n    return 2\n", spot_check=True)
+    ok(run(a, "git", "push"))
+    before = _server_notes(server)
+    _poison(a, commit, line)
+    alone = run(a, "git", "push", "origin", f"{NOTES}:{NOTES}")
+    assert alone.returncode == 1, alone.stderr
+    assert f"note of {commit[:12]} line " in alone.stderr and why in alone.stderr
+    assert "REJECTED refs/notes/gentle-hooks" in alone.stderr
+    assert "Traceback" not in alone.stderr
+    assert _server_notes(server) == before
+    # with a branch in the same push: the whole push is refused
+    nxt = delegated_change(a, "def f():\n    return 3\n", spot_check=True)
+    both = run(a, "git", "push", "origin", "main", f"{NOTES}:{NOTES}")
+    assert both.returncode == 1 and why in both.stderr
+    assert git(server, "rev-parse", "main").strip() != nxt
+    # CI over the same notes: the line counts for nothing, named; exit 0..2, never 3
+    gate = gh(a, "gate", "--range", "origin/main..HEAD", "--json")
+    assert gate.returncode in (0, 1, 2), gate.stderr
+    assert "Traceback" not in gate.stderr
+    verdicts = json.loads(gate.stdout)["commits"]
+    assert verdicts and all(not v["blocked"] for v in verdicts)
+    whole = gh(a, "gate", "--range", "origin/main~1..HEAD")
+    assert whole.returncode == 0, whole.stdout + whole.stderr
+    assert "note line refused (counts for nothing): line " in whole.stdout
+    assert why in whole.stdout
