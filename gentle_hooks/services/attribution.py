@@ -278,12 +278,12 @@ def facts_and_expired(
 ) -> tuple[LedgerFacts, list[WriterEntryRecord]]:
     """:func:`facts_for`, and the pending entries that expired on the way.
 
-    A pending entry the change carries only by the shape of its change (rows A3, A4: the
-    writer's removals, a binary change) whose content is nowhere any more
-    (:func:`expire_gone`) expires instead of delegating: after ``reset --hard`` of a writer's
-    edit, a human's own edit of the same lines is the human's (SPEC §3: pending work whose
-    content is gone "expires with a status line, never a block"). Entries carried by
-    holding the writer's content (rows A1, A2) are in the candidate, so never gone.
+    A pending entry the change carries only by the shape of its change whose content is
+    nowhere any more expires instead of delegating (:func:`expire_shaped`): after
+    ``reset --hard`` of a writer's edit, a human's own edit of the same lines is the
+    human's (SPEC §3: pending work whose content is gone "expires with a status line,
+    never a block"). Entries carried by holding the writer's content (rows A1, A2) are in
+    the candidate, so never gone.
 
     Raises:
         GitError: git failed; StoreError: the ledger exists but cannot be read or written.
@@ -294,17 +294,39 @@ def facts_and_expired(
     led = Ledger.open_existing(path)
     if led is None:
         return LedgerFacts(path=path, present=False, root=root, identity=cand.identity), []
-    expired: list[WriterEntryRecord] = []
     with led:
         changes = delivery_changes(repo, cand, amend=amend)
         work = carried(repo, led, changes)
-        shaped = [e for e in work.entries if e.id in work.by_shape and e.state == "open"]
-        if shaped:
-            with Ledger.open(path) as writable:
-                expired = expire_gone(repo, writable, shaped)
-            if expired:
-                work = carried(repo, led, changes)
+        expired = expire_shaped(repo, path, [work])
+        if expired:
+            work = carried(repo, led, changes)
         return facts_from(led, root, cand.identity, work.entries), expired
+
+
+def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list[WriterEntryRecord]:
+    """Expire the pending entries ``works`` carry only by the shape of their change (rows
+    A3, A4) whose content is nowhere any more (:func:`expire_gone`): the writer's lines are
+    in no version of the path, so a change that merely touches the same lines is not the
+    writer's. Only text entries whose writer added lines count here: a removal-only or a
+    binary write cannot be told from a human's change of the same place, and stays
+    delegating (fail closed). The caller carries again when something expired.
+
+    Args:
+        path: the ledger file (opened for writing only when there is something to check).
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be written.
+    """
+    shaped = {
+        e.id: e
+        for work in works
+        for e in work.entries
+        if e.id in work.by_shape and e.state == "open" and e.added and not e.binary
+    }
+    if not shaped:
+        return []
+    with Ledger.open(path) as writable:
+        return expire_gone(repo, writable, list(shaped.values()))
 
 
 def holds_writer_content(rec: WriterEntryRecord, blob: str | None, content: bytes | None) -> bool:

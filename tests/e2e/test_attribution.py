@@ -247,6 +247,35 @@ def test_after_reset_hard_a_human_commit_passes_with_no_trailer(served: World) -
     assert w.ledger("SELECT count(*) FROM commit_record") == [(0,)]
 
 
+def test_after_reset_hard_a_human_commit_with_hooks_skipped_gets_no_trailer(
+    served: World,
+) -> None:
+    w = served
+    w.delegate(text=GOOD)
+    w.ok("reset", "-q", "--hard")
+    w.write("src/app.py", "def add(a, b):\n    return b + a\n")
+    r = w.git("commit", "--no-verify", "-qam", "human: app")
+    assert r.code == 0, r
+    assert TRAILER not in _message(w)
+    _passes_quietly(w.git("push", "origin"))
+    assert w.remote_ref("main") == w.rev("HEAD")
+
+
+def test_a_writers_removal_mixed_with_a_human_edit_stays_delegated(native: World) -> None:
+    """A write that only removes lines cannot be told from a human's removal of the same
+    lines once the file moved on: it keeps delegating (fail closed)."""
+    w = native
+    checks = "def load(token):\n    verify_signature(token)\n    verify_expiry(token)\n"
+    w.write("src/auth.py", checks + "    return token\n")
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "-m", "human: auth")
+    w.write("src/auth.py", "def load(token):\n    return token\n")
+    w.delegate()  # the writer removed both checks
+    w.write("src/auth.py", "def load(token):\n    return token.strip()\n")  # and a human
+    w.ok("add", "-A")
+    _blocked_staged(w.git("commit", "-m", "auth"), "src/auth.py")
+
+
 def test_discard_abandons_pending_work_on_purpose(native: World) -> None:
     w = native
     w.delegate(text=GOOD)
