@@ -41,12 +41,15 @@ class Objects(Refs):
                 pos += size + 1
         return out
 
-    def search_blobs(self, needles: Sequence[bytes], prefix: bytes) -> BlobSearch:
-        """A :class:`BlobSearch` in this repository: which blobs hold one of ``needles`` or
+    def search_blobs(
+        self, needles: Sequence[bytes], prefix: bytes, fold: bool = False
+    ) -> BlobSearch:
+        """A :class:`BlobSearch` in this repository: which blobs hold one of ``needles``
+        (in their ASCII-lowercased bytes, with ``fold``: the needles are then lowercase) or
         start with ``prefix``."""
         from gentle_hooks.git.blobsearch import BlobSearch  # threads: off the gates' path
 
-        return BlobSearch(self, needles, prefix)
+        return BlobSearch(self, needles, prefix, fold)
 
     def read_path(self, commit: str, path: str) -> bytes | None:
         """The bytes of ``path`` in ``commit``'s tree, or None when it has no such file."""

@@ -20,7 +20,10 @@ from gentle_hooks.native.classifier import (
     classify,
     doc_blobs_to_prove,
     prepare_paths,
+    process_folds,
     process_needles,
+    rename_blobs,
+    upstream_stats,
 )
 from gentle_hooks.native.result import NativeAssessment, candidate_kind
 from gentle_hooks.values.candidate import MODE_GITLINK, Candidate, PathChange
@@ -41,16 +44,28 @@ def assess_native_builtin(
     ``--escalate-item`` is (:func:`~gentle_hooks.native.classifier.classify`).
 
     Returns:
-        (per-path diff stats, the review-assessment envelope).
+        (per-path diff stats, git's rename pairing kept: SPEC §3; the review-assessment
+        envelope, which counts paths and lines as upstream does, a rename as its old path
+        deleted and its new path added: :func:`~gentle_hooks.native.classifier.upstream_stats`).
 
     Raises:
         GitError: a git command failed.
     """
     changes, blobs, added = gather_inputs(repo, cand, risk)
+    stats: Sequence[PathChange] = changes
+    if any(c.status in ("R", "C") for c in changes):
+        # upstream diffs without rename detection: a rename is a deletion and an addition
+        sides = repo.read_blobs(rename_blobs(changes))
+        stats, whole = upstream_stats(changes, sides)
+        known = {**sides, **blobs}
+        wanted = doc_blobs_to_prove(stats, risk)
+        more = repo.read_blobs([oid for oid in wanted if oid not in known])
+        blobs = {o: b for o in wanted if (b := known.get(o, more.get(o))) is not None}
+        added = [*added, *whole]
     # upstream names a base ref only for a base comparison (current changes are HEAD's)
     named = candidate_kind(cand.projection.value, cand.base.source, cand.base.ref)
     envelope = classify(
-        changes,
+        stats,
         blobs,
         added,
         risk,
@@ -121,7 +136,7 @@ def prefetch_builtin(
     if not repo.prefetch_diffs(pairs, None):
         return False
     changes = {pair: repo.diff_stats(*pair) for pair in dict.fromkeys(pairs)}
-    search = repo.search_blobs(needles, SHEBANG)
+    search = repo.search_blobs(needles, SHEBANG, process_folds(risk))
     try:
         search.add([blob for cs in changes.values() for c in cs if (blob := listing(c)[2])])
         maybe = search.finish()
@@ -165,7 +180,11 @@ class _ProcessScan:
     def __init__(self, repo: Repository, cand: Candidate, risk: RiskSettings) -> None:
         self.repo, self.cand, self.risk = repo, cand, risk
         needles = process_needles(risk)
-        self.search = repo.search_blobs(needles, SHEBANG) if needles is not None else None
+        self.search = (
+            repo.search_blobs(needles, SHEBANG, process_folds(risk))
+            if needles is not None
+            else None
+        )
         self.whole: threading.Thread | None = None
         self.added: list[AddedLine] = []
         self.errors: list[GitError] = []
