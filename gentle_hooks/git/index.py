@@ -129,7 +129,8 @@ def _exclusive_file(directory: str) -> tuple[int, str]:
     for _ in range(16):
         path = os.path.join(directory, f"gentle-hooks-index-{os.getpid()}-{os.urandom(6).hex()}")
         try:
-            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), path
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+            return os.open(path, flags, 0o600), path
         except FileExistsError:
             continue
     raise FileExistsError(directory)
