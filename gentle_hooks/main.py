@@ -139,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _escape_streams()
     forget_probes()  # a run answers from what git says now, not a previous run's memo
     try:
-        if args[:1] == ["hook"]:
+        if args[:1] == ["hook"] and args[1:2] not in (["--help"], ["-h"], []):
             # The hook path: decided with the standard library before click is imported.
             from gentle_hooks.hooks.dispatch import main as hook_main
 

@@ -34,8 +34,10 @@ def add(
 ) -> int:
     """Validate a DelegationVerdict (JSON, '-' for stdin) and store it for this candidate.
 
-    Exits 0 when it is accepted for the gate, 1 when it is stored but not accepted (the
-    reasons are printed), 2 when it is not a verdict at all.
+    The verdict must name this candidate (its candidate.identity, baseTree and tree, as
+    `gentle-hook verify run` writes them). Exits 0 when it is accepted for the gate, 1 when
+    it is stored but not accepted (the reasons are printed), 2 when it is not a verdict at
+    all or names another candidate, or none.
     """
     from gentle_hooks.bounded import read_regular, read_stdin
     from gentle_hooks.ledger.records import VerdictRecord

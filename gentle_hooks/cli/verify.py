@@ -119,7 +119,9 @@ def prepare(
 @click.option(
     "--caller", metavar="TEXT", help="Who asks for the verification (default: git's ident)."
 )
-@click.option("--keep", is_flag=True, help="Keep the tree of a room this run makes.")
+@click.option(
+    "--keep", is_flag=True, help="Keep the room this run makes, with its logs (default: removed)."
+)
 @json_option
 def run(
     cwd: str | None,
@@ -142,8 +144,10 @@ def run(
     .agents/skills/platform/artifacts/verify-delegation/ (config verification.artifact_dir),
     binding the candidate and brief and naming the caller. pass only when every criterion
     passed, negative tests ran where the artifact mutates, and the full suite ran; blocked
-    when a tool or the suite is missing. Prints a bounded summary and the artifactRef; the
-    checks' output is in the room's logs. Exit 0 on pass, 1 on fail or blocked.
+    when a tool or the suite is missing. Prints a bounded summary and the artifactRef. A room
+    this run makes is removed when it ends (also on failure, SIGTERM or SIGHUP; one a killed
+    run left is removed by the next run), its logs with it unless --keep; a --room stays.
+    Exit 0 on pass, 1 on fail or blocked.
     """
     from gentle_hooks.report.verify_report import render_verified, run_envelope
     from gentle_hooks.services.verify import ExtraChecks

@@ -101,6 +101,21 @@ class Refs(RepositoryCore):
         """True when the object exists locally (a remote id we may never have fetched)."""
         return self.run(["cat-file", "-e", oid], ok=(0, 1, 128)).returncode == 0
 
+    def existing_commits(self, ids: Sequence[str]) -> set[str]:
+        """The ids among ``ids`` that are commits in this clone (one process)."""
+        if not ids:
+            return set()
+        proc = self.run(
+            ["cat-file", "--batch-check=%(objectname) %(objecttype)"],
+            input="".join(f"{i}\n" for i in ids).encode(),
+        )
+        out = set()
+        for line in proc.stdout.decode("ascii", "replace").splitlines():
+            oid, _, kind = line.partition(" ")
+            if kind == "commit":
+                out.add(oid)
+        return out
+
     def rev_parse_many(self, exprs: Sequence[str]) -> list[str] | None:
         """Resolve several revision expressions in one process; None if any fails.
 
