@@ -225,3 +225,65 @@ def write_whole(path: str, data: bytes, mode: int | None = None) -> None:
 
             with contextlib.suppress(OSError):  # the error that brought us here is the news
                 os.unlink(tmp)
+
+
+#: Age after which a leftover temporary file is removed even when a process of its owner's
+#: id is alive (the id may have been reused); no run of ours takes this long.
+RESIDUE_SECONDS = 6 * 3600
+
+
+def residue(directory: str, prefix: str, now: float | None = None) -> list[str]:
+    """The leftovers of killed runs in ``directory``: entries named ``<prefix><pid>...``
+    whose owner process is gone, or older than :data:`RESIDUE_SECONDS`; never this
+    process's own. A directory that cannot be listed has none.
+
+    Args:
+        directory: where the runs create their temporary files.
+        prefix: their name up to the owner's process id (``gentle-hooks-index-``).
+        now: the current time (default: the clock).
+    """
+    import time
+
+    try:
+        names = os.listdir(directory)
+    except (OSError, ValueError):
+        return []
+    now = time.time() if now is None else now
+    out = []
+    for name in names:
+        if not name.startswith(prefix):
+            continue
+        digits = name[len(prefix) :].split("-", 1)[0].split(".", 1)[0]
+        if not digits.isdigit():
+            continue
+        pid = int(digits)
+        path = os.path.join(directory, name)
+        try:
+            age = now - os.lstat(path).st_mtime
+        except OSError:
+            continue
+        if pid != os.getpid() and (age > RESIDUE_SECONDS or not _alive(pid)):
+            out.append(path)
+    return sorted(out)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return pid > 0  # another user's process (or an id no process can have)
+    return True
+
+
+def sweep(directory: str, prefix: str) -> list[str]:
+    """Remove :func:`residue` (a link itself, never what it points to); the paths removed."""
+    removed = []
+    for path in residue(directory, prefix):
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
+        removed.append(path)
+    return removed

@@ -28,7 +28,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from gentle_hooks.bounded import new_private_file
+from gentle_hooks.bounded import new_private_file, sweep
 from gentle_hooks.errors import GentleError
 from gentle_hooks.ledger.location import sql_text
 from gentle_hooks.ledger.schema import MIGRATIONS, SCHEMA_VERSION
@@ -162,10 +162,11 @@ def create_store(path: str, busy: int) -> None:
     except OSError as exc:
         raise StoreError(path, f"cannot create its directory: {exc.strerror}") from None
     check_location(path)
+    sweep_new_files(path)
     try:
         # a random name created here (O_EXCL | O_NOFOLLOW): a link planted at a guessable
         # name never makes SQLite create the store where it points
-        fd, tmp = new_private_file(directory, f"{os.path.basename(path)}.new-", 0o644)
+        fd, tmp = new_private_file(directory, new_file_prefix(path), 0o644)
     except OSError as exc:
         raise StoreError(path, f"cannot be created: {exc.strerror}") from None
     os.close(fd)
@@ -181,6 +182,17 @@ def create_store(path: str, busy: int) -> None:
         for leftover in (tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"):
             if os.path.lexists(leftover):
                 os.unlink(leftover)
+
+
+def new_file_prefix(path: str) -> str:
+    """The name of a store being created for ``path``, up to its creator's process id."""
+    return f"{os.path.basename(path)}.new-"
+
+
+def sweep_new_files(path: str) -> list[str]:
+    """Remove what a killed first write left beside the store at ``path`` (a
+    ``ledger.sqlite3.new-<pid>-...`` file, its journal, of a process that is gone)."""
+    return sweep(os.path.dirname(path), new_file_prefix(path))
 
 
 def check_location(path: str) -> None:
@@ -298,12 +310,12 @@ def _migrate(conn: sqlite3.Connection, path: str) -> None:
         if version > SCHEMA_VERSION:
             raise StoreError(path, f"schema version {version} is newer than known")
         for script in MIGRATIONS[version:]:
-            for statement in _statements(script):
+            for statement in migration_statements(script):
                 conn.execute(statement)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
-def _statements(script: str) -> Iterator[str]:
+def migration_statements(script: str) -> Iterator[str]:
     """Split a migration script into complete SQL statements (comments stay attached)."""
     buf = ""
     for line in script.splitlines(keepends=True):
