@@ -218,6 +218,18 @@ PASSING_VERDICT: dict[str, object] = {
 }
 
 
+def bound_verdict(cwd: Path | str, data: dict[str, object], *flags: str) -> dict[str, object]:
+    """``data`` naming the candidate ``verdict add FLAGS`` binds to in ``cwd`` (``candidate``:
+    identity, baseTree, tree, as ``assess --json`` resolves them); ``verdict add`` refuses a
+    verdict that names none."""
+    selector = {"--committed": "--committed-only"}
+    proc = gh(cwd, "assess", "--json", *(selector.get(f, f) for f in flags))
+    assert proc.returncode == 0, proc.stderr
+    cand = json.loads(proc.stdout)["candidate"]
+    ref = {"identity": cand["identity"], "baseTree": cand["base_tree"], "tree": cand["tree"]}
+    return {**data, "candidate": ref}
+
+
 def verdict_file(directory: Path, data: dict[str, object], name: str = "verdict.json") -> str:
     """Write ``data`` as a verdict JSON file in ``directory``; return its path."""
     path = directory / name

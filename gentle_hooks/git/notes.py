@@ -84,7 +84,9 @@ class Notes(Objects):
         if not notes:
             return None
         proc = self.run(["rev-parse", "--verify", "-q", ref], ok=(0, 1, 128))
-        old = proc.stdout.decode().strip() if proc.returncode == 0 else None
+        old = (
+            proc.stdout.decode("utf-8", "surrogateescape").strip() if proc.returncode == 0 else None
+        )
         existing = self.notes_map(old) if old else {}
         with tempfile.TemporaryDirectory(prefix="gentle-hooks-notes-") as tmp:
             paths = []

@@ -203,10 +203,10 @@ def _judge_commit(
     commit HEAD is at (for the fix note of a blocked commit)."""
     (info, why), cand, facts = item
     result = evaluate(repo, config, cand, facts, delegated_by=why, binding=COMMITTED)
-    note = ""
+    commit = None
     if result.decision.blocked and info.id != head():  # the fix commands run with it out
-        note = f"with {short(info.id)} checked out (git switch --detach {short(info.id)})"
-    return Judged(f"commit {short(info.id)} on {where}", where, result, note)
+        commit = info.id
+    return Judged(f"commit {short(info.id)} on {where}", where, result, commit=commit)
 
 
 def in_order(fn: Callable[[T], U], items: Sequence[T], workers: int = 4) -> list[U]:

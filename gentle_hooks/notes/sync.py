@@ -300,6 +300,23 @@ def is_sharing(repo: Repository, remote: str) -> bool:
     return SHARE_PUSH_REFSPEC in repo.config_get_all(f"remote.{remote}.push")
 
 
+def remove_share_config(repo: Repository) -> list[str]:
+    """Undo :func:`add_share_refspecs` for every remote and :func:`ensure_rewrite_ref`:
+    remove exactly the values they add. Returns the ``key = value`` lines removed."""
+    removed = []
+    for remote in repo.config_remotes():
+        for key, value in (
+            (f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*"),
+            (f"remote.{remote}.push", "HEAD"),
+            (f"remote.{remote}.push", SHARE_PUSH_REFSPEC),
+        ):
+            if repo.config_unset_value(key, value):
+                removed.append(f"{key} = {value}")
+    if repo.config_unset_value("notes.rewriteRef", NOTES_REF):
+        removed.append(f"notes.rewriteRef = {NOTES_REF}")
+    return removed
+
+
 def sync_fetch(repo: Repository, remote: str) -> str:
     """Fetch the remote's notes and merge them into the local notes (line union).
 

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from gentle_hooks.artifacts.observation import Check, check_result
 from gentle_hooks.artifacts.verdict import CheckKind, Status
-from gentle_hooks.report.fixes import binding_flags
+from gentle_hooks.report.fixes import binding_flags, program
 from gentle_hooks.services.verify import Prepared, Verified
 from gentle_hooks.values.binding import Binding
 
@@ -35,7 +35,7 @@ def _line(text: str, limit: int = 160) -> str:
 def _run_command(brief_file: str, binding: Binding, room: str | None) -> str:
     room_flag = f" --room {shlex.quote(room)}" if room is not None else ""
     brief = shlex.quote(brief_file)
-    return f"gentle-hook verify run{binding_flags(binding)} --brief {brief}{room_flag}"
+    return f"{program()} verify run{binding_flags(binding)} --brief {brief}{room_flag}"
 
 
 def _check_line(check: Check) -> str:
@@ -63,7 +63,7 @@ def render_prepared(p: Prepared, brief_file: str) -> str:
             "verdict will be blocked: add negativeTests)"
         )
     lines.append(f"the room stays until you remove it: rm -rf {shlex.quote(p.room.path)}")
-    lines.append(f"then: {_run_command(brief_file, p.bound.binding, p.room.path)}")
+    lines.append(f"run: {_run_command(brief_file, p.bound.binding, p.room.path)}")
     return "\n".join(lines)
 
 
@@ -83,15 +83,18 @@ def render_verified(v: Verified) -> str:
             seen = f"could not start: {o.error or '?'}"
         else:
             seen = f"exit {o.exit_code}, {o.duration_ms} ms"
+        if o.changed:
+            seen += f", changed {_line(', '.join(o.changed), 80)}"
         label = _KIND_LABEL[o.check.kind]
         lines.append(f"  {result:<7} {label}: {_line(o.check.command, 100)}  ({seen}; {row})")
     lines.append(f"artifactRef: {v.pair.ref}  (and {v.pair.markdown})")
-    lines.append(f"logs: {v.room.logs}")
-    if not v.room_kept:
-        lines.append("room: its tree was removed after the run (--keep keeps it)")
+    if v.room_kept:
+        lines.append(f"logs: {v.room.logs}")
+    else:
+        lines.append("room: removed after the run, with its logs (--keep keeps them)")
     lines += [f"note: {n}" for n in v.notes]
     lines.append(
-        f"next: gentle-hook verdict add{binding_flags(v.bound.binding)} {shlex.quote(v.pair.json)}"
+        f"run: {program()} verdict add{binding_flags(v.bound.binding)} {shlex.quote(v.pair.json)}"
     )
     return "\n".join(lines)
 
@@ -126,7 +129,8 @@ class PrepareEnvelope(_Frozen):
 
 
 class OutcomeOut(_Frozen):
-    """One observed check: result, the row that decided it, and what was seen."""
+    """One observed check: result, the row that decided it, what was seen, and the
+    candidate's files it changed in the room (row C0; the run stopped there)."""
 
     kind: CheckKind
     criterion: str
@@ -137,6 +141,7 @@ class OutcomeOut(_Frozen):
     duration_ms: int
     output_digest: str | None
     error: str | None
+    changed: tuple[str, ...] = ()
 
 
 class RunEnvelope(_Frozen):
@@ -196,6 +201,7 @@ def run_envelope(v: Verified) -> RunEnvelope:
                 duration_ms=o.duration_ms,
                 output_digest=o.output_digest,
                 error=o.error,
+                changed=o.changed,
             )
             for o in v.outcomes
         ),

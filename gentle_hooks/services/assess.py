@@ -286,7 +286,17 @@ def evaluate(
     else:
         why = None
     # verification.commands come from the configuration the caller loaded: the work tree's
-    # for local gates, the range base's for gate --range (a change cannot declare its own)
+    # for local gates, the range base's for gate --range (a change cannot declare its own);
+    # require_observed also from the candidate's base commit, read only when a verdict is
+    # there to judge (a change cannot drop the rule its base sets)
+    if facts.verdicts and not settings.verification.require_observed:
+        from gentle_hooks.services.verdicts import judged_require_observed
+
+        env_now = os.environ if env is None else env
+        if judged_require_observed(repo, cand, settings, env_now):
+            verification = replace(settings.verification, require_observed=True)
+            settings = replace(settings, verification=verification)
+            config = replace(config, settings=settings)
     done = facts.satisfaction(
         settings.verification.commands, settings.verification.require_observed
     )

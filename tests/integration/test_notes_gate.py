@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import gh, git, write
+from tests.conftest import bound_verdict, gh, git, write
 
 G = [sys.executable, "-m", "gentle_hooks"]
 
@@ -196,17 +196,24 @@ def test_concurrent_records_from_two_clones_are_both_kept(server: Path) -> None:
             "--committed",
             "-",
             input=json.dumps(
-                {
-                    "briefId": "b-1",
-                    "status": "pass",
-                    "criteria": [
-                        {"criterion": "f returns 2", "evidence": "ran python -c 'import app' -> 2"}
-                    ],
-                    "negativeTestsRun": 1,
-                    "fullSuiteRun": True,
-                    "artifactMutating": True,
-                    "summary": "checked f",
-                }
+                bound_verdict(
+                    b,
+                    {
+                        "briefId": "b-1",
+                        "status": "pass",
+                        "criteria": [
+                            {
+                                "criterion": "f returns 2",
+                                "evidence": "ran python -c 'import app' -> 2",
+                            }
+                        ],
+                        "negativeTestsRun": 1,
+                        "fullSuiteRun": True,
+                        "artifactMutating": True,
+                        "summary": "checked f",
+                    },
+                    "--committed",
+                )
             ),
         )
     )
