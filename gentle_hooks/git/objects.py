@@ -79,7 +79,8 @@ class Objects(Refs):
 @frozen
 class CommitInfo:
     """One commit object: id, tree, parents, author and committer names, raw message,
-    and the committer time (Unix seconds; 0 when unreadable)."""
+    the committer time (Unix seconds; 0 when unreadable), and the author and committer as
+    ``Name <email>``."""
 
     id: str
     tree: str
@@ -88,10 +89,18 @@ class CommitInfo:
     committer: str
     message: str
     committed_at: int = 0
+    author_ident: str = ""
+    committer_ident: str = ""
 
 
 def _ident_name(value: str) -> str:
     return value.split(" <", 1)[0]
+
+
+def _ident_whole(value: str) -> str:
+    """``Name <email>`` of an ident line (its time and zone dropped)."""
+    name, sep, rest = value.partition(" <")
+    return f"{name} <{rest.split('>', 1)[0]}>" if sep else name
 
 
 def _ident_time(value: str) -> int:
@@ -123,4 +132,6 @@ def parse_commit(oid: str, data: bytes) -> CommitInfo | None:
         committer=_ident_name(fields.get("committer", [""])[0]),
         committed_at=_ident_time(fields.get("committer", [""])[0]),
         message=body.decode("utf-8", "replace"),
+        author_ident=_ident_whole(fields.get("author", [""])[0]),
+        committer_ident=_ident_whole(fields.get("committer", [""])[0]),
     )

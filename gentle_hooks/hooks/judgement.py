@@ -103,7 +103,7 @@ def _judge_one(
     if note.records_work:
         why: str | None = "gentle-hooks note records writer work"
     else:
-        ev = message_evidence(info.message, info.author, info.committer)
+        ev = message_evidence(info.message, info.author_ident, info.committer_ident)
         why = f"{ev.agent} ({ev.detail})" if ev else None
         if why is None and config.settings.applies_to == "all":
             why = "gate.applies_to = all"
@@ -190,8 +190,9 @@ def verdict_json(v: CommitVerdict) -> dict[str, object]:
         "reasons": reasons(v.shortfalls),
         "fixes": commands(v.shortfalls, COMMITTED),
         "overrides": list(v.overrides),
-        "refused_lines": list(v.refused),
     }
+    if v.refused:  # only when the note holds lines the schema refused
+        out["refused_lines"] = list(v.refused)
     if v.result is not None:
         out["risk"] = v.result.plan.risk.value
         out["nativeRisk"] = v.result.plan.native_risk.value
