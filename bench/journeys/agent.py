@@ -29,6 +29,7 @@ from bench.journeys.sandbox import Sandbox, Step
 CLASSES = ("in_band", "self_recovered", "by_design", "dead_end", "out_of_band")
 #: How many blocks one action may raise before the agent gives up.
 MAX_ROUNDS = 6
+_OTHERWISE = re.compile(r"^(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*otherwise\b")
 _LABEL = re.compile(r"^(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix):\s(.*)$")
 
 
@@ -66,26 +67,47 @@ def printed_commands(out: str, test_command: str, fmt: str = "text", brief: str 
         for line in reversed(out.splitlines()):
             line = line.strip()
             if line.startswith("{") and "gentle-hooks.decision/v1" in line:
-                obj = json.loads(line)
-                cmds: list[str] = []
-                for cand in obj.get("candidates", []):
-                    for item in cand.get("missing", []):
-                        run = list(item.get("run", []))
-                        if item.get("report_prefix"):
-                            run.insert(0, complete(item["report_prefix"], test_command, brief))
-                        cmds.extend(c for c in run if c not in cmds)
-                return cmds
+                return _from_decision(json.loads(line), test_command, brief)
         return []
-    found: list[str] = []
+    ways = printed_ways(out, test_command, brief)
+    return ways[0] if ways else []
+
+
+def printed_ways(out: str, test_command: str, brief: str = "") -> list[list[str]]:
+    """The text block's ways out: the commands before the first ``otherwise`` line, then
+    those after each ``otherwise`` line (empty ways left out)."""
+    ways: list[list[str]] = [[]]
     for line in out.splitlines():
+        if _OTHERWISE.match(line):
+            ways.append([])
+            continue
         m = _LABEL.match(line.rstrip())
         if not m:
             continue
         kind, text = m.groups()
         cmd = complete(text, test_command, brief) if kind == "prefix" else text
-        if cmd not in found:
-            found.append(cmd)
-    return found
+        if cmd not in ways[-1]:
+            ways[-1].append(cmd)
+    return [w for w in ways if w]
+
+
+def _from_decision(obj: dict[str, object], test_command: str, brief: str) -> list[str]:
+    """The first way of every missing item of a decision object, in order."""
+    cmds: list[str] = []
+    for cand in obj.get("candidates", []):  # type: ignore[attr-defined]
+        for item in cand.get("missing", []):
+            for st in item.get("steps", []):
+                if st["label"] == "otherwise":
+                    break
+                if st["label"] == "run":
+                    cmd = st["text"]
+                elif st["label"] == "prefix":
+                    cmd = complete(st["text"], test_command, brief)
+                else:
+                    continue
+                if cmd not in cmds:
+                    cmds.append(cmd)
+    return cmds
 
 
 @dataclass
@@ -120,35 +142,41 @@ class Agent:
             rounds += 1
             block = Block(action, first_line=_first_line(step.out))
             self.blocks.append(block)
-            cmds = printed_commands(step.out, self.test_command, fmt, self.brief)
-            block.printed = cmds
-            if by_design is not None and re.search(by_design.pattern, step.out) and not cmds:
+            if fmt == "json":
+                first = printed_commands(step.out, self.test_command, fmt, self.brief)
+                ways = [first] if first else []
+            else:
+                ways = printed_ways(step.out, self.test_command, self.brief)
+            block.printed = [c for w in ways for c in w]
+            if by_design is not None and re.search(by_design.pattern, step.out):
                 block.cls, block.quote = "by_design", by_design.quote
                 block.why = "a documented refusal"
                 return step
-            if not cmds:
+            if not ways:
                 block.cls, block.why = "dead_end", "nothing to run was printed"
                 return self._fallback(block, cwd, where, action, manual, run_env) or step
-            if tuple(cmds) in seen:
+            if tuple(block.printed) in seen:
                 block.cls, block.why = "dead_end", "the same commands were printed again: a loop"
                 return self._fallback(block, cwd, where, action, manual, run_env) or step
-            seen.add(tuple(cmds))
-            failed, recovered = self._run_all(cmds, where or cwd)
-            step = self.sb.sh(cwd, action, who="writer", env=run_env)
-            if failed:
-                block.cls, block.why = "dead_end", failed
+            seen.add(tuple(block.printed))
+            before = step.out
+            number = 0
+            for number, way in enumerate(ways, 1):  # noqa: B007 (read after the loop)
+                failed, recovered = self._run_all(way, where or cwd)
+                step = self.sb.sh(cwd, action, who="writer", env=run_env)
+                if failed:
+                    block.cls, block.why = "dead_end", failed
+                    return self._fallback(block, cwd, where, action, manual, run_env) or step
+                if step.exit == 0 or step.out != before:
+                    break  # past this block (passed, or another block)
+            else:
+                block.cls, block.why = "dead_end", "no printed way changed the block"
                 return self._fallback(block, cwd, where, action, manual, run_env) or step
             if recovered:
                 block.cls, block.why = "self_recovered", recovered
             else:
-                block.cls, block.why = "in_band", "its printed commands resolved it"
-            if (
-                step.exit != 0
-                and _first_line(step.out) == block.first_line
-                and (printed_commands(step.out, self.test_command, fmt, self.brief) == cmds)
-            ):
-                block.cls, block.why = "dead_end", "the printed commands did not change the block"
-                return self._fallback(block, cwd, where, action, manual, run_env) or step
+                way_no = "" if number == 1 else f" (way {number} of {len(ways)})"
+                block.cls, block.why = "in_band", f"its printed commands resolved it{way_no}"
         return step
 
     def _run_all(self, cmds: list[str], cwd: Path) -> tuple[str, str]:
@@ -157,6 +185,10 @@ class Agent:
         for cmd in cmds:
             s = self.sb.sh(cwd, cmd, who="agent")
             if s.exit == 0:
+                for n in printed_commands(s.out, self.test_command, "text", self.brief):
+                    t = self.sb.sh(cwd, n, who="agent")  # what the command says to run next
+                    if t.exit != 0:
+                        return f"the command {cmd} printed failed (exit {t.exit}): {n}", ""
                 continue
             nested = printed_commands(s.out, self.test_command, "text", self.brief)
             if not nested:

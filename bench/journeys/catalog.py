@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.journeys.agent import Agent, ByDesign
-from bench.journeys.sandbox import FixtureError, Sandbox
+from bench.journeys.sandbox import CLI_BIN, FixtureError, Sandbox
 
 #: The writer's test command: it checks the change (and writes no __pycache__).
 TEST = "python3 -B -m unittest -q"
@@ -350,7 +350,7 @@ def _ci_complete_short(ctx: Ctx) -> None:
         w,
         "gentle-hook gate --range HEAD~3..HEAD",
         by_design=ByDesign(
-            r"has only \d+ commit",
+            r"the history is complete and .* has only \d+ commit",
             "docs/ci.md: a range start that is not a commit of a complete history is bad "
             "input (exit 2)",
         ),
@@ -470,6 +470,174 @@ def _uninstall(ctx: Ctx) -> None:
     for key in ("remote.origin.push", "notes.rewriteref", "refs/notes/gentle-hooks"):
         ctx.check(key not in cfg.lower(), f"uninstall removed {key}")
     ctx.check("kept" in out, "uninstall says what it kept")
+
+
+@journey("push-two-commits", "two unverified writer commits in one push")
+def _push_two(ctx: Ctx) -> None:
+    w = plain(ctx)
+    for value in (1, 2):
+        ctx.sb.writer_edit(w, value)
+        ctx.sb.git(w, "add", "-A")
+        ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", f"writer change {value}")
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through")
+
+
+@journey("push-new-branch", "a new branch with a verified commit", fast=False)
+def _push_branch(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.git(w, "switch", "-q", "-c", "feature")
+    writer_commit(ctx, w, 1)
+    step = ctx.agent.attempt(w, "git push -q -u origin feature")
+    passed(ctx, step.exit, "the push went through")
+    ci = ctx.sb.clone("ci")
+    step = ctx.agent.attempt(
+        ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range origin/main..origin/feature", where=w
+    )
+    passed(ctx, step.exit, "CI passed")
+
+
+@journey("ci-json", "CI reads gate --json", fast=False)
+def _ci_json(ctx: Ctx) -> None:
+    w = plain(ctx)
+    writer_commit(ctx, w, 1)
+    ctx.sb.git(w, "push", "-q", "origin", "main")
+    ci = ctx.sb.clone("ci")
+    step = ctx.sb.sh(ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~1..HEAD --json")
+    ctx.check(step.exit == 1 and '"fixes"' in step.out, "gate --json names the fixes")
+    step = ctx.agent.attempt(
+        ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~1..HEAD", where=w
+    )
+    passed(ctx, step.exit, "CI passed")
+
+
+@journey("ci-unverified", "CI catches a commit verified nowhere; the writer verifies it")
+def _ci_unverified(ctx: Ctx) -> None:
+    w = plain(ctx, share=False)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change")
+    ctx.sb.git(w, "push", "-q", "--no-verify", "origin", "main")
+    ci = ctx.sb.clone("ci")
+    step = ctx.agent.attempt(
+        ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~1..HEAD", where=w
+    )
+    passed(ctx, step.exit, "CI passed")
+
+
+@journey("ci-after-amend", "CI judges an amended commit whose note is stale")
+def _ci_amend(ctx: Ctx) -> None:
+    w = plain(ctx)
+    writer_commit(ctx, w, 1)
+    ctx.sb.writer_edit(w, 2)
+    ctx.sb.git(w, "add", "-A")
+    # the amend skips the local gate: only the note (stale now) travels
+    ctx.sb.git(w, "commit", "-q", "--amend", "--no-verify", "--no-edit")
+    ctx.sb.git(w, "push", "-q", "--no-verify", "origin", "main")
+    ctx.sb.sh(w, "gentle-hook sync push", who="setup")
+    ci = ctx.sb.clone("ci")
+    step = ctx.agent.attempt(
+        ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~1..HEAD", where=w
+    )
+    passed(ctx, step.exit, "CI passed")
+
+
+@journey("warn-mode", "warn mode reports and lets the commit through, recorded", fast=False)
+def _warn(ctx: Ctx) -> None:
+    w = ctx.sb.project()
+    ctx.sb.sh(w, "gentle-hook install --warn", who="setup")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    ctx.check(step.exit == 0 and "warn mode" in step.out, "warn mode let it through and said so")
+
+
+@journey("skip-override", "GENTLE_HOOKS_SKIP lets a block through, recorded")
+def _skip(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    step = ctx.sb.sh(w, "GENTLE_HOOKS_SKIP='hotfix' git commit -q -m 'writer change'")
+    ctx.check(step.exit == 0 and "recorded" in step.out, "the override is recorded and said")
+
+
+@journey("human-commit", "a human's ordinary commit passes silently", fast=True)
+def _human(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.write(w / "README.md", "# demo\n\nhuman words\n")
+    step = ctx.agent.attempt(w, "git commit -q -am 'docs'")
+    ctx.check(step.exit == 0 and not step.out.strip(), "passed, nothing printed")
+    step = ctx.agent.attempt(w, "git push -q")
+    ctx.check(step.exit == 0, "pushed")
+
+
+@journey("status-explain", "status says what is missing in words; rows only with --explain")
+def _status(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    plain_out = ctx.sb.sh(w, "gentle-hook status").out
+    explained = ctx.sb.sh(w, "gentle-hook status --explain").out
+    ctx.check("rows " not in plain_out and "fallback" not in plain_out, "no row ids by default")
+    ctx.check("rows " in explained, "--explain shows the rows")
+    ctx.check("prefix: gentle-hook receipt run --" in plain_out, "status prints the report prefix")
+
+
+@journey("doctor-plain", "doctor after install says the gates are reachable", fast=False)
+def _doctor(ctx: Ctx) -> None:
+    w = plain(ctx)
+    step = ctx.sb.sh(w, "gentle-hook doctor")
+    ctx.check(step.exit == 0, f"doctor is clean: {step.out.strip()[-200:]}")
+
+
+@journey("escalated-json", "an escalated change read as the JSON decision")
+def _escalated_json(ctx: Ctx) -> None:
+    w = plain(ctx)
+    brief = ctx.sb.root / "brief.json"
+    ctx.sb.write(brief, _BRIEF)
+    ctx.agent.brief = str(brief)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.sh(w, "gentle-hook escalate --item security --reason 'token check changed'")
+    ctx.sb.git(w, "add", "-A")
+    step = ctx.agent.attempt(w, "git commit -q -m 'escalated change'", fmt="json")
+    passed(ctx, step.exit, "the commit went through")
+
+
+@journey("prek-push", "prek: a --no-verify writer commit is caught at push", needs="prek")
+def _prek_push(ctx: Ctx) -> None:
+    w = framework(ctx, "prek")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change")
+    step = ctx.agent.attempt(w, "git push -q origin HEAD")
+    passed(ctx, step.exit, "the push went through")
+
+
+@journey(
+    "framework-only-push",
+    "pre-commit framework without the CLI on PATH: a push block",
+    needs="pre-commit",
+    on_path=False,
+)
+def _fw_only_push(ctx: Ctx) -> None:
+    w = framework(ctx, "pre-commit")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change")
+    step = ctx.agent.attempt(w, "git push -q origin HEAD")
+    passed(ctx, step.exit, "the push went through")
+
+
+@journey("plain-cli-off-path", "plain hooks installed from a venv that is not on PATH")
+def _plain_off_path(ctx: Ctx) -> None:
+    w = ctx.sb.project()
+    ctx.sb.sh(w, f"{shlex.quote(ctx.sb.cli)} install", who="setup")
+    ctx.sb.env["PATH"] = ctx.sb.env["PATH"].replace(str(CLI_BIN) + ":", "")
+    ctx.check(shutil.which("gentle-hook", path=ctx.sb.env["PATH"]) is None, "CLI off PATH")
+    ctx.sb.on_path = False
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
 
 
 _BRIEF = """{

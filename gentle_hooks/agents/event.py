@@ -67,11 +67,15 @@ def unique(paths: list[str]) -> tuple[str, ...]:
 
 def relative_paths(root: str, paths: tuple[str, ...], cwd: str | None) -> tuple[str, ...]:
     """Paths relative to the work tree root, ``/``-separated; paths outside it (and the root
-    itself) are left out. A relative path is taken from ``cwd`` (default: the root)."""
+    itself) are left out, and so is a path no file can have (a NUL in it, or in ``cwd``).
+    A relative path is taken from ``cwd`` (default: the root)."""
     out = []
     real_root = os.path.realpath(root)
     for p in paths:
-        full = os.path.realpath(p if os.path.isabs(p) else os.path.join(cwd or root, p))
+        try:
+            full = os.path.realpath(p if os.path.isabs(p) else os.path.join(cwd or root, p))
+        except ValueError:  # an embedded NUL: not a path, the mutation is kept without it
+            continue
         rel = os.path.relpath(full, real_root)
         if rel != "." and rel != os.pardir and not rel.startswith(os.pardir + os.sep):
             out.append(rel.replace(os.sep, "/"))

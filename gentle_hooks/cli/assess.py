@@ -19,6 +19,9 @@ from gentle_hooks.cli.assess_command import assess_command
 @click.option("--staged", is_flag=True, help="Assess the index (the one git hands a hook).")
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON envelope.")
 @click.option(
+    "--explain", is_flag=True, help="Also show the decision rows and where each input came from."
+)
+@click.option(
     "--escalate-item",
     metavar="N|SLUG",
     help="Task Size high-risk item: 1 data, 2 security, 3 contracts, "

@@ -29,6 +29,7 @@ def assess_command(
     committed_only: bool = False,
     staged: bool = False,
     as_json: bool = False,
+    explain: bool = False,
     escalate_item: str | None = None,
     escalate_reason: str | None = None,
     review_outcome: str | None = None,
@@ -77,7 +78,7 @@ def assess_command(
             kind = projection.value if projection is not None else None
             print_failure(failure_json(kind, named, exc.message))
         raise
-    text = envelope_json(build_envelope(result)) if as_json else render_assess(result)
+    text = envelope_json(build_envelope(result)) if as_json else render_assess(result, explain)
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
     return EXIT_OK

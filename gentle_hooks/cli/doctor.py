@@ -9,6 +9,7 @@ import click
 
 from gentle_hooks.cli.options import cwd_option, json_option
 from gentle_hooks.errors import EXIT_INPUT, EXIT_OK
+from gentle_hooks.report.jsontext import model_json
 
 
 @click.command()
@@ -32,7 +33,7 @@ def doctor(cwd: str | None, as_json: bool) -> int:
             healthy=healthy,
             checks=tuple(CheckOut(name=r.name, ok=r.ok, detail=r.detail) for r in results),
         )
-        click.echo(env.model_dump_json(by_alias=True, indent=2))
+        click.echo(model_json(env, by_alias=True, indent=2))
     else:
         for r in results:
             click.echo(f"{'ok  ' if r.ok else 'FAIL'}  {r.name}: {r.detail}")

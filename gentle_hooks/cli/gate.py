@@ -6,14 +6,14 @@ shallow history cutting the range, a bad range) — never a pass for what it can
 
 from __future__ import annotations
 
-import json
 import os
 
 import click
 
 from gentle_hooks.errors import GentleError
 from gentle_hooks.hooks.judgement import verdict_json, verdict_lines
-from gentle_hooks.hooks.range import gate_range
+from gentle_hooks.hooks.range import CannotAssess, gate_range
+from gentle_hooks.report.jsontext import dumps
 
 
 @click.command()
@@ -31,24 +31,21 @@ def gate(cwd: str | None, range_text: str, as_json: bool) -> int:
     ledger): which commits are delegated and whether each has what its plan requires."""
     try:
         code, verdicts = gate_range(cwd, range_text, os.environ)
+    except CannotAssess as exc:
+        if as_json:
+            click.echo(dumps(_error(range_text, exc) | {"fix": exc.fix}, indent=2))
+        elif exc.fix:
+            click.echo(f"gentle-hook: error: {exc.message}", err=True)
+            click.echo(f"  run: {exc.fix}", err=True)
+            return int(exc.exit_code)
+        raise
     except GentleError as exc:
         if as_json:  # CI that captures --json still gets a document saying why
-            click.echo(
-                json.dumps(
-                    {
-                        "schema": "gentle-hooks.gate/v1",
-                        "range": range_text,
-                        "blocked": None,
-                        "error": exc.message,
-                        "exit_code": exc.exit_code,
-                    },
-                    indent=2,
-                )
-            )
+            click.echo(dumps(_error(range_text, exc), indent=2))
         raise
     if as_json:
         click.echo(
-            json.dumps(
+            dumps(
                 {
                     "schema": "gentle-hooks.gate/v1",
                     "range": range_text,
@@ -66,3 +63,14 @@ def gate(cwd: str | None, range_text: str, as_json: bool) -> int:
         blocked = sum(1 for v in verdicts if v.blocked)
         click.echo(f"{len(verdicts)} commit(s), {delegated} delegated, {blocked} blocked")
     return code
+
+
+def _error(range_text: str, exc: GentleError) -> dict[str, object]:
+    """The ``--json`` document of a range that could not be judged."""
+    return {
+        "schema": "gentle-hooks.gate/v1",
+        "range": range_text,
+        "blocked": None,
+        "error": exc.message,
+        "exit_code": exc.exit_code,
+    }

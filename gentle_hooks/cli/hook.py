@@ -9,7 +9,13 @@ from gentle_hooks.hooks.dispatch import GATES, RECORDERS
 from gentle_hooks.hooks.dispatch import main as hook_main
 
 
-@click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.command(
+    context_settings={
+        "ignore_unknown_options": True,
+        "allow_extra_args": True,
+        "help_option_names": ["--help", "-h"],
+    }
+)
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
 def hook(args: tuple[str, ...]) -> int:
     """Run a git hook: gates (exit 1 blocks) and recorders.

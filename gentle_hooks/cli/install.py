@@ -118,12 +118,27 @@ def uninstall(
         if hook_types:
             raise UsageError("--agent removes only the agent's hook: drop -t")
         return uninstall_agent_hook(agent, (scope,) if scope else ("project", "user"), cwd)
+    import os
+
+    from gentle_hooks.ledger.location import ledger_path
+    from gentle_hooks.notes.codec import NOTES_REF
+    from gentle_hooks.notes.sync import remove_share_config
+    from gentle_hooks.report.install_text import kept_lines, removed_config_lines
+
     repo = Repository.open(cwd, allow_bare=True)
     actions = do_uninstall(repo, hook_types or KNOWN_HOOK_TYPES)
     for action in actions:
         click.echo(f"{action.hook_type}: {action.what}: {action.path}")
-    if not actions:
+    # the git config install --share and the recorders set: removed with every hook only
+    removed = [] if hook_types else remove_share_config(repo)
+    for line in removed_config_lines(removed):
+        click.echo(line)
+    if not actions and not removed:
         click.echo("nothing to remove: no gentle-hooks hook is installed here")
+    ledger = os.path.dirname(ledger_path(repo.paths.common_dir))
+    notes = NOTES_REF if repo.peel_commit(NOTES_REF) or repo.ref_names(NOTES_REF) else None
+    for line in kept_lines(ledger if os.path.isdir(ledger) else None, notes):
+        click.echo(line)
     return EXIT_OK
 
 

@@ -16,7 +16,12 @@ from gentle_hooks.errors import EXIT_OK
 @click.command()
 @binding_options
 @json_option
-def status(cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool) -> int:
+@click.option(
+    "--explain", is_flag=True, help="Also show the decision rows and where each input came from."
+)
+def status(
+    cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool, explain: bool
+) -> int:
     """Show the current candidate's plan, what is recorded for it, what is satisfied and
     what is missing, with the exact command for each. Informational: exits 0."""
     from gentle_hooks.services.status import run_status
@@ -29,5 +34,5 @@ def status(cwd: str | None, projection: str | None, base_ref: str | None, as_jso
     else:
         from gentle_hooks.report.records_text import render_status
 
-        click.echo(render_status(result))
+        click.echo(render_status(result, explain))
     return EXIT_OK

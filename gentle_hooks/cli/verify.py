@@ -16,6 +16,7 @@ import click
 
 from gentle_hooks.cli.options import binding_options, json_option, make_binding
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK
+from gentle_hooks.report.jsontext import model_json
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -101,7 +102,7 @@ def prepare(
     extra = ExtraChecks(criteria=checks, negatives=negatives, suite=suite)
     done = prepare_room(make_binding(cwd, projection, base_ref), brief, extra, os.environ)
     if as_json:
-        click.echo(prepare_envelope(done, brief_file).model_dump_json(by_alias=True, indent=2))
+        click.echo(model_json(prepare_envelope(done, brief_file), by_alias=True, indent=2))
     else:
         click.echo(render_prepared(done, brief_file))
     return EXIT_OK
@@ -166,7 +167,7 @@ def run(
         keep=keep,
     )
     if as_json:
-        click.echo(run_envelope(done).model_dump_json(by_alias=True, indent=2))
+        click.echo(model_json(run_envelope(done), by_alias=True, indent=2))
     else:
         click.echo(render_verified(done))
     return EXIT_OK if done.verdict.status == "pass" else EXIT_BLOCKED

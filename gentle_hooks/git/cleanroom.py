@@ -100,7 +100,7 @@ class CleanRooms(RepositoryCore):
         _room_git(dest, ["update-index", "-q", "--refresh"])
         commit = (
             _room_git(dest, ["commit-tree", tree, "-m", message], env=ROOM_IDENTITY)
-            .decode()
+            .decode("utf-8", "surrogateescape")
             .strip()
         )
         _room_git(dest, ["update-ref", ROOM_BRANCH, commit])
@@ -129,7 +129,9 @@ class CleanRooms(RepositoryCore):
             shutil.copy2(index, tmp)
             env = {"GIT_INDEX_FILE": tmp}
             _room_git(dest, ["add", "-A", "--", ":/"], env=env)
-            return _room_git(dest, ["write-tree"], env=env).decode().strip()
+            return (
+                _room_git(dest, ["write-tree"], env=env).decode("utf-8", "surrogateescape").strip()
+            )
         finally:
             for path in (tmp, tmp + ".lock"):
                 if os.path.exists(path):
@@ -230,7 +232,9 @@ class CleanRooms(RepositoryCore):
         Raises:
             GitError: ``dest`` is not a room, or git failed.
         """
-        tree = _room_git(dest, ["rev-parse", "HEAD^{tree}"]).decode().strip()
+        tree = (
+            _room_git(dest, ["rev-parse", "HEAD^{tree}"]).decode("utf-8", "surrogateescape").strip()
+        )
         out = _room_git(
             dest, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored"]
         )

@@ -165,7 +165,7 @@ class RepositoryCore:
         """Every value of a multi-valued key (``git config --get-all``), in order; empty
         when unset."""
         proc = self.run(["config", "--get-all", key], ok=(0, 1))
-        return proc.stdout.decode().splitlines()
+        return proc.stdout.decode("utf-8", "surrogateescape").splitlines()
 
     def config_set(self, key: str, value: str) -> None:
         """``git config key value`` in the repository's own config (replaces one value).
@@ -174,6 +174,22 @@ class RepositoryCore:
             GitError: git refused (a multi-valued key, an unwritable config).
         """
         self.run(["config", key, value])
+
+    def config_remotes(self) -> list[str]:
+        """The names of the remotes this repository configures (``git remote``)."""
+        return self.out(["remote"]).split()
+
+    def config_unset_value(self, key: str, value: str) -> bool:
+        """Remove every ``key`` whose value is exactly ``value`` from the repository's own
+        config (``git config --local --fixed-value --unset-all``); True when one was there.
+
+        Raises:
+            GitError: git refused (an unwritable config).
+        """
+        proc = self.run(
+            ["config", "--local", "--fixed-value", "--unset-all", key, value], ok=(0, 5)
+        )
+        return proc.returncode == 0
 
     def config_add(self, key: str, value: str) -> None:
         """``git config --add key value``: one more value of a multi-valued key.

@@ -31,8 +31,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from gentle_hooks.services.assess import AssessResult
 
-    #: One judged candidate: (label, pushed ref or None, its assessment, fix note).
-    Verdict = tuple[str, str | None, AssessResult, str]
+    #: One judged candidate: (label, pushed ref or None, its assessment, fix note, the
+    #: commit its fix runs with checked out or None).
+    Verdict = tuple[str, str | None, AssessResult, str, str | None]
 
 
 def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
@@ -52,19 +53,26 @@ def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
 
 
 def _candidate(v: Verdict) -> dict[str, object]:
-    from gentle_hooks.report.fixes import command, first_command, reason, report_prefix
+    from gentle_hooks.report.fixes import reason, steps
 
-    label, target, r, fix_note = v
+    label, target, r, fix_note, commit = v
     cand, plan, d = r.candidate, r.plan, r.decision
     missing = []
     for s in d.shortfalls:
-        first = first_command(s, r.binding)
-        run = [first] if first is not None else []
-        run.append(command(s, r.binding))
+        labelled = steps(s, r.binding, commit)
+        first_way = []
+        for kind, text in labelled:
+            if kind == "otherwise":
+                break
+            first_way.append((kind, text))
+        run = [text for kind, text in first_way if kind == "run"]
         item: dict[str, object] = {"what": s.what.value, "why": reason(s), "run": run}
-        prefix = report_prefix(s, r.binding)
-        if prefix is not None:  # the writer's test command goes after it, before "run"
-            item["report_prefix"] = prefix
+        prefixes = [text for kind, text in first_way if kind == "prefix"]
+        if prefixes:
+            # the writer's test command (or the brief's path) goes after it; it runs where
+            # it stands in "steps", before the "run" commands that follow it there
+            item["report_prefix"] = prefixes[0]
+        item["steps"] = [{"label": kind, "text": text} for kind, text in labelled]
         missing.append(item)
     return {
         "label": label,
@@ -99,7 +107,7 @@ def decision_object(
         let_through: what let a block through (``GENTLE_HOOKS_SKIP``, ``warn mode ...``),
             or None; lines: the human lines, for a person reading the agent's log.
     """
-    blocked = any(r.decision.blocked for _, _, r, _ in judged)
+    blocked = any(v[2].decision.blocked for v in judged)
     decision = "blocked" if exit_code else ("let-through" if blocked else "allowed")
     return {
         "schema": SCHEMA,
@@ -118,4 +126,6 @@ def print_decision(obj: Mapping[str, object]) -> None:
     import json
     import sys
 
-    print(json.dumps(obj, ensure_ascii=False, separators=(",", ":")), file=sys.stderr)
+    from gentle_hooks.report.jsontext import json_text
+
+    print(json_text(json.dumps(obj, ensure_ascii=False, separators=(",", ":"))), file=sys.stderr)

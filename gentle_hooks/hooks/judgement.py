@@ -23,7 +23,7 @@ from gentle_hooks.notes.facts import facts_from_note
 from gentle_hooks.notes.lines import OverrideLine
 from gentle_hooks.policy.delegation import message_evidence
 from gentle_hooks.policy.shortfall import NoValidNote, Shortfall, StaleRecords
-from gentle_hooks.report.fixes import commands, reasons
+from gentle_hooks.report.fixes import commands, headline, reasons, step_lines, steps
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import AssessResult, evaluate
 from gentle_hooks.values.candidate import (
@@ -164,16 +164,16 @@ def verdict_lines(v: CommitVerdict) -> list[str]:
             f"ok {head}: delegated ({v.delegated_by}), verified as its plan requires{extra}",
             *refused,
         ]
-    lines = [f"BLOCKED {head}: delegated ({v.delegated_by})", *refused]
+    lines = [f"BLOCKED {head}: {headline(v.shortfalls)}", *refused]
+    why = f"  why: it is delegated ({v.delegated_by})"
     if v.result is not None:
-        p = v.result.plan
-        lines.append(
-            f"  plan risk {p.risk.value} (native {p.native_risk.value}; rows "
-            f"{' '.join(p.rows)}); candidate {v.result.candidate.identity[:19]}…"
-        )
-    for reason, fix in zip(reasons(v.shortfalls), commands(v.shortfalls, COMMITTED), strict=True):
+        why += f"; plan risk {v.result.plan.risk.value}"
+    lines.append(why)
+    for s, reason in zip(v.shortfalls, reasons(v.shortfalls), strict=True):
         lines.append(f"  missing: {reason}")
-        lines.append(f"  fix: {fix}")
+        lines.extend(step_lines(steps(s, COMMITTED, v.commit, share=True)))
+    if v.result is not None:
+        lines.append(f"  candidate {v.result.candidate.identity[:19]}…")
     for o in v.overrides:
         lines.append(f"  recorded override (not honoured: gate.honour_overrides is false): {o}")
     return lines

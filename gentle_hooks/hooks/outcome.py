@@ -23,14 +23,7 @@ from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import OverrideRecord
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.report.fixes import (
-    NO_RECEIPT,
-    PREFIX_NOTE,
-    command,
-    first_command,
-    reason,
-    report_prefix,
-)
+from gentle_hooks.report.fixes import headline, reason, step_lines, steps
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import AssessResult
 from gentle_hooks.values.binding import Binding
@@ -51,14 +44,16 @@ class Judged:
     Attributes:
         label: what the user recognises (``the staged change``, ``commit 1a2b3c4 on
             refs/heads/x``); target: the pushed ref, or None for commits.
-        result: the assessment with its decision; fix_note: how to run the fix commands
-            for this candidate (e.g. which commit to check out), or empty.
+        result: the assessment with its decision; fix_note: words on running the fix
+            commands for this candidate, or empty; commit: the commit the fix commands run
+            with checked out (a pushed commit that is not HEAD), or None.
     """
 
     label: str
     target: str | None
     result: AssessResult
     fix_note: str = ""
+    commit: str | None = None
 
 
 def say(line: str) -> None:
@@ -77,29 +72,25 @@ def open_gate(env: Mapping[str, str]) -> tuple[Repository, LoadedConfig]:
 
 
 def block_lines(j: Judged) -> list[str]:
-    """The lines that explain one blocked candidate: what, why, and the commands to run."""
+    """The lines that explain one blocked candidate: what is missing, why, the commands to
+    run (labelled ``run:``/``prefix:``, :func:`gentle_hooks.report.fixes.steps`), then the
+    candidate. Row ids are in the JSON decision, not here."""
     r = j.result
     plan, cand, d = r.plan, r.candidate, r.decision
     base = f"{cand.base.ref} @ {short(cand.base.commit)}" if cand.base.commit else "empty tree"
     lines = [
-        f"BLOCKED {j.label}: delegated ({r.delegated_by})",
-        f"  candidate {cand.identity[:19]}… ({cand.projection.value} tree {short(cand.tree)} "
-        f"vs {base})",
-        f"  plan risk {plan.risk.value} (native {plan.native_risk.value}; rows "
-        f"{' '.join(plan.rows)})",
+        f"BLOCKED {j.label}: {headline(d.shortfalls)}",
+        f"  why: it is delegated ({r.delegated_by}); plan risk {plan.risk.value}",
     ]
     for s in d.shortfalls:
         lines.append(f"  missing: {reason(s)}")
-        first = first_command(s, r.binding)
-        if first is not None:
-            lines.append(f"  first: {first}  ({NO_RECEIPT})")
-        prefix = report_prefix(s, r.binding)
-        if prefix is not None:
-            lines.append(f"  first: {PREFIX_NOTE}  ({NO_RECEIPT})")
-            lines.append(f"  prefix: {prefix}")
-        lines.append(
-            f"  run: {command(s, r.binding)}" + (f"  [{j.fix_note}]" if j.fix_note else "")
-        )
+        if j.fix_note:
+            lines.append(f"  note: {j.fix_note}")
+        lines.extend(step_lines(steps(s, r.binding, j.commit)))
+    lines.append(
+        f"  candidate {cand.identity[:19]}… ({cand.projection.value} tree {short(cand.tree)} "
+        f"vs {base})"
+    )
     return lines
 
 
@@ -138,7 +129,7 @@ def conclude(
     if fmt != "text" and any(j.result.decision.applies for j in judged):
         from gentle_hooks.hooks.decision import decision_object, print_decision
 
-        verdicts = [(j.label, j.target, j.result, j.fix_note) for j in judged]
+        verdicts = [(j.label, j.target, j.result, j.fix_note, j.commit) for j in judged]
         print_decision(decision_object(call, verdicts, code, let_through, lines))
     return code
 

@@ -17,11 +17,17 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.judgement import CommitVerdict, judge_commits
 from gentle_hooks.notes.codec import NOTES_REF
 from gentle_hooks.notes.sync import remote_notes_refs
+from gentle_hooks.report import range_text
 from gentle_hooks.report.text import short
 
 
 class CannotAssess(GentleError):
-    """The history does not reach far enough to judge the range (exit 2, with the fix)."""
+    """The history does not reach far enough to judge the range (exit 2). ``fix``: the
+    command that fetches what is missing, or None when nothing can (a complete history)."""
+
+    def __init__(self, message: str, fix: str | None = None) -> None:
+        super().__init__(message)
+        self.fix = fix
 
 
 def parse_range(text: str) -> tuple[str, str]:
@@ -46,20 +52,20 @@ def range_commits(repo: Repository, a: str, b: str) -> list[str]:
     Raises:
         CannotAssess: ``A`` or ``B`` is missing, or the range reaches a shallow boundary.
     """
-    fix = "fetch more history (git fetch --unshallow, or a deeper --depth) and rerun"
+    shallow = repo.shallow_commits()
     tip = repo.peel_commit(b)
     if tip is None:
-        raise CannotAssess(f"cannot assess: {b!r} is not a commit here; {fix}")
+        if repo.peel_commit("HEAD") is None and not repo.ref_names("refs/"):
+            raise CannotAssess(*range_text.no_commits(a, b))
+        raise CannotAssess(*range_text.missing_end(b, bool(shallow)))
     start = repo.peel_commit(a)
     if start is None:
-        raise CannotAssess(f"cannot assess: {a!r} is not in this clone; {fix}")
+        count = len(repo.new_commits(tip, exclude=[]))
+        raise CannotAssess(*range_text.missing_start(a, b, bool(shallow), count))
     commits = repo.new_commits(tip, exclude=[start])
-    cut = repo.shallow_commits() & set(commits)
+    cut = shallow & set(commits)
     if cut:
-        raise CannotAssess(
-            f"cannot assess: the history is shallow at {short(sorted(cut)[0])}, inside "
-            f"{a}..{b}; {fix}"
-        )
+        raise CannotAssess(*range_text.shallow_cut(a, b, short(sorted(cut)[0])))
     return commits
 
 

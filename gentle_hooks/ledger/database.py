@@ -29,7 +29,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from gentle_hooks.errors import GentleError
+from gentle_hooks.ledger.location import sql_text
 from gentle_hooks.ledger.schema import MIGRATIONS, SCHEMA_VERSION
+
+# Every parameter bound by this process: a non-UTF-8 path (kept by surrogateescape) is
+# stored and found as the BLOB of its bytes instead of failing to encode.
+sqlite3.register_adapter(str, sql_text)
 
 #: How long a writer waits for another writer's transaction, in milliseconds.
 DEFAULT_BUSY_TIMEOUT_MS = 30_000
@@ -97,7 +102,7 @@ def file_uri(path: str, mode: str) -> str:
     """
     # Not urllib.parse.quote: importing it costs ~3 ms (it loads ipaddress), on every gate
     # that reads the ledger. Same output.
-    absolute = os.path.abspath(path).encode("utf-8")
+    absolute = os.fsencode(os.path.abspath(path))  # a non-UTF-8 directory: its own bytes
     quoted = "".join(chr(b) if b in _URI_SAFE else f"%{b:02X}" for b in absolute)
     return f"file:{quoted}?mode={mode}"
 

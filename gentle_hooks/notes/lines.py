@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 
+from gentle_hooks.bounded import MAX_NESTING, nesting_depth
 from gentle_hooks.values.frozen import fields, frozen, replace
 
 NOTE_VERSION = 1
@@ -328,9 +329,11 @@ def decode(text: str) -> NoteLine:
             required field, a field of the wrong type or one the kind does not have (one
             line naming it; ``kind`` set when the line names a known kind).
     """
+    if nesting_depth(text) > MAX_NESTING:  # json recurses per level; a bound comes first
+        raise MalformedLine(f"nested deeper than {MAX_NESTING} levels")
     try:
         obj = json.loads(text)
-    except (ValueError, RecursionError):
+    except (ValueError, RecursionError):  # a number too long to convert is a ValueError
         raise MalformedLine("not JSON") from None
     if not isinstance(obj, dict):
         raise MalformedLine("not a JSON object")

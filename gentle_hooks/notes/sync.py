@@ -14,9 +14,12 @@ so two clones that add records to one commit keep both in either order.
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Iterable
 
 from gentle_hooks.errors import GitError
+from gentle_hooks.git.notes import RefRaced
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import CommitRecord
 from gentle_hooks.ledger.store import Ledger
@@ -37,6 +40,8 @@ from gentle_hooks.notes.lines import (
 from gentle_hooks.values.candidate import Candidate, Projection
 
 NOTES_MESSAGE = "gentle-hooks: record verification of delivered commits"
+#: The push refspec ``install --share`` adds: the notes go with an ordinary ``git push``.
+SHARE_PUSH_REFSPEC = "refs/notes/gentle-hooks*:refs/notes/gentle-hooks*"
 
 
 def remote_notes_ref(remote: str) -> str:
@@ -82,11 +87,21 @@ def note_lines(led: Ledger, rec: CommitRecord) -> list[str]:
     return [encode(x) for x in lines]
 
 
+#: How many times a notes write retries its compare-and-swap before giving up (8
+#: worktrees committing at once each win within a few tries; see the jitter below).
+CAS_ATTEMPTS = 60
+
+
 def write_commit_notes(repo: Repository, led: Ledger, records: Iterable[CommitRecord]) -> int:
     """Write (merge into) the notes of the commits of ``records``; return how many changed.
 
+    The notes ref moves by compare-and-swap; when another writer (another worktree's
+    post-commit) moved it first, the notes are read again, merged again and written
+    again, after a short random pause, up to :data:`CAS_ATTEMPTS` times: concurrent writers
+    lose nothing.
+
     Raises:
-        GitError: git failed twice in a row (a concurrent notes writer, retried once).
+        GitError: git failed, or the ref was still contended after every attempt.
     """
     lines: dict[str, list[str]] = {}
     for rec in records:
@@ -95,25 +110,69 @@ def write_commit_notes(repo: Repository, led: Ledger, records: Iterable[CommitRe
         return 0
     absorb_remote_notes(repo)
     ensure_rewrite_ref(repo)
-    for attempt in (1, 2):
+    for attempt in range(1, CAS_ATTEMPTS + 1):
         current = repo.read_notes(NOTES_REF, list(lines))
         notes = {c: merge(current.get(c, b""), render(ls)) for c, ls in lines.items()}
         changed = {c: n for c, n in notes.items() if n != current.get(c)}
         try:
             repo.write_notes(NOTES_REF, changed, NOTES_MESSAGE)
             return len(changed)
-        except GitError:
-            if attempt == 2:
+        except RefRaced:
+            if attempt == CAS_ATTEMPTS:
                 raise
+            # random, growing pauses: writers that collided do not collide again in step
+            time.sleep(random.uniform(0.005, 0.02 * min(attempt, 8)))
     return 0  # pragma: no cover
+
+
+def commits_without_notes(repo: Repository, led: Ledger) -> list[CommitRecord]:
+    """Commit records of commits in this clone whose note is missing under
+    ``refs/notes/gentle-hooks`` (a write that failed, notes removed by hand), oldest first.
+
+    Raises:
+        GitError: the notes cannot be read.
+    """
+    records = led.all_commit_records()
+    present = repo.existing_commits(sorted({r.commit_id for r in records}))
+    noted = repo.notes_map(NOTES_REF)
+    return [r for r in records if r.commit_id in present and r.commit_id not in noted]
+
+
+def write_missing_notes(repo: Repository, led: Ledger) -> int:
+    """Write the note of every commit :func:`commits_without_notes` finds; return how many.
+
+    Raises:
+        GitError: git failed.
+    """
+    missing = commits_without_notes(repo, led)
+    if not missing:
+        return 0
+    wanted = {r.commit_id for r in missing}
+    # every record of those commits (an amended commit may have several)
+    return write_commit_notes(
+        repo, led, [r for r in led.commit_records(sorted(wanted)) if r.commit_id in wanted]
+    )
 
 
 def ensure_rewrite_ref(repo: Repository) -> None:
     """Set ``notes.rewriteRef`` (once) so amend and rebase copy the notes. Set when notes
     are first written: naming a notes ref that does not exist yet makes git warn on every
-    amend."""
-    if repo.config_get("notes.rewriteRef") is None:
-        repo.config_set("notes.rewriteRef", NOTES_REF)
+    amend. Worktrees committing at once race for the config file's lock; the one that
+    loses finds the value set by the winner.
+
+    Raises:
+        GitError: the config cannot be written and the value is still not set.
+    """
+    for attempt in range(1, 11):
+        if repo.config_get("notes.rewriteRef") is not None:
+            return
+        try:
+            repo.config_set("notes.rewriteRef", NOTES_REF)
+            return
+        except GitError:
+            if attempt == 10:
+                raise
+            time.sleep(random.uniform(0.005, 0.05))
 
 
 def remote_notes_refs(repo: Repository) -> list[str]:
@@ -180,7 +239,7 @@ def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
     wanted = [
         (f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*"),
         (f"remote.{remote}.push", "HEAD"),
-        (f"remote.{remote}.push", "refs/notes/gentle-hooks*:refs/notes/gentle-hooks*"),
+        (f"remote.{remote}.push", SHARE_PUSH_REFSPEC),
     ]
     added = []
     for key, value in wanted:
@@ -188,6 +247,28 @@ def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
             repo.config_add(key, value)
             added.append(f"{key} = {value}")
     return added
+
+
+def is_sharing(repo: Repository, remote: str) -> bool:
+    """Whether ``install --share`` set this remote up to carry the notes on push."""
+    return SHARE_PUSH_REFSPEC in repo.config_get_all(f"remote.{remote}.push")
+
+
+def remove_share_config(repo: Repository) -> list[str]:
+    """Undo :func:`add_share_refspecs` for every remote and :func:`ensure_rewrite_ref`:
+    remove exactly the values they add. Returns the ``key = value`` lines removed."""
+    removed = []
+    for remote in repo.config_remotes():
+        for key, value in (
+            (f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*"),
+            (f"remote.{remote}.push", "HEAD"),
+            (f"remote.{remote}.push", SHARE_PUSH_REFSPEC),
+        ):
+            if repo.config_unset_value(key, value):
+                removed.append(f"{key} = {value}")
+    if repo.config_unset_value("notes.rewriteRef", NOTES_REF):
+        removed.append(f"notes.rewriteRef = {NOTES_REF}")
+    return removed
 
 
 def sync_fetch(repo: Repository, remote: str) -> str:
@@ -213,14 +294,22 @@ def _has(repo: Repository, ref: str) -> bool:
     return repo.ref_exists(ref) is not None
 
 
-def sync_push(repo: Repository, remote: str) -> str:
-    """Merge the remote's notes into the local ones, then push the notes ref.
+def sync_push(repo: Repository, remote: str, led: Ledger | None = None) -> str:
+    """Write the notes the ledger's commit records lack (:func:`write_missing_notes`),
+    merge the remote's notes into the local ones, then push the notes ref.
+
+    Args:
+        led: this clone's ledger, or None when it has none (nothing to write).
 
     Raises:
         GitError: fetch, merge or push failed.
     """
+    if repo.config_get(f"remote.{remote}.url") is None:
+        raise GitError(f"no remote named {remote!r} (see: git remote -v)")
+    written = write_missing_notes(repo, led) if led is not None else 0
+    wrote = f"wrote {written} missing note(s); " if written else ""
     fetched = sync_fetch(repo, remote)
     if not _has(repo, NOTES_REF):
-        return f"{fetched}; no local notes to push"
+        return f"{wrote}{fetched}; no local notes to push"
     repo.push_ref(remote, NOTES_REF)
-    return f"{fetched}; pushed {NOTES_REF} to {remote}"
+    return f"{wrote}{fetched}; pushed {NOTES_REF} to {remote}"

@@ -158,6 +158,12 @@ def carries_row(change: PathChange, entry: WriterEntry) -> str:
     return "A5"
 
 
+#: Rows where the change's new side holds the writer's own content (its blob or its lines).
+#: Rows A3 (the writer's removals) and A4 (a binary change) say only that the path moved the
+#: way the writer moved it: a human's own edit of the same lines can match them too.
+CONTENT_ROWS = ("A1", "A2")
+
+
 def carries(change: PathChange, entry: WriterEntry) -> bool:
     """True when ``change`` delivers the writer content of ``entry`` (rows A1-A4)."""
     return carries_row(change, entry) != "A5"

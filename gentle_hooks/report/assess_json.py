@@ -9,7 +9,6 @@ dict directly keeps pydantic's import and model build (about 150 ms) off every `
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 
 from gentle_hooks.native.message import relay
@@ -17,6 +16,7 @@ from gentle_hooks.native.result import ABSENT, candidate_kind, failure_envelope
 from gentle_hooks.policy.vocabulary import Verification
 from gentle_hooks.policy.writer import is_small
 from gentle_hooks.report.fixes import commands, reasons
+from gentle_hooks.report.jsontext import dumps
 from gentle_hooks.services.assess import AssessResult
 
 ASSESS_SCHEMA: Final = "gentle-hooks.assess/v1"
@@ -140,8 +140,6 @@ def failure_json(projection: str | None, base_ref: str | None, message: str) -> 
 
 
 def envelope_json(envelope: dict[str, Any]) -> str:
-    """The envelope as indented JSON.
-
-    Non-ASCII is escaped, so a path holding any bytes (surrogateescape) still prints.
-    """
-    return json.dumps(envelope, indent=2)
+    """The envelope as indented JSON; a path holding bytes that are not UTF-8 is written as
+    :mod:`gentle_hooks.report.jsontext` says."""
+    return dumps(envelope, indent=2)

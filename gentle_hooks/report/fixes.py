@@ -35,6 +35,25 @@ def binding_flags(binding: Binding) -> str:
     return binding.flags()
 
 
+def headline(shortfalls: Sequence[Shortfall]) -> str:
+    """What is missing, in a few plain words (the first line of a block)."""
+    parts = []
+    for s in shortfalls:
+        if isinstance(s, VerifierShortfall):
+            parts.append("a separate verifier run (gentle-ai-verify) of this exact change")
+        elif isinstance(s, SpotCheckShortfall):
+            parts.append(
+                "a passing re-run of the writer's test on this exact change"
+                if not s.disagreements
+                else "a change whose own test passes (the re-run failed)"
+            )
+        elif isinstance(s, NoValidNote):
+            parts.append("the record of its verification (no gentle-hooks note reached here)")
+        else:
+            parts.append("a verification of the rewritten commit")
+    return "missing " + " and ".join(parts) if parts else "nothing missing"
+
+
 def reason(s: Shortfall) -> str:
     """One line: what is missing and why (the ``missing:`` line)."""
     if isinstance(s, VerifierShortfall):
@@ -78,64 +97,178 @@ def reason(s: Shortfall) -> str:
     )
 
 
-def command(s: Shortfall, binding: Binding) -> str:
-    """The exact command (or, where the change itself must change, the steps) that
-    supplies ``s`` for the candidate ``binding`` names."""
-    flags = binding_flags(binding)
-    if isinstance(s, VerifierShortfall):
-        # the command that produces the verdict; its output names the `verdict add` to run
-        return f"gentle-hook verify run{flags} --brief <brief.json>"
-    if isinstance(s, SpotCheckShortfall):
-        if s.disagreements:
-            # A disagreement stays with this candidate: only a changed candidate, reported
-            # again and spot-checked again, can satisfy the requirement.
-            again = runnable(s.disagreements[-1].command)
-            return (
-                f"fix the change, then: gentle-hook receipt run{flags} -- {again} && "
-                f"gentle-hook spot-check{flags}"
-            )
-        readback = f"  (or: gentle-hook spot-check --readback{flags})" if s.readback else ""
-        return f"gentle-hook spot-check{flags}{readback}"
-    if isinstance(s, NoValidNote):
-        return (
-            "record and spot-check the change for this commit in the writer's clone "
-            f"(gentle-hook receipt run / spot-check{flags}), then gentle-hook sync push"
+#: Labels of the lines :func:`steps` returns, as a block prints them: ``run`` a command to
+#: run as printed; ``prefix`` the start of a command the writer completes (its own test
+#: command, or the brief's path); ``do`` words saying what to do or why; ``where`` where
+#: the commands below run; ``otherwise`` words that open another way, used when the one
+#: above did not resolve the block; ``or`` a command that replaces the one above it.
+LABELS = ("run", "prefix", "do", "where", "otherwise", "or")
+
+Step = tuple[str, str]
+
+
+def program() -> str:
+    """How the user types the CLI: ``gentle-hook`` when their PATH finds it, else the
+    running CLI's absolute path (the pre-commit framework or prek puts its own environment
+    on PATH only while a hook runs; a plain hook runs with the interpreter it was
+    installed from, whose scripts may not be on PATH)."""
+    import os
+    import shlex
+    import shutil
+    import sys
+
+    own = os.path.realpath(os.path.dirname(sys.executable))
+    path = os.environ.get("PATH", "")
+    if os.environ.get("PRE_COMMIT") or os.environ.get("PREK"):
+        # the framework put its hook environment first: the user's shell does not have it
+        path = os.pathsep.join(
+            d for d in path.split(os.pathsep) if d and os.path.realpath(d) != own
         )
-    assert isinstance(s, StaleRecords)
-    return (
-        f"re-verify the rewritten commit (gentle-hook receipt run and spot-check{flags} with "
-        "it checked out), then gentle-hook sync push"
-    )
+    if shutil.which("gentle-hook", path=path):
+        return "gentle-hook"
+    script = os.path.join(os.path.dirname(sys.executable), "gentle-hook")
+    if os.access(script, os.X_OK):
+        return shlex.quote(script)
+    return f"{shlex.quote(sys.executable)} -m gentle_hooks"
+
+
+def steps(
+    s: Shortfall, binding: Binding, commit: str | None = None, share: bool = False
+) -> list[Step]:
+    """What to do about ``s`` for the candidate ``binding`` names, as labelled lines
+    (:data:`LABELS`); every ``run`` line runs exactly as printed, and every command keeps
+    the binding. ``commit``: the commit the range, server or push gate judged (its fix
+    runs with it checked out), or None. ``share``: the judge reads notes (the range and
+    server gates), so the records made go to the remote too (``sync push``)."""
+    gh = program()
+    switch: list[Step] = [("run", f"git switch --detach {commit}")] if commit else []
+    back: list[Step] = [("run", "git switch -")] if commit else []
+    if isinstance(s, (VerifierShortfall, SpotCheckShortfall)):
+        core = _candidate_steps(s, binding, gh)
+        if share:
+            core.append(("run", f"{gh} sync push"))
+        if not switch:
+            return core
+        return [
+            ("where", f"with commit {commit[:12] if commit else ''} checked out"),
+            *switch,
+            *core,
+            *back,
+        ]
+    # NoValidNote / StaleRecords: the range, server or push gate judged a commit by its note
+    verify: list[Step] = [
+        *switch,
+        ("do", f"{PREFIX_NOTE} ({NO_RECEIPT})"),
+        ("prefix", f"{gh} receipt run --committed --"),
+        ("run", f"{gh} spot-check --committed"),
+        *back,
+        ("run", f"{gh} sync push"),
+    ]
+    if isinstance(s, NoValidNote) and not s.stale:
+        return [
+            ("where", "in the clone that verified this commit: share its note"),
+            ("run", f"{gh} sync push"),
+            ("otherwise", "not verified yet: in the writer's clone, verify it and share the note"),
+            *verify,
+        ]
+    return [("where", "in the writer's clone: verify the rewritten commit again"), *verify]
+
+
+def _candidate_steps(
+    s: VerifierShortfall | SpotCheckShortfall, binding: Binding, gh: str
+) -> list[Step]:
+    """:func:`steps` for a candidate's own shortfall (no commit to check out)."""
+    flags = binding_flags(binding)
+    out: list[Step] = []
+    if isinstance(s, VerifierShortfall):
+        out.append(
+            (
+                "do",
+                "a separate gentle-ai-verify run checks this candidate in a clean room: write "
+                f"its brief ({gh} schema brief), put the brief's path after the prefix, run "
+                "it, then run the verdict add it prints",
+            )
+        )
+        out.append(("prefix", f"{gh} verify run{flags} --brief"))
+        return out
+    if s.disagreements:
+        # A disagreement stays with this candidate: only a changed candidate, reported
+        # again and spot-checked again, can satisfy the requirement.
+        again = runnable(s.disagreements[-1].command)
+        out.append(("do", "fix the change (its own test fails), then report it again"))
+        out.append(("run", f"{gh} receipt run{flags} -- {again}"))
+        out.append(("run", f"{gh} spot-check{flags}"))
+        return out
+    if s.no_receipt:
+        failed = [r for r in s.refused if r.standing.row == "S-failed"]
+        if s.declared:
+            out.append(("do", f"the writer reports the declared command ({NO_RECEIPT})"))
+            out.append(("run", f"{gh} receipt run{flags} -- {runnable(s.declared[0])}"))
+        elif failed:
+            out.append(("do", "fix the change (its report is a failure), then report it again"))
+            out.append(("run", f"{gh} receipt run{flags} -- {runnable(failed[-1].command)}"))
+        else:
+            out.append(("do", f"{PREFIX_NOTE} ({NO_RECEIPT})"))
+            out.append(("prefix", f"{gh} receipt run{flags} --"))
+    out.append(("run", f"{gh} spot-check{flags}"))
+    if s.readback:
+        out.append(("or", f"{gh} spot-check --readback{flags}"))
+    return out
+
+
+def command(s: Shortfall, binding: Binding) -> str:
+    """The first command of :func:`steps` (a ``prefix`` ends with ``...``): the JSON
+    ``fixes`` and ``status``'s one-line summary."""
+    for label, text in steps(s, binding):
+        if label == "run":
+            return text
+        if label == "prefix":
+            return f"{text} ..."
+    return ""
+
+
+def step_lines(items: Sequence[Step], indent: str = "  ") -> list[str]:
+    """:func:`steps` as printed lines: ``run: CMD``, ``prefix: WORDS``, the rest as words."""
+    out = []
+    for label, text in items:
+        if label in ("run", "prefix", "or"):
+            out.append(f"{indent}{label}: {text}")
+        elif label == "otherwise":
+            out.append(f"{indent}otherwise, {text}:")
+        else:
+            out.append(f"{indent}{text}")
+    return out
 
 
 def first_command(s: Shortfall, binding: Binding) -> str | None:
-    """What to run before :func:`command`: the writer's report, when a spot check is
-    missing, no report that counts is recorded for the candidate, and the report to make is
-    known — the first declared verification command, else the command of a receipt that
-    reported failure (reported again once the change is fixed). None otherwise: then
-    :func:`report_prefix` gives the words the writer's own test command follows (no
-    placeholder ever stands in a command).
-    """
-    if not (isinstance(s, SpotCheckShortfall) and s.no_receipt):
+    """The writer's report to make before the spot check, when :func:`steps` names it;
+    else None."""
+    if not (isinstance(s, SpotCheckShortfall) and s.no_receipt and not s.disagreements):
         return None
-    flags = binding_flags(binding)
-    if s.declared:
-        return f"gentle-hook receipt run{flags} -- {runnable(s.declared[0])}"
-    failed = [r for r in s.refused if r.standing.row == "S-failed"]
-    if failed:
-        return f"gentle-hook receipt run{flags} -- {runnable(failed[-1].command)}"
-    return None
+    runs = [t for label, t in steps(s, binding) if label == "run"]
+    return runs[0] if len(runs) > 1 else None
 
 
 def report_prefix(s: Shortfall, binding: Binding) -> str | None:
-    """When a report must be made first and no command can be named for it: the command
-    the writer's own test command follows (``gentle-hook receipt run --staged --``), printed
-    on its own labelled line; else None."""
-    if not (isinstance(s, SpotCheckShortfall) and s.no_receipt):
+    """The writer's report prefix of :func:`steps` (its test command goes after it) when a
+    spot check needs a report made first and none can be named; else None."""
+    if not isinstance(s, SpotCheckShortfall):
         return None
-    if first_command(s, binding) is not None:
-        return None
-    return f"gentle-hook receipt run{binding_flags(binding)} --"
+    for label, text in steps(s, binding):
+        if label == "prefix":
+            return text
+    return None
+
+
+def run_list(s: Shortfall, binding: Binding, commit: str | None = None) -> list[str]:
+    """The ``run`` commands of the first way of :func:`steps`, in order (JSON ``run``)."""
+    out = []
+    for label, text in steps(s, binding, commit):
+        if label == "otherwise":
+            break
+        if label == "run":
+            out.append(text)
+    return out
 
 
 #: Says what the ``prefix:`` line is for (the line itself is only the command's words).
@@ -203,7 +336,7 @@ def receipt_hints(shortfalls: Sequence[Shortfall], binding: Binding) -> list[str
                 f"command first: {first}"
             ]
         prefix = report_prefix(s, binding)
-        if prefix is not None:
+        if prefix is not None and isinstance(s, SpotCheckShortfall):
             return [
                 "no receipt that counts is recorded for this candidate: the writer reports the "
                 f"command that tests the change after: {prefix}"

@@ -17,7 +17,7 @@ from gentle_hooks.ledger.records import (
     VerdictRecord,
 )
 from gentle_hooks.policy.plan import Plan
-from gentle_hooks.report.fixes import command, reason, receipt_hints
+from gentle_hooks.report.fixes import reason, receipt_hints, step_lines, steps
 
 if TYPE_CHECKING:
     from gentle_hooks.services.status import StatusResult
@@ -68,13 +68,14 @@ def _verifier_line(plan: Plan, accepted: int) -> str:
     return f"verifier: {state} ({accepted} of {plan.verifiers} accepted verdict(s))"
 
 
-def render_status(s: StatusResult) -> str:
-    """Render ``status``: the plan, the records, what is satisfied and what is missing."""
+def render_status(s: StatusResult, explain: bool = False) -> str:
+    """Render ``status``: the plan, the records, what is satisfied and what is missing
+    (``explain``: with the decision rows and sources, :func:`plan_lines`)."""
     from gentle_hooks.report.text import plan_lines  # the assess stack: only for status
 
     r, f = s.assessment, s.facts
     counted = f.gate_verdicts(r.config.settings.verification.require_observed)
-    lines = plan_lines(r)
+    lines = plan_lines(r, explain)
     lines.append(f"ledger: {f.path}" + ("" if f.present else " (not created yet)"))
     records: list[Record] = [
         *f.mutations,
@@ -95,7 +96,7 @@ def render_status(s: StatusResult) -> str:
         lines.append("status: missing " + ", ".join(m.what.value for m in s.missing))
         for m in s.missing:
             lines.append(f"  missing: {reason(m)}")
-            lines.append(f"  run: {command(m, r.binding)}")
+            lines.extend(step_lines(steps(m, r.binding)))
     if d.applies:
         lines.append("gate: applies (" + ("would block" if d.blocked else "would pass") + ")")
     lines.extend(f"note: {h}" for h in status_hints(s))

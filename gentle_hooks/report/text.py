@@ -6,7 +6,7 @@ Room ``report``. Pure string building from results; the CLI decides where it goe
 from __future__ import annotations
 
 from gentle_hooks.policy.vocabulary import Verification
-from gentle_hooks.report.fixes import command, reason
+from gentle_hooks.report.fixes import reason, step_lines, steps
 from gentle_hooks.services.assess import AssessResult
 
 _KIND = {
@@ -22,21 +22,20 @@ def short(oid: str | None) -> str:
     return oid[:12] if oid else "-"
 
 
-def render_assess(r: AssessResult) -> str:
+def render_assess(r: AssessResult, explain: bool = False) -> str:
     """Render an assessment for people: tier and why, what is required, the candidate,
-    and the gate's answer."""
-    return "\n".join([*plan_lines(r), *gate_lines(r)])
+    and the gate's answer (``explain``: with the decision rows and sources)."""
+    return "\n".join([*plan_lines(r, explain), *gate_lines(r)])
 
 
-def plan_lines(r: AssessResult) -> list[str]:
+def plan_lines(r: AssessResult, explain: bool = False) -> list[str]:
     """The plan part of :func:`render_assess`: tier, reasons, requirements, candidate,
-    writer, review and RDD lines."""
+    writer, review and RDD lines. Row ids and where each input came from only with
+    ``explain`` (they are in ``--json`` always)."""
     plan, cand = r.plan, r.candidate
     via = f" from {r.native_provider}" if r.native_provider != "builtin" else ""
-    lines = [
-        f"risk: {plan.risk.value}  (native {plan.native_risk.value}{via}; "
-        f"rows {' '.join(plan.rows)})"
-    ]
+    rows = f"; rows {' '.join(plan.rows)}" if explain else ""
+    lines = [f"risk: {plan.risk.value}  (native {plan.native_risk.value}{via}{rows})"]
     if plan.escalations:
         for e in plan.escalations:
             lines.append(f"  escalated: item {e.item.number} {e.item.slug}: {e.reason}")
@@ -73,11 +72,14 @@ def plan_lines(r: AssessResult) -> list[str]:
     who = ", ".join(
         f"{p.model or 'unknown'}/{p.effort.value if p.effort else 'unknown'}" for p in w.profiles
     )
-    lines.append(
-        f"writer: {who} ({w.source.value}{', small' if w.small else ''}); "
-        f"review: {plan.review.outcome.value} ({plan.review.source.value}); "
-        f"{plan.rdd.line()} ({plan.rdd.source.value})"
-    )
+    if explain:
+        lines.append(
+            f"writer: {who} ({w.source.value}{', small' if w.small else ''}); "
+            f"review: {plan.review.outcome.value} ({plan.review.source.value}); "
+            f"{plan.rdd.line()} ({plan.rdd.source.value})"
+        )
+    else:
+        lines.append(f"writer: {who}; review: {plan.review.outcome.value}; {plan.rdd.line()}")
     return lines
 
 
@@ -91,7 +93,7 @@ def gate_lines(r: AssessResult) -> list[str]:
         lines.append(f"gate: {state}")
         for s in d.shortfalls:
             lines.append(f"  missing: {reason(s)}")
-            lines.append(f"  run: {command(s, r.binding)}")
+            lines.extend(step_lines(steps(s, r.binding)))
     else:
         lines.append("gate: not delegated; the gate does not apply (informational)")
     return lines

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 from gentle_hooks.artifacts.observation import Check, check_result
 from gentle_hooks.artifacts.verdict import CheckKind, Status
-from gentle_hooks.report.fixes import binding_flags
+from gentle_hooks.report.fixes import binding_flags, program
 from gentle_hooks.services.verify import Prepared, Verified
 from gentle_hooks.values.binding import Binding
 
@@ -35,7 +35,7 @@ def _line(text: str, limit: int = 160) -> str:
 def _run_command(brief_file: str, binding: Binding, room: str | None) -> str:
     room_flag = f" --room {shlex.quote(room)}" if room is not None else ""
     brief = shlex.quote(brief_file)
-    return f"gentle-hook verify run{binding_flags(binding)} --brief {brief}{room_flag}"
+    return f"{program()} verify run{binding_flags(binding)} --brief {brief}{room_flag}"
 
 
 def _check_line(check: Check) -> str:
@@ -63,7 +63,7 @@ def render_prepared(p: Prepared, brief_file: str) -> str:
             "verdict will be blocked: add negativeTests)"
         )
     lines.append(f"the room stays until you remove it: rm -rf {shlex.quote(p.room.path)}")
-    lines.append(f"then: {_run_command(brief_file, p.bound.binding, p.room.path)}")
+    lines.append(f"run: {_run_command(brief_file, p.bound.binding, p.room.path)}")
     return "\n".join(lines)
 
 
@@ -94,7 +94,7 @@ def render_verified(v: Verified) -> str:
         lines.append("room: removed after the run, with its logs (--keep keeps them)")
     lines += [f"note: {n}" for n in v.notes]
     lines.append(
-        f"next: gentle-hook verdict add{binding_flags(v.bound.binding)} {shlex.quote(v.pair.json)}"
+        f"run: {program()} verdict add{binding_flags(v.bound.binding)} {shlex.quote(v.pair.json)}"
     )
     return "\n".join(lines)
 

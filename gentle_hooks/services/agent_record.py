@@ -88,7 +88,10 @@ def record_from_runtime(
         where = cwd or event.cwd or os.getcwd()
         return RuntimeRecorded(event, None, f"{where} is not in a git work tree", rt.ack)
     paths = relative_paths(root, event.paths, cwd or event.cwd)
-    if not paths:
+    # A writing tool whose input names no usable path (none, not text, a NUL in it) wrote
+    # somewhere unknown: the mutation is kept (failing closed), with the paths known.
+    unknowable = not event.paths or any("\0" in p for p in event.paths)
+    if not paths and not unknowable:
         return RuntimeRecorded(event, None, f"no written path lies in {root}", rt.ack)
     m, e = writer_of(event, model, effort, env)
     rec = record_mutation(

@@ -89,7 +89,7 @@ def script_text(hook_type: str, interpreter: str, warn: bool) -> str:
         f'    exec gentle-hook {args} --script "$0" "$@"\n'
         "fi\n"
         f'echo "gentle-hooks: $GENTLE_HOOK_PYTHON is gone and gentle-hook is not on PATH; '
-        f'reinstall: pip install gentle-hooks && gentle-hook install" >&2\n'
+        f'reinstall gentle-hooks (README, Install) and run gentle-hook install" >&2\n'
         f"{fail}\n"
     )
 

@@ -102,3 +102,55 @@ def test_a_poisoned_line_is_rejected_naming_it_alone_or_with_a_branch(
     assert whole.returncode == 0, whole.stdout + whole.stderr
     assert "note line refused (counts for nothing): line " in whole.stdout
     assert why in whole.stdout
+
+
+def test_an_explicit_refspec_push_carries_the_notes_to_the_server_and_ci(
+    server: Path, tmp_path: Path
+) -> None:
+    a = clone(server, "a")
+    git(a, "switch", "-q", "-c", "topic")
+    verified = delegated_change(a, "def f():\n    return 2\n", spot_check=True)
+    pushed = run(a, "git", "push", "-u", "origin", "topic")
+    assert pushed.returncode == 0, pushed.stderr
+    assert f"remote: gentle-hooks: ok {verified[:12]} on refs/heads/topic" in pushed.stderr
+    assert f"pushed {NOTES} to origin" in pushed.stderr
+    assert git(server, "notes", f"--ref={NOTES}", "list", verified).strip()
+    # a fresh CI clone, as docs/ci.md fetches it, with no extra command
+    ci = tmp_path / "ci"
+    git(tmp_path, "clone", "-q", str(server), str(ci))
+    git(ci, "fetch", "-q", "origin", "+refs/notes/*:refs/notes/*")
+    gate = gh(ci, "gate", "--range", "origin/main..origin/topic")
+    assert gate.returncode == 0, gate.stdout + gate.stderr
+    assert f"ok {verified[:12]}" in gate.stdout
+
+
+def test_pushing_the_notes_ref_alone_is_not_judged_as_code(server: Path) -> None:
+    a = clone(server, "a")
+    delegated_change(a, "def f():\n    return 2\n", spot_check=True)
+    ok(run(a, "git", "push"))
+    delegated_change(a, "def f():\n    return 3\n", spot_check=True)
+    (a / "app.py").write_text("def f():\n    return 4\n", encoding="utf-8")
+    ok(gh(a, "record", "--model", "o4-mini", "--effort", "low"))  # writer work pending
+    notes = run(a, "git", "push", "origin", f"{NOTES}:{NOTES}")
+    assert notes.returncode == 0, notes.stderr
+    assert f"{NOTES}: the gentle-hooks records themselves, not code" in notes.stderr
+    assert "BLOCKED" not in notes.stderr
+
+
+def test_doctor_finds_a_recorded_commit_without_its_note_and_sync_push_writes_it(
+    server: Path,
+) -> None:
+    a = clone(server, "a")
+    commit = delegated_change(a, "def f():\n    return 2\n", spot_check=True)
+    git(a, "notes", f"--ref={NOTES}", "remove", commit)
+    doctor = gh(a, "doctor")
+    assert doctor.returncode == 2
+    assert (
+        f"FAIL  notes: 1 recorded commit(s) without a note (first {commit[:12]}); CI and the "
+        "server would block them; write and share them: gentle-hook sync push"
+    ) in doctor.stdout
+    synced = gh(a, "sync", "push")
+    assert synced.returncode == 0, synced.stderr
+    assert synced.stdout.startswith("wrote 1 missing note(s); ")
+    assert "ok    notes: every recorded commit has its note" in gh(a, "doctor").stdout
+    assert git(server, "notes", f"--ref={NOTES}", "list", commit).strip()

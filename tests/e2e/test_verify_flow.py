@@ -74,7 +74,7 @@ def test_done_when_an_escalated_change_passes_after_verify(world: World) -> None
     prepared = world.gh("verify", "prepare", "--staged", "--brief", str(path))
     assert prepared.code == 0, prepared
     then = prepared.out.splitlines()[-1]
-    ran = world.gh(*printed(world, then, "then: "))
+    ran = world.gh(*printed(world, then, "run: "))
     assert ran.code == 0, ran
     out = ran.out.splitlines()
     assert out[0].startswith("verify run: pass (S5:")
@@ -82,7 +82,7 @@ def test_done_when_an_escalated_change_passes_after_verify(world: World) -> None
     assert ref.startswith(f"{ARTIFACTS}/tokens-1-")
     assert (world.work / ref).is_file() and (world.work / ref).with_suffix(".md").is_file()
 
-    added = world.gh(*printed(world, out[-1], "next: "))
+    added = world.gh(*printed(world, out[-1], "run: "))
     assert added.code == 0, added
     assert "note: observed: written by gentle-hook verify run #1" in added.out
 
@@ -128,7 +128,7 @@ def test_done_when_require_observed_refuses_hand_written_and_other_candidate_ver
 
     ran = world.gh("verify", "run", "--staged", "--brief", str(path))
     assert ran.code == 0, ran
-    assert world.gh(*printed(world, ran.out.splitlines()[-1], "next: ")).code == 0
+    assert world.gh(*printed(world, ran.out.splitlines()[-1], "run: ")).code == 0
     passed = world.git("commit", "-m", "writer: tokens")
     assert passed.code == 0, passed
     world.assert_clean()

@@ -507,3 +507,31 @@ def test_a_later_refusal_echoes_the_trimmed_base_ref(snap: Path) -> None:
         "base_ref": "no-such-ref-4295",
         "consumed": False,
     }
+
+
+# -- the small-writer rule through the command line ----------------------------------------
+# Gentleman-Programming/gentle-pi lib/review-risk-assessment.ts at
+# cde8010230351e24d42c2a289f57be3c399c07bd (isSmallWriterProfile): effort low is small; a
+# model id is small exactly with a whole 'mini' token; without one, small only when the
+# effort is unknown too.
+
+WRITERS = [
+    (["--writer-effort", "high"], False),
+    (["--writer-effort", "high", "--writer-model", ""], False),
+    (["--writer-effort", "low"], True),
+    (["--writer-model", " "], False),
+    (["--writer-model", "o4-mini", "--writer-effort", "high"], True),
+    (["--writer-model", "gemini-2.5-pro"], False),
+    ([], True),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "small"), WRITERS, ids=[" ".join(w[0]) or "none" for w in WRITERS]
+)
+def test_small_writer_through_assess(snap: Path, args: list[str], small: bool) -> None:
+    write(snap / "notes/scratch.txt", "some plain scratch content\n")
+    code, data, err = assess_json(snap, *args)
+    assert code == 0, err
+    assert data["writerProfile"]["small"] is small
+    assert data["verification"]["verifiers"] == 0  # seed 000: the writer never adds one

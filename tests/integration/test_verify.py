@@ -161,8 +161,8 @@ def test_prepare_prints_where_the_room_is_and_a_runnable_run_command(env: Env) -
         "  full suite: python3 -m compileall -q .",
     ]
     then = lines[-1]
-    assert then == f"then: gentle-hook verify run --brief {env.brief_path} --room {room}"
-    ran = env.gh(*shlex.split(then.removeprefix("then: gentle-hook ")))
+    assert then == f"run: gentle-hook verify run --brief {env.brief_path} --room {room}"
+    ran = env.gh(*shlex.split(then.removeprefix("run: gentle-hook ")))
     assert ran.returncode == 0, ran.stdout + ran.stderr
 
 
@@ -386,7 +386,7 @@ def test_run_prints_a_bounded_summary_and_the_artifact_ref(env: Env) -> None:
     assert [ln.split()[0] for ln in lines[2:5]] == ["pass", "pass", "pass"]
     (ref,) = [ln for ln in lines if ln.startswith("artifactRef: ")]
     json_path = env.repo / ref.split()[1]
-    assert lines[-1] == f"next: gentle-hook verdict add {json_path}"
+    assert lines[-1] == f"run: gentle-hook verdict add {json_path}"
     assert all(len(ln) < 400 for ln in lines) and len(lines) < 15
 
 

@@ -6,6 +6,9 @@ gate or a command uses; the exact strings are the ones people read and CI parses
 
 from __future__ import annotations
 
+import os
+import sys
+
 import pytest
 
 from gentle_hooks.policy.escalation import ESCALATION_ITEMS, Escalation, make_escalation
@@ -23,14 +26,18 @@ from gentle_hooks.policy.shortfall import (
 from gentle_hooks.policy.stakes import Stakes
 from gentle_hooks.policy.vocabulary import Missing, NativeRisk, PlanRisk, RddMode, RddSource
 from gentle_hooks.report.fixes import (
+    LABELS,
     binding_flags,
     command,
     commands,
     first_command,
+    program,
     reason,
     reasons,
     receipt_hints,
     report_prefix,
+    step_lines,
+    steps,
 )
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
@@ -74,61 +81,136 @@ DISAGREED_SHELL = SpotCheckShortfall(
 
 D1 = Disagreement(4, 3, "pytest", 0, 1)
 
-#: (shortfall, command template): ``{f}`` stands for the binding's flags.
-COMMANDS = [
-    pytest.param(VERIFIER, "gentle-hook verify run{f} --brief <brief.json>", id="verifier"),
-    pytest.param(SPOT, "gentle-hook spot-check{f}", id="spot-check"),
+NOTE = (
+    "the writer reports the command that tests this change: that command, after the words on "
+    "the prefix line (declare verification.commands to have it named here) (no report that "
+    "counts is recorded for this candidate yet)"
+)
+VERIFY_DO = (
+    "a separate gentle-ai-verify run checks this candidate in a clean room: write its brief "
+    "(gentle-hook schema brief), put the brief's path after the prefix, run it, then run the "
+    "verdict add it prints"
+)
+#: The verification of a commit judged by its note, in the writer's clone.
+VERIFY_COMMIT = [
+    ("do", NOTE),
+    ("prefix", "gentle-hook receipt run --committed --"),
+    ("run", "gentle-hook spot-check --committed"),
+    ("run", "gentle-hook sync push"),
+]
+
+#: (shortfall, labelled steps): ``{f}`` stands for the binding's flags.
+STEPS = [
+    pytest.param(
+        VERIFIER,
+        [("do", VERIFY_DO), ("prefix", "gentle-hook verify run{f} --brief")],
+        id="verifier",
+    ),
+    pytest.param(SPOT, [("run", "gentle-hook spot-check{f}")], id="spot-check"),
     pytest.param(
         READBACK,
-        "gentle-hook spot-check{f}  (or: gentle-hook spot-check --readback{f})",
+        [("run", "gentle-hook spot-check{f}"), ("or", "gentle-hook spot-check --readback{f}")],
         id="spot-check-or-readback",
     ),
     pytest.param(
         DISAGREED,
-        "fix the change, then: gentle-hook receipt run{f} -- pytest && gentle-hook spot-check{f}",
+        [
+            ("do", "fix the change (its own test fails), then report it again"),
+            ("run", "gentle-hook receipt run{f} -- pytest"),
+            ("run", "gentle-hook spot-check{f}"),
+        ],
         id="spot-check-disagreed",
     ),
     pytest.param(
         DISAGREED_SHELL,
-        "fix the change, then: gentle-hook receipt run{f} -- sh -c 'pytest -q && echo ok' && "
-        "gentle-hook spot-check{f}",
+        [
+            ("do", "fix the change (its own test fails), then report it again"),
+            ("run", "gentle-hook receipt run{f} -- sh -c 'pytest -q && echo ok'"),
+            ("run", "gentle-hook spot-check{f}"),
+        ],
         id="spot-check-disagreed-shell-line",
     ),
     pytest.param(
         NoValidNote(stale=False),
-        "record and spot-check the change for this commit in the writer's clone "
-        "(gentle-hook receipt run / spot-check{f}), then gentle-hook sync push",
+        [
+            ("where", "in the clone that verified this commit: share its note"),
+            ("run", "gentle-hook sync push"),
+            ("otherwise", "not verified yet: in the writer's clone, verify it and share the note"),
+            *VERIFY_COMMIT,
+        ],
         id="no-note",
     ),
     pytest.param(
         NoValidNote(stale=True),
-        "record and spot-check the change for this commit in the writer's clone "
-        "(gentle-hook receipt run / spot-check{f}), then gentle-hook sync push",
+        [("where", "in the writer's clone: verify the rewritten commit again"), *VERIFY_COMMIT],
         id="stale-note",
     ),
     pytest.param(
         StaleRecords(),
-        "re-verify the rewritten commit (gentle-hook receipt run and spot-check{f} with it "
-        "checked out), then gentle-hook sync push",
+        [("where", "in the writer's clone: verify the rewritten commit again"), *VERIFY_COMMIT],
         id="stale-records",
     ),
 ]
 
 
+@pytest.fixture(autouse=True)
+def _cli_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The user's PATH finds gentle-hook (the printed commands then say ``gentle-hook``)."""
+    monkeypatch.setenv("PATH", os.path.dirname(sys.executable) + os.pathsep + "/usr/bin:/bin")
+    monkeypatch.delenv("PRE_COMMIT", raising=False)
+    monkeypatch.delenv("PREK", raising=False)
+
+
 @pytest.mark.parametrize(("binding", "flags"), BINDINGS)
-@pytest.mark.parametrize(("shortfall", "template"), COMMANDS)
-def test_command(shortfall: Shortfall, template: str, binding: Binding, flags: str) -> None:
-    assert command(shortfall, binding) == template.format(f=flags)
+@pytest.mark.parametrize(("shortfall", "want"), STEPS)
+def test_steps(
+    shortfall: Shortfall, want: list[tuple[str, str]], binding: Binding, flags: str
+) -> None:
+    assert steps(shortfall, binding) == [(k, t.format(f=flags)) for k, t in want]
+    for label, text in steps(shortfall, binding):
+        assert label in LABELS
+        if label in ("run", "prefix", "or"):
+            assert "<" not in text and ">" not in text, text  # nothing a shell would redirect
+
+
+def test_a_commit_judged_elsewhere_is_checked_out_for_its_fix() -> None:
+    got = steps(SPOT, COMMITTED, commit="c" * 40, share=True)
+    assert got == [
+        ("where", f"with commit {'c' * 12} checked out"),
+        ("run", f"git switch --detach {'c' * 40}"),
+        ("run", "gentle-hook spot-check --committed"),
+        ("run", "gentle-hook sync push"),
+        ("run", "git switch -"),
+    ]
+
+
+def test_step_lines_label_what_runs() -> None:
+    lines = step_lines(steps(NoValidNote(stale=False), COMMITTED))
+    assert lines[:4] == [
+        "  in the clone that verified this commit: share its note",
+        "  run: gentle-hook sync push",
+        "  otherwise, not verified yet: in the writer's clone, verify it and share the note:",
+        f"  {NOTE}",
+    ]
+
+
+def test_the_program_is_reachable_from_the_users_shell(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Off PATH (a framework that puts its environment on PATH only while a hook runs), a
+    printed command names the running CLI by its absolute path."""
+    own = os.path.dirname(sys.executable)
+    assert program() == "gentle-hook"
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    assert program() in (os.path.join(own, "gentle-hook"), f"{sys.executable} -m gentle_hooks")
+    monkeypatch.setenv("PATH", own + os.pathsep + "/usr/bin:/bin")
+    monkeypatch.setenv("PRE_COMMIT", "1")
+    assert program() != "gentle-hook"
 
 
 def test_the_gates_commands_are_the_documented_ones() -> None:
-    """The literal commands the commit, push and range gates print (README, tests/e2e)."""
+    """The literal commands the commit, push and range gates print first (README, e2e)."""
     assert command(SPOT, STAGED) == "gentle-hook spot-check --staged"
-    assert command(VERIFIER, COMMITTED) == "gentle-hook verify run --committed --brief <brief.json>"
-    assert command(NoValidNote(stale=False), COMMITTED) == (
-        "record and spot-check the change for this commit in the writer's clone "
-        "(gentle-hook receipt run / spot-check --committed), then gentle-hook sync push"
-    )
+    assert command(VERIFIER, COMMITTED) == "gentle-hook verify run --committed --brief ..."
+    assert command(NoValidNote(stale=False), COMMITTED) == "gentle-hook sync push"
 
 
 REASONS = [
@@ -290,7 +372,7 @@ def test_lists_keep_the_shortfalls_order() -> None:
     both = (VERIFIER, SPOT)
     assert reasons(both) == [reason(VERIFIER), reason(SPOT)]
     assert commands(both, STAGED) == [
-        "gentle-hook verify run --staged --brief <brief.json>",
+        "gentle-hook verify run --staged --brief ...",
         "gentle-hook spot-check --staged",
     ]
     assert [s.what for s in both] == [Missing.VERIFIER, Missing.SPOT_CHECK]

@@ -131,15 +131,16 @@ def test_the_former_builtin_shape_is_refused() -> None:
         ),
         (
             {
+                "candidate": {"kind": "base-diff"},
                 "review_due": False,
                 "review_due_reason": "already_reviewed",
                 "next_transition": _DROP,
             },
-            "already_reviewed is reported exactly when candidate.consumed is true",
+            "already_reviewed requires an explicit candidate.consumed",
         ),
         (
             {"candidate": {"kind": "base-diff", "consumed": True}},
-            "already_reviewed is reported exactly when candidate.consumed is true",
+            "candidate.consumed true requires review_due_reason already_reviewed",
         ),
         (
             {"review_due": False, "review_due_reason": "passive"},

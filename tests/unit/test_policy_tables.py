@@ -34,7 +34,7 @@ from gentle_hooks.policy.vocabulary import (
     WriterSource,
 )
 from gentle_hooks.policy.writer import WriterProfile, is_small, resolve_writer
-from gentle_hooks.report.fixes import commands, reasons
+from gentle_hooks.report.fixes import commands, reasons, steps
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 
@@ -467,15 +467,15 @@ DECISION_CASES = [
 )
 def test_decision_row(native, escalated, done, applies, blocked, missing) -> None:
     d = decide(plan_for(native, escalated), done, applies)
-    fixes = commands(d.shortfalls, Binding(projection=Projection.STAGED))
+    staged = Binding(projection=Projection.STAGED)
+    fixes = [" ".join(t for _, t in steps(s, staged)) for s in d.shortfalls]
+    assert len(commands(d.shortfalls, staged)) == len(fixes)
     assert d.blocked is blocked
     assert d.missing == missing
     assert len(reasons(d.shortfalls)) == len(fixes) == len(missing)
     for item, fix in zip(missing, fixes, strict=True):
         expected = (
-            "gentle-hook verify run --staged --brief <brief.json>"
-            if item is Missing.VERIFIER
-            else "gentle-hook spot-check --staged"
+            "verify run --staged --brief" if item is Missing.VERIFIER else "spot-check --staged"
         )
         assert expected in fix
 

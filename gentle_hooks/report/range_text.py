@@ -1,0 +1,43 @@
+"""Why ``gate --range`` cannot judge a range, in words, and the fetch that fixes it.
+
+Room ``report``. Each function returns ``(message, fix)``: the one error line and the
+command to run (None when no fetch can help: the history is complete, or empty).
+"""
+
+from __future__ import annotations
+
+UNSHALLOW = "git fetch --unshallow"
+
+
+def no_commits(a: str, b: str) -> tuple[str]:
+    """A repository without any commit."""
+    return (f"cannot assess {a}..{b}: this repository has no commits yet: nothing to judge",)
+
+
+def missing_end(b: str, shallow: bool) -> tuple[str, str | None]:
+    """The range's end is not a commit here."""
+    if shallow:
+        return (f"cannot assess: {b!r} is not in this shallow clone; fetch more history", UNSHALLOW)
+    return (
+        f"cannot assess: {b!r} is not a commit in this repository (its history is complete)",
+        None,
+    )
+
+
+def missing_start(a: str, b: str, shallow: bool, count: int) -> tuple[str, str | None]:
+    """The range's start is not a commit here; ``count``: the commits reachable from B."""
+    if shallow:
+        return (f"cannot assess: {a!r} is not in this shallow clone; fetch more history", UNSHALLOW)
+    return (
+        f"cannot assess: {a!r} does not exist: the history is complete and {b!r} has only "
+        f"{count} commit(s); give a start inside it",
+        None,
+    )
+
+
+def shallow_cut(a: str, b: str, cut: str) -> tuple[str, str]:
+    """A shallow boundary inside the range."""
+    return (
+        f"cannot assess: the history is shallow at {cut}, inside {a}..{b}; fetch more history",
+        UNSHALLOW,
+    )
