@@ -93,7 +93,10 @@ def gather_inputs(
 
 
 def prefetch_builtin(
-    repo: Repository, pairs: Sequence[tuple[str, str]], risk: RiskSettings
+    repo: Repository,
+    pairs: Sequence[tuple[str, str]],
+    risk: RiskSettings,
+    previous: Sequence[str | None] = (),
 ) -> bool:
     """Diff the candidates of many commits ahead for :func:`assess_native_builtin` (the push
     gate): a handful of git processes for all of them instead of a few for each.
@@ -105,8 +108,14 @@ def prefetch_builtin(
     may, or a submodule commit). A pair with none gets the scan's answer proved empty of
     hits. Without needles every pair is scanned whole.
 
+    A pair that follows another of the same base (``previous``: the tree of the pair
+    before it, the parent commit's, or the base tree itself) has its numstat composed from
+    that pair's and its own step (:meth:`Repository.compose_stats`), so a range judged
+    against one base does not diff every unchanged path again for each commit.
+
     Args:
-        pairs: (base tree, candidate tree) ids; risk: the classifier settings.
+        pairs: (base tree, candidate tree) ids; risk: the classifier settings;
+        previous: for each pair, the tree of the pair it follows, or None.
 
     Returns:
         True when every pair is now answered without a process.
@@ -116,14 +125,20 @@ def prefetch_builtin(
     """
     ere = risk.process_preselect
     needles = process_needles(risk)
-    if needles is None:
-        return repo.prefetch_diffs(pairs, ere)
+    repo.compose_stats(
+        [(*pair, p) for pair, p in zip(pairs, previous, strict=False) if p is not None]
+    )
     if not repo.prefetch_diffs(pairs, None):
         return False
+    if needles is None:
+        _keep_docs(repo, [repo.diff_stats(*pair) for pair in dict.fromkeys(pairs)], risk)
+        return repo.prefetch_scans(pairs, ere)
     changes = {pair: repo.diff_stats(*pair) for pair in dict.fromkeys(pairs)}
+    _keep_docs(repo, list(changes.values()), risk)
     search = repo.search_blobs(needles, SHEBANG)
     try:
-        search.add([blob for cs in changes.values() for c in cs if (blob := listing(c)[2])])
+        blobs = (blob for cs in changes.values() for c in cs if (blob := listing(c)[2]))
+        search.add(list(dict.fromkeys(blobs)))  # a blob many pairs share is searched once
         maybe = search.finish()
     finally:
         search.abort()
@@ -134,6 +149,13 @@ def prefetch_builtin(
         else:  # no added line of this pair can be flagged: nothing to scan
             repo.know_scan(*pair, ere, [])
     return repo.prefetch_scans(scan, ere)
+
+
+def _keep_docs(
+    repo: Repository, changes: Sequence[tuple[PathChange, ...]], risk: RiskSettings
+) -> None:
+    """Read the documents every pair proves passive, in one process for all of them."""
+    repo.keep_blobs([blob for cs in changes for blob in doc_blobs_to_prove(cs, risk)])
 
 
 #: More paths than this go to one scan of the whole diff instead: git matches every path
