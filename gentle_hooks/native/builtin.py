@@ -180,8 +180,11 @@ class _ProcessScan:
     blob may hold a hit are scanned (submodule commits always: they have no blob here):
     none on most candidates; path to path when none of them is a rename or copy (each then
     has the same old and new blob as in the diff with renames, hence the same patch); else
-    the whole diff. Without needles (patterns with no literal to look for) the whole diff
-    is scanned while git counts.
+    the whole diff. Git lists every path before it counts lines: once they are listed,
+    the search ends and the scan runs on a thread while git still counts (a listing with
+    a deletion or a submodule commit, which it does not tell apart, waits for the counted
+    changes). Without needles (patterns with no literal to look for) the whole diff is
+    scanned while git counts.
     """
 
     def __init__(self, repo: Repository, cand: Candidate, risk: RiskSettings) -> None:
@@ -189,6 +192,9 @@ class _ProcessScan:
         needles = process_needles(risk)
         self.search = repo.search_blobs(needles, SHEBANG) if needles is not None else None
         self.whole: threading.Thread | None = None
+        self.early: threading.Thread | None = None
+        self.listed: list[Listed] = []
+        self.early_maybe: set[str] | None = None  # the search's answer, left to finish()
         self.added: list[AddedLine] = []
         self.errors: list[GitError] = []
         # Both start before the diff: cat-file is then ready when git lists the first blob
@@ -204,6 +210,12 @@ class _ProcessScan:
         """Changed paths as git lists them (``done``: all of them now)."""
         if self.search is not None:
             self.search.add([blob for _, _, blob in listed if blob is not None])
+            self.listed.extend(listed)
+            if done and self.early is None:
+                # every path is listed: the blob search ends and the scan runs while git
+                # still counts lines, not after it
+                self.early = threading.Thread(target=self._scan_early, daemon=True)
+                self.early.start()
         # while git counts lines, the path rules can learn these paths
         prepare_paths((path for path, _, _ in listed), self.risk)
         prepare_paths((old for _, old, _ in listed if old), self.risk)
@@ -213,6 +225,37 @@ class _ProcessScan:
             self.added = self._whole()
         except GitError as exc:
             self.errors.append(exc)
+
+    def _scan_early(self) -> None:
+        try:
+            assert self.search is not None
+            maybe = self.search.finish()
+            if any(blob is None for _, _, blob in self.listed):
+                # a deletion or a submodule commit (scanned always): told apart by the
+                # counted changes only, so :meth:`finish` decides
+                self.early_maybe = maybe
+                return
+            wanted = [(p, old) for p, old, blob in self.listed if blob in maybe]
+            self.added = self._scan(wanted)
+        except GitError as exc:
+            self.errors.append(exc)
+
+    def _scan(self, wanted: Sequence[tuple[str, str | None]]) -> list[AddedLine]:
+        """The lines to judge, given the changes (path, old path of a rename or copy)
+        whose new side may bring a hit: none; those paths' patches when none is a rename
+        or copy and they are few; else the whole diff."""
+        if not wanted:
+            return []
+        paths = [p for p, _ in wanted]
+        if (
+            len(paths) > _MAX_PATHSPECS
+            or any(old is not None for _, old in wanted)
+            or sum(len(os.fsencode(p)) + 1 for p in paths) > _MAX_PATHSPEC_BYTES
+        ):
+            return self._whole()
+        return self.repo.added_lines_matching(
+            self.cand.base.tree, self.cand.tree, self.risk.process_preselect, paths
+        )
 
     def _whole(self) -> list[AddedLine]:
         return self.repo.added_lines_matching(
@@ -231,20 +274,17 @@ class _ProcessScan:
             if self.errors:
                 raise self.errors[0]
             return self.added
-        maybe = self.search.finish()
+        if self.early is not None:
+            self.early.join()
+            if self.errors:
+                raise self.errors[0]
+            if self.early_maybe is None:
+                return self.added
+            maybe = self.early_maybe
+        else:
+            maybe = self.search.finish()
         wanted = [c for c in changes if c.new_oid in maybe or c.new_mode == MODE_GITLINK]
-        if not wanted:
-            return []
-        paths = [c.path for c in wanted]
-        if (
-            len(paths) > _MAX_PATHSPECS
-            or any(c.status in ("R", "C") for c in wanted)
-            or sum(len(os.fsencode(p)) + 1 for p in paths) > _MAX_PATHSPEC_BYTES
-        ):
-            return self._whole()
-        return self.repo.added_lines_matching(
-            self.cand.base.tree, self.cand.tree, self.risk.process_preselect, paths
-        )
+        return self._scan([(c.path, c.old_path) for c in wanted])
 
     def abort(self) -> None:
         """Stop what still runs (after :meth:`finish`, or when the diff failed)."""
@@ -252,3 +292,5 @@ class _ProcessScan:
             self.search.abort()
         if self.whole is not None:
             self.whole.join()
+        if self.early is not None:
+            self.early.join()
