@@ -60,6 +60,19 @@ def derived_call_id(*parts: object) -> str:
     return "derived:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
 
 
+def call_id(source: str, value: object, *context: object) -> str | None:
+    """The runtime's tool call id: ``value`` when it is valid text; a string that is not
+    (a lone surrogate) gets a :func:`derived_call_id` of itself and ``context`` (its escaped
+    form), so a replay of it still records once; None when there is no id."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return derived_call_id(source, value, *context)
+    return value
+
+
 def unique(paths: list[str]) -> tuple[str, ...]:
     """``paths`` without blanks and repeats, in first-seen order."""
     return tuple(dict.fromkeys(p for p in paths if p.strip()))
