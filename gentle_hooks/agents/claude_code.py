@@ -88,4 +88,5 @@ def decode(data: bytes) -> RuntimeEvent:
         model=model_from_transcript(own),
         effort=None if agent else map_effort(effort_name(event.get("effort")), EFFORTS),
         agent=agent,
+        hook_event=text(event.get("hook_event_name")),
     )

@@ -76,4 +76,5 @@ def decode(data: bytes) -> RuntimeEvent:
         tool=tool,
         model=text(event.get("model")) or ctx_model,
         effort=map_effort(ctx_effort, EFFORTS),
+        hook_event=text(event.get("hook_event_name")),
     )

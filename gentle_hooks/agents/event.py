@@ -39,7 +39,8 @@ class RuntimeEvent:
             relative to ``cwd``); writes: the tool is one that writes files (an event of
             another tool records nothing); tool: the tool's name; model / effort: the
             writer as the runtime exposes it, None when it does not; agent: the subagent
-            that made the call, or None for the main agent.
+            that made the call, or None for the main agent; hook_event: the
+            ``hook_event_name`` the input names (None when it names none).
     """
 
     source: str
@@ -52,6 +53,7 @@ class RuntimeEvent:
     model: str | None
     effort: str | None
     agent: str | None = None
+    hook_event: str | None = None
 
 
 def derived_call_id(*parts: object) -> str:

@@ -121,7 +121,7 @@ def test_the_same_call_id_from_another_source_is_another_call(repo: Path) -> Non
         (
             "cursor",
             {"hook_event_name": "beforeReadFile"},
-            "beforeReadFile is not a file-writing tool of Cursor",
+            "beforeReadFile is not afterFileEdit, the event gentle-hooks records from for Cursor",
         ),
     ],
 )
@@ -272,3 +272,26 @@ def test_a_nul_in_the_written_path_records_closed_never_a_crash(
     assert "Traceback" not in proc.stderr and "null byte" not in proc.stderr
     [row] = mutations(repo)
     assert "\0" not in str(row[5])
+
+
+@pytest.mark.parametrize(
+    ("name", "pre"),
+    [("claude-code", "PreToolUse"), ("codex", "PreToolUse"), ("gemini-cli", "BeforeTool")],
+)
+def test_a_pre_tool_event_records_nothing_and_leaves_the_call_to_its_post_event(
+    name: str, pre: str, repo: Path, tmp_path: Path
+) -> None:
+    post, filled = materialize(name, repo, tmp_path / "runtime")
+    before, _ = materialize(name, repo, tmp_path / "runtime", hook_event_name=pre)
+    wired = json.loads(post)["hook_event_name"]
+    # the pre-tool hook fires before the file changes
+    proc = gh(repo, "record", "--from", name, input=before.decode())
+    assert (proc.returncode, proc.stdout) == (0, ACK[name]), proc.stderr
+    assert proc.stderr.startswith(f"nothing recorded: {pre} is not {wired}, the event ")
+    assert len(proc.stderr.splitlines()) == 1
+    assert mutations(repo) == []
+    apply_writes(filled, repo)
+    done = gh(repo, "record", "--from", name, input=post.decode())
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("recorded: pending mutation #1: ")
+    assert entries(repo) == [("src/app.py", blob(repo, "src/app.py"), "open")]
