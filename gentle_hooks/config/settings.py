@@ -147,6 +147,12 @@ class Settings:
         mode: ``enforce`` or ``warn``.
         applies_to: ``delegated`` or ``all``.
         honour_overrides: whether CI/server gates honour recorded overrides.
+        require_signed: whether CI/server gates count spot checks, verdicts and overrides
+            only when signed by a principal of the allowed-signers file.
+        allowed_signers: that file (git's allowed-signers format), or None;
+            allowed_signers_in_tree: True when it is a path in the repository (read from
+            the range's base commit), False when it is a file on this machine (git config
+            ``gentle.allowedSigners``, relative to the git directory).
         native_provider: ``builtin``, ``gentle-ai`` or ``auto``; native_timeout: seconds.
         stakes: ``ordinary``, ``shipping`` or ``audit``.
         risk: classifier settings.
@@ -159,6 +165,9 @@ class Settings:
     mode: str = "enforce"
     applies_to: str = "delegated"
     honour_overrides: bool = False
+    require_signed: bool = False
+    allowed_signers: str | None = None
+    allowed_signers_in_tree: bool = False
     native_provider: str = "builtin"
     native_timeout: float = 30.0
     stakes: str = "ordinary"
