@@ -91,7 +91,7 @@ def test_server_accepts_verified_rejects_unverified_and_ci_agrees(server: Path) 
     assert rejected.returncode == 1
     assert f"remote: gentle-hooks: BLOCKED {unverified[:12]} on refs/heads/main" in rejected.stderr
     assert "remote: gentle-hooks: REJECTED refs/heads/main" in rejected.stderr
-    assert "fix: record and spot-check the change" in rejected.stderr
+    assert "gentle-hook sync push" in rejected.stderr
     assert git(server, "rev-parse", "main").strip() == verified
 
     git(b, "reset", "-q", "--hard", "origin/main")
