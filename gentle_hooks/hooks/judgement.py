@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from gentle_hooks.config.load import LoadedConfig
-from gentle_hooks.git.objects import CommitInfo
-from gentle_hooks.git.refs import AncestorTrees
+from gentle_hooks.git.objects import CommitInfo, RangeAncestry
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.outcome import COMMITTED
+from gentle_hooks.native.builtin import prefetch_builtin
+from gentle_hooks.native.provider import BUILTIN
 from gentle_hooks.notes.codec import ParsedNote, merge, parse, valid_candidates
 from gentle_hooks.notes.facts import facts_from_note
-from gentle_hooks.notes.lines import EscalationLine, NoteLine, OverrideLine
+from gentle_hooks.notes.lines import CandidateLine, EscalationLine, NoteLine, OverrideLine
 from gentle_hooks.notes.trust import SIGNABLE, Trust
 from gentle_hooks.policy.delegation import message_evidence
 from gentle_hooks.policy.shortfall import NoValidNote, Shortfall, StaleRecords
@@ -78,6 +79,13 @@ def judge_commits(
 ) -> list[CommitVerdict]:
     """Judge commits from notes and trailers alone.
 
+    The commits are judged as a batch, in a number of git processes that does not grow
+    with them: each source's notes in one read, the commits in one, every commit's
+    ancestor trees answered by one walk of the range (:class:`RangeAncestry`), and with
+    the built-in provider every valid candidate's diffs fetched ahead
+    (:func:`~gentle_hooks.native.builtin.prefetch_builtin`); then each commit is judged
+    as on its own.
+
     Args:
         commits: commit ids, oldest first; ref: the ref or range they arrive on (labels).
         notes_sources: notes refs or notes commit ids to read, merged line by line.
@@ -91,14 +99,21 @@ def judge_commits(
             notes[commit] = merge(notes.get(commit, b""), data)
     settings = config.settings
     root = repo.paths.toplevel or repo.paths.git_dir
+    infos = repo.read_commits(list(commits))
+    ancestry = RangeAncestry(repo, infos)
+    try:
+        sifted = [_sift(config, info, parse(notes.get(info.id, b"")), ancestry) for info in infos]
+    finally:
+        ancestry.close()
+    if settings.native_provider == BUILTIN:
+        _prefetch(repo, config, sifted)
+    counts = _signed_only(trust) if settings.require_signed else None
     out = []
-    for info in repo.read_commits(list(commits)):
-        note = parse(notes.get(info.id, b""))
-        counts = _signed_only(trust) if settings.require_signed else None
-        verdict = _judge_one(repo, config, info, note, ref, root, settings.honour_overrides, counts)
-        signed = _signatures(note, trust, settings.require_signed)
-        if note.problems or signed:
-            verdict = replace(verdict, refused=note.problems, signed=signed)
+    for s in sifted:
+        verdict = _judge_one(repo, config, s, ref, root, settings.honour_overrides, counts)
+        signed = _signatures(s.note, trust, settings.require_signed)
+        if s.note.problems or signed:
+            verdict = replace(verdict, refused=s.note.problems, signed=signed)
         out.append(verdict)
     return out
 
@@ -129,20 +144,42 @@ def _signatures(note: ParsedNote, trust: Trust | None, required: bool) -> tuple[
     return tuple(out)
 
 
-def _judge_one(
-    repo: Repository,
-    config: LoadedConfig,
-    info: CommitInfo,
-    note: ParsedNote,
-    ref: str,
-    root: str,
-    honour: bool,
-    counts: Callable[[NoteLine], bool] | None = None,
-) -> CommitVerdict:
-    """Judge one commit by its note: delegated when the note records writer work or the
-    message shows an agent (or ``applies_to = all``); then by each valid candidate in turn,
-    the first that passes wins, else the first block. ``honour``: recorded overrides let a
-    block through (``gate.honour_overrides``)."""
+def _prefetch(repo: Repository, config: LoadedConfig, sifted: Sequence[_Sifted]) -> None:
+    """Diff every valid candidate ahead, in a few git processes for the whole range; a
+    candidate whose base is also its parent's candidate's base (or its parent's tree)
+    follows the parent's pair (:func:`~gentle_hooks.native.builtin.prefetch_builtin`)."""
+    pairs = [(c.base_tree, c.tree) for s in sifted for c in s.valid]
+    if len(pairs) < 2:
+        return
+    trees = {s.info.id: s.info.tree for s in sifted}
+    wanted = set(pairs)
+    previous: list[str | None] = []
+    for s in sifted:
+        parent = trees.get(s.info.parents[0]) if s.info.parents else None
+        for c in s.valid:
+            follows = parent is not None and (
+                parent == c.base_tree or (c.base_tree, parent) in wanted
+            )
+            previous.append(parent if follows else None)
+    prefetch_builtin(repo, pairs, config.settings.risk, previous)
+
+
+@frozen
+class _Sifted:
+    """One commit before evaluation: its note, why the gate applies (None: it does not)
+    and the note's candidates that count for it."""
+
+    info: CommitInfo
+    note: ParsedNote
+    why: str | None
+    valid: tuple[CandidateLine, ...]
+
+
+def _sift(
+    config: LoadedConfig, info: CommitInfo, note: ParsedNote, ancestry: RangeAncestry
+) -> _Sifted:
+    """Delegated when the note records writer work or the message shows an agent (or
+    ``applies_to = all``); then the note's valid candidates (SPEC §8)."""
     if note.records_work:
         why: str | None = "gentle-hooks note records writer work"
     else:
@@ -151,12 +188,27 @@ def _judge_one(
         if why is None and config.settings.applies_to == "all":
             why = "gate.applies_to = all"
     if why is None:
+        return _Sifted(info, note, None, ())
+    valid = valid_candidates(note, info.tree, ancestry.checker(info.id), candidate_identity)
+    return _Sifted(info, note, why, valid)
+
+
+def _judge_one(
+    repo: Repository,
+    config: LoadedConfig,
+    sifted: _Sifted,
+    ref: str,
+    root: str,
+    honour: bool,
+    counts: Callable[[NoteLine], bool] | None = None,
+) -> CommitVerdict:
+    """Judge one commit by each valid candidate in turn: the first that passes wins, else
+    the first block. ``honour``: recorded overrides let a block through
+    (``gate.honour_overrides``); ``counts``: under ``gate.require_signed``, whether a
+    spot-check, verdict or override line counts (signed by an allowed principal)."""
+    info, note, why, valid = sifted.info, sifted.note, sifted.why, sifted.valid
+    if why is None:
         return CommitVerdict(info.id, ref, None, None, blocked=False)
-    ancestors = AncestorTrees(repo, info.id)
-    try:
-        valid = valid_candidates(note, info.tree, ancestors, candidate_identity)
-    finally:
-        ancestors.close()
     if not valid:
         stale = any(c.tree != info.tree for c in note.candidates)
         return CommitVerdict(
