@@ -62,8 +62,11 @@ class Env:
         return self.brief_path
 
     def gh(self, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-        # PYTHONPATH: the checks import the room's src/app.py, as the project's own tests would
-        extra = {"TMPDIR": str(self.tmp), "PYTHONPATH": "src", **(env or {})}
+        # PYTHONPATH: the checks import the room's src/app.py, as the project's own tests would;
+        # PATH: the user who runs gentle-hook has it on PATH, so the commands it prints name it
+        bin_dir = str(Path(sys.executable).parent)
+        path = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+        extra = {"TMPDIR": str(self.tmp), "PYTHONPATH": "src", "PATH": path, **(env or {})}
         return gh(self.repo, *args, env=extra)
 
     def json(self, *args: str, code: int = 0, env: dict[str, str] | None = None) -> dict[str, Any]:
@@ -421,7 +424,12 @@ def test_run_status_rows(
     assert verdict["summary"].startswith(f"{status} ({row}: ")
     if status == "fail":
         assert verdict["fullSuiteRun"] is True  # a fail always had its suite run
-    assert (env.repo / out["artifactRef"]).exists()
+    # seed 001 "Completion criteria": the JSON artifact, the ledger row and the Markdown
+    # view say the same status
+    artifact = env.repo / out["artifactRef"]
+    assert json.loads(artifact.read_text())["status"] == status
+    assert env.rows("SELECT status FROM verify_run") == [(status,)]
+    assert artifact.with_suffix(".md").read_text().splitlines()[2] == f"- **Status:** {status}"
 
 
 def test_a_missing_program_is_reported_as_such(env: Env) -> None:
