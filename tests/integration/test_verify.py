@@ -691,10 +691,11 @@ def test_verdict_add_refuses_a_verdict_bound_to_another_candidate(env: Env) -> N
 
 
 def test_verdict_add_refuses_a_verdict_that_names_no_candidate(env: Env) -> None:
-    """Issue 18: "a verdict hand-written from gentle-hook schema verdict is accepted, and
-    the same verdict file is accepted again for a different candidate (nothing inside it
-    names the candidate)"; SPEC §10: "a verdict for any other candidate never unblocks
-    it". A verdict bound to no candidate would count for every one: refused, not stored."""
+    """Seed 001 "Provenance": "What is the source of truth? | The artifact under
+    verification"; issue 18: "the same verdict file is accepted again for a different
+    candidate (nothing inside it names the candidate)"; SPEC §10: "a verdict for any other
+    candidate never unblocks it". A verdict bound to no candidate would count for every
+    one: refused, not stored."""
     path = env.tmp / "v.json"
     path.write_text(json.dumps(PASSING_VERDICT))
     proc = env.gh("verdict", "add", str(path))
@@ -776,10 +777,10 @@ def test_require_observed_refuses_a_hand_written_verdict(env: Env) -> None:
 
 
 def test_require_observed_is_judged_from_the_base_not_the_work_tree(env: Env) -> None:
-    """SPEC §9 (the range gate reads its configuration from the base: "a change cannot
-    loosen the gate that judges it"). The base commit turns ``require_observed`` on; the
-    work tree turning it off does not let a hand-written verdict count, in ``verdict add``
-    or at the gate."""
+    """Seed 001 "Contract": "explicit project rules take precedence"; SPEC §9 (the range
+    gate reads its configuration from the base: "a change cannot loosen the gate that
+    judges it"). The base commit turns ``require_observed`` on; the work tree turning it
+    off does not let a hand-written verdict count, in ``verdict add`` or at the gate."""
     write(env.repo / ".gentle-hooks.toml", "[verification]\nrequire_observed = true\n")
     git(env.repo, "add", ".gentle-hooks.toml")
     git(
