@@ -67,7 +67,7 @@ def test_done_when_an_escalated_change_passes_after_verify(world: World) -> None
     escalated_and_staged(world)
     blocked = world.git("commit", "-m", "writer: tokens")
     assert blocked.code == 1, blocked
-    fix = "gentle-hooks:   run: gentle-hook verify run --staged --brief <brief.json>"
+    fix = "gentle-hooks:   prefix: gentle-hook verify run --staged --brief"
     assert fix in blocked.said
 
     path = brief(world)
