@@ -23,6 +23,7 @@ test_layers.py`` proves it, function-level imports included):
 * ``artifacts`` — DelegationBrief and DelegationVerdict, read strictly (seed 001).
 * ``policy`` — the pure core: decision tables as data, no I/O, no clock, no environment.
 * ``values`` — frozen value types: candidates and their identity, bindings.
+* ``bounded`` — bounded reads of named files and standard input; nesting depth of JSON/TOML.
 * ``errors`` — the one error type and its exit codes.
 
 This module imports nothing, so that ``import gentle_hooks`` stays free on the hook's pass

@@ -6,6 +6,16 @@ because standalone mode throws away the command's return value; the exit code is
 
 0 allowed/informational, 1 blocked, 2 usage/input/config/store, 3 unexpected (traceback to
 the log file, one line on screen), 130 interrupted.
+
+What the environment refuses is input, not a bug: an :class:`OSError` (disk full, a read-only
+or unreadable directory, a file that is not what it should be), a SQLite error, and the
+limits of hostile input (nesting that exhausts the recursion limit, a document that exhausts
+memory, bytes no codec accepts) that reach the top are one line naming the path or the
+limit and exit 2 (their traceback still goes to the log). Exit 3 is left for bugs.
+
+Standard output and error write a lone surrogate (a byte of a non-UTF-8 path decoded with
+``surrogateescape``) as ``\\xHH`` (docs/robustness.md), so a path git hands us never makes a
+print fail.
 """
 
 from __future__ import annotations
@@ -40,14 +50,83 @@ def _log_unexpected(argv: Sequence[str]) -> str:
     import traceback
 
     path = log_path()
+    _register_escape()
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "a", encoding="utf-8") as fh:
+        # argv may hold surrogates (a non-UTF-8 path): escaped, never a second failure
+        with open(path, "a", encoding="utf-8", errors=ESCAPE) as fh:
             fh.write(f"### {time.strftime('%Y-%m-%dT%H:%M:%S%z')} {PROG} {' '.join(argv)}\n")
             fh.write(traceback.format_exc())
-    except OSError:
+    except (OSError, ValueError):
         return "(log file not writable)"
     return path
+
+
+#: The codec error handler of our output streams and log (:func:`escape_unencodable`).
+ESCAPE = "gentle-hooks-escape"
+
+
+def escape_unencodable(exc: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: a lone surrogate ``U+DC80``-``U+DCFF`` (the byte ``HH`` that
+    ``surrogateescape`` kept) becomes ``\\xHH``; any other character the stream cannot
+    encode becomes ``\\uXXXX`` (``\\UXXXXXXXX`` above the basic plane)."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = []
+    for ch in exc.object[exc.start : exc.end]:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif code > 0xFFFF:
+            out.append(f"\\U{code:08x}")
+        else:
+            out.append(f"\\u{code:04x}")
+    return "".join(out), exc.end
+
+
+def _register_escape() -> None:
+    """Register :func:`escape_unencodable` as the codec error handler :data:`ESCAPE`."""
+    import codecs
+
+    try:
+        codecs.lookup_error(ESCAPE)
+    except LookupError:
+        codecs.register_error(ESCAPE, escape_unencodable)
+
+
+def _escape_streams() -> None:
+    """Let stdout and stderr write any string (:func:`escape_unencodable`)."""
+    _register_escape()
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is None:
+            continue
+        try:
+            reconfigure(errors=ESCAPE)
+        except (ValueError, OSError):  # closed or detached: there is nothing to print to
+            continue
+
+
+def _environment_refused(exc: BaseException) -> str | None:
+    """One line for what the environment or hostile input refused (exit 2), else None.
+
+    An :class:`OSError` names its file and the system's reason (``No space left on
+    device``, ``Read-only file system``, ``Permission denied``); a SQLite error names the
+    ledger's failure; recursion, memory and codec errors name the limit hit.
+    """
+    if isinstance(exc, OSError):
+        where = exc.filename if exc.filename is not None else ""
+        reason = exc.strerror or str(exc)
+        return f"{where}: {reason}" if where else reason
+    if type(exc).__module__ == "sqlite3":
+        return f"the ledger cannot be used: {exc}; run 'gentle-hook doctor'"
+    if isinstance(exc, RecursionError):
+        return "input nested too deeply to be read"
+    if isinstance(exc, MemoryError):
+        return "input too large to be read (out of memory)"
+    if isinstance(exc, UnicodeError):
+        return f"input that is not valid text: {exc}"
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -57,6 +136,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     usage errors exit 2; anything else is logged with its traceback and exits 3.
     """
     args = list(sys.argv[1:] if argv is None else argv)
+    _escape_streams()
     forget_probes()  # a run answers from what git says now, not a previous run's memo
     try:
         if args[:1] == ["hook"] and args[1:2] not in (["--help"], ["-h"], []):
@@ -82,6 +162,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return int(exc.exit_code)
         except click.UsageError as exc:  # one line, as for every other bad input
             where = exc.ctx.command_path if exc.ctx is not None else PROG
+            if args[:1] == ["assess"]:  # assess --json still prints its failure envelope
+                from gentle_hooks.cli.assess_command import usage_failure
+
+                usage_failure(args[1:], exc.format_message())
             print(f"{PROG}: error: {exc.format_message()} (see: {where} --help)", file=sys.stderr)
             return EXIT_INPUT
         except click.ClickException as exc:
@@ -99,7 +183,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except Exception as exc:  # the contract: one line, the traceback in the log
+        refused = _environment_refused(exc)
         where = _log_unexpected(args)
+        if refused is not None:
+            print(f"{PROG}: error: {' '.join(refused.split())}", file=sys.stderr)
+            return EXIT_INPUT
         print(
             f"{PROG}: unexpected error: {type(exc).__name__}: {exc} (traceback: {where})",
             file=sys.stderr,

@@ -16,6 +16,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Timing is measured in bench/, never in tests: a shared CI machine under load must not turn
+# a slow example into a failure (hypothesis' default deadline is 200 ms per example).
+settings.register_profile(
+    "gentle-hooks", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("gentle-hooks")
 
 # The user these tests play installed the CLI: its scripts directory is on PATH, as the
 # commands a block prints assume (they name it by its absolute path otherwise).
@@ -214,6 +222,18 @@ PASSING_VERDICT: dict[str, object] = {
     "artifactMutating": True,
     "summary": "re-checked the criterion against the artifact; the full suite passed",
 }
+
+
+def bound_verdict(cwd: Path | str, data: dict[str, object], *flags: str) -> dict[str, object]:
+    """``data`` naming the candidate ``verdict add FLAGS`` binds to in ``cwd`` (``candidate``:
+    identity, baseTree, tree, as ``assess --json`` resolves them); ``verdict add`` refuses a
+    verdict that names none."""
+    selector = {"--committed": "--committed-only"}
+    proc = gh(cwd, "assess", "--json", *(selector.get(f, f) for f in flags))
+    assert proc.returncode == 0, proc.stderr
+    cand = json.loads(proc.stdout)["candidate"]
+    ref = {"identity": cand["identity"], "baseTree": cand["base_tree"], "tree": cand["tree"]}
+    return {**data, "candidate": ref}
 
 
 def verdict_file(directory: Path, data: dict[str, object], name: str = "verdict.json") -> str:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 
-from gentle_hooks.agents.event import OUR_EFFORTS, RuntimeEvent, map_effort, unique
+from gentle_hooks.agents.event import OUR_EFFORTS, RuntimeEvent, call_id, map_effort, unique
 from gentle_hooks.agents.payload import json_lines, load_object, member, read_file, text
 
 NAME = "claude-code"
@@ -80,7 +80,7 @@ def decode(data: bytes) -> RuntimeEvent:
     return RuntimeEvent(
         source=NAME,
         session_id=session,
-        tool_call_id=text(event.get("tool_use_id")),
+        tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id")),
         cwd=text(event.get("cwd")),
         paths=unique(paths),
         writes=tool in WRITE_TOOLS,
@@ -88,4 +88,5 @@ def decode(data: bytes) -> RuntimeEvent:
         model=model_from_transcript(own),
         effort=None if agent else map_effort(effort_name(event.get("effort")), EFFORTS),
         agent=agent,
+        hook_event=text(event.get("hook_event_name")),
     )

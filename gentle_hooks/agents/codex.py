@@ -17,7 +17,7 @@ which also names the turn's model when the input lacks one.
 
 from __future__ import annotations
 
-from gentle_hooks.agents.event import OUR_EFFORTS, RuntimeEvent, map_effort, unique
+from gentle_hooks.agents.event import OUR_EFFORTS, RuntimeEvent, call_id, map_effort, unique
 from gentle_hooks.agents.patch import patch_paths
 from gentle_hooks.agents.payload import json_lines, load_object, member, read_file, text
 
@@ -69,11 +69,12 @@ def decode(data: bytes) -> RuntimeEvent:
     return RuntimeEvent(
         source=NAME,
         session_id=text(event.get("session_id")),
-        tool_call_id=text(event.get("tool_use_id")),
+        tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id")),
         cwd=text(event.get("cwd")),
         paths=unique(written_paths(event.get("tool_input"))),
         writes=tool in WRITE_TOOLS,
         tool=tool,
         model=text(event.get("model")) or ctx_model,
         effort=map_effort(ctx_effort, EFFORTS),
+        hook_event=text(event.get("hook_event_name")),
     )

@@ -78,4 +78,5 @@ def decode(data: bytes) -> RuntimeEvent:
         tool=tool,
         model=None,
         effort=None,
+        hook_event=text(event.get("hook_event_name")),
     )

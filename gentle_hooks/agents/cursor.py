@@ -62,4 +62,5 @@ def decode(data: bytes) -> RuntimeEvent:
         tool=name,
         model=model if model and model.lower() not in NO_MODEL else None,
         effort=None,
+        hook_event=text(event.get("hook_event_name")),
     )

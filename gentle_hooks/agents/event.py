@@ -39,7 +39,8 @@ class RuntimeEvent:
             relative to ``cwd``); writes: the tool is one that writes files (an event of
             another tool records nothing); tool: the tool's name; model / effort: the
             writer as the runtime exposes it, None when it does not; agent: the subagent
-            that made the call, or None for the main agent.
+            that made the call, or None for the main agent; hook_event: the
+            ``hook_event_name`` the input names (None when it names none).
     """
 
     source: str
@@ -52,12 +53,26 @@ class RuntimeEvent:
     model: str | None
     effort: str | None
     agent: str | None = None
+    hook_event: str | None = None
 
 
 def derived_call_id(*parts: object) -> str:
     """``derived:`` + the SHA-256 (first 32 hex digits) of ``parts`` as canonical JSON."""
     blob = json.dumps(parts, sort_keys=True, separators=(",", ":"), default=str)
     return "derived:" + hashlib.sha256(blob.encode("utf-8")).hexdigest()[:32]
+
+
+def call_id(source: str, value: object, *context: object) -> str | None:
+    """The runtime's tool call id: ``value`` when it is valid text; a string that is not
+    (a lone surrogate) gets a :func:`derived_call_id` of itself and ``context`` (its escaped
+    form), so a replay of it still records once; None when there is no id."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return derived_call_id(source, value, *context)
+    return value
 
 
 def unique(paths: list[str]) -> tuple[str, ...]:
@@ -67,11 +82,15 @@ def unique(paths: list[str]) -> tuple[str, ...]:
 
 def relative_paths(root: str, paths: tuple[str, ...], cwd: str | None) -> tuple[str, ...]:
     """Paths relative to the work tree root, ``/``-separated; paths outside it (and the root
-    itself) are left out. A relative path is taken from ``cwd`` (default: the root)."""
+    itself) are left out, and so is a path no file can have (a NUL in it, or in ``cwd``).
+    A relative path is taken from ``cwd`` (default: the root)."""
     out = []
     real_root = os.path.realpath(root)
     for p in paths:
-        full = os.path.realpath(p if os.path.isabs(p) else os.path.join(cwd or root, p))
+        try:
+            full = os.path.realpath(p if os.path.isabs(p) else os.path.join(cwd or root, p))
+        except ValueError:  # an embedded NUL: not a path, the mutation is kept without it
+            continue
         rel = os.path.relpath(full, real_root)
         if rel != "." and rel != os.pardir and not rel.startswith(os.pardir + os.sep):
             out.append(rel.replace(os.sep, "/"))

@@ -74,4 +74,5 @@ def decode(data: bytes) -> RuntimeEvent:
         tool=tool,
         model=model_from_transcript(text(event.get("transcript_path"))),
         effort=None,
+        hook_event=text(event.get("hook_event_name")),
     )

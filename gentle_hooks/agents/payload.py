@@ -177,8 +177,18 @@ def json_lines(data: bytes) -> list[dict[str, object]]:
 
 
 def text(value: object) -> str | None:
-    """``value`` when it is a non-blank string, else None."""
-    return value if isinstance(value, str) and value.strip() else None
+    """``value`` when it is a non-blank string of valid text, else None.
+
+    A string holding a lone surrogate (a JSON ``\\ud800`` escape, which the parser accepts
+    but no text encoding can hold) is not valid text: the field counts as absent, so it is
+    never stored nor compared."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return value
 
 
 def member(value: object, *keys: str) -> object:

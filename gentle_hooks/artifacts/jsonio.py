@@ -31,6 +31,7 @@ from pydantic import (
     WithJsonSchema,
 )
 
+from gentle_hooks.bounded import MAX_NESTING, nesting_depth
 from gentle_hooks.errors import GentleError
 
 if TYPE_CHECKING:
@@ -164,6 +165,8 @@ def load_json_text(data: bytes | str, what: str) -> tuple[str, object]:
             ) from None
     else:
         text = data
+    if nesting_depth(text) > MAX_NESTING:
+        raise ArtifactInputError(f"{what}: not JSON: nested too deeply")
     try:
         value = json.loads(
             text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant

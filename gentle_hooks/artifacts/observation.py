@@ -4,14 +4,17 @@ Room: artifacts (imports :mod:`.verdict`, :mod:`gentle_hooks.values`); pure: the
 the commands (:mod:`gentle_hooks.services.verify`) and hands the observations over. Seed
 ``001_3bc4c9b08e2f7709.txt`` "Rules", "Guardrails" and "Completion criteria" as two tables:
 
-* :data:`CHECK_ROWS` — one observed check to its result: a criterion passes on exit 0, a
-  negative test passes when its command fails, the suite passes on exit 0, and a check
-  whose program is missing is ``blocked`` ("stop and report blocked when a required tool
-  ... is unavailable instead of inferring the result").
+* :data:`CHECK_ROWS` — one observed check to its result: a check that changed the
+  candidate's files in the room fails (seed 001 "Scope": "never repairs the artifact it
+  judges"), a criterion passes on exit 0, a negative test passes when its command fails,
+  the suite passes on exit 0, and a check whose program is missing is ``blocked`` ("stop
+  and report blocked when a required tool ... is unavailable instead of inferring the
+  result").
 * :data:`STATUS_ROWS` — the checks to the verdict's status, first match wins: ``blocked``
-  when anything was blocked, no full suite was declared, or a mutating artifact had no
-  negative test; ``fail`` when any check failed; ``pass`` only when every criterion
-  passed, negative tests ran where the artifact mutates, and the full suite ran.
+  when a check changed the artifact (the run stops there), anything was blocked, the full
+  suite did not run, or a mutating artifact had no negative test; ``fail`` when any check
+  failed; ``pass`` only when every criterion passed, negative tests ran where the artifact
+  mutates, and the full suite ran.
 """
 
 from __future__ import annotations
@@ -58,6 +61,9 @@ class Outcome:
         check: the check; exit_code: its exit status, None when it could not be started;
         duration_ms / output_digest: as observed (digest None when it did not run);
         error: why it could not be started (None when it ran).
+        changed: the candidate's paths whose files the check changed in the room (seed
+            001 "Scope": the verifier "never repairs the artifact it judges"); empty when
+            it left them as they were.
     """
 
     check: Check
@@ -65,6 +71,7 @@ class Outcome:
     duration_ms: int
     output_digest: str | None
     error: str | None = None
+    changed: tuple[str, ...] = ()
 
     @property
     def ran(self) -> bool:
@@ -84,6 +91,12 @@ class CheckRow:
 
 #: Seed 001: one observed check to its result; first match wins.
 CHECK_ROWS: tuple[CheckRow, ...] = (
+    CheckRow(
+        "C0",
+        "the check changed the artifact it judges: a verifier never repairs it",
+        lambda o: bool(o.changed),
+        "fail",
+    ),
     CheckRow("C1", "the tool is missing: nothing was observed", lambda o: not o.ran, "blocked"),
     CheckRow(
         "C2",
@@ -138,6 +151,12 @@ class StatusRow:
 #: match wins.
 STATUS_ROWS: tuple[StatusRow, ...] = (
     StatusRow(
+        "S0",
+        "a check changed the artifact it judges: the checks after it saw another artifact",
+        lambda v: any(o.changed for o in v.outcomes),
+        "blocked",
+    ),
+    StatusRow(
         "S1",
         "a required tool is missing: blocked, not inferred",
         lambda v: "blocked" in v.results(),
@@ -145,8 +164,8 @@ STATUS_ROWS: tuple[StatusRow, ...] = (
     ),
     StatusRow(
         "S2",
-        "no full suite was declared: a pass needs the full suite",
-        lambda v: not v.of("suite"),
+        "the full suite did not run (none was declared): a pass needs the full suite",
+        lambda v: not any(o.ran for o in v.of("suite")),
         "blocked",
     ),
     StatusRow(
@@ -175,7 +194,11 @@ def _evidence(o: Outcome) -> str:
     if o.exit_code is None:
         return f"`{o.check.command}` could not be started: {o.error or 'unknown error'}"
     digest = f"; output {o.output_digest}" if o.output_digest else ""
-    return f"`{o.check.command}` exited {o.exit_code} in {o.duration_ms} ms{digest}"
+    changed = ""
+    if o.changed:
+        more = f" and {len(o.changed) - 3} more" if len(o.changed) > 3 else ""
+        changed = f"; it changed the artifact: {', '.join(o.changed[:3])}{more}"
+    return f"`{o.check.command}` exited {o.exit_code} in {o.duration_ms} ms{digest}{changed}"
 
 
 def _label(kind: CheckKind, text: str) -> str:

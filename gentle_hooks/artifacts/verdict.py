@@ -1,7 +1,8 @@
 """Verifier verdicts: the model, the acceptance rules and the parser (SPEC §6 "verdict", §9).
 
 Room: artifacts (imports pydantic, the standard library, :mod:`gentle_hooks.errors`,
-:mod:`gentle_hooks.values` and :mod:`.jsonio`); no I/O, no clock: callers read the bytes.
+:mod:`gentle_hooks.values`, :mod:`gentle_hooks.policy.nocheck` and :mod:`.jsonio`); no
+I/O, no clock: callers read the bytes.
 Seed ``001_3bc4c9b08e2f7709.txt`` (verify-delegation) defines the shape; field names are
 its spellings (``briefId``, ``negativeTestsRun``...).
 
@@ -13,7 +14,8 @@ Two questions are kept apart, because the gate needs both answers:
 * *Which candidate did it judge?* ``candidate`` (:class:`CandidateRef`) binds it: the
   candidate identity with the two tree ids it is computed from (SPEC §3), checked on
   parse, so a verdict cannot name an identity its trees do not give.
-  :func:`binding_fault` says when it names another candidate than the one it is added for.
+  :func:`binding_fault` says when it names another candidate than the one it is added
+  for, or none.
 
 Beyond the seed's fields (its schema lists properties without forbidding others), a verdict
 may carry ``candidate``, ``caller`` (who asked for the verification: seed 001 "Completion
@@ -227,10 +229,28 @@ def _negative_test_faults(v: DelegationVerdict) -> tuple[str, ...]:
     return ()
 
 
+def _no_check_faults(v: DelegationVerdict) -> tuple[str, ...]:
+    from gentle_hooks.policy.nocheck import judge_command
+
+    faults = []
+    for n, c in enumerate(v.criteria, 1):
+        if c.observed is None or c.observed.kind == "negative":
+            continue
+        judged = judge_command(c.observed.command)
+        if not judged.checks:
+            faults.append(
+                f"criterion {n} ({_clip(c.criterion)!r}) ran `{_clip(c.observed.command)}`, "
+                f"which verifies nothing ({', '.join(judged.rows)})"
+            )
+    return tuple(faults)
+
+
 #: The acceptance rules (SPEC §6 "verdict"; seed 001 "Rules" and "Completion criteria").
 #: V3 and V5 close the gaps a vacuous or self-contradicting pass would slip through: zero
 #: criteria make "every criterion has evidence" trivially true, and a criterion reported
-#: failed under a pass status is not a pass.
+#: failed under a pass status is not a pass. V7: an observed ``true``, ``exit 0`` or ``:``
+#: is no evidence (seed 001 "Guardrails": "do not accept a claim whose criteria have no
+#: observable check"; judged as receipts are, :mod:`gentle_hooks.policy.nocheck`).
 VERDICT_RULES: tuple[VerdictRule, ...] = (
     VerdictRule("V1", "status is pass", _status_faults),
     VerdictRule("V2", "the full suite ran", _suite_faults),
@@ -238,6 +258,11 @@ VERDICT_RULES: tuple[VerdictRule, ...] = (
     VerdictRule("V4", "every criterion has evidence", _evidence_faults),
     VerdictRule("V5", "no criterion reports fail or blocked", _criterion_result_faults),
     VerdictRule("V6", "a mutating artifact had at least one negative test", _negative_test_faults),
+    VerdictRule(
+        "V7",
+        "no criterion or suite was observed running a command that verifies nothing",
+        _no_check_faults,
+    ),
 )
 
 
@@ -261,19 +286,34 @@ def recorded_status(verdict: DelegationVerdict) -> Status:
     ``blocked`` whenever the full suite did not run, whatever the verdict reports: seed 001
     "Completion criteria", "the full suite ran, or the verdict is ``blocked`` explaining why
     it could not" (so ``fail`` or ``pass`` with ``fullSuiteRun: false`` is ``blocked``);
-    else the verdict's own status. The verdict's JSON is kept as given.
+    else the verdict's own status. :func:`as_recorded` is the verdict with that status.
     """
     return verdict.status if verdict.fullSuiteRun else "blocked"
+
+
+def as_recorded(verdict: DelegationVerdict) -> DelegationVerdict:
+    """``verdict`` with the status it is recorded with (:func:`recorded_status`), so its
+    JSON artifact, its ledger row and its Markdown view say the same status: a ``fail`` or
+    ``pass`` with ``fullSuiteRun: false`` becomes ``blocked`` (seed 001 "Completion
+    criteria"); any other verdict is returned as it is."""
+    status = recorded_status(verdict)
+    return verdict if status == verdict.status else verdict.model_copy(update={"status": status})
 
 
 def binding_fault(verdict: DelegationVerdict, identity: str) -> str | None:
     """Why ``verdict`` cannot be recorded for the candidate ``identity``, or None.
 
-    A verdict that names its candidate (``candidate.identity``) judged that candidate and
-    no other (SPEC §10: "a verdict for any other candidate never unblocks it"). One that
-    names none binds to nothing by itself; the caller's binding decides.
+    A verdict judged the candidate it names (``candidate.identity``) and no other (SPEC
+    §10: "a verdict for any other candidate never unblocks it"). One that names none is
+    bound to nothing: the same file would count for every candidate it is added for, so it
+    is refused too (``gentle-hook verify run`` writes the binding).
     """
-    if verdict.candidate is None or verdict.candidate.identity == identity:
+    if verdict.candidate is None:
+        return (
+            "the verdict names no candidate (no candidate.identity, baseTree, tree): it could "
+            f"be added for any candidate, and counts for none ({identity[:19]}… here)"
+        )
+    if verdict.candidate.identity == identity:
         return None
     return (
         f"the verdict judged candidate {verdict.candidate.identity[:19]}… (tree "

@@ -14,7 +14,7 @@ import sys
 from gentle_hooks.errors import EXIT_OK, GentleError, UsageError
 from gentle_hooks.report.assess_json import build_envelope, envelope_json, failure_json
 from gentle_hooks.report.text import render_assess
-from gentle_hooks.services.assess import AssessRequest, run_assess
+from gentle_hooks.services.assess import AssessRequest, parse_request, run_assess
 from gentle_hooks.values.candidate import Projection
 
 #: Flags :func:`fast_assess_args` takes; anything else is click's to parse.
@@ -47,9 +47,14 @@ def assess_command(
         UsageError: ``--committed-only`` with ``--staged``; GentleError: as
             :func:`gentle_hooks.services.assess.run_assess`. With ``as_json`` the
             failure envelope (:func:`~gentle_hooks.report.assess_json.failure_json`) is
-            printed on stdout first, as upstream's ``review assess --json`` does.
+            printed on stdout first, as upstream's ``review assess --json`` does: an
+            argument refused before the candidate is named (a bad escalation, effort,
+            outcome or provider) reports ``current-changes``; a later refusal echoes
+            ``--base-ref``.
     """
     projection = Projection.COMMITTED if committed_only else Projection.STAGED if staged else None
+    if base_ref is not None:  # upstream trims --base-ref; a blank one names no base
+        base_ref = base_ref.strip() or None
     request = AssessRequest(
         cwd=cwd,
         base_ref=base_ref,
@@ -61,20 +66,47 @@ def assess_command(
         writer_effort=writer_effort,
         native=native,
     )
+    named = None  # upstream names the candidate only once the arguments are accepted
     try:
         if committed_only and staged:
             raise UsageError("--committed-only and --staged are two different candidates; pick one")
+        parse_request(request)
+        named = base_ref
         result = run_assess(request, os.environ)
     except GentleError as exc:
         if as_json:
             kind = projection.value if projection is not None else None
-            sys.stdout.write(envelope_json(failure_json(kind, base_ref, exc.message)) + "\n")
-            sys.stdout.flush()
+            print_failure(failure_json(kind, named, exc.message))
         raise
     text = envelope_json(build_envelope(result)) if as_json else render_assess(result, explain)
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
     return EXIT_OK
+
+
+def json_requested(args: list[str]) -> bool:
+    """Whether ``assess`` arguments ask for JSON as upstream's ``reviewFlagProvided`` reads
+    them: ``--json`` anywhere, or ``--json=VALUE`` with a value other than ``false``/``0``."""
+    for arg in args:
+        if arg == "--json":
+            return True
+        if arg.startswith("--json="):
+            return arg[len("--json=") :] not in ("false", "0")
+    return False
+
+
+def usage_failure(args: list[str], message: str) -> None:
+    """Print the failure envelope for ``assess`` arguments click refused (an unknown
+    option, a bad value, an extra argument) when they ask for JSON (:func:`json_requested`),
+    as upstream does for a flag it cannot parse: ``current-changes``, nothing named yet."""
+    if json_requested(args):
+        print_failure(failure_json(None, None, message))
+
+
+def print_failure(envelope: dict[str, object]) -> None:
+    """Write a failure envelope on stdout (the one line goes to stderr, by the caller)."""
+    sys.stdout.write(envelope_json(envelope) + "\n")
+    sys.stdout.flush()
 
 
 def fast_assess_args(args: list[str]) -> dict[str, object] | None:

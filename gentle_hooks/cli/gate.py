@@ -6,7 +6,6 @@ shallow history cutting the range, a bad range) — never a pass for what it can
 
 from __future__ import annotations
 
-import json
 import os
 
 import click
@@ -14,6 +13,7 @@ import click
 from gentle_hooks.errors import GentleError
 from gentle_hooks.hooks.judgement import verdict_json, verdict_lines
 from gentle_hooks.hooks.range import CannotAssess, gate_range
+from gentle_hooks.report.jsontext import dumps
 
 
 @click.command()
@@ -33,7 +33,7 @@ def gate(cwd: str | None, range_text: str, as_json: bool) -> int:
         code, verdicts = gate_range(cwd, range_text, os.environ)
     except CannotAssess as exc:
         if as_json:
-            click.echo(json.dumps(_error(range_text, exc) | {"fix": exc.fix}, indent=2))
+            click.echo(dumps(_error(range_text, exc) | {"fix": exc.fix}, indent=2))
         elif exc.fix:
             click.echo(f"gentle-hook: error: {exc.message}", err=True)
             click.echo(f"  run: {exc.fix}", err=True)
@@ -41,11 +41,11 @@ def gate(cwd: str | None, range_text: str, as_json: bool) -> int:
         raise
     except GentleError as exc:
         if as_json:  # CI that captures --json still gets a document saying why
-            click.echo(json.dumps(_error(range_text, exc), indent=2))
+            click.echo(dumps(_error(range_text, exc), indent=2))
         raise
     if as_json:
         click.echo(
-            json.dumps(
+            dumps(
                 {
                     "schema": "gentle-hooks.gate/v1",
                     "range": range_text,

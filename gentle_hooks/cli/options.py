@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
+from gentle_hooks.report.jsontext import model_json
 from gentle_hooks.services.record import Binding, Recorded
 from gentle_hooks.values.candidate import Projection
 
@@ -70,7 +71,7 @@ def recorded_json(rec: Recorded) -> str:
         record=record_out(rec.record),
         notes=rec.notes,
     )
-    return env.model_dump_json(by_alias=True, indent=2)
+    return model_json(env, by_alias=True, indent=2)
 
 
 def echo_recorded(rec: Recorded, as_json: bool, *, err: bool = False) -> None:

@@ -11,32 +11,29 @@ from __future__ import annotations
 
 import os
 import shlex
-import sys
 
 import click
 
 from gentle_hooks.artifacts.brief import check_brief, parse_brief
-from gentle_hooks.artifacts.jsonio import ArtifactInputError
+from gentle_hooks.bounded import read_regular, read_stdin
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
 from gentle_hooks.policy.stakes import Stakes
 from gentle_hooks.quorum.ballot import parse_verdict_file, resolve_claim
 from gentle_hooks.quorum.ruling import TallyRecord, build_record, parse_tally_records
 from gentle_hooks.quorum.survival import survival_report
+from gentle_hooks.report.jsontext import model_json
 
 
 def read_input(path: str) -> bytes:
     """The bytes of ``path``, or of standard input for ``-``.
 
     Raises:
-        ArtifactInputError: the file cannot be read (missing, a directory, no permission).
+        InputFileError: the file cannot be read (missing, no permission, not a regular file:
+            a directory, a FIFO, a device; larger than the cap), never waited on.
     """
     if path == "-":
-        return sys.stdin.buffer.read()
-    try:
-        with open(path, "rb") as fh:
-            return fh.read()
-    except OSError as exc:
-        raise ArtifactInputError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        return read_stdin(_label(path))
+    return read_regular(path)
 
 
 _CONTROL = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0)], " ")
@@ -166,7 +163,7 @@ def quorum_tally(
         duplicates=repeats,
     )
     if as_json:
-        click.echo(record.model_dump_json(by_alias=True, indent=2))
+        click.echo(model_json(record, by_alias=True, indent=2))
         return EXIT_OK
     t = record.tally
     name = f" {_line(finding)}" if finding else ""
@@ -217,7 +214,7 @@ def quorum_report(files: tuple[str, ...], as_json: bool) -> int:
         records.extend(parse_tally_records(read_input(path), _label(path)))
     report = survival_report(records)
     if as_json:
-        click.echo(report.model_dump_json(by_alias=True, indent=2))
+        click.echo(model_json(report, by_alias=True, indent=2))
         return EXIT_OK
     if not report.findings:
         click.echo("no tally records: no survival rate")
@@ -269,7 +266,7 @@ def quorum_audit(files: tuple[str, ...], seed: int | None, as_json: bool) -> int
     chosen = secrets.randbelow(2**31) if seed is None else seed
     report = audit(records, chosen)
     if as_json:
-        click.echo(report.model_dump_json(by_alias=True, indent=2))
+        click.echo(model_json(report, by_alias=True, indent=2))
         return EXIT_OK
     rerun = " ".join(shlex.quote(f) for f in files)
     click.echo(

@@ -14,6 +14,7 @@ import click
 
 from gentle_hooks.cli.options import cwd_option, json_option
 from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.report.jsontext import model_json
 
 
 @click.group()
@@ -41,7 +42,7 @@ def line(cwd: str | None, as_json: bool, session: str | None) -> int:
     if as_json:
         from gentle_hooks.report.rdd_models import line_envelope
 
-        click.echo(line_envelope(step).model_dump_json(by_alias=True, indent=2))
+        click.echo(model_json(line_envelope(step), by_alias=True, indent=2))
     else:
         click.echo(step.render.line)
     return EXIT_OK
@@ -66,7 +67,7 @@ def status(cwd: str | None, as_json: bool, session: str | None) -> int:
         from gentle_hooks.report.rdd_models import status_envelope
 
         env = status_envelope(live.rdd, session_id, renders)
-        click.echo(env.model_dump_json(by_alias=True, indent=2))
+        click.echo(model_json(env, by_alias=True, indent=2))
         return EXIT_OK
     click.echo(f"{live.rdd.line()}  (live; source: {live.rdd.source.value})")
     if session_id is not None:
@@ -98,7 +99,7 @@ def loadout(cwd: str | None, as_json: bool, session: str | None) -> int:
     step = advance_session(cwd, parse_session_id(session), os.environ)
     env = loadout_envelope(step)
     if as_json:
-        click.echo(env.model_dump_json(by_alias=True, indent=2))
+        click.echo(model_json(env, by_alias=True, indent=2))
         return EXIT_OK
     click.echo(f"{env.line}  ->  {env.loadout.value} loadout")
     for tool in env.tools:

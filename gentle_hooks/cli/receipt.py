@@ -12,6 +12,7 @@ import click
 
 from gentle_hooks.cli.options import binding_options, echo_recorded, json_option, make_binding
 from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.report.jsontext import model_json
 from gentle_hooks.services.record import list_receipts, record_receipt_line, run_receipt
 
 
@@ -88,7 +89,7 @@ def list_(cwd: str | None, projection: str | None, base_ref: str | None, as_json
             identity=bound.candidate.identity,
             records=tuple(record_out(r) for r in receipts),
         )
-        click.echo(env.model_dump_json(by_alias=True, indent=2))
+        click.echo(model_json(env, by_alias=True, indent=2))
         return EXIT_OK
     who = short_identity(bound.candidate.identity)
     if not receipts:

@@ -1,7 +1,9 @@
 """``gentle-hook sync fetch|push [REMOTE]``: share notes with a remote (SPEC §8).
 
-Room ``cli``. Merges notes as a line union (git's ``cat_sort_uniq``), so records two
-clones added to the same commit are both kept, whichever syncs first.
+Room ``cli``. ``push`` first writes the note of every recorded commit that lacks one
+(a write lost to a crash, notes removed by hand). Merges notes as a line union (git's
+``cat_sort_uniq``), so records two clones added to the same commit are both kept,
+whichever syncs first.
 """
 
 from __future__ import annotations
@@ -9,6 +11,8 @@ from __future__ import annotations
 import click
 
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.location import ledger_path
+from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.notes.sync import sync_fetch, sync_push
 
 
@@ -17,8 +21,16 @@ from gentle_hooks.notes.sync import sync_fetch, sync_push
 @click.argument("remote", default="origin")
 @click.option("--cwd", type=click.Path(file_okay=False), help="Run as if in this directory.")
 def sync(direction: str, remote: str, cwd: str | None) -> int:
-    """Fetch and merge the remote's gentle-hooks notes, or merge and push ours."""
+    """Fetch and merge the remote's gentle-hooks notes, or write the notes this clone's
+    records lack, merge and push ours."""
     repo = Repository.open(cwd)
-    text = sync_fetch(repo, remote) if direction == "fetch" else sync_push(repo, remote)
-    click.echo(text)
+    if direction == "fetch":
+        click.echo(sync_fetch(repo, remote))
+        return 0
+    led = Ledger.open_existing(ledger_path(repo.paths.common_dir))
+    try:
+        click.echo(sync_push(repo, remote, led))
+    finally:
+        if led is not None:
+            led.close()
     return 0

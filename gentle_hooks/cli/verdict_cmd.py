@@ -6,7 +6,6 @@ Room ``cli``: parse flags, call one service function, render its result.
 from __future__ import annotations
 
 import os
-import sys
 
 import click
 
@@ -17,7 +16,8 @@ from gentle_hooks.cli.options import (
     json_option,
     make_binding,
 )
-from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
+from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK
+from gentle_hooks.report.jsontext import model_json
 
 
 @click.group()
@@ -34,21 +34,19 @@ def add(
 ) -> int:
     """Validate a DelegationVerdict (JSON, '-' for stdin) and store it for this candidate.
 
-    Exits 0 when it is accepted for the gate, 1 when it is stored but not accepted (the
-    reasons are printed), 2 when it is not a verdict at all.
+    The verdict must name this candidate (its candidate.identity, baseTree and tree, as
+    `gentle-hook verify run` writes them). Exits 0 when it is accepted for the gate, 1 when
+    it is stored but not accepted (the reasons are printed), 2 when it is not a verdict at
+    all or names another candidate, or none.
     """
+    from gentle_hooks.bounded import read_regular, read_stdin
     from gentle_hooks.ledger.records import VerdictRecord
     from gentle_hooks.services.verdicts import add_verdict
 
     if file == "-":
-        data, source = sys.stdin.buffer.read(), "stdin"
+        data, source = read_stdin("stdin"), "stdin"
     else:
-        try:
-            with open(file, "rb") as fh:
-                data = fh.read()
-        except OSError as exc:
-            raise UsageError(f"{file}: cannot read: {exc.strerror}") from None
-        source = file
+        data, source = read_regular(file), file
     rec = add_verdict(make_binding(cwd, projection, base_ref), data, source, os.environ)
     echo_recorded(rec, as_json)
     assert isinstance(rec.record, VerdictRecord)
@@ -72,7 +70,7 @@ def list_(cwd: str | None, projection: str | None, base_ref: str | None, as_json
             identity=bound.candidate.identity,
             records=tuple(record_out(v) for v in verdicts),
         )
-        click.echo(env.model_dump_json(by_alias=True, indent=2))
+        click.echo(model_json(env, by_alias=True, indent=2))
         return EXIT_OK
     if not verdicts:
         click.echo(f"no verdicts for {short_identity(bound.candidate.identity)}")

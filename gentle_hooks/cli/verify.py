@@ -16,6 +16,7 @@ import click
 
 from gentle_hooks.cli.options import binding_options, json_option, make_binding
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK
+from gentle_hooks.report.jsontext import model_json
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -101,7 +102,7 @@ def prepare(
     extra = ExtraChecks(criteria=checks, negatives=negatives, suite=suite)
     done = prepare_room(make_binding(cwd, projection, base_ref), brief, extra, os.environ)
     if as_json:
-        click.echo(prepare_envelope(done, brief_file).model_dump_json(by_alias=True, indent=2))
+        click.echo(model_json(prepare_envelope(done, brief_file), by_alias=True, indent=2))
     else:
         click.echo(render_prepared(done, brief_file))
     return EXIT_OK
@@ -118,7 +119,9 @@ def prepare(
 @click.option(
     "--caller", metavar="TEXT", help="Who asks for the verification (default: git's ident)."
 )
-@click.option("--keep", is_flag=True, help="Keep the tree of a room this run makes.")
+@click.option(
+    "--keep", is_flag=True, help="Keep the room this run makes, with its logs (default: removed)."
+)
 @json_option
 def run(
     cwd: str | None,
@@ -141,8 +144,10 @@ def run(
     .agents/skills/platform/artifacts/verify-delegation/ (config verification.artifact_dir),
     binding the candidate and brief and naming the caller. pass only when every criterion
     passed, negative tests ran where the artifact mutates, and the full suite ran; blocked
-    when a tool or the suite is missing. Prints a bounded summary and the artifactRef; the
-    checks' output is in the room's logs. Exit 0 on pass, 1 on fail or blocked.
+    when a tool or the suite is missing. Prints a bounded summary and the artifactRef. A room
+    this run makes is removed when it ends (also on failure, SIGTERM or SIGHUP; one a killed
+    run left is removed by the next run), its logs with it unless --keep; a --room stays.
+    Exit 0 on pass, 1 on fail or blocked.
     """
     from gentle_hooks.report.verify_report import render_verified, run_envelope
     from gentle_hooks.services.verify import ExtraChecks
@@ -162,7 +167,7 @@ def run(
         keep=keep,
     )
     if as_json:
-        click.echo(run_envelope(done).model_dump_json(by_alias=True, indent=2))
+        click.echo(model_json(run_envelope(done), by_alias=True, indent=2))
     else:
         click.echo(render_verified(done))
     return EXIT_OK if done.verdict.status == "pass" else EXIT_BLOCKED

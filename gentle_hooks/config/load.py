@@ -17,6 +17,7 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 
+from gentle_hooks.bounded import MAX_NESTING, InputFileError, nesting_depth, read_regular
 from gentle_hooks.config.keys import CHOICES, ENV_KEYS, GIT_KEYS
 from gentle_hooks.config.settings import (
     DEFAULT_ARTIFACT_DIR,
@@ -72,14 +73,7 @@ def read_file_config(
         return None, None
 
     def from_disk(name: str) -> bytes | None:
-        path = os.path.join(root, name)
-        if not os.path.isfile(path):
-            return None
-        try:
-            with open(path, "rb") as fh:
-                return fh.read()
-        except OSError as exc:
-            raise ConfigError(f"{path}: cannot read config: {exc.strerror}") from None
+        return read_config_file(os.path.join(root, name))
 
     reader = read or from_disk
     found: list[tuple[str, Mapping[str, object]]] = []
@@ -118,28 +112,47 @@ def _parse_toml(raw: bytes, path: str) -> dict[str, object]:
     else:  # pragma: no cover
         import tomli as tomllib
     try:
-        parsed: dict[str, object] = tomllib.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(
+            f"{path}: cannot read config: not UTF-8 ({exc.reason} at byte {exc.start})"
+        ) from None
+    # tomllib recurses once per level: a bound first, so no nesting exhausts the stack
+    if nesting_depth(text) > MAX_NESTING:
+        raise ConfigError(f"{path}: cannot read config: nested deeper than {MAX_NESTING} levels")
+    try:
+        parsed: dict[str, object] = tomllib.loads(text)
         return parsed
-    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+    except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: cannot read config: {exc}") from None
 
 
+def read_config_file(path: str) -> bytes | None:
+    """The bytes of a config file, or None when there is none (nothing at ``path``).
+
+    Read as :func:`gentle_hooks.bounded.read_regular` reads: a FIFO, a device or a
+    directory in its place, or a file over the size cap, is refused, never waited on.
+
+    Raises:
+        ConfigError: something is at ``path`` that cannot be read as a config file.
+    """
+    if not os.path.lexists(path):
+        return None
+    try:
+        return read_regular(path, "cannot read config")
+    except InputFileError as exc:
+        raise ConfigError(exc.message) from None
+
+
 def _load_toml(path: str) -> dict[str, object]:
-    """Parse one TOML file; ``tomllib`` is imported here, only when there is a file.
+    """Parse one TOML file (an empty table when there is none); ``tomllib`` is imported
+    only when there is a file.
 
     Raises:
         ConfigError: unreadable or invalid TOML.
     """
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover
-        import tomli as tomllib
-    try:
-        with open(path, "rb") as fh:
-            parsed: dict[str, object] = tomllib.load(fh)
-            return parsed
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read config: {exc}") from None
+    raw = read_config_file(path)
+    return {} if raw is None else _parse_toml(raw, path)
 
 
 def parse_git_config_z(data: bytes) -> dict[str, str]:
@@ -162,7 +175,7 @@ def _coerce(name: str, value: str, where: str) -> object:
         if value not in CHOICES[name]:
             raise ConfigError(f"{where}: {value!r} is not one of {', '.join(CHOICES[name])}")
         return value
-    if name == "honour_overrides":
+    if name in ("honour_overrides", "require_signed"):
         if value.lower() in ("true", "yes", "on", "1"):
             return True
         if value.lower() in ("false", "no", "off", "0"):
@@ -205,6 +218,8 @@ def compile_settings(
     for var, name in ENV_KEYS.items():
         if env.get(var):
             settings = replace(settings, **{name: _coerce(name, env[var], var)})
+    if "gentle.allowedsigners" in git_values:  # a file on this machine, not in the tree
+        settings = replace(settings, allowed_signers_in_tree=False)
     return LoadedConfig(settings, env.get("GENTLE_RDD") or None, git_values.get("gentle.rdd"))
 
 
@@ -225,6 +240,9 @@ def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:
         mode=raw.mode or "enforce",
         applies_to=raw.gate.applies_to or "delegated",
         honour_overrides=bool(raw.gate.honour_overrides),
+        require_signed=bool(raw.gate.require_signed),
+        allowed_signers=raw.gate.allowed_signers,
+        allowed_signers_in_tree=raw.gate.allowed_signers is not None,
         native_provider=raw.native.provider or "builtin",
         native_timeout=raw.native.timeout or 30.0,
         stakes=raw.stakes or "ordinary",
@@ -273,7 +291,7 @@ def raw_gate_value(root: str, key: str) -> tuple[str | None, str]:
     """
     for name, table_path in ((CONFIG_FILE, ()), (PYPROJECT, ("tool", "gentle-hooks"))):
         path = os.path.join(root, name)
-        if not os.path.isfile(path):
+        if not os.path.lexists(path):
             continue
         data: object = _load_toml(path)
         for part in (*table_path, "gate"):

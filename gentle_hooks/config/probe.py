@@ -51,10 +51,14 @@ def applies_to_all(
 
 def _mentions_us(root: str) -> bool:
     """Whether a config file at ``root`` may hold our table (cheap: no TOML parse)."""
-    if os.path.exists(os.path.join(root, ".gentle-hooks.toml")):
+    if os.path.lexists(os.path.join(root, ".gentle-hooks.toml")):
         return True
-    try:
-        with open(os.path.join(root, "pyproject.toml"), "rb") as fh:
-            return b"gentle-hooks" in fh.read()
-    except OSError:
+    from gentle_hooks.bounded import InputFileError, read_regular
+
+    path = os.path.join(root, "pyproject.toml")
+    if not os.path.lexists(path):
         return False
+    try:
+        return b"gentle-hooks" in read_regular(path)
+    except InputFileError:
+        return True  # unreadable or not a file: the full read says why, in one line

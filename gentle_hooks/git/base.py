@@ -51,7 +51,9 @@ class Bases(Objects, Index):
         from ``M``) is left to :meth:`merge_base` to ask git, as before.
         """
         proc = self.run(["merge-base", "--all", base, tip], ok=(0, 1))
-        bests = proc.stdout.decode().split() if proc.returncode == 0 else []
+        bests = (
+            proc.stdout.decode("utf-8", "surrogateescape").split() if proc.returncode == 0 else []
+        )
         if len(bests) != 1:
             return
         best = bests[0]

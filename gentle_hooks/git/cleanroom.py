@@ -5,9 +5,14 @@ repository in another directory, and reads back which tree that directory holds:
 
 * :meth:`CleanRooms.export_tree` — ``git init`` a new repository, copy in only the objects
   of that one tree (``rev-list --objects`` piped through ``pack-objects`` and
-  ``index-pack``), check it out and commit it once. Nothing else of this repository goes
+  ``index-pack``), write its files byte for byte (no end-of-line conversion or filter)
+  and commit it once. Nothing else of this repository goes
   along: no refs, notes, hooks, config, reflogs, other objects, and not the gentle-hooks
   ledger under the common git dir; no alternates point back here.
+* :meth:`CleanRooms.room_changes` — the paths of a tree whose files in a room no longer
+  hold what the tree does, hashed from the files themselves, so nothing a check did to the
+  room's index, HEAD or config (``update-index --assume-unchanged``, ``--skip-worktree``)
+  hides an edit;
 * :meth:`CleanRooms.room_tree` — the tree ``git add -A`` would stage in such a directory,
   computed in a private copy of its index, so a room whose files were edited is told apart
   from one that still holds the candidate exactly; :meth:`CleanRooms.room_state` names the
@@ -90,12 +95,12 @@ class CleanRooms(RepositoryCore):
             ids = self.run(["rev-list", "--objects", "--no-object-names", tree]).stdout
             pack = self.run(["pack-objects", "--stdout", "-q"], input=ids).stdout
             _room_git(dest, ["index-pack", "--stdin"], input=pack)
-        _room_git(dest, ["read-tree", tree])
-        _room_git(dest, ["checkout-index", "--all", "--force"])
+        _room_git(dest, ["read-tree", tree])  # refuses paths git would never check out
+        self._write_files(tree, dest)
         _room_git(dest, ["update-index", "-q", "--refresh"])
         commit = (
             _room_git(dest, ["commit-tree", tree, "-m", message], env=ROOM_IDENTITY)
-            .decode()
+            .decode("utf-8", "surrogateescape")
             .strip()
         )
         _room_git(dest, ["update-ref", ROOM_BRANCH, commit])
@@ -115,7 +120,8 @@ class CleanRooms(RepositoryCore):
             raise GitError(f"{dest}: not a clean room (no .git/index)")
         import tempfile  # off the gates: only a clean room needs a scratch index
 
-        fd, tmp = tempfile.mkstemp(prefix="gentle-room-index-")
+        # in the room's git dir: removed with the room, whatever stops this process
+        fd, tmp = tempfile.mkstemp(prefix="gentle-room-index-", dir=os.path.dirname(index))
         os.close(fd)
         try:
             import shutil  # off the gates: only a clean room copies an index
@@ -123,11 +129,98 @@ class CleanRooms(RepositoryCore):
             shutil.copy2(index, tmp)
             env = {"GIT_INDEX_FILE": tmp}
             _room_git(dest, ["add", "-A", "--", ":/"], env=env)
-            return _room_git(dest, ["write-tree"], env=env).decode().strip()
+            return (
+                _room_git(dest, ["write-tree"], env=env).decode("utf-8", "surrogateescape").strip()
+            )
         finally:
             for path in (tmp, tmp + ".lock"):
                 if os.path.exists(path):
                     os.unlink(path)
+
+    def _entries(self, tree: str) -> list[tuple[str, str, str, str]]:
+        """(mode, type, object id, path) of every entry of ``tree``, recursively."""
+        out = self.run(["ls-tree", "-r", "-z", "--full-tree", tree]).stdout
+        entries = []
+        for rec in out.split(b"\0"):
+            if rec:
+                meta, _, raw_path = rec.partition(b"\t")
+                mode, kind, oid = meta.decode().split()
+                entries.append((mode, kind, oid, raw_path.decode("utf-8", "surrogateescape")))
+        return entries
+
+    def _write_files(self, tree: str, dest: str) -> None:
+        """Write ``tree``'s files into ``dest`` byte for byte: no end-of-line conversion,
+        no filter, whatever the tree's ``.gitattributes`` say, so every file holds exactly
+        its blob (:meth:`room_changes` compares them with the blobs); executables are
+        mode 755, symbolic links links, submodules empty directories."""
+        entries = self._entries(tree)
+        oids = sorted({oid for _, kind, oid, _ in entries if kind == "blob"})
+        data = self.run(["cat-file", "--batch"], input="".join(f"{o}\n" for o in oids).encode())
+        blobs: dict[str, bytes] = {}
+        pos = 0
+        for oid in oids:
+            end = data.stdout.index(b"\n", pos)
+            size = int(data.stdout[pos:end].split(b" ")[2])
+            blobs[oid] = data.stdout[end + 1 : end + 1 + size]
+            pos = end + 2 + size
+        for mode, kind, oid, path in entries:
+            full = os.path.join(dest, path)
+            if kind != "blob":
+                os.makedirs(full, exist_ok=True)
+                continue
+            os.makedirs(os.path.dirname(full), exist_ok=True)
+            if mode == "120000":
+                os.symlink(os.fsdecode(blobs[oid]), full)
+                continue
+            with open(full, "wb") as fh:
+                fh.write(blobs[oid])
+            os.chmod(full, 0o755 if mode == "100755" else 0o644)
+
+    def room_changes(self, dest: str, tree: str) -> tuple[str, ...]:
+        """The paths of ``tree`` whose file in the room ``dest`` no longer holds what the
+        tree does: content, kind (file, executable, symlink) or presence.
+
+        Read from this repository (``ls-tree`` of ``tree``) and the room's files, hashed
+        here as git hashes a blob; never from the room's index, HEAD, config or attributes,
+        which anything run in the room may have changed: an ``update-index
+        --assume-unchanged`` or ``--skip-worktree``, an ``fsmonitor`` hook, a clean filter,
+        a commit of the edit or a moved HEAD hide nothing. Files the tree does not hold
+        (caches, outputs) are not changes; submodules are not read.
+
+        Returns:
+            The changed paths in tree order, empty when the room holds ``tree``'s files.
+
+        Raises:
+            GitError: git failed reading ``tree``.
+        """
+        import hashlib
+        import stat
+
+        algo = self.paths.object_format
+        changed: list[str] = []
+        for mode, kind, oid, path in self._entries(tree):
+            if kind != "blob":
+                continue
+            full = os.path.join(dest, path)
+            try:
+                st = os.lstat(full)
+                if mode == "120000":
+                    data = os.fsencode(os.readlink(full)) if stat.S_ISLNK(st.st_mode) else None
+                elif stat.S_ISREG(st.st_mode) and (mode == "100755") == bool(st.st_mode & 0o100):
+                    with open(full, "rb") as fh:
+                        data = fh.read()
+                else:
+                    data = None
+            except OSError:
+                data = None
+            if data is None:
+                changed.append(path)
+                continue
+            blob = hashlib.new(algo, b"blob %d\0" % len(data))
+            blob.update(data)
+            if blob.hexdigest() != oid:
+                changed.append(path)
+        return tuple(changed)
 
     def room_state(self, dest: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
         """What the room ``dest`` holds against its one commit.
@@ -139,7 +232,9 @@ class CleanRooms(RepositoryCore):
         Raises:
             GitError: ``dest`` is not a room, or git failed.
         """
-        tree = _room_git(dest, ["rev-parse", "HEAD^{tree}"]).decode().strip()
+        tree = (
+            _room_git(dest, ["rev-parse", "HEAD^{tree}"]).decode("utf-8", "surrogateescape").strip()
+        )
         out = _room_git(
             dest, ["status", "--porcelain=v1", "-z", "--untracked-files=all", "--ignored"]
         )

@@ -165,7 +165,7 @@ class RepositoryCore:
         """Every value of a multi-valued key (``git config --get-all``), in order; empty
         when unset."""
         proc = self.run(["config", "--get-all", key], ok=(0, 1))
-        return proc.stdout.decode().splitlines()
+        return proc.stdout.decode("utf-8", "surrogateescape").splitlines()
 
     def config_set(self, key: str, value: str) -> None:
         """``git config key value`` in the repository's own config (replaces one value).

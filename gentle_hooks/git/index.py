@@ -8,10 +8,14 @@ Room ``git``.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from gentle_hooks.bounded import sweep
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.core import RepositoryCore
+
+#: The name of a hook's private index copy, up to its owner's process id.
+INDEX_PREFIX = "gentle-hooks-index-"
 
 
 class Index(RepositoryCore):
@@ -28,16 +32,19 @@ class Index(RepositoryCore):
             return "own"
         return "all" if used == own + ".lock" else "partial"
 
-    def _with_index_copy(self, args_list: Sequence[Sequence[str]]) -> str:
+    def _with_index_copy(self, args_list: Sequence[Sequence[str]], *, unhide: bool = False) -> str:
         """Run git commands against a private copy of the effective index; return the
         stdout of the last one. The user's index is never written.
 
         The copy keeps the original's mtime: git's racy-clean check compares entries with
         it (a same-size edit in the same second would otherwise be invisible). It lives in
         the git dir, as git's own temporary indexes do, else in the temporary directory.
+        ``unhide``: first clear the copy's flags that hide edits (:meth:`_unhide`).
         """
         tmp = _private_copy(self.paths.index_file, self.paths.git_dir)
         try:
+            if unhide:
+                self._unhide({"GIT_INDEX_FILE": tmp})
             out = ""
             for args in args_list:
                 out = self.out(args, env={"GIT_INDEX_FILE": tmp})
@@ -46,6 +53,29 @@ class Index(RepositoryCore):
             for path in (tmp, tmp + ".lock"):
                 if os.path.exists(path):
                     os.unlink(path)
+
+    def _unhide(self, env: Mapping[str, str]) -> None:
+        """Clear, in the index ``env`` names (a private copy), the flags that make git skip a
+        file of the work tree: ``assume-unchanged`` on every entry, ``skip-worktree`` on
+        entries whose file is there (a sparse checkout's absent files keep it: they are not
+        deleted). Then ``add -A`` stages what the files hold, as the work tree is."""
+        listed = self.run(["ls-files", "-v", "-z"], env=env).stdout
+        assumed: list[bytes] = []
+        skipped: list[bytes] = []
+        root = self.paths.toplevel or ""
+        for rec in listed.split(b"\0"):
+            tag, path = rec[:1], rec[2:]
+            if not path:
+                continue
+            if tag.islower():
+                assumed.append(path)
+            if tag in (b"S", b"s") and os.path.lexists(os.path.join(os.fsencode(root), path)):
+                skipped.append(path)
+        # one flag per update-index: given both, git applies only the last
+        for flag, paths in (("--no-assume-unchanged", assumed), ("--no-skip-worktree", skipped)):
+            if paths:
+                stdin = b"".join(p + b"\0" for p in paths)
+                self.run(["update-index", flag, "-z", "--stdin"], input=stdin, env=env)
 
     def staged_tree(self) -> str:
         """The index git hands us (``GIT_INDEX_FILE`` in a hook) written as a tree.
@@ -63,9 +93,12 @@ class Index(RepositoryCore):
     def snapshot_tree(self) -> str:
         """The working state as ``git add -A`` would stage it, as a tree.
 
-        Tracked and untracked non-ignored files, built in a temporary index.
+        Tracked and untracked non-ignored files, built in a temporary index. An edit the
+        index was told to ignore (``update-index --assume-unchanged`` or
+        ``--skip-worktree`` on a file that is there) is in the snapshot: the flags are
+        cleared in the copy first, so the candidate is what the work tree holds.
         """
-        return self._with_index_copy([["add", "-A", "--", ":/"], ["write-tree"]])
+        return self._with_index_copy([["add", "-A", "--", ":/"], ["write-tree"]], unhide=True)
 
     def has_dirty_tracked(self) -> bool:
         """True when tracked files differ from HEAD (staged or not); untracked ignored."""
@@ -93,6 +126,8 @@ def _private_copy(src: str, directory: str) -> str:
     Raises:
         OSError: neither directory takes a file, or ``src`` cannot be read.
     """
+    # A hook killed before it removed its copy left one here; the next one removes it.
+    sweep(directory, INDEX_PREFIX)
     try:
         fd, path = _exclusive_file(directory)
     except OSError:
@@ -127,9 +162,10 @@ def _private_copy(src: str, directory: str) -> str:
 
 def _exclusive_file(directory: str) -> tuple[int, str]:
     for _ in range(16):
-        path = os.path.join(directory, f"gentle-hooks-index-{os.getpid()}-{os.urandom(6).hex()}")
+        path = os.path.join(directory, f"{INDEX_PREFIX}{os.getpid()}-{os.urandom(6).hex()}")
         try:
-            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), path
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+            return os.open(path, flags, 0o600), path
         except FileExistsError:
             continue
     raise FileExistsError(directory)

@@ -14,6 +14,10 @@ from gentle_hooks.errors import GitError
 from gentle_hooks.git.objects import Objects
 
 
+class RefRaced(GitError):
+    """A compare-and-swap of a ref lost: another writer moved it first (retry)."""
+
+
 class Notes(Objects):
     """Notes reads and writes of a repository."""
 
@@ -72,14 +76,17 @@ class Notes(Objects):
             The new notes commit id, or None when nothing changed.
 
         Raises:
-            GitError: git failed, or the ref moved under us (retry).
+            RefRaced: the ref moved under us, or another writer holds its lock (retry).
+            GitError: git failed.
         """
         import tempfile
 
         if not notes:
             return None
         proc = self.run(["rev-parse", "--verify", "-q", ref], ok=(0, 1, 128))
-        old = proc.stdout.decode().strip() if proc.returncode == 0 else None
+        old = (
+            proc.stdout.decode("utf-8", "surrogateescape").strip() if proc.returncode == 0 else None
+        )
         existing = self.notes_map(old) if old else {}
         with tempfile.TemporaryDirectory(prefix="gentle-hooks-notes-") as tmp:
             paths = []
@@ -109,7 +116,10 @@ class Notes(Objects):
             return None
         commit_args = ["commit-tree", tree, "-m", message] + (["-p", old] if old else [])
         new = self.out(commit_args)
-        self.run(["update-ref", "-m", message, ref, new, old or ""])
+        moved = self.run(["update-ref", "-m", message, ref, new, old or ""], ok=(0, 1, 128))
+        if moved.returncode != 0:
+            err = moved.stderr.decode("utf-8", "replace").strip().splitlines()
+            raise RefRaced(f"{ref} moved while writing notes: {err[-1] if err else 'locked'}")
         return new
 
     def merge_notes(self, ref: str, other: str) -> None:

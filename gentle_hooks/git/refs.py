@@ -26,7 +26,11 @@ class Refs(RepositoryCore):
     def head(self) -> str | None:
         """The commit HEAD points at, or None when HEAD is unborn."""
         proc = self.run(["rev-parse", "--verify", "-q", "HEAD^{commit}"], ok=(0, 1, 128))
-        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+        return (
+            proc.stdout.decode("utf-8", "surrogateescape").strip() or None
+            if proc.returncode == 0
+            else None
+        )
 
     def resolve_commit(self, ref: str, what: str = "ref") -> str:
         """Resolve one ref or commit id to a full commit id.
@@ -41,10 +45,10 @@ class Refs(RepositoryCore):
             ["rev-parse", "--verify", "-q", "--end-of-options", ref + "^{commit}"], ok=(0, 1, 128)
         )
         if proc.returncode == 0:
-            return proc.stdout.decode().strip()
+            return proc.stdout.decode("utf-8", "surrogateescape").strip()
         kind = self.run(["cat-file", "-t", "--end-of-options", ref], ok=(0, 1, 128))
         if kind.returncode == 0:
-            typ = kind.stdout.decode().strip()
+            typ = kind.stdout.decode("utf-8", "surrogateescape").strip()
             raise GitError(
                 f"{what} {ref!r} names a {typ}, not a commit; pass a branch, tag or commit id"
             )
@@ -55,7 +59,11 @@ class Refs(RepositoryCore):
         proc = self.run(
             ["rev-parse", "--verify", "-q", "--end-of-options", ref + "^{commit}"], ok=(0, 1, 128)
         )
-        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+        return (
+            proc.stdout.decode("utf-8", "surrogateescape").strip() or None
+            if proc.returncode == 0
+            else None
+        )
 
     def merge_base(self, a: str, b: str) -> str | None:
         """The best common ancestor of two commits, or None when they share no history."""
@@ -65,7 +73,11 @@ class Refs(RepositoryCore):
         if a == b and a in self._trees:
             return a  # a commit known to exist (its tree was read) is its own merge-base
         proc = self.run(["merge-base", a, b], ok=(0, 1))
-        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+        return (
+            proc.stdout.decode("utf-8", "surrogateescape").strip() or None
+            if proc.returncode == 0
+            else None
+        )
 
     def tree_of(self, commit: str) -> str:
         """The tree id of a commit."""
@@ -79,11 +91,30 @@ class Refs(RepositoryCore):
         proc = self.run(
             ["rev-parse", "--verify", "-q", "--end-of-options", oid + "^{commit}"], ok=(0, 1, 128)
         )
-        return proc.stdout.decode().strip() or None if proc.returncode == 0 else None
+        return (
+            proc.stdout.decode("utf-8", "surrogateescape").strip() or None
+            if proc.returncode == 0
+            else None
+        )
 
     def has_object(self, oid: str) -> bool:
         """True when the object exists locally (a remote id we may never have fetched)."""
         return self.run(["cat-file", "-e", oid], ok=(0, 1, 128)).returncode == 0
+
+    def existing_commits(self, ids: Sequence[str]) -> set[str]:
+        """The ids among ``ids`` that are commits in this clone (one process)."""
+        if not ids:
+            return set()
+        proc = self.run(
+            ["cat-file", "--batch-check=%(objectname) %(objecttype)"],
+            input="".join(f"{i}\n" for i in ids).encode(),
+        )
+        out = set()
+        for line in proc.stdout.decode("ascii", "replace").splitlines():
+            oid, _, kind = line.partition(" ")
+            if kind == "commit":
+                out.add(oid)
+        return out
 
     def rev_parse_many(self, exprs: Sequence[str]) -> list[str] | None:
         """Resolve several revision expressions in one process; None if any fails.
@@ -96,7 +127,11 @@ class Refs(RepositoryCore):
         proc = self.run(["rev-parse", "--end-of-options", *exprs], ok=(0, 128))
         # Older git (2.39) echoes --end-of-options here instead of consuming it; no
         # expression can print it (check_ref_name refuses names starting with "-").
-        lines = [x for x in proc.stdout.decode().split() if x != "--end-of-options"]
+        lines = [
+            x
+            for x in proc.stdout.decode("utf-8", "surrogateescape").split()
+            if x != "--end-of-options"
+        ]
         if proc.returncode != 0 or len(lines) != len(exprs):
             return None
         for expr, value in zip(exprs, lines, strict=True):
@@ -205,7 +240,7 @@ class AncestorTrees:
             )
         assert self._proc.stdout is not None
         for raw in self._proc.stdout:
-            t = raw.decode().strip()
+            t = raw.decode("utf-8", "surrogateescape").strip()
             self._seen.add(t)
             if t == tree:
                 return True

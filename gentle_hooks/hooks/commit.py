@@ -29,7 +29,7 @@ from gentle_hooks.services.attribution import (
     delivery_changes,
     expire_pending,
     expiry_lines,
-    facts_for,
+    facts_and_expired,
 )
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
@@ -74,14 +74,13 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     repo, config = open_gate(env)
     cand = repo.candidate(Projection.STAGED, config_ref=config.settings.base_ref)
     # the writer content this commit adds (to HEAD's parent when it replaces HEAD)
-    facts = facts_for(repo, cand, amend=bool(amend_flag()))
+    facts, expired = facts_and_expired(repo, cand, amend=bool(amend_flag()))
     why = f"{runtime.agent} ({runtime.detail})" if runtime else None
     result = evaluate(repo, config, cand, facts, delegated_by=why, binding=STAGED)
     if not facts.delegated:  # a writer wrote here once; is that work still anywhere?
-        for line in expiry_lines(
-            expire_pending(repo, [c.path for c in delivery_changes(repo, cand)])
-        ):
-            say(line)
+        expired += expire_pending(repo, [c.path for c in delivery_changes(repo, cand)])
+    for line in expiry_lines(expired):
+        say(line)
     note = ""
     if result.decision.applies and result.decision.shortfalls:
         # Which flag binds outside the hook costs a scan of the work tree (``add -A`` in a

@@ -126,4 +126,6 @@ def print_decision(obj: Mapping[str, object]) -> None:
     import json
     import sys
 
-    print(json.dumps(obj, ensure_ascii=False, separators=(",", ":")), file=sys.stderr)
+    from gentle_hooks.report.jsontext import json_text
+
+    print(json_text(json.dumps(obj, ensure_ascii=False, separators=(",", ":"))), file=sys.stderr)

@@ -6,6 +6,12 @@ commit's, the push's is the worst ref's (:mod:`gentle_hooks.hooks.outcome`). The
 of a push are judged as a batch: one ``rev-parse`` for every candidate, one merge-base for
 the push, the built-in classifier's diffs fetched ahead, and the remaining git processes
 of several commits overlapped on threads.
+
+The notes ref itself is never judged as code: its commits are records. When the remote
+carries the notes (``install --share``) and the push does not already send them (an
+explicit refspec such as ``git push -u origin topic`` replaces the configured ones), a
+push the gate lets through shares them first (:func:`share_notes`), so the server and CI
+see the records with no extra command.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
 from gentle_hooks.config.load import LoadedConfig
+from gentle_hooks.errors import EXIT_OK
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
@@ -24,6 +31,7 @@ from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.native.builtin import prefetch_builtin
 from gentle_hooks.native.provider import BUILTIN
+from gentle_hooks.notes.codec import NOTES_REF
 from gentle_hooks.policy.delegation import runtime_evidence
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import evaluate
@@ -111,6 +119,9 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
     judged: list[Judged] = []
     for update in updates:
         where = update.remote_ref
+        if where == NOTES_REF:
+            say(f"{where}: the gentle-hooks records themselves, not code")
+            continue
         if update.is_deletion:
             say(f"{where}: deletion, nothing to assess")
             continue
@@ -136,8 +147,9 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             repo.candidate(Projection.COMMITTED, commit=info.id, config_ref=base_ref)
             for info, _ in delegated
         ]
+        pairs = [(c.base.tree, c.tree) for c in cands]
         prefetched = config.settings.native_provider == BUILTIN and prefetch_builtin(
-            repo, [(c.base.tree, c.tree) for c in cands], config.settings.risk
+            repo, pairs, config.settings.risk, _previous(infos, delegated, pairs)
         )  # a few git processes for the push instead of a few per commit
         facts = commits_facts(path, repo, cands, [work.get(i.id, NOTHING) for i, _ in delegated])
         items: list[Item] = list(zip(delegated, cands, facts, strict=True))
@@ -146,7 +158,56 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             judged.extend(judge(item) for item in items)
         else:
             judged.extend(in_order(judge, items))
-    return conclude(call, env, repo, config, judged)
+    code = conclude(call, env, repo, config, judged)
+    if code == EXIT_OK and remote:
+        share_notes(repo, remote, updates, path)
+    return code
+
+
+def share_notes(repo: Repository, remote: str, updates: Sequence[PushUpdate], path: str) -> None:
+    """Send the notes along with a push that does not carry them itself, when the remote
+    is set up to share them: the notes of recorded commits that lack one are written, the
+    remote's notes merged in, and ``refs/notes/gentle-hooks`` pushed (without hooks) before
+    git sends the branches, so the server judges them with their records.
+
+    A failure is reported with the command to run, never turned into a block: the local
+    gate has already decided, and the server judges what arrives.
+    """
+    from gentle_hooks.errors import GentleError
+    from gentle_hooks.ledger.store import Ledger
+    from gentle_hooks.notes.sync import is_sharing, sync_push
+
+    if any(u.remote_ref == NOTES_REF for u in updates) or all(u.is_deletion for u in updates):
+        return
+    if not _is_remote(repo, remote) or not is_sharing(repo, remote):
+        return
+    try:
+        led = Ledger.open_existing(path)
+        try:
+            say(sync_push(repo, remote, led))
+        finally:
+            if led is not None:
+                led.close()
+    except GentleError as exc:
+        say(f"the notes were not shared ({exc.message}); run: gentle-hook sync push {remote}")
+
+
+def _previous(
+    infos: Sequence[CommitInfo],
+    delegated: Sequence[tuple[CommitInfo, str]],
+    pairs: Sequence[tuple[str, str]],
+) -> list[str | None]:
+    """For each delegated commit's pair, the tree of the pair it follows: its parent's,
+    when the parent is pushed too and its pair has the same base, or when the parent's
+    tree is the base (:func:`~gentle_hooks.native.builtin.prefetch_builtin`)."""
+    trees = {i.id: i.tree for i in infos}
+    wanted = set(pairs)
+    out: list[str | None] = []
+    for (info, _), (base, _) in zip(delegated, pairs, strict=True):
+        parent = trees.get(info.parents[0]) if info.parents else None
+        follows = parent is not None and (parent == base or (base, parent) in wanted)
+        out.append(parent if follows else None)
+    return out
 
 
 def _judge_commit(

@@ -15,11 +15,18 @@ from collections.abc import Sequence
 
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.hooks.outcome import say
 from gentle_hooks.ledger.facts import LedgerFacts, facts_from
 from gentle_hooks.ledger.records import CommitRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.delegation import Evidence, message_evidence
-from gentle_hooks.services.attribution import NOTHING, Carried, carried_by_commits
+from gentle_hooks.services.attribution import (
+    NOTHING,
+    Carried,
+    carried_by_commits,
+    expire_shaped,
+    expiry_lines,
+)
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import replace
 
@@ -49,7 +56,7 @@ def commit_evidence(
             else ""
         )
         return f"commit record from a writer{stale}"
-    ev = message_evidence(info.message, info.author, info.committer)
+    ev = message_evidence(info.message, info.author_ident, info.committer_ident)
     if ev is not None:
         return f"{ev.agent} ({ev.detail})"
     if runtime is not None:
@@ -72,6 +79,11 @@ def pushed_work(
         return {}, {}
     with led:
         work = carried_by_commits(repo, led, infos)
+        expired = expire_shaped(repo, path, work.values())
+        if expired:
+            work = carried_by_commits(repo, led, infos)
+        for line in expiry_lines(expired):
+            say(line)
         records: dict[str, list[CommitRecord]] = {}
         for rec in led.commit_records([i.id for i in infos]):
             records.setdefault(rec.commit_id, []).append(rec)

@@ -72,7 +72,7 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
     from gentle_hooks.git.message import add_trailers
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.store import Ledger
-    from gentle_hooks.services.attribution import carried
+    from gentle_hooks.services.attribution import carried, expire_shaped, expiry_lines
 
     repo = Repository.open()
     head = repo.head()
@@ -86,7 +86,13 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
     if led is None:
         return EXIT_OK
     with led:
-        work = carried(repo, led, repo.tree_delta(base, repo.staged_tree()))
+        changes = repo.tree_delta(base, repo.staged_tree())
+        work = carried(repo, led, changes)
+        expired = expire_shaped(repo, path, [work])
+        if expired:
+            work = carried(repo, led, changes)
+    for line in expiry_lines(expired):
+        print(f"gentle-hooks: {line}", file=sys.stderr)
     if work.delegated:
         add_trailers(call.args[0], [f"Gentle-Writer: {w}" for w in work.writers()], env)
     return EXIT_OK
@@ -131,7 +137,11 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.sync import write_commit_notes
-    from gentle_hooks.services.attribution import carried_by_commits
+    from gentle_hooks.services.attribution import (
+        carried_by_commits,
+        expire_shaped,
+        expiry_lines,
+    )
 
     repo = Repository.open()
     head = repo.head()
@@ -141,6 +151,11 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
     assert where.root is not None
     with Ledger.open(path) as led:
         work = carried_by_commits(repo, led, infos)[head]
+        expired = expire_shaped(repo, path, [work])
+        if expired:
+            work = carried_by_commits(repo, led, infos)[head]
+        for line in expiry_lines(expired):
+            print(f"gentle-hooks: {line}", file=sys.stderr)
         if not work.delegated and not led.unlinked_escalations(where.root):
             return EXIT_OK
         rec = record_commit(repo, led, infos[0], work, "post-commit", env)

@@ -4,7 +4,9 @@ carries an unverified delegated commit, judged from notes and trailers alone
 
 Room ``hooks``. Works inside git's quarantine: the child git processes inherit the
 quarantine object directories, and notes pushed in the same push are read from their
-incoming commit.
+incoming commit. An update of ``refs/notes/gentle-hooks`` itself is checked first
+(:func:`gentle_hooks.notes.guard.check_notes_update`: no deletion, no rewind, every added
+line schema-checked); a refused one rejects the whole push, naming why.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from gentle_hooks.hooks.judgement import judge_commits, verdict_lines
 from gentle_hooks.hooks.outcome import say
 from gentle_hooks.hooks.pushspec import is_zero
 from gentle_hooks.notes.codec import NOTES_REF
+from gentle_hooks.notes.guard import check_notes_update
 
 
 def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
@@ -29,7 +32,8 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
         call: ``stdin`` holds git's ``<old> <new> <ref>`` lines; env: the environment.
 
     Returns:
-        0 accepted, 1 rejected (any ref carrying an unverified delegated commit).
+        0 accepted, 1 rejected (any ref carrying an unverified delegated commit, or an
+        update of the notes ref that deletes, rewinds, removes or adds a refused line).
 
     Raises:
         UsageError: a malformed input line (the push is refused: fail closed).
@@ -50,8 +54,17 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
     ]
     rejected = 0
     for old, new, ref in updates:
+        if ref != NOTES_REF:
+            continue
+        problems = check_notes_update(repo, old, new)
+        for text in problems:
+            say(f"{ref}: {text}")
+        if problems:
+            rejected += 1
+            say(f"REJECTED {ref}: the notes ref only grows by lines the note schema accepts")
+    for old, new, ref in updates:
         if ref == NOTES_REF:
-            continue  # the notes themselves; any other ref is judged like a branch
+            continue  # the notes themselves were checked above
         if is_zero(new):
             say(f"{ref}: deletion, nothing to assess")
             continue

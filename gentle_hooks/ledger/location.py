@@ -1,7 +1,8 @@
 """Where gentle-hooks keeps its state (SPEC §6): ``<git-common-dir>/gentle-hooks/``.
 
 Room: ledger; a leaf (``os.path`` only), so the hook pass path can find the ledger without
-importing the store.
+importing the store. It also says how a text that is not UTF-8 is kept
+(:func:`sql_text`, :func:`from_sql_text`).
 """
 
 from __future__ import annotations
@@ -19,3 +20,29 @@ def ledger_path(common_dir: str) -> str:
         common_dir: absolute git common dir, shared by linked worktrees.
     """
     return os.path.join(common_dir, STATE_DIR, LEDGER_FILE)
+
+
+def sql_text(value: str) -> str | bytes:
+    """Text as SQLite stores it (the adapter of ``str`` parameters): text that UTF-8 cannot
+    encode (a non-UTF-8 path, its bytes kept by ``surrogateescape``) as the BLOB of those
+    bytes, any other text as it is.
+
+    The same text always gives the same BLOB, so it is found by equality like any text;
+    :func:`from_sql_text` turns it back into the same string.
+    """
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "surrogateescape" if _escaped(value) else "surrogatepass")
+    return value
+
+
+def _escaped(value: str) -> bool:
+    """Whether every lone surrogate of ``value`` is one ``surrogateescape`` made."""
+    return all(not 0xD800 <= ord(c) <= 0xDFFF or 0xDC80 <= ord(c) <= 0xDCFF for c in value)
+
+
+def from_sql_text(value: bytes) -> str:
+    """The string :func:`sql_text` stored as a BLOB."""
+    return value.decode("utf-8", "surrogateescape")

@@ -122,15 +122,20 @@ class _Queries:
     def _open(self) -> bool:
         import sqlite3
 
+        from gentle_hooks.ledger.location import sql_text
         from gentle_hooks.ledger.schema import SCHEMA_VERSION
+
+        sqlite3.register_adapter(str, sql_text)  # as the store binds a non-UTF-8 path
 
         if not os.path.isfile(self.path) or os.path.getsize(self.path) == 0:
             return False
+        if os.path.islink(self.path) or os.path.islink(os.path.dirname(self.path)):
+            return False  # the store refuses it, in one line (ledger.database.check_location)
         try:
             self.conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
             version = self.conn.execute("PRAGMA user_version").fetchone()[0]
             check = self.conn.execute("PRAGMA quick_check(1)").fetchone()[0]
-        except (sqlite3.Error, OSError):
+        except (sqlite3.Error, OSError, UnicodeError):
             return False
         return bool(version == SCHEMA_VERSION and check == "ok")
 

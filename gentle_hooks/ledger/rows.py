@@ -2,7 +2,9 @@
 
 Room: ledger (standard library and :mod:`gentle_hooks.ledger.records`). A record's fields are
 its table's columns; tuple fields are JSON lists in the table, bool fields are 0/1, ``id`` is
-the table's own.
+the table's own. Text UTF-8 cannot encode (a non-UTF-8 path) is kept exactly: in a JSON list
+as ``\\uDCxx`` escapes, in a column as the BLOB of its bytes
+(:func:`gentle_hooks.ledger.location.sql_text`).
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 
+from gentle_hooks.ledger.location import from_sql_text
 from gentle_hooks.ledger.records import (
     CommitRecord,
     DiscardRecord,
@@ -62,7 +65,7 @@ def to_row(rec: Record) -> dict[str, object]:
             continue
         value = getattr(rec, name)
         if name in _TUPLE_FIELDS and value is not None:
-            value = json.dumps(list(value), ensure_ascii=False)
+            value = _json_list(list(value))
         elif name in _BOOL_FIELDS:
             value = int(bool(value))
         row[name] = value
@@ -74,9 +77,22 @@ def from_row(cls: type[R], row: sqlite3.Row) -> R:
     decoded: dict[str, Any] = {}
     for name in fields(cls):
         value = row[name]
+        if isinstance(value, bytes):  # text stored as its bytes: not UTF-8
+            value = from_sql_text(value)
         if name in _TUPLE_FIELDS and value is not None:
             value = tuple(json.loads(value))
         elif name in _BOOL_FIELDS:
             value = bool(value)
         decoded[name] = value
     return cls(**decoded)
+
+
+def _json_list(values: list[object]) -> str:
+    """A JSON list as the table keeps it: UTF-8 text, or ASCII with ``\\u`` escapes when a
+    string holds a lone surrogate (which :func:`json.loads` gives back exactly)."""
+    text = json.dumps(values, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(values)
+    return text

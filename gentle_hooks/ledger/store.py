@@ -94,6 +94,10 @@ class Ledger(PendingWork):
             out.extend(self._select(CommitRecord, f"commit_id IN ({marks})", chunk))
         return out
 
+    def all_commit_records(self) -> list[CommitRecord]:
+        """Every commit record, oldest first (what the notes must carry)."""
+        return self._select(CommitRecord, "1 = 1")
+
     def commits_with_identity(self, identity: str) -> list[CommitRecord]:
         """Commit records whose committed candidate is ``identity``, oldest first."""
         return self._select(CommitRecord, "identity = ?", (identity,))

@@ -14,11 +14,14 @@ other than ``current-changes``/``base-diff``; a ``base_ref`` present but empty. 
 additive fields of later binaries are optional and, when present, must be well formed:
 ``candidate.consumed`` a boolean, ``review_due`` a boolean with its ``review_due_reason``,
 ``next_transition`` an object with ``operation``, ``command`` and ``arguments``
-(``{name, value[, token]}``), relayed unchanged. On top, an envelope that contradicts itself
-is refused (it could not be trusted as closure evidence): ``review_due`` must agree with its
-reason, ``already_reviewed`` comes exactly with ``candidate.consumed: true``, and
-``next_transition`` only with ``review_due: true``. Unknown fields are ignored and never
-projected (:func:`to_native`).
+(:func:`check_next_transition`), relayed unchanged. On top, an envelope that contradicts
+itself is refused (it could not be trusted as closure evidence): ``review_due`` must agree
+with its reason, ``candidate.consumed: true`` needs ``already_reviewed`` and
+``already_reviewed`` needs ``candidate.consumed`` reported (``false`` is accepted: an
+acknowledged predecessor followed by a passive delta), and ``next_transition`` comes only
+with ``review_due: true``. The rules are santiago-ramos-02/gentle-shell's
+``lib/review-risk-assessment.ts`` at 2a49a2a12e1494cc23b2a7314ced3df2f7ece082. Unknown
+fields are ignored and never projected (:func:`to_native`).
 """
 
 from __future__ import annotations
@@ -118,29 +121,53 @@ class GentleAiCandidate(_Decoded):
         return data
 
 
+#: The one operation a ``next_transition`` may name (upstream's
+#: ``REVIEW_ASSESSMENT_NEXT_TRANSITION_OPERATION``).
+NEXT_TRANSITION_OPERATION = "review.status"
+_TRANSITION_KEYS = frozenset({"operation", "command", "arguments"})
+_ARGUMENT_KEYS = frozenset({"name", "value", "token"})
+
+
 def check_next_transition(value: dict[str, JsonValue]) -> dict[str, JsonValue]:
-    """A well-formed ``next_transition``: non-empty ``operation`` and ``command`` strings and
-    ``arguments``, a list of objects with a non-empty ``name``, a string ``value`` and, when
-    present, a string ``token``. Returned unchanged (the continuation is opaque).
+    """A ``next_transition`` exactly as upstream's host decoder accepts it
+    (``decodeNextTransition``): an object with only ``operation``, ``command`` and
+    ``arguments``; ``operation`` is ``review.status``; ``command`` a non-empty string;
+    ``arguments`` a list of objects with only ``name`` (non-empty string), ``value``
+    (string) and, when present, ``token`` (non-empty string). Returned unchanged (the
+    continuation is opaque).
 
     Raises:
         ValueError: the first malformed part.
     """
-    for key in ("operation", "command"):
-        if not isinstance(value.get(key), str) or not value[key]:
-            raise ValueError(f"next_transition.{key} must be a non-empty string")
+    extra = sorted(set(value) - _TRANSITION_KEYS)
+    if extra:
+        raise ValueError(
+            f"next_transition must hold only operation, command and arguments (not {extra[0]})"
+        )
+    if value.get("operation") != NEXT_TRANSITION_OPERATION:
+        raise ValueError(f"next_transition.operation must be {NEXT_TRANSITION_OPERATION}")
+    if not isinstance(value.get("command"), str) or not value["command"]:
+        raise ValueError("next_transition.command must be a non-empty string")
     arguments = value.get("arguments")
     if not isinstance(arguments, list):
         raise ValueError("next_transition.arguments must be an array")
     for i, arg in enumerate(arguments):
         if not isinstance(arg, dict):
             raise ValueError(f"next_transition.arguments.{i} must be an object")
+        extra = sorted(set(arg) - _ARGUMENT_KEYS)
+        if extra:
+            raise ValueError(
+                f"next_transition.arguments.{i} must hold only name, value and token "
+                f"(not {extra[0]})"
+            )
         if not isinstance(arg.get("name"), str) or not arg["name"]:
             raise ValueError(f"next_transition.arguments.{i}.name must be a non-empty string")
         if not isinstance(arg.get("value"), str):
             raise ValueError(f"next_transition.arguments.{i}.value must be a string")
-        if "token" in arg and not isinstance(arg["token"], str):
-            raise ValueError(f"next_transition.arguments.{i}.token must be a string")
+        if "token" in arg and (not isinstance(arg["token"], str) or not arg["token"]):
+            raise ValueError(
+                f"next_transition.arguments.{i}.token must be a non-empty string when present"
+            )
     return value
 
 
@@ -185,10 +212,16 @@ class GentleAiAssessment(_Decoded):
                     f"review_due {self.review_due} contradicts review_due_reason "
                     f"{self.review_due_reason}"
                 )
-            if (self.review_due_reason == "already_reviewed") != (self.candidate.consumed is True):
+            already = self.review_due_reason == "already_reviewed"
+            if self.candidate.consumed is True and not already:
                 raise ValueError(
-                    "review_due_reason already_reviewed is reported exactly when "
-                    "candidate.consumed is true"
+                    "candidate.consumed true requires review_due_reason already_reviewed"
+                )
+            # already_reviewed may also describe an acknowledged predecessor followed by a
+            # passive delta: it needs the consumed fact reported, true or false
+            if already and self.candidate.consumed is None:
+                raise ValueError(
+                    "review_due_reason already_reviewed requires an explicit candidate.consumed"
                 )
         if "next_transition" in self.model_fields_set and self.review_due is not True:
             raise ValueError("next_transition comes only with review_due: true")

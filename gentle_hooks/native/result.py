@@ -21,12 +21,9 @@ if TYPE_CHECKING:
 
 REVIEW_ASSESSMENT_SCHEMA: Final = "gentle-ai.review-assessment/v1"
 
-#: Upstream's candidate kinds: the uncommitted changes, or a committed base comparison.
+#: Upstream's candidate kinds: the uncommitted changes, or a comparison with a named base.
 CURRENT_CHANGES, BASE_DIFF = "current-changes", "base-diff"
-#: The kind each of our projections reports (SPEC §3): ``committed`` is HEAD against a
-#: base (``--base-ref --committed-only`` upstream); the index and the work tree are current
-#: changes.
-CANDIDATE_KINDS = {"committed": BASE_DIFF, "staged": CURRENT_CHANGES, "snapshot": CURRENT_CHANGES}
+
 
 #: Marks an optional projection the native answer did not report (absent, not null).
 ABSENT: Any = object()
@@ -49,6 +46,23 @@ class NativeCandidate:
     kind: str
     base_ref: str | None
     consumed: bool | None = None
+
+
+def candidate_kind(projection: str, base_source: str, base_ref: str | None) -> NativeCandidate:
+    """The candidate as upstream's envelope names it (``review assess``: ``base-diff`` with
+    the base ref echoed exactly when ``--base-ref`` named one, else ``current-changes``
+    with no ``base_ref``).
+
+    Ours is ``base-diff`` when the base was named (``--base-ref``: ``base_source`` is
+    ``flag``) or the candidate is HEAD's tree against a base (``committed``, upstream's
+    ``--base-ref --committed-only``), and a base ref resolved; ``base_ref`` is that ref,
+    whitespace trimmed as upstream trims it. Everything else is ``current-changes``.
+    So ``base-diff`` comes exactly with a non-empty ``base_ref``, as upstream prints it.
+    """
+    ref = (base_ref or "").strip()
+    if ref and (base_source == "flag" or projection == "committed"):
+        return NativeCandidate(BASE_DIFF, ref)
+    return NativeCandidate(CURRENT_CHANGES, None)
 
 
 @frozen

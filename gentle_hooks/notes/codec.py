@@ -58,10 +58,13 @@ class ParsedNote:
     Attributes:
         lines: the lines :func:`~gentle_hooks.notes.lines.decode` read, in note order.
         refused: for each line it refused, the kind it named (None when it named none).
+        problems: for each line it refused, ``line N: why`` (N counts the note's lines
+            from 1).
     """
 
     lines: tuple[NoteLine, ...] = ()
     refused: tuple[str | None, ...] = ()
+    problems: tuple[str, ...] = ()
 
     @property
     def candidates(self) -> tuple[CandidateLine, ...]:
@@ -90,17 +93,20 @@ class ParsedNote:
 
 
 def parse(note: bytes) -> ParsedNote:
-    """Decode a note's lines (blank lines ignored); refused lines are kept by kind only."""
+    """Decode a note's lines (blank lines ignored); a refused line is kept as the kind it
+    named and the line saying why."""
     lines: list[NoteLine] = []
     refused: list[str | None] = []
-    for raw in note.decode("utf-8", "replace").splitlines():
+    problems: list[str] = []
+    for number, raw in enumerate(note.decode("utf-8", "replace").splitlines(), 1):
         if not raw.strip():
             continue
         try:
             lines.append(decode(raw))
         except MalformedLine as exc:
             refused.append(exc.kind)
-    return ParsedNote(tuple(lines), tuple(refused))
+            problems.append(f"line {number}: {exc}")
+    return ParsedNote(tuple(lines), tuple(refused), tuple(problems))
 
 
 def valid_candidates(

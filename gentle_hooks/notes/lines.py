@@ -1,5 +1,5 @@
-"""One line of a gentle-hooks note, typed (SPEC §8): a frozen value per line kind,
-:func:`encode` and :func:`decode`.
+"""One line of a gentle-hooks note, typed (SPEC §8): a frozen value per line kind, the
+schema every line is checked against (:data:`SCHEMA`), :func:`encode` and :func:`decode`.
 
 Room ``notes``; standard library only. A line is one canonical JSON object (sorted keys,
 compact separators, UTF-8 kept as is) carrying ``"kind"`` and ``"v": 1`` beside the
@@ -12,29 +12,33 @@ kind's fields, named as the fields of its type:
   ``identity`` (:class:`ReceiptLine`, :class:`SpotCheckLine`, :class:`VerdictLine`,
   :class:`ReviewLine`, :class:`OverrideLine`).
 
+Spot-check, verdict, escalation and override lines may carry ``sig``: an SSH signature
+(armored text) of :func:`signed_payload`, the line's canonical text without ``sig``
+(written only when present).
+
 For every value ``x`` whose fields hold their declared types (a verdict in
-:func:`canonical_json` form), ``decode(encode(x)) == x``. :func:`decode` reads a
-line another clone wrote, so it refuses only what can never count — not JSON, not an
-object, another version, an unknown kind, a candidate without hex object ids, a record
-whose ``identity`` is not text, an escalation whose ``item`` is not 1..6 — and reads any
-other field leniently: a text field is ``str()`` of its JSON value (``"None"`` when
-absent), a flag is true only when it is ``true`` (``critical``: when truthy), a number of
-the wrong type is None. Unknown fields are ignored.
+:func:`canonical_json` form), ``decode(encode(x)) == x``. :func:`decode` reads a line
+another clone (or an attacker) wrote and accepts exactly what :data:`SCHEMA` describes:
+every required field present with its type (an integer is not a float: ``"item": 2.0`` is
+refused; a flag is ``true`` or ``false``), an optional field absent or of its type, no
+field the kind does not have. Anything else raises :class:`MalformedLine` with one line
+saying which field and why — the server rejects a push adding such a line, and the range
+gate counts it for nothing.
 """
 
 from __future__ import annotations
 
 import json
 
-from gentle_hooks.values.frozen import fields, frozen
+from gentle_hooks.bounded import MAX_NESTING, nesting_depth
+from gentle_hooks.values.frozen import fields, frozen, replace
 
 NOTE_VERSION = 1
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; annotations are strings here
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping
-
-    Fields = Mapping[str, object]
+    from collections.abc import Callable
+    from typing import Any
 
 
 class MalformedLine(ValueError):
@@ -87,6 +91,7 @@ class EscalationLine:
     slug: str
     reason: str
     critical: bool = False
+    sig: str | None = None
 
 
 @frozen
@@ -120,6 +125,7 @@ class SpotCheckLine:
     agreed: bool = False
     counts: bool = False
     recorded_at: float | None = None
+    sig: str | None = None
 
 
 @frozen
@@ -132,6 +138,7 @@ class VerdictLine:
     identity: str
     verdict: str
     recorded_at: float | None = None
+    sig: str | None = None
 
 
 @frozen
@@ -160,6 +167,7 @@ class OverrideLine:
     missing: tuple[str, ...] = ()
     target: str | None = None
     recorded_at: float | None = None
+    sig: str | None = None
 
 
 NoteLine = (
@@ -197,145 +205,176 @@ def encode(line: NoteLine) -> str:
     """
     body: dict[str, object] = {"kind": line.KIND, "v": NOTE_VERSION}
     body.update((name, getattr(line, name)) for name in fields(line))
+    if body.get("sig", "") is None:
+        del body["sig"]  # an unsigned line keeps the text it had before signatures
     if isinstance(line, VerdictLine):
         body["verdict"] = json.loads(line.verdict)
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def signed_payload(line: NoteLine) -> bytes:
+    """What a line's ``sig`` signs: the canonical text of the line without its ``sig``."""
+    if getattr(line, "sig", None) is not None:
+        line = replace(line, sig=None)
+    return encode(line).encode("utf-8")
+
+
+#: The value types a field may hold, by name: a predicate and the words naming it.
+_TYPES: dict[str, tuple[Callable[[object], bool], str]] = {
+    "text": (lambda x: isinstance(x, str), "text"),
+    "oid": (
+        lambda x: isinstance(x, str) and len(x) in (40, 64) and not x.strip("0123456789abcdef"),
+        "a lowercase hex object id",
+    ),
+    "int": (lambda x: isinstance(x, int) and not isinstance(x, bool), "an integer"),
+    "item": (
+        lambda x: isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6,
+        "an integer 1..6",
+    ),
+    "bool": (lambda x: isinstance(x, bool), "true or false"),
+    "time": (
+        lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
+        "a number (Unix seconds)",
+    ),
+    "texts": (
+        lambda x: isinstance(x, list) and all(isinstance(i, str) for i in x),
+        "a list of text",
+    ),
+    "object": (lambda x: isinstance(x, dict), "a JSON object"),
+}
+
+#: Every line kind's fields: (name, type, required). A field that is not required may be
+#: absent (its default) or, when its type ends in ``?``, null.
+SCHEMA: dict[str, tuple[tuple[str, str, bool], ...]] = {
+    CandidateLine.KIND: (
+        ("commit", "oid", True),
+        ("identity", "text", True),
+        ("base_tree", "oid", True),
+        ("tree", "oid", True),
+    ),
+    WriterLine.KIND: (
+        ("model", "text", True),
+        ("effort", "text", True),
+        ("source", "text?", False),
+    ),
+    EscalationLine.KIND: (
+        ("item", "item", True),
+        ("slug", "text", True),
+        ("reason", "text", True),
+        ("critical", "bool", False),
+        ("sig", "text", False),
+    ),
+    ReceiptLine.KIND: (
+        ("identity", "text", True),
+        ("command", "text", True),
+        ("observed", "text", True),
+        ("exit_code", "int?", False),
+        ("output_digest", "text?", False),
+        ("recorded_at", "time?", False),
+    ),
+    SpotCheckLine.KIND: (
+        ("identity", "text", True),
+        ("check", "text", True),
+        ("command", "text", True),
+        ("reported_exit", "int?", False),
+        ("observed_exit", "int?", False),
+        ("agreed", "bool", False),
+        ("counts", "bool", False),
+        ("recorded_at", "time?", False),
+        ("sig", "text", False),
+    ),
+    VerdictLine.KIND: (
+        ("identity", "text", True),
+        ("verdict", "object", True),
+        ("recorded_at", "time?", False),
+        ("sig", "text", False),
+    ),
+    ReviewLine.KIND: (
+        ("identity", "text", True),
+        ("outcome", "text", True),
+        ("recorded_at", "time?", False),
+    ),
+    OverrideLine.KIND: (
+        ("identity", "text", True),
+        ("hook", "text", True),
+        ("who", "text", True),
+        ("reason", "text", True),
+        ("missing", "texts", False),
+        ("target", "text?", False),
+        ("recorded_at", "time?", False),
+        ("sig", "text", False),
+    ),
+}
+
+_CLASSES: dict[str, type[NoteLine]] = {
+    c.KIND: c
+    for c in (
+        CandidateLine,
+        WriterLine,
+        EscalationLine,
+        ReceiptLine,
+        SpotCheckLine,
+        VerdictLine,
+        ReviewLine,
+        OverrideLine,
+    )
+}
+
+
 def decode(text: str) -> NoteLine:
-    """The typed value of one note line.
+    """The typed value of one note line, checked against :data:`SCHEMA`.
 
     Raises:
-        MalformedLine: a line that can count for nothing (see the module docstring).
+        MalformedLine: not JSON, not an object, another version, an unknown kind, a missing
+            required field, a field of the wrong type or one the kind does not have (one
+            line naming it; ``kind`` set when the line names a known kind).
     """
+    if nesting_depth(text) > MAX_NESTING:  # json recurses per level; a bound comes first
+        raise MalformedLine(f"nested deeper than {MAX_NESTING} levels")
     try:
         obj = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # a number too long to convert is a ValueError
         raise MalformedLine("not JSON") from None
     if not isinstance(obj, dict):
         raise MalformedLine("not a JSON object")
-    if obj.get("v") != NOTE_VERSION:
-        raise MalformedLine(f"not version {NOTE_VERSION}")
+    if type(obj.get("v")) is not int or obj["v"] != NOTE_VERSION:
+        raise MalformedLine(f'not version {NOTE_VERSION} ("v": {NOTE_VERSION})')
     kind = obj.get("kind")
-    if not isinstance(kind, str) or kind not in _READERS:
-        raise MalformedLine("unknown kind")
-    return _READERS[kind](obj, kind)
+    if not isinstance(kind, str) or kind not in SCHEMA:
+        raise MalformedLine(f"unknown kind {_show(kind)} (known: {', '.join(SCHEMA)})")
+    spec = SCHEMA[kind]
+    known = {name for name, _, _ in spec} | {"kind", "v"}
+    extra = sorted(k for k in obj if k not in known)
+    if extra:
+        raise MalformedLine(f"{kind}: unknown field {extra[0]!r}", kind)
+    values: dict[str, Any] = {}  # each value checked against its field's type above
+    for name, type_name, required in spec:
+        if name not in obj:
+            if required:
+                raise MalformedLine(f"{kind}: {name} is missing", kind)
+            continue
+        value = obj[name]
+        nullable = type_name.endswith("?")
+        check, words = _TYPES[type_name.rstrip("?")]
+        if value is None and nullable:
+            values[name] = None
+            continue
+        if not check(value):
+            words += " or null" if nullable else ""
+            raise MalformedLine(f"{kind}: {name} must be {words}, not {_show(value)}", kind)
+        values[name] = _convert(value)
+    if kind == VerdictLine.KIND:
+        values["verdict"] = _canonical(obj["verdict"])
+    return _CLASSES[kind](**values)
 
 
-def _text(obj: Fields, key: str) -> str:
-    return str(obj.get(key))
-
-
-def _text_or_none(obj: Fields, key: str) -> str | None:
-    value = obj.get(key)
-    return value if isinstance(value, str) else None
-
-
-def _int_or_none(obj: Fields, key: str) -> int | None:
-    value = obj.get(key)
-    return value if isinstance(value, int) else None
-
-
-def _time(obj: Fields) -> float | None:
-    value = obj.get("recorded_at")
-    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else None
-
-
-def _identity(obj: Fields, kind: str) -> str:
-    value = obj.get("identity")
-    if not isinstance(value, str):
-        raise MalformedLine("identity is not text: the record binds to no candidate", kind)
+def _convert(value: object) -> object:
+    if isinstance(value, list):
+        return tuple(value)
     return value
 
 
-def _is_oid(value: object) -> bool:
-    return isinstance(value, str) and len(value) in (40, 64) and not value.strip("0123456789abcdef")
-
-
-def _candidate(obj: Fields, kind: str) -> CandidateLine:
-    commit, identity, base, tree = (obj.get(k) for k in ("commit", "identity", "base_tree", "tree"))
-    if not (
-        isinstance(commit, str)
-        and isinstance(identity, str)
-        and isinstance(base, str)
-        and isinstance(tree, str)
-        and _is_oid(commit)
-        and _is_oid(base)
-        and _is_oid(tree)
-    ):
-        raise MalformedLine("a candidate needs text fields and hex object ids", kind)
-    return CandidateLine(commit, identity, base, tree)
-
-
-def _writer(obj: Fields, kind: str) -> WriterLine:
-    return WriterLine(_text(obj, "model"), _text(obj, "effort"), _text_or_none(obj, "source"))
-
-
-def _escalation(obj: Fields, kind: str) -> EscalationLine:
-    item = obj.get("item")
-    if not isinstance(item, int) or not 1 <= item <= 6:
-        raise MalformedLine("an escalation item is a number 1..6", kind)
-    return EscalationLine(
-        int(item), _text(obj, "slug"), _text(obj, "reason"), bool(obj.get("critical"))
-    )
-
-
-def _receipt(obj: Fields, kind: str) -> ReceiptLine:
-    return ReceiptLine(
-        _identity(obj, kind),
-        _text(obj, "command"),
-        _text(obj, "observed"),
-        _int_or_none(obj, "exit_code"),
-        _text_or_none(obj, "output_digest"),
-        _time(obj),
-    )
-
-
-def _spot_check(obj: Fields, kind: str) -> SpotCheckLine:
-    return SpotCheckLine(
-        _identity(obj, kind),
-        _text(obj, "check"),
-        _text(obj, "command"),
-        _int_or_none(obj, "reported_exit"),
-        _int_or_none(obj, "observed_exit"),
-        obj.get("agreed") is True,
-        obj.get("counts") is True,
-        _time(obj),
-    )
-
-
-def _verdict(obj: Fields, kind: str) -> VerdictLine:
-    return VerdictLine(_identity(obj, kind), _canonical(obj.get("verdict")), _time(obj))
-
-
-def _review(obj: Fields, kind: str) -> ReviewLine:
-    return ReviewLine(_identity(obj, kind), _text(obj, "outcome"), _time(obj))
-
-
-def _override(obj: Fields, kind: str) -> OverrideLine:
-    missing = obj.get("missing")
-    names: tuple[str, ...] = ()
-    if isinstance(missing, list) and all(isinstance(m, str) for m in missing):
-        names = tuple(str(m) for m in missing)
-    return OverrideLine(
-        _identity(obj, kind),
-        _text(obj, "hook"),
-        _text(obj, "who"),
-        _text(obj, "reason"),
-        names,
-        _text_or_none(obj, "target"),
-        _time(obj),
-    )
-
-
-#: kind -> the reader of an object of that kind (every kind a line may name).
-_READERS: dict[str, Callable[[Fields, str], NoteLine]] = {
-    CandidateLine.KIND: _candidate,
-    WriterLine.KIND: _writer,
-    EscalationLine.KIND: _escalation,
-    ReceiptLine.KIND: _receipt,
-    SpotCheckLine.KIND: _spot_check,
-    VerdictLine.KIND: _verdict,
-    ReviewLine.KIND: _review,
-    OverrideLine.KIND: _override,
-}
+def _show(value: object) -> str:
+    """A short rendering of a JSON value for an error line."""
+    text = json.dumps(value, ensure_ascii=True)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -14,10 +14,14 @@ so two clones that add records to one commit keep both in either order.
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Iterable
 
 from gentle_hooks.errors import GitError
+from gentle_hooks.git.notes import RefRaced
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.git.ssh import SigningError
 from gentle_hooks.ledger.records import CommitRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.notes.codec import NOTES_REF, merge, render
@@ -34,9 +38,12 @@ from gentle_hooks.notes.lines import (
     canonical_json,
     encode,
 )
+from gentle_hooks.notes.trust import Signer
 from gentle_hooks.values.candidate import Candidate, Projection
 
 NOTES_MESSAGE = "gentle-hooks: record verification of delivered commits"
+#: The push refspec ``install --share`` adds: the notes go with an ordinary ``git push``.
+SHARE_PUSH_REFSPEC = "refs/notes/gentle-hooks*:refs/notes/gentle-hooks*"
 
 
 def remote_notes_ref(remote: str) -> str:
@@ -45,8 +52,13 @@ def remote_notes_ref(remote: str) -> str:
 
 
 def note_lines(led: Ledger, rec: CommitRecord) -> list[str]:
-    """The encoded note lines of one commit record: candidate, writers, escalations, and
-    every record bound to its identity (receipts, spot checks, verdicts, review facts,
+    """The encoded note lines of one commit record (:func:`note_records`)."""
+    return [encode(x) for x in note_records(led, rec)]
+
+
+def note_records(led: Ledger, rec: CommitRecord) -> list[NoteLine]:
+    """The note lines of one commit record: candidate, writers, escalations, and every
+    record bound to its identity (receipts, spot checks, verdicts, review facts,
     overrides), in that order.
     """
     ident = rec.identity
@@ -79,41 +91,132 @@ def note_lines(led: Ledger, rec: CommitRecord) -> list[str]:
         OverrideLine(ident, o.hook, o.who, o.reason, o.missing, o.target, o.recorded_at)
         for o in led.overrides(ident)
     ]
-    return [encode(x) for x in lines]
+    return lines
 
 
-def write_commit_notes(repo: Repository, led: Ledger, records: Iterable[CommitRecord]) -> int:
-    """Write (merge into) the notes of the commits of ``records``; return how many changed.
+def signing_key(repo: Repository, key: str | None = None) -> str | None:
+    """The SSH key this clone signs its records with: ``key`` when given (a flag), else
+    ``user.signingKey`` when ``gentle.signRecords`` is true, else None (records go
+    unsigned).
 
     Raises:
-        GitError: git failed twice in a row (a concurrent notes writer, retried once).
+        SigningError: ``gentle.signRecords`` is true and no ``user.signingKey`` is set.
     """
-    lines: dict[str, list[str]] = {}
+    if key:
+        return key
+    wanted = (repo.config_get("gentle.signRecords") or "").strip().lower()
+    if wanted not in ("true", "yes", "on", "1"):
+        return None
+    configured = repo.config_get("user.signingKey")
+    if not configured:
+        raise SigningError(
+            "gentle.signRecords is true but user.signingKey is not set: git config "
+            "user.signingKey ~/.ssh/id_ed25519.pub"
+        )
+    return configured
+
+
+#: How many times a notes write retries its compare-and-swap before giving up (8
+#: worktrees committing at once each win within a few tries; see the jitter below).
+CAS_ATTEMPTS = 60
+
+
+def write_commit_notes(
+    repo: Repository, led: Ledger, records: Iterable[CommitRecord], sign_key: str | None = None
+) -> int:
+    """Write (merge into) the notes of the commits of ``records``; return how many changed.
+
+    Spot-check, verdict, escalation and override lines are signed with
+    :func:`signing_key` (``sign_key``, else ``user.signingKey`` under
+    ``gentle.signRecords``); a line the note already holds signed keeps its signature.
+
+    The notes ref moves by compare-and-swap; when another writer (another worktree's
+    post-commit) moved it first, the notes are read again, merged again and written
+    again, after a short random pause, up to :data:`CAS_ATTEMPTS` times: concurrent writers
+    lose nothing.
+
+    Raises:
+        GitError: git failed, or the ref was still contended after every attempt.
+        SigningError: records are to be signed and the key cannot sign.
+    """
+    found: dict[str, list[NoteLine]] = {}
     for rec in records:
-        lines.setdefault(rec.commit_id, []).extend(note_lines(led, rec))
-    if not lines:
+        found.setdefault(rec.commit_id, []).extend(note_records(led, rec))
+    if not found:
         return 0
+    key = signing_key(repo, sign_key)
+    signer = Signer(key) if key else None
     absorb_remote_notes(repo)
     ensure_rewrite_ref(repo)
-    for attempt in (1, 2):
-        current = repo.read_notes(NOTES_REF, list(lines))
+    for attempt in range(1, CAS_ATTEMPTS + 1):
+        current = repo.read_notes(NOTES_REF, list(found))
+        lines: dict[str, list[str]] = {}
+        for commit, records_of in found.items():
+            if signer is not None:
+                signer.remember(current.get(commit, b""))
+                records_of = [signer(x) for x in records_of]
+            lines[commit] = [encode(x) for x in records_of]
         notes = {c: merge(current.get(c, b""), render(ls)) for c, ls in lines.items()}
         changed = {c: n for c, n in notes.items() if n != current.get(c)}
         try:
             repo.write_notes(NOTES_REF, changed, NOTES_MESSAGE)
             return len(changed)
-        except GitError:
-            if attempt == 2:
+        except RefRaced:
+            if attempt == CAS_ATTEMPTS:
                 raise
+            # random, growing pauses: writers that collided do not collide again in step
+            time.sleep(random.uniform(0.005, 0.02 * min(attempt, 8)))
     return 0  # pragma: no cover
+
+
+def commits_without_notes(repo: Repository, led: Ledger) -> list[CommitRecord]:
+    """Commit records of commits in this clone whose note is missing under
+    ``refs/notes/gentle-hooks`` (a write that failed, notes removed by hand), oldest first.
+
+    Raises:
+        GitError: the notes cannot be read.
+    """
+    records = led.all_commit_records()
+    present = repo.existing_commits(sorted({r.commit_id for r in records}))
+    noted = repo.notes_map(NOTES_REF)
+    return [r for r in records if r.commit_id in present and r.commit_id not in noted]
+
+
+def write_missing_notes(repo: Repository, led: Ledger) -> int:
+    """Write the note of every commit :func:`commits_without_notes` finds; return how many.
+
+    Raises:
+        GitError: git failed.
+    """
+    missing = commits_without_notes(repo, led)
+    if not missing:
+        return 0
+    wanted = {r.commit_id for r in missing}
+    # every record of those commits (an amended commit may have several)
+    return write_commit_notes(
+        repo, led, [r for r in led.commit_records(sorted(wanted)) if r.commit_id in wanted]
+    )
 
 
 def ensure_rewrite_ref(repo: Repository) -> None:
     """Set ``notes.rewriteRef`` (once) so amend and rebase copy the notes. Set when notes
     are first written: naming a notes ref that does not exist yet makes git warn on every
-    amend."""
-    if repo.config_get("notes.rewriteRef") is None:
-        repo.config_set("notes.rewriteRef", NOTES_REF)
+    amend. Worktrees committing at once race for the config file's lock; the one that
+    loses finds the value set by the winner.
+
+    Raises:
+        GitError: the config cannot be written and the value is still not set.
+    """
+    for attempt in range(1, 11):
+        if repo.config_get("notes.rewriteRef") is not None:
+            return
+        try:
+            repo.config_set("notes.rewriteRef", NOTES_REF)
+            return
+        except GitError:
+            if attempt == 10:
+                raise
+            time.sleep(random.uniform(0.005, 0.05))
 
 
 def remote_notes_refs(repo: Repository) -> list[str]:
@@ -133,7 +236,9 @@ def absorb_remote_notes(repo: Repository) -> None:
             repo.merge_notes(NOTES_REF, tracking)
 
 
-def refresh_for_identity(repo: Repository, led: Ledger, cand: Candidate) -> int:
+def refresh_for_identity(
+    repo: Repository, led: Ledger, cand: Candidate, sign_key: str | None = None
+) -> int:
     """Rewrite the notes of commits whose candidate gained a record.
 
     Commits this clone recorded as delivered are found by identity. A record bound to a
@@ -158,7 +263,7 @@ def refresh_for_identity(repo: Repository, led: Ledger, cand: Candidate) -> int:
                 hook="record",
             )
         ]
-    return write_commit_notes(repo, led, records) if records else 0
+    return write_commit_notes(repo, led, records, sign_key) if records else 0
 
 
 def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
@@ -180,7 +285,7 @@ def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
     wanted = [
         (f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*"),
         (f"remote.{remote}.push", "HEAD"),
-        (f"remote.{remote}.push", "refs/notes/gentle-hooks*:refs/notes/gentle-hooks*"),
+        (f"remote.{remote}.push", SHARE_PUSH_REFSPEC),
     ]
     added = []
     for key, value in wanted:
@@ -188,6 +293,11 @@ def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
             repo.config_add(key, value)
             added.append(f"{key} = {value}")
     return added
+
+
+def is_sharing(repo: Repository, remote: str) -> bool:
+    """Whether ``install --share`` set this remote up to carry the notes on push."""
+    return SHARE_PUSH_REFSPEC in repo.config_get_all(f"remote.{remote}.push")
 
 
 def remove_share_config(repo: Repository) -> list[str]:
@@ -198,7 +308,7 @@ def remove_share_config(repo: Repository) -> list[str]:
         for key, value in (
             (f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*"),
             (f"remote.{remote}.push", "HEAD"),
-            (f"remote.{remote}.push", "refs/notes/gentle-hooks*:refs/notes/gentle-hooks*"),
+            (f"remote.{remote}.push", SHARE_PUSH_REFSPEC),
         ):
             if repo.config_unset_value(key, value):
                 removed.append(f"{key} = {value}")
@@ -230,14 +340,22 @@ def _has(repo: Repository, ref: str) -> bool:
     return repo.ref_exists(ref) is not None
 
 
-def sync_push(repo: Repository, remote: str) -> str:
-    """Merge the remote's notes into the local ones, then push the notes ref.
+def sync_push(repo: Repository, remote: str, led: Ledger | None = None) -> str:
+    """Write the notes the ledger's commit records lack (:func:`write_missing_notes`),
+    merge the remote's notes into the local ones, then push the notes ref.
+
+    Args:
+        led: this clone's ledger, or None when it has none (nothing to write).
 
     Raises:
         GitError: fetch, merge or push failed.
     """
+    if repo.config_get(f"remote.{remote}.url") is None:
+        raise GitError(f"no remote named {remote!r} (see: git remote -v)")
+    written = write_missing_notes(repo, led) if led is not None else 0
+    wrote = f"wrote {written} missing note(s); " if written else ""
     fetched = sync_fetch(repo, remote)
     if not _has(repo, NOTES_REF):
-        return f"{fetched}; no local notes to push"
+        return f"{wrote}{fetched}; no local notes to push"
     repo.push_ref(remote, NOTES_REF)
-    return f"{fetched}; pushed {NOTES_REF} to {remote}"
+    return f"{wrote}{fetched}; pushed {NOTES_REF} to {remote}"

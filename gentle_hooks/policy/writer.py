@@ -67,11 +67,12 @@ def is_small(profile: WriterProfile) -> bool:
       effort other than ``low`` is a known-large signal (``--writer-effort high`` alone is
       not small).
 
-    A blank model id counts as none.
+    A model id is any string, a blank one too (upstream: ``typeof modelId === "string"``):
+    it holds no ``mini`` token, so it is not small.
     """
     if profile.effort is Effort.LOW:
         return True
-    if profile.model is not None and profile.model.strip():
+    if profile.model is not None:
         return _MINI_TOKEN.search(profile.model) is not None
     return profile.effort is None
 

@@ -32,6 +32,7 @@ from gentle_hooks.artifacts.jsonio import (
     NonNegative,
     describe_validation_error,
 )
+from gentle_hooks.bounded import MAX_NESTING, nesting_depth
 from gentle_hooks.quorum.narrative import narrative_reason
 from gentle_hooks.quorum.restatement import cited_evidence, restatement_reason, words
 from gentle_hooks.values.frozen import frozen
@@ -381,12 +382,16 @@ def load_verdict_json(data: bytes | str, source: str) -> object:
             data = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             raise ArtifactInputError(f"{source}: not UTF-8: {exc.reason}") from None
+    if nesting_depth(data) > MAX_NESTING:
+        raise ArtifactInputError(f"{source}: not JSON: nested too deeply")
     try:
         value: object = json.loads(data, object_pairs_hook=_mark_duplicates)
     except json.JSONDecodeError as exc:
         raise ArtifactInputError(
             f"{source}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
+    except ValueError as exc:  # a number of more digits than Python converts
+        raise ArtifactInputError(f"{source}: not JSON: {exc}") from None
     except RecursionError:
         raise ArtifactInputError(f"{source}: not JSON: nested too deeply") from None
     return value

@@ -9,14 +9,14 @@ dict directly keeps pydantic's import and model build (about 150 ms) off every `
 
 from __future__ import annotations
 
-import json
 from typing import Any, Final
 
 from gentle_hooks.native.message import relay
-from gentle_hooks.native.result import ABSENT, BASE_DIFF, CANDIDATE_KINDS, failure_envelope
+from gentle_hooks.native.result import ABSENT, candidate_kind, failure_envelope
 from gentle_hooks.policy.vocabulary import Verification
 from gentle_hooks.policy.writer import is_small
 from gentle_hooks.report.fixes import commands, reasons
+from gentle_hooks.report.jsontext import dumps
 from gentle_hooks.services.assess import AssessResult
 
 ASSESS_SCHEMA: Final = "gentle-hooks.assess/v1"
@@ -124,23 +124,22 @@ def failure_json(projection: str | None, base_ref: str | None, message: str) -> 
     fail-closed envelope, :func:`~gentle_hooks.native.result.failure_envelope`).
 
     Args:
-        projection: ``committed``/``staged``, or None for the default (``snapshot``).
-        base_ref: ``--base-ref`` as given, or None.
+        projection: ``committed``/``staged``/``snapshot``, or None for the default.
+        base_ref: ``--base-ref`` as given, or None when none was given or the refusal came
+            before the candidate was named (a usage error, a bad escalation: upstream then
+            reports ``current-changes``).
         message: the error's one line; relayed redacted (no paths, no secrets).
 
     Returns:
         A ``gentle-ai.review-assessment/v1`` failure envelope: ``risk: high``, one
-        ``unassessable`` reason; ``base-diff`` with the base ref echoed when a base ref was
-        given or the committed candidate asked for (upstream: ``--base-ref``), else
-        ``current-changes``.
+        ``unassessable`` reason; ``base-diff`` with the base ref echoed (trimmed) when one
+        was given, as upstream echoes ``--base-ref``, else ``current-changes``.
     """
-    kind = BASE_DIFF if base_ref else CANDIDATE_KINDS[projection or "snapshot"]
-    return failure_envelope(kind, base_ref, relay(message))
+    named = candidate_kind(projection or "snapshot", "flag", base_ref)
+    return failure_envelope(named.kind, named.base_ref, relay(message))
 
 
 def envelope_json(envelope: dict[str, Any]) -> str:
-    """The envelope as indented JSON.
-
-    Non-ASCII is escaped, so a path holding any bytes (surrogateescape) still prints.
-    """
-    return json.dumps(envelope, indent=2)
+    """The envelope as indented JSON; a path holding bytes that are not UTF-8 is written as
+    :mod:`gentle_hooks.report.jsontext` says."""
+    return dumps(envelope, indent=2)

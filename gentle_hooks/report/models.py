@@ -62,22 +62,24 @@ class AssessmentCandidate(_Frozen):
 
 
 class TransitionArgument(BaseModel):
-    """One argument of a native continuation: name, value and, when argv, its token."""
+    """One argument of a native continuation: name, value and, when argv, its token (no
+    other key, as upstream's host decoder checks it)."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
     name: NonEmpty
     value: str
-    token: str | SkipJsonSchema[None] = None
+    token: NonEmpty | SkipJsonSchema[None] = None
 
 
 class NextTransition(BaseModel):
     """The native preflight continuation (``next_transition``): opaque, relayed unchanged;
-    only its shape is checked (operation, command, arguments)."""
+    only its shape is checked, as upstream's host decoder checks it: operation
+    ``review.status``, command, arguments, and no other key."""
 
-    model_config = ConfigDict(extra="allow", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True)
 
-    operation: NonEmpty
+    operation: Literal["review.status"]
     command: NonEmpty
     arguments: tuple[TransitionArgument, ...]
 

@@ -22,6 +22,7 @@ from gentle_hooks.ledger.records import (
     VerdictRecord,
 )
 from gentle_hooks.policy.vocabulary import Missing
+from gentle_hooks.report.jsontext import escape_strings
 from gentle_hooks.report.models import AssessEnvelope
 from gentle_hooks.values.frozen import asdict
 
@@ -146,8 +147,8 @@ RecordOut = Annotated[
 
 def record_out(rec: Record) -> RecordOut:
     """Map a ledger record to its JSON model (every field set, ``type`` included, so that
-    ``exclude_unset`` dumps keep them)."""
-    data = asdict(rec)
+    ``exclude_unset`` dumps keep them). A non-UTF-8 path is escaped (report.jsontext)."""
+    data = {name: escape_strings(value) for name, value in asdict(rec).items()}
     if isinstance(rec, PendingMutation):
         return MutationOut.model_validate({**data, "type": "pending_mutation"})
     if isinstance(rec, EscalationRecord):
@@ -158,7 +159,7 @@ def record_out(rec: Record) -> RecordOut:
         return SpotCheckOut.model_validate({**data, "type": "spot_check"})
     if isinstance(rec, VerdictRecord):
         data.pop("markdown")
-        data["verdict"] = json.loads(data.pop("json"))
+        data["verdict"] = json.loads(str(data.pop("json")))
         return VerdictOut.model_validate({**data, "type": "verdict"})
     assert isinstance(rec, ReviewFact)
     return ReviewFactOut.model_validate({**data, "type": "review_fact"})

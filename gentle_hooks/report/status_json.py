@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from gentle_hooks.ledger.records import Record
 from gentle_hooks.report.assess_json import build_envelope
 from gentle_hooks.report.fixes import command, reason
+from gentle_hooks.report.jsontext import escape_strings, model_json
 from gentle_hooks.report.models import AssessEnvelope
 from gentle_hooks.report.record_models import (
     STATUS_SCHEMA,
@@ -35,16 +36,19 @@ def build_status_envelope(s: StatusResult) -> StatusEnvelope:
         "verdicts": f.gate_verdicts(s.assessment.config.settings.verification.require_observed),
         "review_facts": f.review_facts,
     }
+    # a non-UTF-8 path is escaped before the models' patterns see it (report.jsontext)
     records = StatusRecordsOut.model_validate(
-        {
-            **{name: [record_out(r) for r in recs] for name, recs in groups.items()},
-            "other_candidates": dict(f.other_candidates),
-        }
+        escape_strings(
+            {
+                **{name: [record_out(r) for r in recs] for name, recs in groups.items()},
+                "other_candidates": dict(f.other_candidates),
+            }
+        )
     )
     return StatusEnvelope(
         schema_=STATUS_SCHEMA,
-        assessment=AssessEnvelope.model_validate(build_envelope(s.assessment)),
-        ledger=f.path,
+        assessment=AssessEnvelope.model_validate(escape_strings(build_envelope(s.assessment))),
+        ledger=str(escape_strings(f.path)),
         ledger_present=f.present,
         records=records,
         satisfied=s.satisfied,
@@ -58,4 +62,4 @@ def build_status_envelope(s: StatusResult) -> StatusEnvelope:
 
 def status_json(s: StatusResult) -> str:
     """``status --json`` as stable JSON (aliases, unset native projections absent)."""
-    return build_status_envelope(s).model_dump_json(by_alias=True, exclude_unset=True, indent=2)
+    return model_json(build_status_envelope(s), by_alias=True, exclude_unset=True, indent=2)

@@ -83,12 +83,15 @@ def render_verified(v: Verified) -> str:
             seen = f"could not start: {o.error or '?'}"
         else:
             seen = f"exit {o.exit_code}, {o.duration_ms} ms"
+        if o.changed:
+            seen += f", changed {_line(', '.join(o.changed), 80)}"
         label = _KIND_LABEL[o.check.kind]
         lines.append(f"  {result:<7} {label}: {_line(o.check.command, 100)}  ({seen}; {row})")
     lines.append(f"artifactRef: {v.pair.ref}  (and {v.pair.markdown})")
-    lines.append(f"logs: {v.room.logs}")
-    if not v.room_kept:
-        lines.append("room: its tree was removed after the run (--keep keeps it)")
+    if v.room_kept:
+        lines.append(f"logs: {v.room.logs}")
+    else:
+        lines.append("room: removed after the run, with its logs (--keep keeps them)")
     lines += [f"note: {n}" for n in v.notes]
     lines.append(
         f"run: {program()} verdict add{binding_flags(v.bound.binding)} {shlex.quote(v.pair.json)}"
@@ -126,7 +129,8 @@ class PrepareEnvelope(_Frozen):
 
 
 class OutcomeOut(_Frozen):
-    """One observed check: result, the row that decided it, and what was seen."""
+    """One observed check: result, the row that decided it, what was seen, and the
+    candidate's files it changed in the room (row C0; the run stopped there)."""
 
     kind: CheckKind
     criterion: str
@@ -137,6 +141,7 @@ class OutcomeOut(_Frozen):
     duration_ms: int
     output_digest: str | None
     error: str | None
+    changed: tuple[str, ...] = ()
 
 
 class RunEnvelope(_Frozen):
@@ -196,6 +201,7 @@ def run_envelope(v: Verified) -> RunEnvelope:
                 duration_ms=o.duration_ms,
                 output_digest=o.output_digest,
                 error=o.error,
+                changed=o.changed,
             )
             for o in v.outcomes
         ),

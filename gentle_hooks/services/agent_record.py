@@ -7,10 +7,12 @@ keeps the written paths that lie in it and records through
 :func:`gentle_hooks.services.record.record_mutation`, which keeps the content the writer left
 and records a tool call once (a replay is reported, not recorded again).
 
-Nothing is recorded, and the hook still succeeds, when the event is not a file write (a
-runtime that fires for every tool), when it names no path inside the work tree, or when the
-agent works outside any git work tree (a user-level hook fires in every directory): there is
-no writer content to attribute then. Each case says so in one line.
+Nothing is recorded, and the hook still succeeds, when the input names another hook event
+than the post-tool one we wire (a ``PreToolUse`` input fires before the file changes, and
+must not spend the tool call id its ``PostToolUse`` needs), when the event is not a file
+write (a runtime that fires for every tool), when it names no path inside the work tree, or
+when the agent works outside any git work tree (a user-level hook fires in every
+directory): there is no writer content to attribute then. Each case says so in one line.
 """
 
 from __future__ import annotations
@@ -80,6 +82,15 @@ def record_from_runtime(
     rt = runtime(name)
     assert rt.decode is not None
     event = rt.decode(data)
+    wired = rt.wiring.event if rt.wiring is not None else None
+    if event.hook_event is not None and wired and event.hook_event.lower() != wired.lower():
+        # a pre-tool event fires before the file changes: recording it would attribute no
+        # content and spend the tool call id the post-tool event needs
+        why = (
+            f"{event.hook_event} is not {wired}, the event gentle-hooks records from for "
+            f"{rt.title} (a write is recorded after the tool wrote)"
+        )
+        return RuntimeRecorded(event, None, why, rt.ack)
     if not event.writes:
         why = f"{event.tool or 'this event'} is not a file-writing tool of {rt.title}"
         return RuntimeRecorded(event, None, why, rt.ack)
@@ -88,7 +99,10 @@ def record_from_runtime(
         where = cwd or event.cwd or os.getcwd()
         return RuntimeRecorded(event, None, f"{where} is not in a git work tree", rt.ack)
     paths = relative_paths(root, event.paths, cwd or event.cwd)
-    if not paths:
+    # A writing tool whose input names no usable path (none, not text, a NUL in it) wrote
+    # somewhere unknown: the mutation is kept (failing closed), with the paths known.
+    unknowable = not event.paths or any("\0" in p for p in event.paths)
+    if not paths and not unknowable:
         return RuntimeRecorded(event, None, f"no written path lies in {root}", rt.ack)
     m, e = writer_of(event, model, effort, env)
     rec = record_mutation(

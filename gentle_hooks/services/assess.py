@@ -136,6 +136,27 @@ def merge_escalations(
     return tuple(out.values())
 
 
+def parse_request(
+    req: AssessRequest,
+) -> tuple[tuple[Escalation, ...], WriterProfile | None, ReviewOutcome | None, str | None]:
+    """The request's arguments, checked before any repository is read: the escalation
+    asked for, the caller's writer profile, review outcome and native provider.
+
+    Raises:
+        UsageError / PolicyInputError: an argument is refused (a reason without an item, an
+            unknown item, effort, outcome or provider).
+    """
+    escalations: tuple[Escalation, ...] = ()
+    if req.escalate_item is not None or req.escalate_reason is not None:
+        if req.escalate_item is None:
+            raise UsageError("--escalate-reason needs --escalate-item N|SLUG")
+        escalations = (make_escalation(req.escalate_item, req.escalate_reason),)
+    writer = caller_writer(req.writer_model, req.writer_effort)
+    outcome = parse_review_outcome(req.review_outcome)
+    provider = parse_provider(req.native) if req.native is not None else None
+    return escalations, writer, outcome, provider
+
+
 def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
     """Assess one candidate: resolve it, classify it, build its plan and decision.
 
@@ -154,15 +175,7 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
             empty candidate (unless ``allow_empty``).
         ConfigError / PolicyInputError: invalid config, escalation, effort.
     """
-    escalations: tuple[Escalation, ...] = ()
-    if req.escalate_item is not None or req.escalate_reason is not None:
-        if req.escalate_item is None:
-            raise UsageError("--escalate-reason needs --escalate-item N|SLUG")
-        escalations = (make_escalation(req.escalate_item, req.escalate_reason),)
-    writer = caller_writer(req.writer_model, req.writer_effort)
-    outcome = parse_review_outcome(req.review_outcome)
-
-    provider = parse_provider(req.native) if req.native is not None else None
+    escalations, writer, outcome, provider = parse_request(req)
 
     repo = Repository.open(req.cwd)
     config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
@@ -273,7 +286,17 @@ def evaluate(
     else:
         why = None
     # verification.commands come from the configuration the caller loaded: the work tree's
-    # for local gates, the range base's for gate --range (a change cannot declare its own)
+    # for local gates, the range base's for gate --range (a change cannot declare its own);
+    # require_observed also from the candidate's base commit, read only when a verdict is
+    # there to judge (a change cannot drop the rule its base sets)
+    if facts.verdicts and not settings.verification.require_observed:
+        from gentle_hooks.services.verdicts import judged_require_observed
+
+        env_now = os.environ if env is None else env
+        if judged_require_observed(repo, cand, settings, env_now):
+            verification = replace(settings.verification, require_observed=True)
+            settings = replace(settings, verification=verification)
+            config = replace(config, settings=settings)
     done = facts.satisfaction(
         settings.verification.commands, settings.verification.require_observed
     )

@@ -32,11 +32,13 @@ from gentle_hooks.ledger.records import (
 )
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.attribution import (
+    CONTENT_ROWS,
     PathChange,
     WriterDelta,
     WriterEntry,
-    carries,
+    carries_row,
     line_keys,
+    nearest_start,
     writer_delta,
 )
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -49,12 +51,15 @@ class Carried:
 
     Attributes:
         entries: the entries it carries, oldest first; mutations: their mutations (model,
-            effort, source), oldest first; escalations: escalations sticky for them.
+            effort, source), oldest first; escalations: escalations sticky for them;
+        by_shape: ids of the entries it carries only by the shape of its change (rows A3,
+            A4), not by holding the writer's content (rows A1, A2).
     """
 
     entries: tuple[WriterEntryRecord, ...] = ()
     mutations: tuple[PendingMutation, ...] = ()
     escalations: tuple[EscalationRecord, ...] = ()
+    by_shape: frozenset[int] = frozenset()
 
     @property
     def delegated(self) -> bool:
@@ -114,6 +119,7 @@ def carried_by_change(
     )
     contents = repo.read_blobs(blob_ids)
     found: dict[str, list[WriterEntryRecord]] = {}
+    holding: dict[str, set[int]] = {}
     for key, cs in relevant.items():
         for c in cs:
             change = PathChange(
@@ -123,15 +129,18 @@ def carried_by_change(
                 contents.get(c.old_blob) if c.old_blob else None,
                 contents.get(c.new_blob) if c.new_blob else None,
             )
-            found.setdefault(key, []).extend(
-                rec for rec in by_path[c.path] if carries(change, policy_entry(rec))
-            )
+            for rec in by_path[c.path]:
+                row = carries_row(change, policy_entry(rec))
+                if row in CONTENT_ROWS:
+                    holding.setdefault(key, set()).add(rec.id)
+                if row != "A5":
+                    found.setdefault(key, []).append(rec)
     for key, entries in found.items():
-        out[key] = _carried(led, entries)
+        out[key] = _carried(led, entries, holding.get(key, set()))
     return out
 
 
-def _carried(led: Ledger, entries: Iterable[WriterEntryRecord]) -> Carried:
+def _carried(led: Ledger, entries: Iterable[WriterEntryRecord], holding: set[int]) -> Carried:
     unique = sorted({e.id: e for e in entries}.values(), key=lambda e: e.id)
     if not unique:
         return NOTHING
@@ -140,6 +149,7 @@ def _carried(led: Ledger, entries: Iterable[WriterEntryRecord]) -> Carried:
         tuple(unique),
         tuple(led.mutations(sorted({e.mutation_id for e in unique}))),
         tuple(led.escalations_for_entries(ids)),
+        frozenset(ids) - holding,
     )
 
 
@@ -189,23 +199,30 @@ def entries_for_write(
     """Entries for what a writer just wrote to ``paths`` (root-relative), to record.
 
     Each holds the blob the path holds now (None: the writer deleted it), the blob it
-    started from — the blob of the root's last open entry for that path, else ``HEAD``'s
-    — and the keys of the lines the writer added and removed. A path whose content did not
-    change from where the writer started gets no entry (nothing to attribute).
+    started from — of the root's last open entry for that path and ``HEAD``'s, the nearer
+    to what it holds now (:func:`~gentle_hooks.policy.attribution.nearest_start`; the
+    entry's on a tie) — and the keys of the lines the writer added and removed. A path
+    whose content did not change from where the writer started gets no entry.
 
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
     """
     head = repo.head()
     now = repo.hash_worktree(paths)
-    before: dict[str, str | None] = dict(repo.blobs_in(repo.tree_of(head), paths)) if head else {}
+    at_head: dict[str, str | None] = dict(repo.blobs_in(repo.tree_of(head), paths)) if head else {}
+    written: dict[str, str | None] = {}
     for rec in led.open_entries(root):  # oldest first: the last write wins
         if rec.path in now:
-            before[rec.path] = rec.blob
-    contents = repo.read_blobs(sorted({b for b in (*now.values(), *before.values()) if b}))
+            written[rec.path] = rec.blob
+    known = {b for b in (*now.values(), *at_head.values(), *written.values()) if b}
+    contents = repo.read_blobs(sorted(known))
     out = []
     for path in sorted(now):
-        after, start = now[path], before.get(path)
+        after = now[path]
+        starts = [written[path]] if path in written else []
+        starts.append(at_head.get(path))
+        texts = [contents.get(b) if b else None for b in starts]
+        start = starts[nearest_start(contents.get(after) if after else None, texts)]
         if after == start:
             continue
         delta = writer_delta(
@@ -261,15 +278,63 @@ def facts_for(repo: Repository, cand: Candidate, *, amend: bool = False) -> Ledg
     Raises:
         GitError: git failed; StoreError: the ledger exists but cannot be read.
     """
+    return facts_and_expired(repo, cand, amend=amend)[0]
+
+
+def facts_and_expired(
+    repo: Repository, cand: Candidate, *, amend: bool = False
+) -> tuple[LedgerFacts, list[WriterEntryRecord]]:
+    """:func:`facts_for`, and the pending entries that expired on the way.
+
+    A pending entry the change carries only by the shape of its change whose content is
+    nowhere any more expires instead of delegating (:func:`expire_shaped`): after
+    ``reset --hard`` of a writer's edit, a human's own edit of the same lines is the
+    human's (SPEC §3: pending work whose content is gone "expires with a status line,
+    never a block"). Entries carried by holding the writer's content (rows A1, A2) are in
+    the candidate, so never gone.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger exists but cannot be read or written.
+    """
     root = repo.paths.toplevel
     assert root is not None  # Repository.open refuses bare repositories here
     path = ledger_path(repo.paths.common_dir)
     led = Ledger.open_existing(path)
     if led is None:
-        return LedgerFacts(path=path, present=False, root=root, identity=cand.identity)
+        return LedgerFacts(path=path, present=False, root=root, identity=cand.identity), []
     with led:
-        work = carried(repo, led, delivery_changes(repo, cand, amend=amend))
-        return facts_from(led, root, cand.identity, work.entries)
+        changes = delivery_changes(repo, cand, amend=amend)
+        work = carried(repo, led, changes)
+        expired = expire_shaped(repo, path, [work])
+        if expired:
+            work = carried(repo, led, changes)
+        return facts_from(led, root, cand.identity, work.entries), expired
+
+
+def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list[WriterEntryRecord]:
+    """Expire the pending entries ``works`` carry only by the shape of their change (rows
+    A3, A4) whose content is nowhere any more (:func:`expire_gone`): the writer's lines are
+    in no version of the path, so a change that merely touches the same lines is not the
+    writer's. Only text entries whose writer added lines count here: a removal-only or a
+    binary write cannot be told from a human's change of the same place, and stays
+    delegating (fail closed). The caller carries again when something expired.
+
+    Args:
+        path: the ledger file (opened for writing only when there is something to check).
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be written.
+    """
+    shaped = {
+        e.id: e
+        for work in works
+        for e in work.entries
+        if e.id in work.by_shape and e.state == "open" and e.added and not e.binary
+    }
+    if not shaped:
+        return []
+    with Ledger.open(path) as writable:
+        return expire_gone(repo, writable, list(shaped.values()))
 
 
 def holds_writer_content(rec: WriterEntryRecord, blob: str | None, content: bytes | None) -> bool:

@@ -31,6 +31,8 @@ from gentle_hooks.values.frozen import frozen
 ROOM_PREFIX = "gentle-verify-"
 #: The room's parts, relative to its directory.
 TREE, BRIEF, LOGS = "tree", "BRIEF.md", "logs"
+#: In a room ``verify run`` made for itself: the id of the process that removes it.
+OWNER = ".owner"
 
 
 @frozen
@@ -76,25 +78,85 @@ def room_brief_text(objective: str, brief_id: str, checks: tuple[Check, ...]) ->
     return "\n".join(lines) + "\n"
 
 
-def make_room(repo: Repository, cand: Candidate, brief_text: str) -> Room:
+def make_room(repo: Repository, cand: Candidate, brief_text: str, *, owned: bool = False) -> Room:
     """Create a clean room holding ``cand``'s tree and ``brief_text``.
+
+    Args:
+        owned: the room lives only as long as this process (``verify run`` without
+            ``--room``): its :data:`OWNER` file names this process, so a later run removes
+            the room if this one was killed before it could (:func:`sweep_rooms`).
 
     Returns:
         The :class:`Room` (a new directory under the system's temporary directory).
 
     Raises:
-        GitError: exporting the tree failed (the half-made room is left for inspection).
+        GitError / OSError: exporting the tree failed (the half-made room is removed).
     """
     room = Room(tempfile.mkdtemp(prefix=ROOM_PREFIX))
-    repo.export_tree(
-        cand.tree,
-        room.tree,
-        f"gentle-hooks clean room\n\ncandidate {cand.identity}\nbase tree {cand.base.tree}\n",
-    )
-    os.makedirs(room.logs)
-    with open(room.brief, "w", encoding="utf-8") as fh:
-        fh.write(brief_text)
+    try:
+        if owned:
+            with open(os.path.join(room.path, OWNER), "w", encoding="ascii") as fh:
+                fh.write(f"{os.getpid()}\n")
+        repo.export_tree(
+            cand.tree,
+            room.tree,
+            f"gentle-hooks clean room\n\ncandidate {cand.identity}\nbase tree {cand.base.tree}\n",
+        )
+        os.makedirs(room.logs)
+        with open(room.brief, "w", encoding="utf-8") as fh:
+            fh.write(brief_text)
+    except BaseException:
+        remove_room(room)
+        raise
     return room
+
+
+def remove_room(room: Room) -> None:
+    """Remove ``room`` and everything in it (its tree, logs, brief); never raises."""
+    import shutil
+
+    shutil.rmtree(room.path, ignore_errors=True)
+
+
+def _is_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True
+
+
+def sweep_rooms() -> int:
+    """Remove the rooms ``verify run`` made for itself whose process is gone (killed
+    before its ``finally`` ran: SIGKILL, a power cut): this user's ``gentle-verify-*``
+    directories under the system's temporary directory whose :data:`OWNER` names a process
+    that no longer exists. Rooms ``verify prepare`` made (no owner) are the user's to
+    remove. Never raises.
+
+    Returns:
+        How many rooms were removed.
+    """
+    base = tempfile.gettempdir()
+    removed = 0
+    try:
+        names = [n for n in os.listdir(base) if n.startswith(ROOM_PREFIX)]
+    except OSError:
+        return 0
+    for name in names:
+        path = os.path.join(base, name)
+        try:
+            if os.lstat(path).st_uid != os.getuid():
+                continue
+            with open(os.path.join(path, OWNER), encoding="ascii") as fh:
+                pid = int(fh.read().strip())
+        except (OSError, ValueError):
+            continue
+        if pid != os.getpid() and not _is_alive(pid):
+            remove_room(Room(path))
+            removed += 1
+    return removed
 
 
 def open_room(path: str) -> Room:
@@ -117,9 +179,11 @@ def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]
     """Make sure ``room`` holds exactly ``cand``'s tree before anything runs in it.
 
     Files the verifier's own runs left (caches, outputs: paths git does not track) are
-    removed, so the run starts from the candidate's tree; an edited or deleted tracked
-    file is refused, never reverted: a verifier that changed what it judges must be seen
-    (seed 001 "Scope": "never repairs the artifact it judges").
+    removed, so the run starts from the candidate's tree; a file of the candidate edited,
+    deleted or made (non-)executable is refused, never reverted: a verifier that changed
+    what it judges must be seen (seed 001 "Scope": "never repairs the artifact it judges").
+    The files are compared with the candidate's tree byte for byte, whatever the room's
+    index flags (``--assume-unchanged``, ``--skip-worktree``) or HEAD say.
 
     Returns:
         Notes for the user (how many untracked paths were removed), possibly empty.
@@ -128,13 +192,16 @@ def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]
         UsageError: the room was prepared for another candidate, or a tracked file in it
             was edited or deleted.
     """
-    tree, edited, added = repo.room_state(room.tree)
+    tree, _, added = repo.room_state(room.tree)
     if tree != cand.tree:
         raise UsageError(
             f"{room.path}: the room was prepared for tree {tree[:12]}, not this candidate's "
             f"tree {cand.tree[:12]}; prepare one for it: gentle-hook verify prepare --brief "
             "<brief.json>"
         )
+    # the files themselves against the candidate's tree: the room's index, HEAD and config
+    # are the verifier's to change (update-index --assume-unchanged, --skip-worktree)
+    edited = repo.room_changes(room.tree, cand.tree)
     if edited:
         shown = ", ".join(edited[:3]) + (f" and {len(edited) - 3} more" if len(edited) > 3 else "")
         raise UsageError(

@@ -14,13 +14,14 @@ separately keeps the digest independent of how they interleave.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import shlex
 import signal
 import subprocess
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import IO
 
 from gentle_hooks.errors import UsageError
@@ -160,3 +161,23 @@ def run_observed(
         duration_ms=duration_ms,
         output_digest=output_digest(hashes[0].hexdigest(), hashes[1].hexdigest()),
     )
+
+
+@contextlib.contextmanager
+def stopped_cleanly() -> Iterator[None]:
+    """While inside, SIGTERM and SIGHUP end the process through ``SystemExit`` (exit
+    128 + N), so ``finally`` blocks run and temporary checkouts and clean rooms are
+    removed. Outside the main thread signals cannot be handled: nothing changes there."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    saved = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)

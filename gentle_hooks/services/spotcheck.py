@@ -23,12 +23,9 @@ after a report of success is recorded and blocks the candidate, naming both resu
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shlex
-import signal
-import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import IO
 
 from gentle_hooks.errors import GitError, UsageError
@@ -49,7 +46,7 @@ from gentle_hooks.services.record import (
     refusal,
     standing,
 )
-from gentle_hooks.services.runner import Observation, run_observed
+from gentle_hooks.services.runner import Observation, run_observed, stopped_cleanly
 from gentle_hooks.values.candidate import PathChange, Projection, candidate_identity
 from gentle_hooks.values.frozen import frozen
 
@@ -169,26 +166,6 @@ def choose_receipt(
     raise UsageError(refused + more)
 
 
-@contextlib.contextmanager
-def _stopped_cleanly() -> Iterator[None]:
-    """While inside, SIGTERM and SIGHUP end the process through ``SystemExit`` (exit
-    128 + N), so ``finally`` blocks run and the temporary checkout is removed. Outside the
-    main thread signals cannot be handled: nothing changes there."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum: int, frame: object) -> None:
-        raise SystemExit(128 + signum)
-
-    saved = {sig: signal.signal(sig, stop) for sig in (signal.SIGTERM, signal.SIGHUP)}
-    try:
-        yield
-    finally:
-        for sig, handler in saved.items():
-            signal.signal(sig, handler)
-
-
 def _holds(repo: Repository, tree: str) -> bool:
     """True when the work tree, as ``git add -A`` would stage it, is exactly ``tree``
     (ignored files aside). A work tree git cannot stage (a nested repository without a
@@ -284,7 +261,7 @@ def run_spot_check(
             rerun = _rerun(bound.repo, bound.root, receipt, cand.tree, None, stdout, stderr)
         else:
             deps = bound.settings.verification.dependency_dirs
-            with _stopped_cleanly(), candidate_checkout(bound.repo, bound.root, cand, deps) as co:
+            with stopped_cleanly(), candidate_checkout(bound.repo, bound.root, cand, deps) as co:
                 linked = f" (linked in: {', '.join(co.linked)})" if co.linked else ""
                 said.append(
                     f"re-ran in a temporary linked checkout of the {binding.projection.value} "

@@ -5,9 +5,11 @@ Room ``services``. Parses and judges with :mod:`gentle_hooks.artifacts.verdict`,
 :mod:`gentle_hooks.services.record` and keeps the verdict's JSON, its acceptance, the
 reasons it was not accepted and its Markdown view in the ledger, and as the artifact pair
 of seed 001 "Artifact" (:func:`write_artifacts`). A verdict counts only for the candidate it
-was recorded for, and one that names another candidate is refused.
+was recorded for; one that names another candidate, or none, is refused.
 
-With ``verification.require_observed`` a verdict is accepted only when a ``gentle-hook
+With ``verification.require_observed`` (on in the candidate's base commit or the work
+tree: :func:`judged_require_observed`) a verdict is accepted
+only when a ``gentle-hook
 verify run`` for this candidate wrote exactly it (its digest is recorded in the ledger,
 :class:`~gentle_hooks.ledger.records.VerifyRun`): a verdict written by hand, edited, or
 observed on another candidate is stored and shown, never accepted.
@@ -15,6 +17,7 @@ observed on another candidate is stored and shown, never accepted.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Mapping
@@ -22,6 +25,7 @@ from collections.abc import Mapping
 from gentle_hooks.artifacts.markdown import render_verdict_markdown
 from gentle_hooks.artifacts.verdict import (
     DelegationVerdict,
+    as_recorded,
     binding_fault,
     parse_verdict,
     recorded_status,
@@ -30,6 +34,7 @@ from gentle_hooks.artifacts.verdict import (
     verdict_json,
 )
 from gentle_hooks.config.load import load_config
+from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import GentleError, GitError, UsageError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import VerdictRecord, VerifyRun
@@ -44,6 +49,7 @@ from gentle_hooks.services.record import (
     open_store,
     store_path,
 )
+from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen
 
 #: The rule id of a verdict ``verify run`` did not write, under ``require_observed``.
@@ -124,10 +130,72 @@ def write_artifacts(
     return ArtifactPair(pair.ref, pair.json, pair.markdown, excluded)
 
 
+def judged_require_observed(
+    repo: Repository, cand: Candidate, settings: Settings, env: Mapping[str, str]
+) -> bool:
+    """``verification.require_observed`` as verdicts are judged for ``cand`` (SPEC §9).
+
+    On when the configuration committed at the candidate's base commit turns it on, or the
+    loaded one (the work tree's) does: the work tree may add the rule, never drop one its
+    base sets, so a change cannot loosen the gate that judges it (as ``gate --range``
+    reads its configuration from the range's base). The base is read only when the loaded
+    configuration leaves the rule off.
+
+    Raises:
+        ConfigError: the base commit's configuration does not compile.
+        GitError: git failed reading it.
+    """
+    if settings.verification.require_observed:
+        return True
+    commit = cand.base.commit
+    if commit is None:
+        return False
+    base = load_config(
+        f"{commit}:", repo.gentle_config(), env, read=lambda name: repo.read_path(commit, name)
+    )
+    return base.settings.verification.require_observed
+
+
+def observation_mismatch(run: VerifyRun, verdict: DelegationVerdict) -> str | None:
+    """Where ``verdict``'s evidence is not what ``run`` observed, or None when it is.
+
+    Each criterion's ``observed`` (kind, command, exit status, duration, output digest)
+    must be, in order, the observation the run recorded for that check, and the brief and
+    the artifact reference the run's: the verdict's digest alone names the verdict, the
+    recorded observations name what was seen.
+    """
+    if run.brief_id != verdict.briefId or run.artifact_ref != verdict.artifactRef:
+        return f"it names brief {verdict.briefId!r} and artifact {verdict.artifactRef}"
+    try:
+        recorded = json.loads(run.observations)
+    except ValueError:
+        return "the run's recorded observations cannot be read"
+    claimed = [
+        c.observed.model_dump(mode="json") if c.observed is not None else {}
+        for c in verdict.criteria
+    ]
+    if not isinstance(recorded, list) or len(recorded) != len(claimed):
+        return f"it has {len(claimed)} observed check(s), not the run's"
+    for n, (mine, seen) in enumerate(zip(claimed, recorded, strict=True), 1):
+        seen = seen if isinstance(seen, dict) else {}
+        differ = sorted(k for k in {*mine, *seen} if mine.get(k) != seen.get(k))
+        if differ:
+            return f"criterion {n}: {', '.join(differ)} differ"
+    return None
+
+
 def observed_run(led: Ledger, verdict: DelegationVerdict, identity: str) -> VerifyRun | None:
-    """The ``verify run`` for ``identity`` that wrote exactly ``verdict`` (same digest)."""
+    """The ``verify run`` for ``identity`` that wrote exactly ``verdict`` (same digest) from
+    exactly what it observed (:func:`observation_mismatch` finds nothing)."""
     digest = verdict_digest(verdict)
-    return next((r for r in led.verify_runs(identity) if r.verdict_digest == digest), None)
+    return next(
+        (
+            r
+            for r in led.verify_runs(identity)
+            if r.verdict_digest == digest and observation_mismatch(r, verdict) is None
+        ),
+        None,
+    )
 
 
 def observation_fault(led: Ledger, verdict: DelegationVerdict, identity: str) -> str:
@@ -138,6 +206,14 @@ def observation_fault(led: Ledger, verdict: DelegationVerdict, identity: str) ->
             f"{OBSERVED_RULE} not observed: no gentle-hook verify run of brief "
             f"{verdict.briefId!r} is recorded for this candidate (verification.require_observed)"
         )
+    digest = verdict_digest(verdict)
+    for run in runs:
+        mismatch = observation_mismatch(run, verdict) if run.verdict_digest == digest else None
+        if mismatch is not None:
+            return (
+                f"{OBSERVED_RULE} not observed: its evidence is not what verify run #{run.id} "
+                f"observed ({mismatch}) (verification.require_observed)"
+            )
     return (
         f"{OBSERVED_RULE} not observed: it differs from what verify run #{runs[-1].id} "
         f"observed and wrote ({runs[-1].artifact_ref}); an edited verdict is not evidence "
@@ -160,8 +236,10 @@ def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, st
     Every valid verdict for this candidate is stored, accepted or not: one that is not
     accepted is shown as the reason the verifier requirement is still missing. Its status
     is recorded as :func:`~gentle_hooks.artifacts.verdict.recorded_status` (``blocked``
-    when the full suite did not run). A verdict already written as an artifact by ``verify
-    run`` is referenced where it is; any other is written as a new artifact pair.
+    when the full suite did not run), and the stored JSON and the artifact written say that
+    status too (:func:`~gentle_hooks.artifacts.verdict.as_recorded`). A verdict already
+    written as an artifact by ``verify run`` is referenced where it is; any other is
+    written as a new artifact pair.
 
     Args:
         binding: the candidate; data: the verdict JSON bytes; source: its name for
@@ -174,12 +252,18 @@ def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, st
 
     Raises:
         ArtifactInputError: not UTF-8, not JSON, not a DelegationVerdict (exit 2).
-        UsageError: the verdict names another candidate (nothing is stored) (exit 2).
+        UsageError: the verdict names another candidate, or none (nothing is stored)
+            (exit 2).
         GitError / StoreError: as :func:`gentle_hooks.services.record.bind` / ``open_store``.
     """
     verdict = parse_verdict(data, source)
     bound = bind(binding, env)
     fault = binding_fault(verdict, bound.candidate.identity)
+    if fault is not None and verdict.candidate is None:
+        raise UsageError(
+            f"{source}: {fault}; verify this candidate, which writes a bound verdict: "
+            "gentle-hook verify run --brief <brief.json>"
+        )
     if fault is not None:
         raise UsageError(
             f"{source}: {fault}: a verdict counts only for the candidate it judged; add it "
@@ -191,7 +275,8 @@ def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, st
     markdown = render_verdict_markdown(verdict)
     with open_store(bound.repo) as led:
         run = observed_run(led, verdict, bound.candidate.identity)
-        if run is None and settings.verification.require_observed:
+        required = judged_require_observed(bound.repo, bound.candidate, settings, env)
+        if run is None and required:
             reasons = (*reasons, observation_fault(led, verdict, bound.candidate.identity))
             accepted = False
         pair = _artifact_for(bound, verdict, run, settings.verification.artifact_dir, markdown)
@@ -203,7 +288,7 @@ def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, st
                 status=recorded_status(verdict),
                 accepted=accepted,
                 reasons=reasons,
-                json=verdict_json(verdict),
+                json=verdict_json(as_recorded(verdict)),
                 markdown=markdown,
                 artifact_ref=pair.ref,
                 caller=_caller(bound.repo, verdict),
@@ -247,7 +332,8 @@ def _artifact_for(
             return ArtifactPair(run.artifact_ref, path, os.path.splitext(path)[0] + ".md")
     name = f"{verdict.briefId}-{bound.candidate.identity[7:19]}-{verdict_digest(verdict)[7:15]}"
     pair = plan_artifacts(bound.root, artifact_dir, name)
-    return write_artifacts(bound.repo, bound.root, pair, verdict_json(verdict), markdown)
+    text = verdict_json(as_recorded(verdict))
+    return write_artifacts(bound.repo, bound.root, pair, text, markdown)
 
 
 def list_verdicts(binding: Binding, env: Mapping[str, str]) -> tuple[Bound, list[VerdictRecord]]:

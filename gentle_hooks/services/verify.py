@@ -8,7 +8,8 @@ Room ``services``. One use case in two steps:
 * :func:`run` — in a clean room that still holds exactly the candidate (a prepared one, or
   a fresh one), run each success criterion, each negative test and the full suite, observe
   each (command, exit status, duration, output digest: :mod:`gentle_hooks.services.runner`),
-  write the DelegationVerdict from those observations alone
+  stop at a check that changed the candidate's files, write the DelegationVerdict from
+  those observations alone
   (:func:`gentle_hooks.artifacts.observation.observed_verdict`) as the JSON and Markdown pair
   of seed 001 "Artifact", validated, binding the candidate and brief and naming the caller,
   and record what was observed in the ledger (:class:`~gentle_hooks.ledger.records.VerifyRun`)
@@ -25,7 +26,6 @@ from __future__ import annotations
 import json
 import os
 import shlex
-import shutil
 import time
 from collections.abc import Mapping
 
@@ -50,17 +50,20 @@ from gentle_hooks.config.load import load_config
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.ledger.records import VerifyRun
+from gentle_hooks.policy.nocheck import judge_command, row_text
 from gentle_hooks.services.cleanroom import (
     Room,
     check_room,
     make_room,
     open_room,
+    remove_room,
     room_brief_text,
+    sweep_rooms,
 )
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
-from gentle_hooks.services.runner import run_observed
+from gentle_hooks.services.runner import run_observed, stopped_cleanly
 from gentle_hooks.services.verdicts import ArtifactPair, plan_artifacts, write_artifacts
-from gentle_hooks.values.frozen import field, frozen
+from gentle_hooks.values.frozen import field, frozen, replace
 
 
 @frozen
@@ -112,8 +115,8 @@ class Verified:
         outcomes: each check's observation, in run order.
         verdict: the DelegationVerdict written; pair: where (``pair.ref`` is its
             ``artifactRef``); run: the ledger's record of the run.
-        room_kept: False when the run made its own room and removed its tree afterwards
-            (its logs stay).
+        room_kept: False when the run made its own room and removed it afterwards, logs
+            and all (the verdict records each check's output digest).
         notes: lines for the user.
     """
 
@@ -157,7 +160,8 @@ def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) 
 
     Raises:
         UsageError: no success criterion at all (seed 001 "Guardrails": "do not accept a
-            claim whose criteria have no observable check"), or a blank flag.
+            claim whose criteria have no observable check"), a criterion or suite whose
+            command verifies nothing (``true``, ``exit 0``, ``:``...), or a blank flag.
     """
     for flag, values in (("--check", extra.criteria), ("--negative", extra.negatives)):
         if any(not v.strip() for v in values):
@@ -176,11 +180,35 @@ def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) 
             '[{"criterion": ..., "run": ...}] to the brief, or --check CMD (seed 001: no '
             "claim is accepted whose criteria have no observable check)"
         )
+    for check in (*criteria, *suite):
+        _refuse_no_check(check)
     return Plan(
         brief=brief,
         brief_id=brief_id(brief),
         checks=(*criteria, *negatives, *suite),
         mutating=not brief.readOnly or changes_tree,
+    )
+
+
+def _refuse_no_check(check: Check) -> None:
+    """A success criterion or full suite whose command succeeds whatever the artifact is
+    (``true``, ``exit 0``, ``:``, ``echo ok``, a failure masked by ``|| true``...) observes
+    nothing: seed 001 "Guardrails", "do not accept a claim whose criteria have no
+    observable check". Judged as receipts are (:func:`gentle_hooks.policy.nocheck.judge_command`,
+    SPEC §5 "a command that verifies nothing does not count").
+
+    Raises:
+        UsageError: the command verifies nothing (the rows met are named).
+    """
+    judged = judge_command(check.command)
+    if judged.checks:
+        return
+    what = "the full suite" if check.kind == "suite" else f"criterion {check.criterion!r}"
+    rows = "; ".join(f"{row_text(r)} ({r})" for r in judged.rows)
+    raise UsageError(
+        f"{what}: `{check.command}` verifies nothing: {rows}; give a command that fails when "
+        "the artifact does not meet it (seed 001: no claim is accepted whose criteria have "
+        "no observable check)"
     )
 
 
@@ -204,12 +232,62 @@ def prepare(
     return Prepared(bound, plan, make_room(bound.repo, bound.candidate, text))
 
 
-def room_env(env: Mapping[str, str]) -> dict[str, str]:
-    """The environment checks run with in a room: the caller's, without the variables
-    that bind git to the user's repository (a hook's ``GIT_DIR``...) and without this
-    tool's own (``GENTLE_*``: writer profile, overrides), so the room's repository is the
-    one its git commands see and nothing of the writer's session comes along."""
-    return {k: v for k, v in scrubbed_env(env).items() if not k.startswith("GENTLE_")}
+#: Prefixes of variables that belong to the writer's session, never to the verifier's
+#: room: this tool's own, git's, the pre-commit framework's, and those agent runtimes and
+#: model providers set or read (:data:`gentle_hooks.policy.delegation.RUNTIME_ENV` and
+#: their neighbours: session ids, sandboxes, homes holding transcripts, API keys).
+SESSION_PREFIXES: tuple[str, ...] = (
+    "GENTLE_",
+    "GIT_",
+    "PRE_COMMIT",
+    "CLAUDE",
+    "ANTHROPIC_",
+    "CODEX_",
+    "OPENAI_",
+    "GEMINI_",
+    "GOOGLE_GENAI",
+    "CLINE_",
+    "CURSOR_",
+    "OPENCODE",
+    "COPILOT_",
+    "GITHUB_COPILOT",
+    "AIDER_",
+    "MCP_",
+)
+
+
+def room_env(env: Mapping[str, str], *pointers: str) -> dict[str, str]:
+    """The environment checks run with in a room (seed 001 "Rules": the verifier "never
+    gets the implementation context, the worker's plan, or its transcript").
+
+    The caller's environment without: git's repository variables (so the room's repository
+    is the one its git commands see); every variable named by :data:`SESSION_PREFIXES` or
+    :data:`~gentle_hooks.policy.delegation.RUNTIME_ENV` (this tool's, agent runtimes',
+    model providers'); and every variable whose value points into one of ``pointers`` (the
+    user's work tree and git directory: the ledger, receipts, notes, a virtualenv or
+    ``PWD`` there), except ``PATH``, which only loses its entries there.
+    """
+    from gentle_hooks.policy.delegation import RUNTIME_ENV
+
+    runtime = {name for name, _, _ in RUNTIME_ENV}
+    places = tuple({*(p for p in pointers if p), *(os.path.realpath(p) for p in pointers if p)})
+
+    def points_in(value: str) -> bool:
+        if any(p in value for p in places):
+            return True
+        real = os.path.realpath(value) if os.path.isabs(value) else ""
+        return any(real == p or real.startswith(p + os.sep) for p in places if real)
+
+    out: dict[str, str] = {}
+    for name, value in scrubbed_env(env).items():
+        if name.upper().startswith(SESSION_PREFIXES) or name in runtime:
+            continue
+        if name == "PATH":
+            value = os.pathsep.join(d for d in value.split(os.pathsep) if not points_in(d))
+        elif points_in(value):
+            continue
+        out[name] = value
+    return out
 
 
 def _observe(check: Check, number: int, room: Room, env: Mapping[str, str]) -> Outcome:
@@ -224,6 +302,26 @@ def _observe(check: Check, number: int, room: Room, env: Mapping[str, str]) -> O
             out.write(f"{exc.message}\n".encode())
             return Outcome(check, None, 0, None, error=exc.message)
     return Outcome(check, obs.exit_code, obs.duration_ms, obs.output_digest)
+
+
+def _observe_all(
+    bound: Bound, plan: Plan, room: Room, env: Mapping[str, str]
+) -> tuple[Outcome, ...]:
+    """Run the plan's checks in order; after each, compare the room's files with the
+    candidate's tree (:meth:`~gentle_hooks.git.cleanroom.CleanRooms.room_changes`: hashed
+    from the files, so no index flag hides an edit). A check that changed them ends the run
+    there: it carries the changed paths (rows C0, S0), and no later check judges an
+    artifact the verifier repaired (seed 001 "Guardrails": "do not repair, patch, or re-run
+    the worker's implementation to make a criterion pass")."""
+    outcomes: list[Outcome] = []
+    for n, check in enumerate(plan.checks, 1):
+        outcome = _observe(check, n, room, env)
+        changed = bound.repo.room_changes(room.tree, bound.candidate.tree)
+        if changed:
+            outcomes.append(replace(outcome, changed=changed))
+            break
+        outcomes.append(outcome)
+    return tuple(outcomes)
 
 
 def _caller(bound: Bound, caller: str | None) -> str:
@@ -252,7 +350,9 @@ def run(
         room_path: a room ``verify prepare`` made (it must still hold exactly the
             candidate), or None to make a fresh one.
         caller: who asks for the verification (default: git's committer ident).
-        keep: keep the tree of a room this run made (default: removed; logs stay).
+        keep: keep a room this run made (default: removed when the run ends, also when it
+            fails or is stopped by SIGTERM or SIGHUP; one left by a killed run is removed by
+            the next run, :func:`~gentle_hooks.services.cleanroom.sweep_rooms`).
 
     Returns:
         :class:`Verified`. The verdict's status follows
@@ -267,20 +367,38 @@ def run(
     started = time.monotonic()
     bound = bind(binding, env)
     plan = _plan_for(bound, brief, extra)
+    sweep_rooms()
+    if room_path is not None:
+        room = open_room(room_path)
+        notes = check_room(bound.repo, room, bound.candidate)
+        return _verify_in(bound, plan, room, env, caller, started, notes, kept=True)
+    text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
+    with stopped_cleanly():  # SIGTERM, SIGHUP: the room goes too
+        room = make_room(bound.repo, bound.candidate, text, owned=not keep)
+        try:
+            return _verify_in(bound, plan, room, env, caller, started, (), kept=keep)
+        finally:
+            if not keep:
+                remove_room(room)
+
+
+def _verify_in(
+    bound: Bound,
+    plan: Plan,
+    room: Room,
+    env: Mapping[str, str],
+    caller: str | None,
+    started: float,
+    notes: tuple[str, ...],
+    *,
+    kept: bool,
+) -> Verified:
+    """Run the plan in ``room``, write the verdict's artifact pair and record the run."""
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     cand = bound.candidate
-    notes: list[str] = []
-    if room_path is not None:
-        room, made = open_room(room_path), False
-        notes += check_room(bound.repo, room, cand)
-    else:
-        text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
-        room, made = make_room(bound.repo, cand, text), True
     with open_store(bound.repo) as led:  # a broken store fails before anything runs
-        checks_env = room_env(env)
-        outcomes = tuple(
-            _observe(check, n, room, checks_env) for n, check in enumerate(plan.checks, 1)
-        )
+        checks_env = room_env(env, bound.root, bound.repo.paths.common_dir)
+        outcomes = _observe_all(bound, plan, room, checks_env)
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         pair = plan_artifacts(
             bound.root,
@@ -321,15 +439,12 @@ def run(
             )
         )
     if pair.excluded is not None:
-        notes.append(
+        notes = (
+            *notes,
             f"{pair.excluded}: the artifact directory was added, so the verdict does not "
-            "change the candidate it judged"
+            "change the candidate it judged",
         )
-    if made and not keep:
-        shutil.rmtree(room.tree, ignore_errors=True)
-    return Verified(
-        bound, plan, room, outcomes, verdict, pair, record, not made or keep, tuple(notes)
-    )
+    return Verified(bound, plan, room, outcomes, verdict, pair, record, kept, notes)
 
 
 def _validate(verdict: DelegationVerdict, text: str) -> None:

@@ -16,6 +16,7 @@ mocked. Assertions read the exit code and the ``gentle-hooks:`` lines the hooks 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
@@ -247,7 +248,19 @@ class World:
         assert r.code == 0, r
 
     def verdict(self, *flags: str, data: dict[str, object] | None = None) -> Run:
-        path = verdict_file(self.base, dict(data or PASSING_VERDICT))
+        """``verdict add FLAGS`` of ``data`` (default :data:`PASSING_VERDICT`) bound to the
+        candidate those flags name, as ``assess --json`` resolves it."""
+        verdict = dict(data or PASSING_VERDICT)
+        if "candidate" not in verdict:
+            selector = {"--committed": "--committed-only"}
+            assessed = self.gh("assess", "--json", *(selector.get(f, f) for f in flags))
+            cand = json.loads(assessed.out)["candidate"]
+            verdict["candidate"] = {
+                "identity": cand["identity"],
+                "baseTree": cand["base_tree"],
+                "tree": cand["tree"],
+            }
+        path = verdict_file(self.base, verdict)
         return self.gh("verdict", "add", *flags, path)
 
     # -- what the world holds ---------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Every agent runtime end to end (issue 17 "Done when"): ``install --agent`` wires the hook,
+"""Every agent runtime end to end: ``install --agent`` wires the hook,
 the runtime's documented payload drives the record through the very command the
 configuration holds, the commit is blocked with the fix printed, the printed commands run as
 printed, and the commit passes. Then the gate's decision as one JSON object for agents.

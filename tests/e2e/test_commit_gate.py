@@ -1,4 +1,4 @@
-"""The commit gate through installed hooks (issue 4 "Done when", SPEC §3 "Binding", §5).
+"""The commit gate through installed hooks (SPEC §3 "Binding", §5).
 
 Each test runs twice: hooks from ``pre-commit install`` and from ``gentle-hook install``.
 """

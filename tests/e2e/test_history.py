@@ -1,4 +1,4 @@
-"""Merges, cherry-picks, amends and rebases through installed hooks (issue 4, SPEC §3, §6).
+"""Merges, cherry-picks, amends and rebases through installed hooks (SPEC §3, §6).
 
 A commit record follows its commit across ``commit --amend`` and ``rebase`` (post-rewrite);
 it counts only for the candidate it was made for: a rewrite that keeps the tree keeps the

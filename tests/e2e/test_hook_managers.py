@@ -1,4 +1,4 @@
-"""lefthook and husky call the gate (issue 17 item 5): the snippets of docs/lefthook.md and
+"""lefthook and husky call the gate: the snippets of docs/lefthook.md and
 docs/husky.md, installed with the real hook managers from their npm packages, block a
 delegated commit until the printed fix runs, and block an unverified push.
 

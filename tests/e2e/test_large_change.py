@@ -1,4 +1,4 @@
-"""A change too large for one command line (issue 4 "Never": no file list on a command line):
+"""A change too large for one command line (SPEC: no file list on a command line):
 more bytes of path names than the kernel lets one ``exec`` carry go through the gates."""
 
 from __future__ import annotations

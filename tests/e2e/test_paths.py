@@ -1,4 +1,4 @@
-"""Awkward paths through installed hooks (issue 4): spaces, unicode and a newline go through
+"""Awkward paths through installed hooks: spaces, unicode and a newline go through
 the commit gate, the spot check, the push gate and the remote unharmed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The push gate through installed hooks (issue 4 "Done when", SPEC §7 "Hooks").
+"""The push gate through installed hooks (SPEC §7 "Hooks").
 
 Every ref of a push is judged and the worst ref decides. The tests marked for both
 installers run through ``pre-commit install`` and ``gentle-hook install``; the framework

@@ -1,4 +1,4 @@
-"""Satisfaction means success, re-run on the exact candidate (issue 13 "Build" 4; SPEC §5
+"""Satisfaction means success, re-run on the exact candidate (SPEC §5
 "Spot check", §6): the reproductions of the issue, each through installed hooks, real git
 and the real CLI.
 

@@ -1,4 +1,4 @@
-"""Issue 18 "Done when", end to end through installed hooks and a bare remote.
+"""The verifier's flow end to end through installed hooks and a bare remote.
 
 "An escalated change is blocked, ``verify prepare`` + ``verify run`` produce the artifact
 pair, ``verdict add`` accepts it, the commit passes; a hand-written or other-candidate

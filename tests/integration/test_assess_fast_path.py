@@ -1,4 +1,4 @@
-"""``gentle-hook assess`` with only plain flags runs without click (issue 8), and says
+"""``gentle-hook assess`` with only plain flags runs without click, and says
 exactly what the click-parsed command says; anything else goes to click."""
 
 from __future__ import annotations

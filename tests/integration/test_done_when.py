@@ -46,6 +46,12 @@ class Scenario:
         assert r.code == 0, r
         return r
 
+    def bound(self, data: dict[str, object]) -> dict[str, object]:
+        """``data`` naming the current candidate (``verdict add`` refuses one naming none)."""
+        cand = json.loads(self.cli("assess", "--json").out)["candidate"]
+        ref = {"identity": cand["identity"], "baseTree": cand["base_tree"], "tree": cand["tree"]}
+        return {**data, "candidate": ref}
+
     def identity(self) -> str:
         r = self.cli("status", "--json")
         return str(json.loads(r.out)["assessment"]["candidate"]["identity"])
@@ -187,11 +193,13 @@ def test_07_escalate_security(scenario: Scenario) -> None:
 def test_08_to_10_bad_verdicts_are_refused_with_their_reason(
     scenario: Scenario, step: str, changes: dict[str, object], reason: str
 ) -> None:
-    path = verdict_file(scenario.tmp, {**PASSING_VERDICT, **changes}, f"verdict-{step}.json")
+    path = verdict_file(
+        scenario.tmp, scenario.bound({**PASSING_VERDICT, **changes}), f"verdict-{step}.json"
+    )
     r = scenario.cli("verdict", "add", path)
     assert r.code == 1, r
     n = int(step) - 7
-    # seed 001 "Completion criteria": without its full suite a verdict is blocked (issue 18)
+    # seed 001 "Completion criteria": without its full suite a verdict is blocked
     status = "blocked" if changes.get("fullSuiteRun") is False else changes.get("status", "pass")
     head, artifact = r.lines[0].split("  (artifact ")
     assert head == (
@@ -218,7 +226,7 @@ def test_08_to_10_bad_verdicts_are_refused_with_their_reason(
 
 
 def test_11_a_proper_verdict_satisfies_the_verifier(scenario: Scenario) -> None:
-    r = scenario.cli("verdict", "add", "-", input=json.dumps(PASSING_VERDICT))
+    r = scenario.cli("verdict", "add", "-", input=json.dumps(scenario.bound(PASSING_VERDICT)))
     assert r.code == 0, r
     assert r.lines[0].startswith(
         f"recorded for {scenario.identities[1][:19]}…: verdict #4: brief brief-1, status pass: "

@@ -1,5 +1,5 @@
-"""Attempts to get an unverified delegated commit past the server or CI gate, found by an
-adversarial review of issue 5, each now refused; and what rewrites must keep."""
+"""Attempts to get an unverified delegated commit past the server or CI gate, each one
+refused; and what rewrites must keep."""
 
 from __future__ import annotations
 

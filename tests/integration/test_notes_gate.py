@@ -1,4 +1,4 @@
-"""Records travel with commits (SPEC §8, issue 5): notes, the server's pre-receive gate,
+"""Records travel with commits (SPEC §8): notes, the server's pre-receive gate,
 ``gate --range`` in a clone with no ledger, rewrites, shallow clones, concurrent syncs.
 
 Everything is real: a bare "server" with the installed pre-receive hook, clones pushing to
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import gh, git, write
+from tests.conftest import bound_verdict, gh, git, write
 
 G = [sys.executable, "-m", "gentle_hooks"]
 
@@ -91,7 +91,9 @@ def test_server_accepts_verified_rejects_unverified_and_ci_agrees(server: Path) 
     assert rejected.returncode == 1
     assert f"remote: gentle-hooks: BLOCKED {unverified[:12]} on refs/heads/main" in rejected.stderr
     assert "remote: gentle-hooks: REJECTED refs/heads/main" in rejected.stderr
-    assert "fix: record and spot-check the change" in rejected.stderr
+    assert "missing: delegated, but it has no gentle-hooks note for its tree" in rejected.stderr
+    assert "spot-check --committed        \n" in rejected.stderr
+    assert "sync push        \nremote: gentle-hooks: REJECTED" in rejected.stderr
     assert git(server, "rev-parse", "main").strip() == verified
 
     git(b, "reset", "-q", "--hard", "origin/main")
@@ -196,17 +198,24 @@ def test_concurrent_records_from_two_clones_are_both_kept(server: Path) -> None:
             "--committed",
             "-",
             input=json.dumps(
-                {
-                    "briefId": "b-1",
-                    "status": "pass",
-                    "criteria": [
-                        {"criterion": "f returns 2", "evidence": "ran python -c 'import app' -> 2"}
-                    ],
-                    "negativeTestsRun": 1,
-                    "fullSuiteRun": True,
-                    "artifactMutating": True,
-                    "summary": "checked f",
-                }
+                bound_verdict(
+                    b,
+                    {
+                        "briefId": "b-1",
+                        "status": "pass",
+                        "criteria": [
+                            {
+                                "criterion": "f returns 2",
+                                "evidence": "ran python -c 'import app' -> 2",
+                            }
+                        ],
+                        "negativeTestsRun": 1,
+                        "fullSuiteRun": True,
+                        "artifactMutating": True,
+                        "summary": "checked f",
+                    },
+                    "--committed",
+                )
             ),
         )
     )

@@ -1,4 +1,4 @@
-"""The push gate's batched git reads (issue 8) give exactly what one process per commit gives.
+"""The push gate's batched git reads give exactly what one process per commit gives.
 
 * ``Repository.prefetch_diffs``: every (base tree, tree) pair's numstat and ``-G`` scan from
   two ``git diff-tree --stdin`` processes equal ``diff_stats`` / ``added_lines_matching``

@@ -300,7 +300,7 @@ def test_tally_verifier_output_not_json_abstains(
 ) -> None:
     """Seed 003 "Verdict tallying": "A verifier that errored, timed out, or returned a
     malformed verdict has produced no evidence for the finding" -- it abstains; the tally
-    goes on (issue 18: it used to exit 2)."""
+    goes on (exit 0)."""
     (tmp_path / "v.json").write_text(content, encoding="utf-8")
     a = write(tmp_path / "a.json", up())
     r = run("quorum", "tally", "v.json", a, "--claim", CLAIM)
@@ -548,12 +548,12 @@ def test_verifier_text_cannot_forge_output_lines(run: Any, tmp_path: Path) -> No
     ]
 
 
-# --- issue 18: seed 003 rows through the CLI --------------------------------------------------
+# --- seed 003 rows through the CLI --------- --------------------------------------------------
 
 
-def test_tally_issue_18_narrative_refutes(run: Any, tmp_path: Path) -> None:
+def test_tally_narrative_refutes(run: Any, tmp_path: Path) -> None:
     """Seed 003 ``"It is well known that…" | Not evidence. Refute``: the issue's example,
-    tallied as a user would, is REFUTED (it used to be CONFIRMED)."""
+    tallied as a user would, is REFUTED, never CONFIRMED."""
     a = write(tmp_path / "a.json", up("It is well known that fan-outs are unbounded"))
     r = run("quorum", "tally", a, "--claim", CLAIM)
     assert (r.returncode, r.stderr) == (0, "")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from gentle_hooks.ledger.schema import SCHEMA_VERSION
-from tests.conftest import PASSING_VERDICT, CliResult, verdict_file
+from tests.conftest import PASSING_VERDICT, CliResult, bound_verdict, verdict_file
 
 Cli = Callable[..., CliResult]
 PY = sys.executable
@@ -407,7 +407,8 @@ def test_verdict_add_refuses_what_is_not_a_verdict(cli: Cli, repo: Path, tmp_pat
 def test_a_verdict_counts_only_for_its_candidate(cli: Cli, repo: Path, tmp_path: Path) -> None:
     edit(repo)
     cli("escalate", "--item", "security", "--reason", "auth", cwd=repo)
-    r = cli("verdict", "add", verdict_file(tmp_path, PASSING_VERDICT), cwd=repo)
+    path = verdict_file(tmp_path, bound_verdict(repo, PASSING_VERDICT))
+    r = cli("verdict", "add", path, cwd=repo)
     assert r.code == 0, r
     assert as_json(cli("assess", "--json", cwd=repo))["decision"]["verifier_satisfied"]  # type: ignore[index]
     edit(repo, "q = 1\n")

@@ -121,7 +121,7 @@ def test_the_same_call_id_from_another_source_is_another_call(repo: Path) -> Non
         (
             "cursor",
             {"hook_event_name": "beforeReadFile"},
-            "beforeReadFile is not a file-writing tool of Cursor",
+            "beforeReadFile is not afterFileEdit, the event gentle-hooks records from for Cursor",
         ),
     ],
 )
@@ -219,3 +219,79 @@ def test_unknown_runtime_is_a_usage_error(repo: Path) -> None:
     proc = gh(repo, "record", "--from", "windsurf", input="{}")
     assert proc.returncode == 2
     assert "'windsurf' is not one of" in proc.stderr
+
+
+#: Identifier members of each runtime's input that a lone surrogate escape (invalid Unicode,
+#: which JSON parsers accept) may hide in.
+SURROGATE_FIELDS = {
+    "claude-code": ("session_id", "tool_use_id", "cwd"),
+    "codex": ("session_id", "tool_use_id", "model"),
+    "gemini-cli": ("session_id", "cwd"),
+    "cursor": ("conversation_id", "model"),
+    "copilot": ("sessionId", "cwd"),
+}
+
+
+@pytest.mark.parametrize(
+    ("name", "key"), [(n, k) for n, keys in SURROGATE_FIELDS.items() for k in keys]
+)
+def test_a_lone_surrogate_in_an_id_is_an_invalid_field_never_a_crash(
+    name: str, key: str, repo: Path, tmp_path: Path
+) -> None:
+    data, filled = materialize(name, repo, tmp_path / "runtime")
+    apply_writes(filled, repo)
+    payload = json.loads(data)
+    payload[key] = "x\ud800"
+    stdin = json.dumps(payload)  # ensure_ascii: the surrogate travels as the escape \ud800
+    assert "\\ud800" in stdin
+    proc = gh(repo, "record", "--from", name, input=stdin)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    # the writer's content is still attributed (fail closed); no invalid text is stored
+    [row] = mutations(repo)
+    assert all(v is None or isinstance(v, str) for v in row), row
+    assert all("\ud800" not in v for v in row if isinstance(v, str))
+    assert entries(repo) == [("src/app.py", blob(repo, "src/app.py"), "open")]
+    # a replay of that same input still records once
+    write(repo / "src" / "app.py", "x = 'by a human'\n")
+    again = gh(repo, "record", "--from", name, input=stdin)
+    assert again.returncode == 0, again.stderr
+    assert len(mutations(repo)) == 1
+
+
+@pytest.mark.parametrize("name", RUNTIMES)
+def test_a_nul_in_the_written_path_records_closed_never_a_crash(
+    name: str, repo: Path, tmp_path: Path
+) -> None:
+    data, filled = materialize(name, repo, tmp_path / "runtime")
+    apply_writes(filled, repo)
+    text = data.decode().replace("src/app.py", "src/app\\u0000.py")
+    assert "\\u0000" in text
+    proc = gh(repo, "record", "--from", name, input=text)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr and "null byte" not in proc.stderr
+    [row] = mutations(repo)
+    assert "\0" not in str(row[5])
+
+
+@pytest.mark.parametrize(
+    ("name", "pre"),
+    [("claude-code", "PreToolUse"), ("codex", "PreToolUse"), ("gemini-cli", "BeforeTool")],
+)
+def test_a_pre_tool_event_records_nothing_and_leaves_the_call_to_its_post_event(
+    name: str, pre: str, repo: Path, tmp_path: Path
+) -> None:
+    post, filled = materialize(name, repo, tmp_path / "runtime")
+    before, _ = materialize(name, repo, tmp_path / "runtime", hook_event_name=pre)
+    wired = json.loads(post)["hook_event_name"]
+    # the pre-tool hook fires before the file changes
+    proc = gh(repo, "record", "--from", name, input=before.decode())
+    assert (proc.returncode, proc.stdout) == (0, ACK[name]), proc.stderr
+    assert proc.stderr.startswith(f"nothing recorded: {pre} is not {wired}, the event ")
+    assert len(proc.stderr.splitlines()) == 1
+    assert mutations(repo) == []
+    apply_writes(filled, repo)
+    done = gh(repo, "record", "--from", name, input=post.decode())
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.startswith("recorded: pending mutation #1: ")
+    assert entries(repo) == [("src/app.py", blob(repo, "src/app.py"), "open")]

@@ -1,4 +1,4 @@
-"""Upstream gentle-ai's assess rows on real repositories (issue 19): the built-in provider's
+"""Upstream gentle-ai's assess rows on real repositories: the built-in provider's
 tier from frozen bytes, and ``gentle-hook assess --json`` against the v1 contract.
 
 Sources (rows as data, no code copied):
@@ -314,7 +314,7 @@ def test_medium_at_budget_reports_slice_budget_reached(snap: Path) -> None:
 def test_consumed_candidate_reports_already_reviewed(snap: Path) -> None:
     """Upstream's row on the classifier, with the consumed fact passed in; through the CLI
     a ``review ack`` is a caller's word and never makes the built-in provider consumed
-    (seed exception 8 of ``docs/native-contract.md``; seed 000; issue 18)."""
+    (seed exception 8 of ``docs/native-contract.md``; seed 000)."""
     write(snap / "docs/guide.md", "ordinary documentation prose.\n")
     assert gh(snap, "review", "ack").returncode == 0
     env = native_json(snap)
@@ -418,3 +418,183 @@ def test_malformed_escalation_is_refused(snap: Path, extra: list[str]) -> None:
     code, env, err = assess_json(snap, *extra)
     assert code == 2 and "escalat" in err
     VALIDATOR.validate(env)
+
+
+# -- ENVELOPE: the candidate and the failure envelope, field for field ---------------------
+# Gentleman-Programming/gentle-ai internal/cli/review_assess.go at
+# 0dc8126f62d69d8d5122e0bc40a1a787928dd90b (RunReviewAssess): the candidate is
+# {kind: snapshot kind, base_ref: --base-ref trimmed (omitted when empty), consumed}; a
+# refusal under --json prints failClosed's envelope, whose candidate is current-changes
+# until the flags and the escalation are accepted, then base-diff with the trimmed base ref.
+
+
+def test_a_named_base_is_a_base_diff_with_its_ref(snap: Path) -> None:
+    base = git(snap, "rev-parse", "HEAD").strip()
+    write(snap / "notes/scratch.txt", "some plain scratch content\n")
+    commit_all(snap, "scratch")
+    env = native_json(snap, "--base-ref", f"  {base}  ")
+    assert env["candidate"] == {"kind": "base-diff", "base_ref": base, "consumed": False}
+
+
+def test_current_changes_name_no_base_ref(snap: Path) -> None:
+    write(snap / "notes/scratch.txt", "some plain scratch content\n")
+    for args in ([], ["--staged"]):
+        if args:
+            git(snap, "add", "-A")
+        env = native_json(snap, *args)
+        assert env["candidate"] == {"kind": "current-changes", "consumed": False}
+
+
+def refused(root: Path, *args: str) -> tuple[dict[str, Any], str]:
+    """A refusal under --json: exit 2, one line on stderr, and on stdout a failure envelope
+    the v1 schema, our model and upstream's decoder rules all accept."""
+    proc = gh(root, "assess", *args)
+    assert proc.returncode == 2, proc.stderr
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gentle-hook: error: ")
+    env: dict[str, Any] = json.loads(proc.stdout)
+    VALIDATOR.validate(env)
+    OURS.validate(env)
+    decode_assessment(proc.stdout.encode())
+    assert (env["risk"], env["changed_paths"], env["changed_lines"]) == ("high", 0, 0)
+    assert (env["review_due"], env["review_due_reason"]) == (True, "high_risk")
+    assert [r["code"] for r in env["reasons"]] == ["unassessable"]
+    return env, proc.stderr
+
+
+USAGE_ERRORS = [
+    ("unknown option", ["--json", "--no-such-flag"], "No such option"),
+    ("bad value", ["--json", "--review-outcome", "maybe"], "Invalid value"),
+    ("extra argument", ["--json", "extra"], "unexpected extra argument"),
+    ("missing value", ["--json", "--base-ref"], "requires an argument"),
+    ("json with a value", ["--json=true"], "does not take a value"),
+    ("bad value with a base ref", ["--json", "--base-ref", "HEAD", "--cwd"], "requires"),
+]
+
+
+@pytest.mark.parametrize(("name", "args", "said"), USAGE_ERRORS, ids=[u[0] for u in USAGE_ERRORS])
+def test_a_usage_error_under_json_prints_a_failure_envelope(
+    snap: Path, name: str, args: list[str], said: str
+) -> None:
+    env, err = refused(snap, *args)
+    assert said in err and said in env["reasons"][0]["detail"]
+    # upstream's flag parser refuses before the base ref is read: nothing is named yet
+    assert env["candidate"] == {"kind": "current-changes", "consumed": False}
+
+
+def test_a_usage_error_without_json_prints_nothing_on_stdout(snap: Path) -> None:
+    for args in (["--no-such-flag"], ["--json=0", "--no-such-flag"]):
+        proc = gh(snap, "assess", *args)
+        assert proc.returncode == 2 and proc.stdout == ""
+
+
+def test_an_argument_refused_before_the_base_is_named_reports_current_changes(
+    snap: Path,
+) -> None:
+    write(snap / "notes/scratch.txt", "some plain scratch content\n")
+    env, _ = refused(
+        snap, "--json", "--base-ref", "HEAD", "--escalate-item", "9", "--escalate-reason", "x"
+    )
+    assert env["candidate"] == {"kind": "current-changes", "consumed": False}
+    env, _ = refused(snap, "--json", "--base-ref", "HEAD", "--writer-effort", "enormous")
+    assert env["candidate"] == {"kind": "current-changes", "consumed": False}
+
+
+def test_a_later_refusal_echoes_the_trimmed_base_ref(snap: Path) -> None:
+    env, _ = refused(snap, "--json", "--committed-only", "--base-ref", " no-such-ref-4295 ")
+    assert env["candidate"] == {
+        "kind": "base-diff",
+        "base_ref": "no-such-ref-4295",
+        "consumed": False,
+    }
+
+
+# -- the small-writer rule through the command line ----------------------------------------
+# Gentleman-Programming/gentle-pi lib/review-risk-assessment.ts at
+# cde8010230351e24d42c2a289f57be3c399c07bd (isSmallWriterProfile): effort low is small; a
+# model id is small exactly with a whole 'mini' token; without one, small only when the
+# effort is unknown too.
+
+WRITERS = [
+    (["--writer-effort", "high"], False),
+    (["--writer-effort", "high", "--writer-model", ""], False),
+    (["--writer-effort", "low"], True),
+    (["--writer-model", " "], False),
+    (["--writer-model", "o4-mini", "--writer-effort", "high"], True),
+    (["--writer-model", "gemini-2.5-pro"], False),
+    ([], True),
+]
+
+
+@pytest.mark.parametrize(
+    ("args", "small"), WRITERS, ids=[" ".join(w[0]) or "none" for w in WRITERS]
+)
+def test_small_writer_through_assess(snap: Path, args: list[str], small: bool) -> None:
+    write(snap / "notes/scratch.txt", "some plain scratch content\n")
+    code, data, err = assess_json(snap, *args)
+    assert code == 0, err
+    assert data["writerProfile"]["small"] is small
+    assert data["verification"]["verifiers"] == 0  # seed 000: the writer never adds one
+
+
+# -- renames, counted as upstream counts them ----------------------------------------------
+# Gentleman-Programming/gentle-ai internal/reviewtransaction/snapshot.go (DiffStats: git diff
+# --numstat --no-renames; changedPaths: diff-tree --no-renames) with risk.go at
+# 25385eee8eee6efd51c6b943845b89adda2333e1 (CountChangedLines, isEmptyContentStat): a
+# rename is its old path deleted and its new path added, every line counted.
+
+
+def test_a_rename_counts_both_paths_and_every_line(snap: Path) -> None:
+    base = git(snap, "rev-parse", "HEAD").strip()
+    write(snap / "keep.txt", "a\nb\nc\nd\n")
+    write(snap / "gone.txt", "l1\nl2\nl3\n")
+    commit_all(snap, "two files")
+    base = git(snap, "rev-parse", "HEAD").strip()
+    git(snap, "rm", "-q", "gone.txt")
+    git(snap, "mv", "keep.txt", "moved.txt")
+    commit_all(snap, "delete and rename")
+    env = native_json(snap, "--base-ref", base, "--committed-only")
+    assert (env["changed_paths"], env["changed_lines"]) == (3, 3 + 4 + 4)
+    assert env["reasons"] == [{"code": "executable_change", "path": "gone.txt"}]
+    # the changes listed beside it keep git's rename pairing (SPEC §3)
+    _, data, _ = assess_json(snap, "--base-ref", base, "--committed-only")
+    assert sorted((c["path"], c["status"]) for c in data["changes"]) == [
+        ("gone.txt", "D"),
+        ("moved.txt", "R"),
+    ]
+
+
+def test_a_pure_rename_is_not_empty_content(snap: Path) -> None:
+    write(snap / "src/tool.py", "print('x')\n")
+    commit_all(snap, "tool")
+    base = git(snap, "rev-parse", "HEAD").strip()
+    git(snap, "mv", "src/tool.py", "src/tool2.py")
+    commit_all(snap, "rename")
+    env = native_json(snap, "--base-ref", base, "--committed-only")
+    assert env["risk"] == "medium" and env["changed_lines"] == 2
+    assert env["reasons"] == [{"code": "executable_change", "path": "src/tool.py"}]
+
+
+def test_a_renamed_process_call_is_an_added_line(snap: Path) -> None:
+    write(snap / "tools/runner.py", "import subprocess\nsubprocess.run(['ls'])\n")
+    commit_all(snap, "runner")
+    base = git(snap, "rev-parse", "HEAD").strip()
+    git(snap, "mv", "tools/runner.py", "tools/launcher.py")
+    commit_all(snap, "rename")
+    env = native_json(snap, "--base-ref", base, "--committed-only")
+    assert env["risk"] == "high"
+    assert {
+        "code": "process_boundary",
+        "path": "tools/launcher.py",
+        "detail": "signal: shell_process",
+    } in env["reasons"]
+
+
+def test_a_renamed_document_stays_passive(snap: Path) -> None:
+    write(snap / "docs/guide.md", "ordinary documentation prose.\n")
+    commit_all(snap, "guide")
+    base = git(snap, "rev-parse", "HEAD").strip()
+    git(snap, "mv", "docs/guide.md", "docs/handbook.md")
+    commit_all(snap, "rename")
+    env = native_json(snap, "--base-ref", base, "--committed-only")
+    assert (env["risk"], env["changed_paths"], env["changed_lines"]) == ("passive", 2, 2)

@@ -1,4 +1,4 @@
-"""``gentle-hook verify prepare|run`` and ``verdict add`` on real repositories (issue 18).
+"""``gentle-hook verify prepare|run`` and ``verdict add`` on real repositories.
 
 Seed ``001_3bc4c9b08e2f7709.txt`` (verify-delegation) "Contract", "Workflow", "Artifact",
 "Rules", "Guardrails", "Completion criteria"; SPEC §6 "verdict", §9. The real CLI runs in a
@@ -8,16 +8,20 @@ subprocess; rooms go under a per-test ``TMPDIR``; git is real.
 from __future__ import annotations
 
 import json
+import os
 import shlex
+import signal
 import sqlite3
 import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
-from tests.conftest import PASSING_VERDICT, commit_all, gh, git, write
+from tests.conftest import PASSING_VERDICT, bound_verdict, commit_all, gh, git, write
 
 ARTIFACTS = ".agents/skills/platform/artifacts/verify-delegation"
 
@@ -62,8 +66,8 @@ class Env:
         extra = {"TMPDIR": str(self.tmp), "PYTHONPATH": "src", **(env or {})}
         return gh(self.repo, *args, env=extra)
 
-    def json(self, *args: str, code: int = 0) -> dict[str, Any]:
-        proc = self.gh(*args, "--json")
+    def json(self, *args: str, code: int = 0, env: dict[str, str] | None = None) -> dict[str, Any]:
+        proc = self.gh(*args, "--json", env=env)
         assert proc.returncode == code, proc.stderr
         data: dict[str, Any] = json.loads(proc.stdout)
         return data
@@ -189,8 +193,65 @@ def test_no_observable_criterion_is_refused(env: Env) -> None:
     proc = env.gh("verify", "prepare", "--brief", str(env.brief_path))
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr.startswith("gentle-hook: error: no success criterion to re-check")
-    ok = env.gh("verify", "prepare", "--brief", str(env.brief_path), "--check", "true")
+    ok = env.gh(
+        "verify", "prepare", "--brief", str(env.brief_path), "--check", "test -f src/app.py"
+    )
     assert ok.returncode == 0, ok.stderr
+
+
+#: (id, brief changes, flags, what is named, the row): commands that succeed whatever the
+#: artifact is, judged as receipts are (policy/nocheck.py).
+NO_CHECK_CASES: list[tuple[str, dict[str, Any], tuple[str, ...], str, str]] = [
+    ("check-true", {}, ("--check", "true"), "criterion 'true': `true`", "N-true"),
+    ("check-exit-0", {}, ("--check", "exit 0"), "criterion 'exit 0': `exit 0`", "N-exit0"),
+    ("check-colon", {}, ("--check", ":"), "criterion ':': `:`", "N-colon"),
+    ("check-echo", {}, ("--check", "echo ok"), "criterion 'echo ok': `echo ok`", "N-echo"),
+    (
+        "check-masked",
+        {},
+        ("--check", "python3 -m pytest || true"),
+        "criterion 'python3 -m pytest || true': `python3 -m pytest || true`",
+        "N-true",
+    ),
+    (
+        "brief-argv-true",
+        {"successCriteria": [{"criterion": "it works", "run": ["true"]}]},
+        (),
+        "criterion 'it works': `true`",
+        "N-true",
+    ),
+    (
+        "brief-sh-c-exit-0",
+        {"successCriteria": [{"criterion": "it works", "run": ["sh", "-c", "exit 0"]}]},
+        (),
+        "criterion 'it works': `sh -c 'exit 0'`",
+        "N-exit0",
+    ),
+    ("suite-true", {"fullSuite": "true"}, (), "the full suite: `true`", "N-true"),
+    ("suite-flag-colon", {}, ("--suite", ":"), "the full suite: `:`", "N-colon"),
+]
+
+
+@pytest.mark.parametrize(
+    ("change", "flags", "named", "row"),
+    [c[1:] for c in NO_CHECK_CASES],
+    ids=[c[0] for c in NO_CHECK_CASES],
+)
+def test_a_criterion_that_verifies_nothing_is_refused(
+    env: Env, change: dict[str, Any], flags: tuple[str, ...], named: str, row: str
+) -> None:
+    """Seed 001 "Guardrails": "do not accept a claim whose criteria have no observable
+    check"; SPEC §5: "a command that verifies nothing does not count". ``true``, ``exit 0``
+    and ``:`` pass whatever the artifact is: no room is made, nothing runs, no verdict."""
+    env.brief({**BRIEF, **change})
+    for verb in ("prepare", "run"):
+        proc = env.gh("verify", verb, "--brief", str(env.brief_path), *flags)
+        assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
+        assert proc.stderr.startswith(f"gentle-hook: error: {named} verifies nothing: ")
+        assert f"({row})" in proc.stderr
+        assert "give a command that fails when the artifact does not meet it" in proc.stderr
+    assert env.rooms() == []
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
 
 
 # --- verify run: seed 001 "Workflow" 5-6, "Artifact" ----------------------------------------
@@ -257,16 +318,62 @@ def test_run_writes_the_validated_artifact_pair_binding_candidate_brief_and_call
         "?? notes.txt",
     ]
     assert f"/{ARTIFACTS}/" in (env.repo / ".git" / "info" / "exclude").read_text().splitlines()
-    # a room the run made itself loses its tree, keeps its logs
-    (room,) = env.rooms()
-    assert not (room / "tree").exists()
-    assert sorted(p.name for p in (room / "logs").iterdir()) == [
-        "01-criterion.log",
-        "02-negative.log",
-        "03-suite.log",
-    ]
+    # a room the run made itself is gone, logs and all: no /tmp/gentle-verify-* is left
+    assert env.rooms() == [] and not Path(data["room"]).exists()
     again = env.json("verify", "run", "--brief", str(env.brief_path))
     assert again["artifactRef"] != ref and json_path.exists()  # never overwritten
+
+
+def _slow_run(env: Env) -> subprocess.Popen[str]:
+    """``verify run`` whose criterion sleeps, started in the background."""
+    return subprocess.Popen(
+        [
+            *(sys.executable, "-m", "gentle_hooks", "verify", "run"),
+            *("--brief", str(env.brief_path)),
+            *("--check", "python3 -c 'import time; time.sleep(60)'"),
+        ],
+        cwd=env.repo,
+        env={**os.environ, "TMPDIR": str(env.tmp), "PYTHONPATH": "src"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def _wait_for_room(env: Env, other: Path | None = None) -> Path:
+    """The room a background run made (not ``other``), once its first check started."""
+    for _ in range(600):
+        rooms = [r for r in env.rooms() if r != other]
+        if rooms and (rooms[0] / "logs").exists() and any((rooms[0] / "logs").iterdir()):
+            return rooms[0]
+        time.sleep(0.1)
+    raise AssertionError("no room was made")
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_stopped_run_leaves_no_room_behind(env: Env, sig: signal.Signals) -> None:
+    """Seed 001 "sideEffects": ``write-temp-file``: temporary, so removed. A run stopped
+    while a check runs removes its room (and stops the check) before it exits."""
+    proc = _slow_run(env)
+    room = _wait_for_room(env)
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode != 0, err
+    assert not room.exists() and env.rooms() == []
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+
+
+def test_a_killed_runs_room_is_removed_by_the_next_run(env: Env) -> None:
+    """SIGKILL leaves no chance to clean up: the next run removes the room of a process
+    that is gone. A room verify prepare made is the user's, and stays."""
+    prepared = Path(env.json("verify", "prepare", "--brief", str(env.brief_path))["room"])
+    proc = _slow_run(env)
+    room = _wait_for_room(env, prepared)
+    proc.kill()
+    proc.communicate(timeout=60)
+    assert room.exists()  # nothing could remove it
+    assert env.json("verify", "run", "--brief", str(env.brief_path))["status"] == "pass"
+    assert env.rooms() == [prepared]
 
 
 def test_run_prints_a_bounded_summary_and_the_artifact_ref(env: Env) -> None:
@@ -352,6 +459,46 @@ def test_run_refuses_a_room_whose_tree_was_changed(env: Env) -> None:
     assert not_a_room.returncode == 2 and "not a clean room" in not_a_room.stderr
 
 
+@pytest.mark.parametrize("flag", ["--assume-unchanged", "--skip-worktree", None])
+def test_a_prepared_room_whose_edit_git_was_told_to_ignore_is_refused(
+    env: Env, flag: str | None
+) -> None:
+    """Seed 001 "Scope": "This skill never repairs the artifact it judges". An edit the
+    room's index was told to ignore (``update-index --assume-unchanged`` or
+    ``--skip-worktree``: ``git status`` shows nothing), or a file made executable, is still
+    a change of the artifact: the room is refused before anything runs."""
+    prepared = env.json("verify", "prepare", "--brief", str(env.brief_path))
+    tree = Path(prepared["tree"])
+    if flag is None:
+        (tree / "src" / "app.py").chmod(0o755)
+    else:
+        git(tree, "update-index", flag, "src/app.py")
+        write(tree / "src" / "app.py", "def add(a, b):\n    return 4\n")
+        assert git(tree, "status", "--porcelain") == ""  # git is blind to it
+    proc = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", prepared["room"])
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert "the room's tree was changed since it was prepared (src/app.py)" in proc.stderr
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+
+
+@pytest.mark.parametrize("flag", ["--assume-unchanged", "--skip-worktree"])
+def test_an_edit_hidden_from_git_in_the_work_tree_is_in_the_candidate(env: Env, flag: str) -> None:
+    """Seed 001 "Source of truth": "The artifact under verification". The work tree's
+    edit of src/app.py, hidden from git's view by an index flag (``git status`` and ``git
+    add -A`` skip it), is still the artifact: the candidate is what the files hold, and the
+    clean room gets the edit."""
+    before = env.identity()
+    git(env.repo, "update-index", flag, "src/app.py")
+    assert git(env.repo, "status", "--porcelain").splitlines() == ["?? notes.txt"]
+    assert env.identity() == before
+    out = env.json(
+        "verify", "run", "--brief", str(env.brief_path), "--check", "grep -q checked src/app.py"
+    )
+    assert out["status"] == "pass", out["outcomes"]
+    assert out["verdict"]["candidate"]["identity"] == before
+    assert git(env.repo, "ls-files", "-v", "src/app.py").split()[0] in ("h", "S")  # untouched
+
+
 def test_what_the_verifiers_own_runs_left_in_the_room_is_removed_first(env: Env) -> None:
     """prepare says what the verifier may run in the room; running it leaves caches and
     outputs (here untracked and ignored files), which `verify run --room` removes so the
@@ -370,20 +517,44 @@ def test_what_the_verifiers_own_runs_left_in_the_room_is_removed_first(env: Env)
     assert not (tree / "scratch.txt").exists() and not (tree / ".pytest_cache").exists()
 
 
-def test_checks_run_in_the_room_never_in_the_work_tree(env: Env) -> None:
+#: A check that "repairs" the artifact: it rewrites src/app.py so that add() returns 4.
+REPAIR = "python3 -c \"open('src/app.py', 'w').write('def add(a, b):\\n    return 4\\n')\""
+
+#: (id, the check that repairs): ways of hiding the edit from git in the room.
+TAMPER_CASES = [
+    ("plain-edit", REPAIR),
+    ("assume-unchanged", "git update-index --assume-unchanged src/app.py && " + REPAIR),
+    ("skip-worktree", "git update-index --skip-worktree src/app.py && " + REPAIR),
+    ("committed-in-the-room", REPAIR + " && git -c user.name=v -c user.email=v@x commit -qam r"),
+]
+
+
+@pytest.mark.parametrize("repair", [c[1] for c in TAMPER_CASES], ids=[c[0] for c in TAMPER_CASES])
+def test_a_check_that_repairs_the_artifact_blocks_the_verdict(env: Env, repair: str) -> None:
+    """Seed 001 "Scope": "This skill never repairs the artifact it judges"; "Guardrails":
+    "do not repair, patch, or re-run the worker's implementation to make a criterion pass".
+    A check that edits a file of the candidate in the room ends the run there (C0), the
+    verdict is blocked (S0), never pass; marking the file assume-unchanged or skip-worktree,
+    or committing the edit in the room, hides nothing: the files are compared with the
+    candidate's tree byte for byte. The work tree is never touched."""
     before = (env.repo / "src" / "app.py").read_text()
-    out = env.json(
-        "verify",
-        "run",
-        "--brief",
-        str(env.brief_path),
-        "--keep",
-        "--check",
-        "echo 'def add(a, b): return 0' > src/app.py",
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", repair, code=1)
+    assert out["status"] == "blocked" and out["verdict"]["status"] == "blocked"
+    assert out["verdict"]["summary"].startswith("blocked (S0: a check changed the artifact")
+    last = out["outcomes"][-1]
+    assert (last["command"], last["result"], last["row"], last["changed"]) == (
+        repair,
+        "fail",
+        "C0",
+        ["src/app.py"],
     )
-    assert out["status"] == "pass"
+    assert len(out["outcomes"]) == 2  # the brief's criterion, then the repair: nothing after
+    assert out["verdict"]["fullSuiteRun"] is False
+    assert "it changed the artifact: src/app.py" in out["verdict"]["criteria"][-1]["evidence"]
     assert (env.repo / "src" / "app.py").read_text() == before
-    assert "return 0" in (Path(out["room"]) / "tree" / "src" / "app.py").read_text()
+    assert env.rows("SELECT status FROM verify_run") == [("blocked",)]
+    added = env.gh("verdict", "add", out["json_path"])
+    assert added.returncode == 1 and "status blocked: not accepted" in added.stdout
 
 
 def test_checks_see_neither_the_hook_repository_nor_the_writers_session(env: Env) -> None:
@@ -412,6 +583,59 @@ def test_checks_see_neither_the_hook_repository_nor_the_writers_session(env: Env
         env={"GENTLE_WRITER_MODEL": "o4-mini", "GIT_DIR": str(env.repo / ".git")},
     )
     assert proc.returncode == 0, proc.stdout
+
+
+#: What a writer's session leaves in the environment: agent runtimes, model providers,
+#: this tool, git, and pointers into the writer's repository and ledger.
+SESSION_ENV = {
+    "CLAUDECODE": "1",
+    "CLAUDE_CODE_ENTRYPOINT": "cli",
+    "CODEX_SANDBOX": "seatbelt",
+    "CODEX_HOME": "/home/w/.codex",
+    "GEMINI_CLI": "1",
+    "CURSOR_AGENT": "1",
+    "OPENCODE": "1",
+    "ANTHROPIC_API_KEY": "sk-ant-secret",
+    "OPENAI_API_KEY": "sk-secret",
+    "AIDER_MODEL": "o4-mini",
+    "GENTLE_WRITER_MODEL": "o4-mini",
+    "GIT_CONFIG_GLOBAL": "/home/w/.gitconfig",
+    "PRE_COMMIT": "1",
+}
+
+#: A criterion that fails, printing the names, when a variable of the session reached it.
+ENV_PROBE = (
+    "python3 -c 'import os, sys; r = sys.argv[1]; "
+    "bad = [k for k, v in os.environ.items() if r in v or k in sys.argv[2:]]; "
+    'bad += [d for d in os.environ["PATH"].split(os.pathsep) if r in d]; '
+    'print(bad); assert not bad; assert os.environ["KEEP_ME"] == "1"\''
+)
+
+
+def test_checks_get_nothing_of_the_writers_session_or_repository(env: Env) -> None:
+    """Seed 001 "Rules": "The verifier gets the artifact, the success criteria, and the
+    tools needed to re-check them. It never gets the implementation context, the worker's
+    plan, or its transcript"; "Workflow" 4: "Withhold the implementation context". No agent
+    runtime's or model provider's variable, none of this tool's or git's, and nothing that
+    points into the writer's work tree or git directory (the ledger, receipts, a
+    virtualenv, PWD) reaches a check; PATH keeps its other entries, and other variables
+    stay."""
+    repo = str(env.repo)
+    pointers = {
+        "LEDGER_DB": f"{repo}/.git/gentle-hooks/ledger.sqlite3",
+        "VIRTUAL_ENV": f"{repo}/.venv",
+        "PWD": repo,
+        "WRITER_NOTES": f"see {repo}/notes.txt",
+    }
+    check = ENV_PROBE + " " + shlex.join([repo, *SESSION_ENV])
+    extra = {
+        **SESSION_ENV,
+        **pointers,
+        "KEEP_ME": "1",
+        "PATH": f"{repo}/.venv/bin{os.pathsep}{os.environ['PATH']}",
+    }
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", check, env=extra)
+    assert out["status"] == "pass", out["outcomes"]
 
 
 # --- verdict add: binding, observation, the artifact path -----------------------------------
@@ -445,8 +669,8 @@ def test_verdict_add_accepts_the_observed_verdict_and_status_shows_its_artifact(
 
 
 def test_verdict_add_refuses_a_verdict_bound_to_another_candidate(env: Env) -> None:
-    """Issue 18: "the same verdict file is accepted again for a different candidate";
-    SPEC §10: "a verdict for any other candidate never unblocks it"."""
+    """A verdict file judges one candidate and is refused for another; SPEC §10: "a verdict
+    for any other candidate never unblocks it"."""
     out = _run(env)
     write(env.repo / "src" / "app.py", "def add(a, b):\n    return a + b  # changed again\n")
     proc = env.gh("verdict", "add", out["json_path"])
@@ -458,26 +682,55 @@ def test_verdict_add_refuses_a_verdict_bound_to_another_candidate(env: Env) -> N
     assert env.rows("SELECT count(*) FROM verdict") == [(0,)]
 
 
+def test_verdict_add_refuses_a_verdict_that_names_no_candidate(env: Env) -> None:
+    """Issue 18: "a verdict hand-written from gentle-hook schema verdict is accepted, and
+    the same verdict file is accepted again for a different candidate (nothing inside it
+    names the candidate)"; SPEC §10: "a verdict for any other candidate never unblocks
+    it". A verdict bound to no candidate would count for every one: refused, not stored."""
+    path = env.tmp / "v.json"
+    path.write_text(json.dumps(PASSING_VERDICT))
+    proc = env.gh("verdict", "add", str(path))
+    assert (proc.returncode, proc.stdout) == (2, "")
+    assert proc.stderr == (
+        f"gentle-hook: error: {path}: the verdict names no candidate (no candidate.identity, "
+        f"baseTree, tree): it could be added for any candidate, and counts for none "
+        f"({env.identity()[:19]}… here); verify this candidate, which writes a bound verdict: "
+        "gentle-hook verify run --brief <brief.json>\n"
+    )
+    assert env.rows("SELECT count(*) FROM verdict") == [(0,)]
+    assessed = json.loads(env.gh("assess", "--json").stdout)
+    assert "verifier" in assessed["decision"]["missing"]
+
+
 def test_a_fail_verdict_without_its_full_suite_is_stored_blocked(env: Env) -> None:
-    """Issue 18; seed 001 "Completion criteria": "the full suite ran, or the verdict is
+    """Seed 001 "Completion criteria": "the full suite ran, or the verdict is
     blocked explaining why it could not"."""
     path = env.tmp / "v.json"
-    path.write_text(json.dumps({**PASSING_VERDICT, "status": "fail", "fullSuiteRun": False}))
-    proc = env.gh("verdict", "add", str(path))
-    assert proc.returncode == 1
+    verdict = {**PASSING_VERDICT, "status": "fail", "fullSuiteRun": False}
+    path.write_text(json.dumps(bound_verdict(env.repo, verdict)))
+    rec = env.json("verdict", "add", str(path), code=1)["record"]
     assert env.rows("SELECT status FROM verdict") == [("blocked",)]
     listed = env.gh("verdict", "list").stdout
     assert "status blocked: not accepted: V1 status is fail, not pass; V2 fullSuiteRun" in listed
+    # the JSON artifact, the ledger row and the Markdown view agree: blocked everywhere
+    artifact = env.repo / rec["artifact_ref"]
+    assert json.loads(artifact.read_text())["status"] == "blocked"
+    ((stored,),) = env.rows("SELECT json FROM verdict")
+    assert json.loads(stored)["status"] == "blocked"
+    view = artifact.with_suffix(".md").read_text().splitlines()
+    assert view[2] == "- **Status:** blocked (reported fail; the full suite did not run)"
 
 
 def test_verdict_add_writes_the_pair_for_a_verdict_from_elsewhere(env: Env) -> None:
-    """Issue 18: "Verdicts live only in SQLite rows: no JSON + Markdown artifact"."""
+    """A verdict added from elsewhere gets its JSON + Markdown artifact pair (seed 001
+    "Artifact")."""
     path = env.tmp / "v.json"
-    path.write_text(json.dumps(PASSING_VERDICT))
+    verdict = bound_verdict(env.repo, PASSING_VERDICT)
+    path.write_text(json.dumps(verdict))
     rec = env.json("verdict", "add", str(path))["record"]
     ref = rec["artifact_ref"]
     assert ref.startswith(f"{ARTIFACTS}/brief-1-") and ref.endswith(".json")
-    assert json.loads((env.repo / ref).read_text()) == PASSING_VERDICT
+    assert json.loads((env.repo / ref).read_text()) == verdict
     assert (env.repo / ref).with_suffix(".md").read_text().startswith("# DelegationVerdict")
     assert rec["caller"] == "Test Committer <committer@example.com>"  # who added it
     assert rec["observed_run"] is None
@@ -493,11 +746,11 @@ def _require_observed(env: Env, on: bool = True) -> None:
 
 
 def test_require_observed_refuses_a_hand_written_verdict(env: Env) -> None:
-    """Issue 18 "Done when": "a hand-written or other-candidate verdict does not satisfy a
-    require_observed gate"."""
+    """Under ``verification.require_observed`` a hand-written verdict does not satisfy the
+    gate: only one a ``verify run`` observed does."""
     _require_observed(env)
     path = env.tmp / "v.json"
-    schema_shaped = {**PASSING_VERDICT, "briefId": "add-1"}
+    schema_shaped = bound_verdict(env.repo, {**PASSING_VERDICT, "briefId": "add-1"})
     path.write_text(json.dumps(schema_shaped))
     proc = env.gh("verdict", "add", str(path))
     assert proc.returncode == 1
@@ -514,6 +767,28 @@ def test_require_observed_refuses_a_hand_written_verdict(env: Env) -> None:
     assert "verifier" not in assess["decision"]["missing"]
 
 
+def test_require_observed_is_judged_from_the_base_not_the_work_tree(env: Env) -> None:
+    """SPEC §9 (the range gate reads its configuration from the base: "a change cannot
+    loosen the gate that judges it"). The base commit turns ``require_observed`` on; the
+    work tree turning it off does not let a hand-written verdict count, in ``verdict add``
+    or at the gate."""
+    write(env.repo / ".gentle-hooks.toml", "[verification]\nrequire_observed = true\n")
+    git(env.repo, "add", ".gentle-hooks.toml")
+    git(
+        env.repo, "commit", "-q", "-m", "config: observed verdicts only", "--", ".gentle-hooks.toml"
+    )
+    write(env.repo / ".gentle-hooks.toml", "[verification]\nrequire_observed = false\n")
+    path = env.tmp / "v.json"
+    path.write_text(json.dumps(bound_verdict(env.repo, {**PASSING_VERDICT, "briefId": "add-1"})))
+    proc = env.gh("verdict", "add", str(path))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "R1 not observed: no gentle-hook verify run of brief 'add-1'" in proc.stdout
+    status = env.gh("status").stdout
+    assert "verifier: MISSING (0 of 1 accepted verdict(s))" in status
+    assessed = json.loads(env.gh("assess", "--json").stdout)
+    assert "verifier" in assessed["decision"]["missing"]
+
+
 def test_require_observed_refuses_an_edited_observed_verdict(env: Env) -> None:
     _require_observed(env)
     out = _run(env)
@@ -528,6 +803,36 @@ def test_require_observed_refuses_an_edited_observed_verdict(env: Env) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("outputDigest", "sha256:" + "0" * 64), ("exitCode", 0), ("durationMs", 1), ("command", "x")],
+)
+def test_require_observed_checks_each_criterion_against_the_recorded_observation(
+    env: Env, field: str, value: object
+) -> None:
+    """Seed 001 "Completion criteria": "every declared criterion has evidence, not an
+    assertion"; issue 18: verify run "records per criterion the command, exit status,
+    duration and output digest it observed". Under require_observed a verdict counts only
+    when each criterion's observation is the one recorded for that run: here the ledger's
+    record of the run says another thing than the verdict file (the negative test's)."""
+    _require_observed(env)
+    out = _run(env)
+    ((raw,),) = env.rows("SELECT observations FROM verify_run")
+    recorded = json.loads(raw)
+    recorded[1][field] = value
+    conn = sqlite3.connect(env.repo / ".git" / "gentle-hooks" / "ledger.sqlite3")
+    with conn:
+        conn.execute("UPDATE verify_run SET observations = ?", (json.dumps(recorded),))
+    conn.close()
+    proc = env.gh("verdict", "add", out["json_path"])
+    assert proc.returncode == 1, proc.stdout
+    assert (
+        f"R1 not observed: its evidence is not what verify run #{out['run']} observed "
+        f"(criterion 2: {field} differ)"
+    ) in proc.stdout
+    assert env.rows("SELECT accepted, observed_run FROM verdict") == [(0, None)]
+
+
 def test_require_observed_turned_on_later_still_does_not_count_a_hand_written_verdict(
     env: Env,
 ) -> None:
@@ -536,7 +841,7 @@ def test_require_observed_turned_on_later_still_does_not_count_a_hand_written_ve
     _require_observed(env, on=False)
     identity = env.identity()
     path = env.tmp / "v.json"
-    path.write_text(json.dumps(PASSING_VERDICT))
+    path.write_text(json.dumps(bound_verdict(env.repo, PASSING_VERDICT)))
     assert env.gh("verdict", "add", str(path)).returncode == 0  # accepted: the key is off
     assert "verifier: satisfied (1 of 1 accepted verdict(s))" in env.gh("status").stdout
     _require_observed(env, on=True)

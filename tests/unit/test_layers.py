@@ -20,6 +20,7 @@ PACKAGE = pathlib.Path(gentle_hooks.__file__).parent
 #: Bottom to top: a module may import its own room and the rooms before it.
 LAYERS = (
     "errors",
+    "bounded",
     "values",
     "policy",
     "artifacts",

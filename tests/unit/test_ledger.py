@@ -448,7 +448,7 @@ def test_a_version_3_store_migrates_pending_paths_into_writer_entries(tmp_path: 
 
 
 def test_a_version_4_store_migrates_to_v5_keeping_its_verdicts(tmp_path: Path) -> None:
-    """Issue 18: the verify_run table and the verdict's artifact_ref, caller and
+    """The verify_run table and the verdict's artifact_ref, caller and
     observed_run columns are added by an appended migration; verdicts recorded before keep
     every field and read the new ones as None."""
     import sqlite3 as _sqlite3

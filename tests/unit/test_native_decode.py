@@ -84,8 +84,8 @@ def test_unknown_fields_are_ignored_and_never_projected() -> None:
 
 
 def test_the_former_builtin_shape_is_refused() -> None:
-    """Paths as a list, a null path and a projection as the kind were the built-in
-    provider's own shape before issue 19; upstream's decoder refuses each of them."""
+    """Paths as a list, a null path and a projection as the kind are not
+    upstream's v1 shape; upstream's decoder refuses each of them."""
     for over in (
         {"changed_paths": ["a/auth.go"]},
         {"reasons": [{"code": "hot_path", "path": None, "detail": "d"}]},
@@ -131,15 +131,16 @@ def test_the_former_builtin_shape_is_refused() -> None:
         ),
         (
             {
+                "candidate": {"kind": "base-diff"},
                 "review_due": False,
                 "review_due_reason": "already_reviewed",
                 "next_transition": _DROP,
             },
-            "already_reviewed is reported exactly when candidate.consumed is true",
+            "already_reviewed requires an explicit candidate.consumed",
         ),
         (
             {"candidate": {"kind": "base-diff", "consumed": True}},
-            "already_reviewed is reported exactly when candidate.consumed is true",
+            "candidate.consumed true requires review_due_reason already_reviewed",
         ),
         (
             {"review_due": False, "review_due_reason": "passive"},

@@ -2,11 +2,13 @@
 
 Every kind round-trips (``decode(encode(x)) == x``, property-based); the encoded text is the
 canonical line other clones already hold (sorted keys, compact, UTF-8 kept); a line that can
-count for nothing raises :class:`MalformedLine`, naming its kind when it named a known one.
+count for nothing — anything outside :data:`SCHEMA` — raises :class:`MalformedLine` with the
+line that says why, naming its kind when it named a known one.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -15,6 +17,7 @@ from hypothesis import strategies as st
 
 from gentle_hooks.notes.codec import parse
 from gentle_hooks.notes.lines import (
+    SCHEMA,
     CandidateLine,
     EscalationLine,
     MalformedLine,
@@ -28,7 +31,9 @@ from gentle_hooks.notes.lines import (
     canonical_json,
     decode,
     encode,
+    signed_payload,
 )
+from gentle_hooks.values.frozen import fields
 
 OID = "a" * 40
 TEXT = st.text()
@@ -47,18 +52,53 @@ JSON = st.recursive(
 KINDS: dict[type[NoteLine], st.SearchStrategy[NoteLine]] = {
     CandidateLine: st.builds(CandidateLine, OIDS, TEXT, OIDS, OIDS),
     WriterLine: st.builds(WriterLine, TEXT, TEXT, MAYBE_TEXT),
-    EscalationLine: st.builds(EscalationLine, st.integers(1, 6), TEXT, TEXT, st.booleans()),
+    EscalationLine: st.builds(
+        EscalationLine, st.integers(1, 6), TEXT, TEXT, st.booleans(), MAYBE_TEXT
+    ),
     ReceiptLine: st.builds(ReceiptLine, TEXT, TEXT, TEXT, EXITS, MAYBE_TEXT, TIMES),
     SpotCheckLine: st.builds(
-        SpotCheckLine, TEXT, TEXT, TEXT, EXITS, EXITS, st.booleans(), st.booleans(), TIMES
+        SpotCheckLine,
+        TEXT,
+        TEXT,
+        TEXT,
+        EXITS,
+        EXITS,
+        st.booleans(),
+        st.booleans(),
+        TIMES,
+        MAYBE_TEXT,
     ),
     VerdictLine: st.builds(
-        VerdictLine, TEXT, st.dictionaries(TEXT, JSON).map(json.dumps).map(canonical_json), TIMES
+        VerdictLine,
+        TEXT,
+        st.dictionaries(TEXT, JSON).map(json.dumps).map(canonical_json),
+        TIMES,
+        MAYBE_TEXT,
     ),
     ReviewLine: st.builds(ReviewLine, TEXT, TEXT, TIMES),
     OverrideLine: st.builds(
-        OverrideLine, TEXT, TEXT, TEXT, TEXT, st.lists(TEXT).map(tuple), MAYBE_TEXT, TIMES
+        OverrideLine,
+        TEXT,
+        TEXT,
+        TEXT,
+        TEXT,
+        st.lists(TEXT).map(tuple),
+        MAYBE_TEXT,
+        TIMES,
+        MAYBE_TEXT,
     ),
+}
+
+
+_SAMPLES: dict[str, NoteLine] = {
+    "candidate": CandidateLine(OID, "i", OID, OID),
+    "writer": WriterLine("m", "low"),
+    "escalation": EscalationLine(2, "security", "r"),
+    "receipt": ReceiptLine("i", "c", "ok"),
+    "spot_check": SpotCheckLine("i", "rerun", "c"),
+    "verdict": VerdictLine("i", "{}"),
+    "review": ReviewLine("i", "declined"),
+    "override": OverrideLine("i", "pre-push", "w", "r"),
 }
 
 
@@ -88,42 +128,130 @@ def test_a_verdict_travels_as_the_object_it_holds() -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "kind"),
+    ("text", "kind", "why"),
     [
-        ("not json", None),
-        ("[1]", None),
-        ('{"kind":"writer","v":2,"model":"m"}', None),
-        ('{"kind":"mystery","v":1}', None),
+        ("not json", None, "not JSON"),
+        ("[1]", None, "not a JSON object"),
+        ('{"kind":"writer","v":2,"model":"m"}', None, "not version 1"),
+        ('{"kind":"writer","v":1.0,"model":"m","effort":"e"}', None, "not version 1"),
+        ('{"kind":"mystery","v":1}', None, 'unknown kind "mystery"'),
         (
             '{"kind":"candidate","v":1,"commit":"x","identity":"i","base_tree":"y","tree":"z"}',
             "candidate",
+            'candidate: commit must be a lowercase hex object id, not "x"',
         ),
-        ('{"kind":"escalation","v":1,"item":7,"slug":"s","reason":"r"}', "escalation"),
-        ('{"kind":"receipt","v":1,"identity":5,"command":"c"}', "receipt"),
+        (
+            '{"kind":"escalation","v":1,"item":7,"slug":"s","reason":"r"}',
+            "escalation",
+            "escalation: item must be an integer 1..6, not 7",
+        ),
+        (
+            '{"kind":"escalation","v":1,"item":2.0,"slug":"s","reason":"r"}',
+            "escalation",
+            "escalation: item must be an integer 1..6, not 2.0",
+        ),
+        ('{"kind":"escalation","v":1,"item":2}', "escalation", "escalation: slug is missing"),
+        (
+            '{"kind":"escalation","v":1,"item":2,"slug":"s","reason":"r","critical":"no"}',
+            "escalation",
+            'escalation: critical must be true or false, not "no"',
+        ),
+        (
+            '{"kind":"receipt","v":1,"identity":5,"command":"c","observed":"o"}',
+            "receipt",
+            "receipt: identity must be text, not 5",
+        ),
+        (
+            '{"kind":"spot_check","v":1,"identity":"i","check":"rerun","command":"c","agreed":1}',
+            "spot_check",
+            "spot_check: agreed must be true or false, not 1",
+        ),
+        (
+            '{"kind":"spot_check","v":1,"identity":"i","check":"rerun","command":"c",'
+            '"reported_exit":true}',
+            "spot_check",
+            "spot_check: reported_exit must be an integer or null, not true",
+        ),
+        (
+            '{"kind":"writer","v":1,"model":"m","effort":"low","extra":1}',
+            "writer",
+            "writer: unknown field 'extra'",
+        ),
+        (
+            '{"kind":"verdict","v":1,"identity":"i","verdict":[1]}',
+            "verdict",
+            "verdict: verdict must be a JSON object, not [1]",
+        ),
+        (
+            '{"kind":"override","v":1,"identity":"i","hook":"h","who":"w","reason":"r",'
+            '"missing":[1]}',
+            "override",
+            "override: missing must be a list of text, not [1]",
+        ),
     ],
     ids=[
         "not-json",
         "not-object",
         "newer-version",
+        "float-version",
         "unknown-kind",
         "bad-candidate",
         "item-out-of-range",
+        "item-float",
+        "slug-missing",
+        "flag-not-bool",
         "identity-not-text",
+        "agreed-int",
+        "exit-bool",
+        "unknown-field",
+        "verdict-not-object",
+        "missing-not-texts",
     ],
 )
-def test_a_line_that_can_count_for_nothing_is_refused(text: str, kind: str | None) -> None:
+def test_a_line_outside_the_schema_is_refused_naming_why(
+    text: str, kind: str | None, why: str
+) -> None:
     with pytest.raises(MalformedLine) as caught:
         decode(text)
     assert caught.value.kind == kind
+    assert str(caught.value).startswith(why), str(caught.value)
 
 
-def test_other_fields_are_read_as_the_gate_reads_them() -> None:
-    writer = decode('{"kind":"writer","v":1,"effort":3,"source":false}')
-    assert writer == WriterLine("None", "3", None)
-    spot = decode('{"kind":"spot_check","v":1,"identity":"i","check":"rerun","agreed":1}')
-    assert spot == SpotCheckLine("i", "rerun", "None", None, None, False, False, None)
-    escalation = decode('{"kind":"escalation","v":1,"item":2,"critical":"no"}')
-    assert escalation == EscalationLine(2, "None", "None", True)
+def test_optional_fields_take_their_defaults_and_null() -> None:
+    writer = decode('{"kind":"writer","v":1,"model":"m","effort":"low"}')
+    assert writer == WriterLine("m", "low", None)
+    spot = decode(
+        '{"kind":"spot_check","v":1,"identity":"i","check":"rerun","command":"c",'
+        '"reported_exit":null}'
+    )
+    assert spot == SpotCheckLine("i", "rerun", "c", None, None, False, False, None)
+    escalation = decode('{"kind":"escalation","v":1,"item":2,"slug":"s","reason":"r"}')
+    assert escalation == EscalationLine(2, "s", "r", False)
+
+
+def test_the_schema_names_every_field_of_every_kind() -> None:
+    for kind, cls in ((k, type(x)) for k, x in _SAMPLES.items()):
+        assert tuple(name for name, _, _ in SCHEMA[kind]) == fields(cls)
+
+
+@given(
+    st.dictionaries(
+        st.sampled_from(["kind", "v", "item", "slug", "identity", "commit", "verdict", "sig"]),
+        JSON | st.sampled_from(list(SCHEMA)),
+        max_size=6,
+    )
+)
+def test_any_json_object_decodes_or_is_refused_never_another_error(obj: dict[str, object]) -> None:
+    with contextlib.suppress(MalformedLine):
+        decode(json.dumps(obj))
+
+
+def test_a_signature_is_written_only_when_present_and_not_signed_over() -> None:
+    plain = SpotCheckLine("i", "rerun", "c", 0, 0, True, True, 1.0)
+    signed = SpotCheckLine("i", "rerun", "c", 0, 0, True, True, 1.0, "SIG")
+    assert '"sig"' not in encode(plain)
+    assert json.loads(encode(signed))["sig"] == "SIG"
+    assert signed_payload(signed) == signed_payload(plain) == encode(plain).encode()
 
 
 def test_a_refused_writer_or_escalation_line_still_shows_writer_work() -> None:

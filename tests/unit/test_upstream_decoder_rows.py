@@ -1,11 +1,16 @@
 """Upstream host rows: the envelope decoder, the relayed diagnostic's redaction, and the
-small-writer predicate (issue 19).
+small-writer predicate.
 
 Sources (rows as data, no code copied): ``tests/review-risk-assessment.test.ts`` of
 Gentleman-Programming/gentle-pi at 9a4c182ea79e70803f7fd69344c04f89ffbc50b7 and of
 Gentleman-Programming/gentle-shell at cb8fae3f009c170e63e7c82994cf3f67db57efd1 (the two
-hold the same decoder and small-writer rows; the redaction rows are gentle-shell's). The
-decoder's ``{code: "x"}`` refusal row is not ported: see ``docs/native-contract.md``.
+hold the same decoder and small-writer rows; the redaction rows are gentle-shell's); the
+decoder's own rules in santiago-ramos-02/gentle-shell ``lib/review-risk-assessment.ts`` at
+2a49a2a12e1494cc23b2a7314ced3df2f7ece082; gentle-pi's ``sanitizeNativeDiagnosticText``
+(``lib/native-review-cli.ts``) and its row in ``tests/review-controller-native-routing.
+test.ts`` at 7313aa9a4813e10ed240e8f77f20c7a714341bdb; ``isSmallWriterProfile`` in
+gentle-pi ``lib/review-risk-assessment.ts`` at cde8010230351e24d42c2a289f57be3c399c07bd.
+The decoder's ``{code: "x"}`` refusal row is not ported: see ``docs/native-contract.md``.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import pytest
 
 from gentle_hooks.native.binary import run_binary
 from gentle_hooks.native.decode import DecodeError, decode_assessment
+from gentle_hooks.native.message import relay
 from gentle_hooks.policy.vocabulary import Effort
 from gentle_hooks.policy.writer import WriterProfile, is_small
 
@@ -125,7 +131,7 @@ ISSUE_REFUSED = [
         valid(
             review_due=True,
             review_due_reason="high_risk",
-            next_transition={"operation": "o", "command": "c", "arguments": "--cwd=x"},
+            next_transition={"operation": "review.status", "command": "c", "arguments": "--cwd=x"},
         ),
         "next_transition.arguments must be an array",
     ),
@@ -134,7 +140,11 @@ ISSUE_REFUSED = [
         valid(
             review_due=True,
             review_due_reason="high_risk",
-            next_transition={"operation": "o", "command": "c", "arguments": [{"value": "x"}]},
+            next_transition={
+                "operation": "review.status",
+                "command": "c",
+                "arguments": [{"value": "x"}],
+            },
         ),
         "next_transition.arguments.0.name",
     ),
@@ -153,6 +163,184 @@ def test_refuses_what_upstream_refuses(name: str, data: object, where: str) -> N
 def test_an_integral_number_is_a_count() -> None:
     """JavaScript's ``Number.isSafeInteger(14.0)`` holds: the count decodes as 14."""
     assert decode(valid(changed_lines=14.0)).changed_lines == 14
+
+
+# -- gentle-shell's decoder rules, as data -------------------------------------------------
+# santiago-ramos-02/gentle-shell lib/review-risk-assessment.ts at
+# 2a49a2a12e1494cc23b2a7314ced3df2f7ece082: decodeReviewAssessmentV1, decodeCandidate,
+# decodeReason, validateReviewDueConsistency, decodeNextTransition and
+# validateNextTransitionArgument. Each refusal is the rule that throws; each acceptance a
+# shape the same functions let through.
+
+TRANSITION: dict[str, Any] = {
+    "operation": "review.status",
+    "command": "gentle-ai review status --cwd /repo --next-transition",
+    "arguments": [
+        {"name": "cwd", "value": "/repo", "token": "--cwd=/repo"},
+        {"name": "next-transition", "value": "true"},
+    ],
+}
+
+
+def due(**over: Any) -> dict[str, Any]:
+    """A v2 envelope that is due, with its continuation, and the overrides."""
+    env = valid(
+        risk="high",
+        candidate={"kind": "current-changes", "consumed": False},
+        review_due=True,
+        review_due_reason="high_risk",
+        next_transition=TRANSITION,
+    )
+    env.update(over)
+    return env
+
+
+def transition(**over: Any) -> dict[str, Any]:
+    return due(next_transition={**TRANSITION, **over})
+
+
+def argument(**over: Any) -> dict[str, Any]:
+    return transition(arguments=[{"name": "cwd", "value": "/repo", **over}])
+
+
+SHELL_REFUSED: list[tuple[str, object, str]] = [
+    ("reason not an object", valid(reasons=["x"]), "reasons.0"),
+    ("reason code a number", valid(reasons=[{"code": 7}]), "reasons.0.code"),
+    ("reason path a number", valid(reasons=[{"code": "x", "path": 7}]), "reasons.0.path"),
+    ("candidate not an object", valid(candidate="current-changes"), "candidate"),
+    ("candidate kind absent", valid(candidate={}), "candidate.kind"),
+    ("base_ref a number", valid(candidate={"kind": "base-diff", "base_ref": 7}), "base_ref"),
+    (
+        "consumed not a boolean",
+        valid(candidate={"kind": "current-changes", "consumed": "false"}),
+        "candidate.consumed",
+    ),
+    ("changed_paths a string", valid(changed_paths="2"), "changed_paths"),
+    ("review_due without its reason", valid(review_due=False), "must come together"),
+    ("reason without review_due", valid(review_due_reason="passive"), "must come together"),
+    (
+        "review_due not a boolean",
+        valid(review_due="true", review_due_reason="high_risk"),
+        "review_due",
+    ),
+    (
+        "unknown review_due_reason",
+        valid(review_due=True, review_due_reason="soon"),
+        "review_due_reason",
+    ),
+    (
+        "review_due contradicts its reason",
+        valid(review_due=False, review_due_reason="high_risk"),
+        "contradicts",
+    ),
+    (
+        "consumed true without already_reviewed",
+        valid(
+            candidate={"kind": "current-changes", "consumed": True},
+            review_due=False,
+            review_due_reason="under_budget",
+        ),
+        "candidate.consumed true requires review_due_reason already_reviewed",
+    ),
+    (
+        "already_reviewed without consumed",
+        valid(review_due=False, review_due_reason="already_reviewed"),
+        "requires an explicit candidate.consumed",
+    ),
+    (
+        "next_transition when not due",
+        valid(
+            review_due=False,
+            review_due_reason="under_budget",
+            next_transition=TRANSITION,
+        ),
+        "next_transition comes only with review_due: true",
+    ),
+    ("next_transition without review_due", valid(next_transition=TRANSITION), "only with"),
+    ("next_transition not an object", due(next_transition=["review.status"]), "next_transition"),
+    ("next_transition with another key", transition(extra="x"), "must hold only"),
+    ("next_transition another operation", transition(operation="review.start"), "review.status"),
+    ("next_transition empty command", transition(command=""), "next_transition.command"),
+    ("next_transition arguments an object", transition(arguments={}), "must be an array"),
+    ("argument not an object", transition(arguments=["--cwd"]), "arguments.0 must be"),
+    ("argument with another key", argument(extra="x"), "must hold only name, value and token"),
+    ("argument empty name", transition(arguments=[{"name": "", "value": "x"}]), "name"),
+    ("argument value a number", transition(arguments=[{"name": "n", "value": 1}]), "value"),
+    ("argument without value", transition(arguments=[{"name": "n"}]), "value"),
+    ("argument empty token", argument(token=""), "token must be a non-empty string"),
+    ("argument token a number", argument(token=1), "token must be a non-empty string"),
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "where"), SHELL_REFUSED, ids=[r[0] for r in SHELL_REFUSED]
+)
+def test_refuses_what_gentle_shells_decoder_refuses(name: str, data: object, where: str) -> None:
+    with pytest.raises(DecodeError, match="printed an envelope the typed model refuses") as exc:
+        decode(data)
+    assert where in str(exc.value)
+
+
+SHELL_ACCEPTED: list[tuple[str, dict[str, Any]]] = [
+    ("an older envelope without the v2 fields", valid()),
+    ("a due envelope with its continuation", due()),
+    ("a continuation with no arguments", transition(arguments=[])),
+    ("an argument with an empty value", transition(arguments=[{"name": "n", "value": ""}])),
+    (
+        "already_reviewed with consumed false (a passive delta after an acknowledged one)",
+        valid(
+            candidate={"kind": "current-changes", "consumed": False},
+            review_due=False,
+            review_due_reason="already_reviewed",
+        ),
+    ),
+    (
+        "already_reviewed with consumed true",
+        valid(
+            candidate={"kind": "current-changes", "consumed": True},
+            review_due=False,
+            review_due_reason="already_reviewed",
+        ),
+    ),
+    ("base-diff without base_ref", valid(candidate={"kind": "base-diff"})),
+    ("a reason with only its code", valid(reasons=[{"code": "touches-auth-path"}])),
+    (
+        "unknown top-level and candidate fields",
+        valid(extra=1, candidate={"kind": "base-diff", "x": 1}),
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "data"), SHELL_ACCEPTED, ids=[r[0] for r in SHELL_ACCEPTED])
+def test_accepts_what_gentle_shells_decoder_accepts(name: str, data: dict[str, Any]) -> None:
+    got = decode(data)
+    if "next_transition" in data:  # relayed unchanged, key order kept
+        assert json.dumps(got.next_transition) == json.dumps(data["next_transition"])
+    assert "extra" not in got.to_json()  # unknown fields are never projected
+
+
+def answered(tmp_path: Path, stdout: str) -> Any:
+    """What the provider makes of a stand-in binary that prints ``stdout`` and exits 0."""
+    (tmp_path / "said.json").write_text(stdout)
+    binary = tmp_path / "gentle-ai"
+    binary.write_text(f"#!/bin/sh\ncat '{tmp_path / 'said.json'}'\nexit 0\n")
+    binary.chmod(0o755)
+    return run_binary(
+        [str(binary), "review", "assess", "--json"], str(tmp_path), 10, {"PATH": "/usr/bin:/bin"}
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "where"),
+    [r for r in SHELL_REFUSED if isinstance(r[1], dict)][::4],
+    ids=[r[0] for r in SHELL_REFUSED if isinstance(r[1], dict)][::4],
+)
+def test_a_refused_envelope_is_unassessable_with_its_reason(
+    tmp_path: Path, name: str, data: dict[str, Any], where: str
+) -> None:
+    answer = answered(tmp_path, json.dumps(data))
+    assert answer.native is None  # native risk unassessable: nothing decoded is used
+    assert answer.error is not None and where in answer.error
 
 
 # -- gentle-shell: a relayed refusal keeps its guidance and loses its secrets --------------
@@ -210,6 +398,63 @@ def test_diagnostic_redacts_without_losing_guidance(
     assert GUIDANCE in said and len(said) < 4300
 
 
+# -- gentle-pi: sanitizeNativeDiagnosticText, rule for rule ---------------------------------
+# Gentleman-Programming/gentle-pi lib/native-review-cli.ts at
+# 7313aa9a4813e10ed240e8f77f20c7a714341bdb (sanitizeNativeDiagnosticText), and its row in
+# tests/review-controller-native-routing.test.ts at the same commit ("projection stalled
+# token=abc123" -> "projection stalled token=[REDACTED]"). Each rule's input, and what
+# relay() makes of it, as data.
+
+SANITIZED = [
+    ("upstream's row", "projection stalled token=abc123", "projection stalled token=[REDACTED]"),
+    ("CSI colour", "\x1b[31mfailed\x1b[0m", "[REDACTED CONTROL]failed[REDACTED CONTROL]"),
+    ("OSC title, BEL", "\x1b]0;title\x07failed", "[REDACTED CONTROL]failed"),
+    ("OSC link, ST", "\x1b]8;;http://x\x1b\\failed", "[REDACTED CONTROL]failed"),
+    ("DCS string", "\x1bPq#0;2\x1b\\failed", "[REDACTED CONTROL]failed"),
+    (
+        "PEM block across lines",
+        "key -----BEGIN RSA PRIVATE KEY-----\nMIIabc\n-----END RSA PRIVATE KEY----- end",
+        "key [REDACTED PEM] end",
+    ),
+    (
+        "JSON secret fields",
+        '{"token": "abc", "password":"p\\"w", "github_token": "g", "name": "kept"}',
+        '{"token": "[REDACTED]", "password":"[REDACTED]", "github_token": "[REDACTED]", '
+        '"name": "kept"}',
+    ),
+    ("bearer token", "sent Bearer eyJ.abc.def", "sent Bearer [REDACTED]"),
+    ("authorization header", "Authorization: Bearer x", "Authorization:[REDACTED] [REDACTED]"),
+    ("secret key, colon", "secret: s3cr3t", "secret:[REDACTED]"),
+    (
+        "api key, equals",
+        "api-key=k1 apikey=k2 api_key = k3",
+        "api-key=[REDACTED] apikey=[REDACTED] api_key=[REDACTED]",
+    ),
+    (
+        "any *_token",
+        "GITHUB_TOKEN=ghp_x refresh_token=r",
+        "GITHUB_TOKEN=[REDACTED] refresh_token=[REDACTED]",
+    ),
+    (
+        "cookie and private key",
+        "cookie=c private_key: k",
+        "cookie=[REDACTED] private_key:[REDACTED]",
+    ),
+    ("a flag's value", "--password=p --api-key=k", "--password=[REDACTED] --api-key=[REDACTED]"),
+    ("control characters dropped", "a\x00b\x07c\x7fd", "abcd"),
+    (
+        "guidance kept",
+        "use --untracked-scope=exclude or select",
+        "use --untracked-scope=exclude or select",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "said", "relayed"), SANITIZED, ids=[r[0] for r in SANITIZED])
+def test_relay_sanitizes_as_gentle_pi_does(name: str, said: str, relayed: str) -> None:
+    assert relay(said) == relayed
+
+
 # -- isSmallWriterProfile ----------------------------------------------------------------
 
 SMALL = [
@@ -230,6 +475,14 @@ SMALL = [
     ("effort alone, not low", None, Effort.HIGH, False),
     ("resolveWriterProfile o-mini", "o-mini", None, True),
     ("resolveWriterProfile claude-sonnet-5 high", "claude-sonnet-5", Effort.HIGH, False),
+    # isSmallWriterProfile's branches on a model id that is a string but holds no token
+    ("blank model id", " ", None, False),
+    ("empty model id", "", None, False),
+    ("blank model id, effort high", " ", Effort.HIGH, False),
+    ("blank model id, effort low", " ", Effort.LOW, True),
+    ("MINI in capitals", "GPT-5-MINI", None, True),
+    ("mini with whitespace", "gpt mini", None, True),
+    ("minion is not mini", "minion-7b", None, False),
 ]
 
 

@@ -1,4 +1,4 @@
-"""Upstream gentle-ai's classifier rows, replayed on the built-in classifier (issue 19).
+"""Upstream gentle-ai's classifier rows, replayed on the built-in classifier.
 
 Source of every row (data only, no code copied): Gentleman-Programming/gentle-ai,
 ``internal/reviewtransaction/risk_test.go`` at commit

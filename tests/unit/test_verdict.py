@@ -263,6 +263,12 @@ def crit(evidence: str, result: str | None = None) -> dict[str, Any]:
     return row
 
 
+def observed_crit(kind: str, command: str) -> dict[str, Any]:
+    """A criterion with the observation ``verify run`` records for it."""
+    observed = {"kind": kind, "command": command, "exitCode": 0, "durationMs": 3}
+    return {**crit(f"`{command}` exited 0 in 3 ms"), "observed": observed}
+
+
 ACCEPTANCE_ROWS = [
     ("accepted", verdict_with(), []),
     ("optional-fields-absent", verdict_with(artifactRef=..., tokensUsed=..., durationMs=...), []),
@@ -283,6 +289,17 @@ ACCEPTANCE_ROWS = [
     ("mutating-no-negative-test", verdict_with(negativeTestsRun=0), ["V6"]),
     ("mutating-one-negative-test", verdict_with(negativeTestsRun=1), []),
     ("not-mutating-no-negative-test", verdict_with(artifactMutating=False, negativeTestsRun=0), []),
+    # seed 001 "Guardrails": "do not accept a claim whose criteria have no observable check"
+    ("observed-true", verdict_with(criteria=[observed_crit("criterion", "true")]), ["V7"]),
+    ("observed-exit-0", verdict_with(criteria=[observed_crit("criterion", "exit 0")]), ["V7"]),
+    ("observed-colon", verdict_with(criteria=[observed_crit("suite", ":")]), ["V7"]),
+    (
+        "observed-masked",
+        verdict_with(criteria=[observed_crit("criterion", "pytest -q || true")]),
+        ["V7"],
+    ),
+    ("observed-a-check", verdict_with(criteria=[observed_crit("criterion", "pytest -q")]), []),
+    ("observed-negative-false", verdict_with(criteria=[observed_crit("negative", "true")]), []),
     (
         "every-rule-named",
         verdict_with(
@@ -400,7 +417,7 @@ def test_acceptance_messages_exact() -> None:
 
 
 def test_verdict_rule_ids_are_stable() -> None:
-    assert [r.id for r in VERDICT_RULES] == ["V1", "V2", "V3", "V4", "V5", "V6"]
+    assert [r.id for r in VERDICT_RULES] == ["V1", "V2", "V3", "V4", "V5", "V6", "V7"]
 
 
 def test_summary_at_the_limit_is_kept() -> None:

