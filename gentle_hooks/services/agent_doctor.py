@@ -41,15 +41,22 @@ class AgentCheck:
     detail: str
 
 
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _VERIFY = re.compile(rb"^\s*git-commit-verify\s*:\s*true\s*$", re.MULTILINE | re.IGNORECASE)
 
 
 def reachable(command: str, env: Mapping[str, str]) -> str | None:
-    """Where the program of a hook command is, or None when it cannot be run."""
-    try:
-        program = shlex.split(command)[0]
-    except (ValueError, IndexError):
-        return None
+    """Where the program of a hook command is (its ``gentle-hook``, after any
+    ``NAME=value`` prefix), or None when it cannot be run."""
+    program = wiring.program_of(command)
+    if program is None:
+        try:
+            words = [w for w in shlex.split(command) if not _ASSIGNMENT.match(w)]
+        except ValueError:
+            return None
+        if not words:
+            return None
+        program = words[0]
     if os.sep in program:
         return program if os.access(program, os.X_OK) else None
     return shutil.which(program, path=env.get("PATH"))

@@ -42,8 +42,10 @@ class AgentChange:
     Attributes:
         runtime: the runtime's name; scope: project | user; path: the file;
         what: ``added``, ``updated``, ``unchanged``, ``removed``, ``removed the file``, or
-            ``nothing to remove``; command: our hook's command (install);
-        notes: what the user must still do, or should know.
+            ``nothing to remove``; command: our hook's command as it stands in the file
+            (install: the user's own prefix and flags kept);
+        notes: each change made to an entry of ours that was there, then what the user
+            must still do, or should know.
     """
 
     runtime: str
@@ -142,13 +144,14 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
     command = record_command(rt.name, program)
     doc = read_config(path)
     try:
-        new, what = wiring.add(doc or {}, rt, command)
+        new, what, changes = wiring.add(doc or {}, rt, command)
     except wiring.ShapeError as exc:
         raise UsageError(f"{path}: {exc}; nothing was changed") from None
     if what != "unchanged" or doc is None:
         write_config(path, new)
         what = "added" if doc is None else what
-    return AgentChange(rt.name, scope, path, what, command, notes + w.notes)
+    [running, *_] = wiring.commands(new, rt) or [command]
+    return AgentChange(rt.name, scope, path, what, running, changes + notes + w.notes)
 
 
 def uninstall_agent(

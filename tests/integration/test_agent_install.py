@@ -230,3 +230,40 @@ def test_doctor_says_whether_aiders_commits_meet_the_gate(
     _, checks = doctor(repo, WITH_GH)
     ok, detail = checks["agent: aider"]
     assert ok and f"its commits {verdict} the commit gate" in detail
+
+
+def test_the_documented_env_prefix_stays_wired_and_is_never_doubled(repo: Path) -> None:
+    assert gh(repo, "install", "--agent", "gemini-cli", env=WITH_GH).returncode == 0
+    path = repo / ".gemini" / "settings.json"
+    doc = json.loads(path.read_text())
+    prefixed = "GENTLE_WRITER_EFFORT=medium gentle-hook record --from gemini-cli"
+    doc["hooks"]["AfterTool"][0]["hooks"][0]["command"] = prefixed  # as the page suggests
+    path.write_text(json.dumps(doc, indent=2))
+    ok, detail = doctor(repo, WITH_GH)[1]["agent: gemini-cli"]
+    assert ok and detail.startswith(f"recorder wired: {path} (project) -> ")
+    again = gh(repo, "install", "--agent", "gemini-cli", env=WITH_GH)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[0] == (
+        f"gemini-cli (project): unchanged: AfterTool hook running '{prefixed}' in {path}"
+    )
+    hooks = json.loads(path.read_text())["hooks"]["AfterTool"][0]["hooks"]
+    assert [h["command"] for h in hooks] == [prefixed]
+
+
+def test_a_reinstall_keeps_the_users_flags_and_says_what_changed(
+    repo: Path, isolated_git: Path
+) -> None:
+    path = isolated_git / ".claude" / "settings.json"
+    path.parent.mkdir()
+    theirs = "/old/bin/gentle-hook record --from claude-code --effort high"
+    group = {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": theirs}]}
+    path.write_text(json.dumps({"hooks": {"PostToolUse": [group]}}))
+    proc = gh(repo, "install", "--agent", "claude-code", "--scope", "user", env=WITH_GH)
+    assert proc.returncode == 0, proc.stderr
+    now = "gentle-hook record --from claude-code --effort high"
+    assert proc.stdout.splitlines() == [
+        f"claude-code (user): updated: PostToolUse hook running '{now}' in {path}",
+        f"note: its gentle-hook changed: '{theirs}' -> '{now}'",
+    ]
+    hooks = json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"]
+    assert hooks == [{"type": "command", "command": now}]
