@@ -11,6 +11,7 @@ Usage: python bench/fixture.py DEST [--files N] [--history N]
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import subprocess
 import sys
@@ -87,6 +88,91 @@ def build(dest: str, files: int = 30000, history: int = 2000) -> str:
         raise SystemExit("git fast-import failed")
     subprocess.run(["git", "checkout", "-q", "main"], cwd=dest, check=True)
     return dest
+
+
+#: Delegated commits of the range-gate fixture, and the ranges judged (tags ``gate-<k>``).
+GATE_COMMITS = 1000
+GATE_RANGES = (10, 100, 1000)
+
+
+def build_gated(dest: str, files: int = 300, commits: int = GATE_COMMITS) -> None:
+    """The range-gate fixture: ``files`` source files tagged ``gate-base``, then ``commits``
+    delegated commits (each adds one file), each with a ``refs/notes/gentle-hooks`` note as
+    a writer's clone writes it (writer, the candidate against ``gate-base``'s tree, a
+    receipt and an agreeing spot check); ``gate-<k>`` tags the k-th commit."""
+    from gentle_hooks.values.candidate import candidate_identity
+
+    subprocess.run(["git", "init", "-q", "-b", "main", dest], check=True)
+    who = "Bench Writer <writer@example.com>"
+    out = [b"commit refs/heads/main\nmark :1\n"]
+    out.append(f"committer {who} {WHEN} +0000\ndata 5\nbase\n".encode())
+    for i in range(files):
+        data = content(i, 0)
+        out.append(b"M 100644 inline %s\ndata %d\n%s\n" % (path_of(i).encode(), len(data), data))
+    out.append(b"reset refs/tags/gate-base\nfrom :1\n")
+    for k in range(1, commits + 1):
+        msg = f"delegated change {k}\n".encode()
+        out.append(b"commit refs/heads/main\nmark :%d\n" % (k + 1))
+        out.append(f"committer {who} {WHEN + k} +0000\n".encode())
+        out.append(b"data %d\n%s" % (len(msg), msg))
+        data = content(files + k, 0)
+        out.append(b"M 100644 inline added/f%05d.py\ndata %d\n%s\n" % (k, len(data), data))
+        if k in GATE_RANGES or k == commits:
+            out.append(b"reset refs/tags/gate-%d\nfrom :%d\n" % (k, k + 1))
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=dest, input=b"".join(out), check=True)
+    log = subprocess.run(
+        ["git", "log", "--format=%H %T", "gate-base..main"],
+        cwd=dest,
+        capture_output=True,
+        check=True,
+        text=True,
+    ).stdout.split("\n")
+    base = subprocess.run(
+        ["git", "rev-parse", "gate-base^{tree}"], cwd=dest, capture_output=True, text=True
+    ).stdout.strip()
+    notes = [f"commit refs/notes/gentle-hooks\ncommitter {who} {WHEN} +0000\n".encode()]
+    notes.append(b"data 6\nnotes\n")
+    for line in filter(None, log):
+        commit, tree = line.split()
+        identity = candidate_identity(base, tree)
+        body = "".join(
+            json.dumps(obj, sort_keys=True, separators=(",", ":")) + "\n"
+            for obj in (
+                {"kind": "writer", "v": 1, "model": "o4-mini", "effort": "low", "source": None},
+                {
+                    "kind": "candidate",
+                    "v": 1,
+                    "commit": commit,
+                    "identity": identity,
+                    "base_tree": base,
+                    "tree": tree,
+                },
+                {
+                    "kind": "receipt",
+                    "v": 1,
+                    "identity": identity,
+                    "command": "pytest",
+                    "observed": "exit 0",
+                    "exit_code": 0,
+                    "output_digest": "sha256:" + "0" * 64,
+                    "recorded_at": float(WHEN),
+                },
+                {
+                    "kind": "spot_check",
+                    "v": 1,
+                    "identity": identity,
+                    "check": "rerun",
+                    "command": "pytest",
+                    "reported_exit": 0,
+                    "observed_exit": 0,
+                    "agreed": True,
+                    "counts": True,
+                    "recorded_at": float(WHEN + 1),
+                },
+            )
+        ).encode()
+        notes.append(b"N inline %s\ndata %d\n%s\n" % (commit.encode(), len(body), body))
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=dest, input=b"".join(notes), check=True)
 
 
 def main(argv: list[str] | None = None) -> int:

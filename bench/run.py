@@ -34,12 +34,12 @@ from dataclasses import dataclass, field
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import scenarios as sc
-from fixture import RANGES, build
+from fixture import GATE_RANGES, RANGES, build, build_gated
 from harness import Cmd, Run, Spread, interleave, median_ms, peak_rss
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, ".fixtures")
-SECTIONS = ("pass", "delegated", "push", "assess", "structure")
+SECTIONS = ("pass", "delegated", "push", "assess", "range", "structure")
 HEAVY = ("pydantic", "click", "pygit2")
 #: Standard modules the pass path also avoids (each costs more than starting Python).
 COSTLY_STDLIB = ("subprocess", "dataclasses", "typing", "tomllib", "sqlite3", "threading")
@@ -205,6 +205,13 @@ def scenario_key(python: str, pkg: str, *sources: str) -> str:
         with open(path, "rb") as fh:
             h.update(path.encode() + b"\0" + fh.read())
     return h.hexdigest()[:12]
+
+
+def fresh_state() -> str:
+    """A directory for the private git config of a run that prepares no scenario."""
+    path = os.path.join(FIXTURES, "state-range")
+    os.makedirs(path, exist_ok=True)
+    return path
 
 
 def forget_old_runs(keep: int = 2) -> None:
@@ -444,6 +451,61 @@ def push_section(t: Timer, table: Table, b: sc.Bench, p: sc.PushRepo) -> None:
         table.add(row)
 
 
+#: The range gate's floor: the commits' messages in one ``git log``, then each commit's note
+#: read on its own (what a CI script reading notes commit by commit pays).
+RANGE_FLOOR = (
+    'git log --format=%H%x00%B "$1..$2" >/dev/null && '
+    'for c in $(git rev-list "$1..$2"); do '
+    'git notes --ref=gentle-hooks show "$c" >/dev/null || exit 1; done'
+)
+
+
+def range_section(t: Timer, table: Table, b: sc.Bench) -> None:
+    """``gentle-hook gate --range`` over 10, 100 and 1,000 delegated commits with notes (a
+    CI job on a pull request, a server receiving a long history), against the floor
+    :data:`RANGE_FLOOR`; and the per-commit cost at 1,000 against the cost at 10."""
+    path = os.path.join(FIXTURES, "gated-300")
+    if not os.path.isdir(path):
+        print(f"building fixture {path} ...", flush=True)
+        build_gated(path)
+    argv = console_script(t.python)
+    top = max(GATE_RANGES)
+    cases = {}
+    for n in GATE_RANGES:
+        span = f"gate-base..gate-{n}"
+        case = Cmd((*argv, "gate", "--range", span), path, b.env)
+        check = subprocess.run(
+            list(case.argv), cwd=path, env=dict(case.env), capture_output=True, text=True
+        )
+        if check.returncode != 0 or f"{n} commit(s), {n} delegated, 0 blocked" not in check.stdout:
+            raise RuntimeError(f"gate --range {span}: not every commit judged and passed")
+        cases[n] = case
+    for n in GATE_RANGES:
+        floor = Cmd(("sh", "-c", RANGE_FLOOR, "sh", "gate-base", f"gate-{n}"), path, b.env)
+        row, _ = t.measure(
+            f"gate --range, {n} delegated commits",
+            cases[n],
+            {"F": floor},
+            "<= 1.5F",
+            lambda f: 1.5 * f["F"],
+            gate=n == top,
+            warmup=1 if n == top else None,
+            note="F: git log + one notes show per commit",
+        )
+        table.add(row)
+    small = min(GATE_RANGES)
+    row, _ = t.measure(
+        f"gate --range, per commit: {top} vs {small}",
+        cases[top],
+        {"R": cases[small]},
+        f"<= 1.5R*{top // small}",
+        lambda f: 1.5 * f["R"] * top / small,
+        warmup=1,
+        note=f"R: the same over {small} commits",
+    )
+    table.add(row)
+
+
 def assess_section(
     t: Timer,
     table: Table,
@@ -605,6 +667,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     sections = set(args.only or SECTIONS)
     started = time.monotonic()
     python = sys.executable
+    if sections == {"range"}:  # its own fixture: the large ones are not needed
+        b = sc.Bench(FIXTURES, python, sc.base_env(fresh_state()))
+        t = Timer(python, b.env, args.rounds, args.warmup)
+        print(f"interpreter {python}, load {os.getloadavg()[0]:.2f}", flush=True)
+        table = Table()
+        range_section(t, table, b)
+        fails = table.failures
+        print(f"\n{len(table.rows)} lines, {len(fails)} FAIL (load {os.getloadavg()[0]:.2f})")
+        return 1 if fails else 0
 
     pkg, entry, kind = interpreter_facts(python)
     # A regular install compiles bytecode at install time; an editable one compiles on first
@@ -654,6 +725,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "assess" in sections:
         rows = assess_section(t, table, b, assess_repo, ranges, gated, args.assess_json)
         rss_rows(table, rows, ranges[0][0], max(ranges, key=lambda r: int(r[0].split()[0]))[0])
+    if "range" in sections:
+        range_section(t, table, b)
     if "structure" in sections:
         imports_row(table, python, entry, large, b)
         numstat_rows(table, python, b, assess_repo, ranges)

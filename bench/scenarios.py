@@ -334,7 +334,7 @@ def prepare(b: Bench, large_src: str, small_src: str) -> Scenarios:
     s = Scenarios(
         large=human_repo(b, remote, "human-large"),
         small=human_repo(b, small_src, "human-small"),
-        push=push_repo(b, remote, "pusher", (1, 10)),
+        push=push_repo(b, remote, "pusher", (1, 10, 100)),
         agent=agent_repo(b, remote, "agent"),
         assess=clone(b, remote, b.path("assess"), checkout=False),
     )

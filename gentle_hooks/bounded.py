@@ -1,4 +1,5 @@
-"""Bounded reads of the files a person or a runtime names (SPEC §7 "Exit codes").
+"""Bounded reads of the files a person or a runtime names, and whole writes of the files we
+own (SPEC §7 "Exit codes").
 
 Room ``bounded``, a leaf above :mod:`gentle_hooks.errors` (the standard library only, cheap
 to import on the hook path). A config file, a brief, a verdict or a quorum file is read
@@ -6,6 +7,12 @@ only when it is a regular file, opened without blocking (a FIFO or a device neve
 command), and only up to a size cap; anything else is one line and exit 2
 (:class:`InputFileError`) naming the path and what it is. Parsers that recurse (JSON, TOML)
 are given text whose nesting the caller bounds with :func:`nesting_depth`.
+
+:func:`write_whole` writes a file we own (a hook script, a runtime's settings file, an
+artifact) so that a crash, a full disk or a planted symbolic link never leaves a partial file
+or writes elsewhere: a new file of a random name created with ``O_EXCL | O_NOFOLLOW``, synced,
+then renamed over the target. A failure is one line naming the path and the system's reason
+(:class:`WriteError`, exit 2) and leaves the target as it was.
 """
 
 from __future__ import annotations
@@ -33,6 +40,11 @@ _KINDS = (
 class InputFileError(GentleError):
     """A named file that cannot be read as a document: missing, unreadable, not a regular
     file, or larger than :data:`READ_LIMIT` (exit 2)."""
+
+
+class WriteError(GentleError):
+    """A file we own cannot be written: disk full, a read-only file system, permission
+    denied (exit 2). The message names the path and the reason; nothing was half-written."""
 
 
 def _kind(mode: int) -> str:
@@ -142,3 +154,136 @@ def _string_end(s: str, i: int) -> int:
             return j + 1
         j += 1
     return j
+
+
+#: The open flags of a new private file: created here and now, never through a link.
+NEW_FILE_FLAGS = (
+    os.O_WRONLY
+    | os.O_CREAT
+    | os.O_EXCL
+    | getattr(os, "O_NOFOLLOW", 0)
+    | getattr(os, "O_CLOEXEC", 0)
+)
+
+
+def new_private_file(directory: str, prefix: str, mode: int = 0o600) -> tuple[int, str]:
+    """Create a new file of a random name ``<prefix><pid>-<random>`` in ``directory``.
+
+    ``O_EXCL | O_NOFOLLOW``: a file or link planted at a guessable name is never opened.
+
+    Returns:
+        (the open descriptor, the path).
+
+    Raises:
+        OSError: the directory takes no new file.
+    """
+    for _ in range(16):
+        path = os.path.join(directory, f"{prefix}{os.getpid()}-{os.urandom(6).hex()}")
+        try:
+            return os.open(path, NEW_FILE_FLAGS, mode), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"{directory}: no free name for {prefix}*")
+
+
+def write_whole(path: str, data: bytes, mode: int | None = None) -> None:
+    """Replace ``path`` by a file holding ``data``, whole or not at all.
+
+    Args:
+        path: the target (its directory must exist).
+        data: the new content.
+        mode: the new file's mode; None keeps the target's (0644 for a new file).
+
+    Raises:
+        WriteError: the directory takes no new file, the disk is full, the file system is
+            read-only, permission is denied; the target is unchanged.
+    """
+    directory = os.path.dirname(path) or "."
+    if mode is None:
+        try:
+            mode = os.stat(path).st_mode & 0o7777
+        except OSError:
+            mode = 0o644
+    tmp = None
+    try:
+        fd, tmp = new_private_file(directory, f".{os.path.basename(path)}.gentle-tmp-")
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fchmod(fd, mode)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, path)
+        tmp = None
+    except OSError as exc:
+        raise WriteError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    finally:
+        if tmp is not None:
+            import contextlib
+
+            with contextlib.suppress(OSError):  # the error that brought us here is the news
+                os.unlink(tmp)
+
+
+#: Age after which a leftover temporary file is removed even when a process of its owner's
+#: id is alive (the id may have been reused); no run of ours takes this long.
+RESIDUE_SECONDS = 6 * 3600
+
+
+def residue(directory: str, prefix: str, now: float | None = None) -> list[str]:
+    """The leftovers of killed runs in ``directory``: entries named ``<prefix><pid>...``
+    whose owner process is gone, or older than :data:`RESIDUE_SECONDS`; never this
+    process's own. A directory that cannot be listed has none.
+
+    Args:
+        directory: where the runs create their temporary files.
+        prefix: their name up to the owner's process id (``gentle-hooks-index-``).
+        now: the current time (default: the clock).
+    """
+    import time
+
+    try:
+        names = os.listdir(directory)
+    except (OSError, ValueError):
+        return []
+    now = time.time() if now is None else now
+    out = []
+    for name in names:
+        if not name.startswith(prefix):
+            continue
+        digits = name[len(prefix) :].split("-", 1)[0].split(".", 1)[0]
+        if not digits.isdigit():
+            continue
+        pid = int(digits)
+        path = os.path.join(directory, name)
+        try:
+            age = now - os.lstat(path).st_mtime
+        except OSError:
+            continue
+        if pid != os.getpid() and (age > RESIDUE_SECONDS or not _alive(pid)):
+            out.append(path)
+    return sorted(out)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return pid > 0  # another user's process (or an id no process can have)
+    return True
+
+
+def sweep(directory: str, prefix: str) -> list[str]:
+    """Remove :func:`residue` (a link itself, never what it points to); the paths removed."""
+    removed = []
+    for path in residue(directory, prefix):
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
+        removed.append(path)
+    return removed

@@ -15,14 +15,25 @@ from gentle_hooks.report.jsontext import model_json
 @click.command()
 @cwd_option
 @json_option
-def doctor(cwd: str | None, as_json: bool) -> int:
-    """Check the ledger (path, schema version, integrity, record counts) and, for every
-    worktree, whether the commit and push gates are reachable.
+@click.option(
+    "--fix",
+    is_flag=True,
+    help="First remove the files killed runs left behind (the 'residue' check); nothing else.",
+)
+def doctor(cwd: str | None, as_json: bool, fix: bool) -> int:
+    """Check the ledger (path, schema version, integrity, record counts, every row
+    readable), what killed runs left behind, and, for every worktree, whether the commit
+    and push gates are reachable.
 
-    Read-only: nothing is repaired, migrated or deleted. Exits 0 when healthy, 2 otherwise.
+    Read-only: nothing is repaired, migrated or deleted; --fix removes only the residue of
+    killed runs (temporary index copies, a first write's ledger.sqlite3.new-*). Exits 0
+    when healthy, 2 otherwise.
     """
-    from gentle_hooks.services.doctor import is_healthy, run_checks
+    from gentle_hooks.services.doctor import is_healthy, remove_residue, run_checks
 
+    removed = remove_residue(cwd) if fix else []
+    for path in removed:
+        click.echo(f"removed {path}", err=as_json)
     results = run_checks(cwd)
     healthy = is_healthy(results)
     if as_json:
@@ -37,5 +48,6 @@ def doctor(cwd: str | None, as_json: bool) -> int:
     else:
         for r in results:
             click.echo(f"{'ok  ' if r.ok else 'FAIL'}  {r.name}: {r.detail}")
-        click.echo("healthy" if healthy else "unhealthy: nothing was changed or deleted")
+        kept = "only the residue above was removed" if removed else "nothing was changed"
+        click.echo("healthy" if healthy else f"unhealthy: {kept} or deleted")
     return EXIT_OK if healthy else EXIT_INPUT

@@ -13,6 +13,8 @@ GIT_KEYS = {
     "gentle.stakes": "stakes",
     "gentle.appliesto": "applies_to",
     "gentle.honouroverrides": "honour_overrides",
+    "gentle.requiresigned": "require_signed",
+    "gentle.allowedsigners": "allowed_signers",
     "gentle.nativeprovider": "native_provider",
     "gentle.nativetimeout": "native_timeout",
 }

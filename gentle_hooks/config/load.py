@@ -175,7 +175,7 @@ def _coerce(name: str, value: str, where: str) -> object:
         if value not in CHOICES[name]:
             raise ConfigError(f"{where}: {value!r} is not one of {', '.join(CHOICES[name])}")
         return value
-    if name == "honour_overrides":
+    if name in ("honour_overrides", "require_signed"):
         if value.lower() in ("true", "yes", "on", "1"):
             return True
         if value.lower() in ("false", "no", "off", "0"):
@@ -218,6 +218,8 @@ def compile_settings(
     for var, name in ENV_KEYS.items():
         if env.get(var):
             settings = replace(settings, **{name: _coerce(name, env[var], var)})
+    if "gentle.allowedsigners" in git_values:  # a file on this machine, not in the tree
+        settings = replace(settings, allowed_signers_in_tree=False)
     return LoadedConfig(settings, env.get("GENTLE_RDD") or None, git_values.get("gentle.rdd"))
 
 
@@ -238,6 +240,9 @@ def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:
         mode=raw.mode or "enforce",
         applies_to=raw.gate.applies_to or "delegated",
         honour_overrides=bool(raw.gate.honour_overrides),
+        require_signed=bool(raw.gate.require_signed),
+        allowed_signers=raw.gate.allowed_signers,
+        allowed_signers_in_tree=raw.gate.allowed_signers is not None,
         native_provider=raw.native.provider or "builtin",
         native_timeout=raw.native.timeout or 30.0,
         stakes=raw.stakes or "ordinary",

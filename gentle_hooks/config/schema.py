@@ -48,10 +48,15 @@ class RawRisk(_Strict):
 
 
 class RawGate(_Strict):
-    """``[gate]``: who the gate applies to, and whether CI/server honour overrides."""
+    """``[gate]``: who the gate applies to, whether CI/server honour overrides, whether they
+    count only records signed by an allowed signer (``require_signed``), and the
+    allowed-signers file (git's format), a path in the repository read from the range's
+    base commit."""
 
     applies_to: AppliesTo | None = None
     honour_overrides: bool | None = None
+    require_signed: bool | None = None
+    allowed_signers: str | None = Field(default=None, min_length=1)
 
 
 class RawNative(_Strict):

@@ -9,28 +9,9 @@ from __future__ import annotations
 
 from gentle_hooks.values.frozen import field, frozen
 
-DEFAULT_HOT_PATH_TOKENS: tuple[str, ...] = (
-    "auth",
-    "authn",
-    "authz",
-    "authentication",
-    "authorization",
-    "oauth",
-    "login",
-    "security",
-    "secure",
-    "crypto",
-    "secret",
-    "secrets",
-    "payment",
-    "payments",
-    "billing",
-    "update",
-    "updates",
-    "updater",
-    "webhook",
-    "webhooks",
-)
+#: Upstream gentle-ai's hot tokens (``hotPathRiskSignals`` in
+#: ``internal/reviewtransaction/risk.go``): whole path tokens, split on ``/ \\ . - _``.
+DEFAULT_HOT_PATH_TOKENS: tuple[str, ...] = ("auth", "update", "security", "webhook", "payments")
 DEFAULT_DOC_EXTENSIONS: tuple[str, ...] = (".md", ".mdx", ".rst", ".adoc")
 DEFAULT_DOC_NAMES: tuple[str, ...] = ("README", "CHANGELOG", "LICENSE", "CONTRIBUTING")
 DEFAULT_AGENT_FILES: tuple[str, ...] = (
@@ -56,61 +37,37 @@ DEFAULT_AGENT_DIRS: tuple[str, ...] = (
     ".codex",
     ".gemini",
 )
-DEFAULT_SHELL_EXTENSIONS: tuple[str, ...] = (
-    ".sh",
-    ".bash",
-    ".zsh",
-    ".ksh",
-    ".fish",
-    ".ps1",
-    ".bat",
-    ".cmd",
-)
-DEFAULT_DELIVERY_GLOBS: tuple[str, ...] = (
-    ".github/workflows/*",
-    ".gitlab-ci.yml",
-    ".gitlab-ci.yaml",
-    ".circleci/*",
-    "Jenkinsfile",
-    "*/Jenkinsfile",
-    "azure-pipelines.yml",
-    ".travis.yml",
-    "bitbucket-pipelines.yml",
-    ".buildkite/*",
-    ".drone.yml",
-    ".pre-commit-config.yaml",
-    ".pre-commit-hooks.yaml",
-    ".gentle-hooks.toml",
-)
-#: Process execution in added lines (Python regex, searched per line).
+#: Upstream's shell sources (``isShellReviewPath``): ``.sh .bash .zsh``.
+DEFAULT_SHELL_EXTENSIONS: tuple[str, ...] = (".sh", ".bash", ".zsh")
+#: Upstream's other shell sources: GitHub workflow YAML (``isShellReviewPath``).
+DEFAULT_DELIVERY_GLOBS: tuple[str, ...] = (".github/workflows/*.yml", ".github/workflows/*.yaml")
+#: Process execution in added lines (Python regex, searched per line): upstream gentle-ai's
+#: ``processBoundaryPattern``, case-insensitive (``internal/reviewtransaction/risk.go`` as
+#: santiago-ramos-02/gentle-ai mirrors it at d7ef8022693c316492643c180d8c18c3f77d2e07, the
+#: version the official rows of ``risk_test.go`` at 38030fa2 test): a bare spawn word that
+#: is not a member of another value (``db.Exec(`` and ``/re/.exec(`` are not), or a spawn
+#: call that exists only in member form. ``(?a)``: ASCII case folding, as the prefilter
+#: folds it.
 DEFAULT_PROCESS_PATTERNS: tuple[str, ...] = (
-    r"\bsubprocess\.",
-    r"\bos\.(system|popen|exec\w*|spawn\w*|posix_spawn\w*)\s*\(",
-    r"\bPopen\s*\(",
-    r"\bchild_process\b",
-    r"\b(execSync|execFile|execFileSync|spawnSync)\s*\(",
-    r"\bexec\.Command(Context)?\s*\(",
-    r"\bProcessBuilder\b",
-    r"\bRuntime\.getRuntime\(\)\.exec",
-    r"\bprocess::Command\b",
-    r"\bCommand::new\s*\(",
-    r"\bshell_exec\s*\(",
-    r"\bproc_open\s*\(",
-    r"\bexecute_process\s*\(",
-    r"\bEXECUTE_PROCESS\s*\(",
+    r"(?ai)(?:^|[^a-z0-9_.])(?:subprocess|child_process|execute_process|exec)(?:[^a-z0-9_]|$)",
+    r"(?ai)execSync\(|getRuntime\(\)\.exec\(|ProcessBuilder|os\.system\(|os\.exec[lv]p?e?\("
+    r"|posix_spawn|proc_open\(|shell_exec\(|passthru\(|popen\(|Process\.Start\(",
 )
-#: Git ``-G`` preselection (POSIX ERE, no ``\b``): a superset of the patterns above.
-DEFAULT_PROCESS_PRESELECT = (
-    "subprocess|os\\.(system|popen|exec|spawn|posix_spawn)|Popen|child_process|execSync|"
-    "execFile|spawnSync|exec\\.Command|ProcessBuilder|getRuntime|process::Command|"
-    "Command::new|shell_exec|proc_open|execute_process|EXECUTE_PROCESS|^#!"
+
+
+def _any_case(word: str) -> str:
+    """``word`` as a POSIX ERE matching it in any ASCII case (git's ``-G`` has no flag)."""
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in word)
+
+
+#: Git ``-G`` preselection (POSIX ERE, no ``\b``, any case): a superset of the patterns
+#: above (every match holds one of these words, or is a shebang).
+DEFAULT_PROCESS_PRESELECT = "|".join(
+    [*(_any_case(w) for w in ("exec", "proc", "system", "spawn", "passthru", "popen")), "^#!"]
 )
-DEFAULT_GENERATED_GLOBS: tuple[str, ...] = (
-    "*.golden",
-    "*/golden/*",
-    "*/__snapshots__/*",
-    "*.snap",
-)
+#: Upstream's generated golden files (``isGeneratedGoldenPath``): ``.golden`` files under a
+#: ``testdata/golden/`` folder (matched against the path with a leading ``/``).
+DEFAULT_GENERATED_GLOBS: tuple[str, ...] = ("*/testdata/golden/*.golden",)
 
 
 #: Ignored folders a project's tests need that a temporary checkout of a candidate lacks
@@ -190,6 +147,12 @@ class Settings:
         mode: ``enforce`` or ``warn``.
         applies_to: ``delegated`` or ``all``.
         honour_overrides: whether CI/server gates honour recorded overrides.
+        require_signed: whether CI/server gates count spot checks, verdicts and overrides
+            only when signed by a principal of the allowed-signers file.
+        allowed_signers: that file (git's allowed-signers format), or None;
+            allowed_signers_in_tree: True when it is a path in the repository (read from
+            the range's base commit), False when it is a file on this machine (git config
+            ``gentle.allowedSigners``, relative to the git directory).
         native_provider: ``builtin``, ``gentle-ai`` or ``auto``; native_timeout: seconds.
         stakes: ``ordinary``, ``shipping`` or ``audit``.
         risk: classifier settings.
@@ -202,6 +165,9 @@ class Settings:
     mode: str = "enforce"
     applies_to: str = "delegated"
     honour_overrides: bool = False
+    require_signed: bool = False
+    allowed_signers: str | None = None
+    allowed_signers_in_tree: bool = False
     native_provider: str = "builtin"
     native_timeout: float = 30.0
     stakes: str = "ordinary"

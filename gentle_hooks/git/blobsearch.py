@@ -41,10 +41,13 @@ class BlobSearch:
     never started costs nothing.
     """
 
-    def __init__(self, repo: RepositoryCore, needles: Sequence[bytes], prefix: bytes) -> None:
+    def __init__(
+        self, repo: RepositoryCore, needles: Sequence[bytes], prefix: bytes, fold: bool = False
+    ) -> None:
         self._repo = repo
         self._needles = tuple(needles)
         self._prefix = prefix
+        self._fold = fold
         self._found: set[str] = set()
         self._proc: subprocess.Popen[bytes] | None = None
         self._ids: queue.SimpleQueue[list[str] | None] = queue.SimpleQueue()
@@ -118,7 +121,7 @@ class BlobSearch:
 
     def _search(self, buf: bytearray) -> None:
         """Search the whole records at the start of ``buf``, and drop them."""
-        del buf[: _search_batch(buf, self._needles, self._prefix, self._found)]
+        del buf[: _search_batch(buf, self._needles, self._prefix, self._found, self._fold)]
 
     def finish(self) -> set[str]:
         """The ids given to :meth:`add` that hold a needle or start with the prefix, or that
@@ -160,10 +163,13 @@ class BlobSearch:
                 pipe.close()
 
 
-def _search_batch(buf: bytearray, needles: Sequence[bytes], prefix: bytes, found: set[str]) -> int:
+def _search_batch(
+    buf: bytearray, needles: Sequence[bytes], prefix: bytes, found: set[str], fold: bool = False
+) -> int:
     """Read the complete ``cat-file --batch`` records at the start of ``buf``; add to
-    ``found`` the ids whose content holds a needle or starts with ``prefix``, and those that
-    name no blob. Returns how many bytes were read (whole records only).
+    ``found`` the ids whose content holds a needle (in its ASCII-lowercased bytes, with
+    ``fold``) or starts with ``prefix``, and those that name no blob. Returns how many
+    bytes were read (whole records only).
 
     Each needle is one pass over the buffer: fewer, shorter keys that every needle contains
     (:func:`search_keys`) are looked for instead, and a blob where
@@ -202,20 +208,21 @@ def _search_batch(buf: bytearray, needles: Sequence[bytes], prefix: bytes, found
     if starts and needles:
         checked: set[int] = set()
         last = ends[-1]
+        hay = buf.lower() if fold else buf  # lowercases ASCII letters only, same offsets
         for key in search_keys(tuple(needles)):
-            at = buf.find(key, starts[0], last)
+            at = hay.find(key, starts[0], last)
             while at >= 0:
                 k = bisect.bisect_right(starts, at) - 1
                 if k < 0 or at + len(key) > ends[k]:  # across a record boundary
-                    at = buf.find(key, at + 1, last)
+                    at = hay.find(key, at + 1, last)
                     continue
                 if k not in checked:
                     checked.add(k)
-                    content = bytes(buf[starts[k] : ends[k]])
+                    content = bytes(hay[starts[k] : ends[k]])
                     if any(n in content for n in needles):
                         head = heads[k]
                         found.add(buf[head : buf.index(b" ", head)].decode("ascii"))
-                at = buf.find(key, ends[k], last)
+                at = hay.find(key, ends[k], last)
     return pos
 
 

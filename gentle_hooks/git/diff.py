@@ -7,6 +7,7 @@ parsed by :mod:`gentle_hooks.git.parse`; many pairs can be diffed ahead in one
 
 from __future__ import annotations
 
+import bisect
 import os
 from collections.abc import Callable, Sequence
 
@@ -21,7 +22,7 @@ from gentle_hooks.git.parse import (
     parse_raw_numstat,
 )
 from gentle_hooks.git.process import LITERAL_PATHSPECS, Drain, grow_pipe, popen_git
-from gentle_hooks.values.candidate import PathChange
+from gentle_hooks.values.candidate import MODE_NONE, PathChange
 
 #: stdin bytes a pipe takes without a reader (Linux's buffer is 64 KiB; POSIX promises 4 KiB
 #: for atomic writes only): below this, one process's input can be written whole up front.
@@ -31,6 +32,11 @@ _PIPE_SAFE = 16384
 _NO_INDEX = "gentle-hooks-no-index"
 
 _DIFF_FLAGS = ("--no-ext-diff", "--no-textconv", "--no-color", "-M", "--ignore-submodules=none")
+#: The same without rename detection: a commit's own delta, path by path.
+_UNRENAMED_FLAGS = (*(f for f in _DIFF_FLAGS if f != "-M"), "--no-renames")
+
+#: Rounds of :meth:`Diffs.compose_stats` before the pairs left are diffed whole.
+_COMPOSE_ROUNDS = 3
 
 
 class Diffs(RepositoryCore):
@@ -41,6 +47,8 @@ class Diffs(RepositoryCore):
         #: diffs of tree pairs computed ahead by :meth:`prefetch_diffs` (trees are immutable).
         self._stats: dict[tuple[str, str], tuple[PathChange, ...]] = {}
         self._scans: dict[tuple[str, str, str], list[AddedLine]] = {}
+        #: per-path changes between trees without rename detection (:meth:`compose_stats`).
+        self._deltas: dict[tuple[str, str], tuple[PathChange, ...]] = {}
 
     def prefetch_diffs(self, pairs: Sequence[tuple[str, str]], ere: str | None) -> bool:
         """Diff many (base tree, tree) pairs ahead, in one or two git processes instead of
@@ -66,6 +74,89 @@ class Diffs(RepositoryCore):
             return not todo and (ere is None or self.prefetch_scans(pairs, ere))
         return self._diff_tree_batch(todo, True, ere)
 
+    def compose_stats(self, steps: Sequence[tuple[str, str, str]]) -> None:
+        """Diff stats of (base tree, tree) pairs that follow one another, from the previous
+        pair's and the step between them: what :meth:`diff_stats` answers, without diffing
+        the same unchanged paths again for every pair (a range of commits judged against
+        one base). Pairs it cannot prove are left for :meth:`prefetch_diffs`.
+
+        Each step is (base tree ``B``, tree ``T``, previous tree ``P``): the pair
+        ``(B, T)`` follows ``(B, P)`` (``P`` may be ``B``: the pair follows the empty
+        diff). Steps come in an order where a step's ``(B, P)`` comes before it. The step's
+        own changes ``P -> T`` (no rename detection) come from one ``git diff-tree --stdin``
+        for all steps, the blobs ``B`` holds at the paths they touch from one ``ls-tree``
+        per base. Then ``(B, T)`` is ``(B, P)`` with each touched path's entry replaced:
+
+        * a path whose ``B`` side is its ``P`` side: the step's own entry (the same two
+          blobs and modes, hence the same counts);
+        * a path whose ``B`` side is its ``T`` side: no entry (it is back to the base);
+        * any other: not provable without diffing its two blobs; the pair is diffed whole.
+
+        The result is sorted by path bytes, git's order for ``diff-tree -r``. It is git's
+        whole answer only when rename detection can pair nothing: the previous pair holds
+        no rename, and the result does not hold both a deletion and an addition (``-M``
+        pairs a deleted path with an added one; nothing else). Otherwise, or with
+        ``diff.orderFile`` set (another order), the pair is diffed whole. Steps whose
+        previous pair is not known yet wait for it: the pairs that could not be composed,
+        and the previous pairs no step gives, are diffed in one batch per round, for a few
+        rounds; the caller diffs the pairs left.
+
+        Raises:
+            GitError: ``ls-tree`` failed (a base tree that is not here).
+        """
+        if self.config_value("diff.orderFile") is not None:
+            return
+        todo = [s for s in dict.fromkeys(steps) if (s[0], s[1]) not in self._stats]
+        todo = [s for s in todo if s[2] != s[1]]  # (B, T) after (B, T): the same pair
+        if len(todo) < 2:
+            return
+        deltas = [(p, t) for _, t, p in todo if (p, t) not in self._deltas]
+        if deltas and not self._diff_tree_batch(list(dict.fromkeys(deltas)), True, None, False):
+            return
+        sides: dict[str, dict[str, tuple[str, str]]] = {}
+        for base in dict.fromkeys(b for b, _, _ in todo):
+            paths = {c.path for b, t, p in todo if b == base for c in self._deltas[(p, t)]}
+            sides[base] = self._sides_in(base, paths)
+        touched = {(b, t): _touched(self._deltas[(p, t)], sides[b]) for b, t, p in todo}
+        whole = [pair for pair, effect in touched.items() if effect is None]
+        # a previous pair no step composes (the first of a chain) is diffed whole
+        whole += [(b, p) for b, _, p in todo if p != b and (b, p) not in touched]
+        for _ in range(_COMPOSE_ROUNDS):
+            if whole and not self._diff_tree_batch(list(dict.fromkeys(whole)), True, None):
+                return
+            whole, left = [], []
+            for base, tree, prev in todo:
+                effect = touched[(base, tree)]
+                if effect is None or (base, tree) in self._stats:
+                    continue
+                known = () if prev == base else self._stats.get((base, prev))
+                if known is None:
+                    left.append((base, tree, prev))
+                    continue
+                composed = _apply(known, effect)
+                if composed is None:
+                    whole.append((base, tree))
+                else:
+                    self._stats[(base, tree)] = composed
+            todo = left
+            if not whole:
+                return
+
+    def _sides_in(self, tree: str, paths: set[str]) -> dict[str, tuple[str, str]]:
+        """path -> (mode, object id) of the entries ``tree`` holds at ``paths`` (``ls-tree
+        -r``: blobs, symlinks and submodule commits), read whole."""
+        if not paths:
+            return {}
+        out = self.run(["ls-tree", "-r", "-z", "--full-tree", tree]).stdout
+        found: dict[str, tuple[str, str]] = {}
+        for record in out.split(b"\0"):
+            meta, tab, raw = record.partition(b"\t")
+            parts = meta.split(b" ")
+            path = os.fsdecode(raw)
+            if tab and len(parts) == 3 and path in paths:
+                found[path] = (parts[0].decode("ascii"), parts[2].decode("ascii"))
+        return found
+
     def prefetch_scans(self, pairs: Sequence[tuple[str, str]], ere: str) -> bool:
         """The ``-G ere`` scan of many pairs ahead, in one ``git diff-tree --stdin`` (see
         :meth:`prefetch_diffs`); True when every pair's scan is at hand."""
@@ -79,7 +170,13 @@ class Diffs(RepositoryCore):
         proved it (no changed blob of the pair can hold a line the scan is for)."""
         self._scans[(base_tree, tree, ere)] = list(lines)
 
-    def _diff_tree_batch(self, todo: list[tuple[str, str]], stats: bool, ere: str | None) -> bool:
+    def _diff_tree_batch(
+        self,
+        todo: list[tuple[str, str]],
+        stats: bool,
+        ere: str | None,
+        renames: bool = True,
+    ) -> bool:
         # exactly as stored: a value git refuses (" histogram", or none at all) must fail
         # here as the porcelain would, and then pair by pair with git's own message
         # The porcelain settings plumbing does not read, passed as the porcelain would
@@ -90,7 +187,8 @@ class Diffs(RepositoryCore):
         submodule = self.config_value("diff.submodule")
         if "" in (algorithm, order, submodule):
             return False
-        flags = [*_DIFF_FLAGS] + ([f"--diff-algorithm={algorithm}"] if algorithm else [])
+        flags = [*_DIFF_FLAGS] if renames else [*_UNRENAMED_FLAGS]
+        flags += [f"--diff-algorithm={algorithm}"] if algorithm else []
         flags += [f"-O{order}"] if order else []
         stdin = "".join(f"{a} {b}\n" for a, b in todo).encode()
         argvs = []
@@ -124,9 +222,10 @@ class Diffs(RepositoryCore):
         scan_chunks = _split_echoed(outs[-1], todo, b"\n") if ere is not None else None  # type: ignore[arg-type]
         if (stats and stats_chunks is None) or (ere is not None and scan_chunks is None):
             return False
+        into = self._stats if renames else self._deltas
         for i, pair in enumerate(todo):
             if stats_chunks is not None:
-                self._stats[pair] = parse_raw_numstat(stats_chunks[i])
+                into[pair] = parse_raw_numstat(stats_chunks[i])
             if scan_chunks is not None and ere is not None:
                 self._scans[(pair[0], pair[1], ere)] = list(iter_added_lines(scan_chunks[i]))
         return True
@@ -308,3 +407,45 @@ def _split_echoed_records(out: bytes, pairs: Sequence[tuple[str, str]]) -> list[
         return None
     chunks.append(out[start:])
     return chunks if len(chunks) == len(echoes) else None
+
+
+def _touched(
+    delta: tuple[PathChange, ...], base: dict[str, tuple[str, str]]
+) -> dict[str, PathChange | None] | None:
+    """What a step ``P -> T`` (``delta``, no renames) does to the pair ``(B, ·)``, path by
+    path: the entry ``(B, T)`` has there (None: no entry), as :meth:`Diffs.compose_stats`
+    states; None when a path's entry is not provable. ``base``: path -> (mode, id) in ``B``
+    for every path ``delta`` touches."""
+    out: dict[str, PathChange | None] = {}
+    for d in delta:
+        b_side = base.get(d.path)
+        p_side = None if d.old_mode == MODE_NONE else (d.old_mode, d.old_oid)
+        t_side = None if d.new_mode == MODE_NONE else (d.new_mode, d.new_oid)
+        if b_side == p_side:
+            out[d.path] = d
+        elif b_side == t_side:
+            out[d.path] = None
+        else:
+            return None
+    return out
+
+
+def _apply(
+    known: tuple[PathChange, ...], touched: dict[str, PathChange | None]
+) -> tuple[PathChange, ...] | None:
+    """``(B, T)`` from ``(B, P)`` (``known``) and what the step does (:func:`_touched`);
+    None when rename detection could pair something (:meth:`Diffs.compose_stats`)."""
+    if any(c.old_path is not None for c in known):
+        return None
+    out = [c for c in known if c.path not in touched]
+    for c in sorted((c for c in touched.values() if c is not None), key=_path_bytes):
+        # ``out`` is in git's order (path bytes): each entry goes where it belongs
+        out.insert(bisect.bisect_left(out, _path_bytes(c), key=_path_bytes), c)
+    statuses = {c.status for c in out}
+    if "D" in statuses and "A" in statuses:
+        return None
+    return tuple(out)
+
+
+def _path_bytes(c: PathChange) -> bytes:
+    return os.fsencode(c.path)

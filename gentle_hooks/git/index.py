@@ -10,8 +10,12 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
+from gentle_hooks.bounded import sweep
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.core import RepositoryCore
+
+#: The name of a hook's private index copy, up to its owner's process id.
+INDEX_PREFIX = "gentle-hooks-index-"
 
 
 class Index(RepositoryCore):
@@ -122,6 +126,8 @@ def _private_copy(src: str, directory: str) -> str:
     Raises:
         OSError: neither directory takes a file, or ``src`` cannot be read.
     """
+    # A hook killed before it removed its copy left one here; the next one removes it.
+    sweep(directory, INDEX_PREFIX)
     try:
         fd, path = _exclusive_file(directory)
     except OSError:
@@ -156,9 +162,10 @@ def _private_copy(src: str, directory: str) -> str:
 
 def _exclusive_file(directory: str) -> tuple[int, str]:
     for _ in range(16):
-        path = os.path.join(directory, f"gentle-hooks-index-{os.getpid()}-{os.urandom(6).hex()}")
+        path = os.path.join(directory, f"{INDEX_PREFIX}{os.getpid()}-{os.urandom(6).hex()}")
         try:
-            return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), path
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0)
+            return os.open(path, flags, 0o600), path
         except FileExistsError:
             continue
     raise FileExistsError(directory)

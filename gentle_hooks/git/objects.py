@@ -6,10 +6,13 @@ model of a commit object.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Callable, Sequence
+from functools import partial
 
-from gentle_hooks.git.core import is_full_id
-from gentle_hooks.git.refs import Refs
+from gentle_hooks.git.core import RepoPaths, is_full_id
+from gentle_hooks.git.refs import AncestorTrees, Refs
+from gentle_hooks.values.candidate import EMPTY_TREES
 from gentle_hooks.values.frozen import frozen
 
 TYPE_CHECKING = False  # the blob search starts threads; the gates import it on demand
@@ -20,16 +23,32 @@ if TYPE_CHECKING:
 class Objects(Refs):
     """Object reads of a repository."""
 
+    def __init__(self, paths: RepoPaths, env: dict[str, str]) -> None:
+        super().__init__(paths, env)
+        #: blobs read ahead by :meth:`keep_blobs`, by id.
+        self._kept: dict[str, bytes] = {}
+
+    def keep_blobs(self, oids: Sequence[str]) -> None:
+        """Read blobs ahead, in one ``git cat-file --batch``, and keep them: later
+        :meth:`read_blobs` of these ids cost no process (an object never changes)."""
+        todo = [o for o in dict.fromkeys(oids) if o not in self._kept]
+        if todo:
+            self._kept.update(self.read_blobs(todo))
+
     def read_blobs(self, oids: Sequence[str]) -> dict[str, bytes]:
-        """Read blobs by id in one ``git cat-file --batch`` process.
+        """Read blobs by id in one ``git cat-file --batch`` process (none for the ids
+        :meth:`keep_blobs` read).
 
         Returns:
             oid -> content for every id that exists as an object.
         """
-        if not oids:
-            return {}
-        data = self.run(["cat-file", "--batch"], input="\n".join(oids).encode() + b"\n").stdout
         out: dict[str, bytes] = {}
+        if self._kept:
+            out = {o: self._kept[o] for o in oids if o in self._kept}
+            oids = [o for o in oids if o not in out]
+        if not oids:
+            return out
+        data = self.run(["cat-file", "--batch"], input="\n".join(oids).encode() + b"\n").stdout
         pos = 0
         for oid in oids:
             end = data.index(b"\n", pos)
@@ -41,12 +60,15 @@ class Objects(Refs):
                 pos += size + 1
         return out
 
-    def search_blobs(self, needles: Sequence[bytes], prefix: bytes) -> BlobSearch:
-        """A :class:`BlobSearch` in this repository: which blobs hold one of ``needles`` or
+    def search_blobs(
+        self, needles: Sequence[bytes], prefix: bytes, fold: bool = False
+    ) -> BlobSearch:
+        """A :class:`BlobSearch` in this repository: which blobs hold one of ``needles``
+        (in their ASCII-lowercased bytes, with ``fold``: the needles are then lowercase) or
         start with ``prefix``."""
         from gentle_hooks.git.blobsearch import BlobSearch  # threads: off the gates' path
 
-        return BlobSearch(self, needles, prefix)
+        return BlobSearch(self, needles, prefix, fold)
 
     def read_path(self, commit: str, path: str) -> bytes | None:
         """The bytes of ``path`` in ``commit``'s tree, or None when it has no such file."""
@@ -76,7 +98,8 @@ class Objects(Refs):
 @frozen
 class CommitInfo:
     """One commit object: id, tree, parents, author and committer names, raw message,
-    and the committer time (Unix seconds; 0 when unreadable)."""
+    the committer time (Unix seconds; 0 when unreadable), and the author and committer as
+    ``Name <email>``."""
 
     id: str
     tree: str
@@ -85,10 +108,18 @@ class CommitInfo:
     committer: str
     message: str
     committed_at: int = 0
+    author_ident: str = ""
+    committer_ident: str = ""
 
 
 def _ident_name(value: str) -> str:
     return value.split(" <", 1)[0]
+
+
+def _ident_whole(value: str) -> str:
+    """``Name <email>`` of an ident line (its time and zone dropped)."""
+    name, sep, rest = value.partition(" <")
+    return f"{name} <{rest.split('>', 1)[0]}>" if sep else name
 
 
 def _ident_time(value: str) -> int:
@@ -120,4 +151,96 @@ def parse_commit(oid: str, data: bytes) -> CommitInfo | None:
         committer=_ident_name(fields.get("committer", [""])[0]),
         committed_at=_ident_time(fields.get("committer", [""])[0]),
         message=body.decode("utf-8", "replace"),
+        author_ident=_ident_whole(fields.get("author", [""])[0]),
+        committer_ident=_ident_whole(fields.get("committer", [""])[0]),
     )
+
+
+class RangeAncestry:
+    """Answers :class:`~gentle_hooks.git.refs.AncestorTrees`' question ("is this tree the
+    tree of the commit, of one of its ancestors, or empty?") for every commit of a range
+    at once, without a ``rev-list`` per commit.
+
+    The range's own commits are walked in memory from their parents (a commit at the
+    shallow boundary has none, as for ``rev-list``); a parent outside the range is asked
+    through one lazy :class:`~gentle_hooks.git.refs.AncestorTrees` of its own, shared by
+    every commit that reaches it. The ancestors of a commit are itself, its parents in the
+    range and their ancestors, and the ancestors of its parents outside the range: the
+    same set ``rev-list <commit>`` lists. With a graft file (which ``rev-list`` honours and
+    commit objects do not show) every commit is asked through its own ``rev-list``.
+    Answers for one tree are kept per commit, so a tree asked by many commits costs one
+    walk of the range. Call :meth:`close` when done.
+    """
+
+    def __init__(self, repo: Refs, infos: Sequence[CommitInfo]) -> None:
+        self._repo = repo
+        shallow_file, grafts_file = repo.out(
+            [
+                "rev-parse",
+                "--path-format=absolute",
+                "--git-path",
+                "shallow",
+                "--git-path",
+                "info/grafts",
+            ]
+        ).splitlines()
+        shallow = _ids_in(shallow_file)
+        self._whole = bool(os.path.exists(grafts_file) or repo.env.get("GIT_GRAFT_FILE"))
+        self._tree = {i.id: i.tree for i in infos}
+        self._parents = {i.id: () if i.id in shallow else i.parents for i in infos}
+        self._outside: dict[str, AncestorTrees] = {}
+        self._reach: dict[str, dict[str, bool]] = {}  # tree -> commit -> answer
+
+    def checker(self, commit: str) -> Callable[[str], bool]:
+        """The question for one commit: ``tree -> bool``."""
+        return partial(self.is_ancestor_tree, commit)
+
+    def is_ancestor_tree(self, commit: str, tree: str) -> bool:
+        """Whether ``tree`` is empty or the tree of ``commit`` or of one of its ancestors."""
+        if tree in EMPTY_TREES.values():
+            return True
+        if self._whole or commit not in self._tree:
+            return self._outside_trees(commit)(tree)
+        memo = self._reach.setdefault(tree, {})
+        stack = [commit]
+        while stack:  # iterative: a range can be deeper than Python's recursion limit
+            c = stack[-1]
+            if c in memo:
+                stack.pop()
+                continue
+            if self._tree[c] == tree:
+                memo[c] = True
+                stack.pop()
+                continue
+            inside = [p for p in self._parents[c] if p in self._tree]
+            pending = [p for p in inside if p not in memo]
+            if any(memo.get(p) for p in inside) or any(self._tree[p] == tree for p in pending):
+                memo[c] = True
+                stack.pop()
+                continue
+            if pending:
+                stack.extend(pending)
+                continue
+            outside = [p for p in self._parents[c] if p not in self._tree]
+            memo[c] = any(self._outside_trees(p)(tree) for p in outside)
+            stack.pop()
+        return memo[commit]
+
+    def _outside_trees(self, commit: str) -> AncestorTrees:
+        known = self._outside.get(commit)
+        if known is None:
+            known = self._outside[commit] = AncestorTrees(self._repo, commit)
+        return known
+
+    def close(self) -> None:
+        """Stop every ``rev-list`` still running."""
+        for walk in self._outside.values():
+            walk.close()
+
+
+def _ids_in(path: str) -> set[str]:
+    try:
+        with open(path, encoding="ascii") as fh:
+            return {x.strip() for x in fh if x.strip()}
+    except OSError:
+        return set()

@@ -14,13 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gentle_hooks.config.load import LoadedConfig
-from gentle_hooks.git.objects import CommitInfo
-from gentle_hooks.git.refs import AncestorTrees
+from gentle_hooks.git.objects import CommitInfo, RangeAncestry
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.outcome import COMMITTED
+from gentle_hooks.native.builtin import prefetch_builtin
+from gentle_hooks.native.provider import BUILTIN
 from gentle_hooks.notes.codec import ParsedNote, merge, parse, valid_candidates
 from gentle_hooks.notes.facts import facts_from_note
-from gentle_hooks.notes.lines import OverrideLine
+from gentle_hooks.notes.lines import CandidateLine, OverrideLine
 from gentle_hooks.policy.delegation import message_evidence
 from gentle_hooks.policy.shortfall import NoValidNote, Shortfall, StaleRecords
 from gentle_hooks.report.fixes import commands, headline, reasons, step_lines, steps
@@ -69,6 +70,13 @@ def judge_commits(
 ) -> list[CommitVerdict]:
     """Judge commits from notes and trailers alone.
 
+    The commits are judged as a batch, in a number of git processes that does not grow
+    with them: each source's notes in one read, the commits in one, every commit's
+    ancestor trees answered by one walk of the range (:class:`RangeAncestry`), and with
+    the built-in provider every valid candidate's diffs fetched ahead
+    (:func:`~gentle_hooks.native.builtin.prefetch_builtin`); then each commit is judged
+    as on its own.
+
     Args:
         commits: commit ids, oldest first; ref: the ref or range they arrive on (labels).
         notes_sources: notes refs or notes commit ids to read, merged line by line.
@@ -79,41 +87,84 @@ def judge_commits(
             notes[commit] = merge(notes.get(commit, b""), data)
     settings = config.settings
     root = repo.paths.toplevel or repo.paths.git_dir
+    infos = repo.read_commits(list(commits))
+    ancestry = RangeAncestry(repo, infos)
+    try:
+        sifted = [_sift(config, info, parse(notes.get(info.id, b"")), ancestry) for info in infos]
+    finally:
+        ancestry.close()
+    if settings.native_provider == BUILTIN:
+        _prefetch(repo, config, sifted)
     out = []
-    for info in repo.read_commits(list(commits)):
-        note = parse(notes.get(info.id, b""))
-        verdict = _judge_one(repo, config, info, note, ref, root, settings.honour_overrides)
-        out.append(replace(verdict, refused=note.problems) if note.problems else verdict)
+    for s in sifted:
+        verdict = _judge_one(repo, config, s, ref, root, settings.honour_overrides)
+        out.append(replace(verdict, refused=s.note.problems) if s.note.problems else verdict)
     return out
+
+
+def _prefetch(repo: Repository, config: LoadedConfig, sifted: Sequence[_Sifted]) -> None:
+    """Diff every valid candidate ahead, in a few git processes for the whole range; a
+    candidate whose base is also its parent's candidate's base (or its parent's tree)
+    follows the parent's pair (:func:`~gentle_hooks.native.builtin.prefetch_builtin`)."""
+    pairs = [(c.base_tree, c.tree) for s in sifted for c in s.valid]
+    if len(pairs) < 2:
+        return
+    trees = {s.info.id: s.info.tree for s in sifted}
+    wanted = set(pairs)
+    previous: list[str | None] = []
+    for s in sifted:
+        parent = trees.get(s.info.parents[0]) if s.info.parents else None
+        for c in s.valid:
+            follows = parent is not None and (
+                parent == c.base_tree or (c.base_tree, parent) in wanted
+            )
+            previous.append(parent if follows else None)
+    prefetch_builtin(repo, pairs, config.settings.risk, previous)
+
+
+@frozen
+class _Sifted:
+    """One commit before evaluation: its note, why the gate applies (None: it does not)
+    and the note's candidates that count for it."""
+
+    info: CommitInfo
+    note: ParsedNote
+    why: str | None
+    valid: tuple[CandidateLine, ...]
+
+
+def _sift(
+    config: LoadedConfig, info: CommitInfo, note: ParsedNote, ancestry: RangeAncestry
+) -> _Sifted:
+    """Delegated when the note records writer work or the message shows an agent (or
+    ``applies_to = all``); then the note's valid candidates (SPEC §8)."""
+    if note.records_work:
+        why: str | None = "gentle-hooks note records writer work"
+    else:
+        ev = message_evidence(info.message, info.author_ident, info.committer_ident)
+        why = f"{ev.agent} ({ev.detail})" if ev else None
+        if why is None and config.settings.applies_to == "all":
+            why = "gate.applies_to = all"
+    if why is None:
+        return _Sifted(info, note, None, ())
+    valid = valid_candidates(note, info.tree, ancestry.checker(info.id), candidate_identity)
+    return _Sifted(info, note, why, valid)
 
 
 def _judge_one(
     repo: Repository,
     config: LoadedConfig,
-    info: CommitInfo,
-    note: ParsedNote,
+    sifted: _Sifted,
     ref: str,
     root: str,
     honour: bool,
 ) -> CommitVerdict:
-    """Judge one commit by its note: delegated when the note records writer work or the
-    message shows an agent (or ``applies_to = all``); then by each valid candidate in turn,
-    the first that passes wins, else the first block. ``honour``: recorded overrides let a
-    block through (``gate.honour_overrides``)."""
-    if note.records_work:
-        why: str | None = "gentle-hooks note records writer work"
-    else:
-        ev = message_evidence(info.message, info.author, info.committer)
-        why = f"{ev.agent} ({ev.detail})" if ev else None
-        if why is None and config.settings.applies_to == "all":
-            why = "gate.applies_to = all"
+    """Judge one commit by each valid candidate in turn: the first that passes wins, else
+    the first block. ``honour``: recorded overrides let a block through
+    (``gate.honour_overrides``)."""
+    info, note, why, valid = sifted.info, sifted.note, sifted.why, sifted.valid
     if why is None:
         return CommitVerdict(info.id, ref, None, None, blocked=False)
-    ancestors = AncestorTrees(repo, info.id)
-    try:
-        valid = valid_candidates(note, info.tree, ancestors, candidate_identity)
-    finally:
-        ancestors.close()
     if not valid:
         stale = any(c.tree != info.tree for c in note.candidates)
         return CommitVerdict(
@@ -190,8 +241,9 @@ def verdict_json(v: CommitVerdict) -> dict[str, object]:
         "reasons": reasons(v.shortfalls),
         "fixes": commands(v.shortfalls, COMMITTED),
         "overrides": list(v.overrides),
-        "refused_lines": list(v.refused),
     }
+    if v.refused:  # only when the note holds lines the schema refused
+        out["refused_lines"] = list(v.refused)
     if v.result is not None:
         out["risk"] = v.result.plan.risk.value
         out["nativeRisk"] = v.result.plan.native_risk.value

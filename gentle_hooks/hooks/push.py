@@ -147,8 +147,9 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             repo.candidate(Projection.COMMITTED, commit=info.id, config_ref=base_ref)
             for info, _ in delegated
         ]
+        pairs = [(c.base.tree, c.tree) for c in cands]
         prefetched = config.settings.native_provider == BUILTIN and prefetch_builtin(
-            repo, [(c.base.tree, c.tree) for c in cands], config.settings.risk
+            repo, pairs, config.settings.risk, _previous(infos, delegated, pairs)
         )  # a few git processes for the push instead of a few per commit
         facts = commits_facts(path, repo, cands, [work.get(i.id, NOTHING) for i, _ in delegated])
         items: list[Item] = list(zip(delegated, cands, facts, strict=True))
@@ -189,6 +190,24 @@ def share_notes(repo: Repository, remote: str, updates: Sequence[PushUpdate], pa
                 led.close()
     except GentleError as exc:
         say(f"the notes were not shared ({exc.message}); run: gentle-hook sync push {remote}")
+
+
+def _previous(
+    infos: Sequence[CommitInfo],
+    delegated: Sequence[tuple[CommitInfo, str]],
+    pairs: Sequence[tuple[str, str]],
+) -> list[str | None]:
+    """For each delegated commit's pair, the tree of the pair it follows: its parent's,
+    when the parent is pushed too and its pair has the same base, or when the parent's
+    tree is the base (:func:`~gentle_hooks.native.builtin.prefetch_builtin`)."""
+    trees = {i.id: i.tree for i in infos}
+    wanted = set(pairs)
+    out: list[str | None] = []
+    for (info, _), (base, _) in zip(delegated, pairs, strict=True):
+        parent = trees.get(info.parents[0]) if info.parents else None
+        follows = parent is not None and (parent == base or (base, parent) in wanted)
+        out.append(parent if follows else None)
+    return out
 
 
 def _judge_commit(

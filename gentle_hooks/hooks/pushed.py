@@ -56,7 +56,7 @@ def commit_evidence(
             else ""
         )
         return f"commit record from a writer{stale}"
-    ev = message_evidence(info.message, info.author, info.committer)
+    ev = message_evidence(info.message, info.author_ident, info.committer_ident)
     if ev is not None:
         return f"{ev.agent} ({ev.detail})"
     if runtime is not None:

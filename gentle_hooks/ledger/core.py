@@ -22,6 +22,7 @@ from gentle_hooks.ledger.database import (
     connect,
     create_store,
     store_error,
+    sweep_new_files,
     write_transaction,
 )
 from gentle_hooks.ledger.rows import TABLES, from_row, to_row
@@ -79,6 +80,7 @@ class StoreCore:
         if not os.path.lexists(path):
             create_store(path, busy_timeout_ms)
         conn = connect(path, readonly=False, create=False, busy=busy_timeout_ms)
+        sweep_new_files(path)  # a killed first write's leftovers: this writer owns them now
         return cls(conn, path, False, clock)
 
     @classmethod
@@ -131,8 +133,16 @@ class StoreCore:
             raise store_error(self.path, exc) from None
 
     def _select(self, cls: type[R], where: str, params: Sequence[object] = ()) -> list[R]:
-        rows = self._query(f"SELECT * FROM {TABLES[cls]} WHERE {where} ORDER BY id", params)
-        return [from_row(cls, row) for row in rows]
+        table = TABLES[cls]
+        rows = self._query(f"SELECT * FROM {table} WHERE {where} ORDER BY id", params)
+        out = []
+        for row in rows:
+            try:
+                out.append(from_row(cls, row))
+            except (ValueError, TypeError) as exc:  # a row edited by hand or by a bad tool
+                problem = f"{table} row {row['id']} cannot be read ({exc})"
+                raise StoreError(self.path, problem) from None
+        return out
 
     def add(self, rec: R) -> R:
         """Record one record in its own transaction.

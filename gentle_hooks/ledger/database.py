@@ -28,6 +28,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from gentle_hooks.bounded import new_private_file, sweep
 from gentle_hooks.errors import GentleError
 from gentle_hooks.ledger.location import sql_text
 from gentle_hooks.ledger.schema import MIGRATIONS, SCHEMA_VERSION
@@ -155,11 +156,20 @@ def create_store(path: str, busy: int) -> None:
     Raises:
         StoreError: its directory or the file cannot be created.
     """
+    directory = os.path.dirname(path)
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        os.makedirs(directory, exist_ok=True)
     except OSError as exc:
         raise StoreError(path, f"cannot create its directory: {exc.strerror}") from None
-    tmp = f"{path}.new-{os.getpid()}"
+    check_location(path)
+    sweep_new_files(path)
+    try:
+        # a random name created here (O_EXCL | O_NOFOLLOW): a link planted at a guessable
+        # name never makes SQLite create the store where it points
+        fd, tmp = new_private_file(directory, new_file_prefix(path), 0o644)
+    except OSError as exc:
+        raise StoreError(path, f"cannot be created: {exc.strerror}") from None
+    os.close(fd)
     try:
         connect(tmp, readonly=False, create=True, busy=busy).close()
         try:
@@ -172,6 +182,39 @@ def create_store(path: str, busy: int) -> None:
         for leftover in (tmp, tmp + "-wal", tmp + "-shm", tmp + "-journal"):
             if os.path.lexists(leftover):
                 os.unlink(leftover)
+
+
+def new_file_prefix(path: str) -> str:
+    """The name of a store being created for ``path``, up to its creator's process id."""
+    return f"{os.path.basename(path)}.new-"
+
+
+def sweep_new_files(path: str) -> list[str]:
+    """Remove what a killed first write left beside the store at ``path`` (a
+    ``ledger.sqlite3.new-<pid>-...`` file, its journal, of a process that is gone)."""
+    return sweep(os.path.dirname(path), new_file_prefix(path))
+
+
+def check_location(path: str) -> None:
+    """Refuse a store reached through a symbolic link, or a state directory that is not one.
+
+    The state directory (``<git-common-dir>/gentle-hooks``) and the ledger file are ours:
+    a symbolic link in either place would send records (and SQLite's journal files) to
+    wherever it points, outside the repository.
+
+    Raises:
+        StoreError: the directory or the file is a symbolic link, or the directory is not
+            a directory.
+    """
+    directory = os.path.dirname(path)
+    if os.path.islink(directory):
+        raise StoreError(
+            path, f"its directory {directory} is a symbolic link; refusing to write through it"
+        )
+    if os.path.lexists(directory) and not os.path.isdir(directory):
+        raise StoreError(path, f"its directory {directory} is not a directory")
+    if os.path.islink(path):
+        raise StoreError(path, "is a symbolic link; refusing to write through it")
 
 
 def connect(path: str, *, readonly: bool, create: bool, busy: int) -> sqlite3.Connection:
@@ -190,6 +233,7 @@ def connect(path: str, *, readonly: bool, create: bool, busy: int) -> sqlite3.Co
         StoreError: a directory, unreadable, not a database, truncated, malformed
             (``PRAGMA quick_check``), a newer schema, or WAL mode refused.
     """
+    check_location(path)
     if not create:
         if os.path.isdir(path):
             raise StoreError(path, "is a directory, not a database file")
@@ -266,12 +310,12 @@ def _migrate(conn: sqlite3.Connection, path: str) -> None:
         if version > SCHEMA_VERSION:
             raise StoreError(path, f"schema version {version} is newer than known")
         for script in MIGRATIONS[version:]:
-            for statement in _statements(script):
+            for statement in migration_statements(script):
                 conn.execute(statement)
         conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 
 
-def _statements(script: str) -> Iterator[str]:
+def migration_statements(script: str) -> Iterator[str]:
     """Split a migration script into complete SQL statements (comments stay attached)."""
     buf = ""
     for line in script.splitlines(keepends=True):

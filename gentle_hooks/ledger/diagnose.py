@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 import sqlite3
 
-from gentle_hooks.ledger.database import check_header, file_uri
-from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.ledger.database import check_header, file_uri, migration_statements
+from gentle_hooks.ledger.rows import TABLES, from_row
+from gentle_hooks.ledger.schema import MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION
 from gentle_hooks.values.frozen import frozen
 
 
@@ -28,10 +29,12 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
     """Inspect a ledger without changing it (for ``gentle-hook doctor``; SPEC §6).
 
     Opens the file read-only, never migrates, never raises for a damaged store. Checks,
-    in order, stopping at the first that makes the rest meaningless: ``store`` (the file
+    in order, stopping at the first that makes the rest meaningless: ``store`` (the state
+    directory is a directory and neither it nor the file is a symbolic link; the file
     exists, is a file, has a SQLite header and is not truncated), ``schema`` (the version
-    is one this code knows), ``journal`` (WAL mode), ``integrity`` (``PRAGMA
-    integrity_check``), ``records`` (rows per table).
+    is one this code knows, and an older one migrates forward: tried on an in-memory
+    copy), ``journal`` (WAL mode), ``integrity`` (``PRAGMA integrity_check``), ``records``
+    (rows per table), ``rows`` (every row reads as its record).
 
     Args:
         path: the database file (:func:`gentle_hooks.ledger.location.ledger_path`).
@@ -39,6 +42,12 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
     Returns:
         The checks run. A ledger not created yet is one passing ``store`` check.
     """
+    directory = os.path.dirname(path)
+    if os.path.islink(directory) or os.path.islink(path):
+        link = directory if os.path.islink(directory) else path
+        return (StoreCheck("store", False, f"{link}: is a symbolic link (refused; move it away)"),)
+    if os.path.lexists(directory) and not os.path.isdir(directory):
+        return (StoreCheck("store", False, f"{directory}: is not a directory (move it away)"),)
     if not os.path.lexists(path):
         return (StoreCheck("store", True, f"{path}: not created yet (nothing recorded)"),)
     if os.path.isdir(path):
@@ -65,9 +74,21 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
                     f"({SCHEMA_VERSION}); upgrade gentle-hooks",
                 )
             )
+        elif version < SCHEMA_VERSION:
+            failed = _migration_fails(conn, version)
+            if failed:
+                out.append(
+                    StoreCheck(
+                        "schema",
+                        False,
+                        f"version {version} cannot be migrated forward ({failed}): its "
+                        "user_version is lower than the tables it holds",
+                    )
+                )
+            else:
+                out.append(StoreCheck("schema", True, f"version {version} (migrated on next use)"))
         else:
-            note = "current" if version == SCHEMA_VERSION else "migrated forward on next use"
-            out.append(StoreCheck("schema", True, f"version {version} ({note})"))
+            out.append(StoreCheck("schema", True, f"version {version} (current)"))
         mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
         out.append(StoreCheck("journal", mode == "wal", f"journal mode {mode}"))
         rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]
@@ -79,8 +100,40 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
                 for t in RECORD_TABLES
             ]
             out.append(StoreCheck("records", True, ", ".join(counts)))
+            bad = _unreadable_rows(conn)
+            out.append(StoreCheck("rows", not bad, "; ".join(bad[:3]) or "every row reads"))
     except sqlite3.Error as exc:
         out.append(StoreCheck("integrity", False, f"unreadable: {exc}"))
     finally:
         conn.close()
     return tuple(out)
+
+
+def _migration_fails(conn: sqlite3.Connection, version: int) -> str | None:
+    """Run the migrations from ``version`` on an in-memory copy of the store; the SQLite
+    error that stops them, or None when they apply."""
+    copy = sqlite3.connect(":memory:")
+    try:
+        conn.backup(copy)
+        for script in MIGRATIONS[version:]:
+            for statement in migration_statements(script):
+                copy.execute(statement)
+    except sqlite3.Error as exc:
+        return str(exc)
+    finally:
+        copy.close()
+    return None
+
+
+def _unreadable_rows(conn: sqlite3.Connection) -> list[str]:
+    """Rows the store cannot turn into records (invalid JSON in a list column, a wrong
+    type), as ``table row N: why``."""
+    conn.row_factory = sqlite3.Row
+    bad = []
+    for cls, table in TABLES.items():
+        for row in conn.execute(f"SELECT * FROM {table} ORDER BY id"):
+            try:
+                from_row(cls, row)
+            except (ValueError, TypeError) as exc:
+                bad.append(f"{table} row {row['id']}: {exc}")
+    return bad

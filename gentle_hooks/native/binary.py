@@ -10,6 +10,7 @@ What runs::
         [--base-ref <base commit> --committed-only] \\
         [--escalate-item N --escalate-reason R] --json
 
+(with an escalation, once without it first: that answer's ``risk`` is the native tier)
 in the work tree root, with stdin closed, the hook's repository-binding ``GIT_*`` variables
 dropped (:func:`gentle_hooks.git.repository.scrubbed_env`: the binary resolves ``--cwd`` itself), in
 its own process group, killed as a group when the timeout passes.
@@ -46,7 +47,7 @@ from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.native.message import relay
 from gentle_hooks.native.result import NativeAssessment
 from gentle_hooks.values.candidate import Candidate
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 GENTLE_AI = "gentle-ai"
 #: Seconds to wait for the pipes to close after killing a timed-out process group.
@@ -245,6 +246,11 @@ def assess_gentle_ai(
         escalation: a requested escalation to pass on, as (item number, reason), or None.
         env: the process environment (PATH; scrubbed for the child).
 
+    With an escalation the binary is asked twice, each run bounded by ``timeout``: without
+    it, for the native tier (``nativeRisk``: the tier before escalation, seed 000), then
+    with it, for the envelope relayed (its ``risk`` raised); the answer is the second
+    envelope with ``unescalated`` the first one's ``risk``.
+
     Returns:
         The answer. Never raises for the binary's behaviour: every failure is ``native=None``
         with one line naming it (native risk ``unassessable``, which informs only).
@@ -259,4 +265,12 @@ def assess_gentle_ai(
     selector = selector_args(cand, head, head_tree)
     if isinstance(selector, str):
         return ExternalAnswer(None, selector)
-    return run_binary(build_argv(binary, root, selector, escalation), root, timeout, env)
+    native = run_binary(build_argv(binary, root, selector, None), root, timeout, env)
+    if escalation is None or native.native is None:
+        return native
+    # The escalated envelope says only the raised tier; the tier before the escalation is
+    # the binary's own answer without it (nativeRisk, seed 000), whatever reasons it adds.
+    raised = run_binary(build_argv(binary, root, selector, escalation), root, timeout, env)
+    if raised.native is None:
+        return raised
+    return ExternalAnswer(replace(raised.native, unescalated=native.native.risk), None, raised.argv)

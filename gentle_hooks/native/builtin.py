@@ -20,7 +20,10 @@ from gentle_hooks.native.classifier import (
     classify,
     doc_blobs_to_prove,
     prepare_paths,
+    process_folds,
     process_needles,
+    rename_blobs,
+    upstream_stats,
 )
 from gentle_hooks.native.result import NativeAssessment, candidate_kind
 from gentle_hooks.values.candidate import MODE_GITLINK, Candidate, PathChange
@@ -41,16 +44,28 @@ def assess_native_builtin(
     ``--escalate-item`` is (:func:`~gentle_hooks.native.classifier.classify`).
 
     Returns:
-        (per-path diff stats, the review-assessment envelope).
+        (per-path diff stats, git's rename pairing kept: SPEC §3; the review-assessment
+        envelope, which counts paths and lines as upstream does, a rename as its old path
+        deleted and its new path added: :func:`~gentle_hooks.native.classifier.upstream_stats`).
 
     Raises:
         GitError: a git command failed.
     """
     changes, blobs, added = gather_inputs(repo, cand, risk)
+    stats: Sequence[PathChange] = changes
+    if any(c.status in ("R", "C") for c in changes):
+        # upstream diffs without rename detection: a rename is a deletion and an addition
+        sides = repo.read_blobs(rename_blobs(changes))
+        stats, whole = upstream_stats(changes, sides)
+        known = {**sides, **blobs}
+        wanted = doc_blobs_to_prove(stats, risk)
+        more = repo.read_blobs([oid for oid in wanted if oid not in known])
+        blobs = {o: b for o in wanted if (b := known.get(o, more.get(o))) is not None}
+        added = [*added, *whole]
     # upstream names a base ref only for a base comparison (current changes are HEAD's)
     named = candidate_kind(cand.projection.value, cand.base.source, cand.base.ref)
     envelope = classify(
-        changes,
+        stats,
         blobs,
         added,
         risk,
@@ -93,7 +108,10 @@ def gather_inputs(
 
 
 def prefetch_builtin(
-    repo: Repository, pairs: Sequence[tuple[str, str]], risk: RiskSettings
+    repo: Repository,
+    pairs: Sequence[tuple[str, str]],
+    risk: RiskSettings,
+    previous: Sequence[str | None] = (),
 ) -> bool:
     """Diff the candidates of many commits ahead for :func:`assess_native_builtin` (the push
     gate): a handful of git processes for all of them instead of a few for each.
@@ -105,8 +123,14 @@ def prefetch_builtin(
     may, or a submodule commit). A pair with none gets the scan's answer proved empty of
     hits. Without needles every pair is scanned whole.
 
+    A pair that follows another of the same base (``previous``: the tree of the pair
+    before it, the parent commit's, or the base tree itself) has its numstat composed from
+    that pair's and its own step (:meth:`Repository.compose_stats`), so a range judged
+    against one base does not diff every unchanged path again for each commit.
+
     Args:
-        pairs: (base tree, candidate tree) ids; risk: the classifier settings.
+        pairs: (base tree, candidate tree) ids; risk: the classifier settings;
+        previous: for each pair, the tree of the pair it follows, or None.
 
     Returns:
         True when every pair is now answered without a process.
@@ -116,14 +140,20 @@ def prefetch_builtin(
     """
     ere = risk.process_preselect
     needles = process_needles(risk)
-    if needles is None:
-        return repo.prefetch_diffs(pairs, ere)
+    repo.compose_stats(
+        [(*pair, p) for pair, p in zip(pairs, previous, strict=False) if p is not None]
+    )
     if not repo.prefetch_diffs(pairs, None):
         return False
+    if needles is None:
+        _keep_docs(repo, [repo.diff_stats(*pair) for pair in dict.fromkeys(pairs)], risk)
+        return repo.prefetch_scans(pairs, ere)
     changes = {pair: repo.diff_stats(*pair) for pair in dict.fromkeys(pairs)}
-    search = repo.search_blobs(needles, SHEBANG)
+    _keep_docs(repo, list(changes.values()), risk)
+    search = repo.search_blobs(needles, SHEBANG, process_folds(risk))
     try:
-        search.add([blob for cs in changes.values() for c in cs if (blob := listing(c)[2])])
+        blobs = (blob for cs in changes.values() for c in cs if (blob := listing(c)[2]))
+        search.add(list(dict.fromkeys(blobs)))  # a blob many pairs share is searched once
         maybe = search.finish()
     finally:
         search.abort()
@@ -134,6 +164,13 @@ def prefetch_builtin(
         else:  # no added line of this pair can be flagged: nothing to scan
             repo.know_scan(*pair, ere, [])
     return repo.prefetch_scans(scan, ere)
+
+
+def _keep_docs(
+    repo: Repository, changes: Sequence[tuple[PathChange, ...]], risk: RiskSettings
+) -> None:
+    """Read the documents every pair proves passive, in one process for all of them."""
+    repo.keep_blobs([blob for cs in changes for blob in doc_blobs_to_prove(cs, risk)])
 
 
 #: More paths than this go to one scan of the whole diff instead: git matches every path
@@ -158,15 +195,25 @@ class _ProcessScan:
     blob may hold a hit are scanned (submodule commits always: they have no blob here):
     none on most candidates; path to path when none of them is a rename or copy (each then
     has the same old and new blob as in the diff with renames, hence the same patch); else
-    the whole diff. Without needles (patterns with no literal to look for) the whole diff
-    is scanned while git counts.
+    the whole diff. Git lists every path before it counts lines: once they are listed,
+    the search ends and the scan runs on a thread while git still counts (a listing with
+    a deletion or a submodule commit, which it does not tell apart, waits for the counted
+    changes). Without needles (patterns with no literal to look for) the whole diff is
+    scanned while git counts.
     """
 
     def __init__(self, repo: Repository, cand: Candidate, risk: RiskSettings) -> None:
         self.repo, self.cand, self.risk = repo, cand, risk
         needles = process_needles(risk)
-        self.search = repo.search_blobs(needles, SHEBANG) if needles is not None else None
+        self.search = (
+            repo.search_blobs(needles, SHEBANG, process_folds(risk))
+            if needles is not None
+            else None
+        )
         self.whole: threading.Thread | None = None
+        self.early: threading.Thread | None = None
+        self.listed: list[Listed] = []
+        self.early_maybe: set[str] | None = None  # the search's answer, left to finish()
         self.added: list[AddedLine] = []
         self.errors: list[GitError] = []
         # Both start before the diff: cat-file is then ready when git lists the first blob
@@ -182,6 +229,12 @@ class _ProcessScan:
         """Changed paths as git lists them (``done``: all of them now)."""
         if self.search is not None:
             self.search.add([blob for _, _, blob in listed if blob is not None])
+            self.listed.extend(listed)
+            if done and self.early is None:
+                # every path is listed: the blob search ends and the scan runs while git
+                # still counts lines, not after it
+                self.early = threading.Thread(target=self._scan_early, daemon=True)
+                self.early.start()
         # while git counts lines, the path rules can learn these paths
         prepare_paths((path for path, _, _ in listed), self.risk)
         prepare_paths((old for _, old, _ in listed if old), self.risk)
@@ -191,6 +244,37 @@ class _ProcessScan:
             self.added = self._whole()
         except GitError as exc:
             self.errors.append(exc)
+
+    def _scan_early(self) -> None:
+        try:
+            assert self.search is not None
+            maybe = self.search.finish()
+            if any(blob is None for _, _, blob in self.listed):
+                # a deletion or a submodule commit (scanned always): told apart by the
+                # counted changes only, so :meth:`finish` decides
+                self.early_maybe = maybe
+                return
+            wanted = [(p, old) for p, old, blob in self.listed if blob in maybe]
+            self.added = self._scan(wanted)
+        except GitError as exc:
+            self.errors.append(exc)
+
+    def _scan(self, wanted: Sequence[tuple[str, str | None]]) -> list[AddedLine]:
+        """The lines to judge, given the changes (path, old path of a rename or copy)
+        whose new side may bring a hit: none; those paths' patches when none is a rename
+        or copy and they are few; else the whole diff."""
+        if not wanted:
+            return []
+        paths = [p for p, _ in wanted]
+        if (
+            len(paths) > _MAX_PATHSPECS
+            or any(old is not None for _, old in wanted)
+            or sum(len(os.fsencode(p)) + 1 for p in paths) > _MAX_PATHSPEC_BYTES
+        ):
+            return self._whole()
+        return self.repo.added_lines_matching(
+            self.cand.base.tree, self.cand.tree, self.risk.process_preselect, paths
+        )
 
     def _whole(self) -> list[AddedLine]:
         return self.repo.added_lines_matching(
@@ -209,20 +293,17 @@ class _ProcessScan:
             if self.errors:
                 raise self.errors[0]
             return self.added
-        maybe = self.search.finish()
+        if self.early is not None:
+            self.early.join()
+            if self.errors:
+                raise self.errors[0]
+            if self.early_maybe is None:
+                return self.added
+            maybe = self.early_maybe
+        else:
+            maybe = self.search.finish()
         wanted = [c for c in changes if c.new_oid in maybe or c.new_mode == MODE_GITLINK]
-        if not wanted:
-            return []
-        paths = [c.path for c in wanted]
-        if (
-            len(paths) > _MAX_PATHSPECS
-            or any(c.status in ("R", "C") for c in wanted)
-            or sum(len(os.fsencode(p)) + 1 for p in paths) > _MAX_PATHSPEC_BYTES
-        ):
-            return self._whole()
-        return self.repo.added_lines_matching(
-            self.cand.base.tree, self.cand.tree, self.risk.process_preselect, paths
-        )
+        return self._scan([(c.path, c.old_path) for c in wanted])
 
     def abort(self) -> None:
         """Stop what still runs (after :meth:`finish`, or when the diff failed)."""
@@ -230,3 +311,5 @@ class _ProcessScan:
             self.search.abort()
         if self.whole is not None:
             self.whole.join()
+        if self.early is not None:
+            self.early.join()

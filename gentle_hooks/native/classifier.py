@@ -32,7 +32,7 @@ from gentle_hooks.config.settings import RiskSettings
 from gentle_hooks.git.parse import AddedLine
 from gentle_hooks.native.content import is_passive_document_content
 from gentle_hooks.native.pathfacts import fact_cache, matchers
-from gentle_hooks.native.prefilter import needles
+from gentle_hooks.native.prefilter import folds, needles
 from gentle_hooks.native.result import NativeAssessment, NativeCandidate, NativeReason
 from gentle_hooks.native.rules import NO_PATH, ChangeClass, PathFacts, classify_change
 from gentle_hooks.values.candidate import MODE_GITLINK, MODE_NONE, PathChange
@@ -47,6 +47,17 @@ SHEBANG = b"#!"
 @functools.lru_cache(maxsize=8)
 def _cached_needles(patterns: tuple[str, ...]) -> tuple[bytes, ...] | None:
     return needles(patterns)
+
+
+@functools.lru_cache(maxsize=8)
+def _cached_folds(patterns: tuple[str, ...]) -> bool:
+    return folds(patterns)
+
+
+def process_folds(s: RiskSettings) -> bool:
+    """Whether :func:`process_needles` are to be looked for in lowercased bytes
+    (:func:`gentle_hooks.native.prefilter.folds`)."""
+    return _cached_folds(tuple(s.process_patterns))
 
 
 def process_needles(s: RiskSettings) -> tuple[bytes, ...] | None:
@@ -112,6 +123,95 @@ def _proven(c: PathChange, blobs: Mapping[str, bytes]) -> bool:
         if data is None or not is_passive_document_content(path, data):
             return False
     return True
+
+
+#: An absent side's blob id.
+_NO_OID = "0" * 40
+#: How far git looks for a NUL byte to call a blob binary (``FIRST_FEW_BYTES``).
+_BINARY_PROBE = 8000
+
+
+def rename_blobs(changes: Sequence[PathChange]) -> list[str]:
+    """Blob ids :func:`upstream_stats` reads: both sides of every rename, the new side of
+    every copy (gitlinks have none here)."""
+    out = []
+    for c in changes:
+        if c.status in ("R", "C"):
+            if c.status == "R" and c.old_mode not in (MODE_NONE, MODE_GITLINK):
+                out.append(c.old_oid)
+            if c.new_mode not in (MODE_NONE, MODE_GITLINK):
+                out.append(c.new_oid)
+    return out
+
+
+def _line_count(data: bytes | None, mode: str) -> int | None:
+    """What ``git diff --numstat`` counts for a whole blob added or deleted: its lines (a
+    last line without a newline too), 1 for a gitlink, None (binary) for a blob with a NUL
+    byte in its first 8000 bytes or one that could not be read."""
+    if mode == MODE_GITLINK:
+        return 1
+    if data is None or b"\0" in data[:_BINARY_PROBE]:
+        return None
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+def upstream_stats(
+    changes: Sequence[PathChange], blobs: Mapping[str, bytes]
+) -> tuple[list[PathChange], list[AddedLine]]:
+    """The changes as upstream counts them (``git diff --numstat --no-renames``): a rename
+    is its old path deleted and its new path added, a copy its new path added, each with
+    every line of its blob (:func:`_line_count`); then in path order (git's, by bytes).
+    The other changes are kept as they are.
+
+    Args:
+        blobs: the bytes of :func:`rename_blobs`.
+
+    Returns:
+        (the changes, the lines of every added new side, to scan for process execution: in
+        upstream's diff without renames each of them is an added line).
+    """
+    out: list[PathChange] = []
+    added: list[AddedLine] = []
+    for c in changes:
+        if c.status not in ("R", "C") or c.old_path is None:
+            out.append(c)
+            continue
+        binary = c.binary
+        if c.status == "R":
+            gone = None if binary else _line_count(blobs.get(c.old_oid), c.old_mode)
+            out.append(
+                PathChange(
+                    c.old_path,
+                    None,
+                    "D",
+                    c.old_mode,
+                    MODE_NONE,
+                    c.old_oid,
+                    _NO_OID,
+                    None if gone is None else 0,
+                    gone,
+                )
+            )
+        data = blobs.get(c.new_oid)
+        lines = None if binary else _line_count(data, c.new_mode)
+        out.append(
+            PathChange(
+                c.path,
+                None,
+                "A",
+                MODE_NONE,
+                c.new_mode,
+                _NO_OID,
+                c.new_oid,
+                lines,
+                None if lines is None else 0,
+            )
+        )
+        if lines and data is not None and c.new_mode != MODE_GITLINK:
+            text = data.decode("utf-8", "replace").split("\n")
+            added.extend(AddedLine(c.path, i, t) for i, t in enumerate(text[:lines], start=1))
+    out.sort(key=lambda c: c.path.encode("utf-8", "surrogateescape"))
+    return out, added
 
 
 def _detail(signal: str, old_mode: str = "", new_mode: str = "") -> str:

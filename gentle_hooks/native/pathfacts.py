@@ -38,9 +38,8 @@ from gentle_hooks.native.rules import (
     signal_of,
 )
 
-#: A path's tokens: runs of ASCII letters and digits, split where a lowercase letter or a
-#: digit meets an uppercase one (``authService`` -> ``auth`` ``Service``).
-_TOKEN = re.compile(r"[A-Z]*[a-z0-9]*")
+#: Upstream's hot-path token separators (``hotPathRiskSignals``): ``/ \\ . - _``.
+_TOKEN_SPLIT = re.compile(r"[/\\._-]+")
 #: Upstream's token splits: stems on ``- _ . space``; Markdown names on any non-alphanumeric.
 _STEM_SPLIT = re.compile(r"[-_. ]+")
 _ALNUM_SPLIT = re.compile(r"[^a-z0-9]+")
@@ -50,11 +49,13 @@ _MAX_REMEMBERED = 100_000
 
 
 def path_tokens(path: str) -> list[str]:
-    """Lowercase whole tokens of a path: split on non-alphanumerics and camelCase.
+    """Upstream's hot-path tokens of a path: the path lowercased, split on ``/ \\ . - _``
+    (``strings.FieldsFunc``); no other character separates (``authService``, ``auth2`` and
+    ``auth v2`` are one token each).
 
-    ``src/authService/login_view.py`` -> ``src auth service login view py``.
+    ``src/Auth/login_view.py`` -> ``src auth login view py``.
     """
-    return [t.lower() for t in _TOKEN.findall(path) if t]
+    return [t for t in _TOKEN_SPLIT.split(path.lower()) if t]
 
 
 def go_ext(name: str) -> str:

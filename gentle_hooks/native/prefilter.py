@@ -7,8 +7,13 @@ holds none of them cannot bring a process-execution hit, and git need not diff i
 
 The analysis reads the pattern as Python's own parser does (``re._parser``, ``sre_parse``
 before 3.11) and understands literals, anchors, groups, alternations, character sets of a
-few literals and repeats. Anything else (case-insensitive parts, backreferences, an unknown
+few literals and repeats. Anything else (case-insensitive groups, backreferences, an unknown
 node) only makes the answer weaker, never wrong: at worst None, "every line may match".
+
+A pattern that is case-insensitive as a whole and ASCII-only (``(?ai)``) has its literals
+lowercased: a line holds one of them once it is lowercased (ASCII letters only), and
+:func:`folds` says the search must fold. Case-insensitive without ``(?a)`` is not read
+(Unicode folding maps other characters onto ASCII letters).
 """
 
 from __future__ import annotations
@@ -162,7 +167,8 @@ def required_literals(pattern: str) -> frozenset[str] | None:
         parsed = _sre.parse(pattern)
     except Exception:  # any failure only means "nothing known"
         return None
-    if parsed.state.flags & _c.SRE_FLAG_IGNORECASE:
+    fold = _folding(parsed.state.flags)
+    if fold is None:
         return None
     try:
         need = _sequence(parsed.data).required
@@ -170,22 +176,54 @@ def required_literals(pattern: str) -> frozenset[str] | None:
         return None
     if need is None or "" in need:
         return None
+    if fold:
+        need = frozenset(_ascii_lower(s) for s in need)
     return need
 
 
+def _folding(flags: int) -> bool | None:
+    """False: case matters; True: ASCII case folding (``(?ai)``); None: Unicode folding,
+    which this analysis does not read."""
+    if not flags & _c.SRE_FLAG_IGNORECASE:
+        return False
+    return True if flags & _c.SRE_FLAG_ASCII else None
+
+
+def _ascii_lower(text: str) -> str:
+    return text.translate(_LOWER)
+
+
+_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+
+def folds(patterns: Iterable[str]) -> bool:
+    """Whether :func:`needles` of ``patterns`` must be looked for in lowercased lines: some
+    pattern is ``(?ai)`` (then every needle is lowercase)."""
+    for pattern in patterns:
+        try:
+            if _folding(_sre.parse(pattern).state.flags):
+                return True
+        except Exception:  # a pattern that does not parse has no needles anyway
+            continue
+    return False
+
+
 def needles(patterns: Iterable[str]) -> tuple[bytes, ...] | None:
-    """UTF-8 strings one of which a line holds if any of ``patterns`` finds a match in it.
+    """UTF-8 strings one of which a line holds (lowercased, when :func:`folds`) if any of
+    ``patterns`` finds a match in it.
 
     The line is text decoded from bytes with ``errors="replace"``: a character other than
     U+FFFD is in the text only if its UTF-8 bytes are in the line. None when some pattern
     has no requirement (every line may match) or its requirement holds U+FFFD.
     """
+    patterns = list(patterns)
+    fold = folds(patterns)
     found: set[str] = set()
     for pattern in patterns:
         need = required_literals(pattern)
         if need is None or any("\ufffd" in s for s in need):
             return None
-        found |= need
+        found |= {_ascii_lower(s) for s in need} if fold else need
     # a string that contains another one is found whenever that one is
     kept = sorted(s for s in found if not any(t != s and t in s for t in found))
     return tuple(s.encode("utf-8", "surrogatepass") for s in kept)

@@ -21,6 +21,7 @@ from collections.abc import Iterable
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.notes import RefRaced
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.git.ssh import SigningError
 from gentle_hooks.ledger.records import CommitRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.notes.codec import NOTES_REF, merge, render
@@ -37,6 +38,7 @@ from gentle_hooks.notes.lines import (
     canonical_json,
     encode,
 )
+from gentle_hooks.notes.trust import Signer
 from gentle_hooks.values.candidate import Candidate, Projection
 
 NOTES_MESSAGE = "gentle-hooks: record verification of delivered commits"
@@ -50,8 +52,13 @@ def remote_notes_ref(remote: str) -> str:
 
 
 def note_lines(led: Ledger, rec: CommitRecord) -> list[str]:
-    """The encoded note lines of one commit record: candidate, writers, escalations, and
-    every record bound to its identity (receipts, spot checks, verdicts, review facts,
+    """The encoded note lines of one commit record (:func:`note_records`)."""
+    return [encode(x) for x in note_records(led, rec)]
+
+
+def note_records(led: Ledger, rec: CommitRecord) -> list[NoteLine]:
+    """The note lines of one commit record: candidate, writers, escalations, and every
+    record bound to its identity (receipts, spot checks, verdicts, review facts,
     overrides), in that order.
     """
     ident = rec.identity
@@ -84,7 +91,29 @@ def note_lines(led: Ledger, rec: CommitRecord) -> list[str]:
         OverrideLine(ident, o.hook, o.who, o.reason, o.missing, o.target, o.recorded_at)
         for o in led.overrides(ident)
     ]
-    return [encode(x) for x in lines]
+    return lines
+
+
+def signing_key(repo: Repository, key: str | None = None) -> str | None:
+    """The SSH key this clone signs its records with: ``key`` when given (a flag), else
+    ``user.signingKey`` when ``gentle.signRecords`` is true, else None (records go
+    unsigned).
+
+    Raises:
+        SigningError: ``gentle.signRecords`` is true and no ``user.signingKey`` is set.
+    """
+    if key:
+        return key
+    wanted = (repo.config_get("gentle.signRecords") or "").strip().lower()
+    if wanted not in ("true", "yes", "on", "1"):
+        return None
+    configured = repo.config_get("user.signingKey")
+    if not configured:
+        raise SigningError(
+            "gentle.signRecords is true but user.signingKey is not set: git config "
+            "user.signingKey ~/.ssh/id_ed25519.pub"
+        )
+    return configured
 
 
 #: How many times a notes write retries its compare-and-swap before giving up (8
@@ -92,8 +121,14 @@ def note_lines(led: Ledger, rec: CommitRecord) -> list[str]:
 CAS_ATTEMPTS = 60
 
 
-def write_commit_notes(repo: Repository, led: Ledger, records: Iterable[CommitRecord]) -> int:
+def write_commit_notes(
+    repo: Repository, led: Ledger, records: Iterable[CommitRecord], sign_key: str | None = None
+) -> int:
     """Write (merge into) the notes of the commits of ``records``; return how many changed.
+
+    Spot-check, verdict, escalation and override lines are signed with
+    :func:`signing_key` (``sign_key``, else ``user.signingKey`` under
+    ``gentle.signRecords``); a line the note already holds signed keeps its signature.
 
     The notes ref moves by compare-and-swap; when another writer (another worktree's
     post-commit) moved it first, the notes are read again, merged again and written
@@ -102,16 +137,25 @@ def write_commit_notes(repo: Repository, led: Ledger, records: Iterable[CommitRe
 
     Raises:
         GitError: git failed, or the ref was still contended after every attempt.
+        SigningError: records are to be signed and the key cannot sign.
     """
-    lines: dict[str, list[str]] = {}
+    found: dict[str, list[NoteLine]] = {}
     for rec in records:
-        lines.setdefault(rec.commit_id, []).extend(note_lines(led, rec))
-    if not lines:
+        found.setdefault(rec.commit_id, []).extend(note_records(led, rec))
+    if not found:
         return 0
+    key = signing_key(repo, sign_key)
+    signer = Signer(key) if key else None
     absorb_remote_notes(repo)
     ensure_rewrite_ref(repo)
     for attempt in range(1, CAS_ATTEMPTS + 1):
-        current = repo.read_notes(NOTES_REF, list(lines))
+        current = repo.read_notes(NOTES_REF, list(found))
+        lines: dict[str, list[str]] = {}
+        for commit, records_of in found.items():
+            if signer is not None:
+                signer.remember(current.get(commit, b""))
+                records_of = [signer(x) for x in records_of]
+            lines[commit] = [encode(x) for x in records_of]
         notes = {c: merge(current.get(c, b""), render(ls)) for c, ls in lines.items()}
         changed = {c: n for c, n in notes.items() if n != current.get(c)}
         try:
@@ -192,7 +236,9 @@ def absorb_remote_notes(repo: Repository) -> None:
             repo.merge_notes(NOTES_REF, tracking)
 
 
-def refresh_for_identity(repo: Repository, led: Ledger, cand: Candidate) -> int:
+def refresh_for_identity(
+    repo: Repository, led: Ledger, cand: Candidate, sign_key: str | None = None
+) -> int:
     """Rewrite the notes of commits whose candidate gained a record.
 
     Commits this clone recorded as delivered are found by identity. A record bound to a
@@ -217,7 +263,7 @@ def refresh_for_identity(repo: Repository, led: Ledger, cand: Candidate) -> int:
                 hook="record",
             )
         ]
-    return write_commit_notes(repo, led, records) if records else 0
+    return write_commit_notes(repo, led, records, sign_key) if records else 0
 
 
 def add_share_refspecs(repo: Repository, remote: str) -> list[str]:

@@ -1,61 +1,21 @@
 """Delegated evidence that needs no ledger: AI co-author trailers and markers in commits,
 and an agent runtime in the hook's environment (SPEC §5 "Decision": who the gate applies to).
 
-Room ``policy``, pure functions over strings and mappings (standard library only); the caller reads
-commit messages and the environment. Formats are the ones the tools write:
-
-* Claude Code: ``Co-Authored-By: Claude <noreply@anthropic.com>`` (any Claude model name)
-  and the ``Generated with [Claude Code]`` line.
-* aider: ``(aider)`` appended to the author or committer name (its default attribution),
-  ``Co-authored-by: aider (<model>) <noreply@aider.chat>``, or an ``aider: `` subject prefix.
-* Codex: ``Co-authored-by: Codex <noreply@openai.com>`` and Codex's ``codex`` bot addresses.
-* Cursor: ``Co-authored-by: Cursor Agent <cursoragent@cursor.com>``.
-* GitHub Copilot: ``Co-authored-by: Copilot <...+Copilot@users.noreply.github.com>`` and the
-  ``copilot-swe-agent[bot]`` author.
-* Others seen in the wild (Gemini CLI, Jules, Windsurf, Amp, OpenCode, Goose, Cline, Amazon Q,
-  Pi) by their attribution addresses; and gentle-hooks' own ``Gentle-Writer:`` trailer.
+Room ``policy``, pure functions over strings and mappings (standard library only); the
+caller reads commit messages and the environment. What counts as a marker in a commit is
+the table :data:`gentle_hooks.policy.markers.MARKERS` (sources in ``docs/markers.md``);
+the runtimes' environment variables are :data:`RUNTIME_ENV` below.
 """
 
 from __future__ import annotations
+
+from gentle_hooks.policy.markers import MARKERS
 
 TYPE_CHECKING = False  # the hook pass path calls runtime_evidence: keep imports light
 if TYPE_CHECKING:
     import re
     from collections.abc import Mapping
 
-#: Co-author addresses (lowercase, matched as a suffix of the address) that name an AI agent.
-AI_COAUTHOR_ADDRESSES: tuple[tuple[str, str], ...] = (
-    ("noreply@anthropic.com", "claude-code"),
-    ("noreply@aider.chat", "aider"),
-    ("aider@aider.chat", "aider"),
-    ("noreply@openai.com", "codex"),
-    ("codex@openai.com", "codex"),
-    ("cursoragent@cursor.com", "cursor"),
-    ("+copilot@users.noreply.github.com", "copilot"),
-    ("copilot@github.com", "copilot"),
-    ("gemini-cli-agent@google.com", "gemini-cli"),
-    ("google-labs-jules[bot]@users.noreply.github.com", "jules"),
-    ("noreply@codeium.com", "windsurf"),
-    ("amp@ampcode.com", "amp"),
-    ("noreply@opencode.ai", "opencode"),
-    ("opensource@block.xyz", "goose"),
-    ("noreply@cline.bot", "cline"),
-    ("noreply@amazon.com", "amazon-q"),
-    ("noreply@pi.dev", "pi"),
-)
-#: Author or committer names that are agents: (regex, flags, agent).
-AI_AUTHOR_PATTERNS: tuple[tuple[str, str, str], ...] = (
-    (r"\(aider\)\s*$", "", "aider"),
-    (r"^copilot-swe-agent(\[bot\])?$", "i", "copilot"),
-    (r"^google-labs-jules(\[bot\])?$", "i", "jules"),
-    (r"^(claude|claude code)$", "i", "claude-code"),
-)
-#: Message markers that are not trailers: (regex, flags, agent).
-AI_MESSAGE_MARKERS: tuple[tuple[str, str, str], ...] = (
-    (r"Generated with \[Claude Code\]", "i", "claude-code"),
-    (r"^aider: ", "i", "aider"),
-    (r"^Gentle-Writer:[ \t]*\S.*$", "im", "gentle-hooks"),
-)
 #: Environment variables an agent runtime sets for the processes it runs: (name, value or
 #: None for "any non-empty value", runtime).
 RUNTIME_ENV: tuple[tuple[str, str | None, str], ...] = (
@@ -70,19 +30,31 @@ RUNTIME_ENV: tuple[tuple[str, str | None, str], ...] = (
     ("GENTLE_WRITER_MODEL", None, "gentle-hooks env recorder"),
 )
 
-_COAUTHOR = r"^co-authored-by:\s*(.+)$"
+_COAUTHOR = r"(?im)^co-authored-by:\s*(.+)$"
 _COMPILED: dict[str, re.Pattern[str]] = {}
 
 
-def _rx(pattern: str, flags: str) -> re.Pattern[str]:
+def _rx(pattern: str) -> re.Pattern[str]:
     """Compile lazily (``re`` is imported only when a message is inspected)."""
-    key = flags + pattern
-    if key not in _COMPILED:
+    if pattern not in _COMPILED:
         import re
 
-        bits = (re.I if "i" in flags else 0) | (re.M if "m" in flags else 0)
-        _COMPILED[key] = re.compile(pattern, bits)
-    return _COMPILED[key]
+        _COMPILED[pattern] = re.compile(pattern)
+    return _COMPILED[pattern]
+
+
+def _split_ident(ident: str) -> tuple[str, str]:
+    """``Name <email>`` into (name, lowercase email); a bare name has no email."""
+    name, sep, rest = ident.partition(" <")
+    return name.strip(), rest.rstrip(">").strip().lower() if sep else ""
+
+
+def _address_agent(address: str) -> str | None:
+    low = address.lower().rstrip(">").strip()
+    for m in MARKERS:
+        if m.where == "address" and low.endswith(m.pattern):
+            return m.agent
+    return None
 
 
 class Evidence:
@@ -112,28 +84,35 @@ def strip_comments(message: str) -> str:
 
 
 def message_evidence(message: str, author: str = "", committer: str = "") -> Evidence | None:
-    """AI evidence in a commit: co-author trailers, agent author/committer names, markers.
+    """AI evidence in a commit, by the table :data:`gentle_hooks.policy.markers.MARKERS`:
+    co-author trailers naming an agent's address, an agent as author or committer (by name
+    or address), agent trailers (``Assisted-by:``...), and message markers.
 
     Args:
-        message: the full commit message; author/committer: their names (not emails).
+        message: the full commit message; author/committer: ``Name <email>`` or the name
+            alone.
 
     Returns:
         The first :class:`Evidence` found, or None for an ordinary human commit.
     """
-    for match in _rx(_COAUTHOR, "im").finditer(message):
+    for match in _rx(_COAUTHOR).finditer(message):
         who = match.group(1).strip()
-        low = who.lower().rstrip(">")
-        for suffix, agent in AI_COAUTHOR_ADDRESSES:
-            if low.endswith(suffix.rstrip(">")):
-                return Evidence(agent, f"Co-authored-by: {who}")
-    for name, role in ((author, "author"), (committer, "committer")):
-        for pattern, flags, agent in AI_AUTHOR_PATTERNS:
-            if name and _rx(pattern, flags).search(name):
-                return Evidence(agent, f"{role} {name!r}")
-    for pattern, flags, agent in AI_MESSAGE_MARKERS:
-        m = _rx(pattern, flags).search(message)
-        if m:
-            return Evidence(agent, f"message marker {m.group(0).strip()!r}")
+        agent = _address_agent(_split_ident(who)[1] or who)
+        if agent:
+            return Evidence(agent, f"Co-authored-by: {who}")
+    for ident, role in ((author, "author"), (committer, "committer")):
+        name, email = _split_ident(ident)
+        for m in MARKERS:
+            if m.where == "identity" and name and _rx(m.pattern).search(name):
+                return Evidence(m.agent, f"{role} {name!r}")
+        agent = _address_agent(email) if email else None
+        if agent:
+            return Evidence(agent, f"{role} {ident!r}")
+    for m in MARKERS:
+        if m.where in ("trailer", "message"):
+            found = _rx(m.pattern).search(message)
+            if found:
+                return Evidence(m.agent, f"message marker {found.group(0).strip()!r}")
     return None
 
 

@@ -9,10 +9,13 @@ belief, the miner's own word) therefore counts as a refutation, never as support
 (:func:`gentle_hooks.quorum.votes.classify_verdict`).
 
 The rule is deterministic: a ``whatIChecked`` is narrative when it holds one of the markers
-of :data:`NARRATIVE_ROWS` *and* cites no concrete evidence the claim did not already cite
-(:func:`~gentle_hooks.quorum.restatement.cited_evidence`: a path, ``file:line``, a
-``command``, a quote, a number with what it counts). A verifier that re-opened
-``workflow.js:142`` and adds "probably" is still citing what it opened.
+of :data:`NARRATIVE_ROWS` (the seed's ``It is well known that…`` and its paraphrases: "as
+is well known", "it is generally accepted", "widely accepted", "needless to say"...)
+*and* shows nothing re-opened that the claim did not already cite
+(:func:`~gentle_hooks.quorum.restatement.reproduced_evidence`: a ``file:line``, a
+``command`` in backticks, a verbatim quote). A verifier that re-opened
+``workflow.js:142`` and adds "probably" is still citing what it opened; one that says "as
+is well known, scheduler.py has no cap" names a file, not what it found there.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from gentle_hooks.quorum.restatement import cited_evidence
+from gentle_hooks.quorum.restatement import reproduced_evidence
 from gentle_hooks.values.frozen import frozen
 
 
@@ -32,9 +35,6 @@ class NarrativeRow:
     id: str
     what: str
     pattern: re.Pattern[str]
-
-
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def _words(*phrases: str) -> re.Pattern[str]:
@@ -61,9 +61,39 @@ NARRATIVE_ROWS: Final[tuple[NarrativeRow, ...]] = (
             "known fact",
             "generally accepted",
             "goes without saying",
+            "needless to say",
             "obviously",
             "self evident",
             "of course",
+            "widely accepted",
+            "commonly accepted",
+            "broadly accepted",
+            "universally accepted",
+            "generally known",
+            "generally agreed",
+            "widely recognized",
+            "widely recognised",
+            "widely understood",
+            "widely believed",
+            "well established",
+            "well documented",
+            "well understood",
+            "common wisdom",
+            "conventional wisdom",
+            "everyone is aware",
+            "everybody is aware",
+            "as everyone knows",
+            "it stands to reason",
+            "by definition",
+            "known issue",
+            "known problem",
+            "known limitation",
+            "known bug",
+            "standard practice",
+            "clearly",
+            "evidently",
+            "undoubtedly",
+            "no doubt",
         ),
     ),
     NarrativeRow(
@@ -127,16 +157,15 @@ def narrative_reason(what_i_checked: str, claim: str | None) -> str | None:
     Returns:
         ``"narrative evidence (N1 an appeal to common knowledge: 'well known'): not
         evidence, refute (seed 003)"`` for the first matching row of
-        :data:`NARRATIVE_ROWS`, when the text cites no concrete evidence of its own;
-        else None.
+        :data:`NARRATIVE_ROWS`, when the text shows nothing re-opened of its own (no
+        ``file:line``, backticked command or quote); else None.
     """
     text = " ".join(what_i_checked.casefold().split())
     for row in NARRATIVE_ROWS:
         found = row.pattern.search(text)
         if found is None:
             continue
-        cited = cited_evidence(what_i_checked, claim)
-        if any(not _NUMBER.fullmatch(token) for token in cited):
+        if reproduced_evidence(what_i_checked, claim):
             return None
         return (
             f"narrative evidence ({row.id} {row.what}: {found.group(0)!r}): not evidence, "

@@ -115,6 +115,32 @@ def new_words(what_i_checked: str, claim: str | None) -> frozenset[str]:
     )
 
 
+def _cited(what_i_checked: str, claim: str | None) -> dict[str, list[str]]:
+    """:func:`cited_evidence`'s tokens, by kind, in its order."""
+    text = what_i_checked.casefold()
+    source = (claim or "").casefold()
+    flat_source = " ".join(source.split())
+    claim_numbers = frozenset(_NUMBER.findall(source))
+    found: dict[str, list[str]] = {
+        "file_line": [t for t in _FILE_LINE.findall(text) if t not in source],
+        "path": [t for t in _PATH.findall(text) if "/" in t and _is_path(t) and t not in source],
+        "file_name": [t for t in _FILE_NAME.findall(text) if t not in source],
+        "command": [],
+        "quote": [],
+    }
+    for match in _BACKTICKS.finditer(text):
+        body = " ".join(match.group(1).split())
+        if body and body not in flat_source:
+            found["command"].append(match.group(0))
+    for match in _QUOTED.finditer(text):
+        body = " ".join(next(g for g in match.groups() if g is not None).split())
+        named = {w for w in new_words(body, claim) if len(w) >= MIN_WORD_LENGTH}
+        if body not in flat_source and (named or _NUMBER.search(body)):
+            found["quote"].append(match.group(0))
+    found["number"] = [t for t in _NUMBER.findall(text) if t not in claim_numbers]
+    return found
+
+
 def cited_evidence(what_i_checked: str, claim: str | None) -> tuple[str, ...]:
     """The concrete evidence ``what_i_checked`` cites that the claim did not already cite.
 
@@ -128,24 +154,17 @@ def cited_evidence(what_i_checked: str, claim: str | None) -> tuple[str, ...]:
     Returns:
         The new evidence tokens, grouped by kind in the order above; empty when none.
     """
-    text = what_i_checked.casefold()
-    source = (claim or "").casefold()
-    claim_numbers = frozenset(_NUMBER.findall(source))
-    found: list[str] = []
-    found += [t for t in _FILE_LINE.findall(text) if t not in source]
-    found += [t for t in _PATH.findall(text) if "/" in t and _is_path(t) and t not in source]
-    found += [t for t in _FILE_NAME.findall(text) if t not in source]
-    for match in _BACKTICKS.finditer(text):
-        body = " ".join(match.group(1).split())
-        if body and body not in " ".join(source.split()):
-            found.append(match.group(0))
-    for match in _QUOTED.finditer(text):
-        body = " ".join(next(g for g in match.groups() if g is not None).split())
-        named = {w for w in new_words(body, claim) if len(w) >= MIN_WORD_LENGTH}
-        if body not in " ".join(source.split()) and (named or _NUMBER.search(body)):
-            found.append(match.group(0))
-    found += [t for t in _NUMBER.findall(text) if t not in claim_numbers]
-    return tuple(found)
+    return tuple(t for tokens in _cited(what_i_checked, claim).values() for t in tokens)
+
+
+def reproduced_evidence(what_i_checked: str, claim: str | None) -> tuple[str, ...]:
+    """The tokens of :func:`cited_evidence` that show something was re-opened, as seed 003
+    "What counts as reproducing evidence" has it: a ``file:line`` (File and line: "Open
+    it. The line exists"), a command in backticks (A count or metric: "Re-run the query or
+    the grep"), a quoted string (A quote: "Found verbatim in the cited source"). A bare
+    file name, path or number names where evidence might be, not that it was opened."""
+    found = _cited(what_i_checked, claim)
+    return (*found["file_line"], *found["command"], *found["quote"])
 
 
 def restatement_reason(what_i_checked: str, claim: str | None) -> str | None:

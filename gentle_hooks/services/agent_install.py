@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from gentle_hooks.agents import wiring
 from gentle_hooks.agents.payload import load_object, read_file
 from gentle_hooks.agents.runtimes import Runtime, Wiring, record_command, runtime
+from gentle_hooks.bounded import write_whole
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import field, frozen
 
@@ -112,13 +113,7 @@ def read_config(path: str) -> dict[str, object] | None:
 def write_config(path: str, doc: Mapping[str, object]) -> None:
     """Write ``doc`` as indented JSON, atomically, keeping the file's mode."""
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    mode = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else None
-    tmp = f"{path}.gentle-tmp-{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
-    if mode is not None:
-        os.chmod(tmp, mode)
-    os.replace(tmp, path)
+    write_whole(path, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
 
 
 def _wired(rt: Runtime) -> Wiring:

@@ -38,6 +38,7 @@ from gentle_hooks.policy.attribution import (
     WriterEntry,
     carries_row,
     line_keys,
+    nearest_start,
     writer_delta,
 )
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -198,23 +199,30 @@ def entries_for_write(
     """Entries for what a writer just wrote to ``paths`` (root-relative), to record.
 
     Each holds the blob the path holds now (None: the writer deleted it), the blob it
-    started from — the blob of the root's last open entry for that path, else ``HEAD``'s
-    — and the keys of the lines the writer added and removed. A path whose content did not
-    change from where the writer started gets no entry (nothing to attribute).
+    started from — of the root's last open entry for that path and ``HEAD``'s, the nearer
+    to what it holds now (:func:`~gentle_hooks.policy.attribution.nearest_start`; the
+    entry's on a tie) — and the keys of the lines the writer added and removed. A path
+    whose content did not change from where the writer started gets no entry.
 
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
     """
     head = repo.head()
     now = repo.hash_worktree(paths)
-    before: dict[str, str | None] = dict(repo.blobs_in(repo.tree_of(head), paths)) if head else {}
+    at_head: dict[str, str | None] = dict(repo.blobs_in(repo.tree_of(head), paths)) if head else {}
+    written: dict[str, str | None] = {}
     for rec in led.open_entries(root):  # oldest first: the last write wins
         if rec.path in now:
-            before[rec.path] = rec.blob
-    contents = repo.read_blobs(sorted({b for b in (*now.values(), *before.values()) if b}))
+            written[rec.path] = rec.blob
+    known = {b for b in (*now.values(), *at_head.values(), *written.values()) if b}
+    contents = repo.read_blobs(sorted(known))
     out = []
     for path in sorted(now):
-        after, start = now[path], before.get(path)
+        after = now[path]
+        starts = [written[path]] if path in written else []
+        starts.append(at_head.get(path))
+        texts = [contents.get(b) if b else None for b in starts]
+        start = starts[nearest_start(contents.get(after) if after else None, texts)]
         if after == start:
             continue
         delta = writer_delta(

@@ -7,11 +7,14 @@ counts), for every worktree whether the commit and push gates are reachable, whe
 killed spot check left a temporary checkout behind (with the command that removes it),
 whether every recorded commit has its note, and for every agent runtime used here whether
 its recorder is wired and reachable.
-Read-only: the doctor never repairs, migrates or deletes anything.
+what killed runs left behind (a hook's index copy, a first write's ``ledger.sqlite3.new-*``).
+Read-only, except ``doctor --fix`` (:func:`remove_residue`), which removes that residue and
+nothing else; the doctor never repairs, migrates or deletes a record.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 
 from gentle_hooks.errors import GentleError
@@ -192,9 +195,60 @@ def check_agent_hooks(repo: Repository) -> list[CheckResult]:
     return [CheckResult(c.name, c.ok, c.detail) for c in check_agents(repo)]
 
 
+def residue_files(repo: Repository) -> list[str]:
+    """What killed runs left behind: a hook's private index copy in the git directory
+    (``gentle-hooks-index-<pid>-...``) and a first write's ``ledger.sqlite3.new-<pid>-...``
+    beside the ledger, of processes that are gone (:func:`gentle_hooks.bounded.residue`).
+    The next run that owns them removes them as well."""
+    from gentle_hooks.bounded import residue
+    from gentle_hooks.git.index import INDEX_PREFIX
+    from gentle_hooks.ledger.database import new_file_prefix
+
+    ledger = ledger_path(repo.paths.common_dir)
+    found = residue(os.path.dirname(ledger), new_file_prefix(ledger))
+    for directory in dict.fromkeys((repo.paths.git_dir, repo.paths.common_dir)):
+        found += residue(directory, INDEX_PREFIX)
+    return found
+
+
+def check_residue(repo: Repository) -> list[CheckResult]:
+    """``residue``: files left by killed runs (:func:`residue_files`), with the command
+    that removes them."""
+    found = residue_files(repo)
+    if not found:
+        return [CheckResult("residue", True, "nothing left by killed runs")]
+    shown = ", ".join(found[:3]) + (f" and {len(found) - 3} more" if len(found) > 3 else "")
+    return [
+        CheckResult(
+            "residue",
+            False,
+            f"{len(found)} file(s) left by killed runs: {shown}; run 'gentle-hook doctor --fix'",
+        )
+    ]
+
+
+def remove_residue(cwd: str | None) -> list[str]:
+    """``doctor --fix``: remove :func:`residue_files` (a link itself, never its target);
+    the paths removed. Nothing else is ever changed.
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    repo = Repository.open(cwd, allow_bare=True)
+    removed = []
+    for path in residue_files(repo):
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
+        removed.append(path)
+    return removed
+
+
 #: The checks run on an opened repository, in order.
 CHECKS: tuple[Callable[[Repository], list[CheckResult]], ...] = (
     check_ledger,
+    check_residue,
     check_hooks,
     check_checkouts,
     check_notes,

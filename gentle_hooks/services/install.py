@@ -17,6 +17,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 
+from gentle_hooks.bounded import write_whole
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.values.frozen import frozen
@@ -143,11 +144,7 @@ def install(
             what = f"installed, chaining the existing hook (moved to {os.path.basename(legacy)})"
         elif os.path.lexists(path):
             what = "updated"
-        tmp = path + ".gentle-tmp"
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(script_text(t, python, warn))
-        os.chmod(tmp, 0o755)
-        os.replace(tmp, path)
+        write_whole(path, script_text(t, python, warn).encode("utf-8"), 0o755)
         actions.append(Action(t, path, what))
     return actions
 

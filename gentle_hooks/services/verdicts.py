@@ -17,6 +17,7 @@ observed on another candidate is stored and shown, never accepted.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Mapping
@@ -155,10 +156,46 @@ def judged_require_observed(
     return base.settings.verification.require_observed
 
 
+def observation_mismatch(run: VerifyRun, verdict: DelegationVerdict) -> str | None:
+    """Where ``verdict``'s evidence is not what ``run`` observed, or None when it is.
+
+    Each criterion's ``observed`` (kind, command, exit status, duration, output digest)
+    must be, in order, the observation the run recorded for that check, and the brief and
+    the artifact reference the run's: the verdict's digest alone names the verdict, the
+    recorded observations name what was seen.
+    """
+    if run.brief_id != verdict.briefId or run.artifact_ref != verdict.artifactRef:
+        return f"it names brief {verdict.briefId!r} and artifact {verdict.artifactRef}"
+    try:
+        recorded = json.loads(run.observations)
+    except ValueError:
+        return "the run's recorded observations cannot be read"
+    claimed = [
+        c.observed.model_dump(mode="json") if c.observed is not None else {}
+        for c in verdict.criteria
+    ]
+    if not isinstance(recorded, list) or len(recorded) != len(claimed):
+        return f"it has {len(claimed)} observed check(s), not the run's"
+    for n, (mine, seen) in enumerate(zip(claimed, recorded, strict=True), 1):
+        seen = seen if isinstance(seen, dict) else {}
+        differ = sorted(k for k in {*mine, *seen} if mine.get(k) != seen.get(k))
+        if differ:
+            return f"criterion {n}: {', '.join(differ)} differ"
+    return None
+
+
 def observed_run(led: Ledger, verdict: DelegationVerdict, identity: str) -> VerifyRun | None:
-    """The ``verify run`` for ``identity`` that wrote exactly ``verdict`` (same digest)."""
+    """The ``verify run`` for ``identity`` that wrote exactly ``verdict`` (same digest) from
+    exactly what it observed (:func:`observation_mismatch` finds nothing)."""
     digest = verdict_digest(verdict)
-    return next((r for r in led.verify_runs(identity) if r.verdict_digest == digest), None)
+    return next(
+        (
+            r
+            for r in led.verify_runs(identity)
+            if r.verdict_digest == digest and observation_mismatch(r, verdict) is None
+        ),
+        None,
+    )
 
 
 def observation_fault(led: Ledger, verdict: DelegationVerdict, identity: str) -> str:
@@ -169,6 +206,14 @@ def observation_fault(led: Ledger, verdict: DelegationVerdict, identity: str) ->
             f"{OBSERVED_RULE} not observed: no gentle-hook verify run of brief "
             f"{verdict.briefId!r} is recorded for this candidate (verification.require_observed)"
         )
+    digest = verdict_digest(verdict)
+    for run in runs:
+        mismatch = observation_mismatch(run, verdict) if run.verdict_digest == digest else None
+        if mismatch is not None:
+            return (
+                f"{OBSERVED_RULE} not observed: its evidence is not what verify run #{run.id} "
+                f"observed ({mismatch}) (verification.require_observed)"
+            )
     return (
         f"{OBSERVED_RULE} not observed: it differs from what verify run #{runs[-1].id} "
         f"observed and wrote ({runs[-1].artifact_ref}); an edited verdict is not evidence "

@@ -276,6 +276,27 @@ def test_a_writers_removal_mixed_with_a_human_edit_stays_delegated(native: World
     _blocked_staged(w.git("commit", "-m", "auth"), "src/auth.py")
 
 
+def test_lines_that_reached_head_after_a_reset_are_not_the_next_writes(served: World) -> None:
+    """The writer's work is reset away; a human's commit from worktree B reaches A by
+    cherry-pick; the writer writes again in A. The human's lines are not the writer's: B's
+    commit pushes with no trailer."""
+    w = served
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    w.delegate(text=GOOD)
+    w.ok("reset", "-q", "--hard")
+    human = "def add(a, b):\n    return a + b\n\n\ndef helper(x):\n    return human_value(x) + 1\n"
+    w.write("src/app.py", human, cwd=b)
+    _passes_quietly(w.git("commit", "-qam", "human in b", cwd=b))
+    w.ok("cherry-pick", "topic")
+    assert TRAILER not in _message(w)
+    w.write("src/app.py", human + "\n\ndef writer_two(y):\n    return writer_value(y) * 2\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low", "src/app.py").code == 0
+    _passes_quietly(w.git("push", "origin", "topic:main", cwd=b))
+    assert w.remote_ref("main") == w.rev("topic")
+    _blocked_staged(w.git("commit", "-qam", "writer: two"))  # the writer's own lines are
+
+
 def test_discard_abandons_pending_work_on_purpose(native: World) -> None:
     w = native
     w.delegate(text=GOOD)

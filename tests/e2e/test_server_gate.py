@@ -154,3 +154,29 @@ def test_doctor_finds_a_recorded_commit_without_its_note_and_sync_push_writes_it
     assert synced.stdout.startswith("wrote 1 missing note(s); ")
     assert "ok    notes: every recorded commit has its note" in gh(a, "doctor").stdout
     assert git(server, "notes", f"--ref={NOTES}", "list", commit).strip()
+
+
+@pytest.mark.parametrize(
+    ("author", "message"),
+    [
+        ("Claude Code <claude@anthropic.com>", "change f\n"),
+        ("Jane <jane@example.com>", "change f\n\nAssisted-by: Gemini:gemini-2.5-pro\n"),
+        ("Jane <jane@example.com>", "change f\n\n🤖 Generated with Claude Code\n"),
+        (
+            "Devin AI <158243242+devin-ai-integration[bot]@users.noreply.github.com>",
+            "change f\n",
+        ),
+    ],
+    ids=["claude-code-author", "assisted-by", "generated-without-link", "devin-author"],
+)
+def test_an_ai_commit_without_records_is_caught_by_its_markers(
+    server: Path, author: str, message: str
+) -> None:
+    b = clone(server, "b")
+    (b / "app.py").write_text("def f():\n    return 7\n", encoding="utf-8")
+    git(b, "add", "-A")
+    git(b, "commit", "-q", "--no-verify", f"--author={author}", "-m", message)
+    commit = git(b, "rev-parse", "HEAD").strip()
+    pushed = run(b, "git", "push", "--no-verify", "origin", "main")
+    assert pushed.returncode == 1, pushed.stderr
+    assert f"remote: gentle-hooks: BLOCKED {commit[:12]} on refs/heads/main" in pushed.stderr

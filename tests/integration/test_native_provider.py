@@ -17,6 +17,7 @@ import shlex
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -364,6 +365,52 @@ def test_what_the_binary_is_asked_and_the_environment_it_gets(changed: Path, stu
     assert (got["risk"], got["nativeRisk"]) == ("high", "medium")  # escalated
     assert got["native"]["assessment"]["risk"] == "high"  # relayed as the binary said
     assert [c["path"] for c in got["changes"]] == ["src/app.py"]  # untracked: out of scope
+
+
+def raising_silently(native: dict[str, Any]) -> str:
+    """A stand-in that, given ``--escalate-item``, raises ``risk`` to high and adds no
+    ``agent_escalation`` reason (nothing in the envelope says what the tier was)."""
+    raised = {**native, "risk": "high", "review_due": True, "review_due_reason": "high_risk"}
+    raised.pop("next_transition", None)
+    return (
+        SPY
+        + 'case " $* " in *" --escalate-item "*) cat <<\'JSON\'\n'
+        + json.dumps(raised)
+        + "\nJSON\n;; *) cat <<'JSON'\n"
+        + json.dumps(native)
+        + "\nJSON\n;; esac\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "body"),
+    [
+        ("passive", escalating),
+        ("high", escalating),
+        ("medium", raising_silently),
+        ("passive", raising_silently),
+    ],
+    ids=[
+        "passive-escalated",
+        "high-escalated",
+        "medium-raised-silently",
+        "passive-raised-silently",
+    ],
+)
+def test_native_risk_is_the_tier_before_escalation_with_gentle_ai(
+    changed: Path, stub: Stub, kind: str, body: Callable[[dict[str, Any]], str]
+) -> None:
+    """Seed 000 "Receipt-driven development off or unknown": "The native tier stays visible
+    as nativeRisk"; issue 18: "nativeRisk is the native tier before escalation, with every
+    provider". The binary's own tier, whatever reasons its escalated envelope carries: it is
+    asked once without the escalation, then with it (the envelope relayed)."""
+    stub.install(body(envelope(kind)))
+    got = assess(
+        changed, stub, "--escalate-item", "security", "--escalate-reason", "touches tokens"
+    )
+    assert (got["nativeRisk"], got["risk"]) == (kind, "high")
+    assert got["native"]["assessment"]["risk"] == "high"  # relayed as the binary said
+    assert "--escalate-item" in (stub.args or [])  # the last run carried the escalation
 
 
 # -- every failure: unassessable, informs only --------------------------------------------

@@ -25,6 +25,8 @@ from gentle_hooks.native.classifier import (
     doc_blobs_to_prove,
     process_hits,
     process_needles,
+    rename_blobs,
+    upstream_stats,
 )
 from gentle_hooks.values.candidate import Projection
 from tests.conftest import commit_all, git, write
@@ -53,10 +55,14 @@ def assess(root: Path, base: str = "HEAD~1", risk: RiskSettings = S):
     ref_changes = repo.diff_stats(cand.base.tree, cand.tree)
     ref_blobs = repo.read_blobs(doc_blobs_to_prove(ref_changes, risk))
     ref_added = repo.added_lines_matching(cand.base.tree, cand.tree, risk.process_preselect)
-    reference = classify(
-        ref_changes, ref_blobs, ref_added, risk, kind="base-diff", base_ref=cand.base.ref
-    )
     assert changes == ref_changes and blobs == ref_blobs
+    ref_stats, whole = ref_changes, []
+    if any(c.status in ("R", "C") for c in ref_changes):  # counted as upstream counts them
+        ref_stats, whole = upstream_stats(ref_changes, repo.read_blobs(rename_blobs(ref_changes)))
+        ref_blobs = repo.read_blobs(doc_blobs_to_prove(ref_stats, risk))
+    reference = classify(
+        ref_stats, ref_blobs, [*ref_added, *whole], risk, kind="base-diff", base_ref=cand.base.ref
+    )
     assert env == reference
     assert flagged(added, risk) == flagged(ref_added, risk)
     return changes, flagged(added, risk)
@@ -304,3 +310,21 @@ def test_generated_changes_scan_as_one_whole_diff_scan(ops) -> None:
         commit_all(root)
         if git(root, "rev-parse", "HEAD^{tree}") != git(root, "rev-parse", "HEAD~1^{tree}"):
             assess(root)
+
+
+def test_folded_needles_find_any_case(tmp_path: Path) -> None:
+    """A blob search with ``fold`` finds a needle in any ASCII case; without, only as is."""
+    root = tmp_path / "r"
+    root.mkdir()
+    git(root, "init", "-q")
+    write(root / "a.py", "import SubProcess\n")
+    commit_all(root, "a")
+    repo = Repository.open(str(root))
+    oid = git(root, "rev-parse", "HEAD:a.py").strip()
+    for fold, hit in ((True, True), (False, False)):
+        search = repo.search_blobs([b"subprocess"], SHEBANG, fold)
+        try:
+            search.add([oid])
+            assert (oid in search.finish()) is hit
+        finally:
+            search.abort()

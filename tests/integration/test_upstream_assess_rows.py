@@ -535,3 +535,66 @@ def test_small_writer_through_assess(snap: Path, args: list[str], small: bool) -
     assert code == 0, err
     assert data["writerProfile"]["small"] is small
     assert data["verification"]["verifiers"] == 0  # seed 000: the writer never adds one
+
+
+# -- renames, counted as upstream counts them ----------------------------------------------
+# Gentleman-Programming/gentle-ai internal/reviewtransaction/snapshot.go (DiffStats: git diff
+# --numstat --no-renames; changedPaths: diff-tree --no-renames) with risk.go at
+# 25385eee8eee6efd51c6b943845b89adda2333e1 (CountChangedLines, isEmptyContentStat): a
+# rename is its old path deleted and its new path added, every line counted.
+
+
+def test_a_rename_counts_both_paths_and_every_line(snap: Path) -> None:
+    base = git(snap, "rev-parse", "HEAD").strip()
+    write(snap / "keep.txt", "a\nb\nc\nd\n")
+    write(snap / "gone.txt", "l1\nl2\nl3\n")
+    commit_all(snap, "two files")
+    base = git(snap, "rev-parse", "HEAD").strip()
+    git(snap, "rm", "-q", "gone.txt")
+    git(snap, "mv", "keep.txt", "moved.txt")
+    commit_all(snap, "delete and rename")
+    env = native_json(snap, "--base-ref", base, "--committed-only")
+    assert (env["changed_paths"], env["changed_lines"]) == (3, 3 + 4 + 4)
+    assert env["reasons"] == [{"code": "executable_change", "path": "gone.txt"}]
+    # the changes listed beside it keep git's rename pairing (SPEC §3)
+    _, data, _ = assess_json(snap, "--base-ref", base, "--committed-only")
+    assert sorted((c["path"], c["status"]) for c in data["changes"]) == [
+        ("gone.txt", "D"),
+        ("moved.txt", "R"),
+    ]
+
+
+def test_a_pure_rename_is_not_empty_content(snap: Path) -> None:
+    write(snap / "src/tool.py", "print('x')\n")
+    commit_all(snap, "tool")
+    base = git(snap, "rev-parse", "HEAD").strip()
+    git(snap, "mv", "src/tool.py", "src/tool2.py")
+    commit_all(snap, "rename")
+    env = native_json(snap, "--base-ref", base, "--committed-only")
+    assert env["risk"] == "medium" and env["changed_lines"] == 2
+    assert env["reasons"] == [{"code": "executable_change", "path": "src/tool.py"}]
+
+
+def test_a_renamed_process_call_is_an_added_line(snap: Path) -> None:
+    write(snap / "tools/runner.py", "import subprocess\nsubprocess.run(['ls'])\n")
+    commit_all(snap, "runner")
+    base = git(snap, "rev-parse", "HEAD").strip()
+    git(snap, "mv", "tools/runner.py", "tools/launcher.py")
+    commit_all(snap, "rename")
+    env = native_json(snap, "--base-ref", base, "--committed-only")
+    assert env["risk"] == "high"
+    assert {
+        "code": "process_boundary",
+        "path": "tools/launcher.py",
+        "detail": "signal: shell_process",
+    } in env["reasons"]
+
+
+def test_a_renamed_document_stays_passive(snap: Path) -> None:
+    write(snap / "docs/guide.md", "ordinary documentation prose.\n")
+    commit_all(snap, "guide")
+    base = git(snap, "rev-parse", "HEAD").strip()
+    git(snap, "mv", "docs/guide.md", "docs/handbook.md")
+    commit_all(snap, "rename")
+    env = native_json(snap, "--base-ref", base, "--committed-only")
+    assert (env["risk"], env["changed_paths"], env["changed_lines"]) == ("passive", 2, 2)

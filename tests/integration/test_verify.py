@@ -803,6 +803,36 @@ def test_require_observed_refuses_an_edited_observed_verdict(env: Env) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("outputDigest", "sha256:" + "0" * 64), ("exitCode", 0), ("durationMs", 1), ("command", "x")],
+)
+def test_require_observed_checks_each_criterion_against_the_recorded_observation(
+    env: Env, field: str, value: object
+) -> None:
+    """Seed 001 "Completion criteria": "every declared criterion has evidence, not an
+    assertion"; issue 18: verify run "records per criterion the command, exit status,
+    duration and output digest it observed". Under require_observed a verdict counts only
+    when each criterion's observation is the one recorded for that run: here the ledger's
+    record of the run says another thing than the verdict file (the negative test's)."""
+    _require_observed(env)
+    out = _run(env)
+    ((raw,),) = env.rows("SELECT observations FROM verify_run")
+    recorded = json.loads(raw)
+    recorded[1][field] = value
+    conn = sqlite3.connect(env.repo / ".git" / "gentle-hooks" / "ledger.sqlite3")
+    with conn:
+        conn.execute("UPDATE verify_run SET observations = ?", (json.dumps(recorded),))
+    conn.close()
+    proc = env.gh("verdict", "add", out["json_path"])
+    assert proc.returncode == 1, proc.stdout
+    assert (
+        f"R1 not observed: its evidence is not what verify run #{out['run']} observed "
+        f"(criterion 2: {field} differ)"
+    ) in proc.stdout
+    assert env.rows("SELECT accepted, observed_run FROM verdict") == [(0, None)]
+
+
 def test_require_observed_turned_on_later_still_does_not_count_a_hand_written_verdict(
     env: Env,
 ) -> None:

@@ -15,6 +15,8 @@ from gentle_hooks.policy.attribution import (
     carries_row,
     line_key,
     line_keys,
+    nearest_start,
+    start_distance,
     writer_delta,
 )
 
@@ -133,3 +135,38 @@ def test_applying_the_writer_s_content_carries_it(before: bytes, after: bytes, b
 @given(data=texts)
 def test_line_keys_are_a_function_of_the_lines(data: bytes) -> None:
     assert line_keys(data) == line_keys(b"\n".join(reversed(data.splitlines())))
+
+
+# -- where a write started -----------------------------------------------------------------
+
+STALE = b"def handler(event):\n    token = read_token(event)\n    return validate(event)\n"
+MOVED_ON = b"def handler(event):\n    log_event(event)\n    audit_event(event)\n"
+
+
+def test_a_write_continuing_its_last_content_starts_there() -> None:
+    after = W + b"    notify_owner(event)\n"
+    assert nearest_start(after, [W, B0]) == 0
+
+
+def test_a_stale_last_content_loses_to_a_head_that_moved_on() -> None:
+    """The writer's last content was reset away and HEAD took others' lines since: the
+    write is measured from HEAD, so the others' lines are not the writer's."""
+    after = MOVED_ON + b"    notify_owner(event)\n"
+    i = nearest_start(after, [STALE, MOVED_ON])
+    assert i == 1
+    delta = writer_delta([STALE, MOVED_ON][i], after)
+    assert delta.added == line_keys(b"    notify_owner(event)\n")
+
+
+def test_equals_pick_the_first_and_binary_is_far_unless_identical() -> None:
+    assert nearest_start(W, [W, W]) == 0
+    assert start_distance(PNG0, PNG0) == 0
+    assert nearest_start(PNG1, [PNG0, None]) == 0
+    assert start_distance(None, None) == 0
+
+
+@given(st.lists(st.binary(max_size=60) | st.none(), min_size=1, max_size=4), st.binary(max_size=60))
+def test_nearest_start_is_a_minimum(starts: list[bytes | None], after: bytes) -> None:
+    i = nearest_start(after, starts)
+    assert all(start_distance(starts[i], after) <= start_distance(s, after) for s in starts)
+    assert all(start_distance(s, after) > start_distance(starts[i], after) for s in starts[:i])

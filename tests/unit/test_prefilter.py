@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from gentle_hooks.config.settings import DEFAULT_PROCESS_PATTERNS
 from gentle_hooks.git.blobsearch import search_keys
-from gentle_hooks.native.prefilter import needles, required_literals
+from gentle_hooks.native.prefilter import folds, needles, required_literals
 
 
 @pytest.mark.parametrize(
@@ -47,9 +47,40 @@ def test_no_requirement_when_none_is_known(pattern: str) -> None:
 
 def test_default_patterns_have_needles_and_few_keys() -> None:
     found = needles(DEFAULT_PROCESS_PATTERNS)
-    assert found is not None and b"subprocess." in found and b"os.system" in found
+    assert folds(DEFAULT_PROCESS_PATTERNS)
+    assert found is not None and b"subprocess" in found and b"os.system(" in found
+    assert b"processbuilder" in found and all(n == n.lower() for n in found)
     keys = search_keys(found)
     assert len(keys) < len(found) and all(any(k in n for k in keys) for n in found)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "expected", "fold"),
+    [
+        (r"(?ai)Popen\(", {"popen("}, True),
+        (r"(?ai)[Ee]xec", {"exec"}, True),
+        (r"(?i)popen", None, False),  # Unicode folding is not read
+        (r"Popen", {"Popen"}, False),
+    ],
+)
+def test_ascii_case_folding_lowercases_the_literals(
+    pattern: str, expected: set[str] | None, fold: bool
+) -> None:
+    assert required_literals(pattern) == expected
+    assert folds([pattern]) is fold
+
+
+def test_folded_needles_are_lowercase_for_every_pattern() -> None:
+    assert needles([r"(?ai)exec\(", r"Popen"]) == (b"exec(", b"popen")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text("eExXcC(.aA ", max_size=12))
+def test_default_patterns_hit_only_lines_holding_a_folded_needle(line: str) -> None:
+    found = needles(DEFAULT_PROCESS_PATTERNS)
+    assert found is not None
+    if any(re.search(p, line) for p in DEFAULT_PROCESS_PATTERNS):
+        assert any(n in line.encode().lower() for n in found)
 
 
 def test_a_pattern_without_literal_means_no_needles() -> None:

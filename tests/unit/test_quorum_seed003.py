@@ -63,6 +63,27 @@ NARRATIVE_CASES: list[tuple[str, str, str | None]] = [
     # a number alone is not evidence that something was opened
     ("number-is-not-enough", "It is well known that 41 agents were spawned", "N1"),
     ("plain-check", "read spawn() in scheduler.go and found no budget argument", None),
+    # the seed's wording, paraphrased: "It is well known that…", "a plausible narrative"
+    ("as-is-well-known", "As is well known… fan-outs are unbounded", "N1"),
+    ("generally-accepted", "It is generally accepted that fan-outs are unbounded", "N1"),
+    ("widely-accepted", "It is widely accepted that spawn loops have no budget guard", "N1"),
+    ("well-established", "It is a well-established fact that the pool is unbounded", "N1"),
+    ("everyone-is-aware", "Everyone is aware that subagents never inherit the cap", "N1"),
+    ("common-wisdom", "Common wisdom: subagents never inherit any budget cap", "N1"),
+    ("needless-to-say", "Needless to say, the children run without any cap", "N1"),
+    ("known-issue", "This is a known issue: children run without any cap", "N1"),
+    ("clearly", "Clearly the children run without any cap", "N1"),
+    # naming a file is not opening it: no line, no command, no quote of what was found
+    ("well-known-file-name", "As is well known, scheduler.py spawns agents without a cap", "N1"),
+    (
+        "generally-accepted-path",
+        "It is generally accepted that src/spawn/pool.go never checks budgets",
+        "N1",
+    ),
+    ("belief-file-name", "I think workflow.js has no budget check at all", "N2"),
+    ("well-known-number-and-file", "As is well known, runner.go spawned 41 agents", "N1"),
+    # what was re-opened, with a hedge beside it, still counts
+    ("command-beats-hedge", "ran `grep -c budget pool.go`: 0; clearly unenforced", None),
     ("word-inside-another", "the unlikely path in scheduler.go:12 has no budget check", None),
 ]
 
@@ -97,6 +118,25 @@ def test_narrative_upheld_verdict_refutes_and_never_confirms() -> None:
     )
     t = tally([raw], CLAIM)
     assert (t.survives, t.upheld, t.refuted) == (False, 0, 1)
+    assert rule(t).ruling == "REFUTED"
+
+
+@pytest.mark.parametrize(
+    "checked",
+    [
+        "As is well known, scheduler.py spawns agents without a cap",
+        "It is generally accepted that fan-outs in src/spawn/pool.go are unbounded",
+        "Everyone is aware that the spawn loop has no budget guard",
+    ],
+)
+def test_a_paraphrased_narrative_never_confirms(checked: str) -> None:
+    """Seed 003: ``"It is well known that…" | Not evidence. Refute``; "A finding whose
+    evidence is a plausible narrative refutes. Plausibility is what the miner already
+    supplied". An upholding verifier telling the story in other words refutes it."""
+    vote = classify_verdict(verdict(checked), CLAIM)
+    assert vote.vote is VoteKind.REFUTED and vote.overruled is not None
+    t = tally([verdict(checked)], CLAIM)
+    assert (t.upheld, t.refuted, t.survives) == (0, 1, False)
     assert rule(t).ruling == "REFUTED"
 
 

@@ -69,16 +69,36 @@ ROWS = [
         [change("old.rst", status="D")],
         ("passive", "non_executable_only", None, None),
     ),
-    # hot tokens: camelCase and the settings' wider list; whole tokens only
+    # hot tokens: upstream's five, whole tokens of the lowercased path split on / \\ . - _
     (
-        "camelCase hot token",
+        "camelCase is one token",
         [change("app/PaymentsController.rb")],
-        ("high", "hot_path", "app/PaymentsController.rb", "signal: payments"),
+        ("medium", "executable_change", "app/PaymentsController.rb", None),
     ),
     (
-        "login token",
+        "payments folder",
+        [change("app/payments/charge.rb")],
+        ("high", "hot_path", "app/payments/charge.rb", "signal: payments"),
+    ),
+    (
+        "login is not upstream's",
         [change("src/login_view.py")],
-        ("high", "hot_path", "src/login_view.py", "signal: auth"),
+        ("medium", "executable_change", "src/login_view.py", None),
+    ),
+    (
+        "a hot token in documentation",
+        [change("docs/auth.md")],
+        ("high", "hot_path", "docs/auth.md", "signal: auth"),
+    ),
+    (
+        "webhook is security",
+        [change("src/webhook-dispatcher.ts")],
+        ("high", "hot_path", "src/webhook-dispatcher.ts", "signal: security"),
+    ),
+    (
+        "update",
+        [change("internal/update/check.go")],
+        ("high", "hot_path", "internal/update/check.go", "signal: update"),
     ),
     (
         "not a whole token",
@@ -90,21 +110,26 @@ ROWS = [
         [change("src/new_place.py", status="R", old_path="src/auth.py")],
         ("high", "hot_path", "src/new_place.py", "signal: auth"),
     ),
-    # shell scripts and CI / gate files (settings)
+    # shell sources: upstream's .sh .bash .zsh and GitHub workflow YAML
     (
-        "PowerShell script",
+        "PowerShell is not upstream's",
         [change("scripts/deploy.ps1")],
-        ("high", "shell_source", "scripts/deploy.ps1", "signal: shell_process"),
+        ("medium", "executable_change", "scripts/deploy.ps1", None),
     ),
     (
-        "gate configuration",
+        "GitHub workflow YAML",
+        [change(".github/workflows/ci.yml")],
+        ("high", "shell_source", ".github/workflows/ci.yml", "signal: shell_process"),
+    ),
+    (
+        "gate configuration is configuration",
         [change(".gentle-hooks.toml")],
-        ("high", "shell_source", ".gentle-hooks.toml", "signal: shell_process"),
+        ("medium", "configuration_change", ".gentle-hooks.toml", None),
     ),
     (
-        "Jenkinsfile",
+        "Jenkinsfile is not upstream's",
         [change("Jenkinsfile")],
-        ("high", "shell_source", "Jenkinsfile", "signal: shell_process"),
+        ("medium", "executable_change", "Jenkinsfile", None),
     ),
     (
         "workflow folder Markdown is not CI",
@@ -185,15 +210,22 @@ def test_configurable_tokens() -> None:
     assert env_of(change("src/auth.py"), s=s).risk == "medium"
 
 
-def test_path_tokens_split_camel_case() -> None:
+def test_path_tokens_are_upstreams() -> None:
+    """hotPathRiskSignals: the lowercased path split on / \\ . - _ and nothing else."""
     assert path_tokens("src/authService/login_view.py") == [
         "src",
-        "auth",
-        "service",
+        "authservice",
         "login",
         "view",
         "py",
     ]
+    assert path_tokens("A\\Auth.v2-x_y z") == ["a", "auth", "v2", "x", "y z"]
+
+
+def test_settings_widen_shell_and_delivery() -> None:
+    s = RiskSettings(shell_extensions=(".ps1",), delivery_globs=("Jenkinsfile",))
+    assert first(env_of(change("scripts/deploy.ps1"), s=s))[:2] == ("high", "shell_source")
+    assert first(env_of(change("Jenkinsfile"), s=s))[:2] == ("high", "shell_source")
 
 
 def test_reasons_are_canonical_one_per_code_and_signal() -> None:
@@ -260,10 +292,10 @@ def test_changed_lines_excludes_binary_mode_only_and_golden() -> None:
         change("a.py", add=5, dele=5),
         change("b.png", add=None, dele=None),
         change("tool.py", new_mode="100755", add=0, dele=0, new=A),
-        change("testdata/out.golden", add=50, dele=50),
-        change("ui/__snapshots__/x.snap", add=7, dele=0),
+        change("testdata/golden/out.golden", add=50, dele=50),
+        change("ui/__snapshots__/x.snap", add=7, dele=0),  # not upstream's golden
     )
-    assert env.changed_lines == 10
+    assert env.changed_lines == 17
 
 
 @pytest.mark.parametrize(

@@ -4,8 +4,13 @@ small-writer predicate.
 Sources (rows as data, no code copied): ``tests/review-risk-assessment.test.ts`` of
 Gentleman-Programming/gentle-pi at 9a4c182ea79e70803f7fd69344c04f89ffbc50b7 and of
 Gentleman-Programming/gentle-shell at cb8fae3f009c170e63e7c82994cf3f67db57efd1 (the two
-hold the same decoder and small-writer rows; the redaction rows are gentle-shell's). The
-decoder's ``{code: "x"}`` refusal row is not ported: see ``docs/native-contract.md``.
+hold the same decoder and small-writer rows; the redaction rows are gentle-shell's); the
+decoder's own rules in santiago-ramos-02/gentle-shell ``lib/review-risk-assessment.ts`` at
+2a49a2a12e1494cc23b2a7314ced3df2f7ece082; gentle-pi's ``sanitizeNativeDiagnosticText``
+(``lib/native-review-cli.ts``) and its row in ``tests/review-controller-native-routing.
+test.ts`` at 7313aa9a4813e10ed240e8f77f20c7a714341bdb; ``isSmallWriterProfile`` in
+gentle-pi ``lib/review-risk-assessment.ts`` at cde8010230351e24d42c2a289f57be3c399c07bd.
+The decoder's ``{code: "x"}`` refusal row is not ported: see ``docs/native-contract.md``.
 """
 
 from __future__ import annotations

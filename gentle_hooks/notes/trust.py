@@ -1,0 +1,82 @@
+"""Signed note lines (SPEC §8): signing the lines a clone vouches for, and finding who
+signed a line another clone wrote.
+
+Room ``notes``. A spot-check, verdict, escalation or override line may carry ``sig``, an
+SSH signature (``ssh-keygen -Y sign``, namespace ``gentle-hooks``) of
+:func:`gentle_hooks.notes.lines.signed_payload`. :class:`Signer` adds it when this clone
+signs records (``gentle.signRecords`` or a ``--sign-key``); :class:`Trust` answers, for a
+line, the principal of the allowed-signers file whose key signed it, or None.
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.git.ssh import sign, verify
+from gentle_hooks.notes.lines import (
+    EscalationLine,
+    NoteLine,
+    OverrideLine,
+    SpotCheckLine,
+    VerdictLine,
+    decode,
+    signed_payload,
+)
+from gentle_hooks.values.frozen import replace
+
+#: The line kinds that carry a signature: what a parent, a verifier or an override vouches.
+SIGNABLE = (SpotCheckLine, VerdictLine, EscalationLine, OverrideLine)
+
+
+class Signer:
+    """Signs the signable lines of a note with one SSH key, reusing a signature the note
+    already holds for the same payload (a line is signed once, whatever the rewrites)."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+        self._known: dict[bytes, NoteLine] = {}
+
+    def remember(self, note: bytes) -> None:
+        """Learn the signed lines already in ``note`` (their signatures are reused)."""
+        for raw in note.decode("utf-8", "replace").splitlines():
+            try:
+                line = decode(raw)
+            except ValueError:
+                continue
+            if isinstance(line, SIGNABLE) and line.sig is not None:
+                self._known.setdefault(signed_payload(line), line)
+
+    def __call__(self, line: NoteLine) -> NoteLine:
+        """``line`` with a signature when its kind carries one; other lines unchanged.
+
+        Raises:
+            SigningError: the key cannot sign.
+        """
+        if not isinstance(line, SIGNABLE) or line.sig is not None:
+            return line
+        payload = signed_payload(line)
+        if payload not in self._known:
+            self._known[payload] = replace(line, sig=sign(self.key, payload))
+        return self._known[payload]
+
+
+class Trust:
+    """Who signed a line, by an allowed-signers file (git's format); each signature is
+    checked once."""
+
+    def __init__(self, allowed_signers: bytes | None) -> None:
+        self.allowed = allowed_signers
+        self._seen: dict[tuple[bytes, str], str | None] = {}
+
+    def signer(self, line: NoteLine) -> str | None:
+        """The allowed principal whose key signed ``line``, or None (unsigned, no allowed
+        signers, a signature that does not verify).
+
+        Raises:
+            SigningError: ssh-keygen is missing.
+        """
+        sig = getattr(line, "sig", None)
+        if not isinstance(line, SIGNABLE) or sig is None or not self.allowed:
+            return None
+        key = (signed_payload(line), sig)
+        if key not in self._seen:
+            self._seen[key] = verify(self.allowed, sig, key[0])
+        return self._seen[key]

@@ -1,0 +1,121 @@
+"""``Repository.compose_stats``: the numstat of (base, commit) pairs composed from the pair
+before and the commit's own step equals ``git diff --raw --numstat`` of each pair.
+
+Random chains of commits (fast-import) edit, add, delete, rename, revert to the base,
+flip modes, swap a file and a directory, write binary files, symlinks and non-ASCII
+names; each commit's pair against the chain's base is composed, and compared with
+``diff_stats`` of a fresh repository object (one ``git diff`` per pair).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from gentle_hooks.git.repository import Repository
+from tests.conftest import git
+
+NAMES = ("a.py", "a-b.py", "a/b.py", "a/c/d.py", "b.md", "ü/x.txt", "z.bin", "link", "x")
+
+
+def _chain(root: Path, seed: int, n: int) -> list[str]:
+    """Build ``n`` commits after a base; their trees, the base's first."""
+    rng = random.Random(seed)
+    git(root.parent, "init", "-q", str(root))
+    files: dict[str, tuple[str, bytes]] = {
+        "a.py": ("100644", b"".join(b"line %d\n" % i for i in range(40))),
+        "b.md": ("100644", b"# doc\n"),
+        "a/b.py": ("100644", b"x = 1\n"),
+    }
+    stream = []
+    for k in range(n + 1):
+        if k:
+            files = dict(files)
+            for _ in range(rng.randint(1, 3)):
+                _mutate(rng, files, k)
+        out = [b"commit refs/heads/main\nmark :%d\n" % (k + 1)]
+        out.append(b"committer A <a@b> %d +0000\ndata 2\nc\n" % (1700000000 + k))
+        if k:
+            out.append(b"from :%d\n" % k)
+        out.append(b"deleteall\n")
+        for path, (mode, data) in sorted(files.items()):
+            out.append(
+                b"M %s inline %s\ndata %d\n%s\n" % (mode.encode(), path.encode(), len(data), data)
+            )
+        stream.append(b"".join(out))
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=root, input=b"".join(stream), check=True)
+    return git(root, "log", "--reverse", "--format=%T", "main").split()
+
+
+def _mutate(rng: random.Random, files: dict[str, tuple[str, bytes]], k: int) -> None:
+    path = rng.choice(NAMES)
+    what = rng.choice(["edit", "edit", "delete", "rename", "mode", "binary", "link", "swap"])
+    if what == "delete":
+        files.pop(path, None)
+    elif what == "rename" and files:
+        old = rng.choice(sorted(files))
+        new = rng.choice(NAMES)
+        if not any(n.startswith(new + "/") or new.startswith(n + "/") for n in files if n != old):
+            files[new] = files.pop(old)
+    elif what == "mode" and path in files and files[path][0] != "120000":
+        mode, data = files[path]
+        files[path] = ("100755" if mode == "100644" else "100644", data)
+    elif what == "binary":
+        _put(files, path, ("100644", bytes(range(256)) * 3 + bytes([k % 256])))
+    elif what == "link":
+        _put(files, path, ("120000", b"target-%d" % k))
+    elif what == "swap":  # a file where a directory was, or the reverse
+        for n in [n for n in files if n.startswith("a/")]:
+            files.pop(n)
+        files["a"] = ("100644", b"now a file %d\n" % k)
+    else:
+        mode, data = files.get(path, ("100644", b""))
+        lines = data.split(b"\n")
+        at = rng.randint(0, len(lines))
+        lines[at:at] = [b"added %d" % k] * rng.randint(1, 3)
+        _put(files, path, (mode if mode != "120000" else "100644", b"\n".join(lines)))
+
+
+def _put(files: dict[str, tuple[str, bytes]], path: str, entry: tuple[str, bytes]) -> None:
+    """Set ``path``, removing what conflicts with it (a file under it, or above it)."""
+    for n in list(files):
+        if n.startswith(path + "/") or path.startswith(n + "/"):
+            files.pop(n)
+    files[path] = entry
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_composed_equals_direct(tmp_path: Path, seed: int) -> None:
+    root = tmp_path / "r"
+    trees = _chain(root, seed, 25)
+    base = trees[0]
+    steps = [(base, t, p) for p, t in itertools.pairwise(trees)]
+    repo = Repository.open(str(root))
+    repo.compose_stats(steps)
+    repo.prefetch_diffs([(base, t) for t in trees[1:]], None)
+    fresh = Repository.open(str(root))
+    for tree in trees[1:]:
+        assert repo.diff_stats(base, tree) == fresh.diff_stats(base, tree), (seed, tree)
+
+
+def test_composition_diffs_less(tmp_path: Path) -> None:
+    """A chain of additions is composed: the steps are diffed, not each pair whole."""
+    root = tmp_path / "r"
+    git(tmp_path, "init", "-q", str(root))
+    stream = []
+    for k in range(30):
+        data = b"v = %d\n" % k
+        stream.append(
+            b"commit refs/heads/main\ncommitter A <a@b> %d +0000\ndata 2\nc\n" % (1700000000 + k)
+            + b"M 100644 inline f%d.py\ndata %d\n%s\n" % (k, len(data), data)
+        )
+    subprocess.run(["git", "fast-import", "--quiet"], cwd=root, input=b"".join(stream), check=True)
+    trees = git(root, "log", "--reverse", "--format=%T", "main").split()
+    repo = Repository.open(str(root))
+    repo.compose_stats([(trees[0], t, p) for p, t in itertools.pairwise(trees)])
+    assert all((trees[0], t) in repo._stats for t in trees[1:])
+    assert len(repo.diff_stats(trees[0], trees[-1])) == 29

@@ -1,0 +1,168 @@
+"""What killed runs leave is removed by the next run that owns it, or reported and removed by
+``doctor --fix``; ``doctor`` fails on every store state that makes another command fail
+(SPEC §6; docs/robustness.md).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git, write
+from tests.integration.test_hostile_inputs import hostile
+
+STATE = Path(".git") / "gentle-hooks"
+
+
+def dead_pid() -> int:
+    """The id of a process that has exited (and been reaped)."""
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def leftovers(repo: Path) -> list[str]:
+    """Every temporary file of ours in the git directory and the state directory."""
+    out = [p.name for p in (repo / ".git").iterdir() if p.name.startswith("gentle-hooks-index-")]
+    state = repo / STATE
+    if state.is_dir():
+        out += [p.name for p in state.iterdir() if ".new-" in p.name]
+    return sorted(out)
+
+
+@pytest.fixture
+def recorded(repo: Path) -> Path:
+    """A repository with a writer's pending change recorded (the ledger exists)."""
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b + 0\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low").returncode == 0
+    return repo
+
+
+def test_a_killed_hooks_index_copy_is_removed_by_the_next_hook(recorded: Path) -> None:
+    dead = dead_pid()
+    stale = recorded / ".git" / f"gentle-hooks-index-{dead}-0123456789ab"
+    stale.write_bytes(b"DIRC" + b"\0" * 4096)
+    live = recorded / ".git" / f"gentle-hooks-index-{os.getpid()}-0123456789ab"
+    live.write_bytes(b"DIRC")  # a running process's copy is never touched
+    assert hostile(recorded, "doctor").returncode == 2
+    assert hostile(recorded, "assess").returncode == 0  # builds a snapshot index copy
+    assert not stale.exists() and live.exists()
+    live.unlink()
+
+
+def test_a_killed_first_writes_file_is_removed_by_the_next_writer(recorded: Path) -> None:
+    dead = dead_pid()
+    state = recorded / STATE
+    for name in (f"ledger.sqlite3.new-{dead}", f"ledger.sqlite3.new-{dead}-abcdef-journal"):
+        (state / name).write_bytes(b"")
+    (state / f"ledger.sqlite3.new-{dead}-evil").symlink_to("/etc/passwd")
+    assert hostile(recorded, "receipt", "add", "--exit-code", "0", "pytest: ok").returncode == 0
+    assert leftovers(recorded) == []
+    assert Path("/etc/passwd").exists()  # a link is removed, never what it points to
+
+
+def test_doctor_reports_residue_and_fix_removes_only_it(recorded: Path) -> None:
+    dead = dead_pid()
+    stale = recorded / STATE / f"ledger.sqlite3.new-{dead}-abcdef"
+    stale.write_bytes(b"")
+    index = recorded / ".git" / f"gentle-hooks-index-{dead}-abcdef"
+    index.write_bytes(b"")
+    report = hostile(recorded, "doctor")
+    out = report.stdout.decode()
+    assert report.returncode == 2
+    assert "FAIL  residue: 2 file(s) left by killed runs" in out
+    assert "run 'gentle-hook doctor --fix'" in out
+    fixed = hostile(recorded, "doctor", "--fix")
+    assert fixed.returncode == 0, fixed.stdout
+    assert f"removed {index}" in fixed.stdout.decode()
+    assert leftovers(recorded) == []
+    assert (recorded / STATE / "ledger.sqlite3").is_file()
+
+
+def _sql(repo: Path, statement: str) -> None:
+    ledger = repo / STATE / "ledger.sqlite3"
+    with contextlib.closing(sqlite3.connect(ledger)) as conn:
+        conn.execute(statement)
+        conn.commit()
+
+
+@pytest.mark.parametrize(
+    ("damage", "doctor_says"),
+    [
+        pytest.param(
+            lambda r: _sql(r, "UPDATE pending_mutation SET paths = '[not json'"),
+            "FAIL  rows: pending_mutation row 1",
+            id="invalid-json-in-paths",
+        ),
+        pytest.param(
+            lambda r: _sql(r, "UPDATE pending_mutation SET paths = '5'"),
+            "FAIL  rows: pending_mutation row 1",
+            id="paths-not-a-list",
+        ),
+        pytest.param(
+            lambda r: _sql(r, "PRAGMA user_version = 2"),
+            "FAIL  schema: version 2 cannot be migrated forward",
+            id="lowered-user-version",
+        ),
+    ],
+)
+def test_doctor_fails_on_a_store_other_commands_refuse(
+    recorded: Path, damage: object, doctor_says: str
+) -> None:
+    assert callable(damage)
+    damage(recorded)
+    report = hostile(recorded, "doctor")
+    assert report.returncode == 2 and doctor_says in report.stdout.decode(), report.stdout
+    git(recorded, "add", "-A")
+    for args in (("status",), ("assess",), ("hook", "pre-commit")):
+        proc = hostile(recorded, *args)  # one line naming the ledger and the doctor
+        assert proc.returncode == 2 and b"gentle-hook doctor" in proc.stderr, (args, proc)
+
+
+@pytest.mark.parametrize("kind", ["file", "symlink"])
+def test_doctor_fails_when_the_state_directory_is_not_ours(
+    repo: Path, tmp_path: Path, kind: str
+) -> None:
+    state = repo / STATE
+    if kind == "file":
+        state.write_text("not a directory\n")
+    else:
+        (tmp_path / "elsewhere").mkdir()
+        state.symlink_to(tmp_path / "elsewhere")
+    report = hostile(repo, "doctor")
+    assert report.returncode == 2 and "FAIL  store:" in report.stdout.decode()
+    write(repo / "src" / "app.py", "x = 2\n")
+    record = hostile(repo, "record", "--model", "m", "--effort", "low")
+    assert record.returncode == 2 and b".git/gentle-hooks" in record.stderr
+
+
+def test_sigkills_during_hooks_leave_nothing_the_next_command_does_not_clean(
+    recorded: Path,
+) -> None:
+    """Hooks killed at varied moments; the next command and doctor find nothing left."""
+    git(recorded, "add", "-A")
+    env = {**os.environ}
+    for i in range(24):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "gentle_hooks", "hook", "pre-commit"],
+            cwd=recorded,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(0.05 + (i % 8) * 0.04)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    assert hostile(recorded, "assess").returncode == 0  # the next run that owns the residue
+    report = hostile(recorded, "doctor")
+    assert "FAIL  residue" not in report.stdout.decode(), report.stdout
+    assert [n for n in leftovers(recorded) if n.startswith("gentle-hooks-index-")] == []

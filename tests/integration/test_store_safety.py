@@ -1,0 +1,196 @@
+"""The ledger and the files we own under a full disk, a read-only file system and planted
+symbolic links (SPEC §6; docs/robustness.md).
+
+A full disk and a read-only file system are real: a small tmpfs mounted for the test (root
+only; skipped where mounting is not permitted). Every command ends in a result or one line
+and exit 2 naming the path and the reason; a record is acknowledged only when it is in the
+ledger, and a refused one leaves no partial row.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import git, write
+from tests.integration.test_hostile_inputs import hostile
+
+TABLES = ("pending_mutation", "escalation", "receipt", "spot_check")
+
+
+def rows(repo: Path) -> dict[str, int]:
+    """Rows per record table, read with sqlite3 itself."""
+    ledger = repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+    with contextlib.closing(sqlite3.connect(f"file:{ledger}?mode=ro", uri=True)) as conn:
+        return {t: int(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in TABLES}
+
+
+def _mount(target: Path, size: str) -> bool:
+    target.mkdir()
+    proc = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(target)],
+        capture_output=True,
+        check=False,
+    )
+    return proc.returncode == 0
+
+
+def _umount(target: Path) -> None:
+    subprocess.run(["umount", "-l", str(target)], capture_output=True, check=False)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A repository on its own 4 MiB tmpfs, with a writer's pending change recorded."""
+    disk = tmp_path / "disk"
+    if os.geteuid() != 0 or not _mount(disk, "4m"):
+        pytest.skip("needs root and permission to mount a tmpfs")
+    try:
+        repo = disk / "repo"
+        git(disk, "init", "-q", str(repo))
+        write(repo / "app.py", "def f():\n    return 1\n")
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "-m", "initial")
+        write(repo / "app.py", "def f():\n    return 2\n")
+        assert hostile(repo, "record", "--model", "m", "--effort", "low").returncode == 0
+        yield repo
+    finally:
+        _umount(disk)
+
+
+def _fill(disk: Path) -> Path:
+    """Fill the file system to the last byte; the filler's path."""
+    filler = disk / "filler"
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        for size in (1 << 16, 1):
+            with contextlib.suppress(OSError):
+                while True:
+                    os.write(fd, b"\0" * size)
+    finally:
+        os.close(fd)
+    return filler
+
+
+FULL_DISK_COMMANDS = [
+    ("receipt", "run", "--", sys.executable, "-c", "print('ok')"),
+    ("receipt", "add", "--exit-code", "0", "pytest -q: 3 passed"),
+    ("spot-check",),
+    ("assess",),
+    ("status",),
+    ("escalate", "--item", "security", "--reason", "token validation changed"),
+    ("hook", "pre-commit"),
+    ("install",),
+    ("record", "--model", "m2", "--effort", "high"),
+    ("doctor",),
+]
+
+
+@pytest.mark.parametrize("args", FULL_DISK_COMMANDS, ids=lambda a: " ".join(a[:2]))
+def test_a_full_disk_is_one_line_exit_2_and_no_partial_record(
+    small_disk: Path, args: tuple[str, ...]
+) -> None:
+    repo = small_disk
+    git(repo, "add", "-A")
+    before = rows(repo)
+    filler = _fill(repo.parent)
+    proc = hostile(repo, *args)
+    after = rows(repo)
+    if proc.returncode == 2:
+        err = proc.stderr.decode()
+        assert "No space left on device" in err or "disk is full" in err, err
+    if proc.returncode != 0 or args[0] in ("assess", "status", "hook", "install", "doctor"):
+        assert after == before  # refused, or nothing to record: no row appeared
+    else:
+        assert sum(after.values()) == sum(before.values()) + 1  # acknowledged: it is there
+    filler.unlink()
+    assert hostile(repo, "doctor").returncode == 0  # nothing half-written is left behind
+    assert hostile(repo, "status").returncode == 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("install",), ("record", "--model", "m2", "--effort", "high"), ("spot-check",)],
+    ids=lambda a: a[0],
+)
+def test_a_read_only_file_system_is_one_line_exit_2(
+    small_disk: Path, args: tuple[str, ...]
+) -> None:
+    repo = small_disk
+    before = rows(repo)
+    subprocess.run(["mount", "-o", "remount,ro", str(repo.parent)], check=True)
+    try:
+        proc = hostile(repo, *args)
+    finally:
+        subprocess.run(["mount", "-o", "remount,rw", str(repo.parent)], check=True)
+    assert proc.returncode == 2, proc.stderr  # one line (hostile): ours or git's own
+    if args[0] == "install":
+        assert b"Read-only file system" in proc.stderr and b".git/hooks" in proc.stderr
+    assert rows(repo) == before
+
+
+# --- symbolic links -------------------------------------------------------------------------
+
+
+def test_a_symlinked_state_directory_is_refused(repo: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    (repo / ".git" / "gentle-hooks").symlink_to(outside)
+    write(repo / "src" / "app.py", "x = 2\n")
+    proc = hostile(repo, "record", "--model", "m", "--effort", "low")
+    assert proc.returncode == 2
+    assert b"is a symbolic link; refusing to write through it" in proc.stderr
+    assert list(outside.iterdir()) == []
+
+
+def test_a_symlinked_ledger_is_refused_and_its_target_untouched(repo: Path, tmp_path: Path) -> None:
+    write(repo / "src" / "app.py", "x = 2\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low").returncode == 0
+    state = repo / ".git" / "gentle-hooks"
+    outside = tmp_path / "stolen.sqlite3"
+    (state / "ledger.sqlite3").rename(outside)
+    (state / "ledger.sqlite3").symlink_to(outside)
+    before = outside.read_bytes()
+    for args in (("record", "--model", "m", "--effort", "low"), ("status",), ("spot-check",)):
+        proc = hostile(repo, *args)
+        assert proc.returncode == 2 and b"symbolic link" in proc.stderr, proc.stderr
+    git(repo, "add", "-A")
+    gate = hostile(repo, "hook", "pre-commit")
+    assert gate.returncode == 2 and b"symbolic link" in gate.stderr  # fails closed
+    assert outside.read_bytes() == before
+
+
+def test_a_link_planted_at_the_old_temporary_name_is_never_followed(
+    repo: Path, tmp_path: Path
+) -> None:
+    from gentle_hooks.ledger.database import create_store
+
+    state = repo / ".git" / "gentle-hooks"
+    state.mkdir()
+    target = tmp_path / "attacker.sqlite3"
+    ledger = state / "ledger.sqlite3"
+    (state / f"ledger.sqlite3.new-{os.getpid()}").symlink_to(target)
+    create_store(str(ledger), 1000)
+    assert not target.exists() and ledger.is_file() and not ledger.is_symlink()
+    leftovers = [p.name for p in state.iterdir() if p.name.startswith("ledger.sqlite3.new-")]
+    assert leftovers == [f"ledger.sqlite3.new-{os.getpid()}"]  # the planted link, untouched
+
+
+def test_install_writes_hooks_whole_and_never_through_a_planted_link(
+    repo: Path, tmp_path: Path
+) -> None:
+    hooks = repo / ".git" / "hooks"
+    hooks.mkdir(exist_ok=True)
+    target = tmp_path / "attacker-file"
+    (hooks / "pre-commit.gentle-tmp").symlink_to(target)  # the name an older install used
+    assert hostile(repo, "install").returncode == 0
+    assert not target.exists()
+    assert os.access(hooks / "pre-commit", os.X_OK)
+    assert not [p for p in hooks.iterdir() if ".gentle-tmp-" in p.name]
