@@ -79,8 +79,13 @@ def test_project_install_merges_is_idempotent_and_uninstall_removes_only_ours(
 def test_project_install_without_gentle_hook_on_path_says_so(repo: Path) -> None:
     proc = gh(repo, "install", "--agent", "cursor", env=WITHOUT_GH)
     assert proc.returncode == 0, proc.stderr
-    assert "note: gentle-hook is not on PATH here: the hook fails until it is" in proc.stdout
-    assert "gentle-hook record --from cursor" in (repo / ".cursor" / "hooks.json").read_text()
+    program = os.path.join(BIN, "gentle-hook")
+    assert (
+        f"note: gentle-hook is not on PATH here: the hook runs {program}, a path of this "
+        "machine; put gentle-hook on PATH and install again before you commit the file"
+    ) in proc.stdout.splitlines()
+    hooks = json.loads((repo / ".cursor" / "hooks.json").read_text())["hooks"]
+    assert hooks["afterFileEdit"] == [{"command": f"{program} record --from cursor"}]
 
 
 def test_user_scope_pins_the_gentle_hook_it_was_installed_from(
@@ -267,3 +272,55 @@ def test_a_reinstall_keeps_the_users_flags_and_says_what_changed(
     ]
     hooks = json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"]
     assert hooks == [{"type": "command", "command": now}]
+
+
+def test_doctors_printed_fix_fixes_a_project_entry_gentle_hook_is_not_found_for(
+    repo: Path,
+) -> None:
+    import re
+    import subprocess
+
+    assert gh(repo, "install", "--agent", "claude-code", env=WITH_GH).returncode == 0
+    code, checks = doctor(repo, WITHOUT_GH)
+    ok, detail = checks["agent: claude-code"]
+    assert (code, ok) == (2, False)
+    found = re.search(r"\(reinstall: (.+)\)$", detail)
+    assert found, detail
+    fix = found.group(1)
+    # the printed fix runs exactly as printed, with the same PATH, and fixes the entry
+    proc = subprocess.run(
+        fix,
+        shell=True,
+        cwd=repo,
+        env={**os.environ, **WITHOUT_GH},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "updated" in proc.stdout
+    assert doctor(repo, WITHOUT_GH)[1]["agent: claude-code"][0] is True
+    # once gentle-hook is on PATH again, a reinstall goes back to the plain name
+    back = gh(repo, "install", "--agent", "claude-code", env=WITH_GH)
+    assert back.returncode == 0, back.stderr
+    hooks = json.loads((repo / ".claude" / "settings.json").read_text())["hooks"]
+    assert hooks["PostToolUse"][0]["hooks"][0]["command"] == "gentle-hook record --from claude-code"
+
+
+def test_doctor_outside_a_repository_still_reports_user_runtimes(
+    tmp_path: Path, isolated_git: Path
+) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert gh(plain, "install", "--agent", "codex", "--scope", "user", env=WITH_GH).returncode == 0
+    (isolated_git / ".gemini").mkdir()
+    proc = gh(plain, "doctor", "--json", env=WITH_GH)
+    assert proc.returncode == 2  # the repository check fails
+    checks = {c["name"]: (c["ok"], c["detail"]) for c in json.loads(proc.stdout)["checks"]}
+    assert checks["repository"][0] is False
+    ok, detail = checks["agent: codex"]
+    assert ok and detail.startswith(
+        f"recorder wired: {isolated_git / '.codex' / 'hooks.json'} (user) -> "
+    )
+    ok, detail = checks["agent: gemini-cli"]
+    assert ok and "--scope user" in detail
