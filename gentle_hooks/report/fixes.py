@@ -222,14 +222,18 @@ def _candidate_steps(
 
 
 def command(s: Shortfall, binding: Binding) -> str:
-    """The first command of :func:`steps` (a ``prefix`` ends with ``...``): the JSON
-    ``fixes`` and ``status``'s one-line summary."""
+    """The command that supplies ``s``: the last ``run`` of the first way of :func:`steps`
+    (the spot check, after any report it needs), or the ``prefix`` followed by ``...`` when
+    the way has no ``run`` (the verifier's brief); the JSON ``fixes`` and ``status``."""
+    found = ""
     for label, text in steps(s, binding):
+        if label == "otherwise":
+            break
         if label == "run":
-            return text
-        if label == "prefix":
-            return f"{text} ..."
-    return ""
+            found = text
+        elif label == "prefix" and not found:
+            found = f"{text} ..."
+    return found
 
 
 def step_lines(items: Sequence[Step], indent: str = "  ") -> list[str]:
