@@ -270,11 +270,9 @@ def verdict_lines(v: CommitVerdict) -> list[str]:
             f"ok {head}: delegated ({v.delegated_by}), verified as its plan requires{extra}",
             *refused,
         ]
-    lines = [f"BLOCKED {head}: {headline(v.shortfalls)}", *refused]
-    why = f"  why: it is delegated ({v.delegated_by})"
-    if v.result is not None:
-        why += f"; plan risk {v.result.plan.risk.value}"
-    lines.append(why)
+    lines = [f"BLOCKED {head}: delegated ({v.delegated_by})", *refused]
+    risk = f" (plan risk {v.result.plan.risk.value})" if v.result is not None else ""
+    lines.append(f"  {headline(v.shortfalls)}{risk}")
     for s, reason in zip(v.shortfalls, reasons(v.shortfalls), strict=True):
         lines.append(f"  missing: {reason}")
         lines.extend(step_lines(steps(s, COMMITTED, v.commit, share=True)))
