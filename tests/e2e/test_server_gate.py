@@ -360,3 +360,39 @@ def test_a_spot_check_signed_with_a_flag_key_carries_its_signature(
 
     decoded = decode(json.dumps(spot[0]))
     assert verify(line.encode(), spot[0]["sig"], signed_payload(decoded)) == "parent@example.com"
+
+
+def test_ci_reads_the_allowed_signers_from_the_base_not_from_the_change(
+    server: Path, tmp_path: Path
+) -> None:
+    alice, alice_line = _key(tmp_path, "alice")
+    mallory, mallory_line = _key(tmp_path, "mallory")
+    a = clone(server, "a")
+    (a / ".gentle-hooks").mkdir()
+    (a / ".gentle-hooks" / "allowed_signers").write_text(alice_line, encoding="utf-8")
+    (a / ".gentle-hooks.toml").write_text(
+        '[gate]\nrequire_signed = true\nallowed_signers = ".gentle-hooks/allowed_signers"\n',
+        encoding="utf-8",
+    )
+    git(a, "add", "-A")
+    git(a, "commit", "-q", "-m", "trust alice")
+    ok(run(a, "git", "push"))
+    base_sha = git(a, "rev-parse", "HEAD").strip()
+    git(a, "config", "gentle.signRecords", "true")
+    git(a, "config", "user.signingKey", str(alice))
+    signed = delegated_change(a, "def f():\n    return 2\n", spot_check=True)
+
+    b = clone(server, "b")
+    git(b, "config", "gentle.signRecords", "true")
+    git(b, "config", "user.signingKey", str(mallory))
+    # the change itself adds mallory as a signer: it must not count for itself
+    with (b / ".gentle-hooks" / "allowed_signers").open("a", encoding="utf-8") as fh:
+        fh.write(mallory_line)
+    own = delegated_change(b, "def f():\n    return 3\n", spot_check=True)
+
+    ok_gate = gh(a, "gate", "--range", f"{base_sha}..{signed}")
+    assert ok_gate.returncode == 0, ok_gate.stdout + ok_gate.stderr
+    assert "signature: spot_check signed by alice@example.com" in ok_gate.stdout
+    own_gate = gh(b, "gate", "--range", f"{base_sha}..{own}")
+    assert own_gate.returncode == 1, own_gate.stdout + own_gate.stderr
+    assert "not counted: not signed by an allowed signer" in own_gate.stdout
