@@ -25,6 +25,12 @@ settings.register_profile(
 )
 settings.load_profile("gentle-hooks")
 
+# The user these tests play installed the CLI: its scripts directory is on PATH, as the
+# commands a block prints assume (they name it by its absolute path otherwise).
+_BIN = os.path.dirname(sys.executable)
+if _BIN not in os.environ.get("PATH", "").split(os.pathsep):
+    os.environ["PATH"] = _BIN + os.pathsep + os.environ.get("PATH", "")
+
 _LEAKY_PREFIXES = ("GIT_", "GENTLE_", "PRE_COMMIT")
 #: Agent runtime markers (gentle_hooks.policy.delegation.RUNTIME_ENV): a test sets them on purpose.
 _RUNTIME_MARKERS = (

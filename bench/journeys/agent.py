@@ -29,8 +29,8 @@ from bench.journeys.sandbox import Sandbox, Step
 CLASSES = ("in_band", "self_recovered", "by_design", "dead_end", "out_of_band")
 #: How many blocks one action may raise before the agent gives up.
 MAX_ROUNDS = 6
-_OTHERWISE = re.compile(r"^(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*otherwise\b")
-_LABEL = re.compile(r"^(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix):\s(.*)$")
+_OTHERWISE = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*otherwise\b")
+_LABEL = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix):\s(.*)$")
 
 
 @dataclass

@@ -24,6 +24,36 @@ CLI_BIN = Path(sys.executable).parent
 FRAMEWORK_TOOLS = ("pre-commit", "prek")
 
 
+_UV_ENV: dict[str, str] | None = None
+
+
+def uv_env() -> dict[str, str]:
+    """The package indexes pip is configured with, for uv (prek installs hook environments
+    with uv, which does not read pip's configuration)."""
+    global _UV_ENV
+    if _UV_ENV is None:
+        listed = subprocess.run(
+            [sys.executable, "-m", "pip", "config", "list"],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout
+        conf: dict[str, str] = {}
+        for line in listed.splitlines():
+            key, _, value = line.partition("=")
+            conf[key.split(".", 1)[-1]] = value.strip().strip("'\"")
+        env: dict[str, str] = {"UV_NATIVE_TLS": "1"}
+        if conf.get("extra-index-url"):
+            indexes = conf["extra-index-url"].split()
+            env["UV_INDEX"] = " ".join(indexes)
+        if conf.get("find-links"):
+            env["UV_FIND_LINKS"] = conf["find-links"]
+        if conf.get("index-url"):
+            env["UV_DEFAULT_INDEX"] = conf["index-url"]
+        _UV_ENV = env
+    return dict(_UV_ENV)
+
+
 class FixtureError(Exception):
     """The journey's fixture does not show the edge case it claims (the journey is void)."""
 
@@ -79,11 +109,13 @@ class Sandbox:
             "LANG": "C.UTF-8",
             "TERM": "dumb",
         }
-        if self.pre_commit_home is not None:
+        if self.pre_commit_home is not None:  # the frameworks' hook environments, built once
             self.env["PRE_COMMIT_HOME"] = str(self.pre_commit_home)
+            self.env["PREK_HOME"] = str(self.pre_commit_home.parent / "prek-home")
         for key in ("PIP_CONFIG_FILE", "PIP_FIND_LINKS", "PIP_EXTRA_INDEX_URL", "UV_CACHE_DIR"):
             if key in os.environ:
                 self.env[key] = os.environ[key]
+        self.env.update(uv_env())
         self.git(self.root, "config", "--global", "user.name", "Jo User", who="setup")
         self.git(self.root, "config", "--global", "user.email", "jo@example.com", who="setup")
         self.git(self.root, "config", "--global", "init.defaultBranch", "main", who="setup")

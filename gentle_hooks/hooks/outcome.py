@@ -79,8 +79,8 @@ def block_lines(j: Judged) -> list[str]:
     plan, cand, d = r.plan, r.candidate, r.decision
     base = f"{cand.base.ref} @ {short(cand.base.commit)}" if cand.base.commit else "empty tree"
     lines = [
-        f"BLOCKED {j.label}: {headline(d.shortfalls)}",
-        f"  why: it is delegated ({r.delegated_by}); plan risk {plan.risk.value}",
+        f"BLOCKED {j.label}: delegated ({r.delegated_by})",
+        f"  {headline(d.shortfalls)} (plan risk {plan.risk.value})",
     ]
     for s in d.shortfalls:
         lines.append(f"  missing: {reason(s)}")

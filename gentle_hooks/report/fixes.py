@@ -111,12 +111,17 @@ def program() -> str:
     """How the user types the CLI: ``gentle-hook`` when their PATH finds it, else the
     running CLI's absolute path (the pre-commit framework or prek puts its own environment
     on PATH only while a hook runs; a plain hook runs with the interpreter it was
-    installed from, whose scripts may not be on PATH)."""
+    installed from, whose scripts may not be on PATH). Under a server's pre-receive
+    (``GIT_QUARANTINE_PATH`` set) it is always ``gentle-hook``."""
     import os
     import shlex
     import shutil
     import sys
 
+    if os.environ.get("GIT_QUARANTINE_PATH"):
+        # git's pre-receive: the reader is a remote pusher, for whom the server's own
+        # install path means nothing; the fix runs in their clone, with their CLI.
+        return "gentle-hook"
     own = os.path.realpath(os.path.dirname(sys.executable))
     path = os.environ.get("PATH", "")
     if os.environ.get("PRE_COMMIT") or os.environ.get("PREK"):
@@ -217,14 +222,18 @@ def _candidate_steps(
 
 
 def command(s: Shortfall, binding: Binding) -> str:
-    """The first command of :func:`steps` (a ``prefix`` ends with ``...``): the JSON
-    ``fixes`` and ``status``'s one-line summary."""
+    """The command that supplies ``s``: the last ``run`` of the first way of :func:`steps`
+    (the spot check, after any report it needs), or the ``prefix`` followed by ``...`` when
+    the way has no ``run`` (the verifier's brief); the JSON ``fixes`` and ``status``."""
+    found = ""
     for label, text in steps(s, binding):
+        if label == "otherwise":
+            break
         if label == "run":
-            return text
-        if label == "prefix":
-            return f"{text} ..."
-    return ""
+            found = text
+        elif label == "prefix" and not found:
+            found = f"{text} ..."
+    return found
 
 
 def step_lines(items: Sequence[Step], indent: str = "  ") -> list[str]:

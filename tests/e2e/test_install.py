@@ -76,11 +76,18 @@ def test_install_chains_a_foreign_hook_and_uninstall_restores_it(tmp_path: Path)
 
     r = w.gh("uninstall")
     assert r.code == 0, r
+    ledger = w.work / ".git" / "gentle-hooks"
     assert r.out.splitlines() == [
         f"pre-commit: removed; restored the chained hook: {hooks / 'pre-commit'}",
         f"post-commit: removed: {hooks / 'post-commit'}",
         f"pre-push: removed; restored the chained hook: {hooks / 'pre-push'}",
+        # what the recorders set, removed; the records themselves kept, and how to remove them
+        "git config: removed notes.rewriteRef = refs/notes/gentle-hooks",
+        f"kept: the ledger of records, {ledger} (remove it: rm -r {ledger})",
+        "kept: the notes, refs/notes/gentle-hooks (remove them: git update-ref -d "
+        "refs/notes/gentle-hooks)",
     ]
+    assert w.git("config", "--get", "notes.rewriteRef").code == 1
     assert (hooks / "pre-push").read_text() == pre_push
     assert not (hooks / "pre-commit.gentle-legacy").exists()
     assert sorted(p.name for p in hooks.iterdir() if not p.name.endswith(".sample")) == [
@@ -103,7 +110,7 @@ def test_install_honours_core_hooks_path(tmp_path: Path, kind: str) -> None:
     blocked = w.git("commit", "-m", "writer")
     assert blocked.code == 1, blocked
     assert blocked.said[0] == BLOCKED_STAGED
-    assert w.gh("uninstall").out == f"pre-commit: removed: {where / 'pre-commit'}\n"
+    assert w.gh("uninstall").out.splitlines()[0] == f"pre-commit: removed: {where / 'pre-commit'}"
     assert w.git("commit", "-q", "-m", "writer").code == 0
 
 

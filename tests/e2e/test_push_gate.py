@@ -116,13 +116,19 @@ def test_root_commit_to_an_empty_remote(world: World) -> None:
 def test_a_blocked_commit_below_head_says_to_check_it_out_and_head_does_not(
     world: World,
 ) -> None:
-    """The fix note of a blocked commit other than HEAD names the checkout its fix commands
-    need; HEAD's own block carries none (HEAD is read only when something is blocked)."""
+    """The fix of a blocked commit other than HEAD checks it out first and switches back
+    last; HEAD's own block carries no checkout (HEAD is read only when something is
+    blocked)."""
     first = world.unverified(V2, "writer: first")
     second = world.unverified("def add(a, b):\n    return a + b  # v3\n", "writer: second")
     r = world.git("push", "origin", "main")
     assert r.code == 1, r
     text = "\n".join(r.said)
-    note = f"[with {first[:12]} checked out (git switch --detach {first[:12]})]"
-    assert note in text, text
+    # the checkout is a command of its own, run first; the switch back runs last
+    at = r.said.index(f"gentle-hooks:   with commit {first[:12]} checked out")
+    assert r.said[at + 1 : at + 4] == [
+        f"gentle-hooks:   run: git switch --detach {first}",
+        "gentle-hooks:   run: gentle-hook spot-check --committed",
+        "gentle-hooks:   run: git switch -",
+    ]
     assert f"git switch --detach {second[:12]}" not in text, text

@@ -41,7 +41,11 @@ def test_human_output_names_tier_requirement_and_candidate(repo: Path) -> None:
     proc = gh(repo, "assess", "--base-ref", "HEAD~1", "--committed-only")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0].startswith("risk: medium  (native high; rows P3 T-informs")
+    assert lines[0] == "risk: medium  (native high)"  # row ids: --explain and --json
+    explained = gh(repo, "assess", "--base-ref", "HEAD~1", "--committed-only", "--explain")
+    assert explained.stdout.splitlines()[0].startswith(
+        "risk: medium  (native high; rows P3 T-informs"
+    )
     assert "hot_path: src/auth.py" in proc.stdout
     assert any(line.startswith("requires: writer self-verification") for line in lines)
     assert any(line.startswith("candidate: sha256:") for line in lines)

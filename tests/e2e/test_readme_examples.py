@@ -1,0 +1,144 @@
+"""The README's and docs/ci.md's example lines, run as printed from a fresh clone.
+
+One fresh clone of this checkout, one fresh virtual environment (made by the README's own
+Quick start line, then reused: its ``bin`` first on PATH, as an activated environment),
+a private HOME, and a scratch project with a bare remote. Each ``sh`` block of the sections
+below runs line by line through ``sh -c`` and must do what the text says. A line whose
+program is not installed here (``pipx``) is named in the skip list, never edited.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CHECKOUT = Path(__file__).resolve().parents[2]
+README = CHECKOUT / "README.md"
+CI = CHECKOUT / "docs" / "ci.md"
+
+
+def sh_blocks(path: Path, heading: str) -> list[list[str]]:
+    """The ``sh`` fenced blocks of the section under ``heading`` (up to the next heading of
+    the same or a higher level), each as its lines."""
+    text = path.read_text(encoding="utf-8")
+    level = heading.split(" ", 1)[0]
+    start = text.index(f"\n{heading}\n")
+    rest = text[start + len(heading) + 2 :]
+    stop = re.search(rf"\n#{{1,{len(level)}}} ", rest)
+    section = rest[: stop.start()] if stop else rest
+    return [
+        [ln for ln in block.splitlines() if ln.strip()]
+        for block in re.findall(r"```sh\n(.*?)```", section, flags=re.S)
+    ]
+
+
+def run(line: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["sh", "-c", line], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+    )
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
+    root = tmp_path_factory.mktemp("readme")
+    home = root / "home"
+    home.mkdir()
+    system = [
+        p
+        for p in os.environ.get("PATH", "").split(os.pathsep)
+        if p and Path(p).resolve() != Path(sys.executable).parent.resolve() and ".venv" not in p
+    ]
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("GIT_", "VIRTUAL_ENV", "PRE_COMMIT", "GENTLE_"))
+    }
+    env.update(HOME=str(home), PATH=os.pathsep.join(system), GIT_CONFIG_NOSYSTEM="1")
+    for key, value in (("user.name", "Jo"), ("user.email", "jo@example.com")):
+        subprocess.run(["git", "config", "--global", key, value], env=env, check=True)
+    clone = root / "gentle-hooks"
+    subprocess.run(["git", "clone", "-q", str(CHECKOUT), str(clone)], env=env, check=True)
+    return {"root": root, "env": env, "clone": clone}
+
+
+def activated(world: dict[str, object]) -> dict[str, str]:
+    """The environment with the clone's .venv activated (its bin first on PATH)."""
+    env = dict(world["env"])  # type: ignore[call-overload]
+    venv = Path(str(world["clone"])) / ".venv"
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env['PATH']}"
+    env["VIRTUAL_ENV"] = str(venv)
+    return env
+
+
+def test_quick_start_assesses_the_last_three_commits(world: dict[str, object]) -> None:
+    [block, _suite] = sh_blocks(README, "## Quick start")
+    [line] = block
+    done = run(line, Path(str(world["clone"])), world["env"])  # type: ignore[arg-type]
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("risk: "), done.stdout
+
+
+def test_install_puts_the_cli_on_path_and_the_hooks_in_a_repository(
+    world: dict[str, object],
+) -> None:
+    blocks = sh_blocks(README, "## Install")
+    lines = [ln for b in blocks for ln in b]
+    assert lines[0] == "pipx install ."  # not run here when pipx is missing
+    clone = Path(str(world["clone"]))
+    env = activated(world)
+    for line in lines:
+        if line.split()[0] == "pipx" and shutil.which("pipx", path=env["PATH"]) is None:
+            continue
+        if line.startswith(("gentle-hook ", "pre-commit ")):
+            continue  # run below, in a repository of the user's
+        done = run(line, clone, env)
+        assert done.returncode == 0, (line, done.stderr)
+    assert shutil.which("gentle-hook", path=env["PATH"]) is not None
+    root = Path(str(world["root"]))
+    subprocess.run(["git", "init", "-q", "--bare", str(root / "remote.git")], env=env, check=True)
+    project = root / "project"
+    subprocess.run(["git", "clone", "-q", str(root / "remote.git"), str(project)], env=env)
+    (project / "README.md").write_text("# project\n")
+    for args in (["add", "-A"], ["commit", "-q", "-m", "start"], ["push", "-q", "origin", "HEAD"]):
+        subprocess.run(["git", *args], cwd=project, env=env, check=True)
+    [gentle] = [ln for ln in lines if ln.startswith("gentle-hook ")]
+    done = run(gentle, project, env)
+    assert done.returncode == 0, done.stderr
+    assert (project / ".git" / "hooks" / "pre-push").exists()
+    assert "remote.origin.push = HEAD" in done.stdout
+    removed = run("gentle-hook uninstall", project, env)
+    assert "kept: the ledger" in removed.stdout or "kept" not in removed.stdout
+    # the framework line installs every stage, commit-msg included
+    [framework] = [ln for ln in lines if ln.startswith("pre-commit ")]
+    tools = Path(sys.executable).parent  # pre-commit itself comes from the dev environment
+    env_fw = dict(env, PATH=f"{env['PATH']}{os.pathsep}{tools}")
+    (project / ".pre-commit-config.yaml").write_text("repos: []\n")
+    done = run(framework, project, env_fw)
+    assert done.returncode == 0, done.stderr
+    for stage in ("pre-commit", "commit-msg", "pre-push", "prepare-commit-msg", "post-commit"):
+        assert (project / ".git" / "hooks" / stage).exists(), stage
+
+
+def test_ci_example_judges_a_range_from_a_checkout(world: dict[str, object]) -> None:
+    [block, *_] = sh_blocks(CI, "## Any other CI")
+    root = Path(str(world["root"]))
+    remote = root / "remote.git"
+    if not remote.exists():
+        pytest.skip("needs the project of the install test")
+    ci = root / "ci"
+    env = activated(world)
+    subprocess.run(["git", "clone", "-q", str(remote), str(ci)], env=env, check=True)
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=ci, env=env, capture_output=True, text=True
+    ).stdout.strip()
+    env.update(GENTLE_HOOKS_SRC=str(world["clone"]), BASE_SHA=f"{head}~0", HEAD_SHA=head)
+    for line in block:
+        done = run(line, ci, env)
+        assert done.returncode == 0, (line, done.stderr)
+    assert '"blocked": false' in (ci / "gentle-hooks.json").read_text()
