@@ -141,7 +141,7 @@ def _commit_medium(ctx: Ctx) -> None:
     passed(ctx, step.exit, "the commit went through")
 
 
-@journey("commit-medium-json", "plain hooks: the same, read as the JSON decision", fast=True)
+@journey("commit-medium-json", "plain hooks: the same, read as the JSON decision")
 def _commit_json(ctx: Ctx) -> None:
     w = plain(ctx)
     ctx.sb.writer_edit(w, 1)
@@ -194,7 +194,7 @@ def _commit_declared(ctx: Ctx) -> None:
     passed(ctx, step.exit, "the commit went through")
 
 
-@journey("commit-partial", "a partial commit: other writer files stay unstaged", fast=True)
+@journey("commit-partial", "a partial commit: other writer files stay unstaged")
 def _commit_partial(ctx: Ctx) -> None:
     w = plain(ctx)
     ctx.sb.writer_edit(w, 1, {"notes.txt": "later\n"})
@@ -267,7 +267,7 @@ def _commit_amend(ctx: Ctx) -> None:
 # -- push, CI, server ---------------------------------------------------------------------
 
 
-@journey("push-verified", "a verified commit pushed with plain git push; CI passes", fast=True)
+@journey("push-verified", "a verified commit pushed with plain git push; CI passes")
 def _push_verified(ctx: Ctx) -> None:
     w = plain(ctx)
     writer_commit(ctx, w, 1)
@@ -460,7 +460,7 @@ def _hook_help(ctx: Ctx) -> None:
     ctx.check(step.exit == 0 and "pre-commit" in step.out, "hook --help prints its usage")
 
 
-@journey("uninstall-reverts", "uninstall reverts what install --share changed", fast=True)
+@journey("uninstall-reverts", "uninstall reverts what install --share changed")
 def _uninstall(ctx: Ctx) -> None:
     w = plain(ctx)
     writer_commit(ctx, w, 1)
@@ -562,7 +562,7 @@ def _skip(ctx: Ctx) -> None:
     ctx.check(step.exit == 0 and "recorded" in step.out, "the override is recorded and said")
 
 
-@journey("human-commit", "a human's ordinary commit passes silently", fast=True)
+@journey("human-commit", "a human's ordinary commit passes silently")
 def _human(ctx: Ctx) -> None:
     w = plain(ctx)
     ctx.sb.write(w / "README.md", "# demo\n\nhuman words\n")
