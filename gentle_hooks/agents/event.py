@@ -23,6 +23,7 @@ import json
 import os
 from collections.abc import Mapping
 
+from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.values.frozen import frozen
 
 UNKNOWN = "unknown"
@@ -116,8 +117,16 @@ def writer_of(
     event: RuntimeEvent, model: str | None, effort: str | None, env: Mapping[str, str]
 ) -> tuple[str, str]:
     """(model, effort) for the mutation: flags, then the environment, then the event;
-    ``unknown`` when nothing says. An effort that is not one of our levels is ``unknown``."""
+    ``unknown`` when nothing says. A runtime's effort that is not one of our levels is
+    ``unknown``; one a person gave (``--effort``, ``GENTLE_WRITER_EFFORT``) must be one, as
+    ``record`` without ``--from`` requires.
+
+    Raises:
+        PolicyInputError: ``--effort`` or ``GENTLE_WRITER_EFFORT`` is not one of our levels.
+    """
     m = model or env.get("GENTLE_WRITER_MODEL") or event.model or UNKNOWN
-    e = effort or env.get("GENTLE_WRITER_EFFORT") or event.effort or UNKNOWN
-    e = OUR_EFFORTS.get(e.strip().lower(), UNKNOWN)
-    return m, e
+    given = effort if effort is not None else env.get("GENTLE_WRITER_EFFORT")
+    if given is not None and given.strip():
+        return m, parse_effort(given).value
+    e = event.effort or UNKNOWN
+    return m, OUR_EFFORTS.get(e.strip().lower(), UNKNOWN)

@@ -7,13 +7,17 @@ Room ``agents`` (standard library only): pure functions over a parsed JSON docum
 Every function returns a new document and leaves the one it was given untouched.
 
 Ours is an entry whose command runs ``record --from <runtime>`` of a ``gentle-hook``
-(whatever its path): it is updated in place when its command changed, never duplicated.
-Everything else in the document is kept as it was, in its order.
+(whatever its path, environment prefix or extra flags), or one carrying our entry's ``name``
+(Gemini CLI's ``gentle-hooks-record``): it is never duplicated. On a re-install only its
+``gentle-hook`` program word is updated, the user's prefix and flags are kept, and each
+change is said. Everything else in the document is kept as it was, in its order.
 """
 
 from __future__ import annotations
 
 import copy
+import itertools
+import re
 import shlex
 
 from gentle_hooks.agents.runtimes import Runtime, Wiring
@@ -21,17 +25,72 @@ from gentle_hooks.agents.runtimes import Runtime, Wiring
 JSON = dict[str, object]
 
 
+#: One shell word of a command, quotes and escapes included (its span is kept, so a word
+#: can be replaced without touching the rest of the user's text).
+_WORD = re.compile(r"""(?:[^\s'"\\]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+""")
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
+
+
+def _words(command: str) -> list[tuple[str, int, int]] | None:
+    """The words of ``command`` as the shell reads them, each with its span; None when it
+    does not parse (an unterminated quote)."""
+    try:
+        shlex.split(command)
+    except ValueError:
+        return None
+    out = []
+    for m in _WORD.finditer(command):
+        try:
+            [value] = shlex.split(m.group(0)) or [""]
+        except ValueError:
+            return None
+        out.append((value, m.start(), m.end()))
+    return out
+
+
+def _program_at(words: list[tuple[str, int, int]]) -> int | None:
+    """Where the program word is: after any ``NAME=value`` environment prefix (and an
+    ``env`` running it); None when that program is not a ``gentle-hook``."""
+    for i, (value, _, _) in enumerate(words):
+        if _ASSIGNMENT.match(value) or (value == "env" and i == 0):
+            continue
+        base = value.replace("\\", "/").rsplit("/", 1)[-1]
+        return i if base.startswith("gentle-hook") else None
+    return None
+
+
+def program_of(command: str) -> str | None:
+    """The ``gentle-hook`` a hook command runs (its environment prefix skipped), or None."""
+    words = _words(command)
+    at = _program_at(words) if words else None
+    return None if words is None or at is None else words[at][0]
+
+
 def is_ours(command: object, runtime: str) -> bool:
-    """True when ``command`` runs ``gentle-hook ... record --from <runtime>``."""
+    """True when ``command`` runs ``gentle-hook ... record ... --from <runtime>``, whatever
+    environment prefix (``GENTLE_WRITER_EFFORT=medium ...``) or extra flags the user gave it."""
     if not isinstance(command, str):
         return False
-    try:
-        words = shlex.split(command)
-    except ValueError:
+    words = _words(command)
+    at = _program_at(words) if words else None
+    if words is None or at is None:
         return False
-    if not words or not words[0].replace("\\", "/").rsplit("/", 1)[-1].startswith("gentle-hook"):
+    rest = [w for w, _, _ in words[at + 1 :]]
+    if "record" not in rest:
         return False
-    return any(words[i : i + 3] == ["record", "--from", runtime] for i in range(len(words)))
+    after = rest[rest.index("record") + 1 :]
+    return f"--from={runtime}" in after or ("--from", runtime) in itertools.pairwise(after)
+
+
+def retarget(command: str, program: str) -> str:
+    """``command`` with its ``gentle-hook`` program word replaced by ``program``; every other
+    character (environment prefix, flags, quoting) kept as the user wrote it."""
+    words = _words(command)
+    at = _program_at(words) if words else None
+    if words is None or at is None:
+        return command
+    _, start, end = words[at]
+    return command[:start] + program + command[end:]
 
 
 def _entries(doc: JSON, w: Wiring) -> list[object]:
@@ -54,15 +113,27 @@ def _hook_lists(doc: JSON, w: Wiring) -> list[list[object]]:
     return out
 
 
+def _is_our_entry(entry: object, rt: Runtime) -> bool:
+    """An entry of ours: its command runs our recorder, or it carries our entry's name."""
+    assert rt.wiring is not None
+    w = rt.wiring
+    if not isinstance(entry, dict):
+        return False
+    name = dict(w.entry).get("name")
+    return is_ours(entry.get(w.command_key), rt.name) or (
+        name is not None and entry.get("name") == name
+    )
+
+
 def commands(doc: JSON, rt: Runtime) -> list[str]:
     """The commands of our entries in ``doc`` (empty when none is wired)."""
     assert rt.wiring is not None
     w = rt.wiring
     return [
-        str(e[w.command_key])
+        str(e.get(w.command_key))
         for hooks in _hook_lists(doc, w)
         for e in hooks
-        if isinstance(e, dict) and is_ours(e.get(w.command_key), rt.name)
+        if isinstance(e, dict) and _is_our_entry(e, rt)
     ]
 
 
@@ -88,12 +159,17 @@ def _check_shape(doc: JSON, w: Wiring) -> None:
         raise ShapeError(f'"hooks.{w.event}" is not a JSON array')
 
 
-def add(doc: JSON, rt: Runtime, command: str) -> tuple[JSON, str]:
-    """``doc`` with our entry running ``command``.
+def add(doc: JSON, rt: Runtime, command: str) -> tuple[JSON, str, tuple[str, ...]]:
+    """``doc`` with our entry running ``command`` (``<program> record --from <runtime>``,
+    :func:`gentle_hooks.agents.runtimes.record_command`).
+
+    An entry of ours already there is kept as the user wrote it (an environment prefix,
+    extra flags): only its ``gentle-hook`` word becomes ``command``'s program; a second
+    entry of ours is removed (two recorders would race).
 
     Returns:
-        (the new document, what happened: ``added``, ``updated`` (our entry had another
-        command) or ``unchanged``).
+        (the new document, what happened: ``added``, ``updated`` or ``unchanged``, and one
+        line per change made to an existing entry).
 
     Raises:
         ShapeError: ``hooks`` or its event list is not what the runtime documents.
@@ -102,20 +178,28 @@ def add(doc: JSON, rt: Runtime, command: str) -> tuple[JSON, str]:
     w = rt.wiring
     _check_shape(doc, w)
     new = copy.deepcopy(doc)
-    existing = commands(new, rt)
-    if existing == [command]:
-        return new, "unchanged"
-    if existing:
-        first = True
-        for hooks in _hook_lists(new, w):
-            for e in list(hooks):
-                if isinstance(e, dict) and is_ours(e.get(w.command_key), rt.name):
-                    if first:
-                        e[w.command_key] = command
-                        first = False
-                    else:  # a duplicate someone added by hand: one entry is ours
-                        hooks.remove(e)
-        return _prune(new, w), "updated"
+    program = command.split(" record --from ", 1)[0]
+    found = [(hooks, e) for hooks in _hook_lists(new, w) for e in hooks if _is_our_entry(e, rt)]
+    if found:
+        changes: list[str] = []
+        _, first = found[0]
+        assert isinstance(first, dict)
+        before = first.get(w.command_key)
+        if not isinstance(before, str) or not before.strip():
+            first[w.command_key] = command
+            changes.append(f"our entry had no command: it runs '{command}' now")
+        elif is_ours(before, rt.name):
+            after = retarget(before, program)
+            if after != before:
+                first[w.command_key] = after
+                changes.append(f"its gentle-hook changed: '{before}' -> '{after}'")
+        for hooks, dup in found[1:]:
+            hooks.remove(dup)
+            gone = dup.get(w.command_key) if isinstance(dup, dict) else None
+            changes.append(f"removed a second entry of ours running '{gone}'")
+        if not changes:
+            return new, "unchanged", ()
+        return _prune(new, w), "updated", tuple(changes)
     if w.version is not None and "version" not in new:
         new = {"version": w.version, **new}
     hooks_obj = new.setdefault("hooks", {})
@@ -125,7 +209,7 @@ def add(doc: JSON, rt: Runtime, command: str) -> tuple[JSON, str]:
     entry = _our_entry(w, command)
     if w.shape == "flat":
         event.append(entry)
-        return new, "added"
+        return new, "added", ()
     for group in event:
         if (
             isinstance(group, dict)
@@ -133,11 +217,11 @@ def add(doc: JSON, rt: Runtime, command: str) -> tuple[JSON, str]:
             and isinstance(group.get("hooks"), list)
         ):
             group["hooks"].append(entry)
-            return new, "added"
+            return new, "added", ()
     group_new: JSON = {} if w.matcher is None else {"matcher": w.matcher}
     group_new["hooks"] = [entry]
     event.append(group_new)
-    return new, "added"
+    return new, "added", ()
 
 
 def remove(doc: JSON, rt: Runtime) -> tuple[JSON, int]:
@@ -153,7 +237,7 @@ def remove(doc: JSON, rt: Runtime) -> tuple[JSON, int]:
     removed = 0
     for hooks in _hook_lists(new, w):
         for e in list(hooks):
-            if isinstance(e, dict) and is_ours(e.get(w.command_key), rt.name):
+            if _is_our_entry(e, rt):
                 hooks.remove(e)
                 removed += 1
     return (_prune(new, w) if removed else new), removed

@@ -12,7 +12,7 @@ import click
 
 from gentle_hooks.errors import GentleError
 from gentle_hooks.hooks.judgement import verdict_json, verdict_lines
-from gentle_hooks.hooks.range import CannotAssess, gate_range
+from gentle_hooks.hooks.range import DEFAULT_RERUN_TIMEOUT, CannotAssess, gate_range
 from gentle_hooks.report.jsontext import dumps
 
 
@@ -26,11 +26,25 @@ from gentle_hooks.report.jsontext import dumps
     help="The commits to judge: reachable from B and not from A.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON envelope.")
-def gate(cwd: str | None, range_text: str, as_json: bool) -> int:
+@click.option(
+    "--reverify",
+    is_flag=True,
+    help="Re-run each spot-checked command on its commit's tree (a temporary checkout); "
+    "a claimed success that fails blocks.",
+)
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True, max=86400),
+    default=DEFAULT_RERUN_TIMEOUT,
+    show_default=True,
+    help="Seconds each re-run command may take under --reverify.",
+)
+def gate(cwd: str | None, range_text: str, as_json: bool, reverify: bool, timeout: float) -> int:
     """Judge every commit of A..B from its gentle-hooks note and trailers alone (no local
-    ledger): which commits are delegated and whether each has what its plan requires."""
+    ledger): which commits are delegated and whether each has what its plan requires.
+    With --reverify, re-run the spot checks the notes claim instead of believing them."""
     try:
-        code, verdicts = gate_range(cwd, range_text, os.environ)
+        code, verdicts = gate_range(cwd, range_text, os.environ, reverify, timeout)
     except CannotAssess as exc:
         if as_json:
             click.echo(dumps(_error(range_text, exc) | {"fix": exc.fix}, indent=2))

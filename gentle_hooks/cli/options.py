@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 import click
 
+from gentle_hooks.errors import UsageError
 from gentle_hooks.report.jsontext import model_json
 from gentle_hooks.services.record import Binding, Recorded
 from gentle_hooks.values.candidate import Projection
@@ -29,6 +30,30 @@ def cwd_option(f: F) -> F:
 def json_option(f: F) -> F:
     """``--json``: print the JSON envelope on stdout."""
     return click.option("--json", "as_json", is_flag=True, help="Print JSON.")(f)
+
+
+def sign_key_option(f: F) -> F:
+    """``--sign-key KEY``: sign the record's note line with this SSH key (git's
+    ``user.signingKey`` forms: a key file, or ``key::<public key>`` held by the agent)."""
+
+    def check(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+        # refused before anything is recorded: a record whose note cannot be signed as
+        # asked would be shared unsigned
+        import os
+
+        is_literal = bool(value) and str(value).startswith("key::")
+        if value and not is_literal and not os.path.isfile(os.path.expanduser(value)):
+            raise UsageError(f"--sign-key {value}: no such file")
+        return value
+
+    return click.option(
+        "--sign-key",
+        metavar="KEY",
+        callback=check,
+        help="Sign the record's note line with this SSH key (default: user.signingKey "
+        "when gentle.signRecords is true). The line is signed when the record is bound to "
+        "a commit (--committed after the commit).",
+    )(f)
 
 
 def binding_options(f: F) -> F:

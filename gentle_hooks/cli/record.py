@@ -11,7 +11,7 @@ import click
 
 from gentle_hooks.agents.runtimes import DECODED
 from gentle_hooks.cli.options import cwd_option, echo_recorded, json_option
-from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.services.record import MutationRequest, record_mutation
 
 
@@ -79,6 +79,21 @@ def record(
     until the work is committed. They make the gate apply to this work tree.
     """
     if runtime is not None:
+        named = [
+            flag
+            for flag, given in (
+                ("--paths", paths or more_paths),
+                ("--source", source),
+                ("--session", session_id),
+                ("--tool-call", tool_call_id),
+            )
+            if given
+        ]
+        if named:
+            raise UsageError(
+                f"{', '.join(named)} cannot be combined with --from: the runtime's hook input "
+                "names the paths, session and tool call"
+            )
         return record_from_runtime(runtime, cwd, model, effort, as_json)
     rec = record_mutation(
         MutationRequest(

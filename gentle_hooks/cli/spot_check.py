@@ -10,13 +10,20 @@ import sys
 
 import click
 
-from gentle_hooks.cli.options import binding_options, echo_recorded, json_option, make_binding
+from gentle_hooks.cli.options import (
+    binding_options,
+    echo_recorded,
+    json_option,
+    make_binding,
+    sign_key_option,
+)
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
 
 
 @click.command("spot-check")
 @binding_options
 @json_option
+@sign_key_option
 @click.option("--receipt", "receipt_id", type=int, metavar="ID", help="Re-run this receipt.")
 @click.option("--command", metavar="CMD", help="Re-run the latest receipt of this command.")
 @click.option(
@@ -29,6 +36,7 @@ def spot_check(
     projection: str | None,
     base_ref: str | None,
     as_json: bool,
+    sign_key: str | None,
     receipt_id: int | None,
     command: str | None,
     readback: bool,
@@ -69,6 +77,7 @@ def spot_check(
         stdout=out,
         stderr=sys.stderr.buffer,
         announce=lambda line: click.echo(f"spot check: {line}", err=True),
+        sign_key=sign_key,
     )
     echo_recorded(outcome.recorded, as_json, err=not as_json)
     return EXIT_OK if outcome.satisfied else EXIT_BLOCKED

@@ -15,6 +15,7 @@ from gentle_hooks.cli.options import (
     echo_recorded,
     json_option,
     make_binding,
+    sign_key_option,
 )
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK
 from gentle_hooks.report.jsontext import model_json
@@ -28,9 +29,15 @@ def verdict() -> None:
 @verdict.command("add")
 @binding_options
 @json_option
+@sign_key_option
 @click.argument("file", metavar="FILE|-")
 def add(
-    cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool, file: str
+    cwd: str | None,
+    projection: str | None,
+    base_ref: str | None,
+    as_json: bool,
+    sign_key: str | None,
+    file: str,
 ) -> int:
     """Validate a DelegationVerdict (JSON, '-' for stdin) and store it for this candidate.
 
@@ -47,7 +54,7 @@ def add(
         data, source = read_stdin("stdin"), "stdin"
     else:
         data, source = read_regular(file), file
-    rec = add_verdict(make_binding(cwd, projection, base_ref), data, source, os.environ)
+    rec = add_verdict(make_binding(cwd, projection, base_ref), data, source, os.environ, sign_key)
     echo_recorded(rec, as_json)
     assert isinstance(rec.record, VerdictRecord)
     return EXIT_OK if rec.record.accepted else EXIT_BLOCKED

@@ -123,7 +123,7 @@ def _parse_toml(raw: bytes, path: str) -> dict[str, object]:
     try:
         parsed: dict[str, object] = tomllib.loads(text)
         return parsed
-    except tomllib.TOMLDecodeError as exc:
+    except ValueError as exc:  # TOMLDecodeError, or a number too long to convert
         raise ConfigError(f"{path}: cannot read config: {exc}") from None
 
 

@@ -13,5 +13,6 @@ index is never written. :class:`~.repository.Repository` composes one module per
 * :mod:`.index` — staged and snapshot projections; :mod:`.diff` — diff stats and scans;
 * :mod:`.base` — base ref, merge-base, candidate; :mod:`.cleanroom` — one tree as a
   standalone repository (the verifier's clean room); :mod:`.repository` — the composition;
+* :mod:`.ssh` — SSH signatures made and checked as git makes them (``ssh-keygen -Y``);
 * :mod:`.probe` — the hook pass path's light reads (no ``subprocess``).
 """

@@ -11,7 +11,7 @@ Overrides in notes are listed, and honoured only with ``gate.honour_overrides``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from gentle_hooks.config.load import LoadedConfig
 from gentle_hooks.git.objects import CommitInfo, RangeAncestry
@@ -21,7 +21,8 @@ from gentle_hooks.native.builtin import prefetch_builtin
 from gentle_hooks.native.provider import BUILTIN
 from gentle_hooks.notes.codec import ParsedNote, merge, parse, valid_candidates
 from gentle_hooks.notes.facts import facts_from_note
-from gentle_hooks.notes.lines import CandidateLine, OverrideLine
+from gentle_hooks.notes.lines import CandidateLine, EscalationLine, NoteLine, OverrideLine
+from gentle_hooks.notes.trust import SIGNABLE, Trust
 from gentle_hooks.policy.delegation import message_evidence
 from gentle_hooks.policy.shortfall import NoValidNote, Shortfall, StaleRecords
 from gentle_hooks.report.fixes import commands, headline, reasons, step_lines, steps
@@ -49,6 +50,10 @@ class CommitVerdict:
         overrides: recorded overrides found in the note (one line each).
         refused: the note's lines the schema refused, ``line N: why`` (they count for
             nothing).
+        signed: who signed the note's signed lines, ``<kind> signed by <principal>``, and
+            under ``gate.require_signed`` the lines that do not count for lack of one.
+        claims: the re-runs the counted spot checks claim, (command, reported exit).
+        reruns: what ``--reverify`` saw, one line each (empty without it).
     """
 
     commit: str
@@ -59,6 +64,9 @@ class CommitVerdict:
     shortfalls: tuple[Shortfall, ...] = ()
     overrides: tuple[str, ...] = field(default=())
     refused: tuple[str, ...] = field(default=())
+    signed: tuple[str, ...] = field(default=())
+    claims: tuple[tuple[str, int | None], ...] = field(default=())
+    reruns: tuple[str, ...] = field(default=())
 
 
 def judge_commits(
@@ -67,6 +75,7 @@ def judge_commits(
     commits: Sequence[str],
     ref: str,
     notes_sources: Sequence[str],
+    trust: Trust | None = None,
 ) -> list[CommitVerdict]:
     """Judge commits from notes and trailers alone.
 
@@ -80,6 +89,9 @@ def judge_commits(
     Args:
         commits: commit ids, oldest first; ref: the ref or range they arrive on (labels).
         notes_sources: notes refs or notes commit ids to read, merged line by line.
+        trust: who signed a line (the allowed-signers file), or None when none is
+            configured; under ``gate.require_signed`` only spot checks, verdicts and
+            overrides signed by an allowed principal count.
     """
     notes: dict[str, bytes] = {}
     for src in notes_sources:
@@ -95,11 +107,41 @@ def judge_commits(
         ancestry.close()
     if settings.native_provider == BUILTIN:
         _prefetch(repo, config, sifted)
+    counts = _signed_only(trust) if settings.require_signed else None
     out = []
     for s in sifted:
-        verdict = _judge_one(repo, config, s, ref, root, settings.honour_overrides)
-        out.append(replace(verdict, refused=s.note.problems) if s.note.problems else verdict)
+        verdict = _judge_one(repo, config, s, ref, root, settings.honour_overrides, counts)
+        signed = _signatures(s.note, trust, settings.require_signed)
+        if s.note.problems or signed:
+            verdict = replace(verdict, refused=s.note.problems, signed=signed)
+        out.append(verdict)
     return out
+
+
+def _signed_only(trust: Trust | None) -> Callable[[NoteLine], bool]:
+    """A line counts when an allowed principal signed it (none counts without a file)."""
+    return lambda line: trust is not None and trust.signer(line) is not None
+
+
+def _signatures(note: ParsedNote, trust: Trust | None, required: bool) -> tuple[str, ...]:
+    """``<kind> signed by <principal>`` per signed line; under ``required``, the
+    spot-check, verdict and override lines that do not count for want of a signature."""
+    out: list[str] = []
+    unsigned = 0
+    for line in note.lines:
+        if not isinstance(line, SIGNABLE):
+            continue
+        who = trust.signer(line) if trust is not None else None
+        if who is not None:
+            out.append(f"{line.KIND} signed by {who}")
+        elif required and not isinstance(line, EscalationLine):
+            unsigned += 1
+    if unsigned:
+        out.append(
+            f"{unsigned} spot-check/verdict/override line(s) not counted: not signed by an "
+            "allowed signer (gate.require_signed)"
+        )
+    return tuple(out)
 
 
 def _prefetch(repo: Repository, config: LoadedConfig, sifted: Sequence[_Sifted]) -> None:
@@ -158,10 +200,12 @@ def _judge_one(
     ref: str,
     root: str,
     honour: bool,
+    counts: Callable[[NoteLine], bool] | None = None,
 ) -> CommitVerdict:
     """Judge one commit by each valid candidate in turn: the first that passes wins, else
     the first block. ``honour``: recorded overrides let a block through
-    (``gate.honour_overrides``)."""
+    (``gate.honour_overrides``); ``counts``: under ``gate.require_signed``, whether a
+    spot-check, verdict or override line counts (signed by an allowed principal)."""
     info, note, why, valid = sifted.info, sifted.note, sifted.why, sifted.valid
     if why is None:
         return CommitVerdict(info.id, ref, None, None, blocked=False)
@@ -182,16 +226,25 @@ def _judge_one(
             identity=c.identity,
             object_format=repo.paths.object_format,
         )
-        facts = facts_from_note(note, c.identity, root)
+        facts = facts_from_note(note, c.identity, root, counts)
         result = evaluate(repo, config, cand, facts, delegated_by=why, binding=COMMITTED)
         overrides = tuple(
-            f"override by {o.who} ({o.hook}): {o.reason}" for o in note.of(OverrideLine, c.identity)
+            f"override by {o.who} ({o.hook}): {o.reason}"
+            for o in note.of(OverrideLine, c.identity)
+            if counts is None or counts(o)
         )
         blocked = result.decision.blocked and not (honour and overrides)
         shortfalls: tuple[Shortfall, ...] = result.decision.shortfalls
         if blocked and any(n.tree != info.tree for n in note.candidates):
             shortfalls = (*shortfalls, StaleRecords())
-        verdict = CommitVerdict(info.id, ref, why, result, blocked, shortfalls, overrides)
+        claims = tuple(
+            (s.command, s.reported_exit)
+            for s in facts.spot_checks
+            if s.kind == "rerun" and s.agreed and s.counts
+        )
+        verdict = CommitVerdict(
+            info.id, ref, why, result, blocked, shortfalls, overrides, claims=claims
+        )
         if not blocked:
             return verdict
         best = best or verdict
@@ -203,6 +256,8 @@ def verdict_lines(v: CommitVerdict) -> list[str]:
     """Human lines for one commit: one when it passes, what/why/fix when it blocks."""
     head = f"{short(v.commit)} on {v.ref}"
     refused = [f"  note line refused (counts for nothing): {why}" for why in v.refused]
+    refused += [f"  signature: {who}" for who in v.signed]
+    refused += [f"  {line}" for line in v.reruns]
     if v.delegated_by is None:
         return [f"ok {head}: not delegated", *refused]
     if not v.blocked:
@@ -242,6 +297,10 @@ def verdict_json(v: CommitVerdict) -> dict[str, object]:
     }
     if v.refused:  # only when the note holds lines the schema refused
         out["refused_lines"] = list(v.refused)
+    if v.signed:  # only when an allowed-signers file is configured and lines are signed
+        out["signatures"] = list(v.signed)
+    if v.reruns:  # only under --reverify
+        out["reverify"] = list(v.reruns)
     if v.result is not None:
         out["risk"] = v.result.plan.risk.value
         out["nativeRisk"] = v.result.plan.native_risk.value

@@ -2,8 +2,9 @@
 trailers alone (:mod:`gentle_hooks.hooks.judgement`).
 
 Room ``hooks``. The configuration is read from ``A``, the base the range is judged
-against. A shallow or partial history that cuts into the range cannot be judged: exit 2,
-with the fetch that fixes it. Never a pass.
+against. ``--reverify`` re-runs the spot checks the notes claim
+(:mod:`gentle_hooks.services.reverify`). A shallow or partial history that cuts into the
+range cannot be judged: exit 2, with the fetch that fixes it. Never a pass.
 """
 
 from __future__ import annotations
@@ -11,14 +12,21 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gentle_hooks.config.load import load_config
+from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, GentleError, UsageError
 from gentle_hooks.git.refs import check_ref_name
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.judgement import CommitVerdict, judge_commits
 from gentle_hooks.notes.codec import NOTES_REF
 from gentle_hooks.notes.sync import remote_notes_refs
+from gentle_hooks.notes.trust import load_trust
 from gentle_hooks.report import range_text
 from gentle_hooks.report.text import short
+from gentle_hooks.services.reverify import Claim, rerun_claims
+from gentle_hooks.values.frozen import replace
+
+#: Seconds one re-run command may take under ``--reverify`` (``--timeout``).
+DEFAULT_RERUN_TIMEOUT = 600.0
 
 
 class CannotAssess(GentleError):
@@ -70,12 +78,19 @@ def range_commits(repo: Repository, a: str, b: str) -> list[str]:
 
 
 def gate_range(
-    cwd: str | None, range_text: str, env: Mapping[str, str]
+    cwd: str | None,
+    range_text: str,
+    env: Mapping[str, str],
+    reverify: bool = False,
+    timeout: float = DEFAULT_RERUN_TIMEOUT,
 ) -> tuple[int, list[CommitVerdict]]:
     """``gentle-hook gate --range A..B``: (exit code, per-commit verdicts).
 
     The configuration file is read from ``A`` (the base the range is judged against), not
     from the work tree: a pull request cannot loosen the gate that judges it.
+
+    With ``reverify``, every delegated commit the notes pass is re-verified
+    (:func:`reverify_verdicts`): a claimed re-run that fails now blocks it.
 
     Raises:
         CannotAssess: the history does not cover the range (exit 2).
@@ -91,5 +106,59 @@ def gate_range(
         read=lambda name: repo.read_path(a, name),
     )
     sources = [NOTES_REF, *remote_notes_refs(repo)]
-    verdicts = judge_commits(repo, config, commits, f"{a}..{b}", sources)
+    trust = load_trust(repo, config.settings, repo.peel_commit(a))
+    verdicts = judge_commits(repo, config, commits, f"{a}..{b}", sources, trust)
+    if reverify:
+        verdicts = reverify_verdicts(repo, config.settings, verdicts, timeout, env)
     return (EXIT_BLOCKED if any(v.blocked for v in verdicts) else EXIT_OK), verdicts
+
+
+def reverify_verdicts(
+    repo: Repository,
+    settings: Settings,
+    verdicts: list[CommitVerdict],
+    timeout: float,
+    env: Mapping[str, str],
+) -> list[CommitVerdict]:
+    """Re-run the spot checks each passing delegated commit's note claims, on that commit's
+    tree (:func:`gentle_hooks.services.reverify.rerun_claims`).
+
+    A claimed success that fails is ``refuted by re-run`` and blocks; a command outside
+    the base's ``verification.commands`` is neither run nor counted, so a commit whose
+    every claim is such a command blocks too.
+
+    Raises:
+        UsageError: a bare repository (nothing to check out the commits in).
+        GitError: a checkout could not be made.
+    """
+    root = repo.paths.toplevel
+    if root is None:
+        raise UsageError("--reverify needs a clone with a work tree (a CI checkout)")
+    ver = settings.verification
+    out = []
+    for v in verdicts:
+        if v.blocked or v.result is None or not v.claims:
+            out.append(v)
+            continue
+        claims = [Claim(cmd, rep) for cmd, rep in v.claims]
+        reruns = rerun_claims(
+            repo, root, v.result.candidate, claims, ver.commands, ver.dependency_dirs, timeout, env
+        )
+        lines = []
+        for r in reruns:
+            if not r.ran:
+                lines.append(
+                    f"not re-run, not counted: {r.command!r} is not one of the base's "
+                    "verification.commands"
+                )
+            elif r.refuted:
+                lines.append(f"refuted by re-run: {r.command!r} {r.observed} (claimed exit 0)")
+                lines += [f"  | {t}" for t in r.output_tail]
+            else:
+                lines.append(f"re-run agrees: {r.command!r} {r.observed}")
+        refuted = any(r.refuted for r in reruns)
+        counted = any(r.ran and not r.refuted and r.exit_code == 0 for r in reruns)
+        if not counted and not refuted:
+            lines.append("no claimed spot check could be re-verified: blocked")
+        out.append(replace(v, blocked=refuted or not counted, reruns=tuple(lines)))
+    return out

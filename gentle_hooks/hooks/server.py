@@ -22,6 +22,7 @@ from gentle_hooks.hooks.outcome import say
 from gentle_hooks.hooks.pushspec import is_zero
 from gentle_hooks.notes.codec import NOTES_REF
 from gentle_hooks.notes.guard import check_notes_update
+from gentle_hooks.notes.trust import load_trust
 
 
 def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
@@ -52,6 +53,7 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
     sources = [NOTES_REF] + [
         new for _, new, ref in updates if ref == NOTES_REF and not is_zero(new)
     ]
+    trust = load_trust(repo, config.settings, None)  # the server's own file, never the push's
     rejected = 0
     for old, new, ref in updates:
         if ref != NOTES_REF:
@@ -78,7 +80,7 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
             commits = repo.commits_outside_branches_and_tags(tip)
         else:
             commits = repo.new_commits(tip, exclude=[repo.peel_commit(old) or old])
-        verdicts = judge_commits(repo, config, commits, ref, sources)
+        verdicts = judge_commits(repo, config, commits, ref, sources, trust)
         blocked = [v for v in verdicts if v.blocked]
         for v in verdicts:
             if v.delegated_by is not None:

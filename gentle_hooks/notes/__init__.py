@@ -2,9 +2,13 @@
 
 Room ``notes``. Imports flow up this list:
 
-* :mod:`.lines` — one typed value per line kind, its encoder and its decoder;
+* :mod:`.lines` — one typed value per line kind, the schema every line is checked
+  against, its encoder and its decoder;
 * :mod:`.codec` — a note's bytes: merge (a line union), parse, validity for a commit;
 * :mod:`.facts` — a note's records for one candidate, as the policy's facts;
+* :mod:`.trust` — SSH-signed lines: signing what a clone vouches for, finding who signed;
+* :mod:`.guard` — the server's protection of the notes ref (no deletion, no rewind, every
+  added line schema-checked);
 * :mod:`.sync` — notes built from the ledger, written for delivered commits, and shared
-  with the remote (fetch, merge, push).
+  with the remote (fetch, merge, push), concurrent writes retried, missing notes found.
 """

@@ -8,6 +8,8 @@ from a note exactly as from the ledger — never from a field that states it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from gentle_hooks.errors import GentleError
 from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.ledger.records import (
@@ -20,6 +22,7 @@ from gentle_hooks.ledger.records import (
 from gentle_hooks.notes.codec import ParsedNote
 from gentle_hooks.notes.lines import (
     EscalationLine,
+    NoteLine,
     ReceiptLine,
     ReviewLine,
     SpotCheckLine,
@@ -28,7 +31,12 @@ from gentle_hooks.notes.lines import (
 )
 
 
-def facts_from_note(note: ParsedNote, identity: str, root: str) -> LedgerFacts:
+def facts_from_note(
+    note: ParsedNote,
+    identity: str,
+    root: str,
+    counts: Callable[[NoteLine], bool] | None = None,
+) -> LedgerFacts:
     """The note's records for the candidate ``identity`` as the ledger's value types, so
     the policy sees the same facts it would see in the ledger.
 
@@ -40,6 +48,9 @@ def facts_from_note(note: ParsedNote, identity: str, root: str) -> LedgerFacts:
     Args:
         note: the parsed note; identity: the candidate judged; root: the work tree root
             (or git dir) the facts are attributed to.
+        counts: when given, a spot-check or verdict line counts only when it answers True
+            (``gate.require_signed``: signed by an allowed principal). Escalations always
+            count: they only add requirements.
     """
     from gentle_hooks.artifacts.verdict import parse_verdict, verdict_acceptance, verdict_json
 
@@ -85,10 +96,12 @@ def facts_from_note(note: ParsedNote, identity: str, root: str) -> LedgerFacts:
             observed_exit=s.observed_exit,
         )
         for s in note.of(SpotCheckLine, identity)
-        if s.check in ("rerun", "readback") and consistent(s)
+        if s.check in ("rerun", "readback") and consistent(s) and (counts is None or counts(s))
     )
     verdicts = []
     for v in note.of(VerdictLine, identity):
+        if counts is not None and not counts(v):
+            continue
         try:
             parsed = parse_verdict(v.verdict, "note verdict")
         except GentleError:

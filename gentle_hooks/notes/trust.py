@@ -10,6 +10,11 @@ line, the principal of the allowed-signers file whose key signed it, or None.
 
 from __future__ import annotations
 
+import os
+
+from gentle_hooks.config.settings import Settings
+from gentle_hooks.errors import ConfigError
+from gentle_hooks.git.repository import Repository
 from gentle_hooks.git.ssh import sign, verify
 from gentle_hooks.notes.lines import (
     EscalationLine,
@@ -80,3 +85,42 @@ class Trust:
         if key not in self._seen:
             self._seen[key] = verify(self.allowed, sig, key[0])
         return self._seen[key]
+
+
+def load_trust(repo: Repository, settings: Settings, base: str | None) -> Trust | None:
+    """The allowed signers the CI and server gates check signatures against, or None when
+    none is configured.
+
+    ``gate.allowed_signers`` from the config file is a path in the repository, read from
+    ``base`` (the range's base commit: a change cannot add its own signer); from git
+    config (``gentle.allowedSigners``, the server's own) it is a file on this machine,
+    relative to the git directory. Nothing is read from a work tree.
+
+    Raises:
+        ConfigError: the file cannot be read, or ``gate.require_signed`` is true and no
+            allowed-signers file is configured (the gate cannot count anything).
+    """
+    name = settings.allowed_signers
+    if name is None:
+        if settings.require_signed:
+            raise ConfigError(
+                "gate.require_signed is true but no allowed-signers file is configured: set "
+                "gate.allowed_signers (a path in the repository) or git config "
+                "gentle.allowedSigners"
+            )
+        return None
+    data: bytes | None
+    if settings.allowed_signers_in_tree:
+        data = repo.read_path(base, name) if base is not None else None
+        where = f"{name} in {base[:12] if base else 'the base commit'}"
+    else:
+        path = os.path.join(repo.paths.git_dir, os.path.expanduser(name))
+        where = path
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError:
+            data = None
+    if data is None:
+        raise ConfigError(f"gate.allowed_signers: cannot read {where}")
+    return Trust(data)

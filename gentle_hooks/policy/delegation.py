@@ -116,10 +116,26 @@ def message_evidence(message: str, author: str = "", committer: str = "") -> Evi
     return None
 
 
+#: The identity variables git reads for the commit being made; an agent that commits by
+#: itself (aider: ``(aider)`` after the author and committer names) puts its marker there,
+#: where the commit's hooks see it before the commit exists.
+IDENTITY_ENV = ("GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME")
+
+
 def runtime_evidence(env: Mapping[str, str]) -> Evidence | None:
-    """An agent runtime detected in the hook's environment, or None."""
+    """An agent runtime detected in the hook's environment, or None: a runtime's own
+    variable (:data:`RUNTIME_ENV`), or an agent's name marker (the ``identity`` rows of
+    :data:`gentle_hooks.policy.markers.MARKERS`) in ``GIT_AUTHOR_NAME`` or
+    ``GIT_COMMITTER_NAME``."""
     for name, value, agent in RUNTIME_ENV:
         got = env.get(name)
         if got and (value is None or got == value):
             return Evidence(agent, f"{name} is set in the hook's environment")
+    for name in IDENTITY_ENV:
+        who = env.get(name, "").strip()
+        if not who:
+            continue
+        for m in MARKERS:
+            if m.where == "identity" and _rx(m.pattern).search(who):
+                return Evidence(m.agent, f"{name} {who!r} in the commit's environment")
     return None

@@ -111,12 +111,17 @@ def program() -> str:
     """How the user types the CLI: ``gentle-hook`` when their PATH finds it, else the
     running CLI's absolute path (the pre-commit framework or prek puts its own environment
     on PATH only while a hook runs; a plain hook runs with the interpreter it was
-    installed from, whose scripts may not be on PATH)."""
+    installed from, whose scripts may not be on PATH). Under a server's pre-receive
+    (``GIT_QUARANTINE_PATH`` set) it is always ``gentle-hook``."""
     import os
     import shlex
     import shutil
     import sys
 
+    if os.environ.get("GIT_QUARANTINE_PATH"):
+        # git's pre-receive: the reader is a remote pusher, for whom the server's own
+        # install path means nothing; the fix runs in their clone, with their CLI.
+        return "gentle-hook"
     own = os.path.realpath(os.path.dirname(sys.executable))
     path = os.environ.get("PATH", "")
     if os.environ.get("PRE_COMMIT") or os.environ.get("PREK"):

@@ -7,7 +7,9 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.status` — the plan of the current candidate and what is recorded for it;
 * :mod:`.record` — bind a command to its candidate and record (mutations, receipts,
   escalations, review outcomes); :mod:`.runner` — run a reported command and observe it;
-* :mod:`.spotcheck` — the parent's spot check (a re-run, or a readback);
+* :mod:`.spotcheck` — the parent's spot check (a re-run, or a readback); :mod:`.checkout`
+  — its temporary linked checkout; :mod:`.reverify` — CI re-runs of the spot checks notes
+  claim (``gate --range --reverify``);
 * :mod:`.verdicts` — store and show DelegationVerdicts for a candidate, and their JSON
   and Markdown artifact pair;
 * :mod:`.cleanroom` — the verifier's clean room on disk; :mod:`.verify` — ``verify

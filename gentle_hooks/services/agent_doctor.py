@@ -28,7 +28,7 @@ from gentle_hooks.agents.payload import read_file
 from gentle_hooks.agents.runtimes import RUNTIMES, Runtime
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.services.agent_install import SCOPES, config_path, read_config
+from gentle_hooks.services.agent_install import SCOPES, config_path, read_config, typed_program
 from gentle_hooks.values.frozen import frozen
 
 
@@ -41,38 +41,47 @@ class AgentCheck:
     detail: str
 
 
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
 _VERIFY = re.compile(rb"^\s*git-commit-verify\s*:\s*true\s*$", re.MULTILINE | re.IGNORECASE)
 
 
 def reachable(command: str, env: Mapping[str, str]) -> str | None:
-    """Where the program of a hook command is, or None when it cannot be run."""
-    try:
-        program = shlex.split(command)[0]
-    except (ValueError, IndexError):
-        return None
+    """Where the program of a hook command is (its ``gentle-hook``, after any
+    ``NAME=value`` prefix), or None when it cannot be run."""
+    program = wiring.program_of(command)
+    if program is None:
+        try:
+            words = [w for w in shlex.split(command) if not _ASSIGNMENT.match(w)]
+        except ValueError:
+            return None
+        if not words:
+            return None
+        program = words[0]
     if os.sep in program:
         return program if os.access(program, os.X_OK) else None
     return shutil.which(program, path=env.get("PATH"))
 
 
-def _found(rt: Runtime, root: str, home: str) -> list[str]:
+def _found(rt: Runtime, root: str | None, home: str) -> list[str]:
     return [
         os.path.join(base, marker)
-        for base in (root, home)
+        for base in ((root, home) if root else (home,))
         for marker in rt.markers
         if os.path.lexists(os.path.join(base, marker))
     ]
 
 
-def check_runtime(rt: Runtime, root: str, env: Mapping[str, str]) -> AgentCheck | None:
-    """The check of one runtime, or None when it is not used here."""
+def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> AgentCheck | None:
+    """The check of one runtime, or None when it is not used here. ``root`` is the work
+    tree root, or None outside any work tree (only the user's configuration is read)."""
     home = env.get("HOME") or os.path.expanduser("~")
     found = _found(rt, root, home)
     name = f"agent: {rt.name}"
+    program = typed_program(env)
     if rt.wiring is None:
         if not found:
             return None
-        conf = read_file(os.path.join(root, ".aider.conf.yml")) or b""
+        conf = (read_file(os.path.join(root, ".aider.conf.yml")) if root else None) or b""
         verify = (
             "its commits run the commit gate (git-commit-verify: true)"
             if _VERIFY.search(conf)
@@ -81,7 +90,7 @@ def check_runtime(rt: Runtime, root: str, env: Mapping[str, str]) -> AgentCheck 
         )
         return AgentCheck(name, True, f"no hook point ({rt.doc}); {verify}")
     wired: list[str] = []
-    for scope in SCOPES:
+    for scope in SCOPES if root else ("user",):
         path = config_path(rt.wiring, scope, root, env)
         try:
             doc = read_config(path)
@@ -94,7 +103,7 @@ def check_runtime(rt: Runtime, root: str, env: Mapping[str, str]) -> AgentCheck 
                     name,
                     False,
                     f"wired in {path} ({scope}), but '{command}' cannot run: its gentle-hook "
-                    f"is not found (reinstall: gentle-hook install --agent {rt.name}"
+                    f"is not found (reinstall: {program} install --agent {rt.name}"
                     f"{' --scope user' if scope == 'user' else ''})",
                 )
             wired.append(f"{path} ({scope}) -> {where}")
@@ -105,18 +114,18 @@ def check_runtime(rt: Runtime, root: str, env: Mapping[str, str]) -> AgentCheck 
     return AgentCheck(
         name,
         True,
-        f"found ({', '.join(found)}) but not wired to record: gentle-hook install "
-        f"--agent {rt.name}",
+        f"found ({', '.join(found)}) but not wired to record: {program} install "
+        f"--agent {rt.name}{'' if root else ' --scope user'}",
     )
 
 
-def check_agents(repo: Repository) -> list[AgentCheck]:
-    """One check per agent runtime used in this repository or by this user."""
-    if repo.paths.is_bare or repo.paths.toplevel is None:
-        return []
+def check_agents(repo: Repository | None) -> list[AgentCheck]:
+    """One check per agent runtime used in this repository or by this user; with no
+    repository (or a bare one), per runtime the user's configuration wires or marks."""
+    root = None if repo is None or repo.paths.is_bare else repo.paths.toplevel
     out = []
     for rt in RUNTIMES:
-        result = check_runtime(rt, repo.paths.toplevel, os.environ)
+        result = check_runtime(rt, root, os.environ)
         if result is not None:
             out.append(result)
     return out

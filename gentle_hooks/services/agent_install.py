@@ -11,10 +11,10 @@ Scopes: ``project`` is the file under the work tree root (shared with the reposi
 users when committed); ``user`` is the file under the home directory (or the runtime's own
 home variable, e.g. ``CODEX_HOME``).
 
-The command written is ``gentle-hook record --from NAME``. In user scope, when no
-``gentle-hook`` is on ``PATH``, it is the absolute path of the one beside the running
-interpreter, so the hook still finds it; project files always name plain ``gentle-hook``
-(another user's path would be wrong there).
+The command written is ``gentle-hook record --from NAME``. When no ``gentle-hook`` is on
+``PATH``, it is the absolute path of the one beside the running interpreter, so the hook
+still finds it; in a project file that path is this machine's, and the install says so
+(a later install with ``gentle-hook`` on ``PATH`` puts the plain name back).
 """
 
 from __future__ import annotations
@@ -43,8 +43,10 @@ class AgentChange:
     Attributes:
         runtime: the runtime's name; scope: project | user; path: the file;
         what: ``added``, ``updated``, ``unchanged``, ``removed``, ``removed the file``, or
-            ``nothing to remove``; command: our hook's command (install);
-        notes: what the user must still do, or should know.
+            ``nothing to remove``; command: our hook's command as it stands in the file
+            (install: the user's own prefix and flags kept);
+        notes: each change made to an entry of ours that was there, then what the user
+            must still do, or should know.
     """
 
     runtime: str
@@ -74,16 +76,32 @@ def config_path(w: Wiring, scope: str, root: str | None, env: Mapping[str, str])
     return os.path.join(home, w.user)
 
 
-def program_for(scope: str, env: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
-    """The ``gentle-hook`` the hook runs, and a note when it may not be found."""
-    on_path = shutil.which("gentle-hook", path=env.get("PATH"))
-    if on_path or scope == "project":
-        note = () if on_path else ("gentle-hook is not on PATH here: the hook fails until it is",)
-        return "gentle-hook", note
+def typed_program(env: Mapping[str, str]) -> str:
+    """How the user runs this CLI from where they are: ``gentle-hook`` when ``PATH`` finds
+    it, else the one beside the running interpreter (absolute, quoted), else the
+    interpreter with ``-m gentle_hooks``."""
+    if shutil.which("gentle-hook", path=env.get("PATH")):
+        return "gentle-hook"
     beside = os.path.join(os.path.dirname(sys.executable), "gentle-hook")
     if os.access(beside, os.X_OK):
-        return shlex.quote(beside), ()
-    return "gentle-hook", ("gentle-hook is not on PATH here: the hook fails until it is",)
+        return shlex.quote(beside)
+    return f"{shlex.quote(sys.executable)} -m gentle_hooks"
+
+
+def program_for(scope: str, env: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
+    """The ``gentle-hook`` the hook runs, and a note when it may not be found or names
+    this machine's path in a project file."""
+    if shutil.which("gentle-hook", path=env.get("PATH")):
+        return "gentle-hook", ()
+    beside = os.path.join(os.path.dirname(sys.executable), "gentle-hook")
+    if not os.access(beside, os.X_OK):
+        return "gentle-hook", ("gentle-hook is not on PATH here: the hook fails until it is",)
+    if scope == "project":
+        return shlex.quote(beside), (
+            f"gentle-hook is not on PATH here: the hook runs {beside}, a path of this "
+            "machine; put gentle-hook on PATH and install again before you commit the file",
+        )
+    return shlex.quote(beside), ()
 
 
 def read_config(path: str) -> dict[str, object] | None:
@@ -137,13 +155,14 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
     command = record_command(rt.name, program)
     doc = read_config(path)
     try:
-        new, what = wiring.add(doc or {}, rt, command)
+        new, what, changes = wiring.add(doc or {}, rt, command)
     except wiring.ShapeError as exc:
         raise UsageError(f"{path}: {exc}; nothing was changed") from None
     if what != "unchanged" or doc is None:
         write_config(path, new)
         what = "added" if doc is None else what
-    return AgentChange(rt.name, scope, path, what, command, notes + w.notes)
+    [running, *_] = wiring.commands(new, rt) or [command]
+    return AgentChange(rt.name, scope, path, what, running, changes + notes + w.notes)
 
 
 def uninstall_agent(

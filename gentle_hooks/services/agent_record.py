@@ -24,7 +24,7 @@ from gentle_hooks.agents.event import RuntimeEvent, relative_paths, writer_of
 from gentle_hooks.agents.runtimes import runtime
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.services.record import MutationRequest, Recorded, record_mutation
+from gentle_hooks.services.record import MutationRequest, Recorded, not_a_file, record_mutation
 from gentle_hooks.values.frozen import frozen
 
 
@@ -99,11 +99,16 @@ def record_from_runtime(
         where = cwd or event.cwd or os.getcwd()
         return RuntimeRecorded(event, None, f"{where} is not in a git work tree", rt.ack)
     paths = relative_paths(root, event.paths, cwd or event.cwd)
+    refused = [f"{p} {bad}" for p in paths if (bad := not_a_file(root, p)) is not None]
+    paths = tuple(p for p in paths if not_a_file(root, p) is None)
     # A writing tool whose input names no usable path (none, not text, a NUL in it) wrote
     # somewhere unknown: the mutation is kept (failing closed), with the paths known.
     unknowable = not event.paths or any("\0" in p for p in event.paths)
     if not paths and not unknowable:
-        return RuntimeRecorded(event, None, f"no written path lies in {root}", rt.ack)
+        why = f"no written path lies in {root}"
+        if refused:
+            why += f" ({'; '.join(refused)}: never a file a writer wrote)"
+        return RuntimeRecorded(event, None, why, rt.ack)
     m, e = writer_of(event, model, effort, env)
     rec = record_mutation(
         MutationRequest(

@@ -195,6 +195,13 @@ def check_agent_hooks(repo: Repository) -> list[CheckResult]:
     return [CheckResult(c.name, c.ok, c.detail) for c in check_agents(repo)]
 
 
+def check_user_agent_hooks() -> list[CheckResult]:
+    """:func:`check_agent_hooks` with no repository: the user-scope runtimes only."""
+    from gentle_hooks.services.agent_doctor import check_agents
+
+    return [CheckResult(c.name, c.ok, c.detail) for c in check_agents(None)]
+
+
 def residue_files(repo: Repository) -> list[str]:
     """What killed runs left behind: a hook's private index copy in the git directory
     (``gentle-hooks-index-<pid>-...``) and a first write's ``ledger.sqlite3.new-<pid>-...``
@@ -261,12 +268,14 @@ def run_checks(cwd: str | None) -> list[CheckResult]:
 
     Returns:
         The results, ``repository`` first; when the repository cannot be opened that one
-        check fails and nothing else runs. Never raises for what it diagnoses.
+        check fails and only the user's agent runtimes are checked besides. Never raises
+        for what it diagnoses.
     """
     try:
         repo = Repository.open(cwd, allow_bare=True)
     except GentleError as exc:
-        return [CheckResult("repository", False, exc.message)]
+        # the user's agent runtimes are checked outside a repository too
+        return [CheckResult("repository", False, exc.message), *check_user_agent_hooks()]
     out = [CheckResult("repository", True, repo.paths.common_dir)]
     for check in CHECKS:
         out.extend(check(repo))

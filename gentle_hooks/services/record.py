@@ -189,6 +189,10 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     tool_call_id = validate_label(req.tool_call_id, "--tool-call")
     paths = validate_paths(req.paths)
     repo, root = open_root(req.cwd)
+    for p in paths:
+        why = not_a_file(root, p)
+        if why is not None:
+            raise UsageError(f"--paths: {p!r} {why}; name the files the writer wrote")
     if not paths:  # the generic form: every path that differs from HEAD is the writer's
         paths = changed_paths(repo)
     with open_store(repo) as led:
@@ -217,6 +221,17 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             )
         )
         return Recorded(led.path, stored, notes=notes)
+
+
+def not_a_file(root: str, path: str) -> str | None:
+    """Why the root-relative ``path`` cannot be a file a writer wrote, or None when it can:
+    a path inside ``.git`` (the repository's own data, any case) or an existing directory."""
+    if path.split("/", 1)[0].lower() == ".git":
+        return "is inside .git"
+    full = os.path.join(root, path)
+    if os.path.isdir(full) and not os.path.islink(full):
+        return "is a directory"
+    return None
 
 
 def replay_note(earlier: PendingMutation) -> str:

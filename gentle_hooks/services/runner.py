@@ -100,6 +100,7 @@ def run_observed(
     stdout: IO[bytes] | None,
     stderr: IO[bytes] | None,
     env: Mapping[str, str] | None = None,
+    timeout: float | None = None,
 ) -> Observation:
     """Run ``argv`` in the foreground, streaming its output, and observe the result.
 
@@ -109,6 +110,8 @@ def run_observed(
         stdout / stderr: binary streams that receive the child's output as it arrives
             (None discards it; it is still hashed).
         env: the child's environment (default: ours).
+        timeout: seconds after which the command is stopped (terminated, then killed);
+            it then reports exit 124 (as ``timeout(1)`` does), ``timed out after Ns``.
 
     Returns:
         The :class:`Observation`.
@@ -138,8 +141,14 @@ def run_observed(
     ]
     for t in pumps:
         t.start()
+    timed_out = False
     try:
-        returncode = proc.wait()
+        try:
+            returncode = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _stop(proc)
+            returncode = 124
     except KeyboardInterrupt:
         # The child got the same SIGINT (same process group); let it finish dying.
         proc.wait()
@@ -155,6 +164,8 @@ def run_observed(
         t.join(timeout=_DRAIN_SECONDS)
     duration_ms = int((time.monotonic() - start) * 1000)
     code, observed = describe_exit(returncode)
+    if timed_out:
+        code, observed = 124, f"timed out after {timeout:g}s (exit 124)"
     return Observation(
         exit_code=code,
         observed=observed,

@@ -231,6 +231,7 @@ def run_spot_check(
     stdout: IO[bytes] | None,
     stderr: IO[bytes] | None,
     announce: Callable[[str], None] | None = None,
+    sign_key: str | None = None,
 ) -> SpotOutcome:
     """Re-run one reported command on the bound candidate's exact tree and record the
     comparison.
@@ -238,7 +239,9 @@ def run_spot_check(
     Args:
         binding: the candidate; receipt_id / command: which receipt (default: the most
             recent that counts for this candidate); stdout / stderr: where the re-run's
-            output streams; announce: told where the re-run runs, before it starts.
+            output streams; announce: told where the re-run runs, before it starts;
+            sign_key: the SSH key the note's spot-check line is signed with (else
+            ``gentle.signRecords``' key or none).
 
     Returns:
         The outcome; ``satisfied`` says whether it counts.
@@ -302,7 +305,7 @@ def run_spot_check(
                 output_digest=obs.output_digest,
             )
         )
-        refresh_for_identity(bound.repo, led, cand)
+        refresh_for_identity(bound.repo, led, cand, sign_key)
         return SpotOutcome(Recorded(led.path, stored, cand), receipt, obs, not in_place)
 
 

@@ -230,7 +230,13 @@ def _caller(repo: Repository, verdict: DelegationVerdict) -> str | None:
         return None
 
 
-def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, str]) -> Recorded:
+def add_verdict(
+    binding: Binding,
+    data: bytes,
+    source: str,
+    env: Mapping[str, str],
+    sign_key: str | None = None,
+) -> Recorded:
     """``verdict add``: validate a verdict, judge it, and store it for the bound candidate.
 
     Every valid verdict for this candidate is stored, accepted or not: one that is not
@@ -243,7 +249,8 @@ def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, st
 
     Args:
         binding: the candidate; data: the verdict JSON bytes; source: its name for
-            messages (a path or ``-``).
+            messages (a path or ``-``); sign_key: the SSH key the verdict's note line is
+            signed with (the verifier's own), else ``gentle.signRecords``' key or none.
 
     Returns:
         The stored :class:`~gentle_hooks.ledger.records.VerdictRecord` (``accepted``,
@@ -295,7 +302,7 @@ def add_verdict(binding: Binding, data: bytes, source: str, env: Mapping[str, st
                 observed_run=run.id if run is not None else None,
             )
         )
-        refresh_for_identity(bound.repo, led, bound.candidate)
+        refresh_for_identity(bound.repo, led, bound.candidate, sign_key)
     notes = [
         "accepted: counts as the independent gentle-ai-verify run for this candidate only"
         if accepted

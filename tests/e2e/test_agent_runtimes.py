@@ -114,7 +114,7 @@ def test_json_format_prints_the_decision_as_one_object(native: World, tmp_path: 
     assert cand["label"] == "the staged change"
     assert cand["delegated_by"] == "writer content (claude-sonnet-4-5/high) in src/app.py"
     assert (cand["blocked"], cand["risk"], cand["projection"]) == (True, "medium", "staged")
-    assert cand["missing"] == [
+    assert [{k: v for k, v in m.items() if k != "steps"} for m in cand["missing"]] == [
         {
             "what": "spot-check",
             "why": "no spot check for this candidate (required in every tier; plan risk medium)",
@@ -183,3 +183,22 @@ def test_a_human_commit_prints_nothing_in_json_format(native: World) -> None:
     native.ok("add", "-A")
     r = native.git("commit", "-q", "-m", "human", env={"GENTLE_HOOKS_FORMAT": "json"})
     assert (r.code, r.err) == (0, "")
+
+
+#: What aider puts in the environment of its own commits with its default attribution
+#: (``attribute-author``, ``attribute-committer``; docs/agents/aider.md).
+AIDER = {"GIT_AUTHOR_NAME": "Test Author (aider)", "GIT_COMMITTER_NAME": "Test Author (aider)"}
+
+
+@pytest.mark.parametrize("who", ["GIT_AUTHOR_NAME", "GIT_COMMITTER_NAME"])
+def test_an_aider_commit_meets_the_commit_gate(who: str, native: World) -> None:
+    w = native
+    w.write("src/app.py", "def add(a, b):\n    return a + b  # by aider\n")
+    w.ok("add", "-A")
+    # aider commits with git-commit-verify: true, its name marker in the environment
+    blocked = w.git("commit", "-m", "feat: comment", env={who: AIDER[who]})
+    assert blocked.code == 1, blocked
+    assert blocked.said[0].startswith(f"{PREFIX}BLOCKED the staged change"), blocked
+    assert f"{who} 'Test Author (aider)'" in blocked.err, blocked
+    # the same change committed by the person passes
+    assert w.git("commit", "-q", "-m", "feat: comment").code == 0

@@ -8,6 +8,8 @@ poisoned lines give a rejection or exit 2, never 3.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -180,3 +182,217 @@ def test_an_ai_commit_without_records_is_caught_by_its_markers(
     pushed = run(b, "git", "push", "--no-verify", "origin", "main")
     assert pushed.returncode == 1, pushed.stderr
     assert f"remote: gentle-hooks: BLOCKED {commit[:12]} on refs/heads/main" in pushed.stderr
+
+
+def _key(tmp: Path, name: str) -> tuple[Path, str]:
+    """A fresh ed25519 key pair; returns the private key path and the allowed-signers line."""
+    path = tmp / f"{name}_key"
+    subprocess.run(
+        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", str(path)], check=True
+    )
+    public = (tmp / f"{name}_key.pub").read_text(encoding="utf-8").split()
+    return path, f"{name}@example.com {public[0]} {public[1]}\n"
+
+
+def _forge(repo: Path, commit: str, command: str = "false") -> None:
+    """The hand-written lines of a careless or malicious collaborator: candidate, writer,
+    receipt and an agreeing spot check of ``command``, no re-run ever made."""
+    from gentle_hooks.values.candidate import candidate_identity
+
+    tree = git(repo, "rev-parse", f"{commit}^{{tree}}").strip()
+    base_tree = git(repo, "rev-parse", f"{commit}~1^{{tree}}").strip()
+    ident = candidate_identity(base_tree, tree)
+    lines: list[dict[str, object]] = [
+        {"kind": "candidate", "commit": commit, "identity": ident, "base_tree": base_tree},
+        {"kind": "writer", "model": "o4-mini", "effort": "low"},
+        {
+            "kind": "receipt",
+            "identity": ident,
+            "command": command,
+            "observed": "ok",
+            "exit_code": 0,
+        },
+        {
+            "kind": "spot_check",
+            "identity": ident,
+            "check": "rerun",
+            "command": command,
+            "reported_exit": 0,
+            "observed_exit": 0,
+            "agreed": True,
+            "counts": True,
+        },
+    ]
+    lines[0]["tree"] = tree
+    body = "\n".join(json.dumps({"v": 1, **x}, sort_keys=True) for x in lines) + "\n"
+    git(repo, "notes", f"--ref={NOTES}", "append", "-m", body, commit)
+
+
+def test_require_signed_counts_only_lines_an_allowed_signer_signed(
+    server: Path, tmp_path: Path
+) -> None:
+    alice, alice_line = _key(tmp_path, "alice")
+    mallory, _ = _key(tmp_path, "mallory")
+    (server / "allowed_signers").write_text(alice_line, encoding="utf-8")
+    git(server, "config", "gentle.requireSigned", "true")
+    git(server, "config", "gentle.allowedSigners", "allowed_signers")
+
+    a = clone(server, "a")
+    git(a, "config", "gentle.signRecords", "true")
+    git(a, "config", "user.signingKey", str(alice))
+    signed = delegated_change(a, "def f():\n    return 2\n", spot_check=True)
+    pushed = run(a, "git", "push")
+    assert pushed.returncode == 0, pushed.stderr
+    assert f"ok {signed[:12]} on refs/heads/main" in pushed.stderr
+    assert "signature: spot_check signed by alice@example.com" in pushed.stderr
+
+    # forged, unsigned lines: refused under require_signed
+    b = clone(server, "b")
+    write_app = "def f():\n    return 3\n"
+    (b / "app.py").write_text(write_app, encoding="utf-8")
+    git(b, "add", "-A")
+    git(b, "commit", "-q", "--no-verify", "-m", "forged")
+    forged = git(b, "rev-parse", "HEAD").strip()
+    _forge(b, forged)
+    refused = run(b, "git", "push", "--no-verify", "origin", "main", f"{NOTES}:{NOTES}")
+    assert refused.returncode == 1, refused.stderr
+    assert f"BLOCKED {forged[:12]} on refs/heads/main" in refused.stderr
+    assert "1 spot-check/verdict/override line(s) not counted" in refused.stderr
+    # the same lines signed with a key the server does not allow: still refused
+    git(b, "config", "user.signingKey", str(mallory))
+    git(b, "config", "gentle.signRecords", "true")
+    from gentle_hooks.git.ssh import sign
+    from gentle_hooks.notes.lines import decode, encode, signed_payload
+
+    note = git(b, "notes", f"--ref={NOTES}", "show", forged)
+    resigned = []
+    for text in note.splitlines():
+        line = decode(text)
+        if line.KIND == "spot_check":
+            line = type(line)(**{**line.__dict__, "sig": sign(str(mallory), signed_payload(line))})
+        resigned.append(encode(line))
+    git(b, "notes", f"--ref={NOTES}", "add", "-f", "-m", "\n".join(resigned) + "\n", forged)
+    still = run(b, "git", "push", "--no-verify", "origin", "main", f"{NOTES}:{NOTES}")
+    assert still.returncode == 1, still.stderr
+    assert "not counted: not signed by an allowed signer" in still.stderr
+    assert git(server, "rev-parse", "main").strip() == signed
+
+
+def test_reverify_refutes_a_forged_claim_and_confirms_a_real_one(
+    server: Path, tmp_path: Path
+) -> None:
+    a = clone(server, "a")
+    verified = delegated_change(a, "def f():\n    return 2\n", spot_check=True)
+    ok(run(a, "git", "push"))
+    b = clone(server, "b")
+    (b / "app.py").write_text("def f():\n    return 3\n", encoding="utf-8")
+    git(b, "add", "-A")
+    git(b, "commit", "-q", "--no-verify", "-m", "forged")
+    forged = git(b, "rev-parse", "HEAD").strip()
+    _forge(b, forged)  # claims 'false' succeeded
+    believed = run(b, "git", "push", "--no-verify", "origin", "HEAD:refs/heads/forged", NOTES)
+    assert believed.returncode == 0, believed.stderr  # without signatures the server believes
+
+    ci = tmp_path / "ci"
+    git(tmp_path, "clone", "-q", str(server), str(ci))
+    git(ci, "fetch", "-q", "origin", "+refs/notes/*:refs/notes/*")
+    real = gh(ci, "gate", "--range", f"{verified}~1..{verified}", "--reverify", "--timeout", "60")
+    assert real.returncode == 0, real.stdout + real.stderr
+    assert "re-run agrees: " in real.stdout and "exit 0" in real.stdout
+    assert gh(ci, "gate", "--range", "origin/main..origin/forged").returncode == 0
+    refuted = gh(ci, "gate", "--range", "origin/main..origin/forged", "--reverify", "--json")
+    assert refuted.returncode == 1, refuted.stdout + refuted.stderr
+    commit = json.loads(refuted.stdout)["commits"][0]
+    assert commit["commit"] == forged and commit["blocked"]
+    assert commit["reverify"][0] == "refuted by re-run: 'false' exit 1 (claimed exit 0)"
+    # no temporary checkout is left behind
+    assert git(ci, "worktree", "list").count("\n") == 1
+
+
+def test_reverify_times_out_and_never_runs_an_undeclared_command(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))
+    slow = "python3 -c 'import time; time.sleep(30)'"
+    (repo / ".gentle-hooks.toml").write_text(
+        f'[verification]\ncommands = ["{slow}"]\n', encoding="utf-8"
+    )
+    (repo / "app.py").write_text("X = 1\n", encoding="utf-8")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "base")
+    (repo / "app.py").write_text("X = 2\n", encoding="utf-8")
+    git(repo, "commit", "-q", "-am", "change")
+    head = git(repo, "rev-parse", "HEAD").strip()
+    _forge(repo, head, slow)
+    _forge(repo, head, "touch /tmp/gentle-hooks-undeclared-ran && true")
+    proc = gh(repo, "gate", "--range", "HEAD~1..HEAD", "--reverify", "--timeout", "1")
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert f"refuted by re-run: {slow!r} timed out after 1s (exit 124) (claimed exit 0)" in (
+        proc.stdout
+    )
+    assert (
+        "not re-run, not counted: 'touch /tmp/gentle-hooks-undeclared-ran && true' is not one "
+        "of the base's verification.commands"
+    ) in proc.stdout
+    assert not Path("/tmp/gentle-hooks-undeclared-ran").exists()
+
+
+def test_a_spot_check_signed_with_a_flag_key_carries_its_signature(
+    server: Path, tmp_path: Path
+) -> None:
+    key, line = _key(tmp_path, "parent")
+    a = clone(server, "a")
+    (a / "app.py").write_text("def f():\n    return 5\n", encoding="utf-8")
+    ok(gh(a, "record", "--model", "o4-mini", "--effort", "low"))
+    git(a, "add", "-A")
+    git(a, "commit", "-q", "--no-verify", "-m", "delegated change")
+    head = git(a, "rev-parse", "HEAD").strip()
+    bad = gh(a, "spot-check", "--committed", "--sign-key", str(tmp_path / "missing"))
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
+    assert "--sign-key " in bad.stderr and "no such file" in bad.stderr
+    check = ("receipt", "run", "--committed", "--", sys.executable, "-c", "print('tests ok')")
+    ok(gh(a, *check))
+    ok(gh(a, "spot-check", "--committed", "--sign-key", str(key)))
+    note = git(a, "notes", f"--ref={NOTES}", "show", head)
+    spot = [json.loads(x) for x in note.splitlines() if '"spot_check"' in x]
+    assert spot and "-----BEGIN SSH SIGNATURE-----" in spot[0]["sig"]
+    from gentle_hooks.git.ssh import verify
+    from gentle_hooks.notes.lines import decode, signed_payload
+
+    decoded = decode(json.dumps(spot[0]))
+    assert verify(line.encode(), spot[0]["sig"], signed_payload(decoded)) == "parent@example.com"
+
+
+def test_ci_reads_the_allowed_signers_from_the_base_not_from_the_change(
+    server: Path, tmp_path: Path
+) -> None:
+    alice, alice_line = _key(tmp_path, "alice")
+    mallory, mallory_line = _key(tmp_path, "mallory")
+    a = clone(server, "a")
+    (a / ".gentle-hooks").mkdir()
+    (a / ".gentle-hooks" / "allowed_signers").write_text(alice_line, encoding="utf-8")
+    (a / ".gentle-hooks.toml").write_text(
+        '[gate]\nrequire_signed = true\nallowed_signers = ".gentle-hooks/allowed_signers"\n',
+        encoding="utf-8",
+    )
+    git(a, "add", "-A")
+    git(a, "commit", "-q", "-m", "trust alice")
+    ok(run(a, "git", "push"))
+    base_sha = git(a, "rev-parse", "HEAD").strip()
+    git(a, "config", "gentle.signRecords", "true")
+    git(a, "config", "user.signingKey", str(alice))
+    signed = delegated_change(a, "def f():\n    return 2\n", spot_check=True)
+
+    b = clone(server, "b")
+    git(b, "config", "gentle.signRecords", "true")
+    git(b, "config", "user.signingKey", str(mallory))
+    # the change itself adds mallory as a signer: it must not count for itself
+    with (b / ".gentle-hooks" / "allowed_signers").open("a", encoding="utf-8") as fh:
+        fh.write(mallory_line)
+    own = delegated_change(b, "def f():\n    return 3\n", spot_check=True)
+
+    ok_gate = gh(a, "gate", "--range", f"{base_sha}..{signed}")
+    assert ok_gate.returncode == 0, ok_gate.stdout + ok_gate.stderr
+    assert "signature: spot_check signed by alice@example.com" in ok_gate.stdout
+    own_gate = gh(b, "gate", "--range", f"{base_sha}..{own}")
+    assert own_gate.returncode == 1, own_gate.stdout + own_gate.stderr
+    assert "not counted: not signed by an allowed signer" in own_gate.stdout

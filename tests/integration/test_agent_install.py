@@ -79,8 +79,13 @@ def test_project_install_merges_is_idempotent_and_uninstall_removes_only_ours(
 def test_project_install_without_gentle_hook_on_path_says_so(repo: Path) -> None:
     proc = gh(repo, "install", "--agent", "cursor", env=WITHOUT_GH)
     assert proc.returncode == 0, proc.stderr
-    assert "note: gentle-hook is not on PATH here: the hook fails until it is" in proc.stdout
-    assert "gentle-hook record --from cursor" in (repo / ".cursor" / "hooks.json").read_text()
+    program = os.path.join(BIN, "gentle-hook")
+    assert (
+        f"note: gentle-hook is not on PATH here: the hook runs {program}, a path of this "
+        "machine; put gentle-hook on PATH and install again before you commit the file"
+    ) in proc.stdout.splitlines()
+    hooks = json.loads((repo / ".cursor" / "hooks.json").read_text())["hooks"]
+    assert hooks["afterFileEdit"] == [{"command": f"{program} record --from cursor"}]
 
 
 def test_user_scope_pins_the_gentle_hook_it_was_installed_from(
@@ -230,3 +235,92 @@ def test_doctor_says_whether_aiders_commits_meet_the_gate(
     _, checks = doctor(repo, WITH_GH)
     ok, detail = checks["agent: aider"]
     assert ok and f"its commits {verdict} the commit gate" in detail
+
+
+def test_the_documented_env_prefix_stays_wired_and_is_never_doubled(repo: Path) -> None:
+    assert gh(repo, "install", "--agent", "gemini-cli", env=WITH_GH).returncode == 0
+    path = repo / ".gemini" / "settings.json"
+    doc = json.loads(path.read_text())
+    prefixed = "GENTLE_WRITER_EFFORT=medium gentle-hook record --from gemini-cli"
+    doc["hooks"]["AfterTool"][0]["hooks"][0]["command"] = prefixed  # as the page suggests
+    path.write_text(json.dumps(doc, indent=2))
+    ok, detail = doctor(repo, WITH_GH)[1]["agent: gemini-cli"]
+    assert ok and detail.startswith(f"recorder wired: {path} (project) -> ")
+    again = gh(repo, "install", "--agent", "gemini-cli", env=WITH_GH)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[0] == (
+        f"gemini-cli (project): unchanged: AfterTool hook running '{prefixed}' in {path}"
+    )
+    hooks = json.loads(path.read_text())["hooks"]["AfterTool"][0]["hooks"]
+    assert [h["command"] for h in hooks] == [prefixed]
+
+
+def test_a_reinstall_keeps_the_users_flags_and_says_what_changed(
+    repo: Path, isolated_git: Path
+) -> None:
+    path = isolated_git / ".claude" / "settings.json"
+    path.parent.mkdir()
+    theirs = "/old/bin/gentle-hook record --from claude-code --effort high"
+    group = {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": theirs}]}
+    path.write_text(json.dumps({"hooks": {"PostToolUse": [group]}}))
+    proc = gh(repo, "install", "--agent", "claude-code", "--scope", "user", env=WITH_GH)
+    assert proc.returncode == 0, proc.stderr
+    now = "gentle-hook record --from claude-code --effort high"
+    assert proc.stdout.splitlines() == [
+        f"claude-code (user): updated: PostToolUse hook running '{now}' in {path}",
+        f"note: its gentle-hook changed: '{theirs}' -> '{now}'",
+    ]
+    hooks = json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"]
+    assert hooks == [{"type": "command", "command": now}]
+
+
+def test_doctors_printed_fix_fixes_a_project_entry_gentle_hook_is_not_found_for(
+    repo: Path,
+) -> None:
+    import re
+    import subprocess
+
+    assert gh(repo, "install", "--agent", "claude-code", env=WITH_GH).returncode == 0
+    code, checks = doctor(repo, WITHOUT_GH)
+    ok, detail = checks["agent: claude-code"]
+    assert (code, ok) == (2, False)
+    found = re.search(r"\(reinstall: (.+)\)$", detail)
+    assert found, detail
+    fix = found.group(1)
+    # the printed fix runs exactly as printed, with the same PATH, and fixes the entry
+    proc = subprocess.run(
+        fix,
+        shell=True,
+        cwd=repo,
+        env={**os.environ, **WITHOUT_GH},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "updated" in proc.stdout
+    assert doctor(repo, WITHOUT_GH)[1]["agent: claude-code"][0] is True
+    # once gentle-hook is on PATH again, a reinstall goes back to the plain name
+    back = gh(repo, "install", "--agent", "claude-code", env=WITH_GH)
+    assert back.returncode == 0, back.stderr
+    hooks = json.loads((repo / ".claude" / "settings.json").read_text())["hooks"]
+    assert hooks["PostToolUse"][0]["hooks"][0]["command"] == "gentle-hook record --from claude-code"
+
+
+def test_doctor_outside_a_repository_still_reports_user_runtimes(
+    tmp_path: Path, isolated_git: Path
+) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    assert gh(plain, "install", "--agent", "codex", "--scope", "user", env=WITH_GH).returncode == 0
+    (isolated_git / ".gemini").mkdir()
+    proc = gh(plain, "doctor", "--json", env=WITH_GH)
+    assert proc.returncode == 2  # the repository check fails
+    checks = {c["name"]: (c["ok"], c["detail"]) for c in json.loads(proc.stdout)["checks"]}
+    assert checks["repository"][0] is False
+    ok, detail = checks["agent: codex"]
+    assert ok and detail.startswith(
+        f"recorder wired: {isolated_git / '.codex' / 'hooks.json'} (user) -> "
+    )
+    ok, detail = checks["agent: gemini-cli"]
+    assert ok and "--scope user" in detail

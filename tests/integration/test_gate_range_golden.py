@@ -31,6 +31,20 @@ SEEDS = range(60)
 REGEN = os.environ.get("UPDATE_GOLDEN") == "1"
 
 
+#: How the fixes name the CLI when ``gentle-hook`` is not on PATH (report.fixes.program):
+#: the test interpreter's own script, whose path differs from machine to machine.
+_PROGRAM = os.path.join(os.path.dirname(sys.executable), "gentle-hook")
+
+
+def _portable(proc: subprocess.CompletedProcess[str]) -> list[object]:
+    """Exit code, stdout and stderr, with this machine's CLI path written ``gentle-hook``."""
+    return [
+        proc.returncode,
+        proc.stdout.replace(_PROGRAM, "gentle-hook"),
+        proc.stderr.replace(_PROGRAM, "gentle-hook"),
+    ]
+
+
 def observe(tmp: Path, seed: int) -> dict[str, object]:
     """What the range gate and the server gate print for history ``seed``."""
     repo = tmp / f"h{seed}"
@@ -38,7 +52,7 @@ def observe(tmp: Path, seed: int) -> dict[str, object]:
     out: dict[str, object] = {}
     for name, extra in (("text", ()), ("json", ("--json",))):
         proc = gh(repo, "gate", "--range", span, *extra)
-        out[name] = [proc.returncode, proc.stdout, proc.stderr]
+        out[name] = _portable(proc)
     if seed % 4:
         return out
     bare = tmp / f"h{seed}.git"
@@ -56,7 +70,7 @@ def observe(tmp: Path, seed: int) -> dict[str, object]:
         check=False,
         timeout=120,
     )
-    out["server"] = [proc.returncode, proc.stdout, proc.stderr]
+    out["server"] = _portable(proc)
     return out
 
 

@@ -268,7 +268,8 @@ def test_the_continuation_is_relayed_byte_for_byte(changed: Path, stub: Stub) ->
     got = assess(changed, stub)
     assert exact(got["nextTransition"]) == exact(transition("0123abcd"))
     assert list(got["nextTransition"]) == ["operation", "command", "arguments"]
-    # and in the printed text, ü escaped the same way as every other non-ASCII character
+    # and in the printed text, ü kept as UTF-8 like every other non-ASCII character
+    # (report.jsontext: strict JSON, non-ASCII not escaped)
     proc = gh(
         changed,
         "assess",
@@ -280,7 +281,7 @@ def test_the_continuation_is_relayed_byte_for_byte(changed: Path, stub: Stub) ->
         "HEAD~1",
         env=stub.env(),
     )
-    assert json.dumps(transition("0123abcd")["command"]) in proc.stdout
+    assert json.dumps(transition("0123abcd")["command"], ensure_ascii=False) in proc.stdout
 
 
 def test_consumed_closes_the_review_and_reports_already_reviewed(changed: Path, stub: Stub) -> None:

@@ -93,7 +93,8 @@ def test_server_accepts_verified_rejects_unverified_and_ci_agrees(server: Path) 
     assert "remote: gentle-hooks: REJECTED refs/heads/main" in rejected.stderr
     assert "missing: delegated, but it has no gentle-hooks note for its tree" in rejected.stderr
     assert "spot-check --committed        \n" in rejected.stderr
-    assert "sync push        \nremote: gentle-hooks: REJECTED" in rejected.stderr
+    # the pusher reads the fix: the server names the CLI, never its own install path
+    assert "run: gentle-hook sync push        \nremote: gentle-hooks: REJECTED" in rejected.stderr
     assert git(server, "rev-parse", "main").strip() == verified
 
     git(b, "reset", "-q", "--hard", "origin/main")

@@ -295,3 +295,67 @@ def test_a_pre_tool_event_records_nothing_and_leaves_the_call_to_its_post_event(
     assert done.returncode == 0, done.stderr
     assert done.stderr.startswith("recorded: pending mutation #1: ")
     assert entries(repo) == [("src/app.py", blob(repo, "src/app.py"), "open")]
+
+
+@pytest.mark.parametrize("how", ["flag", "env"])
+@pytest.mark.parametrize("name", ["codex", "cursor"])
+def test_an_effort_that_is_not_a_level_exits_2_with_and_without_from(
+    name: str, how: str, repo: Path, tmp_path: Path
+) -> None:
+    data, filled = materialize(name, repo, tmp_path / "runtime")
+    apply_writes(filled, repo)
+    flag = ["--effort", "extreme"] if how == "flag" else []
+    env = {"GENTLE_WRITER_EFFORT": "extreme"} if how == "env" else {}
+    runs = [
+        gh(repo, "record", "--from", name, *flag, input=data.decode(), env=env),
+        gh(repo, "record", "--model", "m", *flag, "src/app.py", env=env),
+    ]
+    for proc in runs:
+        assert proc.returncode == 2, proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1
+        assert "unknown effort level 'extreme'" in proc.stderr
+    assert mutations(repo) == []
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        ["--paths", "src/app.py"],
+        ["src/app.py"],
+        ["--tool-call", "c1"],
+        ["--session", "s1"],
+        ["--source", "me"],
+    ],
+)
+def test_from_refuses_what_the_runtime_input_names(
+    extra: list[str], repo: Path, tmp_path: Path
+) -> None:
+    data, filled = materialize("claude-code", repo, tmp_path / "runtime")
+    apply_writes(filled, repo)
+    proc = gh(repo, "record", "--from", "claude-code", *extra, input=data.decode())
+    assert proc.returncode == 2, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert "cannot be combined with --from" in proc.stderr
+    assert mutations(repo) == []
+
+
+@pytest.mark.parametrize("target", [".git/config", ".git", "src", "src/"])
+def test_a_path_inside_git_or_a_directory_is_never_a_written_file(
+    target: str, repo: Path, tmp_path: Path
+) -> None:
+    (repo / "src").mkdir(exist_ok=True)
+    data, _ = materialize(
+        "claude-code",
+        repo,
+        tmp_path / "runtime",
+        tool_input={"file_path": str(repo / target), "content": "x"},
+    )
+    proc = gh(repo, "record", "--from", "claude-code", input=data.decode())
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith(f"nothing recorded: no written path lies in {repo}")
+    assert target.rstrip("/") in proc.stderr
+    assert mutations(repo) == []
+    by_hand = gh(repo, "record", "--model", "m", "--effort", "low", target)
+    assert by_hand.returncode == 2, by_hand.stderr
+    assert len(by_hand.stderr.strip().splitlines()) == 1
+    assert mutations(repo) == []

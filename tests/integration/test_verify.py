@@ -62,8 +62,11 @@ class Env:
         return self.brief_path
 
     def gh(self, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-        # PYTHONPATH: the checks import the room's src/app.py, as the project's own tests would
-        extra = {"TMPDIR": str(self.tmp), "PYTHONPATH": "src", **(env or {})}
+        # PYTHONPATH: the checks import the room's src/app.py, as the project's own tests would;
+        # PATH: the user who runs gentle-hook has it on PATH, so the commands it prints name it
+        bin_dir = str(Path(sys.executable).parent)
+        path = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+        extra = {"TMPDIR": str(self.tmp), "PYTHONPATH": "src", "PATH": path, **(env or {})}
         return gh(self.repo, *args, env=extra)
 
     def json(self, *args: str, code: int = 0, env: dict[str, str] | None = None) -> dict[str, Any]:
@@ -421,7 +424,12 @@ def test_run_status_rows(
     assert verdict["summary"].startswith(f"{status} ({row}: ")
     if status == "fail":
         assert verdict["fullSuiteRun"] is True  # a fail always had its suite run
-    assert (env.repo / out["artifactRef"]).exists()
+    # seed 001 "Completion criteria": the JSON artifact, the ledger row and the Markdown
+    # view say the same status
+    artifact = env.repo / out["artifactRef"]
+    assert json.loads(artifact.read_text())["status"] == status
+    assert env.rows("SELECT status FROM verify_run") == [(status,)]
+    assert artifact.with_suffix(".md").read_text().splitlines()[2] == f"- **Status:** {status}"
 
 
 def test_a_missing_program_is_reported_as_such(env: Env) -> None:
@@ -683,10 +691,11 @@ def test_verdict_add_refuses_a_verdict_bound_to_another_candidate(env: Env) -> N
 
 
 def test_verdict_add_refuses_a_verdict_that_names_no_candidate(env: Env) -> None:
-    """Issue 18: "a verdict hand-written from gentle-hook schema verdict is accepted, and
-    the same verdict file is accepted again for a different candidate (nothing inside it
-    names the candidate)"; SPEC §10: "a verdict for any other candidate never unblocks
-    it". A verdict bound to no candidate would count for every one: refused, not stored."""
+    """Seed 001 "Provenance": "What is the source of truth? | The artifact under
+    verification"; issue 18: "the same verdict file is accepted again for a different
+    candidate (nothing inside it names the candidate)"; SPEC §10: "a verdict for any other
+    candidate never unblocks it". A verdict bound to no candidate would count for every
+    one: refused, not stored."""
     path = env.tmp / "v.json"
     path.write_text(json.dumps(PASSING_VERDICT))
     proc = env.gh("verdict", "add", str(path))
@@ -768,10 +777,10 @@ def test_require_observed_refuses_a_hand_written_verdict(env: Env) -> None:
 
 
 def test_require_observed_is_judged_from_the_base_not_the_work_tree(env: Env) -> None:
-    """SPEC §9 (the range gate reads its configuration from the base: "a change cannot
-    loosen the gate that judges it"). The base commit turns ``require_observed`` on; the
-    work tree turning it off does not let a hand-written verdict count, in ``verdict add``
-    or at the gate."""
+    """Seed 001 "Contract": "explicit project rules take precedence"; SPEC §9 (the range
+    gate reads its configuration from the base: "a change cannot loosen the gate that
+    judges it"). The base commit turns ``require_observed`` on; the work tree turning it
+    off does not let a hand-written verdict count, in ``verdict add`` or at the gate."""
     write(env.repo / ".gentle-hooks.toml", "[verification]\nrequire_observed = true\n")
     git(env.repo, "add", ".gentle-hooks.toml")
     git(

@@ -33,7 +33,7 @@ from gentle_hooks.agents.payload import (
     read_stdin,
 )
 from gentle_hooks.agents.runtimes import DECODED, RUNTIMES, runtime
-from gentle_hooks.errors import UsageError
+from gentle_hooks.errors import PolicyInputError, UsageError
 from tests.agent_payloads import RUNTIMES as FIXTURE_RUNTIMES
 from tests.agent_payloads import materialize
 
@@ -223,7 +223,7 @@ def _event(model: str | None, effort: str | None) -> RuntimeEvent:
         ((None, None), {}, ("gpt-5", "high"), ("gpt-5", "high")),
         ((None, None), {"GENTLE_WRITER_MODEL": "o4-mini"}, ("gpt-5", "high"), ("o4-mini", "high")),
         (("m", "low"), {"GENTLE_WRITER_EFFORT": "high"}, ("gpt-5", "high"), ("m", "low")),
-        ((None, "loud"), {}, ("gpt-5", "high"), ("gpt-5", "unknown")),
+        ((None, None), {}, ("gpt-5", "loud"), ("gpt-5", "unknown")),
     ],
 )
 def test_writer_of_flags_then_environment_then_runtime(
@@ -233,6 +233,16 @@ def test_writer_of_flags_then_environment_then_runtime(
     expected: tuple[str, str],
 ) -> None:
     assert writer_of(_event(*event), flags[0], flags[1], env) == expected
+
+
+@pytest.mark.parametrize(
+    ("flag", "env"), [("loud", {}), (None, {"GENTLE_WRITER_EFFORT": "extreme"})]
+)
+def test_writer_of_refuses_a_given_effort_that_is_not_a_level(
+    flag: str | None, env: dict[str, str]
+) -> None:
+    with pytest.raises(PolicyInputError, match="unknown effort level"):
+        writer_of(_event("gpt-5", "high"), None, flag, env)
 
 
 def test_derived_call_id_is_canonical() -> None:

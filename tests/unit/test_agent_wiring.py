@@ -103,7 +103,7 @@ THEIRS: dict[str, dict[str, Any]] = {
 
 @pytest.mark.parametrize("name", WIRED)
 def test_an_empty_file_gets_the_documented_shape(name: str) -> None:
-    doc, what = wiring.add({}, runtime(name), record_command(name))
+    doc, what, _ = wiring.add({}, runtime(name), record_command(name))
     assert (doc, what) == (DOCUMENTED[name], "added")
 
 
@@ -111,11 +111,11 @@ def test_an_empty_file_gets_the_documented_shape(name: str) -> None:
 def test_merge_keeps_everything_else_and_is_idempotent(name: str) -> None:
     rt = runtime(name)
     theirs = copy.deepcopy(THEIRS[name])
-    doc, what = wiring.add(theirs, rt, record_command(name))
+    doc, what, _ = wiring.add(theirs, rt, record_command(name))
     assert what == "added"
     assert theirs == THEIRS[name]  # the input is never changed
     assert wiring.commands(doc, rt) == [record_command(name)]
-    again, what = wiring.add(doc, rt, record_command(name))
+    again, what, _ = wiring.add(doc, rt, record_command(name))
     assert (again, what) == (doc, "unchanged")
     removed, count = wiring.remove(doc, rt)
     assert (removed, count) == (THEIRS[name], 1)
@@ -123,7 +123,7 @@ def test_merge_keeps_everything_else_and_is_idempotent(name: str) -> None:
 
 def test_claude_code_joins_the_group_with_its_matcher() -> None:
     rt = runtime("claude-code")
-    doc, _ = wiring.add(THEIRS["claude-code"], rt, record_command("claude-code"))
+    doc, _, _ = wiring.add(THEIRS["claude-code"], rt, record_command("claude-code"))
     post = doc["hooks"]["PostToolUse"]
     assert len(post) == 1
     assert [h["command"] for h in post[0]["hooks"]] == [
@@ -144,7 +144,7 @@ def test_a_moved_gentle_hook_is_updated_in_place_and_a_duplicate_dropped() -> No
             ]
         },
     }
-    new, what = wiring.add(doc, rt, "/new/bin/gentle-hook record --from cursor")
+    new, what, _ = wiring.add(doc, rt, "/new/bin/gentle-hook record --from cursor")
     assert what == "updated"
     assert new["hooks"]["afterFileEdit"] == [
         {"command": "/new/bin/gentle-hook record --from cursor"},
@@ -158,6 +158,11 @@ def test_a_moved_gentle_hook_is_updated_in_place_and_a_duplicate_dropped() -> No
         ("gentle-hook record --from cursor", True),
         ("'/a b/gentle-hook' record --from cursor", True),
         ("/v/bin/gentle-hook --quiet record --from cursor", True),
+        ("GENTLE_WRITER_EFFORT=medium gentle-hook record --from cursor", True),
+        ("env A=1 B=2 /v/bin/gentle-hook record --effort high --from cursor", True),
+        ("gentle-hook record --from=cursor --model m", True),
+        ("A=1 other record --from cursor", False),
+        ("gentle-hook doctor --from cursor", False),
         ("gentle-hook record --from codex", False),
         ("other record --from cursor", False),
         ("echo gentle-hook record --from cursor", False),
@@ -204,10 +209,82 @@ _json = st.recursive(
 def test_add_then_remove_restores_any_document(name: str, other: dict[str, Any]) -> None:
     rt = runtime(name)
     doc = json.loads(json.dumps(other))
-    added, _ = wiring.add(doc, rt, record_command(name))
+    added, _, _ = wiring.add(doc, rt, record_command(name))
     restored, count = wiring.remove(added, rt)
     assert count == 1
     expected = dict(doc)
     if rt.wiring is not None and rt.wiring.version is not None:
         expected = {"version": rt.wiring.version, **expected}
     assert restored == expected
+
+
+@pytest.mark.parametrize(
+    ("theirs", "program", "kept"),
+    [
+        (  # the user's prefix, as the Gemini CLI page suggests: recognised, never doubled
+            "GENTLE_WRITER_EFFORT=medium gentle-hook record --from gemini-cli",
+            "gentle-hook",
+            "GENTLE_WRITER_EFFORT=medium gentle-hook record --from gemini-cli",
+        ),
+        (  # a moved gentle-hook: only its program word changes, the prefix and flags stay
+            "GENTLE_WRITER_EFFORT=medium '/old dir/gentle-hook' record --from gemini-cli --model m",
+            "/new/bin/gentle-hook",
+            "GENTLE_WRITER_EFFORT=medium /new/bin/gentle-hook record --from gemini-cli --model m",
+        ),
+    ],
+)
+def test_a_users_own_form_of_our_entry_is_kept(theirs: str, program: str, kept: str) -> None:
+    rt = runtime("gemini-cli")
+    doc = {
+        "hooks": {
+            "AfterTool": [
+                {
+                    "matcher": "write_file|replace",
+                    "hooks": [
+                        {"name": "gentle-hooks-record", "type": "command", "command": theirs}
+                    ],
+                }
+            ]
+        }
+    }
+    new, what, changes = wiring.add(doc, rt, record_command("gemini-cli", program))
+    assert wiring.commands(new, rt) == [kept]
+    if kept == theirs:
+        assert (new, what, changes) == (doc, "unchanged", ())
+    else:
+        assert what == "updated"
+        assert changes == (f"its gentle-hook changed: '{theirs}' -> '{kept}'",)
+
+
+def test_gemini_entry_is_recognised_by_its_name() -> None:
+    rt = runtime("gemini-cli")
+    ours = {"name": "gentle-hooks-record", "type": "command", "command": "sh -c 'my wrapper'"}
+    doc = {"hooks": {"AfterTool": [{"matcher": "write_file", "hooks": [ours]}]}}
+    new, what, _ = wiring.add(doc, rt, record_command("gemini-cli"))
+    assert (new, what) == (doc, "unchanged")
+    assert wiring.remove(doc, rt) == ({}, 1)
+
+
+def test_a_second_entry_of_ours_is_removed_and_said() -> None:
+    rt = runtime("claude-code")
+    first = "GENTLE_WRITER_EFFORT=high gentle-hook record --from claude-code"
+    second = "gentle-hook record --from claude-code"
+    doc = {
+        "hooks": {
+            "PostToolUse": [
+                {"matcher": "Write", "hooks": [{"type": "command", "command": first}]},
+                {"matcher": "Edit", "hooks": [{"type": "command", "command": second}]},
+            ]
+        }
+    }
+    new, what, changes = wiring.add(doc, rt, record_command("claude-code"))
+    assert what == "updated"
+    assert changes == (f"removed a second entry of ours running '{second}'",)
+    assert wiring.commands(new, rt) == [first]
+
+
+def test_program_of_skips_the_environment_prefix() -> None:
+    assert wiring.program_of("A=1 env B=2 '/a b/gentle-hook' record --from x") is None
+    assert wiring.program_of("env B=2 '/a b/gentle-hook' record --from x") == "/a b/gentle-hook"
+    assert wiring.program_of("A=1 gentle-hook record --from x") == "gentle-hook"
+    assert wiring.program_of("other record") is None

@@ -71,6 +71,8 @@ def test_human_commits_have_no_evidence(message: str, author: str) -> None:
         ({"GEMINI_CLI": "1"}, "gemini-cli"),
         ({"CLINE_ACTIVE": "true"}, "cline"),
         ({"GENTLE_WRITER_MODEL": "o4-mini"}, "gentle-hooks env recorder"),
+        ({"GIT_AUTHOR_NAME": "Ann Example (aider)"}, "aider"),
+        ({"GIT_COMMITTER_NAME": "Ann Example (aider) "}, "aider"),
     ],
 )
 def test_runtime_evidence(env: dict[str, str], agent: str) -> None:
@@ -80,3 +82,5 @@ def test_runtime_evidence(env: dict[str, str], agent: str) -> None:
 
 def test_no_runtime_evidence() -> None:
     assert runtime_evidence({"CLINE_ACTIVE": "false", "CLAUDECODE": "", "HOME": "/x"}) is None
+    human = {"GIT_AUTHOR_NAME": "Ann (aider fan)", "GIT_COMMITTER_NAME": "Ann Example"}
+    assert runtime_evidence(human) is None

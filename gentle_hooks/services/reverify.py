@@ -1,0 +1,121 @@
+"""Re-verification in CI (SPEC §8): ``gentle-hook gate --range A..B --reverify`` re-runs
+each spot-checked command a note claims on that commit's exact tree, instead of believing
+the claim.
+
+Room ``services``. Each commit is checked out as the spot check does when the work tree
+is not the candidate (:func:`gentle_hooks.services.checkout.candidate_checkout`: a
+temporary detached linked worktree, hooks off, removed afterwards, the dependency folders
+the CI job prepared — ``.venv``, ``node_modules``..., ``verification.dependency_dirs`` —
+linked in from the job's work tree). Each command runs there with ``sh -c``, the job's
+environment minus git's repository variables, a timeout, and its output captured.
+
+A claimed success that fails again is *refuted*; a command outside the base's
+``verification.commands`` (when it declares them) is neither run nor counted.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Mapping, Sequence
+
+from gentle_hooks.git.process import scrubbed_env
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.policy.selfcheck import is_declared as declared_command
+from gentle_hooks.services.checkout import candidate_checkout
+from gentle_hooks.services.runner import run_observed
+from gentle_hooks.values.candidate import Candidate
+from gentle_hooks.values.frozen import frozen
+
+#: Lines of a refuted command's output kept for the report.
+_TAIL = 5
+
+
+@frozen
+class Claim:
+    """A spot check a note claims for one commit: the command and the exit it reported."""
+
+    command: str
+    reported_exit: int | None
+
+
+@frozen
+class Rerun:
+    """What re-running one claim showed.
+
+    Attributes:
+        command: the command; ran: whether it was run (False: not declared).
+        exit_code: its exit status (None when not run); observed: ``exit N`` or
+            ``timed out after Ns (exit 124)``; refuted: a claimed success that failed;
+        output_tail: the last lines of its output (stdout then stderr), for the report.
+    """
+
+    command: str
+    ran: bool
+    exit_code: int | None = None
+    observed: str = ""
+    refuted: bool = False
+    output_tail: tuple[str, ...] = ()
+
+
+def is_declared(command: str, declared: Sequence[str]) -> bool:
+    """Whether ``command`` is one of ``verification.commands`` (word by word), or nothing
+    is declared."""
+    return not declared or declared_command(command, tuple(declared))
+
+
+def rerun_claims(
+    repo: Repository,
+    root: str,
+    cand: Candidate,
+    claims: Sequence[Claim],
+    declared: Sequence[str],
+    dependency_dirs: Sequence[str],
+    timeout: float,
+    env: Mapping[str, str],
+) -> list[Rerun]:
+    """Re-run each distinct claimed command on the candidate's tree, in one temporary
+    checkout of its commit.
+
+    Args:
+        repo / root: the CI clone and its work tree root (where dependency folders are);
+        cand: the commit's committed candidate; claims: the note's spot checks for it;
+        declared: the base's ``verification.commands``; dependency_dirs: the base's
+        ``verification.dependency_dirs``; timeout: seconds per command; env: the job's
+        environment.
+
+    Raises:
+        GitError: the checkout could not be made.
+        UsageError: ``sh`` cannot be started.
+    """
+    wanted: dict[str, Claim] = {}
+    for c in claims:
+        wanted.setdefault(c.command, c)
+    out: list[Rerun] = []
+    runnable = [c for c in wanted.values() if is_declared(c.command, declared)]
+    out += [Rerun(c.command, ran=False) for c in wanted.values() if c not in runnable]
+    if not runnable:
+        return out
+    child_env = {k: v for k, v in scrubbed_env(env).items() if not k.startswith("GENTLE_")}
+    with candidate_checkout(repo, root, cand, dependency_dirs) as checkout:
+        for c in runnable:
+            buffer = io.BytesIO()
+            obs = run_observed(
+                ("sh", "-c", c.command),
+                cwd=checkout.root,
+                stdout=buffer,
+                stderr=buffer,
+                env=child_env,
+                timeout=timeout,
+            )
+            tail = buffer.getvalue().decode("utf-8", "replace").splitlines()[-_TAIL:]
+            out.append(
+                Rerun(
+                    c.command,
+                    ran=True,
+                    exit_code=obs.exit_code,
+                    observed=obs.observed,
+                    refuted=c.reported_exit == 0 and obs.exit_code != 0,
+                    output_tail=tuple(tail),
+                )
+            )
+    return out
