@@ -343,3 +343,24 @@ def test_hostile_note_lines_never_crash_the_range_or_server_gate(
     err = push.stderr.decode("utf-8", "replace")
     assert push.returncode == 1, err  # rejected: the spot check is missing
     assert "Traceback" not in err and "unexpected error" not in err, err
+
+
+# --- integer options and ids ------------------------------------------------------------------
+
+HUGE = "9" * 21  # beyond SQLite's 64-bit INTEGER
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("spot-check", "--receipt", HUGE),
+        ("spot-check", "--receipt", "-" + HUGE),
+        ("verdict", "show", HUGE),
+        ("receipt", "add", "--exit-code", HUGE, "pytest: 3 passed"),
+        ("gate", "--range", "HEAD..HEAD", "--timeout", "1e400"),
+    ],
+    ids=lambda a: " ".join(a[:2]),
+)
+def test_a_huge_integer_option_is_one_line_exit_2(repo: Path, args: Sequence[str]) -> None:
+    proc = hostile(repo, *args)
+    assert proc.returncode == 2, proc.stderr
