@@ -364,3 +364,34 @@ HUGE = "9" * 21  # beyond SQLite's 64-bit INTEGER
 def test_a_huge_integer_option_is_one_line_exit_2(repo: Path, args: Sequence[str]) -> None:
     proc = hostile(repo, *args)
     assert proc.returncode == 2, proc.stderr
+
+
+# --- the commit message file a hook is given --------------------------------------------------
+
+
+def _message_file(tmp: Path, kind: str) -> str:
+    if kind == "/dev/zero":
+        return kind
+    fifo = tmp / "COMMIT_EDITMSG.fifo"
+    os.mkfifo(fifo)
+    return str(fifo)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])
+def test_commit_msg_refuses_a_message_file_that_is_not_regular(
+    repo: Path, tmp_path: Path, kind: str
+) -> None:
+    proc = hostile(repo, "hook", "commit-msg", _message_file(tmp_path, kind), timeout=30)
+    assert proc.returncode == 2 and b"not a regular file" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])
+def test_prepare_commit_msg_refuses_a_message_file_that_is_not_regular(
+    repo: Path, tmp_path: Path, kind: str
+) -> None:
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", "src/app.py").returncode == 0
+    git(repo, "add", "-A")
+    message = _message_file(tmp_path, kind)
+    proc = hostile(repo, "hook", "prepare-commit-msg", message, "message", timeout=30)
+    assert proc.returncode == 2 and b"not a regular file" in proc.stderr, proc.stderr
