@@ -26,15 +26,20 @@ def path_of(i: int) -> str:
     return f"pkg{i // 10000:02d}/mod{(i // 100) % 100:02d}/file_{i:05d}.py"
 
 
-def content(i: int, version: int) -> bytes:
-    """Deterministic ~20-line Python source for file i at a version."""
+def content(i: int, version: int, realistic: bool = False) -> bytes:
+    """Deterministic ~20-line Python source for file i at a version. ``realistic``: every
+    fifth file also calls a process, in lines no version changes (code as it is: the
+    process-call scan must look, and finds no added call)."""
     lines = [f"# file {i} version {version}\n"]
+    if realistic and i % 5 == 0:
+        lines.append(f"import subprocess\n\n\ndef run_{i}():\n")
+        lines.append(f'    return subprocess.run(["echo", "{i}"], check=False)\n\n\n')
     for j in range(20):
         lines.append(f"def f_{i}_{j}(x):\n    return x * {j + version} + {i % 97}\n")
     return "".join(lines).encode()
 
 
-def stream(files: int, history: int) -> Iterator[bytes]:
+def stream(files: int, history: int, realistic: bool = False) -> Iterator[bytes]:
     """The fast-import stream (see module docstring)."""
     mark = 0
     when = WHEN
@@ -51,7 +56,7 @@ def stream(files: int, history: int) -> Iterator[bytes]:
         if parent is not None:
             yield b"from :%d\n" % parent
         for idx, version in changes:
-            data = content(idx, version)
+            data = content(idx, version, realistic)
             yield b"M 100644 inline %s\ndata %d\n%s\n" % (path_of(idx).encode(), len(data), data)
 
     yield from commit(f"base: {files} files", [(i, 0) for i in range(files)], None)
@@ -74,14 +79,15 @@ def stream(files: int, history: int) -> Iterator[bytes]:
         )
 
 
-def build(dest: str, files: int = 30000, history: int = 2000) -> str:
-    """Create the fixture repository at ``dest`` (must not exist); return its path."""
+def build(dest: str, files: int = 30000, history: int = 2000, realistic: bool = False) -> str:
+    """Create the fixture repository at ``dest`` (must not exist); return its path
+    (``realistic``: see :func:`content`)."""
     if os.path.exists(dest):
         raise SystemExit(f"{dest} exists; remove it or pick another path")
     subprocess.run(["git", "init", "-q", "-b", "main", dest], check=True)
     proc = subprocess.Popen(["git", "fast-import", "--quiet"], cwd=dest, stdin=subprocess.PIPE)
     assert proc.stdin is not None
-    for chunk in stream(files, history):
+    for chunk in stream(files, history, realistic):
         proc.stdin.write(chunk)
     proc.stdin.close()
     if proc.wait() != 0:

@@ -26,6 +26,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--fast", action="store_true", help="only the test suite's subset")
     ap.add_argument("--only", action="append", default=[], help="a journey name (repeatable)")
     ap.add_argument("--json", help="write the gentle-hooks.journeys/v1 document here")
+    ap.add_argument("-j", "--jobs", type=int, default=2, help="journeys at a time (default 2)")
     ap.add_argument("--keep", action="store_true", help="keep the sandboxes")
     ap.add_argument(
         "-v",
@@ -42,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{j.name:28} {'fast ' if j.fast else '     '}{j.needs:11} {j.what}")
         return 0
     tmp = Path(tempfile.mkdtemp(prefix="gentle-journeys-"))
-    outcomes = run_journeys(tmp, fast=args.fast, only=args.only, keep=args.keep)
+    outcomes = run_journeys(tmp, fast=args.fast, only=args.only, keep=args.keep, jobs=args.jobs)
     if args.keep:
         print(f"sandboxes kept under {tmp}")
     else:

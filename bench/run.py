@@ -177,13 +177,14 @@ def console_script(python: str) -> list[str]:
     return [script] if os.path.exists(script) else [python, "-m", "gentle_hooks"]
 
 
-def fixture(files: int, history: int) -> str:
-    """The cached generated fixture (built on first use, ~10 s for 30k files)."""
-    path = os.path.join(FIXTURES, f"large-{files}-{history}")
+def fixture(files: int, history: int, realistic: bool = False) -> str:
+    """The cached generated fixture (built on first use, ~10 s for 30k files);
+    ``realistic``: every fifth file holds an unchanged process call."""
+    path = os.path.join(FIXTURES, f"large-{files}-{history}" + ("-real" if realistic else ""))
     if not os.path.isdir(path):
         os.makedirs(FIXTURES, exist_ok=True)
         print(f"building fixture {path} ...", flush=True)
-        build(path, files, history)
+        build(path, files, history, realistic)
     return path
 
 
@@ -211,6 +212,14 @@ def fresh_state() -> str:
     """A directory for the private git config of a run that prepares no scenario."""
     path = os.path.join(FIXTURES, "state-range")
     os.makedirs(path, exist_ok=True)
+    return path
+
+
+def real_assess_repo(b: sc.Bench, source: str) -> str:
+    """A shared clone of the realistic fixture to assess in (made once per run dir)."""
+    path = b.path("assess-real")
+    if not os.path.isdir(path):
+        sc.clone(b, source, path, checkout=False)
     return path
 
 
@@ -725,6 +734,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if "assess" in sections:
         rows = assess_section(t, table, b, assess_repo, ranges, gated, args.assess_json)
         rss_rows(table, rows, ranges[0][0], max(ranges, key=lambda r: int(r[0].split()[0]))[0])
+        if not args.repo:  # code as it is: 20% of files hold an unchanged process call
+            real = real_assess_repo(b, fixture(args.files, args.history, realistic=True))
+            spans = [f"range-{k}-base..range-{k}" for k in RANGES if k in (1000, 10000)]
+            real_ranges = [
+                (f"{label}, 20% process calls", base, tip)
+                for label, base, tip in resolve_ranges(b, real, spans)
+            ]
+            assess_section(t, table, b, real, real_ranges, lambda label: True, args.assess_json)
     if "range" in sections:
         range_section(t, table, b)
     if "structure" in sections:

@@ -12,10 +12,11 @@ import subprocess
 import sys
 import time
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bench.journeys.agent import Agent
-from bench.journeys.catalog import JOURNEYS, TEST, Ctx
+from bench.journeys.catalog import JOURNEYS, TEST, Ctx, Journey
 from bench.journeys.results import Outcome
 from bench.journeys.sandbox import CLI_BIN, FixtureError, Sandbox
 
@@ -64,22 +65,27 @@ def available(tool: str) -> bool:
 
 
 def run_journeys(
-    tmp: Path, *, fast: bool = False, only: list[str] | None = None, keep: bool = False
+    tmp: Path,
+    *,
+    fast: bool = False,
+    only: list[str] | None = None,
+    keep: bool = False,
+    jobs: int = 1,
 ) -> list[Outcome]:
-    """Run the selected journeys under ``tmp``; one :class:`Outcome` each, in order."""
+    """Run the selected journeys under ``tmp`` (``jobs`` at a time); one :class:`Outcome`
+    each, in the catalog's order."""
     chosen = [j for j in JOURNEYS if (not fast or j.fast) and (not only or j.name in only)]
     repo: tuple[Path, str] | None = None
     if any(j.needs and available(j.needs) for j in chosen):
         (tmp / "hook-repo").mkdir()
         repo = hook_repo(tmp / "hook-repo")
     shared_home = tmp / "pre-commit-home"
-    outcomes = []
-    for j in chosen:
+
+    def one(j: Journey) -> Outcome:
         o = Outcome(j.name, j.what)
-        outcomes.append(o)
         if not available(j.needs):
             o.status, o.detail = "skipped", f"{j.needs} is not installed"
-            continue
+            return o
         sb = Sandbox(tmp / j.name, on_path=j.on_path, pre_commit_home=shared_home)
         ctx = Ctx(sb, Agent(sb, TEST), repo)
         t = time.monotonic()
@@ -95,4 +101,10 @@ def run_journeys(
         o.settle()
         if not keep:
             sb.cleanup()
-    return outcomes
+        return o
+
+    if jobs <= 1:
+        return [one(j) for j in chosen]
+    # journeys share nothing but the frameworks' stores, which lock themselves
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(one, chosen))

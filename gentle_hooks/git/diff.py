@@ -35,6 +35,9 @@ _DIFF_FLAGS = ("--no-ext-diff", "--no-textconv", "--no-color", "-M", "--ignore-s
 #: The same without rename detection: a commit's own delta, path by path.
 _UNRENAMED_FLAGS = (*(f for f in _DIFF_FLAGS if f != "-M"), "--no-renames")
 
+#: Beyond this many paths, :meth:`Diffs._sides_in` lists the tree whole.
+_MANY_PATHSPECS = 256
+
 #: Rounds of :meth:`Diffs.compose_stats` before the pairs left are diffed whole.
 _COMPOSE_ROUNDS = 3
 
@@ -143,18 +146,23 @@ class Diffs(RepositoryCore):
                 return
 
     def _sides_in(self, tree: str, paths: set[str]) -> dict[str, tuple[str, str]]:
-        """path -> (mode, object id) of the entries ``tree`` holds at ``paths`` (``ls-tree
-        -r``: blobs, symlinks and submodule commits), read whole."""
+        """path -> (mode, object id) of the entries ``tree`` holds at ``paths``: blobs,
+        symlinks and submodule commits (a directory there is no entry)."""
         if not paths:
             return {}
-        out = self.run(["ls-tree", "-r", "-z", "--full-tree", tree]).stdout
+        if len(paths) <= _MANY_PATHSPECS:  # these paths only: a large tree is not listed
+            args = ["ls-tree", "-z", "--full-tree", tree, "--", *sorted(paths)]
+            out = self.run(args, env=LITERAL_PATHSPECS).stdout
+        else:  # the whole tree: argv has a size limit
+            out = self.run(["ls-tree", "-r", "-z", "--full-tree", tree]).stdout
         found: dict[str, tuple[str, str]] = {}
         for record in out.split(b"\0"):
             meta, tab, raw = record.partition(b"\t")
             parts = meta.split(b" ")
-            path = os.fsdecode(raw)
-            if tab and len(parts) == 3 and path in paths:
-                found[path] = (parts[0].decode("ascii"), parts[2].decode("ascii"))
+            if tab and len(parts) == 3 and parts[1] != b"tree":
+                path = os.fsdecode(raw)
+                if path in paths:
+                    found[path] = (parts[0].decode("ascii"), parts[2].decode("ascii"))
         return found
 
     def prefetch_scans(self, pairs: Sequence[tuple[str, str]], ere: str) -> bool:

@@ -40,13 +40,6 @@ from gentle_hooks.values.frozen import replace
 STAGED = Binding(projection=Projection.STAGED)
 WORK_TREE = Binding()
 
-#: Why the printed command needs the rest of the work tree set aside first.
-DIRTY_NOTE = (
-    "the work tree holds more than what is staged, and a spot check re-runs in the work "
-    "tree: set the rest aside first (git stash push --keep-index --include-untracked), run "
-    "the receipt and the spot check with --staged, then git stash pop"
-)
-
 #: How to make ``--staged`` bind exactly what is committed.
 STAGE_NOTE = (
     "stage exactly what you commit (git add), commit without -a or paths, and bind with --staged"
@@ -115,7 +108,9 @@ def staged_binding(repo: Repository, tree: str) -> tuple[Binding, str]:
     except GitError as exc:  # a hint only: the block it explains still stands
         return STAGED, f"{exc}, so which flag binds this candidate is unknown; {STAGE_NOTE}"
     if kind == "own":
-        return STAGED, DIRTY_NOTE if snapshot != tree else ""
+        # other changes in the work tree need no note: a --staged spot check re-runs in a
+        # temporary checkout of the staged tree when the work tree holds more
+        return STAGED, ""
     if snapshot == tree:
         return WORK_TREE, ""
     return STAGED, PARTIAL_NOTE

@@ -196,8 +196,8 @@ def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]
     if tree != cand.tree:
         raise UsageError(
             f"{room.path}: the room was prepared for tree {tree[:12]}, not this candidate's "
-            f"tree {cand.tree[:12]}; prepare one for it: gentle-hook verify prepare --brief "
-            "<brief.json>"
+            f"tree {cand.tree[:12]}; prepare one for it: gentle-hook verify prepare --brief, "
+            "then your brief's path"
         )
     # the files themselves against the candidate's tree: the room's index, HEAD and config
     # are the verifier's to change (update-index --assume-unchanged, --skip-worktree)
@@ -207,7 +207,7 @@ def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]
         raise UsageError(
             f"{room.path}: the room's tree was changed since it was prepared ({shown}); a "
             "verifier never repairs what it judges: prepare a new room with gentle-hook "
-            "verify prepare --brief <brief.json>"
+            "verify prepare --brief, then your brief's path"
         )
     notes: tuple[str, ...] = ()
     if added:

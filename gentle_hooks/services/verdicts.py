@@ -269,13 +269,13 @@ def add_verdict(
     if fault is not None and verdict.candidate is None:
         raise UsageError(
             f"{source}: {fault}; verify this candidate, which writes a bound verdict: "
-            "gentle-hook verify run --brief <brief.json>"
+            "gentle-hook verify run --brief, then your brief's path"
         )
     if fault is not None:
         raise UsageError(
             f"{source}: {fault}: a verdict counts only for the candidate it judged; add it "
             "where that candidate is current (or bind with --committed / --staged), or "
-            "verify this one: gentle-hook verify run --brief <brief.json>"
+            "verify this one: gentle-hook verify run --brief, then your brief's path"
         )
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     accepted, reasons = verdict_acceptance(verdict)

@@ -120,6 +120,18 @@ def test_json_format_prints_the_decision_as_one_object(native: World, tmp_path: 
             "why": "no spot check for this candidate (required in every tier; plan risk medium)",
             "run": ["gentle-hook spot-check --staged"],
             "report_prefix": "gentle-hook receipt run --staged --",
+            # the same, labelled and in order, as the human lines print them
+            "steps": [
+                {
+                    "label": "do",
+                    "text": "the writer reports the command that tests this change: that "
+                    "command, after the words on the prefix line (declare "
+                    "verification.commands to have it named here) (no report that counts is "
+                    "recorded for this candidate yet)",
+                },
+                {"label": "prefix", "text": "gentle-hook receipt run --staged --"},
+                {"label": "run", "text": "gentle-hook spot-check --staged"},
+            ],
         }
     ]
     assert decision["lines"][0].startswith("BLOCKED the staged change")

@@ -75,8 +75,13 @@ def test_done_when_an_escalated_change_passes_after_verify(world: World) -> None
     assert rest == "verify run --staged --brief"
 
     path = brief(world)
-    prepared = world.gh("verify", "prepare", "--staged", "--brief", str(path))
+    rooms = world.base / "rooms"  # the prepared room stays until removed: keep it here
+    rooms.mkdir()
+    prepared = world.gh(
+        "verify", "prepare", "--staged", "--brief", str(path), env={"TMPDIR": str(rooms)}
+    )
     assert prepared.code == 0, prepared
+    assert prepared.out.splitlines()[0].startswith(f"clean room: {rooms}/gentle-verify-")
     then = prepared.out.splitlines()[-1]
     ran = world.gh(*printed(world, then, "run: "))
     assert ran.code == 0, ran

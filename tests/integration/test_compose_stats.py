@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from gentle_hooks.git import diff as diff_module
 from gentle_hooks.git.repository import Repository
 from tests.conftest import git
 
@@ -89,7 +90,12 @@ def _put(files: dict[str, tuple[str, bytes]], path: str, entry: tuple[str, bytes
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_composed_equals_direct(tmp_path: Path, seed: int) -> None:
+@pytest.mark.parametrize("listing", ["paths", "whole tree"])
+def test_composed_equals_direct(
+    tmp_path: Path, seed: int, listing: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if listing == "whole tree":  # the base's entries read from its whole listing
+        monkeypatch.setattr(diff_module, "_MANY_PATHSPECS", 0)
     root = tmp_path / "r"
     trees = _chain(root, seed, 25)
     base = trees[0]
