@@ -19,6 +19,12 @@ from gentle_hooks.values.candidate import Projection
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# A record id as the ledger stores it (SQLite INTEGER, 64-bit): a larger number is refused
+# by click with one line and exit 2 instead of overflowing in the query.
+ROW_ID = click.IntRange(min=0, max=2**63 - 1)
+# An exit status as a process reports it (negative for a signal on POSIX).
+EXIT_STATUS = click.IntRange(min=-(2**31), max=2**31 - 1)
+
 
 def cwd_option(f: F) -> F:
     """``--cwd DIR``: run as if in this directory."""

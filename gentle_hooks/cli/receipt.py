@@ -10,7 +10,13 @@ import sys
 
 import click
 
-from gentle_hooks.cli.options import binding_options, echo_recorded, json_option, make_binding
+from gentle_hooks.cli.options import (
+    EXIT_STATUS,
+    binding_options,
+    echo_recorded,
+    json_option,
+    make_binding,
+)
 from gentle_hooks.errors import EXIT_OK
 from gentle_hooks.report.jsontext import model_json
 from gentle_hooks.services.record import list_receipts, record_receipt_line, run_receipt
@@ -57,7 +63,10 @@ def run(
 @json_option
 @click.argument("line", metavar='"<command>: <observed result>"')
 @click.option(
-    "--exit-code", type=int, metavar="N", help="The exit status the writer observed (required)."
+    "--exit-code",
+    type=EXIT_STATUS,
+    metavar="N",
+    help="The exit status the writer observed (required).",
 )
 def add(
     cwd: str | None,

@@ -11,6 +11,7 @@ import sys
 import click
 
 from gentle_hooks.cli.options import (
+    ROW_ID,
     binding_options,
     echo_recorded,
     json_option,
@@ -24,7 +25,7 @@ from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
 @binding_options
 @json_option
 @sign_key_option
-@click.option("--receipt", "receipt_id", type=int, metavar="ID", help="Re-run this receipt.")
+@click.option("--receipt", "receipt_id", type=ROW_ID, metavar="ID", help="Re-run this receipt.")
 @click.option("--command", metavar="CMD", help="Re-run the latest receipt of this command.")
 @click.option(
     "--readback",

@@ -10,6 +10,7 @@ import os
 import click
 
 from gentle_hooks.cli.options import (
+    ROW_ID,
     binding_options,
     cwd_option,
     echo_recorded,
@@ -89,7 +90,7 @@ def list_(cwd: str | None, projection: str | None, base_ref: str | None, as_json
 @verdict.command("show")
 @cwd_option
 @json_option
-@click.argument("verdict_id", type=int, metavar="ID")
+@click.argument("verdict_id", type=ROW_ID, metavar="ID")
 def show(cwd: str | None, as_json: bool, verdict_id: int) -> int:
     """Print a stored verdict's Markdown view (or its record with --json)."""
     from gentle_hooks.cli.options import recorded_json

@@ -21,3 +21,16 @@ class HookCall:
         self, name: str, args: tuple[str, ...], stdin: bytes, warn: bool, script: str | None
     ) -> None:
         self.name, self.args, self.stdin, self.warn, self.script = name, args, stdin, warn, script
+
+
+def read_message(path: str) -> str:
+    """The commit message file git passes to commit-msg and prepare-commit-msg, as text
+    (an undecodable byte replaced): read only when it is a regular file, up to the size cap.
+
+    Raises:
+        InputFileError: missing, unreadable, a FIFO or a device (never read, so never a
+            hang), or larger than the cap; the message names ``path``.
+    """
+    from gentle_hooks.bounded import read_regular
+
+    return read_regular(path, "cannot read the commit message").decode("utf-8", "replace")

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from gentle_hooks.bounded import InputFileError
 from gentle_hooks.errors import EXIT_OK, GitError, UsageError
 from gentle_hooks.git.probe import amend_flag
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.hooks.call import HookCall
+from gentle_hooks.hooks.call import HookCall, read_message
 from gentle_hooks.hooks.outcome import Judged, conclude, open_gate, say
 from gentle_hooks.policy.delegation import (
     Evidence,
@@ -130,10 +131,9 @@ def commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
     if not call.args:
         raise UsageError("hook commit-msg: git passes the message file; none given")
     try:
-        with open(call.args[0], encoding="utf-8", errors="replace") as fh:
-            message = fh.read()
-    except OSError as exc:
-        raise UsageError(f"hook commit-msg: cannot read {call.args[0]}: {exc.strerror}") from None
+        message = read_message(call.args[0])
+    except InputFileError as exc:
+        raise UsageError(f"hook commit-msg: {exc}") from None
     evidence = message_evidence(strip_comments(message))
     if evidence is None or runtime_evidence(env) is not None:
         return EXIT_OK

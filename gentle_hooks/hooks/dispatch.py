@@ -84,10 +84,12 @@ def _message_may_be_delegated(call: HookCall, env: Mapping[str, str]) -> bool:
     when it does, or when it cannot be read (the gate then says why)."""
     if not call.args:
         return True
+    from gentle_hooks.bounded import InputFileError
+    from gentle_hooks.hooks.call import read_message
+
     try:
-        with open(call.args[0], encoding="utf-8", errors="replace") as fh:
-            message = fh.read()
-    except OSError:
+        message = read_message(call.args[0])
+    except InputFileError:
         return True
     from gentle_hooks.policy.delegation import message_evidence, strip_comments
 

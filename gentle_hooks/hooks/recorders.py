@@ -25,9 +25,10 @@ import os
 import sys
 from collections.abc import Mapping
 
-from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.bounded import InputFileError
+from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.git.probe import Where, amend_flag, locate
-from gentle_hooks.hooks.call import HookCall
+from gentle_hooks.hooks.call import HookCall, read_message
 from gentle_hooks.policy.delegation import strip_comments
 from gentle_hooks.values.candidate import Projection
 
@@ -63,10 +64,10 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
     if not call.args:
         return EXIT_OK
     try:
-        with open(call.args[0], encoding="utf-8", errors="replace") as fh:
-            message = fh.read()
-    except OSError:
-        return EXIT_OK  # git reports an unreadable message file itself
+        message = read_message(call.args[0])
+    except InputFileError as exc:
+        # fail closed: a trailer that cannot be added is attribution the gates never see
+        raise UsageError(f"hook prepare-commit-msg: {exc}") from None
     if not strip_comments(message).strip():
         return EXIT_OK  # an empty message stays an aborted commit
     from gentle_hooks.git.message import add_trailers

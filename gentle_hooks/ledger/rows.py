@@ -54,6 +54,8 @@ TABLES: dict[type[Any], str] = {
     VerifyRun: "verify_run",
 }
 _TUPLE_FIELDS = {"paths", "argv", "reasons", "missing", "added", "removed", "entries"}
+#: The one tuple field whose items are integers (entry ids); every other holds strings.
+_INT_ITEMS = {"entries"}
 _BOOL_FIELDS = {"agreed", "counts", "accepted", "critical", "stale", "binary"}
 
 
@@ -80,11 +82,33 @@ def from_row(cls: type[R], row: sqlite3.Row) -> R:
         if isinstance(value, bytes):  # text stored as its bytes: not UTF-8
             value = from_sql_text(value)
         if name in _TUPLE_FIELDS and value is not None:
-            value = tuple(json.loads(value))
+            value = _json_tuple(name, value)
         elif name in _BOOL_FIELDS:
             value = bool(value)
         decoded[name] = value
     return cls(**decoded)
+
+
+def _json_tuple(name: str, value: object) -> tuple[object, ...]:
+    """A tuple column decoded and its shape checked: a JSON list of strings (of integers for
+    :data:`_INT_ITEMS`). Raises ValueError naming the column otherwise, so a row edited into
+    another shape is refused where it is read (and by ``doctor``'s ``rows`` check, which
+    reads every row with :func:`from_row`) instead of failing later in its user."""
+    if not isinstance(value, str):
+        raise ValueError(f"{name}: not a JSON list")
+    items = json.loads(value)
+    if not isinstance(items, list):
+        raise ValueError(f"{name}: not a JSON list")
+    for item in items:
+        ok = (
+            isinstance(item, int) and not isinstance(item, bool)
+            if name in _INT_ITEMS
+            else isinstance(item, str)
+        )
+        if not ok:
+            kind = "integers" if name in _INT_ITEMS else "strings"
+            raise ValueError(f"{name}: not a JSON list of {kind}")
+    return tuple(items)
 
 
 def _json_list(values: list[object]) -> str:

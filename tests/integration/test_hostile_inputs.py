@@ -343,3 +343,98 @@ def test_hostile_note_lines_never_crash_the_range_or_server_gate(
     err = push.stderr.decode("utf-8", "replace")
     assert push.returncode == 1, err  # rejected: the spot check is missing
     assert "Traceback" not in err and "unexpected error" not in err, err
+
+
+# --- integer options and ids ------------------------------------------------------------------
+
+HUGE = "9" * 21  # beyond SQLite's 64-bit INTEGER
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("spot-check", "--receipt", HUGE),
+        ("spot-check", "--receipt", "-" + HUGE),
+        ("verdict", "show", HUGE),
+        ("receipt", "add", "--exit-code", HUGE, "pytest: 3 passed"),
+        ("gate", "--range", "HEAD..HEAD", "--timeout", "1e400"),
+    ],
+    ids=lambda a: " ".join(a[:2]),
+)
+def test_a_huge_integer_option_is_one_line_exit_2(repo: Path, args: Sequence[str]) -> None:
+    proc = hostile(repo, *args)
+    assert proc.returncode == 2, proc.stderr
+
+
+# --- the commit message file a hook is given --------------------------------------------------
+
+
+def _message_file(tmp: Path, kind: str) -> str:
+    if kind == "/dev/zero":
+        return kind
+    fifo = tmp / "COMMIT_EDITMSG.fifo"
+    os.mkfifo(fifo)
+    return str(fifo)
+
+
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])
+def test_commit_msg_refuses_a_message_file_that_is_not_regular(
+    repo: Path, tmp_path: Path, kind: str
+) -> None:
+    proc = hostile(repo, "hook", "commit-msg", _message_file(tmp_path, kind), timeout=30)
+    assert proc.returncode == 2 and b"not a regular file" in proc.stderr, proc.stderr
+
+
+@pytest.mark.parametrize("kind", ["fifo", "/dev/zero"])
+def test_prepare_commit_msg_refuses_a_message_file_that_is_not_regular(
+    repo: Path, tmp_path: Path, kind: str
+) -> None:
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", "src/app.py").returncode == 0
+    git(repo, "add", "-A")
+    message = _message_file(tmp_path, kind)
+    proc = hostile(repo, "hook", "prepare-commit-msg", message, "message", timeout=30)
+    assert proc.returncode == 2 and b"not a regular file" in proc.stderr, proc.stderr
+
+
+# --- ledger rows of the wrong shape -----------------------------------------------------------
+
+
+def _edit_ledger(repo: Path, sql: str) -> None:
+    ledger = repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+    with contextlib.closing(sqlite3.connect(ledger)) as conn:
+        assert conn.execute(sql).rowcount >= 1
+        conn.commit()
+
+
+@pytest.fixture
+def recorded_repo(repo: Path) -> Path:
+    """A repository whose writer changed src/app.py (staged) and ran a receipt."""
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", "src/app.py").returncode == 0
+    assert hostile(repo, "receipt", "run", "--", sys.executable, "-c", "pass").returncode == 0
+    git(repo, "add", "-A")
+    return repo
+
+
+@pytest.mark.parametrize("column", ["added", "removed"])
+@pytest.mark.parametrize("args", [("hook", "pre-commit"), ("status",), ("assess",)])
+def test_a_writer_entry_of_the_wrong_shape_is_named_and_doctor_agrees(
+    recorded_repo: Path, column: str, args: Sequence[str]
+) -> None:
+    _edit_ledger(recorded_repo, f"UPDATE writer_entry SET {column}='[[1]]'")
+    proc = hostile(recorded_repo, *args)
+    assert proc.returncode == 2 and b"writer_entry row" in proc.stderr, proc.stderr
+    doctor = hostile(recorded_repo, "doctor")
+    assert doctor.returncode == 2 and b"writer_entry row" in doctor.stdout + doctor.stderr
+
+
+@pytest.mark.parametrize("argv", ["[1]", "[[1]]", "[null]", '{"a": 1}'])
+def test_a_receipt_argv_of_the_wrong_shape_is_named_and_doctor_agrees(
+    recorded_repo: Path, argv: str
+) -> None:
+    _edit_ledger(recorded_repo, f"UPDATE receipt SET argv='{argv}'")
+    proc = hostile(recorded_repo, "spot-check")
+    assert proc.returncode == 2 and b"receipt row" in proc.stderr, proc.stderr
+    doctor = hostile(recorded_repo, "doctor")
+    assert doctor.returncode == 2 and b"receipt row" in doctor.stdout + doctor.stderr
