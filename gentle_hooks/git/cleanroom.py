@@ -222,6 +222,62 @@ class CleanRooms(RepositoryCore):
                 changed.append(path)
         return tuple(changed)
 
+    def room_additions(self, dest: str, tree: str) -> tuple[str, ...]:
+        """The files in the room ``dest`` that ``tree`` does not hold and the ``.gitignore``
+        files of ``tree`` do not ignore: what a check added to the artifact.
+
+        Read from the room's files (a walk of its directory, ``.git`` aside), so staging a
+        file in the room hides nothing; a new ``.gitignore`` is always an addition (it would
+        ignore itself), and ``core.excludesFile`` is not read. A pattern a check wrote to the
+        room's ``info/exclude`` is reported as ``.git/info/exclude``.
+
+        Returns:
+            The added paths, sorted; empty when the room adds nothing to ``tree``.
+
+        Raises:
+            GitError: git failed.
+        """
+        held = {path for _, _, _, path in self._entries(tree)}
+        found: list[str] = []
+        for top, dirs, files in os.walk(dest):
+            rel_top = os.path.relpath(top, dest)
+            if rel_top == ".":
+                dirs[:] = [d for d in dirs if d != ".git"]
+            for name in files + [d for d in dirs if os.path.islink(os.path.join(top, d))]:
+                rel = name if rel_top == "." else os.path.join(rel_top, name)
+                if rel not in held:
+                    found.append(rel)
+        added = sorted(p for p in found if os.path.basename(p) == ".gitignore")
+        rest = [p for p in found if os.path.basename(p) != ".gitignore"]
+        if rest:
+            argv = ["-c", f"core.excludesFile={os.devnull}", "check-ignore", "--no-index"]
+            proc = run_git(
+                [*argv, "-z", "--stdin", "-v", "-n"],
+                dest,
+                scrubbed_env(),
+                b"".join(os.fsencode(p) + b"\0" for p in rest),
+            )
+            if proc.returncode not in (0, 1):  # 1: no path is ignored
+                raise GitError(f"clean room: git check-ignore failed: {proc.returncode}")
+            out = proc.stdout
+            # -v -n: one (source, line, pattern, path) record per path; an empty source is
+            # a path no pattern matches, a "!pattern" one that un-ignores it
+            rec = out.split(b"\0")
+            for i in range(0, len(rec) - 3, 4):
+                if not rec[i] or rec[i + 2].startswith(b"!"):
+                    added.append(os.fsdecode(rec[i + 3]))
+        exclude = os.path.join(dest, ".git", "info", "exclude")
+        try:
+            with open(exclude, encoding="utf-8", errors="surrogateescape") as fh:
+                patterns = [
+                    ln for ln in fh.read().splitlines() if ln.strip() and not ln.startswith("#")
+                ]
+        except OSError:
+            patterns = []
+        if patterns:
+            added.append(".git/info/exclude")
+        return tuple(sorted(set(added)))
+
     def room_state(self, dest: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
         """What the room ``dest`` holds against its one commit.
 

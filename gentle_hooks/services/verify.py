@@ -309,7 +309,10 @@ def _observe_all(
 ) -> tuple[Outcome, ...]:
     """Run the plan's checks in order; after each, compare the room's files with the
     candidate's tree (:meth:`~gentle_hooks.git.cleanroom.CleanRooms.room_changes`: hashed
-    from the files, so no index flag hides an edit). A check that changed them ends the run
+    from the files, so no index flag hides an edit) and list the files it added that the
+    candidate's ``.gitignore`` does not ignore
+    (:meth:`~gentle_hooks.git.cleanroom.CleanRooms.room_additions`; ignored caches and
+    outputs stay allowed). A check that changed or added files ends the run
     there: it carries the changed paths (rows C0, S0), and no later check judges an
     artifact the verifier repaired (seed 001 "Guardrails": "do not repair, patch, or re-run
     the worker's implementation to make a criterion pass")."""
@@ -317,6 +320,7 @@ def _observe_all(
     for n, check in enumerate(plan.checks, 1):
         outcome = _observe(check, n, room, env)
         changed = bound.repo.room_changes(room.tree, bound.candidate.tree)
+        changed += bound.repo.room_additions(room.tree, bound.candidate.tree)
         if changed:
             outcomes.append(replace(outcome, changed=changed))
             break

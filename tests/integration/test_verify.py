@@ -858,3 +858,48 @@ def test_require_observed_turned_on_later_still_does_not_count_a_hand_written_ve
     status = env.gh("status").stdout
     assert "verifier: MISSING (0 of 1 accepted verdict(s))" in status
     assert "R1 not observed: no gentle-hook verify run wrote it" in status
+
+
+#: (id, the check that adds a file to the room, a path it must be reported for).
+ADDITION_CASES = [
+    ("new-module", "mkdir -p lib && printf 'x = 1\\n' > lib/extra.py", "lib/extra.py"),
+    ("new-gitignore", "mkdir -p lib && printf '*\\n' > lib/.gitignore", "lib/.gitignore"),
+    ("staged-in-the-room", "printf 'x = 1\\n' > extra.py && git add extra.py", "extra.py"),
+    (
+        "room-info-exclude",
+        "mkdir -p .git/info && printf 'extra.py\\n' >> .git/info/exclude"
+        " && printf 'x = 1\\n' > extra.py",
+        ".git/info/exclude",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("check", "path"), [c[1:] for c in ADDITION_CASES], ids=[c[0] for c in ADDITION_CASES]
+)
+def test_a_check_that_adds_files_to_the_artifact_blocks_the_verdict(
+    env: Env, check: str, path: str
+) -> None:
+    """Seed 001 "Guardrails": "do not repair, patch, or re-run the worker's implementation
+    to make a criterion pass". A file a check creates in the room that the candidate's
+    ``.gitignore`` does not ignore is a change of the artifact like an edit (C0, S0): staging
+    it in the room, or ignoring it through a new ``.gitignore`` or the room's
+    ``info/exclude``, hides nothing."""
+    check += f" && test -e {path}"
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", check, code=1)
+    assert out["status"] == "blocked", out["outcomes"]
+    assert out["verdict"]["status"] == "blocked"
+    assert out["verdict"]["summary"].startswith("blocked (S0: a check changed the artifact")
+    last = out["outcomes"][-1]
+    assert (last["command"], last["row"]) == (check, "C0")
+    assert path in last["changed"]
+    assert not (env.repo / "extra.py").exists() and not (env.repo / "lib").exists()
+
+
+def test_ignored_outputs_a_check_leaves_do_not_change_the_artifact(env: Env) -> None:
+    """Caches and outputs the candidate's ``.gitignore`` ignores (``__pycache__/``,
+    ``.pytest_cache/``) are not changes of the artifact: the run still passes."""
+    check = "mkdir -p .pytest_cache src/__pycache__ && printf x > src/__pycache__/app.pyc"
+    check += " && test -e src/__pycache__/app.pyc"
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", check)
+    assert out["status"] == "pass", out["outcomes"]
