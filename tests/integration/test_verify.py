@@ -232,6 +232,32 @@ NO_CHECK_CASES: list[tuple[str, dict[str, Any], tuple[str, ...], str, str]] = [
     ),
     ("suite-true", {"fullSuite": "true"}, (), "the full suite: `true`", "N-true"),
     ("suite-flag-colon", {}, ("--suite", ":"), "the full suite: `:`", "N-colon"),
+    (
+        "check-python-c-pass",
+        {},
+        ("--check", "python3 -c pass"),
+        "criterion 'python3 -c pass': `python3 -c pass`",
+        "N-python",
+    ),
+    (
+        "brief-argv-python-sys-exit-0",
+        {
+            "successCriteria": [
+                {"criterion": "it works", "run": ["python", "-c", "import sys; sys.exit(0)"]}
+            ]
+        },
+        (),
+        "criterion 'it works': `python -c 'import sys; sys.exit(0)'`",
+        "N-python",
+    ),
+    ("check-test-1", {}, ("--check", "[ 1 ]"), "criterion '[ 1 ]': `[ 1 ]`", "N-test"),
+    (
+        "suite-python-c-1",
+        {"fullSuite": "python3 -c 1"},
+        (),
+        "the full suite: `python3 -c 1`",
+        "N-python",
+    ),
 ]
 
 

@@ -50,8 +50,11 @@ def _row_programs() -> list[object]:
 @pytest.mark.parametrize(("row_id", "program"), _row_programs())
 def test_every_no_check_row_verifies_nothing(row_id: str, program: str) -> None:
     # env with a command is a wrapper (read through): with assignments alone it shows
-    args = {"exit": "0", "env": "X=1"}.get(program, "something")
-    for line in (program, f"{program} {args}"):
+    args = {"exit": "0", "env": "X=1", "test": "1", "[": "1 ]"}.get(program, "something")
+    if program in ("python", "python3"):
+        args = "-c pass"
+    bare = () if program in ("python", "python3", "test", "[") else (program,)
+    for line in (*bare, f"{program} {args}"):
         got = judge_command(line)
         assert got.checks is False, line
         assert got.rows == (row_id,), line
@@ -129,6 +132,49 @@ CHECKS = [
 @pytest.mark.parametrize("line", CHECKS)
 def test_lines_that_check_something(line: str) -> None:
     assert judge_command(line).checks
+
+
+#: (line, row): interpreter and test one-liners that succeed whatever the artifact holds
+#: (SPEC §5 "Spot check": "a command that verifies nothing does not count").
+NO_OP_ONE_LINERS = [
+    ("python -c pass", "N-python"),
+    ("python3 -c pass", "N-python"),
+    ("python3 -c 1", "N-python"),
+    ('python3 -c "import sys; sys.exit(0)"', "N-python"),
+    ("python3 -c 'raise SystemExit(0)'", "N-python"),
+    ("python3 -c ''", "N-python"),
+    ("test 1", "N-test"),
+    ("[ 1 ]", "N-test"),
+    ("test a = a", "N-test"),
+    ("[ x == x ]", "N-test"),
+]
+
+
+@pytest.mark.parametrize(("line", "row"), NO_OP_ONE_LINERS)
+def test_no_op_one_liners_verify_nothing(line: str, row: str) -> None:
+    got = judge_command(line)
+    assert (got.checks, got.rows) == (False, (row,))
+
+
+#: One-liners that check something: an import or an assert can fail.
+REAL_ONE_LINERS = [
+    "python -m pytest",
+    "python3 test_app.py",
+    'python -c "import app; assert app.f(1)==1"',
+    "python3 -c 'import app'",
+    "python3 -c 'assert 1 == 2'",
+    "python3 -c 'import sys; sys.exit(1)'",
+    'python3 -c "$SCRIPT"',
+    "test -f src/app.py",
+    "[ -x bin/run ]",
+    "test a = b",
+    '[ "$X" ]',
+]
+
+
+@pytest.mark.parametrize("line", REAL_ONE_LINERS)
+def test_real_one_liners_check_something(line: str) -> None:
+    assert judge_command(line).checks, line
 
 
 @pytest.mark.parametrize("wrapper", [w.name for w in WRAPPERS])
