@@ -29,12 +29,15 @@ from gentle_hooks.values.frozen import frozen
 
 @frozen
 class NarrativeRow:
-    """One kind of narrative: a stable id, what it is in words, and its markers (a regex
-    searched in the case-folded text, whole words)."""
+    """One kind of narrative: a stable id, what it is in words, its markers (a regex
+    searched in the case-folded text, whole words), and whether evidence the verifier
+    re-opened beside it saves the verdict (a hedge beside a citation does; an appeal to
+    common knowledge or to the miner's word does not: the citation is then the miner's)."""
 
     id: str
     what: str
     pattern: re.Pattern[str]
+    cited_saves: bool = True
 
 
 def _words(*phrases: str) -> re.Pattern[str]:
@@ -62,9 +65,12 @@ NARRATIVE_ROWS: Final[tuple[NarrativeRow, ...]] = (
             "generally accepted",
             "goes without saying",
             "needless to say",
-            "obviously",
             "self evident",
-            "of course",
+            "common sense",
+            "experience shows",
+            "experience tells",
+            "standard knowledge",
+            "general knowledge",
             "widely accepted",
             "commonly accepted",
             "broadly accepted",
@@ -84,17 +90,13 @@ NARRATIVE_ROWS: Final[tuple[NarrativeRow, ...]] = (
             "everybody is aware",
             "as everyone knows",
             "it stands to reason",
-            "by definition",
             "known issue",
             "known problem",
             "known limitation",
             "known bug",
             "standard practice",
-            "clearly",
-            "evidently",
-            "undoubtedly",
-            "no doubt",
         ),
+        cited_saves=False,
     ),
     NarrativeRow(
         "N2",
@@ -120,6 +122,12 @@ NARRATIVE_ROWS: Final[tuple[NarrativeRow, ...]] = (
             "would be",
             "seems",
             "appears to",
+            "i am confident",
+            "i'm confident",
+            "i am sure",
+            "i'm sure",
+            "plausible",
+            "given typical",
         ),
     ),
     NarrativeRow(
@@ -142,6 +150,30 @@ NARRATIVE_ROWS: Final[tuple[NarrativeRow, ...]] = (
             "trusted the miner",
             "trust the miner",
             "took the miner",
+            "the miner says",
+            "the miner said",
+            "the miner's citation",
+            "trusting the miner",
+            "trusting the finding",
+            "trusting the claim",
+            "per the miner",
+            "per the finding",
+            "per the claim",
+            "per the report",
+        ),
+        cited_saves=False,
+    ),
+    NarrativeRow(
+        "N4",
+        "a hedge of certainty, not an observation",
+        _words(
+            "obviously",
+            "of course",
+            "by definition",
+            "clearly",
+            "evidently",
+            "undoubtedly",
+            "no doubt",
         ),
     ),
 )
@@ -157,15 +189,16 @@ def narrative_reason(what_i_checked: str, claim: str | None) -> str | None:
     Returns:
         ``"narrative evidence (N1 an appeal to common knowledge: 'well known'): not
         evidence, refute (seed 003)"`` for the first matching row of
-        :data:`NARRATIVE_ROWS`, when the text shows nothing re-opened of its own (no
-        ``file:line``, backticked command or quote); else None.
+        :data:`NARRATIVE_ROWS`; a row whose ``cited_saves`` is set matches only when the
+        text shows nothing re-opened of its own (no ``file:line``, backticked command or
+        quote). Else None.
     """
     text = " ".join(what_i_checked.casefold().split())
     for row in NARRATIVE_ROWS:
         found = row.pattern.search(text)
         if found is None:
             continue
-        if reproduced_evidence(what_i_checked, claim):
+        if row.cited_saves and reproduced_evidence(what_i_checked, claim):
             return None
         return (
             f"narrative evidence ({row.id} {row.what}: {found.group(0)!r}): not evidence, "

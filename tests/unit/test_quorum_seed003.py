@@ -47,11 +47,27 @@ def verdict(checked: str = CITED, *, refuted: bool = False, **more: Any) -> dict
 
 # --- "It is well known that…" | Not evidence. Refute -----------------------------------------
 
+#: Cases of :data:`NARRATIVE_CASES` also checked as whole verdicts and tallies.
+SEED_LINE_38_CASES = frozenset(
+    {
+        "confident",
+        "miner-says-cited",
+        "trusting-miner-citation",
+        "per-the-finding",
+        "plausible",
+        "experience-shows",
+        "standard-knowledge",
+        "well-known-cited",
+        "well-known-command",
+        "common-sense",
+    }
+)
+
 #: (id, whatIChecked, the narrative row it matches or None).
 NARRATIVE_CASES: list[tuple[str, str, str | None]] = [
     ("issue-18-example", "It is well known that fan-outs are unbounded", "N1"),
     ("everyone-knows", "Everyone knows spawn loops never check budgets", "N1"),
-    ("obviously", "Obviously the pool grows without any limit here", "N1"),
+    ("obviously", "Obviously the pool grows without any limit here", "N4"),
     ("belief", "I believe the scheduler ignores the budget entirely", "N2"),
     ("likely", "The spawner likely skips the budget on retries", "N2"),
     ("must-be", "The cap must be missing from the fan-out path", "N2"),
@@ -72,7 +88,7 @@ NARRATIVE_CASES: list[tuple[str, str, str | None]] = [
     ("common-wisdom", "Common wisdom: subagents never inherit any budget cap", "N1"),
     ("needless-to-say", "Needless to say, the children run without any cap", "N1"),
     ("known-issue", "This is a known issue: children run without any cap", "N1"),
-    ("clearly", "Clearly the children run without any cap", "N1"),
+    ("clearly", "Clearly the children run without any cap", "N4"),
     # naming a file is not opening it: no line, no command, no quote of what was found
     ("well-known-file-name", "As is well known, scheduler.py spawns agents without a cap", "N1"),
     (
@@ -85,7 +101,34 @@ NARRATIVE_CASES: list[tuple[str, str, str | None]] = [
     # what was re-opened, with a hedge beside it, still counts
     ("command-beats-hedge", "ran `grep -c budget pool.go`: 0; clearly unenforced", None),
     ("word-inside-another", "the unlikely path in scheduler.go:12 has no budget check", None),
+    # seed 003 line 38-39: belief, the miner's word or common knowledge, with or without
+    # a citation beside it, is "Not evidence. Refute"
+    ("confident", "I am confident the loop is unbounded", "N2"),
+    (
+        "miner-says-cited",
+        "The miner says workflow.js:142 spawns in a loop with no budget check",
+        "N3",
+    ),
+    ("trusting-miner-citation", "Trusting the miner's citation of workflow.js:142", "N3"),
+    ("per-the-finding", "Per the finding, 41 agents ran against a cap of 16", "N3"),
+    ("plausible", "The claim is plausible given typical agent frameworks", "N2"),
+    ("experience-shows", "Experience shows that spawn loops are unbounded", "N1"),
+    ("standard-knowledge", "Fan-outs are unbounded; this is standard knowledge", "N1"),
+    ("well-known-cited", "It is well known that fan-outs are unbounded; see workflow.js:142", "N1"),
+    ("well-known-command", "It is well known that fan-outs are unbounded (`true`)", "N1"),
+    ("common-sense", "Common sense says there is no budget check", "N1"),
 ]
+
+
+@pytest.mark.parametrize(
+    "text", [c[1] for c in NARRATIVE_CASES if c[2] is not None and c[0] in SEED_LINE_38_CASES]
+)
+def test_seed_line_38_narratives_refute_never_confirm(text: str) -> None:
+    """Seed 003 line 38: ``"It is well known that…" | Not evidence. Refute``; line 39: "A
+    finding whose evidence is a plausible narrative refutes"."""
+    vote = classify_verdict(verdict(text), CLAIM)
+    assert vote.vote is VoteKind.REFUTED
+    assert tally([verdict(text)], CLAIM).survives is False
 
 
 @pytest.mark.parametrize(
