@@ -438,3 +438,20 @@ def test_a_receipt_argv_of_the_wrong_shape_is_named_and_doctor_agrees(
     assert proc.returncode == 2 and b"receipt row" in proc.stderr, proc.stderr
     doctor = hostile(recorded_repo, "doctor")
     assert doctor.returncode == 2 and b"receipt row" in doctor.stdout + doctor.stderr
+
+
+# --- the state directory replaced -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [("hook", "pre-commit"), ("hook", "post-commit"), ("status",)])
+def test_a_state_directory_replaced_by_a_file_fails_closed(
+    recorded_repo: Path, args: Sequence[str]
+) -> None:
+    state = recorded_repo / ".git" / "gentle-hooks"
+    for child in sorted(state.rglob("*"), reverse=True):
+        child.unlink() if not child.is_dir() else child.rmdir()
+    state.rmdir()
+    state.write_text("not a directory\n")
+    proc = hostile(recorded_repo, *args)
+    assert proc.returncode == 2 and b"not a directory" in proc.stderr, proc.stderr
+    assert str(state).encode() in proc.stderr
