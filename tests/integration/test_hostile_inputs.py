@@ -455,3 +455,19 @@ def test_a_state_directory_replaced_by_a_file_fails_closed(
     proc = hostile(recorded_repo, *args)
     assert proc.returncode == 2 and b"not a directory" in proc.stderr, proc.stderr
     assert str(state).encode() in proc.stderr
+
+
+# --- nested JSON strings in a runtime payload -------------------------------------------------
+
+
+@pytest.mark.parametrize("escape", ["\\\\ud800", "\\ud800"], ids=["in-tool-args", "in-the-string"])
+def test_copilot_tool_args_with_a_lone_surrogate_still_records(repo: Path, escape: str) -> None:
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    inner = f'{{\\"path\\":\\"{repo}/src/app.py{escape}\\"}}'
+    payload = (
+        f'{{"timestamp": 1700000000000, "cwd": "{repo}", "toolName": "edit", '
+        f'"toolArgs": "{inner}", "sessionId": "s1"}}'
+    )
+    proc = hostile(repo, "record", "--from", "copilot", stdin=payload.encode())
+    assert proc.returncode == 0, proc.stderr
+    assert pending_mutations(repo) == 1  # the gate applies to this work tree
