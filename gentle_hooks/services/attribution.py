@@ -199,10 +199,12 @@ def entries_for_write(
     """Entries for what a writer just wrote to ``paths`` (root-relative), to record.
 
     Each holds the blob the path holds now (None: the writer deleted it), the blob it
-    started from — of the root's last open entry for that path and ``HEAD``'s, the nearer
-    to what it holds now (:func:`~gentle_hooks.policy.attribution.nearest_start`; the
-    entry's on a tie) — and the keys of the lines the writer added and removed. A path
-    whose content did not change from where the writer started gets no entry.
+    started from — of the root's last open entry for that path, the index's and
+    ``HEAD``'s, the nearest to what it holds now
+    (:func:`~gentle_hooks.policy.attribution.nearest_start`; in that order on a tie: a
+    human's staged work is where the writer started, not the writer's) — and the keys of
+    the lines the writer added and removed. A path whose content did not change from where
+    the writer started gets no entry.
 
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
@@ -210,17 +212,18 @@ def entries_for_write(
     head = repo.head()
     now = repo.hash_worktree(paths)
     at_head: dict[str, str | None] = dict(repo.blobs_in(repo.tree_of(head), paths)) if head else {}
+    staged = dict(repo.blobs_staged(paths))
     written: dict[str, str | None] = {}
     for rec in led.open_entries(root):  # oldest first: the last write wins
         if rec.path in now:
             written[rec.path] = rec.blob
-    known = {b for b in (*now.values(), *at_head.values(), *written.values()) if b}
-    contents = repo.read_blobs(sorted(known))
+    versions = (*now.values(), *at_head.values(), *staged.values(), *written.values())
+    contents = repo.read_blobs(sorted({b for b in versions if b}))
     out = []
     for path in sorted(now):
         after = now[path]
         starts = [written[path]] if path in written else []
-        starts.append(at_head.get(path))
+        starts += [staged.get(path), at_head.get(path)]
         texts = [contents.get(b) if b else None for b in starts]
         start = starts[nearest_start(contents.get(after) if after else None, texts)]
         if after == start:

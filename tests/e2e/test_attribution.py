@@ -38,20 +38,33 @@ def served(native: World) -> World:
     return native
 
 
+def _block(r: Run, headline: str) -> list[str]:
+    """The lines of the block whose headline starts with ``headline``, up to the next
+    block or the end."""
+    at = next(i for i, line in enumerate(r.said) if line.startswith(headline))
+    rest = r.said[at + 1 :]
+    end = next((i for i, line in enumerate(rest) if "BLOCKED" in line), len(rest))
+    return r.said[at : at + 1 + end]
+
+
+def _delegated_by_writer(r: Run, headline: str, path: str) -> bool:
+    """Whether that block says the change is delegated for the writer's content in
+    ``path`` (in its headline or its ``why:`` line)."""
+    why = f"delegated (writer content (o4-mini/low) in {path})"
+    return any(why in line for line in _block(r, headline))
+
+
 def _blocked_staged(r: Run, path: str = "src/app.py") -> None:
     assert r.code == 1, r
-    assert r.said[0] == (
-        f"gentle-hooks: BLOCKED the staged change: delegated (writer content (o4-mini/low) in "
-        f"{path})"
-    ), r
+    headline = "gentle-hooks: BLOCKED the staged change: "
+    assert r.said[0].startswith(headline), r
+    assert _delegated_by_writer(r, headline, path), r
 
 
 def _blocked_push(r: Run, commit: str, path: str = "src/app.py") -> None:
     assert r.code == 1, r
-    assert (
-        f"gentle-hooks: BLOCKED commit {commit[:12]} on refs/heads/main: delegated (writer "
-        f"content (o4-mini/low) in {path})"
-    ) in r.said, r
+    headline = f"gentle-hooks: BLOCKED commit {commit[:12]} on refs/heads/main: "
+    assert _delegated_by_writer(r, headline, path), r
 
 
 def _message(w: World, rev: str = "HEAD", cwd: Path | None = None) -> str:
@@ -204,7 +217,9 @@ def test_warn_mode_from_any_source_is_recorded_and_printed(native: World, source
     w.ok("add", "src/app.py")
     r = w.git("commit", "-m", "writer: warned", env=env)
     assert r.code == 0, r
-    assert r.said[0].startswith("gentle-hooks: BLOCKED the staged change: delegated"), r
+    headline = "gentle-hooks: BLOCKED the staged change: "  # reported, then let through
+    assert r.said[0].startswith(headline), r
+    assert _delegated_by_writer(r, headline, "src/app.py"), r
     said = [line for line in r.said if "warn mode (" in line]
     assert said and named in said[0] and "recorded" in said[0], r
     push = w.git("push", "origin", "main", env=env)
@@ -213,6 +228,8 @@ def test_warn_mode_from_any_source_is_recorded_and_printed(native: World, source
     rows = w.ledger("SELECT hook, reason FROM override ORDER BY id")
     assert [h for h, _ in rows] == ["pre-commit", "pre-push"], rows
     assert all(str(reason).startswith("warn mode (") for _, reason in rows), rows
+    note = w.ok("notes", "--ref", "gentle-hooks", "show", "HEAD")  # travels with the commit
+    assert "override" in note and "warn mode (" in note, note
 
 
 # -- a human's change passes with no trailer --------------------------------------------
@@ -295,6 +312,24 @@ def test_lines_that_reached_head_after_a_reset_are_not_the_next_writes(served: W
     _passes_quietly(w.git("push", "origin", "topic:main", cwd=b))
     assert w.remote_ref("main") == w.rev("topic")
     _blocked_staged(w.git("commit", "-qam", "writer: two"))  # the writer's own lines are
+
+
+def test_a_humans_staged_work_is_not_the_writers_who_edits_the_file_after(
+    served: World,
+) -> None:
+    """The human staged a change; the writer then edits the same file (not staged): the
+    staged lines are where the writer started. Committing the index commits the human's
+    work, with no trailer; the writer's lines are still pending."""
+    w = served
+    human = "def add(a, b):\n    return a + b\n\n\ndef helper(x):\n    return human_value(x) + 1\n"
+    w.write("src/app.py", human)
+    w.ok("add", "src/app.py")
+    w.write("src/app.py", human + "\n\ndef writer_two(y):\n    return writer_value(y) * 2\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low", "src/app.py").code == 0
+    _passes_quietly(w.git("commit", "-m", "human: helper"))
+    assert TRAILER not in _message(w)
+    _passes_quietly(w.git("push", "origin"))
+    _blocked_staged(w.git("commit", "-am", "writer: two"))
 
 
 def test_discard_abandons_pending_work_on_purpose(native: World) -> None:

@@ -24,9 +24,9 @@ between two worktrees (``main`` and ``topic``), the parent's spot check and push
 (``+HEAD:main`` and the notes). A move git refuses (a conflict, nothing to commit) is
 aborted and changes nothing the model knows.
 
-Speed: the default profile runs a few short sequences (about a minute on a loaded 2-core
-machine). ``ATTRIBUTION_MODEL_PROFILE=slow`` runs 40 sequences of up to 30 moves (about
-half an hour)::
+Speed: the default profile runs 6 sequences of up to 25 moves (about 70 s on a 2-core
+machine at load 8). ``ATTRIBUTION_MODEL_PROFILE=slow`` runs 40 sequences of up to 30 moves
+(about 20 minutes at load 13)::
 
     ATTRIBUTION_MODEL_PROFILE=slow .venv/bin/python -m pytest -q tests/e2e/test_attribution_model.py
 """
