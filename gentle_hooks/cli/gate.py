@@ -10,7 +10,7 @@ import os
 
 import click
 
-from gentle_hooks.errors import GentleError
+from gentle_hooks.errors import GentleError, UsageError
 from gentle_hooks.hooks.judgement import verdict_json, verdict_lines
 from gentle_hooks.hooks.range import DEFAULT_RERUN_TIMEOUT, CannotAssess, gate_range
 from gentle_hooks.report.jsontext import dumps
@@ -43,6 +43,8 @@ def gate(cwd: str | None, range_text: str, as_json: bool, reverify: bool, timeou
     """Judge every commit of A..B from its gentle-hooks note and trailers alone (no local
     ledger): which commits are delegated and whether each has what its plan requires.
     With --reverify, re-run the spot checks the notes claim instead of believing them."""
+    if timeout != timeout:  # NaN passes click's range check and would mean "never"
+        raise UsageError("--timeout nan is not a number of seconds")
     try:
         code, verdicts = gate_range(cwd, range_text, os.environ, reverify, timeout)
     except CannotAssess as exc:

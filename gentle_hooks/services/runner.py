@@ -83,14 +83,70 @@ def _pump(src: IO[bytes], sink: IO[bytes] | None, digest: hashlib._Hash) -> None
     src.close()
 
 
+def _descendants(pid: int) -> list[int]:
+    """The live processes below ``pid`` (children, their children, …), read from
+    ``/proc``; empty where there is no ``/proc`` (the child alone is then stopped)."""
+    import os
+
+    parents: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                stat = fh.read()
+        except OSError:
+            continue  # it exited while we looked
+        # "pid (comm) state ppid …": comm may hold spaces and parentheses, so split
+        # after its last ')'.
+        fields = stat[stat.rfind(b")") + 2 :].split()
+        if len(fields) > 1 and fields[1].isdigit():
+            parents.setdefault(int(fields[1]), []).append(int(entry))
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            if child not in found:
+                found.append(child)
+                todo.append(child)
+    return found
+
+
+def _signal_all(pids: Sequence[int], signum: int) -> None:
+    import os
+
+    for pid in pids:
+        with contextlib.suppress(OSError):  # gone already, or no longer ours
+            os.kill(pid, signum)
+
+
 def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """Terminate a child, then kill it if it has not exited after a few seconds."""
+    """Terminate a child and every process below it (a shell's own children would
+    otherwise run on, orphaned, holding the output pipes open), then kill what has not
+    exited after a few seconds."""
+    below = _descendants(proc.pid)
     proc.terminate()
+    _signal_all(below, signal.SIGTERM)
     try:
         proc.wait(timeout=_DRAIN_SECONDS / 2)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
+    _signal_all([p for p in below if _alive(p)], signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` still runs (a zombie counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            stat = fh.read()
+    except OSError:
+        return False
+    return stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3] != b"Z"
 
 
 def run_observed(

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import signal
 import sys
+import time
 
 import pytest
 
@@ -59,3 +61,29 @@ def test_a_missing_program_is_a_usage_error(tmp_path) -> None:
         run_observed(["no-such-program-xyz"], cwd=str(tmp_path), stdout=None, stderr=None)
     with pytest.raises(UsageError, match="no command given"):
         run_observed([], cwd=str(tmp_path), stdout=None, stderr=None)
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="descendants are found through /proc")
+def test_a_timeout_stops_the_commands_own_children_too(tmp_path) -> None:
+    """A timed-out shell's child is stopped with it: nothing runs on, orphaned, in a
+    checkout about to be removed, and the run does not wait for its pipes."""
+    marker = "31.4159"  # a sleep no other process on the machine is running
+    script = f"{sys.executable} -c 'import time; time.sleep({marker})'; echo after"
+    start = time.monotonic()
+    obs = run_observed(["sh", "-c", script], cwd=str(tmp_path), stdout=None, stderr=None, timeout=1)
+    assert (obs.exit_code, obs.observed) == (124, "timed out after 1s (exit 124)")
+    assert time.monotonic() - start < 8  # not the 10 s drain a live grandchild would cost
+    time.sleep(0.2)
+    running = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                    cmdline = fh.read()
+                with open(f"/proc/{entry}/stat", "rb") as fh:
+                    zombie = fh.read().rsplit(b")", 1)[1].split()[0] == b"Z"
+            except OSError:
+                continue
+            if f"time.sleep({marker})".encode() in cmdline and not zombie:
+                running.append(entry)
+    assert running == []
