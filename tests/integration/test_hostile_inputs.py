@@ -471,3 +471,14 @@ def test_copilot_tool_args_with_a_lone_surrogate_still_records(repo: Path, escap
     proc = hostile(repo, "record", "--from", "copilot", stdin=payload.encode())
     assert proc.returncode == 0, proc.stderr
     assert pending_mutations(repo) == 1  # the gate applies to this work tree
+
+
+@pytest.mark.parametrize("runtime", ["codex", "claude-code", "gemini-cli", "copilot"])
+def test_a_runtime_cwd_that_is_not_text_still_records(
+    repo: Path, tmp_path: Path, runtime: str
+) -> None:
+    data, filled = materialize(runtime, repo, tmp_path / "scratch", cwd=f"{repo}\ud800")
+    apply_writes(filled, repo)
+    proc = hostile(repo, "record", "--from", runtime, stdin=data)
+    assert proc.returncode == 0, proc.stderr
+    assert pending_mutations(repo) == 1  # the hook runs in the work tree it wrote
