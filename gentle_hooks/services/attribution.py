@@ -202,7 +202,8 @@ def entries_for_write(
     started from — of the root's last open entry for that path, the index's and
     ``HEAD``'s, the nearest to what it holds now
     (:func:`~gentle_hooks.policy.attribution.nearest_start`; in that order on a tie: a
-    human's staged work is where the writer started, not the writer's) — and the keys of
+    human's staged work is where the writer started, not the writer's; an index that holds
+    what the write left is that result staged, not a start) — and the keys of
     the lines the writer added and removed. A path whose content did not change from where
     the writer started gets no entry.
 
@@ -223,7 +224,9 @@ def entries_for_write(
     for path in sorted(now):
         after = now[path]
         starts = [written[path]] if path in written else []
-        starts += [staged.get(path), at_head.get(path)]
+        if staged.get(path) != after:  # the write's own result, staged, is no start
+            starts.append(staged.get(path))
+        starts.append(at_head.get(path))
         texts = [contents.get(b) if b else None for b in starts]
         start = starts[nearest_start(contents.get(after) if after else None, texts)]
         if after == start:
