@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, unique
 from gentle_hooks.agents.patch import patch_paths
-from gentle_hooks.agents.payload import load_object, loads, member, text
+from gentle_hooks.agents.payload import load_object, loads_text, member, text
 from gentle_hooks.errors import UsageError
 
 NAME = "copilot"
@@ -38,7 +38,7 @@ def arguments(value: object) -> object:
     """The tool's arguments: a JSON string is parsed, anything else returned as is."""
     if isinstance(value, str):
         try:
-            return loads(value.encode("utf-8"), "toolArgs")
+            return loads_text(value, "toolArgs")
         except UsageError:
             return value  # an apply_patch envelope given as the bare argument
     return value

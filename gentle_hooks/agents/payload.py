@@ -70,6 +70,23 @@ def loads(data: bytes, what: str) -> object:
         raise UsageError(f"{what} is not the hook's JSON ({exc})") from None
 
 
+def loads_text(value: str, what: str) -> object:
+    """:func:`loads` for JSON held in a JSON string (a runtime's nested arguments). The
+    string may hold a lone surrogate (the outer document's ``\\ud800`` escape): it is
+    parsed as it is, and the field that holds it is then not valid text (:func:`text`), so a
+    writing tool call still records, without that path.
+
+    Raises:
+        UsageError: not JSON, or nested deeper than :data:`MAX_DEPTH`.
+    """
+    if json_depth(value.encode("utf-8", "surrogatepass")) > MAX_DEPTH:
+        raise UsageError(f"{what} nests JSON deeper than {MAX_DEPTH} levels")
+    try:
+        return json.loads(value)
+    except ValueError as exc:
+        raise UsageError(f"{what} is not the hook's JSON ({exc})") from None
+
+
 def load_object(data: bytes, what: str) -> dict[str, object]:
     """:func:`loads`, and the value must be a JSON object.
 

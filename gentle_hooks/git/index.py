@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
-from gentle_hooks.bounded import sweep
+from gentle_hooks.bounded import WriteError, sweep
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.core import RepositoryCore
 
@@ -124,7 +124,9 @@ def _private_copy(src: str, directory: str) -> str:
     on the hook path.
 
     Raises:
-        OSError: neither directory takes a file, or ``src`` cannot be read.
+        OSError: neither directory takes a file.
+        WriteError: ``src`` cannot be read or the copy cannot be written (a full disk);
+            the message names the copy and ``src``.
     """
     # A hook killed before it removed its copy left one here; the next one removes it.
     sweep(directory, INDEX_PREFIX)
@@ -153,9 +155,13 @@ def _private_copy(src: str, directory: str) -> str:
             os.close(src_fd)
         os.close(fd)
         os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
-    except BaseException:
+    except BaseException as exc:
         if os.path.exists(path):
             os.unlink(path)
+        if isinstance(exc, OSError):
+            # os.sendfile's error names no file: say which copy could not be written
+            reason = exc.strerror or str(exc)
+            raise WriteError(f"{path}: cannot copy the index {src}: {reason}") from None
         raise
     return path
 

@@ -19,6 +19,7 @@ from contextlib import AbstractContextManager
 from gentle_hooks.ledger.database import (
     DEFAULT_BUSY_TIMEOUT_MS,
     StoreError,
+    check_location,
     connect,
     create_store,
     store_error,
@@ -99,6 +100,7 @@ class StoreCore:
         Raises:
             StoreError: as :meth:`open`.
         """
+        check_location(path)  # a state directory displaced by a file is not "no ledger"
         if not os.path.lexists(path):
             return None
         conn = connect(path, readonly=True, create=False, busy=busy_timeout_ms)

@@ -22,6 +22,17 @@ def ledger_path(common_dir: str) -> str:
     return os.path.join(common_dir, STATE_DIR, LEDGER_FILE)
 
 
+def state_dir_displaced(common_dir: str) -> bool:
+    """Whether something other than a directory (a file, a symbolic link) stands where the
+    state directory belongs. Not "no ledger": the records that were there are out of reach,
+    so every reader hands this to the store, which refuses it in one line (a gate fails
+    closed) instead of treating the repository as one nothing was recorded in."""
+    directory = os.path.join(common_dir, STATE_DIR)
+    return os.path.islink(directory) or (
+        os.path.lexists(directory) and not os.path.isdir(directory)
+    )
+
+
 def sql_text(value: str) -> str | bytes:
     """Text as SQLite stores it (the adapter of ``str`` parameters): text that UTF-8 cannot
     encode (a non-UTF-8 path, its bytes kept by ``surrogateescape``) as the BLOB of those

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 
-from gentle_hooks.ledger.location import ledger_path
+from gentle_hooks.ledger.location import ledger_path, state_dir_displaced
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; annotations are strings here
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) ->
     """
     path = ledger_path(common_dir)
     if not os.path.lexists(path):
-        return False
+        return state_dir_displaced(common_dir) and _through_store(path, paths)
     queries = _Queries(path)
     try:
         anything = queries.found(f"SELECT 1 FROM writer_entry WHERE {_LIVE} LIMIT 1", ())
@@ -83,8 +83,9 @@ def escalation_waiting(common_dir: str, root: str) -> bool:
 
 
 def ledger_exists(common_dir: str) -> bool:
-    """Whether a ledger file exists under ``common_dir`` (nothing is opened)."""
-    return os.path.exists(ledger_path(common_dir))
+    """Whether a ledger file exists under ``common_dir``, or something displaced the state
+    directory (the store then says what; nothing is opened here)."""
+    return os.path.exists(ledger_path(common_dir)) or state_dir_displaced(common_dir)
 
 
 def _query(path: str, sql: str, params: Sequence[str]) -> bool | None:

@@ -46,9 +46,12 @@ class RuntimeRecorded:
 
 def _work_tree(event: RuntimeEvent, cwd: str | None) -> str | None:
     """The work tree root the event's writes belong to: from ``cwd``, else the runtime's
-    ``cwd``, else the first written path's directory; None outside any work tree."""
+    ``cwd``, else the first written path's directory, else the hook's own working
+    directory (the runtime starts it in its project: a ``cwd`` field that is not usable
+    text must not lose the record); None outside any work tree."""
     candidates = [cwd, event.cwd]
     candidates += [os.path.dirname(p) for p in event.paths if os.path.isabs(p)]
+    candidates.append(os.getcwd())
     for where in candidates:
         if not where or not os.path.isdir(where):
             continue

@@ -206,8 +206,12 @@ def run_observed(
             _stop(proc)
             returncode = 124
     except KeyboardInterrupt:
-        # The child got the same SIGINT (same process group); let it finish dying.
-        proc.wait()
+        # From a terminal the child got the same SIGINT (same process group): let it
+        # finish dying; a SIGINT sent to us alone must not leave us waiting on it.
+        try:
+            proc.wait(timeout=_DRAIN_SECONDS / 2)
+        except subprocess.TimeoutExpired:
+            _stop(proc)
         raise
     except BaseException:
         # We are being stopped (a SIGTERM turned into SystemExit): stop the child too, so

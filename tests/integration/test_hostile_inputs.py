@@ -438,3 +438,47 @@ def test_a_receipt_argv_of_the_wrong_shape_is_named_and_doctor_agrees(
     assert proc.returncode == 2 and b"receipt row" in proc.stderr, proc.stderr
     doctor = hostile(recorded_repo, "doctor")
     assert doctor.returncode == 2 and b"receipt row" in doctor.stdout + doctor.stderr
+
+
+# --- the state directory replaced -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("args", [("hook", "pre-commit"), ("hook", "post-commit"), ("status",)])
+def test_a_state_directory_replaced_by_a_file_fails_closed(
+    recorded_repo: Path, args: Sequence[str]
+) -> None:
+    state = recorded_repo / ".git" / "gentle-hooks"
+    for child in sorted(state.rglob("*"), reverse=True):
+        child.unlink() if not child.is_dir() else child.rmdir()
+    state.rmdir()
+    state.write_text("not a directory\n")
+    proc = hostile(recorded_repo, *args)
+    assert proc.returncode == 2 and b"not a directory" in proc.stderr, proc.stderr
+    assert str(state).encode() in proc.stderr
+
+
+# --- nested JSON strings in a runtime payload -------------------------------------------------
+
+
+@pytest.mark.parametrize("escape", ["\\\\ud800", "\\ud800"], ids=["in-tool-args", "in-the-string"])
+def test_copilot_tool_args_with_a_lone_surrogate_still_records(repo: Path, escape: str) -> None:
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    inner = f'{{\\"path\\":\\"{repo}/src/app.py{escape}\\"}}'
+    payload = (
+        f'{{"timestamp": 1700000000000, "cwd": "{repo}", "toolName": "edit", '
+        f'"toolArgs": "{inner}", "sessionId": "s1"}}'
+    )
+    proc = hostile(repo, "record", "--from", "copilot", stdin=payload.encode())
+    assert proc.returncode == 0, proc.stderr
+    assert pending_mutations(repo) == 1  # the gate applies to this work tree
+
+
+@pytest.mark.parametrize("runtime", ["codex", "claude-code", "gemini-cli", "copilot"])
+def test_a_runtime_cwd_that_is_not_text_still_records(
+    repo: Path, tmp_path: Path, runtime: str
+) -> None:
+    data, filled = materialize(runtime, repo, tmp_path / "scratch", cwd=f"{repo}\ud800")
+    apply_writes(filled, repo)
+    proc = hostile(repo, "record", "--from", runtime, stdin=data)
+    assert proc.returncode == 0, proc.stderr
+    assert pending_mutations(repo) == 1  # the hook runs in the work tree it wrote

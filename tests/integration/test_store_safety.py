@@ -106,6 +106,7 @@ def test_a_full_disk_is_one_line_exit_2_and_no_partial_record(
     if proc.returncode == 2:
         err = proc.stderr.decode()
         assert "No space left on device" in err or "disk is full" in err, err
+        assert str(repo) in err, err  # the line names the file that could not be written
     if proc.returncode != 0 or args[0] in ("assess", "status", "hook", "install", "doctor"):
         assert after == before  # refused, or nothing to record: no row appeared
     else:
