@@ -24,10 +24,10 @@ declares its commands (``verification.commands``).
 
 from __future__ import annotations
 
-import ast
 import contextlib
 from collections.abc import Callable
 
+from gentle_hooks.policy.noop_args import always_true_test, python_noop
 from gentle_hooks.policy.shell import AndOr, Group, Pipeline, ShellList, Simple, parse_line
 from gentle_hooks.values.frozen import frozen
 
@@ -38,67 +38,6 @@ def _any(args: tuple[str, ...]) -> bool:
 
 def _exit_zero(args: tuple[str, ...]) -> bool:
     return args in ((), ("0",))
-
-
-def _literal(word: str) -> bool:
-    """A word the shell leaves as written (no expansion can make it empty or change it)."""
-    return not any(c in word for c in "$`*?[")
-
-
-def _test_true(args: tuple[str, ...]) -> bool:
-    """``test``/``[`` with literal operands that are true on any tree: one non-empty word
-    (``test 1``, ``[ 1 ]``), or a string compared equal to itself (``[ a = a ]``)."""
-    if args[-1:] == ("]",):
-        args = args[:-1]
-    if not all(_literal(a) for a in args):
-        return False
-    if len(args) == 1:
-        return args[0] != ""
-    return len(args) == 3 and args[1] in ("=", "==") and args[0] == args[2]
-
-
-#: What a ``python -c`` statement may be and still verify nothing: ``pass``, a constant,
-#: ``import sys``, and an exit with status 0 (``sys.exit(0)``, ``exit()``, ``raise
-#: SystemExit(0)``).
-_EXIT_CALLS = ("sys.exit", "exit", "quit", "SystemExit")
-
-
-def _python_noop(args: tuple[str, ...]) -> bool:
-    """``python -c SCRIPT`` whose script cannot fail (see :data:`_EXIT_CALLS`); an import
-    of anything but ``sys``, an ``assert``, a script the shell may expand (``$``) or one
-    that does not parse is a check."""
-    if len(args) < 2 or args[0] != "-c" or "$" in args[1] or "`" in args[1]:
-        return False
-    try:
-        body = ast.parse(args[1]).body
-    except (SyntaxError, ValueError):
-        return False
-    return all(_python_stmt_noop(stmt) for stmt in body)
-
-
-def _python_stmt_noop(stmt: ast.stmt) -> bool:
-    if isinstance(stmt, ast.Pass):
-        return True
-    if isinstance(stmt, ast.Import):
-        return all(a.name == "sys" for a in stmt.names)
-    if isinstance(stmt, ast.Expr):
-        value = stmt.value
-        if isinstance(value, ast.Constant):
-            return True
-        return isinstance(value, ast.Call) and _exit_zero_call(value)
-    if isinstance(stmt, ast.Raise) and isinstance(stmt.exc, ast.Call):
-        return _exit_zero_call(stmt.exc)
-    return False
-
-
-def _exit_zero_call(call: ast.Call) -> bool:
-    name = ast.unparse(call.func)
-    if name not in _EXIT_CALLS or call.keywords or len(call.args) > 1:
-        return False
-    if not call.args:
-        return True
-    arg = call.args[0]
-    return isinstance(arg, ast.Constant) and arg.value in (0, None)
 
 
 @frozen
@@ -128,13 +67,13 @@ NO_CHECK_ROWS: tuple[NoCheckRow, ...] = (
     NoCheckRow(
         "N-python",
         ("python", "python3"),
-        _python_noop,
+        python_noop,
         "python -c with only pass, constants, import sys or an exit 0 succeeds on any tree",
     ),
     NoCheckRow(
         "N-test",
         ("test", "["),
-        _test_true,
+        always_true_test,
         "test of a literal non-empty word, or of a word equal to itself, is always true",
     ),
     NoCheckRow("N-wait", ("wait",), _any, "wait (without a job) succeeds"),
@@ -174,6 +113,12 @@ SHAPE_ROWS: tuple[ShapeRow, ...] = (
     ShapeRow("N-background", "a command ended by & runs in the background; the line succeeds"),
     ShapeRow("N-empty", "assignments or redirections alone run nothing"),
     ShapeRow("N-masked", "the line succeeds after its checks fail (||, ;, a pipe into tee)"),
+    ShapeRow("N-false", "false fails whatever the artifact holds"),
+    ShapeRow(
+        "N-fails",
+        "the line fails even when every check in it succeeds: a negative test that cannot "
+        "pass on any artifact",
+    ),
 )
 
 #: Directories whose programs are matched by name against :data:`NO_CHECK_ROWS`.
@@ -230,14 +175,15 @@ class Judgement:
 class _State:
     """A shell's state while a line is evaluated with every check failing."""
 
-    def __init__(self, pipefail: bool = False) -> None:
+    def __init__(self, pipefail: bool = False, checks_ok: bool = False) -> None:
         self.pipefail = pipefail
+        self.checks_ok = checks_ok  # the status every check is assumed to have
         self.errexit = False
         self.last = True  # $?: True for success
         self.rows: list[str] = []
 
     def copy(self) -> _State:
-        other = _State(self.pipefail)
+        other = _State(self.pipefail, self.checks_ok)
         other.errexit, other.last, other.rows = self.errexit, self.last, self.rows
         return other
 
@@ -328,7 +274,7 @@ def _simple(words: tuple[str, ...], st: _State, depth: int) -> bool:
         line = parse_line(script)
         if line is None:
             return False
-        shell = _State(pipefail)
+        shell = _State(pipefail, st.checks_ok)
         shell.rows = st.rows  # one list of rows met for the whole line
         try:
             return _list(line, shell, depth + 1)
@@ -352,7 +298,10 @@ def _simple(words: tuple[str, ...], st: _State, depth: int) -> bool:
         if name in row.programs and row.args(args):
             st.met(row.id)
             return True
-    return False  # a check: assumed to fail
+    if name == "false" and st.checks_ok:
+        st.met("N-false")
+        return False
+    return st.checks_ok  # a check: assumed to fail (to succeed for a negative test)
 
 
 def _pipeline(p: Pipeline, st: _State, depth: int) -> bool:
@@ -439,6 +388,31 @@ def judge_command(text: str) -> Judgement:
     if not rows or (_has_check(line) and not any(r in _MASKING for r in rows)):
         rows.append("N-masked")  # a check ran and failed, and something after it succeeded
     return Judgement(False, tuple(rows))
+
+
+def judge_negative(text: str) -> Judgement:
+    """Whether a negative test (it passes when its command fails) checks something: the
+    mirror of :func:`judge_command`: a line that fails with every check succeeding and
+    with every check failing (``false``, ``exit 1``, ``! true``) fails on any artifact.
+
+    Returns:
+        ``checks`` False with the rows met (ending with ``N-fails``) when the line fails
+        whatever its checks do; True when it can succeed or cannot be evaluated.
+    """
+    line = parse_line(text)
+    if line is None:
+        return Judgement(True)
+    rows: list[str] = []
+    for checks_ok in (True, False):  # every check succeeding, then every check failing
+        st = _State(checks_ok=checks_ok)
+        try:
+            ok = _list(line, st, 0)
+        except _Exit as done:
+            ok = done.ok
+        if ok:
+            return Judgement(True)
+        rows += [r for r in st.rows if r not in rows]
+    return Judgement(False, (*rows, "N-fails"))
 
 
 #: Rows that explain by themselves why a line containing a check still succeeds.

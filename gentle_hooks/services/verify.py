@@ -50,7 +50,7 @@ from gentle_hooks.config.load import load_config
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.ledger.records import VerifyRun
-from gentle_hooks.policy.nocheck import judge_command, row_text
+from gentle_hooks.policy.nocheck import judge_command, judge_negative, row_text
 from gentle_hooks.services.cleanroom import (
     Room,
     check_room,
@@ -180,7 +180,7 @@ def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) 
             '[{"criterion": ..., "run": ...}] to the brief, or --check CMD (seed 001: no '
             "claim is accepted whose criteria have no observable check)"
         )
-    for check in (*criteria, *suite):
+    for check in (*criteria, *negatives, *suite):
         _refuse_no_check(check)
     return Plan(
         brief=brief,
@@ -192,18 +192,23 @@ def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) 
 
 def _refuse_no_check(check: Check) -> None:
     """A success criterion or full suite whose command succeeds whatever the artifact is
-    (``true``, ``exit 0``, ``:``, ``echo ok``, a failure masked by ``|| true``...) observes
-    nothing: seed 001 "Guardrails", "do not accept a claim whose criteria have no
+    (``true``, ``exit 0``, ``:``, ``echo ok``, a failure masked by ``|| true``...), or a
+    negative test whose command fails whatever it is (``false``, ``exit 1``, ``! true``:
+    :func:`~gentle_hooks.policy.nocheck.judge_negative`), observes nothing: seed 001
+    "Guardrails", "do not accept a claim whose criteria have no
     observable check". Judged as receipts are (:func:`gentle_hooks.policy.nocheck.judge_command`,
     SPEC §5 "a command that verifies nothing does not count").
 
     Raises:
         UsageError: the command verifies nothing (the rows met are named).
     """
-    judged = judge_command(check.command)
+    negative = check.kind == "negative"
+    judged = (judge_negative if negative else judge_command)(check.command)
     if judged.checks:
         return
-    what = "the full suite" if check.kind == "suite" else f"criterion {check.criterion!r}"
+    what = {"suite": "the full suite", "negative": f"negative test {check.criterion!r}"}.get(
+        check.kind, f"criterion {check.criterion!r}"
+    )
     rows = "; ".join(f"{row_text(r)} ({r})" for r in judged.rows)
     raise UsageError(
         f"{what}: `{check.command}` verifies nothing: {rows}; give a command that fails when "

@@ -251,6 +251,21 @@ NO_CHECK_CASES: list[tuple[str, dict[str, Any], tuple[str, ...], str, str]] = [
         "N-python",
     ),
     ("check-test-1", {}, ("--check", "[ 1 ]"), "criterion '[ 1 ]': `[ 1 ]`", "N-test"),
+    ("negative-false", {}, ("--negative", "false"), "negative test 'false': `false`", "N-fails"),
+    (
+        "negative-exit-1",
+        {},
+        ("--negative", "exit 1"),
+        "negative test 'exit 1': `exit 1`",
+        "N-fails",
+    ),
+    (
+        "negative-not-true",
+        {},
+        ("--negative", "! true"),
+        "negative test '! true': `! true`",
+        "N-fails",
+    ),
     (
         "suite-python-c-1",
         {"fullSuite": "python3 -c 1"},

@@ -23,6 +23,7 @@ from gentle_hooks.policy.nocheck import (
     SHELLS,
     WRAPPERS,
     judge_command,
+    judge_negative,
 )
 from gentle_hooks.policy.selfcheck import (
     STANDING_ROWS,
@@ -308,3 +309,28 @@ def test_shell_quoted_words_read_back_as_the_words(words: list[str]) -> None:
     tokens = tokenize(shlex.join(words))
     assert [t.text for t in tokens] == words
     assert not any(t.op for t in tokens)
+
+
+#: (negative test, rows): lines that fail even when every check in them succeeds (a
+#: negative test passes when its command fails: these pass on any artifact).
+FAILING_NO_OPS = [
+    ("false", ("N-false", "N-fails")),
+    ("exit 1", ("N-fails",)),
+    ("! true", ("N-true", "N-negated", "N-fails")),
+    ("sh -c 'exit 3'", ("N-fails",)),
+]
+
+
+@pytest.mark.parametrize(("line", "rows"), FAILING_NO_OPS)
+def test_negative_tests_that_fail_on_any_artifact_verify_nothing(
+    line: str, rows: tuple[str, ...]
+) -> None:
+    got = judge_negative(line)
+    assert (got.checks, got.rows) == (False, rows)
+
+
+@pytest.mark.parametrize(
+    "line", ["python3 test_app.py --bad-input", "! python3 -m pytest", "pytest && test -f x"]
+)
+def test_negative_tests_that_exercise_something_check(line: str) -> None:
+    assert judge_negative(line).checks, line

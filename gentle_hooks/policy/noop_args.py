@@ -1,0 +1,72 @@
+"""Arguments that make ``python -c`` and ``test``/``[`` verify nothing (rows ``N-python``
+and ``N-test`` of :data:`gentle_hooks.policy.nocheck.NO_CHECK_ROWS`; SPEC §5 "Spot check":
+"a command that verifies nothing does not count").
+
+Room ``policy`` (pure): predicates over a simple command's arguments, as the shell reader
+gives them (quotes removed, ``$`` expansions left as written).
+"""
+
+from __future__ import annotations
+
+import ast
+
+
+def _literal(word: str) -> bool:
+    """A word the shell leaves as written (no expansion can make it empty or change it)."""
+    return not any(c in word for c in "$`*?[")
+
+
+def always_true_test(args: tuple[str, ...]) -> bool:
+    """``test``/``[`` with literal operands that are true on any tree: one non-empty word
+    (``test 1``, ``[ 1 ]``), or a string compared equal to itself (``[ a = a ]``)."""
+    if args[-1:] == ("]",):
+        args = args[:-1]
+    if not all(_literal(a) for a in args):
+        return False
+    if len(args) == 1:
+        return args[0] != ""
+    return len(args) == 3 and args[1] in ("=", "==") and args[0] == args[2]
+
+
+#: What a ``python -c`` statement may be and still verify nothing: ``pass``, a constant,
+#: ``import sys``, and an exit with status 0 (``sys.exit(0)``, ``exit()``, ``raise
+#: SystemExit(0)``).
+_EXIT_CALLS = ("sys.exit", "exit", "quit", "SystemExit")
+
+
+def python_noop(args: tuple[str, ...]) -> bool:
+    """``python -c SCRIPT`` whose script cannot fail (see :data:`_EXIT_CALLS`); an import
+    of anything but ``sys``, an ``assert``, a script the shell may expand (``$``) or one
+    that does not parse is a check."""
+    if len(args) < 2 or args[0] != "-c" or "$" in args[1] or "`" in args[1]:
+        return False
+    try:
+        body = ast.parse(args[1]).body
+    except (SyntaxError, ValueError):
+        return False
+    return all(_python_stmt_noop(stmt) for stmt in body)
+
+
+def _python_stmt_noop(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, ast.Pass):
+        return True
+    if isinstance(stmt, ast.Import):
+        return all(a.name == "sys" for a in stmt.names)
+    if isinstance(stmt, ast.Expr):
+        value = stmt.value
+        if isinstance(value, ast.Constant):
+            return True
+        return isinstance(value, ast.Call) and _exit_zero_call(value)
+    if isinstance(stmt, ast.Raise) and isinstance(stmt.exc, ast.Call):
+        return _exit_zero_call(stmt.exc)
+    return False
+
+
+def _exit_zero_call(call: ast.Call) -> bool:
+    name = ast.unparse(call.func)
+    if name not in _EXIT_CALLS or call.keywords or len(call.args) > 1:
+        return False
+    if not call.args:
+        return True
+    arg = call.args[0]
+    return isinstance(arg, ast.Constant) and arg.value in (0, None)
