@@ -114,7 +114,7 @@ def test_json_format_prints_the_decision_as_one_object(native: World, tmp_path: 
     assert cand["label"] == "the staged change"
     assert cand["delegated_by"] == "writer content (claude-sonnet-4-5/high) in src/app.py"
     assert (cand["blocked"], cand["risk"], cand["projection"]) == (True, "medium", "staged")
-    assert [{k: v for k, v in m.items() if k != "steps"} for m in cand["missing"]] == [
+    assert cand["missing"] == [
         {
             "what": "spot-check",
             "why": "no spot check for this candidate (required in every tier; plan risk medium)",
