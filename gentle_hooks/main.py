@@ -66,6 +66,15 @@ def _log_unexpected(argv: Sequence[str]) -> str:
 ESCAPE = "gentle-hooks-escape"
 
 
+def one_line(message: str) -> str:
+    """``message`` with every control character but newline and tab, and every other line
+    break (CR, VT, FF, NEL, U+2028, U+2029), written ``\\xHH`` or ``\\uXXXX``: input the
+    message echoes (a ref name, a path) can neither split the line nor drive the terminal."""
+    table = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (9, 10)}
+    table.update({0x2028: "\\u2028", 0x2029: "\\u2029"})
+    return message.translate(table)
+
+
 def escape_unencodable(exc: UnicodeError) -> tuple[str, int]:
     """Codec error handler: a lone surrogate ``U+DC80``-``U+DCFF`` (the byte ``HH`` that
     ``surrogateescape`` kept) becomes ``\\xHH``; any other character the stream cannot
@@ -166,16 +175,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from gentle_hooks.cli.assess_command import usage_failure
 
                 usage_failure(args[1:], exc.format_message())
-            print(f"{PROG}: error: {exc.format_message()} (see: {where} --help)", file=sys.stderr)
+            print(
+                f"{PROG}: error: {one_line(exc.format_message())} (see: {where} --help)",
+                file=sys.stderr,
+            )
             return EXIT_INPUT
         except click.ClickException as exc:
-            print(f"{PROG}: error: {exc.format_message()}", file=sys.stderr)
+            print(f"{PROG}: error: {one_line(exc.format_message())}", file=sys.stderr)
             return EXIT_INPUT
         except click.exceptions.Abort:
             return EXIT_INTERRUPTED
         return int(rv) if isinstance(rv, int) else EXIT_OK
     except GentleError as exc:
-        print(f"{PROG}: error: {exc.message}", file=sys.stderr)
+        print(f"{PROG}: error: {one_line(exc.message)}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

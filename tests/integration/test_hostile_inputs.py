@@ -244,6 +244,20 @@ def test_a_hostile_base_ref_from_the_environment(repo: Path, value: str) -> None
     assert hostile(repo, "hook", "pre-commit", env=env).returncode in (0, 1, 2)
 
 
+@pytest.mark.parametrize("value", ["a\rb", "a\x1b[31mb", "a\u2028b", "a\x85b"])
+def test_an_echoed_base_ref_can_neither_split_the_error_line_nor_drive_the_terminal(
+    repo: Path, value: str
+) -> None:
+    """A dirty work tree makes assess refuse, echoing the base ref: its control characters
+    and line breaks are written as escapes, so the error stays one line."""
+    write(repo / "src" / "app.py", "x = 2\n")
+    proc = hostile(repo, "assess", "--json", "--base-ref", value)
+    assert proc.returncode == 2, proc.stderr
+    err = proc.stderr.decode()
+    assert "\x1b" not in err and "\r" not in err and "\u2028" not in err and "\x85" not in err
+    assert "a\\x" in err or "a\\u2028b" in err, err
+
+
 # --- quorum files -----------------------------------------------------------------------------
 
 
