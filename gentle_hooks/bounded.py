@@ -279,8 +279,14 @@ def _alive(pid: int) -> bool:
 
 def sweep(directory: str, prefix: str) -> list[str]:
     """Remove :func:`residue` (a link itself, never what it points to); the paths removed."""
+    return remove_files(residue(directory, prefix))
+
+
+def remove_files(paths: list[str]) -> list[str]:
+    """Unlink each of ``paths`` (a link itself, never its target); those removed, in order.
+    A path that cannot be removed (gone already, no permission) is skipped."""
     removed = []
-    for path in residue(directory, prefix):
+    for path in paths:
         try:
             os.unlink(path)
         except OSError:

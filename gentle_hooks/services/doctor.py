@@ -241,15 +241,9 @@ def remove_residue(cwd: str | None) -> list[str]:
     Raises:
         GitError: ``cwd`` is not in a repository.
     """
-    repo = Repository.open(cwd, allow_bare=True)
-    removed = []
-    for path in residue_files(repo):
-        try:
-            os.unlink(path)
-        except OSError:
-            continue
-        removed.append(path)
-    return removed
+    from gentle_hooks.bounded import remove_files
+
+    return remove_files(residue_files(Repository.open(cwd, allow_bare=True)))
 
 
 #: The checks run on an opened repository, in order.
