@@ -62,7 +62,7 @@ from gentle_hooks.services.cleanroom import (
 )
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.runner import run_observed, stopped_cleanly
-from gentle_hooks.services.verdicts import ArtifactPair, plan_artifacts, write_artifacts
+from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
 from gentle_hooks.values.frozen import field, frozen, replace
 
 
