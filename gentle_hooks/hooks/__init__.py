@@ -7,9 +7,9 @@ only then is the handler imported.
 * :mod:`.call` — one invocation (name, arguments, stdin, chaining);
 * :mod:`.dispatch` — the table, chaining of a foreign hook, the pass path;
 * :mod:`.commit` — the commit and commit-msg gates, and how a fix binds the staged change;
-* :mod:`.push` — the push gate: the updates, the commits they send, judged as a batch;
-* :mod:`.pushed` — why a pushed commit is delegated, and the ledger's facts for it;
-* :mod:`.pushspec` — what a push sends (pre-push stdin, the framework's variables);
+* :mod:`.push_gate` — the push gate: the updates, the commits they send, judged as a batch;
+* :mod:`.pushed_commits` — why a pushed commit is delegated, and the ledger's facts for it;
+* :mod:`.push_input` — what a push sends (pre-push stdin, the framework's variables);
 * :mod:`.outcome` — what a gate concludes: block lines, exit code, overrides, warn mode;
   :mod:`.decision` — that conclusion as one JSON object for agents;
 * :mod:`.judgement` — commits judged from notes and trailers alone, their lines and JSON;

@@ -24,7 +24,7 @@ from gentle_hooks.artifacts.verdict import parse_verdict
 from gentle_hooks.config.keys import ENV_KEYS, GIT_KEYS
 from gentle_hooks.config.load import compile_settings, load_config, parse_git_config_z
 from gentle_hooks.errors import EXIT_INPUT, GentleError
-from gentle_hooks.hooks.pushspec import parse_pre_push
+from gentle_hooks.hooks.push_input import parse_pre_push
 from gentle_hooks.notes.lines import MalformedLine, decode
 from gentle_hooks.quorum.ballot import parse_verdict_file
 from gentle_hooks.quorum.ruling import parse_tally_records

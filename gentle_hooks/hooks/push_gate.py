@@ -1,6 +1,6 @@
 """The push gate (SPEC §5 "Decision", §7 "Hooks"): pre-push.
 
-Room ``hooks``. Every delegated commit being pushed (:mod:`gentle_hooks.hooks.pushed` says
+Room ``hooks``. Every delegated commit being pushed (:mod:`gentle_hooks.hooks.pushed_commits` says
 which and why) is judged by its ``committed`` candidate; a ref's verdict is its worst
 commit's, the push's is the worst ref's (:mod:`gentle_hooks.hooks.outcome`). The commits
 of a push are judged as a batch: one ``rev-parse`` for every candidate, one merge-base for
@@ -26,7 +26,7 @@ from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.hooks.outcome import COMMITTED, Judged, conclude, open_gate, say
-from gentle_hooks.hooks.pushed import commits_facts, delegated_commits, pushed_work
+from gentle_hooks.hooks.pushed_commits import commits_facts, delegated_commits, pushed_work
 from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.native.builtin import prefetch_builtin
@@ -42,7 +42,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TypeVar
 
-    from gentle_hooks.hooks.pushspec import PushUpdate
+    from gentle_hooks.hooks.push_input import PushUpdate
 
     T = TypeVar("T")
     U = TypeVar("U")
@@ -57,7 +57,7 @@ def push_updates(call: HookCall, env: Mapping[str, str]) -> list[PushUpdate]:
     Raises:
         UsageError: a malformed stdin line.
     """
-    from gentle_hooks.hooks.pushspec import from_pre_commit_env, parse_pre_push
+    from gentle_hooks.hooks.push_input import from_pre_commit_env, parse_pre_push
 
     # git's own stdin wins: a PRE_COMMIT=1 in the environment of a native hook must not
     # replace the refs git is really pushing (the framework leaves stdin empty).

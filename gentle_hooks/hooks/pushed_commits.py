@@ -1,7 +1,7 @@
 """Pushed commits and the ledger (SPEC §3 "Attribution follows content", §5, §6): why each
 is delegated, and the facts it was delivered with.
 
-Room ``hooks``, for the push gate (:mod:`gentle_hooks.hooks.push`). A pushed commit is
+Room ``hooks``, for the push gate (:mod:`gentle_hooks.hooks.push_gate`). A pushed commit is
 delegated when it carries writer content against its parent (decided from its trees and
 the recorded blobs: :func:`gentle_hooks.services.attribution.carried_by_commits`), when a
 writer's commit record names it, when its message or the environment shows an agent, or
