@@ -13,6 +13,10 @@ from gentle_hooks.git.core import RepositoryCore
 class Remotes(RepositoryCore):
     """Fetches and pushes of single refs."""
 
+    def has_remote(self, name: str) -> bool:
+        """Whether ``name`` is a configured remote (``remote.<name>.url`` is set)."""
+        return self.config_get(f"remote.{name}.url") is not None
+
     def fetch_ref(self, remote: str, ref: str, into: str) -> bool:
         """Fetch the remote's ``ref`` into the local ``into``, forced (``into`` mirrors it).
 
