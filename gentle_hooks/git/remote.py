@@ -7,10 +7,10 @@ and turns their outcome into a value or a :class:`~gentle_hooks.errors.GitError`
 from __future__ import annotations
 
 from gentle_hooks.errors import GitError
-from gentle_hooks.git.core import RepositoryCore
+from gentle_hooks.git.gitconfig import GitConfig
 
 
-class Remotes(RepositoryCore):
+class Remotes(GitConfig):
     """Fetches and pushes of single refs."""
 
     def has_remote(self, name: str) -> bool:
