@@ -31,7 +31,7 @@ from tests.conftest import PASSING_VERDICT, verdict_file
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 INSTALLERS = ("pre-commit", "gentle-hook")
-#: The hook types the issue installs through the framework.
+#: The hook types installed through the framework.
 PRE_COMMIT_TYPES = ("pre-commit", "pre-push", "post-commit", "post-rewrite")
 #: Every hook id published in .pre-commit-hooks.yaml, as a user's config lists them.
 HOOK_IDS = (
