@@ -761,7 +761,10 @@ def test_a_fail_verdict_without_its_full_suite_is_stored_blocked(env: Env) -> No
     rec = env.json("verdict", "add", str(path), code=1)["record"]
     assert env.rows("SELECT status FROM verdict") == [("blocked",)]
     listed = env.gh("verdict", "list").stdout
-    assert "status blocked: not accepted: V1 status is fail, not pass; V2 fullSuiteRun" in listed
+    assert (
+        "status blocked: not accepted: V1 status is fail, recorded as blocked (the full suite "
+        "did not run), not pass; V2 fullSuiteRun"
+    ) in listed
     # the JSON artifact, the ledger row and the Markdown view agree: blocked everywhere
     artifact = env.repo / rec["artifact_ref"]
     assert json.loads(artifact.read_text())["status"] == "blocked"
