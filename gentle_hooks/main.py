@@ -138,13 +138,46 @@ def _environment_refused(exc: BaseException) -> str | None:
     return None
 
 
+def _recorder_exit(args: Sequence[str]) -> int | None:
+    """For ``record --from NAME`` of a runtime we know: the exit code that runtime reads as a
+    non-blocking failure of its hook (docs/agents/NAME.md); None for any other command."""
+    if args[:1] != ["record"]:
+        return None
+    name = None
+    for i, arg in enumerate(args):
+        if arg == "--from" and i + 1 < len(args):
+            name = args[i + 1]
+        elif arg.startswith("--from="):
+            name = arg.split("=", 1)[1]
+    if name is None:
+        return None
+    from gentle_hooks.agents.runtimes import NAMES, runtime
+
+    return runtime(name).failure_exit if name in NAMES else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``gentle-hook`` with ``argv`` (default ``sys.argv[1:]``) and return the exit code.
 
     Never raises: :class:`GentleError` becomes its one-line message and exit code; click's
     usage errors exit 2; anything else is logged with its traceback and exits 3.
+
+    ``record --from NAME`` runs as that runtime's hook after its tool succeeded: a failure
+    of the recorder exits with the code the runtime reads as a non-blocking warning (2 would
+    make Gemini CLI hide the tool's result and Claude Code feed our error to the model), and
+    its one error line ends with ``; nothing recorded``.
     """
     args = list(sys.argv[1:] if argv is None else argv)
+    failure_exit = _recorder_exit(args)
+    tail = "" if failure_exit is None else "; nothing recorded"
+    rc = _run(args, tail)
+    if failure_exit is not None and rc not in (EXIT_OK, EXIT_INTERRUPTED):
+        return failure_exit
+    return rc
+
+
+def _run(args: list[str], tail: str) -> int:
+    """:func:`main` for ``args``; ``tail`` ends every error line."""
     _escape_streams()
     forget_probes()  # a run answers from what git says now, not a previous run's memo
     try:
@@ -176,18 +209,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
                 usage_failure(args[1:], exc.format_message())
             print(
-                f"{PROG}: error: {one_line(exc.format_message())} (see: {where} --help)",
+                f"{PROG}: error: {one_line(exc.format_message())} (see: {where} --help){tail}",
                 file=sys.stderr,
             )
             return EXIT_INPUT
         except click.ClickException as exc:
-            print(f"{PROG}: error: {one_line(exc.format_message())}", file=sys.stderr)
+            print(f"{PROG}: error: {one_line(exc.format_message())}{tail}", file=sys.stderr)
             return EXIT_INPUT
         except click.exceptions.Abort:
             return EXIT_INTERRUPTED
         return int(rv) if isinstance(rv, int) else EXIT_OK
     except GentleError as exc:
-        print(f"{PROG}: error: {one_line(exc.message)}", file=sys.stderr)
+        print(f"{PROG}: error: {one_line(exc.message)}{tail}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
@@ -198,10 +231,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         refused = _environment_refused(exc)
         where = _log_unexpected(args)
         if refused is not None:
-            print(f"{PROG}: error: {' '.join(refused.split())}", file=sys.stderr)
+            print(f"{PROG}: error: {' '.join(refused.split())}{tail}", file=sys.stderr)
             return EXIT_INPUT
         print(
-            f"{PROG}: unexpected error: {type(exc).__name__}: {exc} (traceback: {where})",
+            f"{PROG}: unexpected error: {type(exc).__name__}: {exc} (traceback: {where}){tail}",
             file=sys.stderr,
         )
         return EXIT_UNEXPECTED

@@ -64,6 +64,13 @@ class Runtime:
         wiring: its hook configuration, or None; markers: directories (relative to the work
             tree root or the home directory) whose presence says the runtime is used there.
         route: for a runtime without a hook point, the documented route, one line each.
+        failure_exit: the exit code the runtime reads as a non-blocking failure of a
+            post-tool hook, used when the recorder itself fails: 1 for every runtime here
+            (Claude Code and Gemini CLI: any code but 0 and 2 is a non-blocking warning,
+            while 2 feeds stderr to the model, or for Gemini CLI's ``AfterTool`` hides the
+            tool's result; Copilot logs and skips any non-zero code; Codex follows Claude
+            Code's hook contract; Cursor documents no exit-code meaning but 0). Each doc
+            page cites its source.
     """
 
     name: str
@@ -74,6 +81,7 @@ class Runtime:
     wiring: Wiring | None
     markers: tuple[str, ...]
     route: tuple[str, ...] = field(default=())
+    failure_exit: int = 1
 
 
 RUNTIMES: tuple[Runtime, ...] = (
