@@ -38,6 +38,8 @@ class Wiring:
         version: a top-level ``version`` the file must carry (flat files), or None.
         own_file: the file holds only our hooks (removed whole when they are).
         notes: what the user must still do after an install (trust, restart...).
+        comments: the runtime reads the file as JSON with ``//`` and ``/* */`` comments
+            (kept as they are when the file is edited).
     """
 
     project: str
@@ -51,6 +53,7 @@ class Wiring:
     own_file: bool = False
     home_env: str | None = None
     notes: tuple[str, ...] = field(default=())
+    comments: bool = False
 
 
 @frozen
@@ -135,6 +138,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             event="AfterTool",
             matcher="|".join(gemini_cli.WRITE_TOOLS),
             entry=(("name", "gentle-hooks-record"), ("type", "command")),
+            comments=True,
             notes=(
                 "Gemini CLI warns before it first runs a new project hook; /hooks panel lists it",
             ),

@@ -93,7 +93,7 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
     for scope in SCOPES if root else ("user",):
         path = config_path(rt.wiring, scope, root, env)
         try:
-            doc = read_config(path)
+            doc = read_config(path, rt.wiring.comments)
         except UsageError as exc:
             return AgentCheck(name, False, exc.message)
         for command in wiring.commands(doc or {}, rt):
