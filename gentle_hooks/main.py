@@ -170,14 +170,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     failure_exit = _recorder_exit(args)
     tail = "" if failure_exit is None else "; nothing recorded"
-    rc = _run(args, tail)
+    errors: list[str] = []
+    rc = _run(args, tail, errors)
     if failure_exit is not None and rc not in (EXIT_OK, EXIT_INTERRUPTED):
         return failure_exit
+    if errors and rc not in (EXIT_OK, EXIT_INTERRUPTED) and args[:1] == ["hook"]:
+        _gate_error(args[1:2], rc, errors[-1])
     return rc
 
 
-def _run(args: list[str], tail: str) -> int:
-    """:func:`main` for ``args``; ``tail`` ends every error line."""
+def _gate_error(name: list[str], rc: int, line: str) -> None:
+    """A gate that failed closed says so as its decision object too, when its output format
+    asks for one (``GENTLE_HOOKS_FORMAT=json``, or an agent runtime detected)."""
+    from gentle_hooks.hooks.decision import error_object, output_format, print_decision
+    from gentle_hooks.hooks.dispatch import GATES
+
+    if not name or name[0] not in GATES:
+        return
+    fmt, _ = output_format(os.environ)
+    if fmt != "text":
+        print_decision(error_object(name[0], rc, line))
+
+
+def _say_error(errors: list[str], line: str) -> None:
+    errors.append(line)
+    print(line, file=sys.stderr)
+
+
+def _run(args: list[str], tail: str, errors: list[str]) -> int:
+    """:func:`main` for ``args``; ``tail`` ends every error line, each of which is kept in
+    ``errors`` too."""
     _escape_streams()
     forget_probes()  # a run answers from what git says now, not a previous run's memo
     try:
@@ -208,19 +230,19 @@ def _run(args: list[str], tail: str) -> int:
                 from gentle_hooks.cli.assess_command import usage_failure
 
                 usage_failure(args[1:], exc.format_message())
-            print(
+            _say_error(
+                errors,
                 f"{PROG}: error: {one_line(exc.format_message())} (see: {where} --help){tail}",
-                file=sys.stderr,
             )
             return EXIT_INPUT
         except click.ClickException as exc:
-            print(f"{PROG}: error: {one_line(exc.format_message())}{tail}", file=sys.stderr)
+            _say_error(errors, f"{PROG}: error: {one_line(exc.format_message())}{tail}")
             return EXIT_INPUT
         except click.exceptions.Abort:
             return EXIT_INTERRUPTED
         return int(rv) if isinstance(rv, int) else EXIT_OK
     except GentleError as exc:
-        print(f"{PROG}: error: {one_line(exc.message)}{tail}", file=sys.stderr)
+        _say_error(errors, f"{PROG}: error: {one_line(exc.message)}{tail}")
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
@@ -231,11 +253,11 @@ def _run(args: list[str], tail: str) -> int:
         refused = _environment_refused(exc)
         where = _log_unexpected(args)
         if refused is not None:
-            print(f"{PROG}: error: {' '.join(refused.split())}{tail}", file=sys.stderr)
+            _say_error(errors, f"{PROG}: error: {' '.join(refused.split())}{tail}")
             return EXIT_INPUT
-        print(
+        _say_error(
+            errors,
             f"{PROG}: unexpected error: {type(exc).__name__}: {exc} (traceback: {where}){tail}",
-            file=sys.stderr,
         )
         return EXIT_UNEXPECTED
 
