@@ -61,7 +61,7 @@ class AgentChange:
 
 
 def config_path(w: Wiring, scope: str, root: str | None, env: Mapping[str, str]) -> str:
-    """The configuration file of a runtime in a scope.
+    """The configuration file of a runtime in a scope (the one ``install`` writes).
 
     Raises:
         UsageError: project scope outside a work tree; user scope for a runtime without one.
@@ -72,11 +72,86 @@ def config_path(w: Wiring, scope: str, root: str | None, env: Mapping[str, str])
         return os.path.join(root, w.project)
     if w.user is None:
         raise UsageError("this runtime has no user-level configuration: use --scope project")
+    return scoped_path(w, "user", w.user, root, env)
+
+
+def scoped_path(w: Wiring, scope: str, rel: str, root: str | None, env: Mapping[str, str]) -> str:
+    """``rel`` (relative as :attr:`Wiring.project` or :attr:`Wiring.user`) in ``scope``; a
+    user path's first part is replaced by the runtime's home variable when it is set."""
+    if scope == "project":
+        return os.path.join(root or ".", rel)
     base = env.get(w.home_env) if w.home_env else None
     if base:
-        return os.path.join(base, *w.user.split("/")[1:])
+        return os.path.join(base, *rel.split("/")[1:])
     home = env.get("HOME") or os.path.expanduser("~")
-    return os.path.join(home, w.user)
+    return os.path.join(home, rel)
+
+
+def locations(w: Wiring, scope: str, root: str | None, env: Mapping[str, str]) -> list[str]:
+    """Every file the runtime reads our hook from in ``scope``: the one ``install`` writes
+    first, then the other documented ones that exist (:attr:`Wiring.also_project`...)."""
+    import glob
+
+    primary = config_path(w, scope, root, env)
+    out = [primary]
+    for pattern in w.also_project if scope == "project" else w.also_user:
+        for found in sorted(glob.glob(scoped_path(w, scope, pattern, root, env))):
+            if found not in out and os.path.isfile(found):
+                out.append(found)
+    return out
+
+
+def _dotted(doc: Mapping[str, object], key: str) -> tuple[bool, object]:
+    value: object = doc
+    for part in key.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return False, None
+        value = value[part]
+    return True, value
+
+
+def disabled_by(
+    w: Wiring, commands: list[str], root: str | None, env: Mapping[str, str]
+) -> list[str]:
+    """What in the runtime's settings stops our hook from running, one phrase each: a
+    switch that turns every hook off (the file of highest precedence that sets it decides),
+    or a list of disabled hooks naming ours (by its ``name`` or its command). Settings files
+    that cannot be read are passed over (the runtime reports them itself)."""
+    name = dict(w.entry).get("name")
+    ours = {n for n in (name, *commands) if isinstance(n, str)}
+    decided: dict[str, tuple[object, str]] = {}
+    out: list[str] = []
+    for scope, rel in w.settings:
+        if scope == "project" and root is None:
+            continue
+        path = scoped_path(w, scope, rel, root, env)
+        try:
+            doc = read_config(path, w.settings_comments)
+        except UsageError:
+            continue
+        if doc is None:
+            continue
+        for key, _ in w.switches:
+            there, value = _dotted(doc, key)
+            if there:
+                decided[key] = (value, path)
+        for key in w.disabled_lists:
+            there, value = _dotted(doc, key)
+            if (
+                there
+                and isinstance(value, list)
+                and ours & {v for v in value if isinstance(v, str)}
+            ):
+                out.append(f"{key} in {path} lists it")
+    for key, off in w.switches:
+        if key in decided and decided[key][0] == off:
+            out.insert(0, f"{key}: {json_word(off)} in {decided[key][1]}")
+    return out
+
+
+def json_word(value: object) -> str:
+    """``value`` as JSON spells it (``false``, ``true``)."""
+    return "true" if value is True else "false" if value is False else repr(value)
 
 
 def typed_program(env: Mapping[str, str]) -> str:
@@ -209,10 +284,11 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
         raise UsageError(f"unknown scope {scope!r}: use project or user")
     rt = runtime(name)
     w = _wired(rt)
-    path = config_path(w, scope, root, env)
     program, notes = program_for(scope, env)
     command = record_command(rt.name, program)
-    loaded = _load_for_edit(path, w)
+    # ours may already be in another file the runtime reads (settings.local.json, another
+    # .github/hooks/*.json): it is updated there, never added a second time
+    path, loaded = _where_ours(rt, scope, root, env)
     try:
         new, what, changes = wiring.add(loaded.doc if loaded else {}, rt, command)
     except wiring.ShapeError as exc:
@@ -220,10 +296,47 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
     if what != "unchanged" or loaded is None:
         write_config(path, loaded, new, w, rt.doc)
         what = "added" if loaded is None else what
-    [running, *_] = wiring.commands(new, rt) or [command]
-    return AgentChange(
-        rt.name, scope, path, what, running, changes + _link_note(path) + notes + w.notes
+    running = wiring.commands(new, rt) or [command]
+    off = tuple(
+        f"it does not run: disabled by {why}; change that for the recorder to run"
+        for why in disabled_by(w, running, root, env)
     )
+    return AgentChange(
+        rt.name, scope, path, what, running[0], changes + off + _link_note(path) + notes + w.notes
+    )
+
+
+def _where_ours(
+    rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]
+) -> tuple[str, Loaded | None]:
+    """The file of ``scope`` that holds an entry of ours (the first found), else the one
+    ``install`` writes; with its content."""
+    assert rt.wiring is not None
+    paths = locations(rt.wiring, scope, root, env)
+    for path in paths:
+        loaded = _load_for_edit(path, rt.wiring)
+        if loaded is not None and wiring.commands(loaded.doc, rt):
+            return path, loaded
+    return paths[0], _load_for_edit(paths[0], rt.wiring)
+
+
+def _remove_from(rt: Runtime, scope: str, path: str, primary: bool) -> AgentChange | None:
+    """Remove our entries from one file; what was done (None for another documented file
+    that holds none of ours: it is not ours to mention)."""
+    assert rt.wiring is not None
+    w = rt.wiring
+    loaded = _load_for_edit(path, w)
+    if loaded is None:
+        return AgentChange(rt.name, scope, path, "nothing to remove") if primary else None
+    new, removed = wiring.remove(loaded.doc, rt)
+    if not removed:
+        return AgentChange(rt.name, scope, path, "nothing to remove") if primary else None
+    if primary and w.own_file and wiring.is_empty(new, w) and not os.path.islink(path):
+        os.unlink(path)
+        return AgentChange(rt.name, scope, path, "removed the file")
+    write_config(path, loaded, new, w, rt.doc)
+    what = "removed our hook" if removed == 1 else f"removed our {removed} hooks"
+    return AgentChange(rt.name, scope, path, what, notes=_link_note(path))
 
 
 def _link_note(path: str) -> tuple[str, ...]:
@@ -247,19 +360,8 @@ def uninstall_agent(
     for scope in scopes:
         if scope == "project" and root is None:
             continue
-        path = config_path(w, scope, root, env)
-        loaded = _load_for_edit(path, w)
-        if loaded is None:
-            out.append(AgentChange(rt.name, scope, path, "nothing to remove"))
-            continue
-        new, removed = wiring.remove(loaded.doc, rt)
-        if not removed:
-            out.append(AgentChange(rt.name, scope, path, "nothing to remove"))
-        elif w.own_file and wiring.is_empty(new, w) and not os.path.islink(path):
-            os.unlink(path)
-            out.append(AgentChange(rt.name, scope, path, "removed the file"))
-        else:
-            write_config(path, loaded, new, w, rt.doc)
-            what = "removed our hook" if removed == 1 else f"removed our {removed} hooks"
-            out.append(AgentChange(rt.name, scope, path, what, notes=_link_note(path)))
+        for n, path in enumerate(locations(w, scope, root, env)):
+            change = _remove_from(rt, scope, path, primary=n == 0)
+            if change is not None:
+                out.append(change)
     return out

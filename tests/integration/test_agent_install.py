@@ -269,7 +269,8 @@ def test_a_reinstall_keeps_the_users_flags_and_says_what_changed(
     path = isolated_git / ".claude" / "settings.json"
     path.parent.mkdir()
     theirs = "/old/bin/gentle-hook record --from claude-code --effort high"
-    group = {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": theirs}]}
+    matcher = "Write|Edit|MultiEdit|NotebookEdit"
+    group = {"matcher": matcher, "hooks": [{"type": "command", "command": theirs}]}
     path.write_text(json.dumps({"hooks": {"PostToolUse": [group]}}))
     proc = gh(repo, "install", "--agent", "claude-code", "--scope", "user", env=WITH_GH)
     assert proc.returncode == 0, proc.stderr

@@ -380,3 +380,64 @@ def test_a_recorder_that_cannot_record_exits_non_blocking(
     assert proc.returncode == 1, proc.stderr
     [line] = proc.stderr.strip().splitlines()
     assert line.startswith("gentle-hook: error:") and line.endswith("; nothing recorded")
+
+
+#: Copilot CLI's settings files, github/docs content/copilot/reference/copilot-cli-reference/
+#: cli-config-dir-reference.md @ 03b432e6d532db63f40312771e3ba8212d1995c0 ("Configuration
+#: file settings": user, then repository, then local; `model`, `effortLevel` low..xhigh; the
+#: files are JSON with comments; COPILOT_HOME replaces ~/.copilot).
+@pytest.mark.parametrize(
+    ("user", "repo_settings", "local", "env", "expect"),
+    [
+        ('{"model": "gpt-5.2", "effortLevel": "high"}', None, None, {}, ("gpt-5.2", "high")),
+        (
+            '{\n  // mine\n  "model": "gpt-5.2",\n  "effortLevel": "high"\n}',
+            '{"model": "claude-sonnet-4.5"}',
+            None,
+            {},
+            ("claude-sonnet-4.5", "high"),
+        ),
+        (
+            '{"model": "gpt-5.2"}',
+            '{"model": "claude-sonnet-4.5", "effortLevel": "low"}',
+            '{"effortLevel": "xhigh"}',
+            {},
+            ("claude-sonnet-4.5", "xhigh"),
+        ),
+        ('{"model": "auto", "effortLevel": "max"}', None, None, {}, ("unknown", "unknown")),
+        (
+            '{"model": "gpt-5.2", "effortLevel": "high"}',
+            None,
+            None,
+            {"GENTLE_WRITER_MODEL": "o4-mini", "GENTLE_WRITER_EFFORT": "low"},
+            ("o4-mini", "low"),
+        ),
+        (None, None, None, {}, ("unknown", "unknown")),
+    ],
+)
+def test_copilot_model_and_effort_come_from_its_settings_files(
+    user: str | None,
+    repo_settings: str | None,
+    local: str | None,
+    env: dict[str, str],
+    expect: tuple[str, str],
+    repo: Path,
+    tmp_path: Path,
+) -> None:
+    copilot_home = tmp_path / "copilot-home"
+    copilot_home.mkdir()
+    if user is not None:
+        (copilot_home / "settings.json").write_text(user)
+    for name, body in (("settings.json", repo_settings), ("settings.local.json", local)):
+        if body is not None:
+            (repo / ".github" / "copilot").mkdir(parents=True, exist_ok=True)
+            (repo / ".github" / "copilot" / name).write_text(body)
+    data, filled = materialize("copilot", repo, tmp_path / "runtime")
+    apply_writes(filled, repo)
+    run_env = {"COPILOT_HOME": str(copilot_home), "HOME": str(tmp_path), **env}
+    run_env.setdefault("GENTLE_WRITER_MODEL", "")
+    run_env.setdefault("GENTLE_WRITER_EFFORT", "")
+    proc = gh(repo, "record", "--from", "copilot", input=data.decode(), env=run_env)
+    assert proc.returncode == 0, proc.stderr
+    [(model, effort, *_)] = mutations(repo)
+    assert (model, effort) == expect
