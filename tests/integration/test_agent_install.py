@@ -134,7 +134,7 @@ def test_user_scope_works_outside_a_repository(tmp_path: Path, isolated_git: Pat
 @pytest.mark.parametrize(
     ("name", "content"),
     [
-        ("claude-code", "// settings\n{}"),  # Claude Code reads plain JSON
+        ("claude-code", "// settings\n{}"),  # no source here says Claude Code reads comments
         ("gemini-cli", "[1]"),
         ("gemini-cli", '{"hooks": []}'),
         ("gemini-cli", '{"a": 1,}'),  # Gemini CLI's JSON.parse refuses trailing commas
