@@ -77,10 +77,11 @@ def pushed_work(
     if led is None:
         return {}, {}
     with led:
-        work = carried_by_commits(repo, led, infos)
+        # counted: the gate composes the candidates' diffs from these same steps
+        work = carried_by_commits(repo, led, infos, counted=True)
         expired = expire_shaped(repo, path, work.values())
         if expired:
-            work = carried_by_commits(repo, led, infos)
+            work = carried_by_commits(repo, led, infos, counted=True)
         for line in expiry_lines(expired):
             say(line)
         records: dict[str, list[CommitRecord]] = {}
