@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.ledger.database import StoreError, check_header
 from gentle_hooks.ledger.diagnose import diagnose
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import (
@@ -21,6 +20,7 @@ from gentle_hooks.ledger.records import (
     WriterEntryRecord,
 )
 from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.ledger.sqlite_file import StoreError, check_header
 from gentle_hooks.ledger.store import Ledger
 
 ID_A = "sha256:" + "a" * 64
@@ -549,9 +549,9 @@ def test_facts_of_commits_equal_one_read_per_candidate(
 ) -> None:
     """The push gate's batched read gives, per candidate, what the per-candidate reads give
     (records of other identities and roots kept apart; IN lists cut into chunks)."""
-    from gentle_hooks.ledger import core, facts, pending
+    from gentle_hooks.ledger import connection, facts, pending
 
-    monkeypatch.setattr(core, "IN_CHUNK", chunk)
+    monkeypatch.setattr(connection, "IN_CHUNK", chunk)
     monkeypatch.setattr(pending, "IN_CHUNK", chunk)
     ids = [f"sha256:{c * 64}" for c in "abcde"]
     with Ledger.open(db) as led:

@@ -1,11 +1,11 @@
-"""The ledger store's core (SPEC §6): one SQLite database, opened, read and written.
+"""An open ledger connection (SPEC §6): transactions, typed reads, one record added.
 
-Room ``ledger``. :class:`StoreCore` opens the database (:mod:`.database`: created whole,
+Room ``ledger``. :class:`LedgerConnection` opens the database (:mod:`.sqlite_file`: created whole,
 WAL, migrated forward, never recreated), runs every write as one ``BEGIN IMMEDIATE``
 transaction, reads typed records through the row codec (:mod:`.rows`), and adds one record
 at a time. The queries of each record family build on it (:mod:`.pending`, :mod:`.store`).
 Every error reading or writing the store is a
-:class:`~gentle_hooks.ledger.database.StoreError` (exit 2); nothing is ever deleted.
+:class:`~gentle_hooks.ledger.sqlite_file.StoreError` (exit 2); nothing is ever deleted.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 
-from gentle_hooks.ledger.database import (
+from gentle_hooks.ledger.rows import TABLES, from_row, to_row
+from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.ledger.sqlite_file import (
     DEFAULT_BUSY_TIMEOUT_MS,
     StoreError,
     check_location,
@@ -26,8 +28,6 @@ from gentle_hooks.ledger.database import (
     sweep_new_files,
     write_transaction,
 )
-from gentle_hooks.ledger.rows import TABLES, from_row, to_row
-from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
 from gentle_hooks.values.frozen import replace
 
 #: Values bound in one ``IN (...)`` list at most.
@@ -39,10 +39,10 @@ if TYPE_CHECKING:
 
     from gentle_hooks.ledger.records import R
 
-    S = TypeVar("S", bound="StoreCore")
+    S = TypeVar("S", bound="LedgerConnection")
 
 
-class StoreCore:
+class LedgerConnection:
     """An open ledger database. Use :meth:`open` (read-write) or :meth:`open_existing`.
 
     Attributes:
@@ -126,7 +126,7 @@ class StoreCore:
         self.close()
 
     def _write(self) -> AbstractContextManager[sqlite3.Connection]:
-        """One write transaction (:func:`~gentle_hooks.ledger.database.write_transaction`)."""
+        """One write transaction (:func:`~gentle_hooks.ledger.sqlite_file.write_transaction`)."""
         if self.readonly:
             raise StoreError(self.path, "opened read-only; cannot record")  # pragma: no cover
         return write_transaction(self._conn, self.path)
