@@ -30,6 +30,9 @@ from gentle_hooks.ledger.sqlite_file import (
 )
 from gentle_hooks.values.frozen import replace
 
+#: Values bound in one ``IN (...)`` list at most.
+IN_CHUNK = 500
+
 TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
 if TYPE_CHECKING:
     from typing import TypeVar
@@ -144,6 +147,26 @@ class LedgerConnection:
             except (ValueError, TypeError) as exc:  # a row edited by hand or by a bad tool
                 problem = f"{table} row {row['id']} cannot be read ({exc})"
                 raise StoreError(self.path, problem) from None
+        return out
+
+    def _select_in(
+        self,
+        cls: type[R],
+        column: str,
+        values: Sequence[object],
+        where: str = "1 = 1",
+        params: Sequence[object] = (),
+    ) -> list[R]:
+        """``_select(cls, f"{where} AND {column} IN (values)")``, the values in chunks of
+        :data:`IN_CHUNK` (SQLite bounds the parameters of one statement), oldest first."""
+        out: list[R] = []
+        distinct: list[object] = list(dict.fromkeys(values))
+        for start in range(0, len(distinct), IN_CHUNK):
+            part: list[object] = distinct[start : start + IN_CHUNK]
+            sql = f"{where} AND {column} IN ({', '.join(['?'] * len(part))})"
+            out.extend(self._select(cls, sql, [*params, *part]))
+        if len(distinct) > IN_CHUNK:
+            out.sort(key=lambda r: r.id)
         return out
 
     def add(self, rec: R) -> R:
