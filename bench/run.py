@@ -595,7 +595,7 @@ def assess_section(
     as_json: bool = False,
 ) -> dict[str, Row]:
     """``gentle-hook assess --committed-only`` over each range, HEAD at its tip (the human
-    output, as the issue names the command; ``as_json`` adds ``--json``)."""
+    output a user reads; ``as_json`` adds ``--json``)."""
     argv = [*console_script(t.python), "assess", "--committed-only"]
     out: dict[str, Row] = {}
     for label, base, tip in ranges:
@@ -742,7 +742,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--assess-json", action="store_true", help="time assess with --json")
     args = ap.parse_args(argv)
     if args.rounds < 20:
-        print("note: fewer than 20 rounds; the issue asks for >= 20", file=sys.stderr)
+        print("note: fewer than 20 rounds; the ratios are meant over >= 20", file=sys.stderr)
     sections = set(args.only or SECTIONS)
     started = time.monotonic()
     python = sys.executable

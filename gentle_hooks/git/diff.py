@@ -12,7 +12,8 @@ import os
 from collections.abc import Callable, Sequence
 
 from gentle_hooks.errors import GitError
-from gentle_hooks.git.core import RepoPaths, RepositoryCore
+from gentle_hooks.git.gitconfig import GitConfig
+from gentle_hooks.git.location import RepoPaths
 from gentle_hooks.git.parse import (
     AddedLine,
     Listed,
@@ -42,7 +43,7 @@ _MANY_PATHSPECS = 256
 _COMPOSE_ROUNDS = 3
 
 
-class Diffs(RepositoryCore):
+class Diffs(GitConfig):
     """Diff reads of a repository, with what was diffed ahead."""
 
     def __init__(self, paths: RepoPaths, env: dict[str, str]) -> None:

@@ -30,7 +30,7 @@ def idle_path(ledger: str) -> str:
     It exists only while the ledger holds no live writer entry (``open``, ``taken``) and no
     unconsumed escalation linked to no entry: every write transaction removes it before it
     writes, and it is created only inside a write lock that saw nothing pending
-    (:func:`gentle_hooks.ledger.database.settle_idle`); a writer's connection brings its time
+    (:func:`gentle_hooks.ledger.sqlite_file.settle_idle`); a writer's connection brings its time
     past its own last change to the ledger when it closes. The installed hook scripts trust
     it only while neither the ledger nor a write-ahead log with frames in it is newer, to
     pass a human's commit without starting Python (docs/fast-path.md).

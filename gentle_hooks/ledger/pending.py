@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from gentle_hooks.ledger.core import StoreCore, insert
+from gentle_hooks.ledger.connection import LedgerConnection, insert
 from gentle_hooks.ledger.records import (
     LIVE_STATES,
     DiscardRecord,
@@ -23,7 +23,7 @@ from gentle_hooks.ledger.records import (
 from gentle_hooks.values.frozen import replace
 
 
-class PendingWork(StoreCore):
+class PendingWork(LedgerConnection):
     """Queries of the pending writer work in a ledger."""
 
     def pending_mutations(self, root: str) -> list[PendingMutation]:

@@ -1,6 +1,6 @@
 """The ledger's schema and its ordered forward migrations (SPEC §6 "Records").
 
-Room: ledger (data, no imports); :mod:`gentle_hooks.ledger.database` applies it.
+Room: ledger (data, no imports); :mod:`gentle_hooks.ledger.sqlite_file` applies it.
 
 The schema version lives in SQLite's ``PRAGMA user_version``. ``MIGRATIONS[i]`` takes a
 database from version ``i`` to ``i + 1``; version 0 is a fresh (empty) file. A migration

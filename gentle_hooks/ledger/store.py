@@ -1,7 +1,7 @@
 """The ledger store (SPEC §6): typed records in and out of one SQLite database.
 
 Room: ledger. Imports the standard library, :mod:`gentle_hooks.values` and its own room:
-:mod:`.database` (the file, its opening, migration and write transactions), :mod:`.records`
+:mod:`.sqlite_file` (the file, its opening, migration and write transactions), :mod:`.records`
 and :mod:`.rows` (the record types and their row codec); never pydantic, click or the
 policy. Services (:mod:`gentle_hooks.services.record`) decide what to record; this module
 only keeps it.
@@ -9,7 +9,7 @@ only keeps it.
 Where: ``<git-common-dir>/gentle-hooks/ledger.sqlite3``
 (:func:`gentle_hooks.ledger.location.ledger_path`), shared by linked worktrees, never in a
 work tree. Every write is one ``BEGIN IMMEDIATE`` transaction; every error reading or
-writing the store is a :class:`~gentle_hooks.ledger.database.StoreError` (exit 2).
+writing the store is a :class:`~gentle_hooks.ledger.sqlite_file.StoreError` (exit 2).
 Nothing is ever deleted or recreated here.
 """
 

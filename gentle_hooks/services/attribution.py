@@ -36,8 +36,8 @@ from gentle_hooks.policy.attribution import (
     PathChange,
     WriterDelta,
     WriterEntry,
+    any_line_keys,
     carries_row,
-    line_keys,
     nearest_start,
     writer_delta,
 )
@@ -350,7 +350,7 @@ def holds_writer_content(rec: WriterEntryRecord, blob: str | None, content: byte
         return True
     if rec.binary or not rec.added or content is None:
         return False
-    return len(line_keys(content) & set(rec.added)) >= min(2, len(rec.added))
+    return len(any_line_keys(content) & set(rec.added)) >= min(2, len(rec.added))
 
 
 def expire_gone(

@@ -4,7 +4,7 @@ Room ``services``. A clean room is a fresh directory outside the work tree (unde
 system's temporary directory) holding:
 
 * ``tree/`` — the candidate's exact tree as a standalone git repository with one commit
-  (:meth:`gentle_hooks.git.cleanroom.CleanRooms.export_tree`): no ledger, receipts,
+  (:meth:`gentle_hooks.git.room_export.RoomExport.export_tree`): no ledger, receipts,
   notes, transcripts, hooks, other objects or work-tree state of the user's clone;
 * ``BRIEF.md`` — the brief's objective and success criteria (with the commands the
   verifier may run), and nothing else of the brief or of the writer;

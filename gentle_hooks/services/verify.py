@@ -62,7 +62,7 @@ from gentle_hooks.services.cleanroom import (
 )
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.runner import run_observed, stopped_cleanly
-from gentle_hooks.services.verdicts import ArtifactPair, plan_artifacts, write_artifacts
+from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
 from gentle_hooks.values.frozen import field, frozen, replace
 
 
@@ -313,10 +313,10 @@ def _observe_all(
     bound: Bound, plan: Plan, room: Room, env: Mapping[str, str]
 ) -> tuple[Outcome, ...]:
     """Run the plan's checks in order; after each, compare the room's files with the
-    candidate's tree (:meth:`~gentle_hooks.git.cleanroom.CleanRooms.room_changes`: hashed
+    candidate's tree (:meth:`~gentle_hooks.git.room_check.RoomChecks.room_changes`: hashed
     from the files, so no index flag hides an edit) and list the files it added that the
     candidate's ``.gitignore`` does not ignore
-    (:meth:`~gentle_hooks.git.cleanroom.CleanRooms.room_additions`; ignored caches and
+    (:meth:`~gentle_hooks.git.room_check.RoomChecks.room_additions`; ignored caches and
     outputs stay allowed). A check that changed or added files ends the run
     there: it carries the changed paths (rows C0, S0), and no later check judges an
     artifact the verifier repaired (seed 001 "Guardrails": "do not repair, patch, or re-run

@@ -733,9 +733,8 @@ def test_verdict_add_refuses_a_verdict_bound_to_another_candidate(env: Env) -> N
 
 def test_verdict_add_refuses_a_verdict_that_names_no_candidate(env: Env) -> None:
     """Seed 001 "Provenance": "What is the source of truth? | The artifact under
-    verification"; issue 18: "the same verdict file is accepted again for a different
-    candidate (nothing inside it names the candidate)"; SPEC §10: "a verdict for any other
-    candidate never unblocks it". A verdict bound to no candidate would count for every
+    verification"; SPEC §10: "a verdict for any other candidate never unblocks it". A
+    verdict bound to no candidate (nothing inside it names one) would count for every
     one: refused, not stored."""
     path = env.tmp / "v.json"
     path.write_text(json.dumps(PASSING_VERDICT))
@@ -861,8 +860,8 @@ def test_require_observed_checks_each_criterion_against_the_recorded_observation
     env: Env, field: str, value: object
 ) -> None:
     """Seed 001 "Completion criteria": "every declared criterion has evidence, not an
-    assertion"; issue 18: verify run "records per criterion the command, exit status,
-    duration and output digest it observed". Under require_observed a verdict counts only
+    assertion"; verify run records per criterion the command, exit status, duration and
+    output digest it observed. Under require_observed a verdict counts only
     when each criterion's observation is the one recorded for that run: here the ledger's
     record of the run says another thing than the verdict file (the negative test's)."""
     _require_observed(env)

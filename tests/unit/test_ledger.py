@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.ledger.database import StoreError, check_header
 from gentle_hooks.ledger.diagnose import diagnose
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import (
@@ -21,6 +20,7 @@ from gentle_hooks.ledger.records import (
     WriterEntryRecord,
 )
 from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.ledger.sqlite_file import StoreError, check_header
 from gentle_hooks.ledger.store import Ledger
 
 ID_A = "sha256:" + "a" * 64

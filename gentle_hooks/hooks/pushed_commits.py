@@ -1,7 +1,7 @@
-"""Pushed commits and the ledger (SPEC §3 "Attribution follows content", §5, §6): why each
-is delegated, and the facts it was delivered with.
+"""Pushed commits and the ledger (SPEC §3 "Attribution follows content", §5, §6): which
+commits an update sends, why each is delegated, and the facts it was delivered with.
 
-Room ``hooks``, for the push gate (:mod:`gentle_hooks.hooks.push`). A pushed commit is
+Room ``hooks``, for the push gate (:mod:`gentle_hooks.hooks.push_gate`). A pushed commit is
 delegated when it carries writer content against its parent (decided from its trees and
 the recorded blobs: :func:`gentle_hooks.services.attribution.carried_by_commits`), when a
 writer's commit record names it, when its message or the environment shows an agent, or
@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.outcome import say
+from gentle_hooks.hooks.push_input import PushUpdate
 from gentle_hooks.ledger.facts import LedgerFacts, facts_from
 from gentle_hooks.ledger.records import CommitRecord
 from gentle_hooks.ledger.store import Ledger
@@ -145,3 +146,21 @@ def commits_facts(
                     )
             out.append(facts)
     return out
+
+
+def commits_of(repo: Repository, update: PushUpdate, remote: str | None) -> list[str]:
+    """The commits an update would give the remote, oldest first.
+
+    An existing remote ref we have: ``remote_oid..local``. A new ref, an unknown remote id,
+    or the framework's unranged form: the commits reachable from local and from no
+    remote-tracking ref of that remote (of any remote when it is unnamed).
+    """
+    tip = repo.peel_commit(update.local_oid)
+    if tip is None:
+        return []
+    if update.from_ref:
+        base = repo.peel_commit(update.from_ref)
+        return repo.new_commits(tip, exclude=[base] if base else [], remote=None if base else "")
+    if update.remote_oid and not update.is_new and repo.has_object(update.remote_oid):
+        return repo.new_commits(tip, exclude=[update.remote_oid])
+    return repo.new_commits(tip, remote=remote if remote and repo.has_remote(remote) else "")

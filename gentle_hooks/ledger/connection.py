@@ -1,11 +1,11 @@
-"""The ledger store's core (SPEC §6): one SQLite database, opened, read and written.
+"""An open ledger connection (SPEC §6): transactions, typed reads, one record added.
 
-Room ``ledger``. :class:`StoreCore` opens the database (:mod:`.database`: created whole,
+Room ``ledger``. :class:`LedgerConnection` opens the database (:mod:`.sqlite_file`: created whole,
 WAL, migrated forward, never recreated), runs every write as one ``BEGIN IMMEDIATE``
 transaction, reads typed records through the row codec (:mod:`.rows`), and adds one record
 at a time. The queries of each record family build on it (:mod:`.pending`, :mod:`.store`).
 Every error reading or writing the store is a
-:class:`~gentle_hooks.ledger.database.StoreError` (exit 2); nothing is ever deleted.
+:class:`~gentle_hooks.ledger.sqlite_file.StoreError` (exit 2); nothing is ever deleted.
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from gentle_hooks.ledger.database import (
+from gentle_hooks.ledger.rows import TABLES, from_row, to_row
+from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.ledger.sqlite_file import (
     DEFAULT_BUSY_TIMEOUT_MS,
     StoreError,
     check_location,
@@ -28,8 +30,6 @@ from gentle_hooks.ledger.database import (
     touch_idle,
     write_transaction,
 )
-from gentle_hooks.ledger.rows import TABLES, from_row, to_row
-from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
 from gentle_hooks.values.frozen import replace
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
@@ -38,10 +38,10 @@ if TYPE_CHECKING:
 
     from gentle_hooks.ledger.records import R
 
-    S = TypeVar("S", bound="StoreCore")
+    S = TypeVar("S", bound="LedgerConnection")
 
 
-class StoreCore:
+class LedgerConnection:
     """An open ledger database. Use :meth:`open` (read-write) or :meth:`open_existing`.
 
     Attributes:
@@ -117,7 +117,7 @@ class StoreCore:
 
     def close(self) -> None:
         """Close the connection (idempotent); a writer's then brings the idle sentinel's time
-        past what its close changed (:func:`~gentle_hooks.ledger.database.touch_idle`)."""
+        past what its close changed (:func:`~gentle_hooks.ledger.sqlite_file.touch_idle`)."""
         self._conn.close()
         if not self.readonly:
             touch_idle(self.path)
@@ -130,9 +130,9 @@ class StoreCore:
 
     @contextmanager
     def _write(self) -> Iterator[sqlite3.Connection]:
-        """One write transaction (:func:`~gentle_hooks.ledger.database.write_transaction`:
+        """One write transaction (:func:`~gentle_hooks.ledger.sqlite_file.write_transaction`:
         it removes the idle sentinel first); after its commit, the sentinel is put back when
-        nothing is pending (:func:`~gentle_hooks.ledger.database.settle_idle`)."""
+        nothing is pending (:func:`~gentle_hooks.ledger.sqlite_file.settle_idle`)."""
         if self.readonly:
             raise StoreError(self.path, "opened read-only; cannot record")  # pragma: no cover
         with write_transaction(self._conn, self.path) as conn:
