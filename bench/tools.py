@@ -94,7 +94,18 @@ def lefthook(tools: str, dest: str, env: dict[str, str]) -> ToolHooks:
     if not found:
         os.makedirs(prefix, exist_ok=True)
         _run(
-            ["npm", "install", "--prefix", prefix, "--no-audit", "--no-fund", "lefthook"],
+            # --ignore-scripts: lefthook's postinstall runs `lefthook install` in whatever
+            # repository encloses the current directory (this checkout's shared hooks)
+            [
+                "npm",
+                "install",
+                "--prefix",
+                prefix,
+                "--ignore-scripts",
+                "--no-audit",
+                "--no-fund",
+                "lefthook",
+            ],
             tools,
             env,
             "npm install lefthook",
