@@ -1125,3 +1125,39 @@ def test_a_prepared_room_with_ignore_rules_planted_in_its_git_dir_is_refused(env
     proc = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", prepared["room"])
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "was changed since it was prepared (.git/info/exclude)" in proc.stderr
+
+
+def test_a_brief_of_checks_that_check_nothing_gets_no_pass(env: Env) -> None:
+    """Seed 001 "Guardrails": "do not accept a claim whose criteria have no observable
+    check". Criteria that hold on any tree, a negative test that fails on any tree and a
+    suite that runs no test: the suite is refused before anything runs (T-no-run); with a
+    suite that runs the tests, the negative test does not count (C2-base) and the verdict
+    fails, and the criteria's evidence says they held on the base tree too."""
+    env.brief(
+        {
+            **BRIEF,
+            "successCriteria": [
+                {"criterion": "x is set", "run": "test -n x"},
+                {"criterion": "it evaluates", "run": "eval true"},
+            ],
+            "negativeTests": [{"criterion": "must fail", "run": 'python3 -c "assert 1==2"'}],
+            "fullSuite": "python3 -m pytest --version",
+        }
+    )
+    proc = env.gh("verify", "run", "--brief", str(env.brief_path))
+    assert proc.returncode == 2 and "(T-no-run)" in proc.stderr, proc.stdout + proc.stderr
+    out = env.json(
+        "verify",
+        "run",
+        "--brief",
+        str(env.brief_path),
+        "--suite",
+        "python3 -m pytest -q tests",
+        code=1,
+    )
+    assert out["status"] == "fail"
+    assert [o["row"] for o in out["outcomes"]] == ["C4", "C4", "C2-base", "C4"]
+    evidence = [c["evidence"] for c in out["verdict"]["criteria"][:2]]
+    assert all("on the base tree it exited 0: the same outcome" in e for e in evidence)
+    added = env.gh("verdict", "add", out["json_path"])
+    assert added.returncode == 1 and "not accepted" in added.stdout
