@@ -67,8 +67,9 @@ class Outcome:
             001 "Scope": the verifier "never repairs the artifact it judges"); empty when
             it left them as they were.
         base_exit / base_same: the exit status the same command gave on the candidate's
-            base tree, and whether its outcome there (exit status and output, the room's
-            paths aside) was the candidate's; None when it was not run there (a suite, a
+            base tree, and whether its outcome there (exit status, and output when it is
+            the same on a second run on the candidate, the room's paths aside) was the
+            candidate's; None when it was not run there (a suite, a
             candidate that changes no file).
         runner / tests_run: the :data:`~gentle_hooks.policy.testcount.RUNNER_ROWS` row of
             the test runner the command runs and how many tests its output says ran (None:
@@ -120,8 +121,9 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
     ),
     CheckRow(
         "C2-base",
-        "a negative test that gives the same outcome on the candidate's base tree (or was "
-        "not run there: the candidate changes no file): it fails whatever the artifact is",
+        "a negative test that gives the same outcome on the candidate's base tree (exit "
+        "status, and output unless it changes from run to run), or was not run there (the "
+        "candidate changes no file): it fails whatever the artifact is",
         lambda o: o.check.kind == "negative" and o.exit_code != 0 and o.base_same is not False,
         "fail",
     ),

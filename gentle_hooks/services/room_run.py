@@ -87,28 +87,30 @@ def room_env(env: Mapping[str, str], *pointers: str) -> dict[str, str]:
 
 
 def _observe(
-    check: Check, number: int, room: Room, env: Mapping[str, str], *, on_base: bool = False
+    check: Check, number: int, room: Room, env: Mapping[str, str], *, where: str = ""
 ) -> Outcome:
-    """Run one check in the room's tree (``on_base``: in its ``base/``), its output to
-    ``logs/NN-kind.log`` (``NN-kind-base.log``)."""
-    name = f"{number:02d}-{check.kind}{'-base' if on_base else ''}.log"
-    log = os.path.join(room.logs, name)
+    """Run one check in the room's tree (``where="base"``: in its ``base/``; ``"again"``:
+    in the tree a second time), its output to ``logs/NN-kind.log`` (``NN-kind-WHERE.log``)."""
+    log = _log_path(room, check, number, where)
     with open(log, "wb") as out:
         out.write(f"$ {check.command}\n".encode())
         out.flush()
         try:
-            obs = run_observed(
-                check.argv, cwd=room.base if on_base else room.tree, stdout=out, stderr=out, env=env
-            )
+            cwd = room.base if where == "base" else room.tree
+            obs = run_observed(check.argv, cwd=cwd, stdout=out, stderr=out, env=env)
         except UsageError as exc:
             out.write(f"{exc.message}\n".encode())
             return Outcome(check, None, 0, None, error=exc.message)
     outcome = Outcome(check, obs.exit_code, obs.duration_ms, obs.output_digest)
     runner = runner_of(check.command)
-    if runner is not None and check.kind != "negative" and not on_base:
+    if runner is not None and check.kind != "negative" and not where:
         count = tests_run(check.command, _log_text(log))
         outcome = replace(outcome, runner=runner.id, tests_run=count)
     return outcome
+
+
+def _log_path(room: Room, check: Check, number: int, where: str = "") -> str:
+    return os.path.join(room.logs, f"{number:02d}-{check.kind}{'-' + where if where else ''}.log")
 
 
 def _log_text(log: str, *places: str) -> str:
@@ -125,11 +127,19 @@ def _on_base(
     check: Check, number: int, room: Room, env: Mapping[str, str], outcome: Outcome
 ) -> Outcome:
     """Run ``check`` again on the candidate's base tree and record whether its outcome
-    there (exit status and output, the room's paths aside) was the candidate's."""
-    base = _observe(check, number, room, env, on_base=True)
-    logs = [os.path.join(room.logs, f"{number:02d}-{check.kind}{sfx}.log") for sfx in ("", "-base")]
-    texts = [_log_text(log, room.tree, room.base) for log in logs]
-    same = base.exit_code == outcome.exit_code and texts[0] == texts[1]
+    there was the candidate's: its exit status, and its output (the room's paths aside)
+    only when that output is reproducible: when the exit statuses agree and the outputs
+    differ, the check runs on the candidate once more, and an output that changes from
+    run to run (a random number, a clock) proves nothing about the artifact."""
+    base = _observe(check, number, room, env, where="base")
+
+    def text(where: str) -> str:
+        return _log_text(_log_path(room, check, number, where), room.tree, room.base)
+
+    same = base.exit_code == outcome.exit_code
+    if same and text("") != text("base"):
+        again = _observe(check, number, room, env, where="again")
+        same = again.exit_code != outcome.exit_code or text("again") != text("")
     return replace(outcome, base_exit=base.exit_code, base_same=same)
 
 

@@ -1036,6 +1036,16 @@ FAILS_ANYWHERE = [
     ("ls-missing", "ls /nonexistent", "C2-base"),
     ("cat-missing", "cat /nonexistent", "C2-base"),
     ("eval-false", "eval false", "C2-base"),
+    (
+        "random-output",
+        "python3 -c 'import os; print(os.urandom(8).hex()); raise SystemExit(1)'",
+        "C2-base",
+    ),
+    (
+        "clock-output",
+        "python3 -c 'import time; print(time.time_ns()); raise SystemExit(1)'",
+        "C2-base",
+    ),
     ("killed", "kill -9 $$", "C2-signal"),
     ("killed-only-on-the-candidate", "grep -q 'a + b' src/app.py && kill -9 $$", "C2-signal"),
 ]
