@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from gentle_hooks.git.checkout import other_worktrees
 from gentle_hooks.git.delta import BlobChange
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
@@ -357,8 +358,9 @@ def expire_gone(
     repo: Repository, led: Ledger, entries: Sequence[WriterEntryRecord]
 ) -> list[WriterEntryRecord]:
     """Expire the open entries whose content is nowhere any more: not in the work tree,
-    not in the index, not in ``HEAD``, not in any unpushed commit or stash that changes
-    their path (SPEC §3: pending work "expires with a status line, never a block").
+    the index or ``HEAD`` of any worktree of the repository (``git worktree list``: the
+    writer may have written in another one), not in any unpushed commit or stash that
+    changes their path (SPEC §3: pending work "expires with a status line, never a block").
 
     Only entries no commit took are considered (a taken entry is delivered history).
 
@@ -379,6 +381,12 @@ def expire_gone(
     head = repo.head()
     if head is not None:
         versions.append(dict(repo.blobs_in(repo.tree_of(head), paths)))
+    for other in other_worktrees(repo):  # the writer's work may be pending in another one
+        versions.append(dict(other.hash_worktree(paths)))
+        versions.append(dict(other.blobs_staged(paths)))
+        there = other.head()
+        if there is not None:
+            versions.append(dict(other.blobs_in(other.tree_of(there), paths)))
     for commit in repo.unpushed_commits_touching(paths):
         versions.append(dict(repo.blobs_in(repo.tree_of(commit), paths)))
     blobs = sorted({b for v in versions for b in v.values() if b})
@@ -416,7 +424,7 @@ def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:
     """One status line per path whose pending writer work expired."""
     paths = sorted({e.path for e in expired})
     return [
-        f"pending writer work on {p} expired: its content is no longer in the work tree, the "
-        "index, HEAD, an unpushed commit or a stash"
+        f"pending writer work on {p} expired: its content is no longer in any worktree, "
+        "index, HEAD, unpushed commit or stash"
         for p in paths
     ]

@@ -271,7 +271,7 @@ def test_after_reset_hard_a_human_commit_passes_with_no_trailer(served: World) -
     _passes_quietly(r)
     assert r.said == [
         "gentle-hooks: pending writer work on src/app.py expired: its content is no longer in "
-        "the work tree, the index, HEAD, an unpushed commit or a stash"
+        "any worktree, index, HEAD, unpushed commit or stash"
     ], r
     assert TRAILER not in _message(w)
     _passes_quietly(w.git("push", "origin"))
@@ -435,3 +435,21 @@ def test_an_empty_message_with_pending_work_aborts_the_commit(native: World) -> 
     w.ok("add", "README.md")
     r = w.git("commit", "-m", "")
     assert r.code != 0 and w.rev("HEAD") == head, r
+
+
+def test_a_human_commit_in_another_worktree_does_not_expire_pending_work(served: World) -> None:
+    """The writer's edit pending in A replaces a line; a human in B changes that same line
+    and commits: the writer's content is still in A's work tree, so it stays pending and
+    A's commit of it is delegated."""
+    w = served
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    w.write(
+        "src/app.py", "def add(a, b):\n    return a - b\n\ndef run(cmd):\n    return cmd.run()\n"
+    )
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.write("src/app.py", "def add(a, b):\n    return b + a\n", cwd=b)
+    r = w.git("commit", "--no-verify", "-qam", "human: swap operands", cwd=b)
+    assert r.code == 0, r
+    assert not any("expired" in line for line in r.said), r
+    _blocked_staged(w.git("commit", "-qam", "writer work in A"))
