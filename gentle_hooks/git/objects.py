@@ -62,14 +62,18 @@ class Objects(Refs):
         return out
 
     def search_blobs(
-        self, needles: Sequence[bytes], prefix: bytes, fold: bool = False
+        self,
+        needles: Sequence[bytes],
+        prefix: bytes,
+        fold: bool = False,
+        many: tuple[int, Callable[[], None]] | None = None,
     ) -> BlobSearch:
         """A :class:`BlobSearch` in this repository: which blobs hold one of ``needles``
         (in their ASCII-lowercased bytes, with ``fold``: the needles are then lowercase) or
-        start with ``prefix``."""
+        start with ``prefix``; ``many``: (n, a callback for when more than n are found)."""
         from gentle_hooks.git.blobsearch import BlobSearch  # threads: off the gates' path
 
-        return BlobSearch(self, needles, prefix, fold)
+        return BlobSearch(self, needles, prefix, fold, many)
 
     def read_path(self, commit: str, path: str) -> bytes | None:
         """The bytes of ``path`` in ``commit``'s tree, or None when it has no such file."""

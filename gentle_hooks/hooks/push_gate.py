@@ -110,7 +110,7 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
         ]
         pairs = [(c.base.tree, c.tree) for c in cands]
         prefetched = config.settings.native_provider == BUILTIN and prefetch_builtin(
-            repo, pairs, config.settings.risk, _previous(infos, delegated, pairs)
+            repo, pairs, config.settings.risk, _previous(infos, delegated, cands)
         )  # a few git processes for the push instead of a few per commit
         facts = commits_facts(path, repo, cands, [work.get(i.id, NOTHING) for i, _ in delegated])
         items: list[Item] = list(zip(delegated, cands, facts, strict=True))
@@ -130,16 +130,22 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
 def _previous(
     infos: Sequence[CommitInfo],
     delegated: Sequence[tuple[CommitInfo, str]],
-    pairs: Sequence[tuple[str, str]],
+    cands: Sequence[Candidate],
 ) -> list[str | None]:
-    """For each delegated commit's pair, the tree of the pair it follows: its parent's,
-    when the parent is pushed too and its pair has the same base, or when the parent's
-    tree is the base (:func:`~gentle_hooks.native.builtin.prefetch_builtin`)."""
+    """For each delegated commit's candidate, the tree of the pair it follows: its
+    parent's, when the parent is pushed too and its pair has the same base, or when the
+    parent is the candidate's base commit or its tree the base tree
+    (:func:`~gentle_hooks.native.builtin.prefetch_builtin`)."""
     trees = {i.id: i.tree for i in infos}
-    wanted = set(pairs)
+    wanted = {(c.base.tree, c.tree) for c in cands}
     out: list[str | None] = []
-    for (info, _), (base, _) in zip(delegated, pairs, strict=True):
-        parent = trees.get(info.parents[0]) if info.parents else None
+    for (info, _), cand in zip(delegated, cands, strict=True):
+        base = cand.base.tree
+        first = info.parents[0] if info.parents else None
+        if first is not None and first == cand.base.commit:
+            out.append(base)  # the parent is the base: the pair follows the empty diff
+            continue
+        parent = trees.get(first) if first is not None else None
         follows = parent is not None and (parent == base or (base, parent) in wanted)
         out.append(parent if follows else None)
     return out

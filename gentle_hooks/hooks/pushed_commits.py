@@ -17,7 +17,7 @@ from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.outcome import say
 from gentle_hooks.hooks.push_input import PushUpdate
-from gentle_hooks.ledger.facts import LedgerFacts, facts_from
+from gentle_hooks.ledger.facts import LedgerFacts, facts_of_commits
 from gentle_hooks.ledger.records import CommitRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.delegation import Evidence, message_evidence
@@ -29,7 +29,6 @@ from gentle_hooks.services.attribution import (
     expiry_lines,
 )
 from gentle_hooks.values.candidate import Candidate
-from gentle_hooks.values.frozen import replace
 
 
 def commit_evidence(
@@ -79,10 +78,11 @@ def pushed_work(
     if led is None:
         return {}, {}
     with led:
-        work = carried_by_commits(repo, led, infos)
+        # counted: the gate composes the candidates' diffs from these same steps
+        work = carried_by_commits(repo, led, infos, counted=True)
         expired = expire_shaped(repo, path, work.values())
         if expired:
-            work = carried_by_commits(repo, led, infos)
+            work = carried_by_commits(repo, led, infos, counted=True)
         for line in expiry_lines(expired):
             say(line)
         records: dict[str, list[CommitRecord]] = {}
@@ -115,9 +115,10 @@ def commits_facts(
     cands: Sequence[Candidate],
     work: Sequence[Carried],
 ) -> list[LedgerFacts]:
-    """Facts for pushed commits, read through one ledger connection: for each candidate the
-    records bound to its identity and the writer work its commit carries (``work``, one
-    per candidate); a commit recorded before contents were kept falls back to the work its
+    """Facts for pushed commits, each ledger table read once for all of them
+    (:func:`~gentle_hooks.ledger.facts.facts_of_commits`): for each candidate the records
+    bound to its identity and the writer work its commit carries (``work``, one per
+    candidate); a commit recorded before contents were kept falls back to the work its
     commit record consumed.
 
     Raises:
@@ -130,22 +131,12 @@ def commits_facts(
         return [
             LedgerFacts(path=path, present=False, root=root, identity=c.identity) for c in cands
         ]
-    out = []
     with led:
-        for cand, carried in zip(cands, work, strict=True):
-            facts = facts_from(led, root, cand.identity, carried.entries, own_root=False)
-            if not carried.delegated and cand.head is not None:
-                mutations, escalations = led.delivered_work([cand.head])
-                if mutations or escalations:
-                    facts = replace(
-                        facts,
-                        mutations=tuple(mutations),
-                        escalations=tuple(
-                            {e.id: e for e in (*facts.escalations, *escalations)}.values()
-                        ),
-                    )
-            out.append(facts)
-    return out
+        return facts_of_commits(
+            led,
+            root,
+            [(c.identity, w.entries, c.head) for c, w in zip(cands, work, strict=True)],
+        )
 
 
 def commits_of(repo: Repository, update: PushUpdate, remote: str | None) -> list[str]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from gentle_hooks.git.checkout import other_worktrees
-from gentle_hooks.git.delta import BlobChange
+from gentle_hooks.git.delta import BlobChange, blob_change
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.facts import LedgerFacts, facts_from
@@ -154,12 +154,16 @@ def _carried(led: Ledger, entries: Iterable[WriterEntryRecord], holding: set[int
     )
 
 
-def commit_changes(repo: Repository, infos: Sequence[CommitInfo]) -> dict[str, list[BlobChange]]:
+def commit_changes(
+    repo: Repository, infos: Sequence[CommitInfo], counted: bool = False
+) -> dict[str, list[BlobChange]]:
     """What each commit changed against its parents, path by path, in one ``diff-tree``.
 
     A root commit against the empty tree; an ordinary commit against its parent; a merge
     only where it differs from every parent (what the merge itself brought: a conflict's
-    resolution), against its first parent.
+    resolution), against its first parent. With ``counted`` the diff also counts lines
+    and is kept (:meth:`Repository.step_changes`): the push gate composes its candidates'
+    diffs from these same steps.
 
     Raises:
         GitError: a parent is not in this clone (a shallow boundary: nothing to compare).
@@ -173,7 +177,11 @@ def commit_changes(repo: Repository, infos: Sequence[CommitInfo]) -> dict[str, l
         parents = info.parents or ()
         bases = [trees.get(p) or repo.tree_of(p) for p in parents] or [repo.empty_tree]
         pairs.extend((b, info.tree) for b in bases)
-    deltas = iter(repo.tree_deltas(pairs))
+    steps = repo.step_changes(pairs) if counted else None
+    if steps is not None:
+        deltas = iter([[blob_change(c) for c in step] for step in steps])
+    else:
+        deltas = iter(repo.tree_deltas(pairs))
     out: dict[str, list[BlobChange]] = {}
     for info in infos:
         per_parent = [next(deltas) for _ in (info.parents or ("root",))]
@@ -186,12 +194,13 @@ def commit_changes(repo: Repository, infos: Sequence[CommitInfo]) -> dict[str, l
 
 
 def carried_by_commits(
-    repo: Repository, led: Ledger | None, infos: Sequence[CommitInfo]
+    repo: Repository, led: Ledger | None, infos: Sequence[CommitInfo], counted: bool = False
 ) -> dict[str, Carried]:
-    """The writer work each commit carries against its parents (:func:`commit_changes`)."""
+    """The writer work each commit carries against its parents (:func:`commit_changes`,
+    ``counted`` passed on)."""
     if led is None or not infos:
         return dict.fromkeys((i.id for i in infos), NOTHING)
-    return carried_by_change(repo, led, commit_changes(repo, infos))
+    return carried_by_change(repo, led, commit_changes(repo, infos, counted))
 
 
 def entries_for_write(
