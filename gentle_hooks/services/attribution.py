@@ -32,6 +32,7 @@ from gentle_hooks.ledger.records import (
     WriterEntryRecord,
 )
 from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.notes.sync import refresh_for_identity
 from gentle_hooks.policy.attribution import (
     CONTENT_ROWS,
     PathChange,
@@ -437,3 +438,36 @@ def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:
         "index, HEAD, unpushed commit or stash"
         for p in paths
     ]
+
+
+def take_carried_commits(repo: Repository, led: Ledger, identities: Mapping[str, str]) -> int:
+    """Record, for each commit of ``identities`` (commit id -> its candidate identity) in
+    this clone, the writer entries it carries (:func:`carried_by_commits`) as taken by it,
+    so its note carries its writer and escalation lines even when no hook ran at commit
+    time (hooks off, ``core.hooksPath=/dev/null``): every gate reads the same plan.
+    Returns how many commits carried writer work.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be written.
+    """
+    infos = repo.read_commits(sorted(identities))
+    if not infos:
+        return 0
+    taken = 0
+    for commit, work in carried_by_commits(repo, led, infos).items():
+        if work.delegated:
+            taken += 1
+            led.take_entries([e.id for e in work.entries], commit, identities[commit], "record")
+    return taken
+
+
+def refresh_notes(
+    repo: Repository, led: Ledger, cand: Candidate, sign_key: str | None = None
+) -> int:
+    """:func:`~gentle_hooks.notes.sync.refresh_for_identity`, after recording the writer
+    work a committed candidate's commit carries (:func:`take_carried_commits`): a record
+    bound to a commit made with hooks off writes a note with its writer and escalation
+    lines (SPEC §3 "Binding": escalations bind by content)."""
+    if cand.projection is Projection.COMMITTED and cand.head:
+        take_carried_commits(repo, led, {cand.head: cand.identity})
+    return refresh_for_identity(repo, led, cand, sign_key)

@@ -453,3 +453,28 @@ def test_a_human_commit_in_another_worktree_does_not_expire_pending_work(served:
     assert r.code == 0, r
     assert not any("expired" in line for line in r.said), r
     _blocked_staged(w.git("commit", "-qam", "writer work in A"))
+
+
+def test_all_four_gates_agree_on_an_escalated_commit_made_with_hooks_off(served: World) -> None:
+    """Escalated writer work committed with hooks off and spot-checked afterwards: the
+    commit gate, the pre-push gate, ``gate --range`` and the server gate all block it until
+    its plan (an accepted verdict) is met, because the note carries the escalation."""
+    w = served
+    w.delegate(text="import os\n\ndef run(cmd):\n    return os.system(cmd)\n")
+    w.escalate()
+    w.spot_check()
+    w.ok("add", "-A")
+    commit_gate = w.git("commit", "-qm", "writer: run")
+    assert commit_gate.code == 1, commit_gate
+    assert any("verifier" in line or "verdict" in line for line in commit_gate.said), commit_gate
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "writer: run")
+    bad = w.rev("HEAD")
+    w.report("--committed")
+    w.spot_check("--committed")
+    note = w.ok("notes", "--ref", "gentle-hooks", "show", bad)
+    assert '"kind":"escalation"' in note and '"kind":"writer"' in note, note
+    assert w.gh("sync", "push", "origin").code == 0
+    ci = w.gh("gate", "--range", "origin/main..HEAD")
+    assert ci.code == 1 and f"BLOCKED {bad[:12]}" in ci.out + ci.err, ci
+    _blocked_push(w.git("push", "origin", "main"), bad)
+    _server_rejects(w, bad)
