@@ -111,7 +111,7 @@ def carried_by_change(
     if not paths:
         return out
     by_path: dict[str, list[WriterEntryRecord]] = {}
-    for rec in led.live_entries(paths):
+    for rec in delivered_left_out(repo, led, led.live_entries(paths)):
         by_path.setdefault(rec.path, []).append(rec)
     if not by_path:
         return out
@@ -140,6 +140,26 @@ def carried_by_change(
     for key, entries in found.items():
         out[key] = _carried(led, entries, holding.get(key, set()))
     return out
+
+
+def delivered_left_out(
+    repo: Repository, led: Ledger, entries: list[WriterEntryRecord]
+) -> list[WriterEntryRecord]:
+    """``entries`` without those already delivered: taken by a commit that is on a
+    remote-tracking ref (the push gates judged that commit; SPEC §6 ``settled``). Content
+    a pushed commit delivered does not make a later commit delegated again: a merge of
+    that branch into another, a rebase onto it, a human's next edit of the file.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    taken = [e.id for e in entries if e.state == "taken"]
+    if not taken:
+        return entries
+    takes = led.entry_takes(taken)
+    pushed = repo.pushed_commits({t.commit_id for t in takes})
+    settled = {t.entry_id for t in takes if t.commit_id in pushed}
+    return [e for e in entries if e.id not in settled]
 
 
 def _carried(led: Ledger, entries: Iterable[WriterEntryRecord], holding: set[int]) -> Carried:

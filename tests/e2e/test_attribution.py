@@ -478,3 +478,26 @@ def test_all_four_gates_agree_on_an_escalated_commit_made_with_hooks_off(served:
     assert ci.code == 1 and f"BLOCKED {bad[:12]}" in ci.out + ci.err, ci
     _blocked_push(w.git("push", "origin", "main"), bad)
     _server_rejects(w, bad)
+
+
+def test_merging_verified_and_pushed_ai_work_into_a_topic_branch_is_a_human_merge(
+    served: World,
+) -> None:
+    """main's writer work was verified and pushed; merging main into a human's topic
+    branch brings that work from a parent that already carries it: the merge passes with
+    no trailer and the topic pushes."""
+    w = served
+    w.ok("switch", "-q", "-c", "topic")
+    w.write("README.md", "# demo\n\nhuman topic notes\n")
+    w.ok("commit", "-qam", "human topic")
+    w.ok("switch", "-q", "main")
+    w.delegate(text="import os\n\ndef run(cmd):\n    return os.system(cmd)\n")
+    w.spot_check()
+    assert w.git("commit", "-qam", "agent").code == 0
+    w.ok("push", "-q", "origin", "main")
+    w.ok("switch", "-q", "topic")
+    r = w.git("merge", "--no-edit", "main")
+    _passes_quietly(r)
+    assert TRAILER not in _message(w)
+    _passes_quietly(w.git("push", "origin", "topic"))
+    assert w.remote_ref("topic") == w.rev("HEAD")
