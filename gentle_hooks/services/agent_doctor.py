@@ -26,19 +26,21 @@ from collections.abc import Mapping
 from gentle_hooks.agents import wiring
 from gentle_hooks.agents.payload import read_file
 from gentle_hooks.agents.runtimes import RUNTIMES, Runtime
-from gentle_hooks.errors import UsageError
+from gentle_hooks.errors import Command, UsageError, cli
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.services.agent_install import SCOPES, config_path, read_config, typed_program
+from gentle_hooks.services.agent_install import SCOPES, config_path, read_config
 from gentle_hooks.values.frozen import frozen
 
 
 @frozen
 class AgentCheck:
-    """One runtime's check: a stable name (``agent: NAME``), whether it passed, one line."""
+    """One runtime's check: a stable name (``agent: NAME``), whether it passed, one line,
+    and the command that wires it, when one does."""
 
     name: str
     ok: bool
     detail: str
+    fix: Command | None = None
 
 
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
@@ -77,7 +79,6 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
     home = env.get("HOME") or os.path.expanduser("~")
     found = _found(rt, root, home)
     name = f"agent: {rt.name}"
-    program = typed_program(env)
     if rt.wiring is None:
         if not found:
             return None
@@ -99,12 +100,13 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
         for command in wiring.commands(doc or {}, rt):
             where = reachable(command, env)
             if where is None:
+                user = ("--scope", "user") if scope == "user" else ()
                 return AgentCheck(
                     name,
                     False,
                     f"wired in {path} ({scope}), but '{command}' cannot run: its gentle-hook "
-                    f"is not found (reinstall: {program} install --agent {rt.name}"
-                    f"{' --scope user' if scope == 'user' else ''})",
+                    "is not found; install the recorder again",
+                    cli("install", "--agent", rt.name, *user),
                 )
             wired.append(f"{path} ({scope}) -> {where}")
     if wired:
@@ -114,8 +116,8 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
     return AgentCheck(
         name,
         True,
-        f"found ({', '.join(found)}) but not wired to record: {program} install "
-        f"--agent {rt.name}{'' if root else ' --scope user'}",
+        f"found ({', '.join(found)}) but not wired to record",
+        cli("install", "--agent", rt.name, *(() if root else ("--scope", "user"))),
     )
 
 

@@ -22,7 +22,7 @@ import os
 import tempfile
 
 from gentle_hooks.artifacts.observation import Check
-from gentle_hooks.errors import UsageError
+from gentle_hooks.errors import UsageError, cli
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen
@@ -168,14 +168,17 @@ def open_room(path: str) -> Room:
     room = Room(os.path.abspath(path))
     if not os.path.isdir(os.path.join(room.tree, ".git")):
         raise UsageError(
-            f"{path}: not a clean room (no tree/ repository); make one with gentle-hook "
-            "verify prepare --brief FILE"
+            f"{path}: not a clean room (no tree/ repository); make one: your brief's path "
+            "after the prefix",
+            commands=(cli("verify", "prepare", "--brief", label="prefix"),),
         )
     os.makedirs(room.logs, exist_ok=True)
     return room
 
 
-def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]:
+def check_room(
+    repo: Repository, room: Room, cand: Candidate, flags: tuple[str, ...] = ()
+) -> tuple[str, ...]:
     """Make sure ``room`` holds exactly ``cand``'s tree before anything runs in it.
 
     Files the verifier's own runs left (caches, outputs: paths git does not track) are
@@ -184,6 +187,9 @@ def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]
     what it judges must be seen (seed 001 "Scope": "never repairs the artifact it judges").
     The files are compared with the candidate's tree byte for byte, whatever the room's
     index flags (``--assume-unchanged``, ``--skip-worktree``) or HEAD say.
+
+    ``flags``: the binding's flags (:meth:`~gentle_hooks.values.binding.Binding.words`),
+    kept by the ``verify prepare`` an error names.
 
     Returns:
         Notes for the user (how many untracked paths were removed), possibly empty.
@@ -196,8 +202,8 @@ def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]
     if tree != cand.tree:
         raise UsageError(
             f"{room.path}: the room was prepared for tree {tree[:12]}, not this candidate's "
-            f"tree {cand.tree[:12]}; prepare one for it: gentle-hook verify prepare --brief, "
-            "then your brief's path"
+            f"tree {cand.tree[:12]}; prepare one for it: your brief's path after the prefix",
+            commands=(cli("verify", "prepare", *flags, "--brief", label="prefix"),),
         )
     # the files themselves against the candidate's tree: the room's index, HEAD and config
     # are the verifier's to change (update-index --assume-unchanged, --skip-worktree)
@@ -206,8 +212,9 @@ def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]
         shown = ", ".join(edited[:3]) + (f" and {len(edited) - 3} more" if len(edited) > 3 else "")
         raise UsageError(
             f"{room.path}: the room's tree was changed since it was prepared ({shown}); a "
-            "verifier never repairs what it judges: prepare a new room with gentle-hook "
-            "verify prepare --brief, then your brief's path"
+            "verifier never repairs what it judges: prepare a new room, your brief's path "
+            "after the prefix",
+            commands=(cli("verify", "prepare", *flags, "--brief", label="prefix"),),
         )
     notes: tuple[str, ...] = ()
     if added:

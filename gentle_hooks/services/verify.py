@@ -379,7 +379,7 @@ def run(
     sweep_rooms()
     if room_path is not None:
         room = open_room(room_path)
-        notes = check_room(bound.repo, room, bound.candidate)
+        notes = check_room(bound.repo, room, bound.candidate, bound.binding.words())
         return _verify_in(bound, plan, room, env, caller, started, notes, kept=True)
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     with stopped_cleanly():  # SIGTERM, SIGHUP: the room goes too
