@@ -10,7 +10,7 @@ test_layers.py`` proves it, function-level imports included):
   range and server gates, and the recorder hooks.
 * ``report`` — what people and programs read: human text, ``--json`` envelopes and the
   exact fix commands.
-* ``services`` — one use case per module: assess, status, record, spot check, verdicts,
+* ``services`` — one use case per module: assess, status, record, spot check, verdict filing,
   RDD session, install, doctor.
 * ``agents`` — agent-runtime payloads decoded into pending mutations.
 * ``native`` — the native assessment: provider choice, the built-in classifier, the

@@ -1,7 +1,7 @@
 """Run journeys, each in its own sandbox; the framework's hook environment is built once.
 
-:func:`hook_repo` snapshots this checkout (tracked and untracked files, committed in a
-temporary repository) so the framework installs the code as it is now.
+:func:`hook_repo` snapshots this checkout (:func:`bench.snapshot.snapshot_checkout`) so the
+framework installs the code as it is now.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from bench.journeys.agent import Agent
 from bench.journeys.catalog import JOURNEYS, TEST, Ctx, Journey, Skip
 from bench.journeys.results import Outcome
 from bench.journeys.sandbox import CLI_BIN, FixtureError, Sandbox
+from bench.snapshot import snapshot_checkout
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 
@@ -34,30 +35,7 @@ def hook_repo(dest: Path) -> tuple[Path, str]:
         "GIT_COMMITTER_NAME": "snapshot",
         "GIT_COMMITTER_EMAIL": "snapshot@example.com",
     }
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=CHECKOUT,
-        env=env,
-        capture_output=True,
-        check=True,
-    ).stdout
-    for raw in filter(None, listed.split(b"\0")):
-        src = CHECKOUT / os.fsdecode(raw)
-        if src.is_file():
-            target = dest / os.fsdecode(raw)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, target)
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "snapshot"]):
-        subprocess.run(["git", *args], cwd=dest, env=env, check=True, capture_output=True)
-    sha = subprocess.run(
-        ["git", "rev-parse", "HEAD"],
-        cwd=dest,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    return dest, sha
+    return dest, snapshot_checkout(CHECKOUT, dest, env)
 
 
 #: The hook managers from npm the ``npm`` journeys use (the versions docs/*.md name).
@@ -73,7 +51,17 @@ def npm_install(dest: Path) -> tuple[Path | None, str]:
     dest.mkdir(parents=True, exist_ok=True)
     try:
         proc = subprocess.run(
-            [npm, "install", "--save-exact", "--no-audit", "--no-fund", *NPM_PACKAGES],
+            # --ignore-scripts: lefthook's postinstall would install itself into whatever
+            # repository encloses the current directory
+            [
+                npm,
+                "install",
+                "--ignore-scripts",
+                "--save-exact",
+                "--no-audit",
+                "--no-fund",
+                *NPM_PACKAGES,
+            ],
             cwd=dest,
             capture_output=True,
             text=True,

@@ -49,7 +49,7 @@ def add(
     """
     from gentle_hooks.bounded import read_regular, read_stdin
     from gentle_hooks.ledger.records import VerdictRecord
-    from gentle_hooks.services.verdicts import add_verdict
+    from gentle_hooks.services.verdict_filing import add_verdict
 
     if file == "-":
         data, source = read_stdin("stdin"), "stdin"
@@ -69,7 +69,7 @@ def list_(cwd: str | None, projection: str | None, base_ref: str | None, as_json
     from gentle_hooks.report.record_models import RecordListEnvelope, record_out
     from gentle_hooks.report.records_text import describe, short_identity
     from gentle_hooks.services.record import store_path
-    from gentle_hooks.services.verdicts import list_verdicts
+    from gentle_hooks.services.verdict_filing import list_verdicts
 
     bound, verdicts = list_verdicts(make_binding(cwd, projection, base_ref), os.environ)
     if as_json:
@@ -95,7 +95,7 @@ def show(cwd: str | None, as_json: bool, verdict_id: int) -> int:
     """Print a stored verdict's Markdown view (or its record with --json)."""
     from gentle_hooks.cli.options import recorded_json
     from gentle_hooks.services.record import Recorded
-    from gentle_hooks.services.verdicts import show_verdict
+    from gentle_hooks.services.verdict_filing import show_verdict
 
     path, rec = show_verdict(cwd, verdict_id)
     if as_json:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 
-from gentle_hooks.git.core import RepoPaths
 from gentle_hooks.git.index import Index
+from gentle_hooks.git.location import RepoPaths
 from gentle_hooks.git.objects import CommitInfo, Objects
 from gentle_hooks.git.refs import check_ref_name
 from gentle_hooks.values.candidate import (

@@ -14,7 +14,7 @@ import queue
 import subprocess
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.process import Drain, grow_pipe, popen_git
@@ -42,12 +42,20 @@ class BlobSearch:
     """
 
     def __init__(
-        self, repo: RepositoryCore, needles: Sequence[bytes], prefix: bytes, fold: bool = False
+        self,
+        repo: RepositoryCore,
+        needles: Sequence[bytes],
+        prefix: bytes,
+        fold: bool = False,
+        many: tuple[int, Callable[[], None]] | None = None,
     ) -> None:
         self._repo = repo
         self._needles = tuple(needles)
         self._prefix = prefix
         self._fold = fold
+        #: (n, callback): called once, on the reading thread, when more than n ids are found
+        self._many = many
+        self._stopped = False
         self._found: set[str] = set()
         self._proc: subprocess.Popen[bytes] | None = None
         self._ids: queue.SimpleQueue[list[str] | None] = queue.SimpleQueue()
@@ -122,6 +130,17 @@ class BlobSearch:
     def _search(self, buf: bytearray) -> None:
         """Search the whole records at the start of ``buf``, and drop them."""
         del buf[: _search_batch(buf, self._needles, self._prefix, self._found, self._fold)]
+        if self._many is not None and len(self._found) > self._many[0]:
+            call, self._many = self._many[1], None
+            call()
+
+    def stop(self) -> None:
+        """End the search early, from any thread (its caller no longer needs the answer):
+        cat-file is killed, and :meth:`finish` then returns what was found so far."""
+        self._stopped = True
+        proc = self._proc
+        if proc is not None and proc.poll() is None:
+            proc.kill()
 
     def finish(self) -> set[str]:
         """The ids given to :meth:`add` that hold a needle or start with the prefix, or that
@@ -136,6 +155,10 @@ class BlobSearch:
         self._ids.put(None)
         for t in self._threads:
             t.join()
+        if self._stopped:
+            proc.wait()
+            self._close()
+            return self._found
         if proc.wait() != 0 or self._failed:
             last = self._stderr.decode("utf-8", "replace").strip().splitlines()
             why = last[-1] if last else self._failed or f"exit {proc.returncode}"

@@ -13,7 +13,8 @@ inherits (a ``GIT_INDEX_FILE`` would make ``worktree add`` write the user's inde
 from __future__ import annotations
 
 from gentle_hooks.errors import GitError
-from gentle_hooks.git.core import RepositoryCore, probe_paths
+from gentle_hooks.git.core import RepositoryCore
+from gentle_hooks.git.location import probe_paths
 from gentle_hooks.git.process import run_git, scrubbed_env
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.values.frozen import frozen

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.process import LITERAL_PATHSPECS
 from gentle_hooks.git.refs import Refs
-from gentle_hooks.values.candidate import MODE_GITLINK
+from gentle_hooks.values.candidate import MODE_GITLINK, PathChange
 from gentle_hooks.values.frozen import frozen
 
 #: Beyond this many paths, a tree is listed whole rather than by pathspecs.
@@ -62,6 +62,12 @@ def parse_raw(data: bytes) -> list[BlobChange]:
             )
         )
     return out
+
+
+def blob_change(c: PathChange) -> BlobChange:
+    """One path of a diff without rename detection (its counts dropped), as
+    :func:`parse_raw` reads it from the same diff's raw record."""
+    return BlobChange(c.path, _blob(c.old_mode, c.old_oid), _blob(c.new_mode, c.new_oid))
 
 
 def _blob(mode: str, oid: str) -> str | None:

@@ -12,7 +12,8 @@ import os
 from collections.abc import Callable, Sequence
 
 from gentle_hooks.errors import GitError
-from gentle_hooks.git.core import RepoPaths, RepositoryCore
+from gentle_hooks.git.gitconfig import GitConfig
+from gentle_hooks.git.location import RepoPaths
 from gentle_hooks.git.parse import (
     AddedLine,
     Listed,
@@ -35,14 +36,11 @@ _DIFF_FLAGS = ("--no-ext-diff", "--no-textconv", "--no-color", "-M", "--ignore-s
 #: The same without rename detection: a commit's own delta, path by path.
 _UNRENAMED_FLAGS = (*(f for f in _DIFF_FLAGS if f != "-M"), "--no-renames")
 
-#: Beyond this many paths, :meth:`Diffs._sides_in` lists the tree whole.
-_MANY_PATHSPECS = 256
-
 #: Rounds of :meth:`Diffs.compose_stats` before the pairs left are diffed whole.
 _COMPOSE_ROUNDS = 3
 
 
-class Diffs(RepositoryCore):
+class Diffs(GitConfig):
     """Diff reads of a repository, with what was diffed ahead."""
 
     def __init__(self, paths: RepoPaths, env: dict[str, str]) -> None:
@@ -87,8 +85,10 @@ class Diffs(RepositoryCore):
         ``(B, T)`` follows ``(B, P)`` (``P`` may be ``B``: the pair follows the empty
         diff). Steps come in an order where a step's ``(B, P)`` comes before it. The step's
         own changes ``P -> T`` (no rename detection) come from one ``git diff-tree --stdin``
-        for all steps, the blobs ``B`` holds at the paths they touch from one ``ls-tree``
-        per base. Then ``(B, T)`` is ``(B, P)`` with each touched path's entry replaced:
+        for all steps (none when :meth:`step_changes` read them). What ``B`` holds at a
+        path the step touches is read from ``(B, P)``: that pair's entry's old side, or,
+        with no entry there, what ``P`` holds (the step's old side). Then ``(B, T)`` is
+        ``(B, P)`` with each touched path's entry replaced:
 
         * a path whose ``B`` side is its ``P`` side: the step's own entry (the same two
           blobs and modes, hence the same counts);
@@ -97,15 +97,13 @@ class Diffs(RepositoryCore):
 
         The result is sorted by path bytes, git's order for ``diff-tree -r``. It is git's
         whole answer only when rename detection can pair nothing: the previous pair holds
-        no rename, and the result does not hold both a deletion and an addition (``-M``
-        pairs a deleted path with an added one; nothing else). Otherwise, or with
-        ``diff.orderFile`` set (another order), the pair is diffed whole. Steps whose
-        previous pair is not known yet wait for it: the pairs that could not be composed,
-        and the previous pairs no step gives, are diffed in one batch per round, for a few
-        rounds; the caller diffs the pairs left.
-
-        Raises:
-            GitError: ``ls-tree`` failed (a base tree that is not here).
+        no rename (then every path it does not list is the same in ``B`` and ``P``), and
+        the result does not hold both a deletion and an addition (``-M`` pairs a deleted
+        path with an added one; nothing else). Otherwise, or with ``diff.orderFile`` set
+        (another order), the pair is diffed whole. Steps whose previous pair is not known
+        yet wait for it: the pairs that could not be composed, and the previous pairs no
+        step gives, are diffed in one batch per round, for a few rounds; the caller diffs
+        the pairs left.
         """
         if self.config_value("diff.orderFile") is not None:
             return
@@ -116,27 +114,21 @@ class Diffs(RepositoryCore):
         deltas = [(p, t) for _, t, p in todo if (p, t) not in self._deltas]
         if deltas and not self._diff_tree_batch(list(dict.fromkeys(deltas)), True, None, False):
             return
-        sides: dict[str, dict[str, tuple[str, str]]] = {}
-        for base in dict.fromkeys(b for b, _, _ in todo):
-            paths = {c.path for b, t, p in todo if b == base for c in self._deltas[(p, t)]}
-            sides[base] = self._sides_in(base, paths)
-        touched = {(b, t): _touched(self._deltas[(p, t)], sides[b]) for b, t, p in todo}
-        whole = [pair for pair, effect in touched.items() if effect is None]
+        given = {(b, t) for b, t, _ in todo}
         # a previous pair no step composes (the first of a chain) is diffed whole
-        whole += [(b, p) for b, _, p in todo if p != b and (b, p) not in touched]
+        whole = [(b, p) for b, _, p in todo if p != b and (b, p) not in given]
         for _ in range(_COMPOSE_ROUNDS):
             if whole and not self._diff_tree_batch(list(dict.fromkeys(whole)), True, None):
                 return
             whole, left = [], []
             for base, tree, prev in todo:
-                effect = touched[(base, tree)]
-                if effect is None or (base, tree) in self._stats:
+                if (base, tree) in self._stats:
                     continue
                 known = () if prev == base else self._stats.get((base, prev))
                 if known is None:
                     left.append((base, tree, prev))
                     continue
-                composed = _apply(known, effect)
+                composed = _compose(known, self._deltas[(prev, tree)])
                 if composed is None:
                     whole.append((base, tree))
                 else:
@@ -145,25 +137,16 @@ class Diffs(RepositoryCore):
             if not whole:
                 return
 
-    def _sides_in(self, tree: str, paths: set[str]) -> dict[str, tuple[str, str]]:
-        """path -> (mode, object id) of the entries ``tree`` holds at ``paths``: blobs,
-        symlinks and submodule commits (a directory there is no entry)."""
-        if not paths:
-            return {}
-        if len(paths) <= _MANY_PATHSPECS:  # these paths only: a large tree is not listed
-            args = ["ls-tree", "-z", "--full-tree", tree, "--", *sorted(paths)]
-            out = self.run(args, env=LITERAL_PATHSPECS).stdout
-        else:  # the whole tree: argv has a size limit
-            out = self.run(["ls-tree", "-r", "-z", "--full-tree", tree]).stdout
-        found: dict[str, tuple[str, str]] = {}
-        for record in out.split(b"\0"):
-            meta, tab, raw = record.partition(b"\t")
-            parts = meta.split(b" ")
-            if tab and len(parts) == 3 and parts[1] != b"tree":
-                path = os.fsdecode(raw)
-                if path in paths:
-                    found[path] = (parts[0].decode("ascii"), parts[2].decode("ascii"))
-        return found
+    def step_changes(self, pairs: Sequence[tuple[str, str]]) -> list[tuple[PathChange, ...]] | None:
+        """Per-path changes of (old tree, new tree) pairs without rename detection, with
+        their counts, in one ``git diff-tree --stdin`` for all of them; kept, so that
+        :meth:`compose_stats` steps over the same pairs diff nothing again. One tuple per
+        pair, in order (empty for a pair of one tree); None when git's output could not
+        be cut by pair (the caller then diffs another way)."""
+        todo = list(dict.fromkeys(p for p in pairs if p[0] != p[1] and p not in self._deltas))
+        if todo and not self._diff_tree_batch(todo, True, None, False):
+            return None
+        return [() if a == b else self._deltas[(a, b)] for a, b in pairs]
 
     def prefetch_scans(self, pairs: Sequence[tuple[str, str]], ere: str) -> bool:
         """The ``-G ere`` scan of many pairs ahead, in one ``git diff-tree --stdin`` (see
@@ -417,34 +400,30 @@ def _split_echoed_records(out: bytes, pairs: Sequence[tuple[str, str]]) -> list[
     return chunks if len(chunks) == len(echoes) else None
 
 
-def _touched(
-    delta: tuple[PathChange, ...], base: dict[str, tuple[str, str]]
-) -> dict[str, PathChange | None] | None:
-    """What a step ``P -> T`` (``delta``, no renames) does to the pair ``(B, ·)``, path by
-    path: the entry ``(B, T)`` has there (None: no entry), as :meth:`Diffs.compose_stats`
-    states; None when a path's entry is not provable. ``base``: path -> (mode, id) in ``B``
-    for every path ``delta`` touches."""
-    out: dict[str, PathChange | None] = {}
-    for d in delta:
-        b_side = base.get(d.path)
-        p_side = None if d.old_mode == MODE_NONE else (d.old_mode, d.old_oid)
-        t_side = None if d.new_mode == MODE_NONE else (d.new_mode, d.new_oid)
-        if b_side == p_side:
-            out[d.path] = d
-        elif b_side == t_side:
-            out[d.path] = None
-        else:
-            return None
-    return out
-
-
-def _apply(
-    known: tuple[PathChange, ...], touched: dict[str, PathChange | None]
+def _compose(
+    known: tuple[PathChange, ...], delta: tuple[PathChange, ...]
 ) -> tuple[PathChange, ...] | None:
-    """``(B, T)`` from ``(B, P)`` (``known``) and what the step does (:func:`_touched`);
-    None when rename detection could pair something (:meth:`Diffs.compose_stats`)."""
+    """``(B, T)`` from ``(B, P)`` (``known``) and the step ``P -> T`` (``delta``, no
+    renames), as :meth:`Diffs.compose_stats` states; None when a path's entry is not
+    provable or rename detection could pair something."""
     if any(c.old_path is not None for c in known):
         return None
+    listed = {c.path: c for c in known}
+    touched: dict[str, PathChange | None] = {}
+    for d in delta:
+        p_side = None if d.old_mode == MODE_NONE else (d.old_mode, d.old_oid)
+        t_side = None if d.new_mode == MODE_NONE else (d.new_mode, d.new_oid)
+        k = listed.get(d.path)
+        if k is None:  # not in (B, P): B holds what P holds there
+            b_side = p_side
+        else:
+            b_side = None if k.old_mode == MODE_NONE else (k.old_mode, k.old_oid)
+        if b_side == p_side:
+            touched[d.path] = d
+        elif b_side == t_side:
+            touched[d.path] = None
+        else:
+            return None
     out = [c for c in known if c.path not in touched]
     for c in sorted((c for c in touched.values() if c is not None), key=_path_bytes):
         # ``out`` is in git's order (path bytes): each entry goes where it belongs

@@ -1,4 +1,4 @@
-"""Objects by id: blobs, a path in a commit, commits parsed (SPEC §2).
+"""Objects by id: blobs, a tree's entries, a path in a commit, commits parsed (SPEC §2).
 
 Room ``git``. One ``git cat-file --batch`` per batch of ids; :class:`CommitInfo` is our
 model of a commit object.
@@ -10,7 +10,8 @@ import os
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from gentle_hooks.git.core import RepoPaths, is_full_id
+from gentle_hooks.git.core import is_full_id
+from gentle_hooks.git.location import RepoPaths
 from gentle_hooks.git.refs import AncestorTrees, Refs
 from gentle_hooks.values.candidate import EMPTY_TREES
 from gentle_hooks.values.frozen import frozen
@@ -61,19 +62,39 @@ class Objects(Refs):
         return out
 
     def search_blobs(
-        self, needles: Sequence[bytes], prefix: bytes, fold: bool = False
+        self,
+        needles: Sequence[bytes],
+        prefix: bytes,
+        fold: bool = False,
+        many: tuple[int, Callable[[], None]] | None = None,
     ) -> BlobSearch:
         """A :class:`BlobSearch` in this repository: which blobs hold one of ``needles``
         (in their ASCII-lowercased bytes, with ``fold``: the needles are then lowercase) or
-        start with ``prefix``."""
+        start with ``prefix``; ``many``: (n, a callback for when more than n are found)."""
         from gentle_hooks.git.blobsearch import BlobSearch  # threads: off the gates' path
 
-        return BlobSearch(self, needles, prefix, fold)
+        return BlobSearch(self, needles, prefix, fold, many)
 
     def read_path(self, commit: str, path: str) -> bytes | None:
         """The bytes of ``path`` in ``commit``'s tree, or None when it has no such file."""
         proc = self.run(["cat-file", "blob", f"{commit}:{path}"], ok=(0, 128))
         return proc.stdout if proc.returncode == 0 else None
+
+    def tree_entries(self, tree: str) -> list[tuple[str, str, str, str]]:
+        """(mode, type, object id, path) of every entry of ``tree``, recursively
+        (``git ls-tree -r``).
+
+        Raises:
+            GitError: ``tree`` is not a tree here.
+        """
+        out = self.run(["ls-tree", "-r", "-z", "--full-tree", tree]).stdout
+        entries = []
+        for rec in out.split(b"\0"):
+            if rec:
+                meta, _, raw_path = rec.partition(b"\t")
+                mode, kind, oid = meta.decode().split()
+                entries.append((mode, kind, oid, raw_path.decode("utf-8", "surrogateescape")))
+        return entries
 
     def read_commits(self, ids: Sequence[str]) -> list[CommitInfo]:
         """Parse commit objects by id (one ``git cat-file --batch``), in the order given.

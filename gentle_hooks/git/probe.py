@@ -66,7 +66,7 @@ def capture(argv: Sequence[str], env: Mapping[str, str]) -> tuple[int, bytes]:
 
 
 #: The ``rev-parse`` that says where a repository is. :func:`locate` and the repository
-#: object (:func:`gentle_hooks.git.core.probe_paths`) ask it with the same words, so a hook
+#: object (:func:`gentle_hooks.git.location.probe_paths`) ask it with the same words, so a hook
 #: that goes on to open the repository asks git once.
 WHERE_ARGS = (
     "rev-parse",

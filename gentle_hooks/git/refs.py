@@ -10,7 +10,8 @@ import subprocess
 from collections.abc import Sequence
 
 from gentle_hooks.errors import GitError
-from gentle_hooks.git.core import RepoPaths, RepositoryCore, is_full_id
+from gentle_hooks.git.core import RepositoryCore, is_full_id
+from gentle_hooks.git.location import RepoPaths
 from gentle_hooks.git.process import popen_git
 from gentle_hooks.values.candidate import EMPTY_TREES
 
@@ -31,6 +32,16 @@ class Refs(RepositoryCore):
             if proc.returncode == 0
             else None
         )
+
+    def head_reflog_action(self) -> str | None:
+        """What last moved HEAD, from its reflog: ``commit``, ``commit (amend)``, ``rebase
+        (pick)``, ``pull --rebase origin main (pick)``, ``cherry-pick``...; None when HEAD
+        has no reflog (``core.logAllRefUpdates`` off)."""
+        proc = self.run(["reflog", "-1", "--format=%gs", "HEAD", "--"], ok=(0, 128))
+        subject = proc.stdout.decode("utf-8", "replace").strip()
+        if proc.returncode != 0 or not subject:
+            return None
+        return subject.split(": ", 1)[0]
 
     def resolve_commit(self, ref: str, what: str = "ref") -> str:
         """Resolve one ref or commit id to a full commit id.

@@ -7,11 +7,15 @@ and turns their outcome into a value or a :class:`~gentle_hooks.errors.GitError`
 from __future__ import annotations
 
 from gentle_hooks.errors import GitError
-from gentle_hooks.git.core import RepositoryCore
+from gentle_hooks.git.gitconfig import GitConfig
 
 
-class Remotes(RepositoryCore):
+class Remotes(GitConfig):
     """Fetches and pushes of single refs."""
+
+    def has_remote(self, name: str) -> bool:
+        """Whether ``name`` is a configured remote (``remote.<name>.url`` is set)."""
+        return self.config_get(f"remote.{name}.url") is not None
 
     def fetch_ref(self, remote: str, ref: str, into: str) -> bool:
         """Fetch the remote's ``ref`` into the local ``into``, forced (``into`` mirrors it).

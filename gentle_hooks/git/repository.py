@@ -3,18 +3,21 @@
 Room ``git``: the only code that runs git. It returns our own value types, never raw git
 output. Each job lives in its own module and :class:`Repository` composes them:
 
-* :mod:`.core` — where the repository lives, its environment, running git, config reads
-  and writes, the worktree list;
-* :mod:`.refs` — resolving and peeling revisions, merge-bases, commits not yet pushed;
-* :mod:`.objects` — blobs and commits by id (:class:`~.objects.CommitInfo`);
+* :mod:`.location` — where the repository lives, and the environment its children get;
+* :mod:`.core` — running git there, the paths git keeps for it, the worktree list;
+* :mod:`.gitconfig` — config reads and writes, the committer identity;
+* :mod:`.refs` — resolving and peeling revisions, merge-bases, commits not yet pushed,
+  HEAD's reflog;
+* :mod:`.objects` — blobs, tree entries and commits by id (:class:`~.objects.CommitInfo`);
 * :mod:`.notes` — notes refs read, written and merged;
 * :mod:`.remote` — single refs fetched from and pushed to a remote;
 * :mod:`.index` — the staged and snapshot projections, in a private index;
 * :mod:`.diff` — per-path diff stats and added lines, diffed ahead in batches;
 * :mod:`.delta` — per-path blob changes, and the work tree's blobs (attribution);
 * :mod:`.base` — the base ref, its merge-base, and the candidate;
-* :mod:`.cleanroom` — one tree exported as a standalone repository (the verifier's clean
-  room), and this clone's local ignore file;
+* :mod:`.room_export` — one tree exported as a standalone repository (the verifier's clean
+  room); :mod:`.room_check` — what such a room holds now;
+* :mod:`.ignore` — whether a path is ignored here, and this clone's ``info/exclude``;
 * :mod:`.blobsearch`, :mod:`.parse`, :mod:`.process` — the machinery under them;
 * :mod:`.probe` — the hook pass path's light reads, without this class.
 
@@ -30,12 +33,15 @@ repository inherits them.
 from __future__ import annotations
 
 from gentle_hooks.git.base import Bases
-from gentle_hooks.git.cleanroom import CleanRooms
-from gentle_hooks.git.core import open_paths
 from gentle_hooks.git.delta import Deltas
 from gentle_hooks.git.diff import Diffs
+from gentle_hooks.git.gitconfig import GitConfig
+from gentle_hooks.git.ignore import Ignores
+from gentle_hooks.git.location import open_paths
 from gentle_hooks.git.notes import Notes
 from gentle_hooks.git.remote import Remotes
+from gentle_hooks.git.room_check import RoomChecks
+from gentle_hooks.git.room_export import RoomExport
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -44,7 +50,7 @@ if TYPE_CHECKING:
     R = TypeVar("R", bound="Repository")
 
 
-class Repository(Bases, Notes, Diffs, Deltas, Remotes, CleanRooms):
+class Repository(Bases, Notes, Diffs, Deltas, Remotes, RoomExport, RoomChecks, Ignores, GitConfig):
     """A git repository opened from a directory, honouring a hook's environment.
 
     Use :meth:`open`; every method runs git plumbing and returns our value types.
@@ -54,7 +60,7 @@ class Repository(Bases, Notes, Diffs, Deltas, Remotes, CleanRooms):
     def open(cls: type[R], cwd: str | None = None, *, allow_bare: bool = False) -> R:
         """Open the repository containing ``cwd`` (default: the current directory).
 
-        See :func:`gentle_hooks.git.core.open_paths` for which hook variables are kept.
+        See :func:`gentle_hooks.git.location.open_paths` for which hook variables are kept.
 
         Raises:
             GitError: not a git repository, inside a git dir, or a bare repository when

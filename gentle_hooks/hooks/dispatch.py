@@ -137,7 +137,7 @@ def _commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
 
 
 def _push_gate(call: HookCall, env: Mapping[str, str]) -> int:
-    from gentle_hooks.hooks.push import push_gate
+    from gentle_hooks.hooks.push_gate import push_gate
 
     return push_gate(call, env)
 

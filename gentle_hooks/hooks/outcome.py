@@ -4,25 +4,21 @@ prints, the exit code, overrides and warn mode.
 Room ``hooks``. The commit and push gates hand :func:`conclude` the candidates they judged
 (:class:`Judged`); it prints one line on a clean outcome and, per blocked candidate, what is
 missing, why and the exact command (:mod:`gentle_hooks.report.fixes`), then how to let it
-through. ``GENTLE_HOOKS_SKIP="<reason>"`` lets a block through and records who, when, which
-candidate and why (the override also travels in the commit's note); ``--warn`` or
-``mode = "warn"`` reports without failing.
+through. ``GENTLE_HOOKS_SKIP="<reason>"`` lets a block through, ``--warn`` or
+``mode = "warn"`` reports without failing; either is recorded as an override
+(:mod:`gentle_hooks.hooks.overrides`).
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Mapping, Sequence
 
-from gentle_hooks.config.keys import env_var, git_key
 from gentle_hooks.config.load import LoadedConfig, load_config
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, Command
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
-from gentle_hooks.ledger.location import ledger_path
-from gentle_hooks.ledger.records import OverrideRecord
-from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.hooks.overrides import record_overrides, warn_source
 from gentle_hooks.report.fixes import OVERRIDE, headline, reason, step_lines, steps
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import AssessResult
@@ -158,60 +154,17 @@ def _conclude(
     for j in blocked:
         lines.extend(block_lines(j))
     why = env.get("GENTLE_HOOKS_SKIP", "").strip()
+    overridden = [(j.result, j.target) for j in blocked]
     if why:
-        who = record_overrides(repo, call.name, blocked, why)
+        who = record_overrides(repo, call.name, overridden, why)
         lines.append(f"GENTLE_HOOKS_SKIP: let through by {who} and recorded ({why!r})")
         return EXIT_OK, "GENTLE_HOOKS_SKIP"
     if call.warn or config.settings.mode == "warn":
         source = warn_source(call, env, repo, config)
-        who = record_overrides(repo, call.name, blocked, f"warn mode ({source})")
+        who = record_overrides(repo, call.name, overridden, f"warn mode ({source})")
         lines.append(
             f"warn mode ({source}): reported, not blocking; let through by {who} and recorded"
         )
         return EXIT_OK, f"warn mode ({source})"
     lines.append(f"note: {OVERRIDE}")
     return EXIT_BLOCKED, None
-
-
-def warn_source(
-    call: HookCall, env: Mapping[str, str], repo: Repository, config: LoadedConfig
-) -> str:
-    """Where warn mode came from, in the precedence the settings were compiled with: the
-    installed hook (``--warn``), ``GENTLE_HOOKS_MODE``, ``git config gentle.mode``, or the
-    config file."""
-    if call.warn:
-        return "installed with --warn"
-    var, key = env_var("mode"), git_key("mode")  # the precedence table's names
-    if env.get(var, "").strip() == "warn":
-        return f"{var}=warn"
-    if (repo.config_get(key) or "").strip() == "warn":
-        return f"git config {key} warn"
-    where = config.settings.config_file or "config file"
-    if repo.paths.toplevel and os.path.isabs(where):
-        where = os.path.relpath(where, repo.paths.toplevel)
-    return f'{where}: mode = "warn"'
-
-
-def record_overrides(repo: Repository, hook: str, blocked: Sequence[Judged], why: str) -> str:
-    """Record one override per blocked candidate, and refresh the notes of the commits they
-    belong to; return who overrode (the committer ident)."""
-    who = repo.ident()
-    root = repo.paths.toplevel or repo.paths.git_dir
-    with Ledger.open(ledger_path(repo.paths.common_dir)) as led:
-        for j in blocked:
-            led.add(
-                OverrideRecord(
-                    root=root,
-                    identity=j.result.candidate.identity,
-                    hook=hook,
-                    who=who,
-                    reason=why,
-                    missing=tuple(m.value for m in j.result.decision.missing),
-                    target=j.target,
-                )
-            )
-        from gentle_hooks.notes.sync import refresh_for_identity
-
-        for j in blocked:  # the override travels with the commit's note (SPEC §5, §8)
-            refresh_for_identity(repo, led, j.result.candidate)
-    return who

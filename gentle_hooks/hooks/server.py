@@ -19,7 +19,7 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.hooks.judgement import judge_commits, verdict_lines
 from gentle_hooks.hooks.outcome import say
-from gentle_hooks.hooks.pushspec import is_zero
+from gentle_hooks.hooks.push_input import is_zero
 from gentle_hooks.notes.codec import NOTES_REF
 from gentle_hooks.notes.guard import check_notes_update
 from gentle_hooks.notes.trust import load_trust

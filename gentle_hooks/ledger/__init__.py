@@ -10,10 +10,10 @@ up this list:
 * :mod:`.schema` — the tables and their ordered forward migrations.
 * :mod:`.records` — the frozen record types (pending mutation, escalation, receipt...).
 * :mod:`.rows` — records to table rows and back.
-* :mod:`.database` — the database file: header check, created whole, opened in WAL mode,
-  migrated, write transactions, :class:`~.database.StoreError`.
+* :mod:`.sqlite_file` — the database file: header check, created whole, opened in WAL mode,
+  migrated, write transactions, :class:`~.sqlite_file.StoreError`.
 * :mod:`.diagnose` — ``gentle-hook doctor``'s read-only look at a store.
-* :mod:`.core` — the open store: transactions, typed reads, one record added.
+* :mod:`.connection` — the open store: transactions, typed reads, one record added.
 * :mod:`.pending` — pending writer work: mutations, their entries by path, the commits
   that took them, sticky escalations, discards.
 * :mod:`.store` — :class:`~.store.Ledger`: records bound to a candidate, commit records,

@@ -1,7 +1,7 @@
 """The diagnosis of a ledger for ``gentle-hook doctor`` (SPEC §6): looks, never repairs.
 
 Room: ledger. Imports the standard library, :mod:`gentle_hooks.values` and its own room
-(:mod:`.database` for the header check and the file URI, :mod:`.schema` for the version
+(:mod:`.sqlite_file` for the header check and the file URI, :mod:`.schema` for the version
 and tables). Opens the file read-only and never migrates, creates or deletes anything.
 """
 
@@ -10,9 +10,9 @@ from __future__ import annotations
 import os
 import sqlite3
 
-from gentle_hooks.ledger.database import check_header, file_uri, migration_statements
 from gentle_hooks.ledger.rows import TABLES, from_row
 from gentle_hooks.ledger.schema import MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.ledger.sqlite_file import check_header, file_uri, migration_statements
 from gentle_hooks.values.frozen import frozen
 
 

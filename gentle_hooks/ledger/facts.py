@@ -10,6 +10,8 @@ identity, never by repository.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gentle_hooks.errors import PolicyInputError
 from gentle_hooks.ledger.records import (
     EscalationRecord,
@@ -36,6 +38,18 @@ from gentle_hooks.policy.selfcheck import (
 from gentle_hooks.policy.vocabulary import ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
 from gentle_hooks.values.frozen import frozen, replace
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    R = TypeVar("R", Receipt, SpotCheck, VerdictRecord, ReviewFact)
+
+
+#: :func:`~gentle_hooks.policy.selfcheck.receipt_standing` of (command, exit status,
+#: declared commands), a pure function, remembered for up to this many reports.
+_MAX_STANDINGS = 1024
+_STANDINGS: dict[tuple[str, int | None, tuple[str, ...]], Standing] = {}
 
 
 @frozen
@@ -149,13 +163,16 @@ class LedgerFacts:
         blocks). A verdict counts only when it was accepted when stored.
         """
         verdicts = self.gate_verdicts(require_observed)
-        standings: dict[tuple[str, int | None], Standing] = {}
 
         def standing(command: str, exit_code: int | None) -> Standing:
-            key = (command, exit_code)
-            if key not in standings:
-                standings[key] = receipt_standing(Report(command, exit_code, declared))
-            return standings[key]
+            # a push judges many candidates whose receipts repeat one command: parsed once
+            key = (command, exit_code, declared)
+            known = _STANDINGS.get(key)
+            if known is None:
+                if len(_STANDINGS) >= _MAX_STANDINGS:
+                    _STANDINGS.clear()
+                known = _STANDINGS[key] = receipt_standing(Report(command, exit_code, declared))
+            return known
 
         usable = [r for r in self.receipts if standing(r.command, r.exit_code).counts]
         refused = tuple(
@@ -241,3 +258,89 @@ def facts_from(
         review_facts=tuple(led.review_facts(identity)),
         other_candidates=tuple(led.other_candidate_counts(root, identity).items()),
     )
+
+
+def facts_of_commits(
+    led: Ledger,
+    root: str,
+    items: Sequence[tuple[str, tuple[WriterEntryRecord, ...], str | None]],
+) -> list[LedgerFacts]:
+    """The facts of many pushed commits' candidates, each record table read once for all
+    of them: for each item, :func:`facts_from` with ``own_root=False``, and when its
+    entries are empty and it names a commit, the work that commit was recorded as
+    delivering (:meth:`~gentle_hooks.ledger.pending.PendingWork.delivered_work`: a commit
+    recorded before contents were kept) in place of the entries' mutations, its
+    escalations added.
+
+    Args:
+        led: the open ledger; root: the work tree root;
+        items: (candidate identity, the writer entries its commit carries, the commit id
+            or None), one per candidate.
+
+    Raises:
+        StoreError: a read failed.
+    """
+    identities = [identity for identity, _, _ in items]
+    entry_ids = sorted({e.id for _, entries, _ in items for e in entries})
+    links = led.escalation_links(entry_ids)
+    linked = {e.id: e for e in led.escalations_by_id(sorted({a for a, _ in links}))}
+    own: dict[str, list[EscalationRecord]] = {}
+    for e in led.escalations_for_identities(root, identities):
+        own.setdefault(e.identity, []).append(e)
+    mutations = {
+        m.id: m for m in led.mutations(sorted({e.mutation_id for _, es, _ in items for e in es}))
+    }
+    receipts, spot_checks, verdicts, reviews = led.bound_records(identities)
+    bound = (
+        _by_identity(receipts),
+        _by_identity(spot_checks),
+        _by_identity(verdicts),
+        _by_identity(reviews),
+    )
+    counts = led.candidate_counts(root)
+    heads = [head for _, entries, head in items if not entries and head is not None]
+    delivered = led.delivered_work_each(heads) if heads else {}
+    out = []
+    for identity, entries, head in items:
+        ids = {e.id for e in entries}
+        escalations = {a: linked[a] for a, b in links if b in ids and a in linked}
+        escalations.update((e.id, e) for e in own.get(identity, ()))
+        facts = LedgerFacts(
+            path=led.path,
+            present=True,
+            root=root,
+            identity=identity,
+            entries=entries,
+            mutations=tuple(
+                mutations[i] for i in sorted({e.mutation_id for e in entries}) if i in mutations
+            ),
+            escalations=tuple(sorted(escalations.values(), key=lambda e: e.id)),
+            receipts=tuple(bound[0].get(identity, ())),
+            spot_checks=tuple(bound[1].get(identity, ())),
+            verdicts=tuple(bound[2].get(identity, ())),
+            review_facts=tuple(bound[3].get(identity, ())),
+            other_candidates=tuple(
+                (table, sum(n for i, n in per.items() if i != identity))
+                for table, per in counts.items()
+            ),
+        )
+        if not entries and head is not None:
+            more_mutations, more_escalations = delivered[head]
+            if more_mutations or more_escalations:
+                facts = replace(
+                    facts,
+                    mutations=tuple(more_mutations),
+                    escalations=tuple(
+                        {e.id: e for e in (*facts.escalations, *more_escalations)}.values()
+                    ),
+                )
+        out.append(facts)
+    return out
+
+
+def _by_identity(records: Sequence[R]) -> dict[str, list[R]]:
+    """Records grouped by their ``identity``, each group in the given order."""
+    out: dict[str, list[R]] = {}
+    for r in records:
+        out.setdefault(r.identity, []).append(r)
+    return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from gentle_hooks.ledger.core import StoreCore, insert
+from gentle_hooks.ledger.connection import IN_CHUNK, LedgerConnection, insert
 from gentle_hooks.ledger.records import (
     LIVE_STATES,
     DiscardRecord,
@@ -23,7 +23,7 @@ from gentle_hooks.ledger.records import (
 from gentle_hooks.values.frozen import replace
 
 
-class PendingWork(StoreCore):
+class PendingWork(LedgerConnection):
     """Queries of the pending writer work in a ledger."""
 
     def pending_mutations(self, root: str) -> list[PendingMutation]:
@@ -59,6 +59,65 @@ class PendingWork(StoreCore):
                 ids + ids,
             ),
         )
+
+    def delivered_work_each(
+        self, commit_ids: Sequence[str]
+    ) -> dict[str, tuple[list[PendingMutation], list[EscalationRecord]]]:
+        """:meth:`delivered_work` of each commit on its own (keyed by commit id, each
+        given id present), every table read once for all of them."""
+        heads = list(dict.fromkeys(commit_ids))
+        taken: dict[str, set[int]] = {h: set() for h in heads}
+        for start in range(0, len(heads), IN_CHUNK):
+            chunk = heads[start : start + IN_CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            sql = f"SELECT commit_id, entry_id FROM entry_take WHERE commit_id IN ({marks})"
+            for row in self._query(sql, chunk):
+                taken[row[0]].add(int(row[1]))
+        entries = sorted({e for es in taken.values() for e in es})
+        mutation_of: dict[int, int] = {}
+        for start in range(0, len(entries), IN_CHUNK):
+            ids = entries[start : start + IN_CHUNK]
+            marks = ", ".join("?" for _ in ids)
+            sql = f"SELECT id, mutation_id FROM writer_entry WHERE id IN ({marks})"
+            mutation_of.update((int(r[0]), int(r[1])) for r in self._query(sql, ids))
+        links = self.escalation_links(entries)
+        muts = {m.id: m for m in self._select_in(PendingMutation, "consumed_by", heads)}
+        muts.update((m.id, m) for m in self.mutations(sorted(set(mutation_of.values()))))
+        escs = {e.id: e for e in self._select_in(EscalationRecord, "consumed_by", heads)}
+        escs.update((e.id, e) for e in self.escalations_by_id(sorted({a for a, _ in links})))
+        out = {}
+        for h in heads:
+            mids = {mutation_of[e] for e in taken[h] if e in mutation_of}
+            eids = {a for a, b in links if b in taken[h]}
+            out[h] = (
+                [m for _, m in sorted(muts.items()) if m.consumed_by == h or m.id in mids],
+                [e for _, e in sorted(escs.items()) if e.consumed_by == h or e.id in eids],
+            )
+        return out
+
+    def escalations_for_identities(
+        self, root: str, identities: Sequence[str]
+    ) -> list[EscalationRecord]:
+        """:meth:`escalations_for_identity` of many identities at once, oldest first."""
+        return self._select_in(EscalationRecord, "identity", identities, "root = ?", (root,))
+
+    def escalations_by_id(self, ids: Sequence[int]) -> list[EscalationRecord]:
+        """Escalations by id, oldest first."""
+        return self._select_in(EscalationRecord, "id", ids)
+
+    def escalation_links(self, entry_ids: Sequence[int]) -> list[tuple[int, int]]:
+        """(escalation id, entry id) of every escalation linked to any of these entries."""
+        out: list[tuple[int, int]] = []
+        ids = list(dict.fromkeys(entry_ids))
+        for start in range(0, len(ids), IN_CHUNK):
+            chunk = ids[start : start + IN_CHUNK]
+            marks = ", ".join("?" for _ in chunk)
+            sql = (
+                "SELECT escalation_id, entry_id FROM escalation_entry "
+                f"WHERE entry_id IN ({marks}) ORDER BY escalation_id, entry_id"
+            )
+            out.extend((int(r[0]), int(r[1])) for r in self._query(sql, chunk))
+        return out
 
     def escalations_for_identity(self, root: str, identity: str) -> list[EscalationRecord]:
         """Escalations the work tree ``root`` recorded for this exact candidate, oldest first

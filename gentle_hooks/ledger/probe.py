@@ -131,7 +131,7 @@ class _Queries:
         if not os.path.isfile(self.path) or os.path.getsize(self.path) == 0:
             return False
         if os.path.islink(self.path) or os.path.islink(os.path.dirname(self.path)):
-            return False  # the store refuses it, in one line (ledger.database.check_location)
+            return False  # the store refuses it, in one line (ledger.sqlite_file.check_location)
         try:
             self.conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
             version = self.conn.execute("PRAGMA user_version").fetchone()[0]

@@ -1,7 +1,7 @@
 """The ledger store (SPEC §6): typed records in and out of one SQLite database.
 
 Room: ledger. Imports the standard library, :mod:`gentle_hooks.values` and its own room:
-:mod:`.database` (the file, its opening, migration and write transactions), :mod:`.records`
+:mod:`.sqlite_file` (the file, its opening, migration and write transactions), :mod:`.records`
 and :mod:`.rows` (the record types and their row codec); never pydantic, click or the
 policy. Services (:mod:`gentle_hooks.services.record`) decide what to record; this module
 only keeps it.
@@ -9,7 +9,7 @@ only keeps it.
 Where: ``<git-common-dir>/gentle-hooks/ledger.sqlite3``
 (:func:`gentle_hooks.ledger.location.ledger_path`), shared by linked worktrees, never in a
 work tree. Every write is one ``BEGIN IMMEDIATE`` transaction; every error reading or
-writing the store is a :class:`~gentle_hooks.ledger.database.StoreError` (exit 2).
+writing the store is a :class:`~gentle_hooks.ledger.sqlite_file.StoreError` (exit 2).
 Nothing is ever deleted or recreated here.
 """
 
@@ -30,6 +30,9 @@ from gentle_hooks.ledger.records import (
 )
 from gentle_hooks.ledger.rows import from_row, to_row
 from gentle_hooks.values.frozen import replace
+
+#: The tables of records bound to a candidate identity (:meth:`Ledger.other_candidate_counts`).
+CANDIDATE_TABLES = ("receipt", "spot_check", "verdict", "review_fact")
 
 
 class Ledger(PendingWork):
@@ -78,11 +81,35 @@ class Ledger(PendingWork):
     def other_candidate_counts(self, root: str, identity: str) -> dict[str, int]:
         """Candidate-bound records of ``root`` bound to other identities, per table."""
         out: dict[str, int] = {}
-        for table in ("receipt", "spot_check", "verdict", "review_fact"):
+        for table in CANDIDATE_TABLES:
             row = self._query(
                 f"SELECT count(*) FROM {table} WHERE root = ? AND identity != ?", (root, identity)
             )[0]
             out[table] = int(row[0])
+        return out
+
+    def bound_records(
+        self, identities: Sequence[str]
+    ) -> tuple[list[Receipt], list[SpotCheck], list[VerdictRecord], list[ReviewFact]]:
+        """:meth:`receipts`, :meth:`spot_checks`, :meth:`verdicts` and :meth:`review_facts`
+        of many identities at once (each list oldest first; group by ``identity``)."""
+        return (
+            self._select_in(Receipt, "identity", identities),
+            self._select_in(SpotCheck, "identity", identities),
+            self._select_in(VerdictRecord, "identity", identities),
+            self._select_in(ReviewFact, "identity", identities),
+        )
+
+    def candidate_counts(self, root: str) -> dict[str, dict[str, int]]:
+        """Per table of :meth:`other_candidate_counts`, the root's records per identity:
+        what that method answers for every identity at once."""
+        out: dict[str, dict[str, int]] = {}
+        for table in CANDIDATE_TABLES:
+            rows = self._query(
+                f"SELECT identity, count(*) FROM {table} WHERE root = ? GROUP BY identity",
+                (root,),
+            )
+            out[table] = {str(r[0]): int(r[1]) for r in rows if r[0] is not None}
         return out
 
     def commit_records(self, commit_ids: Sequence[str]) -> list[CommitRecord]:

@@ -205,11 +205,15 @@ class _ProcessScan:
     def __init__(self, repo: Repository, cand: Candidate, risk: RiskSettings) -> None:
         self.repo, self.cand, self.risk = repo, cand, risk
         needles = process_needles(risk)
+        # more blobs that may hold a hit than pathspecs make the scan the whole diff's:
+        # it starts then, alongside git's count, and the search stops
+        many = (_MAX_PATHSPECS, self._many)
         self.search = (
-            repo.search_blobs(needles, SHEBANG, process_folds(risk))
+            repo.search_blobs(needles, SHEBANG, process_folds(risk), many)
             if needles is not None
             else None
         )
+        self.lock = threading.Lock()
         self.whole: threading.Thread | None = None
         self.early: threading.Thread | None = None
         self.listed: list[Listed] = []
@@ -245,10 +249,28 @@ class _ProcessScan:
         except GitError as exc:
             self.errors.append(exc)
 
+    def _many(self) -> None:
+        """More blobs may hold a hit than :data:`_MAX_PATHSPECS`: whatever else the search
+        finds, :meth:`_scan` would scan the whole diff (each such blob is the new side of
+        at least one change). So it starts now, and the search ends (called on the
+        search's reading thread)."""
+        with self.lock:
+            if self.whole is None:
+                self.whole = threading.Thread(target=self._scan_whole, daemon=True)
+                self.whole.start()
+        assert self.search is not None
+        self.search.stop()
+
+    def _went_whole(self) -> bool:
+        with self.lock:
+            return self.whole is not None
+
     def _scan_early(self) -> None:
         try:
             assert self.search is not None
             maybe = self.search.finish()
+            if self._went_whole():
+                return  # :meth:`finish` waits for that scan
             if any(blob is None for _, _, blob in self.listed):
                 # a deletion or a submodule commit (scanned always): told apart by the
                 # counted changes only, so :meth:`finish` decides
@@ -295,13 +317,20 @@ class _ProcessScan:
             return self.added
         if self.early is not None:
             self.early.join()
+            maybe = self.early_maybe or set()
+        else:
+            maybe = self.search.finish()
+        if self._went_whole():
+            assert self.whole is not None
+            self.whole.join()
+            if self.errors:
+                raise self.errors[0]
+            return self.added
+        if self.early is not None:
             if self.errors:
                 raise self.errors[0]
             if self.early_maybe is None:
                 return self.added
-            maybe = self.early_maybe
-        else:
-            maybe = self.search.finish()
         wanted = [c for c in changes if c.new_oid in maybe or c.new_mode == MODE_GITLINK]
         return self._scan([(c.path, c.old_path) for c in wanted])
 

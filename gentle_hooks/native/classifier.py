@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from gentle_hooks.config.settings import RiskSettings
 from gentle_hooks.git.parse import AddedLine
 from gentle_hooks.native.content import is_passive_document_content
-from gentle_hooks.native.pathfacts import fact_cache, matchers
+from gentle_hooks.native.pathfacts import FactCache, fact_cache, matchers
 from gentle_hooks.native.prefilter import folds, needles
 from gentle_hooks.native.result import NativeAssessment, NativeCandidate, NativeReason
 from gentle_hooks.native.rules import NO_PATH, ChangeClass, PathFacts, classify_change
@@ -104,17 +104,38 @@ def _class(c: PathChange, new: PathFacts, old: PathFacts, proven: bool) -> Chang
     )
 
 
-def _nominated(c: PathChange, facts: Callable[[str], PathFacts]) -> bool:
-    """The change is nominated passive by its names and modes (its bytes not yet read)."""
-    old = facts(c.old_path) if c.old_path else NO_PATH
-    return _class(c, facts(c.path), old, True).fallback.tier == "passive"
+def _known(c: PathChange, cache: FactCache) -> tuple[PathChange, ChangeClass, PathFacts, bool, int]:
+    """What :func:`classify` reads of one change whatever the candidate: its class as if
+    its bytes were proven passive, its path's facts, whether its added lines are scanned
+    for process execution, and the lines it counts in ``changed_lines``. Remembered per
+    change object in ``cache``: the candidates of a range share most of theirs."""
+    known = cache.changes.get(id(c))
+    if known is not None and known[0] is c:
+        return known
+    new = cache.facts(c.path)
+    old = cache.facts(c.old_path) if c.old_path else NO_PATH
+    counted = not c.binary and not c.mode_only
+    known = (
+        c,
+        _class(c, new, old, True),
+        new,
+        new.scan and not new.generated and counted,
+        c.lines if counted and not new.generated else 0,
+    )
+    cache.changes[id(c)] = known
+    return known
 
 
 def doc_blobs_to_prove(changes: Sequence[PathChange], s: RiskSettings) -> list[str]:
     """Blob ids whose bytes must be read to prove the passive documents: both sides of
-    every change nominated passive."""
-    facts = fact_cache(matchers(s)).facts
-    return [oid for c in changes if _nominated(c, facts) for _, oid in _sides(c)]
+    every change nominated passive (by its names and modes; its bytes not yet read)."""
+    cache = fact_cache(matchers(s))
+    return [
+        oid
+        for c in changes
+        if _known(c, cache)[1].fallback.tier == "passive"
+        for _, oid in _sides(c)
+    ]
 
 
 def _proven(c: PathChange, blobs: Mapping[str, bytes]) -> bool:
@@ -252,28 +273,27 @@ def classify(
         ``review_due`` and ``review_due_reason``; never a ``next_transition`` (nothing is
         invented: seed 000).
     """
-    facts = fact_cache(matchers(s)).facts
+    cache = fact_cache(matchers(s))
     within = sum(len(b) for b in blobs.values()) <= proof_limit
     signals: list[tuple[str, str, str, str, str]] = []
     fallback: NativeReason | None = None
     scannable: set[str] = set()
     lines = 0
     for c in changes:
-        new = facts(c.path)
-        old = facts(c.old_path) if c.old_path else NO_PATH
-        cls = _class(c, new, old, True)  # as if proven: only the passive row reads it
+        # as if proven (only the passive row reads it); scanned and counted lines as
+        # :func:`_known` says: not binary, not mode-only, not a generated golden file
+        _, cls, new, scan, counted = _known(c, cache)
         if cls.fallback.tier == "passive" and not (within and _proven(c, blobs)):
+            old = cache.facts(c.old_path) if c.old_path else NO_PATH
             cls = _class(c, new, old, False)
         for code, signal in cls.signals:
             modes = (c.old_mode, c.new_mode) if code == "executable_mode" else ("", "")
             signals.append((code, signal, c.path, *modes))
         if fallback is None and cls.fallback.tier == "medium":
             fallback = NativeReason(cls.fallback.id, c.path, None)
-        if new.scan and not new.generated and not c.binary and not c.mode_only:
+        if scan:
             scannable.add(c.path)
-        # changed_lines: not binary, not mode-only, not a generated golden file
-        if not c.binary and not c.mode_only and not new.generated:
-            lines += c.lines
+        lines += counted
     for hit in process_hits((a for a in added if a.path in scannable), s):
         signals.append(("process_boundary", "shell_process", hit.path, "", ""))
     if signals:

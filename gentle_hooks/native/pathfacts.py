@@ -33,10 +33,12 @@ from gentle_hooks.native.rules import (
     OPERATIONAL_MD_SEGMENTS,
     OPERATIONAL_MD_TOKENS,
     SOURCE_EXTENSIONS,
+    ChangeClass,
     PathFacts,
     facts_of,
     signal_of,
 )
+from gentle_hooks.values.candidate import PathChange
 
 #: Upstream's hot-path token separators (``hotPathRiskSignals``): ``/ \\ . - _``.
 _TOKEN_SPLIT = re.compile(r"[/\\._-]+")
@@ -331,7 +333,10 @@ def fact_cache(m: Matchers) -> FactCache:
     every later call with the same settings (the blobs to prove, then the classification,
     see the same paths)."""
     cache = m.cache
-    if cache is None or max(len(cache.names), len(cache.dirs), len(cache.paths)) > _MAX_REMEMBERED:
+    sizes = (
+        (len(cache.names), len(cache.dirs), len(cache.paths), len(cache.changes)) if cache else ()
+    )
+    if cache is None or max(sizes) > _MAX_REMEMBERED:
         cache = m.cache = FactCache(m)
     return cache
 
@@ -340,13 +345,18 @@ class FactCache:
     """:func:`path_facts` for many paths, each distinct directory and file name asked once
     (a candidate of 10,000 paths has far fewer of them)."""
 
-    __slots__ = ("dirs", "m", "names", "paths")
+    __slots__ = ("changes", "dirs", "m", "names", "paths")
 
     def __init__(self, m: Matchers) -> None:
         self.m = m
         self.dirs: dict[str, _DirFacts] = {}
         self.names: dict[str, _NameFacts] = {}
         self.paths: dict[str, PathFacts] = {}
+        #: the classifier's answers per change object, keyed by ``id()`` and holding the
+        #: object (so the id is not reused while remembered): candidates composed commit
+        #: by commit share most of their change objects
+        #: (:func:`gentle_hooks.native.classifier.classify`)
+        self.changes: dict[int, tuple[PathChange, ChangeClass, PathFacts, bool, int]] = {}
 
     def learn(self, paths: Iterable[str]) -> None:
         """:meth:`facts` of many paths now (say, while git counts lines)."""

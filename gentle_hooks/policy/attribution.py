@@ -25,7 +25,9 @@ already), nor does a human's edit on another branch or after ``git stash`` (the 
 lines are not in it). Two lines, not one, because a human writing one common line the
 writer also wrote (``import os``) is not the writer's work; a writer delta of one line
 needs that one. Only significant lines count (:func:`line_key`): blank lines, braces and a
-lone keyword (``else:``, ``return``) never attribute.
+lone keyword (``else:``, ``return``) never attribute — unless the writer's delta has no
+significant line at all (``x = 1`` -> ``x = 2``, ``a<b`` -> ``a>b``): then its keys are all
+its non-blank lines (:func:`any_line_keys`), so one more edit of the file cannot launder it.
 """
 
 from __future__ import annotations
@@ -77,6 +79,20 @@ def line_keys(data: bytes | None) -> frozenset[str]:
     return frozenset(k for line in data.splitlines() if (k := line_key(line)) is not None)
 
 
+def any_line_keys(data: bytes | None) -> frozenset[str]:
+    """The keys of every non-blank line of ``data``, significant or not (empty for None).
+
+    A superset of :func:`line_keys` with the same key for a significant line, so a change's
+    lines matched against a delta of significant keys answer exactly as with
+    :func:`line_keys`.
+    """
+    if not data:
+        return frozenset()
+    return frozenset(
+        blake2b_hex(stripped, 8) for line in data.splitlines() if (stripped := line.strip())
+    )
+
+
 @frozen
 class WriterDelta:
     """What one writer write did to one path, as keys (see :func:`writer_delta`).
@@ -102,6 +118,10 @@ def writer_delta(before: bytes | None, after: bytes | None) -> WriterDelta:
     if (before is not None and is_binary(before)) or (after is not None and is_binary(after)):
         return WriterDelta(frozenset(), frozenset(), True)
     old, new = line_keys(before), line_keys(after)
+    if old == new and before != after:
+        # Only insignificant lines changed (an operator, a constant): key them all, or any
+        # further edit of the file would carry none of the writer's keys.
+        old, new = any_line_keys(before), any_line_keys(after)
     return WriterDelta(new - old, old - new, False)
 
 
@@ -176,11 +196,11 @@ def carries_row(change: PathChange, entry: WriterEntry) -> str:
         started_here = entry.before in (change.old_blob, UNKNOWN_BEFORE)
         return "A4" if started_here else "A5"
     if d.added:
-        introduced = line_keys(change.new) - line_keys(change.old)
+        introduced = any_line_keys(change.new) - any_line_keys(change.old)
         if len(introduced & d.added) >= min(2, len(d.added)):
             return "A2"
     if d.removed:
-        dropped = line_keys(change.old) - line_keys(change.new)
+        dropped = any_line_keys(change.old) - any_line_keys(change.new)
         if len(dropped & d.removed) >= min(2, len(d.removed)):
             return "A3"
     return "A5"

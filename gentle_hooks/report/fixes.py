@@ -157,11 +157,11 @@ def labelled(c: Command) -> str:
     return f"{c.label}: {command_text(c)}"
 
 
-def error_text(exc: GentleError) -> str:
-    """An error's one line: its words, then each command that resolves it, labelled
-    (``...; run: gentle-hook receipt list``), so it runs as printed from where the user
-    is (:func:`program`)."""
-    return "; ".join([exc.message, *(labelled(c) for c in exc.commands)])
+def error_text(exc: GentleError, tail: str = "") -> str:
+    """An error's one line: its words and ``tail``, then each command that resolves it,
+    labelled (``...; run: gentle-hook receipt list``), so it runs as printed from where
+    the user is (:func:`program`); the commands end the line."""
+    return "; ".join([exc.message + tail, *(labelled(c) for c in exc.commands)])
 
 
 def with_fix(words: str, fix: Command | None) -> str:

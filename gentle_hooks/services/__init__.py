@@ -10,8 +10,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.spotcheck` — the parent's spot check (a re-run, or a readback); :mod:`.checkout`
   — its temporary linked checkout; :mod:`.reverify` — CI re-runs of the spot checks notes
   claim (``gate --range --reverify``);
-* :mod:`.verdicts` — store and show DelegationVerdicts for a candidate, and their JSON
-  and Markdown artifact pair;
+* :mod:`.verdict_filing` — file a DelegationVerdict for a candidate (its JSON and
+  Markdown artifact pair too), list and show the filed ones;
 * :mod:`.cleanroom` — the verifier's clean room on disk; :mod:`.verify` — ``verify
   prepare|run``: the checks run there, observed, and the verdict written from them;
 * :mod:`.rdd` — the RDD line a harness pins per session;

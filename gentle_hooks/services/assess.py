@@ -290,7 +290,7 @@ def evaluate(
     # require_observed also from the candidate's base commit, read only when a verdict is
     # there to judge (a change cannot drop the rule its base sets)
     if facts.verdicts and not settings.verification.require_observed:
-        from gentle_hooks.services.verdicts import judged_require_observed
+        from gentle_hooks.services.verdict_filing import judged_require_observed
 
         env_now = os.environ if env is None else env
         if judged_require_observed(repo, cand, settings, env_now):

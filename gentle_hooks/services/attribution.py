@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from gentle_hooks.git.delta import BlobChange
+from gentle_hooks.git.delta import BlobChange, blob_change
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.facts import LedgerFacts, facts_from
@@ -36,8 +36,8 @@ from gentle_hooks.policy.attribution import (
     PathChange,
     WriterDelta,
     WriterEntry,
+    any_line_keys,
     carries_row,
-    line_keys,
     nearest_start,
     writer_delta,
 )
@@ -153,12 +153,16 @@ def _carried(led: Ledger, entries: Iterable[WriterEntryRecord], holding: set[int
     )
 
 
-def commit_changes(repo: Repository, infos: Sequence[CommitInfo]) -> dict[str, list[BlobChange]]:
+def commit_changes(
+    repo: Repository, infos: Sequence[CommitInfo], counted: bool = False
+) -> dict[str, list[BlobChange]]:
     """What each commit changed against its parents, path by path, in one ``diff-tree``.
 
     A root commit against the empty tree; an ordinary commit against its parent; a merge
     only where it differs from every parent (what the merge itself brought: a conflict's
-    resolution), against its first parent.
+    resolution), against its first parent. With ``counted`` the diff also counts lines
+    and is kept (:meth:`Repository.step_changes`): the push gate composes its candidates'
+    diffs from these same steps.
 
     Raises:
         GitError: a parent is not in this clone (a shallow boundary: nothing to compare).
@@ -172,7 +176,11 @@ def commit_changes(repo: Repository, infos: Sequence[CommitInfo]) -> dict[str, l
         parents = info.parents or ()
         bases = [trees.get(p) or repo.tree_of(p) for p in parents] or [repo.empty_tree]
         pairs.extend((b, info.tree) for b in bases)
-    deltas = iter(repo.tree_deltas(pairs))
+    steps = repo.step_changes(pairs) if counted else None
+    if steps is not None:
+        deltas = iter([[blob_change(c) for c in step] for step in steps])
+    else:
+        deltas = iter(repo.tree_deltas(pairs))
     out: dict[str, list[BlobChange]] = {}
     for info in infos:
         per_parent = [next(deltas) for _ in (info.parents or ("root",))]
@@ -185,12 +193,13 @@ def commit_changes(repo: Repository, infos: Sequence[CommitInfo]) -> dict[str, l
 
 
 def carried_by_commits(
-    repo: Repository, led: Ledger | None, infos: Sequence[CommitInfo]
+    repo: Repository, led: Ledger | None, infos: Sequence[CommitInfo], counted: bool = False
 ) -> dict[str, Carried]:
-    """The writer work each commit carries against its parents (:func:`commit_changes`)."""
+    """The writer work each commit carries against its parents (:func:`commit_changes`,
+    ``counted`` passed on)."""
     if led is None or not infos:
         return dict.fromkeys((i.id for i in infos), NOTHING)
-    return carried_by_change(repo, led, commit_changes(repo, infos))
+    return carried_by_change(repo, led, commit_changes(repo, infos, counted))
 
 
 def entries_for_write(
@@ -350,7 +359,7 @@ def holds_writer_content(rec: WriterEntryRecord, blob: str | None, content: byte
         return True
     if rec.binary or not rec.added or content is None:
         return False
-    return len(line_keys(content) & set(rec.added)) >= min(2, len(rec.added))
+    return len(any_line_keys(content) & set(rec.added)) >= min(2, len(rec.added))
 
 
 def expire_gone(

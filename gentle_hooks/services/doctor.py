@@ -221,7 +221,7 @@ def residue_files(repo: Repository) -> list[str]:
     The next run that owns them removes them as well."""
     from gentle_hooks.bounded import residue
     from gentle_hooks.git.index import INDEX_PREFIX
-    from gentle_hooks.ledger.database import new_file_prefix
+    from gentle_hooks.ledger.sqlite_file import new_file_prefix
 
     ledger = ledger_path(repo.paths.common_dir)
     found = residue(os.path.dirname(ledger), new_file_prefix(ledger))

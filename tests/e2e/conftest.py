@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sqlite3
 import subprocess
 import sys
@@ -27,11 +26,12 @@ from pathlib import Path
 
 import pytest
 
+from bench.snapshot import snapshot_checkout
 from tests.conftest import PASSING_VERDICT, verdict_file
 
 CHECKOUT = Path(__file__).resolve().parents[2]
 INSTALLERS = ("pre-commit", "gentle-hook")
-#: The hook types the issue installs through the framework.
+#: The hook types installed through the framework.
 PRE_COMMIT_TYPES = ("pre-commit", "pre-push", "post-commit", "post-rewrite")
 #: Every hook id published in .pre-commit-hooks.yaml, as a user's config lists them.
 HOOK_IDS = (
@@ -72,33 +72,12 @@ def _identity_env(home: Path) -> dict[str, str]:
 
 @pytest.fixture(scope="session")
 def hook_repo(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
-    """This checkout as a pre-commit hook repository: (path, commit).
-
-    The framework installs a hook repository at a commit, so the working files of this
-    checkout (tracked and untracked, not ignored) are committed in a temporary repository:
-    the tests exercise the code as it is now, not as it was last committed.
+    """This checkout as a pre-commit hook repository: (path, commit)
+    (:func:`bench.snapshot.snapshot_checkout`), so the tests exercise the code as it is now.
     """
     dest = tmp_path_factory.mktemp("hook-repo")
     env = _identity_env(dest.parent / "snapshot-home")
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=CHECKOUT,
-        env=env,
-        capture_output=True,
-        check=True,
-    ).stdout
-    for raw in filter(None, listed.split(b"\0")):
-        src = CHECKOUT / os.fsdecode(raw)
-        if src.is_file():  # a deleted but still tracked file is left out
-            target = dest / os.fsdecode(raw)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(src, target)
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "snapshot"]):
-        subprocess.run(["git", *args], cwd=dest, env=env, check=True, capture_output=True)
-    sha = subprocess.run(
-        ["git", "rev-parse", "HEAD"], cwd=dest, env=env, capture_output=True, text=True, check=True
-    ).stdout.strip()
-    return dest, sha
+    return dest, snapshot_checkout(CHECKOUT, dest, env)
 
 
 def pre_commit_config(hook_repo: tuple[Path, str]) -> str:

@@ -106,6 +106,23 @@ def test_reset_soft_cannot_launder_checked_work_into_an_unchecked_commit(served:
     assert w.remote_ref("main") == bad
 
 
+def test_a_writer_change_of_insignificant_lines_is_not_laundered_by_one_more_edit(
+    served: World,
+) -> None:
+    """The writer only flips short lines (``x = 1`` -> ``x = 2``): after ``reset --soft``
+    one unrelated added line must not make its content anonymous."""
+    w = served
+    w.write("src/limits.py", "x = 1\nok = a < b\n")
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "-m", "human: limits")
+    w.delegate("src/limits.py", text="x = 2\nok = a > b\n")
+    w.spot_check()
+    assert w.git("commit", "-qam", "agent").code == 0
+    w.ok("reset", "-q", "--soft", "HEAD~1")
+    w.write("src/limits.py", "x = 2\nok = a > b\n# tidy\n")
+    _blocked_staged(w.git("commit", "-qam", "refactor"), "src/limits.py")
+
+
 def test_an_escalation_binds_work_committed_with_hooks_off(served: World) -> None:
     w = served
     w.delegate(text="def check_token(t):\n    return bool(t)\n")

@@ -1,6 +1,5 @@
 """Satisfaction means success, re-run on the exact candidate (SPEC §5
-"Spot check", §6): the reproductions of the issue, each through installed hooks, real git
-and the real CLI.
+"Spot check", §6): each case through installed hooks, real git and the real CLI.
 
 * a receipt of ``true``, a failure report (even "agreed" by a failing re-run) and
   ``receipt add "no-such-runner: ok" --exit-code 127`` satisfy nothing; a re-run that fails

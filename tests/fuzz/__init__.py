@@ -22,6 +22,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from tests.hostile_fields import NOTE_FIELDS, PAYLOAD_FIELDS, VERDICT_FIELDS
+
 #: Longest a single run may take before it counts as a hang.
 RUN_SECONDS = 30.0
 
@@ -109,62 +111,6 @@ def hostile_document(r: random.Random, fields: list[str]) -> bytes:
 
 # --- the families ------------------------------------------------------------------------------
 
-PAYLOAD_FIELDS = [
-    "session_id",
-    "transcript_path",
-    "cwd",
-    "hook_event_name",
-    "tool_name",
-    "tool_input",
-    "tool_use_id",
-    "effort",
-    "agent_id",
-    "model",
-    "file_path",
-    "edits",
-    "command",
-    "toolName",
-    "toolArgs",
-    "conversation_id",
-]
-VERDICT_FIELDS = [
-    "briefId",
-    "status",
-    "criteria",
-    "fullSuite",
-    "negativeTest",
-    "summary",
-    "boundaries",
-    "stopCondition",
-    "readOnly",
-    "refuted",
-    "reason",
-    "whatIChecked",
-    "durationMs",
-    "claim",
-    "verdicts",
-    "verifier",
-    "lens",
-    "error",
-    "timedOut",
-]
-NOTE_FIELDS = [
-    "kind",
-    "commit",
-    "identity",
-    "model",
-    "effort",
-    "item",
-    "slug",
-    "reason",
-    "command",
-    "observed",
-    "exit_code",
-    "check",
-    "verdict",
-    "outcome",
-    "missing",
-]
 TOML_LINES = [
     "mode = ",
     "stakes = ",
@@ -338,7 +284,7 @@ def check(case: Case, cwd: Path) -> Finding | None:
     except subprocess.TimeoutExpired:
         return Finding(case, f"hang (> {RUN_SECONDS:.0f} s)", "")
     err = proc.stderr.decode("utf-8", "replace")
-    if proc.returncode == 3:
+    if proc.returncode == 3 or "unexpected error" in err:  # a hook's exit 3 is mapped to 1
         return Finding(case, "exit 3", err)
     if "Traceback" in err:
         return Finding(case, "traceback", err)

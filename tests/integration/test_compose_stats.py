@@ -16,7 +16,6 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.git import diff as diff_module
 from gentle_hooks.git.repository import Repository
 from tests.conftest import git
 
@@ -90,17 +89,15 @@ def _put(files: dict[str, tuple[str, bytes]], path: str, entry: tuple[str, bytes
 
 
 @pytest.mark.parametrize("seed", range(12))
-@pytest.mark.parametrize("listing", ["paths", "whole tree"])
-def test_composed_equals_direct(
-    tmp_path: Path, seed: int, listing: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    if listing == "whole tree":  # the base's entries read from its whole listing
-        monkeypatch.setattr(diff_module, "_MANY_PATHSPECS", 0)
+@pytest.mark.parametrize("steps_read", ["by compose_stats", "ahead by step_changes"])
+def test_composed_equals_direct(tmp_path: Path, seed: int, steps_read: str) -> None:
     root = tmp_path / "r"
     trees = _chain(root, seed, 25)
     base = trees[0]
     steps = [(base, t, p) for p, t in itertools.pairwise(trees)]
     repo = Repository.open(str(root))
+    if steps_read != "by compose_stats":  # as the push gate reads them for attribution
+        assert repo.step_changes(list(itertools.pairwise(trees))) is not None
     repo.compose_stats(steps)
     repo.prefetch_diffs([(base, t) for t in trees[1:]], None)
     fresh = Repository.open(str(root))
@@ -108,20 +105,43 @@ def test_composed_equals_direct(
         assert repo.diff_stats(base, tree) == fresh.diff_stats(base, tree), (seed, tree)
 
 
-def test_composition_diffs_less(tmp_path: Path) -> None:
-    """A chain of additions is composed: the steps are diffed, not each pair whole."""
+def _additions(tmp_path: Path, n: int) -> tuple[Path, list[str]]:
+    """A chain of ``n`` commits that each add one file; the root and the commits' trees."""
     root = tmp_path / "r"
     git(tmp_path, "init", "-q", str(root))
     stream = []
-    for k in range(30):
+    for k in range(n):
         data = b"v = %d\n" % k
         stream.append(
             b"commit refs/heads/main\ncommitter A <a@b> %d +0000\ndata 2\nc\n" % (1700000000 + k)
             + b"M 100644 inline f%d.py\ndata %d\n%s\n" % (k, len(data), data)
         )
     subprocess.run(["git", "fast-import", "--quiet"], cwd=root, input=b"".join(stream), check=True)
-    trees = git(root, "log", "--reverse", "--format=%T", "main").split()
+    return root, git(root, "log", "--reverse", "--format=%T", "main").split()
+
+
+def test_composition_diffs_less(tmp_path: Path) -> None:
+    """A chain of additions is composed: the steps are diffed, not each pair whole."""
+    root, trees = _additions(tmp_path, 30)
     repo = Repository.open(str(root))
     repo.compose_stats([(trees[0], t, p) for p, t in itertools.pairwise(trees)])
     assert all((trees[0], t) in repo._stats for t in trees[1:])
     assert len(repo.diff_stats(trees[0], trees[-1])) == 29
+
+
+def test_steps_read_ahead_leave_nothing_to_diff(tmp_path: Path) -> None:
+    """With the steps read by :meth:`step_changes` (the push gate's attribution diff), a
+    chain that starts at its base is composed without diffing or listing a tree again."""
+    root, trees = _additions(tmp_path, 12)
+    repo = Repository.open(str(root))
+    steps = list(itertools.pairwise(trees))
+    got = repo.step_changes(steps)
+    assert got is not None and [len(g) for g in got] == [1] * 11
+    trace = tmp_path / "trace"
+    repo.env["GIT_TRACE2_EVENT"] = str(trace)
+    repo.compose_stats([(trees[0], t, p) for p, t in steps])
+    started = trace.read_text() if trace.exists() else ""
+    assert '"diff-tree"' not in started and '"ls-tree"' not in started
+    fresh = Repository.open(str(root))
+    for tree in trees[1:]:
+        assert repo._stats[(trees[0], tree)] == fresh.diff_stats(trees[0], tree)

@@ -1,4 +1,5 @@
-"""The issue's "Done when" scenario, one step per test, on one real repository (SPEC §5, §6).
+"""A delegated change from report to verdict, one step per test, on one real repository
+(SPEC §5, §6).
 
 A writer (o4-mini, low effort) changes code, reports a real test run; the parent
 spot-checks; a one-byte edit makes a new candidate; an escalation asks for a verifier;

@@ -402,9 +402,10 @@ def test_native_risk_is_the_tier_before_escalation_with_gentle_ai(
     changed: Path, stub: Stub, kind: str, body: Callable[[dict[str, Any]], str]
 ) -> None:
     """Seed 000 "Receipt-driven development off or unknown": "The native tier stays visible
-    as nativeRisk"; issue 18: "nativeRisk is the native tier before escalation, with every
-    provider". The binary's own tier, whatever reasons its escalated envelope carries: it is
-    asked once without the escalation, then with it (the envelope relayed)."""
+    as nativeRisk"; SPEC §5: "`nativeRisk` keeps the native tier visible", the tier before
+    escalation, with every provider. The binary's own tier, whatever reasons its escalated
+    envelope carries: it is asked once without the escalation, then with it (the envelope
+    relayed)."""
     stub.install(body(envelope(kind)))
     got = assess(
         changed, stub, "--escalate-item", "security", "--escalate-reason", "touches tokens"

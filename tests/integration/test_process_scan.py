@@ -328,3 +328,47 @@ def test_folded_needles_find_any_case(tmp_path: Path) -> None:
             assert (oid in search.finish()) is hit
         finally:
             search.abort()
+
+
+@pytest.mark.parametrize("new_call", [False, True])
+def test_many_files_holding_unchanged_calls_scan_the_whole_diff(root: Path, new_call: bool) -> None:
+    """More changed files hold a call than pathspecs are given: the scan of the whole diff
+    starts once the search has found that many, and finds what one ``-G`` scan finds (the
+    unchanged calls are no hit, a new one is)."""
+    for i in range(90):
+        write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + BODY)
+    commit_all(root, "many")
+    for i in range(90):
+        body = BODY.replace("x + 3", f"x + {i + 100}")
+        extra = "subprocess.run(['new'])\n" if new_call and i == 45 else ""
+        write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + body + extra)
+    commit_all(root)
+    hits = assess(root)[1]
+    assert hits == (
+        [("m45.py", "process call at line 42: subprocess.run(['new'])")] if new_call else []
+    )
+
+
+def test_a_search_that_finds_many_calls_back_once_and_stops(root: Path) -> None:
+    """``many``: past n blobs found, the callback runs once; stopped, the search answers
+    what it found without an error."""
+    oids = []
+    for i in range(6):
+        write(root / f"s{i}.py", f"subprocess.run(['{i}'])\n")
+    commit_all(root, "s")
+    for i in range(6):
+        oids.append(git(root, "rev-parse", f"HEAD:s{i}.py").strip())
+    repo = Repository.open(str(root))
+    calls: list[int] = []
+
+    def many() -> None:
+        calls.append(1)
+        search.stop()
+
+    search = repo.search_blobs([b"subprocess"], SHEBANG, False, (2, many))
+    try:
+        search.add(oids)
+        found = search.finish()
+    finally:
+        search.abort()
+    assert calls == [1] and 2 < len(found) <= len(oids) and found <= set(oids)

@@ -552,7 +552,7 @@ def test_verifier_text_cannot_forge_output_lines(run: Any, tmp_path: Path) -> No
 
 
 def test_tally_narrative_refutes(run: Any, tmp_path: Path) -> None:
-    """Seed 003 ``"It is well known that…" | Not evidence. Refute``: the issue's example,
+    """Seed 003 ``"It is well known that…" | Not evidence. Refute``: the seed's example,
     tallied as a user would, is REFUTED, never CONFIRMED."""
     a = write(tmp_path / "a.json", up("It is well known that fan-outs are unbounded"))
     r = run("quorum", "tally", a, "--claim", CLAIM)

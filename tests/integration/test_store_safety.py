@@ -171,7 +171,7 @@ def test_a_symlinked_ledger_is_refused_and_its_target_untouched(repo: Path, tmp_
 def test_a_link_planted_at_the_old_temporary_name_is_never_followed(
     repo: Path, tmp_path: Path
 ) -> None:
-    from gentle_hooks.ledger.database import create_store
+    from gentle_hooks.ledger.sqlite_file import create_store
 
     state = repo / ".git" / "gentle-hooks"
     state.mkdir()

@@ -63,6 +63,18 @@ ROWS = [
         entry(W, b"def handler(event):\n"),
         "A3",
     ),
+    (
+        "A2 a writer delta of insignificant lines only, edited once more",
+        change(b"if a < b:\n    x = 1\n", b"if a > b:\n    x = 1\n# reviewed\n"),
+        entry(b"if a < b:\n    x = 1\n", b"if a > b:\n    x = 1\n"),
+        "A2",
+    ),
+    (
+        "A5 a human edit after an insignificant writer delta was delivered",
+        change(b"if a > b:\n    x = 1\n", b"if a > b:\n    x = 2\n"),
+        entry(b"if a < b:\n    x = 1\n", b"if a > b:\n    x = 1\n"),
+        "A5",
+    ),
     ("A4 binary from the writer's start", change(PNG0, b"\x89PNG\0other"), entry(PNG0, PNG1), "A4"),
     (
         "A4 unknown start: any change",

@@ -24,11 +24,12 @@ from gentle_hooks.artifacts.verdict import parse_verdict
 from gentle_hooks.config.keys import ENV_KEYS, GIT_KEYS
 from gentle_hooks.config.load import compile_settings, load_config, parse_git_config_z
 from gentle_hooks.errors import EXIT_INPUT, GentleError
-from gentle_hooks.hooks.pushspec import parse_pre_push
+from gentle_hooks.hooks.push_input import parse_pre_push
 from gentle_hooks.notes.lines import MalformedLine, decode
 from gentle_hooks.quorum.ballot import parse_verdict_file
 from gentle_hooks.quorum.ruling import parse_tally_records
 from gentle_hooks.quorum.votes import read_verifier_output
+from tests.hostile_fields import NOTE_FIELDS, PAYLOAD_FIELDS, VERDICT_FIELDS
 
 EXAMPLES = settings(max_examples=100)
 
@@ -160,32 +161,6 @@ def test_git_config_output(data: bytes) -> None:
 
 # --- note lines ----------------------------------------------------------------------------
 
-NOTE_FIELDS = [
-    "v",
-    "kind",
-    "commit",
-    "identity",
-    "base_tree",
-    "tree",
-    "model",
-    "effort",
-    "source",
-    "item",
-    "slug",
-    "reason",
-    "critical",
-    "command",
-    "observed",
-    "exit_code",
-    "check",
-    "verdict",
-    "outcome",
-    "hook",
-    "who",
-    "missing",
-    "sig",
-]
-
 
 @EXAMPLES
 @given(documents(NOTE_FIELDS))
@@ -219,34 +194,6 @@ def test_note_line_of_each_kind(fields: dict[str, object], kind: str) -> None:
 
 # --- briefs, verdicts and quorum files ------------------------------------------------------
 
-VERDICT_FIELDS = [
-    "briefId",
-    "status",
-    "criteria",
-    "fullSuite",
-    "negativeTest",
-    "evidence",
-    "summary",
-    "boundaries",
-    "stopCondition",
-    "readOnly",
-    "toolBudget",
-    "refuted",
-    "reason",
-    "whatIChecked",
-    "correctedImpact",
-    "verifier",
-    "lens",
-    "durationMs",
-    "claim",
-    "verdicts",
-    "error",
-    "timedOut",
-    "tally",
-    "ruling",
-    "finding",
-]
-
 
 @EXAMPLES
 @given(documents(VERDICT_FIELDS))
@@ -264,32 +211,6 @@ def test_quorum_files(data: bytes) -> None:
 
 
 # --- agent-runtime payloads -------------------------------------------------------------------
-
-PAYLOAD_FIELDS = [
-    "session_id",
-    "transcript_path",
-    "cwd",
-    "hook_event_name",
-    "tool_name",
-    "tool_input",
-    "tool_response",
-    "tool_use_id",
-    "effort",
-    "agent_id",
-    "model",
-    "file_path",
-    "edits",
-    "notebook_path",
-    "command",
-    "patch",
-    "input",
-    "toolName",
-    "toolArgs",
-    "conversation_id",
-    "generation_id",
-    "turn_id",
-    "thread_id",
-]
 
 
 @EXAMPLES

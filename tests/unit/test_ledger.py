@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.ledger.database import StoreError, check_header
 from gentle_hooks.ledger.diagnose import diagnose
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import (
@@ -21,6 +20,7 @@ from gentle_hooks.ledger.records import (
     WriterEntryRecord,
 )
 from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.ledger.sqlite_file import StoreError, check_header
 from gentle_hooks.ledger.store import Ledger
 
 ID_A = "sha256:" + "a" * 64
@@ -44,7 +44,7 @@ def test_path_is_under_the_common_dir(tmp_path: Path) -> None:
 
 def test_fresh_store_is_wal_at_the_current_version(db: str) -> None:
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 6
+        assert led.schema_version() == SCHEMA_VERSION == 7
         assert led.journal_mode() == "wal"
         assert led.counts() == {t: 0 for t in RECORD_TABLES}
 
@@ -369,7 +369,7 @@ def test_a_version_2_store_migrates_to_v3_keeping_its_records(tmp_path: Path) ->
     conn.commit()
     conn.close()
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 6
+        assert led.schema_version() == SCHEMA_VERSION == 7
         assert [f.outcome for f in led.review_facts("sha256:x")] == ["consumed"]
         assert led.rdd_pinned("s") is None
         first = RddRender("s", "/r", "on", "env", "Receipt-driven development: on", "L-new-on")
@@ -468,7 +468,7 @@ def test_a_version_4_store_migrates_to_v5_keeping_its_verdicts(tmp_path: Path) -
     conn.commit()
     conn.close()
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 6
+        assert led.schema_version() == SCHEMA_VERSION == 7
         (old,) = led.verdicts("sha256:x")
         assert (old.brief_id, old.accepted, old.artifact_ref, old.caller, old.observed_run) == (
             "b1",
@@ -529,7 +529,7 @@ def test_v4_store_with_replayed_calls_migrates_and_then_refuses_replays(tmp_path
     conn.commit()
     conn.close()
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 6
+        assert led.schema_version() == SCHEMA_VERSION == 7
         assert led.counts()["pending_mutation"] == 2
         again = PendingMutation("/r", "m", "low", "claude-code", None, "toolu_1")
         stored, entries, new = led.add_mutation_once(again, [])
@@ -541,3 +541,61 @@ def test_v4_store_with_replayed_calls_migrates_and_then_refuses_replays(tmp_path
         assert led.mutation_for_call("codex", "another session", "toolu_1") is None
         with pytest.raises(StoreError, match="call_once"):
             led.add(PendingMutation("/r", "m", "low", "codex", None, "toolu_1"))
+
+
+@pytest.mark.parametrize("chunk", [500, 2])
+def test_facts_of_commits_equal_one_read_per_candidate(
+    db: str, chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The push gate's batched read gives, per candidate, what the per-candidate reads give
+    (records of other identities and roots kept apart; IN lists cut into chunks)."""
+    from gentle_hooks.ledger import connection, facts, pending
+
+    monkeypatch.setattr(connection, "IN_CHUNK", chunk)
+    monkeypatch.setattr(pending, "IN_CHUNK", chunk)
+    ids = [f"sha256:{c * 64}" for c in "abcde"]
+    with Ledger.open(db) as led:
+        _, (f, g) = led.add_mutation(
+            PendingMutation(root="/a", model="m1", effort="low"),
+            [_entry("/a", "f.py"), _entry("/a", "g.py")],
+        )
+        _, (h,) = led.add_mutation(
+            PendingMutation(root="/a", model="m2", effort="high"), [_entry("/a", "h.py")]
+        )
+        e1 = led.add(EscalationRecord("/a", ids[0], 2, "security", "tokens"))
+        led.link_escalation(e1.id, [f.id, h.id])
+        led.add(EscalationRecord("/a", ids[1], 3, "data", "own"))
+        led.add(EscalationRecord("/b", ids[1], 4, "x", "other root"))
+        led.take_entries([g.id], "c2", ids[2], "post-commit")
+        led.add(PendingMutation(root="/a", model="old", effort="low", consumed_by="c3"))
+        led.add(EscalationRecord("/a", ids[3], 1, "y", "old", consumed_by="c3"))
+        for i, ident in enumerate(ids):
+            for root in ("/a", "/b"):
+                for _ in range(i % 3):
+                    led.add(Receipt(root, ident, "add", "make test", "ok", 0))
+                    led.add(SpotCheck(root, ident, "rerun", "make test", True, True))
+                led.add(VerdictRecord(root, ident, "b1", "pass", i % 2 == 0, (), "{}", "# v"))
+                led.add(ReviewFact(root, ident, "declined"))
+        items = [
+            (ids[0], (f, h), "c1"),
+            (ids[1], (), "c2"),
+            (ids[2], (g,), "c2"),
+            (ids[3], (), "c3"),
+            (ids[4], (), None),
+            (ids[0], (), "c9"),
+        ]
+        got = facts.facts_of_commits(led, "/a", items)
+        want = []
+        for ident, entries, head in items:
+            one = facts.facts_from(led, "/a", ident, entries, own_root=False)
+            if not entries and head is not None:
+                muts, escs = led.delivered_work([head])
+                if muts or escs:
+                    one = facts.replace(
+                        one,
+                        mutations=tuple(muts),
+                        escalations=tuple({e.id: e for e in (*one.escalations, *escs)}.values()),
+                    )
+            want.append(one)
+    assert got == want
+    assert got[3].mutations and got[1].escalations and got[0].escalations

@@ -36,8 +36,8 @@ ALLOWED = {
     ("services/doctor.py", "gentle-hook install, but"),
     ("services/doctor.py", "gentle-hook install"),
     # which run wrote or did not write a verdict (a record's history, not a command)
-    ("services/verdicts.py", "written by gentle-hook verify run #"),
-    ("services/verdicts.py", "not observed: no gentle-hook verify run of brief "),
+    ("services/verdict_filing.py", "written by gentle-hook verify run #"),
+    ("services/verdict_filing.py", "not observed: no gentle-hook verify run of brief "),
     # click's --help texts (read in the CLI's own help, not printed by a block or an error)
     ("cli/install.py", "Wire this agent runtime's post-tool hook"),
     ("cli/verify.py", "The DelegationBrief (JSON; `gentle-hook schema brief`)."),

@@ -65,7 +65,7 @@ SEED_LINE_38_CASES = frozenset(
 
 #: (id, whatIChecked, the narrative row it matches or None).
 NARRATIVE_CASES: list[tuple[str, str, str | None]] = [
-    ("issue-18-example", "It is well known that fan-outs are unbounded", "N1"),
+    ("it-is-well-known", "It is well known that fan-outs are unbounded", "N1"),
     ("everyone-knows", "Everyone knows spawn loops never check budgets", "N1"),
     ("obviously", "Obviously the pool grows without any limit here", "N4"),
     ("belief", "I believe the scheduler ignores the budget entirely", "N2"),

@@ -105,9 +105,9 @@ def test_refuses_a_malformed_shape(name: str, data: object) -> None:
         decode(data)
 
 
-# -- the issue's own list: what the decoder accepted and upstream refuses ------------------
+# -- inputs upstream refuses, and the decoder refuses too -----------------------------------
 
-ISSUE_REFUSED = [
+UPSTREAM_REFUSED = [
     ("reason with empty path", valid(reasons=[{"code": "x", "path": ""}]), "reasons.0.path"),
     ("reason with empty detail", valid(reasons=[{"code": "x", "detail": ""}]), "reasons.0.detail"),
     ("reason with null path", valid(reasons=[{"code": "x", "path": None}]), "reason.path is null"),
@@ -152,7 +152,7 @@ ISSUE_REFUSED = [
 
 
 @pytest.mark.parametrize(
-    ("name", "data", "where"), ISSUE_REFUSED, ids=[r[0] for r in ISSUE_REFUSED]
+    ("name", "data", "where"), UPSTREAM_REFUSED, ids=[r[0] for r in UPSTREAM_REFUSED]
 )
 def test_refuses_what_upstream_refuses(name: str, data: object, where: str) -> None:
     with pytest.raises(DecodeError, match="printed an envelope the typed model refuses") as exc:

@@ -134,7 +134,7 @@ def test_no_dataclasses_on_the_gate_path() -> None:
     import sys
 
     code = (
-        "import sys, gentle_hooks.hooks.commit, gentle_hooks.hooks.push, "
+        "import sys, gentle_hooks.hooks.commit, gentle_hooks.hooks.push_gate, "
         "gentle_hooks.hooks.range, gentle_hooks.hooks.server; print('dataclasses' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True)

@@ -1,4 +1,4 @@
-"""The verdict service (SPEC §6 "verdict", §9): store a ``DelegationVerdict`` for a candidate.
+"""Verdict filing (SPEC §6 "verdict", §9): file, list and show a candidate's DelegationVerdicts.
 
 Room ``services``. Parses and judges with :mod:`gentle_hooks.artifacts.verdict`, renders with
 :mod:`gentle_hooks.artifacts.markdown`, binds to the candidate through

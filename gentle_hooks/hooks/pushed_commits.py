@@ -1,7 +1,7 @@
-"""Pushed commits and the ledger (SPEC §3 "Attribution follows content", §5, §6): why each
-is delegated, and the facts it was delivered with.
+"""Pushed commits and the ledger (SPEC §3 "Attribution follows content", §5, §6): which
+commits an update sends, why each is delegated, and the facts it was delivered with.
 
-Room ``hooks``, for the push gate (:mod:`gentle_hooks.hooks.push`). A pushed commit is
+Room ``hooks``, for the push gate (:mod:`gentle_hooks.hooks.push_gate`). A pushed commit is
 delegated when it carries writer content against its parent (decided from its trees and
 the recorded blobs: :func:`gentle_hooks.services.attribution.carried_by_commits`), when a
 writer's commit record names it, when its message or the environment shows an agent, or
@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.outcome import say
-from gentle_hooks.ledger.facts import LedgerFacts, facts_from
+from gentle_hooks.hooks.push_input import PushUpdate
+from gentle_hooks.ledger.facts import LedgerFacts, facts_of_commits
 from gentle_hooks.ledger.records import CommitRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.delegation import Evidence, message_evidence
@@ -28,7 +29,6 @@ from gentle_hooks.services.attribution import (
     expiry_lines,
 )
 from gentle_hooks.values.candidate import Candidate
-from gentle_hooks.values.frozen import replace
 
 
 def commit_evidence(
@@ -78,10 +78,11 @@ def pushed_work(
     if led is None:
         return {}, {}
     with led:
-        work = carried_by_commits(repo, led, infos)
+        # counted: the gate composes the candidates' diffs from these same steps
+        work = carried_by_commits(repo, led, infos, counted=True)
         expired = expire_shaped(repo, path, work.values())
         if expired:
-            work = carried_by_commits(repo, led, infos)
+            work = carried_by_commits(repo, led, infos, counted=True)
         for line in expiry_lines(expired):
             say(line)
         records: dict[str, list[CommitRecord]] = {}
@@ -114,9 +115,10 @@ def commits_facts(
     cands: Sequence[Candidate],
     work: Sequence[Carried],
 ) -> list[LedgerFacts]:
-    """Facts for pushed commits, read through one ledger connection: for each candidate the
-    records bound to its identity and the writer work its commit carries (``work``, one
-    per candidate); a commit recorded before contents were kept falls back to the work its
+    """Facts for pushed commits, each ledger table read once for all of them
+    (:func:`~gentle_hooks.ledger.facts.facts_of_commits`): for each candidate the records
+    bound to its identity and the writer work its commit carries (``work``, one per
+    candidate); a commit recorded before contents were kept falls back to the work its
     commit record consumed.
 
     Raises:
@@ -129,19 +131,27 @@ def commits_facts(
         return [
             LedgerFacts(path=path, present=False, root=root, identity=c.identity) for c in cands
         ]
-    out = []
     with led:
-        for cand, carried in zip(cands, work, strict=True):
-            facts = facts_from(led, root, cand.identity, carried.entries, own_root=False)
-            if not carried.delegated and cand.head is not None:
-                mutations, escalations = led.delivered_work([cand.head])
-                if mutations or escalations:
-                    facts = replace(
-                        facts,
-                        mutations=tuple(mutations),
-                        escalations=tuple(
-                            {e.id: e for e in (*facts.escalations, *escalations)}.values()
-                        ),
-                    )
-            out.append(facts)
-    return out
+        return facts_of_commits(
+            led,
+            root,
+            [(c.identity, w.entries, c.head) for c, w in zip(cands, work, strict=True)],
+        )
+
+
+def commits_of(repo: Repository, update: PushUpdate, remote: str | None) -> list[str]:
+    """The commits an update would give the remote, oldest first.
+
+    An existing remote ref we have: ``remote_oid..local``. A new ref, an unknown remote id,
+    or the framework's unranged form: the commits reachable from local and from no
+    remote-tracking ref of that remote (of any remote when it is unnamed).
+    """
+    tip = repo.peel_commit(update.local_oid)
+    if tip is None:
+        return []
+    if update.from_ref:
+        base = repo.peel_commit(update.from_ref)
+        return repo.new_commits(tip, exclude=[base] if base else [], remote=None if base else "")
+    if update.remote_oid and not update.is_new and repo.has_object(update.remote_oid):
+        return repo.new_commits(tip, exclude=[update.remote_oid])
+    return repo.new_commits(tip, remote=remote if remote and repo.has_remote(remote) else "")

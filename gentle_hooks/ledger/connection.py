@@ -1,11 +1,11 @@
-"""The ledger store's core (SPEC §6): one SQLite database, opened, read and written.
+"""An open ledger connection (SPEC §6): transactions, typed reads, one record added.
 
-Room ``ledger``. :class:`StoreCore` opens the database (:mod:`.database`: created whole,
+Room ``ledger``. :class:`LedgerConnection` opens the database (:mod:`.sqlite_file`: created whole,
 WAL, migrated forward, never recreated), runs every write as one ``BEGIN IMMEDIATE``
 transaction, reads typed records through the row codec (:mod:`.rows`), and adds one record
 at a time. The queries of each record family build on it (:mod:`.pending`, :mod:`.store`).
 Every error reading or writing the store is a
-:class:`~gentle_hooks.ledger.database.StoreError` (exit 2); nothing is ever deleted.
+:class:`~gentle_hooks.ledger.sqlite_file.StoreError` (exit 2); nothing is ever deleted.
 """
 
 from __future__ import annotations
@@ -13,22 +13,27 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
-from gentle_hooks.ledger.database import (
+from gentle_hooks.ledger.rows import TABLES, from_row, to_row
+from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.ledger.sqlite_file import (
     DEFAULT_BUSY_TIMEOUT_MS,
     StoreError,
     check_location,
     connect,
     create_store,
+    settle_idle,
     store_error,
     sweep_new_files,
+    touch_idle,
     write_transaction,
 )
-from gentle_hooks.ledger.rows import TABLES, from_row, to_row
-from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
 from gentle_hooks.values.frozen import replace
+
+#: Values bound in one ``IN (...)`` list at most.
+IN_CHUNK = 500
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
 if TYPE_CHECKING:
@@ -36,10 +41,10 @@ if TYPE_CHECKING:
 
     from gentle_hooks.ledger.records import R
 
-    S = TypeVar("S", bound="StoreCore")
+    S = TypeVar("S", bound="LedgerConnection")
 
 
-class StoreCore:
+class LedgerConnection:
     """An open ledger database. Use :meth:`open` (read-write) or :meth:`open_existing`.
 
     Attributes:
@@ -82,6 +87,7 @@ class StoreCore:
             create_store(path, busy_timeout_ms)
         conn = connect(path, readonly=False, create=False, busy=busy_timeout_ms)
         sweep_new_files(path)  # a killed first write's leftovers: this writer owns them now
+        settle_idle(conn, path)  # a new or just-migrated store gets its sentinel here
         return cls(conn, path, False, clock)
 
     @classmethod
@@ -113,8 +119,11 @@ class StoreCore:
         return ledger
 
     def close(self) -> None:
-        """Close the connection (idempotent)."""
+        """Close the connection (idempotent); a writer's then brings the idle sentinel's time
+        past what its close changed (:func:`~gentle_hooks.ledger.sqlite_file.touch_idle`)."""
         self._conn.close()
+        if not self.readonly:
+            touch_idle(self.path)
 
     def __enter__(self: S) -> S:
         return self
@@ -122,11 +131,16 @@ class StoreCore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
-        """One write transaction (:func:`~gentle_hooks.ledger.database.write_transaction`)."""
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (:func:`~gentle_hooks.ledger.sqlite_file.write_transaction`:
+        it removes the idle sentinel first); after its commit, the sentinel is put back when
+        nothing is pending (:func:`~gentle_hooks.ledger.sqlite_file.settle_idle`)."""
         if self.readonly:
             raise StoreError(self.path, "opened read-only; cannot record")  # pragma: no cover
-        return write_transaction(self._conn, self.path)
+        with write_transaction(self._conn, self.path) as conn:
+            yield conn
+        settle_idle(self._conn, self.path)
 
     def _query(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
         try:
@@ -144,6 +158,26 @@ class StoreCore:
             except (ValueError, TypeError) as exc:  # a row edited by hand or by a bad tool
                 problem = f"{table} row {row['id']} cannot be read ({exc})"
                 raise StoreError(self.path, problem) from None
+        return out
+
+    def _select_in(
+        self,
+        cls: type[R],
+        column: str,
+        values: Sequence[object],
+        where: str = "1 = 1",
+        params: Sequence[object] = (),
+    ) -> list[R]:
+        """``_select(cls, f"{where} AND {column} IN (values)")``, the values in chunks of
+        :data:`IN_CHUNK` (SQLite bounds the parameters of one statement), oldest first."""
+        out: list[R] = []
+        distinct: list[object] = list(dict.fromkeys(values))
+        for start in range(0, len(distinct), IN_CHUNK):
+            part: list[object] = distinct[start : start + IN_CHUNK]
+            sql = f"{where} AND {column} IN ({', '.join(['?'] * len(part))})"
+            out.extend(self._select(cls, sql, [*params, *part]))
+        if len(distinct) > IN_CHUNK:
+            out.sort(key=lambda r: r.id)
         return out
 
     def add(self, rec: R) -> R:

@@ -1,22 +1,22 @@
 """The push gate (SPEC §5 "Decision", §7 "Hooks"): pre-push.
 
-Room ``hooks``. Every delegated commit being pushed (:mod:`gentle_hooks.hooks.pushed` says
-which and why) is judged by its ``committed`` candidate; a ref's verdict is its worst
-commit's, the push's is the worst ref's (:mod:`gentle_hooks.hooks.outcome`). The commits
+Room ``hooks``. Every delegated commit being pushed (:mod:`gentle_hooks.hooks.push_input`
+reads the updates, :mod:`gentle_hooks.hooks.pushed_commits` says which commits they send,
+which are delegated and why) is judged by its ``committed`` candidate; a ref's verdict is
+its worst commit's, the push's is the worst ref's (:mod:`gentle_hooks.hooks.outcome`). The commits
 of a push are judged as a batch: one ``rev-parse`` for every candidate, one merge-base for
 the push, the built-in classifier's diffs fetched ahead, and the remaining git processes
-of several commits overlapped on threads.
+of several commits overlapped on threads (:mod:`gentle_hooks.hooks.worker_pool`).
 
 The notes ref itself is never judged as code: its commits are records. When the remote
 carries the notes (``install --share``) and the push does not already send them (an
 explicit refspec such as ``git push -u origin topic`` replaces the configured ones), a
-push the gate lets through shares them first (:func:`share_notes`), so the server and CI
-see the records with no extra command.
+push the gate lets through shares them first
+(:func:`gentle_hooks.hooks.notes_sharing.share_notes`).
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
@@ -26,7 +26,14 @@ from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.hooks.outcome import COMMITTED, Judged, conclude, open_gate, say
-from gentle_hooks.hooks.pushed import commits_facts, delegated_commits, pushed_work
+from gentle_hooks.hooks.push_input import push_updates
+from gentle_hooks.hooks.pushed_commits import (
+    commits_facts,
+    commits_of,
+    delegated_commits,
+    pushed_work,
+)
+from gentle_hooks.hooks.worker_pool import in_order
 from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.native.builtin import prefetch_builtin
@@ -40,54 +47,8 @@ from gentle_hooks.values.candidate import Candidate, Projection
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import TypeVar
-
-    from gentle_hooks.hooks.pushspec import PushUpdate
-
-    T = TypeVar("T")
-    U = TypeVar("U")
     #: A delegated commit (with why), its committed candidate, and the ledger's facts.
     Item = tuple[tuple[CommitInfo, str], Candidate, LedgerFacts]
-
-
-def push_updates(call: HookCall, env: Mapping[str, str]) -> list[PushUpdate]:
-    """The ref updates of this push: git's stdin lines, or the pre-commit framework's
-    variables (which hide stdin and describe one ref; absent means "compute it").
-
-    Raises:
-        UsageError: a malformed stdin line.
-    """
-    from gentle_hooks.hooks.pushspec import from_pre_commit_env, parse_pre_push
-
-    # git's own stdin wins: a PRE_COMMIT=1 in the environment of a native hook must not
-    # replace the refs git is really pushing (the framework leaves stdin empty).
-    lines = parse_pre_push(call.stdin.decode("utf-8", "surrogateescape"))
-    if lines:
-        return lines
-    framework = from_pre_commit_env(env)
-    return [framework] if framework is not None else []
-
-
-def commits_of(repo: Repository, update: PushUpdate, remote: str | None) -> list[str]:
-    """The commits an update would give the remote, oldest first.
-
-    An existing remote ref we have: ``remote_oid..local``. A new ref, an unknown remote id,
-    or the framework's unranged form: the commits reachable from local and from no
-    remote-tracking ref of that remote (of any remote when it is unnamed).
-    """
-    tip = repo.peel_commit(update.local_oid)
-    if tip is None:
-        return []
-    if update.from_ref:
-        base = repo.peel_commit(update.from_ref)
-        return repo.new_commits(tip, exclude=[base] if base else [], remote=None if base else "")
-    if update.remote_oid and not update.is_new and repo.has_object(update.remote_oid):
-        return repo.new_commits(tip, exclude=[update.remote_oid])
-    return repo.new_commits(tip, remote=remote if remote and _is_remote(repo, remote) else "")
-
-
-def _is_remote(repo: Repository, name: str) -> bool:
-    return repo.config_get(f"remote.{name}.url") is not None
 
 
 def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
@@ -149,7 +110,7 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
         ]
         pairs = [(c.base.tree, c.tree) for c in cands]
         prefetched = config.settings.native_provider == BUILTIN and prefetch_builtin(
-            repo, pairs, config.settings.risk, _previous(infos, delegated, pairs)
+            repo, pairs, config.settings.risk, _previous(infos, delegated, cands)
         )  # a few git processes for the push instead of a few per commit
         facts = commits_facts(path, repo, cands, [work.get(i.id, NOTHING) for i, _ in delegated])
         items: list[Item] = list(zip(delegated, cands, facts, strict=True))
@@ -160,54 +121,31 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             judged.extend(in_order(judge, items))
     code = conclude(call, env, repo, config, judged)
     if code == EXIT_OK and remote:
+        from gentle_hooks.hooks.notes_sharing import share_notes
+
         share_notes(repo, remote, updates, path)
     return code
-
-
-def share_notes(repo: Repository, remote: str, updates: Sequence[PushUpdate], path: str) -> None:
-    """Send the notes along with a push that does not carry them itself, when the remote
-    is set up to share them: the notes of recorded commits that lack one are written, the
-    remote's notes merged in, and ``refs/notes/gentle-hooks`` pushed (without hooks) before
-    git sends the branches, so the server judges them with their records.
-
-    A failure is reported with the command to run, never turned into a block: the local
-    gate has already decided, and the server judges what arrives.
-    """
-    from gentle_hooks.errors import GentleError
-    from gentle_hooks.ledger.store import Ledger
-    from gentle_hooks.notes.sync import is_sharing, sync_push
-
-    if any(u.remote_ref == NOTES_REF for u in updates) or all(u.is_deletion for u in updates):
-        return
-    if not _is_remote(repo, remote) or not is_sharing(repo, remote):
-        return
-    try:
-        led = Ledger.open_existing(path)
-        try:
-            say(sync_push(repo, remote, led))
-        finally:
-            if led is not None:
-                led.close()
-    except GentleError as exc:
-        from gentle_hooks.errors import cli
-        from gentle_hooks.report.fixes import labelled
-
-        say(f"the notes were not shared ({exc.message}); {labelled(cli('sync', 'push', remote))}")
 
 
 def _previous(
     infos: Sequence[CommitInfo],
     delegated: Sequence[tuple[CommitInfo, str]],
-    pairs: Sequence[tuple[str, str]],
+    cands: Sequence[Candidate],
 ) -> list[str | None]:
-    """For each delegated commit's pair, the tree of the pair it follows: its parent's,
-    when the parent is pushed too and its pair has the same base, or when the parent's
-    tree is the base (:func:`~gentle_hooks.native.builtin.prefetch_builtin`)."""
+    """For each delegated commit's candidate, the tree of the pair it follows: its
+    parent's, when the parent is pushed too and its pair has the same base, or when the
+    parent is the candidate's base commit or its tree the base tree
+    (:func:`~gentle_hooks.native.builtin.prefetch_builtin`)."""
     trees = {i.id: i.tree for i in infos}
-    wanted = set(pairs)
+    wanted = {(c.base.tree, c.tree) for c in cands}
     out: list[str | None] = []
-    for (info, _), (base, _) in zip(delegated, pairs, strict=True):
-        parent = trees.get(info.parents[0]) if info.parents else None
+    for (info, _), cand in zip(delegated, cands, strict=True):
+        base = cand.base.tree
+        first = info.parents[0] if info.parents else None
+        if first is not None and first == cand.base.commit:
+            out.append(base)  # the parent is the base: the pair follows the empty diff
+            continue
+        parent = trees.get(first) if first is not None else None
         follows = parent is not None and (parent == base or (base, parent) in wanted)
         out.append(parent if follows else None)
     return out
@@ -229,40 +167,3 @@ def _judge_commit(
     if result.decision.blocked and info.id != head():  # the fix commands run with it out
         commit = info.id
     return Judged(f"commit {short(info.id)} on {where}", where, result, commit=commit)
-
-
-def in_order(fn: Callable[[T], U], items: Sequence[T], workers: int = 4) -> list[U]:
-    """``[fn(x) for x in items]`` on up to ``workers`` threads.
-
-    Judging a commit is mostly waiting for its git processes (merge-base, the numstat diff
-    and the process scan); on threads those of several commits overlap. Results keep the
-    order of ``items``; when calls fail, the first failure in that order is raised, as the
-    loop would have raised it.
-    """
-    if len(items) < 2:
-        return [fn(x) for x in items]
-    results: list[U | None] = [None] * len(items)
-    errors: list[BaseException | None] = [None] * len(items)
-    todo = iter(range(len(items)))
-    lock = threading.Lock()
-
-    def work() -> None:
-        while True:
-            with lock:
-                i = next(todo, None)
-            if i is None:
-                return
-            try:
-                results[i] = fn(items[i])
-            except BaseException as exc:  # re-raised in order below
-                errors[i] = exc
-
-    threads = [threading.Thread(target=work, daemon=True) for _ in range(min(workers, len(items)))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    for err in errors:
-        if err is not None:
-            raise err
-    return results  # type: ignore[return-value]

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gentle_hooks.errors import UsageError
-from gentle_hooks.hooks.pushspec import from_pre_commit_env, is_zero, parse_pre_push
+from gentle_hooks.hooks.push_input import from_pre_commit_env, is_zero, parse_pre_push
 
 A, B, Z = "a" * 40, "b" * 40, "0" * 40
 A2, Z2 = "c" * 64, "0" * 64

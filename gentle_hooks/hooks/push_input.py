@@ -1,9 +1,10 @@
 """What a push sends: git's pre-push stdin lines and the pre-commit framework's variables.
 
-Room ``hooks``; standard library only. ``<local ref> SP <local oid> SP <remote ref> SP
-<remote oid> LF`` per ref (githooks(5)); a deletion has an all-zero local id, a new remote
-ref an all-zero remote id; ids are 40 (SHA-1) or 64 (SHA-256) hex digits. Under the
-pre-commit framework git's stdin is hidden and only the first ref arrives as
+Room ``hooks``; the standard library and :class:`~gentle_hooks.hooks.call.HookCall` only.
+``<local ref> SP <local oid> SP <remote ref> SP <remote oid> LF`` per ref (githooks(5));
+a deletion has an all-zero local id, a new remote ref an all-zero remote id; ids are 40
+(SHA-1) or 64 (SHA-256) hex digits. Under the pre-commit framework git's stdin is hidden
+and only the first ref arrives as
 ``PRE_COMMIT_FROM_REF``/``PRE_COMMIT_TO_REF`` (absent when the framework pushes a whole
 history, e.g. a new branch reaching a root commit): absence never means "nothing to check".
 """
@@ -14,6 +15,7 @@ import re
 from collections.abc import Mapping
 
 from gentle_hooks.errors import UsageError
+from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.values.frozen import frozen
 
 _HEX = re.compile(r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$")
@@ -99,3 +101,19 @@ def from_pre_commit_env(env: Mapping[str, str]) -> PushUpdate | None:
     if from_ref and to_ref:
         return PushUpdate(local, to_ref, remote_ref, None, from_ref=from_ref)
     return PushUpdate(local, local, remote_ref, None)
+
+
+def push_updates(call: HookCall, env: Mapping[str, str]) -> list[PushUpdate]:
+    """The ref updates of this push: git's stdin lines, or the pre-commit framework's
+    variables (which hide stdin and describe one ref; absent means "compute it").
+
+    Raises:
+        UsageError: a malformed stdin line.
+    """
+    # git's own stdin wins: a PRE_COMMIT=1 in the environment of a native hook must not
+    # replace the refs git is really pushing (the framework leaves stdin empty).
+    lines = parse_pre_push(call.stdin.decode("utf-8", "surrogateescape"))
+    if lines:
+        return lines
+    framework = from_pre_commit_env(env)
+    return [framework] if framework is not None else []

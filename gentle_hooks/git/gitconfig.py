@@ -1,0 +1,135 @@
+"""The repository's git config, read and written (SPEC §2 "Git access", §7 "Config"), and
+the committer identity git would record.
+
+Room ``git``. :class:`GitConfig` reads single and multi-valued keys, writes and removes
+values in the repository's own config, and reads every ``gentle.*`` key with the few other
+keys a hook asks for next in one ``git config`` process (:meth:`GitConfig.gentle_config`);
+any ``git config`` or ``git remote`` it runs forgets what that process read.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterable, Mapping, Sequence
+
+from gentle_hooks.git.core import RepositoryCore
+
+#: What :meth:`GitConfig.gentle_config` reads in its one ``git config`` process.
+_PRELOAD_REGEXP = r"^(gentle\.|diff\.(algorithm|submodule|orderfile)$|remote\..*\.url$)"
+#: The keys among those that :meth:`GitConfig.config_get` answers from it.
+_PRELOADED = re.compile(r"^(diff\.(algorithm|submodule|orderfile)|remote\..*\.url)$")
+
+
+class GitConfig(RepositoryCore):
+    """Config reads and writes of a repository."""
+
+    #: diff.algorithm/submodule/orderFile and remote.*.url, as gentle_config read them.
+    _config: dict[str, str] | None = None
+
+    def run(
+        self,
+        args: Sequence[str],
+        *,
+        input: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+        ok: Iterable[int] = (0,),
+    ) -> subprocess.CompletedProcess[bytes]:
+        """:meth:`RepositoryCore.run`; a ``git config`` or ``git remote`` may write, so what
+        :meth:`gentle_config` read is forgotten first."""
+        if args and args[0] in ("config", "remote"):
+            self._config = None
+        return super().run(args, input=input, env=env, ok=ok)
+
+    def config_get(self, key: str) -> str | None:
+        """``git config --get key`` (the last value) or None when unset.
+
+        ``diff.algorithm`` and ``remote.<name>.url`` are answered from what
+        :meth:`gentle_config` read in the same process, when it was called.
+        """
+        value = self.config_value(key)
+        return None if value is None else value.strip()
+
+    def config_value(self, key: str) -> str | None:
+        """The value exactly as git stores it (spaces kept), or None when unset."""
+        canonical = _canonical_key(key)
+        if self._config is not None and _PRELOADED.match(canonical):
+            return self._config.get(canonical)
+        proc = self.run(["config", "--get", key], ok=(0, 1))
+        if proc.returncode != 0:
+            return None
+        return proc.stdout.decode("utf-8", "surrogateescape").removesuffix("\n")
+
+    def config_get_all(self, key: str) -> list[str]:
+        """Every value of a multi-valued key (``git config --get-all``), in order; empty
+        when unset."""
+        proc = self.run(["config", "--get-all", key], ok=(0, 1))
+        return proc.stdout.decode("utf-8", "surrogateescape").splitlines()
+
+    def config_set(self, key: str, value: str) -> None:
+        """``git config key value`` in the repository's own config (replaces one value).
+
+        Raises:
+            GitError: git refused (a multi-valued key, an unwritable config).
+        """
+        self.run(["config", key, value])
+
+    def config_remotes(self) -> list[str]:
+        """The names of the remotes this repository configures (``git remote``)."""
+        return self.out(["remote"]).split()
+
+    def config_unset_value(self, key: str, value: str) -> bool:
+        """Remove every ``key`` whose value is exactly ``value`` from the repository's own
+        config (``git config --local --fixed-value --unset-all``); True when one was there.
+
+        Raises:
+            GitError: git refused (an unwritable config).
+        """
+        proc = self.run(
+            ["config", "--local", "--fixed-value", "--unset-all", key, value], ok=(0, 5)
+        )
+        return proc.returncode == 0
+
+    def config_add(self, key: str, value: str) -> None:
+        """``git config --add key value``: one more value of a multi-valued key.
+
+        Raises:
+            GitError: git refused (an unwritable config).
+        """
+        self.run(["config", "--add", key, value])
+
+    def gentle_config(self) -> bytes:
+        """``git config -z --get-regexp ^gentle\\.`` output (empty when nothing is set).
+
+        The same process reads ``diff.algorithm``, ``diff.submodule``, ``diff.orderFile`` and
+        every ``remote.<name>.url`` for
+        :meth:`config_get` (a hook asks for them next; one process instead of three). Any
+        ``git config`` or ``git remote`` run through :meth:`run` forgets them.
+        """
+        out = self.run(["config", "-z", "--get-regexp", _PRELOAD_REGEXP], ok=(0, 1)).stdout
+        gentle: list[bytes] = []
+        other: dict[str, str] = {}
+        for entry in out.split(b"\0"):
+            key, newline, value = entry.partition(b"\n")
+            if key.startswith(b"gentle."):
+                gentle.append(entry + b"\0")
+            elif key:
+                # a key without "=" is a boolean true; --get prints it as an empty line
+                other[key.decode("utf-8", "surrogateescape")] = (
+                    value.decode("utf-8", "surrogateescape") if newline else ""
+                )
+        self._config = other
+        return b"".join(gentle)
+
+    def ident(self) -> str:
+        """``Name <email>`` of the committer git would record now."""
+        raw = self.out(["var", "GIT_COMMITTER_IDENT"])
+        return raw.rsplit(" ", 2)[0] if raw.count(" ") >= 2 else raw
+
+
+def _canonical_key(key: str) -> str:
+    """A config key as ``git config --get-regexp`` prints it: section and variable
+    lower-cased, a subsection kept as written."""
+    section, _, rest = key.partition(".")
+    sub, _, var = rest.rpartition(".")
+    return f"{section.lower()}.{sub}.{var.lower()}" if sub else f"{section.lower()}.{var.lower()}"

@@ -1,0 +1,104 @@
+"""Where a repository lives, as git resolved it (SPEC §2 "Git access", §3).
+
+Room ``git``. :func:`open_paths` finds the repository containing a directory and the
+environment its child git processes get (a hook's ``GIT_DIR``/``GIT_INDEX_FILE`` kept only
+when they describe that repository); :func:`probe_paths` asks git once, or reuses what the
+hook's light probe already asked (:mod:`gentle_hooks.git.probe`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from gentle_hooks.errors import GitError
+from gentle_hooks.git.probe import WHERE_ARGS, asked_where
+from gentle_hooks.git.process import REPO_ENV_VARS, run_git, scrubbed_env
+from gentle_hooks.values.frozen import frozen
+
+
+@frozen
+class RepoPaths:
+    """Where a repository lives, as git resolved it.
+
+    Attributes:
+        toplevel: absolute work tree root (None for a bare repository).
+        git_dir: absolute git dir of this worktree (``.git/worktrees/<name>`` when linked).
+        common_dir: absolute common git dir shared by all worktrees.
+        index_file: absolute path of the index git uses here (honours ``GIT_INDEX_FILE``).
+        object_format: ``sha1`` or ``sha256``.
+        is_bare: True for a bare repository.
+        is_shallow: True for a shallow clone.
+    """
+
+    toplevel: str | None
+    git_dir: str
+    common_dir: str
+    index_file: str
+    object_format: str
+    is_bare: bool
+    is_shallow: bool
+
+
+def open_paths(cwd: str | None, allow_bare: bool) -> tuple[RepoPaths, dict[str, str]]:
+    """Open the repository containing ``cwd`` (default: the current directory).
+
+    Without ``cwd`` the process environment is honoured as git handed it (a hook's
+    ``GIT_DIR``/``GIT_INDEX_FILE``/``GIT_WORK_TREE``). With ``cwd``, those variables
+    are kept only when they describe the same repository; otherwise they are dropped.
+
+    Raises:
+        GitError: not a git repository, inside a git dir, or a bare repository when
+            ``allow_bare`` is False; git missing from PATH.
+    """
+
+    start = os.path.abspath(cwd) if cwd is not None else os.getcwd()
+    if not os.path.isdir(start):
+        raise GitError(f"{start}: no such directory")
+    env = dict(os.environ)
+    if cwd is not None and any(v in env for v in REPO_ENV_VARS):
+        mine = probe_paths(start, scrubbed_env(env))
+        theirs = probe_paths(start, env)
+        if mine is None or theirs is None or mine.common_dir != theirs.common_dir:
+            env = scrubbed_env(env)
+    paths = probe_paths(start, env)
+    if paths is None:
+        raise GitError(f"{start}: not a git repository (run inside a clone, or pass --cwd)")
+    if paths.is_bare and not allow_bare:
+        raise GitError(
+            f"{paths.git_dir}: a bare repository has no work tree to assess; run in a "
+            f"clone, or use 'gentle-hook gate --range A..B' for a pushed range"
+        )
+    if paths.toplevel is None and not paths.is_bare:
+        raise GitError(f"{start}: inside the git directory; run from the work tree")
+    if env.get("GIT_INDEX_FILE") and not os.path.isabs(env["GIT_INDEX_FILE"]):
+        env["GIT_INDEX_FILE"] = paths.index_file
+    return paths, env
+
+
+def probe_paths(start: str, env: Mapping[str, str]) -> RepoPaths | None:
+    """Where the repository containing ``start`` lives, as git says with ``env``; None
+    outside a repository. A hook's probe that already asked is not asked again.
+
+    Raises:
+        GitError: git is not on PATH.
+    """
+    asked = asked_where(start, env)
+    if asked is None:
+        proc = run_git(list(WHERE_ARGS), start, env)
+        asked = (proc.returncode, proc.stdout)
+    returncode, stdout = asked
+    lines = stdout.decode("utf-8", "surrogateescape").split("\n")
+    if len(lines) < 6 or lines[0] not in ("true", "false"):
+        return None
+    bare = lines[0] == "true"
+    toplevel = lines[6] if returncode == 0 and len(lines) > 6 and lines[6] else None
+    return RepoPaths(
+        toplevel=None if bare else toplevel,
+        git_dir=lines[3],
+        common_dir=os.path.normpath(lines[4]),
+        index_file=lines[5],
+        object_format=lines[2],
+        is_bare=bare,
+        is_shallow=lines[1] == "true",
+    )

@@ -1,0 +1,48 @@
+"""The notes sent along with a push (SPEC §8 "Sharing"): after the push gate lets a push
+through, ``refs/notes/gentle-hooks`` goes first when the remote carries the notes.
+
+Room ``hooks``. When the remote carries the notes (``install --share``) and the push does
+not already send them (an explicit refspec such as ``git push -u origin topic`` replaces
+the configured ones), :func:`share_notes` sends them, so the server and CI see the records
+with no extra command. Imported by :mod:`gentle_hooks.hooks.push_gate` only on an allowed
+push.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gentle_hooks.errors import GentleError
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.hooks.outcome import say
+from gentle_hooks.hooks.push_input import PushUpdate
+from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.notes.codec import NOTES_REF
+from gentle_hooks.notes.sync import is_sharing, sync_push
+
+
+def share_notes(repo: Repository, remote: str, updates: Sequence[PushUpdate], path: str) -> None:
+    """Send the notes along with a push that does not carry them itself, when the remote
+    is set up to share them: the notes of recorded commits that lack one are written, the
+    remote's notes merged in, and ``refs/notes/gentle-hooks`` pushed (without hooks) before
+    git sends the branches, so the server judges them with their records.
+
+    A failure is reported with the command to run, never turned into a block: the local
+    gate has already decided, and the server judges what arrives.
+    """
+    if any(u.remote_ref == NOTES_REF for u in updates) or all(u.is_deletion for u in updates):
+        return
+    if not repo.has_remote(remote) or not is_sharing(repo, remote):
+        return
+    try:
+        led = Ledger.open_existing(path)
+        try:
+            say(sync_push(repo, remote, led))
+        finally:
+            if led is not None:
+                led.close()
+    except GentleError as exc:
+        from gentle_hooks.errors import cli
+        from gentle_hooks.report.fixes import labelled
+
+        say(f"the notes were not shared ({exc.message}); {labelled(cli('sync', 'push', remote))}")

@@ -1,0 +1,76 @@
+"""Overrides (SPEC §5 "Overrides"): a block let through is recorded, never silent.
+
+Room ``hooks``. When ``GENTLE_HOOKS_SKIP="<reason>"`` or warn mode lets a blocked
+candidate through (:func:`gentle_hooks.hooks.outcome.conclude` decides that),
+:func:`record_overrides` records who, when, which candidate and why in the ledger and
+refreshes the commit's note, so the override travels with it; :func:`warn_source` names
+where warn mode came from.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+
+from gentle_hooks.config.keys import env_var, git_key
+from gentle_hooks.config.load import LoadedConfig
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.hooks.call import HookCall
+from gentle_hooks.ledger.location import ledger_path
+from gentle_hooks.ledger.records import OverrideRecord
+from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.services.assess import AssessResult
+
+
+def warn_source(
+    call: HookCall, env: Mapping[str, str], repo: Repository, config: LoadedConfig
+) -> str:
+    """Where warn mode came from, in the precedence the settings were compiled with: the
+    installed hook (``--warn``), ``GENTLE_HOOKS_MODE``, ``git config gentle.mode``, or the
+    config file."""
+    if call.warn:
+        return "installed with --warn"
+    var, key = env_var("mode"), git_key("mode")  # the precedence table's names
+    if env.get(var, "").strip() == "warn":
+        return f"{var}=warn"
+    if (repo.config_get(key) or "").strip() == "warn":
+        return f"git config {key} warn"
+    where = config.settings.config_file or "config file"
+    if repo.paths.toplevel and os.path.isabs(where):
+        where = os.path.relpath(where, repo.paths.toplevel)
+    return f'{where}: mode = "warn"'
+
+
+def record_overrides(
+    repo: Repository, hook: str, blocked: Sequence[tuple[AssessResult, str | None]], why: str
+) -> str:
+    """Record one override per blocked candidate, and refresh the notes of the commits they
+    belong to; return who overrode (the committer ident).
+
+    Args:
+        blocked: each blocked candidate's assessment and the pushed ref it was judged for
+            (None for a commit); why: the reason recorded.
+
+    Raises:
+        StoreError: the ledger cannot be written.
+    """
+    who = repo.ident()
+    root = repo.paths.toplevel or repo.paths.git_dir
+    with Ledger.open(ledger_path(repo.paths.common_dir)) as led:
+        for result, target in blocked:
+            led.add(
+                OverrideRecord(
+                    root=root,
+                    identity=result.candidate.identity,
+                    hook=hook,
+                    who=who,
+                    reason=why,
+                    missing=tuple(m.value for m in result.decision.missing),
+                    target=target,
+                )
+            )
+        from gentle_hooks.notes.sync import refresh_for_identity  # only when overriding
+
+        for result, _ in blocked:  # the override travels with the commit's note (SPEC §5, §8)
+            refresh_for_identity(repo, led, result.candidate)
+    return who

@@ -1,0 +1,87 @@
+"""The field names hostile documents are built under, one list per parser family: the
+property tests (``tests/unit/test_hostile_parsers.py``) and the CLI fuzzer (``tests.fuzz``)
+both draw from them, so a field a parser reads is tried by both.
+"""
+
+from __future__ import annotations
+
+#: Keys of a note line (``gentle_hooks.notes.lines``), every kind's.
+NOTE_FIELDS = [
+    "v",
+    "kind",
+    "commit",
+    "identity",
+    "base_tree",
+    "tree",
+    "model",
+    "effort",
+    "source",
+    "item",
+    "slug",
+    "reason",
+    "critical",
+    "command",
+    "observed",
+    "exit_code",
+    "check",
+    "verdict",
+    "outcome",
+    "hook",
+    "who",
+    "missing",
+    "sig",
+]
+#: Keys of briefs, verdicts, quorum verdict, tally and verifier-output files.
+VERDICT_FIELDS = [
+    "briefId",
+    "status",
+    "criteria",
+    "fullSuite",
+    "negativeTest",
+    "evidence",
+    "summary",
+    "boundaries",
+    "stopCondition",
+    "readOnly",
+    "toolBudget",
+    "refuted",
+    "reason",
+    "whatIChecked",
+    "correctedImpact",
+    "verifier",
+    "lens",
+    "durationMs",
+    "claim",
+    "verdicts",
+    "error",
+    "timedOut",
+    "tally",
+    "ruling",
+    "finding",
+]
+#: Keys of the agent runtimes' hook payloads.
+PAYLOAD_FIELDS = [
+    "session_id",
+    "transcript_path",
+    "cwd",
+    "hook_event_name",
+    "tool_name",
+    "tool_input",
+    "tool_response",
+    "tool_use_id",
+    "effort",
+    "agent_id",
+    "model",
+    "file_path",
+    "edits",
+    "notebook_path",
+    "command",
+    "patch",
+    "input",
+    "toolName",
+    "toolArgs",
+    "conversation_id",
+    "generation_id",
+    "turn_id",
+    "thread_id",
+]
