@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import scenarios as sc
+import tools
 from fixture import GATE_RANGES, RANGES, build, build_gated
 from harness import Cmd, Run, Spread, interleave, median_ms, peak_rss
 
@@ -341,6 +342,75 @@ def pass_section(
         note=f"large repo, {len(sc.HOOK_TYPES)} hooks installed, 4 run per commit",
     )
     table.add(row)
+    managers_rows(t, table, b, large, shdir)
+
+
+def managers_rows(t: Timer, table: Table, b: sc.Bench, large: sc.HumanRepo, shdir: str) -> None:
+    """The default install's whole ``git commit`` on the large repo, a ledger with nothing
+    pending (what a repository agents worked in holds), against empty ``sh`` hooks, lefthook
+    running ``true`` and prek running ``true``, all in the same interleaved rounds. A tool
+    that cannot be installed makes its line SKIP with the reason."""
+    b.git(large.repo, "reset", "-q", "--soft", large.base)  # the human's staged change
+    path = b.git(large.repo, "diff", "--cached", "--name-only", "-z").split("\0")[0]
+    b.gentle(large.repo, "record", "--model", "o4-mini", "--effort", "low", f"--paths={path}")
+    b.gentle(large.repo, "discard", "--all", "--reason", "bench: nothing pending")
+    tools_dir = os.path.join(FIXTURES, "tools")
+    os.makedirs(tools_dir, exist_ok=True)
+
+    def commit(hooks: str, extra: Mapping[str, str] | None = None) -> Cmd:
+        return Cmd(
+            ("git", "-c", f"core.hooksPath={hooks}", "commit", "-q", "-m", "bench"),
+            large.repo,
+            {**b.env, **(extra or {})},
+            before=lambda: b.git(large.repo, "reset", "-q", "--soft", large.base),
+        )
+
+    floors = {"S": commit(shdir), "P": t.p(large.repo)}
+    skipped: dict[str, str] = {}
+    placed: list[str] = []
+    for make in (tools.lefthook, tools.prek):
+        name = make.__name__
+        try:
+            th = make(tools_dir, b.path(f"{name}-hooks"), b.env)
+        except tools.Unavailable as exc:
+            skipped[name] = str(exc)
+            continue
+        th.place_config(large.repo)
+        placed.append(os.path.join(large.repo, th.config_name))
+        floors[name] = commit(th.hooks, th.env)
+    try:
+        row, runs = t.measure(
+            "human commit, default install: vs empty sh",
+            commit(large.hooks),
+            floors,
+            "<= 3S",
+            lambda f: 3 * f["S"],
+            note="large repo, a ledger with nothing pending; whole git commit, 4 hooks run",
+        )
+        table.add(row)
+        for name in ("lefthook", "prek"):
+            label = f"human commit, default install: vs {name} `true`"
+            if name in skipped:
+                table.add(Row(label, "<= 1x " + name, "SKIP", note=skipped[name]))
+                continue
+            ratios = [c.seconds / f.seconds for c, f in zip(runs["case"], runs[name], strict=True)]
+            spread = Spread.of(ratios)
+            table.add(
+                Row(
+                    label,
+                    "<= 1x " + name,
+                    "PASS" if spread.median <= 1.0 else "FAIL",
+                    spread,
+                    None,
+                    median_ms(runs["case"]),
+                    {name: median_ms(runs[name])},
+                    note="same rounds as the line above",
+                )
+            )
+    finally:  # the other lines run on this repository without a ledger or tool configs
+        for p in placed:
+            os.unlink(p)
+        shutil.rmtree(os.path.join(large.repo, ".git", "gentle-hooks"))
 
 
 def delegated_section(

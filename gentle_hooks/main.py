@@ -138,13 +138,68 @@ def _environment_refused(exc: BaseException) -> str | None:
     return None
 
 
+def _recorder_exit(args: Sequence[str]) -> int | None:
+    """For ``record --from NAME`` of a runtime we know: the exit code that runtime reads as a
+    non-blocking failure of its hook (docs/agents/NAME.md); None for any other command."""
+    if args[:1] != ["record"]:
+        return None
+    name = None
+    for i, arg in enumerate(args):
+        if arg == "--from" and i + 1 < len(args):
+            name = args[i + 1]
+        elif arg.startswith("--from="):
+            name = arg.split("=", 1)[1]
+    if name is None:
+        return None
+    from gentle_hooks.agents.runtimes import NAMES, runtime
+
+    return runtime(name).failure_exit if name in NAMES else None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``gentle-hook`` with ``argv`` (default ``sys.argv[1:]``) and return the exit code.
 
     Never raises: :class:`GentleError` becomes its one-line message and exit code; click's
     usage errors exit 2; anything else is logged with its traceback and exits 3.
+
+    ``record --from NAME`` runs as that runtime's hook after its tool succeeded: a failure
+    of the recorder exits with the code the runtime reads as a non-blocking warning (2 would
+    make Gemini CLI hide the tool's result and Claude Code feed our error to the model), and
+    its one error line ends with ``; nothing recorded``.
     """
     args = list(sys.argv[1:] if argv is None else argv)
+    failure_exit = _recorder_exit(args)
+    tail = "" if failure_exit is None else "; nothing recorded"
+    errors: list[str] = []
+    rc = _run(args, tail, errors)
+    if failure_exit is not None and rc not in (EXIT_OK, EXIT_INTERRUPTED):
+        return failure_exit
+    if errors and rc not in (EXIT_OK, EXIT_INTERRUPTED) and args[:1] == ["hook"]:
+        _gate_error(args[1:2], rc, errors[-1])
+    return rc
+
+
+def _gate_error(name: list[str], rc: int, line: str) -> None:
+    """A gate that failed closed says so as its decision object too, when its output format
+    asks for one (``GENTLE_HOOKS_FORMAT=json``, or an agent runtime detected)."""
+    from gentle_hooks.hooks.decision import error_object, output_format, print_decision
+    from gentle_hooks.hooks.dispatch import GATES
+
+    if not name or name[0] not in GATES:
+        return
+    fmt, _ = output_format(os.environ)
+    if fmt != "text":
+        print_decision(error_object(name[0], rc, line))
+
+
+def _say_error(errors: list[str], line: str) -> None:
+    errors.append(line)
+    print(line, file=sys.stderr)
+
+
+def _run(args: list[str], tail: str, errors: list[str]) -> int:
+    """:func:`main` for ``args``; ``tail`` ends every error line, each of which is kept in
+    ``errors`` too."""
     _escape_streams()
     forget_probes()  # a run answers from what git says now, not a previous run's memo
     try:
@@ -175,19 +230,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 from gentle_hooks.cli.assess_command import usage_failure
 
                 usage_failure(args[1:], exc.format_message())
-            print(
-                f"{PROG}: error: {one_line(exc.format_message())} (see: {where} --help)",
-                file=sys.stderr,
+            _say_error(
+                errors,
+                f"{PROG}: error: {one_line(exc.format_message())} (see: {where} --help){tail}",
             )
             return EXIT_INPUT
         except click.ClickException as exc:
-            print(f"{PROG}: error: {one_line(exc.format_message())}", file=sys.stderr)
+            _say_error(errors, f"{PROG}: error: {one_line(exc.format_message())}{tail}")
             return EXIT_INPUT
         except click.exceptions.Abort:
             return EXIT_INTERRUPTED
         return int(rv) if isinstance(rv, int) else EXIT_OK
     except GentleError as exc:
-        print(f"{PROG}: error: {one_line(exc.message)}", file=sys.stderr)
+        _say_error(errors, f"{PROG}: error: {one_line(exc.message)}{tail}")
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
@@ -198,11 +253,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         refused = _environment_refused(exc)
         where = _log_unexpected(args)
         if refused is not None:
-            print(f"{PROG}: error: {' '.join(refused.split())}", file=sys.stderr)
+            _say_error(errors, f"{PROG}: error: {' '.join(refused.split())}{tail}")
             return EXIT_INPUT
-        print(
-            f"{PROG}: unexpected error: {type(exc).__name__}: {exc} (traceback: {where})",
-            file=sys.stderr,
+        _say_error(
+            errors,
+            f"{PROG}: unexpected error: {type(exc).__name__}: {exc} (traceback: {where}){tail}",
         )
         return EXIT_UNEXPECTED
 

@@ -17,15 +17,23 @@ The event fires for every tool; only the file-writing ones record (``edit``, ``c
 ``str_replace_editor``, ``apply_patch``, ``write``; their path is ``path``, ``file_path`` or
 ``filePath``, or an ``apply_patch`` envelope's headers). The input names no tool call, no
 model and no effort: the replay id is derived from the session, the timestamp, the tool
-and its arguments; the model and effort are unknown unless ``GENTLE_WRITER_MODEL``/
-``GENTLE_WRITER_EFFORT`` say.
+and its arguments. The model and effort come from Copilot CLI's settings files
+(:func:`settings_writer`): ``model`` and ``effortLevel`` of ``~/.copilot/settings.json``
+(``$COPILOT_HOME/settings.json``), overridden by ``.github/copilot/settings.json``, overridden
+by ``.github/copilot/settings.local.json`` of the work tree (github/docs
+``content/copilot/reference/copilot-cli-reference/cli-config-dir-reference.md``,
+"Configuration file settings"); ``GENTLE_WRITER_MODEL``/``GENTLE_WRITER_EFFORT`` and the
+flags win over them.
 """
 
 from __future__ import annotations
 
+import os
+from collections.abc import Mapping
+
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, unique
 from gentle_hooks.agents.patch import patch_paths
-from gentle_hooks.agents.payload import load_object, loads_text, member, text
+from gentle_hooks.agents.payload import load_object, loads_text, member, read_file, text
 from gentle_hooks.errors import UsageError
 
 NAME = "copilot"
@@ -80,3 +88,47 @@ def decode(data: bytes) -> RuntimeEvent:
         effort=None,
         hook_event=text(event.get("hook_event_name")),
     )
+
+
+#: Copilot's effort levels (``effortLevel``): ours already, every one.
+EFFORTS = ("low", "medium", "high", "xhigh")
+
+
+def settings_files(root: str | None, env: Mapping[str, str]) -> list[str]:
+    """Copilot CLI's settings files in increasing precedence: the user's, then the
+    repository's and the local one of the work tree ``root``."""
+    home = env.get("COPILOT_HOME") or os.path.join(
+        env.get("HOME") or os.path.expanduser("~"), ".copilot"
+    )
+    out = [os.path.join(home, "settings.json")]
+    if root is not None:
+        out += [
+            os.path.join(root, ".github", "copilot", "settings.json"),
+            os.path.join(root, ".github", "copilot", "settings.local.json"),
+        ]
+    return out
+
+
+def settings_writer(root: str | None, env: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """(model, effort) as Copilot CLI's settings files set them, the later file winning per
+    key; None where no file sets one. ``model: "auto"`` (the server picks the model) is
+    no model; an ``effortLevel`` that is not one of Copilot's levels is ``unknown``. A file
+    that cannot be read or parsed (JSON with comments) is passed over, as Copilot ignores
+    its invalid values."""
+    from gentle_hooks.agents import jsonedit
+
+    model = effort = None
+    for path in settings_files(root, env):
+        data = read_file(path)
+        try:
+            doc = jsonedit.parse(data.decode("utf-8"), comments=True).value if data else None
+        except (UnicodeDecodeError, jsonedit.JsonTextError):
+            continue
+        if not isinstance(doc, dict):
+            continue
+        m, e = text(doc.get("model")), text(doc.get("effortLevel"))
+        if m is not None:
+            model = None if m.strip().lower() == "auto" else m.strip()
+        if e is not None:
+            effort = e.strip().lower() if e.strip().lower() in EFFORTS else "unknown"
+    return model, effort

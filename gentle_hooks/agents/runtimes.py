@@ -16,7 +16,7 @@ its documented route instead of writing anything.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from gentle_hooks.agents import claude_code, codex, copilot, cursor, gemini_cli
 from gentle_hooks.agents.event import RuntimeEvent
@@ -38,6 +38,18 @@ class Wiring:
         version: a top-level ``version`` the file must carry (flat files), or None.
         own_file: the file holds only our hooks (removed whole when they are).
         notes: what the user must still do after an install (trust, restart...).
+        comments: the runtime reads the file as JSON with ``//`` and ``/* */`` comments
+            (kept as they are when the file is edited).
+        matcher_style: how the runtime reads a group's matcher
+            (:func:`gentle_hooks.agents.wiring.covers`).
+        also_project / also_user: the other files (glob patterns, relative as ``project``
+            / ``user``) the runtime reads hooks from in that scope: an entry of ours there
+            counts as wired, is updated there, and is removed by uninstall.
+        settings: the settings files that can switch hooks off, ``(scope, path)`` in
+            increasing precedence (paths relative as ``project``/``user``);
+            settings_comments: they are JSON with comments;
+        switches: ``(dotted key, value)`` pairs that turn every hook off;
+        disabled_lists: dotted keys of lists of hook names (or commands) not to run.
     """
 
     project: str
@@ -51,6 +63,14 @@ class Wiring:
     own_file: bool = False
     home_env: str | None = None
     notes: tuple[str, ...] = field(default=())
+    comments: bool = False
+    matcher_style: str = "exact-or-regex"
+    also_project: tuple[str, ...] = field(default=())
+    also_user: tuple[str, ...] = field(default=())
+    settings: tuple[tuple[str, str], ...] = field(default=())
+    settings_comments: bool = False
+    switches: tuple[tuple[str, object], ...] = field(default=())
+    disabled_lists: tuple[str, ...] = field(default=())
 
 
 @frozen
@@ -64,6 +84,15 @@ class Runtime:
         wiring: its hook configuration, or None; markers: directories (relative to the work
             tree root or the home directory) whose presence says the runtime is used there.
         route: for a runtime without a hook point, the documented route, one line each.
+        settings_writer: for a runtime whose hook input names no model, where its settings
+            files set one: ``(work tree root or None, environment) -> (model, effort)``.
+        failure_exit: the exit code the runtime reads as a non-blocking failure of a
+            post-tool hook, used when the recorder itself fails: 1 for every runtime here
+            (Claude Code and Gemini CLI: any code but 0 and 2 is a non-blocking warning,
+            while 2 feeds stderr to the model, or for Gemini CLI's ``AfterTool`` hides the
+            tool's result; Copilot logs and skips any non-zero code; Codex follows Claude
+            Code's hook contract; Cursor documents no exit-code meaning but 0). Each doc
+            page cites its source.
     """
 
     name: str
@@ -74,6 +103,10 @@ class Runtime:
     wiring: Wiring | None
     markers: tuple[str, ...]
     route: tuple[str, ...] = field(default=())
+    settings_writer: (
+        Callable[[str | None, Mapping[str, str]], tuple[str | None, str | None]] | None
+    ) = None
+    failure_exit: int = 1
 
 
 RUNTIMES: tuple[Runtime, ...] = (
@@ -90,6 +123,13 @@ RUNTIMES: tuple[Runtime, ...] = (
             event="PostToolUse",
             matcher="|".join(claude_code.WRITE_TOOLS),
             entry=(("type", "command"),),
+            also_project=(".claude/settings.local.json",),
+            settings=(
+                ("user", ".claude/settings.json"),
+                ("project", ".claude/settings.json"),
+                ("project", ".claude/settings.local.json"),
+            ),
+            switches=(("disableAllHooks", True),),
         ),
         markers=(".claude",),
     ),
@@ -127,6 +167,12 @@ RUNTIMES: tuple[Runtime, ...] = (
             event="AfterTool",
             matcher="|".join(gemini_cli.WRITE_TOOLS),
             entry=(("name", "gentle-hooks-record"), ("type", "command")),
+            comments=True,
+            matcher_style="regex",
+            settings=(("user", ".gemini/settings.json"), ("project", ".gemini/settings.json")),
+            settings_comments=True,
+            switches=(("hooksConfig.enabled", False), ("tools.enableHooks", False)),
+            disabled_lists=("hooksConfig.disabled", "hooks.disabled"),
             notes=(
                 "Gemini CLI warns before it first runs a new project hook; /hooks panel lists it",
             ),
@@ -157,6 +203,7 @@ RUNTIMES: tuple[Runtime, ...] = (
         doc="docs/agents/copilot.md",
         decode=copilot.decode,
         ack="",
+        settings_writer=copilot.settings_writer,
         wiring=Wiring(
             project=".github/hooks/gentle-hooks.json",
             user=".copilot/hooks/gentle-hooks.json",
@@ -168,6 +215,15 @@ RUNTIMES: tuple[Runtime, ...] = (
             command_key="bash",
             version=1,
             own_file=True,
+            also_project=(".github/hooks/*.json",),
+            also_user=(".copilot/hooks/*.json",),
+            settings=(
+                ("user", ".copilot/settings.json"),
+                ("project", ".github/copilot/settings.json"),
+                ("project", ".github/copilot/settings.local.json"),
+            ),
+            settings_comments=True,
+            switches=(("disableAllHooks", True),),
             notes=(
                 "the cloud agent reads .github/hooks/*.json from the default branch: commit "
                 "and merge the file for it",

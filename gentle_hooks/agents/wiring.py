@@ -93,6 +93,36 @@ def retarget(command: str, program: str) -> str:
     return command[:start] + program + command[end:]
 
 
+def covers(matcher: object, tool: str, style: str) -> bool:
+    """Whether a group's ``matcher`` selects ``tool`` as the runtime reads it.
+
+    ``style`` ``exact-or-regex`` (Claude Code, Codex): a matcher of names joined by ``|``
+    matches those names exactly, anything else is a regular expression matching the whole
+    name; ``regex`` (Gemini CLI's ``new RegExp(matcher).test(tool)``): a regular expression
+    found anywhere in the name, an invalid one compared as a literal. No matcher, an empty
+    one or ``*`` matches every tool.
+    """
+    if matcher is None or (isinstance(matcher, str) and matcher.strip() in ("", "*")):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    if style == "exact-or-regex" and re.fullmatch(r"[\w|]+", matcher):
+        return tool in matcher.split("|")
+    try:
+        pattern = re.compile(matcher)
+    except re.error:
+        return matcher == tool
+    found = pattern.search(tool) if style == "regex" else pattern.fullmatch(tool)
+    return found is not None
+
+
+def misses(matcher: object, w: Wiring) -> tuple[str, ...]:
+    """The file-writing tools (our own matcher's names) a group's ``matcher`` leaves out."""
+    if w.matcher is None:
+        return ()
+    return tuple(t for t in w.matcher.split("|") if not covers(matcher, t, w.matcher_style))
+
+
 def _entries(doc: JSON, w: Wiring) -> list[object]:
     hooks = doc.get("hooks")
     if not isinstance(hooks, dict):
@@ -103,14 +133,32 @@ def _entries(doc: JSON, w: Wiring) -> list[object]:
 
 def _hook_lists(doc: JSON, w: Wiring) -> list[list[object]]:
     """The lists that hold hook entries: one per group (grouped), or the event's list."""
+    return [hooks for _, hooks in _groups(doc, w)]
+
+
+def _groups(doc: JSON, w: Wiring) -> list[tuple[object, list[object]]]:
+    """(the group's matcher, its hook list) per group; one ``(None, list)`` when flat."""
     if w.shape == "flat":
-        return [_entries(doc, w)]
+        return [(None, _entries(doc, w))]
     out = []
     for group in _entries(doc, w):
         inner = group.get("hooks") if isinstance(group, dict) else None
         if isinstance(inner, list):
-            out.append(inner)
+            assert isinstance(group, dict)
+            out.append((group.get("matcher"), inner))
     return out
+
+
+def placements(doc: JSON, rt: Runtime) -> list[tuple[str, object]]:
+    """(command, the matcher of its group) of each entry of ours in ``doc``."""
+    assert rt.wiring is not None
+    w = rt.wiring
+    return [
+        (str(e.get(w.command_key)), matcher)
+        for matcher, hooks in _groups(doc, w)
+        for e in hooks
+        if isinstance(e, dict) and _is_our_entry(e, rt)
+    ]
 
 
 def _is_our_entry(entry: object, rt: Runtime) -> bool:
@@ -179,11 +227,26 @@ def add(doc: JSON, rt: Runtime, command: str) -> tuple[JSON, str, tuple[str, ...
     _check_shape(doc, w)
     new = copy.deepcopy(doc)
     program = command.split(" record --from ", 1)[0]
-    found = [(hooks, e) for hooks in _hook_lists(new, w) for e in hooks if _is_our_entry(e, rt)]
+    found = [
+        (hooks, e, matcher)
+        for matcher, hooks in _groups(new, w)
+        for e in hooks
+        if _is_our_entry(e, rt)
+    ]
     if found:
         changes: list[str] = []
-        _, first = found[0]
+        first_hooks, first, first_matcher = found[0]
         assert isinstance(first, dict)
+        missed = misses(first_matcher, w)
+        if missed:
+            # under a matcher that leaves file writes out, the recorder never runs for them
+            first_hooks.remove(first)
+            _prune(new, w)
+            _append(new, w, first)
+            changes.append(
+                f"moved out of matcher '{first_matcher}', which misses {', '.join(missed)}, "
+                f"into '{w.matcher}'"
+            )
         before = first.get(w.command_key)
         if not isinstance(before, str) or not before.strip():
             first[w.command_key] = command
@@ -193,7 +256,7 @@ def add(doc: JSON, rt: Runtime, command: str) -> tuple[JSON, str, tuple[str, ...
             if after != before:
                 first[w.command_key] = after
                 changes.append(f"its gentle-hook changed: '{before}' -> '{after}'")
-        for hooks, dup in found[1:]:
+        for hooks, dup, _ in found[1:]:
             hooks.remove(dup)
             gone = dup.get(w.command_key) if isinstance(dup, dict) else None
             changes.append(f"removed a second entry of ours running '{gone}'")
@@ -202,14 +265,20 @@ def add(doc: JSON, rt: Runtime, command: str) -> tuple[JSON, str, tuple[str, ...
         return _prune(new, w), "updated", tuple(changes)
     if w.version is not None and "version" not in new:
         new = {"version": w.version, **new}
-    hooks_obj = new.setdefault("hooks", {})
+    _append(new, w, _our_entry(w, command))
+    return new, "added", ()
+
+
+def _append(doc: JSON, w: Wiring, entry: JSON) -> None:
+    """Put ``entry`` in ``doc``: at the end of the event's list (flat), or of the first
+    group with our matcher (grouped; a new group when there is none)."""
+    hooks_obj = doc.setdefault("hooks", {})
     assert isinstance(hooks_obj, dict)
     event = hooks_obj.setdefault(w.event, [])
     assert isinstance(event, list)
-    entry = _our_entry(w, command)
     if w.shape == "flat":
         event.append(entry)
-        return new, "added", ()
+        return
     for group in event:
         if (
             isinstance(group, dict)
@@ -217,11 +286,10 @@ def add(doc: JSON, rt: Runtime, command: str) -> tuple[JSON, str, tuple[str, ...
             and isinstance(group.get("hooks"), list)
         ):
             group["hooks"].append(entry)
-            return new, "added", ()
+            return
     group_new: JSON = {} if w.matcher is None else {"matcher": w.matcher}
     group_new["hooks"] = [entry]
     event.append(group_new)
-    return new, "added", ()
 
 
 def remove(doc: JSON, rt: Runtime) -> tuple[JSON, int]:

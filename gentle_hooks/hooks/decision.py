@@ -13,7 +13,9 @@ Room ``hooks``. :func:`output_format` reads how the commit and push gates print:
 The object (schema ``gentle-hooks.decision/v1``) says what the gate decided and, per
 candidate, what is missing, why, and the commands to run, in the order to run them; the
 same strings the human lines carry (:mod:`gentle_hooks.report.fixes`). It is built only
-after a gate judged something: a human's ordinary commit prints nothing either way.
+after a gate judged something: a human's ordinary commit prints nothing either way. A gate
+that fails closed before it could judge (exit 2 or 3) prints its one error line and then,
+in the same formats, :func:`error_object`.
 """
 
 from __future__ import annotations
@@ -118,6 +120,25 @@ def decision_object(
         "override": OVERRIDE if decision == "blocked" else None,
         "candidates": [_candidate(v) for v in judged if v[2].decision.applies],
         "lines": list(lines),
+    }
+
+
+def error_object(hook: str, exit_code: int, reason: str) -> dict[str, object]:
+    """The decision of a gate that could not judge and failed closed (a ledger that is not
+    a database, a configuration file it cannot read...): ``decision`` is ``error``,
+    ``fail_closed`` true, ``reason`` the one error line printed above it, and no candidate
+    (none was judged); nothing lets it through but fixing the reason."""
+    return {
+        "schema": SCHEMA,
+        "hook": hook,
+        "decision": "error",
+        "fail_closed": True,
+        "exit_code": exit_code,
+        "reason": reason,
+        "let_through": None,
+        "override": None,
+        "candidates": [],
+        "lines": [reason],
     }
 
 

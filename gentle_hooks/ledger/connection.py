@@ -13,8 +13,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from gentle_hooks.ledger.rows import TABLES, from_row, to_row
 from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
@@ -24,8 +24,10 @@ from gentle_hooks.ledger.sqlite_file import (
     check_location,
     connect,
     create_store,
+    settle_idle,
     store_error,
     sweep_new_files,
+    touch_idle,
     write_transaction,
 )
 from gentle_hooks.values.frozen import replace
@@ -85,6 +87,7 @@ class LedgerConnection:
             create_store(path, busy_timeout_ms)
         conn = connect(path, readonly=False, create=False, busy=busy_timeout_ms)
         sweep_new_files(path)  # a killed first write's leftovers: this writer owns them now
+        settle_idle(conn, path)  # a new or just-migrated store gets its sentinel here
         return cls(conn, path, False, clock)
 
     @classmethod
@@ -116,8 +119,11 @@ class LedgerConnection:
         return ledger
 
     def close(self) -> None:
-        """Close the connection (idempotent)."""
+        """Close the connection (idempotent); a writer's then brings the idle sentinel's time
+        past what its close changed (:func:`~gentle_hooks.ledger.sqlite_file.touch_idle`)."""
         self._conn.close()
+        if not self.readonly:
+            touch_idle(self.path)
 
     def __enter__(self: S) -> S:
         return self
@@ -125,11 +131,16 @@ class LedgerConnection:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _write(self) -> AbstractContextManager[sqlite3.Connection]:
-        """One write transaction (:func:`~gentle_hooks.ledger.sqlite_file.write_transaction`)."""
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (:func:`~gentle_hooks.ledger.sqlite_file.write_transaction`:
+        it removes the idle sentinel first); after its commit, the sentinel is put back when
+        nothing is pending (:func:`~gentle_hooks.ledger.sqlite_file.settle_idle`)."""
         if self.readonly:
             raise StoreError(self.path, "opened read-only; cannot record")  # pragma: no cover
-        return write_transaction(self._conn, self.path)
+        with write_transaction(self._conn, self.path) as conn:
+            yield conn
+        settle_idle(self._conn, self.path)
 
     def _query(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
         try:

@@ -11,6 +11,8 @@ import os
 
 STATE_DIR = "gentle-hooks"
 LEDGER_FILE = "ledger.sqlite3"
+#: The sentinel beside the ledger that says "nothing pending" (:func:`idle_path`).
+IDLE_FILE = "idle"
 
 
 def ledger_path(common_dir: str) -> str:
@@ -20,6 +22,20 @@ def ledger_path(common_dir: str) -> str:
         common_dir: absolute git common dir, shared by linked worktrees.
     """
     return os.path.join(common_dir, STATE_DIR, LEDGER_FILE)
+
+
+def idle_path(ledger: str) -> str:
+    """The idle sentinel of the ledger file ``ledger``: ``<state dir>/idle``.
+
+    It exists only while the ledger holds no live writer entry (``open``, ``taken``) and no
+    unconsumed escalation linked to no entry: every write transaction removes it before it
+    writes, and it is created only inside a write lock that saw nothing pending
+    (:func:`gentle_hooks.ledger.sqlite_file.settle_idle`); a writer's connection brings its time
+    past its own last change to the ledger when it closes. The installed hook scripts trust
+    it only while neither the ledger nor a write-ahead log with frames in it is newer, to
+    pass a human's commit without starting Python (docs/fast-path.md).
+    """
+    return os.path.join(os.path.dirname(ledger), IDLE_FILE)
 
 
 def state_dir_displaced(common_dir: str) -> bool:

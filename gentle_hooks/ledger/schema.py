@@ -261,11 +261,30 @@ BEGIN
 END;
 """
 
+_V7 = """
+-- Writers keep the idle sentinel beside the ledger (ledger.location.idle_path): it exists
+-- only while nothing is pending. A writer that does not know it must not write here, so the
+-- version moves on (an older gentle-hooks refuses a newer store). These two indexes answer
+-- "is anything pending?" (PENDING_SQL) without scanning every entry ever recorded.
+CREATE INDEX writer_entry_state ON writer_entry (state);
+CREATE INDEX escalation_pending ON escalation (consumed_by);
+"""
+
 #: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
+
+#: A row when something is pending: a live writer entry (``open``, ``taken``), or an
+#: unconsumed escalation linked to no entry (it moves into the next commit, SPEC §5). No row
+#: is what the idle sentinel stands for: the hooks' light probes then find nothing to do
+#: (:mod:`gentle_hooks.ledger.probe`).
+PENDING_SQL = (
+    "SELECT 1 FROM writer_entry WHERE state IN ('open', 'taken') "
+    "UNION ALL SELECT 1 FROM escalation WHERE consumed_by IS NULL AND id NOT IN "
+    "(SELECT escalation_id FROM escalation_entry) LIMIT 1"
+)
 
 #: Tables holding records, for counts (doctor) and tests.
 RECORD_TABLES: tuple[str, ...] = (

@@ -13,6 +13,12 @@ Guarantees:
 * every write is one ``BEGIN IMMEDIATE`` transaction (:func:`write_transaction`), so
   concurrent writers from several worktrees serialise on SQLite's lock (``busy_timeout``)
   and lose nothing;
+* the idle sentinel (:func:`gentle_hooks.ledger.location.idle_path`) exists only while
+  nothing is pending (:data:`~gentle_hooks.ledger.schema.PENDING_SQL` finds no row): every
+  write transaction removes it under the write lock before its first statement, and
+  :func:`settle_idle` creates it only under the write lock, after a commit, when it sees
+  nothing pending. A transaction rolled back or a process killed leaves it absent, which
+  only costs the next human commit an interpreter start;
 * the schema version is ``PRAGMA user_version``; an older store opened for writing is
   migrated forward in one transaction, a newer one is refused;
 * a store that cannot be read (not a database, truncated, malformed, a directory,
@@ -22,6 +28,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import time
@@ -30,8 +37,8 @@ from contextlib import contextmanager
 
 from gentle_hooks.bounded import new_private_file, sweep
 from gentle_hooks.errors import GentleError
-from gentle_hooks.ledger.location import sql_text
-from gentle_hooks.ledger.schema import MIGRATIONS, SCHEMA_VERSION
+from gentle_hooks.ledger.location import idle_path, sql_text
+from gentle_hooks.ledger.schema import MIGRATIONS, PENDING_SQL, SCHEMA_VERSION
 
 # Every parameter bound by this process: a non-UTF-8 path (kept by surrogateescape) is
 # stored and found as the BLOB of its bytes instead of failing to encode.
@@ -125,15 +132,19 @@ def write_transaction(conn: sqlite3.Connection, path: str) -> Iterator[sqlite3.C
         conn: a connection opened for writing (autocommit: ``isolation_level=None``);
         path: the database file, for messages.
 
+    The idle sentinel is removed once the lock is held, before the body writes anything.
+
     Raises:
-        StoreError: a SQLite error inside the transaction (after the rollback), or the
-            write lock not granted within the busy timeout.
+        StoreError: a SQLite error inside the transaction (after the rollback), the write
+            lock not granted within the busy timeout, or the idle sentinel that cannot be
+            removed (nothing is written then).
     """
     try:
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.Error as exc:
         raise store_error(path, exc) from None
     try:
+        _drop_idle(path)
         yield conn
         conn.execute("COMMIT")
     except BaseException as exc:
@@ -142,6 +153,65 @@ def write_transaction(conn: sqlite3.Connection, path: str) -> Iterator[sqlite3.C
         if isinstance(exc, sqlite3.Error):
             raise store_error(path, exc) from None
         raise
+
+
+def _drop_idle(path: str) -> None:
+    """Remove the idle sentinel of the store at ``path`` (absent is fine).
+
+    Raises:
+        StoreError: it exists and cannot be removed.
+    """
+    try:
+        os.unlink(idle_path(path))
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise StoreError(idle_path(path), f"cannot be removed: {exc.strerror}") from None
+
+
+def settle_idle(conn: sqlite3.Connection, path: str) -> bool:
+    """Create the idle sentinel when the store holds nothing pending; whether it exists now.
+
+    Runs its own ``BEGIN IMMEDIATE`` transaction (it writes nothing to the database): under
+    the write lock, no writer can make work pending between the check and the file's
+    creation, and a writer that comes after removes it first (:func:`write_transaction`).
+    Anything that goes wrong (busy, a read error, a file that cannot be created) leaves the
+    sentinel absent: that is always safe.
+
+    Args:
+        conn: a connection opened for writing; path: the database file.
+    """
+    sentinel = idle_path(path)
+    if os.path.lexists(sentinel):
+        return True
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error:
+        return False
+    try:
+        if conn.execute(PENDING_SQL).fetchone() is not None:
+            return False
+        flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        os.close(os.open(sentinel, flags, 0o644))
+        return True
+    except (sqlite3.Error, OSError):
+        return False
+    finally:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+
+
+def touch_idle(path: str) -> None:
+    """Bring the idle sentinel's time up to now when it exists (never create it).
+
+    A writer's connection changes the database file and its write-ahead log when it closes
+    (the checkpoint); the hooks trust the sentinel only while neither is newer than it (an
+    empty log, as a reader leaves it, aside), so
+    a file changed by anything else since (damage, another tool) sends them to Python,
+    which says what is wrong. Called after a writer's connection closed.
+    """
+    with contextlib.suppress(OSError):  # absent (work pending), or not ours to touch
+        os.utime(idle_path(path), follow_symlinks=False)
 
 
 def create_store(path: str, busy: int) -> None:

@@ -9,6 +9,14 @@ hook. For each runtime found:
 * wired, and the ``gentle-hook`` its command names exists (an absolute path that is
   executable, or a name ``PATH`` resolves): ok;
 * wired, but that program cannot be found: fails (the agent's edits go unrecorded);
+* wired under a matcher that leaves some of the runtime's file-writing tools out: fails,
+  naming them;
+* wired, but a documented switch of the runtime's settings stops it (Claude Code's
+  ``disableAllHooks``, Gemini CLI's ``hooksConfig.enabled`` or a ``disabled`` list naming
+  ours, Copilot's ``disableAllHooks``): fails, naming the switch and its file;
+* "wired" looks in every file the runtime reads hooks from (Claude Code's
+  ``settings.local.json``, every ``.github/hooks/*.json`` of Copilot), not only the one
+  ``install`` writes;
 * a configuration file that is not readable plain JSON: fails, naming the file;
 * not wired: reported, not failed, with the command that wires it (the commit gate still
   sees the runtime in its environment and the AI trailers in its commits);
@@ -28,7 +36,13 @@ from gentle_hooks.agents.payload import read_file
 from gentle_hooks.agents.runtimes import RUNTIMES, Runtime
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.services.agent_install import SCOPES, config_path, read_config, typed_program
+from gentle_hooks.services.agent_install import (
+    SCOPES,
+    disabled_by,
+    locations,
+    read_config,
+    typed_program,
+)
 from gentle_hooks.values.frozen import frozen
 
 
@@ -90,23 +104,44 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
         )
         return AgentCheck(name, True, f"no hook point ({rt.doc}); {verify}")
     wired: list[str] = []
+    commands: list[str] = []
     for scope in SCOPES if root else ("user",):
-        path = config_path(rt.wiring, scope, root, env)
-        try:
-            doc = read_config(path)
-        except UsageError as exc:
-            return AgentCheck(name, False, exc.message)
-        for command in wiring.commands(doc or {}, rt):
-            where = reachable(command, env)
-            if where is None:
-                return AgentCheck(
-                    name,
-                    False,
-                    f"wired in {path} ({scope}), but '{command}' cannot run: its gentle-hook "
-                    f"is not found (reinstall: {program} install --agent {rt.name}"
-                    f"{' --scope user' if scope == 'user' else ''})",
-                )
-            wired.append(f"{path} ({scope}) -> {where}")
+        reinstall = (
+            f"reinstall: {program} install --agent {rt.name}"
+            f"{' --scope user' if scope == 'user' else ''}"
+        )
+        for path in locations(rt.wiring, scope, root, env):
+            try:
+                doc = read_config(path, rt.wiring.comments)
+            except UsageError as exc:
+                return AgentCheck(name, False, exc.message)
+            for command, matcher in wiring.placements(doc or {}, rt):
+                where = reachable(command, env)
+                if where is None:
+                    return AgentCheck(
+                        name,
+                        False,
+                        f"wired in {path} ({scope}), but '{command}' cannot run: its "
+                        f"gentle-hook is not found ({reinstall})",
+                    )
+                missed = wiring.misses(matcher, rt.wiring)
+                if missed:
+                    return AgentCheck(
+                        name,
+                        False,
+                        f"wired in {path} ({scope}), but its matcher '{matcher}' misses "
+                        f"{', '.join(missed)}: those writes are not recorded ({reinstall})",
+                    )
+                commands.append(command)
+                wired.append(f"{path} ({scope}) -> {where}")
+    off = disabled_by(rt.wiring, commands, root, env) if wired else []
+    if off:
+        return AgentCheck(
+            name,
+            False,
+            f"installed ({'; '.join(wired)}) but disabled by {'; '.join(off)}: "
+            "the recorder does not run",
+        )
     if wired:
         return AgentCheck(name, True, "recorder wired: " + "; ".join(wired))
     if not found:

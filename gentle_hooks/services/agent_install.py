@@ -4,8 +4,12 @@
 Room ``services``. The document edits are :mod:`gentle_hooks.agents.wiring`'s; this module
 finds the file for a scope, reads it within bounds (:mod:`gentle_hooks.agents.payload`),
 writes it atomically (a temporary file renamed over it, its mode kept) and says exactly what
-changed. A file that is not plain JSON is never rewritten: the user gets the entry to add by
-hand instead.
+changed. An existing file is edited in place (:mod:`gentle_hooks.agents.jsonedit`): only our
+entry's text is added or removed, every other byte (comments where the runtime reads them,
+indentation, number spellings) is kept, and uninstall after install gives back the original
+bytes. A file that is a symbolic link (settings kept in a dotfiles repository) is written
+through it: its target is replaced atomically, the link stays. A file that is not the JSON
+its runtime reads is never rewritten.
 
 Scopes: ``project`` is the file under the work tree root (shared with the repository's other
 users when committed); ``user`` is the file under the home directory (or the runtime's own
@@ -19,15 +23,14 @@ still finds it; in a project file that path is this machine's, and the install s
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import shutil
 import sys
 from collections.abc import Mapping
 
-from gentle_hooks.agents import wiring
-from gentle_hooks.agents.payload import load_object, read_file
+from gentle_hooks.agents import jsonedit, wiring
+from gentle_hooks.agents.payload import read_file
 from gentle_hooks.agents.runtimes import Runtime, Wiring, record_command, runtime
 from gentle_hooks.bounded import write_whole
 from gentle_hooks.errors import UsageError
@@ -58,7 +61,7 @@ class AgentChange:
 
 
 def config_path(w: Wiring, scope: str, root: str | None, env: Mapping[str, str]) -> str:
-    """The configuration file of a runtime in a scope.
+    """The configuration file of a runtime in a scope (the one ``install`` writes).
 
     Raises:
         UsageError: project scope outside a work tree; user scope for a runtime without one.
@@ -69,11 +72,86 @@ def config_path(w: Wiring, scope: str, root: str | None, env: Mapping[str, str])
         return os.path.join(root, w.project)
     if w.user is None:
         raise UsageError("this runtime has no user-level configuration: use --scope project")
+    return scoped_path(w, "user", w.user, root, env)
+
+
+def scoped_path(w: Wiring, scope: str, rel: str, root: str | None, env: Mapping[str, str]) -> str:
+    """``rel`` (relative as :attr:`Wiring.project` or :attr:`Wiring.user`) in ``scope``; a
+    user path's first part is replaced by the runtime's home variable when it is set."""
+    if scope == "project":
+        return os.path.join(root or ".", rel)
     base = env.get(w.home_env) if w.home_env else None
     if base:
-        return os.path.join(base, *w.user.split("/")[1:])
+        return os.path.join(base, *rel.split("/")[1:])
     home = env.get("HOME") or os.path.expanduser("~")
-    return os.path.join(home, w.user)
+    return os.path.join(home, rel)
+
+
+def locations(w: Wiring, scope: str, root: str | None, env: Mapping[str, str]) -> list[str]:
+    """Every file the runtime reads our hook from in ``scope``: the one ``install`` writes
+    first, then the other documented ones that exist (:attr:`Wiring.also_project`...)."""
+    import glob
+
+    primary = config_path(w, scope, root, env)
+    out = [primary]
+    for pattern in w.also_project if scope == "project" else w.also_user:
+        for found in sorted(glob.glob(scoped_path(w, scope, pattern, root, env))):
+            if found not in out and os.path.isfile(found):
+                out.append(found)
+    return out
+
+
+def _dotted(doc: Mapping[str, object], key: str) -> tuple[bool, object]:
+    value: object = doc
+    for part in key.split("."):
+        if not isinstance(value, dict) or part not in value:
+            return False, None
+        value = value[part]
+    return True, value
+
+
+def disabled_by(
+    w: Wiring, commands: list[str], root: str | None, env: Mapping[str, str]
+) -> list[str]:
+    """What in the runtime's settings stops our hook from running, one phrase each: a
+    switch that turns every hook off (the file of highest precedence that sets it decides),
+    or a list of disabled hooks naming ours (by its ``name`` or its command). Settings files
+    that cannot be read are passed over (the runtime reports them itself)."""
+    name = dict(w.entry).get("name")
+    ours = {n for n in (name, *commands) if isinstance(n, str)}
+    decided: dict[str, tuple[object, str]] = {}
+    out: list[str] = []
+    for scope, rel in w.settings:
+        if scope == "project" and root is None:
+            continue
+        path = scoped_path(w, scope, rel, root, env)
+        try:
+            doc = read_config(path, w.settings_comments)
+        except UsageError:
+            continue
+        if doc is None:
+            continue
+        for key, _ in w.switches:
+            there, value = _dotted(doc, key)
+            if there:
+                decided[key] = (value, path)
+        for key in w.disabled_lists:
+            there, value = _dotted(doc, key)
+            if (
+                there
+                and isinstance(value, list)
+                and ours & {v for v in value if isinstance(v, str)}
+            ):
+                out.append(f"{key} in {path} lists it")
+    for key, off in w.switches:
+        if key in decided and decided[key][0] == off:
+            out.insert(0, f"{key}: {json_word(off)} in {decided[key][1]}")
+    return out
+
+
+def json_word(value: object) -> str:
+    """``value`` as JSON spells it (``false``, ``true``)."""
+    return "true" if value is True else "false" if value is False else repr(value)
 
 
 def typed_program(env: Mapping[str, str]) -> str:
@@ -104,32 +182,88 @@ def program_for(scope: str, env: Mapping[str, str]) -> tuple[str, tuple[str, ...
     return shlex.quote(beside), ()
 
 
-def read_config(path: str) -> dict[str, object] | None:
-    """The configuration document at ``path``; None when the file does not exist.
+@frozen
+class Loaded:
+    """A configuration file as read: its document and its text (edited in place)."""
+
+    doc: dict[str, object]
+    text: str
+
+
+def load_config(path: str, comments: bool = False) -> Loaded | None:
+    """The configuration file at ``path`` (through a symbolic link); None when it does not
+    exist. ``comments``: the runtime reads it as JSON with comments.
 
     Raises:
-        UsageError: it exists but is not a regular file of plain JSON holding an object.
+        UsageError: it exists but is not a readable regular file of JSON (with comments
+            when allowed) holding an object.
     """
     if not os.path.lexists(path):
         return None
     data = read_file(path)
     if data is None:
-        raise UsageError(f"{path}: not a readable regular file; nothing was changed")
-    if not data.strip():
-        return {}
+        raise UsageError(f"{path}: not a readable regular file")
     try:
-        return load_object(data, path)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text") from None
+    if not text.strip():
+        return Loaded({}, text)
+    try:
+        node = jsonedit.parse(text, comments=comments)
+    except jsonedit.JsonTextError as exc:
+        kind = "JSON with comments" if comments else "JSON"
+        plain = comments or not jsonedit.has_comments(text)
+        hint = "" if plain else " (this runtime reads no comments)"
+        raise UsageError(f"{path}: not {kind}{hint}: {exc}") from None
+    if not isinstance(node.value, dict):
+        raise UsageError(f"{path}: not a JSON object")
+    return Loaded(node.value, text)
+
+
+def _load_for_edit(path: str, w: Wiring) -> Loaded | None:
+    """:func:`load_config` before an edit: its error says nothing was changed."""
+    try:
+        return load_config(path, w.comments)
     except UsageError as exc:
-        raise UsageError(
-            f"{exc.message}: nothing was changed (is it JSON with comments?); add our hook by "
-            "hand as its doc page shows"
-        ) from None
+        raise UsageError(f"{exc.message}; nothing was changed") from None
 
 
-def write_config(path: str, doc: Mapping[str, object]) -> None:
-    """Write ``doc`` as indented JSON, atomically, keeping the file's mode."""
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    write_whole(path, (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8"))
+def read_config(path: str, comments: bool = False) -> dict[str, object] | None:
+    """:func:`load_config`'s document."""
+    loaded = load_config(path, comments)
+    return None if loaded is None else loaded.doc
+
+
+def write_target(path: str) -> str:
+    """Where writing ``path`` goes: the file a symbolic link (chain) points to, so a
+    settings file kept in a dotfiles repository stays a link and its target changes."""
+    return os.path.realpath(path) if os.path.islink(path) else path
+
+
+def write_config(
+    path: str, loaded: Loaded | None, doc: Mapping[str, object], w: Wiring, doc_page: str
+) -> None:
+    """Write ``doc`` to ``path`` atomically (through a link, to its target), keeping the
+    file's mode; an existing file is edited in place (:func:`jsonedit.rewrite`), so every
+    byte we do not change stays as it was.
+
+    Raises:
+        UsageError: the in-place edit could not be made (nothing is written).
+    """
+    target = write_target(path)
+    if loaded is None or not loaded.text.strip():
+        text = jsonedit.dump(doc)
+    else:
+        try:
+            text = jsonedit.rewrite(loaded.text, doc, comments=w.comments)
+        except (jsonedit.EditError, jsonedit.JsonTextError) as exc:
+            raise UsageError(
+                f"{path}: cannot edit it in place ({exc}); nothing was changed: add the "
+                f"entry by hand as {doc_page} shows"
+            ) from None
+    os.makedirs(os.path.dirname(target), exist_ok=True)
+    write_whole(target, text.encode("utf-8"))
 
 
 def _wired(rt: Runtime) -> Wiring:
@@ -150,19 +284,65 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
         raise UsageError(f"unknown scope {scope!r}: use project or user")
     rt = runtime(name)
     w = _wired(rt)
-    path = config_path(w, scope, root, env)
     program, notes = program_for(scope, env)
     command = record_command(rt.name, program)
-    doc = read_config(path)
+    # ours may already be in another file the runtime reads (settings.local.json, another
+    # .github/hooks/*.json): it is updated there, never added a second time
+    path, loaded = _where_ours(rt, scope, root, env)
     try:
-        new, what, changes = wiring.add(doc or {}, rt, command)
+        new, what, changes = wiring.add(loaded.doc if loaded else {}, rt, command)
     except wiring.ShapeError as exc:
         raise UsageError(f"{path}: {exc}; nothing was changed") from None
-    if what != "unchanged" or doc is None:
-        write_config(path, new)
-        what = "added" if doc is None else what
-    [running, *_] = wiring.commands(new, rt) or [command]
-    return AgentChange(rt.name, scope, path, what, running, changes + notes + w.notes)
+    if what != "unchanged" or loaded is None:
+        write_config(path, loaded, new, w, rt.doc)
+        what = "added" if loaded is None else what
+    running = wiring.commands(new, rt) or [command]
+    off = tuple(
+        f"it does not run: disabled by {why}; change that for the recorder to run"
+        for why in disabled_by(w, running, root, env)
+    )
+    return AgentChange(
+        rt.name, scope, path, what, running[0], changes + off + _link_note(path) + notes + w.notes
+    )
+
+
+def _where_ours(
+    rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]
+) -> tuple[str, Loaded | None]:
+    """The file of ``scope`` that holds an entry of ours (the first found), else the one
+    ``install`` writes; with its content."""
+    assert rt.wiring is not None
+    paths = locations(rt.wiring, scope, root, env)
+    for path in paths:
+        loaded = _load_for_edit(path, rt.wiring)
+        if loaded is not None and wiring.commands(loaded.doc, rt):
+            return path, loaded
+    return paths[0], _load_for_edit(paths[0], rt.wiring)
+
+
+def _remove_from(rt: Runtime, scope: str, path: str, primary: bool) -> AgentChange | None:
+    """Remove our entries from one file; what was done (None for another documented file
+    that holds none of ours: it is not ours to mention)."""
+    assert rt.wiring is not None
+    w = rt.wiring
+    loaded = _load_for_edit(path, w)
+    if loaded is None:
+        return AgentChange(rt.name, scope, path, "nothing to remove") if primary else None
+    new, removed = wiring.remove(loaded.doc, rt)
+    if not removed:
+        return AgentChange(rt.name, scope, path, "nothing to remove") if primary else None
+    if primary and w.own_file and wiring.is_empty(new, w) and not os.path.islink(path):
+        os.unlink(path)
+        return AgentChange(rt.name, scope, path, "removed the file")
+    write_config(path, loaded, new, w, rt.doc)
+    what = "removed our hook" if removed == 1 else f"removed our {removed} hooks"
+    return AgentChange(rt.name, scope, path, what, notes=_link_note(path))
+
+
+def _link_note(path: str) -> tuple[str, ...]:
+    if not os.path.islink(path):
+        return ()
+    return (f"{path} is a link: its target {write_target(path)} was edited, the link kept",)
 
 
 def uninstall_agent(
@@ -180,19 +360,8 @@ def uninstall_agent(
     for scope in scopes:
         if scope == "project" and root is None:
             continue
-        path = config_path(w, scope, root, env)
-        doc = read_config(path)
-        if doc is None:
-            out.append(AgentChange(rt.name, scope, path, "nothing to remove"))
-            continue
-        new, removed = wiring.remove(doc, rt)
-        if not removed:
-            out.append(AgentChange(rt.name, scope, path, "nothing to remove"))
-        elif w.own_file and wiring.is_empty(new, w):
-            os.unlink(path)
-            out.append(AgentChange(rt.name, scope, path, "removed the file"))
-        else:
-            write_config(path, new)
-            what = "removed our hook" if removed == 1 else f"removed our {removed} hooks"
-            out.append(AgentChange(rt.name, scope, path, what))
+        for n, path in enumerate(locations(w, scope, root, env)):
+            change = _remove_from(rt, scope, path, primary=n == 0)
+            if change is not None:
+                out.append(change)
     return out

@@ -25,7 +25,7 @@ from gentle_hooks.agents.runtimes import runtime
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.services.record import MutationRequest, Recorded, not_a_file, record_mutation
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 
 @frozen
@@ -112,6 +112,9 @@ def record_from_runtime(
         if refused:
             why += f" ({'; '.join(refused)}: never a file a writer wrote)"
         return RuntimeRecorded(event, None, why, rt.ack)
+    if rt.settings_writer is not None and event.model is None and event.effort is None:
+        set_model, set_effort = rt.settings_writer(root, env)
+        event = replace(event, model=set_model, effort=set_effort)
     m, e = writer_of(event, model, effort, env)
     rec = record_mutation(
         MutationRequest(

@@ -19,6 +19,7 @@ edited tracked file is refused, files earlier runs left are removed.
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 
 from gentle_hooks.artifacts.observation import Check
@@ -217,3 +218,120 @@ def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]
     if held != cand.tree:  # pragma: no cover - status and add -A disagree: a git defect
         raise UsageError(f"{room.path}: the room holds tree {held[:12]}, not {cand.tree[:12]}")
     return notes
+
+
+#: What a room's directory may hold besides its parts (:data:`TREE`, :data:`BRIEF`,
+#: :data:`LOGS`, :data:`OWNER`): :data:`BASE`, the candidate's base tree a run exports to
+#: run each negative test against.
+BASE = "base"
+ROOM_ENTRIES = frozenset({TREE, BRIEF, LOGS, OWNER, BASE})
+
+#: One entry's identity on disk: kind and permission bits, inode, size, modification and
+#: change times (the change time moves on every write and every chmod, and no process can
+#: set it back), and a symbolic link's target.
+Stamp = tuple[int, int, int, int, int, str]
+
+
+def _stamp(path: str) -> Stamp | None:
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return None
+    link = os.readlink(path) if stat.S_ISLNK(st.st_mode) else ""
+    return (st.st_mode, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, link)
+
+
+def _walk(top: str) -> dict[str, Stamp]:
+    """Every entry under ``top`` (``top`` itself as ``""``), relative, with its
+    :data:`Stamp`; symbolic links are not followed."""
+    out: dict[str, Stamp] = {}
+    first = _stamp(top)
+    if first is None:
+        return out
+    out[""] = first
+    for dirpath, dirs, files in os.walk(top):
+        for name in dirs + files:
+            full = os.path.join(dirpath, name)
+            found = _stamp(full)
+            if found is not None:
+                out[os.path.relpath(full, top)] = found
+    return out
+
+
+@frozen
+class RoomStamp:
+    """What a room held on disk before a check ran (:func:`stamp_room`)."""
+
+    entries: tuple[tuple[str, Stamp], ...]
+
+
+def _room_entries(room: Room) -> dict[str, Stamp]:
+    """The room's entries keyed by their path relative to ``tree/`` (``../BRIEF.md``,
+    ``../base/...`` for the rest of the room), without ``logs/`` (written by the run) and
+    the checkouts' ``.git`` directories (git in a room refreshes its index)."""
+    out: dict[str, Stamp] = {}
+    for rel, st in _walk(room.path).items():
+        parts = rel.split(os.sep)
+        if parts[0] == LOGS or (parts[0] in (TREE, BASE) and parts[1:2] == [".git"]):
+            continue
+        if parts[0] == TREE:
+            out[os.path.join(*parts[1:]) if len(parts) > 1 else "."] = st
+        else:
+            out[os.path.join("..", rel) if rel else ".."] = st
+    return out
+
+
+def stamp_room(room: Room) -> RoomStamp:
+    """What ``room`` holds now, entry by entry (:data:`Stamp`), to compare after a check."""
+    return RoomStamp(tuple(sorted(_room_entries(room).items())))
+
+
+def room_touched(room: Room, before: RoomStamp) -> tuple[str, ...]:
+    """The room's entries a check wrote, replaced, removed or re-permissioned since
+    ``before``, even when it put back their bytes (their change time moved): every file
+    and link of the checkouts (``tree/``, ``base/``) and everything else in the room
+    (``BRIEF.md``, a ``pytest.ini`` or ``conftest.py`` put beside ``tree/``). New files
+    inside a checkout are not listed here (the ignore rules decide those:
+    :meth:`~gentle_hooks.git.room_check.RoomChecks.room_additions`), and a checkout's
+    directories may gain such outputs: only their kind, inode and permissions count.
+
+    Returns:
+        The paths, relative to ``tree/``, sorted; empty when the room is as it was.
+    """
+    now = _room_entries(room)
+    then = dict(before.entries)
+    base = os.path.join("..", BASE)
+
+    def in_checkout(path: str) -> bool:
+        return not path.startswith("..") or path == base or path.startswith(base + os.sep)
+
+    touched: list[str] = []
+    for path, old in then.items():
+        new = now.get(path)
+        if new is None:
+            touched.append(path)
+        elif stat.S_ISDIR(old[0]) and in_checkout(path):
+            if new[:2] != old[:2]:  # outputs may be added: kind, permissions, inode only
+                touched.append(path)
+        elif new != old:
+            touched.append(path)
+    touched += [p for p in now if p not in then and not in_checkout(p)]
+    return tuple(sorted(touched))
+
+
+def check_room_root(room: Room) -> None:
+    """A prepared room's directory holds only its parts: nothing a verifier put beside
+    ``tree/`` (a ``pytest.ini``, ``conftest.py``, ``setup.cfg`` there is read by tools run
+    in ``tree/`` and could change what they report).
+
+    Raises:
+        UsageError: the room holds anything else.
+    """
+    extra = sorted(set(os.listdir(room.path)) - ROOM_ENTRIES)
+    if extra:
+        shown = ", ".join(extra[:3]) + (f" and {len(extra) - 3} more" if len(extra) > 3 else "")
+        raise UsageError(
+            f"{room.path}: the room holds files beside tree/ that it was not prepared with "
+            f"({shown}); tools run in tree/ read them: prepare a new room with gentle-hook "
+            "verify prepare --brief, then your brief's path"
+        )

@@ -8,6 +8,16 @@ root), or the common git dir's ``hooks`` shared by linked worktrees.
 An existing hook that is not ours is never overwritten: it is moved aside to
 ``<name>.gentle-legacy`` and chained — the gate runs it first, with the same arguments and
 standard input, and fails when it fails. ``uninstall`` puts it back.
+
+The fast path (docs/fast-path.md): the scripts of an ordinary commit's hooks (pre-commit,
+pre-merge-commit, prepare-commit-msg, commit-msg, post-commit) run the chained hook, then
+pass without starting the interpreter when ``sh`` proves nothing can apply — no agent-runtime
+or configuration variable, no agent's name as author or committer, nothing pending in the
+ledger (its idle sentinel, :func:`gentle_hooks.ledger.location.idle_path`), no config file
+or ``gentle.appliesto`` that could say ``all``, no AI marker word in the message. Each check
+over-approximates the hook's Python probe and is generated from the same tables
+(:mod:`gentle_hooks.services.fastpath`); whatever it cannot prove goes to the interpreter,
+which decides as before. pre-push, pre-receive and post-rewrite always start it.
 """
 
 from __future__ import annotations
@@ -67,22 +77,32 @@ def hooks_dir(repo: Repository) -> str:
     return path
 
 
-def script_text(hook_type: str, interpreter: str, warn: bool) -> str:
+def script_text(hook_type: str, interpreter: str, warn: bool, *, fast: bool = True) -> str:
     """The plain hook script: exec the installing interpreter, else ``gentle-hook`` on PATH.
 
-    A gating hook whose interpreter moved and that finds no ``gentle-hook`` fails closed with
-    the reinstall command; a recorder hook says so and lets git go on.
+    With ``fast`` (the default), a hook of :data:`gentle_hooks.services.fastpath.FAST_HOOKS`
+    first runs the chained hook and passes without starting the interpreter when its ``sh``
+    checks prove that nothing can apply (:func:`gentle_hooks.services.fastpath.fast_block`,
+    docs/fast-path.md); everything else goes to the interpreter as before. A gating hook
+    whose interpreter moved and that finds no ``gentle-hook`` fails closed with the
+    reinstall command; a recorder hook says so and lets git go on.
     """
+    from gentle_hooks.services.fastpath import fast_block
+
     args = f"hook {hook_type}" + (" --warn" if warn else "")
     fail = "exit 1" if hook_type in GATING else "exit 0"
     py = shlex.quote(interpreter)
+    run = f'"$GENTLE_HOOK_PYTHON" -I -c "{ENTRY}" {args}'
+    block = fast_block(hook_type, hook_type in GATING, run) if fast else None
+    if block is None:
+        block = f'    exec {run} --script "$0" "$@"\n'
     return (
         "#!/bin/sh\n"
         f"{MARKER}\n"
         "# Runs gentle-hooks with the interpreter it was installed from (no PATH shims).\n"
         f"GENTLE_HOOK_PYTHON={py}\n"
         'if [ -x "$GENTLE_HOOK_PYTHON" ]; then\n'
-        f'    exec "$GENTLE_HOOK_PYTHON" -I -c "{ENTRY}" {args} --script "$0" "$@"\n'
+        f"{block}"
         "fi\n"
         "if command -v gentle-hook >/dev/null 2>&1; then\n"
         '    echo "gentle-hooks: $GENTLE_HOOK_PYTHON is gone; running gentle-hook from PATH '

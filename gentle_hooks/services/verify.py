@@ -26,6 +26,8 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
+import tempfile
 import time
 from collections.abc import Mapping
 
@@ -54,16 +56,22 @@ from gentle_hooks.policy.nocheck import judge_command, judge_negative, row_text
 from gentle_hooks.services.cleanroom import (
     Room,
     check_room,
+    check_room_root,
     make_room,
     open_room,
     remove_room,
     room_brief_text,
+    room_touched,
+    stamp_room,
     sweep_rooms,
 )
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.runner import run_observed, stopped_cleanly
 from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
 from gentle_hooks.values.frozen import field, frozen, replace
+
+#: The prefix of the directory a run's checks keep their caches in (outside the room).
+CACHE_PREFIX = "gentle-checks-cache-"
 
 
 @frozen
@@ -312,7 +320,10 @@ def _observe(check: Check, number: int, room: Room, env: Mapping[str, str]) -> O
 def _observe_all(
     bound: Bound, plan: Plan, room: Room, env: Mapping[str, str]
 ) -> tuple[Outcome, ...]:
-    """Run the plan's checks in order; after each, compare the room's files with the
+    """Run the plan's checks in order; after each, compare the room with what it held
+    before the check (:func:`~gentle_hooks.services.cleanroom.room_touched`: every file of
+    the candidate and everything beside ``tree/``, by inode, size and change time, so an
+    edit put back before the check ended is still seen), compare the room's files with the
     candidate's tree (:meth:`~gentle_hooks.git.room_check.RoomChecks.room_changes`: hashed
     from the files, so no index flag hides an edit) and list the files it added that the
     candidate's ``.gitignore`` does not ignore
@@ -323,14 +334,29 @@ def _observe_all(
     the worker's implementation to make a criterion pass")."""
     outcomes: list[Outcome] = []
     for n, check in enumerate(plan.checks, 1):
+        before = stamp_room(room)
         outcome = _observe(check, n, room, env)
-        changed = bound.repo.room_changes(room.tree, bound.candidate.tree)
-        changed += bound.repo.room_additions(room.tree, bound.candidate.tree)
+        changed = set(room_touched(room, before))
+        changed.update(bound.repo.room_changes(room.tree, bound.candidate.tree))
+        changed.update(bound.repo.room_additions(room.tree, bound.candidate.tree))
         if changed:
-            outcomes.append(replace(outcome, changed=changed))
+            outcomes.append(replace(outcome, changed=tuple(sorted(changed))))
             break
         outcomes.append(outcome)
     return tuple(outcomes)
+
+
+def cache_env(env: Mapping[str, str], cache: str) -> dict[str, str]:
+    """``env`` with the caches of the tools a verifier runs sent to ``cache``, a directory
+    outside the room, so an honest check leaves the candidate's tree as it found it
+    whatever its ``.gitignore`` lists: Python's bytecode (``PYTHONPYCACHEPREFIX``) and
+    pytest's cache (``-o cache_dir=...`` after the user's ``PYTEST_ADDOPTS``)."""
+    out = dict(env)
+    out["PYTHONPYCACHEPREFIX"] = os.path.join(cache, "pycache")
+    opts = out.get("PYTEST_ADDOPTS", "").strip()
+    cache_opt = "-o " + shlex.quote("cache_dir=" + os.path.join(cache, "pytest"))
+    out["PYTEST_ADDOPTS"] = f"{opts} {cache_opt}".strip()
+    return out
 
 
 def _caller(bound: Bound, caller: str | None) -> str:
@@ -379,6 +405,7 @@ def run(
     sweep_rooms()
     if room_path is not None:
         room = open_room(room_path)
+        check_room_root(room)
         notes = check_room(bound.repo, room, bound.candidate)
         return _verify_in(bound, plan, room, env, caller, started, notes, kept=True)
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
@@ -407,7 +434,11 @@ def _verify_in(
     cand = bound.candidate
     with open_store(bound.repo) as led:  # a broken store fails before anything runs
         checks_env = room_env(env, bound.root, bound.repo.paths.common_dir)
-        outcomes = _observe_all(bound, plan, room, checks_env)
+        cache = tempfile.mkdtemp(prefix=CACHE_PREFIX)
+        try:
+            outcomes = _observe_all(bound, plan, room, cache_env(checks_env, cache))
+        finally:
+            shutil.rmtree(cache, ignore_errors=True)
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         pair = plan_artifacts(
             bound.root,

@@ -202,3 +202,33 @@ def test_an_aider_commit_meets_the_commit_gate(who: str, native: World) -> None:
     assert f"{who} 'Test Author (aider)'" in blocked.err, blocked
     # the same change committed by the person passes
     assert w.git("commit", "-q", "-m", "feat: comment").code == 0
+
+
+@pytest.mark.parametrize("broken", ["ledger", "config"])
+def test_a_gate_that_fails_closed_prints_its_decision_as_one_object_too(
+    broken: str, native: World, tmp_path: Path
+) -> None:
+    """A ledger that is not a database, or a configuration file with an unknown key: the
+    commit gate cannot judge and fails closed; with GENTLE_HOOKS_FORMAT=json its one error
+    line is followed by the decision object, ``decision: error``."""
+    w = native
+    assert w.gh("install", "--agent", "claude-code", env=PATH).code == 0
+    assert run_hook(w, "claude-code", tmp_path / "runtime").returncode == 0
+    if broken == "ledger":
+        (w.work / ".git" / "gentle-hooks" / "ledger.sqlite3").write_bytes(b"not a database" * 64)
+    else:
+        (w.work / ".gentle-hooks.toml").write_text("bogus = 1\n")
+    w.ok("add", "-A")
+    r = w.git("commit", "-m", "claude: comment", env={"GENTLE_HOOKS_FORMAT": "json"})
+    assert r.code != 0, r
+    lines = [x for x in r.err.splitlines() if x.strip()]
+    assert lines[0].startswith("gentle-hook: error: "), lines
+    decision = json.loads(lines[-1])
+    assert decision["schema"] == "gentle-hooks.decision/v1"
+    assert (decision["hook"], decision["decision"], decision["fail_closed"]) == (
+        "pre-commit",
+        "error",
+        True,
+    )
+    assert decision["reason"] == lines[0] and decision["candidates"] == []
+    assert decision["exit_code"] in (2, 3)

@@ -284,7 +284,7 @@ def check(case: Case, cwd: Path) -> Finding | None:
     except subprocess.TimeoutExpired:
         return Finding(case, f"hang (> {RUN_SECONDS:.0f} s)", "")
     err = proc.stderr.decode("utf-8", "replace")
-    if proc.returncode == 3:
+    if proc.returncode == 3 or "unexpected error" in err:  # a hook's exit 3 is mapped to 1
         return Finding(case, "exit 3", err)
     if "Traceback" in err:
         return Finding(case, "traceback", err)

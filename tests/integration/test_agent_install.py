@@ -131,12 +131,20 @@ def test_user_scope_works_outside_a_repository(tmp_path: Path, isolated_git: Pat
     assert "not a git repository" in project.stderr
 
 
-@pytest.mark.parametrize("content", ["// settings\n{}", "[1]", '{"hooks": []}'])
-def test_a_file_it_cannot_merge_is_left_untouched(content: str, repo: Path) -> None:
-    path = repo / ".gemini" / "settings.json"
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("claude-code", "// settings\n{}"),  # no source here says Claude Code reads comments
+        ("gemini-cli", "[1]"),
+        ("gemini-cli", '{"hooks": []}'),
+        ("gemini-cli", '{"a": 1,}'),  # Gemini CLI's JSON.parse refuses trailing commas
+    ],
+)
+def test_a_file_it_cannot_merge_is_left_untouched(name: str, content: str, repo: Path) -> None:
+    path = repo / PROJECT[name]
     path.parent.mkdir()
     path.write_text(content)
-    proc = gh(repo, "install", "--agent", "gemini-cli", env=WITH_GH)
+    proc = gh(repo, "install", "--agent", name, env=WITH_GH)
     assert proc.returncode == 2
     assert len(proc.stderr.strip().splitlines()) == 1 and "Traceback" not in proc.stderr
     assert "nothing was changed" in proc.stderr
@@ -224,7 +232,7 @@ def test_doctor_fails_a_configuration_it_cannot_read(repo: Path) -> None:
     code, checks = doctor(repo, WITH_GH)
     assert code == 2
     ok, detail = checks["agent: claude-code"]
-    assert not ok and detail.startswith(f"{path} is not the hook's JSON")
+    assert not ok and detail.startswith(f"{path}: not JSON: line 1 column 2")
 
 
 @pytest.mark.parametrize(("conf", "verdict"), [("", "skip"), ("git-commit-verify: true\n", "run")])
@@ -261,7 +269,8 @@ def test_a_reinstall_keeps_the_users_flags_and_says_what_changed(
     path = isolated_git / ".claude" / "settings.json"
     path.parent.mkdir()
     theirs = "/old/bin/gentle-hook record --from claude-code --effort high"
-    group = {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": theirs}]}
+    matcher = "Write|Edit|MultiEdit|NotebookEdit"
+    group = {"matcher": matcher, "hooks": [{"type": "command", "command": theirs}]}
     path.write_text(json.dumps({"hooks": {"PostToolUse": [group]}}))
     proc = gh(repo, "install", "--agent", "claude-code", "--scope", "user", env=WITH_GH)
     assert proc.returncode == 0, proc.stderr

@@ -456,20 +456,20 @@ def test_a_newer_store_is_refused_and_doctor_says_why(cli: Cli, repo: Path) -> N
     assert cli("record", "--model", "m", "--effort", "low", cwd=repo).code == 0
     path = ledger_file(repo)
     conn = sqlite3.connect(path)
-    conn.execute("PRAGMA user_version = 7")
+    conn.execute("PRAGMA user_version = 99")
     conn.commit()
     conn.close()
     r = cli("status", cwd=repo)
     assert (r.code, r.err) == (
         2,
-        f"gentle-hook: error: ledger {path}: schema version 7 is newer than this gentle-hooks "
+        f"gentle-hook: error: ledger {path}: schema version 99 is newer than this gentle-hooks "
         f"knows ({SCHEMA_VERSION}); upgrade gentle-hooks; run 'gentle-hook doctor' "
         "(nothing was deleted)\n",
     )
     d = cli("doctor", cwd=repo)
     assert d.code == 2
     assert (
-        f"FAIL  schema: version 7 is newer than this gentle-hooks knows ({SCHEMA_VERSION}); "
+        f"FAIL  schema: version 99 is newer than this gentle-hooks knows ({SCHEMA_VERSION}); "
         "upgrade gentle-hooks" in d.lines
     )
     assert d.lines[-1] == "unhealthy: nothing was changed or deleted"

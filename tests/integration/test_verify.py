@@ -943,3 +943,79 @@ def test_ignored_outputs_a_check_leaves_do_not_change_the_artifact(env: Env) -> 
     check += " && test -e src/__pycache__/app.pyc"
     out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", check)
     assert out["status"] == "pass", out["outcomes"]
+
+
+#: (id, a check that changes the room and hides it by the time it ends, the path named).
+RESTORED_CASES = [
+    (
+        "edit-then-restore",
+        "cp src/app.py ../saved.py && printf 'def add(a, b):\\n    return 4\\n' > src/app.py"
+        " && python3 -c 'import app; assert app.add(2, 2) == 4'; rc=$?;"
+        " cp ../saved.py src/app.py; rm -f ../saved.py; exit $rc",
+        "src/app.py",
+    ),
+    (
+        "sed-in-place-and-back",
+        "sed -i 's/a + b/4/' src/app.py && python3 -c 'import app; assert app.add(1, 1) == 4'"
+        " && sed -i 's/return 4/return a + b/' src/app.py",
+        "src/app.py",
+    ),
+    (
+        "chmod-and-back",
+        "chmod 600 src/app.py && chmod 644 src/app.py && python3 -c 'import app'",
+        "src/app.py",
+    ),
+    (
+        "config-beside-the-tree",
+        "printf '[pytest]\\naddopts = -q\\n' > ../pytest.ini && python3 -c 'import app'",
+        "../pytest.ini",
+    ),
+    (
+        "conftest-beside-the-tree-then-removed",
+        "printf 'x = 1\\n' > ../conftest.py && rm ../conftest.py && python3 -c 'import app'",
+        "..",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("check", "path"), [c[1:] for c in RESTORED_CASES], ids=[c[0] for c in RESTORED_CASES]
+)
+def test_a_check_that_changes_the_room_and_puts_it_back_blocks_the_verdict(
+    env: Env, check: str, path: str
+) -> None:
+    """Seed 001 "Scope": "never repairs the artifact it judges"; "Guardrails": "do not
+    repair, patch, or re-run the worker's implementation to make a criterion pass". An
+    edit of the candidate put back before the check ends, and a file written beside
+    ``tree/`` (where tools run in ``tree/`` read their configuration), still end the run
+    (C0, S0): the room is compared entry by entry, change times included."""
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", check, code=1)
+    assert out["status"] == "blocked", out["outcomes"]
+    last = out["outcomes"][-1]
+    assert (last["command"], last["row"]) == (check, "C0")
+    assert path in last["changed"], last["changed"]
+
+
+@pytest.mark.parametrize("planted", ["pytest.ini", "conftest.py", "setup.cfg"])
+def test_a_prepared_room_with_files_beside_its_tree_is_refused(env: Env, planted: str) -> None:
+    """Seed 001 "Workflow" 4, "Hand over a clean room": a file put beside ``tree/`` after
+    ``verify prepare`` would be read by the tools the checks run; ``verify run --room``
+    refuses the room (exit 2) before anything runs."""
+    prepared = env.json("verify", "prepare", "--brief", str(env.brief_path))
+    write(Path(prepared["room"]) / planted, "[pytest]\naddopts = -p no:terminal\n")
+    proc = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", prepared["room"])
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert f"files beside tree/ that it was not prepared with ({planted})" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert env.rows("SELECT status FROM verify_run") == []
+
+
+def test_pytest_caches_do_not_change_the_artifact_whatever_gitignore_lists(env: Env) -> None:
+    """SPEC §9: an honest `pytest` run is not a change of the artifact when the
+    candidate's ``.gitignore`` does not list ``.pytest_cache/`` or ``__pycache__/``: a
+    run's caches go outside the room."""
+    write(env.repo / ".gitignore", ".secrets\n")
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests"})
+    out = env.json("verify", "run", "--brief", str(env.brief_path))
+    assert out["status"] == "pass", out["outcomes"]
+    assert [o["changed"] for o in out["outcomes"]] == [[], [], []]

@@ -259,7 +259,7 @@ def test_a_users_own_form_of_our_entry_is_kept(theirs: str, program: str, kept: 
 def test_gemini_entry_is_recognised_by_its_name() -> None:
     rt = runtime("gemini-cli")
     ours = {"name": "gentle-hooks-record", "type": "command", "command": "sh -c 'my wrapper'"}
-    doc = {"hooks": {"AfterTool": [{"matcher": "write_file", "hooks": [ours]}]}}
+    doc = {"hooks": {"AfterTool": [{"matcher": "write_file|replace", "hooks": [ours]}]}}
     new, what, _ = wiring.add(doc, rt, record_command("gemini-cli"))
     assert (new, what) == (doc, "unchanged")
     assert wiring.remove(doc, rt) == ({}, 1)
@@ -279,8 +279,20 @@ def test_a_second_entry_of_ours_is_removed_and_said() -> None:
     }
     new, what, changes = wiring.add(doc, rt, record_command("claude-code"))
     assert what == "updated"
-    assert changes == (f"removed a second entry of ours running '{second}'",)
+    assert changes == (
+        "moved out of matcher 'Write', which misses Edit, MultiEdit, NotebookEdit, into "
+        "'Write|Edit|MultiEdit|NotebookEdit'",
+        f"removed a second entry of ours running '{second}'",
+    )
     assert wiring.commands(new, rt) == [first]
+    assert new["hooks"] == {
+        "PostToolUse": [
+            {
+                "matcher": "Write|Edit|MultiEdit|NotebookEdit",
+                "hooks": [{"type": "command", "command": first}],
+            }
+        ]
+    }
 
 
 def test_program_of_skips_the_environment_prefix() -> None:
@@ -288,3 +300,49 @@ def test_program_of_skips_the_environment_prefix() -> None:
     assert wiring.program_of("env B=2 '/a b/gentle-hook' record --from x") == "/a b/gentle-hook"
     assert wiring.program_of("A=1 gentle-hook record --from x") == "gentle-hook"
     assert wiring.program_of("other record") is None
+
+
+@pytest.mark.parametrize(
+    ("name", "matcher", "missed"),
+    [
+        ("claude-code", "Bash", ("Write", "Edit", "MultiEdit", "NotebookEdit")),
+        ("claude-code", "Edit|Write", ("MultiEdit", "NotebookEdit")),
+        ("claude-code", "Edit|Write|MultiEdit|NotebookEdit", ()),
+        ("claude-code", ".*Edit|Write", ()),  # a regular expression over the whole name
+        ("claude-code", "*", ()),
+        ("claude-code", "", ()),
+        ("claude-code", None, ()),
+        ("gemini-cli", "write_.*", ("replace",)),  # Gemini CLI: RegExp.test, unanchored
+        ("gemini-cli", "file|replace", ()),
+        ("gemini-cli", "([", ("write_file", "replace")),  # invalid: a literal, exact
+        ("codex", "apply_patch", ()),
+        ("codex", "Bash", ("apply_patch",)),
+    ],
+)
+def test_a_matcher_misses_the_writing_tools_it_does_not_select(
+    name: str, matcher: str | None, missed: tuple[str, ...]
+) -> None:
+    w = runtime(name).wiring
+    assert w is not None
+    assert wiring.misses(matcher, w) == missed
+
+
+def test_our_entry_under_a_narrow_matcher_is_moved_under_ours() -> None:
+    rt = runtime("claude-code")
+    theirs = {"type": "command", "command": "audit"}
+    ours = {"type": "command", "command": "gentle-hook record --from claude-code"}
+    doc = {"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [theirs, ours]}]}}
+    new, what, changes = wiring.add(doc, rt, record_command("claude-code"))
+    assert what == "updated"
+    assert new == {
+        "hooks": {
+            "PostToolUse": [
+                {"matcher": "Bash", "hooks": [theirs]},
+                {"matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": [ours]},
+            ]
+        }
+    }
+    assert changes == (
+        "moved out of matcher 'Bash', which misses Write, Edit, MultiEdit, NotebookEdit, "
+        "into 'Write|Edit|MultiEdit|NotebookEdit'",
+    )

@@ -1,0 +1,244 @@
+"""The installed hooks' fast path: ``sh`` that proves "nothing here can apply" without
+starting Python (SPEC §2 "Start-up is part of the product", §7 "Hooks"; docs/fast-path.md).
+
+Room ``services``, pure text: :func:`fast_block` returns the ``sh`` lines
+:func:`gentle_hooks.services.install.script_text` puts before the interpreter's ``exec``.
+Each check over-approximates the Python probe of the same hook
+(:data:`gentle_hooks.hooks.dispatch.HOOKS`): the script passes only when the probe would
+answer "nothing to do", and anything it cannot prove, or that looks odd, falls through to
+Python, which decides exactly as before. The tables it reads are generated into the script
+at install time: the agent-runtime variables (:data:`gentle_hooks.policy.delegation.RUNTIME_ENV`),
+the configuration's variables (:data:`gentle_hooks.config.keys.ENV_KEYS`), the identity
+and message markers (:data:`gentle_hooks.policy.markers.MARKERS`, through the words below).
+
+What each hook checks:
+
+* pre-commit, pre-merge-commit: no agent-runtime or configuration variable is set; no
+  author or committer name holds an agent's identity word; the ledger holds nothing pending
+  (no ledger, or its idle sentinel, :func:`gentle_hooks.ledger.location.idle_path`, with
+  neither the ledger file nor a non-empty write-ahead log changed since); no
+  ``.gentle-hooks.toml`` at the root, no ``pyproject.toml`` that mentions ``gentle-hooks``;
+  ``git config gentle.appliesto`` unset;
+* prepare-commit-msg, post-commit: the ledger holds nothing pending;
+* commit-msg: the message file is a readable regular file of at most the read cap, with no
+  marker word in it.
+
+The other hooks (pre-push, pre-receive, post-rewrite) always start Python.
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.bounded import READ_LIMIT
+from gentle_hooks.config.keys import ENV_KEYS, git_key
+from gentle_hooks.ledger.location import IDLE_FILE, LEDGER_FILE, STATE_DIR
+from gentle_hooks.policy.delegation import IDENTITY_ENV, RUNTIME_ENV
+
+#: Hooks with a fast path, and what it checks.
+FAST_HOOKS = {
+    "pre-commit": "commit",
+    "pre-merge-commit": "commit",
+    "prepare-commit-msg": "ledger",
+    "post-commit": "ledger",
+    "commit-msg": "message",
+}
+
+#: For each ``identity`` marker: a word every name its pattern matches contains, compared
+#: without case (tests/unit/test_fast_path_tables.py checks both).
+IDENTITY_WORDS = {
+    "I-aider": "(aider)",
+    "I-copilot-agent": "copilot-swe-agent",
+    "I-jules": "google-labs-jules",
+    "I-claude": "claude",
+    "I-devin": "devin",
+    "I-gemini-code-assist": "gemini-code-assist",
+    "I-codex-connector": "chatgpt-codex-connector",
+}
+#: For each ``trailer`` and ``message`` marker, and for the co-author trailer: a word every
+#: message it matches contains, compared without case.
+MESSAGE_WORDS = {
+    "co-authored-by": "co-authored-by:",
+    "T-assisted-by": "assisted-by:",
+    "T-gentle-writer": "gentle-writer:",
+    "M-claude-code-link": "generated with [claude code]",
+    "M-claude-code": "generated with claude code",
+    "M-devin": "generated with ",
+    "M-aider": "aider: ",
+}
+#: ASCII letters that Python's case-insensitive matching also pairs with a non-ASCII
+#: character (U+0130, U+0131, U+212A Kelvin, U+017F long s): in ``sh`` they match any few
+#: bytes.
+FOLDING_LETTERS = "iks"
+
+
+def env_names() -> tuple[str, ...]:
+    """Every variable whose non-empty value sends a commit to Python: the agent runtimes'
+    and the configuration's."""
+    return tuple(dict.fromkeys([name for name, _, _ in RUNTIME_ENV] + list(ENV_KEYS)))
+
+
+def glob_word(word: str) -> str:
+    """A ``case`` pattern body matching ``word`` without case (a folding letter: ``*``)."""
+    out = []
+    for ch in word:
+        if ch.lower() in FOLDING_LETTERS:
+            out.append("*")
+        elif ch.isascii() and ch.isalpha():
+            out.append(f"[{ch.upper()}{ch.lower()}]")
+        elif ch.isalnum() or ch in "-_@. :":
+            out.append(ch if ch != " " else "' '")
+        else:
+            out.append("\\" + ch)
+    return "".join(out)
+
+
+def ere_word(word: str) -> str:
+    """An extended regular expression (C locale) matching ``word`` without case (a folding
+    letter: one to three bytes, its UTF-8 partner's length)."""
+    out = []
+    for ch in word:
+        if ch.lower() in FOLDING_LETTERS:
+            out.append(".{1,3}")
+        elif ch.isascii() and ch.isalpha():
+            out.append(f"[{ch.upper()}{ch.lower()}]")
+        elif ch.isalnum() or ch in "-_@ :":
+            out.append(ch)
+        else:
+            out.append("\\" + ch)
+    return "".join(out)
+
+
+def message_pattern() -> str:
+    """The ``grep -E`` pattern of every message word."""
+    return "|".join(dict.fromkeys(ere_word(w) for w in MESSAGE_WORDS.values()))
+
+
+def identity_patterns() -> str:
+    """The ``case`` alternatives of every identity word."""
+    return "|".join(f"*{glob_word(w)}*" for w in dict.fromkeys(IDENTITY_WORDS.values()))
+
+
+_LEDGER_IDLE = f"""\
+    gh_ledger_idle() {{
+        gh_s=$1/{STATE_DIR}
+        [ ! -L "$gh_s" ] || return 1
+        [ -e "$gh_s" ] || return 0
+        [ -d "$gh_s" ] || return 1
+        gh_l=$gh_s/{LEDGER_FILE}
+        if [ ! -e "$gh_l" ] && [ ! -L "$gh_l" ]; then return 0; fi
+        [ -f "$gh_l" ] && [ ! -L "$gh_l" ] && [ -s "$gh_l" ] || return 1
+        gh_i=$gh_s/{IDLE_FILE}
+        [ -f "$gh_i" ] && [ ! -L "$gh_i" ] && [ ! "$gh_l" -nt "$gh_i" ] || return 1
+        [ ! -s "$gh_l-wal" ] || [ ! "$gh_l-wal" -nt "$gh_i" ]
+    }}
+    gh_where() {{
+        gh_nl='
+'
+        gh_w=$(git rev-parse --path-format=absolute --git-common-dir --show-toplevel \\
+            2>/dev/null) || return 1
+        gh_common=${{gh_w%%"$gh_nl"*}}
+        gh_top=${{gh_w#*"$gh_nl"}}
+        [ "$gh_common" != "$gh_w" ] || return 1
+        case $gh_top in *"$gh_nl"* | "" | [!/]*) return 1 ;; esac
+        case $gh_common in "" | [!/]*) return 1 ;; esac
+    }}
+"""
+
+_SMALL = f"""\
+    gh_small() {{
+        case $1 in /*) gh_f=$1 ;; *) gh_f=./$1 ;; esac
+        [ -f "$gh_f" ] && [ -r "$gh_f" ] || return 1
+        gh_ok=$(find "$gh_f" -prune -type f -size -{READ_LIMIT + 1}c 2>/dev/null) || return 1
+        [ -n "$gh_ok" ]
+    }}
+"""
+
+
+def _commit_check() -> str:
+    names = "".join(f"${{{n}-}}" for n in env_names())
+    idents = " ".join(f'"${{{n}-}}"' for n in IDENTITY_ENV)
+    return (
+        _LEDGER_IDLE
+        + _SMALL
+        + f"""\
+    gh_idle() {{
+        [ -z "{names}" ] || return 1
+        for gh_n in {idents}; do
+            case $gh_n in {identity_patterns()}) return 1 ;; esac
+        done
+        gh_where || return 1
+        gh_ledger_idle "$gh_common" || return 1
+        gh_t=$gh_top/.gentle-hooks.toml
+        [ ! -e "$gh_t" ] && [ ! -L "$gh_t" ] || return 1
+        gh_t=$gh_top/pyproject.toml
+        if [ -e "$gh_t" ] || [ -L "$gh_t" ]; then
+            gh_small "$gh_t" || return 1
+            LC_ALL=C grep -q -F -e gentle-hooks -- "$gh_t" >/dev/null 2>&1
+            [ $? -eq 1 ] || return 1
+        fi
+        git config --get {git_key("applies_to")} >/dev/null 2>&1
+        [ $? -eq 1 ]
+    }}
+"""
+    )
+
+
+def _ledger_check() -> str:
+    return (
+        _LEDGER_IDLE
+        + """\
+    gh_idle() {
+        gh_where && gh_ledger_idle "$gh_common"
+    }
+"""
+    )
+
+
+def _message_check() -> str:
+    return (
+        _SMALL
+        + f"""\
+    gh_idle() {{
+        [ $# -ge 1 ] && gh_small "$1" || return 1
+        LC_ALL=C grep -q -E -e '{message_pattern()}' -- "$gh_f" >/dev/null 2>&1
+        [ $? -eq 1 ]
+    }}
+"""
+    )
+
+
+def fast_block(hook_type: str, gates: bool, run_python: str) -> str | None:
+    """The ``sh`` lines that run the chained hook, pass when nothing can apply, and else
+    ``exec`` Python; None for a hook without a fast path.
+
+    The chained hook (``<script>.gentle-legacy``) runs first, with the hook's arguments, as
+    the Python side runs it (a gate fails with its exit code); so ``run_python`` is the
+    command without ``--script``: the chained hook is not run twice.
+
+    Args:
+        hook_type: the hook; gates: a gating hook; run_python: the ``exec`` line's command.
+    """
+    kind = FAST_HOOKS.get(hook_type)
+    if kind is None:
+        return None
+    check = {"commit": _commit_check, "ledger": _ledger_check, "message": _message_check}[kind]
+    if gates:
+        legacy = (
+            '        "$0.gentle-legacy" "$@" </dev/null || {\n'
+            "            gh_rc=$?\n"
+            f'            echo "gentle-hooks: the chained {hook_type} hook failed '
+            '(exit $gh_rc)" >&2\n'
+            '            exit "$gh_rc"\n'
+            "        }\n"
+        )
+    else:
+        legacy = '        "$0.gentle-legacy" "$@" </dev/null\n'
+    return (
+        "    # Fast path (docs/fast-path.md): the chained hook first, then pass without Python\n"
+        "    # only when every check proves nothing here can apply; else Python decides.\n"
+        '    if [ -x "$0.gentle-legacy" ]; then\n'
+        f"{legacy}"
+        "    fi\n"
+        f"{check()}"
+        '    if gh_idle "$@"; then exit 0; fi\n'
+        f'    exec {run_python} "$@"\n'
+    )

@@ -1,0 +1,245 @@
+"""``install --agent`` / ``uninstall --agent`` edit the user's configuration file in place:
+only our entry's text changes, comments are kept where the runtime reads them, a symbolic
+link is written through, and uninstall after install gives back the original bytes (SPEC §7
+"Hooks"). Real files, the real CLI.
+
+Gemini CLI reads ``settings.json`` as JSON with comments: google-gemini/gemini-cli
+``packages/cli/src/config/settings.ts`` (commit 5411f113cafae26161b4969b0237b8e1e024e2c2)
+parses it with ``JSON.parse(stripJsonComments(content))``, and its ``docs/hooks/index.md``
+shows comments inside the hooks configuration.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import gh
+
+BIN = str(Path(sys.executable).parent)
+WITH_GH = {"PATH": f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"}
+
+#: A Gemini CLI settings file as a person keeps it: comments, a pinned model, another hook.
+GEMINI_JSONC = """{
+  // pinned for this repository
+  "model": {"name": "gemini-2.5-pro"},
+  /* the team's formatter */
+  "hooks": {
+    "AfterTool": [
+      {
+        "matcher": "write_file",
+        "hooks": [{"name": "fmt", "type": "command", "command": "./fmt.sh"}]
+      }
+    ]
+  }
+}
+"""
+
+#: A Claude Code settings file in its owner's style: four spaces, an exponent, an escape.
+CLAUDE_STYLED = (
+    '{\n    "F": 1.0e3,\n    "name": "caf\\u00e9",\n    "permissions": {"allow": []}\n}\n'
+)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Path:
+    out = tmp_path / "home"
+    out.mkdir()
+    return out
+
+
+def test_gemini_settings_with_comments_are_merged_checked_and_restored(
+    repo: Path, home: Path
+) -> None:
+    path = repo / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(GEMINI_JSONC)
+    env = {**WITH_GH, "HOME": str(home)}
+    proc = gh(repo, "install", "--agent", "gemini-cli", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("gemini-cli (project): added: AfterTool hook")
+    after = path.read_text()
+    assert "// pinned for this repository" in after and "/* the team's formatter */" in after
+    assert after.count("gentle-hook record --from gemini-cli") == 1
+    doctor = gh(repo, "doctor", env=env)
+    assert "ok    agent: gemini-cli: recorder wired" in doctor.stdout, doctor.stdout
+    again = gh(repo, "install", "--agent", "gemini-cli", env=env)
+    assert "unchanged" in again.stdout and path.read_text() == after
+    gone = gh(repo, "uninstall", "--agent", "gemini-cli", "--scope", "project", env=env)
+    assert gone.returncode == 0, gone.stderr
+    assert path.read_bytes() == GEMINI_JSONC.encode()
+
+
+def test_install_changes_only_our_entry_and_uninstall_gives_back_the_bytes(
+    repo: Path, home: Path
+) -> None:
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(CLAUDE_STYLED)
+    env = {**WITH_GH, "HOME": str(home)}
+    assert gh(repo, "install", "--agent", "claude-code", env=env).returncode == 0
+    after = path.read_text()
+    # untouched values keep their spelling; ours is indented as the file is (four spaces)
+    assert after.startswith('{\n    "F": 1.0e3,\n    "name": "caf\\u00e9",\n')
+    assert '\n    "hooks": {\n        "PostToolUse": [\n' in after
+    assert json.loads(after)["F"] == 1000.0
+    assert gh(repo, "uninstall", "--agent", "claude-code", env=env).returncode == 0
+    assert path.read_bytes() == CLAUDE_STYLED.encode()
+
+
+@pytest.mark.parametrize("name", ["claude-code", "gemini-cli", "cursor"])
+def test_a_symlinked_user_settings_file_is_written_through_its_link(
+    name: str, repo: Path, home: Path, tmp_path: Path
+) -> None:
+    dotfiles = tmp_path / "dotfiles" / "settings.json"
+    dotfiles.parent.mkdir()
+    # Cursor's file carries its version: install would add it, uninstall keeps it
+    original = '{\n  "version": 1\n}\n' if name == "cursor" else '{\n  "theme": "dark"\n}\n'
+    dotfiles.write_text(original)
+    folder = {"claude-code": ".claude", "gemini-cli": ".gemini", "cursor": ".cursor"}[name]
+    link = home / folder / ("hooks.json" if name == "cursor" else "settings.json")
+    link.parent.mkdir(parents=True)
+    link.symlink_to(dotfiles)
+    env = {**WITH_GH, "HOME": str(home)}
+    proc = gh(repo, "install", "--agent", name, "--scope", "user", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert link.is_symlink() and os.readlink(link) == str(dotfiles)
+    assert f"record --from {name}" in dotfiles.read_text()
+    assert f"its target {dotfiles} was edited, the link kept" in proc.stdout
+    gone = gh(repo, "uninstall", "--agent", name, "--scope", "user", env=env)
+    assert gone.returncode == 0, gone.stderr
+    assert link.is_symlink() and dotfiles.read_text() == original
+
+
+def doctor(repo: Path, env: dict[str, str]) -> tuple[int, dict[str, tuple[bool, str]]]:
+    proc = gh(repo, "doctor", "--json", env=env)
+    checks = json.loads(proc.stdout)["checks"]
+    return proc.returncode, {c["name"]: (c["ok"], c["detail"]) for c in checks}
+
+
+OURS_CLAUDE = {"type": "command", "command": "gentle-hook record --from claude-code"}
+
+
+@pytest.mark.parametrize(
+    ("where", "settings", "switch"),
+    [
+        # docs/hooks/reference.md ("Disabled hooks configuration"), docs/reference/
+        # configuration.md (hooksConfig.enabled, hooksConfig.disabled) of gemini-cli
+        ("project", {"hooksConfig": {"disabled": ["gentle-hooks-record"]}}, "hooksConfig.disabled"),
+        ("project", {"hooks": {"disabled": ["gentle-hooks-record"]}}, "hooks.disabled"),
+        ("user", {"hooksConfig": {"enabled": False}}, "hooksConfig.enabled: false"),
+        ("user", {"tools": {"enableHooks": False}}, "tools.enableHooks: false"),
+    ],
+)
+def test_gemini_switches_that_stop_the_recorder_are_reported(
+    where: str, settings: dict[str, object], switch: str, repo: Path, home: Path
+) -> None:
+    base = repo if where == "project" else home
+    path = base / ".gemini" / "settings.json"
+    path.parent.mkdir(exist_ok=True)
+    path.write_text(json.dumps(settings, indent=2) + "\n")
+    env = {**WITH_GH, "HOME": str(home)}
+    proc = gh(repo, "install", "--agent", "gemini-cli", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert f"note: it does not run: disabled by {switch}" in proc.stdout, proc.stdout
+    code, checks = doctor(repo, env)
+    ok, detail = checks["agent: gemini-cli"]
+    assert code == 2 and not ok
+    assert "but disabled by " + switch in detail and str(path) in detail
+
+
+def test_claude_disable_all_hooks_is_reported(repo: Path, home: Path) -> None:
+    env = {**WITH_GH, "HOME": str(home)}
+    assert gh(repo, "install", "--agent", "claude-code", env=env).returncode == 0
+    local = repo / ".claude" / "settings.local.json"
+    local.write_text('{"disableAllHooks": true}\n')
+    code, checks = doctor(repo, env)
+    ok, detail = checks["agent: claude-code"]
+    assert code == 2 and not ok
+    assert f"but disabled by disableAllHooks: true in {local}" in detail
+    local.write_text('{"disableAllHooks": false}\n')  # the local file wins over the others
+    assert doctor(repo, env)[1]["agent: claude-code"][0]
+
+
+@pytest.mark.parametrize("matcher", ["Bash", "Edit|Write"])
+def test_a_narrow_matcher_is_reported_and_install_moves_ours(
+    matcher: str, repo: Path, home: Path
+) -> None:
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    doc = {"hooks": {"PostToolUse": [{"matcher": matcher, "hooks": [OURS_CLAUDE]}]}}
+    path.write_text(json.dumps(doc, indent=2) + "\n")
+    env = {**WITH_GH, "HOME": str(home)}
+    code, checks = doctor(repo, env)
+    ok, detail = checks["agent: claude-code"]
+    assert code == 2 and not ok
+    assert f"its matcher '{matcher}' misses " in detail and "MultiEdit" in detail
+    proc = gh(repo, "install", "--agent", "claude-code", env=env)
+    assert proc.stdout.startswith("claude-code (project): updated: "), proc.stdout
+    assert f"note: moved out of matcher '{matcher}'" in proc.stdout
+    [group] = json.loads(path.read_text())["hooks"]["PostToolUse"]
+    assert group == {"matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": [OURS_CLAUDE]}
+    assert doctor(repo, env)[1]["agent: claude-code"][0]
+
+
+def test_claude_settings_local_json_counts_and_gets_no_second_copy(repo: Path, home: Path) -> None:
+    local = repo / ".claude" / "settings.local.json"
+    local.parent.mkdir()
+    doc = {
+        "hooks": {
+            "PostToolUse": [
+                {"matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": [OURS_CLAUDE]}
+            ]
+        }
+    }
+    local.write_text(json.dumps(doc, indent=2) + "\n")
+    env = {**WITH_GH, "HOME": str(home)}
+    ok, detail = doctor(repo, env)[1]["agent: claude-code"]
+    assert ok and detail.startswith(f"recorder wired: {local} (project)")
+    proc = gh(repo, "install", "--agent", "claude-code", env=env)
+    assert proc.stdout.startswith("claude-code (project): unchanged: "), proc.stdout
+    assert str(local) in proc.stdout.splitlines()[0]
+    assert not (repo / ".claude" / "settings.json").exists()
+    gone = gh(repo, "uninstall", "--agent", "claude-code", "--scope", "project", env=env)
+    assert f"claude-code (project): removed our hook: {local}" in gone.stdout, gone.stdout
+    assert json.loads(local.read_text()) == {}
+
+
+def test_copilot_recorder_in_any_hooks_file_counts_and_is_removed_there(
+    repo: Path, home: Path
+) -> None:
+    # github/docs cli-hooks-reference.md: "Hook configuration files are loaded
+    # automatically from .github/hooks/*.json"
+    team = repo / ".github" / "hooks" / "team.json"
+    team.parent.mkdir(parents=True)
+    theirs = {"type": "command", "bash": "./audit.sh"}
+    ours = {"type": "command", "bash": "gentle-hook record --from copilot"}
+    team.write_text(json.dumps({"version": 1, "hooks": {"postToolUse": [theirs, ours]}}, indent=2))
+    env = {**WITH_GH, "HOME": str(home)}
+    ok, detail = doctor(repo, env)[1]["agent: copilot"]
+    assert ok and detail.startswith(f"recorder wired: {team} (project)")
+    proc = gh(repo, "install", "--agent", "copilot", env=env)
+    assert proc.stdout.startswith("copilot (project): unchanged: postToolUse hook running "), (
+        proc.stdout
+    )
+    assert not (repo / ".github" / "hooks" / "gentle-hooks.json").exists()
+    gone = gh(repo, "uninstall", "--agent", "copilot", "--scope", "project", env=env)
+    assert f"copilot (project): removed our hook: {team}" in gone.stdout, gone.stdout
+    assert json.loads(team.read_text())["hooks"] == {"postToolUse": [theirs]}
+
+
+def test_copilot_disable_all_hooks_is_reported(repo: Path, home: Path) -> None:
+    # github/docs cli-config-dir-reference.md: disableAllHooks in .github/copilot/settings.json
+    # ("Repository takes precedence"); the file is JSON with comments
+    env = {**WITH_GH, "HOME": str(home)}
+    assert gh(repo, "install", "--agent", "copilot", env=env).returncode == 0
+    settings = repo / ".github" / "copilot" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{\n  // the team says\n  "disableAllHooks": true\n}\n')
+    code, checks = doctor(repo, env)
+    ok, detail = checks["agent: copilot"]
+    assert code == 2 and not ok and f"disableAllHooks: true in {settings}" in detail

@@ -1,0 +1,270 @@
+"""The installed hooks' fast path (docs/fast-path.md): a human's ordinary commit starts no
+interpreter, and every condition that could make a hook apply sends it to Python, which
+decides as the hooks without the fast path do.
+
+Each case runs twice on identical repositories: hooks as ``install`` writes them, and the
+same hooks without the fast path (``script_text(..., fast=False)``). The interpreter is a
+wrapper that logs each start, then runs the real one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.location import idle_path, ledger_path
+from gentle_hooks.ledger.schema import SCHEMA_VERSION
+from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.services.install import DEFAULT_HOOK_TYPES, install, script_text
+from tests.conftest import git, run_cli, write
+
+COMMIT_HOOKS = ("pre-commit", "prepare-commit-msg", "commit-msg", "post-commit")
+
+
+class World:
+    """A repository with hooks installed through a logging interpreter."""
+
+    def __init__(self, root: Path, fast: bool, warn: bool = False) -> None:
+        self.root = root
+        self.log = root.parent / f"{root.name}.starts"
+        self.log.write_text("")
+        wrapper = root.parent / f"{root.name}-python"
+        wrapper.write_text(f'#!/bin/sh\necho "$*" >> "{self.log}"\nexec "{sys.executable}" "$@"\n')
+        wrapper.chmod(0o755)
+        repo = Repository.open(str(root))
+        if fast:
+            install(repo, warn=warn, interpreter=str(wrapper))
+        else:
+            hooks = root / ".git" / "hooks"
+            hooks.mkdir(exist_ok=True)
+            for t in DEFAULT_HOOK_TYPES:
+                (hooks / t).write_text(script_text(t, str(wrapper), warn, fast=False))
+                (hooks / t).chmod(0o755)
+        self.ledger = ledger_path(str(root / ".git"))
+
+    def open_ledger(self) -> None:
+        """A ledger with nothing pending, as a writer's discarded work leaves it."""
+        Ledger.open(self.ledger).close()
+
+    def started(self) -> list[str]:
+        """The hooks that started the interpreter since the last call."""
+        lines = self.log.read_text().splitlines()
+        self.log.write_text("")
+        return [ln.split(" hook ", 1)[1].split()[0] for ln in lines if " hook " in ln]
+
+    def commit(self, *args: str, env: dict[str, str] | None = None) -> tuple[int, list[str]]:
+        """``git commit`` of a human change to README.md: (exit code, gentle-hooks lines)."""
+        write(self.root / "README.md", "# a human change\n" + (self.root / "README.md").read_text())
+        git(self.root, "add", "README.md")
+        proc = subprocess.run(
+            ["git", "commit", "-q", *args],
+            cwd=self.root,
+            env={**os.environ, **(env or {})},
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=300,
+        )
+        said = [
+            re.sub(r"\b[0-9a-f]{7,64}\b", "<id>", ln.replace(str(self.root), "<repo>"))
+            for ln in (proc.stdout + proc.stderr).splitlines()
+            if "gentle-hooks" in ln or "gentle-hook" in ln
+        ]
+        return proc.returncode, said
+
+
+def _pair(tmp_path: Path, repo: Path, name: str, warn: bool = False) -> tuple[World, World]:
+    out = []
+    for fast in (True, False):
+        root = tmp_path / f"{name}-{'fast' if fast else 'plain'}"
+        shutil.copytree(repo, root, symlinks=True)
+        out.append(World(root, fast, warn))
+    return out[0], out[1]
+
+
+def test_a_human_commit_starts_no_interpreter(tmp_path: Path, repo: Path) -> None:
+    fast, plain = _pair(tmp_path, repo, "human")
+    for w in (fast, plain):
+        w.open_ledger()
+    assert fast.commit("-m", "human") == plain.commit("-m", "human") == (0, [])
+    assert fast.started() == []
+    assert plain.started() == list(COMMIT_HOOKS)
+    # no ledger at all: nothing was ever recorded here
+    shutil.rmtree(fast.root / ".git" / "gentle-hooks")
+    assert fast.commit("-m", "again") == (0, [])
+    assert fast.started() == []
+
+
+def test_a_warn_install_has_the_fast_path_too(tmp_path: Path, repo: Path) -> None:
+    fast, plain = _pair(tmp_path, repo, "warn", warn=True)
+    for w in (fast, plain):
+        w.open_ledger()
+    assert fast.commit("-m", "human") == plain.commit("-m", "human") == (0, [])
+    assert fast.started() == []
+    with open(fast.root / ".git" / "hooks" / "pre-commit", encoding="utf-8") as fh:
+        assert "hook pre-commit --warn" in fh.read()
+
+
+def _agent_env(w: World) -> dict[str, str]:
+    return {"CLAUDECODE": "1"}
+
+
+def _applies_env(w: World) -> dict[str, str]:
+    return {"GENTLE_HOOKS_APPLIES_TO": "all"}
+
+
+def _aider(w: World) -> dict[str, str]:
+    return {"GIT_AUTHOR_NAME": "Jo Human (aider)"}
+
+
+def _writer_work(w: World) -> dict[str, str]:
+    write(w.root / "README.md", "# written by a writer\n")
+    r = run_cli("record", "--model", "o4-mini", "--effort", "low", cwd=w.root)
+    assert r.code == 0, r.err
+    return {}
+
+
+def _toml(w: World) -> dict[str, str]:
+    write(w.root / ".gentle-hooks.toml", '[gate]\napplies_to = "all"\n')
+    git(w.root, "add", ".gentle-hooks.toml")
+    return {}
+
+
+def _pyproject(w: World) -> dict[str, str]:
+    write(w.root / "pyproject.toml", '[tool.gentle-hooks.gate]\napplies_to = "delegated"\n')
+    return {}
+
+
+def _git_config(w: World) -> dict[str, str]:
+    git(w.root, "config", "gentle.appliesTo", "all")
+    return {}
+
+
+def _no_sentinel(w: World) -> dict[str, str]:
+    os.unlink(idle_path(w.ledger))
+    return {}
+
+
+def _old_ledger(w: World) -> dict[str, str]:
+    os.unlink(idle_path(w.ledger))
+    conn = sqlite3.connect(w.ledger)
+    conn.execute("DROP INDEX writer_entry_state")
+    conn.execute("DROP INDEX escalation_pending")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    conn.commit()
+    conn.close()
+    return {}
+
+
+def _displaced(w: World) -> dict[str, str]:
+    shutil.rmtree(w.root / ".git" / "gentle-hooks")
+    write(w.root / ".git" / "gentle-hooks", "not a directory\n")
+    return {}
+
+
+CASES: dict[str, tuple[Callable[[World], dict[str, str]], tuple[str, ...], set[str]]] = {
+    "agent runtime variable": (_agent_env, ("-m", "m"), {"pre-commit"}),
+    "applies_to from the environment": (_applies_env, ("-m", "m"), {"pre-commit"}),
+    "aider author": (_aider, ("-m", "m"), {"pre-commit"}),
+    "live writer entry": (_writer_work, ("-m", "m"), {"pre-commit"}),
+    ".gentle-hooks.toml": (_toml, ("-m", "m"), {"pre-commit"}),
+    "pyproject.toml naming gentle-hooks": (_pyproject, ("-m", "m"), {"pre-commit"}),
+    "git config applies_to": (_git_config, ("-m", "m"), {"pre-commit"}),
+    "AI trailer": (
+        lambda w: {},
+        ("-m", "m\n\nCo-authored-by: Claude <noreply@anthropic.com>"),
+        {"commit-msg"},
+    ),
+    "marker with a folding letter": (
+        lambda w: {},
+        ("-m", "m\n\nA\u017f\u017fisted-by: x"),
+        {"commit-msg"},
+    ),
+    "message that only looks like one": (lambda w: {}, ("-m", "m\n\nReviewed-by: a human"), set()),
+    "sentinel missing": (
+        _no_sentinel,
+        ("-m", "m"),
+        {"pre-commit", "prepare-commit-msg", "post-commit"},
+    ),
+    "ledger of the previous schema": (_old_ledger, ("-m", "m"), {"pre-commit"}),
+    "state directory displaced": (_displaced, ("-m", "m"), {"pre-commit"}),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_each_condition_starts_python_and_decides_as_before(
+    tmp_path: Path, repo: Path, case: str
+) -> None:
+    setup, args, wanted = CASES[case]
+    fast, plain = _pair(tmp_path, repo, "c")
+    results = []
+    for w in (fast, plain):
+        w.open_ledger()
+        env = setup(w)
+        results.append(w.commit(*args, env=env))
+    assert results[0] == results[1]
+    started = fast.started()
+    assert set(started) == wanted, started
+    assert plain.started()  # the plain hooks start it for every hook that ran
+    if case == "ledger of the previous schema":  # Python migrated it: the next is fast again
+        assert os.path.isfile(idle_path(fast.ledger))
+        assert fast.commit("-m", "again") == (0, [])
+        assert fast.started() == []
+
+
+def test_a_writer_mid_transaction_sends_the_commit_to_python(tmp_path: Path, repo: Path) -> None:
+    fast, plain = _pair(tmp_path, repo, "busy")
+    results = []
+    for w in (fast, plain):
+        w.open_ledger()
+        with Ledger.open(w.ledger) as led, led._write():  # a record holding the write lock
+            results.append(w.commit("-m", "during a record"))
+    assert results[0] == results[1] == (0, [])
+    assert set(fast.started()) == set(COMMIT_HOOKS) - {"commit-msg"}
+    assert os.path.isfile(idle_path(fast.ledger))  # the writer put it back: nothing pending
+
+
+def _foreign(path: Path, log: Path, code: int) -> None:
+    path.write_text(f'#!/bin/sh\necho "$(basename "$0") $*" >> "{log}"\nexit {code}\n')
+    path.chmod(0o755)
+
+
+def test_the_chained_hook_runs_once_on_either_path(tmp_path: Path, repo: Path) -> None:
+    fast, plain = _pair(tmp_path, repo, "legacy")
+    logs = []
+    for w in (fast, plain):
+        w.open_ledger()
+        log = w.root.parent / f"{w.root.name}.legacy"
+        for t in ("pre-commit", "commit-msg", "post-commit"):  # what install moved aside
+            _foreign(w.root / ".git" / "hooks" / f"{t}.gentle-legacy", log, 0)
+        logs.append(log)
+    assert fast.commit("-m", "human") == plain.commit("-m", "human") == (0, [])
+    assert fast.started() == []
+    for log in logs:
+        assert [ln.split()[0] for ln in log.read_text().splitlines()] == [
+            "pre-commit.gentle-legacy",
+            "commit-msg.gentle-legacy",
+            "post-commit.gentle-legacy",
+        ]
+        log.write_text("")
+    # on the Python path too, each chained hook runs once, with git's arguments
+    env = {"CLAUDECODE": "1"}
+    assert fast.commit("-m", "agent", env=env) == plain.commit("-m", "agent", env=env)
+    assert "pre-commit" in fast.started()
+    assert logs[0].read_text() == logs[1].read_text()
+    assert logs[0].read_text().count("pre-commit.gentle-legacy") == 1
+    # a failing chained gate fails the commit with the same line
+    for w, log in zip((fast, plain), logs, strict=True):
+        _foreign(w.root / ".git" / "hooks" / "pre-commit.gentle-legacy", log, 3)
+    failed = fast.commit("-m", "human")
+    assert failed == plain.commit("-m", "human")
+    assert failed == (1, ["gentle-hooks: the chained pre-commit hook failed (exit 3)"])
