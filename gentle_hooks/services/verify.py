@@ -296,8 +296,8 @@ def run(
     sweep_rooms()
     if room_path is not None:
         room = open_room(room_path)
-        check_room_root(room)
-        notes = check_room(bound.repo, room, bound.candidate)
+        check_room_root(room, bound.binding.words())
+        notes = check_room(bound.repo, room, bound.candidate, bound.binding.words())
         return _verify_in(bound, plan, room, env, caller, started, notes, kept=True)
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     with stopped_cleanly():  # SIGTERM, SIGHUP: the room goes too

@@ -496,8 +496,8 @@ def test_run_refuses_a_room_whose_tree_was_changed(env: Env) -> None:
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == (
         f"gentle-hook: error: {prepared['room']}: the room's tree was changed since it was "
-        "prepared (src/app.py); a verifier never repairs what it judges: prepare a new room "
-        "with gentle-hook verify prepare --brief, then your brief's path\n"
+        "prepared (src/app.py); a verifier never repairs what it judges: prepare a new room, "
+        "your brief's path after the prefix; prefix: gentle-hook verify prepare --brief\n"
     )
     assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
     # a room made for another candidate
@@ -745,7 +745,7 @@ def test_verdict_add_refuses_a_verdict_that_names_no_candidate(env: Env) -> None
         f"gentle-hook: error: {path}: the verdict names no candidate (no candidate.identity, "
         f"baseTree, tree): it could be added for any candidate, and counts for none "
         f"({env.identity()[:19]}… here); verify this candidate, which writes a bound verdict: "
-        "gentle-hook verify run --brief, then your brief's path\n"
+        "your brief's path after the prefix; prefix: gentle-hook verify run --brief\n"
     )
     assert env.rows("SELECT count(*) FROM verdict") == [(0,)]
     assessed = json.loads(env.gh("assess", "--json").stdout)
