@@ -98,8 +98,8 @@ def env(repo: Path, tmp_path: Path) -> Env:
     write(repo / ".gitignore", "__pycache__/\n.pytest_cache/\n.secrets\n")
     write(repo / "src" / "app.py", "def add(a, b):\n    return a - b\n")
     commit_all(repo, "ignore .secrets")
-    assert e.gh("record", "--model", "o4-mini", "--effort", "low").returncode == 0
     write(repo / "src" / "app.py", "def add(a, b):\n    return a + b  # checked\n")
+    assert e.gh("record", "--model", "o4-mini", "--effort", "low").returncode == 0
     write(repo / "notes.txt", "untracked, part of the snapshot\n")
     write(repo / ".secrets", "ignored: never in the candidate\n")
     assert e.gh("escalate", "--item", "security", "--reason", "auth path").returncode == 0
