@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from gentle_hooks.bounded import new_private_file, sweep
-from gentle_hooks.errors import GentleError
+from gentle_hooks.errors import GentleError, cli
 from gentle_hooks.ledger.location import idle_path, sql_text
 from gentle_hooks.ledger.schema import MIGRATIONS, PENDING_SQL, SCHEMA_VERSION
 
@@ -53,13 +53,14 @@ _MAGIC = b"SQLite format 3\x00"
 class StoreError(GentleError):
     """The ledger cannot be used: unreadable, corrupt, truncated, newer schema (exit 2).
 
-    The message names the database file and the repair command (``gentle-hook doctor``)
-    and says that nothing was deleted.
+    The message names the database file and says that nothing was deleted; its command is
+    ``doctor`` (:mod:`gentle_hooks.report.fixes` writes it after the words).
     """
 
     def __init__(self, path: str, problem: str) -> None:
         super().__init__(
-            f"ledger {path}: {problem}; run 'gentle-hook doctor' (nothing was deleted)"
+            f"ledger {path}: {problem} (nothing was deleted)",
+            commands=(cli("doctor"),),
         )
         self.path = path
         self.problem = problem

@@ -447,8 +447,8 @@ def test_a_corrupt_store_fails_every_command_in_one_line(
     r = cli(*args, cwd=repo)
     assert (r.code, r.out) == (2, "")
     assert r.err == (
-        f"gentle-hook: error: ledger {path}: not a SQLite database (bad header); run "
-        "'gentle-hook doctor' (nothing was deleted)\n"
+        f"gentle-hook: error: ledger {path}: not a SQLite database (bad header) (nothing was "
+        "deleted); run: gentle-hook doctor\n"
     )
     assert path.read_bytes() == b"definitely not sqlite " * 64
 
@@ -464,8 +464,8 @@ def test_a_newer_store_is_refused_and_doctor_says_why(cli: Cli, repo: Path) -> N
     assert (r.code, r.err) == (
         2,
         f"gentle-hook: error: ledger {path}: schema version 99 is newer than this gentle-hooks "
-        f"knows ({SCHEMA_VERSION}); upgrade gentle-hooks; run 'gentle-hook doctor' "
-        "(nothing was deleted)\n",
+        f"knows ({SCHEMA_VERSION}); upgrade gentle-hooks (nothing was deleted); run: "
+        "gentle-hook doctor\n",
     )
     d = cli("doctor", cwd=repo)
     assert d.code == 2
