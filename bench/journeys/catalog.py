@@ -839,8 +839,8 @@ _BRIEF = """{
   "readOnly": false,
   "sideEffects": ["write-repo"],
   "successCriteria": [{"criterion": "the tests pass", "run": "python3 -B -m unittest -q"}],
-  "negativeTests": [{"criterion": "a wrong value is caught",
-                     "run": ["python3", "-B", "-c", "import m; assert m.f() == 12345"]}],
+  "negativeTests": [{"criterion": "the old value is gone",
+                     "run": ["python3", "-B", "-c", "import m; assert m.f() == 0"]}],
   "fullSuite": "python3 -B -m unittest -q"
 }
 """

@@ -34,6 +34,9 @@ ROOM_PREFIX = "gentle-verify-"
 TREE, BRIEF, LOGS = "tree", "BRIEF.md", "logs"
 #: In a room ``verify run`` made for itself: the id of the process that removes it.
 OWNER = ".owner"
+#: The candidate's base tree, which ``verify run`` exports to run each criterion and
+#: negative test on it too (a check whose outcome does not depend on the artifact).
+BASE = "base"
 
 
 @frozen
@@ -58,6 +61,10 @@ class Room:
     @property
     def logs(self) -> str:
         return os.path.join(self.path, LOGS)
+
+    @property
+    def base(self) -> str:
+        return os.path.join(self.path, BASE)
 
 
 def room_brief_text(objective: str, brief_id: str, checks: tuple[Check, ...]) -> str:
@@ -221,16 +228,19 @@ def check_room(
     if added:
         repo.clear_room(room.tree)
         notes = (f"removed {len(added)} untracked path(s) earlier runs left in the room",)
+    planted = repo.room_additions(room.tree, cand.tree)
+    if planted:  # what git clean leaves: ignore rules written to the room's info/exclude
+        raise UsageError(
+            f"{room.path}: the room was changed since it was prepared ({', '.join(planted)}); "
+            "prepare a new room with gentle-hook verify prepare --brief, then your brief's path"
+        )
     held = repo.room_tree(room.tree)
     if held != cand.tree:  # pragma: no cover - status and add -A disagree: a git defect
         raise UsageError(f"{room.path}: the room holds tree {held[:12]}, not {cand.tree[:12]}")
     return notes
 
 
-#: What a room's directory may hold besides its parts (:data:`TREE`, :data:`BRIEF`,
-#: :data:`LOGS`, :data:`OWNER`): :data:`BASE`, the candidate's base tree a run exports to
-#: run each negative test against.
-BASE = "base"
+#: What a room's directory may hold: its parts.
 ROOM_ENTRIES = frozenset({TREE, BRIEF, LOGS, OWNER, BASE})
 
 #: One entry's identity on disk: kind and permission bits, inode, size, modification and
@@ -345,3 +355,18 @@ def check_room_root(room: Room, flags: tuple[str, ...] = ()) -> None:
             "after the prefix",
             commands=(cli("verify", "prepare", *flags, "--brief", label="prefix"),),
         )
+
+
+def make_base(repo: Repository, room: Room, cand: Candidate) -> None:
+    """Export ``cand``'s base tree to the room's ``base/`` (replacing one an earlier run
+    made), for the checks to run on it too.
+
+    Raises:
+        GitError / OSError: exporting the tree failed.
+    """
+    import shutil
+
+    shutil.rmtree(room.base, ignore_errors=True)
+    repo.export_tree(
+        cand.base.tree, room.base, f"gentle-hooks clean room: base of {cand.identity}\n"
+    )

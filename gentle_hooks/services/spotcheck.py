@@ -33,8 +33,8 @@ from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt, SpotCheck
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.notes.sync import refresh_for_identity
 from gentle_hooks.policy.selfcheck import report_argv, rerun_agrees
+from gentle_hooks.services.attribution import refresh_notes
 from gentle_hooks.services.checkout import candidate_checkout
 from gentle_hooks.services.record import (
     Binding,
@@ -314,7 +314,7 @@ def run_spot_check(
                 output_digest=obs.output_digest,
             )
         )
-        refresh_for_identity(bound.repo, led, cand, sign_key)
+        refresh_notes(bound.repo, led, cand, sign_key)
         return SpotOutcome(Recorded(led.path, stored, cand), receipt, obs, not in_place)
 
 
@@ -367,6 +367,6 @@ def record_readback(binding: Binding, env: Mapping[str, str]) -> Recorded:
                 readback=text,
             )
         )
-        refresh_for_identity(bound.repo, led, cand)
+        refresh_notes(bound.repo, led, cand)
         notes = ("a structural readback satisfies the spot check only in the passive tier",)
         return Recorded(led.path, stored, cand, notes)

@@ -39,7 +39,7 @@ from gentle_hooks.errors import GentleError, GitError, UsageError, cli
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import VerdictRecord, VerifyRun
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.notes.sync import refresh_for_identity
+from gentle_hooks.services.attribution import refresh_notes
 from gentle_hooks.services.record import (
     Binding,
     Bound,
@@ -304,7 +304,7 @@ def add_verdict(
                 observed_run=run.id if run is not None else None,
             )
         )
-        refresh_for_identity(bound.repo, led, bound.candidate, sign_key)
+        refresh_notes(bound.repo, led, bound.candidate, sign_key)
     notes = [
         "accepted: counts as the independent gentle-ai-verify run for this candidate only"
         if accepted
