@@ -99,12 +99,12 @@ def _sql(repo: Path, statement: str) -> None:
     [
         pytest.param(
             lambda r: _sql(r, "UPDATE pending_mutation SET paths = '[not json'"),
-            "FAIL  rows: pending_mutation row 1",
+            "pending_mutation row 1 column paths: not a JSON list",
             id="invalid-json-in-paths",
         ),
         pytest.param(
             lambda r: _sql(r, "UPDATE pending_mutation SET paths = '5'"),
-            "FAIL  rows: pending_mutation row 1",
+            "pending_mutation row 1 column paths: not a JSON list",
             id="paths-not-a-list",
         ),
         pytest.param(
