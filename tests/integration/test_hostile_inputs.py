@@ -519,6 +519,54 @@ def test_a_row_breaking_a_check_constraint_is_named_by_doctor_and_records_still_
     assert pending_mutations(recorded_repo) == 2
 
 
+# --- push hooks' standard input ---------------------------------------------------------------
+
+ZERO = "0" * 40
+
+
+def test_endless_pre_push_input_ends_at_once_in_one_line(repo: Path) -> None:
+    with open("/dev/zero", "rb") as zero:
+        proc = subprocess.run(
+            [sys.executable, "-m", "gentle_hooks", "hook", "pre-push", "origin", "x"],
+            cwd=repo,
+            stdin=zero,
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+    assert proc.returncode == 2 and b"larger than" in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("hook", [("pre-push", "origin", "x"), ("pre-receive",)])
+def test_too_many_ref_lines_are_refused_in_one_line(repo: Path, hook: tuple[str, ...]) -> None:
+    head = git(repo, "rev-parse", "HEAD").strip()
+    if hook[0] == "pre-push":
+        lines = [f"refs/heads/b{i} {head} refs/heads/b{i} {ZERO}" for i in range(10_001)]
+    else:
+        lines = [f"{ZERO} {head} refs/heads/b{i}" for i in range(10_001)]
+    proc = hostile(repo, "hook", *hook, stdin="\n".join(lines).encode() + b"\n")
+    assert proc.returncode == 2 and b"more than 10000 ref lines" in proc.stderr, proc.stderr
+
+
+def test_repeated_pre_push_lines_are_judged_once(recorded_repo: Path) -> None:
+    git(recorded_repo, "commit", "-qm", "writer change")
+    head = git(recorded_repo, "rev-parse", "HEAD").strip()
+    line = f"refs/heads/main {head} refs/heads/main {ZERO}\n".encode()
+    once = hostile(recorded_repo, "hook", "pre-push", "origin", "x", stdin=line)
+    many = hostile(recorded_repo, "hook", "pre-push", "origin", "x", stdin=line * 1000, timeout=60)
+    assert many.returncode == once.returncode
+    assert many.stdout + many.stderr == once.stdout + once.stderr
+
+
+def test_a_pre_push_line_naming_a_missing_object_fails_closed(repo: Path) -> None:
+    line = f"refs/heads/main {'1' * 40} refs/heads/main {ZERO}\n".encode()
+    proc = hostile(repo, "hook", "pre-push", "origin", "x", stdin=line)
+    assert proc.returncode == 2 and b"does not exist" in proc.stderr, proc.stderr
+    deletion = f"(delete) {ZERO} refs/heads/gone {'1' * 40}\n".encode()
+    assert hostile(repo, "hook", "pre-push", "origin", "x", stdin=deletion).returncode == 0
+
+
 # --- the state directory replaced -------------------------------------------------------------
 
 
