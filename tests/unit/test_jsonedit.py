@@ -74,3 +74,18 @@ def test_a_changed_string_is_replaced_in_place() -> None:
     text = '{"hooks": [{"command": "/old/gentle-hook record --from x"}], "n": 1.0e3}'
     out = jsonedit.rewrite(text, {"hooks": [{"command": "gentle-hook record --from x"}], "n": 1e3})
     assert out == '{"hooks": [{"command": "gentle-hook record --from x"}], "n": 1.0e3}'
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    doc=st.dictionaries(st.text(max_size=6), values, min_size=1, max_size=5),
+    indent=st.sampled_from([2, 4, "\t"]),
+)
+def test_comments_survive_an_edit_and_its_undo(doc: dict[str, object], indent: int | str) -> None:
+    body = json.dumps(doc, indent=indent)
+    text = "// kept\n" + body[:-1] + "/* also kept */\n}\n"
+    new = {**copy.deepcopy(doc), "zz-ours": {"PostToolUse": [OURS]}}
+    edited = jsonedit.rewrite(text, new, comments=True)
+    assert edited.startswith("// kept\n") and "/* also kept */" in edited
+    assert jsonedit.parse(edited, comments=True).value == new
+    assert jsonedit.rewrite(edited, doc, comments=True) == text
