@@ -74,6 +74,12 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
             say(f"{ref}: deletion, nothing to assess")
             continue
         tip = repo.peel_commit(new)
+        if tip is None and not repo.has_object(new):
+            # git only runs pre-receive once every object arrived: a missing one is no push
+            raise UsageError(
+                f"pre-receive: {ref}: object {new[:80]} does not exist in this repository; "
+                "cannot judge it (push refused)"
+            )
         if tip is None:
             say(f"{ref}: not a commit, nothing to assess")
             continue

@@ -559,12 +559,15 @@ def test_repeated_pre_push_lines_are_judged_once(recorded_repo: Path) -> None:
     assert many.stdout + many.stderr == once.stdout + once.stderr
 
 
-def test_a_pre_push_line_naming_a_missing_object_fails_closed(repo: Path) -> None:
+def test_a_push_line_naming_a_missing_object_fails_closed(repo: Path) -> None:
     line = f"refs/heads/main {'1' * 40} refs/heads/main {ZERO}\n".encode()
     proc = hostile(repo, "hook", "pre-push", "origin", "x", stdin=line)
     assert proc.returncode == 2 and b"does not exist" in proc.stderr, proc.stderr
     deletion = f"(delete) {ZERO} refs/heads/gone {'1' * 40}\n".encode()
     assert hostile(repo, "hook", "pre-push", "origin", "x", stdin=deletion).returncode == 0
+    received = f"{ZERO} {'1' * 40} refs/heads/z\n".encode()
+    proc = hostile(repo, "hook", "pre-receive", stdin=received)
+    assert proc.returncode == 2 and b"does not exist" in proc.stderr, proc.stderr
 
 
 # --- the state directory replaced -------------------------------------------------------------
