@@ -95,7 +95,11 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             else:
                 out.append(StoreCheck("schema", True, f"version {version} (migrated on next use)"))
         else:
-            out.append(StoreCheck("schema", True, f"version {version} (current)"))
+            missing = _missing_objects(conn)
+            detail = f"version {version} (current)"
+            if missing:
+                detail += ", but missing " + ", ".join(missing[:5])
+            out.append(StoreCheck("schema", not missing, detail))
         mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
         out.append(StoreCheck("journal", mode == "wal", f"journal mode {mode}"))
         rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]
@@ -117,6 +121,23 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
     finally:
         conn.close()
     return tuple(out)
+
+
+def _missing_objects(conn: sqlite3.Connection) -> list[str]:
+    """The tables, indexes and triggers of the current schema the store lacks (a dropped
+    trigger silently disables what it guards, e.g. a tool call recorded once), as
+    ``kind name``."""
+    fresh = sqlite3.connect(":memory:")
+    try:
+        for script in MIGRATIONS:
+            for statement in migration_statements(script):
+                fresh.execute(statement)
+        sql = "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+        want = {(str(t), str(n)) for t, n in fresh.execute(sql)}
+    finally:
+        fresh.close()
+    have = {(str(r[0]), str(r[1])) for r in conn.execute(sql)}
+    return [f"{t} {n}" for t, n in sorted(want - have)]
 
 
 def _constraint_problems(conn: sqlite3.Connection) -> list[str]:
