@@ -13,6 +13,9 @@ must not spend the tool call id its ``PostToolUse`` needs), when the event is no
 write (a runtime that fires for every tool), when it names no path inside the work tree, or
 when the agent works outside any git work tree (a user-level hook fires in every
 directory): there is no writer content to attribute then. Each case says so in one line.
+A writing tool whose input names no path that can be read fails (non-blocking for its
+runtime) with one line naming what was unreadable: the recorder never falls back to every
+dirty path, which would attribute a person's edits to the writer (SPEC §3).
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from collections.abc import Mapping
 
 from gentle_hooks.agents.event import RuntimeEvent, relative_paths, writer_of
 from gentle_hooks.agents.runtimes import runtime
-from gentle_hooks.errors import GitError
+from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.services.record import MutationRequest, Recorded, not_a_file, record_mutation
 from gentle_hooks.values.frozen import frozen, replace
@@ -79,7 +82,9 @@ def record_from_runtime(
             runtime); env: the process environment.
 
     Raises:
-        UsageError: input that is not the runtime's bounded JSON object.
+        UsageError: input that is not the runtime's bounded JSON object, or a writing
+            tool's input that names no path that can be read (nothing is recorded: the
+            dirty work tree is never attributed to the writer wholesale).
         StoreError: the ledger cannot be used.
     """
     rt = runtime(name)
@@ -97,6 +102,14 @@ def record_from_runtime(
     if not event.writes:
         why = f"{event.tool or 'this event'} is not a file-writing tool of {rt.title}"
         return RuntimeRecorded(event, None, why, rt.ack)
+    if not event.paths:
+        # the tool wrote somewhere we cannot read: recording the whole dirty tree would
+        # attribute a person's own edits to the writer (SPEC §3), so nothing is recorded
+        # and the hook fails non-blocking, naming what was unreadable
+        raise UsageError(
+            f"record --from {name}: the {event.tool or 'writing'} call names no written "
+            f"path that can be read ({event.unreadable or 'no path given'})"
+        )
     root = _work_tree(event, cwd)
     if root is None:
         where = cwd or event.cwd or os.getcwd()
@@ -104,10 +117,7 @@ def record_from_runtime(
     paths = relative_paths(root, event.paths, cwd or event.cwd)
     refused = [f"{p} {bad}" for p in paths if (bad := not_a_file(root, p)) is not None]
     paths = tuple(p for p in paths if not_a_file(root, p) is None)
-    # A writing tool whose input names no usable path (none, not text, a NUL in it) wrote
-    # somewhere unknown: the mutation is kept (failing closed), with the paths known.
-    unknowable = not event.paths or any("\0" in p for p in event.paths)
-    if not paths and not unknowable:
+    if not paths:
         why = f"no written path lies in {root}"
         if refused:
             why += f" ({'; '.join(refused)}: never a file a writer wrote)"
