@@ -12,6 +12,8 @@ inherits (a ``GIT_INDEX_FILE`` would make ``worktree add`` write the user's inde
 
 from __future__ import annotations
 
+import os
+
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.core import RepositoryCore
 from gentle_hooks.git.location import probe_paths
@@ -133,3 +135,23 @@ def open_checkout(path: str) -> Repository:
     if paths is None or paths.toplevel is None:
         raise GitError(f"{path}: the temporary checkout is not a git work tree")
     return Repository(paths, env)
+
+
+def other_worktrees(repo: RepositoryCore) -> list[Repository]:
+    """Every other worktree of the repository whose directory is there, each as a
+    :class:`Repository` of its own work tree and index (opened without the hook's
+    repository variables), from ``git worktree list``.
+
+    Raises:
+        GitError: ``git worktree list`` failed.
+    """
+    here = os.path.realpath(repo.paths.toplevel or "")
+    out = []
+    for path in repo.worktree_paths():
+        if os.path.realpath(path) == here or not os.path.isdir(path):
+            continue
+        env = scrubbed_env()
+        paths = probe_paths(path, env)
+        if paths is not None and paths.toplevel is not None:
+            out.append(Repository(paths, env))
+    return out

@@ -158,6 +158,15 @@ class Deltas(Refs):
                 found[path] = parts[1].decode("ascii")
         return found
 
+    def pushed_commits(self, commits: Iterable[str]) -> set[str]:
+        """The commits among ``commits`` that are on a remote-tracking ref (reachable from
+        one); commits this clone does not hold are left out."""
+        present = sorted(self.existing_commits(sorted(set(commits))))
+        if not present or not self.ref_names("refs/remotes/"):
+            return set()
+        unpushed = self.out(["rev-list", *present, "--not", "--remotes"]).split()
+        return set(present) - set(unpushed)
+
     def unpushed_commits_touching(self, paths: Iterable[str]) -> list[str]:
         """Commits on a local branch or in the stash, on no remote-tracking ref, that change
         one of ``paths``; newest first."""

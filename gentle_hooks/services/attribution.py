@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from gentle_hooks.git.checkout import other_worktrees
 from gentle_hooks.git.delta import BlobChange, blob_change
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
@@ -31,6 +32,7 @@ from gentle_hooks.ledger.records import (
     WriterEntryRecord,
 )
 from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.notes.sync import refresh_for_identity
 from gentle_hooks.policy.attribution import (
     CONTENT_ROWS,
     PathChange,
@@ -109,7 +111,7 @@ def carried_by_change(
     if not paths:
         return out
     by_path: dict[str, list[WriterEntryRecord]] = {}
-    for rec in led.live_entries(paths):
+    for rec in delivered_left_out(repo, led, led.live_entries(paths)):
         by_path.setdefault(rec.path, []).append(rec)
     if not by_path:
         return out
@@ -138,6 +140,26 @@ def carried_by_change(
     for key, entries in found.items():
         out[key] = _carried(led, entries, holding.get(key, set()))
     return out
+
+
+def delivered_left_out(
+    repo: Repository, led: Ledger, entries: list[WriterEntryRecord]
+) -> list[WriterEntryRecord]:
+    """``entries`` without those already delivered: taken by a commit that is on a
+    remote-tracking ref (the push gates judged that commit; SPEC §6 ``settled``). Content
+    a pushed commit delivered does not make a later commit delegated again: a merge of
+    that branch into another, a rebase onto it, a human's next edit of the file.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    taken = [e.id for e in entries if e.state == "taken"]
+    if not taken:
+        return entries
+    takes = led.entry_takes(taken)
+    pushed = repo.pushed_commits({t.commit_id for t in takes})
+    settled = {t.entry_id for t in takes if t.commit_id in pushed}
+    return [e for e in entries if e.id not in settled]
 
 
 def _carried(led: Ledger, entries: Iterable[WriterEntryRecord], holding: set[int]) -> Carried:
@@ -366,8 +388,9 @@ def expire_gone(
     repo: Repository, led: Ledger, entries: Sequence[WriterEntryRecord]
 ) -> list[WriterEntryRecord]:
     """Expire the open entries whose content is nowhere any more: not in the work tree,
-    not in the index, not in ``HEAD``, not in any unpushed commit or stash that changes
-    their path (SPEC §3: pending work "expires with a status line, never a block").
+    the index or ``HEAD`` of any worktree of the repository (``git worktree list``: the
+    writer may have written in another one), not in any unpushed commit or stash that
+    changes their path (SPEC §3: pending work "expires with a status line, never a block").
 
     Only entries no commit took are considered (a taken entry is delivered history).
 
@@ -388,6 +411,12 @@ def expire_gone(
     head = repo.head()
     if head is not None:
         versions.append(dict(repo.blobs_in(repo.tree_of(head), paths)))
+    for other in other_worktrees(repo):  # the writer's work may be pending in another one
+        versions.append(dict(other.hash_worktree(paths)))
+        versions.append(dict(other.blobs_staged(paths)))
+        there = other.head()
+        if there is not None:
+            versions.append(dict(other.blobs_in(other.tree_of(there), paths)))
     for commit in repo.unpushed_commits_touching(paths):
         versions.append(dict(repo.blobs_in(repo.tree_of(commit), paths)))
     blobs = sorted({b for v in versions for b in v.values() if b})
@@ -425,7 +454,40 @@ def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:
     """One status line per path whose pending writer work expired."""
     paths = sorted({e.path for e in expired})
     return [
-        f"pending writer work on {p} expired: its content is no longer in the work tree, the "
-        "index, HEAD, an unpushed commit or a stash"
+        f"pending writer work on {p} expired: its content is no longer in any worktree, "
+        "index, HEAD, unpushed commit or stash"
         for p in paths
     ]
+
+
+def take_carried_commits(repo: Repository, led: Ledger, identities: Mapping[str, str]) -> int:
+    """Record, for each commit of ``identities`` (commit id -> its candidate identity) in
+    this clone, the writer entries it carries (:func:`carried_by_commits`) as taken by it,
+    so its note carries its writer and escalation lines even when no hook ran at commit
+    time (hooks off, ``core.hooksPath=/dev/null``): every gate reads the same plan.
+    Returns how many commits carried writer work.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be written.
+    """
+    infos = repo.read_commits(sorted(identities))
+    if not infos:
+        return 0
+    taken = 0
+    for commit, work in carried_by_commits(repo, led, infos).items():
+        if work.delegated:
+            taken += 1
+            led.take_entries([e.id for e in work.entries], commit, identities[commit], "record")
+    return taken
+
+
+def refresh_notes(
+    repo: Repository, led: Ledger, cand: Candidate, sign_key: str | None = None
+) -> int:
+    """:func:`~gentle_hooks.notes.sync.refresh_for_identity`, after recording the writer
+    work a committed candidate's commit carries (:func:`take_carried_commits`): a record
+    bound to a commit made with hooks off writes a note with its writer and escalation
+    lines (SPEC §3 "Binding": escalations bind by content)."""
+    if cand.projection is Projection.COMMITTED and cand.head:
+        take_carried_commits(repo, led, {cand.head: cand.identity})
+    return refresh_for_identity(repo, led, cand, sign_key)

@@ -29,12 +29,11 @@ from gentle_hooks.ledger.records import (
     ReviewFact,
 )
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.notes.sync import refresh_for_identity
 from gentle_hooks.policy.escalation import make_escalation, parse_item
 from gentle_hooks.policy.inputs import parse_receipt_line, validate_label, validate_paths
 from gentle_hooks.policy.selfcheck import Report, Standing, receipt_standing, row_text
 from gentle_hooks.policy.writer import parse_effort
-from gentle_hooks.services.attribution import entries_for_write
+from gentle_hooks.services.attribution import entries_for_write, refresh_notes
 from gentle_hooks.services.runner import Observation, run_observed
 from gentle_hooks.values.binding import Binding as Binding
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -289,7 +288,7 @@ def record_escalation(
         # sticky for the writer work in flight: the entries no commit has taken yet,
         # and (add_mutation links them) every entry the root records until then
         led.link_escalation(stored.id, [e.id for e in led.open_entries(bound.root)])
-        refresh_for_identity(bound.repo, led, bound.candidate)
+        refresh_notes(bound.repo, led, bound.candidate)
         return Recorded(
             led.path,
             stored,
@@ -318,7 +317,7 @@ def record_review(binding: Binding, verb: str, env: Mapping[str, str]) -> Record
         stored = led.add(
             ReviewFact(root=bound.root, identity=bound.candidate.identity, outcome=outcome)
         )
-        refresh_for_identity(bound.repo, led, bound.candidate)
+        refresh_notes(bound.repo, led, bound.candidate)
         notes: tuple[str, ...] = ("a review outcome never removes a verifier the tier requires",)
         if outcome == "consumed":
             notes = (
@@ -366,7 +365,7 @@ def record_receipt_line(
                 cwd=relative_cwd(bound.root, binding.cwd),
             )
         )
-        refresh_for_identity(bound.repo, led, bound.candidate)
+        refresh_notes(bound.repo, led, bound.candidate)
         return Recorded(led.path, stored, bound.candidate, standing_notes(stored, bound))
 
 
@@ -441,7 +440,7 @@ def run_receipt(
                 output_digest=obs.output_digest,
             )
         )
-        refresh_for_identity(bound.repo, led, bound.candidate)
+        refresh_notes(bound.repo, led, bound.candidate)
         notes = standing_notes(stored, bound)
         after = bind(binding, env).candidate
         if after.identity != bound.candidate.identity:
@@ -450,7 +449,7 @@ def run_receipt(
                 # Files the run itself made (caches, reports git does not ignore) are in
                 # the work tree's candidate now: the report binds to that state too.
                 again = led.add(replace(stored, id=0, identity=after.identity))
-                refresh_for_identity(bound.repo, led, after)
+                refresh_notes(bound.repo, led, after)
                 notes += (
                     f"the run created {len(created)} file(s) git does not ignore ("
                     + ", ".join(created[:3])

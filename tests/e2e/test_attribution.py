@@ -271,7 +271,7 @@ def test_after_reset_hard_a_human_commit_passes_with_no_trailer(served: World) -
     _passes_quietly(r)
     assert r.said == [
         "gentle-hooks: pending writer work on src/app.py expired: its content is no longer in "
-        "the work tree, the index, HEAD, an unpushed commit or a stash"
+        "any worktree, index, HEAD, unpushed commit or stash"
     ], r
     assert TRAILER not in _message(w)
     _passes_quietly(w.git("push", "origin"))
@@ -435,3 +435,69 @@ def test_an_empty_message_with_pending_work_aborts_the_commit(native: World) -> 
     w.ok("add", "README.md")
     r = w.git("commit", "-m", "")
     assert r.code != 0 and w.rev("HEAD") == head, r
+
+
+def test_a_human_commit_in_another_worktree_does_not_expire_pending_work(served: World) -> None:
+    """The writer's edit pending in A replaces a line; a human in B changes that same line
+    and commits: the writer's content is still in A's work tree, so it stays pending and
+    A's commit of it is delegated."""
+    w = served
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    w.write(
+        "src/app.py", "def add(a, b):\n    return a - b\n\ndef run(cmd):\n    return cmd.run()\n"
+    )
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.write("src/app.py", "def add(a, b):\n    return b + a\n", cwd=b)
+    r = w.git("commit", "--no-verify", "-qam", "human: swap operands", cwd=b)
+    assert r.code == 0, r
+    assert not any("expired" in line for line in r.said), r
+    _blocked_staged(w.git("commit", "-qam", "writer work in A"))
+
+
+def test_all_four_gates_agree_on_an_escalated_commit_made_with_hooks_off(served: World) -> None:
+    """Escalated writer work committed with hooks off and spot-checked afterwards: the
+    commit gate, the pre-push gate, ``gate --range`` and the server gate all block it until
+    its plan (an accepted verdict) is met, because the note carries the escalation."""
+    w = served
+    w.delegate(text="import os\n\ndef run(cmd):\n    return os.system(cmd)\n")
+    w.escalate()
+    w.spot_check()
+    w.ok("add", "-A")
+    commit_gate = w.git("commit", "-qm", "writer: run")
+    assert commit_gate.code == 1, commit_gate
+    assert any("verifier" in line or "verdict" in line for line in commit_gate.said), commit_gate
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "writer: run")
+    bad = w.rev("HEAD")
+    w.report("--committed")
+    w.spot_check("--committed")
+    note = w.ok("notes", "--ref", "gentle-hooks", "show", bad)
+    assert '"kind":"escalation"' in note and '"kind":"writer"' in note, note
+    assert w.gh("sync", "push", "origin").code == 0
+    ci = w.gh("gate", "--range", "origin/main..HEAD")
+    assert ci.code == 1 and f"BLOCKED {bad[:12]}" in ci.out + ci.err, ci
+    _blocked_push(w.git("push", "origin", "main"), bad)
+    _server_rejects(w, bad)
+
+
+def test_merging_verified_and_pushed_ai_work_into_a_topic_branch_is_a_human_merge(
+    served: World,
+) -> None:
+    """main's writer work was verified and pushed; merging main into a human's topic
+    branch brings that work from a parent that already carries it: the merge passes with
+    no trailer and the topic pushes."""
+    w = served
+    w.ok("switch", "-q", "-c", "topic")
+    w.write("README.md", "# demo\n\nhuman topic notes\n")
+    w.ok("commit", "-qam", "human topic")
+    w.ok("switch", "-q", "main")
+    w.delegate(text="import os\n\ndef run(cmd):\n    return os.system(cmd)\n")
+    w.spot_check()
+    assert w.git("commit", "-qam", "agent").code == 0
+    w.ok("push", "-q", "origin", "main")
+    w.ok("switch", "-q", "topic")
+    r = w.git("merge", "--no-edit", "main")
+    _passes_quietly(r)
+    assert TRAILER not in _message(w)
+    _passes_quietly(w.git("push", "origin", "topic"))
+    assert w.remote_ref("topic") == w.rev("HEAD")
