@@ -21,7 +21,7 @@ dirty path, which would attribute a person's edits to the writer (SPEC §3).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from gentle_hooks.agents.event import RuntimeEvent, relative_paths, writer_of
 from gentle_hooks.agents.runtimes import runtime
@@ -37,14 +37,17 @@ class RuntimeRecorded:
 
     Attributes:
         event: the decoded event; recorded: the stored mutation (None when nothing was
-            recorded); skipped: why nothing was recorded, or None; ack: what the hook prints
-            on standard output for its runtime.
+            recorded; the one in the session's work tree when it holds a written path);
+            skipped: why nothing was recorded, or None; ack: what the hook prints on
+            standard output for its runtime; also: the mutations recorded in other work
+            trees (a written file that lies in another repository is recorded there).
     """
 
     event: RuntimeEvent
     recorded: Recorded | None
     skipped: str | None
     ack: str
+    also: tuple[Recorded, ...] = ()
 
 
 def _work_tree(event: RuntimeEvent, cwd: str | None) -> str | None:
@@ -114,19 +117,67 @@ def record_from_runtime(
     if root is None:
         where = cwd or event.cwd or os.getcwd()
         return RuntimeRecorded(event, None, f"{where} is not in a git work tree", rt.ack)
-    paths = relative_paths(root, event.paths, cwd or event.cwd)
-    refused = [f"{p} {bad}" for p in paths if (bad := not_a_file(root, p)) is not None]
-    paths = tuple(p for p in paths if not_a_file(root, p) is None)
-    if not paths:
+    groups = _by_work_tree(root, event.paths, cwd or event.cwd)
+    refused = [f"{p} {bad}" for top, rels in groups for p in rels if (bad := not_a_file(top, p))]
+    groups = [(top, tuple(p for p in rels if not_a_file(top, p) is None)) for top, rels in groups]
+    groups = [(top, rels) for top, rels in groups if rels]
+    if not groups:
         why = f"no written path lies in {root}"
         if refused:
             why += f" ({'; '.join(refused)}: never a file a writer wrote)"
         return RuntimeRecorded(event, None, why, rt.ack)
-    if rt.settings_writer is not None and event.model is None and event.effort is None:
-        set_model, set_effort = rt.settings_writer(root, env)
+    done = [
+        _record_in(rt.settings_writer, event, top, rels, model, effort, env) for top, rels in groups
+    ]
+    return RuntimeRecorded(event, done[0], None, rt.ack, tuple(done[1:]))
+
+
+def _by_work_tree(
+    root: str, paths: tuple[str, ...], base: str | None
+) -> list[tuple[str, tuple[str, ...]]]:
+    """The written ``paths`` grouped by the work tree that holds each, the session's
+    ``root`` first: a path outside it (an agent given a second directory) belongs to the
+    repository that holds the file, found from its nearest existing directory; a path in
+    no work tree is left out. Relative paths are taken from ``base`` (default ``root``)."""
+    out: dict[str, list[str]] = {root: list(relative_paths(root, paths, base))}
+    tops: dict[str, str | None] = {}
+    for p in paths:
+        try:
+            full = os.path.realpath(p if os.path.isabs(p) else os.path.join(base or root, p))
+        except ValueError:  # an embedded NUL (in ``base``): no file has that path
+            continue
+        if relative_paths(root, (full,), None):
+            continue
+        where = os.path.dirname(full)
+        while where and not os.path.isdir(where) and os.path.dirname(where) != where:
+            where = os.path.dirname(where)
+        if where not in tops:
+            try:
+                tops[where] = Repository.open(where).paths.toplevel
+            except GitError:
+                tops[where] = None
+        top = tops[where]
+        if top is not None:
+            out.setdefault(top, []).extend(relative_paths(top, (full,), None))
+    return [(top, tuple(dict.fromkeys(rels))) for top, rels in out.items()]
+
+
+def _record_in(
+    settings_writer: Callable[[str | None, Mapping[str, str]], tuple[str | None, str | None]]
+    | None,
+    event: RuntimeEvent,
+    root: str,
+    paths: tuple[str, ...],
+    model: str | None,
+    effort: str | None,
+    env: Mapping[str, str],
+) -> Recorded:
+    """Record the writer's mutation of ``paths`` in the work tree ``root``."""
+    if settings_writer is not None and event.model is None and event.effort is None:
+        set_model, set_effort = settings_writer(root, env)
         event = replace(event, model=set_model, effort=set_effort)
     m, e = writer_of(event, model, effort, env)
-    rec = record_mutation(
+    return record_mutation(
         MutationRequest(
             cwd=root,
             model=m,
@@ -139,4 +190,3 @@ def record_from_runtime(
         ),
         env,
     )
-    return RuntimeRecorded(event, rec, None, rt.ack)

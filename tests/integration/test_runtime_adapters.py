@@ -511,3 +511,33 @@ def test_copilot_model_and_effort_come_from_its_settings_files(
     assert proc.returncode == 0, proc.stderr
     [(model, effort, *_)] = mutations(repo)
     assert (model, effort) == expect
+
+
+@pytest.mark.parametrize("name", RUNTIMES)
+def test_a_write_in_another_repository_records_there(name: str, repo: Path, tmp_path: Path) -> None:
+    """An agent working in one repository that writes a file of another (Claude Code's
+    ``--add-dir``, a second workspace root) records the write in the repository that holds
+    the file, never in the session's, and never drops it."""
+    session = tmp_path / "session"
+    session.mkdir()
+    git(session, "init", "-q")
+    write(session / "README.md", "# session\n")
+    git(session, "add", "README.md")
+    git(session, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "-m", "one")
+    data, filled = materialize(name, repo, tmp_path / "runtime")
+    apply_writes(filled, repo)
+    payload = json.loads(data)
+    if name == "cursor":
+        payload["workspace_roots"] = [str(session)]
+    else:
+        payload["cwd"] = str(session)
+    text = json.dumps(payload)
+    if name == "codex":  # its patch names the file relative to cwd: name it absolutely
+        text = text.replace("Update File: src/app.py", f"Update File: {repo}/src/app.py")
+    proc = gh(session, "record", "--from", name, input=text)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("recorded: pending mutation #1: "), proc.stderr
+    [row] = mutations(repo)
+    assert json.loads(str(row[5])) == ["src/app.py"]
+    assert entries(repo) == [("src/app.py", blob(repo, "src/app.py"), "open")]
+    assert mutations(session) == []
