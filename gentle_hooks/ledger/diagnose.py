@@ -187,3 +187,25 @@ def _unreadable_rows(conn: sqlite3.Connection) -> list[str]:
         except RowError as exc:
             bad.append(str(exc))
     return bad
+
+
+def is_damaged(path: str, checks: tuple[StoreCheck, ...]) -> bool:
+    """Whether ``path`` is a ledger file whose damage :func:`move_aside` repairs: a regular
+    file (not a link, not a directory) that failed the ``store`` or ``integrity`` check."""
+    failed = any(c.name in ("store", "integrity") and not c.ok for c in checks)
+    return failed and os.path.isfile(path) and not os.path.islink(path)
+
+
+def move_aside(path: str, stamp: str) -> str:
+    """Rename a damaged ledger (and its ``-wal``/``-shm`` files) to ``PATH.damaged-STAMP``,
+    keeping it for inspection; the next use starts a new, empty ledger. The new path.
+
+    Raises:
+        OSError: the rename failed (then nothing was moved, or only the sidecars).
+    """
+    target = f"{path}.damaged-{stamp}"
+    for suffix in ("-wal", "-shm"):
+        if os.path.isfile(path + suffix) and not os.path.islink(path + suffix):
+            os.replace(path + suffix, target + suffix)
+    os.replace(path, target)
+    return target

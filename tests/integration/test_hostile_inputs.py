@@ -105,8 +105,6 @@ def test_deeply_nested_stdin_is_one_line_and_non_blocking(repo: Path) -> None:
     "tool_input",
     [
         pytest.param({"file_path": "src/app.py", "edits": 5}, id="edits-a-number"),
-        pytest.param({"file_path": "src/a\0pp.py", "content": "x"}, id="nul-in-file-path"),
-        pytest.param({"file_path": {"nested": [1, 2]}, "content": "x"}, id="file-path-an-object"),
         pytest.param({"file_path": "x" * 5000, "content": "x"}, id="file-path-too-long"),
     ],
 )
@@ -116,6 +114,26 @@ def test_a_malformed_tool_input_still_records_the_mutation(
     data = _claude(repo, tmp_path, tool_name="MultiEdit", tool_input=tool_input)
     assert hostile(repo, "record", "--from", "claude-code", stdin=data).returncode == 0
     assert pending_mutations(repo) == 1  # the gate applies to this work tree
+
+
+@pytest.mark.parametrize(
+    "tool_input",
+    [
+        pytest.param({"file_path": "src/a\0pp.py", "content": "x"}, id="nul-in-file-path"),
+        pytest.param({"file_path": {"nested": [1, 2]}, "content": "x"}, id="file-path-an-object"),
+    ],
+)
+def test_an_unreadable_written_path_records_nothing_in_one_line(
+    repo: Path, tmp_path: Path, tool_input: dict[str, object]
+) -> None:
+    """The dirty work tree is never attributed wholesale to a writer whose path is
+    unreadable (SPEC §3): the hook exits non-blocking, saying so in one line."""
+    data = _claude(repo, tmp_path, tool_name="MultiEdit", tool_input=tool_input)
+    proc = hostile(repo, "record", "--from", "claude-code", stdin=data)
+    assert proc.returncode == 1, proc.stderr
+    [line] = proc.stderr.strip().splitlines()
+    assert line.endswith(b"; nothing recorded") and b"tool_input.file_path" in line
+    assert pending_mutations(repo) == 0
 
 
 def _transcript_fifo(tmp: Path) -> str:
@@ -591,7 +609,7 @@ def test_a_state_directory_replaced_by_a_file_fails_closed(
 
 
 @pytest.mark.parametrize("escape", ["\\\\ud800", "\\ud800"], ids=["in-tool-args", "in-the-string"])
-def test_copilot_tool_args_with_a_lone_surrogate_still_records(repo: Path, escape: str) -> None:
+def test_copilot_tool_args_with_a_lone_surrogate_records_nothing(repo: Path, escape: str) -> None:
     write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
     inner = f'{{\\"path\\":\\"{repo}/src/app.py{escape}\\"}}'
     payload = (
@@ -599,8 +617,10 @@ def test_copilot_tool_args_with_a_lone_surrogate_still_records(repo: Path, escap
         f'"toolArgs": "{inner}", "sessionId": "s1"}}'
     )
     proc = hostile(repo, "record", "--from", "copilot", stdin=payload.encode())
-    assert proc.returncode == 0, proc.stderr
-    assert pending_mutations(repo) == 1  # the gate applies to this work tree
+    assert proc.returncode == 1, proc.stderr  # non-blocking: the path is not valid text
+    [line] = proc.stderr.strip().splitlines()
+    assert b"toolArgs.path is not valid text" in line and line.endswith(b"; nothing recorded")
+    assert pending_mutations(repo) == 0
 
 
 @pytest.mark.parametrize("runtime", ["codex", "claude-code", "gemini-cli", "copilot"])
