@@ -8,6 +8,10 @@ act on (exit 2) and for the unexpected (exit 3, handled by :mod:`gentle_hooks.ma
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 EXIT_OK = 0
 EXIT_BLOCKED = 1
 EXIT_INPUT = 2
@@ -15,21 +19,68 @@ EXIT_UNEXPECTED = 3
 EXIT_INTERRUPTED = 130
 
 
+class Command:
+    """A command named as values, for the reporting layer to write out
+    (:func:`gentle_hooks.report.fixes.command_text`): the CLI's own invocation name (or
+    ``git``), then ``words``, each quoted for a POSIX shell.
+
+    Attributes:
+        words: the arguments after the program name, unquoted (``("receipt", "list")``).
+        tool: ``gentle-hook`` (written as the user can type it: a name on PATH or an
+            absolute path) or ``git``.
+        label: ``run`` (runs as written) or ``prefix`` (the writer completes it with its
+            own words: a test command after ``--``, a brief's path after ``--brief``).
+    """
+
+    __slots__ = ("label", "tool", "words")
+
+    # a plain class: this leaf module stays off dataclasses, which the gates' pass path
+    # does not import (gentle_hooks.values.frozen says why)
+    def __init__(
+        self, words: tuple[str, ...], tool: str = "gentle-hook", label: str = "run"
+    ) -> None:
+        self.words = words
+        self.tool = tool
+        self.label = label
+
+    def _key(self) -> tuple[tuple[str, ...], str, str]:
+        return (self.words, self.tool, self.label)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Command) and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Command({self.words!r}, tool={self.tool!r}, label={self.label!r})"
+
+
+def cli(*words: str, label: str = "run") -> Command:
+    """A ``gentle-hook`` :class:`Command` of ``words``."""
+    return Command(tuple(words), label=label)
+
+
 class GentleError(Exception):
     """A failure the user can fix; rendered as one line, never a traceback.
 
     Args:
-        message: one line saying what is wrong and, where there is one, what to run instead.
+        message: one line saying what is wrong, in words.
         exit_code: process exit code; 2 (usage, bad input, config, store) unless a subclass
             says otherwise.
+        commands: the commands that resolve it, in order, when there are any; the reporting
+            layer appends them to the line (``; run: ...``).
     """
 
     exit_code: int = EXIT_INPUT
 
-    def __init__(self, message: str, *, exit_code: int | None = None) -> None:
+    def __init__(
+        self, message: str, *, exit_code: int | None = None, commands: Sequence[Command] = ()
+    ) -> None:
         super().__init__(message)
         if exit_code is not None:
             self.exit_code = exit_code
+        self.commands: tuple[Command, ...] = tuple(commands)
 
     @property
     def message(self) -> str:

@@ -128,7 +128,10 @@ def _environment_refused(exc: BaseException) -> str | None:
         reason = exc.strerror or str(exc)
         return f"{where}: {reason}" if where else reason
     if type(exc).__module__ == "sqlite3":
-        return f"the ledger cannot be used: {exc}; run 'gentle-hook doctor'"
+        from gentle_hooks.errors import cli
+        from gentle_hooks.report.fixes import labelled
+
+        return f"the ledger cannot be used: {exc}; {labelled(cli('doctor'))}"
     if isinstance(exc, RecursionError):
         return "input nested too deeply to be read"
     if isinstance(exc, MemoryError):
@@ -225,14 +228,18 @@ def _run(args: list[str], tail: str, errors: list[str]) -> int:
         except click.exceptions.Exit as exc:
             return int(exc.exit_code)
         except click.UsageError as exc:  # one line, as for every other bad input
-            where = exc.ctx.command_path if exc.ctx is not None else PROG
+            from gentle_hooks.errors import cli as named
+            from gentle_hooks.report.fixes import command_text
+
+            path = exc.ctx.command_path.split()[1:] if exc.ctx is not None else []
+            where = command_text(named(*path, "--help"))
             if args[:1] == ["assess"]:  # assess --json still prints its failure envelope
                 from gentle_hooks.cli.assess_command import usage_failure
 
                 usage_failure(args[1:], exc.format_message())
             _say_error(
                 errors,
-                f"{PROG}: error: {one_line(exc.format_message())} (see: {where} --help){tail}",
+                f"{PROG}: error: {one_line(exc.format_message())} (see: {where}){tail}",
             )
             return EXIT_INPUT
         except click.ClickException as exc:
@@ -242,7 +249,9 @@ def _run(args: list[str], tail: str, errors: list[str]) -> int:
             return EXIT_INTERRUPTED
         return int(rv) if isinstance(rv, int) else EXIT_OK
     except GentleError as exc:
-        _say_error(errors, f"{PROG}: error: {one_line(exc.message)}{tail}")
+        from gentle_hooks.report.fixes import error_text
+
+        _say_error(errors, f"{PROG}: error: {one_line(error_text(exc, tail))}")
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

@@ -31,6 +31,9 @@ CLASSES = ("in_band", "self_recovered", "by_design", "dead_end", "out_of_band")
 MAX_ROUNDS = 6
 _OTHERWISE = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*otherwise\b")
 _LABEL = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix):\s(.*)$")
+#: An error's one line: its words, then ``; run: CMD`` / ``; prefix: CMD`` segments.
+_ERROR = re.compile(r"^(?:remote:\s*)?gentle-hook: error: ")
+_SEGMENT = re.compile(r"; (run|prefix): ")
 
 
 @dataclass
@@ -81,14 +84,21 @@ def printed_ways(out: str, test_command: str, brief: str = "") -> list[list[str]
         if _OTHERWISE.match(line):
             ways.append([])
             continue
-        m = _LABEL.match(line.rstrip())
-        if not m:
-            continue
-        kind, text = m.groups()
-        cmd = complete(text, test_command, brief) if kind == "prefix" else text
-        if cmd not in ways[-1]:
-            ways[-1].append(cmd)
+        for kind, text in _labelled(line.rstrip()):
+            cmd = complete(text, test_command, brief) if kind == "prefix" else text
+            if cmd not in ways[-1]:
+                ways[-1].append(cmd)
     return [w for w in ways if w]
+
+
+def _labelled(line: str) -> list[tuple[str, str]]:
+    """The (label, command) pairs of one line: a ``run:``/``prefix:`` line, or an error
+    line's trailing segments."""
+    if _ERROR.match(line):
+        parts = _SEGMENT.split(line)
+        return list(zip(parts[1::2], parts[2::2], strict=True))
+    m = _LABEL.match(line)
+    return [(m.group(1), m.group(2))] if m else []
 
 
 def _from_decision(obj: dict[str, object], test_command: str, brief: str) -> list[str]:

@@ -7,14 +7,26 @@ journey needs (``pre-commit``, ``prek``): without it the journey is reported ``s
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import shlex
 import shutil
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.journeys.agent import Agent, ByDesign
-from bench.journeys.sandbox import CLI_BIN, FixtureError, Sandbox
+from bench.journeys.sandbox import CLI_BIN, FixtureError, Sandbox, pip_env
+
+
+class Skip(Exception):
+    """The journey cannot run here (a tool cannot be installed): reported ``skipped`` with
+    the reason, never a pass."""
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 #: The writer's test command: it checks the change (and writes no __pycache__).
 TEST = "python3 -B -m unittest -q"
@@ -45,6 +57,7 @@ class Ctx:
     agent: Agent
     hook_repo: tuple[Path, str] | None = None
     checks: list[tuple[bool, str]] = field(default_factory=list)
+    node_modules: Path | None = None
 
     def check(self, ok: bool, what: str) -> None:
         """A thing the journey expects once the agent is through (fails the journey)."""
@@ -205,6 +218,28 @@ def _commit_partial(ctx: Ctx) -> None:
     ctx.sb.git(w, "add", "notes.txt")
     step = ctx.agent.attempt(w, "git commit -q -m 'the rest'")
     passed(ctx, step.exit, "the rest went through")
+
+
+@journey("commit-paths", "git commit <paths>: a temporary index no flag binds", fast=True)
+def _commit_paths(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.write(w / "README.md", "# demo\n\nnot in this commit\n")
+    ctx.sb.git(w, "add", "README.md")
+    ctx.sb.prove(w, ["diff", "--cached", "--name-only"], "README.md", "another path staged")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change' m.py test_m.py")
+    passed(ctx, step.exit, "the commit of the named paths went through")
+    shown = ctx.sb.run(w, ["git", "show", "--name-only", "--format=", "HEAD"]).out.split()
+    ctx.check(sorted(shown) == ["m.py", "test_m.py"], f"only the named paths: {shown}")
+
+
+@journey("commit-a-untracked", "git commit -a while the writer's new file stays untracked")
+def _commit_a_untracked(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1, {"later.py": "X = 1\n"})
+    ctx.sb.prove(w, ["status", "--porcelain"], "?? later.py", "an untracked writer file")
+    step = ctx.agent.attempt(w, "git commit -q -a -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
 
 
 @journey("commit-a", "git commit -a: the index git hands the hook", fast=False)
@@ -450,6 +485,157 @@ def _prek_commit(ctx: Ctx) -> None:
     ctx.check("another hook" not in doctor.out, "doctor knows prek's pre-push runs the gate")
 
 
+# -- agent runtimes and other hook managers ---------------------------------------------------
+
+#: The runtimes ``install --agent`` wires, with a documented payload fixture each
+#: (tests/fixtures/agents, docs/agents).
+AGENT_RUNTIMES = ("claude-code", "codex", "gemini-cli", "cursor", "copilot")
+
+
+def _runtime_journey(name: str) -> None:
+    def body(ctx: Ctx) -> None:
+        from gentle_hooks.agents import wiring
+        from gentle_hooks.agents.runtimes import runtime
+        from tests.agent_payloads import apply_writes, materialize
+
+        w = plain(ctx)
+        brief = ctx.sb.root / "brief.json"
+        ctx.sb.write(brief, _BRIEF)
+        ctx.agent.brief = str(brief)
+        step = ctx.sb.sh(w, f"gentle-hook install --agent {name}", who="setup")
+        if step.exit != 0:
+            raise FixtureError(f"install --agent {name} failed: {step.out.strip()}")
+        rt = runtime(name)
+        assert rt.wiring is not None
+        config = w / rt.wiring.project
+        ctx.sb.prove(
+            w,
+            ["status", "--porcelain", "--untracked-files=all"],
+            rt.wiring.project,
+            f"{name}'s configuration written",
+        )
+        ctx.sb.git(w, "add", "-A")
+        ctx.sb.git(w, "commit", "-q", "-m", f"wire {name}")
+        [command] = wiring.commands(json.loads(config.read_text()), rt)
+        ctx.sb.write(w / "src" / "app.py", "def add(a, b):\n    return a + b\n")
+        ctx.sb.git(w, "add", "-A")
+        ctx.sb.git(w, "commit", "-q", "-m", "human: app")
+        data, filled = materialize(name, w, ctx.sb.root / "runtime")
+        apply_writes(filled, w)
+        # the runtime runs the command its configuration holds, the payload on stdin
+        hook = ctx.sb.sh(w, command, who="writer", stdin=data.decode())
+        ctx.check(hook.exit == 0 and "recorded" in hook.out, f"the {name} hook recorded")
+        ctx.sb.git(w, "add", "-A")
+        step = ctx.agent.attempt(w, f"git commit -q -m '{name}: change'")
+        passed(ctx, step.exit, "the commit went through")
+
+    journey(f"agent-{name}", f"install --agent {name}: its hook records, the commit gate blocks")(
+        body
+    )
+
+
+for _name in AGENT_RUNTIMES:
+    _runtime_journey(_name)
+
+
+def _npm_tool(ctx: Ctx, tool: str) -> str:
+    """The path of ``tool`` from the bench's npm install (the journey needs ``npm``)."""
+    assert ctx.node_modules is not None
+    return str(ctx.node_modules / ".bin" / tool)
+
+
+def _doc_files(page: str) -> dict[str, str]:
+    """The fenced blocks of a docs page whose first line is ``# <file name>``, by file."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    out = {}
+    for body in re.findall(r"```(?:sh|yaml)\n(.*?)```", text, re.DOTALL):
+        first, _, rest = body.partition("\n")
+        if first.startswith("# ") and not first.startswith("# or"):
+            out[first[2:].strip()] = rest
+    return out
+
+
+@journey(
+    "husky", "husky 9 (.husky/ with core.hooksPath) runs the gate: block, fix, push", needs="npm"
+)
+def _husky(ctx: Ctx) -> None:
+    w = ctx.sb.project()
+    for rel, body in _doc_files("husky.md").items():
+        ctx.sb.write(w / rel, body)
+    step = ctx.sb.sh(w, shlex.quote(_npm_tool(ctx, "husky")), who="setup")
+    if step.exit != 0:
+        raise FixtureError(f"husky failed: {step.out.strip()}")
+    ctx.sb.prove(w, ["config", "core.hooksPath"], ".husky/_", "husky's core.hooksPath")
+    ctx.sb.git(w, "add", ".husky")
+    ctx.sb.git(w, "commit", "-q", "-m", "husky scripts")
+    writer_commit(ctx, w, 1)
+    ctx.check(ctx.agent.blocks != [], "husky's pre-commit ran the gate (a block)")
+    ctx.sb.writer_edit(w, 2)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change 2")
+    step = ctx.agent.attempt(w, "git push -q origin HEAD")
+    passed(ctx, step.exit, "the push went through")
+
+
+@journey("lefthook", "lefthook (lefthook.yml of docs/lefthook.md) runs the gate", needs="npm")
+def _lefthook(ctx: Ctx) -> None:
+    w = ctx.sb.project()
+    [(name, config)] = _doc_files("lefthook.md").items()
+    ctx.sb.write(w / name, config)
+    ctx.sb.git(w, "add", name)
+    ctx.sb.git(w, "commit", "-q", "-m", "lefthook config")
+    step = ctx.sb.sh(w, f"{shlex.quote(_npm_tool(ctx, 'lefthook'))} install", who="setup")
+    if step.exit != 0:
+        raise FixtureError(f"lefthook install failed: {step.out.strip()}")
+    hook = (w / ".git" / "hooks" / "pre-commit").read_text(errors="replace")
+    if "lefthook" not in hook:
+        raise FixtureError("lefthook did not install .git/hooks/pre-commit")
+    writer_commit(ctx, w, 1)
+    ctx.check(ctx.agent.blocks != [], "lefthook's pre-commit ran the gate (a block)")
+    ctx.sb.writer_edit(w, 2)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change 2")
+    step = ctx.agent.attempt(w, "git push -q origin HEAD")
+    passed(ctx, step.exit, "the push went through")
+
+
+@journey(
+    "pipx-install",
+    "README's pipx line: pipx install <clone>, then install, block and fix with that CLI",
+    needs="pipx",
+    on_path=False,
+)
+def _pipx(ctx: Ctx) -> None:
+    assert ctx.hook_repo is not None
+    clone, _ = ctx.hook_repo  # this checkout, as a clone of it holds it
+    sb = ctx.sb
+    tools, home, bin_dir = sb.root / "pipx-venv", sb.root / "pipx-home", sb.root / "pipx-bin"
+    env = {
+        **pip_env(),
+        "PIPX_HOME": str(home),
+        "PIPX_BIN_DIR": str(bin_dir),
+        "PIPX_MAN_DIR": str(sb.root / "pipx-man"),
+    }
+    sb.env.update(env)
+    got = sb.run(sb.root, [sys.executable, "-m", "venv", str(tools)], who="setup")
+    if got.exit == 0:
+        got = sb.run(sb.root, [str(tools / "bin" / "pip"), "install", "-q", "pipx"], who="setup")
+    if got.exit != 0:
+        raise Skip(f"pipx cannot be installed from the package index: {got.out.strip()[-200:]}")
+    sb.env["PATH"] = os.pathsep.join([str(tools / "bin"), str(bin_dir), sb.env["PATH"]])
+    step = sb.sh(sb.root, f"pipx install {shlex.quote(str(clone))}", who="writer")
+    ctx.check(step.exit == 0, f"pipx install <clone> succeeded: {step.out.strip()[-200:]}")
+    ctx.check((bin_dir / "gentle-hook").exists(), "pipx put gentle-hook in PIPX_BIN_DIR")
+    where = shutil.which("gentle-hook", path=sb.env["PATH"])
+    ctx.check(where == str(bin_dir / "gentle-hook"), f"gentle-hook on PATH is pipx's: {where}")
+    sb.on_path = True  # the CLI is pipx's now, on PATH: typed as gentle-hook
+    w = plain(ctx)
+    writer_commit(ctx, w, 1)
+    ctx.check(ctx.agent.blocks != [], "the gate blocked once")
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through")
+
+
 # -- the CLI itself ------------------------------------------------------------------------
 
 
@@ -653,8 +839,8 @@ _BRIEF = """{
   "readOnly": false,
   "sideEffects": ["write-repo"],
   "successCriteria": [{"criterion": "the tests pass", "run": "python3 -B -m unittest -q"}],
-  "negativeTests": [{"criterion": "a wrong value is caught",
-                     "run": ["python3", "-B", "-c", "import m; assert m.f() == 12345"]}],
+  "negativeTests": [{"criterion": "the old value is gone",
+                     "run": ["python3", "-B", "-c", "import m; assert m.f() == 0"]}],
   "fullSuite": "python3 -B -m unittest -q"
 }
 """

@@ -115,10 +115,11 @@ def table(outcomes: list[Outcome]) -> str:
 
 
 def problems(outcomes: list[Outcome]) -> list[str]:
-    """A line per block or check that is not as it should be."""
+    """A line per block or check that is not as it should be, and per journey skipped
+    (with the reason: a skip is never silent)."""
     lines = []
     for o in outcomes:
-        if o.status in ("void", "failed") and o.detail:
+        if o.status in ("void", "failed", "skipped") and o.detail:
             lines.append(f"{o.name}: {o.status}: {o.detail}")
         for b in o.blocks:
             if b.cls not in ("in_band", "by_design"):

@@ -7,6 +7,8 @@ framework installs the code as it is now.
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
 import sys
 import time
 import traceback
@@ -14,7 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from bench.journeys.agent import Agent
-from bench.journeys.catalog import JOURNEYS, TEST, Ctx, Journey
+from bench.journeys.catalog import JOURNEYS, TEST, Ctx, Journey, Skip
 from bench.journeys.results import Outcome
 from bench.journeys.sandbox import CLI_BIN, FixtureError, Sandbox
 from bench.snapshot import snapshot_checkout
@@ -36,8 +38,57 @@ def hook_repo(dest: Path) -> tuple[Path, str]:
     return dest, snapshot_checkout(CHECKOUT, dest, env)
 
 
+#: The hook managers from npm the ``npm`` journeys use (the versions docs/*.md name).
+NPM_PACKAGES = ("lefthook@2.2.1", "husky@9.1.7")
+
+
+def npm_install(dest: Path) -> tuple[Path | None, str]:
+    """:data:`NPM_PACKAGES` installed under ``dest`` from the npm registry:
+    (``node_modules``, "") or (None, why not)."""
+    npm = shutil.which("npm")
+    if npm is None:
+        return None, "npm is not installed"
+    dest.mkdir(parents=True, exist_ok=True)
+    try:
+        proc = subprocess.run(
+            # --ignore-scripts: lefthook's postinstall would install itself into whatever
+            # repository encloses the current directory
+            [
+                npm,
+                "install",
+                "--ignore-scripts",
+                "--save-exact",
+                "--no-audit",
+                "--no-fund",
+                *NPM_PACKAGES,
+            ],
+            cwd=dest,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return None, "npm install timed out (the registry is not reachable?)"
+    if proc.returncode != 0:
+        last = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
+        return None, f"npm install {' '.join(NPM_PACKAGES)} failed: {last[0][:200]}"
+    return dest / "node_modules", ""
+
+
+def missing(tool: str, npm: tuple[Path | None, str] | None) -> str:
+    """Why a journey needing ``tool`` cannot run here, or "" when it can."""
+    if not tool:
+        return ""
+    if tool == "pipx":
+        return ""  # the journey installs it from the package index, or says why not
+    if tool == "npm":
+        return "" if npm is not None and npm[0] is not None else (npm[1] if npm else "npm")
+    return "" if (CLI_BIN / tool).exists() else f"{tool} is not installed"
+
+
 def available(tool: str) -> bool:
-    return not tool or (CLI_BIN / tool).exists()
+    return not tool or tool in ("npm", "pipx") or (CLI_BIN / tool).exists()
 
 
 def run_journeys(
@@ -52,23 +103,27 @@ def run_journeys(
     each, in the catalog's order."""
     chosen = [j for j in JOURNEYS if (not fast or j.fast) and (not only or j.name in only)]
     repo: tuple[Path, str] | None = None
-    if any(j.needs and available(j.needs) for j in chosen):
+    if any(j.needs in ("pre-commit", "prek", "pipx") and available(j.needs) for j in chosen):
         (tmp / "hook-repo").mkdir()
         repo = hook_repo(tmp / "hook-repo")
     shared_home = tmp / "pre-commit-home"
+    npm = npm_install(tmp / "npm") if any(j.needs == "npm" for j in chosen) else None
 
     def one(j: Journey) -> Outcome:
         o = Outcome(j.name, j.what)
-        if not available(j.needs):
-            o.status, o.detail = "skipped", f"{j.needs} is not installed"
+        why = missing(j.needs, npm)
+        if why:
+            o.status, o.detail = "skipped", why
             return o
         sb = Sandbox(tmp / j.name, on_path=j.on_path, pre_commit_home=shared_home)
-        ctx = Ctx(sb, Agent(sb, TEST), repo)
+        ctx = Ctx(sb, Agent(sb, TEST), repo, node_modules=npm[0] if npm else None)
         t = time.monotonic()
         try:
             j.body(ctx)
         except FixtureError as exc:
             o.status, o.detail = "void", str(exc)
+        except Skip as exc:
+            o.status, o.detail = "skipped", str(exc)
         except Exception:  # a bench bug is reported on the journey, the others still run
             o.status, o.detail = "void", traceback.format_exc(limit=3).strip().splitlines()[-1]
             print(traceback.format_exc(), file=sys.stderr)

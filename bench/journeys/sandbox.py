@@ -54,6 +54,25 @@ def uv_env() -> dict[str, str]:
     return dict(_UV_ENV)
 
 
+def pip_env() -> dict[str, str]:
+    """The package indexes pip is configured with here, as environment variables (a
+    sandbox's HOME and XDG_CONFIG_HOME hide the user's pip configuration file)."""
+    conf = {k.removeprefix("PIP_"): v for k, v in uv_env().items() if k.startswith("PIP_")}
+    out = {f"PIP_{k}": v for k, v in conf.items()}
+    listed = subprocess.run(
+        [sys.executable, "-m", "pip", "config", "list"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    for line in listed.splitlines():
+        key, _, value = line.partition("=")
+        name = key.split(".", 1)[-1]
+        if name in ("extra-index-url", "index-url", "find-links", "constraint", "cert"):
+            out["PIP_" + name.upper().replace("-", "_")] = value.strip().strip("'\"")
+    return out
+
+
 class FixtureError(Exception):
     """The journey's fixture does not show the edge case it claims (the journey is void)."""
 

@@ -245,10 +245,11 @@ RUNTIMES: tuple[Runtime, ...] = (
             "let git run the gate on aider's commits: put 'git-commit-verify: true' in "
             ".aider.conf.yml (aider commits with --no-verify by default)",
             "keep aider's attribution on ('(aider)' in the author name, or its "
-            "Co-authored-by trailer): the gates and 'gentle-hook gate --range' see those "
-            "commits as delegated",
-            "or record by hand after aider wrote: GENTLE_WRITER_MODEL=<model> "
-            "GENTLE_WRITER_EFFORT=<level> gentle-hook record <paths>",
+            "Co-authored-by trailer): the gates and the range gate in CI see those commits "
+            "as delegated",
+            "or record by hand after aider wrote: the record command with the paths aider "
+            "changed, the writer's model and effort in GENTLE_WRITER_MODEL and "
+            "GENTLE_WRITER_EFFORT (or its --model and --effort options)",
         ),
     ),
 )

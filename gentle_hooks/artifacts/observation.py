@@ -6,10 +6,12 @@ the commands (:mod:`gentle_hooks.services.verify`) and hands the observations ov
 
 * :data:`CHECK_ROWS` — one observed check to its result: a check that changed the
   candidate's files in the room fails (seed 001 "Scope": "never repairs the artifact it
-  judges"), a criterion passes on exit 0, a negative test passes when its command fails,
-  the suite passes on exit 0, and a check whose program is missing is ``blocked`` ("stop
-  and report blocked when a required tool ... is unavailable instead of inferring the
-  result").
+  judges"), a criterion passes on exit 0 (a test runner's only when its output shows tests
+  ran: :mod:`gentle_hooks.policy.testcount`), a negative test passes when its command
+  fails, not by a signal, and its outcome on the candidate's base tree differs (so it
+  depends on the artifact), the suite passes on exit 0 (tests ran, as for a criterion),
+  and a check whose program is missing is ``blocked`` ("stop and report blocked when a
+  required tool ... is unavailable instead of inferring the result").
 * :data:`STATUS_ROWS` — the checks to the verdict's status, first match wins: ``blocked``
   when a check changed the artifact (the run stops there), anything was blocked, the full
   suite did not run, or a mutating artifact had no negative test; ``fail`` when any check
@@ -64,6 +66,13 @@ class Outcome:
         changed: the candidate's paths whose files the check changed in the room (seed
             001 "Scope": the verifier "never repairs the artifact it judges"); empty when
             it left them as they were.
+        base_exit / base_same: the exit status the same command gave on the candidate's
+            base tree, and whether its outcome there (exit status and output, the room's
+            paths aside) was the candidate's; None when it was not run there (a suite, a
+            candidate that changes no file).
+        runner / tests_run: the :data:`~gentle_hooks.policy.testcount.RUNNER_ROWS` row of
+            the test runner the command runs and how many tests its output says ran (None:
+            no runner, or no count in its output).
     """
 
     check: Check
@@ -72,6 +81,10 @@ class Outcome:
     output_digest: str | None
     error: str | None = None
     changed: tuple[str, ...] = ()
+    base_exit: int | None = None
+    base_same: bool | None = None
+    runner: str | None = None
+    tests_run: int | None = None
 
     @property
     def ran(self) -> bool:
@@ -99,8 +112,23 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
     ),
     CheckRow("C1", "the tool is missing: nothing was observed", lambda o: not o.ran, "blocked"),
     CheckRow(
+        "C2-signal",
+        "a negative test killed by a signal (exit above 128): a crash is not the failure it "
+        "must show",
+        lambda o: o.check.kind == "negative" and o.exit_code is not None and o.exit_code > 128,
+        "fail",
+    ),
+    CheckRow(
+        "C2-base",
+        "a negative test that gives the same outcome on the candidate's base tree (or was "
+        "not run there: the candidate changes no file): it fails whatever the artifact is",
+        lambda o: o.check.kind == "negative" and o.exit_code != 0 and o.base_same is not False,
+        "fail",
+    ),
+    CheckRow(
         "C2",
-        "a negative test whose command failed, as it must",
+        "a negative test whose command failed, as it must, and passed or failed otherwise on "
+        "the base tree",
         lambda o: o.check.kind == "negative" and o.exit_code != 0,
         "pass",
     ),
@@ -108,6 +136,13 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "C3",
         "a negative test whose command succeeded: the check that must fail did not",
         lambda o: o.check.kind == "negative",
+        "fail",
+    ),
+    CheckRow(
+        "C4-none",
+        "a criterion or the suite runs a test runner whose output shows no test ran (0, or "
+        "no count)",
+        lambda o: o.runner is not None and not o.tests_run,
         "fail",
     ),
     CheckRow("C4", "a criterion or the suite exited 0", lambda o: o.exit_code == 0, "pass"),
@@ -198,7 +233,17 @@ def _evidence(o: Outcome) -> str:
     if o.changed:
         more = f" and {len(o.changed) - 3} more" if len(o.changed) > 3 else ""
         changed = f"; it changed the artifact: {', '.join(o.changed[:3])}{more}"
-    return f"`{o.check.command}` exited {o.exit_code} in {o.duration_ms} ms{digest}{changed}"
+    tests = f"; {o.tests_run} test(s) ran" if o.runner is not None else ""
+    if o.runner is not None and o.tests_run is None:
+        tests = "; its output shows no count of tests run"
+    base = ""
+    if o.base_same is not None:
+        same = "the same outcome" if o.base_same else "another outcome"
+        base = f"; on the base tree it exited {o.base_exit}: {same}"
+    return (
+        f"`{o.check.command}` exited {o.exit_code} in {o.duration_ms} ms{digest}{tests}{base}"
+        f"{changed}"
+    )
 
 
 def _label(kind: CheckKind, text: str) -> str:

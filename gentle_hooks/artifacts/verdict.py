@@ -196,7 +196,13 @@ class VerdictRule:
 
 
 def _status_faults(v: DelegationVerdict) -> tuple[str, ...]:
-    return () if v.status == "pass" else (f"status is {v.status}, not pass",)
+    if v.status == "pass":
+        return ()
+    if v.status != "blocked" and not v.fullSuiteRun:  # recorded blocked: recorded_status
+        return (
+            f"status is {v.status}, recorded as blocked (the full suite did not run), not pass",
+        )
+    return (f"status is {v.status}, not pass",)
 
 
 def _suite_faults(v: DelegationVerdict) -> tuple[str, ...]:

@@ -29,6 +29,7 @@ def doctor(cwd: str | None, as_json: bool, fix: bool) -> int:
     killed runs (temporary index copies, a first write's ledger.sqlite3.new-*). Exits 0
     when healthy, 2 otherwise.
     """
+    from gentle_hooks.report.fixes import with_fix
     from gentle_hooks.services.doctor import is_healthy, remove_residue, run_checks
 
     removed = remove_residue(cwd) if fix else []
@@ -42,12 +43,14 @@ def doctor(cwd: str | None, as_json: bool, fix: bool) -> int:
         env = DoctorEnvelope(
             schema_=DOCTOR_SCHEMA,
             healthy=healthy,
-            checks=tuple(CheckOut(name=r.name, ok=r.ok, detail=r.detail) for r in results),
+            checks=tuple(
+                CheckOut(name=r.name, ok=r.ok, detail=with_fix(r.detail, r.fix)) for r in results
+            ),
         )
         click.echo(model_json(env, by_alias=True, indent=2))
     else:
         for r in results:
-            click.echo(f"{'ok  ' if r.ok else 'FAIL'}  {r.name}: {r.detail}")
+            click.echo(f"{'ok  ' if r.ok else 'FAIL'}  {r.name}: {with_fix(r.detail, r.fix)}")
         kept = "only the residue above was removed" if removed else "nothing was changed"
         click.echo("healthy" if healthy else f"unhealthy: {kept} or deleted")
     return EXIT_OK if healthy else EXIT_INPUT

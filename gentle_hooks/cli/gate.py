@@ -83,10 +83,12 @@ def gate(cwd: str | None, range_text: str, as_json: bool, reverify: bool, timeou
 
 def _error(range_text: str, exc: GentleError) -> dict[str, object]:
     """The ``--json`` document of a range that could not be judged."""
+    from gentle_hooks.report.fixes import error_text
+
     return {
         "schema": "gentle-hooks.gate/v1",
         "range": range_text,
         "blocked": None,
-        "error": exc.message,
+        "error": error_text(exc),
         "exit_code": exc.exit_code,
     }

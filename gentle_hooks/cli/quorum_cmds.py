@@ -10,7 +10,6 @@ to be (raised as :class:`~gentle_hooks.errors.GentleError`).
 from __future__ import annotations
 
 import os
-import shlex
 
 import click
 
@@ -268,10 +267,13 @@ def quorum_audit(files: tuple[str, ...], seed: int | None, as_json: bool) -> int
     if as_json:
         click.echo(model_json(report, by_alias=True, indent=2))
         return EXIT_OK
-    rerun = " ".join(shlex.quote(f) for f in files)
+    from gentle_hooks.errors import cli
+    from gentle_hooks.report.fixes import command_text
+
+    again = command_text(cli("quorum", "audit", "--seed", str(report.seed), *files))
     click.echo(
         f"audit of {report.findings} finding(s), {report.upheld} upheld; seed {report.seed} "
-        f"(again: gentle-hook quorum audit --seed {report.seed} {rerun})"
+        f"(again: {again})"
     )
 
     def finding(f: AuditedFinding) -> str:

@@ -23,6 +23,13 @@ from gentle_hooks.values.candidate import (
 
 #: Refs tried, in order, when neither the flag nor the config names a base ref.
 DEFAULT_BASE_CHAIN = ("origin/main", "origin/master", "main", "master")
+#: Where a base ref came from, in the words a note says it (the code stays in ``source``).
+SOURCE_WORDS = {
+    "flag": "named by --base-ref",
+    "config": "the configured base_ref",
+    "origin/HEAD": "the remote's default branch",
+    "fallback": "no origin/HEAD here: the first of " + ", ".join(DEFAULT_BASE_CHAIN) + " found",
+}
 
 
 class Bases(Objects, Index):
@@ -186,7 +193,8 @@ class Bases(Objects, Index):
                 source,
                 parents[1],
                 self.tree_of(parents[1]),
-                f"{ref} ({source}) already contains the commit: its first parent",
+                f"{ref} ({SOURCE_WORDS.get(source, source)}) already contains the commit: its "
+                "first parent",
             )
         if mb is None:
             why = (
@@ -203,7 +211,11 @@ class Bases(Objects, Index):
                 f"{ref} and the candidate share no history: {why}; base is the empty tree",
             )
         return BaseResolution(
-            ref, source, mb, self.tree_of(mb), f"merge-base of {ref} ({source}) and the candidate"
+            ref,
+            source,
+            mb,
+            self.tree_of(mb),
+            f"merge-base of {ref} ({SOURCE_WORDS.get(source, source)}) and the candidate",
         )
 
     def candidate(

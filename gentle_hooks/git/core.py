@@ -57,12 +57,17 @@ class RepositoryCore:
         """
         full_env = self.env if env is None else {**self.env, **env}
         cwd = self.paths.toplevel or self.paths.git_dir
+        self._will_run(args)
         proc = run_git(args, cwd, full_env, input)
         if proc.returncode not in tuple(ok):
             err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
             last = err[-1] if err else f"exit {proc.returncode}"
             raise GitError(f"git {args[0]} failed: {last}")
         return proc
+
+    def _will_run(self, args: Sequence[str]) -> None:
+        """Called by :meth:`run` before each git process; a job module that keeps what git
+        printed forgets there what ``git <args>`` may change. Here: nothing kept."""
 
     def out(self, args: Sequence[str], **kw: object) -> str:
         """``git <args>`` as :meth:`run` runs it; its stdout decoded and stripped."""

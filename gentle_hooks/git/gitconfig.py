@@ -10,8 +10,7 @@ any ``git config`` or ``git remote`` it runs forgets what that process read.
 from __future__ import annotations
 
 import re
-import subprocess
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Sequence
 
 from gentle_hooks.git.core import RepositoryCore
 
@@ -27,19 +26,11 @@ class GitConfig(RepositoryCore):
     #: diff.algorithm/submodule/orderFile and remote.*.url, as gentle_config read them.
     _config: dict[str, str] | None = None
 
-    def run(
-        self,
-        args: Sequence[str],
-        *,
-        input: bytes | None = None,
-        env: Mapping[str, str] | None = None,
-        ok: Iterable[int] = (0,),
-    ) -> subprocess.CompletedProcess[bytes]:
-        """:meth:`RepositoryCore.run`; a ``git config`` or ``git remote`` may write, so what
-        :meth:`gentle_config` read is forgotten first."""
+    def _will_run(self, args: Sequence[str]) -> None:
+        """A ``git config`` or ``git remote`` may write: what :meth:`gentle_config` read is
+        forgotten before one runs."""
         if args and args[0] in ("config", "remote"):
             self._config = None
-        return super().run(args, input=input, env=env, ok=ok)
 
     def config_get(self, key: str) -> str | None:
         """``git config --get key`` (the last value) or None when unset.

@@ -77,6 +77,46 @@ class Index(RepositoryCore):
                 stdin = b"".join(p + b"\0" for p in paths)
                 self.run(["update-index", flag, "-z", "--stdin"], input=stdin, env=env)
 
+    def restaging(
+        self, tree: str, limit: int = 40
+    ) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+        """How the worktree's own index comes to hold exactly ``tree`` (the index a
+        ``commit -a`` or ``commit <paths>`` handed a hook), losing nothing staged:
+        ``(unstage, stage)``, the paths ``git reset -q --`` puts back to HEAD (``tree``
+        has them as HEAD does, and the own index holds what the work tree holds: the
+        content stays there) and the paths ``git add -A --`` stages. ``((), ())`` when it
+        holds ``tree`` already; None when no such pair does (a staged change that differs
+        from the work tree would be lost, HEAD is unborn) or more than ``limit`` paths
+        differ. Tried on a private copy of the own index: the user's is never written.
+        """
+        tmp = _private_copy(os.path.join(self.paths.git_dir, "index"), self.paths.git_dir)
+        env = {"GIT_INDEX_FILE": tmp, "GIT_LITERAL_PATHSPECS": "1"}
+
+        def names(args: list[str]) -> tuple[str, ...]:
+            cmd = [args[0], "--name-only", "-z", "--no-renames", *args[1:]]
+            out = self.run(cmd, env=env).stdout
+            return tuple(os.fsdecode(p) for p in out.split(b"\0") if p)
+
+        try:
+            differ = names(["diff-index", "--cached", tree])
+            if not differ or len(differ) > limit:
+                return None if differ else ((), ())
+            moved = set(names(["diff-tree", "-r", "HEAD", tree, "--", *differ]))
+            unstage = tuple(p for p in differ if p not in moved)
+            stage = tuple(p for p in differ if p in moved)
+            if unstage:
+                if names(["diff-files", "--", *unstage]):
+                    return None  # its staged content is not in the work tree: lost
+                self.run(["reset", "-q", "--", *unstage], env=env)
+            if stage:
+                self.run(["add", "-A", "--", *stage], env=env)
+            got = self.out(["write-tree"], env=env)
+        finally:
+            for path in (tmp, tmp + ".lock"):
+                if os.path.exists(path):
+                    os.unlink(path)
+        return (unstage, stage) if got == tree else None
+
     def staged_tree(self) -> str:
         """The index git hands us (``GIT_INDEX_FILE`` in a hook) written as a tree.
 

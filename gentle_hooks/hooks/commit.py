@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gentle_hooks.bounded import InputFileError
-from gentle_hooks.errors import EXIT_OK, GitError, UsageError
+from gentle_hooks.errors import EXIT_OK, Command, GitError, UsageError
 from gentle_hooks.git.probe import amend_flag
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall, read_message
@@ -52,6 +52,14 @@ PARTIAL_NOTE = (
 )
 
 
+#: Why a partial commit's fix first stages the paths it commits.
+STAGED_SAME_NOTE = (
+    "git judged a temporary index (commit -a or commit <paths>): the git commands below "
+    "make the index hold the same content (what they unstage stays in the work tree), so "
+    "--staged binds this candidate; then run the same git commit again"
+)
+
+
 def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None) -> int:
     """Judge the staged candidate (pre-commit, pre-merge-commit).
 
@@ -76,12 +84,37 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     for line in expiry_lines(expired):
         say(line)
     note = ""
+    prepare: tuple[Command, ...] = ()
     if result.decision.applies and result.decision.shortfalls:
         # Which flag binds outside the hook costs a scan of the work tree (``add -A`` in a
         # private index): paid only when fix commands are printed, never on a pass.
         binding, note = staged_binding(repo, cand.tree)
+        if note == PARTIAL_NOTE:
+            note, prepare = restaging(repo, cand.tree)
         result = replace(result, binding=binding)
-    return conclude(call, env, repo, config, [Judged("the staged change", None, result, note)])
+    judged = Judged("the staged change", None, result, note, prepare=prepare)
+    return conclude(call, env, repo, config, [judged])
+
+
+def restaging(repo: Repository, tree: str) -> tuple[str, tuple[Command, ...]]:
+    """For a candidate no flag binds (:data:`PARTIAL_NOTE`): the ``git reset`` / ``git
+    add`` that make the worktree's own index hold exactly its tree, losing nothing, so
+    ``--staged`` binds it and the same ``git commit`` judges the same candidate again
+    (:meth:`~gentle_hooks.git.index.Index.restaging`), with a note saying so; else
+    :data:`PARTIAL_NOTE` and nothing to run."""
+    try:
+        found = repo.restaging(tree)
+    except GitError:  # a hint only: the block it explains still stands
+        found = None
+    if not found or not any(found):
+        return PARTIAL_NOTE, ()
+    unstage, stage = found
+    out: list[Command] = []
+    if unstage:
+        out.append(Command(("reset", "-q", "--", *unstage), tool="git"))
+    if stage:
+        out.append(Command(("add", "-A", "--", *stage), tool="git"))
+    return STAGED_SAME_NOTE, tuple(out)
 
 
 def staged_binding(repo: Repository, tree: str) -> tuple[Binding, str]:

@@ -23,19 +23,19 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.hooks.call import HookCall
+from gentle_hooks.report.fixes import OVERRIDE
 
 SCHEMA = "gentle-hooks.decision/v1"
 ENV = "GENTLE_HOOKS_FORMAT"
-#: What an agent sets to let a block through on purpose (recorded), as printed.
-OVERRIDE = 'GENTLE_HOOKS_SKIP="<reason>" git ...'
-
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from gentle_hooks.errors import Command
     from gentle_hooks.services.assess import AssessResult
 
     #: One judged candidate: (label, pushed ref or None, its assessment, fix note, the
-    #: commit its fix runs with checked out or None).
-    Verdict = tuple[str, str | None, AssessResult, str, str | None]
+    #: commit its fix runs with checked out or None, the commands that run first).
+
+    Verdict = tuple[str, str | None, AssessResult, str, str | None, tuple[Command, ...]]
 
 
 def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
@@ -57,11 +57,11 @@ def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
 def _candidate(v: Verdict) -> dict[str, object]:
     from gentle_hooks.report.fixes import reason, steps
 
-    label, target, r, fix_note, commit = v
+    label, target, r, fix_note, commit, prepare = v
     cand, plan, d = r.candidate, r.plan, r.decision
     missing = []
     for s in d.shortfalls:
-        labelled = steps(s, r.binding, commit)
+        labelled = steps(s, r.binding, commit, prepare=prepare)
         first_way = []
         for kind, text in labelled:
             if kind == "otherwise":
@@ -117,7 +117,7 @@ def decision_object(
         "decision": decision,
         "exit_code": exit_code,
         "let_through": let_through,
-        "override": OVERRIDE if decision == "blocked" else None,
+        "override": OVERRIDE if decision == "blocked" else None,  # words: the git is theirs
         "candidates": [_candidate(v) for v in judged if v[2].decision.applies],
         "lines": list(lines),
     }

@@ -42,4 +42,7 @@ def share_notes(repo: Repository, remote: str, updates: Sequence[PushUpdate], pa
             if led is not None:
                 led.close()
     except GentleError as exc:
-        say(f"the notes were not shared ({exc.message}); run: gentle-hook sync push {remote}")
+        from gentle_hooks.errors import cli
+        from gentle_hooks.report.fixes import labelled
+
+        say(f"the notes were not shared ({exc.message}); {labelled(cli('sync', 'push', remote))}")

@@ -15,11 +15,18 @@ import sys
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.config.load import LoadedConfig, load_config
-from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK
+from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, Command
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.hooks.overrides import record_overrides, warn_source
-from gentle_hooks.report.fixes import discard_lines, headline, reason, step_lines, steps
+from gentle_hooks.report.fixes import (
+    OVERRIDE,
+    discard_lines,
+    headline,
+    reason,
+    step_lines,
+    steps,
+)
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import AssessResult
 from gentle_hooks.values.binding import Binding
@@ -42,7 +49,9 @@ class Judged:
             refs/heads/x``); target: the pushed ref, or None for commits.
         result: the assessment with its decision; fix_note: words on running the fix
             commands for this candidate, or empty; commit: the commit the fix commands run
-            with checked out (a pushed commit that is not HEAD), or None.
+            with checked out (a pushed commit that is not HEAD), or None; prepare: commands
+            that run before the fix commands (the ``git add`` that lets ``--staged`` bind a
+            partial commit's candidate).
     """
 
     label: str
@@ -50,6 +59,7 @@ class Judged:
     result: AssessResult
     fix_note: str = ""
     commit: str | None = None
+    prepare: tuple[Command, ...] = ()
 
 
 def say(line: str) -> None:
@@ -82,7 +92,7 @@ def block_lines(j: Judged) -> list[str]:
         lines.append(f"  missing: {reason(s)}")
         if j.fix_note:
             lines.append(f"  note: {j.fix_note}")
-        lines.extend(step_lines(steps(s, r.binding, j.commit)))
+        lines.extend(step_lines(steps(s, r.binding, j.commit, prepare=j.prepare)))
     pending = sorted({e.path for e in (r.facts.entries if r.facts else ()) if e.state == "open"})
     if pending and j.commit is None and j.target is None:
         lines.extend(discard_lines(pending))
@@ -128,7 +138,7 @@ def conclude(
     if fmt != "text" and any(j.result.decision.applies for j in judged):
         from gentle_hooks.hooks.decision import decision_object, print_decision
 
-        verdicts = [(j.label, j.target, j.result, j.fix_note, j.commit) for j in judged]
+        verdicts = [(j.label, j.target, j.result, j.fix_note, j.commit, j.prepare) for j in judged]
         print_decision(decision_object(call, verdicts, code, let_through, lines))
     return code
 
@@ -166,5 +176,5 @@ def _conclude(
             f"warn mode ({source}): reported, not blocking; let through by {who} and recorded"
         )
         return EXIT_OK, f"warn mode ({source})"
-    lines.append('to let it through on purpose (recorded): GENTLE_HOOKS_SKIP="<reason>" git ...')
+    lines.append(f"note: {OVERRIDE}")
     return EXIT_BLOCKED, None

@@ -61,6 +61,11 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
         problems = check_notes_update(repo, old, new)
         for text in problems:
             say(f"{ref}: {text}")
+        if problems and not is_zero(old) and not is_zero(new) and _rewinds(repo, old, new):
+            from gentle_hooks.errors import cli
+            from gentle_hooks.report.fixes import labelled
+
+            say(f"  {labelled(cli('sync', 'push'))}")  # fetches, merges, then pushes
         if problems:
             rejected += 1
             say(f"REJECTED {ref}: the notes ref only grows by lines the note schema accepts")
@@ -90,3 +95,8 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
             rejected += 1
             say(f"REJECTED {ref}: {len(blocked)} unverified delegated commit(s)")
     return EXIT_BLOCKED if rejected else EXIT_OK
+
+
+def _rewinds(repo: Repository, old: str, new: str) -> bool:
+    """True when the notes update drops commits the server's notes had (a rewind)."""
+    return repo.peel_commit(new) is not None and not repo.is_ancestor(old, new)

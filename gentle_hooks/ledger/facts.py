@@ -298,6 +298,7 @@ def facts_of_commits(
         _by_identity(reviews),
     )
     counts = led.candidate_counts(root)
+    totals = {table: sum(per.values()) for table, per in counts.items()}
     heads = [head for _, entries, head in items if not entries and head is not None]
     delivered = led.delivered_work_each(heads) if heads else {}
     out = []
@@ -320,8 +321,7 @@ def facts_of_commits(
             verdicts=tuple(bound[2].get(identity, ())),
             review_facts=tuple(bound[3].get(identity, ())),
             other_candidates=tuple(
-                (table, sum(n for i, n in per.items() if i != identity))
-                for table, per in counts.items()
+                (table, totals[table] - per.get(identity, 0)) for table, per in counts.items()
             ),
         )
         if not entries and head is not None:

@@ -48,7 +48,7 @@ def check_notes_update(repo: Repository, old: str, new: str) -> list[str]:
     if not _is_zero(old) and not repo.is_ancestor(old, new):
         return [
             f"a non-fast-forward update of {NOTES_REF} is refused (records would be dropped "
-            "or replaced); fetch and merge the notes, then push: gentle-hook sync push"
+            "or replaced); fetch and merge the notes, then push them (the sync push command)"
         ]
     before = {} if _is_zero(old) else repo.notes_map(old)
     after = repo.notes_map(new)

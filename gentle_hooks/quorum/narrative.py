@@ -128,6 +128,17 @@ NARRATIVE_ROWS: Final[tuple[NarrativeRow, ...]] = (
             "i'm sure",
             "plausible",
             "given typical",
+            "in my opinion",
+            "in my view",
+            "i'd bet",
+            "i would bet",
+            "i bet",
+            "i am certain",
+            "i'm certain",
+            "from experience",
+            "textbook case",
+            "nothing to check",
+            "anyone familiar",
         ),
     ),
     NarrativeRow(
@@ -160,6 +171,14 @@ NARRATIVE_ROWS: Final[tuple[NarrativeRow, ...]] = (
             "per the finding",
             "per the claim",
             "per the report",
+            "the summary",
+            "submitted evidence",
+            "face value",
+            "the miner already",
+            "the miner showed",
+            "the miner reported",
+            "miner's reading",
+            "as the miner reported",
         ),
         cited_saves=False,
     ),
@@ -205,3 +224,92 @@ def narrative_reason(what_i_checked: str, claim: str | None) -> str | None:
             "refute (seed 003)"
         )
     return None
+
+
+#: Verbs that state an act of checking a verifier performs itself (seed 003 "What counts
+#: as reproducing evidence": "Open it", "Re-run the query or the grep", "Found verbatim in
+#: the cited source"), matched as whole words in the case-folded text. Words for what
+#: the miner did or what was handed over ("showed", "reported", "trusting", "taken") are
+#: not among them.
+ACT_VERBS: Final[re.Pattern[str]] = _words(
+    "open",
+    "opened",
+    "opening",
+    "reopened",
+    "re opened",
+    "ran",
+    "run",
+    "running",
+    "reran",
+    "re ran",
+    "rerun",
+    "re run",
+    "executed",
+    "execute",
+    "grep",
+    "grepped",
+    "grepping",
+    "searched",
+    "search",
+    "read",
+    "counted",
+    "count",
+    "traced",
+    "trace",
+    "inspected",
+    "compared",
+    "diffed",
+    "queried",
+    "query",
+    "built",
+    "compiled",
+    "loaded",
+    "fetched",
+    "listed",
+    "replayed",
+    "stepped",
+    "measured",
+    "invoked",
+    "called",
+    "checked out",
+    "printed",
+    "logged",
+    "tested",
+    "found",
+    "located",
+)
+
+
+def unchecked_reason(what_i_checked: str, claim: str | None) -> str | None:
+    """Why an upheld ``what_i_checked`` states no act of checking with what it observed;
+    None when it does (seed 003: "A verifier that only reads the finding is an opinion
+    generator"; "Do not trust the miner's reading"; ``"It is well known that…"`` | Not
+    evidence. Refute).
+
+    An upheld verdict counts as support only when it says what the verifier did (one of
+    :data:`ACT_VERBS`: opened, ran, grepped, read, counted...) *and* what it saw that the
+    claim did not already cite
+    (:func:`~gentle_hooks.quorum.restatement.cited_evidence`: a ``file:line``, path, file
+    name, ``command``, quote or number beyond the claim's). Certainty, experience, a
+    reading of the summary or the miner's citations taken at face value state no act of
+    the verifier's own with an observation, however they are worded.
+
+    Returns:
+        ``"no act of checking ...: not evidence, refute (seed 003)"``, or None.
+    """
+    from gentle_hooks.quorum.restatement import cited_evidence
+
+    text = " ".join(what_i_checked.casefold().split())
+    acted = ACT_VERBS.search(text) is not None
+    seen = bool(cited_evidence(what_i_checked, claim))
+    if acted and seen:
+        return None
+    missing = (
+        "no act of checking the verifier performed"
+        if not acted
+        else "no observation beyond what the claim cites"
+    )
+    return (
+        f"{missing} (say what was opened or run, and what it showed): not evidence, "
+        "refute (seed 003)"
+    )

@@ -33,7 +33,7 @@ from gentle_hooks.artifacts.jsonio import (
     describe_validation_error,
 )
 from gentle_hooks.bounded import MAX_NESTING, nesting_depth
-from gentle_hooks.quorum.narrative import narrative_reason
+from gentle_hooks.quorum.narrative import narrative_reason, unchecked_reason
 from gentle_hooks.quorum.restatement import cited_evidence, restatement_reason, words
 from gentle_hooks.values.frozen import frozen
 
@@ -297,7 +297,11 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
            the verifier said ("Not evidence. Refute"; ``overruled`` says why when it
            upheld);
         3. a ``whatIChecked`` that restates the claim or names no evidence → abstained;
-        4. else upheld or refuted as the verifier said.
+        4. an upheld verdict whose ``whatIChecked`` states no act of checking the verifier
+           performed with what it observed
+           (:func:`~gentle_hooks.quorum.narrative.unchecked_reason`) → refuted, with
+           ``overruled`` saying why;
+        5. else upheld or refuted as the verifier said.
 
         A counted vote carries ``tooFast`` when :func:`too_fast_reason` flags it.
     """
@@ -350,6 +354,10 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
     restated = restatement_reason(verdict.whatIChecked, claim)
     if restated is not None:
         return Vote(vote=VoteKind.ABSTAINED, abstention=restated, **fields)
+    if not verdict.refuted:
+        unchecked = unchecked_reason(verdict.whatIChecked, claim)
+        if unchecked is not None:
+            return Vote(vote=VoteKind.REFUTED, overruled=unchecked, tooFast=fast, **fields)
     kind = VoteKind.REFUTED if verdict.refuted else VoteKind.UPHELD
     return Vote(vote=kind, tooFast=fast, **fields)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gentle_hooks.errors import Command, GentleError
 from gentle_hooks.policy.selfcheck import Disagreement, RefusedReceipt, report_argv, row_text
 from gentle_hooks.policy.shortfall import (
     NoValidNote,
@@ -19,6 +20,13 @@ from gentle_hooks.policy.shortfall import (
     VerifierShortfall,
 )
 from gentle_hooks.values.binding import Binding
+
+#: How a person lets a block through on purpose, in words: the git command they ran is
+#: theirs, so nothing here can name it (SPEC §5 "Overrides").
+OVERRIDE = (
+    "to let it through on purpose, run the same git command again with GENTLE_HOOKS_SKIP "
+    "set to the reason in its environment (recorded: who, when, which candidate, why)"
+)
 
 #: What a gate says after the command that makes the writer's report.
 NO_RECEIPT = "no report that counts is recorded for this candidate yet"
@@ -137,14 +145,59 @@ def program() -> str:
     return f"{shlex.quote(sys.executable)} -m gentle_hooks"
 
 
+def command_text(c: Command) -> str:
+    """``c`` as the user types it: :func:`program` (or ``git``), then its words quoted
+    for a POSIX shell."""
+    head = program() if c.tool == "gentle-hook" else c.tool
+    return " ".join([head, *(_quote(w) for w in c.words)])
+
+
+def labelled(c: Command) -> str:
+    """``run: CMD`` or ``prefix: CMD`` (:data:`LABELS`)."""
+    return f"{c.label}: {command_text(c)}"
+
+
+def error_text(exc: GentleError, tail: str = "") -> str:
+    """An error's one line: its words and ``tail``, then each command that resolves it,
+    labelled (``...; run: gentle-hook receipt list``), so it runs as printed from where
+    the user is (:func:`program`); the commands end the line."""
+    return "; ".join([exc.message + tail, *(labelled(c) for c in exc.commands)])
+
+
+def with_fix(words: str, fix: Command | None) -> str:
+    """``words``, then ``; run: CMD`` when there is a command that resolves it."""
+    return words if fix is None else f"{words}; {labelled(fix)}"
+
+
+def _quote(word: str) -> str:
+    import shlex
+
+    return word if word == "--" else shlex.quote(word)
+
+
+def _quote_all(words: Sequence[str]) -> str:
+    return " ".join(_quote(w) for w in words)
+
+
 def steps(
-    s: Shortfall, binding: Binding, commit: str | None = None, share: bool = False
+    s: Shortfall,
+    binding: Binding,
+    commit: str | None = None,
+    share: bool = False,
+    prepare: Sequence[Command] = (),
 ) -> list[Step]:
     """What to do about ``s`` for the candidate ``binding`` names, as labelled lines
     (:data:`LABELS`); every ``run`` line runs exactly as printed, and every command keeps
     the binding. ``commit``: the commit the range, server or push gate judged (its fix
     runs with it checked out), or None. ``share``: the judge reads notes (the range and
-    server gates), so the records made go to the remote too (``sync push``)."""
+    server gates), so the records made go to the remote too (``sync push``). ``prepare``:
+    commands that run first (they make ``binding`` reach the candidate)."""
+    first: list[Step] = [(c.label, command_text(c)) for c in prepare]
+    return first + _steps(s, binding, commit, share)
+
+
+def _steps(s: Shortfall, binding: Binding, commit: str | None, share: bool) -> list[Step]:
+    """:func:`steps` without the commands that run first."""
     gh = program()
     switch: list[Step] = [("run", f"git switch --detach {commit}")] if commit else []
     back: list[Step] = [("run", "git switch -")] if commit else []

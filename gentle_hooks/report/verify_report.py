@@ -207,5 +207,5 @@ def run_envelope(v: Verified) -> RunEnvelope:
         ),
         verdict=v.verdict.model_dump(mode="json", exclude_none=True),
         notes=v.notes,
-        next=f"gentle-hook verdict add{binding_flags(v.bound.binding)} {shlex.quote(v.pair.json)}",
+        next=f"{program()} verdict add{binding_flags(v.bound.binding)} {shlex.quote(v.pair.json)}",
     )

@@ -34,25 +34,26 @@ from collections.abc import Mapping
 from gentle_hooks.agents import wiring
 from gentle_hooks.agents.payload import read_file
 from gentle_hooks.agents.runtimes import RUNTIMES, Runtime
-from gentle_hooks.errors import UsageError
+from gentle_hooks.errors import Command, UsageError, cli
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.services.agent_install import (
     SCOPES,
     disabled_by,
     locations,
     read_config,
-    typed_program,
 )
 from gentle_hooks.values.frozen import frozen
 
 
 @frozen
 class AgentCheck:
-    """One runtime's check: a stable name (``agent: NAME``), whether it passed, one line."""
+    """One runtime's check: a stable name (``agent: NAME``), whether it passed, one line,
+    and the command that wires it, when one does."""
 
     name: str
     ok: bool
     detail: str
+    fix: Command | None = None
 
 
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
@@ -91,7 +92,6 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
     home = env.get("HOME") or os.path.expanduser("~")
     found = _found(rt, root, home)
     name = f"agent: {rt.name}"
-    program = typed_program(env)
     if rt.wiring is None:
         if not found:
             return None
@@ -106,10 +106,8 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
     wired: list[str] = []
     commands: list[str] = []
     for scope in SCOPES if root else ("user",):
-        reinstall = (
-            f"reinstall: {program} install --agent {rt.name}"
-            f"{' --scope user' if scope == 'user' else ''}"
-        )
+        user = ("--scope", "user") if scope == "user" else ()
+        reinstall = cli("install", "--agent", rt.name, *user)
         for path in locations(rt.wiring, scope, root, env):
             try:
                 doc = read_config(path, rt.wiring.comments)
@@ -122,7 +120,8 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
                         name,
                         False,
                         f"wired in {path} ({scope}), but '{command}' cannot run: its "
-                        f"gentle-hook is not found ({reinstall})",
+                        "gentle-hook is not found; install the recorder again",
+                        reinstall,
                     )
                 missed = wiring.misses(matcher, rt.wiring)
                 if missed:
@@ -130,7 +129,9 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
                         name,
                         False,
                         f"wired in {path} ({scope}), but its matcher '{matcher}' misses "
-                        f"{', '.join(missed)}: those writes are not recorded ({reinstall})",
+                        f"{', '.join(missed)}: those writes are not recorded; install the "
+                        "recorder again",
+                        reinstall,
                     )
                 commands.append(command)
                 wired.append(f"{path} ({scope}) -> {where}")
@@ -149,8 +150,8 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
     return AgentCheck(
         name,
         True,
-        f"found ({', '.join(found)}) but not wired to record: {program} install "
-        f"--agent {rt.name}{'' if root else ' --scope user'}",
+        f"found ({', '.join(found)}) but not wired to record",
+        cli("install", "--agent", rt.name, *(() if root else ("--scope", "user"))),
     )
 
 

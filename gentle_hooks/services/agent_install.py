@@ -154,18 +154,6 @@ def json_word(value: object) -> str:
     return "true" if value is True else "false" if value is False else repr(value)
 
 
-def typed_program(env: Mapping[str, str]) -> str:
-    """How the user runs this CLI from where they are: ``gentle-hook`` when ``PATH`` finds
-    it, else the one beside the running interpreter (absolute, quoted), else the
-    interpreter with ``-m gentle_hooks``."""
-    if shutil.which("gentle-hook", path=env.get("PATH")):
-        return "gentle-hook"
-    beside = os.path.join(os.path.dirname(sys.executable), "gentle-hook")
-    if os.access(beside, os.X_OK):
-        return shlex.quote(beside)
-    return f"{shlex.quote(sys.executable)} -m gentle_hooks"
-
-
 def program_for(scope: str, env: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
     """The ``gentle-hook`` the hook runs, and a note when it may not be found or names
     this machine's path in a project file."""

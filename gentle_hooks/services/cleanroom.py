@@ -23,7 +23,7 @@ import stat
 import tempfile
 
 from gentle_hooks.artifacts.observation import Check
-from gentle_hooks.errors import UsageError
+from gentle_hooks.errors import UsageError, cli
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen
@@ -34,6 +34,9 @@ ROOM_PREFIX = "gentle-verify-"
 TREE, BRIEF, LOGS = "tree", "BRIEF.md", "logs"
 #: In a room ``verify run`` made for itself: the id of the process that removes it.
 OWNER = ".owner"
+#: The candidate's base tree, which ``verify run`` exports to run each criterion and
+#: negative test on it too (a check whose outcome does not depend on the artifact).
+BASE = "base"
 
 
 @frozen
@@ -58,6 +61,10 @@ class Room:
     @property
     def logs(self) -> str:
         return os.path.join(self.path, LOGS)
+
+    @property
+    def base(self) -> str:
+        return os.path.join(self.path, BASE)
 
 
 def room_brief_text(objective: str, brief_id: str, checks: tuple[Check, ...]) -> str:
@@ -169,14 +176,17 @@ def open_room(path: str) -> Room:
     room = Room(os.path.abspath(path))
     if not os.path.isdir(os.path.join(room.tree, ".git")):
         raise UsageError(
-            f"{path}: not a clean room (no tree/ repository); make one with gentle-hook "
-            "verify prepare --brief FILE"
+            f"{path}: not a clean room (no tree/ repository); make one: your brief's path "
+            "after the prefix",
+            commands=(cli("verify", "prepare", "--brief", label="prefix"),),
         )
     os.makedirs(room.logs, exist_ok=True)
     return room
 
 
-def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]:
+def check_room(
+    repo: Repository, room: Room, cand: Candidate, flags: tuple[str, ...] = ()
+) -> tuple[str, ...]:
     """Make sure ``room`` holds exactly ``cand``'s tree before anything runs in it.
 
     Files the verifier's own runs left (caches, outputs: paths git does not track) are
@@ -185,6 +195,9 @@ def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]
     what it judges must be seen (seed 001 "Scope": "never repairs the artifact it judges").
     The files are compared with the candidate's tree byte for byte, whatever the room's
     index flags (``--assume-unchanged``, ``--skip-worktree``) or HEAD say.
+
+    ``flags``: the binding's flags (:meth:`~gentle_hooks.values.binding.Binding.words`),
+    kept by the ``verify prepare`` an error names.
 
     Returns:
         Notes for the user (how many untracked paths were removed), possibly empty.
@@ -197,8 +210,8 @@ def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]
     if tree != cand.tree:
         raise UsageError(
             f"{room.path}: the room was prepared for tree {tree[:12]}, not this candidate's "
-            f"tree {cand.tree[:12]}; prepare one for it: gentle-hook verify prepare --brief, "
-            "then your brief's path"
+            f"tree {cand.tree[:12]}; prepare one for it: your brief's path after the prefix",
+            commands=(cli("verify", "prepare", *flags, "--brief", label="prefix"),),
         )
     # the files themselves against the candidate's tree: the room's index, HEAD and config
     # are the verifier's to change (update-index --assume-unchanged, --skip-worktree)
@@ -207,23 +220,27 @@ def check_room(repo: Repository, room: Room, cand: Candidate) -> tuple[str, ...]
         shown = ", ".join(edited[:3]) + (f" and {len(edited) - 3} more" if len(edited) > 3 else "")
         raise UsageError(
             f"{room.path}: the room's tree was changed since it was prepared ({shown}); a "
-            "verifier never repairs what it judges: prepare a new room with gentle-hook "
-            "verify prepare --brief, then your brief's path"
+            "verifier never repairs what it judges: prepare a new room, your brief's path "
+            "after the prefix",
+            commands=(cli("verify", "prepare", *flags, "--brief", label="prefix"),),
         )
     notes: tuple[str, ...] = ()
     if added:
         repo.clear_room(room.tree)
         notes = (f"removed {len(added)} untracked path(s) earlier runs left in the room",)
+    planted = repo.room_additions(room.tree, cand.tree)
+    if planted:  # what git clean leaves: ignore rules written to the room's info/exclude
+        raise UsageError(
+            f"{room.path}: the room was changed since it was prepared ({', '.join(planted)}); "
+            "prepare a new room with gentle-hook verify prepare --brief, then your brief's path"
+        )
     held = repo.room_tree(room.tree)
     if held != cand.tree:  # pragma: no cover - status and add -A disagree: a git defect
         raise UsageError(f"{room.path}: the room holds tree {held[:12]}, not {cand.tree[:12]}")
     return notes
 
 
-#: What a room's directory may hold besides its parts (:data:`TREE`, :data:`BRIEF`,
-#: :data:`LOGS`, :data:`OWNER`): :data:`BASE`, the candidate's base tree a run exports to
-#: run each negative test against.
-BASE = "base"
+#: What a room's directory may hold: its parts.
 ROOM_ENTRIES = frozenset({TREE, BRIEF, LOGS, OWNER, BASE})
 
 #: One entry's identity on disk: kind and permission bits, inode, size, modification and
@@ -319,10 +336,12 @@ def room_touched(room: Room, before: RoomStamp) -> tuple[str, ...]:
     return tuple(sorted(touched))
 
 
-def check_room_root(room: Room) -> None:
+def check_room_root(room: Room, flags: tuple[str, ...] = ()) -> None:
     """A prepared room's directory holds only its parts: nothing a verifier put beside
     ``tree/`` (a ``pytest.ini``, ``conftest.py``, ``setup.cfg`` there is read by tools run
     in ``tree/`` and could change what they report).
+
+    ``flags``: the binding's flags, kept by the ``verify prepare`` the error names.
 
     Raises:
         UsageError: the room holds anything else.
@@ -332,6 +351,22 @@ def check_room_root(room: Room) -> None:
         shown = ", ".join(extra[:3]) + (f" and {len(extra) - 3} more" if len(extra) > 3 else "")
         raise UsageError(
             f"{room.path}: the room holds files beside tree/ that it was not prepared with "
-            f"({shown}); tools run in tree/ read them: prepare a new room with gentle-hook "
-            "verify prepare --brief, then your brief's path"
+            f"({shown}); tools run in tree/ read them: prepare a new room, your brief's path "
+            "after the prefix",
+            commands=(cli("verify", "prepare", *flags, "--brief", label="prefix"),),
         )
+
+
+def make_base(repo: Repository, room: Room, cand: Candidate) -> None:
+    """Export ``cand``'s base tree to the room's ``base/`` (replacing one an earlier run
+    made), for the checks to run on it too.
+
+    Raises:
+        GitError / OSError: exporting the tree failed.
+    """
+    import shutil
+
+    shutil.rmtree(room.base, ignore_errors=True)
+    repo.export_tree(
+        cand.base.tree, room.base, f"gentle-hooks clean room: base of {cand.identity}\n"
+    )

@@ -72,7 +72,7 @@ def hooks_dir(repo: Repository) -> str:
     if os.path.realpath(path) == os.devnull:
         raise UsageError(
             "core.hooksPath is /dev/null: git runs no hooks here; unset it "
-            "(git config --unset core.hooksPath) or rely on 'gentle-hook gate --range' in CI"
+            "(git config --unset core.hooksPath) or rely on the range gate in CI (docs/ci.md)"
         )
     return path
 

@@ -24,11 +24,10 @@ after a report of success is recorded and blocks the candidate, naming both resu
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Callable, Mapping
 from typing import IO
 
-from gentle_hooks.errors import GitError, UsageError
+from gentle_hooks.errors import Command, GitError, UsageError, cli
 from gentle_hooks.git.checkout import open_checkout
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
@@ -78,35 +77,41 @@ def _short(identity: str) -> str:
     return identity[:19] + "…"
 
 
-def _report_command(bound: Bound, command: str) -> str:
-    """``gentle-hook receipt run [binding flags] -- COMMAND``, as a shell runs it."""
-    return f"gentle-hook receipt run{bound.binding.flags()} -- {shlex.join(report_argv(command))}"
+def _report_command(bound: Bound, command: str) -> Command:
+    """``receipt run [binding flags] -- COMMAND``: the writer's report of ``command``."""
+    return cli("receipt", "run", *bound.binding.words(), "--", *report_argv(command))
 
 
-def _what_to_report(bound: Bound) -> str:
+def _what_to_report(bound: Bound) -> tuple[str, Command]:
     """The report the writer makes instead: a declared command, runnable as printed, or
-    where its own test command goes."""
+    the prefix its own test command completes."""
     declared = bound.settings.verification.commands
     if declared:
-        return f"the writer reports a declared one: {_report_command(bound, declared[0])}"
+        return "the writer reports a declared one", _report_command(bound, declared[0])
     return (
-        f"the writer runs the command that tests the change after 'gentle-hook receipt "
-        f"run{bound.binding.flags()} --' (or declare it in verification.commands)"
+        "the writer reports the command that tests the change after the prefix (or declares "
+        "it in verification.commands)",
+        cli("receipt", "run", *bound.binding.words(), "--", label="prefix"),
     )
 
 
-def _refused(bound: Bound, rec: Receipt) -> str | None:
+def _refused(bound: Bound, rec: Receipt) -> UsageError | None:
     """Why ``rec`` cannot be spot-checked, with what to do instead; None when it counts."""
     st = standing(rec, bound.settings)
     if st.counts:
         return None
     why = refusal(rec, st, bound.settings.verification.commands)
     if st.row == "S-failed":
-        again = _report_command(bound, rec.command)
-        fix = f"fix the change, then the writer reports it again: {again}"
+        words, fix = (
+            "fix the change, then the writer reports it again",
+            _report_command(bound, rec.command),
+        )
     else:
-        fix = _what_to_report(bound)
-    return f"receipt #{rec.id} ({rec.command}) cannot count: {why} (row {st.row}); {fix}"
+        words, fix = _what_to_report(bound)
+    return UsageError(
+        f"receipt #{rec.id} ({rec.command}) cannot count: {why} (row {st.row}); {words}",
+        commands=(fix, cli("spot-check", *bound.binding.words())),
+    )
 
 
 def choose_receipt(
@@ -129,16 +134,20 @@ def choose_receipt(
     if receipt_id is not None:
         rec = led.receipt(receipt_id)
         if rec is None:
-            raise UsageError(f"no receipt #{receipt_id} (see: gentle-hook receipt list)")
+            raise UsageError(f"no receipt #{receipt_id}", commands=(cli("receipt", "list"),))
         if rec.identity != identity:
             raise UsageError(
                 f"receipt #{receipt_id} was recorded for another candidate "
                 f"({_short(rec.identity)}), not this one ({_short(identity)}); the writer "
-                f"reports it again on this state: {_report_command(bound, rec.command)}"
+                "reports it again on this state, then spot-checks it",
+                commands=(
+                    _report_command(bound, rec.command),
+                    cli("spot-check", *bound.binding.words()),
+                ),
             )
         refused = _refused(bound, rec)
         if refused is not None:
-            raise UsageError(refused)
+            raise refused
         return rec
     receipts = led.receipts(identity)
     if command is not None:
@@ -149,21 +158,21 @@ def choose_receipt(
                 f"no receipt for command {command!r} on this candidate (its receipts: {known})"
             )
     if not receipts:
+        words, fix = _what_to_report(bound)
         raise UsageError(
-            f"no receipt recorded for this candidate ({_short(identity)}); "
-            + _what_to_report(bound)
+            f"no receipt recorded for this candidate ({_short(identity)}); {words}, then "
+            "spot-checks it",
+            commands=(fix, cli("spot-check", *bound.binding.words())),
         )
     for rec in reversed(receipts):
         if _refused(bound, rec) is None:
             return rec
     refused = _refused(bound, receipts[-1])
     assert refused is not None
-    more = (
-        f" (and {len(receipts) - 1} earlier receipt(s) that cannot count either)"
-        if len(receipts) > 1
-        else ""
-    )
-    raise UsageError(refused + more)
+    if len(receipts) > 1:
+        more = f" (and {len(receipts) - 1} earlier receipt(s) that cannot count either)"
+        raise UsageError(refused.message + more, commands=refused.commands)
+    raise refused
 
 
 def _holds(repo: Repository, tree: str) -> bool:

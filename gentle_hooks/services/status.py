@@ -83,7 +83,9 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
     if not d.applies:
         hints.append(
             "no pending writer work is recorded for this work tree, so the gate does not "
-            "apply; a writer records it with: gentle-hook record --model M --effort E"
+            "apply; a writer's edits are recorded by its runtime's hook (install --agent, "
+            "the README's Agent runtimes), or by the record command naming the writer's model "
+            "and effort (its --model and --effort options)"
         )
     if binding.projection is Projection.SNAPSHOT and result.candidate.is_empty:
         hints.append("the work tree equals the base: the candidate changes nothing")

@@ -35,7 +35,7 @@ from gentle_hooks.artifacts.verdict import (
 )
 from gentle_hooks.config.load import load_config
 from gentle_hooks.config.settings import Settings
-from gentle_hooks.errors import GentleError, GitError, UsageError
+from gentle_hooks.errors import GentleError, GitError, UsageError, cli
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import VerdictRecord, VerifyRun
 from gentle_hooks.ledger.store import Ledger
@@ -268,14 +268,16 @@ def add_verdict(
     fault = binding_fault(verdict, bound.candidate.identity)
     if fault is not None and verdict.candidate is None:
         raise UsageError(
-            f"{source}: {fault}; verify this candidate, which writes a bound verdict: "
-            "gentle-hook verify run --brief, then your brief's path"
+            f"{source}: {fault}; verify this candidate, which writes a bound verdict: your "
+            "brief's path after the prefix",
+            commands=(cli("verify", "run", *binding.words(), "--brief", label="prefix"),),
         )
     if fault is not None:
         raise UsageError(
             f"{source}: {fault}: a verdict counts only for the candidate it judged; add it "
             "where that candidate is current (or bind with --committed / --staged), or "
-            "verify this one: gentle-hook verify run --brief, then your brief's path"
+            "verify this one: your brief's path after the prefix",
+            commands=(cli("verify", "run", *binding.words(), "--brief", label="prefix"),),
         )
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     accepted, reasons = verdict_acceptance(verdict)
@@ -372,5 +374,5 @@ def show_verdict(cwd: str | None, verdict_id: int) -> tuple[str, VerdictRecord]:
         with led:
             found = led.verdict(verdict_id)
     if found is None:
-        raise UsageError(f"no verdict #{verdict_id} (see: gentle-hook verdict list)")
+        raise UsageError(f"no verdict #{verdict_id}", commands=(cli("verdict", "list"),))
     return path, found

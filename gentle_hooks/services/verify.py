@@ -7,7 +7,7 @@ Room ``services``. One use case in two steps:
   objective and success criteria, nothing else.
 * :func:`run` — in a clean room that still holds exactly the candidate (a prepared one, or
   a fresh one), run each success criterion, each negative test and the full suite, observe
-  each (command, exit status, duration, output digest: :mod:`gentle_hooks.services.runner`),
+  each (command, exit status, duration, output digest: :mod:`gentle_hooks.services.room_run`),
   stop at a check that changed the candidate's files, write the DelegationVerdict from
   those observations alone
   (:func:`gentle_hooks.artifacts.observation.observed_verdict`) as the JSON and Markdown pair
@@ -24,7 +24,6 @@ is recorded, so a verdict's evidence digests can be checked against it.
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import shutil
 import tempfile
@@ -50,28 +49,25 @@ from gentle_hooks.artifacts.verdict import (
 )
 from gentle_hooks.config.load import load_config
 from gentle_hooks.errors import GitError, UsageError
-from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.ledger.records import VerifyRun
 from gentle_hooks.policy.nocheck import judge_command, judge_negative, row_text
+from gentle_hooks.policy.testcount import no_run_flags
 from gentle_hooks.services.cleanroom import (
     Room,
     check_room,
     check_room_root,
+    make_base,
     make_room,
     open_room,
     remove_room,
     room_brief_text,
-    room_touched,
-    stamp_room,
     sweep_rooms,
 )
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
-from gentle_hooks.services.runner import run_observed, stopped_cleanly
+from gentle_hooks.services.room_run import CACHE_PREFIX, cache_env, observe_all, room_env
+from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
-from gentle_hooks.values.frozen import field, frozen, replace
-
-#: The prefix of the directory a run's checks keep their caches in (outside the room).
-CACHE_PREFIX = "gentle-checks-cache-"
+from gentle_hooks.values.frozen import field, frozen
 
 
 @frozen
@@ -211,6 +207,15 @@ def _refuse_no_check(check: Check) -> None:
         UsageError: the command verifies nothing (the rows met are named).
     """
     negative = check.kind == "negative"
+    flags = () if negative else no_run_flags(check.command)
+    if flags:
+        what = "the full suite" if check.kind == "suite" else f"criterion {check.criterion!r}"
+        raise UsageError(
+            f"{what}: `{check.command}` runs no test: {', '.join(flags)} makes the test "
+            "runner print or list instead of running tests (T-no-run); give the command "
+            "that runs them (seed 001: no claim is accepted whose criteria have no "
+            "observable check)"
+        )
     judged = (judge_negative if negative else judge_command)(check.command)
     if judged.checks:
         return
@@ -243,120 +248,6 @@ def prepare(
     plan = _plan_for(bound, brief, extra)
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     return Prepared(bound, plan, make_room(bound.repo, bound.candidate, text))
-
-
-#: Prefixes of variables that belong to the writer's session, never to the verifier's
-#: room: this tool's own, git's, the pre-commit framework's, and those agent runtimes and
-#: model providers set or read (:data:`gentle_hooks.policy.delegation.RUNTIME_ENV` and
-#: their neighbours: session ids, sandboxes, homes holding transcripts, API keys).
-SESSION_PREFIXES: tuple[str, ...] = (
-    "GENTLE_",
-    "GIT_",
-    "PRE_COMMIT",
-    "CLAUDE",
-    "ANTHROPIC_",
-    "CODEX_",
-    "OPENAI_",
-    "GEMINI_",
-    "GOOGLE_GENAI",
-    "CLINE_",
-    "CURSOR_",
-    "OPENCODE",
-    "COPILOT_",
-    "GITHUB_COPILOT",
-    "AIDER_",
-    "MCP_",
-)
-
-
-def room_env(env: Mapping[str, str], *pointers: str) -> dict[str, str]:
-    """The environment checks run with in a room (seed 001 "Rules": the verifier "never
-    gets the implementation context, the worker's plan, or its transcript").
-
-    The caller's environment without: git's repository variables (so the room's repository
-    is the one its git commands see); every variable named by :data:`SESSION_PREFIXES` or
-    :data:`~gentle_hooks.policy.delegation.RUNTIME_ENV` (this tool's, agent runtimes',
-    model providers'); and every variable whose value points into one of ``pointers`` (the
-    user's work tree and git directory: the ledger, receipts, notes, a virtualenv or
-    ``PWD`` there), except ``PATH``, which only loses its entries there.
-    """
-    from gentle_hooks.policy.delegation import RUNTIME_ENV
-
-    runtime = {name for name, _, _ in RUNTIME_ENV}
-    places = tuple({*(p for p in pointers if p), *(os.path.realpath(p) for p in pointers if p)})
-
-    def points_in(value: str) -> bool:
-        if any(p in value for p in places):
-            return True
-        real = os.path.realpath(value) if os.path.isabs(value) else ""
-        return any(real == p or real.startswith(p + os.sep) for p in places if real)
-
-    out: dict[str, str] = {}
-    for name, value in scrubbed_env(env).items():
-        if name.upper().startswith(SESSION_PREFIXES) or name in runtime:
-            continue
-        if name == "PATH":
-            value = os.pathsep.join(d for d in value.split(os.pathsep) if not points_in(d))
-        elif points_in(value):
-            continue
-        out[name] = value
-    return out
-
-
-def _observe(check: Check, number: int, room: Room, env: Mapping[str, str]) -> Outcome:
-    """Run one check in the room's tree, its output to ``logs/NN-kind.log``."""
-    log = os.path.join(room.logs, f"{number:02d}-{check.kind}.log")
-    with open(log, "wb") as out:
-        out.write(f"$ {check.command}\n".encode())
-        out.flush()
-        try:
-            obs = run_observed(check.argv, cwd=room.tree, stdout=out, stderr=out, env=env)
-        except UsageError as exc:
-            out.write(f"{exc.message}\n".encode())
-            return Outcome(check, None, 0, None, error=exc.message)
-    return Outcome(check, obs.exit_code, obs.duration_ms, obs.output_digest)
-
-
-def _observe_all(
-    bound: Bound, plan: Plan, room: Room, env: Mapping[str, str]
-) -> tuple[Outcome, ...]:
-    """Run the plan's checks in order; after each, compare the room with what it held
-    before the check (:func:`~gentle_hooks.services.cleanroom.room_touched`: every file of
-    the candidate and everything beside ``tree/``, by inode, size and change time, so an
-    edit put back before the check ended is still seen), compare the room's files with the
-    candidate's tree (:meth:`~gentle_hooks.git.room_check.RoomChecks.room_changes`: hashed
-    from the files, so no index flag hides an edit) and list the files it added that the
-    candidate's ``.gitignore`` does not ignore
-    (:meth:`~gentle_hooks.git.room_check.RoomChecks.room_additions`; ignored caches and
-    outputs stay allowed). A check that changed or added files ends the run
-    there: it carries the changed paths (rows C0, S0), and no later check judges an
-    artifact the verifier repaired (seed 001 "Guardrails": "do not repair, patch, or re-run
-    the worker's implementation to make a criterion pass")."""
-    outcomes: list[Outcome] = []
-    for n, check in enumerate(plan.checks, 1):
-        before = stamp_room(room)
-        outcome = _observe(check, n, room, env)
-        changed = set(room_touched(room, before))
-        changed.update(bound.repo.room_changes(room.tree, bound.candidate.tree))
-        changed.update(bound.repo.room_additions(room.tree, bound.candidate.tree))
-        if changed:
-            outcomes.append(replace(outcome, changed=tuple(sorted(changed))))
-            break
-        outcomes.append(outcome)
-    return tuple(outcomes)
-
-
-def cache_env(env: Mapping[str, str], cache: str) -> dict[str, str]:
-    """``env`` with the caches of the tools a verifier runs sent to ``cache``, a directory
-    outside the room, so an honest check leaves the candidate's tree as it found it
-    whatever its ``.gitignore`` lists: Python's bytecode (``PYTHONPYCACHEPREFIX``) and
-    pytest's cache (``-o cache_dir=...`` after the user's ``PYTEST_ADDOPTS``)."""
-    out = dict(env)
-    out["PYTHONPYCACHEPREFIX"] = os.path.join(cache, "pycache")
-    opts = out.get("PYTEST_ADDOPTS", "").strip()
-    cache_opt = "-o " + shlex.quote("cache_dir=" + os.path.join(cache, "pytest"))
-    out["PYTEST_ADDOPTS"] = f"{opts} {cache_opt}".strip()
-    return out
 
 
 def _caller(bound: Bound, caller: str | None) -> str:
@@ -405,8 +296,8 @@ def run(
     sweep_rooms()
     if room_path is not None:
         room = open_room(room_path)
-        check_room_root(room)
-        notes = check_room(bound.repo, room, bound.candidate)
+        check_room_root(room, bound.binding.words())
+        notes = check_room(bound.repo, room, bound.candidate, bound.binding.words())
         return _verify_in(bound, plan, room, env, caller, started, notes, kept=True)
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     with stopped_cleanly():  # SIGTERM, SIGHUP: the room goes too
@@ -434,9 +325,11 @@ def _verify_in(
     cand = bound.candidate
     with open_store(bound.repo) as led:  # a broken store fails before anything runs
         checks_env = room_env(env, bound.root, bound.repo.paths.common_dir)
+        if not cand.is_empty:
+            make_base(bound.repo, room, cand)
         cache = tempfile.mkdtemp(prefix=CACHE_PREFIX)
         try:
-            outcomes = _observe_all(bound, plan, room, cache_env(checks_env, cache))
+            outcomes = observe_all(bound, plan.checks, room, cache_env(checks_env, cache))
         finally:
             shutil.rmtree(cache, ignore_errors=True)
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())

@@ -41,6 +41,17 @@ class Binding:
             out += f" --base-ref {_quote(self.base_ref)}"
         return out
 
+    def words(self) -> tuple[str, ...]:
+        """:meth:`flags` as unquoted arguments, in the same order."""
+        out: tuple[str, ...] = ()
+        if self.cwd is not None:
+            out += ("--cwd", self.cwd)
+        if self.projection is not Projection.SNAPSHOT:
+            out += (f"--{self.projection.value}",)
+        if self.base_ref is not None:
+            out += ("--base-ref", self.base_ref)
+        return out
+
 
 def _quote(text: str) -> str:
     import shlex  # only a --cwd or --base-ref binding needs quoting: off the gates' path

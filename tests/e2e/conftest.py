@@ -46,7 +46,9 @@ HOOK_IDS = (
 CHECK = (sys.executable, "-m", "compileall", "-q", "src")
 PREFIX = "gentle-hooks: "
 OVERRIDE_LINE = (
-    'gentle-hooks: to let it through on purpose (recorded): GENTLE_HOOKS_SKIP="<reason>" git ...'
+    "gentle-hooks: note: to let it through on purpose, run the same git command again with "
+    "GENTLE_HOOKS_SKIP set to the reason in its environment (recorded: who, when, which "
+    "candidate, why)"
 )
 
 

@@ -109,7 +109,7 @@ def test_json_format_prints_the_decision_as_one_object(native: World, tmp_path: 
         "blocked",
         1,
     )
-    assert decision["override"] == 'GENTLE_HOOKS_SKIP="<reason>" git ...'
+    assert "GENTLE_HOOKS_SKIP" in decision["override"]
     [cand] = decision["candidates"]
     assert cand["label"] == "the staged change"
     assert cand["delegated_by"] == "writer content (claude-sonnet-4-5/high) in src/app.py"

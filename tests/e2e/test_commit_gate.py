@@ -171,11 +171,13 @@ def test_committing_part_of_the_checked_work_is_blocked(world: World) -> None:
     assert MISSING_SPOT in r.said
     assert "gentle-hooks:   run: gentle-hook spot-check --staged" in r.said
     assert (
-        "gentle-hooks:   note: git judged a temporary index "
-        "(commit -a or commit <paths>) that neither --staged nor the work tree reproduces: "
-        "stage exactly what you commit (git add), commit without -a or paths, and bind with "
-        "--staged"
+        "gentle-hooks:   note: git judged a temporary index (commit -a or commit <paths>): "
+        "the git commands below make the index hold the same content (what they unstage stays "
+        "in the work tree), so --staged binds this candidate; then run the same git commit again"
     ) in r.said
+    # the index is made to hold what the commit holds first, then the --staged commands
+    add = r.said.index("gentle-hooks:   run: git add -A -- src/app.py")
+    assert add < r.said.index("gentle-hooks:   prefix: gentle-hook receipt run --staged --")
     # git's temporary index is gone and the user's state is as it was
     assert world.ok("status", "--porcelain") == " M README.md\n M src/app.py\n"
 

@@ -149,7 +149,7 @@ def test_doctor_finds_a_recorded_commit_without_its_note_and_sync_push_writes_it
     assert doctor.returncode == 2
     assert (
         f"FAIL  notes: 1 recorded commit(s) without a note (first {commit[:12]}); CI and the "
-        "server would block them; write and share them: gentle-hook sync push"
+        "server would block them; write and share them; run: gentle-hook sync push"
     ) in doctor.stdout
     synced = gh(a, "sync", "push")
     assert synced.returncode == 0, synced.stderr

@@ -86,8 +86,9 @@ def test_a_receipt_of_true_satisfies_nothing(native: World) -> None:
     assert refused.code == 2, refused
     assert refused.err.startswith(
         "gentle-hook: error: receipt #1 (true) cannot count: it verifies nothing: true "
-        "succeeds and checks nothing (N-true) (row S-no-check); the writer runs the command "
-        "that tests the change after 'gentle-hook receipt run --'"
+        "succeeds and checks nothing (N-true) (row S-no-check); the writer reports the command "
+        "that tests the change after the prefix (or declares it in verification.commands); "
+        "prefix: gentle-hook receipt run --; run: gentle-hook spot-check"
     )
     assert w.ledger("SELECT count(*) FROM spot_check") == [(0,)]
     w.ok("add", "-A")
@@ -121,7 +122,8 @@ def test_a_failure_report_is_not_self_verification(native: World) -> None:
     assert refused.err == (
         f"gentle-hook: error: receipt #1 ({TEST_LINE}) cannot count: it reports exit 1: a "
         "failure report is not self-verification (row S-failed); fix the change, then the "
-        f"writer reports it again: gentle-hook receipt run --staged -- {TEST_LINE}\n"
+        f"writer reports it again; run: gentle-hook receipt run --staged -- {TEST_LINE}; "
+        "run: gentle-hook spot-check --staged\n"
     )
     blocked = w.git("commit", "-m", "writer")
     assert blocked.code == 1, blocked
@@ -222,7 +224,8 @@ def test_only_declared_commands_count_and_the_fix_runs_as_printed(native: World)
     refused = w.gh("spot-check", "--staged")
     assert refused.code == 2
     assert refused.err.endswith(
-        f"the writer reports a declared one: gentle-hook receipt run --staged -- {CHECK_LINE}\n"
+        f"the writer reports a declared one; run: gentle-hook receipt run --staged -- "
+        f"{CHECK_LINE}; run: gentle-hook spot-check --staged\n"
     )
     blocked = w.git("commit", "-m", "writer")
     assert blocked.code == 1
@@ -396,7 +399,7 @@ def test_a_killed_spot_check_is_swept_by_the_next_and_reported_by_doctor(native:
     doctor = w.gh("doctor")
     assert doctor.code != 0
     assert (
-        f"{left[0]}: left behind by a spot check that was killed; remove it: git worktree "
+        f"{left[0]}: left behind by a spot check that was killed; remove it; run: git worktree "
         f"remove --force {shlex.quote(left[0])}"
     ) in doctor.out + doctor.err
     flag.unlink()

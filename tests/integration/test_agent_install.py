@@ -206,7 +206,8 @@ def test_doctor_fails_a_recorder_whose_gentle_hook_is_gone(repo: Path) -> None:
     assert checks["agent: cursor"] == (
         False,
         f"wired in {path} (project), but '/gone/bin/gentle-hook record --from cursor' cannot "
-        "run: its gentle-hook is not found (reinstall: gentle-hook install --agent cursor)",
+        "run: its gentle-hook is not found; install the recorder again; run: gentle-hook "
+        "install --agent cursor",
     )
     # a name PATH does not resolve fails the same way
     assert gh(repo, "install", "--agent", "cursor", env=WITH_GH).returncode == 0
@@ -220,7 +221,7 @@ def test_doctor_reports_a_runtime_found_but_not_wired(repo: Path, isolated_git: 
     assert code == 0
     assert checks["agent: gemini-cli"] == (
         True,
-        f"found ({isolated_git / '.gemini'}) but not wired to record: gentle-hook install "
+        f"found ({isolated_git / '.gemini'}) but not wired to record; run: gentle-hook install "
         "--agent gemini-cli",
     )
 
@@ -293,7 +294,7 @@ def test_doctors_printed_fix_fixes_a_project_entry_gentle_hook_is_not_found_for(
     code, checks = doctor(repo, WITHOUT_GH)
     ok, detail = checks["agent: claude-code"]
     assert (code, ok) == (2, False)
-    found = re.search(r"\(reinstall: (.+)\)$", detail)
+    found = re.search(r"; run: (.+)$", detail)
     assert found, detail
     fix = found.group(1)
     # the printed fix runs exactly as printed, with the same PATH, and fixes the entry

@@ -243,8 +243,9 @@ def test_spot_check_needs_a_receipt_for_this_candidate(cli: Cli, repo: Path) -> 
     assert r.code == 2
     assert r.err.startswith("gentle-hook: error: no receipt recorded for this candidate (")
     assert r.err.endswith(
-        "the writer runs the command that tests the change after 'gentle-hook receipt run --' "
-        "(or declare it in verification.commands)\n"
+        "the writer reports the command that tests the change after the prefix (or declares "
+        "it in verification.commands), then spot-checks it; prefix: gentle-hook receipt run "
+        "--; run: gentle-hook spot-check\n"
     )
 
 

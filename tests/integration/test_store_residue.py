@@ -79,7 +79,7 @@ def test_doctor_reports_residue_and_fix_removes_only_it(recorded: Path) -> None:
     out = report.stdout.decode()
     assert report.returncode == 2
     assert "FAIL  residue: 2 file(s) left by killed runs" in out
-    assert "run 'gentle-hook doctor --fix'" in out
+    assert "; run: gentle-hook doctor --fix" in out
     fixed = hostile(recorded, "doctor", "--fix")
     assert fixed.returncode == 0, fixed.stdout
     assert f"removed {index}" in fixed.stdout.decode()

@@ -39,8 +39,8 @@ BRIEF: dict[str, Any] = {
     ],
     "negativeTests": [
         {
-            "criterion": "a wrong sum is caught",
-            "run": ["python3", "-c", "import app; assert app.add(2, 2) == 5"],
+            "criterion": "the old subtraction is gone",
+            "run": ["python3", "-c", "import app; assert app.add(2, 3) == -1"],
         }
     ],
     "fullSuite": "python3 -m compileall -q .",
@@ -92,10 +92,11 @@ class Env:
 
 @pytest.fixture
 def env(repo: Path, tmp_path: Path) -> Env:
-    """The repo with a delegated, escalated change to ``src/app.py``, an untracked file and
-    an ignored one."""
+    """The repo with a delegated, escalated change to ``src/app.py`` (its base subtracts,
+    the candidate adds), an untracked file and an ignored one."""
     e = Env(repo, tmp_path)
     write(repo / ".gitignore", "__pycache__/\n.pytest_cache/\n.secrets\n")
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a - b\n")
     commit_all(repo, "ignore .secrets")
     assert e.gh("record", "--model", "o4-mini", "--effort", "low").returncode == 0
     write(repo / "src" / "app.py", "def add(a, b):\n    return a + b  # checked\n")
@@ -145,7 +146,7 @@ def test_prepare_hands_over_a_clean_room_of_the_exact_candidate(env: Env) -> Non
     text = (room / "BRIEF.md").read_text()
     assert "add() adds two numbers" in text
     assert "add(2, 2) is 4: `python3 -c 'import app; assert app.add(2, 2) == 4'`" in text
-    assert "a wrong sum is caught" in text and "python3 -m compileall -q ." in text
+    assert "the old subtraction is gone" in text and "python3 -m compileall -q ." in text
     assert "SECRET" not in text
     assert [c["kind"] for c in data["checks"]] == ["criterion", "negative", "suite"]
 
@@ -159,8 +160,8 @@ def test_prepare_prints_where_the_room_is_and_a_runnable_run_command(env: Env) -
     assert lines[3] == "the verifier may run, in the tree, read-only (never edit what it judges):"
     assert lines[4:7] == [
         "  criterion (add(2, 2) is 4): python3 -c 'import app; assert app.add(2, 2) == 4'",
-        "  negative test (a wrong sum is caught): python3 -c 'import app; assert app.add(2, 2) "
-        "== 5'",
+        "  negative test (the old subtraction is gone): python3 -c 'import app; assert "
+        "app.add(2, 3) == -1'",
         "  full suite: python3 -m compileall -q .",
     ]
     then = lines[-1]
@@ -495,8 +496,8 @@ def test_run_refuses_a_room_whose_tree_was_changed(env: Env) -> None:
     assert (proc.returncode, proc.stdout) == (2, "")
     assert proc.stderr == (
         f"gentle-hook: error: {prepared['room']}: the room's tree was changed since it was "
-        "prepared (src/app.py); a verifier never repairs what it judges: prepare a new room "
-        "with gentle-hook verify prepare --brief, then your brief's path\n"
+        "prepared (src/app.py); a verifier never repairs what it judges: prepare a new room, "
+        "your brief's path after the prefix; prefix: gentle-hook verify prepare --brief\n"
     )
     assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
     # a room made for another candidate
@@ -744,7 +745,7 @@ def test_verdict_add_refuses_a_verdict_that_names_no_candidate(env: Env) -> None
         f"gentle-hook: error: {path}: the verdict names no candidate (no candidate.identity, "
         f"baseTree, tree): it could be added for any candidate, and counts for none "
         f"({env.identity()[:19]}… here); verify this candidate, which writes a bound verdict: "
-        "gentle-hook verify run --brief, then your brief's path\n"
+        "your brief's path after the prefix; prefix: gentle-hook verify run --brief\n"
     )
     assert env.rows("SELECT count(*) FROM verdict") == [(0,)]
     assessed = json.loads(env.gh("assess", "--json").stdout)
@@ -760,7 +761,10 @@ def test_a_fail_verdict_without_its_full_suite_is_stored_blocked(env: Env) -> No
     rec = env.json("verdict", "add", str(path), code=1)["record"]
     assert env.rows("SELECT status FROM verdict") == [("blocked",)]
     listed = env.gh("verdict", "list").stdout
-    assert "status blocked: not accepted: V1 status is fail, not pass; V2 fullSuiteRun" in listed
+    assert (
+        "status blocked: not accepted: V1 status is fail, recorded as blocked (the full suite "
+        "did not run), not pass; V2 fullSuiteRun"
+    ) in listed
     # the JSON artifact, the ledger row and the Markdown view agree: blocked everywhere
     artifact = env.repo / rec["artifact_ref"]
     assert json.loads(artifact.read_text())["status"] == "blocked"
@@ -1019,3 +1023,141 @@ def test_pytest_caches_do_not_change_the_artifact_whatever_gitignore_lists(env: 
     out = env.json("verify", "run", "--brief", str(env.brief_path))
     assert out["status"] == "pass", out["outcomes"]
     assert [o["changed"] for o in out["outcomes"]] == [[], [], []]
+
+
+#: (id, a negative test that fails whatever the artifact is, the row that refuses it).
+FAILS_ANYWHERE = [
+    ("assert-false", "python3 -c 'assert 1 == 2'", "C2-base"),
+    ("exit-1", "python3 -c 'raise SystemExit(1)'", "C2-base"),
+    ("zero-division", "python3 -c '1/0'", "C2-base"),
+    ("missing-module", "python3 -c 'import nonexistent_mod'", "C2-base"),
+    ("test-z", "test -z x", "C2-base"),
+    ("test-unequal", "test 1 = 2", "C2-base"),
+    ("ls-missing", "ls /nonexistent", "C2-base"),
+    ("cat-missing", "cat /nonexistent", "C2-base"),
+    ("eval-false", "eval false", "C2-base"),
+    ("killed", "kill -9 $$", "C2-signal"),
+    ("killed-only-on-the-candidate", "grep -q 'a + b' src/app.py && kill -9 $$", "C2-signal"),
+]
+
+
+@pytest.mark.parametrize(
+    ("negative", "row"), [c[1:] for c in FAILS_ANYWHERE], ids=[c[0] for c in FAILS_ANYWHERE]
+)
+def test_a_negative_test_that_fails_on_any_tree_does_not_count(
+    env: Env, negative: str, row: str
+) -> None:
+    """Seed 001 "Rules": a negative test is "a check that must fail before the artifact can
+    be trusted". It is run on the candidate's base tree too; one whose outcome is the same
+    there fails whatever the artifact is and does not count (C2-base), and a death by a
+    signal is never the failure it must show (C2-signal): the verdict fails."""
+    env.brief({**BRIEF, "negativeTests": [{"criterion": "must fail", "run": negative}]})
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    assert out["status"] == "fail", out["outcomes"]
+    (neg,) = [o for o in out["outcomes"] if o["kind"] == "negative"]
+    assert (neg["result"], neg["row"]) == ("fail", row), neg
+
+
+def test_a_negative_test_that_depends_on_the_artifact_counts(env: Env) -> None:
+    """The brief's negative test passes on the base tree (it subtracts) and fails on the
+    candidate: it counts (C2), and its evidence names the base tree's outcome."""
+    out = env.json("verify", "run", "--brief", str(env.brief_path))
+    (neg,) = [o for o in out["outcomes"] if o["kind"] == "negative"]
+    assert (neg["result"], neg["row"]) == ("pass", "C2")
+    (crit,) = [c for c in out["verdict"]["criteria"] if c["criterion"].startswith("negative")]
+    assert "on the base tree it exited 0: another outcome" in crit["evidence"]
+
+
+@pytest.mark.parametrize(
+    "suite",
+    [
+        "python3 -m pytest --version",
+        "python3 -m pytest --help",
+        "python3 -m pytest --co",
+        "python3 -m pytest --collect-only -q",
+        "python3 -m pytest --setup-plan",
+        "pytest --setup-only tests",
+    ],
+)
+def test_a_test_runner_told_not_to_run_tests_is_refused(env: Env, suite: str) -> None:
+    """Seed 001 "Guardrails": "do not accept a claim whose criteria have no observable
+    check": a test runner with a flag that makes it print or list instead of running tests
+    (T-no-run) is refused before anything runs, as the suite or as a criterion."""
+    for flags in (("--suite", suite), ("--check", suite)):
+        proc = env.gh("verify", "run", "--brief", str(env.brief_path), *flags)
+        assert proc.returncode == 2, proc.stdout + proc.stderr
+        assert "runs no test" in proc.stderr and "(T-no-run)" in proc.stderr
+        assert "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    "suite",
+    [
+        "python3 -m pytest -q -k nomatch tests",
+        "python3 -m pytest -q -p no:terminal tests",
+        "python3 -m unittest",
+        "python3 -m unittest discover -p 'zzz*'",
+    ],
+)
+def test_a_test_runner_that_ran_no_test_fails(env: Env, suite: str) -> None:
+    """Seed 001 "Rules": "A pass verdict requires the full suite to have run": a test
+    runner whose observed output shows no test ran (0, or no count) did not run it (C4-none),
+    whatever its exit status."""
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--suite", suite, code=1)
+    assert out["status"] == "fail", out["outcomes"]
+    assert (out["outcomes"][-1]["result"], out["outcomes"][-1]["row"]) == ("fail", "C4-none")
+
+
+def test_a_test_runner_that_ran_tests_counts(env: Env) -> None:
+    out = env.json(
+        "verify", "run", "--brief", str(env.brief_path), "--suite", "python3 -m pytest -q tests"
+    )
+    assert out["status"] == "pass", out["outcomes"]
+    assert "1 test(s) ran" in out["verdict"]["criteria"][-1]["evidence"]
+
+
+def test_a_prepared_room_with_ignore_rules_planted_in_its_git_dir_is_refused(env: Env) -> None:
+    """An ignore rule written to a prepared room's ``.git/info/exclude`` would hide files a
+    check adds: ``verify run --room`` refuses the room (exit 2), naming it, before anything
+    runs."""
+    prepared = env.json("verify", "prepare", "--brief", str(env.brief_path))
+    write(Path(prepared["tree"]) / ".git" / "info" / "exclude", "*.py\n")
+    proc = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", prepared["room"])
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "was changed since it was prepared (.git/info/exclude)" in proc.stderr
+
+
+def test_a_brief_of_checks_that_check_nothing_gets_no_pass(env: Env) -> None:
+    """Seed 001 "Guardrails": "do not accept a claim whose criteria have no observable
+    check". Criteria that hold on any tree, a negative test that fails on any tree and a
+    suite that runs no test: the suite is refused before anything runs (T-no-run); with a
+    suite that runs the tests, the negative test does not count (C2-base) and the verdict
+    fails, and the criteria's evidence says they held on the base tree too."""
+    env.brief(
+        {
+            **BRIEF,
+            "successCriteria": [
+                {"criterion": "x is set", "run": "test -n x"},
+                {"criterion": "it evaluates", "run": "eval true"},
+            ],
+            "negativeTests": [{"criterion": "must fail", "run": 'python3 -c "assert 1==2"'}],
+            "fullSuite": "python3 -m pytest --version",
+        }
+    )
+    proc = env.gh("verify", "run", "--brief", str(env.brief_path))
+    assert proc.returncode == 2 and "(T-no-run)" in proc.stderr, proc.stdout + proc.stderr
+    out = env.json(
+        "verify",
+        "run",
+        "--brief",
+        str(env.brief_path),
+        "--suite",
+        "python3 -m pytest -q tests",
+        code=1,
+    )
+    assert out["status"] == "fail"
+    assert [o["row"] for o in out["outcomes"]] == ["C4", "C4", "C2-base", "C4"]
+    evidence = [c["evidence"] for c in out["verdict"]["criteria"][:2]]
+    assert all("on the base tree it exited 0: the same outcome" in e for e in evidence)
+    added = env.gh("verdict", "add", out["json_path"])
+    assert added.returncode == 1 and "not accepted" in added.stdout

@@ -119,7 +119,8 @@ CLASSIFY_ROWS: list[tuple[str, object, str | None, VoteKind, str | None]] = [
         VoteKind.ABSTAINED,
         "whatIChecked restates the claim",
     ),
-    ("restated-without-claim-counts", RESTATED, None, VoteKind.UPHELD, None),
+    # without a claim nothing is a restatement, but no act of checking is stated: refuted
+    ("restated-without-claim-refutes", RESTATED, None, VoteKind.REFUTED, None),
     (
         "empty-without-claim-abstains",
         EMPTY_CHECK,

@@ -363,7 +363,7 @@ def test_lens_diverse_settle_names_the_missing_lenses() -> None:
         (CITED, MIN_OPEN_MS, False),
         ("opened pool.js:88 and scheduler.go:12 and ran `grep -n budget`", 2 * MIN_OPEN_MS, True),
         ("opened pool.js:88 and scheduler.go:12 and ran `grep -n budget`", 3 * MIN_OPEN_MS, False),
-        ("walked through the whole spawning code path", 999, True),
+        ("ran the spawner with a budget of 2 and counted 41 agents", 999, True),
     ],
     ids=["no-duration", "zero", "just-under", "at-floor", "three-pieces-fast", "three-ok", "none"],
 )
@@ -455,3 +455,54 @@ def test_audit_sample_is_always_upheld_and_bounded(seed: int, upheld: int) -> No
     names = [f.finding for f in report.sample]
     assert len(names) == min(SAMPLE_SIZE, upheld) == len(set(names))
     assert "Z" not in names
+
+
+# --- "A verifier that only reads the finding is an opinion generator" -------------------------
+
+#: Upheld ``whatIChecked`` texts that state no act of checking the verifier performed with
+#: what it observed: certainty, experience, the summary or the miner's citations taken as
+#: they are. Each counts as a refutation (seed 003: "Not evidence. Refute").
+NO_ACT_OF_CHECKING = [
+    "I am certain the budget is not enforced.",
+    "From experience, spawn loops like this never enforce caps.",
+    "Textbook case, nothing to check: fan-outs are unbounded.",
+    "Anyone familiar with the codebase knows the spawn loop has no budget check.",
+    "Reading the summary, it is clear the cap is exceeded.",
+    "As the miner reported, workflow.js:142 spawns agents without a cap.",
+    "Trusting the submitted evidence: workflow.js:142 spawns agents without a cap.",
+    "The miner already showed workflow.js:142 and the run log; that is sufficient.",
+    "Taken at face value, `workflow.js:142` spawns agents without a cap.",
+    "In my opinion the claim holds.",
+    "I'd bet the fan-out exceeds the budget.",
+    "It is well known that fan-outs are unbounded.",
+    "Read the summary: 41 agents were spawned.",
+]
+
+
+@pytest.mark.parametrize("checked", NO_ACT_OF_CHECKING)
+def test_an_upheld_verdict_without_an_act_of_checking_refutes(checked: str) -> None:
+    """Seed 003 "The contract": "Independently re-open — the verifier must go to the
+    source, not reason about the summary. A verifier that only reads the finding is an
+    opinion generator"; "What counts as reproducing evidence": ``"It is well known that…"``
+    | Not evidence. Refute."""
+    vote = classify_verdict(verdict(checked), CLAIM)
+    assert vote.vote is VoteKind.REFUTED, checked
+    assert vote.overruled is not None and vote.overruled.endswith("refute (seed 003)")
+
+
+#: Upheld ``whatIChecked`` texts that say what the verifier opened or ran and what it saw.
+ACTS_OF_CHECKING = [
+    CITED,
+    "ran `grep -n budget workflow.js`: no match in its 300 lines",
+    "re-ran the fan-out with a budget of 2: 41 agents spawned (log line 'spawned 41')",
+    "opened pool.js:88; `spawn()` is called in a loop without checking `budget`",
+    "File and line: opened workflow.js:142, the line exists and spawns without a cap",
+]
+
+
+@pytest.mark.parametrize("checked", ACTS_OF_CHECKING)
+def test_an_upheld_verdict_that_states_its_act_of_checking_confirms(checked: str) -> None:
+    """Seed 003 "What counts as reproducing evidence": "File and line | Open it. The line
+    exists"; "A count or metric | Re-run the query or the grep"."""
+    vote = classify_verdict(verdict(checked), CLAIM)
+    assert vote.vote is VoteKind.UPHELD, vote.overruled or vote.abstention

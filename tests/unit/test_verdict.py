@@ -655,3 +655,18 @@ def test_parse_brief_only_ever_raises_the_input_error(data: str | bytes) -> None
 def test_pathological_nesting_exits_2_not_3() -> None:
     with pytest.raises(ArtifactInputError, match=r"^v: not JSON: nested too deeply$"):
         parse_verdict("[" * 100_000, "v")
+
+
+def test_a_fail_verdict_without_its_suite_says_it_is_recorded_blocked() -> None:
+    """Seed 001 "Completion criteria": "the full suite ran, or the verdict is blocked
+    explaining why it could not": the reason names the status it is recorded with."""
+    from gentle_hooks.artifacts.verdict import parse_verdict, recorded_status, verdict_acceptance
+    from tests.conftest import PASSING_VERDICT
+
+    raw = {**PASSING_VERDICT, "status": "fail", "fullSuiteRun": False}
+    verdict = parse_verdict(json.dumps(raw), "v.json")
+    assert recorded_status(verdict) == "blocked"
+    reasons = verdict_acceptance(verdict)[1]
+    assert reasons[0] == (
+        "V1 status is fail, recorded as blocked (the full suite did not run), not pass"
+    )

@@ -55,9 +55,23 @@ def check(kind: CheckKind, text: str = "it works") -> Check:
 
 
 def out(kind: CheckKind, code: int | None, text: str = "it works") -> Outcome:
+    """An observed check; a negative test that ran was also run on the base tree, where it
+    passed (its outcome depends on the artifact)."""
     if code is None:
         return Outcome(check(kind, text), None, 0, None, error="No such file or directory")
+    if kind == "negative":
+        return Outcome(check(kind, text), code, 7, DIGEST, base_exit=0, base_same=code == 0)
     return Outcome(check(kind, text), code, 7, DIGEST)
+
+
+def on_base(o: Outcome, code: int, same: bool) -> Outcome:
+    """``o`` also run on the candidate's base tree: exit ``code``, the same outcome or not."""
+    return replace(o, base_exit=code, base_same=same)
+
+
+def runner(o: Outcome, ran: int | None) -> Outcome:
+    """``o`` as a pytest run whose output says ``ran`` tests ran (None: no count)."""
+    return replace(o, runner="T-pytest", tests_run=ran)
 
 
 def changed(o: Outcome, *paths: str) -> Outcome:
@@ -78,7 +92,19 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     ("negative-missing", out("negative", 127), "blocked", "C1"),
     ("suite-missing", out("suite", None), "blocked", "C1"),
     ("negative-fails-as-it-must", out("negative", 1), "pass", "C2"),
-    ("negative-killed", out("negative", 137), "pass", "C2"),
+    ("negative-killed", out("negative", 137), "fail", "C2-signal"),
+    (
+        "negative-killed-even-if-base-passed",
+        on_base(out("negative", 139), 0, False),
+        "fail",
+        "C2-signal",
+    ),
+    ("negative-fails-on-base-too", on_base(out("negative", 1), 1, True), "fail", "C2-base"),
+    ("negative-not-run-on-base", replace(out("negative", 1), base_same=None), "fail", "C2-base"),
+    ("negative-fails-otherwise-on-base", on_base(out("negative", 1), 1, False), "pass", "C2"),
+    ("pytest-ran-no-test", runner(out("suite", 0), 0), "fail", "C4-none"),
+    ("pytest-no-count", runner(out("criterion", 0), None), "fail", "C4-none"),
+    ("pytest-ran-tests", runner(out("suite", 0), 3), "pass", "C4"),
     ("negative-succeeded", out("negative", 0), "fail", "C3"),
     ("criterion-exit-0", out("criterion", 0), "pass", "C4"),
     ("suite-exit-0", out("suite", 0), "pass", "C4"),
@@ -146,6 +172,13 @@ STATUS_CASES: list[tuple[str, list[Outcome], bool, str, str]] = [
     ),
     ("no-suite-declared", [out("criterion", 0), out("negative", 1)], True, "blocked", "S2"),
     ("mutating-without-negative", [out("criterion", 0), out("suite", 0)], True, "blocked", "S3"),
+    (
+        "a-preserved-criterion-beside-one-that-depends",
+        [on_base(out("criterion", 0), 0, True), out("negative", 1), out("suite", 0)],
+        True,
+        "pass",
+        "S5",
+    ),
     (
         "criterion-failed",
         [out("criterion", 1), out("negative", 1), out("suite", 0)],

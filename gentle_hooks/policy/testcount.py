@@ -1,0 +1,176 @@
+"""How many tests a test runner's output says it ran (SPEC §9; seed 001 "Guardrails": "do
+not accept a claim whose criteria have no observable check").
+
+Room ``policy`` (pure). A success criterion or full suite that runs a test runner checks
+the artifact only through the tests it ran: ``pytest --version``, ``--collect-only``,
+``--setup-plan``, ``-k nomatch`` or ``python -m unittest`` in a tree with no test module
+exit 0 having run none. Two tables:
+
+* :data:`RUNNER_ROWS` — which commands are test runners, and how each one's output
+  states the number of tests it ran (the runner's own summary line);
+* :data:`NO_RUN_FLAGS` — flags with which a runner never runs a test: refused before
+  anything runs (row ``T-no-run``).
+
+:func:`tests_run` reads a runner's output: the count, or None when no summary line says.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import shlex
+from collections.abc import Callable
+
+from gentle_hooks.values.frozen import frozen
+
+
+@frozen
+class RunnerRow:
+    """One test runner: id, the words that name it in a command, how many tests its
+    output says it ran (None: no summary line)."""
+
+    id: str
+    when: str
+    names: Callable[[tuple[str, ...]], bool]
+    count: Callable[[str], int | None]
+
+
+def _program(word: str) -> str:
+    return word.rsplit("/", 1)[-1]
+
+
+def _module(words: tuple[str, ...], name: str) -> bool:
+    return any(w == "-m" and nxt == name for w, nxt in itertools.pairwise(words))
+
+
+def _last(pattern: str, text: str) -> re.Match[str] | None:
+    matches = list(re.finditer(pattern, text, re.MULTILINE))
+    return matches[-1] if matches else None
+
+
+#: pytest's summary line counts: the outcomes of tests that ran (a skipped or deselected
+#: test did not run).
+_PYTEST_RAN = ("passed", "failed", "error", "errors", "xfailed", "xpassed")
+
+
+def _pytest_count(text: str) -> int | None:
+    line = _last(r"^=*\s*(.*\bin \d+(?:\.\d+)?s\b.*?)\s*=*\s*$", text)
+    if line is None:
+        return None
+    pairs = re.findall(r"(\d+) ([a-z]+)", line.group(1))
+    if not pairs and "no tests ran" not in line.group(1):
+        return None
+    return sum(int(n) for n, what in pairs if what in _PYTEST_RAN)
+
+
+def _unittest_count(text: str) -> int | None:
+    found = _last(r"^Ran (\d+) tests? in ", text)
+    return int(found.group(1)) if found else None
+
+
+def _node_test_count(text: str) -> int | None:
+    found = _last(r"^(?:#|\N{INFORMATION SOURCE}) tests (\d+)\s*$", text)
+    return int(found.group(1)) if found else None
+
+
+def _jest_count(text: str) -> int | None:
+    found = _last(r"^Tests:\s+.*?(\d+) total", text)
+    if found is None:
+        return None
+    skipped = re.search(r"(\d+) skipped", found.group(0))
+    return int(found.group(1)) - (int(skipped.group(1)) if skipped else 0)
+
+
+def _mocha_count(text: str) -> int | None:
+    passing = _last(r"^\s*(\d+) passing\b", text)
+    if passing is None:
+        return None
+    failing = _last(r"^\s*(\d+) failing\b", text)
+    return int(passing.group(1)) + (int(failing.group(1)) if failing else 0)
+
+
+#: Test runners, first match wins.
+RUNNER_ROWS: tuple[RunnerRow, ...] = (
+    RunnerRow(
+        "T-pytest",
+        "pytest (or py.test, python -m pytest): its summary line's passed, failed, error, "
+        "xfailed and xpassed counts",
+        lambda w: any(_program(x) in ("pytest", "py.test") for x in w) or _module(w, "pytest"),
+        _pytest_count,
+    ),
+    RunnerRow(
+        "T-unittest",
+        "python -m unittest: its 'Ran N tests' line",
+        lambda w: _module(w, "unittest"),
+        _unittest_count,
+    ),
+    RunnerRow(
+        "T-node-test",
+        "node --test: its '# tests N' line",
+        lambda w: any(_program(x) == "node" for x in w) and "--test" in w,
+        _node_test_count,
+    ),
+    RunnerRow(
+        "T-jest",
+        "jest or vitest: its 'Tests: ... N total' line, skipped tests aside",
+        lambda w: any(_program(x) in ("jest", "vitest") for x in w),
+        _jest_count,
+    ),
+    RunnerRow(
+        "T-mocha",
+        "mocha: its 'N passing' and 'N failing' lines",
+        lambda w: any(_program(x) == "mocha" for x in w),
+        _mocha_count,
+    ),
+)
+
+#: Flags with which a test runner runs no test (row ``T-no-run``): it prints its version
+#: or help, or lists, collects or plans the tests without running them.
+NO_RUN_FLAGS: frozenset[str] = frozenset(
+    {
+        "--version",
+        "-V",
+        "--help",
+        "-h",
+        "--co",
+        "--collect-only",
+        "--collectonly",
+        "--setup-plan",
+        "--setup-only",
+        "--fixtures",
+        "--fixtures-per-test",
+        "--markers",
+        "--list",
+        "--listTests",
+    }
+)
+
+
+def _words(command: str) -> tuple[str, ...]:
+    try:
+        return tuple(shlex.split(command))
+    except ValueError:
+        return tuple(command.split())
+
+
+def runner_of(command: str) -> RunnerRow | None:
+    """The :data:`RUNNER_ROWS` row of the test runner ``command`` runs (a shell line or a
+    quoted argument vector), or None when it runs none."""
+    words = _words(command)
+    return next((r for r in RUNNER_ROWS if r.names(words)), None)
+
+
+def no_run_flags(command: str) -> tuple[str, ...]:
+    """The :data:`NO_RUN_FLAGS` a test runner's command carries (empty when it runs no
+    runner, or none)."""
+    if runner_of(command) is None:
+        return ()
+    return tuple(w for w in _words(command) if w in NO_RUN_FLAGS)
+
+
+def tests_run(command: str, output: str) -> int | None:
+    """How many tests ``command``'s test runner says it ran in ``output``: None when
+    ``command`` runs no test runner or its output has no summary line (neither is a count
+    a verifier may trust)."""
+    row = runner_of(command)
+    return None if row is None else row.count(output)

@@ -1,0 +1,197 @@
+"""Running a verify run's checks in its clean room, observed (SPEC §9; seed 001).
+
+Room ``services``. :func:`observe_all` runs each check of a plan in the room's ``tree/``
+(and each criterion and negative test again in ``base/``, the candidate's base tree),
+with :func:`room_env` (the caller's environment without the writer's session) and
+:func:`cache_env` (tool caches outside the room), and stops at the first check that
+changed the room (:func:`~gentle_hooks.services.cleanroom.room_touched`, the candidate's
+files, the files it added). :mod:`gentle_hooks.services.verify` writes the verdict from
+what this observed.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Mapping, Sequence
+
+from gentle_hooks.artifacts.observation import Check, Outcome
+from gentle_hooks.errors import UsageError
+from gentle_hooks.git.process import scrubbed_env
+from gentle_hooks.policy.testcount import runner_of, tests_run
+from gentle_hooks.services.cleanroom import BASE, Room, RoomStamp, room_touched, stamp_room
+from gentle_hooks.services.record import Bound
+from gentle_hooks.services.runner import run_observed
+from gentle_hooks.values.frozen import replace
+
+#: The prefix of the directory a run's checks keep their caches in (outside the room).
+CACHE_PREFIX = "gentle-checks-cache-"
+
+
+#: Prefixes of variables that belong to the writer's session, never to the verifier's
+#: room: this tool's own, git's, the pre-commit framework's, and those agent runtimes and
+#: model providers set or read (:data:`gentle_hooks.policy.delegation.RUNTIME_ENV` and
+#: their neighbours: session ids, sandboxes, homes holding transcripts, API keys).
+SESSION_PREFIXES: tuple[str, ...] = (
+    "GENTLE_",
+    "GIT_",
+    "PRE_COMMIT",
+    "CLAUDE",
+    "ANTHROPIC_",
+    "CODEX_",
+    "OPENAI_",
+    "GEMINI_",
+    "GOOGLE_GENAI",
+    "CLINE_",
+    "CURSOR_",
+    "OPENCODE",
+    "COPILOT_",
+    "GITHUB_COPILOT",
+    "AIDER_",
+    "MCP_",
+)
+
+
+def room_env(env: Mapping[str, str], *pointers: str) -> dict[str, str]:
+    """The environment checks run with in a room (seed 001 "Rules": the verifier "never
+    gets the implementation context, the worker's plan, or its transcript").
+
+    The caller's environment without: git's repository variables (so the room's repository
+    is the one its git commands see); every variable named by :data:`SESSION_PREFIXES` or
+    :data:`~gentle_hooks.policy.delegation.RUNTIME_ENV` (this tool's, agent runtimes',
+    model providers'); and every variable whose value points into one of ``pointers`` (the
+    user's work tree and git directory: the ledger, receipts, notes, a virtualenv or
+    ``PWD`` there), except ``PATH``, which only loses its entries there.
+    """
+    from gentle_hooks.policy.delegation import RUNTIME_ENV
+
+    runtime = {name for name, _, _ in RUNTIME_ENV}
+    places = tuple({*(p for p in pointers if p), *(os.path.realpath(p) for p in pointers if p)})
+
+    def points_in(value: str) -> bool:
+        if any(p in value for p in places):
+            return True
+        real = os.path.realpath(value) if os.path.isabs(value) else ""
+        return any(real == p or real.startswith(p + os.sep) for p in places if real)
+
+    out: dict[str, str] = {}
+    for name, value in scrubbed_env(env).items():
+        if name.upper().startswith(SESSION_PREFIXES) or name in runtime:
+            continue
+        if name == "PATH":
+            value = os.pathsep.join(d for d in value.split(os.pathsep) if not points_in(d))
+        elif points_in(value):
+            continue
+        out[name] = value
+    return out
+
+
+def _observe(
+    check: Check, number: int, room: Room, env: Mapping[str, str], *, on_base: bool = False
+) -> Outcome:
+    """Run one check in the room's tree (``on_base``: in its ``base/``), its output to
+    ``logs/NN-kind.log`` (``NN-kind-base.log``)."""
+    name = f"{number:02d}-{check.kind}{'-base' if on_base else ''}.log"
+    log = os.path.join(room.logs, name)
+    with open(log, "wb") as out:
+        out.write(f"$ {check.command}\n".encode())
+        out.flush()
+        try:
+            obs = run_observed(
+                check.argv, cwd=room.base if on_base else room.tree, stdout=out, stderr=out, env=env
+            )
+        except UsageError as exc:
+            out.write(f"{exc.message}\n".encode())
+            return Outcome(check, None, 0, None, error=exc.message)
+    outcome = Outcome(check, obs.exit_code, obs.duration_ms, obs.output_digest)
+    runner = runner_of(check.command)
+    if runner is not None and check.kind != "negative" and not on_base:
+        count = tests_run(check.command, _log_text(log))
+        outcome = replace(outcome, runner=runner.id, tests_run=count)
+    return outcome
+
+
+def _log_text(log: str, *places: str) -> str:
+    """A check's log as text, each of ``places`` (the room's checkouts) replaced by one
+    placeholder, so the same output on two checkouts reads the same."""
+    with open(log, "rb") as fh:
+        text = fh.read().decode("utf-8", "replace")
+    for place in places:
+        text = text.replace(place, "<checkout>")
+    return text
+
+
+def _on_base(
+    check: Check, number: int, room: Room, env: Mapping[str, str], outcome: Outcome
+) -> Outcome:
+    """Run ``check`` again on the candidate's base tree and record whether its outcome
+    there (exit status and output, the room's paths aside) was the candidate's."""
+    base = _observe(check, number, room, env, on_base=True)
+    logs = [os.path.join(room.logs, f"{number:02d}-{check.kind}{sfx}.log") for sfx in ("", "-base")]
+    texts = [_log_text(log, room.tree, room.base) for log in logs]
+    same = base.exit_code == outcome.exit_code and texts[0] == texts[1]
+    return replace(outcome, base_exit=base.exit_code, base_same=same)
+
+
+def observe_all(
+    bound: Bound, checks: Sequence[Check], room: Room, env: Mapping[str, str]
+) -> tuple[Outcome, ...]:
+    """Run the plan's checks in order; each criterion and negative test also on the
+    candidate's base tree (``base/``, when the candidate changes files), so a check whose
+    outcome does not depend on the artifact is told apart: a negative test then does not
+    count (row C2-base), a criterion's evidence says it held on the base too (a property
+    the candidate preserves). A candidate that changes files mutates the repository, so a
+    ``pass`` always holds a negative test whose outcome depends on the artifact.
+    After each, compare the room with what it held
+    before the check (:func:`~gentle_hooks.services.cleanroom.room_touched`: every file of
+    the candidate and everything beside ``tree/``, by inode, size and change time, so an
+    edit put back before the check ended is still seen), compare the room's files with the
+    candidate's tree (:meth:`~gentle_hooks.git.room_check.RoomChecks.room_changes`: hashed
+    from the files, so no index flag hides an edit) and list the files it added that the
+    candidate's ``.gitignore`` does not ignore
+    (:meth:`~gentle_hooks.git.room_check.RoomChecks.room_additions`; ignored caches and
+    outputs stay allowed). A check that changed or added files ends the run
+    there: it carries the changed paths (rows C0, S0), and no later check judges an
+    artifact the verifier repaired (seed 001 "Guardrails": "do not repair, patch, or re-run
+    the worker's implementation to make a criterion pass")."""
+    with_base = os.path.isdir(room.base)
+    outcomes: list[Outcome] = []
+    for n, check in enumerate(checks, 1):
+        before = stamp_room(room)
+        outcome = _observe(check, n, room, env)
+        changed = _changes(bound, room, before, with_base)
+        if not changed and with_base and check.kind != "suite" and outcome.ran:
+            outcome = _on_base(check, n, room, env, outcome)
+            changed = _changes(bound, room, before, with_base)
+        if changed:
+            outcomes.append(replace(outcome, changed=changed))
+            break
+        outcomes.append(outcome)
+    return tuple(outcomes)
+
+
+def _changes(bound: Bound, room: Room, before: RoomStamp, with_base: bool) -> tuple[str, ...]:
+    """What changed in ``room`` since ``before``: entries touched, the candidate's files
+    edited or added to, the base tree's too (as ``../base/...``)."""
+    cand = bound.candidate
+    changed = set(room_touched(room, before))
+    changed.update(bound.repo.room_changes(room.tree, cand.tree))
+    changed.update(bound.repo.room_additions(room.tree, cand.tree))
+    if with_base:
+        base_changed = bound.repo.room_changes(room.base, cand.base.tree)
+        base_changed += bound.repo.room_additions(room.base, cand.base.tree)
+        changed.update(os.path.join("..", BASE, p) for p in base_changed)
+    return tuple(sorted(changed))
+
+
+def cache_env(env: Mapping[str, str], cache: str) -> dict[str, str]:
+    """``env`` with the caches of the tools a verifier runs sent to ``cache``, a directory
+    outside the room, so an honest check leaves the candidate's tree as it found it
+    whatever its ``.gitignore`` lists: Python's bytecode (``PYTHONPYCACHEPREFIX``) and
+    pytest's cache (``-o cache_dir=...`` after the user's ``PYTEST_ADDOPTS``)."""
+    out = dict(env)
+    out["PYTHONPYCACHEPREFIX"] = os.path.join(cache, "pycache")
+    opts = out.get("PYTEST_ADDOPTS", "").strip()
+    cache_opt = "-o " + shlex.quote("cache_dir=" + os.path.join(cache, "pytest"))
+    out["PYTEST_ADDOPTS"] = f"{opts} {cache_opt}".strip()
+    return out

@@ -1,0 +1,70 @@
+"""Index.restaging: the git reset / git add a partial commit's block prints make the
+worktree's own index hold exactly the tree git handed the hook, losing nothing staged, or
+there is no such pair (real git; the tree is what ``commit <paths>`` or ``commit -a``
+would build, made in a scratch index)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from gentle_hooks.git.repository import Repository
+from tests.conftest import git, write
+
+
+def _tree_of(repo: Path, *steps: tuple[str, ...]) -> str:
+    """The tree a scratch index holds after ``read-tree HEAD`` and ``steps``."""
+    env = {"GIT_INDEX_FILE": str(repo / ".git" / "scratch-index")}
+    git(repo, "read-tree", "HEAD", env=env)
+    for args in steps:
+        git(repo, *args, env=env)
+    tree = git(repo, "write-tree", env=env).strip()
+    os.unlink(env["GIT_INDEX_FILE"])
+    return tree
+
+
+def _apply(repo: Path, found: tuple[tuple[str, ...], tuple[str, ...]]) -> str:
+    unstage, stage = found
+    if unstage:
+        git(repo, "reset", "-q", "--", *unstage)
+    if stage:
+        git(repo, "add", "-A", "--", *stage)
+    return git(repo, "write-tree").strip()
+
+
+def test_commit_paths_with_another_path_staged(repo: Path) -> None:
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    write(repo / "README.md", "# staged, not committed\n")
+    git(repo, "add", "README.md")
+    tree = _tree_of(repo, ("add", "--", "src/app.py"))  # git commit src/app.py
+    found = Repository.open(str(repo)).restaging(tree)
+    assert found == (("README.md",), ("src/app.py",))
+    assert _apply(repo, found) == tree
+    assert (repo / "README.md").read_text() == "# staged, not committed\n"  # still there
+
+
+def test_commit_a_with_an_untracked_file(repo: Path) -> None:
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    write(repo / "new.py", "X = 1\n")  # untracked: commit -a leaves it out
+    tree = _tree_of(repo, ("add", "-u"))
+    found = Repository.open(str(repo)).restaging(tree)
+    assert found == ((), ("src/app.py",))
+    assert _apply(repo, found) == tree
+
+
+def test_a_staged_change_the_work_tree_no_longer_holds_is_never_dropped(repo: Path) -> None:
+    write(repo / "README.md", "# staged\n")
+    git(repo, "add", "README.md")
+    write(repo / "README.md", "# edited again\n")  # unstaging would lose "# staged"
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    before = git(repo, "write-tree").strip()
+    tree = _tree_of(repo, ("add", "--", "src/app.py"))
+    assert Repository.open(str(repo)).restaging(tree) is None
+    assert git(repo, "write-tree").strip() == before  # the user's index untouched
+
+
+def test_the_own_index_holding_the_tree_needs_nothing(repo: Path) -> None:
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    git(repo, "add", "-A")
+    tree = git(repo, "write-tree").strip()
+    assert Repository.open(str(repo)).restaging(tree) == ((), ())
