@@ -387,9 +387,10 @@ def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list
     """Expire the pending entries ``works`` carry only by the shape of their change (rows
     A3, A4) whose content is nowhere any more (:func:`expire_gone`): the writer's lines are
     in no version of the path, so a change that merely touches the same lines is not the
-    writer's. Only text entries whose writer added lines count here: a removal-only or a
-    binary write cannot be told from a human's change of the same place, and stays
-    delegating (fail closed). The caller carries again when something expired.
+    writer's. A removal-only or a binary write cannot be told from a human's change of the
+    same place: it counts here only after a ``git reset`` moved ``HEAD`` since it was
+    recorded (the path put back, the work thrown away); until then it stays delegating
+    (fail closed). The caller carries again when something expired.
 
     Args:
         path: the ledger file (opened for writing only when there is something to check).
@@ -397,11 +398,13 @@ def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list
     Raises:
         GitError: git failed; StoreError: the ledger cannot be written.
     """
-    shaped = {
+    shaped = {  # a removal-only or binary write: only after a reset put the path back
         e.id: e
         for work in works
         for e in work.entries
-        if e.id in work.by_shape and e.state == "open" and e.added and not e.binary
+        if e.id in work.by_shape
+        and e.state == "open"
+        and ((e.added and not e.binary) or repo.head_reset_since(e.recorded_at))
     }
     if not shaped:
         return []

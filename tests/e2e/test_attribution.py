@@ -610,15 +610,16 @@ def test_a_formatter_run_over_writer_code_does_not_launder_it(served: World) -> 
 
 
 def test_a_blocked_human_is_told_how_to_discard_the_writers_pending_work(served: World) -> None:
-    """The writer only removed a line, then ``reset --hard``; a human removes the same line
-    with an edit of their own. Such a removal cannot be told from the writer's, so the
-    block stays, and prints the way out for a human: ``discard``, runnable as printed."""
+    """The writer only removed a line, put back with ``checkout --``; a human removes the
+    same line with an edit of their own. Such a removal cannot be told from the writer's,
+    so the block stays, and prints the way out for a human: ``discard``, runnable as
+    printed."""
     w = served
     head = "def add(a, b):\n    return a + b\n\ndef unused_helper(x):\n"
     w.write("src/app.py", head + "    x = x\n    return x\n")
     w.ok("commit", "-qam", "human: helper")
     w.delegate(text=head + "    return x\n")
-    w.ok("reset", "-q", "--hard")
+    w.ok("checkout", "--", "src/app.py")  # put back without a reset
     w.write("src/app.py", head + "    x = 1 * x\n    return x\n")
     r = w.git("commit", "-qam", "human: tidy")
     assert r.code == 1, r
@@ -627,4 +628,31 @@ def test_a_blocked_human_is_told_how_to_discard_the_writers_pending_work(served:
     done = w.run(["sh", "-c", run[0].split("run: ", 1)[1]])
     assert done.code == 0, done
     _passes_quietly(w.git("commit", "-qam", "human: tidy"))
+    assert TRAILER not in _message(w)
+
+
+@pytest.mark.parametrize("kind", ["removal", "binary"])
+def test_after_reset_hard_a_removal_or_binary_write_gives_way_to_a_human(
+    served: World, kind: str
+) -> None:
+    """A write that only removed a line (or rewrote a binary file) was thrown away with
+    ``reset --hard``; the human's own change of the same place passes with no trailer."""
+    w = served
+    head = "def add(a, b):\n    return a + b\n\ndef unused_helper(x):\n"
+    w.write("src/app.py", head + "    x = x\n    return x\n")
+    (w.work / "logo.bin").write_bytes(b"\x89PNG\0old")
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: helper and logo")
+    if kind == "removal":
+        w.write("src/app.py", head + "    return x\n")
+    else:
+        (w.work / "logo.bin").write_bytes(b"\x89PNG\0writer")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("reset", "-q", "--hard")
+    if kind == "removal":
+        w.write("src/app.py", head + "    x = 1 * x\n    return x\n")
+    else:
+        (w.work / "logo.bin").write_bytes(b"\x89PNG\0human")
+    r = w.git("commit", "-qam", "human: tidy")
+    _passes_quietly(r)
     assert TRAILER not in _message(w)
