@@ -624,8 +624,8 @@ def test_a_blocked_human_is_told_how_to_discard_the_writers_pending_work(served:
     r = w.git("commit", "-qam", "human: tidy")
     assert r.code == 1, r
     run = [line for line in r.said if "discard --reason" in line]
-    assert len(run) == 1 and run[0].split("run: ", 1)[1].endswith(" -- src/app.py"), r
-    done = w.run(["sh", "-c", run[0].split("run: ", 1)[1]])
+    assert len(run) == 1 and run[0].split("human: ", 1)[1].endswith(" -- src/app.py"), r
+    done = w.run(["sh", "-c", run[0].split("human: ", 1)[1]])
     assert done.code == 0, done
     _passes_quietly(w.git("commit", "-qam", "human: tidy"))
     assert TRAILER not in _message(w)
