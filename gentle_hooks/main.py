@@ -174,35 +174,50 @@ def main(argv: Sequence[str] | None = None) -> int:
     failure_exit = _recorder_exit(args)
     tail = "" if failure_exit is None else "; nothing recorded"
     errors: list[str] = []
-    rc = _run(args, tail, errors)
+    # in JSON mode a gate's failure is one JSON object on stderr, its reason inside it
+    as_object = _gate_format(args[1:2]) == "json" if args[:1] == ["hook"] else False
+    rc = _run(args, tail, errors, echo=not as_object)
     if failure_exit is not None and rc not in (EXIT_OK, EXIT_INTERRUPTED):
         return failure_exit
     if errors and rc not in (EXIT_OK, EXIT_INTERRUPTED) and args[:1] == ["hook"]:
         _gate_error(args[1:2], rc, errors[-1])
+    elif errors and as_object:  # interrupted: the line was held back, say it still
+        print(errors[-1], file=sys.stderr)
     return rc
+
+
+def _gate_format(name: list[str]) -> str | None:
+    """The output format of gate ``name`` (``text``, ``json``, ``both``), or None when the
+    hook is not a gate."""
+    from gentle_hooks.hooks.decision import output_format
+    from gentle_hooks.hooks.dispatch import GATES
+
+    if not name or name[0] not in GATES:
+        return None
+    return output_format(os.environ)[0]
 
 
 def _gate_error(name: list[str], rc: int, line: str) -> None:
     """A gate that failed closed says so as its decision object too, when its output format
-    asks for one (``GENTLE_HOOKS_FORMAT=json``, or an agent runtime detected)."""
-    from gentle_hooks.hooks.decision import error_object, output_format, print_decision
-    from gentle_hooks.hooks.dispatch import GATES
+    asks for one (``GENTLE_HOOKS_FORMAT=json``: the object alone, its reason inside; an
+    agent runtime detected: after the line)."""
+    from gentle_hooks.hooks.decision import error_object, print_decision
 
-    if not name or name[0] not in GATES:
-        return
-    fmt, _ = output_format(os.environ)
-    if fmt != "text":
+    fmt = _gate_format(name)
+    if fmt is not None and fmt != "text":
         print_decision(error_object(name[0], rc, line))
 
 
-def _say_error(errors: list[str], line: str) -> None:
+def _say_error(errors: list[str], line: str, echo: bool = True) -> None:
     errors.append(line)
-    print(line, file=sys.stderr)
+    if echo:
+        print(line, file=sys.stderr)
 
 
-def _run(args: list[str], tail: str, errors: list[str]) -> int:
+def _run(args: list[str], tail: str, errors: list[str], echo: bool = True) -> int:
     """:func:`main` for ``args``; ``tail`` ends every error line, each of which is kept in
-    ``errors`` too."""
+    ``errors`` too, and printed unless ``echo`` is false (a gate whose decision object
+    carries it)."""
     _escape_streams()
     forget_probes()  # a run answers from what git says now, not a previous run's memo
     try:
@@ -240,10 +255,11 @@ def _run(args: list[str], tail: str, errors: list[str]) -> int:
             _say_error(
                 errors,
                 f"{PROG}: error: {one_line(exc.format_message())} (see: {where}){tail}",
+                echo,
             )
             return EXIT_INPUT
         except click.ClickException as exc:
-            _say_error(errors, f"{PROG}: error: {one_line(exc.format_message())}{tail}")
+            _say_error(errors, f"{PROG}: error: {one_line(exc.format_message())}{tail}", echo)
             return EXIT_INPUT
         except click.exceptions.Abort:
             return EXIT_INTERRUPTED
@@ -251,7 +267,7 @@ def _run(args: list[str], tail: str, errors: list[str]) -> int:
     except GentleError as exc:
         from gentle_hooks.report.fixes import error_text
 
-        _say_error(errors, f"{PROG}: error: {one_line(error_text(exc, tail))}")
+        _say_error(errors, f"{PROG}: error: {one_line(error_text(exc, tail))}", echo)
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
@@ -262,11 +278,12 @@ def _run(args: list[str], tail: str, errors: list[str]) -> int:
         refused = _environment_refused(exc)
         where = _log_unexpected(args)
         if refused is not None:
-            _say_error(errors, f"{PROG}: error: {' '.join(refused.split())}{tail}")
+            _say_error(errors, f"{PROG}: error: {' '.join(refused.split())}{tail}", echo)
             return EXIT_INPUT
         _say_error(
             errors,
             f"{PROG}: unexpected error: {type(exc).__name__}: {exc} (traceback: {where}){tail}",
+            echo,
         )
         return EXIT_UNEXPECTED
 

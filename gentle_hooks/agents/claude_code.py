@@ -6,7 +6,10 @@ fields" and "PostToolUse input"): ``session_id``, ``transcript_path``, ``cwd``,
 ``permission_mode``, ``hook_event_name``, ``effort`` (``{"level": "high"}`` in current
 versions; a plain string is accepted too), ``agent_id``/``agent_type`` inside a subagent,
 ``tool_name``, ``tool_input`` (``file_path``, ``notebook_path``), ``tool_response`` and
-``tool_use_id``.
+``tool_use_id``. Every documented path member of every runtime is read
+(:data:`gentle_hooks.agents.patch.PATH_KEYS`): Copilot CLI runs these hooks too, with its
+own ``path``. An input without ``tool_use_id`` gets an id derived from the session, the
+``timestamp``, the tool and its input, so a replay records once.
 
 The model is not in the input: it is the ``message.model`` of the newest assistant line of
 the session transcript (JSON Lines). Inside a subagent it comes from the subagent's own
@@ -21,12 +24,23 @@ from __future__ import annotations
 
 import os
 
-from gentle_hooks.agents.event import OUR_EFFORTS, RuntimeEvent, call_id, map_effort, unique
+from gentle_hooks.agents.event import (
+    OUR_EFFORTS,
+    RuntimeEvent,
+    call_id,
+    derived_call_id,
+    map_effort,
+    unique,
+)
+from gentle_hooks.agents.patch import written_paths
 from gentle_hooks.agents.payload import json_lines, load_object, member, read_file, text
 
 NAME = "claude-code"
 #: The tools that write files (the matcher ``install --agent claude-code`` writes).
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+#: Copilot CLI's file-writing tools: Copilot runs the hooks of ``.claude/settings.json`` too
+#: (github/docs ``content/copilot/reference/hooks-reference.md``, "Hooks locations").
+COPILOT_TOOLS = ("edit", "create", "str_replace_editor", "apply_patch", "write")
 #: Claude Code's effort levels (``/effort``: low medium high xhigh max); ``max`` is above
 #: our highest level and is recorded as unknown rather than guessed.
 EFFORTS: dict[str, str] = dict(OUR_EFFORTS)
@@ -68,11 +82,7 @@ def decode(data: bytes) -> RuntimeEvent:
     event = load_object(data, f"record --from {NAME}: stdin")
     tool = text(event.get("tool_name"))
     tool_input = event.get("tool_input")
-    paths: list[str] = []
-    for key in ("file_path", "notebook_path"):
-        p = text(member(tool_input, key))
-        if p:
-            paths.append(p)
+    paths, unreadable = written_paths(tool_input, "tool_input")
     session = text(event.get("session_id"))
     transcript = text(event.get("transcript_path"))
     agent = text(event.get("agent_id"))
@@ -80,13 +90,15 @@ def decode(data: bytes) -> RuntimeEvent:
     return RuntimeEvent(
         source=NAME,
         session_id=session,
-        tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id")),
+        tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id"))
+        or derived_call_id(NAME, session, event.get("timestamp"), tool, tool_input),
         cwd=text(event.get("cwd")),
         paths=unique(paths),
-        writes=tool in WRITE_TOOLS,
+        writes=tool in WRITE_TOOLS or tool in COPILOT_TOOLS,
         tool=tool,
         model=model_from_transcript(own),
         effort=None if agent else map_effort(effort_name(event.get("effort")), EFFORTS),
         agent=agent,
         hook_event=text(event.get("hook_event_name")),
+        unreadable=unreadable,
     )

@@ -17,8 +17,15 @@ which also names the turn's model when the input lacks one.
 
 from __future__ import annotations
 
-from gentle_hooks.agents.event import OUR_EFFORTS, RuntimeEvent, call_id, map_effort, unique
-from gentle_hooks.agents.patch import patch_paths
+from gentle_hooks.agents.event import (
+    OUR_EFFORTS,
+    RuntimeEvent,
+    call_id,
+    derived_call_id,
+    map_effort,
+    unique,
+)
+from gentle_hooks.agents.patch import written_paths
 from gentle_hooks.agents.payload import json_lines, load_object, member, read_file, text
 
 NAME = "codex"
@@ -41,22 +48,6 @@ def turn_context(path: str | None) -> tuple[str | None, str | None]:
     return None, None
 
 
-def written_paths(tool_input: object) -> list[str]:
-    """The paths an ``apply_patch`` input writes (or a ``file_path``/``path`` member)."""
-    paths: list[str] = []
-    if isinstance(tool_input, str):
-        return list(patch_paths(tool_input))
-    for key in ("command", "patch", "input"):
-        body = text(member(tool_input, key))
-        if body:
-            paths.extend(patch_paths(body))
-    for key in ("file_path", "path"):
-        p = text(member(tool_input, key))
-        if p:
-            paths.append(p)
-    return paths
-
-
 def decode(data: bytes) -> RuntimeEvent:
     """Decode Codex's hook input.
 
@@ -65,16 +56,21 @@ def decode(data: bytes) -> RuntimeEvent:
     """
     event = load_object(data, f"record --from {NAME}: stdin")
     tool = text(event.get("tool_name"))
+    tool_input = event.get("tool_input")
+    paths, unreadable = written_paths(tool_input, "tool_input")
+    session = text(event.get("session_id"))
     ctx_model, ctx_effort = turn_context(text(event.get("transcript_path")))
     return RuntimeEvent(
         source=NAME,
-        session_id=text(event.get("session_id")),
-        tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id")),
+        session_id=session,
+        tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id"))
+        or derived_call_id(NAME, session, event.get("turn_id"), tool, tool_input),
         cwd=text(event.get("cwd")),
-        paths=unique(written_paths(event.get("tool_input"))),
+        paths=unique(paths),
         writes=tool in WRITE_TOOLS,
         tool=tool,
         model=text(event.get("model")) or ctx_model,
         effort=map_effort(ctx_effort, EFFORTS),
         hook_event=text(event.get("hook_event_name")),
+        unreadable=unreadable,
     )

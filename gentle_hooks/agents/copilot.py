@@ -32,8 +32,8 @@ import os
 from collections.abc import Mapping
 
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, unique
-from gentle_hooks.agents.patch import patch_paths
-from gentle_hooks.agents.payload import load_object, loads_text, member, read_file, text
+from gentle_hooks.agents.patch import written_paths
+from gentle_hooks.agents.payload import load_object, loads_text, read_file, text
 from gentle_hooks.errors import UsageError
 
 NAME = "copilot"
@@ -52,18 +52,6 @@ def arguments(value: object) -> object:
     return value
 
 
-def written_paths(args: object) -> list[str]:
-    """The paths a file-writing tool's arguments name."""
-    if isinstance(args, str):
-        return list(patch_paths(args))
-    paths = [p for k in ("path", "file_path", "filePath") if (p := text(member(args, k)))]
-    for key in ("input", "patch", "command"):
-        body = text(member(args, key))
-        if body and "*** " in body:
-            paths.extend(patch_paths(body))
-    return paths
-
-
 def decode(data: bytes) -> RuntimeEvent:
     """Decode Copilot's hook input (either shape).
 
@@ -75,18 +63,20 @@ def decode(data: bytes) -> RuntimeEvent:
     tool = text(event.get("tool_name" if pascal else "toolName"))
     raw_args = event.get("tool_input" if pascal else "toolArgs")
     args = arguments(raw_args)
+    paths, unreadable = written_paths(args, "tool_input" if pascal else "toolArgs")
     session = text(event.get("session_id" if pascal else "sessionId"))
     return RuntimeEvent(
         source=NAME,
         session_id=session,
         tool_call_id=derived_call_id(NAME, session, event.get("timestamp"), tool, raw_args),
         cwd=text(event.get("cwd")),
-        paths=unique(written_paths(args)),
+        paths=unique(paths),
         writes=tool in WRITE_TOOLS,
         tool=tool,
         model=None,
         effort=None,
         hook_event=text(event.get("hook_event_name")),
+        unreadable=unreadable,
     )
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, unique
+from gentle_hooks.agents.patch import PATH_KEYS, written_paths
 from gentle_hooks.agents.payload import load_object, text
 
 NAME = "cursor"
@@ -46,7 +47,8 @@ def decode(data: bytes) -> RuntimeEvent:
     event = load_object(data, f"record --from {NAME}: stdin")
     raw_roots = event.get("workspace_roots")
     roots = [r for r in raw_roots if text(r)] if isinstance(raw_roots, list) else []
-    path = text(event.get("file_path"))
+    found, unreadable = written_paths({k: event[k] for k in PATH_KEYS if k in event}, "the input")
+    path = found[0] if found else None
     conversation = text(event.get("conversation_id"))
     name = text(event.get("hook_event_name"))
     model = text(event.get("model"))
@@ -57,10 +59,11 @@ def decode(data: bytes) -> RuntimeEvent:
             NAME, conversation, event.get("generation_id"), path, event.get("edits")
         ),
         cwd=workspace_for(path, roots),
-        paths=unique([path] if path else []),
+        paths=unique(found),
         writes=name in (EVENT, None),
         tool=name,
         model=model if model and model.lower() not in NO_MODEL else None,
         effort=None,
         hook_event=text(event.get("hook_event_name")),
+        unreadable=unreadable,
     )

@@ -41,7 +41,9 @@ class RuntimeEvent:
             another tool records nothing); tool: the tool's name; model / effort: the
             writer as the runtime exposes it, None when it does not; agent: the subagent
             that made the call, or None for the main agent; hook_event: the
-            ``hook_event_name`` the input names (None when it names none).
+            ``hook_event_name`` the input names (None when it names none); unreadable:
+            when a writing tool names no path that can be read, what was unreadable (one
+            phrase), else None.
     """
 
     source: str
@@ -55,6 +57,7 @@ class RuntimeEvent:
     effort: str | None
     agent: str | None = None
     hook_event: str | None = None
+    unreadable: str | None = None
 
 
 def derived_call_id(*parts: object) -> str:

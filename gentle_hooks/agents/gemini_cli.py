@@ -21,6 +21,7 @@ The input names no tool call and no model:
 from __future__ import annotations
 
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, unique
+from gentle_hooks.agents.patch import written_paths
 from gentle_hooks.agents.payload import json_lines, load_object, loads, member, read_file, text
 from gentle_hooks.errors import UsageError
 
@@ -63,16 +64,17 @@ def decode(data: bytes) -> RuntimeEvent:
     tool = text(event.get("tool_name"))
     tool_input = event.get("tool_input")
     session = text(event.get("session_id"))
-    path = text(member(tool_input, "file_path"))
+    paths, unreadable = written_paths(tool_input, "tool_input")
     return RuntimeEvent(
         source=NAME,
         session_id=session,
         tool_call_id=derived_call_id(NAME, session, event.get("timestamp"), tool, tool_input),
         cwd=text(event.get("cwd")),
-        paths=unique([path] if path else []),
+        paths=unique(paths),
         writes=tool in WRITE_TOOLS,
         tool=tool,
         model=model_from_transcript(text(event.get("transcript_path"))),
         effort=None,
         hook_event=text(event.get("hook_event_name")),
+        unreadable=unreadable,
     )

@@ -34,3 +34,74 @@ def patch_paths(text: str) -> tuple[str, ...]:
                     out.append(path)
                 break
     return tuple(dict.fromkeys(out))
+
+
+#: The members a runtime's file-writing tool names its path in: Claude Code and Codex
+#: ``file_path`` (Claude's ``NotebookEdit`` ``notebook_path``), Copilot ``path`` (also seen as
+#: ``file_path``/``filePath``), Gemini CLI ``file_path``. Every adapter reads all of them:
+#: one runtime may run another's hook configuration (Copilot CLI runs the hooks of
+#: ``.claude/settings.json``, github/docs ``content/copilot/reference/hooks-reference.md``,
+#: "Hooks locations"), handing its own tool arguments in the other's shape.
+PATH_KEYS = ("file_path", "path", "filePath", "notebook_path")
+#: The members an ``apply_patch`` envelope travels in.
+PATCH_KEYS = ("command", "patch", "input")
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return "not valid text" if value.strip() else "blank"
+    return {bool: "a boolean", int: "a number", float: "a number", list: "a list"}.get(
+        type(value), "an object"
+    )
+
+
+def _valid(value: object) -> str | None:
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+    return value
+
+
+def written_paths(args: object, where: str) -> tuple[list[str], str | None]:
+    """The paths a file-writing tool's arguments name, and why none can be read.
+
+    Args:
+        args: the tool's arguments (an object, or an ``apply_patch`` envelope as text);
+        where: how to name them in the reason (``tool_input``).
+
+    Returns:
+        (the paths, in order: the :data:`PATH_KEYS` members that are valid text without a
+        NUL, then the headers of an envelope in a :data:`PATCH_KEYS` member; None when
+        there is at least one path, else one phrase naming what was unreadable).
+    """
+    if isinstance(args, str):
+        found = list(patch_paths(args))
+        return found, None if found else f"{where} is text that holds no apply_patch header"
+    if not isinstance(args, dict):
+        return [], f"{where} is {_kind(args)}, not the tool's arguments"
+    paths: list[str] = []
+    bad: list[str] = []
+    for key in PATH_KEYS:
+        if key not in args:
+            continue
+        value = _valid(args[key])
+        if value is None:
+            bad.append(f"{where}.{key} is {_kind(args[key])}")
+        elif "\0" in value:
+            bad.append(f"{where}.{key} holds a NUL byte")
+        else:
+            paths.append(value)
+    for key in PATCH_KEYS:
+        body = _valid(args.get(key))
+        if body and "*** " in body:
+            paths.extend(p for p in patch_paths(body) if "\0" not in p)
+    if paths:
+        return paths, None
+    if bad:
+        return [], "; ".join(bad)
+    return [], f"{where} names none of {', '.join(PATH_KEYS)} nor an apply_patch envelope"

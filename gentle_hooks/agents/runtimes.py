@@ -50,6 +50,8 @@ class Wiring:
             settings_comments: they are JSON with comments;
         switches: ``(dotted key, value)`` pairs that turn every hook off;
         disabled_lists: dotted keys of lists of hook names (or commands) not to run.
+        aliases: ``(tool, its other names)``: names a group's matcher may select the tool by
+            (Codex matches ``apply_patch`` by ``Write`` and ``Edit`` too).
     """
 
     project: str
@@ -71,6 +73,7 @@ class Wiring:
     settings_comments: bool = False
     switches: tuple[tuple[str, object], ...] = field(default=())
     disabled_lists: tuple[str, ...] = field(default=())
+    aliases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
 
 
 @frozen
@@ -147,6 +150,9 @@ RUNTIMES: tuple[Runtime, ...] = (
             event="PostToolUse",
             matcher="apply_patch",
             entry=(("type", "command"),),
+            # openai/codex codex-rs/core/src/tools/hook_names.rs @ 40c1a7f5
+            # (HookToolName::apply_patch: matcher_aliases Write, Edit)
+            aliases=(("apply_patch", ("Write", "Edit")),),
             notes=(
                 "Codex runs a new or changed hook only once you trust it: start codex and "
                 "review it with /hooks (project hooks load only in a trusted project)",

@@ -117,10 +117,17 @@ def covers(matcher: object, tool: str, style: str) -> bool:
 
 
 def misses(matcher: object, w: Wiring) -> tuple[str, ...]:
-    """The file-writing tools (our own matcher's names) a group's ``matcher`` leaves out."""
+    """The file-writing tools (our own matcher's names) a group's ``matcher`` leaves out; a
+    tool the matcher selects by one of its aliases (:attr:`Wiring.aliases`) is not left
+    out."""
     if w.matcher is None:
         return ()
-    return tuple(t for t in w.matcher.split("|") if not covers(matcher, t, w.matcher_style))
+    aliases = dict(w.aliases)
+    return tuple(
+        t
+        for t in w.matcher.split("|")
+        if not any(covers(matcher, n, w.matcher_style) for n in (t, *aliases.get(t, ())))
+    )
 
 
 def _entries(doc: JSON, w: Wiring) -> list[object]:

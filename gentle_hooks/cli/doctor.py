@@ -18,7 +18,10 @@ from gentle_hooks.report.jsontext import model_json
 @click.option(
     "--fix",
     is_flag=True,
-    help="First remove the files killed runs left behind (the 'residue' check); nothing else.",
+    help=(
+        "First remove the files killed runs left behind (the 'residue' check) and move a "
+        "damaged ledger aside (kept); nothing else."
+    ),
 )
 def doctor(cwd: str | None, as_json: bool, fix: bool) -> int:
     """Check the ledger (path, schema version, integrity, record counts, every row
@@ -26,15 +29,24 @@ def doctor(cwd: str | None, as_json: bool, fix: bool) -> int:
     and push gates are reachable.
 
     Read-only: nothing is repaired, migrated or deleted; --fix removes only the residue of
-    killed runs (temporary index copies, a first write's ledger.sqlite3.new-*). Exits 0
-    when healthy, 2 otherwise.
+    killed runs (temporary index copies, a first write's ledger.sqlite3.new-*) and moves a
+    damaged ledger aside to ledger.sqlite3.damaged-TIME (kept). Exits 0 when healthy, 2
+    otherwise.
     """
     from gentle_hooks.report.fixes import with_fix
-    from gentle_hooks.services.doctor import is_healthy, remove_residue, run_checks
+    from gentle_hooks.services.doctor import (
+        is_healthy,
+        remove_residue,
+        repair_ledger,
+        run_checks,
+    )
 
     removed = remove_residue(cwd) if fix else []
     for path in removed:
         click.echo(f"removed {path}", err=as_json)
+    moved = repair_ledger(cwd) if fix else []
+    for line in moved:
+        click.echo(line, err=as_json)
     results = run_checks(cwd)
     healthy = is_healthy(results)
     if as_json:
@@ -51,6 +63,8 @@ def doctor(cwd: str | None, as_json: bool, fix: bool) -> int:
     else:
         for r in results:
             click.echo(f"{'ok  ' if r.ok else 'FAIL'}  {r.name}: {with_fix(r.detail, r.fix)}")
-        kept = "only the residue above was removed" if removed else "nothing was changed"
+        kept = (
+            "only what is listed above was changed" if removed or moved else "nothing was changed"
+        )
         click.echo("healthy" if healthy else f"unhealthy: {kept} or deleted")
     return EXIT_OK if healthy else EXIT_INPUT

@@ -34,6 +34,9 @@ def record_from_runtime(
     else:
         why = done.skipped if rec is None else "; ".join(rec.notes)
         click.echo(f"nothing recorded: {why}", err=True)
+    for other in done.also:  # stdout holds one answer: the others are reported on stderr
+        if not other.replayed:
+            echo_recorded(other, False, err=True)
     if done.ack and not as_json:
         click.echo(done.ack)
     return EXIT_OK

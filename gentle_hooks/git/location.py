@@ -67,7 +67,7 @@ def open_paths(cwd: str | None, allow_bare: bool) -> tuple[RepoPaths, dict[str, 
     if paths.is_bare and not allow_bare:
         raise GitError(
             f"{paths.git_dir}: a bare repository has no work tree to assess; run in a "
-            f"clone, or use 'gentle-hook gate --range A..B' for a pushed range"
+            "clone, or judge a pushed range with the range gate (gate --range, docs/ci.md)"
         )
     if paths.toplevel is None and not paths.is_bare:
         raise GitError(f"{start}: inside the git directory; run from the work tree")

@@ -5,6 +5,10 @@ Room ``hooks``. Standard library only: the pass path builds one for every commit
 
 from __future__ import annotations
 
+#: The most bytes a hook reads from git's standard input: 10,000 ref lines of ~400 bytes
+#: (git sends one short line per ref); more is refused in one line (exit 2).
+STDIN_LIMIT = 4 * 1024 * 1024
+
 
 class HookCall:
     """One hook invocation.

@@ -127,7 +127,11 @@ def error_object(hook: str, exit_code: int, reason: str) -> dict[str, object]:
     """The decision of a gate that could not judge and failed closed (a ledger that is not
     a database, a configuration file it cannot read...): ``decision`` is ``error``,
     ``fail_closed`` true, ``reason`` the one error line printed above it, and no candidate
-    (none was judged); nothing lets it through but fixing the reason."""
+    (none was judged); nothing lets it through but fixing the reason: ``run`` holds the
+    command that diagnoses it and names the repair (``gentle-hook doctor``)."""
+    from gentle_hooks.errors import cli
+    from gentle_hooks.report.fixes import command_text
+
     return {
         "schema": SCHEMA,
         "hook": hook,
@@ -138,6 +142,7 @@ def error_object(hook: str, exit_code: int, reason: str) -> dict[str, object]:
         "let_through": None,
         "override": None,
         "candidates": [],
+        "run": [command_text(cli("doctor"))],
         "lines": [reason],
     }
 

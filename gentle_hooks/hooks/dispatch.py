@@ -19,7 +19,7 @@ import os
 import sys
 
 from gentle_hooks.errors import EXIT_OK, UsageError
-from gentle_hooks.hooks.call import HookCall
+from gentle_hooks.hooks.call import STDIN_LIMIT, HookCall
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; annotations are strings here
 if TYPE_CHECKING:
@@ -227,7 +227,12 @@ def main(argv: Sequence[str]) -> int:
     row = HOOKS.get(argv[0]) if argv else None
     stdin = b""
     if row is not None and row.reads_stdin and not sys.stdin.isatty():
-        stdin = sys.stdin.buffer.read()
+        # bounded: git sends one short line per ref; an endless stream ends here at once
+        stdin = sys.stdin.buffer.read(STDIN_LIMIT + 1)
+        if len(stdin) > STDIN_LIMIT:
+            raise UsageError(
+                f"{argv[0]} input is larger than {STDIN_LIMIT} bytes; push fewer refs at once"
+            )
     call = parse_call(argv, stdin)
     row = HOOKS[call.name]
     legacy = run_legacy(call)

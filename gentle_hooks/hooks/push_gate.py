@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
 from gentle_hooks.config.load import LoadedConfig
-from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
@@ -89,6 +89,12 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
         commits = commits_of(repo, update, remote)
         if not commits:
             tip = repo.peel_commit(update.local_oid)
+            if tip is None and not repo.has_object(update.local_oid):
+                # git only sends ids it has; one this clone lacks cannot be judged
+                raise UsageError(
+                    f"pre-push: {where}: local object {update.local_oid[:80]} does not exist "
+                    "in this repository; cannot judge it (push refused)"
+                )
             nothing = (
                 f"every commit is already on {remote or 'the remote'}"
                 if tip

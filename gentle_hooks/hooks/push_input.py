@@ -56,17 +56,37 @@ class PushUpdate:
         return self.remote_oid is None or is_zero(self.remote_oid)
 
 
+#: The most ref lines one push may send (git sends one per ref); beyond it, exit 2.
+MAX_REF_LINES = 10_000
+
+
+def ref_lines(stdin: str, hook: str) -> list[tuple[int, str]]:
+    """The non-blank lines of a push hook's standard input, numbered, each distinct line
+    once (git never repeats one; a wrapper that does gets each judged once).
+
+    Raises:
+        UsageError: more than :data:`MAX_REF_LINES` distinct lines.
+    """
+    seen: dict[str, int] = {}
+    for number, line in enumerate(stdin.splitlines(), 1):
+        if line.strip() and line not in seen:
+            seen[line] = number
+            if len(seen) > MAX_REF_LINES:
+                raise UsageError(
+                    f"{hook} input has more than {MAX_REF_LINES} ref lines; push fewer refs at once"
+                )
+    return [(number, line) for line, number in seen.items()]
+
+
 def parse_pre_push(stdin: str) -> list[PushUpdate]:
-    """Parse git's pre-push stdin into updates, in order.
+    """Parse git's pre-push stdin into updates, in order; a repeated line counts once.
 
     Raises:
         UsageError: a line without four fields or with ids that are not hex object ids
-            (one line naming the bad input line).
+            (one line naming the bad input line), or more than :data:`MAX_REF_LINES` lines.
     """
     updates = []
-    for number, line in enumerate(stdin.splitlines(), 1):
-        if not line.strip():
-            continue
+    for number, line in ref_lines(stdin, "pre-push"):
         parts = line.rsplit(" ", 3)
         if len(parts) != 4:
             raise UsageError(

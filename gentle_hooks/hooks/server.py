@@ -19,7 +19,7 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.hooks.judgement import judge_commits, verdict_lines
 from gentle_hooks.hooks.outcome import say
-from gentle_hooks.hooks.push_input import is_zero
+from gentle_hooks.hooks.push_input import is_zero, ref_lines
 from gentle_hooks.notes.codec import NOTES_REF
 from gentle_hooks.notes.guard import check_notes_update
 from gentle_hooks.notes.trust import load_trust
@@ -41,10 +41,8 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
         GentleError: git or config failures (fails closed).
     """
     updates = []
-    for number, raw in enumerate(call.stdin.decode("utf-8", "replace").splitlines(), 1):
+    for number, raw in ref_lines(call.stdin.decode("utf-8", "replace"), "pre-receive"):
         parts = raw.split()
-        if not raw.strip():
-            continue
         if len(parts) != 3:
             raise UsageError(f"pre-receive input line {number} is not '<old> <new> <ref>'")
         updates.append(parts)
@@ -76,6 +74,12 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
             say(f"{ref}: deletion, nothing to assess")
             continue
         tip = repo.peel_commit(new)
+        if tip is None and not repo.has_object(new):
+            # git only runs pre-receive once every object arrived: a missing one is no push
+            raise UsageError(
+                f"pre-receive: {ref}: object {new[:80]} does not exist in this repository; "
+                "cannot judge it (push refused)"
+            )
         if tip is None:
             say(f"{ref}: not a commit, nothing to assess")
             continue

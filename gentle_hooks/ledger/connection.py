@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from gentle_hooks.ledger.rows import TABLES, from_row, to_row
+from gentle_hooks.ledger.rows import TABLES, RowError, from_row, row_ids, to_row
 from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
 from gentle_hooks.ledger.sqlite_file import (
     DEFAULT_BUSY_TIMEOUT_MS,
@@ -155,10 +155,20 @@ class LedgerConnection:
         for row in rows:
             try:
                 out.append(from_row(cls, row))
-            except (ValueError, TypeError) as exc:  # a row edited by hand or by a bad tool
-                problem = f"{table} row {row['id']} cannot be read ({exc})"
-                raise StoreError(self.path, problem) from None
+            except RowError as exc:  # a row edited by hand or by a bad tool
+                raise StoreError(self.path, f"cannot be read: {exc}") from None
         return out
+
+    def _ids(self, table: str, columns: Sequence[str], row: Sequence[object]) -> tuple[int, ...]:
+        """Row-id columns read without a record (:func:`~.rows.row_ids`).
+
+        Raises:
+            StoreError: a value that is not a row id.
+        """
+        try:
+            return row_ids(table, columns, row)
+        except RowError as exc:
+            raise StoreError(self.path, f"cannot be read: {exc}") from None
 
     def _select_in(
         self,

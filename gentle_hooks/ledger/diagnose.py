@@ -10,9 +10,14 @@ from __future__ import annotations
 import os
 import sqlite3
 
-from gentle_hooks.ledger.rows import TABLES, from_row
+from gentle_hooks.ledger.rows import LINK_TABLE, TABLES, RowError, from_row, row_ids
 from gentle_hooks.ledger.schema import MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION
-from gentle_hooks.ledger.sqlite_file import check_header, file_uri, migration_statements
+from gentle_hooks.ledger.sqlite_file import (
+    check_header,
+    companions,
+    file_uri,
+    migration_statements,
+)
 from gentle_hooks.values.frozen import frozen
 
 
@@ -43,9 +48,11 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
         The checks run. A ledger not created yet is one passing ``store`` check.
     """
     directory = os.path.dirname(path)
-    if os.path.islink(directory) or os.path.islink(path):
-        link = directory if os.path.islink(directory) else path
-        return (StoreCheck("store", False, f"{link}: is a symbolic link (refused; move it away)"),)
+    links = [p for p in (directory, path, *companions(path)) if os.path.islink(p)]
+    if links:
+        return (
+            StoreCheck("store", False, f"{links[0]}: is a symbolic link (refused; move it away)"),
+        )
     if os.path.lexists(directory) and not os.path.isdir(directory):
         return (StoreCheck("store", False, f"{directory}: is not a directory (move it away)"),)
     if not os.path.lexists(path):
@@ -88,10 +95,16 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             else:
                 out.append(StoreCheck("schema", True, f"version {version} (migrated on next use)"))
         else:
-            out.append(StoreCheck("schema", True, f"version {version} (current)"))
+            missing = _missing_objects(conn)
+            detail = f"version {version} (current)"
+            if missing:
+                detail += ", but missing " + ", ".join(missing[:5])
+            out.append(StoreCheck("schema", not missing, detail))
         mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
         out.append(StoreCheck("journal", mode == "wal", f"journal mode {mode}"))
         rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]
+        if rows == ["ok"]:
+            rows = _constraint_problems(conn)
         ok = rows == ["ok"]
         out.append(StoreCheck("integrity", ok, "ok" if ok else "; ".join(rows[:5])))
         if version == SCHEMA_VERSION:
@@ -101,12 +114,42 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             ]
             out.append(StoreCheck("records", True, ", ".join(counts)))
             bad = _unreadable_rows(conn)
-            out.append(StoreCheck("rows", not bad, "; ".join(bad[:3]) or "every row reads"))
+            detail = f"{len(bad)} row(s) other commands refuse: " + "; ".join(bad[:3])
+            out.append(StoreCheck("rows", not bad, detail if bad else "every row reads"))
     except sqlite3.Error as exc:
         out.append(StoreCheck("integrity", False, f"unreadable: {exc}"))
     finally:
         conn.close()
     return tuple(out)
+
+
+def _missing_objects(conn: sqlite3.Connection) -> list[str]:
+    """The tables, indexes and triggers of the current schema the store lacks (a dropped
+    trigger silently disables what it guards, e.g. a tool call recorded once), as
+    ``kind name``."""
+    fresh = sqlite3.connect(":memory:")
+    try:
+        for script in MIGRATIONS:
+            for statement in migration_statements(script):
+                fresh.execute(statement)
+        sql = "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+        want = {(str(t), str(n)) for t, n in fresh.execute(sql)}
+    finally:
+        fresh.close()
+    have = {(str(r[0]), str(r[1])) for r in conn.execute(sql)}
+    return [f"{t} {n}" for t, n in sorted(want - have)]
+
+
+def _constraint_problems(conn: sqlite3.Connection) -> list[str]:
+    """``PRAGMA integrity_check`` on an in-memory copy of the store: SQLite checks CHECK
+    and NOT NULL constraints only on a connection that can write, and doctor never writes
+    to the store itself."""
+    copy = sqlite3.connect(":memory:")
+    try:
+        conn.backup(copy)
+        return [str(r[0]) for r in copy.execute("PRAGMA integrity_check").fetchall()]
+    finally:
+        copy.close()
 
 
 def _migration_fails(conn: sqlite3.Connection, version: int) -> str | None:
@@ -126,14 +169,43 @@ def _migration_fails(conn: sqlite3.Connection, version: int) -> str | None:
 
 
 def _unreadable_rows(conn: sqlite3.Connection) -> list[str]:
-    """Rows the store cannot turn into records (invalid JSON in a list column, a wrong
-    type), as ``table row N: why``."""
+    """Rows every other command would refuse: each row of each table read with the row
+    decoder the store reads with (:func:`~gentle_hooks.ledger.rows.from_row`,
+    :func:`~gentle_hooks.ledger.rows.row_ids`), as ``table row N column C: why``."""
     conn.row_factory = sqlite3.Row
     bad = []
     for cls, table in TABLES.items():
         for row in conn.execute(f"SELECT * FROM {table} ORDER BY id"):
             try:
                 from_row(cls, row)
-            except (ValueError, TypeError) as exc:
-                bad.append(f"{table} row {row['id']}: {exc}")
+            except RowError as exc:
+                bad.append(str(exc))
+    link, columns = LINK_TABLE
+    for row in conn.execute(f"SELECT {', '.join(columns)} FROM {link} ORDER BY rowid"):
+        try:
+            row_ids(link, columns, row)
+        except RowError as exc:
+            bad.append(str(exc))
     return bad
+
+
+def is_damaged(path: str, checks: tuple[StoreCheck, ...]) -> bool:
+    """Whether ``path`` is a ledger file whose damage :func:`move_aside` repairs: a regular
+    file (not a link, not a directory) that failed the ``store`` or ``integrity`` check."""
+    failed = any(c.name in ("store", "integrity") and not c.ok for c in checks)
+    return failed and os.path.isfile(path) and not os.path.islink(path)
+
+
+def move_aside(path: str, stamp: str) -> str:
+    """Rename a damaged ledger (and its ``-wal``/``-shm`` files) to ``PATH.damaged-STAMP``,
+    keeping it for inspection; the next use starts a new, empty ledger. The new path.
+
+    Raises:
+        OSError: the rename failed (then nothing was moved, or only the sidecars).
+    """
+    target = f"{path}.damaged-{stamp}"
+    for suffix in ("-wal", "-shm"):
+        if os.path.isfile(path + suffix) and not os.path.islink(path + suffix):
+            os.replace(path + suffix, target + suffix)
+    os.replace(path, target)
+    return target

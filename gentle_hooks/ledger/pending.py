@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from gentle_hooks.ledger.connection import IN_CHUNK, LedgerConnection, insert
 from gentle_hooks.ledger.records import (
+    ENDED_STATES,
     LIVE_STATES,
     DiscardRecord,
     EntryTake,
@@ -72,14 +73,16 @@ class PendingWork(LedgerConnection):
             marks = ", ".join("?" for _ in chunk)
             sql = f"SELECT commit_id, entry_id FROM entry_take WHERE commit_id IN ({marks})"
             for row in self._query(sql, chunk):
-                taken[row[0]].add(int(row[1]))
+                taken[row[0]].add(self._ids("entry_take", ("entry_id",), row[1:])[0])
         entries = sorted({e for es in taken.values() for e in es})
         mutation_of: dict[int, int] = {}
         for start in range(0, len(entries), IN_CHUNK):
             ids = entries[start : start + IN_CHUNK]
             marks = ", ".join("?" for _ in ids)
             sql = f"SELECT id, mutation_id FROM writer_entry WHERE id IN ({marks})"
-            mutation_of.update((int(r[0]), int(r[1])) for r in self._query(sql, ids))
+            for r in self._query(sql, ids):
+                entry, mutation = self._ids("writer_entry", ("id", "mutation_id"), r)
+                mutation_of[entry] = mutation
         links = self.escalation_links(entries)
         muts = {m.id: m for m in self._select_in(PendingMutation, "consumed_by", heads)}
         muts.update((m.id, m) for m in self.mutations(sorted(set(mutation_of.values()))))
@@ -116,7 +119,9 @@ class PendingWork(LedgerConnection):
                 "SELECT escalation_id, entry_id FROM escalation_entry "
                 f"WHERE entry_id IN ({marks}) ORDER BY escalation_id, entry_id"
             )
-            out.extend((int(r[0]), int(r[1])) for r in self._query(sql, chunk))
+            for r in self._query(sql, chunk):
+                link, entry = self._ids("escalation_entry", ("escalation_id", "entry_id"), r)
+                out.append((link, entry))
         return out
 
     def escalations_for_identity(self, root: str, identity: str) -> list[EscalationRecord]:
@@ -208,7 +213,9 @@ class PendingWork(LedgerConnection):
     ) -> list[WriterEntryRecord]:
         """Entries that still attribute content (open or taken), of ``paths`` (None: all)
         and of ``root`` (None: any work tree), oldest first."""
-        where = f"state IN {LIVE_STATES!r}"
+        # every state but the ended ones: a state no code writes is read (and refused by the
+        # row decoder) instead of hiding the writer work it belongs to
+        where = f"state NOT IN {ENDED_STATES!r}"
         params: list[object] = []
         if root is not None:
             where += " AND root = ?"
@@ -224,9 +231,17 @@ class PendingWork(LedgerConnection):
             )
         return sorted(out, key=lambda e: e.id)
 
-    def open_entries(self, root: str) -> list[WriterEntryRecord]:
-        """The root's entries no commit has taken yet: its pending writer work."""
-        return self._select(WriterEntryRecord, "root = ? AND state = 'open'", (root,))
+    def open_entries(
+        self, root: str, paths: Sequence[str] | None = None
+    ) -> list[WriterEntryRecord]:
+        """The root's entries no commit has taken yet: its pending writer work (of
+        ``paths`` only, when given, so a damaged entry of another path is not read), oldest
+        first."""
+        ended = ("taken", *ENDED_STATES)  # an unknown state is refused, never skipped
+        where = f"root = ? AND state NOT IN {ended!r}"
+        if paths is None:
+            return self._select(WriterEntryRecord, where, (root,))
+        return self._select_in(WriterEntryRecord, "path", paths, where, (root,))
 
     def take_entries(
         self, entry_ids: Sequence[int], commit_id: str, identity: str, hook: str

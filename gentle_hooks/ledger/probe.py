@@ -23,7 +23,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
     from typing import Any
 
-_LIVE = "state IN ('open', 'taken')"
+# Every state but the ended ones: a row edited to a state no code writes counts as live, so
+# the store reads it (and refuses it in one line) instead of the gate skipping its path.
+_LIVE = "state NOT IN ('settled', 'expired', 'discarded')"
 
 
 def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) -> bool:

@@ -308,6 +308,8 @@ class WriterEntryRecord:
 
 #: Entry states that still attribute content to a writer.
 LIVE_STATES = ("open", "taken")
+#: Entry states that no longer attribute anything (every other state of the schema).
+ENDED_STATES = ("settled", "expired", "discarded")
 
 
 @frozen

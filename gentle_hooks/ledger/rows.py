@@ -10,6 +10,7 @@ as ``\\uDCxx`` escapes, in a column as the BLOB of its bytes
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
 
 from gentle_hooks.ledger.location import from_sql_text
@@ -33,6 +34,7 @@ from gentle_hooks.values.frozen import fields
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from typing import Any
 
     from gentle_hooks.ledger.records import R
@@ -74,31 +76,169 @@ def to_row(rec: Record) -> dict[str, object]:
     return row
 
 
-def from_row(cls: type[R], row: sqlite3.Row) -> R:
-    """Build a record of type ``cls`` from a table row (JSON lists and 0/1 decoded)."""
-    decoded: dict[str, Any] = {}
+class RowError(ValueError):
+    """A stored row that is not a record of its table: names the table, the row id, the
+    column and what is wrong (a wrong type, a value outside the column's domain)."""
+
+    def __init__(self, table: str, row_id: object, column: str, why: str) -> None:
+        super().__init__(f"{table} row {row_id!r} column {column}: {why}")
+        self.table = table
+        self.row_id = row_id
+        self.column = column
+
+
+#: Allowed values of the columns that have a closed domain (the schema's CHECK constraints
+#: and the values the code writes).
+DOMAINS: dict[tuple[str, str], frozenset[object]] = {
+    ("escalation", "item"): frozenset(range(1, 7)),
+    ("receipt", "kind"): frozenset({"run", "add"}),
+    ("spot_check", "kind"): frozenset({"rerun", "readback"}),
+    ("review_fact", "outcome"): frozenset({"declined", "unavailable", "consumed"}),
+    ("rdd_render", "mode"): frozenset({"on", "off", "unknown"}),
+    ("rdd_render", "previous_mode"): frozenset({"on", "off", "unknown"}),
+    ("writer_entry", "state"): frozenset({"open", "taken", "settled", "expired", "discarded"}),
+    ("verify_run", "status"): frozenset({"pass", "fail", "blocked"}),
+}
+#: Integer columns holding a row id of this or another table: 1 or more.
+ID_COLUMNS = frozenset(
+    {"id", "mutation_id", "entry_id", "receipt_id", "observed_run", "escalation_id"}
+)
+#: Integer columns holding a count of milliseconds: 0 or more.
+_NON_NEGATIVE = frozenset({"duration_ms"})
+#: Text columns holding a JSON document: the JSON type it must be.
+JSON_COLUMNS: dict[tuple[str, str], type] = {
+    ("verdict", "json"): dict,
+    ("verify_run", "observations"): list,
+}
+#: The one table without a record type (SPEC §5 sticky escalations): its integer columns.
+LINK_TABLE = ("escalation_entry", ("escalation_id", "entry_id"))
+
+
+def column_kinds(cls: type[Any]) -> dict[str, tuple[str, bool]]:
+    """Each column of ``cls``'s table: (kind, nullable). Kinds: ``text``, ``int``, ``real``,
+    ``bool``, ``texts`` (JSON list of strings), ``ints`` (JSON list of integers); read from
+    the record's field annotations."""
+    kinds = {"str": "text", "int": "int", "float": "real", "bool": "bool"}
+    kinds.update({"tuple[str, ...]": "texts", "tuple[int, ...]": "ints"})
+    out = {}
     for name in fields(cls):
-        value = row[name]
-        if isinstance(value, bytes):  # text stored as its bytes: not UTF-8
-            value = from_sql_text(value)
-        if name in _TUPLE_FIELDS and value is not None:
-            value = _json_tuple(name, value)
-        elif name in _BOOL_FIELDS:
-            value = bool(value)
-        decoded[name] = value
+        note = str(cls.__annotations__[name])
+        nullable = note.endswith(" | None")
+        out[name] = (kinds[note.removesuffix(" | None")], nullable)
+    return out
+
+
+_KINDS: dict[type[Any], dict[str, tuple[str, bool]]] = {c: column_kinds(c) for c in TABLES}
+
+
+def from_row(cls: type[R], row: sqlite3.Row) -> R:
+    """Build a record of type ``cls`` from a table row, every column checked.
+
+    Each column is decoded (JSON lists, 0/1, text kept as a BLOB) and checked against its
+    field's type and its domain (:data:`DOMAINS`, :data:`ID_COLUMNS`, finite
+    ``recorded_at``, :data:`JSON_COLUMNS`): this is the one place a row is read, so a row
+    edited into another shape is refused where it is read, and by ``doctor``, which reads
+    every row with it.
+
+    Raises:
+        RowError: a column missing, of a wrong type or outside its domain.
+    """
+    table = TABLES[cls]
+    try:
+        row_id = row["id"]
+    except (IndexError, KeyError):
+        row_id = None
+    decoded: dict[str, Any] = {}
+    for name, (kind, nullable) in _KINDS[cls].items():
+        try:
+            value = row[name]
+        except (IndexError, KeyError):
+            raise RowError(table, row_id, name, "missing") from None
+        decoded[name] = _column(table, name, kind, nullable, value, row_id)
     return cls(**decoded)
 
 
-def _json_tuple(name: str, value: object) -> tuple[object, ...]:
+def row_ids(table: str, columns: Sequence[str], row: Sequence[object]) -> tuple[int, ...]:
+    """Row-id columns read without a record (``escalation_entry``, a join's ids), checked
+    like :func:`from_row`: ``row[i]`` is the value of ``columns[i]``.
+
+    Raises:
+        RowError: a value that is not a row id.
+    """
+    out = []
+    for i, column in enumerate(columns):
+        value = _column(table, column, "int", False, row[i], None)
+        out.append(value if isinstance(value, int) else 0)  # _column returned an int
+    return tuple(out)
+
+
+def _column(
+    table: str, name: str, kind: str, nullable: bool, value: object, row_id: object
+) -> object:
+    """One column's value decoded and checked (see :func:`from_row`)."""
+
+    def bad(why: str) -> RowError:
+        shown = repr(value)
+        return RowError(table, row_id, name, f"{why} ({shown[:40]})")
+
+    if value is None:
+        if nullable:
+            return None
+        raise bad("missing (NULL)")
+    if kind in ("text", "texts") and isinstance(value, bytes):  # text that is not UTF-8
+        value = from_sql_text(value)
+    if kind == "text":
+        if not isinstance(value, str):
+            raise bad("not text")
+        if (table, name) in JSON_COLUMNS:
+            _json_value(table, name, value, JSON_COLUMNS[(table, name)], bad)
+    elif kind in ("texts", "ints"):
+        value = _json_tuple(name, value, bad)
+    elif kind == "real":
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise bad("not a number")
+        if not math.isfinite(value) or value < 0:
+            raise bad("not a time (finite, 0 or more)")
+    else:  # int, bool
+        if not isinstance(value, int):
+            raise bad("not an integer")
+        if kind == "bool":
+            if value not in (0, 1):
+                raise bad("not 0 or 1")
+            return bool(value)
+        if name in ID_COLUMNS and value < 1:
+            raise bad("not a row id")
+        if name in _NON_NEGATIVE and value < 0:
+            raise bad("negative")
+    domain = DOMAINS.get((table, name))
+    if domain is not None and value not in domain:
+        raise bad("not one of " + ", ".join(sorted(map(str, domain))))
+    return value
+
+
+def _json_value(
+    table: str, name: str, text: str, kind: type, bad: Callable[[str], RowError]
+) -> object:
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise bad("not JSON") from None
+    if not isinstance(value, kind):
+        raise bad(f"not a JSON {'object' if kind is dict else 'list'}")
+    return value
+
+
+def _json_tuple(name: str, value: object, bad: Callable[[str], RowError]) -> tuple[object, ...]:
     """A tuple column decoded and its shape checked: a JSON list of strings (of integers for
-    :data:`_INT_ITEMS`). Raises ValueError naming the column otherwise, so a row edited into
-    another shape is refused where it is read (and by ``doctor``'s ``rows`` check, which
-    reads every row with :func:`from_row`) instead of failing later in its user."""
+    :data:`_INT_ITEMS`)."""
     if not isinstance(value, str):
-        raise ValueError(f"{name}: not a JSON list")
-    items = json.loads(value)
+        raise bad("not a JSON list")
+    try:
+        items = json.loads(value)
+    except (ValueError, RecursionError):
+        raise bad("not a JSON list") from None
     if not isinstance(items, list):
-        raise ValueError(f"{name}: not a JSON list")
+        raise bad("not a JSON list")
     for item in items:
         ok = (
             isinstance(item, int) and not isinstance(item, bool)
@@ -107,7 +247,7 @@ def _json_tuple(name: str, value: object) -> tuple[object, ...]:
         )
         if not ok:
             kind = "integers" if name in _INT_ITEMS else "strings"
-            raise ValueError(f"{name}: not a JSON list of {kind}")
+            raise bad(f"not a JSON list of {kind}")
     return tuple(items)
 
 

@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from gentle_hooks.bounded import new_private_file, sweep
-from gentle_hooks.errors import GentleError
+from gentle_hooks.errors import GentleError, cli
 from gentle_hooks.ledger.location import idle_path, sql_text
 from gentle_hooks.ledger.schema import MIGRATIONS, PENDING_SQL, SCHEMA_VERSION
 
@@ -53,13 +53,14 @@ _MAGIC = b"SQLite format 3\x00"
 class StoreError(GentleError):
     """The ledger cannot be used: unreadable, corrupt, truncated, newer schema (exit 2).
 
-    The message names the database file and the repair command (``gentle-hook doctor``)
-    and says that nothing was deleted.
+    The message names the database file and says that nothing was deleted; its command is
+    ``doctor`` (:mod:`gentle_hooks.report.fixes` writes it after the words).
     """
 
     def __init__(self, path: str, problem: str) -> None:
         super().__init__(
-            f"ledger {path}: {problem}; run 'gentle-hook doctor' (nothing was deleted)"
+            f"ledger {path}: {problem} (nothing was deleted)",
+            commands=(cli("doctor"),),
         )
         self.path = path
         self.problem = problem
@@ -121,7 +122,20 @@ def store_error(path: str, exc: sqlite3.Error) -> StoreError:
     text = str(exc)
     if "locked" in text or "busy" in text:
         return StoreError(path, f"busy: another process held it too long ({text})")
+    if ("disk I/O error" in text or "disk is full" in text) and _disk_full(path):
+        # SQLite reports a full disk as SQLITE_FULL or as SQLITE_IOERR (a WAL or -shm
+        # write that failed) without the errno: the file system's free space tells
+        return StoreError(path, f"No space left on device ({text})")
     return StoreError(path, f"unreadable: {text}")
+
+
+def _disk_full(path: str) -> bool:
+    """Whether the file system holding ``path`` has (next to) no block left for us."""
+    try:
+        st = os.statvfs(os.path.dirname(os.path.abspath(path)))
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 64 * 1024
 
 
 @contextmanager
@@ -285,6 +299,14 @@ def check_location(path: str) -> None:
         raise StoreError(path, f"its directory {directory} is not a directory")
     if os.path.islink(path):
         raise StoreError(path, "is a symbolic link; refusing to write through it")
+    for companion in companions(path):
+        if os.path.islink(companion):
+            raise StoreError(path, f"{companion} is a symbolic link; refusing to write through it")
+
+
+def companions(path: str) -> tuple[str, ...]:
+    """The files SQLite keeps beside the store: write-ahead log, shared memory, journal."""
+    return (path + "-wal", path + "-shm", path + "-journal")
 
 
 def connect(path: str, *, readonly: bool, create: bool, busy: int) -> sqlite3.Connection:
@@ -347,14 +369,26 @@ def connect(path: str, *, readonly: bool, create: bool, busy: int) -> sqlite3.Co
     return conn
 
 
+#: The starts of ``quick_check`` lines about one row's values (a CHECK or NOT NULL
+#: constraint a stored row breaks) rather than the file's structure.
+ROW_PROBLEMS = ("CHECK constraint failed in ", "NULL value in ")
+
+
 def _quick_check(conn: sqlite3.Connection, path: str) -> None:
     """``PRAGMA quick_check``: a damaged page anywhere fails the open, so nothing is
     read from or written into a store that is partly corrupt (O(pages); the ledger is
-    small)."""
-    rows = conn.execute("PRAGMA quick_check(3)").fetchall()
+    small).
+
+    A row whose values break a CHECK or NOT NULL constraint (SQLite checks those only on a
+    connection that can write) does not fail the open: the row decoder refuses that row
+    where it is read (:func:`gentle_hooks.ledger.rows.from_row`) and ``doctor`` names it,
+    so one bad old row never stops new records from being kept.
+    """
+    rows = conn.execute("PRAGMA quick_check(100)").fetchall()
     problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
+    problems = [p for p in problems if not p.startswith(ROW_PROBLEMS)]
     if problems:
-        text = " ".join("; ".join(problems).split())
+        text = " ".join("; ".join(problems[:3]).split())
         raise StoreError(path, "malformed: " + text[:200])
 
 

@@ -28,7 +28,8 @@ from gentle_hooks.ledger.records import (
     VerdictRecord,
     VerifyRun,
 )
-from gentle_hooks.ledger.rows import from_row, to_row
+from gentle_hooks.ledger.rows import RowError, from_row, to_row
+from gentle_hooks.ledger.sqlite_file import StoreError
 from gentle_hooks.values.frozen import replace
 
 #: The tables of records bound to a candidate identity (:meth:`Ledger.other_candidate_counts`).
@@ -158,7 +159,10 @@ class Ledger(PendingWork):
                 "SELECT * FROM rdd_render WHERE session_id = ? ORDER BY id DESC LIMIT 1",
                 (session_id,),
             ).fetchone()
-            pinned = from_row(RddRender, row) if row is not None else None
+            try:
+                pinned = from_row(RddRender, row) if row is not None else None
+            except RowError as exc:
+                raise StoreError(self.path, f"cannot be read: {exc}") from None
             new = decide(pinned)
             if new is None:
                 if pinned is None:

@@ -13,16 +13,19 @@ must not spend the tool call id its ``PostToolUse`` needs), when the event is no
 write (a runtime that fires for every tool), when it names no path inside the work tree, or
 when the agent works outside any git work tree (a user-level hook fires in every
 directory): there is no writer content to attribute then. Each case says so in one line.
+A writing tool whose input names no path that can be read fails (non-blocking for its
+runtime) with one line naming what was unreadable: the recorder never falls back to every
+dirty path, which would attribute a person's edits to the writer (SPEC §3).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from gentle_hooks.agents.event import RuntimeEvent, relative_paths, writer_of
 from gentle_hooks.agents.runtimes import runtime
-from gentle_hooks.errors import GitError
+from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.services.record import MutationRequest, Recorded, not_a_file, record_mutation
 from gentle_hooks.values.frozen import frozen, replace
@@ -34,14 +37,17 @@ class RuntimeRecorded:
 
     Attributes:
         event: the decoded event; recorded: the stored mutation (None when nothing was
-            recorded); skipped: why nothing was recorded, or None; ack: what the hook prints
-            on standard output for its runtime.
+            recorded; the one in the session's work tree when it holds a written path);
+            skipped: why nothing was recorded, or None; ack: what the hook prints on
+            standard output for its runtime; also: the mutations recorded in other work
+            trees (a written file that lies in another repository is recorded there).
     """
 
     event: RuntimeEvent
     recorded: Recorded | None
     skipped: str | None
     ack: str
+    also: tuple[Recorded, ...] = ()
 
 
 def _work_tree(event: RuntimeEvent, cwd: str | None) -> str | None:
@@ -79,7 +85,9 @@ def record_from_runtime(
             runtime); env: the process environment.
 
     Raises:
-        UsageError: input that is not the runtime's bounded JSON object.
+        UsageError: input that is not the runtime's bounded JSON object, or a writing
+            tool's input that names no path that can be read (nothing is recorded: the
+            dirty work tree is never attributed to the writer wholesale).
         StoreError: the ledger cannot be used.
     """
     rt = runtime(name)
@@ -97,26 +105,79 @@ def record_from_runtime(
     if not event.writes:
         why = f"{event.tool or 'this event'} is not a file-writing tool of {rt.title}"
         return RuntimeRecorded(event, None, why, rt.ack)
+    if not event.paths:
+        # the tool wrote somewhere we cannot read: recording the whole dirty tree would
+        # attribute a person's own edits to the writer (SPEC §3), so nothing is recorded
+        # and the hook fails non-blocking, naming what was unreadable
+        raise UsageError(
+            f"record --from {name}: the {event.tool or 'writing'} call names no written "
+            f"path that can be read ({event.unreadable or 'no path given'})"
+        )
     root = _work_tree(event, cwd)
     if root is None:
         where = cwd or event.cwd or os.getcwd()
         return RuntimeRecorded(event, None, f"{where} is not in a git work tree", rt.ack)
-    paths = relative_paths(root, event.paths, cwd or event.cwd)
-    refused = [f"{p} {bad}" for p in paths if (bad := not_a_file(root, p)) is not None]
-    paths = tuple(p for p in paths if not_a_file(root, p) is None)
-    # A writing tool whose input names no usable path (none, not text, a NUL in it) wrote
-    # somewhere unknown: the mutation is kept (failing closed), with the paths known.
-    unknowable = not event.paths or any("\0" in p for p in event.paths)
-    if not paths and not unknowable:
+    groups = _by_work_tree(root, event.paths, cwd or event.cwd)
+    refused = [f"{p} {bad}" for top, rels in groups for p in rels if (bad := not_a_file(top, p))]
+    groups = [(top, tuple(p for p in rels if not_a_file(top, p) is None)) for top, rels in groups]
+    groups = [(top, rels) for top, rels in groups if rels]
+    if not groups:
         why = f"no written path lies in {root}"
         if refused:
             why += f" ({'; '.join(refused)}: never a file a writer wrote)"
         return RuntimeRecorded(event, None, why, rt.ack)
-    if rt.settings_writer is not None and event.model is None and event.effort is None:
-        set_model, set_effort = rt.settings_writer(root, env)
+    done = [
+        _record_in(rt.settings_writer, event, top, rels, model, effort, env) for top, rels in groups
+    ]
+    return RuntimeRecorded(event, done[0], None, rt.ack, tuple(done[1:]))
+
+
+def _by_work_tree(
+    root: str, paths: tuple[str, ...], base: str | None
+) -> list[tuple[str, tuple[str, ...]]]:
+    """The written ``paths`` grouped by the work tree that holds each, the session's
+    ``root`` first: a path outside it (an agent given a second directory) belongs to the
+    repository that holds the file, found from its nearest existing directory; a path in
+    no work tree is left out. Relative paths are taken from ``base`` (default ``root``)."""
+    out: dict[str, list[str]] = {root: list(relative_paths(root, paths, base))}
+    tops: dict[str, str | None] = {}
+    for p in paths:
+        try:
+            full = os.path.realpath(p if os.path.isabs(p) else os.path.join(base or root, p))
+        except ValueError:  # an embedded NUL (in ``base``): no file has that path
+            continue
+        if relative_paths(root, (full,), None):
+            continue
+        where = os.path.dirname(full)
+        while where and not os.path.isdir(where) and os.path.dirname(where) != where:
+            where = os.path.dirname(where)
+        if where not in tops:
+            try:
+                tops[where] = Repository.open(where).paths.toplevel
+            except GitError:
+                tops[where] = None
+        top = tops[where]
+        if top is not None:
+            out.setdefault(top, []).extend(relative_paths(top, (full,), None))
+    return [(top, tuple(dict.fromkeys(rels))) for top, rels in out.items()]
+
+
+def _record_in(
+    settings_writer: Callable[[str | None, Mapping[str, str]], tuple[str | None, str | None]]
+    | None,
+    event: RuntimeEvent,
+    root: str,
+    paths: tuple[str, ...],
+    model: str | None,
+    effort: str | None,
+    env: Mapping[str, str],
+) -> Recorded:
+    """Record the writer's mutation of ``paths`` in the work tree ``root``."""
+    if settings_writer is not None and event.model is None and event.effort is None:
+        set_model, set_effort = settings_writer(root, env)
         event = replace(event, model=set_model, effort=set_effort)
     m, e = writer_of(event, model, effort, env)
-    rec = record_mutation(
+    return record_mutation(
         MutationRequest(
             cwd=root,
             model=m,
@@ -129,4 +190,3 @@ def record_from_runtime(
         ),
         env,
     )
-    return RuntimeRecorded(event, rec, None, rt.ack)

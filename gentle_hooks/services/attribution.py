@@ -281,7 +281,7 @@ def entries_for_write(
     at_head: dict[str, str | None] = dict(repo.blobs_in(repo.tree_of(head), paths)) if head else {}
     staged = dict(repo.blobs_staged(paths))
     written: dict[str, str | None] = {}
-    for rec in led.open_entries(root):  # oldest first: the last write wins
+    for rec in led.open_entries(root, sorted(now)):  # oldest first: the last write wins
         if rec.path in now:
             written[rec.path] = rec.blob
     versions = (*now.values(), *at_head.values(), *staged.values(), *written.values())
@@ -483,10 +483,7 @@ def expire_pending(repo: Repository, paths: Sequence[str] | None = None) -> list
         return []
     led.close()
     with Ledger.open(led.path) as writable:
-        entries = writable.open_entries(root)
-        if paths is not None:
-            wanted = set(paths)
-            entries = [e for e in entries if e.path in wanted]
+        entries = writable.open_entries(root, paths)
         return expire_gone(repo, writable, entries)
 
 

@@ -232,7 +232,8 @@ def check_room(
     if planted:  # what git clean leaves: ignore rules written to the room's info/exclude
         raise UsageError(
             f"{room.path}: the room was changed since it was prepared ({', '.join(planted)}); "
-            "prepare a new room with gentle-hook verify prepare --brief, then your brief's path"
+            "prepare a new room, your brief's path after the prefix",
+            commands=(cli("verify", "prepare", *flags, "--brief", label="prefix"),),
         )
     held = repo.room_tree(room.tree)
     if held != cand.tree:  # pragma: no cover - status and add -A disagree: a git defect

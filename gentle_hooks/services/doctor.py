@@ -8,8 +8,9 @@ killed spot check left a temporary checkout behind (with the command that remove
 whether every recorded commit has its note, and for every agent runtime used here whether
 its recorder is wired and reachable.
 what killed runs left behind (a hook's index copy, a first write's ``ledger.sqlite3.new-*``).
-Read-only, except ``doctor --fix`` (:func:`remove_residue`), which removes that residue and
-nothing else; the doctor never repairs, migrates or deletes a record.
+Read-only, except ``doctor --fix`` (:func:`remove_residue`, :func:`repair_ledger`), which
+removes that residue and moves a damaged ledger aside, keeping it; the doctor never
+migrates or deletes a record.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Callable
 
 from gentle_hooks.errors import Command, GentleError, cli
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.ledger.diagnose import diagnose
+from gentle_hooks.ledger.diagnose import diagnose, is_damaged
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.values.frozen import frozen
 
@@ -37,9 +38,47 @@ class CheckResult:
 
 
 def check_ledger(repo: Repository) -> list[CheckResult]:
-    """The ledger's checks: ``store``, ``schema``, ``journal``, ``integrity``, ``records``."""
-    checks = diagnose(ledger_path(repo.paths.common_dir))
-    return [CheckResult(c.name, c.ok, c.detail) for c in checks]
+    """The ledger's checks: ``store``, ``schema``, ``journal``, ``integrity``, ``records``;
+    a damaged ledger file's failing check names ``gentle-hook doctor --fix``, which moves
+    it aside (:func:`repair_ledger`)."""
+    path = ledger_path(repo.paths.common_dir)
+    checks = diagnose(path)
+    fix = cli("doctor", "--fix") if is_damaged(path, checks) else None
+    return [
+        CheckResult(
+            c.name,
+            c.ok,
+            c.detail + ("" if c.ok or fix is None else _MOVE_ASIDE),
+            None if c.ok else fix,
+        )
+        for c in checks
+    ]
+
+
+#: What the fix of a damaged ledger does, said before its command.
+_MOVE_ASIDE = "; the fix moves it aside, kept as ledger.sqlite3.damaged-TIME (not read again)"
+
+
+def repair_ledger(cwd: str | None) -> list[str]:
+    """``doctor --fix``: move a damaged ledger aside (kept, renamed with the UTC time); the
+    lines saying what was moved. A healthy or absent ledger is left alone.
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    import time
+
+    from gentle_hooks.ledger.diagnose import move_aside
+
+    repo = Repository.open(cwd, allow_bare=True)
+    path = ledger_path(repo.paths.common_dir)
+    if not is_damaged(path, diagnose(path)):
+        return []
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    try:
+        return [f"moved the damaged ledger aside: {path} -> {move_aside(path, stamp)}"]
+    except OSError as exc:
+        return [f"could not move {path} aside: {exc.strerror}"]
 
 
 #: The hooks whose reachability decides whether the gate holds in a worktree.

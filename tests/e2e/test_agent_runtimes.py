@@ -205,30 +205,48 @@ def test_an_aider_commit_meets_the_commit_gate(who: str, native: World) -> None:
 
 
 @pytest.mark.parametrize("broken", ["ledger", "config"])
-def test_a_gate_that_fails_closed_prints_its_decision_as_one_object_too(
+def test_a_gate_that_fails_closed_prints_its_decision_as_one_object(
     broken: str, native: World, tmp_path: Path
 ) -> None:
     """A ledger that is not a database, or a configuration file with an unknown key: the
-    commit gate cannot judge and fails closed; with GENTLE_HOOKS_FORMAT=json its one error
-    line is followed by the decision object, ``decision: error``."""
+    commit gate cannot judge and fails closed; with GENTLE_HOOKS_FORMAT=json standard error
+    is exactly one JSON object, ``decision: error``, its reason inside and a runnable way
+    out. For the ledger that way out names the repair: ``doctor --fix`` moves it aside,
+    kept, and the gate judges again."""
     w = native
     assert w.gh("install", "--agent", "claude-code", env=PATH).code == 0
     assert run_hook(w, "claude-code", tmp_path / "runtime").returncode == 0
+    ledger = w.work / ".git" / "gentle-hooks" / "ledger.sqlite3"
     if broken == "ledger":
-        (w.work / ".git" / "gentle-hooks" / "ledger.sqlite3").write_bytes(b"not a database" * 64)
+        ledger.write_bytes(b"not a database" * 64)
     else:
         (w.work / ".gentle-hooks.toml").write_text("bogus = 1\n")
     w.ok("add", "-A")
     r = w.git("commit", "-m", "claude: comment", env={"GENTLE_HOOKS_FORMAT": "json"})
     assert r.code != 0, r
-    lines = [x for x in r.err.splitlines() if x.strip()]
-    assert lines[0].startswith("gentle-hook: error: "), lines
-    decision = json.loads(lines[-1])
+    decision = json.loads(r.err)  # the whole of standard error: one object
     assert decision["schema"] == "gentle-hooks.decision/v1"
     assert (decision["hook"], decision["decision"], decision["fail_closed"]) == (
         "pre-commit",
         "error",
         True,
     )
-    assert decision["reason"] == lines[0] and decision["candidates"] == []
-    assert decision["exit_code"] in (2, 3)
+    assert decision["reason"].startswith("gentle-hook: error: ")
+    assert decision["candidates"] == [] and decision["exit_code"] in (2, 3)
+    [way_out] = decision["run"]
+    assert way_out.split()[-1] == "doctor"
+    if broken != "ledger":
+        return
+    shown = subprocess.run(shlex.split(way_out), cwd=w.work, capture_output=True, text=True)
+    assert shown.returncode == 2
+    [store] = [ln for ln in shown.stdout.splitlines() if "store:" in ln]
+    repair = store.rsplit("run: ", 1)[1]
+    assert repair.split()[-2:] == ["doctor", "--fix"], store
+    fixed = subprocess.run(shlex.split(repair), cwd=w.work, capture_output=True, text=True)
+    assert "moved the damaged ledger aside" in fixed.stdout, fixed.stdout
+    moved = ledger.parent.glob("ledger.sqlite3.damaged-*")
+    [kept] = [p for p in moved if not p.name.endswith(("-wal", "-shm"))]
+    assert kept.read_bytes() == b"not a database" * 64
+    again = w.git("commit", "-m", "claude: comment", env={"GENTLE_HOOKS_FORMAT": "json"})
+    assert again.code in (0, 1), again  # judged again: never the fail-closed error
+    assert '"decision":"error"' not in again.err

@@ -186,6 +186,27 @@ def test_a_narrow_matcher_is_reported_and_install_moves_ours(
     assert doctor(repo, env)[1]["agent: claude-code"][0]
 
 
+@pytest.mark.parametrize("matcher", ["Edit|Write", "Write"])
+def test_a_codex_matcher_by_the_apply_patch_aliases_is_wired_and_kept(
+    matcher: str, repo: Path, home: Path
+) -> None:
+    """Codex selects ``apply_patch`` by its matcher aliases ``Write`` and ``Edit`` (openai/codex
+    codex-rs/core/src/tools/hook_names.rs @ 40c1a7f59127d1d98cbd43a94e8e9adf82305a66,
+    ``HookToolName::apply_patch``): doctor reports such a group wired, install leaves it."""
+    path = repo / ".codex" / "hooks.json"
+    path.parent.mkdir()
+    ours = {"type": "command", "command": "gentle-hook record --from codex"}
+    doc = {"hooks": {"PostToolUse": [{"matcher": matcher, "hooks": [ours]}]}}
+    text = json.dumps(doc, indent=2) + "\n"
+    path.write_text(text)
+    env = {**WITH_GH, "HOME": str(home)}
+    ok, detail = doctor(repo, env)[1]["agent: codex"]
+    assert ok, detail
+    proc = gh(repo, "install", "--agent", "codex", env=env)
+    assert proc.stdout.startswith("codex (project): unchanged: "), proc.stdout
+    assert path.read_text() == text
+
+
 def test_claude_settings_local_json_counts_and_gets_no_second_copy(repo: Path, home: Path) -> None:
     local = repo / ".claude" / "settings.local.json"
     local.parent.mkdir()

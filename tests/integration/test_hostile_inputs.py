@@ -105,8 +105,6 @@ def test_deeply_nested_stdin_is_one_line_and_non_blocking(repo: Path) -> None:
     "tool_input",
     [
         pytest.param({"file_path": "src/app.py", "edits": 5}, id="edits-a-number"),
-        pytest.param({"file_path": "src/a\0pp.py", "content": "x"}, id="nul-in-file-path"),
-        pytest.param({"file_path": {"nested": [1, 2]}, "content": "x"}, id="file-path-an-object"),
         pytest.param({"file_path": "x" * 5000, "content": "x"}, id="file-path-too-long"),
     ],
 )
@@ -116,6 +114,26 @@ def test_a_malformed_tool_input_still_records_the_mutation(
     data = _claude(repo, tmp_path, tool_name="MultiEdit", tool_input=tool_input)
     assert hostile(repo, "record", "--from", "claude-code", stdin=data).returncode == 0
     assert pending_mutations(repo) == 1  # the gate applies to this work tree
+
+
+@pytest.mark.parametrize(
+    "tool_input",
+    [
+        pytest.param({"file_path": "src/a\0pp.py", "content": "x"}, id="nul-in-file-path"),
+        pytest.param({"file_path": {"nested": [1, 2]}, "content": "x"}, id="file-path-an-object"),
+    ],
+)
+def test_an_unreadable_written_path_records_nothing_in_one_line(
+    repo: Path, tmp_path: Path, tool_input: dict[str, object]
+) -> None:
+    """The dirty work tree is never attributed wholesale to a writer whose path is
+    unreadable (SPEC §3): the hook exits non-blocking, saying so in one line."""
+    data = _claude(repo, tmp_path, tool_name="MultiEdit", tool_input=tool_input)
+    proc = hostile(repo, "record", "--from", "claude-code", stdin=data)
+    assert proc.returncode == 1, proc.stderr
+    [line] = proc.stderr.strip().splitlines()
+    assert line.endswith(b"; nothing recorded") and b"tool_input.file_path" in line
+    assert pending_mutations(repo) == 0
 
 
 def _transcript_fifo(tmp: Path) -> str:
@@ -418,7 +436,10 @@ def test_prepare_commit_msg_refuses_a_message_file_that_is_not_regular(
 def _edit_ledger(repo: Path, sql: str) -> None:
     ledger = repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
     with contextlib.closing(sqlite3.connect(ledger)) as conn:
-        assert conn.execute(sql).rowcount >= 1
+        *pragmas, update = sql.split("; ")
+        for pragma in pragmas:
+            conn.execute(pragma)
+        assert conn.execute(update).rowcount >= 1
         conn.commit()
 
 
@@ -455,6 +476,118 @@ def test_a_receipt_argv_of_the_wrong_shape_is_named_and_doctor_agrees(
     assert doctor.returncode == 2 and b"receipt row" in doctor.stdout + doctor.stderr
 
 
+@pytest.mark.parametrize(
+    ("table", "column", "value"),
+    [
+        ("pending_mutation", "recorded_at", "'x'"),
+        ("pending_mutation", "recorded_at", "X'FF00'"),
+        ("pending_mutation", "recorded_at", "'[\"a\",null]'"),
+        ("pending_mutation", "recorded_at", "'{\"a\":1}'"),
+        ("pending_mutation", "paths", "'{\"a\":1}'"),
+        ("writer_entry", "mutation_id", "'x'"),
+        ("writer_entry", "binary", "7"),
+        ("writer_entry", "state", "'zzz'"),
+        ("receipt", "exit_code", "'x'"),
+        ("receipt", "kind", "'x'"),
+    ],
+)
+def test_a_bad_value_in_a_column_is_one_line_naming_it_and_doctor_fails(
+    recorded_repo: Path, table: str, column: str, value: str
+) -> None:
+    _edit_ledger(
+        recorded_repo, f"PRAGMA ignore_check_constraints = ON; UPDATE {table} SET {column}={value}"
+    )
+    for args in (("status", "--json"), ("status",), ("hook", "pre-commit")):
+        proc = hostile(recorded_repo, *args)
+        err = proc.stderr.decode()
+        assert proc.returncode == 2, (args, err)
+        assert f"{table} row 1 column {column}:" in err and "gentle-hook doctor" in err, err
+        assert "ledger.sqlite3" in err
+    doctor = hostile(recorded_repo, "doctor")
+    assert doctor.returncode == 2
+    assert f"{table} row 1 column {column}:" in doctor.stdout.decode(), doctor.stdout
+
+
+@pytest.mark.parametrize(
+    ("table", "column", "value"),
+    [
+        ("escalation", "item", "9"),
+        ("escalation", "item", "'x'"),
+        ("escalation", "critical", "5"),
+        ("receipt", "kind", "'x'"),
+        ("writer_entry", "binary", "2"),
+    ],
+)
+def test_a_row_breaking_a_check_constraint_is_named_by_doctor_and_records_still_land(
+    recorded_repo: Path, table: str, column: str, value: str
+) -> None:
+    escalate = ("escalate", "--item", "1", "--reason", "r")
+    assert hostile(recorded_repo, *escalate).returncode == 0
+    _edit_ledger(
+        recorded_repo, f"PRAGMA ignore_check_constraints = ON; UPDATE {table} SET {column}={value}"
+    )
+    doctor = hostile(recorded_repo, "doctor")
+    report = doctor.stdout.decode()
+    assert doctor.returncode == 2 and f"CHECK constraint failed in {table}" in report, report
+    assert f"{table} row 1 column {column}:" in report, report
+    # a record that does not depend on the bad row lands (one that does is refused naming it)
+    write(recorded_repo / "src" / "other.py", "X = 1\n")
+    proc = hostile(recorded_repo, "record", "--model", "m2", "--effort", "low", "src/other.py")
+    assert proc.returncode == 0, proc.stderr
+    assert pending_mutations(recorded_repo) == 2
+
+
+# --- push hooks' standard input ---------------------------------------------------------------
+
+ZERO = "0" * 40
+
+
+def test_endless_pre_push_input_ends_at_once_in_one_line(repo: Path) -> None:
+    with open("/dev/zero", "rb") as zero:
+        proc = subprocess.run(
+            [sys.executable, "-m", "gentle_hooks", "hook", "pre-push", "origin", "x"],
+            cwd=repo,
+            stdin=zero,
+            capture_output=True,
+            timeout=30,
+            check=False,
+        )
+    assert proc.returncode == 2 and b"larger than" in proc.stderr, proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("hook", [("pre-push", "origin", "x"), ("pre-receive",)])
+def test_too_many_ref_lines_are_refused_in_one_line(repo: Path, hook: tuple[str, ...]) -> None:
+    head = git(repo, "rev-parse", "HEAD").strip()
+    if hook[0] == "pre-push":
+        lines = [f"refs/heads/b{i} {head} refs/heads/b{i} {ZERO}" for i in range(10_001)]
+    else:
+        lines = [f"{ZERO} {head} refs/heads/b{i}" for i in range(10_001)]
+    proc = hostile(repo, "hook", *hook, stdin="\n".join(lines).encode() + b"\n")
+    assert proc.returncode == 2 and b"more than 10000 ref lines" in proc.stderr, proc.stderr
+
+
+def test_repeated_pre_push_lines_are_judged_once(recorded_repo: Path) -> None:
+    git(recorded_repo, "commit", "-qm", "writer change")
+    head = git(recorded_repo, "rev-parse", "HEAD").strip()
+    line = f"refs/heads/main {head} refs/heads/main {ZERO}\n".encode()
+    once = hostile(recorded_repo, "hook", "pre-push", "origin", "x", stdin=line)
+    many = hostile(recorded_repo, "hook", "pre-push", "origin", "x", stdin=line * 1000, timeout=60)
+    assert many.returncode == once.returncode
+    assert many.stdout + many.stderr == once.stdout + once.stderr
+
+
+def test_a_push_line_naming_a_missing_object_fails_closed(repo: Path) -> None:
+    line = f"refs/heads/main {'1' * 40} refs/heads/main {ZERO}\n".encode()
+    proc = hostile(repo, "hook", "pre-push", "origin", "x", stdin=line)
+    assert proc.returncode == 2 and b"does not exist" in proc.stderr, proc.stderr
+    deletion = f"(delete) {ZERO} refs/heads/gone {'1' * 40}\n".encode()
+    assert hostile(repo, "hook", "pre-push", "origin", "x", stdin=deletion).returncode == 0
+    received = f"{ZERO} {'1' * 40} refs/heads/z\n".encode()
+    proc = hostile(repo, "hook", "pre-receive", stdin=received)
+    assert proc.returncode == 2 and b"does not exist" in proc.stderr, proc.stderr
+
+
 # --- the state directory replaced -------------------------------------------------------------
 
 
@@ -476,7 +609,7 @@ def test_a_state_directory_replaced_by_a_file_fails_closed(
 
 
 @pytest.mark.parametrize("escape", ["\\\\ud800", "\\ud800"], ids=["in-tool-args", "in-the-string"])
-def test_copilot_tool_args_with_a_lone_surrogate_still_records(repo: Path, escape: str) -> None:
+def test_copilot_tool_args_with_a_lone_surrogate_records_nothing(repo: Path, escape: str) -> None:
     write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
     inner = f'{{\\"path\\":\\"{repo}/src/app.py{escape}\\"}}'
     payload = (
@@ -484,8 +617,10 @@ def test_copilot_tool_args_with_a_lone_surrogate_still_records(repo: Path, escap
         f'"toolArgs": "{inner}", "sessionId": "s1"}}'
     )
     proc = hostile(repo, "record", "--from", "copilot", stdin=payload.encode())
-    assert proc.returncode == 0, proc.stderr
-    assert pending_mutations(repo) == 1  # the gate applies to this work tree
+    assert proc.returncode == 1, proc.stderr  # non-blocking: the path is not valid text
+    [line] = proc.stderr.strip().splitlines()
+    assert b"toolArgs.path is not valid text" in line and line.endswith(b"; nothing recorded")
+    assert pending_mutations(repo) == 0
 
 
 @pytest.mark.parametrize("runtime", ["codex", "claude-code", "gemini-cli", "copilot"])

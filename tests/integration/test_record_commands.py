@@ -447,8 +447,8 @@ def test_a_corrupt_store_fails_every_command_in_one_line(
     r = cli(*args, cwd=repo)
     assert (r.code, r.out) == (2, "")
     assert r.err == (
-        f"gentle-hook: error: ledger {path}: not a SQLite database (bad header); run "
-        "'gentle-hook doctor' (nothing was deleted)\n"
+        f"gentle-hook: error: ledger {path}: not a SQLite database (bad header) (nothing was "
+        "deleted); run: gentle-hook doctor\n"
     )
     assert path.read_bytes() == b"definitely not sqlite " * 64
 
@@ -464,8 +464,8 @@ def test_a_newer_store_is_refused_and_doctor_says_why(cli: Cli, repo: Path) -> N
     assert (r.code, r.err) == (
         2,
         f"gentle-hook: error: ledger {path}: schema version 99 is newer than this gentle-hooks "
-        f"knows ({SCHEMA_VERSION}); upgrade gentle-hooks; run 'gentle-hook doctor' "
-        "(nothing was deleted)\n",
+        f"knows ({SCHEMA_VERSION}); upgrade gentle-hooks (nothing was deleted); run: "
+        "gentle-hook doctor\n",
     )
     d = cli("doctor", cwd=repo)
     assert d.code == 2
@@ -529,3 +529,25 @@ def test_json_outputs_validate_against_their_exported_schemas(cli: Cli, repo: Pa
         assert result.code == 0, result
         schema = json.loads(cli("schema", name.split("-")[0], cwd=repo).out)
         jsonschema.validate(json.loads(result.out), schema)
+
+
+def test_doctor_fix_moves_a_damaged_ledger_aside_keeping_it(cli: Cli, repo: Path) -> None:
+    edit(repo)
+    assert cli("record", "--model", "m", "--effort", "low", cwd=repo).code == 0
+    path = ledger_file(repo)
+    healthy = path.read_bytes()
+    assert cli("doctor", "--fix", cwd=repo).code == 0  # a healthy ledger is left alone
+    assert path.read_bytes() == healthy
+    path.write_bytes(b"definitely not sqlite " * 64)
+    d = cli("doctor", cwd=repo)
+    assert d.code == 2
+    [store] = [ln for ln in d.lines if ln.startswith("FAIL  store: ")]
+    assert "moves it aside, kept as ledger.sqlite3.damaged-TIME" in store
+    assert store.endswith(" doctor --fix"), store
+    fixed = cli("doctor", "--fix", cwd=repo)
+    assert fixed.lines[0].startswith(f"moved the damaged ledger aside: {path} -> {path}.damaged-")
+    moved = path.parent.glob("ledger.sqlite3.damaged-*")
+    [kept] = [p for p in moved if not p.name.endswith(("-wal", "-shm"))]  # moved with it
+    assert kept.read_bytes() == b"definitely not sqlite " * 64
+    assert not path.exists() and fixed.code == 0, fixed.lines
+    assert cli("record", "--model", "m", "--effort", "low", cwd=repo).code == 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -263,7 +264,7 @@ def test_a_lone_surrogate_in_an_id_is_an_invalid_field_never_a_crash(
 
 
 @pytest.mark.parametrize("name", RUNTIMES)
-def test_a_nul_in_the_written_path_records_closed_never_a_crash(
+def test_a_nul_in_the_written_path_records_nothing_never_a_crash(
     name: str, repo: Path, tmp_path: Path
 ) -> None:
     data, filled = materialize(name, repo, tmp_path / "runtime")
@@ -271,10 +272,79 @@ def test_a_nul_in_the_written_path_records_closed_never_a_crash(
     text = data.decode().replace("src/app.py", "src/app\\u0000.py")
     assert "\\u0000" in text
     proc = gh(repo, "record", "--from", name, input=text)
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 1, proc.stderr  # non-blocking for every runtime
     assert "Traceback" not in proc.stderr and "null byte" not in proc.stderr
+    [line] = proc.stderr.strip().splitlines()
+    assert line.endswith("; nothing recorded") and f"record --from {name}" in line
+    assert mutations(repo) == []
+
+
+#: A writing call whose path cannot be read, per runtime: the member of the documented
+#: payload (tests/fixtures/agents/) replaced, and the phrase naming what was unreadable.
+UNREADABLE = {
+    "claude-code": ("tool_input", {"file_path": 123}, "tool_input.file_path is a number"),
+    "codex": ("tool_input", {"command": 7}, "tool_input names none of"),
+    "gemini-cli": ("tool_input", {"file_path": ["a"]}, "tool_input.file_path is a list"),
+    "cursor": ("file_path", 5, "the input.file_path is a number"),
+    "copilot": ("toolArgs", '{"path": null}', "toolArgs.path is null"),
+}
+
+
+@pytest.mark.parametrize("name", RUNTIMES)
+def test_a_write_with_no_readable_path_never_blames_the_dirty_tree(
+    name: str, repo: Path, tmp_path: Path
+) -> None:
+    """A person's own dirty file is never attributed to a writer whose path is unreadable
+    (SPEC §3): nothing is recorded, the hook exits non-blocking naming what it could not
+    read, and the person's commit passes."""
+    assert gh(repo, "install").returncode == 0
+    write(repo / "human.txt", "human edit\n")
+    key, value, phrase = UNREADABLE[name]
+    data, filled = materialize(name, repo, tmp_path / "runtime", **{key: value})
+    apply_writes(filled, repo)
+    proc = gh(repo, "record", "--from", name, input=data.decode())
+    assert proc.returncode == 1, proc.stderr
+    [line] = proc.stderr.strip().splitlines()
+    assert phrase in line and line.endswith("; nothing recorded"), line
+    assert mutations(repo) == []
+    git(repo, "add", "human.txt")
+    done = subprocess.run(
+        ["git", "commit", "-q", "-m", "mine"], cwd=repo, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+
+
+#: Copilot CLI runs the hooks of .claude/settings.json ("Hooks locations") and hands them its
+#: own tool arguments (``path``) in the PostToolUse shape, github/docs
+#: content/copilot/reference/hooks-reference.md ("Hooks locations"; "postToolUse /
+#: PostToolUse" input: hook_event_name, session_id, timestamp, cwd, tool_name, tool_input,
+#: tool_result). No tool call id: the same payload piped twice records once.
+def test_copilot_input_in_claude_shape_records_its_path_only_and_once(repo: Path) -> None:
+    assert gh(repo, "install").returncode == 0
+    for agent in ("claude-code", "copilot"):
+        assert gh(repo, "install", "--agent", agent).returncode == 0
+    write(repo / "human.txt", "human edit\n")
+    write(repo / "agent.py", "agent edit\n")
+    payload = {
+        "hook_event_name": "PostToolUse",
+        "session_id": "cp1",
+        "timestamp": "2026-12-02T01:00:00Z",
+        "cwd": str(repo),
+        "tool_name": "Edit",
+        "tool_input": {"path": str(repo / "agent.py")},
+        "tool_result": {},
+    }
+    for _ in range(2):
+        proc = gh(repo, "record", "--from", "claude-code", input=json.dumps(payload))
+        assert proc.returncode == 0, proc.stderr
     [row] = mutations(repo)
-    assert "\0" not in str(row[5])
+    assert json.loads(str(row[5])) == ["agent.py"]
+    assert str(row[4]).startswith("derived:")
+    git(repo, "add", "human.txt")
+    done = subprocess.run(
+        ["git", "commit", "-q", "-m", "mine"], cwd=repo, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
 
 
 @pytest.mark.parametrize(
@@ -441,3 +511,33 @@ def test_copilot_model_and_effort_come_from_its_settings_files(
     assert proc.returncode == 0, proc.stderr
     [(model, effort, *_)] = mutations(repo)
     assert (model, effort) == expect
+
+
+@pytest.mark.parametrize("name", RUNTIMES)
+def test_a_write_in_another_repository_records_there(name: str, repo: Path, tmp_path: Path) -> None:
+    """An agent working in one repository that writes a file of another (Claude Code's
+    ``--add-dir``, a second workspace root) records the write in the repository that holds
+    the file, never in the session's, and never drops it."""
+    session = tmp_path / "session"
+    session.mkdir()
+    git(session, "init", "-q")
+    write(session / "README.md", "# session\n")
+    git(session, "add", "README.md")
+    git(session, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "-m", "one")
+    data, filled = materialize(name, repo, tmp_path / "runtime")
+    apply_writes(filled, repo)
+    payload = json.loads(data)
+    if name == "cursor":
+        payload["workspace_roots"] = [str(session)]
+    else:
+        payload["cwd"] = str(session)
+    text = json.dumps(payload)
+    if name == "codex":  # its patch names the file relative to cwd: name it absolutely
+        text = text.replace("Update File: src/app.py", f"Update File: {repo}/src/app.py")
+    proc = gh(session, "record", "--from", name, input=text)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("recorded: pending mutation #1: "), proc.stderr
+    [row] = mutations(repo)
+    assert json.loads(str(row[5])) == ["src/app.py"]
+    assert entries(repo) == [("src/app.py", blob(repo, "src/app.py"), "open")]
+    assert mutations(session) == []

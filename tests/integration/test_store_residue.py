@@ -99,12 +99,12 @@ def _sql(repo: Path, statement: str) -> None:
     [
         pytest.param(
             lambda r: _sql(r, "UPDATE pending_mutation SET paths = '[not json'"),
-            "FAIL  rows: pending_mutation row 1",
+            "pending_mutation row 1 column paths: not a JSON list",
             id="invalid-json-in-paths",
         ),
         pytest.param(
             lambda r: _sql(r, "UPDATE pending_mutation SET paths = '5'"),
-            "FAIL  rows: pending_mutation row 1",
+            "pending_mutation row 1 column paths: not a JSON list",
             id="paths-not-a-list",
         ),
         pytest.param(
@@ -166,3 +166,17 @@ def test_sigkills_during_hooks_leave_nothing_the_next_command_does_not_clean(
     report = hostile(recorded, "doctor")
     assert "FAIL  residue" not in report.stdout.decode(), report.stdout
     assert [n for n in leftovers(recorded) if n.startswith("gentle-hooks-index-")] == []
+
+
+@pytest.mark.parametrize(
+    ("sql", "named"),
+    [
+        ("DROP TRIGGER pending_mutation_call_once", "trigger pending_mutation_call_once"),
+        ("DROP INDEX writer_entry_state", "index writer_entry_state"),
+    ],
+)
+def test_doctor_names_a_schema_object_the_store_lacks(recorded: Path, sql: str, named: str) -> None:
+    _sql(recorded, sql)
+    report = hostile(recorded, "doctor")
+    out = report.stdout.decode()
+    assert report.returncode == 2 and "FAIL  schema:" in out and f"missing {named}" in out, out

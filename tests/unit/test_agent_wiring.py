@@ -317,6 +317,13 @@ def test_program_of_skips_the_environment_prefix() -> None:
         ("gemini-cli", "([", ("write_file", "replace")),  # invalid: a literal, exact
         ("codex", "apply_patch", ()),
         ("codex", "Bash", ("apply_patch",)),
+        # Codex selects apply_patch by its matcher aliases Write and Edit too (openai/codex
+        # codex-rs/core/src/tools/hook_names.rs @ 40c1a7f59127d1d98cbd43a94e8e9adf82305a66)
+        ("codex", "Edit|Write", ()),
+        ("codex", "Write", ()),
+        ("codex", "Edit", ()),
+        ("codex", "Ed.*", ()),
+        ("codex", "MultiEdit", ("apply_patch",)),
     ],
 )
 def test_a_matcher_misses_the_writing_tools_it_does_not_select(

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from gentle_hooks.errors import cli
 from gentle_hooks.ledger.diagnose import diagnose
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import (
@@ -130,17 +131,18 @@ def test_newer_schema_is_refused_and_left_alone(db: str) -> None:
         assert exc.value.exit_code == 2
         assert exc.value.message == (
             f"ledger {db}: schema version 99 is newer than this gentle-hooks knows "
-            f"({SCHEMA_VERSION}); upgrade gentle-hooks; run 'gentle-hook doctor' "
-            "(nothing was deleted)"
+            f"({SCHEMA_VERSION}); upgrade gentle-hooks (nothing was deleted)"
         )
+        assert exc.value.commands == (cli("doctor"),)
     assert Path(db).read_bytes() == before
 
 
 def test_not_a_database_is_refused(db: str) -> None:
     Path(db).parent.mkdir(parents=True)
     Path(db).write_bytes(b"this is not sqlite at all" * 100)
-    with pytest.raises(StoreError, match=r"not a SQLite database .*gentle-hook doctor"):
+    with pytest.raises(StoreError, match=r"not a SQLite database .*nothing was deleted") as exc:
         Ledger.open(db)
+    assert exc.value.commands == (cli("doctor"),)
     assert Path(db).read_bytes() == b"this is not sqlite at all" * 100
 
 
@@ -170,7 +172,7 @@ def test_corrupted_pages_raise_store_error_not_a_traceback(db: str) -> None:
         fh.seek(4096)  # page 2 onwards: table b-tree pages
         fh.write(b"\xff" * 4096 * 3)
     with (
-        pytest.raises(StoreError, match=r"malformed.*gentle-hook doctor"),
+        pytest.raises(StoreError, match=r"malformed.*nothing was deleted"),
         Ledger.open(db) as led,
     ):
         led.pending_mutations("/r")

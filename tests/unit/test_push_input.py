@@ -9,7 +9,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gentle_hooks.errors import UsageError
-from gentle_hooks.hooks.push_input import from_pre_commit_env, is_zero, parse_pre_push
+from gentle_hooks.hooks.push_input import (
+    MAX_REF_LINES,
+    from_pre_commit_env,
+    is_zero,
+    parse_pre_push,
+    ref_lines,
+)
 
 A, B, Z = "a" * 40, "b" * 40, "0" * 40
 A2, Z2 = "c" * 64, "0" * 64
@@ -92,3 +98,19 @@ def test_pre_commit_without_range_is_not_nothing() -> None:
 
 def test_not_under_pre_commit() -> None:
     assert from_pre_commit_env({}) is None
+
+
+def test_repeated_ref_lines_count_once_and_keep_their_first_number() -> None:
+    a = f"refs/heads/a {'1' * 40} refs/heads/a {'0' * 40}"
+    b = f"refs/heads/b {'2' * 40} refs/heads/b {'0' * 40}"
+    assert ref_lines(f"{a}\n\n{b}\n{a}\n{b}\n", "pre-push") == [(1, a), (3, b)]
+    assert len(parse_pre_push(f"{a}\n" * 50_000)) == 1
+
+
+def test_more_ref_lines_than_the_cap_are_refused() -> None:
+    lines = "".join(
+        f"refs/heads/b{i} {'1' * 40} refs/heads/b{i} {'0' * 40}\n" for i in range(10_001)
+    )
+    with pytest.raises(UsageError, match="more than 10000 ref lines"):
+        ref_lines(lines, "pre-push")
+    assert len(ref_lines(lines.split("\n", 1)[1], "pre-push")) == MAX_REF_LINES

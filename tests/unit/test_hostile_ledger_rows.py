@@ -1,0 +1,165 @@
+"""Every column of every ledger table is checked where a row is read (SPEC §6 "Records",
+§7 "Exit codes"): a value of the wrong type or outside the column's domain is a
+:class:`~gentle_hooks.ledger.rows.RowError` naming the table, the row id and the column,
+never a record built from it.
+
+Table-driven over the real schema: the columns come from ``PRAGMA table_info`` of a store
+migrated to the current version, so a column added to the schema is tested here without
+editing this file. Rows are real :class:`sqlite3.Row` objects whose values keep their exact
+types (selected as parameters, which have no column affinity).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from gentle_hooks.ledger.records import Record
+from gentle_hooks.ledger.rows import (
+    DOMAINS,
+    ID_COLUMNS,
+    JSON_COLUMNS,
+    LINK_TABLE,
+    TABLES,
+    RowError,
+    column_kinds,
+    from_row,
+    row_ids,
+)
+from gentle_hooks.ledger.schema import MIGRATIONS
+from gentle_hooks.ledger.sqlite_file import migration_statements
+
+
+def _schema() -> dict[str, list[str]]:
+    """Every table of a store at the current version: its columns, in order."""
+    conn = sqlite3.connect(":memory:")
+    for script in MIGRATIONS:
+        for statement in migration_statements(script):
+            conn.execute(statement)
+    names = [
+        str(r[0])
+        for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+        )
+    ]
+    return {t: [str(r[1]) for r in conn.execute(f"PRAGMA table_info({t})")] for t in names}
+
+
+SCHEMA = _schema()
+CLASS_OF = {table: cls for cls, table in TABLES.items()}
+
+
+def _good(table: str, column: str, kind: str) -> object:
+    """A value the column holds in a healthy store."""
+    domain = DOMAINS.get((table, column))
+    if domain is not None:
+        return sorted(domain, key=str)[0]
+    if (table, column) in JSON_COLUMNS:
+        return "{}" if JSON_COLUMNS[(table, column)] is dict else "[]"
+    return {"text": "x", "int": 1, "real": 1.5, "bool": 1, "texts": '["a"]', "ints": "[1]"}[kind]
+
+
+def _wrong_type(kind: str) -> list[object]:
+    return {
+        "text": [5, 2.5],
+        "texts": [5, "x", b"\xff\x00"],
+        "ints": [5, "x"],
+        "int": ["x", 2.5, b"\xff\x00", '["a", null]'],
+        "bool": ["x", 0.5, b"\xff"],
+        "real": ["x", b"\xff\x00", '{"a": 1}'],
+    }[kind]
+
+
+def _out_of_domain(table: str, column: str, kind: str) -> list[object]:
+    """Values of the right type the column never holds (none for free text and plain
+    integers such as an exit status)."""
+    if (table, column) in DOMAINS:
+        return [7 if kind == "int" else "zzz", 0 if kind == "int" else ""]
+    if (table, column) in JSON_COLUMNS:
+        return [
+            "[" * 5000 + "]" * 5000,
+            "not json",
+            "{}" if JSON_COLUMNS[(table, column)] is list else "[]",
+        ]
+    if kind == "bool":
+        return [2, -1]
+    if kind == "real":
+        return [float("inf"), float("nan"), -1.0]
+    if kind == "texts":
+        return ['["a", 1]', '["a", null]', '{"a": 1}', "[" * 5000 + "]" * 5000]
+    if kind == "ints":
+        return ['["a"]', "[true]", "[[1]]"]
+    if kind == "int" and column in ID_COLUMNS:
+        return [0, -1]
+    if column == "duration_ms":
+        return [-1]
+    return []
+
+
+def _cases() -> list[tuple[str, str, object, bool]]:
+    cases = []
+    for table, columns in SCHEMA.items():
+        if table == LINK_TABLE[0]:
+            kinds = {c: ("int", False) for c in columns}
+        else:
+            kinds = column_kinds(CLASS_OF[table])
+        assert set(kinds) == set(columns), f"{table}: decoder and schema disagree"
+        for column in columns:
+            kind, nullable = kinds[column]
+            bad = _wrong_type(kind) + _out_of_domain(table, column, kind)
+            if not nullable:
+                bad.append(None)
+            cases.extend((table, column, value, False) for value in bad)
+            cases.append((table, column, _good(table, column, kind), True))
+    return cases
+
+
+def _row(table: str, column: str, value: object) -> sqlite3.Row:
+    """A real row of ``table``: every column healthy except ``column``, which is ``value``."""
+    if table == LINK_TABLE[0]:
+        kinds = {c: ("int", False) for c in SCHEMA[table]}
+    else:
+        kinds = column_kinds(CLASS_OF[table])
+    values = [value if c == column else _good(table, c, kinds[c][0]) for c in SCHEMA[table]]
+    conn = sqlite3.connect(":memory:")
+    conn.row_factory = sqlite3.Row
+    select = ", ".join(f"? AS {c}" for c in SCHEMA[table])
+    row = conn.execute(f"SELECT {select}", values).fetchone()
+    assert isinstance(row, sqlite3.Row)
+    return row
+
+
+def _read(table: str, row: sqlite3.Row) -> object:
+    if table == LINK_TABLE[0]:
+        return row_ids(table, LINK_TABLE[1], row)
+    record: Record = from_row(CLASS_OF[table], row)
+    return record
+
+
+CASES = _cases()
+
+
+def test_every_table_and_column_is_covered() -> None:
+    covered = {(t, c) for t, c, _, ok in CASES if not ok}
+    assert covered == {(t, c) for t, cols in SCHEMA.items() for c in cols}
+    assert set(SCHEMA) == set(TABLES.values()) | {LINK_TABLE[0]}
+
+
+@pytest.mark.parametrize(
+    ("table", "column", "value", "ok"),
+    CASES,
+    ids=[f"{t}.{c}={v!r:.20}" for t, c, v, _ in CASES],
+)
+def test_a_bad_value_in_any_column_is_refused_naming_it(
+    table: str, column: str, value: object, ok: bool
+) -> None:
+    row = _row(table, column, value)
+    if ok:
+        _read(table, row)
+        return
+    with pytest.raises(RowError) as caught:
+        _read(table, row)
+    assert caught.value.table == table and caught.value.column == column
+    assert f"{table} row " in str(caught.value) and f"column {column}:" in str(caught.value)
+    assert "\n" not in str(caught.value)
