@@ -78,6 +78,8 @@ def record(
 ) -> int:
     """Record a writer's pending mutation for this work tree (model, effort, paths).
 
+    P...: the files the writer wrote, relative to the current directory like every git
+    command, or absolute inside the work tree (``--paths`` takes root-relative ones).
     Pending mutations are keyed by the work tree root, not by candidate, and stay pending
     until the work is committed. They make the gate apply to this work tree.
     """
@@ -106,7 +108,8 @@ def record(
             source=source,
             session_id=session_id,
             tool_call_id=tool_call_id,
-            paths=(*paths, *more_paths),
+            paths=paths,
+            here_paths=more_paths,
         ),
         os.environ,
     )

@@ -162,7 +162,7 @@ class Deltas(Refs):
         """The commits among ``commits`` that are on a remote-tracking ref (reachable from
         one); commits this clone does not hold are left out."""
         present = sorted(self.existing_commits(sorted(set(commits))))
-        if not present or not self.ref_names("refs/remotes/"):
+        if not present:
             return set()
         unpushed = self.out(["rev-list", *present, "--not", "--remotes"]).split()
         return set(present) - set(unpushed)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from gentle_hooks.errors import GitError
+from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.git.probe import WHERE_ARGS, asked_where
 from gentle_hooks.git.process import REPO_ENV_VARS, run_git, scrubbed_env
 from gentle_hooks.values.frozen import frozen
@@ -102,3 +102,19 @@ def probe_paths(start: str, env: Mapping[str, str]) -> RepoPaths | None:
         is_bare=bare,
         is_shallow=lines[1] == "true",
     )
+
+
+def root_relative(root: str, here: str, path: str) -> str:
+    """``path`` as given on a command line in the directory ``here`` (relative to it, like
+    every git command, or absolute), relative to the work tree ``root``.
+
+    Raises:
+        UsageError: the path is outside the work tree.
+    """
+    full = os.path.normpath(os.path.join(here, path))
+    for base in (root, os.path.realpath(root)):
+        for candidate in (full, os.path.realpath(full)):
+            rel = os.path.relpath(candidate, base)
+            if rel != ".." and not rel.startswith("../"):
+                return rel.replace(os.sep, "/")
+    raise UsageError(f"{path!r} is outside the work tree {root}; name the files the writer wrote")

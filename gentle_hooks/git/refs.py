@@ -43,6 +43,24 @@ class Refs(RepositoryCore):
             return None
         return subject.split(": ", 1)[0]
 
+    def head_reset_since(self, when: float) -> bool:
+        """Whether HEAD's reflog shows a ``git reset`` at or after ``when`` (seconds since
+        the epoch; the reflog keeps whole seconds); False when HEAD has no reflog."""
+        proc = self.run(
+            ["log", "-g", "--date=unix", "--format=%gd %gs", "-n", "200", "HEAD", "--"],
+            ok=(0, 128),
+        )
+        if proc.returncode != 0:
+            return False
+        for line in proc.stdout.decode("utf-8", "replace").splitlines():
+            selector, _, subject = line.partition(" ")
+            stamp = selector[selector.find("{") + 1 : -1]
+            if not stamp.isdigit() or int(stamp) < int(when):
+                return False  # newest first: the rest is older
+            if subject.startswith("reset: "):
+                return True
+        return False
+
     def resolve_commit(self, ref: str, what: str = "ref") -> str:
         """Resolve one ref or commit id to a full commit id.
 

@@ -19,7 +19,14 @@ from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, Command
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.hooks.overrides import record_overrides, warn_source
-from gentle_hooks.report.fixes import OVERRIDE, headline, reason, step_lines, steps
+from gentle_hooks.report.fixes import (
+    OVERRIDE,
+    discard_lines,
+    headline,
+    reason,
+    step_lines,
+    steps,
+)
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import AssessResult
 from gentle_hooks.values.binding import Binding
@@ -86,6 +93,9 @@ def block_lines(j: Judged) -> list[str]:
         if j.fix_note:
             lines.append(f"  note: {j.fix_note}")
         lines.extend(step_lines(steps(s, r.binding, j.commit, prepare=j.prepare)))
+    pending = sorted({e.path for e in (r.facts.entries if r.facts else ()) if e.state == "open"})
+    if pending and j.commit is None and j.target is None:
+        lines.extend(discard_lines(pending))
     lines.append(
         f"  candidate {cand.identity[:19]}… ({cand.projection.value} tree {short(cand.tree)} "
         f"vs {base})"

@@ -6,10 +6,10 @@ ledger file exists. No ledger file means no records, and nothing is created. A l
 probe cannot read the quick way (another schema version, damage) is handed to the store,
 which migrates it or raises its one-line error (a gate then fails closed).
 
-A change can carry writer content only on a path a writer wrote whose entry still
-attributes (``open`` or ``taken``): when none of the change's paths has one, the gate has
-nothing to judge; otherwise the gate decides from contents
-(:mod:`gentle_hooks.policy.attribution`).
+A change can carry writer content only while some entry still attributes (``open`` or
+``taken``): when none does, the gate has nothing to judge; otherwise the gate decides from
+contents (:mod:`gentle_hooks.policy.attribution`), of the entry's own path or of any other
+the content was moved or copied to.
 """
 
 from __future__ import annotations
@@ -29,12 +29,12 @@ _LIVE = "state NOT IN ('settled', 'expired', 'discarded')"
 
 
 def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) -> bool:
-    """True when one of the change's paths has a live writer entry.
+    """True when the ledger holds a live writer entry (of any path: writer content moved or
+    copied to another path still counts).
 
     Args:
         common_dir: the common git dir (the ledger lives under it).
-        paths: the change's paths, asked only when the ledger holds a live entry at all
-            (it costs a git process).
+        paths: the change's paths (kept for callers; the answer no longer depends on them).
 
     Raises:
         StoreError: the ledger exists but is damaged, newer, or unreadable.
@@ -47,19 +47,9 @@ def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) ->
         anything = queries.found(f"SELECT 1 FROM writer_entry WHERE {_LIVE} LIMIT 1", ())
         if anything is None:
             return _through_store(path, paths)
-        if not anything:
-            return False
-        wanted = list(paths())
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ", ".join("?" for _ in chunk)
-            sql = f"SELECT 1 FROM writer_entry WHERE {_LIVE} AND path IN ({marks}) LIMIT 1"
-            found = queries.found(sql, chunk)
-            if found is None:
-                return _through_store(path, paths)
-            if found:
-                return True
-        return False
+        # a change of any path may hold a live entry's content, moved or copied there
+        # (rows A1, A2 across paths): any live entry sends the change to the gate
+        return bool(anything)
     finally:
         queries.close()
 
@@ -157,4 +147,4 @@ def _through_store(path: str, paths: Callable[[], Sequence[str]]) -> bool:
     if led is None:
         return False
     with led:
-        return bool(led.live_entries(list(paths())))
+        return bool(led.live_entries())

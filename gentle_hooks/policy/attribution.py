@@ -11,11 +11,16 @@ against ``HEAD``) carries the entry when, and only when, it delivers the writer'
 row    the change X -> Y of the entry's path                                         carries
 =====  ============================================================================  =========
 A1     Y is exactly the writer's blob (a deletion, when the writer deleted the file)  yes
-A2     text: Y adds at least ``min(2, |added|)`` of the lines the writer added        yes
-A3     text: Y removes at least ``min(2, |removed|)`` of the lines the writer removed yes
+A2     text: Y adds one of the lines the writer added, and holds ``min(2, |added|)``  yes
+A3     text: Y removes one of the lines the writer removed, and lacks               yes
+       ``min(2, |removed|)`` of them
 A4     binary: X is the blob the writer started from (or that is unknown), Y differs  yes
 A5     anything else (the path unchanged, or only lines nobody attributes)            no
 =====  ============================================================================  =========
+
+A change of *another* path carries the entry when the writer's content moved or was
+copied there (:func:`carries_row_across`): its new blob is the writer's blob (A1: a
+``git mv``), or it adds at least two of the writer's added lines (A2; two, never one).
 
 Why lines, not "the next commit": a commit that re-delivers writer content after
 ``reset --soft``, an amend, a rebase that resolved a conflict, a cherry-pick or a commit
@@ -24,10 +29,22 @@ later edit of a file the writer delivered adds none of them (they are in its par
 already), nor does a human's edit on another branch or after ``git stash`` (the writer's
 lines are not in it). Two lines, not one, because a human writing one common line the
 writer also wrote (``import os``) is not the writer's work; a writer delta of one line
-needs that one. Only significant lines count (:func:`line_key`): blank lines, braces and a
+needs that one. The two need not arrive together: lines an earlier commit delivered count
+toward the total once the change adds one more (``git add -p`` one writer line per commit
+still delivers the writer's content at the second), while a change that adds no writer
+line never carries (a human's later edit of a delivered file).
+Only significant lines count (:func:`line_key`): blank lines, braces and a
 lone keyword (``else:``, ``return``) never attribute — unless the writer's delta has no
 significant line at all (``x = 1`` -> ``x = 2``, ``a<b`` -> ``a>b``): then its keys are all
 its non-blank lines (:func:`any_line_keys`), so one more edit of the file cannot launder it.
+
+Keys ignore whitespace inside a line and read ``'`` as ``"`` (:func:`line_key`), so a
+formatter run over the writer's lines does not make them anonymous. Keys computed by an
+earlier version (whitespace inside the line and quotes kept) are not comparable: the
+services recompute an entry's delta from its stored blobs when git still holds them
+(:func:`writer_delta`), and an entry whose blobs are gone keeps its stored keys, so rows A1
+and A4 still decide for it while its lines match only lines without inner whitespace or
+quotes.
 """
 
 from __future__ import annotations
@@ -43,6 +60,7 @@ MIN_WORD_CHARS = 5
 #: ``return`` are everybody's).
 MAX_COMMON_WORD = 8
 _WORD = re.compile(rb"\w+")
+_SPACE = re.compile(rb"\s+")
 #: Bytes git reads to decide whether content is binary (a NUL among them).
 BINARY_PROBE = 8000
 #: ``before`` of an entry whose starting blob is unknown (recorded before contents were
@@ -55,13 +73,20 @@ def is_binary(data: bytes) -> bool:
     return b"\0" in data[:BINARY_PROBE]
 
 
-def line_key(line: bytes) -> str | None:
-    """The key of one line (its stripped bytes hashed), or None when it is not significant:
-    fewer than :data:`MIN_WORD_CHARS` word characters, or one word of at most
-    :data:`MAX_COMMON_WORD`.
+def _keyed(stripped: bytes) -> str:
+    """16 hex digits of BLAKE2b over the line as a formatter cannot change it: every
+    whitespace byte removed, ``'`` read as ``"``."""
+    return blake2b_hex(_SPACE.sub(b"", stripped).replace(b"'", b'"'), 8)
 
-    The key is 16 hex digits of BLAKE2b over the stripped line: enough to tell lines apart
-    within one file, and nothing of the line's text is stored.
+
+def line_key(line: bytes) -> str | None:
+    """The key of one line, or None when it is not significant: fewer than
+    :data:`MIN_WORD_CHARS` word characters, or one word of at most :data:`MAX_COMMON_WORD`.
+
+    The key is 16 hex digits of BLAKE2b over the line with all whitespace removed and
+    single quotes read as double quotes (a formatter re-spacing or re-quoting the writer's
+    lines leaves their keys as they were): enough to tell lines apart within one file, and
+    nothing of the line's text is stored.
     """
     stripped = line.strip()
     words = _WORD.findall(stripped)
@@ -69,7 +94,7 @@ def line_key(line: bytes) -> str | None:
         return None
     if len(words) == 1 and len(words[0]) <= MAX_COMMON_WORD:
         return None
-    return blake2b_hex(stripped, 8)
+    return _keyed(stripped)
 
 
 def line_keys(data: bytes | None) -> frozenset[str]:
@@ -88,9 +113,7 @@ def any_line_keys(data: bytes | None) -> frozenset[str]:
     """
     if not data:
         return frozenset()
-    return frozenset(
-        blake2b_hex(stripped, 8) for line in data.splitlines() if (stripped := line.strip())
-    )
+    return frozenset(_keyed(stripped) for line in data.splitlines() if (stripped := line.strip()))
 
 
 @frozen
@@ -195,15 +218,37 @@ def carries_row(change: PathChange, entry: WriterEntry) -> str:
     if d.binary:
         started_here = entry.before in (change.old_blob, UNKNOWN_BEFORE)
         return "A4" if started_here else "A5"
-    if d.added:
-        introduced = any_line_keys(change.new) - any_line_keys(change.old)
-        if len(introduced & d.added) >= min(2, len(d.added)):
-            return "A2"
-    if d.removed:
-        dropped = any_line_keys(change.old) - any_line_keys(change.new)
-        if len(dropped & d.removed) >= min(2, len(d.removed)):
-            return "A3"
+    old, new = any_line_keys(change.old), any_line_keys(change.new)
+    if d.added and (new - old) & d.added and len(new & d.added) >= min(2, len(d.added)):
+        return "A2"
+    if d.removed and (old - new) & d.removed and len(d.removed - new) >= min(2, len(d.removed)):
+        return "A3"
     return "A5"
+
+
+#: Writer lines a change of another path must add to carry an entry (row A2 across paths):
+#: never one, so a human writing one common line the writer also wrote elsewhere
+#: (``import os``) is not carrying the writer's work.
+MIN_ACROSS = 2
+
+
+def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
+    """The row that decides whether a change of *another* path carries ``entry``: the
+    writer's content moved (``git mv``) or copied into it.
+
+    A1 when its new blob is the writer's blob (a rename; never for a deletion), A2 when it
+    adds at least :data:`MIN_ACROSS` of the writer's added lines, else A5. The writer's
+    removals and binary changes say nothing across paths.
+    """
+    if change.path == entry.path or change.old_blob == change.new_blob:
+        return "A5"
+    if entry.blob is not None and change.new_blob == entry.blob:
+        return "A1"
+    d = entry.delta
+    if d.binary or len(d.added) < MIN_ACROSS:
+        return "A5"
+    introduced = any_line_keys(change.new) - any_line_keys(change.old)
+    return "A2" if len(introduced & d.added) >= MIN_ACROSS else "A5"
 
 
 #: Rows where the change's new side holds the writer's own content (its blob or its lines).

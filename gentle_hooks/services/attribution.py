@@ -32,14 +32,15 @@ from gentle_hooks.ledger.records import (
     WriterEntryRecord,
 )
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.notes.sync import refresh_for_identity
 from gentle_hooks.policy.attribution import (
     CONTENT_ROWS,
+    UNKNOWN_BEFORE,
     PathChange,
     WriterDelta,
     WriterEntry,
     any_line_keys,
     carries_row,
+    carries_row_across,
     nearest_start,
     writer_delta,
 )
@@ -80,10 +81,25 @@ class Carried:
 NOTHING = Carried()
 
 
-def policy_entry(rec: WriterEntryRecord) -> WriterEntry:
-    """A stored entry as the pure rule reads it."""
+def policy_entry(
+    rec: WriterEntryRecord, contents: Mapping[str, bytes] | None = None
+) -> WriterEntry:
+    """A stored entry as the pure rule reads it: its delta recomputed from the blobs it
+    names when ``contents`` holds them (keys follow the current
+    :func:`~gentle_hooks.policy.attribution.line_key`, whatever version recorded it), else
+    its stored keys."""
     delta = WriterDelta(frozenset(rec.added), frozenset(rec.removed), rec.binary)
+    if contents is not None and rec.before_blob != UNKNOWN_BEFORE:
+        ends = (rec.before_blob, rec.blob)
+        if all(b is None or b in contents for b in ends):
+            before, after = (contents[b] if b else None for b in ends)
+            delta = writer_delta(before, after)
     return WriterEntry(rec.path, rec.blob, rec.before_blob, delta)
+
+
+def entry_blobs(entries: Iterable[WriterEntryRecord]) -> set[str]:
+    """The blob ids the entries name (what the writer started from and left)."""
+    return {b for e in entries for b in (e.blob, e.before_blob) if b and b != UNKNOWN_BEFORE}
 
 
 def carried(repo: Repository, led: Ledger | None, changes: Sequence[BlobChange]) -> Carried:
@@ -110,16 +126,28 @@ def carried_by_change(
     paths = sorted({c.path for cs in changes.values() for c in cs})
     if not paths:
         return out
+    live = led.live_entries()  # few: each path a writer wrote and no push delivered yet
+    if not live:
+        return out
     by_path: dict[str, list[WriterEntryRecord]] = {}
-    for rec in delivered_left_out(repo, led, led.live_entries(paths)):
+    for rec in delivered_left_out(repo, led, live):
         by_path.setdefault(rec.path, []).append(rec)
     if not by_path:
         return out
-    relevant = {k: [c for c in cs if c.path in by_path] for k, cs in changes.items()}
+    # a change of a path with no entry of its own may hold another path's writer content
+    # (a rename, a copy): every changed path is compared, against every entry
+    across = [e for es in by_path.values() for e in es if not e.binary]
+    relevant = {
+        k: [c for c in cs if c.path in by_path or (across and c.new_blob)]
+        for k, cs in changes.items()
+    }
+    recs = [e for es in by_path.values() for e in es]
     blob_ids = sorted(
         {b for cs in relevant.values() for c in cs for b in (c.old_blob, c.new_blob) if b}
+        | entry_blobs(recs)
     )
     contents = repo.read_blobs(blob_ids)
+    rules = {e.id: policy_entry(e, contents) for e in recs}
     found: dict[str, list[WriterEntryRecord]] = {}
     holding: dict[str, set[int]] = {}
     for key, cs in relevant.items():
@@ -131,11 +159,15 @@ def carried_by_change(
                 contents.get(c.old_blob) if c.old_blob else None,
                 contents.get(c.new_blob) if c.new_blob else None,
             )
-            for rec in by_path[c.path]:
-                row = carries_row(change, policy_entry(rec))
+            for rec in by_path.get(c.path, []):
+                row = carries_row(change, rules[rec.id])
                 if row in CONTENT_ROWS:
                     holding.setdefault(key, set()).add(rec.id)
                 if row != "A5":
+                    found.setdefault(key, []).append(rec)
+            for rec in across:
+                if carries_row_across(change, rules[rec.id]) in CONTENT_ROWS:
+                    holding.setdefault(key, set()).add(rec.id)
                     found.setdefault(key, []).append(rec)
     for key, entries in found.items():
         out[key] = _carried(led, entries, holding.get(key, set()))
@@ -159,6 +191,9 @@ def delivered_left_out(
     takes = led.entry_takes(taken)
     pushed = repo.pushed_commits({t.commit_id for t in takes})
     settled = {t.entry_id for t in takes if t.commit_id in pushed}
+    if settled:  # once: a settled entry is never read again
+        with Ledger.open(led.path) as writable:
+            writable.set_entry_state(sorted(settled), "settled")
     return [e for e in entries if e.id not in settled]
 
 
@@ -352,9 +387,10 @@ def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list
     """Expire the pending entries ``works`` carry only by the shape of their change (rows
     A3, A4) whose content is nowhere any more (:func:`expire_gone`): the writer's lines are
     in no version of the path, so a change that merely touches the same lines is not the
-    writer's. Only text entries whose writer added lines count here: a removal-only or a
-    binary write cannot be told from a human's change of the same place, and stays
-    delegating (fail closed). The caller carries again when something expired.
+    writer's. A removal-only or a binary write cannot be told from a human's change of the
+    same place: it counts here only after a ``git reset`` moved ``HEAD`` since it was
+    recorded (the path put back, the work thrown away); until then it stays delegating
+    (fail closed). The caller carries again when something expired.
 
     Args:
         path: the ledger file (opened for writing only when there is something to check).
@@ -362,11 +398,13 @@ def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list
     Raises:
         GitError: git failed; StoreError: the ledger cannot be written.
     """
-    shaped = {
+    shaped = {  # a removal-only or binary write: only after a reset put the path back
         e.id: e
         for work in works
         for e in work.entries
-        if e.id in work.by_shape and e.state == "open" and e.added and not e.binary
+        if e.id in work.by_shape
+        and e.state == "open"
+        and ((e.added and not e.binary) or repo.head_reset_since(e.recorded_at))
     }
     if not shaped:
         return []
@@ -374,14 +412,15 @@ def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list
         return expire_gone(repo, writable, list(shaped.values()))
 
 
-def holds_writer_content(rec: WriterEntryRecord, blob: str | None, content: bytes | None) -> bool:
+def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | None) -> bool:
     """Whether one version of the entry's path still holds what the writer wrote: its
     blob, or (text) as many of its lines as would make a change carry it (rows A1, A2)."""
     if blob == rec.blob:
         return True
-    if rec.binary or not rec.added or content is None:
+    added = rec.delta.added
+    if rec.delta.binary or not added or content is None:
         return False
-    return len(any_line_keys(content) & set(rec.added)) >= min(2, len(rec.added))
+    return len(any_line_keys(content) & added) >= min(2, len(added))
 
 
 def expire_gone(
@@ -419,12 +458,13 @@ def expire_gone(
             versions.append(dict(other.blobs_in(other.tree_of(there), paths)))
     for commit in repo.unpushed_commits_touching(paths):
         versions.append(dict(repo.blobs_in(repo.tree_of(commit), paths)))
-    blobs = sorted({b for v in versions for b in v.values() if b})
+    blobs = sorted({b for v in versions for b in v.values() if b} | entry_blobs(candidates))
     contents = repo.read_blobs(blobs)
     gone = []
     for rec in candidates:
+        rule = policy_entry(rec, contents)
         present = any(
-            holds_writer_content(rec, v.get(rec.path), contents.get(v.get(rec.path) or ""))
+            holds_writer_content(rule, v.get(rec.path), contents.get(v.get(rec.path) or ""))
             for v in versions
             if rec.path in v or rec.blob is None
         )
@@ -455,36 +495,3 @@ def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:
         "index, HEAD, unpushed commit or stash"
         for p in paths
     ]
-
-
-def take_carried_commits(repo: Repository, led: Ledger, identities: Mapping[str, str]) -> int:
-    """Record, for each commit of ``identities`` (commit id -> its candidate identity) in
-    this clone, the writer entries it carries (:func:`carried_by_commits`) as taken by it,
-    so its note carries its writer and escalation lines even when no hook ran at commit
-    time (hooks off, ``core.hooksPath=/dev/null``): every gate reads the same plan.
-    Returns how many commits carried writer work.
-
-    Raises:
-        GitError: git failed; StoreError: the ledger cannot be written.
-    """
-    infos = repo.read_commits(sorted(identities))
-    if not infos:
-        return 0
-    taken = 0
-    for commit, work in carried_by_commits(repo, led, infos).items():
-        if work.delegated:
-            taken += 1
-            led.take_entries([e.id for e in work.entries], commit, identities[commit], "record")
-    return taken
-
-
-def refresh_notes(
-    repo: Repository, led: Ledger, cand: Candidate, sign_key: str | None = None
-) -> int:
-    """:func:`~gentle_hooks.notes.sync.refresh_for_identity`, after recording the writer
-    work a committed candidate's commit carries (:func:`take_carried_commits`): a record
-    bound to a commit made with hooks off writes a note with its writer and escalation
-    lines (SPEC §3 "Binding": escalations bind by content)."""
-    if cand.projection is Projection.COMMITTED and cand.head:
-        take_carried_commits(repo, led, {cand.head: cand.identity})
-    return refresh_for_identity(repo, led, cand, sign_key)

@@ -19,6 +19,7 @@ from typing import IO
 
 from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import PolicyInputError, UsageError
+from gentle_hooks.git.location import root_relative
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import (
@@ -33,7 +34,8 @@ from gentle_hooks.policy.escalation import make_escalation, parse_item
 from gentle_hooks.policy.inputs import parse_receipt_line, validate_label, validate_paths
 from gentle_hooks.policy.selfcheck import Report, Standing, receipt_standing, row_text
 from gentle_hooks.policy.writer import parse_effort
-from gentle_hooks.services.attribution import entries_for_write, refresh_notes
+from gentle_hooks.services.attribution import entries_for_write
+from gentle_hooks.services.delivered import refresh_notes
 from gentle_hooks.services.runner import Observation, run_observed
 from gentle_hooks.values.binding import Binding as Binding
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -151,6 +153,9 @@ class MutationRequest:
         session_id / tool_call_id: the runtime's ids; paths: root-relative paths touched.
         allow_unknown: accept ``unknown`` as model and effort (runtime adapters: a writer
             nobody named is recorded, and counts as small).
+        here_paths: paths touched as a command line names them: relative to ``cwd`` (the
+            current directory when None), like every git command, or absolute inside the
+            work tree.
     """
 
     cwd: str | None = None
@@ -161,6 +166,7 @@ class MutationRequest:
     tool_call_id: str | None = None
     paths: tuple[str, ...] = ()
     allow_unknown: bool = False
+    here_paths: tuple[str, ...] = ()
 
 
 def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
@@ -186,8 +192,9 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     source = validate_label(req.source, "--source")
     session_id = validate_label(req.session_id, "--session")
     tool_call_id = validate_label(req.tool_call_id, "--tool-call")
-    paths = validate_paths(req.paths)
     repo, root = open_root(req.cwd)
+    here = os.path.abspath(req.cwd) if req.cwd else os.getcwd()
+    paths = validate_paths((*req.paths, *(root_relative(root, here, p) for p in req.here_paths)))
     for p in paths:
         why = not_a_file(root, p)
         if why is not None:

@@ -34,8 +34,8 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt, SpotCheck
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.selfcheck import report_argv, rerun_agrees
-from gentle_hooks.services.attribution import refresh_notes
 from gentle_hooks.services.checkout import candidate_checkout
+from gentle_hooks.services.delivered import refresh_notes
 from gentle_hooks.services.record import (
     Binding,
     Bound,

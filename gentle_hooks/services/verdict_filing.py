@@ -39,7 +39,7 @@ from gentle_hooks.errors import GentleError, GitError, UsageError, cli
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import VerdictRecord, VerifyRun
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.services.attribution import refresh_notes
+from gentle_hooks.services.delivered import refresh_notes
 from gentle_hooks.services.record import (
     Binding,
     Bound,

