@@ -88,15 +88,19 @@ def render_status(s: StatusResult, explain: bool = False) -> str:
     lines.append("records:" if records else "records: none for this candidate")
     lines.extend(f"  {describe(rec)}" for rec in records)
     d = r.decision
+    accepted = sum(1 for v in counted if v.accepted)
     if not d.applies:
         # No writer content here: what the plan would require is not missing from a human's
         # change, and printing it as missing would label the change as AI work.
-        lines.append("spot check: not needed (no writer content in this candidate)")
+        unneeded = "not needed (no writer content in this candidate)"
+        lines.append("spot check: " + ("satisfied" if d.spot_check_satisfied else unneeded))
+        verifier = _verifier_line(r.plan, accepted)
+        lines.append(verifier if "MISSING" not in verifier else f"verifier: {unneeded}")
         lines.append("status: not delegated; the gate does not apply")
         lines.extend(f"note: {h}" for h in s.hints)
         return "\n".join(lines)
     lines.append("spot check: " + ("satisfied" if d.spot_check_satisfied else "MISSING"))
-    lines.append(_verifier_line(r.plan, sum(1 for v in counted if v.accepted)))
+    lines.append(_verifier_line(r.plan, accepted))
     if s.satisfied:
         lines.append("status: satisfied")
     else:
