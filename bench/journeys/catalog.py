@@ -544,7 +544,7 @@ def _npm_tool(ctx: Ctx, tool: str) -> str:
     return str(ctx.node_modules / ".bin" / tool)
 
 
-def _doc_files(page: str) -> dict[str, str]:
+def doc_blocks(page: str) -> dict[str, str]:
     """The fenced blocks of a docs page whose first line is ``# <file name>``, by file."""
     text = (DOCS / page).read_text(encoding="utf-8")
     out = {}
@@ -560,7 +560,7 @@ def _doc_files(page: str) -> dict[str, str]:
 )
 def _husky(ctx: Ctx) -> None:
     w = ctx.sb.project()
-    for rel, body in _doc_files("husky.md").items():
+    for rel, body in doc_blocks("husky.md").items():
         ctx.sb.write(w / rel, body)
     step = ctx.sb.sh(w, shlex.quote(_npm_tool(ctx, "husky")), who="setup")
     if step.exit != 0:
@@ -580,7 +580,7 @@ def _husky(ctx: Ctx) -> None:
 @journey("lefthook", "lefthook (lefthook.yml of docs/lefthook.md) runs the gate", needs="npm")
 def _lefthook(ctx: Ctx) -> None:
     w = ctx.sb.project()
-    [(name, config)] = _doc_files("lefthook.md").items()
+    [(name, config)] = doc_blocks("lefthook.md").items()
     ctx.sb.write(w / name, config)
     ctx.sb.git(w, "add", name)
     ctx.sb.git(w, "commit", "-q", "-m", "lefthook config")

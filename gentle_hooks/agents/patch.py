@@ -18,6 +18,8 @@ ends of a move.
 
 from __future__ import annotations
 
+from gentle_hooks.agents.payload import text as valid_text
+
 _HEADERS = ("*** Add File:", "*** Delete File:", "*** Update File:", "*** Move to:")
 
 
@@ -57,16 +59,6 @@ def _kind(value: object) -> str:
     )
 
 
-def _valid(value: object) -> str | None:
-    if not isinstance(value, str) or not value.strip():
-        return None
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return None
-    return value
-
-
 def written_paths(args: object, where: str) -> tuple[list[str], str | None]:
     """The paths a file-writing tool's arguments name, and why none can be read.
 
@@ -89,7 +81,7 @@ def written_paths(args: object, where: str) -> tuple[list[str], str | None]:
     for key in PATH_KEYS:
         if key not in args:
             continue
-        value = _valid(args[key])
+        value = valid_text(args[key])
         if value is None:
             bad.append(f"{where}.{key} is {_kind(args[key])}")
         elif "\0" in value:
@@ -97,7 +89,7 @@ def written_paths(args: object, where: str) -> tuple[list[str], str | None]:
         else:
             paths.append(value)
     for key in PATCH_KEYS:
-        body = _valid(args.get(key))
+        body = valid_text(args.get(key))
         if body and "*** " in body:
             paths.extend(p for p in patch_paths(body) if "\0" not in p)
     if paths:

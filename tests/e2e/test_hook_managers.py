@@ -9,7 +9,6 @@ The npm packages are installed once per session (``npm install`` from the regist
 from __future__ import annotations
 
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -18,22 +17,11 @@ from pathlib import Path
 
 import pytest
 
+from bench.journeys.catalog import doc_blocks
 from tests.e2e.conftest import CHECK, PREFIX, Run
 
-DOCS = Path(__file__).resolve().parents[2] / "docs"
 BIN = str(Path(sys.executable).parent)
 VERSIONS = ("lefthook@2.2.1", "husky@9.1.7")
-
-
-def doc_blocks(page: str) -> dict[str, str]:
-    """The fenced blocks of a docs page whose first line is ``# <file name>``, by file."""
-    text = (DOCS / page).read_text(encoding="utf-8")
-    out = {}
-    for body in re.findall(r"```(?:sh|yaml)\n(.*?)```", text, re.DOTALL):
-        first, _, rest = body.partition("\n")
-        if first.startswith("# ") and not first.startswith("# or"):
-            out[first[2:].strip()] = rest
-    return out
 
 
 @pytest.fixture(scope="session")
