@@ -46,10 +46,18 @@ class Wiring:
             / ``user``) the runtime reads hooks from in that scope: an entry of ours there
             counts as wired, is updated there, and is removed by uninstall.
         settings: the settings files that can switch hooks off, ``(scope, path)`` in
-            increasing precedence (paths relative as ``project``/``user``);
-            settings_comments: they are JSON with comments;
+            increasing precedence (paths relative as ``project``/``user``; scope ``system``:
+            the name of a machine-wide file, resolved by
+            :data:`gentle_hooks.services.agent_install.SYSTEM_SETTINGS`, or taken from the
+            environment variable ``system_env`` when it is set);
+            settings_comments: they are JSON with comments; settings_toml: they are TOML;
         switches: ``(dotted key, value)`` pairs that turn every hook off;
+        system_switches: the same, read only from ``system`` files (keys the runtime
+            honours only there, e.g. Claude Code's ``allowManagedHooksOnly``);
         disabled_lists: dotted keys of lists of hook names (or commands) not to run.
+        toml_hooks: TOML files (relative as ``project``/``user``) that may hold the same
+            hooks inline (Codex's ``[[hooks.PostToolUse]]`` in ``config.toml``): ours there
+            counts as wired and is not added a second time; they are never edited.
         aliases: ``(tool, its other names)``: names a group's matcher may select the tool by
             (Codex matches ``apply_patch`` by ``Write`` and ``Edit`` too).
     """
@@ -72,6 +80,10 @@ class Wiring:
     settings: tuple[tuple[str, str], ...] = field(default=())
     settings_comments: bool = False
     switches: tuple[tuple[str, object], ...] = field(default=())
+    system_switches: tuple[tuple[str, object], ...] = field(default=())
+    system_env: str | None = None
+    settings_toml: bool = False
+    toml_hooks: tuple[str, ...] = field(default=())
     disabled_lists: tuple[str, ...] = field(default=())
     aliases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
 
@@ -131,8 +143,10 @@ RUNTIMES: tuple[Runtime, ...] = (
                 ("user", ".claude/settings.json"),
                 ("project", ".claude/settings.json"),
                 ("project", ".claude/settings.local.json"),
+                ("system", "claude-code-managed"),
             ),
             switches=(("disableAllHooks", True),),
+            system_switches=(("allowManagedHooksOnly", True),),
         ),
         markers=(".claude",),
     ),
@@ -153,6 +167,10 @@ RUNTIMES: tuple[Runtime, ...] = (
             # openai/codex codex-rs/core/src/tools/hook_names.rs @ 40c1a7f5
             # (HookToolName::apply_patch: matcher_aliases Write, Edit)
             aliases=(("apply_patch", ("Write", "Edit")),),
+            settings=(("user", ".codex/config.toml"), ("project", ".codex/config.toml")),
+            settings_toml=True,
+            switches=(("features.hooks", False), ("features.codex_hooks", False)),
+            toml_hooks=(".codex/config.toml",),
             notes=(
                 "Codex runs a new or changed hook only once you trust it: start codex and "
                 "review it with /hooks (project hooks load only in a trusted project)",
@@ -175,7 +193,12 @@ RUNTIMES: tuple[Runtime, ...] = (
             entry=(("name", "gentle-hooks-record"), ("type", "command")),
             comments=True,
             matcher_style="regex",
-            settings=(("user", ".gemini/settings.json"), ("project", ".gemini/settings.json")),
+            settings=(
+                ("user", ".gemini/settings.json"),
+                ("project", ".gemini/settings.json"),
+                ("system", "gemini-cli-system"),
+            ),
+            system_env="GEMINI_CLI_SYSTEM_SETTINGS_PATH",
             settings_comments=True,
             switches=(("hooksConfig.enabled", False), ("tools.enableHooks", False)),
             disabled_lists=("hooksConfig.disabled", "hooks.disabled"),

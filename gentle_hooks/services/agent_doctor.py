@@ -12,8 +12,10 @@ hook. For each runtime found:
 * wired under a matcher that leaves some of the runtime's file-writing tools out: fails,
   naming them;
 * wired, but a documented switch of the runtime's settings stops it (Claude Code's
-  ``disableAllHooks``, Gemini CLI's ``hooksConfig.enabled`` or a ``disabled`` list naming
-  ours, Copilot's ``disableAllHooks``): fails, naming the switch and its file;
+  ``disableAllHooks``, or ``allowManagedHooksOnly`` in its managed policy settings; Codex's
+  ``[features] hooks = false`` in ``config.toml``; Gemini CLI's ``hooksConfig.enabled`` or a
+  ``disabled`` list naming ours, in user, project or system settings; Copilot's
+  ``disableAllHooks``): fails, naming the switch and its file;
 * "wired" looks in every file the runtime reads hooks from (Claude Code's
   ``settings.local.json``, every ``.github/hooks/*.json`` of Copilot), not only the one
   ``install`` writes;
