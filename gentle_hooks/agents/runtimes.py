@@ -30,7 +30,9 @@ class Wiring:
     Attributes:
         project: the configuration file relative to the work tree root (``--scope project``).
         user: relative to the home directory (``--scope user``); home_env: an environment
-            variable that replaces the home-relative directory (its first path part).
+            variable that replaces the home-relative directory (its first path part);
+            home_root_env: one that replaces the home directory itself (Gemini CLI's
+            ``GEMINI_CLI_HOME``: its files are then under ``$GEMINI_CLI_HOME/.gemini``).
         shape: ``grouped`` or ``flat``; event: the hook event; matcher: the tool matcher
             of a grouped entry (None: every tool).
         entry: the fields of our hook entry besides the command; command_key: where the
@@ -72,6 +74,7 @@ class Wiring:
     version: int | None = None
     own_file: bool = False
     home_env: str | None = None
+    home_root_env: str | None = None
     notes: tuple[str, ...] = field(default=())
     comments: bool = False
     matcher_style: str = "exact-or-regex"
@@ -199,6 +202,7 @@ RUNTIMES: tuple[Runtime, ...] = (
                 ("system", "gemini-cli-system"),
             ),
             system_env="GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+            home_root_env="GEMINI_CLI_HOME",
             settings_comments=True,
             switches=(("hooksConfig.enabled", False), ("tools.enableHooks", False)),
             disabled_lists=("hooksConfig.disabled", "hooks.disabled"),

@@ -43,6 +43,7 @@ from gentle_hooks.services.agent_install import (
     disabled_by,
     locations,
     read_config,
+    user_home,
 )
 from gentle_hooks.values.frozen import frozen
 
@@ -91,8 +92,7 @@ def _found(rt: Runtime, root: str | None, home: str) -> list[str]:
 def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> AgentCheck | None:
     """The check of one runtime, or None when it is not used here. ``root`` is the work
     tree root, or None outside any work tree (only the user's configuration is read)."""
-    home = env.get("HOME") or os.path.expanduser("~")
-    found = _found(rt, root, home)
+    found = _found(rt, root, user_home(rt.wiring, env))
     name = f"agent: {rt.name}"
     if rt.wiring is None:
         if not found:

@@ -99,7 +99,8 @@ def config_path(w: Wiring, scope: str, root: str | None, env: Mapping[str, str])
 
 def scoped_path(w: Wiring, scope: str, rel: str, root: str | None, env: Mapping[str, str]) -> str:
     """``rel`` (relative as :attr:`Wiring.project` or :attr:`Wiring.user`) in ``scope``; a
-    user path's first part is replaced by the runtime's home variable when it is set; a
+    user path's first part is replaced by the runtime's home variable when it is set (the
+    home directory by :attr:`Wiring.home_root_env`); a
     ``system`` name is the runtime's system variable when set, else its
     :data:`SYSTEM_SETTINGS` path."""
     if scope == "system":
@@ -109,8 +110,14 @@ def scoped_path(w: Wiring, scope: str, rel: str, root: str | None, env: Mapping[
     base = env.get(w.home_env) if w.home_env else None
     if base:
         return os.path.join(base, *rel.split("/")[1:])
-    home = env.get("HOME") or os.path.expanduser("~")
-    return os.path.join(home, rel)
+    return os.path.join(user_home(w, env), rel)
+
+
+def user_home(w: Wiring | None, env: Mapping[str, str]) -> str:
+    """The directory a runtime's user files are relative to: its own home variable
+    (:attr:`Wiring.home_root_env`) when set, else ``HOME``."""
+    own = env.get(w.home_root_env) if w is not None and w.home_root_env else None
+    return own or env.get("HOME") or os.path.expanduser("~")
 
 
 def locations(w: Wiring, scope: str, root: str | None, env: Mapping[str, str]) -> list[str]:
