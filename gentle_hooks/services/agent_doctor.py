@@ -17,7 +17,8 @@ hook. For each runtime found:
   ``disabled`` list naming ours, in user, project or system settings; Copilot's
   ``disableAllHooks``): fails, naming the switch and its file;
 * "wired" looks in every file the runtime reads hooks from (Claude Code's
-  ``settings.local.json``, every ``.github/hooks/*.json`` of Copilot), not only the one
+  ``settings.local.json``, every ``.github/hooks/*.json`` of Copilot, Codex's inline
+  ``[[hooks.PostToolUse]]`` in ``config.toml``), not only the one
   ``install`` writes;
 * a configuration file that is not readable plain JSON: fails, naming the file;
 * not wired: reported, not failed, with the command that wires it (the commit gate still
@@ -43,6 +44,8 @@ from gentle_hooks.services.agent_install import (
     disabled_by,
     locations,
     read_config,
+    read_toml,
+    scoped_path,
     user_home,
 )
 from gentle_hooks.values.frozen import frozen
@@ -110,9 +113,10 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
     for scope in SCOPES if root else ("user",):
         user = ("--scope", "user") if scope == "user" else ()
         reinstall = cli("install", "--agent", rt.name, *user)
-        for path in locations(rt.wiring, scope, root, env):
+        tomls = [scoped_path(rt.wiring, scope, rel, root, env) for rel in rt.wiring.toml_hooks]
+        for path in [*locations(rt.wiring, scope, root, env), *tomls]:
             try:
-                doc = read_config(path, rt.wiring.comments)
+                doc = read_toml(path) if path in tomls else read_config(path, rt.wiring.comments)
             except UsageError as exc:
                 return AgentCheck(name, False, exc.message)
             for command, matcher in wiring.placements(doc or {}, rt):

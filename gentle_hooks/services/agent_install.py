@@ -328,6 +328,23 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
     w = _wired(rt)
     program, notes = program_for(scope, env)
     command = record_command(rt.name, program)
+    inline = toml_placements(rt, scope, root, env)
+    if inline:
+        # ours stands inline in a TOML file the runtime reads: never a second copy, and the
+        # TOML file is not rewritten (its comments and layout are the user's)
+        where, standing = inline[0]
+        off = tuple(
+            f"it does not run: disabled by {why}; change that for the recorder to run"
+            for why in disabled_by(w, [standing], root, env)
+        )
+        return AgentChange(
+            rt.name,
+            scope,
+            where,
+            "unchanged",
+            standing,
+            (f"our hook stands inline in {where}; it is left as you wrote it", *off),
+        )
     # ours may already be in another file the runtime reads (settings.local.json, another
     # .github/hooks/*.json): it is updated there, never added a second time
     path, loaded = _where_ours(rt, scope, root, env)
@@ -346,6 +363,22 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
     return AgentChange(
         rt.name, scope, path, what, running[0], changes + off + _link_note(path) + notes + w.notes
     )
+
+
+def toml_placements(
+    rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]
+) -> list[tuple[str, str]]:
+    """(file, command) of each entry of ours inline in the runtime's TOML files of
+    ``scope`` (:attr:`Wiring.toml_hooks`; they hold the same grouped hooks)."""
+    assert rt.wiring is not None
+    if scope == "project" and root is None:
+        return []
+    out = []
+    for rel in rt.wiring.toml_hooks:
+        path = scoped_path(rt.wiring, scope, rel, root, env)
+        doc = read_toml(path)
+        out += [(path, command) for command in wiring.commands(doc or {}, rt)]
+    return out
 
 
 def _where_ours(
@@ -406,4 +439,8 @@ def uninstall_agent(
             change = _remove_from(rt, scope, path, primary=n == 0)
             if change is not None:
                 out.append(change)
+        out += [
+            AgentChange(rt.name, scope, path, "left in place (TOML: remove it by hand)", command)
+            for path, command in dict(toml_placements(rt, scope, root, env)).items()
+        ]
     return out

@@ -350,3 +350,70 @@ def test_claude_managed_policy_settings_that_stop_the_recorder_are_reported(
     policy.unlink()
     check = check_runtime(runtime("claude-code"), str(repo), env)
     assert check is not None and check.ok
+
+
+#: Our hook inline in Codex's config.toml (developers.openai.com/codex/hooks, "inline
+#: [hooks] in config.toml"; openai/codex codex-rs/hooks/src/engine/discovery.rs reads it).
+CODEX_INLINE = """model = "gpt-5"
+
+[[hooks.PostToolUse]]
+matcher = "apply_patch"
+
+[[hooks.PostToolUse.hooks]]
+type = "command"
+command = "gentle-hook record --from codex"
+"""
+
+
+@pytest.mark.parametrize("where", ["project", "user"])
+def test_codex_inline_hook_in_config_toml_counts_and_gets_no_second_copy(
+    where: str, repo: Path, home: Path, tmp_path: Path
+) -> None:
+    codex_home = tmp_path / "codex-home"
+    env = {**WITH_GH, "HOME": str(home), "CODEX_HOME": str(codex_home)}
+    config = (repo / ".codex" if where == "project" else codex_home) / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(CODEX_INLINE)
+    code, checks = doctor(repo, env)
+    ok, detail = checks["agent: codex"]
+    assert code == 0 and ok and f"recorder wired: {config} ({where})" in detail
+    scope = ("--scope", "user") if where == "user" else ()
+    proc = gh(repo, "install", "--agent", "codex", *scope, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert f"codex ({where}): unchanged:" in proc.stdout and str(config) in proc.stdout
+    assert not (config.parent / "hooks.json").exists()
+    assert config.read_text() == CODEX_INLINE
+    gone = gh(repo, "uninstall", "--agent", "codex", *scope, env=env)
+    assert gone.returncode == 0, gone.stderr
+    assert f"left in place (TOML: remove it by hand): {config}" in gone.stdout
+    assert config.read_text() == CODEX_INLINE
+
+
+def test_a_claude_entry_run_from_the_project_dir_is_ours(repo: Path, home: Path) -> None:
+    # code.claude.com/docs/en/hooks: commands reach project scripts via "$CLAUDE_PROJECT_DIR"
+    command = 'cd "$CLAUDE_PROJECT_DIR" && gentle-hook record --from claude-code'
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    doc = {
+        "hooks": {
+            "PostToolUse": [
+                {
+                    "matcher": "Write|Edit|MultiEdit|NotebookEdit",
+                    "hooks": [{"type": "command", "command": command}],
+                }
+            ]
+        }
+    }
+    path.write_text(json.dumps(doc, indent=2) + "\n")
+    before = path.read_text()
+    env = {**WITH_GH, "HOME": str(home)}
+    code, checks = doctor(repo, env)
+    ok, detail = checks["agent: claude-code"]
+    assert code == 0 and ok and f"recorder wired: {path} (project)" in detail
+    proc = gh(repo, "install", "--agent", "claude-code", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert f"unchanged: PostToolUse hook running '{command}'" in proc.stdout
+    assert path.read_text() == before
+    gone = gh(repo, "uninstall", "--agent", "claude-code", env=env)
+    assert gone.returncode == 0 and "removed" in gone.stdout
+    assert "record --from" not in path.read_text()
