@@ -254,3 +254,18 @@ def test_no_module_over_500_lines() -> None:
         if (n := len(path.read_text(encoding="utf-8").splitlines())) > 500
     }
     assert long == {}
+
+
+@pytest.mark.parametrize(
+    "init", sorted(p for p in PACKAGE.rglob("__init__.py") if p.parent != PACKAGE), ids=str
+)
+def test_package_docstring_names_every_module(init: pathlib.Path) -> None:
+    """README "Layout": each package's ``__init__`` says what every module in it does, as
+    one bullet per module, ``* :mod:`.name` — its job``."""
+    doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8"))) or ""
+    unnamed = sorted(
+        p.stem
+        for p in init.parent.glob("*.py")
+        if p.name != "__init__.py" and not re.search(rf"^\* :mod:`\.{p.stem}` — \S", doc, re.M)
+    )
+    assert unnamed == [], f"{init.parent.name}/__init__.py does not name: {unnamed}"
