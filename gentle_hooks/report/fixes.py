@@ -200,7 +200,8 @@ def _steps(s: Shortfall, binding: Binding, commit: str | None, share: bool) -> l
     """:func:`steps` without the commands that run first."""
     gh = program()
     switch: list[Step] = [("run", f"git switch --detach {commit}")] if commit else []
-    back: list[Step] = [("run", "git switch -")] if commit else []
+    # ``checkout -`` returns to a detached HEAD too (``switch -`` wants a branch)
+    back: list[Step] = [("run", "git checkout -")] if commit else []
     if isinstance(s, (VerifierShortfall, SpotCheckShortfall)):
         core = _candidate_steps(s, binding, gh)
         if share:

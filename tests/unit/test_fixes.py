@@ -182,7 +182,7 @@ def test_a_commit_judged_elsewhere_is_checked_out_for_its_fix() -> None:
         ("run", f"git switch --detach {'c' * 40}"),
         ("run", "gentle-hook spot-check --committed"),
         ("run", "gentle-hook sync push"),
-        ("run", "git switch -"),
+        ("run", "git checkout -"),
     ]
 
 
