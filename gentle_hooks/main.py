@@ -221,6 +221,9 @@ def _run(args: list[str], tail: str, errors: list[str], echo: bool = True) -> in
     _escape_streams()
     forget_probes()  # a run answers from what git says now, not a previous run's memo
     try:
+        if args[:1] == ["hook"] and args[2:] in (["--help"], ["-h"]):
+            # help on one hook: git never calls a hook with this lone argument
+            args = ["hook", "--help"]
         if args[:1] == ["hook"] and args[1:2] not in (["--help"], ["-h"], []):
             # The hook path: decided with the standard library before click is imported.
             from gentle_hooks.hooks.dispatch import main as hook_main

@@ -698,6 +698,24 @@ def _ci_json(ctx: Ctx) -> None:
     passed(ctx, step.exit, "CI passed")
 
 
+@journey("notes-unfetched", "a fresh clone whose remote has the notes fetches them", fast=True)
+def _notes_unfetched(ctx: Ctx) -> None:
+    w = plain(ctx)
+    writer_commit(ctx, w, 1)
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through, with its notes")
+    ci = ctx.sb.clone("fresh")
+    ctx.sb.prove(
+        ci,
+        ["ls-remote", "origin", "refs/notes/gentle-hooks"],
+        "refs/notes/gentle-hooks",
+        "the notes on the remote",
+    )
+    ctx.sb.prove_empty(ci, ["for-each-ref", "refs/notes/"], "no notes fetched into the clone")
+    step = ctx.agent.attempt(ci, "gentle-hook gate --range HEAD~1..HEAD")
+    passed(ctx, step.exit, "the range passed after the printed fetch")
+
+
 @journey("ci-unverified", "CI catches a commit verified nowhere; the writer verifies it")
 def _ci_unverified(ctx: Ctx) -> None:
     w = plain(ctx, share=False)

@@ -96,6 +96,10 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     return conclude(call, env, repo, config, [judged])
 
 
+#: git's pathspec magic that reads a path from the work tree's root, wherever it runs.
+TOP = ":(top)"
+
+
 def restaging(repo: Repository, tree: str) -> tuple[str, tuple[Command, ...]]:
     """For a candidate no flag binds (:data:`PARTIAL_NOTE`): the ``git reset`` / ``git
     add`` that make the worktree's own index hold exactly its tree, losing nothing, so
@@ -109,6 +113,9 @@ def restaging(repo: Repository, tree: str) -> tuple[str, tuple[Command, ...]]:
     if not found or not any(found):
         return PARTIAL_NOTE, ()
     unstage, stage = found
+    # ``:(top)``: the paths are from the work tree's root, and the user may paste the
+    # command from a subdirectory (git resolves plain pathspecs against the cwd)
+    unstage, stage = tuple(TOP + p for p in unstage), tuple(TOP + p for p in stage)
     out: list[Command] = []
     if unstage:
         out.append(Command(("reset", "-q", "--", *unstage), tool="git"))

@@ -212,6 +212,7 @@ def ensure_rewrite_ref(repo: Repository) -> None:
             return
         try:
             repo.config_set("notes.rewriteRef", NOTES_REF)
+            _mark_added(repo, "notes.rewriteRef", NOTES_REF)
             return
         except GitError:
             if attempt == 10:
@@ -291,8 +292,18 @@ def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
     for key, value in wanted:
         if value not in repo.config_get_all(key):
             repo.config_add(key, value)
+            _mark_added(repo, key, value)
             added.append(f"{key} = {value}")
     return added
+
+
+#: The git config key listing, as ``KEY=VALUE``, each config value gentle-hooks added (not
+#: under ``gentle.``: those are settings), so ``uninstall`` removes exactly those.
+ADDED_KEY = "gentle-hooks.added"
+
+
+def _mark_added(repo: Repository, key: str, value: str) -> None:
+    repo.config_add(ADDED_KEY, f"{key}={value}")
 
 
 def is_sharing(repo: Repository, remote: str) -> bool:
@@ -302,18 +313,24 @@ def is_sharing(repo: Repository, remote: str) -> bool:
 
 def remove_share_config(repo: Repository) -> list[str]:
     """Undo :func:`add_share_refspecs` for every remote and :func:`ensure_rewrite_ref`:
-    remove exactly the values they add. Returns the ``key = value`` lines removed."""
-    removed = []
+    remove the values they added (listed under :data:`ADDED_KEY`), and the values only
+    gentle-hooks writes (its notes refspecs and ``notes.rewriteRef``) also when unlisted;
+    a value the user had set before (``remote.<name>.push = HEAD``) stays. Returns the
+    ``key = value`` lines removed."""
+    listed = repo.config_get_all(ADDED_KEY)
+    wanted = [tuple(v.split("=", 1)) for v in listed if "=" in v]
     for remote in repo.config_remotes():
-        for key, value in (
+        wanted += [
             (f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*"),
-            (f"remote.{remote}.push", "HEAD"),
             (f"remote.{remote}.push", SHARE_PUSH_REFSPEC),
-        ):
-            if repo.config_unset_value(key, value):
-                removed.append(f"{key} = {value}")
-    if repo.config_unset_value("notes.rewriteRef", NOTES_REF):
-        removed.append(f"notes.rewriteRef = {NOTES_REF}")
+        ]
+    wanted.append(("notes.rewriteRef", NOTES_REF))
+    removed = []
+    for key, value in dict.fromkeys(wanted):
+        if repo.config_unset_value(key, value):
+            removed.append(f"{key} = {value}")
+    for v in dict.fromkeys(listed):
+        repo.config_unset_value(ADDED_KEY, v)
     return removed
 
 

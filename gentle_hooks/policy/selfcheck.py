@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from gentle_hooks.policy.nocheck import Judgement, judge_command
 from gentle_hooks.policy.nocheck import row_text as nocheck_row_text
-from gentle_hooks.policy.shell import words_of
+from gentle_hooks.policy.shell import Token, Unreadable, is_assignment, tokenize, words_of
 from gentle_hooks.values.frozen import frozen
 
 
@@ -37,13 +37,35 @@ def is_disagreement(reported_exit: int | None, observed_exit: int | None) -> boo
 
 def is_declared(command: str, declared: tuple[str, ...]) -> bool:
     """True when ``command`` is one of the declared commands, compared word by word
-    (quoting and spacing aside: ``pytest  -q`` is ``'pytest' -q``)."""
-    mine = words_of(command)
+    (quoting and spacing aside: ``pytest  -q`` is ``'pytest' -q``). A receipt's command
+    also matches in the spellings :func:`report_argv` prints for a declared line: after
+    ``env`` when the line starts with assignments (``env A=1 pytest`` is ``A=1 pytest``),
+    and as the line of ``sh -c LINE``."""
+    mine = _spellings(command)
     for d in declared:
         theirs = words_of(d)
-        if (mine is not None and mine == theirs) or command.strip() == d.strip():
+        if (theirs is not None and theirs in mine) or command.strip() == d.strip():
             return True
     return False
+
+
+def _spellings(command: str) -> list[tuple[tuple[str, bool], ...]]:
+    """The word lists ``command`` stands for (see :func:`is_declared`)."""
+    words = words_of(command)
+    if words is None:
+        return []
+    out = [words]
+    if len(words) > 2 and words[0] == ("env", False) and _assigns(words[1][0]):
+        out.append(words[1:])
+    if len(words) == 3 and words[:2] == (("sh", False), ("-c", False)):
+        inner = words_of(words[2][0])
+        if inner is not None:
+            out.append(inner)
+    return out
+
+
+def _assigns(text: str) -> bool:
+    return is_assignment(Token(text))
 
 
 @frozen
@@ -174,17 +196,33 @@ SHELL_BUILTINS = frozenset(
 )
 
 
+#: Characters after which a line means more to a shell than its words (expansions,
+#: globs, escapes, comments): such a line runs only through a shell.
+SHELL_ONLY = frozenset("$`*?[]~{}!\\#\n")
+
+
 def report_argv(command: str) -> tuple[str, ...]:
-    """The argument vector that runs a receipt's command again through ``gentle-hook receipt
-    run --``: its words when the command is plain words as :func:`shlex.join` writes them
-    (every ``receipt run`` command is) and names a program, else ``sh -c`` and the line (a
-    ``receipt add`` line may use pipes, ``&&``, its own quoting or a shell builtin)."""
+    """The argument vector that runs a receipt's (or a declared) command again through
+    ``gentle-hook receipt run --``: its words when the line is plain words (quoted or not:
+    no operator, expansion, glob, escape or comment) naming a program; ``env`` first when
+    the words start with assignments (``A=1 pytest`` → ``env A=1 pytest``); else ``sh -c``
+    and the line (a ``receipt add`` line may use pipes, ``&&``, expansions or a shell
+    builtin)."""
     import shlex  # only a refusal or a block renders a command: off the gates' pass path
 
+    shell = ("sh", "-c", command)
+    if any(ch in SHELL_ONLY for ch in command):
+        return shell
     try:
+        tokens = tokenize(command)
         words = tuple(shlex.split(command))
-    except ValueError:
-        words = ()
-    if words and shlex.join(words) == command and words[0] not in SHELL_BUILTINS:
-        return words
-    return ("sh", "-c", command)
+    except (Unreadable, ValueError):
+        return shell
+    if not words or any(t.op for t in tokens) or tuple(t.text for t in tokens) != words:
+        return shell
+    n = 0
+    while n < len(tokens) and not tokens[n].quoted and is_assignment(tokens[n]):
+        n += 1
+    if n == len(words) or words[n] in SHELL_BUILTINS:
+        return shell
+    return ("env", *words) if n else words

@@ -374,7 +374,7 @@ class _Parser:
                 continue
             if not words and not t.quoted and t.text in RESERVED:
                 raise Unreadable(f"the compound command {t.text!r} is not evaluated")
-            if not words and _is_assignment(t):
+            if not words and is_assignment(t):
                 self.take()
                 continue
             words.append(self.take().text)
@@ -383,11 +383,12 @@ class _Parser:
         return Simple(tuple(words))
 
 
-def _is_assignment(t: Token) -> bool:
-    """``NAME=value`` before the command word (XCU §2.9.1)."""
+def is_assignment(t: Token) -> bool:
+    """``NAME=value`` (unquoted name) before the command word (XCU §2.9.1)."""
     name, eq, _ = t.text.partition("=")
     return (
-        bool(eq)
+        not t.op
+        and bool(eq)
         and bool(name)
         and (name[0].isalpha() or name[0] == "_")
         and all(ch.isalnum() or ch == "_" for ch in name)

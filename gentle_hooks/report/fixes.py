@@ -200,7 +200,8 @@ def _steps(s: Shortfall, binding: Binding, commit: str | None, share: bool) -> l
     """:func:`steps` without the commands that run first."""
     gh = program()
     switch: list[Step] = [("run", f"git switch --detach {commit}")] if commit else []
-    back: list[Step] = [("run", "git switch -")] if commit else []
+    # ``checkout -`` returns to a detached HEAD too (``switch -`` wants a branch)
+    back: list[Step] = [("run", "git checkout -")] if commit else []
     if isinstance(s, (VerifierShortfall, SpotCheckShortfall)):
         core = _candidate_steps(s, binding, gh)
         if share:
@@ -223,13 +224,28 @@ def _steps(s: Shortfall, binding: Binding, commit: str | None, share: bool) -> l
         ("run", f"{gh} sync push"),
     ]
     if isinstance(s, NoValidNote) and not s.stale:
+        share_it = "in the clone that verified this commit: share its note"
+        fetch: list[Step] = [
+            ("where", "here, when the note is on the remote but not fetched yet: fetch it"),
+            ("run", f"{gh} sync fetch"),
+            ("otherwise", share_it),
+        ]
         return [
-            ("where", "in the clone that verified this commit: share its note"),
+            # under a server's pre-receive the notes are the server's: fetching in the
+            # pusher's clone changes nothing there
+            *(fetch if not _on_server() else [("where", share_it)]),
             ("run", f"{gh} sync push"),
             ("otherwise", "not verified yet: in the writer's clone, verify it and share the note"),
             *verify,
         ]
     return [("where", "in the writer's clone: verify the rewritten commit again"), *verify]
+
+
+def _on_server() -> bool:
+    """True under a server's pre-receive (git sets ``GIT_QUARANTINE_PATH`` there)."""
+    import os
+
+    return bool(os.environ.get("GIT_QUARANTINE_PATH"))
 
 
 def _candidate_steps(

@@ -176,10 +176,27 @@ def test_committing_part_of_the_checked_work_is_blocked(world: World) -> None:
         "in the work tree), so --staged binds this candidate; then run the same git commit again"
     ) in r.said
     # the index is made to hold what the commit holds first, then the --staged commands
-    add = r.said.index("gentle-hooks:   run: git add -A -- src/app.py")
+    add = r.said.index("gentle-hooks:   run: git add -A -- ':(top)src/app.py'")
     assert add < r.said.index("gentle-hooks:   prefix: gentle-hook receipt run --staged --")
     # git's temporary index is gone and the user's state is as it was
     assert world.ok("status", "--porcelain") == " M README.md\n M src/app.py\n"
+
+
+def test_the_restaging_commands_run_as_printed_from_a_subdirectory(world: World) -> None:
+    world.write("README.md", "# demo, by the writer\n")
+    world.delegate(text="def add(a, b):\n    return a + b  # part one\n")
+    world.spot_check()
+    sub = world.work / "src"
+    r = world.git("commit", "-m", "writer: app only", "app.py", cwd=sub)
+    assert r.code == 1, r
+    git_lines = [
+        line.split("run: ", 1)[1] for line in r.said if line.startswith("gentle-hooks:   run: git ")
+    ]
+    assert git_lines, r
+    for command in git_lines:  # exactly as printed, from where the user is
+        done = world.run(["sh", "-c", command], cwd=sub)
+        assert done.code == 0, (command, done)
+    assert world.ok("status", "--porcelain") == " M README.md\nM  src/app.py\n"
 
 
 def test_agent_runtime_in_the_environment_is_judged_by_the_commit_gate(world: World) -> None:

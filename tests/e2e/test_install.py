@@ -217,3 +217,16 @@ def test_an_agents_merge_commit_is_judged_by_the_pre_merge_commit_hook(native: W
     assert r.code == 0, r
     assert len(w.ok("rev-list", "--parents", "-n", "1", "HEAD").split()) == 3
     w.assert_clean()
+
+
+@pytest.mark.parametrize("users_own", [True, False])
+def test_uninstall_removes_only_the_config_install_added(tmp_path: Path, users_own: bool) -> None:
+    w = _bare_world(tmp_path)
+    if users_own:
+        w.ok("config", "--add", "remote.origin.push", "HEAD")
+    before = w.ok("config", "--local", "--list")
+    assert w.gh("install", "--share", "origin").code == 0
+    assert w.ok("config", "--get-all", "remote.origin.push").count("HEAD\n") == 1
+    out = w.gh("uninstall").out
+    assert ("remote.origin.push = HEAD" in out) is not users_own
+    assert w.ok("config", "--local", "--list") == before

@@ -129,6 +129,21 @@ def test_a_blocked_commit_below_head_says_to_check_it_out_and_head_does_not(
     assert r.said[at + 1 : at + 4] == [
         f"gentle-hooks:   run: git switch --detach {first}",
         "gentle-hooks:   run: gentle-hook spot-check --committed",
-        "gentle-hooks:   run: git switch -",
+        "gentle-hooks:   run: git checkout -",
     ]
     assert f"git switch --detach {second[:12]}" not in text, text
+
+
+def test_from_a_detached_head_the_printed_way_back_returns_to_it(world: World) -> None:
+    first = world.unverified(V2, "writer: first")
+    second = world.unverified("def add(a, b):\n    return a + b  # v3\n", "writer: second")
+    world.ok("switch", "-q", "--detach", "HEAD")
+    r = world.git("push", "origin", "HEAD:main")
+    assert r.code == 1, r
+    at = r.said.index(f"gentle-hooks:   run: git switch --detach {first}")
+    back = next(x for x in r.said[at:] if x.startswith("gentle-hooks:   run: git checkout"))
+    for line in (r.said[at], back):  # the way there and back, exactly as printed
+        done = world.run(["sh", "-c", line.split("run: ", 1)[1]])
+        assert done.code == 0, (line, done)
+    assert world.rev("HEAD") == second
+    assert world.ok("branch", "--show-current") == ""

@@ -25,6 +25,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.e2e.conftest import CHECK, Run, World
 
 GOOD = "def add(a, b):\n    return a + b  # writer\n"
@@ -236,6 +238,36 @@ def test_only_declared_commands_count_and_the_fix_runs_as_printed(native: World)
             ["sh", "-c", command.replace("gentle-hook", f"{sys.executable} -m gentle_hooks")]
         )
         assert done.code == 0, (command, done)
+    assert w.git("commit", "-m", "writer").code == 0
+
+
+#: Declared lines a shell reads differently from ``shlex.join``: quotes of their own, an
+#: assignment before the command word.
+ODD_DECLARED = [
+    f"{shlex.quote(sys.executable)} -m compileall -q -x 'no_such_dir' src",
+    f"PYTHONHASHSEED=0 {shlex.quote(sys.executable)} -m compileall -q src",
+]
+
+
+@pytest.mark.parametrize("declared", ODD_DECLARED)
+def test_a_declared_line_with_quotes_or_assignments_is_resolved_by_pasting(
+    native: World, declared: str
+) -> None:
+    w = native
+    _write_config(w, _declare([declared]))
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    blocked = w.git("commit", "-m", "writer")
+    assert blocked.code == 1
+    printed = _lines(blocked.said, "run")
+    assert "sh -c" not in printed[0], printed
+    for command in printed:  # exactly as printed, through a shell
+        done = w.run(
+            ["sh", "-c", command.replace("gentle-hook", f"{sys.executable} -m gentle_hooks")]
+        )
+        assert done.code == 0, (command, done)
+        assert "S-undeclared" not in done.out + done.err, (command, done)
     assert w.git("commit", "-m", "writer").code == 0
 
 

@@ -133,7 +133,9 @@ STEPS = [
     pytest.param(
         NoValidNote(stale=False),
         [
-            ("where", "in the clone that verified this commit: share its note"),
+            ("where", "here, when the note is on the remote but not fetched yet: fetch it"),
+            ("run", "gentle-hook sync fetch"),
+            ("otherwise", "in the clone that verified this commit: share its note"),
             ("run", "gentle-hook sync push"),
             ("otherwise", "not verified yet: in the writer's clone, verify it and share the note"),
             *VERIFY_COMMIT,
@@ -180,14 +182,16 @@ def test_a_commit_judged_elsewhere_is_checked_out_for_its_fix() -> None:
         ("run", f"git switch --detach {'c' * 40}"),
         ("run", "gentle-hook spot-check --committed"),
         ("run", "gentle-hook sync push"),
-        ("run", "git switch -"),
+        ("run", "git checkout -"),
     ]
 
 
 def test_step_lines_label_what_runs() -> None:
     lines = step_lines(steps(NoValidNote(stale=False), COMMITTED))
-    assert lines[:4] == [
-        "  in the clone that verified this commit: share its note",
+    assert lines[:6] == [
+        "  here, when the note is on the remote but not fetched yet: fetch it",
+        "  run: gentle-hook sync fetch",
+        "  otherwise, in the clone that verified this commit: share its note:",
         "  run: gentle-hook sync push",
         "  otherwise, not verified yet: in the writer's clone, verify it and share the note:",
         f"  {NOTE}",
@@ -210,7 +214,7 @@ def test_the_gates_commands_are_the_documented_ones() -> None:
     """The literal commands the commit, push and range gates print first (README, e2e)."""
     assert command(SPOT, STAGED) == "gentle-hook spot-check --staged"
     assert command(VERIFIER, COMMITTED) == "gentle-hook verify run --committed --brief ..."
-    assert command(NoValidNote(stale=False), COMMITTED) == "gentle-hook sync push"
+    assert command(NoValidNote(stale=False), COMMITTED) == "gentle-hook sync fetch"
 
 
 REASONS = [

@@ -244,6 +244,9 @@ def test_agreement_needs_two_successes(
         ("pytest -q && true", ("pytest -q",), False),
         ("npm test", ("pytest -q", "npm test"), True),
         ("pytest '", ("pytest '",), True),
+        ("env A=1 pytest -q", ("A=1 pytest -q",), True),
+        ("env pytest -q", ("pytest -q",), False),
+        ("sh -c 'pytest -k '\"'\"'a b'\"'\"''", ("pytest -k 'a b'",), True),
     ],
 )
 def test_is_declared_compares_words(
@@ -258,7 +261,17 @@ def test_is_declared_compares_words(
         ("pytest -q", ("pytest", "-q")),
         ("python -m compileall -q src", ("python", "-m", "compileall", "-q", "src")),
         ("pytest -k 'a and b'", ("pytest", "-k", "a and b")),
-        ('pytest -k "a and b"', ("sh", "-c", 'pytest -k "a and b"')),
+        ('pytest -k "a and b"', ("pytest", "-k", "a and b")),
+        (
+            "python3 -m unittest -k 'test_add' t.py",
+            ("python3", "-m", "unittest", "-k", "test_add", "t.py"),
+        ),
+        ("A=0 B=1 pytest -q", ("env", "A=0", "B=1", "pytest", "-q")),
+        ("'A=0' pytest", ("A=0", "pytest")),
+        ("A=0", ("sh", "-c", "A=0")),
+        ('pytest -k "$K"', ("sh", "-c", 'pytest -k "$K"')),
+        ("pytest tests/*.py", ("sh", "-c", "pytest tests/*.py")),
+        ("pytest # all", ("sh", "-c", "pytest # all")),
         ("pytest || true", ("sh", "-c", "pytest || true")),
         ("exit 1", ("sh", "-c", "exit 1")),
         ("cd tests", ("sh", "-c", "cd tests")),
