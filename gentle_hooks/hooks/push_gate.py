@@ -84,9 +84,8 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             heads.append(repo.head())
         return heads[0]
 
-    judged: list[Judged] = []
     ranges: dict[tuple[str, str | None, str | None], list[str]] = {}  # identical updates
-    verdicts: dict[str, Verdict | None] = {}  # each pushed commit judged once per push
+    sent: list[tuple[str, list[str]]] = []  # each ref with new commits, and those commits
     for update in updates:
         where = update.remote_ref
         if where == NOTES_REF:
@@ -114,17 +113,15 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             )
             say(f"{where}: {nothing}")
             continue
-        fresh = [c for c in commits if c not in verdicts]
-        if fresh:
-            judging = (repo, config, path, runtime, applies_all, head)
-            verdicts.update(_judge_commits(*judging, fresh, tip=commits[-1]))
-        for c in commits:
-            seen = verdicts[c]
-            if seen is not None:  # a delegated commit: its decision, named on this ref
-                result, fix_commit = seen
-                judged.append(
-                    Judged(f"commit {short(c)} on {where}", where, result, commit=fix_commit)
-                )
+        sent.append((where, commits))
+    judging = (repo, config, path, runtime, applies_all, head)
+    verdicts = _judge_commits(*judging, [r for r in ranges.values() if r]) if sent else {}
+    judged = [
+        Judged(f"commit {short(c)} on {where}", where, v[0], commit=v[1])
+        for where, commits in sent
+        for c in commits
+        if (v := verdicts[c]) is not None  # a delegated commit, named on every ref sending it
+    ]
     code = conclude(call, env, repo, config, judged)
     if code == EXIT_OK and remote:
         from gentle_hooks.hooks.notes_sharing import share_notes
@@ -140,27 +137,35 @@ def _judge_commits(
     runtime: Evidence | None,
     applies_all: bool,
     head: Callable[[], str | None],
-    commits: Sequence[str],
-    tip: str,
+    ranges: Sequence[Sequence[str]],
 ) -> dict[str, Verdict | None]:
-    """Judge pushed commits as one batch: each commit's :data:`Verdict` (the caller names
-    the ref it is pushed on), or None for a commit that is not delegated.
+    """Judge the commits of a push as one batch: each commit's :data:`Verdict` (the caller
+    names the refs it is pushed on), or None for a commit that is not delegated.
 
-    ``commits`` are oldest first, each an ancestor of ``tip`` (the pushed ref's). The
-    ledger is read once for all of them, one ``rev-parse`` peels every candidate, one
-    merge-base serves them, and the built-in classifier's diffs are fetched ahead.
+    ``ranges`` are the distinct commit lists of the push's updates, each oldest first
+    with the pushed tip last; a commit in several is judged once. The ledger is read once
+    for all of them, one ``rev-parse`` peels every candidate, one merge-base serves each
+    range with commits no earlier range holds, and the built-in classifier's diffs are
+    fetched ahead.
 
     Raises:
         GentleError: git, config or store failures (the gate fails closed).
     """
+    # in the order the refs send them, each once (judging a commit needs no other first)
+    commits = list(dict.fromkeys(c for commits in ranges for c in commits))
     infos = repo.read_commits(commits)
     work, records = pushed_work(path, repo, infos)
     delegated = delegated_commits(infos, work, records, runtime, applies_all)
     out: dict[str, Verdict | None] = dict.fromkeys(commits)
     repo.peel_commits([info.id for info, _ in delegated])  # one rev-parse for all
     base = repo.base_commit(config.settings.base_ref) if len(delegated) > 1 else None
-    if base is not None:  # one merge-base process for the push, not one per commit
-        repo.learn_merge_bases(base, tip, infos)  # every pushed commit: chains
+    if base is not None:  # one merge-base process per range, not one per commit
+        by_id = {info.id: info for info in infos}
+        learnt: set[str] = set()
+        for chain in ranges:
+            if not learnt.issuperset(chain):  # every pushed commit of the range: chains
+                repo.learn_merge_bases(base, chain[-1], [by_id[c] for c in chain])
+                learnt.update(chain)
     base_ref = config.settings.base_ref
     cands = [
         repo.candidate(Projection.COMMITTED, commit=info.id, config_ref=base_ref)
