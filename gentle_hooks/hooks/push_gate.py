@@ -145,7 +145,7 @@ def _judge_commits(
     ``ranges`` are the distinct commit lists of the push's updates, each oldest first
     with the pushed tip last; a commit in several is judged once. The ledger is read once
     for all of them, one ``rev-parse`` peels every candidate, one merge-base serves each
-    range with commits no earlier range holds, and the built-in classifier's diffs are
+    range with commits no longer range holds, and the built-in classifier's diffs are
     fetched ahead.
 
     Raises:
@@ -162,7 +162,7 @@ def _judge_commits(
     if base is not None:  # one merge-base process per range, not one per commit
         by_id = {info.id: info for info in infos}
         learnt: set[str] = set()
-        for chain in ranges:
+        for chain in sorted(ranges, key=len, reverse=True):  # the longest covers most
             if not learnt.issuperset(chain):  # every pushed commit of the range: chains
                 repo.learn_merge_bases(base, chain[-1], [by_id[c] for c in chain])
                 learnt.update(chain)
