@@ -30,7 +30,9 @@ class Wiring:
     Attributes:
         project: the configuration file relative to the work tree root (``--scope project``).
         user: relative to the home directory (``--scope user``); home_env: an environment
-            variable that replaces the home-relative directory (its first path part).
+            variable that replaces the home-relative directory (its first path part);
+            home_root_env: one that replaces the home directory itself (Gemini CLI's
+            ``GEMINI_CLI_HOME``: its files are then under ``$GEMINI_CLI_HOME/.gemini``).
         shape: ``grouped`` or ``flat``; event: the hook event; matcher: the tool matcher
             of a grouped entry (None: every tool).
         entry: the fields of our hook entry besides the command; command_key: where the
@@ -46,10 +48,18 @@ class Wiring:
             / ``user``) the runtime reads hooks from in that scope: an entry of ours there
             counts as wired, is updated there, and is removed by uninstall.
         settings: the settings files that can switch hooks off, ``(scope, path)`` in
-            increasing precedence (paths relative as ``project``/``user``);
-            settings_comments: they are JSON with comments;
+            increasing precedence (paths relative as ``project``/``user``; scope ``system``:
+            the name of a machine-wide file, resolved by
+            :data:`gentle_hooks.services.agent_install.SYSTEM_SETTINGS`, or taken from the
+            environment variable ``system_env`` when it is set);
+            settings_comments: they are JSON with comments; settings_toml: they are TOML;
         switches: ``(dotted key, value)`` pairs that turn every hook off;
+        system_switches: the same, read only from ``system`` files (keys the runtime
+            honours only there, e.g. Claude Code's ``allowManagedHooksOnly``);
         disabled_lists: dotted keys of lists of hook names (or commands) not to run.
+        toml_hooks: TOML files (relative as ``project``/``user``) that may hold the same
+            hooks inline (Codex's ``[[hooks.PostToolUse]]`` in ``config.toml``): ours there
+            counts as wired and is not added a second time; they are never edited.
         aliases: ``(tool, its other names)``: names a group's matcher may select the tool by
             (Codex matches ``apply_patch`` by ``Write`` and ``Edit`` too).
     """
@@ -64,6 +74,7 @@ class Wiring:
     version: int | None = None
     own_file: bool = False
     home_env: str | None = None
+    home_root_env: str | None = None
     notes: tuple[str, ...] = field(default=())
     comments: bool = False
     matcher_style: str = "exact-or-regex"
@@ -72,6 +83,10 @@ class Wiring:
     settings: tuple[tuple[str, str], ...] = field(default=())
     settings_comments: bool = False
     switches: tuple[tuple[str, object], ...] = field(default=())
+    system_switches: tuple[tuple[str, object], ...] = field(default=())
+    system_env: str | None = None
+    settings_toml: bool = False
+    toml_hooks: tuple[str, ...] = field(default=())
     disabled_lists: tuple[str, ...] = field(default=())
     aliases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
 
@@ -131,8 +146,10 @@ RUNTIMES: tuple[Runtime, ...] = (
                 ("user", ".claude/settings.json"),
                 ("project", ".claude/settings.json"),
                 ("project", ".claude/settings.local.json"),
+                ("system", "claude-code-managed"),
             ),
             switches=(("disableAllHooks", True),),
+            system_switches=(("allowManagedHooksOnly", True),),
         ),
         markers=(".claude",),
     ),
@@ -153,6 +170,10 @@ RUNTIMES: tuple[Runtime, ...] = (
             # openai/codex codex-rs/core/src/tools/hook_names.rs @ 40c1a7f5
             # (HookToolName::apply_patch: matcher_aliases Write, Edit)
             aliases=(("apply_patch", ("Write", "Edit")),),
+            settings=(("user", ".codex/config.toml"), ("project", ".codex/config.toml")),
+            settings_toml=True,
+            switches=(("features.hooks", False), ("features.codex_hooks", False)),
+            toml_hooks=(".codex/config.toml",),
             notes=(
                 "Codex runs a new or changed hook only once you trust it: start codex and "
                 "review it with /hooks (project hooks load only in a trusted project)",
@@ -175,7 +196,13 @@ RUNTIMES: tuple[Runtime, ...] = (
             entry=(("name", "gentle-hooks-record"), ("type", "command")),
             comments=True,
             matcher_style="regex",
-            settings=(("user", ".gemini/settings.json"), ("project", ".gemini/settings.json")),
+            settings=(
+                ("user", ".gemini/settings.json"),
+                ("project", ".gemini/settings.json"),
+                ("system", "gemini-cli-system"),
+            ),
+            system_env="GEMINI_CLI_SYSTEM_SETTINGS_PATH",
+            home_root_env="GEMINI_CLI_HOME",
             settings_comments=True,
             switches=(("hooksConfig.enabled", False), ("tools.enableHooks", False)),
             disabled_lists=("hooksConfig.disabled", "hooks.disabled"),

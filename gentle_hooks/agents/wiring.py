@@ -7,7 +7,8 @@ Room ``agents`` (standard library only): pure functions over a parsed JSON docum
 Every function returns a new document and leaves the one it was given untouched.
 
 Ours is an entry whose command runs ``record --from <runtime>`` of a ``gentle-hook``
-(whatever its path, environment prefix or extra flags), or one carrying our entry's ``name``
+(whatever its path, environment prefix, extra flags, or a leading ``cd "$CLAUDE_PROJECT_DIR"
+&&``; no other command before or after it), or one carrying our entry's ``name``
 (Gemini CLI's ``gentle-hooks-record``): it is never duplicated. On a re-install only its
 ``gentle-hook`` program word is updated, the user's prefix and flags are kept, and each
 change is said. Everything else in the document is kept as it was, in its order.
@@ -48,14 +49,33 @@ def _words(command: str) -> list[tuple[str, int, int]] | None:
     return out
 
 
+#: A ``cd`` target we accept before ``&&``: one variable (``"$CLAUDE_PROJECT_DIR"``, the
+#: form Claude Code's hooks guide uses) or a plain path, never a substitution.
+_CD_TARGET = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|[^$`;|&<>()]+")
+#: Shell words that join a second command: a command holding one is not ours.
+_OPERATORS = frozenset({"&&", "||", "|", ";", "&"})
+
+
 def _program_at(words: list[tuple[str, int, int]]) -> int | None:
-    """Where the program word is: after any ``NAME=value`` environment prefix (and an
-    ``env`` running it); None when that program is not a ``gentle-hook``."""
-    for i, (value, _, _) in enumerate(words):
-        if _ASSIGNMENT.match(value) or (value == "env" and i == 0):
+    """Where the program word is: after one leading ``cd DIR &&`` (DIR a variable or a
+    plain path), then any ``NAME=value`` environment prefix (and an ``env`` running it);
+    None when that program is not a ``gentle-hook``, or when another command follows it."""
+    start = 0
+    if (
+        len(words) > 3
+        and words[0][0] == "cd"
+        and words[2][0] == "&&"
+        and _CD_TARGET.fullmatch(words[1][0])
+    ):
+        start = 3
+    for i, (value, _, _) in enumerate(words[start:], start):
+        if _ASSIGNMENT.match(value) or (value == "env" and i == start):
             continue
         base = value.replace("\\", "/").rsplit("/", 1)[-1]
-        return i if base.startswith("gentle-hook") else None
+        if not base.startswith("gentle-hook"):
+            return None
+        rest = [w for w, _, _ in words[i + 1 :]]
+        return None if _OPERATORS.intersection(rest) else i
     return None
 
 

@@ -12,10 +12,13 @@ hook. For each runtime found:
 * wired under a matcher that leaves some of the runtime's file-writing tools out: fails,
   naming them;
 * wired, but a documented switch of the runtime's settings stops it (Claude Code's
-  ``disableAllHooks``, Gemini CLI's ``hooksConfig.enabled`` or a ``disabled`` list naming
-  ours, Copilot's ``disableAllHooks``): fails, naming the switch and its file;
+  ``disableAllHooks``, or ``allowManagedHooksOnly`` in its managed policy settings; Codex's
+  ``[features] hooks = false`` in ``config.toml``; Gemini CLI's ``hooksConfig.enabled`` or a
+  ``disabled`` list naming ours, in user, project or system settings; Copilot's
+  ``disableAllHooks``): fails, naming the switch and its file;
 * "wired" looks in every file the runtime reads hooks from (Claude Code's
-  ``settings.local.json``, every ``.github/hooks/*.json`` of Copilot), not only the one
+  ``settings.local.json``, every ``.github/hooks/*.json`` of Copilot, Codex's inline
+  ``[[hooks.PostToolUse]]`` in ``config.toml``), not only the one
   ``install`` writes;
 * a configuration file that is not readable plain JSON: fails, naming the file;
 * not wired: reported, not failed, with the command that wires it (the commit gate still
@@ -41,6 +44,9 @@ from gentle_hooks.services.agent_install import (
     disabled_by,
     locations,
     read_config,
+    read_toml,
+    scoped_path,
+    user_home,
 )
 from gentle_hooks.values.frozen import frozen
 
@@ -89,8 +95,7 @@ def _found(rt: Runtime, root: str | None, home: str) -> list[str]:
 def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> AgentCheck | None:
     """The check of one runtime, or None when it is not used here. ``root`` is the work
     tree root, or None outside any work tree (only the user's configuration is read)."""
-    home = env.get("HOME") or os.path.expanduser("~")
-    found = _found(rt, root, home)
+    found = _found(rt, root, user_home(rt.wiring, env))
     name = f"agent: {rt.name}"
     if rt.wiring is None:
         if not found:
@@ -108,9 +113,10 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
     for scope in SCOPES if root else ("user",):
         user = ("--scope", "user") if scope == "user" else ()
         reinstall = cli("install", "--agent", rt.name, *user)
-        for path in locations(rt.wiring, scope, root, env):
+        tomls = [scoped_path(rt.wiring, scope, rel, root, env) for rel in rt.wiring.toml_hooks]
+        for path in [*locations(rt.wiring, scope, root, env), *tomls]:
             try:
-                doc = read_config(path, rt.wiring.comments)
+                doc = read_toml(path) if path in tomls else read_config(path, rt.wiring.comments)
             except UsageError as exc:
                 return AgentCheck(name, False, exc.message)
             for command, matcher in wiring.placements(doc or {}, rt):

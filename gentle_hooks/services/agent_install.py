@@ -38,6 +38,28 @@ from gentle_hooks.values.frozen import field, frozen
 
 SCOPES = ("project", "user")
 
+#: The machine-wide settings files that can stop hooks (``system`` entries of
+#: :attr:`Wiring.settings`), at their documented path for this operating system. Claude
+#: Code's managed policy settings (code.claude.com/docs/en/settings, "Settings files");
+#: Gemini CLI's system settings (google-gemini/gemini-cli ``docs/reference/configuration.md``,
+#: "Settings files"; ``GEMINI_CLI_SYSTEM_SETTINGS_PATH`` replaces it).
+SYSTEM_SETTINGS: dict[str, str] = {
+    "claude-code-managed": (
+        "/Library/Application Support/ClaudeCode/managed-settings.json"
+        if sys.platform == "darwin"
+        else r"C:\Program Files\ClaudeCode\managed-settings.json"
+        if sys.platform == "win32"
+        else "/etc/claude-code/managed-settings.json"
+    ),
+    "gemini-cli-system": (
+        "/Library/Application Support/GeminiCli/settings.json"
+        if sys.platform == "darwin"
+        else r"C:\ProgramData\gemini-cli\settings.json"
+        if sys.platform == "win32"
+        else "/etc/gemini-cli/settings.json"
+    ),
+}
+
 
 @frozen
 class AgentChange:
@@ -77,14 +99,25 @@ def config_path(w: Wiring, scope: str, root: str | None, env: Mapping[str, str])
 
 def scoped_path(w: Wiring, scope: str, rel: str, root: str | None, env: Mapping[str, str]) -> str:
     """``rel`` (relative as :attr:`Wiring.project` or :attr:`Wiring.user`) in ``scope``; a
-    user path's first part is replaced by the runtime's home variable when it is set."""
+    user path's first part is replaced by the runtime's home variable when it is set (the
+    home directory by :attr:`Wiring.home_root_env`); a
+    ``system`` name is the runtime's system variable when set, else its
+    :data:`SYSTEM_SETTINGS` path."""
+    if scope == "system":
+        return (env.get(w.system_env) if w.system_env else None) or SYSTEM_SETTINGS[rel]
     if scope == "project":
         return os.path.join(root or ".", rel)
     base = env.get(w.home_env) if w.home_env else None
     if base:
         return os.path.join(base, *rel.split("/")[1:])
-    home = env.get("HOME") or os.path.expanduser("~")
-    return os.path.join(home, rel)
+    return os.path.join(user_home(w, env), rel)
+
+
+def user_home(w: Wiring | None, env: Mapping[str, str]) -> str:
+    """The directory a runtime's user files are relative to: its own home variable
+    (:attr:`Wiring.home_root_env`) when set, else ``HOME``."""
+    own = env.get(w.home_root_env) if w is not None and w.home_root_env else None
+    return own or env.get("HOME") or os.path.expanduser("~")
 
 
 def locations(w: Wiring, scope: str, root: str | None, env: Mapping[str, str]) -> list[str]:
@@ -125,13 +158,10 @@ def disabled_by(
         if scope == "project" and root is None:
             continue
         path = scoped_path(w, scope, rel, root, env)
-        try:
-            doc = read_config(path, w.settings_comments)
-        except UsageError:
-            continue
+        doc = read_toml(path) if w.settings_toml else _read_or_none(path, w.settings_comments)
         if doc is None:
             continue
-        for key, _ in w.switches:
+        for key, _ in (*w.switches, *(w.system_switches if scope == "system" else ())):
             there, value = _dotted(doc, key)
             if there:
                 decided[key] = (value, path)
@@ -143,10 +173,34 @@ def disabled_by(
                 and ours & {v for v in value if isinstance(v, str)}
             ):
                 out.append(f"{key} in {path} lists it")
-    for key, off in w.switches:
+    for key, off in (*w.switches, *w.system_switches):
         if key in decided and decided[key][0] == off:
             out.insert(0, f"{key}: {json_word(off)} in {decided[key][1]}")
     return out
+
+
+def _read_or_none(path: str, comments: bool) -> dict[str, object] | None:
+    try:
+        return read_config(path, comments)
+    except UsageError:
+        return None
+
+
+def read_toml(path: str) -> dict[str, object] | None:
+    """The TOML document at ``path``; None when it is absent or not readable TOML (the
+    runtime reports a broken file itself)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    data = read_file(path) if os.path.isfile(path) else None
+    if data is None:
+        return None
+    try:
+        doc: dict[str, object] = tomllib.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    return doc
 
 
 def json_word(value: object) -> str:
@@ -274,6 +328,23 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
     w = _wired(rt)
     program, notes = program_for(scope, env)
     command = record_command(rt.name, program)
+    inline = toml_placements(rt, scope, root, env)
+    if inline:
+        # ours stands inline in a TOML file the runtime reads: never a second copy, and the
+        # TOML file is not rewritten (its comments and layout are the user's)
+        where, standing = inline[0]
+        off = tuple(
+            f"it does not run: disabled by {why}; change that for the recorder to run"
+            for why in disabled_by(w, [standing], root, env)
+        )
+        return AgentChange(
+            rt.name,
+            scope,
+            where,
+            "unchanged",
+            standing,
+            (f"our hook stands inline in {where}; it is left as you wrote it", *off),
+        )
     # ours may already be in another file the runtime reads (settings.local.json, another
     # .github/hooks/*.json): it is updated there, never added a second time
     path, loaded = _where_ours(rt, scope, root, env)
@@ -292,6 +363,22 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
     return AgentChange(
         rt.name, scope, path, what, running[0], changes + off + _link_note(path) + notes + w.notes
     )
+
+
+def toml_placements(
+    rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]
+) -> list[tuple[str, str]]:
+    """(file, command) of each entry of ours inline in the runtime's TOML files of
+    ``scope`` (:attr:`Wiring.toml_hooks`; they hold the same grouped hooks)."""
+    assert rt.wiring is not None
+    if scope == "project" and root is None:
+        return []
+    out = []
+    for rel in rt.wiring.toml_hooks:
+        path = scoped_path(rt.wiring, scope, rel, root, env)
+        doc = read_toml(path)
+        out += [(path, command) for command in wiring.commands(doc or {}, rt)]
+    return out
 
 
 def _where_ours(
@@ -352,4 +439,8 @@ def uninstall_agent(
             change = _remove_from(rt, scope, path, primary=n == 0)
             if change is not None:
                 out.append(change)
+        out += [
+            AgentChange(rt.name, scope, path, "left in place (TOML: remove it by hand)", command)
+            for path, command in dict(toml_placements(rt, scope, root, env)).items()
+        ]
     return out

@@ -264,3 +264,156 @@ def test_copilot_disable_all_hooks_is_reported(repo: Path, home: Path) -> None:
     code, checks = doctor(repo, env)
     ok, detail = checks["agent: copilot"]
     assert code == 2 and not ok and f"disableAllHooks: true in {settings}" in detail
+
+
+@pytest.mark.parametrize(
+    ("settings", "switch"),
+    [
+        # google-gemini/gemini-cli docs/reference/configuration.md ("Settings files": the
+        # system settings file, GEMINI_CLI_SYSTEM_SETTINGS_PATH; hooksConfig.enabled,
+        # hooksConfig.disabled)
+        (
+            '{\n  // the machine says\n  "hooksConfig": {"enabled": false}\n}\n',
+            "hooksConfig.enabled",
+        ),
+        ('{"hooksConfig": {"disabled": ["gentle-hooks-record"]}}', "hooksConfig.disabled"),
+    ],
+)
+def test_gemini_system_settings_that_stop_the_recorder_are_reported(
+    settings: str, switch: str, repo: Path, home: Path, tmp_path: Path
+) -> None:
+    system = tmp_path / "system-settings.json"
+    system.write_text(settings)
+    env = {**WITH_GH, "HOME": str(home), "GEMINI_CLI_SYSTEM_SETTINGS_PATH": str(system)}
+    proc = gh(repo, "install", "--agent", "gemini-cli", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert f"disabled by {switch}" in proc.stdout, proc.stdout
+    code, checks = doctor(repo, env)
+    ok, detail = checks["agent: gemini-cli"]
+    assert code == 2 and not ok
+    assert f"but disabled by {switch}" in detail and str(system) in detail
+
+
+@pytest.mark.parametrize("where", ["project", "user"])
+@pytest.mark.parametrize("key", ["hooks", "codex_hooks"])
+def test_codex_features_hooks_false_is_reported(
+    where: str, key: str, repo: Path, home: Path, tmp_path: Path
+) -> None:
+    codex_home = tmp_path / "codex-home"
+    env = {**WITH_GH, "HOME": str(home), "CODEX_HOME": str(codex_home)}
+    assert gh(repo, "install", "--agent", "codex", env=env).returncode == 0
+    config = (repo / ".codex" if where == "project" else codex_home) / "config.toml"
+    config.parent.mkdir(exist_ok=True)
+    # developers.openai.com/codex/hooks: the `hooks` feature key, `codex_hooks` its alias
+    config.write_text(f'model = "gpt-5"\n\n[features]\n{key} = false\n')
+    code, checks = doctor(repo, env)
+    ok, detail = checks["agent: codex"]
+    assert code == 2 and not ok
+    assert f"but disabled by features.{key}: false in {config}" in detail
+    config.write_text(f"[features]\n{key} = true\n")
+    assert doctor(repo, env)[1]["agent: codex"][0]
+
+
+@pytest.mark.parametrize(
+    ("managed", "switch"),
+    [
+        ('{"disableAllHooks": true}', "disableAllHooks: true"),
+        ('{"allowManagedHooksOnly": true}', "allowManagedHooksOnly: true"),
+    ],
+)
+def test_claude_managed_policy_settings_that_stop_the_recorder_are_reported(
+    managed: str,
+    switch: str,
+    repo: Path,
+    home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Claude Code documents no variable for its managed-settings.json path
+    # (code.claude.com/docs/en/settings): the path constant is replaced here
+    from gentle_hooks.agents.runtimes import runtime
+    from gentle_hooks.services import agent_install
+    from gentle_hooks.services.agent_doctor import check_runtime
+
+    env = {**WITH_GH, "HOME": str(home)}
+    assert gh(repo, "install", "--agent", "claude-code", env=env).returncode == 0
+    policy = tmp_path / "managed-settings.json"
+    monkeypatch.setitem(agent_install.SYSTEM_SETTINGS, "claude-code-managed", str(policy))
+    check = check_runtime(runtime("claude-code"), str(repo), env)
+    assert check is not None and check.ok
+    policy.write_text(managed)
+    check = check_runtime(runtime("claude-code"), str(repo), env)
+    assert check is not None and not check.ok
+    assert f"but disabled by {switch} in {policy}" in check.detail
+    # allowManagedHooksOnly counts only in the managed file
+    (repo / ".claude" / "settings.local.json").write_text('{"allowManagedHooksOnly": true}')
+    policy.unlink()
+    check = check_runtime(runtime("claude-code"), str(repo), env)
+    assert check is not None and check.ok
+
+
+#: Our hook inline in Codex's config.toml (developers.openai.com/codex/hooks, "inline
+#: [hooks] in config.toml"; openai/codex codex-rs/hooks/src/engine/discovery.rs reads it).
+CODEX_INLINE = """model = "gpt-5"
+
+[[hooks.PostToolUse]]
+matcher = "apply_patch"
+
+[[hooks.PostToolUse.hooks]]
+type = "command"
+command = "gentle-hook record --from codex"
+"""
+
+
+@pytest.mark.parametrize("where", ["project", "user"])
+def test_codex_inline_hook_in_config_toml_counts_and_gets_no_second_copy(
+    where: str, repo: Path, home: Path, tmp_path: Path
+) -> None:
+    codex_home = tmp_path / "codex-home"
+    env = {**WITH_GH, "HOME": str(home), "CODEX_HOME": str(codex_home)}
+    config = (repo / ".codex" if where == "project" else codex_home) / "config.toml"
+    config.parent.mkdir(parents=True)
+    config.write_text(CODEX_INLINE)
+    code, checks = doctor(repo, env)
+    ok, detail = checks["agent: codex"]
+    assert code == 0 and ok and f"recorder wired: {config} ({where})" in detail
+    scope = ("--scope", "user") if where == "user" else ()
+    proc = gh(repo, "install", "--agent", "codex", *scope, env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert f"codex ({where}): unchanged:" in proc.stdout and str(config) in proc.stdout
+    assert not (config.parent / "hooks.json").exists()
+    assert config.read_text() == CODEX_INLINE
+    gone = gh(repo, "uninstall", "--agent", "codex", *scope, env=env)
+    assert gone.returncode == 0, gone.stderr
+    assert f"left in place (TOML: remove it by hand): {config}" in gone.stdout
+    assert config.read_text() == CODEX_INLINE
+
+
+def test_a_claude_entry_run_from_the_project_dir_is_ours(repo: Path, home: Path) -> None:
+    # code.claude.com/docs/en/hooks: commands reach project scripts via "$CLAUDE_PROJECT_DIR"
+    command = 'cd "$CLAUDE_PROJECT_DIR" && gentle-hook record --from claude-code'
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    doc = {
+        "hooks": {
+            "PostToolUse": [
+                {
+                    "matcher": "Write|Edit|MultiEdit|NotebookEdit",
+                    "hooks": [{"type": "command", "command": command}],
+                }
+            ]
+        }
+    }
+    path.write_text(json.dumps(doc, indent=2) + "\n")
+    before = path.read_text()
+    env = {**WITH_GH, "HOME": str(home)}
+    code, checks = doctor(repo, env)
+    ok, detail = checks["agent: claude-code"]
+    assert code == 0 and ok and f"recorder wired: {path} (project)" in detail
+    proc = gh(repo, "install", "--agent", "claude-code", env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert f"unchanged: PostToolUse hook running '{command}'" in proc.stdout
+    assert path.read_text() == before
+    gone = gh(repo, "uninstall", "--agent", "claude-code", env=env)
+    assert gone.returncode == 0 and "removed" in gone.stdout
+    assert "record --from" not in path.read_text()

@@ -109,7 +109,13 @@ def test_user_scope_pins_the_gentle_hook_it_was_installed_from(
 
 @pytest.mark.parametrize(
     ("name", "variable", "rel"),
-    [("codex", "CODEX_HOME", "hooks.json"), ("copilot", "COPILOT_HOME", "hooks/gentle-hooks.json")],
+    [
+        ("codex", "CODEX_HOME", "hooks.json"),
+        ("copilot", "COPILOT_HOME", "hooks/gentle-hooks.json"),
+        # google-gemini/gemini-cli docs/reference/configuration.md ("GEMINI_CLI_HOME": the
+        # CLI creates its .gemini folder inside it)
+        ("gemini-cli", "GEMINI_CLI_HOME", ".gemini/settings.json"),
+    ],
 )
 def test_user_scope_honours_the_runtimes_home_variable(
     name: str, variable: str, rel: str, repo: Path, tmp_path: Path
@@ -120,6 +126,9 @@ def test_user_scope_honours_the_runtimes_home_variable(
     )
     assert proc.returncode == 0, proc.stderr
     assert (home / rel).is_file()
+    code, checks = doctor(repo, {**WITH_GH, variable: str(home)})
+    ok, detail = checks[f"agent: {name}"]
+    assert code == 0 and ok and f"recorder wired: {home / rel} (user)" in detail
 
 
 def test_user_scope_works_outside_a_repository(tmp_path: Path, isolated_git: Path) -> None:

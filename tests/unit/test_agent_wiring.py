@@ -167,6 +167,17 @@ def test_a_moved_gentle_hook_is_updated_in_place_and_a_duplicate_dropped() -> No
         ("other record --from cursor", False),
         ("echo gentle-hook record --from cursor", False),
         ("gentle-hook record --from 'unterminated", False),
+        # the hooks guide's project-relative form (code.claude.com/docs/en/hooks,
+        # "$CLAUDE_PROJECT_DIR"): one cd to a variable or a plain path, then ours
+        ('cd "$CLAUDE_PROJECT_DIR" && gentle-hook record --from cursor', True),
+        ("cd ${CLAUDE_PROJECT_DIR} && A=1 gentle-hook record --from cursor", True),
+        ("cd /srv/app && gentle-hook record --from cursor", True),
+        ("cd $(evil) && gentle-hook record --from cursor", False),
+        ("cd x && rm -rf y && gentle-hook record --from cursor", False),
+        ("rm -rf y && gentle-hook record --from cursor", False),
+        ("gentle-hook record --from cursor && evil", False),
+        ("gentle-hook record --from cursor | tee log", False),
+        ("cd x; gentle-hook record --from cursor", False),
         (None, False),
     ],
 )
