@@ -34,7 +34,6 @@ from gentle_hooks.ledger.records import (
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.attribution import (
     CONTENT_ROWS,
-    MIN_ACROSS,
     UNKNOWN_BEFORE,
     PathChange,
     WriterDelta,
@@ -45,6 +44,7 @@ from gentle_hooks.policy.attribution import (
     nearest_start,
     writer_delta,
 )
+from gentle_hooks.services.across import AcrossIndex
 from gentle_hooks.values.candidate import Candidate, Projection
 from gentle_hooks.values.frozen import frozen
 
@@ -149,19 +149,7 @@ def carried_by_change(
     )
     contents = repo.read_blobs(blob_ids)
     rules = {e.id: policy_entry(e, contents) for e in recs}
-    # index the entries other paths may carry (by the writer's blob and by its added lines),
-    # so each change is compared only with entries it shares a blob or a line with: a change
-    # of thousands of paths against thousands of entries stays linear
-    by_blob: dict[str, list[WriterEntryRecord]] = {}
-    by_line: dict[str, list[WriterEntryRecord]] = {}
-    order = {rec.id: i for i, rec in enumerate(across)}
-    for rec in across:
-        rule = rules[rec.id]
-        if rule.blob is not None:
-            by_blob.setdefault(rule.blob, []).append(rec)
-        if len(rule.delta.added) >= MIN_ACROSS:
-            for line in rule.delta.added:
-                by_line.setdefault(line, []).append(rec)
+    index = AcrossIndex(across, rules)
     found: dict[str, list[WriterEntryRecord]] = {}
     holding: dict[str, set[int]] = {}
     for key, cs in relevant.items():
@@ -179,35 +167,13 @@ def carried_by_change(
                     holding.setdefault(key, set()).add(rec.id)
                 if row != "A5":
                     found.setdefault(key, []).append(rec)
-            for rec in _across_candidates(change, by_blob, by_line, order):
+            for rec in index.candidates(change):
                 if carries_row_across(change, rules[rec.id]) in CONTENT_ROWS:
                     holding.setdefault(key, set()).add(rec.id)
                     found.setdefault(key, []).append(rec)
     for key, entries in found.items():
         out[key] = _carried(led, entries, holding.get(key, set()))
     return out
-
-
-def _across_candidates(
-    change: PathChange,
-    by_blob: Mapping[str, Sequence[WriterEntryRecord]],
-    by_line: Mapping[str, Sequence[WriterEntryRecord]],
-    order: Mapping[int, int],
-) -> list[WriterEntryRecord]:
-    """The entries of other paths ``change`` may carry (rows A1/A2 across paths): those whose
-    blob is its new blob or that added a line it introduces, each once, in ``order`` (entry id
-    -> position)."""
-    seen: dict[int, WriterEntryRecord] = {}
-    if change.new_blob is not None:
-        for rec in by_blob.get(change.new_blob, ()):
-            if rec.path != change.path:
-                seen.setdefault(rec.id, rec)
-    if by_line and change.new is not None:
-        for line in any_line_keys(change.new) - any_line_keys(change.old):
-            for rec in by_line.get(line, ()):
-                if rec.path != change.path:
-                    seen.setdefault(rec.id, rec)
-    return sorted(seen.values(), key=lambda r: order[r.id])
 
 
 def delivered_left_out(
