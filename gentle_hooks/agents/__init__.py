@@ -2,14 +2,18 @@
 writer mutation (model, effort, session, tool call, paths), and where each runtime's hook is
 configured.
 
-Room ``agents`` (standard library and the rooms below). One module per runtime decoder:
+Room ``agents`` (standard library and the rooms below). One module per job:
 
-* :mod:`.claude_code`, :mod:`.codex`, :mod:`.gemini_cli`, :mod:`.cursor`, :mod:`.copilot` —
-  each runtime's documented hook input, decoded;
-* :mod:`.payload` — the safe reader of hook input, transcripts and settings (bounded, regular
-  files only, never blocking on a FIFO, depth-limited JSON);
-* :mod:`.event` — the decoded event and the rules every decoder shares (writer, replay ids);
-* :mod:`.patch` — the paths an ``apply_patch`` envelope writes;
-* :mod:`.runtimes` — the table of runtimes: decoder, configuration file and shape;
-* :mod:`.wiring` — our entry in a runtime's configuration document: find, add, remove.
+* :mod:`.payload` — the safe reader of hook input, transcripts and settings (bounded,
+  regular files only, never blocking on a FIFO, depth-limited JSON)
+* :mod:`.event` — the decoded event and the rules every decoder shares (writer, replay ids)
+* :mod:`.patch` — the paths an ``apply_patch`` envelope writes
+* :mod:`.claude_code` — Claude Code's documented hook input, decoded
+* :mod:`.codex` — Codex's documented hook input, decoded
+* :mod:`.gemini_cli` — Gemini CLI's documented hook input, decoded
+* :mod:`.cursor` — Cursor's documented hook input, decoded
+* :mod:`.copilot` — GitHub Copilot's documented hook input, decoded
+* :mod:`.runtimes` — the table of runtimes: decoder, configuration file and shape
+* :mod:`.jsonedit` — a runtime's JSON configuration file, read and changed in place
+* :mod:`.wiring` — our entry in a runtime's configuration document: find, add, remove
 """

@@ -37,17 +37,45 @@ PYPROJECT = "pyproject.toml"
 
 
 @frozen
+class Origin:
+    """Where a compiled setting's value came from, by the precedence of
+    :func:`compile_settings` (environment > git config > config file > packaged default).
+
+    Attributes:
+        kind: ``"env"``, ``"git"``, ``"file"`` or ``"default"``.
+        name: the environment variable, the lowercase git config key, or the config file as
+            it was reported; empty for ``"default"``.
+    """
+
+    kind: str
+    name: str
+
+
+@frozen
 class LoadedConfig:
     """Compiled settings plus the raw RDD sources the policy resolves itself.
 
     Attributes:
         settings: the compiled settings.
         rdd_env / rdd_git: ``GENTLE_RDD`` and ``git config gentle.rdd`` values, or None.
+        overridden: (setting name, :class:`Origin`) for each setting the environment or git
+            config set, the winning source only.
     """
 
     settings: Settings
     rdd_env: str | None
     rdd_git: str | None
+    overridden: tuple[tuple[str, Origin], ...] = ()
+
+    def origin(self, name: str) -> Origin:
+        """Where setting ``name`` came from: the environment or git config that set it, else
+        the config file when one was read (which may leave it at the packaged default),
+        else the packaged default."""
+        for setting, origin in self.overridden:
+            if setting == name:
+                return origin
+        where = self.settings.config_file
+        return Origin("file", where) if where else Origin("default", "")
 
 
 def read_file_config(
@@ -210,17 +238,25 @@ def compile_settings(
         ConfigError: an invalid value in git config or the environment, naming its source.
     """
     settings = Settings() if raw is None else _from_raw(raw, config_file)
+    origins: dict[str, Origin] = {}
     for key, name in GIT_KEYS.items():
         if key in git_values:
             settings = replace(
                 settings, **{name: _coerce(name, git_values[key], f"git config {key}")}
             )
+            origins[name] = Origin("git", key)
     for var, name in ENV_KEYS.items():
         if env.get(var):
             settings = replace(settings, **{name: _coerce(name, env[var], var)})
+            origins[name] = Origin("env", var)  # applied last: the environment wins
     if "gentle.allowedsigners" in git_values:  # a file on this machine, not in the tree
         settings = replace(settings, allowed_signers_in_tree=False)
-    return LoadedConfig(settings, env.get("GENTLE_RDD") or None, git_values.get("gentle.rdd"))
+    return LoadedConfig(
+        settings,
+        env.get("GENTLE_RDD") or None,
+        git_values.get("gentle.rdd"),
+        tuple(sorted(origins.items())),
+    )
 
 
 def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:

@@ -4,19 +4,20 @@ Room ``hooks``. :mod:`.dispatch` is the table every ``gentle-hook hook <name>`` 
 through: a light probe per hook decides "nothing can apply" with the standard library, and
 only then is the handler imported.
 
-* :mod:`.call` — one invocation (name, arguments, stdin, chaining);
-* :mod:`.dispatch` — the table, chaining of a foreign hook, the pass path;
-* :mod:`.commit` — the commit and commit-msg gates, and how a fix binds the staged change;
-* :mod:`.push_gate` — the push gate: the commits of every update, judged as a batch;
-  :mod:`.worker_pool` — the ordered thread pool it judges them on;
-* :mod:`.push_input` — what a push sends (pre-push stdin, the framework's variables);
-* :mod:`.pushed_commits` — the commits an update sends, why each is delegated, and the
-  ledger's facts for it;
-* :mod:`.notes_sharing` — the notes sent along with an allowed push;
-* :mod:`.outcome` — what a gate concludes: block lines, exit code, warn mode;
-  :mod:`.overrides` — a block let through, recorded; :mod:`.decision` — the conclusion
-  as one JSON object for agents;
-* :mod:`.judgement` — commits judged from notes and trailers alone, their lines and JSON;
-* :mod:`.range` — ``gate --range A..B`` for CI; :mod:`.server` — the server's pre-receive;
-* :mod:`.recorders` — prepare-commit-msg, post-commit, post-rewrite: never block.
+* :mod:`.call` — one invocation (name, arguments, stdin, chaining)
+* :mod:`.dispatch` — the table, chaining of a foreign hook, the pass path
+* :mod:`.commit` — the commit and commit-msg gates, and how a fix binds the staged change
+* :mod:`.push_gate` — the push gate: the commits of every update, judged as a batch
+* :mod:`.worker_pool` — the ordered thread pool the push gate judges on
+* :mod:`.push_input` — what a push sends (pre-push stdin, the framework's variables)
+* :mod:`.pushed_commits` — the commits an update sends, why each is delegated, the ledger's
+  facts
+* :mod:`.notes_sharing` — the notes sent along with an allowed push
+* :mod:`.outcome` — what a gate concludes: block lines, exit code, warn mode
+* :mod:`.overrides` — a block let through, recorded
+* :mod:`.decision` — the conclusion as one JSON object for agents
+* :mod:`.judgement` — commits judged from notes and trailers alone, their lines and JSON
+* :mod:`.range` — ``gate --range A..B`` for CI
+* :mod:`.server` — the server's pre-receive
+* :mod:`.recorders` — prepare-commit-msg, post-commit, post-rewrite: never block
 """

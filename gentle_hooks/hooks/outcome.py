@@ -170,7 +170,7 @@ def _conclude(
         lines.append(f"GENTLE_HOOKS_SKIP: let through by {who} and recorded ({why!r})")
         return EXIT_OK, "GENTLE_HOOKS_SKIP"
     if call.warn or config.settings.mode == "warn":
-        source = warn_source(call, env, repo, config)
+        source = warn_source(call, repo, config)
         who = record_overrides(repo, call.name, overridden, f"warn mode ({source})")
         lines.append(
             f"warn mode ({source}): reported, not blocking; let through by {who} and recorded"

@@ -10,9 +10,8 @@ where warn mode came from.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
-from gentle_hooks.config.keys import env_var, git_key
 from gentle_hooks.config.load import LoadedConfig
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
@@ -22,20 +21,18 @@ from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.services.assess import AssessResult
 
 
-def warn_source(
-    call: HookCall, env: Mapping[str, str], repo: Repository, config: LoadedConfig
-) -> str:
-    """Where warn mode came from, in the precedence the settings were compiled with: the
-    installed hook (``--warn``), ``GENTLE_HOOKS_MODE``, ``git config gentle.mode``, or the
-    config file."""
+def warn_source(call: HookCall, repo: Repository, config: LoadedConfig) -> str:
+    """Where warn mode came from: the installed hook (``--warn``, above every setting), else
+    the source :meth:`gentle_hooks.config.load.LoadedConfig.origin` names for ``mode`` —
+    ``GENTLE_HOOKS_MODE``, ``git config gentle.mode``, or the config file."""
     if call.warn:
         return "installed with --warn"
-    var, key = env_var("mode"), git_key("mode")  # the precedence table's names
-    if env.get(var, "").strip() == "warn":
-        return f"{var}=warn"
-    if (repo.config_get(key) or "").strip() == "warn":
-        return f"git config {key} warn"
-    where = config.settings.config_file or "config file"
+    origin = config.origin("mode")
+    if origin.kind == "env":
+        return f"{origin.name}=warn"
+    if origin.kind == "git":
+        return f"git config {origin.name} warn"
+    where = origin.name or "config file"
     if repo.paths.toplevel and os.path.isabs(where):
         where = os.path.relpath(where, repo.paths.toplevel)
     return f'{where}: mode = "warn"'

@@ -39,9 +39,9 @@ from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.native.builtin import prefetch_builtin
 from gentle_hooks.native.provider import BUILTIN
 from gentle_hooks.notes.codec import NOTES_REF
-from gentle_hooks.policy.delegation import runtime_evidence
+from gentle_hooks.policy.delegation import Evidence, runtime_evidence
 from gentle_hooks.report.text import short
-from gentle_hooks.services.assess import evaluate
+from gentle_hooks.services.assess import AssessResult, evaluate
 from gentle_hooks.services.attribution import NOTHING
 from gentle_hooks.values.candidate import Candidate, Projection
 
@@ -49,10 +49,17 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     #: A delegated commit (with why), its committed candidate, and the ledger's facts.
     Item = tuple[tuple[CommitInfo, str], Candidate, LedgerFacts]
+    #: A delegated commit's assessment, and the commit its fix commands run with checked
+    #: out (None when it is HEAD or nothing is blocked).
+    Verdict = tuple[AssessResult, str | None]
 
 
 def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
     """Judge every delegated commit of every pushed ref (pre-push).
+
+    Work is shared across the refs of a push: updates with the same range (local id,
+    remote id, lower bound) are listed once, and each pushed commit is judged once; its
+    decision is reported on every ref that sends it.
 
     Args:
         call: ``args`` are git's (remote name, URL); ``stdin`` git's ref lines.
@@ -77,7 +84,8 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             heads.append(repo.head())
         return heads[0]
 
-    judged: list[Judged] = []
+    ranges: dict[tuple[str, str | None, str | None], list[str]] = {}  # identical updates
+    sent: list[tuple[str, list[str]]] = []  # each ref with new commits, and those commits
     for update in updates:
         where = update.remote_ref
         if where == NOTES_REF:
@@ -86,7 +94,10 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
         if update.is_deletion:
             say(f"{where}: deletion, nothing to assess")
             continue
-        commits = commits_of(repo, update, remote)
+        key = (update.local_oid, update.remote_oid, update.from_ref)
+        if key not in ranges:
+            ranges[key] = commits_of(repo, update, remote)
+        commits = ranges[key]
         if not commits:
             tip = repo.peel_commit(update.local_oid)
             if tip is None and not repo.has_object(update.local_oid):
@@ -102,35 +113,76 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             )
             say(f"{where}: {nothing}")
             continue
-        infos = repo.read_commits(commits)
-        work, records = pushed_work(path, repo, infos)
-        delegated = delegated_commits(infos, work, records, runtime, applies_all)
-        repo.peel_commits([info.id for info, _ in delegated])  # one rev-parse for all
-        base = repo.base_commit(config.settings.base_ref) if len(delegated) > 1 else None
-        if base is not None:  # one merge-base process for the push, not one per commit
-            repo.learn_merge_bases(base, commits[-1], infos)  # every pushed commit: chains
-        base_ref = config.settings.base_ref
-        cands = [
-            repo.candidate(Projection.COMMITTED, commit=info.id, config_ref=base_ref)
-            for info, _ in delegated
-        ]
-        pairs = [(c.base.tree, c.tree) for c in cands]
-        prefetched = config.settings.native_provider == BUILTIN and prefetch_builtin(
-            repo, pairs, config.settings.risk, _previous(infos, delegated, cands)
-        )  # a few git processes for the push instead of a few per commit
-        facts = commits_facts(path, repo, cands, [work.get(i.id, NOTHING) for i, _ in delegated])
-        items: list[Item] = list(zip(delegated, cands, facts, strict=True))
-        judge = partial(_judge_commit, repo, config, head, where)
-        if prefetched:  # the diffs are at hand: judging is pure Python, threads would contend
-            judged.extend(judge(item) for item in items)
-        else:
-            judged.extend(in_order(judge, items))
+        sent.append((where, commits))
+    judging = (repo, config, path, runtime, applies_all, head)
+    verdicts = _judge_commits(*judging, [r for r in ranges.values() if r]) if sent else {}
+    judged = [
+        Judged(f"commit {short(c)} on {where}", where, v[0], commit=v[1])
+        for where, commits in sent
+        for c in commits
+        if (v := verdicts[c]) is not None  # a delegated commit, named on every ref sending it
+    ]
     code = conclude(call, env, repo, config, judged)
     if code == EXIT_OK and remote:
         from gentle_hooks.hooks.notes_sharing import share_notes
 
         share_notes(repo, remote, updates, path)
     return code
+
+
+def _judge_commits(
+    repo: Repository,
+    config: LoadedConfig,
+    path: str,
+    runtime: Evidence | None,
+    applies_all: bool,
+    head: Callable[[], str | None],
+    ranges: Sequence[Sequence[str]],
+) -> dict[str, Verdict | None]:
+    """Judge the commits of a push as one batch: each commit's :data:`Verdict` (the caller
+    names the refs it is pushed on), or None for a commit that is not delegated.
+
+    ``ranges`` are the distinct commit lists of the push's updates, each oldest first
+    with the pushed tip last; a commit in several is judged once. The ledger is read once
+    for all of them, one ``rev-parse`` peels every candidate, one merge-base serves each
+    range with commits no longer range holds, and the built-in classifier's diffs are
+    fetched ahead.
+
+    Raises:
+        GentleError: git, config or store failures (the gate fails closed).
+    """
+    # in the order the refs send them, each once (judging a commit needs no other first)
+    commits = list(dict.fromkeys(c for commits in ranges for c in commits))
+    infos = repo.read_commits(commits)
+    work, records = pushed_work(path, repo, infos)
+    delegated = delegated_commits(infos, work, records, runtime, applies_all)
+    out: dict[str, Verdict | None] = dict.fromkeys(commits)
+    repo.peel_commits([info.id for info, _ in delegated])  # one rev-parse for all
+    base = repo.base_commit(config.settings.base_ref) if len(delegated) > 1 else None
+    if base is not None:  # one merge-base process per range, not one per commit
+        by_id = {info.id: info for info in infos}
+        learnt: set[str] = set()
+        for chain in sorted(ranges, key=len, reverse=True):  # the longest covers most
+            if not learnt.issuperset(chain):  # every pushed commit of the range: chains
+                repo.learn_merge_bases(base, chain[-1], [by_id[c] for c in chain])
+                learnt.update(chain)
+    base_ref = config.settings.base_ref
+    cands = [
+        repo.candidate(Projection.COMMITTED, commit=info.id, config_ref=base_ref)
+        for info, _ in delegated
+    ]
+    pairs = [(c.base.tree, c.tree) for c in cands]
+    prefetched = config.settings.native_provider == BUILTIN and prefetch_builtin(
+        repo, pairs, config.settings.risk, _previous(infos, delegated, cands)
+    )  # a few git processes for the push instead of a few per commit
+    facts = commits_facts(path, repo, cands, [work.get(i.id, NOTHING) for i, _ in delegated])
+    items: list[Item] = list(zip(delegated, cands, facts, strict=True))
+    judge = partial(_judge_commit, repo, config, head)
+    # the diffs at hand make judging pure Python, where threads would only contend
+    found = [judge(item) for item in items] if prefetched else in_order(judge, items)
+    for (info, _), one in zip(delegated, found, strict=True):
+        out[info.id] = one
+    return out
 
 
 def _previous(
@@ -161,10 +213,9 @@ def _judge_commit(
     repo: Repository,
     config: LoadedConfig,
     head: Callable[[], str | None],
-    where: str,
     item: Item,
-) -> Judged:
-    """Evaluate one delegated commit of a pushed ref: ``item`` holds its info and why it is
+) -> Verdict:
+    """Evaluate one delegated pushed commit: ``item`` holds its info and why it is
     delegated, its committed candidate, and the ledger's facts for it; ``head`` reads the
     commit HEAD is at (for the fix note of a blocked commit)."""
     (info, why), cand, facts = item
@@ -172,4 +223,4 @@ def _judge_commit(
     commit = None
     if result.decision.blocked and info.id != head():  # the fix commands run with it out
         commit = info.id
-    return Judged(f"commit {short(info.id)} on {where}", where, result, commit=commit)
+    return result, commit

@@ -2,16 +2,19 @@
 the ``gentle-ai`` binary.
 
 Room ``native``, above ``git`` and ``config``; it may import :mod:`gentle_hooks.errors`, ``values``,
-``policy``, ``config`` and ``git`` only. Modules, each importing only those below it:
+``policy``, ``config`` and ``git`` only. Modules, each importing only those above it:
 
-* ``message`` (one redacted line of a binary's message), ``result`` (the envelope as
-  plain values), ``prefilter`` (literals a process pattern's matches contain), ``content``
-  (passive documents proven by their bytes), ``rules`` (the rule tables and the one
-  function reading them);
-* ``pathfacts`` (what the settings and upstream's path rules say of a path), then
-  ``classifier`` (a diff's tier and reasons);
-* ``decode`` (pydantic decode of the binary's output), then ``binary`` (runs it; imports
-  ``decode`` only once it answered);
-* ``builtin`` (the built-in provider over the git adapter), then ``provider`` (``builtin``,
-  ``gentle-ai`` or ``auto``: the only entry the services use).
+* :mod:`.message` — one bounded, redacted line of what the binary said
+* :mod:`.result` — the native assessment as plain values (the envelope)
+* :mod:`.prefilter` — literals a process pattern's matches must contain
+* :mod:`.content` — passive documents proven by their bytes
+* :mod:`.rules` — the rule tables and the one function reading them
+* :mod:`.pathfacts` — what the settings and upstream's path rules say of a path
+* :mod:`.classifier` — a diff's tier and reasons, as upstream gives them
+* :mod:`.decode` — pydantic decode of the binary's ``--json`` output
+* :mod:`.binary` — ``gentle-ai review assess`` as a bounded subprocess; imports ``decode``
+  once it answered
+* :mod:`.builtin` — the built-in provider: a candidate's diff over the git adapter,
+  classified
+* :mod:`.provider` — ``builtin``, ``gentle-ai`` or ``auto``: the only entry the services use
 """

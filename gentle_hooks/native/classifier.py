@@ -34,7 +34,15 @@ from gentle_hooks.native.content import is_passive_document_content
 from gentle_hooks.native.pathfacts import FactCache, fact_cache, matchers
 from gentle_hooks.native.prefilter import folds, needles
 from gentle_hooks.native.result import NativeAssessment, NativeCandidate, NativeReason
-from gentle_hooks.native.rules import NO_PATH, ChangeClass, PathFacts, classify_change
+from gentle_hooks.native.rules import (
+    CANDIDATE,
+    FALLBACK,
+    NO_PATH,
+    ChangeClass,
+    FallbackRow,
+    PathFacts,
+    classify_change,
+)
 from gentle_hooks.values.candidate import MODE_GITLINK, MODE_NONE, PathChange
 
 #: Bytes of documents read to prove them passive, at most; beyond, none is proven (the
@@ -294,23 +302,24 @@ def classify(
         if scan:
             scannable.add(c.path)
         lines += counted
+    process = CANDIDATE["process_boundary"]
     for hit in process_hits((a for a in added if a.path in scannable), s):
-        signals.append(("process_boundary", "shell_process", hit.path, "", ""))
-    if signals:
-        tier = "high"
+        signals.append((process.id, process.signal, hit.path, "", ""))
+    if signals:  # first that holds: a signal, no change, a medium change, all passive
+        tier = process.tier
         reasons = _canonical(signals)
     elif not changes:
-        tier = "medium"
-        reasons = [NativeReason("empty_content", None, "the candidate changes nothing")]
+        tier, reasons = _whole(FALLBACK["empty_content"], "the candidate changes nothing")
     elif fallback is not None:
         tier, reasons = "medium", [fallback]
     else:
-        tier, reasons = "passive", [NativeReason("non_executable_only", None, None)]
+        tier, reasons = _whole(FALLBACK["non_executable_only"], None)
     risk = tier
     if escalation is not None:
         number, title, why = escalation
-        risk = "high"
-        reasons.append(NativeReason("agent_escalation", None, f"item {number} ({title}): {why}"))
+        raised = CANDIDATE["agent_escalation"]
+        risk = raised.tier
+        reasons.append(NativeReason(raised.id, None, f"item {number} ({title}): {why}"))
     due, due_reason = review_due(risk, lines, consumed, s.slice_budget)
     return NativeAssessment(
         risk=risk,
@@ -322,6 +331,12 @@ def classify(
         review_due_reason=due_reason,
         unescalated=tier if escalation is not None else None,
     )
+
+
+def _whole(row: FallbackRow, detail: str | None) -> tuple[str, list[NativeReason]]:
+    """The tier and reason a fallback row gives the candidate as a whole (no path)."""
+    assert row.tier is not None  # only rows that give a tier are read for a candidate
+    return row.tier, [NativeReason(row.id, None, detail)]
 
 
 def _canonical(signals: list[tuple[str, str, str, str, str]]) -> list[NativeReason]:

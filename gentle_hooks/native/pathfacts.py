@@ -72,9 +72,17 @@ def is_configuration(path: str) -> bool:
     ``.env.*``, dependency manifests and lock files, Dockerfile, Makefile, and ``.json
     .yaml .yml .toml .ini .env`` files."""
     base = path.rsplit("/", 1)[-1].lower()
-    if base == ".env" or base.startswith(".env.") or base in CONFIG_NAMES:
-        return True
-    return go_ext(base) in CONFIG_EXTENSIONS
+    return _configuration_name(base, go_ext(base))
+
+
+def _configuration_name(lower: str, ext: str) -> bool:
+    """:func:`is_configuration` of a lowercased last component and its :func:`go_ext`."""
+    return (
+        lower == ".env"
+        or lower.startswith(".env.")
+        or lower in CONFIG_NAMES
+        or ext in CONFIG_EXTENSIONS
+    )
 
 
 def _service_token(segment: str) -> bool:
@@ -253,10 +261,7 @@ def _name_facts(name: str, m: Matchers) -> _NameFacts:
         lower.startswith("readme"),
         ext in SOURCE_EXTENSIONS,
         ext == ".txt",
-        lower == ".env"
-        or lower.startswith(".env.")
-        or lower in CONFIG_NAMES
-        or ext in CONFIG_EXTENSIONS,  # is_configuration, inlined: asked of every name
+        _configuration_name(lower, ext),
         own_ext in m.shell_extensions,
         ext == "",
         name.upper() in m.agent_upper,

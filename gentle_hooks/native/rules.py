@@ -13,8 +13,11 @@ code it gives, in upstream's vocabulary, so the envelope reads as the real binar
   ``configuration_change``, ``non_executable_only`` (passive), ``empty_content``,
   ``executable_change``.
 
-``process_boundary`` (a process call in an eligible file's added lines) is the classifier's
-own, over what git found (:mod:`gentle_hooks.native.classifier`).
+* :data:`CANDIDATE_ROWS`: reasons of the candidate as a whole: ``process_boundary`` (a
+  process call in an eligible file's added lines, over what git found) and
+  ``agent_escalation``; the candidate that changes nothing or only passive files reads
+  ``empty_content`` and ``non_executable_only`` from :data:`FALLBACK_ROWS`
+  (:mod:`gentle_hooks.native.classifier`).
 """
 
 from __future__ import annotations
@@ -343,6 +346,33 @@ FALLBACK_ROWS: tuple[FallbackRow, ...] = (
     ),
     FallbackRow("executable_change", "medium", lambda f: True),
 )
+
+
+#: The fallback rows by reason code: the candidate as a whole reads two of them
+#: (``empty_content`` when it changes nothing, ``non_executable_only`` when every change is
+#: passive; :func:`gentle_hooks.native.classifier.classify`).
+FALLBACK: dict[str, FallbackRow] = {row.id: row for row in FALLBACK_ROWS}
+
+
+@frozen
+class CandidateRow:
+    """One row of :data:`CANDIDATE_ROWS`: a reason the candidate as a whole is given, not
+    one change: ``id`` is the reason code, ``tier`` the tier it gives, ``signal`` its signal
+    (empty: none)."""
+
+    id: str
+    tier: str
+    signal: str
+
+
+#: Reasons of the whole candidate: ``process_boundary`` (an added line of a content-scan
+#: eligible file calls a process, over what git preselected) and ``agent_escalation`` (an
+#: escalation passed in raises the envelope, as upstream's ``--escalate-item``).
+CANDIDATE_ROWS: tuple[CandidateRow, ...] = (
+    CandidateRow("process_boundary", "high", "shell_process"),
+    CandidateRow("agent_escalation", "high", ""),
+)
+CANDIDATE: dict[str, CandidateRow] = {row.id: row for row in CANDIDATE_ROWS}
 
 
 @frozen

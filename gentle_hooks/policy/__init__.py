@@ -4,4 +4,32 @@ Room ``policy``, above ``values`` only. May import the standard library,
 :mod:`gentle_hooks.errors` and :mod:`gentle_hooks.values` (frozen value types); never
 click, pydantic, ``os.environ``, the clock or files. Time and environment
 are arguments. ``tests/unit/test_policy_purity.py`` proves it.
+
+One module per table or rule set:
+
+* :mod:`.vocabulary` — the vocabulary as enums: tiers, outcomes, sources, efforts
+* :mod:`.shell` — a POSIX shell command line read into its structure
+* :mod:`.noop_args` — arguments that make ``python -c`` and ``test``/``[`` verify nothing
+* :mod:`.nocheck` — commands that verify nothing, and shell lines that can pass while every
+  check fails
+* :mod:`.testcount` — how many tests a test runner's output says it ran
+* :mod:`.selfcheck` — which writer reports count as self-verification, and when a re-run
+  agrees
+* :mod:`.inputs` — parsers for what the recording commands accept: receipt lines, paths,
+  short texts
+* :mod:`.markers` — the table of AI markers in commits (``docs/markers.md``)
+* :mod:`.delegation` — delegated evidence that needs no ledger: trailers, markers, an agent
+  runtime
+* :mod:`.attribution` — attribution follows content: does a change carry what a writer wrote
+* :mod:`.writer` — writer profile resolution (seed 000)
+* :mod:`.review` — review outcome resolution (seed 000)
+* :mod:`.escalation` — naming one Task Size high-risk item raises the plan to ``high``
+* :mod:`.stakes` — how many verifier verdicts a decision needs (seed 003)
+* :mod:`.rdd` — RDD mode: the ``Receipt-driven development: on|off|unknown`` line
+* :mod:`.rddline` — the pinned RDD line of a harness session and the loadout that follows it
+* :mod:`.loadout` — the review tool loadout a harness declares: full, or lean while RDD is
+  ``off``
+* :mod:`.shortfall` — what a candidate lacks, as values: one frozen shortfall per missing
+  item
+* :mod:`.plan` — the verification plan and the gate decision (seed 000 tier table)
 """

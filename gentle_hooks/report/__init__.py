@@ -2,10 +2,17 @@
 
 Room ``report``. Only this room turns policy values into words and shell commands.
 
-* :mod:`.fixes` — what is missing, in words, and the exact command that supplies it;
-* :mod:`.text` / :mod:`.records_text` — human output of assess, gates, records, status;
-* :mod:`.models` / :mod:`.record_models` / :mod:`.rdd_models` — the pydantic models of
-  every ``--json`` envelope (``gentle-hook schema`` exports them);
-* :mod:`.assess_json` / :mod:`.status_json` — the envelopes built from results;
-* :mod:`.verify_report` — ``verify prepare|run``: bounded text and their envelopes.
+* :mod:`.fixes` — what is missing, in words, and the exact command that supplies it
+* :mod:`.jsontext` — JSON text any strict parser accepts, whatever a string held
+* :mod:`.text` — human output of assess, status and the gates
+* :mod:`.records_text` — human output of records, receipts and verdicts
+* :mod:`.range_text` — why ``gate --range`` cannot judge a range, and the fetch that fixes
+  it
+* :mod:`.install_text` — what ``uninstall`` says it removed and what it kept
+* :mod:`.models` — the pydantic models of the assess and review ``--json`` envelopes
+* :mod:`.record_models` — the pydantic models of the record, status and doctor envelopes
+* :mod:`.rdd_models` — the pydantic models of the ``rdd`` envelopes
+* :mod:`.assess_json` — the assess envelope built from results
+* :mod:`.status_json` — the status envelope built from results
+* :mod:`.verify_report` — ``verify prepare|run``: bounded text and their envelopes
 """

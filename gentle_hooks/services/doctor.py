@@ -89,7 +89,7 @@ def hook_state(path: str) -> tuple[str, bool]:
     """(what is installed at ``path``, whether it reaches gentle-hooks)."""
     import os
 
-    from gentle_hooks.services.install import is_ours
+    from gentle_hooks.services.install import installed_interpreter, is_ours
 
     if not os.path.lexists(path):
         return "not installed", False
@@ -98,14 +98,7 @@ def hook_state(path: str) -> tuple[str, bool]:
     if is_ours(path):
         with open(path, encoding="utf-8", errors="replace") as fh:
             text = fh.read()
-        py = next(
-            (
-                ln.split("=", 1)[1].strip("'\"")
-                for ln in text.splitlines()
-                if ln.startswith("GENTLE_HOOK_PYTHON=")
-            ),
-            "",
-        )
+        py = installed_interpreter(text) or ""
         if py and os.access(py, os.X_OK):
             return f"gentle-hook install ({py})", True
         return f"gentle-hook install, but its interpreter {py or '?'} is gone", False

@@ -51,6 +51,8 @@ KNOWN_HOOK_TYPES = (*DEFAULT_HOOK_TYPES, "pre-receive")
 ENTRY = "import sys; sys.argv[0] = 'gentle-hook'; from gentle_hooks.main import entry; entry()"
 #: Hook types that gate (fail closed when gentle-hooks cannot run).
 GATING = {"pre-commit", "pre-merge-commit", "commit-msg", "pre-push", "pre-receive"}
+#: The assignment that starts the script line pinning the interpreter.
+PYTHON_ASSIGNMENT = "GENTLE_HOOK_PYTHON="
 
 
 @frozen
@@ -77,6 +79,26 @@ def hooks_dir(repo: Repository) -> str:
     return path
 
 
+def interpreter_line(interpreter: str) -> str:
+    """The script line that pins ``interpreter``: :data:`PYTHON_ASSIGNMENT` and the path
+    quoted for ``sh``; :func:`installed_interpreter` reads it back."""
+    return PYTHON_ASSIGNMENT + shlex.quote(interpreter)
+
+
+def installed_interpreter(text: str) -> str | None:
+    """The interpreter a script of ours pins, read the way ``sh`` reads the line
+    :func:`interpreter_line` wrote (quotes removed, ``'`` and spaces kept); ``None`` when
+    the script has no such line or its value is not exactly one word."""
+    for line in text.splitlines():
+        if line.startswith(PYTHON_ASSIGNMENT):
+            try:
+                words = shlex.split(line[len(PYTHON_ASSIGNMENT) :])
+            except ValueError:
+                return None
+            return words[0] if len(words) == 1 else None
+    return None
+
+
 def script_text(hook_type: str, interpreter: str, warn: bool, *, fast: bool = True) -> str:
     """The plain hook script: exec the installing interpreter, else ``gentle-hook`` on PATH.
 
@@ -91,7 +113,6 @@ def script_text(hook_type: str, interpreter: str, warn: bool, *, fast: bool = Tr
 
     args = f"hook {hook_type}" + (" --warn" if warn else "")
     fail = "exit 1" if hook_type in GATING else "exit 0"
-    py = shlex.quote(interpreter)
     run = f'"$GENTLE_HOOK_PYTHON" -I -c "{ENTRY}" {args}'
     block = fast_block(hook_type, hook_type in GATING, run) if fast else None
     if block is None:
@@ -100,7 +121,7 @@ def script_text(hook_type: str, interpreter: str, warn: bool, *, fast: bool = Tr
         "#!/bin/sh\n"
         f"{MARKER}\n"
         "# Runs gentle-hooks with the interpreter it was installed from (no PATH shims).\n"
-        f"GENTLE_HOOK_PYTHON={py}\n"
+        f"{interpreter_line(interpreter)}\n"
         'if [ -x "$GENTLE_HOOK_PYTHON" ]; then\n'
         f"{block}"
         "fi\n"

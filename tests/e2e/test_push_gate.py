@@ -8,6 +8,9 @@ runs the hook for the first ref with new commits only, and not at all when no re
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from tests.e2e.conftest import World
@@ -147,3 +150,85 @@ def test_from_a_detached_head_the_printed_way_back_returns_to_it(world: World) -
         assert done.code == 0, (line, done)
     assert world.rev("HEAD") == second
     assert world.ok("branch", "--show-current") == ""
+
+
+ZERO = "0" * 40
+
+
+def _pre_push(
+    world: World, lines: list[str], trace: str | None = None
+) -> tuple[int, object, list[str]]:
+    """``gentle-hook hook pre-push origin URL`` fed ``lines`` as git feeds them, the decision
+    printed as JSON: (exit code, the JSON decision or None, the ``gentle-hooks:`` lines)."""
+    env = {"GENTLE_HOOKS_FORMAT": "json"}
+    if trace:
+        env["GIT_TRACE2_EVENT"] = trace
+    stdin = "".join(f"{line}\n" for line in lines).encode()
+    r = world.gh("hook", "pre-push", "origin", str(world.remote), env=env, input=stdin)
+    assert r.code in (0, 1), r
+    decisions = [json.loads(line) for line in r.err.splitlines() if line.startswith("{")]
+    assert len(decisions) <= 1, r
+    return r.code, decisions[0] if decisions else None, r.said
+
+
+def _git_processes(trace: Path) -> int:
+    """How many git processes wrote to a ``GIT_TRACE2_EVENT`` file."""
+    if not trace.exists():
+        return 0
+    events = (json.loads(line) for line in trace.read_text().splitlines())
+    return sum(1 for e in events if e.get("event") == "start")
+
+
+def test_many_refs_at_one_delegated_commit_share_the_git_work(native: World) -> None:
+    """200 new branches at one delegated commit: each is reported blocked, and the hook runs
+    no more git processes than for one branch."""
+    bad = native.unverified(V2)
+    counts = {}
+    for n in (1, 2, 200):
+        for i in range(n):
+            native.ok("update-ref", f"refs/heads/b{n}-{i}", bad)
+        trace = native.base / f"trace-{n}"
+        lines = [f"refs/heads/b{n}-{i} {bad} refs/heads/b{n}-{i} {ZERO}" for i in range(n)]
+        code, decision, _ = _pre_push(native, lines, str(trace))
+        assert code == 1
+        assert isinstance(decision, dict)
+        refs = [c["target"] for c in decision["candidates"]]
+        assert refs == [f"refs/heads/b{n}-{i}" for i in range(n)]
+        counts[n] = _git_processes(trace)
+    assert counts[1] > 0
+    assert counts[200] <= counts[1] + 2, counts
+    assert counts[2] <= counts[1] + 2, counts
+
+
+def test_shared_judging_decides_each_ref_as_judging_it_alone(native: World) -> None:
+    """Refs that share commits, ranges and none: the push's decisions are, ref by ref, those
+    of a push of that ref alone."""
+    first = native.unverified(V2)
+    second = native.unverified(V2.replace("v2", "v3"), message="writer: second")
+    native.ok("switch", "-q", "-c", "human", "main~2")
+    native.write("README.md", "# demo, by a human\n")
+    native.ok("commit", "-q", "-a", "-m", "human: readme")
+    human = native.rev("HEAD")
+    native.ok("switch", "-q", "main")
+    pushed = native.rev("origin/main")
+    lines = [
+        f"refs/heads/main {second} refs/heads/c {first}",  # a child before its parent
+        f"refs/heads/main {first} refs/heads/a {ZERO}",
+        f"refs/heads/main {second} refs/heads/b {ZERO}",  # shares the first commit
+        f"refs/heads/human {human} refs/heads/d {ZERO}",  # a human's commit
+        f"refs/heads/main {pushed} refs/heads/e {ZERO}",  # already on the remote
+        f"refs/heads/main {first} refs/heads/f {ZERO}",  # the same range as a
+    ]
+    code, decision, said = _pre_push(native, lines)
+    assert code == 1 and isinstance(decision, dict)
+    alone_candidates: list[object] = []
+    alone_said: list[str] = []
+    for line in lines:
+        _, one, one_said = _pre_push(native, [line])
+        if isinstance(one, dict):
+            alone_candidates.extend(one["candidates"])
+        alone_said.extend(one_said)
+    assert decision["candidates"] == alone_candidates
+    assert said == alone_said
+    targets = [c["target"] for c in decision["candidates"]]
+    assert targets == [f"refs/heads/{x}" for x in "cabbf"]

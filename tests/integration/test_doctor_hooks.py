@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 from tests.conftest import gh, git
@@ -53,3 +54,23 @@ def test_a_moved_interpreter_fails(repo: Path) -> None:
     assert code == 2 and "interpreter /nonexistent/python3 is gone" in str(
         checks[f"hooks: {repo}"]["detail"]
     )
+
+
+def test_an_interpreter_path_with_a_quote_and_a_space_is_healthy(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The doctor reads the pinned interpreter back the way sh does: a working hook
+    installed from ``.../it's here/python`` is reported reachable, naming that path."""
+    from gentle_hooks.git.repository import Repository
+    from gentle_hooks.services.install import install
+
+    odd = tmp_path / "it's here" / "python"
+    odd.parent.mkdir()
+    odd.symlink_to(sys.executable)
+    install(Repository.open(str(repo)), ("pre-commit", "pre-push"), interpreter=str(odd))
+    hook = (repo / ".git" / "hooks" / "pre-commit").read_text()
+    assert "GENTLE_HOOK_PYTHON='" in hook  # the path really is quoted in the script
+    code, checks = hook_checks(repo)
+    detail = str(checks[f"hooks: {repo}"]["detail"])
+    assert code == 0 and checks[f"hooks: {repo}"]["ok"] is True, detail
+    assert f"pre-commit: gentle-hook install ({odd})" in detail

@@ -449,7 +449,8 @@ def test_a_recorder_that_cannot_record_exits_non_blocking(
     proc = gh(repo, "record", "--from", name, input=data.decode())
     assert proc.returncode == 1, proc.stderr
     [line] = proc.stderr.strip().splitlines()
-    assert line.startswith("gentle-hook: error:") and line.endswith("; nothing recorded")
+    assert line.startswith("gentle-hook: error:") and "; nothing recorded" in line
+    assert line.endswith("; run: gentle-hook doctor"), line  # its way out, runnable as printed
 
 
 #: Copilot CLI's settings files, github/docs content/copilot/reference/copilot-cli-reference/

@@ -146,3 +146,22 @@ def test_native_timeout_must_be_a_number_of_seconds(tmp_path: Path, value: str) 
     write_cfg(tmp_path, f"[native]\ntimeout = {value}\n")
     with pytest.raises(ConfigError, match=r"native\.timeout"):
         load_config(str(tmp_path), b"", {})
+
+
+def test_origin_names_the_source_that_won() -> None:
+    """Environment > git config > config file > packaged default, as compiled."""
+    from gentle_hooks.config.load import Origin, compile_settings
+    from gentle_hooks.config.schema import RawConfig
+
+    raw = RawConfig.model_validate({"mode": "warn"})
+    both = compile_settings(
+        raw, "/r/.gentle-hooks.toml", {"gentle.mode": "enforce"}, {"GENTLE_HOOKS_MODE": "warn"}
+    )
+    assert both.settings.mode == "warn"
+    assert both.origin("mode") == Origin("env", "GENTLE_HOOKS_MODE")
+    git_only = compile_settings(raw, "/r/.gentle-hooks.toml", {"gentle.mode": "enforce"}, {})
+    assert git_only.origin("mode") == Origin("git", "gentle.mode")
+    assert git_only.settings.mode == "enforce"
+    file_only = compile_settings(raw, "/r/.gentle-hooks.toml", {}, {"GENTLE_HOOKS_MODE": ""})
+    assert file_only.origin("mode") == Origin("file", "/r/.gentle-hooks.toml")
+    assert compile_settings(None, None, {}, {}).origin("mode") == Origin("default", "")

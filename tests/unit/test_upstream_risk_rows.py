@@ -464,3 +464,15 @@ def test_passive_readback_stays_bounded() -> None:
     assert assess(new_file("docs/guide.md", 100), blobs={B: data}).risk == "passive"
     bounded = assess(new_file("docs/guide.md", 100), blobs={B: data}, proof_limit=16)
     assert bounded.risk != "passive"
+
+
+def test_every_reason_code_is_one_row_id() -> None:
+    """Signal, fallback and whole-candidate rows: one row per reason code, and the two
+    fallback rows the whole candidate reads give it a tier."""
+    from gentle_hooks.native.rules import CANDIDATE_ROWS, FALLBACK, FALLBACK_ROWS, SIGNAL_ROWS
+
+    ids = [row.id for table in (SIGNAL_ROWS, FALLBACK_ROWS, CANDIDATE_ROWS) for row in table]
+    assert len(ids) == len(set(ids)), ids
+    assert {"process_boundary", "agent_escalation"} <= {row.id for row in CANDIDATE_ROWS}
+    assert FALLBACK["empty_content"].tier == "medium"
+    assert FALLBACK["non_executable_only"].tier == "passive"
