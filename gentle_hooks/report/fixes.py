@@ -259,7 +259,8 @@ def _candidate_steps(
             (
                 "do",
                 "a separate gentle-ai-verify run checks this candidate in a clean room: write "
-                f"its brief ({gh} schema brief), put the brief's path after the prefix, run "
+                f"its brief ({gh} schema brief) to a file outside the work tree (a file "
+                "inside it changes the candidate), put the brief's path after the prefix, run "
                 "it, then run the verdict add it prints",
             )
         )

@@ -10,6 +10,7 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.delivered` — the writer work a commit delivered, recorded when a record binds to it
 * :mod:`.record` — bind a command to its candidate and record (mutations, receipts,
   escalations, reviews)
+* :mod:`.receipt_guard` — ``receipt run --committed`` refuses tracked changes the commit lacks
 * :mod:`.runner` — run a reported command in the foreground and observe it
 * :mod:`.discard` — abandon pending writer work on purpose
 * :mod:`.spotcheck` — the parent's spot check (a re-run, or a readback)

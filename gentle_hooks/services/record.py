@@ -36,6 +36,7 @@ from gentle_hooks.policy.selfcheck import Report, Standing, receipt_standing, ro
 from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.services.attribution import entries_for_write
 from gentle_hooks.services.delivered import refresh_notes
+from gentle_hooks.services.receipt_guard import refuse_dirty_committed
 from gentle_hooks.services.runner import Observation, run_observed
 from gentle_hooks.values.binding import Binding as Binding
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -422,13 +423,15 @@ def run_receipt(
         (the receipt recorded, the observation: exit status, duration, digest).
 
     Raises:
-        UsageError: no command, or it cannot be started (nothing is recorded then).
+        UsageError: no command, or it cannot be started, or ``--committed`` with tracked
+            files that differ from the commit (nothing is recorded then).
         GitError / StoreError: as :func:`bind` / :func:`open_store`; the store is opened
             before the command runs, so a broken store fails before anything runs.
     """
     if not argv:
         raise UsageError("no command given: put it after --, e.g. 'receipt run -- pytest -q'")
     bound = bind(binding, env)
+    refuse_dirty_committed(bound.repo, binding, argv)
     with open_store(bound.repo) as led:
         cwd = os.path.abspath(binding.cwd) if binding.cwd is not None else os.getcwd()
         obs = run_observed(argv, cwd=cwd, stdout=stdout, stderr=stderr)

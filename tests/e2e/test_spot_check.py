@@ -450,3 +450,31 @@ def test_a_terminated_spot_check_removes_its_checkout(native: World) -> None:
     assert proc.wait(timeout=60) == 128 + signal.SIGTERM
     assert _linked_worktrees(w) == [] and not os.path.exists(os.path.dirname(checkout))
     flag.unlink()
+
+
+def test_a_committed_report_with_tracked_changes_refuses_and_its_way_out_runs(
+    native: World,
+) -> None:
+    w = native
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "--no-verify", "-m", "writer")
+    w.write("src/app.py", BROKEN)  # an edit after the commit, not part of it
+    refused = w.gh("receipt", "run", "--committed", "--", *CHECK)
+    assert refused.code == 2, refused
+    assert refused.err.count("\n") == 1 and "not the commit" in refused.err, refused
+    assert w.ledger("SELECT id FROM receipt") == []
+    printed = [p.split("run: ", 1)[1] for p in refused.err.strip().split("; ") if "run: " in p]
+    assert [p.split()[:2] for p in printed] == [
+        ["git", "stash"],
+        ["gentle-hook", "receipt"],
+        ["git", "stash"],
+    ], printed
+    for command in printed:  # exactly as printed, through a shell
+        done = w.run(
+            ["sh", "-c", command.replace("gentle-hook", f"{sys.executable} -m gentle_hooks")]
+        )
+        assert done.code == 0, (command, done)
+    assert (w.work / "src" / "app.py").read_text() == BROKEN
+    assert w.gh("spot-check", "--committed").code == 0

@@ -88,8 +88,9 @@ NOTE = (
 )
 VERIFY_DO = (
     "a separate gentle-ai-verify run checks this candidate in a clean room: write its brief "
-    "(gentle-hook schema brief), put the brief's path after the prefix, run it, then run the "
-    "verdict add it prints"
+    "(gentle-hook schema brief) to a file outside the work tree (a file inside it changes the "
+    "candidate), put the brief's path after the prefix, run it, then run the verdict add it "
+    "prints"
 )
 #: The verification of a commit judged by its note, in the writer's clone.
 VERIFY_COMMIT = [
