@@ -310,22 +310,14 @@ class _ProcessScan:
             GitError: a git command failed.
         """
         if self.search is None:
-            assert self.whole is not None
-            self.whole.join()
-            if self.errors:
-                raise self.errors[0]
-            return self.added
+            return self._whole_result()
         if self.early is not None:
             self.early.join()
             maybe = self.early_maybe or set()
         else:
             maybe = self.search.finish()
         if self._went_whole():
-            assert self.whole is not None
-            self.whole.join()
-            if self.errors:
-                raise self.errors[0]
-            return self.added
+            return self._whole_result()
         if self.early is not None:
             if self.errors:
                 raise self.errors[0]
@@ -333,6 +325,14 @@ class _ProcessScan:
                 return self.added
         wanted = [c for c in changes if c.new_oid in maybe or c.new_mode == MODE_GITLINK]
         return self._scan([(c.path, c.old_path) for c in wanted])
+
+    def _whole_result(self) -> list[AddedLine]:
+        """The added lines of the whole-diff scan, once it ends (its error raised)."""
+        assert self.whole is not None
+        self.whole.join()
+        if self.errors:
+            raise self.errors[0]
+        return self.added
 
     def abort(self) -> None:
         """Stop what still runs (after :meth:`finish`, or when the diff failed)."""
