@@ -4,7 +4,8 @@ What it reads (the block's shape, :mod:`gentle_hooks.report.fixes`):
 
 * text: each ``run: CMD`` line is one command, run as printed (``sh -c CMD``); a
   ``prefix: WORDS`` line is the start of the writer's report, completed with the agent's
-  own test command (the one thing the agent knows and the gate cannot); lines may carry a
+  own test command (the one thing the agent knows and the gate cannot); a ``write: PATH``
+  line gets the brief the agent wrote, copied there; lines may carry a
   ``gentle-hooks:`` or ``remote: gentle-hooks:`` prefix; every other line is words;
 * json (``GENTLE_HOOKS_FORMAT=json``): the ``gentle-hooks.decision/v1`` object; per
   missing item its ``report_prefix`` (completed the same way), then its ``run`` list.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,7 +32,7 @@ CLASSES = ("in_band", "self_recovered", "by_design", "dead_end", "out_of_band")
 #: How many blocks one action may raise before the agent gives up.
 MAX_ROUNDS = 6
 _OTHERWISE = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*otherwise\b")
-_LABEL = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix):\s(.*)$")
+_LABEL = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix|write):\s(.*)$")
 #: An error's one line: its words, then ``; run: CMD`` / ``; prefix: CMD`` segments.
 _ERROR = re.compile(r"^(?:remote:\s*)?gentle-hook: error: ")
 _SEGMENT = re.compile(r"; (run|prefix): ")
@@ -64,6 +66,21 @@ def complete(prefix: str, test_command: str, brief: str) -> str:
     return f"{prefix} {test_command}"
 
 
+def write_to(path: str, brief: str) -> str:
+    """A ``write: PATH`` line done with what only the agent knows: the brief's content
+    (the one it wrote, copied to the path the block named)."""
+    return f"cp {shlex.quote(brief or 'brief.json')} {shlex.quote(path)}"
+
+
+def _done(kind: str, text: str, test_command: str, brief: str) -> str:
+    """A labelled line as the command the agent runs for it."""
+    if kind == "prefix":
+        return complete(text, test_command, brief)
+    if kind == "write":
+        return write_to(text, brief)
+    return text
+
+
 def printed_commands(out: str, test_command: str, fmt: str = "text", brief: str = "") -> list[str]:
     """The commands a block printed, in order, completed where it says so."""
     if fmt == "json":
@@ -85,7 +102,7 @@ def printed_ways(out: str, test_command: str, brief: str = "") -> list[list[str]
             ways.append([])
             continue
         for kind, text in _labelled(line.rstrip()):
-            cmd = complete(text, test_command, brief) if kind == "prefix" else text
+            cmd = _done(kind, text, test_command, brief)
             if cmd not in ways[-1]:
                 ways[-1].append(cmd)
     return [w for w in ways if w]
@@ -109,12 +126,9 @@ def _from_decision(obj: dict[str, object], test_command: str, brief: str) -> lis
             for st in item.get("steps", []):
                 if st["label"] == "otherwise":
                     break
-                if st["label"] == "run":
-                    cmd = st["text"]
-                elif st["label"] == "prefix":
-                    cmd = complete(st["text"], test_command, brief)
-                else:
+                if st["label"] not in ("run", "prefix", "write"):
                     continue
+                cmd = _done(st["label"], st["text"], test_command, brief)
                 if cmd not in cmds:
                     cmds.append(cmd)
     return cmds

@@ -251,6 +251,21 @@ def _commit_a(ctx: Ctx) -> None:
     passed(ctx, step.exit, "the commit went through")
 
 
+@journey("commit-a-pycache", "git commit -a, then a test run that leaves __pycache__/", fast=True)
+def _commit_a_pycache(ctx: Ctx) -> None:
+    ctx.agent.test_command = TEST_LITTER
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.prove_empty(w, ["diff", "--cached", "--name-only"], "nothing staged before commit -a")
+    ctx.sb.prove(w, ["check-ignore", "__pycache__/m.pyc"], "", "__pycache__/ is not ignored")
+    step = ctx.agent.attempt(w, "git commit -q -a -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+    # the first block's commands keep its candidate: the commit passes after them alone
+    ctx.check(len(ctx.agent.blocks) == 1, f"one block, not {len(ctx.agent.blocks)}")
+    littered = ctx.sb.run(w, ["git", "status", "--porcelain"]).out
+    ctx.check("?? __pycache__/" in littered, f"the test run left __pycache__/: {littered!r}")
+
+
 @journey("commit-escalated", "an escalated change needs a verifier run", fast=False)
 def _commit_escalated(ctx: Ctx) -> None:
     w = plain(ctx)

@@ -38,7 +38,6 @@ from gentle_hooks.values.frozen import replace
 
 #: The bindings of a staged candidate, as a command run outside the hook names them.
 STAGED = Binding(projection=Projection.STAGED)
-WORK_TREE = Binding()
 
 #: How to make ``--staged`` bind exactly what is committed.
 STAGE_NOTE = (
@@ -88,10 +87,10 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     if result.decision.applies and result.decision.shortfalls:
         # Which flag binds outside the hook costs a scan of the work tree (``add -A`` in a
         # private index): paid only when fix commands are printed, never on a pass.
-        binding, note = staged_binding(repo, cand.tree)
+        binding, note = staged_binding(repo)
         if note == PARTIAL_NOTE:
             note, prepare = restaging(repo, cand.tree)
-        result = replace(result, binding=binding)
+        result = replace(result, binding=replace(binding, brief=result.binding.brief))
     judged = Judged("the staged change", None, result, note, prepare=prepare)
     return conclude(call, env, repo, config, [judged])
 
@@ -124,35 +123,28 @@ def restaging(repo: Repository, tree: str) -> tuple[str, tuple[Command, ...]]:
     return STAGED_SAME_NOTE, tuple(out)
 
 
-def staged_binding(repo: Repository, tree: str) -> tuple[Binding, str]:
+def staged_binding(repo: Repository) -> tuple[Binding, str]:
     """The binding that makes a command run outside the hook (``spot-check``, ``verdict
     add``) bind to the staged candidate judged here, and a note when none does.
 
     ``--staged`` binds the worktree's own index. Under ``commit -a`` git hands the hook the
-    index with every tracked change staged: the work tree (the default binding) is that
-    candidate when nothing untracked differs. Under ``commit <paths>`` it hands a temporary
-    index of HEAD plus those paths, which no flag reproduces (and the work tree seen here is
-    no guide: the pre-commit framework stashes the rest of it while hooks run).
+    index with every tracked change staged, and under ``commit <paths>`` a temporary index
+    of HEAD plus those paths: no flag reproduces either once the hook has exited. The work
+    tree is no binding for them even when it holds the same content now: the writer's test
+    run may leave untracked files (``__pycache__/``) that change the work tree's candidate
+    between the report and the spot check. So both get :data:`PARTIAL_NOTE`, which
+    :func:`restaging` turns into the git commands that make ``--staged`` bind them.
 
     Args:
-        repo: the repository of the hook; tree: the staged candidate's tree id.
+        repo: the repository of the hook.
 
     Returns:
         (binding, note): the note is empty when the binding reproduces the candidate.
     """
-    kind = repo.index_kind()
-    if kind == "partial":
-        return STAGED, PARTIAL_NOTE
-    try:
-        snapshot = repo.snapshot_tree()
-    except GitError as exc:  # a hint only: the block it explains still stands
-        return STAGED, f"{exc}, so which flag binds this candidate is unknown; {STAGE_NOTE}"
-    if kind == "own":
+    if repo.index_kind() == "own":
         # other changes in the work tree need no note: a --staged spot check re-runs in a
         # temporary checkout of the staged tree when the work tree holds more
         return STAGED, ""
-    if snapshot == tree:
-        return WORK_TREE, ""
     return STAGED, PARTIAL_NOTE
 
 

@@ -74,6 +74,10 @@ def _candidate(v: Verdict) -> dict[str, object]:
             # the writer's test command (or the brief's path) goes after it; it runs where
             # it stands in "steps", before the "run" commands that follow it there
             item["report_prefix"] = prefixes[0]
+        writes = [text for kind, text in first_way if kind == "write"]
+        if writes:
+            # the verifier's brief goes there before the "run" commands that read it
+            item["brief_file"] = writes[0]
         item["steps"] = [{"label": kind, "text": text} for kind, text in labelled]
         missing.append(item)
     return {

@@ -22,6 +22,7 @@ from gentle_hooks.hooks.overrides import record_overrides, warn_source
 from gentle_hooks.report.fixes import (
     OVERRIDE,
     discard_lines,
+    empty_base_lines,
     headline,
     reason,
     step_lines,
@@ -100,6 +101,7 @@ def block_lines(j: Judged) -> list[str]:
         f"  candidate {cand.identity[:19]}… ({cand.projection.value} tree {short(cand.tree)} "
         f"vs {base})"
     )
+    lines.extend(empty_base_lines(cand.base))
     return lines
 
 

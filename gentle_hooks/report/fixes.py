@@ -20,6 +20,7 @@ from gentle_hooks.policy.shortfall import (
     VerifierShortfall,
 )
 from gentle_hooks.values.binding import Binding
+from gentle_hooks.values.candidate import BaseResolution
 
 #: How a person lets a block through on purpose, in words: the git command they ran is
 #: theirs, so nothing here can name it (SPEC §5 "Overrides").
@@ -107,10 +108,12 @@ def reason(s: Shortfall) -> str:
 
 #: Labels of the lines :func:`steps` returns, as a block prints them: ``run`` a command to
 #: run as printed; ``prefix`` the start of a command the writer completes (its own test
-#: command, or the brief's path); ``do`` words saying what to do or why; ``where`` where
-#: the commands below run; ``otherwise`` words that open another way, used when the one
-#: above did not resolve the block; ``or`` a command that replaces the one above it.
-LABELS = ("run", "prefix", "do", "where", "otherwise", "or")
+#: command, or the brief's path); ``write`` the absolute path of a file to write before the
+#: ``run`` lines after it (the verifier's brief; the ``do`` line above says what goes in
+#: it); ``do`` words saying what to do or why; ``where`` where the commands below run;
+#: ``otherwise`` words that open another way, used when the one above did not resolve the
+#: block; ``or`` a command that replaces the one above it.
+LABELS = ("run", "prefix", "write", "do", "where", "otherwise", "or")
 
 Step = tuple[str, str]
 
@@ -255,16 +258,36 @@ def _candidate_steps(
     flags = binding_flags(binding)
     out: list[Step] = []
     if isinstance(s, VerifierShortfall):
+        if binding.brief is None:
+            out.append(
+                (
+                    "do",
+                    "a separate gentle-ai-verify run checks this candidate in a clean room: "
+                    f"write its brief ({gh} schema brief) to a file outside the work tree (a "
+                    "file inside it changes the candidate), put the brief's path after the "
+                    "prefix, run it, then run the verdict add it prints",
+                )
+            )
+            out.append(("prefix", f"{gh} verify run{flags} --brief"))
+            return out
+        import os
+        import shlex
+
+        path = shlex.quote(binding.brief)
         out.append(
             (
                 "do",
-                "a separate gentle-ai-verify run checks this candidate in a clean room: write "
-                f"its brief ({gh} schema brief) to a file outside the work tree (a file "
-                "inside it changes the candidate), put the brief's path after the prefix, run "
-                "it, then run the verdict add it prints",
+                "a separate gentle-ai-verify run checks this candidate in a clean room, from "
+                "a brief the orchestrator writes (the task, its success criteria, the suite; "
+                f"JSON, its schema: {gh} schema brief) to the file on the write line, outside "
+                "the work tree (a file inside it changes the candidate); then run the "
+                "commands below, and the verdict add the last one prints",
             )
         )
-        out.append(("prefix", f"{gh} verify run{flags} --brief"))
+        out.append(("run", f"mkdir -p {shlex.quote(os.path.dirname(binding.brief))}"))
+        out.append(("write", binding.brief))
+        out.append(("run", f"{gh} brief check {path}"))
+        out.append(("run", f"{gh} verify run{flags} --brief {path}"))
         return out
     if s.disagreements:
         # A disagreement stays with this candidate: only a changed candidate, reported
@@ -310,7 +333,7 @@ def step_lines(items: Sequence[Step], indent: str = "  ") -> list[str]:
     """:func:`steps` as printed lines: ``run: CMD``, ``prefix: WORDS``, the rest as words."""
     out = []
     for label, text in items:
-        if label in ("run", "prefix", "or"):
+        if label in ("run", "prefix", "write", "or"):
             out.append(f"{indent}{label}: {text}")
         elif label == "otherwise":
             out.append(f"{indent}otherwise, {text}:")
@@ -441,3 +464,25 @@ def discard_lines(paths: Sequence[str], indent: str = "  ") -> list[str]:
         "pending work on it, recorded, with:",
         f"{indent}human: {program()} discard --reason {shlex.quote(DISCARD_REASON)} -- {named}",
     ]
+
+
+#: The git configuration that names a base ref for every command and gate (README
+#: "Configuration": ``base_ref``); ``HEAD`` judges each change against the commit it
+#: stands on, and a commit on the branch against its first parent.
+BASE_REF_KEY = "gentle.baseRef"
+
+
+def empty_base_lines(base: BaseResolution, indent: str = "  ") -> list[str]:
+    """Why a block's candidate is judged against the empty tree (its base's note), and,
+    when no base ref was found at all, the git command that names one; ``[]`` when the
+    base is a commit."""
+    if base.commit is not None:
+        return []
+    out = [f"{indent}base: {base.note}"]
+    if base.source == "none":
+        out.append(
+            f"{indent}to judge it against a base instead, name one (HEAD: each change "
+            "against the commit it stands on; or a branch it started from), then run the "
+            f"same git command again: git config {BASE_REF_KEY} HEAD"
+        )
+    return out

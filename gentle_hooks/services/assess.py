@@ -313,5 +313,16 @@ def evaluate(
         escalations=escalations,
         facts=facts,
         delegated_by=why,
-        binding=binding,
+        binding=replace(binding, brief=brief_path(repo)),
     )
+
+
+#: Where a block tells the writer to put the verifier's brief, under the git dir.
+BRIEF_FILE = "brief.json"
+
+
+def brief_path(repo: Repository) -> str:
+    """The absolute path a block names for the verifier's brief: ``gentle-hooks/brief.json``
+    under this worktree's git dir, outside the work tree (a file inside it would change
+    the candidate it is about) and per worktree (each has its own pending work)."""
+    return os.path.join(repo.paths.git_dir, "gentle-hooks", BRIEF_FILE)

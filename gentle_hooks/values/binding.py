@@ -21,11 +21,15 @@ class Binding:
         cwd: directory inside the repository (``--cwd``), or None for the current one.
         projection: snapshot (default), committed (``--committed``) or staged.
         base_ref: ``--base-ref`` or None (config, origin/HEAD, fallback chain).
+        brief: the absolute path a block names for the verifier's brief (outside the work
+            tree: a file inside it changes the candidate), or None when the caller knows
+            no such place; never a flag (:meth:`flags` and :meth:`words` leave it out).
     """
 
     cwd: str | None = None
     projection: Projection = Projection.SNAPSHOT
     base_ref: str | None = None
+    brief: str | None = None
 
     def flags(self) -> str:
         """The flags another command needs to bind to the same candidate, each with a

@@ -84,7 +84,10 @@ def test_escalated_change_needs_an_accepted_verdict(world: World) -> None:
         "gentle-hooks:   missing: plan risk high (escalated: 2 security) needs 1 accepted "
         "gentle-ai-verify verdict(s) for this candidate (stakes ordinary), found 0"
     ) in no_verdict.said
-    assert "gentle-hooks:   prefix: gentle-hook verify run --staged --brief" in no_verdict.said
+    brief = world.work / ".git" / "gentle-hooks" / "brief.json"  # outside the work tree
+    assert f"gentle-hooks:   write: {brief}" in no_verdict.said
+    run = f"gentle-hooks:   run: gentle-hook verify run --staged --brief {brief}"
+    assert run in no_verdict.said
 
     refused = world.verdict("--staged", data={**PASSING_VERDICT, "fullSuiteRun": False})
     assert refused.code == 1, refused
@@ -117,7 +120,9 @@ def test_escalated_commit_made_with_no_verify_is_blocked_on_push(world: World) -
         f"gentle-hooks: BLOCKED commit {commit[:12]} on refs/heads/main: delegated (writer "
         "content (o4-mini/low) in src/app.py)"
     ) in push.said
-    assert "gentle-hooks:   prefix: gentle-hook verify run --committed --brief" in push.said
+    brief = world.work / ".git" / "gentle-hooks" / "brief.json"  # outside the work tree
+    assert f"gentle-hooks:   write: {brief}" in push.said
+    assert f"gentle-hooks:   run: gentle-hook verify run --committed --brief {brief}" in push.said
     assert world.remote_ref("main") == world.rev("HEAD^")
     assert world.verdict("--committed").code == 0
     again = world.git("push", "origin", "main")
@@ -136,17 +141,21 @@ def test_commit_all_judges_the_index_git_hands_the_hook(world: World) -> None:
 
 
 def test_a_blocked_commit_all_names_the_command_that_binds_its_candidate(world: World) -> None:
-    # `--staged` would bind the user's own index, which `commit -a` leaves untouched: the
-    # fix must bind the work tree, which is exactly what `commit -a` commits here.
+    # `commit -a` leaves the user's own index untouched and the work tree may gain untracked
+    # files (a test run's __pycache__/) before the spot check: the fix stages what `commit
+    # -a` commits, then binds with --staged.
     world.delegate(text="def add(a, b):\n    return a + b  # commit -a\n")
     blocked = world.git("commit", "-a", "-m", "writer: commit -a")
     assert blocked.code == 1, blocked
     assert blocked.said[0] == BLOCKED_STAGED
-    assert "gentle-hooks:   run: gentle-hook spot-check" in blocked.said
-    world.spot_check()
+    assert "gentle-hooks:   run: git add -A -- ':(top)src/app.py'" in blocked.said
+    assert "gentle-hooks:   run: gentle-hook spot-check --staged" in blocked.said
+    world.write("litter.txt", "left behind by a test run\n")
+    world.ok("add", "-A", "--", ":(top)src/app.py")
+    world.spot_check("--staged")
     r = world.git("commit", "-a", "-m", "writer: commit -a")
     assert r.code == 0, r
-    world.assert_clean()
+    assert world.ok("status", "--porcelain") == "?? litter.txt\n"
 
 
 def test_commit_paths_judges_exactly_the_paths_committed(world: World) -> None:
@@ -289,8 +298,6 @@ def test_a_work_tree_git_add_cannot_read_neither_fails_a_pass_nor_hides_a_block(
     assert blocked.said[0] == BLOCKED_STAGED
     run = [line for line in blocked.said if line.startswith("gentle-hooks:   run: ")]
     assert run and run[-1] == "gentle-hooks:   run: gentle-hook spot-check --staged", blocked
-    note = [line for line in blocked.said if line.startswith("gentle-hooks:   note: ")]
-    assert note and "so which flag binds this candidate is unknown" in note[0], blocked
     # the spot check re-runs in the work tree, which must read as the candidate: set the
     # nested repository aside for it, then put it back for the commit
     shutil.move(str(world.work / "scratch"), str(world.base / "scratch-aside"))

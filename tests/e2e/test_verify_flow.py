@@ -67,12 +67,16 @@ def test_done_when_an_escalated_change_passes_after_verify(world: World) -> None
     escalated_and_staged(world)
     blocked = world.git("commit", "-m", "writer: tokens")
     assert blocked.code == 1, blocked
-    # the block names the command as a prefix: the brief's path is the user's to add (the
-    # CLI by its path when PATH lacks it)
-    (prefix,) = [ln for ln in blocked.said if ln.startswith("gentle-hooks:   prefix: ")]
-    program, rest = prefix.removeprefix("gentle-hooks:   prefix: ").split(" ", 1)
+    # the block names the file for the brief, outside the work tree, and the run that reads
+    # it (the CLI by its path when PATH lacks it)
+    named = world.work / ".git" / "gentle-hooks" / "brief.json"
+    assert f"gentle-hooks:   write: {named}" in blocked.said
+    runs = [ln for ln in blocked.said if ln.startswith("gentle-hooks:   run: ")]
+    verify = [ln for ln in runs if " verify run " in ln]
+    assert len(verify) == 1, blocked
+    program, rest = verify[0].removeprefix("gentle-hooks:   run: ").split(" ", 1)
     assert program.rsplit("/", 1)[-1] == "gentle-hook"
-    assert rest == "verify run --staged --brief"
+    assert rest == f"verify run --staged --brief {named}"
 
     path = brief(world)
     rooms = world.base / "rooms"  # the prepared room stays until removed: keep it here

@@ -456,3 +456,25 @@ def test_decide_returns_shortfall_values(plan: Plan, done: Satisfaction, shortfa
     d = decide(plan, done, applies=True)
     assert d.shortfalls == shortfalls
     assert d.missing == tuple(s.what for s in shortfalls)
+
+
+def test_an_empty_tree_base_says_why_and_how_to_name_one() -> None:
+    from gentle_hooks.report.fixes import empty_base_lines
+    from gentle_hooks.values.candidate import BaseResolution
+
+    none = BaseResolution(None, "none", None, "4b825dc6", "no base ref found (tried x)")
+    lines = empty_base_lines(none)
+    assert lines[0] == "  base: no base ref found (tried x)"
+    assert lines[1].endswith(": git config gentle.baseRef HEAD")
+    unborn = BaseResolution("main", "fallback", None, "4b825dc6", "HEAD is unborn")
+    assert empty_base_lines(unborn) == ["  base: HEAD is unborn"]
+    assert empty_base_lines(BaseResolution("main", "fallback", "c0", "t0", "merge-base")) == []
+
+
+def test_a_verifier_shortfall_names_its_brief_file_and_the_commands_that_read_it() -> None:
+    binding = Binding(projection=Projection.STAGED, brief="/r/.git/gentle-hooks/brief.json")
+    out = steps(VERIFIER, binding)
+    assert ("write", "/r/.git/gentle-hooks/brief.json") in out
+    runs = [t for label, t in out if label == "run"]
+    assert runs[-1].endswith("verify run --staged --brief /r/.git/gentle-hooks/brief.json")
+    assert "..." not in command(VERIFIER, binding)
