@@ -102,8 +102,9 @@ class Runtime:
         wiring: its hook configuration, or None; markers: directories (relative to the work
             tree root or the home directory) whose presence says the runtime is used there.
         route: for a runtime without a hook point, the documented route, one line each.
-        settings_writer: for a runtime whose hook input names no model, where its settings
-            files set one: ``(work tree root or None, environment) -> (model, effort)``.
+        settings_writer: for a runtime whose hook input may name no model or effort, where
+            its settings (files, environment) set them: ``(work tree root or None,
+            environment) -> (model, effort)``; used only for what the input left out.
         failure_exit: the exit code the runtime reads as a non-blocking failure of a
             post-tool hook, used when the recorder itself fails: 1 for every runtime here
             (Claude Code and Gemini CLI: any code but 0 and 2 is a non-blocking warning,
@@ -151,6 +152,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             switches=(("disableAllHooks", True),),
             system_switches=(("allowManagedHooksOnly", True),),
         ),
+        settings_writer=claude_code.settings_writer,
         markers=(".claude",),
     ),
     Runtime(
