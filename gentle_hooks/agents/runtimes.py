@@ -39,7 +39,8 @@ class Wiring:
             command goes (``command``, or ``bash`` for Copilot).
         version: a top-level ``version`` the file must carry (flat files), or None.
         own_file: the file holds only our hooks (removed whole when they are).
-        notes: what the user must still do after an install (trust, restart...).
+        notes: what the user must still do after an install (trust, restart...);
+            project_notes: the same, printed only after a ``--scope project`` install.
         comments: the runtime reads the file as JSON with ``//`` and ``/* */`` comments
             (kept as they are when the file is edited).
         matcher_style: how the runtime reads a group's matcher
@@ -76,6 +77,7 @@ class Wiring:
     home_env: str | None = None
     home_root_env: str | None = None
     notes: tuple[str, ...] = field(default=())
+    project_notes: tuple[str, ...] = field(default=())
     comments: bool = False
     matcher_style: str = "exact-or-regex"
     also_project: tuple[str, ...] = field(default=())
@@ -208,7 +210,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             settings_comments=True,
             switches=(("hooksConfig.enabled", False), ("tools.enableHooks", False)),
             disabled_lists=("hooksConfig.disabled", "hooks.disabled"),
-            notes=(
+            project_notes=(
                 "Gemini CLI warns before it first runs a new project hook; /hooks panel lists it",
             ),
         ),
@@ -259,7 +261,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             ),
             settings_comments=True,
             switches=(("disableAllHooks", True),),
-            notes=(
+            project_notes=(
                 "the cloud agent reads .github/hooks/*.json from the default branch: commit "
                 "and merge the file for it",
             ),

@@ -19,7 +19,7 @@ WITHOUT_GH = {"PATH": f"/usr/bin{os.pathsep}/bin"}
 WIRED = [r for r in RUNTIMES if r.wiring is not None]
 EVENT = {r.name: r.wiring.event for r in WIRED if r.wiring is not None}
 PROJECT = {r.name: r.wiring.project for r in WIRED if r.wiring is not None}
-NOTES = {r.name: r.wiring.notes for r in WIRED if r.wiring is not None}
+NOTES = {r.name: r.wiring.notes + r.wiring.project_notes for r in WIRED if r.wiring is not None}
 
 #: Another tool's hook, already in each runtime's project file.
 THEIRS = {
@@ -103,8 +103,9 @@ def test_user_scope_pins_the_gentle_hook_it_was_installed_from(
     out = gh(repo, "uninstall", "--agent", "claude-code")
     assert out.stdout.splitlines() == [
         f"claude-code (project): nothing to remove: {repo / '.claude' / 'settings.json'}",
-        f"claude-code (user): removed our hook: {path}",
+        f"claude-code (user): removed the file (install created it): {path}",
     ]
+    assert not path.exists()
 
 
 @pytest.mark.parametrize(
