@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Mapping, Sequence
-from typing import IO
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import IO, TypeVar
 
 from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import PolicyInputError, UsageError
@@ -41,6 +42,8 @@ from gentle_hooks.services.runner import Observation, run_observed
 from gentle_hooks.values.binding import Binding as Binding
 from gentle_hooks.values.candidate import Candidate, Projection
 from gentle_hooks.values.frozen import field, frozen, replace
+
+R = TypeVar("R")
 
 #: ``review`` verbs and the fact each records (``ack`` = the review was acknowledged).
 REVIEW_VERBS: dict[str, str] = {
@@ -132,6 +135,37 @@ def open_store(repo: Repository) -> Ledger:
         StoreError: the store exists but cannot be used.
     """
     return Ledger.open(store_path(repo))
+
+
+@contextmanager
+def bound_store(binding: Binding, env: Mapping[str, str]) -> Iterator[tuple[Bound, Ledger]]:
+    """:func:`bind` ``binding``, then open its repository's ledger for recording.
+
+    Raises:
+        GitError / StoreError: as :func:`bind` / :func:`open_store`.
+    """
+    bound = bind(binding, env)
+    with open_store(bound.repo) as led:
+        yield bound, led
+
+
+def _recorded(led: Ledger, bound: Bound, stored: Record, notes: tuple[str, ...]) -> Recorded:
+    """Refresh the bound candidate's notes after ``stored`` was added; what was recorded."""
+    refresh_notes(bound.repo, led, bound.candidate)
+    return Recorded(led.path, stored, bound.candidate, notes)
+
+
+def list_bound(
+    binding: Binding, env: Mapping[str, str], read: Callable[[Ledger, str], list[R]]
+) -> tuple[Bound, list[R]]:
+    """The bound candidate and ``read(ledger, its identity)``; reads only: no ledger yet
+    means no records."""
+    bound = bind(binding, env)
+    led = Ledger.open_existing(store_path(bound.repo))
+    if led is None:
+        return bound, []
+    with led:
+        return bound, read(led, bound.candidate.identity)
 
 
 def relative_cwd(root: str, cwd: str | None) -> str:
@@ -281,8 +315,7 @@ def record_escalation(
             f'add --reason "<one line: why {it.title} applies>"'
         )
     esc = make_escalation(item, reason, critical)
-    bound = bind(binding, env)
-    with open_store(bound.repo) as led:
+    with bound_store(binding, env) as (bound, led):
         stored = led.add(
             EscalationRecord(
                 root=bound.root,
@@ -296,11 +329,10 @@ def record_escalation(
         # sticky for the writer work in flight: the entries no commit has taken yet,
         # and (add_mutation links them) every entry the root records until then
         led.link_escalation(stored.id, [e.id for e in led.open_entries(bound.root)])
-        refresh_notes(bound.repo, led, bound.candidate)
-        return Recorded(
-            led.path,
+        return _recorded(
+            led,
+            bound,
             stored,
-            bound.candidate,
             ("sticky: applies to every candidate of this work tree until the work is committed",),
         )
 
@@ -320,12 +352,10 @@ def record_review(binding: Binding, verb: str, env: Mapping[str, str]) -> Record
     outcome = REVIEW_VERBS.get(verb)
     if outcome is None:
         raise UsageError(f"unknown review verb {verb!r}: use decline, unavailable or ack")
-    bound = bind(binding, env)
-    with open_store(bound.repo) as led:
+    with bound_store(binding, env) as (bound, led):
         stored = led.add(
             ReviewFact(root=bound.root, identity=bound.candidate.identity, outcome=outcome)
         )
-        refresh_notes(bound.repo, led, bound.candidate)
         notes: tuple[str, ...] = ("a review outcome never removes a verifier the tier requires",)
         if outcome == "consumed":
             notes = (
@@ -333,7 +363,7 @@ def record_review(binding: Binding, verb: str, env: Mapping[str, str]) -> Record
                 "provider reports candidate.consumed for this candidate",
                 *notes,
             )
-        return Recorded(led.path, stored, bound.candidate, notes)
+        return _recorded(led, bound, stored, notes)
 
 
 # -- receipts ----------------------------------------------------------------------------
@@ -360,8 +390,7 @@ def record_receipt_line(
         )
     if not 0 <= exit_code <= 255:
         raise UsageError(f"--exit-code {exit_code}: an exit status is 0..255")
-    bound = bind(binding, env)
-    with open_store(bound.repo) as led:
+    with bound_store(binding, env) as (bound, led):
         stored = led.add(
             Receipt(
                 root=bound.root,
@@ -373,8 +402,7 @@ def record_receipt_line(
                 cwd=relative_cwd(bound.root, binding.cwd),
             )
         )
-        refresh_notes(bound.repo, led, bound.candidate)
-        return Recorded(led.path, stored, bound.candidate, standing_notes(stored, bound))
+        return _recorded(led, bound, stored, standing_notes(stored, bound))
 
 
 def standing(receipt: Receipt, settings: Settings) -> Standing:
@@ -489,9 +517,4 @@ def list_receipts(binding: Binding, env: Mapping[str, str]) -> tuple[Bound, list
 
     Reads only: no ledger yet means no receipts.
     """
-    bound = bind(binding, env)
-    led = Ledger.open_existing(store_path(bound.repo))
-    if led is None:
-        return bound, []
-    with led:
-        return bound, led.receipts(bound.candidate.identity)
+    return list_bound(binding, env, Ledger.receipts)
