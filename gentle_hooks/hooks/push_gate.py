@@ -154,8 +154,8 @@ def _judge_commits(
     # in the order the refs send them, each once (judging a commit needs no other first)
     commits = list(dict.fromkeys(c for commits in ranges for c in commits))
     infos = repo.read_commits(commits)
-    work, records = pushed_work(path, repo, infos)
-    delegated = delegated_commits(infos, work, records, runtime, applies_all)
+    work, records, delivered = pushed_work(path, repo, infos)
+    delegated = delegated_commits(infos, work, records, runtime, applies_all, delivered)
     out: dict[str, Verdict | None] = dict.fromkeys(commits)
     repo.peel_commits([info.id for info, _ in delegated])  # one rev-parse for all
     base = repo.base_commit(config.settings.base_ref) if len(delegated) > 1 else None
