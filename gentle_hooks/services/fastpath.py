@@ -78,29 +78,28 @@ def env_names() -> tuple[str, ...]:
 
 def glob_word(word: str) -> str:
     """A ``case`` pattern body matching ``word`` without case (a folding letter: ``*``)."""
-    out = []
-    for ch in word:
-        if ch.lower() in FOLDING_LETTERS:
-            out.append("*")
-        elif ch.isascii() and ch.isalpha():
-            out.append(f"[{ch.upper()}{ch.lower()}]")
-        elif ch.isalnum() or ch in "-_@. :":
-            out.append(ch if ch != " " else "' '")
-        else:
-            out.append("\\" + ch)
-    return "".join(out)
+    return _caseless(word, "*", "-_@.:", "' '")
 
 
 def ere_word(word: str) -> str:
     """An extended regular expression (C locale) matching ``word`` without case (a folding
     letter: one to three bytes, its UTF-8 partner's length)."""
+    return _caseless(word, ".{1,3}", "-_@:", " ")
+
+
+def _caseless(word: str, folding: str, plain: str, space: str) -> str:
+    """``word`` as a pattern: a folding letter as ``folding``, another ASCII letter as a
+    bracket of both cases, a space as ``space``, letters, digits and ``plain`` as they are,
+    anything else escaped with a backslash."""
     out = []
     for ch in word:
         if ch.lower() in FOLDING_LETTERS:
-            out.append(".{1,3}")
+            out.append(folding)
         elif ch.isascii() and ch.isalpha():
             out.append(f"[{ch.upper()}{ch.lower()}]")
-        elif ch.isalnum() or ch in "-_@ :":
+        elif ch == " ":
+            out.append(space)
+        elif ch.isalnum() or ch in plain:
             out.append(ch)
         else:
             out.append("\\" + ch)
