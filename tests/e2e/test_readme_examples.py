@@ -142,3 +142,52 @@ def test_ci_example_judges_a_range_from_a_checkout(world: dict[str, object]) -> 
         done = run(line, ci, env)
         assert done.returncode == 0, (line, done.stderr)
     assert '"blocked": false' in (ci / "gentle-hooks.json").read_text()
+
+
+#: A synopsis placeholder in a word of a command: ``[--flag]``, ``a|b`` (an alternation,
+#: not a pipe), ``<id>``, ``…`` or ``...``.
+_PLACEHOLDER = re.compile(r"^\[.*\]$|^[^|\s]+(?:\|[^|\s]+)+$|<[^<>]+>|…|\.\.\.")
+
+
+def _placeholders(line: str) -> list[str]:
+    """The words of one shell line (its comment left out) that are synopsis placeholders."""
+    import shlex
+
+    try:
+        words = shlex.split(line, comments=True)
+    except ValueError:
+        return [line]  # unbalanced quotes: not a command at all
+    return [w for w in words if _PLACEHOLDER.search(w)]
+
+
+DOCS = [README, *sorted((CHECKOUT / "docs").rglob("*.md"))]
+
+
+@pytest.mark.parametrize("path", DOCS, ids=[str(p.relative_to(CHECKOUT)) for p in DOCS])
+def test_no_sh_block_has_a_placeholder_in_command_position(path: Path) -> None:
+    """Every line of every ``sh`` block runs as written: a synopsis (``[--fix]``,
+    ``decline|unavailable|ack``, ``<id>.json``, ``…``) belongs in prose or a table."""
+    text = path.read_text(encoding="utf-8")
+    found = [
+        (ln, bad)
+        for block in re.findall(r"```sh\n(.*?)```", text, flags=re.S)
+        for ln in block.splitlines()
+        if ln.strip() and (bad := _placeholders(ln))
+    ]
+    assert found == []
+
+
+def test_the_placeholder_check_can_fail() -> None:
+    for line in (
+        "gentle-hook doctor [--fix]",
+        "gentle-hook review decline|unavailable|ack",
+        "gentle-hook verdict add out/<id>.json",
+        "gentle-hook verify run --room /tmp/gentle-verify-…",
+    ):
+        assert _placeholders(line), line
+    for line in (
+        "pip install -q -e '.[dev]'",
+        "git log --oneline | head -3",
+        "true || false  # a <comment> is [fine]",
+    ):
+        assert _placeholders(line) == [], line
