@@ -15,7 +15,7 @@ from gentle_hooks.native.message import relay
 from gentle_hooks.native.result import ABSENT, candidate_kind, failure_envelope
 from gentle_hooks.policy.vocabulary import Verification
 from gentle_hooks.policy.writer import is_small
-from gentle_hooks.report.fixes import commands, reasons
+from gentle_hooks.report.fixes import commands, first_way, reasons
 from gentle_hooks.report.jsontext import dumps
 from gentle_hooks.services.assess import AssessResult
 
@@ -84,6 +84,10 @@ def build_envelope(r: AssessResult) -> dict[str, Any]:
             "missing": [m.value for m in d.missing],
             "reasons": reasons(d.shortfalls),
             "fixes": commands(d.shortfalls, r.binding),
+            "fix_steps": [
+                [{"label": label, "text": text} for label, text in first_way(s, r.binding)]
+                for s in d.shortfalls
+            ],
         },
         "native": {
             "provider": r.native_provider,

@@ -316,17 +316,26 @@ def _candidate_steps(
 
 def command(s: Shortfall, binding: Binding) -> str:
     """The command that supplies ``s``: the last ``run`` of the first way of :func:`steps`
-    (the spot check, after any report it needs), or the ``prefix`` followed by ``...`` when
-    the way has no ``run`` (the verifier's brief); the JSON ``fixes`` and ``status``."""
+    (the spot check, after any report it needs), or the ``prefix`` line alone when the
+    way has no ``run`` (labelled so in :func:`first_way`); the JSON ``fixes`` and
+    ``status``."""
     found = ""
+    for label, text in first_way(s, binding):
+        if label == "run" or (label == "prefix" and not found):
+            found = text
+    return found
+
+
+def first_way(s: Shortfall, binding: Binding) -> list[Step]:
+    """The labelled lines of :func:`steps` up to the first ``otherwise``: the whole way that
+    supplies ``s``, in order (the writer's report and the brief's file included); the JSON
+    ``fix_steps`` and ``status``'s ``steps``."""
+    out: list[Step] = []
     for label, text in steps(s, binding):
         if label == "otherwise":
             break
-        if label == "run":
-            found = text
-        elif label == "prefix" and not found:
-            found = f"{text} ..."
-    return found
+        out.append((label, text))
+    return out
 
 
 def step_lines(items: Sequence[Step], indent: str = "  ") -> list[str]:

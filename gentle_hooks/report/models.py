@@ -187,8 +187,23 @@ class VerificationOut(_Frozen):
     rows: tuple[str, ...]
 
 
+class StepOut(_Frozen):
+    """One labelled line of a fix (:data:`gentle_hooks.report.fixes.LABELS`): ``run`` a
+    command that runs as printed, ``prefix`` the start of the writer's report (its test
+    command goes after it), ``write`` the file to write before the ``run`` lines after it
+    (the verifier's brief), ``do``/``where`` words."""
+
+    label: str
+    text: str
+
+
 class DecisionOut(_Frozen):
-    """``decision``: blocked, missing, one reason per missing item, the fix commands."""
+    """``decision``: blocked, missing, one reason per missing item, the fix commands.
+
+    ``fixes``: per missing item, the command that supplies it (the last ``run`` of its
+    first way); ``fix_steps``: per missing item, that whole way in order, the writer's
+    report (``prefix``/``run``) and the brief's file (``write``) included.
+    """
 
     applies: bool
     blocked: bool
@@ -197,6 +212,7 @@ class DecisionOut(_Frozen):
     missing: tuple[Missing, ...]
     reasons: tuple[str, ...]
     fixes: tuple[str, ...]
+    fix_steps: tuple[tuple[StepOut, ...], ...]
 
 
 class NativeOut(_Frozen):

@@ -23,7 +23,7 @@ from gentle_hooks.ledger.records import (
 )
 from gentle_hooks.policy.vocabulary import Missing
 from gentle_hooks.report.jsontext import escape_strings
-from gentle_hooks.report.models import AssessEnvelope
+from gentle_hooks.report.models import AssessEnvelope, StepOut
 from gentle_hooks.values.frozen import asdict
 
 RECORDED_SCHEMA: Final = "gentle-hooks.recorded/v1"
@@ -185,11 +185,15 @@ class RecordListEnvelope(_Frozen):
 
 
 class MissingOut(_Frozen):
-    """One missing item: what, why, and the exact command that supplies it."""
+    """One missing item: what, why, the command that supplies it (the last ``run`` of the
+    way), and the whole way in order (``steps``: the writer's report and the brief's file
+    included; ``run``: its commands that run as printed)."""
 
     what: Missing
     reason: str
     command: str
+    steps: tuple[StepOut, ...]
+    run: tuple[str, ...]
 
 
 class StatusRecordsOut(_Frozen):

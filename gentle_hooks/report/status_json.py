@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gentle_hooks.ledger.records import Record
+from gentle_hooks.policy.shortfall import PlanShortfall
 from gentle_hooks.report.assess_json import build_envelope
-from gentle_hooks.report.fixes import command, reason
+from gentle_hooks.report.fixes import command, first_way, reason
 from gentle_hooks.report.jsontext import escape_strings, model_json
-from gentle_hooks.report.models import AssessEnvelope
+from gentle_hooks.report.models import AssessEnvelope, StepOut
 from gentle_hooks.report.record_models import (
     STATUS_SCHEMA,
     MissingOut,
@@ -23,6 +24,7 @@ from gentle_hooks.report.record_models import (
 )
 from gentle_hooks.report.records_text import status_hints
 from gentle_hooks.services.status import StatusResult
+from gentle_hooks.values.binding import Binding
 
 
 def build_status_envelope(s: StatusResult) -> StatusEnvelope:
@@ -52,11 +54,20 @@ def build_status_envelope(s: StatusResult) -> StatusEnvelope:
         ledger_present=f.present,
         records=records,
         satisfied=s.satisfied,
-        missing=tuple(
-            MissingOut(what=m.what, reason=reason(m), command=command(m, binding))
-            for m in s.missing
-        ),
+        missing=tuple(_missing(m, binding) for m in s.missing),
         hints=status_hints(s),
+    )
+
+
+def _missing(m: PlanShortfall, binding: Binding) -> MissingOut:
+    """One missing item of ``status --json``: its reason, its command and its whole way."""
+    way = first_way(m, binding)
+    return MissingOut(
+        what=m.what,
+        reason=reason(m),
+        command=command(m, binding),
+        steps=tuple(StepOut(label=label, text=text) for label, text in way),
+        run=tuple(text for label, text in way if label == "run"),
     )
 
 

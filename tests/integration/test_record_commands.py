@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from gentle_hooks.ledger.schema import SCHEMA_VERSION
+from gentle_hooks.report.fixes import NO_RECEIPT, PREFIX_NOTE
 from tests.conftest import PASSING_VERDICT, CliResult, bound_verdict, verdict_file
 
 Cli = Callable[..., CliResult]
@@ -138,6 +139,13 @@ def test_assess_reads_writers_and_applies_the_gate(cli: Cli, repo: Path) -> None
         "missing": ["spot-check"],
         "reasons": ["no spot check for this candidate (required in every tier; plan risk medium)"],
         "fixes": ["gentle-hook spot-check"],
+        "fix_steps": [
+            [
+                {"label": "do", "text": f"{PREFIX_NOTE} ({NO_RECEIPT})"},
+                {"label": "prefix", "text": "gentle-hook receipt run --"},
+                {"label": "run", "text": "gentle-hook spot-check"},
+            ]
+        ],
     }
 
 

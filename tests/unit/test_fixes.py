@@ -214,7 +214,7 @@ def test_the_program_is_reachable_from_the_users_shell(monkeypatch: pytest.Monke
 def test_the_gates_commands_are_the_documented_ones() -> None:
     """The literal commands the commit, push and range gates print first (README, e2e)."""
     assert command(SPOT, STAGED) == "gentle-hook spot-check --staged"
-    assert command(VERIFIER, COMMITTED) == "gentle-hook verify run --committed --brief ..."
+    assert command(VERIFIER, COMMITTED) == "gentle-hook verify run --committed --brief"
     assert command(NoValidNote(stale=False), COMMITTED) == "gentle-hook sync fetch"
 
 
@@ -377,7 +377,7 @@ def test_lists_keep_the_shortfalls_order() -> None:
     both = (VERIFIER, SPOT)
     assert reasons(both) == [reason(VERIFIER), reason(SPOT)]
     assert commands(both, STAGED) == [
-        "gentle-hook verify run --staged --brief ...",
+        "gentle-hook verify run --staged --brief",
         "gentle-hook spot-check --staged",
     ]
     assert [s.what for s in both] == [Missing.VERIFIER, Missing.SPOT_CHECK]
