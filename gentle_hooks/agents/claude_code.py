@@ -36,12 +36,10 @@ from gentle_hooks.agents.event import (
     call_id,
     derived_call_id,
     map_effort,
-    unique,
+    snake_tool_call,
 )
-from gentle_hooks.agents.patch import written_paths
 from gentle_hooks.agents.payload import (
     json_lines,
-    load_object,
     loads,
     member,
     read_file,
@@ -99,28 +97,19 @@ def decode(data: bytes) -> RuntimeEvent:
     Raises:
         UsageError: not a bounded JSON object.
     """
-    event = load_object(data, f"record --from {NAME}: stdin")
-    tool = text(event.get("tool_name"))
-    tool_input = event.get("tool_input")
-    paths, unreadable = written_paths(tool_input, "tool_input")
-    session = text(event.get("session_id"))
+    call = snake_tool_call(data, NAME)
+    event = call.event
     transcript = text(event.get("transcript_path"))
     agent = text(event.get("agent_id"))
-    own = subagent_transcript(transcript, session, agent) if agent else transcript
-    return RuntimeEvent(
-        source=NAME,
-        session_id=session,
+    own = subagent_transcript(transcript, call.session, agent) if agent else transcript
+    return call.runtime_event(
+        NAME,
         tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id"))
-        or derived_call_id(NAME, session, event.get("timestamp"), tool, tool_input),
-        cwd=text(event.get("cwd")),
-        paths=unique(paths),
-        writes=tool in WRITE_TOOLS or tool in COPILOT_TOOLS,
-        tool=tool,
+        or derived_call_id(NAME, call.session, event.get("timestamp"), call.tool, call.args),
+        writes=call.tool in WRITE_TOOLS or call.tool in COPILOT_TOOLS,
         model=model_from_transcript(own),
         effort=UNKNOWN if agent else map_effort(effort_name(event.get("effort")), EFFORTS),
         agent=agent,
-        hook_event=text(event.get("hook_event_name")),
-        unreadable=unreadable,
     )
 
 
