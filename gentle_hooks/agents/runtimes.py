@@ -180,8 +180,9 @@ RUNTIMES: tuple[Runtime, ...] = (
             toml_hooks=(".codex/config.toml",),
             notes=(
                 "Codex runs a new or changed hook only once you trust it: start codex and "
-                "review it with /hooks (project hooks load only in a trusted project)",
+                "review it with /hooks",
             ),
+            project_notes=("project hooks load only in a trusted project",),
         ),
         markers=(".codex",),
     ),
@@ -230,7 +231,8 @@ RUNTIMES: tuple[Runtime, ...] = (
             matcher=None,
             entry=(),
             version=1,
-            notes=("restart Cursor to load the hook; project hooks run in a trusted workspace",),
+            notes=("restart Cursor to load the hook",),
+            project_notes=("project hooks run in a trusted workspace",),
         ),
         markers=(".cursor",),
     ),

@@ -27,7 +27,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.install` — place and remove the plain git hook scripts
 * :mod:`.fastpath` — the installed hooks' ``sh`` fast path, generated from the probes'
   tables
-* :mod:`.agent_install` — wire and unwire an agent runtime's hook in its own configuration
+* :mod:`.agent_install` — wire an agent runtime's hook in its own configuration
+* :mod:`.agent_uninstall` — unwire it, giving back what install changed
 * :mod:`.agent_record` — an agent runtime's hook input -> a pending mutation
 * :mod:`.doctor` — health checks of the store and the installed hooks
 * :mod:`.agent_doctor` — per agent runtime used here: is its recorder wired and reachable

@@ -444,7 +444,7 @@ def test_a_file_install_created_is_removed_by_uninstall(name: str, repo: Path) -
     assert gh(repo, "install", "--agent", name).returncode == 0 and path.exists()
     out = gh(repo, "uninstall", "--agent", name, "--scope", "project")
     assert out.stdout == f"{name} (project): removed the file (install created it): {path}\n"
-    assert not path.exists()
+    assert not path.exists() and not path.parent.exists()  # its directory too, left empty
 
 
 def test_a_user_scope_install_prints_no_project_note(repo: Path, isolated_git: Path) -> None:
