@@ -191,3 +191,24 @@ def test_the_placeholder_check_can_fail() -> None:
         "true || false  # a <comment> is [fine]",
     ):
         assert _placeholders(line) == [], line
+
+
+def test_ci_yaml_installs_the_cli_from_the_checkout_it_names(world: dict[str, object]) -> None:
+    """docs/ci.md's GitHub and GitLab jobs install the CLI with one line; it works in a job
+    whose repository holds a checkout of gentle-hooks where the text says."""
+    text = CI.read_text(encoding="utf-8")
+    yaml = "\n".join(re.findall(r"```yaml\n(.*?)```", text, flags=re.S))
+    installs = re.findall(r"^\s*(?:run:|-)\s+(pip install .*?)\s*$", yaml, flags=re.M)
+    assert installs and set(installs) == {"pip install ./tools/gentle-hooks"}, installs
+    job = Path(str(world["root"])) / "ci-job"
+    env = dict(world["env"])  # type: ignore[call-overload]
+    subprocess.run(["git", "init", "-q", str(job)], env=env, check=True)
+    (job / "tools").mkdir()
+    clone = job / "tools" / "gentle-hooks"
+    subprocess.run(["git", "clone", "-q", str(CHECKOUT), str(clone)], env=env, check=True)
+    subprocess.run([sys.executable, "-m", "venv", str(job / ".venv")], env=env, check=True)
+    env["PATH"] = f"{job / '.venv' / 'bin'}{os.pathsep}{env['PATH']}"
+    done = run(installs[0] + " -q", job, env)
+    assert done.returncode == 0, done.stderr
+    version = run("gentle-hook --version", job, env)
+    assert version.returncode == 0 and "gentle-hook" in version.stdout, version
