@@ -38,14 +38,20 @@ class CannotAssess(GentleError):
         self.fix = fix
 
 
-def parse_range(text: str) -> tuple[str, str]:
-    """``A..B`` into (A, B).
+def parse_range(text: str) -> tuple[str | None, str]:
+    """``A..B`` into (A, B); ``B`` alone into (None, B): every commit reachable from B, root
+    commits included (what a server judges for a new repository's first push).
 
     Raises:
-        UsageError: not exactly one ``..`` with two sides (``A...B`` is refused).
+        UsageError: more than one ``..``, or an empty side (``A...B`` is refused).
     """
-    if "..." in text or text.count("..") != 1:
-        raise UsageError(f"--range {text!r}: give A..B (two refs or commits)")
+    if "..." in text or text.count("..") > 1:
+        raise UsageError(f"--range {text!r}: give A..B (two refs or commits), or B alone")
+    if ".." not in text:
+        if not text:
+            raise UsageError("--range '': give A..B, or B alone")
+        check_ref_name(text, "--range end")
+        return None, text
     a, b = text.split("..")
     if not a or not b:
         raise UsageError(f"--range {text!r}: give both sides, A..B")
@@ -54,8 +60,9 @@ def parse_range(text: str) -> tuple[str, str]:
     return a, b
 
 
-def range_commits(repo: Repository, a: str, b: str) -> list[str]:
-    """The commits of ``A..B``, oldest first.
+def range_commits(repo: Repository, a: str | None, b: str) -> list[str]:
+    """The commits of ``A..B``, oldest first (with ``a`` None: every commit reachable from
+    ``B``, root commits included).
 
     Raises:
         CannotAssess: ``A`` or ``B`` is missing, or the range reaches a shallow boundary.
@@ -66,14 +73,14 @@ def range_commits(repo: Repository, a: str, b: str) -> list[str]:
         if repo.peel_commit("HEAD") is None and not repo.ref_names("refs/"):
             raise CannotAssess(*range_text.no_commits(a, b))
         raise CannotAssess(*range_text.missing_end(b, bool(shallow)))
-    start = repo.peel_commit(a)
-    if start is None:
+    start = repo.peel_commit(a) if a is not None else None
+    if a is not None and start is None:
         count = len(repo.new_commits(tip, exclude=[]))
         raise CannotAssess(*range_text.missing_start(a, b, bool(shallow), count))
-    commits = repo.new_commits(tip, exclude=[start])
+    commits = repo.new_commits(tip, exclude=[start] if start is not None else [])
     cut = shallow & set(commits)
     if cut:
-        raise CannotAssess(*range_text.shallow_cut(a, b, short(sorted(cut)[0])))
+        raise CannotAssess(*range_text.shallow_cut(a or "", b, short(sorted(cut)[0])))
     return commits
 
 
@@ -98,16 +105,25 @@ def gate_range(
     """
     a, b = parse_range(range_text)
     repo = Repository.open(cwd, allow_bare=True)
+    if a is not None and a in (repo.empty_tree, repo.empty_tree[:7]):
+        a = None  # from the empty tree: every commit of B, root commits included
     commits = range_commits(repo, a, b)
-    config = load_config(
-        f"{a}:" if repo.paths.toplevel else None,
-        repo.gentle_config(),
-        env,
-        read=lambda name: repo.read_path(a, name),
-    )
+    start = a
+    if start is None:
+        # no base to read a configuration file from: git config and the environment only,
+        # as a server's pre-receive reads them (a range cannot bring its own file)
+        config = load_config(None, repo.gentle_config(), env)
+    else:
+        config = load_config(
+            f"{start}:" if repo.paths.toplevel else None,
+            repo.gentle_config(),
+            env,
+            read=lambda name: repo.read_path(start, name),
+        )
     sources = [NOTES_REF, *remote_notes_refs(repo)]
-    trust = load_trust(repo, config.settings, repo.peel_commit(a))
-    verdicts = judge_commits(repo, config, commits, f"{a}..{b}", sources, trust)
+    trust = load_trust(repo, config.settings, repo.peel_commit(a) if a is not None else None)
+    label = f"{a}..{b}" if a is not None else b
+    verdicts = judge_commits(repo, config, commits, label, sources, trust)
     if reverify:
         verdicts = reverify_verdicts(repo, config.settings, verdicts, timeout, env)
     return (EXIT_BLOCKED if any(v.blocked for v in verdicts) else EXIT_OK), verdicts

@@ -6,12 +6,15 @@ command to run (None when no fetch can help: the history is complete, or empty).
 
 from __future__ import annotations
 
+import shlex
+
 UNSHALLOW = "git fetch --unshallow"
 
 
-def no_commits(a: str, b: str) -> tuple[str]:
-    """A repository without any commit."""
-    return (f"cannot assess {a}..{b}: this repository has no commits yet: nothing to judge",)
+def no_commits(a: str | None, b: str) -> tuple[str]:
+    """A repository without any commit (``a`` None: the range is ``B`` alone)."""
+    shown = f"{a}..{b}" if a is not None else b
+    return (f"cannot assess {shown}: this repository has no commits yet: nothing to judge",)
 
 
 def missing_end(b: str, shallow: bool) -> tuple[str, str | None]:
@@ -30,7 +33,8 @@ def missing_start(a: str, b: str, shallow: bool, count: int) -> tuple[str, str |
         return (f"cannot assess: {a!r} is not in this shallow clone; fetch more history", UNSHALLOW)
     return (
         f"cannot assess: {a!r} does not exist: the history is complete and {b!r} has only "
-        f"{count} commit(s); give a start inside it",
+        f"{count} commit(s); give a start inside it, or judge every commit of it, root "
+        f"included: gentle-hook gate --range {shlex.quote(b)}",
         None,
     )
 
