@@ -7,9 +7,11 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.status` — the plan of the current candidate and what is recorded for it
 * :mod:`.across` — which writer entries a change of another path may carry (an index)
 * :mod:`.attribution` — which writer work a change carries, and what a writer wrote
+* :mod:`.expiry` — pending writer work whose content is gone, expired
 * :mod:`.delivered` — the writer work a commit delivered, recorded when a record binds to it
-* :mod:`.record` — bind a command to its candidate and record (mutations, receipts,
-  escalations, reviews)
+* :mod:`.record` — bind a command to its candidate and record (receipts, escalations,
+  reviews)
+* :mod:`.mutation` — record a writer's pending mutation (``record``, the runtime recorders)
 * :mod:`.receipt_guard` — ``receipt run --committed`` refuses tracked changes the commit lacks
 * :mod:`.runner` — run a reported command in the foreground and observe it
 * :mod:`.discard` — abandon pending writer work on purpose

@@ -295,7 +295,7 @@ def write_config(
     """
     target = write_target(path)
     if loaded is None or not loaded.text.strip():
-        text = jsonedit.dump(doc)
+        text = fresh_text(doc, None if loaded is None else loaded.text)
     else:
         try:
             text = jsonedit.rewrite(loaded.text, doc, comments=w.comments)
@@ -306,6 +306,29 @@ def write_config(
             ) from None
     os.makedirs(os.path.dirname(target), exist_ok=True)
     write_whole(target, text.encode("utf-8"))
+
+
+def fresh_text(doc: Mapping[str, object], blank: str | None) -> str:
+    """The text of a file install writes whole: :func:`jsonedit.dump` of ``doc`` for a file
+    that did not exist (``blank`` None); for one that held only whitespace ``blank`` (an
+    empty file), a newline, that dump, then ``blank`` itself, so :func:`blank_before` can
+    give those bytes back. JSON reads both the same."""
+    text = jsonedit.dump(doc)
+    return text if blank is None else "\n" + text + blank
+
+
+def blank_before(text: str, doc: Mapping[str, object]) -> tuple[bool, str] | None:
+    """What a file held before install wrote it whole (:func:`fresh_text`), when ``text``
+    is still exactly what install wrote for ``doc``: ``(True, "")`` when install created
+    it, ``(False, blank)`` when it held only the whitespace ``blank``; None when ``text``
+    is anything else (the user's file, edited in place)."""
+    dumped = jsonedit.dump(doc)
+    if text == dumped:
+        return True, ""
+    rest = text[len(dumped) + 1 :]
+    if text.startswith("\n" + dumped) and not rest.strip():
+        return False, rest
+    return None
 
 
 def _wired(rt: Runtime) -> Wiring:
@@ -360,8 +383,9 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
         f"it does not run: disabled by {why}; change that for the recorder to run"
         for why in disabled_by(w, running, root, env)
     )
+    scoped = w.notes + (w.project_notes if scope == "project" else ())
     return AgentChange(
-        rt.name, scope, path, what, running[0], changes + off + _link_note(path) + notes + w.notes
+        rt.name, scope, path, what, running[0], changes + off + _link_note(path) + notes + scoped
     )
 
 
@@ -409,9 +433,43 @@ def _remove_from(rt: Runtime, scope: str, path: str, primary: bool) -> AgentChan
     if primary and w.own_file and wiring.is_empty(new, w) and not os.path.islink(path):
         os.unlink(path)
         return AgentChange(rt.name, scope, path, "removed the file")
+    before = (
+        blank_before(loaded.text, loaded.doc)
+        if primary and wiring.is_empty(new, w) and _as_installed(loaded.doc, rt)
+        else None
+    )
+    if before is not None:
+        # the file holds nothing but what install wrote whole: give back what was there
+        created, blank = before
+        if created and not os.path.islink(path):
+            os.unlink(path)
+            return AgentChange(rt.name, scope, path, "removed the file (install created it)")
+        if not created:
+            write_whole(write_target(path), blank.encode("utf-8"))
+            what = "removed our hook" if removed == 1 else f"removed our {removed} hooks"
+            return AgentChange(rt.name, scope, path, what, notes=_link_note(path))
     write_config(path, loaded, new, w, rt.doc)
     what = "removed our hook" if removed == 1 else f"removed our {removed} hooks"
     return AgentChange(rt.name, scope, path, what, notes=_link_note(path))
+
+
+def _as_installed(doc: dict[str, object], rt: Runtime) -> bool:
+    """``doc`` is exactly what ``install`` writes into a new file: one entry of ours, its
+    command ``<gentle-hook> record --from NAME`` with no prefix or flag of the user's."""
+    running = wiring.commands(doc, rt)
+    if len(running) != 1:
+        return False
+    tail = " " + record_command(rt.name, "").strip()
+    program = running[0][: -len(tail)] if running[0].endswith(tail) else ""
+    try:
+        words = shlex.split(program)
+    except ValueError:
+        return False
+    return (
+        len(words) == 1
+        and os.path.basename(words[0]) == "gentle-hook"
+        and wiring.add({}, rt, running[0])[0] == doc
+    )
 
 
 def _link_note(path: str) -> tuple[str, ...]:
