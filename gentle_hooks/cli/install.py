@@ -182,7 +182,7 @@ def uninstall_agent_hook(name: str, scopes: tuple[str, ...], cwd: str | None) ->
     import os
 
     from gentle_hooks.agents.runtimes import runtime
-    from gentle_hooks.services.agent_install import uninstall_agent
+    from gentle_hooks.services.agent_uninstall import uninstall_agent
 
     rt = runtime(name)
     if rt.wiring is None:

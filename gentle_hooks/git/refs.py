@@ -111,6 +111,20 @@ class Refs(RepositoryCore):
         """True when the object exists locally (a remote id we may never have fetched)."""
         return self.run(["cat-file", "-e", oid], ok=(0, 1, 128)).returncode == 0
 
+    def missing_objects(self, ids: Sequence[str]) -> list[str]:
+        """The ids among ``ids`` naming no object in this clone, in order (one process)."""
+        if not ids:
+            return []
+        proc = self.run(
+            ["cat-file", "--batch-check=%(objectname)"],
+            input="".join(f"{i}\n" for i in ids).encode("utf-8", "surrogateescape"),
+        )
+        answers = proc.stdout.decode("utf-8", "surrogateescape").splitlines()
+        # one answer line per asked line: "<id> missing" (or "ambiguous") when not found
+        return [
+            i for i, a in zip(ids, answers, strict=False) if a.endswith((" missing", " ambiguous"))
+        ]
+
     def existing_commits(self, ids: Sequence[str]) -> set[str]:
         """The ids among ``ids`` that are commits in this clone (one process)."""
         if not ids:

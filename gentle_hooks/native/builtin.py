@@ -173,12 +173,13 @@ def _keep_docs(
     repo.keep_blobs([blob for cs in changes for blob in doc_blobs_to_prove(cs, risk)])
 
 
-#: More paths than this go to one scan of the whole diff instead: git matches every path
-#: against every pathspec, so thousands of literal pathspecs cost more than the whole scan.
+#: More paths than this are scanned without pathspecs, in trees of their own
+#: (:meth:`Repository.added_lines_matching_changes`): git matches every path against every
+#: pathspec, so thousands of literal pathspecs cost more than the whole scan.
 _MAX_PATHSPECS = 64
 
-#: Pathspecs beyond this many bytes in all go to one scan of the whole diff instead (the
-#: command line has a limit).
+#: Pathspecs beyond this many bytes in all are scanned likewise (the command line has a
+#: limit).
 _MAX_PATHSPEC_BYTES = 256 * 1024
 
 
@@ -194,10 +195,11 @@ class _ProcessScan:
     lines (:class:`~gentle_hooks.git.repository.BlobSearch`), and only the changes whose
     blob may hold a hit are scanned (submodule commits always: they have no blob here):
     none on most candidates; path to path when none of them is a rename or copy (each then
-    has the same old and new blob as in the diff with renames, hence the same patch); else
-    the whole diff. Git lists every path before it counts lines: once they are listed,
-    the search ends and the scan runs on a thread while git still counts (a listing with
-    a deletion or a submodule commit, which it does not tell apart, waits for the counted
+    has the same old and new blob as in the diff with renames, hence the same patch: by
+    pathspecs when they are few, else in two trees holding only those changes); else the
+    whole diff. Git lists every path before it counts lines: once they are listed, the
+    search ends and the scan runs on a thread while git still counts (a listing with a
+    deletion or a submodule commit, which it does not tell apart, waits for the counted
     changes). Without needles (patterns with no literal to look for) the whole diff is
     scanned while git counts.
     """
@@ -205,15 +207,11 @@ class _ProcessScan:
     def __init__(self, repo: Repository, cand: Candidate, risk: RiskSettings) -> None:
         self.repo, self.cand, self.risk = repo, cand, risk
         needles = process_needles(risk)
-        # more blobs that may hold a hit than pathspecs make the scan the whole diff's:
-        # it starts then, alongside git's count, and the search stops
-        many = (_MAX_PATHSPECS, self._many)
         self.search = (
-            repo.search_blobs(needles, SHEBANG, process_folds(risk), many)
+            repo.search_blobs(needles, SHEBANG, process_folds(risk))
             if needles is not None
             else None
         )
-        self.lock = threading.Lock()
         self.whole: threading.Thread | None = None
         self.early: threading.Thread | None = None
         self.listed: list[Listed] = []
@@ -232,7 +230,7 @@ class _ProcessScan:
     def feed(self, listed: list[Listed], done: bool) -> None:
         """Changed paths as git lists them (``done``: all of them now)."""
         if self.search is not None:
-            self.search.add([blob for _, _, blob in listed if blob is not None])
+            self.search.add([blob for _, _, blob, _ in listed if blob is not None])
             self.listed.extend(listed)
             if done and self.early is None:
                 # every path is listed: the blob search ends and the scan runs while git
@@ -240,8 +238,8 @@ class _ProcessScan:
                 self.early = threading.Thread(target=self._scan_early, daemon=True)
                 self.early.start()
         # while git counts lines, the path rules can learn these paths
-        prepare_paths((path for path, _, _ in listed), self.risk)
-        prepare_paths((old for _, old, _ in listed if old), self.risk)
+        prepare_paths((path for path, _, _, _ in listed), self.risk)
+        prepare_paths((old for _, old, _, _ in listed if old), self.risk)
 
     def _scan_whole(self) -> None:
         try:
@@ -249,54 +247,42 @@ class _ProcessScan:
         except GitError as exc:
             self.errors.append(exc)
 
-    def _many(self) -> None:
-        """More blobs may hold a hit than :data:`_MAX_PATHSPECS`: whatever else the search
-        finds, :meth:`_scan` would scan the whole diff (each such blob is the new side of
-        at least one change). So it starts now, and the search ends (called on the
-        search's reading thread)."""
-        with self.lock:
-            if self.whole is None:
-                self.whole = threading.Thread(target=self._scan_whole, daemon=True)
-                self.whole.start()
-        assert self.search is not None
-        self.search.stop()
-
-    def _went_whole(self) -> bool:
-        with self.lock:
-            return self.whole is not None
-
     def _scan_early(self) -> None:
         try:
             assert self.search is not None
             maybe = self.search.finish()
-            if self._went_whole():
-                return  # :meth:`finish` waits for that scan
-            if any(blob is None for _, _, blob in self.listed):
+            if any(blob is None for _, _, blob, _ in self.listed):
                 # a deletion or a submodule commit (scanned always): told apart by the
                 # counted changes only, so :meth:`finish` decides
                 self.early_maybe = maybe
                 return
-            wanted = [(p, old) for p, old, blob in self.listed if blob in maybe]
-            self.added = self._scan(wanted)
+            self.added = self._scan([item for item in self.listed if item[2] in maybe])
         except GitError as exc:
             self.errors.append(exc)
 
-    def _scan(self, wanted: Sequence[tuple[str, str | None]]) -> list[AddedLine]:
-        """The lines to judge, given the changes (path, old path of a rename or copy)
-        whose new side may bring a hit: none; those paths' patches when none is a rename
-        or copy and they are few; else the whole diff."""
+    def _scan(self, wanted: Sequence[Listed]) -> list[AddedLine]:
+        """The lines to judge, given the changes whose new side may bring a hit: none;
+        those paths' patches when none is a rename or copy (by pathspecs when they are
+        few, else in trees of their own); else the whole diff."""
         if not wanted:
             return []
-        paths = [p for p, _ in wanted]
+        if any(old is not None for _, old, _, _ in wanted):
+            return self._whole()
+        paths = [p for p, _, _, _ in wanted]
+        ere = self.risk.process_preselect
         if (
             len(paths) > _MAX_PATHSPECS
-            or any(old is not None for _, old in wanted)
             or sum(len(os.fsencode(p)) + 1 for p in paths) > _MAX_PATHSPEC_BYTES
         ):
-            return self._whole()
-        return self.repo.added_lines_matching(
-            self.cand.base.tree, self.cand.tree, self.risk.process_preselect, paths
-        )
+            lines = self.repo.added_lines_matching_changes(
+                ere,
+                [
+                    (p, old_mode, old, new_mode, new)
+                    for p, _, _, (old_mode, new_mode, old, new) in wanted
+                ],
+            )
+            return self._whole() if lines is None else lines
+        return self.repo.added_lines_matching(self.cand.base.tree, self.cand.tree, ere, paths)
 
     def _whole(self) -> list[AddedLine]:
         return self.repo.added_lines_matching(
@@ -316,15 +302,13 @@ class _ProcessScan:
             maybe = self.early_maybe or set()
         else:
             maybe = self.search.finish()
-        if self._went_whole():
-            return self._whole_result()
         if self.early is not None:
             if self.errors:
                 raise self.errors[0]
             if self.early_maybe is None:
                 return self.added
         wanted = [c for c in changes if c.new_oid in maybe or c.new_mode == MODE_GITLINK]
-        return self._scan([(c.path, c.old_path) for c in wanted])
+        return self._scan([listing(c) for c in wanted])
 
     def _whole_result(self) -> list[AddedLine]:
         """The added lines of the whole-diff scan, once it ends (its error raised)."""

@@ -174,9 +174,10 @@ def _record_in(
     env: Mapping[str, str],
 ) -> Recorded:
     """Record the writer's mutation of ``paths`` in the work tree ``root``."""
-    if settings_writer is not None and event.model is None and event.effort is None:
+    if settings_writer is not None and (event.model is None or event.effort is None):
+        # the settings fill only what the input left out: what the input names wins
         set_model, set_effort = settings_writer(root, env)
-        event = replace(event, model=set_model, effort=set_effort)
+        event = replace(event, model=event.model or set_model, effort=event.effort or set_effort)
     m, e = writer_of(event, model, effort, env)
     return record_mutation(
         MutationRequest(

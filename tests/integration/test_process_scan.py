@@ -7,6 +7,7 @@ whole diff, classified together. Real repositories, real git.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from gentle_hooks.config.settings import RiskSettings
 from gentle_hooks.errors import GitError
+from gentle_hooks.git.parse import Listed
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.native.builtin import assess_native_builtin, gather_inputs
 from gentle_hooks.native.classifier import (
@@ -255,15 +257,20 @@ def test_streamed_diff_stats_equal_the_whole_output(root: Path) -> None:
     base = git(root, "rev-parse", "HEAD~1^{tree}").strip()
     tree = git(root, "rev-parse", "HEAD^{tree}").strip()
     calls: list[tuple[int, bool]] = []
-    listed: list[tuple[str, str | None, str | None]] = []
+    listed: list[Listed] = []
 
-    def on_listed(items: list[tuple[str, str | None, str | None]], done: bool) -> None:
+    def on_listed(items: list[Listed], done: bool) -> None:
         calls.append((len(items), done))
         listed.extend(items)
 
     changes = repo.diff_stats(base, tree, on_listed=on_listed)
     assert changes == repo.diff_stats(base, tree)
-    assert [(p, o, b) for p, o, b in listed] == [(c.path, c.old_path, c.new_oid) for c in changes]
+    assert [(p, o, b) for p, o, b, _ in listed] == [
+        (c.path, c.old_path, c.new_oid) for c in changes
+    ]
+    assert [sides for _, _, _, sides in listed] == [
+        (c.old_mode, c.new_mode, c.old_oid, c.new_oid) for c in changes
+    ]
     assert calls[-1][1] is True and all(not done for _, done in calls[:-1])
     with pytest.raises(GitError, match="git diff failed"):
         repo.diff_stats(base, "0" * len(tree), on_listed=on_listed)
@@ -330,23 +337,79 @@ def test_folded_needles_find_any_case(tmp_path: Path) -> None:
             search.abort()
 
 
+def _scans(trace: Path) -> list[list[str]]:
+    """The argv of every ``git diff ... -G`` process a ``GIT_TRACE2_EVENT`` file names."""
+    if not trace.exists():
+        return []
+    events = (json.loads(line) for line in trace.read_text().splitlines())
+    argvs = [e["argv"] for e in events if e.get("event") == "start"]
+    return [a for a in argvs if a[1:2] == ["diff"] and "-G" in a]
+
+
 @pytest.mark.parametrize("new_call", [False, True])
-def test_many_files_holding_unchanged_calls_scan_the_whole_diff(root: Path, new_call: bool) -> None:
-    """More changed files hold a call than pathspecs are given: the scan of the whole diff
-    starts once the search has found that many, and finds what one ``-G`` scan finds (the
-    unchanged calls are no hit, a new one is)."""
+def test_many_files_holding_unchanged_calls_scan_only_those_changes(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_call: bool
+) -> None:
+    """More changed files hold a call than pathspecs are given: one ``-G`` scan runs, over
+    trees holding only the changes whose new side may bring a hit (no pathspec, not the
+    whole diff), and finds what one ``-G`` scan of the whole diff finds (the unchanged
+    calls are no hit, a new one is)."""
     for i in range(90):
         write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + BODY)
+        write(root / f"q{i:02}.py", BODY)
     commit_all(root, "many")
     for i in range(90):
         body = BODY.replace("x + 3", f"x + {i + 100}")
         extra = "subprocess.run(['new'])\n" if new_call and i == 45 else ""
         write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + body + extra)
+        write(root / f"q{i:02}.py", body)
     commit_all(root)
+    repo = Repository.open(str(root))
+    cand = repo.candidate(Projection.COMMITTED, flag_ref="HEAD~1", config_ref=None)
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
+    gather_inputs(Repository.open(str(root)), cand, S)
+    monkeypatch.delenv("GIT_TRACE2_EVENT")
+    scans = _scans(trace)
+    assert len(scans) == 1, scans
+    assert "--" not in scans[0] and cand.base.tree not in scans[0] and cand.tree not in scans[0]
     hits = assess(root)[1]
     assert hits == (
         [("m45.py", "process call at line 42: subprocess.run(['new'])")] if new_call else []
     )
+
+
+def test_many_changes_of_every_kind_scan_as_the_whole_diff(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past the pathspec limit, added files, a mode flip, a file that becomes a directory,
+    a symlink and odd names are scanned in trees of their own with the same hits as one
+    ``-G`` scan of the whole diff."""
+    for i in range(70):
+        write(root / f"d/m{i:02}.py", f"import os\nos.system('x{i}')\n" + BODY)
+    write(root / "flip.py", "os.popen('a')\n")
+    write(root / "becomes_dir", "os.system('f')\n")
+    commit_all(root, "many")
+    for i in range(70):
+        write(root / f"d/m{i:02}.py", f"import os\nos.system('x{i}')\n" + BODY + f"os.popen({i})\n")
+    for i in range(10):
+        write(root / f"new/n{i}.py", f"subprocess.Popen(['{i}'])\n")
+    write(root / "x/é y\nz.py", "os.execv('p', [])\n")
+    (root / "flip.py").chmod(0o755)
+    (root / "becomes_dir").unlink()
+    write(root / "becomes_dir/inner.py", "os.system('inner')\n")
+    os.symlink("os.system", root / "link_exec")
+    commit_all(root)
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
+    repo = Repository.open(str(root))
+    cand = repo.candidate(Projection.COMMITTED, flag_ref="HEAD~1", config_ref=None)
+    gather_inputs(repo, cand, S)
+    monkeypatch.delenv("GIT_TRACE2_EVENT")
+    scans = _scans(trace)
+    assert len(scans) == 1 and cand.base.tree not in scans[0] and cand.tree not in scans[0]
+    changes, hits = assess(root)
+    assert len(hits) >= 80 and any(c.status == "A" for c in changes)
 
 
 def test_a_search_that_finds_many_calls_back_once_and_stops(root: Path) -> None:

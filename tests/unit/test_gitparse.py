@@ -168,7 +168,12 @@ def test_parsing_in_pieces_equals_parsing_at_once(entries, cuts) -> None:
     listed += parser.take_listed()
     assert parser.finish() == parse_raw_numstat(data)
     assert listed == [
-        (os.fsdecode(p), f"old{i}" if renamed else None, B)
+        (
+            os.fsdecode(p),
+            f"old{i}" if renamed else None,
+            B,
+            ("100644", "100644", A, B) if renamed else ("000000", "100644", Z, B),
+        )
         for i, (p, _, renamed, _) in enumerate(entries)
     ]
 
@@ -181,9 +186,9 @@ def test_listing_leaves_out_deleted_and_submodule_blobs() -> None:
     )
     assert not parser.raw_complete
     assert parser.take_listed() == [
-        ("gone", None, None),
-        ("vendor/lib", None, None),
-        ("kept", None, B),
+        ("gone", None, None, ("100644", "000000", A, Z)),
+        ("vendor/lib", None, None, ("160000", "160000", A, B)),
+        ("kept", None, B, ("100644", "100644", A, B)),
     ]
     parser.feed(b"0\t1\tgone\0001\t1\tvendor/lib\0002\t2\tkept\0")
     assert parser.raw_complete and parser.take_listed() == []
