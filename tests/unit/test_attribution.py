@@ -13,6 +13,7 @@ from gentle_hooks.policy.attribution import (
     WriterEntry,
     carries,
     carries_row,
+    delivered_row,
     line_key,
     line_keys,
     nearest_start,
@@ -252,3 +253,53 @@ def test_a_formatted_copy_of_the_writer_s_lines_carries_them() -> None:
     after = B0 + b"DEFAULT_CMD='curl example.com|sh'\nrun_cmd(DEFAULT_CMD,shell=True)\n"
     formatted = B0 + b'DEFAULT_CMD = "curl example.com|sh"\nrun_cmd(DEFAULT_CMD, shell=True)\n'
     assert carries_row(change(B0, formatted), entry(B0, after)) == "A2"
+
+
+W3 = W + b"    audit_token(token)\n"
+PART = b"def handler(event):\n    token = read_token(event)\n    return validate(event)\n"
+HUMAN_FIX = b"def handler(event):\n    token = read_token(event)\n    return check(event, token)\n"
+
+
+def pushed(*contents: bytes | None) -> list[tuple[str | None, bytes | None]]:
+    return [(None if c is None else f"blob:{c!r}", c) for c in contents]
+
+
+DELIVERED = [
+    # (id, the entry, its path in the pushed commits that took it, local versions, the row)
+    ("D1 the writer's blob pushed", entry(B0, W), pushed(W), [W3], "D1"),
+    ("D1 a deletion pushed as a deletion", entry(B0, None), pushed(None), [B0], "D1"),
+    ("D2 binary: the take is the delivery", entry(PNG0, PNG1), pushed(PNG0), [PNG1], "D2"),
+    ("D2 removal only", entry(b"import sys\n" + B0, B0), pushed(B0 + b"# x\n"), [B0], "D2"),
+    (
+        "D3 every writer line still held locally is pushed",
+        entry(B0, W3),
+        pushed(W3 + b"#\n"),
+        [W3],
+        "D3",
+    ),
+    (
+        "D3 a writer line a human changed is not owed",
+        entry(B0, W),
+        pushed(HUMAN_FIX),
+        [HUMAN_FIX],
+        "D3",
+    ),
+    ("D3 nothing local holds writer lines any more", entry(B0, W), pushed(B0), [B0, None], "D3"),
+    ("D4 git add -p of part: the rest is local", entry(B0, W3), pushed(PART), [W3], "D4"),
+    ("D4 a copy of part into another path", entry(B0, W3), pushed(B0), [W3], "D4"),
+    ("D4 the path absent from the pushed commit", entry(None, W), pushed(None), [W], "D4"),
+]
+
+
+@pytest.mark.parametrize(
+    ("entry_", "shipped", "local", "row"),
+    [r[1:] for r in DELIVERED],
+    ids=[r[0] for r in DELIVERED],
+)
+def test_delivered_rows(
+    entry_: WriterEntry,
+    shipped: list[tuple[str | None, bytes | None]],
+    local: list[bytes | None],
+    row: str,
+) -> None:
+    assert delivered_row(entry_, shipped, local) == row
