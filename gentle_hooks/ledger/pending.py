@@ -182,12 +182,11 @@ class PendingWork(LedgerConnection):
     ) -> PendingMutation | None:
         """The mutation recorded for this runtime tool call (source, session and call id),
         or None."""
-        found = self._select(
+        return self._select_one(
             PendingMutation,
             "tool_call_id = ? AND source IS ? AND session_id IS ?",
             (tool_call_id, source, session_id),
         )
-        return found[0] if found else None
 
     def add_mutation_once(
         self, mutation: PendingMutation, entries: Sequence[WriterEntryRecord]

@@ -22,7 +22,7 @@ from gentle_hooks.errors import GitError
 from gentle_hooks.git.notes import RefRaced
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.git.ssh import SigningError
-from gentle_hooks.ledger.records import CommitRecord
+from gentle_hooks.ledger.records import CommitRecord, commit_record
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.notes.codec import NOTES_REF, merge, parse, render
 from gentle_hooks.notes.lines import (
@@ -292,17 +292,7 @@ def refresh_for_identity(
     records = led.commits_with_identity(cand.identity)
     if not records and cand.projection is Projection.COMMITTED and cand.head:
         root = repo.paths.toplevel or repo.paths.git_dir
-        records = [
-            CommitRecord(
-                root=root,
-                commit_id=cand.head,
-                identity=cand.identity,
-                tree=cand.tree,
-                base_tree=cand.base.tree,
-                origin=cand.head,
-                hook="record",
-            )
-        ]
+        records = [commit_record(root, cand.head, cand, "record", origin=cand.head)]
     return write_commit_notes(repo, led, records, sign_key) if records else 0
 
 
