@@ -45,6 +45,18 @@ class Ledger(PendingWork):
         """Receipts recorded for one candidate identity, oldest first."""
         return self._select(Receipt, "identity = ?", (identity,))
 
+    def last_receipt_elsewhere(self, root: str, identity: str) -> Receipt | None:
+        """The root's latest successful receipt run from its top bound to another identity
+        than ``identity`` (the command the writer reported for an earlier candidate), or
+        None."""
+        found = self._select(
+            Receipt,
+            "id = (SELECT max(id) FROM receipt WHERE root = ? AND identity != ? "
+            "AND exit_code = 0 AND cwd = '.')",
+            (root, identity),
+        )
+        return found[0] if found else None
+
     def receipt(self, receipt_id: int) -> Receipt | None:
         """One receipt by id, or None."""
         return self._select_one(Receipt, "id = ?", (receipt_id,))

@@ -35,9 +35,9 @@ from gentle_hooks.policy.attribution import (
     CONTENT_ROWS,
     PathChange,
     WriterEntry,
-    any_line_keys,
     carries_row,
     carries_row_across,
+    held_keys,
     nearest_start,
     writer_delta,
 )
@@ -387,7 +387,7 @@ def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | No
     added = rec.delta.added
     if rec.delta.binary or not added or content is None:
         return False
-    return len(any_line_keys(content) & added) >= min(2, len(added))
+    return len(held_keys(rec.delta, content)) >= min(2, len(added))
 
 
 def expire_gone(
