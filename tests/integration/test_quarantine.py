@@ -155,3 +155,14 @@ def test_held_work_is_never_skipped_by_the_idle_fast_path(recorded_repo: Path) -
         check=False,
     )
     assert proc.returncode == 2 and b"held in quarantine" in proc.stderr, proc.stderr
+
+
+def test_held_writer_work_refuses_a_push_naming_it(recorded_repo: Path) -> None:
+    repo = recorded_repo
+    git(repo, "-c", "core.hooksPath=/dev/null", "commit", "-qm", "writer change")
+    head = git(repo, "rev-parse", "HEAD").strip()
+    _edit_ledger(repo, "UPDATE pending_mutation SET recorded_at='x'")
+    hostile(repo, "doctor", "--fix")
+    line = f"refs/heads/main {head} refs/heads/main {'0' * 40}\n".encode()
+    proc = hostile(repo, "hook", "pre-push", "origin", "x", stdin=line)
+    assert proc.returncode == 2 and b"held in quarantine 1" in proc.stderr, proc.stderr
