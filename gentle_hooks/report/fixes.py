@@ -38,9 +38,10 @@ def binding_flags(binding: Binding) -> str:
 
     Returns:
         ``--cwd DIR``, ``--staged``/``--committed`` and ``--base-ref REF`` in that order,
-        ``DIR`` and ``REF`` quoted for a POSIX shell (:meth:`Binding.flags`).
+        ``DIR`` and ``REF`` quoted for a POSIX shell (:meth:`Binding.words`, quoted).
     """
-    return binding.flags()
+    words = binding.words()
+    return " " + _quote_all(words) if words else ""
 
 
 def headline(shortfalls: Sequence[Shortfall]) -> str:
