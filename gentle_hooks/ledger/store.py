@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from gentle_hooks.ledger.pending import PendingWork
+from gentle_hooks.ledger.quarantine import Quarantine
 from gentle_hooks.ledger.records import (
     CommitRecord,
     OverrideRecord,
@@ -36,9 +37,10 @@ from gentle_hooks.values.frozen import replace
 CANDIDATE_TABLES = ("receipt", "spot_check", "verdict", "review_fact")
 
 
-class Ledger(PendingWork):
-    """An open ledger: pending writer work (:class:`~.pending.PendingWork`), records bound to
-    a candidate, commit records and RDD lines. Use :meth:`open` or :meth:`open_existing`.
+class Ledger(PendingWork, Quarantine):
+    """An open ledger: pending writer work (:class:`~.pending.PendingWork`), rows held in
+    quarantine (:class:`~.quarantine.Quarantine`), records bound to a candidate, commit
+    records and RDD lines. Use :meth:`open` or :meth:`open_existing`.
     """
 
     def receipts(self, identity: str) -> list[Receipt]:

@@ -342,6 +342,7 @@ def facts_and_expired(
     if led is None:
         return LedgerFacts(path=path, present=False, root=root, identity=cand.identity), []
     with led:
+        led.refuse_held_work()  # writer work the gate cannot read: closed, naming it
         changes = delivery_changes(repo, cand, amend=amend)
         work = carried(repo, led, changes)
         expired = expire_shaped(repo, path, [work])
