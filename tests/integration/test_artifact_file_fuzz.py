@@ -15,14 +15,13 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.fuzz import RUN_SECONDS
+from tests.fuzz import run_bounded
 from tests.hostile_fields import VERDICT_FIELDS
 from tests.unit.test_hostile_parsers import documents
 
@@ -50,14 +49,7 @@ def _argv(command: tuple[str, ...], path: str) -> list[str]:
 
 def run_cli(repo: Path, args: list[str], stdin: bytes = b"") -> subprocess.CompletedProcess[bytes]:
     try:
-        return subprocess.run(
-            [sys.executable, "-m", "gentle_hooks", *args],
-            cwd=repo,
-            input=stdin,
-            capture_output=True,
-            timeout=RUN_SECONDS,
-            check=False,
-        )
+        return run_bounded(args, repo, stdin)
     except subprocess.TimeoutExpired:
         pytest.fail(f"hang: gentle-hook {args}")
 
@@ -138,14 +130,7 @@ def test_a_path_that_is_not_a_readable_file_is_one_line_exit_2(
 def test_endless_standard_input_is_one_line_exit_2(world: Path, command: tuple[str, ...]) -> None:
     with open("/dev/zero", "rb") as zero:
         try:
-            proc = subprocess.run(
-                [sys.executable, "-m", "gentle_hooks", *_argv(command, "-")],
-                cwd=world,
-                stdin=zero,
-                capture_output=True,
-                timeout=RUN_SECONDS,
-                check=False,
-            )
+            proc = run_bounded(_argv(command, "-"), world, zero)
         except subprocess.TimeoutExpired:
             pytest.fail(f"hang: gentle-hook {command} < /dev/zero")
     contract(proc, refused=True)

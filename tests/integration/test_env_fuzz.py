@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 
 from gentle_hooks.config.keys import ENV_KEYS
 from gentle_hooks.policy.delegation import RUNTIME_ENV
-from tests.fuzz import RUN_SECONDS
+from tests.fuzz import run_bounded
 
 #: Examples per run (each is one process of the real CLI).
 BUDGET = int(os.environ.get("GENTLE_ENV_FUZZ_EXAMPLES", "80"))
@@ -190,18 +190,10 @@ def test_hostile_environment_values_keep_the_exit_code_contract(
     world: World, env: dict[str, bytes], pick: int
 ) -> None:
     args, stdin = world.commands()[pick]
-    full = {os.fsencode(k): v for k, v in os.environ.items()}
+    full = dict(os.environb)
     full.update({k.encode(): v for k, v in env.items()})
     try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "gentle_hooks", *args],
-            cwd=world.repo,
-            input=stdin,
-            capture_output=True,
-            env=full,
-            timeout=RUN_SECONDS,
-            check=False,
-        )
+        proc = run_bounded(args, world.repo, stdin, full)
     except subprocess.TimeoutExpired:
         pytest.fail(f"hang: {args} with {sorted(env)}")
     contract(proc)
