@@ -74,8 +74,14 @@ class Carried:
         return bool(self.entries)
 
     def writers(self) -> tuple[str, ...]:
-        """``model/effort`` of each distinct writer, in the order they wrote."""
-        return tuple(dict.fromkeys(f"{m.model}/{m.effort}" for m in self.mutations))
+        """``model/effort`` of each distinct writer, in the order they wrote; an entry
+        whose mutation is not in the store (a quarantined row discarded) counts as
+        ``unknown/unknown`` (SPEC §5 writer profile: no evidence → fallback, small)."""
+        names = tuple(dict.fromkeys(f"{m.model}/{m.effort}" for m in self.mutations))
+        known = {m.id for m in self.mutations}
+        if any(e.mutation_id not in known for e in self.entries):
+            names = (*names, "unknown/unknown") if "unknown/unknown" not in names else names
+        return names
 
     def paths(self) -> tuple[str, ...]:
         """The paths whose writer content the change carries, sorted."""

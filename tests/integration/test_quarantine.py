@@ -104,6 +104,7 @@ def test_a_discarded_row_stays_kept_and_the_gate_judges_again(recorded_repo: Pat
     # the writer's entry is intact: the gate judges it (blocked: no evidence), not refused
     gate = hostile(repo, "hook", "pre-commit")
     assert gate.returncode == 1 and b"BLOCKED" in gate.stderr, gate.stderr
+    assert b"unknown/unknown" in gate.stderr and b"()" not in gate.stderr, gate.stderr
     again = hostile(repo, "doctor", "--restore", "1")
     assert again.returncode == 2 and b"is discarded already" in again.stderr
 
