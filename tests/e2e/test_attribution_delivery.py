@@ -4,14 +4,13 @@ content with an unmet plan never gets through by an ordinary git move; a human's
 never blocked or labelled AI work). Each reproduction, through ``gentle-hook install``, real
 git, a bare remote with the server gate and notes shared with it.
 
-These are known open defects, marked ``xfail(strict=True)`` so a fix turns them into
-failures until the mark goes:
-
 * a verified and pushed commit that delivers part of a writer's entry (two of its lines
-  copied into another path, or staged alone in its own path) settles the whole entry, and
-  the rest of the writer's lines then pass every gate unverified;
-* a human's own lines, uncommitted in a file when a writer then edits and records it, are
-  counted as the writer's: a commit of only the human's lines is blocked as delegated.
+  copied into another path, or staged alone in its own path) settles only what it holds:
+  a later commit of the rest of the writer's lines is blocked;
+* a known open defect, marked ``xfail(strict=True)`` so a fix turns it into a failure
+  until the mark goes: a human's own lines, uncommitted in a file when a writer then edits
+  and records it, are counted as the writer's: a commit of only the human's lines is
+  blocked as delegated (the recorder sees the file only after the write).
 """
 
 from __future__ import annotations
@@ -53,7 +52,6 @@ def _verify_and_push(w: World) -> None:
     assert r.code == 0, r
 
 
-@OPEN
 def test_copying_two_writer_lines_to_another_path_leaves_the_rest_pending(
     served: World,
 ) -> None:
@@ -67,7 +65,6 @@ def test_copying_two_writer_lines_to_another_path_leaves_the_rest_pending(
     assert r.code == 1 and "gentle-hooks: BLOCKED" in r.err, r
 
 
-@OPEN
 def test_staging_part_of_a_writer_file_leaves_the_rest_pending(served: World) -> None:
     w = served
     w.delegate("src/f.py", BASE + TWO + REST)
