@@ -19,10 +19,10 @@ from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, Command
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.hooks.overrides import record_overrides, warn_source
+from gentle_hooks.report.base_text import empty_base_lines
 from gentle_hooks.report.fixes import (
     OVERRIDE,
     discard_lines,
-    empty_base_lines,
     headline,
     reason,
     step_lines,

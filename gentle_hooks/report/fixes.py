@@ -20,7 +20,6 @@ from gentle_hooks.policy.shortfall import (
     VerifierShortfall,
 )
 from gentle_hooks.values.binding import Binding
-from gentle_hooks.values.candidate import BaseResolution
 
 #: How a person lets a block through on purpose, in words: the git command they ran is
 #: theirs, so nothing here can name it (SPEC §5 "Overrides").
@@ -484,25 +483,3 @@ def discard_lines(paths: Sequence[str], indent: str = "  ") -> list[str]:
         "pending work on it, recorded, with:",
         f"{indent}human: {program()} discard --reason {shlex.quote(DISCARD_REASON)} -- {named}",
     ]
-
-
-#: The git configuration that names a base ref for every command and gate (README
-#: "Configuration": ``base_ref``); ``HEAD`` judges each change against the commit it
-#: stands on, and a commit on the branch against its first parent.
-BASE_REF_KEY = "gentle.baseRef"
-
-
-def empty_base_lines(base: BaseResolution, indent: str = "  ") -> list[str]:
-    """Why a block's candidate is judged against the empty tree (its base's note), and,
-    when no base ref was found at all, the git command that names one; ``[]`` when the
-    base is a commit."""
-    if base.commit is not None:
-        return []
-    out = [f"{indent}base: {base.note}"]
-    if base.source == "none":
-        out.append(
-            f"{indent}to judge it against a base instead, name one (HEAD: each change "
-            "against the commit it stands on; or a branch it started from), then run the "
-            f"same git command again: git config {BASE_REF_KEY} HEAD"
-        )
-    return out

@@ -473,7 +473,7 @@ def test_decide_returns_shortfall_values(plan: Plan, done: Satisfaction, shortfa
 
 
 def test_an_empty_tree_base_says_why_and_how_to_name_one() -> None:
-    from gentle_hooks.report.fixes import empty_base_lines
+    from gentle_hooks.report.base_text import empty_base_lines
     from gentle_hooks.values.candidate import BaseResolution
 
     none = BaseResolution(None, "none", None, "4b825dc6", "no base ref found (tried x)")
