@@ -31,7 +31,9 @@ _BIN = os.path.dirname(sys.executable)
 if _BIN not in os.environ.get("PATH", "").split(os.pathsep):
     os.environ["PATH"] = _BIN + os.pathsep + os.environ.get("PATH", "")
 
-_LEAKY_PREFIXES = ("GIT_", "GENTLE_", "PRE_COMMIT")
+#: ``CLAUDE_EFFORT``/``CLAUDE_CODE_EFFORT_LEVEL`` and ``AIDER_`` options are read as a
+#: runtime's writer effort and aider's commit options: a session's own must not leak in.
+_LEAKY_PREFIXES = ("GIT_", "GENTLE_", "PRE_COMMIT", "CLAUDE_EFFORT", "CLAUDE_CODE_EFFORT", "AIDER_")
 #: Agent runtime markers (gentle_hooks.policy.delegation.RUNTIME_ENV): a test sets them on purpose.
 _RUNTIME_MARKERS = (
     "CLAUDECODE",

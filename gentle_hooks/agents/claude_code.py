@@ -18,22 +18,34 @@ transcript, ``<project>/<session>/subagents/agent-<agent_id>.jsonl`` beside the 
 cannot be read the model is unknown, never the parent's. The ``effort`` a subagent's input
 carries is the session's setting, which the child inherits: it is recorded as unknown too (an
 inherited writer profile is unknown, so small; seed 000).
+
+An input that names no effort (older versions) gets it from :func:`settings_writer`:
+``$CLAUDE_EFFORT``, ``$CLAUDE_CODE_EFFORT_LEVEL``, then ``effortLevel`` of the settings
+files (docs/agents/claude-code.md cites each). Levels map through :data:`EFFORTS`.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
+    UNKNOWN,
     RuntimeEvent,
     call_id,
     derived_call_id,
     map_effort,
-    unique,
+    snake_tool_call,
 )
-from gentle_hooks.agents.patch import written_paths
-from gentle_hooks.agents.payload import json_lines, load_object, member, read_file, text
+from gentle_hooks.agents.payload import (
+    json_lines,
+    loads,
+    member,
+    read_file,
+    text,
+)
+from gentle_hooks.errors import UsageError
 
 NAME = "claude-code"
 #: The tools that write files (the matcher ``install --agent claude-code`` writes).
@@ -41,9 +53,15 @@ WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
 #: Copilot CLI's file-writing tools: Copilot runs the hooks of ``.claude/settings.json`` too
 #: (github/docs ``content/copilot/reference/hooks-reference.md``, "Hooks locations").
 COPILOT_TOOLS = ("edit", "create", "str_replace_editor", "apply_patch", "write")
-#: Claude Code's effort levels (``/effort``: low medium high xhigh max); ``max`` is above
-#: our highest level and is recorded as unknown rather than guessed.
-EFFORTS: dict[str, str] = dict(OUR_EFFORTS)
+#: Claude Code's effort levels (``/effort``, ``--effort``: low medium high xhigh max, and
+#: ``ultracode``, which runs at xhigh) in ours (SPEC §5 "Writer profile": off minimal low
+#: medium high xhigh). ``max`` is above xhigh, our highest level: it is recorded as xhigh, a
+#: known effort that is not low, so not a small writer (seed 000), as max is not. ``auto``
+#: (the model's default) and any other name are unknown.
+EFFORTS: dict[str, str] = {**OUR_EFFORTS, "max": "xhigh", "ultracode": "xhigh"}
+#: The environment variables that carry the session's effort, in the order they are read:
+#: the active level Claude Code hands its hooks, then the user's override of it.
+EFFORT_VARIABLES = ("CLAUDE_EFFORT", "CLAUDE_CODE_EFFORT_LEVEL")
 
 
 def model_from_transcript(path: str | None) -> str | None:
@@ -79,26 +97,55 @@ def decode(data: bytes) -> RuntimeEvent:
     Raises:
         UsageError: not a bounded JSON object.
     """
-    event = load_object(data, f"record --from {NAME}: stdin")
-    tool = text(event.get("tool_name"))
-    tool_input = event.get("tool_input")
-    paths, unreadable = written_paths(tool_input, "tool_input")
-    session = text(event.get("session_id"))
+    call = snake_tool_call(data, NAME)
+    event = call.event
     transcript = text(event.get("transcript_path"))
     agent = text(event.get("agent_id"))
-    own = subagent_transcript(transcript, session, agent) if agent else transcript
-    return RuntimeEvent(
-        source=NAME,
-        session_id=session,
+    own = subagent_transcript(transcript, call.session, agent) if agent else transcript
+    return call.runtime_event(
+        NAME,
         tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id"))
-        or derived_call_id(NAME, session, event.get("timestamp"), tool, tool_input),
-        cwd=text(event.get("cwd")),
-        paths=unique(paths),
-        writes=tool in WRITE_TOOLS or tool in COPILOT_TOOLS,
-        tool=tool,
+        or derived_call_id(NAME, call.session, event.get("timestamp"), call.tool, call.args),
+        writes=call.tool in WRITE_TOOLS or call.tool in COPILOT_TOOLS,
         model=model_from_transcript(own),
-        effort=None if agent else map_effort(effort_name(event.get("effort")), EFFORTS),
+        effort=UNKNOWN if agent else map_effort(effort_name(event.get("effort")), EFFORTS),
         agent=agent,
-        hook_event=text(event.get("hook_event_name")),
-        unreadable=unreadable,
     )
+
+
+def settings_files(root: str | None, env: Mapping[str, str]) -> list[str]:
+    """Claude Code's settings files in increasing precedence: the user's
+    (``$HOME/.claude/settings.json``), then the project's and the local one of the work
+    tree ``root``. The managed policy file is not read."""
+    home = env.get("HOME") or os.path.expanduser("~")
+    out = [os.path.join(home, ".claude", "settings.json")]
+    if root is not None:
+        out += [
+            os.path.join(root, ".claude", "settings.json"),
+            os.path.join(root, ".claude", "settings.local.json"),
+        ]
+    return out
+
+
+def settings_writer(root: str | None, env: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """(None, effort) for an input that names no effort: ``$CLAUDE_EFFORT`` (the active
+    level Claude Code hands its hooks), else ``$CLAUDE_CODE_EFFORT_LEVEL`` (the user's
+    override, which wins over the settings), else ``effortLevel`` of the settings files
+    (:func:`settings_files`, the later winning), mapped through :data:`EFFORTS`; None when
+    none says. The model is never taken from here: the transcript names the one that
+    wrote. A settings file that cannot be read or is not a JSON object is passed over."""
+    for name in EFFORT_VARIABLES:
+        value = env.get(name)
+        if value is not None and value.strip():
+            return None, map_effort(value, EFFORTS)
+    effort = None
+    for path in settings_files(root, env):
+        data = read_file(path)
+        try:
+            doc = loads(data, path) if data else None
+        except UsageError:
+            continue
+        level = text(doc.get("effortLevel")) if isinstance(doc, dict) else None
+        if level is not None and level.strip():
+            effort = map_effort(level, EFFORTS)
+    return None, effort

@@ -23,10 +23,9 @@ from gentle_hooks.agents.event import (
     call_id,
     derived_call_id,
     map_effort,
-    unique,
+    snake_tool_call,
 )
-from gentle_hooks.agents.patch import written_paths
-from gentle_hooks.agents.payload import json_lines, load_object, member, read_file, text
+from gentle_hooks.agents.payload import json_lines, member, read_file, text
 
 NAME = "codex"
 #: Codex's file-writing tool (hooks may also see it as ``Edit``/``Write``, its matcher aliases).
@@ -54,23 +53,14 @@ def decode(data: bytes) -> RuntimeEvent:
     Raises:
         UsageError: not a bounded JSON object.
     """
-    event = load_object(data, f"record --from {NAME}: stdin")
-    tool = text(event.get("tool_name"))
-    tool_input = event.get("tool_input")
-    paths, unreadable = written_paths(tool_input, "tool_input")
-    session = text(event.get("session_id"))
+    call = snake_tool_call(data, NAME)
+    event = call.event
     ctx_model, ctx_effort = turn_context(text(event.get("transcript_path")))
-    return RuntimeEvent(
-        source=NAME,
-        session_id=session,
+    return call.runtime_event(
+        NAME,
         tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id"))
-        or derived_call_id(NAME, session, event.get("turn_id"), tool, tool_input),
-        cwd=text(event.get("cwd")),
-        paths=unique(paths),
-        writes=tool in WRITE_TOOLS,
-        tool=tool,
+        or derived_call_id(NAME, call.session, event.get("turn_id"), call.tool, call.args),
+        writes=call.tool in WRITE_TOOLS,
         model=text(event.get("model")) or ctx_model,
         effort=map_effort(ctx_effort, EFFORTS),
-        hook_event=text(event.get("hook_event_name")),
-        unreadable=unreadable,
     )

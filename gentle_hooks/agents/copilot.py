@@ -31,8 +31,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, unique
-from gentle_hooks.agents.patch import written_paths
+from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, tool_call
 from gentle_hooks.agents.payload import load_object, loads_text, read_file, text
 from gentle_hooks.errors import UsageError
 
@@ -60,23 +59,18 @@ def decode(data: bytes) -> RuntimeEvent:
     """
     event = load_object(data, f"record --from {NAME}: stdin")
     pascal = "tool_name" in event or "hook_event_name" in event
-    tool = text(event.get("tool_name" if pascal else "toolName"))
-    raw_args = event.get("tool_input" if pascal else "toolArgs")
-    args = arguments(raw_args)
-    paths, unreadable = written_paths(args, "tool_input" if pascal else "toolArgs")
-    session = text(event.get("session_id" if pascal else "sessionId"))
-    return RuntimeEvent(
-        source=NAME,
-        session_id=session,
-        tool_call_id=derived_call_id(NAME, session, event.get("timestamp"), tool, raw_args),
-        cwd=text(event.get("cwd")),
-        paths=unique(paths),
-        writes=tool in WRITE_TOOLS,
-        tool=tool,
+    if pascal:
+        call = tool_call(event, "tool_name", "tool_input", "session_id", arguments)
+    else:
+        call = tool_call(event, "toolName", "toolArgs", "sessionId", arguments)
+    return call.runtime_event(
+        NAME,
+        tool_call_id=derived_call_id(
+            NAME, call.session, event.get("timestamp"), call.tool, call.args
+        ),
+        writes=call.tool in WRITE_TOOLS,
         model=None,
         effort=None,
-        hook_event=text(event.get("hook_event_name")),
-        unreadable=unreadable,
     )
 
 

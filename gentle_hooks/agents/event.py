@@ -21,8 +21,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
+from gentle_hooks.agents.patch import written_paths
+from gentle_hooks.agents.payload import load_object, text
 from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.values.frozen import frozen
 
@@ -58,6 +60,76 @@ class RuntimeEvent:
     agent: str | None = None
     hook_event: str | None = None
     unreadable: str | None = None
+
+
+@frozen
+class ToolCall:
+    """The fields of a post-tool hook input every runtime names the same way.
+
+    Attributes:
+        event: the whole input object; tool: the tool's name; args: its arguments as given
+            (what a derived call id hashes); session: the session id; paths / unreadable:
+            :func:`gentle_hooks.agents.patch.written_paths` of the arguments.
+    """
+
+    event: dict[str, object]
+    tool: str | None
+    args: object
+    session: str | None
+    paths: list[str]
+    unreadable: str | None
+
+    def runtime_event(
+        self,
+        source: str,
+        *,
+        tool_call_id: str | None,
+        writes: bool,
+        model: str | None,
+        effort: str | None,
+        agent: str | None = None,
+    ) -> RuntimeEvent:
+        """The :class:`RuntimeEvent` of this input, with what the runtime's decoder adds."""
+        return RuntimeEvent(
+            source=source,
+            session_id=self.session,
+            tool_call_id=tool_call_id,
+            cwd=text(self.event.get("cwd")),
+            paths=unique(self.paths),
+            writes=writes,
+            tool=self.tool,
+            model=model,
+            effort=effort,
+            agent=agent,
+            hook_event=text(self.event.get("hook_event_name")),
+            unreadable=self.unreadable,
+        )
+
+
+def tool_call(
+    event: dict[str, object],
+    tool: str,
+    args: str,
+    session: str,
+    parse: Callable[[object], object] = lambda value: value,
+) -> ToolCall:
+    """The :class:`ToolCall` of ``event`` whose tool, arguments and session id are under the
+    keys ``tool``, ``args`` and ``session``; the paths are read from ``parse`` of the
+    arguments (named ``args`` when unreadable)."""
+    raw = event.get(args)
+    paths, unreadable = written_paths(parse(raw), args)
+    return ToolCall(event, text(event.get(tool)), raw, text(event.get(session)), paths, unreadable)
+
+
+def snake_tool_call(data: bytes, name: str) -> ToolCall:
+    """Decode a hook input in the ``tool_name``/``tool_input``/``session_id`` shape (Claude
+    Code, Codex, Gemini CLI).
+
+    Raises:
+        UsageError: not a bounded JSON object.
+    """
+    event = load_object(data, f"record --from {name}: stdin")
+    return tool_call(event, "tool_name", "tool_input", "session_id")
 
 
 def derived_call_id(*parts: object) -> str:

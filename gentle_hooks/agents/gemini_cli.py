@@ -20,9 +20,8 @@ The input names no tool call and no model:
 
 from __future__ import annotations
 
-from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, unique
-from gentle_hooks.agents.patch import written_paths
-from gentle_hooks.agents.payload import json_lines, load_object, loads, member, read_file, text
+from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, snake_tool_call
+from gentle_hooks.agents.payload import json_lines, loads, member, read_file, text
 from gentle_hooks.errors import UsageError
 
 NAME = "gemini-cli"
@@ -60,21 +59,13 @@ def decode(data: bytes) -> RuntimeEvent:
     Raises:
         UsageError: not a bounded JSON object.
     """
-    event = load_object(data, f"record --from {NAME}: stdin")
-    tool = text(event.get("tool_name"))
-    tool_input = event.get("tool_input")
-    session = text(event.get("session_id"))
-    paths, unreadable = written_paths(tool_input, "tool_input")
-    return RuntimeEvent(
-        source=NAME,
-        session_id=session,
-        tool_call_id=derived_call_id(NAME, session, event.get("timestamp"), tool, tool_input),
-        cwd=text(event.get("cwd")),
-        paths=unique(paths),
-        writes=tool in WRITE_TOOLS,
-        tool=tool,
-        model=model_from_transcript(text(event.get("transcript_path"))),
+    call = snake_tool_call(data, NAME)
+    return call.runtime_event(
+        NAME,
+        tool_call_id=derived_call_id(
+            NAME, call.session, call.event.get("timestamp"), call.tool, call.args
+        ),
+        writes=call.tool in WRITE_TOOLS,
+        model=model_from_transcript(text(call.event.get("transcript_path"))),
         effort=None,
-        hook_event=text(event.get("hook_event_name")),
-        unreadable=unreadable,
     )

@@ -39,7 +39,8 @@ class Wiring:
             command goes (``command``, or ``bash`` for Copilot).
         version: a top-level ``version`` the file must carry (flat files), or None.
         own_file: the file holds only our hooks (removed whole when they are).
-        notes: what the user must still do after an install (trust, restart...).
+        notes: what the user must still do after an install (trust, restart...);
+            project_notes: the same, printed only after a ``--scope project`` install.
         comments: the runtime reads the file as JSON with ``//`` and ``/* */`` comments
             (kept as they are when the file is edited).
         matcher_style: how the runtime reads a group's matcher
@@ -76,6 +77,7 @@ class Wiring:
     home_env: str | None = None
     home_root_env: str | None = None
     notes: tuple[str, ...] = field(default=())
+    project_notes: tuple[str, ...] = field(default=())
     comments: bool = False
     matcher_style: str = "exact-or-regex"
     also_project: tuple[str, ...] = field(default=())
@@ -102,8 +104,9 @@ class Runtime:
         wiring: its hook configuration, or None; markers: directories (relative to the work
             tree root or the home directory) whose presence says the runtime is used there.
         route: for a runtime without a hook point, the documented route, one line each.
-        settings_writer: for a runtime whose hook input names no model, where its settings
-            files set one: ``(work tree root or None, environment) -> (model, effort)``.
+        settings_writer: for a runtime whose hook input may name no model or effort, where
+            its settings (files, environment) set them: ``(work tree root or None,
+            environment) -> (model, effort)``; used only for what the input left out.
         failure_exit: the exit code the runtime reads as a non-blocking failure of a
             post-tool hook, used when the recorder itself fails: 1 for every runtime here
             (Claude Code and Gemini CLI: any code but 0 and 2 is a non-blocking warning,
@@ -151,6 +154,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             switches=(("disableAllHooks", True),),
             system_switches=(("allowManagedHooksOnly", True),),
         ),
+        settings_writer=claude_code.settings_writer,
         markers=(".claude",),
     ),
     Runtime(
@@ -176,8 +180,9 @@ RUNTIMES: tuple[Runtime, ...] = (
             toml_hooks=(".codex/config.toml",),
             notes=(
                 "Codex runs a new or changed hook only once you trust it: start codex and "
-                "review it with /hooks (project hooks load only in a trusted project)",
+                "review it with /hooks",
             ),
+            project_notes=("project hooks load only in a trusted project",),
         ),
         markers=(".codex",),
     ),
@@ -206,7 +211,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             settings_comments=True,
             switches=(("hooksConfig.enabled", False), ("tools.enableHooks", False)),
             disabled_lists=("hooksConfig.disabled", "hooks.disabled"),
-            notes=(
+            project_notes=(
                 "Gemini CLI warns before it first runs a new project hook; /hooks panel lists it",
             ),
         ),
@@ -226,7 +231,8 @@ RUNTIMES: tuple[Runtime, ...] = (
             matcher=None,
             entry=(),
             version=1,
-            notes=("restart Cursor to load the hook; project hooks run in a trusted workspace",),
+            notes=("restart Cursor to load the hook",),
+            project_notes=("project hooks run in a trusted workspace",),
         ),
         markers=(".cursor",),
     ),
@@ -257,7 +263,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             ),
             settings_comments=True,
             switches=(("disableAllHooks", True),),
-            notes=(
+            project_notes=(
                 "the cloud agent reads .github/hooks/*.json from the default branch: commit "
                 "and merge the file for it",
             ),

@@ -22,16 +22,14 @@ import re
 from collections.abc import Callable
 from typing import Annotated
 
-from pydantic import Field, StrictBool, StrictStr, ValidationError
+from pydantic import Field, StrictBool, StrictStr
 
 from gentle_hooks.artifacts.jsonio import (
-    ArtifactInputError,
     Budget,
     Command,
     StrictModel,
     Strings,
-    describe_validation_error,
-    load_json_text,
+    parse_object_model,
 )
 from gentle_hooks.values.frozen import frozen
 
@@ -263,12 +261,4 @@ def parse_brief(data: bytes | str, source: str = "brief") -> DelegationBrief:
         ArtifactInputError: not UTF-8, not JSON, duplicate keys, not an object, unknown or
             mistyped fields, a missing or blank objective or outputFormat (exit 2).
     """
-    text, value = load_json_text(data, source)
-    if not isinstance(value, dict):
-        raise ArtifactInputError(f"{source}: not a DelegationBrief: expected a JSON object")
-    try:
-        return DelegationBrief.model_validate_json(text)
-    except ValidationError as exc:
-        raise ArtifactInputError(
-            f"{source}: not a DelegationBrief: {describe_validation_error(exc)}"
-        ) from None
+    return parse_object_model(data, source, DelegationBrief)

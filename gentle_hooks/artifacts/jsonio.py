@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 class ArtifactInputError(GentleError):
     """A brief or verdict that cannot be read as one: not UTF-8, not JSON, duplicate keys,
     a missing or mistyped field, an oversized summary (exit 2)."""
+
+
+M = TypeVar("M", bound=BaseModel)
 
 
 class StrictModel(BaseModel):
@@ -156,26 +159,48 @@ def load_json_text(data: bytes | str, what: str) -> tuple[str, object]:
         ArtifactInputError: not UTF-8, not JSON, a duplicate key, nesting too deep for the
             parser; the message names ``what``.
     """
+    return decode_json(
+        data, what, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant
+    )
+
+
+def decode_json(
+    data: bytes | str,
+    what: str,
+    *,
+    object_pairs_hook: Callable[[list[tuple[str, object]]], object],
+    parse_constant: Callable[[str], object] | None = None,
+    byte_offset: bool = True,
+) -> tuple[str, object]:
+    """Decode ``data`` as UTF-8 JSON (a leading byte order mark allowed), each object built
+    by ``object_pairs_hook`` and each ``NaN``/``Infinity`` by ``parse_constant`` (None:
+    Python's floats).
+
+    Returns:
+        (text, value): the decoded text and the parsed value.
+
+    Raises:
+        ArtifactInputError: not UTF-8 (with the offending byte's offset when
+            ``byte_offset``), not JSON, a ``ValueError`` of a hook, nesting too deep for
+            the parser; the message names ``what``.
+    """
     if isinstance(data, bytes):
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
-            raise ArtifactInputError(
-                f"{what}: not UTF-8: {exc.reason} at byte {exc.start}"
-            ) from None
+            at = f" at byte {exc.start}" if byte_offset else ""
+            raise ArtifactInputError(f"{what}: not UTF-8: {exc.reason}{at}") from None
     else:
         text = data
     if nesting_depth(text) > MAX_NESTING:
         raise ArtifactInputError(f"{what}: not JSON: nested too deeply")
     try:
-        value = json.loads(
-            text, object_pairs_hook=_reject_duplicates, parse_constant=_reject_constant
-        )
+        value = json.loads(text, object_pairs_hook=object_pairs_hook, parse_constant=parse_constant)
     except json.JSONDecodeError as exc:
         raise ArtifactInputError(
             f"{what}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
         ) from None
-    except ValueError as exc:
+    except ValueError as exc:  # a hook's refusal, or more digits than Python converts
         raise ArtifactInputError(f"{what}: not JSON: {exc}") from None
     except RecursionError:
         raise ArtifactInputError(f"{what}: not JSON: nested too deeply") from None
@@ -224,3 +249,26 @@ def describe_validation_error(
     if len(errors) > limit:
         parts.append(f"and {len(errors) - limit} more")
     return "; ".join(parts)
+
+
+def parse_object_model(
+    data: bytes | str,
+    source: str,
+    model: type[M],
+    reword: Callable[[ErrorDetails], str | None] = _no_rewording,
+) -> M:
+    """Parse one JSON object (:func:`load_json_text`) as ``model``.
+
+    Raises:
+        ArtifactInputError: as :func:`load_json_text`; not an object; fields ``model``
+            refuses (``<source>: not a <model name>: <problem>``, the problem worded by
+            :func:`describe_validation_error` with ``reword``).
+    """
+    text, value = load_json_text(data, source)
+    if not isinstance(value, dict):
+        raise ArtifactInputError(f"{source}: not a {model.__name__}: expected a JSON object")
+    try:
+        return model.model_validate_json(text)
+    except ValidationError as exc:
+        problem = describe_validation_error(exc, reword=reword)
+        raise ArtifactInputError(f"{source}: not a {model.__name__}: {problem}") from None

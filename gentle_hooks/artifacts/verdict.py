@@ -32,14 +32,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import Field, StrictBool, StrictInt, StrictStr, ValidationError, model_validator
+from pydantic import Field, StrictBool, StrictInt, StrictStr, model_validator
 
 from gentle_hooks.artifacts.jsonio import (
-    ArtifactInputError,
     NonNegative,
     StrictModel,
-    describe_validation_error,
-    load_json_text,
+    parse_object_model,
 )
 from gentle_hooks.values.candidate import candidate_identity
 from gentle_hooks.values.frozen import frozen
@@ -369,14 +367,7 @@ def parse_verdict(data: bytes | str, source: str = "verdict") -> DelegationVerdi
             missing or mistyped fields, or a summary over :data:`MAX_SUMMARY_CHARS` (the
             message gives its length and the limit) (exit 2).
     """
-    text, value = load_json_text(data, source)
-    if not isinstance(value, dict):
-        raise ArtifactInputError(f"{source}: not a DelegationVerdict: expected a JSON object")
-    try:
-        return DelegationVerdict.model_validate_json(text)
-    except ValidationError as exc:
-        problem = describe_validation_error(exc, reword=_summary_wording)
-        raise ArtifactInputError(f"{source}: not a DelegationVerdict: {problem}") from None
+    return parse_object_model(data, source, DelegationVerdict, reword=_summary_wording)
 
 
 def verdict_json(verdict: DelegationVerdict) -> str:

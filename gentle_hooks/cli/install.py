@@ -5,9 +5,12 @@ Room ``cli``: parse flags, call :mod:`gentle_hooks.services.install`, print what
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import click
 
 from gentle_hooks.agents.runtimes import NAMES
+from gentle_hooks.cli.options import F, cwd_option
 from gentle_hooks.errors import EXIT_OK, GitError, UsageError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.notes.sync import add_share_refspecs, sync_fetch
@@ -16,16 +19,22 @@ from gentle_hooks.services.install import install as do_install
 from gentle_hooks.services.install import uninstall as do_uninstall
 
 
+def _hook_type_option(what: str) -> Callable[[F], F]:
+    """``--hook-type/-t NAME`` (repeatable, one of the known hook types), read as
+    ``hook_types``; ``what`` is its help."""
+    return click.option(
+        "--hook-type",
+        "-t",
+        "hook_types",
+        multiple=True,
+        type=click.Choice(KNOWN_HOOK_TYPES),
+        help=what,
+    )
+
+
 @click.command()
-@click.option("--cwd", type=click.Path(file_okay=False), help="Run as if in this directory.")
-@click.option(
-    "--hook-type",
-    "-t",
-    "hook_types",
-    multiple=True,
-    type=click.Choice(KNOWN_HOOK_TYPES),
-    help="Hook to install (repeatable); default: " + ", ".join(DEFAULT_HOOK_TYPES) + ".",
-)
+@cwd_option
+@_hook_type_option("Hook to install (repeatable); default: " + ", ".join(DEFAULT_HOOK_TYPES) + ".")
 @click.option("--warn", is_flag=True, help="Report blocks without failing the commit or push.")
 @click.option(
     "--share",
@@ -90,15 +99,8 @@ def install(
 
 
 @click.command()
-@click.option("--cwd", type=click.Path(file_okay=False), help="Run as if in this directory.")
-@click.option(
-    "--hook-type",
-    "-t",
-    "hook_types",
-    multiple=True,
-    type=click.Choice(KNOWN_HOOK_TYPES),
-    help="Hook to remove (repeatable); default: every hook gentle-hooks installed.",
-)
+@cwd_option
+@_hook_type_option("Hook to remove (repeatable); default: every hook gentle-hooks installed.")
 @click.option(
     "--agent",
     type=click.Choice(NAMES),
@@ -180,7 +182,7 @@ def uninstall_agent_hook(name: str, scopes: tuple[str, ...], cwd: str | None) ->
     import os
 
     from gentle_hooks.agents.runtimes import runtime
-    from gentle_hooks.services.agent_install import uninstall_agent
+    from gentle_hooks.services.agent_uninstall import uninstall_agent
 
     rt = runtime(name)
     if rt.wiring is None:

@@ -7,14 +7,15 @@ the index; ``--base-ref`` chooses the base.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import click
 
 from gentle_hooks.errors import UsageError
+from gentle_hooks.ledger.records import Record
 from gentle_hooks.report.jsontext import model_json
-from gentle_hooks.services.record import Binding, Recorded
+from gentle_hooks.services.record import Binding, Bound, Recorded
 from gentle_hooks.values.candidate import Projection
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -116,3 +117,24 @@ def echo_recorded(rec: Recorded, as_json: bool, *, err: bool = False) -> None:
     click.echo(f"recorded{where}: {describe(rec.record)}", err=err)
     for note in rec.notes:
         click.echo(f"note: {note}", err=err)
+
+
+def echo_record_list(bound: Bound, records: Sequence[Record], noun: str, as_json: bool) -> None:
+    """Print the records of the bound candidate: the ``RecordListEnvelope`` as JSON, or one
+    line each (``no <noun> for <identity>`` when there are none)."""
+    from gentle_hooks.report.record_models import RecordListEnvelope, record_out
+    from gentle_hooks.report.records_text import describe, short_identity
+    from gentle_hooks.services.record import store_path
+
+    if as_json:
+        env = RecordListEnvelope(
+            ledger=store_path(bound.repo),
+            identity=bound.candidate.identity,
+            records=tuple(record_out(r) for r in records),
+        )
+        click.echo(model_json(env, by_alias=True, indent=2))
+        return
+    if not records:
+        click.echo(f"no {noun} for {short_identity(bound.candidate.identity)}")
+    for r in records:
+        click.echo(describe(r))

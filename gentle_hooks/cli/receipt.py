@@ -13,12 +13,12 @@ import click
 from gentle_hooks.cli.options import (
     EXIT_STATUS,
     binding_options,
+    echo_record_list,
     echo_recorded,
     json_option,
     make_binding,
 )
 from gentle_hooks.errors import EXIT_OK
-from gentle_hooks.report.jsontext import model_json
 from gentle_hooks.services.record import list_receipts, record_receipt_line, run_receipt
 
 
@@ -87,22 +87,6 @@ def add(
 @json_option
 def list_(cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool) -> int:
     """List the receipts recorded for the current candidate."""
-    from gentle_hooks.report.record_models import RecordListEnvelope, record_out
-    from gentle_hooks.report.records_text import describe, short_identity
-    from gentle_hooks.services.record import store_path
-
     bound, receipts = list_receipts(make_binding(cwd, projection, base_ref), os.environ)
-    if as_json:
-        env = RecordListEnvelope(
-            ledger=store_path(bound.repo),
-            identity=bound.candidate.identity,
-            records=tuple(record_out(r) for r in receipts),
-        )
-        click.echo(model_json(env, by_alias=True, indent=2))
-        return EXIT_OK
-    who = short_identity(bound.candidate.identity)
-    if not receipts:
-        click.echo(f"no receipts for {who}")
-    for r in receipts:
-        click.echo(describe(r))
+    echo_record_list(bound, receipts, "receipts", as_json)
     return EXIT_OK

@@ -12,7 +12,7 @@ import click
 from gentle_hooks.agents.runtimes import DECODED
 from gentle_hooks.cli.options import cwd_option, echo_recorded, json_option
 from gentle_hooks.errors import EXIT_OK, UsageError
-from gentle_hooks.services.record import MutationRequest, record_mutation
+from gentle_hooks.services.mutation import MutationRequest, record_mutation
 
 
 def record_from_runtime(

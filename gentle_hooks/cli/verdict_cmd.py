@@ -13,13 +13,13 @@ from gentle_hooks.cli.options import (
     ROW_ID,
     binding_options,
     cwd_option,
+    echo_record_list,
     echo_recorded,
     json_option,
     make_binding,
     sign_key_option,
 )
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK
-from gentle_hooks.report.jsontext import model_json
 
 
 @click.group()
@@ -66,24 +66,10 @@ def add(
 @json_option
 def list_(cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool) -> int:
     """List the verdicts stored for the current candidate."""
-    from gentle_hooks.report.record_models import RecordListEnvelope, record_out
-    from gentle_hooks.report.records_text import describe, short_identity
-    from gentle_hooks.services.record import store_path
     from gentle_hooks.services.verdict_filing import list_verdicts
 
     bound, verdicts = list_verdicts(make_binding(cwd, projection, base_ref), os.environ)
-    if as_json:
-        env = RecordListEnvelope(
-            ledger=store_path(bound.repo),
-            identity=bound.candidate.identity,
-            records=tuple(record_out(v) for v in verdicts),
-        )
-        click.echo(model_json(env, by_alias=True, indent=2))
-        return EXIT_OK
-    if not verdicts:
-        click.echo(f"no verdicts for {short_identity(bound.candidate.identity)}")
-    for v in verdicts:
-        click.echo(describe(v))
+    echo_record_list(bound, verdicts, "verdicts", as_json)
     return EXIT_OK
 
 

@@ -11,9 +11,12 @@ import contextlib
 import os
 import subprocess
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from gentle_hooks.errors import GitError
+
+T = TypeVar("T")
 
 TYPE_CHECKING = False  # typing costs ~10 ms to import
 if TYPE_CHECKING:
@@ -70,18 +73,16 @@ def run_git(
     Raises:
         GitError: git is not on PATH.
     """
-    try:
-        return subprocess.run(
-            ["git", *args],
-            cwd=cwd,
-            env=env,
-            input=input,
-            capture_output=True,
-            check=False,
-            stdin=None if input is not None else subprocess.DEVNULL,
-        )
-    except FileNotFoundError:
-        raise GitError("git is not on PATH; install git") from None
+    return _spawn(
+        subprocess.run,
+        args,
+        cwd,
+        env,
+        input=input,
+        capture_output=True,
+        check=False,
+        stdin=None if input is not None else subprocess.DEVNULL,
+    )
 
 
 def popen_git(
@@ -97,15 +98,23 @@ def popen_git(
     Raises:
         GitError: git is not on PATH.
     """
+    return _spawn(
+        subprocess.Popen,
+        args,
+        cwd,
+        env,
+        stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE if stderr else subprocess.DEVNULL,
+    )
+
+
+def _spawn(
+    start: Callable[..., T], args: Sequence[str], cwd: str, env: Mapping[str, str], **how: Any
+) -> T:
+    """``start(["git", *args], cwd=cwd, env=env, **how)``; git missing is a GitError."""
     try:
-        return subprocess.Popen(
-            ["git", *args],
-            cwd=cwd,
-            env=env,
-            stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE if stderr else subprocess.DEVNULL,
-        )
+        return start(["git", *args], cwd=cwd, env=env, **how)
     except FileNotFoundError:
         raise GitError("git is not on PATH; install git") from None
 

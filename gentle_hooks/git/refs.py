@@ -27,11 +27,7 @@ class Refs(RepositoryCore):
     def head(self) -> str | None:
         """The commit HEAD points at, or None when HEAD is unborn."""
         proc = self.run(["rev-parse", "--verify", "-q", "HEAD^{commit}"], ok=(0, 1, 128))
-        return (
-            proc.stdout.decode("utf-8", "surrogateescape").strip() or None
-            if proc.returncode == 0
-            else None
-        )
+        return _answer(proc)
 
     def head_reflog_action(self) -> str | None:
         """What last moved HEAD, from its reflog: ``commit``, ``commit (amend)``, ``rebase
@@ -88,11 +84,7 @@ class Refs(RepositoryCore):
         proc = self.run(
             ["rev-parse", "--verify", "-q", "--end-of-options", ref + "^{commit}"], ok=(0, 1, 128)
         )
-        return (
-            proc.stdout.decode("utf-8", "surrogateescape").strip() or None
-            if proc.returncode == 0
-            else None
-        )
+        return _answer(proc)
 
     def merge_base(self, a: str, b: str) -> str | None:
         """The best common ancestor of two commits, or None when they share no history."""
@@ -102,11 +94,7 @@ class Refs(RepositoryCore):
         if a == b and a in self._trees:
             return a  # a commit known to exist (its tree was read) is its own merge-base
         proc = self.run(["merge-base", a, b], ok=(0, 1))
-        return (
-            proc.stdout.decode("utf-8", "surrogateescape").strip() or None
-            if proc.returncode == 0
-            else None
-        )
+        return _answer(proc)
 
     def tree_of(self, commit: str) -> str:
         """The tree id of a commit."""
@@ -117,18 +105,25 @@ class Refs(RepositoryCore):
 
     def peel_commit(self, oid: str) -> str | None:
         """The commit an id names, peeling annotated tags; None when it is not a commit."""
-        proc = self.run(
-            ["rev-parse", "--verify", "-q", "--end-of-options", oid + "^{commit}"], ok=(0, 1, 128)
-        )
-        return (
-            proc.stdout.decode("utf-8", "surrogateescape").strip() or None
-            if proc.returncode == 0
-            else None
-        )
+        return self.ref_exists(oid)
 
     def has_object(self, oid: str) -> bool:
         """True when the object exists locally (a remote id we may never have fetched)."""
         return self.run(["cat-file", "-e", oid], ok=(0, 1, 128)).returncode == 0
+
+    def missing_objects(self, ids: Sequence[str]) -> list[str]:
+        """The ids among ``ids`` naming no object in this clone, in order (one process)."""
+        if not ids:
+            return []
+        proc = self.run(
+            ["cat-file", "--batch-check=%(objectname)"],
+            input="".join(f"{i}\n" for i in ids).encode("utf-8", "surrogateescape"),
+        )
+        answers = proc.stdout.decode("utf-8", "surrogateescape").splitlines()
+        # one answer line per asked line: "<id> missing" (or "ambiguous") when not found
+        return [
+            i for i, a in zip(ids, answers, strict=False) if a.endswith((" missing", " ambiguous"))
+        ]
 
     def existing_commits(self, ids: Sequence[str]) -> set[str]:
         """The ids among ``ids`` that are commits in this clone (one process)."""
@@ -282,3 +277,10 @@ class AncestorTrees:
         if self._proc is not None and self._proc.poll() is None:
             self._proc.kill()
             self._proc.wait()
+
+
+def _answer(proc: subprocess.CompletedProcess[bytes]) -> str | None:
+    """What a successful lookup printed (stripped), or None when it failed or was silent."""
+    if proc.returncode != 0:
+        return None
+    return proc.stdout.decode("utf-8", "surrogateescape").strip() or None

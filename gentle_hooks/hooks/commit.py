@@ -28,10 +28,10 @@ from gentle_hooks.policy.delegation import (
 from gentle_hooks.services.assess import evaluate
 from gentle_hooks.services.attribution import (
     delivery_changes,
-    expire_pending,
     expiry_lines,
     facts_and_expired,
 )
+from gentle_hooks.services.expiry import expire_pending
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 from gentle_hooks.values.frozen import replace

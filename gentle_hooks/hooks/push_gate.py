@@ -86,13 +86,15 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
 
     ranges: dict[tuple[str, str | None, str | None], list[str]] = {}  # identical updates
     sent: list[tuple[str, list[str]]] = []  # each ref with new commits, and those commits
+    # said once every update is read: a later line refused is then the only line printed
+    status: list[str] = []
     for update in updates:
         where = update.remote_ref
         if where == NOTES_REF:
-            say(f"{where}: the gentle-hooks records themselves, not code")
+            status.append(f"{where}: the gentle-hooks records themselves, not code")
             continue
         if update.is_deletion:
-            say(f"{where}: deletion, nothing to assess")
+            status.append(f"{where}: deletion, nothing to assess")
             continue
         key = (update.local_oid, update.remote_oid, update.from_ref)
         if key not in ranges:
@@ -111,9 +113,11 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
                 if tip
                 else "not a commit (nothing to assess)"
             )
-            say(f"{where}: {nothing}")
+            status.append(f"{where}: {nothing}")
             continue
         sent.append((where, commits))
+    for line in status:
+        say(line)
     judging = (repo, config, path, runtime, applies_all, head)
     verdicts = _judge_commits(*judging, [r for r in ranges.values() if r]) if sent else {}
     judged = [
@@ -154,8 +158,8 @@ def _judge_commits(
     # in the order the refs send them, each once (judging a commit needs no other first)
     commits = list(dict.fromkeys(c for commits in ranges for c in commits))
     infos = repo.read_commits(commits)
-    work, records = pushed_work(path, repo, infos)
-    delegated = delegated_commits(infos, work, records, runtime, applies_all)
+    work, records, delivered = pushed_work(path, repo, infos)
+    delegated = delegated_commits(infos, work, records, runtime, applies_all, delivered)
     out: dict[str, Verdict | None] = dict.fromkeys(commits)
     repo.peel_commits([info.id for info, _ in delegated])  # one rev-parse for all
     base = repo.base_commit(config.settings.base_ref) if len(delegated) > 1 else None

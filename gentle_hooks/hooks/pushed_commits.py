@@ -18,7 +18,7 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.outcome import say
 from gentle_hooks.hooks.push_input import PushUpdate
 from gentle_hooks.ledger.facts import LedgerFacts, facts_of_commits
-from gentle_hooks.ledger.records import CommitRecord
+from gentle_hooks.ledger.records import CommitRecord, PendingMutation
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.delegation import Evidence, message_evidence
 from gentle_hooks.services.attribution import (
@@ -31,31 +31,40 @@ from gentle_hooks.services.attribution import (
 from gentle_hooks.values.candidate import Candidate
 
 
+def _shown(paths: Sequence[str]) -> str:
+    return ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+
+
 def commit_evidence(
     info: CommitInfo,
     work: Carried,
     records: Sequence[CommitRecord],
     runtime: Evidence | None,
     applies_all: bool,
+    delivered: Sequence[PendingMutation] = (),
 ) -> str | None:
     """Why a pushed commit is delegated, or None for a human's ordinary commit.
 
     Args:
         info: the commit; work: the writer work it carries; records: writer commit
             records that name it; runtime: an agent runtime in the environment, or None;
-        applies_all: the gate applies to every commit (``gate.applies_to = all``).
+        applies_all: the gate applies to every commit (``gate.applies_to = all``);
+        delivered: the writer mutations its commit records delivered (named in the
+            reason when the content itself is no longer live: its entries were settled
+            by an earlier push of the same commit elsewhere).
     """
     if work.delegated:
-        paths = work.paths()
-        shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
-        return f"writer content ({', '.join(work.writers())}) in {shown}"
+        return f"writer content ({', '.join(work.writers())}) in {_shown(work.paths())}"
     if records:
         stale = (
             " (rewritten with a changed tree: records are stale)"
             if any(r.stale for r in records)
             else ""
         )
-        return f"commit record from a writer{stale}"
+        writers = ", ".join(dict.fromkeys(f"{m.model}/{m.effort}" for m in delivered))
+        paths = sorted({p for m in delivered for p in m.paths})
+        named = f" ({writers}) in {_shown(paths)}" if writers and paths else ""
+        return f"commit record from a writer{named}{stale}"
     ev = message_evidence(info.message, info.author_ident, info.committer_ident)
     if ev is not None:
         return f"{ev.agent} ({ev.detail})"
@@ -64,11 +73,18 @@ def commit_evidence(
     return "gate.applies_to = all" if applies_all else None
 
 
-def pushed_work(
-    path: str, repo: Repository, infos: Sequence[CommitInfo]
-) -> tuple[dict[str, Carried], dict[str, tuple[CommitRecord, ...]]]:
+PushedWork = tuple[
+    dict[str, Carried],
+    dict[str, tuple[CommitRecord, ...]],
+    dict[str, tuple[PendingMutation, ...]],
+]
+
+
+def pushed_work(path: str, repo: Repository, infos: Sequence[CommitInfo]) -> PushedWork:
     """What the ledger knows of pushed commits: the writer work each carries against its
-    parent, and the commit records that name it. Both empty when no ledger exists.
+    parent, the commit records that name it, and — for a commit with records but no live
+    writer content — the mutations those records delivered. All empty when no ledger
+    exists.
 
     Raises:
         GitError: a commit's parent is not in this clone; StoreError: the ledger exists
@@ -76,7 +92,7 @@ def pushed_work(
     """
     led = Ledger.open_existing(path)
     if led is None:
-        return {}, {}
+        return {}, {}, {}
     with led:
         # counted: the gate composes the candidates' diffs from these same steps
         work = carried_by_commits(repo, led, infos, counted=True)
@@ -88,7 +104,13 @@ def pushed_work(
         records: dict[str, list[CommitRecord]] = {}
         for rec in led.commit_records([i.id for i in infos]):
             records.setdefault(rec.commit_id, []).append(rec)
-    return work, {k: tuple(v) for k, v in records.items()}
+        # rare (an earlier push settled the commit's entries): one query per such commit
+        delivered = {
+            c: tuple(led.delivered_work([c])[0])
+            for c in records
+            if not work.get(c, NOTHING).delegated
+        }
+    return work, {k: tuple(v) for k, v in records.items()}, delivered
 
 
 def delegated_commits(
@@ -97,12 +119,18 @@ def delegated_commits(
     records: dict[str, tuple[CommitRecord, ...]],
     runtime: Evidence | None,
     applies_all: bool,
+    delivered: dict[str, tuple[PendingMutation, ...]] | None = None,
 ) -> list[tuple[CommitInfo, str]]:
     """The delegated commits among ``infos`` (in their order), each with why."""
     out = []
     for info in infos:
         why = commit_evidence(
-            info, work.get(info.id, NOTHING), records.get(info.id, ()), runtime, applies_all
+            info,
+            work.get(info.id, NOTHING),
+            records.get(info.id, ()),
+            runtime,
+            applies_all,
+            (delivered or {}).get(info.id, ()),
         )
         if why is not None:
             out.append((info, why))

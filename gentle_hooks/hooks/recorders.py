@@ -198,7 +198,7 @@ def record_commit(
             the tree changed).
     """
     from gentle_hooks.config.load import load_config
-    from gentle_hooks.ledger.records import CommitRecord
+    from gentle_hooks.ledger.records import commit_record
 
     existing = led.commit_records([info.id])
     config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
@@ -208,14 +208,12 @@ def record_commit(
         return existing[-1]
     root = repo.paths.toplevel or repo.paths.git_dir
     return led.add(
-        CommitRecord(
-            root=root,
-            commit_id=info.id,
-            identity=cand.identity,
-            tree=cand.tree,
-            base_tree=cand.base.tree,
+        commit_record(
+            root,
+            info.id,
+            cand,
+            hook,
             origin=info.id if old is None else old.origin,
-            hook=hook,
             rewritten_from=None if old is None else old.commit_id,
             stale=old is not None and (old.stale or old.tree != cand.tree),
         )

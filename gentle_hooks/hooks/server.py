@@ -51,6 +51,16 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
     sources = [NOTES_REF] + [
         new for _, new, ref in updates if ref == NOTES_REF and not is_zero(new)
     ]
+    # git only runs pre-receive once every object arrived: a missing one is no push,
+    # refused before any other line is printed
+    sent = {new: ref for _, new, ref in updates if ref != NOTES_REF and not is_zero(new)}
+    missing = repo.missing_objects(list(sent))
+    if missing:
+        new = missing[0]
+        raise UsageError(
+            f"pre-receive: {sent[new]}: object {new[:80]} does not exist in this repository; "
+            "cannot judge it (push refused)"
+        )
     trust = load_trust(repo, config.settings, None)  # the server's own file, never the push's
     rejected = 0
     for old, new, ref in updates:
@@ -74,12 +84,6 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
             say(f"{ref}: deletion, nothing to assess")
             continue
         tip = repo.peel_commit(new)
-        if tip is None and not repo.has_object(new):
-            # git only runs pre-receive once every object arrived: a missing one is no push
-            raise UsageError(
-                f"pre-receive: {ref}: object {new[:80]} does not exist in this repository; "
-                "cannot judge it (push refused)"
-            )
         if tip is None:
             say(f"{ref}: not a commit, nothing to assess")
             continue

@@ -159,6 +159,11 @@ class LedgerConnection:
                 raise StoreError(self.path, f"cannot be read: {exc}") from None
         return out
 
+    def _select_one(self, cls: type[R], where: str, params: Sequence[object] = ()) -> R | None:
+        """The first (oldest) record :meth:`_select` finds, or None."""
+        found = self._select(cls, where, params)
+        return found[0] if found else None
+
     def _ids(self, table: str, columns: Sequence[str], row: Sequence[object]) -> tuple[int, ...]:
         """Row-id columns read without a record (:func:`~.rows.row_ids`).
 

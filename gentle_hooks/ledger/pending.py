@@ -15,6 +15,7 @@ from gentle_hooks.ledger.connection import IN_CHUNK, LedgerConnection, insert
 from gentle_hooks.ledger.records import (
     ENDED_STATES,
     LIVE_STATES,
+    CommitRecord,
     DiscardRecord,
     EntryTake,
     EscalationRecord,
@@ -60,6 +61,16 @@ class PendingWork(LedgerConnection):
                 ids + ids,
             ),
         )
+
+    def escalated_commit_records(self) -> list[CommitRecord]:
+        """Commit records whose commit (or the commit it was rewritten from) delivered an
+        escalation: one consumed by it, or one linked to an entry it took; oldest first."""
+        delivered = (
+            "SELECT consumed_by FROM escalation WHERE consumed_by IS NOT NULL "
+            "UNION SELECT t.commit_id FROM entry_take t "
+            "JOIN escalation_entry l ON l.entry_id = t.entry_id"
+        )
+        return self._select(CommitRecord, f"commit_id IN ({delivered}) OR origin IN ({delivered})")
 
     def delivered_work_each(
         self, commit_ids: Sequence[str]
@@ -171,12 +182,11 @@ class PendingWork(LedgerConnection):
     ) -> PendingMutation | None:
         """The mutation recorded for this runtime tool call (source, session and call id),
         or None."""
-        found = self._select(
+        return self._select_one(
             PendingMutation,
             "tool_call_id = ? AND source IS ? AND session_id IS ?",
             (tool_call_id, source, session_id),
         )
-        return found[0] if found else None
 
     def add_mutation_once(
         self, mutation: PendingMutation, entries: Sequence[WriterEntryRecord]

@@ -16,7 +16,13 @@ from __future__ import annotations
 
 import os
 
-from gentle_hooks.ledger.location import ledger_path, state_dir_displaced
+from gentle_hooks.ledger.location import (
+    IDLE_FILE,
+    LEDGER_FILE,
+    STATE_DIR,
+    ledger_path,
+    state_dir_displaced,
+)
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; annotations are strings here
 if TYPE_CHECKING:
@@ -72,6 +78,84 @@ def escalation_waiting(common_dir: str, root: str) -> bool:
         return False
     with led:
         return bool(led.unlinked_escalations(root))
+
+
+#: When the idle sentinel (:func:`gentle_hooks.ledger.location.idle_path`) proves the ledger
+#: holds nothing pending, read without opening it: the installed hooks' ``sh`` fast path is
+#: generated from these rows (:func:`gentle_hooks.services.fastpath.ledger_idle_sh`), and
+#: :func:`idle_by_sentinel` reads them in Python. Paths: ``state`` the state directory
+#: under the common git dir, ``ledger`` the ledger file, ``idle`` the sentinel, ``wal`` the
+#: ledger's write-ahead log. A test is ``(negated, operator, path, other)`` with the
+#: ``test(1)`` operators ``-L -e -d -f -s -nt`` (``-nt``: ``path`` modified after
+#: ``other``; the rows ask it only when both exist). A row is ``(id, form, tests, idle)``:
+#: form ``unless`` answers ``idle`` when one of its tests fails, ``when`` answers it when
+#: all hold; the first row that answers decides.
+IDLE_ROWS: tuple[tuple[str, str, tuple[tuple[bool, str, str, str | None], ...], bool], ...] = (
+    ("state-link", "unless", ((True, "-L", "state", None),), False),
+    ("no-state", "unless", ((False, "-e", "state", None),), True),
+    ("state-not-dir", "unless", ((False, "-d", "state", None),), False),
+    ("no-ledger", "when", ((True, "-e", "ledger", None), (True, "-L", "ledger", None)), True),
+    (
+        "ledger-not-plain",
+        "unless",
+        (
+            (False, "-f", "ledger", None),
+            (True, "-L", "ledger", None),
+            (False, "-s", "ledger", None),
+        ),
+        False,
+    ),
+    (
+        "ledger-after-sentinel",
+        "unless",
+        ((False, "-f", "idle", None), (True, "-L", "idle", None), (True, "-nt", "ledger", "idle")),
+        False,
+    ),
+)
+#: After every row: idle when all the tests of one of these hold (an empty write-ahead
+#: log, or one the sentinel's time is not older than).
+IDLE_LAST: tuple[tuple[tuple[bool, str, str, str | None], ...], ...] = (
+    ((True, "-s", "wal", None),),
+    ((True, "-nt", "wal", "idle"),),
+)
+
+
+def idle_by_sentinel(common_dir: str) -> bool:
+    """:data:`IDLE_ROWS` and :data:`IDLE_LAST` read in Python for the ledger under
+    ``common_dir``: True when the sentinel proves nothing is pending (or there is no
+    ledger); False when only the store can say."""
+    state = os.path.join(common_dir, STATE_DIR)
+    ledger = os.path.join(state, LEDGER_FILE)
+    paths = {"state": state, "ledger": ledger, "idle": os.path.join(state, IDLE_FILE)}
+    paths["wal"] = ledger + "-wal"
+
+    def holds(test: tuple[bool, str, str, str | None]) -> bool:
+        negated, op, path, other = test
+        return _file_test(op, paths[path], paths[other] if other else "") != negated
+
+    for _id, form, tests, idle in IDLE_ROWS:
+        if all(holds(t) for t in tests) == (form == "when"):
+            return idle
+    return any(all(holds(t) for t in alt) for alt in IDLE_LAST)
+
+
+def _file_test(op: str, path: str, other: str) -> bool:
+    """``test <op> path`` (``test path -nt other``) as ``sh`` answers it."""
+    if op == "-L":
+        return os.path.islink(path)
+    if op == "-e":
+        return os.path.exists(path)
+    if op == "-d":
+        return os.path.isdir(path)
+    if op == "-f":
+        return os.path.isfile(path)
+    try:
+        st = os.stat(path)
+        if op == "-s":
+            return st.st_size > 0
+        return st.st_mtime_ns > os.stat(other).st_mtime_ns  # -nt
+    except OSError:
+        return False
 
 
 def ledger_exists(common_dir: str) -> bool:

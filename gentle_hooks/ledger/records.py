@@ -14,6 +14,8 @@ TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this modu
 if TYPE_CHECKING:
     from typing import TypeVar
 
+    from gentle_hooks.values.candidate import Candidate
+
 
 @frozen
 class PendingMutation:
@@ -222,6 +224,31 @@ class CommitRecord:
     stale: bool = False
     id: int = 0
     recorded_at: float = 0.0
+
+
+def commit_record(
+    root: str,
+    commit_id: str,
+    cand: Candidate,
+    hook: str,
+    *,
+    origin: str,
+    rewritten_from: str | None = None,
+    stale: bool = False,
+) -> CommitRecord:
+    """The (unsaved) :class:`CommitRecord` of ``commit_id``, whose committed candidate is
+    ``cand``, recorded from the work tree (or git dir) ``root`` by ``hook``."""
+    return CommitRecord(
+        root=root,
+        commit_id=commit_id,
+        identity=cand.identity,
+        tree=cand.tree,
+        base_tree=cand.base.tree,
+        origin=origin,
+        hook=hook,
+        rewritten_from=rewritten_from,
+        stale=stale,
+    )
 
 
 @frozen

@@ -47,8 +47,7 @@ class Ledger(PendingWork):
 
     def receipt(self, receipt_id: int) -> Receipt | None:
         """One receipt by id, or None."""
-        found = self._select(Receipt, "id = ?", (receipt_id,))
-        return found[0] if found else None
+        return self._select_one(Receipt, "id = ?", (receipt_id,))
 
     def spot_checks(self, identity: str) -> list[SpotCheck]:
         """Spot checks and readbacks recorded for one candidate identity, oldest first."""
@@ -64,8 +63,7 @@ class Ledger(PendingWork):
 
     def verdict(self, verdict_id: int) -> VerdictRecord | None:
         """One verdict by id, or None."""
-        found = self._select(VerdictRecord, "id = ?", (verdict_id,))
-        return found[0] if found else None
+        return self._select_one(VerdictRecord, "id = ?", (verdict_id,))
 
     def verify_runs(self, identity: str) -> list[VerifyRun]:
         """``gentle-hook verify run`` records for one candidate identity, oldest first."""
@@ -181,10 +179,9 @@ class Ledger(PendingWork):
 
     def rdd_pinned(self, session_id: str) -> RddRender | None:
         """The line a session rendered last (its pinned line), or None for a new session."""
-        found = self._select(
+        return self._select_one(
             RddRender, "id = (SELECT max(id) FROM rdd_render WHERE session_id = ?)", (session_id,)
         )
-        return found[0] if found else None
 
     def rdd_renders(self, session_id: str) -> list[RddRender]:
         """Every line a session rendered, oldest first (its first line, then re-renders)."""

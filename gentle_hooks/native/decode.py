@@ -27,7 +27,7 @@ fields are ignored and never projected (:func:`to_native`).
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
     BaseModel,
@@ -83,42 +83,41 @@ class _Decoded(BaseModel):
     # Unknown fields are ignored, not refused, and never projected: a newer binary may add
     # fields to the v1 envelope (upstream's host decoder does the same).
     model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
+    #: What to call this object in a message, and its optional fields that may be absent
+    #: but never null.
+    NEVER_NULL: ClassVar[tuple[str, tuple[str, ...]]] = ("", ())
+
+    @model_validator(mode="before")
+    @classmethod
+    def _not_null(cls, data: Any) -> Any:
+        what, keys = cls.NEVER_NULL
+        if isinstance(data, dict):
+            for key in keys:
+                if key in data and data[key] is None:
+                    raise ValueError(f"{what}.{key} is null")
+        return data
 
 
 class GentleAiReason(_Decoded):
     """One reason: ``code`` required; ``path`` and ``detail`` optional, never empty (the
     binary leaves them out when it has none)."""
 
+    NEVER_NULL = ("reason", ("path", "detail"))
+
     code: NonEmpty
     path: NonEmpty | None = None
     detail: NonEmpty | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _not_null(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            for key in ("path", "detail"):
-                if key in data and data[key] is None:
-                    raise ValueError(f"reason.{key} is null")
-        return data
 
 
 class GentleAiCandidate(_Decoded):
     """The candidate the binary assessed: ``kind`` (``current-changes`` / ``base-diff``),
     ``base_ref`` (never empty) for a base comparison, ``consumed`` when reported."""
 
+    NEVER_NULL = ("candidate", ("base_ref", "consumed"))
+
     kind: Literal["current-changes", "base-diff"]
     base_ref: NonEmpty | None = None
     consumed: StrictBool | None = None
-
-    @model_validator(mode="before")
-    @classmethod
-    def _not_null(cls, data: Any) -> Any:
-        if isinstance(data, dict):
-            for key in ("base_ref", "consumed"):
-                if key in data and data[key] is None:
-                    raise ValueError(f"candidate.{key} is null")
-        return data
 
 
 #: The one operation a ``next_transition`` may name (upstream's

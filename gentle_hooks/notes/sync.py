@@ -22,9 +22,9 @@ from gentle_hooks.errors import GitError
 from gentle_hooks.git.notes import RefRaced
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.git.ssh import SigningError
-from gentle_hooks.ledger.records import CommitRecord
+from gentle_hooks.ledger.records import CommitRecord, commit_record
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.notes.codec import NOTES_REF, merge, render
+from gentle_hooks.notes.codec import NOTES_REF, merge, parse, render
 from gentle_hooks.notes.lines import (
     CandidateLine,
     EscalationLine,
@@ -198,6 +198,45 @@ def write_missing_notes(repo: Repository, led: Ledger) -> int:
     )
 
 
+def notes_lacking_escalations(repo: Repository, led: Ledger) -> list[CommitRecord]:
+    """Commit records of commits in this clone whose note exists but lacks an escalation
+    line the ledger says the commit delivered (:func:`note_records`): a note written before
+    notes carried escalations, or by a clone that did not know of one. Without the line the
+    range and server gates read a lighter plan than the local gates (SPEC §8).
+
+    Raises:
+        GitError: the notes cannot be read; StoreError: the ledger cannot be read.
+    """
+    records = led.escalated_commit_records()
+    if not records:
+        return []
+    present = repo.existing_commits(sorted({r.commit_id for r in records}))
+    notes = repo.read_notes(NOTES_REF, sorted(present))
+    out = []
+    for rec in records:
+        note = notes.get(rec.commit_id)
+        if note is None:  # no note at all: write_missing_notes writes it whole
+            continue
+        have = {(x.item, x.critical) for x in parse(note).of(EscalationLine)}
+        wanted = {
+            (x.item, x.critical) for x in note_records(led, rec) if isinstance(x, EscalationLine)
+        }
+        if wanted - have:
+            out.append(rec)
+    return out
+
+
+def write_lacking_escalations(repo: Repository, led: Ledger) -> int:
+    """Merge the escalation lines into the notes :func:`notes_lacking_escalations` finds;
+    return how many notes changed.
+
+    Raises:
+        GitError: git failed.
+    """
+    stale = notes_lacking_escalations(repo, led)
+    return write_commit_notes(repo, led, stale) if stale else 0
+
+
 def ensure_rewrite_ref(repo: Repository) -> None:
     """Set ``notes.rewriteRef`` (once) so amend and rebase copy the notes. Set when notes
     are first written: naming a notes ref that does not exist yet makes git warn on every
@@ -253,17 +292,7 @@ def refresh_for_identity(
     records = led.commits_with_identity(cand.identity)
     if not records and cand.projection is Projection.COMMITTED and cand.head:
         root = repo.paths.toplevel or repo.paths.git_dir
-        records = [
-            CommitRecord(
-                root=root,
-                commit_id=cand.head,
-                identity=cand.identity,
-                tree=cand.tree,
-                base_tree=cand.base.tree,
-                origin=cand.head,
-                hook="record",
-            )
-        ]
+        records = [commit_record(root, cand.head, cand, "record", origin=cand.head)]
     return write_commit_notes(repo, led, records, sign_key) if records else 0
 
 
@@ -358,8 +387,9 @@ def _has(repo: Repository, ref: str) -> bool:
 
 
 def sync_push(repo: Repository, remote: str, led: Ledger | None = None) -> str:
-    """Write the notes the ledger's commit records lack (:func:`write_missing_notes`),
-    merge the remote's notes into the local ones, then push the notes ref.
+    """Write the notes the ledger's commit records lack (:func:`write_missing_notes`) and
+    the escalation lines notes lack (:func:`write_lacking_escalations`), merge the remote's
+    notes into the local ones, then push the notes ref.
 
     Args:
         led: this clone's ledger, or None when it has none (nothing to write).
@@ -371,6 +401,9 @@ def sync_push(repo: Repository, remote: str, led: Ledger | None = None) -> str:
         raise GitError(f"no remote named {remote!r} (see: git remote -v)")
     written = write_missing_notes(repo, led) if led is not None else 0
     wrote = f"wrote {written} missing note(s); " if written else ""
+    escalated = write_lacking_escalations(repo, led) if led is not None else 0
+    if escalated:
+        wrote += f"added escalation lines to {escalated} note(s); "
     fetched = sync_fetch(repo, remote)
     if not _has(repo, NOTES_REF):
         return f"{wrote}{fetched}; no local notes to push"

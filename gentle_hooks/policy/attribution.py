@@ -18,6 +18,14 @@ A4     binary: X is the blob the writer started from (or that is unknown), Y dif
 A5     anything else (the path unchanged, or only lines nobody attributes)            no
 =====  ============================================================================  =========
 
+A change made in *another worktree* than the writer's (a linked worktree of the same
+repository, which shares the ledger) carries the entry only on firmer evidence
+(:func:`carries_row` with ``elsewhere``): A1, or A2 and A3 with at least
+:data:`MIN_ELSEWHERE` of the writer's lines (never one, whatever the delta's size), never
+A4. Writer work reaches another worktree only by being copied there (a file, a stash, a
+patch), which brings its blob or its lines; a human there writing the one line the writer
+wrote (``import os``), or removing the one line it removed, is doing their own work.
+
 A change of *another* path carries the entry when the writer's content moved or was
 copied there (:func:`carries_row_across`): its new blob is the writer's blob (A1: a
 ``git mv``), or it adds at least two of the writer's added lines (A2; two, never one).
@@ -208,8 +216,17 @@ class PathChange:
     new: bytes | None
 
 
-def carries_row(change: PathChange, entry: WriterEntry) -> str:
-    """The row (A1-A5 of the module table) that decides whether ``change`` carries ``entry``."""
+#: Writer lines a change made in another worktree than the writer's must hold (row A2) or
+#: lack (row A3) to carry its entry: never one (see the module docstring).
+MIN_ELSEWHERE = 2
+
+
+def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = False) -> str:
+    """The row (A1-A5 of the module table) that decides whether ``change`` carries ``entry``.
+
+    ``elsewhere``: the change was made in another worktree than the one the writer wrote
+    in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, A4 does not apply).
+    """
     if change.path != entry.path or change.old_blob == change.new_blob:
         return "A5"
     if change.new_blob == entry.blob:
@@ -217,11 +234,13 @@ def carries_row(change: PathChange, entry: WriterEntry) -> str:
     d = entry.delta
     if d.binary:
         started_here = entry.before in (change.old_blob, UNKNOWN_BEFORE)
-        return "A4" if started_here else "A5"
+        return "A4" if started_here and not elsewhere else "A5"
     old, new = any_line_keys(change.old), any_line_keys(change.new)
-    if d.added and (new - old) & d.added and len(new & d.added) >= min(2, len(d.added)):
+    need_added = MIN_ELSEWHERE if elsewhere else min(2, len(d.added))
+    if d.added and (new - old) & d.added and len(new & d.added) >= need_added:
         return "A2"
-    if d.removed and (old - new) & d.removed and len(d.removed - new) >= min(2, len(d.removed)):
+    need_removed = MIN_ELSEWHERE if elsewhere else min(2, len(d.removed))
+    if d.removed and (old - new) & d.removed and len(d.removed - new) >= need_removed:
         return "A3"
     return "A5"
 

@@ -16,10 +16,10 @@ Lean differs from full in exactly two ways, and nothing else:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypeAlias
 
 from gentle_hooks.policy.rddline import Loadout
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 REVIEW_TOOL = "gentle_review"
 CAPTURE_TOOL = "gentle_review_capture"
@@ -27,6 +27,10 @@ CAPTURE_GROUP_TOOL = "gentle_review_capture_group"
 SCOPE_TOOL = "gentle_review_scope"
 #: Every operation ``gentle_review`` accepts; its schema is the same in both loadouts.
 REVIEW_OPERATIONS: tuple[str, ...] = ("assess", "inspect", "status", "answer-consent")
+
+
+#: A JSON value, as a tool's input schema is written.
+Json: TypeAlias = "str | int | float | bool | list[Json] | dict[str, Json] | None"
 
 
 @frozen
@@ -47,12 +51,12 @@ class ToolDecl:
     description: str
     snippet: str
     guidelines: tuple[str, ...]
-    parameters: dict[str, Any]
+    parameters: dict[str, Json]
     registered: bool = True
     active: bool = True
 
 
-_REVIEW_SCHEMA: dict[str, Any] = {
+_REVIEW_SCHEMA: dict[str, Json] = {
     "type": "object",
     "additionalProperties": False,
     "required": ["operation"],
@@ -223,16 +227,5 @@ def build_tools(loadout: Loadout) -> tuple[ToolDecl, ...]:
     """
     if loadout is Loadout.FULL:
         return (_REVIEW_FULL, _CAPTURE, _CAPTURE_GROUP, _SCOPE)
-    hidden = tuple(
-        ToolDecl(
-            name=t.name,
-            hidden=True,
-            operations=t.operations,
-            description=t.description,
-            snippet=t.snippet,
-            guidelines=t.guidelines,
-            parameters=t.parameters,
-        )
-        for t in (_CAPTURE, _CAPTURE_GROUP, _SCOPE)
-    )
+    hidden = tuple(replace(t, hidden=True) for t in (_CAPTURE, _CAPTURE_GROUP, _SCOPE))
     return (_REVIEW_LEAN, *hidden)

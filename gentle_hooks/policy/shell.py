@@ -17,6 +17,8 @@ is worth.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from gentle_hooks.values.frozen import frozen
 
 #: Control and redirection operators, longest first (XCU §2.10.2 tokens, plus bash's
@@ -328,22 +330,22 @@ class _Parser:
 
     def command(self) -> Command:
         if self.at_op("("):
-            self.take()
-            body = self.shell_list(")")
-            if not self.at_op(")"):
-                raise Unreadable("unbalanced (")
-            self.take()
-            self._redirections()
-            return Group(body, subshell=True)
+            return self._group("(", ")", self.at_op, subshell=True)
         if self._at_word("{"):
-            self.take()
-            body = self.shell_list("}")
-            if not self._at_word("}"):
-                raise Unreadable("unbalanced {")
-            self.take()
-            self._redirections()
-            return Group(body, subshell=False)
+            return self._group("{", "}", self._at_word, subshell=False)
         return self.simple()
+
+    def _group(
+        self, opener: str, closer: str, at: Callable[[str], bool], *, subshell: bool
+    ) -> Group:
+        """``opener`` list ``closer`` (the opener is the next token), then redirections."""
+        self.take()
+        body = self.shell_list(closer)
+        if not at(closer):
+            raise Unreadable(f"unbalanced {opener}")
+        self.take()
+        self._redirections()
+        return Group(body, subshell=subshell)
 
     def _redirections(self) -> None:
         while self.at_op(*REDIRECTIONS):

@@ -30,9 +30,9 @@ from pydantic import (
 from gentle_hooks.artifacts.jsonio import (
     ArtifactInputError,
     NonNegative,
+    decode_json,
     describe_validation_error,
 )
-from gentle_hooks.bounded import MAX_NESTING, nesting_depth
 from gentle_hooks.quorum.narrative import narrative_reason, unchecked_reason
 from gentle_hooks.quorum.restatement import cited_evidence, restatement_reason, words
 from gentle_hooks.values.frozen import frozen
@@ -385,24 +385,7 @@ def load_verdict_json(data: bytes | str, source: str) -> object:
         ArtifactInputError: the file is not UTF-8, not JSON at all, or nested too deeply
             for the parser (exit 2).
     """
-    if isinstance(data, bytes):
-        try:
-            data = data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise ArtifactInputError(f"{source}: not UTF-8: {exc.reason}") from None
-    if nesting_depth(data) > MAX_NESTING:
-        raise ArtifactInputError(f"{source}: not JSON: nested too deeply")
-    try:
-        value: object = json.loads(data, object_pairs_hook=_mark_duplicates)
-    except json.JSONDecodeError as exc:
-        raise ArtifactInputError(
-            f"{source}: not JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from None
-    except ValueError as exc:  # a number of more digits than Python converts
-        raise ArtifactInputError(f"{source}: not JSON: {exc}") from None
-    except RecursionError:
-        raise ArtifactInputError(f"{source}: not JSON: nested too deeply") from None
-    return value
+    return decode_json(data, source, object_pairs_hook=_mark_duplicates, byte_offset=False)[1]
 
 
 def parse_verdict_values(data: bytes | str, source: str) -> tuple[object, ...]:

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue
 from gentle_hooks.ledger.records import RddRender
 from gentle_hooks.policy.loadout import ToolDecl, build_tools
 from gentle_hooks.policy.rdd import ResolvedRdd
-from gentle_hooks.policy.rddline import Loadout, PinnedLine, loadout_row
+from gentle_hooks.policy.rddline import LineStep, Loadout, LoadoutRow, PinnedLine, loadout_row
 from gentle_hooks.policy.vocabulary import RddMode, RddSource
 from gentle_hooks.services.rdd import SessionLine
 
@@ -142,15 +142,20 @@ def _pinned_out(p: PinnedLine) -> RddStateOut:
     return state_out(p.mode, p.source)
 
 
+def _step_parts(s: SessionLine) -> tuple[LineStep, LoadoutRow, RddStateOut]:
+    """A session step, the loadout row of its pinned mode, and its live state."""
+    step = s.step
+    return step, loadout_row(step.pinned.mode), state_out(step.live.mode, step.live.source)
+
+
 def line_envelope(s: SessionLine) -> RddLineEnvelope:
     """The ``rdd line --json`` envelope of one session step."""
-    step = s.step
-    lo = loadout_row(step.pinned.mode)
+    step, lo, live = _step_parts(s)
     return RddLineEnvelope(
         session=s.session_id,
         line=s.render.line,
         pinned=_pinned_out(step.pinned),
-        live=state_out(step.live.mode, step.live.source),
+        live=live,
         previous=_pinned_out(step.previous) if step.previous is not None else None,
         rendered=step.rendered,
         row=step.row.id,
@@ -176,28 +181,17 @@ def status_envelope(
 
 
 def _tool_out(t: ToolDecl) -> ToolOut:
-    return ToolOut(
-        name=t.name,
-        registered=t.registered,
-        active=t.active,
-        hidden=t.hidden,
-        operations=t.operations,
-        description=t.description,
-        snippet=t.snippet,
-        guidelines=t.guidelines,
-        parameters=t.parameters,
-    )
+    return ToolOut.model_validate(t, from_attributes=True)
 
 
 def loadout_envelope(s: SessionLine) -> RddLoadout:
     """The ``rdd loadout --json`` envelope: the loadout that follows the pinned line."""
-    step = s.step
-    lo = loadout_row(step.pinned.mode)
+    step, lo, live = _step_parts(s)
     return RddLoadout(
         session=s.session_id,
         line=s.render.line,
         mode=step.pinned.mode,
-        live=state_out(step.live.mode, step.live.source),
+        live=live,
         loadout=lo.loadout,
         row=lo.id,
         review_contract=lo.review_contract,

@@ -7,9 +7,11 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.status` — the plan of the current candidate and what is recorded for it
 * :mod:`.across` — which writer entries a change of another path may carry (an index)
 * :mod:`.attribution` — which writer work a change carries, and what a writer wrote
+* :mod:`.expiry` — pending writer work whose content is gone, expired
 * :mod:`.delivered` — the writer work a commit delivered, recorded when a record binds to it
-* :mod:`.record` — bind a command to its candidate and record (mutations, receipts,
-  escalations, reviews)
+* :mod:`.record` — bind a command to its candidate and record (receipts, escalations,
+  reviews)
+* :mod:`.mutation` — record a writer's pending mutation (``record``, the runtime recorders)
 * :mod:`.receipt_guard` — ``receipt run --committed`` refuses tracked changes the commit lacks
 * :mod:`.runner` — run a reported command in the foreground and observe it
 * :mod:`.discard` — abandon pending writer work on purpose
@@ -25,7 +27,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.install` — place and remove the plain git hook scripts
 * :mod:`.fastpath` — the installed hooks' ``sh`` fast path, generated from the probes'
   tables
-* :mod:`.agent_install` — wire and unwire an agent runtime's hook in its own configuration
+* :mod:`.agent_install` — wire an agent runtime's hook in its own configuration
+* :mod:`.agent_uninstall` — unwire it, giving back what install changed
 * :mod:`.agent_record` — an agent runtime's hook input -> a pending mutation
 * :mod:`.doctor` — health checks of the store and the installed hooks
 * :mod:`.agent_doctor` — per agent runtime used here: is its recorder wired and reachable

@@ -23,7 +23,13 @@ hook. For each runtime found:
 * a configuration file that is not readable plain JSON: fails, naming the file;
 * not wired: reported, not failed, with the command that wires it (the commit gate still
   sees the runtime in its environment and the AI trailers in its commits);
-* aider (no hook point): reported, with whether ``.aider.conf.yml`` lets git run the hooks.
+* aider (no hook point): found when one of its configuration files (``.aider.conf.yml``
+  in the home directory, the repository root or the current directory, or an ``AIDER_*``
+  commit option in the environment or a ``.env`` file) is there; reported with what aider
+  will do with its commits and where each choice comes from
+  (:mod:`gentle_hooks.agents.aider`): whether git runs the commit gate on them, and how its
+  edits are marked. Fails when its edits carry no mark at all (every attribution option
+  off): the gates then take aider's commits for a person's.
 """
 
 from __future__ import annotations
@@ -34,8 +40,7 @@ import shlex
 import shutil
 from collections.abc import Mapping
 
-from gentle_hooks.agents import wiring
-from gentle_hooks.agents.payload import read_file
+from gentle_hooks.agents import aider, wiring
 from gentle_hooks.agents.runtimes import RUNTIMES, Runtime
 from gentle_hooks.errors import Command, UsageError, cli
 from gentle_hooks.git.repository import Repository
@@ -63,7 +68,6 @@ class AgentCheck:
 
 
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-_VERIFY = re.compile(rb"^\s*git-commit-verify\s*:\s*true\s*$", re.MULTILINE | re.IGNORECASE)
 
 
 def reachable(command: str, env: Mapping[str, str]) -> str | None:
@@ -92,22 +96,74 @@ def _found(rt: Runtime, root: str | None, home: str) -> list[str]:
     ]
 
 
+def _said(s: aider.Setting) -> str:
+    value = "unset" if s.value is None else str(s.value).lower()
+    return f"{s.option}: {value}, {s.source}"
+
+
+def _aider_check(rt: Runtime, root: str | None, env: Mapping[str, str]) -> AgentCheck | None:
+    """aider's check: what it does with its commits, from every documented place."""
+    cwd = os.getcwd()
+    if root is not None and os.path.relpath(
+        os.path.realpath(cwd), os.path.realpath(root)
+    ).startswith(os.pardir):
+        cwd = root  # doctor run from elsewhere (-C): aider is taken as started at the root
+    conf = aider.resolve(user_home(None, env), root, cwd if root else None, env)
+    named = any(aider.env_name(o) in env for o in aider.DEFAULTS)
+    if not conf.files and not named:
+        return None
+    name = f"agent: {rt.name}"
+    target = os.path.join(root, aider.CONF) if root else os.path.join("~", aider.CONF)
+    v = conf.get("git-commit-verify")
+    if conf.verify:
+        verify = f"its commits run the commit gate ({_said(v)})"
+    else:
+        where = (
+            f"put 'git-commit-verify: true' in {target}"
+            if v.source == "aider's default" or v.source.endswith(aider.CONF)
+            else f"set it to true where it is set ({v.source})"
+        )
+        verify = (
+            f"its commits skip the commit gate (aider commits with --no-verify; {_said(v)}): "
+            + where
+        )
+    marks = [
+        (conf.trailer, "a Co-authored-by trailer", "attribute-co-authored-by"),
+        (conf.author_marked, "'(aider)' on the author name", "attribute-author"),
+        (conf.committer_marked, "'(aider)' on the committer name", "attribute-committer"),
+    ]
+    shown = [f"{what} ({_said(conf.get(o))})" for on, what, o in marks if on]
+    for o in ("attribute-commit-message-author", "attribute-commit-message-committer"):
+        if conf.get(o).value:
+            shown.append(f"an 'aider: ' message prefix ({_said(conf.get(o))})")
+    parts = [f"no hook point ({rt.doc})", verify]
+    ok = True
+    if shown:
+        parts.append("its edits are marked as aider's: " + ", ".join(shown))
+    else:
+        ok = False
+        off = "; ".join(_said(conf.get(o)) for _, _, o in marks)
+        parts.append(
+            f"its edits carry no mark of aider ({off}): the gates take its commits for a "
+            f"person's; put 'attribute-co-authored-by: true' in {target}"
+        )
+    if conf.get("auto-commits").value is False:
+        parts.append(
+            f"aider does not commit ({_said(conf.get('auto-commits'))}): its edits are "
+            "committed by you, unmarked; record them by hand (see the doc page)"
+        )
+    if conf.unreadable:
+        parts.append("not a boolean, ignored: " + "; ".join(conf.unreadable))
+    return AgentCheck(name, ok, "; ".join(parts))
+
+
 def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> AgentCheck | None:
     """The check of one runtime, or None when it is not used here. ``root`` is the work
     tree root, or None outside any work tree (only the user's configuration is read)."""
     found = _found(rt, root, user_home(rt.wiring, env))
     name = f"agent: {rt.name}"
     if rt.wiring is None:
-        if not found:
-            return None
-        conf = (read_file(os.path.join(root, ".aider.conf.yml")) if root else None) or b""
-        verify = (
-            "its commits run the commit gate (git-commit-verify: true)"
-            if _VERIFY.search(conf)
-            else "its commits skip the commit gate (aider commits with --no-verify): put "
-            "'git-commit-verify: true' in .aider.conf.yml"
-        )
-        return AgentCheck(name, True, f"no hook point ({rt.doc}); {verify}")
+        return _aider_check(rt, root, env)
     wired: list[str] = []
     commands: list[str] = []
     for scope in SCOPES if root else ("user",):

@@ -1,5 +1,6 @@
-"""``install --agent NAME`` / ``uninstall --agent NAME``: wire an agent runtime's hook to
-``gentle-hook record --from NAME`` in its own configuration file (SPEC §7 "Hooks").
+"""``install --agent NAME``: wire an agent runtime's hook to ``gentle-hook record --from
+NAME`` in its own configuration file (SPEC §7 "Hooks"); the shared reading and writing of
+those files (``uninstall --agent`` is :mod:`gentle_hooks.services.agent_uninstall`).
 
 Room ``services``. The document edits are :mod:`gentle_hooks.agents.wiring`'s; this module
 finds the file for a scope, reads it within bounds (:mod:`gentle_hooks.agents.payload`),
@@ -263,7 +264,7 @@ def load_config(path: str, comments: bool = False) -> Loaded | None:
     return Loaded(node.value, text)
 
 
-def _load_for_edit(path: str, w: Wiring) -> Loaded | None:
+def load_for_edit(path: str, w: Wiring) -> Loaded | None:
     """:func:`load_config` before an edit: its error says nothing was changed."""
     try:
         return load_config(path, w.comments)
@@ -295,7 +296,7 @@ def write_config(
     """
     target = write_target(path)
     if loaded is None or not loaded.text.strip():
-        text = jsonedit.dump(doc)
+        text = fresh_text(doc, None if loaded is None else loaded.text)
     else:
         try:
             text = jsonedit.rewrite(loaded.text, doc, comments=w.comments)
@@ -308,7 +309,16 @@ def write_config(
     write_whole(target, text.encode("utf-8"))
 
 
-def _wired(rt: Runtime) -> Wiring:
+def fresh_text(doc: Mapping[str, object], blank: str | None) -> str:
+    """The text of a file install writes whole: :func:`jsonedit.dump` of ``doc`` for a file
+    that did not exist (``blank`` None); for one that held only whitespace ``blank`` (an
+    empty file), a newline, that dump, then ``blank`` itself, so :func:`blank_before` can
+    give those bytes back. JSON reads both the same."""
+    text = jsonedit.dump(doc)
+    return text if blank is None else "\n" + text + blank
+
+
+def wiring_of(rt: Runtime) -> Wiring:
     if rt.wiring is None:
         raise UsageError(f"{rt.title} has no hook point: see {rt.doc}")
     return rt.wiring
@@ -325,7 +335,7 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
     if scope not in SCOPES:
         raise UsageError(f"unknown scope {scope!r}: use project or user")
     rt = runtime(name)
-    w = _wired(rt)
+    w = wiring_of(rt)
     program, notes = program_for(scope, env)
     command = record_command(rt.name, program)
     inline = toml_placements(rt, scope, root, env)
@@ -360,8 +370,9 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
         f"it does not run: disabled by {why}; change that for the recorder to run"
         for why in disabled_by(w, running, root, env)
     )
+    scoped = w.notes + (w.project_notes if scope == "project" else ())
     return AgentChange(
-        rt.name, scope, path, what, running[0], changes + off + _link_note(path) + notes + w.notes
+        rt.name, scope, path, what, running[0], changes + off + link_note(path) + notes + scoped
     )
 
 
@@ -389,58 +400,13 @@ def _where_ours(
     assert rt.wiring is not None
     paths = locations(rt.wiring, scope, root, env)
     for path in paths:
-        loaded = _load_for_edit(path, rt.wiring)
+        loaded = load_for_edit(path, rt.wiring)
         if loaded is not None and wiring.commands(loaded.doc, rt):
             return path, loaded
-    return paths[0], _load_for_edit(paths[0], rt.wiring)
+    return paths[0], load_for_edit(paths[0], rt.wiring)
 
 
-def _remove_from(rt: Runtime, scope: str, path: str, primary: bool) -> AgentChange | None:
-    """Remove our entries from one file; what was done (None for another documented file
-    that holds none of ours: it is not ours to mention)."""
-    assert rt.wiring is not None
-    w = rt.wiring
-    loaded = _load_for_edit(path, w)
-    if loaded is None:
-        return AgentChange(rt.name, scope, path, "nothing to remove") if primary else None
-    new, removed = wiring.remove(loaded.doc, rt)
-    if not removed:
-        return AgentChange(rt.name, scope, path, "nothing to remove") if primary else None
-    if primary and w.own_file and wiring.is_empty(new, w) and not os.path.islink(path):
-        os.unlink(path)
-        return AgentChange(rt.name, scope, path, "removed the file")
-    write_config(path, loaded, new, w, rt.doc)
-    what = "removed our hook" if removed == 1 else f"removed our {removed} hooks"
-    return AgentChange(rt.name, scope, path, what, notes=_link_note(path))
-
-
-def _link_note(path: str) -> tuple[str, ...]:
+def link_note(path: str) -> tuple[str, ...]:
     if not os.path.islink(path):
         return ()
     return (f"{path} is a link: its target {write_target(path)} was edited, the link kept",)
-
-
-def uninstall_agent(
-    name: str, scopes: tuple[str, ...], root: str | None, env: Mapping[str, str]
-) -> list[AgentChange]:
-    """Remove our entries of runtime ``name`` from its configuration in each scope; every
-    other entry stays. A file that holds only ours (``own_file``) is removed.
-
-    Raises:
-        UsageError: a runtime without a hook point; a file that is not plain JSON.
-    """
-    rt = runtime(name)
-    w = _wired(rt)
-    out = []
-    for scope in scopes:
-        if scope == "project" and root is None:
-            continue
-        for n, path in enumerate(locations(w, scope, root, env)):
-            change = _remove_from(rt, scope, path, primary=n == 0)
-            if change is not None:
-                out.append(change)
-        out += [
-            AgentChange(rt.name, scope, path, "left in place (TOML: remove it by hand)", command)
-            for path, command in dict(toml_placements(rt, scope, root, env)).items()
-        ]
-    return out

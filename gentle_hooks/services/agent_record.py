@@ -4,7 +4,7 @@
 Room ``services``. The runtime's decoder (:mod:`gentle_hooks.agents.runtimes`) reduces its
 input to a :class:`gentle_hooks.agents.event.RuntimeEvent`; this module finds the work tree,
 keeps the written paths that lie in it and records through
-:func:`gentle_hooks.services.record.record_mutation`, which keeps the content the writer left
+:func:`gentle_hooks.services.mutation.record_mutation`, which keeps the content the writer left
 and records a tool call once (a replay is reported, not recorded again).
 
 Nothing is recorded, and the hook still succeeds, when the input names another hook event
@@ -27,7 +27,8 @@ from gentle_hooks.agents.event import RuntimeEvent, relative_paths, writer_of
 from gentle_hooks.agents.runtimes import runtime
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.services.record import MutationRequest, Recorded, not_a_file, record_mutation
+from gentle_hooks.services.mutation import MutationRequest, not_a_file, record_mutation
+from gentle_hooks.services.record import Recorded
 from gentle_hooks.values.frozen import frozen, replace
 
 
@@ -173,9 +174,10 @@ def _record_in(
     env: Mapping[str, str],
 ) -> Recorded:
     """Record the writer's mutation of ``paths`` in the work tree ``root``."""
-    if settings_writer is not None and event.model is None and event.effort is None:
+    if settings_writer is not None and (event.model is None or event.effort is None):
+        # the settings fill only what the input left out: what the input names wins
         set_model, set_effort = settings_writer(root, env)
-        event = replace(event, model=set_model, effort=set_effort)
+        event = replace(event, model=event.model or set_model, effort=event.effort or set_effort)
     m, e = writer_of(event, model, effort, env)
     return record_mutation(
         MutationRequest(

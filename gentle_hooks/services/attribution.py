@@ -143,6 +143,11 @@ def carried_by_change(
         for k, cs in changes.items()
     }
     recs = [e for es in by_path.values() for e in es]
+    # a change made in another worktree than the writer's carries its entry only on firmer
+    # evidence (policy: ``elsewhere``), unless the judged commit is the one that took it
+    here = repo.paths.toplevel
+    others = [e.id for e in recs if e.root != here and e.state == "taken"]
+    took = {(t.entry_id, t.commit_id) for t in led.entry_takes(others)}
     blob_ids = sorted(
         {b for cs in relevant.values() for c in cs for b in (c.old_blob, c.new_blob) if b}
         | entry_blobs(recs)
@@ -162,7 +167,8 @@ def carried_by_change(
                 contents.get(c.new_blob) if c.new_blob else None,
             )
             for rec in by_path.get(c.path, []):
-                row = carries_row(change, rules[rec.id])
+                elsewhere = rec.root != here and (rec.id, key) not in took
+                row = carries_row(change, rules[rec.id], elsewhere=elsewhere)
                 if row in CONTENT_ROWS:
                     holding.setdefault(key, set()).add(rec.id)
                 if row != "A5":
@@ -474,19 +480,6 @@ def expire_gone(
             gone.append(rec)
     led.set_entry_state([e.id for e in gone], "expired")
     return gone
-
-
-def expire_pending(repo: Repository, paths: Sequence[str] | None = None) -> list[WriterEntryRecord]:
-    """:func:`expire_gone` for this work tree's open entries (of ``paths``, or all), through
-    the ledger when one exists; what expired, for the one status line each gets."""
-    root = repo.paths.toplevel
-    led = Ledger.open_existing(ledger_path(repo.paths.common_dir)) if root else None
-    if led is None or root is None:
-        return []
-    led.close()
-    with Ledger.open(led.path) as writable:
-        entries = writable.open_entries(root, paths)
-        return expire_gone(repo, writable, entries)
 
 
 def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:

@@ -9,7 +9,8 @@ answer "nothing to do", and anything it cannot prove, or that looks odd, falls t
 Python, which decides exactly as before. The tables it reads are generated into the script
 at install time: the agent-runtime variables (:data:`gentle_hooks.policy.delegation.RUNTIME_ENV`),
 the configuration's variables (:data:`gentle_hooks.config.keys.ENV_KEYS`), the identity
-and message markers (:data:`gentle_hooks.policy.markers.MARKERS`, through the words below).
+and message markers (:data:`gentle_hooks.policy.markers.MARKERS`, through the words below),
+and the idle sentinel's reading rule (:data:`gentle_hooks.ledger.probe.IDLE_ROWS`).
 
 What each hook checks:
 
@@ -31,6 +32,7 @@ from __future__ import annotations
 from gentle_hooks.bounded import READ_LIMIT
 from gentle_hooks.config.keys import ENV_KEYS, git_key
 from gentle_hooks.ledger.location import IDLE_FILE, LEDGER_FILE, STATE_DIR
+from gentle_hooks.ledger.probe import IDLE_LAST, IDLE_ROWS
 from gentle_hooks.policy.delegation import IDENTITY_ENV, RUNTIME_ENV
 
 #: Hooks with a fast path, and what it checks.
@@ -78,29 +80,28 @@ def env_names() -> tuple[str, ...]:
 
 def glob_word(word: str) -> str:
     """A ``case`` pattern body matching ``word`` without case (a folding letter: ``*``)."""
-    out = []
-    for ch in word:
-        if ch.lower() in FOLDING_LETTERS:
-            out.append("*")
-        elif ch.isascii() and ch.isalpha():
-            out.append(f"[{ch.upper()}{ch.lower()}]")
-        elif ch.isalnum() or ch in "-_@. :":
-            out.append(ch if ch != " " else "' '")
-        else:
-            out.append("\\" + ch)
-    return "".join(out)
+    return _caseless(word, "*", "-_@.:", "' '")
 
 
 def ere_word(word: str) -> str:
     """An extended regular expression (C locale) matching ``word`` without case (a folding
     letter: one to three bytes, its UTF-8 partner's length)."""
+    return _caseless(word, ".{1,3}", "-_@:", " ")
+
+
+def _caseless(word: str, folding: str, plain: str, space: str) -> str:
+    """``word`` as a pattern: a folding letter as ``folding``, another ASCII letter as a
+    bracket of both cases, a space as ``space``, letters, digits and ``plain`` as they are,
+    anything else escaped with a backslash."""
     out = []
     for ch in word:
         if ch.lower() in FOLDING_LETTERS:
-            out.append(".{1,3}")
+            out.append(folding)
         elif ch.isascii() and ch.isalpha():
             out.append(f"[{ch.upper()}{ch.lower()}]")
-        elif ch.isalnum() or ch in "-_@ :":
+        elif ch == " ":
+            out.append(space)
+        elif ch.isalnum() or ch in plain:
             out.append(ch)
         else:
             out.append("\\" + ch)
@@ -117,31 +118,70 @@ def identity_patterns() -> str:
     return "|".join(f"*{glob_word(w)}*" for w in dict.fromkeys(IDENTITY_WORDS.values()))
 
 
-_LEDGER_IDLE = f"""\
-    gh_ledger_idle() {{
-        gh_s=$1/{STATE_DIR}
-        [ ! -L "$gh_s" ] || return 1
-        [ -e "$gh_s" ] || return 0
-        [ -d "$gh_s" ] || return 1
-        gh_l=$gh_s/{LEDGER_FILE}
-        if [ ! -e "$gh_l" ] && [ ! -L "$gh_l" ]; then return 0; fi
-        [ -f "$gh_l" ] && [ ! -L "$gh_l" ] && [ -s "$gh_l" ] || return 1
-        gh_i=$gh_s/{IDLE_FILE}
-        [ -f "$gh_i" ] && [ ! -L "$gh_i" ] && [ ! "$gh_l" -nt "$gh_i" ] || return 1
-        [ ! -s "$gh_l-wal" ] || [ ! "$gh_l-wal" -nt "$gh_i" ]
-    }}
-    gh_where() {{
+_SH_PATH = {"state": '"$gh_s"', "ledger": '"$gh_l"', "idle": '"$gh_i"', "wal": '"$gh_l-wal"'}
+_SH_SET = {
+    "state": f"gh_s=$1/{STATE_DIR}",
+    "ledger": f"gh_l=$gh_s/{LEDGER_FILE}",
+    "idle": f"gh_i=$gh_s/{IDLE_FILE}",
+}
+
+
+def _sh_test(test: tuple[bool, str, str, str | None]) -> str:
+    negated, op, path, other = test
+    bang = "! " if negated else ""
+    if other is None:
+        return f"[ {bang}{op} {_SH_PATH[path]} ]"
+    return f"[ {bang}{_SH_PATH[path]} {op} {_SH_PATH[other]} ]"
+
+
+def ledger_idle_sh() -> str:
+    """``gh_ledger_idle COMMON_DIR``: the ``sh`` function of the idle sentinel's reading
+    rule (:data:`gentle_hooks.ledger.probe.IDLE_ROWS` then ``IDLE_LAST``): exit 0 when the
+    ledger under ``COMMON_DIR`` holds nothing pending, 1 when only Python can say. Each
+    path is named (``gh_s``, ``gh_l``, ``gh_i``) before the first row that reads it."""
+    lines = ["    gh_ledger_idle() {"]
+    named: set[str] = set()
+
+    def name(tests: tuple[tuple[bool, str, str, str | None], ...]) -> None:
+        for _, _, path, other in tests:
+            for p in (path, other):
+                if p in _SH_SET and p not in named:
+                    named.add(p)
+                    lines.append(f"        {_SH_SET[p]}")
+
+    for _id, form, tests, idle in IDLE_ROWS:
+        name(tests)
+        both = " && ".join(_sh_test(t) for t in tests)
+        code = 0 if idle else 1
+        if form == "unless":
+            lines.append(f"        {both} || return {code}")
+        else:
+            lines.append(f"        if {both}; then return {code}; fi")
+    for alt in IDLE_LAST:
+        name(alt)
+    lines.append(
+        "        " + " || ".join(" && ".join(_sh_test(t) for t in alt) for alt in IDLE_LAST)
+    )
+    lines.append("    }")
+    return "\n".join(lines) + "\n"
+
+
+_LEDGER_IDLE = (
+    ledger_idle_sh()
+    + """\
+    gh_where() {
         gh_nl='
 '
         gh_w=$(git rev-parse --path-format=absolute --git-common-dir --show-toplevel \\
             2>/dev/null) || return 1
-        gh_common=${{gh_w%%"$gh_nl"*}}
-        gh_top=${{gh_w#*"$gh_nl"}}
+        gh_common=${gh_w%%"$gh_nl"*}
+        gh_top=${gh_w#*"$gh_nl"}
         [ "$gh_common" != "$gh_w" ] || return 1
         case $gh_top in *"$gh_nl"* | "" | [!/]*) return 1 ;; esac
         case $gh_common in "" | [!/]*) return 1 ;; esac
-    }}
+    }
 """
+)
 
 _SMALL = f"""\
     gh_small() {{

@@ -14,27 +14,24 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Mapping, Sequence
-from typing import IO
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from typing import IO, TypeVar
 
 from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import PolicyInputError, UsageError
-from gentle_hooks.git.location import root_relative
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import (
     EscalationRecord,
-    PendingMutation,
     Receipt,
     Record,
     ReviewFact,
 )
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.escalation import make_escalation, parse_item
-from gentle_hooks.policy.inputs import parse_receipt_line, validate_label, validate_paths
+from gentle_hooks.policy.inputs import parse_receipt_line
 from gentle_hooks.policy.selfcheck import Report, Standing, receipt_standing, row_text
-from gentle_hooks.policy.writer import parse_effort
-from gentle_hooks.services.attribution import entries_for_write
 from gentle_hooks.services.delivered import refresh_notes
 from gentle_hooks.services.receipt_guard import refuse_dirty_committed
 from gentle_hooks.services.runner import Observation, run_observed
@@ -42,16 +39,14 @@ from gentle_hooks.values.binding import Binding as Binding
 from gentle_hooks.values.candidate import Candidate, Projection
 from gentle_hooks.values.frozen import field, frozen, replace
 
+R = TypeVar("R")
+
 #: ``review`` verbs and the fact each records (``ack`` = the review was acknowledged).
 REVIEW_VERBS: dict[str, str] = {
     "decline": "declined",
     "unavailable": "unavailable",
     "ack": "consumed",
 }
-
-#: Environment variables ``record`` reads when ``--model`` / ``--effort`` are absent.
-ENV_MODEL = "GENTLE_WRITER_MODEL"
-ENV_EFFORT = "GENTLE_WRITER_EFFORT"
 
 
 @frozen
@@ -134,127 +129,42 @@ def open_store(repo: Repository) -> Ledger:
     return Ledger.open(store_path(repo))
 
 
+@contextmanager
+def bound_store(binding: Binding, env: Mapping[str, str]) -> Iterator[tuple[Bound, Ledger]]:
+    """:func:`bind` ``binding``, then open its repository's ledger for recording.
+
+    Raises:
+        GitError / StoreError: as :func:`bind` / :func:`open_store`.
+    """
+    bound = bind(binding, env)
+    with open_store(bound.repo) as led:
+        yield bound, led
+
+
+def _recorded(led: Ledger, bound: Bound, stored: Record, notes: tuple[str, ...]) -> Recorded:
+    """Refresh the bound candidate's notes after ``stored`` was added; what was recorded."""
+    refresh_notes(bound.repo, led, bound.candidate)
+    return Recorded(led.path, stored, bound.candidate, notes)
+
+
+def list_bound(
+    binding: Binding, env: Mapping[str, str], read: Callable[[Ledger, str], list[R]]
+) -> tuple[Bound, list[R]]:
+    """The bound candidate and ``read(ledger, its identity)``; reads only: no ledger yet
+    means no records."""
+    bound = bind(binding, env)
+    led = Ledger.open_existing(store_path(bound.repo))
+    if led is None:
+        return bound, []
+    with led:
+        return bound, read(led, bound.candidate.identity)
+
+
 def relative_cwd(root: str, cwd: str | None) -> str:
     """``cwd`` (default: the current directory) relative to ``root``; ``.`` for the root."""
     here = os.path.realpath(cwd if cwd is not None else os.getcwd())
     rel = os.path.relpath(here, os.path.realpath(root))
     return "." if rel.startswith("..") else rel
-
-
-# -- pending mutations -------------------------------------------------------------------
-
-
-@frozen
-class MutationRequest:
-    """``gentle-hook record`` flags (SPEC §6 "pending mutation").
-
-    Attributes:
-        cwd: directory inside the repository; model / effort: the writer (None: read
-            ``GENTLE_WRITER_MODEL`` / ``GENTLE_WRITER_EFFORT``); source: the runtime hook;
-        session_id / tool_call_id: the runtime's ids; paths: root-relative paths touched.
-        allow_unknown: accept ``unknown`` as model and effort (runtime adapters: a writer
-            nobody named is recorded, and counts as small).
-        here_paths: paths touched as a command line names them: relative to ``cwd`` (the
-            current directory when None), like every git command, or absolute inside the
-            work tree.
-    """
-
-    cwd: str | None = None
-    model: str | None = None
-    effort: str | None = None
-    source: str | None = None
-    session_id: str | None = None
-    tool_call_id: str | None = None
-    paths: tuple[str, ...] = ()
-    allow_unknown: bool = False
-    here_paths: tuple[str, ...] = ()
-
-
-def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
-    """Record a pending mutation for the work tree root (keyed by root, not candidate).
-
-    Raises:
-        UsageError: missing model or effort (flag and environment), a bad label, or an
-            invalid path (absolute, escaping the root, NUL).
-        PolicyInputError: an unknown effort level.
-        GitError / StoreError: as :func:`open_root` / :func:`open_store`.
-    """
-    model = validate_label(req.model if req.model is not None else env.get(ENV_MODEL), "--model")
-    if model is None:
-        raise UsageError(f"--model is required (or set {ENV_MODEL})")
-    effort_text = req.effort if req.effort is not None else env.get(ENV_EFFORT)
-    if effort_text is None or not effort_text.strip():
-        raise UsageError(f"--effort is required (or set {ENV_EFFORT})")
-    effort_value = (
-        "unknown"
-        if req.allow_unknown and effort_text.strip() == "unknown"
-        else parse_effort(effort_text).value
-    )
-    source = validate_label(req.source, "--source")
-    session_id = validate_label(req.session_id, "--session")
-    tool_call_id = validate_label(req.tool_call_id, "--tool-call")
-    repo, root = open_root(req.cwd)
-    here = os.path.abspath(req.cwd) if req.cwd else os.getcwd()
-    paths = validate_paths((*req.paths, *(root_relative(root, here, p) for p in req.here_paths)))
-    for p in paths:
-        why = not_a_file(root, p)
-        if why is not None:
-            raise UsageError(f"--paths: {p!r} {why}; name the files the writer wrote")
-    if not paths:  # the generic form: every path that differs from HEAD is the writer's
-        paths = changed_paths(repo)
-    with open_store(repo) as led:
-        earlier = led.mutation_for_call(source, session_id, tool_call_id) if tool_call_id else None
-        if earlier is not None:  # a replayed tool call records once (SPEC §6)
-            return Recorded(led.path, earlier, notes=(replay_note(earlier),), replayed=True)
-        entries = entries_for_write(repo, led, root, paths)
-        rec = PendingMutation(
-            root=root,
-            model=model,
-            effort=effort_value,
-            source=source,
-            session_id=session_id,
-            tool_call_id=tool_call_id,
-            paths=paths,
-        )
-        stored, kept, new = led.add_mutation_once(rec, entries)
-        if not new:
-            return Recorded(led.path, stored, notes=(replay_note(stored),), replayed=True)
-        notes = (
-            ()
-            if kept
-            else (
-                "no path differs from where the writer started (HEAD, or its last write): "
-                "no content is attributed to the writer",
-            )
-        )
-        return Recorded(led.path, stored, notes=notes)
-
-
-def not_a_file(root: str, path: str) -> str | None:
-    """Why the root-relative ``path`` cannot be a file a writer wrote, or None when it can:
-    a path inside ``.git`` (the repository's own data, any case) or an existing directory."""
-    if path.split("/", 1)[0].lower() == ".git":
-        return "is inside .git"
-    full = os.path.join(root, path)
-    if os.path.isdir(full) and not os.path.islink(full):
-        return "is a directory"
-    return None
-
-
-def replay_note(earlier: PendingMutation) -> str:
-    """The note of a replayed tool call: it was recorded already, nothing was added."""
-    return (
-        f"tool call {earlier.tool_call_id} of {earlier.source or 'an unnamed source'} is "
-        f"recorded already (mutation #{earlier.id}): nothing was recorded again"
-    )
-
-
-def changed_paths(repo: Repository) -> tuple[str, ...]:
-    """Root-relative paths whose work-tree content differs from ``HEAD`` (tracked and
-    untracked, as ``git add -A`` would stage them), sorted."""
-    head = repo.head()
-    base = repo.tree_of(head) if head else repo.empty_tree
-    return tuple(sorted({c.path for c in repo.tree_delta(base, repo.snapshot_tree())}))
 
 
 # -- escalations and review facts --------------------------------------------------------
@@ -281,8 +191,7 @@ def record_escalation(
             f'add --reason "<one line: why {it.title} applies>"'
         )
     esc = make_escalation(item, reason, critical)
-    bound = bind(binding, env)
-    with open_store(bound.repo) as led:
+    with bound_store(binding, env) as (bound, led):
         stored = led.add(
             EscalationRecord(
                 root=bound.root,
@@ -296,11 +205,10 @@ def record_escalation(
         # sticky for the writer work in flight: the entries no commit has taken yet,
         # and (add_mutation links them) every entry the root records until then
         led.link_escalation(stored.id, [e.id for e in led.open_entries(bound.root)])
-        refresh_notes(bound.repo, led, bound.candidate)
-        return Recorded(
-            led.path,
+        return _recorded(
+            led,
+            bound,
             stored,
-            bound.candidate,
             ("sticky: applies to every candidate of this work tree until the work is committed",),
         )
 
@@ -320,12 +228,10 @@ def record_review(binding: Binding, verb: str, env: Mapping[str, str]) -> Record
     outcome = REVIEW_VERBS.get(verb)
     if outcome is None:
         raise UsageError(f"unknown review verb {verb!r}: use decline, unavailable or ack")
-    bound = bind(binding, env)
-    with open_store(bound.repo) as led:
+    with bound_store(binding, env) as (bound, led):
         stored = led.add(
             ReviewFact(root=bound.root, identity=bound.candidate.identity, outcome=outcome)
         )
-        refresh_notes(bound.repo, led, bound.candidate)
         notes: tuple[str, ...] = ("a review outcome never removes a verifier the tier requires",)
         if outcome == "consumed":
             notes = (
@@ -333,7 +239,7 @@ def record_review(binding: Binding, verb: str, env: Mapping[str, str]) -> Record
                 "provider reports candidate.consumed for this candidate",
                 *notes,
             )
-        return Recorded(led.path, stored, bound.candidate, notes)
+        return _recorded(led, bound, stored, notes)
 
 
 # -- receipts ----------------------------------------------------------------------------
@@ -360,8 +266,7 @@ def record_receipt_line(
         )
     if not 0 <= exit_code <= 255:
         raise UsageError(f"--exit-code {exit_code}: an exit status is 0..255")
-    bound = bind(binding, env)
-    with open_store(bound.repo) as led:
+    with bound_store(binding, env) as (bound, led):
         stored = led.add(
             Receipt(
                 root=bound.root,
@@ -373,8 +278,7 @@ def record_receipt_line(
                 cwd=relative_cwd(bound.root, binding.cwd),
             )
         )
-        refresh_notes(bound.repo, led, bound.candidate)
-        return Recorded(led.path, stored, bound.candidate, standing_notes(stored, bound))
+        return _recorded(led, bound, stored, standing_notes(stored, bound))
 
 
 def standing(receipt: Receipt, settings: Settings) -> Standing:
@@ -489,9 +393,4 @@ def list_receipts(binding: Binding, env: Mapping[str, str]) -> tuple[Bound, list
 
     Reads only: no ledger yet means no receipts.
     """
-    bound = bind(binding, env)
-    led = Ledger.open_existing(store_path(bound.repo))
-    if led is None:
-        return bound, []
-    with led:
-        return bound, led.receipts(bound.candidate.identity)
+    return list_bound(binding, env, Ledger.receipts)

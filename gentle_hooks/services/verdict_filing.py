@@ -46,6 +46,7 @@ from gentle_hooks.services.record import (
     Bound,
     Recorded,
     bind,
+    list_bound,
     open_root,
     open_store,
     store_path,
@@ -348,14 +349,13 @@ def _artifact_for(
     return write_artifacts(bound.repo, bound.root, pair, text, markdown)
 
 
+def _verdicts_of(led: Ledger, identity: str) -> list[VerdictRecord]:
+    return led.verdicts(identity)
+
+
 def list_verdicts(binding: Binding, env: Mapping[str, str]) -> tuple[Bound, list[VerdictRecord]]:
     """``verdict list``: verdicts stored for the bound candidate (reads only)."""
-    bound = bind(binding, env)
-    led = Ledger.open_existing(store_path(bound.repo))
-    if led is None:
-        return bound, []
-    with led:
-        return bound, led.verdicts(bound.candidate.identity)
+    return list_bound(binding, env, _verdicts_of)
 
 
 def show_verdict(cwd: str | None, verdict_id: int) -> tuple[str, VerdictRecord]:

@@ -656,3 +656,27 @@ def test_after_reset_hard_a_removal_or_binary_write_gives_way_to_a_human(
     r = w.git("commit", "-qam", "human: tidy")
     _passes_quietly(r)
     assert TRAILER not in _message(w)
+
+
+@pytest.mark.parametrize("kind", ["added", "removed"])
+def test_a_human_in_another_worktree_changing_the_writers_one_line_is_not_blocked(
+    served: World, kind: str
+) -> None:
+    """The writer's pending edit in A is one line (added, or removed); a human in linked
+    worktree B writes that same line (or removes it) among their own work: B's commit and
+    push pass with no trailer, and A's commit of the writer's edit is still delegated."""
+    w = served
+    base = "import sys\n\ndef add(a, b):\n    return a + b\n"
+    w.write("src/app.py", base)
+    w.ok("commit", "-qam", "human: base")
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    one = "import os\n" + base if kind == "added" else base.replace("import sys\n", "")
+    w.delegate(text=one)  # pending in A
+    human = one + "\ndef cwd_name():\n    return os.getcwd()\n"
+    w.write("src/app.py", human, cwd=b)
+    _passes_quietly(w.git("commit", "-qam", "human: cwd helper", cwd=b))
+    assert TRAILER not in _message(w, cwd=b)
+    _passes_quietly(w.git("push", "origin", "topic:main", cwd=b))
+    assert w.remote_ref("main") == w.rev("topic")
+    _blocked_staged(w.git("commit", "-qam", "writer work in A"))

@@ -71,13 +71,6 @@ def test_a_lightweight_tag_and_an_annotated_tag_are_peeled(native: World) -> Non
     assert blocked == [_blocked_line(bad, "refs/tags/light"), _blocked_line(bad, "refs/tags/heavy")]
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason=(
-        "open defect: in a SHA-256 repository the push block names the commit "
-        "record, not the writer content (decision unchanged: blocked)"
-    ),
-)
 def test_sha256_repository(tmp_path: Path) -> None:
     w = build_world(tmp_path, "gentle-hook", None, object_format="sha256")
     assert w.ok("rev-parse", "--show-object-format").strip() == "sha256"
@@ -86,7 +79,12 @@ def test_sha256_repository(tmp_path: Path) -> None:
     w.ok("push", "-q", "--no-verify", "origin", "main:refs/heads/old")  # a ref to delete
     r = w.git("push", "origin", "main", ":old")
     assert r.code == 1, r
-    assert _blocked_line(bad, "refs/heads/main") in r.said
+    # the unchecked push to old already delivered the writer's entry (settled): the commit
+    # is still delegated by the record post-commit wrote for it, which names the writer
+    assert (
+        f"gentle-hooks: BLOCKED commit {bad[:12]} on refs/heads/main: delegated (commit "
+        "record from a writer (o4-mini/low) in src/app.py)"
+    ) in r.said
     assert "gentle-hooks: refs/heads/old: deletion, nothing to assess" in r.said
     w.report("--committed")
     w.spot_check("--committed")

@@ -232,3 +232,25 @@ def test_shared_judging_decides_each_ref_as_judging_it_alone(native: World) -> N
     assert said == alone_said
     targets = [c["target"] for c in decision["candidates"]]
     assert targets == [f"refs/heads/{x}" for x in "cabbf"]
+
+
+def test_the_git_processes_of_a_push_do_not_grow_with_its_delegated_commits(
+    native: World,
+) -> None:
+    """A new branch of 2 delegated commits and one of 12: every commit is judged (each is
+    blocked, named on its ref), in as many git processes for 12 commits as for 2 (the
+    batching of the push's reads, diffs and ledger queries; counted from trace2)."""
+    commits = [
+        native.unverified(V2.replace("v2", f"v{i}"), message=f"writer: {i}") for i in range(12)
+    ]
+    counts = {}
+    for n in (2, 12):
+        trace = native.base / f"trace-commits-{n}"
+        line = f"refs/heads/main {commits[n - 1]} refs/heads/chain-{n} {ZERO}"
+        code, decision, _ = _pre_push(native, [line], str(trace))
+        assert code == 1 and isinstance(decision, dict)
+        judged = [c for c in decision["candidates"] if c["target"] == f"refs/heads/chain-{n}"]
+        assert len(judged) == n, decision
+        counts[n] = _git_processes(trace)
+    assert counts[2] > 0
+    assert counts[12] <= counts[2] + 2, counts

@@ -158,6 +158,36 @@ def test_doctor_finds_a_recorded_commit_without_its_note_and_sync_push_writes_it
     assert git(server, "notes", f"--ref={NOTES}", "list", commit).strip()
 
 
+def test_sync_push_adds_the_escalation_lines_a_note_lacks(server: Path) -> None:
+    """A note written without the escalation its commit delivered (by an earlier version,
+    or by hand): ``sync push`` merges the line in, so the server reads the same plan as the
+    local gates and rejects the commit until a verifier ruled."""
+    a = clone(server, "a")
+    (a / "app.py").write_text("import os\n\ndef f(cmd):\n    return os.system(cmd)\n")
+    ok(gh(a, "record", "--model", "o4-mini", "--effort", "low"))
+    ok(gh(a, "escalate", "--item", "security", "--reason", "shell exec"))
+    ok(gh(a, "receipt", "run", "--", sys.executable, "-c", "print('tests ok')"))
+    ok(gh(a, "spot-check"))
+    git(a, "add", "-A")
+    env = {"GENTLE_HOOKS_SKIP": "verifier later"}
+    ok(run(a, "git", "commit", "-q", "-m", "escalated change", env=env))
+    commit = git(a, "rev-parse", "HEAD").strip()
+    note = git(a, "notes", f"--ref={NOTES}", "show", commit).splitlines()
+    assert any('"kind":"escalation"' in line for line in note)
+    without = "".join(f"{x}\n" for x in note if '"kind":"escalation"' not in x)
+    ok(run(a, "git", "notes", f"--ref={NOTES}", "add", "-f", "-m", without, commit))
+    synced = gh(a, "sync", "push")
+    assert synced.returncode == 0, synced.stderr
+    assert synced.stdout.startswith("added escalation lines to 1 note(s); "), synced.stdout
+    shared = git(server, "notes", f"--ref={NOTES}", "show", commit)
+    assert '"kind":"escalation"' in shared and '"slug":"security"' in shared
+    pushed = run(a, "git", "push", "--no-verify", "origin", "main")
+    assert pushed.returncode == 1, pushed.stderr
+    assert f"remote: gentle-hooks: BLOCKED {commit[:12]} on refs/heads/main" in pushed.stderr
+    again = gh(a, "sync", "push")  # nothing lacks a line any more
+    assert "added escalation lines" not in again.stdout, again.stdout
+
+
 @pytest.mark.parametrize(
     ("author", "message"),
     [

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from gentle_hooks.agents.runtimes import runtime
 from tests.conftest import gh
 
 BIN = str(Path(sys.executable).parent)
@@ -417,3 +418,38 @@ def test_a_claude_entry_run_from_the_project_dir_is_ours(repo: Path, home: Path)
     gone = gh(repo, "uninstall", "--agent", "claude-code", env=env)
     assert gone.returncode == 0 and "removed" in gone.stdout
     assert "record --from" not in path.read_text()
+
+
+@pytest.mark.parametrize("blank", ["", "\n", "  \n\n"])
+@pytest.mark.parametrize("name", ["claude-code", "gemini-cli", "cursor", "codex"])
+def test_an_empty_file_comes_back_byte_for_byte(name: str, blank: str, repo: Path) -> None:
+    rt = runtime(name)
+    assert rt.wiring is not None
+    path = repo / rt.wiring.project
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(blank.encode())
+    assert gh(repo, "install", "--agent", name).returncode == 0
+    assert json.loads(path.read_text())["hooks"]  # JSON the runtime reads, with our hook
+    out = gh(repo, "uninstall", "--agent", name, "--scope", "project")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == f"{name} (project): removed our hook: {path}\n"
+    assert path.read_bytes() == blank.encode()
+
+
+@pytest.mark.parametrize("name", ["claude-code", "gemini-cli", "cursor", "codex"])
+def test_a_file_install_created_is_removed_by_uninstall(name: str, repo: Path) -> None:
+    rt = runtime(name)
+    assert rt.wiring is not None
+    path = repo / rt.wiring.project
+    assert gh(repo, "install", "--agent", name).returncode == 0 and path.exists()
+    out = gh(repo, "uninstall", "--agent", name, "--scope", "project")
+    assert out.stdout == f"{name} (project): removed the file (install created it): {path}\n"
+    assert not path.exists() and not path.parent.exists()  # its directory too, left empty
+
+
+def test_a_user_scope_install_prints_no_project_note(repo: Path, isolated_git: Path) -> None:
+    proc = gh(repo, "install", "--agent", "gemini-cli", "--scope", "user")
+    assert proc.returncode == 0, proc.stderr
+    assert "project hook" not in proc.stdout
+    project = gh(repo, "install", "--agent", "gemini-cli")
+    assert "note: Gemini CLI warns before it first runs a new project hook" in project.stdout

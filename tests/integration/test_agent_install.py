@@ -19,7 +19,7 @@ WITHOUT_GH = {"PATH": f"/usr/bin{os.pathsep}/bin"}
 WIRED = [r for r in RUNTIMES if r.wiring is not None]
 EVENT = {r.name: r.wiring.event for r in WIRED if r.wiring is not None}
 PROJECT = {r.name: r.wiring.project for r in WIRED if r.wiring is not None}
-NOTES = {r.name: r.wiring.notes for r in WIRED if r.wiring is not None}
+NOTES = {r.name: r.wiring.notes + r.wiring.project_notes for r in WIRED if r.wiring is not None}
 
 #: Another tool's hook, already in each runtime's project file.
 THEIRS = {
@@ -103,8 +103,9 @@ def test_user_scope_pins_the_gentle_hook_it_was_installed_from(
     out = gh(repo, "uninstall", "--agent", "claude-code")
     assert out.stdout.splitlines() == [
         f"claude-code (project): nothing to remove: {repo / '.claude' / 'settings.json'}",
-        f"claude-code (user): removed our hook: {path}",
+        f"claude-code (user): removed the file (install created it): {path}",
     ]
+    assert not path.exists()
 
 
 @pytest.mark.parametrize(
@@ -253,6 +254,38 @@ def test_doctor_says_whether_aiders_commits_meet_the_gate(
     _, checks = doctor(repo, WITH_GH)
     ok, detail = checks["agent: aider"]
     assert ok and f"its commits {verdict} the commit gate" in detail
+
+
+def test_doctor_reads_aiders_home_file_and_names_where_each_choice_comes_from(
+    repo: Path, isolated_git: Path
+) -> None:
+    home = isolated_git / ".aider.conf.yml"
+    home.write_text("git-commit-verify: true\n")
+    code, checks = doctor(repo, WITH_GH)
+    ok, detail = checks["agent: aider"]
+    assert code == 0 and ok
+    assert f"its commits run the commit gate (git-commit-verify: true, {home})" in detail
+    assert (
+        "its edits are marked as aider's: a Co-authored-by trailer "
+        "(attribute-co-authored-by: true, aider's default)"
+    ) in detail
+    env = {**WITH_GH, "AIDER_GIT_COMMIT_VERIFY": "false"}
+    _, checks = doctor(repo, env)
+    assert (
+        "its commits skip the commit gate (aider commits with --no-verify; git-commit-verify: "
+        "false, AIDER_GIT_COMMIT_VERIFY in the environment): set it to true where it is set"
+    ) in checks["agent: aider"][1]
+
+
+def test_doctor_fails_aider_with_every_attribution_off(repo: Path) -> None:
+    (repo / ".aider.conf.yml").write_text(
+        "attribute-co-authored-by: false\nattribute-author: false\nattribute-committer: false\n"
+    )
+    code, checks = doctor(repo, WITH_GH)
+    ok, detail = checks["agent: aider"]
+    assert code == 2 and not ok
+    assert "its edits carry no mark of aider" in detail
+    assert f"put 'attribute-co-authored-by: true' in {repo / '.aider.conf.yml'}" in detail
 
 
 def test_the_documented_env_prefix_stays_wired_and_is_never_doubled(repo: Path) -> None:

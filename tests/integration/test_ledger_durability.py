@@ -30,7 +30,7 @@ RECORDS_PER_PROCESS = 250
 _WRITER = textwrap.dedent(
     """
     import os, sys, time
-    from gentle_hooks.services.record import MutationRequest, record_mutation
+    from gentle_hooks.services.mutation import MutationRequest, record_mutation
     worktree, tag, count, start_at = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
     while time.time() < start_at:
         time.sleep(0.001)

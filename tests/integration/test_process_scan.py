@@ -7,6 +7,7 @@ whole diff, classified together. Real repositories, real git.
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from pathlib import Path
@@ -330,11 +331,22 @@ def test_folded_needles_find_any_case(tmp_path: Path) -> None:
             search.abort()
 
 
+def _git_argvs(trace: Path) -> list[list[str]]:
+    """The argv of every git process a ``GIT_TRACE2_EVENT`` file names."""
+    if not trace.exists():
+        return []
+    events = (json.loads(line) for line in trace.read_text().splitlines())
+    return [e["argv"] for e in events if e.get("event") == "start"]
+
+
 @pytest.mark.parametrize("new_call", [False, True])
-def test_many_files_holding_unchanged_calls_scan_the_whole_diff(root: Path, new_call: bool) -> None:
+def test_many_files_holding_unchanged_calls_scan_the_whole_diff(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_call: bool
+) -> None:
     """More changed files hold a call than pathspecs are given: the scan of the whole diff
     starts once the search has found that many, and finds what one ``-G`` scan finds (the
-    unchanged calls are no hit, a new one is)."""
+    unchanged calls are no hit, a new one is). The candidate's inputs take three git
+    processes (trace2): the count, the blob search, one ``-G`` scan with no pathspec."""
     for i in range(90):
         write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + BODY)
     commit_all(root, "many")
@@ -343,6 +355,15 @@ def test_many_files_holding_unchanged_calls_scan_the_whole_diff(root: Path, new_
         extra = "subprocess.run(['new'])\n" if new_call and i == 45 else ""
         write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + body + extra)
     commit_all(root)
+    repo = Repository.open(str(root))
+    cand = repo.candidate(Projection.COMMITTED, flag_ref="HEAD~1", config_ref=None)
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
+    gather_inputs(Repository.open(str(root)), cand, S)
+    monkeypatch.delenv("GIT_TRACE2_EVENT")
+    argvs = [a for a in _git_argvs(trace) if a[1:2] != ["rev-parse"]]  # the open's
+    scans = [a for a in argvs if a[1:2] == ["diff"] and "-G" in a]
+    assert len(argvs) <= 3 and len(scans) == 1 and "--" not in scans[0], argvs
     hits = assess(root)[1]
     assert hits == (
         [("m45.py", "process call at line 42: subprocess.run(['new'])")] if new_call else []

@@ -514,6 +514,76 @@ def test_copilot_model_and_effort_come_from_its_settings_files(
     assert (model, effort) == expect
 
 
+#: Claude Code's effort when its hook input names none: ``$CLAUDE_EFFORT`` (anthropics/
+#: claude-code CHANGELOG.md 2.1.133: "Hooks now receive the active effort level via the
+#: `effort.level` JSON input field and the `$CLAUDE_EFFORT` environment variable"), then
+#: ``CLAUDE_CODE_EFFORT_LEVEL`` and the ``effortLevel`` setting (code.claude.com/docs/en/
+#: model-config, "Adjust effort level"); user, then project, then local settings.
+@pytest.mark.parametrize(
+    ("payload", "env", "user", "project", "local", "expect"),
+    [
+        ({"level": "low"}, {"CLAUDE_EFFORT": "max"}, None, None, None, "low"),
+        (None, {"CLAUDE_EFFORT": "max"}, None, None, None, "xhigh"),
+        (
+            None,
+            {"CLAUDE_CODE_EFFORT_LEVEL": "medium"},
+            '{"effortLevel": "low"}',
+            None,
+            None,
+            "medium",
+        ),
+        (None, {}, '{"effortLevel": "low"}', '{"effortLevel": "high"}', None, "high"),
+        (
+            None,
+            {},
+            '{"effortLevel": "low"}',
+            '{"effortLevel": "high"}',
+            '{"effortLevel": "xhigh"}',
+            "xhigh",
+        ),
+        (
+            None,
+            {"CLAUDE_CODE_EFFORT_LEVEL": "auto"},
+            '{"effortLevel": "high"}',
+            None,
+            None,
+            "unknown",
+        ),
+        (None, {}, '{"effortLevel": "turbo"}', None, None, "unknown"),
+        (None, {}, "{not json", None, None, "unknown"),
+        (None, {"CLAUDE_EFFORT": "high", "GENTLE_WRITER_EFFORT": "low"}, None, None, None, "low"),
+    ],
+)
+def test_claude_code_effort_comes_from_its_input_environment_or_settings(
+    payload: object,
+    env: dict[str, str],
+    user: str | None,
+    project: str | None,
+    local: str | None,
+    expect: str,
+    repo: Path,
+    tmp_path: Path,
+) -> None:
+    home = tmp_path / "home"
+    for where, body in ((home, user), (repo, project)):
+        if body is not None:
+            (where / ".claude").mkdir(parents=True, exist_ok=True)
+            (where / ".claude" / "settings.json").write_text(body)
+    if local is not None:
+        (repo / ".claude").mkdir(exist_ok=True)
+        (repo / ".claude" / "settings.local.json").write_text(local)
+    data, filled = materialize("claude-code", repo, tmp_path / "runtime", effort=payload)
+    apply_writes(filled, repo)
+    run_env = {"HOME": str(home), **env}
+    for name in ("GENTLE_WRITER_EFFORT", "CLAUDE_EFFORT", "CLAUDE_CODE_EFFORT_LEVEL"):
+        run_env.setdefault(name, "")
+    proc = gh(repo, "record", "--from", "claude-code", input=data.decode(), env=run_env)
+    assert proc.returncode == 0, proc.stderr
+    [(model, effort, *_)] = mutations(repo)
+    assert effort == expect
+    assert model == filled["expect"]["model"]  # the model is the transcript's, never the settings'
+
+
 @pytest.mark.parametrize("name", RUNTIMES)
 def test_a_write_in_another_repository_records_there(name: str, repo: Path, tmp_path: Path) -> None:
     """An agent working in one repository that writes a file of another (Claude Code's

@@ -95,14 +95,15 @@ def test_a_tool_that_writes_no_file_is_not_a_write(
 
 def test_claude_code_effort_may_be_a_plain_string(tmp_path: Path) -> None:
     assert decoded("claude-code", tmp_path, effort="medium").effort == "medium"
-    assert decoded("claude-code", tmp_path, effort={"level": "max"}).effort == "unknown"
+    assert decoded("claude-code", tmp_path, effort={"level": "max"}).effort == "xhigh"
+    assert decoded("claude-code", tmp_path, effort={"level": "auto"}).effort == "unknown"
     assert decoded("claude-code", tmp_path, effort=None).effort is None
 
 
 def test_claude_code_subagent_reports_its_own_model_never_the_parents(tmp_path: Path) -> None:
     # the parent's transcript names claude-sonnet-4-5; the subagent's own file is absent
     child = decoded("claude-code", tmp_path, agent_id="a1b2c3", agent_type="Explore")
-    assert (child.agent, child.model, child.effort) == ("a1b2c3", None, None)
+    assert (child.agent, child.model, child.effort) == ("a1b2c3", None, "unknown")
     own = tmp_path / "abc123" / "subagents" / "agent-a1b2c3.jsonl"
     own.parent.mkdir(parents=True)
     own.write_text(
@@ -201,7 +202,9 @@ def test_copilot_reads_both_payload_shapes(tmp_path: Path) -> None:
     [
         ("HIGH", claude_code.EFFORTS, "high"),
         ("xhigh", claude_code.EFFORTS, "xhigh"),
-        ("max", claude_code.EFFORTS, "unknown"),
+        ("max", claude_code.EFFORTS, "xhigh"),
+        ("ultracode", claude_code.EFFORTS, "xhigh"),
+        ("auto", claude_code.EFFORTS, "unknown"),
         ("none", codex.EFFORTS, "off"),
         ("minimal", codex.EFFORTS, "minimal"),
         ("  ", codex.EFFORTS, None),

@@ -117,6 +117,44 @@ def test_rows(change_: PathChange, entry_: WriterEntry, row: str) -> None:
     assert carries(change_, entry_) is (row != "A5")
 
 
+ONE_LINE = entry(B0, b"import os\n" + B0)
+ELSEWHERE = [
+    # (id, the change made in another worktree than the writer's, the entry, the row)
+    ("A1 the writer's blob copied there", change(B0, W), entry(B0, W), "A1"),
+    (
+        "A2 two writer lines copied there",
+        change(B0, W + b"# from a\n"),
+        entry(B0, W + b"    audit_token(token)\n"),
+        "A2",
+    ),
+    (
+        "A5 the one line of a one-line writer delta, written by a human there",
+        change(B0, b"import os\n" + B0 + b"def cwd_name():\n    return os.getcwd()\n"),
+        ONE_LINE,
+        "A5",
+    ),
+    (
+        "A5 the one line a writer removed, removed by a human there",
+        change(b"import sys\n" + B0, B0 + b"# tidy\n"),
+        entry(b"import sys\n" + B0, B0),
+        "A5",
+    ),
+    ("A5 binary from the writer's start", change(PNG0, b"\x89PNG\0other"), entry(PNG0, PNG1), "A5"),
+]
+
+
+@pytest.mark.parametrize(
+    ("change_", "entry_", "row"), [r[1:] for r in ELSEWHERE], ids=[r[0] for r in ELSEWHERE]
+)
+def test_rows_elsewhere(change_: PathChange, entry_: WriterEntry, row: str) -> None:
+    assert carries_row(change_, entry_, elsewhere=True) == row
+
+
+def test_the_one_line_of_a_one_line_delta_carries_in_the_writer_s_own_worktree() -> None:
+    human = change(B0, b"import os\n" + B0 + b"def cwd_name():\n    return os.getcwd()\n")
+    assert carries_row(human, ONE_LINE) == "A2"
+
+
 def test_one_common_line_is_not_the_writer_s_work_two_are() -> None:
     writer = entry(B0, B0 + b"import subprocess\nrun_all_jobs(queue)\n")
     one = change(B0, B0 + b"import subprocess\n")

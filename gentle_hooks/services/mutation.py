@@ -1,0 +1,139 @@
+"""Recording a writer's pending mutation (SPEC §6 "pending mutation"): the ``record``
+command and the runtime adapters' recorder; keyed by the work tree root, not a candidate.
+
+Room ``services``. Validates the writer and the paths, attributes the written content
+(:func:`gentle_hooks.services.attribution.entries_for_write`) and stores the mutation once
+per runtime tool call; returns what it recorded, never prints.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from gentle_hooks.errors import UsageError
+from gentle_hooks.git.location import root_relative
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.records import PendingMutation
+from gentle_hooks.policy.inputs import validate_label, validate_paths
+from gentle_hooks.policy.writer import parse_effort
+from gentle_hooks.services.attribution import entries_for_write
+from gentle_hooks.services.record import Recorded, open_root, open_store
+from gentle_hooks.values.frozen import frozen
+
+#: Environment variables ``record`` reads when ``--model`` / ``--effort`` are absent.
+ENV_MODEL = "GENTLE_WRITER_MODEL"
+ENV_EFFORT = "GENTLE_WRITER_EFFORT"
+
+
+@frozen
+class MutationRequest:
+    """``gentle-hook record`` flags (SPEC §6 "pending mutation").
+
+    Attributes:
+        cwd: directory inside the repository; model / effort: the writer (None: read
+            ``GENTLE_WRITER_MODEL`` / ``GENTLE_WRITER_EFFORT``); source: the runtime hook;
+        session_id / tool_call_id: the runtime's ids; paths: root-relative paths touched.
+        allow_unknown: accept ``unknown`` as model and effort (runtime adapters: a writer
+            nobody named is recorded, and counts as small).
+        here_paths: paths touched as a command line names them: relative to ``cwd`` (the
+            current directory when None), like every git command, or absolute inside the
+            work tree.
+    """
+
+    cwd: str | None = None
+    model: str | None = None
+    effort: str | None = None
+    source: str | None = None
+    session_id: str | None = None
+    tool_call_id: str | None = None
+    paths: tuple[str, ...] = ()
+    allow_unknown: bool = False
+    here_paths: tuple[str, ...] = ()
+
+
+def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
+    """Record a pending mutation for the work tree root (keyed by root, not candidate).
+
+    Raises:
+        UsageError: missing model or effort (flag and environment), a bad label, or an
+            invalid path (absolute, escaping the root, NUL).
+        PolicyInputError: an unknown effort level.
+        GitError / StoreError: as :func:`open_root` / :func:`open_store`.
+    """
+    model = validate_label(req.model if req.model is not None else env.get(ENV_MODEL), "--model")
+    if model is None:
+        raise UsageError(f"--model is required (or set {ENV_MODEL})")
+    effort_text = req.effort if req.effort is not None else env.get(ENV_EFFORT)
+    if effort_text is None or not effort_text.strip():
+        raise UsageError(f"--effort is required (or set {ENV_EFFORT})")
+    effort_value = (
+        "unknown"
+        if req.allow_unknown and effort_text.strip() == "unknown"
+        else parse_effort(effort_text).value
+    )
+    source = validate_label(req.source, "--source")
+    session_id = validate_label(req.session_id, "--session")
+    tool_call_id = validate_label(req.tool_call_id, "--tool-call")
+    repo, root = open_root(req.cwd)
+    here = os.path.abspath(req.cwd) if req.cwd else os.getcwd()
+    paths = validate_paths((*req.paths, *(root_relative(root, here, p) for p in req.here_paths)))
+    for p in paths:
+        why = not_a_file(root, p)
+        if why is not None:
+            raise UsageError(f"--paths: {p!r} {why}; name the files the writer wrote")
+    if not paths:  # the generic form: every path that differs from HEAD is the writer's
+        paths = changed_paths(repo)
+    with open_store(repo) as led:
+        earlier = led.mutation_for_call(source, session_id, tool_call_id) if tool_call_id else None
+        if earlier is not None:  # a replayed tool call records once (SPEC §6)
+            return Recorded(led.path, earlier, notes=(replay_note(earlier),), replayed=True)
+        entries = entries_for_write(repo, led, root, paths)
+        rec = PendingMutation(
+            root=root,
+            model=model,
+            effort=effort_value,
+            source=source,
+            session_id=session_id,
+            tool_call_id=tool_call_id,
+            paths=paths,
+        )
+        stored, kept, new = led.add_mutation_once(rec, entries)
+        if not new:
+            return Recorded(led.path, stored, notes=(replay_note(stored),), replayed=True)
+        notes = (
+            ()
+            if kept
+            else (
+                "no path differs from where the writer started (HEAD, or its last write): "
+                "no content is attributed to the writer",
+            )
+        )
+        return Recorded(led.path, stored, notes=notes)
+
+
+def not_a_file(root: str, path: str) -> str | None:
+    """Why the root-relative ``path`` cannot be a file a writer wrote, or None when it can:
+    a path inside ``.git`` (the repository's own data, any case) or an existing directory."""
+    if path.split("/", 1)[0].lower() == ".git":
+        return "is inside .git"
+    full = os.path.join(root, path)
+    if os.path.isdir(full) and not os.path.islink(full):
+        return "is a directory"
+    return None
+
+
+def replay_note(earlier: PendingMutation) -> str:
+    """The note of a replayed tool call: it was recorded already, nothing was added."""
+    return (
+        f"tool call {earlier.tool_call_id} of {earlier.source or 'an unnamed source'} is "
+        f"recorded already (mutation #{earlier.id}): nothing was recorded again"
+    )
+
+
+def changed_paths(repo: Repository) -> tuple[str, ...]:
+    """Root-relative paths whose work-tree content differs from ``HEAD`` (tracked and
+    untracked, as ``git add -A`` would stage them), sorted."""
+    head = repo.head()
+    base = repo.tree_of(head) if head else repo.empty_tree
+    return tuple(sorted({c.path for c in repo.tree_delta(base, repo.snapshot_tree())}))
