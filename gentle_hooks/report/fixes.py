@@ -265,6 +265,14 @@ def _candidate_steps(
             )
         )
         out.append(("prefix", f"{gh} verify run{flags} --brief"))
+        out.append(
+            (
+                "do",
+                "or make the clean room first and hand it to the verifier: the same brief's "
+                "path after the prefix; it prints the verify run --room to run",
+            )
+        )
+        out.append(("prefix", f"{gh} verify prepare{flags} --brief"))
         return out
     if s.disagreements:
         # A disagreement stays with this candidate: only a changed candidate, reported

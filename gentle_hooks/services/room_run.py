@@ -1,7 +1,9 @@
 """Running a verify run's checks in its clean room, observed (SPEC §9; seed 001).
 
 Room ``services``. :func:`observe_all` runs each check of a plan in the room's ``tree/``
-(and each criterion and negative test again in ``base/``, the candidate's base tree),
+(and each criterion and negative test again in ``base/``, the candidate's base tree, and
+a criterion that gave the same outcome there once more in ``hollow/``, the candidate with
+the files it adds or changes emptied: row C4-nothing),
 with :func:`room_env` (the caller's environment without the writer's session) and
 :func:`cache_env` (tool caches outside the room), and stops at the first check that
 changed the room (:func:`~gentle_hooks.services.cleanroom.room_touched`, the candidate's
