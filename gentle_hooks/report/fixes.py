@@ -267,9 +267,9 @@ def _candidate_steps(
         out.append(("prefix", f"{gh} verify run{flags} --brief"))
         out.append(
             (
-                "do",
-                "or make the clean room first and hand it to the verifier: the same brief's "
-                "path after the prefix; it prints the verify run --room to run",
+                "otherwise",
+                "to hand a verifier the clean room first: the same brief's path after the "
+                "prefix; it prints the verify run --room to run",
             )
         )
         out.append(("prefix", f"{gh} verify prepare{flags} --brief"))

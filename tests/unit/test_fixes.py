@@ -87,8 +87,8 @@ NOTE = (
     "counts is recorded for this candidate yet)"
 )
 PREPARE_DO = (
-    "or make the clean room first and hand it to the verifier: the same brief's path after "
-    "the prefix; it prints the verify run --room to run"
+    "to hand a verifier the clean room first: the same brief's path after the prefix; it "
+    "prints the verify run --room to run"
 )
 VERIFY_DO = (
     "a separate gentle-ai-verify run checks this candidate in a clean room: write its brief "
@@ -111,7 +111,7 @@ STEPS = [
         [
             ("do", VERIFY_DO),
             ("prefix", "gentle-hook verify run{f} --brief"),
-            ("do", PREPARE_DO),
+            ("otherwise", PREPARE_DO),
             ("prefix", "gentle-hook verify prepare{f} --brief"),
         ],
         id="verifier",
