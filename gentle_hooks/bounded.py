@@ -23,6 +23,10 @@ import sys
 
 from gentle_hooks.errors import GentleError
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 #: Largest document read from a named file or standard input (config, brief, verdict...).
 READ_LIMIT = 16 * 1024 * 1024
 #: Deepest nesting of arrays and tables/objects accepted in a JSON or TOML document.
@@ -198,6 +202,24 @@ def write_whole(path: str, data: bytes, mode: int | None = None) -> None:
         WriteError: the directory takes no new file, the disk is full, the file system is
             read-only, permission is denied; the target is unchanged.
     """
+    tmp = stage_whole(path, data, mode)
+    try:
+        os.replace(tmp, path)
+    except OSError as exc:
+        discard_staged([tmp])
+        raise WriteError(f"{path}: cannot write: {exc.strerror or exc}") from None
+
+
+def stage_whole(path: str, data: bytes, mode: int | None = None) -> str:
+    """Write ``data`` whole, synced, to a new random-named file beside ``path``
+    (:func:`new_private_file`), for the caller to rename over ``path``; its name.
+
+    Args:
+        path: the target; mode: the new file's mode (None: the target's, 0644 when new).
+
+    Raises:
+        WriteError: as :func:`write_whole`; nothing is left behind.
+    """
     directory = os.path.dirname(path) or "."
     if mode is None:
         try:
@@ -215,16 +237,20 @@ def write_whole(path: str, data: bytes, mode: int | None = None) -> None:
             os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, path)
-        tmp = None
     except OSError as exc:
-        raise WriteError(f"{path}: cannot write: {exc.strerror or exc}") from None
-    finally:
         if tmp is not None:
-            import contextlib
+            discard_staged([tmp])
+        raise WriteError(f"{path}: cannot write: {exc.strerror or exc}") from None
+    return tmp
 
-            with contextlib.suppress(OSError):  # the error that brought us here is the news
-                os.unlink(tmp)
+
+def discard_staged(paths: Sequence[str]) -> None:
+    """Remove files :func:`stage_whole` wrote that will not be renamed into place."""
+    import contextlib
+
+    for tmp in paths:
+        with contextlib.suppress(OSError):  # the error that brought us here is the news
+            os.unlink(tmp)
 
 
 #: Age after which a leftover temporary file is removed even when a process of its owner's

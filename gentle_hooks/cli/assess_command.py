@@ -17,6 +17,10 @@ from gentle_hooks.report.text import render_assess
 from gentle_hooks.services.assess import AssessRequest, parse_request, run_assess
 from gentle_hooks.values.candidate import Projection
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gentle_hooks.values.json import JsonObject
+
 #: Flags :func:`fast_assess_args` takes; anything else is click's to parse.
 FAST_FLAGS = {"--committed-only": "committed_only", "--staged": "staged", "--json": "as_json"}
 FAST_OPTIONS = {"--base-ref": "base_ref"}
@@ -103,7 +107,7 @@ def usage_failure(args: list[str], message: str) -> None:
         print_failure(failure_json(None, None, message))
 
 
-def print_failure(envelope: dict[str, object]) -> None:
+def print_failure(envelope: JsonObject) -> None:
     """Write a failure envelope on stdout (the one line goes to stderr, by the caller)."""
     sys.stdout.write(envelope_json(envelope) + "\n")
     sys.stdout.flush()

@@ -8,7 +8,7 @@ from __future__ import annotations
 import click
 
 from gentle_hooks.cli.options import cwd_option, json_option
-from gentle_hooks.errors import EXIT_INPUT, EXIT_OK
+from gentle_hooks.errors import EXIT_INPUT, EXIT_OK, UsageError
 from gentle_hooks.report.jsontext import model_json
 
 
@@ -19,32 +19,63 @@ from gentle_hooks.report.jsontext import model_json
     "--fix",
     is_flag=True,
     help=(
-        "First remove the files killed runs left behind (the 'residue' check) and move a "
-        "damaged ledger aside (kept); nothing else."
+        "First remove the files killed runs left behind (the 'residue' check), move a "
+        "damaged ledger aside (kept) and rows no command can read into the quarantine "
+        "table (kept exactly); nothing else."
     ),
 )
-def doctor(cwd: str | None, as_json: bool, fix: bool) -> int:
+@click.option(
+    "--restore",
+    type=click.IntRange(1, 2**63 - 1),
+    metavar="ID",
+    help="Put the row held as quarantine ID back into its table, exactly as it was.",
+)
+@click.option(
+    "--discard",
+    type=click.IntRange(1, 2**63 - 1),
+    metavar="ID",
+    help="Mark the row held as quarantine ID discarded (kept): the gates stop waiting for "
+    "it. A person's decision; needs --reason.",
+)
+@click.option("--reason", help="With --discard: why (one line; recorded with who and when).")
+def doctor(
+    cwd: str | None,
+    as_json: bool,
+    fix: bool,
+    restore: int | None,
+    discard: int | None,
+    reason: str | None,
+) -> int:
     """Check the ledger (path, schema version, integrity, record counts, every row
     readable), what killed runs left behind, and, for every worktree, whether the commit
     and push gates are reachable.
 
     Read-only: nothing is repaired, migrated or deleted; --fix removes only the residue of
-    killed runs (temporary index copies, a first write's ledger.sqlite3.new-*) and moves a
-    damaged ledger aside to ledger.sqlite3.damaged-TIME (kept). Exits 0 when healthy, 2
-    otherwise.
+    killed runs (temporary index copies, a first write's ledger.sqlite3.new-*), moves a
+    damaged ledger aside to ledger.sqlite3.damaged-TIME (kept) and each row no command can
+    read into the quarantine table (kept exactly; writer work held there keeps the gates
+    closed until --restore ID puts it back or --discard ID --reason TEXT ends it). Exits 0
+    when healthy, 2 otherwise.
     """
     from gentle_hooks.report.fixes import with_fix
     from gentle_hooks.services.doctor import (
+        end_quarantine,
         is_healthy,
+        quarantine_rows,
         remove_residue,
         repair_ledger,
         run_checks,
     )
 
+    if restore is not None or discard is not None or reason is not None:
+        if fix or (discard is None and reason is not None):
+            raise UsageError("doctor: --restore ID, or --discard ID --reason TEXT, alone")
+        click.echo(end_quarantine(cwd, restore, discard, reason), err=as_json)
     removed = remove_residue(cwd) if fix else []
     for path in removed:
         click.echo(f"removed {path}", err=as_json)
     moved = repair_ledger(cwd) if fix else []
+    moved += [with_fix(text, c) for text, c in quarantine_rows(cwd)] if fix else []
     for line in moved:
         click.echo(line, err=as_json)
     results = run_checks(cwd)

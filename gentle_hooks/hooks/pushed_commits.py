@@ -94,6 +94,7 @@ def pushed_work(path: str, repo: Repository, infos: Sequence[CommitInfo]) -> Pus
     if led is None:
         return {}, {}, {}
     with led:
+        led.refuse_held_work()  # writer work the gate cannot read: closed, naming it
         # counted: the gate composes the candidates' diffs from these same steps
         work = carried_by_commits(repo, led, infos, counted=True)
         expired = expire_shaped(repo, path, work.values())

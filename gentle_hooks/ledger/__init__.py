@@ -16,6 +16,8 @@ up this list:
 * :mod:`.connection` — the open store: transactions, typed reads, one record added.
 * :mod:`.pending` — pending writer work: mutations, their entries by path, the commits
   that took them, sticky escalations, discards.
+* :mod:`.quarantine` — rows no command can read, moved aside whole by ``doctor --fix``,
+  restored exactly or discarded; held writer work keeps the gates closed.
 * :mod:`.store` — :class:`~.store.Ledger`: records bound to a candidate, commit records,
   RDD lines, on top of the pending work.
 * :mod:`.probe` — the hook pass path's question: is there writer work here?

@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import sqlite3
 
-from gentle_hooks.ledger.rows import LINK_TABLE, TABLES, RowError, from_row, row_ids
-from gentle_hooks.ledger.schema import MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.ledger.rows import bad_rows
+from gentle_hooks.ledger.schema import HELD_WORK, MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION
 from gentle_hooks.ledger.sqlite_file import (
     check_header,
     companions,
@@ -38,8 +38,9 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
     directory is a directory and neither it nor the file is a symbolic link; the file
     exists, is a file, has a SQLite header and is not truncated), ``schema`` (the version
     is one this code knows, and an older one migrates forward: tried on an in-memory
-    copy), ``journal`` (WAL mode), ``integrity`` (``PRAGMA integrity_check``), ``records``
-    (rows per table), ``rows`` (every row reads as its record).
+    copy), ``journal`` (WAL mode), ``integrity`` (``PRAGMA integrity_check``),
+    ``constraints`` (CHECK and NOT NULL, on an in-memory copy), ``records`` (rows per
+    table), ``rows`` (every row reads as its record), ``quarantine`` (no writer work held).
 
     Args:
         path: the database file (:func:`gentle_hooks.ledger.location.ledger_path`).
@@ -103,10 +104,14 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
         mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
         out.append(StoreCheck("journal", mode == "wal", f"journal mode {mode}"))
         rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]
-        if rows == ["ok"]:
-            rows = _constraint_problems(conn)
         ok = rows == ["ok"]
         out.append(StoreCheck("integrity", ok, "ok" if ok else "; ".join(rows[:5])))
+        if ok:
+            # a row breaking a constraint: the row's damage (quarantined by doctor --fix),
+            # not the file's
+            rows = _constraint_problems(conn)
+            ok = rows == ["ok"]
+            out.append(StoreCheck("constraints", ok, "ok" if ok else "; ".join(rows[:5])))
         if version == SCHEMA_VERSION:
             counts = [
                 f"{t} {int(conn.execute(f'SELECT count(*) FROM {t}').fetchone()[0])}"
@@ -116,6 +121,7 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             bad = _unreadable_rows(conn)
             detail = f"{len(bad)} row(s) other commands refuse: " + "; ".join(bad[:3])
             out.append(StoreCheck("rows", not bad, detail if bad else "every row reads"))
+            out.append(_quarantine_check(conn))
     except sqlite3.Error as exc:
         out.append(StoreCheck("integrity", False, f"unreadable: {exc}"))
     finally:
@@ -168,25 +174,36 @@ def _migration_fails(conn: sqlite3.Connection, version: int) -> str | None:
     return None
 
 
+def _quarantine_check(conn: sqlite3.Connection) -> StoreCheck:
+    """``quarantine``: rows ``doctor --fix`` moved aside and still holds; fails while one
+    is writer work (:data:`~gentle_hooks.ledger.schema.HELD_WORK`: the gates stay closed)."""
+    held = conn.execute("SELECT count(*) FROM quarantine WHERE state = 'held'").fetchone()[0]
+    work = [
+        (int(r[0]), str(r[1]), r[2])
+        for r in conn.execute(
+            f"SELECT id, source, source_id FROM quarantine WHERE {HELD_WORK} ORDER BY id"
+        )
+    ]
+    if not held:
+        return StoreCheck("quarantine", True, "no row held")
+    if not work:
+        return StoreCheck(
+            "quarantine", True, f"{held} row(s) of evidence held (the gates ask for it again)"
+        )
+    qid, source, source_id = work[0]
+    return StoreCheck(
+        "quarantine",
+        False,
+        f"{len(work)} row(s) of writer work held, first {source} row {source_id} "
+        f"(quarantine {qid}): the gates stay closed until each is restored or discarded",
+    )
+
+
 def _unreadable_rows(conn: sqlite3.Connection) -> list[str]:
     """Rows every other command would refuse: each row of each table read with the row
-    decoder the store reads with (:func:`~gentle_hooks.ledger.rows.from_row`,
-    :func:`~gentle_hooks.ledger.rows.row_ids`), as ``table row N column C: why``."""
-    conn.row_factory = sqlite3.Row
-    bad = []
-    for cls, table in TABLES.items():
-        for row in conn.execute(f"SELECT * FROM {table} ORDER BY id"):
-            try:
-                from_row(cls, row)
-            except RowError as exc:
-                bad.append(str(exc))
-    link, columns = LINK_TABLE
-    for row in conn.execute(f"SELECT {', '.join(columns)} FROM {link} ORDER BY rowid"):
-        try:
-            row_ids(link, columns, row)
-        except RowError as exc:
-            bad.append(str(exc))
-    return bad
+    decoder the store reads with (:func:`~gentle_hooks.ledger.rows.bad_rows`), as
+    ``table row N column C: why``."""
+    return [why for _, _, why in bad_rows(conn)]
 
 
 def is_damaged(path: str, checks: tuple[StoreCheck, ...]) -> bool:

@@ -67,6 +67,8 @@ class LedgerFacts:
             sticky for them or recorded for this candidate.
         receipts / spot_checks / verdicts / review_facts: records bound to ``identity``.
         other_candidates: (table, count) of the root's records bound to other identities.
+        earlier_commands: with no receipt bound to ``identity``, the command of the root's
+            latest successful receipt bound to another candidate (the one to report again).
     """
 
     path: str
@@ -81,6 +83,7 @@ class LedgerFacts:
     verdicts: tuple[VerdictRecord, ...] = ()
     review_facts: tuple[ReviewFact, ...] = ()
     other_candidates: tuple[tuple[str, int], ...] = ()
+    earlier_commands: tuple[str, ...] = ()
 
     @property
     def delegated(self) -> bool:
@@ -219,6 +222,7 @@ class LedgerFacts:
             receipts=len(usable),
             refused=refused,
             declared=declared,
+            earlier=tuple(c for c in self.earlier_commands if standing(c, 0).counts),
         )
 
 
@@ -249,6 +253,8 @@ def facts_from(
     escalations.update((e.id, e) for e in led.escalations_for_identity(root, identity))
     if own_root:
         escalations.update((e.id, e) for e in led.unlinked_escalations(root))
+    receipts = tuple(led.receipts(identity))
+    earlier = led.last_receipt_elsewhere(root, identity) if own_root and not receipts else None
     return LedgerFacts(
         path=led.path,
         present=True,
@@ -257,11 +263,12 @@ def facts_from(
         entries=entries,
         mutations=tuple(led.mutations(sorted({e.mutation_id for e in entries}))),
         escalations=tuple(sorted(escalations.values(), key=lambda e: e.id)),
-        receipts=tuple(led.receipts(identity)),
+        receipts=receipts,
         spot_checks=tuple(led.spot_checks(identity)),
         verdicts=tuple(led.verdicts(identity)),
         review_facts=tuple(led.review_facts(identity)),
         other_candidates=tuple(led.other_candidate_counts(root, identity).items()),
+        earlier_commands=(earlier.command,) if earlier else (),
     )
 
 

@@ -23,6 +23,7 @@ from gentle_hooks.ledger.location import (
     ledger_path,
     state_dir_displaced,
 )
+from gentle_hooks.ledger.schema import HELD_WORK
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; annotations are strings here
 if TYPE_CHECKING:
@@ -36,7 +37,8 @@ _LIVE = "state NOT IN ('settled', 'expired', 'discarded')"
 
 def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) -> bool:
     """True when the ledger holds a live writer entry (of any path: writer content moved or
-    copied to another path still counts).
+    copied to another path still counts), or writer work held in quarantine (the gate
+    then refuses, naming it).
 
     Args:
         common_dir: the common git dir (the ledger lives under it).
@@ -50,7 +52,11 @@ def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) ->
         return state_dir_displaced(common_dir) and _through_store(path, paths)
     queries = _Queries(path)
     try:
-        anything = queries.found(f"SELECT 1 FROM writer_entry WHERE {_LIVE} LIMIT 1", ())
+        anything = queries.found(
+            f"SELECT 1 FROM writer_entry WHERE {_LIVE} UNION ALL "
+            f"SELECT 1 FROM quarantine WHERE {HELD_WORK} LIMIT 1",
+            (),
+        )
         if anything is None:
             return _through_store(path, paths)
         # a change of any path may hold a live entry's content, moved or copied there

@@ -374,6 +374,30 @@ class DiscardRecord:
     recorded_at: float = 0.0
 
 
+@frozen
+class QuarantineRecord:
+    """A row no command could read, moved whole into ``quarantine`` by ``doctor --fix``
+    (:mod:`gentle_hooks.ledger.quarantine`): held, restored to its table, or discarded.
+
+    Attributes:
+        source: the table it came from; source_id: its rowid there; why: what the row
+            decoder refused; row: its values exactly (JSON, see the quarantine module);
+        state: ``held``, ``restored`` or ``discarded``; who / reason: who ended it and why;
+        ended_at: when it was restored or discarded.
+    """
+
+    source: str
+    source_id: int | None
+    why: str
+    row: str
+    state: str = "held"
+    who: str | None = None
+    reason: str | None = None
+    id: int = 0
+    recorded_at: float = 0.0
+    ended_at: float | None = None
+
+
 Record = (
     PendingMutation
     | EscalationRecord
@@ -388,6 +412,7 @@ Record = (
     | EntryTake
     | DiscardRecord
     | VerifyRun
+    | QuarantineRecord
 )
 if TYPE_CHECKING:
     R = TypeVar(
@@ -405,4 +430,5 @@ if TYPE_CHECKING:
         EntryTake,
         DiscardRecord,
         VerifyRun,
+        QuarantineRecord,
     )

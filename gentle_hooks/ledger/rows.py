@@ -21,6 +21,7 @@ from gentle_hooks.ledger.records import (
     EscalationRecord,
     OverrideRecord,
     PendingMutation,
+    QuarantineRecord,
     RddRender,
     Receipt,
     Record,
@@ -54,6 +55,7 @@ TABLES: dict[type[Any], str] = {
     EntryTake: "entry_take",
     DiscardRecord: "discard",
     VerifyRun: "verify_run",
+    QuarantineRecord: "quarantine",
 }
 _TUPLE_FIELDS = {"paths", "argv", "reasons", "missing", "added", "removed", "entries"}
 #: The one tuple field whose items are integers (entry ids); every other holds strings.
@@ -98,6 +100,7 @@ DOMAINS: dict[tuple[str, str], frozenset[object]] = {
     ("rdd_render", "previous_mode"): frozenset({"on", "off", "unknown"}),
     ("writer_entry", "state"): frozenset({"open", "taken", "settled", "expired", "discarded"}),
     ("verify_run", "status"): frozenset({"pass", "fail", "blocked"}),
+    ("quarantine", "state"): frozenset({"held", "restored", "discarded"}),
 }
 #: Integer columns holding a row id of this or another table: 1 or more.
 ID_COLUMNS = frozenset(
@@ -109,9 +112,12 @@ _NON_NEGATIVE = frozenset({"duration_ms"})
 JSON_COLUMNS: dict[tuple[str, str], type] = {
     ("verdict", "json"): dict,
     ("verify_run", "observations"): list,
+    ("quarantine", "row"): dict,
 }
 #: The one table without a record type (SPEC §5 sticky escalations): its integer columns.
 LINK_TABLE = ("escalation_entry", ("escalation_id", "entry_id"))
+#: A quarantined row names the table it came from.
+DOMAINS[("quarantine", "source")] = frozenset([*TABLES.values(), LINK_TABLE[0]])
 
 
 def column_kinds(cls: type[Any]) -> dict[str, tuple[str, bool]]:
@@ -260,3 +266,46 @@ def _json_list(values: list[object]) -> str:
     except UnicodeEncodeError:
         return json.dumps(values)
     return text
+
+
+class _Undecodable:
+    """Text a column holds whose bytes are not UTF-8: never a ``str``, so the row decoder
+    refuses it ("not text") instead of the whole scan failing on it."""
+
+    def __init__(self, data: bytes) -> None:
+        self.data = data
+
+    def __repr__(self) -> str:
+        return f"<text not UTF-8: {self.data[:20]!r}>"
+
+
+def _text(data: bytes) -> object:
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return _Undecodable(data)
+
+
+def bad_rows(conn: sqlite3.Connection) -> list[tuple[str, int, str]]:
+    """Every row of every table the row decoder refuses: (table, rowid, why), in table
+    order then rowid order. Reads only; ``conn``'s factories are put back."""
+    factories = (conn.row_factory, conn.text_factory)
+    conn.row_factory, conn.text_factory = sqlite3.Row, _text
+    out: list[tuple[str, int, str]] = []
+    try:
+        for cls, table in TABLES.items():
+            for row in conn.execute(f"SELECT rowid AS rowid_, * FROM {table} ORDER BY rowid"):
+                try:
+                    from_row(cls, row)
+                except RowError as exc:
+                    out.append((table, int(row["rowid_"]), str(exc)))
+        link, columns = LINK_TABLE
+        sql = f"SELECT rowid, {', '.join(columns)} FROM {link} ORDER BY rowid"
+        for row in conn.execute(sql):
+            try:
+                row_ids(link, columns, tuple(row)[1:])
+            except RowError as exc:
+                out.append((link, int(row[0]), str(exc)))
+    finally:
+        conn.row_factory, conn.text_factory = factories
+    return out

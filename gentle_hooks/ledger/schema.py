@@ -270,20 +270,59 @@ CREATE INDEX writer_entry_state ON writer_entry (state);
 CREATE INDEX escalation_pending ON escalation (consumed_by);
 """
 
+_V8 = """
+-- A row no command can read, moved here whole by `gentle-hook doctor --fix` (never deleted):
+-- its table and id there, why it was refused, and every column exactly as it was stored
+-- (`row`: a JSON object of each column's storage class and bytes). A held row of writer
+-- work keeps the gates closed until `doctor --restore ID` puts it back in its table or a
+-- person ends it with `doctor --discard ID --reason TEXT` (kept here, marked discarded).
+CREATE TABLE quarantine (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    source TEXT NOT NULL,            -- the table the row was moved out of
+    source_id INTEGER,               -- its rowid there
+    why TEXT NOT NULL,               -- what the row decoder refused
+    row TEXT NOT NULL,               -- the row's values, exactly (ledger.quarantine)
+    state TEXT NOT NULL DEFAULT 'held' CHECK (state IN ('held', 'restored', 'discarded')),
+    who TEXT,                        -- who restored or discarded it
+    reason TEXT,                     -- why it was discarded
+    recorded_at REAL NOT NULL,
+    ended_at REAL                    -- when it was restored or discarded
+);
+CREATE INDEX quarantine_state ON quarantine (state);
+"""
+
 #: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
 
-#: A row when something is pending: a live writer entry (``open``, ``taken``), or an
-#: unconsumed escalation linked to no entry (it moves into the next commit, SPEC §5). No row
+#: Tables whose rows only ever add evidence (a receipt, a verdict, an override, ...): one
+#: held in quarantine only takes its evidence away, so the gate asks for it again. A held
+#: row of any other table is writer work (or what says which commit carries it) the gates
+#: cannot judge without, so they stay closed while it is held.
+EVIDENCE_TABLES: tuple[str, ...] = (
+    "receipt",
+    "spot_check",
+    "verdict",
+    "verify_run",
+    "override",
+    "rdd_render",
+)
+
+#: The quarantined rows the gates cannot judge without (see :data:`EVIDENCE_TABLES`).
+HELD_WORK = f"state = 'held' AND source NOT IN ({', '.join(repr(t) for t in EVIDENCE_TABLES)})"
+
+#: A row when something is pending: a live writer entry (``open``, ``taken``), an
+#: unconsumed escalation linked to no entry (it moves into the next commit, SPEC §5), or
+#: writer work held in quarantine (:data:`HELD_WORK`). No row
 #: is what the idle sentinel stands for: the hooks' light probes then find nothing to do
 #: (:mod:`gentle_hooks.ledger.probe`).
 PENDING_SQL = (
     "SELECT 1 FROM writer_entry WHERE state IN ('open', 'taken') "
     "UNION ALL SELECT 1 FROM escalation WHERE consumed_by IS NULL AND id NOT IN "
-    "(SELECT escalation_id FROM escalation_entry) LIMIT 1"
+    "(SELECT escalation_id FROM escalation_entry) "
+    f"UNION ALL SELECT 1 FROM quarantine WHERE {HELD_WORK} LIMIT 1"
 )
 
 #: Tables holding records, for counts (doctor) and tests.
@@ -301,4 +340,5 @@ RECORD_TABLES: tuple[str, ...] = (
     "entry_take",
     "discard",
     "verify_run",
+    "quarantine",
 )

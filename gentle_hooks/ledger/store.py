@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from gentle_hooks.ledger.pending import PendingWork
+from gentle_hooks.ledger.quarantine import Quarantine
 from gentle_hooks.ledger.records import (
     CommitRecord,
     OverrideRecord,
@@ -36,14 +37,27 @@ from gentle_hooks.values.frozen import replace
 CANDIDATE_TABLES = ("receipt", "spot_check", "verdict", "review_fact")
 
 
-class Ledger(PendingWork):
-    """An open ledger: pending writer work (:class:`~.pending.PendingWork`), records bound to
-    a candidate, commit records and RDD lines. Use :meth:`open` or :meth:`open_existing`.
+class Ledger(PendingWork, Quarantine):
+    """An open ledger: pending writer work (:class:`~.pending.PendingWork`), rows held in
+    quarantine (:class:`~.quarantine.Quarantine`), records bound to a candidate, commit
+    records and RDD lines. Use :meth:`open` or :meth:`open_existing`.
     """
 
     def receipts(self, identity: str) -> list[Receipt]:
         """Receipts recorded for one candidate identity, oldest first."""
         return self._select(Receipt, "identity = ?", (identity,))
+
+    def last_receipt_elsewhere(self, root: str, identity: str) -> Receipt | None:
+        """The root's latest successful receipt run from its top bound to another identity
+        than ``identity`` (the command the writer reported for an earlier candidate), or
+        None."""
+        found = self._select(
+            Receipt,
+            "id = (SELECT max(id) FROM receipt WHERE root = ? AND identity != ? "
+            "AND exit_code = 0 AND cwd = '.')",
+            (root, identity),
+        )
+        return found[0] if found else None
 
     def receipt(self, receipt_id: int) -> Receipt | None:
         """One receipt by id, or None."""

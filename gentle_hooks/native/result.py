@@ -19,6 +19,8 @@ TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this modu
 if TYPE_CHECKING:
     from typing import Any, Final
 
+    from gentle_hooks.values.json import JsonObject
+
 REVIEW_ASSESSMENT_SCHEMA: Final = "gentle-ai.review-assessment/v1"
 
 #: Upstream's candidate kinds: the uncommitted changes, or a comparison with a named base.
@@ -91,14 +93,14 @@ class NativeAssessment:
     review_due_reason: Any = ABSENT
     next_transition: Any = ABSENT
     unescalated: str | None = None
-    relayed: dict[str, Any] | None = None
+    relayed: JsonObject | None = None
 
     @property
     def native_risk(self) -> str:
         """The native tier before any agent escalation (what ``nativeRisk`` reports)."""
         return self.unescalated or self.risk
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The envelope as a JSON-ready dict in upstream's field order; absent projections
         and empty reason fields are left out.
 
@@ -106,12 +108,12 @@ class NativeAssessment:
         """
         if self.relayed is not None:
             return dict(self.relayed)
-        cand: dict[str, Any] = {"kind": self.candidate.kind}
+        cand: JsonObject = {"kind": self.candidate.kind}
         if self.candidate.base_ref:
             cand["base_ref"] = self.candidate.base_ref
         if self.candidate.consumed is not None:
             cand["consumed"] = self.candidate.consumed
-        out: dict[str, Any] = {
+        out: JsonObject = {
             "schema": REVIEW_ASSESSMENT_SCHEMA,
             "risk": self.risk,
             "reasons": [reason_json(r.code, r.path, r.detail) for r in self.reasons],
@@ -126,9 +128,9 @@ class NativeAssessment:
         return out
 
 
-def reason_json(code: str, path: str | None, detail: str | None) -> dict[str, str]:
+def reason_json(code: str, path: str | None, detail: str | None) -> JsonObject:
     """One reason as upstream prints it: ``path`` and ``detail`` only when not empty."""
-    out = {"code": code}
+    out: JsonObject = {"code": code}
     if path:
         out["path"] = path
     if detail:
@@ -136,7 +138,7 @@ def reason_json(code: str, path: str | None, detail: str | None) -> dict[str, st
     return out
 
 
-def failure_envelope(kind: str, base_ref: str | None, detail: str) -> dict[str, Any]:
+def failure_envelope(kind: str, base_ref: str | None, detail: str) -> JsonObject:
     """Upstream's fail-closed envelope (``RunReviewAssess``'s ``failClosed``): what
     ``assess --json`` prints on stdout when it cannot assess, before exiting non-zero.
 
@@ -149,7 +151,7 @@ def failure_envelope(kind: str, base_ref: str | None, detail: str) -> dict[str, 
         ``risk: high``, one ``unassessable`` reason, no paths or lines, the candidate not
         consumed, ``review_due: true`` with ``high_risk``.
     """
-    cand: dict[str, Any] = {"kind": kind}
+    cand: JsonObject = {"kind": kind}
     if base_ref:
         cand["base_ref"] = base_ref
     cand["consumed"] = False

@@ -12,6 +12,7 @@ row    the change X -> Y of the entry's path                                    
 =====  ============================================================================  =========
 A1     Y is exactly the writer's blob (a deletion, when the writer deleted the file)  yes
 A2     text: Y adds one of the lines the writer added, and holds ``min(2, |added|)``  yes
+       of them (a short one counts where it sits among the writer's lines, below)
 A3     text: Y removes one of the lines the writer removed, and lacks               yes
        ``min(2, |removed|)`` of them
 A4     binary: X is the blob the writer started from (or that is unknown), Y differs  yes
@@ -46,6 +47,16 @@ lone keyword (``else:``, ``return``) never attribute — unless the writer's del
 significant line at all (``x = 1`` -> ``x = 2``, ``a<b`` -> ``a>b``): then its keys are all
 its non-blank lines (:func:`any_line_keys`), so one more edit of the file cannot launder it.
 
+A writer's *short* lines (two words or more, too few word characters to be significant:
+``rm -rf /``, ``x = 0``) mixed with significant ones are kept too (:attr:`WriterDelta.short`)
+and count for row A2 where they sit in Y among the writer's lines: in a run of consecutive
+non-blank lines that are all the writer's and hold one of its significant lines
+(:func:`held_keys`). So a commit that takes one significant line with the short ones next
+to it (``git add -p``) delivers the writer's content, while a human's short line elsewhere,
+or a lone keyword or brace anywhere (never keyed), is not the writer's. The count needed
+stays ``min(2, |added|)`` (``added`` being the significant lines), short lines held that
+way counting toward it.
+
 Keys ignore whitespace inside a line and read ``'`` as ``"`` (:func:`line_key`), so a
 formatter run over the writer's lines does not make them anonymous. Keys computed by an
 earlier version (whitespace inside the line and quotes kept) are not comparable: the
@@ -58,6 +69,7 @@ quotes.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from gentle_hooks.values.digest import blake2b_hex
 from gentle_hooks.values.frozen import frozen
@@ -124,6 +136,20 @@ def any_line_keys(data: bytes | None) -> frozenset[str]:
     return frozenset(_keyed(stripped) for line in data.splitlines() if (stripped := line.strip()))
 
 
+def short_keys(data: bytes | None) -> frozenset[str]:
+    """The keys of the *short* lines of ``data``: not significant (:func:`line_key`), yet
+    of two words or more (``rm -rf /``, ``x = 0``; never a lone keyword or a brace)."""
+    if not data:
+        return frozenset()
+    return frozenset(
+        _keyed(stripped)
+        for line in data.splitlines()
+        if (stripped := line.strip())
+        and line_key(stripped) is None
+        and len(_WORD.findall(stripped)) >= 2
+    )
+
+
 @frozen
 class WriterDelta:
     """What one writer write did to one path, as keys (see :func:`writer_delta`).
@@ -131,12 +157,38 @@ class WriterDelta:
     Attributes:
         added: keys of significant lines in the writer's content and not in what it
             started from; removed: the reverse; binary: either side is binary (then only
-            the blobs say anything: rows A1 and A4).
+            the blobs say anything: rows A1 and A4);
+        short: with ``added``, keys of the short lines (:func:`short_keys`) the writer
+            added: they count only among the writer's lines (:func:`held_keys`).
     """
 
     added: frozenset[str]
     removed: frozenset[str]
     binary: bool
+    short: frozenset[str] = frozenset()
+
+
+def held_keys(delta: WriterDelta, data: bytes | None) -> frozenset[str]:
+    """The keys of the writer's added lines ``data`` holds (row A2): its significant lines,
+    and its short lines that sit in a run of consecutive non-blank lines that are all the
+    writer's (significant or short) and hold one of its significant lines."""
+    if not data:
+        return frozenset()
+    if not delta.short:
+        return any_line_keys(data) & delta.added
+    out: set[str] = set()
+    run: list[str] = []
+    anchored = False
+    keys = [_keyed(s) for line in data.splitlines() if (s := line.strip())]
+    for key in [*keys, ""]:
+        if key in delta.added or key in delta.short:
+            run.append(key)
+            anchored = anchored or key in delta.added
+            continue
+        if anchored:
+            out.update(run)
+        run, anchored = [], False
+    return frozenset(out)
 
 
 def writer_delta(before: bytes | None, after: bytes | None) -> WriterDelta:
@@ -153,7 +205,10 @@ def writer_delta(before: bytes | None, after: bytes | None) -> WriterDelta:
         # Only insignificant lines changed (an operator, a constant): key them all, or any
         # further edit of the file would carry none of the writer's keys.
         old, new = any_line_keys(before), any_line_keys(after)
-    return WriterDelta(new - old, old - new, False)
+        return WriterDelta(new - old, old - new, False)
+    added = new - old
+    short = short_keys(after) - any_line_keys(before) if added else frozenset()
+    return WriterDelta(added, old - new, False, short)
 
 
 #: The distance of contents that differ and cannot be compared line by line (binary).
@@ -237,7 +292,8 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
         return "A4" if started_here and not elsewhere else "A5"
     old, new = any_line_keys(change.old), any_line_keys(change.new)
     need_added = MIN_ELSEWHERE if elsewhere else min(2, len(d.added))
-    if d.added and (new - old) & d.added and len(new & d.added) >= need_added:
+    held = held_keys(d, change.new) if d.short else new & d.added
+    if d.added and held - old and len(held) >= need_added:
         return "A2"
     need_removed = MIN_ELSEWHERE if elsewhere else min(2, len(d.removed))
     if d.removed and (old - new) & d.removed and len(d.removed - new) >= need_removed:
@@ -279,3 +335,49 @@ CONTENT_ROWS = ("A1", "A2")
 def carries(change: PathChange, entry: WriterEntry) -> bool:
     """True when ``change`` delivers the writer content of ``entry`` (rows A1-A4)."""
     return carries_row(change, entry) != "A5"
+
+
+#: Rows of :func:`delivered_row`: pushed commits that took an entry delivered all of it.
+SETTLED_ROWS = ("D1", "D2", "D3")
+
+
+def delivered_row(
+    entry: WriterEntry,
+    pushed: Sequence[tuple[str | None, bytes | None]],
+    local: Sequence[bytes | None],
+) -> str:
+    """Whether the pushed commits that took ``entry`` delivered *all* of the writer's
+    content, so the entry may end as ``settled`` (SPEC §3: pending work ends when the
+    commits that contain it take it — only what they contain).
+
+    =====  ===================================================================  =======
+    row    the entry's path in the pushed commits that took it                 settled
+    =====  ===================================================================  =======
+    D1     one of them holds the writer's blob (a deletion: the path is gone)  yes
+    D2     binary, or the writer added no line: the take is all there is       yes
+    D3     text: every writer line some local version still holds is in one    yes
+           of them (lines a human changed or dropped since are not owed)
+    D4     a local version holds writer lines none of them holds (a copy of     no
+           part into another path, ``git add -p`` of part): the rest stays
+           pending and a later change adding it carries it
+    =====  ===================================================================  =======
+
+    Args:
+        entry: the entry as the rule reads it.
+        pushed: (blob id, content) of the entry's path in each pushed commit that took it
+            (``(None, None)``: the path is absent there).
+        local: the path's content in each local version that may still hold writer work
+            (work trees, indexes, ``HEAD``s, unpushed commits; None: absent).
+    """
+    if any(blob == entry.blob for blob, _ in pushed):
+        return "D1"
+    added = entry.delta.added
+    if entry.delta.binary or not added:
+        return "D2"
+    shipped: set[str] = set()
+    for _, content in pushed:
+        shipped |= any_line_keys(content) & added
+    kept: set[str] = set()
+    for content in local:
+        kept |= any_line_keys(content) & added
+    return "D3" if kept <= shipped else "D4"

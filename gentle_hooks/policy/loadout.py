@@ -16,10 +16,13 @@ Lean differs from full in exactly two ways, and nothing else:
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import TYPE_CHECKING
 
 from gentle_hooks.policy.rddline import Loadout
 from gentle_hooks.values.frozen import frozen, replace
+
+if TYPE_CHECKING:
+    from gentle_hooks.values.json import Json
 
 REVIEW_TOOL = "gentle_review"
 CAPTURE_TOOL = "gentle_review_capture"
@@ -27,10 +30,6 @@ CAPTURE_GROUP_TOOL = "gentle_review_capture_group"
 SCOPE_TOOL = "gentle_review_scope"
 #: Every operation ``gentle_review`` accepts; its schema is the same in both loadouts.
 REVIEW_OPERATIONS: tuple[str, ...] = ("assess", "inspect", "status", "answer-consent")
-
-
-#: A JSON value, as a tool's input schema is written.
-Json: TypeAlias = "str | int | float | bool | list[Json] | dict[str, Json] | None"
 
 
 @frozen

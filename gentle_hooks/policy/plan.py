@@ -226,6 +226,9 @@ class Satisfaction:
         refused: the receipts recorded for this candidate that cannot count, and why.
         declared: the repository's declared verification commands (empty: none), so a
             fix can name the command to report.
+        earlier: with no receipt for this candidate, the command that counts the work tree
+            last reported successfully for another candidate (empty: none), so a fix can
+            name the command to report again.
     """
 
     spot_check_agreed: bool = False
@@ -237,6 +240,7 @@ class Satisfaction:
     receipts: int | None = None
     refused: tuple[RefusedReceipt, ...] = ()
     declared: tuple[str, ...] = ()
+    earlier: tuple[str, ...] = ()
 
 
 @frozen
@@ -315,6 +319,7 @@ def decide(plan: Plan, done: Satisfaction, applies: bool) -> Decision:
                 no_receipt=done.receipts == 0,
                 refused=done.refused,
                 declared=done.declared,
+                earlier=done.earlier,
             )
         )
     return Decision(

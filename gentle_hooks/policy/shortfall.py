@@ -70,6 +70,8 @@ class SpotCheckShortfall:
             must be made before the spot check can re-run it.
         refused: the receipts recorded for it that cannot count, and why.
         declared: the declared verification commands (empty: none declared).
+        earlier: the command reported last, successfully, for another candidate of the
+            work tree (empty: none): the report to make again for this one.
     """
 
     risk: PlanRisk
@@ -78,6 +80,7 @@ class SpotCheckShortfall:
     no_receipt: bool = False
     refused: tuple[RefusedReceipt, ...] = ()
     declared: tuple[str, ...] = ()
+    earlier: tuple[str, ...] = ()
 
     @property
     def what(self) -> Missing:

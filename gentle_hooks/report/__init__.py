@@ -9,6 +9,7 @@ Room ``report``. Only this room turns policy values into words and shell command
 * :mod:`.range_text` — why ``gate --range`` cannot judge a range, and the fetch that fixes
   it
 * :mod:`.install_text` — what ``uninstall`` says it removed and what it kept
+* :mod:`.outbase` — the base of every ``--json`` envelope model (frozen, strict)
 * :mod:`.models` — the pydantic models of the assess and review ``--json`` envelopes
 * :mod:`.record_models` — the pydantic models of the record, status and doctor envelopes
 * :mod:`.rdd_models` — the pydantic models of the ``rdd`` envelopes

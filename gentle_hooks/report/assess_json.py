@@ -9,7 +9,7 @@ dict directly keeps pydantic's import and model build (about 150 ms) off every `
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Final
 
 from gentle_hooks.native.message import relay
 from gentle_hooks.native.result import ABSENT, candidate_kind, failure_envelope
@@ -19,17 +19,20 @@ from gentle_hooks.report.fixes import commands, reasons
 from gentle_hooks.report.jsontext import dumps
 from gentle_hooks.services.assess import AssessResult
 
+if TYPE_CHECKING:
+    from gentle_hooks.values.json import JsonObject
+
 ASSESS_SCHEMA: Final = "gentle-hooks.assess/v1"
 
 
-def build_envelope(r: AssessResult) -> dict[str, Any]:
+def build_envelope(r: AssessResult) -> JsonObject:
     """Map an :class:`AssessResult` to the ``gentle-hooks.assess/v1`` envelope (a dict).
 
     Native projections (``reviewDue``, ``reviewDueReason``, ``nextTransition``,
     ``candidate.consumed``) are present only when native reported them.
     """
     plan, cand, native, d = r.plan, r.candidate, r.native, r.decision
-    candidate: dict[str, Any] = {
+    candidate: JsonObject = {
         "identity": cand.identity,
         "projection": cand.projection.value,
         "base_ref": cand.base.ref,
@@ -41,7 +44,7 @@ def build_envelope(r: AssessResult) -> dict[str, Any]:
         "object_format": cand.object_format,
         "note": cand.base.note,
     }
-    out: dict[str, Any] = {
+    out: JsonObject = {
         "schema": ASSESS_SCHEMA,
         "risk": plan.risk.value,
         "nativeRisk": plan.native_risk.value,
@@ -82,8 +85,8 @@ def build_envelope(r: AssessResult) -> dict[str, Any]:
             "spot_check_satisfied": d.spot_check_satisfied,
             "verifier_satisfied": d.verifier_satisfied,
             "missing": [m.value for m in d.missing],
-            "reasons": reasons(d.shortfalls),
-            "fixes": commands(d.shortfalls, r.binding),
+            "reasons": [*reasons(d.shortfalls)],
+            "fixes": [*commands(d.shortfalls, r.binding)],
         },
         "native": {
             "provider": r.native_provider,
@@ -119,7 +122,7 @@ def build_envelope(r: AssessResult) -> dict[str, Any]:
     return out
 
 
-def failure_json(projection: str | None, base_ref: str | None, message: str) -> dict[str, Any]:
+def failure_json(projection: str | None, base_ref: str | None, message: str) -> JsonObject:
     """What ``assess --json`` prints on stdout when it cannot assess (SPEC §4; upstream's
     fail-closed envelope, :func:`~gentle_hooks.native.result.failure_envelope`).
 
@@ -139,7 +142,7 @@ def failure_json(projection: str | None, base_ref: str | None, message: str) -> 
     return failure_envelope(named.kind, named.base_ref, relay(message))
 
 
-def envelope_json(envelope: dict[str, Any]) -> str:
+def envelope_json(envelope: JsonObject) -> str:
     """The envelope as indented JSON; a path holding bytes that are not UTF-8 is written as
     :mod:`gentle_hooks.report.jsontext` says."""
     return dumps(envelope, indent=2)

@@ -38,9 +38,10 @@ def binding_flags(binding: Binding) -> str:
 
     Returns:
         ``--cwd DIR``, ``--staged``/``--committed`` and ``--base-ref REF`` in that order,
-        ``DIR`` and ``REF`` quoted for a POSIX shell (:meth:`Binding.flags`).
+        ``DIR`` and ``REF`` quoted for a POSIX shell (:meth:`Binding.words`, quoted).
     """
-    return binding.flags()
+    words = binding.words()
+    return " " + _quote_all(words) if words else ""
 
 
 def headline(shortfalls: Sequence[Shortfall]) -> str:
@@ -290,6 +291,16 @@ def _candidate_steps(
         elif failed:
             out.append(("do", "fix the change (its report is a failure), then report it again"))
             out.append(("run", f"{gh} receipt run{flags} -- {runnable(failed[-1].command)}"))
+        elif s.earlier:
+            # the writer's report is bound to another candidate (files added or left since,
+            # a temporary index): the same command, reported again, binds to this one
+            out.append(
+                (
+                    "do",
+                    f"report again, for this candidate, the command reported last ({NO_RECEIPT})",
+                )
+            )
+            out.append(("run", f"{gh} receipt run{flags} -- {runnable(s.earlier[-1])}"))
         else:
             out.append(("do", f"{PREFIX_NOTE} ({NO_RECEIPT})"))
             out.append(("prefix", f"{gh} receipt run{flags} --"))

@@ -30,6 +30,7 @@ from gentle_hooks.policy.vocabulary import (
     WriterSource,
 )
 from gentle_hooks.report.assess_json import ASSESS_SCHEMA
+from gentle_hooks.report.outbase import FrozenOut
 
 ReviewDueReason = Literal[
     "already_reviewed", "high_risk", "slice_budget_reached", "under_budget", "passive"
@@ -39,11 +40,7 @@ Count = Annotated[int, Field(ge=0, le=2**53 - 1)]
 NonEmpty = Annotated[str, Field(min_length=1)]
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-
-class AssessmentReason(_Frozen):
+class AssessmentReason(FrozenOut):
     """One reason behind a native tier: a stable code, and the path and a detail line when
     there are (upstream leaves them out rather than empty)."""
 
@@ -52,7 +49,7 @@ class AssessmentReason(_Frozen):
     detail: NonEmpty | SkipJsonSchema[None] = None
 
 
-class AssessmentCandidate(_Frozen):
+class AssessmentCandidate(FrozenOut):
     """The candidate as native reports it: ``current-changes`` or ``base-diff``, the base
     ref of a base comparison, and whether its review was acknowledged (``consumed``)."""
 
@@ -84,7 +81,7 @@ class NextTransition(BaseModel):
     arguments: tuple[TransitionArgument, ...]
 
 
-class ReviewAssessment(_Frozen):
+class ReviewAssessment(FrozenOut):
     """The ``gentle-ai.review-assessment/v1`` envelope (SPEC §4), upstream's shape field for
     field (``docs/review-integration.md`` of gentle-ai).
 
@@ -112,7 +109,7 @@ class ReviewAssessment(_Frozen):
     next_transition: NextTransition | SkipJsonSchema[None] = None
 
 
-class CandidateOut(_Frozen):
+class CandidateOut(FrozenOut):
     """``candidate``: identity, projection and how the base was found."""
 
     identity: str
@@ -128,7 +125,7 @@ class CandidateOut(_Frozen):
     consumed: bool | None = None
 
 
-class PathChangeOut(_Frozen):
+class PathChangeOut(FrozenOut):
     """Per-path diff stats (SPEC §3 "Diff stats"), equal to ``git diff --numstat``.
 
     ``additions``/``deletions`` are null for binary files.
@@ -146,7 +143,7 @@ class PathChangeOut(_Frozen):
     submodule: bool
 
 
-class WriterOut(_Frozen):
+class WriterOut(FrozenOut):
     """One writer profile: model id, effort and whether it is small."""
 
     model: str | None
@@ -154,14 +151,14 @@ class WriterOut(_Frozen):
     small: bool
 
 
-class WriterProfileOut(_Frozen):
+class WriterProfileOut(FrozenOut):
     """``writerProfile``: the profiles behind the candidate and whether any is small."""
 
     small: bool
     profiles: tuple[WriterOut, ...]
 
 
-class RddOut(_Frozen):
+class RddOut(FrozenOut):
     """``rdd``: mode, deciding source and the rendered line."""
 
     mode: RddMode
@@ -169,7 +166,7 @@ class RddOut(_Frozen):
     line: str
 
 
-class EscalationOut(_Frozen):
+class EscalationOut(FrozenOut):
     """One escalation: item number, slug and the one-line reason."""
 
     item: int = Field(ge=1, le=6)
@@ -177,7 +174,7 @@ class EscalationOut(_Frozen):
     reason: str
 
 
-class VerificationOut(_Frozen):
+class VerificationOut(FrozenOut):
     """``verification``: what the tier requires and the rows that produced the plan."""
 
     required: tuple[Verification, ...]
@@ -187,7 +184,7 @@ class VerificationOut(_Frozen):
     rows: tuple[str, ...]
 
 
-class DecisionOut(_Frozen):
+class DecisionOut(FrozenOut):
     """``decision``: blocked, missing, one reason per missing item, the fix commands."""
 
     applies: bool
@@ -199,7 +196,7 @@ class DecisionOut(_Frozen):
     fixes: tuple[str, ...]
 
 
-class NativeOut(_Frozen):
+class NativeOut(FrozenOut):
     """The native assessment: the provider, its envelope, or why there is none."""
 
     provider: str
@@ -207,7 +204,7 @@ class NativeOut(_Frozen):
     error: str | None = None
 
 
-class AssessEnvelope(_Frozen):
+class AssessEnvelope(FrozenOut):
     """``gentle-hook assess --json`` (SPEC §7). Validate with ``gentle-hook schema assess``."""
 
     schema_: Literal["gentle-hooks.assess/v1"] = Field(default=ASSESS_SCHEMA, alias="schema")

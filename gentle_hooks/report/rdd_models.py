@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import Field, JsonValue
 
 from gentle_hooks.ledger.records import RddRender
 from gentle_hooks.policy.loadout import ToolDecl, build_tools
 from gentle_hooks.policy.rdd import ResolvedRdd
 from gentle_hooks.policy.rddline import LineStep, Loadout, LoadoutRow, PinnedLine, loadout_row
 from gentle_hooks.policy.vocabulary import RddMode, RddSource
+from gentle_hooks.report.outbase import FrozenOut
 from gentle_hooks.services.rdd import SessionLine
 
 RDD_LINE_SCHEMA: Final = "gentle-hooks.rdd-line/v1"
@@ -24,11 +25,7 @@ RDD_STATUS_SCHEMA: Final = "gentle-hooks.rdd-status/v1"
 RDD_LOADOUT_SCHEMA: Final = "gentle-hooks.rdd-loadout/v1"
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-
-class RddStateOut(_Frozen):
+class RddStateOut(FrozenOut):
     """An RDD mode, the source that decided it, and its line."""
 
     mode: RddMode
@@ -36,7 +33,7 @@ class RddStateOut(_Frozen):
     line: str
 
 
-class RddLineEnvelope(_Frozen):
+class RddLineEnvelope(FrozenOut):
     """``gentle-hook rdd line --session ID --json``: the session's pinned line after this
     step, the live mode it was decided against, and the transition row that applied.
 
@@ -65,7 +62,7 @@ class RddLineEnvelope(_Frozen):
     renders: int = Field(ge=1)
 
 
-class RddSessionOut(_Frozen):
+class RddSessionOut(FrozenOut):
     """A session's pinned line as ``rdd status --session`` reports it (None when the
     session rendered no line yet)."""
 
@@ -74,7 +71,7 @@ class RddSessionOut(_Frozen):
     renders: int = Field(ge=0)
 
 
-class RddStatusEnvelope(_Frozen):
+class RddStatusEnvelope(FrozenOut):
     """``gentle-hook rdd status --json``: the live mode and its deciding source (what review
     tools read), and a session's pinned line when ``--session`` is given."""
 
@@ -87,7 +84,7 @@ class RddStatusEnvelope(_Frozen):
     session: RddSessionOut | None = None
 
 
-class ToolOut(_Frozen):
+class ToolOut(FrozenOut):
     """One tool declaration of the review loadout (see :mod:`gentle_hooks.policy.loadout`).
 
     Attributes:
@@ -110,7 +107,7 @@ class ToolOut(_Frozen):
     parameters: dict[str, JsonValue]
 
 
-class RddLoadout(_Frozen):
+class RddLoadout(FrozenOut):
     """``gentle-hook rdd loadout --session ID --json``: the review tool loadout that follows
     the session's pinned line (seed 000).
 

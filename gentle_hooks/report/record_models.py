@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import Field, JsonValue
 
 from gentle_hooks.ledger.records import (
     EscalationRecord,
@@ -24,6 +24,7 @@ from gentle_hooks.ledger.records import (
 from gentle_hooks.policy.vocabulary import Missing
 from gentle_hooks.report.jsontext import escape_strings
 from gentle_hooks.report.models import AssessEnvelope
+from gentle_hooks.report.outbase import FrozenOut
 from gentle_hooks.values.frozen import asdict
 
 RECORDED_SCHEMA: Final = "gentle-hooks.recorded/v1"
@@ -32,11 +33,7 @@ STATUS_SCHEMA: Final = "gentle-hooks.status/v1"
 DOCTOR_SCHEMA: Final = "gentle-hooks.doctor/v1"
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-
-class MutationOut(_Frozen):
+class MutationOut(FrozenOut):
     """A pending mutation (times are Unix seconds)."""
 
     type: Literal["pending_mutation"] = "pending_mutation"
@@ -53,7 +50,7 @@ class MutationOut(_Frozen):
     consumed_identity: str | None
 
 
-class EscalationRecordOut(_Frozen):
+class EscalationRecordOut(FrozenOut):
     """An escalation: item 1..6, slug, reason; sticky while ``consumed_by`` is null."""
 
     type: Literal["escalation"] = "escalation"
@@ -69,7 +66,7 @@ class EscalationRecordOut(_Frozen):
     critical: bool = False
 
 
-class ReceiptOut(_Frozen):
+class ReceiptOut(FrozenOut):
     """A receipt: ``line`` is ``<command>: <observed result>``; durations in ms."""
 
     type: Literal["receipt"] = "receipt"
@@ -88,7 +85,7 @@ class ReceiptOut(_Frozen):
     recorded_at: float
 
 
-class SpotCheckOut(_Frozen):
+class SpotCheckOut(FrozenOut):
     """A spot check (``rerun``) or structural readback (``readback``)."""
 
     type: Literal["spot_check"] = "spot_check"
@@ -110,7 +107,7 @@ class SpotCheckOut(_Frozen):
     recorded_at: float
 
 
-class VerdictOut(_Frozen):
+class VerdictOut(FrozenOut):
     """A stored verdict: acceptance, reasons, and the verdict JSON as given."""
 
     type: Literal["verdict"] = "verdict"
@@ -128,7 +125,7 @@ class VerdictOut(_Frozen):
     observed_run: int | None = None
 
 
-class ReviewFactOut(_Frozen):
+class ReviewFactOut(FrozenOut):
     """A review outcome fact for one candidate."""
 
     type: Literal["review_fact"] = "review_fact"
@@ -165,7 +162,7 @@ def record_out(rec: Record) -> RecordOut:
     return ReviewFactOut.model_validate({**data, "type": "review_fact"})
 
 
-class RecordedEnvelope(_Frozen):
+class RecordedEnvelope(FrozenOut):
     """What a recording command prints with ``--json``."""
 
     schema_: Literal["gentle-hooks.recorded/v1"] = Field(default=RECORDED_SCHEMA, alias="schema")
@@ -175,7 +172,7 @@ class RecordedEnvelope(_Frozen):
     notes: tuple[str, ...] = ()
 
 
-class RecordListEnvelope(_Frozen):
+class RecordListEnvelope(FrozenOut):
     """A list of records (``receipt list``, ``verdict list``) for one candidate."""
 
     schema_: Literal["gentle-hooks.records/v1"] = Field(default=RECORDS_SCHEMA, alias="schema")
@@ -184,7 +181,7 @@ class RecordListEnvelope(_Frozen):
     records: tuple[RecordOut, ...]
 
 
-class MissingOut(_Frozen):
+class MissingOut(FrozenOut):
     """One missing item: what, why, and the exact command that supplies it."""
 
     what: Missing
@@ -192,7 +189,7 @@ class MissingOut(_Frozen):
     command: str
 
 
-class StatusRecordsOut(_Frozen):
+class StatusRecordsOut(FrozenOut):
     """What the ledger holds for the candidate (and the root's pending work)."""
 
     pending_mutations: tuple[MutationOut, ...]
@@ -204,7 +201,7 @@ class StatusRecordsOut(_Frozen):
     other_candidates: dict[str, int]
 
 
-class StatusEnvelope(_Frozen):
+class StatusEnvelope(FrozenOut):
     """``gentle-hook status --json``: the assessment plus the records and what is missing."""
 
     schema_: Literal["gentle-hooks.status/v1"] = Field(default=STATUS_SCHEMA, alias="schema")
@@ -217,7 +214,7 @@ class StatusEnvelope(_Frozen):
     hints: tuple[str, ...]
 
 
-class CheckOut(_Frozen):
+class CheckOut(FrozenOut):
     """One doctor check."""
 
     name: str
@@ -225,7 +222,7 @@ class CheckOut(_Frozen):
     detail: str
 
 
-class DoctorEnvelope(_Frozen):
+class DoctorEnvelope(FrozenOut):
     """``gentle-hook doctor --json``."""
 
     schema_: Literal["gentle-hooks.doctor/v1"] = Field(default=DOCTOR_SCHEMA, alias="schema")

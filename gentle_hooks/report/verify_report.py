@@ -12,11 +12,12 @@ from __future__ import annotations
 import shlex
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue
+from pydantic import Field, JsonValue
 
 from gentle_hooks.artifacts.observation import Check, check_result
 from gentle_hooks.artifacts.verdict import CheckKind, Status
 from gentle_hooks.report.fixes import binding_flags, program
+from gentle_hooks.report.outbase import FrozenOut
 from gentle_hooks.services.verify import Prepared, Verified
 from gentle_hooks.values.binding import Binding
 
@@ -99,11 +100,7 @@ def render_verified(v: Verified) -> str:
     return "\n".join(lines)
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-
-class CheckOut(_Frozen):
+class CheckOut(FrozenOut):
     """One check: kind, criterion in words, the command as shown."""
 
     kind: CheckKind
@@ -111,7 +108,7 @@ class CheckOut(_Frozen):
     command: str
 
 
-class PrepareEnvelope(_Frozen):
+class PrepareEnvelope(FrozenOut):
     """``verify prepare --json``: the room, the candidate, the checks, the run command."""
 
     schema_: Literal["gentle-hooks.verify-prepare/v1"] = Field(
@@ -128,7 +125,7 @@ class PrepareEnvelope(_Frozen):
     next: str
 
 
-class OutcomeOut(_Frozen):
+class OutcomeOut(FrozenOut):
     """One observed check: result, the row that decided it, what was seen, and the
     candidate's files it changed in the room (row C0; the run stopped there)."""
 
@@ -144,7 +141,7 @@ class OutcomeOut(_Frozen):
     changed: tuple[str, ...] = ()
 
 
-class RunEnvelope(_Frozen):
+class RunEnvelope(FrozenOut):
     """``verify run --json``: the verdict, where it was written, and what was observed."""
 
     schema_: Literal["gentle-hooks.verify-run/v1"] = Field(default=RUN_SCHEMA, alias="schema")

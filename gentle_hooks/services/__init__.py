@@ -7,6 +7,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.status` — the plan of the current candidate and what is recorded for it
 * :mod:`.across` — which writer entries a change of another path may carry (an index)
 * :mod:`.attribution` — which writer work a change carries, and what a writer wrote
+* :mod:`.settle` — what pushed commits delivered of a writer's entry (ended as settled), and
+  the local versions that may still hold writer work
 * :mod:`.expiry` — pending writer work whose content is gone, expired
 * :mod:`.delivered` — the writer work a commit delivered, recorded when a record binds to it
 * :mod:`.record` — bind a command to its candidate and record (receipts, escalations,

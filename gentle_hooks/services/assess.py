@@ -120,6 +120,7 @@ def parse_review_outcome(text: str | None) -> ReviewOutcome | None:
 def delegation_reason(facts: LedgerFacts) -> str:
     """Why a change carrying writer content is delegated, in words: whose content, where."""
     writers = ", ".join(dict.fromkeys(f"{m.model}/{m.effort}" for m in facts.mutations))
+    writers = writers or "unknown/unknown"  # the mutation's row was discarded from quarantine
     paths = facts.writer_paths()
     shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
     return f"writer content ({writers}) in {shown}"

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from gentle_hooks.git.checkout import other_worktrees
 from gentle_hooks.git.delta import BlobChange, blob_change
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
@@ -34,17 +33,21 @@ from gentle_hooks.ledger.records import (
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.attribution import (
     CONTENT_ROWS,
-    UNKNOWN_BEFORE,
     PathChange,
-    WriterDelta,
     WriterEntry,
-    any_line_keys,
     carries_row,
     carries_row_across,
+    held_keys,
     nearest_start,
     writer_delta,
 )
 from gentle_hooks.services.across import AcrossIndex
+from gentle_hooks.services.settle import (
+    delivered_left_out,
+    entry_blobs,
+    local_versions,
+    policy_entry,
+)
 from gentle_hooks.values.candidate import Candidate, Projection
 from gentle_hooks.values.frozen import frozen
 
@@ -71,8 +74,14 @@ class Carried:
         return bool(self.entries)
 
     def writers(self) -> tuple[str, ...]:
-        """``model/effort`` of each distinct writer, in the order they wrote."""
-        return tuple(dict.fromkeys(f"{m.model}/{m.effort}" for m in self.mutations))
+        """``model/effort`` of each distinct writer, in the order they wrote; an entry
+        whose mutation is not in the store (a quarantined row discarded) counts as
+        ``unknown/unknown`` (SPEC §5 writer profile: no evidence → fallback, small)."""
+        names = tuple(dict.fromkeys(f"{m.model}/{m.effort}" for m in self.mutations))
+        known = {m.id for m in self.mutations}
+        if any(e.mutation_id not in known for e in self.entries):
+            names = (*names, "unknown/unknown") if "unknown/unknown" not in names else names
+        return names
 
     def paths(self) -> tuple[str, ...]:
         """The paths whose writer content the change carries, sorted."""
@@ -80,27 +89,6 @@ class Carried:
 
 
 NOTHING = Carried()
-
-
-def policy_entry(
-    rec: WriterEntryRecord, contents: Mapping[str, bytes] | None = None
-) -> WriterEntry:
-    """A stored entry as the pure rule reads it: its delta recomputed from the blobs it
-    names when ``contents`` holds them (keys follow the current
-    :func:`~gentle_hooks.policy.attribution.line_key`, whatever version recorded it), else
-    its stored keys."""
-    delta = WriterDelta(frozenset(rec.added), frozenset(rec.removed), rec.binary)
-    if contents is not None and rec.before_blob != UNKNOWN_BEFORE:
-        ends = (rec.before_blob, rec.blob)
-        if all(b is None or b in contents for b in ends):
-            before, after = (contents[b] if b else None for b in ends)
-            delta = writer_delta(before, after)
-    return WriterEntry(rec.path, rec.blob, rec.before_blob, delta)
-
-
-def entry_blobs(entries: Iterable[WriterEntryRecord]) -> set[str]:
-    """The blob ids the entries name (what the writer started from and left)."""
-    return {b for e in entries for b in (e.blob, e.before_blob) if b and b != UNKNOWN_BEFORE}
 
 
 def carried(repo: Repository, led: Ledger | None, changes: Sequence[BlobChange]) -> Carried:
@@ -180,29 +168,6 @@ def carried_by_change(
     for key, entries in found.items():
         out[key] = _carried(led, entries, holding.get(key, set()))
     return out
-
-
-def delivered_left_out(
-    repo: Repository, led: Ledger, entries: list[WriterEntryRecord]
-) -> list[WriterEntryRecord]:
-    """``entries`` without those already delivered: taken by a commit that is on a
-    remote-tracking ref (the push gates judged that commit; SPEC §6 ``settled``). Content
-    a pushed commit delivered does not make a later commit delegated again: a merge of
-    that branch into another, a rebase onto it, a human's next edit of the file.
-
-    Raises:
-        GitError: git failed; StoreError: the ledger cannot be read.
-    """
-    taken = [e.id for e in entries if e.state == "taken"]
-    if not taken:
-        return entries
-    takes = led.entry_takes(taken)
-    pushed = repo.pushed_commits({t.commit_id for t in takes})
-    settled = {t.entry_id for t in takes if t.commit_id in pushed}
-    if settled:  # once: a settled entry is never read again
-        with Ledger.open(led.path) as writable:
-            writable.set_entry_state(sorted(settled), "settled")
-    return [e for e in entries if e.id not in settled]
 
 
 def _carried(led: Ledger, entries: Iterable[WriterEntryRecord], holding: set[int]) -> Carried:
@@ -383,6 +348,7 @@ def facts_and_expired(
     if led is None:
         return LedgerFacts(path=path, present=False, root=root, identity=cand.identity), []
     with led:
+        led.refuse_held_work()  # writer work the gate cannot read: closed, naming it
         changes = delivery_changes(repo, cand, amend=amend)
         work = carried(repo, led, changes)
         expired = expire_shaped(repo, path, [work])
@@ -428,7 +394,7 @@ def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | No
     added = rec.delta.added
     if rec.delta.binary or not added or content is None:
         return False
-    return len(any_line_keys(content) & added) >= min(2, len(added))
+    return len(held_keys(rec.delta, content)) >= min(2, len(added))
 
 
 def expire_gone(
@@ -451,21 +417,7 @@ def expire_gone(
     if not candidates or repo.paths.toplevel is None:
         return []
     paths = sorted({e.path for e in candidates})
-    versions: list[dict[str, str | None]] = [
-        dict(repo.hash_worktree(paths)),
-        dict(repo.blobs_staged(paths)),
-    ]
-    head = repo.head()
-    if head is not None:
-        versions.append(dict(repo.blobs_in(repo.tree_of(head), paths)))
-    for other in other_worktrees(repo):  # the writer's work may be pending in another one
-        versions.append(dict(other.hash_worktree(paths)))
-        versions.append(dict(other.blobs_staged(paths)))
-        there = other.head()
-        if there is not None:
-            versions.append(dict(other.blobs_in(other.tree_of(there), paths)))
-    for commit in repo.unpushed_commits_touching(paths):
-        versions.append(dict(repo.blobs_in(repo.tree_of(commit), paths)))
+    versions = local_versions(repo, paths)
     blobs = sorted({b for v in versions for b in v.values() if b} | entry_blobs(candidates))
     contents = repo.read_blobs(blobs)
     gone = []

@@ -8,9 +8,10 @@ killed spot check left a temporary checkout behind (with the command that remove
 whether every recorded commit has its note, and for every agent runtime used here whether
 its recorder is wired and reachable.
 what killed runs left behind (a hook's index copy, a first write's ``ledger.sqlite3.new-*``).
-Read-only, except ``doctor --fix`` (:func:`remove_residue`, :func:`repair_ledger`), which
-removes that residue and moves a damaged ledger aside, keeping it; the doctor never
-migrates or deletes a record.
+Read-only, except ``doctor --fix`` (:func:`remove_residue`, :func:`repair_ledger`,
+:func:`quarantine_rows`), which removes that residue, moves a damaged ledger aside and rows
+no command can read into the quarantine table, keeping both, and ``doctor --restore`` /
+``--discard`` (:func:`end_quarantine`); the doctor never deletes a record.
 """
 
 from __future__ import annotations
@@ -44,15 +45,109 @@ def check_ledger(repo: Repository) -> list[CheckResult]:
     path = ledger_path(repo.paths.common_dir)
     checks = diagnose(path)
     fix = cli("doctor", "--fix") if is_damaged(path, checks) else None
+    out = []
+    for c in checks:
+        if c.ok:
+            out.append(CheckResult(c.name, True, c.detail))
+        elif fix is not None:
+            out.append(CheckResult(c.name, False, c.detail + _MOVE_ASIDE, fix))
+        elif c.name in ("rows", "constraints"):
+            out.append(CheckResult(c.name, False, c.detail + _QUARANTINE, cli("doctor", "--fix")))
+        elif c.name == "quarantine":
+            out.append(CheckResult(c.name, False, c.detail + _HELD, _restore_first(path)))
+        else:
+            out.append(CheckResult(c.name, False, c.detail))
+    return out
+
+
+#: What the fix of rows no command can read does, said before its command.
+_QUARANTINE = (
+    "; the fix moves each into the quarantine table (kept exactly, restorable; writer work "
+    "held there keeps the gates closed)"
+)
+#: How held writer work ends, said before the command that restores the first.
+_HELD = "; restore it, or a person discards it (doctor --discard ID --reason TEXT)"
+
+
+def _restore_first(path: str) -> Command | None:
+    """``doctor --restore ID`` of the first held writer work, when it can be read."""
+    from gentle_hooks.ledger.store import Ledger
+
+    try:
+        led = Ledger.open_existing(path)
+        if led is None:
+            return None
+        with led:
+            held = led.held_work()
+    except GentleError:
+        return None
+    return cli("doctor", "--restore", str(held[0].id)) if held else None
+
+
+def quarantine_rows(cwd: str | None) -> list[tuple[str, Command | None]]:
+    """``doctor --fix``: move every row no command can read into the quarantine table
+    (:meth:`~gentle_hooks.ledger.quarantine.Quarantine.quarantine_bad_rows`); per row what
+    moved, with the command that puts it back. Nothing when the ledger is absent or
+    damaged as a file (that is :func:`repair_ledger`'s).
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    from gentle_hooks.ledger.store import Ledger
+
+    repo = Repository.open(cwd, allow_bare=True)
+    path = ledger_path(repo.paths.common_dir)
+    checks = diagnose(path)
+    if is_damaged(path, checks) or not any(
+        c.name in ("rows", "constraints") and not c.ok for c in checks
+    ):
+        return []
+    try:
+        with Ledger.open(path) as led:
+            held = led.quarantine_bad_rows()
+    except GentleError as exc:
+        return [(f"could not quarantine the rows: {exc.message}", None)]
     return [
-        CheckResult(
-            c.name,
-            c.ok,
-            c.detail + ("" if c.ok or fix is None else _MOVE_ASIDE),
-            None if c.ok else fix,
+        (
+            f"quarantined {q.source} row {q.source_id} as quarantine {q.id} ({q.why})",
+            cli("doctor", "--restore", str(q.id)),
         )
-        for c in checks
+        for q in held
     ]
+
+
+def end_quarantine(
+    cwd: str | None, restore: int | None, discard: int | None, reason: str | None
+) -> str:
+    """``doctor --restore ID`` or ``doctor --discard ID --reason TEXT``: put a held row
+    back into its table exactly, or mark it discarded (kept) by the committer ident, with
+    why; the line saying what was done.
+
+    Raises:
+        UsageError: neither or both, a discard without a reason, no such held row;
+        GitError / StoreError: not a repository; the store cannot be written.
+    """
+    from gentle_hooks.errors import UsageError
+    from gentle_hooks.ledger.store import Ledger
+    from gentle_hooks.policy.inputs import validate_label
+
+    if (restore is None) == (discard is None):
+        raise UsageError("doctor: --restore ID or --discard ID, one of them")
+    repo = Repository.open(cwd, allow_bare=True)
+    path = ledger_path(repo.paths.common_dir)
+    if not os.path.lexists(path):
+        raise UsageError(f"{path}: no ledger, so nothing is in quarantine")
+    with Ledger.open(path) as writable:
+        if restore is not None:
+            rec = writable.restore(restore, repo.ident())
+            return f"restored {rec.source} row {rec.source_id} from quarantine {rec.id}"
+        why = validate_label(reason, "--reason", required=True)
+        assert why is not None and discard is not None
+        rec = writable.discard_quarantined(discard, repo.ident(), why)
+        return (
+            f"discarded quarantine {rec.id} ({rec.source} row {rec.source_id}), by "
+            f"{repo.ident()} ({why!r}); its values stay in the quarantine table"
+        )
 
 
 #: What the fix of a damaged ledger does, said before its command.

@@ -27,7 +27,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 
-from gentle_hooks.bounded import write_whole
+from gentle_hooks.bounded import WriteError, discard_staged, stage_whole
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.values.frozen import frozen
@@ -164,29 +164,61 @@ def install(
     Raises:
         UsageError: an unknown hook type; a foreign hook whose ``.gentle-legacy`` slot is
             already taken (nothing is overwritten).
+        WriteError: the hooks directory cannot be created or written (a read-only ``.git``,
+            a full disk, permission denied): every script is written and synced before any
+            is renamed into place, so no hook was changed.
     """
     for t in hook_types:
         if t not in KNOWN_HOOK_TYPES:
             raise UsageError(f"unknown hook type {t!r}: use one of {', '.join(KNOWN_HOOK_TYPES)}")
     directory = hooks_dir(repo)
-    os.makedirs(directory, exist_ok=True)
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as exc:
+        raise WriteError(f"{directory}: cannot create: {exc.strerror or exc}") from None
     python = interpreter or sys.executable
-    actions = []
-    for t in hook_types:
+    plan = []
+    for t in hook_types:  # every refusal before anything is written
         path = os.path.join(directory, t)
         legacy = path + LEGACY_SUFFIX
-        what = "installed"
-        if os.path.lexists(path) and not is_ours(path):
-            if os.path.lexists(legacy):
-                raise UsageError(
-                    f"{path} is not ours and {legacy} already exists; move one of them away"
+        foreign = os.path.lexists(path) and not is_ours(path)
+        if foreign and os.path.lexists(legacy):
+            raise UsageError(
+                f"{path} is not ours and {legacy} already exists; move one of them away"
+            )
+        plan.append((t, path, legacy, foreign))
+    # every script written and synced first, then renamed into place: a full disk or a
+    # read-only directory stops it before any hook changed
+    staged: list[str] = []
+    try:
+        for t, path, _, _ in plan:
+            staged.append(stage_whole(path, script_text(t, python, warn).encode("utf-8"), 0o755))
+    except WriteError:
+        discard_staged(staged)
+        raise
+    actions = []
+    moved: list[tuple[str, str]] = []
+    created: list[str] = []
+    try:
+        for (t, path, legacy, foreign), tmp in zip(plan, staged, strict=True):
+            what = "updated" if os.path.lexists(path) else "installed"
+            if what == "installed":
+                created.append(path)
+            if foreign:
+                os.replace(path, legacy)
+                moved.append((legacy, path))
+                what = (
+                    f"installed, chaining the existing hook (moved to {os.path.basename(legacy)})"
                 )
-            os.replace(path, legacy)
-            what = f"installed, chaining the existing hook (moved to {os.path.basename(legacy)})"
-        elif os.path.lexists(path):
-            what = "updated"
-        write_whole(path, script_text(t, python, warn).encode("utf-8"), 0o755)
-        actions.append(Action(t, path, what))
+            os.replace(tmp, path)
+            actions.append(Action(t, path, what))
+    except OSError as exc:
+        # back as it was: new scripts removed, the chained hooks where they were
+        discard_staged(staged + created)
+        for legacy, path in reversed(moved):
+            if not os.path.lexists(path):
+                os.replace(legacy, path)
+        raise WriteError(f"{directory}: cannot install: {exc.strerror or exc}") from None
     return actions
 
 

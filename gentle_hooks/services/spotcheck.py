@@ -159,6 +159,12 @@ def choose_receipt(
             )
     if not receipts:
         words, fix = _what_to_report(bound)
+        earlier = led.last_receipt_elsewhere(bound.root, identity)
+        if fix.label == "prefix" and earlier and _refused(bound, earlier) is None:
+            # reported for another state of the work tree (files added or left since, a
+            # temporary index): the same command, reported again, binds to this one
+            words = f"the writer reports again the command it reported last (#{earlier.id})"
+            fix = _report_command(bound, earlier.command)
         raise UsageError(
             f"no receipt recorded for this candidate ({_short(identity)}); {words}, then "
             "spot-checks it",

@@ -9,4 +9,5 @@ Room ``values``. Standard library only; no I/O, no clock, no environment.
 * :mod:`.digest` — SHA-256 and BLAKE2b hex digests from the interpreter's built-in
   modules (no OpenSSL load on the hook path).
 * :mod:`.binding` — which candidate a command binds to (snapshot, staged, committed).
+* :mod:`.json` — the type of a JSON value built for output (annotations only).
 """

@@ -27,22 +27,11 @@ class Binding:
     projection: Projection = Projection.SNAPSHOT
     base_ref: str | None = None
 
-    def flags(self) -> str:
-        """The flags another command needs to bind to the same candidate, each with a
-        leading space (``""`` for the default binding: the snapshot of the current
-        directory): ``--cwd DIR``, ``--staged``/``--committed`` and ``--base-ref REF`` in
-        that order, ``DIR`` and ``REF`` quoted for a POSIX shell."""
-        out = ""
-        if self.cwd is not None:
-            out += f" --cwd {_quote(self.cwd)}"
-        if self.projection is not Projection.SNAPSHOT:
-            out += f" --{self.projection.value}"
-        if self.base_ref is not None:
-            out += f" --base-ref {_quote(self.base_ref)}"
-        return out
-
     def words(self) -> tuple[str, ...]:
-        """:meth:`flags` as unquoted arguments, in the same order."""
+        """The arguments another command needs to bind to the same candidate (none for the
+        default binding: the snapshot of the current directory): ``--cwd DIR``,
+        ``--staged``/``--committed`` and ``--base-ref REF`` in that order; the report
+        quotes them for a shell (:func:`gentle_hooks.report.fixes.binding_flags`)."""
         out: tuple[str, ...] = ()
         if self.cwd is not None:
             out += ("--cwd", self.cwd)
@@ -51,9 +40,3 @@ class Binding:
         if self.base_ref is not None:
             out += ("--base-ref", self.base_ref)
         return out
-
-
-def _quote(text: str) -> str:
-    import shlex  # only a --cwd or --base-ref binding needs quoting: off the gates' path
-
-    return shlex.quote(text)

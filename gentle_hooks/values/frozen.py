@@ -235,7 +235,7 @@ def replace(obj: T, **changes: object) -> T:
     return type(obj)(**values)
 
 
-def asdict(obj: object) -> dict[str, Any]:
+def asdict(obj: object) -> dict[str, object]:
     """A ``@frozen`` instance as a dict, recursively (nested value types, lists, tuples and
     dicts copied), like :func:`dataclasses.asdict`.
 
@@ -245,7 +245,7 @@ def asdict(obj: object) -> dict[str, Any]:
     return {n: _plain(obj.__dict__[n]) for n in fields(obj)}
 
 
-def _plain(value: object) -> Any:
+def _plain(value: object) -> object:
     if getattr(type(value), FIELDS_ATTR, None) is not None and not isinstance(value, type):
         return asdict(value)
     if isinstance(value, (list, tuple)):

@@ -680,3 +680,23 @@ def test_a_human_in_another_worktree_changing_the_writers_one_line_is_not_blocke
     _passes_quietly(w.git("push", "origin", "topic:main", cwd=b))
     assert w.remote_ref("main") == w.rev("topic")
     _blocked_staged(w.git("commit", "-qam", "writer work in A"))
+
+
+def test_a_short_destructive_writer_line_taken_with_its_neighbour_is_delegated(
+    served: World,
+) -> None:
+    """The writer adds three significant lines and ``rm -rf /`` (too few word characters to
+    be significant) to a script; a commit of the first significant line with the short one
+    next to it (as ``git add -p`` would take them) carries the writer's content: blocked at
+    commit and at push."""
+    w = served
+    base = "#!/bin/sh\nset -eu\nmake build\n"
+    w.write("src/clean.sh", base)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: build script")
+    part = base + 'echo "cleaning the build tree"\nrm -rf /\n'
+    w.delegate("src/clean.sh", text=part + 'cp -r dist "$TARGET_DIR"\nnotify_owner build_done\n')
+    w.write("src/clean.sh", part)
+    _blocked_staged(w.git("commit", "-qam", "part one"), "src/clean.sh")
+    w.ok("commit", "-q", "--no-verify", "-am", "part one")
+    _blocked_push(w.git("push", "origin", "main"), w.rev("HEAD"), "src/clean.sh")

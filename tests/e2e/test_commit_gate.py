@@ -5,10 +5,11 @@ Each test runs twice: hooks from ``pre-commit install`` and from ``gentle-hook i
 
 from __future__ import annotations
 
+import shlex
 import shutil
 
 from tests.conftest import PASSING_VERDICT
-from tests.e2e.conftest import OVERRIDE_LINE, World
+from tests.e2e.conftest import CHECK, OVERRIDE_LINE, World
 
 BLOCKED_STAGED = (
     "gentle-hooks: BLOCKED the staged change: delegated (writer content (o4-mini/low) in "
@@ -180,9 +181,11 @@ def test_committing_part_of_the_checked_work_is_blocked(world: World) -> None:
         "the git commands below make the index hold the same content (what they unstage stays "
         "in the work tree), so --staged binds this candidate; then run the same git commit again"
     ) in r.said
-    # the index is made to hold what the commit holds first, then the --staged commands
+    # the index is made to hold what the commit holds first, then the --staged commands:
+    # the writer's report of the work tree's other candidate, made again for this one
     add = r.said.index("gentle-hooks:   run: git add -A -- ':(top)src/app.py'")
-    assert add < r.said.index("gentle-hooks:   prefix: gentle-hook receipt run --staged --")
+    again = f"gentle-hooks:   run: gentle-hook receipt run --staged -- {shlex.join(CHECK)}"
+    assert add < r.said.index(again)
     # git's temporary index is gone and the user's state is as it was
     assert world.ok("status", "--porcelain") == " M README.md\n M src/app.py\n"
 

@@ -478,3 +478,33 @@ def test_a_committed_report_with_tracked_changes_refuses_and_its_way_out_runs(
         assert done.code == 0, (command, done)
     assert (w.work / "src" / "app.py").read_text() == BROKEN
     assert w.gh("spot-check", "--committed").code == 0
+
+
+def test_commit_all_after_a_report_bound_with_an_untracked_file_has_a_way_out_as_printed(
+    native: World,
+) -> None:
+    """A test run left an untracked file, so the writer's report and the spot check bound to
+    the work tree with it; ``git commit -a`` judges the tree without it. The block names the
+    report to make again (the writer's own command, runnable as printed, no prefix to
+    complete); its ``run:`` lines pasted in order let the same commit through, and a bare
+    ``spot-check --staged`` names that report too."""
+    w = native
+    w.write("scratch.log", "left by an earlier test run\n")
+    w.delegate(text=GOOD)
+    w.spot_check()
+    r = w.git("commit", "-qam", "agent")
+    assert r.code == 1, r
+    assert not _lines(r.said, "prefix"), r
+    runs = _lines(r.said, "run")
+    assert runs[1:] == [
+        f"gentle-hook receipt run --staged -- {CHECK_LINE}",
+        "gentle-hook spot-check --staged",
+    ], r
+    assert runs[0].startswith("git add "), r
+    alone = w.gh("spot-check", "--staged")
+    assert alone.code == 2 and f"receipt run --staged -- {CHECK_LINE}" in alone.err, alone
+    for line in runs:
+        done = w.run(["sh", "-c", line])
+        assert done.code == 0, (line, done)
+    assert w.git("commit", "-qam", "agent").code == 0
+    assert (w.work / "scratch.log").exists()

@@ -18,9 +18,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from tests.hostile_fields import NOTE_FIELDS, PAYLOAD_FIELDS, VERDICT_FIELDS
 
@@ -268,19 +269,36 @@ def prepare(work: Path) -> Families:
     return fam
 
 
+def run_bounded(
+    args: Sequence[str],
+    cwd: Path,
+    stdin: bytes | BinaryIO = b"",
+    env: Mapping[bytes, bytes] | Mapping[str, str] | None = None,
+) -> subprocess.CompletedProcess[bytes]:
+    """``gentle-hook ARGS`` (this interpreter's package) run in ``cwd`` with ``stdin`` (bytes,
+    or an open file such as ``/dev/zero``) and ``env`` (None: this process's), its output
+    captured; at most :data:`RUN_SECONDS`.
+
+    Raises:
+        subprocess.TimeoutExpired: it ran longer (a hang: the contract's worst break).
+    """
+    data, stream = (stdin, None) if isinstance(stdin, bytes) else (None, stdin)
+    return subprocess.run(
+        [sys.executable, "-m", "gentle_hooks", *args],
+        cwd=cwd,
+        input=data,
+        stdin=stream,  # run() refuses a stdin beside an input: one of them is None
+        capture_output=True,
+        env=env,
+        timeout=RUN_SECONDS,
+        check=False,
+    )
+
+
 def check(case: Case, cwd: Path) -> Finding | None:
     """Run one case; the contract it broke, or None."""
-    env = {**os.environ, **case.env}
     try:
-        proc = subprocess.run(
-            [sys.executable, "-m", "gentle_hooks", *case.args],
-            cwd=cwd,
-            input=case.stdin,
-            capture_output=True,
-            env=env,
-            timeout=RUN_SECONDS,
-            check=False,
-        )
+        proc = run_bounded(case.args, cwd, case.stdin, {**os.environ, **case.env})
     except subprocess.TimeoutExpired:
         return Finding(case, f"hang (> {RUN_SECONDS:.0f} s)", "")
     err = proc.stderr.decode("utf-8", "replace")

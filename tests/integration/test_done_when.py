@@ -155,11 +155,10 @@ def test_06_one_more_byte_makes_a_new_candidate_without_a_spot_check(scenario: S
     i = lines.index("status: missing spot-check")
     assert lines[i + 1 : i + 5] == [
         "  missing: no spot check for this candidate (required in every tier; plan risk medium)",
-        # the receipt is bound to the earlier candidate: the writer reports again first
-        "  the writer reports the command that tests this change: that command, after the "
-        "words on the prefix line (declare verification.commands to have it named here) (no "
-        "report that counts is recorded for this candidate yet)",
-        "  prefix: gentle-hook receipt run --",
+        # the receipt is bound to the earlier candidate: the writer reports it again first
+        "  report again, for this candidate, the command reported last (no report that "
+        "counts is recorded for this candidate yet)",
+        f"  run: gentle-hook receipt run -- {TEST_LINE}",
         "  run: gentle-hook spot-check",
     ]
     assert (

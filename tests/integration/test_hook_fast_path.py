@@ -159,7 +159,8 @@ def _old_ledger(w: World) -> dict[str, str]:
     conn = sqlite3.connect(w.ledger)
     conn.execute("DROP INDEX writer_entry_state")
     conn.execute("DROP INDEX escalation_pending")
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    conn.execute("DROP TABLE quarantine")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 2}")
     conn.commit()
     conn.close()
     return {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -217,3 +218,74 @@ def test_install_writes_hooks_whole_and_never_through_a_planted_link(
     assert not target.exists()
     assert os.access(hooks / "pre-commit", os.X_OK)
     assert not [p for p in hooks.iterdir() if ".gentle-tmp-" in p.name]
+
+
+def _tree(directory: Path) -> dict[str, bytes]:
+    """Every file under ``directory`` (links as their target), by relative name."""
+    out = {}
+    for p in sorted(directory.rglob("*")):
+        if p.is_symlink():
+            out[str(p.relative_to(directory))] = os.readlink(p).encode()
+        elif p.is_file():
+            out[str(p.relative_to(directory))] = p.read_bytes()
+    return out
+
+
+@contextlib.contextmanager
+def _read_only(directory: Path) -> Iterator[None]:
+    """``directory`` bind-mounted read-only onto itself (root only; skipped elsewhere)."""
+    if os.geteuid() != 0:
+        pytest.skip("needs root to bind-mount a directory read-only")
+    bound = subprocess.run(
+        ["mount", "--bind", str(directory), str(directory)], capture_output=True, check=False
+    )
+    if bound.returncode != 0:
+        pytest.skip("needs permission to bind-mount")
+    try:
+        subprocess.run(
+            ["mount", "-o", "remount,ro,bind", str(directory)], capture_output=True, check=True
+        )
+        yield
+    finally:
+        _umount(directory)
+
+
+@pytest.mark.parametrize("existing", ["none", "foreign", "ours", "no hooks directory"])
+@pytest.mark.parametrize(
+    "args", [("install",), ("install", "--share", "origin"), ("install", "--warn")]
+)
+def test_install_on_a_read_only_git_directory_is_one_line_and_changes_nothing(
+    repo: Path, existing: str, args: tuple[str, ...]
+) -> None:
+    git_dir = repo / ".git"
+    hooks = git_dir / "hooks"
+    if existing == "no hooks directory":
+        shutil.rmtree(hooks, ignore_errors=True)
+    elif existing == "foreign":
+        write(hooks / "pre-commit", "#!/bin/sh\necho theirs\n")
+        (hooks / "pre-commit").chmod(0o755)
+    elif existing == "ours":
+        assert hostile(repo, "install").returncode == 0
+    config = (git_dir / "config").read_bytes()
+    before = _tree(hooks) if hooks.exists() else None
+    with _read_only(git_dir):
+        proc = hostile(repo, *args)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err
+    assert "Read-only file system" in err and str(hooks) in err, err
+    assert (_tree(hooks) if hooks.exists() else None) == before  # nothing half-written
+    assert (git_dir / "config").read_bytes() == config
+
+
+def test_install_refused_on_a_later_hook_changes_no_earlier_one(repo: Path) -> None:
+    from gentle_hooks.services.install import DEFAULT_HOOK_TYPES
+
+    hooks = repo / ".git" / "hooks"
+    first, last = DEFAULT_HOOK_TYPES[0], DEFAULT_HOOK_TYPES[-1]
+    for name in (first, last, f"{last}.gentle-legacy"):
+        write(hooks / name, f"#!/bin/sh\necho {name}\n")
+        (hooks / name).chmod(0o755)
+    before = _tree(hooks)
+    proc = hostile(repo, "install")
+    assert proc.returncode == 2 and b"already exists" in proc.stderr, proc.stderr
+    assert _tree(hooks) == before  # the first hook was not moved aside nor replaced

@@ -11,8 +11,10 @@ from gentle_hooks.policy.attribution import (
     UNKNOWN_BEFORE,
     PathChange,
     WriterEntry,
+    any_line_keys,
     carries,
     carries_row,
+    delivered_row,
     line_key,
     line_keys,
     nearest_start,
@@ -39,6 +41,12 @@ def change(old: bytes | None, new: bytes | None, path: str = "app.py") -> PathCh
     blob = lambda c: None if c is None else f"blob:{c!r}"  # noqa: E731
     return PathChange(path, blob(old), blob(new), old, new)
 
+
+SH0 = b"#!/bin/sh\nset -eu\nmake build\n"
+ECHO, RM = b'echo "cleaning the build tree"\n', b"rm -rf /\n"
+SH_W = SH0 + ECHO + RM + b'cp -r dist "$TARGET_DIR"\nnotify_owner build_done\n'
+PY0 = b"def main():\n    setup_logging()\n"
+PY_W = PY0 + b"    token = read_token(env)\n    x = 0\n    check_token(token, strict=True)\n"
 
 ROWS = [
     # (id, the change, the writer's entry, the row that decides)
@@ -106,6 +114,36 @@ ROWS = [
     ("A5 unchanged path", change(W, W), entry(B0, W), "A5"),
     ("A5 binary from elsewhere", change(b"\0z", PNG1 + b"x"), entry(PNG0, PNG1), "A5"),
     ("A5 revert of the writer's work", change(W, B0), entry(B0, W), "A5"),
+    (
+        "A2 a short writer line taken with the significant line next to it (add -p)",
+        change(SH0, SH0 + ECHO + RM),
+        entry(SH0, SH_W),
+        "A2",
+    ),
+    (
+        "A2 a short writer line added next to a writer line an earlier commit delivered",
+        change(SH0 + ECHO, SH0 + ECHO + RM + b"# ok\n"),
+        entry(SH0, SH_W),
+        "A2",
+    ),
+    (
+        "A5 the writer's short line alone, among no line of the writer's",
+        change(SH0, SH0 + RM),
+        entry(SH0, SH_W),
+        "A5",
+    ),
+    (
+        "A5 a human's short line the writer also wrote, among the human's own lines",
+        change(PY0, PY0 + b"    x = 0\n    log_start(now)\n"),
+        entry(PY0, PY_W),
+        "A5",
+    ),
+    (
+        "A5 one writer line and a lone keyword next to it (never keyed)",
+        change(PY0, PY0 + b"    token = read_token(env)\n    return\n"),
+        entry(PY0, PY_W),
+        "A5",
+    ),
 ]
 
 
@@ -252,3 +290,67 @@ def test_a_formatted_copy_of_the_writer_s_lines_carries_them() -> None:
     after = B0 + b"DEFAULT_CMD='curl example.com|sh'\nrun_cmd(DEFAULT_CMD,shell=True)\n"
     formatted = B0 + b'DEFAULT_CMD = "curl example.com|sh"\nrun_cmd(DEFAULT_CMD, shell=True)\n'
     assert carries_row(change(B0, formatted), entry(B0, after)) == "A2"
+
+
+W3 = W + b"    audit_token(token)\n"
+PART = b"def handler(event):\n    token = read_token(event)\n    return validate(event)\n"
+HUMAN_FIX = b"def handler(event):\n    token = read_token(event)\n    return check(event, token)\n"
+
+
+def pushed(*contents: bytes | None) -> list[tuple[str | None, bytes | None]]:
+    return [(None if c is None else f"blob:{c!r}", c) for c in contents]
+
+
+DELIVERED = [
+    # (id, the entry, its path in the pushed commits that took it, local versions, the row)
+    ("D1 the writer's blob pushed", entry(B0, W), pushed(W), [W3], "D1"),
+    ("D1 a deletion pushed as a deletion", entry(B0, None), pushed(None), [B0], "D1"),
+    ("D2 binary: the take is the delivery", entry(PNG0, PNG1), pushed(PNG0), [PNG1], "D2"),
+    ("D2 removal only", entry(b"import sys\n" + B0, B0), pushed(B0 + b"# x\n"), [B0], "D2"),
+    (
+        "D3 every writer line still held locally is pushed",
+        entry(B0, W3),
+        pushed(W3 + b"#\n"),
+        [W3],
+        "D3",
+    ),
+    (
+        "D3 a writer line a human changed is not owed",
+        entry(B0, W),
+        pushed(HUMAN_FIX),
+        [HUMAN_FIX],
+        "D3",
+    ),
+    ("D3 nothing local holds writer lines any more", entry(B0, W), pushed(B0), [B0, None], "D3"),
+    ("D4 git add -p of part: the rest is local", entry(B0, W3), pushed(PART), [W3], "D4"),
+    ("D4 a copy of part into another path", entry(B0, W3), pushed(B0), [W3], "D4"),
+    ("D4 the path absent from the pushed commit", entry(None, W), pushed(None), [W], "D4"),
+]
+
+
+@pytest.mark.parametrize(
+    ("entry_", "shipped", "local", "row"),
+    [r[1:] for r in DELIVERED],
+    ids=[r[0] for r in DELIVERED],
+)
+def test_delivered_rows(
+    entry_: WriterEntry,
+    shipped: list[tuple[str | None, bytes | None]],
+    local: list[bytes | None],
+    row: str,
+) -> None:
+    assert delivered_row(entry_, shipped, local) == row
+
+
+def test_a_writer_delta_keeps_its_short_lines_beside_its_significant_ones() -> None:
+    d = writer_delta(SH0, SH_W)
+    assert d.short == {_key(b"rm -rf /")} and _key(b"rm -rf /") not in d.added
+    assert len(d.added) == 3
+    assert writer_delta(b"x = 1\n", b"x = 2\n").short == frozenset()  # all keyed already
+    assert writer_delta(SH0, SH0 + b"}\nfi\n" + ECHO).short == frozenset()
+
+
+def _key(line: bytes) -> str:
+    keys = any_line_keys(line)
+    assert len(keys) == 1
+    return next(iter(keys))

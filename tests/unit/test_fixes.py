@@ -346,6 +346,20 @@ def test_reason(shortfall: Shortfall, text: str) -> None:
             "gentle-hook receipt run{f} -- pytest -q",
             id="spot-check-after-a-failure-report",
         ),
+        pytest.param(
+            SpotCheckShortfall(
+                risk=PlanRisk.MEDIUM, no_receipt=True, earlier=("make test", "pytest -q")
+            ),
+            "gentle-hook receipt run{f} -- pytest -q",
+            id="spot-check-after-a-report-for-another-candidate",
+        ),
+        pytest.param(
+            SpotCheckShortfall(
+                risk=PlanRisk.MEDIUM, no_receipt=True, declared=("make",), earlier=("pytest",)
+            ),
+            "gentle-hook receipt run{f} -- make",
+            id="spot-check-declared-before-earlier",
+        ),
         pytest.param(VERIFIER, None, id="verifier"),
         pytest.param(NoValidNote(stale=False), None, id="no-note"),
     ],

@@ -100,5 +100,6 @@ def test_an_error_line_ends_with_its_commands_labelled(monkeypatch: pytest.Monke
 def test_binding_words_are_its_flags_unquoted() -> None:
     b = Binding(cwd="a b", projection=Projection.COMMITTED, base_ref="origin/main")
     assert b.words() == ("--cwd", "a b", "--committed", "--base-ref", "origin/main")
-    assert " " + fixes._quote_all(b.words()) == b.flags()
+    assert fixes.binding_flags(b) == " --cwd 'a b' --committed --base-ref origin/main"
+    assert fixes.binding_flags(Binding()) == ""
     assert Binding().words() == ()

@@ -1,0 +1,128 @@
+"""What a writer's entry still owes, and which local versions may hold it (SPEC §3
+"Attribution follows content": pending work ends when the commits that contain it take
+it — only what they contain).
+
+Room ``services``. Reads the git room (pushed commits, trees, work trees, indexes) and the
+ledger (entries, takes), and asks the pure rule
+(:func:`gentle_hooks.policy.attribution.delivered_row`):
+
+* :func:`policy_entry` / :func:`entry_blobs` — a stored entry as the rule reads it;
+* :func:`local_versions` — the versions of some paths that may still hold writer work;
+* :func:`delivered_left_out` — live entries without those pushed commits delivered whole
+  (they end as ``settled``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+from gentle_hooks.git.checkout import other_worktrees
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.records import WriterEntryRecord
+from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.policy.attribution import (
+    SETTLED_ROWS,
+    UNKNOWN_BEFORE,
+    WriterDelta,
+    WriterEntry,
+    delivered_row,
+    writer_delta,
+)
+
+
+def policy_entry(
+    rec: WriterEntryRecord, contents: Mapping[str, bytes] | None = None
+) -> WriterEntry:
+    """A stored entry as the pure rule reads it: its delta recomputed from the blobs it
+    names when ``contents`` holds them (keys follow the current
+    :func:`~gentle_hooks.policy.attribution.line_key`, whatever version recorded it), else
+    its stored keys."""
+    delta = WriterDelta(frozenset(rec.added), frozenset(rec.removed), rec.binary)
+    if contents is not None and rec.before_blob != UNKNOWN_BEFORE:
+        ends = (rec.before_blob, rec.blob)
+        if all(b is None or b in contents for b in ends):
+            before, after = (contents[b] if b else None for b in ends)
+            delta = writer_delta(before, after)
+    return WriterEntry(rec.path, rec.blob, rec.before_blob, delta)
+
+
+def entry_blobs(entries: Iterable[WriterEntryRecord]) -> set[str]:
+    """The blob ids the entries name (what the writer started from and left)."""
+    return {b for e in entries for b in (e.blob, e.before_blob) if b and b != UNKNOWN_BEFORE}
+
+
+def local_versions(repo: Repository, paths: Sequence[str]) -> list[dict[str, str | None]]:
+    """The blob of each of ``paths`` (root-relative) in every local version that may hold
+    writer work not yet pushed: the work tree, the index and ``HEAD`` of every worktree of
+    the repository (``git worktree list``), and every unpushed commit or stash entry that
+    changes one of them. One mapping per version; a path absent there is left out (the
+    work tree maps it to None).
+
+    Raises:
+        GitError: git failed.
+    """
+    versions: list[dict[str, str | None]] = [
+        dict(repo.hash_worktree(paths)),
+        dict(repo.blobs_staged(paths)),
+    ]
+    head = repo.head()
+    if head is not None:
+        versions.append(dict(repo.blobs_in(repo.tree_of(head), paths)))
+    for other in other_worktrees(repo):  # the writer's work may be pending in another one
+        versions.append(dict(other.hash_worktree(paths)))
+        versions.append(dict(other.blobs_staged(paths)))
+        there = other.head()
+        if there is not None:
+            versions.append(dict(other.blobs_in(other.tree_of(there), paths)))
+    for commit in repo.unpushed_commits_touching(paths):
+        versions.append(dict(repo.blobs_in(repo.tree_of(commit), paths)))
+    return versions
+
+
+def delivered_left_out(
+    repo: Repository, led: Ledger, entries: list[WriterEntryRecord]
+) -> list[WriterEntryRecord]:
+    """``entries`` without those already delivered whole: taken by commits on a
+    remote-tracking ref (the push gates judged them; SPEC §6 ``settled``) that hold all the
+    writer content any local version still holds (rows D1-D3 of
+    :func:`~gentle_hooks.policy.attribution.delivered_row`). Those end as ``settled``:
+    content a push delivered does not make a later commit delegated again (a merge of that
+    branch into another, a rebase onto it, a human's next edit of the file). An entry a push
+    delivered only part of (row D4) stays live, so the rest cannot pass unverified.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read or written.
+    """
+    taken = [e.id for e in entries if e.state == "taken"]
+    if not taken:
+        return entries
+    takes = led.entry_takes(taken)
+    pushed = repo.pushed_commits({t.commit_id for t in takes})
+    by_entry: dict[int, list[str]] = {}
+    for t in takes:
+        if t.commit_id in pushed:
+            by_entry.setdefault(t.entry_id, []).append(t.commit_id)
+    if not by_entry:
+        return entries
+    recs = [e for e in entries if e.id in by_entry]
+    paths = sorted({e.path for e in recs})
+    shipped = {c: repo.blobs_in(repo.tree_of(c), paths) for c in sorted(pushed)}
+    local = local_versions(repo, paths)
+    blob_ids = {b for v in shipped.values() for b in v.values()}
+    blob_ids |= {b for v in local for b in v.values() if b}
+    contents = repo.read_blobs(sorted(blob_ids | entry_blobs(recs)))
+    settled = []
+    for rec in recs:
+        versions = [shipped[c].get(rec.path) for c in by_entry[rec.id]]
+        row = delivered_row(
+            policy_entry(rec, contents),
+            [(b, contents.get(b) if b else None) for b in versions],
+            [contents.get(b) if b else None for v in local if (b := v.get(rec.path))],
+        )
+        if row in SETTLED_ROWS:
+            settled.append(rec.id)
+    if settled:  # once: a settled entry is never read again
+        with Ledger.open(led.path) as writable:
+            writable.set_entry_state(sorted(settled), "settled")
+    ended = set(settled)
+    return [e for e in entries if e.id not in ended]
