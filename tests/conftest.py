@@ -238,6 +238,20 @@ def bound_verdict(cwd: Path | str, data: dict[str, object], *flags: str) -> dict
     return {**data, "candidate": ref}
 
 
+#: ``verification.require_observed = false``: the repository's explicit opt-out (README
+#: "Opting out"), under which a schema-valid verdict no ``verify run`` observed counts.
+OPT_OUT = "[verification]\nrequire_observed = false\n"
+
+
+def opt_out_of_observed(repo: Path) -> str:
+    """Commit :data:`OPT_OUT` as ``.gentle-hooks.toml`` (an opt-out counts only from the
+    candidate's base commit); the new commit id. For tests of the verdict rules (V1-V3)
+    and of how an accepted verdict travels, on verdicts written by hand; by default such a
+    verdict is never accepted (``tests/integration/test_verify.py``)."""
+    write(repo / ".gentle-hooks.toml", OPT_OUT)
+    return commit_all(repo, "config: accept verdicts no verify run observed")
+
+
 def verdict_file(directory: Path, data: dict[str, object], name: str = "verdict.json") -> str:
     """Write ``data`` as a verdict JSON file in ``directory``; return its path."""
     path = directory / name

@@ -9,7 +9,11 @@ the commands (:mod:`gentle_hooks.services.verify`) and hands the observations ov
   judges"), a criterion passes on exit 0 (a test runner's only when its output shows tests
   ran: :mod:`gentle_hooks.policy.testcount`), a negative test passes when its command
   fails, not by a signal, and its outcome on the candidate's base tree differs (so it
-  depends on the artifact), the suite passes on exit 0 (tests ran, as for a criterion),
+  depends on the artifact), a criterion counts only when its outcome depends on the
+  artifact (C4-nothing: it differs on the base tree, or on the candidate with the files it
+  adds or changes emptied; "Guardrails": "do not accept a claim whose criteria have no
+  observable check", "Completion criteria": "every declared criterion has evidence, not
+  an assertion"), the suite passes on exit 0 (tests ran, as for a criterion),
   and a check whose program is missing is ``blocked`` ("stop and report blocked when a
   required tool ... is unavailable instead of inferring the result").
 * :data:`STATUS_ROWS` — the checks to the verdict's status, first match wins: ``blocked``
@@ -71,6 +75,10 @@ class Outcome:
             the same on a second run on the candidate, the room's paths aside) was the
             candidate's; None when it was not run there (a suite, a
             candidate that changes no file).
+        hollow_exit / hollow_same: for a criterion whose outcome on the base tree was the
+            candidate's: the exit status it gave on the candidate with every file the
+            candidate adds or changes emptied, and whether that outcome was the
+            candidate's; None when it was not run there.
         runner / tests_run: the :data:`~gentle_hooks.policy.testcount.RUNNER_ROWS` row of
             the test runner the command runs and how many tests its output says ran (None:
             no runner, or no count in its output).
@@ -86,6 +94,16 @@ class Outcome:
     base_same: bool | None = None
     runner: str | None = None
     tests_run: int | None = None
+    hollow_exit: int | None = None
+    hollow_same: bool | None = None
+
+    @property
+    def checks_nothing(self) -> bool:
+        """True for a criterion whose outcome is the same on the candidate's base tree and
+        on the candidate with the files it adds or changes emptied: it observed nothing
+        of the artifact (seed 001 "Guardrails": "do not accept a claim whose criteria
+        have no observable check")."""
+        return self.check.kind == "criterion" and bool(self.base_same) and self.hollow_same is True
 
     @property
     def ran(self) -> bool:
@@ -138,6 +156,15 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "C3",
         "a negative test whose command succeeded: the check that must fail did not",
         lambda o: o.check.kind == "negative",
+        "fail",
+    ),
+    CheckRow(
+        "C4-nothing",
+        "a criterion whose outcome is the same on the candidate's base tree and on the "
+        "candidate with every file it adds or changes emptied: it observes nothing of the "
+        "artifact, whatever its exit status (`test -n x`, `test -e` of a file the change "
+        "leaves alone)",
+        lambda o: o.checks_nothing,
         "fail",
     ),
     CheckRow(
@@ -242,6 +269,9 @@ def _evidence(o: Outcome) -> str:
     if o.base_same is not None:
         same = "the same outcome" if o.base_same else "another outcome"
         base = f"; on the base tree it exited {o.base_exit}: {same}"
+    if o.hollow_same is not None:
+        same = "the same outcome" if o.hollow_same else "another outcome"
+        base += f"; with the changed files emptied it exited {o.hollow_exit}: {same}"
     return (
         f"`{o.check.command}` exited {o.exit_code} in {o.duration_ms} ms{digest}{tests}{base}"
         f"{changed}"

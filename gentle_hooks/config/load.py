@@ -286,7 +286,7 @@ def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:
         verification=VerificationSettings(
             commands=raw.verification.commands or (),
             dependency_dirs=raw.verification.dependency_dirs or (),
-            require_observed=bool(raw.verification.require_observed),
+            require_observed=raw.verification.require_observed is not False,
             artifact_dir=raw.verification.artifact_dir or DEFAULT_ARTIFACT_DIR,
         ),
         config_file=config_file,

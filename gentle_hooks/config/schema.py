@@ -71,7 +71,8 @@ class RawVerification(_Strict):
     parent's ``## Verification`` list, SPEC §5 "Spot check") and the ignored dependency
     folders a re-run in a temporary checkout needs (SPEC §5, §6 "spot check"); what the
     verifier requirement accepts (SPEC §9; seed 001): ``require_observed`` (a verdict counts
-    only when ``gentle-hook verify run`` observed its evidence for that candidate) and
+    only when ``gentle-hook verify run`` observed its evidence for that candidate; on when
+    absent, ``false`` opts out) and
     ``artifact_dir`` (where ``verify run`` writes the verdict's JSON and Markdown pair,
     relative to the work tree root, or absolute)."""
 

@@ -98,13 +98,15 @@ class VerificationSettings:
         dependency_dirs: ignored folders to make available in a temporary checkout, besides
             the detected :data:`DEFAULT_DEPENDENCY_DIRS`.
         require_observed: a verdict counts only when ``gentle-hook verify run`` observed its
-            evidence (config file only: a local override must not loosen it).
+            evidence for that candidate (default on: a hand-written verdict's claims cannot
+            be checked; ``false`` in the config file opts out, and only a base commit's
+            configuration can turn it off for the candidates it judges).
         artifact_dir: where verdict artifacts are written, relative to the work tree root.
     """
 
     commands: tuple[str, ...] = ()
     dependency_dirs: tuple[str, ...] = ()
-    require_observed: bool = False
+    require_observed: bool = True
     artifact_dir: str = DEFAULT_ARTIFACT_DIR
 
 

@@ -51,6 +51,9 @@ if TYPE_CHECKING:
 _MAX_STANDINGS = 1024
 _STANDINGS: dict[tuple[str, int | None, tuple[str, ...]], Standing] = {}
 
+#: The ``path`` of facts read from a git note rather than this clone's ledger.
+NOTE_PATH = "note"
+
 
 @frozen
 class LedgerFacts:
@@ -131,8 +134,10 @@ class LedgerFacts:
         """The stored verdicts as the gate counts them. With ``require_observed``
         (``verification.require_observed``) a verdict no ``gentle-hook verify run`` wrote
         is not accepted, whenever it was stored: turning the key on later does not let an
-        earlier hand-written verdict through."""
-        if not require_observed:
+        earlier hand-written verdict through. Facts read from a note (``path`` ``"note"``:
+        the CI and server gates) carry the verdict but never the observation, so the rule
+        is not applied to them (``gate.require_signed`` is theirs)."""
+        if not require_observed or self.path == NOTE_PATH:
             return self.verdicts
         return tuple(
             v
@@ -146,7 +151,7 @@ class LedgerFacts:
         )
 
     def satisfaction(
-        self, declared: tuple[str, ...] = (), require_observed: bool = False
+        self, declared: tuple[str, ...] = (), require_observed: bool = True
     ) -> Satisfaction:
         """What was done for this exact candidate.
 

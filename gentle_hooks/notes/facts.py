@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gentle_hooks.errors import GentleError
-from gentle_hooks.ledger.facts import LedgerFacts
+from gentle_hooks.ledger.facts import NOTE_PATH, LedgerFacts
 from gentle_hooks.ledger.records import (
     EscalationRecord,
     PendingMutation,
@@ -125,7 +125,7 @@ def facts_from_note(
         if r.outcome in ("declined", "unavailable", "consumed")
     )
     return LedgerFacts(
-        path="note",
+        path=NOTE_PATH,
         present=True,
         root=root,
         identity=identity,

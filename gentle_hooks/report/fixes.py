@@ -269,6 +269,14 @@ def _candidate_steps(
                 )
             )
             out.append(("prefix", f"{gh} verify run{flags} --brief"))
+            out.append(
+                (
+                    "otherwise",
+                    "to hand a verifier the clean room first: the same brief's path after the "
+                    "prefix; it prints the verify run --room to run",
+                )
+            )
+            out.append(("prefix", f"{gh} verify prepare{flags} --brief"))
             return out
         import os
         import shlex
@@ -288,6 +296,13 @@ def _candidate_steps(
         out.append(("write", binding.brief))
         out.append(("run", f"{gh} brief check {path}"))
         out.append(("run", f"{gh} verify run{flags} --brief {path}"))
+        out.append(
+            (
+                "otherwise",
+                "to hand a verifier the clean room first: it prints the verify run --room to run",
+            )
+        )
+        out.append(("run", f"{gh} verify prepare{flags} --brief {path}"))
         return out
     if s.disagreements:
         # A disagreement stays with this candidate: only a changed candidate, reported

@@ -18,6 +18,7 @@ edited tracked file is refused, files earlier runs left are removed.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
@@ -37,6 +38,10 @@ OWNER = ".owner"
 #: The candidate's base tree, which ``verify run`` exports to run each criterion and
 #: negative test on it too (a check whose outcome does not depend on the artifact).
 BASE = "base"
+#: The candidate's tree with every file it adds or changes emptied, made for one criterion
+#: at a time and removed after it (a criterion whose outcome is the same there and on the
+#: base tree observes nothing of the artifact).
+HOLLOW = "hollow"
 
 
 @frozen
@@ -65,6 +70,10 @@ class Room:
     @property
     def base(self) -> str:
         return os.path.join(self.path, BASE)
+
+    @property
+    def hollow(self) -> str:
+        return os.path.join(self.path, HOLLOW)
 
 
 def room_brief_text(objective: str, brief_id: str, checks: tuple[Check, ...]) -> str:
@@ -242,7 +251,7 @@ def check_room(
 
 
 #: What a room's directory may hold: its parts.
-ROOM_ENTRIES = frozenset({TREE, BRIEF, LOGS, OWNER, BASE})
+ROOM_ENTRIES = frozenset({TREE, BRIEF, LOGS, OWNER, BASE, HOLLOW})
 
 #: One entry's identity on disk: kind and permission bits, inode, size, modification and
 #: change times (the change time moves on every write and every chmod, and no process can
@@ -290,7 +299,8 @@ def _room_entries(room: Room) -> dict[str, Stamp]:
     out: dict[str, Stamp] = {}
     for rel, st in _walk(room.path).items():
         parts = rel.split(os.sep)
-        if parts[0] == LOGS or (parts[0] in (TREE, BASE) and parts[1:2] == [".git"]):
+        # hollow/ is made for one check, after the room was stamped, and removed after it
+        if parts[0] in (LOGS, HOLLOW) or (parts[0] in (TREE, BASE) and parts[1:2] == [".git"]):
             continue
         if parts[0] == TREE:
             out[os.path.join(*parts[1:]) if len(parts) > 1 else "."] = st
@@ -371,3 +381,42 @@ def make_base(repo: Repository, room: Room, cand: Candidate) -> None:
     repo.export_tree(
         cand.base.tree, room.base, f"gentle-hooks clean room: base of {cand.identity}\n"
     )
+
+
+def make_hollow(repo: Repository, room: Room, cand: Candidate) -> None:
+    """Export ``cand``'s tree into the room's ``hollow/`` (emptied first; the directory
+    itself stays, so the room's own entry is not touched) and empty every file the
+    candidate adds or changes against its base (a symbolic link becomes an empty file):
+    what a criterion sees when it does not read the artifact.
+
+    Raises:
+        GitError / OSError: exporting the tree failed.
+    """
+    remove_hollow(room)
+    os.makedirs(room.hollow, exist_ok=True)
+    repo.export_tree(cand.tree, room.hollow, f"gentle-hooks clean room: hollow {cand.identity}\n")
+    for change in repo.tree_delta(cand.base.tree, cand.tree):
+        if change.new_blob is None:
+            continue
+        full = os.path.join(room.hollow, change.path)
+        if os.path.islink(full):
+            os.unlink(full)
+        with open(full, "wb"):
+            pass
+
+
+def remove_hollow(room: Room) -> None:
+    """Empty the room's ``hollow/`` (the directory stays); never raises."""
+    import shutil
+
+    try:
+        names = os.listdir(room.hollow)
+    except OSError:
+        return
+    for name in names:
+        path = os.path.join(room.hollow, name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                os.unlink(path)

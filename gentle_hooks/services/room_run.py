@@ -1,7 +1,9 @@
 """Running a verify run's checks in its clean room, observed (SPEC §9; seed 001).
 
 Room ``services``. :func:`observe_all` runs each check of a plan in the room's ``tree/``
-(and each criterion and negative test again in ``base/``, the candidate's base tree),
+(and each criterion and negative test again in ``base/``, the candidate's base tree, and
+a criterion that gave the same outcome there once more in ``hollow/``, the candidate with
+the files it adds or changes emptied: row C4-nothing),
 with :func:`room_env` (the caller's environment without the writer's session) and
 :func:`cache_env` (tool caches outside the room), and stops at the first check that
 changed the room (:func:`~gentle_hooks.services.cleanroom.room_touched`, the candidate's
@@ -19,7 +21,15 @@ from gentle_hooks.artifacts.observation import Check, Outcome
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.policy.testcount import runner_of, tests_run
-from gentle_hooks.services.cleanroom import BASE, Room, RoomStamp, room_touched, stamp_room
+from gentle_hooks.services.cleanroom import (
+    BASE,
+    Room,
+    RoomStamp,
+    make_hollow,
+    remove_hollow,
+    room_touched,
+    stamp_room,
+)
 from gentle_hooks.services.record import Bound
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.values.frozen import replace
@@ -89,14 +99,15 @@ def room_env(env: Mapping[str, str], *pointers: str) -> dict[str, str]:
 def _observe(
     check: Check, number: int, room: Room, env: Mapping[str, str], *, where: str = ""
 ) -> Outcome:
-    """Run one check in the room's tree (``where="base"``: in its ``base/``; ``"again"``:
+    """Run one check in the room's tree (``where="base"``: in its ``base/``; ``"hollow"``: in
+    its ``hollow/``; ``"again"``:
     in the tree a second time), its output to ``logs/NN-kind.log`` (``NN-kind-WHERE.log``)."""
     log = _log_path(room, check, number, where)
     with open(log, "wb") as out:
         out.write(f"$ {check.command}\n".encode())
         out.flush()
         try:
-            cwd = room.base if where == "base" else room.tree
+            cwd = {"base": room.base, "hollow": room.hollow}.get(where, room.tree)
             obs = run_observed(check.argv, cwd=cwd, stdout=out, stderr=out, env=env)
         except UsageError as exc:
             out.write(f"{exc.message}\n".encode())
@@ -133,14 +144,48 @@ def _on_base(
     run to run (a random number, a clock) proves nothing about the artifact."""
     base = _observe(check, number, room, env, where="base")
 
-    def text(where: str) -> str:
-        return _log_text(_log_path(room, check, number, where), room.tree, room.base)
-
-    same = base.exit_code == outcome.exit_code
-    if same and text("") != text("base"):
-        again = _observe(check, number, room, env, where="again")
-        same = again.exit_code != outcome.exit_code or text("again") != text("")
+    same = _same(check, number, room, env, outcome, base, "base")
     return replace(outcome, base_exit=base.exit_code, base_same=same)
+
+
+def _same(
+    check: Check,
+    number: int,
+    room: Room,
+    env: Mapping[str, str],
+    outcome: Outcome,
+    other: Outcome,
+    where: str,
+) -> bool:
+    """Whether ``other`` (the check run in ``where``) gave the candidate's outcome: the
+    same exit status and output (the room's paths aside), or an output that changes from
+    run to run on the candidate too (a second run there)."""
+
+    def text(at: str) -> str:
+        return _log_text(_log_path(room, check, number, at), room.tree, room.base, room.hollow)
+
+    if other.exit_code != outcome.exit_code:
+        return False
+    if text("") == text(where):
+        return True
+    again = _observe(check, number, room, env, where="again")
+    return again.exit_code != outcome.exit_code or text("again") != text("")
+
+
+def _on_hollow(
+    bound: Bound, check: Check, number: int, room: Room, env: Mapping[str, str], outcome: Outcome
+) -> Outcome:
+    """Run a criterion that gave the candidate's outcome on the base tree once more, on
+    the candidate with every file it adds or changes emptied (``hollow/``, made for this
+    run and removed after it), and record whether its outcome there was the candidate's:
+    the same on both means it observed nothing of the artifact (row C4-nothing)."""
+    make_hollow(bound.repo, room, bound.candidate)
+    try:
+        hollow = _observe(check, number, room, env, where="hollow")
+        same = _same(check, number, room, env, outcome, hollow, "hollow")
+    finally:
+        remove_hollow(room)
+    return replace(outcome, hollow_exit=hollow.exit_code, hollow_same=same)
 
 
 def observe_all(
@@ -165,6 +210,8 @@ def observe_all(
     artifact the verifier repaired (seed 001 "Guardrails": "do not repair, patch, or re-run
     the worker's implementation to make a criterion pass")."""
     with_base = os.path.isdir(room.base)
+    if with_base:  # made before any stamp: filling and emptying it leaves the room's entry
+        os.makedirs(room.hollow, exist_ok=True)
     outcomes: list[Outcome] = []
     for n, check in enumerate(checks, 1):
         before = stamp_room(room)
@@ -173,6 +220,9 @@ def observe_all(
         if not changed and with_base and check.kind != "suite" and outcome.ran:
             outcome = _on_base(check, n, room, env, outcome)
             changed = _changes(bound, room, before, with_base)
+            if not changed and check.kind == "criterion" and outcome.base_same:
+                outcome = _on_hollow(bound, check, n, room, env, outcome)
+                changed = _changes(bound, room, before, with_base)
         if changed:
             outcomes.append(replace(outcome, changed=changed))
             break

@@ -7,12 +7,13 @@ reasons it was not accepted and its Markdown view in the ledger, and as the arti
 of seed 001 "Artifact" (:func:`write_artifacts`). A verdict counts only for the candidate it
 was recorded for; one that names another candidate, or none, is refused.
 
-With ``verification.require_observed`` (on in the candidate's base commit or the work
-tree: :func:`judged_require_observed`) a verdict is accepted
-only when a ``gentle-hook
-verify run`` for this candidate wrote exactly it (its digest is recorded in the ledger,
-:class:`~gentle_hooks.ledger.records.VerifyRun`): a verdict written by hand, edited, or
-observed on another candidate is stored and shown, never accepted.
+With ``verification.require_observed`` (on by default; off only where both the
+candidate's base commit and the work tree opt out: :func:`judged_require_observed`) a
+verdict is accepted only when a ``gentle-hook verify run`` for this candidate wrote exactly
+it (its digest is recorded in the ledger, :class:`~gentle_hooks.ledger.records.VerifyRun`):
+a verdict written by hand, edited, or observed on another candidate is stored and shown,
+never accepted. The gate verifies rather than believes: a hand-written verdict's claims
+cannot be checked.
 """
 
 from __future__ import annotations
@@ -136,11 +137,13 @@ def judged_require_observed(
 ) -> bool:
     """``verification.require_observed`` as verdicts are judged for ``cand`` (SPEC §9).
 
-    On when the configuration committed at the candidate's base commit turns it on, or the
-    loaded one (the work tree's) does: the work tree may add the rule, never drop one its
-    base sets, so a change cannot loosen the gate that judges it (as ``gate --range``
-    reads its configuration from the range's base). The base is read only when the loaded
-    configuration leaves the rule off.
+    On by default (a configuration without the key requires it). Off only when the loaded
+    configuration (the work tree's) opts out with ``require_observed = false`` and so does
+    the configuration committed at the candidate's base commit (or the candidate has no
+    base commit): the work tree may add the rule, never drop one its base sets, so a change
+    cannot loosen the gate that judges it (as ``gate --range`` reads its configuration from
+    the range's base); an opt-out takes effect for the candidates built on the commit that
+    holds it. The base is read only when the loaded configuration leaves the rule off.
 
     Raises:
         ConfigError: the base commit's configuration does not compile.

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sqlite3
 import subprocess
 import sys
@@ -244,6 +245,17 @@ class World:
         path = verdict_file(self.base, verdict)
         return self.gh("verdict", "add", *flags, path)
 
+    def verified(self, *flags: str) -> Run:
+        """``verify run FLAGS`` of :data:`TOKEN_BRIEF` (written outside the work tree), then
+        the ``verdict add`` it prints, run exactly as printed; that command's result."""
+        path = self.base / "token-brief.json"
+        path.write_text(json.dumps(TOKEN_BRIEF), encoding="utf-8")
+        ran = self.gh("verify", "run", *flags, "--brief", str(path))
+        assert ran.code == 0, ran
+        last = ran.out.splitlines()[-1]
+        assert last.startswith("run: "), ran
+        return self.gh(*shlex.split(last.removeprefix("run: "))[1:])
+
     # -- what the world holds ---------------------------------------------------------------
 
     def ledger(self, sql: str, params: Sequence[object] = ()) -> list[tuple[object, ...]]:
@@ -263,6 +275,33 @@ class World:
         assert self.ok("status", "--porcelain", cwd=cwd) == ""
         fsck = self.git("fsck", "--no-progress", "--no-dangling", cwd=cwd)
         assert (fsck.code, fsck.out, fsck.err) == (0, "", "")
+
+
+#: A verifier's brief for a writer's ``check_token`` in ``src/app.py`` (the base has none):
+#: a criterion and a negative test whose outcomes depend on it, and a full suite.
+TOKEN_BRIEF: dict[str, object] = {
+    "id": "tokens-1",
+    "objective": "check_token accepts a token and refuses an empty one",
+    "outputFormat": "a patch to src/app.py",
+    "boundaries": ["src/app.py only"],
+    "stopCondition": "the criteria pass",
+    "readOnly": False,
+    "sideEffects": ["write-repo"],
+    "successCriteria": [
+        {
+            "criterion": "a token is accepted, an empty one refused",
+            "run": "cd src && python3 -c \"import app; assert app.check_token('tok-1')"
+            " and not app.check_token('')\"",
+        }
+    ],
+    "negativeTests": [
+        {
+            "criterion": "the module has no token check",
+            "run": "cd src && python3 -c \"import app; assert not hasattr(app, 'check_token')\"",
+        }
+    ],
+    "fullSuite": "python3 -m compileall -q src",
+}
 
 
 INITIAL_FILES = {

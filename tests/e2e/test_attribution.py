@@ -138,7 +138,7 @@ def test_an_escalation_binds_work_committed_with_hooks_off(served: World) -> Non
     assert any("needs 1 accepted gentle-ai-verify verdict" in line for line in push.said), push
     assert "escalated" in status.out + status.err, status
     assert w.remote_ref("main") != bad
-    assert w.verdict("--committed").code == 0
+    assert w.verified("--committed").code == 0
     assert w.git("push", "origin").code == 0
     assert w.remote_ref("main") == bad
 

@@ -99,7 +99,12 @@ def test_escalated_change_needs_an_accepted_verdict(world: World) -> None:
         for line in still.said
     ), still
 
-    accepted = world.verdict("--staged")
+    # a passing verdict written by hand: its claims cannot be checked, it never counts
+    hand = world.verdict("--staged")
+    assert hand.code == 1 and "R1 not observed" in hand.out, hand
+    assert world.git("commit", "-m", "writer: tokens").code == 1
+
+    accepted = world.verified("--staged")
     assert accepted.code == 0, accepted
     passed = world.git("commit", "-m", "writer: tokens")
     assert passed.code == 0, passed
@@ -125,7 +130,7 @@ def test_escalated_commit_made_with_no_verify_is_blocked_on_push(world: World) -
     assert f"gentle-hooks:   write: {brief}" in push.said
     assert f"gentle-hooks:   run: gentle-hook verify run --committed --brief {brief}" in push.said
     assert world.remote_ref("main") == world.rev("HEAD^")
-    assert world.verdict("--committed").code == 0
+    assert world.verified("--committed").code == 0
     again = world.git("push", "origin", "main")
     assert (again.code, world.remote_ref("main")) == (0, commit), again
 

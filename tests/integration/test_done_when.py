@@ -4,7 +4,10 @@
 A writer (o4-mini, low effort) changes code, reports a real test run; the parent
 spot-checks; a one-byte edit makes a new candidate; an escalation asks for a verifier;
 three bad verdicts are refused with their reasons, a proper one satisfies it; one more edit
-keeps the escalation (sticky) and drops the verdict (another candidate).
+keeps the escalation (sticky) and drops the verdict (another candidate). The repository
+opts out of ``verification.require_observed`` in its first commit, so the verdict rules
+(V1-V3) are what judges these hand-written verdicts; by default none would count
+(``tests/integration/test_verify.py`` covers the observed path).
 
 The steps share one repository and run in file order; each asserts the real CLI's exit
 code and key output lines exactly.
@@ -22,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import PASSING_VERDICT, CliResult, run_cli, verdict_file
+from tests.conftest import OPT_OUT, PASSING_VERDICT, CliResult, run_cli, verdict_file
 
 TEST_COMMAND = [sys.executable, "-m", "pytest", "-q", "tests"]
 TEST_LINE = " ".join(TEST_COMMAND)
@@ -74,6 +77,7 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scenario]:
     (repo / "tests").mkdir()
     (repo / ".gitignore").write_text("__pycache__/\n.pytest_cache/\n", encoding="utf-8")
     (repo / "src" / "app.py").write_text("def add(a, b):\n    return a + b\n", encoding="utf-8")
+    (repo / ".gentle-hooks.toml").write_text(OPT_OUT, encoding="utf-8")
     (repo / "tests" / "test_app.py").write_text(
         "import sys\nfrom pathlib import Path\n\n"
         "sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'src'))\n\n"

@@ -191,35 +191,35 @@ def test_concurrent_records_from_two_clones_are_both_kept(server: Path) -> None:
     git(b, "fetch", "-q")
     # both clones add a record to the same commit, in the same state of the notes
     ok(gh(a, "review", "decline", "--committed"))
-    ok(
-        gh(
-            b,
-            "verdict",
-            "add",
-            "--committed",
-            "-",
-            input=json.dumps(
-                bound_verdict(
-                    b,
-                    {
-                        "briefId": "b-1",
-                        "status": "pass",
-                        "criteria": [
-                            {
-                                "criterion": "f returns 2",
-                                "evidence": "ran python -c 'import app' -> 2",
-                            }
-                        ],
-                        "negativeTestsRun": 1,
-                        "fullSuiteRun": True,
-                        "artifactMutating": True,
-                        "summary": "checked f",
-                    },
-                    "--committed",
-                )
-            ),
-        )
+    # a hand-written verdict: stored and noted, not accepted (verification.require_observed)
+    hand = gh(
+        b,
+        "verdict",
+        "add",
+        "--committed",
+        "-",
+        input=json.dumps(
+            bound_verdict(
+                b,
+                {
+                    "briefId": "b-1",
+                    "status": "pass",
+                    "criteria": [
+                        {
+                            "criterion": "f returns 2",
+                            "evidence": "ran python -c 'import app' -> 2",
+                        }
+                    ],
+                    "negativeTestsRun": 1,
+                    "fullSuiteRun": True,
+                    "artifactMutating": True,
+                    "summary": "checked f",
+                },
+                "--committed",
+            )
+        ),
     )
+    assert hand.returncode == 1 and "not accepted" in hand.stdout, hand.stdout + hand.stderr
     # b did not make the commit: its verdict is noted on it, and both sync both ways
     ok(gh(a, "sync", "push"))
     ok(gh(b, "sync", "push"))

@@ -16,7 +16,13 @@ import pytest
 
 from gentle_hooks.ledger.schema import SCHEMA_VERSION
 from gentle_hooks.report.fixes import NO_RECEIPT, PREFIX_NOTE
-from tests.conftest import PASSING_VERDICT, CliResult, bound_verdict, verdict_file
+from tests.conftest import (
+    PASSING_VERDICT,
+    CliResult,
+    bound_verdict,
+    opt_out_of_observed,
+    verdict_file,
+)
 
 Cli = Callable[..., CliResult]
 PY = sys.executable
@@ -414,6 +420,7 @@ def test_verdict_add_refuses_what_is_not_a_verdict(cli: Cli, repo: Path, tmp_pat
 
 
 def test_a_verdict_counts_only_for_its_candidate(cli: Cli, repo: Path, tmp_path: Path) -> None:
+    opt_out_of_observed(repo)  # a hand-written verdict counts here at all
     edit(repo)
     cli("escalate", "--item", "security", "--reason", "auth", cwd=repo)
     path = verdict_file(tmp_path, bound_verdict(repo, PASSING_VERDICT))

@@ -621,9 +621,11 @@ def test_checks_see_neither_the_hook_repository_nor_the_writers_session(env: Env
         str(env.brief_path),
         "--check",
         check,
+        code=1,
     )
-    assert out["status"] == "pass", out["outcomes"]
-    proc = env.gh(
+    # the probe held in the room (exit 0); it reads no file of the change (C4-nothing)
+    assert _probe(out) == (0, "C4-nothing"), out["outcomes"]
+    out = env.json(
         "verify",
         "run",
         "--brief",
@@ -631,8 +633,14 @@ def test_checks_see_neither_the_hook_repository_nor_the_writers_session(env: Env
         "--check",
         check,
         env={"GENTLE_WRITER_MODEL": "o4-mini", "GIT_DIR": str(env.repo / ".git")},
+        code=1,
     )
-    assert proc.returncode == 0, proc.stdout
+    assert _probe(out) == (0, "C4-nothing"), out["outcomes"]
+
+
+def _probe(out: dict[str, Any]) -> tuple[int, str]:
+    """The exit status and row of the run's second criterion (the ``--check`` probe)."""
+    return out["verdict"]["criteria"][1]["observed"]["exitCode"], out["outcomes"][1]["row"]
 
 
 #: What a writer's session leaves in the environment: agent runtimes, model providers,
@@ -684,8 +692,11 @@ def test_checks_get_nothing_of_the_writers_session_or_repository(env: Env) -> No
         "KEEP_ME": "1",
         "PATH": f"{repo}/.venv/bin{os.pathsep}{os.environ['PATH']}",
     }
-    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", check, env=extra)
-    assert out["status"] == "pass", out["outcomes"]
+    out = env.json(
+        "verify", "run", "--brief", str(env.brief_path), "--check", check, env=extra, code=1
+    )
+    # the probe held in the room (exit 0); it reads no file of the change (C4-nothing)
+    assert _probe(out) == (0, "C4-nothing"), out["outcomes"]
 
 
 # --- verdict add: binding, observation, the artifact path -----------------------------------
@@ -776,11 +787,11 @@ def test_a_fail_verdict_without_its_full_suite_is_stored_blocked(env: Env) -> No
 
 def test_verdict_add_writes_the_pair_for_a_verdict_from_elsewhere(env: Env) -> None:
     """A verdict added from elsewhere gets its JSON + Markdown artifact pair (seed 001
-    "Artifact")."""
+    "Artifact"), counted or not (here not: no verify run observed it)."""
     path = env.tmp / "v.json"
     verdict = bound_verdict(env.repo, PASSING_VERDICT)
     path.write_text(json.dumps(verdict))
-    rec = env.json("verdict", "add", str(path))["record"]
+    rec = env.json("verdict", "add", str(path), code=1)["record"]
     ref = rec["artifact_ref"]
     assert ref.startswith(f"{ARTIFACTS}/brief-1-") and ref.endswith(".json")
     assert json.loads((env.repo / ref).read_text()) == verdict
@@ -886,22 +897,21 @@ def test_require_observed_checks_each_criterion_against_the_recorded_observation
     assert env.rows("SELECT accepted, observed_run FROM verdict") == [(0, None)]
 
 
-def test_require_observed_turned_on_later_still_does_not_count_a_hand_written_verdict(
-    env: Env,
-) -> None:
-    """A verdict accepted while the key was off does not count once it is on: the gate
-    asks at decision time (``LedgerFacts.gate_verdicts``), not only when it was added."""
-    _require_observed(env, on=False)
-    identity = env.identity()
+def test_an_opt_out_in_the_base_counts_a_hand_written_verdict(env: Env) -> None:
+    """README "Opting out": ``require_observed = false`` committed in the candidate's base
+    accepts a verdict no verify run observed; in the work tree alone it does not (a change
+    cannot loosen the gate that judges it). The rule is asked at decision time, so turning
+    it on again would drop the verdict (``tests/unit/test_facts.py``)."""
+    _require_observed(env, on=False)  # the work tree only: not enough
     path = env.tmp / "v.json"
     path.write_text(json.dumps(bound_verdict(env.repo, PASSING_VERDICT)))
-    assert env.gh("verdict", "add", str(path)).returncode == 0  # accepted: the key is off
+    assert env.gh("verdict", "add", str(path)).returncode == 1
+    git(env.repo, "add", "-f", ".gentle-hooks.toml")
+    git(env.repo, "commit", "-q", "-m", "config: opt out", "--", ".gentle-hooks.toml")
+    assert env.gh("escalate", "--item", "security", "--reason", "auth path").returncode == 0
+    path.write_text(json.dumps(bound_verdict(env.repo, PASSING_VERDICT)))
+    assert env.gh("verdict", "add", str(path)).returncode == 0
     assert "verifier: satisfied (1 of 1 accepted verdict(s))" in env.gh("status").stdout
-    _require_observed(env, on=True)
-    assert env.identity() == identity
-    status = env.gh("status").stdout
-    assert "verifier: MISSING (0 of 1 accepted verdict(s))" in status
-    assert "R1 not observed: no gentle-hook verify run wrote it" in status
 
 
 #: (id, the check that adds a file to the room, a path it must be reported for).
@@ -945,8 +955,10 @@ def test_ignored_outputs_a_check_leaves_do_not_change_the_artifact(env: Env) -> 
     ``.pytest_cache/``) are not changes of the artifact: the run still passes."""
     check = "mkdir -p .pytest_cache src/__pycache__ && printf x > src/__pycache__/app.pyc"
     check += " && test -e src/__pycache__/app.pyc"
-    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", check)
-    assert out["status"] == "pass", out["outcomes"]
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", check, code=1)
+    # not C0: the run went on to the end; the check itself reads nothing of the change
+    assert [o["row"] for o in out["outcomes"]] == ["C4", "C4-nothing", "C2", "C4"]
+    assert not any(o.get("changed") for o in out["outcomes"]), out["outcomes"]
 
 
 #: (id, a check that changes the room and hides it by the time it ends, the path named).
@@ -1166,8 +1178,53 @@ def test_a_brief_of_checks_that_check_nothing_gets_no_pass(env: Env) -> None:
         code=1,
     )
     assert out["status"] == "fail"
-    assert [o["row"] for o in out["outcomes"]] == ["C4", "C4", "C2-base", "C4"]
+    assert [o["row"] for o in out["outcomes"]] == ["C4-nothing", "C4-nothing", "C2-base", "C4"]
     evidence = [c["evidence"] for c in out["verdict"]["criteria"][:2]]
     assert all("on the base tree it exited 0: the same outcome" in e for e in evidence)
+    assert all(
+        "with the changed files emptied it exited 0: the same outcome" in e for e in evidence
+    )
     added = env.gh("verdict", "add", out["json_path"])
     assert added.returncode == 1 and "not accepted" in added.stdout
+
+
+#: (id, criterion, its row): criteria beside the brief's honest negative test and a suite
+#: that runs the tests. A criterion counts only when its outcome depends on the artifact:
+#: it differs on the base tree, or on the candidate with the files it adds or changes
+#: emptied (row C4-nothing otherwise).
+CRITERIA_ROWS: list[tuple[str, str, str]] = [
+    ("test-n", "test -n x", "C4-nothing"),
+    ("eval-true", "eval true", "C4-nothing"),
+    ("exists-untouched-file", "test -e .gitignore", "C4-nothing"),
+    ("imports-only", "python3 -c 'import app'", "C4-nothing"),
+    ("fails-everywhere", "test -e /nonexistent", "C4-nothing"),
+    ("differs-on-base", "python3 -c 'import app; assert app.add(2, 2) == 4'", "C4"),
+    ("preserved-but-reads-the-change", "python3 -c 'import app; assert app.add(2, 0) == 2'", "C4"),
+]
+
+
+@pytest.mark.parametrize(
+    ("criterion", "row"), [c[1:] for c in CRITERIA_ROWS], ids=[c[0] for c in CRITERIA_ROWS]
+)
+def test_a_criterion_counts_only_when_its_outcome_depends_on_the_artifact(
+    env: Env, criterion: str, row: str
+) -> None:
+    """Seed 001 "Guardrails": "do not accept a claim whose criteria have no observable
+    check"; "Completion criteria": "every declared criterion has evidence, not an
+    assertion". With an honest negative test and the full suite, a brief of criteria that
+    check nothing gets no pass: each criterion that gives the same outcome on the base
+    tree and with the changed files emptied fails (C4-nothing); one that reads the change,
+    also a property the base had (add(2, 0) is 2 on both), counts (C4)."""
+    env.brief({**BRIEF, "successCriteria": [{"criterion": "it holds", "run": criterion}]})
+    passes = row == "C4"
+    out = env.json(
+        "verify",
+        "run",
+        "--brief",
+        str(env.brief_path),
+        "--suite",
+        "python3 -m pytest -q tests",
+        code=0 if passes else 1,
+    )
+    assert [o["row"] for o in out["outcomes"]] == [row, "C2", "C4"], out["outcomes"]
+    assert out["status"] == ("pass" if passes else "fail")

@@ -66,7 +66,7 @@ def test_readback_is_recorded_as_readback() -> None:
 
 
 def test_verdicts_count_only_when_accepted_and_rejections_carry_reasons() -> None:
-    ok = VerdictRecord("/r", ID, "b", "pass", True, (), "{}", "", id=1)
+    ok = VerdictRecord("/r", ID, "b", "pass", True, (), "{}", "", id=1, observed_run=7)
     bad = VerdictRecord(
         "/r", ID, "b", "fail", False, ("V1 status is fail, not pass",), "{}", "", id=2
     )
@@ -75,6 +75,21 @@ def test_verdicts_count_only_when_accepted_and_rejections_carry_reasons() -> Non
     assert s.rejected_verdicts == (
         "verdict #2 (brief b, status fail): V1 status is fail, not pass",
     )
+
+
+def test_a_verdict_no_verify_run_wrote_counts_only_where_the_repository_opts_out() -> None:
+    """Seed 001 "Completion criteria": "every declared criterion has evidence, not an
+    assertion". By default (``verification.require_observed`` on) an accepted verdict no
+    ``verify run`` wrote does not count: its claims cannot be checked. Only the explicit
+    opt-out counts it."""
+    hand = VerdictRecord("/r", ID, "b", "pass", True, (), "{}", "", id=1)
+    facts = _facts(verdicts=(hand,))
+    by_default = facts.satisfaction()
+    assert by_default.accepted_verdicts == 0
+    assert by_default.rejected_verdicts == (
+        "verdict #1 (brief b, status pass): R1 not observed: no gentle-hook verify run wrote it",
+    )
+    assert facts.satisfaction(require_observed=False).accepted_verdicts == 1
 
 
 def test_runtime_writers_and_sticky_escalations() -> None:
@@ -135,8 +150,20 @@ def test_the_same_verdict_stored_twice_counts_once() -> None:
         reasons=(),
         json='{"briefId":"b"}',
         markdown="",
+        observed_run=1,
     )
     again = replace(facts, verdicts=(v, replace(v, id=2), replace(v, id=3)))
     assert again.satisfaction().accepted_verdicts == 1
     other = replace(v, id=4, json='{"briefId":"b2"}')
     assert replace(facts, verdicts=(v, other)).satisfaction().accepted_verdicts == 2
+
+
+def test_facts_read_from_a_note_keep_their_verdicts_whatever_require_observed_says() -> None:
+    """A note carries the verdict, never the observation (README "Opting out"): the CI and
+    server gates judging notes are not told to refuse every verdict."""
+    from gentle_hooks.ledger.facts import NOTE_PATH
+    from gentle_hooks.values.frozen import replace
+
+    hand = VerdictRecord("/r", ID, "b", "pass", True, (), "{}", "", id=1)
+    noted = replace(_facts(verdicts=(hand,)), path=NOTE_PATH)
+    assert noted.satisfaction(require_observed=True).accepted_verdicts == 1

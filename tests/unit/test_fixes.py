@@ -86,6 +86,10 @@ NOTE = (
     "the prefix line (declare verification.commands to have it named here) (no report that "
     "counts is recorded for this candidate yet)"
 )
+PREPARE_DO = (
+    "to hand a verifier the clean room first: the same brief's path after the prefix; it "
+    "prints the verify run --room to run"
+)
 VERIFY_DO = (
     "a separate gentle-ai-verify run checks this candidate in a clean room: write its brief "
     "(gentle-hook schema brief) to a file outside the work tree (a file inside it changes the "
@@ -104,7 +108,12 @@ VERIFY_COMMIT = [
 STEPS = [
     pytest.param(
         VERIFIER,
-        [("do", VERIFY_DO), ("prefix", "gentle-hook verify run{f} --brief")],
+        [
+            ("do", VERIFY_DO),
+            ("prefix", "gentle-hook verify run{f} --brief"),
+            ("otherwise", PREPARE_DO),
+            ("prefix", "gentle-hook verify prepare{f} --brief"),
+        ],
         id="verifier",
     ),
     pytest.param(SPOT, [("run", "gentle-hook spot-check{f}")], id="spot-check"),

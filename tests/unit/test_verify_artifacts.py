@@ -69,6 +69,12 @@ def on_base(o: Outcome, code: int, same: bool) -> Outcome:
     return replace(o, base_exit=code, base_same=same)
 
 
+def hollow(o: Outcome, same: bool) -> Outcome:
+    """``o`` with the same outcome on the base tree, also run on the candidate with its
+    changed files emptied: the same outcome there or not."""
+    return replace(o, base_exit=o.exit_code, base_same=True, hollow_exit=1, hollow_same=same)
+
+
 def runner(o: Outcome, ran: int | None) -> Outcome:
     """``o`` as a pytest run whose output says ``ran`` tests ran (None: no count)."""
     return replace(o, runner="T-pytest", tests_run=ran)
@@ -102,6 +108,11 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     ("negative-fails-on-base-too", on_base(out("negative", 1), 1, True), "fail", "C2-base"),
     ("negative-not-run-on-base", replace(out("negative", 1), base_same=None), "fail", "C2-base"),
     ("negative-fails-otherwise-on-base", on_base(out("negative", 1), 1, False), "pass", "C2"),
+    # seed 001 "Guardrails": "do not accept a claim whose criteria have no observable check"
+    ("criterion-same-on-base-and-hollow", hollow(out("criterion", 0), True), "fail", "C4-nothing"),
+    ("criterion-fails-everywhere", hollow(out("criterion", 1), True), "fail", "C4-nothing"),
+    ("criterion-reads-the-changed-files", hollow(out("criterion", 0), False), "pass", "C4"),
+    ("criterion-differs-on-base", on_base(out("criterion", 0), 1, False), "pass", "C4"),
     ("pytest-ran-no-test", runner(out("suite", 0), 0), "fail", "C4-none"),
     ("pytest-no-count", runner(out("criterion", 0), None), "fail", "C4-none"),
     ("pytest-ran-tests", runner(out("suite", 0), 3), "pass", "C4"),
