@@ -226,7 +226,9 @@ def test_08_to_10_bad_verdicts_are_refused_with_their_reason(
         "(brief brief-1, status fail): V1 status is fail, not pass"
     )
     assert missing.endswith(reason)
-    assert "  prefix: gentle-hook verify run --brief" in lines
+    brief = scenario.repo / ".git" / "gentle-hooks" / "brief.json"
+    assert f"  write: {brief}" in lines
+    assert f"  run: gentle-hook verify run --brief {brief}" in lines
 
 
 def test_11_a_proper_verdict_satisfies_the_verifier(scenario: Scenario) -> None:
