@@ -18,6 +18,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from gentle_hooks.policy.delegation import RUNTIME_ENV
+
 # Timing is measured in bench/, never in tests: a shared CI machine under load must not turn
 # a slow example into a failure (hypothesis' default deadline is 200 ms per example).
 settings.register_profile(
@@ -34,17 +36,8 @@ if _BIN not in os.environ.get("PATH", "").split(os.pathsep):
 #: ``CLAUDE_EFFORT``/``CLAUDE_CODE_EFFORT_LEVEL`` and ``AIDER_`` options are read as a
 #: runtime's writer effort and aider's commit options: a session's own must not leak in.
 _LEAKY_PREFIXES = ("GIT_", "GENTLE_", "PRE_COMMIT", "CLAUDE_EFFORT", "CLAUDE_CODE_EFFORT", "AIDER_")
-#: Agent runtime markers (gentle_hooks.policy.delegation.RUNTIME_ENV): a test sets them on purpose.
-_RUNTIME_MARKERS = (
-    "CLAUDECODE",
-    "CLAUDE_CODE_ENTRYPOINT",
-    "CODEX_SANDBOX",
-    "CODEX_SANDBOX_NETWORK_DISABLED",
-    "GEMINI_CLI",
-    "CLINE_ACTIVE",
-    "CURSOR_AGENT",
-    "OPENCODE",
-)
+#: Agent runtime markers: a test sets them on purpose.
+_RUNTIME_MARKERS = tuple(name for name, _, _ in RUNTIME_ENV)
 
 
 @pytest.fixture(autouse=True)

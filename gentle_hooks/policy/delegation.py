@@ -23,6 +23,13 @@ RUNTIME_ENV: tuple[tuple[str, str | None, str], ...] = (
     ("CLAUDE_CODE_ENTRYPOINT", None, "claude-code"),
     ("CODEX_SANDBOX", None, "codex"),
     ("CODEX_SANDBOX_NETWORK_DISABLED", None, "codex"),
+    # Codex exports the thread id to every shell it runs, also without a sandbox (full
+    # access), where the CODEX_SANDBOX* variables are not set
+    ("CODEX_THREAD_ID", None, "codex"),
+    # Copilot CLI's subprocesses (its hooks reference: COPILOT_AGENT_SESSION_ID, and
+    # COPILOT_CLI=1 for git hooks to tell a Copilot run)
+    ("COPILOT_CLI", None, "copilot"),
+    ("COPILOT_AGENT_SESSION_ID", None, "copilot"),
     ("GEMINI_CLI", None, "gemini-cli"),
     ("CLINE_ACTIVE", "true", "cline"),
     ("CURSOR_AGENT", None, "cursor"),

@@ -68,6 +68,9 @@ def test_human_commits_have_no_evidence(message: str, author: str) -> None:
     [
         ({"CLAUDECODE": "1"}, "claude-code"),
         ({"CODEX_SANDBOX": "seatbelt"}, "codex"),
+        ({"CODEX_THREAD_ID": "019a-thread"}, "codex"),  # full access: no sandbox variable
+        ({"COPILOT_CLI": "1"}, "copilot"),
+        ({"COPILOT_AGENT_SESSION_ID": "4f1c-session"}, "copilot"),
         ({"GEMINI_CLI": "1"}, "gemini-cli"),
         ({"CLINE_ACTIVE": "true"}, "cline"),
         ({"GENTLE_WRITER_MODEL": "o4-mini"}, "gentle-hooks env recorder"),
