@@ -155,22 +155,35 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
         expired = expire_shaped(repo, path, [work])
         if expired:
             work = carried_by_commits(repo, led, infos)[head]
-        for line in expiry_lines(expired):
-            print(f"gentle-hooks: {line}", file=sys.stderr)
+        lines = [f"gentle-hooks: {line}" for line in expiry_lines(expired)]
         if not work.delegated and not led.unlinked_escalations(where.root):
+            _status(lines, env)
             return EXIT_OK
         rec = record_commit(repo, led, infos[0], work, "post-commit", env)
         led.consume_unlinked_escalations(where.root, head, rec.identity)
         write_commit_notes(repo, led, [rec])
     if not work.delegated:
-        print(f"gentle-hooks: {head[:12]} took this work tree's escalation", file=sys.stderr)
-        return EXIT_OK
-    print(
-        f"gentle-hooks: recorded {head[:12]} as delegated ({', '.join(work.writers())}): "
-        f"writer content in {', '.join(work.paths())}",
-        file=sys.stderr,
-    )
+        lines.append(f"gentle-hooks: {head[:12]} took this work tree's escalation")
+    else:
+        lines.append(
+            f"gentle-hooks: recorded {head[:12]} as delegated ({', '.join(work.writers())}): "
+            f"writer content in {', '.join(work.paths())}"
+        )
+    _status(lines, env)
     return EXIT_OK
+
+
+def _status(lines: list[str], env: Mapping[str, str]) -> None:
+    """Print post-commit's status lines, unless the gates print JSON only
+    (``GENTLE_HOOKS_FORMAT=json``: an agent parses the commit's standard error as the
+    gate's one object; the ledger keeps what these lines say)."""
+    if not lines:
+        return
+    from gentle_hooks.hooks.decision import output_format
+
+    if output_format(env)[0] != "json":
+        for line in lines:
+            print(line, file=sys.stderr)
 
 
 def rewritten_later(action: str | None) -> bool:
