@@ -26,6 +26,7 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.facts import LedgerFacts, facts_from
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import (
+    LIVE_STATES,
     EscalationRecord,
     PendingMutation,
     WriterEntryRecord,
@@ -377,7 +378,7 @@ def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list
         for work in works
         for e in work.entries
         if e.id in work.by_shape
-        and e.state == "open"
+        and e.state in LIVE_STATES  # taken too: its commit may have been reset away
         and ((e.added and not e.binary) or repo.head_reset_since(e.recorded_at))
     }
     if not shaped:
@@ -405,7 +406,11 @@ def expire_gone(
     writer may have written in another one), not in any unpushed commit or stash that
     changes their path (SPEC §3: pending work "expires with a status line, never a block").
 
-    Only entries no commit took are considered (a taken entry is delivered history).
+    Open and taken entries are considered: a taken entry's content stays in the commits
+    that took it while one is on a branch, in the stash or checked out (they are versions
+    searched here); once ``reset --hard`` threw those commits away it is gone like an open
+    entry's. A commit that took it keeps its commit record, so it stays delegated wherever
+    it is pushed.
 
     Returns:
         The entries expired now.
@@ -413,7 +418,7 @@ def expire_gone(
     Raises:
         GitError: git failed; StoreError: the ledger cannot be written.
     """
-    candidates = [e for e in entries if e.state == "open"]
+    candidates = [e for e in entries if e.state in LIVE_STATES]
     if not candidates or repo.paths.toplevel is None:
         return []
     paths = sorted({e.path for e in candidates})

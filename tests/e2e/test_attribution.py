@@ -281,6 +281,20 @@ def test_after_reset_hard_a_human_commit_passes_with_no_trailer(served: World) -
     assert w.ledger("SELECT count(*) FROM commit_record") == [(0,)]
 
 
+def test_after_reset_hard_of_an_unpushed_ai_commit_a_human_rewrite_passes(served: World) -> None:
+    """The writer's commit (taken its entry) thrown away by ``reset --hard HEAD~1``: the
+    human's own rewrite of the line the writer replaced is not the writer's work."""
+    w = served
+    w.unverified(GOOD)  # committed with --no-verify: post-commit took the entry
+    w.ok("reset", "-q", "--hard", "HEAD~1")
+    w.write("src/app.py", "def add(a, b):\n    return b + a\n")
+    r = w.git("commit", "-qam", "human: app")
+    _passes_quietly(r)
+    assert TRAILER not in _message(w)
+    _passes_quietly(w.git("push", "origin"))
+    assert w.remote_ref("main") == w.rev("HEAD")
+
+
 def test_after_reset_hard_a_human_commit_with_hooks_skipped_gets_no_trailer(
     served: World,
 ) -> None:
