@@ -139,11 +139,12 @@ def judged_require_observed(
 
     On by default (a configuration without the key requires it). Off only when the loaded
     configuration (the work tree's) opts out with ``require_observed = false`` and so does
-    the configuration committed at the candidate's base commit (or the candidate has no
-    base commit): the work tree may add the rule, never drop one its base sets, so a change
-    cannot loosen the gate that judges it (as ``gate --range`` reads its configuration from
-    the range's base); an opt-out takes effect for the candidates built on the commit that
-    holds it. The base is read only when the loaded configuration leaves the rule off.
+    the configuration committed at the candidate's base commit: the work tree may add the
+    rule, never drop one its base sets, so a change cannot loosen the gate that judges it
+    (as ``gate --range`` reads its configuration from the range's base); an opt-out takes
+    effect for the candidates built on the commit that holds it. A candidate with no base
+    commit (an unborn ``HEAD``, an orphan branch) has no committed opt-out: on. The base is
+    read only when the loaded configuration leaves the rule off.
 
     Raises:
         ConfigError: the base commit's configuration does not compile.
@@ -152,8 +153,8 @@ def judged_require_observed(
     if settings.verification.require_observed:
         return True
     commit = cand.base.commit
-    if commit is None:
-        return False
+    if commit is None:  # nothing committed can hold an opt-out: the change's own can't count
+        return True
     base = load_config(
         f"{commit}:", repo.gentle_config(), env, read=lambda name: repo.read_path(commit, name)
     )

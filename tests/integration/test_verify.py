@@ -853,6 +853,19 @@ def test_require_observed_is_judged_from_the_base_not_the_work_tree(env: Env) ->
     assert "verifier" in assessed["decision"]["missing"]
 
 
+def test_a_candidate_with_no_base_commit_cannot_opt_itself_out(env: Env) -> None:
+    """An orphan branch has no base commit to hold an opt-out: the work tree's own
+    ``require_observed = false`` does not let a hand-written verdict count."""
+    git(env.repo, "checkout", "-q", "--orphan", "side")
+    write(env.repo / ".gentle-hooks.toml", "[verification]\nrequire_observed = false\n")
+    assert env.gh("escalate", "--item", "security", "--reason", "auth path").returncode == 0
+    path = env.tmp / "v.json"
+    path.write_text(json.dumps(bound_verdict(env.repo, {**PASSING_VERDICT, "briefId": "add-1"})))
+    proc = env.gh("verdict", "add", str(path))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert "R1 not observed: no gentle-hook verify run of brief 'add-1'" in proc.stdout
+
+
 def test_require_observed_refuses_an_edited_observed_verdict(env: Env) -> None:
     _require_observed(env)
     out = _run(env)
