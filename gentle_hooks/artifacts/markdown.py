@@ -7,6 +7,8 @@ caller decides where the text goes (the ledger, and the artifact pair at seed 00
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gentle_hooks.artifacts.verdict import (
     DelegationVerdict,
     has_evidence,
@@ -24,7 +26,9 @@ def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
-def render_verdict_markdown(verdict: DelegationVerdict) -> str:
+def render_verdict_markdown(
+    verdict: DelegationVerdict, refused: Sequence[str] = (), caller: str | None = None
+) -> str:
     """The Markdown view stored next to a verdict's JSON (seed 001, "Artifact"; SPEC §9).
 
     Sections: a header with status (:func:`~.verdict.recorded_status`: ``blocked`` when
@@ -34,10 +38,17 @@ def render_verdict_markdown(verdict: DelegationVerdict) -> str:
     summary is quoted line by line and table cells are escaped, so text inside a verdict
     cannot forge a heading or a row of the view.
 
+    Args:
+        verdict: the verdict; refused: reasons the gate refuses it beyond the verdict's own
+            rules (``R1 not observed``); caller: who added it, when the verdict names no
+            caller itself.
+
     Returns:
-        Markdown text ending in a newline; a pure function of ``verdict``.
+        Markdown text ending in a newline; a pure function of its arguments.
     """
     accepted, reasons = verdict_acceptance(verdict)
+    accepted, reasons = accepted and not refused, (*reasons, *refused)
+    caller = verdict.caller if verdict.caller is not None else caller
     status = recorded_status(verdict)
     reported = (
         ""
@@ -56,8 +67,8 @@ def render_verdict_markdown(verdict: DelegationVerdict) -> str:
         lines.append(
             f"- **Candidate:** `{cand.identity}` (base tree `{cand.baseTree}`, tree `{cand.tree}`)"
         )
-    if verdict.caller is not None:
-        lines.append(f"- **Caller:** {_cell(verdict.caller)}")
+    if caller is not None:
+        lines.append(f"- **Caller:** {_cell(caller)}")
     if verdict.artifactRef is not None:
         lines.append(f"- **Artifact:** `{_cell(verdict.artifactRef)}`")
     if verdict.tokensUsed is not None:

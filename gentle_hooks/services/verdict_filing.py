@@ -286,13 +286,15 @@ def add_verdict(
         )
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     accepted, reasons = verdict_acceptance(verdict)
-    markdown = render_verdict_markdown(verdict)
     with open_store(bound.repo) as led:
         run = observed_run(led, verdict, bound.candidate.identity)
         required = judged_require_observed(bound.repo, bound.candidate, settings, env)
+        refused: tuple[str, ...] = ()
         if run is None and required:
-            reasons = (*reasons, observation_fault(led, verdict, bound.candidate.identity))
-            accepted = False
+            refused = (observation_fault(led, verdict, bound.candidate.identity),)
+            reasons, accepted = (*reasons, *refused), False
+        caller = _caller(bound.repo, verdict)
+        markdown = render_verdict_markdown(verdict, refused, caller)
         pair = _artifact_for(bound, verdict, run, settings.verification.artifact_dir, markdown)
         stored = led.add(
             VerdictRecord(
@@ -305,7 +307,7 @@ def add_verdict(
                 json=verdict_json(as_recorded(verdict)),
                 markdown=markdown,
                 artifact_ref=pair.ref,
-                caller=_caller(bound.repo, verdict),
+                caller=caller,
                 observed_run=run.id if run is not None else None,
             )
         )

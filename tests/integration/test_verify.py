@@ -822,6 +822,12 @@ def test_require_observed_refuses_a_hand_written_verdict(env: Env) -> None:
         "not accepted: R1 not observed: no gentle-hook verify run of brief 'add-1' is recorded "
         "for this candidate (verification.require_observed)"
     ) in proc.stdout + proc.stderr
+    # its Markdown view says so, and who added it
+    [view] = (env.repo / ARTIFACTS).glob("add-1-*.md")
+    text = view.read_text()
+    assert "- **Accepted for the gate:** no" in text
+    assert "  - not accepted: R1 not observed" in text
+    assert "- **Caller:** Test Committer <committer@example.com>" in text
     assess = json.loads(env.gh("assess", "--json").stdout)
     assert "verifier" in assess["decision"]["missing"]
     # the real run is accepted, and then the verifier is satisfied
