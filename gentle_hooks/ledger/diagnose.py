@@ -17,6 +17,7 @@ from gentle_hooks.ledger.sqlite_file import (
     companions,
     file_uri,
     migration_statements,
+    odd_file,
 )
 from gentle_hooks.values.frozen import frozen
 
@@ -54,6 +55,10 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
         return (
             StoreCheck("store", False, f"{links[0]}: is a symbolic link (refused; move it away)"),
         )
+    for place in companions(path):
+        kind = odd_file(place)
+        if kind is not None:  # SQLite would block on a FIFO or fail on anything else there
+            return (StoreCheck("store", False, f"{place}: is {kind} (refused; move it away)"),)
     if os.path.lexists(directory) and not os.path.isdir(directory):
         return (StoreCheck("store", False, f"{directory}: is not a directory (move it away)"),)
     if not os.path.lexists(path):
@@ -206,11 +211,24 @@ def _unreadable_rows(conn: sqlite3.Connection) -> list[str]:
     return [why for _, _, why in bad_rows(conn)]
 
 
+#: Failures of the machine, not of the ledger's bytes (SQLite's I/O, full-disk and
+#: read-only errors): moving a healthy ledger aside would drop the writer work it holds.
+_NOT_DAMAGE = ("disk I/O error", "database or disk is full", "readonly", "unable to open")
+
+
 def is_damaged(path: str, checks: tuple[StoreCheck, ...]) -> bool:
     """Whether ``path`` is a ledger file whose damage :func:`move_aside` repairs: a regular
-    file (not a link, not a directory) that failed the ``store`` or ``integrity`` check."""
-    failed = any(c.name in ("store", "integrity") and not c.ok for c in checks)
-    return failed and os.path.isfile(path) and not os.path.islink(path)
+    file (not a link, not a directory), its directory and its companions (``-wal``,
+    ``-shm``, ``-journal``) safe to open, that failed the ``store`` or ``integrity`` check
+    for its own bytes — not because the disk is full, read-only or failing (then the fix is
+    the machine's, and the ledger is kept in place)."""
+    failed = [c for c in checks if c.name in ("store", "integrity") and not c.ok]
+    if not failed or any(m in c.detail for c in failed for m in _NOT_DAMAGE):
+        return False
+    directory = os.path.dirname(path)
+    if os.path.islink(directory) or any(odd_file(p) for p in companions(path)):
+        return False
+    return os.path.isfile(path) and not os.path.islink(path)
 
 
 def move_aside(path: str, stamp: str) -> str:

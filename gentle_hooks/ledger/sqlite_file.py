@@ -31,6 +31,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import stat
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -297,11 +298,32 @@ def check_location(path: str) -> None:
         )
     if os.path.lexists(directory) and not os.path.isdir(directory):
         raise StoreError(path, f"its directory {directory} is not a directory")
-    if os.path.islink(path):
-        raise StoreError(path, "is a symbolic link; refusing to write through it")
-    for companion in companions(path):
-        if os.path.islink(companion):
-            raise StoreError(path, f"{companion} is a symbolic link; refusing to write through it")
+    for place in (path, *companions(path)):
+        kind = odd_file(place)
+        if kind is not None:
+            named = "" if place == path else f"{place} "
+            raise StoreError(path, f"{named}is {kind}; refusing to open it")
+
+
+def odd_file(path: str) -> str | None:
+    """What makes ``path`` unsafe for SQLite to open, or None: a symbolic link (it would
+    write wherever it points), or something other than a regular file (a FIFO blocks the
+    open for ever, a device or directory is no database). An absent path is fine."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"unreadable ({exc.strerror})"
+    if stat.S_ISLNK(mode):
+        return "a symbolic link"
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if not stat.S_ISREG(mode):
+        return "not a regular file"
+    return None
 
 
 def companions(path: str) -> tuple[str, ...]:

@@ -174,6 +174,28 @@ def test_a_symlinked_wal_or_shm_is_named_by_doctor_and_writers(
     assert not target.exists()
 
 
+@pytest.mark.parametrize("suffix", ["-journal", "-wal", "-shm"])
+def test_a_fifo_beside_the_ledger_is_refused_not_waited_on(repo: Path, suffix: str) -> None:
+    """SQLite would block for ever opening a FIFO where its journal goes: every command
+    refuses it in one line, and doctor names it (never calls the ledger damaged)."""
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low").returncode == 0
+    fifo = repo / ".git" / "gentle-hooks" / f"ledger.sqlite3{suffix}"
+    with contextlib.suppress(FileNotFoundError):
+        fifo.unlink()
+    os.mkfifo(fifo)
+    for args in (["status"], ["record", "--model", "m", "--effort", "low"]):
+        proc = hostile(repo, *args)
+        assert proc.returncode == 2, (args, proc.stderr)
+        assert f"ledger.sqlite3{suffix} is a FIFO" in proc.stderr.decode(), proc.stderr
+    doctor = hostile(repo, "doctor")
+    assert doctor.returncode == 2 and f"ledger.sqlite3{suffix}: is a FIFO" in (
+        doctor.stdout.decode()
+    ), doctor.stdout
+    fixed = hostile(repo, "doctor", "--fix")
+    assert not list((repo / ".git" / "gentle-hooks").glob("ledger.sqlite3.damaged-*")), fixed
+
+
 def test_a_symlinked_ledger_is_refused_and_its_target_untouched(repo: Path, tmp_path: Path) -> None:
     write(repo / "src" / "app.py", "x = 2\n")
     assert hostile(repo, "record", "--model", "m", "--effort", "low").returncode == 0
