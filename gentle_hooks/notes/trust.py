@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 
+from gentle_hooks.bounded import InputFileError, read_regular
 from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import ConfigError
 from gentle_hooks.git.repository import Repository
@@ -28,6 +29,8 @@ from gentle_hooks.notes.lines import (
 from gentle_hooks.values.frozen import replace
 
 #: The line kinds that carry a signature: what a parent, a verifier or an override vouches.
+#: Largest allowed-signers file read (bytes): a file of keys, never megabytes.
+SIGNERS_LIMIT = 1 << 20
 SIGNABLE = (SpotCheckLine, VerdictLine, EscalationLine, OverrideLine)
 
 
@@ -116,11 +119,10 @@ def load_trust(repo: Repository, settings: Settings, base: str | None) -> Trust 
     else:
         path = os.path.join(repo.paths.git_dir, os.path.expanduser(name))
         where = path
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except OSError:
-            data = None
+        try:  # regular files only, bounded: a FIFO or /dev/zero named here never hangs
+            data = read_regular(path, "cannot read", limit=SIGNERS_LIMIT)
+        except InputFileError as exc:
+            raise ConfigError(f"gate.allowed_signers: {exc}") from None
     if data is None:
         raise ConfigError(f"gate.allowed_signers: cannot read {where}")
     return Trust(data)

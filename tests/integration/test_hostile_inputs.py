@@ -632,3 +632,26 @@ def test_a_runtime_cwd_that_is_not_text_still_records(
     proc = hostile(repo, "record", "--from", runtime, stdin=data)
     assert proc.returncode == 0, proc.stderr
     assert pending_mutations(repo) == 1  # the hook runs in the work tree it wrote
+
+
+# --- the server's allowed-signers file ------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_an_allowed_signers_path_that_is_no_regular_file_is_one_line(
+    repo: Path, kind: str
+) -> None:
+    """``gentle.allowedSigners`` naming a FIFO or ``/dev/zero`` is refused in one line
+    (exit 2), never read until it ends (a hang, or memory until the machine gives up)."""
+    write(repo / "README.md", "# two\n")
+    git(repo, "commit", "-qam", "two")
+    if kind == "fifo":
+        os.mkfifo(repo / ".git" / "signers")
+        named = "signers"
+    else:
+        named = "/dev/zero"
+    git(repo, "config", "gentle.requireSigned", "true")
+    git(repo, "config", "gentle.allowedSigners", named)
+    proc = hostile(repo, "gate", "--range", "HEAD~1..HEAD", timeout=30)
+    assert proc.returncode == 2, proc.stderr
+    assert b"gate.allowed_signers:" in proc.stderr and b"not a regular file" in proc.stderr
