@@ -638,9 +638,7 @@ def test_a_runtime_cwd_that_is_not_text_still_records(
 
 
 @pytest.mark.parametrize("kind", ["fifo", "device"])
-def test_an_allowed_signers_path_that_is_no_regular_file_is_one_line(
-    repo: Path, kind: str
-) -> None:
+def test_an_allowed_signers_path_that_is_no_regular_file_is_one_line(repo: Path, kind: str) -> None:
     """``gentle.allowedSigners`` naming a FIFO or ``/dev/zero`` is refused in one line
     (exit 2), never read until it ends (a hang, or memory until the machine gives up)."""
     write(repo / "README.md", "# two\n")
