@@ -24,6 +24,7 @@ import stat
 import tempfile
 
 from gentle_hooks.artifacts.observation import Check
+from gentle_hooks.bounded import InputFileError, read_regular
 from gentle_hooks.errors import UsageError, cli
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.values.candidate import Candidate
@@ -166,9 +167,11 @@ def sweep_rooms() -> int:
         try:
             if os.lstat(path).st_uid != os.getuid():
                 continue
-            with open(os.path.join(path, OWNER), encoding="ascii") as fh:
-                pid = int(fh.read().strip())
-        except (OSError, ValueError):
+            # a bounded regular file: an owner file that is a FIFO would block the open
+            pid = int(read_regular(os.path.join(path, OWNER), limit=64).strip())
+        except (OSError, ValueError, InputFileError):
+            continue
+        if not 0 < pid < 1 << 22:  # no such process id (Linux caps them at 2**22)
             continue
         if pid != os.getpid() and not _is_alive(pid):
             remove_room(Room(path))
