@@ -16,7 +16,7 @@ A2     text: Y adds one of the lines the writer added, and holds ``min(2, |added
 A3     text: Y removes one of the lines the writer removed, and lacks               yes
        ``min(2, |removed|)`` of them
 A4     binary: X is the blob the writer started from (or that is unknown), Y differs  yes
-A5     anything else (the path unchanged, or only lines nobody attributes)            no
+A5     anything else (the path unchanged or deleted, or only lines nobody attributes) no
 =====  ============================================================================  =========
 
 A change made in *another worktree* than the writer's (a linked worktree of the same
@@ -286,6 +286,8 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
         return "A5"
     if change.new_blob == entry.blob:
         return "A1"
+    if change.new_blob is None:  # deleting a path the writer left content in delivers none
+        return "A5"
     d = entry.delta
     if d.binary:
         started_here = entry.before in (change.old_blob, UNKNOWN_BEFORE)

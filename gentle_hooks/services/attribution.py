@@ -404,7 +404,9 @@ def expire_gone(
     """Expire the open entries whose content is nowhere any more: not in the work tree,
     the index or ``HEAD`` of any worktree of the repository (``git worktree list``: the
     writer may have written in another one), not in any unpushed commit or stash that
-    changes their path (SPEC §3: pending work "expires with a status line, never a block").
+    changes their path, and not moved to another path of this work tree
+    (:func:`_moved_in_work_tree`) (SPEC §3: pending work "expires with a status line, never
+    a block").
 
     Open and taken entries are considered: a taken entry's content stays in the commits
     that took it while one is on a branch, in the stash or checked out (they are versions
@@ -435,8 +437,47 @@ def expire_gone(
         )
         if not present:
             gone.append(rec)
+    moved = _moved_in_work_tree(repo, gone, contents) if gone else set()
+    gone = [e for e in gone if e.id not in moved]
     led.set_entry_state([e.id for e in gone], "expired")
     return gone
+
+
+def _moved_in_work_tree(
+    repo: Repository, recs: Sequence[WriterEntryRecord], contents: Mapping[str, bytes]
+) -> set[int]:
+    """Ids of the entries whose content this work tree holds at another path than theirs,
+    not committed yet: ``git mv`` carries the file with the writer's edit while the index
+    and the commit keep the old blob (rows A1/A2 across paths, the work tree against
+    ``HEAD``). Read only when something would expire.
+
+    Raises:
+        GitError: git failed.
+    """
+    head = repo.head()
+    base = repo.tree_of(head) if head else repo.empty_tree
+    changes = [c for c in repo.tree_delta(base, repo.snapshot_tree()) if c.new_blob]
+    if not changes:
+        return set()
+    known = dict(contents)
+    known.update(
+        repo.read_blobs(sorted({b for c in changes for b in (c.old_blob, c.new_blob) if b}))
+    )
+    moved: set[int] = set()
+    for rec in recs:
+        rule = policy_entry(rec, known)
+        for c in changes:
+            change = PathChange(
+                c.path,
+                c.old_blob,
+                c.new_blob,
+                known.get(c.old_blob) if c.old_blob else None,
+                known.get(c.new_blob) if c.new_blob else None,
+            )
+            if carries_row_across(change, rule) in CONTENT_ROWS:
+                moved.add(rec.id)
+                break
+    return moved
 
 
 def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:

@@ -281,6 +281,19 @@ def test_after_reset_hard_a_human_commit_passes_with_no_trailer(served: World) -
     assert w.ledger("SELECT count(*) FROM commit_record") == [(0,)]
 
 
+def test_git_mv_of_a_file_holding_pending_writer_work_does_not_expire_it(served: World) -> None:
+    """``git mv`` renames the index entry (the committed blob) and carries the work-tree
+    file with the writer's edit: committing the rename is the human's, and the writer's
+    content, still pending at the new path, is blocked when it is committed there."""
+    w = served
+    w.delegate(text=PAYLOAD)
+    w.ok("mv", "src/app.py", "src/lib.py")
+    r = w.git("commit", "-qm", "human: rename app to lib")
+    _passes_quietly(r)
+    assert not [line for line in r.said if "expired" in line], r
+    _blocked_staged(w.git("commit", "-qam", "wip"), "src/app.py")
+
+
 def test_after_reset_hard_of_an_unpushed_ai_commit_a_human_rewrite_passes(served: World) -> None:
     """The writer's commit (taken its entry) thrown away by ``reset --hard HEAD~1``: the
     human's own rewrite of the line the writer replaced is not the writer's work."""

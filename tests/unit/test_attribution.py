@@ -114,6 +114,8 @@ ROWS = [
     ("A5 unchanged path", change(W, W), entry(B0, W), "A5"),
     ("A5 binary from elsewhere", change(b"\0z", PNG1 + b"x"), entry(PNG0, PNG1), "A5"),
     ("A5 revert of the writer's work", change(W, B0), entry(B0, W), "A5"),
+    ("A5 the path deleted (the writer left content)", change(B0, None), entry(B0, W), "A5"),
+    ("A5 a rename's deletion of the writer's start", change(W, None), entry(HUMAN, W), "A5"),
     (
         "A2 a short writer line taken with the significant line next to it (add -p)",
         change(SH0, SH0 + ECHO + RM),
