@@ -92,6 +92,18 @@ class Carried:
 NOTHING = Carried()
 
 
+def path_change(c: BlobChange, contents: Mapping[str, bytes]) -> PathChange:
+    """One changed path as the pure rule reads it: both blob ids and, from ``contents``
+    (blob id → bytes), both sides' contents (None where absent)."""
+    return PathChange(
+        c.path,
+        c.old_blob,
+        c.new_blob,
+        contents.get(c.old_blob) if c.old_blob else None,
+        contents.get(c.new_blob) if c.new_blob else None,
+    )
+
+
 def carried(repo: Repository, led: Ledger | None, changes: Sequence[BlobChange]) -> Carried:
     """The writer entries ``changes`` (one change, path by path) carry.
 
@@ -148,13 +160,7 @@ def carried_by_change(
     holding: dict[str, set[int]] = {}
     for key, cs in relevant.items():
         for c in cs:
-            change = PathChange(
-                c.path,
-                c.old_blob,
-                c.new_blob,
-                contents.get(c.old_blob) if c.old_blob else None,
-                contents.get(c.new_blob) if c.new_blob else None,
-            )
+            change = path_change(c, contents)
             for rec in by_path.get(c.path, []):
                 elsewhere = rec.root != here and (rec.id, key) not in took
                 row = carries_row(change, rules[rec.id], elsewhere=elsewhere)
@@ -463,20 +469,12 @@ def _moved_in_work_tree(
     known.update(
         repo.read_blobs(sorted({b for c in changes for b in (c.old_blob, c.new_blob) if b}))
     )
+    views = [path_change(c, known) for c in changes]
     moved: set[int] = set()
     for rec in recs:
         rule = policy_entry(rec, known)
-        for c in changes:
-            change = PathChange(
-                c.path,
-                c.old_blob,
-                c.new_blob,
-                known.get(c.old_blob) if c.old_blob else None,
-                known.get(c.new_blob) if c.new_blob else None,
-            )
-            if carries_row_across(change, rule) in CONTENT_ROWS:
-                moved.add(rec.id)
-                break
+        if any(carries_row_across(v, rule) in CONTENT_ROWS for v in views):
+            moved.add(rec.id)
     return moved
 
 
