@@ -395,13 +395,15 @@ def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list
 
 def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | None) -> bool:
     """Whether one version of the entry's path still holds what the writer wrote: its
-    blob, or (text) as many of its lines as would make a change carry it (rows A1, A2)."""
+    blob, or (text) as many of its lines as would make a change carry it, or one telling
+    line of them (rows A1, A2)."""
     if blob == rec.blob:
         return True
     added = rec.delta.added
     if rec.delta.binary or not added or content is None:
         return False
-    return len(held_keys(rec.delta, content)) >= min(2, len(added))
+    held = held_keys(rec.delta, content)
+    return len(held) >= min(2, len(added)) or bool(held & rec.delta.telling)
 
 
 def expire_gone(
