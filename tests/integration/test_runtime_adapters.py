@@ -612,3 +612,27 @@ def test_a_write_in_another_repository_records_there(name: str, repo: Path, tmp_
     assert json.loads(str(row[5])) == ["src/app.py"]
     assert entries(repo) == [("src/app.py", blob(repo, "src/app.py"), "open")]
     assert mutations(session) == []
+
+
+@pytest.mark.parametrize("name", ["codex", "claude-code"])
+def test_a_relative_path_from_a_cwd_outside_any_repository_records_in_its_repository(
+    name: str, repo: Path, tmp_path: Path
+) -> None:
+    """An agent started in a plain directory holding repositories (cwd ``/x``, file
+    ``repoA/src/a.py``) names its written path relative to that cwd: the path is resolved
+    against the cwd and its repository found from the file, as an absolute path's is."""
+    assert not (tmp_path / ".git").exists()
+    data, filled = materialize(name, repo, tmp_path / "runtime", cwd=str(tmp_path))
+    apply_writes(filled, repo)
+    text = data.decode()
+    if name == "codex":
+        text = text.replace("Update File: src/app.py", "Update File: repo/src/app.py")
+    else:
+        text = text.replace(json.dumps(str(repo / "src" / "app.py"))[1:-1], "repo/src/app.py")
+    assert "repo/src/app.py" in text
+    proc = gh(tmp_path, "record", "--from", name, input=text)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("recorded: pending mutation #1: "), proc.stderr
+    [row] = mutations(repo)
+    assert json.loads(str(row[5])) == ["src/app.py"]
+    assert entries(repo) == [("src/app.py", blob(repo, "src/app.py"), "open")]
