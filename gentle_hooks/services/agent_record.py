@@ -115,6 +115,11 @@ def record_from_runtime(
         StoreError: the ledger cannot be used.
     """
     rt = runtime(name)
+    sender = rt.guest(data, env) if rt.guest is not None else None
+    if sender is not None:
+        # another runtime runs this one's hook files (Copilot runs .claude/settings.json):
+        # its input is its own, recorded as its own writer, never this runtime's
+        rt = replace(runtime(sender), ack=rt.ack)
     assert rt.decode is not None
     event = rt.decode(data)
     wired = rt.wiring.event if rt.wiring is not None else None
