@@ -9,7 +9,9 @@ ledger (entries, takes), and asks the pure rule
 * :func:`policy_entry` / :func:`entry_blobs` — a stored entry as the rule reads it;
 * :func:`local_versions` — the versions of some paths that may still hold writer work;
 * :func:`delivered_left_out` — live entries without those pushed commits delivered whole
-  (they end as ``settled``).
+  (they end as ``settled``);
+* :func:`rewrite_keeps_writer_content` — whether an amend or a rebase of a commit kept any
+  of the writer content it carried.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from gentle_hooks.policy.attribution import (
     WriterDelta,
     WriterEntry,
     delivered_row,
+    held_keys,
     writer_delta,
 )
 
@@ -126,3 +129,35 @@ def delivered_left_out(
             writable.set_entry_state(sorted(settled), "settled")
     ended = set(settled)
     return [e for e in entries if e.id not in ended]
+
+
+def rewrite_keeps_writer_content(repo: Repository, led: Ledger, old: str, tree: str) -> bool:
+    """Whether ``tree`` (what an amend or a rebase made of commit ``old``) still holds any
+    of the writer content ``old`` was recorded as carrying: an entry's path there is the
+    writer's blob, holds one of its added lines, or (a removal or a binary write) differs
+    from where the writer started. False only when every such path went back to where the
+    writer started or kept none of its lines: the rewritten commit is then the human's
+    (its trailer and its stale commit record dropped). True when ``old`` took no entry
+    (nothing to compare with: its record stays).
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    entries = led.entries_taken_by([old])
+    if not entries:
+        return True
+    paths = sorted({e.path for e in entries})
+    now = dict(repo.blobs_in(tree, paths))
+    contents = repo.read_blobs(sorted({b for b in now.values() if b} | entry_blobs(entries)))
+    for rec in entries:
+        blob = now.get(rec.path)
+        if blob == rec.blob:
+            return True
+        if blob == rec.before_blob:
+            continue
+        rule = policy_entry(rec, contents)
+        if rule.delta.binary or not rule.delta.added:
+            return True  # a removal or a binary write: changed otherwise, fail closed
+        if held_keys(rule.delta, contents.get(blob) if blob else None):
+            return True
+    return False
