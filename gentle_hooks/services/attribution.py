@@ -121,22 +121,23 @@ def carried(
 
 
 def carried_by_change(
-    repo: Repository, led: Ledger | None, changes: Mapping[str, Sequence[BlobChange]]
+    repo: Repository,
+    led: Ledger | None,
+    changes: Mapping[str, Sequence[BlobChange]],
+    entries: Sequence[WriterEntryRecord] | None = None,
 ) -> dict[str, Carried]:
     """:func:`carried` for many changes at once, keyed by commit id (``""``: the change
-    being made in this work tree): one ledger query and one ``cat-file`` for all of them.
-
+    made here), of ``entries`` (None: the live ones): one query and one ``cat-file``.
     A change made in another worktree than an entry's carries it only on firmer evidence
-    (policy: ``elsewhere``), unless recorded as taking it. A commit is made where its
-    recorded worktree says (``commit_worktrees``: every worktree judges it alike), else
-    (hooks off) in the work tree judging it."""
+    (policy: ``elsewhere``) unless recorded as taking it; a commit is made where its
+    recorded worktree says (``commit_worktrees``), else (hooks off) in the judging one."""
     out = dict.fromkeys(changes, NOTHING)
     if led is None:
         return out
     paths = sorted({c.path for cs in changes.values() for c in cs})
     if not paths:
         return out
-    live = led.live_entries()  # few: each path a writer wrote and no push delivered yet
+    live = led.live_entries() if entries is None else list(entries)
     if not live:
         return out
     by_path: dict[str, list[WriterEntryRecord]] = {}
