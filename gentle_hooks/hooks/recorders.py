@@ -180,14 +180,16 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
 
 
 def _status(lines: list[str], env: Mapping[str, str]) -> None:
-    """Print post-commit's status lines, unless the gates print JSON only
-    (``GENTLE_HOOKS_FORMAT=json``: an agent parses the commit's standard error as the
-    gate's one object; the ledger keeps what these lines say)."""
+    """Print post-commit's status lines when the gates print text only. With
+    ``GENTLE_HOOKS_FORMAT=json`` an agent parses the commit's standard error as the gate's
+    one object, and with an agent runtime detected it parses the last line as that object:
+    post-commit runs after the gate printed it, so it prints nothing then (the ledger keeps
+    what these lines say)."""
     if not lines:
         return
     from gentle_hooks.hooks.decision import output_format
 
-    if output_format(env)[0] != "json":
+    if output_format(env)[0] == "text":
         for line in lines:
             print(line, file=sys.stderr)
 

@@ -111,8 +111,7 @@ def carried(
 
     Args:
         repo: where the blobs are; led: the ledger, or None (no ledger: nothing carried);
-        changes: the change's paths with both sides' blob ids; commit: the commit it is
-            ("": the change being made here), see :func:`carried_by_change`.
+        changes: its paths with both sides' blob ids; commit: the commit it is ("": none).
 
     Raises:
         GitError: a blob cannot be read; StoreError: the ledger cannot be read.
@@ -126,11 +125,10 @@ def carried_by_change(
     changes: Mapping[str, Sequence[BlobChange]],
     entries: Sequence[WriterEntryRecord] | None = None,
 ) -> dict[str, Carried]:
-    """:func:`carried` for many changes at once, keyed by commit id (``""``: the change
-    made here), of ``entries`` (None: the live ones): one query and one ``cat-file``.
-    A change made in another worktree than an entry's carries it only on firmer evidence
-    (policy: ``elsewhere``) unless recorded as taking it; a commit is made where its
-    recorded worktree says (``commit_worktrees``), else (hooks off) in the judging one."""
+    """:func:`carried` for many changes (keyed by commit id, ``""``: the change made here)
+    of ``entries`` (None: the live ones) at once. Another worktree than an entry's needs
+    firmer evidence (``elsewhere``) unless it took it; a commit is made where its recorded
+    worktree says (hooks off: where it is judged)."""
     out = dict.fromkeys(changes, NOTHING)
     if led is None:
         return out
@@ -407,13 +405,15 @@ def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list
 
 def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | None) -> bool:
     """Whether one version of the entry's path still holds what the writer wrote: its
-    blob, or (text) as many of its lines as would make a change carry it (rows A1, A2)."""
+    blob, or (text) as many of its lines as would make a change carry it, or one telling
+    line of them (rows A1, A2)."""
     if blob == rec.blob:
         return True
     added = rec.delta.added
     if rec.delta.binary or not added or content is None:
         return False
-    return len(held_keys(rec.delta, content)) >= min(2, len(added))
+    held = held_keys(rec.delta, content)
+    return len(held) >= min(2, len(added)) or bool(held & rec.delta.telling)
 
 
 def expire_gone(
