@@ -54,11 +54,14 @@ class RuntimeRecorded:
 
 def _work_tree(event: RuntimeEvent, cwd: str | None) -> str | None:
     """The work tree root the event's writes belong to: from ``cwd``, else the runtime's
-    ``cwd``, else the first written path's directory, else the hook's own working
-    directory (the runtime starts it in its project: a ``cwd`` field that is not usable
-    text must not lose the record); None outside any work tree."""
+    ``cwd``, else the nearest existing directory of each written path (a relative one taken
+    from ``cwd`` or the runtime's: an agent started in a plain directory that holds
+    repositories names ``repoA/src/a.py``), else the hook's own working directory (the
+    runtime starts it in its project: a ``cwd`` field that is not usable text must not lose
+    the record); None outside any work tree."""
+    base = cwd or event.cwd
     candidates = [cwd, event.cwd]
-    candidates += [os.path.dirname(p) for p in event.paths if os.path.isabs(p)]
+    candidates += [_nearest_dir(full) for p in event.paths if (full := _full(p, base))]
     candidates.append(os.getcwd())
     for where in candidates:
         if not where or not os.path.isdir(where):
@@ -69,6 +72,26 @@ def _work_tree(event: RuntimeEvent, cwd: str | None) -> str | None:
             continue
         return repo.paths.toplevel
     return None
+
+
+def _full(path: str, base: str | None) -> str | None:
+    """``path`` made absolute and real: a relative one is taken from ``base`` (None: it
+    cannot be placed); None when no file can have it (a NUL)."""
+    if not os.path.isabs(path) and not base:
+        return None
+    try:
+        return os.path.realpath(path if os.path.isabs(path) else os.path.join(base or "", path))
+    except ValueError:  # an embedded NUL: no file has that path
+        return None
+
+
+def _nearest_dir(full: str) -> str:
+    """The nearest existing directory holding the absolute path ``full`` (a file the tool
+    created may sit in directories that exist, or its own may have been removed since)."""
+    where = os.path.dirname(full)
+    while where and not os.path.isdir(where) and os.path.dirname(where) != where:
+        where = os.path.dirname(where)
+    return where
 
 
 def record_from_runtime(
@@ -93,6 +116,11 @@ def record_from_runtime(
         StoreError: the ledger cannot be used.
     """
     rt = runtime(name)
+    sender = rt.guest(data, env) if rt.guest is not None else None
+    if sender is not None:
+        # another runtime runs this one's hook files (Copilot runs .claude/settings.json):
+        # its input is its own, recorded as its own writer, never this runtime's
+        rt = replace(runtime(sender), ack=rt.ack)
     assert rt.decode is not None
     event = rt.decode(data)
     wired = rt.wiring.event if rt.wiring is not None else None
@@ -144,15 +172,10 @@ def _by_work_tree(
     out: dict[str, list[str]] = {root: list(relative_paths(root, paths, base))}
     tops: dict[str, str | None] = {}
     for p in paths:
-        try:
-            full = os.path.realpath(p if os.path.isabs(p) else os.path.join(base or root, p))
-        except ValueError:  # an embedded NUL (in ``base``): no file has that path
+        full = _full(p, base or root)
+        if full is None or relative_paths(root, (full,), None):
             continue
-        if relative_paths(root, (full,), None):
-            continue
-        where = os.path.dirname(full)
-        while where and not os.path.isdir(where) and os.path.dirname(where) != where:
-            where = os.path.dirname(where)
+        where = _nearest_dir(full)
         if where not in tops:
             try:
                 tops[where] = Repository.open(where).paths.toplevel
