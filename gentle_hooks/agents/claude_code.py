@@ -114,6 +114,9 @@ def decode(data: bytes) -> RuntimeEvent:
     )
 
 
+#: The environment variable that moves Claude Code's user configuration directory
+#: (``~/.claude``, its ``settings.json`` included) elsewhere: docs/agents/claude-code.md.
+CONFIG_DIR = "CLAUDE_CONFIG_DIR"
 #: Environment variables Copilot CLI sets for the processes it starts (its hooks included):
 #: github/docs ``content/copilot/reference/hooks-reference.md``; the same pair
 #: :mod:`gentle_hooks.policy.delegation` reads.
@@ -145,10 +148,12 @@ def guest(data: bytes, env: Mapping[str, str]) -> str | None:
 
 def settings_files(root: str | None, env: Mapping[str, str]) -> list[str]:
     """Claude Code's settings files in increasing precedence: the user's
-    (``$HOME/.claude/settings.json``), then the project's and the local one of the work
-    tree ``root``. The managed policy file is not read."""
+    (``$CLAUDE_CONFIG_DIR/settings.json``, else ``$HOME/.claude/settings.json``), then the
+    project's and the local one of the work tree ``root``. The managed policy file is not
+    read."""
     home = env.get("HOME") or os.path.expanduser("~")
-    out = [os.path.join(home, ".claude", "settings.json")]
+    user = env.get(CONFIG_DIR) or os.path.join(home, ".claude")
+    out = [os.path.join(user, "settings.json")]
     if root is not None:
         out += [
             os.path.join(root, ".claude", "settings.json"),

@@ -116,10 +116,13 @@ def test_user_scope_pins_the_gentle_hook_it_was_installed_from(
         # google-gemini/gemini-cli docs/reference/configuration.md ("GEMINI_CLI_HOME": the
         # CLI creates its .gemini folder inside it)
         ("gemini-cli", "GEMINI_CLI_HOME", ".gemini/settings.json"),
+        # CLAUDE_CONFIG_DIR replaces ~/.claude, settings.json included (docs/agents/
+        # claude-code.md names the sources)
+        ("claude-code", "CLAUDE_CONFIG_DIR", "settings.json"),
     ],
 )
 def test_user_scope_honours_the_runtimes_home_variable(
-    name: str, variable: str, rel: str, repo: Path, tmp_path: Path
+    name: str, variable: str, rel: str, repo: Path, tmp_path: Path, isolated_git: Path
 ) -> None:
     home = tmp_path / variable.lower()
     proc = gh(
@@ -127,6 +130,7 @@ def test_user_scope_honours_the_runtimes_home_variable(
     )
     assert proc.returncode == 0, proc.stderr
     assert (home / rel).is_file()
+    assert not (isolated_git / f".{name.split('-')[0]}").exists()
     code, checks = doctor(repo, {**WITH_GH, variable: str(home)})
     ok, detail = checks[f"agent: {name}"]
     assert code == 0 and ok and f"recorder wired: {home / rel} (user)" in detail

@@ -429,3 +429,15 @@ def test_runtime_table_is_consistent() -> None:
         assert (r.decode is None) == (r.wiring is None) == bool(r.route)
         assert r.doc == f"docs/agents/{r.name}.md"
         assert (Path(__file__).parents[2] / r.doc).is_file(), r.doc
+
+
+def test_claude_code_user_settings_follow_its_config_dir(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(tmp_path / "cfg")}
+    assert claude_code.settings_files(None, env) == [str(tmp_path / "cfg" / "settings.json")]
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "settings.json").write_text('{"effortLevel": "max"}')
+    assert claude_code.settings_writer(None, env) == (None, "xhigh")
+    del env["CLAUDE_CONFIG_DIR"]
+    assert claude_code.settings_files(None, env) == [
+        str(tmp_path / "home" / ".claude" / "settings.json")
+    ]
