@@ -27,6 +27,7 @@ from gentle_hooks.agents.event import RuntimeEvent, relative_paths, writer_of
 from gentle_hooks.agents.runtimes import runtime
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.policy.inputs import label_problem
 from gentle_hooks.services.mutation import MutationRequest, not_a_file, record_mutation
 from gentle_hooks.services.record import Recorded
 from gentle_hooks.values.frozen import frozen, replace
@@ -201,8 +202,9 @@ def _record_in(
         # the settings fill only what the input left out: what the input names wins
         set_model, set_effort = settings_writer(root, env)
         event = replace(event, model=event.model or set_model, effort=event.effort or set_effort)
+    event, notes = _storable(event)
     m, e = writer_of(event, model, effort, env)
-    return record_mutation(
+    rec = record_mutation(
         MutationRequest(
             cwd=root,
             model=m,
@@ -215,3 +217,31 @@ def _record_in(
         ),
         env,
     )
+    return replace(rec, notes=(*rec.notes, *notes)) if notes else rec
+
+
+def _storable(event: RuntimeEvent) -> tuple[RuntimeEvent, tuple[str, ...]]:
+    """``event`` with labels the ledger stores: a model the ledger would refuse (longer than
+    200 characters, or not one line) is dropped, so the writer is ``unknown`` (small, seed
+    000); such a session or tool call id is replaced by :func:`hashed_id` of it, so a replay
+    still records once. The runtime's input is not the person's word: refusing it would lose
+    the record the gate depends on. Returns the event and one note per change."""
+    notes: list[str] = []
+    if event.model is not None and (bad := label_problem(event.model)) is not None:
+        notes.append(f"the model {event.source} names {bad}: the writer is recorded as unknown")
+        event = replace(event, model=None)
+    session, tool_call = event.session_id, event.tool_call_id
+    if session is not None and (bad := label_problem(session)) is not None:
+        session = hashed_id(session)
+        notes.append(f"the session id {event.source} names {bad}: recorded as {session}")
+    if tool_call is not None and (bad := label_problem(tool_call)) is not None:
+        tool_call = hashed_id(tool_call)
+        notes.append(f"the tool call id {event.source} names {bad}: recorded as {tool_call}")
+    return replace(event, session_id=session, tool_call_id=tool_call), tuple(notes)
+
+
+def hashed_id(value: str) -> str:
+    """``sha256:`` + the SHA-256 of ``value`` (UTF-8): the same id for the same input."""
+    import hashlib
+
+    return "sha256:" + hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()
