@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import threading
 import time
 from pathlib import Path
@@ -441,3 +442,14 @@ def test_claude_code_user_settings_follow_its_config_dir(tmp_path: Path) -> None
     assert claude_code.settings_files(None, env) == [
         str(tmp_path / "home" / ".claude" / "settings.json")
     ]
+
+
+@pytest.mark.parametrize("name", ["copilot", "gemini-cli", "cursor"])
+def test_a_runtime_without_a_subagent_marker_says_what_is_and_is_not_recorded(name: str) -> None:
+    """Runtimes whose documented post-tool input names no subagent say so on their page,
+    with the source and what a subagent's write is recorded with."""
+    page = (Path(__file__).parents[2] / "docs" / "agents" / f"{name}.md").read_text()
+    section = " ".join(page.split("\n## Subagents\n", 1)[1].split("\n## ", 1)[0].split())
+    assert "carries no subagent marker" in section
+    assert "What is recorded:" in section and "What is not:" in section
+    assert re.search(r"at commit [0-9a-f]{40}", section)
