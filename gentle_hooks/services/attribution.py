@@ -127,9 +127,8 @@ def carried_by_change(
     being made in this work tree): one ledger query and one ``cat-file`` for all of them.
 
     A change made in another worktree than an entry's carries it only on firmer evidence
-    (policy: ``elsewhere``), unless recorded as taking it. A commit is made where its
-    recorded worktree says (``commit_worktrees``: every worktree judges it alike), else
-    (hooks off) in the work tree judging it."""
+    (policy: ``elsewhere``), unless recorded as taking it. A commit is made where its recorded
+    worktree says (every worktree judges it alike), else (hooks off) where it is judged."""
     out = dict.fromkeys(changes, NOTHING)
     if led is None:
         return out
