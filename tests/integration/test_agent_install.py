@@ -363,6 +363,19 @@ def test_doctors_printed_fix_fixes_a_project_entry_gentle_hook_is_not_found_for(
     assert hooks["PostToolUse"][0]["hooks"][0]["command"] == "gentle-hook record --from claude-code"
 
 
+def test_doctor_outside_a_repository_with_no_user_runtime_says_it_needs_one(
+    tmp_path: Path, isolated_git: Path
+) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    proc = gh(plain, "doctor", env=WITH_GH)
+    assert proc.returncode == 2
+    assert proc.stdout.splitlines()[0].endswith(
+        "the gate's checks need a repository: only the user-scope agent recorders are "
+        "checked here (none found)"
+    )
+
+
 def test_doctor_outside_a_repository_still_reports_user_runtimes(
     tmp_path: Path, isolated_git: Path
 ) -> None:
@@ -374,6 +387,10 @@ def test_doctor_outside_a_repository_still_reports_user_runtimes(
     assert proc.returncode == 2  # the repository check fails
     checks = {c["name"]: (c["ok"], c["detail"]) for c in json.loads(proc.stdout)["checks"]}
     assert checks["repository"][0] is False
+    assert checks["repository"][1].endswith(
+        "the gate's checks need a repository: only the user-scope agent recorders are "
+        "checked here (codex, gemini-cli)"
+    )
     ok, detail = checks["agent: codex"]
     assert ok and detail.startswith(
         f"recorder wired: {isolated_git / '.codex' / 'hooks.json'} (user) -> "
