@@ -126,6 +126,9 @@ COPILOT_VARIABLES = ("COPILOT_CLI", "COPILOT_AGENT_SESSION_ID")
 def guest(data: bytes, env: Mapping[str, str]) -> str | None:
     """The runtime that really sent this input when it is not Claude Code, else None.
 
+    Cursor loads Claude Code's hook files too (cursor.com/docs/reference/third-party-hooks):
+    ``cursor`` when the input carries Cursor's common fields (``cursor_version``,
+    ``generation_id``), which Claude Code never sends.
     GitHub Copilot (CLI and VS Code) runs the hooks of ``.claude/settings.json`` too, with
     its own input: ``copilot`` when the input is in one of its shapes (``tool_result``
     without Claude Code's ``tool_response``: Copilot CLI's VS Code compatible
@@ -137,6 +140,8 @@ def guest(data: bytes, env: Mapping[str, str]) -> str | None:
         event = load_object(data, f"record --from {NAME}: stdin")
     except UsageError:
         return None
+    if "cursor_version" in event or "generation_id" in event:
+        return "cursor"
     if "tool_result" in event and "tool_response" not in event:
         return "copilot"
     if ("sessionId" in event or "hookEventName" in event) and "session_id" not in event:
