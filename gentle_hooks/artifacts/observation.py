@@ -14,8 +14,11 @@ the commands (:mod:`gentle_hooks.services.verify`) and hands the observations ov
   adds or changes emptied; "Guardrails": "do not accept a claim whose criteria have no
   observable check", "Completion criteria": "every declared criterion has evidence, not
   an assertion"), the suite passes on exit 0 (tests ran, as for a criterion),
-  and a check whose program is missing is ``blocked`` ("stop and report blocked when a
-  required tool ... is unavailable instead of inferring the result").
+  a check whose program is missing is ``blocked`` ("stop and report blocked when a
+  required tool ... is unavailable instead of inferring the result"), and so is a full
+  suite that runs no recognised test runner
+  (:data:`~gentle_hooks.policy.testcount.RUNNER_ROWS`: the suite is the one check not
+  compared with the base tree, so only a test runner's own report says it ran tests).
 * :data:`STATUS_ROWS` — the checks to the verdict's status, first match wins: ``blocked``
   when a check changed the artifact (the run stops there), anything was blocked, the full
   suite did not run, or a mutating artifact had no negative test; ``fail`` when any check
@@ -36,6 +39,7 @@ from gentle_hooks.artifacts.verdict import (
     Observed,
     Status,
 )
+from gentle_hooks.policy.testcount import prints_count
 from gentle_hooks.values.frozen import frozen
 
 #: Exit statuses a shell gives when the program is missing (127) or cannot be executed
@@ -131,6 +135,13 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
     ),
     CheckRow("C1", "the tool is missing: nothing was observed", lambda o: not o.ran, "blocked"),
     CheckRow(
+        "C1-suite",
+        "the full suite runs no recognised test runner (pytest, python -m unittest, tox, nox, "
+        "npm test, go test, cargo test, make test...): nothing shows the project's tests ran",
+        lambda o: o.check.kind == "suite" and o.runner is None,
+        "blocked",
+    ),
+    CheckRow(
         "C2-signal",
         "a negative test killed by a signal (exit above 128): a crash is not the failure it "
         "must show",
@@ -170,8 +181,11 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
     CheckRow(
         "C4-none",
         "a criterion or the suite runs a test runner whose output shows no test ran (0, or "
-        "no count)",
-        lambda o: o.runner is not None and not o.tests_run,
+        "no count from a runner that always prints one)",
+        lambda o: (
+            o.runner is not None
+            and (o.tests_run == 0 or (o.tests_run is None and prints_count(o.runner)))
+        ),
         "fail",
     ),
     CheckRow("C4", "a criterion or the suite exited 0", lambda o: o.exit_code == 0, "pass"),
@@ -221,6 +235,12 @@ STATUS_ROWS: tuple[StatusRow, ...] = (
         "blocked",
     ),
     StatusRow(
+        "S1-suite",
+        "the full suite runs no recognised test runner: nothing shows the project's tests ran",
+        lambda v: any(check_result(o)[1] == "C1-suite" for o in v.of("suite")),
+        "blocked",
+    ),
+    StatusRow(
         "S1",
         "a required tool is missing: blocked, not inferred",
         lambda v: "blocked" in v.results(),
@@ -265,6 +285,8 @@ def _evidence(o: Outcome) -> str:
     tests = f"; {o.tests_run} test(s) ran" if o.runner is not None else ""
     if o.runner is not None and o.tests_run is None:
         tests = "; its output shows no count of tests run"
+    if o.check.kind == "suite" and o.runner is None:
+        tests = "; it runs no recognised test runner: nothing shows the project's tests ran"
     base = ""
     if o.base_same is not None:
         same = "the same outcome" if o.base_same else "another outcome"
@@ -349,7 +371,8 @@ def observed_verdict(
     Returns:
         The verdict: status from :data:`STATUS_ROWS`; one criterion per check with its
         observation; ``negativeTestsRun`` counts negative tests whose tool was there;
-        ``fullSuiteRun`` is true when a suite was declared and its tool was there.
+        ``fullSuiteRun`` is true when a suite was declared, runs a recognised test runner
+        and its tool was there.
     """
     observations = Observations(tuple(outcomes), mutating)
     status, row = verdict_status(observations)
@@ -358,7 +381,7 @@ def observed_verdict(
         status=status,
         criteria=tuple(observed_criterion(o) for o in outcomes),
         negativeTestsRun=sum(1 for o in observations.of("negative") if o.ran),
-        fullSuiteRun=any(o.ran for o in observations.of("suite")),
+        fullSuiteRun=any(o.ran and o.runner is not None for o in observations.of("suite")),
         artifactMutating=mutating,
         summary=summarize(status, row, observations),
         artifactRef=artifact_ref,

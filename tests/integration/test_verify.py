@@ -43,7 +43,7 @@ BRIEF: dict[str, Any] = {
             "run": ["python3", "-c", "import app; assert app.add(2, 3) == -1"],
         }
     ],
-    "fullSuite": "python3 -m compileall -q .",
+    "fullSuite": "python3 -m pytest -q tests",
 }
 
 
@@ -146,7 +146,7 @@ def test_prepare_hands_over_a_clean_room_of_the_exact_candidate(env: Env) -> Non
     text = (room / "BRIEF.md").read_text()
     assert "add() adds two numbers" in text
     assert "add(2, 2) is 4: `python3 -c 'import app; assert app.add(2, 2) == 4'`" in text
-    assert "the old subtraction is gone" in text and "python3 -m compileall -q ." in text
+    assert "the old subtraction is gone" in text and "python3 -m pytest -q tests" in text
     assert "SECRET" not in text
     assert [c["kind"] for c in data["checks"]] == ["criterion", "negative", "suite"]
 
@@ -162,7 +162,7 @@ def test_prepare_prints_where_the_room_is_and_a_runnable_run_command(env: Env) -
         "  criterion (add(2, 2) is 4): python3 -c 'import app; assert app.add(2, 2) == 4'",
         "  negative test (the old subtraction is gone): python3 -c 'import app; assert "
         "app.add(2, 3) == -1'",
-        "  full suite: python3 -m compileall -q .",
+        "  full suite: python3 -m pytest -q tests",
     ]
     then = lines[-1]
     assert then == f"run: gentle-hook verify run --brief {env.brief_path} --room {room}"
@@ -443,7 +443,16 @@ RUN_CASES = [
     ("mutating-without-negative-blocked", {"negativeTests": []}, (), "blocked", "S3"),
     ("criterion-fails", {}, ("--check", "python3 -c 'raise SystemExit(3)'"), "fail", "S4"),
     ("negative-passes-fails", {}, ("--negative", "true"), "fail", "S4"),
-    ("suite-fails", {"fullSuite": "false"}, (), "fail", "S4"),
+    ("suite-fails", {"fullSuite": "python3 -m unittest tests.no_such_module"}, (), "fail", "S4"),
+    (
+        "suite-no-test-runner-blocked",
+        {"fullSuite": "python3 -c 'print(1)'"},
+        (),
+        "blocked",
+        "S1-suite",
+    ),
+    ("suite-sha256sum-blocked", {"fullSuite": "sha256sum src/app.py"}, (), "blocked", "S1-suite"),
+    ("suite-git-status-blocked", {"fullSuite": "git status"}, (), "blocked", "S1-suite"),
 ]
 
 
