@@ -18,21 +18,14 @@ from gentle_hooks.config.load import LoadedConfig, load_config
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, Command
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
-from gentle_hooks.hooks.overrides import record_overrides, warn_source
-from gentle_hooks.report.base_text import empty_base_lines
-from gentle_hooks.report.fixes import (
-    OVERRIDE,
-    discard_lines,
-    headline,
-    reason,
-    step_lines,
-    steps,
-)
 from gentle_hooks.report.text import short
-from gentle_hooks.services.assess import AssessResult
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 from gentle_hooks.values.frozen import frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gentle_hooks.services.assess import AssessResult
 
 PREFIX = "gentle-hooks:"
 
@@ -82,6 +75,10 @@ def block_lines(j: Judged) -> list[str]:
     """The lines that explain one blocked candidate: what is missing, why, the commands to
     run (labelled ``run:``/``prefix:``, :func:`gentle_hooks.report.fixes.steps`), then the
     candidate. Row ids are in the JSON decision, not here."""
+    # only a block reads the fix commands' words (their imports cost a gate that passes)
+    from gentle_hooks.report.base_text import empty_base_lines
+    from gentle_hooks.report.fixes import discard_lines, headline, reason, step_lines, steps
+
     r = j.result
     plan, cand, d = r.plan, r.candidate, r.decision
     base = f"{cand.base.ref} @ {short(cand.base.commit)}" if cand.base.commit else "empty tree"
@@ -163,6 +160,9 @@ def _conclude(
                 f"ok: {len(applied)} delegated candidate(s) verified as their plan requires"
             )
         return EXIT_OK, None
+    from gentle_hooks.hooks.overrides import record_overrides, warn_source
+    from gentle_hooks.report.fixes import OVERRIDE
+
     for j in blocked:
         lines.extend(block_lines(j))
     why = env.get("GENTLE_HOOKS_SKIP", "").strip()
