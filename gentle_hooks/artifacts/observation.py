@@ -75,14 +75,13 @@ class Outcome:
             001 "Scope": the verifier "never repairs the artifact it judges"); empty when
             it left them as they were.
         base_exit / base_same: the exit status the same command gave on the candidate's
-            base tree, and whether its outcome there (exit status, and output when it is
-            the same on a second run on the candidate, the room's paths aside) was the
-            candidate's; None when it was not run there (a suite, a
-            candidate that changes no file).
-        hollow_exit / hollow_same: for a criterion whose outcome on the base tree was the
-            candidate's: the exit status it gave on the candidate with every file the
-            candidate adds or changes emptied, and whether that outcome was the
-            candidate's; None when it was not run there.
+            base tree, and whether it was the candidate's (only the exit status: output
+            that differs, a digest or size of a changed file, is not the check's verdict);
+            None when it was not run there (a suite, a candidate that changes no file).
+        hollow_exit / hollow_same: for a criterion whose exit status on the base tree was
+            the candidate's: the exit status it gave on the candidate with every file the
+            candidate adds or changes emptied, and whether it was the candidate's; None
+            when it was not run there.
         runner / tests_run: the :data:`~gentle_hooks.policy.testcount.RUNNER_ROWS` row of
             the test runner the command runs and how many tests its output says ran (None:
             no runner, or no count in its output).
@@ -150,9 +149,9 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
     ),
     CheckRow(
         "C2-base",
-        "a negative test that gives the same outcome on the candidate's base tree (exit "
-        "status, and output unless it changes from run to run), or was not run there (the "
-        "candidate changes no file): it fails whatever the artifact is",
+        "a negative test that exits with the same status on the candidate's base tree (its "
+        "output aside), or was not run there (the candidate changes no file): it fails "
+        "whatever the artifact is",
         lambda o: o.check.kind == "negative" and o.exit_code != 0 and o.base_same is not False,
         "fail",
     ),
@@ -171,10 +170,10 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
     ),
     CheckRow(
         "C4-nothing",
-        "a criterion whose outcome is the same on the candidate's base tree and on the "
+        "a criterion whose exit status is the same on the candidate's base tree and on the "
         "candidate with every file it adds or changes emptied: it observes nothing of the "
-        "artifact, whatever its exit status (`test -n x`, `test -e` of a file the change "
-        "leaves alone)",
+        "artifact (`test -n x`, `test -e` of a file the change leaves alone; `sha256sum`, "
+        "`wc -c` or `stat` of a changed file print another line but judge nothing)",
         lambda o: o.checks_nothing,
         "fail",
     ),

@@ -1086,6 +1086,11 @@ FAILS_ANYWHERE = [
         "python3 -c 'import time; print(time.time_ns()); raise SystemExit(1)'",
         "C2-base",
     ),
+    (
+        "prints-the-change-then-fails",
+        "python3 -c 'import app; print(app.add(2, 3)); 1/0'",
+        "C2-base",
+    ),
     ("killed", "kill -9 $$", "C2-signal"),
     ("killed-only-on-the-candidate", "grep -q 'a + b' src/app.py && kill -9 $$", "C2-signal"),
 ]
@@ -1226,6 +1231,11 @@ CRITERIA_ROWS: list[tuple[str, str, str]] = [
     ("exists-untouched-file", "test -e .gitignore", "C4-nothing"),
     ("imports-only", "python3 -c 'import app'", "C4-nothing"),
     ("fails-everywhere", "test -e /nonexistent", "C4-nothing"),
+    # their output differs on each tree, their exit status never does: they judge nothing
+    ("sha256sum-of-the-change", "sha256sum src/app.py", "C4-nothing"),
+    ("md5sum-of-the-change", "md5sum src/app.py", "C4-nothing"),
+    ("wc-of-the-change", "wc -c src/app.py", "C4-nothing"),
+    ("stat-of-the-change", "stat -c %s src/app.py", "C4-nothing"),
     ("differs-on-base", "python3 -c 'import app; assert app.add(2, 2) == 4'", "C4"),
     ("preserved-but-reads-the-change", "python3 -c 'import app; assert app.add(2, 0) == 2'", "C4"),
 ]
