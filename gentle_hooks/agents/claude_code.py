@@ -40,6 +40,7 @@ from gentle_hooks.agents.event import (
 )
 from gentle_hooks.agents.payload import (
     json_lines,
+    load_object,
     loads,
     member,
     read_file,
@@ -111,6 +112,35 @@ def decode(data: bytes) -> RuntimeEvent:
         effort=UNKNOWN if agent else map_effort(effort_name(event.get("effort")), EFFORTS),
         agent=agent,
     )
+
+
+#: Environment variables Copilot CLI sets for the processes it starts (its hooks included):
+#: github/docs ``content/copilot/reference/hooks-reference.md``; the same pair
+#: :mod:`gentle_hooks.policy.delegation` reads.
+COPILOT_VARIABLES = ("COPILOT_CLI", "COPILOT_AGENT_SESSION_ID")
+
+
+def guest(data: bytes, env: Mapping[str, str]) -> str | None:
+    """The runtime that really sent this input when it is not Claude Code, else None.
+
+    GitHub Copilot (CLI and VS Code) runs the hooks of ``.claude/settings.json`` too, with
+    its own input: ``copilot`` when the input is in one of its shapes (``tool_result``
+    without Claude Code's ``tool_response``: Copilot CLI's VS Code compatible
+    ``PostToolUse``; ``sessionId``/``hookEventName`` without ``session_id``: VS Code's
+    agent hooks), or when Copilot CLI's variables (:data:`COPILOT_VARIABLES`) are set and
+    the input lacks ``permission_mode``, a field only Claude Code sends. Input that is not
+    a JSON object is left to :func:`decode` to refuse."""
+    try:
+        event = load_object(data, f"record --from {NAME}: stdin")
+    except UsageError:
+        return None
+    if "tool_result" in event and "tool_response" not in event:
+        return "copilot"
+    if ("sessionId" in event or "hookEventName" in event) and "session_id" not in event:
+        return "copilot"
+    if "permission_mode" not in event and any(env.get(v, "").strip() for v in COPILOT_VARIABLES):
+        return "copilot"
+    return None
 
 
 def settings_files(root: str | None, env: Mapping[str, str]) -> list[str]:

@@ -11,10 +11,13 @@ runs them only when a path of the commit is one a writer wrote.
   amending), so the delegation travels with the commit even without notes; a human's commit
   gets none, and an empty message stays empty (git then aborts the commit);
 * post-commit: the writer entries ``HEAD`` carries are taken by it (only those: a partial
-  commit leaves the rest pending), with a commit record and a note;
+  commit leaves the rest pending), with a commit record and a note; while another work
+  tree has live writer entries, the work tree that made the commit is recorded (every
+  worktree then judges the commit as made there);
 * post-rewrite: for ``amend``/``rebase`` (git's ``<old> <new>`` stdin lines), each new
   commit is recorded by what it carries, its old record carried along (stale when the tree
-  changed). Under the pre-commit framework stdin is hidden and the command comes as
+  changed), and, as for post-commit, the work tree that made them. Under the pre-commit
+  framework stdin is hidden and the command comes as
   ``PRE_COMMIT_REWRITE_COMMAND``: an amend is then read from the reflog (``HEAD@{1}``), a
   rebase from its rewritten list.
 """
@@ -151,6 +154,8 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
     infos = repo.read_commits([head])
     assert where.root is not None
     with Ledger.open(path) as led:
+        if led.live_elsewhere(where.root):  # another worktree's writer judges it as made here
+            led.record_worktree([head], where.root, "post-commit")
         work = carried_by_commits(repo, led, infos)[head]
         expired = expire_shaped(repo, path, [work])
         if expired:
@@ -174,14 +179,16 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
 
 
 def _status(lines: list[str], env: Mapping[str, str]) -> None:
-    """Print post-commit's status lines, unless the gates print JSON only
-    (``GENTLE_HOOKS_FORMAT=json``: an agent parses the commit's standard error as the
-    gate's one object; the ledger keeps what these lines say)."""
+    """Print post-commit's status lines when the gates print text only. With
+    ``GENTLE_HOOKS_FORMAT=json`` an agent parses the commit's standard error as the gate's
+    one object, and with an agent runtime detected it parses the last line as that object:
+    post-commit runs after the gate printed it, so it prints nothing then (the ledger keeps
+    what these lines say)."""
     if not lines:
         return
     from gentle_hooks.hooks.decision import output_format
 
-    if output_format(env)[0] != "json":
+    if output_format(env)[0] == "text":
         for line in lines:
             print(line, file=sys.stderr)
 
@@ -287,6 +294,8 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
         return EXIT_OK
     infos = {i.id: i for i in repo.read_commits([new for _, new in pairs])}
     with Ledger.open(path) as led:
+        if where.root is not None and led.live_elsewhere(where.root):
+            led.record_worktree(list(infos), where.root, "post-rewrite")
         work = carried_by_commits(repo, led, list(infos.values()))
         old_records = {r.commit_id: r for r in led.commit_records([old for old, _ in pairs])}
         recorded: list[CommitRecord] = []

@@ -104,24 +104,31 @@ def path_change(c: BlobChange, contents: Mapping[str, bytes]) -> PathChange:
     )
 
 
-def carried(repo: Repository, led: Ledger | None, changes: Sequence[BlobChange]) -> Carried:
+def carried(
+    repo: Repository, led: Ledger | None, changes: Sequence[BlobChange], commit: str = ""
+) -> Carried:
     """The writer entries ``changes`` (one change, path by path) carry.
 
     Args:
         repo: where the blobs are; led: the ledger, or None (no ledger: nothing carried);
-        changes: the change's paths with both sides' blob ids.
+        changes: the change's paths with both sides' blob ids; commit: the commit it is
+            ("": the change being made here), see :func:`carried_by_change`.
 
     Raises:
         GitError: a blob cannot be read; StoreError: the ledger cannot be read.
     """
-    return carried_by_change(repo, led, {"": changes})[""]
+    return carried_by_change(repo, led, {commit: changes})[commit]
 
 
 def carried_by_change(
     repo: Repository, led: Ledger | None, changes: Mapping[str, Sequence[BlobChange]]
 ) -> dict[str, Carried]:
-    """:func:`carried` for many changes at once (keyed as given): one ledger query and one
-    ``cat-file`` for all of them."""
+    """:func:`carried` for many changes at once, keyed by commit id (``""``: the change
+    being made in this work tree): one ledger query and one ``cat-file`` for all of them.
+
+    A change made in another worktree than an entry's carries it only on firmer evidence
+    (policy: ``elsewhere``), unless recorded as taking it. A commit is made where its recorded
+    worktree says (every worktree judges it alike), else (hooks off) where it is judged."""
     out = dict.fromkeys(changes, NOTHING)
     if led is None:
         return out
@@ -144,10 +151,12 @@ def carried_by_change(
         for k, cs in changes.items()
     }
     recs = [e for es in by_path.values() for e in es]
-    # a change made in another worktree than the writer's carries its entry only on firmer
-    # evidence (policy: ``elsewhere``), unless the judged commit is the one that took it
     here = repo.paths.toplevel
-    others = [e.id for e in recs if e.root != here and e.state == "taken"]
+    made = led.commit_worktrees([k for k in relevant if k])
+    makers = {k: made.get(k, frozenset({here} if here else ())) for k in relevant}
+    others = [
+        e.id for e in recs if e.state == "taken" and any(e.root not in m for m in makers.values())
+    ]
     took = {(t.entry_id, t.commit_id) for t in led.entry_takes(others)}
     blob_ids = sorted(
         {b for cs in relevant.values() for c in cs for b in (c.old_blob, c.new_blob) if b}
@@ -162,7 +171,7 @@ def carried_by_change(
         for c in cs:
             change = path_change(c, contents)
             for rec in by_path.get(c.path, []):
-                elsewhere = rec.root != here and (rec.id, key) not in took
+                elsewhere = rec.root not in makers[key] and (rec.id, key) not in took
                 row = carries_row(change, rules[rec.id], elsewhere=elsewhere)
                 if row in CONTENT_ROWS:
                     holding.setdefault(key, set()).add(rec.id)
@@ -357,10 +366,11 @@ def facts_and_expired(
     with led:
         led.refuse_held_work()  # writer work the gate cannot read: closed, naming it
         changes = delivery_changes(repo, cand, amend=amend)
-        work = carried(repo, led, changes)
+        commit = (cand.head or "") if cand.projection is Projection.COMMITTED else ""
+        work = carried(repo, led, changes, commit)
         expired = expire_shaped(repo, path, [work])
         if expired:
-            work = carried(repo, led, changes)
+            work = carried(repo, led, changes, commit)
         return facts_from(led, root, cand.identity, work.entries), expired
 
 
@@ -395,13 +405,15 @@ def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list
 
 def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | None) -> bool:
     """Whether one version of the entry's path still holds what the writer wrote: its
-    blob, or (text) as many of its lines as would make a change carry it (rows A1, A2)."""
+    blob, or (text) as many of its lines as would make a change carry it, or one telling
+    line of them (rows A1, A2)."""
     if blob == rec.blob:
         return True
     added = rec.delta.added
     if rec.delta.binary or not added or content is None:
         return False
-    return len(held_keys(rec.delta, content)) >= min(2, len(added))
+    held = held_keys(rec.delta, content)
+    return len(held) >= min(2, len(added)) or bool(held & rec.delta.telling)
 
 
 def expire_gone(
