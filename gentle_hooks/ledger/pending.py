@@ -378,6 +378,17 @@ class PendingWork(LedgerConnection):
             rec = replace(rec, id=insert(conn, rec))
         return rec
 
+    def discarded_untaken(self) -> list[WriterEntryRecord]:
+        """Discarded entries no commit was recorded as carrying yet, oldest first."""
+        return self._select(
+            WriterEntryRecord,
+            "state = 'discarded' AND id NOT IN (SELECT entry_id FROM entry_take)",
+        )
+
+    def discards(self) -> list[DiscardRecord]:
+        """Every discard, oldest first."""
+        return self._select(DiscardRecord, "1 = 1")
+
     def mutations(self, mutation_ids: Sequence[int]) -> list[PendingMutation]:
         """Mutations by id, oldest first."""
         if not mutation_ids:
