@@ -301,7 +301,7 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
     candidate)."""
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.store import Ledger
-    from gentle_hooks.notes.sync import write_commit_notes
+    from gentle_hooks.notes.sync import drop_copied_notes, write_commit_notes
     from gentle_hooks.services.attribution import carried_by_commits
     from gentle_hooks.services.settle import rewrite_keeps_writer_content
 
@@ -316,6 +316,7 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
         work = carried_by_commits(repo, led, list(infos.values()))
         old_records = {r.commit_id: r for r in led.commit_records([old for old, _ in pairs])}
         recorded: list[CommitRecord] = []
+        human: list[str] = []
         for old, new in pairs:
             info = infos.get(new)
             if info is None or not (work[new].delegated or old in old_records):
@@ -323,11 +324,13 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
             if not work[new].delegated and not rewrite_keeps_writer_content(
                 repo, led, old, info.tree
             ):
-                continue  # every writer line taken out: the new commit is the human's
+                human.append(new)  # every writer line taken out: the human's commit
+                continue
             recorded.append(
                 record_commit(repo, led, info, work[new], "post-rewrite", env, old_records.get(old))
             )
         write_commit_notes(repo, led, recorded)
+        drop_copied_notes(repo, human)
     stale = sum(1 for r in recorded if r.stale)
     if stale:
         print(

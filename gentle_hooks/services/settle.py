@@ -161,3 +161,49 @@ def rewrite_keeps_writer_content(repo: Repository, led: Ledger, old: str, tree: 
         if held_keys(rule.delta, contents.get(blob) if blob else None):
             return True
     return False
+
+
+def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | None) -> bool:
+    """Whether one version of the entry's path still holds what the writer wrote: its
+    blob, or (text) as many of its lines as would make a change carry it, or one telling
+    line of them (rows A1, A2)."""
+    if blob == rec.blob:
+        return True
+    added = rec.delta.added
+    if rec.delta.binary or not added or content is None:
+        return False
+    held = held_keys(rec.delta, content)
+    return len(held) >= min(2, len(added)) or bool(held & rec.delta.telling)
+
+
+def content_away(repo: Repository, entries: Sequence[WriterEntryRecord]) -> list[int]:
+    """Ids of the text ``entries`` (with added lines) whose writer content neither this work
+    tree nor its index holds (:func:`holds_writer_content`): it waits in a stash, a branch
+    or another worktree. A change that carries such an entry only by the shape of its
+    change (rows A3, A4: it removed what the writer removed) is the human's own edit of
+    the same place, not the writer's work; the entry stays pending for when its content
+    comes back (``git stash pop``).
+
+    Raises:
+        GitError: git failed.
+    """
+    text = [e for e in entries if e.added and not e.binary]
+    if not text or repo.paths.toplevel is None:
+        return []
+    paths = sorted({e.path for e in text})
+    versions: list[dict[str, str | None]] = [
+        dict(repo.hash_worktree(paths)),
+        dict(repo.blobs_staged(paths)),
+    ]
+    blobs = {b for v in versions for b in v.values() if b} | entry_blobs(text)
+    contents = repo.read_blobs(sorted(blobs))
+    return [
+        rec.id
+        for rec in text
+        if not any(
+            holds_writer_content(
+                policy_entry(rec, contents), v.get(rec.path), contents.get(v.get(rec.path) or "")
+            )
+            for v in versions
+        )
+    ]

