@@ -20,9 +20,9 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.hooks.overrides import record_overrides, warn_source
 from gentle_hooks.report.base_text import empty_base_lines
+from gentle_hooks.report.discard_text import discard_lines
 from gentle_hooks.report.fixes import (
     OVERRIDE,
-    discard_lines,
     headline,
     reason,
     step_lines,
