@@ -35,7 +35,7 @@ from gentle_hooks.ledger.records import Receipt, SpotCheck
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.selfcheck import report_argv, rerun_agrees
 from gentle_hooks.services.checkout import candidate_checkout
-from gentle_hooks.services.delivered import refresh_notes
+from gentle_hooks.services.delivered import refresh_notes_kept
 from gentle_hooks.services.record import (
     Binding,
     Bound,
@@ -320,8 +320,8 @@ def run_spot_check(
                 output_digest=obs.output_digest,
             )
         )
-        refresh_notes(bound.repo, led, cand, sign_key)
-        return SpotOutcome(Recorded(led.path, stored, cand), receipt, obs, not in_place)
+        kept = refresh_notes_kept(bound.repo, led, cand, sign_key)
+        return SpotOutcome(Recorded(led.path, stored, cand, kept), receipt, obs, not in_place)
 
 
 def format_change(c: PathChange) -> str:
@@ -373,6 +373,8 @@ def record_readback(binding: Binding, env: Mapping[str, str]) -> Recorded:
                 readback=text,
             )
         )
-        refresh_notes(bound.repo, led, cand)
-        notes = ("a structural readback satisfies the spot check only in the passive tier",)
+        notes = (
+            "a structural readback satisfies the spot check only in the passive tier",
+            *refresh_notes_kept(bound.repo, led, cand),
+        )
         return Recorded(led.path, stored, cand, notes)
