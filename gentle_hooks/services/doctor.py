@@ -419,8 +419,15 @@ def run_checks(cwd: str | None) -> list[CheckResult]:
     try:
         repo = Repository.open(cwd, allow_bare=True)
     except GentleError as exc:
-        # the user's agent runtimes are checked outside a repository too
-        return [CheckResult("repository", False, exc.message), *check_user_agent_hooks()]
+        # the user's agent runtimes are checked outside a repository too; the line says
+        # plainly that everything else needs one
+        users = check_user_agent_hooks()
+        found = ", ".join(c.name.removeprefix("agent: ") for c in users) or "none found"
+        detail = (
+            f"{exc.message}; the gate's checks need a repository: only the user-scope agent "
+            f"recorders are checked here ({found})"
+        )
+        return [CheckResult("repository", False, detail), *users]
     out = [CheckResult("repository", True, repo.paths.common_dir)]
     for check in CHECKS:
         out.extend(check(repo))
