@@ -34,7 +34,7 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt, SpotCheck
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.selfcheck import report_argv, rerun_agrees
-from gentle_hooks.services.checkout import candidate_checkout
+from gentle_hooks.services.checkout import candidate_checkout, sweep
 from gentle_hooks.services.delivered import refresh_notes_kept
 from gentle_hooks.services.record import (
     Binding,
@@ -274,6 +274,7 @@ def run_spot_check(
         in_place = binding.projection is Projection.SNAPSHOT or _holds(bound.repo, cand.tree)
         said: list[str] = []
         if in_place:
+            sweep(bound.repo)  # what killed spot checks left (a checkout sweeps it too)
             if announce is not None:
                 announce(f"re-running receipt #{receipt.id} ({receipt.command}) in the work tree")
             rerun = _rerun(bound.repo, bound.root, receipt, cand.tree, None, stdout, stderr)

@@ -431,8 +431,8 @@ def test_a_killed_spot_check_is_swept_by_the_next_and_reported_by_doctor(native:
     doctor = w.gh("doctor")
     assert doctor.code != 0
     assert (
-        f"{left[0]}: left behind by a spot check that was killed; remove it; run: git worktree "
-        f"remove --force {shlex.quote(left[0])}"
+        f"{left[0]}: left behind by a spot check that was killed; the fix removes it; run: "
+        "gentle-hook doctor --fix"
     ) in doctor.out + doctor.err
     flag.unlink()
     r = w.gh("spot-check", "--staged")
