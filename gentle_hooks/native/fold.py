@@ -64,10 +64,10 @@ class Folding:
         ``blobs`` as :func:`~gentle_hooks.native.classifier.classify` takes them."""
         within = proof_within(blobs)
         order = dict(zip(map(id, changes), itertools.count(), strict=False))
-        last, self.last = self.last, (changes, blobs, risk)
-        if len(order) != len(changes):  # one object twice: folded from scratch
-            self.risk = None
+        if len(order) != len(changes):  # one object twice: nothing to fold from or onto
+            self.risk = self.last = None
             return _scratch(changes, blobs, within, risk)
+        last, self.last = self.last, (changes, blobs, risk)
         if self.risk is None or self.risk != risk or self.within != within:
             if last is None or last[2] != risk or proof_within(last[1]) != within:
                 self.risk = None  # nothing to start from: the first candidate costs its size
