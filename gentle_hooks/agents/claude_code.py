@@ -114,6 +114,9 @@ def decode(data: bytes) -> RuntimeEvent:
     )
 
 
+#: The environment variable that moves Claude Code's user configuration directory
+#: (``~/.claude``, its ``settings.json`` included) elsewhere: docs/agents/claude-code.md.
+CONFIG_DIR = "CLAUDE_CONFIG_DIR"
 #: Environment variables Copilot CLI sets for the processes it starts (its hooks included):
 #: github/docs ``content/copilot/reference/hooks-reference.md``; the same pair
 #: :mod:`gentle_hooks.policy.delegation` reads.
@@ -123,6 +126,9 @@ COPILOT_VARIABLES = ("COPILOT_CLI", "COPILOT_AGENT_SESSION_ID")
 def guest(data: bytes, env: Mapping[str, str]) -> str | None:
     """The runtime that really sent this input when it is not Claude Code, else None.
 
+    Cursor loads Claude Code's hook files too (cursor.com/docs/reference/third-party-hooks):
+    ``cursor`` when the input carries Cursor's common fields (``cursor_version``,
+    ``generation_id``), which Claude Code never sends.
     GitHub Copilot (CLI and VS Code) runs the hooks of ``.claude/settings.json`` too, with
     its own input: ``copilot`` when the input is in one of its shapes (``tool_result``
     without Claude Code's ``tool_response``: Copilot CLI's VS Code compatible
@@ -134,6 +140,8 @@ def guest(data: bytes, env: Mapping[str, str]) -> str | None:
         event = load_object(data, f"record --from {NAME}: stdin")
     except UsageError:
         return None
+    if "cursor_version" in event or "generation_id" in event:
+        return "cursor"
     if "tool_result" in event and "tool_response" not in event:
         return "copilot"
     if ("sessionId" in event or "hookEventName" in event) and "session_id" not in event:
@@ -145,10 +153,12 @@ def guest(data: bytes, env: Mapping[str, str]) -> str | None:
 
 def settings_files(root: str | None, env: Mapping[str, str]) -> list[str]:
     """Claude Code's settings files in increasing precedence: the user's
-    (``$HOME/.claude/settings.json``), then the project's and the local one of the work
-    tree ``root``. The managed policy file is not read."""
+    (``$CLAUDE_CONFIG_DIR/settings.json``, else ``$HOME/.claude/settings.json``), then the
+    project's and the local one of the work tree ``root``. The managed policy file is not
+    read."""
     home = env.get("HOME") or os.path.expanduser("~")
-    out = [os.path.join(home, ".claude", "settings.json")]
+    user = env.get(CONFIG_DIR) or os.path.join(home, ".claude")
+    out = [os.path.join(user, "settings.json")]
     if root is not None:
         out += [
             os.path.join(root, ".claude", "settings.json"),

@@ -144,6 +144,7 @@ RUNTIMES: tuple[Runtime, ...] = (
         wiring=Wiring(
             project=".claude/settings.json",
             user=".claude/settings.json",
+            home_env=claude_code.CONFIG_DIR,
             shape="grouped",
             event="PostToolUse",
             matcher="|".join(claude_code.WRITE_TOOLS),

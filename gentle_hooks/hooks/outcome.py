@@ -45,7 +45,8 @@ class Judged:
             commands for this candidate, or empty; commit: the commit the fix commands run
             with checked out (a pushed commit that is not HEAD), or None; prepare: commands
             that run before the fix commands (the ``git add`` that lets ``--staged`` bind a
-            partial commit's candidate).
+            partial commit's candidate); writers_blob: paths whose content in the change
+            is a writer's blob byte for byte (no ``discard`` is offered for them).
     """
 
     label: str
@@ -54,6 +55,7 @@ class Judged:
     fix_note: str = ""
     commit: str | None = None
     prepare: tuple[Command, ...] = ()
+    writers_blob: frozenset[str] = frozenset()
 
 
 def say(line: str) -> None:
@@ -77,7 +79,8 @@ def block_lines(j: Judged) -> list[str]:
     candidate. Row ids are in the JSON decision, not here."""
     # only a block reads the fix commands' words (their imports cost a gate that passes)
     from gentle_hooks.report.base_text import empty_base_lines
-    from gentle_hooks.report.fixes import discard_lines, headline, reason, step_lines, steps
+    from gentle_hooks.report.discard_text import discard_lines
+    from gentle_hooks.report.fixes import headline, reason, step_lines, steps
 
     r = j.result
     plan, cand, d = r.plan, r.candidate, r.decision
@@ -91,9 +94,15 @@ def block_lines(j: Judged) -> list[str]:
         if j.fix_note:
             lines.append(f"  note: {j.fix_note}")
         lines.extend(step_lines(steps(s, r.binding, j.commit, prepare=j.prepare)))
-    pending = sorted({e.path for e in (r.facts.entries if r.facts else ()) if e.state == "open"})
-    if pending and j.commit is None and j.target is None:
-        lines.extend(discard_lines(pending))
+    # discard is offered only for work not in the change: a path whose staged content is
+    # the writer's own blob holds the writer's work (discarding it would launder it)
+    facts = r.facts
+    roots: dict[str, set[str]] = {}
+    for e in facts.entries if facts and j.commit is None and j.target is None else ():
+        if e.state == "open" and e.path not in j.writers_blob:
+            roots.setdefault(e.root, set()).add(e.path)
+    for root, paths in sorted(roots.items()):
+        lines.extend(discard_lines(sorted(paths), None if facts and root == facts.root else root))
     lines.append(
         f"  candidate {cand.identity[:19]}… ({cand.projection.value} tree {short(cand.tree)} "
         f"vs {base})"

@@ -153,6 +153,7 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
         return EXIT_OK
     infos = repo.read_commits([head])
     assert where.root is not None
+    note_discarded(repo, path, infos, "post-commit")
     with Ledger.open(path) as led:
         if led.live_elsewhere(where.root):  # another worktree's writer judges it as made here
             led.record_worktree([head], where.root, "post-commit")
@@ -315,3 +316,53 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
             file=sys.stderr,
         )
     return EXIT_OK
+
+
+def note_discarded(repo: Repository, path: str, infos: list[CommitInfo], hook: str) -> int:
+    """Record the commits of ``infos`` that hold discarded writer work (``gentle-hook
+    discard``, rows A1/A2: the writer's content itself) like an override: each takes that
+    work, gets a commit record, and its note carries the writer lines and an override line
+    (``hook`` ``discard``, who, why), so every gate sees the writer's content and who let it
+    go (SPEC §3 "Pending work ends cleanly", §5). Returns how many commits were recorded.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read or written.
+    """
+    from gentle_hooks.ledger.records import OverrideRecord
+    from gentle_hooks.ledger.store import Ledger
+    from gentle_hooks.notes.sync import write_commit_notes
+    from gentle_hooks.services.attribution import Carried, carried_by_change, commit_changes
+
+    led = Ledger.open_existing(path)
+    if led is None or not infos:
+        return 0
+    with led:
+        discarded = led.discarded_untaken()
+    if not discarded:
+        return 0
+    recorded = []
+    with Ledger.open(path) as led:
+        by_entry = {e: d for d in led.discards() for e in d.entries}
+        found = carried_by_change(repo, led, commit_changes(repo, infos), discarded)
+        for info in infos:
+            work = found[info.id]
+            held = [e for e in work.entries if e.id not in work.by_shape]
+            if not held:
+                continue
+            rec = record_commit(repo, led, info, Carried(tuple(held)), hook, os.environ)
+            for d in dict.fromkeys(by_entry[e.id] for e in held if e.id in by_entry):
+                paths = ", ".join(sorted({e.path for e in held if e.id in d.entries}))
+                led.add(
+                    OverrideRecord(
+                        d.root,
+                        rec.identity,
+                        "discard",
+                        d.who,
+                        d.reason,
+                        (f"writer content discarded: {paths}",),
+                        info.id,
+                    )
+                )
+            recorded.append(rec)
+        write_commit_notes(repo, led, recorded)
+    return len(recorded)

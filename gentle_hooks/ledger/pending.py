@@ -346,10 +346,11 @@ class PendingWork(LedgerConnection):
     def discard_entries(
         self, root: str, paths: Sequence[str], who: str, reason: str
     ) -> DiscardRecord:
-        """Abandon the root's open entries of ``paths`` (every path when empty) on purpose,
-        in one transaction with the record of who did it and why."""
+        """Abandon the root's live entries (open, or taken by a commit) of ``paths`` (every
+        path when empty) on purpose, in one transaction with the record of who did it and
+        why. A commit that took one keeps its commit record and its trailer."""
         with self._write() as conn:
-            where, params = "root = ? AND state = 'open'", [root]
+            where, params = f"root = ? AND state IN {LIVE_STATES!r}", [root]
             if paths:
                 where += f" AND path IN ({', '.join('?' for _ in paths)})"
                 params += list(paths)
@@ -367,6 +368,17 @@ class PendingWork(LedgerConnection):
             )
             rec = replace(rec, id=insert(conn, rec))
         return rec
+
+    def discarded_untaken(self) -> list[WriterEntryRecord]:
+        """Discarded entries no commit was recorded as carrying yet, oldest first."""
+        return self._select(
+            WriterEntryRecord,
+            "state = 'discarded' AND id NOT IN (SELECT entry_id FROM entry_take)",
+        )
+
+    def discards(self) -> list[DiscardRecord]:
+        """Every discard, oldest first."""
+        return self._select(DiscardRecord, "1 = 1")
 
     def mutations(self, mutation_ids: Sequence[int]) -> list[PendingMutation]:
         """Mutations by id, oldest first."""

@@ -131,6 +131,11 @@ def record_from_runtime(
             f"{event.hook_event} is not {wired}, the event gentle-hooks records from for "
             f"{rt.title} (a write is recorded after the tool wrote)"
         )
+        if sender is not None:
+            # the other runtime ran this one's hook files: its own recorder records the write
+            why += (
+                f"; {rt.title} ran the hooks of {name}: its own hook records its writes ({rt.doc})"
+            )
         return RuntimeRecorded(event, None, why, rt.ack)
     if not event.writes:
         why = f"{event.tool or 'this event'} is not a file-writing tool of {rt.title}"

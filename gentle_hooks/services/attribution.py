@@ -111,8 +111,7 @@ def carried(
 
     Args:
         repo: where the blobs are; led: the ledger, or None (no ledger: nothing carried);
-        changes: the change's paths with both sides' blob ids; commit: the commit it is
-            ("": the change being made here), see :func:`carried_by_change`.
+        changes: its paths with both sides' blob ids; commit: the commit it is ("": none).
 
     Raises:
         GitError: a blob cannot be read; StoreError: the ledger cannot be read.
@@ -121,21 +120,22 @@ def carried(
 
 
 def carried_by_change(
-    repo: Repository, led: Ledger | None, changes: Mapping[str, Sequence[BlobChange]]
+    repo: Repository,
+    led: Ledger | None,
+    changes: Mapping[str, Sequence[BlobChange]],
+    entries: Sequence[WriterEntryRecord] | None = None,
 ) -> dict[str, Carried]:
-    """:func:`carried` for many changes at once, keyed by commit id (``""``: the change
-    being made in this work tree): one ledger query and one ``cat-file`` for all of them.
-
-    A change made in another worktree than an entry's carries it only on firmer evidence
-    (policy: ``elsewhere``), unless recorded as taking it. A commit is made where its recorded
-    worktree says (every worktree judges it alike), else (hooks off) where it is judged."""
+    """:func:`carried` for many changes (keyed by commit id, ``""``: the change made here)
+    of ``entries`` (None: the live ones) at once. Another worktree than an entry's needs
+    firmer evidence (``elsewhere``) unless it took it; a commit is made where its recorded
+    worktree says (hooks off: where it is judged)."""
     out = dict.fromkeys(changes, NOTHING)
     if led is None:
         return out
     paths = sorted({c.path for cs in changes.values() for c in cs})
     if not paths:
         return out
-    live = led.live_entries()  # few: each path a writer wrote and no push delivered yet
+    live = led.live_entries() if entries is None else list(entries)
     if not live:
         return out
     by_path: dict[str, list[WriterEntryRecord]] = {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import Run, World
 from tests.e2e.test_attribution import (
     TRAILER,
     _blocked_push,
@@ -49,3 +49,41 @@ def test_one_writer_line_taken_alone_with_add_p_is_delegated(served: World) -> N
     assert TRAILER in _message(w)
     _blocked_push(w.git("push", "origin", "main"), bad)
     _server_rejects(w, bad)
+
+
+GOOD = "def add(a, b):\n    return a + b  # writer\n"
+HUMAN = "def add(a, b):\n    return b + a\n"
+
+
+def _passes_quietly(r: Run) -> None:
+    assert r.code == 0, r
+    assert not [line for line in r.said if "BLOCKED" in line or "delegated" in line], r
+
+
+def test_after_reset_hard_of_a_checked_ai_commit_a_human_rewrite_passes(served: World) -> None:
+    """The writer's checked commit (unpushed) is thrown away with ``reset --hard HEAD~1``;
+    the human writes the same line their own way: commit and push pass, no trailer, and
+    the override is not needed."""
+    w = served
+    w.delegate(text=GOOD)
+    w.spot_check()
+    assert w.git("commit", "-qam", "agent").code == 0
+    w.ok("reset", "-q", "--hard", "HEAD~1")
+    w.write("src/app.py", HUMAN)
+    _passes_quietly(w.git("commit", "-qam", "human: app"))
+    assert TRAILER not in _message(w)
+    _passes_quietly(w.git("push", "origin"))
+    assert w.remote_ref("main") == w.rev("HEAD")
+
+
+def test_discard_abandons_taken_unpushed_writer_work(served: World) -> None:
+    """A writer commit not pushed yet: ``discard`` abandons its entry on purpose, and the
+    human's own rewrite of the file on top of it passes."""
+    w = served
+    w.unverified(GOOD)
+    r = w.gh("discard", "src/app.py", "--reason", "the agent's commit is dropped")
+    assert r.code == 0, r
+    w.ok("reset", "-q", "--hard", "HEAD~1")
+    w.write("src/app.py", "def add(a, b):\n    return a + b  # writer, kept by hand\n")
+    _passes_quietly(w.git("commit", "-qam", "human: app"))
+    assert TRAILER not in _message(w)

@@ -763,3 +763,47 @@ def test_one_copilot_tool_call_through_both_recorders_is_stored_once(
     third = gh(repo, "record", "--from", "copilot", input=json.dumps(later), env=env)
     assert third.returncode == 0, third.stderr
     assert len(mutations(repo)) == 2
+
+
+#: Cursor loads Claude Code's hook files too ("Third Party Hooks", cursor.com/docs/reference/
+#: third-party-hooks.md: .claude/settings.local.json, .claude/settings.json,
+#: ~/.claude/settings.json), handing them its own input with its common fields
+#: (conversation_id, generation_id, model, cursor_version...).
+def test_cursor_input_through_the_claude_recorder_is_recorded_as_cursor_once(
+    repo: Path, tmp_path: Path
+) -> None:
+    env = _claude_effort_everywhere(repo, tmp_path)
+    data, filled = materialize("cursor", repo, tmp_path / "runtime")
+    apply_writes(filled, repo)
+    via_claude = gh(repo, "record", "--from", "claude-code", input=data.decode(), env=env)
+    assert (via_claude.returncode, via_claude.stdout) == (0, ""), via_claude.stderr
+    own = gh(repo, "record", "--from", "cursor", input=data.decode(), env=env)
+    assert own.returncode == 0 and "recorded already" in own.stderr, own.stderr
+    [(model, effort, source, *_)] = mutations(repo)
+    assert (model, effort, source) == (
+        filled["expect"]["model"] or "unknown",
+        "unknown",
+        "cursor",
+    )
+
+
+def test_a_cursor_tool_event_through_the_claude_recorder_is_left_to_cursors_hook(
+    repo: Path, tmp_path: Path
+) -> None:
+    env = _claude_effort_everywhere(repo, tmp_path)
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    payload = {
+        "conversation_id": "c1",
+        "generation_id": "g1",
+        "model": "claude-4.5-sonnet",
+        "hook_event_name": "postToolUse",
+        "cursor_version": "2.3.0",
+        "workspace_roots": [str(repo)],
+        "tool_name": "Edit",
+        "tool_input": {"file_path": str(repo / "src" / "app.py")},
+    }
+    proc = gh(repo, "record", "--from", "claude-code", input=json.dumps(payload), env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("nothing recorded: postToolUse is not afterFileEdit")
+    assert "Cursor ran the hooks of claude-code" in proc.stderr
+    assert mutations(repo) == []

@@ -313,6 +313,17 @@ def test_discard_abandons_open_entries_on_purpose(db: str) -> None:
         assert everything.entries == (f.id,) and led.live_entries() == []
 
 
+def test_discard_abandons_taken_entries_too(db: str) -> None:
+    """A writer commit not pushed yet (its entry taken) can be dropped on purpose."""
+    with Ledger.open(db) as led:
+        _, (f,) = led.add_mutation(
+            PendingMutation(root="/a", model="m", effort="low"), [_entry("/a", "f.py")]
+        )
+        led.take_entries([f.id], "c1", "id1", "post-commit")
+        rec = led.discard_entries("/a", ["f.py"], "Ann <a@x>", "the agent's commit is dropped")
+        assert rec.entries == (f.id,) and led.live_entries() == []
+
+
 def test_diagnose_healthy_missing_and_damaged(db: str) -> None:
     assert [(c.name, c.ok) for c in diagnose(db)] == [("store", True)]
     _fill(db, 2)
