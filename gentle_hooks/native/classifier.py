@@ -270,13 +270,19 @@ def proof_within(blobs: Mapping[str, bytes], proof_limit: int = PASSIVE_PROOF_LI
 
 
 def contribution(
-    c: PathChange, blobs: Mapping[str, bytes], within: bool, s: RiskSettings
+    c: PathChange,
+    blobs: Mapping[str, bytes],
+    within: bool,
+    s: RiskSettings,
+    cache: FactCache | None = None,
 ) -> Contribution:
     """What change ``c`` gives the classification of a candidate holding it, whatever its
     other changes: :func:`classify` folds these in the changes' order. ``blobs`` and
     ``within`` (:func:`proof_within` of the candidate's documents) are read only for a
-    change nominated passive (its bytes prove it, or it is ``medium``)."""
-    cache = fact_cache(matchers(s))
+    change nominated passive (its bytes prove it, or it is ``medium``). ``cache``: the
+    settings' :func:`~gentle_hooks.native.pathfacts.fact_cache`, when the caller holds it
+    (looking it up hashes the settings)."""
+    cache = cache or fact_cache(matchers(s))
     # as if proven (only the passive row reads it); scanned and counted lines as
     # :func:`_known` says: not binary, not mode-only, not a generated golden file
     _, cls, new, scan, counted = _known(c, cache)
@@ -299,13 +305,13 @@ def contribution(
 
 
 def proof_read(
-    c: PathChange, blobs: Mapping[str, bytes], s: RiskSettings
+    c: PathChange, blobs: Mapping[str, bytes], s: RiskSettings, cache: FactCache | None = None
 ) -> tuple[bytes | None, ...]:
     """What :func:`contribution` reads of ``blobs`` for change ``c``: the bytes of both its
     sides (None for one missing) when it is nominated passive, else nothing. Two mappings
     that give a change the same reads give it the same contribution (with the same
     ``within``)."""
-    if _known(c, fact_cache(matchers(s)))[1].fallback.tier != "passive":
+    if _known(c, cache or fact_cache(matchers(s)))[1].fallback.tier != "passive":
         return ()
     return tuple(blobs.get(oid) for _, oid in _sides(c))
 
@@ -376,7 +382,8 @@ def classify(
         change's :func:`contribution`.
     """
     within = proof_within(blobs, proof_limit)
-    folded = tally((contribution(c, blobs, within, s) for c in changes), len(changes))
+    cache = fact_cache(matchers(s))
+    folded = tally((contribution(c, blobs, within, s, cache) for c in changes), len(changes))
     return assessment(
         folded, added, s, kind=kind, base_ref=base_ref, consumed=consumed, escalation=escalation
     )
