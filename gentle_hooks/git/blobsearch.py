@@ -29,10 +29,6 @@ _LARGE_OUTPUT = 256 * 1024
 
 _SMALL_READ = 16 * 1024
 
-#: While a ``many`` callback waits, blobs are searched in pieces of this many bytes (not
-#: 1 MiB): a candidate's first blobs then tell early whether it holds many hits.
-_EARLY_PIECE = 64 * 1024
-
 
 class BlobSearch:
     """Which blobs hold one of some byte strings (or start with a prefix), in one
@@ -58,11 +54,7 @@ class BlobSearch:
         self._prefix = prefix
         self._fold = fold
         #: (n, callback): called once, on the reading thread, when more than n ids are found
-        #: or, once n blobs are searched, the share found of those projects more than 2n
-        #: over every id added (the caller only wants to know early that there are many)
         self._many = many
-        self._added = 0
-        self._searched = 0
         self._stopped = False
         self._found: set[str] = set()
         self._proc: subprocess.Popen[bytes] | None = None
@@ -93,7 +85,6 @@ class BlobSearch:
         """Queue more blob ids to search."""
         if oids:
             self.start()
-            self._added += len(oids)
             self._ids.put(oids)
 
     def _write(self) -> None:
@@ -120,8 +111,7 @@ class BlobSearch:
             while chunk := os.read(out, 1 << 20):
                 buf += chunk
                 total += len(chunk)
-                piece = 1 << 20 if self._many is None else _EARLY_PIECE
-                if len(buf) >= piece:  # search in large pieces: each key is one pass
+                if len(buf) >= 1 << 20:  # search in large pieces: each key is one pass
                     self._search(buf)
                 elif len(chunk) < _SMALL_READ and total >= _LARGE_OUTPUT:
                     # cat-file writes each blob on its own: on a large search, waking up
@@ -139,13 +129,8 @@ class BlobSearch:
 
     def _search(self, buf: bytearray) -> None:
         """Search the whole records at the start of ``buf``, and drop them."""
-        used, records = _search_batch(buf, self._needles, self._prefix, self._found, self._fold)
-        del buf[:used]
-        self._searched += records
-        if self._many is None:
-            return
-        n, found, searched = self._many[0], len(self._found), self._searched
-        if found > n or (searched >= n and found * self._added > 2 * n * searched):
+        del buf[: _search_batch(buf, self._needles, self._prefix, self._found, self._fold)]
+        if self._many is not None and len(self._found) > self._many[0]:
             call, self._many = self._many[1], None
             call()
 
@@ -203,11 +188,11 @@ class BlobSearch:
 
 def _search_batch(
     buf: bytearray, needles: Sequence[bytes], prefix: bytes, found: set[str], fold: bool = False
-) -> tuple[int, int]:
+) -> int:
     """Read the complete ``cat-file --batch`` records at the start of ``buf``; add to
     ``found`` the ids whose content holds a needle (in its ASCII-lowercased bytes, with
     ``fold``) or starts with ``prefix``, and those that name no blob. Returns how many
-    bytes were read (whole records only) and how many records.
+    bytes were read (whole records only).
 
     Each needle is one pass over the buffer: fewer, shorter keys that every needle contains
     (:func:`search_keys`) are looked for instead, and a blob where
@@ -216,15 +201,13 @@ def _search_batch(
     starts: list[int] = []  # content of each blob: buf[starts[k]:ends[k]]
     ends: list[int] = []
     heads: list[int] = []  # where its header (and id) begins
-    pos = records = 0
+    pos = 0
     size = len(buf)
     while (eol := buf.find(b"\n", pos)) >= 0:
-        records += 1
         gap = buf.find(b" ", pos, eol)
         if gap >= 0 and buf.startswith(b" blob ", gap):  # "<id> blob <size>"
             end = eol + 1 + int(buf[gap + 6 : eol])
             if end >= size:  # then a newline: not all here yet
-                records -= 1
                 break
             if prefix and buf.startswith(prefix, eol + 1):
                 found.add(buf[pos:gap].decode("ascii"))
@@ -239,7 +222,6 @@ def _search_batch(
         if len(fields) == 3:
             end = eol + 1 + int(fields[2])
             if end >= size:
-                records -= 1
                 break
             found.add(fields[0].decode("ascii", "replace"))
             pos = end + 1
@@ -264,7 +246,7 @@ def _search_batch(
                         head = heads[k]
                         found.add(buf[head : buf.index(b" ", head)].decode("ascii"))
                 at = hay.find(key, ends[k], last)
-    return pos, records
+    return pos
 
 
 @functools.lru_cache(maxsize=8)

@@ -70,8 +70,7 @@ class Objects(Refs):
     ) -> BlobSearch:
         """A :class:`BlobSearch` in this repository: which blobs hold one of ``needles``
         (in their ASCII-lowercased bytes, with ``fold``: the needles are then lowercase) or
-        start with ``prefix``; ``many``: (n, a callback for when more than n are found, or
-        projected: :class:`~gentle_hooks.git.blobsearch.BlobSearch`)."""
+        start with ``prefix``; ``many``: (n, a callback for when more than n are found)."""
         from gentle_hooks.git.blobsearch import BlobSearch  # threads: off the gates' path
 
         return BlobSearch(self, needles, prefix, fold, many)

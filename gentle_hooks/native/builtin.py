@@ -275,12 +275,10 @@ class _ProcessScan:
             self.errors.append(exc)
 
     def _many(self) -> None:
-        """More blobs may hold a hit than :data:`_MAX_PATHSPECS`, found or projected from
-        the share of the first blobs searched (:class:`~gentle_hooks.git.blobsearch.BlobSearch`):
-        whatever else the search finds, :meth:`_scan` would then scan the whole diff (each
-        such blob is the new side of at least one change), and the whole diff's scan gives
-        the same hits when it would not. So it starts now, and the search ends (called on
-        the search's reading thread)."""
+        """More blobs may hold a hit than :data:`_MAX_PATHSPECS`: whatever else the search
+        finds, :meth:`_scan` would scan the whole diff (each such blob is the new side of
+        at least one change). So it starts now, and the search ends (called on the
+        search's reading thread)."""
         with self.lock:
             if self.whole is None:
                 self.whole = threading.Thread(target=self._scan_whole, daemon=True)

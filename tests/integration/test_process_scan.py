@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from functools import partial
 from pathlib import Path
 
 import pytest
@@ -394,31 +393,3 @@ def test_a_search_that_finds_many_calls_back_once_and_stops(root: Path) -> None:
     finally:
         search.abort()
     assert calls == [1] and 2 < len(found) <= len(oids) and found <= set(oids)
-
-
-def test_a_search_projects_many_from_its_first_blobs(root: Path) -> None:
-    """``many`` also calls back when the share found among the blobs searched so far
-    projects more than 2n over every id added: here the first 16 of 4,000 blobs (read in
-    pieces of at most 1 MiB) hold the needle, so the callback runs although no more than
-    n = 16 are found in all; a search whose share does not project many never calls."""
-    paths = []
-    for i in range(4000):
-        body = f"subprocess.run(['{i}'])\n" if i < 16 else f"value = {i}\n"
-        path = root / "blobs" / f"b{i}.txt"
-        if i == 0:
-            path.parent.mkdir()
-        path.write_text(body + "#" * 1000 + "\n")
-        paths.append(str(path))
-    listed = "\n".join(paths) + "\n"
-    oids = git(root, "hash-object", "-w", "--stdin-paths", input=listed.encode()).split()
-    repo = Repository.open(str(root))
-    for needle, expected in ((b"subprocess", [1]), (b"nowhere-at-all", [])):
-        calls: list[int] = []
-        search = repo.search_blobs([needle], SHEBANG, False, (16, partial(calls.append, 1)))
-        try:
-            search.add(oids)
-            found = search.finish()
-        finally:
-            search.abort()
-        assert calls == expected
-        assert len(found) == (16 if expected else 0)
