@@ -257,10 +257,10 @@ def _detail(signal: str, old_mode: str = "", new_mode: str = "") -> str:
 Signal = tuple[str, str, str, str, str]
 
 #: What one change gives the classification of any candidate holding it
-#: (:func:`contribution`): its signals, its ``medium`` fallback reason or None, its path
-#: when its added lines are scanned for process execution or None, and the lines it counts
-#: in ``changed_lines``.
-Contribution = tuple[tuple[Signal, ...], NativeReason | None, str | None, int]
+#: (:func:`contribution`): its signals, its ``medium`` fallback reason as (code, path) or
+#: None, its path when its added lines are scanned for process execution or None, and the
+#: lines it counts in ``changed_lines``.
+Contribution = tuple[tuple[Signal, ...], tuple[str, str] | None, str | None, int]
 
 
 def proof_within(blobs: Mapping[str, bytes], proof_limit: int = PASSIVE_PROOF_LIMIT) -> bool:
@@ -300,7 +300,7 @@ def contribution(
             )
             for code, signal in cls.signals
         )
-    medium = NativeReason(cls.fallback.id, c.path, None) if cls.fallback.tier == "medium" else None
+    medium = (cls.fallback.id, c.path) if cls.fallback.tier == "medium" else None
     return signals, medium, c.path if scan else None, counted
 
 
@@ -343,7 +343,7 @@ def tally(contributions: Iterable[Contribution], paths: int) -> Tally:
     for sig, medium, scan, counted in contributions:
         signals.update(sig)
         if fallback is None and medium is not None:
-            fallback = medium
+            fallback = NativeReason(*medium, None)
         if scan is not None:
             scannable.add(scan)
         lines += counted

@@ -53,7 +53,7 @@ class Folding:
         self.parts: dict[int, Contribution] = {}
         self.signals: Counter[Signal] = Counter()
         self.scannable: Counter[str] = Counter()
-        self.medium: dict[int, NativeReason] = {}
+        self.medium: dict[int, tuple[str, str]] = {}
         #: what a change nominated passive read of the documents' bytes (:func:`proof_read`)
         self.reads: dict[int, tuple[bytes | None, ...]] = {}
         self.lines = 0
@@ -91,7 +91,7 @@ class Folding:
         first = min(self.medium, key=order.__getitem__) if self.medium else None
         return Tally(
             frozenset(self.signals),
-            None if first is None else self.medium[first],
+            None if first is None else NativeReason(*self.medium[first], None),
             frozenset(self.scannable),
             self.lines,
             len(changes),
