@@ -33,6 +33,7 @@ READ_LIMIT = 16 * 1024 * 1024
 MAX_NESTING = 64
 
 _KINDS = (
+    (stat.S_ISLNK, "a symbolic link"),
     (stat.S_ISDIR, "a directory"),
     (stat.S_ISFIFO, "a FIFO"),
     (stat.S_ISCHR, "a character device"),
@@ -51,7 +52,9 @@ class WriteError(GentleError):
     denied (exit 2). The message names the path and the reason; nothing was half-written."""
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file of ``st_mode`` ``mode`` is, as a phrase (``a FIFO``, ``a directory``,
+    ``a socket``...); ``not a regular file`` for any other kind that is not one."""
     for test, name in _KINDS:
         if test(mode):
             return name
@@ -80,7 +83,7 @@ def read_regular(path: str, what: str = "cannot read", *, limit: int = READ_LIMI
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise InputFileError(f"{path}: {what}: {_kind(info.st_mode)}, not a regular file")
+            raise InputFileError(f"{path}: {what}: {file_kind(info.st_mode)}, not a regular file")
         if info.st_size > limit:
             raise InputFileError(f"{path}: {what}: larger than {limit} bytes")
         return _read_fd(fd, limit, f"{path}: {what}")
@@ -309,13 +312,22 @@ def sweep(directory: str, prefix: str) -> list[str]:
 
 
 def remove_files(paths: list[str]) -> list[str]:
-    """Unlink each of ``paths`` (a link itself, never its target); those removed, in order.
-    A path that cannot be removed (gone already, no permission) is skipped."""
-    removed = []
-    for path in paths:
-        try:
+    """Remove each of ``paths`` (:func:`remove_entry`); those removed, in order. A path
+    that cannot be removed (gone already, no permission) is skipped."""
+    return [path for path in paths if remove_entry(path)]
+
+
+def remove_entry(path: str) -> bool:
+    """Remove the entry at ``path``: a file, FIFO, socket or link itself (never what a link
+    points to), or a directory with everything in it (links inside removed, never
+    followed); whether it was removed."""
+    import shutil
+
+    try:
+        if stat.S_ISDIR(os.lstat(path).st_mode):
+            shutil.rmtree(path)  # refuses a link; descends by descriptor without following
+        else:
             os.unlink(path)
-        except OSError:
-            continue
-        removed.append(path)
-    return removed
+    except OSError:
+        return False
+    return True

@@ -40,6 +40,7 @@ from gentle_hooks.agents.event import (
 )
 from gentle_hooks.agents.payload import (
     json_lines,
+    load_object,
     loads,
     member,
     read_file,
@@ -113,12 +114,51 @@ def decode(data: bytes) -> RuntimeEvent:
     )
 
 
+#: The environment variable that moves Claude Code's user configuration directory
+#: (``~/.claude``, its ``settings.json`` included) elsewhere: docs/agents/claude-code.md.
+CONFIG_DIR = "CLAUDE_CONFIG_DIR"
+#: Environment variables Copilot CLI sets for the processes it starts (its hooks included):
+#: github/docs ``content/copilot/reference/hooks-reference.md``; the same pair
+#: :mod:`gentle_hooks.policy.delegation` reads.
+COPILOT_VARIABLES = ("COPILOT_CLI", "COPILOT_AGENT_SESSION_ID")
+
+
+def guest(data: bytes, env: Mapping[str, str]) -> str | None:
+    """The runtime that really sent this input when it is not Claude Code, else None.
+
+    Cursor loads Claude Code's hook files too (cursor.com/docs/reference/third-party-hooks):
+    ``cursor`` when the input carries Cursor's common fields (``cursor_version``,
+    ``generation_id``), which Claude Code never sends.
+    GitHub Copilot (CLI and VS Code) runs the hooks of ``.claude/settings.json`` too, with
+    its own input: ``copilot`` when the input is in one of its shapes (``tool_result``
+    without Claude Code's ``tool_response``: Copilot CLI's VS Code compatible
+    ``PostToolUse``; ``sessionId``/``hookEventName`` without ``session_id``: VS Code's
+    agent hooks), or when Copilot CLI's variables (:data:`COPILOT_VARIABLES`) are set and
+    the input lacks ``permission_mode``, a field only Claude Code sends. Input that is not
+    a JSON object is left to :func:`decode` to refuse."""
+    try:
+        event = load_object(data, f"record --from {NAME}: stdin")
+    except UsageError:
+        return None
+    if "cursor_version" in event or "generation_id" in event:
+        return "cursor"
+    if "tool_result" in event and "tool_response" not in event:
+        return "copilot"
+    if ("sessionId" in event or "hookEventName" in event) and "session_id" not in event:
+        return "copilot"
+    if "permission_mode" not in event and any(env.get(v, "").strip() for v in COPILOT_VARIABLES):
+        return "copilot"
+    return None
+
+
 def settings_files(root: str | None, env: Mapping[str, str]) -> list[str]:
     """Claude Code's settings files in increasing precedence: the user's
-    (``$HOME/.claude/settings.json``), then the project's and the local one of the work
-    tree ``root``. The managed policy file is not read."""
+    (``$CLAUDE_CONFIG_DIR/settings.json``, else ``$HOME/.claude/settings.json``), then the
+    project's and the local one of the work tree ``root``. The managed policy file is not
+    read."""
     home = env.get("HOME") or os.path.expanduser("~")
-    out = [os.path.join(home, ".claude", "settings.json")]
+    user = env.get(CONFIG_DIR) or os.path.join(home, ".claude")
+    out = [os.path.join(user, "settings.json")]
     if root is not None:
         out += [
             os.path.join(root, ".claude", "settings.json"),

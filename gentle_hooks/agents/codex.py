@@ -13,12 +13,17 @@ file headers, :mod:`gentle_hooks.agents.patch`); a ``patch`` or ``input`` member
 The effort is not in the input: it is the ``effort`` of the newest ``turn_context`` line of
 the session's rollout transcript (openai/codex ``codex-rs/protocol``, ``TurnContextItem``),
 which also names the turn's model when the input lacks one.
+
+Inside a thread-spawned subagent the input also carries ``agent_id`` (the child thread id)
+and ``agent_type`` (openai/codex pull request #22882, "Add subagent identity to hook
+inputs"): see :func:`decode` for whose model and effort are recorded then.
 """
 
 from __future__ import annotations
 
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
+    UNKNOWN,
     RuntimeEvent,
     call_id,
     derived_call_id,
@@ -47,20 +52,47 @@ def turn_context(path: str | None) -> tuple[str | None, str | None]:
     return None, None
 
 
+#: How much of a rollout's head is read for its ``session_meta`` line (the first one).
+META_LIMIT = 1024 * 1024
+
+
+def rollout_thread(path: str | None) -> str | None:
+    """The thread a Codex rollout records: the ``payload.id`` of its ``session_meta`` line
+    (the first of the file); None when unreadable or absent."""
+    data = read_file(path, limit=META_LIMIT) if path else None
+    for record in json_lines(data or b""):
+        if record.get("type") == "session_meta":
+            return text(member(record, "payload", "id"))
+    return None
+
+
 def decode(data: bytes) -> RuntimeEvent:
     """Decode Codex's hook input.
+
+    Inside a thread-spawned subagent the input names it (``agent_id``, the child thread id):
+    the model and effort are then the child's own, read from the rollout the input names
+    only when that rollout records the child's thread; otherwise both are unknown (the
+    input's ``model`` and the parent's rollout may be the session's, inherited: seed 000).
 
     Raises:
         UsageError: not a bounded JSON object.
     """
     call = snake_tool_call(data, NAME)
     event = call.event
-    ctx_model, ctx_effort = turn_context(text(event.get("transcript_path")))
+    transcript = text(event.get("transcript_path"))
+    ctx_model, ctx_effort = turn_context(transcript)
+    model, effort = text(event.get("model")) or ctx_model, map_effort(ctx_effort, EFFORTS)
+    agent = text(event.get("agent_id"))
+    if agent is not None and rollout_thread(transcript) != agent:
+        model, effort = None, UNKNOWN
+    elif agent is not None:
+        model = ctx_model or model
     return call.runtime_event(
         NAME,
         tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id"))
         or derived_call_id(NAME, call.session, event.get("turn_id"), call.tool, call.args),
         writes=call.tool in WRITE_TOOLS,
-        model=text(event.get("model")) or ctx_model,
-        effort=map_effort(ctx_effort, EFFORTS),
+        model=model,
+        effort=effort,
+        agent=agent,
     )

@@ -4,20 +4,32 @@ SPEC §7 "Hooks"; docs/agents/copilot.md).
 Room ``agents`` (standard library only). Copilot runs the hook after each tool completes and
 hands it one JSON object (github/docs ``content/copilot/reference/hooks-reference.md``,
 "postToolUse / PostToolUse"). Two shapes, chosen by how the event is named in the
-configuration:
+configuration, and VS Code's:
 
 * camelCase ``postToolUse`` (what ``install --agent copilot`` writes): ``sessionId``,
   ``timestamp`` (Unix milliseconds), ``cwd``, ``toolName``, ``toolArgs`` (the tool's
   arguments; older documentation shows them as a JSON string, both are read) and
   ``toolResult``;
 * the VS Code compatible ``PostToolUse``: ``hook_event_name``, ``session_id``, ``timestamp``,
-  ``cwd``, ``tool_name``, ``tool_input``, ``tool_result``.
+  ``cwd``, ``tool_name``, ``tool_input``, ``tool_result``;
+* VS Code's agent hooks (code.visualstudio.com/docs/copilot/customization/hooks; the
+  common fields as microsoft/vscode issue #301152 lists them): ``hookEventName``,
+  ``sessionId``, ``timestamp``, ``cwd``, ``transcript_path``, then ``tool_name``,
+  ``tool_input``, ``tool_use_id`` and ``tool_response``.
+
+Copilot also runs the hooks of a repository's ``.claude/settings.json`` ("Hooks
+locations"): such an input reaches ``record --from claude-code`` and is handed here
+(:func:`gentle_hooks.agents.claude_code.guest`). The same tool call then arrives twice when
+both recorders are installed, once per shape; its derived id is built from what both shapes
+carry alike (the session, the timestamp as Unix milliseconds, the tool under its Claude
+name, the parsed arguments), so it records once.
 
 The event fires for every tool; only the file-writing ones record (``edit``, ``create``,
 ``str_replace_editor``, ``apply_patch``, ``write``; their path is ``path``, ``file_path`` or
-``filePath``, or an ``apply_patch`` envelope's headers). The input names no tool call, no
-model and no effort: the replay id is derived from the session, the timestamp, the tool
-and its arguments. The model and effort come from Copilot CLI's settings files
+``filePath``, or an ``apply_patch`` envelope's headers). The input names no tool call (VS
+Code's ``tool_use_id`` is used when present), no model and no effort: the replay id is
+derived from the session, the timestamp, the tool and its arguments. The model and effort
+come from Copilot CLI's settings files
 (:func:`settings_writer`): ``model`` and ``effortLevel`` of ``~/.copilot/settings.json``
 (``$COPILOT_HOME/settings.json``), overridden by ``.github/copilot/settings.json``, overridden
 by ``.github/copilot/settings.local.json`` of the work tree (github/docs
@@ -30,15 +42,27 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from datetime import datetime, timezone
 
-from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, tool_call
+from gentle_hooks.agents.event import RuntimeEvent, call_id, derived_call_id, tool_call
 from gentle_hooks.agents.payload import load_object, loads_text, read_file, text
 from gentle_hooks.errors import UsageError
+from gentle_hooks.values.frozen import replace
 
 NAME = "copilot"
 #: Copilot's file-writing tools (runtime names; Claude-style aliases for the PascalCase
 #: shape).
 WRITE_TOOLS = ("edit", "create", "str_replace_editor", "apply_patch", "write", "Edit", "Write")
+#: Copilot's runtime tools under the Claude tool names its Claude-format hooks may report
+#: (github/docs ``content/copilot/reference/hooks-reference.md``, "Claude-format
+#: matchers"): a replay id is derived from these, so one tool call reported under either
+#: name by Copilot's two hook files records once.
+CLAUDE_NAMES = {
+    "create": "Write",
+    "edit": "Edit",
+    "str_replace_editor": "Edit",
+    "apply_patch": "Edit",
+}
 
 
 def arguments(value: object) -> object:
@@ -52,26 +76,56 @@ def arguments(value: object) -> object:
 
 
 def decode(data: bytes) -> RuntimeEvent:
-    """Decode Copilot's hook input (either shape).
+    """Decode Copilot's hook input (either shape, and VS Code's).
 
     Raises:
         UsageError: not a bounded JSON object.
     """
     event = load_object(data, f"record --from {NAME}: stdin")
-    pascal = "tool_name" in event or "hook_event_name" in event
+    pascal = "tool_name" in event or "hook_event_name" in event or "hookEventName" in event
     if pascal:
         call = tool_call(event, "tool_name", "tool_input", "session_id", arguments)
     else:
         call = tool_call(event, "toolName", "toolArgs", "sessionId", arguments)
-    return call.runtime_event(
+    session = call.session or text(event.get("sessionId"))
+    done = call.runtime_event(
         NAME,
-        tool_call_id=derived_call_id(
-            NAME, call.session, event.get("timestamp"), call.tool, call.args
+        tool_call_id=call_id(NAME, event.get("tool_use_id"), session)
+        or derived_call_id(
+            NAME,
+            session,
+            instant(event.get("timestamp")),
+            CLAUDE_NAMES.get(call.tool or "", call.tool),
+            arguments(call.args),
         ),
         writes=call.tool in WRITE_TOOLS,
         model=None,
         effort=None,
     )
+    return replace(
+        done,
+        session_id=session,
+        hook_event=done.hook_event or text(event.get("hookEventName")),
+    )
+
+
+def instant(value: object) -> object:
+    """A hook input's ``timestamp`` as Unix milliseconds: the camelCase shape's number, or
+    the VS Code compatible shape's ISO 8601 text (the same moment in both shapes gives the
+    same number); anything else is returned as it is."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int | float):
+        return int(value)
+    if isinstance(value, str):
+        try:
+            moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return value
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=timezone.utc)
+        return round(moment.timestamp() * 1000)
+    return value
 
 
 #: Copilot's effort levels (``effortLevel``): ours already, every one.

@@ -114,6 +114,9 @@ class Runtime:
             tool's result; Copilot logs and skips any non-zero code; Codex follows Claude
             Code's hook contract; Cursor documents no exit-code meaning but 0). Each doc
             page cites its source.
+        guest: for a runtime whose hook files another runtime runs too, ``(input,
+            environment) -> name`` of the runtime that sent this input, or None when it is
+            this one's: the input is then decoded and recorded as that runtime's.
     """
 
     name: str
@@ -128,6 +131,7 @@ class Runtime:
         Callable[[str | None, Mapping[str, str]], tuple[str | None, str | None]] | None
     ) = None
     failure_exit: int = 1
+    guest: Callable[[bytes, Mapping[str, str]], str | None] | None = None
 
 
 RUNTIMES: tuple[Runtime, ...] = (
@@ -140,6 +144,7 @@ RUNTIMES: tuple[Runtime, ...] = (
         wiring=Wiring(
             project=".claude/settings.json",
             user=".claude/settings.json",
+            home_env=claude_code.CONFIG_DIR,
             shape="grouped",
             event="PostToolUse",
             matcher="|".join(claude_code.WRITE_TOOLS),
@@ -155,6 +160,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             system_switches=(("allowManagedHooksOnly", True),),
         ),
         settings_writer=claude_code.settings_writer,
+        guest=claude_code.guest,
         markers=(".claude",),
     ),
     Runtime(

@@ -14,8 +14,11 @@ the commands (:mod:`gentle_hooks.services.verify`) and hands the observations ov
   adds or changes emptied; "Guardrails": "do not accept a claim whose criteria have no
   observable check", "Completion criteria": "every declared criterion has evidence, not
   an assertion"), the suite passes on exit 0 (tests ran, as for a criterion),
-  and a check whose program is missing is ``blocked`` ("stop and report blocked when a
-  required tool ... is unavailable instead of inferring the result").
+  a check whose program is missing is ``blocked`` ("stop and report blocked when a
+  required tool ... is unavailable instead of inferring the result"), and so is a full
+  suite that runs no recognised test runner
+  (:data:`~gentle_hooks.policy.testcount.RUNNER_ROWS`: the suite is the one check not
+  compared with the base tree, so only a test runner's own report says it ran tests).
 * :data:`STATUS_ROWS` — the checks to the verdict's status, first match wins: ``blocked``
   when a check changed the artifact (the run stops there), anything was blocked, the full
   suite did not run, or a mutating artifact had no negative test; ``fail`` when any check
@@ -36,6 +39,7 @@ from gentle_hooks.artifacts.verdict import (
     Observed,
     Status,
 )
+from gentle_hooks.policy.testcount import prints_count
 from gentle_hooks.values.frozen import frozen
 
 #: Exit statuses a shell gives when the program is missing (127) or cannot be executed
@@ -71,14 +75,13 @@ class Outcome:
             001 "Scope": the verifier "never repairs the artifact it judges"); empty when
             it left them as they were.
         base_exit / base_same: the exit status the same command gave on the candidate's
-            base tree, and whether its outcome there (exit status, and output when it is
-            the same on a second run on the candidate, the room's paths aside) was the
-            candidate's; None when it was not run there (a suite, a
-            candidate that changes no file).
-        hollow_exit / hollow_same: for a criterion whose outcome on the base tree was the
-            candidate's: the exit status it gave on the candidate with every file the
-            candidate adds or changes emptied, and whether that outcome was the
-            candidate's; None when it was not run there.
+            base tree, and whether it was the candidate's (only the exit status: output
+            that differs, a digest or size of a changed file, is not the check's verdict);
+            None when it was not run there (a suite, a candidate that changes no file).
+        hollow_exit / hollow_same: for a criterion whose exit status on the base tree was
+            the candidate's: the exit status it gave on the candidate with every file the
+            candidate adds or changes emptied, and whether it was the candidate's; None
+            when it was not run there.
         runner / tests_run: the :data:`~gentle_hooks.policy.testcount.RUNNER_ROWS` row of
             the test runner the command runs and how many tests its output says ran (None:
             no runner, or no count in its output).
@@ -131,6 +134,13 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
     ),
     CheckRow("C1", "the tool is missing: nothing was observed", lambda o: not o.ran, "blocked"),
     CheckRow(
+        "C1-suite",
+        "the full suite runs no recognised test runner (pytest, python -m unittest, tox, nox, "
+        "npm test, go test, cargo test, make test...): nothing shows the project's tests ran",
+        lambda o: o.check.kind == "suite" and o.runner is None,
+        "blocked",
+    ),
+    CheckRow(
         "C2-signal",
         "a negative test killed by a signal (exit above 128): a crash is not the failure it "
         "must show",
@@ -139,9 +149,9 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
     ),
     CheckRow(
         "C2-base",
-        "a negative test that gives the same outcome on the candidate's base tree (exit "
-        "status, and output unless it changes from run to run), or was not run there (the "
-        "candidate changes no file): it fails whatever the artifact is",
+        "a negative test that exits with the same status on the candidate's base tree (its "
+        "output aside), or was not run there (the candidate changes no file): it fails "
+        "whatever the artifact is",
         lambda o: o.check.kind == "negative" and o.exit_code != 0 and o.base_same is not False,
         "fail",
     ),
@@ -160,18 +170,21 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
     ),
     CheckRow(
         "C4-nothing",
-        "a criterion whose outcome is the same on the candidate's base tree and on the "
+        "a criterion whose exit status is the same on the candidate's base tree and on the "
         "candidate with every file it adds or changes emptied: it observes nothing of the "
-        "artifact, whatever its exit status (`test -n x`, `test -e` of a file the change "
-        "leaves alone)",
+        "artifact (`test -n x`, `test -e` of a file the change leaves alone; `sha256sum`, "
+        "`wc -c` or `stat` of a changed file print another line but judge nothing)",
         lambda o: o.checks_nothing,
         "fail",
     ),
     CheckRow(
         "C4-none",
         "a criterion or the suite runs a test runner whose output shows no test ran (0, or "
-        "no count)",
-        lambda o: o.runner is not None and not o.tests_run,
+        "no count from a runner that always prints one)",
+        lambda o: (
+            o.runner is not None
+            and (o.tests_run == 0 or (o.tests_run is None and prints_count(o.runner)))
+        ),
         "fail",
     ),
     CheckRow("C4", "a criterion or the suite exited 0", lambda o: o.exit_code == 0, "pass"),
@@ -221,6 +234,12 @@ STATUS_ROWS: tuple[StatusRow, ...] = (
         "blocked",
     ),
     StatusRow(
+        "S1-suite",
+        "the full suite runs no recognised test runner: nothing shows the project's tests ran",
+        lambda v: any(check_result(o)[1] == "C1-suite" for o in v.of("suite")),
+        "blocked",
+    ),
+    StatusRow(
         "S1",
         "a required tool is missing: blocked, not inferred",
         lambda v: "blocked" in v.results(),
@@ -265,6 +284,8 @@ def _evidence(o: Outcome) -> str:
     tests = f"; {o.tests_run} test(s) ran" if o.runner is not None else ""
     if o.runner is not None and o.tests_run is None:
         tests = "; its output shows no count of tests run"
+    if o.check.kind == "suite" and o.runner is None:
+        tests = "; it runs no recognised test runner: nothing shows the project's tests ran"
     base = ""
     if o.base_same is not None:
         same = "the same outcome" if o.base_same else "another outcome"
@@ -349,7 +370,8 @@ def observed_verdict(
     Returns:
         The verdict: status from :data:`STATUS_ROWS`; one criterion per check with its
         observation; ``negativeTestsRun`` counts negative tests whose tool was there;
-        ``fullSuiteRun`` is true when a suite was declared and its tool was there.
+        ``fullSuiteRun`` is true when a suite was declared, runs a recognised test runner
+        and its tool was there.
     """
     observations = Observations(tuple(outcomes), mutating)
     status, row = verdict_status(observations)
@@ -358,7 +380,7 @@ def observed_verdict(
         status=status,
         criteria=tuple(observed_criterion(o) for o in outcomes),
         negativeTestsRun=sum(1 for o in observations.of("negative") if o.ran),
-        fullSuiteRun=any(o.ran for o in observations.of("suite")),
+        fullSuiteRun=any(o.ran and o.runner is not None for o in observations.of("suite")),
         artifactMutating=mutating,
         summary=summarize(status, row, observations),
         artifactRef=artifact_ref,

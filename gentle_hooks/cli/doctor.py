@@ -19,7 +19,8 @@ from gentle_hooks.report.jsontext import model_json
     "--fix",
     is_flag=True,
     help=(
-        "First remove the files killed runs left behind (the 'residue' check), move a "
+        "First remove the files killed runs left behind (the 'residue' check) and anything "
+        "in the idle sentinel's place that is not it (the 'sentinel' check), move a "
         "damaged ledger aside (kept) and rows no command can read into the quarantine "
         "table (kept exactly); nothing else."
     ),
@@ -51,7 +52,8 @@ def doctor(
     and push gates are reachable.
 
     Read-only: nothing is repaired, migrated or deleted; --fix removes only the residue of
-    killed runs (temporary index copies, a first write's ledger.sqlite3.new-*), moves a
+    killed runs (temporary index copies, a first write's ledger.sqlite3.new-*) and a
+    directory, FIFO or link in the idle sentinel's place, moves a
     damaged ledger aside to ledger.sqlite3.damaged-TIME (kept) and each row no command can
     read into the quarantine table (kept exactly; writer work held there keeps the gates
     closed until --restore ID puts it back or --discard ID --reason TEXT ends it). Exits 0

@@ -91,10 +91,16 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         if note == PARTIAL_NOTE:
             note, prepare = restaging(repo, cand.tree)
         result = replace(
-            result,
-            binding=replace(binding, brief=result.binding.brief, top=result.binding.top),
+            result, binding=replace(binding, brief=result.binding.brief, top=result.binding.top)
         )
-    judged = Judged("the staged change", None, result, note, prepare=prepare)
+        mine = sorted({e.path for e in facts.entries})
+        staged = dict(repo.blobs_in(cand.tree, mine)) if mine else {}
+        writers = frozenset(
+            e.path for e in facts.entries if e.blob and staged.get(e.path) == e.blob
+        )
+    else:
+        writers = frozenset()
+    judged = Judged("the staged change", None, result, note, prepare=prepare, writers_blob=writers)
     return conclude(call, env, repo, config, [judged])
 
 

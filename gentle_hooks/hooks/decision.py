@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.hooks.call import HookCall
-from gentle_hooks.report.fixes import OVERRIDE
 
 SCHEMA = "gentle-hooks.decision/v1"
 ENV = "GENTLE_HOOKS_FORMAT"
@@ -109,6 +108,8 @@ def decision_object(
         let_through: what let a block through (``GENTLE_HOOKS_SKIP``, ``warn mode ...``),
             or None; lines: the human lines, for a person reading the agent's log.
     """
+    from gentle_hooks.report.fixes import OVERRIDE
+
     blocked = any(v[2].decision.blocked for v in judged)
     decision = "blocked" if exit_code else ("let-through" if blocked else "allowed")
     return {

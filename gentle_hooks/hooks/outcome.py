@@ -18,21 +18,14 @@ from gentle_hooks.config.load import LoadedConfig, load_config
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, Command
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
-from gentle_hooks.hooks.overrides import record_overrides, warn_source
-from gentle_hooks.report.base_text import empty_base_lines
-from gentle_hooks.report.discard_text import discard_lines
-from gentle_hooks.report.fixes import (
-    OVERRIDE,
-    headline,
-    reason,
-    step_lines,
-    steps,
-)
 from gentle_hooks.report.text import short
-from gentle_hooks.services.assess import AssessResult
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 from gentle_hooks.values.frozen import frozen
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gentle_hooks.services.assess import AssessResult
 
 PREFIX = "gentle-hooks:"
 
@@ -52,7 +45,8 @@ class Judged:
             commands for this candidate, or empty; commit: the commit the fix commands run
             with checked out (a pushed commit that is not HEAD), or None; prepare: commands
             that run before the fix commands (the ``git add`` that lets ``--staged`` bind a
-            partial commit's candidate).
+            partial commit's candidate); writers_blob: paths whose content in the change
+            is a writer's blob byte for byte (no ``discard`` is offered for them).
     """
 
     label: str
@@ -61,6 +55,7 @@ class Judged:
     fix_note: str = ""
     commit: str | None = None
     prepare: tuple[Command, ...] = ()
+    writers_blob: frozenset[str] = frozenset()
 
 
 def say(line: str) -> None:
@@ -82,6 +77,11 @@ def block_lines(j: Judged) -> list[str]:
     """The lines that explain one blocked candidate: what is missing, why, the commands to
     run (labelled ``run:``/``prefix:``, :func:`gentle_hooks.report.fixes.steps`), then the
     candidate. Row ids are in the JSON decision, not here."""
+    # only a block reads the fix commands' words (their imports cost a gate that passes)
+    from gentle_hooks.report.base_text import empty_base_lines
+    from gentle_hooks.report.discard_text import discard_lines
+    from gentle_hooks.report.fixes import headline, reason, step_lines, steps
+
     r = j.result
     plan, cand, d = r.plan, r.candidate, r.decision
     base = f"{cand.base.ref} @ {short(cand.base.commit)}" if cand.base.commit else "empty tree"
@@ -94,9 +94,15 @@ def block_lines(j: Judged) -> list[str]:
         if j.fix_note:
             lines.append(f"  note: {j.fix_note}")
         lines.extend(step_lines(steps(s, r.binding, j.commit, prepare=j.prepare)))
-    pending = sorted({e.path for e in (r.facts.entries if r.facts else ()) if e.state == "open"})
-    if pending and j.commit is None and j.target is None:
-        lines.extend(discard_lines(pending))
+    # discard is offered only for work not in the change: a path whose staged content is
+    # the writer's own blob holds the writer's work (discarding it would launder it)
+    facts = r.facts
+    roots: dict[str, set[str]] = {}
+    for e in facts.entries if facts and j.commit is None and j.target is None else ():
+        if e.state == "open" and e.path not in j.writers_blob:
+            roots.setdefault(e.root, set()).add(e.path)
+    for root, paths in sorted(roots.items()):
+        lines.extend(discard_lines(sorted(paths), None if facts and root == facts.root else root))
     lines.append(
         f"  candidate {cand.identity[:19]}… ({cand.projection.value} tree {short(cand.tree)} "
         f"vs {base})"
@@ -163,6 +169,9 @@ def _conclude(
                 f"ok: {len(applied)} delegated candidate(s) verified as their plan requires"
             )
         return EXIT_OK, None
+    from gentle_hooks.hooks.overrides import record_overrides, warn_source
+    from gentle_hooks.report.fixes import OVERRIDE
+
     for j in blocked:
         lines.extend(block_lines(j))
     why = env.get("GENTLE_HOOKS_SKIP", "").strip()

@@ -17,6 +17,7 @@ from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.outcome import say
 from gentle_hooks.hooks.push_input import PushUpdate
+from gentle_hooks.hooks.recorders import note_discarded
 from gentle_hooks.ledger.facts import LedgerFacts, facts_of_commits
 from gentle_hooks.ledger.records import CommitRecord, PendingMutation
 from gentle_hooks.ledger.store import Ledger
@@ -90,6 +91,7 @@ def pushed_work(path: str, repo: Repository, infos: Sequence[CommitInfo]) -> Pus
         GitError: a commit's parent is not in this clone; StoreError: the ledger exists
             but cannot be read.
     """
+    note_discarded(repo, path, list(infos), "pre-push")  # discarded work still in them
     led = Ledger.open_existing(path)
     if led is None:
         return {}, {}, {}

@@ -11,10 +11,13 @@ runs them only when a path of the commit is one a writer wrote.
   amending), so the delegation travels with the commit even without notes; a human's commit
   gets none, and an empty message stays empty (git then aborts the commit);
 * post-commit: the writer entries ``HEAD`` carries are taken by it (only those: a partial
-  commit leaves the rest pending), with a commit record and a note;
+  commit leaves the rest pending), with a commit record and a note; while another work
+  tree has live writer entries, the work tree that made the commit is recorded (every
+  worktree then judges the commit as made there);
 * post-rewrite: for ``amend``/``rebase`` (git's ``<old> <new>`` stdin lines), each new
   commit is recorded by what it carries, its old record carried along (stale when the tree
-  changed). Under the pre-commit framework stdin is hidden and the command comes as
+  changed), and, as for post-commit, the work tree that made them. Under the pre-commit
+  framework stdin is hidden and the command comes as
   ``PRE_COMMIT_REWRITE_COMMAND``: an amend is then read from the reflog (``HEAD@{1}``), a
   rebase from its rewritten list.
 """
@@ -150,7 +153,10 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
         return EXIT_OK
     infos = repo.read_commits([head])
     assert where.root is not None
+    note_discarded(repo, path, infos, "post-commit")
     with Ledger.open(path) as led:
+        if led.live_elsewhere(where.root):  # another worktree's writer judges it as made here
+            led.record_worktree([head], where.root, "post-commit")
         work = carried_by_commits(repo, led, infos)[head]
         expired = expire_shaped(repo, path, [work])
         if expired:
@@ -181,14 +187,16 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
 
 
 def _status(lines: list[str], env: Mapping[str, str]) -> None:
-    """Print post-commit's status lines, unless the gates print JSON only
-    (``GENTLE_HOOKS_FORMAT=json``: an agent parses the commit's standard error as the
-    gate's one object; the ledger keeps what these lines say)."""
+    """Print post-commit's status lines when the gates print text only. With
+    ``GENTLE_HOOKS_FORMAT=json`` an agent parses the commit's standard error as the gate's
+    one object, and with an agent runtime detected it parses the last line as that object:
+    post-commit runs after the gate printed it, so it prints nothing then (the ledger keeps
+    what these lines say)."""
     if not lines:
         return
     from gentle_hooks.hooks.decision import output_format
 
-    if output_format(env)[0] != "json":
+    if output_format(env)[0] == "text":
         for line in lines:
             print(line, file=sys.stderr)
 
@@ -294,6 +302,8 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
         return EXIT_OK
     infos = {i.id: i for i in repo.read_commits([new for _, new in pairs])}
     with Ledger.open(path) as led:
+        if where.root is not None and led.live_elsewhere(where.root):
+            led.record_worktree(list(infos), where.root, "post-rewrite")
         work = carried_by_commits(repo, led, list(infos.values()))
         old_records = {r.commit_id: r for r in led.commit_records([old for old, _ in pairs])}
         recorded: list[CommitRecord] = []
@@ -313,3 +323,53 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
             file=sys.stderr,
         )
     return EXIT_OK
+
+
+def note_discarded(repo: Repository, path: str, infos: list[CommitInfo], hook: str) -> int:
+    """Record the commits of ``infos`` that hold discarded writer work (``gentle-hook
+    discard``, rows A1/A2: the writer's content itself) like an override: each takes that
+    work, gets a commit record, and its note carries the writer lines and an override line
+    (``hook`` ``discard``, who, why), so every gate sees the writer's content and who let it
+    go (SPEC §3 "Pending work ends cleanly", §5). Returns how many commits were recorded.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read or written.
+    """
+    from gentle_hooks.ledger.records import OverrideRecord
+    from gentle_hooks.ledger.store import Ledger
+    from gentle_hooks.notes.sync import write_commit_notes
+    from gentle_hooks.services.attribution import Carried, carried_by_change, commit_changes
+
+    led = Ledger.open_existing(path)
+    if led is None or not infos:
+        return 0
+    with led:
+        discarded = led.discarded_untaken()
+    if not discarded:
+        return 0
+    recorded = []
+    with Ledger.open(path) as led:
+        by_entry = {e: d for d in led.discards() for e in d.entries}
+        found = carried_by_change(repo, led, commit_changes(repo, infos), discarded)
+        for info in infos:
+            work = found[info.id]
+            held = [e for e in work.entries if e.id not in work.by_shape]
+            if not held:
+                continue
+            rec = record_commit(repo, led, info, Carried(tuple(held)), hook, os.environ)
+            for d in dict.fromkeys(by_entry[e.id] for e in held if e.id in by_entry):
+                paths = ", ".join(sorted({e.path for e in held if e.id in d.entries}))
+                led.add(
+                    OverrideRecord(
+                        d.root,
+                        rec.identity,
+                        "discard",
+                        d.who,
+                        d.reason,
+                        (f"writer content discarded: {paths}",),
+                        info.id,
+                    )
+                )
+            recorded.append(rec)
+        write_commit_notes(repo, led, recorded)
+    return len(recorded)

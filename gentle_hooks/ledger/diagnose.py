@@ -10,12 +10,14 @@ from __future__ import annotations
 import os
 import sqlite3
 
+from gentle_hooks.ledger.location import idle_path
 from gentle_hooks.ledger.rows import bad_rows
 from gentle_hooks.ledger.schema import HELD_WORK, MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION
 from gentle_hooks.ledger.sqlite_file import (
     check_header,
     companions,
     file_uri,
+    idle_problem,
     migration_statements,
     odd_file,
 )
@@ -63,8 +65,9 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
         return (StoreCheck("store", False, f"{directory}: is not a directory (move it away)"),)
     if not os.path.lexists(path):
         return (StoreCheck("store", True, f"{path}: not created yet (nothing recorded)"),)
-    if os.path.isdir(path):
-        return (StoreCheck("store", False, f"{path}: is a directory, not a database file"),)
+    kind = odd_file(path)
+    if kind is not None:  # a FIFO, a socket, a directory: never "empty" or "truncated"
+        return (StoreCheck("store", False, f"{path}: is {kind}, not a database file"),)
     try:
         problem = check_header(path)
     except OSError as exc:
@@ -132,6 +135,37 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
     finally:
         conn.close()
     return tuple(out)
+
+
+def sentinel_check(path: str) -> StoreCheck | None:
+    """``sentinel``: something other than the idle sentinel (an empty regular file) in its
+    place beside the store at ``path`` — a directory, a FIFO, a link — fails, naming it
+    (writers leave a directory there, and the hooks never read any of them as idle, so
+    every hook reads the ledger); None when the sentinel is fine or absent, or the state
+    directory is not a plain directory (the ``store`` check says so)."""
+    directory = os.path.dirname(path)
+    if os.path.islink(directory) or not os.path.isdir(directory):
+        return None
+    kind = idle_problem(path)
+    if kind is None:
+        return None
+    return StoreCheck(
+        "sentinel",
+        False,
+        f"{idle_path(path)}: is {kind}, not the idle sentinel (an empty file); the hooks "
+        "read the ledger instead",
+    )
+
+
+def remove_odd_sentinel(path: str) -> str | None:
+    """``doctor --fix``: remove what :func:`sentinel_check` names (a link itself, a
+    directory with what it holds, never following a link); the path removed, or None when
+    there was nothing to remove or it could not be removed."""
+    from gentle_hooks.bounded import remove_entry
+
+    if sentinel_check(path) is None:
+        return None
+    return idle_path(path) if remove_entry(idle_path(path)) else None
 
 
 def _missing_objects(conn: sqlite3.Connection) -> list[str]:

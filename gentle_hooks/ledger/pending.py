@@ -16,6 +16,7 @@ from gentle_hooks.ledger.records import (
     ENDED_STATES,
     LIVE_STATES,
     CommitRecord,
+    CommitWorktree,
     DiscardRecord,
     EntryTake,
     EscalationRecord,
@@ -291,6 +292,37 @@ class PendingWork(LedgerConnection):
                 [commit_id, identity, *entry_ids],
             )
 
+    def live_elsewhere(self, root: str) -> bool:
+        """Whether another work tree than ``root`` has live writer entries (one indexed
+        row read)."""
+        found = self._query(
+            f"SELECT 1 FROM writer_entry WHERE state IN {LIVE_STATES!r} AND root != ? LIMIT 1",
+            (root,),
+        )
+        return bool(found)
+
+    def record_worktree(self, commit_ids: Sequence[str], root: str, hook: str) -> None:
+        """Record that ``root``'s git made these commits (once per commit and root)."""
+        if not commit_ids:
+            return
+        now = self._clock()
+        with self._write() as conn:
+            for commit_id in dict.fromkeys(commit_ids):
+                seen = conn.execute(
+                    "SELECT 1 FROM commit_worktree WHERE commit_id = ? AND root = ?",
+                    (commit_id, root),
+                ).fetchone()
+                if seen is None:
+                    insert(conn, CommitWorktree(commit_id, root, hook, recorded_at=now))
+
+    def commit_worktrees(self, commit_ids: Sequence[str]) -> dict[str, frozenset[str]]:
+        """The work tree roots recorded as making each of ``commit_ids`` (a commit without
+        a record is left out)."""
+        out: dict[str, set[str]] = {}
+        for rec in self._select_in(CommitWorktree, "commit_id", commit_ids):
+            out.setdefault(rec.commit_id, set()).add(rec.root)
+        return {k: frozenset(v) for k, v in out.items()}
+
     def entry_takes(self, entry_ids: Sequence[int]) -> list[EntryTake]:
         """The commits recorded as carrying these entries, oldest first."""
         if not entry_ids:
@@ -314,10 +346,11 @@ class PendingWork(LedgerConnection):
     def discard_entries(
         self, root: str, paths: Sequence[str], who: str, reason: str
     ) -> DiscardRecord:
-        """Abandon the root's open entries of ``paths`` (every path when empty) on purpose,
-        in one transaction with the record of who did it and why."""
+        """Abandon the root's live entries (open, or taken by a commit) of ``paths`` (every
+        path when empty) on purpose, in one transaction with the record of who did it and
+        why. A commit that took one keeps its commit record and its trailer."""
         with self._write() as conn:
-            where, params = "root = ? AND state = 'open'", [root]
+            where, params = f"root = ? AND state IN {LIVE_STATES!r}", [root]
             if paths:
                 where += f" AND path IN ({', '.join('?' for _ in paths)})"
                 params += list(paths)
@@ -335,6 +368,17 @@ class PendingWork(LedgerConnection):
             )
             rec = replace(rec, id=insert(conn, rec))
         return rec
+
+    def discarded_untaken(self) -> list[WriterEntryRecord]:
+        """Discarded entries no commit was recorded as carrying yet, oldest first."""
+        return self._select(
+            WriterEntryRecord,
+            "state = 'discarded' AND id NOT IN (SELECT entry_id FROM entry_take)",
+        )
+
+    def discards(self) -> list[DiscardRecord]:
+        """Every discard, oldest first."""
+        return self._select(DiscardRecord, "1 = 1")
 
     def mutations(self, mutation_ids: Sequence[int]) -> list[PendingMutation]:
         """Mutations by id, oldest first."""

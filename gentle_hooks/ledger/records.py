@@ -375,6 +375,22 @@ class DiscardRecord:
 
 
 @frozen
+class CommitWorktree:
+    """The work tree whose git made a commit (post-commit, post-rewrite), recorded while
+    another work tree has live writer entries.
+
+    Attributes:
+        commit_id: the commit; root: the work tree root that made it; hook: who recorded it.
+    """
+
+    commit_id: str
+    root: str
+    hook: str
+    id: int = 0
+    recorded_at: float = 0.0
+
+
+@frozen
 class QuarantineRecord:
     """A row no command could read, moved whole into ``quarantine`` by ``doctor --fix``
     (:mod:`gentle_hooks.ledger.quarantine`): held, restored to its table, or discarded.
@@ -413,6 +429,7 @@ Record = (
     | DiscardRecord
     | VerifyRun
     | QuarantineRecord
+    | CommitWorktree
 )
 if TYPE_CHECKING:
     R = TypeVar(
@@ -431,4 +448,5 @@ if TYPE_CHECKING:
         DiscardRecord,
         VerifyRun,
         QuarantineRecord,
+        CommitWorktree,
     )

@@ -16,6 +16,7 @@ import sqlite3
 from gentle_hooks.ledger.location import from_sql_text
 from gentle_hooks.ledger.records import (
     CommitRecord,
+    CommitWorktree,
     DiscardRecord,
     EntryTake,
     EscalationRecord,
@@ -56,6 +57,7 @@ TABLES: dict[type[Any], str] = {
     DiscardRecord: "discard",
     VerifyRun: "verify_run",
     QuarantineRecord: "quarantine",
+    CommitWorktree: "commit_worktree",
 }
 _TUPLE_FIELDS = {"paths", "argv", "reasons", "missing", "added", "removed", "entries"}
 #: The one tuple field whose items are integers (entry ids); every other holds strings.

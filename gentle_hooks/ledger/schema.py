@@ -291,8 +291,23 @@ CREATE TABLE quarantine (
 CREATE INDEX quarantine_state ON quarantine (state);
 """
 
+_V9 = """
+-- Which work tree made a commit (SPEC §3 "Attribution follows content"): a change made in
+-- another worktree than the writer's carries its entry only on firmer evidence, and every
+-- gate asks where the commit was made, not where the gate runs. Written by post-commit and
+-- post-rewrite only while another work tree has live writer entries.
+CREATE TABLE commit_worktree (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    commit_id TEXT NOT NULL,
+    root TEXT NOT NULL,              -- the work tree root whose git made the commit
+    hook TEXT NOT NULL,              -- post-commit | post-rewrite
+    recorded_at REAL NOT NULL
+);
+CREATE INDEX commit_worktree_commit ON commit_worktree (commit_id);
+"""
+
 #: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -341,4 +356,5 @@ RECORD_TABLES: tuple[str, ...] = (
     "discard",
     "verify_run",
     "quarantine",
+    "commit_worktree",
 )

@@ -36,7 +36,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from gentle_hooks.bounded import new_private_file, sweep
+from gentle_hooks.bounded import file_kind, new_private_file, sweep
 from gentle_hooks.errors import GentleError, cli
 from gentle_hooks.ledger.location import idle_path, sql_text
 from gentle_hooks.ledger.schema import MIGRATIONS, PENDING_SQL, SCHEMA_VERSION
@@ -173,15 +173,29 @@ def write_transaction(conn: sqlite3.Connection, path: str) -> Iterator[sqlite3.C
 def _drop_idle(path: str) -> None:
     """Remove the idle sentinel of the store at ``path`` (absent is fine).
 
+    A directory in its place is left alone: the hooks trust only a regular file that is not
+    a link (:data:`gentle_hooks.ledger.probe.IDLE_ROWS`), so it never says "idle"; ``doctor``
+    names it (:func:`idle_problem`) and ``doctor --fix`` removes it.
+
     Raises:
-        StoreError: it exists and cannot be removed.
+        StoreError: a file is there and cannot be removed.
     """
+    sentinel = idle_path(path)
     try:
-        os.unlink(idle_path(path))
+        if stat.S_ISDIR(os.lstat(sentinel).st_mode):
+            return
+        os.unlink(sentinel)  # the sentinel, or a link or FIFO in its place: itself
     except FileNotFoundError:
         pass
     except OSError as exc:
-        raise StoreError(idle_path(path), f"cannot be removed: {exc.strerror}") from None
+        raise StoreError(sentinel, f"cannot be removed: {exc.strerror}") from None
+
+
+def idle_problem(path: str) -> str | None:
+    """What stands in the idle sentinel's place beside the store at ``path`` when it is not
+    the sentinel (a regular file): ``a directory``, ``a FIFO``, ``a symbolic link``...; None
+    when it is the sentinel or absent."""
+    return odd_file(idle_path(path))
 
 
 def settle_idle(conn: sqlite3.Connection, path: str) -> bool:
@@ -198,7 +212,7 @@ def settle_idle(conn: sqlite3.Connection, path: str) -> bool:
     """
     sentinel = idle_path(path)
     if os.path.lexists(sentinel):
-        return True
+        return odd_file(sentinel) is None  # something else there never reads as idle
     try:
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.Error:
@@ -315,15 +329,7 @@ def odd_file(path: str) -> str | None:
         return None
     except OSError as exc:
         return f"unreadable ({exc.strerror})"
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISDIR(mode):
-        return "a directory"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if not stat.S_ISREG(mode):
-        return "not a regular file"
-    return None
+    return None if stat.S_ISREG(mode) else file_kind(mode)
 
 
 def companions(path: str) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ Room ``native``, above ``git`` and ``config``; it may import :mod:`gentle_hooks.
 * :mod:`.rules` — the rule tables and the one function reading them
 * :mod:`.pathfacts` — what the settings and upstream's path rules say of a path
 * :mod:`.classifier` — a diff's tier and reasons, as upstream gives them
+* :mod:`.fold` — the classifier's answer folded candidate by candidate (a push, a range)
 * :mod:`.decode` — pydantic decode of the binary's ``--json`` output
 * :mod:`.binary` — ``gentle-ai review assess`` as a bounded subprocess; imports ``decode``
   once it answered

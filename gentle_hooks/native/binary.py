@@ -13,7 +13,8 @@ What runs::
 (with an escalation, once without it first: that answer's ``risk`` is the native tier)
 in the work tree root, with stdin closed, the hook's repository-binding ``GIT_*`` variables
 dropped (:func:`gentle_hooks.git.repository.scrubbed_env`: the binary resolves ``--cwd`` itself), in
-its own process group, killed as a group when the timeout passes.
+its own process group, killed as a group when the timeout passes (reading its output counts)
+or when it prints more than :data:`OUTPUT_LIMIT` bytes on either stream.
 
 The binary sees one of two candidates: HEAD against a base (``--base-ref --committed-only``,
 untracked files out of scope) or the uncommitted changes against HEAD (no selector). A
@@ -25,8 +26,9 @@ passed as the full base commit id, not the ref name: the binary then compares ex
 base tree (merge-base, or first parent for a commit the base branch already holds).
 
 Every failure — not on PATH, cannot execute, non-zero exit (even with a valid failure
-envelope on stdout: the real binary fails closed that way), timeout, empty, non-UTF-8,
-non-JSON, unknown schema, a shape the typed model refuses, a contradictory envelope, a
+envelope on stdout: the real binary fails closed that way), timeout, too much output, empty,
+non-UTF-8, non-JSON (a number Python will not convert, nesting its parser cannot follow),
+unknown schema, a shape the typed model refuses, a contradictory envelope, a
 binary without the verb — is an :class:`ExternalAnswer` with ``native=None`` and one line
 that keeps the binary's own message, redacted as upstream's host redacts it (environment
 assignments, credential arguments, absolute paths: :mod:`gentle_hooks.native.message`).
@@ -50,8 +52,10 @@ from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen, replace
 
 GENTLE_AI = "gentle-ai"
-#: Seconds to wait for the pipes to close after killing a timed-out process group.
-_DRAIN_SECONDS = 2.0
+#: Most bytes read from the binary's standard output, and from its standard error: an
+#: envelope is a few kilobytes; more is no answer (the binary is killed, never waited on).
+OUTPUT_LIMIT = 4 * 1024 * 1024
+_TIMEOUT = "timeout"
 #: How a binary without the verb says so ("unknown command", "unknown review command"...).
 _NO_VERB = re.compile(r"\b(unknown|unrecognized|invalid|no such) (review )?(sub)?command\b", re.I)
 
@@ -159,9 +163,50 @@ def _failure_detail(stdout: bytes, stderr: bytes) -> str:
         for reason in reasons if isinstance(reasons, list) else ():
             if isinstance(reason, dict) and isinstance(reason.get("detail"), str):
                 return relay(f"{reason.get('code')}: {reason['detail']}")
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        pass
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        pass  # not an envelope (a huge number, deep nesting): what it printed is relayed
     return relay(stdout.decode("utf-8", "replace"))
+
+
+def _collect(proc: subprocess.Popen[bytes], timeout: float) -> tuple[bytes, bytes] | str:
+    """``proc``'s standard output and error, read to their end and the process waited for,
+    within ``timeout`` seconds in all and :data:`OUTPUT_LIMIT` bytes each.
+
+    Returns:
+        (stdout, stderr); or :data:`_TIMEOUT` when the time ran out, or the name of the
+        stream (``stdout``/``stderr``) that passed the limit. The caller kills the group.
+    """
+    import selectors
+    import time
+
+    deadline = time.monotonic() + timeout
+    assert proc.stdout is not None and proc.stderr is not None
+    names = {proc.stdout.fileno(): "stdout", proc.stderr.fileno(): "stderr"}
+    chunks: dict[int, list[bytes]] = {fd: [] for fd in names}
+    sizes = dict.fromkeys(names, 0)
+    with selectors.DefaultSelector() as sel:
+        for fd in names:
+            sel.register(fd, selectors.EVENT_READ)
+        while sel.get_map():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return _TIMEOUT
+            for key, _ in sel.select(left):
+                fd = int(key.fd)
+                chunk = os.read(fd, 1 << 16)
+                if not chunk:
+                    sel.unregister(fd)
+                    continue
+                sizes[fd] += len(chunk)
+                if sizes[fd] > OUTPUT_LIMIT:
+                    return names[fd]
+                chunks[fd].append(chunk)
+    try:
+        proc.wait(timeout=max(deadline - time.monotonic(), 0))
+    except subprocess.TimeoutExpired:  # the pipes closed, the process lives on
+        return _TIMEOUT
+    out, err = (b"".join(chunks[fd]) for fd in names)
+    return out, err
 
 
 def run_binary(
@@ -190,23 +235,22 @@ def run_binary(
     except OSError as exc:
         why = relay(str(exc.strerror or exc))
         return ExternalAnswer(None, f"cannot run {GENTLE_AI}: {why}", tuple(argv))
-    try:
-        stdout, stderr = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
+    output = _collect(proc, timeout)
+    if isinstance(output, str):
         _kill_group(proc)
-        try:
-            proc.communicate(timeout=_DRAIN_SECONDS)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a child left the group
-            for pipe in (proc.stdout, proc.stderr):
-                if pipe is not None:
-                    pipe.close()
-            proc.wait()
-        return ExternalAnswer(
-            None,
-            f"gentle-ai {shown} did not answer within {timeout:g}s "
-            f"(GENTLE_HOOKS_NATIVE_TIMEOUT / native.timeout); killed",
-            tuple(argv),
-        )
+        for pipe in (proc.stdout, proc.stderr):
+            if pipe is not None:
+                pipe.close()
+        proc.wait()
+        if output == _TIMEOUT:
+            why = (
+                f"did not answer within {timeout:g}s "
+                f"(GENTLE_HOOKS_NATIVE_TIMEOUT / native.timeout); killed"
+            )
+        else:
+            why = f"printed more than {OUTPUT_LIMIT} bytes on {output}; killed"
+        return ExternalAnswer(None, f"gentle-ai {shown} {why}", tuple(argv))
+    stdout, stderr = output
     if proc.returncode != 0:
         detail = _failure_detail(stdout, stderr)
         if _NO_VERB.search(detail):

@@ -7,9 +7,10 @@ may execute a process) and returns the envelope; no pydantic, no process but git
 
 from __future__ import annotations
 
+import itertools
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from gentle_hooks.config.settings import RiskSettings
 from gentle_hooks.errors import GitError
@@ -17,6 +18,7 @@ from gentle_hooks.git.parse import AddedLine, Listed, listing
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.native.classifier import (
     SHEBANG,
+    assessment,
     classify,
     doc_blobs_to_prove,
     prepare_paths,
@@ -25,6 +27,7 @@ from gentle_hooks.native.classifier import (
     rename_blobs,
     upstream_stats,
 )
+from gentle_hooks.native.fold import folding
 from gentle_hooks.native.result import NativeAssessment, candidate_kind
 from gentle_hooks.values.candidate import MODE_GITLINK, Candidate, PathChange
 
@@ -53,7 +56,8 @@ def assess_native_builtin(
     """
     changes, blobs, added = gather_inputs(repo, cand, risk)
     stats: Sequence[PathChange] = changes
-    if any(c.status in ("R", "C") for c in changes):
+    renamed = any(c.status in ("R", "C") for c in changes)
+    if renamed:
         # upstream diffs without rename detection: a rename is a deletion and an addition
         sides = repo.read_blobs(rename_blobs(changes))
         stats, whole = upstream_stats(changes, sides)
@@ -64,9 +68,21 @@ def assess_native_builtin(
         added = [*added, *whole]
     # upstream names a base ref only for a base comparison (current changes are HEAD's)
     named = candidate_kind(cand.projection.value, cand.base.source, cand.base.ref)
-    envelope = classify(
-        stats,
-        blobs,
+    if renamed:  # upstream's stats are new objects each time: nothing to fold from
+        envelope = classify(
+            stats,
+            blobs,
+            added,
+            risk,
+            kind=named.kind,
+            base_ref=named.base_ref,
+            consumed=consumed,
+            escalation=escalation,
+        )
+        return changes, envelope
+    folded = folding().tally(changes, blobs, risk)
+    envelope = assessment(
+        folded,
         added,
         risk,
         kind=named.kind,
@@ -149,28 +165,37 @@ def prefetch_builtin(
         _keep_docs(repo, [repo.diff_stats(*pair) for pair in dict.fromkeys(pairs)], risk)
         return repo.prefetch_scans(pairs, ere)
     changes = {pair: repo.diff_stats(*pair) for pair in dict.fromkeys(pairs)}
-    _keep_docs(repo, list(changes.values()), risk)
+    unique = _unique(changes.values())
+    _keep_docs(repo, [tuple(unique)], risk)
     search = repo.search_blobs(needles, SHEBANG, process_folds(risk))
     try:
-        blobs = (blob for cs in changes.values() for c in cs if (blob := listing(c)[2]))
+        blobs = (blob for c in unique if (blob := listing(c)[2]))
         search.add(list(dict.fromkeys(blobs)))  # a blob many pairs share is searched once
         maybe = search.finish()
     finally:
         search.abort()
+    hits = {id(c) for c in unique if c.new_oid in maybe or c.new_mode == MODE_GITLINK}
     scan = []
     for pair, cs in changes.items():
-        if any(c.new_oid in maybe or c.new_mode == MODE_GITLINK for c in cs):
+        if not hits.isdisjoint(map(id, cs)):
             scan.append(pair)
         else:  # no added line of this pair can be flagged: nothing to scan
             repo.know_scan(*pair, ere, [])
     return repo.prefetch_scans(scan, ere)
 
 
+def _unique(changes: Iterable[tuple[PathChange, ...]]) -> list[PathChange]:
+    """Every change object of these pairs once, in order (pairs composed from one another
+    share most of theirs: :meth:`~gentle_hooks.git.diff.Diffs.compose_stats`)."""
+    every = list(itertools.chain.from_iterable(changes))
+    return list(dict(zip(map(id, every), every, strict=True)).values())
+
+
 def _keep_docs(
     repo: Repository, changes: Sequence[tuple[PathChange, ...]], risk: RiskSettings
 ) -> None:
     """Read the documents every pair proves passive, in one process for all of them."""
-    repo.keep_blobs([blob for cs in changes for blob in doc_blobs_to_prove(cs, risk)])
+    repo.keep_blobs(doc_blobs_to_prove(_unique(changes), risk))
 
 
 #: More paths than this go to one scan of the whole diff instead: git matches every path

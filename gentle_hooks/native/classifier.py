@@ -44,6 +44,7 @@ from gentle_hooks.native.rules import (
     classify_change,
 )
 from gentle_hooks.values.candidate import MODE_GITLINK, MODE_NONE, PathChange
+from gentle_hooks.values.frozen import frozen
 
 #: Bytes of documents read to prove them passive, at most; beyond, none is proven (the
 #: candidate fails closed to ``medium``), as upstream's ``processBoundaryScanByteLimit``.
@@ -251,6 +252,98 @@ def _detail(signal: str, old_mode: str = "", new_mode: str = "") -> str:
     return "; ".join(parts)
 
 
+#: One signal a change gives: (code, signal, path, old mode, new mode); the modes only for
+#: ``executable_mode``.
+Signal = tuple[str, str, str, str, str]
+
+#: What one change gives the classification of any candidate holding it
+#: (:func:`contribution`): its signals, its ``medium`` fallback reason or None, its path
+#: when its added lines are scanned for process execution or None, and the lines it counts
+#: in ``changed_lines``.
+Contribution = tuple[tuple[Signal, ...], NativeReason | None, str | None, int]
+
+
+def proof_within(blobs: Mapping[str, bytes], proof_limit: int = PASSIVE_PROOF_LIMIT) -> bool:
+    """Whether the documents' bytes are few enough to prove anything passive (at most
+    ``proof_limit`` bytes in all: :data:`PASSIVE_PROOF_LIMIT`)."""
+    return sum(map(len, blobs.values())) <= proof_limit
+
+
+def contribution(
+    c: PathChange, blobs: Mapping[str, bytes], within: bool, s: RiskSettings
+) -> Contribution:
+    """What change ``c`` gives the classification of a candidate holding it, whatever its
+    other changes: :func:`classify` folds these in the changes' order. ``blobs`` and
+    ``within`` (:func:`proof_within` of the candidate's documents) are read only for a
+    change nominated passive (its bytes prove it, or it is ``medium``)."""
+    cache = fact_cache(matchers(s))
+    # as if proven (only the passive row reads it); scanned and counted lines as
+    # :func:`_known` says: not binary, not mode-only, not a generated golden file
+    _, cls, new, scan, counted = _known(c, cache)
+    if cls.fallback.tier == "passive" and not (within and _proven(c, blobs)):
+        old = cache.facts(c.old_path) if c.old_path else NO_PATH
+        cls = _class(c, new, old, False)
+    signals: tuple[Signal, ...] = ()
+    if cls.signals:
+        signals = tuple(
+            (
+                code,
+                signal,
+                c.path,
+                *((c.old_mode, c.new_mode) if code == "executable_mode" else ("", "")),
+            )
+            for code, signal in cls.signals
+        )
+    medium = NativeReason(cls.fallback.id, c.path, None) if cls.fallback.tier == "medium" else None
+    return signals, medium, c.path if scan else None, counted
+
+
+def proof_read(
+    c: PathChange, blobs: Mapping[str, bytes], s: RiskSettings
+) -> tuple[bytes | None, ...]:
+    """What :func:`contribution` reads of ``blobs`` for change ``c``: the bytes of both its
+    sides (None for one missing) when it is nominated passive, else nothing. Two mappings
+    that give a change the same reads give it the same contribution (with the same
+    ``within``)."""
+    if _known(c, fact_cache(matchers(s)))[1].fallback.tier != "passive":
+        return ()
+    return tuple(blobs.get(oid) for _, oid in _sides(c))
+
+
+@frozen
+class Tally:
+    """The changes of a candidate folded (:func:`contribution` of each, in their order):
+    what :func:`assessment` needs of them.
+
+    Attributes:
+        signals: every distinct signal of a change; fallback: the first change's
+            ``medium`` reason, or None; scannable: the paths whose added lines are scanned
+            for process execution; lines: changed lines counted; paths: changes counted.
+    """
+
+    signals: frozenset[Signal]
+    fallback: NativeReason | None
+    scannable: frozenset[str]
+    lines: int
+    paths: int
+
+
+def tally(contributions: Iterable[Contribution], paths: int) -> Tally:
+    """Fold the contributions of a candidate's ``paths`` changes, in their order."""
+    signals: set[Signal] = set()
+    fallback: NativeReason | None = None
+    scannable: set[str] = set()
+    lines = 0
+    for sig, medium, scan, counted in contributions:
+        signals.update(sig)
+        if fallback is None and medium is not None:
+            fallback = medium
+        if scan is not None:
+            scannable.add(scan)
+        lines += counted
+    return Tally(frozenset(signals), fallback, frozenset(scannable), lines, paths)
+
+
 def classify(
     changes: Sequence[PathChange],
     blobs: Mapping[str, bytes],
@@ -279,39 +372,40 @@ def classify(
     Returns:
         The envelope (module docstring): risk, reasons, changed paths and lines, candidate,
         ``review_due`` and ``review_due_reason``; never a ``next_transition`` (nothing is
-        invented: seed 000).
+        invented: seed 000). The same as :func:`assessment` of the :func:`tally` of every
+        change's :func:`contribution`.
     """
-    cache = fact_cache(matchers(s))
-    within = sum(len(b) for b in blobs.values()) <= proof_limit
-    signals: list[tuple[str, str, str, str, str]] = []
-    fallback: NativeReason | None = None
-    scannable: set[str] = set()
-    lines = 0
-    for c in changes:
-        # as if proven (only the passive row reads it); scanned and counted lines as
-        # :func:`_known` says: not binary, not mode-only, not a generated golden file
-        _, cls, new, scan, counted = _known(c, cache)
-        if cls.fallback.tier == "passive" and not (within and _proven(c, blobs)):
-            old = cache.facts(c.old_path) if c.old_path else NO_PATH
-            cls = _class(c, new, old, False)
-        for code, signal in cls.signals:
-            modes = (c.old_mode, c.new_mode) if code == "executable_mode" else ("", "")
-            signals.append((code, signal, c.path, *modes))
-        if fallback is None and cls.fallback.tier == "medium":
-            fallback = NativeReason(cls.fallback.id, c.path, None)
-        if scan:
-            scannable.add(c.path)
-        lines += counted
+    within = proof_within(blobs, proof_limit)
+    folded = tally((contribution(c, blobs, within, s) for c in changes), len(changes))
+    return assessment(
+        folded, added, s, kind=kind, base_ref=base_ref, consumed=consumed, escalation=escalation
+    )
+
+
+def assessment(
+    folded: Tally,
+    added: Iterable[AddedLine],
+    s: RiskSettings,
+    *,
+    kind: str,
+    base_ref: str | None,
+    consumed: bool = False,
+    escalation: tuple[int, str, str] | None = None,
+) -> NativeAssessment:
+    """The envelope of a candidate whose changes are ``folded`` (:func:`tally`), its added
+    lines ``added`` (see :func:`classify` for the other arguments)."""
+    signals = list(folded.signals)
     process = CANDIDATE["process_boundary"]
+    scannable = folded.scannable
     for hit in process_hits((a for a in added if a.path in scannable), s):
         signals.append((process.id, process.signal, hit.path, "", ""))
     if signals:  # first that holds: a signal, no change, a medium change, all passive
         tier = process.tier
         reasons = _canonical(signals)
-    elif not changes:
+    elif not folded.paths:
         tier, reasons = _whole(FALLBACK["empty_content"], "the candidate changes nothing")
-    elif fallback is not None:
-        tier, reasons = "medium", [fallback]
+    elif folded.fallback is not None:
+        tier, reasons = "medium", [folded.fallback]
     else:
         tier, reasons = _whole(FALLBACK["non_executable_only"], None)
     risk = tier
@@ -320,12 +414,12 @@ def classify(
         raised = CANDIDATE["agent_escalation"]
         risk = raised.tier
         reasons.append(NativeReason(raised.id, None, f"item {number} ({title}): {why}"))
-    due, due_reason = review_due(risk, lines, consumed, s.slice_budget)
+    due, due_reason = review_due(risk, folded.lines, consumed, s.slice_budget)
     return NativeAssessment(
         risk=risk,
         reasons=tuple(reasons),
-        changed_paths=len(changes),
-        changed_lines=lines,
+        changed_paths=folded.paths,
+        changed_lines=folded.lines,
         candidate=NativeCandidate(kind=kind, base_ref=base_ref, consumed=consumed),
         review_due=due,
         review_due_reason=due_reason,
@@ -339,7 +433,7 @@ def _whole(row: FallbackRow, detail: str | None) -> tuple[str, list[NativeReason
     return row.tier, [NativeReason(row.id, None, detail)]
 
 
-def _canonical(signals: list[tuple[str, str, str, str, str]]) -> list[NativeReason]:
+def _canonical(signals: list[Signal]) -> list[NativeReason]:
     """Upstream's canonical reasons: sorted, one per (code, signal), with its detail."""
     out: list[NativeReason] = []
     seen: set[tuple[str, str]] = set()

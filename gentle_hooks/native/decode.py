@@ -27,6 +27,7 @@ fields are ignored and never projected (:func:`to_native`).
 from __future__ import annotations
 
 import json
+import sys
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import (
@@ -289,6 +290,13 @@ def decode_assessment(stdout: bytes) -> NativeAssessment:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DecodeError(f"printed undecodable output ({exc.msg}): {relay(text, 200)}") from None
+    except RecursionError:  # the parser recurses per level: deep nesting is no envelope
+        raise DecodeError(f"printed JSON nested too deeply: {relay(text, 200)}") from None
+    except ValueError:  # a number longer than Python converts (4300 digits)
+        raise DecodeError(
+            "printed undecodable output (a number longer than "
+            f"{sys.get_int_max_str_digits()} digits): {relay(text, 200)}"
+        ) from None
     if not isinstance(data, dict):
         raise DecodeError(f"printed JSON that is not an object: {relay(text, 200)}")
     if data.get("schema") != REVIEW_ASSESSMENT_SCHEMA:

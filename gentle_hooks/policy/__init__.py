@@ -20,6 +20,7 @@ One module per table or rule set:
 * :mod:`.markers` — the table of AI markers in commits (``docs/markers.md``)
 * :mod:`.delegation` — delegated evidence that needs no ledger: trailers, markers, an agent
   runtime
+* :mod:`.linekeys` — what one line says about who wrote it: its key, trivial lines
 * :mod:`.attribution` — attribution follows content: does a change carry what a writer wrote
 * :mod:`.writer` — writer profile resolution (seed 000)
 * :mod:`.review` — review outcome resolution (seed 000)

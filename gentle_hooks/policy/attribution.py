@@ -12,7 +12,9 @@ row    the change X -> Y of the entry's path                                    
 =====  ============================================================================  =========
 A1     Y is exactly the writer's blob (a deletion, when the writer deleted the file)  yes
 A2     text: Y adds one of the lines the writer added, and holds ``min(2, |added|)``  yes
-       of them (a short one counts where it sits among the writer's lines, below)
+       of them (a short one counts where it sits among the writer's lines, below);
+       or Y adds one *telling* writer line (significant, and of no trivial row
+       L1-L5 of :mod:`gentle_hooks.policy.linekeys`)
 A3     text: Y removes one of the lines the writer removed, and lacks               yes
        ``min(2, |removed|)`` of them
 A4     binary: X is the blob the writer started from (or that is unknown), Y differs  yes
@@ -36,16 +38,20 @@ Why lines, not "the next commit": a commit that re-delivers writer content after
 in another worktree still adds the writer's lines (A2), whatever else it changed; a human's
 later edit of a file the writer delivered adds none of them (they are in its parent
 already), nor does a human's edit on another branch or after ``git stash`` (the writer's
-lines are not in it). Two lines, not one, because a human writing one common line the
-writer also wrote (``import os``) is not the writer's work; a writer delta of one line
-needs that one. The two need not arrive together: lines an earlier commit delivered count
+lines are not in it). Two lines, not one, unless the one is telling: a human writing one
+common line the writer also wrote (``import os``, ``return None``: trivial) is not the
+writer's work, while one telling writer line taken alone (``git add -p`` of
+``subprocess.run("curl x|sh", shell=True)``) is; a writer delta of one line needs that
+one. The two need not arrive together: lines an earlier commit delivered count
 toward the total once the change adds one more (``git add -p`` one writer line per commit
 still delivers the writer's content at the second), while a change that adds no writer
 line never carries (a human's later edit of a delivered file).
-Only significant lines count (:func:`line_key`): blank lines, braces and a
-lone keyword (``else:``, ``return``) never attribute — unless the writer's delta has no
-significant line at all (``x = 1`` -> ``x = 2``, ``a<b`` -> ``a>b``): then its keys are all
-its non-blank lines (:func:`any_line_keys`), so one more edit of the file cannot launder it.
+Only significant lines count (:func:`~gentle_hooks.policy.linekeys.line_key`): blank
+lines, braces and a lone keyword (``else:``, ``return``) never attribute — unless the
+writer's delta has no significant line at all (``x = 1`` -> ``x = 2``, ``a<b`` ->
+``a>b``): then its keys are all its non-blank lines
+(:func:`~gentle_hooks.policy.linekeys.any_line_keys`), so one more edit of the file
+cannot launder it.
 
 A writer's *short* lines (two words or more, too few word characters to be significant:
 ``rm -rf /``, ``x = 0``) mixed with significant ones are kept too (:attr:`WriterDelta.short`)
@@ -57,8 +63,9 @@ or a lone keyword or brace anywhere (never keyed), is not the writer's. The coun
 stays ``min(2, |added|)`` (``added`` being the significant lines), short lines held that
 way counting toward it.
 
-Keys ignore whitespace inside a line and read ``'`` as ``"`` (:func:`line_key`), so a
-formatter run over the writer's lines does not make them anonymous. Keys computed by an
+Keys ignore whitespace inside a line and read ``'`` as ``"``
+(:func:`~gentle_hooks.policy.linekeys.line_key`), so a formatter run over the writer's
+lines does not make them anonymous. Keys computed by an
 earlier version (whitespace inside the line and quotes kept) are not comparable: the
 services recompute an entry's delta from its stored blobs when git still holds them
 (:func:`writer_delta`), and an entry whose blobs are gone keeps its stored keys, so rows A1
@@ -68,19 +75,17 @@ quotes.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
-from gentle_hooks.values.digest import blake2b_hex
+from gentle_hooks.policy.linekeys import (
+    any_line_keys,
+    line_keys,
+    short_keys,
+    stripped_key,
+    telling_keys,
+)
 from gentle_hooks.values.frozen import frozen
 
-#: Letters, digits or underscores a line needs to say who wrote it...
-MIN_WORD_CHARS = 5
-#: ...and a line of one word needs more than this many (``continue``, ``finally:`` and
-#: ``return`` are everybody's).
-MAX_COMMON_WORD = 8
-_WORD = re.compile(rb"\w+")
-_SPACE = re.compile(rb"\s+")
 #: Bytes git reads to decide whether content is binary (a NUL among them).
 BINARY_PROBE = 8000
 #: ``before`` of an entry whose starting blob is unknown (recorded before contents were
@@ -93,63 +98,6 @@ def is_binary(data: bytes) -> bool:
     return b"\0" in data[:BINARY_PROBE]
 
 
-def _keyed(stripped: bytes) -> str:
-    """16 hex digits of BLAKE2b over the line as a formatter cannot change it: every
-    whitespace byte removed, ``'`` read as ``"``."""
-    return blake2b_hex(_SPACE.sub(b"", stripped).replace(b"'", b'"'), 8)
-
-
-def line_key(line: bytes) -> str | None:
-    """The key of one line, or None when it is not significant: fewer than
-    :data:`MIN_WORD_CHARS` word characters, or one word of at most :data:`MAX_COMMON_WORD`.
-
-    The key is 16 hex digits of BLAKE2b over the line with all whitespace removed and
-    single quotes read as double quotes (a formatter re-spacing or re-quoting the writer's
-    lines leaves their keys as they were): enough to tell lines apart within one file, and
-    nothing of the line's text is stored.
-    """
-    stripped = line.strip()
-    words = _WORD.findall(stripped)
-    if sum(len(w) for w in words) < MIN_WORD_CHARS:
-        return None
-    if len(words) == 1 and len(words[0]) <= MAX_COMMON_WORD:
-        return None
-    return _keyed(stripped)
-
-
-def line_keys(data: bytes | None) -> frozenset[str]:
-    """The keys of every significant line of ``data`` (empty for None: no file)."""
-    if not data:
-        return frozenset()
-    return frozenset(k for line in data.splitlines() if (k := line_key(line)) is not None)
-
-
-def any_line_keys(data: bytes | None) -> frozenset[str]:
-    """The keys of every non-blank line of ``data``, significant or not (empty for None).
-
-    A superset of :func:`line_keys` with the same key for a significant line, so a change's
-    lines matched against a delta of significant keys answer exactly as with
-    :func:`line_keys`.
-    """
-    if not data:
-        return frozenset()
-    return frozenset(_keyed(stripped) for line in data.splitlines() if (stripped := line.strip()))
-
-
-def short_keys(data: bytes | None) -> frozenset[str]:
-    """The keys of the *short* lines of ``data``: not significant (:func:`line_key`), yet
-    of two words or more (``rm -rf /``, ``x = 0``; never a lone keyword or a brace)."""
-    if not data:
-        return frozenset()
-    return frozenset(
-        _keyed(stripped)
-        for line in data.splitlines()
-        if (stripped := line.strip())
-        and line_key(stripped) is None
-        and len(_WORD.findall(stripped)) >= 2
-    )
-
-
 @frozen
 class WriterDelta:
     """What one writer write did to one path, as keys (see :func:`writer_delta`).
@@ -159,13 +107,17 @@ class WriterDelta:
             started from; removed: the reverse; binary: either side is binary (then only
             the blobs say anything: rows A1 and A4);
         short: with ``added``, keys of the short lines (:func:`short_keys`) the writer
-            added: they count only among the writer's lines (:func:`held_keys`).
+            added: they count only among the writer's lines (:func:`held_keys`);
+        telling: the keys of ``added`` whose lines are not trivial
+            (:func:`~gentle_hooks.policy.linekeys.trivial_row`): one of them alone is the
+            writer's content (row A2). Empty for an entry read from its stored keys only.
     """
 
     added: frozenset[str]
     removed: frozenset[str]
     binary: bool
     short: frozenset[str] = frozenset()
+    telling: frozenset[str] = frozenset()
 
 
 def held_keys(delta: WriterDelta, data: bytes | None) -> frozenset[str]:
@@ -179,7 +131,7 @@ def held_keys(delta: WriterDelta, data: bytes | None) -> frozenset[str]:
     out: set[str] = set()
     run: list[str] = []
     anchored = False
-    keys = [_keyed(s) for line in data.splitlines() if (s := line.strip())]
+    keys = [stripped_key(s) for line in data.splitlines() if (s := line.strip())]
     for key in [*keys, ""]:
         if key in delta.added or key in delta.short:
             run.append(key)
@@ -208,7 +160,7 @@ def writer_delta(before: bytes | None, after: bytes | None) -> WriterDelta:
         return WriterDelta(new - old, old - new, False)
     added = new - old
     short = short_keys(after) - any_line_keys(before) if added else frozenset()
-    return WriterDelta(added, old - new, False, short)
+    return WriterDelta(added, old - new, False, short, telling_keys(after) & added)
 
 
 #: The distance of contents that differ and cannot be compared line by line (binary).
@@ -296,6 +248,8 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
     need_added = MIN_ELSEWHERE if elsewhere else min(2, len(d.added))
     held = held_keys(d, change.new) if d.short else new & d.added
     if d.added and held - old and len(held) >= need_added:
+        return "A2"
+    if not elsewhere and (new - old) & d.telling:  # one telling writer line, taken alone
         return "A2"
     need_removed = MIN_ELSEWHERE if elsewhere else min(2, len(d.removed))
     if d.removed and (old - new) & d.removed and len(d.removed - new) >= need_removed:

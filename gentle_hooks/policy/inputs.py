@@ -133,3 +133,14 @@ def validate_label(text: str | None, what: str, *, required: bool = False) -> st
     if len(value) > MAX_LABEL_CHARS:
         raise UsageError(f"{what} is longer than {MAX_LABEL_CHARS} characters")
     return value
+
+
+def label_problem(text: str) -> str | None:
+    """Why :func:`validate_label` would refuse ``text``, in words that follow its name
+    (``is longer than 200 characters``, ``is not one line``); None when it would not."""
+    value = text.strip()
+    if _has_control(value):
+        return "is not one line (it holds a control character)"
+    if len(value) > MAX_LABEL_CHARS:
+        return f"is longer than {MAX_LABEL_CHARS} characters"
+    return None

@@ -7,7 +7,9 @@ the artifact only through the tests it ran: ``pytest --version``, ``--collect-on
 exit 0 having run none. Two tables:
 
 * :data:`RUNNER_ROWS` — which commands are test runners, and how each one's output
-  states the number of tests it ran (the runner's own summary line);
+  states the number of tests it ran (the runner's own summary line); a full suite must
+  run one of them (a command that runs no test runner shows nothing of the project's
+  tests: ``python3 -c 'print(1)'``, ``sha256sum app.py``, ``git status``);
 * :data:`NO_RUN_FLAGS` — flags with which a runner never runs a test: refused before
   anything runs (row ``T-no-run``).
 
@@ -27,12 +29,15 @@ from gentle_hooks.values.frozen import frozen
 @frozen
 class RunnerRow:
     """One test runner: id, the words that name it in a command, how many tests its
-    output says it ran (None: no summary line)."""
+    output says it ran (None: no summary line), and whether it always prints that count
+    (``prints_count``: a run whose output has none ran no test; a wrapper such as ``tox``
+    or ``make test`` prints one only when the runner it wraps does)."""
 
     id: str
     when: str
     names: Callable[[tuple[str, ...]], bool]
     count: Callable[[str], int | None]
+    prints_count: bool = True
 
 
 def _program(word: str) -> str:
@@ -89,6 +94,48 @@ def _mocha_count(text: str) -> int | None:
     return int(passing.group(1)) + (int(failing.group(1)) if failing else 0)
 
 
+def _cargo_count(text: str) -> int | None:
+    found = re.findall(r"^test result: \w+\. (\d+) passed; (\d+) failed", text, re.MULTILINE)
+    return sum(int(p) + int(f) for p, f in found) if found else None
+
+
+def _go_count(text: str) -> int | None:
+    # `go test -v` prints one line per test; without -v only the packages' `ok` lines
+    found = re.findall(r"^\s*--- (?:PASS|FAIL): ", text, re.MULTILINE)
+    return len(found) if found else None
+
+
+def _any_count(text: str) -> int | None:
+    """A wrapper's output: the count of the first runner it wrapped whose summary line is
+    there (unittest, cargo, go test -v, node --test, jest, mocha, then pytest: its summary
+    line's pattern, any line ending "in 0.1s", is the loosest)."""
+    for count in (
+        _unittest_count,
+        _cargo_count,
+        _go_count,
+        _node_test_count,
+        _jest_count,
+        _mocha_count,
+        _pytest_count,
+    ):
+        found = count(text)
+        if found is not None:
+            return found
+    return None
+
+
+def _script(words: tuple[str, ...], tools: tuple[str, ...], target: str) -> bool:
+    """``TOOL target`` or ``TOOL run target`` (``npm test``, ``yarn run test``,
+    ``make test``) anywhere in the command's words."""
+    for i, word in enumerate(words):
+        if _program(word) not in tools:
+            continue
+        rest = [w for w in words[i + 1 :] if not w.startswith("-")]
+        if rest[:1] == [target] or rest[:2] == ["run", target]:
+            return True
+    return False
+
+
 #: Test runners, first match wins.
 RUNNER_ROWS: tuple[RunnerRow, ...] = (
     RunnerRow(
@@ -121,6 +168,35 @@ RUNNER_ROWS: tuple[RunnerRow, ...] = (
         "mocha: its 'N passing' and 'N failing' lines",
         lambda w: any(_program(x) == "mocha" for x in w),
         _mocha_count,
+    ),
+    RunnerRow(
+        "T-cargo",
+        "cargo test: its 'test result: ... N passed; M failed' lines, summed",
+        lambda w: _script(w, ("cargo",), "test"),
+        _cargo_count,
+    ),
+    RunnerRow(
+        "T-go",
+        "go test: with -v its '--- PASS'/'--- FAIL' lines; without, no count",
+        lambda w: _script(w, ("go",), "test"),
+        _go_count,
+        prints_count=False,
+    ),
+    RunnerRow(
+        "T-tox",
+        "tox or nox: the count of the runner they wrap, when it prints one",
+        lambda w: (
+            any(_program(x) in ("tox", "nox") for x in w) or _module(w, "tox") or _module(w, "nox")
+        ),
+        _any_count,
+        prints_count=False,
+    ),
+    RunnerRow(
+        "T-script",
+        "npm/yarn/pnpm test, make test: the count of the runner they wrap, when it prints one",
+        lambda w: _script(w, ("npm", "yarn", "pnpm"), "test") or _script(w, ("make",), "test"),
+        _any_count,
+        prints_count=False,
     ),
 )
 
@@ -166,6 +242,13 @@ def no_run_flags(command: str) -> tuple[str, ...]:
     if runner_of(command) is None:
         return ()
     return tuple(w for w in _words(command) if w in NO_RUN_FLAGS)
+
+
+def prints_count(runner_id: str) -> bool:
+    """Whether the :data:`RUNNER_ROWS` row ``runner_id`` always prints how many tests ran
+    (an unknown id does: no count is then trusted)."""
+    row = next((r for r in RUNNER_ROWS if r.id == runner_id), None)
+    return True if row is None else row.prints_count
 
 
 def tests_run(command: str, output: str) -> int | None:

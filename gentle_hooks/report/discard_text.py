@@ -1,6 +1,7 @@
-"""The way out for a human blocked by pending writer work (SPEC §6 ``discard``).
+"""The ``discard`` a block offers a human (SPEC §3 "Pending work ends cleanly", §6
+``discard``): abandoning pending writer work that is not in the change, recorded.
 
-Room ``report``: the printed ``discard`` line, built here and nowhere else.
+Room ``report``: words and the exact command only.
 """
 
 from __future__ import annotations
@@ -13,17 +14,20 @@ from gentle_hooks.report.fixes import program
 DISCARD_REASON = "a human change, not the writer work"
 
 
-def discard_lines(paths: Sequence[str], indent: str = "  ") -> list[str]:
+def discard_lines(paths: Sequence[str], root: str | None = None, indent: str = "  ") -> list[str]:
     """The way out for a human blocked by pending writer work that is not in the change
     (the writer's edit was thrown away and a human changed the same place): abandon it on
     purpose, recorded (SPEC §6 ``discard``). Labelled ``human:``, not ``run:``: it is not a
-    step of the writer's way through, and it runs exactly as printed from the work tree
-    root, where git runs hooks."""
+    step of the writer's way through; it runs exactly as printed from the work tree root,
+    where git runs hooks, or from anywhere with ``root`` (``--cwd``: the writer's work was
+    recorded in another worktree)."""
     import shlex  # off the gates' pass path: only a block renders it
 
     named = " ".join(shlex.quote(p) for p in paths)
+    where = f" --cwd {shlex.quote(root)}" if root else ""
     return [
         f"{indent}a human whose own change this is (not the writer's) abandons the writer's "
         "pending work on it, recorded, with:",
-        f"{indent}human: {program()} discard --reason {shlex.quote(DISCARD_REASON)} -- {named}",
+        f"{indent}human: {program()} discard{where} --reason {shlex.quote(DISCARD_REASON)} "
+        f"-- {named}",
     ]

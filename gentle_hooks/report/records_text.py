@@ -88,7 +88,9 @@ def render_status(s: StatusResult, explain: bool = False) -> str:
     lines.append("records:" if records else "records: none for this candidate")
     lines.extend(f"  {describe(rec)}" for rec in records)
     d = r.decision
-    accepted = sum(1 for v in counted if v.accepted)
+    # the same verdict added again is one verifier's answer: counted once per content, as
+    # the gate counts it (LedgerFacts.satisfaction)
+    accepted = len({v.json for v in counted if v.accepted})
     if not d.applies:
         # No writer content here: what the plan would require is not missing from a human's
         # change, and printing it as missing would label the change as AI work.

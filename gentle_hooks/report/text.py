@@ -6,8 +6,10 @@ Room ``report``. Pure string building from results; the CLI decides where it goe
 from __future__ import annotations
 
 from gentle_hooks.policy.vocabulary import Verification
-from gentle_hooks.report.fixes import reason, step_lines, steps
-from gentle_hooks.services.assess import AssessResult
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gentle_hooks.services.assess import AssessResult
 
 _KIND = {
     Verification.STRUCTURAL_READBACK: "structural readback by the parent",
@@ -86,6 +88,9 @@ def plan_lines(r: AssessResult, explain: bool = False) -> list[str]:
 def gate_lines(r: AssessResult) -> list[str]:
     """The gate part of :func:`render_assess`: blocked or satisfied, each missing item with
     the command that supplies it; one informational line when the gate does not apply."""
+    # the gates import this module for :func:`short` alone: the fix words load on use
+    from gentle_hooks.report.fixes import reason, step_lines, steps
+
     lines: list[str] = []
     d = r.decision
     if d.applies:

@@ -13,12 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from gentle_hooks.ledger.records import WriterEntryRecord
-from gentle_hooks.policy.attribution import (
-    MIN_ACROSS,
-    PathChange,
-    WriterEntry,
-    any_line_keys,
-)
+from gentle_hooks.policy.attribution import MIN_ACROSS, PathChange, WriterEntry
+from gentle_hooks.policy.linekeys import any_line_keys
 
 
 class AcrossIndex:

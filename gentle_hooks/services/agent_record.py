@@ -27,6 +27,7 @@ from gentle_hooks.agents.event import RuntimeEvent, relative_paths, writer_of
 from gentle_hooks.agents.runtimes import runtime
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.policy.inputs import label_problem
 from gentle_hooks.services.mutation import MutationRequest, not_a_file, record_mutation
 from gentle_hooks.services.record import Recorded
 from gentle_hooks.values.frozen import frozen, replace
@@ -53,11 +54,14 @@ class RuntimeRecorded:
 
 def _work_tree(event: RuntimeEvent, cwd: str | None) -> str | None:
     """The work tree root the event's writes belong to: from ``cwd``, else the runtime's
-    ``cwd``, else the first written path's directory, else the hook's own working
-    directory (the runtime starts it in its project: a ``cwd`` field that is not usable
-    text must not lose the record); None outside any work tree."""
+    ``cwd``, else the nearest existing directory of each written path (a relative one taken
+    from ``cwd`` or the runtime's: an agent started in a plain directory that holds
+    repositories names ``repoA/src/a.py``), else the hook's own working directory (the
+    runtime starts it in its project: a ``cwd`` field that is not usable text must not lose
+    the record); None outside any work tree."""
+    base = cwd or event.cwd
     candidates = [cwd, event.cwd]
-    candidates += [os.path.dirname(p) for p in event.paths if os.path.isabs(p)]
+    candidates += [_nearest_dir(full) for p in event.paths if (full := _full(p, base))]
     candidates.append(os.getcwd())
     for where in candidates:
         if not where or not os.path.isdir(where):
@@ -68,6 +72,26 @@ def _work_tree(event: RuntimeEvent, cwd: str | None) -> str | None:
             continue
         return repo.paths.toplevel
     return None
+
+
+def _full(path: str, base: str | None) -> str | None:
+    """``path`` made absolute and real: a relative one is taken from ``base`` (None: it
+    cannot be placed); None when no file can have it (a NUL)."""
+    if not os.path.isabs(path) and not base:
+        return None
+    try:
+        return os.path.realpath(path if os.path.isabs(path) else os.path.join(base or "", path))
+    except ValueError:  # an embedded NUL: no file has that path
+        return None
+
+
+def _nearest_dir(full: str) -> str:
+    """The nearest existing directory holding the absolute path ``full`` (a file the tool
+    created may sit in directories that exist, or its own may have been removed since)."""
+    where = os.path.dirname(full)
+    while where and not os.path.isdir(where) and os.path.dirname(where) != where:
+        where = os.path.dirname(where)
+    return where
 
 
 def record_from_runtime(
@@ -92,6 +116,11 @@ def record_from_runtime(
         StoreError: the ledger cannot be used.
     """
     rt = runtime(name)
+    sender = rt.guest(data, env) if rt.guest is not None else None
+    if sender is not None:
+        # another runtime runs this one's hook files (Copilot runs .claude/settings.json):
+        # its input is its own, recorded as its own writer, never this runtime's
+        rt = replace(runtime(sender), ack=rt.ack)
     assert rt.decode is not None
     event = rt.decode(data)
     wired = rt.wiring.event if rt.wiring is not None else None
@@ -102,6 +131,11 @@ def record_from_runtime(
             f"{event.hook_event} is not {wired}, the event gentle-hooks records from for "
             f"{rt.title} (a write is recorded after the tool wrote)"
         )
+        if sender is not None:
+            # the other runtime ran this one's hook files: its own recorder records the write
+            why += (
+                f"; {rt.title} ran the hooks of {name}: its own hook records its writes ({rt.doc})"
+            )
         return RuntimeRecorded(event, None, why, rt.ack)
     if not event.writes:
         why = f"{event.tool or 'this event'} is not a file-writing tool of {rt.title}"
@@ -143,15 +177,10 @@ def _by_work_tree(
     out: dict[str, list[str]] = {root: list(relative_paths(root, paths, base))}
     tops: dict[str, str | None] = {}
     for p in paths:
-        try:
-            full = os.path.realpath(p if os.path.isabs(p) else os.path.join(base or root, p))
-        except ValueError:  # an embedded NUL (in ``base``): no file has that path
+        full = _full(p, base or root)
+        if full is None or relative_paths(root, (full,), None):
             continue
-        if relative_paths(root, (full,), None):
-            continue
-        where = os.path.dirname(full)
-        while where and not os.path.isdir(where) and os.path.dirname(where) != where:
-            where = os.path.dirname(where)
+        where = _nearest_dir(full)
         if where not in tops:
             try:
                 tops[where] = Repository.open(where).paths.toplevel
@@ -178,8 +207,9 @@ def _record_in(
         # the settings fill only what the input left out: what the input names wins
         set_model, set_effort = settings_writer(root, env)
         event = replace(event, model=event.model or set_model, effort=event.effort or set_effort)
+    event, notes = _storable(event)
     m, e = writer_of(event, model, effort, env)
-    return record_mutation(
+    rec = record_mutation(
         MutationRequest(
             cwd=root,
             model=m,
@@ -192,3 +222,31 @@ def _record_in(
         ),
         env,
     )
+    return replace(rec, notes=(*rec.notes, *notes)) if notes else rec
+
+
+def _storable(event: RuntimeEvent) -> tuple[RuntimeEvent, tuple[str, ...]]:
+    """``event`` with labels the ledger stores: a model the ledger would refuse (longer than
+    200 characters, or not one line) is dropped, so the writer is ``unknown`` (small, seed
+    000); such a session or tool call id is replaced by :func:`hashed_id` of it, so a replay
+    still records once. The runtime's input is not the person's word: refusing it would lose
+    the record the gate depends on. Returns the event and one note per change."""
+    notes: list[str] = []
+    if event.model is not None and (bad := label_problem(event.model)) is not None:
+        notes.append(f"the model {event.source} names {bad}: the writer is recorded as unknown")
+        event = replace(event, model=None)
+    session, tool_call = event.session_id, event.tool_call_id
+    if session is not None and (bad := label_problem(session)) is not None:
+        session = hashed_id(session)
+        notes.append(f"the session id {event.source} names {bad}: recorded as {session}")
+    if tool_call is not None and (bad := label_problem(tool_call)) is not None:
+        tool_call = hashed_id(tool_call)
+        notes.append(f"the tool call id {event.source} names {bad}: recorded as {tool_call}")
+    return replace(event, session_id=session, tool_call_id=tool_call), tuple(notes)
+
+
+def hashed_id(value: str) -> str:
+    """``sha256:`` + the SHA-256 of ``value`` (UTF-8): the same id for the same input."""
+    import hashlib
+
+    return "sha256:" + hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()

@@ -104,31 +104,38 @@ def path_change(c: BlobChange, contents: Mapping[str, bytes]) -> PathChange:
     )
 
 
-def carried(repo: Repository, led: Ledger | None, changes: Sequence[BlobChange]) -> Carried:
+def carried(
+    repo: Repository, led: Ledger | None, changes: Sequence[BlobChange], commit: str = ""
+) -> Carried:
     """The writer entries ``changes`` (one change, path by path) carry.
 
     Args:
         repo: where the blobs are; led: the ledger, or None (no ledger: nothing carried);
-        changes: the change's paths with both sides' blob ids.
+        changes: its paths with both sides' blob ids; commit: the commit it is ("": none).
 
     Raises:
         GitError: a blob cannot be read; StoreError: the ledger cannot be read.
     """
-    return carried_by_change(repo, led, {"": changes})[""]
+    return carried_by_change(repo, led, {commit: changes})[commit]
 
 
 def carried_by_change(
-    repo: Repository, led: Ledger | None, changes: Mapping[str, Sequence[BlobChange]]
+    repo: Repository,
+    led: Ledger | None,
+    changes: Mapping[str, Sequence[BlobChange]],
+    entries: Sequence[WriterEntryRecord] | None = None,
 ) -> dict[str, Carried]:
-    """:func:`carried` for many changes at once (keyed as given): one ledger query and one
-    ``cat-file`` for all of them."""
+    """:func:`carried` for many changes (keyed by commit id, ``""``: the change made here)
+    of ``entries`` (None: the live ones) at once. Another worktree than an entry's needs
+    firmer evidence (``elsewhere``) unless it took it; a commit is made where its recorded
+    worktree says (hooks off: where it is judged)."""
     out = dict.fromkeys(changes, NOTHING)
     if led is None:
         return out
     paths = sorted({c.path for cs in changes.values() for c in cs})
     if not paths:
         return out
-    live = led.live_entries()  # few: each path a writer wrote and no push delivered yet
+    live = led.live_entries() if entries is None else list(entries)
     if not live:
         return out
     by_path: dict[str, list[WriterEntryRecord]] = {}
@@ -144,10 +151,12 @@ def carried_by_change(
         for k, cs in changes.items()
     }
     recs = [e for es in by_path.values() for e in es]
-    # a change made in another worktree than the writer's carries its entry only on firmer
-    # evidence (policy: ``elsewhere``), unless the judged commit is the one that took it
     here = repo.paths.toplevel
-    others = [e.id for e in recs if e.root != here and e.state == "taken"]
+    made = led.commit_worktrees([k for k in relevant if k])
+    makers = {k: made.get(k, frozenset({here} if here else ())) for k in relevant}
+    others = [
+        e.id for e in recs if e.state == "taken" and any(e.root not in m for m in makers.values())
+    ]
     took = {(t.entry_id, t.commit_id) for t in led.entry_takes(others)}
     blob_ids = sorted(
         {b for cs in relevant.values() for c in cs for b in (c.old_blob, c.new_blob) if b}
@@ -162,7 +171,7 @@ def carried_by_change(
         for c in cs:
             change = path_change(c, contents)
             for rec in by_path.get(c.path, []):
-                elsewhere = rec.root != here and (rec.id, key) not in took
+                elsewhere = rec.root not in makers[key] and (rec.id, key) not in took
                 row = carries_row(change, rules[rec.id], elsewhere=elsewhere)
                 if row in CONTENT_ROWS:
                     holding.setdefault(key, set()).add(rec.id)
@@ -357,10 +366,11 @@ def facts_and_expired(
     with led:
         led.refuse_held_work()  # writer work the gate cannot read: closed, naming it
         changes = delivery_changes(repo, cand, amend=amend)
-        work = carried(repo, led, changes)
+        commit = (cand.head or "") if cand.projection is Projection.COMMITTED else ""
+        work = carried(repo, led, changes, commit)
         expired = expire_shaped(repo, path, [work])
         if expired:
-            work = carried(repo, led, changes)
+            work = carried(repo, led, changes, commit)
         return facts_from(led, root, cand.identity, work.entries), expired
 
 
@@ -395,13 +405,15 @@ def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list
 
 def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | None) -> bool:
     """Whether one version of the entry's path still holds what the writer wrote: its
-    blob, or (text) as many of its lines as would make a change carry it (rows A1, A2)."""
+    blob, or (text) as many of its lines as would make a change carry it, or one telling
+    line of them (rows A1, A2)."""
     if blob == rec.blob:
         return True
     added = rec.delta.added
     if rec.delta.binary or not added or content is None:
         return False
-    return len(held_keys(rec.delta, content)) >= min(2, len(added))
+    held = held_keys(rec.delta, content)
+    return len(held) >= min(2, len(added)) or bool(held & rec.delta.telling)
 
 
 def expire_gone(

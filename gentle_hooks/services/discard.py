@@ -1,9 +1,10 @@
 """Abandon pending writer work on purpose (SPEC §3 "Pending work ends cleanly"):
 ``gentle-hook discard [PATH...|--all] --reason TEXT``.
 
-Room ``services``. The work tree's open writer entries of the named paths (or all of them)
-stop attributing content to a writer, recorded like an override: who, when, which paths and
-entries, and why. Nothing is deleted; the user's files are not touched.
+Room ``services``. The work tree's live writer entries (open, or taken by a commit not
+pushed yet) of the named paths (or all of them) stop attributing content to a writer,
+recorded like an override: who, when, which paths and entries, and why. A commit that took
+one keeps its commit record and trailer. Nothing is deleted; the user's files are not touched.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ def discard(
     wanted = validate_paths(paths)
     repo, root = open_root(cwd)
     with open_store(repo) as led:
-        pending = sorted({e.path for e in led.open_entries(root)})
+        # taken too: a writer commit not pushed yet can be dropped on purpose
+        pending = sorted({e.path for e in led.live_entries(root=root)})
         if not pending:
             raise UsageError("no pending writer work in this work tree: nothing to discard")
         unknown = [p for p in wanted if p not in pending]

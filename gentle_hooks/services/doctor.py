@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from gentle_hooks.errors import Command, GentleError, cli
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.ledger.diagnose import diagnose, is_damaged
+from gentle_hooks.ledger.diagnose import diagnose, is_damaged, sentinel_check
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.values.frozen import frozen
 
@@ -57,6 +57,9 @@ def check_ledger(repo: Repository) -> list[CheckResult]:
             out.append(CheckResult(c.name, False, c.detail + _HELD, _restore_first(path)))
         else:
             out.append(CheckResult(c.name, False, c.detail))
+    odd = sentinel_check(path)
+    if odd is not None:
+        out.append(CheckResult(odd.name, False, odd.detail, cli("doctor", "--fix")))
     return out
 
 
@@ -351,7 +354,9 @@ def residue_files(repo: Repository) -> list[str]:
     from gentle_hooks.ledger.sqlite_file import new_file_prefix
 
     ledger = ledger_path(repo.paths.common_dir)
-    found = residue(os.path.dirname(ledger), new_file_prefix(ledger))
+    state = os.path.dirname(ledger)
+    # a symbolic link in the state directory's place points outside: nothing there is ours
+    found = [] if os.path.islink(state) else residue(state, new_file_prefix(ledger))
     for directory in dict.fromkeys((repo.paths.git_dir, repo.paths.common_dir)):
         found += residue(directory, INDEX_PREFIX)
     return found
@@ -375,15 +380,21 @@ def check_residue(repo: Repository) -> list[CheckResult]:
 
 
 def remove_residue(cwd: str | None) -> list[str]:
-    """``doctor --fix``: remove :func:`residue_files` (a link itself, never its target);
-    the paths removed. Nothing else is ever changed.
+    """``doctor --fix``: remove :func:`residue_files` (a link itself, never its target; a
+    directory with what it holds) and what stands in the idle sentinel's place when it is
+    not the sentinel (:func:`~gentle_hooks.ledger.diagnose.remove_odd_sentinel`); the paths
+    removed. Nothing else is ever changed.
 
     Raises:
         GitError: ``cwd`` is not in a repository.
     """
     from gentle_hooks.bounded import remove_files
+    from gentle_hooks.ledger.diagnose import remove_odd_sentinel
 
-    return remove_files(residue_files(Repository.open(cwd, allow_bare=True)))
+    repo = Repository.open(cwd, allow_bare=True)
+    removed = remove_files(residue_files(repo))
+    sentinel = remove_odd_sentinel(ledger_path(repo.paths.common_dir))
+    return removed + ([sentinel] if sentinel else [])
 
 
 #: The checks run on an opened repository, in order.
@@ -408,8 +419,15 @@ def run_checks(cwd: str | None) -> list[CheckResult]:
     try:
         repo = Repository.open(cwd, allow_bare=True)
     except GentleError as exc:
-        # the user's agent runtimes are checked outside a repository too
-        return [CheckResult("repository", False, exc.message), *check_user_agent_hooks()]
+        # the user's agent runtimes are checked outside a repository too; the line says
+        # plainly that everything else needs one
+        users = check_user_agent_hooks()
+        found = ", ".join(c.name.removeprefix("agent: ") for c in users) or "none found"
+        detail = (
+            f"{exc.message}; the gate's checks need a repository: only the user-scope agent "
+            f"recorders are checked here ({found})"
+        )
+        return [CheckResult("repository", False, detail), *users]
     out = [CheckResult("repository", True, repo.paths.common_dir)]
     for check in CHECKS:
         out.extend(check(repo))

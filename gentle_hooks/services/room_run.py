@@ -100,8 +100,7 @@ def _observe(
     check: Check, number: int, room: Room, env: Mapping[str, str], *, where: str = ""
 ) -> Outcome:
     """Run one check in the room's tree (``where="base"``: in its ``base/``; ``"hollow"``: in
-    its ``hollow/``; ``"again"``:
-    in the tree a second time), its output to ``logs/NN-kind.log`` (``NN-kind-WHERE.log``)."""
+    its ``hollow/``), its output to ``logs/NN-kind.log`` (``NN-kind-WHERE.log``)."""
     log = _log_path(room, check, number, where)
     with open(log, "wb") as out:
         out.write(f"$ {check.command}\n".encode())
@@ -124,52 +123,21 @@ def _log_path(room: Room, check: Check, number: int, where: str = "") -> str:
     return os.path.join(room.logs, f"{number:02d}-{check.kind}{'-' + where if where else ''}.log")
 
 
-def _log_text(log: str, *places: str) -> str:
-    """A check's log as text, each of ``places`` (the room's checkouts) replaced by one
-    placeholder, so the same output on two checkouts reads the same."""
+def _log_text(log: str) -> str:
+    """A check's log as text."""
     with open(log, "rb") as fh:
-        text = fh.read().decode("utf-8", "replace")
-    for place in places:
-        text = text.replace(place, "<checkout>")
-    return text
+        return fh.read().decode("utf-8", "replace")
 
 
 def _on_base(
     check: Check, number: int, room: Room, env: Mapping[str, str], outcome: Outcome
 ) -> Outcome:
     """Run ``check`` again on the candidate's base tree and record whether its outcome
-    there was the candidate's: its exit status, and its output (the room's paths aside)
-    only when that output is reproducible: when the exit statuses agree and the outputs
-    differ, the check runs on the candidate once more, and an output that changes from
-    run to run (a random number, a clock) proves nothing about the artifact."""
+    there was the candidate's: the same exit status. Only the exit status is the check's
+    verdict on a tree; its output is not (``sha256sum``, ``wc -c`` or ``stat`` of a changed
+    file print another line on each tree and exit 0 on all of them: they judge nothing)."""
     base = _observe(check, number, room, env, where="base")
-
-    same = _same(check, number, room, env, outcome, base, "base")
-    return replace(outcome, base_exit=base.exit_code, base_same=same)
-
-
-def _same(
-    check: Check,
-    number: int,
-    room: Room,
-    env: Mapping[str, str],
-    outcome: Outcome,
-    other: Outcome,
-    where: str,
-) -> bool:
-    """Whether ``other`` (the check run in ``where``) gave the candidate's outcome: the
-    same exit status and output (the room's paths aside), or an output that changes from
-    run to run on the candidate too (a second run there)."""
-
-    def text(at: str) -> str:
-        return _log_text(_log_path(room, check, number, at), room.tree, room.base, room.hollow)
-
-    if other.exit_code != outcome.exit_code:
-        return False
-    if text("") == text(where):
-        return True
-    again = _observe(check, number, room, env, where="again")
-    return again.exit_code != outcome.exit_code or text("again") != text("")
+    return replace(outcome, base_exit=base.exit_code, base_same=base.exit_code == outcome.exit_code)
 
 
 def _on_hollow(
@@ -177,14 +145,15 @@ def _on_hollow(
 ) -> Outcome:
     """Run a criterion that gave the candidate's outcome on the base tree once more, on
     the candidate with every file it adds or changes emptied (``hollow/``, made for this
-    run and removed after it), and record whether its outcome there was the candidate's:
-    the same on both means it observed nothing of the artifact (row C4-nothing)."""
+    run and removed after it), and record whether its exit status there was the
+    candidate's: the same on both means it observed nothing of the artifact (row
+    C4-nothing)."""
     make_hollow(bound.repo, room, bound.candidate)
     try:
         hollow = _observe(check, number, room, env, where="hollow")
-        same = _same(check, number, room, env, outcome, hollow, "hollow")
     finally:
         remove_hollow(room)
+    same = hollow.exit_code == outcome.exit_code
     return replace(outcome, hollow_exit=hollow.exit_code, hollow_same=same)
 
 

@@ -300,7 +300,7 @@ TOKEN_BRIEF: dict[str, object] = {
             "run": "cd src && python3 -c \"import app; assert not hasattr(app, 'check_token')\"",
         }
     ],
-    "fullSuite": "python3 -m compileall -q src",
+    "fullSuite": "python3 -m unittest discover -s tests",
 }
 
 
@@ -308,6 +308,10 @@ INITIAL_FILES = {
     ".gitignore": "__pycache__/\n.pytest_cache/\n",
     "README.md": "# demo\n",
     "src/app.py": "def add(a, b):\n    return a + b\n",
+    # the project's test suite (a full suite must run a test runner that runs tests)
+    "tests/test_app.py": "import sys\nimport unittest\n\nsys.path.insert(0, 'src')\n\n\n"
+    "class AppTest(unittest.TestCase):\n    def test_imports(self):\n"
+    "        import app  # noqa: F401\n",
 }
 
 

@@ -178,6 +178,34 @@ def test_a_let_through_block_is_reported_as_such(native: World, tmp_path: Path) 
     )
 
 
+@pytest.mark.parametrize(
+    "env",
+    [{"GENTLE_HOOKS_FORMAT": "json"}, {"CLAUDECODE": "1"}],
+    ids=["json", "runtime-detected"],
+)
+def test_a_passing_delegated_commit_ends_with_the_decision_object(
+    env: dict[str, str], native: World, tmp_path: Path
+) -> None:
+    """The post-commit recorder runs after the gate printed its object: in JSON mode every
+    line is JSON, and with a runtime detected the object stays the last line an agent
+    parses."""
+    w = native
+    blocked_commit(w, tmp_path, {})
+    prefix = printed(w.git("commit", "-m", "claude: comment").said, "prefix")
+    assert w.run(["sh", "-c", f"{prefix} {shlex.join(CHECK)}"], env=PATH).code == 0
+    assert w.run(["sh", "-c", "gentle-hook spot-check --staged"], env=PATH).code == 0
+    passed = w.git("commit", "-m", "claude: comment", env=env)
+    assert passed.code == 0, passed
+    assert w.ledger("SELECT count(*) FROM commit_record") == [(1,)]
+    lines = [x for x in passed.err.splitlines() if x.strip()]
+    decision = json.loads(lines[-1])
+    assert (decision["hook"], decision["decision"]) == ("pre-commit", "allowed")
+    if "GENTLE_HOOKS_FORMAT" in env:
+        assert lines == [lines[-1]]
+    else:
+        assert all(x.startswith(PREFIX) for x in lines[:-1])
+
+
 def test_a_human_commit_prints_nothing_in_json_format(native: World) -> None:
     native.write("README.md", "# demo, by hand\n")
     native.ok("add", "-A")

@@ -116,10 +116,13 @@ def test_user_scope_pins_the_gentle_hook_it_was_installed_from(
         # google-gemini/gemini-cli docs/reference/configuration.md ("GEMINI_CLI_HOME": the
         # CLI creates its .gemini folder inside it)
         ("gemini-cli", "GEMINI_CLI_HOME", ".gemini/settings.json"),
+        # CLAUDE_CONFIG_DIR replaces ~/.claude, settings.json included (docs/agents/
+        # claude-code.md names the sources)
+        ("claude-code", "CLAUDE_CONFIG_DIR", "settings.json"),
     ],
 )
 def test_user_scope_honours_the_runtimes_home_variable(
-    name: str, variable: str, rel: str, repo: Path, tmp_path: Path
+    name: str, variable: str, rel: str, repo: Path, tmp_path: Path, isolated_git: Path
 ) -> None:
     home = tmp_path / variable.lower()
     proc = gh(
@@ -127,9 +130,20 @@ def test_user_scope_honours_the_runtimes_home_variable(
     )
     assert proc.returncode == 0, proc.stderr
     assert (home / rel).is_file()
+    assert not (isolated_git / f".{name.split('-')[0]}").exists()
     code, checks = doctor(repo, {**WITH_GH, variable: str(home)})
     ok, detail = checks[f"agent: {name}"]
     assert code == 0 and ok and f"recorder wired: {home / rel} (user)" in detail
+
+
+def test_doctor_finds_claude_code_in_its_config_dir(repo: Path, tmp_path: Path) -> None:
+    """Claude Code used with CLAUDE_CONFIG_DIR (no ~/.claude) is found there."""
+    config = tmp_path / "claude-config"
+    config.mkdir()
+    env = {**WITH_GH, "CLAUDE_CONFIG_DIR": str(config)}
+    _, checks = doctor(repo, env)
+    ok, detail = checks["agent: claude-code"]
+    assert ok and detail.startswith(f"found ({config}) but not wired to record"), detail
 
 
 def test_user_scope_works_outside_a_repository(tmp_path: Path, isolated_git: Path) -> None:
@@ -359,6 +373,19 @@ def test_doctors_printed_fix_fixes_a_project_entry_gentle_hook_is_not_found_for(
     assert hooks["PostToolUse"][0]["hooks"][0]["command"] == "gentle-hook record --from claude-code"
 
 
+def test_doctor_outside_a_repository_with_no_user_runtime_says_it_needs_one(
+    tmp_path: Path, isolated_git: Path
+) -> None:
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    proc = gh(plain, "doctor", env=WITH_GH)
+    assert proc.returncode == 2
+    assert proc.stdout.splitlines()[0].endswith(
+        "the gate's checks need a repository: only the user-scope agent recorders are "
+        "checked here (none found)"
+    )
+
+
 def test_doctor_outside_a_repository_still_reports_user_runtimes(
     tmp_path: Path, isolated_git: Path
 ) -> None:
@@ -370,6 +397,10 @@ def test_doctor_outside_a_repository_still_reports_user_runtimes(
     assert proc.returncode == 2  # the repository check fails
     checks = {c["name"]: (c["ok"], c["detail"]) for c in json.loads(proc.stdout)["checks"]}
     assert checks["repository"][0] is False
+    assert checks["repository"][1].endswith(
+        "the gate's checks need a repository: only the user-scope agent recorders are "
+        "checked here (codex, gemini-cli)"
+    )
     ok, detail = checks["agent: codex"]
     assert ok and detail.startswith(
         f"recorder wired: {isolated_git / '.codex' / 'hooks.json'} (user) -> "

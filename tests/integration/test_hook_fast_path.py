@@ -160,7 +160,8 @@ def _old_ledger(w: World) -> dict[str, str]:
     conn.execute("DROP INDEX writer_entry_state")
     conn.execute("DROP INDEX escalation_pending")
     conn.execute("DROP TABLE quarantine")
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 2}")
+    conn.execute("DROP TABLE commit_worktree")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 3}")
     conn.commit()
     conn.close()
     return {}

@@ -135,6 +135,8 @@ FAILURE_MESSAGE = (
     "with `gentle-ai review assess --help`: exit status 128"
 )
 
+HUGE_NUMBER = f'{{"schema": "{SCHEMA}", "changed_lines": {"9" * 5000}}}'
+
 LOG = 'printf "%s\\n" "$@" > "$GENTLE_STUB_LOG"\n'
 SPY = (
     LOG + 'env | grep -E "^GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR)=" > "$GENTLE_STUB_LOG.env"\n'
@@ -442,6 +444,22 @@ FAILURES = [
     ),
     pytest.param(prints(""), "gentle-ai review assess printed nothing on stdout", id="empty"),
     pytest.param(
+        prints(HUGE_NUMBER),
+        "gentle-ai review assess printed undecodable output (a number longer than 4300 "
+        f"digits): {HUGE_NUMBER[:199]}\u2026",
+        id="huge-integer",
+    ),
+    pytest.param(
+        "head -c 100000 /dev/zero | tr '\\0' '['\n",
+        "gentle-ai review assess printed JSON nested too deeply: " + "[" * 199 + "\u2026",
+        id="nested-100k-deep",
+    ),
+    pytest.param(
+        "head -c 100000 /dev/zero | tr '\\0' '['\nexit 1\n",
+        "gentle-ai review assess failed (exit 1): " + "[" * 499 + "\u2026",
+        id="nested-100k-deep-failure",
+    ),
+    pytest.param(
         prints({**envelope("medium"), "schema": "gentle-ai.review-assessment/v2"}),
         "gentle-ai review assess printed schema 'gentle-ai.review-assessment/v2', expected "
         "'gentle-ai.review-assessment/v1'",
@@ -526,6 +544,32 @@ def test_a_binary_sleeping_past_the_timeout_is_killed(changed: Path, stub: Stub)
     elapsed = time.monotonic() - start
     assert elapsed < 15, elapsed
     assert (got["nativeRisk"], got["risk"]) == ("unassessable", "medium")
+    assert got["native"]["error"] == (
+        "gentle-ai review assess did not answer within 1s "
+        "(GENTLE_HOOKS_NATIVE_TIMEOUT / native.timeout); killed"
+    )
+
+
+@pytest.mark.parametrize("stream", ["stdout", "stderr"])
+def test_a_binary_printing_300_mb_is_killed_at_the_cap(
+    changed: Path, stub: Stub, stream: str
+) -> None:
+    redirect = " >&2" if stream == "stderr" else ""
+    stub.install(f"head -c 314572800 /dev/zero{redirect}\n" + prints(envelope("medium")))
+    start = time.monotonic()
+    got = assess(changed, stub, GENTLE_HOOKS_NATIVE_TIMEOUT="20")
+    assert time.monotonic() - start < 15
+    assert (got["nativeRisk"], got["risk"]) == ("unassessable", "medium")
+    assert got["native"]["error"] == (
+        f"gentle-ai review assess printed more than 4194304 bytes on {stream}; killed"
+    )
+
+
+def test_a_binary_printing_without_end_is_killed_at_the_timeout(changed: Path, stub: Stub) -> None:
+    stub.install("while :; do echo '{'; sleep 0.05; done\n")
+    start = time.monotonic()
+    got = assess(changed, stub, GENTLE_HOOKS_NATIVE_TIMEOUT="1")
+    assert time.monotonic() - start < 15
     assert got["native"]["error"] == (
         "gentle-ai review assess did not answer within 1s "
         "(GENTLE_HOOKS_NATIVE_TIMEOUT / native.timeout); killed"

@@ -612,3 +612,198 @@ def test_a_write_in_another_repository_records_there(name: str, repo: Path, tmp_
     assert json.loads(str(row[5])) == ["src/app.py"]
     assert entries(repo) == [("src/app.py", blob(repo, "src/app.py"), "open")]
     assert mutations(session) == []
+
+
+@pytest.mark.parametrize("name", ["codex", "claude-code"])
+def test_a_relative_path_from_a_cwd_outside_any_repository_records_in_its_repository(
+    name: str, repo: Path, tmp_path: Path
+) -> None:
+    """An agent started in a plain directory holding repositories (cwd ``/x``, file
+    ``repoA/src/a.py``) names its written path relative to that cwd: the path is resolved
+    against the cwd and its repository found from the file, as an absolute path's is."""
+    assert not (tmp_path / ".git").exists()
+    data, filled = materialize(name, repo, tmp_path / "runtime", cwd=str(tmp_path))
+    apply_writes(filled, repo)
+    text = data.decode()
+    if name == "codex":
+        text = text.replace("Update File: src/app.py", "Update File: repo/src/app.py")
+    else:
+        text = text.replace(json.dumps(str(repo / "src" / "app.py"))[1:-1], "repo/src/app.py")
+    assert "repo/src/app.py" in text
+    proc = gh(tmp_path, "record", "--from", name, input=text)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("recorded: pending mutation #1: "), proc.stderr
+    [row] = mutations(repo)
+    assert json.loads(str(row[5])) == ["src/app.py"]
+    assert entries(repo) == [("src/app.py", blob(repo, "src/app.py"), "open")]
+
+
+#: Copilot runs the hooks of ``.claude/settings.json`` too, handing them its VS Code
+#: compatible ``PostToolUse`` input (hook_event_name, session_id, timestamp as ISO 8601, cwd,
+#: tool_name, tool_input, tool_result), while its own ``.github/hooks`` entry gets the
+#: camelCase ``postToolUse`` input (timestamp in Unix ms, toolName, toolArgs): github/docs
+#: content/copilot/reference/hooks-reference.md @ 05da5bc3c1401734f1197ba6a620e2ed4f1b30e1.
+#: VS Code's agent hooks name ``sessionId``/``hookEventName`` (microsoft/vscode #301152).
+COPILOT_SESSION = "7b1e2c3d-0000-4000-8000-00000000c0de"
+
+
+def _copilot_inputs(repo: Path) -> tuple[dict[str, object], dict[str, object]]:
+    args = {"path": str(repo / "src" / "app.py"), "old_str": "a + b\n", "new_str": "b + a\n"}
+    camel = {
+        "sessionId": COPILOT_SESSION,
+        "timestamp": 1764637200123,
+        "cwd": str(repo),
+        "toolName": "edit",
+        "toolArgs": json.dumps(args),
+        "toolResult": {"resultType": "success", "textResultForLlm": "ok"},
+    }
+    pascal = {
+        "hook_event_name": "PostToolUse",
+        "session_id": COPILOT_SESSION,
+        "timestamp": "2025-12-02T01:00:00.123Z",
+        "cwd": str(repo),
+        "tool_name": "Edit",
+        "tool_input": args,
+        "tool_result": {"result_type": "success", "text_result_for_llm": "ok"},
+    }
+    return camel, pascal
+
+
+def _claude_effort_everywhere(repo: Path, tmp_path: Path) -> dict[str, str]:
+    """Claude Code's effort set in every place it is read, and Copilot's own settings."""
+    write(repo / ".claude" / "settings.json", '{"effortLevel": "low"}\n')
+    copilot_home = tmp_path / "copilot-home"
+    write(copilot_home / "settings.json", '{"model": "gpt-5.2", "effortLevel": "high"}\n')
+    return {
+        "HOME": str(tmp_path),
+        "COPILOT_HOME": str(copilot_home),
+        "CLAUDE_EFFORT": "low",
+        "CLAUDE_CODE_EFFORT_LEVEL": "low",
+        "GENTLE_WRITER_MODEL": "",
+        "GENTLE_WRITER_EFFORT": "",
+    }
+
+
+def test_copilot_input_through_the_claude_recorder_is_recorded_as_copilot(
+    repo: Path, tmp_path: Path
+) -> None:
+    env = _claude_effort_everywhere(repo, tmp_path)
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    _, pascal = _copilot_inputs(repo)
+    proc = gh(repo, "record", "--from", "claude-code", input=json.dumps(pascal), env=env)
+    assert (proc.returncode, proc.stdout) == (0, ""), proc.stderr
+    [(model, effort, source, session, _call, paths)] = mutations(repo)
+    assert (model, effort, source, session) == ("gpt-5.2", "high", "copilot", COPILOT_SESSION)
+    assert json.loads(str(paths)) == ["src/app.py"]
+
+
+@pytest.mark.parametrize(
+    "marker",
+    [
+        {"sessionId": COPILOT_SESSION, "hookEventName": "PostToolUse", "tool_response": {}},
+        {"env": "COPILOT_AGENT_SESSION_ID"},
+        {"env": "COPILOT_CLI"},
+    ],
+    ids=["vscode-shape", "copilot-session-env", "copilot-cli-env"],
+)
+def test_a_copilot_marker_in_the_claude_recorder_never_records_claude_effort(
+    marker: dict[str, object], repo: Path, tmp_path: Path
+) -> None:
+    env = _claude_effort_everywhere(repo, tmp_path)
+    write(repo / ".github" / "copilot" / "settings.json", '{"effortLevel": "medium"}\n')
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    payload = {
+        "session_id": COPILOT_SESSION,
+        "timestamp": "2025-12-02T01:00:00.123Z",
+        "cwd": str(repo),
+        "tool_name": "Edit",
+        "tool_input": {"file_path": str(repo / "src" / "app.py")},
+        "tool_response": {},
+    }
+    if "env" in marker:
+        env[str(marker["env"])] = "1"
+    else:
+        del payload["session_id"]
+        payload.update(marker)
+    proc = gh(repo, "record", "--from", "claude-code", input=json.dumps(payload), env=env)
+    assert proc.returncode == 0, proc.stderr
+    [(model, effort, source, session, *_)] = mutations(repo)
+    assert (model, effort, source, session) == ("gpt-5.2", "medium", "copilot", COPILOT_SESSION)
+
+
+def test_a_claude_code_input_under_copilot_variables_stays_claude_code(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Claude Code's own input (it sends ``permission_mode``) is Claude Code's even when a
+    Copilot variable leaked into its environment."""
+    env = {**_claude_effort_everywhere(repo, tmp_path), "COPILOT_CLI": "1"}
+    data, filled = materialize("claude-code", repo, tmp_path / "runtime")
+    apply_writes(filled, repo)
+    assert "permission_mode" in json.loads(data)
+    proc = gh(repo, "record", "--from", "claude-code", input=data.decode(), env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert mutations(repo)[0][2] == "claude-code"
+
+
+def test_one_copilot_tool_call_through_both_recorders_is_stored_once(
+    repo: Path, tmp_path: Path
+) -> None:
+    env = _claude_effort_everywhere(repo, tmp_path)
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    camel, pascal = _copilot_inputs(repo)
+    first = gh(repo, "record", "--from", "copilot", input=json.dumps(camel), env=env)
+    assert first.returncode == 0, first.stderr
+    second = gh(repo, "record", "--from", "claude-code", input=json.dumps(pascal), env=env)
+    assert second.returncode == 0, second.stderr
+    assert "recorded already" in second.stderr
+    [(model, effort, source, *_)] = mutations(repo)
+    assert (model, effort, source) == ("gpt-5.2", "high", "copilot")
+    # a later call of the same tool on the same file is another call, recorded
+    later = {**camel, "timestamp": 1764637260000}
+    third = gh(repo, "record", "--from", "copilot", input=json.dumps(later), env=env)
+    assert third.returncode == 0, third.stderr
+    assert len(mutations(repo)) == 2
+
+
+#: Cursor loads Claude Code's hook files too ("Third Party Hooks", cursor.com/docs/reference/
+#: third-party-hooks.md: .claude/settings.local.json, .claude/settings.json,
+#: ~/.claude/settings.json), handing them its own input with its common fields
+#: (conversation_id, generation_id, model, cursor_version...).
+def test_cursor_input_through_the_claude_recorder_is_recorded_as_cursor_once(
+    repo: Path, tmp_path: Path
+) -> None:
+    env = _claude_effort_everywhere(repo, tmp_path)
+    data, filled = materialize("cursor", repo, tmp_path / "runtime")
+    apply_writes(filled, repo)
+    via_claude = gh(repo, "record", "--from", "claude-code", input=data.decode(), env=env)
+    assert (via_claude.returncode, via_claude.stdout) == (0, ""), via_claude.stderr
+    own = gh(repo, "record", "--from", "cursor", input=data.decode(), env=env)
+    assert own.returncode == 0 and "recorded already" in own.stderr, own.stderr
+    [(model, effort, source, *_)] = mutations(repo)
+    assert (model, effort, source) == (
+        filled["expect"]["model"] or "unknown",
+        "unknown",
+        "cursor",
+    )
+
+
+def test_a_cursor_tool_event_through_the_claude_recorder_is_left_to_cursors_hook(
+    repo: Path, tmp_path: Path
+) -> None:
+    env = _claude_effort_everywhere(repo, tmp_path)
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    payload = {
+        "conversation_id": "c1",
+        "generation_id": "g1",
+        "model": "claude-4.5-sonnet",
+        "hook_event_name": "postToolUse",
+        "cursor_version": "2.3.0",
+        "workspace_roots": [str(repo)],
+        "tool_name": "Edit",
+        "tool_input": {"file_path": str(repo / "src" / "app.py")},
+    }
+    proc = gh(repo, "record", "--from", "claude-code", input=json.dumps(payload), env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith("nothing recorded: postToolUse is not afterFileEdit")
+    assert "Cursor ran the hooks of claude-code" in proc.stderr
+    assert mutations(repo) == []

@@ -180,3 +180,123 @@ def test_doctor_names_a_schema_object_the_store_lacks(recorded: Path, sql: str, 
     report = hostile(recorded, "doctor")
     out = report.stdout.decode()
     assert report.returncode == 2 and "FAIL  schema:" in out and f"missing {named}" in out, out
+
+
+def _plant(place: Path, kind: str, tmp: Path) -> Path:
+    """Put ``kind`` at ``place``: an empty or a full directory (holding a link out), a FIFO,
+    a link to a file outside the repository; the outside file, whose bytes must survive."""
+    outside = tmp / "outside.txt"
+    outside.write_text("keep me\n")
+    if kind == "empty-directory":
+        place.mkdir()
+    elif kind == "full-directory":
+        place.mkdir()
+        (place / "note.txt").write_text("x\n")
+        (place / "link").symlink_to(outside)
+    elif kind == "fifo":
+        os.mkfifo(place)
+    else:
+        place.symlink_to(outside)
+    return outside
+
+
+IDLE_KINDS = ["empty-directory", "full-directory", "fifo", "link"]
+
+
+@pytest.mark.parametrize("kind", IDLE_KINDS)
+def test_a_displaced_idle_sentinel_never_stops_a_record_and_doctor_fixes_it(
+    recorded: Path, tmp_path: Path, kind: str
+) -> None:
+    idle = recorded / STATE / "idle"
+    with contextlib.suppress(FileNotFoundError):
+        idle.unlink()
+    outside = _plant(idle, kind, tmp_path)
+    report = hostile(recorded, "doctor")
+    out = report.stdout.decode()
+    described = {"fifo": "a FIFO", "link": "a symbolic link"}.get(kind, "a directory")
+    assert report.returncode == 2, out
+    assert (
+        f"FAIL  sentinel: {idle}: is {described}, not the idle sentinel (an empty file); the "
+        "hooks read the ledger instead; run: gentle-hook doctor --fix"
+    ) in out
+    fixed = hostile(recorded, "doctor", "--fix")
+    assert fixed.returncode == 0, fixed.stdout
+    assert f"removed {idle}" in fixed.stdout.decode()
+    assert outside.read_text() == "keep me\n"  # never through a link
+    assert "FAIL" not in fixed.stdout.decode()
+
+
+@pytest.mark.parametrize("kind", IDLE_KINDS)
+def test_writers_and_hooks_work_beside_a_displaced_idle_sentinel(
+    recorded: Path, tmp_path: Path, kind: str
+) -> None:
+    idle = recorded / STATE / "idle"
+    with contextlib.suppress(FileNotFoundError):
+        idle.unlink()
+    outside = _plant(idle, kind, tmp_path)
+    write(recorded / "src" / "app.py", "def add(a, b):\n    return a + b + 1\n")
+    proc = hostile(recorded, "record", "--model", "m", "--effort", "low")
+    assert proc.returncode == 0, proc.stderr
+    assert hostile(recorded, "receipt", "add", "--exit-code", "0", "pytest -q: ok").returncode == 0
+    git(recorded, "add", "-A")
+    gate = hostile(recorded, "hook", "pre-commit")
+    assert gate.returncode == 1 and b"spot" in gate.stderr  # the gate judged: no spot check
+    assert outside.read_text() == "keep me\n"
+
+
+@pytest.mark.parametrize("where", ["ledger-new", "index-copy"])
+def test_a_directory_at_a_residue_name_is_removed_by_doctor_fix(
+    recorded: Path, tmp_path: Path, where: str
+) -> None:
+    dead = dead_pid()
+    place = (
+        recorded / STATE / f"ledger.sqlite3.new-{dead}-abcdef"
+        if where == "ledger-new"
+        else recorded / ".git" / f"gentle-hooks-index-{dead}-abcdef"
+    )
+    outside = _plant(place, "full-directory", tmp_path)
+    report = hostile(recorded, "doctor")
+    assert report.returncode == 2 and "FAIL  residue: 1 file(s)" in report.stdout.decode()
+    fixed = hostile(recorded, "doctor", "--fix")
+    assert fixed.returncode == 0, fixed.stdout
+    assert f"removed {place}" in fixed.stdout.decode()
+    assert not place.exists() and outside.read_text() == "keep me\n"
+
+
+def test_residue_is_never_removed_through_a_symlinked_state_directory(
+    repo: Path, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    stale = elsewhere / f"ledger.sqlite3.new-{dead_pid()}-abcdef"
+    stale.write_bytes(b"")
+    (repo / STATE).symlink_to(elsewhere)
+    fixed = hostile(repo, "doctor", "--fix")
+    assert fixed.returncode == 2 and "FAIL  store:" in fixed.stdout.decode()
+    assert stale.exists()  # not ours to remove: the directory is a link
+
+
+@pytest.mark.parametrize(
+    ("kind", "described"),
+    [("fifo", "a FIFO"), ("socket", "a socket"), ("directory", "a directory")],
+)
+def test_doctor_describes_what_stands_at_the_ledger_path(
+    repo: Path, kind: str, described: str
+) -> None:
+    ledger = repo / STATE / "ledger.sqlite3"
+    ledger.parent.mkdir()
+    if kind == "fifo":
+        os.mkfifo(ledger)
+    elif kind == "directory":
+        ledger.mkdir()
+    else:
+        import socket
+
+        sock = socket.socket(socket.AF_UNIX)
+        sock.bind(str(ledger))
+        sock.close()
+    report = hostile(repo, "doctor", timeout=30)
+    out = report.stdout.decode()
+    assert report.returncode == 2
+    assert f"FAIL  store: {ledger}: is {described}, not a database file" in out, out
+    assert "empty" not in out

@@ -43,7 +43,7 @@ BRIEF: dict[str, Any] = {
             "run": ["python3", "-c", "import app; assert app.add(2, 3) == -1"],
         }
     ],
-    "fullSuite": "python3 -m compileall -q .",
+    "fullSuite": "python3 -m pytest -q tests",
 }
 
 
@@ -146,7 +146,7 @@ def test_prepare_hands_over_a_clean_room_of_the_exact_candidate(env: Env) -> Non
     text = (room / "BRIEF.md").read_text()
     assert "add() adds two numbers" in text
     assert "add(2, 2) is 4: `python3 -c 'import app; assert app.add(2, 2) == 4'`" in text
-    assert "the old subtraction is gone" in text and "python3 -m compileall -q ." in text
+    assert "the old subtraction is gone" in text and "python3 -m pytest -q tests" in text
     assert "SECRET" not in text
     assert [c["kind"] for c in data["checks"]] == ["criterion", "negative", "suite"]
 
@@ -162,7 +162,7 @@ def test_prepare_prints_where_the_room_is_and_a_runnable_run_command(env: Env) -
         "  criterion (add(2, 2) is 4): python3 -c 'import app; assert app.add(2, 2) == 4'",
         "  negative test (the old subtraction is gone): python3 -c 'import app; assert "
         "app.add(2, 3) == -1'",
-        "  full suite: python3 -m compileall -q .",
+        "  full suite: python3 -m pytest -q tests",
     ]
     then = lines[-1]
     assert then == f"run: gentle-hook verify run --brief {env.brief_path} --room {room}"
@@ -443,7 +443,16 @@ RUN_CASES = [
     ("mutating-without-negative-blocked", {"negativeTests": []}, (), "blocked", "S3"),
     ("criterion-fails", {}, ("--check", "python3 -c 'raise SystemExit(3)'"), "fail", "S4"),
     ("negative-passes-fails", {}, ("--negative", "true"), "fail", "S4"),
-    ("suite-fails", {"fullSuite": "false"}, (), "fail", "S4"),
+    ("suite-fails", {"fullSuite": "python3 -m unittest tests.no_such_module"}, (), "fail", "S4"),
+    (
+        "suite-no-test-runner-blocked",
+        {"fullSuite": "python3 -c 'print(1)'"},
+        (),
+        "blocked",
+        "S1-suite",
+    ),
+    ("suite-sha256sum-blocked", {"fullSuite": "sha256sum src/app.py"}, (), "blocked", "S1-suite"),
+    ("suite-git-status-blocked", {"fullSuite": "git status"}, (), "blocked", "S1-suite"),
 ]
 
 
@@ -1077,6 +1086,11 @@ FAILS_ANYWHERE = [
         "python3 -c 'import time; print(time.time_ns()); raise SystemExit(1)'",
         "C2-base",
     ),
+    (
+        "prints-the-change-then-fails",
+        "python3 -c 'import app; print(app.add(2, 3)); 1/0'",
+        "C2-base",
+    ),
     ("killed", "kill -9 $$", "C2-signal"),
     ("killed-only-on-the-candidate", "grep -q 'a + b' src/app.py && kill -9 $$", "C2-signal"),
 ]
@@ -1217,6 +1231,11 @@ CRITERIA_ROWS: list[tuple[str, str, str]] = [
     ("exists-untouched-file", "test -e .gitignore", "C4-nothing"),
     ("imports-only", "python3 -c 'import app'", "C4-nothing"),
     ("fails-everywhere", "test -e /nonexistent", "C4-nothing"),
+    # their output differs on each tree, their exit status never does: they judge nothing
+    ("sha256sum-of-the-change", "sha256sum src/app.py", "C4-nothing"),
+    ("md5sum-of-the-change", "md5sum src/app.py", "C4-nothing"),
+    ("wc-of-the-change", "wc -c src/app.py", "C4-nothing"),
+    ("stat-of-the-change", "stat -c %s src/app.py", "C4-nothing"),
     ("differs-on-base", "python3 -c 'import app; assert app.add(2, 2) == 4'", "C4"),
     ("preserved-but-reads-the-change", "python3 -c 'import app; assert app.add(2, 0) == 2'", "C4"),
 ]

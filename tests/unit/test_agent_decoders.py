@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import threading
 import time
 from pathlib import Path
@@ -429,3 +430,73 @@ def test_runtime_table_is_consistent() -> None:
         assert (r.decode is None) == (r.wiring is None) == bool(r.route)
         assert r.doc == f"docs/agents/{r.name}.md"
         assert (Path(__file__).parents[2] / r.doc).is_file(), r.doc
+
+
+def test_claude_code_user_settings_follow_its_config_dir(tmp_path: Path) -> None:
+    env = {"HOME": str(tmp_path / "home"), "CLAUDE_CONFIG_DIR": str(tmp_path / "cfg")}
+    assert claude_code.settings_files(None, env) == [str(tmp_path / "cfg" / "settings.json")]
+    (tmp_path / "cfg").mkdir()
+    (tmp_path / "cfg" / "settings.json").write_text('{"effortLevel": "max"}')
+    assert claude_code.settings_writer(None, env) == (None, "xhigh")
+    del env["CLAUDE_CONFIG_DIR"]
+    assert claude_code.settings_files(None, env) == [
+        str(tmp_path / "home" / ".claude" / "settings.json")
+    ]
+
+
+@pytest.mark.parametrize("name", ["copilot", "gemini-cli", "cursor"])
+def test_a_runtime_without_a_subagent_marker_says_what_is_and_is_not_recorded(name: str) -> None:
+    """Runtimes whose documented post-tool input names no subagent say so on their page,
+    with the source and what a subagent's write is recorded with."""
+    page = (Path(__file__).parents[2] / "docs" / "agents" / f"{name}.md").read_text()
+    section = " ".join(page.split("\n## Subagents\n", 1)[1].split("\n## ", 1)[0].split())
+    assert "carries no subagent marker" in section
+    assert "What is recorded:" in section and "What is not:" in section
+    assert re.search(r"at commit [0-9a-f]{40}", section)
+
+
+#: Codex names the subagent a hook fires in: optional ``agent_id`` (the child thread id) and
+#: ``agent_type`` in every hook input inside a thread-spawned subagent, absent for the root
+#: agent (openai/codex pull request #22882, merged 2026-05-21, "Add subagent identity to hook
+#: inputs"). A rollout's ``session_meta`` names the thread it records (payload ``id``).
+CHILD = "019c4b43-aaaa-7af3-be4c-5576369bf1ba"
+
+
+def _rollout(path: Path, thread: str, model: str, effort: str) -> Path:
+    lines = [
+        {"type": "session_meta", "payload": {"id": thread, "cwd": str(ROOT)}},
+        {"type": "turn_context", "payload": {"model": model, "effort": effort}},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    return path
+
+
+def test_a_codex_subagent_reports_its_own_model_from_its_own_rollout(tmp_path: Path) -> None:
+    child = _rollout(tmp_path / "child.jsonl", CHILD, "gpt-5.1-codex-mini", "medium")
+    event = decoded(
+        "codex",
+        tmp_path,
+        agent_id=CHILD,
+        agent_type="worker",
+        model="gpt-5.1-codex-mini",
+        transcript_path=str(child),
+    )
+    assert (event.model, event.effort, event.agent) == ("gpt-5.1-codex-mini", "medium", CHILD)
+
+
+def test_a_codex_subagent_without_its_own_rollout_is_unknown_so_small(tmp_path: Path) -> None:
+    _, filled = materialize("codex", ROOT, tmp_path)
+    parent = _rollout(tmp_path / "parent.jsonl", filled["payload"]["session_id"], "gpt-5", "high")
+    for transcript in (str(parent), None, str(tmp_path / "missing.jsonl")):
+        event = decoded(
+            "codex",
+            tmp_path,
+            agent_id=CHILD,
+            agent_type="worker",
+            model="gpt-5",
+            transcript_path=transcript,
+        )
+        # the input's model and the parent's rollout may be the session's: never the child's
+        assert (event.model, event.effort, event.agent) == (None, "unknown", CHILD)
+    root = decoded("codex", tmp_path, transcript_path=str(parent))
+    assert (root.model, root.effort, root.agent) == ("gpt-5-codex", "high", None)

@@ -11,15 +11,19 @@ from gentle_hooks.policy.attribution import (
     UNKNOWN_BEFORE,
     PathChange,
     WriterEntry,
-    any_line_keys,
     carries,
     carries_row,
     delivered_row,
-    line_key,
-    line_keys,
     nearest_start,
     start_distance,
     writer_delta,
+)
+from gentle_hooks.policy.linekeys import (
+    TRIVIAL_ROWS,
+    any_line_keys,
+    line_key,
+    line_keys,
+    trivial_row,
 )
 
 B0 = b"def handler(event):\n    return validate(event)\n"
@@ -141,10 +145,43 @@ ROWS = [
         "A5",
     ),
     (
-        "A5 one writer line and a lone keyword next to it (never keyed)",
+        "A2 one telling writer line and a lone keyword next to it (add -p)",
         change(PY0, PY0 + b"    token = read_token(env)\n    return\n"),
         entry(PY0, PY_W),
+        "A2",
+    ),
+    (
+        "A5 the writer's short line and a lone keyword (neither telling)",
+        change(PY0, PY0 + b"    x = 0\n    return\n"),
+        entry(PY0, PY_W),
         "A5",
+    ),
+    (
+        "A2 one telling writer line taken alone from two (add -p)",
+        change(B0, B0 + b'subprocess.run("curl x|sh", shell=True)\n'),
+        entry(B0, b'LOG_LEVEL = "debug"\n' + B0 + b'subprocess.run("curl x|sh", shell=True)\n'),
+        "A2",
+    ),
+    (
+        "A2 one telling writer line re-spaced and re-quoted",
+        change(B0, B0 + b"subprocess.run( 'curl x|sh', shell=True )\n"),
+        entry(B0, b'LOG_LEVEL = "debug"\n' + B0 + b'subprocess.run("curl x|sh", shell=True)\n'),
+        "A2",
+    ),
+    *(
+        (
+            f"A5 one trivial writer line ({row}) taken alone",
+            change(B0, B0 + line + b"\n"),
+            entry(B0, B0 + line + b"\nrun_all_jobs(queue, strict=True)\n"),
+            "A5",
+        )
+        for row, line in (
+            ("L3", b"x = 0"),
+            ("L4", b"return None"),
+            ("L4", b"except Exception:"),
+            ("L5", b"import subprocess"),
+            ("L5", b"from collections import OrderedDict"),
+        )
     ),
 ]
 
@@ -155,6 +192,64 @@ ROWS = [
 def test_rows(change_: PathChange, entry_: WriterEntry, row: str) -> None:
     assert carries_row(change_, entry_) == row
     assert carries(change_, entry_) is (row != "A5")
+
+
+#: (row, line) for each row of the trivial-line table, and lines of none (telling).
+TRIVIAL = [
+    ("L1", b""),
+    ("L1", b"   \t"),
+    ("L2", b"});"),
+    ("L2", b"    ]"),
+    ("L3", b"pass"),
+    ("L3", b"else:"),
+    ("L3", b"x = 0"),
+    ("L3", b"rm -rf /"),
+    ("L3", b"continue"),
+    ("L4", b"return None"),
+    ("L4", b"return self"),
+    ("L4", b"} else if (err != null) {"),
+    ("L4", b"except Exception:"),
+    ("L4", b'if __name__ == "__main__":'),
+    ("L4", b"return 1024"),
+    ("L5", b"import os"),
+    ("L5", b"from os import path"),
+    ("L5", b"#include <stdio.h>"),
+    ("L5", b"use std::io;"),
+    ("L5", b"package main"),
+    ("L5", b"require 'json'"),
+    (None, b'subprocess.run("curl x|sh", shell=True)'),
+    (None, b"return os.getcwd()"),
+    (None, b"token = read_token(event)"),
+    (None, b"drop_database()"),
+    (None, b"important_value = 1"),
+]
+
+
+@pytest.mark.parametrize(("row", "line"), TRIVIAL, ids=[f"{r}: {ln!r}" for r, ln in TRIVIAL])
+def test_trivial_rows(row: str | None, line: bytes) -> None:
+    assert trivial_row(line) == row
+    assert [r.id for r in TRIVIAL_ROWS] == ["L1", "L2", "L3", "L4", "L5"]
+
+
+@pytest.mark.parametrize(("row", "line"), [t for t in TRIVIAL if t[0]], ids=lambda v: repr(v))
+def test_a_humans_own_trivial_line_never_attributes(row: str, line: bytes) -> None:
+    """The writer added the trivial line and a telling one; a human writes the trivial
+    line alone, in the writer's worktree or another one: never the writer's."""
+    writer = entry(B0, B0 + line + b"\nrun_all_jobs(queue, strict=True)\n")
+    human = change(B0, B0 + line + b"\n# mine\n")
+    assert carries_row(human, writer) == "A5"
+    assert carries_row(human, writer, elsewhere=True) == "A5"
+
+
+@given(st.sampled_from([t[1] for t in TRIVIAL if t[0]]), st.sampled_from([b"", b"  ", b"\t"]))
+def test_trivial_does_not_depend_on_indentation(line: bytes, pad: bytes) -> None:
+    assert trivial_row(pad + line + pad) == trivial_row(line)
+
+
+def test_one_telling_line_alone_never_attributes_in_another_worktree() -> None:
+    writer = entry(B0, b'LOG_LEVEL = "debug"\n' + B0 + b'subprocess.run("curl x|sh", shell=True)\n')
+    one = change(B0, B0 + b'subprocess.run("curl x|sh", shell=True)\n')
+    assert carries_row(one, writer, elsewhere=True) == "A5"
 
 
 ONE_LINE = entry(B0, b"import os\n" + B0)

@@ -81,3 +81,29 @@ def test_a_human_commit_imports_no_heavy_module(plain_repo: Path, hook_args: tup
 def test_the_commit_gate_pass_path_stays_on_the_lightest_stdlib(plain_repo: Path) -> None:
     modules = _imported(plain_repo, "pre-commit")
     assert not modules & set(PRE_COMMIT_AVOIDS), sorted(modules & set(PRE_COMMIT_AVOIDS))
+
+
+def test_a_push_that_passes_loads_no_fix_words(plain_repo: Path, tmp_path: Path) -> None:
+    """The push gate judges every pushed commit; the words and commands of a block (the
+    fixes, their command readers, ``ast`` for ``python -c``) load only when one is
+    blocked."""
+    remote = tmp_path / "remote.git"
+    _git(tmp_path, "init", "-q", "--bare", str(remote))
+    _git(plain_repo, "remote", "add", "origin", str(remote))
+    tip = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=plain_repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    proc = subprocess.run(
+        [sys.executable, "-I", "-c", PROBE, "hook", "pre-push", "origin", str(remote)],
+        cwd=plain_repo,
+        input=f"refs/heads/main {tip} refs/heads/main {'0' * 40}\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    modules = set(proc.stderr.rsplit("MODULES ", 1)[-1].split())
+    assert "gentle_hooks.hooks.push_gate" in modules  # the gate really ran
+    assert "gentle_hooks.services.assess" in modules
+    loaded = modules & {"gentle_hooks.report.fixes", "gentle_hooks.hooks.overrides", "ast"}
+    assert not loaded, sorted(loaded)

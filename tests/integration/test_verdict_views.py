@@ -1,0 +1,35 @@
+"""How stored verdicts are shown: ``status`` counts a verdict added twice once, and
+``verdict show`` says whether the gate accepts it now (SPEC §6 "verdict"; seed 001
+"Artifact": the Markdown view)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.conftest import (
+    PASSING_VERDICT,
+    bound_verdict,
+    gh,
+    opt_out_of_observed,
+    write,
+)
+
+
+def escalated(repo: Path) -> None:
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b  # writer\n")
+    assert gh(repo, "record", "--model", "o4-mini", "--effort", "low").returncode == 0
+    assert gh(repo, "escalate", "--item", "security", "--reason", "auth").returncode == 0
+
+
+def test_the_same_verdict_added_three_times_counts_once_in_status(
+    repo: Path, tmp_path: Path
+) -> None:
+    opt_out_of_observed(repo)
+    escalated(repo)
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps(bound_verdict(repo, PASSING_VERDICT)), encoding="utf-8")
+    for _ in range(3):
+        assert gh(repo, "verdict", "add", str(path)).returncode == 0
+    out = gh(repo, "status").stdout
+    assert "verifier: satisfied (1 of 1 accepted verdict(s))" in out, out
