@@ -91,7 +91,8 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         if note == PARTIAL_NOTE:
             note, prepare = restaging(repo, cand.tree)
         result = replace(
-            result, binding=replace(binding, brief=result.binding.brief, top=result.binding.top)
+            result,
+            binding=replace(binding, brief=result.binding.brief, top=result.binding.top),
         )
         mine = sorted({e.path for e in facts.entries})
         staged = dict(repo.blobs_in(cand.tree, mine)) if mine else {}

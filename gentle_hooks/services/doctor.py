@@ -277,7 +277,7 @@ def check_checkouts(repo: Repository) -> list[CheckResult]:
     check"): each fails, with the command that removes it (the next spot check removes
     them too)."""
 
-    from gentle_hooks.services.checkout import stale_checkouts
+    from gentle_hooks.services.checkout import stale_checkouts, stale_rooms
 
     if repo.paths.is_bare:
         return []
@@ -285,14 +285,15 @@ def check_checkouts(repo: Repository) -> list[CheckResult]:
         stale = stale_checkouts(repo)
     except GentleError as exc:
         return [CheckResult("spot-check checkouts", False, exc.message)]
+    stale += stale_rooms(repo, stale)
     if not stale:
         return [CheckResult("spot-check checkouts", True, "none left behind")]
     return [
         CheckResult(
             "spot-check checkouts",
             False,
-            f"{path}: left behind by a spot check that was killed; remove it",
-            Command(("worktree", "remove", "--force", path), tool="git"),
+            f"{path}: left behind by a spot check that was killed; the fix removes it",
+            cli("doctor", "--fix"),
         )
         for path in stale
     ]
@@ -382,7 +383,9 @@ def check_residue(repo: Repository) -> list[CheckResult]:
 def remove_residue(cwd: str | None) -> list[str]:
     """``doctor --fix``: remove :func:`residue_files` (a link itself, never its target; a
     directory with what it holds) and what stands in the idle sentinel's place when it is
-    not the sentinel (:func:`~gentle_hooks.ledger.diagnose.remove_odd_sentinel`); the paths
+    not the sentinel (:func:`~gentle_hooks.ledger.diagnose.remove_odd_sentinel`), and the
+    checkouts and rooms of spot checks that were killed
+    (:func:`gentle_hooks.services.checkout.sweep`: never a running one's); the paths
     removed. Nothing else is ever changed.
 
     Raises:
@@ -390,11 +393,13 @@ def remove_residue(cwd: str | None) -> list[str]:
     """
     from gentle_hooks.bounded import remove_files
     from gentle_hooks.ledger.diagnose import remove_odd_sentinel
+    from gentle_hooks.services.checkout import sweep
 
     repo = Repository.open(cwd, allow_bare=True)
     removed = remove_files(residue_files(repo))
     sentinel = remove_odd_sentinel(ledger_path(repo.paths.common_dir))
-    return removed + ([sentinel] if sentinel else [])
+    removed += [sentinel] if sentinel else []
+    return removed + ([] if repo.paths.is_bare else sweep(repo))
 
 
 #: The checks run on an opened repository, in order.
