@@ -442,3 +442,38 @@ def run_checks(cwd: str | None) -> list[CheckResult]:
 def is_healthy(results: list[CheckResult]) -> bool:
     """True when every check passed."""
     return all(r.ok for r in results)
+
+
+#: The pre-commit framework's configuration file, at the work tree root.
+FRAMEWORK_CONFIG = ".pre-commit-config.yaml"
+
+
+def framework_gate(repo: Repository) -> tuple[str, tuple[str, ...]] | None:
+    """The framework that still runs the gate after an uninstall: (``pre-commit`` or
+    ``prek``, the hook types it installed here) when its hooks are in the hooks directory
+    and the root's :data:`FRAMEWORK_CONFIG` names a ``gentle-hooks-`` hook id; else None.
+    Reads bounded prefixes of the files; an unreadable file counts as absent."""
+    import os
+
+    from gentle_hooks.services.install import DEFAULT_HOOK_TYPES, hooks_dir
+
+    root = repo.paths.toplevel
+    if root is None:
+        return None
+    try:
+        with open(os.path.join(root, FRAMEWORK_CONFIG), encoding="utf-8", errors="replace") as fh:
+            if "gentle-hooks-" not in fh.read(1 << 20):
+                return None
+        directory = hooks_dir(repo)
+    except (OSError, GentleError):
+        return None
+    tool, types = "", []
+    for t in DEFAULT_HOOK_TYPES:
+        try:
+            state, _ = hook_state(os.path.join(directory, t))
+        except OSError:
+            continue
+        if state.startswith("prek") or state == "the pre-commit framework":
+            tool = tool or ("prek" if state.startswith("prek") else "pre-commit")
+            types.append(t)
+    return (tool, tuple(types)) if types else None

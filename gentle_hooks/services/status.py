@@ -80,7 +80,10 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
             f"{others} record(s) of this work tree are bound to other candidates and do not "
             "count for this one"
         )
-    if not d.applies:
+    committed = _committed_unchecked(binding, env) if not d.applies and facts.present else None
+    if committed is not None:
+        hints.append(committed)
+    elif not d.applies:
         hints.append(
             "no pending writer work is recorded for this work tree, so the gate does not "
             "apply; a writer's edits are recorded by its runtime's hook (install --agent, "
@@ -90,3 +93,28 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
     if binding.projection is Projection.SNAPSHOT and result.candidate.is_empty:
         hints.append("the work tree equals the base: the candidate changes nothing")
     return StatusResult(result, facts, d.shortfalls, tuple(hints))
+
+
+def _committed_unchecked(binding: Binding, env: Mapping[str, str]) -> str | None:
+    """A line for writer work ``HEAD``'s commit carries without what its plan requires (a
+    commit made with hooks off: the work tree then holds nothing pending, yet the push gate
+    blocks the commit), or None. Read only when this candidate is not delegated."""
+    if binding.projection is Projection.COMMITTED:
+        return None
+    head = run_assess(
+        AssessRequest(
+            cwd=binding.cwd,
+            base_ref=binding.base_ref,
+            projection=Projection.COMMITTED,
+            allow_empty=True,
+        ),
+        env,
+    )
+    if not (head.decision.applies and head.decision.shortfalls):
+        return None
+    commit = (head.candidate.head or "")[:12]
+    return (
+        f"this candidate carries no writer work, but HEAD (commit {commit}) does, committed "
+        "without what its plan requires: the push gate blocks it; gentle-hook status "
+        "--committed shows what is missing"
+    )
