@@ -34,7 +34,7 @@ from gentle_hooks.bounded import InputFileError
 from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.git.probe import Where, amend_flag, locate
 from gentle_hooks.hooks.call import HookCall, read_message
-from gentle_hooks.policy.delegation import strip_comments
+from gentle_hooks.policy.delegation import message_evidence, strip_comments
 from gentle_hooks.values.candidate import Projection
 
 TYPE_CHECKING = False
@@ -177,13 +177,20 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
         if expired:
             work = carried_by_commits(repo, led, infos)[head]
         lines = [f"gentle-hooks: {line}" for line in expiry_lines(expired)]
-        if not work.delegated and not led.unlinked_escalations(where.root):
+        # an agent in the message (an AI co-author trailer) delegates it too: the CI and
+        # server gates judge it from its note alone, so it gets one like writer work
+        info = infos[0]
+        shown = message_evidence(info.message, info.author_ident, info.committer_ident)
+        escalated = bool(led.unlinked_escalations(where.root))
+        if not work.delegated and not escalated and shown is None:
             _status(lines, env)
             return EXIT_OK
-        rec = record_commit(repo, led, infos[0], work, "post-commit", env)
+        rec = record_commit(repo, led, info, work, "post-commit", env)
         led.consume_unlinked_escalations(where.root, head, rec.identity)
         write_commit_notes(repo, led, [rec])
-    if not work.delegated:
+    if not work.delegated and shown is not None:
+        lines.append(f"gentle-hooks: recorded {head[:12]} as delegated ({shown.agent})")
+    elif not work.delegated:
         lines.append(f"gentle-hooks: {head[:12]} took this work tree's escalation")
     else:
         lines.append(
