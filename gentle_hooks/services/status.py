@@ -115,6 +115,6 @@ def _committed_unchecked(binding: Binding, env: Mapping[str, str]) -> str | None
     commit = (head.candidate.head or "")[:12]
     return (
         f"this candidate carries no writer work, but HEAD (commit {commit}) does, committed "
-        "without what its plan requires: the push gate blocks it; gentle-hook status "
-        "--committed shows what is missing"
+        "without what its plan requires: the push gate blocks it; status with --committed "
+        "shows what is missing"
     )
