@@ -32,6 +32,8 @@ CLASSES = ("in_band", "self_recovered", "by_design", "dead_end", "out_of_band")
 #: How many blocks one action may raise before the agent gives up.
 MAX_ROUNDS = 6
 _OTHERWISE = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*otherwise\b")
+#: Opens the lines every way ends with (the branch back, the notes shared).
+_THEN = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*then, either way\b")
 _LABEL = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix|write):\s(.*)$")
 #: An error's one line: its words, then ``; run: CMD`` / ``; prefix: CMD`` segments.
 _ERROR = re.compile(r"^(?:remote:\s*)?gentle-hook: error: ")
@@ -95,17 +97,23 @@ def printed_commands(out: str, test_command: str, fmt: str = "text", brief: str 
 
 def printed_ways(out: str, test_command: str, brief: str = "") -> list[list[str]]:
     """The text block's ways out: the commands before the first ``otherwise`` line, then
-    those after each ``otherwise`` line (empty ways left out)."""
+    those after each ``otherwise`` line (empty ways left out); the commands after a
+    ``then, either way`` line end every way."""
     ways: list[list[str]] = [[]]
+    ending: list[str] | None = None
     for line in out.splitlines():
         if _OTHERWISE.match(line):
             ways.append([])
             continue
+        if _THEN.match(line):
+            ending = []
+            continue
         for kind, text in _labelled(line.rstrip()):
             cmd = _done(kind, text, test_command, brief)
-            if cmd not in ways[-1]:
-                ways[-1].append(cmd)
-    return [w for w in ways if w]
+            into = ways[-1] if ending is None else ending
+            if cmd not in into:
+                into.append(cmd)
+    return [w + [c for c in ending or [] if c not in w] for w in ways if w]
 
 
 def _labelled(line: str) -> list[tuple[str, str]]:
@@ -123,10 +131,11 @@ def _from_decision(obj: dict[str, object], test_command: str, brief: str) -> lis
     cmds: list[str] = []
     for cand in obj.get("candidates", []):  # type: ignore[attr-defined]
         for item in cand.get("missing", []):
+            inside = True
             for st in item.get("steps", []):
-                if st["label"] == "otherwise":
-                    break
-                if st["label"] not in ("run", "prefix", "write"):
+                if st["label"] in ("otherwise", "then"):
+                    inside = st["label"] == "then"
+                if not inside or st["label"] not in ("run", "prefix", "write"):
                     continue
                 cmd = _done(st["label"], st["text"], test_command, brief)
                 if cmd not in cmds:

@@ -18,7 +18,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.journeys.agent import Agent, ByDesign
+from bench.journeys.agent import printed_commands as _printed
 from bench.journeys.sandbox import CLI_BIN, FixtureError, Sandbox, pip_env
+
+
+def printed_commands_of(out: str) -> list[str]:
+    """The ``run:`` commands a command's output printed (nothing to complete)."""
+    return _printed(out, "", "text", "")
 
 
 class Skip(Exception):
@@ -207,6 +213,25 @@ def _commit_declared(ctx: Ctx) -> None:
     passed(ctx, step.exit, "the commit went through")
 
 
+@journey("commit-subdir", "a commit from a subdirectory after a report made at the top", fast=True)
+def _commit_subdir(ctx: Ctx) -> None:
+    # a command that finds its tests only from the top: pasted in src/ it fails
+    ctx.agent.test_command = "python3 -B -m unittest -q test_m"
+    w = plain(ctx)
+    ctx.sb.write(w / "src" / "data.txt", "one\n")
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "-m", "src dir")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.sh(w, "gentle-hook receipt run -- python3 -B -m unittest -q test_m")
+    ctx.sb.writer_edit(w, 2)  # the report above is for an earlier candidate now
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.prove(
+        w / "src", ["rev-parse", "--show-prefix"], "src/", "the commit runs in a subdirectory"
+    )
+    step = ctx.agent.attempt(w / "src", "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+
+
 @journey("commit-partial", "a partial commit: other writer files stay unstaged")
 def _commit_partial(ctx: Ctx) -> None:
     w = plain(ctx)
@@ -249,6 +274,21 @@ def _commit_a(ctx: Ctx) -> None:
     ctx.sb.prove_empty(w, ["diff", "--cached", "--name-only"], "nothing staged before commit -a")
     step = ctx.agent.attempt(w, "git commit -q -a -m 'writer change'")
     passed(ctx, step.exit, "the commit went through")
+
+
+@journey("commit-a-staged", "git commit -a when the index already holds every change")
+def _commit_a_staged(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.prove_empty(w, ["diff", "--name-only"], "the index holds the work tree's changes")
+    step = ctx.agent.attempt(w, "git commit -q -a -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+    said = "\n".join(s.out for s in ctx.sb.steps if s.who == "writer")
+    ctx.check(
+        "neither --staged nor" not in said,
+        "no note that --staged cannot bind it (the index holds the same tree)",
+    )
 
 
 @journey("commit-a-pycache", "git commit -a, then a test run that leaves __pycache__/", fast=True)
@@ -362,6 +402,54 @@ def _push_older(ctx: Ctx) -> None:
     passed(ctx, step.exit, "the push went through")
 
 
+@journey("push-older-escalated", "an escalated commit that is not HEAD at push")
+def _push_older_escalated(ctx: Ctx) -> None:
+    w = plain(ctx)
+    brief = ctx.sb.root / "brief.json"
+    ctx.sb.write(brief, _BRIEF)
+    ctx.agent.brief = str(brief)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.sh(w, "gentle-hook escalate --item security --reason 'token check changed'")
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "escalated change")
+    ctx.sb.write(w / "README.md", "# demo\n\nhuman words\n")
+    ctx.sb.git(w, "commit", "-q", "-am", "human docs")
+    ctx.sb.prove(w, ["log", "-1", "--format=%s", "HEAD~1"], "escalated", "the escalated commit")
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through")
+    branch = ctx.sb.run(w, ["git", "symbolic-ref", "-q", "--short", "HEAD"]).out.strip()
+    ctx.check(branch == "main", f"back on the branch after the printed steps: {branch!r}")
+
+
+@journey(
+    "ci-coauthor", "a commit delegated only by its AI co-author trailer, through CI", fast=True
+)
+def _ci_coauthor(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.write(w / "m.py", "def f():\n    return 1\n")
+    ctx.sb.write(
+        w / "test_m.py",
+        "import unittest\nfrom m import f\n\n\nclass T(unittest.TestCase):\n"
+        "    def test_f(self):\n        self.assertEqual(f(), 1)\n",
+    )
+    ctx.sb.git(w, "add", "-A")
+    msg = "ai change\n\nCo-authored-by: Claude <noreply@anthropic.com>"
+    step = ctx.agent.attempt(w, f"git commit -q -m {shlex.quote(msg)}")
+    passed(ctx, step.exit, "the commit went through")
+    ctx.sb.prove(w, ["log", "-1", "--format=%B"], "Co-authored-by: Claude", "the trailer")
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through")
+    ci = ctx.sb.clone("ci")
+    step = ctx.agent.attempt(
+        ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~1..HEAD", where=w
+    )
+    passed(ctx, step.exit, "CI passed")
+    ctx.check(
+        len(ctx.agent.blocks) == 1,
+        f"one block (the commit's), not {len(ctx.agent.blocks)}",
+    )
+
+
 @journey("ci-notes-not-pushed", "verified locally, pushed without its notes", fast=True)
 def _ci_notes(ctx: Ctx) -> None:
     w = plain(ctx)
@@ -386,6 +474,26 @@ def _ci_shallow(ctx: Ctx) -> None:
     ctx.sb.prove(ci, ["rev-parse", "--is-shallow-repository"], "true", "a shallow clone")
     step = ctx.agent.attempt(ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~2..HEAD")
     passed(ctx, step.exit, "CI passed")
+
+
+@journey("ci-shallow-base", "CI's shallow clone holds the range but not the note's base")
+def _ci_shallow_base(ctx: Ctx) -> None:
+    w = plain(ctx)
+    # the writer's base (origin/main when it verified) is two commits below its commit
+    ctx.sb.write(w / "README.md", "# demo\n\nhuman words\n")
+    ctx.sb.git(w, "commit", "-q", "-am", "human docs")
+    writer_commit(ctx, w, 1)
+    ctx.agent.attempt(w, "git push -q")
+    ci = ctx.sb.clone("ci", depth=2)
+    ctx.sb.prove(ci, ["rev-parse", "--is-shallow-repository"], "true", "a shallow clone")
+    ctx.sb.prove(ci, ["rev-parse", "HEAD~2"], "", "the base of the notes is not here")
+    step = ctx.agent.attempt(ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~1..HEAD")
+    passed(ctx, step.exit, "CI passed")
+    said = "\n".join(s.out for s in ctx.sb.steps if s.who == "writer")
+    ctx.check(
+        not ("records writer work" in said and "no gentle-hooks note reached here" in said),
+        "no block says both that the note records writer work and that no note reached here",
+    )
 
 
 @journey(
@@ -672,6 +780,23 @@ def _uninstall(ctx: Ctx) -> None:
     ctx.check("kept" in out, "uninstall says what it kept")
 
 
+@journey("framework-uninstall", "uninstall where the framework runs the gate", needs="pre-commit")
+def _fw_uninstall(ctx: Ctx) -> None:
+    w = framework(ctx, "pre-commit")
+    ctx.sb.prove(w, ["show", "HEAD:.pre-commit-config.yaml"], "gentle-hooks-", "framework ids")
+    step = ctx.sb.sh(w, "gentle-hook uninstall")
+    ctx.check("still gated" in step.out, f"uninstall says the framework still gates: {step.out}")
+    for cmd in printed_commands_of(step.out):
+        ran = ctx.sb.sh(w, cmd, who="agent")
+        ctx.check(ran.exit == 0, f"the printed {cmd} ran: {ran.out.strip()[-200:]}")
+    again = ctx.sb.sh(w, "gentle-hook uninstall")
+    ctx.check("still gated" not in again.out, f"after it, nothing gates: {again.out}")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    done = ctx.sb.sh(w, "git commit -q -m 'writer change'")
+    ctx.check(done.exit == 0, f"the gate no longer runs: {done.out.strip()[-200:]}")
+
+
 @journey("push-two-commits", "two unverified writer commits in one push")
 def _push_two(ctx: Ctx) -> None:
     w = plain(ctx)
@@ -871,7 +996,8 @@ _BRIEF = """{
   "stopCondition": "the tests pass",
   "readOnly": false,
   "sideEffects": ["write-repo"],
-  "successCriteria": [{"criterion": "the tests pass", "run": "python3 -B -m unittest -q"}],
+  "successCriteria": [{"criterion": "f() returns 1",
+                       "run": ["python3", "-B", "-c", "import m; print(m.f()); assert m.f()"]}],
   "negativeTests": [{"criterion": "the old value is gone",
                      "run": ["python3", "-B", "-c", "import m; assert m.f() == 0"]}],
   "fullSuite": "python3 -B -m unittest -q"

@@ -18,7 +18,7 @@ from pathlib import Path
 from bench.journeys.agent import Agent
 from bench.journeys.catalog import JOURNEYS, TEST, Ctx, Journey, Skip
 from bench.journeys.results import Outcome
-from bench.journeys.sandbox import CLI_BIN, FixtureError, Sandbox
+from bench.journeys.sandbox import FixtureError, Sandbox, tool_path
 from bench.snapshot import snapshot_checkout
 
 CHECKOUT = Path(__file__).resolve().parents[2]
@@ -84,11 +84,11 @@ def missing(tool: str, npm: tuple[Path | None, str] | None) -> str:
         return ""  # the journey installs it from the package index, or says why not
     if tool == "npm":
         return "" if npm is not None and npm[0] is not None else (npm[1] if npm else "npm")
-    return "" if (CLI_BIN / tool).exists() else f"{tool} is not installed"
+    return "" if tool_path(tool) is not None else f"{tool} is not installed"
 
 
 def available(tool: str) -> bool:
-    return not tool or tool in ("npm", "pipx") or (CLI_BIN / tool).exists()
+    return not tool or tool in ("npm", "pipx") or tool_path(tool) is not None
 
 
 def run_journeys(

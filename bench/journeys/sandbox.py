@@ -22,6 +22,19 @@ from pathlib import Path
 CLI_BIN = Path(sys.executable).parent
 #: Tools a framework user has on PATH besides git and python3 (linked one by one).
 FRAMEWORK_TOOLS = ("pre-commit", "prek")
+#: This checkout's own virtual environment (README's ``pip install -e '.[dev]'``).
+PROJECT_BIN = Path(__file__).resolve().parents[2] / ".venv" / "bin"
+
+
+def tool_path(name: str) -> Path | None:
+    """Where a framework tool is: next to the bench's interpreter, else in this
+    checkout's ``.venv`` (the dev extra installs pre-commit and prek there), else on
+    PATH; None when none has it."""
+    for d in (CLI_BIN, PROJECT_BIN):
+        if (d / name).exists():
+            return d / name
+    found = shutil.which(name)
+    return Path(found) if found else None
 
 
 _UV_ENV: dict[str, str] | None = None
@@ -113,8 +126,8 @@ class Sandbox:
         ]
         tools = self.root / "bin"
         for name in FRAMEWORK_TOOLS:
-            src = CLI_BIN / name
-            if src.exists():
+            src = tool_path(name)
+            if src is not None:
                 (tools / name).symlink_to(src)
         path = ([str(CLI_BIN)] if self.on_path else []) + [str(tools), *system]
         self.env = {

@@ -37,6 +37,7 @@ from gentle_hooks.agents.event import (
     derived_call_id,
     map_effort,
     snake_tool_call,
+    writes_file,
 )
 from gentle_hooks.agents.payload import (
     json_lines,
@@ -107,7 +108,7 @@ def decode(data: bytes) -> RuntimeEvent:
         NAME,
         tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id"))
         or derived_call_id(NAME, call.session, event.get("timestamp"), call.tool, call.args),
-        writes=call.tool in WRITE_TOOLS or call.tool in COPILOT_TOOLS,
+        writes=writes_file(call.tool, call.args, WRITE_TOOLS + COPILOT_TOOLS),
         model=model_from_transcript(own),
         effort=UNKNOWN if agent else map_effort(effort_name(event.get("effort")), EFFORTS),
         agent=agent,

@@ -29,6 +29,7 @@ from gentle_hooks.agents.event import (
     derived_call_id,
     map_effort,
     snake_tool_call,
+    writes_file,
 )
 from gentle_hooks.agents.payload import json_lines, member, read_file, text
 
@@ -91,7 +92,7 @@ def decode(data: bytes) -> RuntimeEvent:
         NAME,
         tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id"))
         or derived_call_id(NAME, call.session, event.get("turn_id"), call.tool, call.args),
-        writes=call.tool in WRITE_TOOLS,
+        writes=writes_file(call.tool, call.args, WRITE_TOOLS),
         model=model,
         effort=effort,
         agent=agent,

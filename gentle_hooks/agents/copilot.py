@@ -25,11 +25,12 @@ carry alike (the session, the timestamp as Unix milliseconds, the tool under its
 name, the parsed arguments), so it records once.
 
 The event fires for every tool; only the file-writing ones record (``edit``, ``create``,
-``str_replace_editor``, ``apply_patch``, ``write``; their path is ``path``, ``file_path`` or
-``filePath``, or an ``apply_patch`` envelope's headers). The input names no tool call (VS
-Code's ``tool_use_id`` is used when present), no model and no effort: the replay id is
-derived from the session, the timestamp, the tool and its arguments. The model and effort
-come from Copilot CLI's settings files
+``str_replace_editor`` under a writing ``command``, never its ``view``:
+:data:`gentle_hooks.agents.event.SUBCOMMANDS`; ``apply_patch``, ``write``; their path is
+``path``, ``file_path`` or ``filePath``, or an ``apply_patch`` envelope's headers). The input
+names no tool call (VS Code's ``tool_use_id`` is used when present), no model and no
+effort: the replay id is derived from the session, the timestamp, the tool and its
+arguments. The model and effort come from Copilot CLI's settings files
 (:func:`settings_writer`): ``model`` and ``effortLevel`` of ``~/.copilot/settings.json``
 (``$COPILOT_HOME/settings.json``), overridden by ``.github/copilot/settings.json``, overridden
 by ``.github/copilot/settings.local.json`` of the work tree (github/docs
@@ -44,7 +45,13 @@ import os
 from collections.abc import Mapping
 from datetime import datetime, timezone
 
-from gentle_hooks.agents.event import RuntimeEvent, call_id, derived_call_id, tool_call
+from gentle_hooks.agents.event import (
+    RuntimeEvent,
+    call_id,
+    derived_call_id,
+    tool_call,
+    writes_file,
+)
 from gentle_hooks.agents.payload import load_object, loads_text, read_file, text
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
@@ -98,7 +105,7 @@ def decode(data: bytes) -> RuntimeEvent:
             CLAUDE_NAMES.get(call.tool or "", call.tool),
             arguments(call.args),
         ),
-        writes=call.tool in WRITE_TOOLS,
+        writes=writes_file(call.tool, arguments(call.args), WRITE_TOOLS),
         model=None,
         effort=None,
     )

@@ -106,6 +106,31 @@ class ToolCall:
         )
 
 
+#: Tools that take a sub-command, and the sub-commands that write a file: such a tool writes
+#: only under one of those (``str_replace_editor``'s ``view`` reads). The editor tool of
+#: Copilot's agent (``command``: ``view``, ``create``, ``str_replace``, ``insert``;
+#: raymondclowe/github-copilot-agent-prompts-tools ``Functions.md`` @ 751ec5ce, as the
+#: agent lists it) and of Anthropic's text editor, which adds ``undo_edit``. No other
+#: file-writing tool of a runtime here takes a sub-command (Claude Code's ``NotebookEdit``
+#: ``edit_mode`` replaces, inserts or deletes: each writes).
+SUBCOMMANDS: dict[str, tuple[str, frozenset[str]]] = {
+    "str_replace_editor": ("command", frozenset({"create", "str_replace", "insert", "undo_edit"})),
+}
+
+
+def writes_file(tool: str | None, args: object, write_tools: tuple[str, ...]) -> bool:
+    """Whether a call of ``tool`` with the (parsed) arguments ``args`` writes a file: the
+    tool is one of ``write_tools`` and, when it takes a sub-command (:data:`SUBCOMMANDS`),
+    the one it was given writes; a missing or other sub-command does not."""
+    if tool not in write_tools:
+        return False
+    if tool not in SUBCOMMANDS:
+        return True
+    key, writing = SUBCOMMANDS[tool]
+    given = args.get(key) if isinstance(args, dict) else None
+    return isinstance(given, str) and given.strip() in writing
+
+
 def tool_call(
     event: dict[str, object],
     tool: str,

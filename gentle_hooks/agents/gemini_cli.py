@@ -20,7 +20,7 @@ The input names no tool call and no model:
 
 from __future__ import annotations
 
-from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, snake_tool_call
+from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, snake_tool_call, writes_file
 from gentle_hooks.agents.payload import json_lines, loads, member, read_file, text
 from gentle_hooks.errors import UsageError
 
@@ -65,7 +65,7 @@ def decode(data: bytes) -> RuntimeEvent:
         tool_call_id=derived_call_id(
             NAME, call.session, call.event.get("timestamp"), call.tool, call.args
         ),
-        writes=call.tool in WRITE_TOOLS,
+        writes=writes_file(call.tool, call.args, WRITE_TOOLS),
         model=model_from_transcript(text(call.event.get("transcript_path"))),
         effort=None,
     )

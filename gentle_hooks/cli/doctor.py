@@ -20,7 +20,8 @@ from gentle_hooks.report.jsontext import model_json
     is_flag=True,
     help=(
         "First remove the files killed runs left behind (the 'residue' check) and anything "
-        "in the idle sentinel's place that is not it (the 'sentinel' check), move a "
+        "in the idle sentinel's place that is not it (the 'sentinel' check) and the "
+        "checkouts of spot checks that were killed, move a "
         "damaged ledger aside (kept) and rows no command can read into the quarantine "
         "table (kept exactly); nothing else."
     ),
@@ -53,7 +54,8 @@ def doctor(
 
     Read-only: nothing is repaired, migrated or deleted; --fix removes only the residue of
     killed runs (temporary index copies, a first write's ledger.sqlite3.new-*) and a
-    directory, FIFO or link in the idle sentinel's place, moves a
+    directory, FIFO or link in the idle sentinel's place, the checkouts and rooms of spot
+    checks that were killed (never a running one's), moves a
     damaged ledger aside to ledger.sqlite3.damaged-TIME (kept) and each row no command can
     read into the quarantine table (kept exactly; writer work held there keeps the gates
     closed until --restore ID puts it back or --discard ID --reason TEXT ends it). Exits 0

@@ -125,7 +125,8 @@ def uninstall(
     from gentle_hooks.ledger.location import ledger_path
     from gentle_hooks.notes.codec import NOTES_REF
     from gentle_hooks.notes.sync import remove_share_config
-    from gentle_hooks.report.install_text import kept_lines, removed_config_lines
+    from gentle_hooks.report.install_text import framework_lines, kept_lines, removed_config_lines
+    from gentle_hooks.services.doctor import FRAMEWORK_CONFIG, framework_gate
 
     repo = Repository.open(cwd, allow_bare=True)
     actions = do_uninstall(repo, hook_types or KNOWN_HOOK_TYPES)
@@ -135,8 +136,12 @@ def uninstall(
     removed = [] if hook_types else remove_share_config(repo)
     for line in removed_config_lines(removed):
         click.echo(line)
-    if not actions and not removed:
+    framework = None if hook_types else framework_gate(repo)
+    if not actions and not removed and framework is None:
         click.echo("nothing to remove: no gentle-hooks hook is installed here")
+    if framework is not None:
+        for line in framework_lines(*framework, FRAMEWORK_CONFIG):
+            click.echo(line)
     ledger = os.path.dirname(ledger_path(repo.paths.common_dir))
     notes = NOTES_REF if repo.peel_commit(NOTES_REF) or repo.ref_names(NOTES_REF) else None
     for line in kept_lines(ledger if os.path.isdir(ledger) else None, notes):

@@ -77,7 +77,9 @@ def spot_check(
         command=command,
         stdout=out,
         stderr=sys.stderr.buffer,
-        announce=lambda line: click.echo(f"spot check: {line}", err=True),
+        # where it runs is said with the re-run's own output (standard output), so a
+        # refusal after the run is still the one line on standard error
+        announce=None if as_json else lambda line: click.echo(f"spot check: {line}"),
         sign_key=sign_key,
     )
     echo_recorded(outcome.recorded, as_json, err=not as_json)

@@ -86,13 +86,15 @@ def add_checkout(repo: RepositoryCore, path: str, commit: str) -> None:
 
 def remove_checkout(repo: RepositoryCore, path: str) -> None:
     """Remove the linked worktree at ``path`` and its administrative files, whatever it
-    holds now (``--force``: files the re-run created go too); a path that is no linked
-    worktree any more is not an error. Symbolic links in it are removed, never followed.
+    holds now (``--force``: files the re-run created go too; twice: also when it is still
+    locked, as ``git worktree add`` leaves it when killed, or its directory is gone); a
+    path that is no linked worktree any more is not an error. Symbolic links in it are
+    removed, never followed.
 
     Raises:
         GitError: git failed otherwise.
     """
-    _run(repo, ["worktree", "remove", "--force", path], ok=(0, 128))
+    _run(repo, ["worktree", "remove", "--force", "--force", path], ok=(0, 128))
 
 
 def linked_trees(repo: RepositoryCore) -> list[LinkedTree]:

@@ -23,3 +23,22 @@ def add_trailers(message_file: str, trailers: Sequence[str], env: Mapping[str, s
     for trailer in trailers:
         args += ["--trailer", trailer]
     return run_git([*args, message_file], os.getcwd(), env).returncode == 0
+
+
+def drop_trailer_lines(message_file: str, key: str) -> bool:
+    """Remove every ``<key>: ...`` line (key compared case-insensitively) from the message
+    file in place; True when one was removed. The file is read and written as bytes, so a
+    message in any encoding keeps its other lines exactly.
+
+    Raises:
+        OSError: the file cannot be read or written.
+    """
+    with open(message_file, "rb") as fh:
+        lines = fh.read().splitlines(keepends=True)
+    prefix = key.lower().encode() + b":"
+    kept = [line for line in lines if not line.lower().startswith(prefix)]
+    if len(kept) == len(lines):
+        return False
+    with open(message_file, "wb") as fh:
+        fh.write(b"".join(kept))
+    return True

@@ -122,6 +122,16 @@ class Notes(Objects):
             raise RefRaced(f"{ref} moved while writing notes: {err[-1] if err else 'locked'}")
         return new
 
+    def remove_notes(self, ref: str, commits: Sequence[str]) -> None:
+        """Remove the notes of ``commits`` under ``ref`` (a commit without one is skipped).
+
+        Raises:
+            GitError: git failed.
+        """
+        if commits:
+            stdin = "\n".join(commits).encode() + b"\n"
+            self.run(["notes", "--ref", ref, "remove", "--ignore-missing", "--stdin"], input=stdin)
+
     def merge_notes(self, ref: str, other: str) -> None:
         """Merge the notes ``other`` into the notes ref ``ref`` as a line union (git's
         ``cat_sort_uniq`` strategy: no conflict, nothing dropped).

@@ -205,6 +205,13 @@ def head_paths(env: Mapping[str, str]) -> list[str]:
     return [os.fsdecode(p) for p in out.split(b"\0") if p]
 
 
+def head_message(env: Mapping[str, str]) -> str:
+    """``HEAD``'s raw commit object as text (its header lines, then the message); ``""``
+    when it cannot be read. A probe: the recorder reads the commit again."""
+    rc, out = capture(["git", "cat-file", "commit", "HEAD"], env)
+    return out.decode("utf-8", "replace") if rc == 0 else ""
+
+
 def commit_paths(env: Mapping[str, str]) -> list[str]:
     """The paths the commit being made may change: the staged ones, and ``HEAD``'s own
     when it amends ``HEAD`` (or when that cannot be known: the answer is only a probe)."""

@@ -90,7 +90,10 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         binding, note = staged_binding(repo)
         if note == PARTIAL_NOTE:
             note, prepare = restaging(repo, cand.tree)
-        result = replace(result, binding=replace(binding, brief=result.binding.brief))
+        result = replace(
+            result,
+            binding=replace(binding, brief=result.binding.brief, top=result.binding.top),
+        )
         mine = sorted({e.path for e in facts.entries})
         staged = dict(repo.blobs_in(cand.tree, mine)) if mine else {}
         writers = frozenset(
@@ -116,8 +119,10 @@ def restaging(repo: Repository, tree: str) -> tuple[str, tuple[Command, ...]]:
         found = repo.restaging(tree)
     except GitError:  # a hint only: the block it explains still stands
         found = None
-    if not found or not any(found):
+    if found is None:
         return PARTIAL_NOTE, ()
+    if not any(found):  # the worktree's own index holds this tree: --staged binds it
+        return "", ()
     unstage, stage = found
     # ``:(top)``: the paths are from the work tree's root, and the user may paste the
     # command from a subdirectory (git resolves plain pathspecs against the cwd)

@@ -54,18 +54,14 @@ def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
 
 
 def _candidate(v: Verdict) -> dict[str, object]:
-    from gentle_hooks.report.fixes import reason, steps
+    from gentle_hooks.report.fixes import reason, steps, way_one
 
     label, target, r, fix_note, commit, prepare = v
     cand, plan, d = r.candidate, r.plan, r.decision
     missing = []
     for s in d.shortfalls:
         labelled = steps(s, r.binding, commit, prepare=prepare)
-        first_way = []
-        for kind, text in labelled:
-            if kind == "otherwise":
-                break
-            first_way.append((kind, text))
+        first_way = way_one(labelled)
         run = [text for kind, text in first_way if kind == "run"]
         item: dict[str, object] = {"what": s.what.value, "why": reason(s), "run": run}
         prefixes = [text for kind, text in first_way if kind == "prefix"]

@@ -101,7 +101,7 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     the commit (prepare-commit-msg: staged, and ``HEAD``'s own when amending; post-commit:
     ``HEAD``'s) that a writer wrote. The recorders decide from contents; this answers
     first, so a human's commit never imports them."""
-    from gentle_hooks.git.probe import commit_paths, head_paths, locate
+    from gentle_hooks.git.probe import commit_paths, head_message, head_paths, locate
     from gentle_hooks.ledger.probe import (
         escalation_waiting,
         ledger_exists,
@@ -114,10 +114,26 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     if call.name == "prepare-commit-msg":
         return writer_paths_touched(where.common_dir, lambda: commit_paths(env))
     if call.name == "post-commit":
-        return writer_paths_touched(
-            where.common_dir, lambda: head_paths(env)
-        ) or escalation_waiting(where.common_dir, where.root)
+        return (
+            writer_paths_touched(where.common_dir, lambda: head_paths(env))
+            or escalation_waiting(where.common_dir, where.root)
+            or _shows_agent(head_message(env))
+        )
     return True
+
+
+def _shows_agent(commit: str) -> bool:
+    """Whether a raw commit object shows an agent (its message, author or committer):
+    post-commit then records it and writes its note, as for writer work."""
+    from gentle_hooks.policy.delegation import message_evidence
+
+    head, _, message = commit.partition("\n\n")
+    who = {
+        k: v.rsplit(" ", 2)[0]
+        for k, _, v in (line.partition(" ") for line in head.splitlines())
+        if k in ("author", "committer")
+    }
+    return message_evidence(message, who.get("author", ""), who.get("committer", "")) is not None
 
 
 # -- handlers: imported only when there is something to judge or record ------------------

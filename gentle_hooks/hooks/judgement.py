@@ -211,8 +211,10 @@ def _judge_one(
         return CommitVerdict(info.id, ref, None, None, blocked=False)
     if not valid:
         stale = any(c.tree != info.tree for c in note.candidates)
+        # the note has this tree, but its base is beyond a shallow boundary: not checkable
+        shallow = repo.paths.is_shallow and any(c.tree == info.tree for c in note.candidates)
         return CommitVerdict(
-            info.id, ref, why, None, blocked=True, shortfalls=(NoValidNote(stale),)
+            info.id, ref, why, None, blocked=True, shortfalls=(NoValidNote(stale, shallow),)
         )
     best: CommitVerdict | None = None
     for c in valid:

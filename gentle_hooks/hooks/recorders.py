@@ -9,14 +9,16 @@ runs them only when a path of the commit is one a writer wrote.
 * prepare-commit-msg: adds a ``Gentle-Writer: <model>/<effort>`` trailer for each writer
   whose content the commit carries (against its parent: ``HEAD``, or ``HEAD``'s parent when
   amending), so the delegation travels with the commit even without notes; a human's commit
-  gets none, and an empty message stays empty (git then aborts the commit);
+  gets none, an amend that took every writer line out loses the one its message brought
+  along, and an empty message stays empty (git then aborts the commit);
 * post-commit: the writer entries ``HEAD`` carries are taken by it (only those: a partial
   commit leaves the rest pending), with a commit record and a note; while another work
   tree has live writer entries, the work tree that made the commit is recorded (every
   worktree then judges the commit as made there);
 * post-rewrite: for ``amend``/``rebase`` (git's ``<old> <new>`` stdin lines), each new
   commit is recorded by what it carries, its old record carried along (stale when the tree
-  changed), and, as for post-commit, the work tree that made them. Under the pre-commit
+  changed; not at all when the new tree kept none of the writer's content), and, as for
+  post-commit, the work tree that made them. Under the pre-commit
   framework stdin is hidden and the command comes as
   ``PRE_COMMIT_REWRITE_COMMAND``: an amend is then read from the reflog (``HEAD@{1}``), a
   rebase from its rewritten list.
@@ -32,7 +34,7 @@ from gentle_hooks.bounded import InputFileError
 from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.git.probe import Where, amend_flag, locate
 from gentle_hooks.hooks.call import HookCall, read_message
-from gentle_hooks.policy.delegation import strip_comments
+from gentle_hooks.policy.delegation import message_evidence, strip_comments
 from gentle_hooks.values.candidate import Projection
 
 TYPE_CHECKING = False
@@ -73,15 +75,17 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
         raise UsageError(f"hook prepare-commit-msg: {exc}") from None
     if not strip_comments(message).strip():
         return EXIT_OK  # an empty message stays an aborted commit
-    from gentle_hooks.git.message import add_trailers
+    from gentle_hooks.git.message import add_trailers, drop_trailer_lines
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.services.attribution import carried, expire_shaped, expiry_lines
+    from gentle_hooks.services.settle import rewrite_keeps_writer_content
 
     repo = Repository.open()
     head = repo.head()
     parent = head
-    if head is not None and is_amend(call, repo, head, env):
+    amend = head is not None and is_amend(call, repo, head, env)
+    if head is not None and amend:
         infos = repo.read_commits([head])
         parents = infos[0].parents if infos else ()
         parent = parents[0] if parents else None
@@ -90,15 +94,26 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
     if led is None:
         return EXIT_OK
     with led:
-        changes = repo.tree_delta(base, repo.staged_tree())
+        staged = repo.staged_tree()
+        changes = repo.tree_delta(base, staged)
         work = carried(repo, led, changes)
         expired = expire_shaped(repo, path, [work])
         if expired:
             work = carried(repo, led, changes)
+        # an amend that took every line of the writer's out is the human's commit: the
+        # trailer the amended message brings along goes with the writer's content
+        dropped = (
+            amend
+            and head is not None
+            and not work.delegated
+            and not rewrite_keeps_writer_content(repo, led, head, staged)
+        )
     for line in expiry_lines(expired):
         print(f"gentle-hooks: {line}", file=sys.stderr)
     if work.delegated:
         add_trailers(call.args[0], [f"Gentle-Writer: {w}" for w in work.writers()], env)
+    elif dropped:
+        drop_trailer_lines(call.args[0], "Gentle-Writer")
     return EXIT_OK
 
 
@@ -162,13 +177,20 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
         if expired:
             work = carried_by_commits(repo, led, infos)[head]
         lines = [f"gentle-hooks: {line}" for line in expiry_lines(expired)]
-        if not work.delegated and not led.unlinked_escalations(where.root):
+        # an agent in the message (an AI co-author trailer) delegates it too: the CI and
+        # server gates judge it from its note alone, so it gets one like writer work
+        info = infos[0]
+        shown = message_evidence(info.message, info.author_ident, info.committer_ident)
+        escalated = bool(led.unlinked_escalations(where.root))
+        if not work.delegated and not escalated and shown is None:
             _status(lines, env)
             return EXIT_OK
-        rec = record_commit(repo, led, infos[0], work, "post-commit", env)
+        rec = record_commit(repo, led, info, work, "post-commit", env)
         led.consume_unlinked_escalations(where.root, head, rec.identity)
         write_commit_notes(repo, led, [rec])
-    if not work.delegated:
+    if not work.delegated and shown is not None:
+        lines.append(f"gentle-hooks: recorded {head[:12]} as delegated ({shown.agent})")
+    elif not work.delegated:
         lines.append(f"gentle-hooks: {head[:12]} took this work tree's escalation")
     else:
         lines.append(
@@ -286,8 +308,9 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
     candidate)."""
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.store import Ledger
-    from gentle_hooks.notes.sync import write_commit_notes
+    from gentle_hooks.notes.sync import drop_copied_notes, write_commit_notes
     from gentle_hooks.services.attribution import carried_by_commits
+    from gentle_hooks.services.settle import rewrite_keeps_writer_content
 
     repo = Repository.open()
     pairs = rewrite_pairs(call, repo, env)
@@ -300,14 +323,21 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
         work = carried_by_commits(repo, led, list(infos.values()))
         old_records = {r.commit_id: r for r in led.commit_records([old for old, _ in pairs])}
         recorded: list[CommitRecord] = []
+        human: list[str] = []
         for old, new in pairs:
             info = infos.get(new)
             if info is None or not (work[new].delegated or old in old_records):
+                continue
+            if not work[new].delegated and not rewrite_keeps_writer_content(
+                repo, led, old, info.tree
+            ):
+                human.append(new)  # every writer line taken out: the human's commit
                 continue
             recorded.append(
                 record_commit(repo, led, info, work[new], "post-rewrite", env, old_records.get(old))
             )
         write_commit_notes(repo, led, recorded)
+        drop_copied_notes(repo, human)
     stale = sum(1 for r in recorded if r.stale)
     if stale:
         print(

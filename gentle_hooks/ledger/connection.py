@@ -219,6 +219,19 @@ class LedgerConnection:
             rowid = int(cur.lastrowid or 0)
         return replace(rec, id=rowid)
 
+    def add_all(self, recs: Sequence[R]) -> list[R]:
+        """Record ``recs`` (as :meth:`add` does each) in one transaction: all are stored,
+        or none.
+
+        Raises:
+            StoreError: the store cannot be written; nothing was stored.
+        """
+        now = self._clock()
+        recs = [rec if rec.recorded_at else replace(rec, recorded_at=now) for rec in recs]
+        with self._write() as conn:
+            ids = [insert(conn, rec) for rec in recs]
+        return [replace(rec, id=rowid) for rec, rowid in zip(recs, ids, strict=True)]
+
     def schema_version(self) -> int:
         """The store's schema version (``PRAGMA user_version``)."""
         return int(self._query("PRAGMA user_version")[0][0])

@@ -184,7 +184,7 @@ class LedgerFacts:
 
         usable = [r for r in self.receipts if standing(r.command, r.exit_code).counts]
         refused = tuple(
-            RefusedReceipt(r.id, r.command, r.exit_code, standing(r.command, r.exit_code))
+            RefusedReceipt(r.id, r.command, r.exit_code, standing(r.command, r.exit_code), r.cwd)
             for r in self.receipts
             if not standing(r.command, r.exit_code).counts
         )

@@ -323,6 +323,15 @@ class PendingWork(LedgerConnection):
             out.setdefault(rec.commit_id, set()).add(rec.root)
         return {k: frozenset(v) for k, v in out.items()}
 
+    def entries_taken_by(self, commit_ids: Sequence[str]) -> list[WriterEntryRecord]:
+        """The entries (in any state) the given commits were recorded as carrying, oldest
+        first."""
+        if not commit_ids:
+            return []
+        marks = ", ".join("?" for _ in commit_ids)
+        taken = f"SELECT entry_id FROM entry_take WHERE commit_id IN ({marks})"
+        return self._select(WriterEntryRecord, f"id IN ({taken})", list(commit_ids))
+
     def entry_takes(self, entry_ids: Sequence[int]) -> list[EntryTake]:
         """The commits recorded as carrying these entries, oldest first."""
         if not entry_ids:

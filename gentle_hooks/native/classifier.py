@@ -257,10 +257,10 @@ def _detail(signal: str, old_mode: str = "", new_mode: str = "") -> str:
 Signal = tuple[str, str, str, str, str]
 
 #: What one change gives the classification of any candidate holding it
-#: (:func:`contribution`): its signals, its ``medium`` fallback reason or None, its path
-#: when its added lines are scanned for process execution or None, and the lines it counts
-#: in ``changed_lines``.
-Contribution = tuple[tuple[Signal, ...], NativeReason | None, str | None, int]
+#: (:func:`contribution`): its signals, its ``medium`` fallback reason as (code, path) or
+#: None, its path when its added lines are scanned for process execution or None, and the
+#: lines it counts in ``changed_lines``.
+Contribution = tuple[tuple[Signal, ...], tuple[str, str] | None, str | None, int]
 
 
 def proof_within(blobs: Mapping[str, bytes], proof_limit: int = PASSIVE_PROOF_LIMIT) -> bool:
@@ -270,13 +270,19 @@ def proof_within(blobs: Mapping[str, bytes], proof_limit: int = PASSIVE_PROOF_LI
 
 
 def contribution(
-    c: PathChange, blobs: Mapping[str, bytes], within: bool, s: RiskSettings
+    c: PathChange,
+    blobs: Mapping[str, bytes],
+    within: bool,
+    s: RiskSettings,
+    cache: FactCache | None = None,
 ) -> Contribution:
     """What change ``c`` gives the classification of a candidate holding it, whatever its
     other changes: :func:`classify` folds these in the changes' order. ``blobs`` and
     ``within`` (:func:`proof_within` of the candidate's documents) are read only for a
-    change nominated passive (its bytes prove it, or it is ``medium``)."""
-    cache = fact_cache(matchers(s))
+    change nominated passive (its bytes prove it, or it is ``medium``). ``cache``: the
+    settings' :func:`~gentle_hooks.native.pathfacts.fact_cache`, when the caller holds it
+    (looking it up hashes the settings)."""
+    cache = cache or fact_cache(matchers(s))
     # as if proven (only the passive row reads it); scanned and counted lines as
     # :func:`_known` says: not binary, not mode-only, not a generated golden file
     _, cls, new, scan, counted = _known(c, cache)
@@ -294,18 +300,18 @@ def contribution(
             )
             for code, signal in cls.signals
         )
-    medium = NativeReason(cls.fallback.id, c.path, None) if cls.fallback.tier == "medium" else None
+    medium = (cls.fallback.id, c.path) if cls.fallback.tier == "medium" else None
     return signals, medium, c.path if scan else None, counted
 
 
 def proof_read(
-    c: PathChange, blobs: Mapping[str, bytes], s: RiskSettings
+    c: PathChange, blobs: Mapping[str, bytes], s: RiskSettings, cache: FactCache | None = None
 ) -> tuple[bytes | None, ...]:
     """What :func:`contribution` reads of ``blobs`` for change ``c``: the bytes of both its
     sides (None for one missing) when it is nominated passive, else nothing. Two mappings
     that give a change the same reads give it the same contribution (with the same
     ``within``)."""
-    if _known(c, fact_cache(matchers(s)))[1].fallback.tier != "passive":
+    if _known(c, cache or fact_cache(matchers(s)))[1].fallback.tier != "passive":
         return ()
     return tuple(blobs.get(oid) for _, oid in _sides(c))
 
@@ -337,7 +343,7 @@ def tally(contributions: Iterable[Contribution], paths: int) -> Tally:
     for sig, medium, scan, counted in contributions:
         signals.update(sig)
         if fallback is None and medium is not None:
-            fallback = medium
+            fallback = NativeReason(*medium, None)
         if scan is not None:
             scannable.add(scan)
         lines += counted
@@ -376,7 +382,8 @@ def classify(
         change's :func:`contribution`.
     """
     within = proof_within(blobs, proof_limit)
-    folded = tally((contribution(c, blobs, within, s) for c in changes), len(changes))
+    cache = fact_cache(matchers(s))
+    folded = tally((contribution(c, blobs, within, s, cache) for c in changes), len(changes))
     return assessment(
         folded, added, s, kind=kind, base_ref=base_ref, consumed=consumed, escalation=escalation
     )

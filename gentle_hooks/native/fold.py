@@ -24,6 +24,7 @@ from gentle_hooks.native.classifier import (
     proof_within,
     tally,
 )
+from gentle_hooks.native.pathfacts import FactCache, fact_cache, matchers
 from gentle_hooks.native.result import NativeReason
 from gentle_hooks.values.candidate import PathChange
 
@@ -52,7 +53,7 @@ class Folding:
         self.parts: dict[int, Contribution] = {}
         self.signals: Counter[Signal] = Counter()
         self.scannable: Counter[str] = Counter()
-        self.medium: dict[int, NativeReason] = {}
+        self.medium: dict[int, tuple[str, str]] = {}
         #: what a change nominated passive read of the documents' bytes (:func:`proof_read`)
         self.reads: dict[int, tuple[bytes | None, ...]] = {}
         self.lines = 0
@@ -64,10 +65,10 @@ class Folding:
         ``blobs`` as :func:`~gentle_hooks.native.classifier.classify` takes them."""
         within = proof_within(blobs)
         order = dict(zip(map(id, changes), itertools.count(), strict=False))
-        last, self.last = self.last, (changes, blobs, risk)
-        if len(order) != len(changes):  # one object twice: folded from scratch
-            self.risk = None
+        if len(order) != len(changes):  # one object twice: nothing to fold from or onto
+            self.risk = self.last = None
             return _scratch(changes, blobs, within, risk)
+        last, self.last = self.last, (changes, blobs, risk)
         if self.risk is None or self.risk != risk or self.within != within:
             if last is None or last[2] != risk or proof_within(last[1]) != within:
                 self.risk = None  # nothing to start from: the first candidate costs its size
@@ -79,19 +80,18 @@ class Folding:
             self._reset(risk, within, changes, blobs)
         else:
             # a document's bytes read otherwise (missing here, present there): again
-            gone |= {
-                k for k, read in self.reads.items() if proof_read(self.held[k], blobs, risk) != read
-            }
+            held, reads, cache = self.held, self.reads.items(), fact_cache(matchers(risk))
+            gone |= {k for k, read in reads if proof_read(held[k], blobs, risk, cache) != read}
             new |= gone & order.keys()
             for key in gone:
                 self._drop(key)
             objects = dict(zip(map(id, changes), changes, strict=True))
             for key in new:
-                self._add(objects[key], blobs)
+                self._add(objects[key], blobs, cache)
         first = min(self.medium, key=order.__getitem__) if self.medium else None
         return Tally(
             frozenset(self.signals),
-            None if first is None else self.medium[first],
+            None if first is None else NativeReason(*self.medium[first], None),
             frozenset(self.scannable),
             self.lines,
             len(changes),
@@ -107,15 +107,16 @@ class Folding:
         self.risk, self.within = risk, within
         self.held, self.parts, self.medium, self.reads = {}, {}, {}, {}
         self.signals, self.scannable, self.lines = Counter(), Counter(), 0
+        cache = fact_cache(matchers(risk))
         for c in changes:
-            self._add(c, blobs)
+            self._add(c, blobs, cache)
 
-    def _add(self, c: PathChange, blobs: Mapping[str, bytes]) -> None:
+    def _add(self, c: PathChange, blobs: Mapping[str, bytes], cache: FactCache) -> None:
         assert self.risk is not None
-        part = contribution(c, blobs, self.within, self.risk)
+        part = contribution(c, blobs, self.within, self.risk, cache)
         key = id(c)
         self.held[key], self.parts[key] = c, part
-        read = proof_read(c, blobs, self.risk)
+        read = proof_read(c, blobs, self.risk, cache)
         if read:
             self.reads[key] = read
         signals, medium, scan, counted = part
@@ -147,7 +148,8 @@ class Folding:
 def _scratch(
     changes: Sequence[PathChange], blobs: Mapping[str, bytes], within: bool, risk: RiskSettings
 ) -> Tally:
-    return tally((contribution(c, blobs, within, risk) for c in changes), len(changes))
+    cache = fact_cache(matchers(risk))
+    return tally((contribution(c, blobs, within, risk, cache) for c in changes), len(changes))
 
 
 #: Each thread's :class:`Folding` (the push gate may judge commits on threads).

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.notes import RefRaced
@@ -119,6 +119,17 @@ def signing_key(repo: Repository, key: str | None = None) -> str | None:
 #: How many times a notes write retries its compare-and-swap before giving up (8
 #: worktrees committing at once each win within a few tries; see the jitter below).
 CAS_ATTEMPTS = 60
+
+
+def drop_copied_notes(repo: Repository, commits: Sequence[str]) -> None:
+    """Remove the gentle-hooks notes of ``commits``: rewritten commits that kept none of
+    the writer's content, whose notes git copied from the commits they replace
+    (``notes.rewriteRef``) and would otherwise say writer work to every gate.
+
+    Raises:
+        GitError: git failed.
+    """
+    repo.remove_notes(NOTES_REF, commits)
 
 
 def write_commit_notes(

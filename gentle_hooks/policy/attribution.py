@@ -63,6 +63,14 @@ or a lone keyword or brace anywhere (never keyed), is not the writer's. The coun
 stays ``min(2, |added|)`` (``added`` being the significant lines), short lines held that
 way counting toward it.
 
+A writer's line also counts where a formatter wrapped or unwrapped it (keys of wrapped
+statements joined: :func:`~gentle_hooks.policy.linekeys.joined_lines`) and where a name in
+it was consistently renamed (:func:`~gentle_hooks.policy.linekeys.is_renamed`, from the
+token shapes of :attr:`WriterDelta.shapes`): a mechanical rename or reformat of the
+writer's lines delivers them still, while a human's line of the same shape with names of
+their own is not the writer's. A renamed copy counts toward ``min(2, |added|)``, never as
+one telling line alone.
+
 Keys ignore whitespace inside a line and read ``'`` as ``"``
 (:func:`~gentle_hooks.policy.linekeys.line_key`), so a formatter run over the writer's
 lines does not make them anonymous. Keys computed by an
@@ -75,11 +83,15 @@ quotes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from gentle_hooks.policy.linekeys import (
+    LineShape,
     any_line_keys,
+    is_renamed,
+    joined_lines,
     line_keys,
+    line_shape,
     short_keys,
     stripped_key,
     telling_keys,
@@ -110,7 +122,11 @@ class WriterDelta:
             added: they count only among the writer's lines (:func:`held_keys`);
         telling: the keys of ``added`` whose lines are not trivial
             (:func:`~gentle_hooks.policy.linekeys.trivial_row`): one of them alone is the
-            writer's content (row A2). Empty for an entry read from its stored keys only.
+            writer's content (row A2). Empty for an entry read from its stored keys only;
+        shapes: (key, shape) of the added lines with a shape
+            (:func:`~gentle_hooks.policy.linekeys.line_shape`): a line of the same shape
+            with names consistently renamed holds that key (:func:`held_keys`). Empty for
+            an entry read from its stored keys only.
     """
 
     added: frozenset[str]
@@ -118,20 +134,47 @@ class WriterDelta:
     binary: bool
     short: frozenset[str] = frozenset()
     telling: frozenset[str] = frozenset()
+    shapes: frozenset[tuple[str, LineShape]] = frozenset()
+
+
+def _shape_index(delta: WriterDelta) -> dict[str, list[tuple[str, LineShape]]]:
+    index: dict[str, list[tuple[str, LineShape]]] = {}
+    for key, shape in sorted(delta.shapes, key=lambda ks: (ks[0], ks[1].names)):
+        index.setdefault(shape.shape, []).append((key, shape))
+    return index
+
+
+def _writer_key(
+    delta: WriterDelta, shapes: Mapping[str, Sequence[tuple[str, LineShape]]], stripped: bytes
+) -> str:
+    """The key of a stripped line, or of the writer's added line it is a renamed copy of
+    (:func:`~gentle_hooks.policy.linekeys.is_renamed`)."""
+    key = stripped_key(stripped)
+    if not shapes or key in delta.added or key in delta.short:
+        return key
+    shape = line_shape(stripped)
+    if shape is not None:
+        for writer_key, writer_shape in shapes.get(shape.shape, ()):
+            if is_renamed(writer_shape, shape):
+                return writer_key
+    return key
 
 
 def held_keys(delta: WriterDelta, data: bytes | None) -> frozenset[str]:
-    """The keys of the writer's added lines ``data`` holds (row A2): its significant lines,
+    """The keys of the writer's added lines ``data`` holds (row A2): its significant lines
+    (as written, re-wrapped, or with names consistently renamed: :attr:`WriterDelta.shapes`),
     and its short lines that sit in a run of consecutive non-blank lines that are all the
     writer's (significant or short) and hold one of its significant lines."""
     if not data:
         return frozenset()
+    shapes = _shape_index(delta)
+    keys = [_writer_key(delta, shapes, s) for line in data.splitlines() if (s := line.strip())]
+    joined = {_writer_key(delta, shapes, j) for j in joined_lines(data)}
     if not delta.short:
-        return any_line_keys(data) & delta.added
-    out: set[str] = set()
+        return frozenset(keys).union(joined) & delta.added
+    out: set[str] = joined & delta.added
     run: list[str] = []
     anchored = False
-    keys = [stripped_key(s) for line in data.splitlines() if (s := line.strip())]
     for key in [*keys, ""]:
         if key in delta.added or key in delta.short:
             run.append(key)
@@ -141,6 +184,18 @@ def held_keys(delta: WriterDelta, data: bytes | None) -> frozenset[str]:
             out.update(run)
         run, anchored = [], False
     return frozenset(out)
+
+
+def _added_shapes(after: bytes | None, added: frozenset[str]) -> frozenset[tuple[str, LineShape]]:
+    """(key, shape) of each of the writer's added lines in ``after`` that has a shape."""
+    if not after or not added:
+        return frozenset()
+    lines = [*(line.strip() for line in after.splitlines()), *joined_lines(after)]
+    return frozenset(
+        (key, shape)
+        for s in lines
+        if s and (key := stripped_key(s)) in added and (shape := line_shape(s)) is not None
+    )
 
 
 def writer_delta(before: bytes | None, after: bytes | None) -> WriterDelta:
@@ -160,7 +215,8 @@ def writer_delta(before: bytes | None, after: bytes | None) -> WriterDelta:
         return WriterDelta(new - old, old - new, False)
     added = new - old
     short = short_keys(after) - any_line_keys(before) if added else frozenset()
-    return WriterDelta(added, old - new, False, short, telling_keys(after) & added)
+    telling = telling_keys(after) & added
+    return WriterDelta(added, old - new, False, short, telling, _added_shapes(after, added))
 
 
 #: The distance of contents that differ and cannot be compared line by line (binary).
@@ -246,8 +302,8 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
         return "A4" if started_here and not elsewhere else "A5"
     old, new = any_line_keys(change.old), any_line_keys(change.new)
     need_added = MIN_ELSEWHERE if elsewhere else min(2, len(d.added))
-    held = held_keys(d, change.new) if d.short else new & d.added
-    if d.added and held - old and len(held) >= need_added:
+    held = held_keys(d, change.new)
+    if d.added and held - old - held_keys(d, change.old) and len(held) >= need_added:
         return "A2"
     if not elsewhere and (new - old) & d.telling:  # one telling writer line, taken alone
         return "A2"

@@ -1,5 +1,5 @@
 """What one line of text says about who wrote it (SPEC §3 "Attribution follows content"):
-its key, whether it is significant, and whether it is *trivial*.
+its key, whether it is significant or *trivial*, its joined form and its shape.
 
 Room ``policy`` (pure: bytes in, answers out). :mod:`gentle_hooks.policy.attribution`
 decides with these; only digests of lines leave this module, never their text.
@@ -23,6 +23,18 @@ L3     not significant: fewer than :data:`MIN_WORD_CHARS` word characters, or  `
 L4     every word a keyword, a constant or a number (:data:`COMMON_WORDS`)     ``return None``
 L5     an import or include of a module                                        ``import os``
 =====  ======================================================================  ===========
+
+Two more readings keep a mechanical edit of the writer's lines from making them anonymous:
+
+* a statement wrapped over several physical lines (more opening than closing brackets, or a
+  trailing backslash; at most :data:`MAX_JOINED` lines) is also keyed as its lines joined,
+  a formatter's trailing comma before a closing bracket dropped (:func:`joined_lines`), so
+  wrapping or unwrapping a line keeps its key;
+* a line's *shape* (:func:`line_shape`) is its tokens with each name read as one
+  placeholder (keywords and constants kept, literals kept): two lines of one shape are a
+  rename of each other when their names map one to one, at least one kept, and one renamed
+  or fewer renamed than kept (:func:`is_renamed`). Deterministic, one regular expression
+  pass per line.
 """
 
 from __future__ import annotations
@@ -87,14 +99,17 @@ def line_key(line: bytes) -> str | None:
 
 
 def line_keys(data: bytes | None) -> frozenset[str]:
-    """The keys of every significant line of ``data`` (empty for None: no file)."""
+    """The keys of every significant line of ``data``, and of every significant wrapped
+    statement joined (:func:`joined_keys`) (empty for None: no file)."""
     if not data:
         return frozenset()
-    return frozenset(k for line in data.splitlines() if (k := line_key(line)) is not None)
+    keys = frozenset(k for line in data.splitlines() if (k := line_key(line)) is not None)
+    return keys | joined_keys(data)
 
 
 def any_line_keys(data: bytes | None) -> frozenset[str]:
-    """The keys of every non-blank line of ``data``, significant or not (empty for None).
+    """The keys of every non-blank line of ``data``, significant or not, and of its
+    significant wrapped statements joined (empty for None).
 
     A superset of :func:`line_keys` with the same key for a significant line, so a change's
     lines matched against a delta of significant keys answer exactly as with
@@ -102,9 +117,8 @@ def any_line_keys(data: bytes | None) -> frozenset[str]:
     """
     if not data:
         return frozenset()
-    return frozenset(
-        stripped_key(stripped) for line in data.splitlines() if (stripped := line.strip())
-    )
+    lines = (line.strip() for line in data.splitlines())
+    return frozenset(stripped_key(s) for s in lines if s) | joined_keys(data)
 
 
 def short_keys(data: bytes | None) -> frozenset[str]:
@@ -158,12 +172,124 @@ def trivial_row(line: bytes) -> str | None:
 
 
 def telling_keys(data: bytes | None) -> frozenset[str]:
-    """The keys of the *telling* lines of ``data``: significant and not trivial
-    (:func:`trivial_row`)."""
+    """The keys of the *telling* lines of ``data``, and of its wrapped statements joined:
+    significant and not trivial (:func:`trivial_row`)."""
     if not data:
         return frozenset()
-    return frozenset(
-        stripped_key(stripped)
-        for line in data.splitlines()
-        if (stripped := line.strip()) and trivial_row(stripped) is None
-    )
+    lines = [*(line.strip() for line in data.splitlines()), *joined_lines(data)]
+    return frozenset(stripped_key(s) for s in lines if s and trivial_row(s) is None)
+
+
+# -- wrapped statements and token shapes ----------------------------------------------------
+
+#: Physical lines one wrapped statement may span to be joined (a longer bracketed run is a
+#: table or a literal, not a wrapped line).
+MAX_JOINED = 12
+_TOKEN = re.compile(rb'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|[A-Za-z_]\w*|\d[\w.]*|\S')
+_OPENING, _CLOSING = frozenset(b"([{"), frozenset(b")]}")
+_IDENT = re.compile(rb"[A-Za-z_]\w*")
+#: What an identifier reads as in a line's shape.
+_NAME = b"\x01"
+
+
+def _depth(stripped: bytes) -> int:
+    """Opening minus closing brackets of a stripped line, outside string literals."""
+    if b'"' not in stripped and b"'" not in stripped:  # the common case, without tokens
+        opened = stripped.count(b"(") + stripped.count(b"[") + stripped.count(b"{")
+        return opened - stripped.count(b")") - stripped.count(b"]") - stripped.count(b"}")
+    depth = 0
+    for token in _TOKEN.findall(stripped):
+        if len(token) == 1:
+            depth += (token[0] in _OPENING) - (token[0] in _CLOSING)
+    return depth
+
+
+def joined_lines(data: bytes | None) -> list[bytes]:
+    """The statements of ``data`` wrapped over several lines, each joined into one: a line
+    with more opening than closing brackets (outside string literals), or ending with a
+    backslash, goes on until its brackets balance, at most :data:`MAX_JOINED` lines. A
+    comma right before a closing bracket (a formatter's trailing comma) is dropped, so
+    ``f(\\n    a,\\n)`` joins as ``f(a)``, the line it was wrapped from."""
+    if not data:
+        return []
+    out: list[bytes] = []
+    group: list[bytes] = []
+    depth = 0
+    for line in data.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        depth += _depth(stripped)
+        if not group and depth <= 0 and not stripped.endswith(b"\\"):
+            depth = 0
+            continue
+        group.append(stripped.removesuffix(b"\\"))
+        if len(group) > MAX_JOINED:
+            group, depth = [], 0
+        elif depth <= 0 and not stripped.endswith(b"\\"):
+            if len(group) > 1:
+                out.append(_TRAILING_COMMA.sub(b"", b" ".join(group)))
+            group, depth = [], 0
+    return out
+
+
+_TRAILING_COMMA = re.compile(rb",\s*(?=[)\]}])")
+
+
+def joined_keys(data: bytes | None) -> frozenset[str]:
+    """The keys of the significant wrapped statements of ``data``, joined
+    (:func:`joined_lines`)."""
+    return frozenset(stripped_key(j) for j in joined_lines(data) if is_significant(j))
+
+
+@frozen
+class LineShape:
+    """A line with its names abstracted: two lines of one shape differ only in their
+    identifiers (``fetch(target_url)`` and ``fetch(url)``).
+
+    Attributes:
+        shape: 16 hex digits of BLAKE2b over its tokens, each identifier that is not a
+            common word (:data:`COMMON_WORDS`) read as one placeholder, quotes as ``"``,
+            a trailing comma before a closing bracket dropped;
+        names: its identifiers, in order (in memory only: never stored).
+    """
+
+    shape: str
+    names: tuple[bytes, ...]
+
+
+def line_shape(stripped: bytes) -> LineShape | None:
+    """The shape of a stripped line, or None when it has fewer than two identifiers
+    (a shape with one name says too little to match on)."""
+    tokens = _TOKEN.findall(_TRAILING_COMMA.sub(b"", stripped))
+    parts: list[bytes] = []
+    names: list[bytes] = []
+    for token in tokens:
+        if _IDENT.fullmatch(token) and token not in COMMON_WORDS:
+            parts.append(_NAME)
+            names.append(token)
+        else:
+            parts.append(token.replace(b"'", b'"'))
+    if len(names) < 2:
+        return None
+    return LineShape(blake2b_hex(b"\x00".join(parts), 8), tuple(names))
+
+
+def is_renamed(writer: LineShape, other: LineShape) -> bool:
+    """Whether ``other`` is ``writer``'s line with some names consistently renamed (a
+    mechanical rename, ``sed s/target_url/url/g``): the same shape, each of the writer's
+    names always renamed to the same new name (none of the line's own: no swaps) and no
+    two to one; of its distinct names, one renamed and another kept, or fewer renamed
+    than kept. A human's line of the same shape with names of their own keeps too few."""
+    if writer.shape != other.shape or len(writer.names) != len(other.names):
+        return False
+    forward: dict[bytes, bytes] = {}
+    backward: dict[bytes, bytes] = {}
+    for a, b in zip(writer.names, other.names, strict=True):
+        if forward.setdefault(a, b) != b or backward.setdefault(b, a) != a:
+            return False
+    if any(a != b and b in forward for a, b in forward.items()):
+        return False  # a name moved to where another stood: a swap, not a rename
+    kept = sum(1 for a, b in forward.items() if a == b)
+    renamed = len(forward) - kept
+    return kept > 0 and (renamed == 1 or 0 < renamed < kept)

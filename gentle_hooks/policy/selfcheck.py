@@ -163,13 +163,15 @@ class RefusedReceipt:
 
     Attributes:
         receipt_id: its number; command: its command; exit_code: the reported status;
-        standing: the rows that refused it (:func:`receipt_standing`).
+        standing: the rows that refused it (:func:`receipt_standing`); cwd: the directory
+        it ran in, relative to the work tree root (``.`` for the root).
     """
 
     receipt_id: int
     command: str
     exit_code: int | None
     standing: Standing
+    cwd: str = "."
 
 
 @frozen

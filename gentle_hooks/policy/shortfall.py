@@ -96,9 +96,12 @@ class NoValidNote:
     Attributes:
         stale: the note records another tree (rewritten after verification); False when
             the commit has no gentle-hooks note for its tree at all.
+        shallow: the note records this tree, but against a base commit a shallow clone
+            does not hold (more history makes it checkable).
     """
 
     stale: bool
+    shallow: bool = False
 
 
 @frozen

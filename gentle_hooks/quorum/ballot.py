@@ -21,6 +21,7 @@ counts verifiers, and a copy is not a second verifier.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterable
 from typing import Annotated
@@ -70,31 +71,35 @@ def parse_verdict_file(data: bytes | str, source: str) -> VerdictFile:
 
     A JSON object with a ``verdicts`` key is a :class:`VerdictSet`; any other value is
     verifier answers, returned raw (a malformed answer abstains when classified). A file
-    that is not UTF-8, not JSON or nested too deeply is one
-    :class:`~.votes.UnreadableOutput`, which abstains.
+    that is not UTF-8, not JSON or nested too deeply, or an object with a ``verdicts`` key
+    that is not a valid set (a repeated key, an unknown field, no non-blank ``claim``, no
+    ``verdicts`` array: ``{"verdicts": null}``) is one :class:`~.votes.UnreadableOutput`,
+    which abstains: the valid files beside it are still tallied.
 
     Args:
         data: the file's bytes or text.
         source: what to call it in messages (a path, ``<stdin>``).
-
-    Raises:
-        ArtifactInputError: a verdict set that repeats a key, has an unknown field, or lacks
-            a non-blank ``claim`` or a ``verdicts`` array (exit 2): the orchestrator's own
-            file, not a verifier's output.
     """
     value = read_verifier_output(data, source)
     if isinstance(value, UnreadableOutput):
         return VerdictFile(source, None, (value,))
     if isinstance(value, dict) and "verdicts" in value:
+        problem = None
         if isinstance(value, DuplicateKeys):
-            keys = ", ".join(map(repr, value.duplicates))
-            raise ArtifactInputError(f"{source}: not a verdict set: duplicate key {keys}")
-        try:
-            parsed = VerdictSet.model_validate(value)
-        except ValidationError as exc:
-            raise ArtifactInputError(
-                f"{source}: not a verdict set: {describe_validation_error(exc)}"
-            ) from None
+            problem = "duplicate key " + ", ".join(map(repr, value.duplicates))
+        else:
+            try:
+                parsed = VerdictSet.model_validate(value)
+            except ValidationError as exc:
+                problem = describe_validation_error(exc)
+        if problem is not None:
+            # a malformed set is malformed verifier output: it abstains, named, and the
+            # other files are still tallied (seed 003 "Abstentions are not support")
+            raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+            unreadable = UnreadableOutput(
+                source, f"not a verdict set: {problem}", hashlib.sha256(raw).hexdigest()
+            )
+            return VerdictFile(source, None, (unreadable,))
         return VerdictFile(source, parsed.claim.strip(), parsed.verdicts)
     verdicts = tuple(value) if isinstance(value, list) else (value,)
     return VerdictFile(source, None, verdicts)

@@ -307,7 +307,8 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
     """
     verifier = verifier_id(raw)
     if isinstance(raw, UnreadableOutput):
-        return Vote(vote=VoteKind.ABSTAINED, abstention=f"malformed: {raw.problem}")
+        # named by its file: the tally shows which verifier's output produced no evidence
+        return Vote(vote=VoteKind.ABSTAINED, abstention=f"malformed: {raw.problem} ({raw.source})")
     if isinstance(raw, VerifierVerdict):
         verdict = raw
     elif isinstance(raw, DuplicateKeys):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gentle_hooks.report.fixes import program
+from gentle_hooks.report.program_text import program
 
 #: The reason the printed ``discard`` records (a human runs it for a change of their own).
 DISCARD_REASON = "a human change, not the writer work"

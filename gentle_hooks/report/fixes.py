@@ -8,10 +8,10 @@ or serialise the strings they return. Pure string building; nothing here parses 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from gentle_hooks.errors import Command, GentleError
-from gentle_hooks.policy.selfcheck import Disagreement, RefusedReceipt, report_argv, row_text
+from gentle_hooks.policy.selfcheck import report_argv
 from gentle_hooks.policy.shortfall import (
     NoValidNote,
     Shortfall,
@@ -19,7 +19,11 @@ from gentle_hooks.policy.shortfall import (
     StaleRecords,
     VerifierShortfall,
 )
+from gentle_hooks.report.program_text import program as program
+from gentle_hooks.report.range_text import UNSHALLOW
+from gentle_hooks.report.refusal_text import disagreement_text, refusal_text
 from gentle_hooks.values.binding import Binding
+from gentle_hooks.values.frozen import replace
 
 #: How a person lets a block through on purpose, in words: the git command they ran is
 #: theirs, so nothing here can name it (SPEC §5 "Overrides").
@@ -57,7 +61,15 @@ def headline(shortfalls: Sequence[Shortfall]) -> str:
                 else "a change whose own test passes (the re-run failed)"
             )
         elif isinstance(s, NoValidNote):
-            parts.append("the record of its verification (no gentle-hooks note reached here)")
+            parts.append(
+                "the record of its verification ("
+                + (
+                    "its note's base is beyond this shallow clone"
+                    if s.shallow
+                    else "no gentle-hooks note reached here"
+                )
+                + ")"
+            )
         else:
             parts.append("a verification of the rewritten commit")
     return "missing " + " and ".join(parts) if parts else "nothing missing"
@@ -92,6 +104,11 @@ def reason(s: Shortfall) -> str:
                 refusal_text(r, s.declared) for r in s.refused
             )
         return line
+    if isinstance(s, NoValidNote) and s.shallow:
+        return (
+            "delegated; its note records this tree against a base commit this shallow "
+            "clone does not hold, so it cannot be checked here: fetch the history"
+        )
     if isinstance(s, NoValidNote):
         what = (
             "its note records another tree (rewritten after verification: stale)"
@@ -112,40 +129,11 @@ def reason(s: Shortfall) -> str:
 #: ``run`` lines after it (the verifier's brief; the ``do`` line above says what goes in
 #: it); ``do`` words saying what to do or why; ``where`` where the commands below run;
 #: ``otherwise`` words that open another way, used when the one above did not resolve the
-#: block; ``or`` a command that replaces the one above it.
-LABELS = ("run", "prefix", "write", "do", "where", "otherwise", "or")
+#: block; ``then`` words that open the lines every way ends with (back to the branch,
+#: the notes shared); ``or`` a command that replaces the one above it.
+LABELS = ("run", "prefix", "write", "do", "where", "otherwise", "then", "or")
 
 Step = tuple[str, str]
-
-
-def program() -> str:
-    """How the user types the CLI: ``gentle-hook`` when their PATH finds it, else the
-    running CLI's absolute path (the pre-commit framework or prek puts its own environment
-    on PATH only while a hook runs; a plain hook runs with the interpreter it was
-    installed from, whose scripts may not be on PATH). Under a server's pre-receive
-    (``GIT_QUARANTINE_PATH`` set) it is always ``gentle-hook``."""
-    import os
-    import shlex
-    import shutil
-    import sys
-
-    if os.environ.get("GIT_QUARANTINE_PATH"):
-        # git's pre-receive: the reader is a remote pusher, for whom the server's own
-        # install path means nothing; the fix runs in their clone, with their CLI.
-        return "gentle-hook"
-    own = os.path.realpath(os.path.dirname(sys.executable))
-    path = os.environ.get("PATH", "")
-    if os.environ.get("PRE_COMMIT") or os.environ.get("PREK"):
-        # the framework put its hook environment first: the user's shell does not have it
-        path = os.pathsep.join(
-            d for d in path.split(os.pathsep) if d and os.path.realpath(d) != own
-        )
-    if shutil.which("gentle-hook", path=path):
-        return "gentle-hook"
-    script = os.path.join(os.path.dirname(sys.executable), "gentle-hook")
-    if os.access(script, os.X_OK):
-        return shlex.quote(script)
-    return f"{shlex.quote(sys.executable)} -m gentle_hooks"
 
 
 def command_text(c: Command) -> str:
@@ -207,15 +195,19 @@ def _steps(s: Shortfall, binding: Binding, commit: str | None, share: bool) -> l
     back: list[Step] = [("run", "git checkout -")] if commit else []
     if isinstance(s, (VerifierShortfall, SpotCheckShortfall)):
         core = _candidate_steps(s, binding, gh)
-        if share:
-            core.append(("run", f"{gh} sync push"))
-        if not switch:
-            return core
+        ending = [*([("run", f"{gh} sync push")] if share else []), *back]
+        if ending and any(label == "otherwise" for label, _ in core):
+            # every way ends with these (the branch back, the notes shared): after the
+            # last way, not inside it, so the first way does not leave HEAD detached
+            ending.insert(0, ("then", "either way, after the way that worked"))
+        head: list[Step] = (
+            [("where", f"with commit {commit[:12]} checked out"), *switch] if commit else []
+        )
+        return [*head, *core, *ending]
+    if isinstance(s, NoValidNote) and s.shallow:
         return [
-            ("where", f"with commit {commit[:12] if commit else ''} checked out"),
-            *switch,
-            *core,
-            *back,
+            ("do", "fetch the history the note's base is in, then judge again"),
+            ("run", UNSHALLOW),
         ]
     # NoValidNote / StaleRecords: the range, server or push gate judged a commit by its note
     verify: list[Step] = [
@@ -257,6 +249,7 @@ def _candidate_steps(
     """:func:`steps` for a candidate's own shortfall (no commit to check out)."""
     flags = binding_flags(binding)
     out: list[Step] = []
+    here = _report_flags(binding)  # a report's command is relative to where it ran
     if isinstance(s, VerifierShortfall):
         if binding.brief is None:
             out.append(
@@ -309,17 +302,18 @@ def _candidate_steps(
         # again and spot-checked again, can satisfy the requirement.
         again = runnable(s.disagreements[-1].command)
         out.append(("do", "fix the change (its own test fails), then report it again"))
-        out.append(("run", f"{gh} receipt run{flags} -- {again}"))
+        out.append(("run", f"{gh} receipt run{here('.')} -- {again}"))
         out.append(("run", f"{gh} spot-check{flags}"))
         return out
     if s.no_receipt:
         failed = [r for r in s.refused if r.standing.row == "S-failed"]
         if s.declared:
             out.append(("do", f"the writer reports the declared command ({NO_RECEIPT})"))
-            out.append(("run", f"{gh} receipt run{flags} -- {runnable(s.declared[0])}"))
+            out.append(("run", f"{gh} receipt run{here('.')} -- {runnable(s.declared[0])}"))
         elif failed:
             out.append(("do", "fix the change (its report is a failure), then report it again"))
-            out.append(("run", f"{gh} receipt run{flags} -- {runnable(failed[-1].command)}"))
+            last = failed[-1]
+            out.append(("run", f"{gh} receipt run{here(last.cwd)} -- {runnable(last.command)}"))
         elif s.earlier:
             # the writer's report is bound to another candidate (files added or left since,
             # a temporary index): the same command, reported again, binds to this one
@@ -329,13 +323,58 @@ def _candidate_steps(
                     f"report again, for this candidate, the command reported last ({NO_RECEIPT})",
                 )
             )
-            out.append(("run", f"{gh} receipt run{flags} -- {runnable(s.earlier[-1])}"))
+            out.append(("run", f"{gh} receipt run{here('.')} -- {runnable(s.earlier[-1])}"))
         else:
             out.append(("do", f"{PREFIX_NOTE} ({NO_RECEIPT})"))
-            out.append(("prefix", f"{gh} receipt run{flags} --"))
+            out.append(("prefix", f"{gh} receipt run{here('.')} --"))
     out.append(("run", f"{gh} spot-check{flags}"))
     if s.readback:
         out.append(("or", f"{gh} spot-check --readback{flags}"))
+    return out
+
+
+def _report_flags(binding: Binding) -> Callable[[str], str]:
+    """The binding's flags for a printed ``receipt run`` of a command that ran in ``rel``
+    (relative to the work tree root): with ``--cwd`` naming that directory under
+    :attr:`Binding.top` when the binding names no ``--cwd`` and the user is elsewhere
+    (git runs hooks at the top and says where the user is in ``GIT_PREFIX``; outside a
+    hook, the current directory), so it runs the same pasted there; the plain flags
+    under a server's pre-receive (the server's paths mean nothing to the pusher) or when
+    the root is unknown."""
+    import os
+
+    def away(top: str) -> bool:
+        prefix = os.environ.get("GIT_PREFIX")
+        if prefix is not None:
+            return prefix.strip("/") != ""
+        try:
+            return os.path.realpath(os.getcwd()) != os.path.realpath(top)
+        except OSError:  # the current directory was removed: name the root
+            return True
+
+    def flags(rel: str) -> str:
+        if binding.cwd is not None or binding.top is None or _on_server():
+            return binding_flags(binding)
+        if rel in ("", ".") and not away(binding.top):
+            return binding_flags(binding)
+        where = binding.top if rel in ("", ".") else os.path.join(binding.top, rel)
+        return binding_flags(replace(binding, cwd=where))
+
+    return flags
+
+
+def way_one(items: Sequence[Step]) -> list[Step]:
+    """The first way of labelled lines: those before the first ``otherwise``, then the
+    ones after ``then`` (every way ends with them)."""
+    out: list[Step] = []
+    inside = True
+    for label, text in items:
+        if label == "otherwise":
+            inside = False
+        elif label == "then":
+            inside = True
+        elif inside:
+            out.append((label, text))
     return out
 
 
@@ -355,12 +394,7 @@ def first_way(s: Shortfall, binding: Binding) -> list[Step]:
     """The labelled lines of :func:`steps` up to the first ``otherwise``: the whole way that
     supplies ``s``, in order (the writer's report and the brief's file included); the JSON
     ``fix_steps`` and ``status``'s ``steps``."""
-    out: list[Step] = []
-    for label, text in steps(s, binding):
-        if label == "otherwise":
-            break
-        out.append((label, text))
-    return out
+    return way_one(steps(s, binding))
 
 
 def step_lines(items: Sequence[Step], indent: str = "  ") -> list[str]:
@@ -369,8 +403,8 @@ def step_lines(items: Sequence[Step], indent: str = "  ") -> list[str]:
     for label, text in items:
         if label in ("run", "prefix", "write", "or"):
             out.append(f"{indent}{label}: {text}")
-        elif label == "otherwise":
-            out.append(f"{indent}otherwise, {text}:")
+        elif label in ("otherwise", "then"):
+            out.append(f"{indent}{label}, {text}:")
         else:
             out.append(f"{indent}{text}")
     return out
@@ -398,13 +432,7 @@ def report_prefix(s: Shortfall, binding: Binding) -> str | None:
 
 def run_list(s: Shortfall, binding: Binding, commit: str | None = None) -> list[str]:
     """The ``run`` commands of the first way of :func:`steps`, in order (JSON ``run``)."""
-    out = []
-    for label, text in steps(s, binding, commit):
-        if label == "otherwise":
-            break
-        if label == "run":
-            out.append(text)
-    return out
+    return [text for label, text in way_one(steps(s, binding, commit)) if label == "run"]
 
 
 #: Says what the ``prefix:`` line is for (the line itself is only the command's words).
@@ -424,32 +452,6 @@ def _join(words: Sequence[str]) -> str:
     import shlex  # off the gates' pass path: only a block renders a receipt
 
     return shlex.join(words)
-
-
-def disagreement_text(d: Disagreement) -> str:
-    """One disagreeing re-run: which spot check, which receipt and command, both results."""
-    return (
-        f"spot check #{d.spot_check_id} re-ran receipt #{d.receipt_id} ({d.command}): "
-        f"reported exit {d.reported_exit}, observed exit {d.observed_exit}"
-    )
-
-
-def refusal_text(r: RefusedReceipt, declared: Sequence[str] = ()) -> str:
-    """Why one receipt cannot count (its standing row, in words)."""
-    head = f"receipt #{r.receipt_id} ({r.command})"
-    return f"{head} {standing_text(r.standing.row, r.exit_code, r.standing.no_check, declared)}"
-
-
-def standing_text(
-    row: str, exit_code: int | None, no_check: Sequence[str], declared: Sequence[str]
-) -> str:
-    """A standing row that refuses a receipt, in words (after the receipt's name)."""
-    if row == "S-failed":
-        return f"reported exit {exit_code}: a failure report is not self-verification"
-    if row == "S-undeclared":
-        return "is not one of the declared verification.commands (" + ", ".join(declared) + ")"
-    rows = "; ".join(f"{row_text(i)} ({i})" for i in no_check)
-    return f"verifies nothing: {rows}"
 
 
 def reasons(shortfalls: Sequence[Shortfall]) -> list[str]:

@@ -24,3 +24,15 @@ def kept_lines(ledger: str | None, notes_ref: str | None) -> list[str]:
     if notes_ref is not None:
         lines.append(f"kept: the notes, {notes_ref} (remove them: git update-ref -d {notes_ref})")
     return lines
+
+
+def framework_lines(tool: str, hook_types: Sequence[str], config: str) -> list[str]:
+    """What uninstall says when the framework still runs the gate: plainly, and the
+    command that removes the framework's hooks."""
+    flags = " ".join(f"-t {shlex.quote(t)}" for t in hook_types)
+    return [
+        f"still gated: {tool}'s hooks here run the gate, from the gentle-hooks ids "
+        f"{config} lists (uninstall removes only what gentle-hook install placed)",
+        f"  to stop it: remove the gentle-hooks entries from {config}, or remove {tool}'s hooks:",
+        f"  run: {tool} uninstall {flags}",
+    ]

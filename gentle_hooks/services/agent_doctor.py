@@ -87,13 +87,20 @@ def reachable(command: str, env: Mapping[str, str]) -> str | None:
     return shutil.which(program, path=env.get("PATH"))
 
 
-def _found(rt: Runtime, root: str | None, home: str) -> list[str]:
-    return [
+def _found(rt: Runtime, root: str | None, home: str, env: Mapping[str, str]) -> list[str]:
+    """The markers that say ``rt`` is used here: its directories in the work tree and the
+    home directory, and the directory its home variable names when it is set
+    (``CLAUDE_CONFIG_DIR``, ``CODEX_HOME``...: the runtime keeps its user files there)."""
+    found = [
         os.path.join(base, marker)
         for base in ((root, home) if root else (home,))
         for marker in rt.markers
         if os.path.lexists(os.path.join(base, marker))
     ]
+    moved = env.get(rt.wiring.home_env) if rt.wiring and rt.wiring.home_env else None
+    if moved and os.path.isdir(moved):
+        found.append(moved)
+    return found
 
 
 def _said(s: aider.Setting) -> str:
@@ -160,7 +167,7 @@ def _aider_check(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agent
 def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> AgentCheck | None:
     """The check of one runtime, or None when it is not used here. ``root`` is the work
     tree root, or None outside any work tree (only the user's configuration is read)."""
-    found = _found(rt, root, user_home(rt.wiring, env))
+    found = _found(rt, root, user_home(rt.wiring, env), env)
     name = f"agent: {rt.name}"
     if rt.wiring is None:
         return _aider_check(rt, root, env)

@@ -314,7 +314,7 @@ def evaluate(
         escalations=escalations,
         facts=facts,
         delegated_by=why,
-        binding=replace(binding, brief=brief_path(repo)),
+        binding=replace(binding, brief=brief_path(repo), top=repo.paths.toplevel),
     )
 
 

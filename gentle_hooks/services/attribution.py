@@ -35,17 +35,17 @@ from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.attribution import (
     CONTENT_ROWS,
     PathChange,
-    WriterEntry,
     carries_row,
     carries_row_across,
-    held_keys,
     nearest_start,
     writer_delta,
 )
 from gentle_hooks.services.across import AcrossIndex
 from gentle_hooks.services.settle import (
+    content_away,
     delivered_left_out,
     entry_blobs,
+    holds_writer_content,
     local_versions,
     policy_entry,
 )
@@ -181,8 +181,17 @@ def carried_by_change(
                 if carries_row_across(change, rules[rec.id]) in CONTENT_ROWS:
                     holding.setdefault(key, set()).add(rec.id)
                     found.setdefault(key, []).append(rec)
+    shaped = [  # open work a change carries only by the shape of its change (rows A3, A4)
+        e
+        for k, es in found.items()
+        for e in es
+        if e.id not in holding.get(k, ()) and e.state == "open"
+    ]
+    away = set(content_away(repo, shaped)) if shaped else set()
     for key, entries in found.items():
-        out[key] = _carried(led, entries, holding.get(key, set()))
+        held = holding.get(key, set())
+        kept = [e for e in entries if e.id in held or e.id not in away]
+        out[key] = _carried(led, kept, held)
     return out
 
 
@@ -401,19 +410,6 @@ def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list
         return []
     with Ledger.open(path) as writable:
         return expire_gone(repo, writable, list(shaped.values()))
-
-
-def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | None) -> bool:
-    """Whether one version of the entry's path still holds what the writer wrote: its
-    blob, or (text) as many of its lines as would make a change carry it, or one telling
-    line of them (rows A1, A2)."""
-    if blob == rec.blob:
-        return True
-    added = rec.delta.added
-    if rec.delta.binary or not added or content is None:
-        return False
-    held = held_keys(rec.delta, content)
-    return len(held) >= min(2, len(added)) or bool(held & rec.delta.telling)
 
 
 def expire_gone(

@@ -15,9 +15,16 @@ made available as a symbolic link to the work tree's folder (shared, not copied:
 that installs into it changes the user's). The links are removed before the checkout.
 
 Cleanup: the directory holds a ``lock`` file the running spot check keeps locked
-(``flock``). A checkout whose lock is free (its process died, even by ``SIGKILL``) or
-whose directory is gone is stale: the next spot check removes it (:func:`sweep`), and
-``gentle-hook doctor`` reports it (:func:`stale_checkouts`).
+(``flock``) and, once locked, names in it its process id and the repository (common git
+directory) it belongs to. A room whose lock is free was left by a spot check that died
+(even by ``SIGKILL``): the next spot check removes it (:func:`sweep`) and ``gentle-hook
+doctor`` reports it (:func:`stale_rooms`) for ``doctor --fix`` to remove — the linked
+worktree registered in this repository (locked or not, its directory there or gone), or the
+bare room of a spot check killed before its checkout was made. A room another repository's
+lock names is that repository's to sweep; one that names none yet (a spot check killed
+between making the directory and locking it) is taken for dead after
+:data:`CLAIM_SECONDS`. A room held by a running spot check, or not this user's, is never
+touched.
 """
 
 from __future__ import annotations
@@ -66,26 +73,76 @@ def is_ours(path: str) -> bool:
     return os.path.basename(os.path.dirname(path)).startswith(PREFIX)
 
 
-def _lock_is_free(directory: str) -> bool:
-    """True when no process holds the directory's lock (or it has none)."""
+#: Seconds a room may name no owner (made, not yet locked) before a sweep takes it for dead.
+CLAIM_SECONDS = 60.0
+#: The most bytes read from a room's lock file (a process id and a directory).
+_LOCK_LIMIT = 8192
+
+
+@frozen
+class _Room:
+    """What a room's lock says.
+
+    Attributes:
+        held: a running spot check holds the lock, or the room cannot be judged (not this
+            user's, a lock that is not a regular file); such a room is never touched.
+        repository: the common git directory the lock names (real path, bytes), or None
+            when it names none yet; age: seconds since the room last changed.
+    """
+
+    held: bool
+    repository: bytes | None
+    age: float
+
+
+def _room(directory: str) -> _Room:
+    """Read the lock of the room ``directory`` without blocking or following a link."""
+    import stat
+    import time
+
     try:
-        fd = os.open(os.path.join(directory, LOCK), os.O_RDWR)
+        info = os.lstat(directory)
+    except OSError:
+        return _Room(False, None, CLAIM_SECONDS + 1)  # gone: nothing holds it
+    if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.geteuid():
+        return _Room(True, None, 0.0)
+    age = time.time() - info.st_mtime
+    flags = os.O_RDWR | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(os.path.join(directory, LOCK), flags)
     except FileNotFoundError:
-        return True
+        return _Room(False, None, age)
     except OSError:
-        return False  # not ours to judge (another user's checkout)
+        return _Room(True, None, age)  # not ours to judge
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return _Room(True, None, age)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return _Room(True, None, age)
+        lines = os.read(fd, _LOCK_LIMIT).split(b"\n")
     except OSError:
-        return False
+        return _Room(True, None, age)
     finally:
         os.close(fd)  # closing releases a lock this test took
-    return True
+    named = lines[1] if len(lines) > 2 and lines[0].strip().isdigit() and lines[1] else None
+    return _Room(False, named, age)
+
+
+def _is_dead(room: _Room) -> bool:
+    """A room no spot check holds that names its repository, or that named none for
+    longer than :data:`CLAIM_SECONDS`."""
+    return not room.held and (room.repository is not None or room.age > CLAIM_SECONDS)
+
+
+def _common_dir(repo: Repository) -> bytes:
+    return os.fsencode(os.path.realpath(repo.paths.common_dir))
 
 
 def stale_checkouts(repo: Repository) -> list[str]:
-    """The temporary checkouts of this repository no running spot check holds: their
-    process died before removing them, or their directory is gone.
+    """The temporary checkouts registered in this repository no running spot check holds:
+    their process died before removing them, or their directory is gone.
 
     Raises:
         GitError: ``git worktree list`` failed.
@@ -95,8 +152,34 @@ def stale_checkouts(repo: Repository) -> list[str]:
         if not is_ours(tree.path):
             continue
         directory = os.path.dirname(tree.path)
-        if tree.prunable or not os.path.isdir(directory) or _lock_is_free(directory):
+        if tree.prunable or not os.path.isdir(directory) or _is_dead(_room(directory)):
             out.append(tree.path)
+    return out
+
+
+def stale_rooms(repo: Repository, registered: Sequence[str] = ()) -> list[str]:
+    """The rooms (``<tmp>/gentle-hooks-spot-*``) of spot checks of this repository that
+    died before their checkout was registered or after it was removed, besides the
+    directories of ``registered`` checkouts: this user's, no running spot check holding
+    them, their lock naming this repository, or none for longer than
+    :data:`CLAIM_SECONDS`."""
+    import tempfile
+
+    base = tempfile.gettempdir()
+    try:
+        names = sorted(n for n in os.listdir(base) if n.startswith(PREFIX))
+    except OSError:
+        return []
+    skip = {os.path.realpath(os.path.dirname(p)) for p in registered}
+    mine = _common_dir(repo)
+    out = []
+    for name in names:
+        directory = os.path.join(base, name)
+        if os.path.realpath(directory) in skip:
+            continue
+        room = _room(directory)
+        if _is_dead(room) and room.repository in (None, mine):
+            out.append(directory)
     return out
 
 
@@ -117,7 +200,8 @@ def remove(repo: Repository, path: str, linked: Sequence[str] = ()) -> None:
 
 
 def sweep(repo: Repository) -> list[str]:
-    """Remove every stale temporary checkout of this repository; the paths removed.
+    """Remove every stale temporary checkout of this repository (:func:`stale_checkouts`)
+    and every dead room of it (:func:`stale_rooms`); the paths removed.
 
     Never fails the spot check that calls it: a checkout that cannot be removed now stays
     for ``doctor`` to report.
@@ -133,6 +217,10 @@ def sweep(repo: Repository) -> list[str]:
         except GitError:
             continue
         removed.append(path)
+    for directory in stale_rooms(repo, stale):
+        shutil.rmtree(directory, ignore_errors=True)  # links inside removed, not followed
+        if not os.path.lexists(directory):
+            removed.append(directory)
     return removed
 
 
@@ -189,6 +277,9 @@ def candidate_checkout(
     linked: tuple[str, ...] = ()
     try:
         fcntl.flock(lock, fcntl.LOCK_EX)
+        # claimed: a sweep finding the lock free now knows this spot check is gone, and
+        # which repository's room it was
+        os.write(lock, f"{os.getpid()}\n".encode() + _common_dir(repo) + b"\n")
         commit = checkout_commit(repo, cand)
         add_checkout(repo, path, commit)
         linked = link_dependencies(root, path, dependency_dirs)

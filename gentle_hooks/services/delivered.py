@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from gentle_hooks.errors import GitError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.notes.sync import refresh_for_identity
@@ -50,3 +51,28 @@ def refresh_notes(
     if cand.projection is Projection.COMMITTED and cand.head:
         take_carried_commits(repo, led, {cand.head: cand.identity})
     return refresh_for_identity(repo, led, cand, sign_key)
+
+
+def refresh_notes_kept(
+    repo: Repository, led: Ledger, cand: Candidate, sign_key: str | None = None
+) -> tuple[str, ...]:
+    """:func:`refresh_notes` after a record was committed to the ledger: the record stands
+    whatever git does next, so git failing to write the note (a full disk, a read-only
+    object store, a notes ref contended too long) is a note to read, not an error that
+    would report a stored record as refused.
+
+    Returns:
+        No notes, or the one saying which note was not written and why.
+
+    Raises:
+        SigningError / StoreError: as :func:`refresh_notes` (a key that cannot sign, the
+            ledger itself failing).
+    """
+    try:
+        refresh_notes(repo, led, cand, sign_key)
+    except GitError as exc:
+        return (
+            f"the record is stored in the ledger, but git could not write the note that "
+            f"shares it ({exc.message})",
+        )
+    return ()

@@ -277,7 +277,7 @@ def check_checkouts(repo: Repository) -> list[CheckResult]:
     check"): each fails, with the command that removes it (the next spot check removes
     them too)."""
 
-    from gentle_hooks.services.checkout import stale_checkouts
+    from gentle_hooks.services.checkout import stale_checkouts, stale_rooms
 
     if repo.paths.is_bare:
         return []
@@ -285,14 +285,15 @@ def check_checkouts(repo: Repository) -> list[CheckResult]:
         stale = stale_checkouts(repo)
     except GentleError as exc:
         return [CheckResult("spot-check checkouts", False, exc.message)]
+    stale += stale_rooms(repo, stale)
     if not stale:
         return [CheckResult("spot-check checkouts", True, "none left behind")]
     return [
         CheckResult(
             "spot-check checkouts",
             False,
-            f"{path}: left behind by a spot check that was killed; remove it",
-            Command(("worktree", "remove", "--force", path), tool="git"),
+            f"{path}: left behind by a spot check that was killed; the fix removes it",
+            cli("doctor", "--fix"),
         )
         for path in stale
     ]
@@ -382,7 +383,9 @@ def check_residue(repo: Repository) -> list[CheckResult]:
 def remove_residue(cwd: str | None) -> list[str]:
     """``doctor --fix``: remove :func:`residue_files` (a link itself, never its target; a
     directory with what it holds) and what stands in the idle sentinel's place when it is
-    not the sentinel (:func:`~gentle_hooks.ledger.diagnose.remove_odd_sentinel`); the paths
+    not the sentinel (:func:`~gentle_hooks.ledger.diagnose.remove_odd_sentinel`), and the
+    checkouts and rooms of spot checks that were killed
+    (:func:`gentle_hooks.services.checkout.sweep`: never a running one's); the paths
     removed. Nothing else is ever changed.
 
     Raises:
@@ -390,11 +393,13 @@ def remove_residue(cwd: str | None) -> list[str]:
     """
     from gentle_hooks.bounded import remove_files
     from gentle_hooks.ledger.diagnose import remove_odd_sentinel
+    from gentle_hooks.services.checkout import sweep
 
     repo = Repository.open(cwd, allow_bare=True)
     removed = remove_files(residue_files(repo))
     sentinel = remove_odd_sentinel(ledger_path(repo.paths.common_dir))
-    return removed + ([sentinel] if sentinel else [])
+    removed += [sentinel] if sentinel else []
+    return removed + ([] if repo.paths.is_bare else sweep(repo))
 
 
 #: The checks run on an opened repository, in order.
@@ -437,3 +442,38 @@ def run_checks(cwd: str | None) -> list[CheckResult]:
 def is_healthy(results: list[CheckResult]) -> bool:
     """True when every check passed."""
     return all(r.ok for r in results)
+
+
+#: The pre-commit framework's configuration file, at the work tree root.
+FRAMEWORK_CONFIG = ".pre-commit-config.yaml"
+
+
+def framework_gate(repo: Repository) -> tuple[str, tuple[str, ...]] | None:
+    """The framework that still runs the gate after an uninstall: (``pre-commit`` or
+    ``prek``, the hook types it installed here) when its hooks are in the hooks directory
+    and the root's :data:`FRAMEWORK_CONFIG` names a ``gentle-hooks-`` hook id; else None.
+    Reads bounded prefixes of the files; an unreadable file counts as absent."""
+    import os
+
+    from gentle_hooks.services.install import DEFAULT_HOOK_TYPES, hooks_dir
+
+    root = repo.paths.toplevel
+    if root is None:
+        return None
+    try:
+        with open(os.path.join(root, FRAMEWORK_CONFIG), encoding="utf-8", errors="replace") as fh:
+            if "gentle-hooks-" not in fh.read(1 << 20):
+                return None
+        directory = hooks_dir(repo)
+    except (OSError, GentleError):
+        return None
+    tool, types = "", []
+    for t in DEFAULT_HOOK_TYPES:
+        try:
+            state, _ = hook_state(os.path.join(directory, t))
+        except OSError:
+            continue
+        if state.startswith("prek") or state == "the pre-commit framework":
+            tool = tool or ("prek" if state.startswith("prek") else "pre-commit")
+            types.append(t)
+    return (tool, tuple(types)) if types else None

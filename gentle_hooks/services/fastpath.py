@@ -40,7 +40,7 @@ FAST_HOOKS = {
     "pre-commit": "commit",
     "pre-merge-commit": "commit",
     "prepare-commit-msg": "ledger",
-    "post-commit": "ledger",
+    "post-commit": "recorder",
     "commit-msg": "message",
 }
 
@@ -233,6 +233,22 @@ def _ledger_check() -> str:
     )
 
 
+def _recorder_check() -> str:
+    # post-commit records a commit an agent's marker shows (its note is what CI reads),
+    # so an idle ledger passes only when HEAD's commit object holds no marker word
+    return (
+        _LEDGER_IDLE
+        + f"""\
+    gh_idle() {{
+        gh_where && gh_ledger_idle "$gh_common" || return 1
+        git cat-file commit HEAD 2>/dev/null |
+            LC_ALL=C grep -q -E -e '{message_pattern()}' >/dev/null 2>&1
+        [ $? -eq 1 ]
+    }}
+"""
+    )
+
+
 def _message_check() -> str:
     return (
         _SMALL
@@ -260,7 +276,12 @@ def fast_block(hook_type: str, gates: bool, run_python: str) -> str | None:
     kind = FAST_HOOKS.get(hook_type)
     if kind is None:
         return None
-    check = {"commit": _commit_check, "ledger": _ledger_check, "message": _message_check}[kind]
+    check = {
+        "commit": _commit_check,
+        "ledger": _ledger_check,
+        "recorder": _recorder_check,
+        "message": _message_check,
+    }[kind]
     if gates:
         legacy = (
             '        "$0.gentle-legacy" "$@" </dev/null || {\n'

@@ -32,7 +32,7 @@ from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.escalation import make_escalation, parse_item
 from gentle_hooks.policy.inputs import parse_receipt_line
 from gentle_hooks.policy.selfcheck import Report, Standing, receipt_standing, row_text
-from gentle_hooks.services.delivered import refresh_notes
+from gentle_hooks.services.delivered import refresh_notes_kept
 from gentle_hooks.services.receipt_guard import refuse_dirty_committed
 from gentle_hooks.services.runner import Observation, run_observed
 from gentle_hooks.values.binding import Binding as Binding
@@ -143,7 +143,7 @@ def bound_store(binding: Binding, env: Mapping[str, str]) -> Iterator[tuple[Boun
 
 def _recorded(led: Ledger, bound: Bound, stored: Record, notes: tuple[str, ...]) -> Recorded:
     """Refresh the bound candidate's notes after ``stored`` was added; what was recorded."""
-    refresh_notes(bound.repo, led, bound.candidate)
+    notes += refresh_notes_kept(bound.repo, led, bound.candidate)
     return Recorded(led.path, stored, bound.candidate, notes)
 
 
@@ -339,44 +339,48 @@ def run_receipt(
     with open_store(bound.repo) as led:
         cwd = os.path.abspath(binding.cwd) if binding.cwd is not None else os.getcwd()
         obs = run_observed(argv, cwd=cwd, stdout=stdout, stderr=stderr)
-        command = shlex.join(argv)
-        stored = led.add(
-            Receipt(
-                root=bound.root,
-                identity=bound.candidate.identity,
-                kind="run",
-                command=command,
-                observed=obs.observed,
-                exit_code=obs.exit_code,
-                argv=tuple(argv),
-                cwd=relative_cwd(bound.root, binding.cwd),
-                duration_ms=obs.duration_ms,
-                output_digest=obs.output_digest,
-            )
+        receipt = Receipt(
+            root=bound.root,
+            identity=bound.candidate.identity,
+            kind="run",
+            command=shlex.join(argv),
+            observed=obs.observed,
+            exit_code=obs.exit_code,
+            argv=tuple(argv),
+            cwd=relative_cwd(bound.root, binding.cwd),
+            duration_ms=obs.duration_ms,
+            output_digest=obs.output_digest,
         )
-        refresh_notes(bound.repo, led, bound.candidate)
-        notes = standing_notes(stored, bound)
+        # Everything that can fail is done before the one transaction that stores: the
+        # receipt is stored and acknowledged, or refused and not stored (never both).
         after = bind(binding, env).candidate
-        if after.identity != bound.candidate.identity:
-            created = _created_only(bound.repo, bound.candidate.tree, after.tree)
-            if created and binding.projection is Projection.SNAPSHOT:
-                # Files the run itself made (caches, reports git does not ignore) are in
-                # the work tree's candidate now: the report binds to that state too.
-                again = led.add(replace(stored, id=0, identity=after.identity))
-                refresh_notes(bound.repo, led, after)
-                notes += (
-                    f"the run created {len(created)} file(s) git does not ignore ("
-                    + ", ".join(created[:3])
-                    + (", …" if len(created) > 3 else "")
-                    + f"): the receipt binds to the work tree with them too (#{again.id}); "
-                    "list them in .gitignore to keep them out of the candidate",
-                )
-            else:
-                notes += (
-                    f"the command changed the candidate ({bound.candidate.identity[:19]}… -> "
-                    f"{after.identity[:19]}…); this receipt is bound to the state before "
-                    "the run",
-                )
+        created = (
+            _created_only(bound.repo, bound.candidate.tree, after.tree)
+            if after.identity != bound.candidate.identity
+            else []
+        )
+        # Files the run itself made (caches, reports git does not ignore) are in the work
+        # tree's candidate now: the report binds to that state too.
+        also = bool(created) and binding.projection is Projection.SNAPSHOT
+        both = [receipt, replace(receipt, identity=after.identity)] if also else [receipt]
+        stored, *again = led.add_all(both)
+        notes = standing_notes(stored, bound)
+        notes += refresh_notes_kept(bound.repo, led, bound.candidate)
+        if again:
+            notes += refresh_notes_kept(bound.repo, led, after)
+            notes += (
+                f"the run created {len(created)} file(s) git does not ignore ("
+                + ", ".join(created[:3])
+                + (", …" if len(created) > 3 else "")
+                + f"): the receipt binds to the work tree with them too (#{again[0].id}); "
+                "list them in .gitignore to keep them out of the candidate",
+            )
+        elif after.identity != bound.candidate.identity:
+            notes += (
+                f"the command changed the candidate ({bound.candidate.identity[:19]}… -> "
+                f"{after.identity[:19]}…); this receipt is bound to the state before "
+                "the run",
+            )
         return Recorded(led.path, stored, bound.candidate, notes), obs
 
 

@@ -9,7 +9,9 @@ ledger (entries, takes), and asks the pure rule
 * :func:`policy_entry` / :func:`entry_blobs` — a stored entry as the rule reads it;
 * :func:`local_versions` — the versions of some paths that may still hold writer work;
 * :func:`delivered_left_out` — live entries without those pushed commits delivered whole
-  (they end as ``settled``).
+  (they end as ``settled``);
+* :func:`rewrite_keeps_writer_content` — whether an amend or a rebase of a commit kept any
+  of the writer content it carried.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from gentle_hooks.policy.attribution import (
     WriterDelta,
     WriterEntry,
     delivered_row,
+    held_keys,
     writer_delta,
 )
 
@@ -126,3 +129,81 @@ def delivered_left_out(
             writable.set_entry_state(sorted(settled), "settled")
     ended = set(settled)
     return [e for e in entries if e.id not in ended]
+
+
+def rewrite_keeps_writer_content(repo: Repository, led: Ledger, old: str, tree: str) -> bool:
+    """Whether ``tree`` (what an amend or a rebase made of commit ``old``) still holds any
+    of the writer content ``old`` was recorded as carrying: an entry's path there is the
+    writer's blob, holds one of its added lines, or (a removal or a binary write) differs
+    from where the writer started. False only when every such path went back to where the
+    writer started or kept none of its lines: the rewritten commit is then the human's
+    (its trailer and its stale commit record dropped). True when ``old`` took no entry
+    (nothing to compare with: its record stays).
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    entries = led.entries_taken_by([old])
+    if not entries:
+        return True
+    paths = sorted({e.path for e in entries})
+    now = dict(repo.blobs_in(tree, paths))
+    contents = repo.read_blobs(sorted({b for b in now.values() if b} | entry_blobs(entries)))
+    for rec in entries:
+        blob = now.get(rec.path)
+        if blob == rec.blob:
+            return True
+        if blob == rec.before_blob:
+            continue
+        rule = policy_entry(rec, contents)
+        if rule.delta.binary or not rule.delta.added:
+            return True  # a removal or a binary write: changed otherwise, fail closed
+        if held_keys(rule.delta, contents.get(blob) if blob else None):
+            return True
+    return False
+
+
+def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | None) -> bool:
+    """Whether one version of the entry's path still holds what the writer wrote: its
+    blob, or (text) as many of its lines as would make a change carry it, or one telling
+    line of them (rows A1, A2)."""
+    if blob == rec.blob:
+        return True
+    added = rec.delta.added
+    if rec.delta.binary or not added or content is None:
+        return False
+    held = held_keys(rec.delta, content)
+    return len(held) >= min(2, len(added)) or bool(held & rec.delta.telling)
+
+
+def content_away(repo: Repository, entries: Sequence[WriterEntryRecord]) -> list[int]:
+    """Ids of the text ``entries`` (with added lines) whose writer content neither this work
+    tree nor its index holds (:func:`holds_writer_content`): it waits in a stash, a branch
+    or another worktree. A change that carries such an entry only by the shape of its
+    change (rows A3, A4: it removed what the writer removed) is the human's own edit of
+    the same place, not the writer's work; the entry stays pending for when its content
+    comes back (``git stash pop``).
+
+    Raises:
+        GitError: git failed.
+    """
+    text = [e for e in entries if e.added and not e.binary]
+    if not text or repo.paths.toplevel is None:
+        return []
+    paths = sorted({e.path for e in text})
+    versions: list[dict[str, str | None]] = [
+        dict(repo.hash_worktree(paths)),
+        dict(repo.blobs_staged(paths)),
+    ]
+    blobs = {b for v in versions for b in v.values() if b} | entry_blobs(text)
+    contents = repo.read_blobs(sorted(blobs))
+    return [
+        rec.id
+        for rec in text
+        if not any(
+            holds_writer_content(
+                policy_entry(rec, contents), v.get(rec.path), contents.get(v.get(rec.path) or "")
+            )
+            for v in versions
+        )
+    ]

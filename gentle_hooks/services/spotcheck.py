@@ -34,8 +34,8 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt, SpotCheck
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.selfcheck import report_argv, rerun_agrees
-from gentle_hooks.services.checkout import candidate_checkout
-from gentle_hooks.services.delivered import refresh_notes
+from gentle_hooks.services.checkout import candidate_checkout, sweep
+from gentle_hooks.services.delivered import refresh_notes_kept
 from gentle_hooks.services.record import (
     Binding,
     Bound,
@@ -274,6 +274,7 @@ def run_spot_check(
         in_place = binding.projection is Projection.SNAPSHOT or _holds(bound.repo, cand.tree)
         said: list[str] = []
         if in_place:
+            sweep(bound.repo)  # what killed spot checks left (a checkout sweeps it too)
             if announce is not None:
                 announce(f"re-running receipt #{receipt.id} ({receipt.command}) in the work tree")
             rerun = _rerun(bound.repo, bound.root, receipt, cand.tree, None, stdout, stderr)
@@ -320,8 +321,8 @@ def run_spot_check(
                 output_digest=obs.output_digest,
             )
         )
-        refresh_notes(bound.repo, led, cand, sign_key)
-        return SpotOutcome(Recorded(led.path, stored, cand), receipt, obs, not in_place)
+        kept = refresh_notes_kept(bound.repo, led, cand, sign_key)
+        return SpotOutcome(Recorded(led.path, stored, cand, kept), receipt, obs, not in_place)
 
 
 def format_change(c: PathChange) -> str:
@@ -373,6 +374,8 @@ def record_readback(binding: Binding, env: Mapping[str, str]) -> Recorded:
                 readback=text,
             )
         )
-        refresh_notes(bound.repo, led, cand)
-        notes = ("a structural readback satisfies the spot check only in the passive tier",)
+        notes = (
+            "a structural readback satisfies the spot check only in the passive tier",
+            *refresh_notes_kept(bound.repo, led, cand),
+        )
         return Recorded(led.path, stored, cand, notes)

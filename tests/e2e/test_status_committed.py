@@ -17,7 +17,7 @@ def test_status_names_writer_work_committed_with_hooks_off(native: World) -> Non
     r = w.gh("status")
     assert r.code == 0, r
     assert f"HEAD (commit {head[:12]}) does, committed without what its plan requires" in r.out
-    assert "status with --committed shows what is missing" in r.out, r
+    assert "gentle-hook status --committed" in r.out, r
     push = w.git("push", "origin", "main")
     assert push.code == 1 and any(f"BLOCKED commit {head[:12]}" in s for s in push.said), push
 

@@ -136,6 +136,16 @@ def test_user_scope_honours_the_runtimes_home_variable(
     assert code == 0 and ok and f"recorder wired: {home / rel} (user)" in detail
 
 
+def test_doctor_finds_claude_code_in_its_config_dir(repo: Path, tmp_path: Path) -> None:
+    """Claude Code used with CLAUDE_CONFIG_DIR (no ~/.claude) is found there."""
+    config = tmp_path / "claude-config"
+    config.mkdir()
+    env = {**WITH_GH, "CLAUDE_CONFIG_DIR": str(config)}
+    _, checks = doctor(repo, env)
+    ok, detail = checks["agent: claude-code"]
+    assert ok and detail.startswith(f"found ({config}) but not wired to record"), detail
+
+
 def test_user_scope_works_outside_a_repository(tmp_path: Path, isolated_git: Path) -> None:
     proc = gh(tmp_path, "install", "--agent", "gemini-cli", "--scope", "user", env=WITH_GH)
     assert proc.returncode == 0, proc.stderr

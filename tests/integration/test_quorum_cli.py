@@ -251,14 +251,18 @@ def test_tally_claims_must_agree(
     assert (r.returncode, r.stdout, r.stderr) == (2, "", stderr)
 
 
-def test_tally_bad_verdict_set_exits_2(run: Any, tmp_path: Path) -> None:
-    a = write(tmp_path / "a.json", {"verdicts": [up()]})
-    r = run("quorum", "tally", a, "--claim", CLAIM)
-    assert (r.returncode, r.stdout, r.stderr) == (
-        2,
-        "",
-        "gentle-hook: error: a.json: not a verdict set: claim: required field missing\n",
-    )
+def test_tally_a_malformed_verdict_set_abstains_beside_valid_ones(run: Any, tmp_path: Path) -> None:
+    """Seed 003 "Verdict tallying": a verifier that "returned a malformed verdict has
+    produced no evidence": one malformed set abstains, named by its file, and the valid
+    sets beside it are tallied (exit 0, not 2)."""
+    bad = write(tmp_path / "a.json", {"verdicts": None})
+    good = write(tmp_path / "b.json", {"claim": CLAIM, "verdicts": [up()]})
+    r = run("quorum", "tally", bad, good)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.splitlines()[0] == "CONFIRMED  (Q6: upheld, uncontested)"
+    assert "upheld 1, refuted 0, abstained 1" in r.stdout
+    assert "  abstained: malformed: not a verdict set: claim: required field missing" in r.stdout
+    assert f"({bad})" in r.stdout
 
 
 def test_tally_json_validates_against_exported_schema(run: Any, tmp_path: Path) -> None:
@@ -309,7 +313,7 @@ def test_tally_verifier_output_not_json_abstains(
         "CONFIRMED  (Q6: upheld, uncontested)",
         "  survives yes; upheld 1, refuted 0, abstained 1, contested no; stakes ordinary "
         "needs 1 valid verdict",
-        f"  abstained: malformed: {problem}",
+        f"  abstained: malformed: {problem} (v.json)",
     ]
     alone = run("quorum", "tally", "v.json", "--claim", CLAIM, "--json")
     record = json.loads(alone.stdout)

@@ -117,6 +117,82 @@ def test_a_full_disk_is_one_line_exit_2_and_no_partial_record(
     assert hostile(repo, "status").returncode == 0
 
 
+#: A command that leaves the disk nearly full: room for the ledger's one transaction, not
+#: for the 400 KB file it creates in the work tree (the candidate after the run).
+FILL_ALL_BUT_48K = """
+import os, sys
+disk = sys.argv[1]
+with open(os.path.join(disk, "spare"), "wb") as fh:
+    fh.write(b"\\0" * 48 * 1024)
+with open("big.bin", "wb") as fh:
+    fh.write(os.urandom(400 * 1024))
+fd = os.open(os.path.join(disk, "filler"), os.O_WRONLY | os.O_CREAT, 0o600)
+for size in (1 << 16, 4096, 1):
+    try:
+        while True:
+            os.write(fd, b"\\0" * size)
+    except OSError:
+        pass
+os.close(fd)
+os.unlink(os.path.join(disk, "spare"))
+"""
+
+
+def test_receipt_run_on_a_nearly_full_disk_stores_all_or_nothing(small_disk: Path) -> None:
+    """Room for the receipt, none for what the run created: the receipt is stored with its
+    exit status, or refused in one line and not stored (never stored with exit 2)."""
+    repo = small_disk
+    before = rows(repo)
+    proc = hostile(
+        repo, "receipt", "run", "--", sys.executable, "-c", FILL_ALL_BUT_48K, str(repo.parent)
+    )
+    after = rows(repo)
+    (repo.parent / "filler").unlink()
+    if proc.returncode == 2:
+        assert after == before, proc.stderr
+    else:
+        assert proc.returncode == 0 and after["receipt"] > before["receipt"], proc.stderr
+    assert hostile(repo, "doctor").returncode == 0
+
+
+def test_a_spot_check_refused_after_its_run_is_one_line(small_disk: Path) -> None:
+    """The re-run fills the disk, so the spot check cannot be stored: one line on stderr
+    (where it ran is said on stdout, with the re-run's output), exit 2, nothing stored."""
+    repo = small_disk
+    disk = repo.parent
+    script = (
+        "import os, sys; d = sys.argv[1]\n"
+        "if os.path.exists(os.path.join(d, 'fill-now')):\n"
+        "    fd = os.open(os.path.join(d, 'filler'), os.O_WRONLY | os.O_CREAT, 0o600)\n"
+        "    for size in (1 << 16, 4096, 1):\n"
+        "        try:\n"
+        "            while True: os.write(fd, bytes(size))\n"
+        "        except OSError: pass\n"
+    )
+    ran = hostile(repo, "receipt", "run", "--", sys.executable, "-c", script, str(disk))
+    assert ran.returncode == 0, ran.stderr
+    before = rows(repo)
+    (disk / "fill-now").write_text("")
+    proc = hostile(repo, "spot-check")  # one line on stderr (hostile asserts it)
+    (disk / "filler").unlink()
+    assert proc.returncode == 2, proc.stderr
+    assert b"No space left on device" in proc.stderr
+    assert proc.stdout.decode().startswith("spot check: re-running receipt #")
+    assert rows(repo) == before
+
+
+def test_a_note_git_cannot_write_never_reports_a_stored_record_as_refused(repo: Path) -> None:
+    lock = repo / ".git" / "refs" / "notes" / "gentle-hooks.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    lock.write_text("")  # a stale lock: git refuses to move the notes ref
+    proc = hostile(repo, "receipt", "add", "--committed", "--exit-code", "0", "pytest -q: ok")
+    assert proc.returncode == 0, proc.stderr
+    assert rows(repo)["receipt"] == 1
+    assert b"note: the record is stored in the ledger, but git could not write the note" in (
+        proc.stderr + proc.stdout
+    )
+
+
 @pytest.mark.parametrize(
     "args",
     [("install",), ("record", "--model", "m2", "--effort", "high"), ("spot-check",)],
@@ -311,3 +387,18 @@ def test_install_refused_on_a_later_hook_changes_no_earlier_one(repo: Path) -> N
     proc = hostile(repo, "install")
     assert proc.returncode == 2 and b"already exists" in proc.stderr, proc.stderr
     assert _tree(hooks) == before  # the first hook was not moved aside nor replaced
+
+
+def test_install_refuses_a_symlinked_hooks_directory(repo: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "shared-hooks"
+    outside.mkdir()
+    hooks = repo / ".git" / "hooks"
+    shutil.rmtree(hooks)
+    hooks.symlink_to(outside)
+    proc = hostile(repo, "install")
+    assert proc.returncode == 2
+    assert f"{hooks} is a symbolic link; refusing to write through it".encode() in proc.stderr
+    assert list(outside.iterdir()) == []
+    git(repo, "config", "core.hooksPath", str(hooks))  # named on purpose: installed there
+    assert hostile(repo, "install").returncode == 0
+    assert (outside / "pre-commit").is_file()

@@ -33,3 +33,21 @@ def test_the_same_verdict_added_three_times_counts_once_in_status(
         assert gh(repo, "verdict", "add", str(path)).returncode == 0
     out = gh(repo, "status").stdout
     assert "verifier: satisfied (1 of 1 accepted verdict(s))" in out, out
+
+
+def test_verdict_show_says_whether_the_gate_accepts_it_now(repo: Path, tmp_path: Path) -> None:
+    """A hand-written verdict accepted under an opt-out, shown once ``require_observed``
+    is on again: its view says the gate does not accept it, and why."""
+    opt_out_of_observed(repo)
+    escalated(repo)
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps(bound_verdict(repo, PASSING_VERDICT)), encoding="utf-8")
+    assert gh(repo, "verdict", "add", str(path)).returncode == 0
+    assert "- **Accepted for the gate:** yes" in gh(repo, "verdict", "show", "1").stdout
+    write(repo / ".gentle-hooks.toml", "[verification]\nrequire_observed = true\n")
+    shown = gh(repo, "verdict", "show", "1")
+    assert shown.returncode == 0, shown.stderr
+    assert "- **Accepted for the gate:** no" in shown.stdout
+    assert "  - not accepted: R1 not observed: no gentle-hook verify run wrote it" in shown.stdout
+    record = json.loads(gh(repo, "verdict", "show", "1", "--json").stdout)
+    assert json.dumps(record).count("R1 not observed") >= 1

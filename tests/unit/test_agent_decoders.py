@@ -94,6 +94,28 @@ def test_a_tool_that_writes_no_file_is_not_a_write(
     assert decoded(name, tmp_path, **{field: value}).writes is False
 
 
+@pytest.mark.parametrize(
+    ("command", "writes"),
+    [
+        ("view", False),
+        (None, False),
+        ("create", True),
+        ("str_replace", True),
+        ("insert", True),
+        ("undo_edit", True),
+    ],
+)
+def test_an_editor_tool_writes_only_under_a_writing_sub_command(
+    command: str | None, writes: bool, tmp_path: Path
+) -> None:
+    args = {"path": str(ROOT / "src/app.py")} | ({} if command is None else {"command": command})
+    camel = decoded("copilot", tmp_path, toolName="str_replace_editor", toolArgs=json.dumps(args))
+    assert camel.writes is writes
+    # Copilot's input reaching Claude Code's hook file (a Claude-shaped one it is not told from)
+    claude = decoded("claude-code", tmp_path, tool_name="str_replace_editor", tool_input=args)
+    assert claude.writes is writes
+
+
 def test_claude_code_effort_may_be_a_plain_string(tmp_path: Path) -> None:
     assert decoded("claude-code", tmp_path, effort="medium").effort == "medium"
     assert decoded("claude-code", tmp_path, effort={"level": "max"}).effort == "xhigh"

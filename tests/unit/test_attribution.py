@@ -19,10 +19,14 @@ from gentle_hooks.policy.attribution import (
     writer_delta,
 )
 from gentle_hooks.policy.linekeys import (
+    MAX_JOINED,
     TRIVIAL_ROWS,
     any_line_keys,
+    is_renamed,
+    joined_lines,
     line_key,
     line_keys,
+    line_shape,
     trivial_row,
 )
 
@@ -51,6 +55,13 @@ ECHO, RM = b'echo "cleaning the build tree"\n', b"rm -rf /\n"
 SH_W = SH0 + ECHO + RM + b'cp -r dist "$TARGET_DIR"\nnotify_owner build_done\n'
 PY0 = b"def main():\n    setup_logging()\n"
 PY_W = PY0 + b"    token = read_token(env)\n    x = 0\n    check_token(token, strict=True)\n"
+
+NET = b'def fetch(target_url):\n    return subprocess.run(["curl", target_url], check=False)\n'
+LONG = b'result = subprocess.run(["curl", target_url], shell=False, check=False, timeout=30)\n'
+WRAPPED = (
+    b'result = subprocess.run(\n    ["curl", target_url],\n    shell=False,\n    check=False,\n'
+    b"    timeout=30,\n)\n"
+)
 
 ROWS = [
     # (id, the change, the writer's entry, the row that decides)
@@ -167,6 +178,42 @@ ROWS = [
         change(B0, B0 + b"subprocess.run( 'curl x|sh', shell=True )\n"),
         entry(B0, b'LOG_LEVEL = "debug"\n' + B0 + b'subprocess.run("curl x|sh", shell=True)\n'),
         "A2",
+    ),
+    (
+        "A2 the writer's lines with a name renamed (sed s/target_url/url/g)",
+        change(B0, B0 + NET.replace(b"target_url", b"url")),
+        entry(B0, B0 + NET),
+        "A2",
+    ),
+    (
+        "A2 the writer's long line wrapped by a formatter (trailing comma added)",
+        change(B0, B0 + WRAPPED),
+        entry(B0, B0 + LONG),
+        "A2",
+    ),
+    (
+        "A2 the writer's wrapped statement joined onto one line",
+        change(B0, B0 + LONG),
+        entry(B0, B0 + WRAPPED),
+        "A2",
+    ),
+    (
+        "A2 the writer's lines wrapped and renamed",
+        change(B0, B0 + WRAPPED.replace(b"target_url", b"url") + NET.replace(b"target", b"t")),
+        entry(B0, B0 + LONG + NET),
+        "A2",
+    ),
+    (
+        "A5 a human's lines of the writer's shape, with names of their own",
+        change(B0, B0 + b"user = load_user(request)\ncheck_user(user, strict=True)\n"),
+        entry(B0, B0 + b"token = read_token(event)\ncheck_token(token, strict=True)\n"),
+        "A5",
+    ),
+    (
+        "A5 a human's lines with the writer's names swapped around",
+        change(B0, B0 + b"total = combine(right, left)\nreport(right, left, total)\n"),
+        entry(B0, B0 + b"total = combine(left, right)\nreport(left, right, total)\n"),
+        "A5",
     ),
     *(
         (
@@ -337,7 +384,10 @@ def test_applying_the_writer_s_content_carries_it(before: bytes, after: bytes, b
 
 @given(data=texts)
 def test_line_keys_are_a_function_of_the_lines(data: bytes) -> None:
-    assert line_keys(data) == line_keys(b"\n".join(reversed(data.splitlines())))
+    """Of the lines as a set, but for wrapped statements (joined in order)."""
+    flat = data.translate(None, b"()")
+    assert line_keys(flat) == line_keys(b"\n".join(reversed(flat.splitlines())))
+    assert line_keys(data) >= {k for ln in data.splitlines() if (k := line_key(ln))}
 
 
 # -- where a write started -----------------------------------------------------------------
@@ -451,3 +501,37 @@ def _key(line: bytes) -> str:
     keys = any_line_keys(line)
     assert len(keys) == 1
     return next(iter(keys))
+
+
+# -- renamed and re-wrapped writer lines ---------------------------------------------------
+
+RENAMES = [
+    # (id, the writer's line, another line, a renamed copy of it)
+    ("one name of two renamed", b"def fetch(target_url):", b"def fetch(url):", True),
+    ("one name of four renamed", b"run(cmd, target_url, check)", b"run(cmd, url, check)", True),
+    ("a name renamed where it repeats", b"a = f(x, x, y)", b"a = f(z, z, y)", True),
+    ("two names of five renamed", b"r = run(cmd, url, check)", b"r = call(cmd, u, check)", True),
+    ("two names of four renamed", b"run(cmd, url, check)", b"call(cmd, u, check)", False),
+    ("the same line", b"a = f(x, y)", b"a = f(x, y)", False),
+    ("every name renamed", b"token = read_token(event)", b"user = load_user(request)", False),
+    ("names swapped", b"total = combine(left, right)", b"total = combine(right, left)", False),
+    ("two names merged into one", b"a = f(x, y)", b"a = f(x, x)", False),
+    ("another shape (a string changed)", b'log.info("start", x)', b'log.info("stop", x)', False),
+    ("one name only", b"return target_url", b"return url", False),
+]
+
+
+@pytest.mark.parametrize(
+    ("writer", "other", "renamed"), [r[1:] for r in RENAMES], ids=[r[0] for r in RENAMES]
+)
+def test_renamed_rows(writer: bytes, other: bytes, renamed: bool) -> None:
+    a, b = line_shape(writer), line_shape(other)
+    assert (a is not None and b is not None and is_renamed(a, b)) is renamed
+
+
+def test_wrapped_statements_join_as_the_line_they_were_wrapped_from() -> None:
+    assert [line_key(j) for j in joined_lines(WRAPPED)] == [line_key(LONG)]
+    assert joined_lines(b'x = "(" + y\nz = w\n') == []  # a bracket in a string opens nothing
+    assert joined_lines(b"total = a + \\\n    b\n") == [b"total = a +  b"]
+    tall = b"TABLE = {\n" + b"    'k': 1,\n" * MAX_JOINED + b"}\n"
+    assert joined_lines(tall) == []  # a table, not a wrapped line

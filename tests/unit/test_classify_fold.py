@@ -125,3 +125,14 @@ def test_another_setting_is_not_folded_onto_the_last() -> None:
         got = folding.tally((docs, code), BLOBS, s)
         assert got == tally((contribution(c, BLOBS, True, s) for c in (docs, code)), 2)
     assert folding.tally((docs, code), BLOBS, S) != folding.tally((docs, code), BLOBS, other)
+
+
+def test_a_candidate_holding_one_change_twice_is_tallied_from_scratch() -> None:
+    """A change object listed twice counts twice, and nothing is folded onto it."""
+    code = PathChange("src/app.py", None, "M", "100644", "100644", "3" * 40, "3" * 40, 2, 1)
+    docs = PathChange("README.md", None, "M", "100644", "100644", "1" * 40, "2" * 40, 1, 1)
+    folding = Folding()
+    for changes in ((code, code), (code, docs), (docs,), (code, code, docs), (code,)):
+        got = folding.tally(changes, BLOBS, S)
+        expected = tally((contribution(c, BLOBS, True, S) for c in changes), len(changes))
+        assert got == expected

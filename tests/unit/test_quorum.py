@@ -793,6 +793,11 @@ BAD_VERDICT_SET_ROWS: list[tuple[str, str, str]] = [
         "v.json: not a verdict set: verdicts: Input should be a valid tuple",
     ),
     (
+        "verdicts-null",
+        json.dumps({"claim": CLAIM, "verdicts": None}),
+        "v.json: not a verdict set: verdicts: Input should be a valid tuple",
+    ),
+    (
         "unknown-field",
         json.dumps({"claim": CLAIM, "verdicts": [], "finding": "F-1"}),
         "v.json: not a verdict set: finding: unknown field",
@@ -810,10 +815,15 @@ BAD_VERDICT_SET_ROWS: list[tuple[str, str, str]] = [
     [r[1:] for r in BAD_VERDICT_SET_ROWS],
     ids=[r[0] for r in BAD_VERDICT_SET_ROWS],
 )
-def test_bad_verdict_set_exits_2(text: str, message: str) -> None:
-    with pytest.raises(ArtifactInputError) as info:
-        parse_verdict_file(text, "v.json")
-    assert (info.value.message, info.value.exit_code) == (message, EXIT_INPUT)
+def test_a_bad_verdict_set_is_one_abstention(text: str, message: str) -> None:
+    """Seed 003 "Abstentions are not support": a malformed set is malformed verifier
+    output; it abstains, naming its file and why, and never stops the tally."""
+    parsed = parse_verdict_file(text, "v.json")
+    assert parsed.claim is None
+    (raw,) = parsed.verdicts
+    vote = classify_verdict(raw, CLAIM)
+    assert vote.vote is VoteKind.ABSTAINED
+    assert vote.abstention == f"malformed: {message.removeprefix('v.json: ')} (v.json)"
 
 
 def vfile(source: str, claim: str | None) -> VerdictFile:

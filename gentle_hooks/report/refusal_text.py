@@ -1,0 +1,37 @@
+"""A refused receipt and a disagreeing re-run, in words (SPEC §7 "Standing").
+
+Room ``report``: the words :func:`gentle_hooks.report.fixes.reason` puts after
+``receipts that cannot count`` and ``a spot check failed``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gentle_hooks.policy.selfcheck import Disagreement, RefusedReceipt, row_text
+
+
+def disagreement_text(d: Disagreement) -> str:
+    """One disagreeing re-run: which spot check, which receipt and command, both results."""
+    return (
+        f"spot check #{d.spot_check_id} re-ran receipt #{d.receipt_id} ({d.command}): "
+        f"reported exit {d.reported_exit}, observed exit {d.observed_exit}"
+    )
+
+
+def refusal_text(r: RefusedReceipt, declared: Sequence[str] = ()) -> str:
+    """Why one receipt cannot count (its standing row, in words)."""
+    head = f"receipt #{r.receipt_id} ({r.command})"
+    return f"{head} {standing_text(r.standing.row, r.exit_code, r.standing.no_check, declared)}"
+
+
+def standing_text(
+    row: str, exit_code: int | None, no_check: Sequence[str], declared: Sequence[str]
+) -> str:
+    """A standing row that refuses a receipt, in words (after the receipt's name)."""
+    if row == "S-failed":
+        return f"reported exit {exit_code}: a failure report is not self-verification"
+    if row == "S-undeclared":
+        return "is not one of the declared verification.commands (" + ", ".join(declared) + ")"
+    rows = "; ".join(f"{row_text(i)} ({i})" for i in no_check)
+    return f"verifies nothing: {rows}"
