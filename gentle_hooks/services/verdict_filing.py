@@ -295,7 +295,9 @@ def add_verdict(
             reasons, accepted = (*reasons, *refused), False
         caller = _caller(bound.repo, verdict)
         markdown = render_verdict_markdown(verdict, refused, caller)
-        pair = _artifact_for(bound, verdict, run, settings.verification.artifact_dir, markdown)
+        pair = _artifact_for(
+            bound, verdict, run, settings.verification.artifact_dir, markdown, caller
+        )
         stored = led.add(
             VerdictRecord(
                 root=bound.root,
@@ -330,9 +332,12 @@ def _artifact_for(
     run: VerifyRun | None,
     artifact_dir: str,
     markdown: str,
+    caller: str | None,
 ) -> ArtifactPair:
     """The verdict's artifact pair: the one its verify run wrote, when that file still
-    holds exactly this verdict; else a new pair named after brief, candidate and digest."""
+    holds exactly this verdict; else a new pair named after brief, candidate and digest,
+    whose JSON names ``caller`` when the verdict names none (seed 001 "Completion
+    criteria": the artifact is saved and the caller is identified)."""
     if run is not None:
         path = (
             run.artifact_ref
@@ -348,7 +353,10 @@ def _artifact_for(
             return ArtifactPair(run.artifact_ref, path, os.path.splitext(path)[0] + ".md")
     name = f"{verdict.briefId}-{bound.candidate.identity[7:19]}-{verdict_digest(verdict)[7:15]}"
     pair = plan_artifacts(bound.root, artifact_dir, name)
-    text = verdict_json(as_recorded(verdict))
+    named = (
+        verdict if verdict.caller or not caller else verdict.model_copy(update={"caller": caller})
+    )
+    text = verdict_json(as_recorded(named))
     return write_artifacts(bound.repo, bound.root, pair, text, markdown)
 
 

@@ -51,3 +51,21 @@ def test_verdict_show_says_whether_the_gate_accepts_it_now(repo: Path, tmp_path:
     assert "  - not accepted: R1 not observed: no gentle-hook verify run wrote it" in shown.stdout
     record = json.loads(gh(repo, "verdict", "show", "1", "--json").stdout)
     assert json.dumps(record).count("R1 not observed") >= 1
+
+
+def test_an_outside_verdict_artifact_names_who_added_it(repo: Path, tmp_path: Path) -> None:
+    """Seed 001 "Completion criteria": the artifact is saved and the caller is identified.
+    A verdict written elsewhere names no caller: its artifact names who added it."""
+    opt_out_of_observed(repo)
+    escalated(repo)
+    verdict = bound_verdict(repo, PASSING_VERDICT)
+    assert "caller" not in verdict
+    path = tmp_path / "v.json"
+    path.write_text(json.dumps(verdict), encoding="utf-8")
+    added = gh(repo, "verdict", "add", str(path), "--json")
+    assert added.returncode == 0, added.stderr
+    ref = json.loads(added.stdout)["record"]["artifact_ref"]
+    artifact = json.loads((repo / ref).read_text(encoding="utf-8"))
+    ident = gh(repo, "verdict", "show", "1", "--json")
+    assert artifact["caller"] == json.loads(ident.stdout)["record"]["caller"]
+    assert artifact["caller"]

@@ -803,9 +803,11 @@ def test_verdict_add_writes_the_pair_for_a_verdict_from_elsewhere(env: Env) -> N
     rec = env.json("verdict", "add", str(path), code=1)["record"]
     ref = rec["artifact_ref"]
     assert ref.startswith(f"{ARTIFACTS}/brief-1-") and ref.endswith(".json")
-    assert json.loads((env.repo / ref).read_text()) == verdict
+    # the verdict as given, with who added it as its caller (it named none)
+    caller = "Test Committer <committer@example.com>"
+    assert json.loads((env.repo / ref).read_text()) == {**verdict, "caller": caller}
     assert (env.repo / ref).with_suffix(".md").read_text().startswith("# DelegationVerdict")
-    assert rec["caller"] == "Test Committer <committer@example.com>"  # who added it
+    assert rec["caller"] == caller  # who added it
     assert rec["observed_run"] is None
 
 
