@@ -61,6 +61,8 @@ class Wiring:
         toml_hooks: TOML files (relative as ``project``/``user``) that may hold the same
             hooks inline (Codex's ``[[hooks.PostToolUse]]`` in ``config.toml``): ours there
             counts as wired and is not added a second time; they are never edited.
+        project_vars: the environment variables the runtime sets, for its hooks, to the
+            project directory (the work tree root): Claude Code's ``CLAUDE_PROJECT_DIR``.
         aliases: ``(tool, its other names)``: names a group's matcher may select the tool by
             (Codex matches ``apply_patch`` by ``Write`` and ``Edit`` too).
     """
@@ -91,6 +93,7 @@ class Wiring:
     toml_hooks: tuple[str, ...] = field(default=())
     disabled_lists: tuple[str, ...] = field(default=())
     aliases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
+    project_vars: tuple[str, ...] = field(default=())
 
 
 @frozen
@@ -158,6 +161,8 @@ RUNTIMES: tuple[Runtime, ...] = (
             ),
             switches=(("disableAllHooks", True),),
             system_switches=(("allowManagedHooksOnly", True),),
+            # code.claude.com/docs/en/hooks, "Reference scripts by path"
+            project_vars=("CLAUDE_PROJECT_DIR",),
         ),
         settings_writer=claude_code.settings_writer,
         guest=claude_code.guest,
@@ -217,6 +222,9 @@ RUNTIMES: tuple[Runtime, ...] = (
             settings_comments=True,
             switches=(("hooksConfig.enabled", False), ("tools.enableHooks", False)),
             disabled_lists=("hooksConfig.disabled", "hooks.disabled"),
+            # google-gemini/gemini-cli docs/hooks/reference.md, "Environment variables"
+            # (CLAUDE_PROJECT_DIR: its alias for hooks written for Claude Code)
+            project_vars=("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
             project_notes=(
                 "Gemini CLI warns before it first runs a new project hook; /hooks panel lists it",
             ),

@@ -20,6 +20,7 @@ import copy
 import itertools
 import re
 import shlex
+from collections.abc import Callable
 
 from gentle_hooks.agents.runtimes import Runtime, Wiring
 
@@ -84,6 +85,27 @@ def program_of(command: str) -> str | None:
     words = _words(command)
     at = _program_at(words) if words else None
     return None if words is None or at is None else words[at][0]
+
+
+def program_words(command: str) -> tuple[str | None, str | None]:
+    """(the ``cd`` target before ``&&``, the program word) of a hook command, each as
+    written (quotes and variables kept, for the caller to expand); the program is our
+    ``gentle-hook`` word, else the first word after any ``NAME=value`` prefix. A part that
+    is not there (or a command that does not parse) is None."""
+    words = _words(command)
+    if not words:
+        return None, None
+    at = _program_at(words)
+    has_cd = at is not None and at >= 3 and words[0][0] == "cd" and words[2][0] == "&&"
+    cd = command[words[1][1] : words[1][2]] if has_cd else None
+    if at is None:
+        rest = [w for w in words if not _ASSIGNMENT.match(w[0])]
+        if not rest:
+            return None, None
+        _, start, end = rest[0]
+    else:
+        _, start, end = words[at]
+    return cd, command[start:end]
 
 
 def is_ours(command: object, runtime: str) -> bool:
@@ -234,13 +256,16 @@ def _check_shape(doc: JSON, w: Wiring) -> None:
         raise ShapeError(f'"hooks.{w.event}" is not a JSON array')
 
 
-def add(doc: JSON, rt: Runtime, command: str) -> tuple[JSON, str, tuple[str, ...]]:
+def add(
+    doc: JSON, rt: Runtime, command: str, keep: Callable[[str], bool] = lambda _: False
+) -> tuple[JSON, str, tuple[str, ...]]:
     """``doc`` with our entry running ``command`` (``<program> record --from <runtime>``,
     :func:`gentle_hooks.agents.runtimes.record_command`).
 
     An entry of ours already there is kept as the user wrote it (an environment prefix,
-    extra flags): only its ``gentle-hook`` word becomes ``command``'s program; a second
-    entry of ours is removed (two recorders would race).
+    extra flags): only its ``gentle-hook`` word becomes ``command``'s program, unless
+    ``keep`` of its command is true (the caller found it runs as written); a second entry
+    of ours is removed (two recorders would race).
 
     Returns:
         (the new document, what happened: ``added``, ``updated`` or ``unchanged``, and one
@@ -278,7 +303,7 @@ def add(doc: JSON, rt: Runtime, command: str) -> tuple[JSON, str, tuple[str, ...
         if not isinstance(before, str) or not before.strip():
             first[w.command_key] = command
             changes.append(f"our entry had no command: it runs '{command}' now")
-        elif is_ours(before, rt.name):
+        elif is_ours(before, rt.name) and not keep(before):
             after = retarget(before, program)
             if after != before:
                 first[w.command_key] = after

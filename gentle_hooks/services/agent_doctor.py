@@ -6,9 +6,11 @@ Room ``services``. Read-only. A runtime is *found* when one of its marker direct
 files) exists under the work tree root or the home directory, or its configuration wires our
 hook. For each runtime found:
 
-* wired, and the ``gentle-hook`` its command names exists (an absolute path that is
-  executable, or a name ``PATH`` resolves): ok;
-* wired, but that program cannot be found: fails (the agent's edits go unrecorded);
+* wired, and the ``gentle-hook`` its command names exists (resolved as the runtime's shell
+  would: :mod:`gentle_hooks.services.agent_reach`): ok;
+* wired, but that program is resolved and not there: fails (the agent's edits go
+  unrecorded); one that cannot be resolved without the runtime (a variable it alone sets,
+  a path relative to the agent's working directory) is reported "not checked", not failed;
 * wired under a matcher that leaves some of the runtime's file-writing tools out: fails,
   naming them;
 * wired, but a documented switch of the runtime's settings stops it (Claude Code's
@@ -35,9 +37,6 @@ hook. For each runtime found:
 from __future__ import annotations
 
 import os
-import re
-import shlex
-import shutil
 from collections.abc import Mapping
 
 from gentle_hooks.agents import aider, wiring
@@ -53,6 +52,7 @@ from gentle_hooks.services.agent_install import (
     scoped_path,
     user_home,
 )
+from gentle_hooks.services.agent_reach import reach
 from gentle_hooks.values.frozen import frozen
 
 
@@ -65,26 +65,6 @@ class AgentCheck:
     ok: bool
     detail: str
     fix: Command | None = None
-
-
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-
-
-def reachable(command: str, env: Mapping[str, str]) -> str | None:
-    """Where the program of a hook command is (its ``gentle-hook``, after any
-    ``NAME=value`` prefix), or None when it cannot be run."""
-    program = wiring.program_of(command)
-    if program is None:
-        try:
-            words = [w for w in shlex.split(command) if not _ASSIGNMENT.match(w)]
-        except ValueError:
-            return None
-        if not words:
-            return None
-        program = words[0]
-    if os.sep in program:
-        return program if os.access(program, os.X_OK) else None
-    return shutil.which(program, path=env.get("PATH"))
 
 
 def _found(rt: Runtime, root: str | None, home: str, env: Mapping[str, str]) -> list[str]:
@@ -183,8 +163,8 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
             except UsageError as exc:
                 return AgentCheck(name, False, exc.message)
             for command, matcher in wiring.placements(doc or {}, rt):
-                where = reachable(command, env)
-                if where is None:
+                got = reach(command, rt, root, env)
+                if got.status == "missing":
                     return AgentCheck(
                         name,
                         False,
@@ -192,6 +172,9 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
                         "gentle-hook is not found; install the recorder again",
                         reinstall,
                     )
+                where = (
+                    got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
+                )
                 missed = wiring.misses(matcher, rt.wiring)
                 if missed:
                     return AgentCheck(
