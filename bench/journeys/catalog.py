@@ -996,7 +996,8 @@ _BRIEF = """{
   "stopCondition": "the tests pass",
   "readOnly": false,
   "sideEffects": ["write-repo"],
-  "successCriteria": [{"criterion": "the tests pass", "run": "python3 -B -m unittest -q"}],
+  "successCriteria": [{"criterion": "f() returns 1",
+                       "run": ["python3", "-B", "-c", "import m; print(m.f()); assert m.f()"]}],
   "negativeTests": [{"criterion": "the old value is gone",
                      "run": ["python3", "-B", "-c", "import m; assert m.f() == 0"]}],
   "fullSuite": "python3 -B -m unittest -q"

@@ -18,6 +18,7 @@ from gentle_hooks.ledger.records import (
 )
 from gentle_hooks.policy.plan import Plan
 from gentle_hooks.report.fixes import reason, receipt_hints, step_lines, steps
+from gentle_hooks.report.program_text import program
 
 if TYPE_CHECKING:
     from gentle_hooks.services.status import StatusResult
@@ -99,7 +100,7 @@ def render_status(s: StatusResult, explain: bool = False) -> str:
         verifier = _verifier_line(r.plan, accepted)
         lines.append(verifier if "MISSING" not in verifier else f"verifier: {unneeded}")
         lines.append("status: not delegated; the gate does not apply")
-        lines.extend(f"note: {h}" for h in s.hints)
+        lines.extend(f"note: {h}" for h in _own_hints(s))
         return "\n".join(lines)
     lines.append("spot check: " + ("satisfied" if d.spot_check_satisfied else "MISSING"))
     lines.append(_verifier_line(r.plan, accepted))
@@ -119,4 +120,16 @@ def render_status(s: StatusResult, explain: bool = False) -> str:
 def status_hints(s: StatusResult) -> tuple[str, ...]:
     """``status``'s hints: the report to make first (when a missing spot check needs one),
     then the service's own."""
-    return (*receipt_hints(s.missing, s.assessment.binding), *s.hints)
+    return (*receipt_hints(s.missing, s.assessment.binding), *_own_hints(s))
+
+
+def _own_hints(s: StatusResult) -> tuple[str, ...]:
+    """The service's hints, then the line for HEAD's unchecked writer commit, if any."""
+    if s.unchecked_head is None:
+        return s.hints
+    return (
+        *s.hints,
+        f"this candidate carries no writer work, but HEAD (commit {s.unchecked_head[:12]}) "
+        "does, committed without what its plan requires: the push gate blocks it; "
+        f"{program()} status --committed shows what is missing",
+    )

@@ -163,7 +163,8 @@ def install(
 
     Raises:
         UsageError: an unknown hook type; a foreign hook whose ``.gentle-legacy`` slot is
-            already taken (nothing is overwritten).
+            already taken (nothing is overwritten); the git directory's ``hooks`` is a
+            symbolic link and no ``core.hooksPath`` names a directory on purpose.
         WriteError: the hooks directory cannot be created or written (a read-only ``.git``,
             a full disk, permission denied): every script is written and synced before any
             is renamed into place, so no hook was changed.
@@ -172,6 +173,14 @@ def install(
         if t not in KNOWN_HOOK_TYPES:
             raise UsageError(f"unknown hook type {t!r}: use one of {', '.join(KNOWN_HOOK_TYPES)}")
     directory = hooks_dir(repo)
+    own = os.path.join(repo.paths.common_dir, "hooks")
+    if os.path.islink(own) and not (repo.config_get("core.hooksPath") or "").strip():
+        # the git directory's own hooks directory is ours to write; a link there would
+        # send the scripts wherever it points (core.hooksPath names another on purpose)
+        raise UsageError(
+            f"{own} is a symbolic link; refusing to write through it (set "
+            "core.hooksPath to the directory it points to, to install there)"
+        )
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as exc:

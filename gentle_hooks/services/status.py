@@ -30,12 +30,16 @@ class StatusResult:
         hints: extra lines: records that do not count here, why the gate does not apply
             (:mod:`gentle_hooks.report` puts the receipt a missing spot check needs first,
             when none is recorded, before them).
+        unchecked_head: HEAD's commit id when this candidate carries no writer work but
+            HEAD's commit does, without what its plan requires (a commit made with hooks
+            off: the push gate blocks it), else None.
     """
 
     assessment: AssessResult
     facts: LedgerFacts
     missing: tuple[PlanShortfall, ...]
     hints: tuple[str, ...]
+    unchecked_head: str | None = None
 
     @property
     def satisfied(self) -> bool:
@@ -81,9 +85,7 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
             "count for this one"
         )
     committed = _committed_unchecked(binding, env) if not d.applies and facts.present else None
-    if committed is not None:
-        hints.append(committed)
-    elif not d.applies:
+    if committed is None and not d.applies:
         hints.append(
             "no pending writer work is recorded for this work tree, so the gate does not "
             "apply; a writer's edits are recorded by its runtime's hook (install --agent, "
@@ -92,11 +94,11 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
         )
     if binding.projection is Projection.SNAPSHOT and result.candidate.is_empty:
         hints.append("the work tree equals the base: the candidate changes nothing")
-    return StatusResult(result, facts, d.shortfalls, tuple(hints))
+    return StatusResult(result, facts, d.shortfalls, tuple(hints), committed)
 
 
 def _committed_unchecked(binding: Binding, env: Mapping[str, str]) -> str | None:
-    """A line for writer work ``HEAD``'s commit carries without what its plan requires (a
+    """HEAD's commit id when it carries writer work without what its plan requires (a
     commit made with hooks off: the work tree then holds nothing pending, yet the push gate
     blocks the commit), or None. Read only when this candidate is not delegated."""
     if binding.projection is Projection.COMMITTED:
@@ -112,9 +114,4 @@ def _committed_unchecked(binding: Binding, env: Mapping[str, str]) -> str | None
     )
     if not (head.decision.applies and head.decision.shortfalls):
         return None
-    commit = (head.candidate.head or "")[:12]
-    return (
-        f"this candidate carries no writer work, but HEAD (commit {commit}) does, committed "
-        "without what its plan requires: the push gate blocks it; gentle-hook status "
-        "--committed shows what is missing"
-    )
+    return head.candidate.head or ""

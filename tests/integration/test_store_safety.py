@@ -387,3 +387,18 @@ def test_install_refused_on_a_later_hook_changes_no_earlier_one(repo: Path) -> N
     proc = hostile(repo, "install")
     assert proc.returncode == 2 and b"already exists" in proc.stderr, proc.stderr
     assert _tree(hooks) == before  # the first hook was not moved aside nor replaced
+
+
+def test_install_refuses_a_symlinked_hooks_directory(repo: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "shared-hooks"
+    outside.mkdir()
+    hooks = repo / ".git" / "hooks"
+    shutil.rmtree(hooks)
+    hooks.symlink_to(outside)
+    proc = hostile(repo, "install")
+    assert proc.returncode == 2
+    assert f"{hooks} is a symbolic link; refusing to write through it".encode() in proc.stderr
+    assert list(outside.iterdir()) == []
+    git(repo, "config", "core.hooksPath", str(hooks))  # named on purpose: installed there
+    assert hostile(repo, "install").returncode == 0
+    assert (outside / "pre-commit").is_file()
