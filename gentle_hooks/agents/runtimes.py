@@ -61,6 +61,10 @@ class Wiring:
         toml_hooks: TOML files (relative as ``project``/``user``) that may hold the same
             hooks inline (Codex's ``[[hooks.PostToolUse]]`` in ``config.toml``): ours there
             counts as wired and is not added a second time; they are never edited.
+        other_commands: the other members an entry of the runtime may hold its command
+            under, in the order the runtime reads them (Copilot's cross-platform
+            ``command``; ``exec`` with its ``args``, run without a shell): an entry of ours
+            there is found, updated there, and removed.
         project_vars: the environment variables the runtime sets, for its hooks, to the
             project directory (the work tree root): Claude Code's ``CLAUDE_PROJECT_DIR``.
         aliases: ``(tool, its other names)``: names a group's matcher may select the tool by
@@ -94,6 +98,7 @@ class Wiring:
     disabled_lists: tuple[str, ...] = field(default=())
     aliases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
     project_vars: tuple[str, ...] = field(default=())
+    other_commands: tuple[str, ...] = field(default=())
 
 
 @frozen
@@ -266,6 +271,9 @@ RUNTIMES: tuple[Runtime, ...] = (
             matcher=None,
             entry=(("type", "command"), ("timeoutSec", 30)),
             command_key="bash",
+            # github/docs content/copilot/reference/hooks-reference.md @ 05da5bc3,
+            # "Command hooks": command (cross-platform fallback), exec + args (CLI only)
+            other_commands=("command", "exec"),
             version=1,
             own_file=True,
             also_project=(".github/hooks/*.json",),

@@ -203,11 +203,39 @@ def placements(doc: JSON, rt: Runtime) -> list[tuple[str, object]]:
     assert rt.wiring is not None
     w = rt.wiring
     return [
-        (str(e.get(w.command_key)), matcher)
+        (str(entry_command(e, w)), matcher)
         for matcher, hooks in _groups(doc, w)
         for e in hooks
         if isinstance(e, dict) and _is_our_entry(e, rt)
     ]
+
+
+def command_key(entry: object, w: Wiring) -> str:
+    """Which member of ``entry`` holds its command: :attr:`Wiring.command_key` when it is
+    text, else the first of :attr:`Wiring.other_commands` that is (``exec``: the
+    executable of an ``exec``/``args`` entry); :attr:`Wiring.command_key` when none is."""
+    if not isinstance(entry, dict):
+        return w.command_key
+    for key in (w.command_key, *w.other_commands):
+        if isinstance(entry.get(key), str):
+            return key
+    return w.command_key
+
+
+def entry_command(entry: object, w: Wiring) -> str | None:
+    """The command an entry runs, as a shell would read it: the text under its
+    :func:`command_key`; an ``exec``/``args`` entry (run without a shell) as its words
+    quoted and joined; None when it has none (or ``args`` is not a list of text)."""
+    if not isinstance(entry, dict):
+        return None
+    key = command_key(entry, w)
+    value = entry.get(key)
+    if key != "exec" or not isinstance(value, str):
+        return value if isinstance(value, str) else None
+    args = entry.get("args", [])
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        return None
+    return shlex.join([value, *args])
 
 
 def _is_our_entry(entry: object, rt: Runtime) -> bool:
@@ -217,7 +245,7 @@ def _is_our_entry(entry: object, rt: Runtime) -> bool:
     if not isinstance(entry, dict):
         return False
     name = dict(w.entry).get("name")
-    return is_ours(entry.get(w.command_key), rt.name) or (
+    return is_ours(entry_command(entry, w), rt.name) or (
         name is not None and entry.get("name") == name
     )
 
@@ -227,7 +255,7 @@ def commands(doc: JSON, rt: Runtime) -> list[str]:
     assert rt.wiring is not None
     w = rt.wiring
     return [
-        str(e.get(w.command_key))
+        str(entry_command(e, w))
         for hooks in _hook_lists(doc, w)
         for e in hooks
         if isinstance(e, dict) and _is_our_entry(e, rt)
@@ -299,18 +327,24 @@ def add(
                 f"moved out of matcher '{first_matcher}', which misses {', '.join(missed)}, "
                 f"into '{w.matcher}'"
             )
-        before = first.get(w.command_key)
+        key = command_key(first, w)
+        before = entry_command(first, w)
         if not isinstance(before, str) or not before.strip():
             first[w.command_key] = command
             changes.append(f"our entry had no command: it runs '{command}' now")
         elif is_ours(before, rt.name) and not keep(before):
             after = retarget(before, program)
             if after != before:
-                first[w.command_key] = after
+                if key == "exec":
+                    # an executable run without a shell: its path unquoted
+                    first["exec"] = (shlex.split(program) or [program])[0]
+                    after = entry_command(first, w) or after
+                else:
+                    first[key] = after
                 changes.append(f"its gentle-hook changed: '{before}' -> '{after}'")
         for hooks, dup, _ in found[1:]:
             hooks.remove(dup)
-            gone = dup.get(w.command_key) if isinstance(dup, dict) else None
+            gone = entry_command(dup, w)
             changes.append(f"removed a second entry of ours running '{gone}'")
         if not changes:
             return new, "unchanged", ()

@@ -490,3 +490,27 @@ def test_a_recorder_resolved_to_a_missing_program_fails_and_is_retargeted(repo: 
     assert json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"][0]["command"] == (
         "gentle-hook record --from claude-code"
     )
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"type": "command", "command": "gentle-hook record --from copilot"},
+        {"type": "command", "exec": "gentle-hook", "args": ["record", "--from", "copilot"]},
+    ],
+)
+def test_copilots_command_and_exec_forms_are_ours(entry: dict[str, object], repo: Path) -> None:
+    team = repo / ".github" / "hooks" / "team.json"
+    team.parent.mkdir(parents=True)
+    theirs = {"type": "command", "bash": "./audit.sh"}
+    team.write_text(json.dumps({"version": 1, "hooks": {"postToolUse": [theirs, entry]}}))
+    ok, detail = doctor(repo, WITH_GH)[1]["agent: copilot"]
+    assert ok and detail.startswith(f"recorder wired: {team} (project) -> "), detail
+    again = gh(repo, "install", "--agent", "copilot", env=WITH_GH)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[0].startswith("copilot (project): unchanged: "), again.stdout
+    assert not (repo / ".github" / "hooks" / "gentle-hooks.json").exists()
+    assert json.loads(team.read_text())["hooks"]["postToolUse"] == [theirs, entry]
+    gone = gh(repo, "uninstall", "--agent", "copilot", env=WITH_GH)
+    assert gone.returncode == 0, gone.stderr
+    assert json.loads(team.read_text())["hooks"]["postToolUse"] == [theirs]
