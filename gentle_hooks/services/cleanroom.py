@@ -8,7 +8,17 @@ system's temporary directory) holding:
   notes, transcripts, hooks, other objects or work-tree state of the user's clone;
 * ``BRIEF.md`` — the brief's objective and success criteria (with the commands the
   verifier may run), and nothing else of the brief or of the writer;
-* ``logs/`` — the output of each check ``gentle-hook verify run`` ran, one file each.
+* ``logs/`` — the output of each check ``gentle-hook verify run`` ran, one file each;
+* ``aside/`` — while ``verify run`` runs: the candidate's base tree and, for one criterion
+  at a time, its hollowed copy, each swapped into ``tree/`` for its run (:func:`swap_in`).
+
+Every run of a check is at the same path, with the same neighbours, environment and commit
+message, so a check that reads only where it runs cannot tell the candidate from its base.
+Limits: a check can still keep state between its runs outside the room (a file under
+``$TMPDIR`` or ``$HOME``: the candidate always runs first), compare file times, or read the
+checkouts under ``aside/``; what stops such a brief from passing a broken change is the
+full suite, which must run a recognised test runner and pass on the candidate
+(:data:`~gentle_hooks.policy.testcount.RUNNER_ROWS`).
 
 The verifier gets the artifact, the criteria and the tools, never the implementation
 context (seed 001 "Rules"). :func:`check_room` proves a room still holds the candidate's
@@ -22,6 +32,7 @@ import contextlib
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
 
 from gentle_hooks.artifacts.observation import Check
 from gentle_hooks.bounded import InputFileError, read_regular
@@ -36,13 +47,19 @@ ROOM_PREFIX = "gentle-verify-"
 TREE, BRIEF, LOGS = "tree", "BRIEF.md", "logs"
 #: In a room ``verify run`` made for itself: the id of the process that removes it.
 OWNER = ".owner"
-#: The candidate's base tree, which ``verify run`` exports to run each criterion and
-#: negative test on it too (a check whose outcome does not depend on the artifact).
-BASE = "base"
-#: The candidate's tree with every file it adds or changes emptied, made for one criterion
-#: at a time and removed after it (a criterion whose outcome is the same there and on the
-#: base tree observes nothing of the artifact).
-HOLLOW = "hollow"
+#: Where a run keeps the checkouts that are not in ``tree/`` while a check runs, and
+#: removes them when it ends: the candidate's base tree (each criterion and negative test
+#: also runs on it: a check whose outcome does not depend on the artifact) and, for one
+#: criterion at a time, the candidate with every file it adds or changes emptied ("hollow":
+#: a criterion whose exit status is the same there and on the base observes nothing).
+#: Each is swapped into ``tree/`` to be run on (:func:`swap_in`), so a check runs at the
+#: same path, under the same names, whichever checkout it judges: it cannot tell them
+#: apart by ``$PWD``, its directory's name or its neighbours' names.
+ASIDE = "aside"
+#: The base checkout's and the hollow checkout's names under :data:`ASIDE` (neutral:
+#: when one is in ``tree/``, the checkout it replaced takes its name), and the name a
+#: swap passes through.
+BASE, HOLLOW, HELD = "a", "b", "c"
 
 
 @frozen
@@ -69,12 +86,16 @@ class Room:
         return os.path.join(self.path, LOGS)
 
     @property
+    def aside(self) -> str:
+        return os.path.join(self.path, ASIDE)
+
+    @property
     def base(self) -> str:
-        return os.path.join(self.path, BASE)
+        return os.path.join(self.path, ASIDE, BASE)
 
     @property
     def hollow(self) -> str:
-        return os.path.join(self.path, HOLLOW)
+        return os.path.join(self.path, ASIDE, HOLLOW)
 
 
 def room_brief_text(objective: str, brief_id: str, checks: tuple[Check, ...]) -> str:
@@ -96,6 +117,12 @@ def room_brief_text(objective: str, brief_id: str, checks: tuple[Check, ...]) ->
     return "\n".join(lines) + "\n"
 
 
+def room_message(cand: Candidate) -> str:
+    """The message of each checkout's one commit: the same for the candidate's tree, its
+    base and its hollowed copy, so a check cannot tell them apart by ``git log``."""
+    return f"gentle-hooks clean room\n\ncandidate {cand.identity}\nbase tree {cand.base.tree}\n"
+
+
 def make_room(repo: Repository, cand: Candidate, brief_text: str, *, owned: bool = False) -> Room:
     """Create a clean room holding ``cand``'s tree and ``brief_text``.
 
@@ -115,11 +142,7 @@ def make_room(repo: Repository, cand: Candidate, brief_text: str, *, owned: bool
         if owned:
             with open(os.path.join(room.path, OWNER), "w", encoding="ascii") as fh:
                 fh.write(f"{os.getpid()}\n")
-        repo.export_tree(
-            cand.tree,
-            room.tree,
-            f"gentle-hooks clean room\n\ncandidate {cand.identity}\nbase tree {cand.base.tree}\n",
-        )
+        repo.export_tree(cand.tree, room.tree, room_message(cand))
         os.makedirs(room.logs)
         with open(room.brief, "w", encoding="utf-8") as fh:
             fh.write(brief_text)
@@ -254,7 +277,7 @@ def check_room(
 
 
 #: What a room's directory may hold: its parts.
-ROOM_ENTRIES = frozenset({TREE, BRIEF, LOGS, OWNER, BASE, HOLLOW})
+ROOM_ENTRIES = frozenset({TREE, BRIEF, LOGS, OWNER, ASIDE})
 
 #: One entry's identity on disk: kind and permission bits, inode, size, modification and
 #: change times (the change time moves on every write and every chmod, and no process can
@@ -296,14 +319,14 @@ class RoomStamp:
 
 
 def _room_entries(room: Room) -> dict[str, Stamp]:
-    """The room's entries keyed by their path relative to ``tree/`` (``../BRIEF.md``,
-    ``../base/...`` for the rest of the room), without ``logs/`` (written by the run) and
-    the checkouts' ``.git`` directories (git in a room refreshes its index)."""
+    """The room's entries keyed by their path relative to ``tree/`` (``../BRIEF.md`` for
+    the rest of the room), without ``logs/`` (written by the run), ``aside/`` (the other
+    checkouts, compared with their trees by git after each check) and ``tree/.git`` (git
+    in a room refreshes its index)."""
     out: dict[str, Stamp] = {}
     for rel, st in _walk(room.path).items():
         parts = rel.split(os.sep)
-        # hollow/ is made for one check, after the room was stamped, and removed after it
-        if parts[0] in (LOGS, HOLLOW) or (parts[0] in (TREE, BASE) and parts[1:2] == [".git"]):
+        if parts[0] in (LOGS, ASIDE) or (parts[0] == TREE and parts[1:2] == [".git"]):
             continue
         if parts[0] == TREE:
             out[os.path.join(*parts[1:]) if len(parts) > 1 else "."] = st
@@ -320,28 +343,29 @@ def stamp_room(room: Room) -> RoomStamp:
 def room_touched(room: Room, before: RoomStamp) -> tuple[str, ...]:
     """The room's entries a check wrote, replaced, removed or re-permissioned since
     ``before``, even when it put back their bytes (their change time moved): every file
-    and link of the checkouts (``tree/``, ``base/``) and everything else in the room
-    (``BRIEF.md``, a ``pytest.ini`` or ``conftest.py`` put beside ``tree/``). New files
-    inside a checkout are not listed here (the ignore rules decide those:
-    :meth:`~gentle_hooks.git.room_check.RoomChecks.room_additions`), and a checkout's
-    directories may gain such outputs: only their kind, inode and permissions count.
+    and link of ``tree/`` and everything else in the room (``BRIEF.md``, a ``pytest.ini``
+    or ``conftest.py`` put beside ``tree/``). New files inside ``tree/`` are not listed
+    here (the ignore rules decide those:
+    :meth:`~gentle_hooks.git.room_check.RoomChecks.room_additions`), and its directories
+    may gain such outputs: only their kind, inode and permissions count, as for the room's
+    own directory, whose entries :func:`swap_in` renames (an entry added or removed there
+    is listed by name).
 
     Returns:
         The paths, relative to ``tree/``, sorted; empty when the room is as it was.
     """
     now = _room_entries(room)
     then = dict(before.entries)
-    base = os.path.join("..", BASE)
 
     def in_checkout(path: str) -> bool:
-        return not path.startswith("..") or path == base or path.startswith(base + os.sep)
+        return not path.startswith("..")
 
     touched: list[str] = []
     for path, old in then.items():
         new = now.get(path)
         if new is None:
             touched.append(path)
-        elif stat.S_ISDIR(old[0]) and in_checkout(path):
+        elif stat.S_ISDIR(old[0]) and (in_checkout(path) or path == ".."):
             if new[:2] != old[:2]:  # outputs may be added: kind, permissions, inode only
                 touched.append(path)
         elif new != old:
@@ -372,8 +396,8 @@ def check_room_root(room: Room, flags: tuple[str, ...] = ()) -> None:
 
 
 def make_base(repo: Repository, room: Room, cand: Candidate) -> None:
-    """Export ``cand``'s base tree to the room's ``base/`` (replacing one an earlier run
-    made), for the checks to run on it too.
+    """Export ``cand``'s base tree to the room's :attr:`Room.base` (replacing one an
+    earlier run left), for the checks to run on it too.
 
     Raises:
         GitError / OSError: exporting the tree failed.
@@ -381,23 +405,19 @@ def make_base(repo: Repository, room: Room, cand: Candidate) -> None:
     import shutil
 
     shutil.rmtree(room.base, ignore_errors=True)
-    repo.export_tree(
-        cand.base.tree, room.base, f"gentle-hooks clean room: base of {cand.identity}\n"
-    )
+    repo.export_tree(cand.base.tree, room.base, room_message(cand))
 
 
 def make_hollow(repo: Repository, room: Room, cand: Candidate) -> None:
-    """Export ``cand``'s tree into the room's ``hollow/`` (emptied first; the directory
-    itself stays, so the room's own entry is not touched) and empty every file the
-    candidate adds or changes against its base (a symbolic link becomes an empty file):
-    what a criterion sees when it does not read the artifact.
+    """Export ``cand``'s tree to the room's :attr:`Room.hollow` (replacing one left there)
+    and empty every file the candidate adds or changes against its base (a symbolic link
+    becomes an empty file): what a criterion sees when it does not read the artifact.
 
     Raises:
         GitError / OSError: exporting the tree failed.
     """
     remove_hollow(room)
-    os.makedirs(room.hollow, exist_ok=True)
-    repo.export_tree(cand.tree, room.hollow, f"gentle-hooks clean room: hollow {cand.identity}\n")
+    repo.export_tree(cand.tree, room.hollow, room_message(cand))
     for change in repo.tree_delta(cand.base.tree, cand.tree):
         if change.new_blob is None:
             continue
@@ -409,17 +429,32 @@ def make_hollow(repo: Repository, room: Room, cand: Candidate) -> None:
 
 
 def remove_hollow(room: Room) -> None:
-    """Empty the room's ``hollow/`` (the directory stays); never raises."""
+    """Remove the room's hollow checkout; never raises."""
     import shutil
 
+    shutil.rmtree(room.hollow, ignore_errors=True)
+
+
+def remove_aside(room: Room) -> None:
+    """Remove the checkouts a run kept aside (base, hollow); never raises."""
+    import shutil
+
+    shutil.rmtree(room.aside, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def swap_in(room: Room, other: str) -> Iterator[None]:
+    """While the block runs, the checkout at ``other`` (:attr:`Room.base` or
+    :attr:`Room.hollow`) is in ``tree/`` and the candidate's tree is at ``other``; both are
+    put back when it ends, also when it raises. Renames only: every file keeps its inode,
+    so :func:`room_touched` still sees what a check did to either."""
+    held = os.path.join(room.aside, HELD)
+    os.rename(room.tree, held)
+    os.rename(other, room.tree)
+    os.rename(held, other)
     try:
-        names = os.listdir(room.hollow)
-    except OSError:
-        return
-    for name in names:
-        path = os.path.join(room.hollow, name)
-        if os.path.isdir(path) and not os.path.islink(path):
-            shutil.rmtree(path, ignore_errors=True)
-        else:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
+        yield
+    finally:
+        os.rename(room.tree, held)
+        os.rename(other, room.tree)
+        os.rename(held, other)

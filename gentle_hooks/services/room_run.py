@@ -1,9 +1,10 @@
 """Running a verify run's checks in its clean room, observed (SPEC §9; seed 001).
 
 Room ``services``. :func:`observe_all` runs each check of a plan in the room's ``tree/``
-(and each criterion and negative test again in ``base/``, the candidate's base tree, and
-a criterion that gave the same outcome there once more in ``hollow/``, the candidate with
-the files it adds or changes emptied: row C4-nothing),
+(and each criterion and negative test again on the candidate's base tree, and a criterion
+that gave the same exit status there once more on the candidate with the files it adds or
+changes emptied: row C4-nothing; each swapped into ``tree/`` for its run, so every run is
+at the same path),
 with :func:`room_env` (the caller's environment without the writer's session) and
 :func:`cache_env` (tool caches outside the room), and stops at the first check that
 changed the room (:func:`~gentle_hooks.services.cleanroom.room_touched`, the candidate's
@@ -22,13 +23,13 @@ from gentle_hooks.errors import UsageError
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.policy.testcount import runner_of, tests_run
 from gentle_hooks.services.cleanroom import (
-    BASE,
     Room,
     RoomStamp,
     make_hollow,
     remove_hollow,
     room_touched,
     stamp_room,
+    swap_in,
 )
 from gentle_hooks.services.record import Bound
 from gentle_hooks.services.runner import run_observed
@@ -97,62 +98,102 @@ def room_env(env: Mapping[str, str], *pointers: str) -> dict[str, str]:
 
 
 def _observe(
-    check: Check, number: int, room: Room, env: Mapping[str, str], *, where: str = ""
+    check: Check,
+    number: int,
+    room: Room,
+    env: Mapping[str, str],
+    logs: dict[str, bytes],
+    *,
+    where: str = "",
 ) -> Outcome:
-    """Run one check in the room's tree (``where="base"``: in its ``base/``; ``"hollow"``: in
-    its ``hollow/``), its output to ``logs/NN-kind.log`` (``NN-kind-WHERE.log``)."""
-    log = _log_path(room, check, number, where)
-    with open(log, "wb") as out:
+    """Run one check in the room's ``tree/`` (whichever checkout is there: ``where`` names
+    it, ``"base"`` or ``"hollow"``), with ``PWD`` set to it and no ``OLDPWD``. Its output
+    goes to an unnamed file and is kept in ``logs`` under ``logs/NN-kind.log``
+    (``NN-kind-WHERE.log``) for :func:`observe_all` to write once every run of the check
+    is over: a log file appearing while a check runs would tell it which run it is."""
+    import tempfile
+
+    run_env = {k: v for k, v in env.items() if k != "OLDPWD"}
+    run_env["PWD"] = room.tree
+    # the room's own directory, compared around this run alone: the swaps between runs
+    # rename its entries, a file the check put beside tree/ and removed changes it too
+    root_before = _root_stamp(room)
+    with tempfile.TemporaryFile() as out:
         out.write(f"$ {check.command}\n".encode())
         out.flush()
         try:
-            cwd = {"base": room.base, "hollow": room.hollow}.get(where, room.tree)
-            obs = run_observed(check.argv, cwd=cwd, stdout=out, stderr=out, env=env)
+            obs = run_observed(check.argv, cwd=room.tree, stdout=out, stderr=out, env=run_env)
         except UsageError as exc:
             out.write(f"{exc.message}\n".encode())
-            return Outcome(check, None, 0, None, error=exc.message)
+            obs = None
+            error = exc.message
+        out.seek(0)
+        logs[_log_path(room, check, number, where)] = out.read()
+    if _root_stamp(room) != root_before:
+        logs[ROOT_TOUCHED] = b""
+    if obs is None:
+        return Outcome(check, None, 0, None, error=error)
     outcome = Outcome(check, obs.exit_code, obs.duration_ms, obs.output_digest)
     runner = runner_of(check.command)
     if runner is not None and check.kind != "negative" and not where:
-        count = tests_run(check.command, _log_text(log))
-        outcome = replace(outcome, runner=runner.id, tests_run=count)
+        text = logs[_log_path(room, check, number, where)].decode("utf-8", "replace")
+        outcome = replace(outcome, runner=runner.id, tests_run=tests_run(check.command, text))
     return outcome
+
+
+#: The key :func:`_observe` sets in its ``logs`` when a run changed the room's directory.
+ROOT_TOUCHED = ""
+
+
+def _root_stamp(room: Room) -> tuple[int, int, int]:
+    st = os.lstat(room.path)
+    return (st.st_ino, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def _log_path(room: Room, check: Check, number: int, where: str = "") -> str:
     return os.path.join(room.logs, f"{number:02d}-{check.kind}{'-' + where if where else ''}.log")
 
 
-def _log_text(log: str) -> str:
-    """A check's log as text."""
-    with open(log, "rb") as fh:
-        return fh.read().decode("utf-8", "replace")
+def _write_logs(logs: dict[str, bytes]) -> None:
+    for path, data in logs.items():
+        if path != ROOT_TOUCHED:
+            with open(path, "wb") as fh:
+                fh.write(data)
+    logs.clear()
 
 
 def _on_base(
-    check: Check, number: int, room: Room, env: Mapping[str, str], outcome: Outcome
+    check: Check,
+    number: int,
+    room: Room,
+    env: Mapping[str, str],
+    logs: dict[str, bytes],
+    outcome: Outcome,
 ) -> Outcome:
-    """Run ``check`` again on the candidate's base tree and record whether its outcome
-    there was the candidate's: the same exit status. Only the exit status is the check's
-    verdict on a tree; its output is not (``sha256sum``, ``wc -c`` or ``stat`` of a changed
-    file print another line on each tree and exit 0 on all of them: they judge nothing)."""
-    base = _observe(check, number, room, env, where="base")
+    """Run ``check`` again on the candidate's base tree, swapped into ``tree/``, and record
+    whether its outcome there was the candidate's: the same exit status. Only the exit
+    status is the check's verdict on a tree; its output is not (``sha256sum``, ``wc -c`` or
+    ``stat`` of a changed file print another line on each tree and exit 0 on all of them:
+    they judge nothing)."""
+    with swap_in(room, room.base):
+        base = _observe(check, number, room, env, logs, where="base")
     return replace(outcome, base_exit=base.exit_code, base_same=base.exit_code == outcome.exit_code)
 
 
 def _on_hollow(
-    bound: Bound, check: Check, number: int, room: Room, env: Mapping[str, str], outcome: Outcome
+    check: Check,
+    number: int,
+    room: Room,
+    env: Mapping[str, str],
+    logs: dict[str, bytes],
+    outcome: Outcome,
 ) -> Outcome:
-    """Run a criterion that gave the candidate's outcome on the base tree once more, on
-    the candidate with every file it adds or changes emptied (``hollow/``, made for this
-    run and removed after it), and record whether its exit status there was the
-    candidate's: the same on both means it observed nothing of the artifact (row
-    C4-nothing)."""
-    make_hollow(bound.repo, room, bound.candidate)
-    try:
-        hollow = _observe(check, number, room, env, where="hollow")
-    finally:
-        remove_hollow(room)
+    """Run a criterion that gave the candidate's exit status on the base tree once more,
+    on the candidate with every file it adds or changes emptied, swapped into ``tree/``,
+    and record whether its exit status there was the candidate's: the same on both means
+    it observed nothing of the artifact (row C4-nothing)."""
+    with swap_in(room, room.hollow):
+        hollow = _observe(check, number, room, env, logs, where="hollow")
     same = hollow.exit_code == outcome.exit_code
     return replace(outcome, hollow_exit=hollow.exit_code, hollow_same=same)
 
@@ -161,11 +202,16 @@ def observe_all(
     bound: Bound, checks: Sequence[Check], room: Room, env: Mapping[str, str]
 ) -> tuple[Outcome, ...]:
     """Run the plan's checks in order; each criterion and negative test also on the
-    candidate's base tree (``base/``, when the candidate changes files), so a check whose
-    outcome does not depend on the artifact is told apart: a negative test then does not
-    count (row C2-base), a criterion's evidence says it held on the base too (a property
-    the candidate preserves). A candidate that changes files mutates the repository, so a
-    ``pass`` always holds a negative test whose outcome depends on the artifact.
+    candidate's base tree (when the candidate changes files: :attr:`Room.base`), so a
+    check whose outcome does not depend on the artifact is told apart: a negative test
+    then does not count (row C2-base), a criterion's evidence says it held on the base too
+    (a property the candidate preserves). A candidate that changes files mutates the
+    repository, so a ``pass`` always holds a negative test whose outcome depends on the
+    artifact. Every run of a check is at the same path, ``tree/``
+    (:func:`~gentle_hooks.services.cleanroom.swap_in`), with the same environment and the
+    same neighbours (a criterion's hollow checkout is made before its first run), and its
+    logs are written after its last run: a check cannot tell which checkout it judges but
+    by reading it.
     After each, compare the room with what it held
     before the check (:func:`~gentle_hooks.services.cleanroom.room_touched`: every file of
     the candidate and everything beside ``tree/``, by inode, size and change time, so an
@@ -179,19 +225,28 @@ def observe_all(
     artifact the verifier repaired (seed 001 "Guardrails": "do not repair, patch, or re-run
     the worker's implementation to make a criterion pass")."""
     with_base = os.path.isdir(room.base)
-    if with_base:  # made before any stamp: filling and emptying it leaves the room's entry
-        os.makedirs(room.hollow, exist_ok=True)
     outcomes: list[Outcome] = []
+    logs: dict[str, bytes] = {}
     for n, check in enumerate(checks, 1):
-        before = stamp_room(room)
-        outcome = _observe(check, n, room, env)
-        changed = _changes(bound, room, before, with_base)
-        if not changed and with_base and check.kind != "suite" and outcome.ran:
-            outcome = _on_base(check, n, room, env, outcome)
+        hollowed = with_base and check.kind == "criterion"
+        if hollowed:
+            make_hollow(bound.repo, room, bound.candidate)
+        try:
+            before = stamp_room(room)
+            outcome = _observe(check, n, room, env, logs)
             changed = _changes(bound, room, before, with_base)
-            if not changed and check.kind == "criterion" and outcome.base_same:
-                outcome = _on_hollow(bound, check, n, room, env, outcome)
+            if not changed and with_base and check.kind != "suite" and outcome.ran:
+                outcome = _on_base(check, n, room, env, logs, outcome)
                 changed = _changes(bound, room, before, with_base)
+                if not changed and hollowed and outcome.base_same:
+                    outcome = _on_hollow(check, n, room, env, logs, outcome)
+                    changed = _changes(bound, room, before, with_base)
+            if ROOT_TOUCHED in logs:  # a run wrote beside tree/ (and maybe removed it)
+                changed = tuple(sorted({*changed, ".."}))
+        finally:
+            if hollowed:
+                remove_hollow(room)
+            _write_logs(logs)
         if changed:
             outcomes.append(replace(outcome, changed=changed))
             break
@@ -209,7 +264,7 @@ def _changes(bound: Bound, room: Room, before: RoomStamp, with_base: bool) -> tu
     if with_base:
         base_changed = bound.repo.room_changes(room.base, cand.base.tree)
         base_changed += bound.repo.room_additions(room.base, cand.base.tree)
-        changed.update(os.path.join("..", BASE, p) for p in base_changed)
+        changed.update(os.path.join("..", "base", p) for p in base_changed)
     return tuple(sorted(changed))
 
 

@@ -59,6 +59,7 @@ from gentle_hooks.services.cleanroom import (
     make_base,
     make_room,
     open_room,
+    remove_aside,
     remove_room,
     room_brief_text,
     sweep_rooms,
@@ -332,6 +333,7 @@ def _verify_in(
             outcomes = observe_all(bound, plan.checks, room, cache_env(checks_env, cache))
         finally:
             shutil.rmtree(cache, ignore_errors=True)
+            remove_aside(room)
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         pair = plan_artifacts(
             bound.root,

@@ -1266,3 +1266,34 @@ def test_a_criterion_counts_only_when_its_outcome_depends_on_the_artifact(
     )
     assert [o["row"] for o in out["outcomes"]] == [row, "C2", "C4"], out["outcomes"]
     assert out["status"] == ("pass" if passes else "fail")
+
+
+def test_a_check_cannot_tell_the_candidate_from_its_base_by_where_it_runs(env: Env) -> None:
+    """Seed 001 "Guardrails": "do not accept a claim whose criteria have no observable
+    check". Every run of a check (on the candidate, its base, its hollowed copy) is at the
+    same path with the same neighbours and the same commit message: a criterion that reads
+    only its directory's name, its parent's listing or ``git log`` observes nothing
+    (C4-nothing), and a negative test that does fails on the base too (C2-base)."""
+    env.brief(
+        {
+            **BRIEF,
+            "successCriteria": [
+                {"criterion": "named tree", "run": 'test "$(basename "$PWD")" = tree'},
+                {"criterion": "no base beside", "run": "test ! -e ../base"},
+                {"criterion": "its log", "run": "git log -1 --format=%s | grep -q 'room$'"},
+            ],
+            "negativeTests": [
+                {"criterion": "named base", "run": 'test "$(basename "$PWD")" = base'}
+            ],
+        }
+    )
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    assert out["status"] == "fail", out["outcomes"]
+    assert [o["row"] for o in out["outcomes"]] == [
+        "C4-nothing",
+        "C4-nothing",
+        "C4-nothing",
+        "C2-base",
+        "C4",
+    ], [c["evidence"] for c in out["verdict"]["criteria"]]
+    assert env.rooms() == []
