@@ -225,7 +225,12 @@ RUNTIMES: tuple[Runtime, ...] = (
             system_env="GEMINI_CLI_SYSTEM_SETTINGS_PATH",
             home_root_env="GEMINI_CLI_HOME",
             settings_comments=True,
-            switches=(("hooksConfig.enabled", False), ("tools.enableHooks", False)),
+            # hooks.enabled: the switch of versions before hooksConfig, still honoured
+            switches=(
+                ("hooksConfig.enabled", False),
+                ("hooks.enabled", False),
+                ("tools.enableHooks", False),
+            ),
             disabled_lists=("hooksConfig.disabled", "hooks.disabled"),
             # google-gemini/gemini-cli docs/hooks/reference.md, "Environment variables"
             # (CLAUDE_PROJECT_DIR: its alias for hooks written for Claude Code)

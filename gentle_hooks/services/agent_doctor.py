@@ -15,7 +15,8 @@ hook. For each runtime found:
   naming them;
 * wired, but a documented switch of the runtime's settings stops it (Claude Code's
   ``disableAllHooks``, or ``allowManagedHooksOnly`` in its managed policy settings; Codex's
-  ``[features] hooks = false`` in ``config.toml``; Gemini CLI's ``hooksConfig.enabled`` or a
+  ``[features] hooks = false`` in ``config.toml``; Gemini CLI's ``hooksConfig.enabled`` (or
+  the older ``hooks.enabled``) or a
   ``disabled`` list naming ours, in user, project or system settings; Copilot's
   ``disableAllHooks``): fails, naming the switch and its file;
 * "wired" looks in every file the runtime reads hooks from (Claude Code's
