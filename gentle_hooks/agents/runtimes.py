@@ -110,7 +110,10 @@ class Runtime:
         decode: its hook input decoder (None: no hook point); ack: what the hook prints on
             standard output (runtimes that read the hook's stdout as JSON get ``{}``).
         wiring: its hook configuration, or None; markers: directories (relative to the work
-            tree root or the home directory) whose presence says the runtime is used there.
+            tree root or the home directory) whose presence says the runtime is used there;
+            project_markers: files at the work tree root that say the same (its
+            instructions file: ``CLAUDE.md``, ``GEMINI.md``, Codex's ``AGENTS.md``,
+            Copilot's ``.github/copilot-instructions.md``).
         route: for a runtime without a hook point, the documented route, one line each.
         settings_writer: for a runtime whose hook input may name no model or effort, where
             its settings (files, environment) set them: ``(work tree root or None,
@@ -140,6 +143,7 @@ class Runtime:
     ) = None
     failure_exit: int = 1
     guest: Callable[[bytes, Mapping[str, str]], str | None] | None = None
+    project_markers: tuple[str, ...] = field(default=())
 
 
 RUNTIMES: tuple[Runtime, ...] = (
@@ -172,6 +176,7 @@ RUNTIMES: tuple[Runtime, ...] = (
         settings_writer=claude_code.settings_writer,
         guest=claude_code.guest,
         markers=(".claude",),
+        project_markers=("CLAUDE.md",),
     ),
     Runtime(
         name=codex.NAME,
@@ -201,6 +206,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             project_notes=("project hooks load only in a trusted project",),
         ),
         markers=(".codex",),
+        project_markers=("AGENTS.md",),
     ),
     Runtime(
         name=gemini_cli.NAME,
@@ -240,6 +246,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             ),
         ),
         markers=(".gemini",),
+        project_markers=("GEMINI.md",),
     ),
     Runtime(
         name=cursor.NAME,
@@ -296,6 +303,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             ),
         ),
         markers=(".github/hooks", ".copilot"),
+        project_markers=(".github/copilot-instructions.md",),
     ),
     Runtime(
         name="aider",

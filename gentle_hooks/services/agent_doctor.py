@@ -4,7 +4,8 @@ whether its recorder is wired and reachable")?
 
 Room ``services``. Read-only. A runtime is *found* when one of its marker directories (or
 files) exists under the work tree root or the home directory, or its configuration wires our
-hook. For each runtime found:
+hook, or its instructions file (``CLAUDE.md``, ``GEMINI.md``, ``AGENTS.md``,
+``.github/copilot-instructions.md``) is at the work tree root. For each runtime found:
 
 * wired, and the ``gentle-hook`` its command names exists (resolved as the runtime's shell
   would: :mod:`gentle_hooks.services.agent_reach`): ok;
@@ -70,13 +71,19 @@ class AgentCheck:
 
 def _found(rt: Runtime, root: str | None, home: str, env: Mapping[str, str]) -> list[str]:
     """The markers that say ``rt`` is used here: its directories in the work tree and the
-    home directory, and the directory its home variable names when it is set
-    (``CLAUDE_CONFIG_DIR``, ``CODEX_HOME``...: the runtime keeps its user files there)."""
+    home directory, its instructions file at the work tree root (``CLAUDE.md``...), and
+    the directory its home variable names when it is set (``CLAUDE_CONFIG_DIR``,
+    ``CODEX_HOME``...: the runtime keeps its user files there)."""
     found = [
         os.path.join(base, marker)
         for base in ((root, home) if root else (home,))
         for marker in rt.markers
         if os.path.lexists(os.path.join(base, marker))
+    ]
+    found += [
+        os.path.join(root, marker)
+        for marker in rt.project_markers
+        if root and os.path.lexists(os.path.join(root, marker))
     ]
     moved = env.get(rt.wiring.home_env) if rt.wiring and rt.wiring.home_env else None
     if moved and os.path.isdir(moved):

@@ -514,3 +514,25 @@ def test_copilots_command_and_exec_forms_are_ours(entry: dict[str, object], repo
     gone = gh(repo, "uninstall", "--agent", "copilot", env=WITH_GH)
     assert gone.returncode == 0, gone.stderr
     assert json.loads(team.read_text())["hooks"]["postToolUse"] == [theirs]
+
+
+@pytest.mark.parametrize(
+    ("instructions", "name"),
+    [
+        ("CLAUDE.md", "claude-code"),
+        ("GEMINI.md", "gemini-cli"),
+        ("AGENTS.md", "codex"),
+        (".github/copilot-instructions.md", "copilot"),
+    ],
+)
+def test_doctor_finds_a_runtime_by_its_instructions_file(
+    instructions: str, name: str, repo: Path, isolated_git: Path
+) -> None:
+    assert f"agent: {name}" not in doctor(repo, WITH_GH)[1]
+    path = repo / instructions
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("# how to work here\n")
+    ok, detail = doctor(repo, WITH_GH)[1][f"agent: {name}"]
+    assert ok and detail == (
+        f"found ({path}) but not wired to record; run: gentle-hook install --agent {name}"
+    )
