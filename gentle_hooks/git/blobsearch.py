@@ -14,7 +14,7 @@ import queue
 import subprocess
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.process import Drain, grow_pipe, popen_git
@@ -48,14 +48,18 @@ class BlobSearch:
         prefix: bytes,
         fold: bool = False,
         many: tuple[int, Callable[[], None]] | None = None,
+        known: Mapping[str, bytes] | None = None,
     ) -> None:
         self._repo = repo
+        #: blobs read already in this run, by id: searched in place, never asked again
+        self._known = known or {}
         self._needles = tuple(needles)
         self._prefix = prefix
         self._fold = fold
         #: (n, callback): called once, on the reading thread, when more than n ids are found
         self._many = many
         self._stopped = False
+        self._lock = threading.Lock()
         self._found: set[str] = set()
         self._proc: subprocess.Popen[bytes] | None = None
         self._ids: queue.SimpleQueue[list[str] | None] = queue.SimpleQueue()
@@ -63,9 +67,12 @@ class BlobSearch:
         self._failed: str | None = None
         self._stderr = b""
 
-    def start(self) -> None:
+    def start(self, early: bool = False) -> None:
         """Start cat-file now (before any id is known: its start-up then overlaps other
-        work); :meth:`add` starts it otherwise."""
+        work); :meth:`add` starts it otherwise. ``early``: only a head start, skipped when
+        this run has read blobs already (the ids may all be among them: no process)."""
+        if early and self._known:
+            return
         if self._proc is None:
             repo = self._repo
             self._proc = popen_git(
@@ -82,7 +89,15 @@ class BlobSearch:
                 t.start()
 
     def add(self, oids: list[str]) -> None:
-        """Queue more blob ids to search."""
+        """Queue more blob ids to search (those already read are searched at once)."""
+        here = [o for o in oids if o in self._known]
+        if here:
+            buf = bytearray()
+            for oid in here:
+                data = self._known[oid]
+                buf += b"%s blob %d\n%s\n" % (oid.encode("ascii"), len(data), data)
+            self._search(buf)
+            oids = [o for o in oids if o not in self._known]
         if oids:
             self.start()
             self._ids.put(oids)
@@ -128,10 +143,14 @@ class BlobSearch:
             self._failed = "its output ended inside a record"
 
     def _search(self, buf: bytearray) -> None:
-        """Search the whole records at the start of ``buf``, and drop them."""
-        del buf[: _search_batch(buf, self._needles, self._prefix, self._found, self._fold)]
-        if self._many is not None and len(self._found) > self._many[0]:
-            call, self._many = self._many[1], None
+        """Search the whole records at the start of ``buf``, and drop them (from the
+        reading thread, or from :meth:`add` for blobs already read: one at a time)."""
+        with self._lock:
+            del buf[: _search_batch(buf, self._needles, self._prefix, self._found, self._fold)]
+            call = None
+            if self._many is not None and len(self._found) > self._many[0]:
+                call, self._many = self._many[1], None
+        if call is not None:
             call()
 
     def stop(self) -> None:
@@ -151,7 +170,7 @@ class BlobSearch:
         """
         proc = self._proc
         if proc is None:
-            return set()
+            return self._found  # nothing asked of cat-file: every id was known
         self._ids.put(None)
         for t in self._threads:
             t.join()

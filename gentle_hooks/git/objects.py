@@ -21,13 +21,18 @@ if TYPE_CHECKING:
     from gentle_hooks.git.blobsearch import BlobSearch
 
 
+#: Bytes of blobs one :class:`Objects` keeps once read (an object never changes).
+KEEP_LIMIT = 64 << 20
+
+
 class Objects(Refs):
     """Object reads of a repository."""
 
     def __init__(self, paths: RepoPaths, env: dict[str, str]) -> None:
         super().__init__(paths, env)
-        #: blobs read ahead by :meth:`keep_blobs`, by id.
+        #: blobs read already (:meth:`keep_blobs`, :meth:`read_blobs`), by id.
         self._kept: dict[str, bytes] = {}
+        self._kept_bytes = 0
 
     def keep_blobs(self, oids: Sequence[str]) -> None:
         """Read blobs ahead, in one ``git cat-file --batch``, and keep them: later
@@ -59,6 +64,11 @@ class Objects(Refs):
                 size = int(header[2])
                 out[oid] = data[pos : pos + size]
                 pos += size + 1
+                if header[1] == b"blob" and self._kept_bytes + size <= KEEP_LIMIT:
+                    # one hook run reads the same blobs twice (attribution, then the
+                    # classifier's search): the second costs no process
+                    self._kept[oid] = out[oid]
+                    self._kept_bytes += size
         return out
 
     def search_blobs(
@@ -73,7 +83,7 @@ class Objects(Refs):
         start with ``prefix``; ``many``: (n, a callback for when more than n are found)."""
         from gentle_hooks.git.blobsearch import BlobSearch  # threads: off the gates' path
 
-        return BlobSearch(self, needles, prefix, fold, many)
+        return BlobSearch(self, needles, prefix, fold, many, known=self._kept)
 
     def read_path(self, commit: str, path: str) -> bytes | None:
         """The bytes of ``path`` in ``commit``'s tree, or None when it has no such file."""

@@ -249,7 +249,7 @@ class _ProcessScan:
         # (on a small candidate its start-up would otherwise follow the diff's), and a scan
         # of the whole diff runs alongside it.
         if self.search is not None:
-            self.search.start()
+            self.search.start(early=True)
         else:
             self.whole = threading.Thread(target=self._scan_whole, daemon=True)
             self.whole.start()

@@ -73,9 +73,10 @@ def _quorum_verdict_parses(doc: object) -> bool:
 
 def _verdict_set_parses(doc: object) -> bool:
     # A verdict set is an object with a "verdicts" key; anything else is read as answers.
+    # A set the model refuses is malformed verifier output: it abstains (no claim read).
     if not (isinstance(doc, dict) and "verdicts" in doc):
         return False
-    return _parses(lambda text: parse_verdict_file(text, "v"))(doc)
+    return parse_verdict_file(json.dumps(doc), "v").claim is not None
 
 
 PARSERS: dict[str, Callable[[object], bool]] = {
