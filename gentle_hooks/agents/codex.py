@@ -21,6 +21,8 @@ inputs"): see :func:`decode` for whose model and effort are recorded then.
 
 from __future__ import annotations
 
+import contextlib
+
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
     UNKNOWN,
@@ -31,7 +33,13 @@ from gentle_hooks.agents.event import (
     snake_tool_call,
     writes_file,
 )
-from gentle_hooks.agents.payload import json_lines, member, read_file, text
+from gentle_hooks.agents.payload import (
+    json_lines,
+    line_blocks_backwards,
+    member,
+    read_file,
+    text,
+)
 
 NAME = "codex"
 #: Codex's file-writing tool (hooks may also see it as ``Edit``/``Write``, its matcher aliases).
@@ -42,14 +50,18 @@ EFFORTS: dict[str, str] = {**OUR_EFFORTS, "none": "off"}
 
 
 def turn_context(path: str | None) -> tuple[str | None, str | None]:
-    """(model, effort) of the newest ``turn_context`` line of a Codex rollout tail."""
-    data = read_file(path, tail=True) if path else None
-    if data is None:
+    """(model, effort) of the newest ``turn_context`` line of a Codex rollout: read from its
+    end in blocks, further back until one holds a ``turn_context`` line (a long turn writes
+    many lines after it), at most :data:`gentle_hooks.agents.payload.SCAN_LIMIT` bytes in
+    all; (None, None) when none is found within that bound or the file is unreadable."""
+    if not path:
         return None, None
-    for record in reversed(json_lines(data)):
-        if record.get("type") == "turn_context":
-            payload = record.get("payload")
-            return text(member(payload, "model")), text(member(payload, "effort"))
+    with contextlib.closing(line_blocks_backwards(path)) as blocks:
+        for block in blocks:
+            for record in reversed(json_lines(block)):
+                if record.get("type") == "turn_context":
+                    payload = record.get("payload")
+                    return text(member(payload, "model")), text(member(payload, "effort"))
     return None, None
 
 

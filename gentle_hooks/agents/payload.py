@@ -23,6 +23,7 @@ import os
 import re
 import stat
 import sys
+from collections.abc import Generator
 from typing import IO
 
 from gentle_hooks.errors import UsageError
@@ -173,6 +174,55 @@ def read_file(path: str, *, tail: bool = False, limit: int = FILE_LIMIT) -> byte
         return b"".join(chunks)
     except OSError:
         return None
+    finally:
+        os.close(fd)
+
+
+#: How much of a file :func:`line_blocks_backwards` reads at most, in all.
+SCAN_LIMIT = 64 * 1024 * 1024
+
+
+def line_blocks_backwards(
+    path: str, *, chunk: int = FILE_LIMIT, limit: int = SCAN_LIMIT
+) -> Generator[bytes, None, None]:
+    """Blocks of whole lines of a regular file, newest first: each read ``chunk`` bytes
+    further from its end, the line cut at the block's start carried into the next (older)
+    block; at most ``limit`` bytes are read in all (a line cut at that bound is not
+    given). Opened without blocking, as :func:`read_file`; nothing is given for a path
+    that is missing, not a regular file, or unreadable."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except (OSError, ValueError):
+        return
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return
+        end, carry, scanned = info.st_size, b"", 0
+        while end > 0 and scanned < limit:
+            start = max(0, end - min(chunk, limit - scanned))
+            os.lseek(fd, start, os.SEEK_SET)
+            parts: list[bytes] = []
+            want = end - start
+            while want > 0:
+                got = os.read(fd, min(65536, want))
+                if not got:
+                    break
+                parts.append(got)
+                want -= len(got)
+            scanned += end - start
+            data = b"".join(parts) + carry
+            end = start
+            if start > 0:
+                cut = data.find(b"\n")
+                if cut < 0:
+                    carry = data  # one line longer than the block: read on
+                    continue
+                carry, data = data[:cut], data[cut + 1 :]
+            yield data
+    except OSError:
+        return
     finally:
         os.close(fd)
 

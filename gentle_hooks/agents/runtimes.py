@@ -61,6 +61,12 @@ class Wiring:
         toml_hooks: TOML files (relative as ``project``/``user``) that may hold the same
             hooks inline (Codex's ``[[hooks.PostToolUse]]`` in ``config.toml``): ours there
             counts as wired and is not added a second time; they are never edited.
+        other_commands: the other members an entry of the runtime may hold its command
+            under, in the order the runtime reads them (Copilot's cross-platform
+            ``command``; ``exec`` with its ``args``, run without a shell): an entry of ours
+            there is found, updated there, and removed.
+        project_vars: the environment variables the runtime sets, for its hooks, to the
+            project directory (the work tree root): Claude Code's ``CLAUDE_PROJECT_DIR``.
         aliases: ``(tool, its other names)``: names a group's matcher may select the tool by
             (Codex matches ``apply_patch`` by ``Write`` and ``Edit`` too).
     """
@@ -91,6 +97,8 @@ class Wiring:
     toml_hooks: tuple[str, ...] = field(default=())
     disabled_lists: tuple[str, ...] = field(default=())
     aliases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
+    project_vars: tuple[str, ...] = field(default=())
+    other_commands: tuple[str, ...] = field(default=())
 
 
 @frozen
@@ -102,7 +110,10 @@ class Runtime:
         decode: its hook input decoder (None: no hook point); ack: what the hook prints on
             standard output (runtimes that read the hook's stdout as JSON get ``{}``).
         wiring: its hook configuration, or None; markers: directories (relative to the work
-            tree root or the home directory) whose presence says the runtime is used there.
+            tree root or the home directory) whose presence says the runtime is used there;
+            project_markers: files at the work tree root that say the same (its
+            instructions file: ``CLAUDE.md``, ``GEMINI.md``, Codex's ``AGENTS.md``,
+            Copilot's ``.github/copilot-instructions.md``).
         route: for a runtime without a hook point, the documented route, one line each.
         settings_writer: for a runtime whose hook input may name no model or effort, where
             its settings (files, environment) set them: ``(work tree root or None,
@@ -132,6 +143,7 @@ class Runtime:
     ) = None
     failure_exit: int = 1
     guest: Callable[[bytes, Mapping[str, str]], str | None] | None = None
+    project_markers: tuple[str, ...] = field(default=())
 
 
 RUNTIMES: tuple[Runtime, ...] = (
@@ -158,10 +170,13 @@ RUNTIMES: tuple[Runtime, ...] = (
             ),
             switches=(("disableAllHooks", True),),
             system_switches=(("allowManagedHooksOnly", True),),
+            # code.claude.com/docs/en/hooks, "Reference scripts by path"
+            project_vars=("CLAUDE_PROJECT_DIR",),
         ),
         settings_writer=claude_code.settings_writer,
         guest=claude_code.guest,
         markers=(".claude",),
+        project_markers=("CLAUDE.md",),
     ),
     Runtime(
         name=codex.NAME,
@@ -191,6 +206,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             project_notes=("project hooks load only in a trusted project",),
         ),
         markers=(".codex",),
+        project_markers=("AGENTS.md",),
     ),
     Runtime(
         name=gemini_cli.NAME,
@@ -215,13 +231,22 @@ RUNTIMES: tuple[Runtime, ...] = (
             system_env="GEMINI_CLI_SYSTEM_SETTINGS_PATH",
             home_root_env="GEMINI_CLI_HOME",
             settings_comments=True,
-            switches=(("hooksConfig.enabled", False), ("tools.enableHooks", False)),
+            # hooks.enabled: the switch of versions before hooksConfig, still honoured
+            switches=(
+                ("hooksConfig.enabled", False),
+                ("hooks.enabled", False),
+                ("tools.enableHooks", False),
+            ),
             disabled_lists=("hooksConfig.disabled", "hooks.disabled"),
+            # google-gemini/gemini-cli docs/hooks/reference.md, "Environment variables"
+            # (CLAUDE_PROJECT_DIR: its alias for hooks written for Claude Code)
+            project_vars=("GEMINI_PROJECT_DIR", "CLAUDE_PROJECT_DIR"),
             project_notes=(
                 "Gemini CLI warns before it first runs a new project hook; /hooks panel lists it",
             ),
         ),
         markers=(".gemini",),
+        project_markers=("GEMINI.md",),
     ),
     Runtime(
         name=cursor.NAME,
@@ -258,6 +283,9 @@ RUNTIMES: tuple[Runtime, ...] = (
             matcher=None,
             entry=(("type", "command"), ("timeoutSec", 30)),
             command_key="bash",
+            # github/docs content/copilot/reference/hooks-reference.md @ 05da5bc3,
+            # "Command hooks": command (cross-platform fallback), exec + args (CLI only)
+            other_commands=("command", "exec"),
             version=1,
             own_file=True,
             also_project=(".github/hooks/*.json",),
@@ -275,6 +303,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             ),
         ),
         markers=(".github/hooks", ".copilot"),
+        project_markers=(".github/copilot-instructions.md",),
     ),
     Runtime(
         name="aider",

@@ -20,6 +20,7 @@ import copy
 import itertools
 import re
 import shlex
+from collections.abc import Callable
 
 from gentle_hooks.agents.runtimes import Runtime, Wiring
 
@@ -84,6 +85,27 @@ def program_of(command: str) -> str | None:
     words = _words(command)
     at = _program_at(words) if words else None
     return None if words is None or at is None else words[at][0]
+
+
+def program_words(command: str) -> tuple[str | None, str | None]:
+    """(the ``cd`` target before ``&&``, the program word) of a hook command, each as
+    written (quotes and variables kept, for the caller to expand); the program is our
+    ``gentle-hook`` word, else the first word after any ``NAME=value`` prefix. A part that
+    is not there (or a command that does not parse) is None."""
+    words = _words(command)
+    if not words:
+        return None, None
+    at = _program_at(words)
+    has_cd = at is not None and at >= 3 and words[0][0] == "cd" and words[2][0] == "&&"
+    cd = command[words[1][1] : words[1][2]] if has_cd else None
+    if at is None:
+        rest = [w for w in words if not _ASSIGNMENT.match(w[0])]
+        if not rest:
+            return None, None
+        _, start, end = rest[0]
+    else:
+        _, start, end = words[at]
+    return cd, command[start:end]
 
 
 def is_ours(command: object, runtime: str) -> bool:
@@ -181,11 +203,39 @@ def placements(doc: JSON, rt: Runtime) -> list[tuple[str, object]]:
     assert rt.wiring is not None
     w = rt.wiring
     return [
-        (str(e.get(w.command_key)), matcher)
+        (str(entry_command(e, w)), matcher)
         for matcher, hooks in _groups(doc, w)
         for e in hooks
         if isinstance(e, dict) and _is_our_entry(e, rt)
     ]
+
+
+def command_key(entry: object, w: Wiring) -> str:
+    """Which member of ``entry`` holds its command: :attr:`Wiring.command_key` when it is
+    text, else the first of :attr:`Wiring.other_commands` that is (``exec``: the
+    executable of an ``exec``/``args`` entry); :attr:`Wiring.command_key` when none is."""
+    if not isinstance(entry, dict):
+        return w.command_key
+    for key in (w.command_key, *w.other_commands):
+        if isinstance(entry.get(key), str):
+            return key
+    return w.command_key
+
+
+def entry_command(entry: object, w: Wiring) -> str | None:
+    """The command an entry runs, as a shell would read it: the text under its
+    :func:`command_key`; an ``exec``/``args`` entry (run without a shell) as its words
+    quoted and joined; None when it has none (or ``args`` is not a list of text)."""
+    if not isinstance(entry, dict):
+        return None
+    key = command_key(entry, w)
+    value = entry.get(key)
+    if key != "exec" or not isinstance(value, str):
+        return value if isinstance(value, str) else None
+    args = entry.get("args", [])
+    if not isinstance(args, list) or not all(isinstance(a, str) for a in args):
+        return None
+    return shlex.join([value, *args])
 
 
 def _is_our_entry(entry: object, rt: Runtime) -> bool:
@@ -195,7 +245,7 @@ def _is_our_entry(entry: object, rt: Runtime) -> bool:
     if not isinstance(entry, dict):
         return False
     name = dict(w.entry).get("name")
-    return is_ours(entry.get(w.command_key), rt.name) or (
+    return is_ours(entry_command(entry, w), rt.name) or (
         name is not None and entry.get("name") == name
     )
 
@@ -205,7 +255,7 @@ def commands(doc: JSON, rt: Runtime) -> list[str]:
     assert rt.wiring is not None
     w = rt.wiring
     return [
-        str(e.get(w.command_key))
+        str(entry_command(e, w))
         for hooks in _hook_lists(doc, w)
         for e in hooks
         if isinstance(e, dict) and _is_our_entry(e, rt)
@@ -234,13 +284,16 @@ def _check_shape(doc: JSON, w: Wiring) -> None:
         raise ShapeError(f'"hooks.{w.event}" is not a JSON array')
 
 
-def add(doc: JSON, rt: Runtime, command: str) -> tuple[JSON, str, tuple[str, ...]]:
+def add(
+    doc: JSON, rt: Runtime, command: str, keep: Callable[[str], bool] = lambda _: False
+) -> tuple[JSON, str, tuple[str, ...]]:
     """``doc`` with our entry running ``command`` (``<program> record --from <runtime>``,
     :func:`gentle_hooks.agents.runtimes.record_command`).
 
     An entry of ours already there is kept as the user wrote it (an environment prefix,
-    extra flags): only its ``gentle-hook`` word becomes ``command``'s program; a second
-    entry of ours is removed (two recorders would race).
+    extra flags): only its ``gentle-hook`` word becomes ``command``'s program, unless
+    ``keep`` of its command is true (the caller found it runs as written); a second entry
+    of ours is removed (two recorders would race).
 
     Returns:
         (the new document, what happened: ``added``, ``updated`` or ``unchanged``, and one
@@ -274,18 +327,24 @@ def add(doc: JSON, rt: Runtime, command: str) -> tuple[JSON, str, tuple[str, ...
                 f"moved out of matcher '{first_matcher}', which misses {', '.join(missed)}, "
                 f"into '{w.matcher}'"
             )
-        before = first.get(w.command_key)
+        key = command_key(first, w)
+        before = entry_command(first, w)
         if not isinstance(before, str) or not before.strip():
             first[w.command_key] = command
             changes.append(f"our entry had no command: it runs '{command}' now")
-        elif is_ours(before, rt.name):
+        elif is_ours(before, rt.name) and not keep(before):
             after = retarget(before, program)
             if after != before:
-                first[w.command_key] = after
+                if key == "exec":
+                    # an executable run without a shell: its path unquoted
+                    first["exec"] = (shlex.split(program) or [program])[0]
+                    after = entry_command(first, w) or after
+                else:
+                    first[key] = after
                 changes.append(f"its gentle-hook changed: '{before}' -> '{after}'")
         for hooks, dup, _ in found[1:]:
             hooks.remove(dup)
-            gone = dup.get(w.command_key) if isinstance(dup, dict) else None
+            gone = entry_command(dup, w)
             changes.append(f"removed a second entry of ours running '{gone}'")
         if not changes:
             return new, "unchanged", ()

@@ -4,16 +4,20 @@ whether its recorder is wired and reachable")?
 
 Room ``services``. Read-only. A runtime is *found* when one of its marker directories (or
 files) exists under the work tree root or the home directory, or its configuration wires our
-hook. For each runtime found:
+hook, or its instructions file (``CLAUDE.md``, ``GEMINI.md``, ``AGENTS.md``,
+``.github/copilot-instructions.md``) is at the work tree root. For each runtime found:
 
-* wired, and the ``gentle-hook`` its command names exists (an absolute path that is
-  executable, or a name ``PATH`` resolves): ok;
-* wired, but that program cannot be found: fails (the agent's edits go unrecorded);
+* wired, and the ``gentle-hook`` its command names exists (resolved as the runtime's shell
+  would: :mod:`gentle_hooks.services.agent_reach`): ok;
+* wired, but that program is resolved and not there: fails (the agent's edits go
+  unrecorded); one that cannot be resolved without the runtime (a variable it alone sets,
+  a path relative to the agent's working directory) is reported "not checked", not failed;
 * wired under a matcher that leaves some of the runtime's file-writing tools out: fails,
   naming them;
 * wired, but a documented switch of the runtime's settings stops it (Claude Code's
   ``disableAllHooks``, or ``allowManagedHooksOnly`` in its managed policy settings; Codex's
-  ``[features] hooks = false`` in ``config.toml``; Gemini CLI's ``hooksConfig.enabled`` or a
+  ``[features] hooks = false`` in ``config.toml``; Gemini CLI's ``hooksConfig.enabled`` (or
+  the older ``hooks.enabled``) or a
   ``disabled`` list naming ours, in user, project or system settings; Copilot's
   ``disableAllHooks``): fails, naming the switch and its file;
 * "wired" looks in every file the runtime reads hooks from (Claude Code's
@@ -35,9 +39,6 @@ hook. For each runtime found:
 from __future__ import annotations
 
 import os
-import re
-import shlex
-import shutil
 from collections.abc import Mapping
 
 from gentle_hooks.agents import aider, wiring
@@ -53,6 +54,7 @@ from gentle_hooks.services.agent_install import (
     scoped_path,
     user_home,
 )
+from gentle_hooks.services.agent_reach import reach
 from gentle_hooks.values.frozen import frozen
 
 
@@ -67,35 +69,21 @@ class AgentCheck:
     fix: Command | None = None
 
 
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-
-
-def reachable(command: str, env: Mapping[str, str]) -> str | None:
-    """Where the program of a hook command is (its ``gentle-hook``, after any
-    ``NAME=value`` prefix), or None when it cannot be run."""
-    program = wiring.program_of(command)
-    if program is None:
-        try:
-            words = [w for w in shlex.split(command) if not _ASSIGNMENT.match(w)]
-        except ValueError:
-            return None
-        if not words:
-            return None
-        program = words[0]
-    if os.sep in program:
-        return program if os.access(program, os.X_OK) else None
-    return shutil.which(program, path=env.get("PATH"))
-
-
 def _found(rt: Runtime, root: str | None, home: str, env: Mapping[str, str]) -> list[str]:
     """The markers that say ``rt`` is used here: its directories in the work tree and the
-    home directory, and the directory its home variable names when it is set
-    (``CLAUDE_CONFIG_DIR``, ``CODEX_HOME``...: the runtime keeps its user files there)."""
+    home directory, its instructions file at the work tree root (``CLAUDE.md``...), and
+    the directory its home variable names when it is set (``CLAUDE_CONFIG_DIR``,
+    ``CODEX_HOME``...: the runtime keeps its user files there)."""
     found = [
         os.path.join(base, marker)
         for base in ((root, home) if root else (home,))
         for marker in rt.markers
         if os.path.lexists(os.path.join(base, marker))
+    ]
+    found += [
+        os.path.join(root, marker)
+        for marker in rt.project_markers
+        if root and os.path.lexists(os.path.join(root, marker))
     ]
     moved = env.get(rt.wiring.home_env) if rt.wiring and rt.wiring.home_env else None
     if moved and os.path.isdir(moved):
@@ -183,8 +171,8 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
             except UsageError as exc:
                 return AgentCheck(name, False, exc.message)
             for command, matcher in wiring.placements(doc or {}, rt):
-                where = reachable(command, env)
-                if where is None:
+                got = reach(command, rt, root, env)
+                if got.status == "missing":
                     return AgentCheck(
                         name,
                         False,
@@ -192,6 +180,9 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
                         "gentle-hook is not found; install the recorder again",
                         reinstall,
                     )
+                where = (
+                    got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
+                )
                 missed = wiring.misses(matcher, rt.wiring)
                 if missed:
                     return AgentCheck(

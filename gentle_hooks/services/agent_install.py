@@ -35,6 +35,7 @@ from gentle_hooks.agents.payload import read_file
 from gentle_hooks.agents.runtimes import Runtime, Wiring, record_command, runtime
 from gentle_hooks.bounded import write_whole
 from gentle_hooks.errors import UsageError
+from gentle_hooks.services.agent_reach import reach
 from gentle_hooks.values.frozen import field, frozen
 
 SCOPES = ("project", "user")
@@ -225,6 +226,12 @@ def program_for(scope: str, env: Mapping[str, str]) -> tuple[str, tuple[str, ...
     return shlex.quote(beside), ()
 
 
+def installed_path() -> str:
+    """The program word install writes when ``gentle-hook`` is not on ``PATH``: the one
+    beside the running interpreter, quoted for the shell."""
+    return shlex.quote(os.path.join(os.path.dirname(sys.executable), "gentle-hook"))
+
+
 @frozen
 class Loaded:
     """A configuration file as read: its document and its text (edited in place)."""
@@ -358,8 +365,21 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
     # ours may already be in another file the runtime reads (settings.local.json, another
     # .github/hooks/*.json): it is updated there, never added a second time
     path, loaded = _where_ours(rt, scope, root, env)
+
+    def runs_as_written(before: str) -> bool:
+        # an entry the user spelled their own way ("$CLAUDE_PROJECT_DIR"/.venv/bin/...,
+        # ~/..., cd DIR && ...) that runs, or cannot be checked here, is left alone; the
+        # forms install writes itself (gentle-hook, the path beside this interpreter) and
+        # a program that is not there are retargeted
+        written = wiring.program_words(before)[1]
+        if written in ("gentle-hook", installed_path()):
+            return False
+        return reach(before, rt, root, env).status != "missing"
+
     try:
-        new, what, changes = wiring.add(loaded.doc if loaded else {}, rt, command)
+        new, what, changes = wiring.add(
+            loaded.doc if loaded else {}, rt, command, keep=runs_as_written
+        )
     except wiring.ShapeError as exc:
         raise UsageError(f"{path}: {exc}; nothing was changed") from None
     if what != "unchanged" or loaded is None:

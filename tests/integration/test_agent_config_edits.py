@@ -133,6 +133,7 @@ OURS_CLAUDE = {"type": "command", "command": "gentle-hook record --from claude-c
         ("project", {"hooksConfig": {"disabled": ["gentle-hooks-record"]}}, "hooksConfig.disabled"),
         ("project", {"hooks": {"disabled": ["gentle-hooks-record"]}}, "hooks.disabled"),
         ("user", {"hooksConfig": {"enabled": False}}, "hooksConfig.enabled: false"),
+        ("project", {"hooks": {"enabled": False}}, "hooks.enabled: false"),
         ("user", {"tools": {"enableHooks": False}}, "tools.enableHooks: false"),
     ],
 )

@@ -407,3 +407,132 @@ def test_doctor_outside_a_repository_still_reports_user_runtimes(
     )
     ok, detail = checks["agent: gemini-cli"]
     assert ok and "--scope user" in detail
+
+
+def _claude_entry(repo: Path, command: str) -> Path:
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir(exist_ok=True)
+    group = {"matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": []}
+    group["hooks"] = [{"type": "command", "command": command}]
+    path.write_text(json.dumps({"hooks": {"PostToolUse": [group]}}, indent=2))
+    return path
+
+
+def _stub(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/bin/sh\nexit 0\n")
+    path.chmod(0o755)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("command", "program"),
+    [
+        ('"$CLAUDE_PROJECT_DIR"/.venv/bin/gentle-hook record --from claude-code', "repo"),
+        ("~/.local/bin/gentle-hook record --from claude-code", "home"),
+        ('cd "$CLAUDE_PROJECT_DIR" && .venv/bin/gentle-hook record --from claude-code', "repo"),
+        ("${HOME}/.local/bin/gentle-hook record --from claude-code", "home"),
+    ],
+)
+def test_a_recorder_spelled_the_users_way_is_reachable_and_never_rewritten(
+    command: str, program: str, repo: Path, isolated_git: Path
+) -> None:
+    where = repo / ".venv" / "bin" if program == "repo" else isolated_git / ".local" / "bin"
+    stub = _stub(where / "gentle-hook")
+    path = _claude_entry(repo, command)
+    sub = repo / "src" / "deep"
+    sub.mkdir(parents=True)
+    proc = gh(sub, "doctor", "--json", env={**WITH_GH, "HOME": str(isolated_git)})
+    checks = {c["name"]: (c["ok"], c["detail"]) for c in json.loads(proc.stdout)["checks"]}
+    ok, detail = checks["agent: claude-code"]
+    assert ok, detail
+    assert detail == f"recorder wired: {path} (project) -> {stub}"
+    again = gh(
+        repo, "install", "--agent", "claude-code", env={**WITH_GH, "HOME": str(isolated_git)}
+    )
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[0].startswith("claude-code (project): unchanged: ")
+    hooks = json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"]
+    assert [h["command"] for h in hooks] == [command]
+
+
+def test_a_recorder_only_the_runtime_resolves_is_not_checked_and_not_failed(
+    repo: Path,
+) -> None:
+    command = '"$SOME_RUNTIME_DIR"/bin/gentle-hook record --from claude-code'
+    path = _claude_entry(repo, command)
+    env = WITH_GH  # SOME_RUNTIME_DIR is set by no one here
+    checks = doctor(repo, env)[1]
+    ok, detail = checks["agent: claude-code"]
+    assert ok, detail
+    assert detail == (
+        f"recorder wired: {path} (project) -> '\"$SOME_RUNTIME_DIR\"/bin/gentle-hook' not "
+        "checked (it names what only the runtime resolves)"
+    )
+    again = gh(repo, "install", "--agent", "claude-code", env=env)
+    assert again.stdout.splitlines()[0].startswith("claude-code (project): unchanged: ")
+    assert json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"][0]["command"] == (
+        command
+    )
+    # a relative path with no cd before it depends on the agent's working directory
+    _claude_entry(repo, ".venv/bin/gentle-hook record --from claude-code")
+    ok, detail = doctor(repo, env)[1]["agent: claude-code"]
+    assert ok and "not checked (a relative path from the agent's working directory)" in detail
+
+
+def test_a_recorder_resolved_to_a_missing_program_fails_and_is_retargeted(repo: Path) -> None:
+    command = '"$CLAUDE_PROJECT_DIR"/.venv/bin/gentle-hook record --from claude-code'
+    path = _claude_entry(repo, command)
+    code, checks = doctor(repo, WITH_GH)
+    assert code == 2 and checks["agent: claude-code"][0] is False
+    again = gh(repo, "install", "--agent", "claude-code", env=WITH_GH)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"][0]["command"] == (
+        "gentle-hook record --from claude-code"
+    )
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        {"type": "command", "command": "gentle-hook record --from copilot"},
+        {"type": "command", "exec": "gentle-hook", "args": ["record", "--from", "copilot"]},
+    ],
+)
+def test_copilots_command_and_exec_forms_are_ours(entry: dict[str, object], repo: Path) -> None:
+    team = repo / ".github" / "hooks" / "team.json"
+    team.parent.mkdir(parents=True)
+    theirs = {"type": "command", "bash": "./audit.sh"}
+    team.write_text(json.dumps({"version": 1, "hooks": {"postToolUse": [theirs, entry]}}))
+    ok, detail = doctor(repo, WITH_GH)[1]["agent: copilot"]
+    assert ok and detail.startswith(f"recorder wired: {team} (project) -> "), detail
+    again = gh(repo, "install", "--agent", "copilot", env=WITH_GH)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.splitlines()[0].startswith("copilot (project): unchanged: "), again.stdout
+    assert not (repo / ".github" / "hooks" / "gentle-hooks.json").exists()
+    assert json.loads(team.read_text())["hooks"]["postToolUse"] == [theirs, entry]
+    gone = gh(repo, "uninstall", "--agent", "copilot", env=WITH_GH)
+    assert gone.returncode == 0, gone.stderr
+    assert json.loads(team.read_text())["hooks"]["postToolUse"] == [theirs]
+
+
+@pytest.mark.parametrize(
+    ("instructions", "name"),
+    [
+        ("CLAUDE.md", "claude-code"),
+        ("GEMINI.md", "gemini-cli"),
+        ("AGENTS.md", "codex"),
+        (".github/copilot-instructions.md", "copilot"),
+    ],
+)
+def test_doctor_finds_a_runtime_by_its_instructions_file(
+    instructions: str, name: str, repo: Path, isolated_git: Path
+) -> None:
+    assert f"agent: {name}" not in doctor(repo, WITH_GH)[1]
+    path = repo / instructions
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("# how to work here\n")
+    ok, detail = doctor(repo, WITH_GH)[1][f"agent: {name}"]
+    assert ok and detail == (
+        f"found ({path}) but not wired to record; run: gentle-hook install --agent {name}"
+    )

@@ -28,6 +28,8 @@ from gentle_hooks.agents.patch import patch_paths
 from gentle_hooks.agents.payload import (
     MAX_DEPTH,
     json_depth,
+    json_lines,
+    line_blocks_backwards,
     load_object,
     loads,
     read_file,
@@ -161,6 +163,31 @@ def test_codex_model_from_the_input_wins_and_none_effort_is_off(tmp_path: Path) 
     assert (event.model, event.effort) == ("gpt-5-codex", "off")
     del payload["model"]
     assert codex.decode(json.dumps(payload).encode()).model == "o4-mini"
+
+
+def test_codex_effort_is_found_before_a_tail_of_many_megabytes(tmp_path: Path) -> None:
+    _, filled = materialize("codex", ROOT, tmp_path)
+    rollout = tmp_path / "long-rollout.jsonl"
+    turn = {"type": "turn_context", "payload": {"model": "gpt-5-codex", "effort": "high"}}
+    item = json.dumps({"type": "response_item", "payload": {"text": "x" * 1000}}) + "\n"
+    with rollout.open("w") as f:
+        f.write(json.dumps(turn) + "\n")
+        f.write(item * 6000)  # about 6 MiB after it: more than one read of the tail
+    payload = dict(filled["payload"], transcript_path=str(rollout))
+    assert codex.decode(json.dumps(payload).encode()).effort == "high"
+
+
+def test_blocks_read_backwards_are_whole_lines_and_bounded(tmp_path: Path) -> None:
+    path = tmp_path / "lines.jsonl"
+    lines = [json.dumps({"n": n, "pad": "y" * (n % 7)}) for n in range(200)]
+    path.write_text("\n".join(lines) + "\n")
+    blocks = list(line_blocks_backwards(str(path), chunk=97, limit=1 << 20))
+    seen = [r["n"] for b in reversed(blocks) for r in json_lines(b)]
+    assert seen == list(range(200))
+    near = list(line_blocks_backwards(str(path), chunk=97, limit=500))
+    assert sum(len(b) for b in near) <= 500
+    assert [r["n"] for r in json_lines(near[0])][-1] == 199
+    assert list(line_blocks_backwards(str(tmp_path))) == []  # a directory: nothing
 
 
 def test_codex_null_transcript_is_unknown_effort(tmp_path: Path) -> None:

@@ -1,0 +1,113 @@
+"""Can a runtime's hook command run its ``gentle-hook``? Resolved statically, as the shell
+the runtime starts would (SPEC §7 "Hooks"; ``doctor`` and ``install --agent``).
+
+Room ``services``. Read-only. The program word of our hook command
+(:func:`gentle_hooks.agents.wiring.program_of`'s word, its quotes kept) is expanded as a
+shell does: ``$NAME`` and ``${NAME}`` outside single quotes from the environment, plus the
+variables the runtime sets for its hooks (:attr:`Wiring.project_vars`: the work tree root,
+e.g. Claude Code's ``CLAUDE_PROJECT_DIR``), and a leading ``~`` from ``HOME``. A relative
+path is taken from the ``cd DIR &&`` before it (DIR expanded the same way). Then:
+
+* ``found``: the program exists and is executable (a bare name: ``PATH`` resolves it);
+* ``missing``: it was resolved and is not there;
+* ``unchecked``: it cannot be resolved without running the runtime (a variable neither the
+  environment nor the runtime sets, a substitution, ``~user``, a relative path with no
+  ``cd`` before it: the hook's working directory is the agent's, unknown here).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Mapping
+
+from gentle_hooks.agents import wiring
+from gentle_hooks.agents.runtimes import Runtime
+from gentle_hooks.values.frozen import frozen
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@frozen
+class Reach:
+    """What resolving a hook command's program gave.
+
+    Attributes:
+        status: ``found``, ``missing`` or ``unchecked``; where: the program's resolved
+            path (found or missing), or the program word as written (unchecked); why: for
+            unchecked, what could not be resolved.
+    """
+
+    status: str
+    where: str
+    why: str = ""
+
+
+def expand(raw: str, values: Mapping[str, str]) -> str | None:
+    """The shell word ``raw`` (quotes as written) with its quotes removed and its variables
+    and leading ``~`` expanded from ``values`` (``HOME`` for ``~``); None when it holds
+    anything else the shell would expand (an unset variable, ``$(``, a backquote,
+    ``${NAME:-...}``, ``~user``, a glob character)."""
+    out: list[str] = []
+    i, quote = 0, ""
+    if raw.startswith("~"):
+        end = raw.find("/")
+        if (raw if end < 0 else raw[:end]) != "~" or not values.get("HOME"):
+            return None
+        out.append(values["HOME"])
+        i = 1
+    while i < len(raw):
+        c = raw[i]
+        if quote == "'":
+            if c == "'":
+                quote = ""
+            else:
+                out.append(c)
+            i += 1
+        elif c == "'" and not quote:
+            quote, i = "'", i + 1
+        elif c == '"':
+            quote, i = ("" if quote == '"' else '"'), i + 1
+        elif c == "\\" and i + 1 < len(raw):
+            out.append(raw[i + 1])
+            i += 2
+        elif c == "`" or (c in "*?[" and not quote):
+            return None
+        elif c == "$":
+            braced = raw.startswith("${", i)
+            m = _NAME.match(raw, i + (2 if braced else 1))
+            if m is None or (braced and not raw.startswith("}", m.end())):
+                return None
+            value = values.get(m.group(0))
+            if value is None:
+                return None
+            out.append(value)
+            i = m.end() + (1 if braced else 0)
+        else:
+            out.append(c)
+            i += 1
+    return None if quote else "".join(out)
+
+
+def reach(command: str, rt: Runtime, root: str | None, env: Mapping[str, str]) -> Reach:
+    """Whether ``command`` (an entry of ours, or any hook command) can run its program, as
+    the module docstring says; ``root`` is the work tree root (None: outside one)."""
+    values = dict(env)
+    if rt.wiring is not None and root is not None:
+        values.update((name, root) for name in rt.wiring.project_vars)
+    cd, raw = wiring.program_words(command)
+    if raw is None:
+        return Reach("unchecked", command, "its program is not a plain word")
+    program = expand(raw, values)
+    if program is None:
+        return Reach("unchecked", raw, "it names what only the runtime resolves")
+    if "/" not in program and os.sep not in program:
+        found = shutil.which(program, path=values.get("PATH"))
+        return Reach("found", found) if found else Reach("missing", program)
+    if not os.path.isabs(program):
+        base = expand(cd, values) if cd is not None else None
+        if base is None or not os.path.isabs(base):
+            return Reach("unchecked", raw, "a relative path from the agent's working directory")
+        program = os.path.join(base, program)
+    return Reach("found" if os.access(program, os.X_OK) else "missing", program)
