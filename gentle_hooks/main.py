@@ -136,6 +136,11 @@ def _environment_refused(exc: BaseException) -> str | None:
         return "input nested too deeply to be read"
     if isinstance(exc, MemoryError):
         return "input too large to be read (out of memory)"
+    if isinstance(exc, UnicodeEncodeError) and isinstance(exc.object, str):
+        # name the text that held it (a path, a record's field), escaped as it is shown
+        _register_escape()
+        shown = exc.object[:80].encode("utf-8", ESCAPE).decode("utf-8")
+        return f"input that is not valid text: {shown!r}: {exc.reason}"
     if isinstance(exc, UnicodeError):
         return f"input that is not valid text: {exc}"
     return None

@@ -16,6 +16,15 @@ Spot-check, verdict, escalation and override lines may carry ``sig``: an SSH sig
 (armored text) of :func:`signed_payload`, the line's canonical text without ``sig``
 (written only when present).
 
+Text that is not UTF-8 (a path git handed over as bytes, kept in a string by
+``surrogateescape``) cannot be a JSON string of a UTF-8 note. A text field holding such
+text is written as ``{"b64": "..."}``: the standard base64 of the text's bytes
+(``text.encode("utf-8", "surrogateescape")``), and :func:`decode` gives back the same
+string (docs/robustness.md "Paths that are not UTF-8"). Text that is valid UTF-8 is always
+a plain JSON string, so every line written before keeps its exact bytes. A string holding
+a lone surrogate that is no escaped byte (a JSON ``"\\ud800"`` escape) has no bytes:
+:func:`encode` refuses it, naming the field.
+
 For every value ``x`` whose fields hold their declared types (a verdict in
 :func:`canonical_json` form), ``decode(encode(x)) == x``. :func:`decode` reads a line
 another clone (or an attacker) wrote and accepts exactly what :data:`SCHEMA` describes:
@@ -28,6 +37,8 @@ gate counts it for nothing.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
 
 from gentle_hooks.bounded import MAX_NESTING, nesting_depth
@@ -201,15 +212,59 @@ def encode(line: NoteLine) -> str:
     own names, a :class:`VerdictLine`'s verdict as the JSON object it holds.
 
     Raises:
-        ValueError: a :class:`VerdictLine` whose ``verdict`` is not JSON text.
+        ValueError: a :class:`VerdictLine` whose ``verdict`` is not JSON text; a text
+            field holding a lone surrogate that is no escaped byte (naming the field).
     """
     body: dict[str, object] = {"kind": line.KIND, "v": NOTE_VERSION}
-    body.update((name, getattr(line, name)) for name in fields(line))
+    for name in fields(line):
+        body[name] = _wire(line.KIND, name, getattr(line, name))
     if body.get("sig", "") is None:
         del body["sig"]  # an unsigned line keeps the text it had before signatures
     if isinstance(line, VerdictLine):
         body["verdict"] = json.loads(line.verdict)
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def encode_text(text: str) -> str | dict[str, str]:
+    """A text field's JSON value: ``text`` itself when it is valid UTF-8, else
+    ``{"b64": base64 of its surrogateescape bytes}``.
+
+    Raises:
+        UnicodeEncodeError: ``text`` holds a lone surrogate outside U+DC80..U+DCFF.
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raw = text.encode("utf-8", "surrogateescape")
+        return {"b64": base64.b64encode(raw).decode("ascii")}
+    return text
+
+
+def decode_text(value: object) -> str | None:
+    """The text a field's JSON value holds (:func:`encode_text`'s inverse): a string as it
+    is, ``{"b64": ...}`` as its bytes decoded with ``surrogateescape``; None for anything
+    else (another type, other keys, base64 that does not decode)."""
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, dict) or set(value) != {"b64"} or not isinstance(value["b64"], str):
+        return None
+    try:
+        raw = base64.b64decode(value["b64"].encode("ascii"), validate=True)
+    except (ValueError, binascii.Error):
+        return None
+    return raw.decode("utf-8", "surrogateescape")
+
+
+def _wire(kind: str, name: str, value: object) -> object:
+    """A field's JSON value: text through :func:`encode_text`, a tuple of text as a list."""
+    try:
+        if isinstance(value, str):
+            return encode_text(value)
+        if isinstance(value, tuple):
+            return [encode_text(x) if isinstance(x, str) else x for x in value]
+    except UnicodeEncodeError:
+        raise ValueError(f"{kind}: {name} holds a lone surrogate that is no byte") from None
+    return value
 
 
 def signed_payload(line: NoteLine) -> bytes:
@@ -221,7 +276,7 @@ def signed_payload(line: NoteLine) -> bytes:
 
 #: The value types a field may hold, by name: a predicate and the words naming it.
 _TYPES: dict[str, tuple[Callable[[object], bool], str]] = {
-    "text": (lambda x: isinstance(x, str), "text"),
+    "text": (lambda x: decode_text(x) is not None, "text"),
     "oid": (
         lambda x: isinstance(x, str) and len(x) in (40, 64) and not x.strip("0123456789abcdef"),
         "a lowercase hex object id",
@@ -237,7 +292,7 @@ _TYPES: dict[str, tuple[Callable[[object], bool], str]] = {
         "a number (Unix seconds)",
     ),
     "texts": (
-        lambda x: isinstance(x, list) and all(isinstance(i, str) for i in x),
+        lambda x: isinstance(x, list) and all(decode_text(i) is not None for i in x),
         "a list of text",
     ),
     "object": (lambda x: isinstance(x, dict), "a JSON object"),
@@ -362,15 +417,18 @@ def decode(text: str) -> NoteLine:
         if not check(value):
             words += " or null" if nullable else ""
             raise MalformedLine(f"{kind}: {name} must be {words}, not {_show(value)}", kind)
-        values[name] = _convert(value)
+        values[name] = _convert(type_name.rstrip("?"), value)
     if kind == VerdictLine.KIND:
         values["verdict"] = _canonical(obj["verdict"])
     return _CLASSES[kind](**values)
 
 
-def _convert(value: object) -> object:
-    if isinstance(value, list):
-        return tuple(value)
+def _convert(type_name: str, value: object) -> object:
+    """A checked field's value as its type holds it (text decoded, a list a tuple)."""
+    if type_name == "text":
+        return decode_text(value)
+    if type_name == "texts" and isinstance(value, list):
+        return tuple(decode_text(x) for x in value)
     return value
 
 

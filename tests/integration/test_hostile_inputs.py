@@ -218,6 +218,45 @@ def test_a_commit_of_a_non_utf8_path_passes_the_gate_with_its_records(latin1_rep
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.parametrize(
+    ("option", "env"),
+    [
+        pytest.param(("--model", os.fsdecode(b"gpt\xff")), {}, id="model"),
+        pytest.param((), {"GENTLE_HOOKS_SKIP": os.fsdecode(b"r\xff")}, id="skip-reason"),
+    ],
+)
+def test_non_utf8_text_in_records_reaches_the_note_and_the_gate_reads_it(
+    repo: Path, option: tuple[str, ...], env: dict[str, str]
+) -> None:
+    (repo / NON_UTF8).write_bytes(b"x = 1\n")
+    model = option or ("--model", "m")
+    assert hostile(repo, "record", *model, "--effort", "low", NON_UTF8).returncode == 0
+    run = hostile(repo, "receipt", "run", "--", sys.executable, "-c", "pass", NON_UTF8)
+    assert run.returncode == 0, run.stderr
+    git(repo, "add", "-A")
+    hook_env = env
+    hostile(repo, "hook", "pre-commit", env=hook_env)
+    git(repo, "commit", "-q", "--no-verify", "-m", "latin-1")
+    post = hostile(repo, "hook", "post-commit", env=hook_env)
+    assert post.returncode == 0, post.stderr
+    assert "not valid text" not in post.stderr.decode()
+    note = subprocess.run(
+        ["git", "notes", "--ref", NOTES, "show", "HEAD"], cwd=repo, capture_output=True, check=True
+    ).stdout
+    text = note.decode("utf-8")  # the note is UTF-8 JSON lines
+    assert '"b64"' in text
+    from gentle_hooks.notes.codec import parse
+    from gentle_hooks.notes.lines import ReceiptLine, WriterLine
+
+    parsed = parse(note)
+    assert not parsed.problems
+    assert any(NON_UTF8 in r.command for r in parsed.of(ReceiptLine))
+    if option:
+        assert [w.model for w in parsed.of(WriterLine)] == [option[1]]
+    gate = hostile(repo, "gate", "--range", "HEAD~1..HEAD", "--json")
+    assert b"malformed" not in gate.stdout.lower(), gate.stdout
+
+
 # --- config files and the environment ---------------------------------------------------------
 
 

@@ -273,3 +273,43 @@ def test_records_are_selected_by_kind_and_identity() -> None:
     assert note.of(WriterLine) == (WriterLine("m", "low"),)
     assert note.of(WriterLine, "i") == ()
     assert note.candidates == (CandidateLine(OID, "i", OID, OID),)
+
+
+@given(st.binary(), st.binary())
+def test_arbitrary_bytes_round_trip_through_a_utf8_line(command: bytes, who: bytes) -> None:
+    receipt = ReceiptLine(
+        identity="i", command=command.decode("utf-8", "surrogateescape"), observed="passed"
+    )
+    override = OverrideLine(
+        identity="i",
+        hook="pre-commit",
+        who=who.decode("utf-8", "surrogateescape"),
+        reason="r",
+        missing=(command.decode("utf-8", "surrogateescape"),),
+    )
+    for line in (receipt, override):
+        text = encode(line)
+        text.encode("utf-8")  # a note line is always UTF-8
+        assert decode(text) == line
+        assert parse((text + "\n").encode("utf-8")).lines == (line,)
+
+
+def test_valid_utf8_text_keeps_its_plain_string_form() -> None:
+    line = ReceiptLine(identity="i", command="pytest café", observed="passed")
+    assert '"command":"pytest café"' in encode(line)
+    escaped = ReceiptLine(identity="i", command="caf\udce9", observed="passed")
+    assert '"command":{"b64":"Y2Fm6Q=="}' in encode(escaped)
+
+
+@pytest.mark.parametrize(
+    "value", [{"b64": "!!"}, {"b64": 5}, {"b64": "AA==", "x": 1}, {"text": "a"}]
+)
+def test_a_malformed_escaped_text_is_refused(value: object) -> None:
+    body = {"kind": "receipt", "v": 1, "identity": "i", "command": value, "observed": "p"}
+    with pytest.raises(MalformedLine, match="command must be text"):
+        decode(json.dumps(body))
+
+
+def test_a_lone_surrogate_that_is_no_byte_is_refused_naming_the_field() -> None:
+    with pytest.raises(ValueError, match="receipt: command"):
+        encode(ReceiptLine(identity="i", command="\ud800", observed="p"))
