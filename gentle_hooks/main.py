@@ -296,6 +296,69 @@ def _run(args: list[str], tail: str, errors: list[str], echo: bool = True) -> in
         return EXIT_UNEXPECTED
 
 
+class _ClosedStream:
+    """Stands for a standard stream that was closed when the process started: reading or
+    writing it is bad input (one line, exit 2); flushing or closing it does nothing."""
+
+    reconfigure = None  # nothing to reconfigure (:func:`_escape_streams` skips it)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def flush(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+    def __getattr__(self, attr: str) -> object:
+        raise GentleError(f"standard {self.name} is closed; give the command one to use")
+
+
+def _guard_standard_streams() -> None:
+    """A closed descriptor 0, 1 or 2 is reopened on the null device, so a file or pipe we
+    open never takes its number (a git child would read or write it by mistake); the
+    stream Python left as None reads or writes as :class:`_ClosedStream` (exit 2), and a
+    closed standard error discards what we say."""
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            os.open(os.devnull, os.O_RDWR)  # the lowest free number: this one
+    if sys.stdin is None:
+        sys.stdin = _ClosedStream("input")
+    if sys.stdout is None:
+        sys.stdout = _ClosedStream("output")
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 (lives as long as the process)
+
+
+def _flush_output() -> str | None:
+    """Flush standard output; the system's reason when it cannot take it (a full disk),
+    after which the unwritten output is dropped (Python's own flush at exit would fail
+    again)."""
+    try:
+        sys.stdout.flush()
+    except OSError as exc:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, 1)
+        os.close(null)
+        import contextlib
+
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+        return exc.strerror or str(exc)
+    return None
+
+
 def entry() -> None:
-    """Console-script entry: exit with :func:`main`'s code."""
-    sys.exit(main())
+    """Console-script entry: exit with :func:`main`'s code; standard streams closed at
+    start are handled (:func:`_guard_standard_streams`), and output that cannot be written
+    at the end is one line and exit 2."""
+    _guard_standard_streams()
+    rc = main()
+    failed = _flush_output()
+    if failed is not None:
+        print(f"{PROG}: error: standard output: {failed}", file=sys.stderr)
+        rc = rc if rc == EXIT_UNEXPECTED else EXIT_INPUT
+    sys.exit(rc)

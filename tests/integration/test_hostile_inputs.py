@@ -257,6 +257,65 @@ def test_non_utf8_text_in_records_reaches_the_note_and_the_gate_reads_it(
     assert b"malformed" not in gate.stdout.lower(), gate.stdout
 
 
+# --- closed standard streams ------------------------------------------------------------------
+
+
+def _with_closed(
+    repo: Path, args: Sequence[str], closed: Sequence[int], stdout: object = None
+) -> subprocess.CompletedProcess[bytes]:
+    """Run the CLI with the descriptors ``closed`` closed, as ``<&-`` / ``>&-`` do."""
+
+    def close() -> None:
+        for fd in closed:
+            os.close(fd)
+
+    return subprocess.run(
+        [sys.executable, "-m", "gentle_hooks", *args],
+        cwd=repo,
+        stdin=subprocess.DEVNULL,
+        stdout=stdout if stdout is not None else subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=close,
+        timeout=60,
+        check=False,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "closed"),
+    [
+        (("verdict", "add", "-"), (0,)),
+        (("quorum", "tally", "--claim", "c", "-"), (0,)),
+        (("quorum", "audit", "-"), (0,)),
+        (("brief", "check", "-"), (0,)),
+        (("hook", "pre-push", "origin", "x"), (0,)),
+        (("hook", "post-rewrite", "amend"), (0,)),
+        (("hook", "pre-receive"), (0,)),
+        (("assess", "--json"), (1,)),
+    ],
+    ids=lambda a: " ".join(map(str, a)),
+)
+def test_a_closed_standard_stream_is_one_line_exit_2(
+    repo: Path, args: Sequence[str], closed: Sequence[int]
+) -> None:
+    proc = _with_closed(repo, args, closed)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err
+    assert len(err.strip().splitlines()) == 1 and "is closed" in err, err
+
+
+def test_pre_commit_with_standard_output_closed_still_finds_the_repository(repo: Path) -> None:
+    proc = _with_closed(repo, ("hook", "pre-commit"), (1,))
+    assert "not inside a git repository" not in proc.stderr.decode()
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_output_to_a_full_device_with_standard_error_closed_exits_2(repo: Path) -> None:
+    with open("/dev/full", "wb") as full:
+        proc = _with_closed(repo, ("status", "--json"), (2,), stdout=full)
+    assert proc.returncode == 2
+
+
 # --- config files and the environment ---------------------------------------------------------
 
 
