@@ -26,6 +26,7 @@ from gentle_hooks.errors import GentleError
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from tempfile import TemporaryDirectory
 
 #: Largest document read from a named file or standard input (config, brief, verdict...).
 READ_LIMIT = 16 * 1024 * 1024
@@ -309,6 +310,53 @@ def _alive(pid: int) -> bool:
 def sweep(directory: str, prefix: str) -> list[str]:
     """Remove :func:`residue` (a link itself, never what it points to); the paths removed."""
     return remove_files(residue(directory, prefix))
+
+
+#: The prefixes of the scratch directories :func:`scratch_dir` makes under the system's
+#: temporary directory, each followed by the owner's process id.
+SCRATCH_PREFIXES = ("gentle-hooks-notes-", "gentle-hooks-sign-", "gentle-hooks-verify-")
+
+
+def scratch_residue() -> list[str]:
+    """This user's :data:`SCRATCH_PREFIXES` directories under the system's temporary
+    directory whose owner process is gone (killed before it removed them); never a link,
+    never another user's, never a live process's."""
+    import tempfile
+
+    base = tempfile.gettempdir()
+    try:
+        names = os.listdir(base)
+    except (OSError, ValueError):
+        return []
+    out = []
+    for name in names:
+        prefix = next((p for p in SCRATCH_PREFIXES if name.startswith(p)), None)
+        if prefix is None:
+            continue
+        digits = name[len(prefix) :].split("-", 1)[0]
+        if not digits.isdigit():
+            continue
+        path = os.path.join(base, name)
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.getuid():
+            continue
+        pid = int(digits)
+        if pid != os.getpid() and not _alive(pid):
+            out.append(path)
+    return sorted(out)
+
+
+def scratch_dir(prefix: str) -> TemporaryDirectory[str]:
+    """A private temporary directory named ``<prefix><pid>-<random>`` (``prefix`` one of
+    :data:`SCRATCH_PREFIXES`), removed when its ``with`` block ends; the scratch
+    directories of killed runs (:func:`scratch_residue`) are removed first."""
+    import tempfile
+
+    remove_files(scratch_residue())
+    return tempfile.TemporaryDirectory(prefix=f"{prefix}{os.getpid()}-")
 
 
 def remove_files(paths: list[str]) -> list[str]:

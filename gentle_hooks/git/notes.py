@@ -79,7 +79,7 @@ class Notes(Objects):
             RefRaced: the ref moved under us, or another writer holds its lock (retry).
             GitError: git failed.
         """
-        import tempfile
+        from gentle_hooks.bounded import scratch_dir
 
         if not notes:
             return None
@@ -88,7 +88,7 @@ class Notes(Objects):
             proc.stdout.decode("utf-8", "surrogateescape").strip() if proc.returncode == 0 else None
         )
         existing = self.notes_map(old) if old else {}
-        with tempfile.TemporaryDirectory(prefix="gentle-hooks-notes-") as tmp:
+        with scratch_dir("gentle-hooks-notes-") as tmp:
             paths = []
             for i, commit in enumerate(notes):
                 path = os.path.join(tmp, f"n{i}")

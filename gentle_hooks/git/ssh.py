@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import tempfile
 
+from gentle_hooks.bounded import scratch_dir
 from gentle_hooks.errors import GentleError
 
 NAMESPACE = "gentle-hooks"
@@ -62,7 +62,7 @@ def sign(key: str, data: bytes) -> str:
     Raises:
         SigningError: ssh-keygen is missing or refused the key (its last line of error).
     """
-    with tempfile.TemporaryDirectory(prefix="gentle-hooks-sign-") as tmp:
+    with scratch_dir("gentle-hooks-sign-") as tmp:
         if key.startswith("key::"):
             path = os.path.join(tmp, "key.pub")
             with open(path, "w", encoding="utf-8") as fh:
@@ -95,7 +95,7 @@ def verify(allowed_signers: bytes, signature: str, data: bytes) -> str | None:
     _keygen()
     if "-----BEGIN SSH SIGNATURE-----" not in signature:
         return None
-    with tempfile.TemporaryDirectory(prefix="gentle-hooks-verify-") as tmp:
+    with scratch_dir("gentle-hooks-verify-") as tmp:
         allowed = os.path.join(tmp, "allowed_signers")
         sig = os.path.join(tmp, "record.sig")
         with open(allowed, "wb") as fh:

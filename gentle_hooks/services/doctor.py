@@ -348,9 +348,11 @@ def check_user_agent_hooks() -> list[CheckResult]:
 def residue_files(repo: Repository) -> list[str]:
     """What killed runs left behind: a hook's private index copy in the git directory
     (``gentle-hooks-index-<pid>-...``) and a first write's ``ledger.sqlite3.new-<pid>-...``
-    beside the ledger, of processes that are gone (:func:`gentle_hooks.bounded.residue`).
+    beside the ledger, of processes that are gone (:func:`gentle_hooks.bounded.residue`),
+    and this user's note, signing and verifying scratch directories under the system's
+    temporary directory whose process is gone (:func:`gentle_hooks.bounded.scratch_residue`).
     The next run that owns them removes them as well."""
-    from gentle_hooks.bounded import residue
+    from gentle_hooks.bounded import residue, scratch_residue
     from gentle_hooks.git.index import INDEX_PREFIX
     from gentle_hooks.ledger.sqlite_file import new_file_prefix
 
@@ -360,7 +362,7 @@ def residue_files(repo: Repository) -> list[str]:
     found = [] if os.path.islink(state) else residue(state, new_file_prefix(ledger))
     for directory in dict.fromkeys((repo.paths.git_dir, repo.paths.common_dir)):
         found += residue(directory, INDEX_PREFIX)
-    return found
+    return found + scratch_residue()
 
 
 def check_residue(repo: Repository) -> list[CheckResult]:

@@ -316,6 +316,61 @@ def test_output_to_a_full_device_with_standard_error_closed_exits_2(repo: Path) 
     assert proc.returncode == 2
 
 
+# --- scratch directories of killed runs -------------------------------------------------------
+
+
+def _dead_pid() -> int:
+    proc = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, check=True
+    )
+    return int(proc.stdout)
+
+
+@pytest.fixture
+def scratch(tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A private temporary directory holding a killed run's note, signing and verifying
+    scratch directories, a live one's, and a link in a dead one's name."""
+    tmp = tmp_path / "tmpdir"
+    tmp.mkdir()
+    dead = _dead_pid()
+    for kind in ("notes", "sign", "verify"):
+        (tmp / f"gentle-hooks-{kind}-{dead}-abc").mkdir()
+        (tmp / f"gentle-hooks-{kind}-{dead}-abc" / "n0").write_text("x")
+    (tmp / f"gentle-hooks-notes-{os.getpid()}-live").mkdir()
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "keep").write_text("x")
+    (tmp / f"gentle-hooks-sign-{dead}-link").symlink_to(outside)
+    return tmp, {"TMPDIR": str(tmp)}
+
+
+def _left(tmp: Path) -> list[str]:
+    return sorted(p.name.rsplit("-", 1)[1] for p in tmp.iterdir())
+
+
+def test_doctor_reports_and_fix_removes_only_dead_scratch_directories(
+    repo: Path, scratch: tuple[Path, dict[str, str]]
+) -> None:
+    tmp, env = scratch
+    report = hostile(repo, "doctor", env=env)
+    assert b"gentle-hooks-notes-" in report.stdout and b"--fix" in report.stdout, report.stdout
+    hostile(repo, "doctor", "--fix", env=env)
+    assert _left(tmp) == ["link", "live"]
+    assert (tmp.parent / "outside" / "keep").exists()
+
+
+def test_writing_a_note_sweeps_dead_scratch_directories(
+    repo: Path, scratch: tuple[Path, dict[str, str]]
+) -> None:
+    tmp, env = scratch
+    write(repo / "src" / "new.py", "x = 1\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", "src/new.py").returncode == 0
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "-m", "c")
+    assert hostile(repo, "hook", "post-commit", env=env).returncode == 0
+    assert _left(tmp) == ["link", "live"]
+
+
 # --- config files and the environment ---------------------------------------------------------
 
 
