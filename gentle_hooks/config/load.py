@@ -259,6 +259,37 @@ def compile_settings(
     )
 
 
+def _nested_repeat(pattern: str) -> bool:
+    """Whether the (valid) regex ``pattern`` repeats, unboundedly or more than once, a part
+    that itself holds such a repeat (``(a*)*b``, ``(a+)+``, ``(?:x+y?){2,}``): the shape
+    that makes backtracking take exponential time on a line that almost matches."""
+    from re import _parser  # type: ignore[attr-defined]
+
+    repeats = {_parser.MAX_REPEAT, _parser.MIN_REPEAT}
+    repeats |= {getattr(_parser, "POSSESSIVE_REPEAT", _parser.MAX_REPEAT)}
+
+    def walk(items: object, inside: bool) -> bool:
+        for op, arg in items:  # type: ignore[attr-defined]
+            if op in repeats:
+                _low, high, body = arg
+                many = high is _parser.MAXREPEAT or high > 1
+                if many and inside:
+                    return True
+                if walk(body, inside or many):
+                    return True
+            elif op is _parser.SUBPATTERN:
+                if walk(arg[-1], inside):
+                    return True
+            elif op is _parser.BRANCH:
+                if any(walk(b, inside) for b in arg[1]):
+                    return True
+            elif op in (_parser.ASSERT, _parser.ASSERT_NOT) and walk(arg[1], inside):
+                return True
+        return False
+
+    return walk(_parser.parse(pattern), False)
+
+
 def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:
     changes: dict[str, object] = {
         name: tuple(v.lower() for v in value) if name == "hot_path_tokens" else value
@@ -270,6 +301,12 @@ def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:
             re.compile(pattern)
         except re.error as exc:
             raise ConfigError(f"{config_file}: risk.process_patterns: {pattern!r}: {exc}") from None
+        if _nested_repeat(pattern):
+            raise ConfigError(
+                f"{config_file}: risk.process_patterns: {pattern!r}: a repeated group holds a "
+                "repeat (like '(a*)*'), which can take exponential time to match; "
+                "write it without the nesting"
+            )
     return Settings(
         base_ref=raw.base_ref,
         rdd_file=raw.rdd,

@@ -396,6 +396,20 @@ def test_a_hostile_config_file_is_one_line_exit_2(
     assert b".gentle-hooks.toml" in proc.stderr
 
 
+@pytest.mark.parametrize("pattern", ["(a*)*b", "(?:x+y?){2,}z", "(?=(a+)+)c"])
+@pytest.mark.parametrize("command", [("hook", "pre-commit"), ("assess",)], ids=" ".join)
+def test_a_process_pattern_with_a_nested_repeat_is_refused_at_load(
+    repo: Path, pattern: str, command: Sequence[str]
+) -> None:
+    (repo / ".gentle-hooks.toml").write_text(f"[risk]\nprocess_patterns = [{pattern!r}]\n")
+    write(repo / "src" / "slow.py", "a" * 40 + "\n")  # what such a pattern takes ages on
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", "src/slow.py").returncode == 0
+    git(repo, "add", "-A")
+    proc = hostile(repo, *command, timeout=30)
+    assert proc.returncode == 2, proc.stderr
+    assert b".gentle-hooks.toml: risk.process_patterns" in proc.stderr
+
+
 @pytest.mark.parametrize("kind", ["fifo", "directory"])
 def test_a_config_file_that_is_not_a_regular_file_is_refused(repo: Path, kind: str) -> None:
     target = repo / ".gentle-hooks.toml"
