@@ -212,3 +212,107 @@ def test_ci_yaml_installs_the_cli_from_the_checkout_it_names(world: dict[str, ob
     assert done.returncode == 0, done.stderr
     version = run("gentle-hook --version", job, env)
     assert version.returncode == 0 and "gentle-hook" in version.stdout, version
+
+
+#: The sections whose blocks the tests above run with their own preparation.
+_RUN_ABOVE = {"## Quick start", "## Install", "## Any other CI"}
+
+#: Trailing ``# exits N: why`` on a line that demonstrates a refusal.
+_EXITS = re.compile(r"#\s*exits (\d+):")
+
+
+def sh_sections(path: Path) -> list[tuple[str, list[list[str]]]]:
+    """Every heading of ``path`` (fenced lines are not headings) with the ``sh`` blocks under
+    it, in document order; each block as its non-empty lines."""
+    sections: list[tuple[str, list[list[str]]]] = [("", [])]
+    fence: str | None = None
+    block: list[str] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if fence is None and line.startswith("```"):
+            fence = line[3:].strip()
+            block = []
+        elif fence is not None and line.startswith("```"):
+            if fence == "sh":
+                sections[-1][1].append([ln for ln in block if ln.strip()])
+            fence = None
+        elif fence is not None:
+            block.append(line)
+        elif re.match(r"#{1,6} ", line):
+            sections.append((line, []))
+    return [(h, bs) for h, bs in sections if bs]
+
+
+def commands(block: list[str]) -> list[str]:
+    """The commands of one block: one per line, a here-document with its body and end line;
+    comment-only lines left out."""
+    out: list[str] = []
+    delimiter: str | None = None
+    for line in block:
+        if delimiter is not None:
+            out[-1] += "\n" + line
+            if line.strip() == delimiter:
+                delimiter = None
+            continue
+        if line.lstrip().startswith("#"):
+            continue
+        out.append(line)
+        if here := re.search(r"<<-?\s*['\"]?(\w+)['\"]?", line):
+            delimiter = here.group(1)
+    return out
+
+
+def expected_exit(command: str) -> int:
+    """0, or the status a ``# exits N: why`` comment on the command's first line documents."""
+    found = _EXITS.search(command.splitlines()[0])
+    return int(found.group(1)) if found else 0
+
+
+def test_commands_reads_here_documents_and_exit_comments() -> None:
+    block = ["# a file", "cat > f <<'EOF'", "a b", "EOF", "false  # exits 1: refused"]
+    assert commands(block) == ["cat > f <<'EOF'\na b\nEOF", "false  # exits 1: refused"]
+    assert [expected_exit(c) for c in commands(block)] == [0, 1]
+
+
+def scratch_project(root: Path, env: dict[str, str]) -> Path:
+    """A project with a bare remote and one pushed commit, installed as README "Install"
+    says: where a user following the README from the top stands."""
+    remote = root / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], env=env, check=True)
+    project = root / "project"
+    subprocess.run(["git", "clone", "-q", str(remote), str(project)], env=env, check=True)
+    (project / "README.md").write_text("# project\n")
+    for args in (["add", "-A"], ["commit", "-q", "-m", "start"], ["push", "-q", "origin", "HEAD"]):
+        subprocess.run(["git", *args], cwd=project, env=env, check=True)
+    done = run("gentle-hook install --share origin", project, env)
+    assert done.returncode == 0, done.stderr
+    return project
+
+
+def test_every_readme_section_runs_in_order(world: dict[str, object]) -> None:
+    """Each ``sh`` line of README.md after "Install", in document order, in one scratch
+    project: exit 0, or the status its ``# exits N:`` comment documents. The test runner
+    (``pytest``) and ``pre-commit`` come from the dev environment, as a user's project has
+    its own."""
+    clone = Path(str(world["clone"]))
+    if not (clone / ".venv" / "bin" / "gentle-hook").exists():
+        pytest.skip("needs the environment of the Quick start test")
+    env = activated(world)
+    env["PATH"] = f"{env['PATH']}{os.pathsep}{Path(sys.executable).parent}"
+    root = Path(str(world["root"])) / "sections"
+    root.mkdir()
+    project = scratch_project(root, env)
+    ran = 0
+    for heading, blocks in sh_sections(README):
+        if heading in _RUN_ABOVE:
+            continue
+        for block in blocks:
+            for command in commands(block):
+                done = run(command, project, env)
+                assert done.returncode == expected_exit(command), (
+                    heading,
+                    command,
+                    done.stdout[-2000:],
+                    done.stderr[-2000:],
+                )
+                ran += 1
+    assert ran >= 15
