@@ -233,6 +233,41 @@ def run_legacy(call: HookCall) -> int:
     return subprocess.run([legacy, *call.args], input=call.stdin, check=False).returncode
 
 
+#: How long a hook waits for git to close its standard input.
+STDIN_SECONDS = 30.0
+
+
+def _read_within(name: str) -> bytes:
+    """Standard input to its end: at most ``STDIN_LIMIT + 1`` bytes, waiting at most
+    :data:`STDIN_SECONDS` in all (size alone bounds it off POSIX or without a descriptor).
+
+    Raises:
+        UsageError: the input stayed open longer than :data:`STDIN_SECONDS`.
+    """
+    import select
+    import time
+
+    try:
+        fd = sys.stdin.buffer.fileno()
+    except (AttributeError, OSError, ValueError):
+        fd = -1
+    if fd < 0 or os.name != "posix":
+        return sys.stdin.buffer.read(STDIN_LIMIT + 1)
+    deadline = time.monotonic() + STDIN_SECONDS
+    chunks: list[bytes] = []
+    size = 0
+    while size <= STDIN_LIMIT:
+        ready, _, _ = select.select([fd], [], [], max(deadline - time.monotonic(), 0))
+        if not ready:
+            raise UsageError(f"{name} input stayed open {STDIN_SECONDS:.0f}s; git closes it")
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 def main(argv: Sequence[str]) -> int:
     """Run one hook; return its exit code (0 pass, 1 blocked, 2 cannot decide).
 
@@ -243,8 +278,9 @@ def main(argv: Sequence[str]) -> int:
     row = HOOKS.get(argv[0]) if argv else None
     stdin = b""
     if row is not None and row.reads_stdin and not sys.stdin.isatty():
-        # bounded: git sends one short line per ref; an endless stream ends here at once
-        stdin = sys.stdin.buffer.read(STDIN_LIMIT + 1)
+        # bounded in size and time: git sends one short line per ref and closes the pipe;
+        # an endless stream ends here at once, one held open ends after STDIN_SECONDS
+        stdin = _read_within(argv[0])
         if len(stdin) > STDIN_LIMIT:
             raise UsageError(
                 f"{argv[0]} input is larger than {STDIN_LIMIT} bytes; push fewer refs at once"

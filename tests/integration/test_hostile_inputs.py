@@ -723,6 +723,22 @@ def test_endless_pre_push_input_ends_at_once_in_one_line(repo: Path) -> None:
     assert len(proc.stderr.strip().splitlines()) == 1
 
 
+def test_pre_push_input_held_open_ends_within_its_time_limit(repo: Path) -> None:
+    with subprocess.Popen(["sleep", "45"], stdout=subprocess.PIPE) as sleeper:
+        assert sleeper.stdout is not None
+        proc = subprocess.run(
+            [sys.executable, "-m", "gentle_hooks", "hook", "pre-push", "origin", "x"],
+            cwd=repo,
+            stdin=sleeper.stdout,
+            capture_output=True,
+            timeout=40,
+            check=False,
+        )
+        sleeper.kill()
+    assert proc.returncode == 2, proc.stderr
+    assert b"stayed open 30s" in proc.stderr
+
+
 @pytest.mark.parametrize("hook", [("pre-push", "origin", "x"), ("pre-receive",)])
 def test_too_many_ref_lines_are_refused_in_one_line(repo: Path, hook: tuple[str, ...]) -> None:
     head = git(repo, "rev-parse", "HEAD").strip()
