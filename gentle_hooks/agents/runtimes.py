@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from gentle_hooks.agents import claude_code, codex, copilot, cursor, gemini_cli
+from gentle_hooks.agents import claude_code, codex, copilot, cursor, gemini_cli, windsurf
 from gentle_hooks.agents.event import RuntimeEvent
 from gentle_hooks.values.frozen import field, frozen
 
@@ -304,6 +304,22 @@ RUNTIMES: tuple[Runtime, ...] = (
         ),
         markers=(".github/hooks", ".copilot"),
         project_markers=(".github/copilot-instructions.md",),
+    ),
+    Runtime(
+        name=windsurf.NAME,
+        title="Windsurf (Cascade)",
+        doc="docs/agents/windsurf.md",
+        decode=windsurf.decode,
+        ack="",
+        wiring=Wiring(
+            project=".windsurf/hooks.json",
+            user=".codeium/windsurf/hooks.json",
+            shape="flat",
+            event=windsurf.EVENT,
+            matcher=None,
+            entry=(("show_output", False),),
+        ),
+        markers=(".windsurf", ".codeium/windsurf"),
     ),
     Runtime(
         name="aider",
