@@ -26,6 +26,7 @@ ACK = {
     "cursor": "{}\n",
     "copilot": "",
     "windsurf": "",
+    "droid": "",
 }
 
 
@@ -241,6 +242,7 @@ SURROGATE_FIELDS = {
     "cursor": ("conversation_id", "model"),
     "copilot": ("sessionId", "cwd"),
     "windsurf": ("trajectory_id", "model_name"),
+    "droid": ("session_id", "tool_use_id", "cwd"),
 }
 
 
@@ -296,6 +298,7 @@ UNREADABLE = {
     "cursor": ("file_path", 5, "the input.file_path is a number"),
     "copilot": ("toolArgs", '{"path": null}', "toolArgs.path is null"),
     "windsurf": ("tool_info", {"file_path": 5}, "tool_info.file_path is a number"),
+    "droid": ("tool_input", {"file_path": 123}, "tool_input.file_path is a number"),
 }
 
 

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gentle_hooks.agents import claude_code, codex, copilot, cursor, gemini_cli
+from gentle_hooks.agents import claude_code, codex, copilot, cursor, droid, gemini_cli
 from gentle_hooks.agents.event import (
     RuntimeEvent,
     derived_call_id,
@@ -94,6 +94,7 @@ def test_a_derived_call_id_is_stable_and_tells_events_apart(name: str, tmp_path:
         ("cursor", "hook_event_name", "afterShellExecution"),
         ("copilot", "toolName", "view"),
         ("windsurf", "agent_action_name", "post_run_command"),
+        ("droid", "tool_name", "Execute"),
     ],
 )
 def test_a_tool_that_writes_no_file_is_not_a_write(
@@ -233,6 +234,27 @@ def test_windsurf_without_tool_info_names_what_was_unreadable(tmp_path: Path) ->
     event = decoded("windsurf", tmp_path, tool_info=None)
     assert event.writes is True and event.paths == ()
     assert event.unreadable is not None and "tool_info" in event.unreadable
+
+
+def test_droid_model_is_the_session_settings_beside_the_transcript(tmp_path: Path) -> None:
+    """git-ai-project/git-ai presets/droid.rs @ a3321952: ``X.jsonl`` -> ``X.settings.json``."""
+    transcript = tmp_path / "droid-transcript.jsonl"
+    assert droid.settings_path(str(transcript)) == str(tmp_path / "droid-transcript.settings.json")
+    assert droid.settings_path("/x/session.json") is None
+    (tmp_path / "droid-transcript.settings.json").write_text('{"model": "claude-sonnet-4-5"}')
+    assert decoded("droid", tmp_path).model == "claude-sonnet-4-5"
+    (tmp_path / "droid-transcript.settings.json").write_text("not json")
+    assert decoded("droid", tmp_path).model is None
+
+
+def test_droid_apply_patch_envelope_names_its_files(tmp_path: Path) -> None:
+    """git-ai-project/git-ai presets/droid.rs @ a3321952, test_droid_apply_patch_from_patch_field
+    and test_droid_apply_patch_extracts_paths, as data."""
+    envelope = "*** Begin Patch\n*** Update File: src/lib.rs\n@@\n-a\n+b\n*** End Patch\n"
+    event = decoded("droid", tmp_path, tool_name="ApplyPatch", tool_input={"patch": envelope})
+    assert (event.writes, event.paths) == (True, ("src/lib.rs",))
+    event = decoded("droid", tmp_path, tool_name="ApplyPatch", tool_input=envelope)
+    assert event.paths == ("src/lib.rs",)
 
 
 def test_cursor_cwd_is_the_workspace_root_holding_the_file(tmp_path: Path) -> None:
