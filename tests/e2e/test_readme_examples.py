@@ -1,16 +1,19 @@
-"""The README's and docs/ci.md's example lines, run as printed from a fresh clone.
+"""The README's and docs' example lines, run as printed from a fresh clone.
 
 One fresh clone of this checkout, one fresh virtual environment (made by the README's own
 Quick start line, then reused: its ``bin`` first on PATH, as an activated environment),
-a private HOME, and a scratch project with a bare remote. Each ``sh`` block of the sections
-below runs line by line through ``sh -c`` and must do what the text says. A line whose
-program is not installed here (``pipx``) is named in the skip list, never edited.
+a private HOME, and scratch projects with a bare remote. Every ``sh`` block of README.md
+and of each docs page runs, section by section in document order, line by line through
+``sh -c``, and must exit 0 or with the status its ``# exits N: why`` comment documents. A
+block not run, or a line whose program is not installed here, is named in a list with why,
+never edited.
 """
 
 from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -212,3 +215,206 @@ def test_ci_yaml_installs_the_cli_from_the_checkout_it_names(world: dict[str, ob
     assert done.returncode == 0, done.stderr
     version = run("gentle-hook --version", job, env)
     assert version.returncode == 0 and "gentle-hook" in version.stdout, version
+
+
+#: Per (page, heading), how many leading ``sh`` blocks the tests above run, with their own
+#: preparation (a fresh virtual environment, a CI checkout).
+_RUN_ABOVE = {
+    ("README.md", "## Quick start"): 1,
+    ("README.md", "## Install"): 4,
+    ("docs/ci.md", "## Any other CI"): 1,
+}
+
+#: Blocks not run here, by (page, heading, block index), each with why.
+_NOT_RUN = {
+    ("README.md", "## Quick start", 1): "runs this project's whole test suite",
+    ("docs/robustness.md", "## Tests and fuzzing", 0): (
+        "the maintainers' long fuzz runs (30 and 5 minutes); tests/integration/"
+        "test_cli_fuzz.py runs the same fuzzer for a minute"
+    ),
+}
+
+#: Pages whose lines run in a project where README's "Recording" block ran first (they use
+#: the verdict it wrote), and per heading the directory a section runs in when it is not
+#: the project (``remote``: the bare repository that receives pushes).
+_AFTER_RECORDING = {"docs/ci.md"}
+_WHERE = {("docs/ci.md", "## On the server"): "remote"}
+
+#: Lines that need a program this machine may lack: skipped only when it is missing.
+_NEEDS = {"npm": "npm", "npx": "npm"}
+
+#: Trailing ``# exits N: why`` on a line that demonstrates a refusal.
+_EXITS = re.compile(r"#\s*exits (\d+):")
+
+
+def sh_sections(path: Path) -> list[tuple[str, list[list[str]]]]:
+    """Every heading of ``path`` (fenced lines are not headings) with the ``sh`` blocks under
+    it, in document order; each block as its non-empty lines."""
+    sections: list[tuple[str, list[list[str]]]] = [("", [])]
+    fence: str | None = None
+    block: list[str] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if fence is None and line.startswith("```"):
+            fence = line[3:].strip()
+            block = []
+        elif fence is not None and line.startswith("```"):
+            if fence == "sh":
+                sections[-1][1].append([ln for ln in block if ln.strip()])
+            fence = None
+        elif fence is not None:
+            block.append(line)
+        elif re.match(r"#{1,6} ", line):
+            sections.append((line, []))
+    return [(h, bs) for h, bs in sections if bs]
+
+
+def commands(block: list[str]) -> list[str]:
+    """The commands of one block: one per line, a here-document with its body and end line;
+    comment-only lines left out."""
+    out: list[str] = []
+    delimiter: str | None = None
+    for line in block:
+        if delimiter is not None:
+            out[-1] += "\n" + line
+            if line.strip() == delimiter:
+                delimiter = None
+            continue
+        if line.lstrip().startswith("#"):
+            continue
+        out.append(line)
+        if here := re.search(r"<<-?\s*['\"]?(\w+)['\"]?", line):
+            delimiter = here.group(1)
+    return out
+
+
+def expected_exit(command: str) -> int:
+    """0, or the status a ``# exits N: why`` comment on the command's first line documents."""
+    found = _EXITS.search(command.splitlines()[0])
+    return int(found.group(1)) if found else 0
+
+
+def test_commands_reads_here_documents_and_exit_comments() -> None:
+    block = ["# a file", "cat > f <<'EOF'", "a b", "EOF", "false  # exits 1: refused"]
+    assert commands(block) == ["cat > f <<'EOF'\na b\nEOF", "false  # exits 1: refused"]
+    assert [expected_exit(c) for c in commands(block)] == [0, 1]
+
+
+def scratch_project(root: Path, env: dict[str, str]) -> Path:
+    """A project with a bare remote (``root/remote.git``) and one pushed commit, installed
+    as README "Install" says: where a user following the README from the top stands."""
+    root.mkdir(parents=True)
+    remote = root / "remote.git"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], env=env, check=True)
+    project = root / "project"
+    subprocess.run(["git", "clone", "-q", str(remote), str(project)], env=env, check=True)
+    (project / "README.md").write_text("# project\n")
+    for args in (["add", "-A"], ["commit", "-q", "-m", "start"], ["push", "-q", "origin", "HEAD"]):
+        subprocess.run(["git", *args], cwd=project, env=env, check=True)
+    done = run("gentle-hook install --share origin", project, env)
+    assert done.returncode == 0, done.stderr
+    return project
+
+
+def ssh_keys(home: Path, env: dict[str, str]) -> None:
+    """The SSH keys docs/ci.md signs with: the user's ``~/.ssh/id_ed25519`` and a
+    verifier's ``~/.ssh/verifier_ed25519``."""
+    ssh = home / ".ssh"
+    ssh.mkdir(exist_ok=True)
+    for name, who in (("id_ed25519", "jo@example.com"), ("verifier_ed25519", "v@example.com")):
+        if not (ssh / name).exists():
+            subprocess.run(
+                ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", who, "-f", str(ssh / name)],
+                env=env,
+                check=True,
+            )
+
+
+def run_block(page: str, heading: str, block: list[str], where: Path, env: dict[str, str]) -> int:
+    """Run one block's commands in order in ``where``; each must exit as documented. A
+    block whose first line is ``# <path>`` is that file's contents: it is written there (as
+    the page says, create each file) and must parse as shell. Returns how many ran."""
+    if block[0].startswith("# ") and "/" in block[0] and " " not in block[0][2:].strip():
+        target = where / block[0][2:].strip()
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("\n".join(block[1:]) + "\n")
+        done = run(f"sh -n {shlex.quote(str(target))}", where, env)
+        assert done.returncode == 0, (page, heading, block, done.stderr)
+        return 1
+    ran = 0
+    for command in commands(block):
+        program = command.split()[0]
+        if program in _NEEDS and shutil.which(program, path=env["PATH"]) is None:
+            continue  # the page's own tool is not installed here
+        done = run(command, where, env)
+        assert done.returncode == expected_exit(command), (
+            page,
+            heading,
+            command,
+            done.stdout[-2000:],
+            done.stderr[-2000:],
+        )
+        ran += 1
+    return ran
+
+
+def run_page(path: Path, root: Path, env: dict[str, str]) -> int:
+    """Every ``sh`` block of ``path`` not run above, section by section in document order,
+    in a fresh scratch project under ``root``. Returns how many commands ran."""
+    page = str(path.relative_to(CHECKOUT))
+    project = scratch_project(root, env)
+    if page in _AFTER_RECORDING:
+        [recording] = dict(sh_sections(README))[
+            "## Recording what writers, verifiers and parents did"
+        ]
+        run_block("README.md", "## Recording", recording, project, env)
+    ran = 0
+    for heading, blocks in sh_sections(path):
+        skip = _RUN_ABOVE.get((page, heading), 0)
+        where = root / "remote.git" if _WHERE.get((page, heading)) == "remote" else project
+        for index, block in enumerate(blocks):
+            if index < skip or (page, heading, index) in _NOT_RUN:
+                continue
+            ran += run_block(page, heading, block, where, env)
+    return ran
+
+
+def page_env(world: dict[str, object]) -> dict[str, str]:
+    """The activated environment plus the dev environment's programs after it: the test
+    runner (``pytest``) and ``pre-commit``, as a user's project has its own."""
+    clone = Path(str(world["clone"]))
+    if not (clone / ".venv" / "bin" / "gentle-hook").exists():
+        pytest.skip("needs the environment of the Quick start test")
+    env = activated(world)
+    env["PATH"] = f"{env['PATH']}{os.pathsep}{Path(sys.executable).parent}"
+    ssh_keys(Path(env["HOME"]), env)
+    return env
+
+
+PAGES = [p for p in DOCS if p != README and re.search(r"```sh\n", p.read_text(encoding="utf-8"))]
+
+
+def test_every_readme_section_runs_in_order(world: dict[str, object]) -> None:
+    """Each ``sh`` line of README.md not run above, in document order, in one scratch
+    project: exit 0, or the status its ``# exits N:`` comment documents."""
+    env = page_env(world)
+    ran = run_page(README, Path(str(world["root"])) / "sections" / "README", env)
+    assert ran >= 15
+
+
+@pytest.mark.parametrize("path", PAGES, ids=[str(p.relative_to(CHECKOUT)) for p in PAGES])
+def test_every_docs_section_runs_in_order(world: dict[str, object], path: Path) -> None:
+    """The same for each docs page with ``sh`` blocks, each in its own scratch project."""
+    env = page_env(world)
+    name = str(path.relative_to(CHECKOUT)).replace("/", "_")
+    ran = run_page(path, Path(str(world["root"])) / "sections" / name, env)
+    page = str(path.relative_to(CHECKOUT))
+    every = {(page, h, i) for h, blocks in sh_sections(path) for i in range(len(blocks))}
+    assert ran > 0 or every <= set(_NOT_RUN), page
+
+
+def test_the_skip_lists_name_blocks_that_exist() -> None:
+    sections = {str(p.relative_to(CHECKOUT)): dict(sh_sections(p)) for p in [README, *PAGES]}
+    for page, heading, index in _NOT_RUN:
+        assert index < len(sections[page][heading]), (page, heading, index)
+    for (page, heading), count in _RUN_ABOVE.items():
+        assert count <= len(sections[page][heading]), (page, heading)
