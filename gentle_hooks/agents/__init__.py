@@ -13,6 +13,8 @@ Room ``agents`` (standard library and the rooms below). One module per job:
 * :mod:`.gemini_cli` — Gemini CLI's documented hook input, decoded
 * :mod:`.cursor` — Cursor's documented hook input, decoded
 * :mod:`.copilot` — GitHub Copilot's documented hook input, decoded
+* :mod:`.windsurf` — Windsurf Cascade's documented hook input, decoded
+* :mod:`.droid` — Factory Droid's documented hook input, decoded
 * :mod:`.aider` — aider's commit options, resolved from every place aider reads them
 * :mod:`.runtimes` — the table of runtimes: decoder, configuration file and shape
 * :mod:`.jsonedit` — a runtime's JSON configuration file, read and changed in place

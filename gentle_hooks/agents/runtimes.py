@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from gentle_hooks.agents import claude_code, codex, copilot, cursor, gemini_cli
+from gentle_hooks.agents import claude_code, codex, copilot, cursor, droid, gemini_cli, windsurf
 from gentle_hooks.agents.event import RuntimeEvent
 from gentle_hooks.values.frozen import field, frozen
 
@@ -304,6 +304,41 @@ RUNTIMES: tuple[Runtime, ...] = (
         ),
         markers=(".github/hooks", ".copilot"),
         project_markers=(".github/copilot-instructions.md",),
+    ),
+    Runtime(
+        name=windsurf.NAME,
+        title="Windsurf (Cascade)",
+        doc="docs/agents/windsurf.md",
+        decode=windsurf.decode,
+        ack="",
+        wiring=Wiring(
+            project=".windsurf/hooks.json",
+            user=".codeium/windsurf/hooks.json",
+            shape="flat",
+            event=windsurf.EVENT,
+            matcher=None,
+            entry=(("show_output", False),),
+        ),
+        markers=(".windsurf", ".codeium/windsurf"),
+    ),
+    Runtime(
+        name=droid.NAME,
+        title="Factory Droid",
+        doc="docs/agents/droid.md",
+        decode=droid.decode,
+        ack="",
+        wiring=Wiring(
+            project=".factory/settings.json",
+            user=".factory/settings.json",
+            shape="grouped",
+            event="PostToolUse",
+            matcher="|".join(droid.WRITE_TOOLS),
+            entry=(("type", "command"),),
+            also_project=(".factory/settings.local.json",),
+            # docs.factory.ai/reference/hooks-reference, "Structure": $FACTORY_PROJECT_DIR
+            project_vars=("FACTORY_PROJECT_DIR",),
+        ),
+        markers=(".factory",),
     ),
     Runtime(
         name="aider",

@@ -31,6 +31,11 @@ THEIRS = {
     "codex": {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]}},
     "gemini-cli": {"general": {"vimMode": True}},
     "cursor": {"version": 1, "hooks": {"beforeShellExecution": [{"command": "./guard.sh"}]}},
+    "droid": {
+        "model": "sonnet",
+        "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]},
+    },
+    "windsurf": {"hooks": {"pre_run_command": [{"command": "./guard.sh", "show_output": True}]}},
     "copilot": None,  # our own file: .github/hooks/gentle-hooks.json
 }
 

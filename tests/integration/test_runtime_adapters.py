@@ -19,7 +19,15 @@ from tests.agent_payloads import RUNTIMES, apply_writes, materialize
 from tests.conftest import gh, git, write
 
 #: What each runtime's hook prints on standard output (runtimes that parse it get ``{}``).
-ACK = {"claude-code": "", "codex": "", "gemini-cli": "{}\n", "cursor": "{}\n", "copilot": ""}
+ACK = {
+    "claude-code": "",
+    "codex": "",
+    "gemini-cli": "{}\n",
+    "cursor": "{}\n",
+    "copilot": "",
+    "windsurf": "",
+    "droid": "",
+}
 
 
 def mutations(repo: Path) -> list[tuple[object, ...]]:
@@ -220,9 +228,9 @@ def test_bad_hook_input_is_one_line_and_a_non_blocking_exit(
 
 
 def test_unknown_runtime_is_a_usage_error(repo: Path) -> None:
-    proc = gh(repo, "record", "--from", "windsurf", input="{}")
+    proc = gh(repo, "record", "--from", "opencode", input="{}")
     assert proc.returncode == 2
-    assert "'windsurf' is not one of" in proc.stderr
+    assert "'opencode' is not one of" in proc.stderr
 
 
 #: Identifier members of each runtime's input that a lone surrogate escape (invalid Unicode,
@@ -233,6 +241,8 @@ SURROGATE_FIELDS = {
     "gemini-cli": ("session_id", "cwd"),
     "cursor": ("conversation_id", "model"),
     "copilot": ("sessionId", "cwd"),
+    "windsurf": ("trajectory_id", "model_name"),
+    "droid": ("session_id", "tool_use_id", "cwd"),
 }
 
 
@@ -287,6 +297,8 @@ UNREADABLE = {
     "gemini-cli": ("tool_input", {"file_path": ["a"]}, "tool_input.file_path is a list"),
     "cursor": ("file_path", 5, "the input.file_path is a number"),
     "copilot": ("toolArgs", '{"path": null}', "toolArgs.path is null"),
+    "windsurf": ("tool_info", {"file_path": 5}, "tool_info.file_path is a number"),
+    "droid": ("tool_input", {"file_path": 123}, "tool_input.file_path is a number"),
 }
 
 

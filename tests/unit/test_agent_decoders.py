@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gentle_hooks.agents import claude_code, codex, copilot, cursor, gemini_cli
+from gentle_hooks.agents import claude_code, codex, copilot, cursor, droid, gemini_cli
 from gentle_hooks.agents.event import (
     RuntimeEvent,
     derived_call_id,
@@ -71,11 +71,16 @@ def test_documented_payload_decodes(name: str, tmp_path: Path) -> None:
         assert event.tool_call_id == expect["tool_call_id"]
 
 
-@pytest.mark.parametrize("name", ["gemini-cli", "cursor", "copilot"])
+@pytest.mark.parametrize("name", ["gemini-cli", "cursor", "copilot", "windsurf"])
 def test_a_derived_call_id_is_stable_and_tells_events_apart(name: str, tmp_path: Path) -> None:
     first = decoded(name, tmp_path).tool_call_id
     assert decoded(name, tmp_path).tool_call_id == first  # the same payload again
-    stamp = {"gemini-cli": "timestamp", "cursor": "generation_id", "copilot": "timestamp"}[name]
+    stamp = {
+        "gemini-cli": "timestamp",
+        "cursor": "generation_id",
+        "copilot": "timestamp",
+        "windsurf": "execution_id",
+    }[name]
     other = decoded(name, tmp_path, **{stamp: "another"}).tool_call_id
     assert other != first
 
@@ -88,6 +93,8 @@ def test_a_derived_call_id_is_stable_and_tells_events_apart(name: str, tmp_path:
         ("gemini-cli", "tool_name", "run_shell_command"),
         ("cursor", "hook_event_name", "afterShellExecution"),
         ("copilot", "toolName", "view"),
+        ("windsurf", "agent_action_name", "post_run_command"),
+        ("droid", "tool_name", "Execute"),
     ],
 )
 def test_a_tool_that_writes_no_file_is_not_a_write(
@@ -206,6 +213,48 @@ def test_gemini_reads_an_older_whole_json_transcript(tmp_path: Path) -> None:
 @pytest.mark.parametrize("placeholder", ["auto", "default", "Auto"])
 def test_cursor_auto_names_no_model(placeholder: str, tmp_path: Path) -> None:
     assert decoded("cursor", tmp_path, model=placeholder).model is None
+
+
+@pytest.mark.parametrize("placeholder", ["Unknown", "unknown", ""])
+def test_windsurf_unknown_names_no_model(placeholder: str, tmp_path: Path) -> None:
+    assert decoded("windsurf", tmp_path, model_name=placeholder).model is None
+
+
+def test_windsurf_cwd_is_tool_info_then_top_level(tmp_path: Path) -> None:
+    """git-ai-project/git-ai presets/windsurf.rs @ 4faf11e1 (test_windsurf_cwd_from_tool_info,
+    test_windsurf_cwd_fallback_to_top_level), as data."""
+    info = {"cwd": "/preferred/path", "file_path": "src/main.rs"}
+    event = decoded("windsurf", tmp_path, cwd="/fallback/path", tool_info=info)
+    assert (event.cwd, event.paths) == ("/preferred/path", ("src/main.rs",))
+    event = decoded("windsurf", tmp_path, cwd="/fallback/path", tool_info={"file_path": "a.py"})
+    assert event.cwd == "/fallback/path"
+
+
+def test_windsurf_without_tool_info_names_what_was_unreadable(tmp_path: Path) -> None:
+    event = decoded("windsurf", tmp_path, tool_info=None)
+    assert event.writes is True and event.paths == ()
+    assert event.unreadable is not None and "tool_info" in event.unreadable
+
+
+def test_droid_model_is_the_session_settings_beside_the_transcript(tmp_path: Path) -> None:
+    """git-ai-project/git-ai presets/droid.rs @ a3321952: ``X.jsonl`` -> ``X.settings.json``."""
+    transcript = tmp_path / "droid-transcript.jsonl"
+    assert droid.settings_path(str(transcript)) == str(tmp_path / "droid-transcript.settings.json")
+    assert droid.settings_path("/x/session.json") is None
+    (tmp_path / "droid-transcript.settings.json").write_text('{"model": "claude-sonnet-4-5"}')
+    assert decoded("droid", tmp_path).model == "claude-sonnet-4-5"
+    (tmp_path / "droid-transcript.settings.json").write_text("not json")
+    assert decoded("droid", tmp_path).model is None
+
+
+def test_droid_apply_patch_envelope_names_its_files(tmp_path: Path) -> None:
+    """git-ai-project/git-ai presets/droid.rs @ a3321952, test_droid_apply_patch_from_patch_field
+    and test_droid_apply_patch_extracts_paths, as data."""
+    envelope = "*** Begin Patch\n*** Update File: src/lib.rs\n@@\n-a\n+b\n*** End Patch\n"
+    event = decoded("droid", tmp_path, tool_name="ApplyPatch", tool_input={"patch": envelope})
+    assert (event.writes, event.paths) == (True, ("src/lib.rs",))
+    event = decoded("droid", tmp_path, tool_name="ApplyPatch", tool_input=envelope)
+    assert event.paths == ("src/lib.rs",)
 
 
 def test_cursor_cwd_is_the_workspace_root_holding_the_file(tmp_path: Path) -> None:
@@ -493,7 +542,7 @@ def test_claude_code_user_settings_follow_its_config_dir(tmp_path: Path) -> None
     ]
 
 
-@pytest.mark.parametrize("name", ["copilot", "gemini-cli", "cursor"])
+@pytest.mark.parametrize("name", ["copilot", "gemini-cli", "cursor", "windsurf"])
 def test_a_runtime_without_a_subagent_marker_says_what_is_and_is_not_recorded(name: str) -> None:
     """Runtimes whose documented post-tool input names no subagent say so on their page,
     with the source and what a subagent's write is recorded with."""

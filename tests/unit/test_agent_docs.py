@@ -15,7 +15,6 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 
 #: name -> (the configuration the page must name, the documentation it must cite)
 UNWIRED = {
-    "windsurf": (".windsurf/hooks.json", "docs.windsurf.com/windsurf/cascade/hooks"),
     "opencode": (".opencode/plugins/", "opencode.ai/docs/plugins"),
     "cline": (".clinerules/hooks/", "docs.cline.bot/customization/hooks"),
 }

@@ -74,6 +74,25 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
             ]
         },
     },
+    # docs.factory.ai/reference/hooks-reference, "Configuration" (Claude Code's shape)
+    "droid": {
+        "hooks": {
+            "PostToolUse": [
+                {
+                    "matcher": "Create|Edit|MultiEdit|Write|ApplyPatch",
+                    "hooks": [{"type": "command", "command": "gentle-hook record --from droid"}],
+                }
+            ]
+        }
+    },
+    # docs.windsurf.com/windsurf/cascade/hooks, "Basic structure"
+    "windsurf": {
+        "hooks": {
+            "post_write_code": [
+                {"show_output": False, "command": "gentle-hook record --from windsurf"}
+            ]
+        }
+    },
 }
 
 #: A user's configuration with other hooks and settings, per runtime.
@@ -98,6 +117,8 @@ THEIRS: dict[str, dict[str, Any]] = {
     "gemini-cli": {"ui": {"theme": "dark"}, "hooks": {"BeforeTool": []}},
     "cursor": {"version": 1, "hooks": {"afterFileEdit": [{"command": "./hooks/format.sh"}]}},
     "copilot": {"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "echo hi"}]}},
+    "droid": {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}},
+    "windsurf": {"hooks": {"pre_run_command": [{"command": "./guard.sh", "show_output": True}]}},
 }
 
 
