@@ -346,9 +346,10 @@ def check_user_agent_hooks() -> list[CheckResult]:
 
 
 def residue_files(repo: Repository) -> list[str]:
-    """What killed runs left behind: a hook's private index copy in the git directory
-    (``gentle-hooks-index-<pid>-...``) and a first write's ``ledger.sqlite3.new-<pid>-...``
-    beside the ledger, of processes that are gone (:func:`gentle_hooks.bounded.residue`),
+    """What killed runs left behind: a hook's private index copy in the git directory or
+    in any linked worktree's (``gentle-hooks-index-<pid>-...``) and a first write's
+    ``ledger.sqlite3.new-<pid>-...`` beside the ledger, of processes that are gone
+    (:func:`gentle_hooks.bounded.residue`),
     and this user's note, signing and verifying scratch directories under the system's
     temporary directory whose process is gone (:func:`gentle_hooks.bounded.scratch_residue`).
     The next run that owns them removes them as well."""
@@ -360,7 +361,16 @@ def residue_files(repo: Repository) -> list[str]:
     state = os.path.dirname(ledger)
     # a symbolic link in the state directory's place points outside: nothing there is ours
     found = [] if os.path.islink(state) else residue(state, new_file_prefix(ledger))
-    for directory in dict.fromkeys((repo.paths.git_dir, repo.paths.common_dir)):
+    worktrees = os.path.join(repo.paths.common_dir, "worktrees")
+    try:  # every linked worktree's own git directory holds its hooks' index copies
+        linked = sorted(
+            os.path.join(worktrees, n)
+            for n in os.listdir(worktrees)
+            if not os.path.islink(os.path.join(worktrees, n))
+        )
+    except OSError:
+        linked = []
+    for directory in dict.fromkeys((repo.paths.git_dir, repo.paths.common_dir, *linked)):
         found += residue(directory, INDEX_PREFIX)
     return found + scratch_residue()
 

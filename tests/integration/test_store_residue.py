@@ -300,3 +300,13 @@ def test_doctor_describes_what_stands_at_the_ledger_path(
     assert report.returncode == 2
     assert f"FAIL  store: {ledger}: is {described}, not a database file" in out, out
     assert "empty" not in out
+
+
+def test_doctor_from_the_main_worktree_sees_a_linked_worktrees_index_copy(recorded: Path) -> None:
+    git(recorded, "worktree", "add", "-q", str(recorded.parent / "wt"), "-b", "side")
+    stale = recorded / ".git" / "worktrees" / "wt" / f"gentle-hooks-index-{dead_pid()}-0123456789ab"
+    stale.write_bytes(b"DIRC" + b"\0" * 64)
+    report = hostile(recorded, "doctor")
+    assert report.returncode == 2 and stale.name.encode() in report.stdout, report.stdout
+    hostile(recorded, "doctor", "--fix")
+    assert not stale.exists()
