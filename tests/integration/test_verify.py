@@ -170,6 +170,31 @@ def test_prepare_prints_where_the_room_is_and_a_runnable_run_command(env: Env) -
     assert ran.returncode == 0, ran.stdout + ran.stderr
 
 
+def test_run_refuses_a_room_prepared_for_another_brief(env: Env, tmp_path: Path) -> None:
+    """Seed 001 "Workflow" 4: "Hand over a clean room" with the brief's criteria: a run
+    whose brief is not the one the room holds (its BRIEF.md) is refused in one line that
+    names the room's brief and the ``verify prepare`` for this one; the same brief runs."""
+    prepared = env.json("verify", "prepare", "--brief", str(env.brief_path))
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({**BRIEF, "id": "add-2", "fullSuite": "python3 -m pytest tests"}))
+    proc = env.gh("verify", "run", "--brief", str(other), "--room", prepared["room"])
+    assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
+    assert len(proc.stderr.splitlines()) == 1 and "Traceback" not in proc.stderr
+    assert "the room was prepared for brief `add-1`, not brief `add-2`" in proc.stderr
+    assert proc.stderr.rstrip().endswith(f"run: gentle-hook verify prepare --brief {other}"), (
+        proc.stderr
+    )
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+    # the same id with other checks is another brief too
+    other.write_text(json.dumps({**BRIEF, "fullSuite": "python3 -m pytest tests"}))
+    proc = env.gh("verify", "run", "--brief", str(other), "--room", prepared["room"])
+    assert proc.returncode == 2 and "another version of this brief" in proc.stderr, proc.stderr
+    # an identical brief in another file is the room's brief
+    other.write_text(json.dumps(BRIEF))
+    proc = env.gh("verify", "run", "--brief", str(other), "--room", prepared["room"])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 @pytest.mark.parametrize(
     ("change", "fault"),
     [
