@@ -85,6 +85,9 @@ class Outcome:
         runner / tests_run: the :data:`~gentle_hooks.policy.testcount.RUNNER_ROWS` row of
             the test runner the command runs and how many tests its output says ran (None:
             no runner, or no count in its output).
+        signature / base_signature: the :data:`~gentle_hooks.policy.toolmissing.MISSING_ROWS`
+            row whose line (an unavailable tool's) the output holds on the candidate and on
+            the base tree; None when it holds none or was not run there.
     """
 
     check: Check
@@ -99,6 +102,8 @@ class Outcome:
     tests_run: int | None = None
     hollow_exit: int | None = None
     hollow_same: bool | None = None
+    signature: str | None = None
+    base_signature: str | None = None
 
     @property
     def checks_nothing(self) -> bool:
@@ -109,9 +114,34 @@ class Outcome:
         return self.check.kind == "criterion" and bool(self.base_same) and self.hollow_same is True
 
     @property
-    def ran(self) -> bool:
-        """True when the tool was there: it started, and the shell found the program."""
+    def started(self) -> bool:
+        """True when it started and the shell found the program."""
         return self.exit_code is not None and self.exit_code not in MISSING_TOOL_EXITS
+
+    @property
+    def unavailable(self) -> bool:
+        """True when it failed with an unavailable tool's line
+        (:data:`~gentle_hooks.policy.toolmissing.MISSING_ROWS`) and failed the same way on
+        the base tree: the same exit status and the same row (when the candidate changes no
+        file its tree is the base tree). A check that prints such a line only on the
+        candidate failed for real: the artifact, not the tool, is what differs."""
+        if self.signature is None or self.exit_code in (None, 0):
+            return False
+        return self.base_same is None or (self.base_same and self.base_signature == self.signature)
+
+    @property
+    def ran(self) -> bool:
+        """True when the tool was there: it started, the shell found the program, and the
+        program found the tool it runs (:attr:`unavailable`)."""
+        return self.started and not self.unavailable
+
+    @property
+    def no_tests(self) -> bool:
+        """True when it runs a test runner whose output shows no test ran (0, or no count
+        from a runner that always prints one)."""
+        return self.runner is not None and (
+            self.tests_run == 0 or (self.tests_run is None and prints_count(self.runner))
+        )
 
 
 @frozen
@@ -132,12 +162,27 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         lambda o: bool(o.changed),
         "fail",
     ),
-    CheckRow("C1", "the tool is missing: nothing was observed", lambda o: not o.ran, "blocked"),
+    CheckRow(
+        "C1",
+        "the tool is missing: the program (exit 126/127, or it could not be started), or the "
+        "tool it runs, failing the same way on the base tree with an unavailable tool's line "
+        "(M-py-module 'No module named pytest', M-sh-not-found, M-exec-missing): nothing was "
+        "observed",
+        lambda o: not o.ran,
+        "blocked",
+    ),
     CheckRow(
         "C1-suite",
         "the full suite runs no recognised test runner (pytest, python -m unittest, tox, nox, "
         "npm test, go test, cargo test, make test...): nothing shows the project's tests ran",
         lambda o: o.check.kind == "suite" and o.runner is None,
+        "blocked",
+    ),
+    CheckRow(
+        "C1-suite-none",
+        "the full suite runs a test runner whose output shows no test ran (0, or no count "
+        "from a runner that always prints one): a suite that ran nothing did not run",
+        lambda o: o.check.kind == "suite" and o.no_tests,
         "blocked",
     ),
     CheckRow(
@@ -181,10 +226,7 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "C4-none",
         "a criterion or the suite runs a test runner whose output shows no test ran (0, or "
         "no count from a runner that always prints one)",
-        lambda o: (
-            o.runner is not None
-            and (o.tests_run == 0 or (o.tests_run is None and prints_count(o.runner)))
-        ),
+        lambda o: o.no_tests,
         "fail",
     ),
     CheckRow("C4", "a criterion or the suite exited 0", lambda o: o.exit_code == 0, "pass"),
@@ -240,6 +282,12 @@ STATUS_ROWS: tuple[StatusRow, ...] = (
         "blocked",
     ),
     StatusRow(
+        "S1-suite-none",
+        "the full suite ran no test: a suite that ran nothing did not run",
+        lambda v: any(check_result(o)[1] == "C1-suite-none" for o in v.of("suite")),
+        "blocked",
+    ),
+    StatusRow(
         "S1",
         "a required tool is missing: blocked, not inferred",
         lambda v: "blocked" in v.results(),
@@ -286,6 +334,8 @@ def _evidence(o: Outcome) -> str:
         tests = "; its output shows no count of tests run"
     if o.check.kind == "suite" and o.runner is None:
         tests = "; it runs no recognised test runner: nothing shows the project's tests ran"
+    if o.unavailable:
+        tests = f"; its tool is unavailable ({o.signature})"
     base = ""
     if o.base_same is not None:
         same = "the same outcome" if o.base_same else "another outcome"
@@ -370,8 +420,8 @@ def observed_verdict(
     Returns:
         The verdict: status from :data:`STATUS_ROWS`; one criterion per check with its
         observation; ``negativeTestsRun`` counts negative tests whose tool was there;
-        ``fullSuiteRun`` is true when a suite was declared, runs a recognised test runner
-        and its tool was there.
+        ``fullSuiteRun`` is true when a suite was declared, runs a recognised test runner,
+        its tool was there and its output shows tests ran.
     """
     observations = Observations(tuple(outcomes), mutating)
     status, row = verdict_status(observations)
@@ -380,7 +430,9 @@ def observed_verdict(
         status=status,
         criteria=tuple(observed_criterion(o) for o in outcomes),
         negativeTestsRun=sum(1 for o in observations.of("negative") if o.ran),
-        fullSuiteRun=any(o.ran and o.runner is not None for o in observations.of("suite")),
+        fullSuiteRun=any(
+            o.ran and o.runner is not None and not o.no_tests for o in observations.of("suite")
+        ),
         artifactMutating=mutating,
         summary=summarize(status, row, observations),
         artifactRef=artifact_ref,

@@ -165,6 +165,7 @@ def run(
         room_path=room,
         caller=caller,
         keep=keep,
+        brief_file=brief_file,
     )
     if as_json:
         click.echo(model_json(run_envelope(done), by_alias=True, indent=2))

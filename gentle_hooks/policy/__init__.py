@@ -13,6 +13,8 @@ One module per table or rule set:
 * :mod:`.nocheck` — commands that verify nothing, and shell lines that can pass while every
   check fails
 * :mod:`.testcount` — how many tests a test runner's output says it ran
+* :mod:`.toolmissing` — the lines an unavailable tool leaves in a check's output
+  (``No module named pytest``, ``command not found``)
 * :mod:`.selfcheck` — which writer reports count as self-verification, and when a re-run
   agrees
 * :mod:`.inputs` — parsers for what the recording commands accept: receipt lines, paths,

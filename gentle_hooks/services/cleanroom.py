@@ -117,6 +117,43 @@ def room_brief_text(objective: str, brief_id: str, checks: tuple[Check, ...]) ->
     return "\n".join(lines) + "\n"
 
 
+def check_room_brief(
+    room: Room, brief_text: str, brief_id: str, flags: tuple[str, ...], brief_file: str | None
+) -> None:
+    """Make sure ``room`` was prepared for this brief: its ``BRIEF.md`` is ``brief_text``
+    (the same id, objective and checks), so the checks a run makes are the ones the room
+    hands the verifier.
+
+    ``flags``: the binding's flags; ``brief_file``: the brief's path, for the ``verify
+    prepare`` the error names (None: the error asks for it after the prefix).
+
+    Raises:
+        UsageError: ``BRIEF.md`` is missing, unreadable or says another brief.
+    """
+    try:
+        held = read_regular(room.brief, "cannot read").decode("utf-8", "replace")
+    except InputFileError:
+        held = ""
+    if held == brief_text:
+        return
+    first = held.split("\n", 1)[0]
+    held_id = first[len("# Brief `") : -1] if first.startswith("# Brief `") else ""
+    holds = f"brief `{held_id}`" if held_id else "no readable BRIEF.md"
+    what = "another version of this brief" if held_id == brief_id else f"brief `{brief_id}`"
+    if brief_file is None:
+        tail, commands = (
+            "your brief's path after the prefix",
+            (cli("verify", "prepare", *flags, "--brief", label="prefix"),),
+        )
+    else:
+        tail, commands = "", (cli("verify", "prepare", *flags, "--brief", brief_file),)
+    raise UsageError(
+        f"{room.path}: the room was prepared for {holds}, not {what}; prepare a room for "
+        f"this brief{': ' + tail if tail else ''}",
+        commands=commands,
+    )
+
+
 def room_message(cand: Candidate) -> str:
     """The message of each checkout's one commit: the same for the candidate's tree, its
     base and its hollowed copy, so a check cannot tell them apart by ``git log``."""

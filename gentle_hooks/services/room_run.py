@@ -1,7 +1,8 @@
 """Running a verify run's checks in its clean room, observed (SPEC §9; seed 001).
 
 Room ``services``. :func:`observe_all` runs each check of a plan in the room's ``tree/``
-(and each criterion and negative test again on the candidate's base tree, and a criterion
+(and each criterion and negative test, and a suite that printed an unavailable tool's line,
+again on the candidate's base tree, and a criterion
 that gave the same exit status there once more on the candidate with the files it adds or
 changes emptied: row C4-nothing; each swapped into ``tree/`` for its run, so every run is
 at the same path),
@@ -22,6 +23,7 @@ from gentle_hooks.artifacts.observation import Check, Outcome
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.policy.testcount import runner_of, tests_run
+from gentle_hooks.policy.toolmissing import missing_tool
 from gentle_hooks.services.cleanroom import (
     Room,
     RoomStamp,
@@ -133,10 +135,11 @@ def _observe(
         logs[ROOT_TOUCHED] = b""
     if obs is None:
         return Outcome(check, None, 0, None, error=error)
-    outcome = Outcome(check, obs.exit_code, obs.duration_ms, obs.output_digest)
+    text = logs[_log_path(room, check, number, where)].decode("utf-8", "replace")
+    signature = missing_tool(check.command, text) if obs.exit_code != 0 else None
+    outcome = Outcome(check, obs.exit_code, obs.duration_ms, obs.output_digest, signature=signature)
     runner = runner_of(check.command)
     if runner is not None and check.kind != "negative" and not where:
-        text = logs[_log_path(room, check, number, where)].decode("utf-8", "replace")
         outcome = replace(outcome, runner=runner.id, tests_run=tests_run(check.command, text))
     return outcome
 
@@ -177,7 +180,12 @@ def _on_base(
     they judge nothing)."""
     with swap_in(room, room.base):
         base = _observe(check, number, room, env, logs, where="base")
-    return replace(outcome, base_exit=base.exit_code, base_same=base.exit_code == outcome.exit_code)
+    return replace(
+        outcome,
+        base_exit=base.exit_code,
+        base_same=base.exit_code == outcome.exit_code,
+        base_signature=base.signature,
+    )
 
 
 def _on_hollow(
@@ -202,7 +210,10 @@ def observe_all(
     bound: Bound, checks: Sequence[Check], room: Room, env: Mapping[str, str]
 ) -> tuple[Outcome, ...]:
     """Run the plan's checks in order; each criterion and negative test also on the
-    candidate's base tree (when the candidate changes files: :attr:`Room.base`), so a
+    candidate's base tree (when the candidate changes files: :attr:`Room.base`), and a
+    suite whose output holds an unavailable tool's line
+    (:data:`~gentle_hooks.policy.toolmissing.MISSING_ROWS`; the same line and exit status
+    there: its tool is unavailable, row C1, never a failure of the artifact), so a
     check whose outcome does not depend on the artifact is told apart: a negative test
     then does not count (row C2-base), a criterion's evidence says it held on the base too
     (a property the candidate preserves). A candidate that changes files mutates the
@@ -235,10 +246,12 @@ def observe_all(
             before = stamp_room(room)
             outcome = _observe(check, n, room, env, logs)
             changed = _changes(bound, room, before, with_base)
-            if not changed and with_base and check.kind != "suite" and outcome.ran:
+            # a suite runs on the base tree only to tell an unavailable tool from a failure
+            on_base = check.kind != "suite" or outcome.signature is not None
+            if not changed and with_base and on_base and outcome.started:
                 outcome = _on_base(check, n, room, env, logs, outcome)
                 changed = _changes(bound, room, before, with_base)
-                if not changed and hollowed and outcome.base_same:
+                if not changed and hollowed and outcome.base_same and outcome.ran:
                     outcome = _on_hollow(check, n, room, env, logs, outcome)
                     changed = _changes(bound, room, before, with_base)
             if ROOT_TOUCHED in logs:  # a run wrote beside tree/ (and maybe removed it)

@@ -55,6 +55,7 @@ from gentle_hooks.policy.testcount import no_run_flags
 from gentle_hooks.services.cleanroom import (
     Room,
     check_room,
+    check_room_brief,
     check_room_root,
     make_base,
     make_room,
@@ -269,6 +270,7 @@ def run(
     room_path: str | None = None,
     caller: str | None = None,
     keep: bool = False,
+    brief_file: str | None = None,
 ) -> Verified:
     """``verify run``: run the brief's checks in a clean room and write the verdict.
 
@@ -277,6 +279,7 @@ def run(
         room_path: a room ``verify prepare`` made (it must still hold exactly the
             candidate), or None to make a fresh one.
         caller: who asks for the verification (default: git's committer ident).
+        brief_file: the brief's path, named by the ``verify prepare`` an error prints.
         keep: keep a room this run made (default: removed when the run ends, also when it
             fails or is stopped by SIGTERM or SIGHUP; one left by a killed run is removed by
             the next run, :func:`~gentle_hooks.services.cleanroom.sweep_rooms`).
@@ -287,20 +290,23 @@ def run(
 
     Raises:
         UsageError: no success criterion; the room is not a room, was prepared for another
-            candidate, or a tracked file in it was changed (files earlier runs left are
-            removed); the artifact cannot be written.
+            candidate or another brief (its ``BRIEF.md`` differs), or a tracked file in it
+            was changed (files earlier runs left are removed); the artifact cannot be
+            written.
         GitError / ConfigError / StoreError: binding, exporting, the ledger.
     """
     started = time.monotonic()
     bound = bind(binding, env)
     plan = _plan_for(bound, brief, extra)
     sweep_rooms()
+    text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     if room_path is not None:
         room = open_room(room_path)
+        flags = bound.binding.words()
+        check_room_brief(room, text, plan.brief_id, flags, brief_file)
         check_room_root(room, bound.binding.words())
         notes = check_room(bound.repo, room, bound.candidate, bound.binding.words())
         return _verify_in(bound, plan, room, env, caller, started, notes, kept=True)
-    text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     with stopped_cleanly():  # SIGTERM, SIGHUP: the room goes too
         room = make_room(bound.repo, bound.candidate, text, owned=not keep)
         try:

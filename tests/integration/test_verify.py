@@ -170,6 +170,31 @@ def test_prepare_prints_where_the_room_is_and_a_runnable_run_command(env: Env) -
     assert ran.returncode == 0, ran.stdout + ran.stderr
 
 
+def test_run_refuses_a_room_prepared_for_another_brief(env: Env, tmp_path: Path) -> None:
+    """Seed 001 "Workflow" 4: "Hand over a clean room" with the brief's criteria: a run
+    whose brief is not the one the room holds (its BRIEF.md) is refused in one line that
+    names the room's brief and the ``verify prepare`` for this one; the same brief runs."""
+    prepared = env.json("verify", "prepare", "--brief", str(env.brief_path))
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps({**BRIEF, "id": "add-2", "fullSuite": "python3 -m pytest tests"}))
+    proc = env.gh("verify", "run", "--brief", str(other), "--room", prepared["room"])
+    assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
+    assert len(proc.stderr.splitlines()) == 1 and "Traceback" not in proc.stderr
+    assert "the room was prepared for brief `add-1`, not brief `add-2`" in proc.stderr
+    assert proc.stderr.rstrip().endswith(f"run: gentle-hook verify prepare --brief {other}"), (
+        proc.stderr
+    )
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+    # the same id with other checks is another brief too
+    other.write_text(json.dumps({**BRIEF, "fullSuite": "python3 -m pytest tests"}))
+    proc = env.gh("verify", "run", "--brief", str(other), "--room", prepared["room"])
+    assert proc.returncode == 2 and "another version of this brief" in proc.stderr, proc.stderr
+    # an identical brief in another file is the room's brief
+    other.write_text(json.dumps(BRIEF))
+    proc = env.gh("verify", "run", "--brief", str(other), "--room", prepared["room"])
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 @pytest.mark.parametrize(
     ("change", "fault"),
     [
@@ -453,6 +478,47 @@ RUN_CASES = [
     ),
     ("suite-sha256sum-blocked", {"fullSuite": "sha256sum src/app.py"}, (), "blocked", "S1-suite"),
     ("suite-git-status-blocked", {"fullSuite": "git status"}, (), "blocked", "S1-suite"),
+    # `python3 -S` finds no site-packages: "No module named pytest", exit 1, on both trees
+    (
+        "suite-module-missing-blocked",
+        {"fullSuite": "python3 -S -m pytest -q tests"},
+        (),
+        "blocked",
+        "S1",
+    ),
+    (
+        "criterion-module-missing-blocked",
+        {},
+        ("--check", "python3 -S -m pytest -q tests"),
+        "blocked",
+        "S1",
+    ),
+    (
+        "negative-module-missing-blocked",
+        {},
+        ("--negative", "python3 -S -m pytest -q tests"),
+        "blocked",
+        "S1",
+    ),
+    # the same line printed only on the candidate: the artifact fails, not the tool
+    (
+        "missing-line-only-on-the-candidate-fails",
+        {},
+        (
+            "--check",
+            'python3 -c \'import sys, app; print("sh: 1: x: not found"); '
+            "sys.exit(app.add(2, 2) == 4)'",
+        ),
+        "fail",
+        "S4",
+    ),
+    (
+        "suite-ran-no-test-blocked",
+        {"fullSuite": "python3 -m unittest -v -k nomatch"},
+        (),
+        "blocked",
+        "S1-suite-none",
+    ),
 ]
 
 
@@ -475,6 +541,8 @@ def test_run_status_rows(
     assert verdict["summary"].startswith(f"{status} ({row}: ")
     if status == "fail":
         assert verdict["fullSuiteRun"] is True  # a fail always had its suite run
+    if row in ("S1-suite-none", "S1-suite") or "suite-module" in str(change):
+        assert verdict["fullSuiteRun"] is False
     # seed 001 "Completion criteria": the JSON artifact, the ledger row and the Markdown
     # view say the same status
     artifact = env.repo / out["artifactRef"]
@@ -1156,13 +1224,19 @@ def test_a_test_runner_told_not_to_run_tests_is_refused(env: Env, suite: str) ->
         "python3 -m unittest discover -p 'zzz*'",
     ],
 )
-def test_a_test_runner_that_ran_no_test_fails(env: Env, suite: str) -> None:
-    """Seed 001 "Rules": "A pass verdict requires the full suite to have run": a test
-    runner whose observed output shows no test ran (0, or no count) did not run it (C4-none),
-    whatever its exit status."""
+def test_a_test_runner_that_ran_no_test_did_not_run(env: Env, suite: str) -> None:
+    """Seed 001 "Completion criteria": "the full suite ran, or the verdict is blocked
+    explaining why it could not": a full suite whose observed output shows no test ran (0,
+    or no count) did not run (C1-suite-none), whatever its exit status; a criterion that
+    ran none checks nothing (C4-none)."""
     out = env.json("verify", "run", "--brief", str(env.brief_path), "--suite", suite, code=1)
+    assert (out["status"], out["verdict"]["fullSuiteRun"]) == ("blocked", False), out["outcomes"]
+    suite_out = out["outcomes"][-1]
+    assert (suite_out["result"], suite_out["row"]) == ("blocked", "C1-suite-none")
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", suite, code=1)
     assert out["status"] == "fail", out["outcomes"]
-    assert (out["outcomes"][-1]["result"], out["outcomes"][-1]["row"]) == ("fail", "C4-none")
+    rows = {(o["result"], o["row"]) for o in out["outcomes"]}
+    assert rows & {("fail", "C4-none"), ("fail", "C4-nothing")}, rows
 
 
 def test_a_test_runner_that_ran_tests_counts(env: Env) -> None:

@@ -83,6 +83,14 @@ def runner(o: Outcome, ran: int | None) -> Outcome:
     return replace(o, runner="T-pytest", tests_run=ran)
 
 
+def missing(o: Outcome, base_signature: str | None = "M-py-module") -> Outcome:
+    """``o`` whose output holds row M-py-module's line, as did its run on the base tree
+    (``base_signature``), where it gave the same exit status unless ``o`` says otherwise."""
+    if o.base_same is None:
+        o = on_base(o, o.exit_code or 0, True)
+    return replace(o, signature="M-py-module", base_signature=base_signature)
+
+
 def changed(o: Outcome, *paths: str) -> Outcome:
     """``o`` as a check that changed the candidate's files in the room."""
     return replace(o, changed=paths or ("src/app.py",))
@@ -125,7 +133,11 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     ("criterion-fails-everywhere", hollow(out("criterion", 1), True), "fail", "C4-nothing"),
     ("criterion-reads-the-changed-files", hollow(out("criterion", 0), False), "pass", "C4"),
     ("criterion-differs-on-base", on_base(out("criterion", 0), 1, False), "pass", "C4"),
-    ("pytest-ran-no-test", runner(out("suite", 0), 0), "fail", "C4-none"),
+    # seed 001 "Completion criteria": "the full suite ran, or the verdict is blocked": a
+    # suite that ran no test did not run
+    ("suite-ran-no-test", runner(out("suite", 0), 0), "blocked", "C1-suite-none"),
+    ("suite-no-tests-ran-exit-5", runner(out("suite", 5), 0), "blocked", "C1-suite-none"),
+    ("pytest-criterion-ran-no-test", runner(out("criterion", 0), 0), "fail", "C4-none"),
     ("pytest-no-count", runner(out("criterion", 0), None), "fail", "C4-none"),
     ("pytest-ran-tests", runner(out("suite", 0), 3), "pass", "C4"),
     (
@@ -137,14 +149,50 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     (
         "wrapper-ran-no-test",
         replace(out("suite", 0), runner="T-script", tests_run=0),
-        "fail",
-        "C4-none",
+        "blocked",
+        "C1-suite-none",
     ),
     ("negative-succeeded", out("negative", 0), "fail", "C3"),
     ("criterion-exit-0", out("criterion", 0), "pass", "C4"),
     ("suite-exit-0", out("suite", 0), "pass", "C4"),
     ("criterion-exit-1", out("criterion", 1), "fail", "C5"),
     ("suite-exit-2", out("suite", 2), "fail", "C5"),
+    # seed 001 "Guardrails": "stop and report blocked when a required tool ... is
+    # unavailable": `python3 -m pytest` without pytest exits 1 with "No module named
+    # pytest", and the same on the base tree
+    ("suite-module-missing", missing(out("suite", 1)), "blocked", "C1"),
+    ("criterion-module-missing", missing(out("criterion", 1)), "blocked", "C1"),
+    (
+        "negative-module-missing",
+        missing(on_base(out("negative", 1), 1, True)),
+        "blocked",
+        "C1",
+    ),
+    (
+        "module-missing-no-file-changed",
+        replace(out("suite", 1), signature="M-py-module"),
+        "blocked",
+        "C1",
+    ),
+    # the line only on the candidate, or another exit status on the base: a real failure
+    (
+        "missing-line-only-on-candidate",
+        missing(out("criterion", 1), base_signature=None),
+        "fail",
+        "C5",
+    ),
+    (
+        "missing-line-other-exit-on-base",
+        missing(on_base(out("criterion", 1), 0, False)),
+        "fail",
+        "C5",
+    ),
+    (
+        "missing-line-other-row-on-base",
+        missing(out("suite", 1), base_signature="M-sh-not-found"),
+        "fail",
+        "C5",
+    ),
 ]
 
 
@@ -212,6 +260,20 @@ STATUS_CASES: list[tuple[str, list[Outcome], bool, str, str]] = [
         True,
         "blocked",
         "S1-suite",
+    ),
+    (
+        "suite-ran-no-test",
+        [out("criterion", 0), out("negative", 1), runner(out("suite", 5), 0)],
+        True,
+        "blocked",
+        "S1-suite-none",
+    ),
+    (
+        "suite-module-missing",
+        [out("criterion", 0), out("negative", 1), missing(out("suite", 1))],
+        True,
+        "blocked",
+        "S1",
     ),
     ("mutating-without-negative", [out("criterion", 0), out("suite", 0)], True, "blocked", "S3"),
     (
@@ -322,6 +384,18 @@ def test_a_suite_that_runs_no_test_runner_is_blocked_and_says_why() -> None:
     assert v.summary.splitlines()[0].startswith("blocked (S1-suite: the full suite runs no ")
     assert "it runs no recognised test runner" in v.criteria[2].evidence
     assert verdict_acceptance(v)[0] is False
+
+
+def test_an_unavailable_suite_did_not_run() -> None:
+    """Seed 001 "Completion criteria": "the full suite ran, or the verdict is blocked
+    explaining why it could not": neither a suite whose tool is unavailable nor one that
+    ran no test counts as run."""
+    v = _verdict([out("criterion", 0), out("negative", 1), missing(out("suite", 1))])
+    assert (v.status, v.fullSuiteRun) == ("blocked", False)
+    assert "its tool is unavailable (M-py-module)" in v.criteria[2].evidence
+    v = _verdict([out("criterion", 0), out("negative", 1), runner(out("suite", 5), 0)])
+    assert (v.status, v.fullSuiteRun) == ("blocked", False)
+    assert v.summary.splitlines()[0].startswith("blocked (S1-suite-none: the full suite ran no")
 
 
 #: (command, the RUNNER_ROWS row it runs, or None).

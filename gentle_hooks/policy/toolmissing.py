@@ -1,0 +1,85 @@
+"""Whether a check's output says its tool is unavailable (seed 001 "Guardrails": "stop and
+report `blocked` when a required tool, source, or suite is unavailable instead of
+inferring the result").
+
+Room ``policy`` (pure). A shell gives exit 127 for a program it cannot find; a program
+that starts and then cannot find the tool it runs exits otherwise: ``python3 -m pytest``
+with pytest not installed prints ``/usr/bin/python3: No module named pytest`` and exits 1,
+``make test`` whose recipe names a missing program exits 2. :data:`MISSING_ROWS` are the
+lines an interpreter, shell or make prints then; :func:`missing_tool` finds the row
+whose line is in a check's output. A line alone never blocks a verdict: the caller also
+runs the check on the candidate's base tree, and only a check that fails there with the
+same exit status and the same line lacks its tool (a test that fails for real prints
+other lines, or fails only on the candidate).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import shlex
+from collections.abc import Callable
+
+from gentle_hooks.values.frozen import frozen
+
+
+@frozen
+class MissingRow:
+    """One signature of an unavailable tool: id, the case in words, and the line pattern
+    for a command's words (None: the row does not apply to that command)."""
+
+    id: str
+    when: str
+    pattern: Callable[[tuple[str, ...]], str | None]
+
+
+def _modules(words: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(nxt for w, nxt in itertools.pairwise(words) if w == "-m")
+
+
+def _module_pattern(words: tuple[str, ...]) -> str | None:
+    names = "|".join(re.escape(m) for m in _modules(words))
+    if not names:
+        return None
+    # `python -m X` with X missing: "<python>: No module named X"; a dotted X whose
+    # package is missing: "<python>: Error while finding module specification for 'X' ..."
+    return (
+        rf"^\S*: (?:No module named (?:{names})|Error while finding module specification "
+        rf"for '(?:{names})' \(ModuleNotFoundError: No module named '[\w.]+'\))\s*$"
+    )
+
+
+#: Signatures of an unavailable tool, first match wins.
+MISSING_ROWS: tuple[MissingRow, ...] = (
+    MissingRow(
+        "M-py-module",
+        "python -m X with module X not installed: the interpreter's 'No module named X' line",
+        _module_pattern,
+    ),
+    MissingRow(
+        "M-sh-not-found",
+        "a shell that cannot find a program: 'sh: 1: X: not found' (dash), 'sh: line 1: X: "
+        "command not found' or 'bash: X: command not found' (bash)",
+        lambda w: r"^\S*sh: (?:(?:line )?\d+: )?\S+: (?:command )?not found\s*$",
+    ),
+    MissingRow(
+        "M-exec-missing",
+        "make or env that cannot find the program it runs: 'make: X: No such file or "
+        "directory', \"env: 'X': No such file or directory\"",
+        lambda w: r"^(?:make(?:\[\d+\])?|\S*/?env): '?\S+'?: No such file or directory\s*$",
+    ),
+)
+
+
+def missing_tool(command: str, output: str) -> str | None:
+    """The id of the first :data:`MISSING_ROWS` row whose line is in ``output`` of
+    ``command`` (a shell line or a quoted argument vector), or None."""
+    try:
+        words = tuple(shlex.split(command))
+    except ValueError:
+        words = tuple(command.split())
+    for row in MISSING_ROWS:
+        pattern = row.pattern(words)
+        if pattern is not None and re.search(pattern, output, re.MULTILINE):
+            return row.id
+    return None

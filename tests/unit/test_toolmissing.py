@@ -1,0 +1,65 @@
+"""The lines an unavailable tool leaves in a check's output (seed 001 "Guardrails": "stop
+and report `blocked` when a required tool, source, or suite is unavailable instead of
+inferring the result"): :data:`gentle_hooks.policy.toolmissing.MISSING_ROWS`, row by row."""
+
+from __future__ import annotations
+
+import pytest
+
+from gentle_hooks.policy.toolmissing import MISSING_ROWS, missing_tool
+
+#: (id, command, output, the row it matches or None): outputs as the interpreter, dash,
+#: bash, make and GNU env print them.
+CASES: list[tuple[str, str, str, str | None]] = [
+    (
+        "python-m-pytest",
+        "python3 -m pytest -q tests",
+        "$ python3 -m pytest -q tests\n/usr/bin/python3: No module named pytest\n",
+        "M-py-module",
+    ),
+    (
+        "python-m-argv",
+        "'python3' '-m' 'tox'",
+        "/opt/py/bin/python3: No module named tox\n",
+        "M-py-module",
+    ),
+    (
+        "python-m-dotted",
+        "python3 -m nosuch.sub",
+        "/usr/bin/python3: Error while finding module specification for 'nosuch.sub' "
+        "(ModuleNotFoundError: No module named 'nosuch')\n",
+        "M-py-module",
+    ),
+    ("dash", "npm test", "sh: 1: jest: not found\n", "M-sh-not-found"),
+    ("bash", "make test", "bash: line 1: pytest: command not found\n", "M-sh-not-found"),
+    ("bash-plain", "tox", "bash: pytest: command not found\n", "M-sh-not-found"),
+    ("make", "make test", "make: pytest: No such file or directory\n", "M-exec-missing"),
+    ("env", "env nosuch", "env: \u2018nosuch\u2019: No such file or directory\n", "M-exec-missing"),
+    # a test that fails for real: an import error inside a test names a quoted module
+    (
+        "import-error-in-a-test",
+        "python3 -m unittest tests.test_new",
+        "ModuleNotFoundError: No module named 'tests.test_new'\n",
+        None,
+    ),
+    (
+        "another-module-missing",
+        "python3 -m pytest -q",
+        "E   ModuleNotFoundError: No module named 'app'\n",
+        None,
+    ),
+    ("no-m-flag", "python3 t.py", "/usr/bin/python3: No module named pytest\n", None),
+    ("an-assertion", "python3 -m pytest", "FAILED tests/test_a.py::test_a - assert 1 == 2\n", None),
+    ("words-in-a-message", "python3 -m pytest", "E   assert 'command not found' in out\n", None),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "row"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_missing_rows(command: str, output: str, row: str | None) -> None:
+    assert missing_tool(command, output) == row
+
+
+def test_every_missing_row_is_covered() -> None:
+    assert {c[3] for c in CASES} - {None} == {r.id for r in MISSING_ROWS}
