@@ -23,11 +23,16 @@ A5     anything else (the path unchanged or deleted, or only lines nobody attrib
 
 A change made in *another worktree* than the writer's (a linked worktree of the same
 repository, which shares the ledger) carries the entry only on firmer evidence
-(:func:`carries_row` with ``elsewhere``): A1, or A2 and A3 with at least
-:data:`MIN_ELSEWHERE` of the writer's lines (never one, whatever the delta's size), never
-A4. Writer work reaches another worktree only by being copied there (a file, a stash, a
-patch), which brings its blob or its lines; a human there writing the one line the writer
-wrote (``import os``), or removing the one line it removed, is doing their own work.
+(:func:`carries_row` with ``elsewhere``): A1; A2 with at least :data:`MIN_ELSEWHERE` of the
+writer's lines, or one *telling* writer line added as the writer wrote it (spacing, quote
+style and wrapping aside; a renamed copy never counts alone); A3 with at least
+:data:`MIN_ELSEWHERE` of the lines the writer removed; never A4. Writer work reaches
+another worktree only by being copied there (a file, a stash, a patch), which brings its
+blob or its lines. A telling line (significant and of no trivial row: ``os.system(x)``)
+is one nobody writes the same way by chance, so one of them copied there is the writer's
+content, as it is in the writer's own worktree; a human there writing one *trivial* line
+the writer also wrote (``import os``, ``return None``), removing the one line it removed,
+or writing a line of the writer's shape with names of their own, is doing their own work.
 
 A change of *another* path carries the entry when the writer's content moved or was
 copied there (:func:`carries_row_across`): its new blob is the writer's blob (A1: a
@@ -280,7 +285,8 @@ class PathChange:
 
 
 #: Writer lines a change made in another worktree than the writer's must hold (row A2) or
-#: lack (row A3) to carry its entry: never one (see the module docstring).
+#: lack (row A3) to carry its entry, unless one of those it adds is telling (row A2: see
+#: the module docstring).
 MIN_ELSEWHERE = 2
 
 
@@ -288,7 +294,8 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
     """The row (A1-A5 of the module table) that decides whether ``change`` carries ``entry``.
 
     ``elsewhere``: the change was made in another worktree than the one the writer wrote
-    in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, A4 does not apply).
+    in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, or A2 one telling line added
+    exactly; A4 does not apply).
     """
     if change.path != entry.path or change.old_blob == change.new_blob:
         return "A5"
@@ -305,7 +312,7 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
     held = held_keys(d, change.new)
     if d.added and held - old - held_keys(d, change.old) and len(held) >= need_added:
         return "A2"
-    if not elsewhere and (new - old) & d.telling:  # one telling writer line, taken alone
+    if (new - old) & d.telling:  # one telling writer line, taken alone, here or elsewhere
         return "A2"
     need_removed = MIN_ELSEWHERE if elsewhere else min(2, len(d.removed))
     if d.removed and (old - new) & d.removed and len(d.removed - new) >= need_removed:

