@@ -27,6 +27,8 @@ ACK = {
     "copilot": "",
     "windsurf": "",
     "droid": "",
+    "cline": "",
+    "opencode": "",
 }
 
 
@@ -243,6 +245,8 @@ SURROGATE_FIELDS = {
     "copilot": ("sessionId", "cwd"),
     "windsurf": ("trajectory_id", "model_name"),
     "droid": ("session_id", "tool_use_id", "cwd"),
+    "cline": ("taskId", "timestamp"),
+    "opencode": ("sessionID", "callID", "directory"),
 }
 
 
@@ -299,6 +303,12 @@ UNREADABLE = {
     "copilot": ("toolArgs", '{"path": null}', "toolArgs.path is null"),
     "windsurf": ("tool_info", {"file_path": 5}, "tool_info.file_path is a number"),
     "droid": ("tool_input", {"file_path": 123}, "tool_input.file_path is a number"),
+    "cline": (
+        "postToolUse",
+        {"toolName": "write_to_file", "parameters": {"path": 5}, "success": True},
+        "postToolUse.parameters.path is a number",
+    ),
+    "opencode": ("args", {"filePath": 5}, "args.filePath is a number"),
 }
 
 
