@@ -24,6 +24,7 @@ RUNTIMES = (
     "droid",
     "cline",
     "opencode",
+    "pi",
 )
 
 

@@ -1,7 +1,7 @@
 """The hook files gentle-hooks owns whole: a runtime that runs an executable file named after
 its hook (Cline's ``.clinerules/hooks/PostToolUse``) or loads a plugin module from a folder
-(OpenCode's ``.opencode/plugins/``) gets a file written by ``install --agent`` (SPEC §7
-"Hooks"; docs/agents/cline.md, docs/agents/opencode.md).
+(OpenCode's ``.opencode/plugins/``, Pi's ``.pi/extensions/``) gets a file written by
+``install --agent`` (SPEC §7 "Hooks"; docs/agents/cline.md, opencode.md, pi.md).
 
 Room ``agents`` (standard library only); pure text functions, the caller reads and writes
 the file (:mod:`gentle_hooks.services.agent_file`).
@@ -115,8 +115,56 @@ def opencode_plugin(command: str) -> str:
     )
 
 
+def pi_extension(command: str) -> str:
+    """Pi's extension module running ``command`` after each tool call (its ``tool_result``
+    event), the call as one JSON object on standard input (docs/agents/pi.md names each
+    field's source): ``hook``, ``toolName``, ``toolCallId``, ``input``, ``isError``,
+    ``model`` (``ctx.model``'s ``provider`` and ``id``), ``thinkingLevel``
+    (``pi.getThinkingLevel()``), ``sessionId``, ``cwd``. Plain JavaScript, which Pi's
+    TypeScript loader reads as it is; it returns nothing, so the tool's result is
+    unchanged; output is discarded and a recorder that fails never stops the tool."""
+    return (
+        marker("pi", command, "//") + "\n"
+        "// Written by 'gentle-hook install --agent pi'; 'gentle-hook uninstall --agent pi'\n"
+        "// removes it. A Pi extension (docs/agents/pi.md).\n"
+        'import { spawnSync } from "node:child_process"\n'
+        "\n"
+        f"const COMMAND = {json.dumps(command)}\n"
+        "\n"
+        "export default function (pi) {\n"
+        '  pi.on("tool_result", async (event, ctx) => {\n'
+        "    const sessions = ctx?.sessionManager\n"
+        "    const payload = JSON.stringify({\n"
+        '      hook: "tool_result",\n'
+        "      toolName: event?.toolName ?? null,\n"
+        "      toolCallId: event?.toolCallId ?? null,\n"
+        "      input: event?.input ?? null,\n"
+        "      isError: event?.isError === true,\n"
+        "      model: ctx?.model\n"
+        "        ? { provider: ctx.model.provider ?? null, id: ctx.model.id ?? null }\n"
+        "        : null,\n"
+        '      thinkingLevel: typeof pi.getThinkingLevel === "function" ? pi.getThinkingLevel()'
+        " : null,\n"
+        "      sessionId: sessions?.getSessionId?.() ?? sessions?.getSessionFile?.() ?? null,\n"
+        "      cwd: ctx?.cwd ?? null,\n"
+        "    })\n"
+        "    try {\n"
+        "      spawnSync(COMMAND, {\n"
+        "        shell: true,\n"
+        "        input: payload,\n"
+        "        cwd: ctx?.cwd ?? process.cwd(),\n"
+        '        stdio: ["pipe", "ignore", "ignore"],\n'
+        "        timeout: 30000,\n"
+        "      })\n"
+        "    } catch {}\n"
+        "    return undefined\n"
+        "  })\n"
+        "}\n"
+    )
+
+
 #: The renderer of each runtime whose hook is a file we own.
-RENDER = {"cline": cline_script, "opencode": opencode_plugin}
+RENDER = {"cline": cline_script, "opencode": opencode_plugin, "pi": pi_extension}
 
 
 def render(name: str, command: str) -> str:

@@ -10,7 +10,7 @@ configuration (the doc page of each runtime cites it):
 * ``flat``: ``{"version": 1, "hooks": {EVENT: [{... "command": C}]}}`` (Cursor), or with the
   command under ``bash`` (GitHub Copilot);
 * ``file``: a file we own whole, the hook itself (Cline's executable ``PostToolUse``,
-  OpenCode's plugin module; :mod:`gentle_hooks.agents.ownfile`).
+  OpenCode's plugin module, Pi's extension; :mod:`gentle_hooks.agents.ownfile`).
 
 A runtime without a hook point (aider) has a row with no wiring: ``install --agent`` prints
 its documented route instead of writing anything.
@@ -29,6 +29,7 @@ from gentle_hooks.agents import (
     droid,
     gemini_cli,
     opencode,
+    pi,
     windsurf,
 )
 from gentle_hooks.agents.event import RuntimeEvent
@@ -395,6 +396,24 @@ RUNTIMES: tuple[Runtime, ...] = (
             notes=("OpenCode loads plugins at startup: restart it",),
         ),
         markers=(".opencode", ".config/opencode"),
+    ),
+    Runtime(
+        name=pi.NAME,
+        title="Pi",
+        doc="docs/agents/pi.md",
+        decode=pi.decode,
+        ack="",
+        wiring=Wiring(
+            # earendil-works/pi packages/coding-agent/docs/extensions.md, "Extension Locations"
+            project=".pi/extensions/gentle-hooks.ts",
+            user=".pi/agent/extensions/gentle-hooks.ts",
+            shape="file",
+            event="tool_result",
+            matcher=None,
+            entry=(),
+            notes=("Pi loads extensions at startup: run /reload in Pi, or restart it",),
+        ),
+        markers=(".pi",),
     ),
     Runtime(
         name="aider",

@@ -40,6 +40,7 @@ DEFAULT_AGENT_DIRS: tuple[str, ...] = (
     ".factory",
     ".clinerules",
     ".opencode",
+    ".pi",
 )
 #: Upstream's shell sources (``isShellReviewPath``): ``.sh .bash .zsh``.
 DEFAULT_SHELL_EXTENSIONS: tuple[str, ...] = (".sh", ".bash", ".zsh")

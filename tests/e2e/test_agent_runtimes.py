@@ -48,6 +48,32 @@ await hooks["tool.execute.after"]({ ...head }, { title: "", output: "", metadata
 """
 
 
+#: Drives Pi's side of our extension as Pi does (``docs/extensions.md``: the default export
+#: gets the ``ExtensionAPI``, a ``tool_result`` handler gets the event and the context).
+PI_DRIVER = """
+import { pathToFileURL } from "node:url"
+const [extension, raw] = process.argv.slice(-2)
+const call = JSON.parse(raw)
+const mod = await import(pathToFileURL(extension).href)
+const handlers = {}
+mod.default({
+  on: (name, fn) => { handlers[name] = fn },
+  getThinkingLevel: () => call.thinkingLevel,
+})
+const ctx = {
+  cwd: call.cwd, model: { provider: call.model.provider, id: call.model.id },
+  sessionManager: { getSessionId: () => call.sessionId },
+}
+await handlers["tool_result"](
+  { toolName: call.toolName, toolCallId: call.toolCallId, input: call.input,
+    content: [], details: {}, isError: call.isError },
+  ctx,
+)
+"""
+#: The node driver of each runtime whose hook is a module of ours.
+DRIVERS = {"opencode": OPENCODE_DRIVER, "pi": PI_DRIVER}
+
+
 def run_hook(w: World, name: str, scratch: Path) -> subprocess.CompletedProcess[bytes]:
     """Run the hook the runtime's configuration holds, as the runtime does: a hook command
     through a shell, Cline's hook file itself, OpenCode's plugin through its hooks; in the
@@ -57,12 +83,12 @@ def run_hook(w: World, name: str, scratch: Path) -> subprocess.CompletedProcess[
     data, filled = materialize(name, w.work, scratch)
     apply_writes(filled, w.work)
     hook = w.work / rt.wiring.project
-    if name == "opencode":
-        # node imports a .js module as CommonJS outside a "type": "module" package
+    if name in DRIVERS:
+        # node imports .js as CommonJS outside a "type": "module" package, and no .ts
         scratch.mkdir(parents=True, exist_ok=True)
         module = scratch / "gentle-hooks.mjs"
         module.write_bytes(hook.read_bytes())
-        argv = ["node", "--input-type=module", "-e", OPENCODE_DRIVER, str(module), data.decode()]
+        argv = ["node", "--input-type=module", "-e", DRIVERS[name], str(module), data.decode()]
     elif rt.wiring.shape == "file":
         argv = [str(hook)]
     else:
@@ -109,7 +135,7 @@ def test_edit_blocked_printed_fix_passes(name: str, native: World, tmp_path: Pat
     assert hook.returncode == 0, hook.stderr
     if name == "cline":  # the last JSON line of standard output is what Cline reads
         assert hook.stdout == b'{"cancel":false}\n'
-    if name != "opencode":  # our plugin discards the recorder's output (OpenCode's TUI)
+    if name not in DRIVERS:  # our modules discard the recorder's output (a TUI is on screen)
         assert hook.stderr.decode().startswith("recorded: pending mutation #1: ")
     _, filled = materialize(name, w.work, tmp_path / "runtime")
     expect = filled["expect"]

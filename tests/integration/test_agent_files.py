@@ -22,7 +22,7 @@ from tests.conftest import gh
 BIN = str(Path(sys.executable).parent)
 WITH_GH = {"PATH": f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"}
 WITHOUT_GH = {"PATH": f"/usr/bin{os.pathsep}/bin"}
-FILES = ("cline", "opencode")
+FILES = ("cline", "opencode", "pi")
 COMMAND = "gentle-hook record --from {}"
 
 
@@ -182,7 +182,9 @@ def test_doctor_fails_a_cline_hook_that_is_not_executable_and_install_fixes_it(
     assert os.access(path, os.X_OK) and doctor(repo, WITH_GH)[1]["agent: cline"][0] is True
 
 
-@pytest.mark.parametrize(("name", "marker"), [("cline", ".clinerules"), ("opencode", ".opencode")])
+@pytest.mark.parametrize(
+    ("name", "marker"), [("cline", ".clinerules"), ("opencode", ".opencode"), ("pi", ".pi")]
+)
 def test_doctor_reports_a_runtime_found_but_not_wired(name: str, marker: str, repo: Path) -> None:
     (repo / marker).mkdir()
     code, checks = doctor(repo, WITH_GH)
@@ -198,6 +200,7 @@ def test_doctor_reports_a_runtime_found_but_not_wired(name: str, marker: str, re
     [
         ("cline", ("Documents", "Cline", "Hooks", "PostToolUse")),
         ("opencode", (".config", "opencode", "plugins", "gentle-hooks.js")),
+        ("pi", (".pi", "agent", "extensions", "gentle-hooks.ts")),
     ],
 )
 def test_user_scope_writes_the_documented_global_file(
@@ -212,11 +215,10 @@ def test_user_scope_writes_the_documented_global_file(
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="no node")
-def test_the_opencode_plugin_is_a_module_node_parses(tmp_path: Path) -> None:
+@pytest.mark.parametrize("name", ["opencode", "pi"])
+def test_our_plugin_module_is_one_node_parses(name: str, tmp_path: Path) -> None:
     module = tmp_path / "gentle-hooks.mjs"  # node reads .js outside a module package as CJS
-    module.write_text(
-        ownfile.render("opencode", "'/opt/my tools/gentle-hook' record --from opencode")
-    )
+    module.write_text(ownfile.render(name, f"'/opt/my tools/gentle-hook' record --from {name}"))
     done = subprocess.run(["node", "--check", str(module)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 

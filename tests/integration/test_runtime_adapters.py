@@ -29,6 +29,7 @@ ACK = {
     "droid": "",
     "cline": "",
     "opencode": "",
+    "pi": "",
 }
 
 
@@ -230,9 +231,9 @@ def test_bad_hook_input_is_one_line_and_a_non_blocking_exit(
 
 
 def test_unknown_runtime_is_a_usage_error(repo: Path) -> None:
-    proc = gh(repo, "record", "--from", "opencode", input="{}")
+    proc = gh(repo, "record", "--from", "no-such-agent", input="{}")
     assert proc.returncode == 2
-    assert "'opencode' is not one of" in proc.stderr
+    assert "'no-such-agent' is not one of" in proc.stderr
 
 
 #: Identifier members of each runtime's input that a lone surrogate escape (invalid Unicode,
@@ -247,6 +248,7 @@ SURROGATE_FIELDS = {
     "droid": ("session_id", "tool_use_id", "cwd"),
     "cline": ("taskId", "timestamp"),
     "opencode": ("sessionID", "callID", "directory"),
+    "pi": ("sessionId", "toolCallId", "cwd"),
 }
 
 
@@ -309,6 +311,7 @@ UNREADABLE = {
         "postToolUse.parameters.path is a number",
     ),
     "opencode": ("args", {"filePath": 5}, "args.filePath is a number"),
+    "pi": ("input", {"path": 5}, "input.path is a number"),
 }
 
 

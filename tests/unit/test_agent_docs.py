@@ -17,6 +17,7 @@ README = ROOT / "README.md"
 OWN_FILES = {
     "opencode": (".opencode/plugins/gentle-hooks.js", "opencode.ai/docs/plugins"),
     "cline": (".clinerules/hooks/PostToolUse", "docs.cline.bot/features/hooks/hook-reference"),
+    "pi": (".pi/extensions/gentle-hooks.ts", "packages/coding-agent/docs/extensions.md"),
 }
 
 

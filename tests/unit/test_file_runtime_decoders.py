@@ -1,6 +1,6 @@
-"""Cline's and OpenCode's inputs, row by row beyond their documented fixture
-(tests/fixtures/agents/cline.json, opencode.json): which calls write, which paths, which
-model and effort (SPEC §7 "Hooks"; docs/agents/cline.md, docs/agents/opencode.md)."""
+"""Cline's, OpenCode's and Pi's inputs, row by row beyond their documented fixture
+(tests/fixtures/agents/cline.json, opencode.json, pi.json): which calls write, which paths, which
+model and effort (SPEC §7 "Hooks"; docs/agents/cline.md, opencode.md, pi.md)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from gentle_hooks.agents import cline, opencode
+from gentle_hooks.agents import cline, opencode, pi
 
 PATCH = (
     "*** Begin Patch\n*** Update File: src/a.py\n@@\n-x\n+y\n"
@@ -178,3 +178,47 @@ def test_opencode_rows(
     event = opencode.decode(data)
     assert (event.writes, event.paths, event.model, event.effort) == (writes, paths, model, effort)
     assert (event.session_id, event.tool_call_id, event.cwd) == ("s1", "c1", "/w")
+
+
+def pi_input(tool: str, args: object, **top: Any) -> bytes:
+    event = {
+        "hook": "tool_result",
+        "toolName": tool,
+        "toolCallId": "p1",
+        "input": args,
+        "isError": False,
+        "model": {"provider": "anthropic", "id": "claude-opus-4-5"},
+        "thinkingLevel": "high",
+        "sessionId": "s1",
+        "cwd": "/w",
+        **top,
+    }
+    return json.dumps(event).encode()
+
+
+@pytest.mark.parametrize(
+    ("data", "writes", "model", "effort"),
+    [
+        (pi_input("write", {"path": "a.py", "content": "x"}), True, "claude-opus-4-5", "high"),
+        (pi_input("edit", {"path": "a.py"}, thinkingLevel="off"), True, "claude-opus-4-5", "off"),
+        # a level Pi may add that is not one of ours is unknown, never guessed
+        (
+            pi_input("edit", {"path": "a.py"}, thinkingLevel="max"),
+            True,
+            "claude-opus-4-5",
+            "unknown",
+        ),
+        (pi_input("edit", {"path": "a.py"}, model=None, thinkingLevel=None), True, None, None),
+        (pi_input("edit", {"path": "a.py"}, isError=True), False, "claude-opus-4-5", "high"),
+        (pi_input("read", {"path": "a.py"}), False, "claude-opus-4-5", "high"),
+    ],
+)
+def test_pi_rows(data: bytes, writes: bool, model: str | None, effort: str | None) -> None:
+    event = pi.decode(data)
+    assert (event.writes, event.paths, event.model, event.effort) == (
+        writes,
+        ("a.py",),
+        model,
+        effort,
+    )
+    assert (event.session_id, event.tool_call_id, event.cwd) == ("s1", "p1", "/w")
