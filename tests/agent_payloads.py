@@ -25,6 +25,7 @@ RUNTIMES = (
     "cline",
     "opencode",
     "pi",
+    "kiro",
 )
 
 

@@ -7,8 +7,9 @@ Room ``agents`` (standard library only); pure text functions, the caller reads a
 the file (:mod:`gentle_hooks.services.agent_file`).
 
 Ours is a file whose first comment lines hold the marker ``gentle-hooks recorder for NAME:
-COMMAND``; it is *as written* when its text is exactly what :func:`render` gives for that
-command (only then may uninstall remove it, or install rewrite it). A file of that name
+COMMAND`` (a Kiro hooks file, JSON, holds a hook named :data:`KIRO_HOOK` instead); it is
+*as written* when its text is exactly what :func:`render` gives for that command (only then
+may uninstall remove it, or install rewrite it). A file of that name
 without the marker is the user's: it counts as wired when one of its lines runs our
 recorder (:func:`recorder_lines`), and it is never written.
 """
@@ -163,8 +164,32 @@ def pi_extension(command: str) -> str:
     )
 
 
+#: The ``name`` of our hook in a Kiro hooks file: JSON has no comment, so it is the marker.
+KIRO_HOOK = "gentle-hooks-record"
+
+
+def kiro_hooks(command: str) -> str:
+    """Kiro's hooks file running ``command`` after every tool call: the documented v1
+    schema (``version``, ``hooks`` of ``name``, ``trigger``, ``action`` ``{"type":
+    "command", "command"}``, ``timeout``, ``enabled``), no ``matcher`` (Kiro's write tool is
+    named differently across versions: the recorder tells writes apart)."""
+    hook = {
+        "name": KIRO_HOOK,
+        "trigger": "PostToolUse",
+        "action": {"type": "command", "command": command},
+        "timeout": 30,
+        "enabled": True,
+    }
+    return json.dumps({"version": "v1", "hooks": [hook]}, indent=2) + "\n"
+
+
 #: The renderer of each runtime whose hook is a file we own.
-RENDER = {"cline": cline_script, "opencode": opencode_plugin, "pi": pi_extension}
+RENDER = {
+    "cline": cline_script,
+    "opencode": opencode_plugin,
+    "pi": pi_extension,
+    "kiro": kiro_hooks,
+}
 
 
 def render(name: str, command: str) -> str:
@@ -178,6 +203,23 @@ def owned_command(content: str, name: str) -> str | None:
     for m in _MARKER.finditer(content):
         if m.group(1) == name:
             return m.group(2)
+    if name == "kiro":
+        return _kiro_command(content)
+    return None
+
+
+def _kiro_command(content: str) -> str | None:
+    """The command of our hook (named :data:`KIRO_HOOK`) in a Kiro hooks file, or None."""
+    try:
+        doc = json.loads(content)
+    except ValueError:
+        return None
+    hooks = doc.get("hooks") if isinstance(doc, dict) else None
+    for hook in hooks if isinstance(hooks, list) else []:
+        action = hook.get("action") if isinstance(hook, dict) else None
+        if isinstance(action, dict) and hook.get("name") == KIRO_HOOK:
+            command = action.get("command")
+            return command if isinstance(command, str) else None
     return None
 
 

@@ -10,7 +10,8 @@ configuration (the doc page of each runtime cites it):
 * ``flat``: ``{"version": 1, "hooks": {EVENT: [{... "command": C}]}}`` (Cursor), or with the
   command under ``bash`` (GitHub Copilot);
 * ``file``: a file we own whole, the hook itself (Cline's executable ``PostToolUse``,
-  OpenCode's plugin module, Pi's extension; :mod:`gentle_hooks.agents.ownfile`).
+  OpenCode's plugin module, Pi's extension,
+  Kiro's hooks file; :mod:`gentle_hooks.agents.ownfile`).
 
 A runtime without a hook point (aider) has a row with no wiring: ``install --agent`` prints
 its documented route instead of writing anything.
@@ -28,6 +29,7 @@ from gentle_hooks.agents import (
     cursor,
     droid,
     gemini_cli,
+    kiro,
     opencode,
     pi,
     windsurf,
@@ -414,6 +416,24 @@ RUNTIMES: tuple[Runtime, ...] = (
             notes=("Pi loads extensions at startup: run /reload in Pi, or restart it",),
         ),
         markers=(".pi",),
+    ),
+    Runtime(
+        name=kiro.NAME,
+        title="Kiro CLI",
+        doc="docs/agents/kiro.md",
+        decode=kiro.decode,
+        ack="",
+        wiring=Wiring(
+            # kiro.dev/docs/cli/v3/hooks, "The new format": .kiro/hooks/<name>.json
+            project=".kiro/hooks/gentle-hooks.json",
+            user=None,
+            shape="file",
+            event="PostToolUse",
+            matcher=None,
+            entry=(),
+            notes=("Kiro CLI 3 reads .kiro/hooks/ at the start of a session",),
+        ),
+        markers=(".kiro",),
     ),
     Runtime(
         name="aider",

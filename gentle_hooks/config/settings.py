@@ -41,6 +41,7 @@ DEFAULT_AGENT_DIRS: tuple[str, ...] = (
     ".clinerules",
     ".opencode",
     ".pi",
+    ".kiro",
 )
 #: Upstream's shell sources (``isShellReviewPath``): ``.sh .bash .zsh``.
 DEFAULT_SHELL_EXTENSIONS: tuple[str, ...] = (".sh", ".bash", ".zsh")

@@ -156,12 +156,15 @@ def _aider_check(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agent
 def _file_check(
     rt: Runtime, root: str | None, env: Mapping[str, str], found: list[str]
 ) -> AgentCheck | None:
-    """The check of a runtime whose hook is a file (Cline's script, OpenCode's plugin): the
-    file is there and runs our recorder, the runtime can run it, and its gentle-hook
-    exists."""
+    """The check of a runtime whose hook is a file (Cline's script, OpenCode's plugin, Pi's
+    extension, Kiro's hooks file): the file is there and runs our recorder, the runtime can
+    run it, and its gentle-hook exists."""
+    assert rt.wiring is not None
     name = f"agent: {rt.name}"
     wired: list[str] = []
     for scope in SCOPES if root else ("user",):
+        if scope == "user" and rt.wiring.user is None:  # Kiro: no user hooks file
+            continue
         reinstall = cli(
             "install", "--agent", rt.name, *(("--scope", "user") if scope == "user" else ())
         )

@@ -1,6 +1,6 @@
 """``install``/``uninstall --agent`` and ``doctor`` for a runtime whose hook is a file we own
 whole (:mod:`gentle_hooks.agents.ownfile`: Cline's ``PostToolUse`` script, OpenCode's plugin
-module; SPEC §7 "Hooks").
+module, Pi's extension, Kiro's hooks file; SPEC §7 "Hooks").
 
 Room ``services``. The file is the configuration path of the runtime's row in the scope
 (:func:`gentle_hooks.services.agent_install.config_path`):
@@ -43,7 +43,7 @@ def _advice(rt: Runtime, path: str, command: str) -> str:
             f"to record, add this line to it after it reads its input into $input "
             f"(and before it prints its JSON): printf '%s' \"$input\" | {command} >&2"
         )
-    return f"rename it, or load our plugin beside it by hand as {rt.doc} shows"
+    return f"rename it, or add our hook by hand as {rt.doc} shows"
 
 
 def read_text(path: str) -> str | None:

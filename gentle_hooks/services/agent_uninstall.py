@@ -127,7 +127,8 @@ def uninstall_agent(
         if scope == "project" and root is None:
             continue
         if w.shape == "file":
-            out.append(uninstall_file(rt, scope, root, env))
+            if scope == "project" or w.user is not None:  # no user file: nothing to remove
+                out.append(uninstall_file(rt, scope, root, env))
             continue
         for n, path in enumerate(locations(w, scope, root, env)):
             change = _remove_from(rt, scope, path, primary=n == 0)

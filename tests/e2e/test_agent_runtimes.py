@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.agents import wiring
+from gentle_hooks.agents import ownfile, wiring
 from gentle_hooks.agents.runtimes import runtime
 from tests.agent_payloads import RUNTIMES, apply_writes, materialize
 from tests.e2e.conftest import CHECK, PREFIX, World
@@ -89,6 +89,10 @@ def run_hook(w: World, name: str, scratch: Path) -> subprocess.CompletedProcess[
         module = scratch / "gentle-hooks.mjs"
         module.write_bytes(hook.read_bytes())
         argv = ["node", "--input-type=module", "-e", DRIVERS[name], str(module), data.decode()]
+    elif name == "kiro":  # a hooks file of ours: Kiro runs the command it names
+        command = ownfile.owned_command(hook.read_text(), name)
+        assert command is not None
+        argv = ["sh", "-c", command]
     elif rt.wiring.shape == "file":
         argv = [str(hook)]
     else:

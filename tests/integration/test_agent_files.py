@@ -22,7 +22,7 @@ from tests.conftest import gh
 BIN = str(Path(sys.executable).parent)
 WITH_GH = {"PATH": f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"}
 WITHOUT_GH = {"PATH": f"/usr/bin{os.pathsep}/bin"}
-FILES = ("cline", "opencode", "pi")
+FILES = ("cline", "opencode", "pi", "kiro")
 COMMAND = "gentle-hook record --from {}"
 
 
@@ -127,7 +127,10 @@ def test_a_cline_hook_of_the_users_that_runs_the_recorder_counts_as_wired(repo: 
 def test_our_file_edited_since_is_neither_rewritten_nor_removed(name: str, repo: Path) -> None:
     path = repo / project(name)
     assert gh(repo, "install", "--agent", name, env=WITH_GH).returncode == 0
-    edited = path.read_text() + "\n// mine\n"
+    if name == "kiro":  # JSON: an edit that keeps it JSON and our hook in it
+        edited = path.read_text().replace('"timeout": 30', '"timeout": 60')
+    else:
+        edited = path.read_text() + "\n// mine\n"
     path.write_text(edited)
     refused = gh(repo, "install", "--agent", name, env=WITH_GH)
     assert refused.returncode == 2
@@ -183,7 +186,8 @@ def test_doctor_fails_a_cline_hook_that_is_not_executable_and_install_fixes_it(
 
 
 @pytest.mark.parametrize(
-    ("name", "marker"), [("cline", ".clinerules"), ("opencode", ".opencode"), ("pi", ".pi")]
+    ("name", "marker"),
+    [("cline", ".clinerules"), ("opencode", ".opencode"), ("pi", ".pi"), ("kiro", ".kiro")],
 )
 def test_doctor_reports_a_runtime_found_but_not_wired(name: str, marker: str, repo: Path) -> None:
     (repo / marker).mkdir()
@@ -315,3 +319,26 @@ def test_the_opencode_plugin_hands_each_session_its_own_model(tmp_path: Path) ->
         None,
         "/w/b.py",
     )
+
+
+def test_kiro_has_no_documented_user_hooks_folder_so_user_scope_is_refused(repo: Path) -> None:
+    out = gh(repo, "install", "--agent", "kiro", "--scope", "user", env=WITH_GH)
+    assert out.returncode == 2
+    assert "this runtime has no user-level configuration: use --scope project" in out.stderr
+
+
+def test_kiro_hooks_file_is_the_documented_v1_shape(repo: Path) -> None:
+    assert gh(repo, "install", "--agent", "kiro", env=WITH_GH).returncode == 0
+    doc = json.loads((repo / project("kiro")).read_text())
+    assert doc == {
+        "version": "v1",
+        "hooks": [
+            {
+                "name": "gentle-hooks-record",
+                "trigger": "PostToolUse",
+                "action": {"type": "command", "command": "gentle-hook record --from kiro"},
+                "timeout": 30,
+                "enabled": True,
+            }
+        ],
+    }

@@ -30,6 +30,7 @@ ACK = {
     "cline": "",
     "opencode": "",
     "pi": "",
+    "kiro": "",
 }
 
 
@@ -249,6 +250,7 @@ SURROGATE_FIELDS = {
     "cline": ("taskId", "timestamp"),
     "opencode": ("sessionID", "callID", "directory"),
     "pi": ("sessionId", "toolCallId", "cwd"),
+    "kiro": ("cwd",),
 }
 
 
@@ -312,6 +314,7 @@ UNREADABLE = {
     ),
     "opencode": ("args", {"filePath": 5}, "args.filePath is a number"),
     "pi": ("input", {"path": 5}, "input.path is a number"),
+    "kiro": ("tool_input", {"command": "create", "path": 5}, "tool_input.path is a number"),
 }
 
 

@@ -18,6 +18,7 @@ OWN_FILES = {
     "opencode": (".opencode/plugins/gentle-hooks.js", "opencode.ai/docs/plugins"),
     "cline": (".clinerules/hooks/PostToolUse", "docs.cline.bot/features/hooks/hook-reference"),
     "pi": (".pi/extensions/gentle-hooks.ts", "packages/coding-agent/docs/extensions.md"),
+    "kiro": (".kiro/hooks/gentle-hooks.json", "kiro.dev/docs/cli/v3/hooks"),
 }
 
 
