@@ -1,0 +1,102 @@
+"""Big-but-allowed input to the stdin-driven hooks and the record acknowledgement (issue 16):
+a result or one line with exit 2 within a time bound, never a record lost or doubled.
+
+Runs the real CLI in temp repositories driven by real git.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gentle_hooks.hooks.recorders import _pairs
+from tests.conftest import git, write
+
+LEDGER = Path(".git/gentle-hooks/ledger.sqlite3")
+
+
+def _run(
+    repo: Path, *args: str, stdin: bytes = b"", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "gentle_hooks", *args],
+        cwd=repo,
+        input=stdin,
+        capture_output=True,
+        env={**os.environ, **(env or {})},
+        check=False,
+        timeout=120,
+    )
+
+
+def _rows(repo: Path, sql: str) -> list[tuple[object, ...]]:
+    with sqlite3.connect(repo / LEDGER) as con:
+        return con.execute(sql).fetchall()
+
+
+def _amended_delegated(repo: Path) -> tuple[str, str]:
+    """A writer's commit (hooks not installed: nothing recorded it) and its amend."""
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b  # writer\n")
+    assert _run(repo, "record", "--model", "m", "--effort", "low", "src/app.py").returncode == 0
+    git(repo, "commit", "-qam", "writer")
+    old = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "commit", "-q", "--amend", "-m", "writer, reworded")
+    return old, git(repo, "rev-parse", "HEAD").strip()
+
+
+def test_repeated_rewrite_lines_are_one_pair() -> None:
+    assert _pairs("a b\na b\n\nc d extra\na b\n") == [("a", "b"), ("c", "d")]
+
+
+def test_post_rewrite_cost_does_not_grow_with_repeated_lines(repo: Path) -> None:
+    old, new = _amended_delegated(repo)
+    line = f"{old} {new}\n".encode()
+    start = time.monotonic()
+    one = _run(repo, "hook", "post-rewrite", "amend", stdin=line)
+    single = time.monotonic() - start
+    start = time.monotonic()
+    many = _run(repo, "hook", "post-rewrite", "amend", stdin=line * 3000)
+    repeated = time.monotonic() - start
+    assert (one.returncode, many.returncode) == (0, 0), many.stderr
+    # each line cost ~4-10 ms when every line was worked on: 3,000 lines >= 12 s
+    assert repeated < single + 4, (single, repeated)
+    assert _rows(repo, "SELECT commit_id, hook FROM commit_record") == [(new, "post-rewrite")]
+
+
+def test_post_rewrite_past_its_time_limit_keeps_the_rest_and_says_how_to_record_it(
+    repo: Path,
+) -> None:
+    old, new = _amended_delegated(repo)
+    proc = _run(
+        repo,
+        "hook",
+        "post-rewrite",
+        "amend",
+        stdin=f"{old} {new}\n".encode(),
+        env={"GENTLE_HOOKS_REWRITE_SECONDS": "0"},
+    )
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err
+    assert len(err.strip().splitlines()) == 1 and "stopped after 0s" in err, err
+    assert _rows(repo, "SELECT commit_id FROM commit_record") == []
+    command = err.split("; run: ", 1)[1].strip()
+    assert command.startswith("gentle-hook hook post-rewrite amend < "), command
+    rest = command.split(" < ", 1)[1]
+    assert Path(rest).read_text() == f"{old} {new}\n"
+    shell = command.replace("gentle-hook", f"{sys.executable} -m gentle_hooks", 1)
+    again = subprocess.run(shell, shell=True, cwd=repo, capture_output=True, check=False)
+    assert again.returncode == 0, again.stderr
+    assert _rows(repo, "SELECT commit_id, hook FROM commit_record") == [(new, "post-rewrite")]
+
+
+def test_an_over_large_rewrite_limit_never_raises_the_bound() -> None:
+    from gentle_hooks.hooks.recorders import REWRITE_SECONDS, rewrite_seconds
+
+    for given in ("1e9", "nan", "-1", "x", ""):
+        assert rewrite_seconds({"GENTLE_HOOKS_REWRITE_SECONDS": given}) == REWRITE_SECONDS
+    assert rewrite_seconds({"GENTLE_HOOKS_REWRITE_SECONDS": "2.5"}) == 2.5
+
