@@ -100,3 +100,55 @@ def test_an_over_large_rewrite_limit_never_raises_the_bound() -> None:
         assert rewrite_seconds({"GENTLE_HOOKS_REWRITE_SECONDS": given}) == REWRITE_SECONDS
     assert rewrite_seconds({"GENTLE_HOOKS_REWRITE_SECONDS": "2.5"}) == 2.5
 
+
+# --- record: an acknowledgement that cannot be written, then a retry -------------------------
+
+
+def _record(repo: Path, *extra: str, **kw: object) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "gentle_hooks", "record", "--model", "m", "--effort", "low", *extra],
+        cwd=repo,
+        capture_output=kw.get("stdout") is None,
+        check=False,
+        timeout=120,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def test_a_record_whose_acknowledgement_is_lost_is_stored_once_when_retried(repo: Path) -> None:
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b  # writer\n")
+    with open("/dev/full", "wb") as full:
+        lost = _record(repo, "src/app.py", stdout=full, stderr=subprocess.PIPE)
+    assert lost.returncode == 2, lost.stderr
+    closed = subprocess.run(
+        f"{sys.executable} -m gentle_hooks record --model m --effort low src/app.py <&- >&- 2>&-",
+        shell=True,
+        cwd=repo,
+        check=False,
+    )
+    assert closed.returncode == 2
+    retry = _record(repo, "src/app.py")
+    assert retry.returncode == 0, retry.stderr
+    assert "already recorded (mutation #1)" in retry.stdout.decode(), retry.stdout
+    assert _rows(repo, "SELECT id, model FROM pending_mutation") == [(1, "m")]
+    assert _rows(repo, "SELECT mutation_id, path, state FROM writer_entry") == [
+        (1, "src/app.py", "open")
+    ]
+
+
+def test_a_new_write_or_another_writer_is_recorded_again(repo: Path) -> None:
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b  # writer\n")
+    assert _record(repo, "src/app.py").returncode == 0
+    other = _run(repo, "record", "--model", "m2", "--effort", "low", "src/app.py")
+    assert other.returncode == 0, other.stderr
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b  # writer, again\n")
+    assert _record(repo, "src/app.py").returncode == 0
+    # the same writer back to where it started: a write, not a retry
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b\n")
+    assert _record(repo, "src/app.py").returncode == 0
+    assert _rows(repo, "SELECT id, model FROM pending_mutation") == [
+        (1, "m"),
+        (2, "m2"),
+        (3, "m"),
+        (4, "m"),
+    ]
