@@ -152,3 +152,46 @@ def test_a_new_write_or_another_writer_is_recorded_again(repo: Path) -> None:
         (3, "m"),
         (4, "m"),
     ]
+
+
+# --- error lines: what they echo is shown, bounded -------------------------------------------
+
+
+def test_a_payload_name_is_echoed_visible_and_bounded(repo: Path) -> None:
+    import json
+
+    cases = (
+        ("a\x00b\x1b[31mred\x7f\u2028", "a\\x00b\\x1b[31mred\\x7f\\u2028"),
+        ("x" * 5000, "characters]..."),
+    )
+    for name, expected in cases:
+        payload = {
+            "hook_event_name": "PostToolUse",
+            "tool_name": name,
+            "tool_input": {},
+            "cwd": str(repo),
+        }
+        proc = _run(
+            repo,
+            "record",
+            "--from",
+            "codex",
+            "--model",
+            "m",
+            "--effort",
+            "low",
+            stdin=json.dumps(payload).encode(),
+        )
+        err = proc.stderr.decode()
+        assert len(err.splitlines()) == 1 and len(err) < 1100, err
+        assert not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in err.rstrip("\n")), err
+        assert expected in err, err
+
+
+def test_an_error_line_shows_control_characters_and_bounds_its_length(repo: Path) -> None:
+    name = "bad\x01\x1b]0;title\x07" + "y" * 3000
+    proc = _run(repo, "receipt", "list", "--cwd", str(repo / name))
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err
+    assert len(err.splitlines()) == 1 and len(err) < 1100, err
+    assert "bad\\x01\\x1b]0;title\\x07" in err and "characters]..." in err, err
