@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from gentle_hooks.bounded import InputFileError
 from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.git.probe import Where, amend_flag, locate
-from gentle_hooks.hooks.call import HookCall, read_message
+from gentle_hooks.hooks.call import HookCall, hook_seconds, read_message
 from gentle_hooks.policy.delegation import message_evidence, strip_comments
 from gentle_hooks.values.candidate import Projection
 
@@ -279,22 +279,6 @@ def _pairs(text: str) -> list[tuple[str, str]]:
     return list(pairs)
 
 
-#: How long post-rewrite records commits before it stops (exit 2, the rest kept in a file
-#: of the state directory with the command that records it). ``GENTLE_HOOKS_REWRITE_SECONDS``
-#: lowers it (a test's knob: a real rewrite of that size takes git itself far longer).
-REWRITE_SECONDS = 120.0
-
-
-def rewrite_seconds(env: Mapping[str, str]) -> float:
-    """:data:`REWRITE_SECONDS`, or ``GENTLE_HOOKS_REWRITE_SECONDS`` when it is a smaller
-    non-negative number (anything else is ignored: the bound never grows)."""
-    try:
-        given = float(env.get("GENTLE_HOOKS_REWRITE_SECONDS", ""))
-    except ValueError:
-        return REWRITE_SECONDS
-    return given if 0 <= given < REWRITE_SECONDS else REWRITE_SECONDS
-
-
 def keep_unrecorded(
     common_dir: str, command: str, rest: list[tuple[str, str]], limit: float
 ) -> UsageError:
@@ -354,7 +338,7 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
     from gentle_hooks.services.attribution import carried_by_commits
     from gentle_hooks.services.settle import rewrite_keeps_writer_content
 
-    deadline = time.monotonic() + rewrite_seconds(env)
+    deadline = time.monotonic() + hook_seconds(env)
     repo = Repository.open()
     pairs = rewrite_pairs(call, repo, env)
     if not pairs:
@@ -387,7 +371,7 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
         drop_copied_notes(repo, human)
     if rest:
         command = call.args[0] if call.args else env.get("PRE_COMMIT_REWRITE_COMMAND", "")
-        raise keep_unrecorded(where.common_dir, command, rest, rewrite_seconds(env))
+        raise keep_unrecorded(where.common_dir, command, rest, hook_seconds(env))
     stale = sum(1 for r in recorded if r.stale)
     if stale:
         print(

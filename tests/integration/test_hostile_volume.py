@@ -77,7 +77,7 @@ def test_post_rewrite_past_its_time_limit_keeps_the_rest_and_says_how_to_record_
         "post-rewrite",
         "amend",
         stdin=f"{old} {new}\n".encode(),
-        env={"GENTLE_HOOKS_REWRITE_SECONDS": "0"},
+        env={"GENTLE_HOOKS_HOOK_SECONDS": "0"},
     )
     err = proc.stderr.decode()
     assert proc.returncode == 2, err
@@ -93,12 +93,12 @@ def test_post_rewrite_past_its_time_limit_keeps_the_rest_and_says_how_to_record_
     assert _rows(repo, "SELECT commit_id, hook FROM commit_record") == [(new, "post-rewrite")]
 
 
-def test_an_over_large_rewrite_limit_never_raises_the_bound() -> None:
-    from gentle_hooks.hooks.recorders import REWRITE_SECONDS, rewrite_seconds
+def test_an_over_large_hook_limit_never_raises_the_bound() -> None:
+    from gentle_hooks.hooks.call import HOOK_SECONDS, hook_seconds
 
     for given in ("1e9", "nan", "-1", "x", ""):
-        assert rewrite_seconds({"GENTLE_HOOKS_REWRITE_SECONDS": given}) == REWRITE_SECONDS
-    assert rewrite_seconds({"GENTLE_HOOKS_REWRITE_SECONDS": "2.5"}) == 2.5
+        assert hook_seconds({"GENTLE_HOOKS_HOOK_SECONDS": given}) == HOOK_SECONDS
+    assert hook_seconds({"GENTLE_HOOKS_HOOK_SECONDS": "2.5"}) == 2.5
 
 
 # --- record: an acknowledgement that cannot be written, then a retry -------------------------
@@ -195,3 +195,39 @@ def test_an_error_line_shows_control_characters_and_bounds_its_length(repo: Path
     assert proc.returncode == 2, err
     assert len(err.splitlines()) == 1 and len(err) < 1100, err
     assert "bad\\x01\\x1b]0;title\\x07" in err and "characters]..." in err, err
+
+
+# --- pre-receive: many refs ------------------------------------------------------------------
+
+
+def _bare_with_refs(repo: Path, count: int) -> tuple[Path, bytes]:
+    bare = repo.parent / "server.git"
+    git(repo.parent, "clone", "-q", "--bare", str(repo), str(bare))
+    tip = git(bare, "rev-parse", "HEAD").strip()
+    zero = "0" * len(tip)
+    lines = "".join(f"{zero} {tip} refs/heads/b{i}\n" for i in range(count))
+    return bare, lines.encode()
+
+
+def test_pre_receive_judges_refs_at_the_same_commits_once(repo: Path) -> None:
+    bare, lines = _bare_with_refs(repo, 600)
+    start = time.monotonic()
+    one = _run(bare, "hook", "pre-receive", stdin=lines.splitlines(keepends=True)[0])
+    single = time.monotonic() - start
+    start = time.monotonic()
+    many = _run(bare, "hook", "pre-receive", stdin=lines)
+    repeated = time.monotonic() - start
+    assert (one.returncode, many.returncode) == (0, 0), many.stderr
+    # three or more git processes per ref when each was judged on its own: 600 refs >= 10 s
+    assert repeated < single + 4, (single, repeated)
+
+
+def test_pre_receive_past_its_time_limit_refuses_the_push_in_one_line(repo: Path) -> None:
+    bare, lines = _bare_with_refs(repo, 3)
+    proc = _run(bare, "hook", "pre-receive", stdin=lines, env={"GENTLE_HOOKS_HOOK_SECONDS": "0"})
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err
+    assert err.splitlines() == [
+        "gentle-hook: error: pre-receive: could not judge 3 ref update(s) within 0s; push "
+        "refused: push fewer refs at once"
+    ], err
