@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from gentle_hooks.policy.stakes import stakes_row
+from gentle_hooks.quorum.audit import audit
 from gentle_hooks.quorum.ruling import TallyRecord, build_record
 from gentle_hooks.quorum.survival import survival_report
 from gentle_hooks.quorum.votes import VoteKind, classify_verdict
@@ -229,3 +230,11 @@ SURVIVAL_ROWS = [
 def test_reading_survival_rates(counts: dict[str, tuple[int, int]], flags: list[str]) -> None:
     """Seed 003 "Reading survival rates", each row."""
     assert [f.code for f in survival_report(_records(counts)).flags] == flags
+
+
+def test_audit_lists_an_undescribed_screenshot_as_restating() -> None:
+    """Seed 003 "Verifying a verification": "Look for whatIChecked that merely restates the
+    claim" — a screenshot named and described in the claim's words is one."""
+    text = "opened run-2026-08-14.png: it shows the fan-out exceeding the budget"
+    record = build_record([up(text)], CLAIM, finding="F-shot")
+    assert [f.finding for f in audit([record], seed=1).restating] == ["F-shot"]
