@@ -147,21 +147,22 @@ def nesting_depth(text: str | bytes) -> int:
 
 
 def _string_end(s: str, i: int) -> int:
-    """The index just after the quoted string starting at ``s[i]``."""
-    q = s[i]
+    """The index just after the quoted string starting at ``s[i]``: after its closing
+    quote, or after the newline that ends it unclosed (a backslash in ``"..."`` escapes the
+    next character, a newline too). One regular-expression match: O(length) at the
+    regex engine's speed, however long the string and however many escapes it holds."""
+    import re  # on every hook's path already (the standard library imports it)
+
+    q, n = s[i], len(s)
     if s.startswith(q * 3, i):
         end = s.find(q * 3, i + 3)
-        return len(s) if end < 0 else end + 3
-    j = i + 1
-    while j < len(s):
-        c = s[j]
-        if c == "\\" and q == '"':
-            j += 2
-            continue
-        if c == q or c == "\n":
-            return j + 1
-        j += 1
-    return j
+        return n if end < 0 else end + 3
+    body = r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+' if q == '"' else r"[^'\n]*+"
+    match = re.compile(body, re.DOTALL).match(s, i + 1)
+    j = match.end() if match is not None else i + 1
+    if j >= n or s[j] == "\\":  # unclosed to the end (a lone backslash last)
+        return n
+    return j + 1
 
 
 #: The open flags of a new private file: created here and now, never through a link.
