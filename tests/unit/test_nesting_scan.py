@@ -29,6 +29,32 @@ def _walked(s: str, i: int) -> int:
     return len(s)
 
 
+def _walked_depth(s: str) -> int:
+    """The character-at-a-time definition nesting_depth must keep."""
+    depth = deepest = 0
+    i, n = 0, len(s)
+    while i < n:
+        c = s[i]
+        if c in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif c in "]}":
+            depth -= 1
+        elif c == "#":
+            end = s.find("\n", i)
+            i = n if end < 0 else end
+        elif c in "\"'":
+            i = _walked(s, i)
+            continue
+        i += 1
+    return deepest
+
+
+@given(st.text(alphabet="\"'\\\na[{]}#", max_size=24))
+def test_nesting_depth_is_the_walked_definition(s: str) -> None:
+    assert nesting_depth(s) == _walked_depth(s), s
+
+
 @given(st.text(alphabet="\"'\\\na[{]}#", max_size=24))
 def test_string_end_is_the_walked_definition(s: str) -> None:
     for i, c in enumerate(s):
