@@ -12,9 +12,9 @@ never the parent's.
 
 A marker whose stop never came expires after :data:`MAX_AGE` seconds (a subagent running
 longer records as the parent again: the bound is documented on the runtimes' pages), is
-removed by the next look-up that finds it expired, and ``doctor --fix`` removes every
-expired one (:func:`clear_stale`). One file per start keeps parallel subagents apart
-without a lock: two stops racing for one marker take the next.
+removed by the next look-up that finds it expired; ``doctor`` reports every expired one
+(:func:`stale`) as residue and ``doctor --fix`` removes them. One file per start keeps
+parallel subagents apart without a lock: two stops racing for one marker take the next.
 """
 
 from __future__ import annotations
@@ -114,23 +114,6 @@ def stop(common_dir: str, runtime: str, session: str | None, name: str | None) -
     return None
 
 
-def clear_stale(common_dir: str, now: float | None = None) -> list[str]:
-    """Remove every expired or unreadable marker of the repository; the paths removed."""
-    now = time.time() if now is None else now
-    where = marker_dir(common_dir)
-    try:
-        names = sorted(os.listdir(where))
-    except OSError:
-        return []
-    gone = []
-    for name in names:
-        path = os.path.join(where, name)
-        marker = _read(path) if name.endswith(".json") else None
-        if (marker is None or now - marker.started > MAX_AGE) and _unlink(path):
-            gone.append(path)
-    return gone
-
-
 def stale(common_dir: str, now: float | None = None) -> list[str]:
     """The expired or unreadable markers of the repository (nothing is removed)."""
     now = time.time() if now is None else now
@@ -142,9 +125,16 @@ def stale(common_dir: str, now: float | None = None) -> list[str]:
     out = []
     for name in names:
         path = os.path.join(where, name)
-        marker = _read(path) if name.endswith(".json") else None
-        if marker is None or now - marker.started > MAX_AGE:
-            out.append(path)
+        if name.endswith(".json"):
+            marker = _read(path)
+            if marker is None or now - marker.started > MAX_AGE:
+                out.append(path)
+            continue
+        try:  # a start's temporary file: left over once it is as old as a marker expires
+            if now - os.lstat(path).st_mtime > MAX_AGE:
+                out.append(path)
+        except OSError:
+            continue
     return out
 
 

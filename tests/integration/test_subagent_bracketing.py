@@ -118,3 +118,18 @@ def test_parallel_subagents_are_stopped_one_at_a_time(repo: Path) -> None:
     assert agent_subagents.running(common, "copilot", "s") == []
     assert agent_subagents.stop(common, "copilot", "s", "explore") is None
     assert len(agent_subagents.running(common, "copilot", "other-session")) == 1
+
+
+def test_doctor_reports_an_expired_marker_and_fix_removes_it_alone(repo: Path) -> None:
+    common = str(repo / ".git")
+    old = agent_subagents.start(common, "copilot", "gone", "explore", None)
+    live = agent_subagents.start(common, "copilot", "live", "explore", None)
+    blob = json.loads(Path(old).read_text())
+    blob["started"] -= agent_subagents.MAX_AGE + 60
+    Path(old).write_text(json.dumps(blob))
+    report = gh(repo, "doctor")
+    assert old in report.stdout, report.stdout
+    assert live not in report.stdout
+    fixed = gh(repo, "doctor", "--fix")
+    assert f"removed {old}" in fixed.stdout, fixed.stdout
+    assert not os.path.exists(old) and os.path.exists(live)
