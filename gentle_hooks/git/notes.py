@@ -8,6 +8,8 @@ this module moves its bytes.
 from __future__ import annotations
 
 import os
+import re
+import shlex
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.errors import GitError
@@ -16,6 +18,26 @@ from gentle_hooks.git.objects import Objects
 
 class RefRaced(GitError):
     """A compare-and-swap of a ref lost: another writer moved it first (retry)."""
+
+
+#: git's refusal to take a ref's lock file: ``Unable to create '<path>.lock': File exists``
+_LOCK_HELD = re.compile(r"Unable to create '(?P<lock>[^']+\.lock)': File exists")
+
+
+def ref_refusal(ref: str, stderr: bytes) -> RefRaced:
+    """The error for a failed ``update-ref`` of ``ref``, named from git's ``stderr``: a held
+    lock file says which file and how to remove it when no git is running (git's own advice
+    for a crashed process); anything else is a lost compare-and-swap."""
+    text = stderr.decode("utf-8", "replace")
+    held = _LOCK_HELD.search(text)
+    if held:
+        lock = held["lock"]
+        return RefRaced(
+            f"{ref} is locked by {lock} (another git process is writing it, or one crashed); "
+            f"if no git process is running, remove it: rm -f {shlex.quote(lock)}"
+        )
+    err = text.strip().splitlines()
+    return RefRaced(f"{ref} moved while writing notes: {err[-1] if err else 'locked'}")
 
 
 class Notes(Objects):
@@ -118,8 +140,7 @@ class Notes(Objects):
         new = self.out(commit_args)
         moved = self.run(["update-ref", "-m", message, ref, new, old or ""], ok=(0, 1, 128))
         if moved.returncode != 0:
-            err = moved.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise RefRaced(f"{ref} moved while writing notes: {err[-1] if err else 'locked'}")
+            raise ref_refusal(ref, moved.stderr)
         return new
 
     def remove_notes(self, ref: str, commits: Sequence[str]) -> None:

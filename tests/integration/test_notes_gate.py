@@ -233,3 +233,22 @@ def test_concurrent_records_from_two_clones_are_both_kept(server: Path) -> None:
     na = git(a, "notes", "--ref=refs/notes/gentle-hooks", "show", commit)
     nb = git(b, "notes", "--ref=refs/notes/gentle-hooks", "show", commit)
     assert set(na.splitlines()) == set(nb.splitlines())
+
+
+def test_a_stale_notes_lock_is_named_with_the_command_that_clears_it(server: Path) -> None:
+    """A crashed git leaves ``refs/notes/gentle-hooks.lock``: the note write names that file
+    and git's own advice as a command; pasted, it clears the lock and the note is written."""
+    a = clone(server, "a")
+    lock = a / ".git" / "refs" / "notes" / "gentle-hooks.lock"
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    lock.touch()
+    commit = delegated_change(a, "def f():\n    return 4\n", spot_check=True)
+    refused = gh(a, "sync", "push")
+    assert refused.returncode == 2
+    (line,) = refused.stderr.strip().splitlines()
+    assert f"is locked by {lock}" in line and "moved while writing" not in line
+    fix = line.split("remove it: ", 1)[1]
+    assert fix == f"rm -f {lock}"
+    ok(run(a, "sh", "-c", fix))
+    ok(gh(a, "sync", "push"))
+    assert git(a, "notes", "--ref", "gentle-hooks", "show", commit).strip()
