@@ -1211,7 +1211,7 @@ def test_a_test_runner_told_not_to_run_tests_is_refused(env: Env, suite: str) ->
     for flags in (("--suite", suite), ("--check", suite)):
         proc = env.gh("verify", "run", "--brief", str(env.brief_path), *flags)
         assert proc.returncode == 2, proc.stdout + proc.stderr
-        assert "runs no test" in proc.stderr and "(T-no-run)" in proc.stderr
+        assert "runs no test" in proc.stderr and "(T-no-run)" not in proc.stderr
         assert "Traceback" not in proc.stderr
 
 
@@ -1276,7 +1276,7 @@ def test_a_brief_of_checks_that_check_nothing_gets_no_pass(env: Env) -> None:
         }
     )
     proc = env.gh("verify", "run", "--brief", str(env.brief_path))
-    assert proc.returncode == 2 and "(T-no-run)" in proc.stderr, proc.stdout + proc.stderr
+    assert proc.returncode == 2 and "runs no test" in proc.stderr, proc.stdout + proc.stderr
     out = env.json(
         "verify",
         "run",
