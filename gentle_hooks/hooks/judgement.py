@@ -133,7 +133,7 @@ def _signatures(note: ParsedNote, trust: Trust | None, required: bool) -> tuple[
             continue
         who = trust.signer(line) if trust is not None else None
         if who is not None:
-            out.append(f"{line.KIND} signed by {who}")
+            out.append(f"{line.KIND.replace('_', ' ')} signed by {who}")
         elif required and not isinstance(line, EscalationLine):
             unsigned += 1
     if unsigned:
