@@ -53,7 +53,8 @@ def sign_key_option(f: F) -> F:
         is_literal = bool(value) and str(value).startswith("key::")
         if value and not is_literal and not os.path.isfile(os.path.expanduser(value)):
             raise UsageError(f"--sign-key {value}: no such file")
-        return value
+        # a key file named relative to where the user is: ssh-keygen signs elsewhere
+        return os.path.abspath(os.path.expanduser(value)) if value and not is_literal else value
 
     return click.option(
         "--sign-key",

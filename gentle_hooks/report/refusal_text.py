@@ -33,5 +33,5 @@ def standing_text(
         return f"reported exit {exit_code}: a failure report is not self-verification"
     if row == "S-undeclared":
         return "is not one of the declared verification.commands (" + ", ".join(declared) + ")"
-    rows = "; ".join(f"{row_text(i)} ({i})" for i in no_check)
+    rows = "; ".join(row_text(i) for i in no_check)
     return f"verifies nothing: {rows}"
