@@ -55,20 +55,20 @@ def doctor(
     Read-only: nothing is repaired, migrated or deleted; --fix removes only the residue of
     killed runs (temporary index copies, a first write's ledger.sqlite3.new-*) and a
     directory, FIFO or link in the idle sentinel's place, the checkouts and rooms of spot
-    checks that were killed (never a running one's), moves a
+    checks that were killed (never a running one's), writes back a lowered schema
+    version when the ledger's tables are exactly that version's, moves a
     damaged ledger aside to ledger.sqlite3.damaged-TIME (kept) and each row no command can
     read into the quarantine table (kept exactly; writer work held there keeps the gates
     closed until --restore ID puts it back or --discard ID --reason TEXT ends it). Exits 0
     when healthy, 2 otherwise.
     """
     from gentle_hooks.report.fixes import with_fix
-    from gentle_hooks.services.doctor import (
+    from gentle_hooks.services.doctor import is_healthy, remove_residue, run_checks
+    from gentle_hooks.services.doctor_fix import (
         end_quarantine,
-        is_healthy,
         quarantine_rows,
-        remove_residue,
         repair_ledger,
-        run_checks,
+        restore_schema,
     )
 
     if restore is not None or discard is not None or reason is not None:
@@ -78,7 +78,7 @@ def doctor(
     removed = remove_residue(cwd) if fix else []
     for path in removed:
         click.echo(f"removed {path}", err=as_json)
-    moved = repair_ledger(cwd) if fix else []
+    moved = restore_schema(cwd) + repair_ledger(cwd) if fix else []
     moved += [with_fix(text, c) for text, c in quarantine_rows(cwd)] if fix else []
     for line in moved:
         click.echo(line, err=as_json)

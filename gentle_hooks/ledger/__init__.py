@@ -12,6 +12,8 @@ up this list:
 * :mod:`.rows` — records to table rows and back.
 * :mod:`.sqlite_file` — the database file: header check, created whole, opened in WAL mode,
   migrated, write transactions, :class:`~.sqlite_file.StoreError`.
+* :mod:`.schema_repair` — the version a store's tables are; a lowered ``user_version``
+  written back by ``doctor --fix``.
 * :mod:`.diagnose` — ``gentle-hook doctor``'s read-only look at a store.
 * :mod:`.connection` — the open store: transactions, typed reads, one record added.
 * :mod:`.pending` — pending writer work: mutations, their entries by path, the commits

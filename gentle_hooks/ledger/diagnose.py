@@ -2,7 +2,8 @@
 
 Room: ledger. Imports the standard library, :mod:`gentle_hooks.values` and its own room
 (:mod:`.sqlite_file` for the header check and the file URI, :mod:`.schema` for the version
-and tables). Opens the file read-only and never migrates, creates or deletes anything.
+and tables, :mod:`.schema_repair` for the version a store's tables are). Opens the file
+read-only and never migrates, creates or deletes anything.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import sqlite3
 from gentle_hooks.ledger.location import idle_path
 from gentle_hooks.ledger.rows import bad_rows
 from gentle_hooks.ledger.schema import HELD_WORK, MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.ledger.schema_repair import matching_version
 from gentle_hooks.ledger.sqlite_file import (
     check_header,
     companions,
@@ -26,11 +28,13 @@ from gentle_hooks.values.frozen import frozen
 
 @frozen
 class StoreCheck:
-    """One result of :func:`diagnose`: a check name, whether it passed, one line of detail."""
+    """One result of :func:`diagnose`: a check name, whether it passed, one line of detail,
+    and whether ``doctor --fix`` repairs it in place (a lowered schema version)."""
 
     name: str
     ok: bool
     detail: str
+    fixable: bool = False
 
 
 def diagnose(path: str) -> tuple[StoreCheck, ...]:
@@ -93,14 +97,7 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
         elif version < SCHEMA_VERSION:
             failed = _migration_fails(conn, version)
             if failed:
-                out.append(
-                    StoreCheck(
-                        "schema",
-                        False,
-                        f"version {version} cannot be migrated forward ({failed}): its "
-                        "user_version is lower than the tables it holds",
-                    )
-                )
+                out.append(_lowered(conn, version, failed))
             else:
                 out.append(StoreCheck("schema", True, f"version {version} (migrated on next use)"))
         else:
@@ -166,6 +163,29 @@ def remove_odd_sentinel(path: str) -> str | None:
     if sentinel_check(path) is None:
         return None
     return idle_path(path) if remove_entry(idle_path(path)) else None
+
+
+def _lowered(conn: sqlite3.Connection, version: int, failed: str) -> StoreCheck:
+    """``schema`` of a store at ``version`` that cannot be migrated forward: what its
+    tables are, and whether ``doctor --fix`` can write their version back
+    (:func:`~gentle_hooks.ledger.schema_repair.restore_version`)."""
+    found = matching_version(conn)
+    head = f"version {version} cannot be migrated forward ({failed}): its user_version is "
+    if found is not None and found > version:
+        return StoreCheck(
+            "schema",
+            False,
+            head + f"lower than its tables, which are version {found}'s; the fix writes "
+            f"user_version {found} back (no row changes)",
+            fixable=True,
+        )
+    return StoreCheck(
+        "schema",
+        False,
+        head + "lower than the tables it holds, which are no version this gentle-hooks "
+        "knows: upgrade gentle-hooks if a newer one wrote it, or keep the file and move it "
+        "aside (a new ledger starts empty)",
+    )
 
 
 def _missing_objects(conn: sqlite3.Connection) -> list[str]:

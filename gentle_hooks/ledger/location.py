@@ -55,13 +55,20 @@ def sql_text(value: str) -> str | bytes:
     bytes, any other text as it is.
 
     The same text always gives the same BLOB, so it is found by equality like any text;
-    :func:`from_sql_text` turns it back into the same string.
+    :func:`from_sql_text` turns it back into the same string. A BLOB is never valid UTF-8
+    (the row decoder refuses one that is: something else wrote it).
     """
     if not value.isascii():
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
-            return value.encode("utf-8", "surrogateescape" if _escaped(value) else "surrogatepass")
+            if _escaped(value):
+                data = value.encode("utf-8", "surrogateescape")
+                try:  # escapes that spell valid UTF-8 (never os.fsdecode's) stay escapes
+                    data.decode("utf-8")
+                except UnicodeDecodeError:
+                    return data
+            return value.encode("utf-8", "surrogatepass")
     return value
 
 

@@ -193,8 +193,8 @@ def _column(
         if nullable:
             return None
         raise bad("missing (NULL)")
-    if kind in ("text", "texts") and isinstance(value, bytes):  # text that is not UTF-8
-        value = from_sql_text(value)
+    if kind in ("text", "texts") and isinstance(value, bytes):
+        value = _blob_text(kind, value, bad)
     if kind == "text":
         if not isinstance(value, str):
             raise bad("not text")
@@ -222,6 +222,21 @@ def _column(
     if domain is not None and value not in domain:
         raise bad("not one of " + ", ".join(sorted(map(str, domain))))
     return value
+
+
+def _blob_text(kind: str, value: bytes, bad: Callable[[str], RowError]) -> str:
+    """The text a BLOB in a text column stands for: only text UTF-8 cannot encode is
+    stored as a BLOB (:func:`~gentle_hooks.ledger.location.sql_text`), so a BLOB that is
+    valid UTF-8, or any BLOB in a JSON list column (kept as ASCII escapes), was written by
+    something else: the row is refused rather than read as if it were text (a query
+    matching the text would not find it)."""
+    if kind == "texts":
+        raise bad("a BLOB, not a JSON list")
+    try:
+        value.decode("utf-8")
+    except UnicodeDecodeError:
+        return from_sql_text(value)  # text that is not UTF-8
+    raise bad("a BLOB of UTF-8 text, not text (SQLite type blob)")
 
 
 def _json_value(

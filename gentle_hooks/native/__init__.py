@@ -10,6 +10,7 @@ Room ``native``, above ``git`` and ``config``; it may import :mod:`gentle_hooks.
 * :mod:`.content` — passive documents proven by their bytes
 * :mod:`.rules` — the rule tables and the one function reading them
 * :mod:`.pathfacts` — what the settings and upstream's path rules say of a path
+* :mod:`.process_scan` — the bounded, fail-closed scan of added lines for a process call
 * :mod:`.classifier` — a diff's tier and reasons, as upstream gives them
 * :mod:`.fold` — the classifier's answer folded candidate by candidate (a push, a range)
 * :mod:`.decode` — pydantic decode of the binary's ``--json`` output

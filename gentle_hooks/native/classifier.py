@@ -1,15 +1,18 @@
 """The built-in native classifier (SPEC §4): a diff's tier and reasons, as upstream gives them.
 
-Room ``native``, pure (value types and settings in, the envelope out: no process, no file,
-no clock). The caller gathers the inputs through the git adapter: per-path diff stats, the
-bytes of the documents to prove passive (:func:`doc_blobs_to_prove`), and the added lines
-git preselected for process execution.
+Room ``native``, pure (value types and settings in, the envelope out: no process, no file;
+a monotonic clock only bounds the process scan, :mod:`gentle_hooks.native.process_scan`).
+The caller gathers the inputs through the git adapter: per-path diff stats, the bytes of
+the documents to prove passive (:func:`doc_blobs_to_prove`), and the added lines git
+preselected for process execution.
 
 The tier follows upstream gentle-ai's ``AssessSnapshotRisk`` (``internal/reviewtransaction/
 risk.go``; ``docs/native-contract.md`` lists where a seed line rules otherwise):
 
 * ``high`` when any change gives a signal (:data:`~gentle_hooks.native.rules.SIGNAL_ROWS`),
-  or an added line of a content-scan eligible file calls a process (``process_boundary``);
+  or an added line of a content-scan eligible file calls a process (``process_boundary``;
+  fail closed: a line over :data:`PROCESS_SCAN_LINE_LIMIT` characters, or past
+  :data:`PROCESS_SCAN_SECONDS` of scanning, counts as one, see :func:`process_scan`);
 * ``passive`` when every change other than a generated golden file is nominated passive by
   its name and mode and proven passive by its bytes (``non_executable_only``);
 * ``medium`` otherwise, with the first change that is configuration or not passive as the
@@ -25,7 +28,6 @@ the tier before it stays :attr:`~gentle_hooks.native.result.NativeAssessment.nat
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Iterable, Mapping, Sequence
 
 from gentle_hooks.config.settings import RiskSettings
@@ -33,6 +35,12 @@ from gentle_hooks.git.parse import AddedLine
 from gentle_hooks.native.content import is_passive_document_content
 from gentle_hooks.native.pathfacts import FactCache, fact_cache, matchers
 from gentle_hooks.native.prefilter import folds, needles
+from gentle_hooks.native.process_scan import (
+    PROCESS_SCAN_LINE_LIMIT,
+    PROCESS_SCAN_SECONDS,
+    process_hits,
+    process_scan,
+)
 from gentle_hooks.native.result import NativeAssessment, NativeCandidate, NativeReason
 from gentle_hooks.native.rules import (
     CANDIDATE,
@@ -45,6 +53,13 @@ from gentle_hooks.native.rules import (
 )
 from gentle_hooks.values.candidate import MODE_GITLINK, MODE_NONE, PathChange
 from gentle_hooks.values.frozen import frozen
+
+__all__ = [
+    "PROCESS_SCAN_LINE_LIMIT",
+    "PROCESS_SCAN_SECONDS",
+    "process_hits",
+    "process_scan",
+]
 
 #: Bytes of documents read to prove them passive, at most; beyond, none is proven (the
 #: candidate fails closed to ``medium``), as upstream's ``processBoundaryScanByteLimit``.
@@ -75,20 +90,6 @@ def process_needles(s: RiskSettings) -> tuple[bytes, ...] | None:
     patterns have none: a blob holding none of them, and not starting with
     :data:`SHEBANG`, brings no process-execution hit whatever its diff."""
     return _cached_needles(tuple(s.process_patterns))
-
-
-def process_hits(lines: Iterable[AddedLine], s: RiskSettings) -> list[AddedLine]:
-    """Added lines that execute a process: a shebang on line 1, or a process call."""
-    patterns: list[re.Pattern[str]] = []
-    hits = []
-    for line in lines:
-        if not patterns:  # compiled on the first line: most candidates bring none to scan
-            patterns = [re.compile(p) for p in s.process_patterns]
-        if (line.line == 1 and line.text.startswith("#!")) or any(
-            p.search(line.text) for p in patterns
-        ):
-            hits.append(line)
-    return hits
 
 
 def prepare_paths(paths: Iterable[str], s: RiskSettings) -> None:
@@ -381,12 +382,19 @@ def classify(
         invented: seed 000). The same as :func:`assessment` of the :func:`tally` of every
         change's :func:`contribution`.
     """
-    within = proof_within(blobs, proof_limit)
-    cache = fact_cache(matchers(s))
-    folded = tally((contribution(c, blobs, within, s, cache) for c in changes), len(changes))
+    folded = fold_changes(changes, blobs, s, proof_within(blobs, proof_limit))
     return assessment(
         folded, added, s, kind=kind, base_ref=base_ref, consumed=consumed, escalation=escalation
     )
+
+
+def fold_changes(
+    changes: Sequence[PathChange], blobs: Mapping[str, bytes], s: RiskSettings, within: bool
+) -> Tally:
+    """The :func:`tally` of every change's :func:`contribution`, from scratch (``within``:
+    :func:`proof_within` of ``blobs``)."""
+    cache = fact_cache(matchers(s))
+    return tally((contribution(c, blobs, within, s, cache) for c in changes), len(changes))
 
 
 def assessment(
@@ -404,11 +412,14 @@ def assessment(
     signals = list(folded.signals)
     process = CANDIDATE["process_boundary"]
     scannable = folded.scannable
-    for hit in process_hits((a for a in added if a.path in scannable), s):
+    hits = process_scan((a for a in added if a.path in scannable), s)
+    for hit, _ in hits:
         signals.append((process.id, process.signal, hit.path, "", ""))
     if signals:  # first that holds: a signal, no change, a medium change, all passive
         tier = process.tier
         reasons = _canonical(signals)
+        if hits and all(why for _, why in hits):
+            reasons = _say_unscanned(reasons, dict((h.path, why) for h, why in reversed(hits)))
     elif not folded.paths:
         tier, reasons = _whole(FALLBACK["empty_content"], "the candidate changes nothing")
     elif folded.fallback is not None:
@@ -438,6 +449,18 @@ def _whole(row: FallbackRow, detail: str | None) -> tuple[str, list[NativeReason
     """The tier and reason a fallback row gives the candidate as a whole (no path)."""
     assert row.tier is not None  # only rows that give a tier are read for a candidate
     return row.tier, [NativeReason(row.id, None, detail)]
+
+
+def _say_unscanned(reasons: list[NativeReason], why: Mapping[str, str]) -> list[NativeReason]:
+    """``reasons`` with the ``process_boundary`` one saying why its line was not scanned
+    (when every process hit is such a line: otherwise a scanned hit stands for itself)."""
+    code = CANDIDATE["process_boundary"].id
+    return [
+        NativeReason(r.code, r.path, f"{r.detail}; {why[r.path]}")
+        if r.code == code and r.path is not None and r.path in why
+        else r
+        for r in reasons
+    ]
 
 
 def _canonical(signals: list[Signal]) -> list[NativeReason]:

@@ -31,8 +31,10 @@ to the pure policy for one use case and returns values; nothing here prints.
   tables
 * :mod:`.agent_install` — wire an agent runtime's hook in its own configuration
 * :mod:`.agent_uninstall` — unwire it, giving back what install changed
+* :mod:`.agent_file` — install, uninstall and check a runtime hook that is a file of ours
 * :mod:`.agent_record` — an agent runtime's hook input -> a pending mutation
 * :mod:`.doctor` — health checks of the store and the installed hooks
+* :mod:`.doctor_fix` — ``doctor --fix``'s repairs of the ledger, and ending a quarantine
 * :mod:`.agent_doctor` — per agent runtime used here: is its recorder wired and reachable
 * :mod:`.agent_reach` — can a hook command run its gentle-hook, resolved as its shell would
 """

@@ -8,10 +8,8 @@ killed spot check left a temporary checkout behind (with the command that remove
 whether every recorded commit has its note, and for every agent runtime used here whether
 its recorder is wired and reachable.
 what killed runs left behind (a hook's index copy, a first write's ``ledger.sqlite3.new-*``).
-Read-only, except ``doctor --fix`` (:func:`remove_residue`, :func:`repair_ledger`,
-:func:`quarantine_rows`), which removes that residue, moves a damaged ledger aside and rows
-no command can read into the quarantine table, keeping both, and ``doctor --restore`` /
-``--discard`` (:func:`end_quarantine`); the doctor never deletes a record.
+Read-only, except ``doctor --fix`` (:func:`remove_residue` here; the ledger's repairs in
+:mod:`gentle_hooks.services.doctor_fix`).
 """
 
 from __future__ import annotations
@@ -51,6 +49,8 @@ def check_ledger(repo: Repository) -> list[CheckResult]:
             out.append(CheckResult(c.name, True, c.detail))
         elif fix is not None:
             out.append(CheckResult(c.name, False, c.detail + _MOVE_ASIDE, fix))
+        elif c.fixable:
+            out.append(CheckResult(c.name, False, c.detail, cli("doctor", "--fix")))
         elif c.name in ("rows", "constraints"):
             out.append(CheckResult(c.name, False, c.detail + _QUARANTINE, cli("doctor", "--fix")))
         elif c.name == "quarantine":
@@ -87,96 +87,8 @@ def _restore_first(path: str) -> Command | None:
     return cli("doctor", "--restore", str(held[0].id)) if held else None
 
 
-def quarantine_rows(cwd: str | None) -> list[tuple[str, Command | None]]:
-    """``doctor --fix``: move every row no command can read into the quarantine table
-    (:meth:`~gentle_hooks.ledger.quarantine.Quarantine.quarantine_bad_rows`); per row what
-    moved, with the command that puts it back. Nothing when the ledger is absent or
-    damaged as a file (that is :func:`repair_ledger`'s).
-
-    Raises:
-        GitError: ``cwd`` is not in a repository.
-    """
-    from gentle_hooks.ledger.store import Ledger
-
-    repo = Repository.open(cwd, allow_bare=True)
-    path = ledger_path(repo.paths.common_dir)
-    checks = diagnose(path)
-    if is_damaged(path, checks) or not any(
-        c.name in ("rows", "constraints") and not c.ok for c in checks
-    ):
-        return []
-    try:
-        with Ledger.open(path) as led:
-            held = led.quarantine_bad_rows()
-    except GentleError as exc:
-        return [(f"could not quarantine the rows: {exc.message}", None)]
-    return [
-        (
-            f"quarantined {q.source} row {q.source_id} as quarantine {q.id} ({q.why})",
-            cli("doctor", "--restore", str(q.id)),
-        )
-        for q in held
-    ]
-
-
-def end_quarantine(
-    cwd: str | None, restore: int | None, discard: int | None, reason: str | None
-) -> str:
-    """``doctor --restore ID`` or ``doctor --discard ID --reason TEXT``: put a held row
-    back into its table exactly, or mark it discarded (kept) by the committer ident, with
-    why; the line saying what was done.
-
-    Raises:
-        UsageError: neither or both, a discard without a reason, no such held row;
-        GitError / StoreError: not a repository; the store cannot be written.
-    """
-    from gentle_hooks.errors import UsageError
-    from gentle_hooks.ledger.store import Ledger
-    from gentle_hooks.policy.inputs import validate_label
-
-    if (restore is None) == (discard is None):
-        raise UsageError("doctor: --restore ID or --discard ID, one of them")
-    repo = Repository.open(cwd, allow_bare=True)
-    path = ledger_path(repo.paths.common_dir)
-    if not os.path.lexists(path):
-        raise UsageError(f"{path}: no ledger, so nothing is in quarantine")
-    with Ledger.open(path) as writable:
-        if restore is not None:
-            rec = writable.restore(restore, repo.ident())
-            return f"restored {rec.source} row {rec.source_id} from quarantine {rec.id}"
-        why = validate_label(reason, "--reason", required=True)
-        assert why is not None and discard is not None
-        rec = writable.discard_quarantined(discard, repo.ident(), why)
-        return (
-            f"discarded quarantine {rec.id} ({rec.source} row {rec.source_id}), by "
-            f"{repo.ident()} ({why!r}); its values stay in the quarantine table"
-        )
-
-
 #: What the fix of a damaged ledger does, said before its command.
 _MOVE_ASIDE = "; the fix moves it aside, kept as ledger.sqlite3.damaged-TIME (not read again)"
-
-
-def repair_ledger(cwd: str | None) -> list[str]:
-    """``doctor --fix``: move a damaged ledger aside (kept, renamed with the UTC time); the
-    lines saying what was moved. A healthy or absent ledger is left alone.
-
-    Raises:
-        GitError: ``cwd`` is not in a repository.
-    """
-    import time
-
-    from gentle_hooks.ledger.diagnose import move_aside
-
-    repo = Repository.open(cwd, allow_bare=True)
-    path = ledger_path(repo.paths.common_dir)
-    if not is_damaged(path, diagnose(path)):
-        return []
-    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-    try:
-        return [f"moved the damaged ledger aside: {path} -> {move_aside(path, stamp)}"]
-    except OSError as exc:
-        return [f"could not move {path} aside: {exc.strerror}"]
 
 
 #: The hooks whose reachability decides whether the gate holds in a worktree.

@@ -656,6 +656,10 @@ def test_a_receipt_argv_of_the_wrong_shape_is_named_and_doctor_agrees(
         ("writer_entry", "state", "'zzz'"),
         ("receipt", "exit_code", "'x'"),
         ("receipt", "kind", "'x'"),
+        # BLOBs in text columns: only text UTF-8 cannot encode is stored as one
+        ("receipt", "command", "CAST('echo hi' AS BLOB)"),
+        ("pending_mutation", "model", "CAST(model AS BLOB)"),
+        ("pending_mutation", "paths", "CAST(paths AS BLOB)"),
     ],
 )
 def test_a_bad_value_in_a_column_is_one_line_naming_it_and_doctor_fails(

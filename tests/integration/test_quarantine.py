@@ -63,6 +63,8 @@ DAMAGE = [
     ("pending_mutation", "model", "CAST(X'FF61' AS TEXT)"),  # text that is not UTF-8
     ("writer_entry", "state", "'zzz'"),
     ("writer_entry", "added", "'[[1]]'"),
+    # a BLOB root: the gates' queries by root would not even see the row
+    ("pending_mutation", "root", "CAST(root AS BLOB)"),
 ]
 
 

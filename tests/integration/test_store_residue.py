@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from gentle_hooks.ledger.schema import SCHEMA_VERSION
 from tests.conftest import git, write
 from tests.integration.test_hostile_inputs import hostile
 
@@ -125,6 +126,42 @@ def test_doctor_fails_on_a_store_other_commands_refuse(
     for args in (("status",), ("assess",), ("hook", "pre-commit")):
         proc = hostile(recorded, *args)  # one line naming the ledger and the doctor
         assert proc.returncode == 2 and b"gentle-hook doctor" in proc.stderr, (args, proc)
+
+
+def _counts(repo: Path) -> dict[str, int]:
+    ledger = repo / STATE / "ledger.sqlite3"
+    with contextlib.closing(sqlite3.connect(ledger)) as conn:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
+
+
+@pytest.mark.parametrize("lowered", [0, 2, SCHEMA_VERSION - 1])
+def test_doctor_fix_writes_a_lowered_schema_version_back_keeping_every_row(
+    recorded: Path, lowered: int
+) -> None:
+    before = _counts(recorded)
+    _sql(recorded, f"PRAGMA user_version = {lowered}")
+    report = hostile(recorded, "doctor").stdout.decode()
+    assert f"which are version {SCHEMA_VERSION}'s" in report and "doctor --fix" in report, report
+    fixed = hostile(recorded, "doctor", "--fix")
+    out = fixed.stdout.decode()
+    assert fixed.returncode == 0, out
+    assert f"user_version {lowered} -> {SCHEMA_VERSION}" in out, out
+    assert _counts(recorded) == before
+    git(recorded, "add", "-A")
+    assert hostile(recorded, "status").returncode == 0
+
+
+def test_doctor_fix_leaves_a_lowered_version_whose_tables_match_none(recorded: Path) -> None:
+    _sql(recorded, "ALTER TABLE receipt ADD COLUMN extra TEXT")
+    _sql(recorded, "PRAGMA user_version = 2")
+    fixed = hostile(recorded, "doctor", "--fix")
+    out = fixed.stdout.decode()
+    assert fixed.returncode == 2 and "no version this gentle-hooks knows" in out, out
+    assert "restored the schema version" not in out
+    ledger = recorded / STATE / "ledger.sqlite3"
+    with contextlib.closing(sqlite3.connect(ledger)) as conn:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
 
 
 @pytest.mark.parametrize("kind", ["file", "symlink"])

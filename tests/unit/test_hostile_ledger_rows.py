@@ -15,7 +15,7 @@ import sqlite3
 
 import pytest
 
-from gentle_hooks.ledger.records import Record
+from gentle_hooks.ledger.records import Receipt, Record
 from gentle_hooks.ledger.rows import (
     DOMAINS,
     ID_COLUMNS,
@@ -62,8 +62,8 @@ def _good(table: str, column: str, kind: str) -> object:
 
 def _wrong_type(kind: str) -> list[object]:
     return {
-        "text": [5, 2.5],
-        "texts": [5, "x", b"\xff\x00"],
+        "text": [5, 2.5, b"x"],  # a BLOB of UTF-8: never what the store writes
+        "texts": [5, "x", b"\xff\x00", b'["a"]'],
         "ints": [5, "x"],
         "int": ["x", 2.5, b"\xff\x00", '["a", null]'],
         "bool": ["x", 0.5, b"\xff"],
@@ -165,3 +165,9 @@ def test_a_bad_value_in_any_column_is_refused_naming_it(
     assert caught.value.table == table and caught.value.column == column
     assert f"{table} row " in str(caught.value) and f"column {column}:" in str(caught.value)
     assert "\n" not in str(caught.value)
+
+
+@pytest.mark.parametrize("data", [b"\xffa", b"caf\xe9", "\udcff".encode("utf-8", "surrogatepass")])
+def test_a_blob_of_text_that_is_not_utf8_reads_as_that_text(data: bytes) -> None:
+    record = from_row(Receipt, _row("receipt", "command", data))
+    assert record.command == data.decode("utf-8", "surrogateescape")

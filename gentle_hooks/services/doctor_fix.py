@@ -1,0 +1,124 @@
+"""The doctor's repairs of the ledger (SPEC §6, §7): ``doctor --fix`` writes back a lowered
+schema version, moves a damaged ledger aside and rows no command can read into the
+quarantine table, keeping both; ``doctor --restore`` / ``--discard`` end a quarantine.
+
+Room ``services``. Each repair runs only when :func:`~gentle_hooks.ledger.diagnose.diagnose`
+finds what it repairs, and never deletes a record.
+"""
+
+from __future__ import annotations
+
+import os
+
+from gentle_hooks.errors import Command, GentleError, cli
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.diagnose import diagnose, is_damaged
+from gentle_hooks.ledger.location import ledger_path
+
+
+def restore_schema(cwd: str | None) -> list[str]:
+    """``doctor --fix``: write back the schema version of a ledger whose ``user_version``
+    was lowered below its tables (the ``schema`` check fails: no command can use it), when
+    its tables are exactly some version's
+    (:func:`~gentle_hooks.ledger.schema_repair.restore_version`); the line saying what was
+    done or why nothing was. Nothing for any other ledger.
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    from gentle_hooks.ledger.schema_repair import restore_version
+
+    repo = Repository.open(cwd, allow_bare=True)
+    path = ledger_path(repo.paths.common_dir)
+    if not any(c.name == "schema" and c.fixable for c in diagnose(path)):
+        return []
+    line = restore_version(path)
+    return [line] if line else []
+
+
+def quarantine_rows(cwd: str | None) -> list[tuple[str, Command | None]]:
+    """``doctor --fix``: move every row no command can read into the quarantine table
+    (:meth:`~gentle_hooks.ledger.quarantine.Quarantine.quarantine_bad_rows`); per row what
+    moved, with the command that puts it back. Nothing when the ledger is absent or
+    damaged as a file (that is :func:`repair_ledger`'s).
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    from gentle_hooks.ledger.store import Ledger
+
+    repo = Repository.open(cwd, allow_bare=True)
+    path = ledger_path(repo.paths.common_dir)
+    checks = diagnose(path)
+    if is_damaged(path, checks) or not any(
+        c.name in ("rows", "constraints") and not c.ok for c in checks
+    ):
+        return []
+    try:
+        with Ledger.open(path) as led:
+            held = led.quarantine_bad_rows()
+    except GentleError as exc:
+        return [(f"could not quarantine the rows: {exc.message}", None)]
+    return [
+        (
+            f"quarantined {q.source} row {q.source_id} as quarantine {q.id} ({q.why})",
+            cli("doctor", "--restore", str(q.id)),
+        )
+        for q in held
+    ]
+
+
+def end_quarantine(
+    cwd: str | None, restore: int | None, discard: int | None, reason: str | None
+) -> str:
+    """``doctor --restore ID`` or ``doctor --discard ID --reason TEXT``: put a held row
+    back into its table exactly, or mark it discarded (kept) by the committer ident, with
+    why; the line saying what was done.
+
+    Raises:
+        UsageError: neither or both, a discard without a reason, no such held row;
+        GitError / StoreError: not a repository; the store cannot be written.
+    """
+    from gentle_hooks.errors import UsageError
+    from gentle_hooks.ledger.store import Ledger
+    from gentle_hooks.policy.inputs import validate_label
+
+    if (restore is None) == (discard is None):
+        raise UsageError("doctor: --restore ID or --discard ID, one of them")
+    repo = Repository.open(cwd, allow_bare=True)
+    path = ledger_path(repo.paths.common_dir)
+    if not os.path.lexists(path):
+        raise UsageError(f"{path}: no ledger, so nothing is in quarantine")
+    with Ledger.open(path) as writable:
+        if restore is not None:
+            rec = writable.restore(restore, repo.ident())
+            return f"restored {rec.source} row {rec.source_id} from quarantine {rec.id}"
+        why = validate_label(reason, "--reason", required=True)
+        assert why is not None and discard is not None
+        rec = writable.discard_quarantined(discard, repo.ident(), why)
+        return (
+            f"discarded quarantine {rec.id} ({rec.source} row {rec.source_id}), by "
+            f"{repo.ident()} ({why!r}); its values stay in the quarantine table"
+        )
+
+
+def repair_ledger(cwd: str | None) -> list[str]:
+    """``doctor --fix``: move a damaged ledger aside (kept, renamed with the UTC time); the
+    lines saying what was moved. A healthy or absent ledger is left alone.
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    import time
+
+    from gentle_hooks.ledger.diagnose import move_aside
+
+    repo = Repository.open(cwd, allow_bare=True)
+    path = ledger_path(repo.paths.common_dir)
+    if not is_damaged(path, diagnose(path)):
+        return []
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    try:
+        return [f"moved the damaged ledger aside: {path} -> {move_aside(path, stamp)}"]
+    except OSError as exc:
+        return [f"could not move {path} aside: {exc.strerror}"]
