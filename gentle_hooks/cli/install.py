@@ -158,7 +158,7 @@ def uninstall(
 
     from gentle_hooks.ledger.location import ledger_path
     from gentle_hooks.notes.codec import NOTES_REF
-    from gentle_hooks.notes.sync import remove_share_config
+    from gentle_hooks.notes.sync import remote_notes_refs, remove_share_config
     from gentle_hooks.report.install_text import framework_lines, kept_lines, removed_config_lines
     from gentle_hooks.services.doctor import FRAMEWORK_CONFIG, framework_gate
 
@@ -178,9 +178,30 @@ def uninstall(
             click.echo(line)
     ledger = os.path.dirname(ledger_path(repo.paths.common_dir))
     notes = NOTES_REF if repo.peel_commit(NOTES_REF) or repo.ref_names(NOTES_REF) else None
-    for line in kept_lines(ledger if os.path.isdir(ledger) else None, notes):
+    for line in kept_lines(
+        ledger if os.path.isdir(ledger) else None,
+        notes,
+        remote_notes_refs(repo),
+        _verify_exclude(repo),
+        None if hook_types else repo.config_get("notes.rewriteRef"),
+    ):
         click.echo(line)
     return EXIT_OK
+
+
+def _verify_exclude(repo: Repository) -> str | None:
+    """This clone's ``info/exclude`` when it holds the line ``verify run`` added for its
+    artifacts (under :data:`~gentle_hooks.services.verdict_filing.EXCLUDE_COMMENT`)."""
+    import os
+
+    from gentle_hooks.services.verdict_filing import EXCLUDE_COMMENT
+
+    path = os.path.join(repo.paths.common_dir, "info", "exclude")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return path if EXCLUDE_COMMENT in fh.read(1 << 20) else None
+    except OSError:
+        return None
 
 
 def _root(cwd: str | None, required: bool) -> str | None:

@@ -366,10 +366,10 @@ def is_sharing(repo: Repository, remote: str) -> bool:
 
 def remove_share_config(repo: Repository) -> list[str]:
     """Undo :func:`add_share_refspecs` for every remote and :func:`ensure_rewrite_ref`:
-    remove the values they added (listed under :data:`ADDED_KEY`), and the values only
-    gentle-hooks writes (its notes refspecs and ``notes.rewriteRef``) also when unlisted;
-    a value the user had set before (``remote.<name>.push = HEAD``) stays. Returns the
-    ``key = value`` lines removed."""
+    remove the values they added (listed under :data:`ADDED_KEY`), and the notes refspecs
+    only gentle-hooks writes also when unlisted; a value the user had set before
+    (``remote.<name>.push = HEAD``, ``notes.rewriteRef``) stays. Returns the ``key =
+    value`` lines removed."""
     listed = repo.config_get_all(ADDED_KEY)
     wanted = [tuple(v.split("=", 1)) for v in listed if "=" in v]
     for remote in repo.config_remotes():
@@ -377,7 +377,6 @@ def remove_share_config(repo: Repository) -> list[str]:
             (f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*"),
             (f"remote.{remote}.push", SHARE_PUSH_REFSPEC),
         ]
-    wanted.append(("notes.rewriteRef", NOTES_REF))
     removed = []
     for key, value in dict.fromkeys(wanted):
         if repo.config_unset_value(key, value):

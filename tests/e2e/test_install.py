@@ -290,3 +290,37 @@ def test_notes_only_sets_up_the_notes_without_hooks(native: World) -> None:
     )
     bad = w.gh("install", "--notes-only")
     assert (bad.code, bad.err.count("\n")) == (2, 1), bad
+
+
+def test_uninstall_keeps_what_install_did_not_add_and_says_what_it_kept(native: World) -> None:
+    # the user's own notes.rewriteRef, set before install, stays; the remote's fetched
+    # notes and verify run's info/exclude line are named as kept
+    w = native
+    assert w.gh("uninstall").code == 0
+    w.ok("config", "notes.rewriteRef", "refs/notes/gentle-hooks")
+    assert w.gh("install", "--share", "origin").code == 0
+    w.delegate(text=V2)
+    w.ok("add", "-A")
+    w.spot_check("--staged")
+    assert w.git("commit", "-q", "-m", "writer: v2").code == 0
+    assert w.git("push", "-q", "origin").code == 0
+    assert w.gh("sync", "fetch").code == 0
+    exclude = w.work / ".git" / "info" / "exclude"
+    with exclude.open("a") as fh:  # as verify run writes it for its artifact directory
+        fh.write(
+            "# gentle-hooks: verify-delegation artifacts stay out of the candidates they "
+            "judge\n/.verify/\n"
+        )
+    r = w.gh("uninstall")
+    assert r.code == 0, r
+    assert "notes.rewriteRef" not in "".join(ln for ln in r.out.splitlines() if "removed" in ln)
+    assert w.ok("config", "--get", "notes.rewriteRef") == "refs/notes/gentle-hooks\n"
+    assert (
+        "kept: notes.rewriteRef = refs/notes/gentle-hooks (set before install, not by it)"
+        in r.out.splitlines()
+    ), r.out
+    assert (
+        "kept: a remote's fetched notes, refs/notes/remotes/origin/gentle-hooks (remove them: "
+        "git update-ref -d refs/notes/remotes/origin/gentle-hooks)"
+    ) in r.out.splitlines(), r.out
+    assert f"kept: the line verify run added to {exclude}" in r.out, r.out
