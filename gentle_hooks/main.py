@@ -104,7 +104,11 @@ def _register_escape() -> None:
 
 
 def _escape_streams() -> None:
-    """Let stdout and stderr write any string (:func:`escape_unencodable`)."""
+    """Let stdout and stderr write any string (:func:`escape_unencodable`), with every
+    control character shown, never sent to the terminal
+    (:class:`gentle_hooks.report.visible.VisibleStream`)."""
+    from gentle_hooks.report.visible import wrap_streams
+
     _register_escape()
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
@@ -114,6 +118,7 @@ def _escape_streams() -> None:
             reconfigure(errors=ESCAPE)
         except (ValueError, OSError):  # closed or detached: there is nothing to print to
             continue
+    wrap_streams(sys)
 
 
 def _environment_refused(exc: BaseException) -> str | None:
@@ -247,7 +252,9 @@ def _run(args: list[str], tail: str, errors: list[str], echo: bool = True) -> in
         from gentle_hooks.cli.group import cli
 
         try:
-            rv = cli.main(args=args, prog_name=PROG, standalone_mode=False)
+            # color: click never strips escape sequences from what it prints (a path, a
+            # receipt's command); the streams show them (:func:`_escape_streams`)
+            rv = cli.main(args=args, prog_name=PROG, standalone_mode=False, color=True)
         except click.exceptions.Exit as exc:
             return int(exc.exit_code)
         except click.UsageError as exc:  # one line, as for every other bad input
