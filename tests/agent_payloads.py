@@ -14,7 +14,19 @@ from typing import Any
 
 FIXTURES = Path(__file__).parent / "fixtures" / "agents"
 #: The runtimes with a documented payload fixture.
-RUNTIMES = ("claude-code", "codex", "gemini-cli", "cursor", "copilot", "windsurf", "droid")
+RUNTIMES = (
+    "claude-code",
+    "codex",
+    "gemini-cli",
+    "cursor",
+    "copilot",
+    "windsurf",
+    "droid",
+    "cline",
+    "opencode",
+    "pi",
+    "kiro",
+)
 
 
 def load(name: str) -> dict[str, Any]:

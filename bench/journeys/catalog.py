@@ -258,6 +258,30 @@ def _commit_paths(ctx: Ctx) -> None:
     ctx.check(sorted(shown) == ["m.py", "test_m.py"], f"only the named paths: {shown}")
 
 
+@journey(
+    "commit-paths-mm",
+    "git commit <paths> while another path is staged and edited again (MM)",
+    fast=True,
+)
+def _commit_paths_mm(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "test_m.py")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "the writer's test first")
+    ctx.sb.write(w / "README.md", "# demo\n\nstaged, not in this commit\n")
+    ctx.sb.git(w, "add", "README.md")
+    ctx.sb.write(w / "README.md", "# demo\n\nedited again after staging\n")
+    ctx.sb.prove(w, ["status", "--porcelain"], "MM README.md", "a staged path edited again")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change' -- m.py")
+    passed(ctx, step.exit, "the commit of the named path went through")
+    shown = ctx.sb.run(w, ["git", "show", "--name-only", "--format=", "HEAD"]).out.split()
+    ctx.check(shown == ["m.py"], f"only the named path: {shown}")
+    staged = ctx.sb.run(w, ["git", "show", ":README.md"]).out
+    ctx.check("staged, not in this commit" in staged, f"README's staged edit kept: {staged!r}")
+    said = "\n".join(s.out for s in ctx.sb.steps if s.who == "writer")
+    ctx.check("neither --staged nor" not in said, "no block without commands that bind it")
+
+
 @journey("commit-a-untracked", "git commit -a while the writer's new file stays untracked")
 def _commit_a_untracked(ctx: Ctx) -> None:
     w = plain(ctx)

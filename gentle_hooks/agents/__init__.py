@@ -15,8 +15,14 @@ Room ``agents`` (standard library and the rooms below). One module per job:
 * :mod:`.copilot` — GitHub Copilot's documented hook input, decoded
 * :mod:`.windsurf` — Windsurf Cascade's documented hook input, decoded
 * :mod:`.droid` — Factory Droid's documented hook input, decoded
+* :mod:`.cline` — Cline's documented hook input, decoded
+* :mod:`.opencode` — OpenCode's tool calls, as our plugin hands them over, decoded
+* :mod:`.pi` — Pi's tool calls, as our extension hands them over, decoded
+* :mod:`.kiro` — Kiro CLI's documented hook input, decoded
 * :mod:`.aider` — aider's commit options, resolved from every place aider reads them
 * :mod:`.runtimes` — the table of runtimes: decoder, configuration file and shape
 * :mod:`.jsonedit` — a runtime's JSON configuration file, read and changed in place
 * :mod:`.wiring` — our entry in a runtime's configuration document: find, add, remove
+* :mod:`.ownfile` — the hook files we own whole (Cline's script, OpenCode's plugin, Pi's
+  extension, Kiro's hooks file)
 """

@@ -8,7 +8,10 @@ configuration (the doc page of each runtime cites it):
 * ``grouped``: ``{"hooks": {EVENT: [{"matcher": M, "hooks": [{"type": "command",
   "command": C}]}]}}`` (Claude Code, Codex, Gemini CLI);
 * ``flat``: ``{"version": 1, "hooks": {EVENT: [{... "command": C}]}}`` (Cursor), or with the
-  command under ``bash`` (GitHub Copilot).
+  command under ``bash`` (GitHub Copilot);
+* ``file``: a file we own whole, the hook itself (Cline's executable ``PostToolUse``,
+  OpenCode's plugin module, Pi's extension,
+  Kiro's hooks file; :mod:`gentle_hooks.agents.ownfile`).
 
 A runtime without a hook point (aider) has a row with no wiring: ``install --agent`` prints
 its documented route instead of writing anything.
@@ -18,7 +21,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from gentle_hooks.agents import claude_code, codex, copilot, cursor, droid, gemini_cli, windsurf
+from gentle_hooks.agents import (
+    claude_code,
+    cline,
+    codex,
+    copilot,
+    cursor,
+    droid,
+    gemini_cli,
+    kiro,
+    opencode,
+    pi,
+    windsurf,
+)
 from gentle_hooks.agents.event import RuntimeEvent
 from gentle_hooks.values.frozen import field, frozen
 
@@ -33,8 +48,9 @@ class Wiring:
             variable that replaces the home-relative directory (its first path part);
             home_root_env: one that replaces the home directory itself (Gemini CLI's
             ``GEMINI_CLI_HOME``: its files are then under ``$GEMINI_CLI_HOME/.gemini``).
-        shape: ``grouped`` or ``flat``; event: the hook event; matcher: the tool matcher
-            of a grouped entry (None: every tool).
+        shape: ``grouped``, ``flat`` or ``file``; event: the hook event; matcher: the tool
+            matcher of a grouped entry (None: every tool); file_mode: the mode of a
+            ``file`` (executable for a script the runtime runs).
         entry: the fields of our hook entry besides the command; command_key: where the
             command goes (``command``, or ``bash`` for Copilot).
         version: a top-level ``version`` the file must carry (flat files), or None.
@@ -99,6 +115,7 @@ class Wiring:
     aliases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
     project_vars: tuple[str, ...] = field(default=())
     other_commands: tuple[str, ...] = field(default=())
+    file_mode: int = 0o644
 
 
 @frozen
@@ -339,6 +356,84 @@ RUNTIMES: tuple[Runtime, ...] = (
             project_vars=("FACTORY_PROJECT_DIR",),
         ),
         markers=(".factory",),
+    ),
+    Runtime(
+        name=cline.NAME,
+        title="Cline",
+        doc="docs/agents/cline.md",
+        decode=cline.decode,
+        ack="",
+        wiring=Wiring(
+            # docs.cline.bot/customization/hooks, "Hook Locations"; cline/cline
+            # apps/vscode/src/core/controller/file/refreshHooks.ts @ 21cb8d25
+            project=".clinerules/hooks/PostToolUse",
+            user="Documents/Cline/Hooks/PostToolUse",
+            shape="file",
+            event=cline.EVENT,
+            matcher=None,
+            entry=(),
+            file_mode=0o755,
+            notes=(
+                "Cline runs hooks only once they are enabled: switch on Hooks in Cline's "
+                "settings (CLI: cline config set hooks-enabled=true) and this hook in its "
+                "Hooks tab",
+            ),
+        ),
+        markers=(".clinerules", "Documents/Cline"),
+    ),
+    Runtime(
+        name=opencode.NAME,
+        title="OpenCode",
+        doc="docs/agents/opencode.md",
+        decode=opencode.decode,
+        ack="",
+        wiring=Wiring(
+            # opencode.ai/docs/plugins, "From local files"
+            project=".opencode/plugins/gentle-hooks.js",
+            user=".config/opencode/plugins/gentle-hooks.js",
+            shape="file",
+            event="tool.execute.after",
+            matcher=None,
+            entry=(),
+            notes=("OpenCode loads plugins at startup: restart it",),
+        ),
+        markers=(".opencode", ".config/opencode"),
+    ),
+    Runtime(
+        name=pi.NAME,
+        title="Pi",
+        doc="docs/agents/pi.md",
+        decode=pi.decode,
+        ack="",
+        wiring=Wiring(
+            # earendil-works/pi packages/coding-agent/docs/extensions.md, "Extension Locations"
+            project=".pi/extensions/gentle-hooks.ts",
+            user=".pi/agent/extensions/gentle-hooks.ts",
+            shape="file",
+            event="tool_result",
+            matcher=None,
+            entry=(),
+            notes=("Pi loads extensions at startup: run /reload in Pi, or restart it",),
+        ),
+        markers=(".pi",),
+    ),
+    Runtime(
+        name=kiro.NAME,
+        title="Kiro CLI",
+        doc="docs/agents/kiro.md",
+        decode=kiro.decode,
+        ack="",
+        wiring=Wiring(
+            # kiro.dev/docs/cli/v3/hooks, "The new format": .kiro/hooks/<name>.json
+            project=".kiro/hooks/gentle-hooks.json",
+            user=None,
+            shape="file",
+            event="PostToolUse",
+            matcher=None,
+            entry=(),
+            notes=("Kiro CLI 3 reads .kiro/hooks/ at the start of a session",),
+        ),
+        markers=(".kiro",),
     ),
     Runtime(
         name="aider",

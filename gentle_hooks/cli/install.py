@@ -164,6 +164,7 @@ def install_agent_hook(name: str, scope: str, cwd: str | None) -> int:
     import os
 
     from gentle_hooks.agents.runtimes import runtime
+    from gentle_hooks.services.agent_file import install_file
     from gentle_hooks.services.agent_install import install_agent
 
     rt = runtime(name)
@@ -172,7 +173,11 @@ def install_agent_hook(name: str, scope: str, cwd: str | None) -> int:
         for line in rt.route:
             click.echo(f"  {line}")
         return EXIT_OK
-    change = install_agent(name, scope, _root(cwd, scope == "project"), os.environ)
+    root = _root(cwd, scope == "project")
+    if rt.wiring.shape == "file":
+        change = install_file(rt, scope, root, os.environ)
+    else:
+        change = install_agent(name, scope, root, os.environ)
     click.echo(
         f"{change.runtime} ({change.scope}): {change.what}: {rt.wiring.event} hook running "
         f"'{change.command}' in {change.path}"

@@ -138,10 +138,14 @@ def quorum_tally(
     ({"error": ...}), timed-out ({"timedOut": true}) or malformed verdict, a FILE that is
     not JSON at all, a blank reason, or a whatIChecked that is empty, restates the claim or
     names no evidence abstains. A whatIChecked that is a narrative ("It is well known
-    that...", "I believe...") refutes. A verdict whose durationMs is shorter than its
-    evidence could be opened is flagged. Ruling: CONFIRMED (uncontested upheld), PLAUSIBLE
-    (no valid verdict, a tie, contested, fewer valid verdicts or lenses than the stakes
-    need; it says what would settle it), REFUTED (majority refuted). A FILE given twice is
+    that...", "I believe...") refutes. A part that says the check failed or never happened
+    ("I could not open a.py:4 (permission denied)", "I did not run `grep ...`") is not
+    evidence whatever it cites: the verdict counts on the rest, else an errored check
+    abstains and a missing, unreproduced or skipped one refutes. A verdict whose durationMs
+    is shorter than its evidence could be opened is flagged. Ruling: CONFIRMED
+    (uncontested upheld), PLAUSIBLE (no valid verdict, a tie, contested, fewer valid
+    verdicts or lenses than the stakes need; it says what would settle it), REFUTED
+    (majority refuted). A FILE given twice is
     read once, and copies of one verdict (the same answer, even under another "verifier"
     label) count once; the output says so. Informational: exits 0 whatever the ruling; 2
     when a FILE cannot be read, a verdict set is malformed, there is no claim, or one
@@ -251,8 +255,8 @@ def quorum_audit(files: tuple[str, ...], seed: int | None, as_json: bool) -> int
     upheld (CONFIRMED) findings sampled for you to re-check yourself, with what each
     upholding verifier says it opened; findings with a whatIChecked that restated the claim;
     verdicts returned faster than their evidence could be opened; upheld verdicts overruled
-    as narrative. Informational: exits 0; 2 when a FILE is unreadable or holds an
-    inconsistent record.
+    (narrative, no act of checking, failed check). Informational: exits 0; 2 when a FILE is
+    unreadable or holds an inconsistent record.
     """
     import secrets
 
@@ -293,7 +297,10 @@ def quorum_audit(files: tuple[str, ...], seed: int | None, as_json: bool) -> int
     for title, group in (
         ("whatIChecked restating the claim", report.restating),
         ("verdicts faster than their evidence could be opened", report.too_fast),
-        ("upheld verdicts overruled as narrative", report.narrative),
+        (
+            "upheld verdicts overruled (narrative, no act of checking, failed check)",
+            report.narrative,
+        ),
     ):
         click.echo(f"{title}: {len(group) or 'none'}")
         for f in group:

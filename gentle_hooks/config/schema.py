@@ -6,6 +6,7 @@ without one never pay for pydantic on the hook path. Unknown keys are errors nam
 
 from __future__ import annotations
 
+import posixpath
 from collections.abc import Mapping
 from typing import Literal
 
@@ -19,6 +20,7 @@ from pydantic import (
     field_validator,
 )
 
+from gentle_hooks.config.settings import DEFAULT_ARTIFACT_DIR
 from gentle_hooks.errors import ConfigError
 
 Mode = Literal["enforce", "warn"]
@@ -97,6 +99,35 @@ class RawVerification(_Strict):
                 raise ValueError(f"{command!r}: a command is one line without control characters")
             out.append(text)
         return tuple(out)
+
+    @field_validator("artifact_dir")
+    @classmethod
+    def _artifact_dir(cls, value: str | None) -> str | None:
+        """A relative ``artifact_dir`` is normalised (``./x/`` is ``x``, ``x/../y`` is
+        ``y``), so the ``info/exclude`` line written for it is one git matches; one that is
+        the work tree's top (``.``) or leaves it (``../x``) is refused: the artifacts would
+        land in the candidate they judge, or nowhere the work tree shows."""
+        if value is None:
+            return None
+        if not value.strip() or any(ord(c) < 32 or ord(c) == 127 for c in value):
+            raise ValueError(
+                f"{value!r}: name a directory, one line without control characters "
+                f"(e.g. {DEFAULT_ARTIFACT_DIR})"
+            )
+        if posixpath.isabs(value):
+            return posixpath.normpath(value)
+        path = posixpath.normpath(value)
+        if path == ".":
+            raise ValueError(
+                f"{value!r} is the work tree's top: artifacts there would be part of the "
+                f"candidate they judge; name a directory under it (e.g. {DEFAULT_ARTIFACT_DIR})"
+            )
+        if path == ".." or path.startswith("../"):
+            raise ValueError(
+                f"{value!r} leaves the work tree; name a directory under it "
+                f"(e.g. {DEFAULT_ARTIFACT_DIR}) or an absolute path"
+            )
+        return path
 
     @field_validator("dependency_dirs")
     @classmethod

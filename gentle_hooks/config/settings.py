@@ -36,6 +36,12 @@ DEFAULT_AGENT_DIRS: tuple[str, ...] = (
     ".github",
     ".codex",
     ".gemini",
+    ".windsurf",
+    ".factory",
+    ".clinerules",
+    ".opencode",
+    ".pi",
+    ".kiro",
 )
 #: Upstream's shell sources (``isShellReviewPath``): ``.sh .bash .zsh``.
 DEFAULT_SHELL_EXTENSIONS: tuple[str, ...] = (".sh", ".bash", ".zsh")

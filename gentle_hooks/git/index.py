@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from typing import NamedTuple
 
 from gentle_hooks.bounded import WriteError, sweep
 from gentle_hooks.errors import GitError
@@ -16,6 +17,22 @@ from gentle_hooks.git.core import RepositoryCore
 
 #: The name of a hook's private index copy, up to its owner's process id.
 INDEX_PREFIX = "gentle-hooks-index-"
+
+
+class Restaging(NamedTuple):
+    """The git commands' paths that make the own index hold a tree (:meth:`Index.restaging`).
+
+    Attributes:
+        unstage: paths ``git reset -q --`` puts back to HEAD; stage: paths ``git add -A
+        --`` stages; kept: the unstaged paths whose staged content the work tree does not
+        hold; source: a tree holding the own index as it was (for ``kept``: ``git restore
+        --staged --source=<source>`` puts them back), "" when ``kept`` is empty.
+    """
+
+    unstage: tuple[str, ...] = ()
+    stage: tuple[str, ...] = ()
+    kept: tuple[str, ...] = ()
+    source: str = ""
 
 
 class Index(RepositoryCore):
@@ -77,17 +94,19 @@ class Index(RepositoryCore):
                 stdin = b"".join(p + b"\0" for p in paths)
                 self.run(["update-index", flag, "-z", "--stdin"], input=stdin, env=env)
 
-    def restaging(
-        self, tree: str, limit: int = 40
-    ) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
+    def restaging(self, tree: str, limit: int = 40) -> Restaging | None:
         """How the worktree's own index comes to hold exactly ``tree`` (the index a
-        ``commit -a`` or ``commit <paths>`` handed a hook), losing nothing staged:
-        ``(unstage, stage)``, the paths ``git reset -q --`` puts back to HEAD (``tree``
-        has them as HEAD does, and the own index holds what the work tree holds: the
-        content stays there) and the paths ``git add -A --`` stages. ``((), ())`` when it
-        holds ``tree`` already; None when no such pair does (a staged change that differs
-        from the work tree would be lost, HEAD is unborn) or more than ``limit`` paths
-        differ. Tried on a private copy of the own index: the user's is never written.
+        ``commit -a`` or ``commit <paths>`` handed a hook) without losing what is staged
+        (:class:`Restaging`): the paths ``git reset -q --`` puts back to HEAD (``tree``
+        has them as HEAD does), the paths ``git add -A --`` stages, and, when an unstaged
+        path's staged content is not in the work tree, those paths and a tree holding the
+        own index as it was (``git restore --staged --source=<tree>`` puts them back).
+        ``Restaging()`` when it holds ``tree`` already; None when no such steps reach it
+        (HEAD is unborn) or more than ``limit`` paths differ. Tried on a private copy of
+        the own index: the user's is never written (the kept tree is written as objects).
+
+        Raises:
+            GitError: the own index has unmerged entries (its tree cannot be written).
         """
         tmp = _private_copy(os.path.join(self.paths.git_dir, "index"), self.paths.git_dir)
         env = {"GIT_INDEX_FILE": tmp, "GIT_LITERAL_PATHSPECS": "1"}
@@ -97,16 +116,19 @@ class Index(RepositoryCore):
             out = self.run(cmd, env=env).stdout
             return tuple(os.fsdecode(p) for p in out.split(b"\0") if p)
 
+        kept: tuple[str, ...] = ()
+        source = ""
         try:
             differ = names(["diff-index", "--cached", tree])
             if not differ or len(differ) > limit:
-                return None if differ else ((), ())
+                return None if differ else Restaging()
             moved = set(names(["diff-tree", "-r", "HEAD", tree, "--", *differ]))
             unstage = tuple(p for p in differ if p not in moved)
             stage = tuple(p for p in differ if p in moved)
             if unstage:
-                if names(["diff-files", "--", *unstage]):
-                    return None  # its staged content is not in the work tree: lost
+                kept = names(["diff-files", "--", *unstage])
+                if kept:  # its staged content is not in the work tree: kept in a tree
+                    source = self.out(["write-tree"], env=env)
                 self.run(["reset", "-q", "--", *unstage], env=env)
             if stage:
                 self.run(["add", "-A", "--", *stage], env=env)
@@ -115,7 +137,7 @@ class Index(RepositoryCore):
             for path in (tmp, tmp + ".lock"):
                 if os.path.exists(path):
                     os.unlink(path)
-        return (unstage, stage) if got == tree else None
+        return Restaging(unstage, stage, kept, source) if got == tree else None
 
     def staged_tree(self) -> str:
         """The index git hands us (``GIT_INDEX_FILE`` in a hook) written as a tree.

@@ -58,6 +58,15 @@ STAGED_SAME_NOTE = (
     "--staged binds this candidate; then run the same git commit again"
 )
 
+#: Why a partial commit's fix sets staged changes aside and puts them back.
+KEPT_NOTE = (
+    "git judged a temporary index (commit -a or commit <paths>) without the staged changes "
+    "to {paths}, which the work tree does not hold either: the git commands below set them "
+    "aside (kept in tree {tree}) and make the index hold the judged content, so --staged "
+    "binds this candidate; the last git command puts them back staged; then run the same "
+    "git commit again"
+)
+
 
 def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None) -> int:
     """Judge the staged candidate (pre-commit, pre-merge-commit).
@@ -84,12 +93,13 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         say(line)
     note = ""
     prepare: tuple[Command, ...] = ()
+    after: tuple[Command, ...] = ()
     if result.decision.applies and result.decision.shortfalls:
         # Which flag binds outside the hook costs a scan of the work tree (``add -A`` in a
         # private index): paid only when fix commands are printed, never on a pass.
         binding, note = staged_binding(repo)
         if note == PARTIAL_NOTE:
-            note, prepare = restaging(repo, cand.tree)
+            note, prepare, after = restaging(repo, cand.tree)
         result = replace(
             result,
             binding=replace(binding, brief=result.binding.brief, top=result.binding.top),
@@ -101,7 +111,9 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         )
     else:
         writers = frozenset()
-    judged = Judged("the staged change", None, result, note, prepare=prepare, writers_blob=writers)
+    judged = Judged(
+        "the staged change", None, result, note, prepare=prepare, after=after, writers_blob=writers
+    )
     return conclude(call, env, repo, config, [judged])
 
 
@@ -109,30 +121,43 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
 TOP = ":(top)"
 
 
-def restaging(repo: Repository, tree: str) -> tuple[str, tuple[Command, ...]]:
+def restaging(repo: Repository, tree: str) -> tuple[str, tuple[Command, ...], tuple[Command, ...]]:
     """For a candidate no flag binds (:data:`PARTIAL_NOTE`): the ``git reset`` / ``git
-    add`` that make the worktree's own index hold exactly its tree, losing nothing, so
-    ``--staged`` binds it and the same ``git commit`` judges the same candidate again
-    (:meth:`~gentle_hooks.git.index.Index.restaging`), with a note saying so; else
-    :data:`PARTIAL_NOTE` and nothing to run."""
+    add`` that make the worktree's own index hold exactly its tree, so ``--staged`` binds
+    it and the same ``git commit`` judges the same candidate again
+    (:meth:`~gentle_hooks.git.index.Index.restaging`), and, when that unstages changes the
+    work tree does not hold, the ``git restore --staged --source=<tree>`` that puts them
+    back after the fix commands; with a note saying so (:data:`STAGED_SAME_NOTE`,
+    :data:`KEPT_NOTE`). Else :data:`PARTIAL_NOTE` and nothing to run.
+
+    Returns:
+        (note, commands before the fix commands, commands after them).
+    """
     try:
         found = repo.restaging(tree)
     except GitError:  # a hint only: the block it explains still stands
         found = None
     if found is None:
-        return PARTIAL_NOTE, ()
-    if not any(found):  # the worktree's own index holds this tree: --staged binds it
-        return "", ()
-    unstage, stage = found
+        return PARTIAL_NOTE, (), ()
+    if not (found.unstage or found.stage):  # the own index holds this tree: --staged binds
+        return "", (), ()
     # ``:(top)``: the paths are from the work tree's root, and the user may paste the
     # command from a subdirectory (git resolves plain pathspecs against the cwd)
-    unstage, stage = tuple(TOP + p for p in unstage), tuple(TOP + p for p in stage)
+    unstage = tuple(TOP + p for p in found.unstage)
+    stage = tuple(TOP + p for p in found.stage)
     out: list[Command] = []
     if unstage:
         out.append(Command(("reset", "-q", "--", *unstage), tool="git"))
     if stage:
         out.append(Command(("add", "-A", "--", *stage), tool="git"))
-    return STAGED_SAME_NOTE, tuple(out)
+    if not found.kept:
+        return STAGED_SAME_NOTE, tuple(out), ()
+    back = Command(
+        ("restore", "--staged", f"--source={found.source}", "--", *(TOP + p for p in found.kept)),
+        tool="git",
+    )
+    note = KEPT_NOTE.format(paths=", ".join(found.kept), tree=found.source[:12])
+    return note, tuple(out), (back,)
 
 
 def staged_binding(repo: Repository) -> tuple[Binding, str]:

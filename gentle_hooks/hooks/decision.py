@@ -32,9 +32,12 @@ if TYPE_CHECKING:
     from gentle_hooks.services.assess import AssessResult
 
     #: One judged candidate: (label, pushed ref or None, its assessment, fix note, the
-    #: commit its fix runs with checked out or None, the commands that run first).
+    #: commit its fix runs with checked out or None, the commands that run first, the
+    #: commands that run last).
 
-    Verdict = tuple[str, str | None, AssessResult, str, str | None, tuple[Command, ...]]
+    Verdict = tuple[
+        str, str | None, AssessResult, str, str | None, tuple[Command, ...], tuple[Command, ...]
+    ]
 
 
 def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
@@ -56,11 +59,11 @@ def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
 def _candidate(v: Verdict) -> dict[str, object]:
     from gentle_hooks.report.fixes import reason, steps, way_one
 
-    label, target, r, fix_note, commit, prepare = v
+    label, target, r, fix_note, commit, prepare, after = v
     cand, plan, d = r.candidate, r.plan, r.decision
     missing = []
     for s in d.shortfalls:
-        labelled = steps(s, r.binding, commit, prepare=prepare)
+        labelled = steps(s, r.binding, commit, prepare=prepare, after=after)
         first_way = way_one(labelled)
         run = [text for kind, text in first_way if kind == "run"]
         item: dict[str, object] = {"what": s.what.value, "why": reason(s), "run": run}

@@ -45,7 +45,9 @@ class Judged:
             commands for this candidate, or empty; commit: the commit the fix commands run
             with checked out (a pushed commit that is not HEAD), or None; prepare: commands
             that run before the fix commands (the ``git add`` that lets ``--staged`` bind a
-            partial commit's candidate); writers_blob: paths whose content in the change
+            partial commit's candidate); after: commands that run after them, whichever
+            way was taken (the ``git restore --staged`` that puts back what ``prepare`` set
+            aside); writers_blob: paths whose content in the change
             is a writer's blob byte for byte (no ``discard`` is offered for them).
     """
 
@@ -55,6 +57,7 @@ class Judged:
     fix_note: str = ""
     commit: str | None = None
     prepare: tuple[Command, ...] = ()
+    after: tuple[Command, ...] = ()
     writers_blob: frozenset[str] = frozenset()
 
 
@@ -93,7 +96,7 @@ def block_lines(j: Judged) -> list[str]:
         lines.append(f"  missing: {reason(s)}")
         if j.fix_note:
             lines.append(f"  note: {j.fix_note}")
-        lines.extend(step_lines(steps(s, r.binding, j.commit, prepare=j.prepare)))
+        lines.extend(step_lines(steps(s, r.binding, j.commit, prepare=j.prepare, after=j.after)))
     # discard is offered only for work not in the change: a path whose staged content is
     # the writer's own blob holds the writer's work (discarding it would launder it)
     facts = r.facts
@@ -146,7 +149,9 @@ def conclude(
     if fmt != "text" and any(j.result.decision.applies for j in judged):
         from gentle_hooks.hooks.decision import decision_object, print_decision
 
-        verdicts = [(j.label, j.target, j.result, j.fix_note, j.commit, j.prepare) for j in judged]
+        verdicts = [
+            (j.label, j.target, j.result, j.fix_note, j.commit, j.prepare, j.after) for j in judged
+        ]
         print_decision(decision_object(call, verdicts, code, let_through, lines))
     return code
 

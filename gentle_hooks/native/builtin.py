@@ -19,11 +19,12 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.native.classifier import (
     SHEBANG,
     assessment,
-    classify,
     doc_blobs_to_prove,
+    fold_changes,
     prepare_paths,
     process_folds,
     process_needles,
+    proof_within,
     rename_blobs,
     upstream_stats,
 )
@@ -55,9 +56,7 @@ def assess_native_builtin(
         GitError: a git command failed.
     """
     changes, blobs, added = gather_inputs(repo, cand, risk)
-    stats: Sequence[PathChange] = changes
-    renamed = any(c.status in ("R", "C") for c in changes)
-    if renamed:
+    if any(c.status in ("R", "C") for c in changes):
         # upstream diffs without rename detection: a rename is a deletion and an addition
         sides = repo.read_blobs(rename_blobs(changes))
         stats, whole = upstream_stats(changes, sides)
@@ -66,21 +65,12 @@ def assess_native_builtin(
         more = repo.read_blobs([oid for oid in wanted if oid not in known])
         blobs = {o: b for o in wanted if (b := known.get(o, more.get(o))) is not None}
         added = [*added, *whole]
+        # upstream's stats are new objects each time: nothing to fold from
+        folded = fold_changes(stats, blobs, risk, proof_within(blobs))
+    else:
+        folded = folding().tally(changes, blobs, risk)
     # upstream names a base ref only for a base comparison (current changes are HEAD's)
     named = candidate_kind(cand.projection.value, cand.base.source, cand.base.ref)
-    if renamed:  # upstream's stats are new objects each time: nothing to fold from
-        envelope = classify(
-            stats,
-            blobs,
-            added,
-            risk,
-            kind=named.kind,
-            base_ref=named.base_ref,
-            consumed=consumed,
-            escalation=escalation,
-        )
-        return changes, envelope
-    folded = folding().tally(changes, blobs, risk)
     envelope = assessment(
         folded,
         added,

@@ -382,12 +382,19 @@ def classify(
         invented: seed 000). The same as :func:`assessment` of the :func:`tally` of every
         change's :func:`contribution`.
     """
-    within = proof_within(blobs, proof_limit)
-    cache = fact_cache(matchers(s))
-    folded = tally((contribution(c, blobs, within, s, cache) for c in changes), len(changes))
+    folded = fold_changes(changes, blobs, s, proof_within(blobs, proof_limit))
     return assessment(
         folded, added, s, kind=kind, base_ref=base_ref, consumed=consumed, escalation=escalation
     )
+
+
+def fold_changes(
+    changes: Sequence[PathChange], blobs: Mapping[str, bytes], s: RiskSettings, within: bool
+) -> Tally:
+    """The :func:`tally` of every change's :func:`contribution`, from scratch (``within``:
+    :func:`proof_within` of ``blobs``)."""
+    cache = fact_cache(matchers(s))
+    return tally((contribution(c, blobs, within, s, cache) for c in changes), len(changes))
 
 
 def assessment(

@@ -20,9 +20,9 @@ from gentle_hooks.native.classifier import (
     Signal,
     Tally,
     contribution,
+    fold_changes,
     proof_read,
     proof_within,
-    tally,
 )
 from gentle_hooks.native.pathfacts import FactCache, fact_cache, matchers
 from gentle_hooks.native.result import NativeReason
@@ -67,12 +67,12 @@ class Folding:
         order = dict(zip(map(id, changes), itertools.count(), strict=False))
         if len(order) != len(changes):  # one object twice: nothing to fold from or onto
             self.risk = self.last = None
-            return _scratch(changes, blobs, within, risk)
+            return fold_changes(changes, blobs, risk, within)
         last, self.last = self.last, (changes, blobs, risk)
         if self.risk is None or self.risk != risk or self.within != within:
             if last is None or last[2] != risk or proof_within(last[1]) != within:
                 self.risk = None  # nothing to start from: the first candidate costs its size
-                return _scratch(changes, blobs, within, risk)
+                return fold_changes(changes, blobs, risk, within)
             self._reset(risk, within, last[0], last[1])
         gone = self.held.keys() - order.keys()
         new = order.keys() - self.held.keys()
@@ -143,13 +143,6 @@ class Folding:
             if not self.scannable[scan]:
                 del self.scannable[scan]
         self.lines -= counted
-
-
-def _scratch(
-    changes: Sequence[PathChange], blobs: Mapping[str, bytes], within: bool, risk: RiskSettings
-) -> Tally:
-    cache = fact_cache(matchers(risk))
-    return tally((contribution(c, blobs, within, risk, cache) for c in changes), len(changes))
 
 
 #: Each thread's :class:`Folding` (the push gate may judge commits on threads).

@@ -7,8 +7,8 @@ review_assess.go``; its docs, ``docs/review-integration.md``): ``changed_paths``
 count, ``candidate.kind`` is ``current-changes`` or ``base-diff``, a reason's ``path`` and
 ``detail`` are left out when empty. :class:`gentle_hooks.report.models.ReviewAssessment` is
 the schema of the same envelope; contract tests prove :meth:`NativeAssessment.to_json` and
-:func:`failure_envelope` validate against it. Plain values keep pydantic (about 150 ms of
-import and first-model build, measured) off the hook path.
+:func:`failure_envelope` validate against it. Plain values, so the hook path imports no
+pydantic (SPEC §2 "Start-up is part of the product").
 """
 
 from __future__ import annotations

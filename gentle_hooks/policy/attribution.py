@@ -23,11 +23,16 @@ A5     anything else (the path unchanged or deleted, or only lines nobody attrib
 
 A change made in *another worktree* than the writer's (a linked worktree of the same
 repository, which shares the ledger) carries the entry only on firmer evidence
-(:func:`carries_row` with ``elsewhere``): A1, or A2 and A3 with at least
-:data:`MIN_ELSEWHERE` of the writer's lines (never one, whatever the delta's size), never
-A4. Writer work reaches another worktree only by being copied there (a file, a stash, a
-patch), which brings its blob or its lines; a human there writing the one line the writer
-wrote (``import os``), or removing the one line it removed, is doing their own work.
+(:func:`carries_row` with ``elsewhere``): A1; A2 with at least :data:`MIN_ELSEWHERE` of the
+writer's lines, or one *telling* writer line added as the writer wrote it (spacing, quote
+style and wrapping aside; a renamed copy never counts alone); A3 with at least
+:data:`MIN_ELSEWHERE` of the lines the writer removed; never A4. Writer work reaches
+another worktree only by being copied there (a file, a stash, a patch), which brings its
+blob or its lines. A telling line (significant and of no trivial row: ``os.system(x)``)
+is one nobody writes the same way by chance, so one of them copied there is the writer's
+content, as it is in the writer's own worktree; a human there writing one *trivial* line
+the writer also wrote (``import os``, ``return None``), removing the one line it removed,
+or writing a line of the writer's shape with names of their own, is doing their own work.
 
 A change of *another* path carries the entry when the writer's content moved or was
 copied there (:func:`carries_row_across`): its new blob is the writer's blob (A1: a
@@ -61,7 +66,10 @@ non-blank lines that are all the writer's and hold one of its significant lines
 to it (``git add -p``) delivers the writer's content, while a human's short line elsewhere,
 or a lone keyword or brace anywhere (never keyed), is not the writer's. The count needed
 stays ``min(2, |added|)`` (``added`` being the significant lines), short lines held that
-way counting toward it.
+way counting toward it. A short line that is an *action* (a call or a shell command:
+``rm -rf /``, ``purge()``; :func:`~gentle_hooks.policy.linekeys.is_action`) is telling,
+so it carries the entry alone too, wherever it sits; a pushed commit settles the entry only
+with its short actions (row D3).
 
 A writer's line also counts where a formatter wrapped or unwrapped it (keys of wrapped
 statements joined: :func:`~gentle_hooks.policy.linekeys.joined_lines`) and where a name in
@@ -120,9 +128,11 @@ class WriterDelta:
             the blobs say anything: rows A1 and A4);
         short: with ``added``, keys of the short lines (:func:`short_keys`) the writer
             added: they count only among the writer's lines (:func:`held_keys`);
-        telling: the keys of ``added`` whose lines are not trivial
-            (:func:`~gentle_hooks.policy.linekeys.trivial_row`): one of them alone is the
-            writer's content (row A2). Empty for an entry read from its stored keys only;
+        telling: the keys of the lines the writer added that are not trivial
+            (:func:`~gentle_hooks.policy.linekeys.trivial_row`): the telling ones of
+            ``added``, and its short *actions* (``rm -rf /``, ``f(x)``), which ``added``
+            leaves out: one of them alone is the writer's content (row A2). Empty for an
+            entry read from its stored keys only;
         shapes: (key, shape) of the added lines with a shape
             (:func:`~gentle_hooks.policy.linekeys.line_shape`): a line of the same shape
             with names consistently renamed holds that key (:func:`held_keys`). Empty for
@@ -208,14 +218,15 @@ def writer_delta(before: bytes | None, after: bytes | None) -> WriterDelta:
     if (before is not None and is_binary(before)) or (after is not None and is_binary(after)):
         return WriterDelta(frozenset(), frozenset(), True)
     old, new = line_keys(before), line_keys(after)
+    any_before = any_line_keys(before)
+    telling = telling_keys(after) - any_before
     if old == new and before != after:
         # Only insignificant lines changed (an operator, a constant): key them all, or any
         # further edit of the file would carry none of the writer's keys.
-        old, new = any_line_keys(before), any_line_keys(after)
-        return WriterDelta(new - old, old - new, False)
+        any_after = any_line_keys(after)
+        return WriterDelta(any_after - any_before, any_before - any_after, False, telling=telling)
     added = new - old
-    short = short_keys(after) - any_line_keys(before) if added else frozenset()
-    telling = telling_keys(after) & added
+    short = short_keys(after) - any_before if added else frozenset()
     return WriterDelta(added, old - new, False, short, telling, _added_shapes(after, added))
 
 
@@ -280,7 +291,8 @@ class PathChange:
 
 
 #: Writer lines a change made in another worktree than the writer's must hold (row A2) or
-#: lack (row A3) to carry its entry: never one (see the module docstring).
+#: lack (row A3) to carry its entry, unless one of those it adds is telling (row A2: see
+#: the module docstring).
 MIN_ELSEWHERE = 2
 
 
@@ -288,7 +300,8 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
     """The row (A1-A5 of the module table) that decides whether ``change`` carries ``entry``.
 
     ``elsewhere``: the change was made in another worktree than the one the writer wrote
-    in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, A4 does not apply).
+    in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, or A2 one telling line added
+    exactly; A4 does not apply).
     """
     if change.path != entry.path or change.old_blob == change.new_blob:
         return "A5"
@@ -305,7 +318,7 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
     held = held_keys(d, change.new)
     if d.added and held - old - held_keys(d, change.old) and len(held) >= need_added:
         return "A2"
-    if not elsewhere and (new - old) & d.telling:  # one telling writer line, taken alone
+    if (new - old) & d.telling:  # one telling writer line, taken alone, here or elsewhere
         return "A2"
     need_removed = MIN_ELSEWHERE if elsewhere else min(2, len(d.removed))
     if d.removed and (old - new) & d.removed and len(d.removed - new) >= need_removed:
@@ -367,8 +380,9 @@ def delivered_row(
     =====  ===================================================================  =======
     D1     one of them holds the writer's blob (a deletion: the path is gone)  yes
     D2     binary, or the writer added no line: the take is all there is       yes
-    D3     text: every writer line some local version still holds is in one    yes
-           of them (lines a human changed or dropped since are not owed)
+    D3     text: every writer line (significant, or a telling short action)    yes
+           some local version still holds is in one of them (lines a human
+           changed or dropped since are not owed)
     D4     a local version holds writer lines none of them holds (a copy of     no
            part into another path, ``git add -p`` of part): the rest stays
            pending and a later change adding it carries it
@@ -383,7 +397,7 @@ def delivered_row(
     """
     if any(blob == entry.blob for blob, _ in pushed):
         return "D1"
-    added = entry.delta.added
+    added = entry.delta.added | entry.delta.telling  # a short action is owed too
     if entry.delta.binary or not added:
         return "D2"
     shipped: set[str] = set()

@@ -8,10 +8,17 @@ decides with these; only digests of lines leave this module, never their text.
   formatter cannot change it: every whitespace byte removed, ``'`` read as ``"``.
 * A line is *significant* when it has at least :data:`MIN_WORD_CHARS` word characters and
   is not one word of at most :data:`MAX_COMMON_WORD` (``continue``, ``finally:``).
+* A line is an *action* when it calls something or runs a command (:func:`is_action`):
+  an identifier that is not a common word followed by ``(`` and not being defined there
+  (``f(x)``, ``run()``, ``os.rm(p)``; not ``def f():``, ``if (x)``, ``super()``), or a
+  shell command: a word of :data:`SHELL_COMMANDS` followed by nothing or by arguments
+  (``rm -rf /``, ``sh x``, ``exec "$@"``; not the assignment ``rm = 1``), or any word
+  followed by an option (``ls -la``).
 * A line is *trivial* when a human writes it the same way on their own: it never says who
-  wrote it alone (:data:`TRIVIAL_ROWS`, :func:`trivial_row`). A significant line that is
-  not trivial is *telling*: one of them, taken alone from the writer's lines
-  (``git add -p``), is the writer's content (row A2 of the attribution table).
+  wrote it alone (:data:`TRIVIAL_ROWS`, :func:`trivial_row`). A line that is not trivial
+  is *telling*: one of them, taken alone from the writer's lines (``git add -p``), is the
+  writer's content (row A2 of the attribution table). An action is telling however short:
+  a lone ``rm -rf /`` a writer added says who wrote it as much as a long line does.
 
 =====  ======================================================================  ===========
 row    the line (surrounding whitespace stripped)                              e.g.
@@ -19,7 +26,8 @@ row    the line (surrounding whitespace stripped)                              e
 L1     blank                                                                   ``""``
 L2     no letter, digit or underscore: punctuation and brackets                ``});``
 L3     not significant: fewer than :data:`MIN_WORD_CHARS` word characters, or  ``pass``,
-       one word of at most :data:`MAX_COMMON_WORD`                             ``x = 0``
+       one word of at most :data:`MAX_COMMON_WORD`; and not an action          ``x = 0``
+       (never ``f(x)``, ``rm -rf /``)
 L4     every word a keyword, a constant or a number (:data:`COMMON_WORDS`)     ``return None``
 L5     an import or include of a module                                        ``import os``
 =====  ======================================================================  ===========
@@ -70,6 +78,44 @@ _IMPORT = re.compile(
     rb"(?:import\s|from\s+\S+\s+import\s|#\s*include\s|use\s|using\s|require[\s(]"
     rb"|package\s|extern\s+crate\s)"
 )
+
+
+#: Commands that run, fetch, remove or rewrite something: a line starting with one,
+#: alone or with arguments, is an action (:func:`is_action`).
+SHELL_COMMANDS = frozenset(
+    b"""
+    bash chgrp chmod chown cp crontab curl dash dd doas eval exec halt kill killall ln mkfs
+    mv nc ncat pkill poweroff reboot rm rmdir rsync scp sh shred shutdown source ssh su sudo
+    truncate wget xargs zsh
+    """.split()
+)
+#: An identifier followed by ``(``, with the definition keyword before it, if any.
+_CALL = re.compile(
+    rb"(?<!\w)(?:(def|fn|func|function|class|struct|sub|macro)\s+)?([A-Za-z_]\w*)\s*\("
+)
+#: What may follow a command word when the line is an assignment or a comparison instead.
+_NOT_ARGUMENT = re.compile(rb"[-+*/%&|^<>!:.=]?=|[=:]")
+_OPTION = re.compile(rb"--?[A-Za-z]")
+_COMMAND_WORD = re.compile(rb"[A-Za-z_][\w.+-]*")
+
+
+def is_action(stripped: bytes) -> bool:
+    """Whether a stripped line calls something or runs a command (module docstring):
+    a call of an identifier that is not a common word (:data:`COMMON_WORDS`) and not a
+    definition, a command of :data:`SHELL_COMMANDS` with or without arguments, or a
+    word followed by an option. Linear in the line's length (a call is looked for from
+    the start of each word only)."""
+    for defined, name in _CALL.findall(stripped):
+        if not defined and name not in COMMON_WORDS:
+            return True
+    words = stripped.split(None, 2)
+    if not words or not _COMMAND_WORD.fullmatch(words[0]) or words[0] in COMMON_WORDS:
+        return False
+    if len(words) == 1:
+        return words[0] in SHELL_COMMANDS
+    if _NOT_ARGUMENT.match(words[1]):
+        return False
+    return words[0] in SHELL_COMMANDS or bool(_OPTION.match(words[1]))
 
 
 def stripped_key(stripped: bytes) -> str:
@@ -158,7 +204,11 @@ def _common_only(stripped: bytes) -> bool:
 TRIVIAL_ROWS: tuple[TrivialRow, ...] = (
     TrivialRow("L1", "blank", lambda s: not s),
     TrivialRow("L2", "punctuation and brackets only", lambda s: not _WORD.search(s)),
-    TrivialRow("L3", "not significant (too few word characters)", lambda s: not is_significant(s)),
+    TrivialRow(
+        "L3",
+        "not significant (too few word characters) and not an action",
+        lambda s: not is_significant(s) and not is_action(s),
+    ),
     TrivialRow("L4", "only keywords, constants and numbers", _common_only),
     TrivialRow("L5", "an import or include of a module", lambda s: bool(_IMPORT.match(s))),
 )

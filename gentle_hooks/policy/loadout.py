@@ -55,31 +55,39 @@ class ToolDecl:
     active: bool = True
 
 
-_REVIEW_SCHEMA: dict[str, Json] = {
-    "type": "object",
-    "additionalProperties": False,
-    "required": ["operation"],
-    "properties": {
-        "operation": {"type": "string", "enum": list(REVIEW_OPERATIONS)},
-        "baseRef": {"type": "string", "minLength": 1},
-        "committedOnly": {"type": "boolean"},
-        "escalateItem": {"type": "integer", "minimum": 1, "maximum": 6},
-        "escalateReason": {"type": "string", "minLength": 1, "maxLength": 500},
-        "reviewOutcome": {
-            "type": "string",
-            "enum": ["declined", "unavailable", "unknown", "closed"],
-        },
-        "writerModelId": {"type": "string", "minLength": 1},
-        "writerEffort": {
-            "type": "string",
-            "enum": ["off", "minimal", "low", "medium", "high", "xhigh"],
-        },
-        "lineageId": {"type": "string", "minLength": 1},
-        "workspaceRoot": {"type": "string", "minLength": 1},
-        "consentBinding": {"type": "string", "minLength": 1},
-        "answer": {"type": "string", "minLength": 1},
+def _closed(required: tuple[str, ...], **properties: Json) -> dict[str, Json]:
+    """The JSON Schema of an object with exactly ``properties``, ``required`` among them."""
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": list(required),
+        "properties": properties,
+    }
+
+
+def _text(**more: Json) -> dict[str, Json]:
+    """The JSON Schema of a non-empty string (``more``: further keywords)."""
+    return {"type": "string", "minLength": 1, **more}
+
+
+_REVIEW_SCHEMA = _closed(
+    ("operation",),
+    operation={"type": "string", "enum": list(REVIEW_OPERATIONS)},
+    baseRef=_text(),
+    committedOnly={"type": "boolean"},
+    escalateItem={"type": "integer", "minimum": 1, "maximum": 6},
+    escalateReason=_text(maxLength=500),
+    reviewOutcome={"type": "string", "enum": ["declined", "unavailable", "unknown", "closed"]},
+    writerModelId=_text(),
+    writerEffort={
+        "type": "string",
+        "enum": ["off", "minimal", "low", "medium", "high", "xhigh"],
     },
-}
+    lineageId=_text(),
+    workspaceRoot=_text(),
+    consentBinding=_text(),
+    answer=_text(),
+)
 
 _ASSESS_GUIDELINES: tuple[str, ...] = (
     "Call gentle_review with operation `assess` after a bounded writer returns, and follow "
@@ -142,15 +150,7 @@ _CAPTURE = ToolDecl(
     ),
     snippet="gentle_review_capture: submit one reviewer slot's result.",
     guidelines=("Capture only a slot the latest status returned; never invent a binding.",),
-    parameters={
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["binding", "result"],
-        "properties": {
-            "binding": {"type": "string", "minLength": 1},
-            "result": {"type": "string", "minLength": 1},
-        },
-    },
+    parameters=_closed(("binding", "result"), binding=_text(), result=_text()),
 )
 
 _CAPTURE_GROUP = ToolDecl(
@@ -165,27 +165,15 @@ _CAPTURE_GROUP = ToolDecl(
         "Submit every slot of the current group together; resubmit the same binding with "
         "`reviewerRunAcknowledged: true` after the reviewers ran.",
     ),
-    parameters={
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["binding", "results"],
-        "properties": {
-            "binding": {"type": "string", "minLength": 1},
-            "results": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "additionalProperties": False,
-                    "required": ["slot", "result"],
-                    "properties": {
-                        "slot": {"type": "string", "minLength": 1},
-                        "result": {"type": "string", "minLength": 1},
-                    },
-                },
-            },
-            "reviewerRunAcknowledged": {"type": "boolean"},
+    parameters=_closed(
+        ("binding", "results"),
+        binding=_text(),
+        results={
+            "type": "array",
+            "items": _closed(("slot", "result"), slot=_text(), result=_text()),
         },
-    },
+        reviewerRunAcknowledged={"type": "boolean"},
+    ),
 )
 
 _SCOPE = ToolDecl(
@@ -198,18 +186,11 @@ _SCOPE = ToolDecl(
     ),
     snippet="gentle_review_scope: declare which untracked paths a review includes.",
     guidelines=("Declare only paths the writer created for this task.",),
-    parameters={
-        "type": "object",
-        "additionalProperties": False,
-        "required": ["intendedUntracked", "expectedUntrackedInventory"],
-        "properties": {
-            "intendedUntracked": {
-                "type": "array",
-                "items": {"type": "string", "minLength": 1},
-            },
-            "expectedUntrackedInventory": {"type": "string", "minLength": 1},
-        },
-    },
+    parameters=_closed(
+        ("intendedUntracked", "expectedUntrackedInventory"),
+        intendedUntracked={"type": "array", "items": _text()},
+        expectedUntrackedInventory=_text(),
+    ),
 )
 
 

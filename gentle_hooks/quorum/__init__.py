@@ -9,9 +9,13 @@ within the room, imports flow up this list:
 * :mod:`.restatement` — whether a ``whatIChecked`` shows a check or restates the claim.
 * :mod:`.narrative` — whether a ``whatIChecked`` is a narrative ("It is well known that…"),
   which refutes.
+* :mod:`.failure` — whether a part of a ``whatIChecked`` says its check failed or never
+  happened ("could not open", "did not run"), and what that counts as (rows
+  ``F-missing``, ``F-errored``, ``F-unreproduced``, ``F-skipped``).
 * :mod:`.votes` — a verifier's ``{refuted, reason, whatIChecked, correctedImpact?}`` and how
   it counts; errored, timed-out, malformed (not even JSON included), empty or restating
-  ``whatIChecked`` abstain; narrative refutes; too-fast verdicts are flagged.
+  ``whatIChecked`` abstain; narrative refutes; a failed or absent check is no evidence;
+  too-fast verdicts are flagged.
 * :mod:`.ballot` — a verdict file, optionally ``{"claim", "verdicts"}``, the one claim a
   tally is about, and each distinct verdict once (copies count once).
 * :mod:`.ruling` — ``{survives, upheld, refuted, abstained, contested}``, the ruling

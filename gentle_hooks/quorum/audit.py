@@ -62,7 +62,8 @@ class AuditReport(QuorumModel):
             evidence (they abstained; a verify phase full of them is rubber-stamping).
         too_fast: findings with a verdict returned faster than its evidence could have been
             opened (``tooFast``).
-        narrative: findings with an upheld verdict overruled as narrative evidence.
+        narrative: findings with an upheld verdict overruled (a narrative, no act of
+            checking, or a check that failed or never happened).
     """
 
     schema_: Literal["gentle-hooks.quorum-audit/v1"] = Field(default=AUDIT_SCHEMA, alias="schema")
@@ -125,7 +126,7 @@ def audit(records: Iterable[TallyRecord], seed: int) -> AuditReport:
         The :class:`AuditReport`: :data:`SAMPLE_SIZE` upheld (CONFIRMED) findings to
         re-check yourself, with what each upholding verifier says it opened; findings with
         a restating ``whatIChecked``; findings with a too-fast verdict; findings with an
-        upheld verdict overruled as narrative.
+        upheld verdict overruled (narrative, no act of checking, failed check).
     """
     items = list(records)
     upheld = [r for r in items if r.ruling == "CONFIRMED"]

@@ -198,12 +198,17 @@ NARRATIVE_ROWS: Final[tuple[NarrativeRow, ...]] = (
 )
 
 
-def narrative_reason(what_i_checked: str, claim: str | None) -> str | None:
+def narrative_reason(
+    what_i_checked: str, claim: str | None, evidence: str | None = None
+) -> str | None:
     """Why ``what_i_checked`` is a narrative, not evidence; None when it is not one.
 
     Args:
         what_i_checked: the verifier's ``whatIChecked``.
         claim: the finding's claim (evidence the claim already cites is not new).
+        evidence: the part of ``what_i_checked`` whose citations may save a hedge
+            (default all of it; the parts reporting a failed check cite nothing,
+            :mod:`gentle_hooks.quorum.failure`).
 
     Returns:
         ``"narrative evidence (N1 an appeal to common knowledge: 'well known'): not
@@ -217,7 +222,8 @@ def narrative_reason(what_i_checked: str, claim: str | None) -> str | None:
         found = row.pattern.search(text)
         if found is None:
             continue
-        if row.cited_saves and reproduced_evidence(what_i_checked, claim):
+        shown = what_i_checked if evidence is None else evidence
+        if row.cited_saves and reproduced_evidence(shown, claim):
             return None
         return (
             f"narrative evidence ({row.id} {row.what}: {found.group(0)!r}): not evidence, "

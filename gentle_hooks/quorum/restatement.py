@@ -167,6 +167,20 @@ def reproduced_evidence(what_i_checked: str, claim: str | None) -> tuple[str, ..
     return (*found["file_line"], *found["command"], *found["quote"])
 
 
+def named_files(text: str) -> frozenset[str]:
+    """The files ``text`` names, case-folded: each ``file:line``, path and file name, and
+    the file of each ``file:line`` and the last part of each path (``workflow.js:142``
+    names ``workflow.js:142`` and ``workflow.js``)."""
+    folded = text.casefold()
+    names: set[str] = set(_FILE_NAME.findall(folded))
+    for token in _FILE_LINE.findall(folded):
+        names |= {token, token.rsplit(":", 1)[0]}
+    for token in _PATH.findall(folded):
+        if "/" in token and _is_path(token):
+            names |= {token, token.rstrip("/").rsplit("/", 1)[-1]}
+    return frozenset(n for n in names if n)
+
+
 def restatement_reason(what_i_checked: str, claim: str | None) -> str | None:
     """Why ``whatIChecked`` shows nothing was checked, or None when it shows a check.
 

@@ -33,6 +33,7 @@ from gentle_hooks.artifacts.jsonio import (
     decode_json,
     describe_validation_error,
 )
+from gentle_hooks.quorum.failure import FailureSplit, failure_split
 from gentle_hooks.quorum.narrative import narrative_reason, unchecked_reason
 from gentle_hooks.quorum.restatement import cited_evidence, restatement_reason, words
 from gentle_hooks.values.frozen import frozen
@@ -292,6 +293,15 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
 
         1. errored, timed out, unreadable, malformed, a blank ``reason`` or an empty
            ``whatIChecked`` → abstained ("Abstentions are not support");
+        1a. a ``whatIChecked`` with a part that says its check failed or never happened
+           (:func:`~gentle_hooks.quorum.failure.failure_split`, rows
+           :data:`~gentle_hooks.quorum.failure.FAILURE_ROWS`): the failed parts are not
+           evidence, whatever they cite. A narrative anywhere refutes (step 2, with only
+           the rest's citations saving a hedge). When the rest shows a check of its own
+           (steps 3 and 4 on the rest; for an upheld verdict also: no failed part names a
+           file the claim cites) the verdict counts as the verifier said; otherwise the
+           row decides: ``F-errored`` abstains, ``F-missing``, ``F-unreproduced`` and
+           ``F-skipped`` refute (``overruled`` says why when it upheld);
         2. a ``whatIChecked`` that is a narrative (``"It is well known that…"``,
            :func:`~gentle_hooks.quorum.narrative.narrative_reason`) → refuted, whatever
            the verifier said ("Not evidence. Refute"; ``overruled`` says why when it
@@ -348,6 +358,9 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
     if not words(verdict.whatIChecked):
         return Vote(vote=VoteKind.ABSTAINED, abstention="whatIChecked is empty", **fields)
     fast = too_fast_reason(verdict, claim)
+    failed = failure_split(verdict.whatIChecked, claim, by_clause=verdict.refuted)
+    if failed is not None:
+        return _failed_vote(verdict, claim, failed, fast, fields)
     narrative = narrative_reason(verdict.whatIChecked, claim)
     if narrative is not None:
         overruled = None if verdict.refuted else narrative
@@ -361,6 +374,39 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
             return Vote(vote=VoteKind.REFUTED, overruled=unchecked, tooFast=fast, **fields)
     kind = VoteKind.REFUTED if verdict.refuted else VoteKind.UPHELD
     return Vote(vote=kind, tooFast=fast, **fields)
+
+
+def _failed_vote(
+    verdict: VerifierVerdict,
+    claim: str | None,
+    failed: FailureSplit,
+    fast: str | None,
+    fields: dict[str, object],
+) -> Vote:
+    """Count a verdict whose ``whatIChecked`` reports a failed or absent check (step 2 of
+    :func:`classify_verdict`)."""
+    upheld = not verdict.refuted
+    narrative = narrative_reason(verdict.whatIChecked, claim, evidence=failed.rest)
+    if narrative is not None:
+        return Vote(
+            vote=VoteKind.REFUTED, overruled=narrative if upheld else None, tooFast=fast, **fields
+        )
+    counts = (
+        bool(failed.rest)
+        and restatement_reason(failed.rest, claim) is None
+        and not (upheld and failed.claim_files)
+    )
+    if counts and upheld:
+        unchecked = unchecked_reason(failed.rest, claim)
+        if unchecked is not None:
+            return Vote(vote=VoteKind.REFUTED, overruled=unchecked, tooFast=fast, **fields)
+        return Vote(vote=VoteKind.UPHELD, tooFast=fast, **fields)
+    if counts:
+        return Vote(vote=VoteKind.REFUTED, tooFast=fast, **fields)
+    reason = failed.reason()
+    if failed.row.outcome == "abstain":
+        return Vote(vote=VoteKind.ABSTAINED, abstention=reason, **fields)
+    return Vote(vote=VoteKind.REFUTED, overruled=reason if upheld else None, tooFast=fast, **fields)
 
 
 def read_verifier_output(data: bytes | str, source: str) -> object:

@@ -176,15 +176,20 @@ def steps(
     commit: str | None = None,
     share: bool = False,
     prepare: Sequence[Command] = (),
+    after: Sequence[Command] = (),
 ) -> list[Step]:
     """What to do about ``s`` for the candidate ``binding`` names, as labelled lines
     (:data:`LABELS`); every ``run`` line runs exactly as printed, and every command keeps
     the binding. ``commit``: the commit the range, server or push gate judged (its fix
     runs with it checked out), or None. ``share``: the judge reads notes (the range and
     server gates), so the records made go to the remote too (``sync push``). ``prepare``:
-    commands that run first (they make ``binding`` reach the candidate)."""
+    commands that run first (they make ``binding`` reach the candidate); ``after``: commands
+    every way ends with (they put back what ``prepare`` set aside), after a ``then`` line."""
     first: list[Step] = [(c.label, command_text(c)) for c in prepare]
-    return first + _steps(s, binding, commit, share)
+    last: list[Step] = [(c.label, command_text(c)) for c in after]
+    if last:
+        last.insert(0, ("then", "either way, put back the staged changes set aside above"))
+    return first + _steps(s, binding, commit, share) + last
 
 
 def _steps(s: Shortfall, binding: Binding, commit: str | None, share: bool) -> list[Step]:

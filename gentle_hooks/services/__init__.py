@@ -31,6 +31,7 @@ to the pure policy for one use case and returns values; nothing here prints.
   tables
 * :mod:`.agent_install` — wire an agent runtime's hook in its own configuration
 * :mod:`.agent_uninstall` — unwire it, giving back what install changed
+* :mod:`.agent_file` — install, uninstall and check a runtime hook that is a file of ours
 * :mod:`.agent_record` — an agent runtime's hook input -> a pending mutation
 * :mod:`.doctor` — health checks of the store and the installed hooks
 * :mod:`.doctor_fix` — ``doctor --fix``'s repairs of the ledger, and ending a quarantine

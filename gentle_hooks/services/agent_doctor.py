@@ -45,6 +45,7 @@ from gentle_hooks.agents import aider, wiring
 from gentle_hooks.agents.runtimes import RUNTIMES, Runtime
 from gentle_hooks.errors import Command, UsageError, cli
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.services.agent_file import file_placements
 from gentle_hooks.services.agent_install import (
     SCOPES,
     disabled_by,
@@ -152,6 +153,51 @@ def _aider_check(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agent
     return AgentCheck(name, ok, "; ".join(parts))
 
 
+def _file_check(
+    rt: Runtime, root: str | None, env: Mapping[str, str], found: list[str]
+) -> AgentCheck | None:
+    """The check of a runtime whose hook is a file (Cline's script, OpenCode's plugin, Pi's
+    extension, Kiro's hooks file): the file is there and runs our recorder, the runtime can
+    run it, and its gentle-hook exists."""
+    assert rt.wiring is not None
+    name = f"agent: {rt.name}"
+    wired: list[str] = []
+    for scope in SCOPES if root else ("user",):
+        if scope == "user" and rt.wiring.user is None:  # Kiro: no user hooks file
+            continue
+        reinstall = cli(
+            "install", "--agent", rt.name, *(("--scope", "user") if scope == "user" else ())
+        )
+        try:
+            path, commands, cannot = file_placements(rt, scope, root, env)
+        except UsageError as exc:
+            return AgentCheck(name, False, exc.message)
+        if cannot is not None:
+            return AgentCheck(name, False, f"wired in {path} ({scope}), but {cannot}", reinstall)
+        for command in commands:
+            got = reach(command, rt, root, env)
+            if got.status == "missing":
+                return AgentCheck(
+                    name,
+                    False,
+                    f"wired in {path} ({scope}), but '{command}' cannot run: its "
+                    "gentle-hook is not found; install the recorder again",
+                    reinstall,
+                )
+            where = got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
+            wired.append(f"{path} ({scope}) -> {where}")
+    if wired:
+        return AgentCheck(name, True, "recorder wired: " + "; ".join(wired))
+    if not found:
+        return None
+    return AgentCheck(
+        name,
+        True,
+        f"found ({', '.join(found)}) but not wired to record",
+        cli("install", "--agent", rt.name, *(() if root else ("--scope", "user"))),
+    )
+
+
 def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> AgentCheck | None:
     """The check of one runtime, or None when it is not used here. ``root`` is the work
     tree root, or None outside any work tree (only the user's configuration is read)."""
@@ -159,6 +205,8 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
     name = f"agent: {rt.name}"
     if rt.wiring is None:
         return _aider_check(rt, root, env)
+    if rt.wiring.shape == "file":
+        return _file_check(rt, root, env, found)
     wired: list[str] = []
     commands: list[str] = []
     for scope in SCOPES if root else ("user",):

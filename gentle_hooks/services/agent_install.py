@@ -343,6 +343,8 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
         raise UsageError(f"unknown scope {scope!r}: use project or user")
     rt = runtime(name)
     w = wiring_of(rt)
+    # a hook that is a file of ours is agent_file.install_file's (the CLI dispatches)
+    assert w.shape != "file", rt.name
     program, notes = program_for(scope, env)
     command = record_command(rt.name, program)
     inline = toml_placements(rt, scope, root, env)

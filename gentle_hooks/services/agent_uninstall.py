@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from gentle_hooks.agents import jsonedit, wiring
 from gentle_hooks.agents.runtimes import Runtime, record_command, runtime
 from gentle_hooks.bounded import write_whole
+from gentle_hooks.services.agent_file import uninstall_file
 from gentle_hooks.services.agent_install import (
     AgentChange,
     link_note,
@@ -124,6 +125,10 @@ def uninstall_agent(
     out = []
     for scope in scopes:
         if scope == "project" and root is None:
+            continue
+        if w.shape == "file":
+            if scope == "project" or w.user is not None:  # no user file: nothing to remove
+                out.append(uninstall_file(rt, scope, root, env))
             continue
         for n, path in enumerate(locations(w, scope, root, env)):
             change = _remove_from(rt, scope, path, primary=n == 0)

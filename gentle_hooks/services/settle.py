@@ -31,6 +31,7 @@ from gentle_hooks.policy.attribution import (
     held_keys,
     writer_delta,
 )
+from gentle_hooks.policy.linekeys import any_line_keys
 
 
 def policy_entry(
@@ -166,14 +167,17 @@ def rewrite_keeps_writer_content(repo: Repository, led: Ledger, old: str, tree: 
 def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | None) -> bool:
     """Whether one version of the entry's path still holds what the writer wrote: its
     blob, or (text) as many of its lines as would make a change carry it, or one telling
-    line of them (rows A1, A2)."""
+    line of them, a short action included (rows A1, A2)."""
     if blob == rec.blob:
         return True
     added = rec.delta.added
     if rec.delta.binary or not added or content is None:
         return False
     held = held_keys(rec.delta, content)
-    return len(held) >= min(2, len(added)) or bool(held & rec.delta.telling)
+    if len(held) >= min(2, len(added)):
+        return True
+    telling = rec.delta.telling
+    return bool(telling and (held | any_line_keys(content)) & telling)
 
 
 def content_away(repo: Repository, entries: Sequence[WriterEntryRecord]) -> list[int]:

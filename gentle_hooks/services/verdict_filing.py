@@ -36,7 +36,7 @@ from gentle_hooks.artifacts.verdict import (
 )
 from gentle_hooks.config.load import load_config
 from gentle_hooks.config.settings import Settings
-from gentle_hooks.errors import GentleError, GitError, UsageError, cli
+from gentle_hooks.errors import ConfigError, GentleError, GitError, UsageError, cli
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import VerdictRecord, VerifyRun
 from gentle_hooks.ledger.store import Ledger
@@ -87,8 +87,18 @@ def plan_artifacts(root: str, artifact_dir: str, name: str) -> ArtifactPair:
 
     ``name`` is made file-name-safe; ``-2``, ``-3``... is added while a file of that name
     exists (an artifact is never overwritten). Nothing is written.
+
+    Raises:
+        ConfigError: ``artifact_dir`` is the work tree's top (an absolute path can name it;
+            a relative one is refused when the config is read): the artifacts would be
+            part of the candidate they judge (exit 2).
     """
-    base = artifact_dir if os.path.isabs(artifact_dir) else os.path.join(root, artifact_dir)
+    base = os.path.normpath(os.path.join(root, artifact_dir))
+    if base == os.path.normpath(root):
+        raise ConfigError(
+            f"verification.artifact_dir: {artifact_dir!r} is the work tree's top: artifacts "
+            "there would be part of the candidate they judge; name a directory under it"
+        )
     stem, n = _safe(name), 1
     while True:
         candidate = stem if n == 1 else f"{stem}-{n}"
@@ -100,6 +110,14 @@ def plan_artifacts(root: str, artifact_dir: str, name: str) -> ArtifactPair:
     rel = os.path.relpath(json_path, root)
     ref = json_path if rel.startswith("..") or os.path.isabs(rel) else rel.replace(os.sep, "/")
     return ArtifactPair(ref, json_path, md_path)
+
+
+def exclude_pattern(rel_dir: str) -> str:
+    """The ``info/exclude`` line that matches directory ``rel_dir`` (relative to the work
+    tree's top) and nothing else: normalised, anchored (``/x/``), and with the characters
+    gitignore reads as glob or escape (``\\ * ? [``) escaped."""
+    path = os.path.normpath(rel_dir).replace(os.sep, "/")
+    return "/" + re.sub(r"([\\*?\[])", r"\\\1", path) + "/"
 
 
 def write_artifacts(
@@ -121,7 +139,7 @@ def write_artifacts(
     if not rel_dir.startswith(".."):
         probe = os.path.relpath(pair.json, root).replace(os.sep, "/")
         if not repo.is_ignored(probe):
-            excluded = repo.exclude_locally(f"/{rel_dir.replace(os.sep, '/')}/", EXCLUDE_COMMENT)
+            excluded = repo.exclude_locally(exclude_pattern(rel_dir), EXCLUDE_COMMENT)
     try:
         os.makedirs(os.path.dirname(pair.json), exist_ok=True)
         for path, text in ((pair.json, verdict_text + "\n"), (pair.markdown, markdown)):

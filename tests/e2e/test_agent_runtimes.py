@@ -11,13 +11,14 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from gentle_hooks.agents import wiring
+from gentle_hooks.agents import ownfile, wiring
 from gentle_hooks.agents.runtimes import runtime
 from tests.agent_payloads import RUNTIMES, apply_writes, materialize
 from tests.e2e.conftest import CHECK, PREFIX, World
@@ -26,17 +27,80 @@ BIN = str(Path(sys.executable).parent)
 PATH = {"PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '/usr/bin:/bin')}"}
 
 
+#: Drives OpenCode's side of our plugin as the runtime calls it (the hook arguments of
+#: ``@opencode-ai/plugin``'s ``Hooks``): the module (the next to last argument) is imported
+#: with the plugin context, then ``chat.params``, ``tool.execute.before`` and
+#: ``tool.execute.after`` are called for one tool call described by the last argument (JSON).
+OPENCODE_DRIVER = """
+import { pathToFileURL } from "node:url"
+const [plugin, raw] = process.argv.slice(-2)
+const call = JSON.parse(raw)
+const mod = await import(pathToFileURL(plugin).href)
+const hooks = await mod.GentleHooksRecorder({ directory: call.directory, worktree: call.worktree })
+await hooks["chat.params"](
+  { sessionID: call.sessionID, agent: "build", model: { id: call.model.modelID },
+    provider: { info: { id: call.model.providerID } }, message: {} },
+  { temperature: 0, topP: 1, options: { reasoningEffort: call.model.reasoningEffort } },
+)
+const head = { tool: call.tool, sessionID: call.sessionID, callID: call.callID }
+await hooks["tool.execute.before"]({ ...head }, { args: call.args })
+await hooks["tool.execute.after"]({ ...head }, { title: "", output: "", metadata: {} })
+"""
+
+
+#: Drives Pi's side of our extension as Pi does (``docs/extensions.md``: the default export
+#: gets the ``ExtensionAPI``, a ``tool_result`` handler gets the event and the context).
+PI_DRIVER = """
+import { pathToFileURL } from "node:url"
+const [extension, raw] = process.argv.slice(-2)
+const call = JSON.parse(raw)
+const mod = await import(pathToFileURL(extension).href)
+const handlers = {}
+mod.default({
+  on: (name, fn) => { handlers[name] = fn },
+  getThinkingLevel: () => call.thinkingLevel,
+})
+const ctx = {
+  cwd: call.cwd, model: { provider: call.model.provider, id: call.model.id },
+  sessionManager: { getSessionId: () => call.sessionId },
+}
+await handlers["tool_result"](
+  { toolName: call.toolName, toolCallId: call.toolCallId, input: call.input,
+    content: [], details: {}, isError: call.isError },
+  ctx,
+)
+"""
+#: The node driver of each runtime whose hook is a module of ours.
+DRIVERS = {"opencode": OPENCODE_DRIVER, "pi": PI_DRIVER}
+
+
 def run_hook(w: World, name: str, scratch: Path) -> subprocess.CompletedProcess[bytes]:
-    """Run the hook command the runtime's configuration holds, as the runtime does: through
-    a shell, in the work tree, its payload on standard input, after the tool wrote."""
+    """Run the hook the runtime's configuration holds, as the runtime does: a hook command
+    through a shell, Cline's hook file itself, OpenCode's plugin through its hooks; in the
+    work tree, its payload on standard input, after the tool wrote."""
     rt = runtime(name)
     assert rt.wiring is not None
-    doc = json.loads((w.work / rt.wiring.project).read_text())
-    [command] = wiring.commands(doc, rt)
     data, filled = materialize(name, w.work, scratch)
     apply_writes(filled, w.work)
+    hook = w.work / rt.wiring.project
+    if name in DRIVERS:
+        # node imports .js as CommonJS outside a "type": "module" package, and no .ts
+        scratch.mkdir(parents=True, exist_ok=True)
+        module = scratch / "gentle-hooks.mjs"
+        module.write_bytes(hook.read_bytes())
+        argv = ["node", "--input-type=module", "-e", DRIVERS[name], str(module), data.decode()]
+    elif name == "kiro":  # a hooks file of ours: Kiro runs the command it names
+        command = ownfile.owned_command(hook.read_text(), name)
+        assert command is not None
+        argv = ["sh", "-c", command]
+    elif rt.wiring.shape == "file":
+        argv = [str(hook)]
+    else:
+        doc = json.loads(hook.read_text())
+        [command] = wiring.commands(doc, rt)
+        argv = ["sh", "-c", command]
     return subprocess.run(
-        ["sh", "-c", command],
+        argv,
         cwd=w.work,
         input=data,
         capture_output=True,
@@ -52,7 +116,18 @@ def printed(said: list[str], key: str) -> str:
     return line.split(f"{key}: ", 1)[1].split("  (")[0]
 
 
-@pytest.mark.parametrize("name", RUNTIMES)
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(
+            n,
+            marks=pytest.mark.skipif(
+                n == "opencode" and not shutil.which("node"), reason="no node"
+            ),
+        )
+        for n in RUNTIMES
+    ],
+)
 def test_edit_blocked_printed_fix_passes(name: str, native: World, tmp_path: Path) -> None:
     w = native
     installed = w.gh("install", "--agent", name, env=PATH)
@@ -62,7 +137,10 @@ def test_edit_blocked_printed_fix_passes(name: str, native: World, tmp_path: Pat
 
     hook = run_hook(w, name, tmp_path / "runtime")
     assert hook.returncode == 0, hook.stderr
-    assert hook.stderr.decode().startswith("recorded: pending mutation #1: ")
+    if name == "cline":  # the last JSON line of standard output is what Cline reads
+        assert hook.stdout == b'{"cancel":false}\n'
+    if name not in DRIVERS:  # our modules discard the recorder's output (a TUI is on screen)
+        assert hook.stderr.decode().startswith("recorded: pending mutation #1: ")
     _, filled = materialize(name, w.work, tmp_path / "runtime")
     expect = filled["expect"]
     profile = f"{expect['model'] or 'unknown'}/{expect['effort'] or 'unknown'}"

@@ -5,8 +5,9 @@ never blocked or labelled AI work). Each reproduction, through ``gentle-hook ins
 git, a bare remote with the server gate and notes shared with it.
 
 * a verified and pushed commit that delivers part of a writer's entry (two of its lines
-  copied into another path, or staged alone in its own path) settles only what it holds:
-  a later commit of the rest of the writer's lines is blocked;
+  copied into another path, or staged alone in its own path, or all its lines but a short
+  command) settles only what it holds: a later commit of the rest of the writer's lines is
+  blocked;
 * a known open defect, marked ``xfail(strict=True)`` so a fix turns it into a failure
   until the mark goes: a human's own lines, uncommitted in a file when a writer then edits
   and records it, are counted as the writer's: a commit of only the human's lines is
@@ -75,6 +76,28 @@ def test_staging_part_of_a_writer_file_leaves_the_rest_pending(served: World) ->
     w.ok("commit", "-q", "--no-verify", "-m", "part")
     _verify_and_push(w)
     r = w.git("commit", "-a", "-m", "the rest of the writer's f")
+    assert r.code == 1 and "gentle-hooks: BLOCKED" in r.err, r
+
+
+def test_pushing_the_writer_lines_but_its_short_action_leaves_the_action_pending(
+    served: World,
+) -> None:
+    """The writer adds two lines and ``rm -rf /`` (short, yet telling: a command); the
+    two lines are committed, checked and pushed, the command left out: it stays pending,
+    and a later commit of it alone is blocked."""
+    w = served
+    w.write("src/clean.sh", "#!/bin/sh\nset -eu\n")
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: script")
+    w.ok("push", "-q", "origin", "main")
+    lines = 'echo "cleaning the build tree"\ncp -r dist "$TARGET_DIR"\n'
+    w.delegate("src/clean.sh", "#!/bin/sh\nset -eu\n" + lines + "rm -rf /\n")
+    part = w.ok("hash-object", "-w", str(w.write("part.tmp", "#!/bin/sh\nset -eu\n" + lines)))
+    (w.work / "part.tmp").unlink()
+    w.ok("update-index", "--cacheinfo", f"100644,{part.strip()},src/clean.sh")
+    w.ok("commit", "-q", "--no-verify", "-m", "part")
+    _verify_and_push(w)
+    r = w.git("commit", "-a", "-m", "the writer's command")
     assert r.code == 1 and "gentle-hooks: BLOCKED" in r.err, r
 
 

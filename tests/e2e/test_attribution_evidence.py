@@ -51,6 +51,70 @@ def test_one_writer_line_taken_alone_with_add_p_is_delegated(served: World) -> N
     _server_rejects(w, bad)
 
 
+SCRIPT = "#!/bin/sh\nset -eu\nmake build\n"
+#: (path, human base, the writer's lines before the action, the action, its lines after).
+ACTIONS = {
+    "rm -rf /": (
+        "src/clean.sh",
+        SCRIPT,
+        'echo "cleaning the build tree"\ncp -r dist "$TARGET_DIR"\n',
+        "rm -rf /\n",
+        "notify_owner build_done\n",
+    ),
+    "a short call": (
+        "src/app.py",
+        BASE,
+        'LOG_LEVEL = "debug"\n',
+        "purge()\n",
+        "report_progress(queue, done=True)\n",
+    ),
+    "os.system(x)": (
+        "src/app.py",
+        BASE,
+        'LOG_LEVEL = "debug"\n',
+        "os.system(x)\n",
+        "report_progress(queue, done=True)\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("action", list(ACTIONS))
+def test_one_short_writer_action_taken_alone_is_delegated(served: World, action: str) -> None:
+    """The writer adds lines around an action (a shell command, a call, however short); a
+    commit of the action alone, away from the writer's other lines (``git add -p``), is the
+    writer's content: blocked at commit, at push and at the server."""
+    w = served
+    path, base, before, line, after = ACTIONS[action]
+    w.write(path, base)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: base")
+    w.ok("push", "-q", "origin", "main")
+    w.delegate(path, text=before + base + line + after)
+    w.write(path, base + line)
+    w.ok("add", "-A")
+    _blocked_staged(w.git("commit", "-qm", "one line"), path)
+    w.ok("commit", "-q", "--no-verify", "-m", "one line")
+    bad = w.rev("HEAD")
+    assert TRAILER in _message(w)
+    _blocked_push(w.git("push", "origin", "main"), bad, path)
+    _server_rejects(w, bad)
+
+
+def test_a_humans_short_line_the_writer_also_wrote_passes(served: World) -> None:
+    """The writer's edit adds ``x = 0`` and a telling line, and is thrown away; a human
+    adds ``x = 0`` alone (trivial: not an action): the human's commit and push pass, no
+    trailer."""
+    w = served
+    _human_base(w)
+    w.delegate(text=BASE + "x = 0\nreport_progress(queue, done=True)\n")
+    w.ok("stash", "-q")
+    w.write("src/app.py", BASE + "x = 0\n")
+    r = w.git("commit", "-qam", "human: x")
+    _passes_quietly(r)
+    assert TRAILER not in _message(w)
+    _passes_quietly(w.git("push", "origin"))
+
+
 GOOD = "def add(a, b):\n    return a + b  # writer\n"
 HUMAN = "def add(a, b):\n    return b + a\n"
 

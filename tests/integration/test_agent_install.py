@@ -16,7 +16,9 @@ from tests.conftest import gh
 BIN = str(Path(sys.executable).parent)
 WITH_GH = {"PATH": f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"}
 WITHOUT_GH = {"PATH": f"/usr/bin{os.pathsep}/bin"}
-WIRED = [r for r in RUNTIMES if r.wiring is not None]
+#: The runtimes wired by an entry in their configuration file (a hook that is a file of ours:
+#: tests/integration/test_agent_files.py).
+WIRED = [r for r in RUNTIMES if r.wiring is not None and r.wiring.shape != "file"]
 EVENT = {r.name: r.wiring.event for r in WIRED if r.wiring is not None}
 PROJECT = {r.name: r.wiring.project for r in WIRED if r.wiring is not None}
 NOTES = {r.name: r.wiring.notes + r.wiring.project_notes for r in WIRED if r.wiring is not None}

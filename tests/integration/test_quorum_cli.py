@@ -624,7 +624,7 @@ def test_audit_cli(run: Any, tmp_path: Path) -> None:
     assert lines[-3:] == [
         "whatIChecked restating the claim: none",
         "verdicts faster than their evidence could be opened: none",
-        "upheld verdicts overruled as narrative: none",
+        "upheld verdicts overruled (narrative, no act of checking, failed check): none",
     ]
     again = run("quorum", "audit", "--seed", "3", *names)
     assert again.stdout == r.stdout
@@ -632,3 +632,32 @@ def test_audit_cli(run: Any, tmp_path: Path) -> None:
     jsonschema.validate(data, json.loads(run("schema", "quorum-audit").stdout))
     fresh = run("quorum", "audit", *names)
     assert fresh.returncode == 0 and "seed " in fresh.stdout.splitlines()[0]
+
+
+#: The refuter's examples: a ``whatIChecked`` that says its check failed or never happened,
+#: with the ruling it gets (rows of ``gentle_hooks.quorum.failure.FAILURE_ROWS``).
+FAILED_CHECKS = [
+    ("I could not open scheduler.py:42 (permission denied)", "PLAUSIBLE", "abstained"),
+    ("I did not run `grep -n fanout scheduler.py`; trust me", "REFUTED", "refuted"),
+    ("grep failed", "PLAUSIBLE", "abstained"),
+    ("was unable to read scheduler.py:42", "PLAUSIBLE", "abstained"),
+    ("couldn't reproduce `make fanout`", "REFUTED", "refuted"),
+    ("didn't check scheduler.py:42", "REFUTED", "refuted"),
+]
+
+
+@pytest.mark.parametrize(("checked", "ruling", "counted"), FAILED_CHECKS)
+def test_tally_a_check_that_failed_or_never_happened_never_confirms(
+    run: Any, tmp_path: Path, checked: str, ruling: str, counted: str
+) -> None:
+    """Seed 003: "A verifier that errored, timed out, or returned a malformed verdict has
+    produced no evidence for the finding" (abstain); "Uphold ONLY if you re-opened the
+    evidence yourself and it reproduces. Default to refuted when uncertain" (refute)."""
+    a = write(tmp_path / "a.json", up(checked))
+    r = run("quorum", "tally", a, "--claim", CLAIM)
+    assert (r.returncode, r.stderr) == (0, "")
+    lines = r.stdout.splitlines()
+    assert lines[0].startswith(f"{ruling}  (")
+    shown = "abstained: " if counted == "abstained" else "refuted, though it upheld: "
+    assert lines[-1].startswith(f"  {shown}the check failed or never happened (F-")
+    assert "CONFIRMED" not in r.stdout

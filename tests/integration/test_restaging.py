@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from gentle_hooks.git.index import Restaging
 from gentle_hooks.git.repository import Repository
 from tests.conftest import git, write
 
@@ -23,8 +24,9 @@ def _tree_of(repo: Path, *steps: tuple[str, ...]) -> str:
     return tree
 
 
-def _apply(repo: Path, found: tuple[tuple[str, ...], tuple[str, ...]]) -> str:
-    unstage, stage = found
+def _apply(repo: Path, found: Restaging | None) -> str:
+    assert found is not None
+    unstage, stage = found.unstage, found.stage
     if unstage:
         git(repo, "reset", "-q", "--", *unstage)
     if stage:
@@ -38,7 +40,7 @@ def test_commit_paths_with_another_path_staged(repo: Path) -> None:
     git(repo, "add", "README.md")
     tree = _tree_of(repo, ("add", "--", "src/app.py"))  # git commit src/app.py
     found = Repository.open(str(repo)).restaging(tree)
-    assert found == (("README.md",), ("src/app.py",))
+    assert found == (("README.md",), ("src/app.py",), (), "")
     assert _apply(repo, found) == tree
     assert (repo / "README.md").read_text() == "# staged, not committed\n"  # still there
 
@@ -48,23 +50,30 @@ def test_commit_a_with_an_untracked_file(repo: Path) -> None:
     write(repo / "new.py", "X = 1\n")  # untracked: commit -a leaves it out
     tree = _tree_of(repo, ("add", "-u"))
     found = Repository.open(str(repo)).restaging(tree)
-    assert found == ((), ("src/app.py",))
+    assert found == ((), ("src/app.py",), (), "")
     assert _apply(repo, found) == tree
 
 
-def test_a_staged_change_the_work_tree_no_longer_holds_is_never_dropped(repo: Path) -> None:
+def test_a_staged_change_the_work_tree_no_longer_holds_is_kept_to_put_back(repo: Path) -> None:
     write(repo / "README.md", "# staged\n")
     git(repo, "add", "README.md")
-    write(repo / "README.md", "# edited again\n")  # unstaging would lose "# staged"
+    write(repo / "README.md", "# edited again\n")  # unstaging alone would lose "# staged"
     write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
     before = git(repo, "write-tree").strip()
     tree = _tree_of(repo, ("add", "--", "src/app.py"))
-    assert Repository.open(str(repo)).restaging(tree) is None
+    found = Repository.open(str(repo)).restaging(tree)
+    assert found is not None
+    assert found[:3] == (("README.md",), ("src/app.py",), ("README.md",))
+    assert found.source == before  # the own index as it was
     assert git(repo, "write-tree").strip() == before  # the user's index untouched
+    assert _apply(repo, found) == tree
+    git(repo, "restore", "--staged", f"--source={found.source}", "--", "README.md")
+    assert git(repo, "show", ":README.md") == "# staged\n"
+    assert (repo / "README.md").read_text() == "# edited again\n"
 
 
 def test_the_own_index_holding_the_tree_needs_nothing(repo: Path) -> None:
     write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
     git(repo, "add", "-A")
     tree = git(repo, "write-tree").strip()
-    assert Repository.open(str(repo)).restaging(tree) == ((), ())
+    assert Repository.open(str(repo)).restaging(tree) == ((), (), (), "")

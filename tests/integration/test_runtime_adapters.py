@@ -27,6 +27,10 @@ ACK = {
     "copilot": "",
     "windsurf": "",
     "droid": "",
+    "cline": "",
+    "opencode": "",
+    "pi": "",
+    "kiro": "",
 }
 
 
@@ -228,9 +232,9 @@ def test_bad_hook_input_is_one_line_and_a_non_blocking_exit(
 
 
 def test_unknown_runtime_is_a_usage_error(repo: Path) -> None:
-    proc = gh(repo, "record", "--from", "opencode", input="{}")
+    proc = gh(repo, "record", "--from", "no-such-agent", input="{}")
     assert proc.returncode == 2
-    assert "'opencode' is not one of" in proc.stderr
+    assert "'no-such-agent' is not one of" in proc.stderr
 
 
 #: Identifier members of each runtime's input that a lone surrogate escape (invalid Unicode,
@@ -243,6 +247,10 @@ SURROGATE_FIELDS = {
     "copilot": ("sessionId", "cwd"),
     "windsurf": ("trajectory_id", "model_name"),
     "droid": ("session_id", "tool_use_id", "cwd"),
+    "cline": ("taskId", "timestamp"),
+    "opencode": ("sessionID", "callID", "directory"),
+    "pi": ("sessionId", "toolCallId", "cwd"),
+    "kiro": ("cwd",),
 }
 
 
@@ -299,6 +307,14 @@ UNREADABLE = {
     "copilot": ("toolArgs", '{"path": null}', "toolArgs.path is null"),
     "windsurf": ("tool_info", {"file_path": 5}, "tool_info.file_path is a number"),
     "droid": ("tool_input", {"file_path": 123}, "tool_input.file_path is a number"),
+    "cline": (
+        "postToolUse",
+        {"toolName": "write_to_file", "parameters": {"path": 5}, "success": True},
+        "postToolUse.parameters.path is a number",
+    ),
+    "opencode": ("args", {"filePath": 5}, "args.filePath is a number"),
+    "pi": ("input", {"path": 5}, "input.path is a number"),
+    "kiro": ("tool_input", {"command": "create", "path": 5}, "tool_input.path is a number"),
 }
 
 

@@ -94,6 +94,11 @@ class Env:
 def env(repo: Path, tmp_path: Path) -> Env:
     """The repo with a delegated, escalated change to ``src/app.py`` (its base subtracts,
     the candidate adds), an untracked file and an ignored one."""
+    return make_env(repo, tmp_path)
+
+
+def make_env(repo: Path, tmp_path: Path) -> Env:
+    """The :func:`env` fixture's repository, for other modules' fixtures."""
     e = Env(repo, tmp_path)
     write(repo / ".gitignore", "__pycache__/\n.pytest_cache/\n.secrets\n")
     write(repo / "src" / "app.py", "def add(a, b):\n    return a - b\n")

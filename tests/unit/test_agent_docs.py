@@ -1,6 +1,5 @@
-"""Agent runtimes with a documented hook or plugin point but no adapter here have a page
-saying so (docs/agents/): the point, where it is configured, its source, and what is and is
-not recorded; the CLI refuses them, as each page says."""
+"""Every agent runtime has a page (docs/agents/) naming where its hook is configured and the
+documentation it was built from, and a row in the README's table."""
 
 from __future__ import annotations
 
@@ -8,26 +7,31 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.agents.runtimes import NAMES
+from gentle_hooks.agents.runtimes import NAMES, runtime
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "agents"
-README = Path(__file__).resolve().parents[2] / "README.md"
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
 
-#: name -> (the configuration the page must name, the documentation it must cite)
-UNWIRED = {
-    "opencode": (".opencode/plugins/", "opencode.ai/docs/plugins"),
-    "cline": (".clinerules/hooks/", "docs.cline.bot/customization/hooks"),
+#: name -> (the configuration the page must name, the documentation it must cite), for the
+#: runtimes whose hook is a file of ours.
+OWN_FILES = {
+    "opencode": (".opencode/plugins/gentle-hooks.js", "opencode.ai/docs/plugins"),
+    "cline": (".clinerules/hooks/PostToolUse", "docs.cline.bot/features/hooks/hook-reference"),
+    "pi": (".pi/extensions/gentle-hooks.ts", "packages/coding-agent/docs/extensions.md"),
+    "kiro": (".kiro/hooks/gentle-hooks.json", "kiro.dev/docs/cli/v3/hooks"),
 }
 
 
-@pytest.mark.parametrize("name", sorted(UNWIRED))
-def test_a_runtime_without_an_adapter_has_a_page_saying_what_is_not_recorded(name: str) -> None:
-    page = DOCS / f"{name}.md"
-    assert page.is_file()
-    text = " ".join(page.read_text().split())
-    config, source = UNWIRED[name]
-    assert config in text and source in text
-    assert "What is recorded today, and what is not" in page.read_text()
-    assert f"`gentle-hook install --agent {name}` is refused (exit 2" in text
-    assert name not in NAMES  # the refusal the page states
+@pytest.mark.parametrize("name", NAMES)
+def test_every_runtime_has_its_page_and_a_readme_row(name: str) -> None:
+    assert (ROOT / runtime(name).doc).is_file()
     assert f"docs/agents/{name}.md" in README.read_text()
+
+
+@pytest.mark.parametrize("name", sorted(OWN_FILES))
+def test_a_runtime_whose_hook_is_our_file_names_it_and_its_source(name: str) -> None:
+    text = " ".join((ROOT / runtime(name).doc).read_text().split())
+    config, source = OWN_FILES[name]
+    assert config in text and source in text
+    assert f"gentle-hook install --agent {name}" in text
+    assert "What is recorded" in text and "What is not recorded" in text

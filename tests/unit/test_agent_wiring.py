@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from gentle_hooks.agents import wiring
 from gentle_hooks.agents.runtimes import RUNTIMES, record_command, runtime
 
-WIRED = tuple(r.name for r in RUNTIMES if r.wiring is not None)
+#: The runtimes wired by an entry in a configuration document (not by a file of ours).
+WIRED = tuple(r.name for r in RUNTIMES if r.wiring is not None and r.wiring.shape != "file")
 
 #: Each runtime's documented example, with our command in it: the shape ``add`` must write
 #: into an empty file. Sources: Claude Code settings "hooks" (code.claude.com/docs/en/hooks,

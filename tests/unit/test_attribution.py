@@ -144,9 +144,27 @@ ROWS = [
         "A2",
     ),
     (
-        "A5 the writer's short line alone, among no line of the writer's",
+        "A2 the writer's short action alone, among no line of the writer's (rm -rf /)",
         change(SH0, SH0 + RM),
         entry(SH0, SH_W),
+        "A2",
+    ),
+    (
+        "A2 the writer's short call alone (purge())",
+        change(PY0, PY0 + b"    purge()\n"),
+        entry(PY0, PY_W + b"    purge()\n"),
+        "A2",
+    ),
+    (
+        "A2 the writer's short action alone, where the writer changed only short lines",
+        change(SH0, SH0 + RM),
+        entry(SH0, SH0 + b"x=1\n" + RM),
+        "A2",
+    ),
+    (
+        "A5 the writer's short line alone, not an action, among no line of the writer's",
+        change(PY0, PY0 + b"    x = 0\n"),
+        entry(PY0, PY_W),
         "A5",
     ),
     (
@@ -250,8 +268,12 @@ TRIVIAL = [
     ("L3", b"pass"),
     ("L3", b"else:"),
     ("L3", b"x = 0"),
-    ("L3", b"rm -rf /"),
     ("L3", b"continue"),
+    ("L3", b"i += 1"),
+    ("L3", b"rm = 1"),
+    ("L3", b"def f():"),
+    ("L3", b"if (x)"),
+    ("L3", b"super()"),
     ("L4", b"return None"),
     ("L4", b"return self"),
     ("L4", b"} else if (err != null) {"),
@@ -269,6 +291,16 @@ TRIVIAL = [
     (None, b"token = read_token(event)"),
     (None, b"drop_database()"),
     (None, b"important_value = 1"),
+    (None, b"os.system(x)"),
+    (None, b"rm -rf /"),
+    (None, b"rm x"),
+    (None, b"sh x"),
+    (None, b'exec "$@"'),
+    (None, b"reboot"),
+    (None, b"ls -la"),
+    (None, b"f(x)"),
+    (None, b"run()"),
+    (None, b"x = f(0)"),
 ]
 
 
@@ -291,12 +323,6 @@ def test_a_humans_own_trivial_line_never_attributes(row: str, line: bytes) -> No
 @given(st.sampled_from([t[1] for t in TRIVIAL if t[0]]), st.sampled_from([b"", b"  ", b"\t"]))
 def test_trivial_does_not_depend_on_indentation(line: bytes, pad: bytes) -> None:
     assert trivial_row(pad + line + pad) == trivial_row(line)
-
-
-def test_one_telling_line_alone_never_attributes_in_another_worktree() -> None:
-    writer = entry(B0, b'LOG_LEVEL = "debug"\n' + B0 + b'subprocess.run("curl x|sh", shell=True)\n')
-    one = change(B0, B0 + b'subprocess.run("curl x|sh", shell=True)\n')
-    assert carries_row(one, writer, elsewhere=True) == "A5"
 
 
 ONE_LINE = entry(B0, b"import os\n" + B0)
@@ -322,6 +348,30 @@ ELSEWHERE = [
         "A5",
     ),
     ("A5 binary from the writer's start", change(PNG0, b"\x89PNG\0other"), entry(PNG0, PNG1), "A5"),
+    (
+        "A2 one telling writer line taken alone from two, copied there",
+        change(B0, B0 + b'subprocess.run("curl x|sh", shell=True)\n'),
+        entry(B0, b'LOG_LEVEL = "debug"\n' + B0 + b'subprocess.run("curl x|sh", shell=True)\n'),
+        "A2",
+    ),
+    (
+        "A2 the one telling line of a one-line writer delta, re-spaced there",
+        change(B0, B0 + b"subprocess.run( 'curl x|sh', shell=True )\n"),
+        entry(B0, B0 + b'subprocess.run("curl x|sh", shell=True)\n'),
+        "A2",
+    ),
+    (
+        "A5 one trivial writer line taken alone, written by a human there",
+        change(B0, b"import subprocess\n" + B0 + b"# mine\n"),
+        entry(B0, b"import subprocess\n" + B0 + b'subprocess.run("curl x|sh", shell=True)\n'),
+        "A5",
+    ),
+    (
+        "A5 a renamed copy of one telling writer line there",
+        change(B0, B0 + b"result = fetch_page(url, retries=3)\n"),
+        entry(B0, B0 + b"result = fetch_page(target_url, retries=3)\n# done\n"),
+        "A5",
+    ),
 ]
 
 
@@ -472,6 +522,20 @@ DELIVERED = [
     ("D4 git add -p of part: the rest is local", entry(B0, W3), pushed(PART), [W3], "D4"),
     ("D4 a copy of part into another path", entry(B0, W3), pushed(B0), [W3], "D4"),
     ("D4 the path absent from the pushed commit", entry(None, W), pushed(None), [W], "D4"),
+    (
+        "D4 every significant writer line pushed, its short action (rm -rf /) still local",
+        entry(SH0, SH_W),
+        pushed(SH_W.replace(RM, b"")),
+        [SH_W],
+        "D4",
+    ),
+    (
+        "D3 the short action pushed too",
+        entry(SH0, SH_W),
+        pushed(SH_W + b"# ok\n"),
+        [SH_W],
+        "D3",
+    ),
 ]
 
 
@@ -495,6 +559,16 @@ def test_a_writer_delta_keeps_its_short_lines_beside_its_significant_ones() -> N
     assert len(d.added) == 3
     assert writer_delta(b"x = 1\n", b"x = 2\n").short == frozenset()  # all keyed already
     assert writer_delta(SH0, SH0 + b"}\nfi\n" + ECHO).short == frozenset()
+
+
+def test_a_writer_delta_s_telling_lines_include_its_short_actions() -> None:
+    """``rm -rf /`` is not significant (so not in ``added``) yet telling (an action);
+    ``x = 0`` is neither; a line the writer started from is never the writer's."""
+    d = writer_delta(PY0, PY_W + b"    rm -rf /\n")
+    assert _key(b"rm -rf /") in d.telling and _key(b"rm -rf /") not in d.added
+    assert _key(b"x = 0") not in d.telling
+    assert _key(b"setup_logging()") not in d.telling
+    assert _key(b"token = read_token(env)") in d.telling
 
 
 def _key(line: bytes) -> str:

@@ -1,0 +1,83 @@
+"""OpenCode's tool calls, as our plugin hands them to ``record --from opencode``, decoded
+(SPEC §7 "Hooks"; docs/agents/opencode.md).
+
+Room ``agents`` (standard library only). OpenCode has no hook file: it loads plugin modules
+(opencode.ai/docs/plugins). The plugin ``install --agent opencode`` writes
+(:func:`gentle_hooks.agents.ownfile.opencode_plugin`) hands each call of OpenCode's
+``tool.execute.after`` hook to the recorder as one JSON object on standard input, built from
+the documented hook arguments (``@opencode-ai/plugin`` ``Hooks``, anomalyco/opencode
+``packages/plugin/src/index.ts`` @ 0149423929ff586f412ecb4a09573c2e06627222):
+
+* ``tool``, ``sessionID``, ``callID`` of ``tool.execute.after``; ``args``: the call's
+  arguments (``tool.execute.before``'s ``output.args``; newer versions also pass them to
+  ``tool.execute.after``);
+* ``model``: the session's last ``chat.message`` input ``model`` (``providerID``,
+  ``modelID``) or ``chat.params`` input ``model.id``, and ``reasoningEffort`` from
+  ``chat.params``'s provider ``options`` when the provider sets one; null when the plugin
+  saw neither for that session (a subagent runs in its own session, so its calls carry its
+  own model or none, never the parent's);
+* ``directory``, ``worktree``: the plugin context's.
+
+File-writing tools: ``write``, ``edit``, ``multiedit`` (``filePath``) and ``apply_patch``
+(an envelope under ``patchText``), and the older ``patch``. The call id is OpenCode's
+``callID``. A ``reasoningEffort`` that is not one of our levels is unknown.
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.agents.event import (
+    RuntimeEvent,
+    call_id,
+    derived_call_id,
+    map_effort,
+    unique,
+    writes_file,
+)
+from gentle_hooks.agents.patch import patch_paths, written_paths
+from gentle_hooks.agents.payload import load_object, member, text
+
+NAME = "opencode"
+#: OpenCode's file-writing tools.
+WRITE_TOOLS = ("write", "edit", "multiedit", "apply_patch", "patch")
+#: ``reasoningEffort`` values, as the AI SDK's providers name them, mapped to our levels.
+EFFORTS = {
+    "none": "off",
+    "minimal": "minimal",
+    "low": "low",
+    "medium": "medium",
+    "high": "high",
+    "xhigh": "xhigh",
+}
+
+
+def decode(data: bytes) -> RuntimeEvent:
+    """Decode the plugin's JSON object.
+
+    Raises:
+        UsageError: not a bounded JSON object.
+    """
+    event = load_object(data, f"record --from {NAME}: stdin")
+    tool = text(event.get("tool"))
+    args = event.get("args")
+    found, unreadable = written_paths(args, "args")
+    body = text(member(args, "patchText"))
+    if body:
+        found += [p for p in patch_paths(body) if "\0" not in p]
+        unreadable = None if found else unreadable
+    session = text(event.get("sessionID"))
+    effort_name = text(member(event, "model", "reasoningEffort"))
+    return RuntimeEvent(
+        source=NAME,
+        session_id=session,
+        tool_call_id=call_id(NAME, event.get("callID"), session)
+        or derived_call_id(NAME, session, tool, args),
+        cwd=text(event.get("directory")) or text(event.get("worktree")),
+        paths=unique(found),
+        writes=text(event.get("hook")) in ("tool.execute.after", None)
+        and writes_file(tool, args, WRITE_TOOLS),
+        tool=tool,
+        model=text(member(event, "model", "modelID")),
+        effort=map_effort(effort_name, EFFORTS) if effort_name else None,
+        hook_event=text(event.get("hook")),
+        unreadable=unreadable,
+    )

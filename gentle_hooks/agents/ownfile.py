@@ -1,0 +1,244 @@
+"""The hook files gentle-hooks owns whole: a runtime that runs an executable file named after
+its hook (Cline's ``.clinerules/hooks/PostToolUse``) or loads a plugin module from a folder
+(OpenCode's ``.opencode/plugins/``, Pi's ``.pi/extensions/``) gets a file written by
+``install --agent`` (SPEC §7 "Hooks"; docs/agents/cline.md, opencode.md, pi.md).
+
+Room ``agents`` (standard library only); pure text functions, the caller reads and writes
+the file (:mod:`gentle_hooks.services.agent_file`).
+
+Ours is a file whose first comment lines hold the marker ``gentle-hooks recorder for NAME:
+COMMAND`` (a Kiro hooks file, JSON, holds a hook named :data:`KIRO_HOOK` instead); it is
+*as written* when its text is exactly what :func:`render` gives for that command (only then
+may uninstall remove it, or install rewrite it). A file of that name
+without the marker is the user's: it counts as wired when one of its lines runs our
+recorder (:func:`recorder_lines`), and it is never written.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from gentle_hooks.agents import wiring
+
+_MARKER = re.compile(r"^(?:#|//) gentle-hooks recorder for ([a-z-]+): (.+)$", re.MULTILINE)
+
+
+def marker(name: str, command: str, comment: str) -> str:
+    """The marker line of runtime ``name``'s file running ``command``."""
+    return f"{comment} gentle-hooks recorder for {name}: {command}"
+
+
+def cline_script(command: str) -> str:
+    """Cline's ``PostToolUse`` hook file running ``command``: the hook input goes to the
+    recorder on standard input, the recorder's output to standard error, and the file ends
+    by printing ``{"cancel":false}`` (Cline reads the last JSON line of standard output and
+    blocks on a non-zero exit: a recorder that fails never stops Cline)."""
+    return (
+        "#!/bin/sh\n" + marker("cline", command, "#") + "\n"
+        "# Written by 'gentle-hook install --agent cline'; 'gentle-hook uninstall --agent cline'\n"
+        "# removes it. Cline hands this hook its input on standard input (docs/agents/cline.md).\n"
+        f"{command} >&2\n"
+        "printf '%s\\n' '{\"cancel\":false}'\n"
+    )
+
+
+def opencode_plugin(command: str) -> str:
+    """OpenCode's plugin module running ``command`` after each tool call, the call as one
+    JSON object on standard input (docs/agents/opencode.md names each field's source):
+    ``hook``, ``tool``, ``sessionID``, ``callID``, ``args`` (the call's own, else those
+    ``tool.execute.before`` saw), ``model`` (the session's last ``chat.params``/
+    ``chat.message``: ``providerID``, ``modelID``, ``reasoningEffort``), ``directory``,
+    ``worktree``. Output is discarded (OpenCode's screen is a TUI); a recorder that fails
+    never stops the tool."""
+    return (
+        marker("opencode", command, "//") + "\n"
+        "// Written by 'gentle-hook install --agent opencode'; 'gentle-hook uninstall --agent\n"
+        "// opencode' removes it. An OpenCode plugin (docs/agents/opencode.md).\n"
+        'import { spawnSync } from "node:child_process"\n'
+        "\n"
+        f"const COMMAND = {json.dumps(command)}\n"
+        "\n"
+        "export const GentleHooksRecorder = async ({ directory, worktree }) => {\n"
+        "  const models = new Map()\n"
+        "  const calls = new Map()\n"
+        "  const seen = (sessionID, model) => {\n"
+        "    const known = Object.entries(model).filter(([, v]) => v != null)\n"
+        "    const before = models.get(sessionID) ?? {}\n"
+        "    models.set(sessionID, { ...before, ...Object.fromEntries(known) })\n"
+        "  }\n"
+        "  return {\n"
+        '    "chat.message": async (input) => {\n'
+        "      if (input?.model?.modelID) {\n"
+        "        seen(input.sessionID, {\n"
+        "          providerID: input.model.providerID ?? null,\n"
+        "          modelID: input.model.modelID,\n"
+        "        })\n"
+        "      }\n"
+        "    },\n"
+        '    "chat.params": async (input, output) => {\n'
+        "      const effort = output?.options?.reasoningEffort\n"
+        "      seen(input.sessionID, {\n"
+        "        providerID: input?.provider?.info?.id ?? input?.provider?.id ?? "
+        "input?.model?.providerID ?? null,\n"
+        "        modelID: input?.model?.id ?? null,\n"
+        '        reasoningEffort: typeof effort === "string" ? effort : null,\n'
+        "      })\n"
+        "    },\n"
+        '    "tool.execute.before": async (input, output) => {\n'
+        "      calls.set(input.callID, output?.args ?? null)\n"
+        "    },\n"
+        '    "tool.execute.after": async (input) => {\n'
+        "      const args = input.args ?? calls.get(input.callID) ?? null\n"
+        "      calls.delete(input.callID)\n"
+        "      const payload = JSON.stringify({\n"
+        '        hook: "tool.execute.after",\n'
+        "        tool: input.tool,\n"
+        "        sessionID: input.sessionID,\n"
+        "        callID: input.callID,\n"
+        "        args,\n"
+        "        model: models.get(input.sessionID) ?? null,\n"
+        "        directory,\n"
+        "        worktree,\n"
+        "      })\n"
+        "      try {\n"
+        "        spawnSync(COMMAND, {\n"
+        "          shell: true,\n"
+        "          input: payload,\n"
+        "          cwd: directory,\n"
+        '          stdio: ["pipe", "ignore", "ignore"],\n'
+        "          timeout: 30000,\n"
+        "        })\n"
+        "      } catch {}\n"
+        "    },\n"
+        "  }\n"
+        "}\n"
+    )
+
+
+def pi_extension(command: str) -> str:
+    """Pi's extension module running ``command`` after each tool call (its ``tool_result``
+    event), the call as one JSON object on standard input (docs/agents/pi.md names each
+    field's source): ``hook``, ``toolName``, ``toolCallId``, ``input``, ``isError``,
+    ``model`` (``ctx.model``'s ``provider`` and ``id``), ``thinkingLevel``
+    (``pi.getThinkingLevel()``), ``sessionId``, ``cwd``. Plain JavaScript, which Pi's
+    TypeScript loader reads as it is; it returns nothing, so the tool's result is
+    unchanged; output is discarded and a recorder that fails never stops the tool."""
+    return (
+        marker("pi", command, "//") + "\n"
+        "// Written by 'gentle-hook install --agent pi'; 'gentle-hook uninstall --agent pi'\n"
+        "// removes it. A Pi extension (docs/agents/pi.md).\n"
+        'import { spawnSync } from "node:child_process"\n'
+        "\n"
+        f"const COMMAND = {json.dumps(command)}\n"
+        "\n"
+        "export default function (pi) {\n"
+        '  pi.on("tool_result", async (event, ctx) => {\n'
+        "    const sessions = ctx?.sessionManager\n"
+        "    const payload = JSON.stringify({\n"
+        '      hook: "tool_result",\n'
+        "      toolName: event?.toolName ?? null,\n"
+        "      toolCallId: event?.toolCallId ?? null,\n"
+        "      input: event?.input ?? null,\n"
+        "      isError: event?.isError === true,\n"
+        "      model: ctx?.model\n"
+        "        ? { provider: ctx.model.provider ?? null, id: ctx.model.id ?? null }\n"
+        "        : null,\n"
+        '      thinkingLevel: typeof pi.getThinkingLevel === "function" ? pi.getThinkingLevel()'
+        " : null,\n"
+        "      sessionId: sessions?.getSessionId?.() ?? sessions?.getSessionFile?.() ?? null,\n"
+        "      cwd: ctx?.cwd ?? null,\n"
+        "    })\n"
+        "    try {\n"
+        "      spawnSync(COMMAND, {\n"
+        "        shell: true,\n"
+        "        input: payload,\n"
+        "        cwd: ctx?.cwd ?? process.cwd(),\n"
+        '        stdio: ["pipe", "ignore", "ignore"],\n'
+        "        timeout: 30000,\n"
+        "      })\n"
+        "    } catch {}\n"
+        "    return undefined\n"
+        "  })\n"
+        "}\n"
+    )
+
+
+#: The ``name`` of our hook in a Kiro hooks file: JSON has no comment, so it is the marker.
+KIRO_HOOK = "gentle-hooks-record"
+
+
+def kiro_hooks(command: str) -> str:
+    """Kiro's hooks file running ``command`` after every tool call: the documented v1
+    schema (``version``, ``hooks`` of ``name``, ``trigger``, ``action`` ``{"type":
+    "command", "command"}``, ``timeout``, ``enabled``), no ``matcher`` (Kiro's write tool is
+    named differently across versions: the recorder tells writes apart)."""
+    hook = {
+        "name": KIRO_HOOK,
+        "trigger": "PostToolUse",
+        "action": {"type": "command", "command": command},
+        "timeout": 30,
+        "enabled": True,
+    }
+    return json.dumps({"version": "v1", "hooks": [hook]}, indent=2) + "\n"
+
+
+#: The renderer of each runtime whose hook is a file we own.
+RENDER = {
+    "cline": cline_script,
+    "opencode": opencode_plugin,
+    "pi": pi_extension,
+    "kiro": kiro_hooks,
+}
+
+
+def render(name: str, command: str) -> str:
+    """The text of runtime ``name``'s file running ``command``."""
+    return RENDER[name](command)
+
+
+def owned_command(content: str, name: str) -> str | None:
+    """The command the marker of a file of ours names; None when ``content`` holds no marker
+    for runtime ``name`` (the file is not ours)."""
+    for m in _MARKER.finditer(content):
+        if m.group(1) == name:
+            return m.group(2)
+    if name == "kiro":
+        return _kiro_command(content)
+    return None
+
+
+def _kiro_command(content: str) -> str | None:
+    """The command of our hook (named :data:`KIRO_HOOK`) in a Kiro hooks file, or None."""
+    try:
+        doc = json.loads(content)
+    except ValueError:
+        return None
+    hooks = doc.get("hooks") if isinstance(doc, dict) else None
+    for hook in hooks if isinstance(hooks, list) else []:
+        action = hook.get("action") if isinstance(hook, dict) else None
+        if isinstance(action, dict) and hook.get("name") == KIRO_HOOK:
+            command = action.get("command")
+            return command if isinstance(command, str) else None
+    return None
+
+
+def as_written(content: str, name: str) -> bool:
+    """``content`` is exactly what :func:`render` writes for the command its marker names."""
+    command = owned_command(content, name)
+    return command is not None and content == render(name, command)
+
+
+def recorder_lines(content: str, name: str) -> list[str]:
+    """The commands of ``content`` (a shell script, one command a line) that run our
+    recorder for runtime ``name``: a whole line, or the last command of a pipeline
+    (``printf '%s' "$input" | gentle-hook record --from cline``)."""
+    out = []
+    for line in content.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        last = stripped.rsplit(" | ", 1)[-1].strip()
+        if wiring.is_ours(last, name):
+            out.append(last)
+    return out

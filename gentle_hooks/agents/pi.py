@@ -1,0 +1,65 @@
+"""Pi's tool calls, as our extension hands them to ``record --from pi``, decoded (SPEC §7
+"Hooks"; docs/agents/pi.md).
+
+Room ``agents`` (standard library only). Pi (badlogic/pi-mono, now earendil-works/pi) has
+no hook file: it loads extension modules (``packages/coding-agent/docs/extensions.md`` @
+005aeb97f894eba3d3c1edad7204abce4a9c4f3f, "Extension Locations", "tool_result",
+"ExtensionContext"). The extension ``install --agent pi`` writes
+(:func:`gentle_hooks.agents.ownfile.pi_extension`) hands each ``tool_result`` event to the
+recorder as one JSON object on standard input: ``toolName``, ``toolCallId``, ``input`` and
+``isError`` of the event; ``model`` (``ctx.model``'s ``provider`` and ``id``: the model of
+the session that made the call); ``thinkingLevel`` (``pi.getThinkingLevel()``); the session
+id; ``cwd``.
+
+File-writing tools: Pi's built-in ``write`` and ``edit`` (``path``). A call that failed
+(``isError``) wrote nothing. The thinking level is Pi's effort, named as ours (``off``
+... ``xhigh``); another name is unknown.
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.agents.event import (
+    OUR_EFFORTS,
+    RuntimeEvent,
+    call_id,
+    derived_call_id,
+    map_effort,
+    unique,
+    writes_file,
+)
+from gentle_hooks.agents.patch import written_paths
+from gentle_hooks.agents.payload import load_object, member, text
+
+NAME = "pi"
+#: Pi's built-in file-writing tools.
+WRITE_TOOLS = ("write", "edit")
+
+
+def decode(data: bytes) -> RuntimeEvent:
+    """Decode the extension's JSON object.
+
+    Raises:
+        UsageError: not a bounded JSON object.
+    """
+    event = load_object(data, f"record --from {NAME}: stdin")
+    tool = text(event.get("toolName"))
+    args = event.get("input")
+    found, unreadable = written_paths(args, "input")
+    session = text(event.get("sessionId"))
+    level = text(event.get("thinkingLevel"))
+    return RuntimeEvent(
+        source=NAME,
+        session_id=session,
+        tool_call_id=call_id(NAME, event.get("toolCallId"), session)
+        or derived_call_id(NAME, session, tool, args),
+        cwd=text(event.get("cwd")),
+        paths=unique(found),
+        writes=text(event.get("hook")) in ("tool_result", None)
+        and event.get("isError") is not True
+        and writes_file(tool, args, WRITE_TOOLS),
+        tool=tool,
+        model=text(member(event, "model", "id")),
+        effort=map_effort(level, OUR_EFFORTS) if level else None,
+        hook_event=text(event.get("hook")),
+        unreadable=unreadable,
+    )

@@ -1,0 +1,187 @@
+"""``install``/``uninstall --agent`` and ``doctor`` for a runtime whose hook is a file we own
+whole (:mod:`gentle_hooks.agents.ownfile`: Cline's ``PostToolUse`` script, OpenCode's plugin
+module, Pi's extension, Kiro's hooks file; SPEC §7 "Hooks").
+
+Room ``services``. The file is the configuration path of the runtime's row in the scope
+(:func:`gentle_hooks.services.agent_install.config_path`):
+
+* absent: written (its folders created), with the row's mode (executable for a script);
+* ours as written: unchanged, or rewritten when its ``gentle-hook`` must be retargeted
+  (the forms install writes itself, or a program that is not there) or its mode lost the
+  executable bit;
+* ours but edited since, or the user's own file of that name: never written; install
+  fails (exit 2), saying what to do instead, unless the user's file already runs our
+  recorder (then it counts as wired and is left as it is);
+* uninstall removes only a file of ours as written (and the folders install created, when
+  they are left empty); a file of ours edited since, or the user's, stays.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Mapping
+
+from gentle_hooks.agents import ownfile, wiring
+from gentle_hooks.agents.payload import read_file
+from gentle_hooks.agents.runtimes import Runtime, Wiring, record_command
+from gentle_hooks.bounded import write_whole
+from gentle_hooks.errors import UsageError
+from gentle_hooks.services.agent_install import (
+    AgentChange,
+    config_path,
+    installed_path,
+    program_for,
+)
+from gentle_hooks.services.agent_reach import reach
+
+
+def _advice(rt: Runtime, path: str, command: str) -> str:
+    """What to do with a file of that name that is the user's."""
+    if rt.wiring is not None and rt.wiring.file_mode & stat.S_IXUSR:
+        return (
+            f"to record, add this line to it after it reads its input into $input "
+            f"(and before it prints its JSON): printf '%s' \"$input\" | {command} >&2"
+        )
+    return f"rename it, or add our hook by hand as {rt.doc} shows"
+
+
+def read_text(path: str) -> str | None:
+    """The text of the hook file at ``path``; None when there is none.
+
+    Raises:
+        UsageError: it exists but is not a readable regular file of UTF-8 text.
+    """
+    if not os.path.lexists(path):
+        return None
+    if os.path.islink(path) or not os.path.isfile(path):
+        raise UsageError(f"{path}: not a regular file; nothing was changed")
+    data = read_file(path)
+    if data is None:
+        raise UsageError(f"{path}: not a readable regular file; nothing was changed")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path}: not UTF-8 text; nothing was changed") from None
+
+
+def _runs(path: str, w: Wiring) -> bool:
+    """The runtime can run the file: a script must be executable, a module need not be."""
+    return not (w.file_mode & stat.S_IXUSR) or os.access(path, os.X_OK)
+
+
+def _write(path: str, text: str, mode: int) -> None:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    write_whole(path, text.encode("utf-8"), mode)
+
+
+def install_file(rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]) -> AgentChange:
+    """Write runtime ``rt``'s hook file in ``scope`` (the module docstring's rules).
+
+    Raises:
+        UsageError: the file there is the user's or was edited since install; it is not a
+            regular file of text; project scope outside a work tree.
+    """
+    assert rt.wiring is not None
+    w = rt.wiring
+    path = config_path(w, scope, root, env)
+    program, notes = program_for(scope, env)
+    command = record_command(rt.name, program)
+    scoped = w.notes + (w.project_notes if scope == "project" else ())
+    content = read_text(path)
+    if content is None:
+        _write(path, ownfile.render(rt.name, command), w.file_mode)
+        return AgentChange(rt.name, scope, path, "added", command, notes + scoped)
+    own = ownfile.owned_command(content, rt.name)
+    if own is None:
+        theirs = ownfile.recorder_lines(content, rt.name)
+        if theirs and w.file_mode & stat.S_IXUSR:
+            note = f"your own hook file runs the recorder ('{theirs[0]}'); it is left as it is"
+            return AgentChange(rt.name, scope, path, "unchanged", theirs[0], (note, *scoped))
+        raise UsageError(
+            f"{path}: a hook file of yours is there; nothing was changed: "
+            + _advice(rt, path, command)
+        )
+    if not ownfile.as_written(content, rt.name):
+        raise UsageError(
+            f"{path}: our recorder file was edited since it was installed; nothing was "
+            f"changed: remove it (your edits with it) and install again, or keep it as it is"
+        )
+    written = wiring.program_words(own)[1]
+    keep = written not in ("gentle-hook", installed_path()) and (
+        reach(own, rt, root, env).status != "missing"
+    )
+    new = own if keep else wiring.retarget(own, program)
+    changes: tuple[str, ...] = ()
+    if new != own:
+        changes += (f"its gentle-hook changed: '{own}' -> '{new}'",)
+    if not _runs(path, w):
+        changes += ("it was not executable: it is now",)
+    if not changes:
+        return AgentChange(rt.name, scope, path, "unchanged", own, notes + scoped)
+    _write(path, ownfile.render(rt.name, new), w.file_mode)
+    return AgentChange(rt.name, scope, path, "updated", new, changes + notes + scoped)
+
+
+def _prune(path: str, rel: str) -> None:
+    """Remove the folders of ``rel`` that removing ``path`` left empty, deepest first."""
+    where = os.path.dirname(path)
+    for _ in range(rel.count("/")):
+        try:
+            os.rmdir(where)
+        except OSError:  # not empty: it and every folder above it stay
+            return
+        where = os.path.dirname(where)
+
+
+def uninstall_file(
+    rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]
+) -> AgentChange:
+    """Remove runtime ``rt``'s hook file of ``scope`` when it is ours as written.
+
+    Raises:
+        UsageError: the file there is not a regular file of text.
+    """
+    assert rt.wiring is not None
+    w = rt.wiring
+    path = config_path(w, scope, root, env)
+    content = read_text(path)
+    if content is None:
+        return AgentChange(rt.name, scope, path, "nothing to remove")
+    own = ownfile.owned_command(content, rt.name)
+    if own is None:
+        theirs = ownfile.recorder_lines(content, rt.name)
+        what = (
+            "left in place (your own hook file: remove the recorder line by hand)"
+            if theirs
+            else "nothing to remove"
+        )
+        return AgentChange(rt.name, scope, path, what, theirs[0] if theirs else None)
+    if not ownfile.as_written(content, rt.name):
+        return AgentChange(
+            rt.name, scope, path, "left in place (edited since it was installed: remove it by hand)"
+        )
+    os.unlink(path)
+    _prune(path, (w.project if scope == "project" else w.user) or "")
+    return AgentChange(rt.name, scope, path, "removed the file", own)
+
+
+def file_placements(
+    rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]
+) -> tuple[str, list[str], str | None]:
+    """(the file, the recorder commands it runs, why the runtime cannot run it or None)
+    for ``doctor``; no commands when there is no file or it runs none.
+
+    Raises:
+        UsageError: the file there is not a regular file of text.
+    """
+    assert rt.wiring is not None
+    path = config_path(rt.wiring, scope, root, env)
+    content = read_text(path)
+    if content is None:
+        return path, [], None
+    own = ownfile.owned_command(content, rt.name)
+    commands = [own] if own is not None else ownfile.recorder_lines(content, rt.name)
+    if commands and not _runs(path, rt.wiring):
+        return path, commands, f"{path} is not executable: the runtime does not run it"
+    return path, commands, None

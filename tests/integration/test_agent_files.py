@@ -1,0 +1,344 @@
+"""The runtimes whose hook is a file of ours (SPEC §7 "Hooks"): Cline's executable
+``PostToolUse`` hook file and OpenCode's plugin module. ``install --agent`` writes the file
+(never over the user's own), ``uninstall --agent`` removes only ours as written, and
+``doctor`` says whether it is wired and can run; real repositories, the real CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gentle_hooks.agents import ownfile
+from gentle_hooks.agents.runtimes import runtime
+from tests.conftest import gh
+
+BIN = str(Path(sys.executable).parent)
+WITH_GH = {"PATH": f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"}
+WITHOUT_GH = {"PATH": f"/usr/bin{os.pathsep}/bin"}
+FILES = ("cline", "opencode", "pi", "kiro")
+COMMAND = "gentle-hook record --from {}"
+
+
+def project(name: str) -> str:
+    w = runtime(name).wiring
+    assert w is not None
+    return w.project
+
+
+def doctor(repo: Path, env: dict[str, str]) -> tuple[int, dict[str, tuple[bool, str]]]:
+    proc = gh(repo, "doctor", "--json", env=env)
+    checks = json.loads(proc.stdout)["checks"]
+    return proc.returncode, {c["name"]: (c["ok"], c["detail"]) for c in checks}
+
+
+def line(name: str, scope: str, what: str, path: Path, command: str | None = None) -> str:
+    event = runtime(name).wiring.event  # type: ignore[union-attr]
+    running = command or COMMAND.format(name)
+    return f"{name} ({scope}): {what}: {event} hook running '{running}' in {path}"
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_install_writes_our_file_once_and_uninstall_removes_it_and_its_folders(
+    name: str, repo: Path
+) -> None:
+    path = repo / project(name)
+    first = gh(repo, "install", "--agent", name, env=WITH_GH)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.splitlines()[0] == line(name, "project", "added", path)
+    assert path.read_text() == ownfile.render(name, COMMAND.format(name))
+    executable = bool(path.stat().st_mode & stat.S_IXUSR)
+    assert executable is (name == "cline")  # Cline runs the file; OpenCode imports it
+    again = gh(repo, "install", "--agent", name, env=WITH_GH)
+    assert again.stdout.splitlines()[0] == line(name, "project", "unchanged", path)
+    out = gh(repo, "uninstall", "--agent", name, "--scope", "project")
+    assert out.stdout == f"{name} (project): removed the file: {path}\n"
+    top = repo / project(name).split("/", 1)[0]
+    assert not top.exists()  # install created .clinerules/hooks (.opencode/plugins): gone
+    nothing = gh(repo, "uninstall", "--agent", name, "--scope", "project")
+    assert nothing.stdout == f"{name} (project): nothing to remove: {path}\n"
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_uninstall_keeps_the_folder_when_it_holds_the_users_files(name: str, repo: Path) -> None:
+    path = repo / project(name)
+    path.parent.mkdir(parents=True)
+    mine = path.parent / "TaskStart"
+    mine.write_text("#!/bin/sh\necho '{\"cancel\":false}'\n")
+    assert gh(repo, "install", "--agent", name, env=WITH_GH).returncode == 0
+    assert gh(repo, "uninstall", "--agent", name).returncode == 0
+    assert not path.exists() and mine.read_text().startswith("#!/bin/sh")
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_the_users_own_file_of_that_name_is_never_written(name: str, repo: Path) -> None:
+    path = repo / project(name)
+    path.parent.mkdir(parents=True)
+    theirs = "#!/bin/sh\ninput=$(cat)\necho '{\"cancel\":false}'\n"
+    path.write_text(theirs)
+    refused = gh(repo, "install", "--agent", name, env=WITH_GH)
+    assert refused.returncode == 2, refused
+    [said] = refused.stderr.splitlines()
+    assert f"{path}: a hook file of yours is there; nothing was changed: " in said
+    if name == "cline":  # the line to add, runnable as printed inside their script
+        assert said.endswith("printf '%s' \"$input\" | gentle-hook record --from cline >&2"), said
+    assert path.read_text() == theirs
+    out = gh(repo, "uninstall", "--agent", name, "--scope", "project")
+    assert out.stdout == f"{name} (project): nothing to remove: {path}\n"
+    assert path.read_text() == theirs
+
+
+def test_a_cline_hook_of_the_users_that_runs_the_recorder_counts_as_wired(repo: Path) -> None:
+    """The line install prints, added to the user's own script, records: it is wired,
+    install leaves it, doctor checks it, uninstall leaves it."""
+    path = repo / project("cline")
+    path.parent.mkdir(parents=True)
+    path.write_text(
+        "#!/bin/sh\ninput=$(cat)\n"
+        "printf '%s' \"$input\" | gentle-hook record --from cline >&2\n"
+        "echo '{\"cancel\":false}'\n"
+    )
+    path.chmod(0o755)
+    before = path.read_text()
+    out = gh(repo, "install", "--agent", "cline", env=WITH_GH)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines()[:2] == [
+        line("cline", "project", "unchanged", path, "gentle-hook record --from cline >&2"),
+        "note: your own hook file runs the recorder ('gentle-hook record --from cline >&2'); "
+        "it is left as it is",
+    ]
+    checks = doctor(repo, WITH_GH)[1]
+    assert checks["agent: cline"] == (
+        True,
+        f"recorder wired: {path} (project) -> {os.path.join(BIN, 'gentle-hook')}",
+    )
+    gone = gh(repo, "uninstall", "--agent", "cline", "--scope", "project")
+    assert "left in place (your own hook file: remove the recorder line by hand)" in gone.stdout
+    assert path.read_text() == before
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_our_file_edited_since_is_neither_rewritten_nor_removed(name: str, repo: Path) -> None:
+    path = repo / project(name)
+    assert gh(repo, "install", "--agent", name, env=WITH_GH).returncode == 0
+    if name == "kiro":  # JSON: an edit that keeps it JSON and our hook in it
+        edited = path.read_text().replace('"timeout": 30', '"timeout": 60')
+    else:
+        edited = path.read_text() + "\n// mine\n"
+    path.write_text(edited)
+    refused = gh(repo, "install", "--agent", name, env=WITH_GH)
+    assert refused.returncode == 2
+    assert "our recorder file was edited since it was installed; nothing was changed" in (
+        refused.stderr
+    )
+    out = gh(repo, "uninstall", "--agent", name, "--scope", "project")
+    assert "left in place (edited since it was installed: remove it by hand)" in out.stdout
+    assert path.read_text() == edited
+
+
+@pytest.mark.parametrize("name", FILES)
+def test_doctor_reports_our_file_wired_and_reachable(name: str, repo: Path) -> None:
+    path = repo / project(name)
+    assert gh(repo, "install", "--agent", name, env=WITH_GH).returncode == 0
+    code, checks = doctor(repo, WITH_GH)
+    assert code == 0
+    assert checks[f"agent: {name}"] == (
+        True,
+        f"recorder wired: {path} (project) -> {os.path.join(BIN, 'gentle-hook')}",
+    )
+    code, checks = doctor(repo, WITHOUT_GH)  # the gentle-hook it runs is not found
+    assert code == 2
+    assert checks[f"agent: {name}"] == (
+        False,
+        f"wired in {path} (project), but 'gentle-hook record --from {name}' cannot run: its "
+        # printed runnable from here: the gentle-hook doctor itself ran
+        f"gentle-hook is not found; install the recorder again; run: "
+        f"{os.path.join(BIN, 'gentle-hook')} install --agent {name}",
+    )
+
+
+def test_doctor_fails_a_cline_hook_that_is_not_executable_and_install_fixes_it(
+    repo: Path,
+) -> None:
+    path = repo / project("cline")
+    assert gh(repo, "install", "--agent", "cline", env=WITH_GH).returncode == 0
+    path.chmod(0o644)
+    code, checks = doctor(repo, WITH_GH)
+    assert code == 2
+    ok, detail = checks["agent: cline"]
+    assert not ok and detail.startswith(
+        f"wired in {path} (project), but {path} is not executable: the runtime does not run it"
+    )
+    fix = detail.rsplit("run: ", 1)[1]
+    assert fix == "gentle-hook install --agent cline"
+    fixed = subprocess.run(
+        fix.split(), cwd=repo, capture_output=True, text=True, env={**os.environ, **WITH_GH}
+    )
+    assert fixed.returncode == 0, fixed.stderr
+    assert "note: it was not executable: it is now" in fixed.stdout
+    assert os.access(path, os.X_OK) and doctor(repo, WITH_GH)[1]["agent: cline"][0] is True
+
+
+@pytest.mark.parametrize(
+    ("name", "marker"),
+    [("cline", ".clinerules"), ("opencode", ".opencode"), ("pi", ".pi"), ("kiro", ".kiro")],
+)
+def test_doctor_reports_a_runtime_found_but_not_wired(name: str, marker: str, repo: Path) -> None:
+    (repo / marker).mkdir()
+    code, checks = doctor(repo, WITH_GH)
+    assert code == 0
+    assert checks[f"agent: {name}"] == (
+        True,
+        f"found ({repo / marker}) but not wired to record; run: gentle-hook install --agent {name}",
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "where"),
+    [
+        ("cline", ("Documents", "Cline", "Hooks", "PostToolUse")),
+        ("opencode", (".config", "opencode", "plugins", "gentle-hooks.js")),
+        ("pi", (".pi", "agent", "extensions", "gentle-hooks.ts")),
+    ],
+)
+def test_user_scope_writes_the_documented_global_file(
+    name: str, where: tuple[str, ...], repo: Path, isolated_git: Path
+) -> None:
+    out = gh(repo, "install", "--agent", name, "--scope", "user", env=WITH_GH)
+    assert out.returncode == 0, out.stderr
+    path = isolated_git.joinpath(*where)
+    assert path.is_file() and ownfile.owned_command(path.read_text(), name) is not None
+    assert gh(repo, "uninstall", "--agent", name, "--scope", "user").returncode == 0
+    assert not path.exists()
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node")
+@pytest.mark.parametrize("name", ["opencode", "pi"])
+def test_our_plugin_module_is_one_node_parses(name: str, tmp_path: Path) -> None:
+    module = tmp_path / "gentle-hooks.mjs"  # node reads .js outside a module package as CJS
+    module.write_text(ownfile.render(name, f"'/opt/my tools/gentle-hook' record --from {name}"))
+    done = subprocess.run(["node", "--check", str(module)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.parametrize(
+    ("stdin", "env", "said"),
+    [
+        ("not json", WITH_GH, "record --from cline: stdin"),
+        ("{}", WITHOUT_GH, "gentle-hook"),  # the recorder is not found
+    ],
+    ids=["bad-input", "no-gentle-hook"],
+)
+def test_a_cline_hook_whose_recorder_fails_never_blocks_cline(
+    stdin: str, env: dict[str, str], said: str, repo: Path
+) -> None:
+    """Cline blocks the task on a non-zero exit or invalid JSON on standard output: our
+    hook file ends with exit 0 and ``{"cancel":false}`` whatever the recorder did, its
+    complaint on standard error."""
+    assert gh(repo, "install", "--agent", "cline", env=WITH_GH).returncode == 0
+    hook = repo / project("cline")
+    done = subprocess.run(
+        [str(hook)], cwd=repo, input=stdin, capture_output=True, text=True, env=env, timeout=60
+    )
+    assert (done.returncode, done.stdout) == (0, '{"cancel":false}\n')
+    assert said in done.stderr
+
+
+#: Calls our OpenCode plugin's hooks as OpenCode does (``@opencode-ai/plugin`` ``Hooks``):
+#: the next to last argument is the module, the last a JSON list of ``[hook, input,
+#: output]``; the plugin's directory is the working directory.
+DRIVER = """
+import { pathToFileURL } from "node:url"
+const [plugin, raw] = process.argv.slice(-2)
+const mod = await import(pathToFileURL(plugin).href)
+const hooks = await mod.GentleHooksRecorder({ directory: process.cwd(), worktree: process.cwd() })
+for (const [name, input, output] of JSON.parse(raw)) await hooks[name](input, output)
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="no node")
+def test_the_opencode_plugin_hands_each_session_its_own_model(tmp_path: Path) -> None:
+    """A subagent's session (``task``) gets its own ``chat.*`` calls: a call in a session
+    the plugin saw no model for carries none (unknown, so small), never the parent's; a
+    ``chat.params`` whose model has no ``id`` keeps the one ``chat.message`` named."""
+    out = tmp_path / "calls.jsonl"
+    module = tmp_path / "gentle-hooks.mjs"
+    module.write_text(ownfile.render("opencode", f"cat >> '{out}'; echo >> '{out}'"))
+    after = {"title": "", "output": "", "metadata": {}}
+    calls = [
+        [
+            "chat.message",
+            {"sessionID": "parent", "model": {"providerID": "anthropic", "modelID": "claude-x"}},
+            {"message": {}, "parts": []},
+        ],
+        [
+            "chat.params",
+            {"sessionID": "parent", "agent": "build", "model": {}, "provider": {}, "message": {}},
+            {"temperature": 0, "topP": 1, "options": {"reasoningEffort": "low"}},
+        ],
+        [
+            "tool.execute.before",
+            {"tool": "write", "sessionID": "parent", "callID": "c1"},
+            {"args": {"filePath": "/w/a.py", "content": "x"}},
+        ],
+        ["tool.execute.after", {"tool": "write", "sessionID": "parent", "callID": "c1"}, after],
+        [
+            "tool.execute.before",
+            {"tool": "edit", "sessionID": "child", "callID": "c2"},
+            {"args": {"filePath": "/w/b.py", "oldString": "a", "newString": "b"}},
+        ],
+        ["tool.execute.after", {"tool": "edit", "sessionID": "child", "callID": "c2"}, after],
+    ]
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", DRIVER, str(module), json.dumps(calls)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    parent, child = [json.loads(x) for x in out.read_text().splitlines() if x.strip()]
+    assert parent == {
+        "hook": "tool.execute.after",
+        "tool": "write",
+        "sessionID": "parent",
+        "callID": "c1",
+        "args": {"filePath": "/w/a.py", "content": "x"},
+        "model": {"providerID": "anthropic", "modelID": "claude-x", "reasoningEffort": "low"},
+        "directory": str(tmp_path),
+        "worktree": str(tmp_path),
+    }
+    assert (child["sessionID"], child["model"], child["args"]["filePath"]) == (
+        "child",
+        None,
+        "/w/b.py",
+    )
+
+
+def test_kiro_has_no_documented_user_hooks_folder_so_user_scope_is_refused(repo: Path) -> None:
+    out = gh(repo, "install", "--agent", "kiro", "--scope", "user", env=WITH_GH)
+    assert out.returncode == 2
+    assert "this runtime has no user-level configuration: use --scope project" in out.stderr
+
+
+def test_kiro_hooks_file_is_the_documented_v1_shape(repo: Path) -> None:
+    assert gh(repo, "install", "--agent", "kiro", env=WITH_GH).returncode == 0
+    doc = json.loads((repo / project("kiro")).read_text())
+    assert doc == {
+        "version": "v1",
+        "hooks": [
+            {
+                "name": "gentle-hooks-record",
+                "trigger": "PostToolUse",
+                "action": {"type": "command", "command": "gentle-hook record --from kiro"},
+                "timeout": 30,
+                "enabled": True,
+            }
+        ],
+    }

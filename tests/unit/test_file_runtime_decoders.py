@@ -1,0 +1,224 @@
+"""Cline's, OpenCode's and Pi's inputs, row by row beyond their documented fixture
+(tests/fixtures/agents/cline.json, opencode.json, pi.json): which calls write, which paths, which
+model and effort (SPEC §7 "Hooks"; docs/agents/cline.md, opencode.md, pi.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from gentle_hooks.agents import cline, opencode, pi
+
+PATCH = (
+    "*** Begin Patch\n*** Update File: src/a.py\n@@\n-x\n+y\n"
+    "*** Add File: src/b.py\n+z\n*** End Patch"
+)
+
+
+def cline_input(tool: str, params: dict[str, str], **top: Any) -> bytes:
+    post = {"toolName": tool, "parameters": params, "result": "", "success": True}
+    post.update(top.pop("post", {}))
+    event = {
+        "clineVersion": "3.38.0",
+        "hookName": "PostToolUse",
+        "timestamp": "1764669153482",
+        "taskId": "t1",
+        "workspaceRoots": ["/w"],
+        "userId": "u",
+        "model": {"provider": "anthropic", "slug": "claude-sonnet-4-5"},
+        "postToolUse": post,
+        **top,
+    }
+    return json.dumps(event).encode()
+
+
+@pytest.mark.parametrize(
+    ("data", "writes", "paths", "model"),
+    [
+        (
+            cline_input("write_to_file", {"path": "a.py", "content": "x"}),
+            True,
+            ("a.py",),
+            "claude-sonnet-4-5",
+        ),
+        (
+            cline_input("new_rule", {"path": ".clinerules/x.md"}),
+            True,
+            (".clinerules/x.md",),
+            "claude-sonnet-4-5",
+        ),
+        (
+            cline_input("editor", {"path": "/w/a.py", "new_text": "y"}),
+            True,
+            ("/w/a.py",),
+            "claude-sonnet-4-5",
+        ),
+        (
+            cline_input("apply_patch", {"input": PATCH}),
+            True,
+            ("src/a.py", "src/b.py"),
+            "claude-sonnet-4-5",
+        ),
+        (cline_input("read_file", {"path": "a.py"}), False, ("a.py",), "claude-sonnet-4-5"),
+        (cline_input("execute_command", {"command": "make"}), False, (), "claude-sonnet-4-5"),
+        # a call that failed wrote nothing
+        (
+            cline_input("write_to_file", {"path": "a.py"}, post={"success": False}),
+            False,
+            ("a.py",),
+            "claude-sonnet-4-5",
+        ),
+        # Cline's "unknown" slug, and no model at all, name no model
+        (
+            cline_input(
+                "write_to_file", {"path": "a.py"}, model={"provider": "unknown", "slug": "unknown"}
+            ),
+            True,
+            ("a.py",),
+            None,
+        ),
+        (cline_input("write_to_file", {"path": "a.py"}, model=None), True, ("a.py",), None),
+        # another hook wired to the same file by hand is not a write
+        (
+            cline_input("write_to_file", {"path": "a.py"}, hookName="PreToolUse"),
+            False,
+            ("a.py",),
+            "claude-sonnet-4-5",
+        ),
+    ],
+)
+def test_cline_rows(data: bytes, writes: bool, paths: tuple[str, ...], model: str | None) -> None:
+    event = cline.decode(data)
+    assert (event.writes, event.paths, event.model, event.effort) == (writes, paths, model, None)
+    assert event.session_id == "t1" and event.cwd == "/w"
+    assert event.tool_call_id is not None and event.tool_call_id.startswith("derived:")
+
+
+def test_cline_tells_two_calls_apart_and_a_replay_is_the_same_call() -> None:
+    first = cline.decode(cline_input("write_to_file", {"path": "a.py"}))
+    again = cline.decode(cline_input("write_to_file", {"path": "a.py"}))
+    later = cline.decode(cline_input("write_to_file", {"path": "a.py"}, timestamp="1764669153999"))
+    assert first.tool_call_id == again.tool_call_id != later.tool_call_id
+
+
+def oc_input(tool: str, args: object, model: object = None) -> bytes:
+    return json.dumps(
+        {
+            "hook": "tool.execute.after",
+            "tool": tool,
+            "sessionID": "s1",
+            "callID": "c1",
+            "args": args,
+            "model": model,
+            "directory": "/w",
+            "worktree": "/w",
+        }
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    ("data", "writes", "paths", "model", "effort"),
+    [
+        (
+            oc_input("write", {"filePath": "/w/a.py", "content": "x"}),
+            True,
+            ("/w/a.py",),
+            None,
+            None,
+        ),
+        (
+            oc_input("multiedit", {"filePath": "/w/a.py", "edits": []}),
+            True,
+            ("/w/a.py",),
+            None,
+            None,
+        ),
+        (oc_input("apply_patch", {"patchText": PATCH}), True, ("src/a.py", "src/b.py"), None, None),
+        (oc_input("patch", {"patchText": PATCH}), True, ("src/a.py", "src/b.py"), None, None),
+        (oc_input("read", {"filePath": "/w/a.py"}), False, ("/w/a.py",), None, None),
+        (oc_input("bash", {"command": "make"}), False, (), None, None),
+        (
+            oc_input("edit", {"filePath": "a.py"}, {"modelID": "gpt-5", "reasoningEffort": "none"}),
+            True,
+            ("a.py",),
+            "gpt-5",
+            "off",
+        ),
+        (
+            oc_input(
+                "edit", {"filePath": "a.py"}, {"modelID": "gpt-5", "reasoningEffort": "xhigh"}
+            ),
+            True,
+            ("a.py",),
+            "gpt-5",
+            "xhigh",
+        ),
+        # a name that is not one of ours is unknown, never guessed
+        (
+            oc_input("edit", {"filePath": "a.py"}, {"modelID": "o3", "reasoningEffort": "max"}),
+            True,
+            ("a.py",),
+            "o3",
+            "unknown",
+        ),
+        (
+            oc_input("edit", {"filePath": "a.py"}, {"providerID": "anthropic"}),
+            True,
+            ("a.py",),
+            None,
+            None,
+        ),
+    ],
+)
+def test_opencode_rows(
+    data: bytes, writes: bool, paths: tuple[str, ...], model: str | None, effort: str | None
+) -> None:
+    event = opencode.decode(data)
+    assert (event.writes, event.paths, event.model, event.effort) == (writes, paths, model, effort)
+    assert (event.session_id, event.tool_call_id, event.cwd) == ("s1", "c1", "/w")
+
+
+def pi_input(tool: str, args: object, **top: Any) -> bytes:
+    event = {
+        "hook": "tool_result",
+        "toolName": tool,
+        "toolCallId": "p1",
+        "input": args,
+        "isError": False,
+        "model": {"provider": "anthropic", "id": "claude-opus-4-5"},
+        "thinkingLevel": "high",
+        "sessionId": "s1",
+        "cwd": "/w",
+        **top,
+    }
+    return json.dumps(event).encode()
+
+
+@pytest.mark.parametrize(
+    ("data", "writes", "model", "effort"),
+    [
+        (pi_input("write", {"path": "a.py", "content": "x"}), True, "claude-opus-4-5", "high"),
+        (pi_input("edit", {"path": "a.py"}, thinkingLevel="off"), True, "claude-opus-4-5", "off"),
+        # a level Pi may add that is not one of ours is unknown, never guessed
+        (
+            pi_input("edit", {"path": "a.py"}, thinkingLevel="max"),
+            True,
+            "claude-opus-4-5",
+            "unknown",
+        ),
+        (pi_input("edit", {"path": "a.py"}, model=None, thinkingLevel=None), True, None, None),
+        (pi_input("edit", {"path": "a.py"}, isError=True), False, "claude-opus-4-5", "high"),
+        (pi_input("read", {"path": "a.py"}), False, "claude-opus-4-5", "high"),
+    ],
+)
+def test_pi_rows(data: bytes, writes: bool, model: str | None, effort: str | None) -> None:
+    event = pi.decode(data)
+    assert (event.writes, event.paths, event.model, event.effort) == (
+        writes,
+        ("a.py",),
+        model,
+        effort,
+    )
+    assert (event.session_id, event.tool_call_id, event.cwd) == ("s1", "p1", "/w")
