@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -117,3 +119,27 @@ def test_the_wrapped_streams_are_installed_once() -> None:
     )
     out = os.popen(f"{sys.executable} -c '{code}'").read()
     assert out == "VisibleStream TextIOWrapper\n"
+
+
+def test_a_receipt_command_with_newlines_is_printed_on_one_line_and_runs_as_printed(
+    repo: Path,
+) -> None:
+    code = "import sys\nsys.exit(1)"
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", "src/app.py").returncode == 0
+    hostile(repo, "receipt", "run", "--", sys.executable, "-c", code)
+    listed = _clean(hostile(repo, "receipt", "list").stdout)
+    assert listed.count("\n") == 1 and "$'import sys\\nsys.exit(1)'" in listed, listed
+    git(repo, "add", "-A")
+    block = _clean(hostile(repo, "hook", "pre-commit").stderr)
+    runs = [line.split("run: ", 1)[1] for line in block.splitlines() if "  run: " in line]
+    again = next(r for r in runs if " receipt run " in r)
+    assert "sys.exit(1)" in again and not any(
+        line.startswith("sys.exit") for line in block.splitlines()
+    ), block
+    bash = shutil.which("bash")
+    assert bash is not None
+    ran = subprocess.run([bash, "-c", again], cwd=repo, capture_output=True, check=False)
+    assert ran.returncode == 1 and b"receipt #2: " in ran.stderr, ran.stderr  # ran, recorded
+    receipts = json.loads(hostile(repo, "receipt", "list", "--json").stdout)
+    assert "exit 1" in json.dumps(receipts) and len(receipts["records"]) == 2, receipts
