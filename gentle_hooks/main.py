@@ -75,6 +75,13 @@ def one_line(message: str) -> str:
     return message.translate(table)
 
 
+def _click_line(exc: Exception) -> str:
+    """A click error's message on one line: its own line breaks (a choice list) joined
+    with spaces, then :func:`one_line`."""
+    text = exc.format_message()  # type: ignore[attr-defined]
+    return one_line(" ".join(part.strip() for part in str(text).splitlines() if part.strip()))
+
+
 def escape_unencodable(exc: UnicodeError) -> tuple[str, int]:
     """Codec error handler: a lone surrogate ``U+DC80``-``U+DCFF`` (the byte ``HH`` that
     ``surrogateescape`` kept) becomes ``\\xHH``; any other character the stream cannot
@@ -269,12 +276,12 @@ def _run(args: list[str], tail: str, errors: list[str], echo: bool = True) -> in
                 usage_failure(args[1:], exc.format_message())
             _say_error(
                 errors,
-                f"{PROG}: error: {one_line(exc.format_message())} (see: {where}){tail}",
+                f"{PROG}: error: {_click_line(exc)} (see: {where}){tail}",
                 echo,
             )
             return EXIT_INPUT
         except click.ClickException as exc:
-            _say_error(errors, f"{PROG}: error: {one_line(exc.format_message())}{tail}", echo)
+            _say_error(errors, f"{PROG}: error: {_click_line(exc)}{tail}", echo)
             return EXIT_INPUT
         except click.exceptions.Abort:
             return EXIT_INTERRUPTED
