@@ -8,6 +8,7 @@ Room ``report``. Only this room turns policy values into words and shell command
 * :mod:`.reason_words` — the native assessment's reason codes and signals in words
 * :mod:`.program_text` — how the user types the CLI in a printed command
 * :mod:`.base_text` — why a block's base is the empty tree, and the command naming one
+* :mod:`.visible` — standard output and error that show control characters, never send them
 * :mod:`.jsontext` — JSON text any strict parser accepts, whatever a string held
 * :mod:`.text` — human output of assess, status and the gates
 * :mod:`.records_text` — human output of records, receipts and verdicts

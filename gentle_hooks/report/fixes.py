@@ -438,9 +438,11 @@ def runnable(command: str) -> str:
 
 
 def _join(words: Sequence[str]) -> str:
-    import shlex  # off the gates' pass path: only a block renders a receipt
+    """The words quoted for a POSIX shell on one line
+    (:func:`gentle_hooks.policy.shellwords.join`)."""
+    from gentle_hooks.policy.shellwords import join  # off the gates' pass path
 
-    return shlex.join(words)
+    return join(words)
 
 
 def reasons(shortfalls: Sequence[Shortfall]) -> list[str]:

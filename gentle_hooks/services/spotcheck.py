@@ -35,6 +35,7 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt, SpotCheck
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.selfcheck import report_argv, rerun_agrees
+from gentle_hooks.policy.shellwords import shown as one_line_command
 from gentle_hooks.services.checkout import candidate_checkout, sweep
 from gentle_hooks.services.delivered import refresh_notes_kept
 from gentle_hooks.services.record import (
@@ -120,7 +121,7 @@ def _refused(bound: Bound, rec: Receipt) -> UsageError | None:
     else:
         words, fix = _what_to_report(bound)
     return UsageError(
-        f"receipt #{rec.id} ({rec.command}) cannot count: {why}; {words}",
+        f"receipt #{rec.id} ({one_line_command(rec.command)}) cannot count: {why}; {words}",
         commands=(fix, cli("spot-check", *bound.binding.words())),
     )
 
@@ -164,7 +165,10 @@ def choose_receipt(
     if command is not None:
         receipts = [r for r in receipts if r.command == command.strip()]
         if not receipts:
-            known = "; ".join(f"#{r.id} {r.command}" for r in led.receipts(identity)) or "none"
+            known = (
+                "; ".join(f"#{r.id} {one_line_command(r.command)}" for r in led.receipts(identity))
+                or "none"
+            )
             raise UsageError(
                 f"no receipt for command {command!r} on this candidate (its receipts: {known})"
             )
@@ -287,7 +291,8 @@ def run_spot_check(
         if in_place:
             sweep(bound.repo)  # what killed spot checks left (a checkout sweeps it too)
             if announce is not None:
-                announce(f"re-running receipt #{receipt.id} ({receipt.command}) in the work tree")
+                what = one_line_command(receipt.command)
+                announce(f"re-running receipt #{receipt.id} ({what}) in the work tree")
             rerun = _rerun(bound.repo, bound.root, receipt, cand.tree, None, stdout, stderr)
         else:
             deps = bound.settings.verification.dependency_dirs
@@ -299,7 +304,8 @@ def run_spot_check(
                 )
                 if announce is not None:
                     announce(
-                        f"re-running receipt #{receipt.id} ({receipt.command}) in a temporary "
+                        f"re-running receipt #{receipt.id} ({one_line_command(receipt.command)}) "
+                        "in a temporary "
                         f"linked checkout of the {binding.projection.value} candidate's tree, "
                         f"{co.root}{linked}: the work tree has other changes"
                     )
