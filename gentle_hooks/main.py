@@ -29,6 +29,7 @@ from gentle_hooks.errors import (
     EXIT_OK,
     EXIT_UNEXPECTED,
     GentleError,
+    shown,
 )
 from gentle_hooks.git.probe import forget as forget_probes
 
@@ -67,12 +68,9 @@ ESCAPE = "gentle-hooks-escape"
 
 
 def one_line(message: str) -> str:
-    """``message`` with every control character but newline and tab, and every other line
-    break (CR, VT, FF, NEL, U+2028, U+2029), written ``\\xHH`` or ``\\uXXXX``: input the
-    message echoes (a ref name, a path) can neither split the line nor drive the terminal."""
-    table = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (9, 10)}
-    table.update({0x2028: "\\u2028", 0x2029: "\\u2029"})
-    return message.translate(table)
+    """``message`` as an error line shows it: control characters visible and its length
+    bounded (:func:`gentle_hooks.errors.shown`)."""
+    return shown(message)
 
 
 def _click_line(exc: Exception) -> str:
@@ -300,11 +298,12 @@ def _run(args: list[str], tail: str, errors: list[str], echo: bool = True) -> in
         refused = _environment_refused(exc)
         where = _log_unexpected(args)
         if refused is not None:
-            _say_error(errors, f"{PROG}: error: {' '.join(refused.split())}{tail}", echo)
+            _say_error(errors, f"{PROG}: error: {one_line(' '.join(refused.split()))}{tail}", echo)
             return EXIT_INPUT
         _say_error(
             errors,
-            f"{PROG}: unexpected error: {type(exc).__name__}: {exc} (traceback: {where}){tail}",
+            f"{PROG}: unexpected error: {type(exc).__name__}: {one_line(str(exc))} "
+            f"(traceback: {where}){tail}",
             echo,
         )
         return EXIT_UNEXPECTED

@@ -33,6 +33,14 @@ class PendingWork(LedgerConnection):
         """The root's pending (unconsumed) mutations, oldest first."""
         return self._select(PendingMutation, "root = ? AND consumed_by IS NULL", (root,))
 
+    def last_pending_mutation(self, root: str) -> PendingMutation | None:
+        """The root's newest pending (unconsumed) mutation, or None."""
+        return self._select_one(
+            PendingMutation,
+            "id = (SELECT MAX(id) FROM pending_mutation WHERE root = ? AND consumed_by IS NULL)",
+            (root,),
+        )
+
     def pending_escalations(self, root: str) -> list[EscalationRecord]:
         """The root's pending (unconsumed) escalations, oldest first (sticky, SPEC §5)."""
         return self._select(EscalationRecord, "root = ? AND consumed_by IS NULL", (root,))
