@@ -34,6 +34,7 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_uninstall` — unwire it, giving back what install changed
 * :mod:`.agent_file` — install, uninstall and check a runtime hook that is a file of ours
 * :mod:`.agent_record` — an agent runtime's hook input -> a pending mutation
+* :mod:`.agent_subagents` — the markers of the subagents running in an agent session
 * :mod:`.doctor` — health checks of the store and the installed hooks
 * :mod:`.doctor_fix` — ``doctor --fix``'s repairs of the ledger, and ending a quarantine
 * :mod:`.agent_doctor` — per agent runtime used here: is its recorder wired and reachable
