@@ -7,6 +7,7 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.status` — the plan of the current candidate and what is recorded for it
 * :mod:`.across` — which writer entries a change of another path may carry (an index)
 * :mod:`.attribution` — which writer work a change carries, and what a writer wrote
+* :mod:`.reapplied` — settled writer content a pushed commit adds again onto another base
 * :mod:`.settle` — what pushed commits delivered of a writer's entry (ended as settled), and
   the local versions that may still hold writer work
 * :mod:`.expiry` — pending writer work whose content is gone, expired
