@@ -133,3 +133,16 @@ def test_doctor_reports_an_expired_marker_and_fix_removes_it_alone(repo: Path) -
     fixed = gh(repo, "doctor", "--fix")
     assert f"removed {old}" in fixed.stdout, fixed.stdout
     assert not os.path.exists(old) and os.path.exists(live)
+
+
+def test_a_marker_that_cannot_be_kept_fails_in_one_line(repo: Path) -> None:
+    state = repo / ".git" / "gentle-hooks"
+    state.mkdir(exist_ok=True)
+    (state / "subagents").write_text("not a directory")
+    proc = gh(
+        repo, "record", "--from", "copilot", input=lifecycle("copilot", "subagent-start", repo)
+    )
+    assert proc.returncode == 1  # Copilot logs a non-zero hook and goes on
+    assert proc.stderr.startswith("gentle-hook: error: cannot keep the subagent's marker in ")
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.endswith("; nothing recorded\n") and "Traceback" not in proc.stderr
