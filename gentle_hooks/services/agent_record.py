@@ -207,6 +207,7 @@ def _bracket(
 
     root = _work_tree(event, cwd)
     who = event.agent or "a subagent"
+    who = who if len(who) <= 80 else who[:77] + "..."  # one readable line, whatever it sent
     if root is None:
         where = cwd or event.cwd or os.getcwd()
         return RuntimeRecorded(event, None, f"{where} is not in a git work tree", ack)

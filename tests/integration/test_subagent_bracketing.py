@@ -168,3 +168,12 @@ def test_a_copilot_write_through_the_claude_recorder_is_a_subagents_too(
     proc = gh(repo, "record", "--from", "claude-code", input=json.dumps(pascal), env=env)
     assert proc.returncode == 0, proc.stderr
     assert models(repo) == [("unknown", "unknown")]
+
+
+def test_an_oversized_subagent_name_is_kept_short(repo: Path) -> None:
+    start = json.loads(lifecycle("copilot", "subagent-start", repo))
+    start["agentName"] = "x" * 300_000
+    said = record(repo, "copilot", json.dumps(start))
+    assert len(said) < 300 and said.count("\n") == 1, said[:300]
+    [marker] = agent_subagents.running(str(repo / ".git"), "copilot", start["sessionId"])
+    assert marker.name == "x" * agent_subagents.MAX_LABEL
