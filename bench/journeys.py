@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -20,13 +21,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench.journeys.results import document, problems, table
 from bench.journeys.runner import run_journeys
 
+#: Journeys at a time by default: two per CPU.
+JOBS = 2 * (os.cpu_count() or 1)
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--fast", action="store_true", help="only the test suite's subset")
     ap.add_argument("--only", action="append", default=[], help="a journey name (repeatable)")
     ap.add_argument("--json", help="write the gentle-hooks.journeys/v1 document here")
-    ap.add_argument("-j", "--jobs", type=int, default=2, help="journeys at a time (default 2)")
+    ap.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=JOBS,
+        help=f"journeys at a time (default {JOBS}: two per CPU; a journey is a chain of "
+        "short processes, one at a time, so two per core keep the cores busy)",
+    )
     ap.add_argument("--keep", action="store_true", help="keep the sandboxes")
     ap.add_argument(
         "-v",

@@ -73,6 +73,13 @@ def one_line(message: str) -> str:
     return shown(message)
 
 
+def _click_line(exc: Exception) -> str:
+    """A click error's message on one line: its own line breaks (a choice list) joined
+    with spaces, then :func:`one_line`."""
+    text = exc.format_message()  # type: ignore[attr-defined]
+    return one_line(" ".join(part.strip() for part in str(text).splitlines() if part.strip()))
+
+
 def escape_unencodable(exc: UnicodeError) -> tuple[str, int]:
     """Codec error handler: a lone surrogate ``U+DC80``-``U+DCFF`` (the byte ``HH`` that
     ``surrogateescape`` kept) becomes ``\\xHH``; any other character the stream cannot
@@ -102,7 +109,11 @@ def _register_escape() -> None:
 
 
 def _escape_streams() -> None:
-    """Let stdout and stderr write any string (:func:`escape_unencodable`)."""
+    """Let stdout and stderr write any string (:func:`escape_unencodable`), with every
+    control character shown, never sent to the terminal
+    (:class:`gentle_hooks.report.visible.VisibleStream`)."""
+    from gentle_hooks.report.visible import wrap_streams
+
     _register_escape()
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
@@ -112,6 +123,7 @@ def _escape_streams() -> None:
             reconfigure(errors=ESCAPE)
         except (ValueError, OSError):  # closed or detached: there is nothing to print to
             continue
+    wrap_streams(sys)
 
 
 def _environment_refused(exc: BaseException) -> str | None:
@@ -245,7 +257,9 @@ def _run(args: list[str], tail: str, errors: list[str], echo: bool = True) -> in
         from gentle_hooks.cli.group import cli
 
         try:
-            rv = cli.main(args=args, prog_name=PROG, standalone_mode=False)
+            # color: click never strips escape sequences from what it prints (a path, a
+            # receipt's command); the streams show them (:func:`_escape_streams`)
+            rv = cli.main(args=args, prog_name=PROG, standalone_mode=False, color=True)
         except click.exceptions.Exit as exc:
             return int(exc.exit_code)
         except click.UsageError as exc:  # one line, as for every other bad input
@@ -260,12 +274,12 @@ def _run(args: list[str], tail: str, errors: list[str], echo: bool = True) -> in
                 usage_failure(args[1:], exc.format_message())
             _say_error(
                 errors,
-                f"{PROG}: error: {one_line(exc.format_message())} (see: {where}){tail}",
+                f"{PROG}: error: {_click_line(exc)} (see: {where}){tail}",
                 echo,
             )
             return EXIT_INPUT
         except click.ClickException as exc:
-            _say_error(errors, f"{PROG}: error: {one_line(exc.format_message())}{tail}", echo)
+            _say_error(errors, f"{PROG}: error: {_click_line(exc)}{tail}", echo)
             return EXIT_INPUT
         except click.exceptions.Abort:
             return EXIT_INTERRUPTED

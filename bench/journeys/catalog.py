@@ -13,6 +13,7 @@ import re
 import shlex
 import shutil
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,6 +65,7 @@ class Ctx:
     hook_repo: tuple[Path, str] | None = None
     checks: list[tuple[bool, str]] = field(default_factory=list)
     node_modules: Path | None = None
+    templates: Path | None = None
 
     def check(self, ok: bool, what: str) -> None:
         """A thing the journey expects once the agent is through (fails the journey)."""
@@ -102,9 +104,31 @@ def journey(
 
 
 def plain(ctx: Ctx, *, share: bool = True, commits: int = 1) -> Path:
-    """A project clone with the plain hooks installed (and the notes shared)."""
-    w = ctx.sb.project(commits=commits)
-    step = ctx.sb.sh(w, f"{ctx.gh} install" + (" --share origin" if share else ""), who="setup")
+    """A project clone with the plain hooks installed (and the notes shared): built once
+    per bench run and variant in a template sandbox, then copied (:meth:`Sandbox.adopt`)."""
+    if ctx.templates is None or shutil.which("gentle-hook", path=ctx.sb.env["PATH"]) != str(
+        CLI_BIN / "gentle-hook"
+    ):  # the template's hooks run the bench's CLI: another CLI installs its own
+        return _plain(ctx.sb, ctx.gh, share, commits)
+    key = (share, commits)
+    with _TEMPLATE_LOCK:
+        if key not in _TEMPLATES.setdefault(str(ctx.templates), {}):
+            root = ctx.templates / f"plain-{int(share)}-{commits}"
+            sb = Sandbox(root, pre_commit_home=ctx.sb.pre_commit_home)
+            _plain(sb, "gentle-hook", share, commits)
+            _TEMPLATES[str(ctx.templates)][key] = root
+        template = _TEMPLATES[str(ctx.templates)][key]
+    return ctx.sb.adopt(template)
+
+
+#: The template sandboxes built so far, per templates directory and (share, commits).
+_TEMPLATES: dict[str, dict[tuple[bool, int], Path]] = {}
+_TEMPLATE_LOCK = threading.Lock()
+
+
+def _plain(sb: Sandbox, gh: str, share: bool, commits: int) -> Path:
+    w = sb.project(commits=commits)
+    step = sb.sh(w, f"{gh} install" + (" --share origin" if share else ""), who="setup")
     if step.exit != 0:
         raise FixtureError(f"install failed: {step.out.strip()}")
     return w

@@ -107,6 +107,8 @@ def run_journeys(
         (tmp / "hook-repo").mkdir()
         repo = hook_repo(tmp / "hook-repo")
     shared_home = tmp / "pre-commit-home"
+    templates = tmp / "templates"  # the plain project, built once and copied per journey
+    templates.mkdir(exist_ok=True)
     npm = npm_install(tmp / "npm") if any(j.needs == "npm" for j in chosen) else None
 
     def one(j: Journey) -> Outcome:
@@ -116,7 +118,13 @@ def run_journeys(
             o.status, o.detail = "skipped", why
             return o
         sb = Sandbox(tmp / j.name, on_path=j.on_path, pre_commit_home=shared_home)
-        ctx = Ctx(sb, Agent(sb, TEST), repo, node_modules=npm[0] if npm else None)
+        ctx = Ctx(
+            sb,
+            Agent(sb, TEST),
+            repo,
+            node_modules=npm[0] if npm else None,
+            templates=templates,
+        )
         t = time.monotonic()
         try:
             j.body(ctx)
@@ -136,6 +144,11 @@ def run_journeys(
 
     if jobs <= 1:
         return [one(j) for j in chosen]
-    # journeys share nothing but the frameworks' stores, which lock themselves
+    # journeys share nothing but the frameworks' stores, which lock themselves, and the
+    # plain template (built once under a lock). The slow ones (a tool to install, a
+    # framework's environment to build) start first, so none of them is left running
+    # alone at the end; the outcomes come back in the catalog's order.
+    order = sorted(range(len(chosen)), key=lambda i: (not chosen[i].needs, i))
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(one, chosen))
+        done = dict(zip(order, pool.map(one, [chosen[i] for i in order]), strict=True))
+    return [done[i] for i in range(len(chosen))]

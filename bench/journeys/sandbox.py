@@ -86,6 +86,10 @@ def pip_env() -> dict[str, str]:
     return out
 
 
+#: The pip cache of the user running the bench.
+_PIP_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "pip"
+
+
 class FixtureError(Exception):
     """The journey's fixture does not show the edge case it claims (the journey is void)."""
 
@@ -122,7 +126,12 @@ class Sandbox:
         system = [
             p
             for p in os.environ.get("PATH", "/usr/bin:/bin").split(os.pathsep)
-            if p and Path(p).resolve() != CLI_BIN.resolve() and "/.venv" not in p
+            if p
+            and Path(p).resolve() != CLI_BIN.resolve()
+            and "/.venv" not in p
+            # a gentle-hook installed elsewhere on this machine (a pyenv shim, another
+            # pipx): the sandbox's user has only the CLI its journey gives them
+            and not (Path(p) / "gentle-hook").exists()
         ]
         tools = self.root / "bin"
         for name in FRAMEWORK_TOOLS:
@@ -147,10 +156,14 @@ class Sandbox:
         for key in ("PIP_CONFIG_FILE", "PIP_FIND_LINKS", "PIP_EXTRA_INDEX_URL", "UV_CACHE_DIR"):
             if key in os.environ:
                 self.env[key] = os.environ[key]
+        # the machine's download caches (content-addressed): the private HOME would hide
+        # them, and the pipx journey would fetch pipx and the build backend every run
+        self.env.setdefault("PIP_CACHE_DIR", os.environ.get("PIP_CACHE_DIR", str(_PIP_CACHE)))
         self.env.update(uv_env())
-        self.git(self.root, "config", "--global", "user.name", "Jo User", who="setup")
-        self.git(self.root, "config", "--global", "user.email", "jo@example.com", who="setup")
-        self.git(self.root, "config", "--global", "init.defaultBranch", "main", who="setup")
+        # what `git config --global` writes for these three, written once without three gits
+        (self.root / "home" / ".gitconfig").write_text(
+            "[user]\n\tname = Jo User\n\temail = jo@example.com\n[init]\n\tdefaultBranch = main\n"
+        )
 
     @property
     def cli(self) -> str:
@@ -254,6 +267,17 @@ class Sandbox:
             self.git(w, "add", "-A")
             self.git(w, "commit", "-q", "-m", f"human commit {i}")
         self.git(w, "push", "-q", "origin", "HEAD")
+        return w
+
+    def adopt(self, template: Path, name: str = "work") -> Path:
+        """The remote and the clone ``template`` (another sandbox's root, built once per
+        bench run by :func:`bench.journeys.catalog.plain`) holds, copied here with ``cp
+        -a`` and pointed at this sandbox's remote: the same world as building it, without
+        the clone, commit, push and install each journey would repeat."""
+        for part in ("remote.git", name):
+            self.run(self.root, ["cp", "-a", str(template / part), str(self.root / part)], "setup")
+        w = self.root / name
+        self.git(w, "remote", "set-url", "origin", str(self.remote()))
         return w
 
     def writer_edit(self, w: Path, value: int, extra: Mapping[str, str] | None = None) -> None:

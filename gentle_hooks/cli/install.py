@@ -43,6 +43,13 @@ def _hook_type_option(what: str) -> Callable[[F], F]:
     help="Also add the refspecs that fetch and push the notes with REMOTE.",
 )
 @click.option(
+    "--notes-only",
+    is_flag=True,
+    help="With --share: only set up the notes' fetch and push with REMOTE, install no "
+    "hook (what install --share does on its own where the pre-commit framework or prek "
+    "runs the gate).",
+)
+@click.option(
     "--server",
     is_flag=True,
     help="Install the pre-receive gate into this bare (server) repository.",
@@ -65,6 +72,7 @@ def install(
     hook_types: tuple[str, ...],
     warn: bool,
     share: str | None,
+    notes_only: bool,
     server: bool,
     agent: str | None,
     scope: str,
@@ -75,25 +83,51 @@ def install(
     run first), never overwritten. The scripts run the interpreter installing them. The
     first note written sets notes.rewriteRef, so amend and rebase carry the notes.
 
+    Where the pre-commit framework or prek already runs the gate (its hooks installed, its
+    configuration naming gentle-hooks ids) and no -t is given, no hook is installed over
+    its own: --share then only sets up the notes' fetch and push (as --notes-only does).
+
     With --agent NAME: merge the runtime's hook into its own configuration (it keeps every
     other hook, changes nothing when ours is there, and prints what it changed).
     """
     if agent is not None:
-        if hook_types or warn or share or server:
+        if hook_types or warn or share or server or notes_only:
             raise UsageError(
-                "--agent installs only the agent's hook: drop -t, --warn, --share, --server"
+                "--agent installs only the agent's hook: drop -t, --warn, --share, "
+                "--notes-only, --server"
             )
         return install_agent_hook(agent, scope, cwd)
+    if notes_only and (not share or hook_types or warn or server):
+        raise UsageError(
+            "--notes-only sets up the notes with --share REMOTE only: drop -t, --warn, --server"
+        )
     repo = Repository.open(cwd, allow_bare=server)
     if server:
         if not repo.paths.is_bare:
             raise UsageError("--server installs into a bare repository; this one has a work tree")
         hook_types = hook_types or ("pre-receive",)
-    for action in do_install(repo, hook_types or DEFAULT_HOOK_TYPES, warn=warn):
-        click.echo(f"{action.hook_type}: {action.what}: {action.path}")
+    framework = None
+    if not hook_types and not server:
+        from gentle_hooks.services.doctor import FRAMEWORK_CONFIG, framework_gate
+
+        framework = framework_gate(repo)
+        if framework is not None and not notes_only:
+            tool, types = framework
+            notes_only = True
+            click.echo(
+                f"hooks: {tool}'s hooks here run the gate ({', '.join(types)}, from "
+                f"{FRAMEWORK_CONFIG}): none installed over them (-t TYPE chains one)"
+            )
+    if not notes_only:
+        for action in do_install(repo, hook_types or DEFAULT_HOOK_TYPES, warn=warn):
+            click.echo(f"{action.hook_type}: {action.what}: {action.path}")
     if share:
-        for line in add_share_refspecs(repo, share):
+        # the framework hands its pre-push hook only the first ref: a notes refspec git
+        # pushes itself would collide with the notes the push gate sends first
+        for line in add_share_refspecs(repo, share, push_refspecs=framework is None):
             click.echo(f"git config --add {line}")
+        if framework is not None:
+            click.echo(f"notes: the push gate sends them to {share} with each push it lets through")
         click.echo(f"notes: {sync_fetch(repo, share)}")
     return EXIT_OK
 
@@ -124,7 +158,7 @@ def uninstall(
 
     from gentle_hooks.ledger.location import ledger_path
     from gentle_hooks.notes.codec import NOTES_REF
-    from gentle_hooks.notes.sync import remove_share_config
+    from gentle_hooks.notes.sync import remote_notes_refs, remove_share_config
     from gentle_hooks.report.install_text import framework_lines, kept_lines, removed_config_lines
     from gentle_hooks.services.doctor import FRAMEWORK_CONFIG, framework_gate
 
@@ -144,9 +178,30 @@ def uninstall(
             click.echo(line)
     ledger = os.path.dirname(ledger_path(repo.paths.common_dir))
     notes = NOTES_REF if repo.peel_commit(NOTES_REF) or repo.ref_names(NOTES_REF) else None
-    for line in kept_lines(ledger if os.path.isdir(ledger) else None, notes):
+    for line in kept_lines(
+        ledger if os.path.isdir(ledger) else None,
+        notes,
+        remote_notes_refs(repo),
+        _verify_exclude(repo),
+        None if hook_types else repo.config_get("notes.rewriteRef"),
+    ):
         click.echo(line)
     return EXIT_OK
+
+
+def _verify_exclude(repo: Repository) -> str | None:
+    """This clone's ``info/exclude`` when it holds the line ``verify run`` added for its
+    artifacts (under :data:`~gentle_hooks.services.verdict_filing.EXCLUDE_COMMENT`)."""
+    import os
+
+    from gentle_hooks.services.verdict_filing import EXCLUDE_COMMENT
+
+    path = os.path.join(repo.paths.common_dir, "info", "exclude")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            return path if EXCLUDE_COMMENT in fh.read(1 << 20) else None
+    except OSError:
+        return None
 
 
 def _root(cwd: str | None, required: bool) -> str | None:
@@ -178,8 +233,10 @@ def install_agent_hook(name: str, scope: str, cwd: str | None) -> int:
         change = install_file(rt, scope, root, os.environ)
     else:
         change = install_agent(name, scope, root, os.environ)
+    from gentle_hooks.agents.wiring import hooks_phrase
+
     click.echo(
-        f"{change.runtime} ({change.scope}): {change.what}: {rt.wiring.event} hook running "
+        f"{change.runtime} ({change.scope}): {change.what}: {hooks_phrase(rt.wiring)} running "
         f"'{change.command}' in {change.path}"
     )
     for note in change.notes:

@@ -75,6 +75,9 @@ def range_commits(repo: Repository, a: str | None, b: str) -> list[str]:
         raise CannotAssess(*range_text.missing_end(b, bool(shallow)))
     start = repo.peel_commit(a) if a is not None else None
     if a is not None and start is None:
+        tracking = _remote_branch(repo, a)
+        if tracking is not None:
+            raise CannotAssess(*range_text.unfetched_start(a, *tracking))
         count = len(repo.new_commits(tip, exclude=[]))
         raise CannotAssess(*range_text.missing_start(a, b, bool(shallow), count))
     commits = repo.new_commits(tip, exclude=[start] if start is not None else [])
@@ -82,6 +85,17 @@ def range_commits(repo: Repository, a: str | None, b: str) -> list[str]:
     if cut:
         raise CannotAssess(*range_text.shallow_cut(a or "", b, short(sorted(cut)[0])))
     return commits
+
+
+def _remote_branch(repo: Repository, name: str) -> tuple[str, str] | None:
+    """(remote, branch) when ``name`` reads as a remote-tracking branch of a configured
+    remote (``origin/main``, ``refs/remotes/origin/main``); else None."""
+    short_name = name.removeprefix("refs/remotes/")
+    for remote in sorted(repo.config_remotes(), key=len, reverse=True):
+        branch = short_name.removeprefix(f"{remote}/")
+        if branch != short_name and branch:
+            return remote, branch
+    return None
 
 
 def gate_range(

@@ -300,6 +300,12 @@ class PendingWork(LedgerConnection):
                 [commit_id, identity, *entry_ids],
             )
 
+    def settled_entries(self, paths: Sequence[str]) -> list[WriterEntryRecord]:
+        """Entries of ``paths`` a push settled (their content delivered), oldest first:
+        what a pushed commit may re-apply onto another base (one indexed read per chunk
+        of paths)."""
+        return self._select_in(WriterEntryRecord, "path", paths, "state = 'settled'")
+
     def live_elsewhere(self, root: str) -> bool:
         """Whether another work tree than ``root`` has live writer entries (one indexed
         row read)."""

@@ -307,13 +307,16 @@ def refresh_for_identity(
     return write_commit_notes(repo, led, records, sign_key) if records else 0
 
 
-def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
+def add_share_refspecs(repo: Repository, remote: str, *, push_refspecs: bool = True) -> list[str]:
     """Add fetch and push refspecs that carry the notes with the ordinary remote.
 
     Fetch goes to :func:`remote_notes_ref` (forced: it mirrors the remote); push sends the
     local notes with a glob so a push works before any note exists, plus ``HEAD`` so a bare
     ``git push`` still pushes the current branch (a configured push refspec replaces
-    ``push.default``). Idempotent.
+    ``push.default``). Without ``push_refspecs`` (the pre-commit framework's pre-push,
+    which sees only the first ref: git's own notes update would collide with the one the
+    push gate sends first), :data:`SHARE_KEY` names the remote instead and the push gate
+    alone sends the notes (:mod:`gentle_hooks.hooks.notes_sharing`). Idempotent.
 
     Returns:
         The ``git config`` lines added (empty when all were present).
@@ -323,11 +326,14 @@ def add_share_refspecs(repo: Repository, remote: str) -> list[str]:
     """
     if repo.config_get(f"remote.{remote}.url") is None:
         raise GitError(f"no remote named {remote!r} (see: git remote -v)")
-    wanted = [
-        (f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*"),
-        (f"remote.{remote}.push", "HEAD"),
-        (f"remote.{remote}.push", SHARE_PUSH_REFSPEC),
-    ]
+    wanted = [(f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*")]
+    if push_refspecs:
+        wanted += [
+            (f"remote.{remote}.push", "HEAD"),
+            (f"remote.{remote}.push", SHARE_PUSH_REFSPEC),
+        ]
+    else:
+        wanted.append((SHARE_KEY, remote))
     added = []
     for key, value in wanted:
         if value not in repo.config_get_all(key):
@@ -346,17 +352,24 @@ def _mark_added(repo: Repository, key: str, value: str) -> None:
     repo.config_add(ADDED_KEY, f"{key}={value}")
 
 
+#: The git config key naming each remote the push gate sends the notes to itself (no
+#: notes push refspec: ``install --share`` where the pre-commit framework runs the gate).
+SHARE_KEY = "gentle-hooks.shareWith"
+
+
 def is_sharing(repo: Repository, remote: str) -> bool:
     """Whether ``install --share`` set this remote up to carry the notes on push."""
-    return SHARE_PUSH_REFSPEC in repo.config_get_all(f"remote.{remote}.push")
+    return SHARE_PUSH_REFSPEC in repo.config_get_all(
+        f"remote.{remote}.push"
+    ) or remote in repo.config_get_all(SHARE_KEY)
 
 
 def remove_share_config(repo: Repository) -> list[str]:
     """Undo :func:`add_share_refspecs` for every remote and :func:`ensure_rewrite_ref`:
-    remove the values they added (listed under :data:`ADDED_KEY`), and the values only
-    gentle-hooks writes (its notes refspecs and ``notes.rewriteRef``) also when unlisted;
-    a value the user had set before (``remote.<name>.push = HEAD``) stays. Returns the
-    ``key = value`` lines removed."""
+    remove the values they added (listed under :data:`ADDED_KEY`), and the notes refspecs
+    only gentle-hooks writes also when unlisted; a value the user had set before
+    (``remote.<name>.push = HEAD``, ``notes.rewriteRef``) stays. Returns the ``key =
+    value`` lines removed."""
     listed = repo.config_get_all(ADDED_KEY)
     wanted = [tuple(v.split("=", 1)) for v in listed if "=" in v]
     for remote in repo.config_remotes():
@@ -364,7 +377,6 @@ def remove_share_config(repo: Repository) -> list[str]:
             (f"remote.{remote}.fetch", f"+{NOTES_REF}*:{remote_notes_ref(remote)}*"),
             (f"remote.{remote}.push", SHARE_PUSH_REFSPEC),
         ]
-    wanted.append(("notes.rewriteRef", NOTES_REF))
     removed = []
     for key, value in dict.fromkeys(wanted):
         if repo.config_unset_value(key, value):

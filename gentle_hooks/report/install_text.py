@@ -14,8 +14,17 @@ def removed_config_lines(removed: Sequence[str]) -> list[str]:
     return [f"git config: removed {line}" for line in removed]
 
 
-def kept_lines(ledger: str | None, notes_ref: str | None) -> list[str]:
-    """What uninstall keeps on purpose (the records), and the commands that remove them."""
+def kept_lines(
+    ledger: str | None,
+    notes_ref: str | None,
+    tracking: Sequence[str] = (),
+    exclude: str | None = None,
+    rewrite_ref: str | None = None,
+) -> list[str]:
+    """What uninstall keeps on purpose (the records, and what install did not add), and the
+    commands that remove them: the ledger, the notes ref, each remote's fetched notes
+    (``tracking``), the ``info/exclude`` file holding verify's artifact line, and a
+    ``notes.rewriteRef`` the user had set before install."""
     lines = []
     if ledger is not None:
         lines.append(
@@ -23,6 +32,18 @@ def kept_lines(ledger: str | None, notes_ref: str | None) -> list[str]:
         )
     if notes_ref is not None:
         lines.append(f"kept: the notes, {notes_ref} (remove them: git update-ref -d {notes_ref})")
+    for ref in tracking:
+        lines.append(
+            f"kept: a remote's fetched notes, {ref} (remove them: git update-ref -d "
+            f"{shlex.quote(ref)})"
+        )
+    if exclude is not None:
+        lines.append(
+            f"kept: the line verify run added to {exclude} (under its '# gentle-hooks:' "
+            "comment) so its artifacts stay out of the candidates; remove both by hand"
+        )
+    if rewrite_ref is not None:
+        lines.append(f"kept: notes.rewriteRef = {rewrite_ref} (set before install, not by it)")
     return lines
 
 

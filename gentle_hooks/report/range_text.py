@@ -39,6 +39,20 @@ def missing_start(a: str, b: str, shallow: bool, count: int) -> tuple[str, str |
     )
 
 
+def unfetched_start(a: str, remote: str, branch: str) -> tuple[str, str]:
+    """The range's start names a remote-tracking branch this clone never fetched (a
+    single-branch clone fetches one branch): the fetch that makes it known here."""
+    fix = f"git fetch {shlex.quote(remote)} " + shlex.quote(
+        f"refs/heads/{branch}:refs/remotes/{remote}/{branch}"
+    )
+    return (
+        f"cannot assess: {a!r} is not known here: this clone has not fetched {remote}'s "
+        f"branch {branch!r} (a single-branch clone fetches one branch); fetch it, then run "
+        "the same gate again",
+        fix,
+    )
+
+
 def shallow_cut(a: str, b: str, cut: str) -> tuple[str, str]:
     """A shallow boundary inside the range."""
     return (

@@ -230,3 +230,97 @@ def test_uninstall_removes_only_the_config_install_added(tmp_path: Path, users_o
     out = w.gh("uninstall").out
     assert ("remote.origin.push = HEAD" in out) is not users_own
     assert w.ok("config", "--local", "--list") == before
+
+
+def test_install_share_under_pre_commit_shares_the_notes_and_installs_no_hook(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    pre_commit_home: Path,
+    hook_repo: tuple[Path, str],
+) -> None:
+    # README's framework section: `pre-commit install ...`, then `gentle-hook install
+    # --share origin` sets up the notes only; the framework's hooks stay the only ones
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(pre_commit_home))
+    w = build_world(tmp_path, "pre-commit", hook_repo)
+    hooks = w.work / ".git" / "hooks"
+    before = {p.name: p.read_bytes() for p in hooks.iterdir() if not p.name.endswith(".sample")}
+    r = w.gh("install", "--share", "origin")
+    assert r.code == 0, r
+    assert r.out.splitlines()[0].startswith("hooks: pre-commit's hooks here run the gate ("), r
+    assert "none installed over them" in r.out.splitlines()[0]
+    after = {p.name: p.read_bytes() for p in hooks.iterdir() if not p.name.endswith(".sample")}
+    assert after == before  # nothing chained over the framework's hooks
+    # no notes push refspec (the framework's pre-push sees only the first ref: git's own
+    # notes update would collide with the push gate's); the push gate sends them
+    assert w.git("config", "--get-all", "remote.origin.push").out == ""
+    assert w.ok("config", "--get-all", "gentle-hooks.shareWith") == "origin\n"
+    assert "notes: the push gate sends them to origin with each push it lets through" in r.out
+    w.delegate(text=V2)
+    w.ok("add", "-A")
+    w.spot_check("--staged")
+    commit = w.git("commit", "-q", "-m", "writer: v2")
+    assert commit.code == 0, commit
+    assert (
+        commit.said.count(
+            "gentle-hooks: ok: 1 delegated candidate(s) verified as their plan requires"
+        )
+        <= 1
+    )
+    push = w.git("push", "origin")
+    assert push.code == 0, push.err
+    assert w.remote_ref("main") == w.rev("HEAD")
+    noted = w.run(
+        ["git", "--git-dir", str(w.remote), "notes", "--ref", "gentle-hooks", "show", w.rev("HEAD")]
+    )
+    assert noted.code == 0, noted  # the commit's note reached the remote
+    gone = w.gh("uninstall")
+    assert "git config: removed gentle-hooks.shareWith = origin" in gone.out, gone
+
+
+def test_notes_only_sets_up_the_notes_without_hooks(native: World) -> None:
+    w = native
+    assert w.gh("uninstall").code == 0
+    hooks = w.work / ".git" / "hooks"
+    r = w.gh("install", "--share", "origin", "--notes-only")
+    assert r.code == 0, r
+    assert not [p for p in hooks.iterdir() if not p.name.endswith(".sample")]
+    assert (
+        "git config --add remote.origin.push = refs/notes/gentle-hooks*:refs/notes/gentle-hooks*"
+        in r.out
+    )
+    bad = w.gh("install", "--notes-only")
+    assert (bad.code, bad.err.count("\n")) == (2, 1), bad
+
+
+def test_uninstall_keeps_what_install_did_not_add_and_says_what_it_kept(native: World) -> None:
+    # the user's own notes.rewriteRef, set before install, stays; the remote's fetched
+    # notes and verify run's info/exclude line are named as kept
+    w = native
+    assert w.gh("uninstall").code == 0
+    w.ok("config", "notes.rewriteRef", "refs/notes/gentle-hooks")
+    assert w.gh("install", "--share", "origin").code == 0
+    w.delegate(text=V2)
+    w.ok("add", "-A")
+    w.spot_check("--staged")
+    assert w.git("commit", "-q", "-m", "writer: v2").code == 0
+    assert w.git("push", "-q", "origin").code == 0
+    assert w.gh("sync", "fetch").code == 0
+    exclude = w.work / ".git" / "info" / "exclude"
+    with exclude.open("a") as fh:  # as verify run writes it for its artifact directory
+        fh.write(
+            "# gentle-hooks: verify-delegation artifacts stay out of the candidates they "
+            "judge\n/.verify/\n"
+        )
+    r = w.gh("uninstall")
+    assert r.code == 0, r
+    assert "notes.rewriteRef" not in "".join(ln for ln in r.out.splitlines() if "removed" in ln)
+    assert w.ok("config", "--get", "notes.rewriteRef") == "refs/notes/gentle-hooks\n"
+    assert (
+        "kept: notes.rewriteRef = refs/notes/gentle-hooks (set before install, not by it)"
+        in r.out.splitlines()
+    ), r.out
+    assert (
+        "kept: a remote's fetched notes, refs/notes/remotes/origin/gentle-hooks (remove them: "
+        "git update-ref -d refs/notes/remotes/origin/gentle-hooks)"
+    ) in r.out.splitlines(), r.out
+    assert f"kept: the line verify run added to {exclude}" in r.out, r.out

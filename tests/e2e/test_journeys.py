@@ -27,3 +27,38 @@ def test_journey(tmp_path: Path, name: str) -> None:
 
 def test_the_bench_has_thirty_journeys() -> None:
     assert len(JOURNEYS) >= 30
+
+
+def test_plain_worlds_are_copied_from_one_template_pointing_at_their_own_remote(
+    tmp_path: Path,
+) -> None:
+    # the bench builds the plain project once and copies it per journey (cp -a): each copy
+    # must be a world of its own (its own remote, the hooks installed)
+    from bench.journeys.agent import Agent
+    from bench.journeys.catalog import Ctx, plain
+    from bench.journeys.sandbox import Sandbox
+
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    worlds = []
+    for name in ("a", "b"):
+        sb = Sandbox(tmp_path / name)
+        worlds.append((sb, plain(Ctx(sb, Agent(sb, "true"), None, templates=templates))))
+    assert len(list(templates.iterdir())) == 1  # built once
+    for sb, w in worlds:
+        url = sb.run(w, ["git", "remote", "get-url", "origin"]).out.strip()
+        assert url == str(sb.root / "remote.git")
+        assert (w / ".git" / "hooks" / "pre-push").exists()
+        (w / "README.md").write_text(f"# {sb.root.name}\n")
+        assert sb.run(w, ["git", "commit", "-q", "-am", "human"]).exit == 0
+        assert sb.run(w, ["git", "push", "-q"]).exit == 0
+    heads = {sb.run(w, ["git", "rev-parse", "HEAD"]).out for sb, w in worlds}
+    assert len(heads) == 2
+
+
+def test_parallel_journeys_come_back_in_the_catalog_order(tmp_path: Path) -> None:
+    names = ["hook-help", "doctor-plain", "human-commit"]
+    outcomes = run_journeys(tmp_path, only=names, jobs=3)
+    order = [j.name for j in JOURNEYS if j.name in names]
+    assert [o.name for o in outcomes] == order
+    assert [o.status for o in outcomes] == ["ok"] * 3, problems(outcomes)

@@ -17,6 +17,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,13 @@ def test_quick_start_assesses_the_last_three_commits(world: dict[str, object]) -
     assert done.stdout.startswith("risk: "), done.stdout
 
 
+#: Install lines whose program this machine may lack, each with why the README still holds
+#: without it: not run then, and named with why as a warning in the test report.
+_NOT_INSTALLED = {
+    "pipx": "pipx is not installed here; the pip line after it installs the same CLI",
+}
+
+
 def test_install_puts_the_cli_on_path_and_the_hooks_in_a_repository(
     world: dict[str, object],
 ) -> None:
@@ -96,7 +104,12 @@ def test_install_puts_the_cli_on_path_and_the_hooks_in_a_repository(
     clone = Path(str(world["clone"]))
     env = activated(world)
     for line in lines:
-        if line.split()[0] == "pipx" and shutil.which("pipx", path=env["PATH"]) is None:
+        program = line.split()[0]
+        if program in _NOT_INSTALLED and shutil.which(program, path=env["PATH"]) is None:
+            # named, with why, in the test report: never skipped silently
+            warnings.warn(
+                f"README Install: not run: {line!r}: {_NOT_INSTALLED[program]}", stacklevel=1
+            )
             continue
         if line.startswith(("gentle-hook ", "pre-commit ")):
             continue  # run below, in a repository of the user's
@@ -116,7 +129,11 @@ def test_install_puts_the_cli_on_path_and_the_hooks_in_a_repository(
     assert (project / ".git" / "hooks" / "pre-push").exists()
     assert "remote.origin.push = HEAD" in done.stdout
     removed = run("gentle-hook uninstall", project, env)
-    assert "kept: the ledger" in removed.stdout or "kept" not in removed.stdout
+    assert removed.returncode == 0, removed.stderr
+    assert not (project / ".git" / "hooks" / "pre-push").exists()
+    assert "git config: removed remote.origin.push = HEAD" in removed.stdout, removed.stdout
+    still = run("git config --get-all remote.origin.push", project, env)
+    assert (still.returncode, still.stdout) == (1, ""), still  # what install added is gone
     # the framework line installs every stage, commit-msg included
     [framework] = [ln for ln in lines if ln.startswith("pre-commit ")]
     tools = Path(sys.executable).parent  # pre-commit itself comes from the dev environment

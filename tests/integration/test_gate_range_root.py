@@ -42,3 +42,28 @@ def test_a_human_root_range_passes_and_a_missing_start_names_the_root_range(
     assert short.stderr.rstrip().endswith("root included: gentle-hook gate --range HEAD")
     bad = gh(root, "gate", "--range", "a..b..c")
     assert bad.returncode == 2 and "give A..B" in bad.stderr
+
+
+def test_an_unfetched_remote_branch_as_start_names_the_fetch_that_makes_it_known(
+    tmp_path: Path,
+) -> None:
+    # a single-branch clone of `topic` never fetched origin/main: the start is unknown
+    # here (not beyond a complete history), and the printed fetch makes it known
+    origin = _root_repo(tmp_path, trailer=False)
+    git(origin, "switch", "-q", "-c", "topic")
+    commit_all(origin, "on topic")
+    clone = tmp_path / "clone"
+    run_git(
+        tmp_path, "clone", "-q", "--single-branch", "--branch", "topic", str(origin), str(clone)
+    )
+    assert "origin/main" not in run_git(clone, "branch", "-r")
+    r = gh(clone, "gate", "--range", "origin/main..HEAD")
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "'origin/main' is not known here" in r.stderr, r.stderr
+    assert "gate --range HEAD" not in r.stderr
+    fix = "git fetch origin refs/heads/main:refs/remotes/origin/main"
+    assert r.stderr.rstrip().endswith(f"run: {fix}"), r.stderr
+    run_git(clone, *fix.split()[1:])
+    again = gh(clone, "gate", "--range", "origin/main..HEAD")
+    assert again.returncode == 0, again.stderr
+    assert "1 commit(s), 0 delegated, 0 blocked" in again.stdout
