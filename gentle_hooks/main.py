@@ -29,6 +29,7 @@ from gentle_hooks.errors import (
     EXIT_OK,
     EXIT_UNEXPECTED,
     GentleError,
+    shown,
 )
 from gentle_hooks.git.probe import forget as forget_probes
 
@@ -67,12 +68,16 @@ ESCAPE = "gentle-hooks-escape"
 
 
 def one_line(message: str) -> str:
-    """``message`` with every control character but newline and tab, and every other line
-    break (CR, VT, FF, NEL, U+2028, U+2029), written ``\\xHH`` or ``\\uXXXX``: input the
-    message echoes (a ref name, a path) can neither split the line nor drive the terminal."""
-    table = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c not in (9, 10)}
-    table.update({0x2028: "\\u2028", 0x2029: "\\u2029"})
-    return message.translate(table)
+    """``message`` as an error line shows it: control characters visible and its length
+    bounded (:func:`gentle_hooks.errors.shown`)."""
+    return shown(message)
+
+
+def _click_line(exc: Exception) -> str:
+    """A click error's message on one line: its own line breaks (a choice list) joined
+    with spaces, then :func:`one_line`."""
+    text = exc.format_message()  # type: ignore[attr-defined]
+    return one_line(" ".join(part.strip() for part in str(text).splitlines() if part.strip()))
 
 
 def escape_unencodable(exc: UnicodeError) -> tuple[str, int]:
@@ -104,7 +109,11 @@ def _register_escape() -> None:
 
 
 def _escape_streams() -> None:
-    """Let stdout and stderr write any string (:func:`escape_unencodable`)."""
+    """Let stdout and stderr write any string (:func:`escape_unencodable`), with every
+    control character shown, never sent to the terminal
+    (:class:`gentle_hooks.report.visible.VisibleStream`)."""
+    from gentle_hooks.report.visible import wrap_streams
+
     _register_escape()
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
@@ -114,6 +123,7 @@ def _escape_streams() -> None:
             reconfigure(errors=ESCAPE)
         except (ValueError, OSError):  # closed or detached: there is nothing to print to
             continue
+    wrap_streams(sys)
 
 
 def _environment_refused(exc: BaseException) -> str | None:
@@ -247,7 +257,9 @@ def _run(args: list[str], tail: str, errors: list[str], echo: bool = True) -> in
         from gentle_hooks.cli.group import cli
 
         try:
-            rv = cli.main(args=args, prog_name=PROG, standalone_mode=False)
+            # color: click never strips escape sequences from what it prints (a path, a
+            # receipt's command); the streams show them (:func:`_escape_streams`)
+            rv = cli.main(args=args, prog_name=PROG, standalone_mode=False, color=True)
         except click.exceptions.Exit as exc:
             return int(exc.exit_code)
         except click.UsageError as exc:  # one line, as for every other bad input
@@ -262,12 +274,12 @@ def _run(args: list[str], tail: str, errors: list[str], echo: bool = True) -> in
                 usage_failure(args[1:], exc.format_message())
             _say_error(
                 errors,
-                f"{PROG}: error: {one_line(exc.format_message())} (see: {where}){tail}",
+                f"{PROG}: error: {_click_line(exc)} (see: {where}){tail}",
                 echo,
             )
             return EXIT_INPUT
         except click.ClickException as exc:
-            _say_error(errors, f"{PROG}: error: {one_line(exc.format_message())}{tail}", echo)
+            _say_error(errors, f"{PROG}: error: {_click_line(exc)}{tail}", echo)
             return EXIT_INPUT
         except click.exceptions.Abort:
             return EXIT_INTERRUPTED
@@ -286,11 +298,12 @@ def _run(args: list[str], tail: str, errors: list[str], echo: bool = True) -> in
         refused = _environment_refused(exc)
         where = _log_unexpected(args)
         if refused is not None:
-            _say_error(errors, f"{PROG}: error: {' '.join(refused.split())}{tail}", echo)
+            _say_error(errors, f"{PROG}: error: {one_line(' '.join(refused.split()))}{tail}", echo)
             return EXIT_INPUT
         _say_error(
             errors,
-            f"{PROG}: unexpected error: {type(exc).__name__}: {exc} (traceback: {where}){tail}",
+            f"{PROG}: unexpected error: {type(exc).__name__}: {one_line(str(exc))} "
+            f"(traceback: {where}){tail}",
             echo,
         )
         return EXIT_UNEXPECTED

@@ -46,9 +46,12 @@ from collections.abc import Mapping
 from datetime import datetime, timezone
 
 from gentle_hooks.agents.event import (
+    SUBAGENT_START,
+    SUBAGENT_STOP,
     RuntimeEvent,
     call_id,
     derived_call_id,
+    subagent_event,
     tool_call,
     writes_file,
 )
@@ -89,6 +92,16 @@ def decode(data: bytes) -> RuntimeEvent:
         UsageError: not a bounded JSON object.
     """
     event = load_object(data, f"record --from {NAME}: stdin")
+    lifecycle = subagent_lifecycle(event)
+    if lifecycle is not None:
+        return subagent_event(
+            NAME,
+            lifecycle,
+            text(event.get("sessionId")) or text(event.get("session_id")),
+            text(event.get("agentName")) or text(event.get("agent_name")),
+            text(event.get("cwd")),
+            text(event.get("hook_event_name")) or text(event.get("hookEventName")),
+        )
     pascal = "tool_name" in event or "hook_event_name" in event or "hookEventName" in event
     if pascal:
         call = tool_call(event, "tool_name", "tool_input", "session_id", arguments)
@@ -114,6 +127,33 @@ def decode(data: bytes) -> RuntimeEvent:
         session_id=session,
         hook_event=done.hook_event or text(event.get("hookEventName")),
     )
+
+
+#: The subagent events ``install --agent copilot`` wires besides ``postToolUse``.
+SUBAGENT_EVENTS = ("subagentStart", "subagentStop")
+#: Fields only a ``subagentStop`` input carries (``subagentStart`` has ``agentName`` and
+#: ``agentDisplayName``/``agentDescription``, no id, no response).
+_STOP_FIELDS = ("agentId", "agentType", "response", "stopReason", "agent_id", "stop_reason")
+
+
+def subagent_lifecycle(event: dict[str, object]) -> str | None:
+    """Whether ``event`` is a subagent's start or stop input, and which.
+
+    The VS Code compatible shape names itself (``hook_event_name``/``hookEventName``
+    ``SubagentStart``/``SubagentStop``); the camelCase shape names no event, so it is told
+    by its fields (github/docs ``content/copilot/reference/hooks-reference.md`` @ 05da5bc3,
+    "subagentStart", "subagentStop / SubagentStop"): ``agentName`` and no ``toolName``
+    is a subagent event, a stop when it carries one of the stop's own fields.
+    """
+    named = text(event.get("hook_event_name")) or text(event.get("hookEventName"))
+    if named is not None:
+        lowered = named.strip().lower()
+        if lowered == "subagentstart":
+            return SUBAGENT_START
+        return SUBAGENT_STOP if lowered == "subagentstop" else None
+    if "toolName" in event or "tool_name" in event or "agentName" not in event:
+        return None
+    return SUBAGENT_STOP if any(k in event for k in _STOP_FIELDS) else SUBAGENT_START
 
 
 def instant(value: object) -> object:

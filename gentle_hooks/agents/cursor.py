@@ -12,19 +12,36 @@ generation, the file and its edits. ``model`` is "the model configured for the c
 Cursor's ``auto`` and ``default`` name no model, so they are recorded as unknown. Cursor
 exposes no effort: it is unknown unless ``GENTLE_WRITER_EFFORT`` says. The working
 directory is the workspace root that holds the file (else the first root).
+
+``subagentStart`` and ``subagentStop`` inputs (the same common fields, ``hook_event_name``
+naming the event) decode as the subagent's start and stop
+(:attr:`gentle_hooks.agents.event.RuntimeEvent.lifecycle`); their ``model`` is the
+composer's, the parent's, so it is never taken as the child's.
 """
 
 from __future__ import annotations
 
 import os
 
-from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, unique
+from gentle_hooks.agents.event import (
+    SUBAGENT_START,
+    SUBAGENT_STOP,
+    RuntimeEvent,
+    derived_call_id,
+    subagent_event,
+    unique,
+)
 from gentle_hooks.agents.patch import PATH_KEYS, written_paths
 from gentle_hooks.agents.payload import load_object, text
 
 NAME = "cursor"
 #: The event ``install --agent cursor`` wires: every call of it is a file write.
 EVENT = "afterFileEdit"
+#: The subagent events ``install --agent cursor`` wires besides ``afterFileEdit``, and
+#: what each is.
+SUBAGENT_EVENTS = {"subagentStart": SUBAGENT_START, "subagentStop": SUBAGENT_STOP}
+#: Where a subagent event may name the subagent (the first that is text is taken).
+AGENT_KEYS = ("subagent_id", "subagent_type", "agent_id", "agent_type")
 #: Values of ``model`` that let Cursor choose, and so name no model.
 NO_MODEL = ("auto", "default")
 
@@ -51,6 +68,12 @@ def decode(data: bytes) -> RuntimeEvent:
     path = found[0] if found else None
     conversation = text(event.get("conversation_id"))
     name = text(event.get("hook_event_name"))
+    if name in SUBAGENT_EVENTS:
+        # the common "model" is the composer's, the parent's: never the child's
+        agent = next((t for k in AGENT_KEYS if (t := text(event.get(k)))), None)
+        return subagent_event(
+            NAME, SUBAGENT_EVENTS[name], conversation, agent, roots[0] if roots else None, name
+        )
     model = text(event.get("model"))
     return RuntimeEvent(
         source=NAME,

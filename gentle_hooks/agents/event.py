@@ -45,7 +45,9 @@ class RuntimeEvent:
             that made the call, or None for the main agent; hook_event: the
             ``hook_event_name`` the input names (None when it names none); unreadable:
             when a writing tool names no path that can be read, what was unreadable (one
-            phrase), else None.
+            phrase), else None; lifecycle: :data:`SUBAGENT_START` or :data:`SUBAGENT_STOP`
+            for a runtime's subagent start or stop event (``agent`` names the subagent,
+            ``model`` is its own model when the input names one), None for a tool event.
     """
 
     source: str
@@ -60,6 +62,39 @@ class RuntimeEvent:
     agent: str | None = None
     hook_event: str | None = None
     unreadable: str | None = None
+    lifecycle: str | None = None
+
+
+#: :attr:`RuntimeEvent.lifecycle` of a subagent's start and stop events.
+SUBAGENT_START = "subagent-start"
+SUBAGENT_STOP = "subagent-stop"
+
+
+def subagent_event(
+    source: str,
+    lifecycle: str,
+    session: str | None,
+    agent: str | None,
+    cwd: str | None,
+    hook_event: str | None,
+) -> RuntimeEvent:
+    """The :class:`RuntimeEvent` of a subagent start or stop input: no tool, no path, no
+    model (the inputs documented here name none of the child's own), the subagent's name
+    or id in ``agent``."""
+    return RuntimeEvent(
+        source=source,
+        session_id=session,
+        tool_call_id=None,
+        cwd=cwd,
+        paths=(),
+        writes=False,
+        tool=None,
+        model=None,
+        effort=None,
+        agent=agent,
+        hook_event=hook_event,
+        lifecycle=lifecycle,
+    )
 
 
 @frozen

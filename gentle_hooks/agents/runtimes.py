@@ -83,6 +83,9 @@ class Wiring:
             there is found, updated there, and removed.
         project_vars: the environment variables the runtime sets, for its hooks, to the
             project directory (the work tree root): Claude Code's ``CLAUDE_PROJECT_DIR``.
+        also_events: the other events our entry is wired to in the same file (flat shape:
+            Copilot's and Cursor's ``subagentStart``/``subagentStop``, which bracket a
+            subagent's run); install adds, and uninstall removes, ours under each.
         aliases: ``(tool, its other names)``: names a group's matcher may select the tool by
             (Codex matches ``apply_patch`` by ``Write`` and ``Edit`` too).
     """
@@ -116,6 +119,7 @@ class Wiring:
     project_vars: tuple[str, ...] = field(default=())
     other_commands: tuple[str, ...] = field(default=())
     file_mode: int = 0o644
+    also_events: tuple[str, ...] = field(default=())
 
 
 @frozen
@@ -276,6 +280,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             user=".cursor/hooks.json",
             shape="flat",
             event=cursor.EVENT,
+            also_events=tuple(cursor.SUBAGENT_EVENTS),
             matcher=None,
             entry=(),
             version=1,
@@ -297,6 +302,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             home_env="COPILOT_HOME",
             shape="flat",
             event="postToolUse",
+            also_events=copilot.SUBAGENT_EVENTS,
             matcher=None,
             entry=(("type", "command"), ("timeoutSec", 30)),
             command_key="bash",

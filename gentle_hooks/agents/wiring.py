@@ -23,6 +23,7 @@ import shlex
 from collections.abc import Callable
 
 from gentle_hooks.agents.runtimes import Runtime, Wiring
+from gentle_hooks.values.frozen import replace
 
 JSON = dict[str, object]
 
@@ -284,10 +285,59 @@ def _check_shape(doc: JSON, w: Wiring) -> None:
         raise ShapeError(f'"hooks.{w.event}" is not a JSON array')
 
 
+def events(w: Wiring) -> tuple[Wiring, ...]:
+    """The wiring of each event our entry goes under: the runtime's event, then each of
+    :attr:`Wiring.also_events`."""
+    return (w, *(replace(w, event=event) for event in w.also_events))
+
+
+def hooks_phrase(w: Wiring) -> str:
+    """The events ours goes under, for a person: ``PostToolUse hook``, or ``postToolUse,
+    subagentStart and subagentStop hooks``."""
+    names = [x.event for x in events(w)]
+    if len(names) == 1:
+        return f"{names[0]} hook"
+    return f"{', '.join(names[:-1])} and {names[-1]} hooks"
+
+
 def add(
     doc: JSON, rt: Runtime, command: str, keep: Callable[[str], bool] = lambda _: False
 ) -> tuple[JSON, str, tuple[str, ...]]:
-    """``doc`` with our entry running ``command`` (``<program> record --from <runtime>``,
+    """``doc`` with our entry running ``command`` under the runtime's event and each of its
+    :attr:`Wiring.also_events` (:func:`add_event` each; an event that lacked ours is said
+    when the main one had it already).
+
+    Returns:
+        (the new document, ``added``, ``updated`` or ``unchanged``, one line per change).
+
+    Raises:
+        ShapeError: ``hooks`` or an event list is not what the runtime documents (nothing
+            is changed).
+    """
+    assert rt.wiring is not None
+    every = events(rt.wiring)
+    for w in every:
+        _check_shape(doc, w)
+    new, what, changes = add_event(doc, rt, every[0], command, keep)
+    for w in every[1:]:
+        new, done, more = add_event(new, rt, w, command, keep)
+        if done == "added":
+            more = () if what == "added" else (f"added our {w.event} hook",)
+        if what == "unchanged" and done != "unchanged":
+            what = "updated"
+        changes += more
+    return new, what, changes
+
+
+def add_event(
+    doc: JSON,
+    rt: Runtime,
+    w: Wiring,
+    command: str,
+    keep: Callable[[str], bool] = lambda _: False,
+) -> tuple[JSON, str, tuple[str, ...]]:
+    """``doc`` with our entry running ``command`` under the event of ``w`` (one of
+    :func:`events` of the runtime's wiring) (``<program> record --from <runtime>``,
     :func:`gentle_hooks.agents.runtimes.record_command`).
 
     An entry of ours already there is kept as the user wrote it (an environment prefix,
@@ -302,8 +352,6 @@ def add(
     Raises:
         ShapeError: ``hooks`` or its event list is not what the runtime documents.
     """
-    assert rt.wiring is not None
-    w = rt.wiring
     _check_shape(doc, w)
     new = copy.deepcopy(doc)
     program = command.split(" record --from ", 1)[0]
@@ -379,22 +427,27 @@ def _append(doc: JSON, w: Wiring, entry: JSON) -> None:
 
 
 def remove(doc: JSON, rt: Runtime) -> tuple[JSON, int]:
-    """``doc`` without our entries; a group or an event list left empty by that removal is
-    removed too, and so is ``hooks`` when nothing is left in it.
+    """``doc`` without our entries (under every one of :func:`events`); a group or an event
+    list left empty by that removal is removed too, and so is ``hooks`` when nothing is
+    left in it.
 
     Returns:
         (the new document, how many entries were removed).
     """
     assert rt.wiring is not None
-    w = rt.wiring
     new = copy.deepcopy(doc)
     removed = 0
-    for hooks in _hook_lists(new, w):
-        for e in list(hooks):
-            if _is_our_entry(e, rt):
-                hooks.remove(e)
-                removed += 1
-    return (_prune(new, w) if removed else new), removed
+    for w in events(rt.wiring):
+        here = 0
+        for hooks in _hook_lists(new, w):
+            for e in list(hooks):
+                if _is_our_entry(e, rt):
+                    hooks.remove(e)
+                    here += 1
+        if here:
+            new = _prune(new, w)
+        removed += here
+    return new, removed
 
 
 def _prune(doc: JSON, w: Wiring) -> JSON:

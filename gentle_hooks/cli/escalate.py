@@ -9,9 +9,9 @@ import os
 
 import click
 
-from gentle_hooks.cli.options import binding_options, echo_recorded, json_option, make_binding
+from gentle_hooks.cli.options import binding_options, echo_recorded, json_option
 from gentle_hooks.errors import EXIT_OK
-from gentle_hooks.services.record import record_escalation
+from gentle_hooks.services.record import Binding, record_escalation
 
 
 @click.command()
@@ -30,9 +30,7 @@ from gentle_hooks.services.record import record_escalation
     help="Mark it critical: with stakes = shipping the plan needs a second verifier.",
 )
 def escalate(
-    cwd: str | None,
-    projection: str | None,
-    base_ref: str | None,
+    binding: Binding,
     as_json: bool,
     item: str,
     reason: str | None,
@@ -40,8 +38,6 @@ def escalate(
 ) -> int:
     """Escalate the pending work of this work tree: the plan becomes high and needs
     accepted gentle-ai-verify verdicts (one at ordinary stakes). Sticky until committed."""
-    rec = record_escalation(
-        make_binding(cwd, projection, base_ref), item, reason, os.environ, critical
-    )
+    rec = record_escalation(binding, item, reason, os.environ, critical)
     echo_recorded(rec, as_json)
     return EXIT_OK

@@ -26,6 +26,7 @@ from gentle_hooks.report.jsontext import dumps
     help="The commits to judge: reachable from B and not from A.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the JSON envelope.")
+@click.option("--explain", is_flag=True, help="Also show each blocked commit's decision rows.")
 @click.option(
     "--reverify",
     is_flag=True,
@@ -39,7 +40,14 @@ from gentle_hooks.report.jsontext import dumps
     show_default=True,
     help="Seconds each re-run command may take under --reverify.",
 )
-def gate(cwd: str | None, range_text: str, as_json: bool, reverify: bool, timeout: float) -> int:
+def gate(
+    cwd: str | None,
+    range_text: str,
+    as_json: bool,
+    explain: bool,
+    reverify: bool,
+    timeout: float,
+) -> int:
     """Judge every commit of A..B from its gentle-hooks note and trailers alone (no local
     ledger): which commits are delegated and whether each has what its plan requires.
     With --reverify, re-run the spot checks the notes claim instead of believing them."""
@@ -72,13 +80,25 @@ def gate(cwd: str | None, range_text: str, as_json: bool, reverify: bool, timeou
             )
         )
     else:
+        top = _top(cwd) if code == 1 else None
         for v in verdicts:
-            for line in verdict_lines(v):
+            for line in verdict_lines(v, explain, top):
                 click.echo(line)
         delegated = sum(1 for v in verdicts if v.delegated_by)
         blocked = sum(1 for v in verdicts if v.blocked)
         click.echo(f"{len(verdicts)} commit(s), {delegated} delegated, {blocked} blocked")
     return code
+
+
+def _top(cwd: str | None) -> str | None:
+    """The work tree root a blocked range's printed reports name (None: a bare repository,
+    or one that cannot be opened again)."""
+    from gentle_hooks.git.repository import Repository
+
+    try:
+        return Repository.open(cwd, allow_bare=True).paths.toplevel
+    except GentleError:
+        return None
 
 
 def _error(range_text: str, exc: GentleError) -> dict[str, object]:

@@ -233,8 +233,10 @@ def install_agent_hook(name: str, scope: str, cwd: str | None) -> int:
         change = install_file(rt, scope, root, os.environ)
     else:
         change = install_agent(name, scope, root, os.environ)
+    from gentle_hooks.agents.wiring import hooks_phrase
+
     click.echo(
-        f"{change.runtime} ({change.scope}): {change.what}: {rt.wiring.event} hook running "
+        f"{change.runtime} ({change.scope}): {change.what}: {hooks_phrase(rt.wiring)} running "
         f"'{change.command}' in {change.path}"
     )
     for note in change.notes:

@@ -7,6 +7,7 @@ the index; ``--base-ref`` chooses the base.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -19,6 +20,7 @@ from gentle_hooks.services.record import Binding, Bound, Recorded
 from gentle_hooks.values.candidate import Projection
 
 F = TypeVar("F", bound=Callable[..., Any])
+R = TypeVar("R")
 
 # A record id as the ledger stores it (SQLite INTEGER, 64-bit): a larger number is refused
 # by click with one line and exit 2 instead of overflowing in the query.
@@ -51,7 +53,8 @@ def sign_key_option(f: F) -> F:
         is_literal = bool(value) and str(value).startswith("key::")
         if value and not is_literal and not os.path.isfile(os.path.expanduser(value)):
             raise UsageError(f"--sign-key {value}: no such file")
-        return value
+        # a key file named relative to where the user is: ssh-keygen signs elsewhere
+        return os.path.abspath(os.path.expanduser(value)) if value and not is_literal else value
 
     return click.option(
         "--sign-key",
@@ -63,25 +66,37 @@ def sign_key_option(f: F) -> F:
     )(f)
 
 
-def binding_options(f: F) -> F:
-    """``--cwd``, ``--committed``/``--staged`` and ``--base-ref``: the candidate to bind to."""
-    f = click.option("--base-ref", help="Base ref; default: config, origin/HEAD, origin/main, ...")(
-        f
+def binding_options(f: Callable[..., R]) -> Callable[..., R]:
+    """``--cwd``, ``--committed``/``--staged`` and ``--base-ref``: the candidate to bind to.
+
+    The command receives them as one ``binding: Binding`` keyword argument (see
+    :func:`make_binding`) instead of the three parsed values.
+    """
+
+    @functools.wraps(f)
+    def bound(
+        *args: Any, cwd: str | None, projection: str | None, base_ref: str | None, **kwargs: Any
+    ) -> R:
+        return f(*args, binding=make_binding(cwd, projection, base_ref), **kwargs)
+
+    g: Callable[..., R] = bound
+    g = click.option("--base-ref", help="Base ref; default: config, origin/HEAD, origin/main, ...")(
+        g
     )
-    f = click.option(
+    g = click.option(
         "--staged",
         "projection",
         flag_value="staged",
         help="Bind to the index (the one git hands a hook).",
-    )(f)
-    f = click.option(
+    )(g)
+    g = click.option(
         "--committed",
         "--committed-only",
         "projection",
         flag_value="committed",
         help="Bind to HEAD's tree instead of the work tree.",
-    )(f)
-    return cwd_option(f)
+    )(g)
+    return cwd_option(g)
 
 
 def make_binding(cwd: str | None, projection: str | None, base_ref: str | None) -> Binding:

@@ -16,10 +16,9 @@ from gentle_hooks.cli.options import (
     echo_record_list,
     echo_recorded,
     json_option,
-    make_binding,
 )
 from gentle_hooks.errors import EXIT_OK
-from gentle_hooks.services.record import list_receipts, record_receipt_line, run_receipt
+from gentle_hooks.services.record import Binding, list_receipts, record_receipt_line, run_receipt
 
 
 @click.group()
@@ -34,9 +33,7 @@ def receipt() -> None:
 @json_option
 @click.argument("argv", nargs=-1, type=click.UNPROCESSED, metavar="-- CMD [ARGS...]")
 def run(
-    cwd: str | None,
-    projection: str | None,
-    base_ref: str | None,
+    binding: Binding,
     as_json: bool,
     argv: tuple[str, ...],
 ) -> int:
@@ -48,7 +45,7 @@ def run(
     out = sys.stderr.buffer if as_json else sys.stdout.buffer
     sys.stdout.flush()
     rec, obs = run_receipt(
-        make_binding(cwd, projection, base_ref),
+        binding,
         argv,
         os.environ,
         stdout=out,
@@ -69,15 +66,13 @@ def run(
     help="The exit status the writer observed (required).",
 )
 def add(
-    cwd: str | None,
-    projection: str | None,
-    base_ref: str | None,
+    binding: Binding,
     as_json: bool,
     line: str,
     exit_code: int | None,
 ) -> int:
     """Record a report the writer made elsewhere; a spot check re-runs it with sh -c."""
-    rec = record_receipt_line(make_binding(cwd, projection, base_ref), line, exit_code, os.environ)
+    rec = record_receipt_line(binding, line, exit_code, os.environ)
     echo_recorded(rec, as_json)
     return EXIT_OK
 
@@ -85,8 +80,8 @@ def add(
 @receipt.command("list")
 @binding_options
 @json_option
-def list_(cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool) -> int:
+def list_(binding: Binding, as_json: bool) -> int:
     """List the receipts recorded for the current candidate."""
-    bound, receipts = list_receipts(make_binding(cwd, projection, base_ref), os.environ)
+    bound, receipts = list_receipts(binding, os.environ)
     echo_record_list(bound, receipts, "receipts", as_json)
     return EXIT_OK

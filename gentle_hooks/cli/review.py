@@ -9,18 +9,16 @@ import os
 
 import click
 
-from gentle_hooks.cli.options import binding_options, echo_recorded, json_option, make_binding
+from gentle_hooks.cli.options import binding_options, echo_recorded, json_option
 from gentle_hooks.errors import EXIT_OK
-from gentle_hooks.services.record import record_review
+from gentle_hooks.services.record import Binding, record_review
 
 
 @click.command()
 @binding_options
 @json_option
 @click.argument("verb", metavar="decline|unavailable|ack")
-def review(
-    cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool, verb: str
-) -> int:
+def review(binding: Binding, as_json: bool, verb: str) -> int:
     """Record the review outcome for this exact candidate.
 
     decline / unavailable: the native review was declined or is unavailable (wins over a
@@ -28,6 +26,6 @@ def review(
     native provider's own consumed fact closes a review (never a caller's word). No outcome
     removes a verifier the tier requires or authorizes delivery.
     """
-    rec = record_review(make_binding(cwd, projection, base_ref), verb, os.environ)
+    rec = record_review(binding, verb, os.environ)
     echo_recorded(rec, as_json)
     return EXIT_OK

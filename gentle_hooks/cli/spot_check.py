@@ -15,10 +15,10 @@ from gentle_hooks.cli.options import (
     binding_options,
     echo_recorded,
     json_option,
-    make_binding,
     sign_key_option,
 )
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
+from gentle_hooks.services.record import Binding
 
 
 @click.command("spot-check")
@@ -33,9 +33,7 @@ from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
     help="Print and record the structural readback instead (passive tier only).",
 )
 def spot_check(
-    cwd: str | None,
-    projection: str | None,
-    base_ref: str | None,
+    binding: Binding,
     as_json: bool,
     sign_key: str | None,
     receipt_id: int | None,
@@ -55,7 +53,6 @@ def spot_check(
     """
     from gentle_hooks.services.spotcheck import record_readback, run_spot_check
 
-    binding = make_binding(cwd, projection, base_ref)
     if readback:
         if receipt_id is not None or command is not None:
             raise UsageError("--readback re-runs nothing: drop --receipt/--command")

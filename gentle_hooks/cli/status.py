@@ -9,8 +9,9 @@ import os
 
 import click
 
-from gentle_hooks.cli.options import binding_options, json_option, make_binding
+from gentle_hooks.cli.options import binding_options, json_option
 from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.services.record import Binding
 
 
 @click.command()
@@ -19,14 +20,12 @@ from gentle_hooks.errors import EXIT_OK
 @click.option(
     "--explain", is_flag=True, help="Also show the decision rows and where each input came from."
 )
-def status(
-    cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool, explain: bool
-) -> int:
+def status(binding: Binding, as_json: bool, explain: bool) -> int:
     """Show the current candidate's plan, what is recorded for it, what is satisfied and
     what is missing, with the exact command for each. Informational: exits 0."""
     from gentle_hooks.services.status import run_status
 
-    result = run_status(make_binding(cwd, projection, base_ref), os.environ)
+    result = run_status(binding, os.environ)
     if as_json:
         from gentle_hooks.report.status_json import status_json
 

@@ -16,10 +16,10 @@ from gentle_hooks.cli.options import (
     echo_record_list,
     echo_recorded,
     json_option,
-    make_binding,
     sign_key_option,
 )
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK
+from gentle_hooks.services.record import Binding
 
 
 @click.group()
@@ -33,9 +33,7 @@ def verdict() -> None:
 @sign_key_option
 @click.argument("file", metavar="FILE|-")
 def add(
-    cwd: str | None,
-    projection: str | None,
-    base_ref: str | None,
+    binding: Binding,
     as_json: bool,
     sign_key: str | None,
     file: str,
@@ -55,7 +53,7 @@ def add(
         data, source = read_stdin("stdin"), "stdin"
     else:
         data, source = read_regular(file), file
-    rec = add_verdict(make_binding(cwd, projection, base_ref), data, source, os.environ, sign_key)
+    rec = add_verdict(binding, data, source, os.environ, sign_key)
     echo_recorded(rec, as_json)
     assert isinstance(rec.record, VerdictRecord)
     return EXIT_OK if rec.record.accepted else EXIT_BLOCKED
@@ -64,11 +62,11 @@ def add(
 @verdict.command("list")
 @binding_options
 @json_option
-def list_(cwd: str | None, projection: str | None, base_ref: str | None, as_json: bool) -> int:
+def list_(binding: Binding, as_json: bool) -> int:
     """List the verdicts stored for the current candidate."""
     from gentle_hooks.services.verdict_filing import list_verdicts
 
-    bound, verdicts = list_verdicts(make_binding(cwd, projection, base_ref), os.environ)
+    bound, verdicts = list_verdicts(binding, os.environ)
     echo_record_list(bound, verdicts, "verdicts", as_json)
     return EXIT_OK
 

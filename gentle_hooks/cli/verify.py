@@ -8,47 +8,73 @@ bad input (not a brief, no criterion, a changed room...).
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from gentle_hooks.cli.options import binding_options, json_option, make_binding
+from gentle_hooks.cli.options import binding_options, json_option
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK
 from gentle_hooks.report.jsontext import model_json
+from gentle_hooks.services.record import Binding
 
-F = TypeVar("F", bound=Callable[..., Any])
+if TYPE_CHECKING:
+    from gentle_hooks.artifacts.brief import DelegationBrief
+    from gentle_hooks.services.verify import ExtraChecks
 
 
-def _check_options(f: F) -> F:
-    f = click.option(
+def _check_options(f: Callable[..., int]) -> Callable[..., int]:
+    """``--brief FILE``, ``--check``, ``--negative`` and ``--suite``: the command receives
+    the checked brief as ``brief``, its file as ``brief_file`` and the checks the flags add
+    as ``extra``; a rejected brief prints each fault and exits 1 before the command runs."""
+
+    @functools.wraps(f)
+    def checked(
+        *args: Any,
+        brief_file: str,
+        checks: tuple[str, ...],
+        negatives: tuple[str, ...],
+        suite: str | None,
+        **kwargs: Any,
+    ) -> int:
+        from gentle_hooks.services.verify import ExtraChecks
+
+        brief = _brief(brief_file)
+        if brief is None:
+            return EXIT_BLOCKED
+        extra = ExtraChecks(criteria=checks, negatives=negatives, suite=suite)
+        return f(*args, brief=brief, brief_file=brief_file, extra=extra, **kwargs)
+
+    g: Callable[..., int] = checked
+    g = click.option(
         "--suite", metavar="CMD", help="The full suite's command (replaces the brief's fullSuite)."
-    )(f)
-    f = click.option(
+    )(g)
+    g = click.option(
         "--negative",
         "negatives",
         multiple=True,
         metavar="CMD",
         help="A negative test: a command that must fail (repeatable; adds to the brief's).",
-    )(f)
-    f = click.option(
+    )(g)
+    g = click.option(
         "--check",
         "checks",
         multiple=True,
         metavar="CMD",
         help="A success criterion's command (repeatable; adds to the brief's).",
-    )(f)
+    )(g)
     return click.option(
         "--brief",
         "brief_file",
         required=True,
         metavar="FILE",
         help="The DelegationBrief (JSON; `gentle-hook schema brief`).",
-    )(f)
+    )(g)
 
 
-def _brief(brief_file: str) -> Any:
+def _brief(brief_file: str) -> DelegationBrief | None:
     """Read and check the brief; print each fault and return None when it is rejected."""
     from gentle_hooks.cli.quorum_cmds import read_input
     from gentle_hooks.services.verify import read_brief
@@ -74,13 +100,10 @@ def verify() -> None:
 @_check_options
 @json_option
 def prepare(
-    cwd: str | None,
-    projection: str | None,
-    base_ref: str | None,
+    binding: Binding,
+    brief: DelegationBrief,
     brief_file: str,
-    checks: tuple[str, ...],
-    negatives: tuple[str, ...],
-    suite: str | None,
+    extra: ExtraChecks,
     as_json: bool,
 ) -> int:
     """Validate the brief and make the clean room for the current candidate.
@@ -93,14 +116,9 @@ def prepare(
     stopCondition, readOnly false without a mutating side effect).
     """
     from gentle_hooks.report.verify_report import prepare_envelope, render_prepared
-    from gentle_hooks.services.verify import ExtraChecks
     from gentle_hooks.services.verify import prepare as prepare_room
 
-    brief = _brief(brief_file)
-    if brief is None:
-        return EXIT_BLOCKED
-    extra = ExtraChecks(criteria=checks, negatives=negatives, suite=suite)
-    done = prepare_room(make_binding(cwd, projection, base_ref), brief, extra, os.environ)
+    done = prepare_room(binding, brief, extra, os.environ)
     if as_json:
         click.echo(model_json(prepare_envelope(done, brief_file), by_alias=True, indent=2))
     else:
@@ -124,13 +142,10 @@ def prepare(
 )
 @json_option
 def run(
-    cwd: str | None,
-    projection: str | None,
-    base_ref: str | None,
+    binding: Binding,
+    brief: DelegationBrief,
     brief_file: str,
-    checks: tuple[str, ...],
-    negatives: tuple[str, ...],
-    suite: str | None,
+    extra: ExtraChecks,
     room: str | None,
     caller: str | None,
     keep: bool,
@@ -150,15 +165,10 @@ def run(
     Exit 0 on pass, 1 on fail or blocked.
     """
     from gentle_hooks.report.verify_report import render_verified, run_envelope
-    from gentle_hooks.services.verify import ExtraChecks
     from gentle_hooks.services.verify import run as run_checks
 
-    brief = _brief(brief_file)
-    if brief is None:
-        return EXIT_BLOCKED
-    extra = ExtraChecks(criteria=checks, negatives=negatives, suite=suite)
     done = run_checks(
-        make_binding(cwd, projection, base_ref),
+        binding,
         brief,
         extra,
         os.environ,

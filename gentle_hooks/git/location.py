@@ -118,3 +118,21 @@ def root_relative(root: str, here: str, path: str) -> str:
             if rel != ".." and not rel.startswith("../"):
                 return rel.replace(os.sep, "/")
     raise UsageError(f"{path!r} is outside the work tree {root}; name the files the writer wrote")
+
+
+def is_away_from(top: str) -> bool:
+    """True when the user is somewhere other than the work tree root ``top``: git runs
+    hooks at the root and says where the user is in ``GIT_PREFIX``; outside a hook, the
+    current directory (removed: away)."""
+    prefix = os.environ.get("GIT_PREFIX")
+    if prefix is not None:
+        return prefix.strip("/") != ""
+    try:
+        return os.path.realpath(os.getcwd()) != os.path.realpath(top)
+    except OSError:
+        return True
+
+
+def is_on_server() -> bool:
+    """True under a server's pre-receive (git sets ``GIT_QUARANTINE_PATH`` there)."""
+    return bool(os.environ.get("GIT_QUARANTINE_PATH"))

@@ -5,9 +5,29 @@ Room ``hooks``. Standard library only: the pass path builds one for every commit
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 #: The most bytes a hook reads from git's standard input: 10,000 ref lines of ~400 bytes
 #: (git sends one short line per ref); more is refused in one line (exit 2).
 STDIN_LIMIT = 4 * 1024 * 1024
+
+
+#: How long a stdin-driven hook (post-rewrite, pre-receive) works on its lines before it
+#: stops with one line (exit 2). ``GENTLE_HOOKS_HOOK_SECONDS`` can only lower it (a test's
+#: knob: input that size takes git itself far longer to produce).
+HOOK_SECONDS = 120.0
+
+
+def hook_seconds(env: Mapping[str, str]) -> float:
+    """:data:`HOOK_SECONDS`, or ``GENTLE_HOOKS_HOOK_SECONDS`` when it is a smaller
+    non-negative number (anything else is ignored: the bound never grows)."""
+    try:
+        given = float(env.get("GENTLE_HOOKS_HOOK_SECONDS", ""))
+    except ValueError:
+        return HOOK_SECONDS
+    return given if 0 <= given < HOOK_SECONDS else HOOK_SECONDS
 
 
 class HookCall:

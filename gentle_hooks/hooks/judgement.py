@@ -133,7 +133,7 @@ def _signatures(note: ParsedNote, trust: Trust | None, required: bool) -> tuple[
             continue
         who = trust.signer(line) if trust is not None else None
         if who is not None:
-            out.append(f"{line.KIND} signed by {who}")
+            out.append(f"{line.KIND.replace('_', ' ')} signed by {who}")
         elif required and not isinstance(line, EscalationLine):
             unsigned += 1
     if unsigned:
@@ -254,8 +254,11 @@ def _judge_one(
     return best
 
 
-def verdict_lines(v: CommitVerdict) -> list[str]:
-    """Human lines for one commit: one when it passes, what/why/fix when it blocks."""
+def verdict_lines(v: CommitVerdict, explain: bool = False, top: str | None = None) -> list[str]:
+    """Human lines for one commit: one when it passes, what/why/fix when it blocks (with
+    ``explain``: its decision rows after the candidate; they are in ``--json`` always).
+    ``top``: the work tree root, so a printed report names it when the user is elsewhere
+    (:meth:`~gentle_hooks.values.binding.Binding.for_report`); None on a server."""
     head = f"{short(v.commit)} on {v.ref}"
     refused = [f"  note line refused (counts for nothing): {why}" for why in v.refused]
     refused += [f"  signature: {who}" for who in v.signed]
@@ -277,9 +280,12 @@ def verdict_lines(v: CommitVerdict) -> list[str]:
     lines.append(f"  {headline(v.shortfalls)}{risk}")
     for s, reason in zip(v.shortfalls, reasons(v.shortfalls), strict=True):
         lines.append(f"  missing: {reason}")
-        lines.extend(step_lines(steps(s, COMMITTED, v.commit, share=True)))
+        binding = replace(COMMITTED, top=top)
+        lines.extend(step_lines(steps(s, binding, v.commit, share=True)))
     if v.result is not None:
         lines.append(f"  candidate {v.result.candidate.identity[:19]}…")
+        if explain:
+            lines.append(f"  decision rows: {' '.join(v.result.plan.rows)}")
     for o in v.overrides:
         lines.append(f"  recorded override (not honoured: gate.honour_overrides is false): {o}")
     return lines

@@ -6,7 +6,8 @@ Room ``hooks``. The commit and push gates hand :func:`conclude` the candidates t
 missing, why and the exact command (:mod:`gentle_hooks.report.fixes`), then how to let it
 through. ``GENTLE_HOOKS_SKIP="<reason>"`` lets a block through, ``--warn`` or
 ``mode = "warn"`` reports without failing; either is recorded as an override
-(:mod:`gentle_hooks.hooks.overrides`).
+(:mod:`gentle_hooks.hooks.overrides`). ``GENTLE_HOOKS_EXPLAIN`` set adds the decision's
+row ids to a block's words (they are always in the JSON decision).
 """
 
 from __future__ import annotations
@@ -76,10 +77,11 @@ def open_gate(env: Mapping[str, str]) -> tuple[Repository, LoadedConfig]:
     return repo, load_config(repo.paths.toplevel, repo.gentle_config(), env)
 
 
-def block_lines(j: Judged) -> list[str]:
+def block_lines(j: Judged, explain: bool = False) -> list[str]:
     """The lines that explain one blocked candidate: what is missing, why, the commands to
     run (labelled ``run:``/``prefix:``, :func:`gentle_hooks.report.fixes.steps`), then the
-    candidate. Row ids are in the JSON decision, not here."""
+    candidate. Row ids are in the JSON decision, and in words' place only with ``explain``
+    (``GENTLE_HOOKS_EXPLAIN`` set: a ``decision rows:`` line after the candidate)."""
     # only a block reads the fix commands' words (their imports cost a gate that passes)
     from gentle_hooks.report.base_text import empty_base_lines
     from gentle_hooks.report.discard_text import discard_lines
@@ -111,6 +113,8 @@ def block_lines(j: Judged) -> list[str]:
         f"vs {base})"
     )
     lines.extend(empty_base_lines(cand.base))
+    if explain:
+        lines.append(f"  decision rows: {' '.join(plan.rows)}")
     return lines
 
 
@@ -177,8 +181,9 @@ def _conclude(
     from gentle_hooks.hooks.overrides import record_overrides, warn_source
     from gentle_hooks.report.fixes import OVERRIDE
 
+    explain = bool(env.get("GENTLE_HOOKS_EXPLAIN", "").strip())
     for j in blocked:
-        lines.extend(block_lines(j))
+        lines.extend(block_lines(j, explain))
     why = env.get("GENTLE_HOOKS_SKIP", "").strip()
     overridden = [(j.result, j.target) for j in blocked]
     if why:
@@ -192,5 +197,18 @@ def _conclude(
             f"warn mode ({source}): reported, not blocking; let through by {who} and recorded"
         )
         return EXIT_OK, f"warn mode ({source})"
+    lines.append(retry_line(call.name))
     lines.append(f"note: {OVERRIDE}")
     return EXIT_BLOCKED, None
+
+
+#: The git command each gate's hook runs under, as the user typed it (its arguments are
+#: theirs: a hook does not see them).
+_GIT_COMMAND = {"pre-push": "git push", "pre-merge-commit": "git merge"}
+
+
+def retry_line(hook: str) -> str:
+    """The block's last words before the override: what to run again once the commands
+    above have run (the same git command, judged again)."""
+    again = _GIT_COMMAND.get(hook, "git commit")
+    return f"after that, run the same {again} again: the gate judges it again"

@@ -25,10 +25,12 @@ from gentle_hooks.policy.delegation import Evidence, message_evidence
 from gentle_hooks.services.attribution import (
     NOTHING,
     Carried,
-    carried_by_commits,
+    carried_by_change,
+    commit_changes,
     expire_shaped,
     expiry_lines,
 )
+from gentle_hooks.services.reapplied import reapplied_by_commits
 from gentle_hooks.values.candidate import Candidate
 
 
@@ -55,7 +57,10 @@ def commit_evidence(
             by an earlier push of the same commit elsewhere).
     """
     if work.delegated:
-        return f"writer content ({', '.join(work.writers())}) in {_shown(work.paths())}"
+        found = f"({', '.join(work.writers())}) in {_shown(work.paths())}"
+        if all(e.state == "settled" for e in work.entries):
+            return f"writer content {found} re-applied on another base (checked elsewhere)"
+        return f"writer content {found}"
     if records:
         stale = (
             " (rewritten with a changed tree: records are stale)"
@@ -83,9 +88,10 @@ PushedWork = tuple[
 
 def pushed_work(path: str, repo: Repository, infos: Sequence[CommitInfo]) -> PushedWork:
     """What the ledger knows of pushed commits: the writer work each carries against its
-    parent, the commit records that name it, and — for a commit with records but no live
-    writer content — the mutations those records delivered. All empty when no ledger
-    exists.
+    parent (live work, or for a commit with neither live work nor a record, settled work
+    it re-applies onto another base: :mod:`gentle_hooks.services.reapplied`), the commit
+    records that name it, and — for a commit with records but no live writer content —
+    the mutations those records delivered. All empty when no ledger exists.
 
     Raises:
         GitError: a commit's parent is not in this clone; StoreError: the ledger exists
@@ -98,15 +104,18 @@ def pushed_work(path: str, repo: Repository, infos: Sequence[CommitInfo]) -> Pus
     with led:
         led.refuse_held_work()  # writer work the gate cannot read: closed, naming it
         # counted: the gate composes the candidates' diffs from these same steps
-        work = carried_by_commits(repo, led, infos, counted=True)
+        changes = commit_changes(repo, infos, counted=True)
+        work = carried_by_change(repo, led, changes)
         expired = expire_shaped(repo, path, work.values())
         if expired:
-            work = carried_by_commits(repo, led, infos, counted=True)
+            work = carried_by_change(repo, led, changes)
         for line in expiry_lines(expired):
             say(line)
         records: dict[str, list[CommitRecord]] = {}
         for rec in led.commit_records([i.id for i in infos]):
             records.setdefault(rec.commit_id, []).append(rec)
+        plain = [i for i in infos if i.id not in records and not work[i.id].delegated]
+        work.update(reapplied_by_commits(repo, led, plain, changes))
         # rare (an earlier push settled the commit's entries): one query per such commit
         delivered = {
             c: tuple(led.delivered_work([c])[0])

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 from gentle_hooks.bounded import InputFileError
 from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.git.probe import Where, amend_flag, locate
-from gentle_hooks.hooks.call import HookCall, read_message
+from gentle_hooks.hooks.call import HookCall, hook_seconds, read_message
 from gentle_hooks.policy.delegation import message_evidence, strip_comments
 from gentle_hooks.values.candidate import Projection
 
@@ -269,12 +269,36 @@ REWRITTEN_LISTS = ("rebase-merge/rewritten-list", "rebase-apply/rewritten")
 
 
 def _pairs(text: str) -> list[tuple[str, str]]:
-    pairs = []
+    """The ``(old, new)`` pairs of ``text``'s lines, in order, each distinct pair once (git
+    never repeats one; a wrapper that does gets each recorded once)."""
+    pairs: dict[tuple[str, str], None] = {}
     for line in text.splitlines():
         parts = line.split()
         if len(parts) >= 2:
-            pairs.append((parts[0], parts[1]))
-    return pairs
+            pairs[(parts[0], parts[1])] = None
+    return list(pairs)
+
+
+def keep_unrecorded(
+    common_dir: str, command: str, rest: list[tuple[str, str]], limit: float
+) -> UsageError:
+    """Write the pairs post-rewrite did not reach to a new private file of the state
+    directory and return the one-line error (exit 2) naming the limit and the command
+    that records them; git ignores post-rewrite's exit, so the line is what tells."""
+    import shlex
+
+    from gentle_hooks.bounded import new_private_file
+    from gentle_hooks.ledger.location import ledger_path
+
+    directory = os.path.dirname(ledger_path(common_dir))
+    fd, where = new_private_file(directory, "post-rewrite-rest-")
+    with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as fh:
+        fh.writelines(f"{old} {new}\n" for old, new in rest)
+    return UsageError(
+        f"hook post-rewrite: stopped after {limit:g}s with {len(rest)} rewritten commit(s) "
+        f"not recorded (kept in {where}); run: gentle-hook hook post-rewrite "
+        f"{shlex.quote(command or 'rebase')} < {shlex.quote(where)}"
+    )
 
 
 def rewrite_pairs(
@@ -306,16 +330,20 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
     """Record each rewritten commit's replacement by what it carries, and carry the old
     commit's record to it (stale when the tree changed: its verification was for another
     candidate)."""
+    import time
+
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.sync import drop_copied_notes, write_commit_notes
     from gentle_hooks.services.attribution import carried_by_commits
     from gentle_hooks.services.settle import rewrite_keeps_writer_content
 
+    deadline = time.monotonic() + hook_seconds(env)
     repo = Repository.open()
     pairs = rewrite_pairs(call, repo, env)
     if not pairs:
         return EXIT_OK
+    rest: list[tuple[str, str]] = []
     infos = {i.id: i for i in repo.read_commits([new for _, new in pairs])}
     with Ledger.open(path) as led:
         if where.root is not None and led.live_elsewhere(where.root):
@@ -324,7 +352,10 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
         old_records = {r.commit_id: r for r in led.commit_records([old for old, _ in pairs])}
         recorded: list[CommitRecord] = []
         human: list[str] = []
-        for old, new in pairs:
+        for done, (old, new) in enumerate(pairs):
+            if time.monotonic() > deadline:
+                rest = pairs[done:]
+                break
             info = infos.get(new)
             if info is None or not (work[new].delegated or old in old_records):
                 continue
@@ -338,6 +369,9 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
             )
         write_commit_notes(repo, led, recorded)
         drop_copied_notes(repo, human)
+    if rest:
+        command = call.args[0] if call.args else env.get("PRE_COMMIT_REWRITE_COMMAND", "")
+        raise keep_unrecorded(where.common_dir, command, rest, hook_seconds(env))
     stale = sum(1 for r in recorded if r.stale)
     if stale:
         print(

@@ -17,7 +17,7 @@ from gentle_hooks.config.load import load_config
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
-from gentle_hooks.hooks.judgement import judge_commits, verdict_lines
+from gentle_hooks.hooks.judgement import CommitVerdict, judge_commits, verdict_lines
 from gentle_hooks.hooks.outcome import say
 from gentle_hooks.hooks.push_input import is_zero, ref_lines
 from gentle_hooks.notes.codec import NOTES_REF
@@ -36,8 +36,13 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
         0 accepted, 1 rejected (any ref carrying an unverified delegated commit, or an
         update of the notes ref that deletes, rewinds, removes or adds a refused line).
 
+    Refs sent at the same commits (same new tip, same old base) are judged once; the
+    judging stops after :data:`~gentle_hooks.hooks.call.HOOK_SECONDS` with one line (exit
+    2: the push is refused).
+
     Raises:
-        UsageError: a malformed input line (the push is refused: fail closed).
+        UsageError: a malformed input line, or the time limit reached (the push is
+            refused: fail closed).
         GentleError: git or config failures (fails closed).
     """
     updates = []
@@ -63,6 +68,21 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
         )
     trust = load_trust(repo, config.settings, None)  # the server's own file, never the push's
     rejected = 0
+    import time
+    from dataclasses import replace
+
+    from gentle_hooks.hooks.call import hook_seconds
+
+    limit = hook_seconds(env)
+    deadline = time.monotonic() + limit
+    peeled: dict[str, str | None] = {}
+    judged: dict[tuple[str, str | None], list[CommitVerdict]] = {}
+
+    def peel(oid: str) -> str | None:
+        if oid not in peeled:
+            peeled[oid] = repo.peel_commit(oid)
+        return peeled[oid]
+
     for old, new, ref in updates:
         if ref != NOTES_REF:
             continue
@@ -80,20 +100,28 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
     for old, new, ref in updates:
         if ref == NOTES_REF:
             continue  # the notes themselves were checked above
+        if time.monotonic() > deadline:
+            raise UsageError(
+                f"pre-receive: could not judge {len(updates)} ref update(s) within {limit:g}s; "
+                "push refused: push fewer refs at once"
+            )
         if is_zero(new):
             say(f"{ref}: deletion, nothing to assess")
             continue
-        tip = repo.peel_commit(new)
+        tip = peel(new)
         if tip is None:
             say(f"{ref}: not a commit, nothing to assess")
             continue
-        if is_zero(old) or repo.peel_commit(old) is None:
-            # Only branches and tags vouch for a commit: one parked under another
-            # namespace (refs/notes/x, refs/pull/...) by an earlier push is judged again.
-            commits = repo.commits_outside_branches_and_tags(tip)
-        else:
-            commits = repo.new_commits(tip, exclude=[repo.peel_commit(old) or old])
-        verdicts = judge_commits(repo, config, commits, ref, sources, trust)
+        base = None if is_zero(old) else peel(old)
+        if (tip, base) not in judged:  # refs sent at the same commits are judged once
+            if base is None:
+                # Only branches and tags vouch for a commit: one parked under another
+                # namespace (refs/notes/x, refs/pull/...) by an earlier push is judged again.
+                commits = repo.commits_outside_branches_and_tags(tip)
+            else:
+                commits = repo.new_commits(tip, exclude=[base])
+            judged[(tip, base)] = judge_commits(repo, config, commits, ref, sources, trust)
+        verdicts = [replace(v, ref=ref) for v in judged[(tip, base)]]
         blocked = [v for v in verdicts if v.blocked]
         for v in verdicts:
             if v.delegated_by is not None:

@@ -33,6 +33,14 @@ class PendingWork(LedgerConnection):
         """The root's pending (unconsumed) mutations, oldest first."""
         return self._select(PendingMutation, "root = ? AND consumed_by IS NULL", (root,))
 
+    def last_pending_mutation(self, root: str) -> PendingMutation | None:
+        """The root's newest pending (unconsumed) mutation, or None."""
+        return self._select_one(
+            PendingMutation,
+            "id = (SELECT MAX(id) FROM pending_mutation WHERE root = ? AND consumed_by IS NULL)",
+            (root,),
+        )
+
     def pending_escalations(self, root: str) -> list[EscalationRecord]:
         """The root's pending (unconsumed) escalations, oldest first (sticky, SPEC §5)."""
         return self._select(EscalationRecord, "root = ? AND consumed_by IS NULL", (root,))
@@ -291,6 +299,12 @@ class PendingWork(LedgerConnection):
                 "WHERE l.escalation_id = escalation.id AND w.state = 'open')",
                 [commit_id, identity, *entry_ids],
             )
+
+    def settled_entries(self, paths: Sequence[str]) -> list[WriterEntryRecord]:
+        """Entries of ``paths`` a push settled (their content delivered), oldest first:
+        what a pushed commit may re-apply onto another base (one indexed read per chunk
+        of paths)."""
+        return self._select_in(WriterEntryRecord, "path", paths, "state = 'settled'")
 
     def live_elsewhere(self, root: str) -> bool:
         """Whether another work tree than ``root`` has live writer entries (one indexed

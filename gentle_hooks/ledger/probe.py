@@ -42,7 +42,7 @@ def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) ->
 
     Args:
         common_dir: the common git dir (the ledger lives under it).
-        paths: the change's paths (kept for callers; the answer no longer depends on them).
+        paths: the change's paths; not read: the answer is about the whole ledger.
 
     Raises:
         StoreError: the ledger exists but is damaged, newer, or unreadable.

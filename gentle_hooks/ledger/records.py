@@ -93,8 +93,11 @@ class Receipt:
 
     @property
     def line(self) -> str:
-        """The receipt line, ``<command>: <observed result>``."""
-        return f"{self.command}: {self.observed}"
+        """The receipt line, ``<command>: <observed result>``, on one line (the command
+        :func:`~gentle_hooks.policy.shellwords.shown`)."""
+        from gentle_hooks.policy.shellwords import shown
+
+        return f"{shown(self.command)}: {self.observed}"
 
 
 @frozen

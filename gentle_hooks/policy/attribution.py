@@ -362,6 +362,31 @@ def carries(change: PathChange, entry: WriterEntry) -> bool:
     return carries_row(change, entry) != "A5"
 
 
+def reapplies(change: PathChange, entry: WriterEntry) -> bool:
+    """Whether ``change`` re-applies the content of an entry a push settled (SPEC §3: a
+    settled entry no longer attributes what builds on it, yet its content brought onto
+    another base is a new candidate whose check is still to do).
+
+    True when the change carries the entry on the evidence another worktree needs
+    (:func:`carries_row` with ``elsewhere``: row A1, or A2 with two writer lines or one
+    telling line) and, for text, adds a writer line its old side lacks: a change whose old
+    side already holds the writer's lines (a merge, a rebase onto them, a human's next
+    edit, reverting a later commit) builds on delivered content and re-applies nothing.
+    Deletions, removals and binary changes other than the writer's own blob never
+    re-apply.
+    """
+    if change.new_blob is None:  # a deletion brings no content
+        return False
+    row = carries_row(change, entry, elsewhere=True)
+    if row not in CONTENT_ROWS:
+        return False
+    d = entry.delta
+    if row == "A1" and not d.binary:
+        introduced = any_line_keys(change.new) - any_line_keys(change.old)
+        return bool(introduced & (d.added | d.telling))
+    return True
+
+
 #: Rows of :func:`delivered_row`: pushed commits that took an entry delivered all of it.
 SETTLED_ROWS = ("D1", "D2", "D3")
 

@@ -26,8 +26,13 @@ AUDIT_SCHEMA: Final = "gentle-hooks.quorum-audit/v1"
 SAMPLE_SIZE: Final = 2
 
 #: The abstentions of a ``whatIChecked`` that showed no check
-#: (:func:`gentle_hooks.quorum.restatement.restatement_reason`).
-_RESTATING = ("whatIChecked restates the claim", "whatIChecked names no evidence")
+#: (:func:`gentle_hooks.quorum.restatement.restatement_reason`,
+#: :func:`~gentle_hooks.quorum.restatement.undescribed_artifact_reason`).
+_RESTATING = (
+    "whatIChecked restates the claim",
+    "whatIChecked names no evidence",
+    "whatIChecked names a screenshot or artifact but describes nothing",
+)
 
 
 class CheckedVote(QuorumModel):

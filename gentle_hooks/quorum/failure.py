@@ -118,6 +118,12 @@ _NEVER = _alt(
 _NOT_ONLY = r"(?!(?:just|only|merely|simply)\b)"
 #: Up to three words between a negation and its verb, none of them starting a new subject.
 _GAP = r"(?:(?!(?:i|we|but|and|so|then|it|that|which|or|who)\b)[\w'-]+\s+){0,3}?"
+#: The same, not spanning a word of reproducing ("unable to reproduce the run" did not
+#: reproduce; it is not an access failure).
+_GAP_ACCESS = (
+    r"(?:(?!(?:i|we|but|and|so|then|it|that|which|or|who|reproduc\w*|replicat\w*|"
+    r"verif\w*|confirm\w*|validat\w*|trigger\w*)\b)[\w'-]+\s+){0,3}?"
+)
 _PARTICIPLES = (
     r"(?:re-?)?(?:opened|read|run|executed|accessed|loaded|fetched|cloned|checked\s+out|"
     r"viewed|inspected|queried|reached|downloaded|retrieved|built|compiled|launched|started)\b"
@@ -160,7 +166,7 @@ class FailureRow:
 
 _ERRORED: Final = (
     re.compile(
-        r"(?:" + _WHO + r"|\b(?:and|but)\s+)" + _UNABLE + r"\s+" + _NOT_ONLY + _GAP + _ACCESS
+        r"(?:" + _WHO + r"|\b(?:and|but)\s+)" + _UNABLE + r"\s+" + _NOT_ONLY + _GAP_ACCESS + _ACCESS
     ),
     re.compile(r"\b(?:could|can)\s+not\s+be\s+" + _PARTICIPLES),
     re.compile(r"\b" + _TOOLS + r"\b(?:\s+(?:to|on|of|for|at)\s+(?:\S+\s+){0,5}?|\s+)" + _BROKE),
@@ -179,7 +185,15 @@ _ERRORED: Final = (
     ),
     re.compile(
         r"\b(?:i|we)\s+(?:(?:do|did|does)\s+not\s+have|(?:had|have|has|got)\s+no|"
-        r"lack(?:ed|ing)?)\s+(?:the\s+|any\s+)?(?:access|permissions?|tools?|means|ability|way)\b"
+        r"lack(?:ed|ing)?)\s+(?:the\s+|any\s+)?(?:[\w-]+\s+){0,2}?"
+        r"(?:access|permissions?|tools?|means|ability|way)\b"
+    ),
+    re.compile(
+        r"(?:^|\b(?:i|we|but|and)\s+)(?:received|got|hit|encountered)\s+(?:an?\s+)?"
+        r"(?:[\w-]+\s+)?error\b|\bpermission\s+(?:error|problem|issue)s?\b|\btool\s+error\b|"
+        r"\benoent\b|\baccess\s+(?:to\s+(?:\S+\s+){1,4}?)?(?:was|is)\s+(?:denied|refused|blocked)\b|"
+        r"\b(?:my|our|the)\s+(?:tools?|environment|sandbox|shell)\s+(?:could|can|did)\s+not\b|"
+        r"^no\s+tools?\s+(?:was|were)\s+available\b"
     ),
     re.compile(
         r"\b(?:files?|repo(?:sitory)?|logs?|paths?|director(?:y|ies)|sources?|urls?|links?|"
@@ -208,7 +222,7 @@ FAILURE_ROWS: Final[tuple[FailureRow, ...]] = (
         _ERRORED,
         also=(
             re.compile(
-                r"no\s+such\s+file|\b(?:does|did)\s+not\s+exist|(?<!command\s)\bnot\s+found\b|"
+                r"no\s+such\s+file|\benoent\b|\b(?:does|did)\s+not\s+exist|(?<!command\s)\bnot\s+found\b|"
                 r"\bis\s+missing\b|\b404\b|\bonly\s+(?:has|had)\s+\d+\s+lines|"
                 r"\bhas\s+only\s+\d+\s+lines|\bout\s+of\s+range\b|\bbeyond\s+the\s+end\b"
             ),
@@ -268,7 +282,10 @@ FAILURE_ROWS: Final[tuple[FailureRow, ...]] = (
             ),
             re.compile(
                 r"\b(?:i|we)\s+skipped\b|\bno\s+time\s+to\b|\btrust\s+me\b|\btake\s+my\s+word\b|"
-                r"\bfrom\s+memory\b"
+                r"\bfrom\s+memory\b|\b(?:i|we)\s+(?:only|just|merely|simply)\s+(?:read|looked\s+at|"
+                r"relied\s+on|went\s+by)\s+(?:the\s+)?(?:finding|claim|summary|description|report|"
+                r"miner)|\b(?:verification|check|reproduction|repro)\s+(?:was\s+)?not\s+"
+                r"(?:performed|done|run|attempted|possible)\b"
             ),
         ),
     ),

@@ -167,6 +167,67 @@ def reproduced_evidence(what_i_checked: str, claim: str | None) -> tuple[str, ..
     return (*found["file_line"], *found["command"], *found["quote"])
 
 
+#: Extensions of a screenshot or another artifact one looks at (seed 003 "What counts as
+#: reproducing evidence": "A screenshot or artifact | Open it and describe what is visible
+#: independently").
+ARTIFACT_EXTENSIONS: Final = frozenset(
+    {"png", "jpg", "jpeg", "gif", "webp", "bmp", "svg", "tif", "tiff", "heic", "pdf"}
+    | {"mp4", "mov", "webm", "avi", "mkv"}
+)
+
+#: Words that say an artifact was looked at, not what is visible in it.
+_LOOKING: Final = frozenset(
+    _stem(w)
+    for w in {"open", "opened", "opening", "view", "viewed", "viewing", "look", "looked"}
+    | {"show", "shows", "showed", "shown", "display", "displays", "displayed", "visible"}
+    | {"screenshot", "screenshots", "image", "images", "picture", "artifact", "file"}
+    | {"attached", "attachment", "see", "saw", "seen", "depicts", "depicted", "captured"}
+)
+
+
+def _is_artifact(token: str) -> bool:
+    name = token.split(":", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+    return "." in name and name.rsplit(".", 1)[-1] in ARTIFACT_EXTENSIONS
+
+
+def undescribed_artifact_reason(what_i_checked: str, claim: str | None) -> str | None:
+    """Why ``what_i_checked`` names a screenshot or artifact (a file of
+    :data:`ARTIFACT_EXTENSIONS`) as its only evidence without describing what is visible
+    in it beyond the claim's words; None otherwise.
+
+    Seed 003 "What counts as reproducing evidence": "A screenshot or artifact | Open it and
+    describe what is visible independently". With other evidence cited (a ``file:line``,
+    a command, a quote) the other rules judge it. Otherwise the text without the artifact's
+    name must hold :data:`MIN_NEW_WORDS` words beyond the claim, :data:`FILLER_WORDS` and
+    words of looking ("opened", "shows", "visible", "screenshot"...), or a number beyond
+    the claim's with one such word.
+    """
+    found = _cited(what_i_checked, claim)
+    named = [*found["file_line"], *found["path"], *found["file_name"]]
+    artifacts = [t for t in named if _is_artifact(t)]
+    if not artifacts:
+        return None
+    others = [
+        t
+        for t in (*named, *found["command"], *found["quote"])
+        if not _is_artifact(t) and not any(t in a for a in artifacts)
+    ]
+    if others:
+        return None
+    text = what_i_checked.casefold()
+    for token in sorted(artifacts, key=len, reverse=True):
+        text = text.replace(token, " ")
+    seen = {w for w in new_words(text, claim) if len(w) >= MIN_WORD_LENGTH and w not in _LOOKING}
+    claim_numbers = frozenset(_NUMBER.findall((claim or "").casefold()))
+    numbers = [n for n in _NUMBER.findall(text) if n not in claim_numbers]
+    if len(seen) >= MIN_NEW_WORDS or (numbers and seen):
+        return None
+    return (
+        "whatIChecked names a screenshot or artifact but describes nothing visible in it "
+        "beyond the claim (seed 003: open it and describe what is visible independently)"
+    )
+
+
 def named_files(text: str) -> frozenset[str]:
     """The files ``text`` names, case-folded: each ``file:line``, path and file name, and
     the file of each ``file:line`` and the last part of each path (``workflow.js:142``

@@ -35,7 +35,12 @@ from gentle_hooks.artifacts.jsonio import (
 )
 from gentle_hooks.quorum.failure import FailureSplit, failure_split
 from gentle_hooks.quorum.narrative import narrative_reason, unchecked_reason
-from gentle_hooks.quorum.restatement import cited_evidence, restatement_reason, words
+from gentle_hooks.quorum.restatement import (
+    cited_evidence,
+    restatement_reason,
+    undescribed_artifact_reason,
+    words,
+)
 from gentle_hooks.values.frozen import frozen
 
 #: Least time, in milliseconds, in which a verifier can re-open one piece of evidence (open
@@ -306,7 +311,11 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
            :func:`~gentle_hooks.quorum.narrative.narrative_reason`) → refuted, whatever
            the verifier said ("Not evidence. Refute"; ``overruled`` says why when it
            upheld);
-        3. a ``whatIChecked`` that restates the claim or names no evidence → abstained;
+        3. a ``whatIChecked`` that restates the claim or names no evidence, or (upheld)
+           names a screenshot or artifact as its only evidence without describing what
+           is visible in it
+           (:func:`~gentle_hooks.quorum.restatement.undescribed_artifact_reason`) →
+           abstained;
         4. an upheld verdict whose ``whatIChecked`` states no act of checking the verifier
            performed with what it observed
            (:func:`~gentle_hooks.quorum.narrative.unchecked_reason`) → refuted, with
@@ -365,7 +374,7 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
     if narrative is not None:
         overruled = None if verdict.refuted else narrative
         return Vote(vote=VoteKind.REFUTED, overruled=overruled, tooFast=fast, **fields)
-    restated = restatement_reason(verdict.whatIChecked, claim)
+    restated = _restated(verdict.whatIChecked, claim, verdict.refuted)
     if restated is not None:
         return Vote(vote=VoteKind.ABSTAINED, abstention=restated, **fields)
     if not verdict.refuted:
@@ -374,6 +383,15 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
             return Vote(vote=VoteKind.REFUTED, overruled=unchecked, tooFast=fast, **fields)
     kind = VoteKind.REFUTED if verdict.refuted else VoteKind.UPHELD
     return Vote(vote=kind, tooFast=fast, **fields)
+
+
+def _restated(what_i_checked: str, claim: str | None, refuted: bool) -> str | None:
+    """Why ``what_i_checked`` shows no check of its own (it restates the claim, names no
+    evidence, or, upholding, names a screenshot without describing it), or None."""
+    restated = restatement_reason(what_i_checked, claim)
+    if restated is None and not refuted:
+        restated = undescribed_artifact_reason(what_i_checked, claim)
+    return restated
 
 
 def _failed_vote(
@@ -393,7 +411,7 @@ def _failed_vote(
         )
     counts = (
         bool(failed.rest)
-        and restatement_reason(failed.rest, claim) is None
+        and _restated(failed.rest, claim, verdict.refuted) is None
         and not (upheld and failed.claim_files)
     )
     if counts and upheld:

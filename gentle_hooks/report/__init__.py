@@ -5,8 +5,10 @@ Room ``report``. Only this room turns policy values into words and shell command
 * :mod:`.fixes` — what is missing, in words, and the exact command that supplies it
 * :mod:`.discard_text` — the ``discard`` a block offers a human for work not in the change
 * :mod:`.refusal_text` — why a receipt cannot count, and a failed re-run, in words
+* :mod:`.reason_words` — the native assessment's reason codes and signals in words
 * :mod:`.program_text` — how the user types the CLI in a printed command
 * :mod:`.base_text` — why a block's base is the empty tree, and the command naming one
+* :mod:`.visible` — standard output and error that show control characters, never send them
 * :mod:`.jsontext` — JSON text any strict parser accepts, whatever a string held
 * :mod:`.text` — human output of assess, status and the gates
 * :mod:`.records_text` — human output of records, receipts and verdicts

@@ -23,7 +23,7 @@ from gentle_hooks.report.program_text import program as program
 from gentle_hooks.report.range_text import UNSHALLOW
 from gentle_hooks.report.refusal_text import disagreement_text, refusal_text
 from gentle_hooks.values.binding import Binding
-from gentle_hooks.values.frozen import replace
+from gentle_hooks.values.candidate import Projection
 
 #: How a person lets a block through on purpose, in words: the git command they ran is
 #: theirs, so nothing here can name it (SPEC §5 "Overrides").
@@ -215,10 +215,12 @@ def _steps(s: Shortfall, binding: Binding, commit: str | None, share: bool) -> l
             ("run", UNSHALLOW),
         ]
     # NoValidNote / StaleRecords: the range, server or push gate judged a commit by its note
+    # the commit's own candidate, reported at the top (--cwd when the user is elsewhere)
+    committed = Binding(projection=Projection.COMMITTED, top=binding.top)
     verify: list[Step] = [
         *switch,
         ("do", f"{PREFIX_NOTE} ({NO_RECEIPT})"),
-        ("prefix", f"{gh} receipt run --committed --"),
+        ("prefix", f"{gh} receipt run{_report_flags(committed)('.')} --"),
         ("run", f"{gh} spot-check --committed"),
         *back,
         ("run", f"{gh} sync push"),
@@ -242,10 +244,10 @@ def _steps(s: Shortfall, binding: Binding, commit: str | None, share: bool) -> l
 
 
 def _on_server() -> bool:
-    """True under a server's pre-receive (git sets ``GIT_QUARANTINE_PATH`` there)."""
-    import os
+    """True under a server's pre-receive (:func:`gentle_hooks.git.location.is_on_server`)."""
+    from gentle_hooks.git.location import is_on_server
 
-    return bool(os.environ.get("GIT_QUARANTINE_PATH"))
+    return is_on_server()
 
 
 def _candidate_steps(
@@ -340,30 +342,12 @@ def _candidate_steps(
 
 def _report_flags(binding: Binding) -> Callable[[str], str]:
     """The binding's flags for a printed ``receipt run`` of a command that ran in ``rel``
-    (relative to the work tree root): with ``--cwd`` naming that directory under
-    :attr:`Binding.top` when the binding names no ``--cwd`` and the user is elsewhere
-    (git runs hooks at the top and says where the user is in ``GIT_PREFIX``; outside a
-    hook, the current directory), so it runs the same pasted there; the plain flags
-    under a server's pre-receive (the server's paths mean nothing to the pusher) or when
-    the root is unknown."""
-    import os
-
-    def away(top: str) -> bool:
-        prefix = os.environ.get("GIT_PREFIX")
-        if prefix is not None:
-            return prefix.strip("/") != ""
-        try:
-            return os.path.realpath(os.getcwd()) != os.path.realpath(top)
-        except OSError:  # the current directory was removed: name the root
-            return True
+    (relative to the work tree root): :meth:`Binding.for_report` where the user is."""
+    from gentle_hooks.git.location import is_away_from
 
     def flags(rel: str) -> str:
-        if binding.cwd is not None or binding.top is None or _on_server():
-            return binding_flags(binding)
-        if rel in ("", ".") and not away(binding.top):
-            return binding_flags(binding)
-        where = binding.top if rel in ("", ".") else os.path.join(binding.top, rel)
-        return binding_flags(replace(binding, cwd=where))
+        away = binding.top is not None and is_away_from(binding.top)
+        return binding_flags(binding.for_report(rel, away, _on_server()))
 
     return flags
 
@@ -454,9 +438,11 @@ def runnable(command: str) -> str:
 
 
 def _join(words: Sequence[str]) -> str:
-    import shlex  # off the gates' pass path: only a block renders a receipt
+    """The words quoted for a POSIX shell on one line
+    (:func:`gentle_hooks.policy.shellwords.join`)."""
+    from gentle_hooks.policy.shellwords import join  # off the gates' pass path
 
-    return shlex.join(words)
+    return join(words)
 
 
 def reasons(shortfalls: Sequence[Shortfall]) -> list[str]:

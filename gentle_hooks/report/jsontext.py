@@ -21,6 +21,9 @@ if TYPE_CHECKING:
     from pydantic import BaseModel
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+#: What ``json.dumps(ensure_ascii=False)`` and pydantic leave raw: DEL and the C1 controls
+#: (a terminal may obey them), written ``\u00HH`` (the same string, escaped).
+_RAW_CONTROL = re.compile("[\x7f-\x9f]")
 
 
 def _escape(match: re.Match[str]) -> str:
@@ -30,10 +33,15 @@ def _escape(match: re.Match[str]) -> str:
 
 def json_text(text: str) -> str:
     """JSON ``text`` (``ensure_ascii=False``) with each lone surrogate, which can only sit
-    inside a string literal, replaced by its escaped ``\\xHH`` or ``\\uXXXX`` form."""
+    inside a string literal, replaced by its escaped ``\\xHH`` or ``\\uXXXX`` form, and
+    each DEL or C1 control by its JSON escape ``\\u00HH`` (the same string)."""
     if text.isascii():
-        return text
-    return _LONE_SURROGATE.sub(_escape, text)
+        return text if "\x7f" not in text else _RAW_CONTROL.sub(_control, text)
+    return _RAW_CONTROL.sub(_control, _LONE_SURROGATE.sub(_escape, text))
+
+
+def _control(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
 
 
 def escape_strings(value: object) -> object:
@@ -74,8 +82,13 @@ def model_json(
     from pydantic_core import PydanticSerializationError
 
     try:
-        return model.model_dump_json(
-            indent=indent, by_alias=by_alias, exclude_unset=exclude_unset, exclude_none=exclude_none
+        return json_text(
+            model.model_dump_json(
+                indent=indent,
+                by_alias=by_alias,
+                exclude_unset=exclude_unset,
+                exclude_none=exclude_none,
+            )
         )
     except PydanticSerializationError:
         value = model.model_dump(

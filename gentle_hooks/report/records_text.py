@@ -17,6 +17,7 @@ from gentle_hooks.ledger.records import (
     VerdictRecord,
 )
 from gentle_hooks.policy.plan import Plan
+from gentle_hooks.policy.shellwords import shown
 from gentle_hooks.report.fixes import reason, receipt_hints, step_lines, steps
 from gentle_hooks.report.program_text import program
 
@@ -50,7 +51,7 @@ def describe(rec: Record) -> str:
             return f"readback #{rec.id}: {head}"
         verdict = "agreed" if rec.agreed else "DISAGREED"
         line = (
-            f"spot check #{rec.id}: re-ran receipt #{rec.receipt_id} ({rec.command}): "
+            f"spot check #{rec.id}: re-ran receipt #{rec.receipt_id} ({shown(rec.command)}): "
             f"reported exit {rec.reported_exit}, observed exit {rec.observed_exit}: {verdict}"
         )
         return line if rec.counts else f"{line}; does not count: {rec.note}"

@@ -9,19 +9,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gentle_hooks.policy.selfcheck import Disagreement, RefusedReceipt, row_text
+from gentle_hooks.policy.shellwords import shown
 
 
 def disagreement_text(d: Disagreement) -> str:
     """One disagreeing re-run: which spot check, which receipt and command, both results."""
     return (
-        f"spot check #{d.spot_check_id} re-ran receipt #{d.receipt_id} ({d.command}): "
+        f"spot check #{d.spot_check_id} re-ran receipt #{d.receipt_id} ({shown(d.command)}): "
         f"reported exit {d.reported_exit}, observed exit {d.observed_exit}"
     )
 
 
 def refusal_text(r: RefusedReceipt, declared: Sequence[str] = ()) -> str:
     """Why one receipt cannot count (its standing row, in words)."""
-    head = f"receipt #{r.receipt_id} ({r.command})"
+    head = f"receipt #{r.receipt_id} ({shown(r.command)})"
     return f"{head} {standing_text(r.standing.row, r.exit_code, r.standing.no_check, declared)}"
 
 
@@ -33,5 +34,5 @@ def standing_text(
         return f"reported exit {exit_code}: a failure report is not self-verification"
     if row == "S-undeclared":
         return "is not one of the declared verification.commands (" + ", ".join(declared) + ")"
-    rows = "; ".join(f"{row_text(i)} ({i})" for i in no_check)
+    rows = "; ".join(row_text(i) for i in no_check)
     return f"verifies nothing: {rows}"

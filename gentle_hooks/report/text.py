@@ -42,9 +42,11 @@ def plan_lines(r: AssessResult, explain: bool = False) -> list[str]:
         for e in plan.escalations:
             lines.append(f"  escalated: item {e.item.number} {e.item.slug}: {e.reason}")
     if r.native is not None:
+        from gentle_hooks.report.reason_words import reason_words
+
         for reason in r.native.reasons[:5]:
-            parts = [p for p in (reason.code, reason.path, reason.detail) if p]
-            lines.append(f"  why: {': '.join(parts)}")
+            said = reason_words(reason.code, reason.path, reason.detail)
+            lines.append(f"  why: {said} ({reason.code})" if explain else f"  why: {said}")
         if len(r.native.reasons) > 5:
             lines.append(f"  why: ... {len(r.native.reasons) - 5} more (see --json)")
     else:
@@ -67,7 +69,7 @@ def plan_lines(r: AssessResult, explain: bool = False) -> list[str]:
         f"vs {base}"
     )
     lines.append(
-        f"  {len(r.changes)} path(s), +{added} -{deleted}, changed_lines {changed}; "
+        f"  {len(r.changes)} path(s), +{added} -{deleted}, {changed} changed line(s); "
         f"base: {cand.base.note}"
     )
     w = plan.writer

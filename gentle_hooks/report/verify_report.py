@@ -3,8 +3,11 @@
 Room ``report``. Pure rendering of :class:`~gentle_hooks.services.verify.Prepared` and
 :class:`~gentle_hooks.services.verify.Verified`. Seed 001 "Rules": "What returns to the
 caller is a bounded summary plus an artifact reference. Never a transcript": a run prints
-one line per check (clipped), the artifact reference and the next command, never the
-checks' output (that is in the room's logs).
+one line per check (clipped), at most :data:`MAX_LISTED` lines of them (what did not pass
+first; the rest counted in one line naming the Markdown view that lists them all), the
+artifact reference and the next command, never the checks' output (that is in the room's
+logs). ``verify prepare`` bounds its list of checks the same way, naming the room's
+``BRIEF.md``.
 """
 
 from __future__ import annotations
@@ -39,6 +42,20 @@ def _run_command(brief_file: str, binding: Binding, room: str | None) -> str:
     return f"{program()} verify run{binding_flags(binding)} --brief {brief}{room_flag}"
 
 
+#: Checks listed one line each; the rest are counted in one line naming the file that
+#: lists them all (seed 001 "Rules": "a bounded summary plus an artifact reference").
+MAX_LISTED: Final = 12
+
+
+def _bounded(lines: list[str], more: str) -> list[str]:
+    """``lines`` when there are at most :data:`MAX_LISTED`, else the first
+    ``MAX_LISTED - 1`` and ``more`` (which says how many were left out and where they are)."""
+    if len(lines) <= MAX_LISTED:
+        return lines
+    kept = MAX_LISTED - 1
+    return [*lines[:kept], more.format(n=len(lines) - kept)]
+
+
 def _check_line(check: Check) -> str:
     what = "" if check.kind == "suite" else f" ({_line(check.criterion, 60)})"
     return f"  {_KIND_LABEL[check.kind]}{what}: {_line(check.command)}"
@@ -54,7 +71,10 @@ def render_prepared(p: Prepared, brief_file: str) -> str:
         f"  brief: {p.room.brief}  (brief {_line(p.plan.brief_id, 60)}: objective and "
         "success criteria only)",
         "the verifier may run, in the tree, read-only (never edit what it judges):",
-        *(_check_line(c) for c in p.plan.checks),
+        *_bounded(
+            [_check_line(c) for c in p.plan.checks],
+            f"  … and {{n}} more; full list in {p.room.brief}",
+        ),
     ]
     if not any(c.kind == "suite" for c in p.plan.checks):
         lines.append("  full suite: none declared (the verdict will be blocked: add fullSuite)")
@@ -69,7 +89,8 @@ def render_prepared(p: Prepared, brief_file: str) -> str:
 
 
 def render_verified(v: Verified) -> str:
-    """A bounded summary: status and why, one line per check, the artifact, the next step."""
+    """A bounded summary: status and why, a line per check (at most :data:`MAX_LISTED`,
+    those that did not pass first), the artifact, the next step."""
     verdict = v.verdict
     cand = v.bound.candidate
     first = verdict.summary.split("\n", 1)[0]
@@ -78,6 +99,7 @@ def render_verified(v: Verified) -> str:
         f"  candidate {cand.identity[:19]}… (tree {cand.tree[:12]}), brief "
         f"{_line(verdict.briefId, 60)}, caller {_line(verdict.caller or '-', 80)}",
     ]
+    listed: list[tuple[bool, str]] = []
     for o in v.outcomes:
         result, row = check_result(o)
         if o.exit_code is None:
@@ -87,7 +109,13 @@ def render_verified(v: Verified) -> str:
         if o.changed:
             seen += f", changed {_line(', '.join(o.changed), 80)}"
         label = _KIND_LABEL[o.check.kind]
-        lines.append(f"  {result:<7} {label}: {_line(o.check.command, 100)}  ({seen}; {row})")
+        line = f"  {result:<7} {label}: {_line(o.check.command, 100)}  ({seen}; {row})"
+        listed.append((result == "pass", line))
+    # what did not pass first, each group in run order (sorted is stable)
+    lines += _bounded(
+        [line for _, line in sorted(listed, key=lambda item: item[0])],
+        f"  … and {{n}} more; full list in {v.pair.markdown}",
+    )
     lines.append(f"artifactRef: {v.pair.ref}  (and {v.pair.markdown})")
     if v.room_kept:
         lines.append(f"logs: {v.room.logs}")

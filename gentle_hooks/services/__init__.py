@@ -7,6 +7,7 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.status` — the plan of the current candidate and what is recorded for it
 * :mod:`.across` — which writer entries a change of another path may carry (an index)
 * :mod:`.attribution` — which writer work a change carries, and what a writer wrote
+* :mod:`.reapplied` — settled writer content a pushed commit adds again onto another base
 * :mod:`.settle` — what pushed commits delivered of a writer's entry (ended as settled), and
   the local versions that may still hold writer work
 * :mod:`.expiry` — pending writer work whose content is gone, expired
@@ -33,6 +34,7 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_uninstall` — unwire it, giving back what install changed
 * :mod:`.agent_file` — install, uninstall and check a runtime hook that is a file of ours
 * :mod:`.agent_record` — an agent runtime's hook input -> a pending mutation
+* :mod:`.agent_subagents` — the markers of the subagents running in an agent session
 * :mod:`.doctor` — health checks of the store and the installed hooks
 * :mod:`.doctor_fix` — ``doctor --fix``'s repairs of the ledger, and ending a quarantine
 * :mod:`.agent_doctor` — per agent runtime used here: is its recorder wired and reachable

@@ -23,7 +23,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 
-from gentle_hooks.agents.event import RuntimeEvent, relative_paths, writer_of
+from gentle_hooks.agents.event import (
+    SUBAGENT_START,
+    UNKNOWN,
+    RuntimeEvent,
+    relative_paths,
+    writer_of,
+)
 from gentle_hooks.agents.runtimes import runtime
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.git.repository import Repository
@@ -123,6 +129,8 @@ def record_from_runtime(
         rt = replace(runtime(sender), ack=rt.ack)
     assert rt.decode is not None
     event = rt.decode(data)
+    if event.lifecycle is not None:
+        return _bracket(rt.name, rt.title, rt.ack, event, cwd)
     wired = rt.wiring.event if rt.wiring is not None else None
     if event.hook_event is not None and wired and event.hook_event.lower() != wired.lower():
         # a pre-tool event fires before the file changes: recording it would attribute no
@@ -161,10 +169,77 @@ def record_from_runtime(
         if refused:
             why += f" ({'; '.join(refused)}: never a file a writer wrote)"
         return RuntimeRecorded(event, None, why, rt.ack)
+    child = _child_writer(root, rt.name, event)
+    if child is not None:
+        # a subagent runs in this session: its own model or unknown, never the parent's
+        # (not the settings', not the hook entry's GENTLE_WRITER_* or flags: the session's)
+        event = child
+        env = {k: v for k, v in env.items() if k not in _WRITER_VARS}
     done = [
-        _record_in(rt.settings_writer, event, top, rels, model, effort, env) for top, rels in groups
+        _record_in(
+            None if child else rt.settings_writer,
+            event,
+            top,
+            rels,
+            None if child else model,
+            None if child else effort,
+            env,
+        )
+        for top, rels in groups
     ]
     return RuntimeRecorded(event, done[0], None, rt.ack, tuple(done[1:]))
+
+
+#: The environment's word on the writer: the session's, so not the subagent's.
+_WRITER_VARS = ("GENTLE_WRITER_MODEL", "GENTLE_WRITER_EFFORT")
+
+
+def _bracket(
+    name: str, title: str, ack: str, event: RuntimeEvent, cwd: str | None
+) -> RuntimeRecorded:
+    """Keep (start) or clear (stop) the marker of a subagent of the event's session in the
+    state directory of its work tree (:mod:`gentle_hooks.services.agent_subagents`);
+    nothing is recorded. Outside a git work tree nothing is kept, and that is said."""
+    from gentle_hooks.services import agent_subagents
+
+    root = _work_tree(event, cwd)
+    who = event.agent or "a subagent"
+    if root is None:
+        where = cwd or event.cwd or os.getcwd()
+        return RuntimeRecorded(event, None, f"{where} is not in a git work tree", ack)
+    common = Repository.open(root).paths.common_dir
+    if event.lifecycle == SUBAGENT_START:
+        agent_subagents.start(common, name, event.session_id, event.agent, event.model)
+        why = (
+            f"{who} of {title} started: writes in this session record as "
+            f"{event.model or UNKNOWN}, never the parent's model, until it stops"
+        )
+        return RuntimeRecorded(event, None, why, ack)
+    gone = agent_subagents.stop(common, name, event.session_id, event.agent)
+    if gone is None:
+        why = f"{who} of {title} stopped; no start of it was kept (nothing to clear)"
+    else:
+        why = f"{who} of {title} stopped: writes in this session record as the parent's again"
+    return RuntimeRecorded(event, None, why, ack)
+
+
+def _child_writer(root: str, name: str, event: RuntimeEvent) -> RuntimeEvent | None:
+    """``event`` as a subagent's write when a subagent of its session runs (a live marker
+    in ``root``'s state directory): the subagents' own model when every live one names
+    the same, else none (``unknown``), effort none; None when no subagent runs."""
+    from gentle_hooks.services import agent_subagents
+
+    try:
+        common = Repository.open(root).paths.common_dir
+    except GitError:
+        return None
+    live = agent_subagents.running(common, name, event.session_id)
+    if not live:
+        return None
+    models = {m.model for m in live}
+    model = models.pop() if len(models) == 1 else None
+    agent = live[-1].name if len(live) == 1 else None
+    return replace(event, model=model, effort=None, agent=agent or event.agent or "subagent")
 
 
 def _by_work_tree(

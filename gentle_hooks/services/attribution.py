@@ -191,11 +191,13 @@ def carried_by_change(
     for key, entries in found.items():
         held = holding.get(key, set())
         kept = [e for e in entries if e.id in held or e.id not in away]
-        out[key] = _carried(led, kept, held)
+        out[key] = carried_of(led, kept, held)
     return out
 
 
-def _carried(led: Ledger, entries: Iterable[WriterEntryRecord], holding: set[int]) -> Carried:
+def carried_of(led: Ledger, entries: Iterable[WriterEntryRecord], holding: set[int]) -> Carried:
+    """The work of ``entries`` (``holding``: ids of those holding the writer's content),
+    with their mutations and sticky escalations."""
     unique = sorted({e.id: e for e in entries}.values(), key=lambda e: e.id)
     if not unique:
         return NOTHING

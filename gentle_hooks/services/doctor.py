@@ -263,7 +263,9 @@ def residue_files(repo: Repository) -> list[str]:
     ``ledger.sqlite3.new-<pid>-...`` beside the ledger, of processes that are gone
     (:func:`gentle_hooks.bounded.residue`),
     and this user's note, signing and verifying scratch directories under the system's
-    temporary directory whose process is gone (:func:`gentle_hooks.bounded.scratch_residue`).
+    temporary directory whose process is gone (:func:`gentle_hooks.bounded.scratch_residue`),
+    and the expired markers of agent subagents whose stop event never came
+    (:func:`gentle_hooks.services.agent_subagents.stale`).
     The next run that owns them removes them as well."""
     from gentle_hooks.bounded import residue, scratch_residue
     from gentle_hooks.git.index import INDEX_PREFIX
@@ -273,6 +275,11 @@ def residue_files(repo: Repository) -> list[str]:
     state = os.path.dirname(ledger)
     # a symbolic link in the state directory's place points outside: nothing there is ours
     found = [] if os.path.islink(state) else residue(state, new_file_prefix(ledger))
+    if not os.path.islink(state):
+        # a subagent's marker whose stop never came (agent_subagents.MAX_AGE)
+        from gentle_hooks.services.agent_subagents import stale
+
+        found += stale(repo.paths.common_dir)
     worktrees = os.path.join(repo.paths.common_dir, "worktrees")
     try:  # every linked worktree's own git directory holds its hooks' index copies
         linked = sorted(

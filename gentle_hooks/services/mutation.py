@@ -21,6 +21,10 @@ from gentle_hooks.services.attribution import entries_for_write
 from gentle_hooks.services.record import Recorded, open_root, open_store
 from gentle_hooks.values.frozen import frozen
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gentle_hooks.ledger.store import Ledger
+
 #: Environment variables ``record`` reads when ``--model`` / ``--effort`` are absent.
 ENV_MODEL = "GENTLE_WRITER_MODEL"
 ENV_EFFORT = "GENTLE_WRITER_EFFORT"
@@ -54,6 +58,13 @@ class MutationRequest:
 
 def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     """Record a pending mutation for the work tree root (keyed by root, not candidate).
+
+    Recording is idempotent, so a caller that saw no acknowledgement (its output could not
+    be written: a full disk, a closed descriptor; the row is durable before anything is
+    printed) retries safely: a tool call already recorded (same source, session and call
+    id), or the same writer (model, effort, source, session) naming the same paths again
+    while its mutation is still pending and no path differs from that write, is stored
+    once; the result then has ``replayed`` set and a note saying it was already recorded.
 
     Raises:
         UsageError: missing model or effort (flag and environment), a bad label, or an
@@ -98,6 +109,9 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             tool_call_id=tool_call_id,
             paths=paths,
         )
+        again = None if entries or tool_call_id else led.last_pending_mutation(root)
+        if again is not None and same_write(again, rec, repo, led):
+            return Recorded(led.path, again, notes=(retry_note(again),), replayed=True)
         stored, kept, new = led.add_mutation_once(rec, entries)
         if not new:
             return Recorded(led.path, stored, notes=(replay_note(stored),), replayed=True)
@@ -110,6 +124,30 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             )
         )
         return Recorded(led.path, stored, notes=notes)
+
+
+def same_write(
+    earlier: PendingMutation, rec: PendingMutation, repo: Repository, led: Ledger
+) -> bool:
+    """Whether ``rec`` is ``earlier`` again: the same writer (model, effort, source,
+    session), the same paths, and each path that ``earlier`` attributed still holds the
+    blob it recorded (the caller checked that no path differs from where it started)."""
+    fields = ("model", "effort", "source", "session_id", "paths")
+    if not all(getattr(earlier, f) == getattr(rec, f) for f in fields):
+        return False
+    wrote = {
+        e.path: e.blob for e in led.open_entries(rec.root, rec.paths) if e.mutation_id == earlier.id
+    }
+    now = repo.hash_worktree(sorted(wrote)) if wrote else {}
+    return all(now.get(path) == blob for path, blob in wrote.items())
+
+
+def retry_note(earlier: PendingMutation) -> str:
+    """The note of a record repeated with nothing written since: nothing was added."""
+    return (
+        f"already recorded (mutation #{earlier.id}): the same writer and paths, nothing "
+        "written since; nothing was recorded again"
+    )
 
 
 def not_a_file(root: str, path: str) -> str | None:

@@ -294,7 +294,7 @@ def refusal(receipt: Receipt, st: Standing, declared: tuple[str, ...]) -> str:
         return f"it reports exit {receipt.exit_code}: a failure report is not self-verification"
     if st.row == "S-undeclared":
         return "it is not one of the declared verification.commands (" + ", ".join(declared) + ")"
-    return "it verifies nothing: " + "; ".join(f"{row_text(r)} ({r})" for r in st.no_check)
+    return "it verifies nothing: " + "; ".join(row_text(r) for r in st.no_check)
 
 
 def standing_notes(receipt: Receipt, bound: Bound) -> tuple[str, ...]:
@@ -303,7 +303,7 @@ def standing_notes(receipt: Receipt, bound: Bound) -> tuple[str, ...]:
     if st.counts:
         return ()
     why = refusal(receipt, st, bound.settings.verification.commands)
-    return (f"receipt #{receipt.id} cannot count as self-verification: {why} (row {st.row})",)
+    return (f"receipt #{receipt.id} cannot count as self-verification: {why}",)
 
 
 def run_receipt(

@@ -15,9 +15,11 @@ what this observed.
 
 from __future__ import annotations
 
+import functools
 import os
 import shlex
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Literal
 
 from gentle_hooks.artifacts.observation import Check, Outcome
 from gentle_hooks.errors import UsageError
@@ -165,45 +167,31 @@ def _write_logs(logs: dict[str, bytes]) -> None:
     logs.clear()
 
 
-def _on_base(
-    check: Check,
-    number: int,
+def _again(
     room: Room,
-    env: Mapping[str, str],
-    logs: dict[str, bytes],
     outcome: Outcome,
+    where: Literal["base", "hollow"],
+    observe: Callable[..., Outcome],
 ) -> Outcome:
-    """Run ``check`` again on the candidate's base tree, swapped into ``tree/``, and record
-    whether its outcome there was the candidate's: the same exit status. Only the exit
-    status is the check's verdict on a tree; its output is not (``sha256sum``, ``wc -c`` or
-    ``stat`` of a changed file print another line on each tree and exit 0 on all of them:
-    they judge nothing)."""
-    with swap_in(room, room.base):
-        base = _observe(check, number, room, env, logs, where="base")
-    return replace(
-        outcome,
-        base_exit=base.exit_code,
-        base_same=base.exit_code == outcome.exit_code,
-        base_signature=base.signature,
-    )
+    """Run the check again (``observe``: :func:`_observe` bound to it) on another checkout
+    swapped into ``tree/`` and record on ``outcome`` whether its exit status there was the
+    candidate's.
 
-
-def _on_hollow(
-    check: Check,
-    number: int,
-    room: Room,
-    env: Mapping[str, str],
-    logs: dict[str, bytes],
-    outcome: Outcome,
-) -> Outcome:
-    """Run a criterion that gave the candidate's exit status on the base tree once more,
-    on the candidate with every file it adds or changes emptied, swapped into ``tree/``,
-    and record whether its exit status there was the candidate's: the same on both means
-    it observed nothing of the artifact (row C4-nothing)."""
-    with swap_in(room, room.hollow):
-        hollow = _observe(check, number, room, env, logs, where="hollow")
-    same = hollow.exit_code == outcome.exit_code
-    return replace(outcome, hollow_exit=hollow.exit_code, hollow_same=same)
+    ``where``: ``"base"``, the candidate's base tree (``base_exit``, ``base_same``,
+    ``base_signature``); ``"hollow"``, for a criterion that gave the candidate's exit status
+    on the base tree, the candidate with every file it adds or changes emptied
+    (``hollow_exit``, ``hollow_same``: the same on both means it observed nothing of the
+    artifact, row C4-nothing). Only the exit status is the check's verdict on a tree; its
+    output is not (``sha256sum``, ``wc -c`` or ``stat`` of a changed file print another line
+    on each tree and exit 0 on all of them: they judge nothing)."""
+    with swap_in(room, room.base if where == "base" else room.hollow):
+        other = observe(where=where)
+    same = other.exit_code == outcome.exit_code
+    if where == "base":
+        return replace(
+            outcome, base_exit=other.exit_code, base_same=same, base_signature=other.signature
+        )
+    return replace(outcome, hollow_exit=other.exit_code, hollow_same=same)
 
 
 def observe_all(
@@ -244,15 +232,16 @@ def observe_all(
             make_hollow(bound.repo, room, bound.candidate)
         try:
             before = stamp_room(room)
-            outcome = _observe(check, n, room, env, logs)
+            observe = functools.partial(_observe, check, n, room, env, logs)
+            outcome = observe()
             changed = _changes(bound, room, before, with_base)
             # a suite runs on the base tree only to tell an unavailable tool from a failure
             on_base = check.kind != "suite" or outcome.signature is not None
             if not changed and with_base and on_base and outcome.started:
-                outcome = _on_base(check, n, room, env, logs, outcome)
+                outcome = _again(room, outcome, "base", observe)
                 changed = _changes(bound, room, before, with_base)
                 if not changed and hollowed and outcome.base_same and outcome.ran:
-                    outcome = _on_hollow(check, n, room, env, logs, outcome)
+                    outcome = _again(room, outcome, "hollow", observe)
                     changed = _changes(bound, room, before, with_base)
             if ROOT_TOUCHED in logs:  # a run wrote beside tree/ (and maybe removed it)
                 changed = tuple(sorted({*changed, ".."}))

@@ -91,7 +91,9 @@ def delivered_left_out(
     writer content any local version still holds (rows D1-D3 of
     :func:`~gentle_hooks.policy.attribution.delivered_row`). Those end as ``settled``:
     content a push delivered does not make a later commit delegated again (a merge of that
-    branch into another, a rebase onto it, a human's next edit of the file). An entry a push
+    branch into another, a rebase onto it, a human's next edit of the file), unless the
+    commit adds it again onto another base (:mod:`gentle_hooks.services.reapplied`, at
+    push). An entry a push
     delivered only part of (row D4) stays live, so the rest cannot pass unverified.
 
     Raises:

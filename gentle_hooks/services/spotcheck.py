@@ -29,11 +29,13 @@ from typing import IO
 
 from gentle_hooks.errors import Command, GitError, UsageError, cli
 from gentle_hooks.git.checkout import open_checkout
+from gentle_hooks.git.location import is_away_from, is_on_server
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt, SpotCheck
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.selfcheck import report_argv, rerun_agrees
+from gentle_hooks.policy.shellwords import shown as one_line_command
 from gentle_hooks.services.checkout import candidate_checkout, sweep
 from gentle_hooks.services.delivered import refresh_notes_kept
 from gentle_hooks.services.record import (
@@ -47,7 +49,7 @@ from gentle_hooks.services.record import (
 )
 from gentle_hooks.services.runner import Observation, run_observed, stopped_cleanly
 from gentle_hooks.values.candidate import PathChange, Projection, candidate_identity
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 
 @frozen
@@ -77,9 +79,19 @@ def _short(identity: str) -> str:
     return identity[:19] + "…"
 
 
-def _report_command(bound: Bound, command: str) -> Command:
-    """``receipt run [binding flags] -- COMMAND``: the writer's report of ``command``."""
-    return cli("receipt", "run", *bound.binding.words(), "--", *report_argv(command))
+def _report_binding(bound: Bound, rel: str = ".") -> Binding:
+    """The binding a printed ``receipt run`` of a command that ran in ``rel`` carries
+    (:meth:`Binding.for_report`: ``--cwd`` when it ran below the root or the user is
+    elsewhere), the same the blocks print."""
+    b = replace(bound.binding, top=bound.binding.top or bound.root)
+    return b.for_report(rel, is_away_from(bound.root), is_on_server())
+
+
+def _report_command(bound: Bound, command: str, rel: str = ".") -> Command:
+    """``receipt run [binding flags] -- COMMAND``: the writer's report of ``command``, which
+    ran in ``rel`` (relative to the root)."""
+    words = _report_binding(bound, rel).words()
+    return cli("receipt", "run", *words, "--", *report_argv(command))
 
 
 def _what_to_report(bound: Bound) -> tuple[str, Command]:
@@ -91,7 +103,7 @@ def _what_to_report(bound: Bound) -> tuple[str, Command]:
     return (
         "the writer reports the command that tests the change after the prefix (or declares "
         "it in verification.commands)",
-        cli("receipt", "run", *bound.binding.words(), "--", label="prefix"),
+        cli("receipt", "run", *_report_binding(bound).words(), "--", label="prefix"),
     )
 
 
@@ -104,12 +116,12 @@ def _refused(bound: Bound, rec: Receipt) -> UsageError | None:
     if st.row == "S-failed":
         words, fix = (
             "fix the change, then the writer reports it again",
-            _report_command(bound, rec.command),
+            _report_command(bound, rec.command, rec.cwd),
         )
     else:
         words, fix = _what_to_report(bound)
     return UsageError(
-        f"receipt #{rec.id} ({rec.command}) cannot count: {why} (row {st.row}); {words}",
+        f"receipt #{rec.id} ({one_line_command(rec.command)}) cannot count: {why}; {words}",
         commands=(fix, cli("spot-check", *bound.binding.words())),
     )
 
@@ -141,7 +153,7 @@ def choose_receipt(
                 f"({_short(rec.identity)}), not this one ({_short(identity)}); the writer "
                 "reports it again on this state, then spot-checks it",
                 commands=(
-                    _report_command(bound, rec.command),
+                    _report_command(bound, rec.command, rec.cwd),
                     cli("spot-check", *bound.binding.words()),
                 ),
             )
@@ -153,7 +165,10 @@ def choose_receipt(
     if command is not None:
         receipts = [r for r in receipts if r.command == command.strip()]
         if not receipts:
-            known = "; ".join(f"#{r.id} {r.command}" for r in led.receipts(identity)) or "none"
+            known = (
+                "; ".join(f"#{r.id} {one_line_command(r.command)}" for r in led.receipts(identity))
+                or "none"
+            )
             raise UsageError(
                 f"no receipt for command {command!r} on this candidate (its receipts: {known})"
             )
@@ -164,7 +179,7 @@ def choose_receipt(
             # reported for another state of the work tree (files added or left since, a
             # temporary index): the same command, reported again, binds to this one
             words = f"the writer reports again the command it reported last (#{earlier.id})"
-            fix = _report_command(bound, earlier.command)
+            fix = _report_command(bound, earlier.command, earlier.cwd)
         raise UsageError(
             f"no receipt recorded for this candidate ({_short(identity)}); {words}, then "
             "spot-checks it",
@@ -276,7 +291,8 @@ def run_spot_check(
         if in_place:
             sweep(bound.repo)  # what killed spot checks left (a checkout sweeps it too)
             if announce is not None:
-                announce(f"re-running receipt #{receipt.id} ({receipt.command}) in the work tree")
+                what = one_line_command(receipt.command)
+                announce(f"re-running receipt #{receipt.id} ({what}) in the work tree")
             rerun = _rerun(bound.repo, bound.root, receipt, cand.tree, None, stdout, stderr)
         else:
             deps = bound.settings.verification.dependency_dirs
@@ -288,7 +304,8 @@ def run_spot_check(
                 )
                 if announce is not None:
                     announce(
-                        f"re-running receipt #{receipt.id} ({receipt.command}) in a temporary "
+                        f"re-running receipt #{receipt.id} ({one_line_command(receipt.command)}) "
+                        "in a temporary "
                         f"linked checkout of the {binding.projection.value} candidate's tree, "
                         f"{co.root}{linked}: the work tree has other changes"
                     )

@@ -56,15 +56,7 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
     Raises:
         GitError / ConfigError / StoreError: as :func:`gentle_hooks.services.assess.run_assess`.
     """
-    result = run_assess(
-        AssessRequest(
-            cwd=binding.cwd,
-            base_ref=binding.base_ref,
-            projection=binding.projection,
-            allow_empty=True,
-        ),
-        env,
-    )
+    result = _assess(binding, binding.projection, env)
     facts = result.facts
     assert facts is not None
     d = result.decision
@@ -103,15 +95,15 @@ def _committed_unchecked(binding: Binding, env: Mapping[str, str]) -> str | None
     blocks the commit), or None. Read only when this candidate is not delegated."""
     if binding.projection is Projection.COMMITTED:
         return None
-    head = run_assess(
-        AssessRequest(
-            cwd=binding.cwd,
-            base_ref=binding.base_ref,
-            projection=Projection.COMMITTED,
-            allow_empty=True,
-        ),
-        env,
-    )
+    head = _assess(binding, Projection.COMMITTED, env)
     if not (head.decision.applies and head.decision.shortfalls):
         return None
     return head.candidate.head or ""
+
+
+def _assess(binding: Binding, projection: Projection, env: Mapping[str, str]) -> AssessResult:
+    """Assess ``binding``'s candidate as ``projection`` projects it (an empty one too)."""
+    request = AssessRequest(
+        cwd=binding.cwd, base_ref=binding.base_ref, projection=projection, allow_empty=True
+    )
+    return run_assess(request, env)

@@ -214,7 +214,7 @@ def _refuse_no_check(check: Check) -> None:
         what = "the full suite" if check.kind == "suite" else f"criterion {check.criterion!r}"
         raise UsageError(
             f"{what}: `{check.command}` runs no test: {', '.join(flags)} makes the test "
-            "runner print or list instead of running tests (T-no-run); give the command "
+            "runner print or list instead of running tests; give the command "
             "that runs them (seed 001: no claim is accepted whose criteria have no "
             "observable check)"
         )
@@ -224,7 +224,7 @@ def _refuse_no_check(check: Check) -> None:
     what = {"suite": "the full suite", "negative": f"negative test {check.criterion!r}"}.get(
         check.kind, f"criterion {check.criterion!r}"
     )
-    rows = "; ".join(f"{row_text(r)} ({r})" for r in judged.rows)
+    rows = "; ".join(row_text(r) for r in judged.rows)
     raise UsageError(
         f"{what}: `{check.command}` verifies nothing: {rows}; give a command that fails when "
         "the artifact does not meet it (seed 001: no claim is accepted whose criteria have "

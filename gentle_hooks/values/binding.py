@@ -10,7 +10,7 @@ commands a report prints.
 from __future__ import annotations
 
 from gentle_hooks.values.candidate import Projection
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 
 @frozen
@@ -49,3 +49,17 @@ class Binding:
         if self.base_ref is not None:
             out += ("--base-ref", self.base_ref)
         return out
+
+    def for_report(self, rel: str, away: bool, on_server: bool) -> Binding:
+        """The binding a printed ``receipt run`` of a command that ran in ``rel`` (relative
+        to the work tree root, ``.`` for the root) carries, so it runs the same pasted where
+        the user is: ``--cwd`` naming that directory under :attr:`top` when this binding
+        names no ``--cwd`` and the command ran below the root or the user is ``away`` from
+        it; this binding itself under a server's pre-receive (``on_server``: the server's
+        paths mean nothing to the pusher) or when :attr:`top` is unknown."""
+        if self.cwd is not None or self.top is None or on_server:
+            return self
+        if rel in ("", ".") and not away:
+            return self
+        where = self.top if rel in ("", ".") else f"{self.top.rstrip('/')}/{rel}"
+        return replace(self, cwd=where)

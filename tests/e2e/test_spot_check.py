@@ -82,13 +82,13 @@ def test_a_receipt_of_true_satisfies_nothing(native: World) -> None:
     assert made.code == 0
     assert (
         "note: receipt #1 cannot count as self-verification: it verifies nothing: true succeeds "
-        "and checks nothing (N-true) (row S-no-check)"
+        "and checks nothing"
     ) in made.lines
     refused = w.gh("spot-check")
     assert refused.code == 2, refused
     assert refused.err.startswith(
         "gentle-hook: error: receipt #1 (true) cannot count: it verifies nothing: true "
-        "succeeds and checks nothing (N-true) (row S-no-check); the writer reports the command "
+        "succeeds and checks nothing; the writer reports the command "
         "that tests the change after the prefix (or declares it in verification.commands); "
         "prefix: gentle-hook receipt run --; run: gentle-hook spot-check"
     )
@@ -100,7 +100,7 @@ def test_a_receipt_of_true_satisfies_nothing(native: World) -> None:
     assert _lines(blocked.said, "missing") == [
         "no spot check for this candidate (required in every tier; plan risk medium); "
         "receipts that cannot count: receipt #1 (true) verifies nothing: true succeeds and "
-        "checks nothing (N-true)"
+        "checks nothing"
     ]
     # a real check, reported and re-run, satisfies it
     w.report("--staged")
@@ -117,13 +117,13 @@ def test_a_failure_report_is_not_self_verification(native: World) -> None:
     assert made.code == 1  # receipt run exits with the command's status
     assert (
         "note: receipt #1 cannot count as self-verification: it reports exit 1: a failure "
-        "report is not self-verification (row S-failed)"
+        "report is not self-verification"
     ) in made.lines
     refused = w.gh("spot-check", "--staged")
     assert refused.code == 2, refused
     assert refused.err == (
         f"gentle-hook: error: receipt #1 ({TEST_LINE}) cannot count: it reports exit 1: a "
-        "failure report is not self-verification (row S-failed); fix the change, then the "
+        "failure report is not self-verification; fix the change, then the "
         f"writer reports it again; run: gentle-hook receipt run --staged -- {TEST_LINE}; "
         "run: gentle-hook spot-check --staged\n"
     )
@@ -221,7 +221,7 @@ def test_only_declared_commands_count_and_the_fix_runs_as_printed(native: World)
     made = w.gh("receipt", "run", "--staged", "--", *TEST)
     assert made.code == 0
     assert (
-        f"it is not one of the declared verification.commands ({CHECK_LINE}) (row S-undeclared)"
+        f"it is not one of the declared verification.commands ({CHECK_LINE})"
     ) in made.out + made.err
     refused = w.gh("spot-check", "--staged")
     assert refused.code == 2

@@ -246,12 +246,14 @@ def test_copilot_recorder_in_any_hooks_file_counts_and_is_removed_there(
     ok, detail = doctor(repo, env)[1]["agent: copilot"]
     assert ok and detail.startswith(f"recorder wired: {team} (project)")
     proc = gh(repo, "install", "--agent", "copilot", env=env)
-    assert proc.stdout.startswith("copilot (project): unchanged: postToolUse hook running "), (
-        proc.stdout
-    )
+    # ours there gains its subagent events in the same file, said one line each
+    assert proc.stdout.startswith(
+        "copilot (project): updated: postToolUse, subagentStart and subagentStop hooks running "
+    ), proc.stdout
+    assert "note: added our subagentStart hook" in proc.stdout, proc.stdout
     assert not (repo / ".github" / "hooks" / "gentle-hooks.json").exists()
     gone = gh(repo, "uninstall", "--agent", "copilot", "--scope", "project", env=env)
-    assert f"copilot (project): removed our hook: {team}" in gone.stdout, gone.stdout
+    assert f"copilot (project): removed our 3 hooks: {team}" in gone.stdout, gone.stdout
     assert json.loads(team.read_text())["hooks"] == {"postToolUse": [theirs]}
 
 
@@ -433,7 +435,9 @@ def test_an_empty_file_comes_back_byte_for_byte(name: str, blank: str, repo: Pat
     assert json.loads(path.read_text())["hooks"]  # JSON the runtime reads, with our hook
     out = gh(repo, "uninstall", "--agent", name, "--scope", "project")
     assert out.returncode == 0, out.stderr
-    assert out.stdout == f"{name} (project): removed our hook: {path}\n"
+    count = 1 + len(rt.wiring.also_events)
+    said = "removed our hook" if count == 1 else f"removed our {count} hooks"
+    assert out.stdout == f"{name} (project): {said}: {path}\n"
     assert path.read_bytes() == blank.encode()
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from gentle_hooks.agents import wiring
 from gentle_hooks.agents.runtimes import RUNTIMES
 from tests.conftest import gh
 
@@ -19,7 +20,15 @@ WITHOUT_GH = {"PATH": f"/usr/bin{os.pathsep}/bin"}
 #: The runtimes wired by an entry in their configuration file (a hook that is a file of ours:
 #: tests/integration/test_agent_files.py).
 WIRED = [r for r in RUNTIMES if r.wiring is not None and r.wiring.shape != "file"]
-EVENT = {r.name: r.wiring.event for r in WIRED if r.wiring is not None}
+EVENT = {r.name: wiring.hooks_phrase(r.wiring) for r in WIRED if r.wiring is not None}
+#: What uninstall says it removed: one entry per event ours goes under.
+REMOVED = {
+    r.name: "removed our hook"
+    if not r.wiring.also_events
+    else f"removed our {1 + len(r.wiring.also_events)} hooks"
+    for r in WIRED
+    if r.wiring is not None
+}
 PROJECT = {r.name: r.wiring.project for r in WIRED if r.wiring is not None}
 NOTES = {r.name: r.wiring.notes + r.wiring.project_notes for r in WIRED if r.wiring is not None}
 
@@ -44,7 +53,7 @@ THEIRS = {
 
 def install_line(name: str, scope: str, what: str, path: Path, program: str = "gentle-hook") -> str:
     return (
-        f"{name} ({scope}): {what}: {EVENT[name]} hook running "
+        f"{name} ({scope}): {what}: {EVENT[name]} running "
         f"'{program} record --from {name}' in {path}"
     )
 
@@ -77,7 +86,7 @@ def test_project_install_merges_is_idempotent_and_uninstall_removes_only_ours(
         assert out.stdout == f"{name} (project): removed the file: {path}\n"
         assert not path.exists()
     else:
-        assert out.stdout == f"{name} (project): removed our hook: {path}\n"
+        assert out.stdout == f"{name} (project): {REMOVED[name]}: {path}\n"
         assert json.loads(path.read_text()) == theirs
     nothing = gh(repo, "uninstall", "--agent", name, "--scope", "project")
     assert nothing.stdout == f"{name} (project): nothing to remove: {path}\n"
@@ -515,12 +524,15 @@ def test_copilots_command_and_exec_forms_are_ours(entry: dict[str, object], repo
     assert ok and detail.startswith(f"recorder wired: {team} (project) -> "), detail
     again = gh(repo, "install", "--agent", "copilot", env=WITH_GH)
     assert again.returncode == 0, again.stderr
-    assert again.stdout.splitlines()[0].startswith("copilot (project): unchanged: "), again.stdout
+    # ours stays as written; its subagent events join it in the same file
+    assert again.stdout.splitlines()[0].startswith("copilot (project): updated: "), again.stdout
     assert not (repo / ".github" / "hooks" / "gentle-hooks.json").exists()
     assert json.loads(team.read_text())["hooks"]["postToolUse"] == [theirs, entry]
+    third = gh(repo, "install", "--agent", "copilot", env=WITH_GH)
+    assert third.stdout.splitlines()[0].startswith("copilot (project): unchanged: "), third.stdout
     gone = gh(repo, "uninstall", "--agent", "copilot", env=WITH_GH)
     assert gone.returncode == 0, gone.stderr
-    assert json.loads(team.read_text())["hooks"]["postToolUse"] == [theirs]
+    assert json.loads(team.read_text())["hooks"] == {"postToolUse": [theirs]}
 
 
 @pytest.mark.parametrize(

@@ -566,6 +566,14 @@ def test_a_huge_integer_option_is_one_line_exit_2(repo: Path, args: Sequence[str
     assert proc.returncode == 2, proc.stderr
 
 
+@pytest.mark.parametrize(
+    "args", [("sync",), ("sync", "sideways"), ("review", "--outcome", "maybe")], ids=" ".join
+)
+def test_a_click_choice_error_is_one_line(repo: Path, args: Sequence[str]) -> None:
+    proc = hostile(repo, *args)  # asserts one line
+    assert proc.returncode == 2 and b"\t" not in proc.stderr, proc.stderr
+
+
 # --- the commit message file a hook is given --------------------------------------------------
 
 

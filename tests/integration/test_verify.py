@@ -323,7 +323,10 @@ def test_a_criterion_that_verifies_nothing_is_refused(
         proc = env.gh("verify", verb, "--brief", str(env.brief_path), *flags)
         assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
         assert proc.stderr.startswith(f"gentle-hook: error: {named} verifies nothing: ")
-        assert f"({row})" in proc.stderr
+        # the row in words (its id is a code: not in human output)
+        from gentle_hooks.policy.nocheck import row_text
+
+        assert row_text(row) in proc.stderr and f"({row})" not in proc.stderr
         assert "give a command that fails when the artifact does not meet it" in proc.stderr
     assert env.rooms() == []
     assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
@@ -1216,7 +1219,7 @@ def test_a_test_runner_told_not_to_run_tests_is_refused(env: Env, suite: str) ->
     for flags in (("--suite", suite), ("--check", suite)):
         proc = env.gh("verify", "run", "--brief", str(env.brief_path), *flags)
         assert proc.returncode == 2, proc.stdout + proc.stderr
-        assert "runs no test" in proc.stderr and "(T-no-run)" in proc.stderr
+        assert "runs no test" in proc.stderr and "(T-no-run)" not in proc.stderr
         assert "Traceback" not in proc.stderr
 
 
@@ -1281,7 +1284,7 @@ def test_a_brief_of_checks_that_check_nothing_gets_no_pass(env: Env) -> None:
         }
     )
     proc = env.gh("verify", "run", "--brief", str(env.brief_path))
-    assert proc.returncode == 2 and "(T-no-run)" in proc.stderr, proc.stdout + proc.stderr
+    assert proc.returncode == 2 and "runs no test" in proc.stderr, proc.stdout + proc.stderr
     out = env.json(
         "verify",
         "run",

@@ -11,6 +11,7 @@ import re
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -598,3 +599,51 @@ def test_a_codex_subagent_without_its_own_rollout_is_unknown_so_small(tmp_path: 
         assert (event.model, event.effort, event.agent) == (None, "unknown", CHILD)
     root = decoded("codex", tmp_path, transcript_path=str(parent))
     assert (root.model, root.effort, root.agent) == ("gpt-5-codex", "high", None)
+
+
+#: Subagent start/stop inputs (tests/fixtures/agents/subagents.json, sources named there).
+SUBAGENT_ROWS = json.loads(
+    (Path(__file__).parent.parent / "fixtures" / "agents" / "subagents.json").read_text(
+        encoding="utf-8"
+    )
+)["rows"]
+
+
+@pytest.mark.parametrize("row", SUBAGENT_ROWS, ids=lambda r: f"{r['runtime']}-{r['expect']}")
+def test_a_documented_subagent_event_decodes_as_its_start_or_stop(row: dict[str, Any]) -> None:
+    data = json.dumps(row["payload"]).replace("@ROOT@", str(ROOT)).encode()
+    decode = runtime(row["runtime"]).decode
+    assert decode is not None
+    event = decode(data)
+    expect = row["expect"]
+    assert (event.lifecycle, event.session_id, event.agent) == (
+        expect["lifecycle"],
+        expect["session_id"],
+        expect["agent"],
+    )
+    # nothing to record; the parent's model (Cursor's composer "model") is never the child's
+    assert (event.writes, event.paths, event.model, event.tool_call_id) == (False, (), None, None)
+    assert event.cwd == str(ROOT)
+
+
+@pytest.mark.parametrize("name", ["copilot", "cursor"])
+def test_a_file_write_is_never_a_subagent_event(name: str, tmp_path: Path) -> None:
+    assert decoded(name, tmp_path).lifecycle is None
+
+
+@pytest.mark.parametrize(
+    ("payload", "lifecycle"),
+    [
+        ({"sessionId": "s", "agentName": "a"}, "subagent-start"),
+        ({"sessionId": "s", "agentName": "a", "agentId": "1"}, "subagent-stop"),
+        ({"sessionId": "s", "agentName": "a", "response": "r"}, "subagent-stop"),
+        ({"sessionId": "s", "agentName": "a", "toolName": "edit"}, None),
+        ({"sessionId": "s", "stopReason": "end_turn"}, None),  # agentStop: not a subagent
+        ({"hookEventName": "SubagentStart", "sessionId": "s"}, "subagent-start"),
+        ({"hook_event_name": "PostToolUse", "session_id": "s", "agent_name": "a"}, None),
+    ],
+)
+def test_copilot_subagent_events_are_told_by_name_then_by_fields(
+    payload: dict[str, object], lifecycle: str | None
+) -> None:
+    assert copilot.subagent_lifecycle(payload) == lifecycle

@@ -35,3 +35,15 @@ def test_a_runtime_whose_hook_is_our_file_names_it_and_its_source(name: str) -> 
     assert config in text and source in text
     assert f"gentle-hook install --agent {name}" in text
     assert "What is recorded" in text and "What is not recorded" in text
+
+
+def test_amp_has_no_adapter_and_its_page_says_what_is_and_is_not_recorded() -> None:
+    from gentle_hooks.policy.markers import MARKERS
+
+    text = " ".join((ROOT / "docs" / "agents" / "amp.md").read_text().split())
+    assert "amp" not in NAMES  # the refusal the page states
+    assert "`gentle-hook install --agent amp` is refused (exit 2" in text
+    # the trailer the page says the gates read is one they read
+    assert any(m.id == "A-amp" and m.pattern == "amp@ampcode.com" for m in MARKERS)
+    assert "Co-authored-by: Amp <amp@ampcode.com>" in text
+    assert "docs/agents/amp.md" in README.read_text()

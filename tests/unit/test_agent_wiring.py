@@ -63,16 +63,23 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
             ]
         }
     },
+    # Cursor's subagentStart/subagentStop: the events git-ai-project/git-ai
+    # src/mdm/agents/cursor.rs (CURSOR_HOOK_EVENTS) wires, in the same flat shape
     "cursor": {
         "version": 1,
-        "hooks": {"afterFileEdit": [{"command": "gentle-hook record --from cursor"}]},
+        "hooks": {
+            event: [{"command": "gentle-hook record --from cursor"}]
+            for event in ("afterFileEdit", "subagentStart", "subagentStop")
+        },
     },
+    # hooks-reference.md "Hook events": subagentStart, subagentStop
     "copilot": {
         "version": 1,
         "hooks": {
-            "postToolUse": [
+            event: [
                 {"type": "command", "timeoutSec": 30, "bash": "gentle-hook record --from copilot"}
             ]
+            for event in ("postToolUse", "subagentStart", "subagentStop")
         },
     },
     # docs.factory.ai/reference/hooks-reference, "Configuration" (Claude Code's shape)
@@ -140,7 +147,8 @@ def test_merge_keeps_everything_else_and_is_idempotent(name: str) -> None:
     again, what, _ = wiring.add(doc, rt, record_command(name))
     assert (again, what) == (doc, "unchanged")
     removed, count = wiring.remove(doc, rt)
-    assert (removed, count) == (THEIRS[name], 1)
+    assert rt.wiring is not None
+    assert (removed, count) == (THEIRS[name], 1 + len(rt.wiring.also_events))
 
 
 def test_claude_code_joins_the_group_with_its_matcher() -> None:
@@ -244,7 +252,8 @@ def test_add_then_remove_restores_any_document(name: str, other: dict[str, Any])
     doc = json.loads(json.dumps(other))
     added, _, _ = wiring.add(doc, rt, record_command(name))
     restored, count = wiring.remove(added, rt)
-    assert count == 1
+    assert rt.wiring is not None
+    assert count == 1 + len(rt.wiring.also_events)
     expected = dict(doc)
     if rt.wiring is not None and rt.wiring.version is not None:
         expected = {"version": rt.wiring.version, **expected}
@@ -386,3 +395,34 @@ def test_our_entry_under_a_narrow_matcher_is_moved_under_ours() -> None:
         "moved out of matcher 'Bash', which misses Write, Edit, MultiEdit, NotebookEdit, "
         "into 'Write|Edit|MultiEdit|NotebookEdit'",
     )
+
+
+@pytest.mark.parametrize("name", ["copilot", "cursor"])
+def test_subagent_events_are_added_to_an_older_install_and_removed_alone(name: str) -> None:
+    """An install that wired only the write event gains ours under subagentStart and
+    subagentStop (said, one line each); the user's own subagent hooks stay, and uninstall
+    removes our three entries only."""
+    rt = runtime(name)
+    assert rt.wiring is not None
+    key = rt.wiring.command_key
+    ours = {key: record_command(name)}
+    theirs = {key: "./notify.sh"}
+    older = {
+        "version": 1,
+        "hooks": {rt.wiring.event: [dict(ours)], "subagentStart": [dict(theirs)]},
+    }
+    doc, what, changes = wiring.add(older, rt, record_command(name))
+    assert what == "updated"
+    assert changes == ("added our subagentStart hook", "added our subagentStop hook")
+    assert [e[key] for e in doc["hooks"]["subagentStart"]] == ["./notify.sh", ours[key]]
+    assert [e[key] for e in doc["hooks"]["subagentStop"]] == [ours[key]]
+    assert wiring.add(doc, rt, record_command(name))[1] == "unchanged"
+    removed, count = wiring.remove(doc, rt)
+    assert count == 3
+    assert removed == {"version": 1, "hooks": {"subagentStart": [theirs]}}
+
+
+def test_a_subagent_event_list_of_another_shape_changes_nothing() -> None:
+    rt = runtime("cursor")
+    with pytest.raises(wiring.ShapeError, match="subagentStop"):
+        wiring.add({"version": 1, "hooks": {"subagentStop": {}}}, rt, record_command("cursor"))

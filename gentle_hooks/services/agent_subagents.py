@@ -1,0 +1,163 @@
+"""Subagents running in an agent session: the markers ``record --from`` keeps between a
+runtime's subagent start and stop events (SPEC §7 "Hooks"; seed 000 "writer profile": an
+inherited model is unknown, so small).
+
+Room ``services``. Copilot's and Cursor's file-write inputs name no agent, but both runtimes
+fire ``subagentStart`` before a subagent runs and ``subagentStop`` when it completes. Each
+start leaves one marker file, ``<common dir>/gentle-hooks/subagents/<runtime>.<session
+hash>.<start hash>.json``; a stop removes one marker of its session (the one naming the
+same subagent, else the oldest). While a session has a live marker, its writes are
+recorded with the subagent's own model when the marker names one, else ``unknown``:
+never the parent's.
+
+A marker whose stop never came expires after :data:`MAX_AGE` seconds (a subagent running
+longer records as the parent again: the bound is documented on the runtimes' pages), is
+removed by the next look-up that finds it expired; ``doctor`` reports every expired one
+(:func:`stale`) as residue and ``doctor --fix`` removes them. One file per start keeps
+parallel subagents apart without a lock: two stops racing for one marker take the next.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+
+from gentle_hooks.ledger.location import STATE_DIR
+from gentle_hooks.values.frozen import frozen
+
+#: The directory of the markers, under the state directory.
+MARKER_DIR = "subagents"
+#: Seconds after which a marker no stop removed no longer counts (6 hours).
+MAX_AGE = 6 * 3600
+
+
+@frozen
+class Subagent:
+    """A running subagent: name (its name or id as the start named it, or None), model (its
+    own, None when the start named none), started (Unix seconds), path (its marker)."""
+
+    name: str | None
+    model: str | None
+    started: float
+    path: str
+
+
+def _digest(value: str) -> str:
+    return hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+
+
+def marker_dir(common_dir: str) -> str:
+    """Where the markers of the repository with git common dir ``common_dir`` are."""
+    return os.path.join(common_dir, STATE_DIR, MARKER_DIR)
+
+
+def _prefix(runtime: str, session: str | None) -> str:
+    return f"{runtime}.{_digest(session or '')}."
+
+
+def start(
+    common_dir: str, runtime: str, session: str | None, name: str | None, model: str | None
+) -> str:
+    """Leave the marker of a subagent that starts; returns its path.
+
+    Raises:
+        OSError: the state directory cannot be written.
+    """
+    now = time.time()
+    where = marker_dir(common_dir)
+    os.makedirs(where, exist_ok=True)
+    blob = json.dumps(
+        {"runtime": runtime, "session": session, "agent": name, "model": model, "started": now}
+    )
+    path = os.path.join(where, _prefix(runtime, session) + _digest(f"{now}{os.getpid()}") + ".json")
+    tmp = path + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(blob)
+    os.replace(tmp, path)
+    return path
+
+
+def running(
+    common_dir: str, runtime: str, session: str | None, now: float | None = None
+) -> list[Subagent]:
+    """The live subagents of ``runtime``'s ``session``, oldest first; an expired marker (older
+    than :data:`MAX_AGE`) or one that cannot be read is removed and left out."""
+    now = time.time() if now is None else now
+    where = marker_dir(common_dir)
+    try:
+        names = sorted(os.listdir(where))
+    except OSError:
+        return []
+    prefix = _prefix(runtime, session)
+    out = []
+    for name in names:
+        if not (name.startswith(prefix) and name.endswith(".json")):
+            continue
+        marker = _read(os.path.join(where, name))
+        if marker is None or now - marker.started > MAX_AGE:
+            _unlink(os.path.join(where, name))
+            continue
+        out.append(marker)
+    return sorted(out, key=lambda m: m.started)
+
+
+def stop(common_dir: str, runtime: str, session: str | None, name: str | None) -> Subagent | None:
+    """Remove the marker of the subagent that stopped: the oldest naming ``name``, else the
+    oldest of the session; None when the session has none."""
+    live = running(common_dir, runtime, session)
+    ordered = [m for m in live if name is not None and m.name == name] + live
+    for marker in ordered:
+        if _unlink(marker.path):
+            return marker
+    return None
+
+
+def stale(common_dir: str, now: float | None = None) -> list[str]:
+    """The expired or unreadable markers of the repository (nothing is removed)."""
+    now = time.time() if now is None else now
+    where = marker_dir(common_dir)
+    try:
+        names = sorted(os.listdir(where))
+    except OSError:
+        return []
+    out = []
+    for name in names:
+        path = os.path.join(where, name)
+        if name.endswith(".json"):
+            marker = _read(path)
+            if marker is None or now - marker.started > MAX_AGE:
+                out.append(path)
+            continue
+        try:  # a start's temporary file: left over once it is as old as a marker expires
+            if now - os.lstat(path).st_mtime > MAX_AGE:
+                out.append(path)
+        except OSError:
+            continue
+    return out
+
+
+def _read(path: str) -> Subagent | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.loads(f.read(65536))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(doc, dict) or not isinstance(doc.get("started"), int | float):
+        return None
+    agent, model = doc.get("agent"), doc.get("model")
+    return Subagent(
+        agent if isinstance(agent, str) else None,
+        model if isinstance(model, str) and model.strip() else None,
+        float(doc["started"]),
+        path,
+    )
+
+
+def _unlink(path: str) -> bool:
+    try:
+        os.unlink(path)
+    except OSError:
+        return False
+    return True

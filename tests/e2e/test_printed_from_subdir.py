@@ -1,0 +1,126 @@
+"""Every command a gate prints runs as printed from the directory the user is in (SPEC §7).
+
+Each test works in ``src/`` of a world with ``gentle-hook install``: it meets a block there
+(commit gate, push gate, ``status``, ``gate --range``), pastes every ``run:`` line literally
+with ``sh -c`` from ``src/`` (a ``prefix:`` line completed with the writer's test command,
+which names ``src`` relative to the repository's top, so it only works when run there), and
+the same git command then gets through. A block ends by saying to run the same git command
+again.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+from tests.e2e.conftest import Run, World
+
+GOOD = "def add(a, b):\n    return a + b  # from src\n"
+#: The writer's test: it runs ``src/app.py`` by its path from the top, so it fails anywhere else.
+CHECK = (sys.executable, "-c", "import runpy; runpy.run_path('src/app.py')")
+
+
+def _paste(world: World, out: list[str], where_from: str = "src") -> list[str]:
+    """Run every ``run:``/``prefix:`` line of ``out`` (a prefix completed with
+    :data:`CHECK`) with ``sh -c`` in ``where_from``, the first way only (up to an
+    ``otherwise`` line, then the lines after ``then, either way``); the commands run."""
+    ran: list[str] = []
+    inside = True
+    for line in out:
+        words = line.removeprefix("gentle-hooks:").strip()
+        if words.startswith("otherwise"):
+            inside = False
+        elif words.startswith("then, either way"):
+            inside = True
+        elif inside and words.startswith(("run: ", "prefix: ")):
+            label, cmd = words.split(": ", 1)
+            if label == "prefix":
+                cmd = f"{cmd} {shlex.join(CHECK)}"
+            done = world.run(["sh", "-c", cmd], cwd=world.work / where_from)
+            assert done.code == 0, (cmd, done)
+            ran.append(cmd)
+    assert ran, out
+    return ran
+
+
+def _error_commands(r: Run) -> list[str]:
+    """The ``; run:`` commands of an error's one line."""
+    return [seg.split(": ", 1)[1] for seg in r.err.strip().split("; ") if seg.startswith("run: ")]
+
+
+def test_commit_gate_block_pasted_in_a_subdirectory(native: World) -> None:
+    w = native
+    sub = w.work / "src"
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    assert w.gh("receipt", "run", "--", *CHECK).code == 0  # at the top, for the snapshot
+    w.write("src/extra.py", "X = 1\n")  # the writer adds a file: the report binds elsewhere
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    blocked = w.git("commit", "-m", "writer", cwd=sub)
+    assert blocked.code == 1, blocked
+    assert blocked.said[-2] == (
+        "gentle-hooks: after that, run the same git commit again: the gate judges it again"
+    )
+    ran = _paste(w, blocked.said)
+    assert any("receipt run" in c for c in ran), ran
+    assert w.git("commit", "-m", "writer", cwd=sub).code == 0
+
+
+def test_push_gate_block_pasted_in_a_subdirectory(native: World) -> None:
+    w = native
+    sub = w.work / "src"
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "--no-verify", "-m", "writer: unverified")
+    blocked = w.git("push", "origin", "main", cwd=sub)
+    assert blocked.code == 1, blocked
+    assert blocked.said[-2] == (
+        "gentle-hooks: after that, run the same git push again: the gate judges it again"
+    )
+    _paste(w, blocked.said)
+    assert w.git("push", "origin", "main", cwd=sub).code == 0
+
+
+def test_status_pasted_in_a_subdirectory(native: World) -> None:
+    w = native
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    status = w.gh("status", cwd=w.work / "src")
+    assert "gate: applies (would block)" in status.out.splitlines(), status
+    _paste(w, status.out.splitlines())
+    again = w.gh("status", cwd=w.work / "src")
+    assert "gate: applies (would pass)" in again.out.splitlines(), again
+
+
+def test_gate_range_block_pasted_in_a_subdirectory(native: World) -> None:
+    w = native
+    sub = w.work / "src"
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "--no-verify", "-m", "writer: unverified")
+    gate = w.gh("gate", "--range", "origin/main..HEAD", cwd=sub)
+    assert gate.code == 1, gate
+    _paste(w, gate.out.splitlines())
+    assert w.gh("gate", "--range", "origin/main..HEAD", cwd=sub).code == 0, gate
+
+
+def test_spot_check_error_names_where_the_report_ran(native: World) -> None:
+    # a failed report made in src/: the spot check's error line names the report again with
+    # --cwd src, so it runs the same pasted from the top or from another directory
+    w = native
+    sub = w.work / "src"
+    w.write("src/app.py", "def add(a, b):\n    return a - b\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    test = ["python3", "-c", "assert __import__('app').add(2, 2) == 4"]  # imports from cwd
+    assert w.gh("receipt", "run", "--", *test, cwd=sub).code == 1
+    w.write("src/app.py", GOOD)
+    refused = w.gh("spot-check", "--receipt", "1", cwd=w.work / "tests")
+    assert refused.code == 2, refused
+    commands = _error_commands(refused)
+    assert commands[0].startswith(f"gentle-hook receipt run --cwd {sub} "), refused
+    for cmd in commands:
+        done = w.run(["sh", "-c", cmd], cwd=w.work / "tests")
+        assert done.code == 0, (cmd, done)

@@ -1,0 +1,233 @@
+"""Big-but-allowed input to the stdin-driven hooks and the record acknowledgement (issue 16):
+a result or one line with exit 2 within a time bound, never a record lost or doubled.
+
+Runs the real CLI in temp repositories driven by real git.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gentle_hooks.hooks.recorders import _pairs
+from tests.conftest import git, write
+
+LEDGER = Path(".git/gentle-hooks/ledger.sqlite3")
+
+
+def _run(
+    repo: Path, *args: str, stdin: bytes = b"", env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "gentle_hooks", *args],
+        cwd=repo,
+        input=stdin,
+        capture_output=True,
+        env={**os.environ, **(env or {})},
+        check=False,
+        timeout=120,
+    )
+
+
+def _rows(repo: Path, sql: str) -> list[tuple[object, ...]]:
+    with sqlite3.connect(repo / LEDGER) as con:
+        return con.execute(sql).fetchall()
+
+
+def _amended_delegated(repo: Path) -> tuple[str, str]:
+    """A writer's commit (hooks not installed: nothing recorded it) and its amend."""
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b  # writer\n")
+    assert _run(repo, "record", "--model", "m", "--effort", "low", "src/app.py").returncode == 0
+    git(repo, "commit", "-qam", "writer")
+    old = git(repo, "rev-parse", "HEAD").strip()
+    git(repo, "commit", "-q", "--amend", "-m", "writer, reworded")
+    return old, git(repo, "rev-parse", "HEAD").strip()
+
+
+def test_repeated_rewrite_lines_are_one_pair() -> None:
+    assert _pairs("a b\na b\n\nc d extra\na b\n") == [("a", "b"), ("c", "d")]
+
+
+def test_post_rewrite_cost_does_not_grow_with_repeated_lines(repo: Path) -> None:
+    old, new = _amended_delegated(repo)
+    line = f"{old} {new}\n".encode()
+    start = time.monotonic()
+    one = _run(repo, "hook", "post-rewrite", "amend", stdin=line)
+    single = time.monotonic() - start
+    start = time.monotonic()
+    many = _run(repo, "hook", "post-rewrite", "amend", stdin=line * 3000)
+    repeated = time.monotonic() - start
+    assert (one.returncode, many.returncode) == (0, 0), many.stderr
+    # each line cost ~4-10 ms when every line was worked on: 3,000 lines >= 12 s
+    assert repeated < single + 4, (single, repeated)
+    assert _rows(repo, "SELECT commit_id, hook FROM commit_record") == [(new, "post-rewrite")]
+
+
+def test_post_rewrite_past_its_time_limit_keeps_the_rest_and_says_how_to_record_it(
+    repo: Path,
+) -> None:
+    old, new = _amended_delegated(repo)
+    proc = _run(
+        repo,
+        "hook",
+        "post-rewrite",
+        "amend",
+        stdin=f"{old} {new}\n".encode(),
+        env={"GENTLE_HOOKS_HOOK_SECONDS": "0"},
+    )
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err
+    assert len(err.strip().splitlines()) == 1 and "stopped after 0s" in err, err
+    assert _rows(repo, "SELECT commit_id FROM commit_record") == []
+    command = err.split("; run: ", 1)[1].strip()
+    assert command.startswith("gentle-hook hook post-rewrite amend < "), command
+    rest = command.split(" < ", 1)[1]
+    assert Path(rest).read_text() == f"{old} {new}\n"
+    shell = command.replace("gentle-hook", f"{sys.executable} -m gentle_hooks", 1)
+    again = subprocess.run(shell, shell=True, cwd=repo, capture_output=True, check=False)
+    assert again.returncode == 0, again.stderr
+    assert _rows(repo, "SELECT commit_id, hook FROM commit_record") == [(new, "post-rewrite")]
+
+
+def test_an_over_large_hook_limit_never_raises_the_bound() -> None:
+    from gentle_hooks.hooks.call import HOOK_SECONDS, hook_seconds
+
+    for given in ("1e9", "nan", "-1", "x", ""):
+        assert hook_seconds({"GENTLE_HOOKS_HOOK_SECONDS": given}) == HOOK_SECONDS
+    assert hook_seconds({"GENTLE_HOOKS_HOOK_SECONDS": "2.5"}) == 2.5
+
+
+# --- record: an acknowledgement that cannot be written, then a retry -------------------------
+
+
+def _record(repo: Path, *extra: str, **kw: object) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-m", "gentle_hooks", "record", "--model", "m", "--effort", "low", *extra],
+        cwd=repo,
+        capture_output=kw.get("stdout") is None,
+        check=False,
+        timeout=120,
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def test_a_record_whose_acknowledgement_is_lost_is_stored_once_when_retried(repo: Path) -> None:
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b  # writer\n")
+    with open("/dev/full", "wb") as full:
+        lost = _record(repo, "src/app.py", stdout=full, stderr=subprocess.PIPE)
+    assert lost.returncode == 2, lost.stderr
+    closed = subprocess.run(
+        f"{sys.executable} -m gentle_hooks record --model m --effort low src/app.py <&- >&- 2>&-",
+        shell=True,
+        cwd=repo,
+        check=False,
+    )
+    assert closed.returncode == 2
+    retry = _record(repo, "src/app.py")
+    assert retry.returncode == 0, retry.stderr
+    assert "already recorded (mutation #1)" in retry.stdout.decode(), retry.stdout
+    assert _rows(repo, "SELECT id, model FROM pending_mutation") == [(1, "m")]
+    assert _rows(repo, "SELECT mutation_id, path, state FROM writer_entry") == [
+        (1, "src/app.py", "open")
+    ]
+
+
+def test_a_new_write_or_another_writer_is_recorded_again(repo: Path) -> None:
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b  # writer\n")
+    assert _record(repo, "src/app.py").returncode == 0
+    other = _run(repo, "record", "--model", "m2", "--effort", "low", "src/app.py")
+    assert other.returncode == 0, other.stderr
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b  # writer, again\n")
+    assert _record(repo, "src/app.py").returncode == 0
+    # the same writer back to where it started: a write, not a retry
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b\n")
+    assert _record(repo, "src/app.py").returncode == 0
+    assert _rows(repo, "SELECT id, model FROM pending_mutation") == [
+        (1, "m"),
+        (2, "m2"),
+        (3, "m"),
+        (4, "m"),
+    ]
+
+
+# --- error lines: what they echo is shown, bounded -------------------------------------------
+
+
+def test_a_payload_name_is_echoed_visible_and_bounded(repo: Path) -> None:
+    import json
+
+    cases = (
+        ("a\x00b\x1b[31mred\x7f\u2028", "a\\x00b\\x1b[31mred\\x7f\\u2028"),
+        ("x" * 5000, "characters]..."),
+    )
+    for name, expected in cases:
+        payload = {
+            "hook_event_name": "PostToolUse",
+            "tool_name": name,
+            "tool_input": {},
+            "cwd": str(repo),
+        }
+        proc = _run(
+            repo,
+            "record",
+            "--from",
+            "codex",
+            "--model",
+            "m",
+            "--effort",
+            "low",
+            stdin=json.dumps(payload).encode(),
+        )
+        err = proc.stderr.decode()
+        assert len(err.splitlines()) == 1 and len(err) < 1100, err
+        assert not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in err.rstrip("\n")), err
+        assert expected in err, err
+
+
+def test_an_error_line_shows_control_characters_and_bounds_its_length(repo: Path) -> None:
+    name = "bad\x01\x1b]0;title\x07" + "y" * 3000
+    proc = _run(repo, "receipt", "list", "--cwd", str(repo / name))
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err
+    assert len(err.splitlines()) == 1 and len(err) < 1100, err
+    assert "bad\\x01\\x1b]0;title\\x07" in err and "characters]..." in err, err
+
+
+# --- pre-receive: many refs ------------------------------------------------------------------
+
+
+def _bare_with_refs(repo: Path, count: int) -> tuple[Path, bytes]:
+    bare = repo.parent / "server.git"
+    git(repo.parent, "clone", "-q", "--bare", str(repo), str(bare))
+    tip = git(bare, "rev-parse", "HEAD").strip()
+    zero = "0" * len(tip)
+    lines = "".join(f"{zero} {tip} refs/heads/b{i}\n" for i in range(count))
+    return bare, lines.encode()
+
+
+def test_pre_receive_judges_refs_at_the_same_commits_once(repo: Path) -> None:
+    bare, lines = _bare_with_refs(repo, 600)
+    start = time.monotonic()
+    one = _run(bare, "hook", "pre-receive", stdin=lines.splitlines(keepends=True)[0])
+    single = time.monotonic() - start
+    start = time.monotonic()
+    many = _run(bare, "hook", "pre-receive", stdin=lines)
+    repeated = time.monotonic() - start
+    assert (one.returncode, many.returncode) == (0, 0), many.stderr
+    # three or more git processes per ref when each was judged on its own: 600 refs >= 10 s
+    assert repeated < single + 4, (single, repeated)
+
+
+def test_pre_receive_past_its_time_limit_refuses_the_push_in_one_line(repo: Path) -> None:
+    bare, lines = _bare_with_refs(repo, 3)
+    proc = _run(bare, "hook", "pre-receive", stdin=lines, env={"GENTLE_HOOKS_HOOK_SECONDS": "0"})
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err
+    assert err.splitlines() == [
+        "gentle-hook: error: pre-receive: could not judge 3 ref update(s) within 0s; push "
+        "refused: push fewer refs at once"
+    ], err

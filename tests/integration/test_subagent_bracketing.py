@@ -1,0 +1,135 @@
+"""Copilot's and Cursor's subagents, bracketed by their ``subagentStart``/``subagentStop``
+hooks (SPEC §7 "Hooks"; seed 000: an inherited model is unknown, so small): install wires
+the three events, a write while a subagent runs records ``unknown`` (never the parent's
+model), the parent's model again after the stop, and uninstall removes our three entries.
+
+Hook inputs: tests/fixtures/agents/{copilot,cursor,subagents}.json (sources named there).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gentle_hooks.agents.runtimes import runtime
+from gentle_hooks.services import agent_subagents
+from tests.agent_payloads import apply_writes, materialize
+from tests.conftest import gh, write
+
+BIN = os.path.dirname(sys.executable)
+WITH_GH = {"PATH": f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"}
+ROWS = json.loads(
+    (Path(__file__).parent.parent / "fixtures" / "agents" / "subagents.json").read_text(
+        encoding="utf-8"
+    )
+)["rows"]
+#: The parent's model each runtime names: Cursor's input, Copilot's settings file.
+PARENT = {"cursor": "claude-4.5-sonnet", "copilot": "gpt-5"}
+#: What makes a second write another tool call (its derived id differs).
+AGAIN: dict[str, dict[str, Any]] = {
+    "cursor": {"generation_id": "another-generation"},
+    "copilot": {"timestamp": 1704614900000},
+}
+
+
+def models(repo: Path) -> list[object]:
+    db = repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("SELECT model, effort FROM pending_mutation ORDER BY id").fetchall()
+    return [tuple(r) for r in rows]
+
+
+def lifecycle(name: str, which: str, repo: Path) -> str:
+    [row] = [r for r in ROWS if r["runtime"] == name and r["expect"]["lifecycle"] == which][:1]
+    return json.dumps(row["payload"]).replace("@ROOT@", str(repo))
+
+
+def record(repo: Path, name: str, data: str, env: dict[str, str] | None = None) -> str:
+    proc = gh(repo, "record", "--from", name, input=data, env={**WITH_GH, **(env or {})})
+    assert proc.returncode == 0, proc.stderr
+    return proc.stderr
+
+
+@pytest.mark.parametrize("name", ["copilot", "cursor"])
+def test_a_write_during_a_subagent_is_unknown_and_the_parents_after_it(
+    name: str, repo: Path, tmp_path: Path
+) -> None:
+    rt = runtime(name)
+    assert rt.wiring is not None
+    if name == "copilot":
+        write(repo / ".github" / "copilot" / "settings.json", '{"model": "gpt-5"}\n')
+    proc = gh(repo, "install", "--agent", name, env=WITH_GH)
+    assert proc.returncode == 0, proc.stderr
+    config = repo / rt.wiring.project
+    hooks = json.loads(config.read_text())["hooks"]
+    for event in (rt.wiring.event, "subagentStart", "subagentStop"):
+        [entry] = hooks[event]
+        assert entry[rt.wiring.command_key] == f"gentle-hook record --from {name}"
+
+    said = record(repo, name, lifecycle(name, "subagent-start", repo))
+    assert said.startswith("nothing recorded: ") and "started" in said, said
+    data, filled = materialize(name, repo, tmp_path / "runtime")
+    apply_writes(filled, repo)
+    # the hook entry's GENTLE_WRITER_MODEL is the session's word, not the subagent's
+    record(repo, name, data.decode(), env={"GENTLE_WRITER_MODEL": "parent-model"})
+    assert models(repo) == [("unknown", "unknown")]
+
+    said = record(repo, name, lifecycle(name, "subagent-stop", repo))
+    assert "stopped" in said, said
+    common = repo / ".git"
+    assert agent_subagents.running(str(common), name, filled["expect"]["session_id"]) == []
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b  # by the parent\n")
+    again, _ = materialize(name, repo, tmp_path / "runtime", **AGAIN[name])
+    record(repo, name, again.decode())
+    assert [m for m, _ in models(repo)] == ["unknown", PARENT[name]]
+
+    gone = gh(repo, "uninstall", "--agent", name, "--scope", "project")
+    assert gone.returncode == 0, gone.stderr
+    assert "removed" in gone.stdout
+    left = json.loads(config.read_text()).get("hooks", {}) if config.exists() else {}
+    assert left == {}
+
+
+def test_a_stop_that_never_came_expires(repo: Path, tmp_path: Path) -> None:
+    common = str(repo / ".git")
+    path = agent_subagents.start(common, "cursor", "s1", None, None)
+    later = time.time() + agent_subagents.MAX_AGE + 1
+    assert agent_subagents.stale(common, now=later) == [path]
+    assert agent_subagents.running(common, "cursor", "s1", now=later) == []
+    assert not os.path.exists(path)  # the look-up removed the expired marker
+
+
+def test_parallel_subagents_are_stopped_one_at_a_time(repo: Path) -> None:
+    common = str(repo / ".git")
+    agent_subagents.start(common, "copilot", "s", "explore", None)
+    agent_subagents.start(common, "copilot", "s", "code-review", None)
+    agent_subagents.start(common, "copilot", "other-session", "explore", None)
+    stopped = agent_subagents.stop(common, "copilot", "s", "code-review")
+    assert stopped is not None and stopped.name == "code-review"
+    assert [m.name for m in agent_subagents.running(common, "copilot", "s")] == ["explore"]
+    assert agent_subagents.stop(common, "copilot", "s", None) is not None
+    assert agent_subagents.running(common, "copilot", "s") == []
+    assert agent_subagents.stop(common, "copilot", "s", "explore") is None
+    assert len(agent_subagents.running(common, "copilot", "other-session")) == 1
+
+
+def test_doctor_reports_an_expired_marker_and_fix_removes_it_alone(repo: Path) -> None:
+    common = str(repo / ".git")
+    old = agent_subagents.start(common, "copilot", "gone", "explore", None)
+    live = agent_subagents.start(common, "copilot", "live", "explore", None)
+    blob = json.loads(Path(old).read_text())
+    blob["started"] -= agent_subagents.MAX_AGE + 60
+    Path(old).write_text(json.dumps(blob))
+    report = gh(repo, "doctor")
+    assert old in report.stdout, report.stdout
+    assert live not in report.stdout
+    fixed = gh(repo, "doctor", "--fix")
+    assert f"removed {old}" in fixed.stdout, fixed.stdout
+    assert not os.path.exists(old) and os.path.exists(live)

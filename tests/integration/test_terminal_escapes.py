@@ -1,0 +1,145 @@
+"""Text the repository or a payload supplies never drives the user's terminal
+(docs/robustness.md "Paths that are not UTF-8"): every human-facing print renders control
+characters visibly (``\\xHH``), in one place (:mod:`gentle_hooks.report.visible`); ``--json``
+keeps every string exact through JSON escapes. Real repositories, the real CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gentle_hooks.report.jsontext import json_text
+from gentle_hooks.report.visible import VisibleStream, visible
+from tests.conftest import git, write
+from tests.integration.test_hostile_inputs import hostile
+
+#: A file name that retitles the terminal, rings it, returns the carriage and starts a C1
+#: control sequence (8-bit CSI).
+EVIL = "ev\x1b]0;PWNED\x07il\r\x9b31m.py"
+SHOWN = "ev\\x1b]0;PWNED\\x07il\\x0d\\x9b31m.py"
+#: Raw control characters a terminal would obey (tab and newline are text).
+RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def _clean(out: bytes) -> str:
+    text = out.decode("utf-8")
+    assert not RAW.search(text), text
+    return text
+
+
+@pytest.fixture
+def evil_repo(repo: Path) -> Path:
+    write(repo / EVIL, "x = 1\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", EVIL).returncode == 0
+    argv = ("receipt", "run", "--", sys.executable, "-c", "import sys  # \x1b[2J\x1b]0;T\x07")
+    assert hostile(repo, *argv).returncode == 0
+    git(repo, "add", "-A")
+    return repo
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("status",),
+        ("assess",),
+        ("receipt", "list"),
+        ("spot-check", "--staged"),
+        ("hook", "pre-commit"),
+        ("record", "--model", "m2", "--effort", "low", EVIL),
+    ],
+)
+def test_human_output_shows_control_characters_escaped(evil_repo: Path, args: tuple[str]) -> None:
+    proc = hostile(evil_repo, *args)
+    out = _clean(proc.stdout) + _clean(proc.stderr)
+    if args[0] in ("status", "assess", "hook"):
+        assert SHOWN in out, out
+    if args[0] in ("receipt", "spot-check"):
+        assert "\\x1b[2J\\x1b]0;T\\x07" in out, out
+
+
+def test_post_commit_shows_the_path_escaped(evil_repo: Path) -> None:
+    git(evil_repo, "commit", "-q", "--no-verify", "-m", "evil")
+    proc = hostile(evil_repo, "hook", "post-commit")
+    out = _clean(proc.stdout) + _clean(proc.stderr)
+    assert proc.returncode == 0, out
+
+
+@pytest.mark.parametrize("args", [("status", "--json"), ("assess", "--json")])
+def test_json_keeps_the_path_exact(evil_repo: Path, args: tuple[str]) -> None:
+    proc = hostile(evil_repo, *args)
+    text = _clean(proc.stdout)
+    assert EVIL in _strings(json.loads(text)), text
+
+
+def _strings(value: object) -> set[str]:
+    if isinstance(value, str):
+        return {value}
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, list):
+        return set().union(*map(_strings, value)) if value else set()
+    return set()
+
+
+def test_visible_escapes_controls_but_newline_and_tab() -> None:
+    assert visible("a\tb\nc") == "a\tb\nc"
+    assert visible("\x00\x1b\x7f\x85\x9f\r") == "\\x00\\x1b\\x7f\\x85\\x9f\\x0d"
+    assert visible("café ✓") == "café ✓"
+
+
+def test_a_visible_stream_writes_text_escaped_and_bytes_as_they_are(tmp_path: Path) -> None:
+    with open(tmp_path / "out", "w", encoding="utf-8") as fh:
+        stream = VisibleStream(fh)
+        stream.write("a\x1b[2Jb\n")
+        stream.writelines(["\x07\n"])
+        stream.flush()
+        stream.buffer.write(b"\x1b[0m")  # a child's own output, passed through
+    assert (tmp_path / "out").read_bytes() == b"a\\x1b[2Jb\n\\x07\n\x1b[0m"
+
+
+@pytest.mark.parametrize("text", ["\x7f", "caf\xe9\x9b", "\x85\ud800\udcff"])
+def test_json_text_escapes_del_and_c1_exactly(text: str) -> None:
+    out = json_text(json.dumps([text], ensure_ascii=False))
+    assert not RAW.search(out)
+    loaded = json.loads(out)[0]
+    assert loaded == text.replace("\ud800", "\\ud800").replace("\udcff", "\\xff")
+
+
+def test_the_wrapped_streams_are_installed_once() -> None:
+    code = (
+        "import sys; from gentle_hooks.main import _escape_streams as e; e(); e(); "
+        "print(type(sys.stdout).__name__, type(sys.stdout.wrapped).__name__)"
+    )
+    out = os.popen(f"{sys.executable} -c '{code}'").read()
+    assert out == "VisibleStream TextIOWrapper\n"
+
+
+def test_a_receipt_command_with_newlines_is_printed_on_one_line_and_runs_as_printed(
+    repo: Path,
+) -> None:
+    code = "import sys\nsys.exit(1)"
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", "src/app.py").returncode == 0
+    hostile(repo, "receipt", "run", "--", sys.executable, "-c", code)
+    listed = _clean(hostile(repo, "receipt", "list").stdout)
+    assert listed.count("\n") == 1 and "$'import sys\\nsys.exit(1)'" in listed, listed
+    git(repo, "add", "-A")
+    block = _clean(hostile(repo, "hook", "pre-commit").stderr)
+    runs = [line.split("run: ", 1)[1] for line in block.splitlines() if "  run: " in line]
+    again = next(r for r in runs if " receipt run " in r)
+    assert "sys.exit(1)" in again and not any(
+        line.startswith("sys.exit") for line in block.splitlines()
+    ), block
+    bash = shutil.which("bash")
+    assert bash is not None
+    ran = subprocess.run([bash, "-c", again], cwd=repo, capture_output=True, check=False)
+    assert ran.returncode == 1 and b"receipt #2: " in ran.stderr, ran.stderr  # ran, recorded
+    receipts = json.loads(hostile(repo, "receipt", "list", "--json").stdout)
+    assert "exit 1" in json.dumps(receipts) and len(receipts["records"]) == 2, receipts
