@@ -215,12 +215,12 @@ def _steps(s: Shortfall, binding: Binding, commit: str | None, share: bool) -> l
             ("run", UNSHALLOW),
         ]
     # NoValidNote / StaleRecords: the range, server or push gate judged a commit by its note
-    # the commit's own candidate, reported at the top (--cwd when the user is elsewhere)
+    # the commit's own candidate, reported where the user pastes the writer's command
     committed = Binding(projection=Projection.COMMITTED, top=binding.top)
     verify: list[Step] = [
         *switch,
         ("do", f"{PREFIX_NOTE} ({NO_RECEIPT})"),
-        ("prefix", f"{gh} receipt run{_report_flags(committed)('.')} --"),
+        ("prefix", f"{gh} receipt run{binding_flags(committed.for_prefix())} --"),
         ("run", f"{gh} spot-check --committed"),
         *back,
         ("run", f"{gh} sync push"),
@@ -333,7 +333,7 @@ def _candidate_steps(
             out.append(("run", f"{gh} receipt run{here('.')} -- {runnable(s.earlier[-1])}"))
         else:
             out.append(("do", f"{PREFIX_NOTE} ({NO_RECEIPT})"))
-            out.append(("prefix", f"{gh} receipt run{here('.')} --"))
+            out.append(("prefix", f"{gh} receipt run{binding_flags(binding.for_prefix())} --"))
     out.append(("run", f"{gh} spot-check{flags}"))
     if s.readback:
         out.append(("or", f"{gh} spot-check --readback{flags}"))

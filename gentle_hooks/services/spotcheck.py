@@ -103,7 +103,7 @@ def _what_to_report(bound: Bound) -> tuple[str, Command]:
     return (
         "the writer reports the command that tests the change after the prefix (or declares "
         "it in verification.commands)",
-        cli("receipt", "run", *_report_binding(bound).words(), "--", label="prefix"),
+        cli("receipt", "run", *bound.binding.for_prefix().words(), "--", label="prefix"),
     )
 
 

@@ -50,6 +50,13 @@ class Binding:
             out += ("--base-ref", self.base_ref)
         return out
 
+    def for_prefix(self) -> Binding:
+        """The binding a printed ``prefix:`` line (``receipt run ... --``, completed with the
+        writer's own test command) carries: this binding itself, never a ``--cwd`` it does
+        not already name, so the writer's command runs in the directory the user pastes it
+        in, where the writer runs it (SPEC §7)."""
+        return replace(self, top=None)
+
     def for_report(self, rel: str, away: bool, on_server: bool) -> Binding:
         """The binding a printed ``receipt run`` of a command that ran in ``rel`` (relative
         to the work tree root, ``.`` for the root) carries, so it runs the same pasted where

@@ -3,8 +3,9 @@
 Each test works in ``src/`` of a world with ``gentle-hook install``: it meets a block there
 (commit gate, push gate, ``status``, ``gate --range``), pastes every ``run:`` line literally
 with ``sh -c`` from ``src/`` (a ``prefix:`` line completed with the writer's test command,
-which names ``src`` relative to the repository's top, so it only works when run there), and
-the same git command then gets through. A block ends by saying to run the same git command
+which names ``app.py`` relative to ``src/``: the writer's command runs where the user pastes
+it; a recorded report re-run names the directory it ran in), and the same git command then
+gets through. A block ends by saying to run the same git command
 again.
 """
 
@@ -16,13 +17,16 @@ import sys
 from tests.e2e.conftest import Run, World
 
 GOOD = "def add(a, b):\n    return a + b  # from src\n"
-#: The writer's test: it runs ``src/app.py`` by its path from the top, so it fails anywhere else.
+#: A report made at the top: it runs ``src/app.py`` by its path from there, so it fails
+#: anywhere else.
 CHECK = (sys.executable, "-c", "import runpy; runpy.run_path('src/app.py')")
+#: The writer's test in ``src/``, where the user pastes a ``prefix:`` line: it fails elsewhere.
+HERE = (sys.executable, "-c", "import runpy; runpy.run_path('app.py')")
 
 
 def _paste(world: World, out: list[str], where_from: str = "src") -> list[str]:
     """Run every ``run:``/``prefix:`` line of ``out`` (a prefix completed with
-    :data:`CHECK`) with ``sh -c`` in ``where_from``, the first way only (up to an
+    :data:`HERE`) with ``sh -c`` in ``where_from``, the first way only (up to an
     ``otherwise`` line, then the lines after ``then, either way``); the commands run."""
     ran: list[str] = []
     inside = True
@@ -35,7 +39,7 @@ def _paste(world: World, out: list[str], where_from: str = "src") -> list[str]:
         elif inside and words.startswith(("run: ", "prefix: ")):
             label, cmd = words.split(": ", 1)
             if label == "prefix":
-                cmd = f"{cmd} {shlex.join(CHECK)}"
+                cmd = f"{cmd} {shlex.join(HERE)}"
             done = world.run(["sh", "-c", cmd], cwd=world.work / where_from)
             assert done.code == 0, (cmd, done)
             ran.append(cmd)
@@ -124,3 +128,31 @@ def test_spot_check_error_names_where_the_report_ran(native: World) -> None:
     for cmd in commands:
         done = w.run(["sh", "-c", cmd], cwd=w.work / "tests")
         assert done.code == 0, (cmd, done)
+
+
+def test_prefix_runs_the_writers_failing_test_where_the_user_is(native: World) -> None:
+    # the writer's test fails in pkg/sub; the commit gate's prefix, completed with it and
+    # pasted there, records that failure (it does not run the test at the top, where it
+    # finds nothing to run and passes), so the commit stays blocked
+    w = native
+    sub = w.work / "pkg" / "sub"
+    w.write("pkg/sub/m.py", "def f():\n    return 4\n")
+    w.write(
+        "pkg/sub/test_m.py",
+        "import unittest\nimport m\n\n\nclass T(unittest.TestCase):\n"
+        "    def test_f(self):\n        self.assertEqual(m.f(), 5)\n",
+    )
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low", cwd=sub).code == 0
+    w.ok("add", "-A")
+    blocked = w.git("commit", "-qm", "broken", cwd=sub)
+    assert blocked.code == 1, blocked
+    prefixes = [line.split("prefix: ", 1)[1] for line in blocked.said if "prefix: " in line]
+    assert prefixes and "--cwd" not in prefixes[0], blocked
+    test = shlex.join((sys.executable, "-m", "unittest", "-q"))
+    pasted = w.run(["sh", "-c", f"{prefixes[0]} {test}"], cwd=sub)
+    assert pasted.code == 1, pasted
+    assert w.ledger("SELECT exit_code, cwd FROM receipt ORDER BY id DESC LIMIT 1") == [
+        (1, "pkg/sub")
+    ]
+    assert w.gh("spot-check", "--staged", cwd=sub).code != 0
+    assert w.git("commit", "-qm", "broken", cwd=sub).code == 1
