@@ -49,7 +49,7 @@ if TYPE_CHECKING:
 #: :func:`~gentle_hooks.policy.selfcheck.receipt_standing` of (command, exit status,
 #: declared commands), a pure function, remembered for up to this many reports.
 _MAX_STANDINGS = 1024
-_STANDINGS: dict[tuple[str, int | None, tuple[str, ...]], Standing] = {}
+_STANDINGS: dict[tuple[str, int | None, tuple[str, ...], str], Standing] = {}
 
 #: The ``path`` of facts read from a git note rather than this clone's ledger.
 NOTE_PATH = "note"
@@ -172,21 +172,24 @@ class LedgerFacts:
         """
         verdicts = self.gate_verdicts(require_observed)
 
-        def standing(command: str, exit_code: int | None) -> Standing:
+        def standing(command: str, exit_code: int | None, observed: str = "") -> Standing:
             # a push judges many candidates whose receipts repeat one command: parsed once
-            key = (command, exit_code, declared)
+            key = (command, exit_code, declared, observed)
             known = _STANDINGS.get(key)
             if known is None:
                 if len(_STANDINGS) >= _MAX_STANDINGS:
                     _STANDINGS.clear()
-                known = _STANDINGS[key] = receipt_standing(Report(command, exit_code, declared))
+                report = Report(command, exit_code, declared, observed)
+                known = _STANDINGS[key] = receipt_standing(report)
             return known
 
-        usable = [r for r in self.receipts if standing(r.command, r.exit_code).counts]
+        usable = [r for r in self.receipts if standing(r.command, r.exit_code, r.observed).counts]
         refused = tuple(
-            RefusedReceipt(r.id, r.command, r.exit_code, standing(r.command, r.exit_code), r.cwd)
+            RefusedReceipt(
+                r.id, r.command, r.exit_code, standing(r.command, r.exit_code, r.observed), r.cwd
+            )
             for r in self.receipts
-            if not standing(r.command, r.exit_code).counts
+            if not standing(r.command, r.exit_code, r.observed).counts
         )
         reruns = [s for s in self.spot_checks if s.kind == "rerun"]
         agreed = any(

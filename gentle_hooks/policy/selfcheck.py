@@ -68,14 +68,21 @@ def _assigns(text: str) -> bool:
     return is_assignment(Token(text))
 
 
+#: The words ``receipt run`` adds to a run's observed result when the command's recognised
+#: test runner says it ran 0 tests (:mod:`gentle_hooks.policy.testcount`).
+RAN_NO_TESTS = "its test runner ran no tests"
+
+
 @frozen
 class Report:
-    """A receipt as the standing rules see it: its command, reported exit status, and the
-    repository's declared verification commands (empty: none declared)."""
+    """A receipt as the standing rules see it: its command, reported exit status, the
+    repository's declared verification commands (empty: none declared) and its observed
+    result (``exit 0, its test runner ran no tests``: :data:`RAN_NO_TESTS`)."""
 
     command: str
     exit_code: int | None
     declared: tuple[str, ...] = ()
+    observed: str = ""
 
 
 @frozen
@@ -108,6 +115,12 @@ STANDING_ROWS: tuple[StandingRow, ...] = (
         "S-no-check",
         "the command verifies nothing: it succeeds whatever the change does",
         lambda r, j: not j.checks,
+        False,
+    ),
+    StandingRow(
+        "S-no-tests",
+        "its test runner ran no tests: a run of no tests verifies nothing",
+        lambda r, j: RAN_NO_TESTS in r.observed,
         False,
     ),
     StandingRow(

@@ -34,5 +34,7 @@ def standing_text(
         return f"reported exit {exit_code}: a failure report is not self-verification"
     if row == "S-undeclared":
         return "is not one of the declared verification.commands (" + ", ".join(declared) + ")"
+    if row == "S-no-tests":
+        return "ran no tests (its test runner says so): a run of no tests verifies nothing"
     rows = "; ".join(row_text(i) for i in no_check)
     return f"verifies nothing: {rows}"

@@ -285,7 +285,7 @@ def standing(receipt: Receipt, settings: Settings) -> Standing:
     """Whether a receipt counts as self-verification under the repository's declared
     verification commands (the policy's standing rows)."""
     declared = settings.verification.commands
-    return receipt_standing(Report(receipt.command, receipt.exit_code, declared))
+    return receipt_standing(Report(receipt.command, receipt.exit_code, declared, receipt.observed))
 
 
 def refusal(receipt: Receipt, st: Standing, declared: tuple[str, ...]) -> str:
@@ -294,6 +294,8 @@ def refusal(receipt: Receipt, st: Standing, declared: tuple[str, ...]) -> str:
         return f"it reports exit {receipt.exit_code}: a failure report is not self-verification"
     if st.row == "S-undeclared":
         return "it is not one of the declared verification.commands (" + ", ".join(declared) + ")"
+    if st.row == "S-no-tests":
+        return "its test runner ran no tests: a run of no tests verifies nothing"
     return "it verifies nothing: " + "; ".join(row_text(r) for r in st.no_check)
 
 

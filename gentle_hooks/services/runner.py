@@ -68,12 +68,18 @@ def output_digest(stdout_sha256: str, stderr_sha256: str) -> str:
     return "sha256:" + hashlib.sha256(payload.encode()).hexdigest()
 
 
-def _pump(src: IO[bytes], sink: IO[bytes] | None, digest: hashlib._Hash) -> None:
+#: How much of each stream's end a run keeps to read a test runner's summary line.
+_TAIL = 16384
+
+
+def _pump(src: IO[bytes], sink: IO[bytes] | None, digest: hashlib._Hash, tail: bytearray) -> None:
     while True:
         chunk = src.read1(_CHUNK) if hasattr(src, "read1") else src.read(_CHUNK)
         if not chunk:
             break
         digest.update(chunk)
+        tail += chunk
+        del tail[:-_TAIL]
         if sink is not None:
             try:
                 sink.write(chunk)
@@ -191,9 +197,14 @@ def run_observed(
         raise UsageError(f"cannot run {shlex.join(argv)}: {exc.strerror}") from None
     assert proc.stdout is not None and proc.stderr is not None
     hashes = (hashlib.sha256(), hashlib.sha256())
+    tails = (bytearray(), bytearray())
     pumps = [
-        threading.Thread(target=_pump, args=(proc.stdout, stdout, hashes[0]), daemon=True),
-        threading.Thread(target=_pump, args=(proc.stderr, stderr, hashes[1]), daemon=True),
+        threading.Thread(
+            target=_pump, args=(proc.stdout, stdout, hashes[0], tails[0]), daemon=True
+        ),
+        threading.Thread(
+            target=_pump, args=(proc.stderr, stderr, hashes[1], tails[1]), daemon=True
+        ),
     ]
     for t in pumps:
         t.start()
@@ -226,12 +237,25 @@ def run_observed(
     code, observed = describe_exit(returncode)
     if timed_out:
         code, observed = 124, f"timed out after {timeout:g}s (exit 124)"
+    elif code == 0:
+        observed += _ran_no_tests(argv, tails)
     return Observation(
         exit_code=code,
         observed=observed,
         duration_ms=duration_ms,
         output_digest=output_digest(hashes[0].hexdigest(), hashes[1].hexdigest()),
     )
+
+
+def _ran_no_tests(argv: Sequence[str], tails: Sequence[bytearray]) -> str:
+    """``, its test runner ran no tests`` (:data:`~gentle_hooks.policy.selfcheck.RAN_NO_TESTS`)
+    when ``argv`` runs a recognised test runner whose output ends saying it ran 0 tests
+    (:func:`gentle_hooks.policy.testcount.tests_run`); else empty."""
+    from gentle_hooks.policy.selfcheck import RAN_NO_TESTS
+    from gentle_hooks.policy.testcount import tests_run
+
+    text = b"\n".join(bytes(t) for t in tails).decode("utf-8", "replace")
+    return f", {RAN_NO_TESTS}" if tests_run(shlex.join(argv), text) == 0 else ""
 
 
 @contextlib.contextmanager

@@ -225,6 +225,21 @@ def test_receipt_run_json_keeps_stdout_for_the_json(cli: Cli, repo: Path) -> Non
     assert r.err == "hello\n"
 
 
+def test_a_receipt_whose_test_runner_ran_no_tests_cannot_count(cli: Cli, repo: Path) -> None:
+    # unittest exits 0 having found no test module: the receipt verifies nothing
+    edit(repo)
+    empty = repo / "empty"
+    empty.mkdir()
+    r = cli("receipt", "run", "--cwd", str(empty), "--", PY, "-m", "unittest", "-q", cwd=repo)
+    assert r.code == 0, r
+    assert "ran no tests" in r.err, r
+    listed = as_json(cli("receipt", "list", "--json", cwd=repo))
+    (rec,) = listed["records"]  # type: ignore[misc]
+    assert rec["observed"] == "exit 0, its test runner ran no tests"
+    refused = cli("spot-check", cwd=repo)
+    assert refused.code == 2 and "ran no tests" in refused.err, refused
+
+
 def test_receipt_run_of_a_missing_program_records_nothing(cli: Cli, repo: Path) -> None:
     r = cli("receipt", "run", "--", "no-such-program-xyz", cwd=repo)
     assert (r.code, r.err) == (

@@ -201,6 +201,18 @@ STANDINGS = [
     pytest.param(Report("make lint", 0, ("pytest -q",)), "S-undeclared", False, id="S-undeclared"),
     pytest.param(Report("true", 0, ("true",)), "S-no-check", False, id="S-no-check-declared"),
     pytest.param(Report("true", 0), "S-no-check", False, id="S-no-check"),
+    pytest.param(
+        Report("python3 -m unittest", 0, (), "exit 0, its test runner ran no tests"),
+        "S-no-tests",
+        False,
+        id="S-no-tests",
+    ),
+    pytest.param(
+        Report("true", 0, (), "exit 0, its test runner ran no tests"),
+        "S-no-check",
+        False,
+        id="S-no-check-before-S-no-tests",
+    ),
     pytest.param(Report("pytest -q", 0), "S-counts", True, id="S-counts"),
     pytest.param(
         Report("'pytest'  -q", 0, ("pytest -q",)), "S-counts", True, id="S-counts-declared"
