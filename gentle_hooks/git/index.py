@@ -24,9 +24,9 @@ class Restaging(NamedTuple):
 
     Attributes:
         unstage: paths ``git reset -q --`` puts back to HEAD; stage: paths ``git add -A
-        --`` stages; kept: the unstaged paths whose staged content the work tree does not
-        hold; source: a tree holding the own index as it was (for ``kept``: ``git restore
-        --staged --source=<source>`` puts them back), "" when ``kept`` is empty.
+        --`` stages; kept: the paths to put back staged (every unstaged one); source: a tree
+        holding the own index as it was (``git restore --staged --source=<source>`` puts
+        ``kept`` back), "" when ``kept`` is empty.
     """
 
     unstage: tuple[str, ...] = ()
@@ -98,9 +98,10 @@ class Index(RepositoryCore):
         """How the worktree's own index comes to hold exactly ``tree`` (the index a
         ``commit -a`` or ``commit <paths>`` handed a hook) without losing what is staged
         (:class:`Restaging`): the paths ``git reset -q --`` puts back to HEAD (``tree``
-        has them as HEAD does), the paths ``git add -A --`` stages, and, when an unstaged
-        path's staged content is not in the work tree, those paths and a tree holding the
-        own index as it was (``git restore --staged --source=<tree>`` puts them back).
+        has them as HEAD does), the paths ``git add -A --`` stages, and, when it unstages
+        any, those same paths again and a tree holding the own index as it was (``git
+        restore --staged --source=<tree>`` puts every one back staged: a deletion, both
+        sides of a rename, a modification, an addition).
         ``Restaging()`` when it holds ``tree`` already; None when no such steps reach it
         (HEAD is unborn) or more than ``limit`` paths differ. Tried on a private copy of
         the own index: the user's is never written (the kept tree is written as objects).
@@ -125,10 +126,8 @@ class Index(RepositoryCore):
             moved = set(names(["diff-tree", "-r", "HEAD", tree, "--", *differ]))
             unstage = tuple(p for p in differ if p not in moved)
             stage = tuple(p for p in differ if p in moved)
-            if unstage:
-                kept = names(["diff-files", "--", *unstage])
-                if kept:  # its staged content is not in the work tree: kept in a tree
-                    source = self.out(["write-tree"], env=env)
+            if unstage:  # every set-aside path is put back staged from the kept tree
+                kept, source = unstage, self.out(["write-tree"], env=env)
                 self.run(["reset", "-q", "--", *unstage], env=env)
             if stage:
                 self.run(["add", "-A", "--", *stage], env=env)

@@ -61,10 +61,9 @@ STAGED_SAME_NOTE = (
 #: Why a partial commit's fix sets staged changes aside and puts them back.
 KEPT_NOTE = (
     "git judged a temporary index (commit -a or commit <paths>) without the staged changes "
-    "to {paths}, which the work tree does not hold either: the git commands below set them "
-    "aside (kept in tree {tree}) and make the index hold the judged content, so --staged "
-    "binds this candidate; the last git command puts them back staged; then run the same "
-    "git commit again"
+    "to {paths}: the git commands below set them aside (kept in tree {tree}) and make the "
+    "index hold the judged content, so --staged binds this candidate; the last git command "
+    "puts them back staged; then run the same git commit again"
 )
 
 
@@ -126,8 +125,8 @@ def restaging(repo: Repository, tree: str) -> tuple[str, tuple[Command, ...], tu
     add`` that make the worktree's own index hold exactly its tree, so ``--staged`` binds
     it and the same ``git commit`` judges the same candidate again
     (:meth:`~gentle_hooks.git.index.Index.restaging`), and, when that unstages changes the
-    work tree does not hold, the ``git restore --staged --source=<tree>`` that puts them
-    back after the fix commands; with a note saying so (:data:`STAGED_SAME_NOTE`,
+    index held staged, the ``git restore --staged --source=<tree>`` that puts every one of
+    them back after the fix commands; with a note saying so (:data:`STAGED_SAME_NOTE`,
     :data:`KEPT_NOTE`). Else :data:`PARTIAL_NOTE` and nothing to run.
 
     Returns:

@@ -38,11 +38,40 @@ def test_commit_paths_with_another_path_staged(repo: Path) -> None:
     write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
     write(repo / "README.md", "# staged, not committed\n")
     git(repo, "add", "README.md")
+    before = git(repo, "write-tree").strip()
     tree = _tree_of(repo, ("add", "--", "src/app.py"))  # git commit src/app.py
     found = Repository.open(str(repo)).restaging(tree)
-    assert found == (("README.md",), ("src/app.py",), (), "")
+    assert found == (("README.md",), ("src/app.py",), ("README.md",), before)
     assert _apply(repo, found) == tree
     assert (repo / "README.md").read_text() == "# staged, not committed\n"  # still there
+
+
+def test_every_set_aside_path_is_put_back_staged(repo: Path) -> None:
+    # staged: a deletion, a rename, a modification, an addition modified since; the
+    # commit takes src/app.py only: all of them are set aside and put back as they were
+    for name in ("del.py", "keep.py", "notes.py"):
+        write(repo / name, f"{name}\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "more")
+    git(repo, "rm", "-q", "del.py")
+    git(repo, "mv", "keep.py", "kept.py")
+    write(repo / "notes.py", "notes.py\nmore\n")
+    write(repo / "new.py", "N = 1\n")
+    git(repo, "add", "notes.py", "new.py")
+    write(repo / "new.py", "N = 2\n")
+    before = git(repo, "write-tree").strip()
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    tree = _tree_of(repo, ("add", "--", "src/app.py"))
+    found = Repository.open(str(repo)).restaging(tree)
+    assert found is not None and found.source == before
+    assert set(found.kept) == {"del.py", "keep.py", "kept.py", "notes.py", "new.py"}
+    assert _apply(repo, found) == tree
+    git(repo, "commit", "-qm", "app")
+    git(repo, "restore", "--staged", f"--source={found.source}", "--", *found.kept)
+    staged = git(repo, "diff", "--cached", "--name-status", "--no-renames").splitlines()
+    assert sorted(staged) == ["A\tkept.py", "A\tnew.py", "D\tdel.py", "D\tkeep.py", "M\tnotes.py"]
+    assert git(repo, "show", ":new.py") == "N = 1\n"  # as staged, not as edited since
+    assert git(repo, "show", ":notes.py") == "notes.py\nmore\n"
 
 
 def test_commit_a_with_an_untracked_file(repo: Path) -> None:
