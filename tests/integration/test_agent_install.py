@@ -584,3 +584,16 @@ def test_doctor_fails_a_recorder_whose_gentle_hook_cannot_run(
     assert ok is False
     assert f"'{program} record --from cursor' cannot run: '{program}" in line, line
     assert why in line and "\n" not in line, line
+
+
+@pytest.mark.parametrize("name", ["settings.json", "settings.local.json"])
+def test_doctor_finds_copilot_by_its_repository_settings_file(name: str, repo: Path) -> None:
+    settings = repo / ".github" / "copilot" / name
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"model": "gpt-5"}\n')
+    code, checks = doctor(repo, WITH_GH)
+    assert code == 0
+    assert checks["agent: copilot"] == (
+        True,
+        f"found ({settings}) but not wired to record; run: gentle-hook install --agent copilot",
+    )
