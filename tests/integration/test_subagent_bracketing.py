@@ -226,9 +226,36 @@ def _codex_subagent_write(repo: Path) -> str:
     )
 
 
+def _gemini_subagent_write(repo: Path) -> str:
+    """A Gemini CLI write while the parent's call to subagent quick-fixer runs."""
+    agents = repo / ".gemini" / "agents"
+    write(agents / "quick-fixer.md", "---\nname: quick-fixer\nmodel: gemini-2.5-flash-lite\n---\n")
+    parent = {
+        "id": "m2",
+        "type": "gemini",
+        "model": "gemini-2.5-pro",
+        "toolCalls": [{"id": "q1", "name": "quick-fixer", "args": {}, "status": "executing"}],
+    }
+    write(repo / ".git" / "g.jsonl", json.dumps(parent) + "\n")
+    write(repo / "a.py", "x = 1\n")
+    return json.dumps(
+        {
+            "session_id": "g",
+            "transcript_path": str(repo / ".git" / "g.jsonl"),
+            "cwd": str(repo),
+            "hook_event_name": "AfterTool",
+            "timestamp": "2025-12-02T10:00:03Z",
+            "tool_name": "write_file",
+            "tool_input": {"file_path": str(repo / "a.py"), "content": "x = 1\n"},
+            "tool_response": {"llmContent": "ok"},
+        }
+    )
+
+
 @pytest.mark.parametrize(
     ("name", "build", "own"),
     [
+        ("gemini-cli", _gemini_subagent_write, ("gemini-2.5-flash-lite", "unknown")),
         ("claude-code", _claude_subagent_write, ("claude-haiku-4-5", "unknown")),
         ("codex", _codex_subagent_write, ("unknown", "unknown")),
     ],
