@@ -24,7 +24,7 @@ from typing import Literal
 from gentle_hooks.artifacts.observation import Check, Outcome
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.process import scrubbed_env
-from gentle_hooks.policy.testcount import runner_of, tests_run
+from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run
 from gentle_hooks.policy.toolmissing import missing_tool
 from gentle_hooks.services.cleanroom import (
     Room,
@@ -142,7 +142,12 @@ def _observe(
     outcome = Outcome(check, obs.exit_code, obs.duration_ms, obs.output_digest, signature=signature)
     runner = runner_of(check.command)
     if runner is not None and check.kind != "negative" and not where:
-        outcome = replace(outcome, runner=runner.id, tests_run=tests_run(check.command, text))
+        outcome = replace(
+            outcome,
+            runner=runner.id,
+            tests_run=tests_run(check.command, text),
+            tests_failed=reports_failures(check.command, text),
+        )
     return outcome
 
 

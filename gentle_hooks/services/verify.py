@@ -50,6 +50,7 @@ from gentle_hooks.artifacts.verdict import (
 from gentle_hooks.config.load import load_config
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.ledger.records import VerifyRun
+from gentle_hooks.policy.hidden import judge_hidden
 from gentle_hooks.policy.nocheck import judge_command, judge_negative, row_text
 from gentle_hooks.policy.testcount import no_run_flags
 from gentle_hooks.services.cleanroom import (
@@ -200,7 +201,9 @@ def _refuse_no_check(check: Check) -> None:
     """A success criterion or full suite whose command succeeds whatever the artifact is
     (``true``, ``exit 0``, ``:``, ``echo ok``, a failure masked by ``|| true``...), or a
     negative test whose command fails whatever it is (``false``, ``exit 1``, ``! true``:
-    :func:`~gentle_hooks.policy.nocheck.judge_negative`), observes nothing: seed 001
+    :func:`~gentle_hooks.policy.nocheck.judge_negative`), observes nothing; a criterion or
+    suite that can succeed while one of its commands fails (``a || b``, ``a; b``: row
+    ``N-hidden``, :func:`~gentle_hooks.policy.hidden.judge_hidden`) is refused too: seed 001
     "Guardrails", "do not accept a claim whose criteria have no
     observable check". Judged as receipts are (:func:`gentle_hooks.policy.nocheck.judge_command`,
     SPEC §5 "a command that verifies nothing does not count").
@@ -219,6 +222,13 @@ def _refuse_no_check(check: Check) -> None:
             "observable check)"
         )
     judged = (judge_negative if negative else judge_command)(check.command)
+    if judged.checks and not negative and not judge_hidden(check.command).checks:
+        what = "the full suite" if check.kind == "suite" else f"criterion {check.criterion!r}"
+        raise UsageError(
+            f"{what}: `{check.command}` can succeed while one of its commands fails "
+            "(row N-hidden: ;, ||, a newline, & or a pipe without pipefail): write one "
+            "command, or `a && b`"
+        )
     if judged.checks:
         return
     what = {"suite": "the full suite", "negative": f"negative test {check.criterion!r}"}.get(

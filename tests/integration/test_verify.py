@@ -1381,3 +1381,34 @@ def test_a_check_cannot_tell_the_candidate_from_its_base_by_where_it_runs(env: E
         "C4",
     ], [c["evidence"] for c in out["verdict"]["criteria"]]
     assert env.rooms() == []
+
+
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        (
+            ("--suite", "python3 -m pytest -q tests || python3 -m pytest -q tests/test_app.py"),
+            "the full suite",
+        ),
+        (("--suite", "python3 -m pytest -q tests; python3 -m pytest -q tests"), "the full suite"),
+        (("--check", "python3 -m pytest -q tests\npython3 -m pytest -q"), "criterion"),
+        (("--check", "python3 -m pytest -q tests | grep passed"), "criterion"),
+    ],
+    ids=["or", "semicolon", "newline", "pipe"],
+)
+def test_a_check_that_can_hide_a_failing_command_is_refused(
+    env: Env, flags: tuple[str, ...], named: str
+) -> None:
+    """Seed 001 "Completion criteria": "every declared criterion has evidence, not an
+    assertion": a line that succeeds while one of its commands fails (row N-hidden) is
+    refused before a room is made; ``a && b`` stays allowed."""
+    for verb in ("prepare", "run"):
+        proc = env.gh("verify", verb, "--brief", str(env.brief_path), *flags)
+        assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
+        assert proc.stderr.startswith(f"gentle-hook: error: {named}")
+        assert "write one command, or `a && b`" in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1
+    assert env.rooms() == []
+    both = ("--suite", "python3 -m pytest -q tests && python3 -m pytest -q tests")
+    ok = env.gh("verify", "prepare", "--brief", str(env.brief_path), *both)
+    assert ok.returncode == 0, ok.stderr
