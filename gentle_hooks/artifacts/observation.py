@@ -82,6 +82,7 @@ class Outcome:
             the candidate's: the exit status it gave on the candidate with every file the
             candidate adds or changes emptied, and whether it was the candidate's; None
             when it was not run there.
+        env: the names of the environment variables it ran with, sorted.
         tests_failed: its test runner's output reports failed tests
             (:func:`~gentle_hooks.policy.testcount.reports_failures`).
         runner / tests_run: the :data:`~gentle_hooks.policy.testcount.RUNNER_ROWS` row of
@@ -107,6 +108,7 @@ class Outcome:
     signature: str | None = None
     base_signature: str | None = None
     tests_failed: bool = False
+    env: tuple[str, ...] | None = None
 
     @property
     def checks_nothing(self) -> bool:
@@ -377,6 +379,7 @@ def observed_criterion(o: Outcome) -> Criterion:
             exitCode=o.exit_code,
             durationMs=o.duration_ms,
             outputDigest=o.output_digest,
+            env=o.env,
         ),
     )
 

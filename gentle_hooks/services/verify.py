@@ -342,6 +342,7 @@ def _verify_in(
     cand = bound.candidate
     with open_store(bound.repo) as led:  # a broken store fails before anything runs
         checks_env = room_env(env, bound.root, bound.repo.paths.common_dir)
+        checks_env.update(plan.brief.env or {})
         if not cand.is_empty:
             make_base(bound.repo, room, cand)
         cache = tempfile.mkdtemp(prefix=CACHE_PREFIX)

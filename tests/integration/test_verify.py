@@ -44,6 +44,7 @@ BRIEF: dict[str, Any] = {
         }
     ],
     "fullSuite": "python3 -m pytest -q tests",
+    "env": {"PYTHONPATH": "src"},
 }
 
 
@@ -751,7 +752,8 @@ ENV_PROBE = (
     "python3 -c 'import os, sys; r = sys.argv[1]; "
     "bad = [k for k, v in os.environ.items() if r in v or k in sys.argv[2:]]; "
     'bad += [d for d in os.environ["PATH"].split(os.pathsep) if r in d]; '
-    'print(bad); assert not bad; assert os.environ["KEEP_ME"] == "1"\''
+    'print(bad); assert not bad; assert "KEEP_ME" not in os.environ; '
+    'assert os.environ["LANG"] == "C.UTF-8"\''
 )
 
 
@@ -761,8 +763,8 @@ def test_checks_get_nothing_of_the_writers_session_or_repository(env: Env) -> No
     plan, or its transcript"; "Workflow" 4: "Withhold the implementation context". No agent
     runtime's or model provider's variable, none of this tool's or git's, and nothing that
     points into the writer's work tree or git directory (the ledger, receipts, a
-    virtualenv, PWD) reaches a check; PATH keeps its other entries, and other variables
-    stay."""
+    virtualenv, PWD) reaches a check; PATH keeps its other entries; of the others only the
+    allowlisted ones (LANG) pass."""
     repo = str(env.repo)
     pointers = {
         "LEDGER_DB": f"{repo}/.git/gentle-hooks/ledger.sqlite3",
@@ -775,6 +777,7 @@ def test_checks_get_nothing_of_the_writers_session_or_repository(env: Env) -> No
         **SESSION_ENV,
         **pointers,
         "KEEP_ME": "1",
+        "LANG": "C.UTF-8",
         "PATH": f"{repo}/.venv/bin{os.pathsep}{os.environ['PATH']}",
     }
     out = env.json(
@@ -1412,3 +1415,30 @@ def test_a_check_that_can_hide_a_failing_command_is_refused(
     both = ("--suite", "python3 -m pytest -q tests && python3 -m pytest -q tests")
     ok = env.gh("verify", "prepare", "--brief", str(env.brief_path), *both)
     assert ok.returncode == 0, ok.stderr
+
+
+def test_the_callers_test_runner_options_do_not_reach_the_room(env: Env) -> None:
+    """Seed 001 "Rules": the verifier gets the artifact, the criteria and the tools, and
+    nothing else: ``PYTEST_ADDOPTS="--deselect ..."`` (or ``PYTEST_PLUGINS``,
+    ``PYTHONSTARTUP``...) in the caller's environment changes nothing the room runs, and the
+    verdict records the names of the variables each check ran with."""
+    write(env.repo / "tests" / "test_bad.py", "def test_bad():\n    assert False\n")
+    args = ("verify", "run", "--brief", str(env.brief_path))
+    plain = env.json(*args, code=1)
+    hiding = {
+        "PYTEST_ADDOPTS": "--deselect tests/test_bad.py::test_bad",
+        "PYTEST_PLUGINS": "nonexistent_plugin_xyz",
+        "PYTHONSTARTUP": "/nonexistent",
+        "NODE_OPTIONS": "--require /nonexistent",
+        "MAKEFLAGS": "-k",
+    }
+    hidden = env.json(*args, env=hiding, code=1)
+    for out in (plain, hidden):
+        assert out["status"] == "fail"
+        suite = out["verdict"]["criteria"][-1]["observed"]
+        assert (suite["kind"], suite["exitCode"]) == ("suite", 1)
+        assert "PYTEST_ADDOPTS" in suite["env"] and "PYTHONPATH" in suite["env"]
+        assert not {"PYTEST_PLUGINS", "PYTHONSTARTUP", "NODE_OPTIONS", "MAKEFLAGS"} & set(
+            suite["env"]
+        )
+        assert suite["env"] == sorted(suite["env"])

@@ -377,6 +377,7 @@ def test_a_pass_verdict_binds_candidate_brief_and_caller_and_is_accepted() -> No
         "exitCode": 0,
         "durationMs": 7,
         "outputDigest": DIGEST,
+        "env": None,
     }
     assert verdict_acceptance(v) == (True, ())
 
