@@ -25,6 +25,7 @@ from gentle_hooks.errors import GentleError
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import re
     from collections.abc import Sequence
     from tempfile import TemporaryDirectory
 
@@ -123,13 +124,16 @@ def nesting_depth(text: str | bytes) -> int:
     """The deepest nesting of ``[``/``{`` in JSON or TOML text, outside its strings.
 
     Quoted strings (``"..."`` with backslash escapes, TOML's ``'...'`` and the triple-quoted
-    forms) are skipped, as are TOML comments. O(len(text)); an over-estimate is possible
-    only for malformed text, which the parser refuses anyway.
+    forms) are skipped, as are TOML comments. O(len(text)), each step a regex search to
+    the next bracket, quote or ``#``; an over-estimate is possible only for malformed
+    text, which the parser refuses anyway.
     """
     s = text.decode("utf-8", "replace") if isinstance(text, bytes) else text
+    special = _pattern("[][{}#\"']")
     depth = deepest = 0
-    i, n = 0, len(s)
-    while i < n:
+    i = 0
+    while (found := special.search(s, i)) is not None:
+        i = found.start()
         c = s[i]
         if c in "[{":
             depth += 1
@@ -138,30 +142,46 @@ def nesting_depth(text: str | bytes) -> int:
             depth -= 1
         elif c == "#":
             end = s.find("\n", i)
-            i = n if end < 0 else end
-        elif c in "\"'":
+            if end < 0:
+                break
+            i = end
+        else:
             i = _string_end(s, i)
             continue
         i += 1
     return deepest
 
 
+#: Compiled regular expressions of this module, by source.
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _pattern(source: str) -> re.Pattern[str]:
+    """``source`` compiled once (``re`` imported on first use: it is on every hook's path
+    already, the standard library imports it)."""
+    found = _PATTERNS.get(source)
+    if found is None:
+        import re
+
+        found = _PATTERNS[source] = re.compile(source, re.DOTALL)
+    return found
+
+
 def _string_end(s: str, i: int) -> int:
-    """The index just after the quoted string starting at ``s[i]``."""
-    q = s[i]
+    """The index just after the quoted string starting at ``s[i]``: after its closing
+    quote, or after the newline that ends it unclosed (a backslash in ``"..."`` escapes the
+    next character, a newline too). One regular-expression match: O(length) at the
+    regex engine's speed, however long the string and however many escapes it holds."""
+    q, n = s[i], len(s)
     if s.startswith(q * 3, i):
         end = s.find(q * 3, i + 3)
-        return len(s) if end < 0 else end + 3
-    j = i + 1
-    while j < len(s):
-        c = s[j]
-        if c == "\\" and q == '"':
-            j += 2
-            continue
-        if c == q or c == "\n":
-            return j + 1
-        j += 1
-    return j
+        return n if end < 0 else end + 3
+    body = r'[^"\\\n]*+(?:\\.[^"\\\n]*+)*+' if q == '"' else r"[^'\n]*+"
+    match = _pattern(body).match(s, i + 1)
+    j = match.end() if match is not None else i + 1
+    if j >= n or s[j] == "\\":  # unclosed to the end (a lone backslash last)
+        return n
+    return j + 1
 
 
 #: The open flags of a new private file: created here and now, never through a link.

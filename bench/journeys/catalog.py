@@ -788,9 +788,12 @@ def _pipx(ctx: Ctx) -> None:
         "PIPX_MAN_DIR": str(sb.root / "pipx-man"),
     }
     sb.env.update(env)
-    got = sb.run(sb.root, [sys.executable, "-m", "venv", str(tools)], who="setup")
+    # pipx's own environment, without a pip of its own (ensurepip costs seconds of CPU):
+    # the bench's pip installs pipx into it (pip --python)
+    got = sb.run(sb.root, [sys.executable, "-m", "venv", "--without-pip", str(tools)], who="setup")
     if got.exit == 0:
-        got = sb.run(sb.root, [str(tools / "bin" / "pip"), "install", "-q", "pipx"], who="setup")
+        pip = [sys.executable, "-m", "pip", "--python", str(tools / "bin" / "python")]
+        got = sb.run(sb.root, [*pip, "install", "-q", "pipx"], who="setup")
     if got.exit != 0:
         raise Skip(f"pipx cannot be installed from the package index: {got.out.strip()[-200:]}")
     sb.env["PATH"] = os.pathsep.join([str(tools / "bin"), str(bin_dir), sb.env["PATH"]])

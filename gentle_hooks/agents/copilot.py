@@ -37,6 +37,10 @@ by ``.github/copilot/settings.local.json`` of the work tree (github/docs
 ``content/copilot/reference/copilot-cli-reference/cli-config-dir-reference.md``,
 "Configuration file settings"); ``GENTLE_WRITER_MODEL``/``GENTLE_WRITER_EFFORT`` and the
 flags win over them.
+
+``subagentStart`` and ``subagentStop`` inputs (also wired) decode as the subagent's start
+and stop (:func:`subagent_lifecycle`; :attr:`gentle_hooks.agents.event.RuntimeEvent.lifecycle`),
+the subagent named by ``agentName``; they name no model.
 """
 
 from __future__ import annotations

@@ -40,8 +40,6 @@ EVENT = "afterFileEdit"
 #: The subagent events ``install --agent cursor`` wires besides ``afterFileEdit``, and
 #: what each is.
 SUBAGENT_EVENTS = {"subagentStart": SUBAGENT_START, "subagentStop": SUBAGENT_STOP}
-#: Where a subagent event may name the subagent (the first that is text is taken).
-AGENT_KEYS = ("subagent_id", "subagent_type", "agent_id", "agent_type")
 #: Values of ``model`` that let Cursor choose, and so name no model.
 NO_MODEL = ("auto", "default")
 
@@ -69,10 +67,10 @@ def decode(data: bytes) -> RuntimeEvent:
     conversation = text(event.get("conversation_id"))
     name = text(event.get("hook_event_name"))
     if name in SUBAGENT_EVENTS:
-        # the common "model" is the composer's, the parent's: never the child's
-        agent = next((t for k in AGENT_KEYS if (t := text(event.get(k)))), None)
+        # only the common fields are documented: no subagent name is read, and the common
+        # "model" is the composer's, the parent's, never the child's
         return subagent_event(
-            NAME, SUBAGENT_EVENTS[name], conversation, agent, roots[0] if roots else None, name
+            NAME, SUBAGENT_EVENTS[name], conversation, None, roots[0] if roots else None, name
         )
     model = text(event.get("model"))
     return RuntimeEvent(

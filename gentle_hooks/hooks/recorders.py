@@ -329,7 +329,14 @@ def rewrite_pairs(
 def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]) -> int:
     """Record each rewritten commit's replacement by what it carries, and carry the old
     commit's record to it (stale when the tree changed: its verification was for another
-    candidate)."""
+    candidate). Each distinct ``(old, new)`` pair is recorded once.
+
+    Raises:
+        UsageError: the work took longer than
+            :data:`~gentle_hooks.hooks.call.HOOK_SECONDS`: what was recorded keeps its
+            notes, the pairs not reached are kept in a file of the state directory and the
+            line names the command that records them (:func:`keep_unrecorded`).
+    """
     import time
 
     from gentle_hooks.git.repository import Repository

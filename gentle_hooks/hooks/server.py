@@ -69,9 +69,9 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
     trust = load_trust(repo, config.settings, None)  # the server's own file, never the push's
     rejected = 0
     import time
-    from dataclasses import replace
 
     from gentle_hooks.hooks.call import hook_seconds
+    from gentle_hooks.values.frozen import replace
 
     limit = hook_seconds(env)
     deadline = time.monotonic() + limit

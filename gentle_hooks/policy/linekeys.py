@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 from gentle_hooks.values.digest import blake2b_hex
 from gentle_hooks.values.frozen import frozen
@@ -259,9 +260,19 @@ def joined_lines(data: bytes | None) -> list[bytes]:
     with more opening than closing brackets (outside string literals), or ending with a
     backslash, goes on until its brackets balance, at most :data:`MAX_JOINED` lines. A
     comma right before a closing bracket (a formatter's trailing comma) is dropped, so
-    ``f(\\n    a,\\n)`` joins as ``f(a)``, the line it was wrapped from."""
-    if not data:
-        return []
+    ``f(\\n    a,\\n)`` joins as ``f(a)``, the line it was wrapped from.
+
+    The last few answers are kept (:data:`JOINED_KEPT`): one write's delta reads the same
+    contents' joined statements for several kinds of key."""
+    return list(_joined(data)) if data else []
+
+
+#: Contents whose joined statements :func:`joined_lines` keeps.
+JOINED_KEPT = 8
+
+
+@lru_cache(maxsize=JOINED_KEPT)
+def _joined(data: bytes) -> tuple[bytes, ...]:
     out: list[bytes] = []
     group: list[bytes] = []
     depth = 0
@@ -280,7 +291,7 @@ def joined_lines(data: bytes | None) -> list[bytes]:
             if len(group) > 1:
                 out.append(_TRAILING_COMMA.sub(b"", b" ".join(group)))
             group, depth = [], 0
-    return out
+    return tuple(out)
 
 
 _TRAILING_COMMA = re.compile(rb",\s*(?=[)\]}])")

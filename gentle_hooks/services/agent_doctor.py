@@ -56,7 +56,7 @@ from gentle_hooks.services.agent_install import (
     user_home,
 )
 from gentle_hooks.services.agent_reach import reach
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 
 @frozen
@@ -198,6 +198,17 @@ def _file_check(
     )
 
 
+def _lacking_events(doc: dict[str, object], rt: Runtime) -> list[str]:
+    """The events of :attr:`Wiring.also_events` (the subagent events that bracket a child's
+    writes) under which ``doc`` holds no entry of ours, while it holds ours for the write."""
+    assert rt.wiring is not None
+    return [
+        w.event
+        for w in wiring.events(rt.wiring)[1:]
+        if not wiring.commands(doc, replace(rt, wiring=w))
+    ]
+
+
 def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> AgentCheck | None:
     """The check of one runtime, or None when it is not used here. ``root`` is the work
     tree root, or None outside any work tree (only the user's configuration is read)."""
@@ -239,6 +250,16 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
                         f"wired in {path} ({scope}), but its matcher '{matcher}' misses "
                         f"{', '.join(missed)}: those writes are not recorded; install the "
                         "recorder again",
+                        reinstall,
+                    )
+                lacking = _lacking_events(doc or {}, rt)
+                if lacking:
+                    return AgentCheck(
+                        name,
+                        False,
+                        f"wired in {path} ({scope}), but not to {' and '.join(lacking)}: a "
+                        "subagent's writes record as the parent's model; install the recorder "
+                        "again",
                         reinstall,
                     )
                 commands.append(command)

@@ -169,7 +169,10 @@ def record_from_runtime(
         if refused:
             why += f" ({'; '.join(refused)}: never a file a writer wrote)"
         return RuntimeRecorded(event, None, why, rt.ack)
-    child = _child_writer(root, rt.name, event)
+    # only a runtime whose subagent events are wired can have a marker: no other one pays
+    # for the look-up
+    bracketed = rt.wiring is not None and bool(rt.wiring.also_events)
+    child = _child_writer(root, rt.name, event) if bracketed else None
     if child is not None:
         # a subagent runs in this session: its own model or unknown, never the parent's
         # (not the settings', not the hook entry's GENTLE_WRITER_* or flags: the session's)
@@ -204,6 +207,7 @@ def _bracket(
 
     root = _work_tree(event, cwd)
     who = event.agent or "a subagent"
+    who = who if len(who) <= 80 else who[:77] + "..."  # one readable line, whatever it sent
     if root is None:
         where = cwd or event.cwd or os.getcwd()
         return RuntimeRecorded(event, None, f"{where} is not in a git work tree", ack)

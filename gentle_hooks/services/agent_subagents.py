@@ -24,11 +24,14 @@ import json
 import os
 import time
 
+from gentle_hooks.errors import GentleError
 from gentle_hooks.ledger.location import STATE_DIR
 from gentle_hooks.values.frozen import frozen
 
 #: The directory of the markers, under the state directory.
 MARKER_DIR = "subagents"
+#: Characters of a subagent's name or model a marker keeps.
+MAX_LABEL = 200
 #: Seconds after which a marker no stop removed no longer counts (6 hours).
 MAX_AGE = 6 * 3600
 
@@ -60,22 +63,38 @@ def _prefix(runtime: str, session: str | None) -> str:
 def start(
     common_dir: str, runtime: str, session: str | None, name: str | None, model: str | None
 ) -> str:
-    """Leave the marker of a subagent that starts; returns its path.
+    """Leave the marker of a subagent that starts; returns its path. The name and model are
+    kept to their first :data:`MAX_LABEL` characters.
 
     Raises:
-        OSError: the state directory cannot be written.
+        GentleError: the marker cannot be written (the state directory, or the markers'
+            one, is a link or not a writable directory): one line, nothing kept.
     """
     now = time.time()
     where = marker_dir(common_dir)
-    os.makedirs(where, exist_ok=True)
+    state = os.path.dirname(where)
+    if os.path.islink(state) or os.path.islink(where):
+        raise GentleError(f"cannot keep the subagent's marker: {where} goes through a link")
     blob = json.dumps(
-        {"runtime": runtime, "session": session, "agent": name, "model": model, "started": now}
+        {
+            "runtime": runtime,
+            "session": session,
+            "agent": name[:MAX_LABEL] if name else None,
+            "model": model[:MAX_LABEL] if model else None,
+            "started": now,
+        }
     )
-    path = os.path.join(where, _prefix(runtime, session) + _digest(f"{now}{os.getpid()}") + ".json")
-    tmp = path + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(blob)
-    os.replace(tmp, path)
+    stem = _prefix(runtime, session) + _digest(f"{now}{os.getpid()}")
+    path = os.path.join(where, stem + ".json")
+    tmp = os.path.join(where, stem + ".tmp")
+    try:
+        os.makedirs(where, exist_ok=True)
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(blob)
+        os.replace(tmp, path)
+    except (OSError, UnicodeEncodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise GentleError(f"cannot keep the subagent's marker in {where}: {why}") from None
     return path
 
 

@@ -521,9 +521,11 @@ def test_copilots_command_and_exec_forms_are_ours(entry: dict[str, object], repo
     theirs = {"type": "command", "bash": "./audit.sh"}
     team.write_text(json.dumps({"version": 1, "hooks": {"postToolUse": [theirs, entry]}}))
     ok, detail = doctor(repo, WITH_GH)[1]["agent: copilot"]
-    assert ok and detail.startswith(f"recorder wired: {team} (project) -> "), detail
+    assert not ok and detail.startswith(f"wired in {team} (project), but not to "), detail
     again = gh(repo, "install", "--agent", "copilot", env=WITH_GH)
     assert again.returncode == 0, again.stderr
+    ok, detail = doctor(repo, WITH_GH)[1]["agent: copilot"]
+    assert ok and detail.startswith(f"recorder wired: {team} (project) -> "), detail
     # ours stays as written; its subagent events join it in the same file
     assert again.stdout.splitlines()[0].startswith("copilot (project): updated: "), again.stdout
     assert not (repo / ".github" / "hooks" / "gentle-hooks.json").exists()

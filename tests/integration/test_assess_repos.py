@@ -46,7 +46,9 @@ def test_human_output_names_tier_requirement_and_candidate(repo: Path) -> None:
     assert explained.stdout.splitlines()[0].startswith(
         "risk: medium  (native high; rows P3 T-informs"
     )
-    assert "hot_path: src/auth.py" in proc.stdout
+    assert "a path in a sensitive area: src/auth.py: touches authentication" in proc.stdout
+    assert "hot_path" not in proc.stdout  # the signal's code: --explain and --json only
+    assert "src/auth.py: touches authentication (hot_path)" in explained.stdout
     assert any(line.startswith("requires: writer self-verification") for line in lines)
     assert any(line.startswith("candidate: sha256:") for line in lines)
 

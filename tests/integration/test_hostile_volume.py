@@ -201,9 +201,14 @@ def test_an_error_line_shows_control_characters_and_bounds_its_length(repo: Path
 
 
 def _bare_with_refs(repo: Path, count: int) -> tuple[Path, bytes]:
+    """A server clone of ``repo``, and ``count`` ref lines creating branches at a commit it
+    received but no branch holds yet (so each is judged)."""
     bare = repo.parent / "server.git"
     git(repo.parent, "clone", "-q", "--bare", str(repo), str(bare))
-    tip = git(bare, "rev-parse", "HEAD").strip()
+    write(repo / "README.md", "# demo, again\n")
+    git(repo, "commit", "-qam", "unreached")
+    git(bare, "fetch", "-q", str(repo), "main:refs/incoming/x")
+    tip = git(bare, "rev-parse", "refs/incoming/x").strip()
     zero = "0" * len(tip)
     lines = "".join(f"{zero} {tip} refs/heads/b{i}\n" for i in range(count))
     return bare, lines.encode()

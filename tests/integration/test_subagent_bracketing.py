@@ -133,3 +133,47 @@ def test_doctor_reports_an_expired_marker_and_fix_removes_it_alone(repo: Path) -
     fixed = gh(repo, "doctor", "--fix")
     assert f"removed {old}" in fixed.stdout, fixed.stdout
     assert not os.path.exists(old) and os.path.exists(live)
+
+
+def test_a_marker_that_cannot_be_kept_fails_in_one_line(repo: Path) -> None:
+    state = repo / ".git" / "gentle-hooks"
+    state.mkdir(exist_ok=True)
+    (state / "subagents").write_text("not a directory")
+    proc = gh(
+        repo, "record", "--from", "copilot", input=lifecycle("copilot", "subagent-start", repo)
+    )
+    assert proc.returncode == 1  # Copilot logs a non-zero hook and goes on
+    assert proc.stderr.startswith("gentle-hook: error: cannot keep the subagent's marker in ")
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.endswith("; nothing recorded\n") and "Traceback" not in proc.stderr
+
+
+def test_a_copilot_write_through_the_claude_recorder_is_a_subagents_too(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Copilot also runs .claude/settings.json hooks: its write reaching the Claude Code
+    recorder while a Copilot subagent runs is the subagent's, unknown, not the settings'."""
+    from tests.integration.test_runtime_adapters import (
+        COPILOT_SESSION,
+        _claude_effort_everywhere,
+        _copilot_inputs,
+    )
+
+    env = _claude_effort_everywhere(repo, tmp_path)
+    start = json.loads(lifecycle("copilot", "subagent-start", repo))
+    start["sessionId"] = COPILOT_SESSION
+    record(repo, "copilot", json.dumps(start), env=env)
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    _, pascal = _copilot_inputs(repo)
+    proc = gh(repo, "record", "--from", "claude-code", input=json.dumps(pascal), env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert models(repo) == [("unknown", "unknown")]
+
+
+def test_an_oversized_subagent_name_is_kept_short(repo: Path) -> None:
+    start = json.loads(lifecycle("copilot", "subagent-start", repo))
+    start["agentName"] = "x" * 300_000
+    said = record(repo, "copilot", json.dumps(start))
+    assert len(said) < 300 and said.count("\n") == 1, said[:300]
+    [marker] = agent_subagents.running(str(repo / ".git"), "copilot", start["sessionId"])
+    assert marker.name == "x" * agent_subagents.MAX_LABEL
