@@ -1442,3 +1442,40 @@ def test_the_callers_test_runner_options_do_not_reach_the_room(env: Env) -> None
             suite["env"]
         )
         assert suite["env"] == sorted(suite["env"])
+
+
+def test_one_callers_repeated_runs_count_as_one_verifier(env: Env) -> None:
+    """Seed 003 "How many verifiers": shipping "1, plus a second on anything marked
+    critical"; seed 001 "Rules": "Homogeneous debate (same-role agents arguing in rounds)
+    is prohibited". Two ``verify run`` by the same caller of the same brief are one
+    verifier: the gate still needs another, and says a different caller must run it."""
+    shipping = {"GENTLE_HOOKS_STAKES": "shipping"}
+    esc = env.gh("escalate", "--item", "security", "--reason", "auth", "--critical", env=shipping)
+    assert esc.returncode == 0, esc.stderr
+    for _ in range(2):
+        out = env.json(
+            "verify",
+            "run",
+            "--brief",
+            str(env.brief_path),
+            "--caller",
+            "same-verifier",
+            env=shipping,
+        )
+        added = env.gh("verdict", "add", out["json_path"], env=shipping)
+        assert added.returncode == 0, added.stderr
+    status = env.gh("status", env=shipping)
+    assert "verifier: MISSING (1 of 2 accepted verdict(s))" in status.stdout, status.stdout
+    assert "a different caller must run the next verifier" in status.stdout, status.stdout
+    other = env.json(
+        "verify",
+        "run",
+        "--brief",
+        str(env.brief_path),
+        "--caller",
+        "other-verifier",
+        env=shipping,
+    )
+    assert env.gh("verdict", "add", other["json_path"], env=shipping).returncode == 0
+    status = env.gh("status", env=shipping)
+    assert "verifier: satisfied (2 of 2 accepted verdict(s))" in status.stdout, status.stdout
