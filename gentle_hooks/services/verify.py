@@ -189,12 +189,28 @@ def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) 
         )
     for check in (*criteria, *negatives, *suite):
         _refuse_no_check(check)
+    checks = (*criteria, *negatives, *suite)
     return Plan(
         brief=brief,
-        brief_id=brief_id(brief),
-        checks=(*criteria, *negatives, *suite),
+        brief_id=_effective_id(brief, extra, checks),
+        checks=checks,
         mutating=not brief.readOnly or changes_tree,
     )
+
+
+def _effective_id(brief: DelegationBrief, extra: ExtraChecks, checks: tuple[Check, ...]) -> str:
+    """The ``briefId`` a verdict of these checks names: the brief's id
+    (:func:`~gentle_hooks.artifacts.brief.brief_id`) when only the brief's checks run; when
+    ``--check``/``--negative``/``--suite`` add or replace checks, that id, ``+flags-`` and
+    the first 8 hex digits of the SHA-256 of the checks run (kind and command, in order),
+    so a verdict never claims a brief whose checks it did not run as written."""
+    import hashlib
+
+    own = brief_id(brief)
+    if not (extra.criteria or extra.negatives or extra.suite is not None):
+        return own
+    ran = "\n".join(f"{c.kind}\t{c.command}" for c in checks)
+    return f"{own}+flags-{hashlib.sha256(ran.encode()).hexdigest()[:8]}"
 
 
 def _refuse_no_check(check: Check) -> None:

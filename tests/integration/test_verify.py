@@ -1479,3 +1479,21 @@ def test_one_callers_repeated_runs_count_as_one_verifier(env: Env) -> None:
     assert env.gh("verdict", "add", other["json_path"], env=shipping).returncode == 0
     status = env.gh("status", env=shipping)
     assert "verifier: satisfied (2 of 2 accepted verdict(s))" in status.stdout, status.stdout
+
+
+def test_a_verdict_of_overridden_checks_does_not_claim_the_brief(env: Env) -> None:
+    """Seed 001 "Artifact"/"Contract": the verdict binds the brief it verified. With
+    ``--suite`` replacing the brief's full suite (or ``--check``/``--negative`` adding
+    checks) the verdict's ``briefId`` is the brief's id marked ``+flags-`` with a digest of
+    the checks run, never the brief's own id; the same flags give the same id."""
+    args = ("verify", "run", "--brief", str(env.brief_path))
+    own = env.json(*args)
+    assert own["verdict"]["briefId"] == "add-1"
+    suite = ("--suite", "python3 -m pytest -q tests/test_app.py")
+    one = env.json(*args, *suite)
+    two = env.json(*args, *suite)
+    other = env.json(*args, "--check", "python3 -m pytest -q tests")
+    ids = [v["verdict"]["briefId"] for v in (one, two, other)]
+    assert ids[0] == ids[1] and ids[0] != ids[2]
+    assert all(i.startswith("add-1+flags-") and len(i) == len("add-1+flags-") + 8 for i in ids)
+    assert Path(one["json_path"]).name.startswith(ids[0].replace("+", "-") + "-")
