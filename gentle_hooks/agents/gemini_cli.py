@@ -16,9 +16,19 @@ The input names no tool call and no model:
   (JSON Lines of message records, ``packages/core/src/services/chatRecordingService.ts``;
   an older whole-JSON ``{"messages": [...]}`` file is read too);
 * Gemini CLI exposes no effort: it is unknown unless ``GENTLE_WRITER_EFFORT`` says.
+
+Subagents are exposed to the main agent as a tool of the same name (geminicli.com
+``docs/core/subagents``): while the parent's call to one runs, the newest ``gemini`` message
+holds that call not yet finished (``status`` ``validating``, ``scheduled``,
+``awaiting_approval`` or ``executing``). A write then is the subagent's
+(:func:`running_subagent`): its model is the ``model:`` its definition declares
+(``.gemini/agents/*.md`` under the input's ``cwd``, or under ``$GEMINI_CLI_HOME`` or the home
+directory; YAML front matter, ``name:`` naming it), else unknown, never the parent's turn.
 """
 
 from __future__ import annotations
+
+import os
 
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, snake_tool_call, writes_file
 from gentle_hooks.agents.payload import json_lines, loads, member, read_file, text
@@ -38,19 +48,92 @@ def _newest_model(messages: list[object]) -> str | None:
     return None
 
 
-def model_from_transcript(path: str | None) -> str | None:
-    """The ``model`` of the newest ``gemini`` message of a Gemini CLI transcript."""
+def _messages(path: str | None) -> list[object]:
+    """The message records of a Gemini CLI transcript (JSON Lines, or an older whole-JSON
+    ``{"messages": [...]}``); empty when it cannot be read."""
     data = read_file(path, tail=True) if path else None
     if data is None:
-        return None
-    found = _newest_model(list(json_lines(data)))
-    if found is None and data.lstrip().startswith(b"{"):
+        return []
+    lines: list[object] = list(json_lines(data))
+    if data.lstrip().startswith(b"{") and not any(member(m, "type") for m in lines):
         try:  # an older transcript: one JSON document
             messages = member(loads(data, "transcript"), "messages")
         except UsageError:
+            return lines
+        return messages if isinstance(messages, list) else lines
+    return lines
+
+
+def model_from_transcript(path: str | None) -> str | None:
+    """The ``model`` of the newest ``gemini`` message of a Gemini CLI transcript."""
+    return _newest_model(_messages(path))
+
+
+#: Tool call states of a call that has not finished (Gemini CLI's scheduler states).
+PENDING = ("validating", "scheduled", "awaiting_approval", "executing")
+#: Gemini CLI's built-in subagents (geminicli.com docs/core/subagents).
+BUILT_IN = ("codebase_investigator", "cli_help", "generalist", "browser_agent")
+#: At most this many definition files are read per directory.
+_MAX_AGENT_FILES = 200
+
+
+def _declared(path: str) -> tuple[str | None, str | None]:
+    """(``name:``, ``model:``) of a subagent definition's YAML front matter, plain scalars."""
+    data = read_file(path, limit=65536)
+    if data is None:
+        return None, None
+    lines = data.decode("utf-8", "replace").splitlines()
+    if not lines or lines[0].strip() != "---":
+        return None, None
+    found: dict[str, str] = {}
+    for line in lines[1:]:
+        if line.strip() == "---":
+            break
+        key, sep, value = line.partition(":")
+        if sep and key.strip() in ("name", "model") and not line[:1].isspace():
+            found[key.strip()] = value.strip().strip("'\"")
+    return found.get("name") or None, found.get("model") or None
+
+
+def _definitions(cwd: str | None) -> dict[str, str | None]:
+    """Subagent name -> its declared model (None: none declared), project files first."""
+    home = os.environ.get("GEMINI_CLI_HOME") or os.path.expanduser("~")
+    out: dict[str, str | None] = {}
+    for base in (cwd, home):
+        where = os.path.join(base, ".gemini", "agents") if base else None
+        try:
+            names = sorted(os.listdir(where))[:_MAX_AGENT_FILES] if where else []
+        except OSError:
+            continue
+        for file in names:
+            if file.endswith(".md"):
+                name, model = _declared(os.path.join(where or "", file))
+                out.setdefault(name or file[:-3], model)
+    return out
+
+
+def running_subagent(path: str | None, cwd: str | None) -> tuple[str, str | None] | None:
+    """(subagent name, its declared model or None) when the newest ``gemini`` message of the
+    transcript holds an unfinished call to a subagent, else None."""
+    for message in reversed(_messages(path)):
+        if member(message, "type") != "gemini":
+            continue
+        calls = member(message, "toolCalls")
+        pending = [
+            n
+            for c in (calls if isinstance(calls, list) else [])
+            if member(c, "status") in PENDING and (n := text(member(c, "name"))) is not None
+        ]
+        pending = [n for n in pending if n not in WRITE_TOOLS]
+        if not pending:
             return None
-        found = _newest_model(messages) if isinstance(messages, list) else None
-    return found
+        known = _definitions(cwd)
+        for n in pending:
+            if n in known or n in BUILT_IN:
+                model = known.get(n)
+                return n, None if model in (None, "inherit") else model
+        return None
+    return None
 
 
 def decode(data: bytes) -> RuntimeEvent:
@@ -60,12 +143,15 @@ def decode(data: bytes) -> RuntimeEvent:
         UsageError: not a bounded JSON object.
     """
     call = snake_tool_call(data, NAME)
+    transcript = text(call.event.get("transcript_path"))
+    child = running_subagent(transcript, text(call.event.get("cwd")))
     return call.runtime_event(
         NAME,
         tool_call_id=derived_call_id(
             NAME, call.session, call.event.get("timestamp"), call.tool, call.args
         ),
         writes=writes_file(call.tool, call.args, WRITE_TOOLS),
-        model=model_from_transcript(text(call.event.get("transcript_path"))),
+        model=child[1] if child else model_from_transcript(transcript),
         effort=None,
+        agent=child[0] if child else None,
     )

@@ -326,7 +326,11 @@ RUNTIMES: tuple[Runtime, ...] = (
             ),
         ),
         markers=(".github/hooks", ".copilot"),
-        project_markers=(".github/copilot-instructions.md",),
+        project_markers=(
+            ".github/copilot-instructions.md",
+            ".github/copilot/settings.json",
+            ".github/copilot/settings.local.json",
+        ),
     ),
     Runtime(
         name=windsurf.NAME,

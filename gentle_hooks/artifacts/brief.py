@@ -111,6 +111,9 @@ class DelegationBrief(StrictModel):
             "Rules": mandatory when the artifact mutates the repository).
         fullSuite: the full test suite's command (seed 001: "A pass verdict requires the
             full suite to have run").
+        env: variables every check runs with in the clean room (``{"PYTHONPATH": "src"}``):
+            the brief's own, part of its id; the caller's environment reaches the room only
+            through an allowlist (:data:`gentle_hooks.services.room_run.ROOM_ENV_NAMES`).
 
     Missing ``boundaries``/``stopCondition`` parse, so that :func:`check_brief` can name them.
     A list field may be given as one string; ``effortBudget`` ``10.0`` is 10. The schema
@@ -129,6 +132,9 @@ class DelegationBrief(StrictModel):
     successCriteria: tuple[BriefCheck, ...] = ()
     negativeTests: tuple[BriefCheck, ...] = ()
     fullSuite: Command | None = None
+    env: (
+        dict[Annotated[StrictStr, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")], StrictStr] | None
+    ) = None
 
 
 def brief_id(brief: DelegationBrief) -> str:

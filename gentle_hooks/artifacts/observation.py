@@ -82,6 +82,9 @@ class Outcome:
             the candidate's: the exit status it gave on the candidate with every file the
             candidate adds or changes emptied, and whether it was the candidate's; None
             when it was not run there.
+        env: the names of the environment variables it ran with, sorted.
+        tests_failed: its test runner's output reports failed tests
+            (:func:`~gentle_hooks.policy.testcount.reports_failures`).
         runner / tests_run: the :data:`~gentle_hooks.policy.testcount.RUNNER_ROWS` row of
             the test runner the command runs and how many tests its output says ran (None:
             no runner, or no count in its output).
@@ -104,6 +107,8 @@ class Outcome:
     hollow_same: bool | None = None
     signature: str | None = None
     base_signature: str | None = None
+    tests_failed: bool = False
+    env: tuple[str, ...] | None = None
 
     @property
     def checks_nothing(self) -> bool:
@@ -227,6 +232,13 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "a criterion or the suite runs a test runner whose output shows no test ran (0, or "
         "no count from a runner that always prints one)",
         lambda o: o.no_tests,
+        "fail",
+    ),
+    CheckRow(
+        "C4-failed",
+        "a criterion or the suite exited 0 but its test runner's output reports failed tests "
+        "(`1 failed`): a later command hid the failure",
+        lambda o: o.tests_failed,
         "fail",
     ),
     CheckRow("C4", "a criterion or the suite exited 0", lambda o: o.exit_code == 0, "pass"),
@@ -367,6 +379,7 @@ def observed_criterion(o: Outcome) -> Criterion:
             exitCode=o.exit_code,
             durationMs=o.duration_ms,
             outputDigest=o.output_digest,
+            env=o.env,
         ),
     )
 

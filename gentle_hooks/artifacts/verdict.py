@@ -99,6 +99,9 @@ class Observed(StrictModel):
         durationMs: wall time in milliseconds.
         outputDigest: ``sha256:`` digest of its output
             (:func:`gentle_hooks.services.runner.output_digest`); absent when it did not run.
+        env: the names (never the values) of the environment variables it ran with,
+            sorted (:data:`gentle_hooks.services.room_run.ROOM_ENV_NAMES`); absent in a
+            verdict written by anything else.
     """
 
     kind: CheckKind
@@ -106,6 +109,7 @@ class Observed(StrictModel):
     exitCode: StrictInt | None = None
     durationMs: NonNegative
     outputDigest: Annotated[StrictStr, Field(pattern=_DIGEST)] | None = None
+    env: tuple[StrictStr, ...] | None = None
 
 
 class Criterion(StrictModel):

@@ -209,10 +209,25 @@ class LedgerFacts:
             for v in verdicts
             if not v.accepted
         )
-        # The same verdict stored twice is one verifier's answer, not two (stakes count
-        # verifiers): verdicts count once per distinct content.
-        distinct = list({(v.json, v.status, v.accepted): v for v in verdicts}.values())
+        # Stakes count verifiers, not runs: the same verdict stored twice, or the same
+        # caller's runs of the same brief with the same commands, are one verifier's answer
+        # (seed 003 "a second" verifier; seed 001: no same-role reviewers). A verifier
+        # whose runs disagree counts as its first non-pass.
+        groups: dict[tuple[str, ...], list[VerdictRecord]] = {}
+        for v in verdicts:
+            groups.setdefault(verifier_key(v), []).append(v)
+        distinct = [
+            next((v for v in group if not v.accepted), group[0]) for group in groups.values()
+        ]
+        repeats = tuple(
+            f"verdict #{v.id} is another run by caller {v.caller!r} of brief {v.brief_id}"
+            for group in groups.values()
+            if group[0].caller
+            for v in group[1:]
+            if v.json != group[0].json
+        )
         return Satisfaction(
+            repeated_verdicts=repeats,
             spot_check_agreed=agreed,
             readback=readback,
             disagreements=disagreements,
@@ -227,6 +242,39 @@ class LedgerFacts:
             declared=declared,
             earlier=tuple(c for c in self.earlier_commands if standing(c, 0).counts),
         )
+
+
+def verifier_key(v: VerdictRecord) -> tuple[str, ...]:
+    """Who gave a verdict, as the stakes count verifiers: its caller, brief id and the
+    commands it observed (in order) when it names a caller; else its content, status
+    and acceptance (a verdict stored twice is one). Two runs by one caller of one brief
+    with the same commands are one verifier."""
+    import json
+
+    content = ("content", v.json, v.status, str(v.accepted))
+    if not v.caller:
+        return content
+    try:
+        data = json.loads(v.json)
+        commands = tuple(
+            str((c.get("observed") or {}).get("command", c.get("criterion", "")))
+            for c in data.get("criteria", ())
+            if isinstance(c, dict)
+        )
+    except (ValueError, AttributeError, TypeError):
+        return content
+    return ("caller", v.caller, v.brief_id, *commands)
+
+
+def accepted_verifiers(verdicts: Sequence[VerdictRecord]) -> int:
+    """How many verifiers (:func:`verifier_key`) gave only accepted verdicts: what the
+    stakes count as accepted verdicts (a verifier whose runs disagree counts as its first
+    non-pass)."""
+    groups: dict[tuple[str, ...], bool] = {}
+    for v in verdicts:
+        key = verifier_key(v)
+        groups[key] = groups.get(key, True) and v.accepted
+    return sum(groups.values())
 
 
 def facts_from(

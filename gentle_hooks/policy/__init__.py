@@ -13,7 +13,9 @@ One module per table or rule set:
 * :mod:`.noop_args` — arguments that make ``python -c`` and ``test``/``[`` verify nothing
 * :mod:`.nocheck` — commands that verify nothing, and shell lines that can pass while every
   check fails
-* :mod:`.testcount` — how many tests a test runner's output says it ran
+* :mod:`.hidden` — shell lines that can pass while one of their checks fails (N-hidden)
+* :mod:`.testcount` — how many tests a test runner's output says it ran,
+  and whether it reports failures
 * :mod:`.toolmissing` — the lines an unavailable tool leaves in a check's output
   (``No module named pytest``, ``command not found``)
 * :mod:`.selfcheck` — which writer reports count as self-verification, and when a re-run

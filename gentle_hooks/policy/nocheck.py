@@ -115,6 +115,11 @@ SHAPE_ROWS: tuple[ShapeRow, ...] = (
     ShapeRow("N-masked", "the line succeeds after its checks fail (||, ;, a pipe into tee)"),
     ShapeRow("N-false", "false fails whatever the artifact holds"),
     ShapeRow(
+        "N-hidden",
+        "the line succeeds while one of its checks fails (a; b, a || b, a | b without "
+        "pipefail): write one command, or a && b",
+    ),
+    ShapeRow(
         "N-fails",
         "the line fails even when every check in it succeeds: a negative test that cannot "
         "pass on any artifact",
@@ -175,16 +180,23 @@ class Judgement:
 class _State:
     """A shell's state while a line is evaluated with every check failing."""
 
-    def __init__(self, pipefail: bool = False, checks_ok: bool = False) -> None:
+    def __init__(
+        self, pipefail: bool = False, checks_ok: bool = False, fail_at: int | None = None
+    ) -> None:
         self.pipefail = pipefail
         self.checks_ok = checks_ok  # the status every check is assumed to have
+        # with fail_at: only the check run fail_at-th fails, every other one succeeds;
+        # seen[0] counts the checks run, seen[1] is 1 once the failing one ran
+        self.fail_at = fail_at
+        self.seen = [0, 0]
         self.errexit = False
         self.last = True  # $?: True for success
         self.rows: list[str] = []
 
     def copy(self) -> _State:
-        other = _State(self.pipefail, self.checks_ok)
+        other = _State(self.pipefail, self.checks_ok, self.fail_at)
         other.errexit, other.last, other.rows = self.errexit, self.last, self.rows
+        other.seen = self.seen
         return other
 
     def met(self, row: str) -> None:
@@ -274,8 +286,8 @@ def _simple(words: tuple[str, ...], st: _State, depth: int) -> bool:
         line = parse_line(script)
         if line is None:
             return False
-        shell = _State(pipefail, st.checks_ok)
-        shell.rows = st.rows  # one list of rows met for the whole line
+        shell = _State(pipefail, st.checks_ok, st.fail_at)
+        shell.rows, shell.seen = st.rows, st.seen  # one record for the whole line
         try:
             return _list(line, shell, depth + 1)
         except _Exit as done:
@@ -301,6 +313,13 @@ def _simple(words: tuple[str, ...], st: _State, depth: int) -> bool:
     if name == "false" and st.checks_ok:
         st.met("N-false")
         return False
+    if st.fail_at is not None:
+        number = st.seen[0]
+        st.seen[0] += 1
+        if number == st.fail_at:
+            st.seen[1] = 1
+            return False
+        return True
     return st.checks_ok  # a check: assumed to fail (to succeed for a negative test)
 
 

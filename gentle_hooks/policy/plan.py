@@ -217,7 +217,9 @@ class Satisfaction:
         disagreements: re-runs that failed after a report of success (they block).
         accepted_verdicts: verdicts accepted for the gate (SPEC §6 "verdict").
         rejected_verdicts: why each other stored verdict was not accepted.
-        verdict_statuses: one entry per stored verdict for this candidate: ``pass`` for an
+        repeated_verdicts: stored verdicts that count as no further verifier: another run
+            by the same caller of the same brief with the same commands, one sentence each.
+        verdict_statuses: one entry per verifier for this candidate: ``pass`` for an
             accepted one, ``fail``/``blocked`` for a verifier that said so, ``abstain`` for
             a pass that was not accepted (no evidence, no full suite: it verified nothing).
             Audit stakes rule by majority over the non-abstaining ones.
@@ -236,6 +238,7 @@ class Satisfaction:
     disagreements: tuple[Disagreement, ...] = ()
     accepted_verdicts: int = 0
     rejected_verdicts: tuple[str, ...] = ()
+    repeated_verdicts: tuple[str, ...] = ()
     verdict_statuses: tuple[str, ...] = ()
     receipts: int | None = None
     refused: tuple[RefusedReceipt, ...] = ()
@@ -308,6 +311,7 @@ def decide(plan: Plan, done: Satisfaction, applies: bool) -> Decision:
                 stakes=plan.stakes,
                 critical=plan.critical,
                 rejected=done.rejected_verdicts,
+                repeated=done.repeated_verdicts,
             )
         )
     if not spot_ok:

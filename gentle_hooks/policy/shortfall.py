@@ -34,6 +34,8 @@ class VerifierShortfall:
             of these).
         stakes / critical: the plan's stakes and whether an escalation is critical.
         rejected: why each other stored verdict was not accepted, one sentence each.
+        repeated: verdicts that are another run by a verifier already counted, one sentence
+            each (seed 003: a second verifier; seed 001: no same-role reviewers).
     """
 
     items: tuple[EscalationItem, ...]
@@ -43,6 +45,7 @@ class VerifierShortfall:
     stakes: Stakes
     critical: bool
     rejected: tuple[str, ...] = ()
+    repeated: tuple[str, ...] = ()
 
     @property
     def what(self) -> Missing:

@@ -257,3 +257,29 @@ def tests_run(command: str, output: str) -> int | None:
     a verifier may trust)."""
     row = runner_of(command)
     return None if row is None else row.count(output)
+
+
+#: Summary lines in which a recognised test runner reports failed tests (pytest, unittest,
+#: cargo, go test, node --test, jest, mocha), matched anywhere in the output: a line that
+#: runs the runner twice prints two summaries, and the first may be the failing one.
+FAILED_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
+    re.compile(p, re.MULTILINE)
+    for p in (
+        r"^=*\s*(?:\d+ \w+, )*[1-9]\d* (?:failed|errors?)\b.*\bin \d+(?:\.\d+)?s\b",
+        r"^FAILED \((?:failures|errors)=[1-9]",
+        r"^test result: FAILED\.",
+        r"^--- FAIL: ",
+        r"^(?:#|\N{INFORMATION SOURCE}) fail [1-9]",
+        r"^Tests:\s+.*\b[1-9]\d* failed",
+        r"^\s*[1-9]\d* failing\b",
+    )
+)
+
+
+def reports_failures(command: str, output: str) -> bool:
+    """Whether ``command`` runs a recognised test runner (:func:`runner_of`) and ``output``
+    holds one of its summary lines reporting failed tests (:data:`FAILED_PATTERNS`), e.g.
+    pytest's ``1 failed, 3 passed in 0.1s``: then an exit 0 is not the runner's verdict."""
+    if runner_of(command) is None:
+        return False
+    return any(p.search(output) for p in FAILED_PATTERNS)

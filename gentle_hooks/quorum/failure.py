@@ -17,6 +17,11 @@ one row per kind of failure, each naming its seed line:
 * ``F-unreproduced`` — the verifier tried and it did not reproduce ("couldn't reproduce",
   "unable to verify", "could not be confirmed"): refute ("Uphold ONLY if you re-opened the
   evidence yourself and it reproduces. Default to refuted when uncertain").
+* ``F-intended`` — the check was only intended, planned or attempted, with no act done
+  after it in the same part ("planned to open workflow.js:142", "I was going to run",
+  "would check", "should re-run"): refute ("Uphold ONLY if you re-opened the evidence
+  yourself"). Time-outs however said ("`grep ...` timed out", "hit the 600 s timeout") and
+  an attempt cut short ("tried to run `x` but ...") are ``F-errored``.
 * ``F-skipped`` — the check never happened ("did not run", "didn't check", "never opened",
   "not checked", "without running"): refute ("A verifier that only reads the finding is an
   opinion generator"; "Default to refuted when uncertain").
@@ -183,6 +188,21 @@ _ERRORED: Final = (
         r"\b(?:tool|command|grep|search)\s+time-?out\b|\b(?:i|we)\s+timed\s+out\b|"
         r"\btimed\s+out\s+(?:while|when|before)\s+\w+ing\b"
     ),
+    # a check that ran out of time, however it is said: "`grep ...` timed out",
+    # "ran `make fanout`: timed out after 600 s", "hit the 600 s timeout"
+    re.compile(
+        r"\btimed\s*-?\s*out\b|\btime\s*-?\s*outs?\s+(?:after|expired|exceeded|was\s+"
+        r"(?:hit|reached|exceeded)|reached|hit|occurred|error)\b|"
+        r"\b(?:hit|reached|exceeded|ran\s+into)\s+(?:the\s+|a\s+|my\s+|its\s+)?"
+        r"(?:\d+\s*\w*\s+)?(?:time-?\s*out|time\s+limit|deadline)\b|\bdeadline\s+exceeded\b"
+    ),
+    # an attempt cut short: "tried to run `x` but ...", not "but found nothing" (a result)
+    re.compile(
+        r"\b(?:tried|attempted|trying|attempting)\s+to\s+(?:\S+\s+){0,2}?"
+        + _ACCESS
+        + r".*?\bbut\b(?!\s+(?:i\s+|we\s+)?(?:found|saw|there|none|no|nothing|only|"
+        r"it\s+(?:shows?|showed|returned|printed|says|said|has|had|is|was)\b))"
+    ),
     re.compile(
         r"\b(?:i|we)\s+(?:(?:do|did|does)\s+not\s+have|(?:had|have|has|got)\s+no|"
         r"lack(?:ed|ing)?)\s+(?:the\s+|any\s+)?(?:[\w-]+\s+){0,2}?"
@@ -206,6 +226,31 @@ _ERRORED: Final = (
         r"\b(?:but|and)\s+(?:it|that|this|the\s+(?:command|run|call|tool))\s+(?:errored|"
         r"failed\s+to\s+(?:run|start|execute|complete|load))\b|modulenotfounderror|"
         r"\bno\s+module\s+named\b"
+    ),
+)
+
+#: Words of intent or of a mere attempt before an act of checking: "planned to open",
+#: "I was going to open", "intended to run", "wanted to grep", "would check", "should
+#: re-run", "tried to open" (a part whose check is only intended is no observation).
+_INTENT = (
+    r"(?:(?:was|were|am|are|had\s+been)\s+)?(?:going|planning|meaning|about|hoping|intending|"
+    r"aiming|trying|attempting)\s+to|(?:had\s+)?(?:planned|intended|meant|wanted|hoped|aimed|"
+    r"expected|needed|tried|attempted|wished)\s+to|(?:was|were)\s+supposed\s+to|"
+    r"(?:will|would|should|shall|could|might|must|may)(?:\s+have)?|"
+    r"(?:plan|intend|want|need|hope|aim|wish|try|attempt)\s+to|(?:my|the|our)\s+"
+    r"(?:plan|intention|intent|idea)\s+(?:was|is)\s+to"
+)
+#: A past-tense act of checking later in the same part: then it was done, not only meant.
+_DONE = re.compile(
+    r"\b(?:and|then|so|later|finally|after\s+that|instead)\b,?\s+(?:i\s+|we\s+)?(?:re-?)?"
+    r"(?:opened|ran|read|grepped|executed|inspected|checked|looked|reproduced|confirmed|"
+    r"counted|traced|searched|queried|did)\b|"
+    r"\bbut\s+(?:i\s+|we\s+)?(?:found|saw|got|observed|counted)\b"
+)
+_INTENDED: Final = (
+    re.compile(
+        r"^(?!.*(?:" + _DONE.pattern + r"))(?:(?:i|we)\s+)?(?:also\s+|then\s+|first\s+)?"
+        r"(?:" + _INTENT + r")\s+(?:also\s+|first\s+|then\s+|have\s+)?" + _GAP + _CHECK
     ),
 )
 
@@ -260,6 +305,14 @@ FAILURE_ROWS: Final[tuple[FailureRow, ...]] = (
                 r"\s+(?:does|did)\s+not\s+reproduce\b"
             ),
         ),
+    ),
+    FailureRow(
+        "F-intended",
+        "the check was only intended or planned, never reported done",
+        "refute",
+        "Uphold ONLY if you re-opened the evidence yourself and it reproduces. Default to "
+        "refuted when uncertain",
+        _INTENDED,
     ),
     FailureRow(
         "F-skipped",

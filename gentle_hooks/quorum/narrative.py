@@ -195,6 +195,30 @@ NARRATIVE_ROWS: Final[tuple[NarrativeRow, ...]] = (
             "no doubt",
         ),
     ),
+    NarrativeRow(
+        "N5",
+        "an appeal to documentation without opening it",
+        _words(
+            "per the docs",
+            "per the documentation",
+            "per the spec",
+            "per the manual",
+            "according to the docs",
+            "according to the documentation",
+            "according to the spec",
+            "according to the manual",
+            "the docs say",
+            "the docs state",
+            "the docs note",
+            "the documentation says",
+            "the documentation states",
+            "the manual says",
+            "the spec says",
+            "as documented",
+            "documented behaviour",
+            "documented behavior",
+        ),
+    ),
 )
 
 

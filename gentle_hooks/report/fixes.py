@@ -90,6 +90,12 @@ def reason(s: Shortfall) -> str:
             line += f" of {s.ruled} verifier verdict(s)"
         if s.rejected:
             line += "; not accepted: " + "; ".join(s.rejected)
+        if s.repeated:
+            line += (
+                "; counted once: " + "; ".join(s.repeated) + " (the same verifier): a "
+                "different caller must run the next verifier (seed 003 a second verifier; "
+                "seed 001 no same-role reviewers)"
+            )
         return line
     if isinstance(s, SpotCheckShortfall):
         if s.disagreements:

@@ -90,9 +90,12 @@ def render_status(s: StatusResult, explain: bool = False) -> str:
     lines.append("records:" if records else "records: none for this candidate")
     lines.extend(f"  {describe(rec)}" for rec in records)
     d = r.decision
-    # the same verdict added again is one verifier's answer: counted once per content, as
-    # the gate counts it (LedgerFacts.satisfaction)
-    accepted = len({v.json for v in counted if v.accepted})
+    # the same verdict added again, or the same caller's run of the same brief and
+    # commands, is one verifier's answer: counted as the gate counts it
+    # (LedgerFacts.satisfaction)
+    from gentle_hooks.ledger.facts import accepted_verifiers
+
+    accepted = accepted_verifiers([v for v in counted if isinstance(v, VerdictRecord)])
     if not d.applies:
         # No writer content here: what the plan would require is not missing from a human's
         # change, and printing it as missing would label the change as AI work.

@@ -8,9 +8,11 @@ hook, or its instructions file (``CLAUDE.md``, ``GEMINI.md``, ``AGENTS.md``,
 ``.github/copilot-instructions.md``) is at the work tree root. For each runtime found:
 
 * wired, and the ``gentle-hook`` its command names exists (resolved as the runtime's shell
-  would: :mod:`gentle_hooks.services.agent_reach`): ok;
-* wired, but that program is resolved and not there: fails (the agent's edits go
-  unrecorded); one that cannot be resolved without the runtime (a variable it alone sets,
+  would: :mod:`gentle_hooks.services.agent_reach`) and runs (``<it> --version`` exits 0,
+  bounded in time): ok;
+* wired, but that program is resolved and not there, or cannot run (a bad interpreter
+  line, a non-zero exit of ``--version``): fails, saying which in one line (the agent's
+  edits go unrecorded); one that cannot be resolved without the runtime (a variable it alone sets,
   a path relative to the agent's working directory) is reported "not checked", not failed;
 * wired under a matcher that leaves some of the runtime's file-writing tools out: fails,
   naming them;
@@ -175,13 +177,13 @@ def _file_check(
         if cannot is not None:
             return AgentCheck(name, False, f"wired in {path} ({scope}), but {cannot}", reinstall)
         for command in commands:
-            got = reach(command, rt, root, env)
+            got = reach(command, rt, root, env, run=True)
             if got.status == "missing":
                 return AgentCheck(
                     name,
                     False,
-                    f"wired in {path} ({scope}), but '{command}' cannot run: its "
-                    "gentle-hook is not found; install the recorder again",
+                    f"wired in {path} ({scope}), but '{command}' cannot run: "
+                    f"{got.why or 'its gentle-hook is not found'}; install the recorder again",
                     reinstall,
                 )
             where = got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
@@ -230,13 +232,14 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
             except UsageError as exc:
                 return AgentCheck(name, False, exc.message)
             for command, matcher in wiring.placements(doc or {}, rt):
-                got = reach(command, rt, root, env)
+                got = reach(command, rt, root, env, run=True)
                 if got.status == "missing":
                     return AgentCheck(
                         name,
                         False,
-                        f"wired in {path} ({scope}), but '{command}' cannot run: its "
-                        "gentle-hook is not found; install the recorder again",
+                        f"wired in {path} ({scope}), but '{command}' cannot run: "
+                        f"{got.why or 'its gentle-hook is not found'}; install the recorder "
+                        "again",
                         reinstall,
                     )
                 where = (

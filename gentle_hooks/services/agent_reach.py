@@ -9,10 +9,13 @@ e.g. Claude Code's ``CLAUDE_PROJECT_DIR``), and a leading ``~`` from ``HOME``. A
 path is taken from the ``cd DIR &&`` before it (DIR expanded the same way). Then:
 
 * ``found``: the program exists and is executable (a bare name: ``PATH`` resolves it);
-* ``missing``: it was resolved and is not there;
+* ``missing``: it was resolved and is not there, or (asked to ``run``) our ``gentle-hook``
+  was resolved and ``<it> --version`` (no shell, :data:`RUN_SECONDS` at most) cannot start
+  it (a bad interpreter line) or exits non-zero (126, 127...); ``why`` says which, one line;
 * ``unchecked``: it cannot be resolved without running the runtime (a variable neither the
   environment nor the runtime sets, a substitution, ``~user``, a relative path with no
-  ``cd`` before it: the hook's working directory is the agent's, unknown here).
+  ``cd`` before it: the hook's working directory is the agent's, unknown here), or, asked
+  to ``run``, ``<it> --version`` did not finish in :data:`RUN_SECONDS`.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import subprocess
 from collections.abc import Mapping
 
 from gentle_hooks.agents import wiring
@@ -27,6 +31,8 @@ from gentle_hooks.agents.runtimes import Runtime
 from gentle_hooks.values.frozen import frozen
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+#: How long ``<gentle-hook> --version`` may take before doctor leaves it unchecked.
+RUN_SECONDS = 20.0
 
 
 @frozen
@@ -90,9 +96,46 @@ def expand(raw: str, values: Mapping[str, str]) -> str | None:
     return None if quote else "".join(out)
 
 
-def reach(command: str, rt: Runtime, root: str | None, env: Mapping[str, str]) -> Reach:
+def reach(
+    command: str, rt: Runtime, root: str | None, env: Mapping[str, str], run: bool = False
+) -> Reach:
     """Whether ``command`` (an entry of ours, or any hook command) can run its program, as
-    the module docstring says; ``root`` is the work tree root (None: outside one)."""
+    the module docstring says; ``root`` is the work tree root (None: outside one). With
+    ``run``, a found program that is our ``gentle-hook`` word is also run with ``--version``
+    (:func:`runs`)."""
+    got = _resolve(command, rt, root, env)
+    if run and got.status == "found" and wiring.program_of(command) is not None:
+        return runs(got.where, root, env)
+    return got
+
+
+def runs(program: str, root: str | None, env: Mapping[str, str]) -> Reach:
+    """``program --version`` run with no shell, from ``root``, in ``env``, bounded by
+    :data:`RUN_SECONDS`: found when it exits 0, missing (``why`` one line) when it cannot
+    start or exits non-zero, unchecked when it does not finish in time."""
+    try:
+        proc = subprocess.run(
+            [program, "--version"],
+            cwd=root,
+            env=dict(env),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=RUN_SECONDS,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return Reach("unchecked", program, f"'{program} --version' took over {RUN_SECONDS:g}s")
+    except OSError as exc:
+        return Reach("missing", program, f"'{program}' cannot be started: {exc.strerror}")
+    if proc.returncode == 0:
+        return Reach("found", program)
+    said = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+    last = f" ({said[-1][:160]})" if said else ""
+    return Reach("missing", program, f"'{program} --version' exits {proc.returncode}{last}")
+
+
+def _resolve(command: str, rt: Runtime, root: str | None, env: Mapping[str, str]) -> Reach:
+    """:func:`reach` without running anything."""
     values = dict(env)
     if rt.wiring is not None and root is not None:
         values.update((name, root) for name in rt.wiring.project_vars)

@@ -173,10 +173,12 @@ def record_from_runtime(
     # for the look-up
     bracketed = rt.wiring is not None and bool(rt.wiring.also_events)
     child = _child_writer(root, rt.name, event) if bracketed else None
+    event = child or event
+    child = event if event.agent is not None else None
     if child is not None:
-        # a subagent runs in this session: its own model or unknown, never the parent's
-        # (not the settings', not the hook entry's GENTLE_WRITER_* or flags: the session's)
-        event = child
+        # a subagent made this call (its marker, or the input names it): its own model or
+        # unknown, never the parent's (not the settings', not the hook entry's
+        # GENTLE_WRITER_* or flags: those describe the session)
         env = {k: v for k, v in env.items() if k not in _WRITER_VARS}
     done = [
         _record_in(

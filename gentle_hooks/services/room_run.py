@@ -6,7 +6,7 @@ again on the candidate's base tree, and a criterion
 that gave the same exit status there once more on the candidate with the files it adds or
 changes emptied: row C4-nothing; each swapped into ``tree/`` for its run, so every run is
 at the same path),
-with :func:`room_env` (the caller's environment without the writer's session) and
+with :func:`room_env` (only the allowlisted part of the caller's environment) and
 :func:`cache_env` (tool caches outside the room), and stops at the first check that
 changed the room (:func:`~gentle_hooks.services.cleanroom.room_touched`, the candidate's
 files, the files it added). :mod:`gentle_hooks.services.verify` writes the verdict from
@@ -24,7 +24,7 @@ from typing import Literal
 from gentle_hooks.artifacts.observation import Check, Outcome
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.process import scrubbed_env
-from gentle_hooks.policy.testcount import runner_of, tests_run
+from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run
 from gentle_hooks.policy.toolmissing import missing_tool
 from gentle_hooks.services.cleanroom import (
     Room,
@@ -43,44 +43,30 @@ from gentle_hooks.values.frozen import replace
 CACHE_PREFIX = "gentle-checks-cache-"
 
 
-#: Prefixes of variables that belong to the writer's session, never to the verifier's
-#: room: this tool's own, git's, the pre-commit framework's, and those agent runtimes and
-#: model providers set or read (:data:`gentle_hooks.policy.delegation.RUNTIME_ENV` and
-#: their neighbours: session ids, sandboxes, homes holding transcripts, API keys).
-SESSION_PREFIXES: tuple[str, ...] = (
-    "GENTLE_",
-    "GIT_",
-    "PRE_COMMIT",
-    "CLAUDE",
-    "ANTHROPIC_",
-    "CODEX_",
-    "OPENAI_",
-    "GEMINI_",
-    "GOOGLE_GENAI",
-    "CLINE_",
-    "CURSOR_",
-    "OPENCODE",
-    "COPILOT_",
-    "GITHUB_COPILOT",
-    "AIDER_",
-    "MCP_",
+#: The variables a room passes on from the caller's environment (seed 001 "Contract": the
+#: verifier gets "the tools needed to re-check them" and nothing else): where programs are,
+#: who and where the user is, language and terminal. Every other variable is dropped, those
+#: that change what a test runner runs above all (``PYTEST_ADDOPTS``, ``PYTEST_PLUGINS``,
+#: ``PYTHONPATH``, ``PYTHONSTARTUP``, ``NODE_OPTIONS``, ``NODE_PATH``, ``RUBYOPT``,
+#: ``PERL5OPT``, ``JAVA_TOOL_OPTIONS``, ``MAKEFLAGS``, ``GOFLAGS``...); the room then sets
+#: its own (``PWD``, :func:`cache_env`).
+ROOM_ENV_NAMES: frozenset[str] = frozenset(
+    {"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TMPDIR", "TZ"}
 )
+#: Prefixes of passed-on variables: the locale's categories.
+ROOM_ENV_PREFIXES: tuple[str, ...] = ("LC_",)
 
 
 def room_env(env: Mapping[str, str], *pointers: str) -> dict[str, str]:
     """The environment checks run with in a room (seed 001 "Rules": the verifier "never
     gets the implementation context, the worker's plan, or its transcript").
 
-    The caller's environment without: git's repository variables (so the room's repository
-    is the one its git commands see); every variable named by :data:`SESSION_PREFIXES` or
-    :data:`~gentle_hooks.policy.delegation.RUNTIME_ENV` (this tool's, agent runtimes',
-    model providers'); and every variable whose value points into one of ``pointers`` (the
-    user's work tree and git directory: the ledger, receipts, notes, a virtualenv or
-    ``PWD`` there), except ``PATH``, which only loses its entries there.
+    Only the variables of :data:`ROOM_ENV_NAMES` and :data:`ROOM_ENV_PREFIXES`, and of
+    those not one whose value points into one of ``pointers`` (the user's work tree and git
+    directory: the ledger, receipts, notes, a virtualenv there), except ``PATH``, which only
+    loses its entries there. What the caller's environment would change in a test run
+    (``PYTEST_ADDOPTS="--deselect ..."``) does not reach the room.
     """
-    from gentle_hooks.policy.delegation import RUNTIME_ENV
-
-    runtime = {name for name, _, _ in RUNTIME_ENV}
     places = tuple({*(p for p in pointers if p), *(os.path.realpath(p) for p in pointers if p)})
 
     def points_in(value: str) -> bool:
@@ -91,7 +77,7 @@ def room_env(env: Mapping[str, str], *pointers: str) -> dict[str, str]:
 
     out: dict[str, str] = {}
     for name, value in scrubbed_env(env).items():
-        if name.upper().startswith(SESSION_PREFIXES) or name in runtime:
+        if name not in ROOM_ENV_NAMES and not name.startswith(ROOM_ENV_PREFIXES):
             continue
         if name == "PATH":
             value = os.pathsep.join(d for d in value.split(os.pathsep) if not points_in(d))
@@ -139,10 +125,22 @@ def _observe(
         return Outcome(check, None, 0, None, error=error)
     text = logs[_log_path(room, check, number, where)].decode("utf-8", "replace")
     signature = missing_tool(check.command, text) if obs.exit_code != 0 else None
-    outcome = Outcome(check, obs.exit_code, obs.duration_ms, obs.output_digest, signature=signature)
+    outcome = Outcome(
+        check,
+        obs.exit_code,
+        obs.duration_ms,
+        obs.output_digest,
+        signature=signature,
+        env=tuple(sorted(run_env)),
+    )
     runner = runner_of(check.command)
     if runner is not None and check.kind != "negative" and not where:
-        outcome = replace(outcome, runner=runner.id, tests_run=tests_run(check.command, text))
+        outcome = replace(
+            outcome,
+            runner=runner.id,
+            tests_run=tests_run(check.command, text),
+            tests_failed=reports_failures(check.command, text),
+        )
     return outcome
 
 
@@ -274,10 +272,9 @@ def cache_env(env: Mapping[str, str], cache: str) -> dict[str, str]:
     """``env`` with the caches of the tools a verifier runs sent to ``cache``, a directory
     outside the room, so an honest check leaves the candidate's tree as it found it
     whatever its ``.gitignore`` lists: Python's bytecode (``PYTHONPYCACHEPREFIX``) and
-    pytest's cache (``-o cache_dir=...`` after the user's ``PYTEST_ADDOPTS``)."""
+    pytest's cache (``PYTEST_ADDOPTS`` of ``-o cache_dir=...`` alone: the caller's never
+    reaches the room, :func:`room_env`)."""
     out = dict(env)
     out["PYTHONPYCACHEPREFIX"] = os.path.join(cache, "pycache")
-    opts = out.get("PYTEST_ADDOPTS", "").strip()
-    cache_opt = "-o " + shlex.quote("cache_dir=" + os.path.join(cache, "pytest"))
-    out["PYTEST_ADDOPTS"] = f"{opts} {cache_opt}".strip()
+    out["PYTEST_ADDOPTS"] = "-o " + shlex.quote("cache_dir=" + os.path.join(cache, "pytest"))
     return out

@@ -50,6 +50,7 @@ from gentle_hooks.artifacts.verdict import (
 from gentle_hooks.config.load import load_config
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.ledger.records import VerifyRun
+from gentle_hooks.policy.hidden import judge_hidden
 from gentle_hooks.policy.nocheck import judge_command, judge_negative, row_text
 from gentle_hooks.policy.testcount import no_run_flags
 from gentle_hooks.services.cleanroom import (
@@ -188,19 +189,37 @@ def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) 
         )
     for check in (*criteria, *negatives, *suite):
         _refuse_no_check(check)
+    checks = (*criteria, *negatives, *suite)
     return Plan(
         brief=brief,
-        brief_id=brief_id(brief),
-        checks=(*criteria, *negatives, *suite),
+        brief_id=_effective_id(brief, extra, checks),
+        checks=checks,
         mutating=not brief.readOnly or changes_tree,
     )
+
+
+def _effective_id(brief: DelegationBrief, extra: ExtraChecks, checks: tuple[Check, ...]) -> str:
+    """The ``briefId`` a verdict of these checks names: the brief's id
+    (:func:`~gentle_hooks.artifacts.brief.brief_id`) when only the brief's checks run; when
+    ``--check``/``--negative``/``--suite`` add or replace checks, that id, ``+flags-`` and
+    the first 8 hex digits of the SHA-256 of the checks run (kind and command, in order),
+    so a verdict never claims a brief whose checks it did not run as written."""
+    import hashlib
+
+    own = brief_id(brief)
+    if not (extra.criteria or extra.negatives or extra.suite is not None):
+        return own
+    ran = "\n".join(f"{c.kind}\t{c.command}" for c in checks)
+    return f"{own}+flags-{hashlib.sha256(ran.encode()).hexdigest()[:8]}"
 
 
 def _refuse_no_check(check: Check) -> None:
     """A success criterion or full suite whose command succeeds whatever the artifact is
     (``true``, ``exit 0``, ``:``, ``echo ok``, a failure masked by ``|| true``...), or a
     negative test whose command fails whatever it is (``false``, ``exit 1``, ``! true``:
-    :func:`~gentle_hooks.policy.nocheck.judge_negative`), observes nothing: seed 001
+    :func:`~gentle_hooks.policy.nocheck.judge_negative`), observes nothing; a criterion or
+    suite that can succeed while one of its commands fails (``a || b``, ``a; b``: row
+    ``N-hidden``, :func:`~gentle_hooks.policy.hidden.judge_hidden`) is refused too: seed 001
     "Guardrails", "do not accept a claim whose criteria have no
     observable check". Judged as receipts are (:func:`gentle_hooks.policy.nocheck.judge_command`,
     SPEC §5 "a command that verifies nothing does not count").
@@ -219,6 +238,13 @@ def _refuse_no_check(check: Check) -> None:
             "observable check)"
         )
     judged = (judge_negative if negative else judge_command)(check.command)
+    if judged.checks and not negative and not judge_hidden(check.command).checks:
+        what = "the full suite" if check.kind == "suite" else f"criterion {check.criterion!r}"
+        raise UsageError(
+            f"{what}: `{check.command}` can succeed while one of its commands fails "
+            "(row N-hidden: ;, ||, a newline, & or a pipe without pipefail): write one "
+            "command, or `a && b`"
+        )
     if judged.checks:
         return
     what = {"suite": "the full suite", "negative": f"negative test {check.criterion!r}"}.get(
@@ -332,6 +358,7 @@ def _verify_in(
     cand = bound.candidate
     with open_store(bound.repo) as led:  # a broken store fails before anything runs
         checks_env = room_env(env, bound.root, bound.repo.paths.common_dir)
+        checks_env.update(plan.brief.env or {})
         if not cand.is_empty:
             make_base(bound.repo, room, cand)
         cache = tempfile.mkdtemp(prefix=CACHE_PREFIX)

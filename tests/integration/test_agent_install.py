@@ -557,3 +557,43 @@ def test_doctor_finds_a_runtime_by_its_instructions_file(
     assert ok and detail == (
         f"found ({path}) but not wired to record; run: gentle-hook install --agent {name}"
     )
+
+
+@pytest.mark.parametrize(
+    ("script", "why"),
+    [
+        ("#!/nonexistent/python\n", "cannot be started"),
+        ("#!/bin/sh\nexit 127\n", "--version' exits 127"),
+    ],
+)
+def test_doctor_fails_a_recorder_whose_gentle_hook_cannot_run(
+    script: str, why: str, repo: Path, tmp_path: Path
+) -> None:
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    program = shim / "gentle-hook"
+    program.write_text(script)
+    program.chmod(0o755)
+    path = repo / ".cursor" / "hooks.json"
+    path.parent.mkdir()
+    hooks = {"afterFileEdit": [{"command": f"{program} record --from cursor"}]}
+    path.write_text(json.dumps({"version": 1, "hooks": hooks}))
+    code, checks = doctor(repo, WITH_GH)
+    assert code == 2
+    ok, line = checks["agent: cursor"]
+    assert ok is False
+    assert f"'{program} record --from cursor' cannot run: '{program}" in line, line
+    assert why in line and "\n" not in line, line
+
+
+@pytest.mark.parametrize("name", ["settings.json", "settings.local.json"])
+def test_doctor_finds_copilot_by_its_repository_settings_file(name: str, repo: Path) -> None:
+    settings = repo / ".github" / "copilot" / name
+    settings.parent.mkdir(parents=True)
+    settings.write_text('{"model": "gpt-5"}\n')
+    code, checks = doctor(repo, WITH_GH)
+    assert code == 0
+    assert checks["agent: copilot"] == (
+        True,
+        f"found ({settings}) but not wired to record; run: gentle-hook install --agent copilot",
+    )

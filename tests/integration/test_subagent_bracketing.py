@@ -177,3 +177,93 @@ def test_an_oversized_subagent_name_is_kept_short(repo: Path) -> None:
     assert len(said) < 300 and said.count("\n") == 1, said[:300]
     [marker] = agent_subagents.running(str(repo / ".git"), "copilot", start["sessionId"])
     assert marker.name == "x" * agent_subagents.MAX_LABEL
+
+
+def _claude_subagent_write(repo: Path) -> str:
+    """A Claude Code subagent's Write (agent_id set), its own transcript naming haiku."""
+    own = repo / ".git" / "p" / "s1" / "subagents" / "agent-a2.jsonl"
+    line = {"type": "assistant", "message": {"role": "assistant", "model": "claude-haiku-4-5"}}
+    write(own, json.dumps(line) + "\n")
+    write(repo / ".git" / "p" / "s1.jsonl", "")
+    write(repo / "b.py", "y = 1\n")
+    return json.dumps(
+        {
+            "session_id": "s1",
+            "transcript_path": str(repo / ".git" / "p" / "s1.jsonl"),
+            "cwd": str(repo),
+            "permission_mode": "default",
+            "hook_event_name": "PostToolUse",
+            "agent_id": "a2",
+            "agent_type": "Explore",
+            "tool_name": "Write",
+            "tool_input": {"file_path": str(repo / "b.py"), "content": "y = 1\n"},
+            "tool_response": {},
+            "tool_use_id": "toolu_b",
+        }
+    )
+
+
+def _codex_subagent_write(repo: Path) -> str:
+    """A Codex thread-spawned subagent's apply_patch (agent_id set), no rollout."""
+    write(repo / "c.py", "z = 1\n")
+    patch = "*** Begin Patch\n*** Add File: c.py\n+z = 1\n*** End Patch\n"
+    return json.dumps(
+        {
+            "session_id": "s",
+            "turn_id": "1",
+            "transcript_path": None,
+            "cwd": str(repo),
+            "hook_event_name": "PostToolUse",
+            "model": "gpt-5-codex",
+            "permission_mode": "default",
+            "agent_id": "thr-child",
+            "agent_type": "worker",
+            "tool_name": "apply_patch",
+            "tool_input": {"command": patch},
+            "tool_response": "ok",
+            "tool_use_id": "call_c",
+        }
+    )
+
+
+def _gemini_subagent_write(repo: Path) -> str:
+    """A Gemini CLI write while the parent's call to subagent quick-fixer runs."""
+    agents = repo / ".gemini" / "agents"
+    write(agents / "quick-fixer.md", "---\nname: quick-fixer\nmodel: gemini-2.5-flash-lite\n---\n")
+    parent = {
+        "id": "m2",
+        "type": "gemini",
+        "model": "gemini-2.5-pro",
+        "toolCalls": [{"id": "q1", "name": "quick-fixer", "args": {}, "status": "executing"}],
+    }
+    write(repo / ".git" / "g.jsonl", json.dumps(parent) + "\n")
+    write(repo / "a.py", "x = 1\n")
+    return json.dumps(
+        {
+            "session_id": "g",
+            "transcript_path": str(repo / ".git" / "g.jsonl"),
+            "cwd": str(repo),
+            "hook_event_name": "AfterTool",
+            "timestamp": "2025-12-02T10:00:03Z",
+            "tool_name": "write_file",
+            "tool_input": {"file_path": str(repo / "a.py"), "content": "x = 1\n"},
+            "tool_response": {"llmContent": "ok"},
+        }
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "build", "own"),
+    [
+        ("gemini-cli", _gemini_subagent_write, ("gemini-2.5-flash-lite", "unknown")),
+        ("claude-code", _claude_subagent_write, ("claude-haiku-4-5", "unknown")),
+        ("codex", _codex_subagent_write, ("unknown", "unknown")),
+    ],
+)
+def test_the_hook_entrys_writer_does_not_override_a_named_subagents_own(
+    name: str, build: Any, own: tuple[str, str], repo: Path
+) -> None:
+    data = build(repo)
+    env = {"GENTLE_WRITER_MODEL": "parent-model", "GENTLE_WRITER_EFFORT": "high"}
+    record(repo, name, data, env=env)
+    assert models(repo) == [own]

@@ -44,6 +44,7 @@ BRIEF: dict[str, Any] = {
         }
     ],
     "fullSuite": "python3 -m pytest -q tests",
+    "env": {"PYTHONPATH": "src"},
 }
 
 
@@ -751,7 +752,8 @@ ENV_PROBE = (
     "python3 -c 'import os, sys; r = sys.argv[1]; "
     "bad = [k for k, v in os.environ.items() if r in v or k in sys.argv[2:]]; "
     'bad += [d for d in os.environ["PATH"].split(os.pathsep) if r in d]; '
-    'print(bad); assert not bad; assert os.environ["KEEP_ME"] == "1"\''
+    'print(bad); assert not bad; assert "KEEP_ME" not in os.environ; '
+    'assert os.environ["LANG"] == "C.UTF-8"\''
 )
 
 
@@ -761,8 +763,8 @@ def test_checks_get_nothing_of_the_writers_session_or_repository(env: Env) -> No
     plan, or its transcript"; "Workflow" 4: "Withhold the implementation context". No agent
     runtime's or model provider's variable, none of this tool's or git's, and nothing that
     points into the writer's work tree or git directory (the ledger, receipts, a
-    virtualenv, PWD) reaches a check; PATH keeps its other entries, and other variables
-    stay."""
+    virtualenv, PWD) reaches a check; PATH keeps its other entries; of the others only the
+    allowlisted ones (LANG) pass."""
     repo = str(env.repo)
     pointers = {
         "LEDGER_DB": f"{repo}/.git/gentle-hooks/ledger.sqlite3",
@@ -775,6 +777,7 @@ def test_checks_get_nothing_of_the_writers_session_or_repository(env: Env) -> No
         **SESSION_ENV,
         **pointers,
         "KEEP_ME": "1",
+        "LANG": "C.UTF-8",
         "PATH": f"{repo}/.venv/bin{os.pathsep}{os.environ['PATH']}",
     }
     out = env.json(
@@ -1381,3 +1384,116 @@ def test_a_check_cannot_tell_the_candidate_from_its_base_by_where_it_runs(env: E
         "C4",
     ], [c["evidence"] for c in out["verdict"]["criteria"]]
     assert env.rooms() == []
+
+
+@pytest.mark.parametrize(
+    ("flags", "named"),
+    [
+        (
+            ("--suite", "python3 -m pytest -q tests || python3 -m pytest -q tests/test_app.py"),
+            "the full suite",
+        ),
+        (("--suite", "python3 -m pytest -q tests; python3 -m pytest -q tests"), "the full suite"),
+        (("--check", "python3 -m pytest -q tests\npython3 -m pytest -q"), "criterion"),
+        (("--check", "python3 -m pytest -q tests | grep passed"), "criterion"),
+    ],
+    ids=["or", "semicolon", "newline", "pipe"],
+)
+def test_a_check_that_can_hide_a_failing_command_is_refused(
+    env: Env, flags: tuple[str, ...], named: str
+) -> None:
+    """Seed 001 "Completion criteria": "every declared criterion has evidence, not an
+    assertion": a line that succeeds while one of its commands fails (row N-hidden) is
+    refused before a room is made; ``a && b`` stays allowed."""
+    for verb in ("prepare", "run"):
+        proc = env.gh("verify", verb, "--brief", str(env.brief_path), *flags)
+        assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
+        assert proc.stderr.startswith(f"gentle-hook: error: {named}")
+        assert "write one command, or `a && b`" in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1
+    assert env.rooms() == []
+    both = ("--suite", "python3 -m pytest -q tests && python3 -m pytest -q tests")
+    ok = env.gh("verify", "prepare", "--brief", str(env.brief_path), *both)
+    assert ok.returncode == 0, ok.stderr
+
+
+def test_the_callers_test_runner_options_do_not_reach_the_room(env: Env) -> None:
+    """Seed 001 "Rules": the verifier gets the artifact, the criteria and the tools, and
+    nothing else: ``PYTEST_ADDOPTS="--deselect ..."`` (or ``PYTEST_PLUGINS``,
+    ``PYTHONSTARTUP``...) in the caller's environment changes nothing the room runs, and the
+    verdict records the names of the variables each check ran with."""
+    write(env.repo / "tests" / "test_bad.py", "def test_bad():\n    assert False\n")
+    args = ("verify", "run", "--brief", str(env.brief_path))
+    plain = env.json(*args, code=1)
+    hiding = {
+        "PYTEST_ADDOPTS": "--deselect tests/test_bad.py::test_bad",
+        "PYTEST_PLUGINS": "nonexistent_plugin_xyz",
+        "PYTHONSTARTUP": "/nonexistent",
+        "NODE_OPTIONS": "--require /nonexistent",
+        "MAKEFLAGS": "-k",
+    }
+    hidden = env.json(*args, env=hiding, code=1)
+    for out in (plain, hidden):
+        assert out["status"] == "fail"
+        suite = out["verdict"]["criteria"][-1]["observed"]
+        assert (suite["kind"], suite["exitCode"]) == ("suite", 1)
+        assert "PYTEST_ADDOPTS" in suite["env"] and "PYTHONPATH" in suite["env"]
+        assert not {"PYTEST_PLUGINS", "PYTHONSTARTUP", "NODE_OPTIONS", "MAKEFLAGS"} & set(
+            suite["env"]
+        )
+        assert suite["env"] == sorted(suite["env"])
+
+
+def test_one_callers_repeated_runs_count_as_one_verifier(env: Env) -> None:
+    """Seed 003 "How many verifiers": shipping "1, plus a second on anything marked
+    critical"; seed 001 "Rules": "Homogeneous debate (same-role agents arguing in rounds)
+    is prohibited". Two ``verify run`` by the same caller of the same brief are one
+    verifier: the gate still needs another, and says a different caller must run it."""
+    shipping = {"GENTLE_HOOKS_STAKES": "shipping"}
+    esc = env.gh("escalate", "--item", "security", "--reason", "auth", "--critical", env=shipping)
+    assert esc.returncode == 0, esc.stderr
+    for _ in range(2):
+        out = env.json(
+            "verify",
+            "run",
+            "--brief",
+            str(env.brief_path),
+            "--caller",
+            "same-verifier",
+            env=shipping,
+        )
+        added = env.gh("verdict", "add", out["json_path"], env=shipping)
+        assert added.returncode == 0, added.stderr
+    status = env.gh("status", env=shipping)
+    assert "verifier: MISSING (1 of 2 accepted verdict(s))" in status.stdout, status.stdout
+    assert "a different caller must run the next verifier" in status.stdout, status.stdout
+    other = env.json(
+        "verify",
+        "run",
+        "--brief",
+        str(env.brief_path),
+        "--caller",
+        "other-verifier",
+        env=shipping,
+    )
+    assert env.gh("verdict", "add", other["json_path"], env=shipping).returncode == 0
+    status = env.gh("status", env=shipping)
+    assert "verifier: satisfied (2 of 2 accepted verdict(s))" in status.stdout, status.stdout
+
+
+def test_a_verdict_of_overridden_checks_does_not_claim_the_brief(env: Env) -> None:
+    """Seed 001 "Artifact"/"Contract": the verdict binds the brief it verified. With
+    ``--suite`` replacing the brief's full suite (or ``--check``/``--negative`` adding
+    checks) the verdict's ``briefId`` is the brief's id marked ``+flags-`` with a digest of
+    the checks run, never the brief's own id; the same flags give the same id."""
+    args = ("verify", "run", "--brief", str(env.brief_path))
+    own = env.json(*args)
+    assert own["verdict"]["briefId"] == "add-1"
+    suite = ("--suite", "python3 -m pytest -q tests/test_app.py")
+    one = env.json(*args, *suite)
+    two = env.json(*args, *suite)
+    other = env.json(*args, "--check", "python3 -m pytest -q tests")
+    ids = [v["verdict"]["briefId"] for v in (one, two, other)]
+    assert ids[0] == ids[1] and ids[0] != ids[2]
+    assert all(i.startswith("add-1+flags-") and len(i) == len("add-1+flags-") + 8 for i in ids)
+    assert Path(one["json_path"]).name.startswith(ids[0].replace("+", "-") + "-")

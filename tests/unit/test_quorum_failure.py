@@ -107,6 +107,39 @@ ROW_CASES: list[tuple[str, str, str]] = [
     ("trust-me", "trust me, workflow.js:142 spawns in a loop", "F-skipped"),
     ("did-not-need", "I didn't need to open workflow.js:142", "F-skipped"),
     ("was-not-run", "The suite was not run; workflow.js:142 looked right", "F-skipped"),
+    # F-errored, time-outs however said (refuter 18b): "errored, timed out ... no evidence"
+    ("ran-colon-timed-out", "Ran `make fanout`: timed out after 600 s", "F-errored"),
+    ("command-timed-out", "`grep -n budget workflow.js` timed out", "F-errored"),
+    (
+        "tried-but-timed-out",
+        "Tried to run `grep -n budget workflow.js` but it timed out",
+        "F-errored",
+    ),
+    ("time-out-after", "`make fanout` hit a time out after 600 s", "F-errored"),
+    (
+        "timeout-expired",
+        "The timeout expired before `grep -n budget workflow.js` ended",
+        "F-errored",
+    ),
+    ("hit-the-timeout", "The run of `node run.js` hit the 600 s timeout", "F-errored"),
+    ("time-limit", "`make fanout` exceeded the time limit", "F-errored"),
+    ("tried-but-nothing", "Tried to open workflow.js:142 but got nothing back", "F-errored"),
+    ("attempted-but", "Attempted to run `make fanout` but the sandbox killed it", "F-errored"),
+    # F-intended: only meant to check, never reported done: "Uphold ONLY if you re-opened"
+    (
+        "planned-to-open",
+        "Planned to open workflow.js:142; the loop has no budget check",
+        "F-intended",
+    ),
+    ("was-going-to", "I was going to open workflow.js:142; it spawns in a loop", "F-intended"),
+    ("intended-to-run", "Intended to run `grep -n cap pool.js`; no cap is enforced", "F-intended"),
+    ("wanted-to", "I wanted to re-run `make fanout`; 41 agents spawned", "F-intended"),
+    ("would-check", "I would check workflow.js:142; it spawns in a loop", "F-intended"),
+    ("should-rerun", "Should re-run `make fanout` to be sure; 41 agents", "F-intended"),
+    ("meant-to", "We meant to grep workflow.js for budget; the loop is unbounded", "F-intended"),
+    ("plan-was-to", "My plan was to open workflow.js:142; the loop is unbounded", "F-intended"),
+    ("about-to", "I am about to run `make fanout`; expect 41 agents", "F-intended"),
+    ("will-open", "Will open workflow.js:142 next; the loop has no check", "F-intended"),
 ]
 
 
@@ -122,11 +155,13 @@ def test_every_failure_row_is_covered_and_names_its_seed_line() -> None:
         "Refute if ANY of these hold: The cited evidence does not exist",
         "A verifier that errored, timed out, or returned a malformed verdict has produced",
         "Uphold ONLY if you re-opened the evidence yourself and it reproduces",
+        "Uphold ONLY if you re-opened the evidence yourself and it reproduces",
         "A verifier that only reads the finding is an opinion generator",
     )
     for row, line in zip(FAILURE_ROWS, seed, strict=True):
         assert line in row.seed, row.id
-    assert [r.outcome for r in FAILURE_ROWS] == ["refute", "abstain", "refute", "refute"]
+    outcomes = ["refute", "abstain", "refute", "refute", "refute"]
+    assert [r.outcome for r in FAILURE_ROWS] == outcomes
 
 
 #: Observations that use negative or failure words about the code, not about the check.
@@ -324,3 +359,38 @@ def test_evidence_beside_a_failure_in_one_sentence_never_upholds(failure: str, c
     ``file:line`` or backticked command was taken as evidence whatever the sentence said)."""
     text = f"{failure.rstrip('.')} ({cited})"
     assert classify_verdict(verdict(text), CLAIM).vote is not VoteKind.UPHELD
+
+
+#: The refuter's six wordings (claim CLAIM, verdict upheld "holds"): none confirms.
+REFUTER_18B = [
+    ("Ran `make fanout`: timed out after 600 s", VoteKind.ABSTAINED),
+    ("`grep -n budget workflow.js` timed out", VoteKind.ABSTAINED),
+    ("Tried to run `grep -n budget workflow.js` but it timed out", VoteKind.ABSTAINED),
+    ("Planned to open workflow.js:142; the loop has no budget check", VoteKind.REFUTED),
+    ("I was going to open workflow.js:142; the loop has no budget check", VoteKind.REFUTED),
+    ("Intended to run `grep -n cap pool.js`; no cap is enforced", VoteKind.REFUTED),
+]
+
+
+@pytest.mark.parametrize(("text", "vote"), REFUTER_18B)
+def test_a_timed_out_or_intended_check_is_no_support(text: str, vote: VoteKind) -> None:
+    """Seed 003: "A verifier that errored, timed out ... has produced no evidence" (abstain);
+    "Uphold ONLY if you re-opened the evidence yourself" (only intended: refute)."""
+    answer = {"refuted": False, "reason": "holds", "whatIChecked": text}
+    assert classify_verdict(answer, CLAIM).vote is vote
+    assert build_record([answer], CLAIM).ruling != "CONFIRMED"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I planned to open workflow.js:142 and then opened it: line 142 spawns in a loop "
+        "with no budget check",
+        "ran `grep -n budget workflow.js`: no match; the loop should check it but does not",
+        "opened workflow.js:142: the spawn would exceed the cap of 16 (41 in run.log:3)",
+        "tried to grep workflow.js for budget but found no match (`grep -c budget` gave 0)",
+    ],
+)
+def test_an_intent_followed_by_the_act_or_about_the_code_still_counts(text: str) -> None:
+    got = classify_verdict({"refuted": False, "reason": "holds", "whatIChecked": text}, CLAIM)
+    assert got.vote is VoteKind.UPHELD

@@ -89,6 +89,11 @@ NARRATIVE_CASES: list[tuple[str, str, str | None]] = [
     ("needless-to-say", "Needless to say, the children run without any cap", "N1"),
     ("known-issue", "This is a known issue: children run without any cap", "N1"),
     ("clearly", "Clearly the children run without any cap", "N4"),
+    # refuter 18b: an appeal to documents the verifier did not open is a narrative
+    ("per-the-docs", "Per the docs, fan-outs are unbounded", "N5"),
+    ("according-to-documentation", "According to the documentation, spawn() has no cap", "N5"),
+    ("the-docs-say", "The docs say subagents inherit no budget", "N5"),
+    ("as-documented", "As documented, the pool grows without a limit", "N5"),
     # naming a file is not opening it: no line, no command, no quote of what was found
     ("well-known-file-name", "As is well known, scheduler.py spawns agents without a cap", "N1"),
     (

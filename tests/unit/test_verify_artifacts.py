@@ -140,6 +140,19 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     ("pytest-criterion-ran-no-test", runner(out("criterion", 0), 0), "fail", "C4-none"),
     ("pytest-no-count", runner(out("criterion", 0), None), "fail", "C4-none"),
     ("pytest-ran-tests", runner(out("suite", 0), 3), "pass", "C4"),
+    # exit 0 while the runner's output says "1 failed": a later command hid the failure
+    (
+        "suite-exit-0-output-reports-failed",
+        replace(runner(out("suite", 0), 3), tests_failed=True),
+        "fail",
+        "C4-failed",
+    ),
+    (
+        "criterion-exit-0-output-reports-failed",
+        replace(runner(out("criterion", 0), 3), tests_failed=True),
+        "fail",
+        "C4-failed",
+    ),
     (
         "wrapper-without-a-count",
         replace(out("suite", 0), runner="T-tox", tests_run=None),
@@ -364,6 +377,7 @@ def test_a_pass_verdict_binds_candidate_brief_and_caller_and_is_accepted() -> No
         "exitCode": 0,
         "durationMs": 7,
         "outputDigest": DIGEST,
+        "env": None,
     }
     assert verdict_acceptance(v) == (True, ())
 
