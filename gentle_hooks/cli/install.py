@@ -97,9 +97,14 @@ def install(
                 "--notes-only, --server"
             )
         return install_agent_hook(agent, scope, cwd)
-    if notes_only and (not share or hook_types or warn or server):
+    if notes_only and (hook_types or warn or server):
         raise UsageError(
             "--notes-only sets up the notes with --share REMOTE only: drop -t, --warn, --server"
+        )
+    if notes_only and not share:
+        raise UsageError(
+            "--notes-only needs the remote to share the notes with: "
+            "gentle-hook install --notes-only --share origin"
         )
     repo = Repository.open(cwd, allow_bare=server)
     if server:

@@ -290,6 +290,7 @@ def test_notes_only_sets_up_the_notes_without_hooks(native: World) -> None:
     )
     bad = w.gh("install", "--notes-only")
     assert (bad.code, bad.err.count("\n")) == (2, 1), bad
+    assert "drop" not in bad.err and "--share origin" in bad.err, bad  # none was given
 
 
 def test_uninstall_keeps_what_install_did_not_add_and_says_what_it_kept(native: World) -> None:
