@@ -102,9 +102,11 @@ def install(
             "--notes-only sets up the notes with --share REMOTE only: drop -t, --warn, --server"
         )
     if notes_only and not share:
+        from gentle_hooks.errors import cli
+
         raise UsageError(
-            "--notes-only needs the remote to share the notes with: "
-            "gentle-hook install --notes-only --share origin"
+            "--notes-only needs the remote to share the notes with (--share REMOTE)",
+            commands=(cli("install", "--notes-only", "--share", "origin"),),
         )
     repo = Repository.open(cwd, allow_bare=server)
     if server:
