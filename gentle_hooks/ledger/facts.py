@@ -211,8 +211,8 @@ class LedgerFacts:
         )
         # Stakes count verifiers, not runs: the same verdict stored twice, or the same
         # caller's runs of the same brief with the same commands, are one verifier's answer
-        # (seed 003 "a second" verifier; seed 001: no same-role reviewers). A verifier
-        # whose runs disagree counts as its first non-pass.
+        # (seed 003 "a second" verifier; seed 001: no same-role reviewers). Verdicts not
+        # accepted keep their content as key (verifier_key).
         groups: dict[tuple[str, ...], list[VerdictRecord]] = {}
         for v in verdicts:
             groups.setdefault(verifier_key(v), []).append(v)
@@ -247,13 +247,13 @@ class LedgerFacts:
 def verifier_key(v: VerdictRecord) -> tuple[str, ...]:
     """Who gave a verdict, as the stakes count verifiers: its caller, brief id and the
     commands it observed (in order) when it names a caller; else its content, status
-    and acceptance (a verdict stored twice is one). Two runs by one caller of one brief
-    with the same commands are one verifier."""
+    and acceptance (a verdict stored twice is one), as for any verdict not accepted. Two
+    accepted runs by one caller of one brief with the same commands are one verifier."""
     import json
 
     content = ("content", v.json, v.status, str(v.accepted))
-    if not v.caller:
-        return content
+    if not v.caller or not v.accepted:
+        return content  # only accepted verdicts are a verifier's answer the stakes count
     try:
         data = json.loads(v.json)
         commands = tuple(
@@ -267,9 +267,8 @@ def verifier_key(v: VerdictRecord) -> tuple[str, ...]:
 
 
 def accepted_verifiers(verdicts: Sequence[VerdictRecord]) -> int:
-    """How many verifiers (:func:`verifier_key`) gave only accepted verdicts: what the
-    stakes count as accepted verdicts (a verifier whose runs disagree counts as its first
-    non-pass)."""
+    """How many verifiers (:func:`verifier_key`) gave accepted verdicts: what the stakes
+    count as accepted verdicts."""
     groups: dict[tuple[str, ...], bool] = {}
     for v in verdicts:
         key = verifier_key(v)
