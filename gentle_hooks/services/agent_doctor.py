@@ -188,16 +188,7 @@ def _file_check(
                 )
             where = got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
             wired.append(f"{path} ({scope}) -> {where}")
-    if wired:
-        return AgentCheck(name, True, "recorder wired: " + "; ".join(wired))
-    if not found:
-        return None
-    return AgentCheck(
-        name,
-        True,
-        f"found ({', '.join(found)}) but not wired to record",
-        cli("install", "--agent", rt.name, *(() if root else ("--scope", "user"))),
-    )
+    return _wired_or_found(rt, root, wired, found)
 
 
 def _lacking_events(doc: dict[str, object], rt: Runtime) -> list[str]:
@@ -275,6 +266,15 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
             f"installed ({'; '.join(wired)}) but disabled by {'; '.join(off)}: "
             "the recorder does not run",
         )
+    return _wired_or_found(rt, root, wired, found)
+
+
+def _wired_or_found(
+    rt: Runtime, root: str | None, wired: list[str], found: list[str]
+) -> AgentCheck | None:
+    """The closing check of a runtime: wired where ``wired`` names it; else, when ``found``
+    says it is used here, not wired, with the install command; else None (not used)."""
+    name = f"agent: {rt.name}"
     if wired:
         return AgentCheck(name, True, "recorder wired: " + "; ".join(wired))
     if not found:
