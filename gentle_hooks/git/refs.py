@@ -15,6 +15,9 @@ from gentle_hooks.git.location import RepoPaths
 from gentle_hooks.git.process import popen_git
 from gentle_hooks.values.candidate import EMPTY_TREES
 
+#: How many ids one ``rev-parse`` of :meth:`Refs.peel_many` is given (a bounded command line).
+_PEEL_CHUNK = 1000
+
 
 class Refs(RepositoryCore):
     """Ref and revision reads of a repository."""
@@ -104,8 +107,26 @@ class Refs(RepositoryCore):
         return self.out(["rev-parse", "--verify", commit + "^{tree}"])
 
     def peel_commit(self, oid: str) -> str | None:
-        """The commit an id names, peeling annotated tags; None when it is not a commit."""
-        return self.ref_exists(oid)
+        """The commit an id names, peeling annotated tags; None when it is not a commit.
+
+        An id :meth:`peel_many` (or :meth:`peel_commits`) already peeled costs no process.
+        """
+        known = self._peeled.get(f"{oid}^{{commit}}")
+        return known if known is not None else self.ref_exists(oid)
+
+    def peel_many(self, ids: Sequence[str]) -> None:
+        """Peel many full object ids to their commits, a few processes for all of them,
+        so that :meth:`peel_commit` of each needs none.
+
+        Ids go to ``rev-parse`` in chunks; a chunk holding an id that is not a commit (a
+        tag of a tree, a missing object) keeps nothing, and each of its ids is then peeled
+        on its own by :meth:`peel_commit`, as without this call.
+        """
+        todo = [i for i in dict.fromkeys(ids) if is_full_id(i)]
+        for start in range(0, len(todo), _PEEL_CHUNK):
+            chunk = todo[start : start + _PEEL_CHUNK]
+            if len(chunk) > 1:  # one id alone costs its process either way
+                self.rev_parse_many([f"{i}^{{commit}}" for i in chunk])
 
     def has_object(self, oid: str) -> bool:
         """True when the object exists locally (a remote id we may never have fetched)."""
@@ -188,6 +209,40 @@ class Refs(RepositoryCore):
         if remote is not None:
             args += ["--not", f"--remotes={remote}" if remote else "--remotes"]
         return self.out(args).split()
+
+    def new_commits_of_tips(self, tips: Sequence[str], remote: str) -> dict[str, list[str]]:
+        """:meth:`new_commits` of each commit of ``tips`` with ``remote`` and no ``exclude``,
+        from one ``rev-list`` walking all of them.
+
+        Each tip's commits are those of the one walk that its parents reach, in that walk's
+        order: oldest first, every parent before its children, the tip itself last (a
+        tip already on the remote has none). ``remote=""`` excludes every remote-tracking
+        ref, as in :meth:`new_commits`.
+        """
+        wanted = list(dict.fromkeys(tips))
+        if not wanted:
+            return {}
+        args = ["rev-list", "--topo-order", "--reverse", "--parents", "--stdin"]
+        args += ["--not", f"--remotes={remote}" if remote else "--remotes"]
+        # the tips on stdin: positive whatever "--not" says, and no argument-length limit
+        out = self.run(args, input="".join(f"{t}\n" for t in wanted).encode()).stdout
+        order: dict[str, int] = {}
+        parents: dict[str, list[str]] = {}
+        for number, line in enumerate(out.decode("ascii", "replace").splitlines()):
+            commit, *rest = line.split()
+            order[commit], parents[commit] = number, rest
+        found: dict[str, list[str]] = {}
+        for tip in wanted:
+            seen: set[str] = set()
+            todo = [tip] if tip in order else []
+            while todo:
+                commit = todo.pop()
+                if commit not in seen:
+                    seen.add(commit)
+                    # a parent outside the walk is on the remote, and so is all it reaches
+                    todo.extend(p for p in parents[commit] if p in order)
+            found[tip] = sorted(seen, key=order.__getitem__)
+        return found
 
     def commits_outside_branches_and_tags(self, tip: str) -> list[str]:
         """Commits reachable from ``tip`` and from no branch or tag; oldest first."""

@@ -40,8 +40,9 @@ class Judged:
     """One candidate a gate judged: where it came from and its assessment.
 
     Attributes:
-        label: what the user recognises (``the staged change``, ``commit 1a2b3c4 on
-            refs/heads/x``); target: the pushed ref, or None for commits.
+        label: what the user recognises (``the staged change``, ``commit 1a2b3c4``);
+            target: the pushed ref, or None for commits (a ref's candidate is shown as
+            ``<label> on <target>``).
         result: the assessment with its decision; fix_note: words on running the fix
             commands for this candidate, or empty; commit: the commit the fix commands run
             with checked out (a pushed commit that is not HEAD), or None; prepare: commands
@@ -62,6 +63,23 @@ class Judged:
     writers_blob: frozenset[str] = frozenset()
 
 
+#: How many refs a block printed once for several refs names before "and N more refs".
+SHOWN_REFS = 5
+
+
+def labelled(j: Judged, targets: Sequence[str] = ()) -> str:
+    """What a block or the JSON decision calls a judged candidate: its label, and for a
+    pushed ref's candidate ``on`` its ref — or on each of ``targets`` when given (the refs
+    a block printed once applies to; past :data:`SHOWN_REFS`, how many more)."""
+    refs = list(targets) or ([j.target] if j.target else [])
+    if not refs:
+        return j.label
+    shown = ", ".join(refs[:SHOWN_REFS])
+    if len(refs) > SHOWN_REFS:
+        shown += f" and {len(refs) - SHOWN_REFS} more refs"
+    return f"{j.label} on {shown}"
+
+
 def say(line: str) -> None:
     """Print one line of a gate's outcome to standard error, after :data:`PREFIX`."""
     print(f"{PREFIX} {line}", file=sys.stderr)
@@ -77,11 +95,12 @@ def open_gate(env: Mapping[str, str]) -> tuple[Repository, LoadedConfig]:
     return repo, load_config(repo.paths.toplevel, repo.gentle_config(), env)
 
 
-def block_lines(j: Judged, explain: bool = False) -> list[str]:
+def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -> list[str]:
     """The lines that explain one blocked candidate: what is missing, why, the commands to
     run (labelled ``run:``/``prefix:``, :func:`gentle_hooks.report.fixes.steps`), then the
     candidate. Row ids are in the JSON decision, and in words' place only with ``explain``
-    (``GENTLE_HOOKS_EXPLAIN`` set: a ``decision rows:`` line after the candidate)."""
+    (``GENTLE_HOOKS_EXPLAIN`` set: a ``decision rows:`` line after the candidate).
+    ``targets``: every ref the block applies to (:func:`labelled`)."""
     # only a block reads the fix commands' words (their imports cost a gate that passes)
     from gentle_hooks.report.base_text import empty_base_lines
     from gentle_hooks.report.discard_text import discard_lines
@@ -91,7 +110,7 @@ def block_lines(j: Judged, explain: bool = False) -> list[str]:
     plan, cand, d = r.plan, r.candidate, r.decision
     base = f"{cand.base.ref} @ {short(cand.base.commit)}" if cand.base.commit else "empty tree"
     lines = [
-        f"BLOCKED {j.label}: delegated ({r.delegated_by})",
+        f"BLOCKED {labelled(j, targets)}: delegated ({r.delegated_by})",
         f"  {headline(d.shortfalls)} (plan risk {plan.risk.value})",
     ]
     for s in d.shortfalls:
@@ -154,7 +173,8 @@ def conclude(
         from gentle_hooks.hooks.decision import decision_object, print_decision
 
         verdicts = [
-            (j.label, j.target, j.result, j.fix_note, j.commit, j.prepare, j.after) for j in judged
+            (labelled(j), j.target, j.result, j.fix_note, j.commit, j.prepare, j.after)
+            for j in judged
         ]
         print_decision(decision_object(call, verdicts, code, let_through, lines))
     return code
@@ -182,8 +202,13 @@ def _conclude(
     from gentle_hooks.report.fixes import OVERRIDE
 
     explain = bool(env.get("GENTLE_HOOKS_EXPLAIN", "").strip())
+    # a pushed commit is one judgement whatever the refs sending it: one block names them all
+    refs: dict[tuple[str, str, str | None], list[Judged]] = {}
     for j in blocked:
-        lines.extend(block_lines(j, explain))
+        refs.setdefault((j.label, j.result.candidate.identity, j.commit), []).append(j)
+    for same in refs.values():
+        targets = [j.target for j in same if j.target] if len(same) > 1 else []
+        lines.extend(block_lines(same[0], explain, targets))
     why = env.get("GENTLE_HOOKS_SKIP", "").strip()
     overridden = [(j.result, j.target) for j in blocked]
     if why:

@@ -68,6 +68,9 @@ def record_overrides(
             )
         from gentle_hooks.notes.sync import refresh_for_identity  # only when overriding
 
-        for result, _ in blocked:  # the override travels with the commit's note (SPEC §5, §8)
-            refresh_for_identity(repo, led, result.candidate)
+        # the override travels with the commit's note (SPEC §5, §8); a candidate pushed on
+        # several refs has one note to refresh
+        once = {(r.candidate.identity, r.candidate.head): r.candidate for r, _ in blocked}
+        for candidate in once.values():
+            refresh_for_identity(repo, led, candidate)
     return who

@@ -17,6 +17,7 @@ push the gate lets through shares them first
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
@@ -24,12 +25,12 @@ from gentle_hooks.config.load import LoadedConfig
 from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.hooks.call import HookCall
+from gentle_hooks.hooks.call import HookCall, hook_seconds
 from gentle_hooks.hooks.outcome import COMMITTED, Judged, conclude, open_gate, say
 from gentle_hooks.hooks.push_input import push_updates
 from gentle_hooks.hooks.pushed_commits import (
     commits_facts,
-    commits_of,
+    commits_of_updates,
     delegated_commits,
     pushed_work,
 )
@@ -58,8 +59,12 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
     """Judge every delegated commit of every pushed ref (pre-push).
 
     Work is shared across the refs of a push: updates with the same range (local id,
-    remote id, lower bound) are listed once, and each pushed commit is judged once; its
-    decision is reported on every ref that sends it.
+    remote id, lower bound) are listed once, the new refs' commits in one walk, and each
+    pushed commit is judged once; its decision is reported on every ref that sends it
+    (a block is printed once, naming those refs).
+
+    The listing and judging stop after :data:`~gentle_hooks.hooks.call.HOOK_SECONDS`
+    with one line (exit 2: the push is refused, as any push the gate cannot judge).
 
     Args:
         call: ``args`` are git's (remote name, URL); ``stdin`` git's ref lines.
@@ -68,7 +73,9 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
         0 allowed, 1 blocked (the worst ref decides, whatever the order).
 
     Raises:
-        GentleError: malformed input, git, config or store failures (fails closed).
+        UsageError: a malformed input line, a local object missing, or the time limit
+            reached (fails closed).
+        GentleError: git, config or store failures (fails closed).
     """
     remote = call.args[0] if call.args else env.get("PRE_COMMIT_REMOTE_NAME")
     updates = push_updates(call, env)
@@ -84,7 +91,21 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             heads.append(repo.head())
         return heads[0]
 
-    ranges: dict[tuple[str, str | None, str | None], list[str]] = {}  # identical updates
+    limit = hook_seconds(env)
+    deadline = time.monotonic() + limit
+
+    def in_time() -> None:
+        if time.monotonic() > deadline:
+            raise UsageError(
+                f"pre-push: could not judge {len(updates)} ref update(s) within {limit:g}s; "
+                "push refused: push fewer refs at once"
+            )
+
+    judged_refs = [u for u in updates if u.remote_ref != NOTES_REF and not u.is_deletion]
+    # identical updates (local id, remote id, lower bound) are listed once
+    ranges = {(u.local_oid, u.remote_oid, u.from_ref): u for u in judged_refs}
+    lists = commits_of_updates(repo, list(ranges.values()), remote, in_time)
+    listed = dict(zip(ranges, lists, strict=True))
     sent: list[tuple[str, list[str]]] = []  # each ref with new commits, and those commits
     # said once every update is read: a later line refused is then the only line printed
     status: list[str] = []
@@ -96,10 +117,7 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
         if update.is_deletion:
             status.append(f"{where}: deletion, nothing to assess")
             continue
-        key = (update.local_oid, update.remote_oid, update.from_ref)
-        if key not in ranges:
-            ranges[key] = commits_of(repo, update, remote)
-        commits = ranges[key]
+        commits = listed[(update.local_oid, update.remote_oid, update.from_ref)]
         if not commits:
             tip = repo.peel_commit(update.local_oid)
             if tip is None and not repo.has_object(update.local_oid):
@@ -118,13 +136,13 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
         sent.append((where, commits))
     for line in status:
         say(line)
-    judging = (repo, config, path, runtime, applies_all, head)
-    verdicts = _judge_commits(*judging, [r for r in ranges.values() if r]) if sent else {}
+    judging = (repo, config, path, runtime, applies_all, head, in_time)
+    verdicts = _judge_commits(*judging, [r for r in listed.values() if r]) if sent else {}
     judged = [
-        Judged(f"commit {short(c)} on {where}", where, v[0], commit=v[1])
+        Judged(f"commit {short(c)}", where, v[0], commit=v[1])
         for where, commits in sent
         for c in commits
-        if (v := verdicts[c]) is not None  # a delegated commit, named on every ref sending it
+        if (v := verdicts[c]) is not None  # a delegated commit, on every ref sending it
     ]
     code = conclude(call, env, repo, config, judged)
     if code == EXIT_OK and remote:
@@ -141,6 +159,7 @@ def _judge_commits(
     runtime: Evidence | None,
     applies_all: bool,
     head: Callable[[], str | None],
+    in_time: Callable[[], None],
     ranges: Sequence[Sequence[str]],
 ) -> dict[str, Verdict | None]:
     """Judge the commits of a push as one batch: each commit's :data:`Verdict` (the caller
@@ -181,7 +200,7 @@ def _judge_commits(
     )  # a few git processes for the push instead of a few per commit
     facts = commits_facts(path, repo, cands, [work.get(i.id, NOTHING) for i, _ in delegated])
     items: list[Item] = list(zip(delegated, cands, facts, strict=True))
-    judge = partial(_judge_commit, repo, config, head)
+    judge = partial(_judge_commit, repo, config, head, in_time)
     # the diffs at hand make judging pure Python, where threads would only contend
     found = [judge(item) for item in items] if prefetched else in_order(judge, items)
     for (info, _), one in zip(delegated, found, strict=True):
@@ -217,11 +236,13 @@ def _judge_commit(
     repo: Repository,
     config: LoadedConfig,
     head: Callable[[], str | None],
+    in_time: Callable[[], None],
     item: Item,
 ) -> Verdict:
     """Evaluate one delegated pushed commit: ``item`` holds its info and why it is
     delegated, its committed candidate, and the ledger's facts for it; ``head`` reads the
     commit HEAD is at (for the fix note of a blocked commit)."""
+    in_time()
     (info, why), cand, facts = item
     result = evaluate(repo, config, cand, facts, delegated_by=why, binding=COMMITTED)
     commit = None

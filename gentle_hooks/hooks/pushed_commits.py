@@ -11,7 +11,7 @@ candidate and the writer work it carries — not the work tree's pending work.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
@@ -179,19 +179,54 @@ def commits_facts(
         )
 
 
-def commits_of(repo: Repository, update: PushUpdate, remote: str | None) -> list[str]:
-    """The commits an update would give the remote, oldest first.
+def commits_of_updates(
+    repo: Repository,
+    updates: Sequence[PushUpdate],
+    remote: str | None,
+    check: Callable[[], None],
+) -> list[list[str]]:
+    """The commits each update would give the remote, oldest first with its tip last; one
+    list per update, in order (empty when its local id is not a commit).
 
-    An existing remote ref we have: ``remote_oid..local``. A new ref, an unknown remote id,
-    or the framework's unranged form: the commits reachable from local and from no
-    remote-tracking ref of that remote (of any remote when it is unnamed).
+    An existing remote ref we have: ``remote_oid..local``. An explicit lower bound (the
+    framework's ``PRE_COMMIT_FROM_REF``): ``from..local``, or the commits on no
+    remote-tracking ref when it does not resolve. A new ref, an unknown remote id, or the
+    framework's unranged form: the commits reachable from local and from no remote-tracking
+    ref of that remote (of any remote when it is unnamed or unknown).
+
+    Git processes are shared: every local id is peeled in one ``rev-parse``, every remote id
+    looked up in one ``cat-file``, and the commits of every new ref come from one
+    ``rev-list`` walking all their tips; a ranged update lists its own. ``check`` is called
+    before each update's work (the caller's time bound: it raises to stop).
+
+    Raises:
+        GitError: git failed; whatever ``check`` raises.
     """
-    tip = repo.peel_commit(update.local_oid)
-    if tip is None:
-        return []
-    if update.from_ref:
-        base = repo.peel_commit(update.from_ref)
-        return repo.new_commits(tip, exclude=[base] if base else [], remote=None if base else "")
-    if update.remote_oid and not update.is_new and repo.has_object(update.remote_oid):
-        return repo.new_commits(tip, exclude=[update.remote_oid])
-    return repo.new_commits(tip, remote=remote if remote and repo.has_remote(remote) else "")
+    repo.peel_many([u.local_oid for u in updates])
+    known = [u.remote_oid for u in updates if u.remote_oid and not u.is_new and not u.from_ref]
+    absent = set(repo.missing_objects(list(dict.fromkeys(known))))
+    fresh: dict[int, str] = {}  # update index -> its tip, for the new refs
+    out: list[list[str]] = []
+    for number, update in enumerate(updates):
+        check()
+        tip = repo.peel_commit(update.local_oid)
+        commits: list[str] = []
+        if tip is None:
+            pass
+        elif update.from_ref:
+            base = repo.peel_commit(update.from_ref)
+            commits = repo.new_commits(
+                tip, exclude=[base] if base else [], remote=None if base else ""
+            )
+        elif update.remote_oid and not update.is_new and update.remote_oid not in absent:
+            commits = repo.new_commits(tip, exclude=[update.remote_oid])
+        else:
+            fresh[number] = tip  # filled in below, from the one walk of every new ref
+        out.append(commits)
+    if fresh:
+        check()
+        scope = remote if remote and repo.has_remote(remote) else ""
+        walked = repo.new_commits_of_tips(list(fresh.values()), scope)
+        for number, tip in fresh.items():
+            out[number] = walked[tip]
+    return out

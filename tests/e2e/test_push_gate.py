@@ -200,6 +200,56 @@ def test_many_refs_at_one_delegated_commit_share_the_git_work(native: World) -> 
     assert counts[2] <= counts[1] + 2, counts
 
 
+def _children(world: World, parent: str, count: int, prefix: str) -> list[str]:
+    """``count`` new branches, each a human's commit on top of ``parent``; their pre-push lines."""
+    tree = world.rev(f"{parent}^{{tree}}")
+    lines = []
+    for i in range(count):
+        child = world.ok("commit-tree", "-p", parent, "-m", f"human {i}", tree).strip()
+        lines.append(f"refs/heads/{prefix}{i} {child} refs/heads/{prefix}{i} {ZERO}")
+    return lines
+
+
+def test_refs_sending_one_delegated_commit_print_its_block_once_naming_them(
+    native: World,
+) -> None:
+    """60 new branches, each a child of one unverified delegated commit: the commit's block
+    is printed once, naming the refs (5, then how many more), and the refs' commits are
+    listed in as many git processes as one branch's (one walk for every new ref)."""
+    bad = native.unverified(V2)
+    counts = {}
+    for n in (1, 60):
+        trace = native.base / f"trace-children-{n}"
+        lines = _children(native, bad, n, f"c{n}-")
+        stdin = "".join(f"{line}\n" for line in lines).encode()
+        env = {"GENTLE_HOOKS_FORMAT": "text", "GIT_TRACE2_EVENT": str(trace)}
+        r = native.gh("hook", "pre-push", "origin", str(native.remote), env=env, input=stdin)
+        assert r.code == 1, r
+        blocked = [line for line in r.said if "BLOCKED" in line]
+        refs = [f"refs/heads/c{n}-{i}" for i in range(n)]
+        shown = ", ".join(refs[:5]) + (f" and {n - 5} more refs" if n > 5 else "")
+        assert blocked == [f"{_blocked_line(bad, shown)}"], r.said
+        assert sum("  run: " in line for line in r.said) == 1, r.said
+        counts[n] = _git_processes(trace)
+    assert counts[1] > 0
+    assert counts[60] <= counts[1] + 2, counts
+
+
+def test_a_push_past_the_time_bound_is_refused_in_one_line(native: World) -> None:
+    """Listing and judging a push stop at the hook's time bound: exit 2, one line saying
+    why and what to do, nothing judged half (the push is refused)."""
+    bad = native.unverified(V2)
+    lines = _children(native, bad, 3, "late-")
+    stdin = "".join(f"{line}\n" for line in lines).encode()
+    env = {"GENTLE_HOOKS_HOOK_SECONDS": "0", "GENTLE_HOOKS_FORMAT": "text"}
+    r = native.gh("hook", "pre-push", "origin", str(native.remote), env=env, input=stdin)
+    assert r.code == 2, r
+    assert r.err.splitlines() == [
+        "gentle-hook: error: pre-push: could not judge 3 ref update(s) within 0s; push "
+        "refused: push fewer refs at once"
+    ], r
+
+
 def test_shared_judging_decides_each_ref_as_judging_it_alone(native: World) -> None:
     """Refs that share commits, ranges and none: the push's decisions are, ref by ref, those
     of a push of that ref alone."""

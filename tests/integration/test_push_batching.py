@@ -4,6 +4,8 @@
   two ``git diff-tree --stdin`` processes equal ``diff_stats`` / ``added_lines_matching``
   run pair by pair (renames, binary, mode flips, symlinks, deletions, empty and repeated
   pairs, a shebang on line 1, ``diff.algorithm`` set, an invalid ``diff.algorithm``).
+* ``Repository.new_commits_of_tips``: one walk of many tips lists for each what
+  ``new_commits`` lists for it alone; ``peel_many`` peels what ``peel_commit`` peels.
 * ``Repository.learn_merge_bases``: what it learns equals ``git merge-base`` for every
   commit (linear history, a merged side branch, a criss-cross with two best ancestors).
 
@@ -197,6 +199,56 @@ def test_criss_cross_with_two_best_ancestors_learns_nothing(tmp_path: Path) -> N
     bests = git(root, "merge-base", "--all", main, tip).split()
     assert len(bests) == 2  # the criss-cross really has two best common ancestors
     assert _learn_and_compare(root, main, tip) == 0
+
+
+def test_one_walk_of_many_tips_lists_each_tip_as_its_own_rev_list(tmp_path: Path) -> None:
+    """``new_commits_of_tips``: each tip's commits are those ``new_commits`` lists for it
+    alone (merges, a criss-cross, a tip already on the remote, a repeated tip), parents
+    before children and the tip last; ``peel_many`` peels tags, and a chunk holding a
+    non-commit keeps nothing, each id then peeled alone."""
+    root = tmp_path / "r"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    write(root / "a", "0\n")
+    commit_all(root, "root")
+    git(root, "update-ref", "refs/remotes/origin/main", "HEAD")  # what the remote has
+    for name, files in (("x", "bc"), ("y", "de")):
+        git(root, "switch", "-q", "-c", name, "main")
+        for f in files:
+            write(root / f, f"{name}\n")
+            commit_all(root, f"{name} {f}")
+    git(root, "switch", "-q", "x")
+    git(root, "merge", "-q", "--no-edit", "y")  # a merge of two new lines of history
+    git(root, "switch", "-q", "y")
+    git(root, "merge", "-q", "--no-edit", "x~1")  # and a criss-cross
+    git(root, "tag", "-a", "-m", "t", "t1", "x")
+    tips = [git(root, "rev-parse", r).strip() for r in ("x", "y", "y~1", "main", "x", "x~1")]
+    repo = _fresh(root)
+    walked = repo.new_commits_of_tips(tips, "origin")
+    parents = {
+        c: ps
+        for c, *ps in (
+            line.split() for line in git(root, "rev-list", "--parents", "--all").splitlines()
+        )
+    }
+    for tip in tips:
+        alone = _fresh(root).new_commits(tip, remote="origin")
+        assert sorted(walked[tip]) == sorted(alone), tip
+        assert not alone or walked[tip][-1] == tip
+        place = {c: i for i, c in enumerate(walked[tip])}
+        assert all(place[p] < place[c] for c in walked[tip] for p in parents[c] if p in place)
+    assert walked[tips[3]] == []  # main is on the remote
+    assert repo.new_commits_of_tips([], "") == {}
+    tag = git(root, "rev-parse", "t1").strip()
+    tree = git(root, "rev-parse", "x^{tree}").strip()
+    peeling = _fresh(root)
+    peeling.peel_many([tag, tips[1]])
+    assert peeling._peeled == {f"{tag}^{{commit}}": tips[0], f"{tips[1]}^{{commit}}": tips[1]}
+    assert peeling.peel_commit(tag) == tips[0]
+    failing = _fresh(root)
+    failing.peel_many([tag, tree])
+    assert failing._peeled == {}
+    assert (failing.peel_commit(tag), failing.peel_commit(tree)) == (tips[0], None)
 
 
 def test_config_read_with_gentle_config_answers_as_git_config_get(tmp_path: Path) -> None:
