@@ -45,6 +45,7 @@ the subagent named by ``agentName``; they name no model.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from datetime import datetime, timezone
@@ -163,19 +164,23 @@ def subagent_lifecycle(event: dict[str, object]) -> str | None:
 def instant(value: object) -> object:
     """A hook input's ``timestamp`` as Unix milliseconds: the camelCase shape's number, or
     the VS Code compatible shape's ISO 8601 text (the same moment in both shapes gives the
-    same number); anything else is returned as it is."""
+    same number); anything else is returned as it is — a number that is no moment
+    (``NaN``, an infinity: ``1e400`` parses as one) too, as an unknown time: it never
+    stops the write from being recorded."""
     if isinstance(value, bool):
+        return value
+    if isinstance(value, float) and not math.isfinite(value):
         return value
     if isinstance(value, int | float):
         return int(value)
     if isinstance(value, str):
         try:
             moment = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
-        except ValueError:
+            if moment.tzinfo is None:
+                moment = moment.replace(tzinfo=timezone.utc)
+            return round(moment.timestamp() * 1000)
+        except (ValueError, OverflowError):  # no such date, or none a timestamp reaches
             return value
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=timezone.utc)
-        return round(moment.timestamp() * 1000)
     return value
 
 

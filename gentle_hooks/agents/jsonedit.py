@@ -110,7 +110,12 @@ class _Parser:
                 self.i = start + len(word)
                 return Node("scalar", start, self.i, (), literal)
         end = self.skip(_NUMBER)
-        return Node("scalar", start, end, (), json.loads(self.text[start:end]))
+        try:
+            number = json.loads(self.text[start:end])
+        except ValueError:  # an integer past Python's digit limit (4,300 digits)
+            self.i = start
+            raise self.fail("a number too long to read") from None
+        return Node("scalar", start, end, (), number)
 
     def skip(self, pattern: re.Pattern[str]) -> int:
         m = pattern.match(self.text, self.i)

@@ -829,6 +829,20 @@ def test_a_runtime_cwd_that_is_not_text_still_records(
     assert pending_mutations(repo) == 1  # the hook runs in the work tree it wrote
 
 
+@pytest.mark.parametrize("number", ["1e400", "NaN", "Infinity", "-Infinity", "9" * 4300])
+def test_a_copilot_timestamp_that_is_no_moment_still_records(
+    repo: Path, tmp_path: Path, number: str
+) -> None:
+    data, filled = materialize("copilot", repo, tmp_path / "scratch", timestamp="@NUMBER@")
+    apply_writes(filled, repo)
+    proc = hostile(
+        repo, "record", "--from", "copilot", stdin=data.replace(b'"@NUMBER@"', number.encode())
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr.startswith(b"recorded: pending mutation #1: "), proc.stderr
+    assert pending_mutations(repo) == 1
+
+
 # --- the server's allowed-signers file ------------------------------------------------------
 
 

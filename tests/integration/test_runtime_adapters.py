@@ -512,6 +512,14 @@ def test_a_recorder_that_cannot_record_exits_non_blocking(
             ("o4-mini", "low"),
         ),
         (None, None, None, {}, ("unknown", "unknown")),
+        # a number past Python's 4,300-digit limit: that file is passed over, not a crash
+        (
+            '{"model": "gpt-5.2", "effortLevel": "high"}',
+            '{"model": "m", "effortLevel": ' + "9" * 5000 + "}",
+            None,
+            {},
+            ("gpt-5.2", "high"),
+        ),
     ],
 )
 def test_copilot_model_and_effort_come_from_its_settings_files(

@@ -12,12 +12,16 @@ the property: at the top it would be exit 3.
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gentle_hooks.agents.event import RuntimeEvent
 from gentle_hooks.agents.runtimes import DECODED, runtime
 from gentle_hooks.artifacts.brief import parse_brief
 from gentle_hooks.artifacts.verdict import parse_verdict
@@ -29,6 +33,7 @@ from gentle_hooks.notes.lines import MalformedLine, decode
 from gentle_hooks.quorum.ballot import parse_verdict_file
 from gentle_hooks.quorum.ruling import parse_tally_records
 from gentle_hooks.quorum.votes import read_verifier_output
+from tests.agent_payloads import RUNTIMES, materialize
 from tests.hostile_fields import NOTE_FIELDS, PAYLOAD_FIELDS, VERDICT_FIELDS
 
 EXAMPLES = settings(max_examples=100)
@@ -219,6 +224,73 @@ def test_agent_payload(data: bytes, name: str) -> None:
     decoder = runtime(name).decode
     assert decoder is not None
     holds(lambda: decoder(data))
+
+
+#: What a JSON number can be to Python's parser: NaN and the infinities (spelled so, or
+#: a float past its range such as ``1e400``), integers of up to 4,300 digits, floats.
+HOSTILE_NUMBERS = st.one_of(
+    st.sampled_from(["NaN", "Infinity", "-Infinity", "1e400", "-1e400", "1e-400", "-0.0"]),
+    st.integers(min_value=-(10**4299), max_value=10**4299).map(str),
+    st.floats().map(json.dumps),
+)
+
+
+def _leaves(value: object, at: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    """Where the members of a JSON document are (every member, nested ones too)."""
+    out: list[tuple[object, ...]] = [at] if at else []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            out += _leaves(v, (*at, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            out += _leaves(v, (*at, i))
+    return out
+
+
+def _with_number(payload: dict[str, object], at: tuple[object, ...], number: str) -> bytes:
+    """``payload`` as JSON text with the member at ``at`` spelled as ``number``."""
+    doc = copy.deepcopy(payload)
+    holder: Any = doc
+    for key in at[:-1]:
+        holder = holder[key]
+    holder[at[-1]] = "@NUMBER@"
+    return json.dumps(doc).replace('"@NUMBER@"', number).encode()
+
+
+def _documented(name: str) -> dict[str, object]:
+    data, _ = materialize(name, Path("/work tree"), Path("/no/scratch"))
+    payload: dict[str, object] = json.loads(data)
+    return payload
+
+
+@EXAMPLES
+@given(st.sampled_from(RUNTIMES), st.data(), HOSTILE_NUMBERS)
+def test_a_hostile_number_anywhere_in_a_documented_payload_decodes(
+    name: str, data: st.DataObject, number: str
+) -> None:
+    """NaN, an infinity, a 4,300-digit integer in any member of a runtime's documented hook
+    input: the decoder gives an event, never an exception (``record --from NAME`` exits 0)."""
+    payload = _documented(name)
+    at = data.draw(st.sampled_from([*_leaves(payload), ("timestamp",)]))
+    decoder = runtime(name).decode
+    assert decoder is not None
+    assert isinstance(decoder(_with_number(payload, at, number)), RuntimeEvent)
+
+
+@EXAMPLES
+@given(st.sampled_from(RUNTIMES), HOSTILE_NUMBERS)
+def test_a_hostile_timestamp_is_an_unknown_time_and_the_write_is_kept(
+    name: str, number: str
+) -> None:
+    """A ``timestamp`` no moment has (``1e400``, NaN, a huge integer): the same write, the
+    same paths, a tool call id still (the time only tells replays apart)."""
+    payload = _documented(name)
+    decoder = runtime(name).decode
+    assert decoder is not None
+    plain = decoder(json.dumps(payload).encode())
+    hostile = decoder(_with_number(payload, ("timestamp",), number))
+    assert (hostile.writes, hostile.paths) == (plain.writes, plain.paths)
+    assert plain.writes and hostile.tool_call_id
 
 
 # --- git's pre-push lines ---------------------------------------------------------------------

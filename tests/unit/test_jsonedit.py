@@ -55,6 +55,7 @@ def test_adding_then_removing_an_entry_gives_back_the_bytes(
         ("{\n  // c\n}", "line 2 column 3"),
         ('{"a": /* open', "line 1 column 7"),
         ('{"a": NaN}', "line 1 column 7"),
+        ('{\n "a": ' + "9" * 5000 + "}", "line 2 column 7: a number too long to read"),
     ],
 )
 def test_text_that_is_not_json_names_line_and_column(text: str, where: str) -> None:
