@@ -14,7 +14,7 @@ import sqlite3
 from gentle_hooks.ledger.location import idle_path
 from gentle_hooks.ledger.rows import bad_rows
 from gentle_hooks.ledger.schema import HELD_WORK, MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION
-from gentle_hooks.ledger.schema_repair import matching_version
+from gentle_hooks.ledger.schema_repair import exhausted_counters, is_resettable, matching_version
 from gentle_hooks.ledger.sqlite_file import (
     check_header,
     companions,
@@ -29,7 +29,8 @@ from gentle_hooks.values.frozen import frozen
 @frozen
 class StoreCheck:
     """One result of :func:`diagnose`: a check name, whether it passed, one line of detail,
-    and whether ``doctor --fix`` repairs it in place (a lowered schema version)."""
+    and whether ``doctor --fix`` repairs it in place (a lowered schema version, an id
+    counter at its end)."""
 
     name: str
     ok: bool
@@ -46,7 +47,8 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
     exists, is a file, has a SQLite header and is not truncated), ``schema`` (the version
     is one this code knows, and an older one migrates forward: tried on an in-memory
     copy), ``journal`` (WAL mode), ``integrity`` (``PRAGMA integrity_check``),
-    ``constraints`` (CHECK and NOT NULL, on an in-memory copy), ``records`` (rows per
+    ``constraints`` (CHECK and NOT NULL, on an in-memory copy), ``counters`` (no id
+    counter at its end: :func:`_counter_check`), ``records`` (rows per
     table), ``rows`` (every row reads as its record), ``quarantine`` (no writer work held).
 
     Args:
@@ -117,6 +119,7 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             rows = _constraint_problems(conn)
             ok = rows == ["ok"]
             out.append(StoreCheck("constraints", ok, "ok" if ok else "; ".join(rows[:5])))
+            out.append(_counter_check(conn))
         if version == SCHEMA_VERSION:
             counts = [
                 f"{t} {int(conn.execute(f'SELECT count(*) FROM {t}').fetchone()[0])}"
@@ -231,6 +234,35 @@ def _migration_fails(conn: sqlite3.Connection, version: int) -> str | None:
     finally:
         copy.close()
     return None
+
+
+def _counter_check(conn: sqlite3.Connection) -> StoreCheck:
+    """``counters``: no table's id counter is at the end of SQLite's ids
+    (:func:`~gentle_hooks.ledger.schema_repair.exhausted_counters`: every new record of such
+    a table fails as if the disk were full); fixable when the ids its rows hold are not
+    at that end too."""
+    ends = exhausted_counters(conn)
+    if not ends:
+        return StoreCheck("counters", True, "every table numbers new records")
+    name, seq, top = ends[0]
+    more = f" (and {len(ends) - 1} more table(s))" if len(ends) > 1 else ""
+    head = (
+        f"the id counter of {name} is {seq}, at the end of SQLite's ids{more}: every new "
+        f"{name} record fails with 'database or disk is full'"
+    )
+    if all(is_resettable(t) for _, _, t in ends):
+        return StoreCheck(
+            "counters",
+            False,
+            head + f"; the fix sets it back to the highest id it holds ({top}; no row changes)",
+            fixable=True,
+        )
+    return StoreCheck(
+        "counters",
+        False,
+        head + "; a row holds an id at that end too, so no counter fix helps: keep the "
+        "file and move it aside (a new ledger starts empty)",
+    )
 
 
 def _quarantine_check(conn: sqlite3.Connection) -> StoreCheck:

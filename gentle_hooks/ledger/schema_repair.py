@@ -1,5 +1,5 @@
-"""The schema version a ledger's tables are, and ``doctor --fix``'s repair of a lowered
-``PRAGMA user_version`` (SPEC §6).
+"""The schema version a ledger's tables are, and ``doctor --fix``'s repairs of the schema's
+bookkeeping: a lowered ``PRAGMA user_version``, and an id counter at its end (SPEC §6).
 
 Room: ledger. Imports the standard library and its own room (:mod:`.schema` for the
 migrations, :mod:`.sqlite_file` for the file checks). A store whose ``user_version`` is
@@ -7,6 +7,12 @@ lower than its tables cannot be migrated forward (the migrations would create wh
 holds), so every command refuses it. When its tables, indexes and triggers are exactly
 those the migrations give some version (the current one, most often), that version is
 written back; nothing else changes and no row is touched. Otherwise nothing is written.
+
+A table's ``AUTOINCREMENT`` counter (its ``sqlite_sequence`` row) at or near the largest id
+SQLite gives makes every new record of that table fail with "database or disk is full"
+while the file is sound: :func:`exhausted_counters` finds such a counter, and
+:func:`reset_counters` sets it back to the highest id the table holds (ids only grow from
+there; no row changes).
 """
 
 from __future__ import annotations
@@ -96,3 +102,70 @@ def restore_version(path: str) -> str | None:
         return f"could not restore the schema version of {path}: {exc}"
     finally:
         conn.close()
+
+
+#: The largest rowid SQLite gives (2**63 - 1).
+LAST_ID = 2**63 - 1
+#: A counter within this of :data:`LAST_ID` is at its end: no ledger records 2**32 rows,
+#: so only a damaged or tampered counter gets there.
+_END = LAST_ID - 2**32
+
+
+def exhausted_counters(conn: sqlite3.Connection) -> list[tuple[str, int, int]]:
+    """The tables whose id counter is at its end: (table, counter, the highest id the
+    table holds, 0 when empty), in ``sqlite_sequence`` order. A counter of a table that is
+    gone counts for nothing (no insert reads it)."""
+    try:
+        rows = conn.execute(
+            "SELECT name, seq FROM sqlite_sequence WHERE typeof(seq) = 'integer' AND seq >= ?",
+            (_END,),
+        ).fetchall()
+    except sqlite3.OperationalError:  # no sqlite_sequence: no AUTOINCREMENT table yet
+        return []
+    sql = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    tables = {str(r[0]) for r in conn.execute(sql)}
+    out = []
+    for name, seq in rows:
+        if str(name) in tables:
+            quoted = '"' + str(name).replace('"', '""') + '"'
+            top = conn.execute(f"SELECT coalesce(max(rowid), 0) FROM {quoted}").fetchone()[0]
+            out.append((str(name), int(seq), int(top)))
+    return out
+
+
+def is_resettable(top: int) -> bool:
+    """Whether a table whose highest id is ``top`` gets ids again once its counter is set
+    back to ``top`` (not when that id is itself at the end)."""
+    return top < _END
+
+
+def reset_counters(path: str) -> list[str]:
+    """``doctor --fix``: set each counter at its end (:func:`exhausted_counters`) back to the
+    highest id its table holds, in one ``BEGIN IMMEDIATE`` transaction that looks again
+    under the write lock; a line per counter set back. A table whose highest id is itself
+    at the end keeps its counter (:func:`is_resettable`: the check says what to do).
+
+    Never raises for the store's state: a store that cannot be opened or written is one
+    line saying so; nothing is written then.
+    """
+    try:
+        check_location(path)
+        conn = sqlite3.connect(file_uri(path, "rw"), uri=True, timeout=30, isolation_level=None)
+    except Exception as exc:  # StoreError, sqlite3.Error: the store checks say why
+        return [f"could not reset the id counters of {path}: {exc}"]
+    lines = []
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        for name, seq, top in exhausted_counters(conn):
+            if is_resettable(top):
+                conn.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = ?", (top, name))
+                lines.append(
+                    f"reset the id counter of {name} in {path}: {seq} -> {top} (the highest "
+                    "id it holds; no row changed)"
+                )
+        conn.execute("COMMIT")
+    except sqlite3.Error as exc:
+        return [f"could not reset the id counters of {path}: {exc}"]
+    finally:
+        conn.close()
+    return lines

@@ -1,6 +1,7 @@
 """The doctor's repairs of the ledger (SPEC §6, §7): ``doctor --fix`` writes back a lowered
-schema version, moves a damaged ledger aside and rows no command can read into the
-quarantine table, keeping both; ``doctor --restore`` / ``--discard`` end a quarantine.
+schema version, sets an id counter at its end back, moves a damaged ledger aside and rows
+no command can read into the quarantine table, keeping both; ``doctor --restore`` /
+``--discard`` end a quarantine.
 
 Room ``services``. Each repair runs only when :func:`~gentle_hooks.ledger.diagnose.diagnose`
 finds what it repairs, and never deletes a record.
@@ -34,6 +35,24 @@ def restore_schema(cwd: str | None) -> list[str]:
         return []
     line = restore_version(path)
     return [line] if line else []
+
+
+def reset_counters(cwd: str | None) -> list[str]:
+    """``doctor --fix``: set an id counter at the end of SQLite's ids back to the highest id
+    its table holds, when the ``counters`` check finds one it can fix
+    (:func:`~gentle_hooks.ledger.schema_repair.reset_counters`); the lines saying what was
+    done or why nothing was. Nothing for any other ledger.
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    from gentle_hooks.ledger import schema_repair
+
+    repo = Repository.open(cwd, allow_bare=True)
+    path = ledger_path(repo.paths.common_dir)
+    if not any(c.name == "counters" and c.fixable for c in diagnose(path)):
+        return []
+    return schema_repair.reset_counters(path)
 
 
 def quarantine_rows(cwd: str | None) -> list[tuple[str, Command | None]]:

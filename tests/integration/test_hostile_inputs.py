@@ -716,6 +716,37 @@ def test_a_row_breaking_a_check_constraint_is_named_by_doctor_and_records_still_
     assert pending_mutations(recorded_repo) == 2
 
 
+@pytest.mark.parametrize("seq", [2**63 - 1, 2**63 - 2, 2**63 - 2**32])
+def test_an_id_counter_at_its_end_is_found_by_doctor_and_set_back_by_fix(
+    recorded_repo: Path, seq: int
+) -> None:
+    """``sqlite_sequence`` at (or near) the largest id: records fail "database or disk is
+    full" (the file is sound); doctor fails naming the counter, --fix sets it back to the
+    highest id the table holds in one transaction, and records land again, numbered on."""
+    _edit_ledger(recorded_repo, f"UPDATE sqlite_sequence SET seq = {seq}")
+    write(recorded_repo / "src" / "other.py", "X = 1\n")
+    record = ("record", "--model", "m2", "--effort", "low", "src/other.py")
+    if seq == 2**63 - 1:  # no id left: the record is refused in one line, naming doctor
+        failed = hostile(recorded_repo, *record)
+        assert failed.returncode == 2 and b"database or disk is full" in failed.stderr
+        assert b"gentle-hook doctor" in failed.stderr, failed.stderr
+    doctor = hostile(recorded_repo, "doctor")
+    report = doctor.stdout.decode()
+    assert doctor.returncode == 2, report
+    [line] = [x for x in report.splitlines() if x.startswith("FAIL  counters: ")]
+    assert f" is {seq}, at the end of SQLite's ids" in line, line
+    assert "fails with 'database or disk is full'" in line and line.endswith(" doctor --fix")
+    fixed = hostile(recorded_repo, "doctor", "--fix")
+    said = fixed.stdout.decode()
+    assert "reset the id counter of pending_mutation" in said and f"{seq} -> 1 " in said, said
+    assert fixed.returncode == 0 and "ok    counters: every table numbers new records" in said
+    assert hostile(recorded_repo, *record).returncode == 0
+    ledger = recorded_repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+    with contextlib.closing(sqlite3.connect(ledger)) as conn:
+        ids = [r[0] for r in conn.execute("SELECT id FROM pending_mutation ORDER BY id")]
+    assert ids == [1, 2]  # numbered on from the highest id, every earlier row kept
+
+
 # --- push hooks' standard input ---------------------------------------------------------------
 
 ZERO = "0" * 40
