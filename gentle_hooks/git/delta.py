@@ -98,8 +98,9 @@ class Deltas(Refs):
             GitError: git failed, or printed something this cannot split by pair.
         """
         todo = list(dict.fromkeys(p for p in pairs if p[0] != p[1]))
-        if len(todo) < 2:
-            return [self.tree_delta(a, b) for a, b in pairs]
+        if len(todo) < 2:  # one distinct pair (however often asked): one process
+            one = {p: self.tree_delta(*p) for p in todo}
+            return [one.get(p, []) for p in pairs]
         stdin = "".join(f"{a} {b}\n" for a, b in todo).encode("ascii")
         out = self.run(["diff-tree", "--stdin", *_RAW_FLAGS], input=stdin).stdout
         chunks = _split_by_echo(out, todo)

@@ -76,6 +76,7 @@ def judge_commits(
     ref: str,
     notes_sources: Sequence[str],
     trust: Trust | None = None,
+    in_time: Callable[[], None] | None = None,
 ) -> list[CommitVerdict]:
     """Judge commits from notes and trailers alone.
 
@@ -92,6 +93,8 @@ def judge_commits(
         trust: who signed a line (the allowed-signers file), or None when none is
             configured; under ``gate.require_signed`` only spot checks, verdicts and
             overrides signed by an allowed principal count.
+        in_time: called before each commit is judged (a hook's time bound: it raises to
+            stop), or None.
     """
     notes: dict[str, bytes] = {}
     for src in notes_sources:
@@ -110,6 +113,8 @@ def judge_commits(
     counts = _signed_only(trust) if settings.require_signed else None
     out = []
     for s in sifted:
+        if in_time is not None:
+            in_time()
         verdict = _judge_one(repo, config, s, ref, root, settings.honour_overrides, counts)
         signed = _signatures(s.note, trust, settings.require_signed)
         if s.note.problems or signed:

@@ -38,7 +38,7 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
 
     Refs sent at the same commits (same new tip, same old base) are judged once; the
     judging stops after :data:`~gentle_hooks.hooks.call.HOOK_SECONDS` with one line (exit
-    2: the push is refused).
+    2: the push is refused), checked before each ref and each commit.
 
     Raises:
         UsageError: a malformed input line, or the time limit reached (the push is
@@ -75,6 +75,14 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
 
     limit = hook_seconds(env)
     deadline = time.monotonic() + limit
+
+    def in_time() -> None:
+        if time.monotonic() > deadline:
+            raise UsageError(
+                f"pre-receive: could not judge {len(updates)} ref update(s) within {limit:g}s; "
+                "push refused: push fewer refs at once"
+            )
+
     peeled: dict[str, str | None] = {}
     judged: dict[tuple[str, str | None], list[CommitVerdict]] = {}
 
@@ -100,11 +108,7 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
     for old, new, ref in updates:
         if ref == NOTES_REF:
             continue  # the notes themselves were checked above
-        if time.monotonic() > deadline:
-            raise UsageError(
-                f"pre-receive: could not judge {len(updates)} ref update(s) within {limit:g}s; "
-                "push refused: push fewer refs at once"
-            )
+        in_time()
         if is_zero(new):
             say(f"{ref}: deletion, nothing to assess")
             continue
@@ -120,7 +124,7 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
                 commits = repo.commits_outside_branches_and_tags(tip)
             else:
                 commits = repo.new_commits(tip, exclude=[base])
-            judged[(tip, base)] = judge_commits(repo, config, commits, ref, sources, trust)
+            judged[(tip, base)] = judge_commits(repo, config, commits, ref, sources, trust, in_time)
         verdicts = [replace(v, ref=ref) for v in judged[(tip, base)]]
         blocked = [v for v in verdicts if v.blocked]
         for v in verdicts:
