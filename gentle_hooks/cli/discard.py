@@ -25,7 +25,9 @@ def discard(cwd: str | None, everything: bool, reason: str | None, paths: tuple[
     no longer makes a change delegated; the files themselves are not touched.
     """
     rec = do_discard(cwd, paths, everything, reason)
-    named = ", ".join(rec.paths) if rec.paths else "every path"
+    from gentle_hooks.policy.shellwords import shown_paths
+
+    named = ", ".join(shown_paths(rec.paths)) if rec.paths else "every path"
     entries = (
         "1 pending writer entry"
         if len(rec.entries) == 1

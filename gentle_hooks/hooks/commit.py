@@ -155,7 +155,9 @@ def restaging(repo: Repository, tree: str) -> tuple[str, tuple[Command, ...], tu
         ("restore", "--staged", f"--source={found.source}", "--", *(TOP + p for p in found.kept)),
         tool="git",
     )
-    note = KEPT_NOTE.format(paths=", ".join(found.kept), tree=found.source[:12])
+    from gentle_hooks.policy.shellwords import shown_paths
+
+    note = KEPT_NOTE.format(paths=", ".join(shown_paths(found.kept)), tree=found.source[:12])
     return note, tuple(out), (back,)
 
 

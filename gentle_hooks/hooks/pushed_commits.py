@@ -22,6 +22,7 @@ from gentle_hooks.ledger.facts import LedgerFacts, facts_of_commits
 from gentle_hooks.ledger.records import CommitRecord, PendingMutation
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.delegation import Evidence, message_evidence
+from gentle_hooks.policy.shellwords import shown_paths
 from gentle_hooks.services.attribution import (
     NOTHING,
     Carried,
@@ -35,7 +36,8 @@ from gentle_hooks.values.candidate import Candidate
 
 
 def _shown(paths: Sequence[str]) -> str:
-    return ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+    named = ", ".join(shown_paths(paths[:3]))  # one line, whatever the names hold
+    return named + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
 
 
 def commit_evidence(

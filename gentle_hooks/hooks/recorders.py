@@ -193,9 +193,11 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
     elif not work.delegated:
         lines.append(f"gentle-hooks: {head[:12]} took this work tree's escalation")
     else:
+        from gentle_hooks.policy.shellwords import shown_paths
+
         lines.append(
             f"gentle-hooks: recorded {head[:12]} as delegated ({', '.join(work.writers())}): "
-            f"writer content in {', '.join(work.paths())}"
+            f"writer content in {', '.join(shown_paths(work.paths()))}"
         )
     _status(lines, env)
     return EXIT_OK
@@ -402,6 +404,7 @@ def note_discarded(repo: Repository, path: str, infos: list[CommitInfo], hook: s
     from gentle_hooks.ledger.records import OverrideRecord
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.sync import write_commit_notes
+    from gentle_hooks.policy.shellwords import shown_paths
     from gentle_hooks.services.attribution import Carried, carried_by_change, commit_changes
 
     led = Ledger.open_existing(path)
@@ -422,7 +425,8 @@ def note_discarded(repo: Repository, path: str, infos: list[CommitInfo], hook: s
                 continue
             rec = record_commit(repo, led, info, Carried(tuple(held)), hook, os.environ)
             for d in dict.fromkeys(by_entry[e.id] for e in held if e.id in by_entry):
-                paths = ", ".join(sorted({e.path for e in held if e.id in d.entries}))
+                named = sorted({e.path for e in held if e.id in d.entries})
+                paths = ", ".join(shown_paths(named))
                 led.add(
                     OverrideRecord(
                         d.root,

@@ -8,6 +8,7 @@ carry it raw, so a printed line would span several lines or drive the terminal. 
 word is written as ANSI-C quoting, ``$'...'`` (POSIX.1-2024; bash, zsh, ksh, mksh, busybox
 sh; not dash before 0.5.13 nor fish), with ``\\n``, ``\\t``, ``\\r``, ``\\'``, ``\\\\`` and
 ``\\xHH`` escapes: one line, and the very word again when the shell reads it.
+:func:`shown_path` names a path in words the same way, quoted only when it must be.
 """
 
 from __future__ import annotations
@@ -18,9 +19,13 @@ from collections.abc import Iterable
 _NAMED = {"\n": "\\n", "\t": "\\t", "\r": "\\r", "'": "\\'", "\\": "\\\\"}
 
 
+#: Line breaks beyond the C0 and C1 ones: a terminal or a log viewer may start a line there.
+_BREAKS = (0x2028, 0x2029)
+
+
 def _special(ch: str) -> bool:
     code = ord(ch)
-    return code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000
+    return code < 0x20 or 0x7F <= code < 0xA0 or 0xD800 <= code < 0xE000 or code in _BREAKS
 
 
 def quote(word: str) -> str:
@@ -37,7 +42,7 @@ def quote(word: str) -> str:
             out.append(f"\\x{code - 0xDC00:02x}")
         elif code < 0x20 or code == 0x7F:
             out.append(f"\\x{code:02x}")
-        elif _special(ch):  # C1, another lone surrogate: its code point
+        elif _special(ch):  # C1, a line separator, another lone surrogate: its code point
             out.append(f"\\u{code:04x}")
         else:
             out.append(ch)
@@ -62,3 +67,25 @@ def shown(command: str) -> str:
     if words is not None and shlex.join(words) == command:
         return join(words)
     return "".join(f"\\x{ord(ch):02x}" if ord(ch) < 0x20 else ch for ch in command)
+
+
+#: What the output stream leaves as it is (:mod:`gentle_hooks.report.visible` writes every
+#: other control character ``\\xHH``) and a path must not print raw: a line break starts a
+#: line of the name's own, a tab lines it up as a block's indented line.
+_UNSHOWN = ("\n", "\t", "\u2028", "\u2029")
+
+
+def shown_path(path: str) -> str:
+    """A path as human output names it, on one line: unchanged unless it holds a newline, a
+    tab or a Unicode line or paragraph separator; then quoted as :func:`quote` quotes it
+    (``$'src/a\\nb.py'``), so a file name can neither split the line it is named on nor
+    print a line of its own (a forged ``gentle-hooks:`` line inside a block). Any other
+    control character, and a byte that is not UTF-8, the output stream writes ``\\xHH``."""
+    if not any(ch in path for ch in _UNSHOWN):
+        return path
+    return quote(path)
+
+
+def shown_paths(paths: Iterable[str]) -> list[str]:
+    """:func:`shown_path` of each of ``paths``, in order."""
+    return [shown_path(p) for p in paths]

@@ -21,13 +21,13 @@ def discard_lines(paths: Sequence[str], root: str | None = None, indent: str = "
     step of the writer's way through; it runs exactly as printed from the work tree root,
     where git runs hooks, or from anywhere with ``root`` (``--cwd``: the writer's work was
     recorded in another worktree)."""
-    import shlex  # off the gates' pass path: only a block renders it
+    # off the gates' pass path: only a block renders it
+    from gentle_hooks.policy.shellwords import quote
 
-    named = " ".join(shlex.quote(p) for p in paths)
-    where = f" --cwd {shlex.quote(root)}" if root else ""
+    named = " ".join(quote(p) for p in paths)  # one line, runnable, whatever a name holds
+    where = f" --cwd {quote(root)}" if root else ""
     return [
         f"{indent}a human whose own change this is (not the writer's) abandons the writer's "
         "pending work on it, recorded, with:",
-        f"{indent}human: {program()} discard{where} --reason {shlex.quote(DISCARD_REASON)} "
-        f"-- {named}",
+        f"{indent}human: {program()} discard{where} --reason {quote(DISCARD_REASON)} -- {named}",
     ]

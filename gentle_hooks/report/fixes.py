@@ -167,9 +167,9 @@ def with_fix(words: str, fix: Command | None) -> str:
 
 
 def _quote(word: str) -> str:
-    import shlex
+    from gentle_hooks.policy.shellwords import quote  # one line, whatever the word holds
 
-    return word if word == "--" else shlex.quote(word)
+    return word if word == "--" else quote(word)
 
 
 def _quote_all(words: Sequence[str]) -> str:
@@ -285,9 +285,10 @@ def _candidate_steps(
             out.append(("prefix", f"{gh} verify prepare{flags} --brief"))
             return out
         import os
-        import shlex
 
-        path = shlex.quote(binding.brief)
+        from gentle_hooks.policy.shellwords import quote
+
+        path = quote(binding.brief)
         out.append(
             (
                 "do",
@@ -298,7 +299,7 @@ def _candidate_steps(
                 "commands below, and the verdict add the last one prints",
             )
         )
-        out.append(("run", f"mkdir -p {shlex.quote(os.path.dirname(binding.brief))}"))
+        out.append(("run", f"mkdir -p {quote(os.path.dirname(binding.brief))}"))
         out.append(("write", binding.brief))
         out.append(("run", f"{gh} brief check {path}"))
         out.append(("run", f"{gh} verify run{flags} --brief {path}"))

@@ -8,6 +8,8 @@ shown with its underscores as spaces.
 
 from __future__ import annotations
 
+from gentle_hooks.policy.shellwords import shown_path
+
 #: Reason codes (upstream ``risk.go``) in words.
 CODE_WORDS = {
     "hot_path": "a path in a sensitive area",
@@ -45,7 +47,7 @@ def reason_words(code: str, path: str | None, detail: str | None) -> str:
     given."""
     parts = [_plain(code, CODE_WORDS)]
     if path:
-        parts.append(path)
+        parts.append(shown_path(path))
     if detail:
         if detail.startswith("signal: "):
             parts.append("touches " + _plain(detail.removeprefix("signal: "), SIGNAL_WORDS))

@@ -12,13 +12,13 @@ logs). ``verify prepare`` bounds its list of checks the same way, naming the roo
 
 from __future__ import annotations
 
-import shlex
 from typing import Final, Literal
 
 from pydantic import Field, JsonValue
 
 from gentle_hooks.artifacts.observation import Check, check_result
 from gentle_hooks.artifacts.verdict import CheckKind, Status
+from gentle_hooks.policy.shellwords import quote
 from gentle_hooks.report.fixes import binding_flags, program
 from gentle_hooks.report.outbase import FrozenOut
 from gentle_hooks.services.verify import Prepared, Verified
@@ -37,8 +37,8 @@ def _line(text: str, limit: int = 160) -> str:
 
 
 def _run_command(brief_file: str, binding: Binding, room: str | None) -> str:
-    room_flag = f" --room {shlex.quote(room)}" if room is not None else ""
-    brief = shlex.quote(brief_file)
+    room_flag = f" --room {quote(room)}" if room is not None else ""
+    brief = quote(brief_file)
     return f"{program()} verify run{binding_flags(binding)} --brief {brief}{room_flag}"
 
 
@@ -83,7 +83,7 @@ def render_prepared(p: Prepared, brief_file: str) -> str:
             "  negative test: none declared, and the artifact mutates the repository (the "
             "verdict will be blocked: add negativeTests)"
         )
-    lines.append(f"the room stays until you remove it: rm -rf {shlex.quote(p.room.path)}")
+    lines.append(f"the room stays until you remove it: rm -rf {quote(p.room.path)}")
     lines.append(f"run: {_run_command(brief_file, p.bound.binding, p.room.path)}")
     return "\n".join(lines)
 
@@ -123,7 +123,7 @@ def render_verified(v: Verified) -> str:
         lines.append("room: removed after the run, with its logs (--keep keeps them)")
     lines += [f"note: {n}" for n in v.notes]
     lines.append(
-        f"run: {program()} verdict add{binding_flags(v.bound.binding)} {shlex.quote(v.pair.json)}"
+        f"run: {program()} verdict add{binding_flags(v.bound.binding)} {quote(v.pair.json)}"
     )
     return "\n".join(lines)
 
@@ -232,5 +232,5 @@ def run_envelope(v: Verified) -> RunEnvelope:
         ),
         verdict=v.verdict.model_dump(mode="json", exclude_none=True),
         notes=v.notes,
-        next=f"{program()} verdict add{binding_flags(v.bound.binding)} {shlex.quote(v.pair.json)}",
+        next=f"{program()} verdict add{binding_flags(v.bound.binding)} {quote(v.pair.json)}",
     )

@@ -20,6 +20,7 @@ from gentle_hooks.native.result import NativeAssessment
 from gentle_hooks.policy.escalation import Escalation, make_escalation
 from gentle_hooks.policy.plan import Decision, Plan, PlanInputs, build_plan, decide
 from gentle_hooks.policy.rdd import resolve_rdd
+from gentle_hooks.policy.shellwords import shown_paths
 from gentle_hooks.policy.stakes import parse_stakes
 from gentle_hooks.policy.vocabulary import NativeRisk, ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
@@ -122,7 +123,8 @@ def delegation_reason(facts: LedgerFacts) -> str:
     writers = ", ".join(dict.fromkeys(f"{m.model}/{m.effort}" for m in facts.mutations))
     writers = writers or "unknown/unknown"  # the mutation's row was discarded from quarantine
     paths = facts.writer_paths()
-    shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+    shown = ", ".join(shown_paths(paths[:3]))  # one line, whatever the names hold
+    shown += f" and {len(paths) - 3} more" if len(paths) > 3 else ""
     return f"writer content ({writers}) in {shown}"
 
 

@@ -490,7 +490,9 @@ def _moved_in_work_tree(
 
 def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:
     """One status line per path whose pending writer work expired."""
-    paths = sorted({e.path for e in expired})
+    from gentle_hooks.policy.shellwords import shown_path
+
+    paths = [shown_path(p) for p in sorted({e.path for e in expired})]
     return [
         f"pending writer work on {p} expired: its content is no longer in any worktree, "
         "index, HEAD, unpushed commit or stash"

@@ -344,7 +344,9 @@ def run_spot_check(
 
 def format_change(c: PathChange) -> str:
     """One readback line: ``<status> <path> <what changed>``."""
-    path = f"{c.old_path} -> {c.path}" if c.old_path else c.path
+    from gentle_hooks.policy.shellwords import shown_path
+
+    path = f"{shown_path(c.old_path)} -> {shown_path(c.path)}" if c.old_path else shown_path(c.path)
     if c.submodule:
         what = "submodule"
     elif c.binary:
@@ -355,7 +357,7 @@ def format_change(c: PathChange) -> str:
         what = f"+{c.additions} -{c.deletions}"
         if c.old_mode != c.new_mode and "000000" not in (c.old_mode, c.new_mode):
             what += f", mode {c.old_mode} -> {c.new_mode}"
-    return f"{c.status} {path!r} {what}" if "\n" in path else f"{c.status} {path}  {what}"
+    return f"{c.status} {path}  {what}"
 
 
 def readback_text(bound: Bound, changes: tuple[PathChange, ...]) -> str:

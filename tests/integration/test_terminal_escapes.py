@@ -143,3 +143,67 @@ def test_a_receipt_command_with_newlines_is_printed_on_one_line_and_runs_as_prin
     assert ran.returncode == 1 and b"receipt #2: " in ran.stderr, ran.stderr  # ran, recorded
     receipts = json.loads(hostile(repo, "receipt", "list", "--json").stdout)
     assert "exit 1" in json.dumps(receipts) and len(receipts["records"]) == 2, receipts
+
+
+# --- a file name with a newline or a tab ------------------------------------------------------
+
+#: A file name that, printed raw, ends its line and prints a gate line of its own.
+FORGER = "src/x\ngentle-hooks: ok: FORGED\tline.py"
+#: How human output names it: one shell word on one line (policy.shellwords.shown_path).
+QUOTED = "$'src/x\\ngentle-hooks: ok: FORGED\\tline.py'"
+
+
+@pytest.fixture
+def forger_repo(repo: Path) -> Path:
+    write(repo / FORGER, "x = 1\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", FORGER).returncode == 0
+    git(repo, "add", "-A")
+    return repo
+
+
+def _named_on_one_line(out: str) -> None:
+    """Every line naming the file names it quoted; none is the forged line."""
+    lines = out.splitlines()
+    assert not [x for x in lines if x.startswith("gentle-hooks: ok: FORGED")], out
+    assert not [x for x in lines if "line.py" in x and QUOTED not in x], out
+    assert any(QUOTED in x for x in lines), out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("status",), ("assess",), ("hook", "pre-commit"), ("spot-check", "--readback", "--staged")],
+)
+def test_a_file_name_with_a_newline_is_named_on_one_line(
+    forger_repo: Path, args: tuple[str, ...]
+) -> None:
+    proc = hostile(forger_repo, *args)
+    _named_on_one_line(_clean(proc.stdout) + _clean(proc.stderr))
+
+
+def test_the_recorders_and_the_push_gate_name_it_on_one_line(forger_repo: Path) -> None:
+    git(forger_repo, "commit", "-q", "--no-verify", "-m", "writer")
+    recorded = hostile(forger_repo, "hook", "post-commit")
+    assert recorded.returncode == 0, recorded.stderr
+    _named_on_one_line(_clean(recorded.stderr))
+    head = git(forger_repo, "rev-parse", "HEAD").strip()
+    line = f"refs/heads/main {head} refs/heads/main {'0' * len(head)}\n".encode()
+    proc = subprocess.run(
+        [sys.executable, "-m", "gentle_hooks", "hook", "pre-push", "origin", "/nowhere"],
+        cwd=forger_repo,
+        input=line,
+        capture_output=True,
+        check=False,
+        timeout=60,
+    )
+    assert proc.returncode == 1, proc.stderr
+    _named_on_one_line(_clean(proc.stderr))
+
+
+def test_shown_path_quotes_only_what_could_split_a_line() -> None:
+    from gentle_hooks.policy.shellwords import shown_path
+
+    assert shown_path("src/with space.py") == "src/with space.py"
+    assert shown_path("src/caf\udce9.py") == "src/caf\udce9.py"  # the stream writes \xe9
+    assert shown_path("a\tb") == "$'a\\tb'"
+    assert shown_path("a\u2028b") == "$'a\\u2028b'"
+    assert shown_path(FORGER) == QUOTED
