@@ -42,6 +42,26 @@ def shown(text: str, limit: int = MAX_SHOWN) -> str:
     return f"{out[:head]}...[{len(out) - head - tail} characters]...{out[len(out) - tail :]}"
 
 
+def quoted(text: str) -> str:
+    """``repr(text)`` for a message, except that a byte ``surrogateescape`` kept (a lone
+    surrogate ``U+DC80``-``U+DCFF``, from an argument, a variable or git's output that is
+    not UTF-8) is written ``\\xHH``, the byte itself, as the output streams write it, not
+    ``\\udcHH``."""
+    if not any(0xDC80 <= ord(ch) <= 0xDCFF for ch in text):
+        return repr(text)
+    quote = '"' if "'" in text and '"' not in text else "'"
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif ch == quote or ch == "\\":
+            out.append("\\" + ch)
+        else:
+            out.append(repr(ch)[1:-1] if not ch.isprintable() else ch)
+    return quote + "".join(out) + quote
+
+
 class Command:
     """A command named as values, for the reporting layer to write out
     (:func:`gentle_hooks.report.fixes.command_text`): the CLI's own invocation name (or

@@ -9,7 +9,7 @@ from __future__ import annotations
 import subprocess
 from collections.abc import Sequence
 
-from gentle_hooks.errors import GitError
+from gentle_hooks.errors import GitError, quoted
 from gentle_hooks.git.core import RepositoryCore, is_full_id
 from gentle_hooks.git.location import RepoPaths
 from gentle_hooks.git.process import popen_git
@@ -78,9 +78,9 @@ class Refs(RepositoryCore):
         if kind.returncode == 0:
             typ = kind.stdout.decode("utf-8", "surrogateescape").strip()
             raise GitError(
-                f"{what} {ref!r} names a {typ}, not a commit; pass a branch, tag or commit id"
+                f"{what} {quoted(ref)} names a {typ}, not a commit; pass a branch, tag or commit id"
             )
-        raise GitError(f"{what} {ref!r} is not a known ref or commit (see: git branch -a)")
+        raise GitError(f"{what} {quoted(ref)} is not a known ref or commit (see: git branch -a)")
 
     def ref_exists(self, ref: str) -> str | None:
         """The commit ``ref`` resolves to, or None when it does not resolve."""
@@ -284,15 +284,15 @@ def check_ref_name(ref: str, what: str) -> None:
         GitError: with the fix (a range names its left side as the single ref to pass).
     """
     if not ref or ref.startswith("-") or any(c in ref for c in "\0\n\r"):
-        raise GitError(f"{what} {ref!r} is not a valid ref name")
+        raise GitError(f"{what} {quoted(ref)} is not a valid ref name")
     if ref.startswith("^") or ref.endswith(("^@", "^!", "^-")):
         raise GitError(
-            f"{what} {ref!r} is range syntax; pass a single ref, e.g. "
+            f"{what} {quoted(ref)} is range syntax; pass a single ref, e.g. "
             f"{ref.lstrip('^').split('^@')[0].split('^!')[0] or 'HEAD'!r}"
         )
     if ".." in ref:
         left = ref.split("..")[0] or "HEAD"
-        raise GitError(f"{what} {ref!r} is a range; pass a single ref, e.g. {left!r}")
+        raise GitError(f"{what} {quoted(ref)} is a range; pass a single ref, e.g. {quoted(left)}")
 
 
 class AncestorTrees:

@@ -46,7 +46,8 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
         GentleError: git or config failures (fails closed).
     """
     updates = []
-    for number, raw in ref_lines(call.stdin.decode("utf-8", "replace"), "pre-receive"):
+    # surrogateescape: a ref name's byte that is not UTF-8 is kept, and shown as \xHH
+    for number, raw in ref_lines(call.stdin.decode("utf-8", "surrogateescape"), "pre-receive"):
         parts = raw.split()
         if len(parts) != 3:
             raise UsageError(f"pre-receive input line {number} is not '<old> <new> <ref>'")

@@ -55,9 +55,18 @@ def join(words: Iterable[str]) -> str:
 
 
 def shown(command: str) -> str:
-    """A recorded command line as one line: unchanged when it holds no control character;
-    a ``receipt run`` command (:func:`shlex.join` of its argv) requoted with :func:`join`;
-    anything else with each control character written ``\\xHH``."""
+    """A recorded command line as one line, for words people read: unchanged when it holds
+    no control character; a ``receipt run`` command (:func:`shlex.join` of its argv)
+    requoted with :func:`join`; anything else with each control character written
+    ``\\xHH``. Longer than :data:`~gentle_hooks.errors.MAX_SHOWN` characters, its middle is
+    cut (:func:`gentle_hooks.errors.shown`): the whole command is in ``--json``."""
+    from gentle_hooks.errors import shown as bounded
+
+    return bounded(_one_line(command))
+
+
+def _one_line(command: str) -> str:
+    """:func:`shown` before its bound."""
     if not any(_special(ch) for ch in command):
         return command
     try:

@@ -430,6 +430,19 @@ def test_a_hostile_base_ref_from_the_environment(repo: Path, value: str) -> None
     assert hostile(repo, "hook", "pre-commit", env=env).returncode in (0, 1, 2)
 
 
+@pytest.mark.parametrize(("value", "named"), [(b"\xff", "'\\xff'"), (b"a'\xfe", '"a\'\\xfe"')])
+def test_a_base_ref_that_is_not_utf8_is_named_by_its_bytes(
+    repo: Path, value: bytes, named: str
+) -> None:
+    """The byte git would see, ``\\xff``, not the ``\\udcff`` Python keeps it as."""
+    proc = hostile(repo, "assess", env={"GENTLE_HOOKS_BASE_REF": os.fsdecode(value)})
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.decode() == (
+        f"gentle-hook: error: configured base_ref {named} is not a known ref or commit "
+        "(see: git branch -a)\n"
+    )
+
+
 @pytest.mark.parametrize("value", ["a\rb", "a\x1b[31mb", "a\u2028b", "a\x85b"])
 def test_an_echoed_base_ref_can_neither_split_the_error_line_nor_drive_the_terminal(
     repo: Path, value: str

@@ -296,3 +296,35 @@ def test_pre_receive_past_its_time_limit_refuses_the_push_in_one_line(repo: Path
         "gentle-hook: error: pre-receive: could not judge 3 ref update(s) within 0s; push "
         "refused: push fewer refs at once"
     ], err
+
+
+# --- echoed input of any size or encoding ---------------------------------------------------
+
+
+def test_a_huge_receipt_command_is_echoed_bounded(repo: Path) -> None:
+    """A 100,000-character argument: the record's line and ``receipt list`` cut its middle
+    (the whole command is in ``--json``)."""
+    word = "a" * 100_000
+    ran = _run(repo, "receipt", "run", "--", sys.executable, "-c", "pass", word)
+    assert ran.returncode == 0, ran.stderr[:300]
+    listed = _run(repo, "receipt", "list")
+    for out in (ran.stderr.decode(), listed.stdout.decode()):
+        [line] = [x for x in out.splitlines() if "receipt #1" in x]
+        assert len(line) < 1200 and "characters]..." in line, line[:300]
+    full = _run(repo, "receipt", "list", "--json")
+    assert word in full.stdout.decode()
+
+
+def test_pre_receive_names_a_ref_that_is_not_utf8_by_its_bytes(repo: Path) -> None:
+    """A ref name's byte that is not UTF-8 is shown ``\\xe9``, not replaced by U+FFFD."""
+    bare = repo.parent / "server.git"
+    git(repo.parent, "clone", "-q", "--bare", str(repo), str(bare))
+    tree = git(bare, "rev-parse", "HEAD^{tree}").strip()
+    message = "writer\n\nCo-authored-by: Claude <noreply@anthropic.com>\n"
+    commit = git(bare, "commit-tree", "-p", "HEAD", "-m", message, tree).strip()
+    line = f"{'0' * len(commit)} {commit} refs/heads/caf".encode() + b"\xe9\n"
+    proc = _run(bare, "hook", "pre-receive", stdin=line)
+    err = proc.stderr.decode()
+    assert proc.returncode == 1, err
+    assert f"BLOCKED {commit[:12]} on refs/heads/caf\\xe9: " in err, err
+    assert "\ufffd" not in err
