@@ -252,10 +252,25 @@ def _gemini_subagent_write(repo: Path) -> str:
     )
 
 
+def _gemini_delegated_write(repo: Path) -> str:
+    """A Gemini CLI write while the parent's ``delegate_to_agent`` call to an extension's
+    subagent runs (the extension's ``agents/auditor.md`` declares its model)."""
+    data = json.loads(_gemini_subagent_write(repo))
+    os.unlink(repo / ".gemini" / "agents" / "quick-fixer.md")
+    agents = repo / ".gemini" / "extensions" / "audit" / "agents"
+    write(agents / "auditor.md", "---\nname: auditor\nmodel: gemini-2.5-flash\n---\n")
+    call = {"id": "d1", "name": "delegate_to_agent", "status": "executing"}
+    parent = {"id": "m2", "type": "gemini", "model": "gemini-2.5-pro"}
+    parent["toolCalls"] = [{**call, "args": {"agent_name": "auditor", "query": "audit"}}]
+    write(repo / ".git" / "g.jsonl", json.dumps(parent) + "\n")
+    return json.dumps(data)
+
+
 @pytest.mark.parametrize(
     ("name", "build", "own"),
     [
         ("gemini-cli", _gemini_subagent_write, ("gemini-2.5-flash-lite", "unknown")),
+        ("gemini-cli", _gemini_delegated_write, ("gemini-2.5-flash", "unknown")),
         ("claude-code", _claude_subagent_write, ("claude-haiku-4-5", "unknown")),
         ("codex", _codex_subagent_write, ("unknown", "unknown")),
     ],
