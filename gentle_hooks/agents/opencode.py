@@ -16,6 +16,14 @@ the documented hook arguments (``@opencode-ai/plugin`` ``Hooks``, anomalyco/open
   ``chat.params``'s provider ``options`` when the provider sets one; null when the plugin
   saw neither for that session (a subagent runs in its own session, so its calls carry its
   own model or none, never the parent's);
+* ``parentID``: the parent of the call's session, from the ``session.created`` and
+  ``session.updated`` events (``event`` hook; the SDK's ``Session.parentID``), and ``agent``:
+  the session's agent as ``chat.params`` named it. The ``task`` tool runs a subagent in a
+  child session (``Session.create({ parentID: ctx.sessionID, ... })``, anomalyco/opencode
+  ``packages/opencode/src/tool/task.ts``): a call whose session has a parent is the
+  subagent's, recorded under the shared subagent rule
+  (:func:`gentle_hooks.services.agent_record.record_from_runtime`): its session's own model
+  or unknown, never the hook entry's ``GENTLE_WRITER_*`` or flags;
 * ``directory``, ``worktree``: the plugin context's.
 
 File-writing tools: ``write``, ``edit``, ``multiedit`` (``filePath``) and ``apply_patch``
@@ -66,6 +74,7 @@ def decode(data: bytes) -> RuntimeEvent:
         unreadable = None if found else unreadable
     session = text(event.get("sessionID"))
     effort_name = text(member(event, "model", "reasoningEffort"))
+    parent = text(event.get("parentID"))
     return RuntimeEvent(
         source=NAME,
         session_id=session,
@@ -78,6 +87,7 @@ def decode(data: bytes) -> RuntimeEvent:
         tool=tool,
         model=text(member(event, "model", "modelID")),
         effort=map_effort(effort_name, EFFORTS) if effort_name else None,
+        agent=(text(event.get("agent")) or "subagent") if parent else None,
         hook_event=text(event.get("hook")),
         unreadable=unreadable,
     )

@@ -266,9 +266,25 @@ def _gemini_delegated_write(repo: Path) -> str:
     return json.dumps(data)
 
 
+def _opencode_subagent_write(repo: Path, model: object) -> str:
+    """An OpenCode ``edit`` in a subagent's session (our plugin's ``parentID`` set), the
+    session's own ``chat.params`` model ``model``."""
+    write(repo / "d.py", "w = 1\n")
+    call = {"hook": "tool.execute.after", "tool": "edit", "sessionID": "ses_child"}
+    call |= {"callID": "toolu_d", "parentID": "ses_parent", "agent": "explore", "model": model}
+    args = {"filePath": str(repo / "d.py"), "oldString": "w = 0", "newString": "w = 1"}
+    return json.dumps({**call, "args": args, "directory": str(repo), "worktree": str(repo)})
+
+
 @pytest.mark.parametrize(
     ("name", "build", "own"),
     [
+        (
+            "opencode",
+            lambda repo: _opencode_subagent_write(repo, {"modelID": "claude-haiku-4-5"}),
+            ("claude-haiku-4-5", "unknown"),
+        ),
+        ("opencode", lambda repo: _opencode_subagent_write(repo, None), ("unknown", "unknown")),
         ("gemini-cli", _gemini_subagent_write, ("gemini-2.5-flash-lite", "unknown")),
         ("gemini-cli", _gemini_delegated_write, ("gemini-2.5-flash", "unknown")),
         ("claude-code", _claude_subagent_write, ("claude-haiku-4-5", "unknown")),
