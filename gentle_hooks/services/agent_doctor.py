@@ -41,6 +41,8 @@ hook, or its instructions file (``CLAUDE.md``, ``GEMINI.md``, ``AGENTS.md``,
 from __future__ import annotations
 
 import os
+import shlex
+import sys
 from collections.abc import Mapping
 
 from gentle_hooks.agents import aider, wiring
@@ -57,7 +59,7 @@ from gentle_hooks.services.agent_install import (
     scoped_path,
     user_home,
 )
-from gentle_hooks.services.agent_reach import reach
+from gentle_hooks.services.agent_reach import reach, working_program
 from gentle_hooks.values.frozen import frozen, replace
 
 
@@ -70,6 +72,19 @@ class AgentCheck:
     ok: bool
     detail: str
     fix: Command | None = None
+
+
+def _install(rt: Runtime, scope: str, env: Mapping[str, str]) -> Command:
+    """``install --agent NAME [--scope user]`` run by a ``gentle-hook`` that works: when the
+    one on ``PATH`` cannot run (:func:`working_program`), the working one's absolute path,
+    else this interpreter's ``-m gentle_hooks``; the name as typed otherwise."""
+    user = ("--scope", "user") if scope == "user" else ()
+    words = ("install", "--agent", rt.name, *user)
+    program, broken = working_program(env)
+    if broken is None:
+        return cli(*words)
+    tool = program or f"{shlex.quote(sys.executable)} -m gentle_hooks"
+    return Command(words, tool=tool)
 
 
 def _found(rt: Runtime, root: str | None, home: str, env: Mapping[str, str]) -> list[str]:
@@ -167,15 +182,13 @@ def _file_check(
     for scope in SCOPES if root else ("user",):
         if scope == "user" and rt.wiring.user is None:  # Kiro: no user hooks file
             continue
-        reinstall = cli(
-            "install", "--agent", rt.name, *(("--scope", "user") if scope == "user" else ())
-        )
         try:
             path, commands, cannot = file_placements(rt, scope, root, env)
         except UsageError as exc:
             return AgentCheck(name, False, exc.message)
         if cannot is not None:
-            return AgentCheck(name, False, f"wired in {path} ({scope}), but {cannot}", reinstall)
+            fix = _install(rt, scope, env)
+            return AgentCheck(name, False, f"wired in {path} ({scope}), but {cannot}", fix)
         for command in commands:
             got = reach(command, rt, root, env, run=True)
             if got.status == "missing":
@@ -184,11 +197,11 @@ def _file_check(
                     False,
                     f"wired in {path} ({scope}), but '{command}' cannot run: "
                     f"{got.why or 'its gentle-hook is not found'}; install the recorder again",
-                    reinstall,
+                    _install(rt, scope, env),
                 )
             where = got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
             wired.append(f"{path} ({scope}) -> {where}")
-    return _wired_or_found(rt, root, wired, found)
+    return _wired_or_found(rt, root, wired, found, env)
 
 
 def _lacking_events(doc: dict[str, object], rt: Runtime) -> list[str]:
@@ -214,8 +227,6 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
     wired: list[str] = []
     commands: list[str] = []
     for scope in SCOPES if root else ("user",):
-        user = ("--scope", "user") if scope == "user" else ()
-        reinstall = cli("install", "--agent", rt.name, *user)
         tomls = [scoped_path(rt.wiring, scope, rel, root, env) for rel in rt.wiring.toml_hooks]
         for path in [*locations(rt.wiring, scope, root, env), *tomls]:
             try:
@@ -231,7 +242,7 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
                         f"wired in {path} ({scope}), but '{command}' cannot run: "
                         f"{got.why or 'its gentle-hook is not found'}; install the recorder "
                         "again",
-                        reinstall,
+                        _install(rt, scope, env),
                     )
                 where = (
                     got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
@@ -244,7 +255,7 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
                         f"wired in {path} ({scope}), but its matcher '{matcher}' misses "
                         f"{', '.join(missed)}: those writes are not recorded; install the "
                         "recorder again",
-                        reinstall,
+                        _install(rt, scope, env),
                     )
                 lacking = _lacking_events(doc or {}, rt)
                 if lacking:
@@ -254,7 +265,7 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
                         f"wired in {path} ({scope}), but not to {' and '.join(lacking)}: a "
                         "subagent's writes record as the parent's model; install the recorder "
                         "again",
-                        reinstall,
+                        _install(rt, scope, env),
                     )
                 commands.append(command)
                 wired.append(f"{path} ({scope}) -> {where}")
@@ -266,11 +277,11 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
             f"installed ({'; '.join(wired)}) but disabled by {'; '.join(off)}: "
             "the recorder does not run",
         )
-    return _wired_or_found(rt, root, wired, found)
+    return _wired_or_found(rt, root, wired, found, env)
 
 
 def _wired_or_found(
-    rt: Runtime, root: str | None, wired: list[str], found: list[str]
+    rt: Runtime, root: str | None, wired: list[str], found: list[str], env: Mapping[str, str]
 ) -> AgentCheck | None:
     """The closing check of a runtime: wired where ``wired`` names it; else, when ``found``
     says it is used here, not wired, with the install command; else None (not used)."""
@@ -283,7 +294,7 @@ def _wired_or_found(
         name,
         True,
         f"found ({', '.join(found)}) but not wired to record",
-        cli("install", "--agent", rt.name, *(() if root else ("--scope", "user"))),
+        _install(rt, "project" if root else "user", env),
     )
 
 

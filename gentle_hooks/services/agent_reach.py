@@ -22,8 +22,10 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import subprocess
+import sys
 from collections.abc import Mapping
 
 from gentle_hooks.agents import wiring
@@ -107,6 +109,26 @@ def reach(
     if run and got.status == "found" and wiring.program_of(command) is not None:
         return runs(got.where, root, env)
     return got
+
+
+def working_program(env: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """The ``gentle-hook`` a command written now should run, as (program word, why the one
+    on ``PATH`` is passed over): ``gentle-hook`` when ``PATH`` finds one that runs
+    (:func:`runs`); else the one beside this interpreter, quoted for the shell, when it
+    runs (a broken or hung ``gentle-hook`` first on ``PATH`` must not be what a hook or a
+    printed fix calls); else None. ``why`` is None when ``PATH`` finds none."""
+    on_path = shutil.which("gentle-hook", path=env.get("PATH"))
+    why = None
+    if on_path is not None:
+        got = runs(on_path, None, env)
+        if got.status == "found":
+            return "gentle-hook", None
+        why = got.why
+    beside = os.path.join(os.path.dirname(sys.executable), "gentle-hook")
+    same = on_path is not None and os.path.realpath(beside) == os.path.realpath(on_path)
+    if not same and os.access(beside, os.X_OK) and runs(beside, None, env).status == "found":
+        return shlex.quote(beside), why
+    return None, why
 
 
 def runs(program: str, root: str | None, env: Mapping[str, str]) -> Reach:

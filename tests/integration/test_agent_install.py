@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -597,3 +598,31 @@ def test_doctor_finds_copilot_by_its_repository_settings_file(name: str, repo: P
         True,
         f"found ({settings}) but not wired to record; run: gentle-hook install --agent copilot",
     )
+
+
+def test_a_broken_gentle_hook_first_on_path_is_passed_over_by_doctors_fix_and_install(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A ``gentle-hook`` first on PATH that cannot run: doctor's printed fix names the
+    working one by its absolute path, and install rewrites the bare word to it."""
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "gentle-hook").write_text("#!/bin/sh\nexit 127\n")
+    (shim / "gentle-hook").chmod(0o755)
+    env = {"PATH": f"{shim}{os.pathsep}{WITH_GH['PATH']}"}
+    working = os.path.join(os.path.dirname(sys.executable), "gentle-hook")
+    path = repo / ".cursor" / "hooks.json"
+    path.parent.mkdir()
+    hooks = {"afterFileEdit": [{"command": "gentle-hook record --from cursor"}]}
+    path.write_text(json.dumps({"version": 1, "hooks": hooks}))
+    code, checks = doctor(repo, env)
+    ok, line = checks["agent: cursor"]
+    assert (code, ok) == (2, False)
+    assert line.endswith(f"; run: {shlex.quote(working)} install --agent cursor"), line
+    done = gh(repo, "install", "--agent", "cursor", env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith("cursor (project): updated: "), done.stdout
+    [entry] = json.loads(path.read_text())["hooks"]["afterFileEdit"]
+    assert entry["command"] == f"{shlex.quote(working)} record --from cursor"
+    assert "the gentle-hook on PATH cannot run" in done.stdout, done.stdout
+    assert doctor(repo, env)[1]["agent: cursor"][0] is True
