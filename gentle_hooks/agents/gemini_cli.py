@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 
+from gentle_hooks.agents.definitions import declared, own_model
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, snake_tool_call, writes_file
 from gentle_hooks.agents.payload import json_lines, loads, member, read_file, text
 from gentle_hooks.errors import UsageError
@@ -82,24 +83,6 @@ DELEGATE = "delegate_to_agent"
 _MAX_AGENT_FILES = 200
 
 
-def _declared(path: str) -> tuple[str | None, str | None]:
-    """(``name:``, ``model:``) of a subagent definition's YAML front matter, plain scalars."""
-    data = read_file(path, limit=65536)
-    if data is None:
-        return None, None
-    lines = data.decode("utf-8", "replace").splitlines()
-    if not lines or lines[0].strip() != "---":
-        return None, None
-    found: dict[str, str] = {}
-    for line in lines[1:]:
-        if line.strip() == "---":
-            break
-        key, sep, value = line.partition(":")
-        if sep and key.strip() in ("name", "model") and not line[:1].isspace():
-            found[key.strip()] = value.strip().strip("'\"")
-    return found.get("name") or None, found.get("model") or None
-
-
 def _agent_dirs(cwd: str | None) -> list[str]:
     """The directories of subagent definitions, in the order Gemini CLI registers them (a
     later definition of a name replaces an earlier one): ``~/.gemini/agents``, the
@@ -129,7 +112,7 @@ def _definitions(cwd: str | None) -> dict[str, str | None]:
             continue
         for file in names:
             if file.endswith(".md"):
-                name, model = _declared(os.path.join(where, file))
+                name, model = declared(os.path.join(where, file))
                 out[name or file[:-3]] = model
     return out
 
@@ -165,7 +148,7 @@ def running_subagent(path: str | None, cwd: str | None) -> tuple[str, str | None
         for n, delegated in pending:
             if delegated or n in known or n in BUILT_IN:
                 model = known.get(n)
-                return n, None if model in (None, "inherit") else model
+                return n, own_model(model)
         return None
     return None
 
