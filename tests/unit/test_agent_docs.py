@@ -60,3 +60,18 @@ def test_the_readme_gives_record_from_usage_errors_the_exit_code_they_have() -> 
         "With `--from`, every refusal or failure (these usage errors included) exits 1, not 2"
         in text
     )
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("windsurf", "include no subagent start or stop"),
+        ("cline", "nothing to bracket"),
+        ("droid", "the run is bracketed by two more hooks"),
+    ],
+)
+def test_a_runtime_page_says_how_its_subagents_are_or_are_not_bracketed(
+    name: str, says: str
+) -> None:
+    text = " ".join((ROOT / runtime(name).doc).read_text().split())
+    assert says in text
