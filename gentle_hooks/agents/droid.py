@@ -34,8 +34,6 @@ from gentle_hooks.agents.event import (
     SUBAGENT_START,
     SUBAGENT_STOP,
     RuntimeEvent,
-    call_id,
-    derived_call_id,
     snake_tool_call,
     subagent_event,
     writes_file,
@@ -93,8 +91,7 @@ def decode(data: bytes) -> RuntimeEvent:
     """
     call = snake_tool_call(data, NAME)
     event = call.event
-    hook = text(event.get("hook_event_name"))
-    cwd = text(event.get("cwd"))
+    hook, cwd = call.hook, call.cwd
     if hook == "SubagentStop" or (hook == "PreToolUse" and call.tool == TASK):
         start = hook == "PreToolUse"
         name = text(member(call.args, "subagent_type")) if start else None
@@ -103,8 +100,9 @@ def decode(data: bytes) -> RuntimeEvent:
         return replace(ev, model=droid_model(name, cwd)) if start else ev
     return call.runtime_event(
         NAME,
-        tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id"))
-        or derived_call_id(NAME, call.session, event.get("timestamp"), call.tool, call.args),
+        tool_call_id=call.own_id(
+            NAME, "tool_use_id", event.get("session_id"), event.get("timestamp")
+        ),
         writes=writes_file(call.tool, call.args, WRITE_TOOLS),
         model=model_from_settings(settings_path(text(event.get("transcript_path")))),
         effort=None,

@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import time
 
-from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, unique, writes_file
-from gentle_hooks.agents.patch import written_paths
-from gentle_hooks.agents.payload import load_object, text
+from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, snake_tool_call, writes_file
 
 NAME = "kiro"
 #: Kiro's file-writing tools.
@@ -47,25 +45,15 @@ def decode(data: bytes) -> RuntimeEvent:
     Raises:
         UsageError: not a bounded JSON object.
     """
-    event = load_object(data, f"record --from {NAME}: stdin")
-    tool = text(event.get("tool_name"))
-    args = event.get("tool_input")
-    found, unreadable = written_paths(args, "tool_input")
-    cwd = text(event.get("cwd"))
-    hook = text(event.get("hook_event_name"))
-    session = text(event.get("session_id"))
-    return RuntimeEvent(
-        source=NAME,
-        session_id=session,
+    call = snake_tool_call(data, NAME)
+    response = call.event.get("tool_response")
+    return call.runtime_event(
+        NAME,
         tool_call_id=derived_call_id(
-            NAME, session, window(time.time()), cwd, tool, args, event.get("tool_response")
+            NAME, call.session, window(time.time()), call.cwd, call.tool, call.args, response
         ),
-        cwd=cwd,
-        paths=unique(found),
-        writes=(hook is None or hook in EVENTS) and writes_file(tool, args, WRITE_TOOLS),
-        tool=tool,
+        writes=(call.hook is None or call.hook in EVENTS)
+        and writes_file(call.tool, call.args, WRITE_TOOLS),
         model=None,
         effort=None,
-        hook_event=hook,
-        unreadable=unreadable,
     )

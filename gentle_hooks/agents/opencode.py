@@ -35,14 +35,13 @@ from __future__ import annotations
 
 from gentle_hooks.agents.event import (
     RuntimeEvent,
-    call_id,
-    derived_call_id,
     map_effort,
-    unique,
+    tool_call,
     writes_file,
 )
-from gentle_hooks.agents.patch import patch_paths, written_paths
+from gentle_hooks.agents.patch import patch_paths
 from gentle_hooks.agents.payload import load_object, member, text
+from gentle_hooks.values.frozen import replace
 
 NAME = "opencode"
 #: OpenCode's file-writing tools.
@@ -65,29 +64,20 @@ def decode(data: bytes) -> RuntimeEvent:
         UsageError: not a bounded JSON object.
     """
     event = load_object(data, f"record --from {NAME}: stdin")
-    tool = text(event.get("tool"))
-    args = event.get("args")
-    found, unreadable = written_paths(args, "args")
-    body = text(member(args, "patchText"))
+    call = tool_call(event, "tool", "args", "sessionID", cwd="directory", hook="hook")
+    body = text(member(call.args, "patchText"))
     if body:
-        found += [p for p in patch_paths(body) if "\0" not in p]
-        unreadable = None if found else unreadable
-    session = text(event.get("sessionID"))
+        found = call.paths + [p for p in patch_paths(body) if "\0" not in p]
+        call = replace(call, paths=found, unreadable=None if found else call.unreadable)
+    call = replace(call, cwd=call.cwd or text(event.get("worktree")))
     effort_name = text(member(event, "model", "reasoningEffort"))
     parent = text(event.get("parentID"))
-    return RuntimeEvent(
-        source=NAME,
-        session_id=session,
-        tool_call_id=call_id(NAME, event.get("callID"), session)
-        or derived_call_id(NAME, session, tool, args),
-        cwd=text(event.get("directory")) or text(event.get("worktree")),
-        paths=unique(found),
-        writes=text(event.get("hook")) in ("tool.execute.after", None)
-        and writes_file(tool, args, WRITE_TOOLS),
-        tool=tool,
+    return call.runtime_event(
+        NAME,
+        tool_call_id=call.own_id(NAME, "callID", call.session),
+        writes=call.hook in ("tool.execute.after", None)
+        and writes_file(call.tool, call.args, WRITE_TOOLS),
         model=text(member(event, "model", "modelID")),
         effort=map_effort(effort_name, EFFORTS) if effort_name else None,
         agent=(text(event.get("agent")) or "subagent") if parent else None,
-        hook_event=text(event.get("hook")),
-        unreadable=unreadable,
     )
