@@ -33,8 +33,6 @@ from gentle_hooks.agents.event import (
     OUR_EFFORTS,
     UNKNOWN,
     RuntimeEvent,
-    call_id,
-    derived_call_id,
     map_effort,
     snake_tool_call,
     writes_file,
@@ -106,8 +104,9 @@ def decode(data: bytes) -> RuntimeEvent:
     own = subagent_transcript(transcript, call.session, agent) if agent else transcript
     return call.runtime_event(
         NAME,
-        tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id"))
-        or derived_call_id(NAME, call.session, event.get("timestamp"), call.tool, call.args),
+        tool_call_id=call.own_id(
+            NAME, "tool_use_id", event.get("session_id"), event.get("timestamp")
+        ),
         writes=writes_file(call.tool, call.args, WRITE_TOOLS + COPILOT_TOOLS),
         model=model_from_transcript(own),
         effort=UNKNOWN if agent else map_effort(effort_name(event.get("effort")), EFFORTS),

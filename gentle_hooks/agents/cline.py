@@ -26,9 +26,9 @@ from __future__ import annotations
 import os
 
 from gentle_hooks.agents.cursor import workspace_for
-from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, unique, writes_file
-from gentle_hooks.agents.patch import written_paths
+from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, tool_call, writes_file
 from gentle_hooks.agents.payload import load_object, member, text
+from gentle_hooks.values.frozen import replace
 
 NAME = "cline"
 #: The hook file ``install --agent cline`` writes: Cline runs it after every tool call.
@@ -48,27 +48,28 @@ def decode(data: bytes) -> RuntimeEvent:
     event = load_object(data, f"record --from {NAME}: stdin")
     raw = event.get("postToolUse")
     post: dict[str, object] = raw if isinstance(raw, dict) else {}
-    tool = text(post.get("toolName"))
-    params = post.get("parameters")
-    found, unreadable = written_paths(params, "postToolUse.parameters")
+    call = tool_call(
+        event,
+        "toolName",
+        "parameters",
+        "taskId",
+        hook="hookName",
+        within=post,
+        label="postToolUse.parameters",
+    )
     raw_roots = event.get("workspaceRoots")
     roots = [r for r in raw_roots if text(r)] if isinstance(raw_roots, list) else []
-    first = found[0] if found and os.path.isabs(found[0]) else None
-    task = text(event.get("taskId"))
+    first = call.paths[0] if call.paths and os.path.isabs(call.paths[0]) else None
     slug = text(member(event, "model", "slug"))
-    hook = text(event.get("hookName"))
-    return RuntimeEvent(
-        source=NAME,
-        session_id=task,
-        tool_call_id=derived_call_id(NAME, task, event.get("timestamp"), tool, params),
-        cwd=workspace_for(first, roots),
-        paths=unique(found),
-        writes=hook in (EVENT, None)
+    call = replace(call, cwd=workspace_for(first, roots))
+    return call.runtime_event(
+        NAME,
+        tool_call_id=derived_call_id(
+            NAME, call.session, event.get("timestamp"), call.tool, call.args
+        ),
+        writes=call.hook in (EVENT, None)
         and post.get("success") is not False
-        and writes_file(tool, params, WRITE_TOOLS),
-        tool=tool,
+        and writes_file(call.tool, call.args, WRITE_TOOLS),
         model=slug if slug and slug.lower() not in NO_MODEL else None,
         effort=None,
-        hook_event=hook,
-        unreadable=unreadable,
     )

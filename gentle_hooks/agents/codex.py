@@ -27,8 +27,6 @@ from gentle_hooks.agents.event import (
     OUR_EFFORTS,
     UNKNOWN,
     RuntimeEvent,
-    call_id,
-    derived_call_id,
     map_effort,
     snake_tool_call,
     writes_file,
@@ -102,8 +100,9 @@ def decode(data: bytes) -> RuntimeEvent:
         model = ctx_model or model
     return call.runtime_event(
         NAME,
-        tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id"))
-        or derived_call_id(NAME, call.session, event.get("turn_id"), call.tool, call.args),
+        tool_call_id=call.own_id(
+            NAME, "tool_use_id", event.get("session_id"), event.get("turn_id")
+        ),
         writes=writes_file(call.tool, call.args, WRITE_TOOLS),
         model=model,
         effort=effort,

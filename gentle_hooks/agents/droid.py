@@ -14,23 +14,41 @@ transcript path with ``.jsonl`` replaced by ``.settings.json`` (where git-ai rea
 unknown when that file cannot be read. Droid hands its hooks no effort: it is unknown unless
 ``GENTLE_WRITER_EFFORT`` says. An input without ``tool_use_id`` gets an id derived from the
 session, the tool and its input, so a replay records once.
+
+Subagents (custom droids, and the built-in ``worker`` and ``explorer``) run through the
+``Task`` tool, named by its ``subagent_type`` (docs.factory.ai/cli/configuration/custom-droids;
+docs.factory.ai/harness/subagents). The write inputs carry no subagent marker, so the run is
+bracketed: ``PreToolUse`` of ``Task`` is a subagent's start, with the model its definition
+declares (``.factory/droids/<name>.md`` of the project, else ``~/.factory/droids/``; project
+definitions win; ``inherit``, none, or a built-in: unknown), and ``SubagentStop`` ("when a
+subagent (Task tool call) has finished", docs.factory.ai/reference/hooks-reference) its stop
+(:mod:`gentle_hooks.services.agent_subagents` keeps the marker between them).
 """
 
 from __future__ import annotations
 
+import os
+
+from gentle_hooks.agents.definitions import declared, own_model
 from gentle_hooks.agents.event import (
+    SUBAGENT_START,
+    SUBAGENT_STOP,
     RuntimeEvent,
-    call_id,
-    derived_call_id,
     snake_tool_call,
+    subagent_event,
     writes_file,
 )
 from gentle_hooks.agents.payload import load_object, member, read_file, text
 from gentle_hooks.errors import UsageError
+from gentle_hooks.values.frozen import replace
 
 NAME = "droid"
 #: Droid's file-writing tools (the matcher ``install --agent droid`` writes).
 WRITE_TOOLS = ("Create", "Edit", "MultiEdit", "Write", "ApplyPatch")
+#: The tool that runs a subagent.
+TASK = "Task"
+#: The events that bracket a subagent's run, with the matcher ours goes under.
+SUBAGENT_EVENTS: tuple[tuple[str, str | None], ...] = (("PreToolUse", TASK), ("SubagentStop", None))
 
 
 def settings_path(transcript: str | None) -> str | None:
@@ -51,18 +69,40 @@ def model_from_settings(path: str | None) -> str | None:
         return None
 
 
+def droid_model(name: str | None, cwd: str | None) -> str | None:
+    """The model the definition of custom droid ``name`` declares as its own: the project's
+    ``.factory/droids/<name>.md`` (under ``cwd``) first, else the user's; None when none
+    declares one, it inherits, or no file defines it (a built-in droid)."""
+    if not name or "/" in name or name.startswith("."):
+        return None
+    home = os.environ.get("HOME") or os.path.expanduser("~")
+    for base in (cwd, home):
+        path = os.path.join(base, ".factory", "droids", name + ".md") if base else None
+        if path and os.path.isfile(path):
+            return own_model(declared(path)[1])
+    return None
+
+
 def decode(data: bytes) -> RuntimeEvent:
-    """Decode Droid's hook input.
+    """Decode Droid's hook input (a tool's, or a subagent's start or stop).
 
     Raises:
         UsageError: not a bounded JSON object.
     """
     call = snake_tool_call(data, NAME)
     event = call.event
+    hook, cwd = call.hook, call.cwd
+    if hook == "SubagentStop" or (hook == "PreToolUse" and call.tool == TASK):
+        start = hook == "PreToolUse"
+        name = text(member(call.args, "subagent_type")) if start else None
+        lifecycle = SUBAGENT_START if start else SUBAGENT_STOP
+        ev = subagent_event(NAME, lifecycle, call.session, name, cwd, hook)
+        return replace(ev, model=droid_model(name, cwd)) if start else ev
     return call.runtime_event(
         NAME,
-        tool_call_id=call_id(NAME, event.get("tool_use_id"), event.get("session_id"))
-        or derived_call_id(NAME, call.session, event.get("timestamp"), call.tool, call.args),
+        tool_call_id=call.own_id(
+            NAME, "tool_use_id", event.get("session_id"), event.get("timestamp")
+        ),
         writes=writes_file(call.tool, call.args, WRITE_TOOLS),
         model=model_from_settings(settings_path(text(event.get("transcript_path")))),
         effort=None,

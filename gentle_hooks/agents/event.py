@@ -99,12 +99,13 @@ def subagent_event(
 
 @frozen
 class ToolCall:
-    """The fields of a post-tool hook input every runtime names the same way.
+    """The fields of a post-tool hook input every runtime has, wherever it names them.
 
     Attributes:
         event: the whole input object; tool: the tool's name; args: its arguments as given
             (what a derived call id hashes); session: the session id; paths / unreadable:
-            :func:`gentle_hooks.agents.patch.written_paths` of the arguments.
+            :func:`gentle_hooks.agents.patch.written_paths` of the arguments; cwd: where the
+            agent works; hook: the hook event the input names (None: it names none).
     """
 
     event: dict[str, object]
@@ -113,6 +114,16 @@ class ToolCall:
     session: str | None
     paths: list[str]
     unreadable: str | None
+    cwd: str | None = None
+    hook: str | None = None
+
+    def own_id(self, source: str, key: str, context: object, *moment: object) -> str:
+        """The runtime's tool call id under ``key`` of the input (:func:`call_id`, with
+        ``context``), else the :func:`derived_call_id` of the session, ``moment`` (the
+        runtime's timestamp or turn, when it names one), the tool and its arguments."""
+        return call_id(source, self.event.get(key), context) or derived_call_id(
+            source, self.session, *moment, self.tool, self.args
+        )
 
     def runtime_event(
         self,
@@ -129,14 +140,14 @@ class ToolCall:
             source=source,
             session_id=self.session,
             tool_call_id=tool_call_id,
-            cwd=text(self.event.get("cwd")),
+            cwd=self.cwd,
             paths=unique(self.paths),
             writes=writes,
             tool=self.tool,
             model=model,
             effort=effort,
             agent=agent,
-            hook_event=text(self.event.get("hook_event_name")),
+            hook_event=self.hook,
             unreadable=self.unreadable,
         )
 
@@ -172,13 +183,30 @@ def tool_call(
     args: str,
     session: str,
     parse: Callable[[object], object] = lambda value: value,
+    *,
+    cwd: str = "cwd",
+    hook: str = "hook_event_name",
+    within: dict[str, object] | None = None,
+    label: str | None = None,
 ) -> ToolCall:
-    """The :class:`ToolCall` of ``event`` whose tool, arguments and session id are under the
-    keys ``tool``, ``args`` and ``session``; the paths are read from ``parse`` of the
-    arguments (named ``args`` when unreadable)."""
-    raw = event.get(args)
-    paths, unreadable = written_paths(parse(raw), args)
-    return ToolCall(event, text(event.get(tool)), raw, text(event.get(session)), paths, unreadable)
+    """The :class:`ToolCall` of ``event`` whose tool, arguments, session id, working
+    directory and hook event are under the keys ``tool``, ``args``, ``session``, ``cwd``
+    and ``hook`` (the tool and its arguments in ``within`` when given: an object of the
+    input); the paths are read from ``parse`` of the arguments (named ``label``, default
+    ``args``, when unreadable)."""
+    holder = event if within is None else within
+    raw = holder.get(args)
+    paths, unreadable = written_paths(parse(raw), label or args)
+    return ToolCall(
+        event,
+        text(holder.get(tool)),
+        raw,
+        text(event.get(session)),
+        paths,
+        unreadable,
+        text(event.get(cwd)),
+        text(event.get(hook)),
+    )
 
 
 def snake_tool_call(data: bytes, name: str) -> ToolCall:

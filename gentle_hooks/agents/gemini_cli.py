@@ -23,13 +23,16 @@ holds that call not yet finished (``status`` ``validating``, ``scheduled``,
 ``awaiting_approval`` or ``executing``). A write then is the subagent's
 (:func:`running_subagent`): its model is the ``model:`` its definition declares
 (``.gemini/agents/*.md`` under the input's ``cwd``, or under ``$GEMINI_CLI_HOME`` or the home
-directory; YAML front matter, ``name:`` naming it), else unknown, never the parent's turn.
+directory, or an extension's ``agents/*.md``; YAML front matter, ``name:`` naming it), else
+unknown, never the parent's turn. Releases that expose one ``delegate_to_agent`` tool name the
+subagent in its ``agent_name`` argument: a pending call of it is a subagent's, whatever it names.
 """
 
 from __future__ import annotations
 
 import os
 
+from gentle_hooks.agents.definitions import declared, own_model
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, snake_tool_call, writes_file
 from gentle_hooks.agents.payload import json_lines, loads, member, read_file, text
 from gentle_hooks.errors import UsageError
@@ -73,65 +76,79 @@ def model_from_transcript(path: str | None) -> str | None:
 PENDING = ("validating", "scheduled", "awaiting_approval", "executing")
 #: Gemini CLI's built-in subagents (geminicli.com docs/core/subagents).
 BUILT_IN = ("codebase_investigator", "cli_help", "generalist", "browser_agent")
+#: The tool through which some Gemini CLI releases delegate to any subagent, naming it in
+#: ``agent_name`` (``packages/core/src/agents/delegate-to-agent-tool.ts``).
+DELEGATE = "delegate_to_agent"
 #: At most this many definition files are read per directory.
 _MAX_AGENT_FILES = 200
 
 
-def _declared(path: str) -> tuple[str | None, str | None]:
-    """(``name:``, ``model:``) of a subagent definition's YAML front matter, plain scalars."""
-    data = read_file(path, limit=65536)
-    if data is None:
-        return None, None
-    lines = data.decode("utf-8", "replace").splitlines()
-    if not lines or lines[0].strip() != "---":
-        return None, None
-    found: dict[str, str] = {}
-    for line in lines[1:]:
-        if line.strip() == "---":
-            break
-        key, sep, value = line.partition(":")
-        if sep and key.strip() in ("name", "model") and not line[:1].isspace():
-            found[key.strip()] = value.strip().strip("'\"")
-    return found.get("name") or None, found.get("model") or None
+def _agent_dirs(cwd: str | None) -> list[str]:
+    """The directories of subagent definitions, in the order Gemini CLI registers them (a
+    later definition of a name replaces an earlier one): ``~/.gemini/agents``, the
+    project's ``.gemini/agents``, then the ``agents/`` of each extension (under
+    ``~/.gemini/extensions/*/``, and the project's ``.gemini/extensions/*/``)."""
+    home = os.environ.get("GEMINI_CLI_HOME") or os.path.expanduser("~")
+    bases = [home, cwd] if cwd else [home]
+    out = [os.path.join(b, ".gemini", "agents") for b in bases]
+    for base in bases:
+        extensions = os.path.join(base, ".gemini", "extensions")
+        try:
+            names = sorted(os.listdir(extensions))[:_MAX_AGENT_FILES]
+        except OSError:
+            continue
+        out += [os.path.join(extensions, n, "agents") for n in names]
+    return out
 
 
 def _definitions(cwd: str | None) -> dict[str, str | None]:
-    """Subagent name -> its declared model (None: none declared), project files first."""
-    home = os.environ.get("GEMINI_CLI_HOME") or os.path.expanduser("~")
+    """Subagent name -> its declared model (None: none declared); where two definitions
+    name one subagent, the one Gemini CLI registers last wins (:func:`_agent_dirs`)."""
     out: dict[str, str | None] = {}
-    for base in (cwd, home):
-        where = os.path.join(base, ".gemini", "agents") if base else None
+    for where in _agent_dirs(cwd):
         try:
-            names = sorted(os.listdir(where))[:_MAX_AGENT_FILES] if where else []
+            names = sorted(os.listdir(where))[:_MAX_AGENT_FILES]
         except OSError:
             continue
         for file in names:
             if file.endswith(".md"):
-                name, model = _declared(os.path.join(where or "", file))
-                out.setdefault(name or file[:-3], model)
+                name, model = declared(os.path.join(where, file))
+                out[name or file[:-3]] = model
     return out
+
+
+def _subagent_called(call: object) -> str | None:
+    """The subagent an unfinished transcript tool call delegates to: the tool's own name,
+    or for :data:`DELEGATE` the ``agent_name`` of its arguments (the tool's name when it
+    names none); None when the call is finished or has no name."""
+    name = text(member(call, "name"))
+    if member(call, "status") not in PENDING or name is None:
+        return None
+    if name == DELEGATE:
+        return text(member(call, "args", "agent_name")) or name
+    return name
 
 
 def running_subagent(path: str | None, cwd: str | None) -> tuple[str, str | None] | None:
     """(subagent name, its declared model or None) when the newest ``gemini`` message of the
-    transcript holds an unfinished call to a subagent, else None."""
+    transcript holds an unfinished call to a subagent (a tool a definition or a built-in
+    names, or :data:`DELEGATE`), else None."""
     for message in reversed(_messages(path)):
         if member(message, "type") != "gemini":
             continue
         calls = member(message, "toolCalls")
         pending = [
-            n
+            (n, member(c, "name") == DELEGATE)
             for c in (calls if isinstance(calls, list) else [])
-            if member(c, "status") in PENDING and (n := text(member(c, "name"))) is not None
+            if (n := _subagent_called(c)) is not None and n not in WRITE_TOOLS
         ]
-        pending = [n for n in pending if n not in WRITE_TOOLS]
         if not pending:
             return None
         known = _definitions(cwd)
-        for n in pending:
-            if n in known or n in BUILT_IN:
+        for n, delegated in pending:
+            if delegated or n in known or n in BUILT_IN:
                 model = known.get(n)
-                return n, None if model in (None, "inherit") else model
+                return n, own_model(model)
         return None
     return None
 

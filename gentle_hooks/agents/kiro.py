@@ -8,22 +8,35 @@ and runs a ``command`` action with the hook event as JSON on standard input
 
 File-writing tools: ``fs_write`` (``path``; Kiro's built-in write tool, the name its v3
 example matches together with ``str_replace``), and ``write``, the built-in's name in agent
-``tools`` lists. The event names no session, no tool call, no model and no effort: the
-replay id is derived from the directory, the tool, its input and its response; the model
-and the effort are unknown unless ``GENTLE_WRITER_MODEL``/``GENTLE_WRITER_EFFORT`` say.
+``tools`` lists. The documented event names no session, no tool call, no time, no model and
+no effort. Kiro IDE 1.x's event carries a ``session_id`` (observed, not documented:
+awslabs/aidlc-workflows "Kiro IDE hook payload - empirical reference"): it is read when
+present. The replay id is derived from the session, the :data:`WINDOW` (ten-minute span of
+the clock) the hook runs in, the directory, the tool, its input and its response: the same
+event delivered again within that span records once, the same edit made in another session
+or later records again.
+The model and the effort are unknown unless ``GENTLE_WRITER_MODEL``/``GENTLE_WRITER_EFFORT``
+say.
 """
 
 from __future__ import annotations
 
-from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, unique, writes_file
-from gentle_hooks.agents.patch import written_paths
-from gentle_hooks.agents.payload import load_object, text
+import time
+
+from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, snake_tool_call, writes_file
 
 NAME = "kiro"
 #: Kiro's file-writing tools.
 WRITE_TOOLS = ("fs_write", "write", "str_replace")
+#: Seconds of the time span a replay id holds: the event names no time of its own.
+WINDOW = 600
 #: ``hook_event_name`` spellings of the event we wire (``postToolUse`` before v3).
 EVENTS = ("PostToolUse", "postToolUse")
+
+
+def window(now: float) -> int:
+    """The :data:`WINDOW`-second span of the Unix time ``now``: part of the replay id."""
+    return int(now // WINDOW)
 
 
 def decode(data: bytes) -> RuntimeEvent:
@@ -32,22 +45,15 @@ def decode(data: bytes) -> RuntimeEvent:
     Raises:
         UsageError: not a bounded JSON object.
     """
-    event = load_object(data, f"record --from {NAME}: stdin")
-    tool = text(event.get("tool_name"))
-    args = event.get("tool_input")
-    found, unreadable = written_paths(args, "tool_input")
-    cwd = text(event.get("cwd"))
-    hook = text(event.get("hook_event_name"))
-    return RuntimeEvent(
-        source=NAME,
-        session_id=None,
-        tool_call_id=derived_call_id(NAME, cwd, tool, args, event.get("tool_response")),
-        cwd=cwd,
-        paths=unique(found),
-        writes=(hook is None or hook in EVENTS) and writes_file(tool, args, WRITE_TOOLS),
-        tool=tool,
+    call = snake_tool_call(data, NAME)
+    response = call.event.get("tool_response")
+    return call.runtime_event(
+        NAME,
+        tool_call_id=derived_call_id(
+            NAME, call.session, window(time.time()), call.cwd, call.tool, call.args, response
+        ),
+        writes=(call.hook is None or call.hook in EVENTS)
+        and writes_file(call.tool, call.args, WRITE_TOOLS),
         model=None,
         effort=None,
-        hook_event=hook,
-        unreadable=unreadable,
     )

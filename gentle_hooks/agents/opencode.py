@@ -16,6 +16,14 @@ the documented hook arguments (``@opencode-ai/plugin`` ``Hooks``, anomalyco/open
   ``chat.params``'s provider ``options`` when the provider sets one; null when the plugin
   saw neither for that session (a subagent runs in its own session, so its calls carry its
   own model or none, never the parent's);
+* ``parentID``: the parent of the call's session, from the ``session.created`` and
+  ``session.updated`` events (``event`` hook; the SDK's ``Session.parentID``), and ``agent``:
+  the session's agent as ``chat.params`` named it. The ``task`` tool runs a subagent in a
+  child session (``Session.create({ parentID: ctx.sessionID, ... })``, anomalyco/opencode
+  ``packages/opencode/src/tool/task.ts``): a call whose session has a parent is the
+  subagent's, recorded under the shared subagent rule
+  (:func:`gentle_hooks.services.agent_record.record_from_runtime`): its session's own model
+  or unknown, never the hook entry's ``GENTLE_WRITER_*`` or flags;
 * ``directory``, ``worktree``: the plugin context's.
 
 File-writing tools: ``write``, ``edit``, ``multiedit`` (``filePath``) and ``apply_patch``
@@ -27,14 +35,13 @@ from __future__ import annotations
 
 from gentle_hooks.agents.event import (
     RuntimeEvent,
-    call_id,
-    derived_call_id,
     map_effort,
-    unique,
+    tool_call,
     writes_file,
 )
-from gentle_hooks.agents.patch import patch_paths, written_paths
+from gentle_hooks.agents.patch import patch_paths
 from gentle_hooks.agents.payload import load_object, member, text
+from gentle_hooks.values.frozen import replace
 
 NAME = "opencode"
 #: OpenCode's file-writing tools.
@@ -57,27 +64,20 @@ def decode(data: bytes) -> RuntimeEvent:
         UsageError: not a bounded JSON object.
     """
     event = load_object(data, f"record --from {NAME}: stdin")
-    tool = text(event.get("tool"))
-    args = event.get("args")
-    found, unreadable = written_paths(args, "args")
-    body = text(member(args, "patchText"))
+    call = tool_call(event, "tool", "args", "sessionID", cwd="directory", hook="hook")
+    body = text(member(call.args, "patchText"))
     if body:
-        found += [p for p in patch_paths(body) if "\0" not in p]
-        unreadable = None if found else unreadable
-    session = text(event.get("sessionID"))
+        found = call.paths + [p for p in patch_paths(body) if "\0" not in p]
+        call = replace(call, paths=found, unreadable=None if found else call.unreadable)
+    call = replace(call, cwd=call.cwd or text(event.get("worktree")))
     effort_name = text(member(event, "model", "reasoningEffort"))
-    return RuntimeEvent(
-        source=NAME,
-        session_id=session,
-        tool_call_id=call_id(NAME, event.get("callID"), session)
-        or derived_call_id(NAME, session, tool, args),
-        cwd=text(event.get("directory")) or text(event.get("worktree")),
-        paths=unique(found),
-        writes=text(event.get("hook")) in ("tool.execute.after", None)
-        and writes_file(tool, args, WRITE_TOOLS),
-        tool=tool,
+    parent = text(event.get("parentID"))
+    return call.runtime_event(
+        NAME,
+        tool_call_id=call.own_id(NAME, "callID", call.session),
+        writes=call.hook in ("tool.execute.after", None)
+        and writes_file(call.tool, call.args, WRITE_TOOLS),
         model=text(member(event, "model", "modelID")),
         effort=map_effort(effort_name, EFFORTS) if effort_name else None,
-        hook_event=text(event.get("hook")),
-        unreadable=unreadable,
+        agent=(text(event.get("agent")) or "subagent") if parent else None,
     )

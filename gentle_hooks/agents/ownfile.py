@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
+from functools import partial
 
 from gentle_hooks.agents import wiring
 
@@ -43,14 +45,18 @@ def cline_script(command: str) -> str:
     )
 
 
-def opencode_plugin(command: str) -> str:
+def opencode_plugin(command: str, *, subagents: bool = True) -> str:
     """OpenCode's plugin module running ``command`` after each tool call, the call as one
     JSON object on standard input (docs/agents/opencode.md names each field's source):
     ``hook``, ``tool``, ``sessionID``, ``callID``, ``args`` (the call's own, else those
     ``tool.execute.before`` saw), ``model`` (the session's last ``chat.params``/
-    ``chat.message``: ``providerID``, ``modelID``, ``reasoningEffort``), ``directory``,
-    ``worktree``. Output is discarded (OpenCode's screen is a TUI); a recorder that fails
-    never stops the tool."""
+    ``chat.message``: ``providerID``, ``modelID``, ``reasoningEffort``), ``parentID`` (the
+    session's parent, from the ``session.created``/``session.updated`` events: a subagent's
+    session has one; null when the plugin saw none), ``agent`` (the session's agent, as
+    ``chat.message`` or ``chat.params`` named it), ``directory``, ``worktree``. Output is
+    discarded (OpenCode's screen is a TUI); a recorder that fails never stops the tool.
+    ``subagents=False`` gives the former text, without ``parentID`` and ``agent``."""
+    sub = subagents
     return (
         marker("opencode", command, "//") + "\n"
         "// Written by 'gentle-hook install --agent opencode'; 'gentle-hook uninstall --agent\n"
@@ -62,14 +68,33 @@ def opencode_plugin(command: str) -> str:
         "export const GentleHooksRecorder = async ({ directory, worktree }) => {\n"
         "  const models = new Map()\n"
         "  const calls = new Map()\n"
-        "  const seen = (sessionID, model) => {\n"
+        + ("  const parents = new Map()\n  const agents = new Map()\n" if sub else "")
+        + "  const seen = (sessionID, model) => {\n"
         "    const known = Object.entries(model).filter(([, v]) => v != null)\n"
         "    const before = models.get(sessionID) ?? {}\n"
         "    models.set(sessionID, { ...before, ...Object.fromEntries(known) })\n"
         "  }\n"
         "  return {\n"
-        '    "chat.message": async (input) => {\n'
-        "      if (input?.model?.modelID) {\n"
+        + (
+            "    event: async ({ event }) => {\n"
+            "      const info = event?.properties?.info\n"
+            "      const kind = event?.type\n"
+            '      const known = kind === "session.created" || kind === "session.updated"\n'
+            '      if (known && typeof info?.id === "string") {\n'
+            '        const parent = typeof info.parentID === "string" ? info.parentID : null\n'
+            "        parents.set(info.id, parent)\n"
+            "      }\n"
+            "    },\n"
+            if sub
+            else ""
+        )
+        + '    "chat.message": async (input) => {\n'
+        + (
+            '      if (typeof input?.agent === "string") agents.set(input.sessionID, input.agent)\n'
+            if sub
+            else ""
+        )
+        + "      if (input?.model?.modelID) {\n"
         "        seen(input.sessionID, {\n"
         "          providerID: input.model.providerID ?? null,\n"
         "          modelID: input.model.modelID,\n"
@@ -78,7 +103,12 @@ def opencode_plugin(command: str) -> str:
         "    },\n"
         '    "chat.params": async (input, output) => {\n'
         "      const effort = output?.options?.reasoningEffort\n"
-        "      seen(input.sessionID, {\n"
+        + (
+            '      if (typeof input?.agent === "string") agents.set(input.sessionID, input.agent)\n'
+            if sub
+            else ""
+        )
+        + "      seen(input.sessionID, {\n"
         "        providerID: input?.provider?.info?.id ?? input?.provider?.id ?? "
         "input?.model?.providerID ?? null,\n"
         "        modelID: input?.model?.id ?? null,\n"
@@ -98,7 +128,13 @@ def opencode_plugin(command: str) -> str:
         "        callID: input.callID,\n"
         "        args,\n"
         "        model: models.get(input.sessionID) ?? null,\n"
-        "        directory,\n"
+        + (
+            "        parentID: parents.get(input.sessionID) ?? null,\n"
+            "        agent: agents.get(input.sessionID) ?? null,\n"
+            if sub
+            else ""
+        )
+        + "        directory,\n"
         "        worktree,\n"
         "      })\n"
         "      try {\n"
@@ -223,8 +259,26 @@ def _kiro_command(content: str) -> str | None:
     return None
 
 
+#: The renderers of the texts former versions wrote, per runtime: such a file is still ours
+#: as written (uninstall removes it; install rewrites it to the current text).
+FORMER: dict[str, tuple[Callable[[str], str], ...]] = {
+    "opencode": (partial(opencode_plugin, subagents=False),),
+}
+
+
 def as_written(content: str, name: str) -> bool:
-    """``content`` is exactly what :func:`render` writes for the command its marker names."""
+    """``content`` is exactly what :func:`render` writes for the command its marker names,
+    or what a former version wrote for it (:data:`FORMER`)."""
+    command = owned_command(content, name)
+    if command is None:
+        return False
+    return content == render(name, command) or any(
+        content == old(command) for old in FORMER.get(name, ())
+    )
+
+
+def is_current(content: str, name: str) -> bool:
+    """``content`` is exactly what :func:`render` writes now for the command it names."""
     command = owned_command(content, name)
     return command is not None and content == render(name, command)
 

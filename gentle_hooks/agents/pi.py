@@ -21,13 +21,10 @@ from __future__ import annotations
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
     RuntimeEvent,
-    call_id,
-    derived_call_id,
     map_effort,
-    unique,
+    tool_call,
     writes_file,
 )
-from gentle_hooks.agents.patch import written_paths
 from gentle_hooks.agents.payload import load_object, member, text
 
 NAME = "pi"
@@ -42,24 +39,14 @@ def decode(data: bytes) -> RuntimeEvent:
         UsageError: not a bounded JSON object.
     """
     event = load_object(data, f"record --from {NAME}: stdin")
-    tool = text(event.get("toolName"))
-    args = event.get("input")
-    found, unreadable = written_paths(args, "input")
-    session = text(event.get("sessionId"))
+    call = tool_call(event, "toolName", "input", "sessionId", hook="hook")
     level = text(event.get("thinkingLevel"))
-    return RuntimeEvent(
-        source=NAME,
-        session_id=session,
-        tool_call_id=call_id(NAME, event.get("toolCallId"), session)
-        or derived_call_id(NAME, session, tool, args),
-        cwd=text(event.get("cwd")),
-        paths=unique(found),
-        writes=text(event.get("hook")) in ("tool_result", None)
+    return call.runtime_event(
+        NAME,
+        tool_call_id=call.own_id(NAME, "toolCallId", call.session),
+        writes=call.hook in ("tool_result", None)
         and event.get("isError") is not True
-        and writes_file(tool, args, WRITE_TOOLS),
-        tool=tool,
+        and writes_file(call.tool, call.args, WRITE_TOOLS),
         model=text(member(event, "model", "id")),
         effort=map_effort(level, OUR_EFFORTS) if level else None,
-        hook_event=text(event.get("hook")),
-        unreadable=unreadable,
     )

@@ -83,9 +83,11 @@ class Wiring:
             there is found, updated there, and removed.
         project_vars: the environment variables the runtime sets, for its hooks, to the
             project directory (the work tree root): Claude Code's ``CLAUDE_PROJECT_DIR``.
-        also_events: the other events our entry is wired to in the same file (flat shape:
-            Copilot's and Cursor's ``subagentStart``/``subagentStop``, which bracket a
-            subagent's run); install adds, and uninstall removes, ours under each.
+        also_events: the other events our entry is wired to in the same file (Copilot's
+            and Cursor's ``subagentStart``/``subagentStop``, Droid's ``PreToolUse`` of its
+            ``Task`` tool and ``SubagentStop``, which bracket a subagent's run); install
+            adds, and uninstall removes, ours under each. also_matchers: for a grouped
+            shape, ``(event, matcher)`` of each of them (None: a group with no matcher).
         aliases: ``(tool, its other names)``: names a group's matcher may select the tool by
             (Codex matches ``apply_patch`` by ``Write`` and ``Edit`` too).
     """
@@ -120,6 +122,7 @@ class Wiring:
     other_commands: tuple[str, ...] = field(default=())
     file_mode: int = 0o644
     also_events: tuple[str, ...] = field(default=())
+    also_matchers: tuple[tuple[str, str | None], ...] = field(default=())
 
 
 @frozen
@@ -361,6 +364,8 @@ RUNTIMES: tuple[Runtime, ...] = (
             event="PostToolUse",
             matcher="|".join(droid.WRITE_TOOLS),
             entry=(("type", "command"),),
+            also_events=tuple(e for e, _ in droid.SUBAGENT_EVENTS),
+            also_matchers=droid.SUBAGENT_EVENTS,
             also_project=(".factory/settings.local.json",),
             # docs.factory.ai/reference/hooks-reference, "Structure": $FACTORY_PROJECT_DIR
             project_vars=("FACTORY_PROJECT_DIR",),

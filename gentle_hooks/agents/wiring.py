@@ -287,8 +287,15 @@ def _check_shape(doc: JSON, w: Wiring) -> None:
 
 def events(w: Wiring) -> tuple[Wiring, ...]:
     """The wiring of each event our entry goes under: the runtime's event, then each of
-    :attr:`Wiring.also_events`."""
-    return (w, *(replace(w, event=event) for event in w.also_events))
+    :attr:`Wiring.also_events` (with its matcher of :attr:`Wiring.also_matchers`)."""
+    matchers = dict(w.also_matchers)
+    return (
+        w,
+        *(
+            replace(w, event=event, matcher=matchers.get(event, w.matcher))
+            for event in w.also_events
+        ),
+    )
 
 
 def hooks_phrase(w: Wiring) -> str:

@@ -11,9 +11,12 @@ hook, or its instructions file (``CLAUDE.md``, ``GEMINI.md``, ``AGENTS.md``,
   would: :mod:`gentle_hooks.services.agent_reach`) and runs (``<it> --version`` exits 0,
   bounded in time): ok;
 * wired, but that program is resolved and not there, or cannot run (a bad interpreter
-  line, a non-zero exit of ``--version``): fails, saying which in one line (the agent's
-  edits go unrecorded); one that cannot be resolved without the runtime (a variable it alone sets,
-  a path relative to the agent's working directory) is reported "not checked", not failed;
+  line, a non-zero exit of ``--version``), or does not answer ``--version`` in time: fails,
+  saying which in one line (the agent's edits go unrecorded); one that cannot be resolved
+  without the runtime (a variable it alone sets, a path relative to the agent's working
+  directory) is reported "not checked", not failed. Each distinct program is run once for
+  all the runtimes, and all the runs together are bounded
+  (:class:`gentle_hooks.services.agent_reach.Versions`);
 * wired under a matcher that leaves some of the runtime's file-writing tools out: fails,
   naming them;
 * wired, but a documented switch of the runtime's settings stops it (Claude Code's
@@ -41,6 +44,8 @@ hook, or its instructions file (``CLAUDE.md``, ``GEMINI.md``, ``AGENTS.md``,
 from __future__ import annotations
 
 import os
+import shlex
+import sys
 from collections.abc import Mapping
 
 from gentle_hooks.agents import aider, wiring
@@ -57,7 +62,7 @@ from gentle_hooks.services.agent_install import (
     scoped_path,
     user_home,
 )
-from gentle_hooks.services.agent_reach import reach
+from gentle_hooks.services.agent_reach import Reach, Versions, reach, working_program
 from gentle_hooks.values.frozen import frozen, replace
 
 
@@ -70,6 +75,33 @@ class AgentCheck:
     ok: bool
     detail: str
     fix: Command | None = None
+
+
+def _install(rt: Runtime, scope: str, env: Mapping[str, str], run: Versions) -> Command:
+    """``install --agent NAME [--scope user]`` run by a ``gentle-hook`` that works: when the
+    one on ``PATH`` cannot run (:func:`working_program`), the working one's absolute path,
+    else this interpreter's ``-m gentle_hooks``; the name as typed otherwise."""
+    user = ("--scope", "user") if scope == "user" else ()
+    words = ("install", "--agent", rt.name, *user)
+    program, broken = working_program(env, run)
+    if broken is None:
+        return cli(*words)
+    tool = program or f"{shlex.quote(sys.executable)} -m gentle_hooks"
+    return Command(words, tool=tool)
+
+
+def _cannot_run(path: str, scope: str, command: str, got: Reach) -> str:
+    """The line of a wired hook whose ``gentle-hook`` is missing, cannot run, or did not
+    answer ``--version`` in time (nothing then says the hook can record)."""
+    if got.status == "unanswered":
+        return (
+            f"wired in {path} ({scope}), but '{command}' was not confirmed to run: {got.why}; "
+            "install the recorder again"
+        )
+    return (
+        f"wired in {path} ({scope}), but '{command}' cannot run: "
+        f"{got.why or 'its gentle-hook is not found'}; install the recorder again"
+    )
 
 
 def _found(rt: Runtime, root: str | None, home: str, env: Mapping[str, str]) -> list[str]:
@@ -156,7 +188,7 @@ def _aider_check(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agent
 
 
 def _file_check(
-    rt: Runtime, root: str | None, env: Mapping[str, str], found: list[str]
+    rt: Runtime, root: str | None, env: Mapping[str, str], found: list[str], run: Versions
 ) -> AgentCheck | None:
     """The check of a runtime whose hook is a file (Cline's script, OpenCode's plugin, Pi's
     extension, Kiro's hooks file): the file is there and runs our recorder, the runtime can
@@ -167,28 +199,25 @@ def _file_check(
     for scope in SCOPES if root else ("user",):
         if scope == "user" and rt.wiring.user is None:  # Kiro: no user hooks file
             continue
-        reinstall = cli(
-            "install", "--agent", rt.name, *(("--scope", "user") if scope == "user" else ())
-        )
         try:
             path, commands, cannot = file_placements(rt, scope, root, env)
         except UsageError as exc:
             return AgentCheck(name, False, exc.message)
         if cannot is not None:
-            return AgentCheck(name, False, f"wired in {path} ({scope}), but {cannot}", reinstall)
+            fix = _install(rt, scope, env, run)
+            return AgentCheck(name, False, f"wired in {path} ({scope}), but {cannot}", fix)
         for command in commands:
-            got = reach(command, rt, root, env, run=True)
-            if got.status == "missing":
+            got = reach(command, rt, root, env, run)
+            if got.status in ("missing", "unanswered"):
                 return AgentCheck(
                     name,
                     False,
-                    f"wired in {path} ({scope}), but '{command}' cannot run: "
-                    f"{got.why or 'its gentle-hook is not found'}; install the recorder again",
-                    reinstall,
+                    _cannot_run(path, scope, command, got),
+                    _install(rt, scope, env, run),
                 )
             where = got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
             wired.append(f"{path} ({scope}) -> {where}")
-    return _wired_or_found(rt, root, wired, found)
+    return _wired_or_found(rt, root, wired, found, env, run)
 
 
 def _lacking_events(doc: dict[str, object], rt: Runtime) -> list[str]:
@@ -202,20 +231,22 @@ def _lacking_events(doc: dict[str, object], rt: Runtime) -> list[str]:
     ]
 
 
-def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> AgentCheck | None:
+def check_runtime(
+    rt: Runtime, root: str | None, env: Mapping[str, str], run: Versions | None = None
+) -> AgentCheck | None:
     """The check of one runtime, or None when it is not used here. ``root`` is the work
-    tree root, or None outside any work tree (only the user's configuration is read)."""
+    tree root, or None outside any work tree (only the user's configuration is read);
+    ``run`` holds the ``gentle-hook --version`` answers shared by the runtimes' checks."""
+    run = run or Versions()
     found = _found(rt, root, user_home(rt.wiring, env), env)
     name = f"agent: {rt.name}"
     if rt.wiring is None:
         return _aider_check(rt, root, env)
     if rt.wiring.shape == "file":
-        return _file_check(rt, root, env, found)
+        return _file_check(rt, root, env, found, run)
     wired: list[str] = []
     commands: list[str] = []
     for scope in SCOPES if root else ("user",):
-        user = ("--scope", "user") if scope == "user" else ()
-        reinstall = cli("install", "--agent", rt.name, *user)
         tomls = [scoped_path(rt.wiring, scope, rel, root, env) for rel in rt.wiring.toml_hooks]
         for path in [*locations(rt.wiring, scope, root, env), *tomls]:
             try:
@@ -223,16 +254,10 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
             except UsageError as exc:
                 return AgentCheck(name, False, exc.message)
             for command, matcher in wiring.placements(doc or {}, rt):
-                got = reach(command, rt, root, env, run=True)
-                if got.status == "missing":
-                    return AgentCheck(
-                        name,
-                        False,
-                        f"wired in {path} ({scope}), but '{command}' cannot run: "
-                        f"{got.why or 'its gentle-hook is not found'}; install the recorder "
-                        "again",
-                        reinstall,
-                    )
+                got = reach(command, rt, root, env, run)
+                if got.status in ("missing", "unanswered"):
+                    fix = _install(rt, scope, env, run)
+                    return AgentCheck(name, False, _cannot_run(path, scope, command, got), fix)
                 where = (
                     got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
                 )
@@ -244,7 +269,7 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
                         f"wired in {path} ({scope}), but its matcher '{matcher}' misses "
                         f"{', '.join(missed)}: those writes are not recorded; install the "
                         "recorder again",
-                        reinstall,
+                        _install(rt, scope, env, run),
                     )
                 lacking = _lacking_events(doc or {}, rt)
                 if lacking:
@@ -254,7 +279,7 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
                         f"wired in {path} ({scope}), but not to {' and '.join(lacking)}: a "
                         "subagent's writes record as the parent's model; install the recorder "
                         "again",
-                        reinstall,
+                        _install(rt, scope, env, run),
                     )
                 commands.append(command)
                 wired.append(f"{path} ({scope}) -> {where}")
@@ -266,11 +291,16 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
             f"installed ({'; '.join(wired)}) but disabled by {'; '.join(off)}: "
             "the recorder does not run",
         )
-    return _wired_or_found(rt, root, wired, found)
+    return _wired_or_found(rt, root, wired, found, env, run)
 
 
 def _wired_or_found(
-    rt: Runtime, root: str | None, wired: list[str], found: list[str]
+    rt: Runtime,
+    root: str | None,
+    wired: list[str],
+    found: list[str],
+    env: Mapping[str, str],
+    run: Versions,
 ) -> AgentCheck | None:
     """The closing check of a runtime: wired where ``wired`` names it; else, when ``found``
     says it is used here, not wired, with the install command; else None (not used)."""
@@ -283,7 +313,7 @@ def _wired_or_found(
         name,
         True,
         f"found ({', '.join(found)}) but not wired to record",
-        cli("install", "--agent", rt.name, *(() if root else ("--scope", "user"))),
+        _install(rt, "project" if root else "user", env, run),
     )
 
 
@@ -292,8 +322,9 @@ def check_agents(repo: Repository | None) -> list[AgentCheck]:
     repository (or a bare one), per runtime the user's configuration wires or marks."""
     root = None if repo is None or repo.paths.is_bare else repo.paths.toplevel
     out = []
+    run = Versions()  # a program is run once for every runtime, within one time budget
     for rt in RUNTIMES:
-        result = check_runtime(rt, root, os.environ)
+        result = check_runtime(rt, root, os.environ, run)
         if result is not None:
             out.append(result)
     return out

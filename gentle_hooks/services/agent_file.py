@@ -7,8 +7,8 @@ Room ``services``. The file is the configuration path of the runtime's row in th
 
 * absent: written (its folders created), with the row's mode (executable for a script);
 * ours as written: unchanged, or rewritten when its ``gentle-hook`` must be retargeted
-  (the forms install writes itself, or a program that is not there) or its mode lost the
-  executable bit;
+  (the forms install writes itself, or a program that is not there), its mode lost the
+  executable bit, or it is the text a former version wrote (it gets the current text);
 * ours but edited since, or the user's own file of that name: never written; install
   fails (exit 2), saying what to do instead, unless the user's file already runs our
   recorder (then it counts as wired and is left as it is);
@@ -115,6 +115,8 @@ def install_file(rt: Runtime, scope: str, root: str | None, env: Mapping[str, st
     changes: tuple[str, ...] = ()
     if new != own:
         changes += (f"its gentle-hook changed: '{own}' -> '{new}'",)
+    if not ownfile.is_current(content, rt.name):
+        changes += ("it was the text of a former gentle-hooks: it is now the current one",)
     if not _runs(path, w):
         changes += ("it was not executable: it is now",)
     if not changes:

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import sys
 from collections.abc import Mapping
 
@@ -35,7 +34,7 @@ from gentle_hooks.agents.payload import read_file
 from gentle_hooks.agents.runtimes import Runtime, Wiring, record_command, runtime
 from gentle_hooks.bounded import write_whole
 from gentle_hooks.errors import UsageError
-from gentle_hooks.services.agent_reach import reach
+from gentle_hooks.services.agent_reach import reach, working_program
 from gentle_hooks.values.frozen import field, frozen
 
 SCOPES = ("project", "user")
@@ -211,19 +210,27 @@ def json_word(value: object) -> str:
 
 
 def program_for(scope: str, env: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
-    """The ``gentle-hook`` the hook runs, and a note when it may not be found or names
-    this machine's path in a project file."""
-    if shutil.which("gentle-hook", path=env.get("PATH")):
-        return "gentle-hook", ()
+    """The ``gentle-hook`` the hook runs (:func:`working_program`: the one ``PATH`` finds
+    when it runs, else the one beside this interpreter when it runs), and a note when it may
+    not be found, or names this machine's path in a project file, or passes over a broken
+    ``gentle-hook`` on ``PATH``."""
+    program, broken = working_program(env)
+    lead = (
+        "gentle-hook is not on PATH here"
+        if broken is None
+        else f"the gentle-hook on PATH cannot run ({broken})"
+    )
+    if program is None:
+        return "gentle-hook", (f"{lead}: the hook fails until it is",)
+    if program == "gentle-hook":
+        return program, ()
     beside = os.path.join(os.path.dirname(sys.executable), "gentle-hook")
-    if not os.access(beside, os.X_OK):
-        return "gentle-hook", ("gentle-hook is not on PATH here: the hook fails until it is",)
     if scope == "project":
-        return shlex.quote(beside), (
-            f"gentle-hook is not on PATH here: the hook runs {beside}, a path of this "
-            "machine; put gentle-hook on PATH and install again before you commit the file",
+        return program, (
+            f"{lead}: the hook runs {beside}, a path of this machine; put "
+            "gentle-hook on PATH and install again before you commit the file",
         )
-    return shlex.quote(beside), ()
+    return program, () if broken is None else (f"{lead}: the hook runs {beside}",)
 
 
 def installed_path() -> str:

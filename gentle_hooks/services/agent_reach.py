@@ -14,25 +14,34 @@ path is taken from the ``cd DIR &&`` before it (DIR expanded the same way). Then
   it (a bad interpreter line) or exits non-zero (126, 127...); ``why`` says which, one line;
 * ``unchecked``: it cannot be resolved without running the runtime (a variable neither the
   environment nor the runtime sets, a substitution, ``~user``, a relative path with no
-  ``cd`` before it: the hook's working directory is the agent's, unknown here), or, asked
-  to ``run``, ``<it> --version`` did not finish in :data:`RUN_SECONDS`.
+  ``cd`` before it: the hook's working directory is the agent's, unknown here);
+* ``unanswered``: asked to ``run``, ``<it> --version`` did not finish in
+  :data:`RUN_SECONDS`, or was not run because the checks' :data:`BUDGET_SECONDS` were spent
+  (:class:`Versions`): nothing says the hook can run.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import shlex
 import shutil
+import signal
 import subprocess
+import sys
+import time
 from collections.abc import Mapping
 
 from gentle_hooks.agents import wiring
 from gentle_hooks.agents.runtimes import Runtime
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-#: How long ``<gentle-hook> --version`` may take before doctor leaves it unchecked.
+#: How long ``<gentle-hook> --version`` may take before it counts as unanswered.
 RUN_SECONDS = 20.0
+#: How long all the ``--version`` runs of one :class:`Versions` may take together.
+BUDGET_SECONDS = 30.0
 
 
 @frozen
@@ -40,9 +49,9 @@ class Reach:
     """What resolving a hook command's program gave.
 
     Attributes:
-        status: ``found``, ``missing`` or ``unchecked``; where: the program's resolved
-            path (found or missing), or the program word as written (unchecked); why: for
-            unchecked, what could not be resolved.
+        status: ``found``, ``missing``, ``unchecked`` or ``unanswered``; where: the
+            program's resolved path (found, missing, unanswered), or the program word as
+            written (unchecked); why: what failed, or could not be resolved or run.
     """
 
     status: str
@@ -96,40 +105,107 @@ def expand(raw: str, values: Mapping[str, str]) -> str | None:
     return None if quote else "".join(out)
 
 
+class Versions:
+    """The ``<gentle-hook> --version`` runs of one ``doctor`` (or one ``install``): each
+    distinct program (by its real path) runs once, later asks get the same answer; each
+    run takes at most ``limit`` seconds and all of them together at most ``budget``: once
+    that is spent, a program not run yet is ``unanswered`` without running (a hung
+    ``gentle-hook`` costs one wait, not one per runtime)."""
+
+    def __init__(self, limit: float = RUN_SECONDS, budget: float = BUDGET_SECONDS) -> None:
+        self.limit = limit
+        self.left = budget
+        self.seen: dict[str, Reach] = {}
+        self.ran = 0
+
+    def check(self, program: str, root: str | None, env: Mapping[str, str]) -> Reach:
+        """:func:`runs` of ``program``, once per real path, within the budget."""
+        key = os.path.realpath(program)
+        if key in self.seen:
+            return replace(self.seen[key], where=program)
+        if self.left <= 0:
+            got = Reach("unanswered", program, "not run: the time for these checks was spent")
+        else:
+            started = time.monotonic()
+            got = runs(program, root, env, min(self.limit, self.left))
+            self.left -= time.monotonic() - started
+            self.ran += 1
+        self.seen[key] = got
+        return got
+
+
 def reach(
-    command: str, rt: Runtime, root: str | None, env: Mapping[str, str], run: bool = False
+    command: str,
+    rt: Runtime,
+    root: str | None,
+    env: Mapping[str, str],
+    run: Versions | None = None,
 ) -> Reach:
     """Whether ``command`` (an entry of ours, or any hook command) can run its program, as
     the module docstring says; ``root`` is the work tree root (None: outside one). With
     ``run``, a found program that is our ``gentle-hook`` word is also run with ``--version``
-    (:func:`runs`)."""
+    (:meth:`Versions.check`)."""
     got = _resolve(command, rt, root, env)
-    if run and got.status == "found" and wiring.program_of(command) is not None:
-        return runs(got.where, root, env)
+    if run is not None and got.status == "found" and wiring.program_of(command) is not None:
+        return run.check(got.where, root, env)
     return got
 
 
-def runs(program: str, root: str | None, env: Mapping[str, str]) -> Reach:
+def working_program(
+    env: Mapping[str, str], run: Versions | None = None
+) -> tuple[str | None, str | None]:
+    """The ``gentle-hook`` a command written now should run, as (program word, why the one
+    on ``PATH`` is passed over): ``gentle-hook`` when ``PATH`` finds one that runs
+    (:meth:`Versions.check`, through ``run`` when given); else the one beside this
+    interpreter, quoted for the shell, when it runs (a broken or hung ``gentle-hook`` first
+    on ``PATH`` must not be what a hook or a printed fix calls); else None. ``why`` is None
+    when ``PATH`` finds none."""
+    run = run or Versions()
+    on_path = shutil.which("gentle-hook", path=env.get("PATH"))
+    why = None
+    if on_path is not None:
+        got = run.check(on_path, None, env)
+        if got.status == "found":
+            return "gentle-hook", None
+        why = got.why
+    beside = os.path.join(os.path.dirname(sys.executable), "gentle-hook")
+    if os.access(beside, os.X_OK) and run.check(beside, None, env).status == "found":
+        return shlex.quote(beside), why
+    return None, why
+
+
+def runs(
+    program: str, root: str | None, env: Mapping[str, str], limit: float = RUN_SECONDS
+) -> Reach:
     """``program --version`` run with no shell, from ``root``, in ``env``, bounded by
-    :data:`RUN_SECONDS`: found when it exits 0, missing (``why`` one line) when it cannot
-    start or exits non-zero, unchecked when it does not finish in time."""
+    ``limit`` seconds: found when it exits 0, missing (``why`` one line) when it cannot
+    start or exits non-zero, unanswered when it does not finish in time (it is killed, with
+    every process it started in its session)."""
     try:
-        proc = subprocess.run(
+        proc = subprocess.Popen(
             [program, "--version"],
             cwd=root,
             env=dict(env),
             stdin=subprocess.DEVNULL,
-            capture_output=True,
-            timeout=RUN_SECONDS,
-            check=False,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
         )
-    except subprocess.TimeoutExpired:
-        return Reach("unchecked", program, f"'{program} --version' took over {RUN_SECONDS:g}s")
     except OSError as exc:
         return Reach("missing", program, f"'{program}' cannot be started: {exc.strerror}")
+    try:
+        _, err = proc.communicate(timeout=limit)
+    except subprocess.TimeoutExpired:
+        # its whole session: a script's own children would keep the pipe open otherwise
+        with contextlib.suppress(OSError):  # it ended between the timeout and the kill
+            os.killpg(proc.pid, signal.SIGKILL)
+        assert proc.stderr is not None
+        proc.stderr.close()
+        proc.wait()
+        return Reach("unanswered", program, f"'{program} --version' took over {limit:g}s")
     if proc.returncode == 0:
         return Reach("found", program)
-    said = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+    said = err.decode("utf-8", "replace").strip().splitlines()
     last = f" ({said[-1][:160]})" if said else ""
     return Reach("missing", program, f"'{program} --version' exits {proc.returncode}{last}")
 

@@ -271,6 +271,7 @@ def test_the_opencode_plugin_hands_each_session_its_own_model(tmp_path: Path) ->
     module = tmp_path / "gentle-hooks.mjs"
     module.write_text(ownfile.render("opencode", f"cat >> '{out}'; echo >> '{out}'"))
     after = {"title": "", "output": "", "metadata": {}}
+    child = {"id": "child", "parentID": "parent", "title": "look (@explore subagent)"}
     calls = [
         [
             "chat.message",
@@ -288,6 +289,9 @@ def test_the_opencode_plugin_hands_each_session_its_own_model(tmp_path: Path) ->
             {"args": {"filePath": "/w/a.py", "content": "x"}},
         ],
         ["tool.execute.after", {"tool": "write", "sessionID": "parent", "callID": "c1"}, after],
+        # the task tool creates the subagent's session with the caller's as its parent
+        ["event", {"event": {"type": "session.created", "properties": {"info": child}}}, None],
+        ["chat.message", {"sessionID": "child", "agent": "explore"}, {"message": {}, "parts": []}],
         [
             "tool.execute.before",
             {"tool": "edit", "sessionID": "child", "callID": "c2"},
@@ -311,6 +315,8 @@ def test_the_opencode_plugin_hands_each_session_its_own_model(tmp_path: Path) ->
         "callID": "c1",
         "args": {"filePath": "/w/a.py", "content": "x"},
         "model": {"providerID": "anthropic", "modelID": "claude-x", "reasoningEffort": "low"},
+        "parentID": None,
+        "agent": "build",
         "directory": str(tmp_path),
         "worktree": str(tmp_path),
     }
@@ -319,6 +325,27 @@ def test_the_opencode_plugin_hands_each_session_its_own_model(tmp_path: Path) ->
         None,
         "/w/b.py",
     )
+    assert (child["parentID"], child["agent"]) == ("parent", "explore")
+
+
+def test_a_former_versions_opencode_plugin_is_rewritten_and_removed(repo: Path) -> None:
+    """A plugin file a former gentle-hooks wrote (without the subagent fields) is still
+    ours as written: install rewrites it to the current text, saying so, and uninstall of
+    such a file removes it."""
+    path = repo / project("opencode")
+    command = COMMAND.format("opencode")
+    former = ownfile.opencode_plugin(command, subagents=False)
+    path.parent.mkdir(parents=True)
+    path.write_text(former)
+    done = gh(repo, "install", "--agent", "opencode", env=WITH_GH)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == line("opencode", "project", "updated", path)
+    assert "it was the text of a former gentle-hooks: it is now the current one" in done.stdout
+    assert path.read_text() == ownfile.render("opencode", command) != former
+    path.write_text(former)
+    gone = gh(repo, "uninstall", "--agent", "opencode", "--scope", "project")
+    assert gone.returncode == 0, gone.stderr
+    assert not path.exists()
 
 
 def test_kiro_has_no_documented_user_hooks_folder_so_user_scope_is_refused(repo: Path) -> None:

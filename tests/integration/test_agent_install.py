@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sys
 from pathlib import Path
 
@@ -597,3 +598,80 @@ def test_doctor_finds_copilot_by_its_repository_settings_file(name: str, repo: P
         True,
         f"found ({settings}) but not wired to record; run: gentle-hook install --agent copilot",
     )
+
+
+def test_a_broken_gentle_hook_first_on_path_is_passed_over_by_doctors_fix_and_install(
+    repo: Path, tmp_path: Path
+) -> None:
+    """A ``gentle-hook`` first on PATH that cannot run: doctor's printed fix names the
+    working one by its absolute path, and install rewrites the bare word to it."""
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    (shim / "gentle-hook").write_text("#!/bin/sh\nexit 127\n")
+    (shim / "gentle-hook").chmod(0o755)
+    env = {"PATH": f"{shim}{os.pathsep}{WITH_GH['PATH']}"}
+    working = os.path.join(os.path.dirname(sys.executable), "gentle-hook")
+    path = repo / ".cursor" / "hooks.json"
+    path.parent.mkdir()
+    hooks = {"afterFileEdit": [{"command": "gentle-hook record --from cursor"}]}
+    path.write_text(json.dumps({"version": 1, "hooks": hooks}))
+    code, checks = doctor(repo, env)
+    ok, line = checks["agent: cursor"]
+    assert (code, ok) == (2, False)
+    assert line.endswith(f"; run: {shlex.quote(working)} install --agent cursor"), line
+    done = gh(repo, "install", "--agent", "cursor", env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith("cursor (project): updated: "), done.stdout
+    [entry] = json.loads(path.read_text())["hooks"]["afterFileEdit"]
+    assert entry["command"] == f"{shlex.quote(working)} record --from cursor"
+    assert "the gentle-hook on PATH cannot run" in done.stdout, done.stdout
+    assert doctor(repo, env)[1]["agent: cursor"][0] is True
+
+
+def test_a_hung_gentle_hook_is_run_once_within_the_budget_and_fails_the_checks(
+    repo: Path, tmp_path: Path, isolated_git: Path
+) -> None:
+    """A ``gentle-hook`` that never answers ``--version``, wired for three runtimes: it is
+    run once (the answer is shared), the wait is bounded, and every check fails (nothing
+    says the hooks can record), where it was reported "not checked" and passed."""
+    import time
+
+    from gentle_hooks.agents.runtimes import runtime
+    from gentle_hooks.services.agent_doctor import check_runtime
+    from gentle_hooks.services.agent_reach import Versions
+
+    shim = tmp_path / "shim"
+    shim.mkdir()
+    count = tmp_path / "runs"
+    # its own child keeps the pipe open: the whole session must be killed
+    (shim / "gentle-hook").write_text(f"#!/bin/sh\necho run >> '{count}'\nsleep 60\necho\n")
+    (shim / "gentle-hook").chmod(0o755)
+    env = {"PATH": f"{shim}{os.pathsep}{WITH_GH['PATH']}", "HOME": str(isolated_git)}
+    for name in ("cursor", "claude-code", "gemini-cli"):
+        assert gh(repo, "install", "--agent", name, env=WITH_GH).returncode == 0
+    names = ("cursor", "claude-code", "gemini-cli")
+    run = Versions(limit=1.0, budget=5.0)
+    started = time.monotonic()
+    checks = [check_runtime(runtime(n), str(repo), env, run) for n in names]
+    assert time.monotonic() - started < 4.0
+    assert count.read_text() == "run\n"
+    for name, check in zip(names, checks, strict=True):
+        assert check is not None and check.ok is False, (name, check)
+        assert "' was not confirmed to run: '" in check.detail, check.detail
+        assert "--version' took over 1s; install the recorder again" in check.detail
+        assert check.fix is not None and check.fix.words[:3] == ("install", "--agent", name)
+
+
+def test_a_spent_budget_leaves_the_next_program_unanswered_without_running_it(
+    tmp_path: Path,
+) -> None:
+    from gentle_hooks.services.agent_reach import Versions
+
+    count = tmp_path / "runs"
+    program = tmp_path / "gentle-hook"
+    program.write_text(f"#!/bin/sh\necho run >> '{count}'\n")
+    program.chmod(0o755)
+    run = Versions(budget=0.0)
+    got = run.check(str(program), None, {"PATH": "/usr/bin:/bin"})
+    assert (got.status, got.why) == ("unanswered", "not run: the time for these checks was spent")
+    assert not count.exists()

@@ -843,3 +843,14 @@ def test_a_cursor_tool_event_through_the_claude_recorder_is_left_to_cursors_hook
     assert proc.stderr.startswith("nothing recorded: postToolUse is not afterFileEdit")
     assert "Cursor ran the hooks of claude-code" in proc.stderr
     assert mutations(repo) == []
+
+
+def test_the_same_kiro_edit_in_two_sessions_records_twice(repo: Path, tmp_path: Path) -> None:
+    data, filled = materialize("kiro", repo, tmp_path / "runtime", session_id="sess_a")
+    apply_writes(filled, repo)
+    assert gh(repo, "record", "--from", "kiro", input=data.decode()).returncode == 0
+    other, _ = materialize("kiro", repo, tmp_path / "runtime", session_id="sess_b")
+    again = gh(repo, "record", "--from", "kiro", input=other.decode())
+    assert again.returncode == 0, again.stderr
+    assert again.stderr.startswith("recorded: pending mutation #2: "), again.stderr
+    assert [m[3] for m in mutations(repo)] == ["sess_a", "sess_b"]

@@ -252,10 +252,41 @@ def _gemini_subagent_write(repo: Path) -> str:
     )
 
 
+def _gemini_delegated_write(repo: Path) -> str:
+    """A Gemini CLI write while the parent's ``delegate_to_agent`` call to an extension's
+    subagent runs (the extension's ``agents/auditor.md`` declares its model)."""
+    data = json.loads(_gemini_subagent_write(repo))
+    os.unlink(repo / ".gemini" / "agents" / "quick-fixer.md")
+    agents = repo / ".gemini" / "extensions" / "audit" / "agents"
+    write(agents / "auditor.md", "---\nname: auditor\nmodel: gemini-2.5-flash\n---\n")
+    call = {"id": "d1", "name": "delegate_to_agent", "status": "executing"}
+    parent = {"id": "m2", "type": "gemini", "model": "gemini-2.5-pro"}
+    parent["toolCalls"] = [{**call, "args": {"agent_name": "auditor", "query": "audit"}}]
+    write(repo / ".git" / "g.jsonl", json.dumps(parent) + "\n")
+    return json.dumps(data)
+
+
+def _opencode_subagent_write(repo: Path, model: object) -> str:
+    """An OpenCode ``edit`` in a subagent's session (our plugin's ``parentID`` set), the
+    session's own ``chat.params`` model ``model``."""
+    write(repo / "d.py", "w = 1\n")
+    call = {"hook": "tool.execute.after", "tool": "edit", "sessionID": "ses_child"}
+    call |= {"callID": "toolu_d", "parentID": "ses_parent", "agent": "explore", "model": model}
+    args = {"filePath": str(repo / "d.py"), "oldString": "w = 0", "newString": "w = 1"}
+    return json.dumps({**call, "args": args, "directory": str(repo), "worktree": str(repo)})
+
+
 @pytest.mark.parametrize(
     ("name", "build", "own"),
     [
+        (
+            "opencode",
+            lambda repo: _opencode_subagent_write(repo, {"modelID": "claude-haiku-4-5"}),
+            ("claude-haiku-4-5", "unknown"),
+        ),
+        ("opencode", lambda repo: _opencode_subagent_write(repo, None), ("unknown", "unknown")),
         ("gemini-cli", _gemini_subagent_write, ("gemini-2.5-flash-lite", "unknown")),
+        ("gemini-cli", _gemini_delegated_write, ("gemini-2.5-flash", "unknown")),
         ("claude-code", _claude_subagent_write, ("claude-haiku-4-5", "unknown")),
         ("codex", _codex_subagent_write, ("unknown", "unknown")),
     ],
@@ -267,3 +298,40 @@ def test_the_hook_entrys_writer_does_not_override_a_named_subagents_own(
     env = {"GENTLE_WRITER_MODEL": "parent-model", "GENTLE_WRITER_EFFORT": "high"}
     record(repo, name, data, env=env)
     assert models(repo) == [own]
+
+
+def test_a_droid_subagents_writes_record_its_own_model_between_task_and_its_stop(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Droid runs a subagent through its Task tool: install wires PreToolUse (matcher Task)
+    and SubagentStop beside the write hook; a write between them records the model the
+    custom droid's definition declares (never the session's, nor the hook entry's
+    GENTLE_WRITER_MODEL), and the session's own again after the stop."""
+    write(
+        repo / ".factory" / "droids" / "reviewer.md", "---\nname: reviewer\nmodel: m-haiku\n---\n"
+    )
+    proc = gh(repo, "install", "--agent", "droid", env=WITH_GH)
+    assert proc.returncode == 0, proc.stderr
+    hooks = json.loads((repo / ".factory" / "settings.json").read_text())["hooks"]
+    command = "gentle-hook record --from droid"
+    assert hooks["PreToolUse"] == [
+        {"matcher": "Task", "hooks": [{"type": "command", "command": command}]}
+    ]
+    assert hooks["SubagentStop"] == [{"hooks": [{"type": "command", "command": command}]}]
+    data, filled = materialize("droid", repo, tmp_path / "runtime")
+    transcript = filled["payload"]["transcript_path"]
+    write(Path(transcript[: -len(".jsonl")] + ".settings.json"), '{"model": "m-parent"}')
+    start = json.loads(lifecycle("droid", "subagent-start", repo))
+    said = record(repo, "droid", json.dumps({**start, "transcript_path": transcript}))
+    assert "reviewer of Factory Droid started: writes in this session record as m-haiku" in said
+    apply_writes(filled, repo)
+    record(repo, "droid", data.decode(), env={"GENTLE_WRITER_MODEL": "parent-model"})
+    assert models(repo) == [("m-haiku", "unknown")]
+    assert "stopped" in record(repo, "droid", lifecycle("droid", "subagent-stop", repo))
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b  # by the parent\n")
+    again, _ = materialize("droid", repo, tmp_path / "runtime", tool_use_id="toolu_again")
+    record(repo, "droid", again.decode())
+    assert [m for m, _ in models(repo)] == ["m-haiku", "m-parent"]
+    gone = gh(repo, "uninstall", "--agent", "droid", "--scope", "project")
+    assert gone.returncode == 0, gone.stderr
+    assert not (repo / ".factory" / "settings.json").exists()  # install created it: removed

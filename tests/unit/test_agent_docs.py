@@ -47,3 +47,31 @@ def test_amp_has_no_adapter_and_its_page_says_what_is_and_is_not_recorded() -> N
     assert any(m.id == "A-amp" and m.pattern == "amp@ampcode.com" for m in MARKERS)
     assert "Co-authored-by: Amp <amp@ampcode.com>" in text
     assert "docs/agents/amp.md" in README.read_text()
+
+
+def test_the_readme_gives_record_from_usage_errors_the_exit_code_they_have() -> None:
+    """``record --from`` exits 1 on a usage error (a bad ``--effort``, ``--paths``), the
+    runtimes' non-blocking code (tests/integration/test_runtime_adapters.py checks the
+    code); the README must not promise exit 2 for them."""
+    text = " ".join(README.read_text().split())
+    assert "exits 2, as it does without `--from`" not in text
+    assert "`--tool-call` with `--from` exit 2" not in text
+    assert (
+        "With `--from`, every refusal or failure (these usage errors included) exits 1, not 2"
+        in text
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "says"),
+    [
+        ("windsurf", "include no subagent start or stop"),
+        ("cline", "nothing to bracket"),
+        ("droid", "the run is bracketed by two more hooks"),
+    ],
+)
+def test_a_runtime_page_says_how_its_subagents_are_or_are_not_bracketed(
+    name: str, says: str
+) -> None:
+    text = " ".join((ROOT / runtime(name).doc).read_text().split())
+    assert says in text

@@ -82,7 +82,8 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
             for event in ("postToolUse", "subagentStart", "subagentStop")
         },
     },
-    # docs.factory.ai/reference/hooks-reference, "Configuration" (Claude Code's shape)
+    # docs.factory.ai/reference/hooks-reference, "Configuration" (Claude Code's shape); the
+    # subagent's run bracketed by PreToolUse of its Task tool and SubagentStop
     "droid": {
         "hooks": {
             "PostToolUse": [
@@ -90,7 +91,16 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
                     "matcher": "Create|Edit|MultiEdit|Write|ApplyPatch",
                     "hooks": [{"type": "command", "command": "gentle-hook record --from droid"}],
                 }
-            ]
+            ],
+            "PreToolUse": [
+                {
+                    "matcher": "Task",
+                    "hooks": [{"type": "command", "command": "gentle-hook record --from droid"}],
+                }
+            ],
+            "SubagentStop": [
+                {"hooks": [{"type": "command", "command": "gentle-hook record --from droid"}]}
+            ],
         }
     },
     # docs.windsurf.com/windsurf/cascade/hooks, "Basic structure"

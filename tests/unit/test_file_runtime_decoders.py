@@ -222,3 +222,32 @@ def test_pi_rows(data: bytes, writes: bool, model: str | None, effort: str | Non
         effort,
     )
     assert (event.session_id, event.tool_call_id, event.cwd) == ("s1", "p1", "/w")
+
+
+def kiro_input(**top: Any) -> bytes:
+    event = {
+        "hook_event_name": "PostToolUse",
+        "cwd": "/w",
+        "tool_name": "fs_write",
+        "tool_input": {"command": "create", "path": "a.py", "file_text": "x = 1\n"},
+        "tool_response": {"success": True},
+        **top,
+    }
+    return json.dumps(event).encode()
+
+
+def test_kiros_replay_id_holds_the_session_and_the_time_span(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The event names no tool call: the same event again in the same ten minutes is one
+    call; the same edit in another session, or a span later, is another."""
+    from gentle_hooks.agents import kiro
+
+    monkeypatch.setattr(kiro.time, "time", lambda: 1_764_670_000.0)
+    first = kiro.decode(kiro_input())
+    assert first.session_id is None and first.tool_call_id == kiro.decode(kiro_input()).tool_call_id
+    one, two = kiro.decode(kiro_input(session_id="s1")), kiro.decode(kiro_input(session_id="s2"))
+    assert (one.session_id, two.session_id) == ("s1", "s2")
+    assert len({first.tool_call_id, one.tool_call_id, two.tool_call_id}) == 3
+    monkeypatch.setattr(kiro.time, "time", lambda: 1_764_670_000.0 + kiro.WINDOW)
+    assert kiro.decode(kiro_input()).tool_call_id != first.tool_call_id

@@ -89,3 +89,61 @@ def test_a_user_level_definition_counts(tmp_path: Path, monkeypatch: pytest.Monk
     monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
     event = gemini_cli.decode(_write(tmp_path, [call("mine", "executing")], ""))
     assert (event.model, event.agent) == ("gemini-2.5-flash", "mine")
+
+
+@pytest.mark.parametrize("scope", ["home", "proj"])
+def test_an_extensions_subagent_counts(
+    scope: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # an extension bundles subagents in its agents/ directory (docs/extensions/reference.md)
+    where = tmp_path / scope / ".gemini" / "extensions" / "audit" / "agents"
+    where.mkdir(parents=True)
+    (where / "auditor.md").write_text("---\nname: sec-auditor\nmodel: gemini-2.5-flash\n---\n")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
+    event = gemini_cli.decode(_write(tmp_path, [call("sec-auditor", "executing")], ""))
+    assert (event.model, event.agent) == ("gemini-2.5-flash", "sec-auditor")
+
+
+def test_an_extensions_subagent_replaces_a_user_one_of_its_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Gemini CLI registers user, project, then extension agents; the last one of a name wins
+    home = tmp_path / "home" / ".gemini"
+    (home / "agents").mkdir(parents=True)
+    (home / "agents" / "a.md").write_text("---\nname: fixer\nmodel: gemini-2.5-pro\n---\n")
+    (home / "extensions" / "x" / "agents").mkdir(parents=True)
+    (home / "extensions" / "x" / "agents" / "a.md").write_text("---\nname: fixer\n---\n")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
+    event = gemini_cli.decode(_write(tmp_path, [call("fixer", "executing")], ""))
+    assert (event.model, event.agent) == (None, "fixer")
+
+
+def delegate(agent: object, status: str = "executing") -> dict[str, object]:
+    args = {"agent_name": agent, "query": "fix it"} if agent is not None else {}
+    return {"id": "d1", "name": "delegate_to_agent", "args": args, "status": status}
+
+
+@pytest.mark.parametrize(
+    ("calls", "expect"),
+    [
+        # delegate_to_agent names the subagent in args.agent_name: its declared model
+        ([delegate("quick-fixer")], ("gemini-2.5-flash-lite", "quick-fixer")),
+        # a subagent no definition here names (an extension's, a remote one): unknown
+        ([delegate("elsewhere")], (None, "elsewhere")),
+        ([delegate(None)], (None, "delegate_to_agent")),
+        # a finished delegation: the parent's turn again
+        ([delegate("quick-fixer", "success")], ("gemini-2.5-pro", None)),
+    ],
+)
+def test_a_write_during_a_delegation_is_the_delegated_subagents(
+    calls: list[dict[str, object]],
+    expect: tuple[str | None, str | None],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
+    event = gemini_cli.decode(_write(tmp_path, calls, "model: gemini-2.5-flash-lite\n"))
+    assert (event.model, event.agent) == expect

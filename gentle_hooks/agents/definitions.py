@@ -1,0 +1,39 @@
+"""Subagent definition files: Markdown with YAML front matter naming the subagent and its
+model (Gemini CLI's ``.gemini/agents/*.md``, Factory Droid's ``.factory/droids/*.md``;
+SPEC §7 "Hooks"; seed 000: an inherited model is unknown).
+
+Room ``agents`` (standard library only). Only the plain top-level scalars ``name:`` and
+``model:`` of the front matter are read (quotes stripped); nothing else of YAML is needed.
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.agents.payload import read_file
+
+#: Bytes of a definition file read: its front matter comes first.
+LIMIT = 65536
+
+
+def declared(path: str) -> tuple[str | None, str | None]:
+    """(``name:``, ``model:``) of the definition at ``path``; None for each it does not
+    declare, or when the file cannot be read or opens with no front matter."""
+    data = read_file(path, limit=LIMIT)
+    if data is None:
+        return None, None
+    lines = data.decode("utf-8", "replace").splitlines()
+    if not lines or lines[0].strip() != "---":
+        return None, None
+    found: dict[str, str] = {}
+    for line in lines[1:]:
+        if line.strip() == "---":
+            break
+        key, sep, value = line.partition(":")
+        if sep and key.strip() in ("name", "model") and not line[:1].isspace():
+            found[key.strip()] = value.strip().strip("'\"")
+    return found.get("name") or None, found.get("model") or None
+
+
+def own_model(model: str | None) -> str | None:
+    """A declared model as the subagent's own: None when none is declared or it inherits
+    (``inherit``: the parent's, which is unknown for the child)."""
+    return None if model is None or model.strip().lower() == "inherit" else model
