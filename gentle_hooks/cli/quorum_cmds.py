@@ -170,7 +170,8 @@ def quorum_tally(
         return EXIT_OK
     t = record.tally
     name = f" {_line(finding)}" if finding else ""
-    click.echo(f"{record.ruling}{name}  ({record.row}: {record.why})")
+    # the rule's id is in --json (row); people read why in words
+    click.echo(f"{record.ruling}{name}  ({record.why})")
     lenses = f" of {t.required} different lenses" if t.diverse else ""
     click.echo(
         f"  survives {'yes' if t.survives else 'no'}; upheld {t.upheld}, refuted {t.refuted}, "
@@ -228,7 +229,7 @@ def quorum_report(files: tuple[str, ...], as_json: bool) -> int:
             f"  lens {_line(ls.lens) or '(none)'}: {ls.survived} of {ls.findings} ({_pct(ls.rate)})"
         )
     for flag in report.flags:
-        click.echo(f"flag {flag.code}: {_line(flag.detail)}")
+        click.echo(f"flag: {_line(flag.detail)}")  # its code is in --json
         click.echo(f"  means: {flag.meaning}")
     if not report.flags:
         click.echo("no flags")

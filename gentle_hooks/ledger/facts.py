@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gentle_hooks.artifacts.verdict import reason_words
 from gentle_hooks.errors import PolicyInputError
 from gentle_hooks.ledger.records import (
     EscalationRecord,
@@ -205,7 +206,8 @@ class LedgerFacts:
             if is_disagreement(s.reported_exit, s.observed_exit)
         )
         rejected = tuple(
-            f"verdict #{v.id} (brief {v.brief_id}, status {v.status}): " + "; ".join(v.reasons)
+            f"verdict #{v.id} (brief {v.brief_id}, status {v.status}): "
+            + "; ".join(reason_words(r) for r in v.reasons)
             for v in verdicts
             if not v.accepted
         )
