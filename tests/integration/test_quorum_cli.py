@@ -86,6 +86,37 @@ def test_brief_check_rejects_naming_each_fault(run: Any, tmp_path: Path) -> None
     ]
 
 
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (
+            {"successCriteria": [{"criterion": "it works", "run": "true"}]},
+            "criterion 'it works': `true` verifies nothing",
+        ),
+        (
+            {"negativeTests": [{"criterion": "it refuses", "run": "false"}]},
+            "negative test 'it refuses': `false` verifies nothing",
+        ),
+        ({"fullSuite": "exit 0"}, "the full suite: `exit 0` verifies nothing"),
+    ],
+    ids=["criterion-true", "negative-false", "suite-exit-0"],
+)
+def test_brief_check_rejects_a_check_verify_run_refuses(
+    run: Any, tmp_path: Path, change: dict[str, Any], said: str
+) -> None:
+    """A brief ``brief check`` calls ok is one ``verify run`` runs: a check whose command
+    observes nothing is refused by both, in the same words."""
+    criterion = {"successCriteria": [{"criterion": "it adds", "run": "python3 -m unittest"}]}
+    name = write(tmp_path / "brief.json", {**GOOD_BRIEF, **criterion, **change})
+    r = run("brief", "check", name)
+    assert (r.returncode, r.stdout) == (1, ""), r.stderr
+    assert r.stderr.startswith(f"brief.json: brief rejected: {said}: "), r.stderr
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    ran = run("verify", "run", "--cwd", str(repo), "--brief", str(tmp_path / name))
+    assert ran.returncode == 2 and f"gentle-hook: error: {said}: " in ran.stderr, ran.stderr
+
+
 def test_brief_check_reads_stdin(run: Any) -> None:
     r = run("brief", "check", "-", stdin=json.dumps({**GOOD_BRIEF, "stopCondition": " "}))
     assert r.returncode == 1
