@@ -70,6 +70,14 @@ class AgentCheck:
     ok: bool
     detail: str
     fix: Command | None = None
+    #: our recorder is wired in this repository's own configuration (``install --agent``'s
+    #: project scope), whether or not it works
+    project_wired: bool = False
+
+    @property
+    def runtime(self) -> str:
+        """The runtime's name (``claude-code``), as ``--agent`` takes it."""
+        return self.name.removeprefix("agent: ")
 
 
 def _found(rt: Runtime, root: str | None, home: str, env: Mapping[str, str]) -> list[str]:
@@ -164,6 +172,7 @@ def _file_check(
     assert rt.wiring is not None
     name = f"agent: {rt.name}"
     wired: list[str] = []
+    project = False
     for scope in SCOPES if root else ("user",):
         if scope == "user" and rt.wiring.user is None:  # Kiro: no user hooks file
             continue
@@ -174,21 +183,25 @@ def _file_check(
             path, commands, cannot = file_placements(rt, scope, root, env)
         except UsageError as exc:
             return AgentCheck(name, False, exc.message)
+        project = project or (scope == "project" and (cannot is not None or bool(commands)))
         if cannot is not None:
-            return AgentCheck(name, False, f"wired in {path} ({scope}), but {cannot}", reinstall)
+            check = AgentCheck(name, False, f"wired in {path} ({scope}), but {cannot}", reinstall)
+            return replace(check, project_wired=project)
         for command in commands:
             got = reach(command, rt, root, env, run=True)
             if got.status == "missing":
-                return AgentCheck(
+                check = AgentCheck(
                     name,
                     False,
                     f"wired in {path} ({scope}), but '{command}' cannot run: "
                     f"{got.why or 'its gentle-hook is not found'}; install the recorder again",
                     reinstall,
                 )
+                return replace(check, project_wired=project)
             where = got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
             wired.append(f"{path} ({scope}) -> {where}")
-    return _wired_or_found(rt, root, wired, found)
+    closing = _wired_or_found(rt, root, wired, found)
+    return closing if closing is None else replace(closing, project_wired=project)
 
 
 def _lacking_events(doc: dict[str, object], rt: Runtime) -> list[str]:
@@ -206,11 +219,25 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
     """The check of one runtime, or None when it is not used here. ``root`` is the work
     tree root, or None outside any work tree (only the user's configuration is read)."""
     found = _found(rt, root, user_home(rt.wiring, env), env)
-    name = f"agent: {rt.name}"
     if rt.wiring is None:
         return _aider_check(rt, root, env)
     if rt.wiring.shape == "file":
         return _file_check(rt, root, env, found)
+    return _placement_check(rt, root, env, found)
+
+
+def _placement_check(
+    rt: Runtime, root: str | None, env: Mapping[str, str], found: list[str]
+) -> AgentCheck | None:
+    """:func:`check_runtime` of a runtime whose hooks are entries in a JSON or TOML
+    document, with ``project_wired`` set when one is in the project's own."""
+    project = False
+
+    def marked(check: AgentCheck | None) -> AgentCheck | None:
+        return check if check is None else replace(check, project_wired=project)
+
+    assert rt.wiring is not None
+    name = f"agent: {rt.name}"
     wired: list[str] = []
     commands: list[str] = []
     for scope in SCOPES if root else ("user",):
@@ -223,50 +250,59 @@ def check_runtime(rt: Runtime, root: str | None, env: Mapping[str, str]) -> Agen
             except UsageError as exc:
                 return AgentCheck(name, False, exc.message)
             for command, matcher in wiring.placements(doc or {}, rt):
+                project = project or scope == "project"
                 got = reach(command, rt, root, env, run=True)
                 if got.status == "missing":
-                    return AgentCheck(
-                        name,
-                        False,
-                        f"wired in {path} ({scope}), but '{command}' cannot run: "
-                        f"{got.why or 'its gentle-hook is not found'}; install the recorder "
-                        "again",
-                        reinstall,
+                    return marked(
+                        AgentCheck(
+                            name,
+                            False,
+                            f"wired in {path} ({scope}), but '{command}' cannot run: "
+                            f"{got.why or 'its gentle-hook is not found'}; install the recorder "
+                            "again",
+                            reinstall,
+                        )
                     )
                 where = (
                     got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
                 )
                 missed = wiring.misses(matcher, rt.wiring)
                 if missed:
-                    return AgentCheck(
-                        name,
-                        False,
-                        f"wired in {path} ({scope}), but its matcher '{matcher}' misses "
-                        f"{', '.join(missed)}: those writes are not recorded; install the "
-                        "recorder again",
-                        reinstall,
+                    return marked(
+                        AgentCheck(
+                            name,
+                            False,
+                            f"wired in {path} ({scope}), but its matcher '{matcher}' misses "
+                            f"{', '.join(missed)}: those writes are not recorded; install the "
+                            "recorder again",
+                            reinstall,
+                        )
                     )
                 lacking = _lacking_events(doc or {}, rt)
                 if lacking:
-                    return AgentCheck(
-                        name,
-                        False,
-                        f"wired in {path} ({scope}), but not to {' and '.join(lacking)}: a "
-                        "subagent's writes record as the parent's model; install the recorder "
-                        "again",
-                        reinstall,
+                    return marked(
+                        AgentCheck(
+                            name,
+                            False,
+                            f"wired in {path} ({scope}), but not to {' and '.join(lacking)}: a "
+                            "subagent's writes record as the parent's model; install the recorder "
+                            "again",
+                            reinstall,
+                        )
                     )
                 commands.append(command)
                 wired.append(f"{path} ({scope}) -> {where}")
     off = disabled_by(rt.wiring, commands, root, env) if wired else []
     if off:
-        return AgentCheck(
-            name,
-            False,
-            f"installed ({'; '.join(wired)}) but disabled by {'; '.join(off)}: "
-            "the recorder does not run",
+        return marked(
+            AgentCheck(
+                name,
+                False,
+                f"installed ({'; '.join(wired)}) but disabled by {'; '.join(off)}: "
+                "the recorder does not run",
+            )
         )
-    return _wired_or_found(rt, root, wired, found)
+    return marked(_wired_or_found(rt, root, wired, found))
 
 
 def _wired_or_found(
