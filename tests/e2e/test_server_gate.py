@@ -463,3 +463,31 @@ def test_a_verdict_signed_with_a_flag_key_needs_its_commit(server: Path, tmp_pat
     note = git(a, "notes", f"--ref={NOTES}", "show", "HEAD")
     lines = [json.loads(x) for x in note.splitlines() if '"kind":"verdict"' in x]
     assert lines and "-----BEGIN SSH SIGNATURE-----" in lines[0]["sig"]
+
+
+def test_the_ci_docs_sample_is_what_a_rejected_push_prints(server: Path) -> None:
+    """docs/ci.md shows the pusher's screen of a rejected push: it is this output, the
+    commit's ids written as 1a2b3c4d5e6f... (git's padding of remote lines left out)."""
+    docs = Path(__file__).resolve().parents[2] / "docs" / "ci.md"
+    text = docs.read_text(encoding="utf-8")
+    after = text.split("on the pusher's screen:\n", 1)[1]
+    sample = after.split("```\n", 2)[1].splitlines()
+    b = clone(server, "b")
+    (b / "app.py").write_text("def f():\n    return 7\n", encoding="utf-8")
+    git(b, "add", "-A")
+    message = "change\n\nCo-authored-by: Claude <noreply@anthropic.com>"
+    git(b, "commit", "-q", "--no-verify", "-m", message)
+    commit = git(b, "rev-parse", "HEAD").strip()
+    pushed = run(b, "git", "push", "--no-verify", "origin", "main")
+    assert pushed.returncode == 1, pushed.stderr
+    shown = [
+        ln.rstrip().replace(commit, FULL_ID).replace(commit[:12], FULL_ID[:12])
+        for ln in pushed.stderr.splitlines()
+        if ln.startswith("remote: gentle-hooks:")
+    ]
+    assert sample == shown
+
+
+#: The commit id docs/ci.md's sample shows.
+FULL_ID = "1a2b3c4d5e6f" + "0" * 28
+
