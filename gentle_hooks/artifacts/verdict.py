@@ -29,7 +29,6 @@ The Markdown view of a verdict is :func:`gentle_hooks.artifacts.markdown.render_
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Literal
 
@@ -287,19 +286,6 @@ def verdict_acceptance(verdict: DelegationVerdict) -> tuple[bool, tuple[str, ...
         f"{rule.id} {fault}" for rule in VERDICT_RULES for fault in rule.faults(verdict)
     )
     return (not reasons, reasons)
-
-
-#: A stored reason's leading rule id: a :data:`VERDICT_RULES` id (``V2``) or the observed
-#: rule's (``R1``), then one space.
-_RULE_PREFIX = re.compile(r"[A-Z]\d+ ")
-
-
-def reason_words(reason: str) -> str:
-    """A stored reason (``"V2 fullSuiteRun is false..."``, as :func:`verdict_acceptance`
-    and the observed rule write them) in words for people: without its leading rule id,
-    which stays in the stored record and in ``--json``; any other text as it is."""
-    head = _RULE_PREFIX.match(reason)
-    return reason[head.end() :] if head else reason
 
 
 def recorded_status(verdict: DelegationVerdict) -> Status:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gentle_hooks.artifacts.verdict import reason_words
 from gentle_hooks.errors import PolicyInputError
 from gentle_hooks.ledger.records import (
     EscalationRecord,
@@ -39,6 +38,7 @@ from gentle_hooks.policy.selfcheck import (
 from gentle_hooks.policy.vocabulary import ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
 from gentle_hooks.values.frozen import frozen, replace
+from gentle_hooks.values.ruled import without_rule_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -207,7 +207,7 @@ class LedgerFacts:
         )
         rejected = tuple(
             f"verdict #{v.id} (brief {v.brief_id}, status {v.status}): "
-            + "; ".join(reason_words(r) for r in v.reasons)
+            + "; ".join(without_rule_id(r) for r in v.reasons)
             for v in verdicts
             if not v.accepted
         )

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gentle_hooks.artifacts.verdict import reason_words
 from gentle_hooks.ledger.records import (
     EscalationRecord,
     PendingMutation,
@@ -21,6 +20,7 @@ from gentle_hooks.policy.plan import Plan
 from gentle_hooks.policy.shellwords import shown
 from gentle_hooks.report.fixes import reason, receipt_hints, step_lines, steps
 from gentle_hooks.report.program_text import program
+from gentle_hooks.values.ruled import without_rule_id
 
 if TYPE_CHECKING:
     from gentle_hooks.services.status import StatusResult
@@ -58,7 +58,7 @@ def describe(rec: Record, explain: bool = False) -> str:
         )
         return line if rec.counts else f"{line}; does not count: {rec.note}"
     if isinstance(rec, VerdictRecord):
-        said = rec.reasons if explain else tuple(reason_words(r) for r in rec.reasons)
+        said = rec.reasons if explain else tuple(without_rule_id(r) for r in rec.reasons)
         state = "accepted" if rec.accepted else "not accepted: " + "; ".join(said)
         line = f"verdict #{rec.id}: brief {rec.brief_id}, status {rec.status}: {state}"
         return line if rec.artifact_ref is None else f"{line}  (artifact {rec.artifact_ref})"
