@@ -93,13 +93,15 @@ def document(outcomes: list[Outcome]) -> dict[str, object]:
 
 
 def table(outcomes: list[Outcome]) -> str:
-    """One line per journey: status, blocks per class, commands, seconds; then totals."""
+    """One line per journey: status (a skipped journey's with why), blocks per class,
+    commands, seconds; then totals."""
     head = f"| journey | status | blocks | {' | '.join(CLASSES)} | cmds | s |"
     rows = [head, "|" + "---|" * (head.count("|") - 1)]
     for o in outcomes:
         c = Counter(b.cls for b in o.blocks)
+        status = f"skipped: {o.detail or 'no reason given'}" if o.status == "skipped" else o.status
         rows.append(
-            f"| {o.name} | {o.status} | {len(o.blocks)} | "
+            f"| {o.name} | {status.replace('|', '/')} | {len(o.blocks)} | "
             + " | ".join(str(c.get(k, 0)) for k in CLASSES)
             + f" | {len(o.steps)} | {o.seconds:.1f} |"
         )

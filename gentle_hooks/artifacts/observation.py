@@ -151,12 +151,15 @@ class Outcome:
 
 @frozen
 class CheckRow:
-    """One row of :data:`CHECK_ROWS`: id, the case in words, its predicate and result."""
+    """One row of :data:`CHECK_ROWS`: id, the case in words, its predicate and result;
+    ``said``: the result's why in a few words, for the line people read (the id stays in
+    ``--json``)."""
 
     id: str
     when: str
     matches: Callable[[Outcome], bool]
     result: Status
+    said: str
 
 
 #: Seed 001: one observed check to its result; first match wins.
@@ -166,6 +169,7 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "the check changed the artifact it judges: a verifier never repairs it",
         lambda o: bool(o.changed),
         "fail",
+        said="it changed the artifact it judges",
     ),
     CheckRow(
         "C1",
@@ -175,6 +179,7 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "observed",
         lambda o: not o.ran,
         "blocked",
+        said="the tool it needs is missing",
     ),
     CheckRow(
         "C1-suite",
@@ -182,6 +187,7 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "npm test, go test, cargo test, make test...): nothing shows the project's tests ran",
         lambda o: o.check.kind == "suite" and o.runner is None,
         "blocked",
+        said="it runs no recognised test runner",
     ),
     CheckRow(
         "C1-suite-none",
@@ -189,6 +195,7 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "from a runner that always prints one): a suite that ran nothing did not run",
         lambda o: o.check.kind == "suite" and o.no_tests,
         "blocked",
+        said="its output shows no test ran",
     ),
     CheckRow(
         "C2-signal",
@@ -196,6 +203,7 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "must show",
         lambda o: o.check.kind == "negative" and o.exit_code is not None and o.exit_code > 128,
         "fail",
+        said="killed by a signal, not the failure it must show",
     ),
     CheckRow(
         "C2-base",
@@ -204,6 +212,7 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "whatever the artifact is",
         lambda o: o.check.kind == "negative" and o.exit_code != 0 and o.base_same is not False,
         "fail",
+        said="it fails the same way on the base tree, whatever the change",
     ),
     CheckRow(
         "C2",
@@ -211,12 +220,14 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "the base tree",
         lambda o: o.check.kind == "negative" and o.exit_code != 0,
         "pass",
+        said="it failed, as it must",
     ),
     CheckRow(
         "C3",
         "a negative test whose command succeeded: the check that must fail did not",
         lambda o: o.check.kind == "negative",
         "fail",
+        said="it succeeded, but it must fail",
     ),
     CheckRow(
         "C4-nothing",
@@ -226,6 +237,7 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "`wc -c` or `stat` of a changed file print another line but judge nothing)",
         lambda o: o.checks_nothing,
         "fail",
+        said="it gives the same answer with the change emptied: it observes nothing of it",
     ),
     CheckRow(
         "C4-none",
@@ -233,6 +245,7 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "no count from a runner that always prints one)",
         lambda o: o.no_tests,
         "fail",
+        said="its output shows no test ran",
     ),
     CheckRow(
         "C4-failed",
@@ -240,15 +253,24 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "(`1 failed`): a later command hid the failure",
         lambda o: o.tests_failed,
         "fail",
+        said="it exited 0, but its output reports failed tests",
     ),
-    CheckRow("C4", "a criterion or the suite exited 0", lambda o: o.exit_code == 0, "pass"),
-    CheckRow("C5", "a criterion or the suite exited non-zero", lambda o: True, "fail"),
+    CheckRow(
+        "C4", "a criterion or the suite exited 0", lambda o: o.exit_code == 0, "pass", "it passed"
+    ),
+    CheckRow("C5", "a criterion or the suite exited non-zero", lambda o: True, "fail", "it failed"),
 )
 
 
+def check_row(outcome: Outcome) -> CheckRow:
+    """The :data:`CHECK_ROWS` row that decides one observed check (first match)."""
+    return next(r for r in CHECK_ROWS if r.matches(outcome))
+
+
 def check_result(outcome: Outcome) -> tuple[Status, str]:
-    """The result of one observed check and the :data:`CHECK_ROWS` row that decided it."""
-    row = next(r for r in CHECK_ROWS if r.matches(outcome))
+    """The result of one observed check and the id of the :data:`CHECK_ROWS` row that
+    decided it."""
+    row = check_row(outcome)
     return row.result, row.id
 
 
@@ -391,7 +413,8 @@ def _clip(text: str, limit: int) -> str:
 def summarize(status: Status, row: StatusRow, observations: Observations) -> str:
     """The bounded summary (seed 001: "a summary plus an artifact reference, never a
     transcript"): status and why, then counts per kind, then each check that did not
-    pass; at most :data:`~.verdict.MAX_SUMMARY_CHARS` characters."""
+    pass with why; at most :data:`~.verdict.MAX_SUMMARY_CHARS` characters. People read
+    it: the rows' ids are not in it (they are in ``verify run --json``)."""
     counts = []
     names: tuple[tuple[CheckKind, str], ...] = (
         ("criterion", "criteria"),
@@ -403,12 +426,12 @@ def summarize(status: Status, row: StatusRow, observations: Observations) -> str
         if group:
             passed = sum(1 for o in group if check_result(o)[0] == "pass")
             counts.append(f"{name} {passed}/{len(group)} passed")
-    lines = [f"{status} ({row.id}: {row.when}); " + ("; ".join(counts) or "no checks")]
+    lines = [f"{status} ({row.when}); " + ("; ".join(counts) or "no checks")]
     for o in observations.outcomes:
-        result, rid = check_result(o)
-        if result != "pass":
+        decided = check_row(o)
+        if decided.result != "pass":
             what = _clip(_label(o.check.kind, o.check.criterion), 80)
-            lines.append(f"{result} ({rid}): {what}: {_clip(_evidence(o), 160)}")
+            lines.append(f"{decided.result} ({decided.said}): {what}: {_clip(_evidence(o), 160)}")
     return _clip("\n".join(lines), MAX_SUMMARY_CHARS)
 
 

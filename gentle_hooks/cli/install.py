@@ -166,13 +166,19 @@ def uninstall(
     from gentle_hooks.ledger.location import ledger_path
     from gentle_hooks.notes.codec import NOTES_REF
     from gentle_hooks.notes.sync import remote_notes_refs, remove_share_config
-    from gentle_hooks.report.install_text import framework_lines, kept_lines, removed_config_lines
+    from gentle_hooks.report.install_text import (
+        agent_kept_lines,
+        framework_lines,
+        kept_lines,
+        removed_config_lines,
+    )
     from gentle_hooks.services.doctor import FRAMEWORK_CONFIG, framework_gate
 
     repo = Repository.open(cwd, allow_bare=True)
     actions = do_uninstall(repo, hook_types or KNOWN_HOOK_TYPES)
     for action in actions:
-        click.echo(f"{action.hook_type}: {action.what}: {action.path}")
+        kind = "" if action.hook_type == "-" else f"{action.hook_type}: "
+        click.echo(f"{kind}{action.what}: {action.path}")
     # the git config install --share and the recorders set: removed with every hook only
     removed = [] if hook_types else remove_share_config(repo)
     for line in removed_config_lines(removed):
@@ -193,7 +199,20 @@ def uninstall(
         None if hook_types else repo.config_get("notes.rewriteRef"),
     ):
         click.echo(line)
+    if not hook_types:
+        for line in agent_kept_lines(_project_agents(repo)):
+            click.echo(line)
     return EXIT_OK
+
+
+def _project_agents(repo: Repository) -> list[str]:
+    """The agent runtimes whose configuration in this work tree runs our recorder (what
+    ``install --agent NAME`` wrote; plain ``uninstall`` leaves it)."""
+    if repo.paths.is_bare:
+        return []
+    from gentle_hooks.services.agent_doctor import check_agents
+
+    return [c.runtime for c in check_agents(repo) if c.project_wired]
 
 
 def _verify_exclude(repo: Repository) -> str | None:

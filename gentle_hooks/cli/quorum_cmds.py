@@ -21,6 +21,7 @@ from gentle_hooks.quorum.ballot import parse_verdict_file, resolve_claim
 from gentle_hooks.quorum.ruling import TallyRecord, build_record, parse_tally_records
 from gentle_hooks.quorum.survival import survival_report
 from gentle_hooks.report.jsontext import model_json
+from gentle_hooks.services.brief_checks import brief_command_faults
 
 
 def read_input(path: str) -> bytes:
@@ -81,13 +82,15 @@ def brief() -> None:
 def brief_check(file: str) -> int:
     """Check the DelegationBrief in FILE (or - for standard input).
 
-    Rejected, exit 1, naming each fault: no boundaries, no stopCondition, or readOnly false
-    without a declared mutating side effect. Exit 2 when FILE is not a DelegationBrief
-    (see `gentle-hook schema brief`).
+    Rejected, exit 1, naming each fault: no boundaries, no stopCondition, readOnly false
+    without a declared mutating side effect, or a check whose command observes nothing
+    (`true` as a criterion, `false` as a negative test: verify run refuses them too).
+    Exit 2 when FILE is not a DelegationBrief (see `gentle-hook schema brief`).
     """
     label = _label(file)
     parsed = parse_brief(read_input(file), label)
-    faults = check_brief(parsed)
+    # a brief is ok only when verify run would run it: no command that observes nothing
+    faults = [*check_brief(parsed), *brief_command_faults(parsed)]
     if faults:
         for fault in faults:
             click.echo(f"{label}: brief rejected: {_line(fault)}", err=True)
@@ -170,7 +173,8 @@ def quorum_tally(
         return EXIT_OK
     t = record.tally
     name = f" {_line(finding)}" if finding else ""
-    click.echo(f"{record.ruling}{name}  ({record.row}: {record.why})")
+    # the rule's id is in --json (row); people read why in words
+    click.echo(f"{record.ruling}{name}  ({record.why})")
     lenses = f" of {t.required} different lenses" if t.diverse else ""
     click.echo(
         f"  survives {'yes' if t.survives else 'no'}; upheld {t.upheld}, refuted {t.refuted}, "
@@ -228,7 +232,7 @@ def quorum_report(files: tuple[str, ...], as_json: bool) -> int:
             f"  lens {_line(ls.lens) or '(none)'}: {ls.survived} of {ls.findings} ({_pct(ls.rate)})"
         )
     for flag in report.flags:
-        click.echo(f"flag {flag.code}: {_line(flag.detail)}")
+        click.echo(f"flag: {_line(flag.detail)}")  # its code is in --json
         click.echo(f"  means: {flag.meaning}")
     if not report.flags:
         click.echo("no flags")

@@ -17,6 +17,21 @@ class Remotes(GitConfig):
         """Whether ``name`` is a configured remote (``remote.<name>.url`` is set)."""
         return self.config_get(f"remote.{name}.url") is not None
 
+    def has_remote_branch(self, remote: str, branch: str) -> bool | None:
+        """Whether the remote has ``refs/heads/<branch>`` (``git ls-remote``, which asks
+        the remote itself).
+
+        Returns:
+            True or False; None when the remote could not be asked (unreachable, refused).
+        """
+        proc = self.run(
+            ["ls-remote", "--heads", "--exit-code", remote, f"refs/heads/{branch}"],
+            env={"GIT_TERMINAL_PROMPT": "0"},  # an error path: never wait for a password
+            ok=range(256),
+        )
+        # --exit-code: 2 when the remote answered and no ref matched
+        return {0: True, 2: False}.get(proc.returncode)
+
     def fetch_ref(self, remote: str, ref: str, into: str) -> bool:
         """Fetch the remote's ``ref`` into the local ``into``, forced (``into`` mirrors it).
 

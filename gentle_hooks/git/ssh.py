@@ -49,6 +49,16 @@ def _run(args: list[str], data: bytes | None, cwd: str) -> subprocess.CompletedP
         raise SigningError(f"cannot run ssh-keygen: {exc.strerror}") from None
 
 
+def check_key(key: str) -> None:
+    """Sign a fixed probe with ``key``, so a command that would store a record and then
+    sign its note can refuse a key that cannot sign before it stores anything.
+
+    Raises:
+        SigningError: as :func:`sign`.
+    """
+    sign(key, b"gentle-hooks: can this key sign?\n")
+
+
 def sign(key: str, data: bytes) -> str:
     """Sign ``data`` with ``key`` as ``git commit -S`` does with ``gpg.format = ssh``.
 

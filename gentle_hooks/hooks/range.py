@@ -31,7 +31,8 @@ DEFAULT_RERUN_TIMEOUT = 600.0
 
 class CannotAssess(GentleError):
     """The history does not reach far enough to judge the range (exit 2). ``fix``: the
-    command that fetches what is missing, or None when nothing can (a complete history)."""
+    command to run next, runnable as printed (the fetch of what is missing, the range
+    that is judgeable, the remote's branches), or None when nothing can help."""
 
     def __init__(self, message: str, fix: str | None = None) -> None:
         super().__init__(message)
@@ -77,7 +78,13 @@ def range_commits(repo: Repository, a: str | None, b: str) -> list[str]:
     if a is not None and start is None:
         tracking = _remote_branch(repo, a)
         if tracking is not None:
+            if repo.has_remote_branch(*tracking) is False:
+                raise CannotAssess(*range_text.absent_remote_branch(a, *tracking))
             raise CannotAssess(*range_text.unfetched_start(a, *tracking))
+        if not shallow:
+            remote = _remote_with_branch(repo, a)
+            if remote is not None:
+                raise CannotAssess(*range_text.unfetched_local(a, remote))
         count = len(repo.new_commits(tip, exclude=[]))
         raise CannotAssess(*range_text.missing_start(a, b, bool(shallow), count))
     commits = repo.new_commits(tip, exclude=[start] if start is not None else [])
@@ -85,6 +92,16 @@ def range_commits(repo: Repository, a: str | None, b: str) -> list[str]:
     if cut:
         raise CannotAssess(*range_text.shallow_cut(a or "", b, short(sorted(cut)[0])))
     return commits
+
+
+def _remote_with_branch(repo: Repository, name: str) -> str | None:
+    """The remote (``origin`` first) that has a branch ``name``, when ``name`` reads as a
+    plain branch name (a single-branch clone never fetched the others); else None. Asks
+    the remotes (``git ls-remote``): only on the way to an error."""
+    if any(c in name for c in "~^:@") or name == "HEAD" or name.startswith("refs/"):
+        return None
+    remotes = sorted(repo.config_remotes(), key=lambda r: (r != "origin", r))
+    return next((r for r in remotes if repo.has_remote_branch(r, name)), None)
 
 
 def _remote_branch(repo: Repository, name: str) -> tuple[str, str] | None:

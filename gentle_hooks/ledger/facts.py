@@ -38,6 +38,7 @@ from gentle_hooks.policy.selfcheck import (
 from gentle_hooks.policy.vocabulary import ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
 from gentle_hooks.values.frozen import frozen, replace
+from gentle_hooks.values.ruled import without_rule_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -205,7 +206,8 @@ class LedgerFacts:
             if is_disagreement(s.reported_exit, s.observed_exit)
         )
         rejected = tuple(
-            f"verdict #{v.id} (brief {v.brief_id}, status {v.status}): " + "; ".join(v.reasons)
+            f"verdict #{v.id} (brief {v.brief_id}, status {v.status}): "
+            + "; ".join(without_rule_id(r) for r in v.reasons)
             for v in verdicts
             if not v.accepted
         )

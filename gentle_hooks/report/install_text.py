@@ -8,6 +8,8 @@ from __future__ import annotations
 import shlex
 from collections.abc import Sequence
 
+from gentle_hooks.report.program_text import program
+
 
 def removed_config_lines(removed: Sequence[str]) -> list[str]:
     """One line per git config value uninstall removed."""
@@ -45,6 +47,16 @@ def kept_lines(
     if rewrite_ref is not None:
         lines.append(f"kept: notes.rewriteRef = {rewrite_ref} (set before install, not by it)")
     return lines
+
+
+def agent_kept_lines(runtimes: Sequence[str]) -> list[str]:
+    """One line per agent runtime whose project configuration keeps our recorder (``install
+    --agent``), with the command that removes only that entry."""
+    return [
+        f"kept: the {name} recorder install --agent wired in this repository (remove it: "
+        f"{program()} uninstall --agent {name} --scope project)"
+        for name in runtimes
+    ]
 
 
 def framework_lines(tool: str, hook_types: Sequence[str], config: str) -> list[str]:

@@ -1,12 +1,15 @@
 """Why ``gate --range`` cannot judge a range, in words, and the fetch that fixes it.
 
 Room ``report``. Each function returns ``(message, fix)``: the one error line and the
-command to run (None when no fetch can help: the history is complete, or empty).
+command to run, on its own line (None when no command can help: the history is empty, or
+complete and without the end).
 """
 
 from __future__ import annotations
 
 import shlex
+
+from gentle_hooks.report.program_text import program
 
 UNSHALLOW = "git fetch --unshallow"
 
@@ -34,8 +37,8 @@ def missing_start(a: str, b: str, shallow: bool, count: int) -> tuple[str, str |
     return (
         f"cannot assess: {a!r} does not exist: the history is complete and {b!r} has only "
         f"{count} commit(s); give a start inside it, or judge every commit of it, root "
-        f"included: gentle-hook gate --range {shlex.quote(b)}",
-        None,
+        "included, with the command below",
+        f"{program()} gate --range {shlex.quote(b)}",
     )
 
 
@@ -50,6 +53,28 @@ def unfetched_start(a: str, remote: str, branch: str) -> tuple[str, str]:
         f"branch {branch!r} (a single-branch clone fetches one branch); fetch it, then run "
         "the same gate again",
         fix,
+    )
+
+
+def unfetched_local(a: str, remote: str) -> tuple[str, str]:
+    """The range's start is a branch this clone does not have and ``remote`` has (a
+    single-branch clone): the fetch that makes it a local branch, so the same range works."""
+    ref = f"refs/heads/{a}"
+    return (
+        f"cannot assess: {a!r} is not known here, but {remote} has a branch {a!r} this clone "
+        "never fetched (a single-branch clone fetches one branch); fetch it, then run the "
+        "same gate again",
+        f"git fetch {shlex.quote(remote)} " + shlex.quote(f"{ref}:{ref}"),
+    )
+
+
+def absent_remote_branch(a: str, remote: str, branch: str) -> tuple[str, str]:
+    """The range's start names a branch the remote does not have (it answered): no fetch
+    can make it known; the command lists the branches it has."""
+    return (
+        f"cannot assess: {a!r} is not known here and {remote} has no branch {branch!r}: "
+        f"give a start that exists; {remote}'s branches are listed by the command below",
+        f"git ls-remote --heads {shlex.quote(remote)}",
     )
 
 

@@ -20,6 +20,7 @@ from gentle_hooks.policy.plan import Plan
 from gentle_hooks.policy.shellwords import shown
 from gentle_hooks.report.fixes import reason, receipt_hints, step_lines, steps
 from gentle_hooks.report.program_text import program
+from gentle_hooks.values.ruled import without_rule_id
 
 if TYPE_CHECKING:
     from gentle_hooks.services.status import StatusResult
@@ -30,8 +31,9 @@ def short_identity(identity: str) -> str:
     return identity[:19] + "…"
 
 
-def describe(rec: Record) -> str:
-    """One line describing a record, starting with its kind and number."""
+def describe(rec: Record, explain: bool = False) -> str:
+    """One line describing a record, starting with its kind and number. A verdict not
+    accepted says why in words; its rule ids (``V2``, ``R1``) only with ``explain``."""
     if isinstance(rec, PendingMutation):
         via = f" via {rec.source}" if rec.source else ""
         paths = f", {len(rec.paths)} path(s)" if rec.paths else ""
@@ -56,7 +58,8 @@ def describe(rec: Record) -> str:
         )
         return line if rec.counts else f"{line}; does not count: {rec.note}"
     if isinstance(rec, VerdictRecord):
-        state = "accepted" if rec.accepted else "not accepted: " + "; ".join(rec.reasons)
+        said = rec.reasons if explain else tuple(without_rule_id(r) for r in rec.reasons)
+        state = "accepted" if rec.accepted else "not accepted: " + "; ".join(said)
         line = f"verdict #{rec.id}: brief {rec.brief_id}, status {rec.status}: {state}"
         return line if rec.artifact_ref is None else f"{line}  (artifact {rec.artifact_ref})"
     assert isinstance(rec, ReviewFact)
@@ -88,7 +91,7 @@ def render_status(s: StatusResult, explain: bool = False) -> str:
         *f.review_facts,
     ]
     lines.append("records:" if records else "records: none for this candidate")
-    lines.extend(f"  {describe(rec)}" for rec in records)
+    lines.extend(f"  {describe(rec, explain)}" for rec in records)
     d = r.decision
     # the same verdict added again, or the same caller's run of the same brief and
     # commands, is one verifier's answer: counted as the gate counts it

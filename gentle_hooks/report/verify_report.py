@@ -16,7 +16,13 @@ from typing import Final, Literal
 
 from pydantic import Field, JsonValue
 
-from gentle_hooks.artifacts.observation import Check, check_result
+from gentle_hooks.artifacts.observation import (
+    Check,
+    Observations,
+    check_result,
+    check_row,
+    verdict_status,
+)
 from gentle_hooks.artifacts.verdict import CheckKind, Status
 from gentle_hooks.policy.shellwords import quote
 from gentle_hooks.report.fixes import binding_flags, program
@@ -101,7 +107,8 @@ def render_verified(v: Verified) -> str:
     ]
     listed: list[tuple[bool, str]] = []
     for o in v.outcomes:
-        result, row = check_result(o)
+        row = check_row(o)
+        result = row.result
         if o.exit_code is None:
             seen = f"could not start: {o.error or '?'}"
         else:
@@ -109,7 +116,9 @@ def render_verified(v: Verified) -> str:
         if o.changed:
             seen += f", changed {_line(', '.join(o.changed), 80)}"
         label = _KIND_LABEL[o.check.kind]
-        line = f"  {result:<7} {label}: {_line(o.check.command, 100)}  ({seen}; {row})"
+        # the why in words for a check that did not pass; the row id is in --json
+        why = "" if result == "pass" else f": {row.said}"
+        line = f"  {result:<7} {label}: {_line(o.check.command, 100)}  ({seen}){why}"
         listed.append((result == "pass", line))
     # what did not pass first, each group in run order (sorted is stable)
     lines += _bounded(
@@ -170,7 +179,9 @@ class OutcomeOut(FrozenOut):
 
 
 class RunEnvelope(FrozenOut):
-    """``verify run --json``: the verdict, where it was written, and what was observed."""
+    """``verify run --json``: the verdict, where it was written, and what was observed;
+    ``status_row``: the id of the status rule that decided the verdict's status (``S4``),
+    ``outcomes[].row`` each check's (the summary says both in words)."""
 
     schema_: Literal["gentle-hooks.verify-run/v1"] = Field(default=RUN_SCHEMA, alias="schema")
     status: Status
@@ -181,6 +192,7 @@ class RunEnvelope(FrozenOut):
     room: str
     logs: str
     room_kept: bool
+    status_row: str
     outcomes: tuple[OutcomeOut, ...]
     verdict: JsonValue
     notes: tuple[str, ...]
@@ -215,6 +227,7 @@ def run_envelope(v: Verified) -> RunEnvelope:
         room=v.room.path,
         logs=v.room.logs,
         room_kept=v.room_kept,
+        status_row=verdict_status(Observations(v.outcomes, v.verdict.artifactMutating))[1].id,
         outcomes=tuple(
             OutcomeOut(
                 kind=o.check.kind,

@@ -26,6 +26,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.cleanroom` — the verifier's clean room on disk
 * :mod:`.room_run` — a verify run's checks run in its clean room, observed
 * :mod:`.verify` — ``verify prepare|run``: the verdict written from the observed checks
+* :mod:`.brief_checks` — whether a brief's check can observe anything (``verify``, ``brief
+  check``)
 * :mod:`.rdd` — the RDD line a harness pins per session
 * :mod:`.install` — place and remove the plain git hook scripts
 * :mod:`.fastpath` — the installed hooks' ``sh`` fast path, generated from the probes'

@@ -75,6 +75,19 @@ class AgentCheck:
     ok: bool
     detail: str
     fix: Command | None = None
+    #: our recorder is wired in this repository's own configuration (``install --agent``'s
+    #: project scope), whether or not it works
+    project_wired: bool = False
+
+    @property
+    def runtime(self) -> str:
+        """The runtime's name (``claude-code``), as ``--agent`` takes it."""
+        return self.name.removeprefix("agent: ")
+
+
+def _marked(check: AgentCheck | None, project: bool) -> AgentCheck | None:
+    """``check`` with :attr:`AgentCheck.project_wired` set to ``project``."""
+    return check if check is None else replace(check, project_wired=project)
 
 
 def _install(rt: Runtime, scope: str, env: Mapping[str, str], run: Versions) -> Command:
@@ -196,6 +209,7 @@ def _file_check(
     assert rt.wiring is not None
     name = f"agent: {rt.name}"
     wired: list[str] = []
+    project = False
     for scope in SCOPES if root else ("user",):
         if scope == "user" and rt.wiring.user is None:  # Kiro: no user hooks file
             continue
@@ -203,21 +217,24 @@ def _file_check(
             path, commands, cannot = file_placements(rt, scope, root, env)
         except UsageError as exc:
             return AgentCheck(name, False, exc.message)
+        project = project or (scope == "project" and (cannot is not None or bool(commands)))
         if cannot is not None:
             fix = _install(rt, scope, env, run)
-            return AgentCheck(name, False, f"wired in {path} ({scope}), but {cannot}", fix)
+            check = AgentCheck(name, False, f"wired in {path} ({scope}), but {cannot}", fix)
+            return _marked(check, project)
         for command in commands:
             got = reach(command, rt, root, env, run)
             if got.status in ("missing", "unanswered"):
-                return AgentCheck(
+                check = AgentCheck(
                     name,
                     False,
                     _cannot_run(path, scope, command, got),
                     _install(rt, scope, env, run),
                 )
+                return _marked(check, project)
             where = got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
             wired.append(f"{path} ({scope}) -> {where}")
-    return _wired_or_found(rt, root, wired, found, env, run)
+    return _marked(_wired_or_found(rt, root, wired, found, env, run), project)
 
 
 def _lacking_events(doc: dict[str, object], rt: Runtime) -> list[str]:
@@ -239,11 +256,21 @@ def check_runtime(
     ``run`` holds the ``gentle-hook --version`` answers shared by the runtimes' checks."""
     run = run or Versions()
     found = _found(rt, root, user_home(rt.wiring, env), env)
-    name = f"agent: {rt.name}"
     if rt.wiring is None:
         return _aider_check(rt, root, env)
     if rt.wiring.shape == "file":
         return _file_check(rt, root, env, found, run)
+    return _placement_check(rt, root, env, found, run)
+
+
+def _placement_check(
+    rt: Runtime, root: str | None, env: Mapping[str, str], found: list[str], run: Versions
+) -> AgentCheck | None:
+    """:func:`check_runtime` of a runtime whose hooks are entries in a JSON or TOML
+    document, with ``project_wired`` set when one is in the project's own."""
+    assert rt.wiring is not None
+    name = f"agent: {rt.name}"
+    project = False
     wired: list[str] = []
     commands: list[str] = []
     for scope in SCOPES if root else ("user",):
@@ -254,16 +281,18 @@ def check_runtime(
             except UsageError as exc:
                 return AgentCheck(name, False, exc.message)
             for command, matcher in wiring.placements(doc or {}, rt):
+                project = project or scope == "project"
                 got = reach(command, rt, root, env, run)
                 if got.status in ("missing", "unanswered"):
                     fix = _install(rt, scope, env, run)
-                    return AgentCheck(name, False, _cannot_run(path, scope, command, got), fix)
+                    check = AgentCheck(name, False, _cannot_run(path, scope, command, got), fix)
+                    return _marked(check, project)
                 where = (
                     got.where if got.status == "found" else f"'{got.where}' not checked ({got.why})"
                 )
                 missed = wiring.misses(matcher, rt.wiring)
                 if missed:
-                    return AgentCheck(
+                    check = AgentCheck(
                         name,
                         False,
                         f"wired in {path} ({scope}), but its matcher '{matcher}' misses "
@@ -271,9 +300,10 @@ def check_runtime(
                         "recorder again",
                         _install(rt, scope, env, run),
                     )
+                    return _marked(check, project)
                 lacking = _lacking_events(doc or {}, rt)
                 if lacking:
-                    return AgentCheck(
+                    check = AgentCheck(
                         name,
                         False,
                         f"wired in {path} ({scope}), but not to {' and '.join(lacking)}: a "
@@ -281,17 +311,19 @@ def check_runtime(
                         "again",
                         _install(rt, scope, env, run),
                     )
+                    return _marked(check, project)
                 commands.append(command)
                 wired.append(f"{path} ({scope}) -> {where}")
     off = disabled_by(rt.wiring, commands, root, env) if wired else []
     if off:
-        return AgentCheck(
+        check = AgentCheck(
             name,
             False,
             f"installed ({'; '.join(wired)}) but disabled by {'; '.join(off)}: "
             "the recorder does not run",
         )
-    return _wired_or_found(rt, root, wired, found, env, run)
+        return _marked(check, project)
+    return _marked(_wired_or_found(rt, root, wired, found, env, run), project)
 
 
 def _wired_or_found(

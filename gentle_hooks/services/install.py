@@ -232,10 +232,13 @@ def install(
 
 
 def uninstall(repo: Repository, hook_types: Sequence[str] = KNOWN_HOOK_TYPES) -> list[Action]:
-    """Remove our scripts and restore chained hooks; foreign hooks are left alone.
+    """Remove our scripts and restore chained hooks; foreign hooks are left alone. A
+    ``core.hooksPath`` directory left empty is removed (``install`` creates it when it is
+    missing); the git directory's own ``hooks`` stays.
 
     Returns:
-        One :class:`Action` per hook type touched (``removed``, ``restored ...``).
+        One :class:`Action` per hook type touched (``removed``, ``restored ...``), then one
+        with hook type ``-`` when the emptied directory was removed.
     """
     directory = hooks_dir(repo)
     actions = []
@@ -250,4 +253,14 @@ def uninstall(repo: Repository, hook_types: Sequence[str] = KNOWN_HOOK_TYPES) ->
             actions.append(Action(t, path, "removed; restored the chained hook"))
         else:
             actions.append(Action(t, path, "removed"))
+    own = os.path.join(repo.paths.common_dir, "hooks")
+    # a core.hooksPath directory install created: empty now, it goes too (git's own
+    # hooks directory stays, as git made it)
+    if actions and os.path.realpath(directory) != os.path.realpath(own):
+        try:
+            os.rmdir(directory)
+        except OSError:  # not empty: other hooks, or files of the user's, live there
+            pass
+        else:
+            actions.append(Action("-", directory, "removed the empty hooks directory"))
     return actions

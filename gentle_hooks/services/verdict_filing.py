@@ -38,6 +38,7 @@ from gentle_hooks.config.load import load_config
 from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import ConfigError, GentleError, GitError, UsageError, cli
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.git.ssh import check_key
 from gentle_hooks.ledger.records import VerdictRecord, VerifyRun
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.services.delivered import refresh_notes
@@ -350,13 +351,15 @@ def _refuse_unsignable(
     led: Ledger, bound: Bound, binding: Binding, source: str, sign_key: str
 ) -> None:
     """``--sign-key`` signs the verdict's line in a commit's note: refuse it (before
-    anything is stored) when no commit has this candidate yet, so a key given is never
-    ignored. A ``--committed`` binding always has its commit.
+    anything is stored) when the key cannot sign, or when no commit has this candidate
+    yet, so a key given is never ignored. A ``--committed`` binding always has its commit.
 
     Raises:
+        SigningError: the key cannot sign (no such file, a key ssh-keygen refuses).
         UsageError: the candidate is not committed yet, with the commands that sign it
             once it is (commit, then ``verdict add --committed ... --sign-key``).
     """
+    check_key(sign_key)
     if bound.candidate.projection is Projection.COMMITTED:
         return
     if led.commits_with_identity(bound.candidate.identity):

@@ -24,7 +24,6 @@ is recorded, so a verdict's evidence digests can be checked against it.
 from __future__ import annotations
 
 import json
-import shlex
 import shutil
 import tempfile
 import time
@@ -36,12 +35,10 @@ from gentle_hooks.artifacts.brief import (
     check_brief,
     parse_brief,
 )
-from gentle_hooks.artifacts.jsonio import Command
 from gentle_hooks.artifacts.markdown import render_verdict_markdown
 from gentle_hooks.artifacts.observation import Check, Outcome, observed_verdict
 from gentle_hooks.artifacts.verdict import (
     CandidateRef,
-    CheckKind,
     DelegationVerdict,
     parse_verdict,
     verdict_digest,
@@ -50,9 +47,7 @@ from gentle_hooks.artifacts.verdict import (
 from gentle_hooks.config.load import load_config
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.ledger.records import VerifyRun
-from gentle_hooks.policy.hidden import judge_hidden
-from gentle_hooks.policy.nocheck import judge_command, judge_negative, row_text
-from gentle_hooks.policy.testcount import no_run_flags
+from gentle_hooks.services.brief_checks import check_of, command_fault
 from gentle_hooks.services.cleanroom import (
     Room,
     check_room,
@@ -151,12 +146,6 @@ def read_brief(data: bytes, source: str) -> tuple[DelegationBrief, list[str]]:
     return brief, check_brief(brief)
 
 
-def _check(kind: CheckKind, criterion: str, command: Command) -> Check:
-    if isinstance(command, str):
-        return Check(kind, criterion, command, ("sh", "-c", command))
-    return Check(kind, criterion, shlex.join(command), tuple(command))
-
-
 def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) -> Plan:
     """The checks a verifier runs: the brief's and the command line's.
 
@@ -175,12 +164,12 @@ def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) 
             raise UsageError(f"{flag} is blank: give the command to run")
     if extra.suite is not None and not extra.suite.strip():
         raise UsageError("--suite is blank: give the full suite's command")
-    criteria = [_check("criterion", c.criterion, c.run) for c in brief.successCriteria]
-    criteria += [_check("criterion", cmd, cmd) for cmd in extra.criteria]
-    negatives = [_check("negative", c.criterion, c.run) for c in brief.negativeTests]
-    negatives += [_check("negative", cmd, cmd) for cmd in extra.negatives]
+    criteria = [check_of("criterion", c.criterion, c.run) for c in brief.successCriteria]
+    criteria += [check_of("criterion", cmd, cmd) for cmd in extra.criteria]
+    negatives = [check_of("negative", c.criterion, c.run) for c in brief.negativeTests]
+    negatives += [check_of("negative", cmd, cmd) for cmd in extra.negatives]
     suite_cmd = extra.suite if extra.suite is not None else brief.fullSuite
-    suite = [_check("suite", "full suite", suite_cmd)] if suite_cmd is not None else []
+    suite = [check_of("suite", "full suite", suite_cmd)] if suite_cmd is not None else []
     if not criteria:
         raise UsageError(
             "no success criterion to re-check: add successCriteria "
@@ -214,48 +203,10 @@ def _effective_id(brief: DelegationBrief, extra: ExtraChecks, checks: tuple[Chec
 
 
 def _refuse_no_check(check: Check) -> None:
-    """A success criterion or full suite whose command succeeds whatever the artifact is
-    (``true``, ``exit 0``, ``:``, ``echo ok``, a failure masked by ``|| true``...), or a
-    negative test whose command fails whatever it is (``false``, ``exit 1``, ``! true``:
-    :func:`~gentle_hooks.policy.nocheck.judge_negative`), observes nothing; a criterion or
-    suite that can succeed while one of its commands fails (``a || b``, ``a; b``: row
-    ``N-hidden``, :func:`~gentle_hooks.policy.hidden.judge_hidden`) is refused too: seed 001
-    "Guardrails", "do not accept a claim whose criteria have no
-    observable check". Judged as receipts are (:func:`gentle_hooks.policy.nocheck.judge_command`,
-    SPEC §5 "a command that verifies nothing does not count").
-
-    Raises:
-        UsageError: the command verifies nothing (the rows met are named).
-    """
-    negative = check.kind == "negative"
-    flags = () if negative else no_run_flags(check.command)
-    if flags:
-        what = "the full suite" if check.kind == "suite" else f"criterion {check.criterion!r}"
-        raise UsageError(
-            f"{what}: `{check.command}` runs no test: {', '.join(flags)} makes the test "
-            "runner print or list instead of running tests; give the command "
-            "that runs them (seed 001: no claim is accepted whose criteria have no "
-            "observable check)"
-        )
-    judged = (judge_negative if negative else judge_command)(check.command)
-    if judged.checks and not negative and not judge_hidden(check.command).checks:
-        what = "the full suite" if check.kind == "suite" else f"criterion {check.criterion!r}"
-        raise UsageError(
-            f"{what}: `{check.command}` can succeed while one of its commands fails "
-            "(row N-hidden: ;, ||, a newline, & or a pipe without pipefail): write one "
-            "command, or `a && b`"
-        )
-    if judged.checks:
-        return
-    what = {"suite": "the full suite", "negative": f"negative test {check.criterion!r}"}.get(
-        check.kind, f"criterion {check.criterion!r}"
-    )
-    rows = "; ".join(row_text(r) for r in judged.rows)
-    raise UsageError(
-        f"{what}: `{check.command}` verifies nothing: {rows}; give a command that fails when "
-        "the artifact does not meet it (seed 001: no claim is accepted whose criteria have "
-        "no observable check)"
-    )
+    """Raises UsageError: the check observes nothing (:func:`~.brief_checks.command_fault`)."""
+    fault = command_fault(check)
+    if fault is not None:
+        raise UsageError(fault)
 
 
 def _plan_for(bound: Bound, brief: DelegationBrief, extra: ExtraChecks) -> Plan:

@@ -10,4 +10,5 @@ Room ``values``. Standard library only; no I/O, no clock, no environment.
   modules (no OpenSSL load on the hook path).
 * :mod:`.binding` — which candidate a command binds to (snapshot, staged, committed).
 * :mod:`.json` — the type of a JSON value built for output (annotations only).
+* :mod:`.ruled` — a stored reason without its leading rule id, for the lines people read.
 """

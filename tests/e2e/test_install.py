@@ -325,3 +325,42 @@ def test_uninstall_keeps_what_install_did_not_add_and_says_what_it_kept(native: 
         "git update-ref -d refs/notes/remotes/origin/gentle-hooks)"
     ) in r.out.splitlines(), r.out
     assert f"kept: the line verify run added to {exclude}" in r.out, r.out
+
+
+def test_uninstall_removes_the_hooks_path_directory_install_created(native: World) -> None:
+    w = native
+    assert w.gh("uninstall").code == 0
+    w.ok("config", "core.hooksPath", ".githooks")
+    assert w.gh("install").code == 0
+    hooks = w.work / ".githooks"
+    assert (hooks / "pre-commit").is_file()
+    r = w.gh("uninstall")
+    assert r.code == 0, r
+    assert not hooks.exists(), sorted(p.name for p in hooks.iterdir())
+    assert f"removed the empty hooks directory: {hooks}" in r.out.splitlines(), r.out
+    # a directory that holds the user's own files stays
+    assert w.gh("install").code == 0
+    (hooks / "notes.txt").write_text("mine\n")
+    assert w.gh("uninstall").code == 0
+    assert sorted(p.name for p in hooks.iterdir()) == ["notes.txt"]
+
+
+def test_plain_uninstall_names_the_agent_recorder_it_keeps_and_its_command(
+    native: World,
+) -> None:
+    w = native
+    assert w.gh("install", "--agent", "claude-code").code == 0
+    settings = w.work / ".claude" / "settings.json"
+    assert "gentle-hook" in settings.read_text()
+    r = w.gh("uninstall")
+    assert r.code == 0, r
+    kept = [ln for ln in r.out.splitlines() if "claude-code recorder" in ln]
+    assert len(kept) == 1, r.out
+    command = kept[0].split("(remove it: ", 1)[1].removesuffix(")")
+    program, *args = command.split()
+    assert program.rsplit("/", 1)[-1] == "gentle-hook", command
+    assert args == ["uninstall", "--agent", "claude-code", "--scope", "project"], command
+    assert w.gh(*args).code == 0
+    assert "gentle-hook" not in (settings.read_text() if settings.exists() else "")
+    again = w.gh("uninstall")
+    assert "recorder" not in again.out, again.out

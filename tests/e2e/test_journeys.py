@@ -62,3 +62,23 @@ def test_parallel_journeys_come_back_in_the_catalog_order(tmp_path: Path) -> Non
     order = [j.name for j in JOURNEYS if j.name in names]
     assert [o.name for o in outcomes] == order
     assert [o.status for o in outcomes] == ["ok"] * 3, problems(outcomes)
+
+
+def test_a_journey_whose_tool_is_missing_is_skipped_with_why_in_the_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # no npm on PATH: the npm journeys are skipped, and the table says which and why
+    from bench.journeys.results import table
+
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    npm = [j.name for j in JOURNEYS if j.needs == "npm"]
+    assert npm, "the bench has journeys that need npm"
+    outcomes = run_journeys(tmp_path, only=npm)
+    assert [(o.status, o.detail) for o in outcomes] == [
+        ("skipped", "npm is not installed") for _ in npm
+    ]
+    rows = table(outcomes).splitlines()
+    for name in npm:
+        assert f"| {name} | skipped: npm is not installed | " in "\n".join(rows), rows

@@ -13,7 +13,8 @@ from __future__ import annotations
 import json
 import re
 
-from tests.e2e.conftest import CHECK, World
+from tests.conftest import PASSING_VERDICT
+from tests.e2e.conftest import CHECK, TOKEN_BRIEF, World
 
 #: Code-like tokens: a row id (``P3``, ``C4``), a row id with words (``T-informs``,
 #: ``S-no-check``, ``N-true``), ``(row ...``, a snake_case name that is not part of a path
@@ -87,3 +88,35 @@ def test_the_codes_stay_in_json_and_explain(native: World) -> None:
     w.ok("commit", "-q", "--no-verify", "-m", "writer: unverified")
     gate = w.gh("gate", "--range", "origin/main..HEAD", "--explain")
     assert any(line.startswith("  decision rows: ") for line in gate.out.splitlines()), gate
+
+
+def test_verify_and_verdict_lines_are_in_words(native: World) -> None:
+    """``verify run``'s lines, ``verdict add``'s refusal and the verdict ``status`` lists say
+    why in words; the rule ids (``S4``, ``C4-nothing``, ``V2``, ``R1``) stay in ``--json``
+    and in ``status --explain``."""
+    w = native
+    w.delegate(text="def check_token(t):\n    return bool(t) and t.startswith('tok-')\n")
+    w.spot_check()
+    w.escalate()
+    # commands without snake_case names: the scan reads the lines that print them
+    brief = dict(
+        TOKEN_BRIEF,
+        successCriteria=[{"criterion": "nothing", "run": "test -n x"}],
+        negativeTests=[{"criterion": "fails anyway", "run": "test -e src/absent.py"}],
+    )
+    path = w.base / "brief.json"
+    path.write_text(json.dumps(brief), encoding="utf-8")
+    outputs = {"verify run": w.gh("verify", "run", "--brief", str(path))}
+    assert outputs["verify run"].code == 1, outputs["verify run"]
+    assert "it observes nothing" in outputs["verify run"].out, outputs["verify run"]
+    outputs["verdict add"] = w.verdict(data=dict(PASSING_VERDICT, fullSuiteRun=False))
+    assert outputs["verdict add"].code == 1, outputs["verdict add"]
+    outputs["status"] = w.gh("status")
+    assert "not accepted: " in outputs["status"].out, outputs["status"]
+    found = {
+        name: codes_in(r.out + r.err) for name, r in outputs.items() if codes_in(r.out + r.err)
+    }
+    assert found == {}, {name: outputs[name] for name in found}
+    assert "not accepted: V" in w.gh("status", "--explain").out
+    ran = json.loads(w.gh("verify", "run", "--json", "--brief", str(path)).out)
+    assert (ran["status_row"], ran["outcomes"][0]["row"]) == ("S4", "C4-nothing"), ran

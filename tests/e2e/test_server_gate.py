@@ -463,3 +463,81 @@ def test_a_verdict_signed_with_a_flag_key_needs_its_commit(server: Path, tmp_pat
     note = git(a, "notes", f"--ref={NOTES}", "show", "HEAD")
     lines = [json.loads(x) for x in note.splitlines() if '"kind":"verdict"' in x]
     assert lines and "-----BEGIN SSH SIGNATURE-----" in lines[0]["sig"]
+
+
+def test_the_ci_docs_sample_is_what_a_rejected_push_prints(server: Path) -> None:
+    """docs/ci.md shows the pusher's screen of a rejected push: it is this output, the
+    commit's ids written as 1a2b3c4d5e6f... (git's padding of remote lines left out)."""
+    docs = Path(__file__).resolve().parents[2] / "docs" / "ci.md"
+    text = docs.read_text(encoding="utf-8")
+    after = text.split("on the pusher's screen:\n", 1)[1]
+    sample = after.split("```\n", 2)[1].splitlines()
+    b = clone(server, "b")
+    (b / "app.py").write_text("def f():\n    return 7\n", encoding="utf-8")
+    git(b, "add", "-A")
+    message = "change\n\nCo-authored-by: Claude <noreply@anthropic.com>"
+    git(b, "commit", "-q", "--no-verify", "-m", message)
+    commit = git(b, "rev-parse", "HEAD").strip()
+    pushed = run(b, "git", "push", "--no-verify", "origin", "main")
+    assert pushed.returncode == 1, pushed.stderr
+    shown = [
+        ln.rstrip().replace(commit, FULL_ID).replace(commit[:12], FULL_ID[:12])
+        for ln in pushed.stderr.splitlines()
+        if ln.startswith("remote: gentle-hooks:")
+    ]
+    assert sample == shown
+
+
+#: The commit id docs/ci.md's sample shows.
+FULL_ID = "1a2b3c4d5e6f" + "0" * 28
+
+
+def test_a_key_that_cannot_sign_is_refused_before_the_verdict_is_stored(
+    server: Path, tmp_path: Path
+) -> None:
+    from tests.conftest import PASSING_VERDICT
+
+    a = clone(server, "a")
+    (a / "app.py").write_text("def f():\n    return 8\n", encoding="utf-8")
+    ok(gh(a, "record", "--model", "o4-mini", "--effort", "low"))
+    git(a, "add", "-A")
+    git(a, "commit", "-q", "--no-verify", "-m", "delegated change")
+    cand = json.loads(gh(a, "assess", "--json", "--committed-only").stdout)["candidate"]
+    verdict = dict(PASSING_VERDICT)
+    verdict["candidate"] = {
+        "identity": cand["identity"],
+        "baseTree": cand["base_tree"],
+        "tree": cand["tree"],
+    }
+    (tmp_path / "v.json").write_text(json.dumps(verdict), encoding="utf-8")
+    not_a_key = tmp_path / "not_a_key"
+    not_a_key.write_text("this is no SSH key\n", encoding="utf-8")
+    refused = gh(a, "verdict", "add", "--committed", "../v.json", "--sign-key", str(not_a_key))
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert str(not_a_key) in refused.stderr and "Traceback" not in refused.stderr
+    assert refused.stdout == ""  # nothing was recorded
+    assert "verdict #" not in gh(a, "status", "--committed").stdout
+    assert '"kind":"verdict"' not in run(a, "git", "notes", f"--ref={NOTES}", "show").stdout
+
+
+def test_a_spot_check_with_a_key_before_any_commit_refuses_and_names_the_signing_run(
+    server: Path, tmp_path: Path
+) -> None:
+    key, _ = _key(tmp_path, "parent")
+    a = clone(server, "a")
+    (a / "app.py").write_text("def f():\n    return 9\n", encoding="utf-8")
+    ok(gh(a, "record", "--model", "o4-mini", "--effort", "low"))
+    ok(gh(a, "receipt", "run", "--", sys.executable, "-c", "print('tests ok')"))
+    refused = gh(a, "spot-check", "--sign-key", str(key))
+    assert refused.returncode == 2, refused.stdout + refused.stderr
+    assert "no commit has this candidate yet" in refused.stderr, refused.stderr
+    assert "spot check #" not in gh(a, "status").stdout  # nothing re-run, nothing stored
+    printed = refused.stderr.strip().rsplit("; run: ", 1)[1]
+    assert printed == f"gentle-hook spot-check --committed --receipt 1 --sign-key {key}"
+    git(a, "add", "-A")
+    git(a, "commit", "-q", "--no-verify", "-m", "delegated change")
+    done = subprocess.run(["sh", "-c", printed], cwd=a, capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    note = git(a, "notes", f"--ref={NOTES}", "show", "HEAD")
+    spot = [json.loads(x) for x in note.splitlines() if '"spot_check"' in x]
+    assert spot and "-----BEGIN SSH SIGNATURE-----" in spot[0]["sig"]

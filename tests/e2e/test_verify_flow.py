@@ -95,7 +95,7 @@ def test_done_when_an_escalated_change_passes_after_verify(world: World) -> None
     ran = world.gh(*printed(world, then, "run: "))
     assert ran.code == 0, ran
     out = ran.out.splitlines()
-    assert out[0].startswith("verify run: pass (S5:")
+    assert out[0].startswith("verify run: pass (every criterion passed")
     ref = next(ln for ln in out if ln.startswith("artifactRef: ")).split()[1]
     assert ref.startswith(f"{ARTIFACTS}/tokens-1-")
     assert (world.work / ref).is_file() and (world.work / ref).with_suffix(".md").is_file()
@@ -135,11 +135,11 @@ def test_done_when_require_observed_refuses_hand_written_and_other_candidate_ver
 
     hand = world.verdict("--staged", data={**PASSING_VERDICT, "briefId": "tokens-1"})
     assert hand.code == 1, hand
-    assert "R1 not observed" in hand.out
+    assert "not accepted: not observed" in hand.out
 
     still = world.git("commit", "-m", "writer: tokens")
     assert still.code == 1, still
-    assert any("R1 not observed" in line for line in still.said), still.said
+    assert any("): not observed: " in line for line in still.said), still.said
 
     ran = world.gh("verify", "run", "--staged", "--brief", str(path))
     assert ran.code == 0, ran

@@ -3,6 +3,7 @@ commits included, as a server's pre-receive judges a new repository's first push
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 from tests.conftest import commit_all, gh, git, run_git, write
@@ -39,7 +40,14 @@ def test_a_human_root_range_passes_and_a_missing_start_names_the_root_range(
     assert "2 commit(s), 0 delegated, 0 blocked" in ok.stdout
     short = gh(root, "gate", "--range", "HEAD~5..HEAD")
     assert short.returncode == 2
-    assert short.stderr.rstrip().endswith("root included: gentle-hook gate --range HEAD")
+    # the way out is its own line, runnable as printed, and it judges the whole history
+    last = short.stderr.rstrip().splitlines()[-1]
+    assert last.startswith("  run: ") and last.endswith(" gate --range HEAD"), short.stderr
+    program, *args = shlex.split(last.removeprefix("  run: "))
+    assert program.rsplit("/", 1)[-1] == "gentle-hook", last
+    whole = gh(root, *args)
+    assert whole.returncode == 0, whole.stderr
+    assert "2 commit(s), 0 delegated, 0 blocked" in whole.stdout
     bad = gh(root, "gate", "--range", "a..b..c")
     assert bad.returncode == 2 and "give A..B" in bad.stderr
 
@@ -65,5 +73,43 @@ def test_an_unfetched_remote_branch_as_start_names_the_fetch_that_makes_it_known
     assert r.stderr.rstrip().endswith(f"run: {fix}"), r.stderr
     run_git(clone, *fix.split()[1:])
     again = gh(clone, "gate", "--range", "origin/main..HEAD")
+    assert again.returncode == 0, again.stderr
+    assert "1 commit(s), 0 delegated, 0 blocked" in again.stdout
+
+
+def test_a_start_on_a_remote_branch_that_does_not_exist_prints_no_fetch(tmp_path: Path) -> None:
+    # origin has no branch `dev`: a fetch of it fails when pasted; the way out lists the
+    # branches origin has
+    origin = _root_repo(tmp_path, trailer=False)
+    clone = tmp_path / "clone"
+    run_git(tmp_path, "clone", "-q", str(origin), str(clone))
+    r = gh(clone, "gate", "--range", "origin/dev..HEAD")
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    assert "origin has no branch 'dev'" in r.stderr, r.stderr
+    assert "git fetch" not in r.stderr, r.stderr
+    last = r.stderr.rstrip().splitlines()[-1]
+    assert last == "  run: git ls-remote --heads origin", r.stderr
+    listed = run_git(clone, *shlex.split(last.removeprefix("  run: "))[1:])
+    assert "refs/heads/main" in listed
+
+
+def test_a_plain_branch_start_a_single_branch_clone_never_fetched_is_fetched(
+    tmp_path: Path,
+) -> None:
+    # `main..HEAD` in a single-branch clone of `topic`: origin has main; the printed fetch
+    # makes it a local branch and the same range is judged (not the whole history)
+    origin = _root_repo(tmp_path, trailer=False)
+    git(origin, "switch", "-q", "-c", "topic")
+    commit_all(origin, "on topic")
+    clone = tmp_path / "clone"
+    run_git(
+        tmp_path, "clone", "-q", "--single-branch", "--branch", "topic", str(origin), str(clone)
+    )
+    r = gh(clone, "gate", "--range", "main..HEAD")
+    assert r.returncode == 2, (r.stdout, r.stderr)
+    last = r.stderr.rstrip().splitlines()[-1]
+    assert last == "  run: git fetch origin refs/heads/main:refs/heads/main", r.stderr
+    run_git(clone, *shlex.split(last.removeprefix("  run: "))[1:])
+    again = gh(clone, "gate", "--range", "main..HEAD")
     assert again.returncode == 0, again.stderr
     assert "1 commit(s), 0 delegated, 0 blocked" in again.stdout

@@ -86,6 +86,37 @@ def test_brief_check_rejects_naming_each_fault(run: Any, tmp_path: Path) -> None
     ]
 
 
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (
+            {"successCriteria": [{"criterion": "it works", "run": "true"}]},
+            "criterion 'it works': `true` verifies nothing",
+        ),
+        (
+            {"negativeTests": [{"criterion": "it refuses", "run": "false"}]},
+            "negative test 'it refuses': `false` verifies nothing",
+        ),
+        ({"fullSuite": "exit 0"}, "the full suite: `exit 0` verifies nothing"),
+    ],
+    ids=["criterion-true", "negative-false", "suite-exit-0"],
+)
+def test_brief_check_rejects_a_check_verify_run_refuses(
+    run: Any, tmp_path: Path, change: dict[str, Any], said: str
+) -> None:
+    """A brief ``brief check`` calls ok is one ``verify run`` runs: a check whose command
+    observes nothing is refused by both, in the same words."""
+    criterion = {"successCriteria": [{"criterion": "it adds", "run": "python3 -m unittest"}]}
+    name = write(tmp_path / "brief.json", {**GOOD_BRIEF, **criterion, **change})
+    r = run("brief", "check", name)
+    assert (r.returncode, r.stdout) == (1, ""), r.stderr
+    assert r.stderr.startswith(f"brief.json: brief rejected: {said}: "), r.stderr
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    ran = run("verify", "run", "--cwd", str(repo), "--brief", str(tmp_path / name))
+    assert ran.returncode == 2 and f"gentle-hook: error: {said}: " in ran.stderr, ran.stderr
+
+
 def test_brief_check_reads_stdin(run: Any) -> None:
     r = run("brief", "check", "-", stdin=json.dumps({**GOOD_BRIEF, "stopCondition": " "}))
     assert r.returncode == 1
@@ -150,7 +181,7 @@ def test_tally_confirmed(run: Any, tmp_path: Path) -> None:
     r = run("quorum", "tally", a, b, "--claim", CLAIM, "--finding", "F-1")
     assert (r.returncode, r.stderr) == (0, "")
     assert r.stdout == (
-        "CONFIRMED F-1  (Q6: upheld, uncontested)\n"
+        "CONFIRMED F-1  (upheld, uncontested)\n"
         "  survives yes; upheld 2, refuted 0, abstained 1, contested no; stakes ordinary "
         "needs 1 valid verdict\n"
         "  abstained: errored: exit 137\n"
@@ -162,7 +193,7 @@ def test_tally_tie_is_plausible_and_keeps_the_refutation(run: Any, tmp_path: Pat
     r = run("quorum", "tally", a, "--claim", CLAIM)
     assert r.returncode == 0
     assert r.stdout == (
-        "PLAUSIBLE  (Q3: a tie: contested, never rounded up)\n"
+        "PLAUSIBLE  (a tie: contested, never rounded up)\n"
         "  survives no; upheld 1, refuted 1, abstained 1, contested yes; stakes ordinary "
         "needs 1 valid verdict\n"
         "  to settle: one more verifier with a lens not yet used and a clean context re-opens "
@@ -177,7 +208,7 @@ def test_tally_zero_valid_never_survives(run: Any, tmp_path: Path) -> None:
     r = run("quorum", "tally", a, "--claim", CLAIM)
     assert r.returncode == 0
     assert r.stdout.splitlines()[:2] == [
-        "PLAUSIBLE  (Q1: no valid verdict: nothing verified it)",
+        "PLAUSIBLE  (no valid verdict: nothing verified it)",
         "  survives no; upheld 0, refuted 0, abstained 3, contested no; stakes ordinary "
         "needs 1 valid verdict",
     ]
@@ -187,7 +218,7 @@ def test_tally_audit_stakes_need_three(run: Any, tmp_path: Path) -> None:
     a = write(tmp_path / "a.json", [up(), up("re-ran the query: 41 agents")])
     r = run("quorum", "tally", a, "--claim", CLAIM, "--stakes", "audit")
     assert r.stdout.splitlines()[0] == (
-        "PLAUSIBLE  (Q5: upheld by fewer valid verdicts than the stakes need (2 of 3))"
+        "PLAUSIBLE  (upheld by fewer valid verdicts than the stakes need (2 of 3))"
     )
 
 
@@ -259,7 +290,7 @@ def test_tally_a_malformed_verdict_set_abstains_beside_valid_ones(run: Any, tmp_
     good = write(tmp_path / "b.json", {"claim": CLAIM, "verdicts": [up()]})
     r = run("quorum", "tally", bad, good)
     assert (r.returncode, r.stderr) == (0, "")
-    assert r.stdout.splitlines()[0] == "CONFIRMED  (Q6: upheld, uncontested)"
+    assert r.stdout.splitlines()[0] == "CONFIRMED  (upheld, uncontested)"
     assert "upheld 1, refuted 0, abstained 1" in r.stdout
     assert "  abstained: malformed: not a verdict set: claim: required field missing" in r.stdout
     assert f"({bad})" in r.stdout
@@ -310,7 +341,7 @@ def test_tally_verifier_output_not_json_abstains(
     r = run("quorum", "tally", "v.json", a, "--claim", CLAIM)
     assert (r.returncode, r.stderr) == (0, "")
     assert r.stdout.splitlines() == [
-        "CONFIRMED  (Q6: upheld, uncontested)",
+        "CONFIRMED  (upheld, uncontested)",
         "  survives yes; upheld 1, refuted 0, abstained 1, contested no; stakes ordinary "
         "needs 1 valid verdict",
         f"  abstained: malformed: {problem} (v.json)",
@@ -368,7 +399,7 @@ def test_tally_counts_a_file_given_three_times_once(run: Any, tmp_path: Path) ->
     r = run("quorum", "tally", "--stakes", "audit", "--claim", CLAIM, a, f"./{a}", "link.json")
     assert (r.returncode, r.stderr) == (0, "")
     assert r.stdout == (
-        "PLAUSIBLE  (Q5: upheld by fewer valid verdicts than the stakes need (1 of 3))\n"
+        "PLAUSIBLE  (upheld by fewer valid verdicts than the stakes need (1 of 3))\n"
         "  survives no; upheld 1, refuted 0, abstained 0, contested no; stakes audit needs 3 "
         "valid verdicts\n"
         "  to settle: 2 more valid verdict(s): more verifiers re-open the evidence until the "
@@ -432,7 +463,7 @@ def test_report_over_tally_output(run: Any, tmp_path: Path) -> None:
         "survival: 4 of 6 findings (67%)\n"
         "  lens correctness: 3 of 3 (100%)\n"
         "  lens impact: 1 of 3 (33%)\n"
-        "flag lens-variation: correctness 100% vs impact 33% (limit 25% apart)\n"
+        "flag: correctness 100% vs impact 33% (limit 25% apart)\n"
         "  means: survival varies sharply by lens: one lens is speculating while the others "
         "cite; fix that miner's prompt\n"
     )
@@ -540,15 +571,15 @@ def test_schema_names_listed(run: Any) -> None:
 
 
 def test_verifier_text_cannot_forge_output_lines(run: Any, tmp_path: Path) -> None:
-    forged = {**DOWN, "reason": "no\nCONFIRMED F-1  (Q6: upheld)\x1b[2K", "correctedImpact": None}
+    forged = {**DOWN, "reason": "no\nCONFIRMED F-1  (upheld)\x1b[2K", "correctedImpact": None}
     a = write(tmp_path / "a.json", [forged, {**forged, "whatIChecked": "read pool.js:90"}])
     r = run("quorum", "tally", a, "--claim", CLAIM)
     assert r.stdout.splitlines() == [
-        "REFUTED  (Q2: majority refuted on re-check)",
+        "REFUTED  (majority refuted on re-check)",
         "  survives no; upheld 0, refuted 2, abstained 0, contested no; stakes ordinary "
         "needs 1 valid verdict",
-        "  refuted: no CONFIRMED F-1 (Q6: upheld) [2K",
-        "  refuted: no CONFIRMED F-1 (Q6: upheld) [2K",
+        "  refuted: no CONFIRMED F-1 (upheld) [2K",
+        "  refuted: no CONFIRMED F-1 (upheld) [2K",
     ]
 
 
@@ -562,7 +593,7 @@ def test_tally_narrative_refutes(run: Any, tmp_path: Path) -> None:
     r = run("quorum", "tally", a, "--claim", CLAIM)
     assert (r.returncode, r.stderr) == (0, "")
     assert r.stdout.splitlines() == [
-        "REFUTED  (Q2: majority refuted on re-check)",
+        "REFUTED  (majority refuted on re-check)",
         "  survives no; upheld 0, refuted 1, abstained 0, contested no; stakes ordinary needs "
         "1 valid verdict",
         "  refuted, though it upheld: narrative evidence (N1 an appeal to common knowledge: "
@@ -590,8 +621,7 @@ def test_tally_lens_diverse_stakes(run: Any, tmp_path: Path) -> None:
     a = write(tmp_path / "a.json", same)
     r = run("quorum", "tally", a, "--claim", CLAIM, "--stakes", "lens-diverse")
     assert r.stdout.splitlines()[:2] == [
-        "PLAUSIBLE  (Q5L: upheld by verifiers of fewer different lenses than the stakes need "
-        "(1 of 3))",
+        "PLAUSIBLE  (upheld by verifiers of fewer different lenses than the stakes need (1 of 3))",
         "  survives no; upheld 3, refuted 0, abstained 0, contested no; stakes lens-diverse "
         "needs 3 valid verdicts of 3 different lenses",
     ]
@@ -600,7 +630,7 @@ def test_tally_lens_diverse_stakes(run: Any, tmp_path: Path) -> None:
         tmp_path / "b.json", [{**v, "lens": lens} for v, lens in zip(same, lenses, strict=True)]
     )
     r = run("quorum", "tally", b, "--claim", CLAIM, "--stakes", "lens-diverse")
-    assert r.stdout.splitlines()[0] == "CONFIRMED  (Q6: upheld, uncontested)"
+    assert r.stdout.splitlines()[0] == "CONFIRMED  (upheld, uncontested)"
 
 
 def test_audit_cli(run: Any, tmp_path: Path) -> None:

@@ -461,7 +461,7 @@ def test_run_prints_a_bounded_summary_and_the_artifact_ref(env: Env) -> None:
     proc = env.gh("verify", "run", "--brief", str(env.brief_path), "--caller", "p")
     assert (proc.returncode, proc.stderr) == (0, "")
     lines = proc.stdout.splitlines()
-    assert lines[0].startswith("verify run: pass (S5: every criterion passed")
+    assert lines[0].startswith("verify run: pass (every criterion passed")
     assert [ln.split()[0] for ln in lines[2:5]] == ["pass", "pass", "pass"]
     (ref,) = [ln for ln in lines if ln.startswith("artifactRef: ")]
     json_path = env.repo / ref.split()[1]
@@ -547,7 +547,10 @@ def test_run_status_rows(
     out = env.json("verify", "run", "--brief", str(env.brief_path), *flags, code=1)
     verdict = out["verdict"]
     assert (out["status"], verdict["status"]) == (status, status)
-    assert verdict["summary"].startswith(f"{status} ({row}: ")
+    # the status rule's id is in the JSON; the summary people read says it in words
+    assert out["status_row"] == row
+    assert verdict["summary"].startswith(f"{status} (")
+    assert f"({row}" not in verdict["summary"]
     if status == "fail":
         assert verdict["fullSuiteRun"] is True  # a fail always had its suite run
     if row in ("S1-suite-none", "S1-suite") or "suite-module" in str(change):
@@ -676,7 +679,7 @@ def test_a_check_that_repairs_the_artifact_blocks_the_verdict(env: Env, repair: 
     before = (env.repo / "src" / "app.py").read_text()
     out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", repair, code=1)
     assert out["status"] == "blocked" and out["verdict"]["status"] == "blocked"
-    assert out["verdict"]["summary"].startswith("blocked (S0: a check changed the artifact")
+    assert out["verdict"]["summary"].startswith("blocked (a check changed the artifact")
     last = out["outcomes"][-1]
     assert (last["command"], last["result"], last["row"], last["changed"]) == (
         repair,
@@ -861,8 +864,8 @@ def test_a_fail_verdict_without_its_full_suite_is_stored_blocked(env: Env) -> No
     assert env.rows("SELECT status FROM verdict") == [("blocked",)]
     listed = env.gh("verdict", "list").stdout
     assert (
-        "status blocked: not accepted: V1 status is fail, recorded as blocked (the full suite "
-        "did not run), not pass; V2 fullSuiteRun"
+        "status blocked: not accepted: status is fail, recorded as blocked (the full suite "
+        "did not run), not pass; fullSuiteRun"
     ) in listed
     # the JSON artifact, the ledger row and the Markdown view agree: blocked everywhere
     artifact = env.repo / rec["artifact_ref"]
@@ -909,7 +912,7 @@ def test_require_observed_refuses_a_hand_written_verdict(env: Env) -> None:
     proc = env.gh("verdict", "add", str(path))
     assert proc.returncode == 1
     assert (
-        "not accepted: R1 not observed: no gentle-hook verify run of brief 'add-1' is recorded "
+        "not accepted: not observed: no gentle-hook verify run of brief 'add-1' is recorded "
         "for this candidate (verification.require_observed)"
     ) in proc.stdout + proc.stderr
     # its Markdown view says so, and who added it
@@ -942,7 +945,7 @@ def test_require_observed_is_judged_from_the_base_not_the_work_tree(env: Env) ->
     path.write_text(json.dumps(bound_verdict(env.repo, {**PASSING_VERDICT, "briefId": "add-1"})))
     proc = env.gh("verdict", "add", str(path))
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "R1 not observed: no gentle-hook verify run of brief 'add-1'" in proc.stdout
+    assert "not accepted: not observed: no gentle-hook verify run of brief 'add-1'" in proc.stdout
     status = env.gh("status").stdout
     assert "verifier: MISSING (0 of 1 accepted verdict(s))" in status
     assessed = json.loads(env.gh("assess", "--json").stdout)
@@ -959,7 +962,7 @@ def test_a_candidate_with_no_base_commit_cannot_opt_itself_out(env: Env) -> None
     path.write_text(json.dumps(bound_verdict(env.repo, {**PASSING_VERDICT, "briefId": "add-1"})))
     proc = env.gh("verdict", "add", str(path))
     assert proc.returncode == 1, proc.stdout + proc.stderr
-    assert "R1 not observed: no gentle-hook verify run of brief 'add-1'" in proc.stdout
+    assert "not accepted: not observed: no gentle-hook verify run of brief 'add-1'" in proc.stdout
 
 
 def test_require_observed_refuses_an_edited_observed_verdict(env: Env) -> None:
@@ -971,7 +974,7 @@ def test_require_observed_refuses_an_edited_observed_verdict(env: Env) -> None:
     path.write_text(json.dumps(edited))
     proc = env.gh("verdict", "add", str(path))
     assert proc.returncode == 1
-    assert f"R1 not observed: it differs from what verify run #{out['run']} observed" in (
+    assert f"not observed: it differs from what verify run #{out['run']} observed" in (
         proc.stdout + proc.stderr
     )
 
@@ -1000,7 +1003,7 @@ def test_require_observed_checks_each_criterion_against_the_recorded_observation
     proc = env.gh("verdict", "add", out["json_path"])
     assert proc.returncode == 1, proc.stdout
     assert (
-        f"R1 not observed: its evidence is not what verify run #{out['run']} observed "
+        f"not accepted: not observed: its evidence is not what verify run #{out['run']} observed "
         f"(criterion 2: {field} differ)"
     ) in proc.stdout
     assert env.rows("SELECT accepted, observed_run FROM verdict") == [(0, None)]
@@ -1052,7 +1055,7 @@ def test_a_check_that_adds_files_to_the_artifact_blocks_the_verdict(
     out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", check, code=1)
     assert out["status"] == "blocked", out["outcomes"]
     assert out["verdict"]["status"] == "blocked"
-    assert out["verdict"]["summary"].startswith("blocked (S0: a check changed the artifact")
+    assert out["verdict"]["summary"].startswith("blocked (a check changed the artifact")
     last = out["outcomes"][-1]
     assert (last["command"], last["row"]) == (check, "C0")
     assert path in last["changed"]

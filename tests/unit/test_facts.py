@@ -72,9 +72,7 @@ def test_verdicts_count_only_when_accepted_and_rejections_carry_reasons() -> Non
     )
     s = _facts(verdicts=(ok, bad)).satisfaction()
     assert s.accepted_verdicts == 1
-    assert s.rejected_verdicts == (
-        "verdict #2 (brief b, status fail): V1 status is fail, not pass",
-    )
+    assert s.rejected_verdicts == ("verdict #2 (brief b, status fail): status is fail, not pass",)
 
 
 def test_a_verdict_no_verify_run_wrote_counts_only_where_the_repository_opts_out() -> None:
@@ -87,7 +85,7 @@ def test_a_verdict_no_verify_run_wrote_counts_only_where_the_repository_opts_out
     by_default = facts.satisfaction()
     assert by_default.accepted_verdicts == 0
     assert by_default.rejected_verdicts == (
-        "verdict #1 (brief b, status pass): R1 not observed: no gentle-hook verify run wrote it",
+        "verdict #1 (brief b, status pass): not observed: no gentle-hook verify run wrote it",
     )
     assert facts.satisfaction(require_observed=False).accepted_verdicts == 1
 

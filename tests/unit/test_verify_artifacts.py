@@ -387,7 +387,7 @@ def test_a_missing_tool_is_evidence_of_the_blocker_not_of_the_artifact() -> None
     assert (v.status, v.fullSuiteRun) == ("blocked", False)
     assert v.criteria[2].evidence == ("`run suite` could not be started: No such file or directory")
     assert v.criteria[2].observed.exitCode is None  # type: ignore[union-attr]
-    assert v.summary.splitlines()[0].startswith("blocked (S1: a required tool is missing")
+    assert v.summary.splitlines()[0].startswith("blocked (a required tool is missing")
 
 
 def test_a_suite_that_runs_no_test_runner_is_blocked_and_says_why() -> None:
@@ -395,7 +395,7 @@ def test_a_suite_that_runs_no_test_runner_is_blocked_and_says_why() -> None:
     explaining why it could not"."""
     v = _verdict([out("criterion", 0), out("negative", 1), Outcome(check("suite"), 0, 7, DIGEST)])
     assert (v.status, v.fullSuiteRun) == ("blocked", False)
-    assert v.summary.splitlines()[0].startswith("blocked (S1-suite: the full suite runs no ")
+    assert v.summary.splitlines()[0].startswith("blocked (the full suite runs no ")
     assert "it runs no recognised test runner" in v.criteria[2].evidence
     assert verdict_acceptance(v)[0] is False
 
@@ -409,7 +409,7 @@ def test_an_unavailable_suite_did_not_run() -> None:
     assert "its tool is unavailable (M-py-module)" in v.criteria[2].evidence
     v = _verdict([out("criterion", 0), out("negative", 1), runner(out("suite", 5), 0)])
     assert (v.status, v.fullSuiteRun) == ("blocked", False)
-    assert v.summary.splitlines()[0].startswith("blocked (S1-suite-none: the full suite ran no")
+    assert v.summary.splitlines()[0].startswith("blocked (the full suite ran no")
 
 
 #: (command, the RUNNER_ROWS row it runs, or None).

@@ -1,0 +1,84 @@
+"""Whether a check a verifier would run can observe anything (SPEC §9; seed 001 "Guardrails").
+
+Room ``services``. One judgement serves ``verify prepare|run``, which refuse such a check
+before running anything, and ``brief check``, which rejects a brief holding one: a brief
+``brief check`` calls ok is one ``verify run`` accepts.
+"""
+
+from __future__ import annotations
+
+import shlex
+
+from gentle_hooks.artifacts.brief import DelegationBrief
+from gentle_hooks.artifacts.jsonio import Command
+from gentle_hooks.artifacts.observation import Check
+from gentle_hooks.artifacts.verdict import CheckKind
+from gentle_hooks.policy.hidden import judge_hidden
+from gentle_hooks.policy.nocheck import judge_command, judge_negative, row_text
+from gentle_hooks.policy.testcount import no_run_flags
+
+#: Why such a check is refused (seed 001 "Guardrails").
+_SEED = "seed 001: no claim is accepted whose criteria have no observable check"
+
+
+def check_of(kind: CheckKind, criterion: str, command: Command) -> Check:
+    """The check for a brief's or a flag's command: a string runs under ``sh -c``, a list
+    as its argv."""
+    if isinstance(command, str):
+        return Check(kind, criterion, command, ("sh", "-c", command))
+    return Check(kind, criterion, shlex.join(command), tuple(command))
+
+
+def brief_checks(brief: DelegationBrief) -> tuple[Check, ...]:
+    """The brief's own checks: its success criteria, negative tests and full suite."""
+    suite = () if brief.fullSuite is None else (check_of("suite", "full suite", brief.fullSuite),)
+    return (
+        *(check_of("criterion", c.criterion, c.run) for c in brief.successCriteria),
+        *(check_of("negative", c.criterion, c.run) for c in brief.negativeTests),
+        *suite,
+    )
+
+
+def command_fault(check: Check) -> str | None:
+    """Why ``check`` observes nothing, in one line, or None when it can.
+
+    A success criterion or full suite whose command succeeds whatever the artifact is
+    (``true``, ``exit 0``, ``:``, ``echo ok``, a failure masked by ``|| true``...), or a
+    negative test whose command fails whatever it is (``false``, ``exit 1``, ``! true``:
+    :func:`~gentle_hooks.policy.nocheck.judge_negative`), observes nothing; so does a test
+    runner told to list instead of run (``--collect-only``); a criterion or suite that can
+    succeed while one of its commands fails (``a || b``, ``a; b``:
+    :func:`~gentle_hooks.policy.hidden.judge_hidden`) is refused too. Judged as receipts
+    are (:func:`gentle_hooks.policy.nocheck.judge_command`, SPEC §5 "a command that
+    verifies nothing does not count").
+    """
+    negative = check.kind == "negative"
+    flags = () if negative else no_run_flags(check.command)
+    what = "the full suite" if check.kind == "suite" else f"criterion {check.criterion!r}"
+    if flags:
+        return (
+            f"{what}: `{check.command}` runs no test: {', '.join(flags)} makes the test "
+            f"runner print or list instead of running tests; give the command that runs "
+            f"them ({_SEED})"
+        )
+    judged = (judge_negative if negative else judge_command)(check.command)
+    if judged.checks and not negative and not judge_hidden(check.command).checks:
+        return (
+            f"{what}: `{check.command}` can succeed while one of its commands fails (;, ||, "
+            "a newline, & or a pipe without pipefail): write one command, or `a && b`"
+        )
+    if judged.checks:
+        return None
+    if negative:
+        what = f"negative test {check.criterion!r}"
+    rows = "; ".join(row_text(r) for r in judged.rows)
+    return (
+        f"{what}: `{check.command}` verifies nothing: {rows}; give a command that fails when "
+        f"the artifact does not meet it ({_SEED})"
+    )
+
+
+def brief_command_faults(brief: DelegationBrief) -> list[str]:
+    """:func:`command_fault` of each of the brief's own checks, in order (empty: every
+    command can observe something)."""
+    return [f for f in map(command_fault, brief_checks(brief)) if f is not None]
