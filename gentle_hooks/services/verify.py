@@ -50,7 +50,7 @@ from gentle_hooks.artifacts.verdict import (
 from gentle_hooks.config.load import load_config
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.ledger.records import VerifyRun
-from gentle_hooks.policy.hidden import judge_hidden
+from gentle_hooks.policy.checkshape import argv_fault
 from gentle_hooks.policy.nocheck import judge_command, judge_negative, row_text
 from gentle_hooks.policy.testcount import no_run_flags
 from gentle_hooks.services.cleanroom import (
@@ -217,20 +217,25 @@ def _refuse_no_check(check: Check) -> None:
     """A success criterion or full suite whose command succeeds whatever the artifact is
     (``true``, ``exit 0``, ``:``, ``echo ok``, a failure masked by ``|| true``...), or a
     negative test whose command fails whatever it is (``false``, ``exit 1``, ``! true``:
-    :func:`~gentle_hooks.policy.nocheck.judge_negative`), observes nothing; a criterion or
-    suite that can succeed while one of its commands fails (``a || b``, ``a; b``: row
-    ``N-hidden``, :func:`~gentle_hooks.policy.hidden.judge_hidden`) is refused too: seed 001
-    "Guardrails", "do not accept a claim whose criteria have no
-    observable check". Judged as receipts are (:func:`gentle_hooks.policy.nocheck.judge_command`,
-    SPEC §5 "a command that verifies nothing does not count").
+    :func:`~gentle_hooks.policy.nocheck.judge_negative`), observes nothing. A criterion or
+    suite must also have the one shape that cannot hide a failing command: simple commands
+    joined by ``&&`` (:func:`~gentle_hooks.policy.checkshape.argv_fault`; ``;``, ``||``, a
+    pipe, ``$(...)``, ``if``, ``find -exec ... ;`` are refused, naming the construct). Seed
+    001 "Guardrails", "do not accept a claim whose criteria have no observable check";
+    judged as receipts are (:func:`gentle_hooks.policy.nocheck.judge_command`, SPEC §5 "a
+    command that verifies nothing does not count"). A negative test keeps any shape: one
+    that fails whatever the artifact is fails on the base tree too (row C2-base).
 
     Raises:
-        UsageError: the command verifies nothing (the rows met are named).
+        UsageError: the command verifies nothing (the rows met are named), or has a shape
+            that can hide a failure (the construct is named).
     """
     negative = check.kind == "negative"
+    what = {"suite": "the full suite", "negative": f"negative test {check.criterion!r}"}.get(
+        check.kind, f"criterion {check.criterion!r}"
+    )
     flags = () if negative else no_run_flags(check.command)
     if flags:
-        what = "the full suite" if check.kind == "suite" else f"criterion {check.criterion!r}"
         raise UsageError(
             f"{what}: `{check.command}` runs no test: {', '.join(flags)} makes the test "
             "runner print or list instead of running tests; give the command "
@@ -238,18 +243,15 @@ def _refuse_no_check(check: Check) -> None:
             "observable check)"
         )
     judged = (judge_negative if negative else judge_command)(check.command)
-    if judged.checks and not negative and not judge_hidden(check.command).checks:
-        what = "the full suite" if check.kind == "suite" else f"criterion {check.criterion!r}"
+    fault = None if negative or not judged.checks else argv_fault(check.argv)
+    if fault is not None:
         raise UsageError(
-            f"{what}: `{check.command}` can succeed while one of its commands fails "
-            "(row N-hidden: ;, ||, a newline, & or a pipe without pipefail): write one "
-            "command, or `a && b`"
+            f"{what}: `{check.command}` uses {fault.construct}: {fault.why} (row "
+            f"{fault.row}); a check is simple commands joined by `&&`: write one command, "
+            "or `a && b`"
         )
     if judged.checks:
         return
-    what = {"suite": "the full suite", "negative": f"negative test {check.criterion!r}"}.get(
-        check.kind, f"criterion {check.criterion!r}"
-    )
     rows = "; ".join(row_text(r) for r in judged.rows)
     raise UsageError(
         f"{what}: `{check.command}` verifies nothing: {rows}; give a command that fails when "
