@@ -24,6 +24,7 @@ is recorded, so a verdict's evidence digests can be checked against it.
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import shutil
 import tempfile
@@ -67,6 +68,7 @@ from gentle_hooks.services.cleanroom import (
     sweep_rooms,
 )
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
+from gentle_hooks.services.room_bounds import check_room_parents
 from gentle_hooks.services.room_run import CACHE_PREFIX, cache_env, observe_all, room_env
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
@@ -270,13 +272,16 @@ def prepare(
     """``verify prepare``: a clean room for ``brief`` on the bound candidate.
 
     Raises:
-        UsageError: no success criterion (:func:`plan_checks`).
+        UsageError: no success criterion (:func:`plan_checks`); the temporary directory
+            or one above it holds a tool's configuration
+            (:func:`~gentle_hooks.services.room_bounds.check_room_parents`).
         GitError / ConfigError: as :func:`gentle_hooks.services.record.bind`; exporting
             the tree failed.
     """
     bound = bind(binding, env)
     plan = _plan_for(bound, brief, extra)
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
+    check_room_parents(tempfile.gettempdir())
     return Prepared(bound, plan, make_room(bound.repo, bound.candidate, text))
 
 
@@ -317,7 +322,9 @@ def run(
         :data:`gentle_hooks.artifacts.observation.STATUS_ROWS`.
 
     Raises:
-        UsageError: no success criterion; the room is not a room, was prepared for another
+        UsageError: no success criterion; a tool's configuration above the room
+            (:func:`~gentle_hooks.services.room_bounds.check_room_parents`); the room is
+            not a room, was prepared for another
             candidate or another brief (its ``BRIEF.md`` differs), or a tracked file in it
             was changed (files earlier runs left are removed); the artifact cannot be
             written.
@@ -330,11 +337,13 @@ def run(
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     if room_path is not None:
         room = open_room(room_path)
+        check_room_parents(os.path.dirname(room.path))
         flags = bound.binding.words()
         check_room_brief(room, text, plan.brief_id, flags, brief_file)
         check_room_root(room, bound.binding.words())
         notes = check_room(bound.repo, room, bound.candidate, bound.binding.words())
         return _verify_in(bound, plan, room, env, caller, started, notes, kept=True)
+    check_room_parents(tempfile.gettempdir())
     with stopped_cleanly():  # SIGTERM, SIGHUP: the room goes too
         room = make_room(bound.repo, bound.candidate, text, owned=not keep)
         try:
