@@ -81,7 +81,8 @@ class ExtraChecks:
 
     Attributes:
         criteria: ``--check CMD`` (each a success criterion named by its command);
-        negatives: ``--negative CMD``; suite: ``--suite CMD`` (replaces the brief's).
+        negatives: ``--negative CMD``; suite: ``--suite CMD`` (the full suite of a brief
+        that declares none; beside the brief's own otherwise, which always runs).
     """
 
     criteria: tuple[str, ...] = ()
@@ -181,8 +182,13 @@ def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) 
     criteria += [_check("criterion", cmd, cmd) for cmd in extra.criteria]
     negatives = [_check("negative", c.criterion, c.run) for c in brief.negativeTests]
     negatives += [_check("negative", cmd, cmd) for cmd in extra.negatives]
-    suite_cmd = extra.suite if extra.suite is not None else brief.fullSuite
-    suite = [_check("suite", "full suite", suite_cmd)] if suite_cmd is not None else []
+    # the brief's own suite always runs: --suite adds a suite, never swaps one out, so a
+    # verdict of other checks cannot pass while the brief's suite fails
+    suite = [_check("suite", "full suite", brief.fullSuite)] if brief.fullSuite else []
+    if extra.suite is not None:
+        flag_suite = _check("suite", "full suite (--suite)", extra.suite)
+        if not suite or flag_suite.command != suite[0].command:
+            suite.append(flag_suite)
     if not criteria:
         raise UsageError(
             "no success criterion to re-check: add successCriteria "

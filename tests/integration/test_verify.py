@@ -1289,6 +1289,11 @@ def test_a_brief_of_checks_that_check_nothing_gets_no_pass(env: Env) -> None:
     )
     proc = env.gh("verify", "run", "--brief", str(env.brief_path))
     assert proc.returncode == 2 and "runs no test" in proc.stderr, proc.stdout + proc.stderr
+    # the brief's own suite always runs: a --suite beside it does not replace it
+    assert (
+        env.gh("verify", "run", "--brief", str(env.brief_path), "--suite", "pytest").returncode == 2
+    )
+    env.brief({k: v for k, v in json.loads(env.brief_path.read_text()).items() if k != "fullSuite"})
     out = env.json(
         "verify",
         "run",
@@ -1544,6 +1549,26 @@ def test_one_callers_repeated_runs_count_as_one_verifier(env: Env) -> None:
     assert env.gh("verdict", "add", other["json_path"], env=shipping).returncode == 0
     status = env.gh("status", env=shipping)
     assert "verifier: satisfied (2 of 2 accepted verdict(s))" in status.stdout, status.stdout
+
+
+def test_a_flags_verdict_cannot_pass_while_the_briefs_own_suite_fails(env: Env) -> None:
+    """Seed 001 "Rules": "A pass verdict requires the full suite to have run"; "Guardrails":
+    "do not accept a claim whose criteria have no observable check". ``--suite`` used to
+    replace the brief's full suite, so a ``+flags`` verdict of a passing suite satisfied the
+    gate while the brief's own suite failed. The brief's suite always runs; ``--suite``
+    runs beside it: the verdict fails and ``verdict add`` does not accept it."""
+    write(env.repo / "tests" / "test_bad.py", "def test_bad():\n    assert False\n")
+    passing = ("--suite", "python3 -m pytest -q tests/test_app.py")
+    out = env.json("verify", "run", "--brief", str(env.brief_path), *passing, code=1)
+    assert out["status"] == "fail", out["outcomes"]
+    suites = [o for o in out["outcomes"] if o["kind"] == "suite"]
+    assert [(o["command"], o["result"]) for o in suites] == [
+        ("python3 -m pytest -q tests", "fail"),
+        ("python3 -m pytest -q tests/test_app.py", "pass"),
+    ]
+    added = env.gh("verdict", "add", out["json_path"])
+    assert added.returncode == 1 and "not accepted" in added.stdout, added.stdout
+    assert "verifier: MISSING" in env.gh("status").stdout
 
 
 def test_a_verdict_of_overridden_checks_does_not_claim_the_brief(env: Env) -> None:

@@ -137,3 +137,38 @@ def test_a_claim_about_a_killed_run_can_be_reproduced() -> None:
     claim = "the watchdog sends SIGKILL to workers after 30s (watchdog.go:12)"
     checked = "ran `go test ./watchdog -run TestSlow`: the worker got SIGKILL at 30.0s"
     assert classify_verdict(up(checked), claim).vote == VoteKind.UPHELD
+
+
+#: Seed 003 "A finding whose evidence is a plausible narrative refutes": an appeal to
+#: design or intent is narrative whichever way the verifier voted (it abstained before).
+BY_DESIGN = [
+    "By design, the scheduler has no cap",
+    "By design the loop at workflow.js:142 spawns without a cap",
+    "The fan-out is unbounded as intended",
+]
+
+
+@pytest.mark.parametrize("refuted", [False, True], ids=["upheld", "refuted"])
+@pytest.mark.parametrize("checked", BY_DESIGN)
+def test_an_appeal_to_design_is_narrative_and_refutes(checked: str, refuted: bool) -> None:
+    vote = classify_verdict({**up(checked), "refuted": refuted}, CLAIM)
+    assert vote.vote == VoteKind.REFUTED, vote
+    if not refuted:
+        assert (vote.overruled or "").startswith("narrative evidence (N6 ")
+
+
+#: Seed 003 "Independently re-open the cited evidence. Do not trust the miner's reading of
+#: it": a verifier restating the miner's evidence confirms nothing.
+RESTATING = [
+    "workflow.js:142 spawns agents in a loop with no budget check; run 2026-08-14 shows 41 "
+    "agents against a stated cap of 16",
+    "Opened workflow.js:142: spawns agents in a loop with no budget check; run 2026-08-14 "
+    "shows 41 agents against a stated cap of 16",
+    "Confirmed workflow.js:142 spawns agents in a loop with no budget check",
+]
+
+
+@pytest.mark.parametrize("checked", RESTATING)
+def test_restating_the_miners_evidence_confirms_nothing(checked: str) -> None:
+    assert classify_verdict(up(checked), CLAIM).vote != VoteKind.UPHELD
+    assert build_record([up(checked)], CLAIM).ruling != "CONFIRMED"
