@@ -456,8 +456,9 @@ def observed_verdict(
     Returns:
         The verdict: status from :data:`STATUS_ROWS`; one criterion per check with its
         observation; ``negativeTestsRun`` counts negative tests whose tool was there;
-        ``fullSuiteRun`` is true when a suite was declared, runs a recognised test runner,
-        its tool was there and its output shows tests ran.
+        ``fullSuiteRun`` is true when a suite was declared and every suite run (the
+        brief's, and ``--suite`` beside it) runs a recognised test runner, its tool was
+        there and its output shows tests ran.
     """
     observations = Observations(tuple(outcomes), mutating)
     status, row = verdict_status(observations)
@@ -466,7 +467,8 @@ def observed_verdict(
         status=status,
         criteria=tuple(observed_criterion(o) for o in outcomes),
         negativeTestsRun=sum(1 for o in observations.of("negative") if o.ran),
-        fullSuiteRun=any(
+        fullSuiteRun=bool(observations.of("suite"))
+        and all(
             o.ran and o.runner is not None and not o.no_tests for o in observations.of("suite")
         ),
         artifactMutating=mutating,

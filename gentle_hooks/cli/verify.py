@@ -49,7 +49,9 @@ def _check_options(f: Callable[..., int]) -> Callable[..., int]:
 
     g: Callable[..., int] = checked
     g = click.option(
-        "--suite", metavar="CMD", help="The full suite's command (replaces the brief's fullSuite)."
+        "--suite",
+        metavar="CMD",
+        help="A full suite's command (run beside the brief's fullSuite, which always runs).",
     )(g)
     g = click.option(
         "--negative",

@@ -35,6 +35,7 @@ from gentle_hooks.policy.selfcheck import (
     receipt_standing,
     rerun_agrees,
 )
+from gentle_hooks.policy.stakes import verifier_identity
 from gentle_hooks.policy.vocabulary import ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
 from gentle_hooks.values.frozen import frozen, replace
@@ -211,8 +212,8 @@ class LedgerFacts:
             for v in verdicts
             if not v.accepted
         )
-        # Stakes count verifiers, not runs: the same verdict stored twice, or the same
-        # caller's runs of the same brief with the same commands, are one verifier's answer
+        # Stakes count verifiers, not runs: the same verdict stored twice, or one caller's
+        # accepted verdicts (whatever brief, objective or flags), are one verifier's answer
         # (seed 003 "a second" verifier; seed 001: no same-role reviewers). Verdicts not
         # accepted keep their content as key (verifier_key).
         groups: dict[tuple[str, ...], list[VerdictRecord]] = {}
@@ -222,7 +223,7 @@ class LedgerFacts:
             next((v for v in group if not v.accepted), group[0]) for group in groups.values()
         ]
         repeats = tuple(
-            f"verdict #{v.id} is another run by caller {v.caller!r} of brief {v.brief_id}"
+            f"verdict #{v.id} is another verdict by caller {v.caller!r} (brief {v.brief_id})"
             for group in groups.values()
             if group[0].caller
             for v in group[1:]
@@ -247,25 +248,15 @@ class LedgerFacts:
 
 
 def verifier_key(v: VerdictRecord) -> tuple[str, ...]:
-    """Who gave a verdict, as the stakes count verifiers: its caller, brief id and the
-    commands it observed (in order) when it names a caller; else its content, status
-    and acceptance (a verdict stored twice is one), as for any verdict not accepted. Two
-    accepted runs by one caller of one brief with the same commands are one verifier."""
-    import json
-
+    """Who gave a verdict, as the stakes count verifiers: its caller's identity
+    (:func:`~gentle_hooks.policy.stakes.verifier_identity`: trimmed, case-folded) when it
+    names a caller, whatever brief id (a tweaked objective, ``--check`` flags) or commands
+    it ran; else its content, status and acceptance (a verdict stored twice is one), as
+    for any verdict not accepted. One identity is one verifier."""
     content = ("content", v.json, v.status, str(v.accepted))
-    if not v.caller or not v.accepted:
+    if not v.caller or not v.accepted or not v.caller.strip():
         return content  # only accepted verdicts are a verifier's answer the stakes count
-    try:
-        data = json.loads(v.json)
-        commands = tuple(
-            str((c.get("observed") or {}).get("command", c.get("criterion", "")))
-            for c in data.get("criteria", ())
-            if isinstance(c, dict)
-        )
-    except (ValueError, AttributeError, TypeError):
-        return content
-    return ("caller", v.caller, v.brief_id, *commands)
+    return ("caller", verifier_identity(v.caller))
 
 
 def accepted_verifiers(verdicts: Sequence[VerdictRecord]) -> int:

@@ -123,3 +123,11 @@ def stakes_satisfied(stakes: str | Stakes, critical: bool, verdict_statuses: Ite
     statuses = list(verdict_statuses)
     passes = sum(1 for s in statuses if s == "pass")
     return len(statuses) >= verifiers_required(stakes, critical) and 2 * passes > len(statuses)
+
+
+def verifier_identity(name: str) -> str:
+    """Who a verifier is, as verifiers are counted (seed 003 "How many verifiers": a second
+    verifier is another one; seed 001: no same-role reviewers): its name with whitespace
+    trimmed and collapsed, case-folded, so ``"Alice <a@x>"`` and ``" alice  <A@X> "`` are
+    one verifier. One identity is one vote, whatever brief, objective or flags it ran."""
+    return " ".join(name.split()).casefold()

@@ -12,6 +12,8 @@ within the room, imports flow up this list:
 * :mod:`.failure` — whether a part of a ``whatIChecked`` says its check failed or never
   happened ("could not open", "did not run"), and what that counts as (rows
   ``F-missing``, ``F-errored``, ``F-unreproduced``, ``F-skipped``).
+* :mod:`.completed` — whether an upheld ``whatIChecked`` reports a completed observation
+  (an act in the past tense, naming its evidence, with a result, not stopped).
 * :mod:`.votes` — a verifier's ``{refuted, reason, whatIChecked, correctedImpact?}`` and how
   it counts; errored, timed-out, malformed (not even JSON included), empty or restating
   ``whatIChecked`` abstain; narrative refutes; a failed or absent check is no evidence;

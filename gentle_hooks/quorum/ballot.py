@@ -30,6 +30,7 @@ from pydantic import Field, StrictStr, ValidationError
 
 from gentle_hooks.artifacts.jsonio import ArtifactInputError, describe_validation_error
 from gentle_hooks.errors import UsageError
+from gentle_hooks.policy.stakes import verifier_identity
 from gentle_hooks.quorum.votes import (
     DuplicateKeys,
     QuorumModel,
@@ -202,8 +203,10 @@ def distinct_verdicts(verdicts: Iterable[object]) -> tuple[tuple[object, ...], t
         copies (``"3 identical verdicts counted once: whatIChecked '...'"``), sorted.
 
     Raises:
-        ArtifactInputError: one ``verifier`` id on two different answers: a verifier
-            gives one verdict per finding, and neither can be chosen over the other (exit 2).
+        ArtifactInputError: one ``verifier`` id (compared as
+            :func:`~gentle_hooks.policy.stakes.verifier_identity`: trimmed, case-folded) on
+            two different answers: a verifier gives one verdict per finding, and neither
+            can be chosen over the other (exit 2).
     """
     groups: dict[tuple[object, ...], list[object]] = {}
     by_verifier: dict[str, set[tuple[object, ...]]] = {}
@@ -211,8 +214,8 @@ def distinct_verdicts(verdicts: Iterable[object]) -> tuple[tuple[object, ...], t
         identity = _copy_identity(value)
         groups.setdefault(identity, []).append(value)
         verifier = verifier_id(value)
-        if verifier is not None:
-            by_verifier.setdefault(verifier, set()).add(identity)
+        if verifier is not None:  # "Alice" and " alice " are one verifier
+            by_verifier.setdefault(verifier_identity(verifier), set()).add(identity)
     for verifier, answers in sorted(by_verifier.items()):
         if len(answers) > 1:
             raise ArtifactInputError(

@@ -219,6 +219,21 @@ NARRATIVE_ROWS: Final[tuple[NarrativeRow, ...]] = (
             "documented behavior",
         ),
     ),
+    NarrativeRow(
+        "N6",
+        "an appeal to design or intent, not an observation",
+        _words(
+            "by design",
+            "as designed",
+            "as intended",
+            "working as intended",
+            "works as intended",
+            "intended behaviour",
+            "intended behavior",
+            "on purpose",
+            "deliberately so",
+        ),
+    ),
 )
 
 

@@ -20,7 +20,13 @@ from gentle_hooks.artifacts.jsonio import (
     load_json_text,
 )
 from gentle_hooks.errors import PolicyInputError
-from gentle_hooks.policy.stakes import Stakes, parse_stakes, stakes_row, verifiers_required
+from gentle_hooks.policy.stakes import (
+    Stakes,
+    parse_stakes,
+    stakes_row,
+    verifier_identity,
+    verifiers_required,
+)
 from gentle_hooks.quorum.ballot import distinct_verdicts
 from gentle_hooks.quorum.votes import (
     QuorumModel,
@@ -304,14 +310,14 @@ class TallyRecord(QuorumModel):
 def _refuse_repeats(votes: tuple[Vote, ...]) -> None:
     """A stored record whose votes repeat a verdict or a verifier pads its tally."""
     copies: dict[tuple[object, ...], int] = {}
-    verifiers: dict[str, int] = {}
+    verifiers: dict[str, int] = {}  # by verifier_identity: "Alice" is " alice "
     for n, vote in enumerate(votes):
         if vote.vote is not VoteKind.ABSTAINED:
             first = copies.setdefault(copy_key(vote), n)
             if first != n:
                 raise ValueError(f"votes.{n} repeats votes.{first}: a verdict counts once")
         if vote.verifier is not None:
-            first = verifiers.setdefault(vote.verifier, n)
+            first = verifiers.setdefault(verifier_identity(vote.verifier), n)
             if first != n:
                 raise ValueError(
                     f"votes.{n}: verifier {vote.verifier!r} already voted in votes.{first}"

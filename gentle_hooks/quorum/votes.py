@@ -33,6 +33,7 @@ from gentle_hooks.artifacts.jsonio import (
     decode_json,
     describe_validation_error,
 )
+from gentle_hooks.quorum.completed import incomplete_reason
 from gentle_hooks.quorum.failure import FailureSplit, failure_split
 from gentle_hooks.quorum.narrative import narrative_reason, unchecked_reason
 from gentle_hooks.quorum.restatement import (
@@ -318,8 +319,12 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
            abstained;
         4. an upheld verdict whose ``whatIChecked`` states no act of checking the verifier
            performed with what it observed
-           (:func:`~gentle_hooks.quorum.narrative.unchecked_reason`) → refuted, with
-           ``overruled`` saying why;
+           (:func:`~gentle_hooks.quorum.narrative.unchecked_reason`), or holds no
+           completed observation (an act in the past tense, not planned, queued or
+           conditional, naming its evidence, with a result:
+           :func:`~gentle_hooks.quorum.completed.incomplete_reason`) → refuted, with
+           ``overruled`` saying why; abstained when its only observation is of a run
+           stopped before it completed (SIGKILL, exit 137, interrupted);
         5. else upheld or refuted as the verifier said.
 
         A counted vote carries ``tooFast`` when :func:`too_fast_reason` flags it.
@@ -378,11 +383,27 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
     if restated is not None:
         return Vote(vote=VoteKind.ABSTAINED, abstention=restated, **fields)
     if not verdict.refuted:
-        unchecked = unchecked_reason(verdict.whatIChecked, claim)
-        if unchecked is not None:
-            return Vote(vote=VoteKind.REFUTED, overruled=unchecked, tooFast=fast, **fields)
-    kind = VoteKind.REFUTED if verdict.refuted else VoteKind.UPHELD
-    return Vote(vote=kind, tooFast=fast, **fields)
+        return _upheld_vote(verdict.whatIChecked, claim, fast, fields)
+    return Vote(vote=VoteKind.REFUTED, tooFast=fast, **fields)
+
+
+def _upheld_vote(
+    shown: str, claim: str | None, fast: str | None, fields: dict[str, object]
+) -> Vote:
+    """An upheld verdict whose ``shown`` evidence passed the earlier steps: support only
+    with an act of checking and what it observed (step 4) in a completed observation
+    (:func:`~gentle_hooks.quorum.completed.incomplete_reason`: refuted when none is there,
+    abstained when the run was stopped before it completed)."""
+    unchecked = unchecked_reason(shown, claim)
+    if unchecked is not None:
+        return Vote(vote=VoteKind.REFUTED, overruled=unchecked, tooFast=fast, **fields)
+    incomplete = incomplete_reason(shown, claim)
+    if incomplete is None:
+        return Vote(vote=VoteKind.UPHELD, tooFast=fast, **fields)
+    reason, outcome = incomplete
+    if outcome == "abstain":
+        return Vote(vote=VoteKind.ABSTAINED, abstention=reason, **fields)
+    return Vote(vote=VoteKind.REFUTED, overruled=reason, tooFast=fast, **fields)
 
 
 def _restated(what_i_checked: str, claim: str | None, refuted: bool) -> str | None:
@@ -415,10 +436,7 @@ def _failed_vote(
         and not (upheld and failed.claim_files)
     )
     if counts and upheld:
-        unchecked = unchecked_reason(failed.rest, claim)
-        if unchecked is not None:
-            return Vote(vote=VoteKind.REFUTED, overruled=unchecked, tooFast=fast, **fields)
-        return Vote(vote=VoteKind.UPHELD, tooFast=fast, **fields)
+        return _upheld_vote(failed.rest, claim, fast, fields)
     if counts:
         return Vote(vote=VoteKind.REFUTED, tooFast=fast, **fields)
     reason = failed.reason()

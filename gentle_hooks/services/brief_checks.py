@@ -13,6 +13,7 @@ from gentle_hooks.artifacts.brief import DelegationBrief
 from gentle_hooks.artifacts.jsonio import Command
 from gentle_hooks.artifacts.observation import Check
 from gentle_hooks.artifacts.verdict import CheckKind
+from gentle_hooks.policy.checkshape import argv_fault
 from gentle_hooks.policy.hidden import judge_hidden
 from gentle_hooks.policy.nocheck import judge_command, judge_negative, row_text
 from gentle_hooks.policy.testcount import no_run_flags
@@ -30,7 +31,8 @@ def check_of(kind: CheckKind, criterion: str, command: Command) -> Check:
 
 
 def brief_checks(brief: DelegationBrief) -> tuple[Check, ...]:
-    """The brief's own checks: its success criteria, negative tests and full suite."""
+    """The brief's own checks: its success criteria, negative tests and full suite (which
+    ``verify run`` always runs, whatever ``--suite`` adds)."""
     suite = () if brief.fullSuite is None else (check_of("suite", "full suite", brief.fullSuite),)
     return (
         *(check_of("criterion", c.criterion, c.run) for c in brief.successCriteria),
@@ -48,7 +50,10 @@ def command_fault(check: Check) -> str | None:
     :func:`~gentle_hooks.policy.nocheck.judge_negative`), observes nothing; so does a test
     runner told to list instead of run (``--collect-only``); a criterion or suite that can
     succeed while one of its commands fails (``a || b``, ``a; b``:
-    :func:`~gentle_hooks.policy.hidden.judge_hidden`) is refused too. Judged as receipts
+    :func:`~gentle_hooks.policy.hidden.judge_hidden`) is refused too, and so is one not of
+    the one shape that cannot hide a failing command, simple commands joined by ``&&``
+    (:func:`~gentle_hooks.policy.checkshape.argv_fault`: ``$(...)``, ``if``, ``find -exec
+    ... ;`` are refused, naming the construct). Judged as receipts
     are (:func:`gentle_hooks.policy.nocheck.judge_command`, SPEC §5 "a command that
     verifies nothing does not count").
     """
@@ -66,6 +71,13 @@ def command_fault(check: Check) -> str | None:
         return (
             f"{what}: `{check.command}` can succeed while one of its commands fails (;, ||, "
             "a newline, & or a pipe without pipefail): write one command, or `a && b`"
+        )
+    fault = None if negative or not judged.checks else argv_fault(check.argv)
+    if fault is not None:
+        return (
+            f"{what}: `{check.command}` uses {fault.construct}: {fault.why} (row "
+            f"{fault.row}); a check is simple commands joined by `&&`: write one command, "
+            "or `a && b`"
         )
     if judged.checks:
         return None

@@ -14,11 +14,12 @@ system's temporary directory) holding:
 
 Every run of a check is at the same path, with the same neighbours, environment and commit
 message, so a check that reads only where it runs cannot tell the candidate from its base.
-Limits: a check can still keep state between its runs outside the room (a file under
-``$TMPDIR`` or ``$HOME``: the candidate always runs first), compare file times, or read the
-checkouts under ``aside/``; what stops such a brief from passing a broken change is the
-full suite, which must run a recognised test runner and pass on the candidate
-(:data:`~gentle_hooks.policy.testcount.RUNNER_ROWS`).
+Each run gets a fresh ``HOME`` and ``TMPDIR`` under ``scratch/``
+(:mod:`gentle_hooks.services.room_bounds`). Limits: a check can still keep state between
+its runs outside the room (a file under ``/tmp`` named outright: the candidate always runs
+first), compare file times, or read the checkouts under ``aside/``; what stops such a
+brief from passing a broken change is the full suite, which must run a recognised test
+runner and pass on the candidate (:data:`~gentle_hooks.policy.testcount.RUNNER_ROWS`).
 
 The verifier gets the artifact, the criteria and the tools, never the implementation
 context (seed 001 "Rules"). :func:`check_room` proves a room still holds the candidate's
@@ -38,6 +39,7 @@ from gentle_hooks.artifacts.observation import Check
 from gentle_hooks.bounded import InputFileError, read_regular
 from gentle_hooks.errors import UsageError, cli
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.services.room_bounds import SCRATCH
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen
 
@@ -314,7 +316,7 @@ def check_room(
 
 
 #: What a room's directory may hold: its parts.
-ROOM_ENTRIES = frozenset({TREE, BRIEF, LOGS, OWNER, ASIDE})
+ROOM_ENTRIES = frozenset({TREE, BRIEF, LOGS, OWNER, ASIDE, SCRATCH})
 
 #: One entry's identity on disk: kind and permission bits, inode, size, modification and
 #: change times (the change time moves on every write and every chmod, and no process can
@@ -358,12 +360,13 @@ class RoomStamp:
 def _room_entries(room: Room) -> dict[str, Stamp]:
     """The room's entries keyed by their path relative to ``tree/`` (``../BRIEF.md`` for
     the rest of the room), without ``logs/`` (written by the run), ``aside/`` (the other
-    checkouts, compared with their trees by git after each check) and ``tree/.git`` (git
-    in a room refreshes its index)."""
+    checkouts, compared with their trees by git after each check), ``scratch/`` (each
+    run's own home and temporary directory) and ``tree/.git`` (git in a room refreshes
+    its index)."""
     out: dict[str, Stamp] = {}
     for rel, st in _walk(room.path).items():
         parts = rel.split(os.sep)
-        if parts[0] in (LOGS, ASIDE) or (parts[0] == TREE and parts[1:2] == [".git"]):
+        if parts[0] in (LOGS, ASIDE, SCRATCH) or (parts[0] == TREE and parts[1:2] == [".git"]):
             continue
         if parts[0] == TREE:
             out[os.path.join(*parts[1:]) if len(parts) > 1 else "."] = st

@@ -36,6 +36,7 @@ from gentle_hooks.services.cleanroom import (
     swap_in,
 )
 from gentle_hooks.services.record import Bound
+from gentle_hooks.services.room_bounds import scratch_env
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.values.frozen import replace
 
@@ -45,14 +46,15 @@ CACHE_PREFIX = "gentle-checks-cache-"
 
 #: The variables a room passes on from the caller's environment (seed 001 "Contract": the
 #: verifier gets "the tools needed to re-check them" and nothing else): where programs are,
-#: who and where the user is, language and terminal. Every other variable is dropped, those
-#: that change what a test runner runs above all (``PYTEST_ADDOPTS``, ``PYTEST_PLUGINS``,
-#: ``PYTHONPATH``, ``PYTHONSTARTUP``, ``NODE_OPTIONS``, ``NODE_PATH``, ``RUBYOPT``,
-#: ``PERL5OPT``, ``JAVA_TOOL_OPTIONS``, ``MAKEFLAGS``, ``GOFLAGS``...); the room then sets
-#: its own (``PWD``, :func:`cache_env`).
-ROOM_ENV_NAMES: frozenset[str] = frozenset(
-    {"PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LANGUAGE", "TERM", "TMPDIR", "TZ"}
-)
+#: language and time zone. Every other variable is dropped, those that change what a test
+#: runner runs above all (``PYTEST_ADDOPTS``, ``PYTEST_PLUGINS``, ``PYTHONPATH``,
+#: ``PYTHONSTARTUP``, ``NODE_OPTIONS``, ``NODE_PATH``, ``RUBYOPT``, ``PERL5OPT``,
+#: ``JAVA_TOOL_OPTIONS``, ``MAKEFLAGS``, ``GOFLAGS``...), and where the user's home and
+#: temporary directory are (``HOME``, ``TMPDIR``, ``XDG_*``: ``~/.npmrc``, a user-site
+#: ``.pth`` file, XDG config change what runs); the room then sets its own (``PWD``, a
+#: fresh ``HOME``, ``TMPDIR`` and XDG directories per run:
+#: :func:`~gentle_hooks.services.room_bounds.scratch_env`, :func:`cache_env`).
+ROOM_ENV_NAMES: frozenset[str] = frozenset({"PATH", "LANG", "LANGUAGE", "TZ"})
 #: Prefixes of passed-on variables: the locale's categories.
 ROOM_ENV_PREFIXES: tuple[str, ...] = ("LC_",)
 
@@ -97,7 +99,8 @@ def _observe(
     where: str = "",
 ) -> Outcome:
     """Run one check in the room's ``tree/`` (whichever checkout is there: ``where`` names
-    it, ``"base"`` or ``"hollow"``), with ``PWD`` set to it and no ``OLDPWD``. Its output
+    it, ``"base"`` or ``"hollow"``), with ``PWD`` set to it, no ``OLDPWD``, and a fresh
+    ``HOME``, ``TMPDIR`` and XDG directories. Its output
     goes to an unnamed file and is kept in ``logs`` under ``logs/NN-kind.log``
     (``NN-kind-WHERE.log``) for :func:`observe_all` to write once every run of the check
     is over: a log file appearing while a check runs would tell it which run it is."""
@@ -105,6 +108,7 @@ def _observe(
 
     run_env = {k: v for k, v in env.items() if k != "OLDPWD"}
     run_env["PWD"] = room.tree
+    run_env.update(scratch_env(room.path))  # before the stamp: made anew for every run
     # the room's own directory, compared around this run alone: the swaps between runs
     # rename its entries, a file the check put beside tree/ and removed changes it too
     root_before = _root_stamp(room)

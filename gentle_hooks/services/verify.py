@@ -24,6 +24,7 @@ is recorded, so a verdict's evidence digests can be checked against it.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tempfile
 import time
@@ -62,6 +63,7 @@ from gentle_hooks.services.cleanroom import (
     sweep_rooms,
 )
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
+from gentle_hooks.services.room_bounds import check_room_parents
 from gentle_hooks.services.room_run import CACHE_PREFIX, cache_env, observe_all, room_env
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
@@ -74,7 +76,8 @@ class ExtraChecks:
 
     Attributes:
         criteria: ``--check CMD`` (each a success criterion named by its command);
-        negatives: ``--negative CMD``; suite: ``--suite CMD`` (replaces the brief's).
+        negatives: ``--negative CMD``; suite: ``--suite CMD`` (the full suite of a brief
+        that declares none; beside the brief's own otherwise, which always runs).
     """
 
     criteria: tuple[str, ...] = ()
@@ -168,8 +171,13 @@ def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) 
     criteria += [check_of("criterion", cmd, cmd) for cmd in extra.criteria]
     negatives = [check_of("negative", c.criterion, c.run) for c in brief.negativeTests]
     negatives += [check_of("negative", cmd, cmd) for cmd in extra.negatives]
-    suite_cmd = extra.suite if extra.suite is not None else brief.fullSuite
-    suite = [check_of("suite", "full suite", suite_cmd)] if suite_cmd is not None else []
+    # the brief's own suite always runs: --suite adds a suite, never swaps one out, so a
+    # verdict of other checks cannot pass while the brief's suite fails
+    suite = [check_of("suite", "full suite", brief.fullSuite)] if brief.fullSuite else []
+    if extra.suite is not None:
+        flag_suite = check_of("suite", "full suite (--suite)", extra.suite)
+        if not suite or flag_suite.command != suite[0].command:
+            suite.append(flag_suite)
     if not criteria:
         raise UsageError(
             "no success criterion to re-check: add successCriteria "
@@ -219,13 +227,16 @@ def prepare(
     """``verify prepare``: a clean room for ``brief`` on the bound candidate.
 
     Raises:
-        UsageError: no success criterion (:func:`plan_checks`).
+        UsageError: no success criterion (:func:`plan_checks`); the temporary directory
+            or one above it holds a tool's configuration
+            (:func:`~gentle_hooks.services.room_bounds.check_room_parents`).
         GitError / ConfigError: as :func:`gentle_hooks.services.record.bind`; exporting
             the tree failed.
     """
     bound = bind(binding, env)
     plan = _plan_for(bound, brief, extra)
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
+    check_room_parents(tempfile.gettempdir())
     return Prepared(bound, plan, make_room(bound.repo, bound.candidate, text))
 
 
@@ -266,7 +277,9 @@ def run(
         :data:`gentle_hooks.artifacts.observation.STATUS_ROWS`.
 
     Raises:
-        UsageError: no success criterion; the room is not a room, was prepared for another
+        UsageError: no success criterion; a tool's configuration above the room
+            (:func:`~gentle_hooks.services.room_bounds.check_room_parents`); the room is
+            not a room, was prepared for another
             candidate or another brief (its ``BRIEF.md`` differs), or a tracked file in it
             was changed (files earlier runs left are removed); the artifact cannot be
             written.
@@ -279,11 +292,13 @@ def run(
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     if room_path is not None:
         room = open_room(room_path)
+        check_room_parents(os.path.dirname(room.path))
         flags = bound.binding.words()
         check_room_brief(room, text, plan.brief_id, flags, brief_file)
         check_room_root(room, bound.binding.words())
         notes = check_room(bound.repo, room, bound.candidate, bound.binding.words())
         return _verify_in(bound, plan, room, env, caller, started, notes, kept=True)
+    check_room_parents(tempfile.gettempdir())
     with stopped_cleanly():  # SIGTERM, SIGHUP: the room goes too
         room = make_room(bound.repo, bound.candidate, text, owned=not keep)
         try:

@@ -700,8 +700,9 @@ def test_checks_see_neither_the_hook_repository_nor_the_writers_session(env: Env
     """Seed 001 "Rules": "never ... the implementation context": no GENTLE_* variable of the
     writer's session, and git in the room is the room's repository, whatever GIT_DIR says."""
     check = (
-        'test -z "$GENTLE_WRITER_MODEL" && test -z "$GIT_DIR" && '
-        'test "$(git rev-parse --show-toplevel)" = "$PWD"'
+        'test -z "$GENTLE_WRITER_MODEL" && test -z "$GIT_DIR" && python3 -c '
+        '\'import os, subprocess as s; top = s.check_output(["git", "rev-parse", '
+        '"--show-toplevel"], text=True).strip(); assert top == os.environ["PWD"]\''
     )
     out = env.json(
         "verify",
@@ -1077,9 +1078,9 @@ def test_ignored_outputs_a_check_leaves_do_not_change_the_artifact(env: Env) -> 
 RESTORED_CASES = [
     (
         "edit-then-restore",
-        "cp src/app.py ../saved.py && printf 'def add(a, b):\\n    return 4\\n' > src/app.py"
-        " && python3 -c 'import app; assert app.add(2, 2) == 4'; rc=$?;"
-        " cp ../saved.py src/app.py; rm -f ../saved.py; exit $rc",
+        'python3 -c \'p = "src/app.py"; old = open(p).read(); '
+        'open(p, "w").write("def add(a, b):\\n    return 4\\n"); import app; '
+        'ok = app.add(2, 2) == 4; open(p, "w").write(old); raise SystemExit(not ok)\'',
         "src/app.py",
     ),
     (
@@ -1283,7 +1284,7 @@ def test_a_brief_of_checks_that_check_nothing_gets_no_pass(env: Env) -> None:
             **BRIEF,
             "successCriteria": [
                 {"criterion": "x is set", "run": "test -n x"},
-                {"criterion": "it evaluates", "run": "eval true"},
+                {"criterion": "it evaluates", "run": "python3 -c 'import os'"},
             ],
             "negativeTests": [{"criterion": "must fail", "run": 'python3 -c "assert 1==2"'}],
             "fullSuite": "python3 -m pytest --version",
@@ -1291,6 +1292,11 @@ def test_a_brief_of_checks_that_check_nothing_gets_no_pass(env: Env) -> None:
     )
     proc = env.gh("verify", "run", "--brief", str(env.brief_path))
     assert proc.returncode == 2 and "runs no test" in proc.stderr, proc.stdout + proc.stderr
+    # the brief's own suite always runs: a --suite beside it does not replace it
+    assert (
+        env.gh("verify", "run", "--brief", str(env.brief_path), "--suite", "pytest").returncode == 2
+    )
+    env.brief({k: v for k, v in json.loads(env.brief_path.read_text()).items() if k != "fullSuite"})
     out = env.json(
         "verify",
         "run",
@@ -1317,7 +1323,7 @@ def test_a_brief_of_checks_that_check_nothing_gets_no_pass(env: Env) -> None:
 #: emptied (row C4-nothing otherwise).
 CRITERIA_ROWS: list[tuple[str, str, str]] = [
     ("test-n", "test -n x", "C4-nothing"),
-    ("eval-true", "eval true", "C4-nothing"),
+    ("import-os", "python3 -c 'import os'", "C4-nothing"),
     ("exists-untouched-file", "test -e .gitignore", "C4-nothing"),
     ("imports-only", "python3 -c 'import app'", "C4-nothing"),
     ("fails-everywhere", "test -e /nonexistent", "C4-nothing"),
@@ -1368,9 +1374,12 @@ def test_a_check_cannot_tell_the_candidate_from_its_base_by_where_it_runs(env: E
         {
             **BRIEF,
             "successCriteria": [
-                {"criterion": "named tree", "run": 'test "$(basename "$PWD")" = tree'},
+                {
+                    "criterion": "named tree",
+                    "run": "python3 -c 'import os; assert os.getcwd().endswith(\"/tree\")'",
+                },
                 {"criterion": "no base beside", "run": "test ! -e ../base"},
-                {"criterion": "its log", "run": 'test -n "$(git log -1 --format=%s)"'},
+                {"criterion": "its log", "run": "git log -1 --format=%s --grep=clean"},
             ],
             "negativeTests": [
                 {"criterion": "named base", "run": 'test "$(basename "$PWD")" = base'}
@@ -1418,6 +1427,67 @@ def test_a_check_that_can_hide_a_failing_command_is_refused(
     both = ("--suite", "python3 -m pytest -q tests && python3 -m pytest -q tests")
     ok = env.gh("verify", "prepare", "--brief", str(env.brief_path), *both)
     assert ok.returncode == 0, ok.stderr
+
+
+#: (id, a criterion whose failing check the line hides, the construct named): each passed
+#: ``verify run`` before the shape was a whitelist (policy/checkshape.py).
+HIDING_SHAPES = [
+    ("command-substitution", "test -z \"$(python3 -c 'raise SystemExit(1)')\"", "$("),
+    ("backquotes", "test -z \"`python3 -c 'raise SystemExit(1)'`\"", "`"),
+    ("if-fi", "if python3 -c 'raise SystemExit(1)'; then :; fi && python3 -c 'import app'", "if"),
+    (
+        "find-exec-semicolon",
+        "find src -name app.py -exec python3 -c 'raise SystemExit(1)' {} \\; "
+        "&& python3 -c 'import app'",
+        "find -exec",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("check", "named"), [c[1:] for c in HIDING_SHAPES], ids=[c[0] for c in HIDING_SHAPES]
+)
+def test_a_check_whose_shape_hides_a_failure_is_refused_by_name(
+    env: Env, check: str, named: str
+) -> None:
+    """Seed 001 "Completion criteria": "every declared criterion has evidence, not an
+    assertion". A criterion is simple commands joined by ``&&``; anything else is refused
+    with one line naming the construct, before a room is made, for ``prepare`` and ``run``,
+    as ``--check``, as the brief's criterion and as ``--suite``."""
+    briefed = {**BRIEF, "successCriteria": [{"criterion": "hidden", "run": check}]}
+    cases = [
+        (BRIEF, ("--check", check), f"criterion {check!r}"),
+        (briefed, (), "criterion 'hidden'"),
+        (BRIEF, ("--suite", check), "the full suite"),
+    ]
+    for brief, flags, what in cases:
+        env.brief(brief)
+        for verb in ("prepare", "run"):
+            proc = env.gh("verify", verb, "--brief", str(env.brief_path), *flags)
+            assert (proc.returncode, proc.stdout) == (2, ""), proc.stderr
+            line = f"gentle-hook: error: {what}: `{check}` uses {named}"
+            assert proc.stderr.startswith(line), proc.stderr
+            assert "write one command, or `a && b`" in proc.stderr
+            assert len(proc.stderr.strip().splitlines()) == 1
+    assert env.rooms() == []
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+
+
+def test_a_redirection_to_dev_null_is_part_of_a_simple_command(env: Env) -> None:
+    """``a >/dev/null && b`` is the accepted shape: it runs, and fails when ``a`` fails
+    (C5), passes when both pass."""
+    # fails on the candidate (it adds), holds on the base tree (it subtracted)
+    failing = (
+        "python3 -c 'import app; assert app.add(2, 2) == 0' >/dev/null && python3 -c 'import app'"
+    )
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", failing, code=1)
+    assert out["status"] == "fail", out["outcomes"]
+    assert (out["outcomes"][1]["result"], out["outcomes"][1]["row"]) == ("fail", "C5")
+    passing = (
+        "python3 -c 'import app' >/dev/null && python3 -c 'import app; assert app.add(2, 2) == 4'"
+    )
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", passing)
+    assert out["status"] == "pass", out["outcomes"]
 
 
 def test_the_callers_test_runner_options_do_not_reach_the_room(env: Env) -> None:
@@ -1482,6 +1552,26 @@ def test_one_callers_repeated_runs_count_as_one_verifier(env: Env) -> None:
     assert env.gh("verdict", "add", other["json_path"], env=shipping).returncode == 0
     status = env.gh("status", env=shipping)
     assert "verifier: satisfied (2 of 2 accepted verdict(s))" in status.stdout, status.stdout
+
+
+def test_a_flags_verdict_cannot_pass_while_the_briefs_own_suite_fails(env: Env) -> None:
+    """Seed 001 "Rules": "A pass verdict requires the full suite to have run"; "Guardrails":
+    "do not accept a claim whose criteria have no observable check". ``--suite`` used to
+    replace the brief's full suite, so a ``+flags`` verdict of a passing suite satisfied the
+    gate while the brief's own suite failed. The brief's suite always runs; ``--suite``
+    runs beside it: the verdict fails and ``verdict add`` does not accept it."""
+    write(env.repo / "tests" / "test_bad.py", "def test_bad():\n    assert False\n")
+    passing = ("--suite", "python3 -m pytest -q tests/test_app.py")
+    out = env.json("verify", "run", "--brief", str(env.brief_path), *passing, code=1)
+    assert out["status"] == "fail", out["outcomes"]
+    suites = [o for o in out["outcomes"] if o["kind"] == "suite"]
+    assert [(o["command"], o["result"]) for o in suites] == [
+        ("python3 -m pytest -q tests", "fail"),
+        ("python3 -m pytest -q tests/test_app.py", "pass"),
+    ]
+    added = env.gh("verdict", "add", out["json_path"])
+    assert added.returncode == 1 and "not accepted" in added.stdout, added.stdout
+    assert "verifier: MISSING" in env.gh("status").stdout
 
 
 def test_a_verdict_of_overridden_checks_does_not_claim_the_brief(env: Env) -> None:

@@ -165,3 +165,51 @@ def test_facts_read_from_a_note_keep_their_verdicts_whatever_require_observed_sa
     hand = VerdictRecord("/r", ID, "b", "pass", True, (), "{}", "", id=1)
     noted = replace(_facts(verdicts=(hand,)), path=NOTE_PATH)
     assert noted.satisfaction(require_observed=True).accepted_verdicts == 1
+
+
+# -- one vote per verifier identity (seed 003 "How many verifiers") ----------------------
+
+import json  # noqa: E402
+
+import pytest  # noqa: E402
+
+from gentle_hooks.ledger.facts import accepted_verifiers  # noqa: E402
+from gentle_hooks.policy.stakes import verifier_identity  # noqa: E402
+
+
+def _accepted(n: int, caller: str, brief: str, commands: str = "pytest -q") -> VerdictRecord:
+    data = json.dumps({"criteria": [{"observed": {"command": commands}}]})
+    return VerdictRecord(
+        "/r", ID, brief, "pass", True, (), data, "", id=n, caller=caller, observed_run=n
+    )
+
+
+#: (id, the second verdict, by the caller of the first: ``Alice <a@x>`` of brief add-1).
+SAME_VERIFIER = [
+    ("objective-tweaked", _accepted(2, "Alice <a@x>", "add-1-tweaked")),
+    ("check-flags-id", _accepted(2, "Alice <a@x>", "add-1+flags-1a2b3c4d", "pytest -q && x")),
+    ("caller-case", _accepted(2, "alice <A@X>", "add-1")),
+    ("caller-spaces", _accepted(2, "  Alice   <a@x> ", "add-1")),
+]
+
+
+@pytest.mark.parametrize("second", [c[1] for c in SAME_VERIFIER], ids=[c[0] for c in SAME_VERIFIER])
+def test_one_caller_is_one_verifier_whatever_brief_or_spelling(second: VerdictRecord) -> None:
+    """Seed 003 "How many verifiers": "1, plus a second on anything marked critical" — a
+    second verifier, not a second run; seed 001 "Rules": "Homogeneous debate (same-role
+    agents arguing in rounds) is prohibited". The verifier's identity is its caller,
+    trimmed and case-folded: a tweaked objective, a ``--check`` run (``+flags`` id) or
+    another spelling of the same name is the same verifier, counted once."""
+    first = _accepted(1, "Alice <a@x>", "add-1")
+    s = _facts(verdicts=(first, second)).satisfaction()
+    assert s.accepted_verdicts == 1
+    assert accepted_verifiers((first, second)) == 1
+    # the status names another run as counted once (a copy of the same JSON is no run)
+    assert len(s.repeated_verdicts) == (second.json != first.json)
+    other = _accepted(3, "Bob <b@x>", "add-1")
+    assert _facts(verdicts=(first, second, other)).satisfaction().accepted_verdicts == 2
+
+
+def test_verifier_identity_trims_and_casefolds() -> None:
+    assert verifier_identity("  Alice \t<A@X> ") == verifier_identity("alice <a@x>")
+    assert verifier_identity("alice") != verifier_identity("alicia")

@@ -507,6 +507,18 @@ def test_one_verifier_two_verdicts_exits_2(verdicts: list[object]) -> None:
     assert info.value.exit_code == EXIT_INPUT
 
 
+def test_a_verifier_spelled_two_ways_is_one_verifier() -> None:
+    """Seed 003 "How many verifiers": verifiers are counted, not names: ``Verifier-A`` and
+    ``verifier-a`` (trimmed, case-folded: ``verifier_identity``) are one verifier, so two
+    different verdicts from it are refused (exit 2) instead of counting as two votes."""
+    with pytest.raises(ArtifactInputError) as info:
+        build_record([by("Verifier-A", up()), by(" verifier-a ", UP2)], CLAIM)
+    assert info.value.message == (
+        "verifier 'verifier-a' gave 2 different verdicts on one finding; pass one verdict per "
+        "verifier"
+    )
+
+
 @given(st.lists(st.sampled_from([up(), UP2, down(), ERRORED, TIMED_OUT]), max_size=6))
 def test_giving_every_verdict_twice_changes_nothing(verdicts: list[object]) -> None:
     once = build_record(verdicts, CLAIM, stakes="audit")

@@ -1,0 +1,92 @@
+"""What a clean room's checks reach beyond the tree (services/room_bounds.py): neither the
+caller's home nor a configuration above the room's temporary directory changes what runs.
+
+Seed ``001_3bc4c9b08e2f7709.txt`` "Workflow" 4: "Hand over a clean room. Give the verifier
+the artifact, the criteria, and the read-only tools. Withhold the implementation context";
+"Rules": the verifier "never gets the implementation context". Real git, the real CLI.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import write
+from tests.integration.test_verify import Env, make_env
+
+
+@pytest.fixture
+def env(repo: Path, tmp_path: Path) -> Env:
+    return make_env(repo, tmp_path)
+
+
+def _criterion_exit(out: dict[str, object], n: int = 1) -> int:
+    verdict = out["verdict"]
+    assert isinstance(verdict, dict)
+    return int(verdict["criteria"][n]["observed"]["exitCode"])
+
+
+@pytest.mark.parametrize("above", [0, 1], ids=["in-tmpdir", "above-tmpdir"])
+def test_a_pytest_ini_above_the_rooms_is_refused_before_anything_runs(
+    env: Env, tmp_path: Path, above: int
+) -> None:
+    """A ``pytest.ini`` in ``$TMPDIR`` or above it would be read by the room's pytest as the
+    project's (the candidate has none): ``-k "not bad"`` there hid a failing test and the
+    suite passed. The run is refused (exit 2, one line naming the file); no room, no
+    verdict."""
+    write(env.repo / "tests" / "test_bad.py", "def test_bad():\n    assert False\n")
+    tmpdir = tmp_path / "outer" / "tmp"
+    tmpdir.mkdir(parents=True)
+    hostile = (tmpdir if above == 0 else tmpdir.parent) / "pytest.ini"
+    write(hostile, '[pytest]\naddopts = -k "not bad"\n')
+    for verb in ("prepare", "run"):
+        proc = env.gh("verify", verb, "--brief", str(env.brief_path), env={"TMPDIR": str(tmpdir)})
+        assert (proc.returncode, proc.stdout) == (2, ""), proc.stdout + proc.stderr
+        assert proc.stderr.startswith(f"gentle-hook: error: {hostile}: the clean room"), proc.stderr
+        assert "point TMPDIR at a directory" in proc.stderr
+        assert len(proc.stderr.strip().splitlines()) == 1
+    assert [p for p in tmpdir.iterdir() if p.name.startswith("gentle-verify-")] == []
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+    hostile.unlink()  # the same run without it: the failing test fails the suite
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    assert out["status"] == "fail", out["outcomes"]
+
+
+@pytest.mark.skipif(shutil.which("npm") is None, reason="npm is not installed")
+def test_the_callers_npmrc_does_not_reach_the_room(env: Env, tmp_path: Path) -> None:
+    """``~/.npmrc`` with a ``script-shell`` that exits 0 made ``npm test`` pass whatever the
+    package's test script does. Checks run with a fresh, empty ``HOME`` inside the room: the
+    caller's ``~/.npmrc`` is never read, and the real test script fails."""
+    marker = tmp_path / "hostile-shell-ran"
+    shell = write(tmp_path / "fake-shell", f"#!/bin/sh\ntouch {marker}\nexit 0\n", mode=0o755)
+    write(Path(os.environ["HOME"]) / ".npmrc", f"script-shell={shell}\n")
+    write(
+        env.repo / "package.json",
+        json.dumps({"name": "x", "version": "1.0.0", "scripts": {"test": "exit 3"}}),
+    )
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", "npm test", code=1)
+    assert not marker.exists()
+    assert _criterion_exit(out) != 0, out["outcomes"]
+    assert out["status"] == "fail"
+
+
+def test_each_run_gets_a_fresh_home_and_tmpdir_inside_the_room(env: Env) -> None:
+    """``HOME``, ``TMPDIR`` and the XDG directories a check sees are empty directories under
+    the room, made anew for each run (candidate, base, hollow): a file one run leaves there
+    is gone for the next, and nothing of the caller's home is there."""
+    probe = (
+        'python3 -c \'import os, sys; e = os.environ; room = os.path.dirname(e["PWD"]); '
+        'names = ("HOME", "TMPDIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME"); '
+        'assert all(e[n].startswith(room + "/scratch/") for n in names), e; '
+        'assert os.listdir(e["HOME"]) == [] and os.listdir(e["TMPDIR"]) == []; '
+        'open(os.path.join(e["HOME"], "left"), "w").close(); '
+        "import app; sys.exit(app.add(2, 2) != 4)'"
+    )
+    write(Path(os.environ["HOME"]) / ".npmrc", "color=false\n")
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", probe)
+    assert out["status"] == "pass", out["outcomes"]
+    assert _criterion_exit(out) == 0

@@ -1,0 +1,174 @@
+"""An upheld verdict supports a finding only with a completed observation (quorum/completed.py).
+
+Seed ``003_0245072c02421c57.txt``, each row naming its line: "Uphold ONLY if you re-opened
+the evidence yourself and it reproduces"; "A finding whose evidence is a plausible
+narrative refutes"; "Abstentions are not support. A verifier that errored, timed out, or
+returned a malformed verdict has produced no evidence for the finding". Each
+``whatIChecked`` below was counted as support, and a single one CONFIRMED a finding at the
+ordinary tier.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from gentle_hooks.quorum.ruling import build_record
+from gentle_hooks.quorum.votes import VoteKind, classify_verdict
+
+CLAIM = (
+    "Subagents inherit no budget cap, so a fan-out can exceed the run budget. EVIDENCE: "
+    "workflow.js:142 spawns agents in a loop with no budget check; run 2026-08-14 shows 41 "
+    "agents against a stated cap of 16"
+)
+UPHOLD = "Uphold ONLY if you re-opened the evidence yourself and it reproduces"
+NARRATIVE = "A finding whose evidence is a plausible narrative refutes"
+ERRORED = (
+    "A verifier that errored, timed out, or returned a malformed verdict has produced no evidence"
+)
+
+
+def up(checked: str) -> dict[str, Any]:
+    return {"refuted": False, "reason": "reproduces", "whatIChecked": checked}
+
+
+#: (id, seed line, an upheld whatIChecked whose evidence never ran or never finished, what
+#: it counts as).
+NEVER_RAN: list[tuple[str, str, str, VoteKind]] = [
+    (
+        "todo",
+        UPHOLD,
+        "TODO: open workflow.js:142 and grep for budgetCap in scheduler.js",
+        VoteKind.REFUTED,
+    ),
+    (
+        "next-step",
+        UPHOLD,
+        "Next step: run `grep -n budget workflow.js` to confirm the loop at line 142",
+        VoteKind.REFUTED,
+    ),
+    (
+        "queued",
+        UPHOLD,
+        "`grep -n budget workflow.js` is queued; scheduler.js:88 to follow",
+        VoteKind.REFUTED,
+    ),
+    (
+        "if-i-opened-i-expect",
+        NARRATIVE,
+        "If I opened workflow.js:142 I expect to see the spawn loop without a budget check",
+        VoteKind.REFUTED,
+    ),
+    (
+        "if-i-opened-it-would",
+        NARRATIVE,
+        "If I opened scheduler.js:88 it would show the loop spawning 41 agents",
+        VoteKind.REFUTED,
+    ),
+    (
+        "ran-out-of-time",
+        UPHOLD,
+        "Ran out of time before opening workflow.js:142; scheduler.js:88 is the place",
+        VoteKind.REFUTED,
+    ),
+    (
+        "sigkill",
+        ERRORED,
+        "Ran `node replay.js 2026-08-14`: SIGKILL after 30s, 12 agents spawned so far",
+        VoteKind.ABSTAINED,
+    ),
+    (
+        "exit-137",
+        ERRORED,
+        "Ran `node replay.js 2026-08-14`: exit 137 after it printed 41 agents",
+        VoteKind.ABSTAINED,
+    ),
+    (
+        "interrupted",
+        ERRORED,
+        "Ran `node replay.js 2026-08-14` (interrupted) and counted 41 agents in the log",
+        VoteKind.ABSTAINED,
+    ),
+    (
+        "act-without-result",
+        UPHOLD,
+        "ran `grep -rn spawnAgent src`",
+        VoteKind.REFUTED,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("seed", "checked", "counts"),
+    [r[1:] for r in NEVER_RAN],
+    ids=[r[0] for r in NEVER_RAN],
+)
+def test_evidence_that_never_ran_or_never_finished_is_no_support(
+    seed: str, checked: str, counts: VoteKind
+) -> None:
+    vote = classify_verdict(up(checked), CLAIM)
+    assert vote.vote == counts, (seed, vote)
+    assert (vote.overruled or vote.abstention or "").endswith("(seed 003)")
+    record = build_record([up(checked)], CLAIM)
+    assert record.ruling != "CONFIRMED", (seed, record)
+
+
+#: Completed observations (past tense, what was opened or run, what it showed) still count.
+COMPLETED = [
+    "Opened workflow.js:142: the line is `for (t of tasks) spawn(t)`, no budget argument",
+    "re-ran `grep -c 'spawned agent' run-2026-08-14.log`: 41",
+    "I ran `grep -n cap pool.js` and found no match",
+    "`grep -c spawn run.log` printed 41",
+    "read workflow.js:120-160; budget is not passed to spawn() at 142",
+    "counted 41 spawns in run-2026-08-14.log",
+    "Before opening it, I ran `grep -n budget workflow.js`: no match",
+]
+
+
+@pytest.mark.parametrize("checked", COMPLETED)
+def test_a_completed_observation_counts(checked: str) -> None:
+    assert classify_verdict(up(checked), CLAIM).vote == VoteKind.UPHELD
+
+
+def test_a_claim_about_a_killed_run_can_be_reproduced() -> None:
+    """The stop words are the finding's own when the claim is about a kill: reproducing
+    it is a completed observation."""
+    claim = "the watchdog sends SIGKILL to workers after 30s (watchdog.go:12)"
+    checked = "ran `go test ./watchdog -run TestSlow`: the worker got SIGKILL at 30.0s"
+    assert classify_verdict(up(checked), claim).vote == VoteKind.UPHELD
+
+
+#: Seed 003 "A finding whose evidence is a plausible narrative refutes": an appeal to
+#: design or intent is narrative whichever way the verifier voted (it abstained before).
+BY_DESIGN = [
+    "By design, the scheduler has no cap",
+    "By design the loop at workflow.js:142 spawns without a cap",
+    "The fan-out is unbounded as intended",
+]
+
+
+@pytest.mark.parametrize("refuted", [False, True], ids=["upheld", "refuted"])
+@pytest.mark.parametrize("checked", BY_DESIGN)
+def test_an_appeal_to_design_is_narrative_and_refutes(checked: str, refuted: bool) -> None:
+    vote = classify_verdict({**up(checked), "refuted": refuted}, CLAIM)
+    assert vote.vote == VoteKind.REFUTED, vote
+    if not refuted:
+        assert (vote.overruled or "").startswith("narrative evidence (N6 ")
+
+
+#: Seed 003 "Independently re-open the cited evidence. Do not trust the miner's reading of
+#: it": a verifier restating the miner's evidence confirms nothing.
+RESTATING = [
+    "workflow.js:142 spawns agents in a loop with no budget check; run 2026-08-14 shows 41 "
+    "agents against a stated cap of 16",
+    "Opened workflow.js:142: spawns agents in a loop with no budget check; run 2026-08-14 "
+    "shows 41 agents against a stated cap of 16",
+    "Confirmed workflow.js:142 spawns agents in a loop with no budget check",
+]
+
+
+@pytest.mark.parametrize("checked", RESTATING)
+def test_restating_the_miners_evidence_confirms_nothing(checked: str) -> None:
+    assert classify_verdict(up(checked), CLAIM).vote != VoteKind.UPHELD
+    assert build_record([up(checked)], CLAIM).ruling != "CONFIRMED"
