@@ -94,6 +94,9 @@ NARRATIVE_CASES: list[tuple[str, str, str | None]] = [
     ("according-to-documentation", "According to the documentation, spawn() has no cap", "N5"),
     ("the-docs-say", "The docs say subagents inherit no budget", "N5"),
     ("as-documented", "As documented, the pool grows without a limit", "N5"),
+    # an appeal to design or intent is not an observation
+    ("by-design", "By design, the pool grows without a limit", "N6"),
+    ("works-as-intended", "The fan-out works as intended and has no cap", "N6"),
     # naming a file is not opening it: no line, no command, no quote of what was found
     ("well-known-file-name", "As is well known, scheduler.py spawns agents without a cap", "N1"),
     (
