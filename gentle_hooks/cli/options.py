@@ -8,12 +8,12 @@ the index; ``--base-ref`` chooses the base.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import click
 
-from gentle_hooks.errors import UsageError
+from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.ledger.records import Record
 from gentle_hooks.report.jsontext import model_json
 from gentle_hooks.services.record import Binding, Bound, Recorded
@@ -21,6 +21,8 @@ from gentle_hooks.values.candidate import Projection
 
 F = TypeVar("F", bound=Callable[..., Any])
 R = TypeVar("R")
+#: A service that lists one kind of record for the bound candidate.
+Lister = Callable[[Binding, Mapping[str, str]], tuple[Bound, Sequence[Record]]]
 
 # A record id as the ledger stores it (SQLite INTEGER, 64-bit): a larger number is refused
 # by click with one line and exit 2 instead of overflowing in the query.
@@ -153,3 +155,25 @@ def echo_record_list(bound: Bound, records: Sequence[Record], noun: str, as_json
         click.echo(f"no {noun} for {short_identity(bound.candidate.identity)}")
     for r in records:
         click.echo(describe(r))
+
+
+def record_list_command(group: click.Group, noun: str) -> Callable[[Lister], Lister]:
+    """Register ``<group> list`` for the decorated lister: the binding flags and
+    ``--json``, then :func:`echo_record_list` of what the lister returns under the process
+    environment (``noun`` names the records when there are none). The lister's docstring
+    is the command's help; the lister is returned unchanged."""
+
+    def register(lister: Lister) -> Lister:
+        @group.command("list", help=lister.__doc__)
+        @binding_options
+        @json_option
+        def list_(binding: Binding, as_json: bool) -> int:
+            import os
+
+            bound, records = lister(binding, os.environ)
+            echo_record_list(bound, records, noun, as_json)
+            return EXIT_OK
+
+        return lister
+
+    return register

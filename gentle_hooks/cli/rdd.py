@@ -9,12 +9,16 @@ Room ``cli``: parse flags, call :mod:`gentle_hooks.services.rdd`, render through
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
 from gentle_hooks.cli.options import cwd_option, json_option
 from gentle_hooks.errors import EXIT_OK
 from gentle_hooks.report.jsontext import model_json
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @click.group()
@@ -26,10 +30,19 @@ def rdd() -> None:
     """
 
 
-@rdd.command()
-@cwd_option
-@json_option
-@click.option("--session", metavar="ID", help="The harness session id (required).")
+def _rdd_command(session_help: str) -> Callable[[F], F]:
+    """Register the decorated function as an ``rdd`` subcommand taking ``--cwd``,
+    ``--json`` and ``--session ID`` (described by ``session_help``)."""
+
+    def register(f: F) -> F:
+        option = click.option("--session", metavar="ID", help=session_help)
+        rdd.command()(cwd_option(json_option(option(f))))
+        return f
+
+    return register
+
+
+@_rdd_command("The harness session id (required).")
 def line(cwd: str | None, as_json: bool, session: str | None) -> int:
     """Print the session's pinned line (render it for a new session).
 
@@ -48,10 +61,7 @@ def line(cwd: str | None, as_json: bool, session: str | None) -> int:
     return EXIT_OK
 
 
-@rdd.command()
-@cwd_option
-@json_option
-@click.option("--session", metavar="ID", help="Also show this session's pinned line.")
+@_rdd_command("Also show this session's pinned line.")
 def status(cwd: str | None, as_json: bool, session: str | None) -> int:
     """Print the live RDD mode and the source that decided it (what review tools read).
 
@@ -82,10 +92,7 @@ def status(cwd: str | None, as_json: bool, session: str | None) -> int:
     return EXIT_OK
 
 
-@rdd.command()
-@cwd_option
-@json_option
-@click.option("--session", metavar="ID", help="The harness session id (required).")
+@_rdd_command("The harness session id (required).")
 def loadout(cwd: str | None, as_json: bool, session: str | None) -> int:
     """Print the review tool loadout that follows the session's pinned line.
 

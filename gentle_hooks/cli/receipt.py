@@ -7,18 +7,26 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Mapping, Sequence
 
 import click
 
 from gentle_hooks.cli.options import (
     EXIT_STATUS,
     binding_options,
-    echo_record_list,
     echo_recorded,
     json_option,
+    record_list_command,
 )
 from gentle_hooks.errors import EXIT_OK
-from gentle_hooks.services.record import Binding, list_receipts, record_receipt_line, run_receipt
+from gentle_hooks.ledger.records import Receipt
+from gentle_hooks.services.record import (
+    Binding,
+    Bound,
+    list_receipts,
+    record_receipt_line,
+    run_receipt,
+)
 
 
 @click.group()
@@ -77,11 +85,7 @@ def add(
     return EXIT_OK
 
 
-@receipt.command("list")
-@binding_options
-@json_option
-def list_(binding: Binding, as_json: bool) -> int:
+@record_list_command(receipt, "receipts")
+def list_(binding: Binding, env: Mapping[str, str]) -> tuple[Bound, Sequence[Receipt]]:
     """List the receipts recorded for the current candidate."""
-    bound, receipts = list_receipts(binding, os.environ)
-    echo_record_list(bound, receipts, "receipts", as_json)
-    return EXIT_OK
+    return list_receipts(binding, env)

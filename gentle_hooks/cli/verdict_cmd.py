@@ -6,6 +6,7 @@ Room ``cli``: parse flags, call one service function, render its result.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping, Sequence
 
 import click
 
@@ -13,13 +14,14 @@ from gentle_hooks.cli.options import (
     ROW_ID,
     binding_options,
     cwd_option,
-    echo_record_list,
     echo_recorded,
     json_option,
+    record_list_command,
     sign_key_option,
 )
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK
-from gentle_hooks.services.record import Binding
+from gentle_hooks.ledger.records import VerdictRecord
+from gentle_hooks.services.record import Binding, Bound
 
 
 @click.group()
@@ -59,16 +61,12 @@ def add(
     return EXIT_OK if rec.record.accepted else EXIT_BLOCKED
 
 
-@verdict.command("list")
-@binding_options
-@json_option
-def list_(binding: Binding, as_json: bool) -> int:
+@record_list_command(verdict, "verdicts")
+def list_(binding: Binding, env: Mapping[str, str]) -> tuple[Bound, Sequence[VerdictRecord]]:
     """List the verdicts stored for the current candidate."""
     from gentle_hooks.services.verdict_filing import list_verdicts
 
-    bound, verdicts = list_verdicts(binding, os.environ)
-    echo_record_list(bound, verdicts, "verdicts", as_json)
-    return EXIT_OK
+    return list_verdicts(binding, env)
 
 
 @verdict.command("show")

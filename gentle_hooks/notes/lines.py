@@ -298,69 +298,6 @@ _TYPES: dict[str, tuple[Callable[[object], bool], str]] = {
     "object": (lambda x: isinstance(x, dict), "a JSON object"),
 }
 
-#: Every line kind's fields: (name, type, required). A field that is not required may be
-#: absent (its default) or, when its type ends in ``?``, null.
-SCHEMA: dict[str, tuple[tuple[str, str, bool], ...]] = {
-    CandidateLine.KIND: (
-        ("commit", "oid", True),
-        ("identity", "text", True),
-        ("base_tree", "oid", True),
-        ("tree", "oid", True),
-    ),
-    WriterLine.KIND: (
-        ("model", "text", True),
-        ("effort", "text", True),
-        ("source", "text?", False),
-    ),
-    EscalationLine.KIND: (
-        ("item", "item", True),
-        ("slug", "text", True),
-        ("reason", "text", True),
-        ("critical", "bool", False),
-        ("sig", "text", False),
-    ),
-    ReceiptLine.KIND: (
-        ("identity", "text", True),
-        ("command", "text", True),
-        ("observed", "text", True),
-        ("exit_code", "int?", False),
-        ("output_digest", "text?", False),
-        ("recorded_at", "time?", False),
-    ),
-    SpotCheckLine.KIND: (
-        ("identity", "text", True),
-        ("check", "text", True),
-        ("command", "text", True),
-        ("reported_exit", "int?", False),
-        ("observed_exit", "int?", False),
-        ("agreed", "bool", False),
-        ("counts", "bool", False),
-        ("recorded_at", "time?", False),
-        ("sig", "text", False),
-    ),
-    VerdictLine.KIND: (
-        ("identity", "text", True),
-        ("verdict", "object", True),
-        ("recorded_at", "time?", False),
-        ("sig", "text", False),
-    ),
-    ReviewLine.KIND: (
-        ("identity", "text", True),
-        ("outcome", "text", True),
-        ("recorded_at", "time?", False),
-    ),
-    OverrideLine.KIND: (
-        ("identity", "text", True),
-        ("hook", "text", True),
-        ("who", "text", True),
-        ("reason", "text", True),
-        ("missing", "texts", False),
-        ("target", "text?", False),
-        ("recorded_at", "time?", False),
-        ("sig", "text", False),
-    ),
-}
-
 _CLASSES: dict[str, type[NoteLine]] = {
     c.KIND: c
     for c in (
@@ -373,6 +310,50 @@ _CLASSES: dict[str, type[NoteLine]] = {
         ReviewLine,
         OverrideLine,
     )
+}
+
+#: A field's wire type from its declared annotation (the annotation text: this module
+#: never imports typing); ``?`` marks a field that may be null.
+_WIRE_BY_ANNOTATION: dict[str, str] = {
+    "str": "text",
+    "str | None": "text?",
+    "int | None": "int?",
+    "float | None": "time?",
+    "bool": "bool",
+    "tuple[str, ...]": "texts",
+}
+
+#: Fields whose wire type is narrower than their annotation says (an object id, an item
+#: 1..6, a verdict sent as the JSON object it holds, a signature absent but never null).
+_WIRE_BY_NAME: dict[str, str] = {
+    "commit": "oid",
+    "base_tree": "oid",
+    "tree": "oid",
+    "item": "item",
+    "verdict": "object",
+    "sig": "text",
+}
+
+
+def _schema(cls: type[NoteLine]) -> tuple[tuple[str, str, bool], ...]:
+    """A line class's fields as (name, wire type, required): required when it has no
+    default."""
+    annotations: dict[str, str] = cls.__dict__["__annotations__"]  # noqa: RUF063
+    defaults: dict[str, object] = cls.__dict__["__value_defaults__"]
+    return tuple(
+        (
+            name,
+            _WIRE_BY_NAME.get(name) or _WIRE_BY_ANNOTATION[annotations[name]],
+            name not in defaults,
+        )
+        for name in fields(cls)
+    )
+
+
+#: Every line kind's fields: (name, type, required), read from the line classes. A field
+#: that is not required may be absent (its default) or, when its type ends in ``?``, null.
+SCHEMA: dict[str, tuple[tuple[str, str, bool], ...]] = {
+    kind: _schema(cls) for kind, cls in _CLASSES.items()
 }
 
 

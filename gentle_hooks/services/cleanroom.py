@@ -64,40 +64,35 @@ ASIDE = "aside"
 BASE, HOLLOW, HELD = "a", "b", "c"
 
 
+class _Part:
+    """A part of a :class:`Room` as a read-only attribute: the room's directory joined with
+    ``parts``."""
+
+    def __init__(self, *parts: str) -> None:
+        self.parts = parts
+
+    def __get__(self, room: Room, owner: type[Room] | None = None) -> str:
+        return os.path.join(room.path, *self.parts)
+
+
 @frozen
 class Room:
     """A clean room: its directory and parts.
 
     Attributes:
         path: the room's directory; tree: the checkout the checks run in; brief: the
-        objective and criteria; logs: where each check's output goes.
+        objective and criteria; logs: where each check's output goes; aside: the
+        checkouts not in ``tree/``; base / hollow: the base and hollow checkouts there.
     """
 
     path: str
 
-    @property
-    def tree(self) -> str:
-        return os.path.join(self.path, TREE)
-
-    @property
-    def brief(self) -> str:
-        return os.path.join(self.path, BRIEF)
-
-    @property
-    def logs(self) -> str:
-        return os.path.join(self.path, LOGS)
-
-    @property
-    def aside(self) -> str:
-        return os.path.join(self.path, ASIDE)
-
-    @property
-    def base(self) -> str:
-        return os.path.join(self.path, ASIDE, BASE)
-
-    @property
-    def hollow(self) -> str:
-        return os.path.join(self.path, ASIDE, HOLLOW)
+    tree = _Part(TREE)
+    brief = _Part(BRIEF)
+    logs = _Part(LOGS)
+    aside = _Part(ASIDE)
+    base = _Part(ASIDE, BASE)
+    hollow = _Part(ASIDE, HOLLOW)
 
 
 def room_brief_text(objective: str, brief_id: str, checks: tuple[Check, ...]) -> str:
