@@ -15,18 +15,32 @@ A2     text: Y adds one of the lines the writer added, and holds ``min(2, |added
        of them (a short one counts where it sits among the writer's lines, below);
        or Y adds one *telling* writer line (significant, and of no trivial row
        L1-L5 of :mod:`gentle_hooks.policy.linekeys`)
+A6     text: Y makes one of the writer's edits: it removes a line the writer         yes
+       removed and adds a line the writer added, any line of two words or more
+       (short and trivial ones too: ``return False`` -> ``return True``)
 A3     text: Y removes one of the lines the writer removed, and lacks               yes
        ``min(2, |removed|)`` of them
 A4     binary: X is the blob the writer started from (or that is unknown), Y differs  yes
 A5     anything else (the path unchanged or deleted, or only lines nobody attributes) no
 =====  ============================================================================  =========
 
+Row A6 is the same-path rule for short evidence: in the path the writer wrote, a change
+that both drops a line the writer dropped and adds a line the writer added reproduces the
+writer's edit, whatever the lines (``git add -p`` or ``git checkout -p`` keeping the
+writer's ``return False`` -> ``return True`` alone, or that hunk applied as a patch in
+another worktree). Its lines alone say little, the pair says which edit it is: a human's
+own edit of the same place writes a line of their own (row A5), and a pure addition or a
+pure removal of one common line is not an edit of the writer's (rows A2 and A3 decide it).
+A human who makes that very edit by hand in a path with pending writer work is told so,
+and ``gentle-hook discard`` is the recorded way out.
+
 A change made in *another worktree* than the writer's (a linked worktree of the same
 repository, which shares the ledger) carries the entry only on firmer evidence
 (:func:`carries_row` with ``elsewhere``): A1; A2 with at least :data:`MIN_ELSEWHERE` of the
 writer's lines, or one *telling* writer line added as the writer wrote it (spacing, quote
-style and wrapping aside; a renamed copy never counts alone); A3 with at least
-:data:`MIN_ELSEWHERE` of the lines the writer removed; never A4. Writer work reaches
+style and wrapping aside; a renamed copy never counts alone); A6 as here (an edit
+reproduced is a patch applied); A3 with at least :data:`MIN_ELSEWHERE` of the lines the
+writer removed; never A4. Writer work reaches
 another worktree only by being copied there (a file, a stash, a patch), which brings its
 blob or its lines. A telling line (significant and of no trivial row: ``os.system(x)``)
 is one nobody writes the same way by chance, so one of them copied there is the writer's
@@ -136,7 +150,8 @@ class WriterDelta:
         shapes: (key, shape) of the added lines with a shape
             (:func:`~gentle_hooks.policy.linekeys.line_shape`): a line of the same shape
             with names consistently renamed holds that key (:func:`held_keys`). Empty for
-            an entry read from its stored keys only.
+            an entry read from its stored keys only;
+        dropped: with ``removed``, keys of the short lines the writer removed (row A6).
     """
 
     added: frozenset[str]
@@ -145,6 +160,12 @@ class WriterDelta:
     short: frozenset[str] = frozenset()
     telling: frozenset[str] = frozenset()
     shapes: frozenset[tuple[str, LineShape]] = frozenset()
+    dropped: frozenset[str] = frozenset()
+
+    def edited(self) -> tuple[frozenset[str], frozenset[str]]:
+        """(added, removed): the keys of every line of two words or more the writer added
+        and removed, short and trivial ones included (row A6)."""
+        return self.added | self.short | self.telling, self.removed | self.dropped
 
 
 def _shape_index(delta: WriterDelta) -> dict[str, list[tuple[str, LineShape]]]:
@@ -226,8 +247,11 @@ def writer_delta(before: bytes | None, after: bytes | None) -> WriterDelta:
         any_after = any_line_keys(after)
         return WriterDelta(any_after - any_before, any_before - any_after, False, telling=telling)
     added = new - old
+    any_after = any_line_keys(after)
     short = short_keys(after) - any_before if added else frozenset()
-    return WriterDelta(added, old - new, False, short, telling, _added_shapes(after, added))
+    dropped = short_keys(before) - any_after
+    shapes = _added_shapes(after, added)
+    return WriterDelta(added, old - new, False, short, telling, shapes, dropped)
 
 
 #: The distance of contents that differ and cannot be compared line by line (binary).
@@ -320,10 +344,22 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
         return "A2"
     if (new - old) & d.telling:  # one telling writer line, taken alone, here or elsewhere
         return "A2"
+    if reproduces_edit(change, d):
+        return "A6"
     need_removed = MIN_ELSEWHERE if elsewhere else min(2, len(d.removed))
     if d.removed and (old - new) & d.removed and len(d.removed - new) >= need_removed:
         return "A3"
     return "A5"
+
+
+def reproduces_edit(change: PathChange, delta: WriterDelta) -> bool:
+    """Row A6: the change drops a line the writer dropped and adds a line the writer added
+    (:meth:`WriterDelta.edited`: short and trivial lines too)."""
+    added, removed = delta.edited()
+    if not added or not removed:
+        return False
+    old, new = any_line_keys(change.old), any_line_keys(change.new)
+    return bool((new - old) & added) and bool((old - new) & removed)
 
 
 #: Writer lines a change of another path must add to carry an entry (row A2 across paths):
@@ -351,10 +387,11 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     return "A2" if len(introduced & d.added) >= MIN_ACROSS else "A5"
 
 
-#: Rows where the change's new side holds the writer's own content (its blob or its lines).
-#: Rows A3 (the writer's removals) and A4 (a binary change) say only that the path moved the
-#: way the writer moved it: a human's own edit of the same lines can match them too.
-CONTENT_ROWS = ("A1", "A2")
+#: Rows where the change's new side holds the writer's own content (its blob, its lines, or
+#: one of its edits). Rows A3 (the writer's removals) and A4 (a binary change) say only that
+#: the path moved the way the writer moved it: a human's own edit of the same lines can
+#: match them too.
+CONTENT_ROWS = ("A1", "A2", "A6")
 
 
 def carries(change: PathChange, entry: WriterEntry) -> bool:

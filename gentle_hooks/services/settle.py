@@ -169,7 +169,8 @@ def rewrite_keeps_writer_content(repo: Repository, led: Ledger, old: str, tree: 
 def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | None) -> bool:
     """Whether one version of the entry's path still holds what the writer wrote: its
     blob, or (text) as many of its lines as would make a change carry it, or one telling
-    line of them, a short action included (rows A1, A2)."""
+    line of them, a short action included (rows A1, A2), or one of its edits: a line the
+    writer added where a line it removed is gone (row A6)."""
     if blob == rec.blob:
         return True
     added = rec.delta.added
@@ -178,8 +179,12 @@ def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | No
     held = held_keys(rec.delta, content)
     if len(held) >= min(2, len(added)):
         return True
+    keys = any_line_keys(content)
     telling = rec.delta.telling
-    return bool(telling and (held | any_line_keys(content)) & telling)
+    if telling and (held | keys) & telling:
+        return True
+    edited, dropped = rec.delta.edited()
+    return bool(keys & edited) and bool(dropped - keys)
 
 
 def content_away(repo: Repository, entries: Sequence[WriterEntryRecord]) -> list[int]:

@@ -1,0 +1,70 @@
+"""A writer's edit reproduced in its own path is the writer's content, however short its
+lines (SPEC §3 "Attribution follows content"; row A6 of
+:mod:`gentle_hooks.policy.attribution`): real git, ``gentle-hook install``, a bare remote
+with the server gate and notes shared with it.
+
+* ``git add -p`` or ``git checkout -p`` keeping only the writer's one-line replacement of
+  a common line (``return False`` -> ``return True``) delivers the writer's edit: blocked
+  at commit, at push and at the server, and the pending work does not expire.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import World
+from tests.e2e.test_attribution import (
+    TRAILER,
+    _blocked_push,
+    _blocked_staged,
+    _message,
+    _server_rejects,
+)
+
+AUTH = (
+    'def is_allowed(user):\n    if user.name == "root":\n        return False\n'
+    "    return user.ok\n\n\n\n\n\n\n\n\ndef helper():\n    return 42\n"
+)
+#: The writer's two hunks: a common line flipped, and a call.
+WRITER = AUTH.replace("return False", "return True").replace(
+    "return 42", "return compute_answer(42)"
+)
+FLIPPED = AUTH.replace("return False", "return True")
+
+
+@pytest.fixture
+def served(native: World) -> World:
+    """``native`` with the server gate, notes shared, and ``src/auth.py`` pushed."""
+    w = native
+    assert w.gh("install", "--server", cwd=w.remote).code == 0
+    assert w.gh("install", "--share", "origin").code == 0
+    w.write("src/auth.py", AUTH)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: auth")
+    w.ok("push", "-q", "origin", "main")
+    return w
+
+
+@pytest.mark.parametrize("how", ["add -p", "checkout -p"])
+def test_the_writers_one_line_flip_taken_alone_is_delegated(served: World, how: str) -> None:
+    """The writer flips ``return False`` to ``return True`` and wraps ``42`` in a call; the
+    flip alone is staged (``git add -p``: first hunk) or kept (``git checkout -p``: the
+    second hunk thrown away): that commit carries the writer's edit."""
+    w = served
+    w.delegate("src/auth.py", WRITER)
+    if how == "add -p":
+        r = w.run(["git", "add", "-p", "src/auth.py"], input=b"y\nn\n")
+    else:
+        r = w.run(["git", "checkout", "-p", "src/auth.py"], input=b"n\ny\n")
+    assert r.code == 0, r
+    assert w.ok("diff", "--cached" if how == "add -p" else "HEAD").count("\n+ ") == 1
+    r = w.git("commit", "-qam" if how == "checkout -p" else "-qm", "flip")
+    assert not [line for line in r.said if "expired" in line], r
+    _blocked_staged(r, "src/auth.py")
+    w.ok("commit", "-q", "--no-verify", "-m", "flip", *(["-a"] if how == "checkout -p" else []))
+    bad = w.rev("HEAD")
+    assert w.ok("show", "HEAD:src/auth.py") == FLIPPED
+    assert TRAILER in _message(w)
+    _blocked_push(w.git("push", "origin", "main"), bad, "src/auth.py")
+    _server_rejects(w, bad)
+
