@@ -34,13 +34,17 @@ from gentle_hooks.ledger.records import (
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.attribution import (
     CONTENT_ROWS,
-    PathChange,
     carries_row,
     carries_row_across,
     nearest_start,
     writer_delta,
 )
-from gentle_hooks.services.across import AcrossIndex
+from gentle_hooks.services.across import (
+    AcrossIndex,
+    moved_in_work_tree,
+    path_change,
+    renamed_changes,
+)
 from gentle_hooks.services.settle import (
     content_away,
     delivered_left_out,
@@ -90,18 +94,6 @@ class Carried:
 
 
 NOTHING = Carried()
-
-
-def path_change(c: BlobChange, contents: Mapping[str, bytes]) -> PathChange:
-    """One changed path as the pure rule reads it: both blob ids and, from ``contents``
-    (blob id → bytes), both sides' contents (None where absent)."""
-    return PathChange(
-        c.path,
-        c.old_blob,
-        c.new_blob,
-        contents.get(c.old_blob) if c.old_blob else None,
-        contents.get(c.new_blob) if c.new_blob else None,
-    )
 
 
 def carried(
@@ -168,8 +160,9 @@ def carried_by_change(
     found: dict[str, list[WriterEntryRecord]] = {}
     holding: dict[str, set[int]] = {}
     for key, cs in relevant.items():
+        renamed = renamed_changes(changes[key], set(by_path), contents)
         for c in cs:
-            change = path_change(c, contents)
+            change = renamed.get(c.path) or path_change(c, contents)
             for rec in by_path.get(c.path, []):
                 elsewhere = rec.root not in makers[key] and (rec.id, key) not in took
                 row = carries_row(change, rules[rec.id], elsewhere=elsewhere)
@@ -421,8 +414,8 @@ def expire_gone(
     the index or ``HEAD`` of any worktree of the repository (``git worktree list``: the
     writer may have written in another one), not in any unpushed commit or stash that
     changes their path, and not moved to another path of this work tree
-    (:func:`_moved_in_work_tree`) (SPEC §3: pending work "expires with a status line, never
-    a block").
+    (:func:`~gentle_hooks.services.across.moved_in_work_tree`) (SPEC §3: pending work
+    "expires with a status line, never a block").
 
     Open and taken entries are considered: a taken entry's content stays in the commits
     that took it while one is on a branch, in the stash or checked out (they are versions
@@ -453,39 +446,10 @@ def expire_gone(
         )
         if not present:
             gone.append(rec)
-    moved = _moved_in_work_tree(repo, gone, contents) if gone else set()
+    moved = moved_in_work_tree(repo, gone, contents) if gone else set()
     gone = [e for e in gone if e.id not in moved]
     led.set_entry_state([e.id for e in gone], "expired")
     return gone
-
-
-def _moved_in_work_tree(
-    repo: Repository, recs: Sequence[WriterEntryRecord], contents: Mapping[str, bytes]
-) -> set[int]:
-    """Ids of the entries whose content this work tree holds at another path than theirs,
-    not committed yet: ``git mv`` carries the file with the writer's edit while the index
-    and the commit keep the old blob (rows A1/A2 across paths, the work tree against
-    ``HEAD``). Read only when something would expire.
-
-    Raises:
-        GitError: git failed.
-    """
-    head = repo.head()
-    base = repo.tree_of(head) if head else repo.empty_tree
-    changes = [c for c in repo.tree_delta(base, repo.snapshot_tree()) if c.new_blob]
-    if not changes:
-        return set()
-    known = dict(contents)
-    known.update(
-        repo.read_blobs(sorted({b for c in changes for b in (c.old_blob, c.new_blob) if b}))
-    )
-    views = [path_change(c, known) for c in changes]
-    moved: set[int] = set()
-    for rec in recs:
-        rule = policy_entry(rec, known)
-        if any(carries_row_across(v, rule) in CONTENT_ROWS for v in views):
-            moved.add(rec.id)
-    return moved
 
 
 def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:

