@@ -24,15 +24,12 @@ A4     binary: X is the blob the writer started from (or that is unknown), Y dif
 A5     anything else (the path unchanged or deleted, or only lines nobody attributes) no
 =====  ============================================================================  =========
 
-Row A6 is the same-path rule for short evidence: in the path the writer wrote, a change
-that both drops a line the writer dropped and adds a line the writer added reproduces the
-writer's edit, whatever the lines (``git add -p`` or ``git checkout -p`` keeping the
-writer's ``return False`` -> ``return True`` alone, or that hunk applied as a patch in
-another worktree). Its lines alone say little, the pair says which edit it is: a human's
-own edit of the same place writes a line of their own (row A5), and a pure addition or a
-pure removal of one common line is not an edit of the writer's (rows A2 and A3 decide it).
-A human who makes that very edit by hand in a path with pending writer work is told so,
-and ``gentle-hook discard`` is the recorded way out.
+Row A6, same path only: a change that drops a line the writer dropped and adds one it
+added reproduces the writer's edit, whatever the lines (``git add -p`` / ``checkout -p``
+keeping ``return False`` -> ``return True`` alone, or that hunk applied in another
+worktree). A human's own edit there writes a line of their own (A5); a pure addition or
+removal of one common line is not an edit (A2, A3 decide). A human who makes that very
+edit by hand has ``gentle-hook discard`` (recorded: :func:`holds_own_lines`).
 
 A change made in *another worktree* than the writer's (a linked worktree of the same
 repository, which shares the ledger) carries the entry only on firmer evidence
@@ -48,9 +45,15 @@ content, as it is in the writer's own worktree; a human there writing one *trivi
 the writer also wrote (``import os``, ``return None``), removing the one line it removed,
 or writing a line of the writer's shape with names of their own, is doing their own work.
 
-A change of *another* path carries the entry when the writer's content moved or was
-copied there (:func:`carries_row_across`): its new blob is the writer's blob (A1: a
-``git mv``), or it adds at least two of the writer's added lines (A2; two, never one).
+Same path or another: a change of the path the writer wrote (or of the path it was
+renamed to, paired as git pairs a rename: :mod:`gentle_hooks.policy.renames`) is read with
+every row above, since the writer's lines there are where the writer put them. A change of
+*another* path carries the entry only when the writer's content moved or was copied there
+(:func:`carries_row_across`): its new blob is the writer's blob (A1: a ``git mv``), or it
+adds at least two of the writer's *distinctive* added lines (A2; two, never one; lines of
+the boilerplate table :mod:`gentle_hooks.policy.boilerplate` — trivial lines, dunder,
+logging and entry-point idioms — never count there, since a human's own module shares them
+with the writer's by convention). Rows A3, A4 and A6 never apply across paths.
 
 Why lines, not "the next commit": a commit that re-delivers writer content after
 ``reset --soft``, an amend, a rebase that resolved a conflict, a cherry-pick or a commit
@@ -107,6 +110,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from gentle_hooks.policy.boilerplate import boilerplate_row
 from gentle_hooks.policy.linekeys import (
     LineShape,
     any_line_keys,
@@ -321,7 +325,7 @@ MIN_ELSEWHERE = 2
 
 
 def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = False) -> str:
-    """The row (A1-A5 of the module table) that decides whether ``change`` carries ``entry``.
+    """The row (A1-A6 of the module table) that decides whether ``change`` carries ``entry``.
 
     ``elsewhere``: the change was made in another worktree than the one the writer wrote
     in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, or A2 one telling line added
@@ -373,18 +377,30 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     writer's content moved (``git mv``) or copied into it.
 
     A1 when its new blob is the writer's blob (a rename; never for a deletion), A2 when it
-    adds at least :data:`MIN_ACROSS` of the writer's added lines, else A5. The writer's
-    removals and binary changes say nothing across paths.
+    adds at least :data:`MIN_ACROSS` of the writer's added lines that are *distinctive*
+    (of no row of :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`: a human's own
+    module shares ``import logging`` and ``logger = logging.getLogger(__name__)`` with the
+    writer's by convention, not by copy), else A5. The writer's removals and binary
+    changes say nothing across paths.
     """
     if change.path == entry.path or change.old_blob == change.new_blob:
         return "A5"
     if entry.blob is not None and change.new_blob == entry.blob:
         return "A1"
     d = entry.delta
-    if d.binary or len(d.added) < MIN_ACROSS:
+    if d.binary or len(d.added) < MIN_ACROSS or not change.new:
         return "A5"
-    introduced = any_line_keys(change.new) - any_line_keys(change.old)
-    return "A2" if len(introduced & d.added) >= MIN_ACROSS else "A5"
+    before = any_line_keys(change.old)
+    lines = [*(line.strip() for line in change.new.splitlines()), *joined_lines(change.new)]
+    found = {
+        key
+        for s in lines
+        if s
+        and (key := stripped_key(s)) in d.added
+        and key not in before
+        and boilerplate_row(s) is None
+    }
+    return "A2" if len(found) >= MIN_ACROSS else "A5"
 
 
 #: Rows where the change's new side holds the writer's own content (its blob, its lines, or
@@ -392,6 +408,17 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
 #: the path moved the way the writer moved it: a human's own edit of the same lines can
 #: match them too.
 CONTENT_ROWS = ("A1", "A2", "A6")
+
+
+def holds_own_lines(row: str, entry: WriterEntry) -> bool:
+    """Whether a change carrying ``entry`` by content row ``row`` holds what only the writer
+    wrote: A2, or A1 of a write that added lines or binary content. A6 and A1 of a
+    removal-only write are changes a human makes alike: a recorded ``discard`` makes them
+    the human's, while a discarded entry's own lines in a commit stay the writer's."""
+    if row == "A2":
+        return True
+    d = entry.delta
+    return row == "A1" and entry.blob is not None and (d.binary or bool(d.added | d.telling))
 
 
 def carries(change: PathChange, entry: WriterEntry) -> bool:

@@ -36,6 +36,7 @@ from gentle_hooks.policy.attribution import (
     CONTENT_ROWS,
     carries_row,
     carries_row_across,
+    holds_own_lines,
     nearest_start,
     writer_delta,
 )
@@ -65,13 +66,17 @@ class Carried:
         entries: the entries it carries, oldest first; mutations: their mutations (model,
             effort, source), oldest first; escalations: escalations sticky for them;
         by_shape: ids of the entries it carries only by the shape of its change (rows A3,
-            A4), not by holding the writer's content (rows A1, A2).
+            A4), not by holding the writer's content (rows A1, A2, A6);
+        claimable: ids of the entries it holds only as content a human makes alike
+            (:func:`~gentle_hooks.policy.attribution.holds_own_lines` false: row A6, or a
+            removal-only write's blob).
     """
 
     entries: tuple[WriterEntryRecord, ...] = ()
     mutations: tuple[PendingMutation, ...] = ()
     escalations: tuple[EscalationRecord, ...] = ()
     by_shape: frozenset[int] = frozenset()
+    claimable: frozenset[int] = frozenset()
 
     @property
     def delegated(self) -> bool:
@@ -159,6 +164,13 @@ def carried_by_change(
     index = AcrossIndex(across, rules)
     found: dict[str, list[WriterEntryRecord]] = {}
     holding: dict[str, set[int]] = {}
+    own: dict[str, set[int]] = {}  # held by the writer's own lines (holds_own_lines)
+
+    def hold(key: str, rec: WriterEntryRecord, row: str) -> None:
+        holding.setdefault(key, set()).add(rec.id)
+        if holds_own_lines(row, rules[rec.id]):
+            own.setdefault(key, set()).add(rec.id)
+
     for key, cs in relevant.items():
         renamed = renamed_changes(changes[key], set(by_path), contents)
         for c in cs:
@@ -167,12 +179,13 @@ def carried_by_change(
                 elsewhere = rec.root not in makers[key] and (rec.id, key) not in took
                 row = carries_row(change, rules[rec.id], elsewhere=elsewhere)
                 if row in CONTENT_ROWS:
-                    holding.setdefault(key, set()).add(rec.id)
+                    hold(key, rec, row)
                 if row != "A5":
                     found.setdefault(key, []).append(rec)
             for rec in index.candidates(change):
-                if carries_row_across(change, rules[rec.id]) in CONTENT_ROWS:
-                    holding.setdefault(key, set()).add(rec.id)
+                row = carries_row_across(change, rules[rec.id])
+                if row in CONTENT_ROWS:
+                    hold(key, rec, row)
                     found.setdefault(key, []).append(rec)
     shaped = [  # open work a change carries only by the shape of its change (rows A3, A4)
         e
@@ -184,13 +197,19 @@ def carried_by_change(
     for key, entries in found.items():
         held = holding.get(key, set())
         kept = [e for e in entries if e.id in held or e.id not in away]
-        out[key] = carried_of(led, kept, held)
+        out[key] = carried_of(led, kept, held, own.get(key, set()))
     return out
 
 
-def carried_of(led: Ledger, entries: Iterable[WriterEntryRecord], holding: set[int]) -> Carried:
-    """The work of ``entries`` (``holding``: ids of those holding the writer's content),
-    with their mutations and sticky escalations."""
+def carried_of(
+    led: Ledger,
+    entries: Iterable[WriterEntryRecord],
+    holding: set[int],
+    own: set[int] | None = None,
+) -> Carried:
+    """The work of ``entries`` (``holding``: ids of those holding the writer's content;
+    ``own``: of those, the ids held by the writer's own lines, None: all of them), with
+    their mutations and sticky escalations."""
     unique = sorted({e.id: e for e in entries}.values(), key=lambda e: e.id)
     if not unique:
         return NOTHING
@@ -200,6 +219,7 @@ def carried_of(led: Ledger, entries: Iterable[WriterEntryRecord], holding: set[i
         tuple(led.mutations(sorted({e.mutation_id for e in unique}))),
         tuple(led.escalations_for_entries(ids)),
         frozenset(ids) - holding,
+        frozenset(holding - own) & frozenset(ids) if own is not None else frozenset(),
     )
 
 
