@@ -100,3 +100,31 @@ def test_git_mv_with_an_edit_keeps_the_writers_one_line_its_own(served: World) -
     _server_rejects(w, bad)
     status = w.gh("status")
     assert "expired" not in status.out + status.err, status
+
+
+def test_the_writers_one_line_flip_applied_as_a_patch_in_another_worktree(
+    served: World,
+) -> None:
+    """The writer's only edit (``return False`` -> ``return True``) in worktree A, taken as
+    ``git diff`` and applied in linked worktree B, whose file already differs (so the blob
+    is not the writer's): B's commit carries the writer's edit at commit, at push (from B)
+    and at the server."""
+    w = served
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    w.write("src/auth.py", AUTH + "\n\ndef other():\n    return 1\n", cwd=b)
+    w.ok("commit", "-qam", "human b: other", cwd=b)  # B's file differs: not the writer's blob
+    w.delegate("src/auth.py", FLIPPED)  # in A
+    patch = w.ok("diff")
+    applied = w.run(["git", "apply"], cwd=b, input=patch.encode())
+    assert applied.code == 0, applied
+    r = w.git("commit", "-qam", "flip", cwd=b)
+    _blocked_staged(r, "src/auth.py")
+    w.ok("commit", "-q", "--no-verify", "-am", "flip", cwd=b)
+    bad = w.rev("HEAD", cwd=b)
+    assert TRAILER in _message(w, cwd=b)
+    _blocked_push(w.git("push", "origin", "topic:main", cwd=b), bad, "src/auth.py")
+    before = w.remote_ref("main")
+    r = w.git("push", "--no-verify", "origin", "topic:main", "refs/notes/gentle-hooks", cwd=b)
+    assert r.code != 0 and f"remote: gentle-hooks: BLOCKED {bad[:12]}" in r.err, r
+    assert w.remote_ref("main") == before
