@@ -123,9 +123,10 @@ def carried_by_change(
     entries: Sequence[WriterEntryRecord] | None = None,
 ) -> dict[str, Carried]:
     """:func:`carried` for many changes (keyed by commit id, ``""``: the change made here)
-    of ``entries`` (None: the live ones) at once. Another worktree than an entry's needs
-    firmer evidence (``elsewhere``) unless it took it; a commit is made where its recorded
-    worktree says (hooks off: where it is judged)."""
+    of ``entries`` (None: the live ones, and the expired ones whose writer blob is a new
+    blob of a change: expired content that came back) at once. Another worktree than an
+    entry's needs firmer evidence (``elsewhere``) unless it took it; a commit is made where
+    its recorded worktree says (hooks off: where it is judged)."""
     out = dict.fromkeys(changes, NOTHING)
     if led is None:
         return out
@@ -133,6 +134,9 @@ def carried_by_change(
     if not paths:
         return out
     live = led.live_entries() if entries is None else list(entries)
+    if entries is None:  # expired work whose blob came back (a dropped stash restored)
+        new = sorted({c.new_blob for cs in changes.values() for c in cs if c.new_blob})
+        live += led.expired_entries_of_blobs(new)
     if not live:
         return out
     by_path: dict[str, list[WriterEntryRecord]] = {}
