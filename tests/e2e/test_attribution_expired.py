@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import Run, World
 from tests.e2e.test_attribution import _blocked_push
 
 BASE = "def add(a, b):\n    return a + b\n"
@@ -43,3 +43,36 @@ def test_expired_writer_content_restored_from_a_dropped_stash_is_blocked_at_push
     w.ok("checkout", dropped, "--", "src/app.py")
     assert w.git("commit", "-qm", "restored").code == 0
     _blocked_push(w.git("push", "origin", "main"), w.rev("HEAD"))
+
+
+GOOD = "def add(a, b):\n    return a + b  # writer\n"
+ONE = "def add(a, b):\n    return a + b\n\n\ndef run(cmd):\n    return cmd.split()\n"
+
+
+def test_amending_a_pushed_writer_commit_that_edits_the_writers_line_stays_the_writers(
+    served: World,
+) -> None:
+    """A verified and pushed writer commit of one line is amended (``commit -a --amend``)
+    with that very line edited: the amended commit is the writer's commit revised, not a
+    human's, so its force-push is blocked locally and at the server until checked."""
+    w = served
+    w.write("src/app.py", ONE)
+    w.ok("commit", "-qam", "human: run")
+    w.ok("push", "-q", "origin", "main")
+    w.delegate(text=ONE.replace("return cmd.split()", "return os.popen(cmd).read()"))
+    w.spot_check()
+    assert w.git("commit", "-qam", "writer: run").code == 0
+    assert w.git("push", "-q", "origin", "main").code == 0
+    w.write("src/app.py", ONE.replace("return cmd.split()", "return os.popen(cmd + x).read()"))
+    w.ok("commit", "-q", "--no-verify", "-a", "--amend", "-m", "reworded")
+    bad = w.rev("HEAD")
+    _blocked_push_any(w.git("push", "-f", "origin", "main"), bad)
+    before = w.remote_ref("main")
+    r = w.git("push", "-f", "--no-verify", "origin", "main", "refs/notes/gentle-hooks")
+    assert r.code != 0 and f"remote: gentle-hooks: BLOCKED {bad[:12]}" in r.err, r
+    assert w.remote_ref("main") == before
+
+
+def _blocked_push_any(r: Run, commit: str) -> None:
+    assert r.code == 1, r
+    assert any(f"BLOCKED commit {commit[:12]}" in line for line in r.said), r
