@@ -76,3 +76,18 @@ def test_amending_a_pushed_writer_commit_that_edits_the_writers_line_stays_the_w
 def _blocked_push_any(r: Run, commit: str) -> None:
     assert r.code == 1, r
     assert any(f"BLOCKED commit {commit[:12]}" in line for line in r.said), r
+
+
+def test_status_names_pending_writer_work_that_is_stashed(served: World) -> None:
+    """While the writer's work is stashed, ``status`` names it as pending (it blocks again
+    after ``stash pop``) instead of saying none is recorded."""
+    w = served
+    w.delegate(text=WRITER)
+    w.ok("stash", "-q")
+    status = w.gh("status")
+    assert status.code == 0, status
+    text = status.out + status.err
+    assert "no pending writer work is recorded" not in text, status
+    assert "pending writer work on src/app.py is recorded for this work tree" in text, status
+    w.ok("stash", "pop", "-q")
+    assert w.git("commit", "-qam", "writer").code == 1
