@@ -393,7 +393,8 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
 
 def note_discarded(repo: Repository, path: str, infos: list[CommitInfo], hook: str) -> int:
     """Record the commits of ``infos`` that hold discarded writer work (``gentle-hook
-    discard``, rows A1/A2: the writer's content itself) like an override: each takes that
+    discard``, rows A1/A2: the writer's own lines, not an edit a human makes alike:
+    :attr:`~gentle_hooks.services.attribution.Carried.claimable`) like an override: each takes that
     work, gets a commit record, and its note carries the writer lines and an override line
     (``hook`` ``discard``, who, why), so every gate sees the writer's content and who let it
     go (SPEC §3 "Pending work ends cleanly", §5). Returns how many commits were recorded.
@@ -420,7 +421,10 @@ def note_discarded(repo: Repository, path: str, infos: list[CommitInfo], hook: s
         found = carried_by_change(repo, led, commit_changes(repo, infos), discarded)
         for info in infos:
             work = found[info.id]
-            held = [e for e in work.entries if e.id not in work.by_shape]
+            # only the writer's own lines: an edit a human makes alike is theirs once discarded
+            held = [
+                e for e in work.entries if e.id not in work.by_shape and e.id not in work.claimable
+            ]
             if not held:
                 continue
             rec = record_commit(repo, led, info, Carried(tuple(held)), hook, os.environ)

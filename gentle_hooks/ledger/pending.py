@@ -262,6 +262,13 @@ class PendingWork(LedgerConnection):
             return self._select(WriterEntryRecord, where, (root,))
         return self._select_in(WriterEntryRecord, "path", paths, where, (root,))
 
+    def expired_entries_of_blobs(self, blobs: Sequence[str]) -> list[WriterEntryRecord]:
+        """Expired entries whose writer blob is one of ``blobs``, oldest first: content
+        that was nowhere (expired) and came back is the writer's again."""
+        if not blobs:
+            return []
+        return self._select_in(WriterEntryRecord, "blob", blobs, "state = 'expired'")
+
     def take_entries(
         self, entry_ids: Sequence[int], commit_id: str, identity: str, hook: str
     ) -> None:

@@ -29,6 +29,8 @@ One module per table or rule set:
   runtime
 * :mod:`.linekeys` — what one line says about who wrote it: its key, trivial lines
 * :mod:`.attribution` — attribution follows content: does a change carry what a writer wrote
+* :mod:`.renames` — which deleted and added paths of a change are one path renamed
+* :mod:`.boilerplate` — lines every project writes alike: never writer content across paths
 * :mod:`.writer` — writer profile resolution (seed 000)
 * :mod:`.review` — review outcome resolution (seed 000)
 * :mod:`.escalation` — naming one Task Size high-risk item raises the plan to ``high``

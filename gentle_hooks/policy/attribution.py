@@ -15,18 +15,29 @@ A2     text: Y adds one of the lines the writer added, and holds ``min(2, |added
        of them (a short one counts where it sits among the writer's lines, below);
        or Y adds one *telling* writer line (significant, and of no trivial row
        L1-L5 of :mod:`gentle_hooks.policy.linekeys`)
+A6     text: Y makes one of the writer's edits: it removes a line the writer         yes
+       removed and adds a line the writer added, any line of two words or more
+       (short and trivial ones too: ``return False`` -> ``return True``)
 A3     text: Y removes one of the lines the writer removed, and lacks               yes
        ``min(2, |removed|)`` of them
 A4     binary: X is the blob the writer started from (or that is unknown), Y differs  yes
 A5     anything else (the path unchanged or deleted, or only lines nobody attributes) no
 =====  ============================================================================  =========
 
+Row A6, same path only: a change that drops a line the writer dropped and adds one it
+added reproduces the writer's edit, whatever the lines (``git add -p`` / ``checkout -p``
+keeping ``return False`` -> ``return True`` alone, or that hunk applied in another
+worktree). A human's own edit there writes a line of their own (A5); a pure addition or
+removal of one common line is not an edit (A2, A3 decide). A human who makes that very
+edit by hand has ``gentle-hook discard`` (recorded: :func:`holds_own_lines`).
+
 A change made in *another worktree* than the writer's (a linked worktree of the same
 repository, which shares the ledger) carries the entry only on firmer evidence
 (:func:`carries_row` with ``elsewhere``): A1; A2 with at least :data:`MIN_ELSEWHERE` of the
 writer's lines, or one *telling* writer line added as the writer wrote it (spacing, quote
-style and wrapping aside; a renamed copy never counts alone); A3 with at least
-:data:`MIN_ELSEWHERE` of the lines the writer removed; never A4. Writer work reaches
+style and wrapping aside; a renamed copy never counts alone); A6 as here (an edit
+reproduced is a patch applied); A3 with at least :data:`MIN_ELSEWHERE` of the lines the
+writer removed; never A4. Writer work reaches
 another worktree only by being copied there (a file, a stash, a patch), which brings its
 blob or its lines. A telling line (significant and of no trivial row: ``os.system(x)``)
 is one nobody writes the same way by chance, so one of them copied there is the writer's
@@ -34,9 +45,15 @@ content, as it is in the writer's own worktree; a human there writing one *trivi
 the writer also wrote (``import os``, ``return None``), removing the one line it removed,
 or writing a line of the writer's shape with names of their own, is doing their own work.
 
-A change of *another* path carries the entry when the writer's content moved or was
-copied there (:func:`carries_row_across`): its new blob is the writer's blob (A1: a
-``git mv``), or it adds at least two of the writer's added lines (A2; two, never one).
+Same path or another: a change of the path the writer wrote (or of the path it was
+renamed to, paired as git pairs a rename: :mod:`gentle_hooks.policy.renames`) is read with
+every row above, since the writer's lines there are where the writer put them. A change of
+*another* path carries the entry only when the writer's content moved or was copied there
+(:func:`carries_row_across`): its new blob is the writer's blob (A1: a ``git mv``), or it
+adds at least two of the writer's *distinctive* added lines (A2; two, never one; lines of
+the boilerplate table :mod:`gentle_hooks.policy.boilerplate` — trivial lines, dunder,
+logging and entry-point idioms — never count there, since a human's own module shares them
+with the writer's by convention). Rows A3, A4 and A6 never apply across paths.
 
 Why lines, not "the next commit": a commit that re-delivers writer content after
 ``reset --soft``, an amend, a rebase that resolved a conflict, a cherry-pick or a commit
@@ -93,6 +110,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from gentle_hooks.policy.boilerplate import boilerplate_row
 from gentle_hooks.policy.linekeys import (
     LineShape,
     any_line_keys,
@@ -136,7 +154,8 @@ class WriterDelta:
         shapes: (key, shape) of the added lines with a shape
             (:func:`~gentle_hooks.policy.linekeys.line_shape`): a line of the same shape
             with names consistently renamed holds that key (:func:`held_keys`). Empty for
-            an entry read from its stored keys only.
+            an entry read from its stored keys only;
+        dropped: with ``removed``, keys of the short lines the writer removed (row A6).
     """
 
     added: frozenset[str]
@@ -145,6 +164,12 @@ class WriterDelta:
     short: frozenset[str] = frozenset()
     telling: frozenset[str] = frozenset()
     shapes: frozenset[tuple[str, LineShape]] = frozenset()
+    dropped: frozenset[str] = frozenset()
+
+    def edited(self) -> tuple[frozenset[str], frozenset[str]]:
+        """(added, removed): the keys of every line of two words or more the writer added
+        and removed, short and trivial ones included (row A6)."""
+        return self.added | self.short | self.telling, self.removed | self.dropped
 
 
 def _shape_index(delta: WriterDelta) -> dict[str, list[tuple[str, LineShape]]]:
@@ -226,8 +251,11 @@ def writer_delta(before: bytes | None, after: bytes | None) -> WriterDelta:
         any_after = any_line_keys(after)
         return WriterDelta(any_after - any_before, any_before - any_after, False, telling=telling)
     added = new - old
+    any_after = any_line_keys(after)
     short = short_keys(after) - any_before if added else frozenset()
-    return WriterDelta(added, old - new, False, short, telling, _added_shapes(after, added))
+    dropped = short_keys(before) - any_after
+    shapes = _added_shapes(after, added)
+    return WriterDelta(added, old - new, False, short, telling, shapes, dropped)
 
 
 #: The distance of contents that differ and cannot be compared line by line (binary).
@@ -297,7 +325,7 @@ MIN_ELSEWHERE = 2
 
 
 def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = False) -> str:
-    """The row (A1-A5 of the module table) that decides whether ``change`` carries ``entry``.
+    """The row (A1-A6 of the module table) that decides whether ``change`` carries ``entry``.
 
     ``elsewhere``: the change was made in another worktree than the one the writer wrote
     in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, or A2 one telling line added
@@ -320,10 +348,22 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
         return "A2"
     if (new - old) & d.telling:  # one telling writer line, taken alone, here or elsewhere
         return "A2"
+    if reproduces_edit(change, d):
+        return "A6"
     need_removed = MIN_ELSEWHERE if elsewhere else min(2, len(d.removed))
     if d.removed and (old - new) & d.removed and len(d.removed - new) >= need_removed:
         return "A3"
     return "A5"
+
+
+def reproduces_edit(change: PathChange, delta: WriterDelta) -> bool:
+    """Row A6: the change drops a line the writer dropped and adds a line the writer added
+    (:meth:`WriterDelta.edited`: short and trivial lines too)."""
+    added, removed = delta.edited()
+    if not added or not removed:
+        return False
+    old, new = any_line_keys(change.old), any_line_keys(change.new)
+    return bool((new - old) & added) and bool((old - new) & removed)
 
 
 #: Writer lines a change of another path must add to carry an entry (row A2 across paths):
@@ -337,24 +377,48 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     writer's content moved (``git mv``) or copied into it.
 
     A1 when its new blob is the writer's blob (a rename; never for a deletion), A2 when it
-    adds at least :data:`MIN_ACROSS` of the writer's added lines, else A5. The writer's
-    removals and binary changes say nothing across paths.
+    adds at least :data:`MIN_ACROSS` of the writer's added lines that are *distinctive*
+    (of no row of :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`: a human's own
+    module shares ``import logging`` and ``logger = logging.getLogger(__name__)`` with the
+    writer's by convention, not by copy), else A5. The writer's removals and binary
+    changes say nothing across paths.
     """
     if change.path == entry.path or change.old_blob == change.new_blob:
         return "A5"
     if entry.blob is not None and change.new_blob == entry.blob:
         return "A1"
     d = entry.delta
-    if d.binary or len(d.added) < MIN_ACROSS:
+    if d.binary or len(d.added) < MIN_ACROSS or not change.new:
         return "A5"
-    introduced = any_line_keys(change.new) - any_line_keys(change.old)
-    return "A2" if len(introduced & d.added) >= MIN_ACROSS else "A5"
+    before = any_line_keys(change.old)
+    lines = [*(line.strip() for line in change.new.splitlines()), *joined_lines(change.new)]
+    found = {
+        key
+        for s in lines
+        if s
+        and (key := stripped_key(s)) in d.added
+        and key not in before
+        and boilerplate_row(s) is None
+    }
+    return "A2" if len(found) >= MIN_ACROSS else "A5"
 
 
-#: Rows where the change's new side holds the writer's own content (its blob or its lines).
-#: Rows A3 (the writer's removals) and A4 (a binary change) say only that the path moved the
-#: way the writer moved it: a human's own edit of the same lines can match them too.
-CONTENT_ROWS = ("A1", "A2")
+#: Rows where the change's new side holds the writer's own content (its blob, its lines, or
+#: one of its edits). Rows A3 (the writer's removals) and A4 (a binary change) say only that
+#: the path moved the way the writer moved it: a human's own edit of the same lines can
+#: match them too.
+CONTENT_ROWS = ("A1", "A2", "A6")
+
+
+def holds_own_lines(row: str, entry: WriterEntry) -> bool:
+    """Whether a change carrying ``entry`` by content row ``row`` holds what only the writer
+    wrote: A2, or A1 of a write that added lines or binary content. A6 and A1 of a
+    removal-only write are changes a human makes alike: a recorded ``discard`` makes them
+    the human's, while a discarded entry's own lines in a commit stay the writer's."""
+    if row == "A2":
+        return True
+    d = entry.delta
+    return row == "A1" and entry.blob is not None and (d.binary or bool(d.added | d.telling))
 
 
 def carries(change: PathChange, entry: WriterEntry) -> bool:

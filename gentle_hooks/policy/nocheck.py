@@ -25,15 +25,21 @@ declares its commands (``verification.commands``).
 from __future__ import annotations
 
 import contextlib
+import shlex
 from collections.abc import Callable
 
-from gentle_hooks.policy.noop_args import always_true_test, python_noop
+from gentle_hooks.policy.noop_args import always_true_test, git_reads, python_noop, same_file
 from gentle_hooks.policy.shell import AndOr, Group, Pipeline, ShellList, Simple, parse_line
+from gentle_hooks.policy.testcount import no_run_flags
 from gentle_hooks.values.frozen import frozen
 
 
 def _any(args: tuple[str, ...]) -> bool:
     return True
+
+
+def _runs_no_test(words: tuple[str, ...]) -> bool:
+    return bool(no_run_flags(shlex.join(words)))
 
 
 def _exit_zero(args: tuple[str, ...]) -> bool:
@@ -45,7 +51,8 @@ class NoCheckRow:
     """A command that verifies nothing.
 
     Attributes:
-        id: stable row id; programs: program names it matches; args: whether the
+        id: stable row id; programs: program names it matches (empty: any program, and
+            ``args`` reads the whole command, program included); args: whether the
             arguments qualify; text: the row in words (docs and reasons).
     """
 
@@ -96,6 +103,9 @@ NO_CHECK_ROWS: tuple[NoCheckRow, ...] = (
         _any,
         "declaring variables checks nothing",
     ),
+    NoCheckRow("N-git-read", ("git",), git_reads, "git status, log or diff only reads"),
+    NoCheckRow("N-same-file", ("diff", "cmp"), same_file, "a file diffed with itself agrees"),
+    NoCheckRow("N-no-run", (), _runs_no_test, "its test runner is told to run no test"),
 )
 
 
@@ -267,6 +277,13 @@ def _shell_script(words: tuple[str, ...]) -> tuple[str | None, bool]:
     return None, pipefail
 
 
+def _matches(row: NoCheckRow, name: str, words: tuple[str, ...]) -> bool:
+    """Whether a simple command (``name``: its program's name) is of ``row``."""
+    if not row.programs:
+        return row.args(words)
+    return name in row.programs and row.args(words[1:])
+
+
 def _simple(words: tuple[str, ...], st: _State, depth: int) -> bool:
     """The status of a simple command with every check failing."""
     if not words:
@@ -307,7 +324,7 @@ def _simple(words: tuple[str, ...], st: _State, depth: int) -> bool:
             raise _Exit(True)
         raise _Exit(False)
     for row in NO_CHECK_ROWS:
-        if name in row.programs and row.args(args):
+        if _matches(row, name, words):
             st.met(row.id)
             return True
     if name == "false" and st.checks_ok:
@@ -461,7 +478,7 @@ def _verifies_nothing(words: tuple[str, ...], depth: int = 0) -> bool:
         script, _ = _shell_script(words)
         line = parse_line(script) if script is not None else None
         return line is not None and depth < MAX_DEPTH and not _has_check(line, depth + 1)
-    return any(name in row.programs and row.args(words[1:]) for row in NO_CHECK_ROWS)
+    return any(_matches(row, name, words) for row in NO_CHECK_ROWS)
 
 
 def row_text(row_id: str) -> str:

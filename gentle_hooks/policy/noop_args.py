@@ -1,6 +1,7 @@
-"""Arguments that make ``python -c`` and ``test``/``[`` verify nothing (rows ``N-python``
-and ``N-test`` of :data:`gentle_hooks.policy.nocheck.NO_CHECK_ROWS`; SPEC §5 "Spot check":
-"a command that verifies nothing does not count").
+"""Arguments that make ``python -c``, ``test``/``[``, ``git`` and ``diff``/``cmp`` verify
+nothing (rows ``N-python``, ``N-test``, ``N-git-read`` and ``N-same-file`` of
+:data:`gentle_hooks.policy.nocheck.NO_CHECK_ROWS`; SPEC §5 "Spot check": "a command that
+verifies nothing does not count").
 
 Room ``policy`` (pure): predicates over a simple command's arguments, as the shell reader
 gives them (quotes removed, ``$`` expansions left as written).
@@ -78,3 +79,28 @@ def _exit_zero_call(call: ast.Call) -> bool:
         return True
     arg = call.args[0]
     return isinstance(arg, ast.Constant) and arg.value in (0, None)
+
+
+#: git commands that only read the repository (row N-git-read).
+GIT_READS = frozenset(
+    {
+        *("status", "log", "show", "diff", "branch", "tag", "describe", "rev-parse"),
+        *("rev-list", "ls-files", "ls-tree", "cat-file", "blame", "shortlog", "reflog"),
+        *("remote", "config", "version", "help", "whatchanged"),
+    }
+)
+
+
+def git_reads(args: tuple[str, ...]) -> bool:
+    """Whether ``git ARGS`` runs a reading command (global options ``-C DIR``, ``-c K=V``
+    and ``--flags`` skipped)."""
+    i = 0
+    while i < len(args) and args[i].startswith("-"):
+        i += 2 if args[i] in ("-C", "-c") else 1
+    return i < len(args) and args[i] in GIT_READS
+
+
+def same_file(args: tuple[str, ...]) -> bool:
+    """Whether ``diff``/``cmp`` ARGS compare one file with itself (row N-same-file)."""
+    operands = [a for a in args if not a.startswith("-")]
+    return len(operands) == 2 and operands[0] == operands[1]

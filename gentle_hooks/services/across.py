@@ -1,7 +1,11 @@
 """Which writer entries a change of *another* path may carry (SPEC §3 "Attribution follows
 content": a rename or a copy of the writer's content).
 
-Room ``services``. :class:`AcrossIndex` indexes the entries by the writer's blob and by the
+Room ``services``. :func:`renamed_changes` reads a rename (a deleted path paired with an
+added one, as git pairs them) as a change of the path it came from;
+:func:`moved_in_work_tree` finds entries whose content this work tree holds at another
+path; :func:`path_change` turns a blob change into what the pure rule reads.
+:class:`AcrossIndex` indexes the entries by the writer's blob and by the
 lines it added, so each change is compared (by
 :func:`gentle_hooks.policy.attribution.carries_row_across`) only with the entries it shares a
 blob or an introduced line with: a change of thousands of paths against thousands of entries
@@ -10,11 +14,22 @@ stays linear in their sizes, not their product.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
+from gentle_hooks.git.delta import BlobChange
+from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import WriterEntryRecord
-from gentle_hooks.policy.attribution import MIN_ACROSS, PathChange, WriterEntry
+from gentle_hooks.policy.attribution import (
+    CONTENT_ROWS,
+    MIN_ACROSS,
+    PathChange,
+    WriterEntry,
+    carries_row,
+    carries_row_across,
+)
 from gentle_hooks.policy.linekeys import any_line_keys
+from gentle_hooks.policy.renames import Side, rename_pairs
+from gentle_hooks.services.settle import policy_entry
 
 
 class AcrossIndex:
@@ -55,3 +70,75 @@ class AcrossIndex:
                     if rec.path != change.path:
                         seen.setdefault(rec.id, rec)
         return sorted(seen.values(), key=lambda r: self._order[r.id])
+
+
+def path_change(c: BlobChange, contents: Mapping[str, bytes]) -> PathChange:
+    """One changed path as the pure rule reads it: both blob ids and, from ``contents``
+    (blob id → bytes), both sides' contents (None where absent)."""
+    return PathChange(
+        c.path,
+        c.old_blob,
+        c.new_blob,
+        contents.get(c.old_blob) if c.old_blob else None,
+        contents.get(c.new_blob) if c.new_blob else None,
+    )
+
+
+def renamed_changes(
+    changes: Sequence[BlobChange], paths: set[str], contents: Mapping[str, bytes]
+) -> dict[str, PathChange]:
+    """The deletions of ``paths`` (those with writer entries) that ``changes`` pair with an
+    added path as a rename (:func:`~gentle_hooks.policy.renames.rename_pairs`), each read
+    as a change of its own path from its old side to the added path's new side: the
+    writer's content renamed is judged as in the path the writer wrote."""
+    gone = [
+        Side(c.path, c.old_blob, contents.get(c.old_blob))
+        for c in changes
+        if c.path in paths and c.old_blob and not c.new_blob
+    ]
+    if not gone:
+        return {}
+    added = (
+        Side(c.path, c.new_blob, contents.get(c.new_blob))
+        for c in changes
+        if c.new_blob and not c.old_blob
+    )
+    out: dict[str, PathChange] = {}
+    for path, new in rename_pairs(gone, added).items():
+        old = next(g for g in gone if g.path == path)
+        out[path] = PathChange(path, old.blob, new.blob, old.content, new.content)
+    return out
+
+
+def moved_in_work_tree(
+    repo: Repository, recs: Sequence[WriterEntryRecord], contents: Mapping[str, bytes]
+) -> set[int]:
+    """Ids of the entries whose content this work tree holds at another path than theirs,
+    not committed yet: ``git mv`` carries the file with the writer's edit while the index
+    and the commit keep the old blob (rows A1/A2 across paths, the work tree against
+    ``HEAD``; a rename with an edit, paired as git pairs it, as the path it came from). Read
+    only when something would expire.
+
+    Raises:
+        GitError: git failed.
+    """
+    head = repo.head()
+    base = repo.tree_of(head) if head else repo.empty_tree
+    delta = repo.tree_delta(base, repo.snapshot_tree())
+    changes = [c for c in delta if c.new_blob]
+    if not changes:
+        return set()
+    known = dict(contents)
+    known.update(repo.read_blobs(sorted({b for c in delta for b in (c.old_blob, c.new_blob) if b})))
+    views = [path_change(c, known) for c in changes]
+    renamed = renamed_changes(delta, {e.path for e in recs}, known)
+    moved: set[int] = set()
+    for rec in recs:
+        rule = policy_entry(rec, known)
+        there = renamed.get(rec.path)
+        if there is not None and carries_row(there, rule) in CONTENT_ROWS:
+            moved.add(rec.id)
+            continue
+        if any(carries_row_across(v, rule) in CONTENT_ROWS for v in views):
+            moved.add(rec.id)
+    return moved

@@ -34,13 +34,18 @@ from gentle_hooks.ledger.records import (
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.attribution import (
     CONTENT_ROWS,
-    PathChange,
     carries_row,
     carries_row_across,
+    holds_own_lines,
     nearest_start,
     writer_delta,
 )
-from gentle_hooks.services.across import AcrossIndex
+from gentle_hooks.services.across import (
+    AcrossIndex,
+    moved_in_work_tree,
+    path_change,
+    renamed_changes,
+)
 from gentle_hooks.services.settle import (
     content_away,
     delivered_left_out,
@@ -61,13 +66,17 @@ class Carried:
         entries: the entries it carries, oldest first; mutations: their mutations (model,
             effort, source), oldest first; escalations: escalations sticky for them;
         by_shape: ids of the entries it carries only by the shape of its change (rows A3,
-            A4), not by holding the writer's content (rows A1, A2).
+            A4), not by holding the writer's content (rows A1, A2, A6);
+        claimable: ids of the entries it holds only as content a human makes alike
+            (:func:`~gentle_hooks.policy.attribution.holds_own_lines` false: row A6, or a
+            removal-only write's blob).
     """
 
     entries: tuple[WriterEntryRecord, ...] = ()
     mutations: tuple[PendingMutation, ...] = ()
     escalations: tuple[EscalationRecord, ...] = ()
     by_shape: frozenset[int] = frozenset()
+    claimable: frozenset[int] = frozenset()
 
     @property
     def delegated(self) -> bool:
@@ -92,18 +101,6 @@ class Carried:
 NOTHING = Carried()
 
 
-def path_change(c: BlobChange, contents: Mapping[str, bytes]) -> PathChange:
-    """One changed path as the pure rule reads it: both blob ids and, from ``contents``
-    (blob id → bytes), both sides' contents (None where absent)."""
-    return PathChange(
-        c.path,
-        c.old_blob,
-        c.new_blob,
-        contents.get(c.old_blob) if c.old_blob else None,
-        contents.get(c.new_blob) if c.new_blob else None,
-    )
-
-
 def carried(
     repo: Repository, led: Ledger | None, changes: Sequence[BlobChange], commit: str = ""
 ) -> Carried:
@@ -126,9 +123,10 @@ def carried_by_change(
     entries: Sequence[WriterEntryRecord] | None = None,
 ) -> dict[str, Carried]:
     """:func:`carried` for many changes (keyed by commit id, ``""``: the change made here)
-    of ``entries`` (None: the live ones) at once. Another worktree than an entry's needs
-    firmer evidence (``elsewhere``) unless it took it; a commit is made where its recorded
-    worktree says (hooks off: where it is judged)."""
+    of ``entries`` (None: the live ones, and the expired ones whose writer blob is a new
+    blob of a change: expired content that came back) at once. Another worktree than an
+    entry's needs firmer evidence (``elsewhere``) unless it took it; a commit is made where
+    its recorded worktree says (hooks off: where it is judged)."""
     out = dict.fromkeys(changes, NOTHING)
     if led is None:
         return out
@@ -136,6 +134,9 @@ def carried_by_change(
     if not paths:
         return out
     live = led.live_entries() if entries is None else list(entries)
+    if entries is None:  # expired work whose blob came back (a dropped stash restored)
+        new = sorted({c.new_blob for cs in changes.values() for c in cs if c.new_blob})
+        live += led.expired_entries_of_blobs(new)
     if not live:
         return out
     by_path: dict[str, list[WriterEntryRecord]] = {}
@@ -167,19 +168,28 @@ def carried_by_change(
     index = AcrossIndex(across, rules)
     found: dict[str, list[WriterEntryRecord]] = {}
     holding: dict[str, set[int]] = {}
+    own: dict[str, set[int]] = {}  # held by the writer's own lines (holds_own_lines)
+
+    def hold(key: str, rec: WriterEntryRecord, row: str) -> None:
+        holding.setdefault(key, set()).add(rec.id)
+        if holds_own_lines(row, rules[rec.id]):
+            own.setdefault(key, set()).add(rec.id)
+
     for key, cs in relevant.items():
+        renamed = renamed_changes(changes[key], set(by_path), contents)
         for c in cs:
-            change = path_change(c, contents)
+            change = renamed.get(c.path) or path_change(c, contents)
             for rec in by_path.get(c.path, []):
                 elsewhere = rec.root not in makers[key] and (rec.id, key) not in took
                 row = carries_row(change, rules[rec.id], elsewhere=elsewhere)
                 if row in CONTENT_ROWS:
-                    holding.setdefault(key, set()).add(rec.id)
+                    hold(key, rec, row)
                 if row != "A5":
                     found.setdefault(key, []).append(rec)
             for rec in index.candidates(change):
-                if carries_row_across(change, rules[rec.id]) in CONTENT_ROWS:
-                    holding.setdefault(key, set()).add(rec.id)
+                row = carries_row_across(change, rules[rec.id])
+                if row in CONTENT_ROWS:
+                    hold(key, rec, row)
                     found.setdefault(key, []).append(rec)
     shaped = [  # open work a change carries only by the shape of its change (rows A3, A4)
         e
@@ -191,13 +201,19 @@ def carried_by_change(
     for key, entries in found.items():
         held = holding.get(key, set())
         kept = [e for e in entries if e.id in held or e.id not in away]
-        out[key] = carried_of(led, kept, held)
+        out[key] = carried_of(led, kept, held, own.get(key, set()))
     return out
 
 
-def carried_of(led: Ledger, entries: Iterable[WriterEntryRecord], holding: set[int]) -> Carried:
-    """The work of ``entries`` (``holding``: ids of those holding the writer's content),
-    with their mutations and sticky escalations."""
+def carried_of(
+    led: Ledger,
+    entries: Iterable[WriterEntryRecord],
+    holding: set[int],
+    own: set[int] | None = None,
+) -> Carried:
+    """The work of ``entries`` (``holding``: ids of those holding the writer's content;
+    ``own``: of those, the ids held by the writer's own lines, None: all of them), with
+    their mutations and sticky escalations."""
     unique = sorted({e.id: e for e in entries}.values(), key=lambda e: e.id)
     if not unique:
         return NOTHING
@@ -207,6 +223,7 @@ def carried_of(led: Ledger, entries: Iterable[WriterEntryRecord], holding: set[i
         tuple(led.mutations(sorted({e.mutation_id for e in unique}))),
         tuple(led.escalations_for_entries(ids)),
         frozenset(ids) - holding,
+        frozenset(holding - own) & frozenset(ids) if own is not None else frozenset(),
     )
 
 
@@ -421,8 +438,8 @@ def expire_gone(
     the index or ``HEAD`` of any worktree of the repository (``git worktree list``: the
     writer may have written in another one), not in any unpushed commit or stash that
     changes their path, and not moved to another path of this work tree
-    (:func:`_moved_in_work_tree`) (SPEC §3: pending work "expires with a status line, never
-    a block").
+    (:func:`~gentle_hooks.services.across.moved_in_work_tree`) (SPEC §3: pending work
+    "expires with a status line, never a block").
 
     Open and taken entries are considered: a taken entry's content stays in the commits
     that took it while one is on a branch, in the stash or checked out (they are versions
@@ -453,39 +470,10 @@ def expire_gone(
         )
         if not present:
             gone.append(rec)
-    moved = _moved_in_work_tree(repo, gone, contents) if gone else set()
+    moved = moved_in_work_tree(repo, gone, contents) if gone else set()
     gone = [e for e in gone if e.id not in moved]
     led.set_entry_state([e.id for e in gone], "expired")
     return gone
-
-
-def _moved_in_work_tree(
-    repo: Repository, recs: Sequence[WriterEntryRecord], contents: Mapping[str, bytes]
-) -> set[int]:
-    """Ids of the entries whose content this work tree holds at another path than theirs,
-    not committed yet: ``git mv`` carries the file with the writer's edit while the index
-    and the commit keep the old blob (rows A1/A2 across paths, the work tree against
-    ``HEAD``). Read only when something would expire.
-
-    Raises:
-        GitError: git failed.
-    """
-    head = repo.head()
-    base = repo.tree_of(head) if head else repo.empty_tree
-    changes = [c for c in repo.tree_delta(base, repo.snapshot_tree()) if c.new_blob]
-    if not changes:
-        return set()
-    known = dict(contents)
-    known.update(
-        repo.read_blobs(sorted({b for c in changes for b in (c.old_blob, c.new_blob) if b}))
-    )
-    views = [path_change(c, known) for c in changes]
-    moved: set[int] = set()
-    for rec in recs:
-        rule = policy_entry(rec, known)
-        if any(carries_row_across(v, rule) in CONTENT_ROWS for v in views):
-            moved.add(rec.id)
-    return moved
 
 
 def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:

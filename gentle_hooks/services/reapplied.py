@@ -27,7 +27,8 @@ from gentle_hooks.ledger.records import WriterEntryRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.attribution import reapplies
 from gentle_hooks.policy.linekeys import any_line_keys, line_keys, telling_keys
-from gentle_hooks.services.attribution import Carried, carried_of, path_change
+from gentle_hooks.services.across import path_change
+from gentle_hooks.services.attribution import Carried, carried_of
 from gentle_hooks.services.settle import entry_blobs, policy_entry
 
 

@@ -135,13 +135,14 @@ def delivered_left_out(
 
 
 def rewrite_keeps_writer_content(repo: Repository, led: Ledger, old: str, tree: str) -> bool:
-    """Whether ``tree`` (what an amend or a rebase made of commit ``old``) still holds any
-    of the writer content ``old`` was recorded as carrying: an entry's path there is the
-    writer's blob, holds one of its added lines, or (a removal or a binary write) differs
-    from where the writer started. False only when every such path went back to where the
-    writer started or kept none of its lines: the rewritten commit is then the human's
-    (its trailer and its stale commit record dropped). True when ``old`` took no entry
-    (nothing to compare with: its record stays).
+    """Whether ``tree`` (what an amend or a rebase made of commit ``old``) is still the
+    writer's commit: an entry's path there is the writer's blob, or still differs from
+    where the writer started (the writer's commit revised: an amend that edits the
+    writer's own line is the writer's commit still, fail closed). False only when every
+    such path went back to where the writer started, or was deleted while the writer had
+    left content there: the rewritten commit is then the human's (its trailer and its
+    stale commit record dropped). True when ``old`` took no entry (nothing to compare
+    with: its record stays).
 
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
@@ -149,19 +150,12 @@ def rewrite_keeps_writer_content(repo: Repository, led: Ledger, old: str, tree: 
     entries = led.entries_taken_by([old])
     if not entries:
         return True
-    paths = sorted({e.path for e in entries})
-    now = dict(repo.blobs_in(tree, paths))
-    contents = repo.read_blobs(sorted({b for b in now.values() if b} | entry_blobs(entries)))
+    now = dict(repo.blobs_in(tree, sorted({e.path for e in entries})))
     for rec in entries:
         blob = now.get(rec.path)
         if blob == rec.blob:
             return True
-        if blob == rec.before_blob:
-            continue
-        rule = policy_entry(rec, contents)
-        if rule.delta.binary or not rule.delta.added:
-            return True  # a removal or a binary write: changed otherwise, fail closed
-        if held_keys(rule.delta, contents.get(blob) if blob else None):
+        if blob is not None and blob != rec.before_blob:
             return True
     return False
 
@@ -169,7 +163,8 @@ def rewrite_keeps_writer_content(repo: Repository, led: Ledger, old: str, tree: 
 def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | None) -> bool:
     """Whether one version of the entry's path still holds what the writer wrote: its
     blob, or (text) as many of its lines as would make a change carry it, or one telling
-    line of them, a short action included (rows A1, A2)."""
+    line of them, a short action included (rows A1, A2), or one of its edits: a line the
+    writer added where a line it removed is gone (row A6)."""
     if blob == rec.blob:
         return True
     added = rec.delta.added
@@ -178,8 +173,12 @@ def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | No
     held = held_keys(rec.delta, content)
     if len(held) >= min(2, len(added)):
         return True
+    keys = any_line_keys(content)
     telling = rec.delta.telling
-    return bool(telling and (held | any_line_keys(content)) & telling)
+    if telling and (held | keys) & telling:
+        return True
+    edited, dropped = rec.delta.edited()
+    return bool(keys & edited) and bool(dropped - keys)
 
 
 def content_away(repo: Repository, entries: Sequence[WriterEntryRecord]) -> list[int]:

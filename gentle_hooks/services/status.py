@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gentle_hooks.ledger.facts import LedgerFacts
+from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.shortfall import PlanShortfall
 from gentle_hooks.services.assess import AssessRequest, AssessResult, run_assess
 from gentle_hooks.values.binding import Binding
@@ -77,7 +78,14 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
             "count for this one"
         )
     committed = _committed_unchecked(binding, env) if not d.applies and facts.present else None
-    if committed is None and not d.applies:
+    away = _pending_elsewhere(facts) if committed is None and not d.applies else ()
+    if away:
+        hints.append(
+            f"pending writer work on {', '.join(away)} is recorded for this work tree but "
+            "this candidate does not hold it (stashed, or on another branch): the gate "
+            "applies again when that content comes back"
+        )
+    elif committed is None and not d.applies:
         hints.append(
             "no pending writer work is recorded for this work tree, so the gate does not "
             "apply; a writer's edits are recorded by its runtime's hook (install --agent, "
@@ -87,6 +95,17 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
     if binding.projection is Projection.SNAPSHOT and result.candidate.is_empty:
         hints.append("the work tree equals the base: the candidate changes nothing")
     return StatusResult(result, facts, d.shortfalls, tuple(hints), committed)
+
+
+def _pending_elsewhere(facts: LedgerFacts) -> tuple[str, ...]:
+    """The paths of this work tree's pending writer entries (none: no ledger), sorted."""
+    if not facts.present:
+        return ()
+    led = Ledger.open_existing(facts.path)
+    if led is None:
+        return ()
+    with led:
+        return tuple(sorted({e.path for e in led.open_entries(facts.root)}))
 
 
 def _committed_unchecked(binding: Binding, env: Mapping[str, str]) -> str | None:

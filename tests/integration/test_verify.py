@@ -263,6 +263,13 @@ NO_CHECK_CASES: list[tuple[str, dict[str, Any], tuple[str, ...], str, str]] = [
         "N-exit0",
     ),
     ("suite-true", {"fullSuite": "true"}, (), "the full suite: `true`", "N-true"),
+    (
+        "suite-git-status",
+        {"fullSuite": "git status"},
+        (),
+        "the full suite: `git status`",
+        "N-git-read",
+    ),
     ("suite-flag-colon", {}, ("--suite", ":"), "the full suite: `:`", "N-colon"),
     (
         "check-python-c-pass",
@@ -486,7 +493,6 @@ RUN_CASES = [
         "S1-suite",
     ),
     ("suite-sha256sum-blocked", {"fullSuite": "sha256sum src/app.py"}, (), "blocked", "S1-suite"),
-    ("suite-git-status-blocked", {"fullSuite": "git status"}, (), "blocked", "S1-suite"),
     # `python3 -S` finds no site-packages: "No module named pytest", exit 1, on both trees
     (
         "suite-module-missing-blocked",

@@ -64,6 +64,50 @@ WRAPPED = (
     b"    timeout=30,\n)\n"
 )
 
+AUTH = b'def allowed(user):\n    if user.name == "root":\n        return False\n    return 42\n'
+#: The writer's edit: a common line flipped and a short one wrapped in a call.
+FLIP = AUTH.replace(b"return False", b"return True")
+AUTH_W = FLIP.replace(b"return 42", b"return compute(42)")
+EDITS = [
+    # (id, the change, the writer's entry, the row here, the row elsewhere)
+    ("A6 the writer's flip of a common line taken alone", change(AUTH, FLIP), "A6", "A6"),
+    (
+        "A6 the writer's flip among a human's lines",
+        change(AUTH, FLIP + b"# reviewed\n"),
+        "A6",
+        "A6",
+    ),
+    (
+        "A5 a human's own line where the writer flipped one",
+        change(AUTH, AUTH.replace(b"return False", b"return user.is_admin")),
+        "A5",
+        "A5",
+    ),
+    (
+        "A5 the writer's common line added, nothing the writer removed dropped",
+        change(AUTH, AUTH + b"return True\n"),
+        "A5",
+        "A5",
+    ),
+    (
+        "A5 the writer's removal alone",
+        change(AUTH, AUTH.replace(b"return False\n", b"")),
+        "A5",
+        "A5",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("change_", "here", "there"), [r[1:] for r in EDITS], ids=[r[0] for r in EDITS]
+)
+def test_edit_rows(change_: PathChange, here: str, there: str) -> None:
+    """Row A6: the writer's edit reproduced in its path, here and in another worktree."""
+    writer = entry(AUTH, AUTH_W)
+    assert carries_row(change_, writer) == here
+    assert carries_row(change_, writer, elsewhere=True) == there
+
+
 ROWS = [
     # (id, the change, the writer's entry, the row that decides)
     ("A1 exactly the writer's blob", change(B0, W), entry(B0, W), "A1"),

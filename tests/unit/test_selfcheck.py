@@ -51,14 +51,44 @@ def _row_programs() -> list[object]:
 @pytest.mark.parametrize(("row_id", "program"), _row_programs())
 def test_every_no_check_row_verifies_nothing(row_id: str, program: str) -> None:
     # env with a command is a wrapper (read through): with assignments alone it shows
-    args = {"exit": "0", "env": "X=1", "test": "1", "[": "1 ]"}.get(program, "something")
+    args = {"exit": "0", "env": "X=1", "test": "1", "[": "1 ]", "git": "status"}.get(
+        program, "something"
+    )
     if program in ("python", "python3"):
         args = "-c pass"
-    bare = () if program in ("python", "python3", "test", "[") else (program,)
+    if program in ("diff", "cmp"):
+        args = "app.py app.py"
+    needs_args = ("python", "python3", "test", "[", "git", "diff", "cmp")
+    bare = () if program in needs_args else (program,)
     for line in (*bare, f"{program} {args}"):
         got = judge_command(line)
         assert got.checks is False, line
         assert got.rows == (row_id,), line
+
+
+NOTHING_TESTED = [
+    ("pytest -q --version", "N-no-run"),
+    ("sh -c 'pytest --co -q'", "N-no-run"),
+    ("python -m pytest --collect-only", "N-no-run"),
+    ("git status", "N-git-read"),
+    ("git -C . log --oneline", "N-git-read"),
+    ("git diff --quiet HEAD -- test_app.py", "N-git-read"),
+    ("diff app.py app.py", "N-same-file"),
+    ("cmp -s app.py app.py", "N-same-file"),
+]
+
+
+@pytest.mark.parametrize(("line", "row"), NOTHING_TESTED, ids=[c[0] for c in NOTHING_TESTED])
+def test_receipts_that_test_nothing_do_not_check(line: str, row: str) -> None:
+    assert judge_command(line).rows == (row,)
+    assert not receipt_standing(Report(line, 0)).counts
+
+
+@pytest.mark.parametrize(
+    "line", ["pytest -q", "diff expected.txt out.txt", "git apply --check p", "cmp a b"]
+)
+def test_commands_that_compare_or_run_tests_still_check(line: str) -> None:
+    assert judge_command(line).checks
 
 
 def test_the_tables_ids_are_unique_and_have_words() -> None:

