@@ -15,16 +15,23 @@ from collections.abc import Sequence
 from gentle_hooks.git.core import RepositoryCore
 
 #: What :meth:`GitConfig.gentle_config` reads in its one ``git config`` process.
-_PRELOAD_REGEXP = r"^(gentle\.|diff\.(algorithm|submodule|orderfile)$|remote\..*\.url$)"
+_PRELOAD_REGEXP = (
+    r"^(gentle\.|diff\.(algorithm|submodule|orderfile)$|remote\..*\.(url|push)$"
+    r"|gentle-hooks\.sharewith$)"
+)
 #: The keys among those that :meth:`GitConfig.config_get` answers from it.
 _PRELOADED = re.compile(r"^(diff\.(algorithm|submodule|orderfile)|remote\..*\.url)$")
+#: The multi-valued keys among them that :meth:`GitConfig.config_get_all` answers from it
+#: (whether a push shares the notes: ``install --share``).
+_PRELOADED_ALL = re.compile(r"^(remote\..*\.push|gentle-hooks\.sharewith)$")
 
 
 class GitConfig(RepositoryCore):
     """Config reads and writes of a repository."""
 
-    #: diff.algorithm/submodule/orderFile and remote.*.url, as gentle_config read them.
-    _config: dict[str, str] | None = None
+    #: Every value of diff.algorithm/submodule/orderFile, remote.*.url, remote.*.push and
+    #: gentle-hooks.shareWith, in order, as gentle_config read them.
+    _config: dict[str, list[str]] | None = None
 
     def _will_run(self, args: Sequence[str]) -> None:
         """A ``git config`` or ``git remote`` may write: what :meth:`gentle_config` read is
@@ -45,7 +52,8 @@ class GitConfig(RepositoryCore):
         """The value exactly as git stores it (spaces kept), or None when unset."""
         canonical = _canonical_key(key)
         if self._config is not None and _PRELOADED.match(canonical):
-            return self._config.get(canonical)
+            values = self._config.get(canonical)
+            return values[-1] if values else None
         proc = self.run(["config", "--get", key], ok=(0, 1))
         if proc.returncode != 0:
             return None
@@ -53,9 +61,18 @@ class GitConfig(RepositoryCore):
 
     def config_get_all(self, key: str) -> list[str]:
         """Every value of a multi-valued key (``git config --get-all``), in order; empty
-        when unset."""
-        proc = self.run(["config", "--get-all", key], ok=(0, 1))
-        return proc.stdout.decode("utf-8", "surrogateescape").splitlines()
+        when unset.
+
+        ``remote.<name>.push`` and ``gentle-hooks.shareWith`` are answered from what
+        :meth:`gentle_config` read in the same process, when it was called.
+        """
+        if self._config is not None and _PRELOADED_ALL.match(_canonical_key(key)):
+            # as --get-all prints them: one line per value, split the same way
+            out = "".join(v + "\n" for v in self._config.get(_canonical_key(key), ()))
+        else:
+            proc = self.run(["config", "--get-all", key], ok=(0, 1))
+            out = proc.stdout.decode("utf-8", "surrogateescape")
+        return out.splitlines()
 
     def config_set(self, key: str, value: str) -> None:
         """``git config key value`` in the repository's own config (replaces one value).
@@ -94,19 +111,21 @@ class GitConfig(RepositoryCore):
 
         The same process reads ``diff.algorithm``, ``diff.submodule``, ``diff.orderFile`` and
         every ``remote.<name>.url`` for
-        :meth:`config_get` (a hook asks for them next; one process instead of three). Any
-        ``git config`` or ``git remote`` run through :meth:`run` forgets them.
+        :meth:`config_get` (a hook asks for them next; one process instead of three), and
+        every ``remote.<name>.push`` and ``gentle-hooks.shareWith`` for
+        :meth:`config_get_all` (a push gate that passes asks whether to share the notes).
+        Any ``git config`` or ``git remote`` run through :meth:`run` forgets them.
         """
         out = self.run(["config", "-z", "--get-regexp", _PRELOAD_REGEXP], ok=(0, 1)).stdout
         gentle: list[bytes] = []
-        other: dict[str, str] = {}
+        other: dict[str, list[str]] = {}
         for entry in out.split(b"\0"):
             key, newline, value = entry.partition(b"\n")
             if key.startswith(b"gentle."):
                 gentle.append(entry + b"\0")
             elif key:
                 # a key without "=" is a boolean true; --get prints it as an empty line
-                other[key.decode("utf-8", "surrogateescape")] = (
+                other.setdefault(key.decode("utf-8", "surrogateescape"), []).append(
                     value.decode("utf-8", "surrogateescape") if newline else ""
                 )
         self._config = other

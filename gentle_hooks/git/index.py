@@ -8,8 +8,8 @@ Room ``git``.
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
 
 from gentle_hooks.bounded import WriteError, sweep
 from gentle_hooks.errors import GitError
@@ -19,20 +19,29 @@ from gentle_hooks.git.core import RepositoryCore
 INDEX_PREFIX = "gentle-hooks-index-"
 
 
-class Restaging(NamedTuple):
-    """The git commands' paths that make the own index hold a tree (:meth:`Index.restaging`).
+TYPE_CHECKING = False  # typing's NamedTuple costs ~10 ms to import on every gate
+if TYPE_CHECKING:
+    from typing import NamedTuple
 
-    Attributes:
-        unstage: paths ``git reset -q --`` puts back to HEAD; stage: paths ``git add -A
-        --`` stages; kept: the paths to put back staged (every unstaged one); source: a tree
-        holding the own index as it was (``git restore --staged --source=<source>`` puts
-        ``kept`` back), "" when ``kept`` is empty.
-    """
+    class Restaging(NamedTuple):
+        unstage: tuple[str, ...] = ()
+        stage: tuple[str, ...] = ()
+        kept: tuple[str, ...] = ()
+        source: str = ""
 
-    unstage: tuple[str, ...] = ()
-    stage: tuple[str, ...] = ()
-    kept: tuple[str, ...] = ()
-    source: str = ""
+else:
+    Restaging = namedtuple(
+        "Restaging", ("unstage", "stage", "kept", "source"), defaults=((), (), (), "")
+    )
+Restaging.__doc__ = """The git commands' paths that make the own index hold a tree
+(:meth:`Index.restaging`).
+
+Attributes:
+    unstage: paths ``git reset -q --`` puts back to HEAD; stage: paths ``git add -A --``
+    stages; kept: the paths to put back staged (every unstaged one); source: a tree holding
+    the own index as it was (``git restore --staged --source=<source>`` puts ``kept``
+    back), "" when ``kept`` is empty.
+"""
 
 
 class Index(RepositoryCore):

@@ -12,15 +12,14 @@ import os
 import subprocess
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
 
 from gentle_hooks.errors import GitError
 
-T = TypeVar("T")
-
-TYPE_CHECKING = False  # typing costs ~10 ms to import
+TYPE_CHECKING = False  # typing costs ~10 ms to import: every git call of a hook comes here
 if TYPE_CHECKING:
-    from typing import IO
+    from typing import IO, Any, TypeVar
+
+    T = TypeVar("T")
 
 #: Variables git sets for a hook that bind a child git to one repository.
 #: ``git rev-parse --local-env-vars`` (git 2.39) plus the quarantine and namespace ones.

@@ -9,7 +9,6 @@ Room ``git``: git's signing backend, run as git runs it. Signatures are the armo
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 
 from gentle_hooks.bounded import scratch_dir
@@ -26,6 +25,8 @@ class SigningError(GentleError):
 
 
 def _keygen() -> str:
+    import shutil  # only to sign or check: shutil (and its compressors) cost every push
+
     found = shutil.which("ssh-keygen")
     if found is None:
         raise SigningError("ssh-keygen is not on PATH: install OpenSSH to sign or check records")

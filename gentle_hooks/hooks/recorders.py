@@ -402,11 +402,7 @@ def note_discarded(repo: Repository, path: str, infos: list[CommitInfo], hook: s
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read or written.
     """
-    from gentle_hooks.ledger.records import OverrideRecord
     from gentle_hooks.ledger.store import Ledger
-    from gentle_hooks.notes.sync import write_commit_notes
-    from gentle_hooks.policy.shellwords import shown_paths
-    from gentle_hooks.services.attribution import Carried, carried_by_change, commit_changes
 
     led = Ledger.open_existing(path)
     if led is None or not infos:
@@ -415,6 +411,13 @@ def note_discarded(repo: Repository, path: str, infos: list[CommitInfo], hook: s
         discarded = led.discarded_untaken()
     if not discarded:
         return 0
+    # imported only with discarded work to record: the notes writer (signing, ``shutil``)
+    # costs every push that has none
+    from gentle_hooks.ledger.records import OverrideRecord
+    from gentle_hooks.notes.sync import write_commit_notes
+    from gentle_hooks.policy.shellwords import shown_paths
+    from gentle_hooks.services.attribution import Carried, carried_by_change, commit_changes
+
     recorded = []
     with Ledger.open(path) as led:
         by_entry = {e: d for d in led.discards() for e in d.entries}

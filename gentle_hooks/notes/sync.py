@@ -14,7 +14,6 @@ so two clones that add records to one commit keep both in either order.
 
 from __future__ import annotations
 
-import random
 import time
 from collections.abc import Iterable, Sequence
 
@@ -176,6 +175,8 @@ def write_commit_notes(
             if attempt == CAS_ATTEMPTS:
                 raise
             # random, growing pauses: writers that collided do not collide again in step
+            import random  # only after a collision: every push imports this module
+
             time.sleep(random.uniform(0.005, 0.02 * min(attempt, 8)))
     return 0  # pragma: no cover
 
@@ -267,6 +268,8 @@ def ensure_rewrite_ref(repo: Repository) -> None:
         except GitError:
             if attempt == 10:
                 raise
+            import random
+
             time.sleep(random.uniform(0.005, 0.05))
 
 

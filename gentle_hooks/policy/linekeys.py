@@ -119,12 +119,20 @@ def is_action(stripped: bytes) -> bool:
     return words[0] in SHELL_COMMANDS or bool(_OPTION.match(words[1]))
 
 
+#: Distinct stripped lines whose key, significance and trivial row are kept: one write's
+#: delta reads the same lines for several kinds of key (before and after; significant,
+#: any, telling, short), each answer a pure function of the line.
+LINES_KEPT = 4096
+
+
+@lru_cache(maxsize=LINES_KEPT)
 def stripped_key(stripped: bytes) -> str:
     """16 hex digits of BLAKE2b over the line as a formatter cannot change it: every
     whitespace byte removed, ``'`` read as ``"``."""
     return blake2b_hex(_SPACE.sub(b"", stripped).replace(b"'", b'"'), 8)
 
 
+@lru_cache(maxsize=LINES_KEPT)
 def is_significant(stripped: bytes) -> bool:
     """Whether a stripped line has enough word characters to say who wrote it."""
     words = _WORD.findall(stripped)
@@ -218,7 +226,11 @@ TRIVIAL_ROWS: tuple[TrivialRow, ...] = (
 def trivial_row(line: bytes) -> str | None:
     """The id of the first row of :data:`TRIVIAL_ROWS` the line (stripped here) is of, or
     None when the line is telling."""
-    stripped = line.strip()
+    return _trivial_row(line.strip())
+
+
+@lru_cache(maxsize=LINES_KEPT)
+def _trivial_row(stripped: bytes) -> str | None:
     return next((r.id for r in TRIVIAL_ROWS if r.matches(stripped)), None)
 
 

@@ -113,6 +113,9 @@ def _make_init(
     count = len(names)
 
     def __init__(self: object, *args: object, **kwargs: object) -> None:
+        if len(args) == count and not kwargs:  # every field given in order: the common call
+            self.__dict__.update(zip(names, args, strict=False))
+            return
         if len(args) > count:
             raise TypeError(
                 f"{qualname}() takes {count} positional arguments but {len(args)} were given"

@@ -282,6 +282,45 @@ def test_config_read_with_gentle_config_answers_as_git_config_get(tmp_path: Path
     assert repo.config_get("remote.origin.url") == "changed"
 
 
+def test_multi_values_read_with_gentle_config_answer_as_git_config_get_all(
+    tmp_path: Path,
+) -> None:
+    """``remote.<name>.push`` and ``gentle-hooks.shareWith`` (whether a push shares the
+    notes) come from the process that reads ``gentle.*``: every answer equals ``git config
+    --get-all`` (several values in order, a value-less key, a value holding a newline, a
+    subsection's case); a config write forgets them."""
+    root = tmp_path / "r"
+    _history(root)
+    git(root, "config", "--add", "remote.origin.push", "refs/heads/*:refs/heads/*")
+    git(root, "config", "--add", "remote.origin.push", "refs/notes/gentle-hooks*:refs/notes/x*")
+    git(root, "config", "remote.My.Fork.push", "a\nb")
+    git(root, "config", "--add", "gentle-hooks.shareWith", "origin")
+    git(root, "config", "--add", "gentle-hooks.shareWith", "My.Fork")
+    with open(root / ".git" / "config", "a", encoding="utf-8") as fh:
+        fh.write('[remote "bare"]\n\tpush\n')
+    repo = _fresh(root)
+    repo.gentle_config()
+    keys = [
+        "remote.origin.push",
+        "Remote.origin.PUSH",
+        "remote.My.Fork.push",
+        "remote.my.fork.push",  # a subsection is case-sensitive: unset
+        "remote.bare.push",
+        "remote.none.push",
+        "gentle-hooks.shareWith",
+        "GENTLE-HOOKS.SHAREWITH",
+    ]
+    runs = []
+    repo._will_run = lambda args: runs.append(list(args))  # type: ignore[method-assign]
+    for key in keys:
+        proc = subprocess.run(["git", "config", "--get-all", key], cwd=root, capture_output=True)
+        assert repo.config_get_all(key) == proc.stdout.decode().splitlines(), key
+    assert runs == []  # every answer from the one process
+    del repo._will_run
+    repo.run(["config", "--add", "remote.origin.push", "HEAD"])
+    assert repo.config_get_all("remote.origin.push")[-1] == "HEAD"
+
+
 def test_a_path_spelling_the_next_echo_line_is_not_taken_for_it(tmp_path: Path) -> None:
     """A file named ``<base tree> <next tree>\\n…`` (the line diff-tree echoes before the
     next pair) is a path, not a pair boundary: the counts equal one process per pair."""

@@ -698,3 +698,28 @@ def test_a_settled_removal_or_binary_start_never_reapplies() -> None:
     png = entry(PNG0, PNG1)
     assert not reapplies(change(PNG0, b"\x89PNG\0other"), png)
     assert reapplies(change(b"\x89PNG\0other", PNG1), png)
+
+
+_LINE_BYTES = st.binary(max_size=40) | st.sampled_from(
+    [b"", b"  x = 0", b"rm -rf /", b"return None", b"import os", b"foo(bar)", b"'a' + \"b\""]
+)
+
+
+@given(st.lists(_LINE_BYTES, max_size=12))
+def test_kept_line_answers_equal_computing_each_anew(lines: list[bytes]) -> None:
+    """The per-line answers kept across the kinds of key (``LINES_KEPT``) are what the
+    line's own computation gives, asked in any order and repeatedly; so are the keys of a
+    whole content built from them."""
+    from gentle_hooks.policy import linekeys as lk
+
+    for line in [*lines, *reversed(lines)]:
+        stripped = line.strip()
+        assert lk.stripped_key(stripped) == lk.stripped_key.__wrapped__(stripped)
+        assert lk.is_significant(stripped) == lk.is_significant.__wrapped__(stripped)
+        assert lk.trivial_row(line) == lk._trivial_row.__wrapped__(stripped)
+    data = b"\n".join(lines)
+    lk.stripped_key.cache_clear()
+    lk.is_significant.cache_clear()
+    lk._trivial_row.cache_clear()
+    fresh = (lk.line_keys(data), lk.telling_keys(data), lk.short_keys(data))
+    assert (lk.line_keys(data), lk.telling_keys(data), lk.short_keys(data)) == fresh

@@ -39,6 +39,13 @@ def test_init_positional_keyword_defaults_and_factory() -> None:
     assert (q.x, q.y, q.tags) == (1, 2, ("a",))
     assert Point(1).extra is not Point(1).extra  # a fresh dict per instance
     assert Point(x=3, y=4) == Point(3, 4)
+    # every field in order (the fast path) is the same value as by name, field by field
+    whole = Labelled(1, 2, ("a",), {"k": 1}, "q")
+    named = Labelled(x=1, y=2, tags=("a",), extra={"k": 1}, label="q")
+    assert whole == named and repr(whole) == repr(named)
+    assert list(whole.__dict__.items()) == list(named.__dict__.items())
+    with pytest.raises(FrozenInstanceError):
+        whole.x = 2  # type: ignore[misc]
 
 
 @pytest.mark.parametrize(
