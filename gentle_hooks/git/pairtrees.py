@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import struct
 import zlib
 from collections.abc import Mapping, Sequence
 
@@ -31,8 +32,8 @@ class _Dir:
 def write_pair_trees(
     changes: Sequence[tuple[str, Sides]], dest: str, object_format: str
 ) -> tuple[str, str]:
-    """Write the trees of the changes' old sides and of their new sides into ``dest``
-    (a loose object directory) and return their ids (old, new).
+    """Write the trees of the changes' old sides and of their new sides into ``dest`` (an
+    object directory, as one pack) and return their ids (old, new).
 
     Args:
         changes: (path, its :data:`~gentle_hooks.git.parse.Sides`) of each change.
@@ -53,28 +54,71 @@ def write_pair_trees(
                 assert isinstance(sub, _Dir)  # a side of real changes has no path twice
                 node = sub
             node.entries[name] = (mode, oid)
-    return _write(sides[0], dest, object_format), _write(sides[1], dest, object_format)
+    trees: dict[bytes, bytes] = {}
+    old, new = (_tree(side, trees, object_format) for side in sides)
+    _write_pack(trees, dest, object_format)
+    return old, new
 
 
-def _write(d: _Dir, dest: str, object_format: str) -> str:
-    """Write ``d`` and its subdirectories as tree objects; return its id."""
+def _tree(d: _Dir, trees: dict[bytes, bytes], object_format: str) -> str:
+    """The id of ``d`` as a tree object; it and its subdirectories' go into ``trees``
+    (raw id -> content)."""
     body = bytearray()
     # git orders a tree's entries by name, a directory's name read with a "/" after it
     for name, entry in sorted(d.entries.items(), key=_order):
         if isinstance(entry, _Dir):
-            mode, oid = "40000", _write(entry, dest, object_format)
+            mode, oid = "40000", _tree(entry, trees, object_format)
         else:
             mode, oid = entry
         body += b"%s %s\0%s" % (mode.encode("ascii"), name, bytes.fromhex(oid))
-    data = b"tree %d\0" % len(body) + bytes(body)
-    oid = hashlib.new(object_format, data).hexdigest()
-    folder = os.path.join(dest, oid[:2])
-    path = os.path.join(folder, oid[2:])
-    if not os.path.exists(path):
-        os.makedirs(folder, exist_ok=True)
-        with open(path, "wb") as fh:
-            fh.write(zlib.compress(data, 1))
-    return oid
+    raw = hashlib.new(object_format, b"tree %d\0" % len(body) + body).digest()
+    trees[raw] = bytes(body)
+    return raw.hex()
+
+
+#: A pack entry's type bits for a tree object.
+_OBJ_TREE = 2
+
+
+def _write_pack(trees: dict[bytes, bytes], dest: str, object_format: str) -> None:
+    """Write ``trees`` as one pack and its index (version 2) under ``dest/pack``: two files
+    instead of a loose file and folder per object (which cost more than git's diff)."""
+    pack = bytearray(b"PACK" + struct.pack(">II", 2, len(trees)))
+    offsets: dict[bytes, tuple[int, int]] = {}
+    for raw, body in trees.items():
+        start = len(pack)
+        size = len(body)
+        head = bytearray([(_OBJ_TREE << 4) | (size & 15)])
+        size >>= 4
+        while size:
+            head[-1] |= 0x80
+            head.append(size & 0x7F)
+            size >>= 7
+        entry = bytes(head) + zlib.compress(body, 1)
+        pack += entry
+        offsets[raw] = (start, zlib.crc32(entry))
+    checksum = hashlib.new(object_format, pack).digest()
+    pack += checksum
+    order = sorted(offsets)
+    fanout = [0] * 256
+    for raw in order:
+        fanout[raw[0]] += 1
+    idx = bytearray(b"\377tOc" + struct.pack(">I", 2))
+    total = 0
+    for count in fanout:
+        total += count
+        idx += struct.pack(">I", total)
+    idx += b"".join(order)
+    idx += b"".join(struct.pack(">I", offsets[raw][1]) for raw in order)
+    idx += b"".join(struct.pack(">I", offsets[raw][0]) for raw in order)
+    idx += checksum
+    idx += hashlib.new(object_format, idx).digest()
+    folder = os.path.join(dest, "pack")
+    os.mkdir(folder)
+    name = os.path.join(folder, f"pack-{checksum.hex()}")
+    for suffix, data in ((".pack", pack), (".idx", idx)):
+        with open(name + suffix, "wb") as fh:
+            fh.write(data)
 
 
 def _order(item: tuple[bytes, _Dir | tuple[str, str]]) -> bytes:
