@@ -17,6 +17,7 @@ from gentle_hooks.errors import GitError
 from gentle_hooks.git.parse import AddedLine, Listed, Sides, listing
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.native.classifier import (
+    PROCESS_SCAN_LINE_LIMIT,
     SHEBANG,
     assessment,
     doc_blobs_to_prove,
@@ -157,7 +158,11 @@ def prefetch_builtin(
     changes = {pair: repo.diff_stats(*pair) for pair in dict.fromkeys(pairs)}
     unique = _unique(changes.values())
     _keep_docs(repo, [tuple(unique)], risk)
-    search = repo.search_blobs(needles, SHEBANG, process_folds(risk))
+    # a line too long to scan is flagged unscanned in a file the -G scan selects: its blob
+    # may bring a hit whatever it holds
+    search = repo.search_blobs(
+        needles, SHEBANG, process_folds(risk), longer=PROCESS_SCAN_LINE_LIMIT
+    )
     try:
         blobs = (blob for c in unique if (blob := listing(c)[2]))
         search.add(list(dict.fromkeys(blobs)))  # a blob many pairs share is searched once
@@ -205,8 +210,10 @@ class _ProcessScan:
     :meth:`finish` returns, exactly the lines, in the same order, it flags among those of
     one ``git diff -U0 -G <process_preselect>`` over the whole diff. A flagged line is an
     added line of a file that scan selects, and it is in that file's new blob, which
-    therefore holds one of :func:`~gentle_hooks.native.classifier.process_needles` (or
-    starts with ``#!``: a shebang on line 1). So the new blobs are read while git counts
+    therefore holds one of :func:`~gentle_hooks.native.classifier.process_needles`, starts
+    with ``#!`` (a shebang on line 1) or has a line over
+    :data:`~gentle_hooks.native.classifier.PROCESS_SCAN_LINE_LIMIT` bytes (flagged
+    unscanned). So the new blobs are read while git counts
     lines (:class:`~gentle_hooks.git.repository.BlobSearch`), and only the changes whose
     blob may hold a hit are scanned (submodule commits always: they have no blob here):
     none on most candidates; path to path when none of them is a rename or copy (each then
@@ -224,7 +231,7 @@ class _ProcessScan:
         self.repo, self.cand, self.risk = repo, cand, risk
         needles = process_needles(risk)
         self.search = (
-            repo.search_blobs(needles, SHEBANG, process_folds(risk))
+            repo.search_blobs(needles, SHEBANG, process_folds(risk), longer=PROCESS_SCAN_LINE_LIMIT)
             if needles is not None
             else None
         )

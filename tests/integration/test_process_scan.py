@@ -23,6 +23,7 @@ from gentle_hooks.git.parse import Listed, listing
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.native.builtin import assess_native_builtin, gather_inputs
 from gentle_hooks.native.classifier import (
+    PROCESS_SCAN_LINE_LIMIT,
     SHEBANG,
     classify,
     doc_blobs_to_prove,
@@ -120,6 +121,27 @@ def test_a_shebang_added_on_line_one(root: Path) -> None:
     write(root / "tool", "#!/bin/sh\necho two\n", mode=0o755)  # kept shebang: no hit
     commit_all(root)
     assert assess(root)[1] == [("a.py", "shebang at line 1: #!/usr/bin/env python3")]
+
+
+@pytest.mark.parametrize("lines", [1, 3])
+def test_an_over_long_line_in_a_selected_file_without_a_call_is_flagged(
+    root: Path, lines: int
+) -> None:
+    """A line too long to scan, added to a file the ``-G`` scan selects ("filesystem"
+    matches the preselect), is flagged unscanned though the blob holds no needle: as one
+    ``-G`` scan over the whole diff flags it (the blob search once left that file out)."""
+    long = "x" * (PROCESS_SCAN_LINE_LIMIT + 1)
+    write(root / "a.py", BODY + "filesystem = 1\n" + "y = 2\n" * (lines - 1) + long + "\n")
+    commit_all(root)
+    assert assess(root)[1] == [("a.py", f"process call at line {41 + lines}: {long[:120]}")]
+
+
+def test_a_long_file_of_short_lines_is_not_searched_further(root: Path) -> None:
+    """Lines at the limit are no reason to scan a file (the search looks for longer ones)."""
+    at_limit = "x" * PROCESS_SCAN_LINE_LIMIT
+    write(root / "a.py", BODY + "filesystem = 1\n" + (at_limit + "\n") * 3)
+    commit_all(root)
+    assert assess(root)[1] == []
 
 
 def test_binary_files_and_deletions_bring_no_hit(root: Path) -> None:
