@@ -160,6 +160,15 @@ class BlobSearch:
         if call is not None:
             call()
 
+    def watch(self, n: int, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once more than ``n`` ids are found: now, from this thread,
+        when they are already, else later from the reading thread (replaces ``many``)."""
+        with self._lock:
+            now = len(self._found) > n
+            self._many = None if now else (n, callback)
+        if now:
+            callback()
+
     def stop(self) -> None:
         """End the search early, from any thread (its caller no longer needs the answer):
         cat-file is killed, and :meth:`finish` then returns what was found so far."""

@@ -235,6 +235,7 @@ class _ProcessScan:
             if needles is not None
             else None
         )
+        self.lock = threading.Lock()
         self.whole: threading.Thread | None = None
         self.early: threading.Thread | None = None
         self.listed: list[Listed] = []
@@ -256,6 +257,10 @@ class _ProcessScan:
             self.search.add([blob for _, _, blob, _ in listed if blob is not None])
             self.listed.extend(listed)
             if done and self.early is None:
+                # most changes may bring a hit (every changed file of a module that calls
+                # processes): the scan of the whole diff costs no more than theirs, and can
+                # start before the search ends
+                self.search.watch(max(_MAX_PATHSPECS, len(self.listed) // 2), self._most)
                 # every path is listed: the blob search ends and the scan runs while git
                 # still counts lines, not after it
                 self.early = threading.Thread(target=self._scan_early, daemon=True)
@@ -270,10 +275,27 @@ class _ProcessScan:
         except GitError as exc:
             self.errors.append(exc)
 
+    def _most(self) -> None:
+        """More than half of the changes may bring a hit: the scan of the whole diff starts
+        now, and the search ends (called on the search's reading thread, or in
+        :meth:`feed`)."""
+        with self.lock:
+            if self.whole is None:
+                self.whole = threading.Thread(target=self._scan_whole, daemon=True)
+                self.whole.start()
+        assert self.search is not None
+        self.search.stop()
+
+    def _went_whole(self) -> bool:
+        with self.lock:
+            return self.whole is not None
+
     def _scan_early(self) -> None:
         try:
             assert self.search is not None
             maybe = self.search.finish()
+            if self._went_whole():
+                return  # :meth:`finish` waits for that scan
             if any(blob is None for _, _, blob, _ in self.listed):
                 # a deletion or a submodule commit (scanned always): told apart by the
                 # counted changes only, so :meth:`finish` decides
@@ -320,6 +342,8 @@ class _ProcessScan:
             return self._whole_result()
         if self.early is not None:
             self.early.join()
+            if self._went_whole():
+                return self._whole_result()
             if self.errors:
                 raise self.errors[0]
             if self.early_maybe is None:

@@ -408,6 +408,30 @@ def test_many_files_holding_unchanged_calls_diff_only_those_changes(
     )
 
 
+def test_most_changes_holding_calls_scan_the_whole_diff_early(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More than half of the changes hold a call (and more than pathspecs are given): the
+    scan of the whole diff starts before the search ends, on the candidate's own trees,
+    and finds what it finds (the unchanged calls are no hit, a new one is)."""
+    for i in range(90):
+        write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + BODY)
+    commit_all(root, "many")
+    for i in range(90):
+        extra = "subprocess.run(['new'])\n" if i == 45 else ""
+        write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + BODY + f"v = {i}\n" + extra)
+    commit_all(root)
+    repo = Repository.open(str(root))
+    cand = repo.candidate(Projection.COMMITTED, flag_ref="HEAD~1", config_ref=None)
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
+    gather_inputs(Repository.open(str(root)), cand, S)
+    monkeypatch.delenv("GIT_TRACE2_EVENT")
+    scans = [a for a in _git_argvs(trace) if a[1:2] == ["diff"] and "-G" in a]
+    assert len(scans) == 1 and scans[0][-2:] == [cand.base.tree, cand.tree], scans
+    assert assess(root)[1] == [("m45.py", "process call at line 43: subprocess.run(['new'])")]
+
+
 def test_a_search_that_finds_many_calls_back_once_and_stops(root: Path) -> None:
     """``many``: past n blobs found, the callback runs once; stopped, the search answers
     what it found without an error."""
