@@ -17,6 +17,7 @@ index is never written. :class:`~.repository.Repository` composes one module per
 * :mod:`.remote` — single refs fetched from and pushed to a remote
 * :mod:`.index` — staged and snapshot projections
 * :mod:`.diff` — diff stats and scans
+* :mod:`.pairtrees` — some changes' sides as trees of their own, in a private object directory
 * :mod:`.delta` — what a change did to each path, by blob id
 * :mod:`.base` — base ref, merge-base, candidate
 * :mod:`.checkout` — temporary linked checkouts of a tree, and the list of linked worktrees

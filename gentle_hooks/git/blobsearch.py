@@ -31,8 +31,9 @@ _SMALL_READ = 16 * 1024
 
 
 class BlobSearch:
-    """Which blobs hold one of some byte strings (or start with a prefix), in one
-    ``git cat-file --batch`` process fed blob ids while they become known.
+    """Which blobs hold one of some byte strings (or start with a prefix, or have a line
+    longer than some length), in one ``git cat-file --batch`` process fed blob ids while
+    they become known.
 
     :meth:`add` never blocks (a thread writes the ids; another reads the blobs, a bounded
     piece at a time, and searches them in place); :meth:`finish` answers. An id that names
@@ -49,8 +50,11 @@ class BlobSearch:
         fold: bool = False,
         many: tuple[int, Callable[[], None]] | None = None,
         known: Mapping[str, bytes] | None = None,
+        longer: int | None = None,
     ) -> None:
         self._repo = repo
+        #: a blob with a line of more bytes than this is in the answer too (None: no such rule)
+        self._longer = longer
         #: blobs read already in this run, by id: searched in place, never asked again
         self._known = known or {}
         self._needles = tuple(needles)
@@ -146,12 +150,24 @@ class BlobSearch:
         """Search the whole records at the start of ``buf``, and drop them (from the
         reading thread, or from :meth:`add` for blobs already read: one at a time)."""
         with self._lock:
-            del buf[: _search_batch(buf, self._needles, self._prefix, self._found, self._fold)]
+            read = _search_batch(
+                buf, self._needles, self._prefix, self._found, self._fold, self._longer
+            )
+            del buf[:read]
             call = None
             if self._many is not None and len(self._found) > self._many[0]:
                 call, self._many = self._many[1], None
         if call is not None:
             call()
+
+    def watch(self, n: int, callback: Callable[[], None]) -> None:
+        """Call ``callback`` once more than ``n`` ids are found: now, from this thread,
+        when they are already, else later from the reading thread (replaces ``many``)."""
+        with self._lock:
+            now = len(self._found) > n
+            self._many = None if now else (n, callback)
+        if now:
+            callback()
 
     def stop(self) -> None:
         """End the search early, from any thread (its caller no longer needs the answer):
@@ -206,12 +222,17 @@ class BlobSearch:
 
 
 def _search_batch(
-    buf: bytearray, needles: Sequence[bytes], prefix: bytes, found: set[str], fold: bool = False
+    buf: bytearray,
+    needles: Sequence[bytes],
+    prefix: bytes,
+    found: set[str],
+    fold: bool = False,
+    longer: int | None = None,
 ) -> int:
     """Read the complete ``cat-file --batch`` records at the start of ``buf``; add to
     ``found`` the ids whose content holds a needle (in its ASCII-lowercased bytes, with
-    ``fold``) or starts with ``prefix``, and those that name no blob. Returns how many
-    bytes were read (whole records only).
+    ``fold``), starts with ``prefix`` or has a line of more than ``longer`` bytes, and
+    those that name no blob. Returns how many bytes were read (whole records only).
 
     Each needle is one pass over the buffer: fewer, shorter keys that every needle contains
     (:func:`search_keys`) are looked for instead, and a blob where
@@ -228,7 +249,9 @@ def _search_batch(
             end = eol + 1 + int(buf[gap + 6 : eol])
             if end >= size:  # then a newline: not all here yet
                 break
-            if prefix and buf.startswith(prefix, eol + 1):
+            if (prefix and buf.startswith(prefix, eol + 1)) or (
+                longer is not None and _has_longer_line(buf, eol + 1, end, longer)
+            ):
                 found.add(buf[pos:gap].decode("ascii"))
             else:
                 starts.append(eol + 1)
@@ -266,6 +289,19 @@ def _search_batch(
                         found.add(buf[head : buf.index(b" ", head)].decode("ascii"))
                 at = hay.find(key, ends[k], last)
     return pos
+
+
+def _has_longer_line(buf: bytearray, start: int, end: int, limit: int) -> bool:
+    """Whether ``buf[start:end]`` has a line (newline excluded) of more than ``limit``
+    bytes. A window of ``limit + 1`` bytes from a line start holds a newline unless that
+    line is longer: each step skips to the window's last newline."""
+    at = start
+    while end - at > limit:
+        nl = buf.rfind(b"\n", at, at + limit + 1)
+        if nl < 0:
+            return True
+        at = nl + 1
+    return False
 
 
 @functools.lru_cache(maxsize=8)

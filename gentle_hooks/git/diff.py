@@ -18,6 +18,7 @@ from gentle_hooks.git.parse import (
     AddedLine,
     Listed,
     RawNumstatParser,
+    Sides,
     iter_added_lines,
     listing,
     parse_raw_numstat,
@@ -321,6 +322,33 @@ class Diffs(GitConfig):
             env=env,
         ).stdout
         return list(iter_added_lines(out))
+
+    def added_lines_of(
+        self, changes: Sequence[tuple[str, Sides]], ere: str
+    ) -> list[AddedLine] | None:
+        """:meth:`added_lines_matching` limited to ``changes`` ((path, its
+        :data:`~gentle_hooks.git.parse.Sides`), none a rename or a copy),
+        without pathspecs: their two sides are diffed as trees of their own
+        (:func:`~gentle_hooks.git.pairtrees.write_pair_trees`, in a temporary object
+        directory removed after), so git diffs only them whatever their number.
+        None when the repository's object directories cannot be borrowed that way.
+        """
+        import shutil
+        import tempfile
+
+        from gentle_hooks.git.pairtrees import borrowing_env, write_pair_trees
+
+        dest = tempfile.mkdtemp(prefix="gentle-hooks-objects-")
+        try:
+            env = borrowing_env(dest, self.env, self.paths.common_dir)
+            if env is None:
+                return None
+            old, new = write_pair_trees(changes, dest, self.paths.object_format)
+            args = ["diff", "-U0", "--src-prefix=a/", "--dst-prefix=b/", "-G", ere]
+            out = self.run([*args, *_UNRENAMED_FLAGS, old, new], env=env).stdout
+            return list(iter_added_lines(out))
+        finally:
+            shutil.rmtree(dest, ignore_errors=True)
 
 
 def _split_echoed(out: bytes, pairs: Sequence[tuple[str, str]], end: bytes) -> list[bytes] | None:

@@ -77,13 +77,15 @@ class Objects(Refs):
         prefix: bytes,
         fold: bool = False,
         many: tuple[int, Callable[[], None]] | None = None,
+        longer: int | None = None,
     ) -> BlobSearch:
         """A :class:`BlobSearch` in this repository: which blobs hold one of ``needles``
-        (in their ASCII-lowercased bytes, with ``fold``: the needles are then lowercase) or
-        start with ``prefix``; ``many``: (n, a callback for when more than n are found)."""
+        (in their ASCII-lowercased bytes, with ``fold``: the needles are then lowercase),
+        start with ``prefix`` or have a line of more than ``longer`` bytes; ``many``: (n, a
+        callback for when more than n are found)."""
         from gentle_hooks.git.blobsearch import BlobSearch  # threads: off the gates' path
 
-        return BlobSearch(self, needles, prefix, fold, many, known=self._kept)
+        return BlobSearch(self, needles, prefix, fold, many, known=self._kept, longer=longer)
 
     def read_path(self, commit: str, path: str) -> bytes | None:
         """The bytes of ``path`` in ``commit``'s tree, or None when it has no such file."""

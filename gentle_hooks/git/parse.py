@@ -98,15 +98,21 @@ def parse_raw_numstat(data: bytes) -> tuple[PathChange, ...]:
     return parser.finish()
 
 
+#: A change's two entries as git's raw record gives them: (old mode, old id, new mode,
+#: new id); a side that does not exist has mode ``000000``.
+Sides = tuple[str, str, str, str]
+
 #: A changed path as git lists it before counting lines: (path, old path of a rename or
-#: copy or None, the candidate side's blob id or None for a deletion or a submodule commit).
-Listed = tuple[str, str | None, str | None]
+#: copy or None, the candidate side's blob id or None for a deletion or a submodule commit,
+#: its :data:`Sides`).
+Listed = tuple[str, str | None, str | None, Sides]
 
 
 def listing(change: PathChange) -> Listed:
     """How :meth:`RawNumstatParser.take_listed` lists ``change``."""
     blob = None if change.status == "D" or change.new_mode == MODE_GITLINK else change.new_oid
-    return change.path, change.old_path, blob
+    sides = (change.old_mode, change.old_oid, change.new_mode, change.new_oid)
+    return change.path, change.old_path, blob, sides
 
 
 class RawNumstatParser:
@@ -154,6 +160,7 @@ class RawNumstatParser:
                 path if _FS_UTF8 else _path(path),
                 None if old is None else old if _FS_UTF8 else _path(old),
                 None if fields[4][:1] == "D" or fields[1] == MODE_GITLINK else fields[3],
+                (fields[0], fields[2], fields[1], fields[3]),
             )
             for fields, path, old in fresh
         ]

@@ -14,9 +14,10 @@ from collections.abc import Iterable, Sequence
 
 from gentle_hooks.config.settings import RiskSettings
 from gentle_hooks.errors import GitError
-from gentle_hooks.git.parse import AddedLine, Listed, listing
+from gentle_hooks.git.parse import AddedLine, Listed, Sides, listing
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.native.classifier import (
+    PROCESS_SCAN_LINE_LIMIT,
     SHEBANG,
     assessment,
     doc_blobs_to_prove,
@@ -157,7 +158,11 @@ def prefetch_builtin(
     changes = {pair: repo.diff_stats(*pair) for pair in dict.fromkeys(pairs)}
     unique = _unique(changes.values())
     _keep_docs(repo, [tuple(unique)], risk)
-    search = repo.search_blobs(needles, SHEBANG, process_folds(risk))
+    # a line too long to scan is flagged unscanned in a file the -G scan selects: its blob
+    # may bring a hit whatever it holds
+    search = repo.search_blobs(
+        needles, SHEBANG, process_folds(risk), longer=PROCESS_SCAN_LINE_LIMIT
+    )
     try:
         blobs = (blob for c in unique if (blob := listing(c)[2]))
         search.add(list(dict.fromkeys(blobs)))  # a blob many pairs share is searched once
@@ -188,11 +193,12 @@ def _keep_docs(
     repo.keep_blobs(doc_blobs_to_prove(_unique(changes), risk))
 
 
-#: More paths than this go to one scan of the whole diff instead: git matches every path
-#: against every pathspec, so thousands of literal pathspecs cost more than the whole scan.
+#: More paths than this are diffed as trees of their own instead of by pathspecs: git
+#: matches every tree entry it walks against every pathspec, so thousands of literal
+#: pathspecs cost more than the whole scan.
 _MAX_PATHSPECS = 64
 
-#: Pathspecs beyond this many bytes in all go to one scan of the whole diff instead (the
+#: Pathspecs beyond this many bytes in all are diffed as trees of their own instead (the
 #: command line has a limit).
 _MAX_PATHSPEC_BYTES = 256 * 1024
 
@@ -204,27 +210,28 @@ class _ProcessScan:
     :meth:`finish` returns, exactly the lines, in the same order, it flags among those of
     one ``git diff -U0 -G <process_preselect>`` over the whole diff. A flagged line is an
     added line of a file that scan selects, and it is in that file's new blob, which
-    therefore holds one of :func:`~gentle_hooks.native.classifier.process_needles` (or
-    starts with ``#!``: a shebang on line 1). So the new blobs are read while git counts
+    therefore holds one of :func:`~gentle_hooks.native.classifier.process_needles`, starts
+    with ``#!`` (a shebang on line 1) or has a line over
+    :data:`~gentle_hooks.native.classifier.PROCESS_SCAN_LINE_LIMIT` bytes (flagged
+    unscanned). So the new blobs are read while git counts
     lines (:class:`~gentle_hooks.git.repository.BlobSearch`), and only the changes whose
     blob may hold a hit are scanned (submodule commits always: they have no blob here):
     none on most candidates; path to path when none of them is a rename or copy (each then
-    has the same old and new blob as in the diff with renames, hence the same patch); else
-    the whole diff. Git lists every path before it counts lines: once they are listed,
-    the search ends and the scan runs on a thread while git still counts (a listing with
-    a deletion or a submodule commit, which it does not tell apart, waits for the counted
-    changes). Without needles (patterns with no literal to look for) the whole diff is
-    scanned while git counts.
+    has the same old and new blob as in the diff with renames, hence the same patch), by
+    pathspecs when they are few, else as two trees holding only their sides (one diff of
+    those changes alone, however many: realistic code holds process calls in many files
+    whose changes bring none); else the whole diff. Git lists every path before it counts
+    lines: once they are listed, the search ends and the scan runs on a thread while git
+    still counts (a listing with a deletion or a submodule commit, which it does not tell
+    apart, waits for the counted changes). Without needles (patterns with no literal to
+    look for) the whole diff is scanned while git counts.
     """
 
     def __init__(self, repo: Repository, cand: Candidate, risk: RiskSettings) -> None:
         self.repo, self.cand, self.risk = repo, cand, risk
         needles = process_needles(risk)
-        # more blobs that may hold a hit than pathspecs make the scan the whole diff's:
-        # it starts then, alongside git's count, and the search stops
-        many = (_MAX_PATHSPECS, self._many)
         self.search = (
-            repo.search_blobs(needles, SHEBANG, process_folds(risk), many)
+            repo.search_blobs(needles, SHEBANG, process_folds(risk), longer=PROCESS_SCAN_LINE_LIMIT)
             if needles is not None
             else None
         )
@@ -247,16 +254,20 @@ class _ProcessScan:
     def feed(self, listed: list[Listed], done: bool) -> None:
         """Changed paths as git lists them (``done``: all of them now)."""
         if self.search is not None:
-            self.search.add([blob for _, _, blob in listed if blob is not None])
+            self.search.add([blob for _, _, blob, _ in listed if blob is not None])
             self.listed.extend(listed)
             if done and self.early is None:
+                # most changes may bring a hit (every changed file of a module that calls
+                # processes): the scan of the whole diff costs no more than theirs, and can
+                # start before the search ends
+                self.search.watch(max(_MAX_PATHSPECS, len(self.listed) // 2), self._most)
                 # every path is listed: the blob search ends and the scan runs while git
                 # still counts lines, not after it
                 self.early = threading.Thread(target=self._scan_early, daemon=True)
                 self.early.start()
         # while git counts lines, the path rules can learn these paths
-        prepare_paths((path for path, _, _ in listed), self.risk)
-        prepare_paths((old for _, old, _ in listed if old), self.risk)
+        prepare_paths((path for path, _, _, _ in listed), self.risk)
+        prepare_paths((old for _, old, _, _ in listed if old), self.risk)
 
     def _scan_whole(self) -> None:
         try:
@@ -264,11 +275,10 @@ class _ProcessScan:
         except GitError as exc:
             self.errors.append(exc)
 
-    def _many(self) -> None:
-        """More blobs may hold a hit than :data:`_MAX_PATHSPECS`: whatever else the search
-        finds, :meth:`_scan` would scan the whole diff (each such blob is the new side of
-        at least one change). So it starts now, and the search ends (called on the
-        search's reading thread)."""
+    def _most(self) -> None:
+        """More than half of the changes may bring a hit: the scan of the whole diff starts
+        now, and the search ends (called on the search's reading thread, or in
+        :meth:`feed`)."""
         with self.lock:
             if self.whole is None:
                 self.whole = threading.Thread(target=self._scan_whole, daemon=True)
@@ -286,32 +296,36 @@ class _ProcessScan:
             maybe = self.search.finish()
             if self._went_whole():
                 return  # :meth:`finish` waits for that scan
-            if any(blob is None for _, _, blob in self.listed):
+            if any(blob is None for _, _, blob, _ in self.listed):
                 # a deletion or a submodule commit (scanned always): told apart by the
                 # counted changes only, so :meth:`finish` decides
                 self.early_maybe = maybe
                 return
-            wanted = [(p, old) for p, old, blob in self.listed if blob in maybe]
-            self.added = self._scan(wanted)
+            self.added = self._scan(
+                [(p, old, sides) for p, old, blob, sides in self.listed if blob in maybe]
+            )
         except GitError as exc:
             self.errors.append(exc)
 
-    def _scan(self, wanted: Sequence[tuple[str, str | None]]) -> list[AddedLine]:
-        """The lines to judge, given the changes (path, old path of a rename or copy)
-        whose new side may bring a hit: none; those paths' patches when none is a rename
-        or copy and they are few; else the whole diff."""
+    def _scan(self, wanted: Sequence[tuple[str, str | None, Sides]]) -> list[AddedLine]:
+        """The lines to judge, given the changes (path, old path of a rename or copy, its
+        sides) whose new side may bring a hit: none; when none is a rename or copy, those
+        changes' patches (by pathspecs when they are few, else diffed as trees of their
+        own: :meth:`~gentle_hooks.git.repository.Repository.added_lines_of`); else the
+        whole diff."""
         if not wanted:
             return []
-        paths = [p for p, _ in wanted]
-        if (
-            len(paths) > _MAX_PATHSPECS
-            or any(old is not None for _, old in wanted)
-            or sum(len(os.fsencode(p)) + 1 for p in paths) > _MAX_PATHSPEC_BYTES
-        ):
+        if any(old is not None for _, old, _ in wanted):
             return self._whole()
-        return self.repo.added_lines_matching(
-            self.cand.base.tree, self.cand.tree, self.risk.process_preselect, paths
-        )
+        paths = [p for p, _, _ in wanted]
+        ere = self.risk.process_preselect
+        if (
+            len(paths) <= _MAX_PATHSPECS
+            and sum(len(os.fsencode(p)) + 1 for p in paths) <= _MAX_PATHSPEC_BYTES
+        ):
+            return self.repo.added_lines_matching(self.cand.base.tree, self.cand.tree, ere, paths)
+        added = self.repo.added_lines_of([(p, sides) for p, _, sides in wanted], ere)
+        return self._whole() if added is None else added
 
     def _whole(self) -> list[AddedLine]:
         return self.repo.added_lines_matching(
@@ -328,18 +342,17 @@ class _ProcessScan:
             return self._whole_result()
         if self.early is not None:
             self.early.join()
-            maybe = self.early_maybe or set()
-        else:
-            maybe = self.search.finish()
-        if self._went_whole():
-            return self._whole_result()
-        if self.early is not None:
+            if self._went_whole():
+                return self._whole_result()
             if self.errors:
                 raise self.errors[0]
             if self.early_maybe is None:
                 return self.added
+            maybe = self.early_maybe
+        else:
+            maybe = self.search.finish()
         wanted = [c for c in changes if c.new_oid in maybe or c.new_mode == MODE_GITLINK]
-        return self._scan([(c.path, c.old_path) for c in wanted])
+        return self._scan([(c.path, c.old_path, listing(c)[3]) for c in wanted])
 
     def _whole_result(self) -> list[AddedLine]:
         """The added lines of the whole-diff scan, once it ends (its error raised)."""

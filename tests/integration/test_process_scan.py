@@ -11,6 +11,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,9 +19,11 @@ from hypothesis import strategies as st
 
 from gentle_hooks.config.settings import RiskSettings
 from gentle_hooks.errors import GitError
+from gentle_hooks.git.parse import Listed, listing
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.native.builtin import assess_native_builtin, gather_inputs
 from gentle_hooks.native.classifier import (
+    PROCESS_SCAN_LINE_LIMIT,
     SHEBANG,
     classify,
     doc_blobs_to_prove,
@@ -118,6 +121,27 @@ def test_a_shebang_added_on_line_one(root: Path) -> None:
     write(root / "tool", "#!/bin/sh\necho two\n", mode=0o755)  # kept shebang: no hit
     commit_all(root)
     assert assess(root)[1] == [("a.py", "shebang at line 1: #!/usr/bin/env python3")]
+
+
+@pytest.mark.parametrize("lines", [1, 3])
+def test_an_over_long_line_in_a_selected_file_without_a_call_is_flagged(
+    root: Path, lines: int
+) -> None:
+    """A line too long to scan, added to a file the ``-G`` scan selects ("filesystem"
+    matches the preselect), is flagged unscanned though the blob holds no needle: as one
+    ``-G`` scan over the whole diff flags it (the blob search once left that file out)."""
+    long = "x" * (PROCESS_SCAN_LINE_LIMIT + 1)
+    write(root / "a.py", BODY + "filesystem = 1\n" + "y = 2\n" * (lines - 1) + long + "\n")
+    commit_all(root)
+    assert assess(root)[1] == [("a.py", f"process call at line {41 + lines}: {long[:120]}")]
+
+
+def test_a_long_file_of_short_lines_is_not_searched_further(root: Path) -> None:
+    """Lines at the limit are no reason to scan a file (the search looks for longer ones)."""
+    at_limit = "x" * PROCESS_SCAN_LINE_LIMIT
+    write(root / "a.py", BODY + "filesystem = 1\n" + (at_limit + "\n") * 3)
+    commit_all(root)
+    assert assess(root)[1] == []
 
 
 def test_binary_files_and_deletions_bring_no_hit(root: Path) -> None:
@@ -256,15 +280,15 @@ def test_streamed_diff_stats_equal_the_whole_output(root: Path) -> None:
     base = git(root, "rev-parse", "HEAD~1^{tree}").strip()
     tree = git(root, "rev-parse", "HEAD^{tree}").strip()
     calls: list[tuple[int, bool]] = []
-    listed: list[tuple[str, str | None, str | None]] = []
+    listed: list[Listed] = []
 
-    def on_listed(items: list[tuple[str, str | None, str | None]], done: bool) -> None:
+    def on_listed(items: list[Listed], done: bool) -> None:
         calls.append((len(items), done))
         listed.extend(items)
 
     changes = repo.diff_stats(base, tree, on_listed=on_listed)
     assert changes == repo.diff_stats(base, tree)
-    assert [(p, o, b) for p, o, b in listed] == [(c.path, c.old_path, c.new_oid) for c in changes]
+    assert listed == [listing(c) for c in changes]
     assert calls[-1][1] is True and all(not done for _, done in calls[:-1])
     with pytest.raises(GitError, match="git diff failed"):
         repo.diff_stats(base, "0" * len(tree), on_listed=on_listed)
@@ -313,6 +337,14 @@ def test_generated_changes_scan_as_one_whole_diff_scan(ops) -> None:
             assess(root)
 
 
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(OPS)
+def test_generated_changes_diffed_as_pair_trees_scan_as_one_whole_diff_scan(ops) -> None:
+    """The same, every restricted scan diffing its changes as trees of their own."""
+    with mock.patch("gentle_hooks.native.builtin._MAX_PATHSPECS", 0):
+        test_generated_changes_scan_as_one_whole_diff_scan.hypothesis.inner_test(ops)
+
+
 def test_folded_needles_find_any_case(tmp_path: Path) -> None:
     """A blob search with ``fold`` finds a needle in any ASCII case; without, only as is."""
     root = tmp_path / "r"
@@ -340,20 +372,54 @@ def _git_argvs(trace: Path) -> list[list[str]]:
 
 
 @pytest.mark.parametrize("new_call", [False, True])
-def test_many_files_holding_unchanged_calls_scan_the_whole_diff(
+def test_many_files_holding_unchanged_calls_diff_only_those_changes(
     root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, new_call: bool
 ) -> None:
-    """More changed files hold a call than pathspecs are given: the scan of the whole diff
-    starts once the search has found that many, and finds what one ``-G`` scan finds (the
-    unchanged calls are no hit, a new one is). The candidate's inputs take three git
-    processes (trace2): the count, the blob search, one ``-G`` scan with no pathspec."""
+    """More changed files hold a call than pathspecs are given: only those changes are
+    scanned, diffed as two trees of their own (no pathspec, not the candidate's trees),
+    and the scan finds what one ``-G`` scan of the whole diff finds (the unchanged calls
+    are no hit, a new one is). The candidate's inputs take three git processes (trace2):
+    the count, the blob search, one ``-G`` scan."""
     for i in range(90):
         write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + BODY)
+        write(root / f"plain{i:02}.py", BODY)
     commit_all(root, "many")
     for i in range(90):
         body = BODY.replace("x + 3", f"x + {i + 100}")
         extra = "subprocess.run(['new'])\n" if new_call and i == 45 else ""
         write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + body + extra)
+        write(root / f"plain{i:02}.py", body)
+    commit_all(root)
+    repo = Repository.open(str(root))
+    cand = repo.candidate(Projection.COMMITTED, flag_ref="HEAD~1", config_ref=None)
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))  # where the trees are written
+    gather_inputs(Repository.open(str(root)), cand, S)
+    monkeypatch.delenv("GIT_TRACE2_EVENT")
+    argvs = [a for a in _git_argvs(trace) if a[1:2] != ["rev-parse"]]  # the open's
+    scans = [a for a in argvs if a[1:2] == ["diff"] and "-G" in a]
+    assert len(argvs) <= 3 and len(scans) == 1 and "--" not in scans[0], argvs
+    assert {cand.base.tree, cand.tree}.isdisjoint(scans[0][-2:]), scans[0]
+    assert not list(tmp_path.glob("gentle-hooks-objects-*"))
+    hits = assess(root)[1]
+    assert hits == (
+        [("m45.py", "process call at line 42: subprocess.run(['new'])")] if new_call else []
+    )
+
+
+def test_most_changes_holding_calls_scan_the_whole_diff_early(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """More than half of the changes hold a call (and more than pathspecs are given): the
+    scan of the whole diff starts before the search ends, on the candidate's own trees,
+    and finds what it finds (the unchanged calls are no hit, a new one is)."""
+    for i in range(90):
+        write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + BODY)
+    commit_all(root, "many")
+    for i in range(90):
+        extra = "subprocess.run(['new'])\n" if i == 45 else ""
+        write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + BODY + f"v = {i}\n" + extra)
     commit_all(root)
     repo = Repository.open(str(root))
     cand = repo.candidate(Projection.COMMITTED, flag_ref="HEAD~1", config_ref=None)
@@ -361,13 +427,9 @@ def test_many_files_holding_unchanged_calls_scan_the_whole_diff(
     monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
     gather_inputs(Repository.open(str(root)), cand, S)
     monkeypatch.delenv("GIT_TRACE2_EVENT")
-    argvs = [a for a in _git_argvs(trace) if a[1:2] != ["rev-parse"]]  # the open's
-    scans = [a for a in argvs if a[1:2] == ["diff"] and "-G" in a]
-    assert len(argvs) <= 3 and len(scans) == 1 and "--" not in scans[0], argvs
-    hits = assess(root)[1]
-    assert hits == (
-        [("m45.py", "process call at line 42: subprocess.run(['new'])")] if new_call else []
-    )
+    scans = [a for a in _git_argvs(trace) if a[1:2] == ["diff"] and "-G" in a]
+    assert len(scans) == 1 and scans[0][-2:] == [cand.base.tree, cand.tree], scans
+    assert assess(root)[1] == [("m45.py", "process call at line 43: subprocess.run(['new'])")]
 
 
 def test_a_search_that_finds_many_calls_back_once_and_stops(root: Path) -> None:

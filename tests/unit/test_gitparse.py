@@ -12,6 +12,7 @@ from gentle_hooks.errors import GitError
 from gentle_hooks.git.parse import (
     RawNumstatParser,
     iter_added_lines,
+    listing,
     parse_raw_numstat,
     unquote_path,
 )
@@ -167,10 +168,11 @@ def test_parsing_in_pieces_equals_parsing_at_once(entries, cuts) -> None:
     parser.feed(data[at:])
     listed += parser.take_listed()
     assert parser.finish() == parse_raw_numstat(data)
-    assert listed == [
+    assert [item[:3] for item in listed] == [
         (os.fsdecode(p), f"old{i}" if renamed else None, B)
         for i, (p, _, renamed, _) in enumerate(entries)
     ]
+    assert listed == [listing(c) for c in parser.finish()]
 
 
 def test_listing_leaves_out_deleted_and_submodule_blobs() -> None:
@@ -181,9 +183,9 @@ def test_listing_leaves_out_deleted_and_submodule_blobs() -> None:
     )
     assert not parser.raw_complete
     assert parser.take_listed() == [
-        ("gone", None, None),
-        ("vendor/lib", None, None),
-        ("kept", None, B),
+        ("gone", None, None, ("100644", A, "000000", Z)),
+        ("vendor/lib", None, None, ("160000", A, "160000", B)),
+        ("kept", None, B, ("100644", A, "100644", B)),
     ]
     parser.feed(b"0\t1\tgone\0001\t1\tvendor/lib\0002\t2\tkept\0")
     assert parser.raw_complete and parser.take_listed() == []
