@@ -298,17 +298,16 @@ def _simple(words: tuple[str, ...], st: _State, depth: int) -> bool:
     args = words[1:]
     if name in SHELLS:
         script, pipefail = _shell_script(words)
-        if script is None:
-            return False  # a script file, or stdin: it checks what it checks
-        line = parse_line(script)
-        if line is None:
-            return False
-        shell = _State(pipefail, st.checks_ok, st.fail_at)
-        shell.rows, shell.seen = st.rows, st.seen  # one record for the whole line
-        try:
-            return _list(line, shell, depth + 1)
-        except _Exit as done:
-            return done.ok
+        line = parse_line(script) if script is not None else None
+        if line is not None:
+            shell = _State(pipefail, st.checks_ok, st.fail_at)
+            shell.rows, shell.seen = st.rows, st.seen  # one record for the whole line
+            try:
+                return _list(line, shell, depth + 1)
+            except _Exit as done:
+                return done.ok
+        # a script file, stdin or a -c script this reader cannot evaluate: a check like
+        # any other program, with the status every check is assumed to have
     if name == "set":
         flags = "".join(a[1:] for a in args if a.startswith("-") and a != "-o")
         if "e" in flags or "errexit" in args:

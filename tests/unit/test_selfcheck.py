@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from gentle_hooks.policy.hidden import judge_hidden
 from gentle_hooks.policy.nocheck import (
     NO_CHECK_ROWS,
     SHAPE_ROWS,
@@ -385,7 +386,25 @@ def test_negative_tests_that_fail_on_any_artifact_verify_nothing(
 
 
 @pytest.mark.parametrize(
-    "line", ["python3 test_app.py --bad-input", "! python3 -m pytest", "pytest && test -f x"]
+    "line",
+    [
+        "python3 test_app.py --bad-input",
+        "! python3 -m pytest",
+        "pytest && test -f x",
+        # a script file a shell runs is a check like ./neg.sh: it fails or not by what it
+        # checks (refuter 18r item 5: these were refused with N-fails whatever they held)
+        "./neg.sh",
+        "sh neg.sh",
+        "bash tests/neg.sh",
+        "sh -e neg.sh arg",
+        # a -c script this reader cannot evaluate counts as a check, as a line does
+        "sh -c 'if grep -q TODO app.py; then exit 1; fi'",
+    ],
 )
 def test_negative_tests_that_exercise_something_check(line: str) -> None:
     assert judge_negative(line).checks, line
+
+
+@pytest.mark.parametrize("line", ["sh a.sh; pytest", "bash a.sh || true", "sh a.sh | tee log"])
+def test_a_script_files_failure_hidden_by_the_line_is_seen(line: str) -> None:
+    assert judge_hidden(line).rows == ("N-hidden",), line
