@@ -6,8 +6,9 @@ the commands (:mod:`gentle_hooks.services.verify`) and hands the observations ov
 
 * :data:`CHECK_ROWS` — one observed check to its result: a check that changed the
   candidate's files in the room fails (seed 001 "Scope": "never repairs the artifact it
-  judges"), a criterion passes on exit 0 (a test runner's only when its output shows tests
-  ran: :mod:`gentle_hooks.policy.testcount`), a negative test passes when its command
+  judges"), one the change itself defines is blocked (C1-own), a criterion passes on exit
+  0 (a test runner's only when its output shows tests ran:
+  :mod:`gentle_hooks.policy.testcount`), a negative test passes when its command
   fails, not by a signal, and its outcome on the candidate's base tree differs (so it
   depends on the artifact), a criterion counts only when its outcome depends on the
   artifact (C4-nothing: it differs on the base tree, or on the candidate with the files it
@@ -83,6 +84,8 @@ class Outcome:
             candidate adds or changes emptied, and whether it was the candidate's; None
             when it was not run there.
         env: the names of the environment variables it ran with, sorted.
+        defined_by: the paths the candidate adds or changes that define what it runs
+            (:mod:`gentle_hooks.policy.checkdefs`): it was not run (``exit_code`` None).
         tests_failed: its test runner's output reports failed tests
             (:func:`~gentle_hooks.policy.testcount.reports_failures`).
         runner / tests_run: the :data:`~gentle_hooks.policy.testcount.RUNNER_ROWS` row of
@@ -109,6 +112,7 @@ class Outcome:
     base_signature: str | None = None
     tests_failed: bool = False
     env: tuple[str, ...] | None = None
+    defined_by: tuple[str, ...] = ()
 
     @property
     def checks_nothing(self) -> bool:
@@ -170,6 +174,15 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         lambda o: bool(o.changed),
         "fail",
         said="it changed the artifact it judges",
+    ),
+    CheckRow(
+        "C1-own",
+        "the change adds or changes what defines the check (the script it runs, a Makefile, "
+        "package.json's scripts, a test runner's configuration): its outcome would be the "
+        "change's own word, and running the base's definition would patch what it judges",
+        lambda o: bool(o.defined_by),
+        "blocked",
+        said="the change writes its definition",
     ),
     CheckRow(
         "C1",
@@ -310,6 +323,12 @@ STATUS_ROWS: tuple[StatusRow, ...] = (
         "blocked",
     ),
     StatusRow(
+        "S1-own",
+        "the change adds or changes what defines a check: that check observes nothing of it",
+        lambda v: any(o.defined_by for o in v.outcomes),
+        "blocked",
+    ),
+    StatusRow(
         "S1-suite",
         "the full suite runs no recognised test runner: nothing shows the project's tests ran",
         lambda v: any(check_result(o)[1] == "C1-suite" for o in v.of("suite")),
@@ -357,7 +376,8 @@ def verdict_status(observations: Observations) -> tuple[Status, StatusRow]:
 
 def _evidence(o: Outcome) -> str:
     if o.exit_code is None:
-        return f"`{o.check.command}` could not be started: {o.error or 'unknown error'}"
+        what = "was not run" if o.defined_by else "could not be started"
+        return f"`{o.check.command}` {what}: {o.error or 'unknown error'}"
     digest = f"; output {o.output_digest}" if o.output_digest else ""
     changed = ""
     if o.changed:

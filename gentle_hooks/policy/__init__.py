@@ -16,6 +16,8 @@ One module per table or rule set:
 * :mod:`.hidden` — shell lines that can pass while one of their checks fails (N-hidden)
 * :mod:`.checkshape` — the one shape a verifier's criterion may have: simple commands
   joined by ``&&``
+* :mod:`.checkdefs` — which files define what a verifier's check runs (the script, the
+  Makefile, ``package.json``'s scripts, a test runner's configuration)
 * :mod:`.testcount` — how many tests a test runner's output says it ran,
   and whether it reports failures
 * :mod:`.toolmissing` — the lines an unavailable tool leaves in a check's output

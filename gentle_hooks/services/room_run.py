@@ -35,6 +35,7 @@ from gentle_hooks.services.cleanroom import (
     stamp_room,
     swap_in,
 )
+from gentle_hooks.services.defined import defined_by_change
 from gentle_hooks.services.record import Bound
 from gentle_hooks.services.room_bounds import scratch_env
 from gentle_hooks.services.runner import run_observed
@@ -224,11 +225,18 @@ def observe_all(
     outputs stay allowed). A check that changed or added files ends the run
     there: it carries the changed paths (rows C0, S0), and no later check judges an
     artifact the verifier repaired (seed 001 "Guardrails": "do not repair, patch, or re-run
-    the worker's implementation to make a criterion pass")."""
+    the worker's implementation to make a criterion pass").
+    A check whose definition the candidate adds or changes
+    (:func:`~gentle_hooks.services.defined.defined_by_change`) is not run: its outcome
+    would be the writer's word (row C1-own), and the base's definition is not swapped in
+    either (that would patch the artifact it judges)."""
     with_base = os.path.isdir(room.base)
     outcomes: list[Outcome] = []
     logs: dict[str, bytes] = {}
-    for n, check in enumerate(checks, 1):
+    for n, (check, own) in enumerate(zip(checks, defined_by_change(bound, checks), strict=True), 1):
+        if own:  # the writer's definition: not run (row C1-own)
+            outcomes.append(Outcome(check, None, 0, None, error=_own_words(own), defined_by=own))
+            continue
         hollowed = with_base and check.kind == "criterion"
         if hollowed:
             make_hollow(bound.repo, room, bound.candidate)
@@ -256,6 +264,15 @@ def observe_all(
             break
         outcomes.append(outcome)
     return tuple(outcomes)
+
+
+def _own_words(paths: tuple[str, ...]) -> str:
+    shown = ", ".join(paths[:3]) + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+    return (
+        f"the change adds or changes {shown}, which {'defines' if len(paths) == 1 else 'define'} "
+        "what it runs: its outcome would be the change's own word; put the command itself in "
+        "the brief, or land that change first"
+    )
 
 
 def _changes(bound: Bound, room: Room, before: RoomStamp, with_base: bool) -> tuple[str, ...]:

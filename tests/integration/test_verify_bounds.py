@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import write
+from tests.conftest import git, write
 from tests.integration.test_verify import Env, make_env
 
 
@@ -68,6 +68,9 @@ def test_the_callers_npmrc_does_not_reach_the_room(env: Env, tmp_path: Path) -> 
         env.repo / "package.json",
         json.dumps({"name": "x", "version": "1.0.0", "scripts": {"test": "exit 3"}}),
     )
+    # the project's own test script, in the base: one the change wrote is never run (C1-own)
+    git(env.repo, "add", "package.json")
+    git(env.repo, "commit", "-q", "-m", "package.json")
     out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", "npm test", code=1)
     assert not marker.exists()
     assert _criterion_exit(out) != 0, out["outcomes"]

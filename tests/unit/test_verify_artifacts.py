@@ -98,11 +98,20 @@ def changed(o: Outcome, *paths: str) -> Outcome:
 
 # --- one observed check: CHECK_ROWS --------------------------------------------------------
 
+
+def own(o: Outcome) -> Outcome:
+    """``o`` not run: the change adds or changes ``check.sh``, which defines it."""
+    return replace(o, defined_by=("check.sh",), error="the change adds or changes check.sh")
+
+
 #: (id, outcome, result, row): seed 001 "Rules" and "Guardrails".
 CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     # seed 001 "Scope": "never repairs the artifact it judges"
     ("criterion-changed-the-artifact", changed(out("criterion", 0)), "fail", "C0"),
     ("negative-changed-the-artifact", changed(out("negative", 1)), "fail", "C0"),
+    # seed 001 "Guardrails": a check whose definition the change writes observes nothing
+    ("criterion-defined-by-the-change", own(out("criterion", None)), "blocked", "C1-own"),
+    ("suite-defined-by-the-change", own(out("suite", None)), "blocked", "C1-own"),
     ("criterion-missing-program", out("criterion", None), "blocked", "C1"),
     ("criterion-shell-127", out("criterion", 127), "blocked", "C1"),
     ("criterion-not-executable-126", out("criterion", 126), "blocked", "C1"),
@@ -265,6 +274,13 @@ STATUS_CASES: list[tuple[str, list[Outcome], bool, str, str]] = [
         True,
         "blocked",
         "S0",
+    ),
+    (
+        "the-suite-is-defined-by-the-change",
+        [out("criterion", 1), out("negative", 1), own(out("suite", None))],
+        True,
+        "blocked",
+        "S1-own",
     ),
     ("no-suite-declared", [out("criterion", 0), out("negative", 1)], True, "blocked", "S2"),
     (

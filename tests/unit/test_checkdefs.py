@@ -1,0 +1,185 @@
+"""What defines a verifier's check (``gentle_hooks.policy.checkdefs``; seed 001 "Guardrails":
+"do not accept a claim whose criteria have no observable check")."""
+
+from __future__ import annotations
+
+import pytest
+
+from gentle_hooks.policy.checkdefs import (
+    DEFINITION_ROWS,
+    Source,
+    check_sources,
+    is_defining,
+    part_changed,
+)
+
+
+def defining(command: str, paths: list[str]) -> list[str]:
+    """The paths of ``paths`` that define the shell line ``command``."""
+    sources = check_sources(("sh", "-c", command))
+    return [p for p in paths if any(is_defining(s, p) for s in sources)]
+
+
+TREE = [
+    "app.py",
+    "check.sh",
+    "src/check.sh",
+    "tests/neg.sh",
+    "tests/check.py",
+    "Makefile",
+    "sub/Makefile",
+    "rules.mk",
+    "package.json",
+    "pytest.ini",
+    "pyproject.toml",
+    "setup.cfg",
+    "tox.ini",
+    "noxfile.py",
+    "jest.config.js",
+    ".mocharc.yml",
+]
+
+#: The test runners' configuration files of TREE: a wrapper (make, npm, tox, nox) runs a
+#: runner it does not name, so each of them defines it too.
+RUNNERS = [
+    "pytest.ini",
+    "pyproject.toml",
+    "setup.cfg",
+    "tox.ini",
+    "package.json",
+    "jest.config.js",
+    ".mocharc.yml",
+]
+
+#: (command, the paths of TREE that define it).
+CASES = [
+    ("sh check.sh", ["check.sh"]),
+    ("bash -o pipefail tests/neg.sh arg", ["tests/neg.sh"]),
+    ("./check.sh", ["check.sh"]),
+    ("cd src && sh check.sh", ["src/check.sh"]),
+    ("cd src && sh ../check.sh", ["check.sh"]),
+    ("python3 tests/check.py", ["tests/check.py"]),
+    ("python3 -m tests.check", ["tests/check.py"]),
+    ("timeout 60 env X=1 sh check.sh", ["check.sh"]),
+    ("sh -c 'sh check.sh'", ["check.sh"]),
+    ("if true; then sh check.sh; fi", ["check.sh", "src/check.sh"]),  # directory unknown
+    ("make test", ["Makefile", "sub/Makefile", "rules.mk", *RUNNERS]),
+    ("npm test", RUNNERS),
+    ("tox -e py", RUNNERS),
+    ("nox", ["noxfile.py", *RUNNERS]),
+    ("python3 -m pytest -q", ["pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"]),
+    ("jest", ["package.json", "jest.config.js"]),
+    ("mocha", ["package.json", "jest.config.js", ".mocharc.yml"]),
+    # what a check reads, and what the artifact is, is not its definition
+    ("grep -q TODO app.py", []),
+    ("python3 -c 'import app; assert app.add(2, 3) == 5'", []),
+    ("python3 -m unittest discover -s tests", []),
+    ("sh -c 'exit 0'", []),
+    ("/bin/sh /etc/check.sh", []),
+]
+
+
+@pytest.mark.parametrize(("command", "paths"), CASES, ids=[c[0] for c in CASES])
+def test_the_files_that_define_a_check(command: str, paths: list[str]) -> None:
+    assert sorted(set(defining(command, TREE))) == sorted(paths)
+
+
+def test_every_row_has_a_case() -> None:
+    met = {s.row for command, _ in CASES for s in check_sources(("sh", "-c", command))}
+    assert met >= {r.id for r in DEFINITION_ROWS} | {"D-script"}
+
+
+def rule_source(command: str, name: str) -> Source:
+    return next(
+        s
+        for s in check_sources(("sh", "-c", command))
+        if s.rule is not None and name in s.rule.names
+    )
+
+
+NPM = rule_source("npm test", "package.json")
+PYTEST = rule_source("pytest", "pyproject.toml")
+TOX = rule_source("tox", "setup.cfg")
+
+
+#: (id, source, path, old, new, changed).
+PART_CASES: list[tuple[str, Source, str, bytes | None, bytes | None, bool]] = [
+    (
+        "npm-scripts-changed",
+        NPM,
+        "package.json",
+        b'{"scripts": {"test": "jest"}}',
+        b'{"scripts": {"test": "echo 1 passed"}}',
+        True,
+    ),
+    (
+        "npm-dependencies-only",
+        NPM,
+        "package.json",
+        b'{"scripts": {"test": "jest"}, "dependencies": {}}',
+        b'{"dependencies": {"left-pad": "1"}, "scripts": {"test": "jest"}}',
+        False,
+    ),
+    ("npm-package-added", NPM, "package.json", None, b'{"scripts": {"test": "x"}}', True),
+    ("npm-unparseable", NPM, "package.json", b"{}", b"{", True),
+    (
+        "pyproject-pytest-table",
+        PYTEST,
+        "pyproject.toml",
+        b'[tool.pytest.ini_options]\naddopts = "-q"\n',
+        b'[tool.pytest.ini_options]\naddopts = "-k nothing"\n',
+        True,
+    ),
+    (
+        "pyproject-other-table",
+        PYTEST,
+        "pyproject.toml",
+        b'[project]\nname = "a"\n[tool.pytest.ini_options]\naddopts = "-q"\n',
+        b'[project]\nname = "b"\n[tool.pytest.ini_options]\naddopts = "-q"\n',
+        False,
+    ),
+    (
+        "setup-cfg-tool-pytest",
+        PYTEST,
+        "setup.cfg",
+        b"[metadata]\nname = a\n",
+        b"[metadata]\nname = a\n[tool:pytest]\naddopts = -k nothing\n",
+        True,
+    ),
+    (
+        "setup-cfg-metadata-only",
+        PYTEST,
+        "setup.cfg",
+        b"[metadata]\nname = a\n",
+        b"[metadata]\nname = b\n",
+        False,
+    ),
+    ("pytest-ini-whole-section", PYTEST, "pytest.ini", b"[pytest]\n", b"[pytest]\nx = 1\n", True),
+    (
+        "tox-testenv-in-setup-cfg",
+        TOX,
+        "setup.cfg",
+        b"[testenv]\ncommands = pytest\n",
+        b"[testenv]\ncommands = true\n",
+        True,
+    ),
+    (
+        "script-file-any-change",
+        check_sources(("sh", "check.sh"))[0],
+        "check.sh",
+        b"pytest\n",
+        b"exit 0\n",
+        True,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("source", "path", "old", "new", "changed"),
+    [c[1:] for c in PART_CASES],
+    ids=[c[0] for c in PART_CASES],
+)
+def test_only_the_part_that_defines_the_check_counts(
+    source: Source, path: str, old: bytes | None, new: bytes | None, changed: bool
+) -> None:
+    assert part_changed(source, path, old, new) is changed
