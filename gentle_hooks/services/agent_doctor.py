@@ -56,10 +56,13 @@ from gentle_hooks.services.agent_file import file_placements
 from gentle_hooks.services.agent_install import (
     SCOPES,
     disabled_by,
+    hooks_file,
     locations,
     read_config,
+    read_hooks,
     read_toml,
     scoped_path,
+    shadowed,
     user_home,
 )
 from gentle_hooks.services.agent_reach import Reach, Versions, reach, working_program
@@ -274,10 +277,11 @@ def _placement_check(
     wired: list[str] = []
     commands: list[str] = []
     for scope in SCOPES if root else ("user",):
+        before = len(wired)
         tomls = [scoped_path(rt.wiring, scope, rel, root, env) for rel in rt.wiring.toml_hooks]
         for path in [*locations(rt.wiring, scope, root, env), *tomls]:
             try:
-                doc = read_toml(path) if path in tomls else read_config(path, rt.wiring.comments)
+                doc = read_toml(path) if path in tomls else read_hooks(path, rt.wiring)
             except UsageError as exc:
                 return AgentCheck(name, False, exc.message)
             for command, matcher in wiring.placements(doc or {}, rt):
@@ -314,6 +318,11 @@ def _placement_check(
                     return _marked(check, project)
                 commands.append(command)
                 wired.append(f"{path} ({scope}) -> {where}")
+        hidden = _shadowed_ours(rt, scope, root, env) if len(wired) == before else None
+        if hidden is not None:
+            project = project or scope == "project"
+            check = AgentCheck(name, False, hidden, _install(rt, scope, env, run))
+            return _marked(check, project)
     off = disabled_by(rt.wiring, commands, root, env) if wired else []
     if off:
         check = AgentCheck(
@@ -324,6 +333,25 @@ def _placement_check(
         )
         return _marked(check, project)
     return _marked(_wired_or_found(rt, root, wired, found, env, run), project)
+
+
+def _shadowed_ours(rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]) -> str | None:
+    """The line of an entry of ours in a settings file the runtime does not read hooks
+    from, because a standalone hooks file without ours exists (Droid's
+    ``.factory/hooks.json``), or None."""
+    assert rt.wiring is not None
+    for path in shadowed(rt.wiring, scope, root, env):
+        try:
+            doc = read_config(path, rt.wiring.comments)
+        except UsageError:
+            continue  # the runtime does not read it either
+        if wiring.commands(doc or {}, rt):
+            return (
+                f"wired in {path} ({scope}), but {hooks_file(rt.wiring, scope, root, env)} "
+                f"exists and {rt.title} then reads hooks only from it ({rt.doc}): the "
+                "recorder does not run; install the recorder again"
+            )
+    return None
 
 
 def _wired_or_found(

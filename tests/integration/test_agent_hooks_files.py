@@ -1,0 +1,115 @@
+"""Where a runtime reads our hook from, and whether it will run it: Droid's standalone
+``.factory/hooks.json``, which hides the hooks of its settings files (SPEC §7 "Hooks"), on
+real repositories with the real CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import gh
+
+BIN = str(Path(sys.executable).parent)
+WITH_GH = {"PATH": f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"}
+RECORD = "gentle-hook record --from droid"
+
+#: A user's own ``.factory/hooks.json``, in the standalone shape of docs.factory.ai/harness/hooks
+#: ("Structure": "Hook files are keyed by event name. Each event contains matcher groups, and
+#: each group contains" its hooks; quoted verbatim by dyoshikawa/rulesync PR #2680: "Standalone
+#: hooks.json files are keyed directly by event name").
+THEIRS = (
+    "{\n"
+    '  "PreToolUse": [\n'
+    "    {\n"
+    '      "matcher": "Execute",\n'
+    '      "hooks": [{ "type": "command", "command": "\\"$FACTORY_PROJECT_DIR\\"/guard.sh" }]\n'
+    "    }\n"
+    "  ]\n"
+    "}\n"
+)
+
+
+def doctor(repo: Path, name: str = "droid", env: dict[str, str] = WITH_GH) -> tuple[bool, str]:
+    proc = gh(repo, "doctor", "--json", env=env)
+    [check] = [c for c in json.loads(proc.stdout)["checks"] if c["name"] == f"agent: {name}"]
+    return check["ok"], check["detail"]
+
+
+def run_fix(repo: Path, detail: str) -> subprocess.CompletedProcess[str]:
+    """The command doctor printed at the end of ``detail``, run exactly as printed."""
+    found = re.search(r"; run: (.+)$", detail)
+    assert found, detail
+    return subprocess.run(
+        found.group(1),
+        shell=True,
+        cwd=repo,
+        env={**os.environ, **WITH_GH},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_droid_install_merges_into_an_existing_hooks_json_in_its_bare_shape(repo: Path) -> None:
+    hooks = repo / ".factory" / "hooks.json"
+    hooks.parent.mkdir()
+    hooks.write_text(THEIRS)
+    out = gh(repo, "install", "--agent", "droid", env=WITH_GH)
+    assert out.returncode == 0, out.stderr
+    assert f"in {hooks}" in out.stdout.splitlines()[0]
+    assert not (repo / ".factory" / "settings.json").exists()
+    doc = json.loads(hooks.read_text())
+    assert "hooks" not in doc  # keyed by event name, as the file was
+    assert doc["PreToolUse"][0] == json.loads(THEIRS)["PreToolUse"][0]
+    assert doc["PostToolUse"] == [
+        {
+            "matcher": "Create|Edit|MultiEdit|Write|ApplyPatch",
+            "hooks": [{"type": "command", "command": RECORD}],
+        }
+    ]
+    ok, detail = doctor(repo)
+    assert ok and detail.startswith(f"recorder wired: {hooks} (project)"), detail
+    again = gh(repo, "install", "--agent", "droid", env=WITH_GH)
+    assert again.stdout.startswith("droid (project): unchanged:"), again.stdout
+    gone = gh(repo, "uninstall", "--agent", "droid", "--scope", "project")
+    assert gone.returncode == 0, gone.stderr
+    assert hooks.read_text() == THEIRS
+
+
+def test_droid_entry_in_settings_json_shadowed_by_hooks_json_fails_doctor(repo: Path) -> None:
+    assert gh(repo, "install", "--agent", "droid", env=WITH_GH).returncode == 0
+    settings = repo / ".factory" / "settings.json"
+    assert RECORD in settings.read_text()
+    ok, _ = doctor(repo)
+    assert ok  # no hooks.json: Droid reads the settings file's hooks
+    hooks = repo / ".factory" / "hooks.json"
+    hooks.write_text(THEIRS)
+    ok, detail = doctor(repo)
+    assert not ok
+    assert detail.startswith(f"wired in {settings} (project), but {hooks} exists"), detail
+    # the printed fix wires the file Droid reads
+    fixed = run_fix(repo, detail)
+    assert fixed.returncode == 0, fixed.stderr
+    assert RECORD in hooks.read_text()
+    ok, detail = doctor(repo)
+    assert ok and detail.startswith(f"recorder wired: {hooks} (project)"), detail
+    gone = gh(repo, "uninstall", "--agent", "droid", "--scope", "project")
+    assert gone.returncode == 0, gone.stderr
+    assert hooks.read_text() == THEIRS
+    assert RECORD not in settings.read_text()
+
+
+def test_droid_hooks_json_wrapped_in_a_hooks_key_is_edited_as_it_is(repo: Path) -> None:
+    hooks = repo / ".factory" / "hooks.json"
+    hooks.parent.mkdir()
+    wrapped = json.dumps({"hooks": json.loads(THEIRS)}, indent=2) + "\n"
+    hooks.write_text(wrapped)
+    assert gh(repo, "install", "--agent", "droid", env=WITH_GH).returncode == 0
+    doc = json.loads(hooks.read_text())
+    assert set(doc) == {"hooks"} and "PostToolUse" in doc["hooks"]
+    assert gh(repo, "uninstall", "--agent", "droid", "--scope", "project").returncode == 0
+    assert hooks.read_text() == wrapped
