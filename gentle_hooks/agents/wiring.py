@@ -211,6 +211,19 @@ def placements(doc: JSON, rt: Runtime) -> list[tuple[str, object]]:
     ]
 
 
+def positions(doc: JSON, rt: Runtime) -> list[tuple[int, int]]:
+    """(group index, hook index) of each entry of ours under the runtime's event of a
+    grouped ``doc``, counted as the runtime counts them (every group and hook of the list)."""
+    assert rt.wiring is not None
+    out = []
+    for g, group in enumerate(_entries(doc, rt.wiring)):
+        inner = group.get("hooks") if isinstance(group, dict) else None
+        for h, e in enumerate(inner if isinstance(inner, list) else []):
+            if _is_our_entry(e, rt):
+                out.append((g, h))
+    return out
+
+
 def command_key(entry: object, w: Wiring) -> str:
     """Which member of ``entry`` holds its command: :attr:`Wiring.command_key` when it is
     text, else the first of :attr:`Wiring.other_commands` that is (``exec``: the

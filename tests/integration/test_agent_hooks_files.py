@@ -11,7 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import gh
+from tests.conftest import gh, trust_codex_hook
 
 BIN = str(Path(sys.executable).parent)
 WITH_GH = {"PATH": f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"}
@@ -113,3 +113,38 @@ def test_droid_hooks_json_wrapped_in_a_hooks_key_is_edited_as_it_is(repo: Path) 
     assert set(doc) == {"hooks"} and "PostToolUse" in doc["hooks"]
     assert gh(repo, "uninstall", "--agent", "droid", "--scope", "project").returncode == 0
     assert hooks.read_text() == wrapped
+
+
+#: Another tool's PostToolUse hook, already first in the project's ``.codex/hooks.json``
+#: (developers.openai.com/codex/hooks, "Config shape"): ours is appended as group 1.
+CODEX_THEIRS = {
+    "hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "n"}]}]}
+}
+
+
+def test_codex_hook_not_yet_trusted_in_hooks_fails_doctor(repo: Path, tmp_path: Path) -> None:
+    codex_home = tmp_path / "codex-home"
+    env = {**WITH_GH, "CODEX_HOME": str(codex_home)}
+    hooks = repo / ".codex" / "hooks.json"
+    hooks.parent.mkdir()
+    hooks.write_text(json.dumps(CODEX_THEIRS))
+    assert gh(repo, "install", "--agent", "codex", env=env).returncode == 0
+    ok, detail = doctor(repo, "codex", env)
+    assert not ok
+    assert detail.startswith(f"wired, but Codex does not run it: {hooks}: not trusted"), detail
+    assert detail.endswith("start codex here, open /hooks and trust it")
+    # the user's own hook trusted (group 0) says nothing of ours (group 1)
+    trust_codex_hook(codex_home, hooks, group=0)
+    assert not doctor(repo, "codex", env)[0]
+    trust_codex_hook(codex_home, hooks, group=1)
+    ok, detail = doctor(repo, "codex", env)
+    assert ok and detail.startswith(f"recorder wired: {hooks} (project)"), detail
+
+
+def test_codex_hook_switched_off_in_hooks_fails_doctor(repo: Path, tmp_path: Path) -> None:
+    codex_home = tmp_path / "codex-home"
+    env = {**WITH_GH, "CODEX_HOME": str(codex_home)}
+    assert gh(repo, "install", "--agent", "codex", env=env).returncode == 0
+    trust_codex_hook(codex_home, repo / ".codex" / "hooks.json", enabled=False)
+    ok, detail = doctor(repo, "codex", env)
+    assert not ok and "hooks.json: switched off in /hooks" in detail, detail
