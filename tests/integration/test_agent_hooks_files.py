@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import gh, trust_codex_hook
 
 BIN = str(Path(sys.executable).parent)
@@ -148,3 +150,39 @@ def test_codex_hook_switched_off_in_hooks_fails_doctor(repo: Path, tmp_path: Pat
     trust_codex_hook(codex_home, repo / ".codex" / "hooks.json", enabled=False)
     ok, detail = doctor(repo, "codex", env)
     assert not ok and "hooks.json: switched off in /hooks" in detail, detail
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "timeout 10 gentle-hook record --from claude-code",
+        "uvx --from gentle-hooks gentle-hook record --from claude-code",
+        "pipx run --spec gentle-hooks gentle-hook record --from claude-code",
+    ],
+)
+def test_a_wrapped_recorder_is_ours_and_never_doubled(
+    command: str, repo: Path, tmp_path: Path
+) -> None:
+    """A Claude Code entry (code.claude.com/docs/en/hooks, "Configuration": event, matcher
+    group, ``{"type": "command", "command": ...}``) whose command runs ours through a
+    wrapper: doctor finds it wired, install leaves it and adds no second entry."""
+    tools = tmp_path / "tools"  # the runners, as stubs on PATH
+    tools.mkdir()
+    for name in ("uvx", "pipx"):
+        (tools / name).write_text("#!/bin/sh\nexit 0\n")
+        (tools / name).chmod(0o755)
+    env = {"PATH": f"{tools}{os.pathsep}{WITH_GH['PATH']}"}
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    group = {"matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": []}
+    group["hooks"] = [{"type": "command", "command": command}]
+    text = json.dumps({"hooks": {"PostToolUse": [group]}}, indent=2) + "\n"
+    path.write_text(text)
+    ok, detail = doctor(repo, "claude-code", env)
+    assert ok and detail.startswith(f"recorder wired: {path} (project)"), detail
+    out = gh(repo, "install", "--agent", "claude-code", env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith(
+        f"claude-code (project): unchanged: PostToolUse hook running '{command}'"
+    )
+    assert path.read_text() == text
