@@ -350,6 +350,10 @@ def add(
         if what == "unchanged" and done != "unchanged":
             what = "updated"
         changes += more
+    if doc and "version" not in doc and "version" in new:  # uninstall cannot tell it is ours
+        changes += (
+            f'added "version": {new["version"]}, which the file lacked (uninstall keeps it)',
+        )
     return new, what, changes
 
 

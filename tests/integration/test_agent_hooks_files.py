@@ -186,3 +186,26 @@ def test_a_wrapped_recorder_is_ours_and_never_doubled(
         f"claude-code (project): unchanged: PostToolUse hook running '{command}'"
     )
     assert path.read_text() == text
+
+
+def test_cursor_install_says_it_added_the_version_and_uninstall_keeps_only_that(
+    repo: Path,
+) -> None:
+    """A ``.cursor/hooks.json`` without ``version`` (Cursor's hooks docs,
+    cursor.com/docs/agent/hooks, declare ``"version": 1`` in every example): install adds it
+    and says so; uninstall removes our entries and keeps it, as docs/agents/cursor.md says."""
+    path = repo / ".cursor" / "hooks.json"
+    path.parent.mkdir()
+    path.write_text('{"hooks":{"afterFileEdit":[{"command":"fmt"}]}}')
+    out = gh(repo, "install", "--agent", "cursor", env=WITH_GH)
+    assert out.returncode == 0, out.stderr
+    assert 'note: added "version": 1, which the file lacked (uninstall keeps it)' in (
+        out.stdout.splitlines()
+    ), out.stdout
+    assert gh(repo, "uninstall", "--agent", "cursor", "--scope", "project").returncode == 0
+    assert json.loads(path.read_text()) == {
+        "version": 1,
+        "hooks": {"afterFileEdit": [{"command": "fmt"}]},
+    }
+    again = gh(repo, "install", "--agent", "cursor", env=WITH_GH)  # version there: nothing said
+    assert "version" not in again.stdout, again.stdout
