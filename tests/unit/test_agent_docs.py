@@ -75,3 +75,18 @@ def test_a_runtime_page_says_how_its_subagents_are_or_are_not_bracketed(
 ) -> None:
     text = " ".join((ROOT / runtime(name).doc).read_text().split())
     assert says in text
+
+
+def test_the_claude_code_page_states_the_small_writer_rule_the_code_applies() -> None:
+    """docs/agents/claude-code.md once said an inherited subagent profile is "unknown, hence
+    small", while a child whose transcript names its model records that model with an unknown
+    effort, which the small-writer rule (SPEC §5 "Writer profile"; seed 000 line 26: "with
+    neither, the profile is small") does not call small. The page's own examples hold."""
+    from gentle_hooks.policy.writer import WriterProfile, is_small
+
+    text = " ".join((ROOT / "docs/agents/claude-code.md").read_text().split())
+    assert "hence small" not in text
+    assert "`claude-haiku-4-5/unknown`, not small" in text
+    assert "records `unknown/unknown`, small" in text
+    assert not is_small(WriterProfile("claude-haiku-4-5", None))
+    assert is_small(WriterProfile(None, None))
