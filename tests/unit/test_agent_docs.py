@@ -90,3 +90,14 @@ def test_the_claude_code_page_states_the_small_writer_rule_the_code_applies() ->
     assert "records `unknown/unknown`, small" in text
     assert not is_small(WriterProfile("claude-haiku-4-5", None))
     assert is_small(WriterProfile(None, None))
+
+
+def test_the_gemini_page_says_why_its_thinking_budget_is_not_the_effort() -> None:
+    """Gemini CLI documents ``modelConfigs`` with ``thinkingBudget``
+    (google-gemini/gemini-cli docs/cli/generation-settings.md): the page no longer says Gemini
+    exposes no effort, names that source, and the runtime reads no settings for an effort."""
+    text = " ".join((ROOT / "docs/agents/gemini-cli.md").read_text().split())
+    assert "Gemini CLI exposes none" not in text
+    assert "docs/cli/generation-settings.md" in text and "thinkingBudget" in text
+    assert "It is not read as the writer's effort" in text
+    assert runtime("gemini-cli").settings_writer is None
