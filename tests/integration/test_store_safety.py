@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git, write
+from tests.conftest import gh, git, write
 from tests.integration.test_hostile_inputs import hostile
 
 TABLES = ("pending_mutation", "escalation", "receipt", "spot_check")
@@ -402,3 +402,29 @@ def test_install_refuses_a_symlinked_hooks_directory(repo: Path, tmp_path: Path)
     git(repo, "config", "core.hooksPath", str(hooks))  # named on purpose: installed there
     assert hostile(repo, "install").returncode == 0
     assert (outside / "pre-commit").is_file()
+
+
+def test_an_escalation_whose_link_fails_is_not_stored(tmp_path: Path) -> None:
+    """Refuter 16r finding 3: the escalation and its links to the work in flight are one
+    transaction, so an escalation refused mid-write (a full disk) stores nothing."""
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))
+    write(repo / "app.py", "x = 1\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "initial")
+    write(repo / "app.py", "x = 2\n")
+    assert gh(repo, "record", "--model", "o4-mini", "--effort", "low", "app.py").returncode == 0
+    ledger = repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+    with sqlite3.connect(ledger) as conn:
+        # the second write of a two-transaction escalate fails as a full disk makes it fail
+        conn.execute(
+            "CREATE TRIGGER full BEFORE INSERT ON escalation_entry "
+            "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+        )
+    proc = gh(repo, "escalate", "--item", "security", "--reason", "token check changed")
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    with sqlite3.connect(ledger) as conn:
+        assert conn.execute("SELECT count(*) FROM escalation").fetchone() == (0,)
+        conn.execute("DROP TRIGGER full")
+    assert "security" not in gh(repo, "status").stdout
