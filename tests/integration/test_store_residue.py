@@ -378,3 +378,20 @@ def test_index_copies_in_the_temporary_directory_are_named_swept_and_reported(
     assert Path(copy).name.startswith(f"{INDEX_PREFIX}{os.getpid()}-")
     assert not stale[0].exists()
     os.unlink(copy)
+
+
+def test_a_receipt_row_with_an_empty_argv_fails_doctor_and_spot_check_names_it(
+    recorded: Path,
+) -> None:
+    """Refuter 16r finding 5: ``argv='[]'`` decoded as a command-less receipt; doctor said
+    healthy while spot-check said "no command given: put it after --"."""
+    ran = hostile(recorded, "receipt", "run", "--", sys.executable, "-c", "pass")
+    assert ran.returncode == 0, ran.stderr
+    _sql(recorded, "UPDATE receipt SET argv = '[]'")
+    report = hostile(recorded, "doctor")
+    assert report.returncode == 2
+    assert "receipt row 1 column argv: an empty JSON list" in report.stdout.decode()
+    spot = hostile(recorded, "spot-check")
+    err = spot.stderr.decode()
+    assert spot.returncode == 2 and "no command given" not in err, err
+    assert "receipt row 1 column argv" in err and "gentle-hook doctor" in err, err
