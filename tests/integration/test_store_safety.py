@@ -428,3 +428,46 @@ def test_an_escalation_whose_link_fails_is_not_stored(tmp_path: Path) -> None:
         assert conn.execute("SELECT count(*) FROM escalation").fetchone() == (0,)
         conn.execute("DROP TRIGGER full")
     assert "security" not in gh(repo, "status").stdout
+
+
+def test_a_write_past_the_file_size_limit_says_so(tmp_path: Path) -> None:
+    """Refuter 16r finding 6: a write cut short by ``ulimit -f`` (EFBIG; Python ignores
+    SIGXFSZ) was reported as "unreadable: disk I/O error"."""
+    import resource
+
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))
+    write(repo / "a.py", "x = 1\n")
+    assert gh(repo, "record", "--model", "m", "--effort", "low", "a.py").returncode == 0
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "gentle_hooks", "receipt", "add", "--exit-code", "0", "t: ok"],
+        cwd=repo,
+        preexec_fn=limited,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "the file size limit (ulimit -f) is 4096 bytes" in proc.stderr
+    assert "unreadable" not in proc.stderr
+
+
+def test_gate_range_shows_a_non_utf8_ref_as_its_bytes(tmp_path: Path) -> None:
+    """Refuter 16r finding 6: a range side that is not UTF-8 is echoed ``\\xfe\\xfd`` (the
+    documented form), never ``\\udcfe\\udcfd``."""
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))
+    git(repo, "commit", "-q", "--allow-empty", "-m", "a")
+    for given in ("\udcfe\udcfd..HEAD", "\udcfe\udcfd..", "HEAD..\udcfe\udcfd"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "gentle_hooks", "gate", "--range", given],
+            cwd=repo,
+            capture_output=True,
+            check=False,
+        )
+        err = proc.stderr.decode()
+        assert proc.returncode == 2 and "\\xfe\\xfd" in err and "udc" not in err, err
