@@ -471,3 +471,34 @@ def test_gate_range_shows_a_non_utf8_ref_as_its_bytes(tmp_path: Path) -> None:
         )
         err = proc.stderr.decode()
         assert proc.returncode == 2 and "\\xfe\\xfd" in err and "udc" not in err, err
+
+
+def test_overrides_of_one_push_are_stored_together_or_not_at_all(tmp_path: Path) -> None:
+    """The two-transaction pattern of refuter 16r finding 3 in overrides: a push of two
+    blocked refs overridden stores both overrides in one transaction, so a refused second
+    write (a full disk) leaves neither."""
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    repo = tmp_path / "repo"
+    git(tmp_path, "clone", "-q", str(bare), str(repo))
+    write(repo / "app.py", "x = 1\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "initial")
+    git(repo, "push", "-q", "origin", "main")
+    write(repo / "app.py", "x = 2\n")
+    assert gh(repo, "record", "--model", "o4-mini", "--effort", "low", "app.py").returncode == 0
+    git(repo, "commit", "-qam", "writer work")
+    head = git(repo, "rev-parse", "HEAD").strip()
+    stdin = "".join(f"refs/heads/{b} {head} refs/heads/{b} {'0' * 40}\n" for b in ("a", "b"))
+    ledger = repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+    with sqlite3.connect(ledger) as conn:
+        conn.execute(
+            "CREATE TRIGGER full BEFORE INSERT ON override WHEN "
+            "(SELECT count(*) FROM override) >= 1 "
+            "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+        )
+    env = {"GENTLE_HOOKS_SKIP": "release tonight"}
+    proc = gh(repo, "hook", "pre-push", "origin", str(bare), input=stdin, env=env)
+    assert proc.returncode == 2 and "disk is full" in proc.stderr, (proc.stdout, proc.stderr)
+    with sqlite3.connect(ledger) as conn:
+        assert conn.execute("SELECT count(*) FROM override").fetchone() == (0,)
