@@ -108,7 +108,9 @@ class Bases(Objects, Index):
             ["for-each-ref", "--format=%(refname)%00%(objectname)%00%(symref)%00%(tree)", *names]
         )
         found: dict[str, tuple[str, str]] = {}
-        for line in out.splitlines():
+        for line in out.split("\n"):
+            if not line:
+                continue
             refname, oid, symref, tree = line.split("\0")
             found[refname] = (oid, symref)
             if oid and tree:

@@ -95,7 +95,7 @@ def _worktree_paths(porcelain: str) -> list[str]:
     """The ``worktree <path>`` of each blank-line-separated record without a ``bare`` line."""
     paths, bare = [], False
     current = None
-    for line in [*porcelain.splitlines(), ""]:
+    for line in [*porcelain.split("\n"), ""]:
         if line.startswith("worktree "):
             current, bare = line[len("worktree ") :], False
         elif line == "bare":

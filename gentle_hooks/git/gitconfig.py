@@ -72,7 +72,8 @@ class GitConfig(RepositoryCore):
         else:
             proc = self.run(["config", "--get-all", key], ok=(0, 1))
             out = proc.stdout.decode("utf-8", "surrogateescape")
-        return out.splitlines()
+        # one value a line, cut at \n only: a value may hold U+2028 or U+0085
+        return out.removesuffix("\n").split("\n") if out else []
 
     def config_set(self, key: str, value: str) -> None:
         """``git config key value`` in the repository's own config (replaces one value).

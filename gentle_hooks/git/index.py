@@ -11,7 +11,7 @@ import os
 from collections import namedtuple
 from collections.abc import Mapping, Sequence
 
-from gentle_hooks.bounded import WriteError, sweep
+from gentle_hooks.bounded import WriteError, remove_files, residue, sweep
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.core import RepositoryCore
 
@@ -205,7 +205,10 @@ def _private_copy(src: str, directory: str) -> str:
     except OSError:
         import tempfile
 
-        fd, path = tempfile.mkstemp(prefix="gentle-hooks-index-")
+        # named with the pid as in the git directory, so the next run (or doctor) can
+        # tell a killed run's copy, and git's .lock beside it, from a live one's
+        remove_files(temp_index_residue())
+        fd, path = _exclusive_file(tempfile.gettempdir())
     try:
         try:
             src_fd = os.open(src, os.O_RDONLY)
@@ -234,6 +237,22 @@ def _private_copy(src: str, directory: str) -> str:
             raise WriteError(f"{path}: cannot copy the index {src}: {reason}") from None
         raise
     return path
+
+
+def temp_index_residue() -> list[str]:
+    """This user's index copies (and git's ``.lock`` beside them) that killed runs left in
+    the system's temporary directory, where a copy goes when the git directory refuses
+    it (:func:`gentle_hooks.bounded.residue`); never another user's."""
+    import tempfile
+
+    out = []
+    for path in residue(tempfile.gettempdir(), INDEX_PREFIX):
+        try:
+            if os.lstat(path).st_uid == os.getuid():
+                out.append(path)
+        except OSError:
+            continue
+    return out
 
 
 def _exclusive_file(directory: str) -> tuple[int, str]:

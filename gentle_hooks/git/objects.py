@@ -216,7 +216,7 @@ class RangeAncestry:
                 "--git-path",
                 "info/grafts",
             ]
-        ).splitlines()
+        ).split("\n")
         shallow = _ids_in(shallow_file)
         self._whole = bool(os.path.exists(grafts_file) or repo.env.get("GIT_GRAFT_FILE"))
         self._tree = {i.id: i.tree for i in infos}

@@ -51,7 +51,7 @@ class Refs(RepositoryCore):
         )
         if proc.returncode != 0:
             return False
-        for line in proc.stdout.decode("utf-8", "replace").splitlines():
+        for line in proc.stdout.decode("utf-8", "replace").split("\n"):
             selector, _, subject = line.partition(" ")
             stamp = selector[selector.find("{") + 1 : -1]
             if not stamp.isdigit() or int(stamp) < int(when):

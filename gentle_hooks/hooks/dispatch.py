@@ -134,7 +134,7 @@ def _shows_agent(commit: str) -> bool:
     head, _, message = commit.partition("\n\n")
     who = {
         k: v.rsplit(" ", 2)[0]
-        for k, _, v in (line.partition(" ") for line in head.splitlines())
+        for k, _, v in (line.partition(" ") for line in head.split("\n"))
         if k in ("author", "committer")
     }
     return message_evidence(message, who.get("author", ""), who.get("committer", "")) is not None

@@ -54,8 +54,10 @@ def record_overrides(
     who = repo.ident()
     root = repo.paths.toplevel or repo.paths.git_dir
     with Ledger.open(ledger_path(repo.paths.common_dir)) as led:
-        for result, target in blocked:
-            led.add(
+        # one transaction: an override refused (a full disk) lets nothing through, so
+        # none of it may be stored
+        led.add_all(
+            [
                 OverrideRecord(
                     root=root,
                     identity=result.candidate.identity,
@@ -65,7 +67,9 @@ def record_overrides(
                     missing=tuple(m.value for m in result.decision.missing),
                     target=target,
                 )
-            )
+                for result, target in blocked
+            ]
+        )
         from gentle_hooks.notes.sync import refresh_for_identity  # only when overriding
 
         # the override travels with the commit's note (SPEC §5, §8); a candidate pushed on

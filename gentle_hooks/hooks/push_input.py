@@ -68,7 +68,8 @@ def ref_lines(stdin: str, hook: str) -> list[tuple[int, str]]:
         UsageError: more than :data:`MAX_REF_LINES` distinct lines.
     """
     seen: dict[str, int] = {}
-    for number, line in enumerate(stdin.splitlines(), 1):
+    # git ends each ref line with \n only; a ref name may hold U+2028 or U+0085
+    for number, line in enumerate(stdin.split("\n"), 1):
         if line.strip() and line not in seen:
             seen[line] = number
             if len(seen) > MAX_REF_LINES:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from gentle_hooks.config.load import load_config
 from gentle_hooks.config.settings import Settings
-from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, GentleError, UsageError
+from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, GentleError, UsageError, quoted
 from gentle_hooks.git.refs import check_ref_name
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.judgement import CommitVerdict, judge_commits
@@ -47,7 +47,7 @@ def parse_range(text: str) -> tuple[str | None, str]:
         UsageError: more than one ``..``, or an empty side (``A...B`` is refused).
     """
     if "..." in text or text.count("..") > 1:
-        raise UsageError(f"--range {text!r}: give A..B (two refs or commits), or B alone")
+        raise UsageError(f"--range {quoted(text)}: give A..B (two refs or commits), or B alone")
     if ".." not in text:
         if not text:
             raise UsageError("--range '': give A..B, or B alone")
@@ -55,7 +55,7 @@ def parse_range(text: str) -> tuple[str | None, str]:
         return None, text
     a, b = text.split("..")
     if not a or not b:
-        raise UsageError(f"--range {text!r}: give both sides, A..B")
+        raise UsageError(f"--range {quoted(text)}: give both sides, A..B")
     check_ref_name(a, "--range start")
     check_ref_name(b, "--range end")
     return a, b

@@ -274,7 +274,7 @@ def _pairs(text: str) -> list[tuple[str, str]]:
     """The ``(old, new)`` pairs of ``text``'s lines, in order, each distinct pair once (git
     never repeats one; a wrapper that does gets each recorded once)."""
     pairs: dict[tuple[str, str], None] = {}
-    for line in text.splitlines():
+    for line in text.split("\n"):
         parts = line.split()
         if len(parts) >= 2:
             pairs[(parts[0], parts[1])] = None

@@ -428,6 +428,23 @@ class PendingWork(LedgerConnection):
             list(entry_ids),
         )
 
+    def add_escalation(self, rec: EscalationRecord, entry_ids: Sequence[int]) -> EscalationRecord:
+        """Record an escalation sticky for these entries in one transaction: both are
+        stored, or neither (a refused escalation must not take effect).
+
+        Raises:
+            StoreError: the store cannot be written; nothing was stored.
+        """
+        if not rec.recorded_at:
+            rec = replace(rec, recorded_at=self._clock())
+        with self._write() as conn:
+            rec = replace(rec, id=insert(conn, rec))
+            conn.executemany(
+                "INSERT OR IGNORE INTO escalation_entry (escalation_id, entry_id) VALUES (?, ?)",
+                [(rec.id, e) for e in entry_ids],
+            )
+        return rec
+
     def link_escalation(self, escalation_id: int, entry_ids: Sequence[int]) -> None:
         """Make an escalation sticky for these entries."""
         with self._write() as conn:

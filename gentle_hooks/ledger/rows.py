@@ -110,6 +110,9 @@ ID_COLUMNS = frozenset(
 )
 #: Integer columns holding a count of milliseconds: 0 or more.
 _NON_NEGATIVE = frozenset({"duration_ms"})
+#: JSON-list columns that are NULL or hold at least one item: a receipt that gentle-hooks
+#: ran has the command it ran (the runner refuses an empty one before running anything).
+_NON_EMPTY = frozenset({("receipt", "argv")})
 #: Text columns holding a JSON document: the JSON type it must be.
 JSON_COLUMNS: dict[tuple[str, str], type] = {
     ("verdict", "json"): dict,
@@ -202,6 +205,8 @@ def _column(
             _json_value(table, name, value, JSON_COLUMNS[(table, name)], bad)
     elif kind in ("texts", "ints"):
         value = _json_tuple(name, value, bad)
+        if not value and (table, name) in _NON_EMPTY:
+            raise bad("an empty JSON list")
     elif kind == "real":
         if not isinstance(value, (int, float)) or isinstance(value, bool):
             raise bad("not a number")

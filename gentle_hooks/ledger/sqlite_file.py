@@ -127,7 +127,31 @@ def store_error(path: str, exc: sqlite3.Error) -> StoreError:
         # SQLite reports a full disk as SQLITE_FULL or as SQLITE_IOERR (a WAL or -shm
         # write that failed) without the errno: the file system's free space tells
         return StoreError(path, f"No space left on device ({text})")
+    limit = _size_limit_reached(path) if "disk I/O error" in text else None
+    if limit is not None:
+        # a write past RLIMIT_FSIZE fails with EFBIG (Python ignores SIGXFSZ), which
+        # SQLite reports as a disk I/O error without the errno
+        return StoreError(
+            path, f"File too large: the file size limit (ulimit -f) is {limit} bytes ({text})"
+        )
     return StoreError(path, f"unreadable: {text}")
+
+
+def _size_limit_reached(path: str) -> int | None:
+    """The file size limit in bytes when the store's file, WAL or journal is within a
+    page of it; None when there is no limit or none is near it."""
+    import resource
+
+    soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    if soft == resource.RLIM_INFINITY:
+        return None
+    for name in (path, path + "-wal", path + "-journal"):
+        try:
+            if os.stat(name).st_size + 65536 >= soft:
+                return soft
+        except OSError:
+            continue
+    return None
 
 
 def _disk_full(path: str) -> bool:

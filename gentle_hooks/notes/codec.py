@@ -43,11 +43,20 @@ def render(lines: Iterable[str]) -> bytes:
     return ("\n".join(sorted(set(lines))) + "\n").encode("utf-8")
 
 
+def note_lines(note: bytes) -> list[str]:
+    """A note's lines, split at ``\n`` only, as git writes and merges them.
+
+    A line is JSON written with ``ensure_ascii=False``, so its strings may hold U+2028,
+    U+2029 or U+0085 as they are; :meth:`str.splitlines` would cut the line there.
+    """
+    return note.decode("utf-8", "replace").split("\n")
+
+
 def merge(*notes: bytes) -> bytes:
     """Union of notes, line by line (order-independent; nothing is ever dropped)."""
     out: set[str] = set()
     for note in notes:
-        out.update(x for x in note.decode("utf-8", "replace").splitlines() if x.strip())
+        out.update(x for x in note_lines(note) if x.strip())
     return render(out)
 
 
@@ -98,7 +107,7 @@ def parse(note: bytes) -> ParsedNote:
     lines: list[NoteLine] = []
     refused: list[str | None] = []
     problems: list[str] = []
-    for number, raw in enumerate(note.decode("utf-8", "replace").splitlines(), 1):
+    for number, raw in enumerate(note_lines(note), 1):
         if not raw.strip():
             continue
         try:

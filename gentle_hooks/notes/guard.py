@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.notes.codec import NOTES_REF
+from gentle_hooks.notes.codec import NOTES_REF, note_lines
 from gentle_hooks.notes.lines import MalformedLine, decode
 
 #: How many refused lines one rejection names before it only counts the rest.
@@ -62,7 +62,7 @@ def check_notes_update(repo: Repository, old: str, new: str) -> list[str]:
         if blob not in blobs:
             raise GitError(f"cannot read the pushed note of {commit[:12]} ({blob[:12]})")
         kept = _lines(blobs.get(olds.get(commit, ""), b""))
-        now = blobs[blob].decode("utf-8", "replace").splitlines()
+        now = note_lines(blobs[blob])
         dropped = kept - {x for x in now if x.strip()}
         if dropped:
             problems.append(
@@ -82,7 +82,7 @@ def check_notes_update(repo: Repository, old: str, new: str) -> list[str]:
 
 
 def _lines(note: bytes) -> set[str]:
-    return {x for x in note.decode("utf-8", "replace").splitlines() if x.strip()}
+    return {x for x in note_lines(note) if x.strip()}
 
 
 def _clip(text: str) -> str:

@@ -17,6 +17,7 @@ from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import ConfigError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.git.ssh import sign, verify
+from gentle_hooks.notes.codec import note_lines
 from gentle_hooks.notes.lines import (
     EscalationLine,
     NoteLine,
@@ -44,7 +45,7 @@ class Signer:
 
     def remember(self, note: bytes) -> None:
         """Learn the signed lines already in ``note`` (their signatures are reused)."""
-        for raw in note.decode("utf-8", "replace").splitlines():
+        for raw in note_lines(note):
             try:
                 line = decode(raw)
             except ValueError:

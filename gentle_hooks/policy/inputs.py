@@ -34,8 +34,14 @@ class ReceiptLine:
         return f"{self.command}{RECEIPT_SEPARATOR}{self.observed}"
 
 
+#: The line separators of :meth:`str.splitlines` beyond the C0 controls: NEL (U+0085), LINE
+#: SEPARATOR (U+2028) and PARAGRAPH SEPARATOR (U+2029). A one-line text holds none of them.
+UNICODE_LINE_BREAKS = frozenset("\x85\u2028\u2029")
+
+
 def _has_control(text: str) -> bool:
-    return any(ord(c) < 32 or ord(c) == 127 for c in text)
+    """A C0/C1 control character, DEL, or a Unicode line separator: not one line."""
+    return any(ord(c) < 32 or 127 <= ord(c) < 160 or c in UNICODE_LINE_BREAKS for c in text)
 
 
 def parse_receipt_line(text: str) -> ReceiptLine:

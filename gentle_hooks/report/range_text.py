@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 
+from gentle_hooks.errors import quoted
 from gentle_hooks.report.program_text import program
 
 UNSHALLOW = "git fetch --unshallow"
@@ -23,9 +24,12 @@ def no_commits(a: str | None, b: str) -> tuple[str]:
 def missing_end(b: str, shallow: bool) -> tuple[str, str | None]:
     """The range's end is not a commit here."""
     if shallow:
-        return (f"cannot assess: {b!r} is not in this shallow clone; fetch more history", UNSHALLOW)
+        return (
+            f"cannot assess: {quoted(b)} is not in this shallow clone; fetch more history",
+            UNSHALLOW,
+        )
     return (
-        f"cannot assess: {b!r} is not a commit in this repository (its history is complete)",
+        f"cannot assess: {quoted(b)} is not a commit in this repository (its history is complete)",
         None,
     )
 
@@ -33,11 +37,14 @@ def missing_end(b: str, shallow: bool) -> tuple[str, str | None]:
 def missing_start(a: str, b: str, shallow: bool, count: int) -> tuple[str, str | None]:
     """The range's start is not a commit here; ``count``: the commits reachable from B."""
     if shallow:
-        return (f"cannot assess: {a!r} is not in this shallow clone; fetch more history", UNSHALLOW)
+        return (
+            f"cannot assess: {quoted(a)} is not in this shallow clone; fetch more history",
+            UNSHALLOW,
+        )
     return (
-        f"cannot assess: {a!r} does not exist: the history is complete and {b!r} has only "
-        f"{count} commit(s); give a start inside it, or judge every commit of it, root "
-        "included, with the command below",
+        f"cannot assess: {quoted(a)} does not exist: the history is complete and "
+        f"{quoted(b)} has only {count} commit(s); give a start inside it, or judge every "
+        "commit of it, root included, with the command below",
         f"{program()} gate --range {shlex.quote(b)}",
     )
 
@@ -49,8 +56,8 @@ def unfetched_start(a: str, remote: str, branch: str) -> tuple[str, str]:
         f"refs/heads/{branch}:refs/remotes/{remote}/{branch}"
     )
     return (
-        f"cannot assess: {a!r} is not known here: this clone has not fetched {remote}'s "
-        f"branch {branch!r} (a single-branch clone fetches one branch); fetch it, then run "
+        f"cannot assess: {quoted(a)} is not known here: this clone has not fetched {remote}'s "
+        f"branch {quoted(branch)} (a single-branch clone fetches one branch); fetch it, then run "
         "the same gate again",
         fix,
     )
@@ -61,9 +68,9 @@ def unfetched_local(a: str, remote: str) -> tuple[str, str]:
     single-branch clone): the fetch that makes it a local branch, so the same range works."""
     ref = f"refs/heads/{a}"
     return (
-        f"cannot assess: {a!r} is not known here, but {remote} has a branch {a!r} this clone "
-        "never fetched (a single-branch clone fetches one branch); fetch it, then run the "
-        "same gate again",
+        f"cannot assess: {quoted(a)} is not known here, but {remote} has a branch "
+        f"{quoted(a)} this clone never fetched (a single-branch clone fetches one branch); "
+        "fetch it, then run the same gate again",
         f"git fetch {shlex.quote(remote)} " + shlex.quote(f"{ref}:{ref}"),
     )
 
@@ -72,7 +79,8 @@ def absent_remote_branch(a: str, remote: str, branch: str) -> tuple[str, str]:
     """The range's start names a branch the remote does not have (it answered): no fetch
     can make it known; the command lists the branches it has."""
     return (
-        f"cannot assess: {a!r} is not known here and {remote} has no branch {branch!r}: "
+        f"cannot assess: {quoted(a)} is not known here and {remote} has no branch "
+        f"{quoted(branch)}: "
         f"give a start that exists; {remote}'s branches are listed by the command below",
         f"git ls-remote --heads {shlex.quote(remote)}",
     )

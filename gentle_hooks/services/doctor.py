@@ -259,7 +259,8 @@ def check_user_agent_hooks() -> list[CheckResult]:
 
 def residue_files(repo: Repository) -> list[str]:
     """What killed runs left behind: a hook's private index copy in the git directory or
-    in any linked worktree's (``gentle-hooks-index-<pid>-...``) and a first write's
+    in any linked worktree's (``gentle-hooks-index-<pid>-...``, or in the system's temporary
+    directory when the git directory refused it) and a first write's
     ``ledger.sqlite3.new-<pid>-...`` beside the ledger, of processes that are gone
     (:func:`gentle_hooks.bounded.residue`),
     and this user's note, signing and verifying scratch directories under the system's
@@ -268,7 +269,7 @@ def residue_files(repo: Repository) -> list[str]:
     (:func:`gentle_hooks.services.agent_subagents.stale`).
     The next run that owns them removes them as well."""
     from gentle_hooks.bounded import residue, scratch_residue
-    from gentle_hooks.git.index import INDEX_PREFIX
+    from gentle_hooks.git.index import INDEX_PREFIX, temp_index_residue
     from gentle_hooks.ledger.sqlite_file import new_file_prefix
 
     ledger = ledger_path(repo.paths.common_dir)
@@ -291,7 +292,7 @@ def residue_files(repo: Repository) -> list[str]:
         linked = []
     for directory in dict.fromkeys((repo.paths.git_dir, repo.paths.common_dir, *linked)):
         found += residue(directory, INDEX_PREFIX)
-    return found + scratch_residue()
+    return found + temp_index_residue() + scratch_residue()
 
 
 def check_residue(repo: Repository) -> list[CheckResult]:

@@ -228,7 +228,9 @@ def record_escalation(
         )
     esc = make_escalation(item, reason, critical)
     with bound_store(binding, env) as (bound, led):
-        stored = led.add(
+        # sticky for the writer work in flight: the entries no commit has taken yet,
+        # and (add_mutation links them) every entry the root records until then
+        stored = led.add_escalation(
             EscalationRecord(
                 root=bound.root,
                 identity=bound.candidate.identity,
@@ -236,11 +238,9 @@ def record_escalation(
                 slug=esc.item.slug,
                 reason=esc.reason,
                 critical=esc.critical,
-            )
+            ),
+            [e.id for e in led.open_entries(bound.root)],
         )
-        # sticky for the writer work in flight: the entries no commit has taken yet,
-        # and (add_mutation links them) every entry the root records until then
-        led.link_escalation(stored.id, [e.id for e in led.open_entries(bound.root)])
         return _recorded(
             led,
             bound,

@@ -347,3 +347,51 @@ def test_doctor_from_the_main_worktree_sees_a_linked_worktrees_index_copy(record
     assert report.returncode == 2 and stale.name.encode() in report.stdout, report.stdout
     hostile(recorded, "doctor", "--fix")
     assert not stale.exists()
+
+
+def test_index_copies_in_the_temporary_directory_are_named_swept_and_reported(
+    recorded: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Refuter 16r finding 4: a copy made in $TMPDIR (the git directory refused it) carries
+    the pid, so the next such copy sweeps a killed run's, and doctor reports and removes it."""
+    import tempfile
+
+    from gentle_hooks.git.index import INDEX_PREFIX, _private_copy
+
+    tmp = tmp_path / "tmpdir"
+    tmp.mkdir()
+    dead = dead_pid()
+    stale = [tmp / f"{INDEX_PREFIX}{dead}-0123456789ab", tmp / f"{INDEX_PREFIX}{dead}-ab.lock"]
+    for path in stale:
+        path.write_bytes(b"DIRC")
+    report = hostile(recorded, "doctor", env={"TMPDIR": str(tmp)})
+    assert report.returncode == 2
+    assert "FAIL  residue: 2 file(s) left by killed runs" in report.stdout.decode()
+    fixed = hostile(recorded, "doctor", "--fix", env={"TMPDIR": str(tmp)})
+    assert fixed.returncode == 0 and not any(p.exists() for p in stale), fixed.stdout
+
+    stale[0].write_bytes(b"DIRC")
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+    # a directory that takes no file (it does not exist) sends the copy to $TMPDIR
+    copy = _private_copy(str(recorded / ".git" / "index"), str(tmp_path / "gone"))
+    assert Path(copy).parent == tmp
+    assert Path(copy).name.startswith(f"{INDEX_PREFIX}{os.getpid()}-")
+    assert not stale[0].exists()
+    os.unlink(copy)
+
+
+def test_a_receipt_row_with_an_empty_argv_fails_doctor_and_spot_check_names_it(
+    recorded: Path,
+) -> None:
+    """Refuter 16r finding 5: ``argv='[]'`` decoded as a command-less receipt; doctor said
+    healthy while spot-check said "no command given: put it after --"."""
+    ran = hostile(recorded, "receipt", "run", "--", sys.executable, "-c", "pass")
+    assert ran.returncode == 0, ran.stderr
+    _sql(recorded, "UPDATE receipt SET argv = '[]'")
+    report = hostile(recorded, "doctor")
+    assert report.returncode == 2
+    assert "receipt row 1 column argv: an empty JSON list" in report.stdout.decode()
+    spot = hostile(recorded, "spot-check")
+    err = spot.stderr.decode()
+    assert spot.returncode == 2 and "no command given" not in err, err
+    assert "receipt row 1 column argv" in err and "gentle-hook doctor" in err, err

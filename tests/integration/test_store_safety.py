@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git, write
+from tests.conftest import gh, git, write
 from tests.integration.test_hostile_inputs import hostile
 
 TABLES = ("pending_mutation", "escalation", "receipt", "spot_check")
@@ -402,3 +402,103 @@ def test_install_refuses_a_symlinked_hooks_directory(repo: Path, tmp_path: Path)
     git(repo, "config", "core.hooksPath", str(hooks))  # named on purpose: installed there
     assert hostile(repo, "install").returncode == 0
     assert (outside / "pre-commit").is_file()
+
+
+def test_an_escalation_whose_link_fails_is_not_stored(tmp_path: Path) -> None:
+    """Refuter 16r finding 3: the escalation and its links to the work in flight are one
+    transaction, so an escalation refused mid-write (a full disk) stores nothing."""
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))
+    write(repo / "app.py", "x = 1\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "initial")
+    write(repo / "app.py", "x = 2\n")
+    assert gh(repo, "record", "--model", "o4-mini", "--effort", "low", "app.py").returncode == 0
+    ledger = repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+    with sqlite3.connect(ledger) as conn:
+        # the second write of a two-transaction escalate fails as a full disk makes it fail
+        conn.execute(
+            "CREATE TRIGGER full BEFORE INSERT ON escalation_entry "
+            "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+        )
+    proc = gh(repo, "escalate", "--item", "security", "--reason", "token check changed")
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    with sqlite3.connect(ledger) as conn:
+        assert conn.execute("SELECT count(*) FROM escalation").fetchone() == (0,)
+        conn.execute("DROP TRIGGER full")
+    assert "security" not in gh(repo, "status").stdout
+
+
+def test_a_write_past_the_file_size_limit_says_so(tmp_path: Path) -> None:
+    """Refuter 16r finding 6: a write cut short by ``ulimit -f`` (EFBIG; Python ignores
+    SIGXFSZ) was reported as "unreadable: disk I/O error"."""
+    import resource
+
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))
+    write(repo / "a.py", "x = 1\n")
+    assert gh(repo, "record", "--model", "m", "--effort", "low", "a.py").returncode == 0
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    proc = subprocess.run(
+        [sys.executable, "-m", "gentle_hooks", "receipt", "add", "--exit-code", "0", "t: ok"],
+        cwd=repo,
+        preexec_fn=limited,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert "the file size limit (ulimit -f) is 4096 bytes" in proc.stderr
+    assert "unreadable" not in proc.stderr
+
+
+def test_gate_range_shows_a_non_utf8_ref_as_its_bytes(tmp_path: Path) -> None:
+    """Refuter 16r finding 6: a range side that is not UTF-8 is echoed ``\\xfe\\xfd`` (the
+    documented form), never ``\\udcfe\\udcfd``."""
+    repo = tmp_path / "repo"
+    git(tmp_path, "init", "-q", "-b", "main", str(repo))
+    git(repo, "commit", "-q", "--allow-empty", "-m", "a")
+    for given in ("\udcfe\udcfd..HEAD", "\udcfe\udcfd..", "HEAD..\udcfe\udcfd"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "gentle_hooks", "gate", "--range", given],
+            cwd=repo,
+            capture_output=True,
+            check=False,
+        )
+        err = proc.stderr.decode()
+        assert proc.returncode == 2 and "\\xfe\\xfd" in err and "udc" not in err, err
+
+
+def test_overrides_of_one_push_are_stored_together_or_not_at_all(tmp_path: Path) -> None:
+    """The two-transaction pattern of refuter 16r finding 3 in overrides: a push of two
+    blocked refs overridden stores both overrides in one transaction, so a refused second
+    write (a full disk) leaves neither."""
+    bare = tmp_path / "server.git"
+    git(tmp_path, "init", "-q", "--bare", "-b", "main", str(bare))
+    repo = tmp_path / "repo"
+    git(tmp_path, "clone", "-q", str(bare), str(repo))
+    write(repo / "app.py", "x = 1\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "initial")
+    git(repo, "push", "-q", "origin", "main")
+    write(repo / "app.py", "x = 2\n")
+    assert gh(repo, "record", "--model", "o4-mini", "--effort", "low", "app.py").returncode == 0
+    git(repo, "commit", "-qam", "writer work")
+    head = git(repo, "rev-parse", "HEAD").strip()
+    stdin = "".join(f"refs/heads/{b} {head} refs/heads/{b} {'0' * 40}\n" for b in ("a", "b"))
+    ledger = repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+    with sqlite3.connect(ledger) as conn:
+        conn.execute(
+            "CREATE TRIGGER full BEFORE INSERT ON override WHEN "
+            "(SELECT count(*) FROM override) >= 1 "
+            "BEGIN SELECT RAISE(ABORT, 'database or disk is full'); END"
+        )
+    env = {"GENTLE_HOOKS_SKIP": "release tonight"}
+    proc = gh(repo, "hook", "pre-push", "origin", str(bare), input=stdin, env=env)
+    assert proc.returncode == 2 and "disk is full" in proc.stderr, (proc.stdout, proc.stderr)
+    with sqlite3.connect(ledger) as conn:
+        assert conn.execute("SELECT count(*) FROM override").fetchone() == (0,)
