@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import write
-from tests.integration.test_verify import Env, make_env
+from tests.integration.test_verify import BRIEF, Env, make_env
 
 
 @pytest.fixture
@@ -90,3 +90,38 @@ def test_each_run_gets_a_fresh_home_and_tmpdir_inside_the_room(env: Env) -> None
     out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", probe)
     assert out["status"] == "pass", out["outcomes"]
     assert _criterion_exit(out) == 0
+
+
+def test_no_run_reads_bytecode_another_run_compiled(env: Env) -> None:
+    """Refuter 18r item 3: every run of a check (candidate, base, hollow) shared one
+    ``PYTHONPYCACHEPREFIX`` at the same ``tree/`` path, and a source of the same size and
+    mtime second reads as unchanged, so the base tree's run imported the candidate's
+    ``a + b``: the negative test "fails the same way on the base tree" though by hand it
+    exits 0 there. No run writes bytecode now, so the base run sees the base's code and
+    the negative test counts (C2)."""
+    write(env.repo / "src" / "app.py", "def add(a, b):\n    return a + b\n")  # same size
+    negative = "python3 -c 'import app; assert app.add(2, 3) == -1'"
+    env.brief({**BRIEF, "negativeTests": [{"criterion": "subtraction gone", "run": negative}]})
+    out = env.json("verify", "run", "--brief", str(env.brief_path))
+    (neg,) = [o for o in out["outcomes"] if o["kind"] == "negative"]
+    assert (neg["result"], neg["row"]) == ("pass", "C2"), neg
+    assert out["status"] == "pass", out["outcomes"]
+
+
+def test_no_run_leaves_bytecode_for_the_next(env: Env, tmp_path: Path) -> None:
+    """Refuter 18r item 3, whatever the clock: after a run imports the tree's code, no
+    bytecode of it is left where another run at the same ``tree/`` path would read it (in
+    the room, or in a bytecode cache), and pytest's cache is the run's own."""
+    marker = tmp_path / "bytecode-left-for-the-next-run"
+    probe = (
+        'python3 -c \'import os, sys, app; room = os.path.dirname(os.environ["PWD"]); '
+        "places = [room] + [p for p in [sys.pycache_prefix] if p]; "
+        'left = [f for d in places for _, _, fs in os.walk(d) for f in fs if f.endswith(".pyc")]; '
+        f'left and open("{marker}", "a").write(repr(left)); '
+        'cache = os.environ["PYTEST_ADDOPTS"]; '
+        'assert cache.startswith("-o cache_dir=" + room + "/scratch/"), cache; '
+        "sys.exit(app.add(2, 2) != 4)'"
+    )
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", probe)
+    assert out["status"] == "pass", out["outcomes"]
+    assert not marker.exists(), marker.read_text()
