@@ -27,7 +27,7 @@ import os
 
 from gentle_hooks.agents.cursor import workspace_for
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, tool_call, writes_file
-from gentle_hooks.agents.payload import load_object, member, text
+from gentle_hooks.agents.payload import load_object, member, model_name, object_member, text
 from gentle_hooks.values.frozen import replace
 
 NAME = "cline"
@@ -46,8 +46,7 @@ def decode(data: bytes) -> RuntimeEvent:
         UsageError: not a bounded JSON object.
     """
     event = load_object(data, f"record --from {NAME}: stdin")
-    raw = event.get("postToolUse")
-    post: dict[str, object] = raw if isinstance(raw, dict) else {}
+    post = object_member(event, "postToolUse")
     call = tool_call(
         event,
         "toolName",
@@ -60,7 +59,6 @@ def decode(data: bytes) -> RuntimeEvent:
     raw_roots = event.get("workspaceRoots")
     roots = [r for r in raw_roots if text(r)] if isinstance(raw_roots, list) else []
     first = call.paths[0] if call.paths and os.path.isabs(call.paths[0]) else None
-    slug = text(member(event, "model", "slug"))
     call = replace(call, cwd=workspace_for(first, roots))
     return call.runtime_event(
         NAME,
@@ -70,6 +68,6 @@ def decode(data: bytes) -> RuntimeEvent:
         writes=call.hook in (EVENT, None)
         and post.get("success") is not False
         and writes_file(call.tool, call.args, WRITE_TOOLS),
-        model=slug if slug and slug.lower() not in NO_MODEL else None,
+        model=model_name(member(event, "model", "slug"), NO_MODEL),
         effort=None,
     )

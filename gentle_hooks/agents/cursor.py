@@ -32,7 +32,7 @@ from gentle_hooks.agents.event import (
     unique,
 )
 from gentle_hooks.agents.patch import PATH_KEYS, written_paths
-from gentle_hooks.agents.payload import load_object, text
+from gentle_hooks.agents.payload import load_object, model_name, text
 
 NAME = "cursor"
 #: The event ``install --agent cursor`` wires: every call of it is a file write.
@@ -72,7 +72,6 @@ def decode(data: bytes) -> RuntimeEvent:
         return subagent_event(
             NAME, SUBAGENT_EVENTS[name], conversation, None, roots[0] if roots else None, name
         )
-    model = text(event.get("model"))
     return RuntimeEvent(
         source=NAME,
         session_id=conversation,
@@ -83,7 +82,7 @@ def decode(data: bytes) -> RuntimeEvent:
         paths=unique(found),
         writes=name in (EVENT, None),
         tool=name,
-        model=model if model and model.lower() not in NO_MODEL else None,
+        model=model_name(event.get("model"), NO_MODEL),
         effort=None,
         hook_event=text(event.get("hook_event_name")),
         unreadable=unreadable,

@@ -265,3 +265,16 @@ def member(value: object, *keys: str) -> object:
             return None
         value = value.get(key)
     return value
+
+
+def object_member(value: object, *keys: str) -> dict[str, object]:
+    """:func:`member` when it is a JSON object, else an empty one."""
+    found = member(value, *keys)
+    return found if isinstance(found, dict) else {}
+
+
+def model_name(value: object, placeholders: tuple[str, ...]) -> str | None:
+    """``value`` as the model a runtime names: None when it is no text (:func:`text`) or
+    one of ``placeholders`` (lower case), the runtime's words for no model."""
+    name = text(value)
+    return name if name and name.lower() not in placeholders else None

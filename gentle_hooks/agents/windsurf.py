@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, unique
 from gentle_hooks.agents.patch import PATH_KEYS, written_paths
-from gentle_hooks.agents.payload import load_object, text
+from gentle_hooks.agents.payload import load_object, model_name, object_member, text
 
 NAME = "windsurf"
 #: The event ``install --agent windsurf`` wires: every call of it is a file write.
@@ -35,14 +35,12 @@ def decode(data: bytes) -> RuntimeEvent:
         UsageError: not a bounded JSON object.
     """
     event = load_object(data, f"record --from {NAME}: stdin")
-    raw_info = event.get("tool_info")
-    info: dict[str, object] = raw_info if isinstance(raw_info, dict) else {}
+    info = object_member(event, "tool_info")
     found, unreadable = written_paths(
         {k: info[k] for k in PATH_KEYS if k in info}, "the input's tool_info"
     )
     trajectory = text(event.get("trajectory_id"))
     action = text(event.get("agent_action_name"))
-    model = text(event.get("model_name"))
     return RuntimeEvent(
         source=NAME,
         session_id=trajectory,
@@ -58,7 +56,7 @@ def decode(data: bytes) -> RuntimeEvent:
         paths=unique(found),
         writes=action in (EVENT, None),
         tool=action,
-        model=model if model and model.lower() not in NO_MODEL else None,
+        model=model_name(event.get("model_name"), NO_MODEL),
         effort=None,
         hook_event=action,
         unreadable=unreadable,

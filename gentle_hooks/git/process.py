@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import subprocess
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -116,6 +117,41 @@ def _spawn(
         return start(["git", *args], cwd=cwd, env=env, **how)
     except FileNotFoundError:
         raise GitError("git is not on PATH; install git") from None
+
+
+def start_session(
+    argv: Sequence[str], cwd: str | None, env: Mapping[str, str], stdout: bool = True
+) -> subprocess.Popen[bytes]:
+    """Start ``argv`` (no shell) in ``cwd`` with ``env``, no stdin (a pre-push hook's stdin
+    holds the refs), stdout piped when ``stdout`` else /dev/null, stderr piped, in a session
+    of its own so :func:`kill_session` ends it with every process it started.
+
+    Raises:
+        OSError: it cannot be started (no such program, not executable).
+    """
+    return subprocess.Popen(
+        list(argv),
+        cwd=cwd,
+        env=dict(env),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE if stdout else subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+
+
+def kill_session(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the session :func:`start_session` gave ``proc`` (a script's own children
+    would keep its pipes open otherwise); ``proc`` alone where there are no process groups
+    or its group is already gone."""
+    try:
+        if hasattr(os, "killpg"):
+            os.killpg(proc.pid, signal.SIGKILL)
+        else:  # pragma: no cover - Windows
+            proc.kill()
+    except (ProcessLookupError, PermissionError):
+        with contextlib.suppress(OSError):  # it ended between the timeout and the kill
+            proc.kill()
 
 
 class Drain:

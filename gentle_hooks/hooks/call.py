@@ -5,9 +5,11 @@ Room ``hooks``. Standard library only: the pass path builds one for every commit
 
 from __future__ import annotations
 
+import time
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
 
 #: The most bytes a hook reads from git's standard input: 10,000 ref lines of ~400 bytes
 #: (git sends one short line per ref); more is refused in one line (exit 2).
@@ -31,6 +33,29 @@ def hook_seconds(env: Mapping[str, str]) -> float:
     except ValueError:
         return HOOK_SECONDS
     return given if 0 <= given < HOOK_SECONDS else HOOK_SECONDS
+
+
+def time_check(hook: str, updates: int, env: Mapping[str, str]) -> Callable[[], None]:
+    """A check for a push hook judging ``updates`` ref updates: from this call on, once
+    :func:`hook_seconds` have passed, it raises.
+
+    Raises (the check):
+        UsageError: ``<hook>: could not judge N ref update(s) within Ss; push refused``
+            (the hook fails closed).
+    """
+    limit = hook_seconds(env)
+    deadline = time.monotonic() + limit
+
+    def in_time() -> None:
+        if time.monotonic() > deadline:
+            from gentle_hooks.errors import UsageError
+
+            raise UsageError(
+                f"{hook}: could not judge {updates} ref update(s) within {limit:g}s; "
+                "push refused: push fewer refs at once"
+            )
+
+    return in_time
 
 
 class HookCall:

@@ -17,7 +17,6 @@ push the gate lets through shares them first
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 
@@ -25,7 +24,7 @@ from gentle_hooks.config.load import LoadedConfig
 from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.hooks.call import HookCall, hook_seconds
+from gentle_hooks.hooks.call import HookCall, time_check
 from gentle_hooks.hooks.outcome import COMMITTED, Judged, conclude, open_gate, say
 from gentle_hooks.hooks.push_input import push_updates
 from gentle_hooks.hooks.pushed_commits import (
@@ -91,15 +90,7 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
             heads.append(repo.head())
         return heads[0]
 
-    limit = hook_seconds(env)
-    deadline = time.monotonic() + limit
-
-    def in_time() -> None:
-        if time.monotonic() > deadline:
-            raise UsageError(
-                f"pre-push: could not judge {len(updates)} ref update(s) within {limit:g}s; "
-                "push refused: push fewer refs at once"
-            )
+    in_time = time_check("pre-push", len(updates), env)
 
     judged_refs = [u for u in updates if u.remote_ref != NOTES_REF and not u.is_deletion]
     # identical updates (local id, remote id, lower bound) are listed once

@@ -69,20 +69,11 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
         )
     trust = load_trust(repo, config.settings, None)  # the server's own file, never the push's
     rejected = 0
-    import time
 
-    from gentle_hooks.hooks.call import hook_seconds
+    from gentle_hooks.hooks.call import time_check
     from gentle_hooks.values.frozen import replace
 
-    limit = hook_seconds(env)
-    deadline = time.monotonic() + limit
-
-    def in_time() -> None:
-        if time.monotonic() > deadline:
-            raise UsageError(
-                f"pre-receive: could not judge {len(updates)} ref update(s) within {limit:g}s; "
-                "push refused: push fewer refs at once"
-            )
+    in_time = time_check("pre-receive", len(updates), env)
 
     peeled: dict[str, str | None] = {}
     judged: dict[tuple[str, str | None], list[CommitVerdict]] = {}

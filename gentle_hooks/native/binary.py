@@ -41,11 +41,10 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 from collections.abc import Mapping, Sequence
 
-from gentle_hooks.git.process import scrubbed_env
+from gentle_hooks.git.process import kill_session, scrubbed_env, start_session
 from gentle_hooks.native.message import relay
 from gentle_hooks.native.result import NativeAssessment
 from gentle_hooks.values.candidate import Candidate
@@ -141,16 +140,6 @@ def find_binary(env: Mapping[str, str]) -> str | None:
     return shutil.which(GENTLE_AI, path=env.get("PATH", os.defpath))
 
 
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    try:
-        if hasattr(os, "killpg"):
-            os.killpg(proc.pid, signal.SIGKILL)
-        else:  # pragma: no cover - Windows
-            proc.kill()
-    except (ProcessLookupError, PermissionError):
-        proc.kill()
-
-
 def _failure_detail(stdout: bytes, stderr: bytes) -> str:
     """The binary's own message, redacted (:func:`~gentle_hooks.native.message.relay`):
     stderr, else the failure envelope's reason, else stdout."""
@@ -223,21 +212,13 @@ def run_binary(
     """
     shown = " ".join(argv[1:3])
     try:
-        proc = subprocess.Popen(
-            list(argv),
-            cwd=cwd,
-            env=scrubbed_env(env),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
+        proc = start_session(argv, cwd, scrubbed_env(env))
     except OSError as exc:
         why = relay(str(exc.strerror or exc))
         return ExternalAnswer(None, f"cannot run {GENTLE_AI}: {why}", tuple(argv))
     output = _collect(proc, timeout)
     if isinstance(output, str):
-        _kill_group(proc)
+        kill_session(proc)
         for pipe in (proc.stdout, proc.stderr):
             if pipe is not None:
                 pipe.close()

@@ -24,40 +24,23 @@ B4     an entry point run: ``main()``, ``sys.exit(main())``,              ``unit
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
-from gentle_hooks.policy.linekeys import trivial_row
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.policy.linekeys import LineRow, first_row, trivial_row
 
 _DUNDER = re.compile(rb"__(?:name|file|all|version|doc|author)__")
 _SETUP = re.compile(rb"\b(?:getLogger|basicConfig|ArgumentParser|parse_args)\s*\(")
 _ENTRY = re.compile(rb"(?:sys\.exit\(\s*)?(?:\w+\.)?main\(\s*\)\s*\)?;?")
 
 
-@frozen
-class BoilerplateRow:
-    """One row of the boilerplate table.
-
-    Attributes:
-        id: stable row id (``B1``...); text: the row in words;
-        matches: whether a stripped line is of this row.
-    """
-
-    id: str
-    text: str
-    matches: Callable[[bytes], bool]
-
-
-BOILERPLATE_ROWS: tuple[BoilerplateRow, ...] = (
-    BoilerplateRow("B1", "trivial (rows L1-L5)", lambda s: trivial_row(s) is not None),
-    BoilerplateRow("B2", "a module dunder idiom", lambda s: bool(_DUNDER.search(s))),
-    BoilerplateRow("B3", "a logging or command-line setup call", lambda s: bool(_SETUP.search(s))),
-    BoilerplateRow("B4", "an entry point run", lambda s: bool(_ENTRY.fullmatch(s))),
+BOILERPLATE_ROWS: tuple[LineRow, ...] = (
+    LineRow("B1", "trivial (rows L1-L5)", lambda s: trivial_row(s) is not None),
+    LineRow("B2", "a module dunder idiom", lambda s: bool(_DUNDER.search(s))),
+    LineRow("B3", "a logging or command-line setup call", lambda s: bool(_SETUP.search(s))),
+    LineRow("B4", "an entry point run", lambda s: bool(_ENTRY.fullmatch(s))),
 )
 
 
 def boilerplate_row(line: bytes) -> str | None:
     """The id of the first row of :data:`BOILERPLATE_ROWS` the line (stripped here) is of,
     or None when the line is distinctive."""
-    stripped = line.strip()
-    return next((r.id for r in BOILERPLATE_ROWS if r.matches(stripped)), None)
+    return first_row(BOILERPLATE_ROWS, line.strip())

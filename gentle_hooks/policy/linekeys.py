@@ -191,11 +191,12 @@ def short_keys(data: bytes | None) -> frozenset[str]:
 
 
 @frozen
-class TrivialRow:
-    """One row of the trivial-line table.
+class LineRow:
+    """One row of a table of kinds of line (:data:`TRIVIAL_ROWS`,
+    :data:`gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`).
 
     Attributes:
-        id: stable row id (``L1``...); text: the row in words;
+        id: stable row id (``L1``, ``B1``...); text: the row in words;
         matches: whether a stripped line is of this row.
     """
 
@@ -204,22 +205,27 @@ class TrivialRow:
     matches: Callable[[bytes], bool]
 
 
+def first_row(rows: tuple[LineRow, ...], stripped: bytes) -> str | None:
+    """The id of the first of ``rows`` the stripped line is of, or None."""
+    return next((r.id for r in rows if r.matches(stripped)), None)
+
+
 def _common_only(stripped: bytes) -> bool:
     words = _WORD.findall(stripped)
     return bool(words) and all(w in COMMON_WORDS or _NUMBER.fullmatch(w) for w in words)
 
 
 #: Lines a human writes the same way on their own: never the writer's alone (module table).
-TRIVIAL_ROWS: tuple[TrivialRow, ...] = (
-    TrivialRow("L1", "blank", lambda s: not s),
-    TrivialRow("L2", "punctuation and brackets only", lambda s: not _WORD.search(s)),
-    TrivialRow(
+TRIVIAL_ROWS: tuple[LineRow, ...] = (
+    LineRow("L1", "blank", lambda s: not s),
+    LineRow("L2", "punctuation and brackets only", lambda s: not _WORD.search(s)),
+    LineRow(
         "L3",
         "not significant (too few word characters) and not an action",
         lambda s: not is_significant(s) and not is_action(s),
     ),
-    TrivialRow("L4", "only keywords, constants and numbers", _common_only),
-    TrivialRow("L5", "an import or include of a module", lambda s: bool(_IMPORT.match(s))),
+    LineRow("L4", "only keywords, constants and numbers", _common_only),
+    LineRow("L5", "an import or include of a module", lambda s: bool(_IMPORT.match(s))),
 )
 
 
@@ -231,7 +237,7 @@ def trivial_row(line: bytes) -> str | None:
 
 @lru_cache(maxsize=LINES_KEPT)
 def _trivial_row(stripped: bytes) -> str | None:
-    return next((r.id for r in TRIVIAL_ROWS if r.matches(stripped)), None)
+    return first_row(TRIVIAL_ROWS, stripped)
 
 
 def telling_keys(data: bytes | None) -> frozenset[str]:

@@ -47,10 +47,8 @@ class VerifierShortfall:
     rejected: tuple[str, ...] = ()
     repeated: tuple[str, ...] = ()
 
-    @property
-    def what(self) -> Missing:
-        """:attr:`Missing.VERIFIER`."""
-        return Missing.VERIFIER
+    #: What the shortfall says is missing (a class constant, not a field).
+    what = Missing.VERIFIER
 
     @property
     def majority(self) -> bool:
@@ -85,10 +83,8 @@ class SpotCheckShortfall:
     declared: tuple[str, ...] = ()
     earlier: tuple[str, ...] = ()
 
-    @property
-    def what(self) -> Missing:
-        """:attr:`Missing.SPOT_CHECK`."""
-        return Missing.SPOT_CHECK
+    #: What the shortfall says is missing (a class constant, not a field).
+    what = Missing.SPOT_CHECK
 
 
 @frozen

@@ -37,7 +37,7 @@ from gentle_hooks.quorum.restatement import cited_evidence
 Outcome = Literal["abstain", "refute"]
 
 #: Quotes and backticked commands: their words are what was cited, not what was said.
-_PROTECTED: Final = re.compile(
+PROTECTED: Final = re.compile(
     r"`[^`]*`|\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019|(?<!\w)'[^'\n]*'(?!\w)"
 )
 #: Sentence ends (a dot only before whitespace or the end: ``workflow.js`` is one word).
@@ -90,21 +90,28 @@ STOPPED: Final = re.compile(
 )
 
 
-def observation_sentences(text: str) -> list[str]:
-    """``text`` cut into sentences (quotes and commands kept whole)."""
-    masked = _PROTECTED.sub(lambda m: "`" + "x" * (len(m.group(0)) - 2) + "`", text)
+def protected_split(text: str, cut: re.Pattern[str]) -> list[str]:
+    """``text`` cut at each match of ``cut`` outside quotes and backticked commands (a
+    :data:`PROTECTED` span is never cut), each part stripped; parts of nothing but
+    punctuation are dropped."""
+    masked = PROTECTED.sub(lambda m: "`" + "x" * (len(m.group(0)) - 2) + "`", text)
     parts, start = [], 0
-    for match in _SENTENCE.finditer(masked):
+    for match in cut.finditer(masked):
         parts.append(text[start : match.start()])
         start = match.end()
     parts.append(text[start:])
     return [p.strip() for p in parts if p.strip(" \t\n.,;:!?-\u2014()")]
 
 
+def observation_sentences(text: str) -> list[str]:
+    """``text`` cut into sentences (quotes and commands kept whole)."""
+    return protected_split(text, _SENTENCE)
+
+
 def _masked(sentence: str) -> str:
     """The sentence case-folded, quotes and commands blanked to `` ` ` ``, contractions of
     "not" expanded."""
-    text = _PROTECTED.sub(" `` ", sentence.replace("\u2019", "'")).casefold()
+    text = PROTECTED.sub(" `` ", sentence.replace("\u2019", "'")).casefold()
     text = re.sub(r"n't\b", " not", text)
     return " ".join(text.split())
 

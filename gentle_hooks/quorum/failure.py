@@ -48,6 +48,7 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
+from gentle_hooks.quorum.completed import PROTECTED, protected_split
 from gentle_hooks.quorum.restatement import named_files
 from gentle_hooks.values.frozen import frozen
 
@@ -358,9 +359,6 @@ _LEAD = re.compile(
     r"honestly|admittedly|regrettably|ultimately|finally|first|second|third|"
     r"step\s+\d+)\b)*[\W_]*"
 )
-_PROTECTED = re.compile(
-    r"`[^`]*`|\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019|(?<!\w)'[^'\n]*'(?!\w)"
-)
 _SENTENCE = re.compile(r"[.!?](?=\s|$)|[;\n]")
 _CLAUSE = re.compile(
     r"[.!?](?=\s|$)|[;\n]|\s+--?\s+|\u2014|,?\s+\b(?:but|however|although|though|whereas)\b",
@@ -372,7 +370,7 @@ def normalise(part: str) -> str:
     """``part`` as the rows read it: quotes and backticked commands blanked, curly
     apostrophes straightened, case-folded, contractions expanded, whitespace collapsed,
     leading conjunctions and punctuation dropped."""
-    text = _PROTECTED.sub(" `` ", part.replace("\u2019", "'"))
+    text = PROTECTED.sub(" `` ", part.replace("\u2019", "'"))
     text = " ".join(text.casefold().split())
     for pattern, repl in _CONTRACTIONS:
         text = pattern.sub(repl, text)
@@ -414,16 +412,6 @@ class FailureSplit:
         )
 
 
-def _parts(text: str, cut: re.Pattern[str]) -> list[str]:
-    masked = _PROTECTED.sub(lambda m: "`" + "x" * (len(m.group(0)) - 2) + "`", text)
-    parts, start = [], 0
-    for match in cut.finditer(masked):
-        parts.append(text[start : match.start()])
-        start = match.end()
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip(" \t\n.,;:!?-\u2014()")]
-
-
 def failure_split(
     what_i_checked: str, claim: str | None = None, *, by_clause: bool = False
 ) -> FailureSplit | None:
@@ -436,7 +424,7 @@ def failure_split(
             well as at sentences (for a refuted verdict; an upheld one is cut at sentences
             only, so "ran `x` but it errored" stays one failed part).
     """
-    parts = _parts(what_i_checked, _CLAUSE if by_clause else _SENTENCE)
+    parts = protected_split(what_i_checked, _CLAUSE if by_clause else _SENTENCE)
     rows = [(p, failure_row(p, claim)) for p in parts]
     failed = [(p, r) for p, r in rows if r is not None]
     if not failed:

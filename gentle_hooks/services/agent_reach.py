@@ -22,12 +22,10 @@ path is taken from the ``cd DIR &&`` before it (DIR expanded the same way). Then
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -35,6 +33,7 @@ from collections.abc import Mapping
 
 from gentle_hooks.agents import wiring
 from gentle_hooks.agents.runtimes import Runtime
+from gentle_hooks.git.process import kill_session, start_session
 from gentle_hooks.values.frozen import frozen, replace
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -182,23 +181,13 @@ def runs(
     start or exits non-zero, unanswered when it does not finish in time (it is killed, with
     every process it started in its session)."""
     try:
-        proc = subprocess.Popen(
-            [program, "--version"],
-            cwd=root,
-            env=dict(env),
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
+        proc = start_session([program, "--version"], root, env, stdout=False)
     except OSError as exc:
         return Reach("missing", program, f"'{program}' cannot be started: {exc.strerror}")
     try:
         _, err = proc.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
-        # its whole session: a script's own children would keep the pipe open otherwise
-        with contextlib.suppress(OSError):  # it ended between the timeout and the kill
-            os.killpg(proc.pid, signal.SIGKILL)
+        kill_session(proc)
         assert proc.stderr is not None
         proc.stderr.close()
         proc.wait()

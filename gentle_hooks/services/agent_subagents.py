@@ -104,11 +104,7 @@ def running(
     """The live subagents of ``runtime``'s ``session``, oldest first; an expired marker (older
     than :data:`MAX_AGE`) or one that cannot be read is removed and left out."""
     now = time.time() if now is None else now
-    where = marker_dir(common_dir)
-    try:
-        names = sorted(os.listdir(where))
-    except OSError:
-        return []
+    where, names = _listing(common_dir)
     prefix = _prefix(runtime, session)
     out = []
     for name in names:
@@ -136,11 +132,7 @@ def stop(common_dir: str, runtime: str, session: str | None, name: str | None) -
 def stale(common_dir: str, now: float | None = None) -> list[str]:
     """The expired or unreadable markers of the repository (nothing is removed)."""
     now = time.time() if now is None else now
-    where = marker_dir(common_dir)
-    try:
-        names = sorted(os.listdir(where))
-    except OSError:
-        return []
+    where, names = _listing(common_dir)
     out = []
     for name in names:
         path = os.path.join(where, name)
@@ -155,6 +147,16 @@ def stale(common_dir: str, now: float | None = None) -> list[str]:
         except OSError:
             continue
     return out
+
+
+def _listing(common_dir: str) -> tuple[str, list[str]]:
+    """The marker directory of the repository and its entries, sorted (none when it cannot
+    be listed)."""
+    where = marker_dir(common_dir)
+    try:
+        return where, sorted(os.listdir(where))
+    except OSError:
+        return where, []
 
 
 def _read(path: str) -> Subagent | None:

@@ -10,11 +10,34 @@ finds what it repairs, and never deletes a record.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from gentle_hooks.errors import Command, GentleError, cli
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.diagnose import diagnose, is_damaged
 from gentle_hooks.ledger.location import ledger_path
+
+
+def _ledger_of(cwd: str | None) -> str:
+    """The ledger path of the repository at ``cwd``.
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    return ledger_path(Repository.open(cwd, allow_bare=True).paths.common_dir)
+
+
+def _repair(cwd: str | None, check: str, repair: Callable[[str], list[str]]) -> list[str]:
+    """``repair`` of the ledger of the repository at ``cwd`` (the lines it returns), run only
+    when the diagnose check named ``check`` finds something it can fix; nothing otherwise.
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    path = _ledger_of(cwd)
+    if not any(c.name == check and c.fixable for c in diagnose(path)):
+        return []
+    return repair(path)
 
 
 def restore_schema(cwd: str | None) -> list[str]:
@@ -29,12 +52,7 @@ def restore_schema(cwd: str | None) -> list[str]:
     """
     from gentle_hooks.ledger.schema_repair import restore_version
 
-    repo = Repository.open(cwd, allow_bare=True)
-    path = ledger_path(repo.paths.common_dir)
-    if not any(c.name == "schema" and c.fixable for c in diagnose(path)):
-        return []
-    line = restore_version(path)
-    return [line] if line else []
+    return _repair(cwd, "schema", lambda path: list(filter(None, [restore_version(path)])))
 
 
 def reset_counters(cwd: str | None) -> list[str]:
@@ -48,11 +66,7 @@ def reset_counters(cwd: str | None) -> list[str]:
     """
     from gentle_hooks.ledger import schema_repair
 
-    repo = Repository.open(cwd, allow_bare=True)
-    path = ledger_path(repo.paths.common_dir)
-    if not any(c.name == "counters" and c.fixable for c in diagnose(path)):
-        return []
-    return schema_repair.reset_counters(path)
+    return _repair(cwd, "counters", schema_repair.reset_counters)
 
 
 def quarantine_rows(cwd: str | None) -> list[tuple[str, Command | None]]:
@@ -66,8 +80,7 @@ def quarantine_rows(cwd: str | None) -> list[tuple[str, Command | None]]:
     """
     from gentle_hooks.ledger.store import Ledger
 
-    repo = Repository.open(cwd, allow_bare=True)
-    path = ledger_path(repo.paths.common_dir)
+    path = _ledger_of(cwd)
     checks = diagnose(path)
     if is_damaged(path, checks) or not any(
         c.name in ("rows", "constraints") and not c.ok for c in checks
@@ -132,8 +145,7 @@ def repair_ledger(cwd: str | None) -> list[str]:
 
     from gentle_hooks.ledger.diagnose import move_aside
 
-    repo = Repository.open(cwd, allow_bare=True)
-    path = ledger_path(repo.paths.common_dir)
+    path = _ledger_of(cwd)
     if not is_damaged(path, diagnose(path)):
         return []
     stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())

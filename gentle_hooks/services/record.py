@@ -19,8 +19,9 @@ from contextlib import contextmanager
 from typing import IO, TypeVar
 
 from gentle_hooks.config.settings import Settings
-from gentle_hooks.errors import PolicyInputError, UsageError
+from gentle_hooks.errors import Command, PolicyInputError, UsageError
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.git.ssh import check_key
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import (
     EscalationRecord,
@@ -139,6 +140,41 @@ def bound_store(binding: Binding, env: Mapping[str, str]) -> Iterator[tuple[Boun
     bound = bind(binding, env)
     with open_store(bound.repo) as led:
         yield bound, led
+
+
+def refuse_unsignable(
+    led: Ledger,
+    bound: Bound,
+    sign_key: str,
+    what: str,
+    then: tuple[str, str],
+    command: Callable[[tuple[str, ...]], Command],
+) -> None:
+    """``--sign-key`` signs a record's line in a commit's note: refuse it before anything is
+    run or stored when the key cannot sign, or when no commit has the bound candidate yet
+    (the key would be ignored). ``what`` names the record (``the verdict``); ``then`` says
+    what to do instead, with the commit and without the key (``("add the verdict to the
+    commit", "add it")``); ``command`` builds the command that signs it once it is
+    committed, from the words of the binding bound to the commit. A ``--committed``
+    binding always has its commit.
+
+    Raises:
+        SigningError: the key cannot sign (no such file, a key ssh-keygen refuses).
+        UsageError: no commit has the candidate, with ``command``.
+    """
+    check_key(sign_key)
+    if bound.candidate.projection is Projection.COMMITTED:
+        return
+    if led.commits_with_identity(bound.candidate.identity):
+        return
+    committed = replace(bound.binding, projection=Projection.COMMITTED).words()
+    raise UsageError(
+        f"--sign-key signs {what}'s line in a commit's note, and no commit has this "
+        f"candidate yet: commit the change first, then {then[0]} as below (or {then[1]} "
+        "without --sign-key: the post-commit hook signs its line with the key "
+        "gentle.signRecords names)",
+        commands=(command(committed),),
+    )
 
 
 def _recorded(led: Ledger, bound: Bound, stored: Record, notes: tuple[str, ...]) -> Recorded:

@@ -32,7 +32,6 @@ from gentle_hooks.git.checkout import open_checkout
 from gentle_hooks.git.location import is_away_from, is_on_server
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.git.ssh import check_key
 from gentle_hooks.ledger.records import Receipt, SpotCheck
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.selfcheck import report_argv, rerun_agrees
@@ -46,6 +45,7 @@ from gentle_hooks.services.record import (
     bind,
     open_store,
     refusal,
+    refuse_unsignable,
     standing,
 )
 from gentle_hooks.services.runner import Observation, run_observed, stopped_cleanly
@@ -288,7 +288,17 @@ def run_spot_check(
     with open_store(bound.repo) as led:
         receipt = choose_receipt(led, bound, receipt_id, command)
         if sign_key is not None:
-            _refuse_unsignable(led, bound, binding, receipt, sign_key)
+            refuse_unsignable(
+                led,
+                bound,
+                sign_key,
+                "the spot check",
+                ("spot-check the commit", "spot-check"),
+                # the same receipt, bound to the commit
+                lambda words: cli(
+                    "spot-check", *words, "--receipt", str(receipt.id), "--sign-key", sign_key
+                ),
+            )
         in_place = binding.projection is Projection.SNAPSHOT or _holds(bound.repo, cand.tree)
         said: list[str] = []
         if in_place:
@@ -343,41 +353,6 @@ def run_spot_check(
         )
         kept = refresh_notes_kept(bound.repo, led, cand, sign_key)
         return SpotOutcome(Recorded(led.path, stored, cand, kept), receipt, obs, not in_place)
-
-
-def _refuse_unsignable(
-    led: Ledger, bound: Bound, binding: Binding, receipt: Receipt, sign_key: str
-) -> None:
-    """``--sign-key`` signs the spot check's line in a commit's note: refuse it before the
-    re-run when the key cannot sign, or when no commit has this candidate yet (the key
-    would be ignored).
-
-    Raises:
-        SigningError: the key cannot sign.
-        UsageError: no commit has this candidate, with the command that signs the spot
-            check once it is committed (the same receipt, bound to the commit).
-    """
-    check_key(sign_key)
-    cand = bound.candidate
-    if cand.projection is Projection.COMMITTED or led.commits_with_identity(cand.identity):
-        return
-    committed = replace(binding, projection=Projection.COMMITTED).words()
-    raise UsageError(
-        "--sign-key signs the spot check's line in a commit's note, and no commit has this "
-        "candidate yet: commit the change first, then spot-check the commit as below (or "
-        "spot-check without --sign-key: the post-commit hook signs its line with the key "
-        "gentle.signRecords names)",
-        commands=(
-            cli(
-                "spot-check",
-                *committed,
-                "--receipt",
-                str(receipt.id),
-                "--sign-key",
-                sign_key,
-            ),
-        ),
-    )
 
 
 def format_change(c: PathChange) -> str:

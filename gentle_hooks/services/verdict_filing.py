@@ -38,7 +38,6 @@ from gentle_hooks.config.load import load_config
 from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import ConfigError, GentleError, GitError, UsageError, cli
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.git.ssh import check_key
 from gentle_hooks.ledger.records import VerdictRecord, VerifyRun
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.services.delivered import refresh_notes
@@ -50,9 +49,10 @@ from gentle_hooks.services.record import (
     list_bound,
     open_root,
     open_store,
+    refuse_unsignable,
     store_path,
 )
-from gentle_hooks.values.candidate import Candidate, Projection
+from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen, replace
 
 #: The rule id of a verdict ``verify run`` did not write, under ``require_observed``.
@@ -307,7 +307,14 @@ def add_verdict(
     accepted, reasons = verdict_acceptance(verdict)
     with open_store(bound.repo) as led:
         if sign_key is not None:
-            _refuse_unsignable(led, bound, binding, source, sign_key)
+            refuse_unsignable(
+                led,
+                bound,
+                sign_key,
+                "the verdict",
+                ("add the verdict to the commit", "add it"),
+                lambda words: cli("verdict", "add", *words, "--sign-key", sign_key, source),
+            )
         run = observed_run(led, verdict, bound.candidate.identity)
         required = judged_require_observed(bound.repo, bound.candidate, settings, env)
         refused: tuple[str, ...] = ()
@@ -345,33 +352,6 @@ def add_verdict(
     if pair.excluded is not None:
         notes.append(f"the artifact directory was added to {pair.excluded}")
     return Recorded(led.path, stored, bound.candidate, tuple(notes))
-
-
-def _refuse_unsignable(
-    led: Ledger, bound: Bound, binding: Binding, source: str, sign_key: str
-) -> None:
-    """``--sign-key`` signs the verdict's line in a commit's note: refuse it (before
-    anything is stored) when the key cannot sign, or when no commit has this candidate
-    yet, so a key given is never ignored. A ``--committed`` binding always has its commit.
-
-    Raises:
-        SigningError: the key cannot sign (no such file, a key ssh-keygen refuses).
-        UsageError: the candidate is not committed yet, with the commands that sign it
-            once it is (commit, then ``verdict add --committed ... --sign-key``).
-    """
-    check_key(sign_key)
-    if bound.candidate.projection is Projection.COMMITTED:
-        return
-    if led.commits_with_identity(bound.candidate.identity):
-        return
-    committed = replace(binding, projection=Projection.COMMITTED).words()
-    raise UsageError(
-        "--sign-key signs the verdict's line in a commit's note, and no commit has this "
-        "candidate yet: commit the change first, then add the verdict to the commit as "
-        "below (or add it without --sign-key: the post-commit hook signs its line with "
-        "the key gentle.signRecords names)",
-        commands=(cli("verdict", "add", *committed, "--sign-key", sign_key, source),),
-    )
 
 
 def _artifact_for(
