@@ -24,6 +24,7 @@ Room ``agents`` (standard library and the rooms below). One module per job:
 * :mod:`.runtimes` — the table of runtimes: decoder, configuration file and shape
 * :mod:`.jsonedit` — a runtime's JSON configuration file, read and changed in place
 * :mod:`.wiring` — our entry in a runtime's configuration document: find, add, remove
+* :mod:`.wrappers` — the wrappers (`timeout`, `env`, `uvx`...) a hook command may put before ours
 * :mod:`.ownfile` — the hook files we own whole (Cline's script, OpenCode's plugin, Pi's
   extension, Kiro's hooks file)
 """

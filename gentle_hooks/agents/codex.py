@@ -22,6 +22,7 @@ inputs"): see :func:`decode` for whose model and effort are recorded then.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterable, Mapping
 
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
@@ -45,6 +46,37 @@ WRITE_TOOLS = ("apply_patch", "Edit", "Write")
 #: Codex's reasoning efforts (``none minimal low medium high xhigh``); ``none`` is reasoning
 #: off.
 EFFORTS: dict[str, str] = {**OUR_EFFORTS, "none": "off"}
+
+#: The user configuration file where Codex keeps the trust of each non-managed hook
+#: (relative to the home directory; ``CODEX_HOME`` replaces ``.codex``). Codex skips a hook
+#: until the user trusts "the exact definition" in ``/hooks``, and records that trust "by the
+#: hook's current hash" (developers.openai.com/codex/hooks, "Review and trust hooks") as a
+#: ``[hooks.state."<key>"]`` table with ``trusted_hash = "sha256:..."`` (and ``enabled``,
+#: false when switched off in ``/hooks``); it ignores a project layer's copy.
+TRUST_FILE = ".codex/config.toml"
+
+
+def trust_key(path: str, event: str, group: int, handler: int) -> str:
+    """The ``[hooks.state]`` key of the ``handler``-th hook of the ``group``-th group of
+    ``event`` in the hooks file at ``path`` (absolute): ``<path>:post_tool_use:0:0``."""
+    snake = "".join("_" + c.lower() if c.isupper() else c for c in event).lstrip("_")
+    return f"{path}:{snake}:{group}:{handler}"
+
+
+def trust(config: Mapping[str, object] | None, keys: Iterable[str]) -> str:
+    """What Codex's ``[hooks.state]`` of the user's ``config`` says of the hook under any of
+    ``keys``: ``disabled`` (``enabled = false``), ``trusted`` (a ``trusted_hash`` is
+    recorded; whether it is the current definition's hash is Codex's to compute, and a
+    changed hook is asked about again), else ``untrusted``."""
+    hooks = config.get("hooks") if config else None
+    state = hooks.get("state") if isinstance(hooks, dict) else None
+    found = [state.get(k) for k in keys] if isinstance(state, dict) else []
+    entries = [e for e in found if isinstance(e, dict)]
+    if any(e.get("enabled") is False for e in entries):
+        return "disabled"
+    if any(isinstance(e.get("trusted_hash"), str) for e in entries):
+        return "trusted"
+    return "untrusted"
 
 
 def turn_context(path: str | None) -> tuple[str | None, str | None]:

@@ -1,11 +1,12 @@
 """Factory Droid's ``PostToolUse`` hook input, decoded (SPEC §7 "Hooks"; docs/agents/droid.md).
 
 Room ``agents`` (standard library only). Droid's hooks follow Claude Code's: the same
-``hooks`` block in ``.factory/settings.json`` (project) or ``~/.factory/settings.json``
-(user), and the same input on standard input (docs.factory.ai/reference/hooks-reference,
-"Hook input"): ``session_id``, ``transcript_path``, ``cwd``, ``permission_mode``,
-``hook_event_name``, ``tool_name``, ``tool_input`` (``file_path``; an ``ApplyPatch`` envelope
-as text or under ``patch``), ``tool_response`` and ``tool_use_id``. git-ai-project/git-ai reads
+event map in ``.factory/hooks.json`` (project) or ``~/.factory/hooks.json`` (user), else
+under ``hooks`` in the ``settings.json`` beside it, and the same input on standard input
+(docs.factory.ai/reference/hooks-reference, "Hook input"): ``session_id``,
+``transcript_path``, ``cwd``, ``permission_mode``, ``hook_event_name``, ``tool_name``,
+``tool_input`` (``file_path``; an ``ApplyPatch`` envelope as text or under ``patch``),
+``tool_response`` and ``tool_use_id``. git-ai-project/git-ai reads
 the same fields (``src/commands/checkpoint_agent/presets/droid.rs`` @
 a332195287dd01947eed30c2a52e191781c5e2ea).
 

@@ -15,7 +15,10 @@ The input names no tool call and no model:
 * the model is the ``model`` of the newest ``gemini`` message of the session transcript
   (JSON Lines of message records, ``packages/core/src/services/chatRecordingService.ts``;
   an older whole-JSON ``{"messages": [...]}`` file is read too);
-* Gemini CLI exposes no effort: it is unknown unless ``GENTLE_WRITER_EFFORT`` says.
+* the input and the transcript name no effort: it is unknown unless ``GENTLE_WRITER_EFFORT``
+  says (the ``thinkingBudget`` of the settings' ``modelConfigs`` is resolved per request
+  from defaults in Gemini CLI's code and is a token count, not a level: not read,
+  docs/agents/gemini-cli.md says why).
 
 Subagents are exposed to the main agent as a tool of the same name (geminicli.com
 ``docs/core/subagents``): while the parent's call to one runs, the newest ``gemini`` message

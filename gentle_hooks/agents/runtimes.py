@@ -90,6 +90,9 @@ class Wiring:
             shape, ``(event, matcher)`` of each of them (None: a group with no matcher).
         aliases: ``(tool, its other names)``: names a group's matcher may select the tool by
             (Codex matches ``apply_patch`` by ``Write`` and ``Edit`` too).
+        hooks_files: standalone hooks files (relative as ``project``/``user``), in order:
+            the first that exists is read instead of every settings file's hooks (Droid's
+            ``.factory/hooks.json``), and install writes there; see agent_install.
     """
 
     project: str
@@ -123,6 +126,7 @@ class Wiring:
     file_mode: int = 0o644
     also_events: tuple[str, ...] = field(default=())
     also_matchers: tuple[tuple[str, str | None], ...] = field(default=())
+    hooks_files: tuple[str, ...] = field(default=())
 
 
 @frozen
@@ -367,7 +371,8 @@ RUNTIMES: tuple[Runtime, ...] = (
             also_events=tuple(e for e, _ in droid.SUBAGENT_EVENTS),
             also_matchers=droid.SUBAGENT_EVENTS,
             also_project=(".factory/settings.local.json",),
-            # docs.factory.ai/reference/hooks-reference, "Structure": $FACTORY_PROJECT_DIR
+            # docs.factory.ai/harness/hooks, "Configuration" and "Structure"
+            hooks_files=(".factory/hooks.json", ".factory/hooks/hooks.json"),
             project_vars=("FACTORY_PROJECT_DIR",),
         ),
         markers=(".factory",),

@@ -7,8 +7,9 @@ Room ``agents`` (standard library only): pure functions over a parsed JSON docum
 Every function returns a new document and leaves the one it was given untouched.
 
 Ours is an entry whose command runs ``record --from <runtime>`` of a ``gentle-hook``
-(whatever its path, environment prefix, extra flags, or a leading ``cd "$CLAUDE_PROJECT_DIR"
-&&``; no other command before or after it), or one carrying our entry's ``name``
+(whatever its path, environment prefix, wrappers (:mod:`gentle_hooks.agents.wrappers`),
+extra flags, or a leading ``cd "$CLAUDE_PROJECT_DIR" &&``; no other command before or after
+it), or one carrying our entry's ``name``
 (Gemini CLI's ``gentle-hooks-record``): it is never duplicated. On a re-install only its
 ``gentle-hook`` program word is updated, the user's prefix and flags are kept, and each
 change is said. Everything else in the document is kept as it was, in its order.
@@ -22,6 +23,7 @@ import re
 import shlex
 from collections.abc import Callable
 
+from gentle_hooks.agents import wrappers
 from gentle_hooks.agents.runtimes import Runtime, Wiring
 from gentle_hooks.values.frozen import replace
 
@@ -58,10 +60,12 @@ _CD_TARGET = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|[^$`;|&<>()]+")
 _OPERATORS = frozenset({"&&", "||", "|", ";", "&"})
 
 
-def _program_at(words: list[tuple[str, int, int]]) -> int | None:
-    """Where the program word is: after one leading ``cd DIR &&`` (DIR a variable or a
-    plain path), then any ``NAME=value`` environment prefix (and an ``env`` running it);
-    None when that program is not a ``gentle-hook``, or when another command follows it."""
+def _program_at(words: list[tuple[str, int, int]]) -> tuple[int, int | None] | None:
+    """(where our ``gentle-hook`` word is, where the package runner that runs it starts, or
+    None): after one leading ``cd DIR &&`` (DIR a variable or a plain path), then any
+    ``NAME=value`` prefix and wrappers (:func:`wrappers.skip`: ``env``, ``timeout N``,
+    ``uvx``, ``pipx run``...); None when that program is not a ``gentle-hook``, or when
+    another command follows it."""
     start = 0
     if (
         len(words) > 3
@@ -70,33 +74,32 @@ def _program_at(words: list[tuple[str, int, int]]) -> int | None:
         and _CD_TARGET.fullmatch(words[1][0])
     ):
         start = 3
-    for i, (value, _, _) in enumerate(words[start:], start):
-        if _ASSIGNMENT.match(value) or (value == "env" and i == start):
-            continue
-        base = value.replace("\\", "/").rsplit("/", 1)[-1]
-        if not base.startswith("gentle-hook"):
-            return None
-        rest = [w for w, _, _ in words[i + 1 :]]
-        return None if _OPERATORS.intersection(rest) else i
-    return None
+    values = [w for w, _, _ in words]
+    i, runner = wrappers.skip(values, start)
+    if i >= len(values) or not wrappers.base(values[i]).startswith("gentle-hook"):
+        return None
+    return None if _OPERATORS.intersection(values[i + 1 :]) else (i, runner)
 
 
 def program_of(command: str) -> str | None:
-    """The ``gentle-hook`` a hook command runs (its environment prefix skipped), or None."""
+    """The ``gentle-hook`` a hook command runs (its environment prefix and wrappers skipped),
+    or None (also when a package runner runs it: the runner resolves it, not the shell)."""
     words = _words(command)
     at = _program_at(words) if words else None
-    return None if words is None or at is None else words[at][0]
+    return None if words is None or at is None or at[1] is not None else words[at[0]][0]
 
 
 def program_words(command: str) -> tuple[str | None, str | None]:
     """(the ``cd`` target before ``&&``, the program word) of a hook command, each as
     written (quotes and variables kept, for the caller to expand); the program is our
-    ``gentle-hook`` word, else the first word after any ``NAME=value`` prefix. A part that
-    is not there (or a command that does not parse) is None."""
+    ``gentle-hook`` word (the package runner's first word when one runs it: ``uvx``), else
+    the first word after any ``NAME=value`` prefix. A part that is not there (or a command
+    that does not parse) is None."""
     words = _words(command)
     if not words:
         return None, None
-    at = _program_at(words)
+    found = _program_at(words)
+    at = None if found is None else found[0] if found[1] is None else found[1]
     has_cd = at is not None and at >= 3 and words[0][0] == "cd" and words[2][0] == "&&"
     cd = command[words[1][1] : words[1][2]] if has_cd else None
     if at is None:
@@ -118,7 +121,7 @@ def is_ours(command: object, runtime: str) -> bool:
     at = _program_at(words) if words else None
     if words is None or at is None:
         return False
-    rest = [w for w, _, _ in words[at + 1 :]]
+    rest = [w for w, _, _ in words[at[0] + 1 :]]
     if "record" not in rest:
         return False
     after = rest[rest.index("record") + 1 :]
@@ -127,12 +130,13 @@ def is_ours(command: object, runtime: str) -> bool:
 
 def retarget(command: str, program: str) -> str:
     """``command`` with its ``gentle-hook`` program word replaced by ``program``; every other
-    character (environment prefix, flags, quoting) kept as the user wrote it."""
+    character (environment prefix, flags, quoting) kept as the user wrote it. A command a
+    package runner runs is returned as it is (its ``gentle-hook`` is a tool name)."""
     words = _words(command)
     at = _program_at(words) if words else None
-    if words is None or at is None:
+    if words is None or at is None or at[1] is not None:
         return command
-    _, start, end = words[at]
+    _, start, end = words[at[0]]
     return command[:start] + program + command[end:]
 
 
@@ -209,6 +213,19 @@ def placements(doc: JSON, rt: Runtime) -> list[tuple[str, object]]:
         for e in hooks
         if isinstance(e, dict) and _is_our_entry(e, rt)
     ]
+
+
+def positions(doc: JSON, rt: Runtime) -> list[tuple[int, int]]:
+    """(group index, hook index) of each entry of ours under the runtime's event of a
+    grouped ``doc``, counted as the runtime counts them (every group and hook of the list)."""
+    assert rt.wiring is not None
+    out = []
+    for g, group in enumerate(_entries(doc, rt.wiring)):
+        inner = group.get("hooks") if isinstance(group, dict) else None
+        for h, e in enumerate(inner if isinstance(inner, list) else []):
+            if _is_our_entry(e, rt):
+                out.append((g, h))
+    return out
 
 
 def command_key(entry: object, w: Wiring) -> str:
@@ -333,6 +350,10 @@ def add(
         if what == "unchanged" and done != "unchanged":
             what = "updated"
         changes += more
+    if doc and "version" not in doc and "version" in new:  # uninstall cannot tell it is ours
+        changes += (
+            f'added "version": {new["version"]}, which the file lacked (uninstall keeps it)',
+        )
     return new, what, changes
 
 

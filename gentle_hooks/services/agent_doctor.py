@@ -19,6 +19,9 @@ hook, or its instructions file (``CLAUDE.md``, ``GEMINI.md``, ``AGENTS.md``,
   (:class:`gentle_hooks.services.agent_reach.Versions`);
 * wired under a matcher that leaves some of the runtime's file-writing tools out: fails,
   naming them;
+* wired in a settings file that a standalone hooks file without ours shadows (Droid's
+  ``.factory/hooks.json``): fails; wired for Codex, but trusted in no file holding ours
+  (its ``[hooks.state]`` in the user's ``config.toml``, :func:`codex.trust`): fails;
 * wired, but a documented switch of the runtime's settings stops it (Claude Code's
   ``disableAllHooks``, or ``allowManagedHooksOnly`` in its managed policy settings; Codex's
   ``[features] hooks = false`` in ``config.toml``; Gemini CLI's ``hooksConfig.enabled`` (or
@@ -48,7 +51,7 @@ import shlex
 import sys
 from collections.abc import Mapping
 
-from gentle_hooks.agents import aider, wiring
+from gentle_hooks.agents import aider, codex, wiring
 from gentle_hooks.agents.runtimes import RUNTIMES, Runtime
 from gentle_hooks.errors import Command, UsageError, cli
 from gentle_hooks.git.repository import Repository
@@ -56,10 +59,13 @@ from gentle_hooks.services.agent_file import file_placements
 from gentle_hooks.services.agent_install import (
     SCOPES,
     disabled_by,
+    hooks_file,
     locations,
     read_config,
+    read_hooks,
     read_toml,
     scoped_path,
+    shadowed,
     user_home,
 )
 from gentle_hooks.services.agent_reach import Reach, Versions, reach, working_program
@@ -273,11 +279,13 @@ def _placement_check(
     project = False
     wired: list[str] = []
     commands: list[str] = []
+    placed: dict[str, dict[str, object]] = {}  # file -> its document, per file holding ours
     for scope in SCOPES if root else ("user",):
+        before = len(wired)
         tomls = [scoped_path(rt.wiring, scope, rel, root, env) for rel in rt.wiring.toml_hooks]
         for path in [*locations(rt.wiring, scope, root, env), *tomls]:
             try:
-                doc = read_toml(path) if path in tomls else read_config(path, rt.wiring.comments)
+                doc = read_toml(path) if path in tomls else read_hooks(path, rt.wiring)
             except UsageError as exc:
                 return AgentCheck(name, False, exc.message)
             for command, matcher in wiring.placements(doc or {}, rt):
@@ -314,6 +322,12 @@ def _placement_check(
                     return _marked(check, project)
                 commands.append(command)
                 wired.append(f"{path} ({scope}) -> {where}")
+                placed[path] = doc or {}
+        hidden = _shadowed_ours(rt, scope, root, env) if len(wired) == before else None
+        if hidden is not None:
+            project = project or scope == "project"
+            check = AgentCheck(name, False, hidden, _install(rt, scope, env, run))
+            return _marked(check, project)
     off = disabled_by(rt.wiring, commands, root, env) if wired else []
     if off:
         check = AgentCheck(
@@ -323,7 +337,59 @@ def _placement_check(
             "the recorder does not run",
         )
         return _marked(check, project)
+    untrusted = _untrusted(rt, placed, env)
+    if untrusted is not None:
+        return _marked(AgentCheck(name, False, untrusted), project)
     return _marked(_wired_or_found(rt, root, wired, found, env, run), project)
+
+
+def _untrusted(
+    rt: Runtime, placed: dict[str, dict[str, object]], env: Mapping[str, str]
+) -> str | None:
+    """The line of a Codex hook of ours that Codex will not run, because no file holding
+    ours has one trusted in the user's ``[hooks.state]`` (:func:`codex.trust`), or None
+    (another runtime, nothing placed, or one of ours trusted)."""
+    assert rt.wiring is not None
+    if rt.name != codex.NAME or not placed:
+        return None
+    state_file = scoped_path(rt.wiring, "user", codex.TRUST_FILE, None, env)
+    config = read_toml(state_file)
+    said = []
+    for path, doc in placed.items():
+        names = {os.path.abspath(path), os.path.realpath(path)}
+        keys = [
+            codex.trust_key(n, rt.wiring.event, g, h)
+            for n in sorted(names)
+            for g, h in wiring.positions(doc, rt)
+        ]
+        got = codex.trust(config, keys)
+        if got == "trusted":
+            return None
+        said.append(f"{path}: {'switched off in /hooks' if got == 'disabled' else 'not trusted'}")
+    return (
+        f"wired, but Codex does not run it: {'; '.join(said)} (Codex keeps hook trust in "
+        f"{state_file} and runs a new or changed hook only once you trust it, {rt.doc}): "
+        "start codex here, open /hooks and trust it"
+    )
+
+
+def _shadowed_ours(rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]) -> str | None:
+    """The line of an entry of ours in a settings file the runtime does not read hooks
+    from, because a standalone hooks file without ours exists (Droid's
+    ``.factory/hooks.json``), or None."""
+    assert rt.wiring is not None
+    for path in shadowed(rt.wiring, scope, root, env):
+        try:
+            doc = read_config(path, rt.wiring.comments)
+        except UsageError:
+            continue  # the runtime does not read it either
+        if wiring.commands(doc or {}, rt):
+            return (
+                f"wired in {path} ({scope}), but {hooks_file(rt.wiring, scope, root, env)} "
+                f"exists and {rt.title} then reads hooks only from it ({rt.doc}): the "
+                "recorder does not run; install the recorder again"
+            )
+    return None
 
 
 def _wired_or_found(

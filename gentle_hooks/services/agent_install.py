@@ -24,6 +24,7 @@ still finds it; in a project file that path is this machine's, and the install s
 
 from __future__ import annotations
 
+import glob
 import os
 import shlex
 import sys
@@ -84,7 +85,8 @@ class AgentChange:
 
 
 def config_path(w: Wiring, scope: str, root: str | None, env: Mapping[str, str]) -> str:
-    """The configuration file of a runtime in a scope (the one ``install`` writes).
+    """The configuration file of a runtime in a scope (the one ``install`` writes): its
+    standalone hooks file when one exists (:func:`hooks_file`).
 
     Raises:
         UsageError: project scope outside a work tree; user scope for a runtime without one.
@@ -92,10 +94,46 @@ def config_path(w: Wiring, scope: str, root: str | None, env: Mapping[str, str])
     if scope == "project":
         if root is None:
             raise UsageError("--scope project needs a git work tree: run it inside one")
-        return os.path.join(root, w.project)
+        return hooks_file(w, scope, root, env) or os.path.join(root, w.project)
     if w.user is None:
         raise UsageError("this runtime has no user-level configuration: use --scope project")
-    return scoped_path(w, "user", w.user, root, env)
+    return hooks_file(w, scope, root, env) or scoped_path(w, "user", w.user, root, env)
+
+
+def hooks_file(w: Wiring, scope: str, root: str | None, env: Mapping[str, str]) -> str | None:
+    """The first of the runtime's standalone hooks files (:attr:`Wiring.hooks_files`) that
+    exists in ``scope``, or None. While it exists the runtime reads no hook from its
+    settings files (docs.factory.ai/harness/hooks: "If hooks.json is absent, Droid also
+    reads hook declarations from the hooks key in the matching settings.json")."""
+    if scope == "project" and root is None:
+        return None
+    for rel in w.hooks_files:
+        path = scoped_path(w, scope, rel, root, env)
+        if os.path.lexists(path):
+            return path
+    return None
+
+
+def shadowed(w: Wiring, scope: str, root: str | None, env: Mapping[str, str]) -> list[str]:
+    """The settings files of ``scope`` whose hooks the runtime does not read because a
+    standalone hooks file (:func:`hooks_file`) exists: those that exist; empty when none
+    does."""
+    if hooks_file(w, scope, root, env) is None:
+        return []
+    rels = (w.project, *w.also_project) if scope == "project" else (w.user, *w.also_user)
+    return [
+        path
+        for rel in rels
+        if rel is not None
+        for path in sorted(glob.glob(scoped_path(w, scope, rel, root, env)))
+        if os.path.isfile(path)
+    ]
+
+
+def is_hooks_file(w: Wiring, path: str) -> bool:
+    """``path`` is one of the runtime's standalone hooks files (:attr:`Wiring.hooks_files`)."""
+    slashed = "/" + path.replace(os.sep, "/")
+    return any(slashed.endswith("/" + rel) for rel in w.hooks_files)
 
 
 def scoped_path(w: Wiring, scope: str, rel: str, root: str | None, env: Mapping[str, str]) -> str:
@@ -123,11 +161,12 @@ def user_home(w: Wiring | None, env: Mapping[str, str]) -> str:
 
 def locations(w: Wiring, scope: str, root: str | None, env: Mapping[str, str]) -> list[str]:
     """Every file the runtime reads our hook from in ``scope``: the one ``install`` writes
-    first, then the other documented ones that exist (:attr:`Wiring.also_project`...)."""
-    import glob
-
+    first, then the other documented ones that exist (:attr:`Wiring.also_project`...); only
+    the standalone hooks file when one exists (:func:`hooks_file`)."""
     primary = config_path(w, scope, root, env)
     out = [primary]
+    if primary == hooks_file(w, scope, root, env):
+        return out
     for pattern in w.also_project if scope == "project" else w.also_user:
         for found in sorted(glob.glob(scoped_path(w, scope, pattern, root, env))):
             if found not in out and os.path.isfile(found):
@@ -241,15 +280,21 @@ def installed_path() -> str:
 
 @frozen
 class Loaded:
-    """A configuration file as read: its document and its text (edited in place)."""
+    """A configuration file as read: its document and its text (edited in place).
+    ``bare``: the file is a standalone hooks file holding the event map itself, which
+    ``doc`` holds under ``hooks`` as every settings file does (:func:`write_config`
+    writes it back bare)."""
 
     doc: dict[str, object]
     text: str
+    bare: bool = False
 
 
-def load_config(path: str, comments: bool = False) -> Loaded | None:
+def load_config(path: str, comments: bool = False, bare: bool = False) -> Loaded | None:
     """The configuration file at ``path`` (through a symbolic link); None when it does not
-    exist. ``comments``: the runtime reads it as JSON with comments.
+    exist. ``comments``: the runtime reads it as JSON with comments. ``bare``: it is a
+    standalone hooks file, keyed by event name (docs.factory.ai/harness/hooks,
+    "Structure"); one wrapped in a ``hooks`` object, as a settings file, is read as such.
 
     Raises:
         UsageError: it exists but is not a readable regular file of JSON (with comments
@@ -265,7 +310,7 @@ def load_config(path: str, comments: bool = False) -> Loaded | None:
     except UnicodeDecodeError:
         raise UsageError(f"{path}: not UTF-8 text") from None
     if not text.strip():
-        return Loaded({}, text)
+        return Loaded({}, text, bare)
     try:
         node = jsonedit.parse(text, comments=comments)
     except jsonedit.JsonTextError as exc:
@@ -275,13 +320,15 @@ def load_config(path: str, comments: bool = False) -> Loaded | None:
         raise UsageError(f"{path}: not {kind}{hint}: {exc}") from None
     if not isinstance(node.value, dict):
         raise UsageError(f"{path}: not a JSON object")
+    if bare and not isinstance(node.value.get("hooks"), dict):
+        return Loaded({"hooks": node.value} if node.value else {}, text, True)
     return Loaded(node.value, text)
 
 
 def load_for_edit(path: str, w: Wiring) -> Loaded | None:
     """:func:`load_config` before an edit: its error says nothing was changed."""
     try:
-        return load_config(path, w.comments)
+        return load_config(path, w.comments, is_hooks_file(w, path))
     except UsageError as exc:
         raise UsageError(f"{exc.message}; nothing was changed") from None
 
@@ -289,6 +336,13 @@ def load_for_edit(path: str, w: Wiring) -> Loaded | None:
 def read_config(path: str, comments: bool = False) -> dict[str, object] | None:
     """:func:`load_config`'s document."""
     loaded = load_config(path, comments)
+    return None if loaded is None else loaded.doc
+
+
+def read_hooks(path: str, w: Wiring) -> dict[str, object] | None:
+    """:func:`read_config` of a file the runtime reads hooks from, a standalone hooks file
+    (:func:`is_hooks_file`) read as one."""
+    loaded = load_config(path, w.comments, is_hooks_file(w, path))
     return None if loaded is None else loaded.doc
 
 
@@ -309,6 +363,9 @@ def write_config(
         UsageError: the in-place edit could not be made (nothing is written).
     """
     target = write_target(path)
+    if loaded is not None and loaded.bare:
+        bare = doc.get("hooks", {})
+        doc = bare if isinstance(bare, dict) else {}
     if loaded is None or not loaded.text.strip():
         text = fresh_text(doc, None if loaded is None else loaded.text)
     else:

@@ -22,6 +22,7 @@ from gentle_hooks.services.agent_install import (
     link_note,
     load_for_edit,
     locations,
+    shadowed,
     toml_placements,
     wiring_of,
     write_config,
@@ -58,8 +59,10 @@ def _remove_from(rt: Runtime, scope: str, path: str, primary: bool) -> AgentChan
         os.unlink(path)
         _prune(path, (w.project if scope == "project" else w.user) or "")
         return AgentChange(rt.name, scope, path, "removed the file")
+    # a standalone hooks file holds the bare event map our loaded document wraps
+    written = loaded.doc.get("hooks", {}) if loaded.bare else loaded.doc
     before = (
-        blank_before(loaded.text, loaded.doc)
+        blank_before(loaded.text, written if isinstance(written, dict) else {})
         if primary and wiring.is_empty(new, w) and _as_installed(loaded.doc, rt)
         else None
     )
@@ -132,6 +135,11 @@ def uninstall_agent(
             continue
         for n, path in enumerate(locations(w, scope, root, env)):
             change = _remove_from(rt, scope, path, primary=n == 0)
+            if change is not None:
+                out.append(change)
+        # ours left in a settings file a standalone hooks file shadows goes too
+        for path in shadowed(w, scope, root, env):
+            change = _remove_from(rt, scope, path, primary=False)
             if change is not None:
                 out.append(change)
         out += [

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from gentle_hooks.agents.runtimes import runtime
-from tests.conftest import gh
+from tests.conftest import gh, trust_codex_hook
 
 BIN = str(Path(sys.executable).parent)
 WITH_GH = {"PATH": f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"}
@@ -202,6 +202,7 @@ def test_a_codex_matcher_by_the_apply_patch_aliases_is_wired_and_kept(
     text = json.dumps(doc, indent=2) + "\n"
     path.write_text(text)
     env = {**WITH_GH, "HOME": str(home)}
+    trust_codex_hook(home / ".codex", path)  # as /hooks records it
     ok, detail = doctor(repo, env)[1]["agent: codex"]
     assert ok, detail
     proc = gh(repo, "install", "--agent", "codex", env=env)
@@ -320,6 +321,7 @@ def test_codex_features_hooks_false_is_reported(
     assert code == 2 and not ok
     assert f"but disabled by features.{key}: false in {config}" in detail
     config.write_text(f"[features]\n{key} = true\n")
+    trust_codex_hook(codex_home, repo / ".codex" / "hooks.json")  # as /hooks records it
     assert doctor(repo, env)[1]["agent: codex"][0]
 
 
@@ -383,6 +385,8 @@ def test_codex_inline_hook_in_config_toml_counts_and_gets_no_second_copy(
     config = (repo / ".codex" if where == "project" else codex_home) / "config.toml"
     config.parent.mkdir(parents=True)
     config.write_text(CODEX_INLINE)
+    trust_codex_hook(codex_home, config)  # as /hooks records it
+    written = config.read_text()
     code, checks = doctor(repo, env)
     ok, detail = checks["agent: codex"]
     assert code == 0 and ok and f"recorder wired: {config} ({where})" in detail
@@ -391,11 +395,11 @@ def test_codex_inline_hook_in_config_toml_counts_and_gets_no_second_copy(
     assert proc.returncode == 0, proc.stderr
     assert f"codex ({where}): unchanged:" in proc.stdout and str(config) in proc.stdout
     assert not (config.parent / "hooks.json").exists()
-    assert config.read_text() == CODEX_INLINE
+    assert config.read_text() == written
     gone = gh(repo, "uninstall", "--agent", "codex", *scope, env=env)
     assert gone.returncode == 0, gone.stderr
     assert f"left in place (TOML: remove it by hand): {config}" in gone.stdout
-    assert config.read_text() == CODEX_INLINE
+    assert config.read_text() == written
 
 
 def test_a_claude_entry_run_from_the_project_dir_is_ours(repo: Path, home: Path) -> None:

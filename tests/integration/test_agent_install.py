@@ -13,7 +13,7 @@ import pytest
 
 from gentle_hooks.agents import wiring
 from gentle_hooks.agents.runtimes import RUNTIMES
-from tests.conftest import gh
+from tests.conftest import gh, trust_codex_hook
 
 BIN = str(Path(sys.executable).parent)
 WITH_GH = {"PATH": f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"}
@@ -148,6 +148,8 @@ def test_user_scope_honours_the_runtimes_home_variable(
     assert proc.returncode == 0, proc.stderr
     assert (home / rel).is_file()
     assert not (isolated_git / f".{name.split('-')[0]}").exists()
+    if name == "codex":  # trusted in /hooks, which records it in $CODEX_HOME/config.toml
+        trust_codex_hook(home, home / rel)
     code, checks = doctor(repo, {**WITH_GH, variable: str(home)})
     ok, detail = checks[f"agent: {name}"]
     assert code == 0 and ok and f"recorder wired: {home / rel} (user)" in detail
@@ -217,8 +219,9 @@ def doctor(repo: Path, env: dict[str, str]) -> tuple[int, dict[str, tuple[bool, 
     return proc.returncode, {c["name"]: (c["ok"], c["detail"]) for c in checks}
 
 
-def test_doctor_reports_wired_and_reachable(repo: Path) -> None:
+def test_doctor_reports_wired_and_reachable(repo: Path, isolated_git: Path) -> None:
     assert gh(repo, "install", "--agent", "codex", env=WITH_GH).returncode == 0
+    trust_codex_hook(isolated_git / ".codex", repo / ".codex" / "hooks.json")  # in /hooks
     code, checks = doctor(repo, WITH_GH)
     assert code == 0
     assert checks["agent: codex"] == (
@@ -409,6 +412,7 @@ def test_doctor_outside_a_repository_still_reports_user_runtimes(
     plain = tmp_path / "plain"
     plain.mkdir()
     assert gh(plain, "install", "--agent", "codex", "--scope", "user", env=WITH_GH).returncode == 0
+    trust_codex_hook(isolated_git / ".codex", isolated_git / ".codex" / "hooks.json")
     (isolated_git / ".gemini").mkdir()
     proc = gh(plain, "doctor", "--json", env=WITH_GH)
     assert proc.returncode == 2  # the repository check fails

@@ -1385,13 +1385,30 @@ def test_a_check_cannot_tell_the_candidate_from_its_base_by_where_it_runs(env: E
                     "run": "python3 -c 'import os; assert os.getcwd().endswith(\"/tree\")'",
                 },
                 {"criterion": "no base beside", "run": "test ! -e ../base"},
-                {"criterion": "its log", "run": "git log -1 --format=%s --grep=clean"},
+                {
+                    "criterion": "its log",
+                    "run": "python3 -c 'import subprocess as s; "
+                    'assert s.run(["git", "log", "-1"], capture_output=True).stdout\'',
+                },
             ],
             "negativeTests": [
                 {"criterion": "named base", "run": 'test "$(basename "$PWD")" = base'}
             ],
         }
     )
+    # a bare ``git log`` criterion is refused before anything runs (row N-git-read)
+    brief = json.loads(env.brief_path.read_text())
+    env.brief(
+        {
+            **brief,
+            "successCriteria": [
+                {"criterion": "its log", "run": "git log -1 --format=%s --grep=clean"}
+            ],
+        }
+    )
+    refused = env.gh("verify", "run", "--brief", str(env.brief_path))
+    assert refused.returncode == 2 and "only reads" in refused.stderr, refused.stderr
+    env.brief(brief)
     out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
     assert out["status"] == "fail", out["outcomes"]
     assert [o["row"] for o in out["outcomes"]] == [

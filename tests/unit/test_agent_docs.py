@@ -75,3 +75,29 @@ def test_a_runtime_page_says_how_its_subagents_are_or_are_not_bracketed(
 ) -> None:
     text = " ".join((ROOT / runtime(name).doc).read_text().split())
     assert says in text
+
+
+def test_the_claude_code_page_states_the_small_writer_rule_the_code_applies() -> None:
+    """docs/agents/claude-code.md once said an inherited subagent profile is "unknown, hence
+    small", while a child whose transcript names its model records that model with an unknown
+    effort, which the small-writer rule (SPEC §5 "Writer profile"; seed 000 line 26: "with
+    neither, the profile is small") does not call small. The page's own examples hold."""
+    from gentle_hooks.policy.writer import WriterProfile, is_small
+
+    text = " ".join((ROOT / "docs/agents/claude-code.md").read_text().split())
+    assert "hence small" not in text
+    assert "`claude-haiku-4-5/unknown`, not small" in text
+    assert "records `unknown/unknown`, small" in text
+    assert not is_small(WriterProfile("claude-haiku-4-5", None))
+    assert is_small(WriterProfile(None, None))
+
+
+def test_the_gemini_page_says_why_its_thinking_budget_is_not_the_effort() -> None:
+    """Gemini CLI documents ``modelConfigs`` with ``thinkingBudget``
+    (google-gemini/gemini-cli docs/cli/generation-settings.md): the page no longer says Gemini
+    exposes no effort, names that source, and the runtime reads no settings for an effort."""
+    text = " ".join((ROOT / "docs/agents/gemini-cli.md").read_text().split())
+    assert "Gemini CLI exposes none" not in text
+    assert "docs/cli/generation-settings.md" in text and "thinkingBudget" in text
+    assert "It is not read as the writer's effort" in text
+    assert runtime("gemini-cli").settings_writer is None

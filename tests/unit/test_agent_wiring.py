@@ -218,6 +218,22 @@ def test_a_moved_gentle_hook_is_updated_in_place_and_a_duplicate_dropped() -> No
         ("gentle-hook record --from cursor && evil", False),
         ("gentle-hook record --from cursor | tee log", False),
         ("cd x; gentle-hook record --from cursor", False),
+        # wrappers before ours (coreutils timeout/env/nice; uvx and uv tool run,
+        # docs.astral.sh/uv "uvx"; pipx run, pipx.pypa.io)
+        ("timeout 10 gentle-hook record --from cursor", True),
+        ("timeout -k 5 --signal=TERM 10s /v/bin/gentle-hook record --from cursor", True),
+        ("env -u PYTHONPATH A=1 gentle-hook record --from cursor", True),
+        ("nice -n 5 nohup gentle-hook record --from cursor", True),
+        ("uvx gentle-hook record --from cursor", True),
+        ("uvx --from gentle-hooks gentle-hook record --from cursor", True),
+        ("uvx --python=3.12 --with x gentle-hooks record --from cursor", True),
+        ("uv tool run --from gentle-hooks gentle-hook record --from cursor", True),
+        ("pipx run --spec gentle-hooks gentle-hook record --from cursor", True),
+        ("timeout 10 uvx gentle-hook record --from cursor", True),
+        ("timeout 10 other record --from cursor", False),
+        ("uvx other record --from cursor", False),
+        ("uv run gentle-hook record --from cursor", False),
+        ("timeout 10 gentle-hook record --from cursor; evil", False),
         (None, False),
     ],
 )
@@ -348,10 +364,23 @@ def test_a_second_entry_of_ours_is_removed_and_said() -> None:
 
 
 def test_program_of_skips_the_environment_prefix() -> None:
-    assert wiring.program_of("A=1 env B=2 '/a b/gentle-hook' record --from x") is None
+    # env run with A=1 in its environment runs gentle-hook: a pass-through wrapper
+    assert wiring.program_of("A=1 env B=2 '/a b/gentle-hook' record --from x") == "/a b/gentle-hook"
     assert wiring.program_of("env B=2 '/a b/gentle-hook' record --from x") == "/a b/gentle-hook"
     assert wiring.program_of("A=1 gentle-hook record --from x") == "gentle-hook"
     assert wiring.program_of("other record") is None
+    assert wiring.program_of("timeout 10 /v/gentle-hook record --from x") == "/v/gentle-hook"
+
+
+def test_a_package_runner_is_the_program_and_its_tool_name_is_never_retargeted() -> None:
+    command = "uvx --from gentle-hooks gentle-hook record --from x"
+    assert wiring.program_of(command) is None  # not a gentle-hook the shell resolves
+    assert wiring.program_words(command) == (None, "uvx")
+    assert wiring.retarget(command, "/new/gentle-hook") == command
+    timed = "timeout 10 gentle-hook record --from x"
+    assert (
+        wiring.retarget(timed, "/new/gentle-hook") == "timeout 10 /new/gentle-hook record --from x"
+    )
 
 
 @pytest.mark.parametrize(
