@@ -97,7 +97,9 @@ def _observe(
 ) -> Outcome:
     """Run one check in the room's ``tree/`` (whichever checkout is there: ``where`` names
     it, ``"base"`` or ``"hollow"``), with ``PWD`` set to it, no ``OLDPWD``, a fresh
-    ``HOME``, ``TMPDIR`` and XDG directories, and :func:`cache_env`'s caches. Its output
+    ``HOME``, ``TMPDIR`` and XDG directories, and :func:`cache_env`'s caches, started by a
+    launcher with that environment in ``tree/`` (its parent process shows nothing of
+    this one: :func:`~gentle_hooks.services.runner.run_observed`). Its output
     goes to an unnamed file and is kept in ``logs`` under ``logs/NN-kind.log``
     (``NN-kind-WHERE.log``) for :func:`observe_all` to write once every run of the check
     is over: a log file appearing while a check runs would tell it which run it is."""
@@ -114,7 +116,9 @@ def _observe(
         out.write(f"$ {check.command}\n".encode())
         out.flush()
         try:
-            obs = run_observed(check.argv, cwd=room.tree, stdout=out, stderr=out, env=run_env)
+            obs = run_observed(
+                check.argv, cwd=room.tree, stdout=out, stderr=out, env=run_env, launcher=True
+            )
         except UsageError as exc:
             out.write(f"{exc.message}\n".encode())
             obs = None

@@ -125,3 +125,30 @@ def test_no_run_leaves_bytecode_for_the_next(env: Env, tmp_path: Path) -> None:
     out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", probe)
     assert out["status"] == "pass", out["outcomes"]
     assert not marker.exists(), marker.read_text()
+
+
+def test_a_checks_parent_process_shows_nothing_of_the_caller(env: Env, tmp_path: Path) -> None:
+    """Refuter 18r item 4: a check read the caller's environment and work tree through its
+    parent process (``grep -a SECRET_WRITER_SESSION /proc/$PPID/environ`` exited 0;
+    ``/proc/$PPID/cwd/.git/gentle-hooks/ledger.sqlite3`` was there to read). Checks run
+    under a launcher whose environment is the room's and whose directory is the room's
+    tree: ``/proc/$PPID`` shows only those, for a command run as an argv (its parent is
+    the launcher) as for a shell line. (Other processes of the same user stay readable:
+    README "What the room does not bound".)"""
+    marker = tmp_path / "parent-leaked"
+    code = (
+        "import os, sys, app; pp = os.getppid(); "
+        'env = open(f"/proc/{pp}/environ", "rb").read(); '
+        'cwd = os.readlink(f"/proc/{pp}/cwd"); '
+        'leaks = [x for x in (b"SECRET_WRITER_SESSION" in env and "environ", '
+        'cwd != os.environ["PWD"] and cwd) if x]; '
+        f'leaks and open("{marker}", "a").write(repr(leaks)); '
+        "sys.exit(app.add(2, 2) != 4)"
+    )
+    criterion = {"criterion": "add(2, 2) is 4", "run": ["python3", "-c", code]}
+    env.brief({**BRIEF, "successCriteria": [criterion]})
+    out = env.json(
+        "verify", "run", "--brief", str(env.brief_path), env={"SECRET_WRITER_SESSION": "s3cr3t"}
+    )
+    assert out["status"] == "pass", out["outcomes"]
+    assert not marker.exists(), marker.read_text()
