@@ -811,4 +811,8 @@ def test_builtin_never_closes_on_a_callers_review_ack(changed: Path) -> None:
         assert (after["reviewDue"], after["reviewDueReason"]) == (False, "under_budget")
         assert (after["nativeReviewOutcome"], after["outcome_source"]) == ("unknown", "unknown")
     status = gh(changed, "status", "--committed", "--base-ref", "HEAD~1")
-    assert "review #1: consumed" in status.stdout  # recorded and shown
+    # recorded and shown, as what it is (refuter 18r item 7: it was listed as "review #1:
+    # consumed" beside an outcome of unknown)
+    assert "  review #1: acknowledged by a caller (review ack), not closed" in status.stdout
+    assert ": consumed" not in status.stdout
+    assert "; review: unknown; " in status.stdout
