@@ -11,7 +11,8 @@ made; a check run there may have changed anything in it. :class:`RoomChecks` rea
 * :meth:`RoomChecks.room_tree` — the tree ``git add -A`` would stage in such a directory,
   computed in a private copy of its index, so a room whose files were edited is told apart
   from one that still holds the candidate exactly; :meth:`RoomChecks.room_state` names the
-  edited and the added paths, and :meth:`RoomChecks.clear_room` removes the added ones.
+  edited and the added paths, and :meth:`RoomChecks.clear_room` removes the added ones;
+  :meth:`RoomChecks.room_commits` counts the commits made in it.
 """
 
 from __future__ import annotations
@@ -158,6 +159,15 @@ class RoomChecks(Objects):
         if patterns:
             added.append(".git/info/exclude")
         return tuple(sorted(set(added)))
+
+    def room_commits(self, dest: str) -> int:
+        """How many commits the room ``dest``'s HEAD holds: 1 as it was exported, more
+        once someone committed in it.
+
+        Raises:
+            GitError: ``dest`` is not a room, or git failed.
+        """
+        return int(room_git(dest, ["rev-list", "--count", "HEAD"]).strip() or b"0")
 
     def room_state(self, dest: str) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
         """What the room ``dest`` holds against its one commit.

@@ -5,7 +5,9 @@ Room ``hooks``. No local ledger is read: each commit's evidence is its
 ``refs/notes/gentle-hooks`` note (merged from every notes source given) and its trailers. A
 note counts only through a candidate line whose tree is the commit's tree and whose base
 tree is an ancestor's tree (or the empty tree); the plan is re-derived from the note's
-records (:func:`gentle_hooks.notes.facts.facts_from_note`), never read from a field.
+records (:func:`gentle_hooks.notes.facts.facts_from_note`), never read from a field;
+under ``verification.require_observed`` (the judging configuration's: the range's base)
+a verdict counts only when its line says a ``verify run`` for that candidate wrote it.
 Overrides in notes are listed, and honoured only with ``gate.honour_overrides``.
 """
 
@@ -233,7 +235,9 @@ def _judge_one(
             identity=c.identity,
             object_format=repo.paths.object_format,
         )
-        facts = facts_from_note(note, c.identity, root, counts)
+        facts = facts_from_note(
+            note, c.identity, root, counts, config.settings.verification.require_observed
+        )
         result = evaluate(repo, config, cand, facts, delegated_by=why, binding=COMMITTED)
         overrides = tuple(
             f"override by {o.who} ({o.hook}): {o.reason}"

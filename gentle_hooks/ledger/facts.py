@@ -55,6 +55,10 @@ _STANDINGS: dict[tuple[str, int | None, tuple[str, ...], str], Standing] = {}
 
 #: The ``path`` of facts read from a git note rather than this clone's ledger.
 NOTE_PATH = "note"
+#: The rule id of a verdict no ``gentle-hook verify run`` observed, under
+#: ``verification.require_observed``.
+OBSERVED_RULE = "R1"
+_UNOBSERVED = "not observed: no gentle-hook verify run wrote it"
 
 
 @frozen
@@ -137,8 +141,9 @@ class LedgerFacts:
         (``verification.require_observed``) a verdict no ``gentle-hook verify run`` wrote
         is not accepted, whenever it was stored: turning the key on later does not let an
         earlier hand-written verdict through. Facts read from a note (``path`` ``"note"``:
-        the CI and server gates) carry the verdict but never the observation, so the rule
-        is not applied to them (``gate.require_signed`` is theirs)."""
+        the CI and server gates) are judged when they are read, from what the note's line
+        says a verify run observed
+        (:func:`~gentle_hooks.notes.facts.facts_from_note`), and returned as they are."""
         if not require_observed or self.path == NOTE_PATH:
             return self.verdicts
         return tuple(
@@ -147,7 +152,7 @@ class LedgerFacts:
             else replace(
                 v,
                 accepted=False,
-                reasons=(*v.reasons, "R1 not observed: no gentle-hook verify run wrote it"),
+                reasons=(*v.reasons, f"{OBSERVED_RULE} {_UNOBSERVED}"),
             )
             for v in self.verdicts
         )

@@ -67,7 +67,8 @@ def assess_native(
     Args:
         repo / cand: the open repository and the candidate.
         settings: the compiled settings (provider, classifier settings, timeout).
-        requested: escalations asked for on the command line.
+        requested: the escalations applied, asked for on the command line first, then
+            those recorded for the change (sticky).
         env: the process environment (PATH for the binary).
 
     ``builtin`` runs :func:`~gentle_hooks.native.builtin.assess_native_builtin` (no
@@ -75,7 +76,7 @@ def assess_native(
     ``candidate.consumed`` is always false (seed 000: closure only from native's own
     consumed fact, never from a caller's word such as ``gentle-hook review ack``).
     ``gentle-ai`` runs the binary (:mod:`gentle_hooks.native.binary`, imported only here) bounded by
-    ``native.timeout``. Both are handed the first requested escalation, as upstream's
+    ``native.timeout``. Both are handed the first escalation, as upstream's
     ``--escalate-item`` (the envelope's ``risk`` rises; ``native_risk`` does not); every failure
     is an answer without an envelope, never an exception. ``auto`` is ``gentle-ai`` when it
     is on PATH, else ``builtin``.

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gentle_hooks.errors import GentleError
-from gentle_hooks.ledger.facts import NOTE_PATH, LedgerFacts
+from gentle_hooks.ledger.facts import NOTE_PATH, OBSERVED_RULE, LedgerFacts
 from gentle_hooks.ledger.records import (
     EscalationRecord,
     PendingMutation,
@@ -30,12 +30,17 @@ from gentle_hooks.notes.lines import (
     WriterLine,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gentle_hooks.artifacts.verdict import DelegationVerdict
+
 
 def facts_from_note(
     note: ParsedNote,
     identity: str,
     root: str,
     counts: Callable[[NoteLine], bool] | None = None,
+    require_observed: bool = False,
 ) -> LedgerFacts:
     """The note's records for the candidate ``identity`` as the ledger's value types, so
     the policy sees the same facts it would see in the ledger.
@@ -51,6 +56,10 @@ def facts_from_note(
         counts: when given, a spot-check or verdict line counts only when it answers True
             (``gate.require_signed``: signed by an allowed principal). Escalations always
             count: they only add requirements.
+        require_observed: ``verification.require_observed`` of the configuration judging
+            (the range's base): a verdict is accepted only when its line says a ``verify
+            run`` wrote it (:func:`observed_fault`); others are kept, not accepted, with
+            the reason.
     """
     from gentle_hooks.artifacts.verdict import parse_verdict, verdict_acceptance, verdict_json
 
@@ -107,6 +116,9 @@ def facts_from_note(
         except GentleError:
             continue  # a malformed verdict in a note verifies nothing
         accepted, reasons = verdict_acceptance(parsed)
+        fault = observed_fault(v, parsed, identity) if require_observed and accepted else None
+        if fault is not None:
+            accepted, reasons = False, (*reasons, fault)
         verdicts.append(
             VerdictRecord(
                 root=root,
@@ -135,3 +147,28 @@ def facts_from_note(
         verdicts=tuple(verdicts),
         review_facts=reviews,
     )
+
+
+def observed_fault(line: VerdictLine, verdict: DelegationVerdict, identity: str) -> str | None:
+    """Why the note's verdict ``line`` (``verdict`` parsed from it) is not one a ``gentle-hook
+    verify run`` observed for ``identity``, or None when the line says it is: its
+    ``observed`` digest is this verdict's digest, and the verdict names ``identity`` as the
+    candidate it judged. An unsigned line's ``observed`` is the word of whoever wrote the
+    note (``gate.require_signed`` makes it a signer's); a verdict written by hand, edited
+    or re-bound after the run carries none that matches."""
+    from gentle_hooks.artifacts.verdict import binding_fault, verdict_digest
+
+    if line.observed is None:
+        return (
+            f"{OBSERVED_RULE} not observed: its note line does not say a gentle-hook verify run "
+            "wrote it (verification.require_observed)"
+        )
+    if line.observed != verdict_digest(verdict):
+        return (
+            f"{OBSERVED_RULE} not observed: it is not the verdict its note line says a verify "
+            "run wrote; an edited verdict is not evidence (verification.require_observed)"
+        )
+    bound = binding_fault(verdict, identity)
+    if bound is not None:
+        return f"{OBSERVED_RULE} not observed: {bound} (verification.require_observed)"
+    return None

@@ -14,7 +14,9 @@ kind's fields, named as the fields of its type:
 
 Spot-check, verdict, escalation and override lines may carry ``sig``: an SSH signature
 (armored text) of :func:`signed_payload`, the line's canonical text without ``sig``
-(written only when present).
+(written only when present). A verdict line may carry ``observed`` (written only when
+present): the digest of the verdict a ``gentle-hook verify run`` for its ``identity``
+wrote from what it observed (SPEC §9), covered by ``sig`` like every other field.
 
 Text that is not UTF-8 (a path git handed over as bytes, kept in a string by
 ``surrogateescape``) cannot be a JSON string of a UTF-8 note. A text field holding such
@@ -142,13 +144,18 @@ class SpotCheckLine:
 @frozen
 class VerdictLine:
     """A verifier's verdict on ``identity``: the whole ``DelegationVerdict`` as canonical
-    JSON text (:func:`canonical_json`); its acceptance is recomputed by whoever reads it."""
+    JSON text (:func:`canonical_json`); its acceptance is recomputed by whoever reads it.
+    ``observed``: the ``sha256:`` digest of the verdict when a ``gentle-hook verify run``
+    for ``identity`` wrote exactly it (the ledger's record of that run), else None; a
+    reader counts it only when it is the digest of this line's verdict, bound to
+    ``identity``. Unsigned, it is a claim of the clone that wrote the note."""
 
     KIND = "verdict"
 
     identity: str
     verdict: str
     recorded_at: float | None = None
+    observed: str | None = None
     sig: str | None = None
 
 
@@ -218,8 +225,9 @@ def encode(line: NoteLine) -> str:
     body: dict[str, object] = {"kind": line.KIND, "v": NOTE_VERSION}
     for name in fields(line):
         body[name] = _wire(line.KIND, name, getattr(line, name))
-    if body.get("sig", "") is None:
-        del body["sig"]  # an unsigned line keeps the text it had before signatures
+    for name in ("sig", "observed"):
+        if body.get(name, "") is None:
+            del body[name]  # a line without it keeps the text it had before the field
     if isinstance(line, VerdictLine):
         body["verdict"] = json.loads(line.verdict)
     return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -324,7 +332,8 @@ _WIRE_BY_ANNOTATION: dict[str, str] = {
 }
 
 #: Fields whose wire type is narrower than their annotation says (an object id, an item
-#: 1..6, a verdict sent as the JSON object it holds, a signature absent but never null).
+#: 1..6, a verdict sent as the JSON object it holds, a signature or a verdict's observed
+#: digest absent but never null).
 _WIRE_BY_NAME: dict[str, str] = {
     "commit": "oid",
     "base_tree": "oid",
@@ -332,6 +341,7 @@ _WIRE_BY_NAME: dict[str, str] = {
     "item": "item",
     "verdict": "object",
     "sig": "text",
+    "observed": "text",
 }
 
 

@@ -58,7 +58,8 @@ def note_lines(led: Ledger, rec: CommitRecord) -> list[str]:
 def note_records(led: Ledger, rec: CommitRecord) -> list[NoteLine]:
     """The note lines of one commit record: candidate, writers, escalations, and every
     record bound to its identity (receipts, spot checks, verdicts, review facts,
-    overrides), in that order.
+    overrides), in that order. A verdict a ``verify run`` wrote carries that run's
+    verdict digest (:attr:`~gentle_hooks.notes.lines.VerdictLine.observed`).
     """
     ident = rec.identity
     lines: list[NoteLine] = [CandidateLine(rec.commit_id, ident, rec.base_tree, rec.tree)]
@@ -82,8 +83,22 @@ def note_records(led: Ledger, rec: CommitRecord) -> list[NoteLine]:
         )
         for s in led.spot_checks(ident)
     ]
+    verdicts = led.verdicts(ident)
+    # what a verify run observed is in this clone's ledger only: the line carries the
+    # digest of the verdict the run wrote, so a gate reading the note can tell it apart
+    runs = (
+        {r.id: r.verdict_digest for r in led.verify_runs(ident)}
+        if any(v.observed_run is not None for v in verdicts)
+        else {}
+    )
     lines += [
-        VerdictLine(ident, canonical_json(v.json), v.recorded_at) for v in led.verdicts(ident)
+        VerdictLine(
+            ident,
+            canonical_json(v.json),
+            v.recorded_at,
+            runs.get(v.observed_run) if v.observed_run is not None else None,
+        )
+        for v in verdicts
     ]
     lines += [ReviewLine(ident, f.outcome, f.recorded_at) for f in led.review_facts(ident)]
     lines += [

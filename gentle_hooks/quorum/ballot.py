@@ -75,7 +75,8 @@ def parse_verdict_file(data: bytes | str, source: str) -> VerdictFile:
     that is not UTF-8, not JSON or nested too deeply, or an object with a ``verdicts`` key
     that is not a valid set (a repeated key, an unknown field, no non-blank ``claim``, no
     ``verdicts`` array: ``{"verdicts": null}``) is one :class:`~.votes.UnreadableOutput`,
-    which abstains: the valid files beside it are still tallied.
+    which abstains: the valid files beside it are still tallied; so is an empty array of
+    answers (``[]``, ``"verdicts": []``).
 
     Args:
         data: the file's bytes or text.
@@ -101,9 +102,19 @@ def parse_verdict_file(data: bytes | str, source: str) -> VerdictFile:
                 source, f"not a verdict set: {problem}", hashlib.sha256(raw).hexdigest()
             )
             return VerdictFile(source, None, (unreadable,))
-        return VerdictFile(source, parsed.claim.strip(), parsed.verdicts)
+        return VerdictFile(source, parsed.claim.strip(), parsed.verdicts or _empty(data, source))
     verdicts = tuple(value) if isinstance(value, list) else (value,)
-    return VerdictFile(source, None, verdicts)
+    return VerdictFile(source, None, verdicts or _empty(data, source))
+
+
+def _empty(data: bytes | str, source: str) -> tuple[UnreadableOutput]:
+    """A file whose array of verdicts is empty, as the one abstention it is: a verifier
+    that answered nothing produced no evidence (seed 003 "Abstentions are not support"),
+    and an empty answer must not vanish from the count."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    return (
+        UnreadableOutput(source, "no verdict: an empty array", hashlib.sha256(raw).hexdigest()),
+    )
 
 
 def _same_text(a: str, b: str) -> bool:

@@ -261,11 +261,14 @@ def evaluate(
         GitError: a git command failed; PolicyInputError: a bad recorded escalation.
     """
     settings = config.settings
-    answer = assess_native(repo, cand, settings, requested, os.environ if env is None else env)
+    # the provider is handed the recorded (sticky) escalations too, as the plan has them:
+    # a gentle-ai binary then answers the same whether the escalation is on the command
+    # line or in the ledger
+    escalations = merge_escalations(requested, facts.policy_escalations())
+    answer = assess_native(repo, cand, settings, escalations, os.environ if env is None else env)
     native = answer.native
     consumed = bool(native is not None and native.candidate.consumed)
     review = facts.review_evidence(outcome, consumed)
-    escalations = merge_escalations(requested, facts.policy_escalations())
     rdd = resolve_rdd(config.rdd_env, config.rdd_git, settings.rdd_file)
     plan = build_plan(
         PlanInputs(

@@ -272,14 +272,18 @@ def check_room(
         Notes for the user (how many untracked paths were removed), possibly empty.
 
     Raises:
-        UsageError: the room was prepared for another candidate, or a tracked file in it
-            was edited or deleted.
+        UsageError: the room was prepared for another candidate, a commit was made in it,
+            or a tracked file in it was edited or deleted.
     """
     tree, _, added = repo.room_state(room.tree)
     if tree != cand.tree:
+        made = repo.room_commits(room.tree) - 1  # a room is exported with one commit
+        why = f"prepared for tree {tree[:12]}, not this candidate's tree {cand.tree[:12]}"
+        if made > 0:
+            why = f"tampered with: {made} commit(s) made in it since it was prepared"
         raise UsageError(
-            f"{room.path}: the room was prepared for tree {tree[:12]}, not this candidate's "
-            f"tree {cand.tree[:12]}; prepare one for it: your brief's path after the prefix",
+            f"{room.path}: the room was {why}; prepare a new room: your brief's path after "
+            "the prefix",
             commands=(cli("verify", "prepare", *flags, "--brief", label="prefix"),),
         )
     # the files themselves against the candidate's tree: the room's index, HEAD and config

@@ -7,9 +7,10 @@ the temporary directory, and the directories above the one they run in (a ``pyte
 ``conftest.py`` or ``node_modules`` above the room's tree is read as if it were the
 project's when the tree has none). So:
 
-* :func:`scratch_env` — each run of a check gets a fresh, empty ``HOME``, ``TMPDIR`` and
-  XDG directories inside the room (``scratch/``, made anew before every run, so nothing
-  carries over from one run to the next); nothing of the caller's home reaches it;
+* :func:`scratch_env` — each run of a check gets a fresh, empty ``HOME``, ``TMPDIR``, XDG
+  directories and tool cache directory inside the room (``scratch/``, made anew before
+  every run, so nothing carries over from one run to the next); nothing of the caller's
+  home reaches it;
 * :func:`check_room_parents` — the room is made (or used) only under directories that hold
   none of :data:`PARENT_CONFIGS`: otherwise the run is refused (exit 2), naming the file,
   before anything runs.
@@ -24,6 +25,8 @@ from gentle_hooks.errors import UsageError
 
 #: The room's part that holds each run's home, temporary and XDG directories.
 SCRATCH = "scratch"
+#: The directory in :data:`SCRATCH` that holds one run's tool caches (pytest's).
+SCRATCH_CACHE = "cache"
 
 #: Names tools look up in the directories above the one they run in (first found wins, or
 #: all are merged), by the tools that read them: a room under a directory holding one
@@ -99,7 +102,8 @@ def check_room_parents(directory: str) -> None:
 def scratch_env(room_path: str) -> dict[str, str]:
     """Fresh, empty ``HOME``, ``TMPDIR`` and XDG directories for one run of a check, under
     the room's :data:`SCRATCH` part (emptied first: a run finds nothing an earlier one
-    left), and the variables naming them."""
+    left), and the variables naming them; the run's empty :data:`SCRATCH_CACHE` directory
+    is made beside them."""
     scratch = os.path.join(room_path, SCRATCH)
     os.makedirs(scratch, mode=0o700, exist_ok=True)
     for name in os.listdir(scratch):
@@ -108,8 +112,10 @@ def scratch_env(room_path: str) -> dict[str, str]:
             shutil.rmtree(full, ignore_errors=True)
         else:
             os.unlink(full)
-    home, tmp, run = (os.path.join(scratch, p) for p in ("home", "tmp", "run"))
-    for path in (home, tmp, run):
+    home, tmp, run, cache = (
+        os.path.join(scratch, p) for p in ("home", "tmp", "run", SCRATCH_CACHE)
+    )
+    for path in (home, tmp, run, cache):
         os.makedirs(path, mode=0o700)
     return {
         "HOME": home,

@@ -7,7 +7,8 @@ that gave the same exit status there once more on the candidate with the files i
 changes emptied: row C4-nothing; each swapped into ``tree/`` for its run, so every run is
 at the same path),
 with :func:`room_env` (only the allowlisted part of the caller's environment) and
-:func:`cache_env` (tool caches outside the room), and stops at the first check that
+:func:`cache_env` (no bytecode written, pytest's cache fresh for each run, outside the
+tree), and stops at the first check that
 changed the room (:func:`~gentle_hooks.services.cleanroom.room_touched`, the candidate's
 files, the files it added). :mod:`gentle_hooks.services.verify` writes the verdict from
 what this observed.
@@ -37,13 +38,9 @@ from gentle_hooks.services.cleanroom import (
 )
 from gentle_hooks.services.defined import defined_by_change
 from gentle_hooks.services.record import Bound
-from gentle_hooks.services.room_bounds import scratch_env
+from gentle_hooks.services.room_bounds import SCRATCH, SCRATCH_CACHE, scratch_env
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.values.frozen import replace
-
-#: The prefix of the directory a run's checks keep their caches in (outside the room).
-CACHE_PREFIX = "gentle-checks-cache-"
-
 
 #: The variables a room passes on from the caller's environment (seed 001 "Contract": the
 #: verifier gets "the tools needed to re-check them" and nothing else): where programs are,
@@ -100,8 +97,10 @@ def _observe(
     where: str = "",
 ) -> Outcome:
     """Run one check in the room's ``tree/`` (whichever checkout is there: ``where`` names
-    it, ``"base"`` or ``"hollow"``), with ``PWD`` set to it, no ``OLDPWD``, and a fresh
-    ``HOME``, ``TMPDIR`` and XDG directories. Its output
+    it, ``"base"`` or ``"hollow"``), with ``PWD`` set to it, no ``OLDPWD``, a fresh
+    ``HOME``, ``TMPDIR`` and XDG directories, and :func:`cache_env`'s caches, started by a
+    launcher with that environment in ``tree/`` (its parent process shows nothing of
+    this one: :func:`~gentle_hooks.services.runner.run_observed`). Its output
     goes to an unnamed file and is kept in ``logs`` under ``logs/NN-kind.log``
     (``NN-kind-WHERE.log``) for :func:`observe_all` to write once every run of the check
     is over: a log file appearing while a check runs would tell it which run it is."""
@@ -110,6 +109,7 @@ def _observe(
     run_env = {k: v for k, v in env.items() if k != "OLDPWD"}
     run_env["PWD"] = room.tree
     run_env.update(scratch_env(room.path))  # before the stamp: made anew for every run
+    run_env = cache_env(run_env, os.path.join(room.path, SCRATCH, SCRATCH_CACHE))
     # the room's own directory, compared around this run alone: the swaps between runs
     # rename its entries, a file the check put beside tree/ and removed changes it too
     root_before = _root_stamp(room)
@@ -117,7 +117,9 @@ def _observe(
         out.write(f"$ {check.command}\n".encode())
         out.flush()
         try:
-            obs = run_observed(check.argv, cwd=room.tree, stdout=out, stderr=out, env=run_env)
+            obs = run_observed(
+                check.argv, cwd=room.tree, stdout=out, stderr=out, env=run_env, launcher=True
+            )
         except UsageError as exc:
             out.write(f"{exc.message}\n".encode())
             obs = None
@@ -290,12 +292,18 @@ def _changes(bound: Bound, room: Room, before: RoomStamp, with_base: bool) -> tu
 
 
 def cache_env(env: Mapping[str, str], cache: str) -> dict[str, str]:
-    """``env`` with the caches of the tools a verifier runs sent to ``cache``, a directory
-    outside the room, so an honest check leaves the candidate's tree as it found it
-    whatever its ``.gitignore`` lists: Python's bytecode (``PYTHONPYCACHEPREFIX``) and
-    pytest's cache (``PYTEST_ADDOPTS`` of ``-o cache_dir=...`` alone: the caller's never
-    reaches the room, :func:`room_env`)."""
-    out = dict(env)
-    out["PYTHONPYCACHEPREFIX"] = os.path.join(cache, "pycache")
+    """``env`` set so that one run of a check reads no cache another run wrote and leaves
+    the candidate's tree as it found it whatever its ``.gitignore`` lists: Python writes no
+    bytecode (``PYTHONDONTWRITEBYTECODE``, and no ``PYTHONPYCACHEPREFIX``, the brief's
+    either), and pytest's cache goes to ``cache``, a directory made empty for this run
+    (``PYTEST_ADDOPTS`` of ``-o cache_dir=...`` alone: the caller's never reaches the room,
+    :func:`room_env`).
+
+    Every run of a check is at the same path (``tree/``), and Python takes a cached
+    module's bytecode as current when its source has the same size and modification
+    second: a cache shared between the runs gave the base tree's run the candidate's
+    code."""
+    out = {k: v for k, v in env.items() if k != "PYTHONPYCACHEPREFIX"}
+    out["PYTHONDONTWRITEBYTECODE"] = "1"
     out["PYTEST_ADDOPTS"] = "-o " + shlex.quote("cache_dir=" + os.path.join(cache, "pytest"))
     return out

@@ -155,6 +155,28 @@ def _alive(pid: int) -> bool:
     return stat[stat.rfind(b")") + 2 : stat.rfind(b")") + 3] != b"Z"
 
 
+#: What runs a command under :func:`run_observed`'s ``launcher``: started with the
+#: command's environment and directory, it reads that environment again from a pipe
+#: (Python sets ``LC_CTYPE`` in its own under a C locale), starts the command with it and
+#: exits with its status (128 + N for a death by signal N). A start that fails writes the
+#: errno to the second pipe. Ctrl-C is the command's to answer: the launcher ignores it.
+_LAUNCHER = """\
+import os, signal, sys
+envfd, errfd = int(sys.argv[1]), int(sys.argv[2])
+os.set_inheritable(errfd, False)
+with open(envfd, "rb") as fh:
+    env = dict(i.split(b"=", 1) for i in fh.read().split(b"\\0") if i)
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+try:
+    pid = os.posix_spawnp(sys.argv[3], sys.argv[3:], env, setsigdef=(signal.SIGINT,))
+except OSError as exc:
+    os.write(errfd, str(exc.errno).encode())
+    raise SystemExit(127)
+status = os.waitpid(pid, 0)[1]
+raise SystemExit(128 + os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status))
+"""
+
+
 def run_observed(
     argv: Sequence[str],
     *,
@@ -163,6 +185,7 @@ def run_observed(
     stderr: IO[bytes] | None,
     env: Mapping[str, str] | None = None,
     timeout: float | None = None,
+    launcher: bool = False,
 ) -> Observation:
     """Run ``argv`` in the foreground, streaming its output, and observe the result.
 
@@ -174,6 +197,11 @@ def run_observed(
         env: the child's environment (default: ours).
         timeout: seconds after which the command is stopped (terminated, then killed);
             it then reports exit 124 (as ``timeout(1)`` does), ``timed out after Ns``.
+        launcher: start the command from a launcher process (:data:`_LAUNCHER`) that runs
+            in ``cwd`` with ``env`` and waits for it, so the command's parent process
+            (``/proc/$PPID``: its environment, directory, command line) shows only what
+            the command itself was given, never this process's. A death by signal N is
+            then exit 128 + N (``exit N`` in ``observed``).
 
     Returns:
         The :class:`Observation`.
@@ -185,6 +213,8 @@ def run_observed(
     if not argv:
         raise UsageError("no command given: put it after --, e.g. 'receipt run -- pytest -q'")
     start = time.monotonic()
+    if launcher:
+        return _run_launched(argv, cwd, stdout, stderr, env, timeout, start)
     try:
         proc = subprocess.Popen(
             list(argv),
@@ -195,6 +225,69 @@ def run_observed(
         )
     except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
         raise UsageError(f"cannot run {shlex.join(argv)}: {exc.strerror}") from None
+    return _observe_child(proc, argv, stdout, stderr, timeout, start)
+
+
+def _run_launched(
+    argv: Sequence[str],
+    cwd: str,
+    stdout: IO[bytes] | None,
+    stderr: IO[bytes] | None,
+    env: Mapping[str, str] | None,
+    timeout: float | None,
+    start: float,
+) -> Observation:
+    """:func:`run_observed` with ``launcher``: the launcher's start failing, or the
+    command's, is the same :class:`UsageError` a direct start raises."""
+    import os
+    import sys
+
+    env = dict(os.environ if env is None else env)
+    payload = b"".join(os.fsencode(k) + b"=" + os.fsencode(v) + b"\0" for k, v in env.items())
+    env_fd, env_w = os.pipe()
+    err_r, err_fd = os.pipe()
+    wrapped = [sys.executable, "-I", "-S", "-c", _LAUNCHER, str(env_fd), str(err_fd), *argv]
+    try:
+        try:
+            proc = subprocess.Popen(
+                wrapped,
+                cwd=cwd,
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                pass_fds=(env_fd, err_fd),
+            )
+        except (FileNotFoundError, PermissionError, NotADirectoryError) as exc:
+            raise UsageError(f"cannot run {shlex.join(argv)}: {exc.strerror}") from None
+        finally:
+            os.close(env_fd)
+            os.close(err_fd)
+        # a launcher that died before reading: its exit status says so
+        with contextlib.suppress(BrokenPipeError), open(env_w, "wb", closefd=False) as fh:
+            fh.write(payload)
+        os.close(env_w)
+        env_w = -1
+        observation = _observe_child(proc, argv, stdout, stderr, timeout, start)
+        with open(err_r, "rb", closefd=False) as fh:
+            failed = fh.read()
+    finally:
+        for fd in (env_w, err_r):
+            if fd >= 0:
+                os.close(fd)
+    if failed.isdigit():
+        raise UsageError(f"cannot run {shlex.join(argv)}: {os.strerror(int(failed))}")
+    return observation
+
+
+def _observe_child(
+    proc: subprocess.Popen[bytes],
+    argv: Sequence[str],
+    stdout: IO[bytes] | None,
+    stderr: IO[bytes] | None,
+    timeout: float | None,
+    start: float,
+) -> Observation:
+    """Stream, hash and wait for a started child (:func:`run_observed`)."""
     assert proc.stdout is not None and proc.stderr is not None
     hashes = (hashlib.sha256(), hashlib.sha256())
     tails = (bytearray(), bytearray())

@@ -38,6 +38,7 @@ from gentle_hooks.config.load import load_config
 from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import ConfigError, GentleError, GitError, UsageError, cli
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.facts import OBSERVED_RULE
 from gentle_hooks.ledger.records import VerdictRecord, VerifyRun
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.services.delivered import refresh_notes
@@ -54,9 +55,6 @@ from gentle_hooks.services.record import (
 )
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen, replace
-
-#: The rule id of a verdict ``verify run`` did not write, under ``require_observed``.
-OBSERVED_RULE = "R1"
 
 #: The comment written above the artifact directory's line in ``info/exclude``.
 EXCLUDE_COMMENT = "gentle-hooks: verify-delegation artifacts stay out of the candidates they judge"

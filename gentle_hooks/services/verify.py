@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import tempfile
 import time
 from collections.abc import Mapping
@@ -64,7 +63,7 @@ from gentle_hooks.services.cleanroom import (
 )
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.room_bounds import check_room_parents
-from gentle_hooks.services.room_run import CACHE_PREFIX, cache_env, observe_all, room_env
+from gentle_hooks.services.room_run import observe_all, room_env
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
 from gentle_hooks.values.frozen import field, frozen
@@ -327,11 +326,9 @@ def _verify_in(
         checks_env.update(plan.brief.env or {})
         if not cand.is_empty:
             make_base(bound.repo, room, cand)
-        cache = tempfile.mkdtemp(prefix=CACHE_PREFIX)
         try:
-            outcomes = observe_all(bound, plan.checks, room, cache_env(checks_env, cache))
+            outcomes = observe_all(bound, plan.checks, room, checks_env)
         finally:
-            shutil.rmtree(cache, ignore_errors=True)
             remove_aside(room)
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         pair = plan_artifacts(

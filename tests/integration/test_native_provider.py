@@ -417,6 +417,44 @@ def test_native_risk_is_the_tier_before_escalation_with_gentle_ai(
     assert "--escalate-item" in (stub.args or [])  # the last run carried the escalation
 
 
+def test_a_recorded_escalation_is_passed_to_the_binary_as_a_requested_one_is(
+    changed: Path, stub: Stub
+) -> None:
+    """Refuter 18r item 6: a sticky escalation (``gentle-hook escalate``, recorded) was not
+    passed to the binary: it was asked once, without ``--escalate-item``, and relayed
+    ``medium``, while the same escalation given on the command line asked it twice and
+    relayed ``high``. The plan's escalations are the provider's, wherever they come from:
+    the binary is asked as with the flag and answers the same."""
+    stub.install(escalating(envelope("medium")))
+    recorded = gh(
+        changed,
+        "escalate",
+        "--committed",
+        "--base-ref",
+        "HEAD~1",
+        "--item",
+        "security",
+        "--reason",
+        "touches tokens",
+        env=stub.env(),
+    )
+    assert recorded.returncode == 0, recorded.stderr
+    got = assess(changed, stub)
+    assert stub.args is not None and stub.args[-5:] == [
+        "--escalate-item",
+        "2",
+        "--escalate-reason",
+        "touches tokens",
+        "--json",
+    ]
+    assert (got["risk"], got["nativeRisk"]) == ("high", "medium")
+    assert got["native"]["assessment"]["risk"] == "high"  # relayed as the binary said
+    flagged = assess(
+        changed, stub, "--escalate-item", "security", "--escalate-reason", "touches tokens"
+    )
+    assert flagged["native"] == got["native"]
+
+
 # -- every failure: unassessable, informs only --------------------------------------------
 
 
@@ -773,4 +811,8 @@ def test_builtin_never_closes_on_a_callers_review_ack(changed: Path) -> None:
         assert (after["reviewDue"], after["reviewDueReason"]) == (False, "under_budget")
         assert (after["nativeReviewOutcome"], after["outcome_source"]) == ("unknown", "unknown")
     status = gh(changed, "status", "--committed", "--base-ref", "HEAD~1")
-    assert "review #1: consumed" in status.stdout  # recorded and shown
+    # recorded and shown, as what it is (refuter 18r item 7: it was listed as "review #1:
+    # consumed" beside an outcome of unknown)
+    assert "  review #1: acknowledged by a caller (review ack), not closed" in status.stdout
+    assert ": consumed" not in status.stdout
+    assert "; review: unknown; " in status.stdout

@@ -355,6 +355,26 @@ def test_tally_verifier_output_not_json_abstains(
     )
 
 
+@pytest.mark.parametrize(
+    "content", ["[]", json.dumps({"claim": CLAIM, "verdicts": []})], ids=["array", "set"]
+)
+def test_tally_an_empty_array_of_verdicts_is_one_abstention(
+    run: Any, tmp_path: Path, content: str
+) -> None:
+    """Refuter 18r item 7: a verifier file holding ``[]`` counted for nothing, not even as
+    an abstention. Seed 003 "Abstentions are not support": it is one abstention."""
+    (tmp_path / "v.json").write_text(content, encoding="utf-8")
+    a = write(tmp_path / "a.json", up())
+    r = run("quorum", "tally", "v.json", a, "--claim", CLAIM)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert r.stdout.splitlines() == [
+        "CONFIRMED  (upheld, uncontested)",
+        "  survives yes; upheld 1, refuted 0, abstained 1, contested no; stakes ordinary "
+        "needs 1 valid verdict",
+        "  abstained: malformed: no verdict: an empty array (v.json)",
+    ]
+
+
 def test_tally_unreadable_file_still_exits_2(run: Any) -> None:
     r = run("quorum", "tally", "missing.json", "--claim", CLAIM)
     assert (r.returncode, r.stdout) == (2, "")

@@ -600,6 +600,19 @@ def test_run_refuses_a_room_whose_tree_was_changed(env: Env) -> None:
     write(env.repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
     other = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", fresh["room"])
     assert other.returncode == 2 and "the room was prepared for tree" in other.stderr
+    # refuter 18r item 7: a room where the verifier committed is tampered with, not a room
+    # of another candidate
+    write(env.repo / "src" / "app.py", "def add(a, b):\n    return a + b  # checked\n")
+    mine = env.json("verify", "prepare", "--brief", str(env.brief_path))
+    write(Path(mine["tree"]) / "src" / "app.py", "def add(a, b):\n    return 4\n")
+    git(Path(mine["tree"]), "-c", "user.name=v", "-c", "user.email=v@x", "commit", "-qam", "r")
+    committed = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", mine["room"])
+    assert (committed.returncode, committed.stderr) == (
+        2,
+        f"gentle-hook: error: {mine['room']}: the room was tampered with: 1 commit(s) made in "
+        "it since it was prepared; prepare a new room: your brief's path after the prefix; "
+        "prefix: gentle-hook verify prepare --brief\n",
+    )
     not_a_room = env.gh("verify", "run", "--brief", str(env.brief_path), "--room", str(env.tmp))
     assert not_a_room.returncode == 2 and "not a clean room" in not_a_room.stderr
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import git, write
-from tests.integration.test_verify import Env, make_env
+from tests.integration.test_verify import BRIEF, Env, make_env
 
 
 @pytest.fixture
@@ -93,3 +93,65 @@ def test_each_run_gets_a_fresh_home_and_tmpdir_inside_the_room(env: Env) -> None
     out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", probe)
     assert out["status"] == "pass", out["outcomes"]
     assert _criterion_exit(out) == 0
+
+
+def test_no_run_reads_bytecode_another_run_compiled(env: Env) -> None:
+    """Refuter 18r item 3: every run of a check (candidate, base, hollow) shared one
+    ``PYTHONPYCACHEPREFIX`` at the same ``tree/`` path, and a source of the same size and
+    mtime second reads as unchanged, so the base tree's run imported the candidate's
+    ``a + b``: the negative test "fails the same way on the base tree" though by hand it
+    exits 0 there. No run writes bytecode now, so the base run sees the base's code and
+    the negative test counts (C2)."""
+    write(env.repo / "src" / "app.py", "def add(a, b):\n    return a + b\n")  # same size
+    negative = "python3 -c 'import app; assert app.add(2, 3) == -1'"
+    env.brief({**BRIEF, "negativeTests": [{"criterion": "subtraction gone", "run": negative}]})
+    out = env.json("verify", "run", "--brief", str(env.brief_path))
+    (neg,) = [o for o in out["outcomes"] if o["kind"] == "negative"]
+    assert (neg["result"], neg["row"]) == ("pass", "C2"), neg
+    assert out["status"] == "pass", out["outcomes"]
+
+
+def test_no_run_leaves_bytecode_for_the_next(env: Env, tmp_path: Path) -> None:
+    """Refuter 18r item 3, whatever the clock: after a run imports the tree's code, no
+    bytecode of it is left where another run at the same ``tree/`` path would read it (in
+    the room, or in a bytecode cache), and pytest's cache is the run's own."""
+    marker = tmp_path / "bytecode-left-for-the-next-run"
+    probe = (
+        'python3 -c \'import os, sys, app; room = os.path.dirname(os.environ["PWD"]); '
+        "places = [room] + [p for p in [sys.pycache_prefix] if p]; "
+        'left = [f for d in places for _, _, fs in os.walk(d) for f in fs if f.endswith(".pyc")]; '
+        f'left and open("{marker}", "a").write(repr(left)); '
+        'cache = os.environ["PYTEST_ADDOPTS"]; '
+        'assert cache.startswith("-o cache_dir=" + room + "/scratch/"), cache; '
+        "sys.exit(app.add(2, 2) != 4)'"
+    )
+    out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", probe)
+    assert out["status"] == "pass", out["outcomes"]
+    assert not marker.exists(), marker.read_text()
+
+
+def test_a_checks_parent_process_shows_nothing_of_the_caller(env: Env, tmp_path: Path) -> None:
+    """Refuter 18r item 4: a check read the caller's environment and work tree through its
+    parent process (``grep -a SECRET_WRITER_SESSION /proc/$PPID/environ`` exited 0;
+    ``/proc/$PPID/cwd/.git/gentle-hooks/ledger.sqlite3`` was there to read). Checks run
+    under a launcher whose environment is the room's and whose directory is the room's
+    tree: ``/proc/$PPID`` shows only those, for a command run as an argv (its parent is
+    the launcher) as for a shell line. (Other processes of the same user stay readable:
+    README "What the room does not bound".)"""
+    marker = tmp_path / "parent-leaked"
+    code = (
+        "import os, sys, app; pp = os.getppid(); "
+        'env = open(f"/proc/{pp}/environ", "rb").read(); '
+        'cwd = os.readlink(f"/proc/{pp}/cwd"); '
+        'leaks = [x for x in (b"SECRET_WRITER_SESSION" in env and "environ", '
+        'cwd != os.environ["PWD"] and cwd) if x]; '
+        f'leaks and open("{marker}", "a").write(repr(leaks)); '
+        "sys.exit(app.add(2, 2) != 4)"
+    )
+    criterion = {"criterion": "add(2, 2) is 4", "run": ["python3", "-c", code]}
+    env.brief({**BRIEF, "successCriteria": [criterion]})
+    out = env.json(
+        "verify", "run", "--brief", str(env.brief_path), env={"SECRET_WRITER_SESSION": "s3cr3t"}
+    )
+    assert out["status"] == "pass", out["outcomes"]
+    assert not marker.exists(), marker.read_text()

@@ -39,6 +39,7 @@ ALLOWED = {
     ("services/verdict_filing.py", "written by gentle-hook verify run #"),
     ("services/verdict_filing.py", "not observed: no gentle-hook verify run of brief "),
     ("ledger/facts.py", "no gentle-hook verify run wrote it"),
+    ("notes/facts.py", "its note line does not say a gentle-hook verify run wrote it"),
     ("services/verdict_filing.py", "not observed: no gentle-hook verify run wrote it"),
     # the comment of a hook file saying what wrote it and what removes it (a file's history)
     ("agents/ownfile.py", "Written by 'gentle-hook install --agent "),

@@ -768,7 +768,9 @@ VERDICT_FILE_ROWS: list[tuple[str, str, str | None, int]] = [
     ("one-verdict", json.dumps(up()), None, 1),
     ("array", json.dumps([up(), down()]), None, 2),
     ("verdict-set", json.dumps({"claim": f" {CLAIM} ", "verdicts": [up(), None]}), CLAIM, 2),
-    ("verdict-set-empty", json.dumps({"claim": CLAIM, "verdicts": []}), CLAIM, 0),
+    # an empty answer is one abstention, named (seed 003 "Abstentions are not support")
+    ("verdict-set-empty", json.dumps({"claim": CLAIM, "verdicts": []}), CLAIM, 1),
+    ("array-empty", "[]", None, 1),
     ("object-without-verdicts-is-a-verdict", json.dumps({"claim": CLAIM}), None, 1),
 ]
 
