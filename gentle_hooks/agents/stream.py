@@ -9,8 +9,12 @@ written file from the work tree. What it needs is small (the session, the tool c
 paths, the transcript path), so :class:`LongStrings` streams the JSON text through and keeps
 it as it is, except that every string longer than :data:`STRING_LIMIT` bytes becomes ``""``.
 The result is the same document with the file contents blanked, which every runtime's
-decoder reads as it reads a small input. Memory stays bounded by the limit of what is kept,
-whatever the input's size: strings are scanned, never held, once they pass the limit.
+decoder reads as it reads a small input. A long string keeps only its lines that begin with
+``*** `` (at most :data:`LINE_LIMIT` bytes each, and :data:`STRING_LIMIT` in all): the file
+headers of an ``apply_patch`` envelope (:mod:`gentle_hooks.agents.patch`), the only paths a
+Codex-style edit names, so a large patch still names what it wrote. Memory stays bounded by
+the limit of what is kept, whatever the input's size: strings are scanned, never held, once
+they pass the limit.
 """
 
 from __future__ import annotations
@@ -20,6 +24,11 @@ import re
 #: Longest JSON string kept (its quotes and escapes counted); longer ones become ``""``.
 #: Far above any path, id or model name, far below a file's content.
 STRING_LIMIT = 64 * 1024
+
+#: Longest line of a long string looked at for a patch header.
+LINE_LIMIT = 4096
+#: How a patch header line begins (:data:`gentle_hooks.agents.patch._HEADERS`).
+_HEADER = b"*** "
 
 #: The characters that end a run of plain string text: its closing quote or an escape.
 _STRING_STOP = re.compile(rb'["\\]')
@@ -41,6 +50,9 @@ class LongStrings:
         self._escaped = False
         self._string = bytearray()
         self._long = False
+        self._line = bytearray()  # the open string's current line, as JSON text
+        self._line_over = False
+        self._headers = bytearray()  # its patch header lines, "\n"-escaped
 
     def feed(self, chunk: bytes) -> None:
         """Pass ``chunk``, the next part of the text, through the filter."""
@@ -57,13 +69,19 @@ class LongStrings:
                 i = j + 1
             elif self._escaped:
                 # the escaped character (a quote or a backslash too) is the string's text
-                self._take(chunk[i : i + 1])
+                char = chunk[i : i + 1]
+                self._take(char)
+                if char == b"n":  # an escaped newline ends the line
+                    self._end_line()
+                else:
+                    self._add_line(b"\\" + char)
                 self._escaped = False
                 i += 1
             else:
                 m = _STRING_STOP.search(chunk, i)
                 j = m.start() if m else n
                 self._take(chunk[i:j])
+                self._add_line(chunk[i:j])
                 if m is None:
                     return
                 if chunk[j] == 0x5C:  # a backslash: the next character is escaped
@@ -81,11 +99,29 @@ class LongStrings:
         if len(self._string) > self.limit:
             self._long, self._string = True, bytearray()
 
+    def _add_line(self, part: bytes) -> None:
+        """Add ``part`` to the open string's current line, while it is short."""
+        if self._line_over:
+            return
+        self._line += part
+        if len(self._line) > LINE_LIMIT:
+            self._line_over, self._line = True, bytearray()
+
+    def _end_line(self) -> None:
+        """The current line ends: keep it when it is a patch header and there is room."""
+        line = self._line
+        header = not self._line_over and line.lstrip(b" ").startswith(_HEADER)
+        if header and len(self._headers) + len(line) + 2 <= self.limit:
+            self._headers += line + b"\\n"
+        self._line, self._line_over = bytearray(), False
+
     def _close(self) -> None:
-        """The open string ends: keep it, or ``""`` in place of a long one."""
+        """The open string ends: keep it, or its patch headers in place of a long one."""
         if self._long:
-            self.kept += b'""'
+            self._end_line()
+            self.kept += b'"' + self._headers + b'"'
             self.blanked += 1
         else:
             self.kept += self._string + b'"'
         self._in_string, self._string = False, bytearray()
+        self._line, self._line_over, self._headers = bytearray(), False, bytearray()

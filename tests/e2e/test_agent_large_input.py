@@ -103,3 +103,30 @@ def test_a_nine_megabyte_write_input_records_its_writer_and_gates(
         f"{PREFIX}BLOCKED the staged change: delegated (writer content "
         "(claude-sonnet-4-5/high) in src/gen.py)"
     )
+
+
+def test_a_large_codex_patch_still_names_the_file_it_adds(native: World, tmp_path: Path) -> None:
+    # Codex names the written paths only in the apply_patch envelope's headers, inside one
+    # long string: they are kept when the rest of the string is left out
+    w = native
+    content = generated_module(8_600_000)
+    (w.work / "src").mkdir(exist_ok=True)
+    (w.work / "src" / "gen.py").write_text(content, encoding="utf-8")
+    data, filled = materialize("codex", w.work, tmp_path / "runtime")
+    event = json.loads(data)
+    body = "".join(f"+{line}\n" for line in content.splitlines())
+    event["tool_input"] = {
+        "command": f"*** Begin Patch\n*** Add File: src/gen.py\n{body}*** End Patch\n"
+    }
+    payload = json.dumps(event).encode()
+    assert len(payload) > STDIN_LIMIT
+    done = w.gh("record", "--from", "codex", input=payload)
+    assert done.code == 0, done
+    assert done.err.startswith("recorded: pending mutation #1: "), done
+    [pending] = json.loads(w.gh("status", "--json").out)["records"]["pending_mutations"]
+    expect = filled["expect"]
+    assert (pending["model"], pending["paths"], pending["tool_call_id"]) == (
+        expect["model"],
+        ["src/gen.py"],
+        expect["tool_call_id"],
+    )

@@ -69,3 +69,24 @@ def test_read_stdin_refuses_a_large_input_of_short_strings(
     with os.fdopen(r, "rb", buffering=0) as fh, pytest.raises(UsageError, match="even with"):
         read_stdin("x", fh)
     t.join()
+
+
+@pytest.mark.parametrize("step", [1, 3, 64, 100_000])
+def test_a_long_patch_keeps_its_file_headers(step: int) -> None:
+    from gentle_hooks.agents.patch import patch_paths
+
+    body = "".join(f'+x = "{i}\\\\"\n' for i in range(200))
+    patch = (
+        f"*** Begin Patch\n*** Add File: big.py\n{body}*** Update File: a/b.py\n@@\n-o\n+n\n"
+        "  *** Move to: c.py\n*** End Patch\n"
+    )
+    text = json.dumps({"tool_input": {"command": patch}}).encode()
+    f = LongStrings(limit=100)
+    for i in range(0, len(text), step):
+        f.feed(text[i : i + step])
+    kept = json.loads(bytes(f.kept))["tool_input"]["command"]
+    assert kept == (
+        "*** Begin Patch\n*** Add File: big.py\n*** Update File: a/b.py\n"
+        "  *** Move to: c.py\n*** End Patch\n"
+    )
+    assert patch_paths(kept) == ("big.py", "a/b.py", "c.py")
