@@ -6,6 +6,7 @@ Room ``agents`` (standard library and the rooms below). One module per job:
 
 * :mod:`.payload` — the safe reader of hook input, transcripts and settings (bounded,
   regular files only, never blocking on a FIFO, depth-limited JSON)
+* :mod:`.stream` — a hook input too large to hold, kept without its long strings
 * :mod:`.event` — the decoded event and the rules every decoder shares (writer, replay ids)
 * :mod:`.patch` — the paths an ``apply_patch`` envelope writes
 * :mod:`.definitions` — subagent definition files: the name and model they declare

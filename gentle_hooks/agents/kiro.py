@@ -1,10 +1,12 @@
 """Kiro CLI's ``PostToolUse`` hook input, decoded (SPEC §7 "Hooks"; docs/agents/kiro.md).
 
 Room ``agents`` (standard library only). Kiro CLI 3 reads standalone hooks files,
-``.kiro/hooks/<name>.json`` of the workspace (kiro.dev/docs/cli/v3/hooks, "The new format"),
-and runs a ``command`` action with the hook event as JSON on standard input
-(kiro.dev/docs/cli/hooks, "Hook event"): ``hook_event_name``, ``cwd``, and for tool hooks
-``tool_name``, ``tool_input`` and (``PostToolUse`` only) ``tool_response``.
+``.kiro/hooks/<name>.json`` of the workspace (kiro.dev/docs/cli/v3/hooks, "The new format")
+and of the user's ``~/.kiro/hooks/``, which fire in every workspace
+(kiro.dev/changelog/cli/2-13/, "Global Hooks"), and runs a ``command`` action with the hook
+event as JSON on standard input (kiro.dev/docs/cli/hooks, "Hook event"):
+``hook_event_name``, ``cwd``, and for tool hooks ``tool_name``, ``tool_input`` and
+(``PostToolUse`` only) ``tool_response``.
 
 File-writing tools: ``fs_write`` (``path``; Kiro's built-in write tool, the name its v3
 example matches together with ``str_replace``), and ``write``, the built-in's name in agent

@@ -4,9 +4,10 @@ settings files, and the JSON inside them (SPEC §7 "Hooks").
 Room ``agents`` (standard library only). Everything a runtime hands a hook is untrusted
 input, read within bounds:
 
-* standard input: at most :data:`STDIN_LIMIT` bytes, refused when it is a terminal (a person
-  who typed the command by hand would wait forever), read until end of file within
-  :data:`STDIN_SECONDS`;
+* standard input: held whole up to :data:`STDIN_LIMIT` bytes, larger input kept without its
+  long strings (file contents, :mod:`gentle_hooks.agents.stream`), refused when it is a
+  terminal (a person who typed the command by hand would wait forever), read until end of
+  file within :data:`STDIN_SECONDS`;
 * files named by a payload (transcripts, settings): regular files only, opened without
   blocking (a FIFO or a device never hangs the hook), at most a bounded head or tail;
 * JSON: nesting deeper than :data:`MAX_DEPTH` is refused before it is parsed (Python's
@@ -28,8 +29,11 @@ from typing import IO
 
 from gentle_hooks.errors import UsageError
 
-#: Largest hook input accepted on standard input (a PostToolUse payload carries the edit).
+#: Largest hook input held whole (a PostToolUse payload carries the edit); larger input is
+#: read with its long strings blanked (:func:`read_stdin`).
 STDIN_LIMIT = 8 * 1024 * 1024
+#: Largest hook input read at all, its long strings blanked.
+STREAM_LIMIT = 1024 * 1024 * 1024
 #: How long standard input may stay open without its end (the runtime closes it at once).
 STDIN_SECONDS = 30.0
 #: Largest part of a named file read (the tail of a transcript, the head of a settings file).
@@ -101,13 +105,21 @@ def load_object(data: bytes, what: str) -> dict[str, object]:
 
 
 def read_stdin(what: str, stream: IO[bytes] | None = None) -> bytes:
-    """Read a hook's standard input whole, within :data:`STDIN_LIMIT` and
-    :data:`STDIN_SECONDS`.
+    """Read a hook's standard input to its end within :data:`STDIN_SECONDS`.
+
+    Input up to :data:`STDIN_LIMIT` bytes is returned whole. Larger input (a post-tool
+    input that carries a big written file, once or twice) is streamed through
+    :class:`gentle_hooks.agents.stream.LongStrings`, up to :data:`STREAM_LIMIT` bytes:
+    the same JSON with every long string (a file's content) blanked, so the writer is still
+    recorded, and memory stays bounded whatever the input's size.
 
     Raises:
-        UsageError: standard input is a terminal, larger than the limit, or not closed in
-            time.
+        UsageError: standard input is a terminal, larger than :data:`STREAM_LIMIT`, still
+            larger than :data:`STDIN_LIMIT` once its long strings are blanked, or not closed
+            in time.
     """
+    from gentle_hooks.agents.stream import LongStrings
+
     fh = stream if stream is not None else sys.stdin.buffer
     try:
         fd = fh.fileno()
@@ -115,32 +127,52 @@ def read_stdin(what: str, stream: IO[bytes] | None = None) -> bytes:
         fd = -1
     if fd >= 0 and os.isatty(fd):
         raise UsageError(f"{what}: standard input is a terminal; pipe the hook's JSON into it")
-    # select() waits on pipes only on POSIX; elsewhere the read is bounded by size alone
-    data = fh.read(STDIN_LIMIT + 1) if fd < 0 or os.name != "posix" else _read_fd(fd, what)
-    if len(data) > STDIN_LIMIT:
-        raise UsageError(f"{what}: standard input is larger than {STDIN_LIMIT} bytes")
-    return data
+    held: list[bytes] = []
+    size = 0
+    blanker: LongStrings | None = None
+    for chunk in _chunks(fh, fd, what):
+        size += len(chunk)
+        if size > STREAM_LIMIT:
+            raise UsageError(f"{what}: standard input is larger than {STREAM_LIMIT} bytes")
+        if blanker is None:
+            held.append(chunk)
+            if size <= STDIN_LIMIT:
+                continue
+            # too large to hold: stream it, keeping all but the long strings
+            blanker = LongStrings()
+            for part in held:
+                blanker.feed(part)
+            held = []
+        else:
+            blanker.feed(chunk)
+        if len(blanker.kept) > STDIN_LIMIT:
+            raise UsageError(
+                f"{what}: standard input is larger than {STDIN_LIMIT} bytes, even with "
+                "its long strings (file contents) left out"
+            )
+    return b"".join(held) if blanker is None else bytes(blanker.kept)
 
 
-def _read_fd(fd: int, what: str) -> bytes:
-    """Read ``fd`` to its end, waiting at most :data:`STDIN_SECONDS` in all."""
+def _chunks(fh: IO[bytes], fd: int, what: str) -> Generator[bytes, None, None]:
+    """The chunks of ``fh`` to its end, waiting at most :data:`STDIN_SECONDS` in all."""
     import select
     import time
 
+    if fd < 0 or os.name != "posix":
+        # select() waits on pipes only on POSIX; elsewhere the read is bounded by size alone
+        while chunk := fh.read(65536):
+            yield chunk
+        return
     deadline = time.monotonic() + STDIN_SECONDS
-    chunks: list[bytes] = []
-    size = 0
-    while size <= STDIN_LIMIT:
+    while True:
         left = deadline - time.monotonic()
         ready, _, _ = select.select([fd], [], [], max(left, 0))
         if not ready:
             raise UsageError(f"{what}: standard input stayed open {STDIN_SECONDS:.0f}s")
         chunk = os.read(fd, 65536)
         if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
+            return
+        yield chunk
 
 
 def read_file(path: str, *, tail: bool = False, limit: int = FILE_LIMIT) -> bytes | None:

@@ -444,9 +444,9 @@ RUNTIMES: tuple[Runtime, ...] = (
         decode=kiro.decode,
         ack="",
         wiring=Wiring(
-            # kiro.dev/docs/cli/v3/hooks, "The new format": .kiro/hooks/<name>.json
+            # kiro.dev/docs/cli/v3/hooks; ~/.kiro/hooks/: kiro.dev/changelog/cli/2-13/
             project=".kiro/hooks/gentle-hooks.json",
-            user=None,
+            user=".kiro/hooks/gentle-hooks.json",
             shape="file",
             event="PostToolUse",
             matcher=None,

@@ -8,6 +8,7 @@ The npm packages are installed once per session (``npm install`` from the regist
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -96,6 +97,29 @@ def delegated_commit_is_blocked_then_passes(r: Repo) -> None:
     assert passed.code == 0, passed
 
 
+#: How the decision object's line starts (docs/lefthook.md, docs/husky.md, README).
+DECISION_LINE = '{"schema":"gentle-hooks.decision/v1"'
+
+
+def json_decision_is_one_line_among_the_managers(r: Repo, manager_line: str) -> None:
+    """With GENTLE_HOOKS_FORMAT=json a blocked commit's stderr holds the manager's lines
+    (``manager_line`` among them) and our object, whole, on the line the docs name."""
+    (r.work / "src" / "app.py").write_text("def add(a, b):\n    return a + b  # ai again\n")
+    assert r.run("gentle-hook", "record", "--model", "o4-mini", "--effort", "low").code == 0
+    r.ok("git", "add", "-A")
+    blocked = r.run("git", "commit", "-m", "writer: json", env={"GENTLE_HOOKS_FORMAT": "json"})
+    assert blocked.code == 1, blocked
+    assert manager_line in blocked.err, blocked  # the manager's own words: not one object
+    [line] = [x for x in blocked.err.splitlines() if x.startswith(DECISION_LINE)]
+    decision = json.loads(line)
+    assert (decision["hook"], decision["decision"]) == ("pre-commit", "blocked")
+    [cand] = decision["candidates"]
+    assert cand["delegated_by"] == "writer content (o4-mini/low) in src/app.py"
+    root = Path(__file__).resolve().parents[2]
+    for doc in ("README.md", "docs/lefthook.md", "docs/husky.md"):  # they tell agents so
+        assert f"`{DECISION_LINE}`" in (root / doc).read_text(), doc
+
+
 def unverified_push_is_blocked(r: Repo) -> None:
     (r.work / "src" / "app.py").write_text("def add(a, b):\n    return b + a  # ai, hurried\n")
     assert r.run("gentle-hook", "record", "--model", "o4-mini", "--effort", "low").code == 0
@@ -126,6 +150,7 @@ def test_lefthook_snippet(node_modules: Path, clone: Repo) -> None:
     for hook in ("pre-commit", "commit-msg", "pre-push", "post-commit", "post-rewrite"):
         assert (clone.work / ".git" / "hooks" / hook).is_file(), hook
     delegated_commit_is_blocked_then_passes(clone)
+    json_decision_is_one_line_among_the_managers(clone, "gentle-hooks commit gate")
     unverified_push_is_blocked(clone)
 
 
@@ -150,4 +175,5 @@ def test_husky_snippets(node_modules: Path, clone: Repo) -> None:
     assert clone.ok("git", "config", "core.hooksPath").strip() == ".husky/_"
     first_push(clone)
     delegated_commit_is_blocked_then_passes(clone)
+    json_decision_is_one_line_among_the_managers(clone, "husky - pre-commit script failed")
     unverified_push_is_blocked(clone)

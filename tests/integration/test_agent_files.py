@@ -205,6 +205,8 @@ def test_doctor_reports_a_runtime_found_but_not_wired(name: str, marker: str, re
         ("cline", ("Documents", "Cline", "Hooks", "PostToolUse")),
         ("opencode", (".config", "opencode", "plugins", "gentle-hooks.js")),
         ("pi", (".pi", "agent", "extensions", "gentle-hooks.ts")),
+        # Kiro CLI 3's global hooks folder (kiro.dev/changelog/cli/2-13/, "Global Hooks")
+        ("kiro", (".kiro", "hooks", "gentle-hooks.json")),
     ],
 )
 def test_user_scope_writes_the_documented_global_file(
@@ -346,12 +348,6 @@ def test_a_former_versions_opencode_plugin_is_rewritten_and_removed(repo: Path) 
     gone = gh(repo, "uninstall", "--agent", "opencode", "--scope", "project")
     assert gone.returncode == 0, gone.stderr
     assert not path.exists()
-
-
-def test_kiro_has_no_documented_user_hooks_folder_so_user_scope_is_refused(repo: Path) -> None:
-    out = gh(repo, "install", "--agent", "kiro", "--scope", "user", env=WITH_GH)
-    assert out.returncode == 2
-    assert "this runtime has no user-level configuration: use --scope project" in out.stderr
 
 
 def test_kiro_hooks_file_is_the_documented_v1_shape(repo: Path) -> None:

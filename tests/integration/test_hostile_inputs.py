@@ -906,3 +906,27 @@ def test_an_allowed_signers_path_that_is_no_regular_file_is_one_line(repo: Path,
     proc = hostile(repo, "gate", "--range", "HEAD~1..HEAD", timeout=30)
     assert proc.returncode == 2, proc.stderr
     assert b"gate.allowed_signers:" in proc.stderr and b"not a regular file" in proc.stderr
+
+
+def test_agent_input_too_large_even_without_long_strings_exits_1_as_documented(
+    repo: Path,
+) -> None:
+    from gentle_hooks.agents.payload import STDIN_LIMIT
+    from gentle_hooks.agents.runtimes import runtime
+
+    # nine megabytes of short strings: nothing to blank, so it stays over the limit
+    data = b"[" + b'"s",' * (STDIN_LIMIT // 4 + 1024) + b'"s"]'
+    proc = subprocess.run(
+        [sys.executable, "-m", "gentle_hooks", "record", "--from", "claude-code"],
+        cwd=repo,
+        input=data,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    [line] = proc.stderr.decode().splitlines()
+    assert proc.returncode == runtime("claude-code").failure_exit == 1, line
+    assert "even with its long strings" in line and line.endswith("; nothing recorded")
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "robustness.md").read_text()
+    [row] = [r for r in docs.splitlines() if r.startswith("| an agent runtime's hook input")]
+    assert row.split(" | ")[-1].startswith("exit 1 with `; nothing recorded`"), row
