@@ -33,12 +33,25 @@ STATUS_SCHEMA: Final = "gentle-hooks.status/v1"
 DOCTOR_SCHEMA: Final = "gentle-hooks.doctor/v1"
 
 
-class MutationOut(FrozenOut):
+class StoredOut(FrozenOut):
+    """The head of every stored record's model, in this order: ``type`` (each model narrows
+    it to its own literal, in place), the ledger ``id`` and the ``root``."""
+
+    type: str
+    id: int
+    root: str
+
+
+class CandidateRecordOut(StoredOut):
+    """A stored record of one candidate: the :class:`StoredOut` head, then ``identity``."""
+
+    identity: str
+
+
+class MutationOut(StoredOut):
     """A pending mutation (times are Unix seconds)."""
 
     type: Literal["pending_mutation"] = "pending_mutation"
-    id: int
-    root: str
     model: str
     effort: str
     source: str | None
@@ -50,13 +63,10 @@ class MutationOut(FrozenOut):
     consumed_identity: str | None
 
 
-class EscalationRecordOut(FrozenOut):
+class EscalationRecordOut(CandidateRecordOut):
     """An escalation: item 1..6, slug, reason; sticky while ``consumed_by`` is null."""
 
     type: Literal["escalation"] = "escalation"
-    id: int
-    root: str
-    identity: str
     item: int = Field(ge=1, le=6)
     slug: str
     reason: str
@@ -66,13 +76,10 @@ class EscalationRecordOut(FrozenOut):
     critical: bool = False
 
 
-class ReceiptOut(FrozenOut):
+class ReceiptOut(CandidateRecordOut):
     """A receipt: ``line`` is ``<command>: <observed result>``; durations in ms."""
 
     type: Literal["receipt"] = "receipt"
-    id: int
-    root: str
-    identity: str
     kind: Literal["run", "add"]
     command: str
     observed: str
@@ -85,13 +92,10 @@ class ReceiptOut(FrozenOut):
     recorded_at: float
 
 
-class SpotCheckOut(FrozenOut):
+class SpotCheckOut(CandidateRecordOut):
     """A spot check (``rerun``) or structural readback (``readback``)."""
 
     type: Literal["spot_check"] = "spot_check"
-    id: int
-    root: str
-    identity: str
     kind: Literal["rerun", "readback"]
     receipt_id: int | None
     command: str
@@ -107,13 +111,10 @@ class SpotCheckOut(FrozenOut):
     recorded_at: float
 
 
-class VerdictOut(FrozenOut):
+class VerdictOut(CandidateRecordOut):
     """A stored verdict: acceptance, reasons, and the verdict JSON as given."""
 
     type: Literal["verdict"] = "verdict"
-    id: int
-    root: str
-    identity: str
     brief_id: str
     status: str
     accepted: bool
@@ -125,13 +126,10 @@ class VerdictOut(FrozenOut):
     observed_run: int | None = None
 
 
-class ReviewFactOut(FrozenOut):
+class ReviewFactOut(CandidateRecordOut):
     """A review outcome fact for one candidate."""
 
     type: Literal["review_fact"] = "review_fact"
-    id: int
-    root: str
-    identity: str
     outcome: Literal["declined", "unavailable", "consumed"]
     recorded_at: float
 
