@@ -24,7 +24,7 @@ from gentle_hooks.ledger.records import (
 from gentle_hooks.policy.vocabulary import Missing
 from gentle_hooks.report.jsontext import escape_strings
 from gentle_hooks.report.models import AssessEnvelope, StepOut
-from gentle_hooks.report.outbase import FrozenOut
+from gentle_hooks.report.outbase import FrozenOut, schema_field
 from gentle_hooks.values.frozen import asdict
 
 RECORDED_SCHEMA: Final = "gentle-hooks.recorded/v1"
@@ -163,7 +163,7 @@ def record_out(rec: Record) -> RecordOut:
 class RecordedEnvelope(FrozenOut):
     """What a recording command prints with ``--json``."""
 
-    schema_: Literal["gentle-hooks.recorded/v1"] = Field(default=RECORDED_SCHEMA, alias="schema")
+    schema_: Literal["gentle-hooks.recorded/v1"] = schema_field(RECORDED_SCHEMA)
     ledger: str
     identity: str | None
     record: RecordOut
@@ -173,7 +173,7 @@ class RecordedEnvelope(FrozenOut):
 class RecordListEnvelope(FrozenOut):
     """A list of records (``receipt list``, ``verdict list``) for one candidate."""
 
-    schema_: Literal["gentle-hooks.records/v1"] = Field(default=RECORDS_SCHEMA, alias="schema")
+    schema_: Literal["gentle-hooks.records/v1"] = schema_field(RECORDS_SCHEMA)
     ledger: str
     identity: str
     records: tuple[RecordOut, ...]
@@ -206,7 +206,7 @@ class StatusRecordsOut(FrozenOut):
 class StatusEnvelope(FrozenOut):
     """``gentle-hook status --json``: the assessment plus the records and what is missing."""
 
-    schema_: Literal["gentle-hooks.status/v1"] = Field(default=STATUS_SCHEMA, alias="schema")
+    schema_: Literal["gentle-hooks.status/v1"] = schema_field(STATUS_SCHEMA)
     assessment: AssessEnvelope
     ledger: str
     ledger_present: bool
@@ -227,6 +227,6 @@ class CheckOut(FrozenOut):
 class DoctorEnvelope(FrozenOut):
     """``gentle-hook doctor --json``."""
 
-    schema_: Literal["gentle-hooks.doctor/v1"] = Field(default=DOCTOR_SCHEMA, alias="schema")
+    schema_: Literal["gentle-hooks.doctor/v1"] = schema_field(DOCTOR_SCHEMA)
     healthy: bool
     checks: tuple[CheckOut, ...]
