@@ -8,19 +8,12 @@ a ``type`` discriminator.
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Annotated, Final, Literal
 
-from pydantic import Field, JsonValue
+from pydantic import Field, JsonValue, TypeAdapter
 
-from gentle_hooks.ledger.records import (
-    EscalationRecord,
-    PendingMutation,
-    Receipt,
-    Record,
-    ReviewFact,
-    SpotCheck,
-    VerdictRecord,
-)
+from gentle_hooks.ledger.records import Listed, Receipt, Record, VerdictRecord
 from gentle_hooks.policy.vocabulary import Missing
 from gentle_hooks.report.jsontext import escape_strings
 from gentle_hooks.report.models import AssessEnvelope, StepOut
@@ -141,23 +134,23 @@ RecordOut = Annotated[
 
 
 def record_out(rec: Record) -> RecordOut:
-    """Map a ledger record to its JSON model (every field set, ``type`` included, so that
-    ``exclude_unset`` dumps keep them). A non-UTF-8 path is escaped (report.jsontext)."""
+    """Map a ledger record to its JSON model: the one whose ``type`` is the record's ``KIND``
+    (every field set, ``type`` included, so that ``exclude_unset`` dumps keep them). A
+    non-UTF-8 path is escaped (report.jsontext)."""
+    assert isinstance(rec, Listed)  # no command lists another record
     data = {name: escape_strings(value) for name, value in asdict(rec).items()}
-    if isinstance(rec, PendingMutation):
-        return MutationOut.model_validate({**data, "type": "pending_mutation"})
-    if isinstance(rec, EscalationRecord):
-        return EscalationRecordOut.model_validate({**data, "type": "escalation"})
     if isinstance(rec, Receipt):
-        return ReceiptOut.model_validate({**data, "line": rec.line, "type": "receipt"})
-    if isinstance(rec, SpotCheck):
-        return SpotCheckOut.model_validate({**data, "type": "spot_check"})
-    if isinstance(rec, VerdictRecord):
+        data["line"] = rec.line
+    elif isinstance(rec, VerdictRecord):
         data.pop("markdown")
         data["verdict"] = json.loads(str(data.pop("json")))
-        return VerdictOut.model_validate({**data, "type": "verdict"})
-    assert isinstance(rec, ReviewFact)
-    return ReviewFactOut.model_validate({**data, "type": "review_fact"})
+    return _record_adapter().validate_python({**data, "type": rec.KIND})
+
+
+@cache
+def _record_adapter() -> TypeAdapter[RecordOut]:
+    """The validator of :data:`RecordOut` (built on first use: the hooks never print one)."""
+    return TypeAdapter(RecordOut)
 
 
 class RecordedEnvelope(FrozenOut):
