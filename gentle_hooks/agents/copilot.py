@@ -38,6 +38,11 @@ by ``.github/copilot/settings.local.json`` of the work tree (github/docs
 "Configuration file settings"); ``GENTLE_WRITER_MODEL``/``GENTLE_WRITER_EFFORT`` and the
 flags win over them.
 
+A call that did not succeed wrote nothing and records nothing: Copilot CLI's ``toolResult``
+carries ``resultType`` ``success``, ``failure`` or ``denied`` (github/docs
+``content/copilot/reference/hooks-configuration.md`` @ 1912b4fc, "Post-tool use hook"),
+``tool_result.result_type`` in the VS Code compatible shape (:func:`failure`).
+
 ``subagentStart`` and ``subagentStop`` inputs (also wired) decode as the subagent's start
 and stop (:func:`subagent_lifecycle`; :attr:`gentle_hooks.agents.event.RuntimeEvent.lifecycle`),
 the subagent named by ``agentName``; they name no model.
@@ -60,7 +65,7 @@ from gentle_hooks.agents.event import (
     tool_call,
     writes_file,
 )
-from gentle_hooks.agents.payload import load_object, loads_text, read_file, text
+from gentle_hooks.agents.payload import load_object, loads_text, member, read_file, text
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
 
@@ -126,12 +131,27 @@ def decode(data: bytes) -> RuntimeEvent:
         writes=writes_file(call.tool, arguments(call.args), WRITE_TOOLS),
         model=None,
         effort=None,
+        failed=failure(event),
     )
     return replace(
         done,
         session_id=session,
         hook_event=done.hook_event or text(event.get("hookEventName")),
     )
+
+
+#: ``resultType`` values of a call that did not succeed, and how each is said.
+_NOT_DONE = {"failure": "failed", "denied": "was denied"}
+
+
+def failure(event: dict[str, object]) -> str | None:
+    """``failed (toolResult.resultType failure)`` or ``was denied (...)`` when the input's tool
+    result says the call did not succeed (either shape), else None."""
+    for holder, key in (("toolResult", "resultType"), ("tool_result", "result_type")):
+        kind = (text(member(event.get(holder), key)) or "").strip().lower()
+        if kind in _NOT_DONE:
+            return f"{_NOT_DONE[kind]} ({holder}.{key} {kind})"
+    return None
 
 
 #: The subagent events ``install --agent copilot`` wires besides ``postToolUse``.

@@ -29,6 +29,11 @@ holds that call not yet finished (``status`` ``validating``, ``scheduled``,
 directory, or an extension's ``agents/*.md``; YAML front matter, ``name:`` naming it), else
 unknown, never the parent's turn. Releases that expose one ``delegate_to_agent`` tool name the
 subagent in its ``agent_name`` argument: a pending call of it is a subagent's, whatever it names.
+
+``AfterTool`` fires after a failed call too, the tool's error in ``tool_response.error``
+(``packages/core/src/core/coreToolHookTriggers.ts``, ``fireAfterToolEvent(..., {llmContent,
+returnDisplay, error})``): such a call wrote nothing, so it records nothing
+(:func:`failure`).
 """
 
 from __future__ import annotations
@@ -156,6 +161,17 @@ def running_subagent(path: str | None, cwd: str | None) -> tuple[str, str | None
     return None
 
 
+def failure(response: object) -> str | None:
+    """``failed (tool_response.error ...)`` when the tool's response carries an error (its
+    ``type`` named when it is short text), else None."""
+    error = member(response, "error")
+    if error is None or error is False:
+        return None
+    kind = text(member(error, "type"))
+    named = f": {kind}" if kind and len(kind) <= 60 and kind.isprintable() else ""
+    return f"failed (tool_response.error{named})"
+
+
 def decode(data: bytes) -> RuntimeEvent:
     """Decode Gemini CLI's hook input.
 
@@ -174,4 +190,5 @@ def decode(data: bytes) -> RuntimeEvent:
         model=child[1] if child else model_from_transcript(transcript),
         effort=None,
         agent=child[0] if child else None,
+        failed=failure(call.event.get("tool_response")),
     )
