@@ -33,7 +33,7 @@ from gentle_hooks.agents.event import (
     tool_call,
     writes_file,
 )
-from gentle_hooks.agents.payload import load_object, member, model_name, object_member, text
+from gentle_hooks.agents.payload import hook_input, member, model_name, object_member, text
 from gentle_hooks.values.frozen import replace
 
 NAME = "cline"
@@ -41,8 +41,6 @@ NAME = "cline"
 EVENT = "PostToolUse"
 #: Cline's file-writing tools.
 WRITE_TOOLS = ("write_to_file", "replace_in_file", "new_rule", "apply_patch", "editor")
-#: Values of ``model.slug`` that name no model.
-NO_MODEL = ("unknown",)
 
 
 def decode(data: bytes) -> RuntimeEvent:
@@ -51,7 +49,7 @@ def decode(data: bytes) -> RuntimeEvent:
     Raises:
         UsageError: not a bounded JSON object.
     """
-    event = load_object(data, f"record --from {NAME}: stdin")
+    event = hook_input(data, NAME)
     post = object_member(event, "postToolUse")
     call = tool_call(
         event,
@@ -72,7 +70,7 @@ def decode(data: bytes) -> RuntimeEvent:
             NAME, call.session, event.get("timestamp"), call.tool, call.args
         ),
         writes=call.hook in (EVENT, None) and writes_file(call.tool, call.args, WRITE_TOOLS),
-        model=model_name(member(event, "model", "slug"), NO_MODEL),
+        model=model_name(member(event, "model", "slug")),
         effort=None,
         failed=result_failure(post, "postToolUse"),
     )
