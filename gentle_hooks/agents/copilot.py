@@ -12,10 +12,16 @@ configuration, and VS Code's:
   ``toolResult``;
 * the VS Code compatible ``PostToolUse``: ``hook_event_name``, ``session_id``, ``timestamp``,
   ``cwd``, ``tool_name``, ``tool_input``, ``tool_result``;
-* VS Code's agent hooks (code.visualstudio.com/docs/copilot/customization/hooks; the
-  common fields as microsoft/vscode issue #301152 lists them): ``hookEventName``,
-  ``sessionId``, ``timestamp``, ``cwd``, ``transcript_path``, then ``tool_name``,
-  ``tool_input``, ``tool_use_id`` and ``tool_response``.
+* VS Code's agent hooks (microsoft/vscode-docs ``docs/agent-customization/hooks.md`` @
+  00a75e33, "Common input fields", "PostToolUse input"): ``hookEventName``, ``sessionId``,
+  ``timestamp``, ``cwd``, ``transcript_path``, then ``tool_name`` (``editFiles``,
+  ``create_file``, ``replace_string_in_file``...: :data:`VSCODE_TOOLS`), ``tool_input``
+  (``files``, ``filePath``), ``tool_use_id`` and ``tool_response``. VS Code loads
+  ``.github/hooks/*.json`` (turning ``postToolUse`` into ``PostToolUse``, ``bash`` into its
+  Linux and macOS command) and ``.claude/settings.json``: what ``install --agent copilot``
+  and ``claude-code`` write. Its input names no model and no effort, and Copilot CLI's
+  settings files are not VS Code's: both are ``unknown`` (small) unless
+  ``GENTLE_WRITER_MODEL``/``GENTLE_WRITER_EFFORT`` or the flags say.
 
 Copilot also runs the hooks of a repository's ``.claude/settings.json`` ("Hooks
 locations"): such an input reaches ``record --from claude-code`` and is handed here
@@ -58,6 +64,7 @@ from datetime import datetime, timezone
 from gentle_hooks.agents.event import (
     SUBAGENT_START,
     SUBAGENT_STOP,
+    UNKNOWN,
     RuntimeEvent,
     call_id,
     derived_call_id,
@@ -70,9 +77,33 @@ from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
 
 NAME = "copilot"
+#: VS Code's file-writing agent tools: ``editFiles`` (``tool_input.files``) and ``createFile``
+#: as its hooks page names them (microsoft/vscode-docs ``docs/agent-customization/hooks.md``
+#: @ 00a75e33, "PostToolUse input", "Auto-format code after edits", and the FAQ's
+#: ``create_file``/``replace_string_in_file``), and the built-in tools as
+#: microsoft/vscode-copilot-chat ``src/extension/tools/common/toolNames.ts`` names them
+#: (``filePath``; ``multi_replace_string_in_file`` under ``replacements[].filePath``).
+VSCODE_TOOLS = (
+    "editFiles",
+    "createFile",
+    "create_file",
+    "replace_string_in_file",
+    "multi_replace_string_in_file",
+    "insert_edit_into_file",
+    "edit_notebook_file",
+)
 #: Copilot's file-writing tools (runtime names; Claude-style aliases for the PascalCase
-#: shape).
-WRITE_TOOLS = ("edit", "create", "str_replace_editor", "apply_patch", "write", "Edit", "Write")
+#: shape; VS Code's agent tools).
+WRITE_TOOLS = (
+    "edit",
+    "create",
+    "str_replace_editor",
+    "apply_patch",
+    "write",
+    "Edit",
+    "Write",
+    *VSCODE_TOOLS,
+)
 #: Copilot's runtime tools under the Claude tool names its Claude-format hooks may report
 #: (github/docs ``content/copilot/reference/hooks-reference.md``, "Claude-format
 #: matchers"): a replay id is derived from these, so one tool call reported under either
@@ -108,7 +139,9 @@ def decode(data: bytes) -> RuntimeEvent:
             NAME,
             lifecycle,
             text(event.get("sessionId")) or text(event.get("session_id")),
-            text(event.get("agentName")) or text(event.get("agent_name")),
+            text(event.get("agentName"))
+            or text(event.get("agent_name"))
+            or text(event.get("agent_type")),
             text(event.get("cwd")),
             text(event.get("hook_event_name")) or text(event.get("hookEventName")),
         )
@@ -118,6 +151,9 @@ def decode(data: bytes) -> RuntimeEvent:
     else:
         call = tool_call(event, "toolName", "toolArgs", "sessionId", arguments)
     session = call.session or text(event.get("sessionId"))
+    # VS Code's own agent hooks (camelCase common fields) name no model, and Copilot CLI's
+    # settings files are not VS Code's: the writer is unknown unless the person says
+    vscode = ("sessionId" in event or "hookEventName" in event) and "session_id" not in event
     done = call.runtime_event(
         NAME,
         tool_call_id=call_id(NAME, event.get("tool_use_id"), session)
@@ -129,8 +165,8 @@ def decode(data: bytes) -> RuntimeEvent:
             arguments(call.args),
         ),
         writes=writes_file(call.tool, arguments(call.args), WRITE_TOOLS),
-        model=None,
-        effort=None,
+        model=UNKNOWN if pascal and vscode else None,
+        effort=UNKNOWN if pascal and vscode else None,
         failed=failure(event),
     )
     return replace(
