@@ -51,7 +51,9 @@ carries ``resultType`` ``success``, ``failure`` or ``denied`` (github/docs
 
 ``subagentStart`` and ``subagentStop`` inputs (also wired) decode as the subagent's start
 and stop (:func:`subagent_lifecycle`; :attr:`gentle_hooks.agents.event.RuntimeEvent.lifecycle`),
-the subagent named by ``agentName``; they name no model.
+the subagent named by ``agentName`` (VS Code: ``agent_type``); they name no model. A start's
+model is the one the custom agent's definition declares as its own (:func:`agent_model`),
+else unknown.
 """
 
 from __future__ import annotations
@@ -61,6 +63,7 @@ import os
 from collections.abc import Mapping
 from datetime import datetime, timezone
 
+from gentle_hooks.agents.definitions import declared, own_model
 from gentle_hooks.agents.event import (
     SUBAGENT_START,
     SUBAGENT_STOP,
@@ -135,16 +138,23 @@ def decode(data: bytes) -> RuntimeEvent:
     event = hook_input(data, NAME)
     lifecycle = subagent_lifecycle(event)
     if lifecycle is not None:
-        return subagent_event(
+        agent = (
+            text(event.get("agentName"))
+            or text(event.get("agent_name"))
+            or text(event.get("agent_type"))
+        )
+        cwd = text(event.get("cwd"))
+        started = subagent_event(
             NAME,
             lifecycle,
             text(event.get("sessionId")) or text(event.get("session_id")),
-            text(event.get("agentName"))
-            or text(event.get("agent_name"))
-            or text(event.get("agent_type")),
-            text(event.get("cwd")),
+            agent,
+            cwd,
             text(event.get("hook_event_name")) or text(event.get("hookEventName")),
         )
+        if lifecycle != SUBAGENT_START:
+            return started
+        return replace(started, model=agent_model(agent, cwd, os.environ))
     pascal = "tool_name" in event or "hook_event_name" in event or "hookEventName" in event
     if pascal:
         call = tool_call(event, "tool_name", "tool_input", "session_id", arguments)
@@ -187,6 +197,42 @@ def failure(event: dict[str, object]) -> str | None:
         kind = (text(member(event.get(holder), key)) or "").strip().lower()
         if kind in _NOT_DONE:
             return f"{_NOT_DONE[kind]} ({holder}.{key} {kind})"
+    return None
+
+
+#: At most this many files of one agents directory are read.
+_MAX_AGENT_FILES = 200
+
+
+def agent_model(name: str | None, cwd: str | None, env: Mapping[str, str]) -> str | None:
+    """The model the custom agent ``name`` declares as its own (``model:`` of its
+    ``*.agent.md`` front matter): the user's ``~/.copilot/agents/`` (``$COPILOT_HOME/agents``)
+    first, as it wins over the repository's ``.github/agents/`` under ``cwd`` (github/docs
+    ``content/copilot/how-tos/copilot-cli/customize-copilot/create-custom-agents-for-cli.md``:
+    "If you have custom agents with the same name in both locations, the one in your home
+    directory will be used"). A file defines ``name`` by its file name (without ``.agent.md``
+    or ``.md``) or its ``name:``. None when no file defines it (a built-in agent), it declares
+    no model, or it inherits: the child's model is then unknown, never the parent's."""
+    if not name:
+        return None
+    home = env.get("COPILOT_HOME") or os.path.join(
+        env.get("HOME") or os.path.expanduser("~"), ".copilot"
+    )
+    places = [os.path.join(home, "agents")]
+    if cwd:
+        places.append(os.path.join(cwd, ".github", "agents"))
+    for where in places:
+        try:
+            files = sorted(os.listdir(where))[:_MAX_AGENT_FILES]
+        except OSError:
+            continue
+        for file in files:
+            if not file.endswith(".md"):
+                continue
+            stem = file.removesuffix(".md").removesuffix(".agent")
+            named, model = declared(os.path.join(where, file))
+            if name in (stem, named):
+                return own_model(model)
     return None
 
 
