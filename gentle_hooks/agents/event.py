@@ -29,6 +29,9 @@ from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.values.frozen import frozen
 
 UNKNOWN = "unknown"
+#: Where a runtime's settings (files, environment) name the writer: ``(work tree root or
+#: None, environment) -> (model, effort)``, None for what they do not name.
+SettingsWriter = Callable[[str | None, Mapping[str, str]], tuple[str | None, str | None]]
 
 
 @frozen

@@ -23,12 +23,13 @@ dirty path, which would attribute a person's edits to the writer (SPEC §3).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from gentle_hooks.agents.event import (
     SUBAGENT_START,
     UNKNOWN,
     RuntimeEvent,
+    SettingsWriter,
     relative_paths,
     writer_of,
 )
@@ -284,8 +285,7 @@ def _by_work_tree(
 
 
 def _record_in(
-    settings_writer: Callable[[str | None, Mapping[str, str]], tuple[str | None, str | None]]
-    | None,
+    settings_writer: SettingsWriter | None,
     event: RuntimeEvent,
     root: str,
     paths: tuple[str, ...],
