@@ -195,14 +195,14 @@ _SMALL = f"""\
 
 #: ``gh_ended SENTINEL``: true when the idle sentinel lists no ended writer blob, or none of
 #: them is an old or new blob of the staged change (the probe's
-#: :func:`gentle_hooks.ledger.probe.ended_blobs_staged`; any other word of git's lines that
-#: matches only sends the commit to Python).
+#: :func:`gentle_hooks.ledger.probe.ended_blobs_staged`; a listed id found anywhere else in
+#: git's lines only sends the commit to Python). One ``grep``: no ``tr`` to split fields.
 _ENDED = """\
     gh_ended() {
         [ -n "$1" ] && [ -s "$1" ] || return 0
         gh_d=$(git diff-index --cached --raw --no-abbrev --no-renames HEAD -- 2>/dev/null) ||
             return 1
-        printf '%s\\n' "$gh_d" | tr ' \\t' '\\n\\n' | LC_ALL=C grep -q -F -x -f "$1"
+        printf '%s\\n' "$gh_d" | LC_ALL=C grep -q -F -f "$1"
         [ $? -eq 1 ]
     }
 """
