@@ -103,11 +103,11 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             else:
                 out.append(StoreCheck("schema", True, f"version {version} (migrated on next use)"))
         else:
-            missing = _missing_objects(conn)
+            differ = _missing_objects(conn)
             detail = f"version {version} (current)"
-            if missing:
-                detail += ", but missing " + ", ".join(missing[:5])
-            out.append(StoreCheck("schema", not missing, detail))
+            if differ:
+                detail += ", but " + ", ".join(differ[:5])
+            out.append(StoreCheck("schema", not differ, detail))
         mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
         out.append(StoreCheck("journal", mode == "wal", f"journal mode {mode}"))
         rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]
@@ -138,7 +138,7 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
 
 
 def sentinel_check(path: str) -> StoreCheck | None:
-    """``sentinel``: something other than the idle sentinel (an empty regular file) in its
+    """``sentinel``: something other than the idle sentinel (a regular file) in its
     place beside the store at ``path`` — a directory, a FIFO, a link — fails, naming it
     (writers leave a directory there, and the hooks never read any of them as idle, so
     every hook reads the ledger); None when the sentinel is fine or absent, or the state
@@ -192,20 +192,32 @@ def _lowered(conn: sqlite3.Connection, version: int, failed: str) -> StoreCheck:
 
 
 def _missing_objects(conn: sqlite3.Connection) -> list[str]:
-    """The tables, indexes and triggers of the current schema the store lacks (a dropped
-    trigger silently disables what it guards, e.g. a tool call recorded once), as
-    ``kind name``."""
+    """What of the store's schema differs from the current one, as ``missing kind name``,
+    ``not ours: kind name`` and ``changed: trigger name``: the tables, indexes and triggers
+    it lacks (a dropped trigger silently disables what it guards, e.g. a tool call recorded
+    once), the objects no gentle-hooks version creates (a planted trigger can delete rows
+    as they are written), and our triggers whose SQL is not ours."""
+    sql = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
     fresh = sqlite3.connect(":memory:")
     try:
         for script in MIGRATIONS:
             for statement in migration_statements(script):
                 fresh.execute(statement)
-        sql = "SELECT type, name FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
-        want = {(str(t), str(n)) for t, n in fresh.execute(sql)}
+        want = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in fresh.execute(sql)}
     finally:
         fresh.close()
-    have = {(str(r[0]), str(r[1])) for r in conn.execute(sql)}
-    return [f"{t} {n}" for t, n in sorted(want - have)]
+    have = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in conn.execute(sql)}
+    changed = [
+        key
+        for key in sorted(want.keys() & have.keys())
+        if key[0] == "trigger"
+        and want[key] != have[key]  # tables may read otherwise after ALTER; triggers not
+    ]
+    return (
+        [f"missing {t} {n}" for t, n in sorted(want.keys() - have.keys())]
+        + [f"not ours: {t} {n}" for t, n in sorted(have.keys() - want.keys())]
+        + [f"changed: {t} {n}" for t, n in changed]
+    )
 
 
 def _constraint_problems(conn: sqlite3.Connection) -> list[str]:

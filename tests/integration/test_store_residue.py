@@ -91,7 +91,7 @@ def test_doctor_reports_residue_and_fix_removes_only_it(recorded: Path) -> None:
 def _sql(repo: Path, statement: str) -> None:
     ledger = repo / STATE / "ledger.sqlite3"
     with contextlib.closing(sqlite3.connect(ledger)) as conn:
-        conn.execute(statement)
+        conn.executescript(statement)
         conn.commit()
 
 
@@ -219,6 +219,30 @@ def test_doctor_names_a_schema_object_the_store_lacks(recorded: Path, sql: str, 
     assert report.returncode == 2 and "FAIL  schema:" in out and f"missing {named}" in out, out
 
 
+@pytest.mark.parametrize(
+    ("sql", "named"),
+    [
+        (  # a planted trigger that empties the tables the gates read as rows are written
+            "CREATE TRIGGER zz AFTER INSERT ON receipt BEGIN DELETE FROM writer_entry; END",
+            "not ours: trigger zz",
+        ),
+        ("CREATE INDEX zz_index ON receipt(id)", "not ours: index zz_index"),
+        (  # ours by name, not by what it does
+            "DROP TRIGGER pending_mutation_call_once; CREATE TRIGGER pending_mutation_call_once "
+            "AFTER INSERT ON pending_mutation BEGIN SELECT 1; END",
+            "changed: trigger pending_mutation_call_once",
+        ),
+    ],
+)
+def test_doctor_names_a_schema_object_that_is_not_ours(
+    recorded: Path, sql: str, named: str
+) -> None:
+    _sql(recorded, sql)
+    report = hostile(recorded, "doctor")
+    out = report.stdout.decode()
+    assert report.returncode == 2 and "FAIL  schema:" in out and named in out, out
+
+
 def _plant(place: Path, kind: str, tmp: Path) -> Path:
     """Put ``kind`` at ``place``: an empty or a full directory (holding a link out), a FIFO,
     a link to a file outside the repository; the outside file, whose bytes must survive."""
@@ -253,7 +277,7 @@ def test_a_displaced_idle_sentinel_never_stops_a_record_and_doctor_fixes_it(
     described = {"fifo": "a FIFO", "link": "a symbolic link"}.get(kind, "a directory")
     assert report.returncode == 2, out
     assert (
-        f"FAIL  sentinel: {idle}: is {described}, not the idle sentinel (an empty file); the "
+        f"FAIL  sentinel: {idle}: is {described}, not the idle sentinel (a regular file); the "
         "hooks read the ledger instead; run: gentle-hook doctor --fix"
     ) in out
     fixed = hostile(recorded, "doctor", "--fix")
