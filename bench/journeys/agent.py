@@ -98,15 +98,43 @@ def printed_commands(out: str, test_command: str, fmt: str = "text", brief: str 
 def printed_ways(out: str, test_command: str, brief: str = "") -> list[list[str]]:
     """The text block's ways out: the commands before the first ``otherwise`` line, then
     those after each ``otherwise`` line (empty ways left out); the commands after a
-    ``then, either way`` line end every way."""
+    ``then, either way`` line end every way. Several blocks (a push of several blocked
+    commits) are done one after the other: way N is each block's way N (its first way
+    when it has fewer), in order."""
+    per_block = [_block_ways(b, test_command, brief) for b in _blocks(out)]
+    per_block = [w for w in per_block if w]
+    if not per_block:
+        return []
+    out_ways: list[list[str]] = []
+    for n in range(max(len(w) for w in per_block)):
+        out_ways.append([c for w in per_block for c in (w[n] if n < len(w) else w[0])])
+    return out_ways
+
+
+#: The first line of a blocked candidate's lines.
+_BLOCKED = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?BLOCKED ")
+
+
+def _blocks(out: str) -> list[list[str]]:
+    """``out``'s lines, split before each ``BLOCKED`` line."""
+    blocks: list[list[str]] = [[]]
+    for line in out.splitlines():
+        if _BLOCKED.match(line) and blocks[-1]:
+            blocks.append([])
+        blocks[-1].append(line)
+    return blocks
+
+
+def _block_ways(lines: list[str], test_command: str, brief: str) -> list[list[str]]:
+    """:func:`printed_ways` of one block's lines."""
     ways: list[list[str]] = [[]]
     ending: list[str] | None = None
-    for line in out.splitlines():
+    for line in lines:
         if _OTHERWISE.match(line):
             ways.append([])
             continue
         if _THEN.match(line):
-            ending = []
+            ending = [] if ending is None else ending  # a second ``then`` adds to the first
             continue
         for kind, text in _labelled(line.rstrip()):
             cmd = _done(kind, text, test_command, brief)

@@ -35,6 +35,12 @@ OVERRIDE = (
 #: What a gate says after the command that makes the writer's report.
 NO_RECEIPT = "no report that counts is recorded for this candidate yet"
 
+#: Sets uncommitted changes to tracked files aside before a commit's fix commands (they
+#: would be tested instead of the commit, or stop ``git switch``); :data:`PUT_BACK` ends
+#: every way after them.
+SET_ASIDE = Command(("stash", "push", "--quiet"), tool="git")
+PUT_BACK = Command(("stash", "pop", "--quiet"), tool="git")
+
 
 def binding_flags(binding: Binding) -> str:
     """The flags another command needs to bind to the same candidate, each with a leading
@@ -194,7 +200,8 @@ def steps(
     first: list[Step] = [(c.label, command_text(c)) for c in prepare]
     last: list[Step] = [(c.label, command_text(c)) for c in after]
     if last:
-        last.insert(0, ("then", "either way, put back the staged changes set aside above"))
+        what = "uncommitted changes" if PUT_BACK in after else "staged changes"
+        last.insert(0, ("then", f"either way, put back the {what} set aside above"))
     return first + _steps(s, binding, commit, share) + last
 
 
