@@ -222,11 +222,15 @@ class Agent:
             seen.add(tuple(block.printed))
             before = step.out
             number = 0
-            for number, way in enumerate(ways, 1):  # noqa: B007 (read after the loop)
+            failed_ways: list[str] = []
+            for number, way in enumerate(ways, 1):
                 failed, recovered = self._run_all(way, where or cwd)
                 step = self.sb.sh(cwd, action, who="writer", env=run_env)
+                if failed and number < len(ways):
+                    failed_ways.append(f"way {number} failed: {failed}")
+                    continue  # the block's ``otherwise``: the next way it printed
                 if failed:
-                    block.cls, block.why = "dead_end", failed
+                    block.cls, block.why = "dead_end", "; ".join([*failed_ways, failed])
                     return self._fallback(block, cwd, where, action, manual, run_env) or step
                 if step.exit == 0 or step.out != before:
                     break  # past this block (passed, or another block)
@@ -237,6 +241,8 @@ class Agent:
                 block.cls, block.why = "self_recovered", recovered
             else:
                 way_no = "" if number == 1 else f" (way {number} of {len(ways)})"
+                if failed_ways:
+                    way_no += " after " + "; ".join(failed_ways)
                 block.cls, block.why = "in_band", f"its printed commands resolved it{way_no}"
         return step
 

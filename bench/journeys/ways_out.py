@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from bench.journeys.catalog import Ctx, journey, passed, plain
 
+#: A test command that finds its tests only from the repository top.
+TOP_TEST = "python3 -B -m unittest -q test_m"
+
 
 def _unverified_commit(ctx: Ctx, value: int = 1) -> None:
     """The writer's change, committed with ``--no-verify`` (its block comes at push)."""
@@ -47,3 +50,37 @@ def _push_dirty_older(ctx: Ctx) -> None:
     branch = ctx.sb.run(w, ["git", "symbolic-ref", "-q", "--short", "HEAD"]).out.strip()
     ctx.check(branch == "main", f"back on the branch after the printed steps: {branch!r}")
     ctx.check(not ctx.sb.run(w, ["git", "stash", "list"]).out.strip(), "no stash left behind")
+
+
+@journey(
+    "commit-from-subdir", "the writer commits from src/; its test runs from the top", fast=True
+)
+def _commit_from_subdir(ctx: Ctx) -> None:
+    ctx.agent.test_command = TOP_TEST  # fails in src/: the printed prefix must run at the top
+    w = plain(ctx)
+    ctx.sb.write(w / "src" / "data.txt", "one\n")
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "-m", "src dir")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.prove(w / "src", ["rev-parse", "--show-prefix"], "src/", "the commit runs in src/")
+    step = ctx.agent.attempt(w / "src", "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+
+
+@journey(
+    "commit-failed-in-subdir",
+    "the writer reported its top-level test from src/ (it failed there); the block offers the top",
+)
+def _commit_failed_in_subdir(ctx: Ctx) -> None:
+    ctx.agent.test_command = TOP_TEST
+    w = plain(ctx)
+    ctx.sb.write(w / "src" / "data.txt", "one\n")
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "-m", "src dir")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    failed = ctx.sb.sh(w / "src", f"gentle-hook receipt run --staged -- {TOP_TEST}")
+    ctx.check(failed.exit == 1, f"the report made in src/ failed: exit {failed.exit}")
+    step = ctx.agent.attempt(w / "src", "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")

@@ -117,7 +117,9 @@ def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -
         lines.append(f"  missing: {reason(s)}")
         if j.fix_note:
             lines.append(f"  note: {j.fix_note}")
-        lines.extend(step_lines(steps(s, r.binding, j.commit, prepare=j.prepare, after=j.after)))
+        lines.extend(
+            step_lines(steps(s, r.binding, j.commit, prepare=j.prepare, after=j.after, at_top=True))
+        )
     # discard is offered only for work not in the change: a path whose staged content is
     # the writer's own blob holds the writer's work (discarding it would launder it)
     facts = r.facts
