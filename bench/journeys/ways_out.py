@@ -8,7 +8,7 @@ the agent resolve every block only by what it printed.
 
 from __future__ import annotations
 
-from bench.journeys.catalog import Ctx, journey, passed, plain
+from bench.journeys.catalog import TEST_LITTER, Ctx, journey, passed, plain
 
 #: A test command that finds its tests only from the repository top.
 TOP_TEST = "python3 -B -m unittest -q test_m"
@@ -84,3 +84,22 @@ def _commit_failed_in_subdir(ctx: Ctx) -> None:
     ctx.check(failed.exit == 1, f"the report made in src/ failed: exit {failed.exit}")
     step = ctx.agent.attempt(w / "src", "git commit -q -m 'writer change'")
     passed(ctx, step.exit, "the commit went through")
+
+
+@journey(
+    "push-committed-pycache",
+    "the writer committed __pycache__/; the push's spot check re-runs in a checkout of it",
+)
+def _push_committed_pycache(ctx: Ctx) -> None:
+    ctx.agent.test_command = TEST_LITTER  # the re-run would write bytecode into the tree
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.sh(w, TEST_LITTER, who="setup")
+    ctx.sb.git(w, "add", "-A")  # the writer's add -A takes the bytecode too
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change with bytecode")
+    ctx.sb.prove(w, ["ls-files", "__pycache__"], ".pyc", "bytecode committed")
+    ctx.sb.write(w / "m.py", "def f():\n    # a human's comment\n    return 1\n")
+    ctx.sb.git(w, "commit", "-q", "-am", "human comment")
+    ctx.sb.prove(w, ["diff", "--name-only", "HEAD~1", "HEAD"], "m.py", "HEAD changed m.py")
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through")

@@ -77,3 +77,25 @@ def test_push_with_a_clean_tree_sets_nothing_aside(native: World) -> None:
     blocked = w.git("push", "origin", "main")
     assert blocked.code == 1, blocked
     assert not any("stash" in line for line in blocked.said), blocked
+
+
+def test_a_spot_check_in_a_checkout_writes_no_bytecode_into_a_committed_pycache(
+    native: World,
+) -> None:
+    # the writer's add -A committed src/__pycache__/: re-run in a fresh checkout, Python
+    # would rewrite that bytecode (its sources are newer there) and the re-run could not
+    # count; it runs with PYTHONDONTWRITEBYTECODE=1
+    w = native
+    writes = {"PYTHONDONTWRITEBYTECODE": ""}  # the writer's Python writes bytecode
+    imports = (sys.executable, "-c", "import sys; sys.path.insert(0, 'src'); import app")
+    w.write("src/app.py", V2)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    assert w.run(imports, env=writes).code == 0
+    w.ok("add", "-A", "-f", "src")
+    w.ok("commit", "-q", "--no-verify", "-m", "writer: with bytecode")
+    assert ".pyc" in w.ok("ls-files", "src/__pycache__")
+    assert w.gh("receipt", "run", "--committed", "--", *imports, env=writes).code == 0
+    w.write("README.md", "# demo\n\nwork in progress\n")  # the re-run goes to a checkout
+    spot = w.gh("spot-check", "--committed", env=writes)
+    assert spot.code == 0, spot
+    assert "temporary linked checkout" in spot.out, spot
