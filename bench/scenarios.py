@@ -49,6 +49,10 @@ ZERO = "0" * 40
 SCENARIOS_FILE = "scenarios.json"
 
 
+#: A receipt that checks something (a file probe such as ``test -e .git`` does not count).
+CHECK_REPORT = "python3 -c 'import os': exit 0"
+
+
 def base_env(state_dir: str) -> dict[str, str]:
     """The benchmark's environment: the caller's, scrubbed, with a private git config."""
     env = {
@@ -250,7 +254,7 @@ def stage_delegated(b: Bench, a: AgentRepo, files: int) -> None:
         "bench",
         *[f"--paths={p}" for p in paths],
     )
-    b.gentle(a.repo, "receipt", "add", "--staged", "test -e .git: exit 0", "--exit-code", "0")
+    b.gentle(a.repo, "receipt", "add", "--staged", CHECK_REPORT, "--exit-code", "0")
     b.gentle(a.repo, "spot-check", "--staged")
     a.staged_tree = b.git(a.repo, "write-tree")
     a.env = hook_env(b, a.repo, "pre-commit", ["commit", "-q", "-m", "probe"])
@@ -284,7 +288,7 @@ def push_repo(b: Bench, remote: str, name: str, counts: Sequence[int]) -> PushRe
     commits = b.git(repo, "rev-list", "--reverse", f"{base}..{tip}").split()
     for c in commits:
         b.git(repo, "switch", "-q", "--detach", c)
-        b.gentle(repo, "receipt", "add", "--committed", "test -e .git: exit 0", "--exit-code", "0")
+        b.gentle(repo, "receipt", "add", "--committed", CHECK_REPORT, "--exit-code", "0")
         b.gentle(repo, "spot-check", "--committed")
     branches = {}
     for n in counts:

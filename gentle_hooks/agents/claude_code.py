@@ -19,6 +19,10 @@ cannot be read the model is unknown, never the parent's. The ``effort`` a subage
 carries is the session's setting, which the child inherits: it is recorded as unknown too (an
 inherited writer profile is unknown, so small; seed 000).
 
+``PostToolUse`` fires only after a tool succeeded (a failure is ``PostToolUseFailure``, which
+is not wired); a ``tool_response`` that still says the call failed (``success: false``,
+``is_error``) records nothing (:func:`gentle_hooks.agents.event.result_failure`).
+
 An input that names no effort (older versions) gets it from :func:`settings_writer`:
 ``$CLAUDE_EFFORT``, ``$CLAUDE_CODE_EFFORT_LEVEL``, then ``effortLevel`` of the settings
 files (docs/agents/claude-code.md cites each). Levels map through :data:`EFFORTS`.
@@ -34,6 +38,7 @@ from gentle_hooks.agents.event import (
     UNKNOWN,
     RuntimeEvent,
     map_effort,
+    result_failure,
     snake_tool_call,
 )
 from gentle_hooks.agents.payload import (
@@ -108,6 +113,7 @@ def decode(data: bytes) -> RuntimeEvent:
         model=model_from_transcript(own),
         effort=UNKNOWN if agent else map_effort(effort_name(event.get("effort")), EFFORTS),
         agent=agent,
+        failed=result_failure(event.get("tool_response"), "tool_response"),
     )
 
 

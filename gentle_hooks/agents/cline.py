@@ -14,7 +14,7 @@ with ``toolName``, ``parameters`` (each value text), ``result``, ``success`` and
 File-writing tools: ``write_to_file``, ``replace_in_file`` and ``new_rule`` (``path``),
 ``apply_patch`` (an envelope under ``input``) in the extension (``apps/vscode/src/shared/
 tools.ts``), and the SDK runtime's ``editor`` (``path``; ``sdk/packages/core/src/extensions/
-tools/definitions.ts``). A failed call (``success: false``) wrote nothing.
+tools/definitions.ts``). A failed call (``success: false``) wrote nothing: it records nothing.
 
 The input names no tool call: the replay id is derived from the task, the timestamp, the
 tool and its parameters. The model is ``model.slug`` (its ``unknown`` names none). Cline
@@ -26,7 +26,13 @@ from __future__ import annotations
 import os
 
 from gentle_hooks.agents.cursor import workspace_for
-from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, tool_call, writes_file
+from gentle_hooks.agents.event import (
+    RuntimeEvent,
+    derived_call_id,
+    result_failure,
+    tool_call,
+    writes_file,
+)
 from gentle_hooks.agents.payload import hook_input, member, model_name, object_member, text
 from gentle_hooks.values.frozen import replace
 
@@ -63,9 +69,8 @@ def decode(data: bytes) -> RuntimeEvent:
         tool_call_id=derived_call_id(
             NAME, call.session, event.get("timestamp"), call.tool, call.args
         ),
-        writes=call.hook in (EVENT, None)
-        and post.get("success") is not False
-        and writes_file(call.tool, call.args, WRITE_TOOLS),
+        writes=call.hook in (EVENT, None) and writes_file(call.tool, call.args, WRITE_TOOLS),
         model=model_name(member(event, "model", "slug")),
         effort=None,
+        failed=result_failure(post, "postToolUse"),
     )

@@ -14,6 +14,9 @@ The effort is not in the input: it is the ``effort`` of the newest ``turn_contex
 the session's rollout transcript (openai/codex ``codex-rs/protocol``, ``TurnContextItem``),
 which also names the turn's model when the input lacks one.
 
+When the rollout cannot be read (``transcript_path`` null, or no ``turn_context`` line in
+reach), :func:`settings_writer` fills what the input left out from ``config.toml``.
+
 Inside a thread-spawned subagent the input also carries ``agent_id`` (the child thread id)
 and ``agent_type`` (openai/codex pull request #22882, "Add subagent identity to hook
 inputs"): see :func:`decode` for whose model and effort are recorded then.
@@ -22,6 +25,8 @@ inputs"): see :func:`decode` for whose model and effort are recorded then.
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 from collections.abc import Iterable, Mapping
 
 from gentle_hooks.agents.event import (
@@ -38,6 +43,7 @@ from gentle_hooks.agents.payload import (
     read_file,
     text,
 )
+from gentle_hooks.bounded import MAX_NESTING, nesting_depth
 
 NAME = "codex"
 #: Codex's file-writing tool (hooks may also see it as ``Edit``/``Write``, its matcher aliases).
@@ -92,6 +98,54 @@ def turn_context(path: str | None) -> tuple[str | None, str | None]:
                     payload = record.get("payload")
                     return text(member(payload, "model")), text(member(payload, "effort"))
     return None, None
+
+
+def _toml(path: str) -> dict[str, object] | None:
+    """The TOML document at ``path`` (nesting bounded); None when absent or unreadable."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    data = read_file(path)
+    try:
+        raw = data.decode("utf-8") if data is not None else ""
+    except UnicodeDecodeError:
+        return None
+    if not raw or nesting_depth(raw) > MAX_NESTING:
+        return None
+    try:
+        doc: dict[str, object] = tomllib.loads(raw)
+        return doc
+    except ValueError:  # TOMLDecodeError, or a number too long to convert
+        return None
+
+
+def settings_writer(root: str | None, env: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """(model, effort) as Codex's configuration sets them: ``model`` and
+    ``model_reasoning_effort`` of the user's ``$CODEX_HOME/config.toml`` (``~/.codex``),
+    overridden by the project's ``.codex/config.toml`` of the work tree ``root`` (Codex layers
+    a project's config over the user's); in each file the active ``profile``'s table
+    (``[profiles.<name>]``) wins over the top level (developers.openai.com/codex/config-
+    reference). The effort maps through :data:`EFFORTS` (another name is ``unknown``); None
+    where no file sets one. Used only for what the input and the rollout left out."""
+    home = env.get("CODEX_HOME") or os.path.join(
+        env.get("HOME") or os.path.expanduser("~"), ".codex"
+    )
+    files = [os.path.join(home, "config.toml")]
+    if root is not None:
+        files.append(os.path.join(root, ".codex", "config.toml"))
+    model = effort = None
+    for path in files:
+        doc = _toml(path)
+        if doc is None:
+            continue
+        profile = text(doc.get("profile"))
+        layers = [doc, member(doc, "profiles", profile) if profile else None]
+        for layer in layers:
+            if isinstance(layer, dict):
+                model = text(layer.get("model")) or model
+                effort = map_effort(text(layer.get("model_reasoning_effort")), EFFORTS) or effort
+    return model, effort
 
 
 #: How much of a rollout's head is read for its ``session_meta`` line (the first one).

@@ -12,10 +12,16 @@ configuration, and VS Code's:
   ``toolResult``;
 * the VS Code compatible ``PostToolUse``: ``hook_event_name``, ``session_id``, ``timestamp``,
   ``cwd``, ``tool_name``, ``tool_input``, ``tool_result``;
-* VS Code's agent hooks (code.visualstudio.com/docs/copilot/customization/hooks; the
-  common fields as microsoft/vscode issue #301152 lists them): ``hookEventName``,
-  ``sessionId``, ``timestamp``, ``cwd``, ``transcript_path``, then ``tool_name``,
-  ``tool_input``, ``tool_use_id`` and ``tool_response``.
+* VS Code's agent hooks (microsoft/vscode-docs ``docs/agent-customization/hooks.md`` @
+  00a75e33, "Common input fields", "PostToolUse input"): ``hookEventName``, ``sessionId``,
+  ``timestamp``, ``cwd``, ``transcript_path``, then ``tool_name`` (``editFiles``,
+  ``create_file``, ``replace_string_in_file``...: :data:`VSCODE_TOOLS`), ``tool_input``
+  (``files``, ``filePath``), ``tool_use_id`` and ``tool_response``. VS Code loads
+  ``.github/hooks/*.json`` (turning ``postToolUse`` into ``PostToolUse``, ``bash`` into its
+  Linux and macOS command) and ``.claude/settings.json``: what ``install --agent copilot``
+  and ``claude-code`` write. Its input names no model and no effort, and Copilot CLI's
+  settings files are not VS Code's: both are ``unknown`` (small) unless
+  ``GENTLE_WRITER_MODEL``/``GENTLE_WRITER_EFFORT`` or the flags say.
 
 Copilot also runs the hooks of a repository's ``.claude/settings.json`` ("Hooks
 locations"): such an input reaches ``record --from claude-code`` and is handed here
@@ -38,9 +44,16 @@ by ``.github/copilot/settings.local.json`` of the work tree (github/docs
 "Configuration file settings"); ``GENTLE_WRITER_MODEL``/``GENTLE_WRITER_EFFORT`` and the
 flags win over them.
 
+A call that did not succeed wrote nothing and records nothing: Copilot CLI's ``toolResult``
+carries ``resultType`` ``success``, ``failure`` or ``denied`` (github/docs
+``content/copilot/reference/hooks-configuration.md`` @ 1912b4fc, "Post-tool use hook"),
+``tool_result.result_type`` in the VS Code compatible shape (:func:`failure`).
+
 ``subagentStart`` and ``subagentStop`` inputs (also wired) decode as the subagent's start
 and stop (:func:`subagent_lifecycle`; :attr:`gentle_hooks.agents.event.RuntimeEvent.lifecycle`),
-the subagent named by ``agentName``; they name no model.
+the subagent named by ``agentName`` (VS Code: ``agent_type``); they name no model. A start's
+model is the one the custom agent's definition declares as its own (:func:`agent_model`),
+else unknown.
 """
 
 from __future__ import annotations
@@ -50,9 +63,11 @@ import os
 from collections.abc import Mapping
 from datetime import datetime, timezone
 
+from gentle_hooks.agents.definitions import declared, own_model
 from gentle_hooks.agents.event import (
     SUBAGENT_START,
     SUBAGENT_STOP,
+    UNKNOWN,
     RuntimeEvent,
     call_id,
     derived_call_id,
@@ -60,14 +75,38 @@ from gentle_hooks.agents.event import (
     tool_call,
     writes_file,
 )
-from gentle_hooks.agents.payload import hook_input, loads_text, read_file, text
+from gentle_hooks.agents.payload import hook_input, loads_text, member, read_file, text
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
 
 NAME = "copilot"
+#: VS Code's file-writing agent tools: ``editFiles`` (``tool_input.files``) and ``createFile``
+#: as its hooks page names them (microsoft/vscode-docs ``docs/agent-customization/hooks.md``
+#: @ 00a75e33, "PostToolUse input", "Auto-format code after edits", and the FAQ's
+#: ``create_file``/``replace_string_in_file``), and the built-in tools as
+#: microsoft/vscode-copilot-chat ``src/extension/tools/common/toolNames.ts`` names them
+#: (``filePath``; ``multi_replace_string_in_file`` under ``replacements[].filePath``).
+VSCODE_TOOLS = (
+    "editFiles",
+    "createFile",
+    "create_file",
+    "replace_string_in_file",
+    "multi_replace_string_in_file",
+    "insert_edit_into_file",
+    "edit_notebook_file",
+)
 #: Copilot's file-writing tools (runtime names; Claude-style aliases for the PascalCase
-#: shape).
-WRITE_TOOLS = ("edit", "create", "str_replace_editor", "apply_patch", "write", "Edit", "Write")
+#: shape; VS Code's agent tools).
+WRITE_TOOLS = (
+    "edit",
+    "create",
+    "str_replace_editor",
+    "apply_patch",
+    "write",
+    "Edit",
+    "Write",
+    *VSCODE_TOOLS,
+)
 #: Copilot's runtime tools under the Claude tool names its Claude-format hooks may report
 #: (github/docs ``content/copilot/reference/hooks-reference.md``, "Claude-format
 #: matchers"): a replay id is derived from these, so one tool call reported under either
@@ -99,20 +138,32 @@ def decode(data: bytes) -> RuntimeEvent:
     event = hook_input(data, NAME)
     lifecycle = subagent_lifecycle(event)
     if lifecycle is not None:
-        return subagent_event(
+        agent = (
+            text(event.get("agentName"))
+            or text(event.get("agent_name"))
+            or text(event.get("agent_type"))
+        )
+        cwd = text(event.get("cwd"))
+        started = subagent_event(
             NAME,
             lifecycle,
             text(event.get("sessionId")) or text(event.get("session_id")),
-            text(event.get("agentName")) or text(event.get("agent_name")),
-            text(event.get("cwd")),
+            agent,
+            cwd,
             text(event.get("hook_event_name")) or text(event.get("hookEventName")),
         )
+        if lifecycle != SUBAGENT_START:
+            return started
+        return replace(started, model=agent_model(agent, cwd, os.environ))
     pascal = "tool_name" in event or "hook_event_name" in event or "hookEventName" in event
     if pascal:
         call = tool_call(event, "tool_name", "tool_input", "session_id", arguments)
     else:
         call = tool_call(event, "toolName", "toolArgs", "sessionId", arguments)
     session = call.session or text(event.get("sessionId"))
+    # VS Code's own agent hooks (camelCase common fields) name no model, and Copilot CLI's
+    # settings files are not VS Code's: the writer is unknown unless the person says
+    vscode = ("sessionId" in event or "hookEventName" in event) and "session_id" not in event
     done = call.runtime_event(
         NAME,
         tool_call_id=call_id(NAME, event.get("tool_use_id"), session)
@@ -124,14 +175,65 @@ def decode(data: bytes) -> RuntimeEvent:
             arguments(call.args),
         ),
         writes=writes_file(call.tool, arguments(call.args), WRITE_TOOLS),
-        model=None,
-        effort=None,
+        model=UNKNOWN if pascal and vscode else None,
+        effort=UNKNOWN if pascal and vscode else None,
+        failed=failure(event),
     )
     return replace(
         done,
         session_id=session,
         hook_event=done.hook_event or text(event.get("hookEventName")),
     )
+
+
+#: ``resultType`` values of a call that did not succeed, and how each is said.
+_NOT_DONE = {"failure": "failed", "denied": "was denied"}
+
+
+def failure(event: dict[str, object]) -> str | None:
+    """``failed (toolResult.resultType failure)`` or ``was denied (...)`` when the input's tool
+    result says the call did not succeed (either shape), else None."""
+    for holder, key in (("toolResult", "resultType"), ("tool_result", "result_type")):
+        kind = (text(member(event.get(holder), key)) or "").strip().lower()
+        if kind in _NOT_DONE:
+            return f"{_NOT_DONE[kind]} ({holder}.{key} {kind})"
+    return None
+
+
+#: At most this many files of one agents directory are read.
+_MAX_AGENT_FILES = 200
+
+
+def agent_model(name: str | None, cwd: str | None, env: Mapping[str, str]) -> str | None:
+    """The model the custom agent ``name`` declares as its own (``model:`` of its
+    ``*.agent.md`` front matter): the user's ``~/.copilot/agents/`` (``$COPILOT_HOME/agents``)
+    first, as it wins over the repository's ``.github/agents/`` under ``cwd`` (github/docs
+    ``content/copilot/how-tos/copilot-cli/customize-copilot/create-custom-agents-for-cli.md``:
+    "If you have custom agents with the same name in both locations, the one in your home
+    directory will be used"). A file defines ``name`` by its file name (without ``.agent.md``
+    or ``.md``) or its ``name:``. None when no file defines it (a built-in agent), it declares
+    no model, or it inherits: the child's model is then unknown, never the parent's."""
+    if not name:
+        return None
+    home = env.get("COPILOT_HOME") or os.path.join(
+        env.get("HOME") or os.path.expanduser("~"), ".copilot"
+    )
+    places = [os.path.join(home, "agents")]
+    if cwd:
+        places.append(os.path.join(cwd, ".github", "agents"))
+    for where in places:
+        try:
+            files = sorted(os.listdir(where))[:_MAX_AGENT_FILES]
+        except OSError:
+            continue
+        for file in files:
+            if not file.endswith(".md"):
+                continue
+            stem = file.removesuffix(".md").removesuffix(".agent")
+            named, model = declared(os.path.join(where, file))
+            if name in (stem, named):
+                return own_model(model)
+    return None
 
 
 #: The subagent events ``install --agent copilot`` wires besides ``postToolUse``.

@@ -13,8 +13,9 @@ a332195287dd01947eed30c2a52e191781c5e2ea).
 The model is not in the input: it is the ``model`` of the session's settings file, the
 transcript path with ``.jsonl`` replaced by ``.settings.json`` (where git-ai reads it);
 unknown when that file cannot be read. Droid hands its hooks no effort: it is unknown unless
-``GENTLE_WRITER_EFFORT`` says. An input without ``tool_use_id`` gets an id derived from the
-session, the tool and its input, so a replay records once.
+``GENTLE_WRITER_EFFORT`` says. A ``tool_response`` that says the call failed (``success:
+false``, ``is_error``, as Claude Code's) records nothing. An input without ``tool_use_id``
+gets an id derived from the session, the tool and its input, so a replay records once.
 
 Subagents (custom droids, and the built-in ``worker`` and ``explorer``) run through the
 ``Task`` tool, named by its ``subagent_type`` (docs.factory.ai/cli/configuration/custom-droids;
@@ -35,6 +36,7 @@ from gentle_hooks.agents.event import (
     SUBAGENT_START,
     SUBAGENT_STOP,
     RuntimeEvent,
+    result_failure,
     snake_tool_call,
     subagent_event,
 )
@@ -103,4 +105,5 @@ def decode(data: bytes) -> RuntimeEvent:
         WRITE_TOOLS,
         model=model_from_settings(settings_path(text(call.event.get("transcript_path")))),
         effort=None,
+        failed=result_failure(call.event.get("tool_response"), "tool_response"),
     )

@@ -29,6 +29,9 @@ from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.values.frozen import frozen
 
 UNKNOWN = "unknown"
+#: Where a runtime's settings (files, environment) name the writer: ``(work tree root or
+#: None, environment) -> (model, effort)``, None for what they do not name.
+SettingsWriter = Callable[[str | None, Mapping[str, str]], tuple[str | None, str | None]]
 
 
 @frozen
@@ -47,7 +50,10 @@ class RuntimeEvent:
             when a writing tool names no path that can be read, what was unreadable (one
             phrase), else None; lifecycle: :data:`SUBAGENT_START` or :data:`SUBAGENT_STOP`
             for a runtime's subagent start or stop event (``agent`` names the subagent,
-            ``model`` is its own model when the input names one), None for a tool event.
+            ``model`` is its own model when the input names one), None for a tool event;
+            failed: when the runtime reports that the tool call failed or was denied, what
+            said so (one phrase naming the field), else None: such a call wrote nothing of
+            the writer's, so what the file holds is not recorded as its work.
     """
 
     source: str
@@ -63,6 +69,7 @@ class RuntimeEvent:
     hook_event: str | None = None
     unreadable: str | None = None
     lifecycle: str | None = None
+    failed: str | None = None
 
 
 #: :attr:`RuntimeEvent.lifecycle` of a subagent's start and stop events.
@@ -134,6 +141,7 @@ class ToolCall:
         model: str | None,
         effort: str | None,
         agent: str | None = None,
+        failed: str | None = None,
     ) -> RuntimeEvent:
         """:meth:`runtime_event` of an input in the ``tool_name`` shape (Claude Code, Codex,
         Droid): the call id is the ``tool_use_id`` member (:meth:`own_id`, in the context of
@@ -149,6 +157,7 @@ class ToolCall:
             model=model,
             effort=effort,
             agent=agent,
+            failed=failed,
         )
 
     def runtime_event(
@@ -160,6 +169,7 @@ class ToolCall:
         model: str | None,
         effort: str | None,
         agent: str | None = None,
+        failed: str | None = None,
     ) -> RuntimeEvent:
         """The :class:`RuntimeEvent` of this input, with what the runtime's decoder adds."""
         return RuntimeEvent(
@@ -175,6 +185,7 @@ class ToolCall:
             agent=agent,
             hook_event=self.hook,
             unreadable=self.unreadable,
+            failed=failed,
         )
 
 
@@ -201,6 +212,20 @@ def writes_file(tool: str | None, args: object, write_tools: tuple[str, ...]) ->
     key, writing = SUBCOMMANDS[tool]
     given = args.get(key) if isinstance(args, dict) else None
     return isinstance(given, str) and given.strip() in writing
+
+
+def result_failure(response: object, where: str) -> str | None:
+    """What a post-tool input's tool result (``response``, found under ``where``) says of a
+    call that did not succeed, in Claude Code's shape, which Droid and Kiro follow:
+    ``failed (<where>.success is false)`` or ``failed (<where>.is_error)``; None when it
+    says nothing of the kind (a result that is not an object says nothing)."""
+    if not isinstance(response, dict):
+        return None
+    if response.get("success") is False:
+        return f"failed ({where}.success is false)"
+    if response.get("is_error") is True or response.get("isError") is True:
+        return f"failed ({where}.is_error)"
+    return None
 
 
 def tool_call(

@@ -15,6 +15,8 @@ The input names no tool call and no model:
 * the model is the ``model`` of the newest ``gemini`` message of the session transcript
   (JSON Lines of message records, ``packages/core/src/services/chatRecordingService.ts``;
   an older whole-JSON ``{"messages": [...]}`` file is read too);
+* when the transcript names no model (it cannot be read), the settings' ``model.name``
+  (:func:`settings_writer`);
 * the input and the transcript name no effort: it is unknown unless ``GENTLE_WRITER_EFFORT``
   says (the ``thinkingBudget`` of the settings' ``modelConfigs`` is resolved per request
   from defaults in Gemini CLI's code and is a token count, not a level: not read,
@@ -29,11 +31,17 @@ holds that call not yet finished (``status`` ``validating``, ``scheduled``,
 directory, or an extension's ``agents/*.md``; YAML front matter, ``name:`` naming it), else
 unknown, never the parent's turn. Releases that expose one ``delegate_to_agent`` tool name the
 subagent in its ``agent_name`` argument: a pending call of it is a subagent's, whatever it names.
+
+``AfterTool`` fires after a failed call too, the tool's error in ``tool_response.error``
+(``packages/core/src/core/coreToolHookTriggers.ts``, ``fireAfterToolEvent(..., {llmContent,
+returnDisplay, error})``): such a call wrote nothing, so it records nothing
+(:func:`failure`).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 from gentle_hooks.agents.definitions import declared, own_model
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, snake_tool_call, writes_file
@@ -156,6 +164,43 @@ def running_subagent(path: str | None, cwd: str | None) -> tuple[str, str | None
     return None
 
 
+def failure(response: object) -> str | None:
+    """``failed (tool_response.error ...)`` when the tool's response carries an error (its
+    ``type`` named when it is short text), else None."""
+    error = member(response, "error")
+    if error is None or error is False:
+        return None
+    kind = text(member(error, "type"))
+    named = f": {kind}" if kind and len(kind) <= 60 and kind.isprintable() else ""
+    return f"failed (tool_response.error{named})"
+
+
+def settings_writer(root: str | None, env: Mapping[str, str]) -> tuple[str | None, str | None]:
+    """(model, None) as Gemini CLI's settings set the model, for an input whose transcript
+    names none (unreadable): ``model.name`` (an older plain ``model`` string too) of the
+    user's ``~/.gemini/settings.json`` (under ``$GEMINI_CLI_HOME`` when set), overridden by
+    the project's ``.gemini/settings.json`` of the work tree ``root`` (google-gemini/gemini-cli
+    ``docs/get-started/configuration.md``, "Configuration layers": project settings override
+    user settings). JSON with comments; a file that cannot be read is passed over. No
+    effort: the settings name none (the module says why)."""
+    from gentle_hooks.agents import jsonedit
+
+    home = env.get("GEMINI_CLI_HOME") or env.get("HOME") or os.path.expanduser("~")
+    files = [os.path.join(home, ".gemini", "settings.json")]
+    if root is not None:
+        files.append(os.path.join(root, ".gemini", "settings.json"))
+    model = None
+    for path in files:
+        data = read_file(path)
+        try:
+            doc = jsonedit.parse(data.decode("utf-8"), comments=True).value if data else None
+        except (UnicodeDecodeError, jsonedit.JsonTextError):
+            continue
+        named = member(doc, "model")
+        model = text(member(named, "name") if isinstance(named, dict) else named) or model
+    return model, None
+
+
 def decode(data: bytes) -> RuntimeEvent:
     """Decode Gemini CLI's hook input.
 
@@ -174,4 +219,5 @@ def decode(data: bytes) -> RuntimeEvent:
         model=child[1] if child else model_from_transcript(transcript),
         effort=None,
         agent=child[0] if child else None,
+        failed=failure(call.event.get("tool_response")),
     )

@@ -17,6 +17,7 @@ present. The replay id is derived from the session, the :data:`WINDOW` (ten-minu
 the clock) the hook runs in, the directory, the tool, its input and its response: the same
 event delivered again within that span records once, the same edit made in another session
 or later records again.
+A ``tool_response`` whose ``success`` is false records nothing.
 The model and the effort are unknown unless ``GENTLE_WRITER_MODEL``/``GENTLE_WRITER_EFFORT``
 say.
 """
@@ -25,7 +26,13 @@ from __future__ import annotations
 
 import time
 
-from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, snake_tool_call, writes_file
+from gentle_hooks.agents.event import (
+    RuntimeEvent,
+    derived_call_id,
+    result_failure,
+    snake_tool_call,
+    writes_file,
+)
 
 NAME = "kiro"
 #: Kiro's file-writing tools.
@@ -58,4 +65,5 @@ def decode(data: bytes) -> RuntimeEvent:
         and writes_file(call.tool, call.args, WRITE_TOOLS),
         model=None,
         effort=None,
+        failed=result_failure(response, "tool_response"),
     )

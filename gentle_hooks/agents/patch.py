@@ -47,6 +47,26 @@ def patch_paths(text: str) -> tuple[str, ...]:
 PATH_KEYS = ("file_path", "path", "filePath", "notebook_path")
 #: The members an ``apply_patch`` envelope travels in.
 PATCH_KEYS = ("command", "patch", "input")
+#: Members that hold a list of written files: VS Code's ``editFiles`` ``files`` (paths) and
+#: its ``multi_replace_string_in_file`` ``replacements`` (objects naming a
+#: :data:`PATH_KEYS` member each): microsoft/vscode-docs ``docs/agent-customization/hooks.md``
+#: ("PostToolUse input"), microsoft/vscode-copilot-chat ``toolNames.ts``.
+LIST_KEYS = ("files", "replacements")
+#: At most this many entries of one list are read.
+_MAX_LISTED = 1000
+
+
+def _listed(value: object) -> list[str]:
+    """The paths of a :data:`LIST_KEYS` member: its text entries, and the :data:`PATH_KEYS`
+    members of its object entries; entries that are not valid text or hold a NUL are left
+    out."""
+    out: list[str] = []
+    for item in value[:_MAX_LISTED] if isinstance(value, list) else []:
+        values: list[object] = [item]
+        if isinstance(item, dict):
+            values = [item.get(k) for k in PATH_KEYS]
+        out += [v for v in map(valid_text, values) if v is not None and "\0" not in v]
+    return out
 
 
 def _kind(value: object) -> str:
@@ -68,7 +88,8 @@ def written_paths(args: object, where: str) -> tuple[list[str], str | None]:
 
     Returns:
         (the paths, in order: the :data:`PATH_KEYS` members that are valid text without a
-        NUL, then the headers of an envelope in a :data:`PATCH_KEYS` member; None when
+        NUL, then the headers of an envelope in a :data:`PATCH_KEYS` member, then the
+        entries of a :data:`LIST_KEYS` member; None when
         there is at least one path, else one phrase naming what was unreadable).
     """
     if isinstance(args, str):
@@ -92,6 +113,8 @@ def written_paths(args: object, where: str) -> tuple[list[str], str | None]:
         body = valid_text(args.get(key))
         if body and "*** " in body:
             paths.extend(p for p in patch_paths(body) if "\0" not in p)
+    for key in LIST_KEYS:
+        paths.extend(_listed(args.get(key)))
     if paths:
         return paths, None
     if bad:

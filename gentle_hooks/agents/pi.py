@@ -12,8 +12,8 @@ the session that made the call); ``thinkingLevel`` (``pi.getThinkingLevel()``); 
 id; ``cwd``.
 
 File-writing tools: Pi's built-in ``write`` and ``edit`` (``path``). A call that failed
-(``isError``) wrote nothing. The thinking level is Pi's effort, named as ours (``off``
-... ``xhigh``); another name is unknown.
+(``isError``) wrote nothing: it records nothing. The thinking level is Pi's effort, named as
+ours (``off`` ... ``xhigh``); another name is unknown.
 """
 
 from __future__ import annotations
@@ -45,8 +45,8 @@ def decode(data: bytes) -> RuntimeEvent:
         NAME,
         tool_call_id=call.own_id(NAME, "toolCallId", call.session),
         writes=call.hook in ("tool_result", None)
-        and event.get("isError") is not True
         and writes_file(call.tool, call.args, WRITE_TOOLS),
         model=text(member(event, "model", "id")),
         effort=map_effort(level, OUR_EFFORTS) if level else None,
+        failed="failed (isError)" if event.get("isError") is True else None,
     )

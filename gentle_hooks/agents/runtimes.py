@@ -34,7 +34,7 @@ from gentle_hooks.agents import (
     pi,
     windsurf,
 )
-from gentle_hooks.agents.event import RuntimeEvent
+from gentle_hooks.agents.event import RuntimeEvent, SettingsWriter
 from gentle_hooks.values.frozen import field, frozen
 
 
@@ -166,9 +166,7 @@ class Runtime:
     wiring: Wiring | None
     markers: tuple[str, ...]
     route: tuple[str, ...] = field(default=())
-    settings_writer: (
-        Callable[[str | None, Mapping[str, str]], tuple[str | None, str | None]] | None
-    ) = None
+    settings_writer: SettingsWriter | None = None
     failure_exit: int = 1
     guest: Callable[[bytes, Mapping[str, str]], str | None] | None = None
     project_markers: tuple[str, ...] = field(default=())
@@ -233,6 +231,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             ),
             project_notes=("project hooks load only in a trusted project",),
         ),
+        settings_writer=codex.settings_writer,
         markers=(".codex",),
         project_markers=("AGENTS.md",),
     ),
@@ -273,6 +272,7 @@ RUNTIMES: tuple[Runtime, ...] = (
                 "Gemini CLI warns before it first runs a new project hook; /hooks panel lists it",
             ),
         ),
+        settings_writer=gemini_cli.settings_writer,
         markers=(".gemini",),
         project_markers=("GEMINI.md",),
     ),

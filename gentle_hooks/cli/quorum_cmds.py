@@ -23,6 +23,10 @@ from gentle_hooks.quorum.survival import survival_report
 from gentle_hooks.report.jsontext import model_json
 from gentle_hooks.services.brief_checks import brief_command_faults
 
+#: Most bytes of verdict files one ``quorum tally`` reads, in all (a handful of verdicts of
+#: at most :data:`~gentle_hooks.quorum.votes.MAX_TEXT` characters each fit many times).
+MAX_TALLY_BYTES = 512 * 1024
+
 
 def read_input(path: str) -> bytes:
     """The bytes of ``path``, or of standard input for ``-``.
@@ -151,12 +155,19 @@ def quorum_tally(
     (majority refuted). A FILE given twice is
     read once, and copies of one verdict (the same answer, even under another "verifier"
     label) count once; the output says so. Informational: exits 0 whatever the ruling; 2
-    when a FILE cannot be read, a verdict set is malformed, there is no claim, or one
-    verifier id gives two different verdicts.
+    when a FILE cannot be read, the FILEs hold more than 512 KiB in all, a verdict set is
+    malformed, there is no claim, or one verifier id gives two different verdicts.
     """
     _one_stdin(files)
     unique, repeats = _distinct_files(files)
-    parsed = tuple(parse_verdict_file(read_input(path), _label(path)) for path in unique)
+    data = [(read_input(path), _label(path)) for path in unique]
+    if sum(len(d) for d, _ in data) > MAX_TALLY_BYTES:
+        # judging a verdict costs time linear in its text: this bounds a tally's time
+        raise UsageError(
+            f"the verdict files hold more than {MAX_TALLY_BYTES // 1024} KiB in all: one "
+            "tally is one finding's verdicts, a few per verifier"
+        )
+    parsed = tuple(parse_verdict_file(d, label) for d, label in data)
     the_claim = resolve_claim(claim, parsed)
     verdicts = [v for f in parsed for v in f.verdicts]
     record = build_record(

@@ -104,14 +104,22 @@ class Diffs(GitConfig):
         (another order), the pair is diffed whole. Steps whose previous pair is not known
         yet wait for it: the pairs that could not be composed, and the previous pairs no
         step gives, are diffed in one batch per round, for a few rounds; the caller diffs
-        the pairs left.
+        the pairs left. A lone step is composed only from a step and a previous pair at
+        hand (a push of one commit, whose step the attribution diff read): otherwise
+        diffing its pair whole costs no more.
         """
         if self.config_value("diff.orderFile") is not None:
             return
         todo = [s for s in dict.fromkeys(steps) if (s[0], s[1]) not in self._stats]
         todo = [s for s in todo if s[2] != s[1]]  # (B, T) after (B, T): the same pair
-        if len(todo) < 2:
+        if not todo:
             return
+        if len(todo) == 1:  # one pair: composed only from what is at hand, else diffed whole
+            base, tree, prev = todo[0]
+            if (prev, tree) not in self._deltas or (
+                prev != base and (base, prev) not in self._stats
+            ):
+                return
         deltas = [(p, t) for _, t, p in todo if (p, t) not in self._deltas]
         if deltas and not self._diff_tree_batch(list(dict.fromkeys(deltas)), True, None, False):
             return

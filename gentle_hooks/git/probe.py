@@ -183,6 +183,18 @@ def staged_paths(env: Mapping[str, str]) -> list[str]:
     return [os.fsdecode(p) for p in fields[1::2] if p]
 
 
+def staged_blobs(env: Mapping[str, str]) -> list[str]:
+    """The old and new blob ids of the staged change against ``HEAD`` (none when ``HEAD``
+    is unborn), from the same ``git diff-index`` as :func:`staged_paths`."""
+    raw = staged_raw(env)
+    if raw is None:
+        return []
+    found = set()
+    for meta in raw.split(b"\0")[0::2]:
+        found.update(meta.split(b" ")[2:4])  # ":<mode> <mode> <old> <new> <status>"
+    return sorted(b.decode("ascii", "replace") for b in found if b.strip(b"0"))
+
+
 def head_paths(env: Mapping[str, str]) -> list[str]:
     """The paths the commit ``HEAD`` changed against its first parent (every path of a
     root commit)."""

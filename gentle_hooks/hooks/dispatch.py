@@ -65,10 +65,10 @@ class HookRow:
 
 def _commit_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     """The commit gate applies, or may: an agent runtime in the environment, a staged path
-    a writer wrote (whether the change carries the writer's content is the gate's to
-    decide), or ``gate.applies_to = all``."""
-    from gentle_hooks.git.probe import commit_paths, config_value, locate
-    from gentle_hooks.ledger.probe import writer_paths_touched
+    a writer wrote or a staged blob an ended writer entry wrote (whether the change carries
+    the writer's content is the gate's to decide), or ``gate.applies_to = all``."""
+    from gentle_hooks.git.probe import commit_paths, config_value, locate, staged_blobs
+    from gentle_hooks.ledger.probe import ended_blobs_staged, writer_paths_touched
     from gentle_hooks.policy.delegation import runtime_evidence
 
     if runtime_evidence(env) is not None:
@@ -77,6 +77,8 @@ def _commit_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     if where is None:
         raise UsageError("hook: not inside a git repository")
     if writer_paths_touched(where.common_dir, lambda: commit_paths(env)):
+        return True
+    if ended_blobs_staged(where.common_dir, lambda: staged_blobs(env)):
         return True
     from gentle_hooks.config.probe import applies_to_all
 
@@ -102,11 +104,13 @@ def _message_may_be_delegated(call: HookCall, env: Mapping[str, str]) -> bool:
 
 def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     """False when a recorder has nothing to record: no work tree, no ledger, or no path of
-    the commit (prepare-commit-msg: staged, and ``HEAD``'s own when amending; post-commit:
-    ``HEAD``'s) that a writer wrote. The recorders decide from contents; this answers
-    first, so a human's commit never imports them."""
-    from gentle_hooks.git.probe import commit_paths, head_message, head_paths, locate
+    the commit (prepare-commit-msg: staged, and ``HEAD``'s own when amending, or a staged
+    blob of an ended writer entry; post-commit: ``HEAD``'s) that a writer wrote. The
+    recorders decide from contents; this answers first, so a human's commit never imports
+    them."""
+    from gentle_hooks.git.probe import commit_paths, head_message, head_paths, locate, staged_blobs
     from gentle_hooks.ledger.probe import (
+        ended_blobs_staged,
         escalation_waiting,
         ledger_exists,
         writer_paths_touched,
@@ -115,8 +119,10 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     where = locate(env)
     if where is None or where.root is None or not ledger_exists(where.common_dir):
         return False
-    if call.name == "prepare-commit-msg":
-        return writer_paths_touched(where.common_dir, lambda: commit_paths(env))
+    if call.name == "prepare-commit-msg":  # an amend of a writer's commit keeps its trailer
+        if writer_paths_touched(where.common_dir, lambda: commit_paths(env)):
+            return True
+        return ended_blobs_staged(where.common_dir, lambda: staged_blobs(env))
     if call.name == "post-commit":
         return (
             writer_paths_touched(where.common_dir, lambda: head_paths(env))

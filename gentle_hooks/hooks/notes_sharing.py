@@ -5,7 +5,7 @@ Room ``hooks``. When the remote carries the notes (``install --share``) and the 
 not already send them (an explicit refspec such as ``git push -u origin topic`` replaces
 the configured ones), :func:`share_notes` sends them, so the server and CI see the records
 with no extra command. Imported by :mod:`gentle_hooks.hooks.push_gate` only on an allowed
-push.
+push; :mod:`gentle_hooks.notes.sync` only when the remote carries the notes.
 """
 
 from __future__ import annotations
@@ -17,8 +17,7 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.outcome import say
 from gentle_hooks.hooks.push_input import PushUpdate
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.notes.codec import NOTES_REF
-from gentle_hooks.notes.sync import is_sharing, sync_push
+from gentle_hooks.notes.sharing import NOTES_REF, is_sharing
 
 
 def share_notes(repo: Repository, remote: str, updates: Sequence[PushUpdate], path: str) -> None:
@@ -34,6 +33,9 @@ def share_notes(repo: Repository, remote: str, updates: Sequence[PushUpdate], pa
         return
     if not repo.has_remote(remote) or not is_sharing(repo, remote):
         return
+    # the note schema and signing code load only when the notes are shared
+    from gentle_hooks.notes.sync import sync_push
+
     try:
         led = Ledger.open_existing(path)
         try:

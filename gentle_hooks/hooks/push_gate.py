@@ -38,7 +38,7 @@ from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.native.builtin import prefetch_builtin
 from gentle_hooks.native.provider import BUILTIN
-from gentle_hooks.notes.codec import NOTES_REF
+from gentle_hooks.notes.sharing import NOTES_REF
 from gentle_hooks.policy.delegation import Evidence, runtime_evidence
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import AssessResult, evaluate

@@ -78,7 +78,7 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
     from gentle_hooks.git.message import add_trailers, drop_trailer_lines
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.store import Ledger
-    from gentle_hooks.services.attribution import carried, expire_shaped, expiry_lines
+    from gentle_hooks.services.attribution import carried, expire_shaped, expiry_lines, revised
     from gentle_hooks.services.settle import rewrite_keeps_writer_content
 
     repo = Repository.open()
@@ -100,6 +100,8 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
         expired = expire_shaped(repo, path, [work])
         if expired:
             work = carried(repo, led, changes)
+        if amend and head is not None:  # the writer's commit revised keeps its trailer
+            work = revised(repo, led, work, head, staged)
         # an amend that took every line of the writer's out is the human's commit: the
         # trailer the amended message brings along goes with the writer's content
         dropped = (

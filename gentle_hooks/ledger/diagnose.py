@@ -152,7 +152,7 @@ def sentinel_check(path: str) -> StoreCheck | None:
     return StoreCheck(
         "sentinel",
         False,
-        f"{idle_path(path)}: is {kind}, not the idle sentinel (an empty file); the hooks "
+        f"{idle_path(path)}: is {kind}, not the idle sentinel (a regular file); the hooks "
         "read the ledger instead",
     )
 

@@ -66,6 +66,38 @@ def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) ->
         queries.close()
 
 
+#: Ended entries (settled, expired): their writer blobs are the idle sentinel's lines
+#: (:data:`gentle_hooks.ledger.schema.ENDED_BLOBS_SQL`).
+_ENDED = "state IN ('settled', 'expired') AND blob IS NOT NULL AND blob != ''"
+
+
+def ended_blobs_staged(common_dir: str, blobs: Callable[[], Sequence[str]]) -> bool:
+    """True when an old or new blob of the staged change is the writer blob of an ended
+    entry: expired writer content restored (a dropped stash brought back), or a committed
+    writer file changed again (an amend of the writer's commit). The gate decides from
+    contents; ``blobs`` is read only when the ledger has an ended entry. A ledger this
+    probe cannot read answers True (the gate reads it and says what is wrong).
+    """
+    path = ledger_path(common_dir)
+    if not os.path.lexists(path):
+        return False
+    queries = _Queries(path)
+    try:
+        some = queries.found(f"SELECT 1 FROM writer_entry WHERE {_ENDED} LIMIT 1", ())
+        if not some:
+            return some is None
+        staged = list(blobs())
+        for i in range(0, len(staged), 500):  # under SQLite's bound-parameter limit
+            chunk = staged[i : i + 500]
+            marks = ", ".join("?" for _ in chunk)
+            sql = f"SELECT 1 FROM writer_entry WHERE {_ENDED} AND blob IN ({marks}) LIMIT 1"
+            if queries.found(sql, chunk) is not False:
+                return True
+        return False
+    finally:
+        queries.close()
+
+
 def escalation_waiting(common_dir: str, root: str) -> bool:
     """True when the work tree ``root`` has a sticky escalation no commit took yet and no
     writer work carries (it moves into the next commit's record, SPEC §5)."""

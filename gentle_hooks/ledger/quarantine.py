@@ -19,7 +19,6 @@ marked discarded with who and why, its values still kept).
 
 from __future__ import annotations
 
-import json
 import sqlite3
 
 from gentle_hooks.errors import UsageError, cli
@@ -57,6 +56,8 @@ def _exact_row(conn: sqlite3.Connection, table: str, rowid: int) -> str:
         else:
             shown = ""
         columns.append([name, kind, shown])
+    import json  # doctor's repair only: the gates that open a ledger never load it here
+
     return json.dumps({"columns": columns})
 
 
@@ -69,6 +70,8 @@ def _values(row: str) -> tuple[list[str], list[str], list[object]]:
     names: list[str] = []
     marks: list[str] = []
     values: list[object] = []
+    import json
+
     for name, kind, shown in json.loads(row)["columns"]:
         names.append(f'"{name}"')
         if kind == "null":

@@ -9,7 +9,6 @@ as ``\\uDCxx`` escapes, in a column as the BLOB of its bytes
 
 from __future__ import annotations
 
-import json
 import math
 import sqlite3
 
@@ -247,6 +246,8 @@ def _blob_text(kind: str, value: bytes, bad: Callable[[str], RowError]) -> str:
 def _json_value(
     table: str, name: str, text: str, kind: type, bad: Callable[[str], RowError]
 ) -> object:
+    import json  # a passing push reads no JSON column: json loads on use
+
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
@@ -261,6 +262,8 @@ def _json_tuple(name: str, value: object, bad: Callable[[str], RowError]) -> tup
     :data:`_INT_ITEMS`)."""
     if not isinstance(value, str):
         raise bad("not a JSON list")
+    import json
+
     try:
         items = json.loads(value)
     except (ValueError, RecursionError):
@@ -282,6 +285,8 @@ def _json_tuple(name: str, value: object, bad: Callable[[str], RowError]) -> tup
 def _json_list(values: list[object]) -> str:
     """A JSON list as the table keeps it: UTF-8 text, or ASCII with ``\\u`` escapes when a
     string holds a lone surrogate (which :func:`json.loads` gives back exactly)."""
+    import json
+
     text = json.dumps(values, ensure_ascii=False)
     try:
         text.encode("utf-8")

@@ -39,7 +39,7 @@ from contextlib import contextmanager
 from gentle_hooks.bounded import file_kind, new_private_file, sweep
 from gentle_hooks.errors import GentleError, cli
 from gentle_hooks.ledger.location import idle_path, sql_text
-from gentle_hooks.ledger.schema import MIGRATIONS, PENDING_SQL, SCHEMA_VERSION
+from gentle_hooks.ledger.schema import ENDED_BLOBS_SQL, MIGRATIONS, PENDING_SQL, SCHEMA_VERSION
 
 # Every parameter bound by this process: a non-UTF-8 path (kept by surrogateescape) is
 # stored and found as the BLOB of its bytes instead of failing to encode.
@@ -223,7 +223,9 @@ def idle_problem(path: str) -> str | None:
 
 
 def settle_idle(conn: sqlite3.Connection, path: str) -> bool:
-    """Create the idle sentinel when the store holds nothing pending; whether it exists now.
+    """Create the idle sentinel when the store holds nothing pending, listing the writer
+    blobs of ended entries (:data:`~gentle_hooks.ledger.schema.ENDED_BLOBS_SQL`); whether it
+    exists now.
 
     Runs its own ``BEGIN IMMEDIATE`` transaction (it writes nothing to the database): under
     the write lock, no writer can make work pending between the check and the file's
@@ -244,8 +246,16 @@ def settle_idle(conn: sqlite3.Connection, path: str) -> bool:
     try:
         if conn.execute(PENDING_SQL).fetchone() is not None:
             return False
-        flags = os.O_WRONLY | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
-        os.close(os.open(sentinel, flags, 0o644))
+        ended = "".join(f"{b}\n" for (b,) in conn.execute(ENDED_BLOBS_SQL))
+        # written whole to a private file first: a sentinel never lists part of them
+        fd, tmp = new_private_file(os.path.dirname(sentinel), "idle-", 0o644)
+        try:
+            with os.fdopen(fd, "w", encoding="ascii") as out:
+                out.write(ended)
+            os.replace(tmp, sentinel)
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
         return True
     except (sqlite3.Error, OSError):
         return False

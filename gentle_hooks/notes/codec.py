@@ -24,6 +24,7 @@ from gentle_hooks.notes.lines import (
     WriterLine,
     decode,
 )
+from gentle_hooks.notes.sharing import NOTES_REF as NOTES_REF
 from gentle_hooks.values.frozen import frozen
 
 TYPE_CHECKING = False
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
 
     L = TypeVar("L", bound=NoteLine)
 
-NOTES_REF = "refs/notes/gentle-hooks"
 
 #: Line kinds that say writer work was recorded, even when a field of theirs is malformed.
 _WORK_KINDS = (WriterLine.KIND, EscalationLine.KIND)

@@ -37,12 +37,11 @@ from gentle_hooks.notes.lines import (
     canonical_json,
     encode,
 )
+from gentle_hooks.notes.sharing import SHARE_KEY, SHARE_PUSH_REFSPEC
 from gentle_hooks.notes.trust import Signer
 from gentle_hooks.values.candidate import Candidate, Projection
 
 NOTES_MESSAGE = "gentle-hooks: record verification of delivered commits"
-#: The push refspec ``install --share`` adds: the notes go with an ordinary ``git push``.
-SHARE_PUSH_REFSPEC = "refs/notes/gentle-hooks*:refs/notes/gentle-hooks*"
 
 
 def remote_notes_ref(remote: str) -> str:
@@ -368,18 +367,6 @@ ADDED_KEY = "gentle-hooks.added"
 
 def _mark_added(repo: Repository, key: str, value: str) -> None:
     repo.config_add(ADDED_KEY, f"{key}={value}")
-
-
-#: The git config key naming each remote the push gate sends the notes to itself (no
-#: notes push refspec: ``install --share`` where the pre-commit framework runs the gate).
-SHARE_KEY = "gentle-hooks.shareWith"
-
-
-def is_sharing(repo: Repository, remote: str) -> bool:
-    """Whether ``install --share`` set this remote up to carry the notes on push."""
-    return SHARE_PUSH_REFSPEC in repo.config_get_all(
-        f"remote.{remote}.push"
-    ) or remote in repo.config_get_all(SHARE_KEY)
 
 
 def remove_share_config(repo: Repository) -> list[str]:

@@ -10,6 +10,7 @@ One module per table or rule set:
 * :mod:`.vocabulary` — the vocabulary as enums: tiers, outcomes, sources, efforts
 * :mod:`.shell` — a POSIX shell command line read into its structure
 * :mod:`.shellwords` — shell words quoted on one line, for every command printed
+* :mod:`.wrappers` — commands that run the command in their arguments (``env``, ``sh -c``)
 * :mod:`.noop_args` — arguments that make ``python -c`` and ``test``/``[`` verify nothing
 * :mod:`.nocheck` — commands that verify nothing, and shell lines that can pass while every
   check fails

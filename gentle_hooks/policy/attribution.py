@@ -110,7 +110,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from gentle_hooks.policy.boilerplate import boilerplate_row
 from gentle_hooks.policy.linekeys import (
     LineShape,
     any_line_keys,
@@ -390,6 +389,9 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     d = entry.delta
     if d.binary or len(d.added) < MIN_ACROSS or not change.new:
         return "A5"
+    # the boilerplate table loads only when another path may hold the writer's lines
+    from gentle_hooks.policy.boilerplate import boilerplate_row
+
     before = any_line_keys(change.old)
     lines = [*(line.strip() for line in change.new.splitlines()), *joined_lines(change.new)]
     found = {

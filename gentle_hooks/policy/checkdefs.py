@@ -35,8 +35,8 @@ import json
 import posixpath
 import sys
 
-from gentle_hooks.policy.nocheck import SHELLS, _shell_script, _unwrap
 from gentle_hooks.policy.shell import Group, ShellList, Simple, parse_line, words_of
+from gentle_hooks.policy.wrappers import SHELLS, _shell_script, _unwrap
 from gentle_hooks.values.frozen import frozen
 
 #: A part of a file that defines a check: ``("json", KEY)`` a top-level key of a JSON

@@ -22,8 +22,8 @@ run without a shell (:func:`argv_fault`) is one simple command.
 
 from __future__ import annotations
 
-from gentle_hooks.policy.nocheck import MAX_DEPTH, SHELLS, _program, _shell_script, _unwrap
 from gentle_hooks.policy.shell import RESERVED
+from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, _program, _shell_script, _unwrap
 from gentle_hooks.values.frozen import frozen
 
 

@@ -7,10 +7,11 @@ Room ``policy`` (pure). Two tables and a reader:
 * :data:`NO_CHECK_ROWS` — commands that succeed whatever the change does (``true``, ``:``,
   ``exit 0``, ``echo``/``printf``, ``sleep`` ...), matched on a simple command's program
   name (a path only in a system ``bin`` directory: ``./true`` is the project's own script);
+  a receipt also meets :data:`PROBE_ROWS` (``test -f app.py``, ``stat``, ``wc -l``);
 * :data:`SHAPE_ROWS` — ways a line succeeds without its check succeeding: ``! pytest``,
   ``pytest &``, a line of assignments only, a failure masked by ``||``, ``;`` or a pipe;
-* :data:`WRAPPERS` and :data:`SHELLS` are read through (``env X=1 pytest``, ``timeout 60
-  pytest``, ``sh -c '...'``).
+* the wrappers and shells of :mod:`gentle_hooks.policy.wrappers` are read through
+  (``env X=1 pytest``, ``timeout 60 pytest``, ``sh -c '...'``).
 
 A line *checks something* when it cannot succeed unless one of its checks (a simple command
 not in :data:`NO_CHECK_ROWS`) succeeds: :func:`judge_command` evaluates the line's exit
@@ -28,9 +29,16 @@ import contextlib
 import shlex
 from collections.abc import Callable
 
-from gentle_hooks.policy.noop_args import always_true_test, git_reads, python_noop, same_file
+from gentle_hooks.policy.noop_args import (
+    always_true_test,
+    file_probe,
+    git_reads,
+    python_noop,
+    same_file,
+)
 from gentle_hooks.policy.shell import AndOr, Group, Pipeline, ShellList, Simple, parse_line
 from gentle_hooks.policy.testcount import no_run_flags
+from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, _program, _shell_script, _unwrap
 from gentle_hooks.values.frozen import frozen
 
 
@@ -108,6 +116,20 @@ NO_CHECK_ROWS: tuple[NoCheckRow, ...] = (
     NoCheckRow("N-no-run", (), _runs_no_test, "its test runner is told to run no test"),
 )
 
+#: Rows only a receipt meets (``judge_command(text, receipt=True)``). A receipt is re-run on
+#: the tree it was reported on, where a probe of a path the candidate holds succeeds
+#: whatever its code does. A verify criterion also runs on the base and on the hollowed
+#: candidate (row C4-nothing), where ``test -f new.py`` fails on the base: a check there.
+PROBE_ROWS: tuple[NoCheckRow, ...] = (
+    NoCheckRow(
+        "N-probe",
+        (),
+        file_probe,
+        "a file probe (test -f/-e/-d, [ -f x ], stat, wc, file, du) only asks whether a path "
+        "exists or what it is: it runs none of the code",
+    ),
+)
+
 
 @frozen
 class ShapeRow:
@@ -136,41 +158,6 @@ SHAPE_ROWS: tuple[ShapeRow, ...] = (
     ),
 )
 
-#: Directories whose programs are matched by name against :data:`NO_CHECK_ROWS`.
-SYSTEM_BIN = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/")
-
-
-@frozen
-class Wrapper:
-    """A command that runs the command in its arguments.
-
-    Attributes:
-        name: the program; options_with_value: its options that take the next word;
-        leading: positional words before the command (``timeout``'s duration).
-    """
-
-    name: str
-    options_with_value: tuple[str, ...] = ()
-    leading: int = 0
-
-
-#: Commands read through to the command they run (``env`` also skips ``NAME=value``).
-WRAPPERS: tuple[Wrapper, ...] = (
-    Wrapper("env", ("-u", "-C", "-S", "--unset", "--chdir")),
-    Wrapper("command"),
-    Wrapper("builtin"),
-    Wrapper("exec", ("-a",)),
-    Wrapper("nohup"),
-    Wrapper("time"),
-    Wrapper("nice", ("-n", "--adjustment")),
-    Wrapper("timeout", ("-s", "-k", "--signal", "--kill-after"), leading=1),
-    Wrapper("stdbuf", ("-i", "-o", "-e")),
-)
-#: Shells whose ``-c`` script is read as a line of its own.
-SHELLS = ("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash")
-#: How deep ``sh -c`` scripts and wrappers are read.
-MAX_DEPTH = 8
-
 
 @frozen
 class Judgement:
@@ -191,9 +178,14 @@ class _State:
     """A shell's state while a line is evaluated with every check failing."""
 
     def __init__(
-        self, pipefail: bool = False, checks_ok: bool = False, fail_at: int | None = None
+        self,
+        pipefail: bool = False,
+        checks_ok: bool = False,
+        fail_at: int | None = None,
+        table: tuple[NoCheckRow, ...] = NO_CHECK_ROWS,
     ) -> None:
         self.pipefail = pipefail
+        self.table = table  # the rows a command verifying nothing is matched against
         self.checks_ok = checks_ok  # the status every check is assumed to have
         # with fail_at: only the check run fail_at-th fails, every other one succeeds;
         # seen[0] counts the checks run, seen[1] is 1 once the failing one ran
@@ -204,7 +196,7 @@ class _State:
         self.rows: list[str] = []
 
     def copy(self) -> _State:
-        other = _State(self.pipefail, self.checks_ok, self.fail_at)
+        other = _State(self.pipefail, self.checks_ok, self.fail_at, self.table)
         other.errexit, other.last, other.rows = self.errexit, self.last, self.rows
         other.seen = self.seen
         return other
@@ -220,61 +212,6 @@ class _Exit(Exception):
     def __init__(self, ok: bool) -> None:
         super().__init__()
         self.ok = ok
-
-
-def _program(word: str) -> str:
-    """The name a program word is matched by: itself, or its base name in a system bin."""
-    if "/" not in word:
-        return word
-    return word.rsplit("/", 1)[1] if word.startswith(SYSTEM_BIN) else word
-
-
-def _unwrap(words: tuple[str, ...]) -> tuple[str, ...] | None:
-    """The command a wrapper runs; None when ``words`` is no wrapper (or wraps nothing)."""
-    wrapper = next((w for w in WRAPPERS if w.name == _program(words[0])), None)
-    if wrapper is None:
-        return None
-    i, leading = 1, wrapper.leading
-    while i < len(words):
-        w = words[i]
-        if w == "--":
-            i += 1
-            break
-        if w in wrapper.options_with_value:
-            i += 2
-        elif (w.startswith("-") and len(w) > 1) or (wrapper.name == "env" and "=" in w):
-            i += 1
-        elif leading:
-            leading -= 1
-            i += 1
-        else:
-            break
-    rest = words[i:]
-    return rest or None
-
-
-def _shell_script(words: tuple[str, ...]) -> tuple[str | None, bool]:
-    """(the ``-c`` script of a shell invocation or None, whether ``-o pipefail`` was set)."""
-    has_c = pipefail = False
-    i = 1
-    while i < len(words):
-        w = words[i]
-        if w in ("-o", "+o"):
-            pipefail = pipefail or (w == "-o" and words[i + 1 : i + 2] == ("pipefail",))
-            i += 2
-            continue
-        if w == "--":
-            i += 1
-            continue
-        if w.startswith("-") and len(w) > 1:
-            has_c = has_c or "c" in w[1:]
-            i += 1
-            continue
-        if w.startswith("+"):
-            i += 1
-            continue
-        return (w if has_c else None), pipefail
-    return None, pipefail
 
 
 def _matches(row: NoCheckRow, name: str, words: tuple[str, ...]) -> bool:
@@ -300,7 +237,7 @@ def _simple(words: tuple[str, ...], st: _State, depth: int) -> bool:
         script, pipefail = _shell_script(words)
         line = parse_line(script) if script is not None else None
         if line is not None:
-            shell = _State(pipefail, st.checks_ok, st.fail_at)
+            shell = _State(pipefail, st.checks_ok, st.fail_at, st.table)
             shell.rows, shell.seen = st.rows, st.seen  # one record for the whole line
             try:
                 return _list(line, shell, depth + 1)
@@ -322,7 +259,7 @@ def _simple(words: tuple[str, ...], st: _State, depth: int) -> bool:
             st.met("N-exit0")
             raise _Exit(True)
         raise _Exit(False)
-    for row in NO_CHECK_ROWS:
+    for row in st.table:
         if _matches(row, name, words):
             st.met(row.id)
             return True
@@ -398,12 +335,13 @@ def _list(line: ShellList, st: _State, depth: int) -> bool:
     return ok
 
 
-def judge_command(text: str) -> Judgement:
+def judge_command(text: str, *, receipt: bool = False) -> Judgement:
     """Whether a reported command checks something (see the module docstring).
 
     Args:
         text: the receipt's command: a shell line (``receipt add``) or the shell-quoted argv
             (``receipt run``).
+        receipt: judge it as a receipt: :data:`PROBE_ROWS` verify nothing too.
 
     Returns:
         ``checks`` False with the rows met when the line succeeds with every check failing;
@@ -412,7 +350,7 @@ def judge_command(text: str) -> Judgement:
     line = parse_line(text)
     if line is None:
         return Judgement(True)
-    st = _State()
+    st = _State(table=NO_CHECK_ROWS + PROBE_ROWS if receipt else NO_CHECK_ROWS)
     try:
         ok = _list(line, st, 0)
     except _Exit as done:
@@ -420,7 +358,7 @@ def judge_command(text: str) -> Judgement:
     if not ok:
         return Judgement(True)
     rows = list(st.rows)
-    if not rows or (_has_check(line) and not any(r in _MASKING for r in rows)):
+    if not rows or (_has_check(line, st.table) and not any(r in _MASKING for r in rows)):
         rows.append("N-masked")  # a check ran and failed, and something after it succeeded
     return Judgement(False, tuple(rows))
 
@@ -454,39 +392,39 @@ def judge_negative(text: str) -> Judgement:
 _MASKING = frozenset({"N-negated", "N-background", "N-exit0", "N-masked"})
 
 
-def _has_check(line: ShellList, depth: int = 0) -> bool:
+def _has_check(line: ShellList, table: tuple[NoCheckRow, ...], depth: int = 0) -> bool:
     """True when a simple command of the line is not a :data:`NO_CHECK_ROWS` row (a check
     that something else in the line masks)."""
     for and_or, _ in line.items:
         for p in (and_or.first, *(p for _, p in and_or.rest)):
             for cmd in p.commands:
                 if isinstance(cmd, Group):
-                    if _has_check(cmd.body, depth):
+                    if _has_check(cmd.body, table, depth):
                         return True
-                elif cmd.words and not _verifies_nothing(cmd.words, depth):
+                elif cmd.words and not _verifies_nothing(cmd.words, table, depth):
                     return True
     return False
 
 
-def _verifies_nothing(words: tuple[str, ...], depth: int = 0) -> bool:
+def _verifies_nothing(words: tuple[str, ...], table: tuple[NoCheckRow, ...], depth: int) -> bool:
     inner = _unwrap(words)
     if inner is not None and depth < MAX_DEPTH:
-        return _verifies_nothing(inner, depth + 1)
+        return _verifies_nothing(inner, table, depth + 1)
     name = _program(words[0])
     if name in SHELLS:
         script, _ = _shell_script(words)
         line = parse_line(script) if script is not None else None
-        return line is not None and depth < MAX_DEPTH and not _has_check(line, depth + 1)
-    return any(_matches(row, name, words) for row in NO_CHECK_ROWS)
+        return line is not None and depth < MAX_DEPTH and not _has_check(line, table, depth + 1)
+    return any(_matches(row, name, words) for row in table)
 
 
 def row_text(row_id: str) -> str:
-    """The words of a :data:`NO_CHECK_ROWS` or :data:`SHAPE_ROWS` row.
+    """The words of a :data:`NO_CHECK_ROWS`, :data:`PROBE_ROWS` or :data:`SHAPE_ROWS` row.
 
     Raises:
         KeyError: no such row.
     """
-    for r in NO_CHECK_ROWS:
+    for r in NO_CHECK_ROWS + PROBE_ROWS:
         if r.id == row_id:
             return r.text
     for s in SHAPE_ROWS:

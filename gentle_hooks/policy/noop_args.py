@@ -1,6 +1,7 @@
 """Arguments that make ``python -c``, ``test``/``[``, ``git`` and ``diff``/``cmp`` verify
 nothing (rows ``N-python``, ``N-test``, ``N-git-read`` and ``N-same-file`` of
-:data:`gentle_hooks.policy.nocheck.NO_CHECK_ROWS`; SPEC §5 "Spot check": "a command that
+:data:`gentle_hooks.policy.nocheck.NO_CHECK_ROWS`, and ``N-probe`` of
+:data:`~gentle_hooks.policy.nocheck.PROBE_ROWS`; SPEC §5 "Spot check": "a command that
 verifies nothing does not count").
 
 Room ``policy`` (pure): predicates over a simple command's arguments, as the shell reader
@@ -8,6 +9,8 @@ gives them (quotes removed, ``$`` expansions left as written).
 """
 
 from __future__ import annotations
+
+from gentle_hooks.policy.wrappers import _program
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -104,3 +107,40 @@ def same_file(args: tuple[str, ...]) -> bool:
     """Whether ``diff``/``cmp`` ARGS compare one file with itself (row N-same-file)."""
     operands = [a for a in args if not a.startswith("-")]
     return len(operands) == 2 and operands[0] == operands[1]
+
+
+#: ``test``/``[`` operators that ask only whether a path exists or what it is (POSIX
+#: ``test``; bash's unary ``-a -G -k -N -O``), and the binary ones comparing two paths.
+FILE_TESTS = frozenset({"-" + c for c in "abcdefgGhkLNOprsSuwx"})
+PATH_COMPARES = frozenset({"-nt", "-ot", "-ef"})
+#: Programs that report a path's size, type or name, and succeed whenever it exists.
+METADATA = frozenset({"stat", "wc", "file", "du", "readlink", "realpath"})
+
+
+def file_probe(words: tuple[str, ...]) -> bool:
+    """Whether a simple command (program included) only probes paths (row N-probe):
+    :data:`METADATA` with any arguments, or ``test``/``[`` whose every question, after
+    ``!`` and between ``-a``/``-o``, is a :data:`FILE_TESTS` or :data:`PATH_COMPARES` one
+    (``test -f app.py``, ``[ ! -d build ]``, ``[ -f a -a -x b ]``)."""
+    name, args = _program(words[0]), words[1:]
+    if name in METADATA:
+        return True
+    if name not in ("test", "["):
+        return False
+    if name == "[" and args[-1:] == ("]",):
+        args = args[:-1]
+    questions: list[list[str]] = [[]]
+    for a in args:
+        if a in ("-a", "-o") and questions[-1]:
+            questions.append([])  # a binary -a/-o joins two questions; a leading -a is one
+        else:
+            questions[-1].append(a)
+    return all(_path_question(q) for q in questions)
+
+
+def _path_question(words: list[str]) -> bool:
+    while words[:1] == ["!"]:
+        words = words[1:]
+    if len(words) == 2:
+        return words[0] in FILE_TESTS
+    return len(words) == 3 and words[1] in PATH_COMPARES

@@ -149,7 +149,7 @@ class Standing:
 
 def receipt_standing(report: Report) -> Standing:
     """Evaluate :data:`STANDING_ROWS` for one receipt (first match wins)."""
-    judgement = judge_command(report.command)
+    judgement = judge_command(report.command, receipt=True)
     for row in STANDING_ROWS:
         if row.matches(report, judgement):
             rows = judgement.rows if row.id == "S-no-check" else ()

@@ -32,6 +32,7 @@ from gentle_hooks.artifacts.jsonio import ArtifactInputError, describe_validatio
 from gentle_hooks.errors import UsageError
 from gentle_hooks.policy.stakes import verifier_identity
 from gentle_hooks.quorum.votes import (
+    MAX_TEXT,
     DuplicateKeys,
     QuorumModel,
     UnreadableOutput,
@@ -42,7 +43,7 @@ from gentle_hooks.quorum.votes import (
 )
 from gentle_hooks.values.frozen import frozen
 
-Claim = Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
+Claim = Annotated[StrictStr, Field(min_length=1, max_length=MAX_TEXT, pattern=r"\S")]
 
 
 class VerdictSet(QuorumModel):
@@ -135,11 +136,14 @@ def resolve_claim(option: str | None, files: tuple[VerdictFile, ...]) -> str:
         The claim, stripped: ``option`` when given, else the first verdict set's.
 
     Raises:
-        UsageError: ``--claim`` is blank; no claim anywhere ("pass --claim"); or two
-            sources name different claims (one tally is one finding) (exit 2).
+        UsageError: ``--claim`` is blank or over :data:`~.votes.MAX_TEXT` characters; no
+            claim anywhere ("pass --claim"); or two sources name different claims (one
+            tally is one finding) (exit 2).
     """
     if option is not None and not option.strip():
         raise UsageError("--claim is blank: pass the finding's claim, as the miner stated it")
+    if option is not None and len(option) > MAX_TEXT:
+        raise UsageError(f"--claim is longer than {MAX_TEXT} characters: pass the claim alone")
     named = [("--claim", option.strip())] if option is not None else []
     named += [(f.source, f.claim) for f in files if f.claim is not None]
     if not named:

@@ -12,6 +12,7 @@ invented one, nor catch a paraphrase in new words; it makes the lazy answer ("ch
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Final
 
@@ -60,7 +61,9 @@ _SUFFIXES: Final = ("ing", "ed", "es", "s")
 #: Concrete evidence (seed 003 "What counts as reproducing evidence"): a file and line, a
 #: path, a file name with an extension, a command in backticks, a quoted string, a number.
 _FILE_LINE = re.compile(r"[\w./-]+:\d+")
-_PATH = re.compile(r"(?:\.{0,2}/)?[\w.-]+(?:/[\w.-]*)+")
+# a start inside a run of [\w.-] cannot match where the run's start did not (it reaches the
+# same ends), so the look-behind only spares the retries: linear on one long word
+_PATH = re.compile(r"(?<![\w.-])(?:\.{0,2}/)?[\w.-]+(?:/[\w.-]*)+")
 _FILE_NAME = re.compile(r"(?<![\w.])[\w-]{2,}(?:\.[\w-]+)*\.[a-z][a-z0-9]{0,5}(?![\w])")
 _BACKTICKS = re.compile(r"`([^`]+)`")
 _QUOTED = re.compile(
@@ -69,6 +72,39 @@ _QUOTED = re.compile(
     + r"|(?<!\w)'([^'\n]+)'(?!\w)"  # single quotes, not an apostrophe (didn't, it's)
 )
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+#: Longest run without white space searched for a file, path or ``file:line``, in
+#: characters: a pattern may retry from many characters of a run that fails it, so a run
+#: can cost the square of its length; no name a verifier cites is this long.
+MAX_TOKEN = 512
+
+_NAME_RUN = re.compile(r"[\w./-]+")
+_LINE_NUMBER = re.compile(r":\d+")
+
+
+def _file_lines(run: str) -> list[str]:
+    """``_FILE_LINE.findall(run)`` in one pass: a match starts where a maximal run of
+    ``[\\w./-]`` starts (a later start reaches the same ends) and is that run when a
+    ``:digits`` follows it."""
+    found: list[str] = []
+    pos = 0
+    while (name := _NAME_RUN.search(run, pos)) is not None:
+        line = _LINE_NUMBER.match(run, name.end())
+        pos = name.end() if line is None else line.end()
+        if line is not None:
+            found.append(run[name.start() : line.end()])
+    return found
+
+
+@functools.lru_cache(maxsize=32)  # one verdict is judged by several rules over one text
+def _find_names(pattern: re.Pattern[str], text: str) -> tuple[str, ...]:
+    """``pattern.findall(text)`` for :data:`_FILE_LINE`, :data:`_PATH` and
+    :data:`_FILE_NAME`, over the runs of ``text`` without white space of at most
+    :data:`MAX_TOKEN` characters (a longer run names nothing). None of them matches white
+    space, and white space passes their look-arounds, so on such runs the answer is the
+    same; the cost is linear in ``text``."""
+    find = _file_lines if pattern is _FILE_LINE else pattern.findall
+    return tuple(t for run in text.split() if len(run) <= MAX_TOKEN for t in find(run))
 
 
 def words(text: str) -> frozenset[str]:
@@ -122,9 +158,11 @@ def _cited(what_i_checked: str, claim: str | None) -> dict[str, list[str]]:
     flat_source = " ".join(source.split())
     claim_numbers = frozenset(_NUMBER.findall(source))
     found: dict[str, list[str]] = {
-        "file_line": [t for t in _FILE_LINE.findall(text) if t not in source],
-        "path": [t for t in _PATH.findall(text) if "/" in t and _is_path(t) and t not in source],
-        "file_name": [t for t in _FILE_NAME.findall(text) if t not in source],
+        "file_line": [t for t in _find_names(_FILE_LINE, text) if t not in source],
+        "path": [
+            t for t in _find_names(_PATH, text) if "/" in t and _is_path(t) and t not in source
+        ],
+        "file_name": [t for t in _find_names(_FILE_NAME, text) if t not in source],
         "command": [],
         "quote": [],
     }
@@ -233,10 +271,10 @@ def named_files(text: str) -> frozenset[str]:
     the file of each ``file:line`` and the last part of each path (``workflow.js:142``
     names ``workflow.js:142`` and ``workflow.js``)."""
     folded = text.casefold()
-    names: set[str] = set(_FILE_NAME.findall(folded))
-    for token in _FILE_LINE.findall(folded):
+    names: set[str] = set(_find_names(_FILE_NAME, folded))
+    for token in _find_names(_FILE_LINE, folded):
         names |= {token, token.rsplit(":", 1)[0]}
-    for token in _PATH.findall(folded):
+    for token in _find_names(_PATH, folded):
         if "/" in token and _is_path(token):
             names |= {token, token.rstrip("/").rsplit("/", 1)[-1]}
     return frozenset(n for n in names if n)

@@ -50,6 +50,13 @@ from gentle_hooks.values.frozen import frozen
 #: opened" (seed 003 "Verifying a verification"). An agent's tool call alone takes longer.
 MIN_OPEN_MS = 1000
 
+#: Longest ``reason``, ``whatIChecked`` or ``correctedImpact`` judged, in characters (a
+#: verifier's account of a check, with output quoted, fits many times over): a longer one is
+#: malformed, so its verdict abstains, and no text judged is long enough to slow a tally.
+MAX_TEXT = 32_768
+
+_Text = Annotated[StrictStr, Field(max_length=MAX_TEXT)]
+
 
 class QuorumModel(BaseModel):
     """Base of the quorum's JSON models: frozen, ``extra="forbid"``; ``pattern`` is matched
@@ -77,13 +84,14 @@ class VerifierVerdict(QuorumModel):
         durationMs: how long the verifier took; one faster than its evidence could have
             been opened is flagged (:func:`too_fast_reason`).
 
-    Types are strict (``"false"`` is not a boolean); an unknown field is malformed.
+    Types are strict (``"false"`` is not a boolean); an unknown field, or a text over
+    :data:`MAX_TEXT` characters, is malformed.
     """
 
     refuted: StrictBool
-    reason: StrictStr
-    whatIChecked: StrictStr
-    correctedImpact: StrictStr | None = None
+    reason: _Text
+    whatIChecked: _Text
+    correctedImpact: _Text | None = None
     verifier: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")] | None = None
     lens: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")] | None = None
     durationMs: NonNegative | None = None

@@ -12,7 +12,9 @@ than the post-tool one we wire (a ``PreToolUse`` input fires before the file cha
 must not spend the tool call id its ``PostToolUse`` needs), when the event is not a file
 write (a runtime that fires for every tool), when it names no path inside the work tree, or
 when the agent works outside any git work tree (a user-level hook fires in every
-directory): there is no writer content to attribute then. Each case says so in one line.
+directory), or when the runtime reports that the tool call failed or was denied (what the
+file holds then is not the writer's; a person's own edit must never be recorded as writer
+work): there is no writer content to attribute then. Each case says so in one line.
 A writing tool whose input names no path that can be read fails (non-blocking for its
 runtime) with one line naming what was unreadable: the recorder never falls back to every
 dirty path, which would attribute a person's edits to the writer (SPEC §3).
@@ -21,12 +23,13 @@ dirty path, which would attribute a person's edits to the writer (SPEC §3).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
 from gentle_hooks.agents.event import (
     SUBAGENT_START,
     UNKNOWN,
     RuntimeEvent,
+    SettingsWriter,
     relative_paths,
     writer_of,
 )
@@ -147,6 +150,14 @@ def record_from_runtime(
         return RuntimeRecorded(event, None, why, rt.ack)
     if not event.writes:
         why = f"{event.tool or 'this event'} is not a file-writing tool of {rt.title}"
+        return RuntimeRecorded(event, None, why, rt.ack)
+    if event.failed is not None:
+        # the call wrote nothing: what the file holds is someone else's (a person's own
+        # edit), never the writer's (SPEC §3); its replay id is not spent either
+        why = (
+            f"the {event.tool or 'writing'} call of {rt.title} {event.failed}: it wrote "
+            "nothing, so what the file holds is not its work"
+        )
         return RuntimeRecorded(event, None, why, rt.ack)
     if not event.paths:
         # the tool wrote somewhere we cannot read: recording the whole dirty tree would
@@ -274,8 +285,7 @@ def _by_work_tree(
 
 
 def _record_in(
-    settings_writer: Callable[[str | None, Mapping[str, str]], tuple[str | None, str | None]]
-    | None,
+    settings_writer: SettingsWriter | None,
     event: RuntimeEvent,
     root: str,
     paths: tuple[str, ...],

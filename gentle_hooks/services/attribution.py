@@ -53,6 +53,7 @@ from gentle_hooks.services.settle import (
     holds_writer_content,
     local_versions,
     policy_entry,
+    revised_entries,
 )
 from gentle_hooks.values.candidate import Candidate, Projection
 from gentle_hooks.values.frozen import frozen
@@ -227,6 +228,14 @@ def carried_of(
     )
 
 
+def revised(repo: Repository, led: Ledger, work: Carried, head: str, tree: str) -> Carried:
+    """``work`` of an amend of ``head`` into ``tree``, with the entries of the writer's
+    commit it revises holding (:func:`~gentle_hooks.services.settle.revised_entries`)."""
+    took = revised_entries(repo, led, head, tree)
+    held = {e.id for e in (*work.entries, *took)} - work.by_shape
+    return carried_of(led, [*work.entries, *took], held, held - work.claimable) if took else work
+
+
 def commit_changes(
     repo: Repository, infos: Sequence[CommitInfo], counted: bool = False
 ) -> dict[str, list[BlobChange]]:
@@ -373,14 +382,14 @@ def facts_for(repo: Repository, cand: Candidate, *, amend: bool = False) -> Ledg
 def facts_and_expired(
     repo: Repository, cand: Candidate, *, amend: bool = False
 ) -> tuple[LedgerFacts, list[WriterEntryRecord]]:
-    """:func:`facts_for`, and the pending entries that expired on the way.
+    """:func:`facts_for`, and the pending entries that expired on the way. An amend of a
+    writer's commit is that commit revised (:func:`revised`).
 
     A pending entry the change carries only by the shape of its change whose content is
-    nowhere any more expires instead of delegating (:func:`expire_shaped`): after
-    ``reset --hard`` of a writer's edit, a human's own edit of the same lines is the
-    human's (SPEC §3: pending work whose content is gone "expires with a status line,
-    never a block"). Entries carried by holding the writer's content (rows A1, A2) are in
-    the candidate, so never gone.
+    nowhere any more expires instead of delegating (:func:`expire_shaped`): after ``reset
+    --hard`` of a writer's edit, a human's edit of the same lines is the human's (SPEC §3:
+    it "expires with a status line, never a block"). Entries holding the writer's content
+    (rows A1, A2) are in the candidate, so never gone.
 
     Raises:
         GitError: git failed; StoreError: the ledger exists but cannot be read or written.
@@ -399,6 +408,8 @@ def facts_and_expired(
         expired = expire_shaped(repo, path, [work])
         if expired:
             work = carried(repo, led, changes, commit)
+        if amend and cand.head:
+            work = revised(repo, led, work, cand.head, cand.tree)
         return facts_from(led, root, cand.identity, work.entries), expired
 
 

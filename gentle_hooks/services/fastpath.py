@@ -193,12 +193,28 @@ _SMALL = f"""\
 """
 
 
+#: ``gh_ended SENTINEL``: true when the idle sentinel lists no ended writer blob, or none of
+#: them is an old or new blob of the staged change (the probe's
+#: :func:`gentle_hooks.ledger.probe.ended_blobs_staged`; a listed id found anywhere else in
+#: git's lines only sends the commit to Python). One ``grep``: no ``tr`` to split fields.
+_ENDED = """\
+    gh_ended() {
+        [ -n "$1" ] && [ -s "$1" ] || return 0
+        gh_d=$(git diff-index --cached --raw --no-abbrev --no-renames HEAD -- 2>/dev/null) ||
+            return 1
+        printf '%s\\n' "$gh_d" | LC_ALL=C grep -q -F -f "$1"
+        [ $? -eq 1 ]
+    }
+"""
+
+
 def _commit_check() -> str:
     names = "".join(f"${{{n}-}}" for n in env_names())
     idents = " ".join(f'"${{{n}-}}"' for n in IDENTITY_ENV)
     return (
         _LEDGER_IDLE
         + _SMALL
+        + _ENDED
         + f"""\
     gh_idle() {{
         [ -z "{names}" ] || return 1
@@ -206,7 +222,9 @@ def _commit_check() -> str:
             case $gh_n in {identity_patterns()}) return 1 ;; esac
         done
         gh_where || return 1
+        gh_i=
         gh_ledger_idle "$gh_common" || return 1
+        gh_ended "$gh_i" || return 1
         gh_t=$gh_top/.gentle-hooks.toml
         [ ! -e "$gh_t" ] && [ ! -L "$gh_t" ] || return 1
         gh_t=$gh_top/pyproject.toml
@@ -225,9 +243,11 @@ def _commit_check() -> str:
 def _ledger_check() -> str:
     return (
         _LEDGER_IDLE
+        + _ENDED
         + """\
     gh_idle() {
-        gh_where && gh_ledger_idle "$gh_common"
+        gh_i=
+        gh_where && gh_ledger_idle "$gh_common" && gh_ended "$gh_i"
     }
 """
     )

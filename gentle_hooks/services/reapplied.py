@@ -11,9 +11,9 @@ so the commit is delegated again (:func:`gentle_hooks.policy.attribution.reappli
 
 Not read here, each on purpose: merge commits (what a merge brings was judged on its
 branch), commits that took the entry themselves (their records delegate them), a copy into
-another path, and the commit gate, whose pass path stays off the ledger when nothing is
-pending (docs/fast-path.md): re-applied content passes the commit gate and is stopped at
-push.
+another path, and the commit gate (the fast path sends a commit staging a settled writer
+blob to Python, but the gate does not read re-applications: a merge in progress would need
+telling apart): re-applied content passes the commit gate and is stopped at push.
 """
 
 from __future__ import annotations

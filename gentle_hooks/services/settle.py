@@ -160,6 +160,20 @@ def rewrite_keeps_writer_content(repo: Repository, led: Ledger, old: str, tree: 
     return False
 
 
+def revised_entries(repo: Repository, led: Ledger, head: str, tree: str) -> list[WriterEntryRecord]:
+    """The entries ``head`` took when ``tree`` (an amend of it) is the writer's commit
+    revised, as post-rewrite records it: the tree changed and still keeps the writer's
+    content (:func:`rewrite_keeps_writer_content`); else none.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    took = led.entries_taken_by([head])
+    if not took or repo.tree_of(head) == tree:
+        return []
+    return took if rewrite_keeps_writer_content(repo, led, head, tree) else []
+
+
 def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | None) -> bool:
     """Whether one version of the entry's path still holds what the writer wrote: its
     blob, or (text) as many of its lines as would make a change carry it, or one telling

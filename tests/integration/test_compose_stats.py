@@ -145,3 +145,42 @@ def test_steps_read_ahead_leave_nothing_to_diff(tmp_path: Path) -> None:
     fresh = Repository.open(str(root))
     for tree in trees[1:]:
         assert repo._stats[(trees[0], tree)] == fresh.diff_stats(trees[0], tree)
+
+
+def test_one_step_read_ahead_is_composed_without_a_process(tmp_path: Path) -> None:
+    """A push of one commit on its base: the step the attribution diff read is the pair's
+    numstat, composed with no ``git diff`` of its own (a lone step is otherwise left to be
+    diffed whole)."""
+    root, trees = _additions(tmp_path, 2)
+    repo = Repository.open(str(root))
+    assert repo.step_changes([(trees[0], trees[1])]) is not None
+    trace = tmp_path / "trace"
+    repo.env["GIT_TRACE2_EVENT"] = str(trace)
+    repo.compose_stats([(trees[0], trees[1], trees[0])])
+    assert (trees[0], trees[1]) in repo._stats
+    started = trace.read_text() if trace.exists() else ""
+    assert '"diff-tree"' not in started and '"diff"' not in started
+    assert repo.diff_stats(trees[0], trees[1]) == Repository.open(str(root)).diff_stats(
+        trees[0], trees[1]
+    )
+    lone = Repository.open(str(root))  # its step not read: nothing composed, diffed whole
+    lone.compose_stats([(trees[0], trees[1], trees[0])])
+    assert (trees[0], trees[1]) not in lone._stats
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_lone_step_composed_equals_direct(tmp_path: Path, seed: int) -> None:
+    """Each pair of a random chain composed alone, from its step read ahead and the pair
+    before it (or the base), equals ``git diff --raw --numstat`` of the pair."""
+    root = tmp_path / "r"
+    trees = _chain(root, seed, 25)
+    base = trees[0]
+    fresh = Repository.open(str(root))
+    for prev, tree in itertools.pairwise(trees):
+        repo = Repository.open(str(root))
+        if prev != base:
+            repo.prefetch_diffs([(base, prev)], None)
+            repo._stats[(base, prev)] = fresh.diff_stats(base, prev)
+        assert repo.step_changes([(prev, tree)]) is not None
+        repo.compose_stats([(base, tree, prev)])
+        assert repo.diff_stats(base, tree) == fresh.diff_stats(base, tree), (seed, tree)

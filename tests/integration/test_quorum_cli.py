@@ -711,3 +711,37 @@ def test_tally_a_check_that_failed_or_never_happened_never_confirms(
     shown = "abstained: " if counted == "abstained" else "refuted, though it upheld: "
     assert lines[-1].startswith(f"  {shown}the check failed or never happened (F-")
     assert "CONFIRMED" not in r.stdout
+
+
+def test_tally_a_long_word_is_judged_not_hung_on(run: Any, tmp_path: Path) -> None:
+    """A 24,000-character word in whatIChecked once made the name patterns retry from every
+    character (minutes); it is now an ordinary text naming no observation: an upheld
+    verdict is overruled, refuted."""
+    long = write(tmp_path / "a.json", up("ran the test; output was " + "A" * 24_000))
+    r = run("quorum", "tally", long, "--claim", CLAIM)
+    assert (r.returncode, r.stderr) == (0, "")
+    assert "upheld 0, refuted 1, abstained 0" in r.stdout
+
+
+def test_tally_an_overlong_whatichecked_abstains_as_malformed(run: Any, tmp_path: Path) -> None:
+    a = write(tmp_path / "a.json", [up(), up("opened a.py:1 " * 3_000)])
+    r = run("quorum", "tally", a, "--claim", CLAIM)
+    assert r.returncode == 0
+    assert "abstained: malformed: whatIChecked: String should have at most 32768" in r.stdout
+
+
+def test_tally_of_more_than_512_kib_exits_2(run: Any, tmp_path: Path) -> None:
+    a = write(tmp_path / "a.json", [up("opened workflow.js:142 " + "x" * 30_000)] * 18)
+    r = run("quorum", "tally", a, "--claim", CLAIM)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == (
+        "gentle-hook: error: the verdict files hold more than 512 KiB in all: one tally is "
+        "one finding's verdicts, a few per verifier\n"
+    )
+
+
+def test_tally_an_overlong_claim_exits_2(run: Any, tmp_path: Path) -> None:
+    a = write(tmp_path / "a.json", up())
+    r = run("quorum", "tally", a, "--claim", "c" * 40_000)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert "--claim is longer than 32768 characters" in r.stderr

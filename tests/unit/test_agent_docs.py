@@ -3,6 +3,7 @@ documentation it was built from, and a row in the README's table."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -92,12 +93,18 @@ def test_the_claude_code_page_states_the_small_writer_rule_the_code_applies() ->
     assert is_small(WriterProfile(None, None))
 
 
-def test_the_gemini_page_says_why_its_thinking_budget_is_not_the_effort() -> None:
+def test_the_gemini_page_says_why_its_thinking_budget_is_not_the_effort(tmp_path: Path) -> None:
     """Gemini CLI documents ``modelConfigs`` with ``thinkingBudget``
     (google-gemini/gemini-cli docs/cli/generation-settings.md): the page no longer says Gemini
-    exposes no effort, names that source, and the runtime reads no settings for an effort."""
+    exposes no effort, names that source, and the runtime reads no settings for an effort
+    (its settings name the model only)."""
     text = " ".join((ROOT / "docs/agents/gemini-cli.md").read_text().split())
     assert "Gemini CLI exposes none" not in text
     assert "docs/cli/generation-settings.md" in text and "thinkingBudget" in text
     assert "It is not read as the writer's effort" in text
-    assert runtime("gemini-cli").settings_writer is None
+    settings = tmp_path / ".gemini" / "settings.json"
+    settings.parent.mkdir()
+    budget = {"thinkingConfig": {"thinkingBudget": 4096}}
+    settings.write_text(json.dumps({"modelConfigs": {"overrides": [{"modelConfig": budget}]}}))
+    writer = runtime("gemini-cli").settings_writer
+    assert writer is None or writer(str(tmp_path), {"HOME": str(tmp_path)})[1] is None

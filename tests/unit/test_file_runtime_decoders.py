@@ -63,7 +63,7 @@ def cline_input(tool: str, params: dict[str, str], **top: Any) -> bytes:
         ),
         (cline_input("read_file", {"path": "a.py"}), False, ("a.py",), "claude-sonnet-4-5"),
         (cline_input("execute_command", {"command": "make"}), False, (), "claude-sonnet-4-5"),
-        # a call that failed wrote nothing
+        # a call that failed wrote nothing: it records nothing
         (
             cline_input("write_to_file", {"path": "a.py"}, post={"success": False}),
             False,
@@ -91,7 +91,8 @@ def cline_input(tool: str, params: dict[str, str], **top: Any) -> bytes:
 )
 def test_cline_rows(data: bytes, writes: bool, paths: tuple[str, ...], model: str | None) -> None:
     event = cline.decode(data)
-    assert (event.writes, event.paths, event.model, event.effort) == (writes, paths, model, None)
+    records = event.writes and event.failed is None
+    assert (records, event.paths, event.model, event.effort) == (writes, paths, model, None)
     assert event.session_id == "t1" and event.cwd == "/w"
     assert event.tool_call_id is not None and event.tool_call_id.startswith("derived:")
 
@@ -215,7 +216,7 @@ def pi_input(tool: str, args: object, **top: Any) -> bytes:
 )
 def test_pi_rows(data: bytes, writes: bool, model: str | None, effort: str | None) -> None:
     event = pi.decode(data)
-    assert (event.writes, event.paths, event.model, event.effort) == (
+    assert (event.writes and event.failed is None, event.paths, event.model, event.effort) == (
         writes,
         ("a.py",),
         model,

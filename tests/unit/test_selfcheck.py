@@ -20,9 +20,8 @@ from hypothesis import strategies as st
 from gentle_hooks.policy.hidden import judge_hidden
 from gentle_hooks.policy.nocheck import (
     NO_CHECK_ROWS,
+    PROBE_ROWS,
     SHAPE_ROWS,
-    SHELLS,
-    WRAPPERS,
     judge_command,
     judge_negative,
 )
@@ -37,6 +36,7 @@ from gentle_hooks.policy.selfcheck import (
     row_text,
 )
 from gentle_hooks.policy.shell import parse_line, tokenize, words_of
+from gentle_hooks.policy.wrappers import SHELLS, WRAPPERS
 
 # -- NO_CHECK_ROWS: every program of every row verifies nothing ------------------------
 
@@ -85,6 +85,53 @@ def test_receipts_that_test_nothing_do_not_check(line: str, row: str) -> None:
     assert not receipt_standing(Report(line, 0)).counts
 
 
+#: File probes: a receipt of one verifies nothing (row N-probe); a verify criterion of one
+#: is judged by its outcome on the base and hollowed trees instead (row C4-nothing).
+PROBES = [
+    "test -f app.py",
+    "test -e app.py",
+    "/usr/bin/test -d build",
+    "[ -f x ]",
+    "[ ! -d build ]",
+    "[ -f a -a -x b ]",
+    "test a -nt b",
+    "stat app.py",
+    "wc -l app.py",
+    "file app.py",
+    "du -s src",
+    "sh -c 'test -f app.py'",
+    "bash -c '[ -e x ] && wc -l x'",
+    "test -f app.py || pytest",
+]
+
+
+@pytest.mark.parametrize("line", PROBES)
+def test_a_file_probe_is_no_receipt_but_stays_a_verify_check(line: str) -> None:
+    got = judge_command(line, receipt=True)
+    assert (got.checks, got.rows[:1]) == (False, ("N-probe",)), got
+    assert not receipt_standing(Report(line, 0)).counts
+    assert receipt_standing(Report(line, 0)).row == "S-no-check"
+    assert judge_command(line).checks
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "pytest -q",
+        "python -m pytest",
+        "make test",
+        "sh run_tests.sh",
+        "test -f app.py && pytest -q",
+        "wc -l app.py | grep -q 3",
+        "test a = b",
+        'test -n "$X"',
+    ],
+)
+def test_a_receipt_that_runs_tests_or_compares_is_no_probe(line: str) -> None:
+    assert judge_command(line, receipt=True).checks
+    assert receipt_standing(Report(line, 0)).counts
+
+
 @pytest.mark.parametrize(
     "line", ["pytest -q", "diff expected.txt out.txt", "git apply --check p", "cmp a b"]
 )
@@ -93,7 +140,7 @@ def test_commands_that_compare_or_run_tests_still_check(line: str) -> None:
 
 
 def test_the_tables_ids_are_unique_and_have_words() -> None:
-    ids = [r.id for r in NO_CHECK_ROWS] + [s.id for s in SHAPE_ROWS]
+    ids = [r.id for r in NO_CHECK_ROWS + PROBE_ROWS] + [s.id for s in SHAPE_ROWS]
     ids += [t.id for t in STANDING_ROWS]
     assert len(ids) == len(set(ids))
     assert all(row_text(i) for i in ids)

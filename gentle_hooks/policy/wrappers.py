@@ -1,0 +1,102 @@
+"""Commands that run the command in their arguments, and shells whose ``-c`` script is a
+line of its own: what :mod:`gentle_hooks.policy.nocheck`, :mod:`~gentle_hooks.policy.checkshape`
+and :mod:`~gentle_hooks.policy.checkdefs` read through (``env X=1 pytest``, ``timeout 60
+pytest``, ``sh -c '...'``).
+
+Room ``policy`` (pure).
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.values.frozen import frozen
+
+#: Directories whose programs are matched by name (``/bin/true`` is ``true``; ``./true`` is
+#: the project's own script).
+SYSTEM_BIN = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/")
+
+
+@frozen
+class Wrapper:
+    """A command that runs the command in its arguments.
+
+    Attributes:
+        name: the program; options_with_value: its options that take the next word;
+        leading: positional words before the command (``timeout``'s duration).
+    """
+
+    name: str
+    options_with_value: tuple[str, ...] = ()
+    leading: int = 0
+
+
+#: Commands read through to the command they run (``env`` also skips ``NAME=value``).
+WRAPPERS: tuple[Wrapper, ...] = (
+    Wrapper("env", ("-u", "-C", "-S", "--unset", "--chdir")),
+    Wrapper("command"),
+    Wrapper("builtin"),
+    Wrapper("exec", ("-a",)),
+    Wrapper("nohup"),
+    Wrapper("time"),
+    Wrapper("nice", ("-n", "--adjustment")),
+    Wrapper("timeout", ("-s", "-k", "--signal", "--kill-after"), leading=1),
+    Wrapper("stdbuf", ("-i", "-o", "-e")),
+)
+#: Shells whose ``-c`` script is read as a line of its own.
+SHELLS = ("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash")
+#: How deep ``sh -c`` scripts and wrappers are read.
+MAX_DEPTH = 8
+
+
+def _program(word: str) -> str:
+    """The name a program word is matched by: itself, or its base name in a system bin."""
+    if "/" not in word:
+        return word
+    return word.rsplit("/", 1)[1] if word.startswith(SYSTEM_BIN) else word
+
+
+def _unwrap(words: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The command a wrapper runs; None when ``words`` is no wrapper (or wraps nothing)."""
+    wrapper = next((w for w in WRAPPERS if w.name == _program(words[0])), None)
+    if wrapper is None:
+        return None
+    i, leading = 1, wrapper.leading
+    while i < len(words):
+        w = words[i]
+        if w == "--":
+            i += 1
+            break
+        if w in wrapper.options_with_value:
+            i += 2
+        elif (w.startswith("-") and len(w) > 1) or (wrapper.name == "env" and "=" in w):
+            i += 1
+        elif leading:
+            leading -= 1
+            i += 1
+        else:
+            break
+    rest = words[i:]
+    return rest or None
+
+
+def _shell_script(words: tuple[str, ...]) -> tuple[str | None, bool]:
+    """(the ``-c`` script of a shell invocation or None, whether ``-o pipefail`` was set)."""
+    has_c = pipefail = False
+    i = 1
+    while i < len(words):
+        w = words[i]
+        if w in ("-o", "+o"):
+            pipefail = pipefail or (w == "-o" and words[i + 1 : i + 2] == ("pipefail",))
+            i += 2
+            continue
+        if w == "--":
+            i += 1
+            continue
+        if w.startswith("-") and len(w) > 1:
+            has_c = has_c or "c" in w[1:]
+            i += 1
+            continue
+        if w.startswith("+"):
+            i += 1
+            continue
+        return (w if has_c else None), pipefail
+    return None, pipefail

@@ -1,0 +1,142 @@
+"""A tool call the runtime reports as failed or denied records nothing (SPEC §3, §7 "Hooks").
+
+Such a call wrote nothing: the file holds whatever it held, a person's own edit included.
+Recording it would hand that edit to the writer and block the person's own commit. Each row
+is the runtime's documented payload (tests/fixtures/agents/) with its documented failure
+signal set; the sources are named per row.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.agent_payloads import load, materialize
+from tests.conftest import gh, git, write
+
+
+def _nested(name: str, key: str, **change: Any) -> dict[str, Any]:
+    """The fixture's payload member ``key`` with ``change`` applied."""
+    member: dict[str, Any] = dict(load(name)["payload"][key])
+    member.update(change)
+    return member
+
+
+#: (runtime, payload members replaced, what the one line names). Sources:
+#: gemini-cli: google-gemini/gemini-cli packages/core/src/core/coreToolHookTriggers.ts,
+#:   fireAfterToolEvent(toolName, toolInput, {llmContent, returnDisplay, error}) after every
+#:   call, failed ones too; ToolErrorType "edit_no_occurrence_found" (packages/core/src/tools/
+#:   tool-error.ts).
+#: copilot: github/docs content/copilot/reference/hooks-configuration.md @ 1912b4fc, "Post-tool
+#:   use hook": toolResult.resultType "success", "failure" or "denied"; the VS Code compatible
+#:   shape (hooks-reference.md @ 05da5bc3) spells it tool_result.result_type.
+#: claude-code / droid / kiro: tool_response as the runtime's PostToolUse input carries it
+#:   ({"success": true} in each fixture's documented example), here false.
+#: cline: docs.cline.bot hook-reference "PostToolUse": postToolUse.success.
+#: pi: earendil-works/pi docs/extensions.md @ 005aeb97, "tool_result": isError.
+FAILED: list[tuple[str, dict[str, Any], str]] = [
+    (
+        "gemini-cli",
+        {
+            "tool_response": {
+                "llmContent": "Failed to edit, 0 occurrences found for old_string.",
+                "returnDisplay": "Error: could not find the string to replace.",
+                "error": {
+                    "message": "Failed to edit, 0 occurrences found for old_string.",
+                    "type": "edit_no_occurrence_found",
+                },
+            }
+        },
+        "failed (tool_response.error: edit_no_occurrence_found)",
+    ),
+    (
+        "copilot",
+        {"toolResult": {"resultType": "denied", "textResultForLlm": "Denied by the user."}},
+        "was denied (toolResult.resultType denied)",
+    ),
+    (
+        "copilot",
+        {"toolResult": {"resultType": "failure", "textResultForLlm": "No match found."}},
+        "failed (toolResult.resultType failure)",
+    ),
+    (
+        "claude-code",
+        {"tool_response": _nested("claude-code", "tool_response", success=False)},
+        "failed (tool_response.success is false)",
+    ),
+    ("droid", {"tool_response": {"success": False}}, "failed (tool_response.success is false)"),
+    ("kiro", {"tool_response": {"success": False}}, "failed (tool_response.success is false)"),
+    (
+        "cline",
+        {"postToolUse": _nested("cline", "postToolUse", success=False)},
+        "failed (postToolUse.success is false)",
+    ),
+    ("pi", {"isError": True}, "failed (isError)"),
+]
+
+
+def _mutations(repo: Path) -> int:
+    import sqlite3
+
+    db = repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+    if not db.exists():
+        return 0
+    with sqlite3.connect(db) as conn:
+        return int(conn.execute("SELECT count(*) FROM pending_mutation").fetchone()[0])
+
+
+def _commit(repo: Path) -> subprocess.CompletedProcess[str]:
+    git(repo, "add", "-A")
+    return subprocess.run(
+        ["git", "commit", "-q", "-m", "human"], cwd=repo, capture_output=True, text=True
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "change", "phrase"),
+    FAILED,
+    ids=[f"{n}-{p.split()[-1].strip('()')}" for n, _, p in FAILED],
+)
+def test_a_failed_or_denied_call_never_turns_a_persons_edit_into_writer_work(
+    name: str, change: dict[str, Any], phrase: str, repo: Path, tmp_path: Path
+) -> None:
+    assert gh(repo, "install").returncode == 0
+    # the person edits the very file the failed call named (the tool changed nothing)
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a  # mine\n")
+    data, _ = materialize(name, repo, tmp_path / "runtime", **change)
+    proc = gh(repo, "record", "--from", name, input=data.decode())
+    assert proc.returncode == 0, proc.stderr
+    [line] = proc.stderr.strip().splitlines()
+    assert line.startswith("nothing recorded: the "), line
+    assert phrase in line and line.endswith(
+        "it wrote nothing, so what the file holds is not its work"
+    )
+    assert _mutations(repo) == 0
+    done = _commit(repo)
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_failed_copilot_call_through_the_claude_recorder_records_nothing(repo: Path) -> None:
+    """Copilot's VS Code compatible ``PostToolUse`` reaches ``record --from claude-code``
+    (.claude/settings.json) and is decoded as Copilot's: its ``tool_result.result_type``
+    ``failure`` records nothing either."""
+    assert gh(repo, "install").returncode == 0
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a  # mine\n")
+    payload = {
+        "hook_event_name": "PostToolUse",
+        "session_id": "cp-fail",
+        "timestamp": "2026-12-02T01:00:00Z",
+        "cwd": str(repo),
+        "tool_name": "Edit",
+        "tool_input": {"path": str(repo / "src" / "app.py")},
+        "tool_result": {"result_type": "failure", "text_result_for_llm": "No match found."},
+    }
+    proc = gh(repo, "record", "--from", "claude-code", input=json.dumps(payload))
+    assert proc.returncode == 0, proc.stderr
+    assert "failed (tool_result.result_type failure)" in proc.stderr
+    assert _mutations(repo) == 0
+    assert _commit(repo).returncode == 0
