@@ -10,12 +10,15 @@ What it reads (the block's shape, :mod:`gentle_hooks.report.fixes`):
 * json (``GENTLE_HOOKS_FORMAT=json``): the ``gentle-hooks.decision/v1`` object; per
   missing item its ``report_prefix`` (completed the same way), then its ``run`` list.
 
-Each block is classified (:data:`CLASSES`): ``in_band`` — its printed commands all
-succeeded and the retried action got past it; ``self_recovered`` — a printed command
-failed but named, in its own ``run:`` lines, the command that then worked; ``by_design``
-— a documented refusal (the journey quotes the documentation), nothing to run;
-``dead_end`` — nothing printed, a printed command failed, or the same block came back;
-``out_of_band`` — only a step the journey knew and the block did not print got past it.
+Each block is classified (:data:`CLASSES`): ``in_band`` — one of its printed ways (tried
+in order, the next after one whose command failed or after which the same block came
+back) ran without a failure and the retried action passed or met a later block (another
+:func:`signature`); ``self_recovered`` — a printed command failed but named, in its own
+``run:`` lines, the command that then worked; ``by_design`` — a documented refusal (the
+journey quotes the documentation) that stands after its printed ways ran, or prints none;
+``dead_end`` — nothing printed, every printed way failed or left the same block, or the
+same commands were printed again; ``out_of_band`` — only a step the journey knew and the
+block did not print got past it.
 """
 
 from __future__ import annotations
@@ -98,18 +101,69 @@ def printed_commands(out: str, test_command: str, fmt: str = "text", brief: str 
 def printed_ways(out: str, test_command: str, brief: str = "") -> list[list[str]]:
     """The text block's ways out: the commands before the first ``otherwise`` line, then
     those after each ``otherwise`` line (empty ways left out); the commands after a
-    ``then, either way`` line end every way."""
-    ways: list[list[str]] = [[]]
-    ending: list[str] | None = None
+    ``then, either way`` line end every way. Several blocks (a push of several blocked
+    commits) are done one after the other: way N is each block's way N (its first way
+    when it has fewer), in order."""
+    return [[cmd for cmd, _ in way] for way in placed_ways(out, test_command, brief)]
+
+
+#: A printed command, and whether the block says to run it in another clone (the writer's,
+#: the one that verified the commit) rather than where the block was printed.
+Placed = tuple[str, bool]
+#: Words of a ``where``/``otherwise`` line that send the commands after it to another clone.
+_ELSEWHERE = re.compile(r"in the writer's clone|in the clone that verified")
+#: Words of a line that bring them back where the block was printed.
+_HERE = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*here\b")
+
+
+def placed_ways(out: str, test_command: str, brief: str = "") -> list[list[Placed]]:
+    """:func:`printed_ways`, each command with where the block says it runs."""
+    per_block = [_block_ways(b, test_command, brief) for b in _blocks(out)]
+    per_block = [w for w in per_block if w]
+    if not per_block:
+        return []
+    out_ways: list[list[Placed]] = []
+    for n in range(max(len(w) for w in per_block)):
+        out_ways.append([c for w in per_block for c in (w[n] if n < len(w) else w[0])])
+    return out_ways
+
+
+#: The first line of a blocked candidate's lines.
+_BLOCKED = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?BLOCKED ")
+
+
+def _blocks(out: str) -> list[list[str]]:
+    """``out``'s lines, split before each ``BLOCKED`` line."""
+    blocks: list[list[str]] = [[]]
     for line in out.splitlines():
+        if _BLOCKED.match(line) and blocks[-1]:
+            blocks.append([])
+        blocks[-1].append(line)
+    return blocks
+
+
+def _block_ways(lines: list[str], test_command: str, brief: str) -> list[list[Placed]]:
+    """:func:`placed_ways` of one block's lines."""
+    ways: list[list[Placed]] = [[]]
+    ending: list[Placed] | None = None
+    there = False
+    for line in lines:
         if _OTHERWISE.match(line):
             ways.append([])
+            there = bool(_ELSEWHERE.search(line))
             continue
         if _THEN.match(line):
-            ending = []
+            ending = [] if ending is None else ending  # a second ``then`` adds to the first
             continue
-        for kind, text in _labelled(line.rstrip()):
-            cmd = _done(kind, text, test_command, brief)
+        labelled = _labelled(line.rstrip())
+        if not labelled:  # words: a ``where`` line may say where the commands below run
+            if _ELSEWHERE.search(line):
+                there = True
+            elif _HERE.match(line):
+                there = False
+            continue
+        for kind, text in labelled:
+            cmd = (_done(kind, text, test_command, brief), there)
             into = ways[-1] if ending is None else ending
             if cmd not in into:
                 into.append(cmd)
@@ -175,47 +229,62 @@ class Agent:
             rounds += 1
             block = Block(action, first_line=_first_line(step.out))
             self.blocks.append(block)
-            if fmt == "json":
+            ways: list[list[Placed]]
+            if fmt == "json":  # the decision's first way, run where ``where`` says
                 first = printed_commands(step.out, self.test_command, fmt, self.brief)
-                ways = [first] if first else []
+                ways = [[(c, True) for c in first]] if first else []
             else:
-                ways = printed_ways(step.out, self.test_command, self.brief)
-            block.printed = [c for w in ways for c in w]
-            if by_design is not None and re.search(by_design.pattern, step.out):
-                block.cls, block.quote = "by_design", by_design.quote
-                block.why = "a documented refusal"
-                return step
-            if not ways:
-                block.cls, block.why = "dead_end", "nothing to run was printed"
-                return self._fallback(block, cwd, where, action, manual, run_env) or step
-            if tuple(block.printed) in seen:
-                block.cls, block.why = "dead_end", "the same commands were printed again: a loop"
+                ways = placed_ways(step.out, self.test_command, self.brief)
+            block.printed = [c for w in ways for c, _ in w]
+            designed = by_design is not None and re.search(by_design.pattern, step.out)
+            if not ways or tuple(block.printed) in seen:
+                if designed:  # a documented refusal that prints nothing more to run
+                    return _by_design(block, by_design, step)
+                block.cls, block.why = (
+                    "dead_end",
+                    (
+                        "nothing to run was printed"
+                        if not ways
+                        else "the same commands were printed again: a loop"
+                    ),
+                )
                 return self._fallback(block, cwd, where, action, manual, run_env) or step
             seen.add(tuple(block.printed))
-            before = step.out
+            before = signature(step.out)
             number = 0
-            for number, way in enumerate(ways, 1):  # noqa: B007 (read after the loop)
-                failed, recovered = self._run_all(way, where or cwd)
+            failed_ways: list[str] = []
+            recovered = ""
+            for number, way in enumerate(ways, 1):
+                # a command runs where the block was printed, unless the block sends it to
+                # another clone (the journey's ``where``: the writer's)
+                placed = [(c, (where or cwd) if there else cwd) for c, there in way]
+                failed, recovered = self._run_all(placed)
                 step = self.sb.sh(cwd, action, who="writer", env=run_env)
                 if failed:
-                    block.cls, block.why = "dead_end", failed
-                    return self._fallback(block, cwd, where, action, manual, run_env) or step
-                if step.exit == 0 or step.out != before:
-                    break  # past this block (passed, or another block)
+                    failed_ways.append(f"way {number} failed: {failed}")
+                    continue  # the block's ``otherwise``: the next way it printed
+                if step.exit == 0 or signature(step.out) != before:
+                    break  # past this block: passed, or a later block
+                failed_ways.append(f"way {number} ran, and the same block came back")
             else:
-                block.cls, block.why = "dead_end", "no printed way changed the block"
+                if designed:  # its printed ways ran and the documented refusal stands
+                    return _by_design(block, by_design, step, "; ".join(failed_ways))
+                block.cls, block.why = "dead_end", "; ".join(failed_ways)
                 return self._fallback(block, cwd, where, action, manual, run_env) or step
             if recovered:
                 block.cls, block.why = "self_recovered", recovered
             else:
                 way_no = "" if number == 1 else f" (way {number} of {len(ways)})"
+                if failed_ways:
+                    way_no += " after " + "; ".join(failed_ways)
                 block.cls, block.why = "in_band", f"its printed commands resolved it{way_no}"
         return step
 
-    def _run_all(self, cmds: list[str], cwd: Path) -> tuple[str, str]:
-        """Run the printed commands in order: (why one failed, how one self-recovered)."""
+    def _run_all(self, cmds: list[tuple[str, Path]]) -> tuple[str, str]:
+        """Run the printed commands in order, each in its directory: (why one failed, how
+        one self-recovered)."""
         recovered = ""
-        for cmd in cmds:
+        for cmd, cwd in cmds:
             s = self.sb.sh(cwd, cmd, who="agent")
             if s.exit == 0:
                 for n in printed_commands(s.out, self.test_command, "text", self.brief):
@@ -256,6 +325,35 @@ class Agent:
             block.why = f"{block.why}; got past only by: {'; '.join(manual)}"
             block.cls = "out_of_band"
         return step
+
+
+def _by_design(block: Block, by_design: ByDesign | None, step: Step, ran: str = "") -> Step:
+    """Classify ``block`` a documented refusal (after its printed ways ``ran``, if any)."""
+    assert by_design is not None
+    block.cls, block.quote = "by_design", by_design.quote
+    block.why = "a documented refusal" + (f"; its printed ways ran: {ran}" if ran else "")
+    return step
+
+
+#: The lines that say which block it is: a candidate blocked, and what it misses (the
+#: headline, not the reasons' details, which name records by id).
+_SIGNATURE = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?(BLOCKED .*|missing (?!:).*)$")
+
+
+def signature(out: str) -> tuple[str, ...]:
+    """What identifies the block in ``out``: its ``BLOCKED`` and headline lines, or each
+    candidate's label and missing items of a JSON decision; a retried action that prints
+    the same signature is the same block, however else its words changed."""
+    for line in reversed(out.splitlines()):
+        line = line.strip()
+        if line.startswith("{") and "gentle-hooks.decision/v1" in line:
+            obj = json.loads(line)
+            return tuple(
+                f"{c.get('label')}: {m.get('what')}"
+                for c in obj.get("candidates", [])
+                for m in c.get("missing", [])
+            )
+    return tuple(m.group(1) for line in out.splitlines() if (m := _SIGNATURE.match(line)))
 
 
 def _first_line(out: str) -> str:

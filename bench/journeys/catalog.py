@@ -1054,3 +1054,4 @@ _BRIEF = """{
   "fullSuite": "python3 -B -m unittest -q"
 }
 """
+from bench.journeys import ways_out as _ways_out  # noqa: E402,F401 (registers its journeys)

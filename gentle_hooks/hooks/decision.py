@@ -63,7 +63,7 @@ def _candidate(v: Verdict) -> dict[str, object]:
     cand, plan, d = r.candidate, r.plan, r.decision
     missing = []
     for s in d.shortfalls:
-        labelled = steps(s, r.binding, commit, prepare=prepare, after=after)
+        labelled = steps(s, r.binding, commit, prepare=prepare, after=after, at_top=True)
         first_way = way_one(labelled)
         run = [text for kind, text in first_way if kind == "run"]
         item: dict[str, object] = {"what": s.what.value, "why": reason(s), "run": run}

@@ -22,7 +22,7 @@ from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.report.text import short
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -117,7 +117,9 @@ def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -
         lines.append(f"  missing: {reason(s)}")
         if j.fix_note:
             lines.append(f"  note: {j.fix_note}")
-        lines.extend(step_lines(steps(s, r.binding, j.commit, prepare=j.prepare, after=j.after)))
+        lines.extend(
+            step_lines(steps(s, r.binding, j.commit, prepare=j.prepare, after=j.after, at_top=True))
+        )
     # discard is offered only for work not in the change: a path whose staged content is
     # the writer's own blob holds the writer's work (discarding it would launder it)
     facts = r.facts
@@ -135,6 +137,39 @@ def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -
     if explain:
         lines.append(f"  decision rows: {' '.join(plan.rows)}")
     return lines
+
+
+#: Why a commit's fix commands start by setting uncommitted changes aside.
+ASIDE_NOTE = (
+    "tracked files differ from the commit here: the first git command sets those changes "
+    "aside (the commands below test the commit, and git switch would refuse them), the last "
+    "one puts them back"
+)
+
+
+def changes_aside(repo: Repository, judged: Sequence[Judged]) -> Sequence[Judged]:
+    """``judged`` with, for each blocked candidate bound to a commit (``--committed``, the
+    push gate's) whose fix runs here, ``git stash push`` before its fix commands and ``git
+    stash pop`` after them when tracked files differ from HEAD: ``receipt run
+    --committed`` refuses such a work tree and ``git switch --detach`` may. Unchanged (and
+    no git run) when no such candidate is blocked."""
+    wanted = [
+        i
+        for i, j in enumerate(judged)
+        if j.result.decision.blocked
+        and j.result.binding.projection is Projection.COMMITTED
+        and not (j.prepare or j.after)
+    ]
+    if not wanted or not repo.has_dirty_tracked():
+        return judged
+    from gentle_hooks.report.fixes import PUT_BACK, SET_ASIDE
+
+    out = list(judged)
+    for i in wanted:
+        j = out[i]
+        note = f"{j.fix_note}; {ASIDE_NOTE}" if j.fix_note else ASIDE_NOTE
+        out[i] = replace(j, prepare=(SET_ASIDE,), after=(PUT_BACK,), fix_note=note)
+    return out
 
 
 def conclude(
@@ -163,6 +198,7 @@ def conclude(
 
     fmt, note = output_format(env)
     lines: list[str] = [note] if note else []
+    judged = changes_aside(repo, judged)
     try:
         code, let_through = _conclude(call, env, repo, config, judged, lines)
     finally:  # what was decided is printed even when recording an override fails

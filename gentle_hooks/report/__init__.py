@@ -3,6 +3,8 @@
 Room ``report``. Only this room turns policy values into words and shell commands.
 
 * :mod:`.fixes` — what is missing, in words, and the exact command that supplies it
+* :mod:`.shortfall_text` — what a shortfall misses, in words: a block's headline and
+  ``missing:`` lines
 * :mod:`.discard_text` — the ``discard`` a block offers a human for work not in the change
 * :mod:`.refusal_text` — why a receipt cannot count, and a failed re-run, in words
 * :mod:`.reason_words` — the native assessment's reason codes and signals in words

@@ -16,12 +16,12 @@ from gentle_hooks.policy.shortfall import (
     NoValidNote,
     Shortfall,
     SpotCheckShortfall,
-    StaleRecords,
     VerifierShortfall,
 )
 from gentle_hooks.report.program_text import program as program
 from gentle_hooks.report.range_text import UNSHALLOW
-from gentle_hooks.report.refusal_text import disagreement_text, refusal_text
+from gentle_hooks.report.shortfall_text import headline as headline
+from gentle_hooks.report.shortfall_text import reason as reason
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 
@@ -35,6 +35,12 @@ OVERRIDE = (
 #: What a gate says after the command that makes the writer's report.
 NO_RECEIPT = "no report that counts is recorded for this candidate yet"
 
+#: Sets uncommitted changes to tracked files aside before a commit's fix commands (they
+#: would be tested instead of the commit, or stop ``git switch``); :data:`PUT_BACK` ends
+#: every way after them.
+SET_ASIDE = Command(("stash", "push", "--quiet"), tool="git")
+PUT_BACK = Command(("stash", "pop", "--quiet"), tool="git")
+
 
 def binding_flags(binding: Binding) -> str:
     """The flags another command needs to bind to the same candidate, each with a leading
@@ -46,87 +52,6 @@ def binding_flags(binding: Binding) -> str:
     """
     words = binding.words()
     return " " + _quote_all(words) if words else ""
-
-
-def headline(shortfalls: Sequence[Shortfall]) -> str:
-    """What is missing, in a few plain words (the first line of a block)."""
-    parts = []
-    for s in shortfalls:
-        if isinstance(s, VerifierShortfall):
-            parts.append("a separate verifier run (gentle-ai-verify) of this exact change")
-        elif isinstance(s, SpotCheckShortfall):
-            parts.append(
-                "a passing re-run of the writer's test on this exact change"
-                if not s.disagreements
-                else "a change whose own test passes (the re-run failed)"
-            )
-        elif isinstance(s, NoValidNote):
-            parts.append(
-                "the record of its verification ("
-                + (
-                    "its note's base is beyond this shallow clone"
-                    if s.shallow
-                    else "no gentle-hooks note reached here"
-                )
-                + ")"
-            )
-        else:
-            parts.append("a verification of the rewritten commit")
-    return "missing " + " and ".join(parts) if parts else "nothing missing"
-
-
-def reason(s: Shortfall) -> str:
-    """One line: what is missing and why (the ``missing:`` line)."""
-    if isinstance(s, VerifierShortfall):
-        items = ", ".join(f"{i.number} {i.slug}" for i in s.items)
-        majority = " with a majority of pass" if s.majority else ""
-        critical = ", critical" if s.critical else ""
-        line = (
-            f"plan risk high (escalated: {items}) needs {s.needed} accepted "
-            f"gentle-ai-verify verdict(s) for this candidate{majority} (stakes "
-            f"{s.stakes.value}{critical}), found {s.found}"
-        )
-        if s.majority:
-            line += f" of {s.ruled} verifier verdict(s)"
-        if s.rejected:
-            line += "; not accepted: " + "; ".join(s.rejected)
-        if s.repeated:
-            line += (
-                "; counted once: " + "; ".join(s.repeated) + " (the same verifier): a "
-                "different caller must run the next verifier (seed 003 a second verifier; "
-                "seed 001 no same-role reviewers)"
-            )
-        return line
-    if isinstance(s, SpotCheckShortfall):
-        if s.disagreements:
-            return "a spot check failed after the writer reported success: " + "; ".join(
-                disagreement_text(d) for d in s.disagreements
-            )
-        line = (
-            f"no spot check for this candidate (required in every tier; plan risk {s.risk.value})"
-        )
-        if s.refused:
-            line += "; receipts that cannot count: " + "; ".join(
-                refusal_text(r, s.declared) for r in s.refused
-            )
-        return line
-    if isinstance(s, NoValidNote) and s.shallow:
-        return (
-            "delegated; its note records this tree against a base commit this shallow "
-            "clone does not hold, so it cannot be checked here: fetch the history"
-        )
-    if isinstance(s, NoValidNote):
-        what = (
-            "its note records another tree (rewritten after verification: stale)"
-            if s.stale
-            else "it has no gentle-hooks note for its tree"
-        )
-        return f"delegated, but {what}: no spot check can count"
-    assert isinstance(s, StaleRecords)
-    return (
-        "its note also holds records for an earlier tree: the commit was rewritten with a "
-        "changed tree, so they are stale"
-    )
 
 
 #: Labels of the lines :func:`steps` returns, as a block prints them: ``run`` a command to
@@ -183,6 +108,7 @@ def steps(
     share: bool = False,
     prepare: Sequence[Command] = (),
     after: Sequence[Command] = (),
+    at_top: bool = False,
 ) -> list[Step]:
     """What to do about ``s`` for the candidate ``binding`` names, as labelled lines
     (:data:`LABELS`); every ``run`` line runs exactly as printed, and every command keeps
@@ -190,22 +116,27 @@ def steps(
     runs with it checked out), or None. ``share``: the judge reads notes (the range and
     server gates), so the records made go to the remote too (``sync push``). ``prepare``:
     commands that run first (they make ``binding`` reach the candidate); ``after``: commands
-    every way ends with (they put back what ``prepare`` set aside), after a ``then`` line."""
+    every way ends with (they put back what ``prepare`` set aside), after a ``then`` line.
+    ``at_top``: a hook printed the block (git ran it at :attr:`Binding.top`, wherever the
+    user is): the writer's report is named with ``--cwd`` that top (:func:`_at_top`)."""
     first: list[Step] = [(c.label, command_text(c)) for c in prepare]
     last: list[Step] = [(c.label, command_text(c)) for c in after]
     if last:
-        last.insert(0, ("then", "either way, put back the staged changes set aside above"))
-    return first + _steps(s, binding, commit, share) + last
+        what = "uncommitted changes" if PUT_BACK in after else "staged changes"
+        last.insert(0, ("then", f"either way, put back the {what} set aside above"))
+    return first + _steps(s, binding, commit, share, at_top) + last
 
 
-def _steps(s: Shortfall, binding: Binding, commit: str | None, share: bool) -> list[Step]:
+def _steps(
+    s: Shortfall, binding: Binding, commit: str | None, share: bool, at_top: bool = False
+) -> list[Step]:
     """:func:`steps` without the commands that run first."""
     gh = program()
     switch: list[Step] = [("run", f"git switch --detach {commit}")] if commit else []
     # ``checkout -`` returns to a detached HEAD too (``switch -`` wants a branch)
     back: list[Step] = [("run", "git checkout -")] if commit else []
     if isinstance(s, (VerifierShortfall, SpotCheckShortfall)):
-        core = _candidate_steps(s, binding, gh)
+        core = _candidate_steps(s, binding, gh, at_top)
         ending = [*([("run", f"{gh} sync push")] if share else []), *back]
         if ending and any(label == "otherwise" for label, _ in core):
             # every way ends with these (the branch back, the notes shared): after the
@@ -257,7 +188,7 @@ def _on_server() -> bool:
 
 
 def _candidate_steps(
-    s: VerifierShortfall | SpotCheckShortfall, binding: Binding, gh: str
+    s: VerifierShortfall | SpotCheckShortfall, binding: Binding, gh: str, at_top: bool = False
 ) -> list[Step]:
     """:func:`steps` for a candidate's own shortfall (no commit to check out)."""
     flags = binding_flags(binding)
@@ -325,9 +256,9 @@ def _candidate_steps(
             out.append(("do", f"the writer reports the declared command ({NO_RECEIPT})"))
             out.append(("run", f"{gh} receipt run{here('.')} -- {runnable(s.declared[0])}"))
         elif failed:
-            out.append(("do", "fix the change (its report is a failure), then report it again"))
-            last = failed[-1]
-            out.append(("run", f"{gh} receipt run{here(last.cwd)} -- {runnable(last.command)}"))
+            out.extend(
+                _failed_steps(failed[-1].cwd, runnable(failed[-1].command), binding, gh, at_top)
+            )
         elif s.earlier:
             # the writer's report is bound to another candidate (files added or left since,
             # a temporary index): the same command, reported again, binds to this one
@@ -339,12 +270,51 @@ def _candidate_steps(
             )
             out.append(("run", f"{gh} receipt run{here('.')} -- {runnable(s.earlier[-1])}"))
         else:
-            out.append(("do", f"{PREFIX_NOTE} ({NO_RECEIPT})"))
-            out.append(("prefix", f"{gh} receipt run{binding_flags(binding.for_prefix())} --"))
+            top = _at_top(binding) if at_top else binding.for_prefix()
+            where = (
+                f"; it runs in {top.cwd}, the repository top (another directory after --cwd "
+                "runs it there)"
+                if top.cwd is not None and binding.cwd is None
+                else ""
+            )
+            out.append(("do", f"{PREFIX_NOTE}{where} ({NO_RECEIPT})"))
+            out.append(("prefix", f"{gh} receipt run{binding_flags(top)} --"))
     out.append(("run", f"{gh} spot-check{flags}"))
     if s.readback:
         out.append(("or", f"{gh} spot-check --readback{flags}"))
     return out
+
+
+def _at_top(binding: Binding) -> Binding:
+    """The binding a gate's ``prefix:`` line carries: ``--cwd`` naming the repository top
+    (:attr:`Binding.top`, where git runs hooks) when the binding names no ``--cwd``, so the
+    writer's command runs there wherever the line is pasted; the binding itself under a
+    server's pre-receive (its paths mean nothing to the pusher) or when the top is unknown."""
+    return binding.for_report(".", True, _on_server()).for_prefix()
+
+
+def _failed_steps(rel: str, command: str, binding: Binding, gh: str, at_top: bool) -> list[Step]:
+    """The way out of a failed report of ``command`` (shell words) that ran in ``rel``
+    (relative to the top): fix the change and report it again there; when it ran below
+    the top and a hook printed the block (``at_top``), another way reports it at the top
+    (a command meant for the top fails below it). The spot check that follows is the
+    caller's."""
+    again = f"{gh} receipt run{_report_flags(binding)(rel)} -- {command}"
+    if not at_top or rel in ("", ".") or binding.top is None or _on_server():
+        return [
+            ("do", "fix the change (its report is a failure), then report it again"),
+            ("run", again),
+        ]
+    return [
+        ("do", f"fix the change (its report, run in {rel}/, is a failure), then report it again"),
+        ("run", again),
+        ("run", f"{gh} spot-check{binding_flags(binding)}"),
+        (
+            "otherwise",
+            f"when the command is meant for the repository top, not {rel}/: report it there",
+        ),
+        ("run", f"{gh} receipt run{binding_flags(_at_top(binding))} -- {command}"),
+    ]
 
 
 def _report_flags(binding: Binding) -> Callable[[str], str]:

@@ -227,7 +227,8 @@ def _rerun(
     stdout: IO[bytes] | None,
     stderr: IO[bytes] | None,
 ) -> _Rerun:
-    """Run the receipt in the work tree ``root`` of ``repo``, which holds ``tree``.
+    """Run the receipt in the work tree ``root`` of ``repo``, which holds ``tree``, with
+    ``env`` (default: ours) and ``PYTHONDONTWRITEBYTECODE=1``.
 
     Raises:
         UsageError: the receipt's directory is not there; the command cannot start.
@@ -239,7 +240,11 @@ def _rerun(
             "not hold"
         )
     argv = receipt.argv if receipt.argv is not None else ("sh", "-c", receipt.command)
-    obs = run_observed(argv, cwd=run_dir, stdout=stdout, stderr=stderr, env=env)
+    # Python's bytecode cache is no part of what the command checks, yet writing it into a
+    # __pycache__/ the candidate holds (a writer's ``add -A`` commits one) would change the
+    # candidate's files, and the re-run could not count
+    quiet = {**(os.environ if env is None else env), "PYTHONDONTWRITEBYTECODE": "1"}
+    obs = run_observed(argv, cwd=run_dir, stdout=stdout, stderr=stderr, env=quiet)
     try:
         after = repo.snapshot_tree()
     except GitError as exc:

@@ -155,7 +155,8 @@ def test_edit_blocked_printed_fix_passes(name: str, native: World, tmp_path: Pat
         f"{PREFIX}BLOCKED the staged change: delegated (writer content ({profile}) in src/app.py)"
     )
     prefix = printed(blocked.said, "prefix")
-    assert prefix == "gentle-hook receipt run --staged --"
+    # git ran the hook at the top: the prefix runs the writer's command there
+    assert prefix == f"gentle-hook receipt run --cwd {w.work} --staged --"
     fix = printed(blocked.said, "run")
     assert fix == "gentle-hook spot-check --staged"
     # the writer's report (its test command after the printed prefix), then the fix as printed
@@ -177,6 +178,7 @@ def blocked_commit(w: World, tmp_path: Path, env: dict[str, str]) -> tuple[int, 
 
 
 def test_json_format_prints_the_decision_as_one_object(native: World, tmp_path: Path) -> None:
+    top = native.work
     code, err = blocked_commit(native, tmp_path, {"GENTLE_HOOKS_FORMAT": "json"})
     assert code == 1
     [line] = [x for x in err.splitlines() if x.strip()]
@@ -197,17 +199,18 @@ def test_json_format_prints_the_decision_as_one_object(native: World, tmp_path: 
             "what": "spot-check",
             "why": "no spot check for this candidate (required in every tier; plan risk medium)",
             "run": ["gentle-hook spot-check --staged"],
-            "report_prefix": "gentle-hook receipt run --staged --",
+            "report_prefix": f"gentle-hook receipt run --cwd {top} --staged --",
             # the same, labelled and in order, as the human lines print them
             "steps": [
                 {
                     "label": "do",
                     "text": "the writer reports the command that tests this change: that "
                     "command, after the words on the prefix line (declare "
-                    "verification.commands to have it named here) (no report that counts is "
-                    "recorded for this candidate yet)",
+                    f"verification.commands to have it named here); it runs in {top}, the "
+                    "repository top (another directory after --cwd runs it there) (no report "
+                    "that counts is recorded for this candidate yet)",
                 },
-                {"label": "prefix", "text": "gentle-hook receipt run --staged --"},
+                {"label": "prefix", "text": f"gentle-hook receipt run --cwd {top} --staged --"},
                 {"label": "run", "text": "gentle-hook spot-check --staged"},
             ],
         }

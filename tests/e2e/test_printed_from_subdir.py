@@ -2,10 +2,11 @@
 
 Each test works in ``src/`` of a world with ``gentle-hook install``: it meets a block there
 (commit gate, push gate, ``status``, ``gate --range``), pastes every ``run:`` line literally
-with ``sh -c`` from ``src/`` (a ``prefix:`` line completed with the writer's test command,
-which names ``app.py`` relative to ``src/``: the writer's command runs where the user pastes
-it; a recorded report re-run names the directory it ran in), and the same git command then
-gets through. A block ends by saying to run the same git command
+with ``sh -c`` from ``src/`` (a ``prefix:`` line completed with the writer's test command:
+a hook's prefix names the repository top with ``--cwd``, so the command is the top's; the
+prefix of ``status`` and ``gate --range`` runs where it is pasted, so it names ``app.py``
+relative to ``src/``; a recorded report re-run names the directory it ran in), and the
+same git command then gets through. A block ends by saying to run the same git command
 again.
 """
 
@@ -24,9 +25,11 @@ CHECK = (sys.executable, "-c", "import runpy; runpy.run_path('src/app.py')")
 HERE = (sys.executable, "-c", "import runpy; runpy.run_path('app.py')")
 
 
-def _paste(world: World, out: list[str], where_from: str = "src") -> list[str]:
-    """Run every ``run:``/``prefix:`` line of ``out`` (a prefix completed with
-    :data:`HERE`) with ``sh -c`` in ``where_from``, the first way only (up to an
+def _paste(
+    world: World, out: list[str], where_from: str = "src", test: tuple[str, ...] = HERE
+) -> list[str]:
+    """Run every ``run:``/``prefix:`` line of ``out`` (a prefix completed with ``test``)
+    with ``sh -c`` in ``where_from``, the first way only (up to an
     ``otherwise`` line, then the lines after ``then, either way``); the commands run."""
     ran: list[str] = []
     inside = True
@@ -39,7 +42,7 @@ def _paste(world: World, out: list[str], where_from: str = "src") -> list[str]:
         elif inside and words.startswith(("run: ", "prefix: ")):
             label, cmd = words.split(": ", 1)
             if label == "prefix":
-                cmd = f"{cmd} {shlex.join(HERE)}"
+                cmd = f"{cmd} {shlex.join(test)}"
             done = world.run(["sh", "-c", cmd], cwd=world.work / where_from)
             assert done.code == 0, (cmd, done)
             ran.append(cmd)
@@ -83,7 +86,10 @@ def test_push_gate_block_pasted_in_a_subdirectory(native: World) -> None:
     assert blocked.said[-2] == (
         "gentle-hooks: after that, run the same git push again: the gate judges it again"
     )
-    _paste(w, blocked.said)
+    assert f"gentle-hooks:   prefix: gentle-hook receipt run --cwd {w.work} --committed --" in (
+        blocked.said
+    ), blocked
+    _paste(w, blocked.said, test=CHECK)
     assert w.git("push", "origin", "main", cwd=sub).code == 0
 
 
@@ -130,10 +136,10 @@ def test_spot_check_error_names_where_the_report_ran(native: World) -> None:
         assert done.code == 0, (cmd, done)
 
 
-def test_prefix_runs_the_writers_failing_test_where_the_user_is(native: World) -> None:
-    # the writer's test fails in pkg/sub; the commit gate's prefix, completed with it and
-    # pasted there, records that failure (it does not run the test at the top, where it
-    # finds nothing to run and passes), so the commit stays blocked
+def test_a_hooks_prefix_runs_the_writers_test_at_the_top_and_says_so(native: World) -> None:
+    # the commit gate's prefix names the top with --cwd (git ran the hook there), whatever
+    # directory it is pasted in; a failing test completed after it is recorded as run at
+    # the top, failing, and the commit stays blocked
     w = native
     sub = w.work / "pkg" / "sub"
     w.write("pkg/sub/m.py", "def f():\n    return 4\n")
@@ -147,12 +153,11 @@ def test_prefix_runs_the_writers_failing_test_where_the_user_is(native: World) -
     blocked = w.git("commit", "-qm", "broken", cwd=sub)
     assert blocked.code == 1, blocked
     prefixes = [line.split("prefix: ", 1)[1] for line in blocked.said if "prefix: " in line]
-    assert prefixes and "--cwd" not in prefixes[0], blocked
-    test = shlex.join((sys.executable, "-m", "unittest", "-q"))
+    assert prefixes == [f"gentle-hook receipt run --cwd {w.work} --staged --"], blocked
+    assert any(f"it runs in {w.work}, the repository top" in line for line in blocked.said)
+    test = shlex.join((sys.executable, "-c", "import runpy; runpy.run_path('pkg/sub/test_m.py')"))
     pasted = w.run(["sh", "-c", f"{prefixes[0]} {test}"], cwd=sub)
     assert pasted.code == 1, pasted
-    assert w.ledger("SELECT exit_code, cwd FROM receipt ORDER BY id DESC LIMIT 1") == [
-        (1, "pkg/sub")
-    ]
+    assert w.ledger("SELECT exit_code, cwd FROM receipt ORDER BY id DESC LIMIT 1") == [(1, ".")]
     assert w.gh("spot-check", "--staged", cwd=sub).code != 0
     assert w.git("commit", "-qm", "broken", cwd=sub).code == 1

@@ -452,3 +452,64 @@ def test_the_skip_lists_name_blocks_that_exist() -> None:
         assert index < len(sections[page][heading]), (page, heading, index)
     for (page, heading), count in _RUN_ABOVE.items():
         assert count <= len(sections[page][heading]), (page, heading)
+
+
+def _inline(start: str) -> str:
+    """The README's one inline code span (a backtick, ``start``, up to the next backtick,
+    across a line break) that starts with ``start``, its spaces as one."""
+    text = README.read_text(encoding="utf-8")
+    spans = {" ".join(s.split()) for s in re.findall(rf"`({re.escape(start)}[^`]*)`", text)}
+    assert len(spans) == 1, spans
+    return spans.pop()
+
+
+def test_the_readme_framework_config_and_inline_commands_run(world: dict[str, object]) -> None:
+    # the README's .pre-commit-config.yaml (its repo and rev this clone and its HEAD), its
+    # one pre-commit install line, then a writer's commit is blocked by the gate the config
+    # names; the inline GENTLE_HOOKS_SKIP line lets it through; the inline
+    # `gentle-hook install -t pre-push` puts the native pre-push over the framework's
+    section = README.read_text(encoding="utf-8").split("\n## Gating commits and pushes\n", 1)[1]
+    yaml = re.search(r"```yaml\n(.*?)```", section, flags=re.S)
+    assert yaml is not None
+    clone = Path(str(world["clone"]))
+    env = activated(world)
+    if shutil.which("gentle-hook", path=env["PATH"]) is None:
+        pytest.skip("needs the CLI the install test installs")
+    head = run("git rev-parse HEAD", clone, env).stdout.strip()
+    config = (
+        yaml.group(1)
+        .replace("https://example.invalid/gentle-hooks", str(clone))
+        .replace("<tag or commit>", head)
+    )
+    root = Path(str(world["root"]))
+    remote, project = root / "fw-remote.git", root / "fw-project"
+    subprocess.run(["git", "init", "-q", "--bare", str(remote)], env=env, check=True)
+    subprocess.run(["git", "clone", "-q", str(remote), str(project)], env=env, check=True)
+    (project / ".pre-commit-config.yaml").write_text(config)
+    (project / "m.py").write_text("X = 0\n")
+    for args in (["add", "-A"], ["commit", "-q", "-m", "start"], ["push", "-q", "origin", "HEAD"]):
+        subprocess.run(["git", *args], cwd=project, env=env, check=True)
+    [framework] = [
+        ln for b in sh_blocks(README, "## Install") for ln in b if ln.startswith("pre-commit ")
+    ]
+    tools = Path(sys.executable).parent  # pre-commit itself comes from the dev environment
+    env_fw = dict(env, PATH=f"{env['PATH']}{os.pathsep}{tools}")
+    env_fw.update({k: v for k, v in os.environ.items() if k.startswith("PIP_")})
+    done = run(framework, project, env_fw)
+    assert done.returncode == 0, done.stderr
+    (project / "m.py").write_text("X = 1\n")
+    writer = dict(env_fw, GENTLE_WRITER_MODEL="o4-mini", GENTLE_WRITER_EFFORT="low")
+    assert run("gentle-hook record", project, writer).returncode == 0
+    run("git add -A", project, env_fw)
+    blocked = run("git commit -q -m 'writer change'", project, writer)
+    assert blocked.returncode == 1, blocked
+    assert "BLOCKED the staged change" in blocked.stdout + blocked.stderr, blocked
+    skip = _inline("GENTLE_HOOKS_SKIP=")
+    assert skip.endswith(" git commit"), skip
+    passed = run(f"{skip} -q -m 'writer change'", project, writer)
+    assert passed.returncode == 0, passed
+    reasons = run("git notes --ref=gentle-hooks show HEAD", project, env_fw)
+    assert "hotfix, checked by hand" in reasons.stdout, reasons
+    chained = run(_inline("gentle-hook install -t pre-push"), project, env_fw)
+    assert chained.returncode == 0, chained
+    assert "gentle-hook" in (project / ".git" / "hooks" / "pre-push").read_text()

@@ -1,0 +1,105 @@
+"""Journeys of the printed ways out that touch the user's own state: uncommitted changes
+under a push block, a commit made from a subdirectory, bytecode committed by the writer.
+
+Registered in :data:`bench.journeys.catalog.JOURNEYS` when :mod:`.catalog` is imported (it
+imports this module last); each builds its world, proves its edge case from git, then lets
+the agent resolve every block only by what it printed.
+"""
+
+from __future__ import annotations
+
+from bench.journeys.catalog import TEST_LITTER, Ctx, journey, passed, plain
+
+#: A test command that finds its tests only from the repository top.
+TOP_TEST = "python3 -B -m unittest -q test_m"
+
+
+def _unverified_commit(ctx: Ctx, value: int = 1) -> None:
+    """The writer's change, committed with ``--no-verify`` (its block comes at push)."""
+    w = ctx.sb.root / "work"
+    ctx.sb.writer_edit(w, value)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", f"writer change {value}")
+
+
+@journey("push-dirty-head", "push with uncommitted tracked changes; the commit is HEAD", fast=True)
+def _push_dirty_head(ctx: Ctx) -> None:
+    w = plain(ctx)
+    _unverified_commit(ctx)
+    ctx.sb.write(w / "README.md", "# demo\n\nwork in progress\n")
+    ctx.sb.prove(w, ["status", "--porcelain"], " M README.md", "an uncommitted tracked change")
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through")
+    readme = (w / "README.md").read_text()
+    ctx.check("work in progress" in readme, f"the uncommitted change is back: {readme!r}")
+    ctx.check(not ctx.sb.run(w, ["git", "stash", "list"]).out.strip(), "no stash left behind")
+
+
+@journey("push-dirty-older", "push with uncommitted changes to a file the older commit differs in")
+def _push_dirty_older(ctx: Ctx) -> None:
+    w = plain(ctx)
+    _unverified_commit(ctx)
+    ctx.sb.write(w / "m.py", "def f():\n    # a human's comment\n    return 1\n")
+    ctx.sb.git(w, "commit", "-q", "-am", "human comment")
+    ctx.sb.write(w / "m.py", "def f():\n    # a human's comment, edited again\n    return 1\n")
+    ctx.sb.prove(w, ["diff", "--name-only", "HEAD~1", "HEAD"], "m.py", "HEAD changed m.py")
+    ctx.sb.prove(w, ["status", "--porcelain"], " M m.py", "m.py changed again, uncommitted")
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through")
+    ctx.check("edited again" in (w / "m.py").read_text(), "the uncommitted change is back")
+    branch = ctx.sb.run(w, ["git", "symbolic-ref", "-q", "--short", "HEAD"]).out.strip()
+    ctx.check(branch == "main", f"back on the branch after the printed steps: {branch!r}")
+    ctx.check(not ctx.sb.run(w, ["git", "stash", "list"]).out.strip(), "no stash left behind")
+
+
+@journey(
+    "commit-from-subdir", "the writer commits from src/; its test runs from the top", fast=True
+)
+def _commit_from_subdir(ctx: Ctx) -> None:
+    ctx.agent.test_command = TOP_TEST  # fails in src/: the printed prefix must run at the top
+    w = plain(ctx)
+    ctx.sb.write(w / "src" / "data.txt", "one\n")
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "-m", "src dir")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.prove(w / "src", ["rev-parse", "--show-prefix"], "src/", "the commit runs in src/")
+    step = ctx.agent.attempt(w / "src", "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+
+
+@journey(
+    "commit-failed-in-subdir",
+    "the writer reported its top-level test from src/ (it failed there); the block offers the top",
+)
+def _commit_failed_in_subdir(ctx: Ctx) -> None:
+    ctx.agent.test_command = TOP_TEST
+    w = plain(ctx)
+    ctx.sb.write(w / "src" / "data.txt", "one\n")
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "-m", "src dir")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    failed = ctx.sb.sh(w / "src", f"gentle-hook receipt run --staged -- {TOP_TEST}")
+    ctx.check(failed.exit == 1, f"the report made in src/ failed: exit {failed.exit}")
+    step = ctx.agent.attempt(w / "src", "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+
+
+@journey(
+    "push-committed-pycache",
+    "the writer committed __pycache__/; the push's spot check re-runs in a checkout of it",
+)
+def _push_committed_pycache(ctx: Ctx) -> None:
+    ctx.agent.test_command = TEST_LITTER  # the re-run would write bytecode into the tree
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.sh(w, TEST_LITTER, who="setup")
+    ctx.sb.git(w, "add", "-A")  # the writer's add -A takes the bytecode too
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change with bytecode")
+    ctx.sb.prove(w, ["ls-files", "__pycache__"], ".pyc", "bytecode committed")
+    ctx.sb.write(w / "m.py", "def f():\n    # a human's comment\n    return 1\n")
+    ctx.sb.git(w, "commit", "-q", "-am", "human comment")
+    ctx.sb.prove(w, ["diff", "--name-only", "HEAD~1", "HEAD"], "m.py", "HEAD changed m.py")
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through")

@@ -1,0 +1,103 @@
+"""Negative controls of the journey bench's scripted agent (bench/journeys/agent.py): a
+block it cannot resolve by its printed commands is a dead end, never in band.
+
+Each action is a shell line that prints a block (the gates' shape) and fails until a
+marker file exists; no git runs.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bench.journeys.agent import Agent, ByDesign, signature
+from bench.journeys.sandbox import Sandbox
+
+
+def _agent(tmp_path: Path) -> tuple[Agent, Path]:
+    sb = Sandbox(tmp_path / "sb")
+    work = tmp_path / "sb" / "work"
+    work.mkdir()
+    return Agent(sb, "true"), work
+
+
+def _block(*lines: str, done: str = "done") -> str:
+    """An action: passes when ``done`` exists, else prints ``lines`` and exits 1."""
+    said = "; ".join(f"echo {line!r} >&2" for line in lines)
+    return f"test -e {done} || {{ {said}; exit 1; }}"
+
+
+BLOCKED = "gentle-hooks: BLOCKED the staged change: delegated (x)"
+HEADLINE = "gentle-hooks:   missing a passing re-run of the writer's test on this exact change"
+
+
+def test_a_printed_command_that_resolves_the_block_is_in_band(tmp_path: Path) -> None:
+    agent, work = _agent(tmp_path)
+    step = agent.attempt(work, _block(BLOCKED, HEADLINE, "gentle-hooks:   run: touch done"))
+    assert step.exit == 0
+    assert [b.cls for b in agent.blocks] == ["in_band"]
+
+
+def test_a_failing_printed_command_is_a_dead_end(tmp_path: Path) -> None:
+    agent, work = _agent(tmp_path)
+    step = agent.attempt(work, _block(BLOCKED, HEADLINE, "gentle-hooks:   run: false"))
+    assert step.exit == 1
+    assert [b.cls for b in agent.blocks] == ["dead_end"], agent.blocks
+
+
+def test_a_block_that_prints_nothing_to_run_is_a_dead_end(tmp_path: Path) -> None:
+    agent, work = _agent(tmp_path)
+    agent.attempt(work, _block(BLOCKED, HEADLINE, "gentle-hooks:   fix it somehow"))
+    assert [(b.cls, b.why) for b in agent.blocks] == [("dead_end", "nothing to run was printed")]
+
+
+def test_commands_that_leave_the_same_block_are_a_dead_end(tmp_path: Path) -> None:
+    # the command succeeds and even changes the block's other words, but the same
+    # candidate misses the same thing: no progress
+    agent, work = _agent(tmp_path)
+    action = _block(
+        BLOCKED, HEADLINE, "gentle-hooks:   run: touch $(date +%N)", "note: $(date +%N)"
+    )
+    agent.attempt(work, action)
+    assert [b.cls for b in agent.blocks] == ["dead_end"], agent.blocks
+
+
+def test_a_loop_between_two_blocks_is_a_dead_end(tmp_path: Path) -> None:
+    # way A leads to block B, whose way leads back to A: the same commands printed again
+    agent, work = _agent(tmp_path)
+    a = "gentle-hooks:   missing the record of its verification"
+    b = "gentle-hooks:   missing a separate verifier run"
+    action = (
+        f"if test -e b; then echo {BLOCKED!r} {b!r} 'gentle-hooks:   run: rm b' >&2; "
+        f"else echo {BLOCKED!r} {a!r} 'gentle-hooks:   run: touch b' >&2; fi; exit 1"
+    )
+    agent.attempt(work, action.replace("' '", "'; echo '"))
+    assert agent.blocks[-1].cls == "dead_end", agent.blocks
+    assert "loop" in agent.blocks[-1].why
+
+
+def test_a_documented_refusal_runs_its_printed_way_first(tmp_path: Path) -> None:
+    # the refusal is by design only when its printed command did not resolve it
+    agent, work = _agent(tmp_path)
+    doc = ByDesign("reported exit", "documented")
+    agent.attempt(
+        work,
+        _block(BLOCKED, HEADLINE, "reported exit 1", "gentle-hooks:   run: touch done"),
+        by_design=doc,
+    )
+    assert [b.cls for b in agent.blocks] == ["in_band"]
+    agent2, work2 = _agent(tmp_path / "2")
+    agent2.attempt(
+        work2,
+        _block(BLOCKED, HEADLINE, "reported exit 1", "gentle-hooks:   run: false"),
+        by_design=doc,
+    )
+    assert [b.cls for b in agent2.blocks] == ["by_design"]
+    assert "its printed ways ran" in agent2.blocks[0].why
+
+
+def test_the_signature_ignores_record_ids_and_notes() -> None:
+    one = f"{BLOCKED}\n{HEADLINE}\ngentle-hooks:   missing: receipt #1 failed\nnote: a"
+    two = f"{BLOCKED}\n{HEADLINE}\ngentle-hooks:   missing: receipt #2 failed\nnote: b"
+    assert (
+        signature(one) == signature(two) == (BLOCKED.split(": ", 1)[1], HEADLINE.split(":   ")[1])
+    )

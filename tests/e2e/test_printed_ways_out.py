@@ -1,0 +1,101 @@
+"""A block's printed way out, pasted literally, works from the user's own state (SPEC §7):
+uncommitted changes under a push block are set aside and put back by the printed commands;
+a commit gate's ``prefix:`` runs the writer's test at the repository top wherever it is
+pasted, and says so.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+from tests.e2e.conftest import World
+
+V2 = "def add(a, b):\n    return a + b  # v2\n"
+#: The writer's test, meant for the repository top: it finds ``src/app.py`` from there only.
+TOP_TEST = (sys.executable, "-B", "-c", "import runpy; runpy.run_path('src/app.py')")
+
+
+def paste_first_way(world: World, said: list[str], where: Path, test: str) -> list[str]:
+    """Run the first way of a block literally with ``sh -c`` in ``where``: every
+    ``run:``/``prefix:`` line (a prefix completed with ``test``) up to an ``otherwise``
+    line, then those after ``then, either way``; each must exit 0. The commands run."""
+    ran: list[str] = []
+    inside = True
+    for line in said:
+        words = line.removeprefix("gentle-hooks:").strip()
+        if words.startswith("otherwise"):
+            inside = False
+        elif words.startswith("then, either way"):
+            inside = True
+        elif inside and words.startswith(("run: ", "prefix: ")):
+            label, cmd = words.split(": ", 1)
+            if label == "prefix":
+                cmd = f"{cmd} {test}"
+            done = world.run(["sh", "-c", cmd], cwd=where)
+            assert done.code == 0, (cmd, done)
+            ran.append(cmd)
+    assert ran, said
+    return ran
+
+
+def test_push_with_uncommitted_changes_sets_them_aside_and_back(native: World) -> None:
+    w = native
+    w.unverified(V2)
+    w.write("README.md", "# demo\n\nwork in progress\n")
+    blocked = w.git("push", "origin", "main")
+    assert blocked.code == 1, blocked
+    ran = paste_first_way(w, blocked.said, w.work, shlex.join(TOP_TEST))
+    assert ran[0] == "git stash push --quiet" and ran[-1] == "git stash pop --quiet", ran
+    back = "then, either way, put back the uncommitted changes set aside above:"
+    assert f"gentle-hooks:   {back}" in blocked.said, blocked
+    assert w.git("push", "origin", "main").code == 0
+    assert "work in progress" in (w.work / "README.md").read_text()
+    assert w.ok("stash", "list") == ""
+
+
+def test_push_of_an_older_commit_with_a_file_changed_since_and_edited(native: World) -> None:
+    w = native
+    w.unverified(V2)
+    w.write("src/app.py", "def add(a, b):\n    return a + b  # v2, by a human\n")
+    w.ok("commit", "-q", "-am", "human: comment")
+    w.write("src/app.py", "def add(a, b):\n    return a + b  # v2, edited again\n")
+    blocked = w.git("push", "origin", "main")
+    assert blocked.code == 1, blocked
+    ran = paste_first_way(w, blocked.said, w.work, shlex.join(TOP_TEST))
+    assert ran[:2] == ["git stash push --quiet", f"git switch --detach {w.rev('HEAD~1')}"], ran
+    assert ran[-2:] == ["git checkout -", "git stash pop --quiet"], ran
+    assert w.git("push", "origin", "main").code == 0
+    assert "edited again" in (w.work / "src/app.py").read_text()
+    assert w.ok("symbolic-ref", "--short", "HEAD").strip() == "main"
+
+
+def test_push_with_a_clean_tree_sets_nothing_aside(native: World) -> None:
+    w = native
+    w.unverified(V2)
+    blocked = w.git("push", "origin", "main")
+    assert blocked.code == 1, blocked
+    assert not any("stash" in line for line in blocked.said), blocked
+
+
+def test_a_spot_check_in_a_checkout_writes_no_bytecode_into_a_committed_pycache(
+    native: World,
+) -> None:
+    # the writer's add -A committed src/__pycache__/: re-run in a fresh checkout, Python
+    # would rewrite that bytecode (its sources are newer there) and the re-run could not
+    # count; it runs with PYTHONDONTWRITEBYTECODE=1
+    w = native
+    writes = {"PYTHONDONTWRITEBYTECODE": ""}  # the writer's Python writes bytecode
+    imports = (sys.executable, "-c", "import sys; sys.path.insert(0, 'src'); import app")
+    w.write("src/app.py", V2)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    assert w.run(imports, env=writes).code == 0
+    w.ok("add", "-A", "-f", "src")
+    w.ok("commit", "-q", "--no-verify", "-m", "writer: with bytecode")
+    assert ".pyc" in w.ok("ls-files", "src/__pycache__")
+    assert w.gh("receipt", "run", "--committed", "--", *imports, env=writes).code == 0
+    w.write("README.md", "# demo\n\nwork in progress\n")  # the re-run goes to a checkout
+    spot = w.gh("spot-check", "--committed", env=writes)
+    assert spot.code == 0, spot
+    assert "temporary linked checkout" in spot.out, spot
