@@ -14,7 +14,7 @@ with ``toolName``, ``parameters`` (each value text), ``result``, ``success`` and
 File-writing tools: ``write_to_file``, ``replace_in_file`` and ``new_rule`` (``path``),
 ``apply_patch`` (an envelope under ``input``) in the extension (``apps/vscode/src/shared/
 tools.ts``), and the SDK runtime's ``editor`` (``path``; ``sdk/packages/core/src/extensions/
-tools/definitions.ts``). A failed call (``success: false``) wrote nothing: it records nothing.
+tools/definitions.ts``). Only a call the input shows succeeded records (:func:`failure`).
 
 The input names no tool call: the replay id is derived from the task, the timestamp, the
 tool and its parameters. The model is ``model.slug`` (its ``unknown`` names none). Cline
@@ -29,7 +29,6 @@ from gentle_hooks.agents.cursor import workspace_for
 from gentle_hooks.agents.event import (
     RuntimeEvent,
     derived_call_id,
-    result_failure,
     tool_call,
     writes_file,
 )
@@ -41,6 +40,37 @@ NAME = "cline"
 EVENT = "PostToolUse"
 #: Cline's file-writing tools.
 WRITE_TOOLS = ("write_to_file", "replace_in_file", "new_rule", "apply_patch", "editor")
+#: How Cline's result text opens when the call wrote nothing although ``success`` is true
+#: (``apps/vscode/src/core/prompts/responses.ts``: ``toolDenied``, ``toolDeniedWithFeedback``,
+#: ``toolError``): ToolExecutor hands such a result on as a normal completion.
+DENIED = "The user denied this operation"
+FAILED = "The tool execution failed"
+
+
+def failure(post: dict[str, object]) -> str | None:
+    """Why Cline's ``postToolUse`` does not show that the call succeeded, or None when it does.
+
+    Cline serialises its input with ts-proto's ``HookInput.toJSON``, which leaves out a
+    field holding its default (``apps/vscode/src/core/hooks/hook-factory.ts``): a thrown
+    failure's ``success: false`` arrives as no ``success`` at all, so only ``success: true``
+    is a success. A denial or a failed edit (a SEARCH block that matches nothing) returns
+    normally with ``success: true`` and says so in ``result`` (:data:`DENIED`,
+    :data:`FAILED`); neither wrote anything.
+    """
+    success = post.get("success")
+    if success is False:
+        return "failed (postToolUse.success is false)"
+    if "success" not in post:
+        return "failed (postToolUse.success absent: Cline leaves a false one out)"
+    if success is not True:
+        return "failed (postToolUse.success is not true)"
+    result = post.get("result")
+    opening = result.lstrip() if isinstance(result, str) else ""
+    if opening.startswith(DENIED):
+        return "was denied (postToolUse.result: the user denied this operation)"
+    if opening.startswith(FAILED) or ("SEARCH block" in opening and "does not match" in opening):
+        return "failed (postToolUse.result: the tool execution failed)"
+    return None
 
 
 def decode(data: bytes) -> RuntimeEvent:
@@ -72,5 +102,5 @@ def decode(data: bytes) -> RuntimeEvent:
         writes=call.hook in (EVENT, None) and writes_file(call.tool, call.args, WRITE_TOOLS),
         model=model_name(member(event, "model", "slug")),
         effort=None,
-        failed=result_failure(post, "postToolUse"),
+        failed=failure(post),
     )

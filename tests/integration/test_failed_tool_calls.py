@@ -26,6 +26,14 @@ def _nested(name: str, key: str, **change: Any) -> dict[str, Any]:
     return member
 
 
+def _cline_without_success() -> dict[str, Any]:
+    """Cline's ``postToolUse`` as ts-proto serialises a thrown failure: ``success`` (false,
+    its default) and the empty ``result`` left out."""
+    member = _nested("cline", "postToolUse")
+    del member["success"], member["result"]
+    return member
+
+
 #: (runtime, payload members replaced, what the one line names). Sources:
 #: gemini-cli: google-gemini/gemini-cli packages/core/src/core/coreToolHookTriggers.ts,
 #:   fireAfterToolEvent(toolName, toolInput, {llmContent, returnDisplay, error}) after every
@@ -36,7 +44,14 @@ def _nested(name: str, key: str, **change: Any) -> dict[str, Any]:
 #:   shape (hooks-reference.md @ 05da5bc3) spells it tool_result.result_type.
 #: claude-code / droid / kiro: tool_response as the runtime's PostToolUse input carries it
 #:   ({"success": true} in each fixture's documented example), here false.
-#: cline: docs.cline.bot hook-reference "PostToolUse": postToolUse.success.
+#: cline: docs.cline.bot hook-reference "PostToolUse": postToolUse.success. Cline serialises
+#:   with ts-proto's HookInput.toJSON, which leaves out default values (cline/cline
+#:   apps/vscode/src/core/hooks/hook-factory.ts: "Proto3 by default omits ... default values
+#:   from toJSON()"), so a thrown failure arrives with no "success" key. A denial or a failed
+#:   edit returns normally with success true and the result text of formatResponse.toolDenied
+#:   ("The user denied this operation.") or toolError ("The tool execution failed with the
+#:   following error:\n<error>\nThe SEARCH block: ...does not match anything in the file.")
+#:   (src/core/prompts/responses.ts).
 #: pi: earendil-works/pi docs/extensions.md @ 005aeb97, "tool_result": isError.
 FAILED: list[tuple[str, dict[str, Any], str]] = [
     (
@@ -74,6 +89,31 @@ FAILED: list[tuple[str, dict[str, Any], str]] = [
         "cline",
         {"postToolUse": _nested("cline", "postToolUse", success=False)},
         "failed (postToolUse.success is false)",
+    ),
+    (
+        "cline",
+        {"postToolUse": _cline_without_success()},
+        "failed (postToolUse.success absent: Cline leaves a false one out)",
+    ),
+    (
+        "cline",
+        {"postToolUse": _nested("cline", "postToolUse", result="The user denied this operation.")},
+        "was denied (postToolUse.result: the user denied this operation)",
+    ),
+    (
+        "cline",
+        {
+            "postToolUse": _nested(
+                "cline",
+                "postToolUse",
+                result=(
+                    "The tool execution failed with the following error:\n<error>\n"
+                    "The SEARCH block:\n    return a + b\n...does not match anything in the "
+                    "file.\n</error>"
+                ),
+            )
+        },
+        "failed (postToolUse.result: the tool execution failed)",
     ),
     ("pi", {"isError": True}, "failed (isError)"),
 ]

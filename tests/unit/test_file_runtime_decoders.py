@@ -20,6 +20,9 @@ PATCH = (
 def cline_input(tool: str, params: dict[str, str], **top: Any) -> bytes:
     post = {"toolName": tool, "parameters": params, "result": "", "success": True}
     post.update(top.pop("post", {}))
+    # ts-proto's toJSON leaves a default (false) success out: None here drops the key
+    if post["success"] is None:
+        del post["success"]
     event = {
         "clineVersion": "3.38.0",
         "hookName": "PostToolUse",
@@ -67,6 +70,61 @@ def cline_input(tool: str, params: dict[str, str], **top: Any) -> bytes:
         (
             cline_input("write_to_file", {"path": "a.py"}, post={"success": False}),
             False,
+            ("a.py",),
+            "claude-sonnet-4-5",
+        ),
+        # Cline's input as ts-proto writes a thrown failure: no success key at all
+        # (cline/cline apps/vscode/src/core/hooks/hook-factory.ts, "Proto3 by default omits
+        # ... default values from toJSON()")
+        (
+            cline_input("write_to_file", {"path": "a.py"}, post={"success": None}),
+            False,
+            ("a.py",),
+            "claude-sonnet-4-5",
+        ),
+        # success true, but the result is Cline's denial or tool error text
+        # (src/core/prompts/responses.ts toolDenied, toolDeniedWithFeedback, toolError)
+        (
+            cline_input(
+                "write_to_file",
+                {"path": "a.py"},
+                post={"result": "The user denied this operation."},
+            ),
+            False,
+            ("a.py",),
+            "claude-sonnet-4-5",
+        ),
+        (
+            cline_input(
+                "replace_in_file",
+                {"path": "a.py"},
+                post={
+                    "result": "The user denied this operation and provided the following "
+                    "feedback:\n<feedback>\nno\n</feedback>"
+                },
+            ),
+            False,
+            ("a.py",),
+            "claude-sonnet-4-5",
+        ),
+        (
+            cline_input(
+                "replace_in_file",
+                {"path": "a.py"},
+                post={"result": "The tool execution failed with the following error:\n<error>"},
+            ),
+            False,
+            ("a.py",),
+            "claude-sonnet-4-5",
+        ),
+        # a success whose result merely quotes those words further on still records
+        (
+            cline_input(
+                "write_to_file",
+                {"path": "a.py"},
+                post={"result": "Saved. Note: The user denied this operation earlier."},
+            ),
+            True,
             ("a.py",),
             "claude-sonnet-4-5",
         ),
