@@ -1,0 +1,74 @@
+"""``gentle-hook verify prepare|run``: a check that reaches outside the clean room is
+refused before anything runs (brief rule B4; seed 001 "Contract": the verifier gets the
+artifact, the criteria and the read-only tools; SPEC §9 "the candidate's exact tree").
+
+Refuter r18x F1: a full suite ``cd <the writer's work tree> && pytest`` (or ``pytest
+<work tree>``) ran the writer's copy, passed, and its verdict was accepted by the gate.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.integration.test_verify import BRIEF, Env, make_env
+
+
+@pytest.fixture
+def env(repo: Path, tmp_path: Path) -> Env:
+    return make_env(repo, tmp_path)
+
+
+def _cases(repo: Path) -> list[tuple[dict[str, Any], str]]:
+    return [
+        ({"fullSuite": f"cd {repo} && python3 -m pytest -q tests"}, f"({repo})"),
+        ({"fullSuite": f"python3 -m pytest -q {repo}/tests"}, f"({repo}/tests)"),
+        ({"fullSuite": ["python3", "-m", "pytest", f"--rootdir={repo}"]}, f"(--rootdir={repo})"),
+        ({"fullSuite": "cd ~ && python3 -m pytest -q"}, "(~)"),
+        ({"fullSuite": "cd ../../.. && python3 -m pytest -q"}, "(../../..)"),
+        ({"env": {"PYTHONPATH": f"{repo}/src"}}, f"({repo}/src)"),
+    ]
+
+
+@pytest.mark.parametrize("n", range(6), ids=["cd-abs", "arg-abs", "opt-abs", "home", "up", "env"])
+def test_a_check_that_reaches_outside_the_room_is_refused(env: Env, n: int) -> None:
+    """F1: nothing runs, no room is made, no verdict is written; the one-line reason names
+    the word, and ``brief check`` rejects the same brief."""
+    change, word = _cases(env.repo)[n]
+    env.brief({**BRIEF, **change})
+    for verb in ("prepare", "run"):
+        proc = env.gh("verify", verb, "--brief", str(env.brief_path))
+        assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+        lines = proc.stderr.splitlines()
+        assert len(lines) == 1, proc.stderr
+        assert lines[0].startswith(f"{env.brief_path}: brief rejected: B4 "), lines[0]
+        assert word in lines[0] and "name paths relative to it" in lines[0]
+    checked = env.gh("brief", "check", str(env.brief_path))
+    assert checked.returncode == 1 and "B4 " in checked.stderr, checked.stderr
+    assert env.rooms() == []
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+
+
+def test_a_flags_check_that_reaches_outside_the_room_is_refused(env: Env) -> None:
+    """F1 through ``--suite``: refused as the brief's own suite would be."""
+    suite = f"cd {env.repo} && python3 -m pytest -q tests"
+    proc = env.gh("verify", "run", "--brief", str(env.brief_path), "--suite", suite)
+    assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+    assert proc.stderr.startswith(f"gentle-hook: check refused: --suite `{suite}` names an ")
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+
+
+def test_paths_in_the_room_and_the_systems_directories_are_allowed(env: Env) -> None:
+    """``../base`` is the room's own (the same path on every run), ``/usr/bin/env`` and
+    ``/dev/null`` the system's: such a brief still runs."""
+    env.brief(
+        {
+            **BRIEF,
+            "fullSuite": "/usr/bin/env python3 -m pytest -q tests 2>/dev/null",
+            "env": {"PYTHONPATH": "src", "PATH": "/usr/local/bin:/usr/bin:/bin"},
+        }
+    )
+    proc = env.gh("verify", "prepare", "--brief", str(env.brief_path))
+    assert proc.returncode == 0, proc.stderr
