@@ -25,6 +25,7 @@ from typing import Literal
 from gentle_hooks.artifacts.observation import Check, Outcome
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.process import scrubbed_env
+from gentle_hooks.policy.selection import selection
 from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run
 from gentle_hooks.policy.toolmissing import missing_tool
 from gentle_hooks.services.cleanroom import (
@@ -142,11 +143,13 @@ def _observe(
     )
     runner = runner_of(check.command)
     if runner is not None and check.kind != "negative" and not where:
+        chosen = selection(check.command, text) if check.kind == "suite" else None
         outcome = replace(
             outcome,
             runner=runner.id,
             tests_run=tests_run(check.command, text),
             tests_failed=reports_failures(check.command, text),
+            selection=chosen.id if chosen is not None else None,
         )
     return outcome
 

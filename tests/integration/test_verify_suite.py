@@ -1,0 +1,46 @@
+"""``gentle-hook verify run``: the full suite is the full suite, and an observed fail stands
+(seed 001 "Rules": "A pass verdict requires the full suite to have run"; SPEC §9).
+
+Refuter r18x F3: a "full suite" of ``pytest -q -k test_add`` passed with fullSuiteRun true.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import write
+from tests.integration.test_verify import BRIEF, Env, make_env
+
+
+@pytest.fixture
+def env(repo: Path, tmp_path: Path) -> Env:
+    """:func:`~tests.integration.test_verify.make_env`'s repository with a failing test."""
+    e = make_env(repo, tmp_path)
+    write(repo / "tests" / "test_bad.py", "def test_bad():\n    assert False\n")
+    return e
+
+
+@pytest.mark.parametrize(
+    "suite",
+    [
+        "python3 -m pytest -q -k test_add tests",
+        "python3 -m pytest -q tests --deselect tests/test_bad.py::test_bad",
+        "python3 -m pytest -q tests/test_app.py::test_add",
+    ],
+    ids=["k", "deselect", "node-id"],
+)
+def test_a_suite_that_selects_tests_is_not_the_full_suite(env: Env, suite: str) -> None:
+    """F3: blocked (row C1-suite-part), fullSuiteRun false; ``verdict add`` does not
+    accept it."""
+    env.brief({**BRIEF, "fullSuite": suite})
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    assert (out["status"], out["verdict"]["fullSuiteRun"]) == ("blocked", False), out["outcomes"]
+    assert (out["outcomes"][-1]["result"], out["outcomes"][-1]["row"]) == (
+        "blocked",
+        "C1-suite-part",
+    )
+    assert "not the full suite" in out["verdict"]["criteria"][-1]["evidence"]
+    added = env.gh("verdict", "add", out["json_path"])
+    assert added.returncode == 1 and "not accepted" in added.stdout, added.stdout
