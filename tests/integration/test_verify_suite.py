@@ -2,6 +2,8 @@
 (seed 001 "Rules": "A pass verdict requires the full suite to have run"; SPEC §9).
 
 Refuter r18x F3: a "full suite" of ``pytest -q -k test_add`` passed with fullSuiteRun true.
+F4: after the brief's real suite failed, another brief's passing suite was accepted and
+the commit went through.
 """
 
 from __future__ import annotations
@@ -44,3 +46,23 @@ def test_a_suite_that_selects_tests_is_not_the_full_suite(env: Env, suite: str) 
     assert "not the full suite" in out["verdict"]["criteria"][-1]["evidence"]
     added = env.gh("verdict", "add", out["json_path"])
     assert added.returncode == 1 and "not accepted" in added.stdout, added.stdout
+
+
+def test_an_observed_fail_is_not_overridden_by_another_briefs_pass(env: Env) -> None:
+    """F4: the brief's suite fails; a second brief whose suite leaves the failing test out
+    passes, but neither ``verdict add`` nor ``status`` accepts it while the failed run
+    stands, and the reason names the run, its brief and what settles it."""
+    failed = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    assert failed["status"] == "fail", failed["outcomes"]
+    other = {**BRIEF, "id": "add-2", "fullSuite": "python3 -m pytest -q tests/test_app.py"}
+    env.brief(other)
+    passed = env.json("verify", "run", "--brief", str(env.brief_path))
+    assert passed["status"] == "pass", passed["outcomes"]
+    added = env.gh("verdict", "add", passed["json_path"])
+    assert added.returncode == 1, added.stdout + added.stderr
+    assert "not accepted" in added.stdout
+    status = env.gh("status")
+    assert "verifier: MISSING" in status.stdout, status.stdout
+    said = status.stdout + status.stderr
+    assert "brief 'add-1' failed for this candidate" in said, said
+    assert "re-run brief 'add-1' until it passes" in said
