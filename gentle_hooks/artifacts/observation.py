@@ -333,6 +333,7 @@ def observed_criterion(o: Outcome) -> Criterion:
             durationMs=o.duration_ms,
             outputDigest=o.output_digest,
             env=o.env,
+            envDigest=o.env_digest,
         ),
     )
 

@@ -51,7 +51,8 @@ class Outcome:
             the candidate's: the exit status it gave on the candidate with every file the
             candidate adds or changes emptied, and whether it was the candidate's; None
             when it was not run there.
-        env: the names of the environment variables it ran with, sorted.
+        env: the names of the environment variables it ran with, sorted; env_digest: the
+            ``sha256:`` of the values it was given (:attr:`~.verdict.Observed.envDigest`).
         defined_by: the paths the candidate adds or changes that define what it runs
             (:mod:`gentle_hooks.policy.checkdefs`): it was not run (``exit_code`` None).
         tests_failed: its test runner's output reports failed tests
@@ -85,6 +86,7 @@ class Outcome:
     env: tuple[str, ...] | None = None
     defined_by: tuple[str, ...] = ()
     selection: str | None = None
+    env_digest: str | None = None
 
     @property
     def checks_nothing(self) -> bool:

@@ -45,7 +45,7 @@ from gentle_hooks.artifacts.verdict import (
     verdict_json,
 )
 from gentle_hooks.config.load import load_config
-from gentle_hooks.errors import GitError, UsageError
+from gentle_hooks.errors import EXIT_BLOCKED, GentleError, GitError, UsageError
 from gentle_hooks.ledger.records import VerifyRun
 from gentle_hooks.services.brief_checks import check_of, command_fault
 from gentle_hooks.services.cleanroom import (
@@ -63,7 +63,7 @@ from gentle_hooks.services.cleanroom import (
 )
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.room_bounds import check_room_parents
-from gentle_hooks.services.room_run import observe_all, room_env
+from gentle_hooks.services.room_run import observe_all, pointing_in, room_env
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
 from gentle_hooks.values.frozen import field, frozen
@@ -234,9 +234,33 @@ def prepare(
     """
     bound = bind(binding, env)
     plan = _plan_for(bound, brief, extra)
+    _refuse_pointing(bound, brief)
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     check_room_parents(tempfile.gettempdir())
     return Prepared(bound, plan, make_room(bound.repo, bound.candidate, text))
+
+
+def _pointers(bound: Bound) -> tuple[str, ...]:
+    """Where the user's copies are: every work tree of the repository and its git
+    directory (the ledger, receipts, notes)."""
+    return (bound.root, bound.repo.paths.common_dir, *bound.repo.worktree_paths())
+
+
+def _refuse_pointing(bound: Bound, brief: DelegationBrief) -> None:
+    """Raises GentleError (exit 1, as a rejected brief): a variable of the brief's ``env``
+    points into one of the user's work trees or its git directory
+    (:func:`~gentle_hooks.services.room_run.pointing_in`; rule B4 refuses an absolute path
+    outside the system's directories before, this one the ones under them or behind a
+    symlink)."""
+    found = pointing_in(brief.env or {}, *_pointers(bound))
+    if found:
+        name, entry = found[0]
+        raise GentleError(
+            f"brief rejected: B4 env {name} ({entry}) points into your repository or one of "
+            "its worktrees: a check would run the writer's copy, not the candidate's; name "
+            "paths relative to the candidate's tree",
+            exit_code=EXIT_BLOCKED,
+        )
 
 
 def _caller(bound: Bound, caller: str | None) -> str:
@@ -287,6 +311,7 @@ def run(
     started = time.monotonic()
     bound = bind(binding, env)
     plan = _plan_for(bound, brief, extra)
+    _refuse_pointing(bound, brief)
     sweep_rooms()
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     if room_path is not None:
@@ -322,7 +347,7 @@ def _verify_in(
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     cand = bound.candidate
     with open_store(bound.repo) as led:  # a broken store fails before anything runs
-        checks_env = room_env(env, bound.root, bound.repo.paths.common_dir)
+        checks_env = room_env(env, *_pointers(bound))
         checks_env.update(plan.brief.env or {})
         if not cand.is_empty:
             make_base(bound.repo, room, cand)

@@ -8,11 +8,15 @@ Refuter r18x F1: a full suite ``cd <the writer's work tree> && pytest`` (or ``py
 
 from __future__ import annotations
 
+import json
+import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.conftest import git, write
 from tests.integration.test_verify import BRIEF, Env, make_env
 
 
@@ -72,3 +76,55 @@ def test_paths_in_the_room_and_the_systems_directories_are_allowed(env: Env) -> 
     )
     proc = env.gh("verify", "prepare", "--brief", str(env.brief_path))
     assert proc.returncode == 0, proc.stderr
+
+
+def test_a_briefs_path_into_the_work_tree_is_refused(env: Env) -> None:
+    """F2: ``env {"PATH": "<repo>/bin:/usr/bin:/bin"}`` with an unstaged ``<repo>/bin/pytest``
+    that prints "2 passed" ran that script as the suite; now the brief is rejected."""
+    write(env.repo / "bin" / "pytest", 'echo "2 passed in 0.01s"; exit 0\n')
+    (env.repo / "bin" / "pytest").chmod(0o755)
+    env.brief({**BRIEF, "env": {"PATH": f"{env.repo}/bin:/usr/bin:/bin"}})
+    proc = env.gh("verify", "run", "--brief", str(env.brief_path))
+    assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+    assert f"B4 env PATH names an absolute path ({env.repo}/bin)" in proc.stderr
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+
+
+def test_an_entry_behind_a_symlink_into_the_repository_points_into_it(
+    repo: Path, tmp_path: Path
+) -> None:
+    """F2: what rule B4 cannot see from the words (a link to the work tree, a linked
+    worktree) is refused when the run knows where the copies are."""
+    from gentle_hooks.services.room_run import pointing_in
+
+    link = tmp_path / "innocent"
+    link.symlink_to(repo / "src")
+    found = pointing_in(
+        {"PYTHONPATH": f"src:{link}", "PATH": "/usr/bin:/bin", "LANG": "C"}, str(repo)
+    )
+    assert found == [("PYTHONPATH", str(link))]
+
+
+def test_the_callers_path_into_a_linked_worktree_does_not_reach_the_room(env: Env) -> None:
+    """F2: a ``pytest`` in another worktree of the repository, first on the caller's PATH,
+    is not what the room runs (the room keeps PATH's other entries)."""
+    other = env.tmp.parent / "other-wt"
+    git(env.repo, "worktree", "add", "-q", "--detach", str(other))
+    write(other / "bin" / "pytest", 'echo "7 passed in 0.01s"; exit 0\n')
+    (other / "bin" / "pytest").chmod(0o755)
+    env.brief({**BRIEF, "fullSuite": "pytest -q tests"})
+    path = f"{other}/bin:{Path(sys.executable).parent}:{os.environ['PATH']}"
+    out = env.json("verify", "run", "--brief", str(env.brief_path), env={"PATH": path})
+    suite = out["verdict"]["criteria"][-1]
+    assert "1 test(s) ran" in suite["evidence"], suite["evidence"]
+    assert f"{other}/bin" not in json.dumps(out)
+
+
+def test_the_verdict_records_a_digest_of_the_values_each_check_was_given(env: Env) -> None:
+    """F2: not only the names: another brief ``env`` value gives another ``envDigest``."""
+    one = env.json("verify", "run", "--brief", str(env.brief_path))
+    env.brief({**BRIEF, "env": {"PYTHONPATH": "src:."}})
+    two = env.json("verify", "run", "--brief", str(env.brief_path))
+    digests = [v["verdict"]["criteria"][0]["observed"]["envDigest"] for v in (one, two)]
+    assert all(d.startswith("sha256:") and len(d) == 71 for d in digests)
+    assert digests[0] != digests[1]

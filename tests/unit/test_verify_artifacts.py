@@ -418,6 +418,7 @@ def test_a_pass_verdict_binds_candidate_brief_and_caller_and_is_accepted() -> No
         "durationMs": 7,
         "outputDigest": DIGEST,
         "env": None,
+        "envDigest": None,
     }
     assert verdict_acceptance(v) == (True, ())
 
