@@ -93,6 +93,15 @@ def env_digest(env: Mapping[str, str]) -> str:
     return "sha256:" + hashlib.sha256(lines.encode("utf-8", "surrogateescape")).hexdigest()
 
 
+def dropped_path(env: Mapping[str, str], *pointers: str) -> list[str]:
+    """The entries of ``env``'s ``PATH`` that :func:`room_env` leaves out: those in one of
+    ``pointers`` (a virtualenv in the work tree: its tools, and an editable install's
+    link to the work tree, would run the writer's copy, not the candidate's)."""
+    places = _places(pointers)
+    path = scrubbed_env(env).get("PATH", "")
+    return [d for d in path.split(os.pathsep) if d and _points_in(d, places)]
+
+
 def _places(pointers: Sequence[str]) -> tuple[str, ...]:
     return tuple({*(p for p in pointers if p), *(os.path.realpath(p) for p in pointers if p)})
 

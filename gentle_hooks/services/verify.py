@@ -63,7 +63,7 @@ from gentle_hooks.services.cleanroom import (
 )
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.room_bounds import check_room_parents
-from gentle_hooks.services.room_run import observe_all, pointing_in, room_env
+from gentle_hooks.services.room_run import dropped_path, observe_all, pointing_in, room_env
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
 from gentle_hooks.values.frozen import field, frozen
@@ -394,6 +394,9 @@ def _verify_in(
                 ),
             )
         )
+    dropped = dropped_path(env, *_pointers(bound))
+    if dropped:
+        notes = (*notes, _dropped_note(dropped, outcomes))
     if pair.excluded is not None:
         notes = (
             *notes,
@@ -401,6 +404,22 @@ def _verify_in(
             "change the candidate it judged",
         )
     return Verified(bound, plan, room, outcomes, verdict, pair, record, kept, notes)
+
+
+def _dropped_note(dropped: list[str], outcomes: tuple[Outcome, ...]) -> str:
+    """Which PATH entries the room left out and, when a check then missed its tool, what
+    to do."""
+    shown = ", ".join(dropped[:3]) + (f" and {len(dropped) - 3} more" if len(dropped) > 3 else "")
+    line = (
+        f"PATH: {shown} left out of the room: it is in your repository, where its tools "
+        "(and an editable install) would run your copy, not the candidate's"
+    )
+    if any(not o.ran for o in outcomes):
+        line += (
+            "; a check missed its tool: install the tools outside the repository (a "
+            "virtualenv elsewhere, or the system's) and run verify again with them on PATH"
+        )
+    return line
 
 
 def _validate(verdict: DelegationVerdict, text: str) -> None:

@@ -128,3 +128,21 @@ def test_the_verdict_records_a_digest_of_the_values_each_check_was_given(env: En
     digests = [v["verdict"]["criteria"][0]["observed"]["envDigest"] for v in (one, two)]
     assert all(d.startswith("sha256:") and len(d) == 71 for d in digests)
     assert digests[0] != digests[1]
+
+
+def test_a_path_entry_left_out_of_the_room_is_named(env: Env) -> None:
+    """F5: the README's quickstart puts ``.venv`` in the repository; first on PATH, the room
+    leaves it out (its tools, an editable install, run the writer's copy) and the suite's
+    tool is then missing: the run says which entry was left out and what to do."""
+    venv_bin = env.repo / ".venv" / "bin"
+    write(venv_bin / "pytest", f'exec {sys.executable} -m pytest "$@"\n')
+    (venv_bin / "pytest").chmod(0o755)
+    write(env.repo / ".gitignore", "__pycache__/\n.pytest_cache/\n.secrets\n.venv/\n")
+    env.brief({**BRIEF, "fullSuite": "pytest -q tests"})
+    proc = env.gh(
+        "verify", "run", "--brief", str(env.brief_path), env={"PATH": f"{venv_bin}:/usr/bin:/bin"}
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "the tool it needs is missing" in proc.stdout, proc.stdout
+    assert f"note: PATH: {venv_bin} left out of the room: it is in your repository" in proc.stdout
+    assert "install the tools outside the repository" in proc.stdout
