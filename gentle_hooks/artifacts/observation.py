@@ -167,7 +167,7 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "C4-failed",
         "a criterion or the suite exited 0 but its test runner's output reports failed tests "
         "(`1 failed`): a later command hid the failure",
-        lambda o: o.tests_failed,
+        lambda o: o.tests_failed and o.exit_code == 0,
         "fail",
         said="it exited 0, but its output reports failed tests",
     ),

@@ -372,7 +372,8 @@ def _verify_in(
         )
         text = verdict_json(verdict)
         _validate(verdict, text)
-        pair = write_artifacts(bound.repo, bound.root, pair, text, render_verdict_markdown(verdict))
+        view = render_verdict_markdown(verdict, added=False)
+        pair = write_artifacts(bound.repo, bound.root, pair, text, view)
         record = led.add(
             VerifyRun(
                 root=bound.root,

@@ -66,3 +66,25 @@ def test_an_observed_fail_is_not_overridden_by_another_briefs_pass(env: Env) -> 
     said = status.stdout + status.stderr
     assert "brief 'add-1' failed for this candidate" in said, said
     assert "re-run brief 'add-1' until it passes" in said
+
+
+def test_a_failed_suites_run_reads_as_failed_and_its_view_claims_no_acceptance(env: Env) -> None:
+    """F7: the status line is not cut mid-word; a suite that exited 1 reporting failed tests
+    "failed" (not "it exited 0, but..."); the Markdown view ``verify run`` writes says what
+    ``verdict add`` would do, not that the gate accepted it."""
+    proc = env.gh("verify", "run", "--brief", str(env.brief_path))
+    assert proc.returncode == 1, proc.stderr
+    first = proc.stdout.splitlines()[0]
+    assert first.startswith("verify run: fail (a check failed); ") and "…" not in first, first
+    assert first.endswith("suite 0/1 passed"), first
+    assert "it exited 0, but" not in proc.stdout, proc.stdout
+    assert "fail    full suite: python3 -m pytest -q tests  (exit 1, " in proc.stdout
+    [view] = (env.repo / ".agents/skills/platform/artifacts/verify-delegation").glob("*.md")
+    text = view.read_text()
+    assert "Accepted for the gate" not in text
+    assert "- **To be accepted by `gentle-hook verdict add`:** no (written by `verify run`" in text
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests/test_app.py"})
+    passed = env.gh("verify", "run", "--brief", str(env.brief_path))
+    first = passed.stdout.splitlines()[0]
+    assert first.startswith("verify run: pass (every criterion passed, "), passed.stdout
+    assert first.endswith("suite 1/1 passed") and "…" not in first, first

@@ -169,6 +169,13 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
         "fail",
         "C4-failed",
     ),
+    # refuter r18x F7: exit 1 with failed tests failed as such, not "it exited 0, but..."
+    (
+        "suite-exit-1-output-reports-failed",
+        replace(runner(out("suite", 1), 3), tests_failed=True),
+        "fail",
+        "C5",
+    ),
     (
         "criterion-exit-0-output-reports-failed",
         replace(runner(out("criterion", 0), 3), tests_failed=True),
