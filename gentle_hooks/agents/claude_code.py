@@ -35,11 +35,10 @@ from gentle_hooks.agents.event import (
     RuntimeEvent,
     map_effort,
     snake_tool_call,
-    writes_file,
 )
 from gentle_hooks.agents.payload import (
+    hook_input,
     json_lines,
-    load_object,
     loads,
     member,
     read_file,
@@ -102,12 +101,10 @@ def decode(data: bytes) -> RuntimeEvent:
     transcript = text(event.get("transcript_path"))
     agent = text(event.get("agent_id"))
     own = subagent_transcript(transcript, call.session, agent) if agent else transcript
-    return call.runtime_event(
+    return call.snake_event(
         NAME,
-        tool_call_id=call.own_id(
-            NAME, "tool_use_id", event.get("session_id"), event.get("timestamp")
-        ),
-        writes=writes_file(call.tool, call.args, WRITE_TOOLS + COPILOT_TOOLS),
+        "timestamp",
+        WRITE_TOOLS + COPILOT_TOOLS,
         model=model_from_transcript(own),
         effort=UNKNOWN if agent else map_effort(effort_name(event.get("effort")), EFFORTS),
         agent=agent,
@@ -137,7 +134,7 @@ def guest(data: bytes, env: Mapping[str, str]) -> str | None:
     the input lacks ``permission_mode``, a field only Claude Code sends. Input that is not
     a JSON object is left to :func:`decode` to refuse."""
     try:
-        event = load_object(data, f"record --from {NAME}: stdin")
+        event = hook_input(data, NAME)
     except UsageError:
         return None
     if "cursor_version" in event or "generation_id" in event:

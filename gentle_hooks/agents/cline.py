@@ -27,7 +27,7 @@ import os
 
 from gentle_hooks.agents.cursor import workspace_for
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, tool_call, writes_file
-from gentle_hooks.agents.payload import load_object, member, model_name, object_member, text
+from gentle_hooks.agents.payload import hook_input, member, model_name, object_member, text
 from gentle_hooks.values.frozen import replace
 
 NAME = "cline"
@@ -35,8 +35,6 @@ NAME = "cline"
 EVENT = "PostToolUse"
 #: Cline's file-writing tools.
 WRITE_TOOLS = ("write_to_file", "replace_in_file", "new_rule", "apply_patch", "editor")
-#: Values of ``model.slug`` that name no model.
-NO_MODEL = ("unknown",)
 
 
 def decode(data: bytes) -> RuntimeEvent:
@@ -45,7 +43,7 @@ def decode(data: bytes) -> RuntimeEvent:
     Raises:
         UsageError: not a bounded JSON object.
     """
-    event = load_object(data, f"record --from {NAME}: stdin")
+    event = hook_input(data, NAME)
     post = object_member(event, "postToolUse")
     call = tool_call(
         event,
@@ -68,6 +66,6 @@ def decode(data: bytes) -> RuntimeEvent:
         writes=call.hook in (EVENT, None)
         and post.get("success") is not False
         and writes_file(call.tool, call.args, WRITE_TOOLS),
-        model=model_name(member(event, "model", "slug"), NO_MODEL),
+        model=model_name(member(event, "model", "slug")),
         effort=None,
     )

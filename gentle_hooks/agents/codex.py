@@ -30,7 +30,6 @@ from gentle_hooks.agents.event import (
     RuntimeEvent,
     map_effort,
     snake_tool_call,
-    writes_file,
 )
 from gentle_hooks.agents.payload import (
     json_lines,
@@ -130,13 +129,4 @@ def decode(data: bytes) -> RuntimeEvent:
         model, effort = None, UNKNOWN
     elif agent is not None:
         model = ctx_model or model
-    return call.runtime_event(
-        NAME,
-        tool_call_id=call.own_id(
-            NAME, "tool_use_id", event.get("session_id"), event.get("turn_id")
-        ),
-        writes=writes_file(call.tool, call.args, WRITE_TOOLS),
-        model=model,
-        effort=effort,
-        agent=agent,
-    )
+    return call.snake_event(NAME, "turn_id", WRITE_TOOLS, model=model, effort=effort, agent=agent)

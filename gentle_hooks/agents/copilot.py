@@ -60,7 +60,7 @@ from gentle_hooks.agents.event import (
     tool_call,
     writes_file,
 )
-from gentle_hooks.agents.payload import load_object, loads_text, read_file, text
+from gentle_hooks.agents.payload import hook_input, loads_text, read_file, text
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
 
@@ -96,7 +96,7 @@ def decode(data: bytes) -> RuntimeEvent:
     Raises:
         UsageError: not a bounded JSON object.
     """
-    event = load_object(data, f"record --from {NAME}: stdin")
+    event = hook_input(data, NAME)
     lifecycle = subagent_lifecycle(event)
     if lifecycle is not None:
         return subagent_event(

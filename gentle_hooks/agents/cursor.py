@@ -32,7 +32,7 @@ from gentle_hooks.agents.event import (
     unique,
 )
 from gentle_hooks.agents.patch import PATH_KEYS, written_paths
-from gentle_hooks.agents.payload import load_object, model_name, text
+from gentle_hooks.agents.payload import hook_input, model_name, text
 
 NAME = "cursor"
 #: The event ``install --agent cursor`` wires: every call of it is a file write.
@@ -59,7 +59,7 @@ def decode(data: bytes) -> RuntimeEvent:
     Raises:
         UsageError: not a bounded JSON object.
     """
-    event = load_object(data, f"record --from {NAME}: stdin")
+    event = hook_input(data, NAME)
     raw_roots = event.get("workspace_roots")
     roots = [r for r in raw_roots if text(r)] if isinstance(raw_roots, list) else []
     found, unreadable = written_paths({k: event[k] for k in PATH_KEYS if k in event}, "the input")

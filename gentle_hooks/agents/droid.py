@@ -37,7 +37,6 @@ from gentle_hooks.agents.event import (
     RuntimeEvent,
     snake_tool_call,
     subagent_event,
-    writes_file,
 )
 from gentle_hooks.agents.payload import load_object, member, read_file, text
 from gentle_hooks.errors import UsageError
@@ -91,7 +90,6 @@ def decode(data: bytes) -> RuntimeEvent:
         UsageError: not a bounded JSON object.
     """
     call = snake_tool_call(data, NAME)
-    event = call.event
     hook, cwd = call.hook, call.cwd
     if hook == "SubagentStop" or (hook == "PreToolUse" and call.tool == TASK):
         start = hook == "PreToolUse"
@@ -99,12 +97,10 @@ def decode(data: bytes) -> RuntimeEvent:
         lifecycle = SUBAGENT_START if start else SUBAGENT_STOP
         ev = subagent_event(NAME, lifecycle, call.session, name, cwd, hook)
         return replace(ev, model=droid_model(name, cwd)) if start else ev
-    return call.runtime_event(
+    return call.snake_event(
         NAME,
-        tool_call_id=call.own_id(
-            NAME, "tool_use_id", event.get("session_id"), event.get("timestamp")
-        ),
-        writes=writes_file(call.tool, call.args, WRITE_TOOLS),
-        model=model_from_settings(settings_path(text(event.get("transcript_path")))),
+        "timestamp",
+        WRITE_TOOLS,
+        model=model_from_settings(settings_path(text(call.event.get("transcript_path")))),
         effort=None,
     )

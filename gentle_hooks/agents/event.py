@@ -24,7 +24,7 @@ import os
 from collections.abc import Callable, Mapping
 
 from gentle_hooks.agents.patch import written_paths
-from gentle_hooks.agents.payload import load_object, text
+from gentle_hooks.agents.payload import hook_input, text
 from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.values.frozen import frozen
 
@@ -125,6 +125,32 @@ class ToolCall:
             source, self.session, *moment, self.tool, self.args
         )
 
+    def snake_event(
+        self,
+        source: str,
+        moment: str,
+        write_tools: tuple[str, ...],
+        *,
+        model: str | None,
+        effort: str | None,
+        agent: str | None = None,
+    ) -> RuntimeEvent:
+        """:meth:`runtime_event` of an input in the ``tool_name`` shape (Claude Code, Codex,
+        Droid): the call id is the ``tool_use_id`` member (:meth:`own_id`, in the context of
+        ``session_id``), else derived with the ``moment`` member (the runtime's timestamp or
+        turn); it writes when :func:`writes_file` says so for ``write_tools``."""
+        event = self.event
+        return self.runtime_event(
+            source,
+            tool_call_id=self.own_id(
+                source, "tool_use_id", event.get("session_id"), event.get(moment)
+            ),
+            writes=writes_file(self.tool, self.args, write_tools),
+            model=model,
+            effort=effort,
+            agent=agent,
+        )
+
     def runtime_event(
         self,
         source: str,
@@ -216,7 +242,7 @@ def snake_tool_call(data: bytes, name: str) -> ToolCall:
     Raises:
         UsageError: not a bounded JSON object.
     """
-    event = load_object(data, f"record --from {name}: stdin")
+    event = hook_input(data, name)
     return tool_call(event, "tool_name", "tool_input", "session_id")
 
 

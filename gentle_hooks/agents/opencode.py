@@ -33,14 +33,9 @@ File-writing tools: ``write``, ``edit``, ``multiedit`` (``filePath``) and ``appl
 
 from __future__ import annotations
 
-from gentle_hooks.agents.event import (
-    RuntimeEvent,
-    map_effort,
-    tool_call,
-    writes_file,
-)
+from gentle_hooks.agents.event import RuntimeEvent, map_effort, tool_call, writes_file
 from gentle_hooks.agents.patch import patch_paths
-from gentle_hooks.agents.payload import load_object, member, text
+from gentle_hooks.agents.payload import hook_input, member, text
 from gentle_hooks.values.frozen import replace
 
 NAME = "opencode"
@@ -63,7 +58,7 @@ def decode(data: bytes) -> RuntimeEvent:
     Raises:
         UsageError: not a bounded JSON object.
     """
-    event = load_object(data, f"record --from {NAME}: stdin")
+    event = hook_input(data, NAME)
     call = tool_call(event, "tool", "args", "sessionID", cwd="directory", hook="hook")
     body = text(member(call.args, "patchText"))
     if body:

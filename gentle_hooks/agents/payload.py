@@ -104,6 +104,15 @@ def load_object(data: bytes, what: str) -> dict[str, object]:
     return value
 
 
+def hook_input(data: bytes, runtime: str) -> dict[str, object]:
+    """:func:`load_object` of the hook input ``record --from <runtime>`` read on stdin.
+
+    Raises:
+        UsageError: not a bounded JSON object (the message names ``record --from``).
+    """
+    return load_object(data, f"record --from {runtime}: stdin")
+
+
 def read_stdin(what: str, stream: IO[bytes] | None = None) -> bytes:
     """Read a hook's standard input to its end within :data:`STDIN_SECONDS`.
 
@@ -305,7 +314,11 @@ def object_member(value: object, *keys: str) -> dict[str, object]:
     return found if isinstance(found, dict) else {}
 
 
-def model_name(value: object, placeholders: tuple[str, ...]) -> str | None:
+#: The word most runtimes use for no model (Cline's ``model.slug``, Cascade's ``model_name``).
+NO_MODEL = ("unknown",)
+
+
+def model_name(value: object, placeholders: tuple[str, ...] = NO_MODEL) -> str | None:
     """``value`` as the model a runtime names: None when it is no text (:func:`text`) or
     one of ``placeholders`` (lower case), the runtime's words for no model."""
     name = text(value)

@@ -25,7 +25,7 @@ from gentle_hooks.agents.event import (
     tool_call,
     writes_file,
 )
-from gentle_hooks.agents.payload import load_object, member, text
+from gentle_hooks.agents.payload import hook_input, member, text
 
 NAME = "pi"
 #: Pi's built-in file-writing tools.
@@ -38,7 +38,7 @@ def decode(data: bytes) -> RuntimeEvent:
     Raises:
         UsageError: not a bounded JSON object.
     """
-    event = load_object(data, f"record --from {NAME}: stdin")
+    event = hook_input(data, NAME)
     call = tool_call(event, "toolName", "input", "sessionId", hook="hook")
     level = text(event.get("thinkingLevel"))
     return call.runtime_event(

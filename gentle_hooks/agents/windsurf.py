@@ -19,13 +19,11 @@ from __future__ import annotations
 
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, unique
 from gentle_hooks.agents.patch import PATH_KEYS, written_paths
-from gentle_hooks.agents.payload import load_object, model_name, object_member, text
+from gentle_hooks.agents.payload import hook_input, model_name, object_member, text
 
 NAME = "windsurf"
 #: The event ``install --agent windsurf`` wires: every call of it is a file write.
 EVENT = "post_write_code"
-#: Values of ``model_name`` that name no model.
-NO_MODEL = ("unknown",)
 
 
 def decode(data: bytes) -> RuntimeEvent:
@@ -34,7 +32,7 @@ def decode(data: bytes) -> RuntimeEvent:
     Raises:
         UsageError: not a bounded JSON object.
     """
-    event = load_object(data, f"record --from {NAME}: stdin")
+    event = hook_input(data, NAME)
     info = object_member(event, "tool_info")
     found, unreadable = written_paths(
         {k: info[k] for k in PATH_KEYS if k in info}, "the input's tool_info"
@@ -56,7 +54,7 @@ def decode(data: bytes) -> RuntimeEvent:
         paths=unique(found),
         writes=action in (EVENT, None),
         tool=action,
-        model=model_name(event.get("model_name"), NO_MODEL),
+        model=model_name(event.get("model_name")),
         effort=None,
         hook_event=action,
         unreadable=unreadable,

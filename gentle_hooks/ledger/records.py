@@ -29,6 +29,8 @@ class PendingMutation:
             consumed it, or None while pending.
     """
 
+    KIND = "pending_mutation"
+
     root: str
     model: str
     effort: str
@@ -51,6 +53,8 @@ class EscalationRecord:
         item: 1..6; slug: the item's slug; reason: the one-line reason.
         critical: marked critical (shipping stakes then need a second verifier).
     """
+
+    KIND = "escalation"
 
     root: str
     identity: str
@@ -77,6 +81,8 @@ class Receipt:
         exit_code: reported exit status; duration_ms: wall time in ms; output_digest:
             ``sha256:`` digest of the output (see :mod:`gentle_hooks.services.runner`).
     """
+
+    KIND = "receipt"
 
     root: str
     identity: str
@@ -114,6 +120,8 @@ class SpotCheck:
         identity_after: candidate after the re-run; readback: the readback text.
     """
 
+    KIND = "spot_check"
+
     root: str
     identity: str
     kind: str
@@ -146,6 +154,8 @@ class VerdictRecord:
         caller: who the verdict names as its caller (or who added it), or None.
         observed_run: the :class:`VerifyRun` that wrote exactly this verdict, or None.
     """
+
+    KIND = "verdict"
 
     root: str
     identity: str
@@ -194,6 +204,8 @@ class VerifyRun:
 class ReviewFact:
     """A review outcome fact for one candidate: ``declined``, ``unavailable`` or
     ``consumed`` (an acknowledged review, builtin ``candidate.consumed``)."""
+
+    KIND = "review_fact"
 
     root: str
     identity: str
@@ -416,6 +428,10 @@ class QuarantineRecord:
     recorded_at: float = 0.0
     ended_at: float | None = None
 
+
+#: The records the recording commands and ``status`` list; each names its kind in ``KIND``
+#: (the ``type`` of its JSON form, :mod:`gentle_hooks.report.record_models`).
+Listed = PendingMutation | EscalationRecord | Receipt | SpotCheck | VerdictRecord | ReviewFact
 
 Record = (
     PendingMutation

@@ -68,14 +68,7 @@ def facts_from_note(
         for w in note.of(WriterLine)
     )
     escalations = tuple(
-        EscalationRecord(
-            root=root,
-            identity=identity,
-            item=e.item,
-            slug=e.slug,
-            reason=e.reason,
-            critical=e.critical,
-        )
+        EscalationRecord(root, identity, e.item, e.slug, e.reason, critical=e.critical)
         for e in note.of(EscalationLine)
     )
     receipts = {r.command for r in note.of(ReceiptLine, identity)}

@@ -36,112 +36,68 @@ class Marker:
         return f"Marker({self.id!r})"
 
 
+#: The address tail of a GitHub App's bot account (``<app>[bot]@users.noreply.github.com``).
+_BOT = "[bot]@users.noreply.github.com"
+_GCA = "gemini-code-assist"
+
+
+def _rows(where: str, *rows: tuple[str, str, str, str]) -> tuple[Marker, ...]:
+    """The markers ``(id, pattern, agent, source)`` of one place ``where``, in order."""
+    return tuple(Marker(id, where, pattern, agent, source) for id, pattern, agent, source in rows)
+
+
 MARKERS: tuple[Marker, ...] = (
     # addresses: in Co-authored-by trailers, or as the author's or committer's email
-    Marker("A-claude", "address", "noreply@anthropic.com", "claude-code", "claude-code"),
-    Marker("A-claude-code", "address", "claude@anthropic.com", "claude-code", "observed"),
-    Marker("A-aider", "address", "noreply@aider.chat", "aider", "aider"),
-    Marker("A-aider-old", "address", "aider@aider.chat", "aider", "aider"),
-    Marker("A-codex", "address", "noreply@openai.com", "codex", "codex"),
-    Marker("A-codex-agent", "address", "codex@openai.com", "codex", "observed"),
-    Marker(
-        "A-codex-connector",
+    *_rows(
         "address",
-        "chatgpt-codex-connector[bot]@users.noreply.github.com",
-        "codex",
-        "observed",
+        ("A-claude", "noreply@anthropic.com", "claude-code", "claude-code"),
+        ("A-claude-code", "claude@anthropic.com", "claude-code", "observed"),
+        ("A-aider", "noreply@aider.chat", "aider", "aider"),
+        ("A-aider-old", "aider@aider.chat", "aider", "aider"),
+        ("A-codex", "noreply@openai.com", "codex", "codex"),
+        ("A-codex-agent", "codex@openai.com", "codex", "observed"),
+        ("A-codex-connector", "chatgpt-codex-connector" + _BOT, "codex", "observed"),
+        ("A-cursor", "cursoragent@cursor.com", "cursor", "cursor"),
+        ("A-copilot", "+copilot@users.noreply.github.com", "copilot", "copilot"),
+        ("A-copilot-ide", "copilot@github.com", "copilot", "observed"),
+        ("A-copilot-agent", "copilot-swe-agent" + _BOT, "copilot", "copilot"),
+        ("A-gemini-cli", "gemini-cli-agent@google.com", "gemini-cli", "observed"),
+        ("A-gemini-cli-bot", "+gemini-cli@users.noreply.github.com", "gemini-cli", "observed"),
+        ("A-gemini-code-assist", _GCA + _BOT, _GCA, _GCA),
+        ("A-jules", "google-labs-jules" + _BOT, "jules", "observed"),
+        ("A-devin", "devin-ai-integration" + _BOT, "devin", "devin"),
+        ("A-devin-mail", "devin@cognition.ai", "devin", "observed"),
+        ("A-windsurf", "noreply@codeium.com", "windsurf", "observed"),
+        ("A-amp", "amp@ampcode.com", "amp", "observed"),
+        ("A-opencode", "noreply@opencode.ai", "opencode", "observed"),
+        ("A-goose", "opensource@block.xyz", "goose", "observed"),
+        ("A-cline", "noreply@cline.bot", "cline", "observed"),
+        ("A-amazon-q", "noreply@amazon.com", "amazon-q", "observed"),
+        ("A-pi", "noreply@pi.dev", "pi", "observed"),
     ),
-    Marker("A-cursor", "address", "cursoragent@cursor.com", "cursor", "cursor"),
-    Marker("A-copilot", "address", "+copilot@users.noreply.github.com", "copilot", "copilot"),
-    Marker("A-copilot-ide", "address", "copilot@github.com", "copilot", "observed"),
-    Marker(
-        "A-copilot-agent",
-        "address",
-        "copilot-swe-agent[bot]@users.noreply.github.com",
-        "copilot",
-        "copilot",
-    ),
-    Marker("A-gemini-cli", "address", "gemini-cli-agent@google.com", "gemini-cli", "observed"),
-    Marker(
-        "A-gemini-cli-bot",
-        "address",
-        "+gemini-cli@users.noreply.github.com",
-        "gemini-cli",
-        "observed",
-    ),
-    Marker(
-        "A-gemini-code-assist",
-        "address",
-        "gemini-code-assist[bot]@users.noreply.github.com",
-        "gemini-code-assist",
-        "gemini-code-assist",
-    ),
-    Marker(
-        "A-jules",
-        "address",
-        "google-labs-jules[bot]@users.noreply.github.com",
-        "jules",
-        "observed",
-    ),
-    Marker(
-        "A-devin",
-        "address",
-        "devin-ai-integration[bot]@users.noreply.github.com",
-        "devin",
-        "devin",
-    ),
-    Marker("A-devin-mail", "address", "devin@cognition.ai", "devin", "observed"),
-    Marker("A-windsurf", "address", "noreply@codeium.com", "windsurf", "observed"),
-    Marker("A-amp", "address", "amp@ampcode.com", "amp", "observed"),
-    Marker("A-opencode", "address", "noreply@opencode.ai", "opencode", "observed"),
-    Marker("A-goose", "address", "opensource@block.xyz", "goose", "observed"),
-    Marker("A-cline", "address", "noreply@cline.bot", "cline", "observed"),
-    Marker("A-amazon-q", "address", "noreply@amazon.com", "amazon-q", "observed"),
-    Marker("A-pi", "address", "noreply@pi.dev", "pi", "observed"),
     # author and committer names
-    Marker("I-aider", "identity", r"\(aider\)\s*$", "aider", "aider"),
-    Marker(
-        "I-copilot-agent", "identity", r"(?i)^copilot-swe-agent(\[bot\])?$", "copilot", "copilot"
-    ),
-    Marker("I-jules", "identity", r"(?i)^google-labs-jules(\[bot\])?$", "jules", "observed"),
-    Marker("I-claude", "identity", r"(?i)^(claude|claude code)$", "claude-code", "observed"),
-    Marker(
-        "I-devin", "identity", r"(?i)^(devin ai|devin-ai-integration(\[bot\])?)$", "devin", "devin"
-    ),
-    Marker(
-        "I-gemini-code-assist",
+    *_rows(
         "identity",
-        r"(?i)^gemini-code-assist(\[bot\])?$",
-        "gemini-code-assist",
-        "gemini-code-assist",
-    ),
-    Marker(
-        "I-codex-connector",
-        "identity",
-        r"(?i)^chatgpt-codex-connector(\[bot\])?$",
-        "codex",
-        "observed",
+        ("I-aider", r"\(aider\)\s*$", "aider", "aider"),
+        ("I-copilot-agent", r"(?i)^copilot-swe-agent(\[bot\])?$", "copilot", "copilot"),
+        ("I-jules", r"(?i)^google-labs-jules(\[bot\])?$", "jules", "observed"),
+        ("I-claude", "(?i)^(claude|claude code)$", "claude-code", "observed"),
+        ("I-devin", r"(?i)^(devin ai|devin-ai-integration(\[bot\])?)$", "devin", "devin"),
+        ("I-gemini-code-assist", r"(?i)^gemini-code-assist(\[bot\])?$", _GCA, _GCA),
+        ("I-codex-connector", r"(?i)^chatgpt-codex-connector(\[bot\])?$", "codex", "observed"),
     ),
     # trailers
-    Marker("T-assisted-by", "trailer", r"(?im)^Assisted-by:[ \t]*\S.*$", "assisted-by", "kernel"),
-    Marker(
-        "T-gentle-writer", "trailer", r"(?im)^Gentle-Writer:[ \t]*\S.*$", "gentle-hooks", "ours"
+    *_rows(
+        "trailer",
+        ("T-assisted-by", r"(?im)^Assisted-by:[ \t]*\S.*$", "assisted-by", "kernel"),
+        ("T-gentle-writer", r"(?im)^Gentle-Writer:[ \t]*\S.*$", "gentle-hooks", "ours"),
     ),
     # other lines of the message
-    Marker(
-        "M-claude-code-link",
+    *_rows(
         "message",
-        r"(?i)Generated with \[Claude Code\]",
-        "claude-code",
-        "claude-code",
+        ("M-claude-code-link", r"(?i)Generated with \[Claude Code\]", "claude-code", "claude-code"),
+        ("M-claude-code", r"(?im)^\W{0,4}Generated with Claude Code\b", "claude-code", "observed"),
+        ("M-devin", r"(?im)^\W{0,4}Generated with \[?Devin\b", "devin", "devin"),
+        ("M-aider", "(?i)^aider: ", "aider", "aider"),
     ),
-    Marker(
-        "M-claude-code",
-        "message",
-        r"(?im)^\W{0,4}Generated with Claude Code\b",
-        "claude-code",
-        "observed",
-    ),
-    Marker("M-devin", "message", r"(?im)^\W{0,4}Generated with \[?Devin\b", "devin", "devin"),
-    Marker("M-aider", "message", r"(?i)^aider: ", "aider", "aider"),
 )

@@ -30,7 +30,7 @@ from gentle_hooks.policy.vocabulary import (
     WriterSource,
 )
 from gentle_hooks.report.assess_json import ASSESS_SCHEMA
-from gentle_hooks.report.outbase import FrozenOut
+from gentle_hooks.report.outbase import FrozenOut, schema_field
 
 ReviewDueReason = Literal[
     "already_reviewed", "high_risk", "slice_budget_reached", "under_budget", "passive"
@@ -96,9 +96,7 @@ class ReviewAssessment(FrozenOut):
             binary leaves them out; the built-in provider never invents a continuation).
     """
 
-    schema_: Literal["gentle-ai.review-assessment/v1"] = Field(
-        default=REVIEW_ASSESSMENT_SCHEMA, alias="schema"
-    )
+    schema_: Literal["gentle-ai.review-assessment/v1"] = schema_field(REVIEW_ASSESSMENT_SCHEMA)
     risk: Literal["passive", "medium", "high"]
     reasons: tuple[AssessmentReason, ...]
     changed_paths: Count
@@ -223,7 +221,7 @@ class NativeOut(FrozenOut):
 class AssessEnvelope(FrozenOut):
     """``gentle-hook assess --json`` (SPEC §7). Validate with ``gentle-hook schema assess``."""
 
-    schema_: Literal["gentle-hooks.assess/v1"] = Field(default=ASSESS_SCHEMA, alias="schema")
+    schema_: Literal["gentle-hooks.assess/v1"] = schema_field(ASSESS_SCHEMA)
     risk: PlanRisk
     nativeRisk: NativeRisk
     nativeReviewOutcome: ReviewOutcome

@@ -7,10 +7,22 @@ their Python name or their alias (``schema_`` / ``schema``).
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class FrozenOut(BaseModel):
     """A frozen envelope model that refuses unknown fields."""
 
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+def schema_field(schema: str) -> Any:
+    """The ``schema_`` field of an envelope: named ``schema`` in JSON, ``schema`` its value
+    unless given.
+
+    Typed ``Any`` as :func:`pydantic.Field` is, so that it stands as the default of the
+    field's ``Literal`` annotation.
+    """
+    return Field(default=schema, alias="schema")

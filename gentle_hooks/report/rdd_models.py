@@ -17,7 +17,7 @@ from gentle_hooks.policy.loadout import ToolDecl, build_tools
 from gentle_hooks.policy.rdd import ResolvedRdd
 from gentle_hooks.policy.rddline import LineStep, Loadout, LoadoutRow, PinnedLine, loadout_row
 from gentle_hooks.policy.vocabulary import RddMode, RddSource
-from gentle_hooks.report.outbase import FrozenOut
+from gentle_hooks.report.outbase import FrozenOut, schema_field
 from gentle_hooks.services.rdd import SessionLine
 
 RDD_LINE_SCHEMA: Final = "gentle-hooks.rdd-line/v1"
@@ -48,7 +48,7 @@ class RddLineEnvelope(FrozenOut):
         renders: lines the session rendered so far, the first included.
     """
 
-    schema_: Literal["gentle-hooks.rdd-line/v1"] = Field(default=RDD_LINE_SCHEMA, alias="schema")
+    schema_: Literal["gentle-hooks.rdd-line/v1"] = schema_field(RDD_LINE_SCHEMA)
     session: str
     line: str
     pinned: RddStateOut
@@ -75,9 +75,7 @@ class RddStatusEnvelope(FrozenOut):
     """``gentle-hook rdd status --json``: the live mode and its deciding source (what review
     tools read), and a session's pinned line when ``--session`` is given."""
 
-    schema_: Literal["gentle-hooks.rdd-status/v1"] = Field(
-        default=RDD_STATUS_SCHEMA, alias="schema"
-    )
+    schema_: Literal["gentle-hooks.rdd-status/v1"] = schema_field(RDD_STATUS_SCHEMA)
     mode: RddMode
     source: RddSource
     line: str
@@ -117,9 +115,7 @@ class RddLoadout(FrozenOut):
     registered. A harness declares the tools whose ``hidden`` is false.
     """
 
-    schema_: Literal["gentle-hooks.rdd-loadout/v1"] = Field(
-        default=RDD_LOADOUT_SCHEMA, alias="schema"
-    )
+    schema_: Literal["gentle-hooks.rdd-loadout/v1"] = schema_field(RDD_LOADOUT_SCHEMA)
     session: str
     line: str
     mode: RddMode

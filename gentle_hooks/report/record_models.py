@@ -8,23 +8,16 @@ a ``type`` discriminator.
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Annotated, Final, Literal
 
-from pydantic import Field, JsonValue
+from pydantic import Field, JsonValue, TypeAdapter
 
-from gentle_hooks.ledger.records import (
-    EscalationRecord,
-    PendingMutation,
-    Receipt,
-    Record,
-    ReviewFact,
-    SpotCheck,
-    VerdictRecord,
-)
+from gentle_hooks.ledger.records import Listed, Receipt, Record, VerdictRecord
 from gentle_hooks.policy.vocabulary import Missing
 from gentle_hooks.report.jsontext import escape_strings
 from gentle_hooks.report.models import AssessEnvelope, StepOut
-from gentle_hooks.report.outbase import FrozenOut
+from gentle_hooks.report.outbase import FrozenOut, schema_field
 from gentle_hooks.values.frozen import asdict
 
 RECORDED_SCHEMA: Final = "gentle-hooks.recorded/v1"
@@ -33,12 +26,25 @@ STATUS_SCHEMA: Final = "gentle-hooks.status/v1"
 DOCTOR_SCHEMA: Final = "gentle-hooks.doctor/v1"
 
 
-class MutationOut(FrozenOut):
+class StoredOut(FrozenOut):
+    """The head of every stored record's model, in this order: ``type`` (each model narrows
+    it to its own literal, in place), the ledger ``id`` and the ``root``."""
+
+    type: str
+    id: int
+    root: str
+
+
+class CandidateRecordOut(StoredOut):
+    """A stored record of one candidate: the :class:`StoredOut` head, then ``identity``."""
+
+    identity: str
+
+
+class MutationOut(StoredOut):
     """A pending mutation (times are Unix seconds)."""
 
     type: Literal["pending_mutation"] = "pending_mutation"
-    id: int
-    root: str
     model: str
     effort: str
     source: str | None
@@ -50,13 +56,10 @@ class MutationOut(FrozenOut):
     consumed_identity: str | None
 
 
-class EscalationRecordOut(FrozenOut):
+class EscalationRecordOut(CandidateRecordOut):
     """An escalation: item 1..6, slug, reason; sticky while ``consumed_by`` is null."""
 
     type: Literal["escalation"] = "escalation"
-    id: int
-    root: str
-    identity: str
     item: int = Field(ge=1, le=6)
     slug: str
     reason: str
@@ -66,13 +69,10 @@ class EscalationRecordOut(FrozenOut):
     critical: bool = False
 
 
-class ReceiptOut(FrozenOut):
+class ReceiptOut(CandidateRecordOut):
     """A receipt: ``line`` is ``<command>: <observed result>``; durations in ms."""
 
     type: Literal["receipt"] = "receipt"
-    id: int
-    root: str
-    identity: str
     kind: Literal["run", "add"]
     command: str
     observed: str
@@ -85,13 +85,10 @@ class ReceiptOut(FrozenOut):
     recorded_at: float
 
 
-class SpotCheckOut(FrozenOut):
+class SpotCheckOut(CandidateRecordOut):
     """A spot check (``rerun``) or structural readback (``readback``)."""
 
     type: Literal["spot_check"] = "spot_check"
-    id: int
-    root: str
-    identity: str
     kind: Literal["rerun", "readback"]
     receipt_id: int | None
     command: str
@@ -107,13 +104,10 @@ class SpotCheckOut(FrozenOut):
     recorded_at: float
 
 
-class VerdictOut(FrozenOut):
+class VerdictOut(CandidateRecordOut):
     """A stored verdict: acceptance, reasons, and the verdict JSON as given."""
 
     type: Literal["verdict"] = "verdict"
-    id: int
-    root: str
-    identity: str
     brief_id: str
     status: str
     accepted: bool
@@ -125,13 +119,10 @@ class VerdictOut(FrozenOut):
     observed_run: int | None = None
 
 
-class ReviewFactOut(FrozenOut):
+class ReviewFactOut(CandidateRecordOut):
     """A review outcome fact for one candidate."""
 
     type: Literal["review_fact"] = "review_fact"
-    id: int
-    root: str
-    identity: str
     outcome: Literal["declined", "unavailable", "consumed"]
     recorded_at: float
 
@@ -143,29 +134,29 @@ RecordOut = Annotated[
 
 
 def record_out(rec: Record) -> RecordOut:
-    """Map a ledger record to its JSON model (every field set, ``type`` included, so that
-    ``exclude_unset`` dumps keep them). A non-UTF-8 path is escaped (report.jsontext)."""
+    """Map a ledger record to its JSON model: the one whose ``type`` is the record's ``KIND``
+    (every field set, ``type`` included, so that ``exclude_unset`` dumps keep them). A
+    non-UTF-8 path is escaped (report.jsontext)."""
+    assert isinstance(rec, Listed)  # no command lists another record
     data = {name: escape_strings(value) for name, value in asdict(rec).items()}
-    if isinstance(rec, PendingMutation):
-        return MutationOut.model_validate({**data, "type": "pending_mutation"})
-    if isinstance(rec, EscalationRecord):
-        return EscalationRecordOut.model_validate({**data, "type": "escalation"})
     if isinstance(rec, Receipt):
-        return ReceiptOut.model_validate({**data, "line": rec.line, "type": "receipt"})
-    if isinstance(rec, SpotCheck):
-        return SpotCheckOut.model_validate({**data, "type": "spot_check"})
-    if isinstance(rec, VerdictRecord):
+        data["line"] = rec.line
+    elif isinstance(rec, VerdictRecord):
         data.pop("markdown")
         data["verdict"] = json.loads(str(data.pop("json")))
-        return VerdictOut.model_validate({**data, "type": "verdict"})
-    assert isinstance(rec, ReviewFact)
-    return ReviewFactOut.model_validate({**data, "type": "review_fact"})
+    return _record_adapter().validate_python({**data, "type": rec.KIND})
+
+
+@cache
+def _record_adapter() -> TypeAdapter[RecordOut]:
+    """The validator of :data:`RecordOut` (built on first use: the hooks never print one)."""
+    return TypeAdapter(RecordOut)
 
 
 class RecordedEnvelope(FrozenOut):
     """What a recording command prints with ``--json``."""
 
-    schema_: Literal["gentle-hooks.recorded/v1"] = Field(default=RECORDED_SCHEMA, alias="schema")
+    schema_: Literal["gentle-hooks.recorded/v1"] = schema_field(RECORDED_SCHEMA)
     ledger: str
     identity: str | None
     record: RecordOut
@@ -175,7 +166,7 @@ class RecordedEnvelope(FrozenOut):
 class RecordListEnvelope(FrozenOut):
     """A list of records (``receipt list``, ``verdict list``) for one candidate."""
 
-    schema_: Literal["gentle-hooks.records/v1"] = Field(default=RECORDS_SCHEMA, alias="schema")
+    schema_: Literal["gentle-hooks.records/v1"] = schema_field(RECORDS_SCHEMA)
     ledger: str
     identity: str
     records: tuple[RecordOut, ...]
@@ -208,7 +199,7 @@ class StatusRecordsOut(FrozenOut):
 class StatusEnvelope(FrozenOut):
     """``gentle-hook status --json``: the assessment plus the records and what is missing."""
 
-    schema_: Literal["gentle-hooks.status/v1"] = Field(default=STATUS_SCHEMA, alias="schema")
+    schema_: Literal["gentle-hooks.status/v1"] = schema_field(STATUS_SCHEMA)
     assessment: AssessEnvelope
     ledger: str
     ledger_present: bool
@@ -229,6 +220,6 @@ class CheckOut(FrozenOut):
 class DoctorEnvelope(FrozenOut):
     """``gentle-hook doctor --json``."""
 
-    schema_: Literal["gentle-hooks.doctor/v1"] = Field(default=DOCTOR_SCHEMA, alias="schema")
+    schema_: Literal["gentle-hooks.doctor/v1"] = schema_field(DOCTOR_SCHEMA)
     healthy: bool
     checks: tuple[CheckOut, ...]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from pydantic import Field, JsonValue
+from pydantic import JsonValue
 
 from gentle_hooks.artifacts.observation import (
     Check,
@@ -26,7 +26,7 @@ from gentle_hooks.artifacts.observation import (
 from gentle_hooks.artifacts.verdict import CheckKind, Status
 from gentle_hooks.policy.shellwords import quote
 from gentle_hooks.report.fixes import binding_flags, program
-from gentle_hooks.report.outbase import FrozenOut
+from gentle_hooks.report.outbase import FrozenOut, schema_field
 from gentle_hooks.services.verify import Prepared, Verified
 from gentle_hooks.values.binding import Binding
 
@@ -155,9 +155,7 @@ class CheckOut(FrozenOut):
 class PrepareEnvelope(FrozenOut):
     """``verify prepare --json``: the room, the candidate, the checks, the run command."""
 
-    schema_: Literal["gentle-hooks.verify-prepare/v1"] = Field(
-        default=PREPARE_SCHEMA, alias="schema"
-    )
+    schema_: Literal["gentle-hooks.verify-prepare/v1"] = schema_field(PREPARE_SCHEMA)
     room: str
     tree: str
     brief: str
@@ -190,7 +188,7 @@ class RunEnvelope(FrozenOut):
     ``status_row``: the id of the status rule that decided the verdict's status (``S4``),
     ``outcomes[].row`` each check's (the summary says both in words)."""
 
-    schema_: Literal["gentle-hooks.verify-run/v1"] = Field(default=RUN_SCHEMA, alias="schema")
+    schema_: Literal["gentle-hooks.verify-run/v1"] = schema_field(RUN_SCHEMA)
     status: Status
     artifactRef: str
     json_path: str

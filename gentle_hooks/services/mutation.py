@@ -100,15 +100,7 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
         if earlier is not None:  # a replayed tool call records once (SPEC §6)
             return Recorded(led.path, earlier, notes=(replay_note(earlier),), replayed=True)
         entries = entries_for_write(repo, led, root, paths)
-        rec = PendingMutation(
-            root=root,
-            model=model,
-            effort=effort_value,
-            source=source,
-            session_id=session_id,
-            tool_call_id=tool_call_id,
-            paths=paths,
-        )
+        rec = PendingMutation(root, model, effort_value, source, session_id, tool_call_id, paths)
         again = None if entries or tool_call_id else led.last_pending_mutation(root)
         if again is not None and same_write(again, rec, repo, led):
             return Recorded(led.path, again, notes=(retry_note(again),), replayed=True)

@@ -291,6 +291,13 @@ class AttributionModel(RuleBasedStateMachine):
             self.git("reset", "-q", "--hard", before)
             self.note(f"git rebase --autostash {target} (conflict: aborted)")
             return
+        if self.ok("diff", "--name-only", "--diff-filter=U").strip():
+            # the rebase went through but its autostash did not apply back (git exits 0 and
+            # keeps the stash): undo both, as a user would, so no move starts on a conflict
+            self.ok("reset", "-q", "--hard", before)
+            self.ok("stash", "pop", "-q", "--index")
+            self.note(f"git rebase --autostash {target} (autostash conflict: undone)")
+            return
         self.note(f"git rebase --autostash {target}")
         event("rebase: done")
         self.check_trailers(self.new_commits(target))
@@ -381,6 +388,8 @@ class AttributionModel(RuleBasedStateMachine):
         for gone in ("rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD", "MERGE_HEAD"):
             path = self.ok("rev-parse", "--git-path", gone).strip()
             assert not (self.here / path).exists(), (gone, self.story())
+        unmerged = self.ok("diff", "--name-only", "--diff-filter=U")
+        assert not unmerged.strip(), (unmerged, self.story())
 
 
 def test_push_blocked_iff_pushed_writer_content_is_unverified(tmp_path: Path) -> None:
