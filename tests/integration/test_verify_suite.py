@@ -88,3 +88,28 @@ def test_a_failed_suites_run_reads_as_failed_and_its_view_claims_no_acceptance(e
     first = passed.stdout.splitlines()[0]
     assert first.startswith("verify run: pass (every criterion passed, "), passed.stdout
     assert first.endswith("suite 1/1 passed") and "…" not in first, first
+
+
+def test_a_held_back_pass_is_not_vouched_for_in_the_note(env: Env) -> None:
+    """F4 past the local gate: committed with ``--no-verify``, the note's line of the other
+    brief's pass does not say a ``verify run`` wrote it while the observed fail stands, so
+    ``gate --range`` (CI) does not count it either."""
+    import json
+
+    from tests.conftest import git
+
+    assert env.gh("install").returncode == 0
+    receipt = env.gh("receipt", "run", "--", "python3", "-m", "pytest", "-q", "tests/test_app.py")
+    assert receipt.returncode == 0, receipt.stdout + receipt.stderr
+    assert env.gh("spot-check").returncode == 0
+    assert env.json("verify", "run", "--brief", str(env.brief_path), code=1)["status"] == "fail"
+    env.brief({**BRIEF, "id": "add-2", "fullSuite": "python3 -m pytest -q tests/test_app.py"})
+    passed = env.json("verify", "run", "--brief", str(env.brief_path))
+    assert env.gh("verdict", "add", passed["json_path"]).returncode == 1
+    git(env.repo, "add", "-A")
+    git(env.repo, "commit", "-q", "--no-verify", "-m", "writer: add")
+    note = git(env.repo, "notes", "--ref=refs/notes/gentle-hooks", "show", "HEAD")
+    verdicts = [x for x in map(json.loads, note.splitlines()) if x.get("kind") == "verdict"]
+    assert verdicts and all("observed" not in x for x in verdicts), verdicts
+    gate = env.gh("gate", "--range", "HEAD~1..HEAD")
+    assert gate.returncode == 1, gate.stdout + gate.stderr
