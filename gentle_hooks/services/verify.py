@@ -2,7 +2,7 @@
 
 Room ``services``. One use case in two steps:
 
-* :func:`prepare` — validate the brief (B1-B3), choose its checks, and hand over a clean
+* :func:`prepare` — validate the brief (B1-B4), choose its checks, and hand over a clean
   room (:mod:`gentle_hooks.services.cleanroom`): the candidate's exact tree, the brief's
   objective and success criteria, nothing else.
 * :func:`run` — in a clean room that still holds exactly the candidate (a prepared one, or
@@ -136,7 +136,7 @@ class Verified:
 
 
 def read_brief(data: bytes, source: str) -> tuple[DelegationBrief, list[str]]:
-    """Parse a brief and check it (seed 001 "Workflow" 1: B1-B3).
+    """Parse a brief and check it (seed 001 "Workflow" 1: B1-B3; B4, its checks stay in the room).
 
     Returns:
         (the brief, its faults): faults empty when a verifier may start on it.
