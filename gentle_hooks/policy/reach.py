@@ -26,8 +26,8 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Mapping
 
-from gentle_hooks.policy.nocheck import MAX_DEPTH, SHELLS, _shell_script, _unwrap
 from gentle_hooks.policy.shell import words_of
+from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, shell_script, unwrap
 from gentle_hooks.values.frozen import frozen
 
 #: Absolute paths a check may name: the system's programs, libraries and devices.
@@ -138,12 +138,12 @@ def _commands(argv: tuple[str, ...], depth: int = 0) -> list[list[str]]:
     operators; wrappers such as ``env``/``timeout`` unwrapped), in order."""
     if not argv:
         return []
-    inner = _unwrap(argv) if depth < MAX_DEPTH else None
+    inner = unwrap(argv) if depth < MAX_DEPTH else None
     if inner is not None:
         return [list(argv[: len(argv) - len(inner)]), *_commands(inner, depth + 1)]
     name = argv[0].rsplit("/", 1)[-1]
     if name in SHELLS and depth < MAX_DEPTH:
-        script, _ = _shell_script(argv)
+        script, _ = shell_script(argv)
         if script is not None:
             tokens = words_of(script)
             if tokens is None:
