@@ -1,9 +1,9 @@
-"""Delegation briefs: the model, the three brief rules and the parser (seed 001; SPEC §9).
+"""Delegation briefs: the model, the brief rules and the parser (seed 001; SPEC §9).
 
 Room: artifacts (imports pydantic, the standard library, :mod:`gentle_hooks.errors`,
-:mod:`gentle_hooks.values` and :mod:`.jsonio`); no I/O, no clock. Seed
-``001_3bc4c9b08e2f7709.txt`` (verify-delegation) defines the shape; field names are its
-spellings (``outputFormat``, ``stopCondition``...).
+:mod:`gentle_hooks.values`, :mod:`gentle_hooks.policy.reach` and :mod:`.jsonio`); no I/O,
+no clock. Seed ``001_3bc4c9b08e2f7709.txt`` (verify-delegation) defines the shape; field
+names are its spellings (``outputFormat``, ``stopCondition``...).
 
 * *Is it a brief?* :func:`parse_brief` refuses what is not (exit 2, one line).
 * *May a worker start on it?* :func:`check_brief` names every rule of :data:`BRIEF_RULES`
@@ -31,6 +31,7 @@ from gentle_hooks.artifacts.jsonio import (
     Strings,
     parse_object_model,
 )
+from gentle_hooks.policy.reach import Reach, env_faults, reach_faults
 from gentle_hooks.values.frozen import frozen
 
 #: Declared side effects that never count as mutating, even though they name a mutating verb
@@ -224,6 +225,28 @@ def _read_only_faults(brief: DelegationBrief) -> tuple[str, ...]:
     )
 
 
+def _argv(command: Command) -> tuple[str, ...]:
+    return ("sh", "-c", command) if isinstance(command, str) else tuple(command)
+
+
+def _reach_line(what: str, found: Reach) -> str:
+    return (
+        f"{what} {found.row.said} ({found.word}): it would observe another tree than the "
+        "candidate's; checks run in the candidate's tree: name paths relative to it"
+    )
+
+
+def _room_faults(brief: DelegationBrief) -> tuple[str, ...]:
+    checks = [
+        *((f"criterion {c.criterion!r}", c.run) for c in brief.successCriteria),
+        *((f"negative test {c.criterion!r}", c.run) for c in brief.negativeTests),
+        *([("the full suite", brief.fullSuite)] if brief.fullSuite is not None else []),
+    ]
+    out = [_reach_line(what, f) for what, cmd in checks for f in reach_faults(_argv(cmd))]
+    out += [_reach_line(f"env {name}", f) for name, f in env_faults(brief.env or {})]
+    return tuple(out)
+
+
 @frozen
 class BriefRule:
     """One brief rule: a stable id, the rule in words, and a check naming its faults."""
@@ -233,11 +256,14 @@ class BriefRule:
     faults: Callable[[DelegationBrief], tuple[str, ...]]
 
 
-#: Seed 001 "Workflow" step 1 and "Rules": the three reasons a brief is rejected.
+#: Seed 001 "Workflow" step 1 and "Rules": the reasons a brief is rejected (B1-B3; B4 for
+#: its checks: seed 001 "Contract", the verifier gets the artifact and nothing else).
 BRIEF_RULES: tuple[BriefRule, ...] = (
     BriefRule("B1", "the brief has boundaries", _boundary_faults),
     BriefRule("B2", "the brief has a stopCondition", _stop_faults),
     BriefRule("B3", "readOnly false declares a mutating side effect", _read_only_faults),
+    # this tool's extension, as the checks are (:mod:`gentle_hooks.policy.reach`)
+    BriefRule("B4", "every check stays in the clean room's tree", _room_faults),
 )
 
 
@@ -251,7 +277,10 @@ def check_brief(brief: DelegationBrief) -> list[str]:
         One line per fault, each prefixed with its :data:`BRIEF_RULES` id, in rule order;
         empty when the brief is acceptable. B1 no boundaries (absent, empty, or only blank
         entries); B2 no stopCondition (absent or blank); B3 ``readOnly: false`` without a
-        declared mutating side effect (:func:`mutating_side_effects`).
+        declared mutating side effect (:func:`mutating_side_effects`); B4 a check, or a
+        variable of its ``env``, that reaches outside the clean room's tree (an absolute
+        path, a home directory, a path out of the room:
+        :data:`~gentle_hooks.policy.reach.REACH_ROWS`).
     """
     return [f"{rule.id} {fault}" for rule in BRIEF_RULES for fault in rule.faults(brief)]
 

@@ -27,7 +27,11 @@ def _yes(flag: bool) -> str:
 
 
 def render_verdict_markdown(
-    verdict: DelegationVerdict, refused: Sequence[str] = (), caller: str | None = None
+    verdict: DelegationVerdict,
+    refused: Sequence[str] = (),
+    caller: str | None = None,
+    *,
+    added: bool = True,
 ) -> str:
     """The Markdown view stored next to a verdict's JSON (seed 001, "Artifact"; SPEC §9).
 
@@ -41,7 +45,10 @@ def render_verdict_markdown(
     Args:
         verdict: the verdict; refused: reasons the gate refuses it beyond the verdict's own
             rules (``R1 not observed``); caller: who added it, when the verdict names no
-            caller itself.
+            caller itself; added: the view of a verdict ``verdict add`` judged (False: the
+            one ``verify run`` writes before any ``verdict add``, which says whether the
+            verdict's own rules let ``gentle-hook verdict add`` accept it; that command,
+            in the clone where the run was, decides).
 
     Returns:
         Markdown text ending in a newline; a pure function of its arguments.
@@ -59,7 +66,11 @@ def render_verdict_markdown(
         f"# DelegationVerdict for brief `{_cell(verdict.briefId)}`",
         "",
         f"- **Status:** {status}{reported}",
-        f"- **Accepted for the gate:** {_yes(accepted)}",
+        f"- **Accepted for the gate:** {_yes(accepted)}"
+        if added
+        else f"- **To be accepted by `gentle-hook verdict add`:** {_yes(accepted)} (written "
+        "by `verify run`; `verdict add`, in the clone where it ran, decides what the gate "
+        "counts)",
     ]
     lines += [f"  - not accepted: {reason}" for reason in reasons]
     if verdict.candidate is not None:

@@ -31,6 +31,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+# the values this module's tables judge, where their users have always found them
+from gentle_hooks.artifacts.outcome import MISSING_TOOL_EXITS as MISSING_TOOL_EXITS
+from gentle_hooks.artifacts.outcome import Check as Check
+from gentle_hooks.artifacts.outcome import Outcome as Outcome
 from gentle_hooks.artifacts.verdict import (
     MAX_SUMMARY_CHARS,
     CandidateRef,
@@ -40,117 +44,7 @@ from gentle_hooks.artifacts.verdict import (
     Observed,
     Status,
 )
-from gentle_hooks.policy.testcount import prints_count
 from gentle_hooks.values.frozen import frozen
-
-#: Exit statuses a shell gives when the program is missing (127) or cannot be executed
-#: (126): the tool is unavailable, so nothing was observed about the artifact.
-MISSING_TOOL_EXITS: frozenset[int] = frozenset({126, 127})
-
-
-@frozen
-class Check:
-    """One check a verifier runs.
-
-    Attributes:
-        kind: criterion, negative or suite; criterion: what it checks, in words;
-        command: the command as shown (a shell line, or the quoted argument vector);
-        argv: what is executed (``("sh", "-c", line)`` for a shell line).
-    """
-
-    kind: CheckKind
-    criterion: str
-    command: str
-    argv: tuple[str, ...]
-
-
-@frozen
-class Outcome:
-    """What running one :class:`Check` showed.
-
-    Attributes:
-        check: the check; exit_code: its exit status, None when it could not be started;
-        duration_ms / output_digest: as observed (digest None when it did not run);
-        error: why it could not be started (None when it ran).
-        changed: the candidate's paths whose files the check changed in the room (seed
-            001 "Scope": the verifier "never repairs the artifact it judges"); empty when
-            it left them as they were.
-        base_exit / base_same: the exit status the same command gave on the candidate's
-            base tree, and whether it was the candidate's (only the exit status: output
-            that differs, a digest or size of a changed file, is not the check's verdict);
-            None when it was not run there (a suite, a candidate that changes no file).
-        hollow_exit / hollow_same: for a criterion whose exit status on the base tree was
-            the candidate's: the exit status it gave on the candidate with every file the
-            candidate adds or changes emptied, and whether it was the candidate's; None
-            when it was not run there.
-        env: the names of the environment variables it ran with, sorted.
-        defined_by: the paths the candidate adds or changes that define what it runs
-            (:mod:`gentle_hooks.policy.checkdefs`): it was not run (``exit_code`` None).
-        tests_failed: its test runner's output reports failed tests
-            (:func:`~gentle_hooks.policy.testcount.reports_failures`).
-        runner / tests_run: the :data:`~gentle_hooks.policy.testcount.RUNNER_ROWS` row of
-            the test runner the command runs and how many tests its output says ran (None:
-            no runner, or no count in its output).
-        signature / base_signature: the :data:`~gentle_hooks.policy.toolmissing.MISSING_ROWS`
-            row whose line (an unavailable tool's) the output holds on the candidate and on
-            the base tree; None when it holds none or was not run there.
-    """
-
-    check: Check
-    exit_code: int | None
-    duration_ms: int
-    output_digest: str | None
-    error: str | None = None
-    changed: tuple[str, ...] = ()
-    base_exit: int | None = None
-    base_same: bool | None = None
-    runner: str | None = None
-    tests_run: int | None = None
-    hollow_exit: int | None = None
-    hollow_same: bool | None = None
-    signature: str | None = None
-    base_signature: str | None = None
-    tests_failed: bool = False
-    env: tuple[str, ...] | None = None
-    defined_by: tuple[str, ...] = ()
-
-    @property
-    def checks_nothing(self) -> bool:
-        """True for a criterion whose outcome is the same on the candidate's base tree and
-        on the candidate with the files it adds or changes emptied: it observed nothing
-        of the artifact (seed 001 "Guardrails": "do not accept a claim whose criteria
-        have no observable check")."""
-        return self.check.kind == "criterion" and bool(self.base_same) and self.hollow_same is True
-
-    @property
-    def started(self) -> bool:
-        """True when it started and the shell found the program."""
-        return self.exit_code is not None and self.exit_code not in MISSING_TOOL_EXITS
-
-    @property
-    def unavailable(self) -> bool:
-        """True when it failed with an unavailable tool's line
-        (:data:`~gentle_hooks.policy.toolmissing.MISSING_ROWS`) and failed the same way on
-        the base tree: the same exit status and the same row (when the candidate changes no
-        file its tree is the base tree). A check that prints such a line only on the
-        candidate failed for real: the artifact, not the tool, is what differs."""
-        if self.signature is None or self.exit_code in (None, 0):
-            return False
-        return self.base_same is None or (self.base_same and self.base_signature == self.signature)
-
-    @property
-    def ran(self) -> bool:
-        """True when the tool was there: it started, the shell found the program, and the
-        program found the tool it runs (:attr:`unavailable`)."""
-        return self.started and not self.unavailable
-
-    @property
-    def no_tests(self) -> bool:
-        """True when it runs a test runner whose output shows no test ran (0, or no count
-        from a runner that always prints one)."""
-        return self.runner is not None and (
-            self.tests_run == 0 or (self.tests_run is None and prints_count(self.runner))
-        )
 
 
 @frozen
@@ -211,6 +105,15 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         said="its output shows no test ran",
     ),
     CheckRow(
+        "C1-suite-part",
+        "the full suite selects or deselects tests (pytest -k, -m, --deselect, a node id, go "
+        "test -run...; or its output says tests were deselected or filtered out: "
+        ":data:`~gentle_hooks.policy.selection.SELECTION_ROWS`): it is not the full suite",
+        lambda o: o.check.kind == "suite" and o.selection is not None,
+        "blocked",
+        said="it runs some of the tests, not the full suite",
+    ),
+    CheckRow(
         "C2-signal",
         "a negative test killed by a signal (exit above 128): a crash is not the failure it "
         "must show",
@@ -264,7 +167,7 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         "C4-failed",
         "a criterion or the suite exited 0 but its test runner's output reports failed tests "
         "(`1 failed`): a later command hid the failure",
-        lambda o: o.tests_failed,
+        lambda o: o.tests_failed and o.exit_code == 0,
         "fail",
         said="it exited 0, but its output reports failed tests",
     ),
@@ -341,6 +244,12 @@ STATUS_ROWS: tuple[StatusRow, ...] = (
         "blocked",
     ),
     StatusRow(
+        "S1-suite-part",
+        "the full suite selected or deselected tests: it is not the full suite",
+        lambda v: any(check_result(o)[1] == "C1-suite-part" for o in v.of("suite")),
+        "blocked",
+    ),
+    StatusRow(
         "S1",
         "a required tool is missing: blocked, not inferred",
         lambda v: "blocked" in v.results(),
@@ -388,6 +297,8 @@ def _evidence(o: Outcome) -> str:
         tests = "; its output shows no count of tests run"
     if o.check.kind == "suite" and o.runner is None:
         tests = "; it runs no recognised test runner: nothing shows the project's tests ran"
+    if o.selection is not None:
+        tests += "; it ran some of the tests, not the full suite"
     if o.unavailable:
         tests = f"; its tool is unavailable ({o.signature})"
     base = ""
@@ -422,6 +333,7 @@ def observed_criterion(o: Outcome) -> Criterion:
             durationMs=o.duration_ms,
             outputDigest=o.output_digest,
             env=o.env,
+            envDigest=o.env_digest,
         ),
     )
 
@@ -478,7 +390,7 @@ def observed_verdict(
         observation; ``negativeTestsRun`` counts negative tests whose tool was there;
         ``fullSuiteRun`` is true when a suite was declared and every suite run (the
         brief's, and ``--suite`` beside it) runs a recognised test runner, its tool was
-        there and its output shows tests ran.
+        there, its output shows tests ran, and it selected none of them out.
     """
     observations = Observations(tuple(outcomes), mutating)
     status, row = verdict_status(observations)
@@ -489,7 +401,8 @@ def observed_verdict(
         negativeTestsRun=sum(1 for o in observations.of("negative") if o.ran),
         fullSuiteRun=bool(observations.of("suite"))
         and all(
-            o.ran and o.runner is not None and not o.no_tests for o in observations.of("suite")
+            o.ran and o.runner is not None and not o.no_tests and o.selection is None
+            for o in observations.of("suite")
         ),
         artifactMutating=mutating,
         summary=summarize(status, row, observations),

@@ -102,6 +102,10 @@ class Observed(StrictModel):
         env: the names (never the values) of the environment variables it ran with,
             sorted (:data:`gentle_hooks.services.room_run.ROOM_ENV_NAMES`); absent in a
             verdict written by anything else.
+        envDigest: ``sha256:`` of the values it was given: the caller's allowlisted
+            variables and the brief's ``env``, ``NAME=VALUE`` lines sorted (the room's own
+            per-run ``HOME``, ``TMPDIR`` and caches aside), so a verdict tells two runs
+            given another ``PATH`` apart without showing it; absent as ``env`` is.
     """
 
     kind: CheckKind
@@ -110,6 +114,7 @@ class Observed(StrictModel):
     durationMs: NonNegative
     outputDigest: Annotated[StrictStr, Field(pattern=_DIGEST)] | None = None
     env: tuple[StrictStr, ...] | None = None
+    envDigest: Annotated[StrictStr, Field(pattern=_DIGEST)] | None = None
 
 
 class Criterion(StrictModel):

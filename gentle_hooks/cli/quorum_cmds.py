@@ -87,8 +87,10 @@ def brief_check(file: str) -> int:
     """Check the DelegationBrief in FILE (or - for standard input).
 
     Rejected, exit 1, naming each fault: no boundaries, no stopCondition, readOnly false
-    without a declared mutating side effect, or a check whose command observes nothing
-    (`true` as a criterion, `false` as a negative test: verify run refuses them too).
+    without a declared mutating side effect, a check whose command observes nothing
+    (`true` as a criterion, `false` as a negative test: verify run refuses them too), or a
+    check or env entry that reaches outside the clean room's tree (B4: cd /abs, an
+    absolute path, ~, ../..).
     Exit 2 when FILE is not a DelegationBrief (see `gentle-hook schema brief`).
     """
     label = _label(file)

@@ -2,7 +2,7 @@
 
 Room ``cli``: parse flags, read the brief, call :mod:`gentle_hooks.services.verify`, render
 with :mod:`gentle_hooks.report.verify_report`. Exit codes: 0 a room made / a ``pass``
-verdict written, 1 the brief rejected (B1-B3) or a ``fail``/``blocked`` verdict written, 2
+verdict written, 1 the brief rejected (B1-B4) or a ``fail``/``blocked`` verdict written, 2
 bad input (not a brief, no criterion, a changed room...).
 """
 
@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 def _check_options(f: Callable[..., int]) -> Callable[..., int]:
     """``--brief FILE``, ``--check``, ``--negative`` and ``--suite``: the command receives
     the checked brief as ``brief``, its file as ``brief_file`` and the checks the flags add
-    as ``extra``; a rejected brief prints each fault and exits 1 before the command runs."""
+    as ``extra``; a rejected brief, or a flag's command that reaches outside the clean
+    room's tree, prints each fault and exits 1 before the command runs."""
 
     @functools.wraps(f)
     def checked(
@@ -39,10 +40,21 @@ def _check_options(f: Callable[..., int]) -> Callable[..., int]:
         suite: str | None,
         **kwargs: Any,
     ) -> int:
+        from gentle_hooks.services.brief_checks import flag_reach_faults
         from gentle_hooks.services.verify import ExtraChecks
 
         brief = _brief(brief_file)
         if brief is None:
+            return EXIT_BLOCKED
+        flags = (
+            *(("--check", c) for c in checks),
+            *(("--negative", c) for c in negatives),
+            *((("--suite", suite),) if suite is not None else ()),
+        )
+        refused = flag_reach_faults(flags)
+        for fault in refused:  # nothing runs: as a brief's check would be (rule B4)
+            click.echo(f"gentle-hook: check refused: {fault}", err=True)
+        if refused:
             return EXIT_BLOCKED
         extra = ExtraChecks(criteria=checks, negatives=negatives, suite=suite)
         return f(*args, brief=brief, brief_file=brief_file, extra=extra, **kwargs)
@@ -115,7 +127,8 @@ def prepare(
     notes, transcripts or work-tree state of your clone) and BRIEF.md the brief's objective
     and success criteria. Prints where it is, what the verifier may run there, and the
     `verify run` command. Exit 1 when the brief is rejected (no boundaries, no
-    stopCondition, readOnly false without a mutating side effect).
+    stopCondition, readOnly false without a mutating side effect, a check that reaches
+    outside the room's tree: an absolute path, ~, ../.. out of the room).
     """
     from gentle_hooks.report.verify_report import prepare_envelope, render_prepared
     from gentle_hooks.services.verify import prepare as prepare_room

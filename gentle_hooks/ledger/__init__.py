@@ -23,5 +23,6 @@ up this list:
 * :mod:`.store` — :class:`~.store.Ledger`: records bound to a candidate, commit records,
   RDD lines, on top of the pending work.
 * :mod:`.probe` — the hook pass path's question: is there writer work here?
+* :mod:`.fails` — observed ``verify run`` failures no later pass of the same checks settled.
 * :mod:`.facts` — one candidate's records as the policy's inputs.
 """

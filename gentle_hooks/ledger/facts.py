@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gentle_hooks.errors import PolicyInputError
+from gentle_hooks.ledger.fails import standing_fail_reason, standing_fails
 from gentle_hooks.ledger.records import (
     EscalationRecord,
     PendingMutation,
@@ -20,6 +21,7 @@ from gentle_hooks.ledger.records import (
     ReviewFact,
     SpotCheck,
     VerdictRecord,
+    VerifyRun,
     WriterEntryRecord,
 )
 from gentle_hooks.ledger.store import Ledger
@@ -75,6 +77,8 @@ class LedgerFacts:
         other_candidates: (table, count) of the root's records bound to other identities.
         earlier_commands: with no receipt bound to ``identity``, the command of the root's
             latest successful receipt bound to another candidate (the one to report again).
+        verify_runs: the ``verify run`` records bound to ``identity`` (this clone's ledger
+            only: a note carries the verdicts, not the runs).
     """
 
     path: str
@@ -90,6 +94,7 @@ class LedgerFacts:
     review_facts: tuple[ReviewFact, ...] = ()
     other_candidates: tuple[tuple[str, int], ...] = ()
     earlier_commands: tuple[str, ...] = ()
+    verify_runs: tuple[VerifyRun, ...] = ()
 
     @property
     def delegated(self) -> bool:
@@ -143,18 +148,29 @@ class LedgerFacts:
         earlier hand-written verdict through. Facts read from a note (``path`` ``"note"``:
         the CI and server gates) are judged when they are read, from what the note's line
         says a verify run observed
-        (:func:`~gentle_hooks.notes.facts.facts_from_note`), and returned as they are."""
-        if not require_observed or self.path == NOTE_PATH:
-            return self.verdicts
-        return tuple(
-            v
-            if v.observed_run is not None or not v.accepted
-            else replace(
-                v,
-                accepted=False,
-                reasons=(*v.reasons, f"{OBSERVED_RULE} {_UNOBSERVED}"),
+        (:func:`~gentle_hooks.notes.facts.facts_from_note`), and returned as they are.
+        While a ``verify run`` of this candidate that failed stands (no later pass of the
+        same brief and checks: :func:`~gentle_hooks.ledger.fails.standing_fails`), no
+        verdict is accepted: a pass of other checks does not override an observed fail."""
+        verdicts = self.verdicts
+        if require_observed and self.path != NOTE_PATH:
+            verdicts = tuple(
+                v
+                if v.observed_run is not None or not v.accepted
+                else replace(
+                    v,
+                    accepted=False,
+                    reasons=(*v.reasons, f"{OBSERVED_RULE} {_UNOBSERVED}"),
+                )
+                for v in verdicts
             )
-            for v in self.verdicts
+        fails = standing_fails(self.verify_runs)
+        if not fails:
+            return verdicts
+        held = standing_fail_reason(fails[0])
+        return tuple(
+            replace(v, accepted=False, reasons=(*v.reasons, held)) if v.accepted else v
+            for v in verdicts
         )
 
     def satisfaction(
@@ -317,6 +333,7 @@ def facts_from(
         review_facts=tuple(led.review_facts(identity)),
         other_candidates=tuple(led.other_candidate_counts(root, identity).items()),
         earlier_commands=(earlier.command,) if earlier else (),
+        verify_runs=tuple(led.verify_runs(identity)),
     )
 
 

@@ -21,6 +21,7 @@ from gentle_hooks.errors import GitError
 from gentle_hooks.git.notes import RefRaced
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.git.ssh import SigningError
+from gentle_hooks.ledger.fails import standing_fails
 from gentle_hooks.ledger.records import CommitRecord, commit_record
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.notes.codec import NOTES_REF, merge, parse, render
@@ -85,11 +86,10 @@ def note_records(led: Ledger, rec: CommitRecord) -> list[NoteLine]:
     verdicts = led.verdicts(ident)
     # what a verify run observed is in this clone's ledger only: the line carries the
     # digest of the verdict the run wrote, so a gate reading the note can tell it apart
-    runs = (
-        {r.id: r.verdict_digest for r in led.verify_runs(ident)}
-        if any(v.observed_run is not None for v in verdicts)
-        else {}
-    )
+    verify_runs = led.verify_runs(ident) if any(v.observed_run for v in verdicts) else []
+    # while an observed fail stands no verdict counts here (ledger.fails), so none is
+    # vouched for as observed there either: the note's gates would count it
+    runs = {} if standing_fails(verify_runs) else {r.id: r.verdict_digest for r in verify_runs}
     lines += [
         VerdictLine(
             ident,

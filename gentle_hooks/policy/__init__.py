@@ -19,6 +19,9 @@ One module per table or rule set:
   joined by ``&&``
 * :mod:`.checkdefs` — which files define what a verifier's check runs (the script, the
   Makefile, ``package.json``'s scripts, a test runner's configuration)
+* :mod:`.reach` — which words of a verifier's check reach outside the clean room (an
+  absolute path, a home directory, ``../..``)
+* :mod:`.selection` — whether a test run selected some of the tests (not the full suite)
 * :mod:`.testcount` — how many tests a test runner's output says it ran,
   and whether it reports failures
 * :mod:`.toolmissing` — the lines an unavailable tool leaves in a check's output

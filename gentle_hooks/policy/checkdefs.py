@@ -36,7 +36,7 @@ import posixpath
 import sys
 
 from gentle_hooks.policy.shell import Group, ShellList, Simple, parse_line, words_of
-from gentle_hooks.policy.wrappers import SHELLS, _shell_script, _unwrap
+from gentle_hooks.policy.wrappers import SHELLS, shell_script, unwrap
 from gentle_hooks.values.frozen import frozen
 
 #: A part of a file that defines a check: ``("json", KEY)`` a top-level key of a JSON
@@ -163,7 +163,7 @@ class Source:
     rule: FileRule | None = None
 
 
-def _program(word: str) -> str | None:
+def program_name(word: str) -> str | None:
     """The program's name, or None when ``word`` is a path (a file of the tree)."""
     if "/" not in word:
         return word
@@ -214,10 +214,10 @@ def _row_sources(program: str) -> list[Source]:
 
 def _simple(words: tuple[str, ...], cwd: str | None, depth: int) -> tuple[list[Source], str | None]:
     """The sources of one simple command, and the directory after it (``cd``)."""
-    inner = _unwrap(words) if depth < 8 else None
+    inner = unwrap(words) if depth < 8 else None
     if inner is not None:
         return _simple(inner, cwd, depth + 1)
-    name = _program(words[0])
+    name = program_name(words[0])
     if name is None:
         return [s for s in [_file(cwd, words[0])] if s], cwd
     if name == "cd":
@@ -226,7 +226,7 @@ def _simple(words: tuple[str, ...], cwd: str | None, depth: int) -> tuple[list[S
             return [], None
         return [], posixpath.normpath(posixpath.join(cwd, target))
     if name in SHELLS:
-        script, _ = _shell_script(words)
+        script, _ = shell_script(words)
         if script is not None and depth < 8:
             return _line(script, cwd, depth + 1), cwd
     if name in SHELLS or name in INTERPRETERS:

@@ -23,7 +23,7 @@ run without a shell (:func:`argv_fault`) is one simple command.
 from __future__ import annotations
 
 from gentle_hooks.policy.shell import RESERVED
-from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, _program, _shell_script, _unwrap
+from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, program_name, shell_script, unwrap
 from gentle_hooks.values.frozen import frozen
 
 
@@ -308,16 +308,16 @@ def argv_fault(words: tuple[str, ...], depth: int = 0) -> ShapeFault | None:
     ``-c`` script outside the shape; read through wrappers (``env``, ``timeout`` ...).
     None when it has none."""
     while words and depth <= MAX_DEPTH:
-        name = _program(words[0])
+        name = program_name(words[0])
         for program, row, why in PROGRAM_ROWS:
             if name == program:
                 return ShapeFault(row, program, why)
         if name == "find":
             return _find_fault(words)
         if name in SHELLS:
-            script, _ = _shell_script(words)
+            script, _ = shell_script(words)
             return None if script is None else shape_fault(script, depth + 1)
-        inner = _unwrap(words)
+        inner = unwrap(words)
         if inner is None:
             return None
         words, depth = inner, depth + 1

@@ -38,7 +38,7 @@ from gentle_hooks.policy.noop_args import (
 )
 from gentle_hooks.policy.shell import AndOr, Group, Pipeline, ShellList, Simple, parse_line
 from gentle_hooks.policy.testcount import no_run_flags
-from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, _program, _shell_script, _unwrap
+from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, program_name, shell_script, unwrap
 from gentle_hooks.values.frozen import frozen
 
 
@@ -228,13 +228,13 @@ def _simple(words: tuple[str, ...], st: _State, depth: int) -> bool:
         return True
     if depth > MAX_DEPTH:
         return False
-    inner = _unwrap(words)
+    inner = unwrap(words)
     if inner is not None:
         return _simple(inner, st, depth + 1)
-    name = _program(words[0])
+    name = program_name(words[0])
     args = words[1:]
     if name in SHELLS:
-        script, pipefail = _shell_script(words)
+        script, pipefail = shell_script(words)
         line = parse_line(script) if script is not None else None
         if line is not None:
             shell = _State(pipefail, st.checks_ok, st.fail_at, st.table)
@@ -407,12 +407,12 @@ def _has_check(line: ShellList, table: tuple[NoCheckRow, ...], depth: int = 0) -
 
 
 def _verifies_nothing(words: tuple[str, ...], table: tuple[NoCheckRow, ...], depth: int) -> bool:
-    inner = _unwrap(words)
+    inner = unwrap(words)
     if inner is not None and depth < MAX_DEPTH:
         return _verifies_nothing(inner, table, depth + 1)
-    name = _program(words[0])
+    name = program_name(words[0])
     if name in SHELLS:
-        script, _ = _shell_script(words)
+        script, _ = shell_script(words)
         line = parse_line(script) if script is not None else None
         return line is not None and depth < MAX_DEPTH and not _has_check(line, table, depth + 1)
     return any(_matches(row, name, words) for row in table)

@@ -10,7 +10,7 @@ gives them (quotes removed, ``$`` expansions left as written).
 
 from __future__ import annotations
 
-from gentle_hooks.policy.wrappers import _program
+from gentle_hooks.policy.wrappers import program_name
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -122,7 +122,7 @@ def file_probe(words: tuple[str, ...]) -> bool:
     :data:`METADATA` with any arguments, or ``test``/``[`` whose every question, after
     ``!`` and between ``-a``/``-o``, is a :data:`FILE_TESTS` or :data:`PATH_COMPARES` one
     (``test -f app.py``, ``[ ! -d build ]``, ``[ -f a -a -x b ]``)."""
-    name, args = _program(words[0]), words[1:]
+    name, args = program_name(words[0]), words[1:]
     if name in METADATA:
         return True
     if name not in ("test", "["):

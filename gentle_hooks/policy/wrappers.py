@@ -47,16 +47,16 @@ SHELLS = ("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash")
 MAX_DEPTH = 8
 
 
-def _program(word: str) -> str:
+def program_name(word: str) -> str:
     """The name a program word is matched by: itself, or its base name in a system bin."""
     if "/" not in word:
         return word
     return word.rsplit("/", 1)[1] if word.startswith(SYSTEM_BIN) else word
 
 
-def _unwrap(words: tuple[str, ...]) -> tuple[str, ...] | None:
+def unwrap(words: tuple[str, ...]) -> tuple[str, ...] | None:
     """The command a wrapper runs; None when ``words`` is no wrapper (or wraps nothing)."""
-    wrapper = next((w for w in WRAPPERS if w.name == _program(words[0])), None)
+    wrapper = next((w for w in WRAPPERS if w.name == program_name(words[0])), None)
     if wrapper is None:
         return None
     i, leading = 1, wrapper.leading
@@ -78,7 +78,7 @@ def _unwrap(words: tuple[str, ...]) -> tuple[str, ...] | None:
     return rest or None
 
 
-def _shell_script(words: tuple[str, ...]) -> tuple[str | None, bool]:
+def shell_script(words: tuple[str, ...]) -> tuple[str | None, bool]:
     """(the ``-c`` script of a shell invocation or None, whether ``-o pipefail`` was set)."""
     has_c = pipefail = False
     i = 1

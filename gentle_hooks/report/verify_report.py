@@ -38,8 +38,14 @@ _KIND_LABEL = {"criterion": "criterion", "negative": "negative test", "suite": "
 
 
 def _line(text: str, limit: int = 160) -> str:
+    """``text`` on one line, at most ``limit`` characters: cut at the last word that fits
+    (a command's last word too), then ``…``."""
     one = " ".join(text.translate(_CONTROL).split())
-    return one if len(one) <= limit else one[: limit - 1] + "…"
+    if len(one) <= limit:
+        return one
+    cut = one[: limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut) + "…"
 
 
 def _run_command(brief_file: str, binding: Binding, room: str | None) -> str:
@@ -101,7 +107,8 @@ def render_verified(v: Verified) -> str:
     cand = v.bound.candidate
     first = verdict.summary.split("\n", 1)[0]
     lines = [
-        f"verify run: {_line(first)}",
+        # the status line is the table's words and the counts: bounded, never cut
+        f"verify run: {_line(first, 400)}",
         f"  candidate {cand.identity[:19]}… (tree {cand.tree[:12]}), brief "
         f"{_line(verdict.briefId, 60)}, caller {_line(verdict.caller or '-', 80)}",
     ]

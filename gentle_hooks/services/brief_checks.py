@@ -16,6 +16,7 @@ from gentle_hooks.artifacts.verdict import CheckKind
 from gentle_hooks.policy.checkshape import argv_fault
 from gentle_hooks.policy.hidden import judge_hidden
 from gentle_hooks.policy.nocheck import judge_command, judge_negative, row_text
+from gentle_hooks.policy.reach import reach_faults
 from gentle_hooks.policy.testcount import no_run_flags
 
 #: Why such a check is refused (seed 001 "Guardrails").
@@ -94,3 +95,15 @@ def brief_command_faults(brief: DelegationBrief) -> list[str]:
     """:func:`command_fault` of each of the brief's own checks, in order (empty: every
     command can observe something)."""
     return [f for f in map(command_fault, brief_checks(brief)) if f is not None]
+
+
+def flag_reach_faults(flags: tuple[tuple[str, str], ...]) -> list[str]:
+    """Why each command given by a flag (``("--check", CMD)``...) reaches outside the clean
+    room's tree (:func:`~gentle_hooks.policy.reach.reach_faults`), one line each, as the
+    brief's own checks are judged by rule B4 (empty: none does)."""
+    return [
+        f"{flag} `{command}` {found.row.said} ({found.word}): it would observe another tree "
+        "than the candidate's; checks run in the candidate's tree: name paths relative to it"
+        for flag, command in flags
+        for found in reach_faults(("sh", "-c", command))
+    ]

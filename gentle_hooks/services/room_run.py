@@ -25,6 +25,7 @@ from typing import Literal
 from gentle_hooks.artifacts.observation import Check, Outcome
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.process import scrubbed_env
+from gentle_hooks.policy.selection import selection
 from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run
 from gentle_hooks.policy.toolmissing import missing_tool
 from gentle_hooks.services.cleanroom import (
@@ -67,13 +68,10 @@ def room_env(env: Mapping[str, str], *pointers: str) -> dict[str, str]:
     loses its entries there. What the caller's environment would change in a test run
     (``PYTEST_ADDOPTS="--deselect ..."``) does not reach the room.
     """
-    places = tuple({*(p for p in pointers if p), *(os.path.realpath(p) for p in pointers if p)})
+    places = _places(pointers)
 
     def points_in(value: str) -> bool:
-        if any(p in value for p in places):
-            return True
-        real = os.path.realpath(value) if os.path.isabs(value) else ""
-        return any(real == p or real.startswith(p + os.sep) for p in places if real)
+        return _points_in(value, places)
 
     out: dict[str, str] = {}
     for name, value in scrubbed_env(env).items():
@@ -85,6 +83,50 @@ def room_env(env: Mapping[str, str], *pointers: str) -> dict[str, str]:
             continue
         out[name] = value
     return out
+
+
+def env_digest(env: Mapping[str, str]) -> str:
+    """``sha256:`` of ``env``'s ``NAME=VALUE`` lines, sorted, NUL-separated."""
+    import hashlib
+
+    lines = "\0".join(f"{k}={v}" for k, v in sorted(env.items()))
+    return "sha256:" + hashlib.sha256(lines.encode("utf-8", "surrogateescape")).hexdigest()
+
+
+def dropped_path(env: Mapping[str, str], *pointers: str) -> list[str]:
+    """The entries of ``env``'s ``PATH`` that :func:`room_env` leaves out: those in one of
+    ``pointers`` (a virtualenv in the work tree: its tools, and an editable install's
+    link to the work tree, would run the writer's copy, not the candidate's)."""
+    places = _places(pointers)
+    path = scrubbed_env(env).get("PATH", "")
+    return [d for d in path.split(os.pathsep) if d and _points_in(d, places)]
+
+
+def _places(pointers: Sequence[str]) -> tuple[str, ...]:
+    return tuple({*(p for p in pointers if p), *(os.path.realpath(p) for p in pointers if p)})
+
+
+def _points_in(value: str, places: tuple[str, ...]) -> bool:
+    """``value`` names one of ``places`` or a path under one (through symlinks too)."""
+    if any(p in value for p in places):
+        return True
+    real = os.path.realpath(value) if os.path.isabs(value) else ""
+    return any(real == p or real.startswith(p + os.sep) for p in places if real)
+
+
+def pointing_in(variables: Mapping[str, str], *pointers: str) -> list[tuple[str, str]]:
+    """The (name, entry) of each of ``variables`` (a brief's ``env``) whose value, or an
+    entry of its ``:``-separated list (``PATH``, ``PYTHONPATH``, ``LD_LIBRARY_PATH``...),
+    names one of ``pointers`` (the user's work trees and git directory) or a place under
+    one, symlinks resolved: a check given it would run the writer's copy, not the
+    candidate's (``PATH=<repo>/bin``: a ``pytest`` there that prints "2 passed")."""
+    places = _places(pointers)
+    return [
+        (name, entry)
+        for name in sorted(variables)
+        for entry in variables[name].split(os.pathsep)
+        if entry and _points_in(entry, places)
+    ]
 
 
 def _observe(
@@ -139,14 +181,17 @@ def _observe(
         obs.output_digest,
         signature=signature,
         env=tuple(sorted(run_env)),
+        env_digest=env_digest(env),
     )
     runner = runner_of(check.command)
     if runner is not None and check.kind != "negative" and not where:
+        chosen = selection(check.command, text) if check.kind == "suite" else None
         outcome = replace(
             outcome,
             runner=runner.id,
             tests_run=tests_run(check.command, text),
             tests_failed=reports_failures(check.command, text),
+            selection=chosen.id if chosen is not None else None,
         )
     return outcome
 

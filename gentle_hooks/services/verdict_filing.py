@@ -39,6 +39,7 @@ from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import ConfigError, GentleError, GitError, UsageError, cli
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.facts import OBSERVED_RULE
+from gentle_hooks.ledger.fails import standing_fail_reason, standing_fails
 from gentle_hooks.ledger.records import VerdictRecord, VerifyRun
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.services.delivered import refresh_notes
@@ -261,6 +262,8 @@ def add_verdict(
 ) -> Recorded:
     """``verdict add``: validate a verdict, judge it, and store it for the bound candidate.
 
+    While a ``verify run`` of this candidate that failed stands
+    (:func:`~gentle_hooks.ledger.fails.standing_fails`), no verdict is accepted.
     Every valid verdict for this candidate is stored, accepted or not: one that is not
     accepted is shown as the reason the verifier requirement is still missing. Its status
     is recorded as :func:`~gentle_hooks.artifacts.verdict.recorded_status` (``blocked``
@@ -319,6 +322,10 @@ def add_verdict(
         if run is None and required:
             refused = (observation_fault(led, verdict, bound.candidate.identity),)
             reasons, accepted = (*reasons, *refused), False
+        fails = standing_fails(led.verify_runs(bound.candidate.identity))
+        if fails and accepted:  # an observed fail stands until the same checks pass
+            refused = (*refused, standing_fail_reason(fails[0]))
+            reasons, accepted = (*reasons, refused[-1]), False
         caller = _caller(bound.repo, verdict)
         markdown = render_verdict_markdown(verdict, refused, caller)
         pair = _artifact_for(

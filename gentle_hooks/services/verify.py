@@ -2,7 +2,7 @@
 
 Room ``services``. One use case in two steps:
 
-* :func:`prepare` — validate the brief (B1-B3), choose its checks, and hand over a clean
+* :func:`prepare` — validate the brief (B1-B4), choose its checks, and hand over a clean
   room (:mod:`gentle_hooks.services.cleanroom`): the candidate's exact tree, the brief's
   objective and success criteria, nothing else.
 * :func:`run` — in a clean room that still holds exactly the candidate (a prepared one, or
@@ -45,7 +45,7 @@ from gentle_hooks.artifacts.verdict import (
     verdict_json,
 )
 from gentle_hooks.config.load import load_config
-from gentle_hooks.errors import GitError, UsageError
+from gentle_hooks.errors import EXIT_BLOCKED, GentleError, GitError, UsageError
 from gentle_hooks.ledger.records import VerifyRun
 from gentle_hooks.services.brief_checks import check_of, command_fault
 from gentle_hooks.services.cleanroom import (
@@ -63,7 +63,7 @@ from gentle_hooks.services.cleanroom import (
 )
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.room_bounds import check_room_parents
-from gentle_hooks.services.room_run import observe_all, room_env
+from gentle_hooks.services.room_run import dropped_path, observe_all, pointing_in, room_env
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
 from gentle_hooks.values.frozen import field, frozen
@@ -136,7 +136,7 @@ class Verified:
 
 
 def read_brief(data: bytes, source: str) -> tuple[DelegationBrief, list[str]]:
-    """Parse a brief and check it (seed 001 "Workflow" 1: B1-B3).
+    """Parse a brief and check it (seed 001 "Workflow" 1: B1-B3; B4, its checks stay in the room).
 
     Returns:
         (the brief, its faults): faults empty when a verifier may start on it.
@@ -234,9 +234,33 @@ def prepare(
     """
     bound = bind(binding, env)
     plan = _plan_for(bound, brief, extra)
+    _refuse_pointing(bound, brief)
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     check_room_parents(tempfile.gettempdir())
     return Prepared(bound, plan, make_room(bound.repo, bound.candidate, text))
+
+
+def _pointers(bound: Bound) -> tuple[str, ...]:
+    """Where the user's copies are: every work tree of the repository and its git
+    directory (the ledger, receipts, notes)."""
+    return (bound.root, bound.repo.paths.common_dir, *bound.repo.worktree_paths())
+
+
+def _refuse_pointing(bound: Bound, brief: DelegationBrief) -> None:
+    """Raises GentleError (exit 1, as a rejected brief): a variable of the brief's ``env``
+    points into one of the user's work trees or its git directory
+    (:func:`~gentle_hooks.services.room_run.pointing_in`; rule B4 refuses an absolute path
+    outside the system's directories before, this one the ones under them or behind a
+    symlink)."""
+    found = pointing_in(brief.env or {}, *_pointers(bound))
+    if found:
+        name, entry = found[0]
+        raise GentleError(
+            f"brief rejected: B4 env {name} ({entry}) points into your repository or one of "
+            "its worktrees: a check would run the writer's copy, not the candidate's; name "
+            "paths relative to the candidate's tree",
+            exit_code=EXIT_BLOCKED,
+        )
 
 
 def _caller(bound: Bound, caller: str | None) -> str:
@@ -287,6 +311,7 @@ def run(
     started = time.monotonic()
     bound = bind(binding, env)
     plan = _plan_for(bound, brief, extra)
+    _refuse_pointing(bound, brief)
     sweep_rooms()
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     if room_path is not None:
@@ -322,7 +347,7 @@ def _verify_in(
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     cand = bound.candidate
     with open_store(bound.repo) as led:  # a broken store fails before anything runs
-        checks_env = room_env(env, bound.root, bound.repo.paths.common_dir)
+        checks_env = room_env(env, *_pointers(bound))
         checks_env.update(plan.brief.env or {})
         if not cand.is_empty:
             make_base(bound.repo, room, cand)
@@ -347,7 +372,8 @@ def _verify_in(
         )
         text = verdict_json(verdict)
         _validate(verdict, text)
-        pair = write_artifacts(bound.repo, bound.root, pair, text, render_verdict_markdown(verdict))
+        view = render_verdict_markdown(verdict, added=False)
+        pair = write_artifacts(bound.repo, bound.root, pair, text, view)
         record = led.add(
             VerifyRun(
                 root=bound.root,
@@ -369,6 +395,9 @@ def _verify_in(
                 ),
             )
         )
+    dropped = dropped_path(env, *_pointers(bound))
+    if dropped:
+        notes = (*notes, _dropped_note(dropped, outcomes))
     if pair.excluded is not None:
         notes = (
             *notes,
@@ -376,6 +405,22 @@ def _verify_in(
             "change the candidate it judged",
         )
     return Verified(bound, plan, room, outcomes, verdict, pair, record, kept, notes)
+
+
+def _dropped_note(dropped: list[str], outcomes: tuple[Outcome, ...]) -> str:
+    """Which PATH entries the room left out and, when a check then missed its tool, what
+    to do."""
+    shown = ", ".join(dropped[:3]) + (f" and {len(dropped) - 3} more" if len(dropped) > 3 else "")
+    line = (
+        f"PATH: {shown} left out of the room: it is in your repository, where its tools "
+        "(and an editable install) would run your copy, not the candidate's"
+    )
+    if any(not o.ran for o in outcomes):
+        line += (
+            "; a check missed its tool: install the tools outside the repository (a "
+            "virtualenv elsewhere, or the system's) and run verify again with them on PATH"
+        )
+    return line
 
 
 def _validate(verdict: DelegationVerdict, text: str) -> None:

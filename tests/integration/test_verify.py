@@ -795,7 +795,9 @@ def test_checks_get_nothing_of_the_writers_session_or_repository(env: Env) -> No
         "PWD": repo,
         "WRITER_NOTES": f"see {repo}/notes.txt",
     }
-    check = ENV_PROBE + " " + shlex.join([repo, *SESSION_ENV])
+    # the probe's needle without its leading "/": an absolute path as a check's argument
+    # reaches outside the room and is refused before anything runs (rule B4)
+    check = ENV_PROBE + " " + shlex.join([repo[1:], *SESSION_ENV])
     extra = {
         **SESSION_ENV,
         **pointers,
@@ -1177,8 +1179,8 @@ FAILS_ANYWHERE = [
     ("missing-module", "python3 -c 'import nonexistent_mod'", "C2-base"),
     ("test-z", "test -z x", "C2-base"),
     ("test-unequal", "test 1 = 2", "C2-base"),
-    ("ls-missing", "ls /nonexistent", "C2-base"),
-    ("cat-missing", "cat /nonexistent", "C2-base"),
+    ("ls-missing", "ls nonexistent", "C2-base"),
+    ("cat-missing", "cat nonexistent", "C2-base"),
     ("eval-false", "eval false", "C2-base"),
     (
         "random-output",
@@ -1345,7 +1347,7 @@ CRITERIA_ROWS: list[tuple[str, str, str]] = [
     ("import-os", "python3 -c 'import os'", "C4-nothing"),
     ("exists-untouched-file", "test -e .gitignore", "C4-nothing"),
     ("imports-only", "python3 -c 'import app'", "C4-nothing"),
-    ("fails-everywhere", "test -e /nonexistent", "C4-nothing"),
+    ("fails-everywhere", "test -e nonexistent", "C4-nothing"),
     # their output differs on each tree, their exit status never does: they judge nothing
     ("sha256sum-of-the-change", "sha256sum src/app.py", "C4-nothing"),
     ("md5sum-of-the-change", "md5sum src/app.py", "C4-nothing"),

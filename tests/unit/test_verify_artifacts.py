@@ -146,6 +146,19 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     # suite that ran no test did not run
     ("suite-ran-no-test", runner(out("suite", 0), 0), "blocked", "C1-suite-none"),
     ("suite-no-tests-ran-exit-5", runner(out("suite", 5), 0), "blocked", "C1-suite-none"),
+    # refuter r18x F3: a "full suite" that selects tests (-k test_add) is not the full suite
+    (
+        "suite-selects-tests",
+        replace(runner(out("suite", 0), 1), selection="P-pytest-flag"),
+        "blocked",
+        "C1-suite-part",
+    ),
+    (
+        "criterion-may-select-tests",
+        replace(runner(out("criterion", 0), 1), selection="P-pytest-flag"),
+        "pass",
+        "C4",
+    ),
     ("pytest-criterion-ran-no-test", runner(out("criterion", 0), 0), "fail", "C4-none"),
     ("pytest-no-count", runner(out("criterion", 0), None), "fail", "C4-none"),
     ("pytest-ran-tests", runner(out("suite", 0), 3), "pass", "C4"),
@@ -155,6 +168,13 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
         replace(runner(out("suite", 0), 3), tests_failed=True),
         "fail",
         "C4-failed",
+    ),
+    # refuter r18x F7: exit 1 with failed tests failed as such, not "it exited 0, but..."
+    (
+        "suite-exit-1-output-reports-failed",
+        replace(runner(out("suite", 1), 3), tests_failed=True),
+        "fail",
+        "C5",
     ),
     (
         "criterion-exit-0-output-reports-failed",
@@ -298,6 +318,17 @@ STATUS_CASES: list[tuple[str, list[Outcome], bool, str, str]] = [
         "S1-suite-none",
     ),
     (
+        "suite-selected-some-tests",
+        [
+            out("criterion", 0),
+            out("negative", 1),
+            replace(runner(out("suite", 0), 1), selection="P-deselected"),
+        ],
+        True,
+        "blocked",
+        "S1-suite-part",
+    ),
+    (
         "suite-module-missing",
         [out("criterion", 0), out("negative", 1), missing(out("suite", 1))],
         True,
@@ -394,6 +425,7 @@ def test_a_pass_verdict_binds_candidate_brief_and_caller_and_is_accepted() -> No
         "durationMs": 7,
         "outputDigest": DIGEST,
         "env": None,
+        "envDigest": None,
     }
     assert verdict_acceptance(v) == (True, ())
 
@@ -426,6 +458,17 @@ def test_an_unavailable_suite_did_not_run() -> None:
     v = _verdict([out("criterion", 0), out("negative", 1), runner(out("suite", 5), 0)])
     assert (v.status, v.fullSuiteRun) == ("blocked", False)
     assert v.summary.splitlines()[0].startswith("blocked (the full suite ran no")
+
+
+def test_a_suite_that_selected_tests_is_not_the_full_suite() -> None:
+    """Seed 001 "Rules": "A pass verdict requires the full suite to have run"; refuter r18x
+    F3: ``pytest -q -k test_add`` as the full suite passed with fullSuiteRun true."""
+    suite = replace(out("suite", 0), selection="P-pytest-flag")
+    v = _verdict([out("criterion", 0), out("negative", 1), suite])
+    assert (v.status, v.fullSuiteRun) == ("blocked", False)
+    assert v.summary.splitlines()[0].startswith("blocked (the full suite selected or ")
+    assert "it ran some of the tests, not the full suite" in v.criteria[2].evidence
+    assert verdict_acceptance(v)[0] is False
 
 
 #: (command, the RUNNER_ROWS row it runs, or None).

@@ -1,0 +1,127 @@
+"""What one check a verifier ran showed: :class:`Check` and :class:`Outcome` (seed 001).
+
+Room: artifacts (imports :mod:`.verdict`, :mod:`gentle_hooks.policy`,
+:mod:`gentle_hooks.values`); pure values. :mod:`.observation` judges them
+(:data:`~.observation.CHECK_ROWS`); :mod:`gentle_hooks.services.room_run` observes them.
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.artifacts.verdict import CheckKind
+from gentle_hooks.policy.testcount import prints_count
+from gentle_hooks.values.frozen import frozen
+
+#: Exit statuses a shell gives when the program is missing (127) or cannot be executed
+#: (126): the tool is unavailable, so nothing was observed about the artifact.
+MISSING_TOOL_EXITS: frozenset[int] = frozenset({126, 127})
+
+
+@frozen
+class Check:
+    """One check a verifier runs.
+
+    Attributes:
+        kind: criterion, negative or suite; criterion: what it checks, in words;
+        command: the command as shown (a shell line, or the quoted argument vector);
+        argv: what is executed (``("sh", "-c", line)`` for a shell line).
+    """
+
+    kind: CheckKind
+    criterion: str
+    command: str
+    argv: tuple[str, ...]
+
+
+@frozen
+class Outcome:
+    """What running one :class:`Check` showed.
+
+    Attributes:
+        check: the check; exit_code: its exit status, None when it could not be started;
+        duration_ms / output_digest: as observed (digest None when it did not run);
+        error: why it could not be started (None when it ran).
+        changed: the candidate's paths whose files the check changed in the room (seed
+            001 "Scope": the verifier "never repairs the artifact it judges"); empty when
+            it left them as they were.
+        base_exit / base_same: the exit status the same command gave on the candidate's
+            base tree, and whether it was the candidate's (only the exit status: output
+            that differs, a digest or size of a changed file, is not the check's verdict);
+            None when it was not run there (a suite, a candidate that changes no file).
+        hollow_exit / hollow_same: for a criterion whose exit status on the base tree was
+            the candidate's: the exit status it gave on the candidate with every file the
+            candidate adds or changes emptied, and whether it was the candidate's; None
+            when it was not run there.
+        env: the names of the environment variables it ran with, sorted; env_digest: the
+            ``sha256:`` of the values it was given (:attr:`~.verdict.Observed.envDigest`).
+        defined_by: the paths the candidate adds or changes that define what it runs
+            (:mod:`gentle_hooks.policy.checkdefs`): it was not run (``exit_code`` None).
+        tests_failed: its test runner's output reports failed tests
+            (:func:`~gentle_hooks.policy.testcount.reports_failures`).
+        runner / tests_run: the :data:`~gentle_hooks.policy.testcount.RUNNER_ROWS` row of
+            the test runner the command runs and how many tests its output says ran (None:
+            no runner, or no count in its output).
+        signature / base_signature: the :data:`~gentle_hooks.policy.toolmissing.MISSING_ROWS`
+            row whose line (an unavailable tool's) the output holds on the candidate and on
+            the base tree; None when it holds none or was not run there.
+        selection: for a full suite, the
+            :data:`~gentle_hooks.policy.selection.SELECTION_ROWS` row that shows it ran
+            some of the tests (its flags, or its output); None when it ran them all.
+    """
+
+    check: Check
+    exit_code: int | None
+    duration_ms: int
+    output_digest: str | None
+    error: str | None = None
+    changed: tuple[str, ...] = ()
+    base_exit: int | None = None
+    base_same: bool | None = None
+    runner: str | None = None
+    tests_run: int | None = None
+    hollow_exit: int | None = None
+    hollow_same: bool | None = None
+    signature: str | None = None
+    base_signature: str | None = None
+    tests_failed: bool = False
+    env: tuple[str, ...] | None = None
+    defined_by: tuple[str, ...] = ()
+    selection: str | None = None
+    env_digest: str | None = None
+
+    @property
+    def checks_nothing(self) -> bool:
+        """True for a criterion whose outcome is the same on the candidate's base tree and
+        on the candidate with the files it adds or changes emptied: it observed nothing
+        of the artifact (seed 001 "Guardrails": "do not accept a claim whose criteria
+        have no observable check")."""
+        return self.check.kind == "criterion" and bool(self.base_same) and self.hollow_same is True
+
+    @property
+    def started(self) -> bool:
+        """True when it started and the shell found the program."""
+        return self.exit_code is not None and self.exit_code not in MISSING_TOOL_EXITS
+
+    @property
+    def unavailable(self) -> bool:
+        """True when it failed with an unavailable tool's line
+        (:data:`~gentle_hooks.policy.toolmissing.MISSING_ROWS`) and failed the same way on
+        the base tree: the same exit status and the same row (when the candidate changes no
+        file its tree is the base tree). A check that prints such a line only on the
+        candidate failed for real: the artifact, not the tool, is what differs."""
+        if self.signature is None or self.exit_code in (None, 0):
+            return False
+        return self.base_same is None or (self.base_same and self.base_signature == self.signature)
+
+    @property
+    def ran(self) -> bool:
+        """True when the tool was there: it started, the shell found the program, and the
+        program found the tool it runs (:attr:`unavailable`)."""
+        return self.started and not self.unavailable
+
+    @property
+    def no_tests(self) -> bool:
+        """True when it runs a test runner whose output shows no test ran (0, or no count
+        from a runner that always prints one)."""
+        return self.runner is not None and (
+            self.tests_run == 0 or (self.tests_run is None and prints_count(self.runner))
+        )

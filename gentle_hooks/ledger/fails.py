@@ -1,0 +1,67 @@
+"""Observed failures that stand: a ``verify run`` that failed for a candidate keeps its
+verifier requirement unmet until the same checks pass (SPEC §9; seed 001 "Rules": "A pass
+verdict requires the full suite to have run"; refuter r18x F4).
+
+Room: ledger (imports :mod:`.records`). Trying briefs until one passes (the real suite
+fails, a suite of ``-k test_add`` passes) must not turn an observed ``fail`` into an
+accepted ``pass``: a ``fail`` run is settled only by a later ``pass`` run for the same
+candidate of the same brief id that ran every check the failing run ran (it may add
+checks, never drop one). Anything else that would let the change through is an override
+(``GENTLE_HOOKS_SKIP``), recorded and visible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gentle_hooks.ledger.records import VerifyRun
+
+#: The rule id of an accepted verdict held back by a standing observed failure.
+STANDING_FAIL_RULE = "R2"
+
+
+def run_checks(run: VerifyRun) -> frozenset[tuple[str, str]]:
+    """The (kind, command) of every check ``run`` observed (empty when unreadable)."""
+    import json  # on use: the push gate that passes reads no verify run and loads no json
+
+    try:
+        seen = json.loads(run.observations)
+    except ValueError:
+        return frozenset()
+    if not isinstance(seen, list):
+        return frozenset()
+    return frozenset(
+        (str(o.get("kind")), str(o.get("command"))) for o in seen if isinstance(o, dict)
+    )
+
+
+def standing_fails(runs: Sequence[VerifyRun]) -> tuple[VerifyRun, ...]:
+    """The ``fail`` runs of ``runs`` (one candidate's, any order) that no later ``pass``
+    run of the same brief id, running every check the failing one ran, settles; oldest
+    first."""
+    ordered = sorted(runs, key=lambda r: r.id)
+    out = []
+    for n, failed in enumerate(ordered):
+        if failed.status != "fail":
+            continue
+        checks = run_checks(failed)
+        settled = any(
+            later.status == "pass"
+            and later.brief_id == failed.brief_id
+            and checks <= run_checks(later)
+            for later in ordered[n + 1 :]
+        )
+        if not settled:
+            out.append(failed)
+    return tuple(out)
+
+
+def standing_fail_reason(failed: VerifyRun) -> str:
+    """One line: which observed failure holds an accepted verdict back, and what settles
+    it (prefixed with :data:`STANDING_FAIL_RULE`)."""
+    return (
+        f"{STANDING_FAIL_RULE} verify run #{failed.id} of brief {failed.brief_id!r} failed for "
+        "this candidate and no later run of that brief passed: a pass of other checks does "
+        f"not override it; re-run brief {failed.brief_id!r} until it passes (its checks "
+        "unchanged), or override the gate with GENTLE_HOOKS_SKIP=<reason> (recorded)"
+    )

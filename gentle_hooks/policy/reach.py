@@ -1,0 +1,208 @@
+"""Whether a verifier's check can reach outside the clean room (SPEC §9; seed 001 "Contract":
+the verifier gets "the artifact, the criteria, and the read-only tools").
+
+Room ``policy`` (pure: the caller hands over the command and the brief's variables). A
+check runs in the room's ``tree/``, the candidate's exact tree. One that changes to an
+absolute directory (``cd /tmp/work && pytest``), names an absolute path
+(``pytest -q /home/me/repo``), a home directory (``~alice/repo``) or a path that climbs
+out of the room (``../../../repo``), or runs with a variable pointing outside it
+(``PYTHONPATH=/home/me/repo``), observes another tree than the candidate's: the writer's
+work tree, its repository, another worktree. One table, :data:`REACH_ROWS`, says which
+words do; :func:`reach_faults` reads a check's command, :func:`env_faults` a brief's
+variables. Refused before anything runs (brief rule B4).
+
+Allowed: relative paths that stay in the room (``../base`` is the room's own base tree, at
+the same path on every run), the system's directories (:data:`SYSTEM_PREFIXES`: programs
+such as ``/usr/bin/python3``, ``/dev/null``), variables (the room sets ``HOME``,
+``TMPDIR`` and ``PWD`` itself; the brief's own are judged by :func:`env_faults`) except as
+``cd``'s target.
+
+Limits: what a program does once started (a script that changes directory, ``python -c``
+code that opens an absolute path) is not read here.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Mapping
+
+from gentle_hooks.policy.shell import words_of
+from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, shell_script, unwrap
+from gentle_hooks.values.frozen import frozen
+
+#: Absolute paths a check may name: the system's programs, libraries and devices.
+SYSTEM_PREFIXES: tuple[str, ...] = (
+    "/dev/",
+    "/usr/",
+    "/bin/",
+    "/sbin/",
+    "/lib/",
+    "/lib64/",
+    "/lib32/",
+)
+
+
+@frozen
+class ReachRow:
+    """One row of :data:`REACH_ROWS`: id, the case in words, and its predicate on one word
+    (``cd``: the word is ``cd``'s target; ``cwd``: the directory the check is in, relative
+    to the tree, or None when unknown)."""
+
+    id: str
+    when: str
+    matches: Callable[[str, bool, str | None], bool]
+    said: str
+
+
+def _is_system(path: str) -> bool:
+    return path.rstrip("/") in {p.rstrip("/") for p in SYSTEM_PREFIXES} or path.startswith(
+        SYSTEM_PREFIXES
+    )
+
+
+def _values(word: str) -> tuple[str, ...]:
+    """The parts of a word that may be paths: the word, an option's or an assignment's
+    value (``--rootdir=/x``, ``X=/x``), a short option's attached value (``-C/x``)."""
+    out = [word]
+    if "=" in word:
+        out.append(word.split("=", 1)[1])
+    if len(word) > 2 and word.startswith("-") and not word.startswith("--"):
+        out.append(word[2:])
+    return tuple(out)
+
+
+def _absolute(word: str, cd: bool, cwd: str | None) -> bool:
+    return any(v.startswith("/") and not _is_system(v) for v in _values(word))
+
+
+def _home(word: str, cd: bool, cwd: str | None) -> bool:
+    return any(v.startswith("~") for v in _values(word)) or (cd and word in ("", "-"))
+
+
+def _climbs(word: str, cd: bool, cwd: str | None) -> bool:
+    for value in _values(word):
+        if ".." not in value.split("/") or value.startswith("/"):
+            continue
+        # the tree is one level below the room: ``..`` is the room, ``../..`` outside it
+        where = posixpath.normpath(posixpath.join("room/tree", cwd or ".", value))
+        if cwd is None or not (where == "room" or where.startswith("room/")):
+            return True
+    return False
+
+
+def _cd_variable(word: str, cd: bool, cwd: str | None) -> bool:
+    return cd and ("$" in word or "`" in word)
+
+
+#: Words that reach outside the room, first match wins (one fault per word).
+REACH_ROWS: tuple[ReachRow, ...] = (
+    ReachRow(
+        "R-abs",
+        "an absolute path outside the system's directories (a cd target, an argument, an "
+        "option's value, a redirection)",
+        _absolute,
+        said="names an absolute path",
+    ),
+    ReachRow(
+        "R-home",
+        "a home directory (~, ~user) or a bare `cd`/`cd -` (the home or the previous directory)",
+        _home,
+        said="names a home directory",
+    ),
+    ReachRow(
+        "R-up",
+        "a relative path that climbs out of the room (../.. from the tree), or `..` after a "
+        "cd this reader could not follow",
+        _climbs,
+        said="climbs out of the room",
+    ),
+    ReachRow(
+        "R-cd-var",
+        "cd to a variable or a command's output: where it goes is not known before it runs",
+        _cd_variable,
+        said="changes to a directory known only when it runs",
+    ),
+)
+
+
+@frozen
+class Reach:
+    """One word of a check that reaches outside the room: the word and the row."""
+
+    word: str
+    row: ReachRow
+
+
+def _commands(argv: tuple[str, ...], depth: int = 0) -> list[list[str]]:
+    """The simple commands of ``argv`` as word lists (a shell's ``-c`` script split at its
+    operators; wrappers such as ``env``/``timeout`` unwrapped), in order."""
+    if not argv:
+        return []
+    inner = unwrap(argv) if depth < MAX_DEPTH else None
+    if inner is not None:
+        return [list(argv[: len(argv) - len(inner)]), *_commands(inner, depth + 1)]
+    name = argv[0].rsplit("/", 1)[-1]
+    if name in SHELLS and depth < MAX_DEPTH:
+        script, _ = shell_script(argv)
+        if script is not None:
+            tokens = words_of(script)
+            if tokens is None:
+                return [[*argv[:1], script]]
+            out: list[list[str]] = []
+            run: list[str] = []
+            for text, op in (*tokens, (";", True)):
+                if op and not any(c in text for c in "<>"):  # a redirection's target stays
+                    if run:
+                        out += _commands(tuple(run), depth + 1)
+                    run = []
+                elif not op:
+                    run.append(text)
+            return out
+    return [list(argv)]
+
+
+def reach_faults(argv: tuple[str, ...]) -> tuple[Reach, ...]:
+    """The words of a check (its argument vector: ``("sh", "-c", LINE)`` for a shell line)
+    that reach outside the room (:data:`REACH_ROWS`), in order, each once; empty when none
+    does. Assignments (``X=/abs pytest``) and redirections are judged too, and a relative
+    ``cd`` is followed, so ``cd sub && cat ../../x`` is seen to climb."""
+    found: list[Reach] = []
+    cwd: str | None = "."
+    for words in _commands(argv):
+        k = next((i for i, w in enumerate(words) if not _is_assignment(w)), len(words))
+        is_cd = k < len(words) and words[k] == "cd"
+        for i, word in enumerate(words):
+            row = next((r for r in REACH_ROWS if r.matches(word, is_cd and i == k + 1, cwd)), None)
+            if row is not None:
+                found.append(Reach(word, row))
+        if not is_cd:
+            continue
+        target = words[k + 1] if k + 1 < len(words) else ""
+        if not target:  # a bare cd goes home
+            found.append(Reach("cd", REACH_ROWS[1]))
+        moved = posixpath.normpath(posixpath.join(cwd, target)) if cwd is not None else None
+        cwd = None if any(f.word == target for f in found) else moved
+    return tuple(dict.fromkeys(found))
+
+
+def _is_assignment(word: str) -> bool:
+    name, eq, _ = word.partition("=")
+    return bool(eq) and name.isidentifier()
+
+
+#: Separators of a variable's list of places (PATH, PYTHONPATH, LD_LIBRARY_PATH...).
+_LIST_SEPARATOR = ":"
+
+
+def env_faults(env: Mapping[str, str]) -> tuple[tuple[str, Reach], ...]:
+    """The brief's variables (name, the entry) whose value, or an entry of a ``:``-separated
+    list of places, reaches outside the room (:data:`REACH_ROWS` R-abs, R-home, R-up), in
+    name order. ``PATH=/usr/bin:/bin`` stays in the system's directories;
+    ``PYTHONPATH=src`` in the tree."""
+    found: list[tuple[str, Reach]] = []
+    for name in sorted(env):
+        for entry in env[name].split(_LIST_SEPARATOR):
+            row = next((r for r in REACH_ROWS[:3] if r.matches(entry, False, ".")), None)
+            if row is not None:
+                found.append((name, Reach(entry, row)))
+    return tuple(found)

@@ -1,0 +1,152 @@
+"""Whether a test run selected some of the tests: then it is not the full suite (seed 001
+"Rules": "A pass verdict requires the full suite to have run"; SPEC §9).
+
+Room ``policy`` (pure). A full suite told to run some tests (``pytest -k test_add``,
+``pytest tests/test_a.py::test_add``, ``--deselect``, ``--lf``, ``go test -run X``, ``jest
+-t x``) passes while the tests it left out fail. One table, :data:`SELECTION_ROWS`: the
+flags with which a runner (:data:`~gentle_hooks.policy.testcount.RUNNER_ROWS`) runs a
+subset, and the lines in which a runner's output says it left tests out (pytest's ``1
+deselected``, from ``-k`` in a configuration's ``addopts`` too; cargo's ``3 filtered
+out``). :func:`selection` names the first row met.
+
+Not a selection: ``-x``/``--maxfail`` (a run that stops at a failure fails), ``-q``,
+``-v``, a directory or file operand (which tests make the suite is the brief's word).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from gentle_hooks.policy.testcount import runner_of
+from gentle_hooks.values.frozen import frozen
+
+
+@frozen
+class SelectionRow:
+    """One row of :data:`SELECTION_ROWS`: id, the case in words, the runners (``T-...``
+    ids; empty: any) it applies to, the flags that select (also written ``--flag=value``,
+    and a one-letter flag with its value attached: ``-kfoo``), whether a ``::`` node id
+    selects, and a pattern whose match in the output (a count above 0 in its first group)
+    says tests were left out."""
+
+    id: str
+    when: str
+    runners: tuple[str, ...]
+    flags: frozenset[str] = frozenset()
+    node_ids: bool = False
+    output: str | None = None
+
+
+#: First match wins; flag rows before output rows.
+SELECTION_ROWS: tuple[SelectionRow, ...] = (
+    SelectionRow(
+        "P-pytest-flag",
+        "pytest told to run some tests: -k, -m, --deselect, --lf/--last-failed, "
+        "--sw/--stepwise, --ignore, --ignore-glob",
+        ("T-pytest",),
+        frozenset(
+            {"-k", "-m", "--deselect", "--lf", "--last-failed", "--sw", "--stepwise"}
+            | {"--sw-skip", "--stepwise-skip", "--ignore", "--ignore-glob", "--nf", "--new-first"}
+        ),
+    ),
+    SelectionRow(
+        "P-pytest-node",
+        "pytest given a test's node id (tests/test_a.py::test_add)",
+        ("T-pytest",),
+        node_ids=True,
+    ),
+    SelectionRow(
+        "P-unittest-flag", "python -m unittest -k PATTERN", ("T-unittest",), frozenset({"-k"})
+    ),
+    SelectionRow(
+        "P-jest-flag",
+        "jest or vitest told to run some tests: -t, --testNamePattern, --testPathPattern, "
+        "-o/--onlyChanged, --changedSince, --findRelatedTests, --onlyFailures",
+        ("T-jest",),
+        frozenset(
+            {"-t", "--testNamePattern", "--testPathPattern", "--testPathIgnorePatterns", "-o"}
+            | {"--onlyChanged", "--changedSince", "--findRelatedTests", "--onlyFailures", "-f"}
+            | {"--lastCommit"}
+        ),
+    ),
+    SelectionRow(
+        "P-mocha-flag",
+        "mocha told to run some tests: -g/--grep, -f/--fgrep",
+        ("T-mocha",),
+        frozenset({"-g", "--grep", "-f", "--fgrep"}),
+    ),
+    SelectionRow(
+        "P-node-flag",
+        "node --test told to run some tests: --test-name-pattern, --test-skip-pattern, --test-only",
+        ("T-node-test",),
+        frozenset({"--test-name-pattern", "--test-skip-pattern", "--test-only"}),
+    ),
+    SelectionRow(
+        "P-go-flag", "go test -run or -skip", ("T-go",), frozenset({"-run", "--run", "-skip"})
+    ),
+    SelectionRow(
+        "P-cargo-flag",
+        "cargo test --skip or --exact",
+        ("T-cargo",),
+        frozenset({"--skip", "--exact"}),
+    ),
+    SelectionRow(
+        "P-deselected",
+        "the output's summary says tests were deselected (pytest's `1 deselected`, also from "
+        "a configuration's addopts)",
+        (),
+        output=r"^=*\s*(?:.*?, )?(\d+) deselected\b.*\bin \d+(?:\.\d+)?s\b",
+    ),
+    SelectionRow(
+        "P-filtered",
+        "the output says tests were filtered out (cargo's `3 filtered out`)",
+        (),
+        output=r"^test result: .*?; (\d+) filtered out",
+    ),
+)
+
+
+#: Words that name the runner: its flags are the words after the first of them
+#: (``python3 -m pytest -m slow``: the first ``-m`` is the interpreter's).
+_RUNNER_WORDS = frozenset({"pytest", "py.test", "unittest", "jest", "vitest", "mocha", "test"})
+
+
+def _selects(row: SelectionRow, words: tuple[str, ...]) -> bool:
+    start = next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] in _RUNNER_WORDS), -1)
+    for word in words[start + 1 :]:
+        if word == "--":
+            continue
+        flag = word.split("=", 1)[0]
+        if flag in row.flags:
+            return True
+        short = {f for f in row.flags if len(f) == 2 and f[1] != "-"}
+        if word[:2] in short and len(word) > 2 and not word.startswith("--"):
+            return True
+        if row.node_ids and not word.startswith("-") and "::" in word:
+            return True
+    return False
+
+
+def selection(command: str, output: str) -> SelectionRow | None:
+    """The :data:`SELECTION_ROWS` row that shows ``command`` (a shell line or a quoted
+    argument vector) ran some of its tests, by its words or by ``output``; None when it
+    ran them all (or runs no recognised test runner)."""
+    runner = runner_of(command)
+    if runner is None:
+        return None
+    try:
+        words = tuple(shlex.split(command))
+    except ValueError:
+        words = tuple(command.split())
+    for row in SELECTION_ROWS:
+        if row.runners and runner.id not in row.runners:
+            continue
+        if row.flags or row.node_ids:
+            if _selects(row, words):
+                return row
+            continue
+        assert row.output is not None
+        if any(int(m.group(1)) > 0 for m in re.finditer(row.output, output, re.MULTILINE)):
+            return row
+    return None

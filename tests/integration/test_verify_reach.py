@@ -1,0 +1,148 @@
+"""``gentle-hook verify prepare|run``: a check that reaches outside the clean room is
+refused before anything runs (brief rule B4; seed 001 "Contract": the verifier gets the
+artifact, the criteria and the read-only tools; SPEC §9 "the candidate's exact tree").
+
+Refuter r18x F1: a full suite ``cd <the writer's work tree> && pytest`` (or ``pytest
+<work tree>``) ran the writer's copy, passed, and its verdict was accepted by the gate.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import git, write
+from tests.integration.test_verify import BRIEF, Env, make_env
+
+
+@pytest.fixture
+def env(repo: Path, tmp_path: Path) -> Env:
+    return make_env(repo, tmp_path)
+
+
+def _cases(repo: Path) -> list[tuple[dict[str, Any], str]]:
+    return [
+        ({"fullSuite": f"cd {repo} && python3 -m pytest -q tests"}, f"({repo})"),
+        ({"fullSuite": f"python3 -m pytest -q {repo}/tests"}, f"({repo}/tests)"),
+        ({"fullSuite": ["python3", "-m", "pytest", f"--rootdir={repo}"]}, f"(--rootdir={repo})"),
+        ({"fullSuite": "cd ~ && python3 -m pytest -q"}, "(~)"),
+        ({"fullSuite": "cd ../../.. && python3 -m pytest -q"}, "(../../..)"),
+        ({"env": {"PYTHONPATH": f"{repo}/src"}}, f"({repo}/src)"),
+    ]
+
+
+@pytest.mark.parametrize("n", range(6), ids=["cd-abs", "arg-abs", "opt-abs", "home", "up", "env"])
+def test_a_check_that_reaches_outside_the_room_is_refused(env: Env, n: int) -> None:
+    """F1: nothing runs, no room is made, no verdict is written; the one-line reason names
+    the word, and ``brief check`` rejects the same brief."""
+    change, word = _cases(env.repo)[n]
+    env.brief({**BRIEF, **change})
+    for verb in ("prepare", "run"):
+        proc = env.gh("verify", verb, "--brief", str(env.brief_path))
+        assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+        lines = proc.stderr.splitlines()
+        assert len(lines) == 1, proc.stderr
+        assert lines[0].startswith(f"{env.brief_path}: brief rejected: B4 "), lines[0]
+        assert word in lines[0] and "name paths relative to it" in lines[0]
+    checked = env.gh("brief", "check", str(env.brief_path))
+    assert checked.returncode == 1 and "B4 " in checked.stderr, checked.stderr
+    assert env.rooms() == []
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+
+
+def test_a_flags_check_that_reaches_outside_the_room_is_refused(env: Env) -> None:
+    """F1 through ``--suite``: refused as the brief's own suite would be."""
+    suite = f"cd {env.repo} && python3 -m pytest -q tests"
+    proc = env.gh("verify", "run", "--brief", str(env.brief_path), "--suite", suite)
+    assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+    assert proc.stderr.startswith(f"gentle-hook: check refused: --suite `{suite}` names an ")
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+
+
+def test_paths_in_the_room_and_the_systems_directories_are_allowed(env: Env) -> None:
+    """``../base`` is the room's own (the same path on every run), ``/usr/bin/env`` and
+    ``/dev/null`` the system's: such a brief still runs."""
+    env.brief(
+        {
+            **BRIEF,
+            "fullSuite": "/usr/bin/env python3 -m pytest -q tests 2>/dev/null",
+            "env": {"PYTHONPATH": "src", "PATH": "/usr/local/bin:/usr/bin:/bin"},
+        }
+    )
+    proc = env.gh("verify", "prepare", "--brief", str(env.brief_path))
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_a_briefs_path_into_the_work_tree_is_refused(env: Env) -> None:
+    """F2: ``env {"PATH": "<repo>/bin:/usr/bin:/bin"}`` with an unstaged ``<repo>/bin/pytest``
+    that prints "2 passed" ran that script as the suite; now the brief is rejected."""
+    write(env.repo / "bin" / "pytest", 'echo "2 passed in 0.01s"; exit 0\n')
+    (env.repo / "bin" / "pytest").chmod(0o755)
+    env.brief({**BRIEF, "env": {"PATH": f"{env.repo}/bin:/usr/bin:/bin"}})
+    proc = env.gh("verify", "run", "--brief", str(env.brief_path))
+    assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+    assert f"B4 env PATH names an absolute path ({env.repo}/bin)" in proc.stderr
+    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+
+
+def test_an_entry_behind_a_symlink_into_the_repository_points_into_it(
+    repo: Path, tmp_path: Path
+) -> None:
+    """F2: what rule B4 cannot see from the words (a link to the work tree, a linked
+    worktree) is refused when the run knows where the copies are."""
+    from gentle_hooks.services.room_run import pointing_in
+
+    link = tmp_path / "innocent"
+    link.symlink_to(repo / "src")
+    found = pointing_in(
+        {"PYTHONPATH": f"src:{link}", "PATH": "/usr/bin:/bin", "LANG": "C"}, str(repo)
+    )
+    assert found == [("PYTHONPATH", str(link))]
+
+
+def test_the_callers_path_into_a_linked_worktree_does_not_reach_the_room(env: Env) -> None:
+    """F2: a ``pytest`` in another worktree of the repository, first on the caller's PATH,
+    is not what the room runs (the room keeps PATH's other entries)."""
+    other = env.tmp.parent / "other-wt"
+    git(env.repo, "worktree", "add", "-q", "--detach", str(other))
+    write(other / "bin" / "pytest", 'echo "7 passed in 0.01s"; exit 0\n')
+    (other / "bin" / "pytest").chmod(0o755)
+    env.brief({**BRIEF, "fullSuite": "pytest -q tests"})
+    path = f"{other}/bin:{Path(sys.executable).parent}:{os.environ['PATH']}"
+    out = env.json("verify", "run", "--brief", str(env.brief_path), env={"PATH": path})
+    suite = out["verdict"]["criteria"][-1]
+    assert "1 test(s) ran" in suite["evidence"], suite["evidence"]
+    assert f"{other}/bin" not in json.dumps(out)
+
+
+def test_the_verdict_records_a_digest_of_the_values_each_check_was_given(env: Env) -> None:
+    """F2: not only the names: another brief ``env`` value gives another ``envDigest``."""
+    one = env.json("verify", "run", "--brief", str(env.brief_path))
+    env.brief({**BRIEF, "env": {"PYTHONPATH": "src:."}})
+    two = env.json("verify", "run", "--brief", str(env.brief_path))
+    digests = [v["verdict"]["criteria"][0]["observed"]["envDigest"] for v in (one, two)]
+    assert all(d.startswith("sha256:") and len(d) == 71 for d in digests)
+    assert digests[0] != digests[1]
+
+
+def test_a_path_entry_left_out_of_the_room_is_named(env: Env) -> None:
+    """F5: the README's quickstart puts ``.venv`` in the repository; first on PATH, the room
+    leaves it out (its tools, an editable install, run the writer's copy) and the suite's
+    tool is then missing: the run says which entry was left out and what to do."""
+    venv_bin = env.repo / ".venv" / "bin"
+    write(venv_bin / "pytest", f'exec {sys.executable} -m pytest "$@"\n')
+    (venv_bin / "pytest").chmod(0o755)
+    write(env.repo / ".gitignore", "__pycache__/\n.pytest_cache/\n.secrets\n.venv/\n")
+    env.brief({**BRIEF, "fullSuite": "pytest -q tests"})
+    proc = env.gh(
+        "verify", "run", "--brief", str(env.brief_path), env={"PATH": f"{venv_bin}:/usr/bin:/bin"}
+    )
+    assert proc.returncode == 1, proc.stderr
+    assert "the tool it needs is missing" in proc.stdout, proc.stdout
+    assert f"note: PATH: {venv_bin} left out of the room: it is in your repository" in proc.stdout
+    assert "install the tools outside the repository" in proc.stdout

@@ -1,0 +1,59 @@
+"""policy/reach.py: which words of a verifier's check reach outside the clean room (rule B4).
+
+Every :data:`REACH_ROWS` row has a case; refuter r18x F1 ("cd /abs && pytest", "pytest
+/abs") and F2 (a brief's PATH into the work tree) among them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gentle_hooks.policy.reach import REACH_ROWS, env_faults, reach_faults
+
+#: (id, shell line, the rows met, in order).
+CASES: list[tuple[str, str, list[str]]] = [
+    ("cd-abs", "cd /tmp/r2 && pytest -q", ["R-abs"]),
+    ("arg-abs", "pytest -q /tmp/r3", ["R-abs"]),
+    ("opt-abs", "pytest --rootdir=/home/me/repo", ["R-abs"]),
+    ("short-opt-abs", "make -C/home/me/repo test", ["R-abs"]),
+    ("assignment-abs", "PYTHONPATH=/home/me/repo pytest", ["R-abs"]),
+    ("redirect-abs", "pytest < /home/me/input", ["R-abs"]),
+    ("sh-c-nested", "sh -c 'cd /tmp/r2 && pytest'", ["R-abs"]),
+    ("wrapped", "timeout 60 pytest /tmp/r3", ["R-abs"]),
+    ("home", "cd ~ && pytest", ["R-home"]),
+    ("other-home", "pytest ~alice/repo", ["R-home"]),
+    ("bare-cd", "cd && pytest", ["R-home"]),
+    ("cd-back", "cd - && pytest", ["R-home"]),
+    ("up-out", "pytest ../../repo", ["R-up"]),
+    ("up-after-cd", "cd .. && pytest ../repo", ["R-up"]),
+    ("cd-var", "cd $HOME && pytest", ["R-cd-var"]),
+    ("in-tree", "python3 -m pytest -q tests", []),
+    ("room-base", "test ! -e ../base", []),
+    ("cd-sub-up", "cd sub && cat ../x", []),
+    ("system", "/usr/bin/python3 -m pytest 2>/dev/null", []),
+    ("variable-arg", 'test "$(basename "$PWD")" = base', []),
+]
+
+
+@pytest.mark.parametrize(("line", "rows"), [c[1:] for c in CASES], ids=[c[0] for c in CASES])
+def test_reach_rows(line: str, rows: list[str]) -> None:
+    assert [f.row.id for f in reach_faults(("sh", "-c", line))] == rows
+
+
+def test_every_row_has_a_case() -> None:
+    met = {r for c in CASES for r in c[2]}
+    assert met == {r.id for r in REACH_ROWS}
+
+
+def test_an_argv_is_judged_word_by_word() -> None:
+    assert [f.word for f in reach_faults(("pytest", "-q", "/tmp/r3"))] == ["/tmp/r3"]
+
+
+def test_env_entries_outside_the_room_are_named() -> None:
+    found = env_faults(
+        {"PATH": "/home/me/repo/bin:/usr/bin:/bin", "PYTHONPATH": "src", "X": "../../a"}
+    )
+    assert [(name, f.word, f.row.id) for name, f in found] == [
+        ("PATH", "/home/me/repo/bin", "R-abs"),
+        ("X", "../../a", "R-up"),
+    ]

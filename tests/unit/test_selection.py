@@ -1,0 +1,60 @@
+"""policy/selection.py: a test run that selected some tests is not the full suite (seed 001
+"Rules": "A pass verdict requires the full suite to have run"; refuter r18x F3).
+
+Every :data:`SELECTION_ROWS` row has a case; so do the runs that are the full suite.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gentle_hooks.policy.selection import SELECTION_ROWS, selection
+
+#: (id, command, output, the row met or None).
+CASES: list[tuple[str, str, str, str | None]] = [
+    ("pytest-k", "pytest -q -k test_add", "1 passed, 1 deselected in 0.01s", "P-pytest-flag"),
+    ("pytest-m-after-module", "python3 -m pytest -q -m slow", "", "P-pytest-flag"),
+    ("pytest-k-attached", "pytest -ktest_add", "", "P-pytest-flag"),
+    ("pytest-deselect", "pytest --deselect=tests/a.py::t", "", "P-pytest-flag"),
+    ("pytest-lf", "python3 -m pytest --lf", "", "P-pytest-flag"),
+    ("pytest-node", "pytest tests/test_a.py::test_add", "", "P-pytest-node"),
+    ("unittest-k", "python3 -m unittest -k add", "", "P-unittest-flag"),
+    ("jest-t", "npx jest -t add", "", "P-jest-flag"),
+    ("mocha-grep", "mocha --grep add", "", "P-mocha-flag"),
+    ("node-pattern", "node --test --test-name-pattern=add", "", "P-node-flag"),
+    ("go-run", "go test -run TestAdd ./...", "", "P-go-flag"),
+    ("cargo-skip", "cargo test -- --skip slow", "", "P-cargo-flag"),
+    (
+        "addopts-deselected",
+        "python3 -m pytest -q",
+        "==== 2 passed, 3 deselected in 0.10s ====",
+        "P-deselected",
+    ),
+    (
+        "cargo-filtered",
+        "cargo test",
+        "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 3 filtered out",
+        "P-filtered",
+    ),
+    ("full-pytest", "python3 -m pytest -q tests", "2 passed in 0.10s", None),
+    ("full-pytest-x", "python3 -m pytest -x -q", "2 passed in 0.10s", None),
+    (
+        "full-cargo",
+        "cargo test",
+        "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out",
+        None,
+    ),
+    ("no-runner", "sh check.sh -k x", "", None),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "output", "row"), [c[1:] for c in CASES], ids=[c[0] for c in CASES]
+)
+def test_selection_rows(command: str, output: str, row: str | None) -> None:
+    found = selection(command, output)
+    assert (found.id if found else None) == row
+
+
+def test_every_row_has_a_case() -> None:
+    assert {c[3] for c in CASES} - {None} == {r.id for r in SELECTION_ROWS}
