@@ -38,6 +38,7 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_install` — wire an agent runtime's hook in its own configuration
 * :mod:`.agent_uninstall` — unwire it, giving back what install changed
 * :mod:`.agent_file` — install, uninstall and check a runtime hook that is a file of ours
+* :mod:`.agent_dirs` — the folders agent install created, which alone uninstall removes
 * :mod:`.agent_record` — an agent runtime's hook input -> a pending mutation
 * :mod:`.agent_subagents` — the markers of the subagents running in an agent session
 * :mod:`.doctor` — health checks of the store and the installed hooks

@@ -27,6 +27,7 @@ from gentle_hooks.agents.payload import read_file
 from gentle_hooks.agents.runtimes import Runtime, Wiring, record_command
 from gentle_hooks.bounded import write_whole
 from gentle_hooks.errors import UsageError
+from gentle_hooks.services.agent_dirs import make_parents, prune
 from gentle_hooks.services.agent_install import (
     AgentChange,
     config_path,
@@ -71,7 +72,7 @@ def _runs(path: str, w: Wiring) -> bool:
 
 
 def _write(path: str, text: str, mode: int) -> None:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
+    make_parents(path)
     write_whole(path, text.encode("utf-8"), mode)
 
 
@@ -125,17 +126,6 @@ def install_file(rt: Runtime, scope: str, root: str | None, env: Mapping[str, st
     return AgentChange(rt.name, scope, path, "updated", new, changes + notes + scoped)
 
 
-def _prune(path: str, rel: str) -> None:
-    """Remove the folders of ``rel`` that removing ``path`` left empty, deepest first."""
-    where = os.path.dirname(path)
-    for _ in range(rel.count("/")):
-        try:
-            os.rmdir(where)
-        except OSError:  # not empty: it and every folder above it stay
-            return
-        where = os.path.dirname(where)
-
-
 def uninstall_file(
     rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]
 ) -> AgentChange:
@@ -164,7 +154,7 @@ def uninstall_file(
             rt.name, scope, path, "left in place (edited since it was installed: remove it by hand)"
         )
     os.unlink(path)
-    _prune(path, (w.project if scope == "project" else w.user) or "")
+    prune(path, (w.project if scope == "project" else w.user) or "")
     return AgentChange(rt.name, scope, path, "removed the file", own)
 
 

@@ -35,6 +35,7 @@ from gentle_hooks.agents.payload import read_file
 from gentle_hooks.agents.runtimes import Runtime, Wiring, record_command, runtime
 from gentle_hooks.bounded import write_whole
 from gentle_hooks.errors import UsageError
+from gentle_hooks.services.agent_dirs import make_parents
 from gentle_hooks.services.agent_reach import reach, working_program
 from gentle_hooks.values.frozen import field, frozen
 
@@ -376,7 +377,7 @@ def write_config(
                 f"{path}: cannot edit it in place ({exc}); nothing was changed: add the "
                 f"entry by hand as {doc_page} shows"
             ) from None
-    os.makedirs(os.path.dirname(target), exist_ok=True)
+    make_parents(target)
     write_whole(target, text.encode("utf-8"))
 
 

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from gentle_hooks.agents import jsonedit, wiring
 from gentle_hooks.agents.runtimes import Runtime, record_command, runtime
 from gentle_hooks.bounded import write_whole
+from gentle_hooks.services.agent_dirs import prune
 from gentle_hooks.services.agent_file import uninstall_file
 from gentle_hooks.services.agent_install import (
     AgentChange,
@@ -57,7 +58,7 @@ def _remove_from(rt: Runtime, scope: str, path: str, primary: bool) -> AgentChan
         return AgentChange(rt.name, scope, path, "nothing to remove") if primary else None
     if primary and w.own_file and wiring.is_empty(new, w) and not os.path.islink(path):
         os.unlink(path)
-        _prune(path, (w.project if scope == "project" else w.user) or "")
+        prune(path, (w.project if scope == "project" else w.user) or "")
         return AgentChange(rt.name, scope, path, "removed the file")
     # a standalone hooks file holds the bare event map our loaded document wraps
     written = loaded.doc.get("hooks", {}) if loaded.bare else loaded.doc
@@ -71,7 +72,7 @@ def _remove_from(rt: Runtime, scope: str, path: str, primary: bool) -> AgentChan
         created, blank = before
         if created and not os.path.islink(path):
             os.unlink(path)
-            _prune(path, (w.project if scope == "project" else w.user) or "")
+            prune(path, (w.project if scope == "project" else w.user) or "")
             return AgentChange(rt.name, scope, path, "removed the file (install created it)")
         if not created:
             write_whole(write_target(path), blank.encode("utf-8"))
@@ -80,19 +81,6 @@ def _remove_from(rt: Runtime, scope: str, path: str, primary: bool) -> AgentChan
     write_config(path, loaded, new, w, rt.doc)
     what = "removed our hook" if removed == 1 else f"removed our {removed} hooks"
     return AgentChange(rt.name, scope, path, what, notes=link_note(path))
-
-
-def _prune(path: str, rel: str) -> None:
-    """Remove the directories of ``rel`` (the configuration file's path below the root or
-    home) that removing ``path`` left empty, deepest first: install created them; a
-    directory that holds anything stays, and so does every one above it."""
-    where = os.path.dirname(path)
-    for _ in range(rel.count("/")):
-        try:
-            os.rmdir(where)
-        except OSError:  # not empty (or not ours to remove): it and its parents stay
-            return
-        where = os.path.dirname(where)
 
 
 def _as_installed(doc: dict[str, object], rt: Runtime) -> bool:

@@ -65,6 +65,23 @@ def test_install_writes_our_file_once_and_uninstall_removes_it_and_its_folders(
     assert nothing.stdout == f"{name} (project): nothing to remove: {path}\n"
 
 
+def test_uninstall_keeps_the_empty_folders_the_user_made_before_install(repo: Path) -> None:
+    """``.claude/`` and ``.kiro/hooks/`` made by the user (empty) survive install and
+    uninstall of both runtimes; ``.clinerules/`` and ``.clinerules/hooks/``, which install
+    made, are removed (only folders install created are)."""
+    (repo / ".claude").mkdir()
+    (repo / ".kiro" / "hooks").mkdir(parents=True)
+    names = ("claude-code", "kiro", "cline")
+    for name in names:
+        assert gh(repo, "install", "--agent", name, env=WITH_GH).returncode == 0
+    for name in names:
+        out = gh(repo, "uninstall", "--agent", name, "--scope", "project")
+        assert out.returncode == 0, out.stderr
+    assert (repo / ".claude").is_dir() and not any((repo / ".claude").iterdir())
+    assert (repo / ".kiro" / "hooks").is_dir() and not any((repo / ".kiro" / "hooks").iterdir())
+    assert not (repo / ".clinerules").exists()
+
+
 @pytest.mark.parametrize("name", FILES)
 def test_uninstall_keeps_the_folder_when_it_holds_the_users_files(name: str, repo: Path) -> None:
     path = repo / project(name)
