@@ -8,6 +8,8 @@ the agent resolve every block only by what it printed.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from bench.journeys.catalog import TEST_LITTER, Ctx, journey, passed, plain
 
 #: A test command that finds its tests only from the repository top.
@@ -52,17 +54,23 @@ def _push_dirty_older(ctx: Ctx) -> None:
     ctx.check(not ctx.sb.run(w, ["git", "stash", "list"]).out.strip(), "no stash left behind")
 
 
-@journey(
-    "commit-from-subdir", "the writer commits from src/; its test runs from the top", fast=True
-)
-def _commit_from_subdir(ctx: Ctx) -> None:
-    ctx.agent.test_command = TOP_TEST  # fails in src/: the printed prefix must run at the top
+def _staged_with_src(ctx: Ctx) -> Path:
+    """A plain-hooks clone with a committed ``src/`` and the writer's edit staged."""
     w = plain(ctx)
     ctx.sb.write(w / "src" / "data.txt", "one\n")
     ctx.sb.git(w, "add", "-A")
     ctx.sb.git(w, "commit", "-q", "-m", "src dir")
     ctx.sb.writer_edit(w, 1)
     ctx.sb.git(w, "add", "-A")
+    return w
+
+
+@journey(
+    "commit-from-subdir", "the writer commits from src/; its test runs from the top", fast=True
+)
+def _commit_from_subdir(ctx: Ctx) -> None:
+    ctx.agent.test_command = TOP_TEST  # fails in src/: the printed prefix must run at the top
+    w = _staged_with_src(ctx)
     ctx.sb.prove(w / "src", ["rev-parse", "--show-prefix"], "src/", "the commit runs in src/")
     step = ctx.agent.attempt(w / "src", "git commit -q -m 'writer change'")
     passed(ctx, step.exit, "the commit went through")
@@ -74,12 +82,7 @@ def _commit_from_subdir(ctx: Ctx) -> None:
 )
 def _commit_failed_in_subdir(ctx: Ctx) -> None:
     ctx.agent.test_command = TOP_TEST
-    w = plain(ctx)
-    ctx.sb.write(w / "src" / "data.txt", "one\n")
-    ctx.sb.git(w, "add", "-A")
-    ctx.sb.git(w, "commit", "-q", "-m", "src dir")
-    ctx.sb.writer_edit(w, 1)
-    ctx.sb.git(w, "add", "-A")
+    w = _staged_with_src(ctx)
     failed = ctx.sb.sh(w / "src", f"gentle-hook receipt run --staged -- {TOP_TEST}")
     ctx.check(failed.exit == 1, f"the report made in src/ failed: exit {failed.exit}")
     step = ctx.agent.attempt(w / "src", "git commit -q -m 'writer change'")
