@@ -307,10 +307,14 @@ def settings_files(root: str | None, env: Mapping[str, str]) -> list[str]:
 
 def settings_writer(root: str | None, env: Mapping[str, str]) -> tuple[str | None, str | None]:
     """(model, effort) as Copilot CLI's settings files set them, the later file winning per
-    key; None where no file sets one. ``model: "auto"`` (the server picks the model) is
-    no model; an ``effortLevel`` that is not one of Copilot's levels is ``unknown``. A file
-    that cannot be read or parsed (JSON with comments) is passed over, as Copilot ignores
-    its invalid values."""
+    key; None where no file sets one. ``COPILOT_MODEL`` in the environment Copilot runs
+    its hooks in wins over every file's ``model``: Copilot starts with the model it names
+    (github/copilot-cli issue 24, Copilot's own answer: "Run COPILOT_MODEL=gpt-5 copilot";
+    docs.github.com copilot-cli BYOK and programmatic references). ``"auto"`` (the server
+    picks the model) is no model; an ``effortLevel`` that is not one of Copilot's levels is
+    ``unknown``. A file that cannot be read or parsed (JSON with comments) is passed over,
+    as Copilot ignores its invalid values. Both only say what a session starts with: a
+    ``--model`` or ``/model`` choice is not seen."""
     from gentle_hooks.agents import jsonedit
 
     model = effort = None
@@ -327,4 +331,7 @@ def settings_writer(root: str | None, env: Mapping[str, str]) -> tuple[str | Non
             model = None if m.strip().lower() == "auto" else m.strip()
         if e is not None:
             effort = e.strip().lower() if e.strip().lower() in EFFORTS else "unknown"
+    chosen = text(env.get("COPILOT_MODEL"))
+    if chosen is not None:
+        model = None if chosen.strip().lower() == "auto" else chosen.strip()
     return model, effort

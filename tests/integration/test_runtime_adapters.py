@@ -512,6 +512,25 @@ def test_a_recorder_that_cannot_record_exits_non_blocking(
             ("o4-mini", "low"),
         ),
         (None, None, None, {}, ("unknown", "unknown")),
+        # COPILOT_MODEL, in the environment Copilot runs its hooks in, is the model the
+        # session started with and wins over the files (github/copilot-cli issue 24:
+        # "Run COPILOT_MODEL=gpt-5 copilot"); the files' effort still holds; "auto" names
+        # no model; GENTLE_WRITER_MODEL (the person's word) wins over it
+        (
+            '{"model": "claude-sonnet-4.5", "effortLevel": "high"}',
+            None,
+            None,
+            {"COPILOT_MODEL": "gpt-5-mini", "COPILOT_CLI": "1"},
+            ("gpt-5-mini", "high"),
+        ),
+        ('{"model": "gpt-5.2"}', None, None, {"COPILOT_MODEL": "auto"}, ("unknown", "unknown")),
+        (
+            '{"model": "gpt-5.2"}',
+            None,
+            None,
+            {"COPILOT_MODEL": "gpt-5-mini", "GENTLE_WRITER_MODEL": "o4-mini"},
+            ("o4-mini", "unknown"),
+        ),
         # a number past Python's 4,300-digit limit: that file is passed over, not a crash
         (
             '{"model": "gpt-5.2", "effortLevel": "high"}',
@@ -544,6 +563,7 @@ def test_copilot_model_and_effort_come_from_its_settings_files(
     run_env = {"COPILOT_HOME": str(copilot_home), "HOME": str(tmp_path), **env}
     run_env.setdefault("GENTLE_WRITER_MODEL", "")
     run_env.setdefault("GENTLE_WRITER_EFFORT", "")
+    run_env.setdefault("COPILOT_MODEL", "")
     proc = gh(repo, "record", "--from", "copilot", input=data.decode(), env=run_env)
     assert proc.returncode == 0, proc.stderr
     [(model, effort, *_)] = mutations(repo)
