@@ -24,8 +24,9 @@ from gentle_hooks.report.jsontext import model_json
 from gentle_hooks.services.brief_checks import brief_command_faults
 
 #: Most bytes of verdict files one ``quorum tally`` reads, in all (a handful of verdicts of
-#: at most :data:`~gentle_hooks.quorum.votes.MAX_TEXT` characters each fit many times).
-MAX_TALLY_BYTES = 512 * 1024
+#: at most :data:`~gentle_hooks.quorum.votes.MAX_TEXT` characters each fit): with it, a
+#: tally's time is bounded.
+MAX_TALLY_BYTES = 64 * 1024
 
 
 def read_input(path: str) -> bytes:
@@ -157,7 +158,7 @@ def quorum_tally(
     (majority refuted). A FILE given twice is
     read once, and copies of one verdict (the same answer, even under another "verifier"
     label) count once; the output says so. Informational: exits 0 whatever the ruling; 2
-    when a FILE cannot be read, the FILEs hold more than 512 KiB in all, a verdict set is
+    when a FILE cannot be read, the FILEs hold more than 64 KiB in all, a verdict set is
     malformed, there is no claim, or one verifier id gives two different verdicts.
     """
     _one_stdin(files)

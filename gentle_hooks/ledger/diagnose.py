@@ -193,11 +193,15 @@ def _lowered(conn: sqlite3.Connection, version: int, failed: str) -> StoreCheck:
 
 def _missing_objects(conn: sqlite3.Connection) -> list[str]:
     """What of the store's schema differs from the current one, as ``missing kind name``,
-    ``not ours: kind name`` and ``changed: trigger name``: the tables, indexes and triggers
+    ``not ours: kind name`` and ``changed: kind name``: the tables, indexes and triggers
     it lacks (a dropped trigger silently disables what it guards, e.g. a tool call recorded
     once), the objects no gentle-hooks version creates (a planted trigger can delete rows
-    as they are written), and our triggers whose SQL is not ours."""
-    sql = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%'"
+    as they are written), and our objects whose SQL is not ours (a unique index, a CHECK
+    that refuses new rows). SQLite's own objects are compared too (one named ``sqlite_…``
+    can be planted with ``writable_schema``)."""
+    # every object but the statistics ANALYZE may add: LIKE's ``_`` matches any character
+    # and ignores case, so ``NOT LIKE 'sqlite_%'`` would hide a trigger named sqlitexyz
+    sql = "SELECT type, name, sql FROM sqlite_master WHERE name NOT GLOB 'sqlite_stat[0-9]*'"
     fresh = sqlite3.connect(":memory:")
     try:
         for script in MIGRATIONS:
@@ -207,12 +211,7 @@ def _missing_objects(conn: sqlite3.Connection) -> list[str]:
     finally:
         fresh.close()
     have = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in conn.execute(sql)}
-    changed = [
-        key
-        for key in sorted(want.keys() & have.keys())
-        if key[0] == "trigger"
-        and want[key] != have[key]  # tables may read otherwise after ALTER; triggers not
-    ]
+    changed = [key for key in sorted(want.keys() & have.keys()) if want[key] != have[key]]
     return (
         [f"missing {t} {n}" for t, n in sorted(want.keys() - have.keys())]
         + [f"not ours: {t} {n}" for t, n in sorted(have.keys() - want.keys())]

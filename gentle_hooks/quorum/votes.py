@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from collections.abc import Sequence
 from enum import Enum
 from typing import Annotated
@@ -51,9 +52,10 @@ from gentle_hooks.values.frozen import frozen
 MIN_OPEN_MS = 1000
 
 #: Longest ``reason``, ``whatIChecked`` or ``correctedImpact`` judged, in characters (a
-#: verifier's account of a check, with output quoted, fits many times over): a longer one is
-#: malformed, so its verdict abstains, and no text judged is long enough to slow a tally.
-MAX_TEXT = 32_768
+#: verifier's account of a check, with a few lines of output quoted, fits): a longer one is
+#: malformed, so its verdict abstains. Some rules of :mod:`.completed` and :mod:`.restatement`
+#: cost the square of a text's length on hostile input; this bounds one verdict's time.
+MAX_TEXT = 4_096
 
 _Text = Annotated[StrictStr, Field(max_length=MAX_TEXT)]
 
@@ -237,8 +239,8 @@ class DuplicateKeys(dict[str, object]):
 
 
 def _mark_duplicates(pairs: list[tuple[str, object]]) -> dict[str, object]:
-    keys = [k for k, _ in pairs]
-    dupes = sorted({k for k in keys if keys.count(k) > 1})
+    counts = Counter(k for k, _ in pairs)
+    dupes = sorted(k for k, n in counts.items() if n > 1)
     return DuplicateKeys(pairs, dupes) if dupes else dict(pairs)
 
 

@@ -715,9 +715,9 @@ def test_tally_a_check_that_failed_or_never_happened_never_confirms(
 
 def test_tally_a_long_word_is_judged_not_hung_on(run: Any, tmp_path: Path) -> None:
     """A 24,000-character word in whatIChecked once made the name patterns retry from every
-    character (minutes); it is now an ordinary text naming no observation: an upheld
-    verdict is overruled, refuted."""
-    long = write(tmp_path / "a.json", up("ran the test; output was " + "A" * 24_000))
+    character (minutes); a 4,000-character one is an ordinary text naming no observation: an
+    upheld verdict is overruled, refuted."""
+    long = write(tmp_path / "a.json", up("ran the test; output was " + "A" * 4_000))
     r = run("quorum", "tally", long, "--claim", CLAIM)
     assert (r.returncode, r.stderr) == (0, "")
     assert "upheld 0, refuted 1, abstained 0" in r.stdout
@@ -727,21 +727,33 @@ def test_tally_an_overlong_whatichecked_abstains_as_malformed(run: Any, tmp_path
     a = write(tmp_path / "a.json", [up(), up("opened a.py:1 " * 3_000)])
     r = run("quorum", "tally", a, "--claim", CLAIM)
     assert r.returncode == 0
-    assert "abstained: malformed: whatIChecked: String should have at most 32768" in r.stdout
+    assert "abstained: malformed: whatIChecked: String should have at most 4096" in r.stdout
 
 
-def test_tally_of_more_than_512_kib_exits_2(run: Any, tmp_path: Path) -> None:
-    a = write(tmp_path / "a.json", [up("opened workflow.js:142 " + "x" * 30_000)] * 18)
+def test_tally_of_more_than_64_kib_exits_2(run: Any, tmp_path: Path) -> None:
+    a = write(tmp_path / "a.json", [up("opened workflow.js:142 " + "x" * 4_000)] * 17)
     r = run("quorum", "tally", a, "--claim", CLAIM)
     assert (r.returncode, r.stdout) == (2, "")
     assert r.stderr == (
-        "gentle-hook: error: the verdict files hold more than 512 KiB in all: one tally is "
+        "gentle-hook: error: the verdict files hold more than 64 KiB in all: one tally is "
         "one finding's verdicts, a few per verifier\n"
     )
 
 
 def test_tally_an_overlong_claim_exits_2(run: Any, tmp_path: Path) -> None:
     a = write(tmp_path / "a.json", up())
-    r = run("quorum", "tally", a, "--claim", "c" * 40_000)
+    r = run("quorum", "tally", a, "--claim", "c" * 5_000)
     assert (r.returncode, r.stdout) == (2, "")
-    assert "--claim is longer than 32768 characters" in r.stderr
+    assert "--claim is longer than 4096 characters" in r.stderr
+
+
+def test_tally_the_longest_texts_and_most_keys_are_judged(run: Any, tmp_path: Path) -> None:
+    """What once cost the square of its size: an act word repeated to the text's limit, an
+    unclosed curly quote, thousands of keys in one verdict (each ruled, exit 0)."""
+    acts = up("x0.py " + "opened " * 584)
+    quote = up(("the \u201c" * 800)[:4_000])
+    keys = {"refuted": True, **{f"k{i}": 0 for i in range(3_000)}}
+    a = write(tmp_path / "a.json", [acts, quote, keys])
+    r = run("quorum", "tally", a, "--claim", CLAIM)
+    assert (r.returncode, r.stderr) == (0, ""), r
+    assert "abstained 3" in r.stdout or "abstained 2" in r.stdout, r.stdout

@@ -227,6 +227,16 @@ def test_doctor_names_a_schema_object_the_store_lacks(recorded: Path, sql: str, 
             "not ours: trigger zz",
         ),
         ("CREATE INDEX zz_index ON receipt(id)", "not ours: index zz_index"),
+        (  # LIKE 'sqlite_%' would take this name for one of SQLite's own
+            "CREATE TRIGGER sqlitexdrop AFTER INSERT ON pending_mutation "
+            "BEGIN DELETE FROM pending_mutation WHERE id = new.id; END",
+            "not ours: trigger sqlitexdrop",
+        ),
+        (  # a unique index: the second receipt of a candidate fails
+            "DROP INDEX receipt_identity; "
+            "CREATE UNIQUE INDEX receipt_identity ON receipt (identity)",
+            "changed: index receipt_identity",
+        ),
         (  # ours by name, not by what it does
             "DROP TRIGGER pending_mutation_call_once; CREATE TRIGGER pending_mutation_call_once "
             "AFTER INSERT ON pending_mutation BEGIN SELECT 1; END",
