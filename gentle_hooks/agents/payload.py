@@ -67,11 +67,15 @@ def loads(data: bytes, what: str) -> object:
     Raises:
         UsageError: not UTF-8, not JSON, or nested deeper than :data:`MAX_DEPTH`.
     """
+    try:
+        text = data.decode("utf-8")  # first: random bytes are not UTF-8, whatever they nest
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{what} is not the hook's JSON (not UTF-8: {exc})") from None
     if json_depth(data) > MAX_DEPTH:
         raise UsageError(f"{what} nests JSON deeper than {MAX_DEPTH} levels")
     try:
-        return json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError) as exc:
+        return json.loads(text)
+    except ValueError as exc:
         raise UsageError(f"{what} is not the hook's JSON ({exc})") from None
 
 

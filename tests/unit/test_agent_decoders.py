@@ -647,3 +647,15 @@ def test_copilot_subagent_events_are_told_by_name_then_by_fields(
     payload: dict[str, object], lifecycle: str | None
 ) -> None:
     assert copilot.subagent_lifecycle(payload) == lifecycle
+
+
+def test_random_bytes_are_named_not_utf8_before_their_depth() -> None:
+    """Bytes that are not UTF-8 say so, even when they hold many ``[`` (they once read as
+    JSON nested too deep)."""
+    from gentle_hooks.agents.payload import loads
+    from gentle_hooks.errors import UsageError
+
+    with pytest.raises(UsageError, match=r"is not the hook's JSON \(not UTF-8"):
+        loads(b"[" * 100 + b"\xff\xfe", "record --from x: stdin")
+    with pytest.raises(UsageError, match="nests JSON deeper than"):
+        loads(b"[" * 100, "record --from x: stdin")
