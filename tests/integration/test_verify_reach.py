@@ -107,7 +107,8 @@ def test_an_entry_behind_a_symlink_into_the_repository_points_into_it(
 
 def test_the_callers_path_into_a_linked_worktree_does_not_reach_the_room(env: Env) -> None:
     """F2: a ``pytest`` in another worktree of the repository, first on the caller's PATH,
-    is not what the room runs (the room keeps PATH's other entries)."""
+    is not what the room runs (the room keeps PATH's other entries), and the run names the
+    entry it left out (F5)."""
     other = env.tmp.parent / "other-wt"
     git(env.repo, "worktree", "add", "-q", "--detach", str(other))
     write(other / "bin" / "pytest", 'echo "7 passed in 0.01s"; exit 0\n')
@@ -117,7 +118,8 @@ def test_the_callers_path_into_a_linked_worktree_does_not_reach_the_room(env: En
     out = env.json("verify", "run", "--brief", str(env.brief_path), env={"PATH": path})
     suite = out["verdict"]["criteria"][-1]
     assert "1 test(s) ran" in suite["evidence"], suite["evidence"]
-    assert f"{other}/bin" not in json.dumps(out)
+    assert f"{other}/bin" not in json.dumps(out["verdict"])  # no check ran with it
+    assert f"PATH: {other}/bin left out of the room" in json.dumps(out)  # and the run says so
 
 
 def test_the_verdict_records_a_digest_of_the_values_each_check_was_given(env: Env) -> None:
