@@ -79,10 +79,26 @@ def _home(word: str, cd: bool, cwd: str | None) -> bool:
     return any(v.startswith("~") for v in _values(word)) or (cd and word in ("", "-"))
 
 
+#: How a check names the directory it runs in: read as that directory, so ``$PWD/../..``
+#: climbs as ``../..`` does.
+_HERE = ("${PWD}", "$PWD", "$(pwd)", "`pwd`", '"$PWD"', '"${PWD}"', '"$(pwd)"')
+
+
+def _here_relative(value: str) -> str:
+    """``value`` with a leading name of the current directory (:data:`_HERE`) read as
+    ``.``."""
+    for here in _HERE:
+        if value == here or value.startswith(here + "/"):
+            return "." + value[len(here) :]
+    return value
+
+
 def _climbs(word: str, cd: bool, cwd: str | None) -> bool:
-    for value in _values(word):
+    for value in map(_here_relative, _values(word)):
         if ".." not in value.split("/") or value.startswith("/"):
             continue
+        if "$" in value or "`" in value:
+            return True  # climbing from a directory known only when the check runs
         # the tree is one level below the room: ``..`` is the room, ``../..`` outside it
         where = posixpath.normpath(posixpath.join("room/tree", cwd or ".", value))
         if cwd is None or not (where == "room" or where.startswith("room/")):
@@ -111,8 +127,8 @@ REACH_ROWS: tuple[ReachRow, ...] = (
     ),
     ReachRow(
         "R-up",
-        "a relative path that climbs out of the room (../.. from the tree), or `..` after a "
-        "cd this reader could not follow",
+        "a relative path that climbs out of the room (../.. from the tree, $PWD/../.. too), "
+        "`..` after a variable, or `..` after a cd this reader could not follow",
         _climbs,
         said="climbs out of the room",
     ),

@@ -26,6 +26,12 @@ CASES: list[tuple[str, str, list[str]]] = [
     ("cd-back", "cd - && pytest", ["R-home"]),
     ("up-out", "pytest ../../repo", ["R-up"]),
     ("up-after-cd", "cd .. && pytest ../repo", ["R-up"]),
+    ("pwd-up", "python3 -m pytest -q $PWD/../../goodsuite/tests", ["R-up"]),  # refuter r18y
+    ("pwd-braces-up", 'grep -q SECRET "${PWD}/../../x/secret.txt"', ["R-up"]),
+    ("pwd-command-up", "cat $(pwd)/../../x", ["R-up"]),
+    ("var-up", "cat $SRC/../x", ["R-up"]),
+    ("pwd-in-tree", "python3 -m pytest -q $PWD/tests", []),
+    ("pwd-base", "test ! -e $PWD/../base", []),
     ("cd-var", "cd $HOME && pytest", ["R-cd-var"]),
     ("in-tree", "python3 -m pytest -q tests", []),
     ("room-base", "test ! -e ../base", []),
