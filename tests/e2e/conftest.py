@@ -368,3 +368,26 @@ def world(
 def native(tmp_path: Path) -> World:
     """A world with ``gentle-hook install`` only (the native hooks' own behaviour)."""
     return build_world(tmp_path, "gentle-hook", None)
+
+
+def paste_first_way(world: World, said: list[str], where: Path, test: str) -> list[str]:
+    """Run the first way of a block literally with ``sh -c`` in ``where``: every
+    ``run:``/``prefix:`` line (a prefix completed with ``test``) up to an ``otherwise``
+    line, then those after ``then, either way``; each must exit 0. The commands run."""
+    ran: list[str] = []
+    inside = True
+    for line in said:
+        words = line.removeprefix("gentle-hooks:").strip()
+        if words.startswith("otherwise"):
+            inside = False
+        elif words.startswith("then, either way"):
+            inside = True
+        elif inside and words.startswith(("run: ", "prefix: ")):
+            label, cmd = words.split(": ", 1)
+            if label == "prefix":
+                cmd = f"{cmd} {test}"
+            done = world.run(["sh", "-c", cmd], cwd=where)
+            assert done.code == 0, (cmd, done)
+            ran.append(cmd)
+    assert ran, said
+    return ran

@@ -15,7 +15,7 @@ from __future__ import annotations
 import shlex
 import sys
 
-from tests.e2e.conftest import Run, World
+from tests.e2e.conftest import Run, World, paste_first_way
 
 GOOD = "def add(a, b):\n    return a + b  # from src\n"
 #: A report made at the top: it runs ``src/app.py`` by its path from there, so it fails
@@ -28,26 +28,8 @@ HERE = (sys.executable, "-c", "import runpy; runpy.run_path('app.py')")
 def _paste(
     world: World, out: list[str], where_from: str = "src", test: tuple[str, ...] = HERE
 ) -> list[str]:
-    """Run every ``run:``/``prefix:`` line of ``out`` (a prefix completed with ``test``)
-    with ``sh -c`` in ``where_from``, the first way only (up to an
-    ``otherwise`` line, then the lines after ``then, either way``); the commands run."""
-    ran: list[str] = []
-    inside = True
-    for line in out:
-        words = line.removeprefix("gentle-hooks:").strip()
-        if words.startswith("otherwise"):
-            inside = False
-        elif words.startswith("then, either way"):
-            inside = True
-        elif inside and words.startswith(("run: ", "prefix: ")):
-            label, cmd = words.split(": ", 1)
-            if label == "prefix":
-                cmd = f"{cmd} {shlex.join(test)}"
-            done = world.run(["sh", "-c", cmd], cwd=world.work / where_from)
-            assert done.code == 0, (cmd, done)
-            ran.append(cmd)
-    assert ran, out
-    return ran
+    """:func:`~tests.e2e.conftest.paste_first_way` of ``out`` in ``where_from``."""
+    return paste_first_way(world, out, world.work / where_from, shlex.join(test))
 
 
 def _error_commands(r: Run) -> list[str]:

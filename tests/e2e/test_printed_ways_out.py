@@ -8,36 +8,12 @@ from __future__ import annotations
 
 import shlex
 import sys
-from pathlib import Path
 
-from tests.e2e.conftest import World
+from tests.e2e.conftest import World, paste_first_way
 
 V2 = "def add(a, b):\n    return a + b  # v2\n"
 #: The writer's test, meant for the repository top: it finds ``src/app.py`` from there only.
 TOP_TEST = (sys.executable, "-B", "-c", "import runpy; runpy.run_path('src/app.py')")
-
-
-def paste_first_way(world: World, said: list[str], where: Path, test: str) -> list[str]:
-    """Run the first way of a block literally with ``sh -c`` in ``where``: every
-    ``run:``/``prefix:`` line (a prefix completed with ``test``) up to an ``otherwise``
-    line, then those after ``then, either way``; each must exit 0. The commands run."""
-    ran: list[str] = []
-    inside = True
-    for line in said:
-        words = line.removeprefix("gentle-hooks:").strip()
-        if words.startswith("otherwise"):
-            inside = False
-        elif words.startswith("then, either way"):
-            inside = True
-        elif inside and words.startswith(("run: ", "prefix: ")):
-            label, cmd = words.split(": ", 1)
-            if label == "prefix":
-                cmd = f"{cmd} {test}"
-            done = world.run(["sh", "-c", cmd], cwd=where)
-            assert done.code == 0, (cmd, done)
-            ran.append(cmd)
-    assert ran, said
-    return ran
 
 
 def test_push_with_uncommitted_changes_sets_them_aside_and_back(native: World) -> None:
