@@ -221,6 +221,33 @@ def _commit_pycache_snapshot(ctx: Ctx) -> None:
     passed(ctx, step.exit, "the commit went through")
 
 
+#: A test module whose every run rewrites last-run.txt (another time each run), a file git
+#: does not ignore.
+_WRITES_LOG = (
+    "import time\nimport unittest\n\n\nclass L(unittest.TestCase):\n"
+    "    def test_log(self):\n"
+    "        with open('last-run.txt', 'w') as f:\n"
+    "            f.write(str(time.time_ns()))\n"
+)
+
+
+@journey(
+    "commit-test-writes-file",
+    "the test run rewrites a file git does not ignore, staged with the change",
+    fast=True,
+)
+def _commit_writes_file(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1, {"test_log.py": _WRITES_LOG})
+    ctx.sb.sh(w, f"{ctx.gh} receipt run -- {TEST}", who="setup")
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.prove(w, ["diff", "--cached", "--name-only"], "last-run.txt", "the test's file staged")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+    shown = ctx.sb.run(w, ["git", "show", "--name-only", "--format=", "HEAD"], who="setup")
+    ctx.check("last-run.txt" not in shown.out, "the test's file stayed out of the commit")
+
+
 @journey("commit-declared", "verification.commands declared: the report is named")
 def _commit_declared(ctx: Ctx) -> None:
     w = ctx.sb.project()

@@ -279,6 +279,11 @@ def _candidate_steps(
             )
             out.append(("do", f"{PREFIX_NOTE}{where} ({NO_RECEIPT})"))
             out.append(("prefix", f"{gh} receipt run{binding_flags(top)} --"))
+    elif s.created is not None:
+        from gentle_hooks.report.created_text import created_steps
+
+        again = f"{gh} receipt run{here(s.created.cwd)} -- {runnable(s.created.command)}"
+        out.extend(created_steps(s.created, again, f"{gh} spot-check{flags}"))
     out.append(("run", f"{gh} spot-check{flags}"))
     if s.readback:
         out.append(("or", f"{gh} spot-check --readback{flags}"))
