@@ -326,13 +326,14 @@ def test_verified_writer_content_reapplied_on_another_base_needs_a_check_at_push
     assert w.remote_ref("main") == again
 
 
+@pytest.mark.parametrize("how", ["cherry-pick -n", "checkout featX --"])
 def test_verified_writer_content_reapplied_on_another_base_needs_a_check_at_commit(
-    served: World,
+    served: World, how: str
 ) -> None:
     """The same re-application is blocked at commit as writer content; a spot check of
     the staged candidate lets the commit through, and the push of that commit passes."""
     w = served
-    _feature_checked_and_pushed_then_main_moves(w, "cherry-pick -n")
+    _feature_checked_and_pushed_then_main_moves(w, how)
     _blocked_staged(w.git("commit", "-qm", "bring the feature"))
     w.report("--staged")
     w.spot_check("--staged")
