@@ -622,6 +622,50 @@ def _server(ctx: Ctx) -> None:
     passed(ctx, step.exit, "the push was accepted")
 
 
+def _unverified_under_dirty_human(ctx: Ctx, w: Path) -> None:
+    """An unverified writer commit (its gates skipped), a human commit on top, and the
+    writer's clone left with an uncommitted change to a tracked file (a switch would stop)."""
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change")
+    ctx.sb.write(w / "README.md", "# demo\n\nhuman edit\n")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-am", "human change")
+    ctx.sb.write(w / "README.md", "# demo\n\nwork in progress\n")
+    ctx.sb.prove(w, ["status", "--porcelain"], " M README.md", "a dirty tracked file")
+    ctx.sb.prove(w, ["log", "-1", "--format=%B", "HEAD~1"], "Gentle-Writer:", "the writer commit")
+
+
+@journey(
+    "server-gate-dirty",
+    "the server rejects a writer commit under a human one; the pusher's clone is dirty",
+    fast=True,
+)
+def _server_dirty(ctx: Ctx) -> None:
+    w = plain(ctx, share=False)
+    ctx.sb.sh(ctx.sb.remote(), "gentle-hook install --server", who="setup")
+    _unverified_under_dirty_human(ctx, w)
+    step = ctx.agent.attempt(w, "git push -q --no-verify origin HEAD")
+    passed(ctx, step.exit, "the push was accepted")
+    st = ctx.sb.run(w, ["git", "status", "--porcelain"], who="setup")
+    ctx.check(st.out.strip() == "M README.md", f"the work tree kept its change: {st.out!r}")
+    wt = ctx.sb.run(w, ["git", "worktree", "list"], who="setup")
+    ctx.check(len(wt.out.strip().splitlines()) == 1, f"no worktree left: {wt.out!r}")
+
+
+@journey("ci-dirty", "CI blocks a writer commit under a human one; the writer's clone is dirty")
+def _ci_dirty(ctx: Ctx) -> None:
+    w = plain(ctx, share=False)
+    _unverified_under_dirty_human(ctx, w)
+    ctx.sb.git(w, "push", "-q", "--no-verify", "origin", "main")
+    ci = ctx.sb.clone("ci")
+    step = ctx.agent.attempt(
+        ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~2..HEAD", where=w
+    )
+    passed(ctx, step.exit, "CI passed")
+    st = ctx.sb.run(w, ["git", "status", "--porcelain"], who="setup")
+    ctx.check(st.out.strip() == "M README.md", f"the work tree kept its change: {st.out!r}")
+
+
 @journey("server-gate-shared", "server gate, the clone shares its notes", fast=False)
 def _server_shared(ctx: Ctx) -> None:
     w = plain(ctx)

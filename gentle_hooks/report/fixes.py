@@ -135,6 +135,10 @@ def _steps(
     switch: list[Step] = [("run", f"git switch --detach {commit}")] if commit else []
     # ``checkout -`` returns to a detached HEAD too (``switch -`` wants a branch)
     back: list[Step] = [("run", "git checkout -")] if commit else []
+    if commit and share and isinstance(s, SpotCheckShortfall) and not s.disagreements:
+        # the writer's report and its spot check, in a worktree of the commit's own
+        declared = runnable(s.declared[0]) if s.declared else None
+        return _worktree_steps(commit, gh, declared, report=s.no_receipt)
     if isinstance(s, (VerifierShortfall, SpotCheckShortfall)):
         core = _candidate_steps(s, binding, gh, at_top)
         ending = [*([("run", f"{gh} sync push")] if share else []), *back]
@@ -162,6 +166,10 @@ def _steps(
         *back,
         ("run", f"{gh} sync push"),
     ]
+    if commit and share:
+        # CI and the server cannot know the user's work tree (uncommitted changes stop a
+        # switch): the commit is verified in a linked worktree of its own, never touching it
+        verify = _worktree_steps(commit, gh)
     if isinstance(s, NoValidNote) and not s.stale:
         share_it = "in the clone that verified this commit: share its note"
         fetch: list[Step] = [
@@ -288,6 +296,43 @@ def _candidate_steps(
     if s.readback:
         out.append(("or", f"{gh} spot-check --readback{flags}"))
     return out
+
+
+def _worktree_steps(
+    commit: str, gh: str, declared: str | None = None, report: bool = True
+) -> list[Step]:
+    """Verify ``commit`` in a linked worktree under the repository's common git directory
+    (a name no earlier step made; each line runs from anywhere in the user's clone and
+    leaves the user's work tree, index and HEAD as they are), share the note, remove it.
+    ``report``: no report that counts is recorded for it, so the writer makes one there:
+    ``declared``, the declared verification command (shell words), else its own after a
+    prefix."""
+    top = f"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{commit[:12]}"
+    where = f'"{top}"'
+    # the writer's command runs in the worktree's copy of the directory the user is in
+    # (a test command written for it, such as one importing from it, works as there)
+    here = f'"{top}/$(git rev-parse --show-prefix)"'
+    reported: list[Step] = []
+    if report and declared:
+        reported.append(("do", f"the writer reports the declared command there ({NO_RECEIPT})"))
+        reported.append(("run", f"{gh} receipt run --committed --cwd {where} -- {declared}"))
+    elif report:
+        reported.append(
+            (
+                "do",
+                f"{PREFIX_NOTE}; it runs in that worktree, in the directory you are in "
+                f"({NO_RECEIPT})",
+            )
+        )
+        reported.append(("prefix", f"{gh} receipt run --committed --cwd {here} --"))
+    return [
+        ("do", f"check commit {commit[:12]} out in a worktree of its own (yours stays as it is)"),
+        ("run", f"git worktree add -q --detach {where} {commit}"),
+        *reported,
+        ("run", f"{gh} spot-check --committed --cwd {where}"),
+        ("run", f"{gh} sync push"),
+        ("run", f"git worktree remove --force {where}"),
+    ]
 
 
 def _at_top(binding: Binding) -> Binding:

@@ -186,12 +186,25 @@ def test_steps(
 
 
 def test_a_commit_judged_elsewhere_is_checked_out_for_its_fix() -> None:
+    # CI and the server cannot know the user's work tree: the commit is checked out in a
+    # worktree of its own, never by a switch that uncommitted changes stop
     got = steps(SPOT, COMMITTED, commit="c" * 40, share=True)
+    where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{"c" * 12}"'
+    assert got == [
+        ("do", f"check commit {'c' * 12} out in a worktree of its own (yours stays as it is)"),
+        ("run", f"git worktree add -q --detach {where} {'c' * 40}"),
+        ("run", f"gentle-hook spot-check --committed --cwd {where}"),
+        ("run", "gentle-hook sync push"),
+        ("run", f"git worktree remove --force {where}"),
+    ]
+
+
+def test_a_commit_judged_by_the_local_push_gate_is_switched_to() -> None:
+    got = steps(SPOT, COMMITTED, commit="c" * 40)
     assert got == [
         ("where", f"with commit {'c' * 12} checked out"),
         ("run", f"git switch --detach {'c' * 40}"),
         ("run", "gentle-hook spot-check --committed"),
-        ("run", "gentle-hook sync push"),
         ("run", "git checkout -"),
     ]
 
