@@ -14,12 +14,14 @@ from collections.abc import Mapping
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.location import root_relative
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.ledger.records import PendingMutation
+from gentle_hooks.ledger.records import PendingMutation, WriterEntryRecord
+from gentle_hooks.policy.attribution import writer_delta
 from gentle_hooks.policy.inputs import validate_label, validate_paths
+from gentle_hooks.policy.proposal import person_start
 from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.services.attribution import entries_for_write
 from gentle_hooks.services.record import Recorded, open_root, open_store
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,6 +45,10 @@ class MutationRequest:
         here_paths: paths touched as a command line names them: relative to ``cwd`` (the
             current directory when None), like every git command, or absolute inside the
             work tree.
+        proposal: when a person modified the writer's proposal before the tool wrote it,
+            the content the writer proposed for the one path written (UTF-8): only its
+            lines that survive in the file are the writer's
+            (:func:`gentle_hooks.policy.proposal.person_start`); None otherwise.
     """
 
     cwd: str | None = None
@@ -54,6 +60,7 @@ class MutationRequest:
     paths: tuple[str, ...] = ()
     allow_unknown: bool = False
     here_paths: tuple[str, ...] = ()
+    proposal: str | None = None
 
 
 def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
@@ -100,6 +107,8 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
         if earlier is not None:  # a replayed tool call records once (SPEC §6)
             return Recorded(led.path, earlier, notes=(replay_note(earlier),), replayed=True)
         entries = entries_for_write(repo, led, root, paths)
+        if req.proposal is not None and len(paths) == 1:
+            entries = confined(repo, entries, req.proposal.encode("utf-8", "surrogatepass"))
         rec = PendingMutation(root, model, effort_value, source, session_id, tool_call_id, paths)
         again = None if entries or tool_call_id else led.last_pending_mutation(root)
         if again is not None and same_write(again, rec, repo, led):
@@ -111,11 +120,49 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             ()
             if kept
             else (
-                "no path differs from where the writer started (HEAD, or its last write): "
-                "no content is attributed to the writer",
+                "no line the writer proposed is left in the file as written (the person "
+                "replaced them): no content is attributed to the writer"
+                if req.proposal is not None
+                else "no path differs from where the writer started (HEAD, or its last "
+                "write): no content is attributed to the writer",
             )
         )
         return Recorded(led.path, stored, notes=notes)
+
+
+def confined(
+    repo: Repository, entries: list[WriterEntryRecord], proposed: bytes
+) -> list[WriterEntryRecord]:
+    """``entries`` of a write a person modified before the tool wrote it, each measured
+    from :func:`~gentle_hooks.policy.proposal.person_start` (stored as a blob, so the rule
+    recomputes the same delta): its delta holds only the ``proposed`` lines that survive in
+    the file. An entry of which nothing survives is left out; a deletion or a binary side
+    is kept whole (the writer's content cannot be told from the person's there: fail
+    closed)."""
+    if not entries:
+        return entries
+    blobs = sorted({b for e in entries for b in (e.blob, e.before_blob) if b})
+    contents = repo.read_blobs(blobs)
+    out = []
+    for rec in entries:
+        written = contents.get(rec.blob) if rec.blob else None
+        start = contents.get(rec.before_blob) if rec.before_blob else None
+        if written is None or rec.binary or (rec.before_blob and start is None):
+            out.append(rec)
+            continue
+        base = person_start(start, written, proposed)
+        if base == written:
+            continue
+        delta = writer_delta(base, written)
+        out.append(
+            replace(
+                rec,
+                before_blob=repo.write_blob(base),
+                added=tuple(sorted(delta.added)),
+                removed=tuple(sorted(delta.removed)),
+            )
+        )
+    return out
 
 
 def same_write(
