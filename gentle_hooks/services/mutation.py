@@ -153,7 +153,7 @@ def confined(
         base = person_start(start, written, proposed)
         if base == written:
             continue
-        delta = writer_delta(base, written)
+        delta = writer_delta(base, written, detail=False)
         out.append(
             replace(
                 rec,
