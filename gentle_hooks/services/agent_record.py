@@ -321,8 +321,7 @@ def _record_in(
 def _edited_notes(event: RuntimeEvent) -> tuple[str, ...]:
     """The note of a write a person modified before the tool wrote it (``edited_by``):
     only the proposed lines that survive are the writer's, or, when the input carries no
-    proposal, every line the call changed is, and the person's own lines are named as
-    theirs to claim."""
+    proposal, every line the call changed is (fail closed)."""
     if event.edited_by is None:
         return ()
     if event.proposal is not None:
