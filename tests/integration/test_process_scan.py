@@ -25,7 +25,6 @@ from gentle_hooks.native.builtin import assess_native_builtin, gather_inputs
 from gentle_hooks.native.classifier import (
     PROCESS_SCAN_LINE_LIMIT,
     SHEBANG,
-    classify,
     doc_blobs_to_prove,
     process_hits,
     process_needles,
@@ -33,6 +32,7 @@ from gentle_hooks.native.classifier import (
     upstream_stats,
 )
 from gentle_hooks.values.candidate import Projection
+from tests.classifying import classify
 from tests.conftest import commit_all, git, write
 
 S = RiskSettings()
