@@ -130,3 +130,16 @@ def test_a_modified_replace_carries_no_proposal_so_every_changed_line_is_gated(
     )
     assert "does not carry the model's own proposal: every line the call changed" in err
     assert _commit(repo, written).returncode == 1
+
+
+def test_once_the_person_drops_the_models_surviving_lines_their_commit_passes(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The entry holds only the model's surviving lines: when the person removes them too,
+    what is left is theirs (the pending work expires), and the commit passes."""
+    assert gh(repo, "install").returncode == 0
+    kept = START + "\n\ndef multiply_values(left, right):\n    return left * right\n"
+    _write_file(repo, tmp_path, kept + PERSONS)
+    write(repo / "src" / "app.py", START + PERSONS)
+    done = _commit(repo, START + PERSONS)
+    assert done.returncode == 0, done.stderr
