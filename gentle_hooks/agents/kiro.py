@@ -19,8 +19,8 @@ file holds when the hook runs (a replay that comes after a person edited the fil
 otherwise be a new call, and record the person's edit as the writer's). The same event
 delivered again records once whenever it comes; the same edit made in another session
 records again. The very same call made twice in one session (the same input and the same
-response) is one call: its content is the first record's, gated while that record is
-pending.
+response) has one id: a replay while the first call's work is live, a new call once it has
+ended (:func:`gentle_hooks.services.mutation.ended_derived`).
 A ``tool_response`` whose ``success`` is false records nothing.
 The model and the effort are unknown unless ``GENTLE_WRITER_MODEL``/``GENTLE_WRITER_EFFORT``
 say.

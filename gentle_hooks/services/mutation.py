@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.location import root_relative
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.ledger.records import PendingMutation, WriterEntryRecord
+from gentle_hooks.ledger.records import ENDED_STATES, PendingMutation, WriterEntryRecord
 from gentle_hooks.policy.attribution import writer_delta
 from gentle_hooks.policy.inputs import validate_label, validate_paths
 from gentle_hooks.policy.proposal import person_start
@@ -69,9 +69,11 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     Recording is idempotent, so a caller that saw no acknowledgement (its output could not
     be written: a full disk, a closed descriptor; the row is durable before anything is
     printed) retries safely: a tool call already recorded (same source, session and call
-    id), or the same writer (model, effort, source, session) naming the same paths again
-    while its mutation is still pending and no path differs from that write, is stored
-    once; the result then has ``replayed`` set and a note saying it was already recorded.
+    id; a derived id whose earlier work has all ended names another call:
+    :func:`ended_derived`), or the same writer (model, effort, source, session) naming the
+    same paths again while its mutation is still pending and no path differs from that
+    write, is stored once; the result then has ``replayed`` set and a note saying it was
+    already recorded.
 
     Raises:
         UsageError: missing model or effort (flag and environment), a bad label, or an
@@ -104,6 +106,10 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
         paths = changed_paths(repo)
     with open_store(repo) as led:
         earlier = led.mutation_for_call(source, session_id, tool_call_id) if tool_call_id else None
+        while earlier is not None and tool_call_id and ended_derived(led, earlier):
+            # the same call made again once the first one's work ended: a new call
+            tool_call_id = f"{earlier.tool_call_id}+{earlier.id}"
+            earlier = led.mutation_for_call(source, session_id, tool_call_id)
         if earlier is not None:  # a replayed tool call records once (SPEC §6)
             return Recorded(led.path, earlier, notes=(replay_note(earlier),), replayed=True)
         entries = entries_for_write(repo, led, root, paths)
@@ -128,6 +134,18 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             )
         )
         return Recorded(led.path, stored, notes=notes)
+
+
+def ended_derived(led: Ledger, earlier: PendingMutation) -> bool:
+    """Whether a call whose id matches ``earlier``'s is a new call rather than a replay:
+    the id is derived (``derived:``: a runtime that names no tool call, its id made from
+    the call's fields) and every entry ``earlier`` recorded has ended (settled, expired or
+    discarded). A runtime's own id names one call; a derived one names every call with the
+    same fields, and a replay arrives while the first call's work is still live."""
+    if not (earlier.tool_call_id or "").startswith("derived:"):
+        return False
+    states = [e.state for e in led.entries_of_mutation(earlier.id)]
+    return bool(states) and all(s in ENDED_STATES for s in states)
 
 
 def confined(
