@@ -223,11 +223,16 @@ def person_edit(tool: str | None, args: object) -> tuple[str | None, str | None]
     in ``edit.ts`` sets ``ai_proposed_content: oldContent``, and ``modifiable-tool.ts``
     passes the current file as ``oldContent``), and ``old_string``/``new_string`` become
     the whole file before and after the person's edit: the model's own lines are in no
-    field, so the proposal is None and every changed line is recorded (fail closed)."""
+    field, so the proposal is None and every changed line is recorded (fail closed).
+
+    An empty ``ai_proposed_content`` is no proposal either: an input larger than the
+    recorder holds whole arrives with its long strings blanked to ``""``
+    (:mod:`gentle_hooks.agents.stream`), and read as the model's proposal an empty one would
+    leave none of the model's lines in the record."""
     if not isinstance(args, dict) or args.get(MODIFIED) is not True:
         return None, None
     proposed = args.get("ai_proposed_content") if tool == "write_file" else None
-    return f"tool_input.{MODIFIED}", proposed if isinstance(proposed, str) else None
+    return f"tool_input.{MODIFIED}", proposed if isinstance(proposed, str) and proposed else None
 
 
 def decode(data: bytes) -> RuntimeEvent:

@@ -69,6 +69,12 @@ def test_only_the_proposed_lines_that_survive_are_the_writers(
         ("write_file", {"modified_by_user": True}, ("tool_input.modified_by_user", None)),
         ("write_file", {"modified_by_user": False, "ai_proposed_content": "x"}, (None, None)),
         ("write_file", {"modified_by_user": "true", "ai_proposed_content": "x"}, (None, None)),
+        # blank: what a long string becomes in an input larger than the recorder holds whole
+        (
+            "write_file",
+            {"modified_by_user": True, "ai_proposed_content": ""},
+            ("tool_input.modified_by_user", None),
+        ),
         # replace's ai_proposed_content is the file before the edit, never the proposal
         (
             "replace",
@@ -82,6 +88,7 @@ def test_only_the_proposed_lines_that_survive_are_the_writers(
         "write-file-no-proposal",
         "not-modified",
         "not-a-bool",
+        "write-file-blanked-proposal",
         "replace",
         "not-an-object",
     ],
