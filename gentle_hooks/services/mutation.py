@@ -113,8 +113,9 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
         if earlier is not None:  # a replayed tool call records once (SPEC §6)
             return Recorded(led.path, earlier, notes=(replay_note(earlier),), replayed=True)
         entries = entries_for_write(repo, led, root, paths)
-        if req.proposal is not None and len(paths) == 1:
-            entries = confined(repo, entries, req.proposal.encode("utf-8", "surrogatepass"))
+        proposed = _utf8(req.proposal) if len(paths) == 1 else None
+        if proposed is not None:
+            entries = confined(repo, entries, proposed)
         rec = PendingMutation(root, model, effort_value, source, session_id, tool_call_id, paths)
         again = None if entries or tool_call_id else led.last_pending_mutation(root)
         if again is not None and same_write(again, rec, repo, led):
@@ -128,12 +129,21 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             else (
                 "no line the writer proposed is left in the file as written (the person "
                 "replaced them): no content is attributed to the writer"
-                if req.proposal is not None
+                if proposed is not None
                 else "no path differs from where the writer started (HEAD, or its last "
                 "write): no content is attributed to the writer",
             )
         )
         return Recorded(led.path, stored, notes=notes)
+
+
+def _utf8(text: str | None) -> bytes | None:
+    """``text`` as UTF-8; None for text no file holds (a lone surrogate): the write is then
+    recorded whole, never measured against a proposal its lines cannot match."""
+    try:
+        return text.encode("utf-8") if text is not None else None
+    except UnicodeEncodeError:
+        return None
 
 
 def ended_derived(led: Ledger, earlier: PendingMutation) -> bool:

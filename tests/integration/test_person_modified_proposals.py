@@ -143,3 +143,20 @@ def test_once_the_person_drops_the_models_surviving_lines_their_commit_passes(
     write(repo / "src" / "app.py", START + PERSONS)
     done = _commit(repo, START + PERSONS)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_proposal_no_file_can_hold_records_the_write_whole(repo: Path, tmp_path: Path) -> None:
+    """A lone surrogate (``\\ud800`` in the JSON) is text no file holds: Gemini CLI writes
+    U+FFFD there, so the model's line cannot be matched in the file, and the write is
+    recorded whole rather than leave that line to the person."""
+    assert gh(repo, "install").returncode == 0
+    written = START + "print_banner('hello world', '\ufffd')\n"
+    proposed = START + "print_banner('hello world', '\ud800')\n"
+    write(repo / "src" / "app.py", written)
+    _record(
+        repo,
+        tmp_path,
+        "write_file",
+        {"content": written, "modified_by_user": True, "ai_proposed_content": proposed},
+    )
+    assert _commit(repo, written).returncode == 1
