@@ -58,7 +58,8 @@ class RuntimeEvent:
             before the tool wrote it, what said so (one phrase naming the field), else
             None; proposal: then, the content the writer proposed for the one path written,
             when the input carries it (None: it does not, and every line written is
-            recorded as the writer's: fail closed).
+            recorded as the writer's: fail closed); edited: the content the person left,
+            when the input carries it (None: no line is the person's).
     """
 
     source: str
@@ -77,6 +78,7 @@ class RuntimeEvent:
     failed: str | None = None
     edited_by: str | None = None
     proposal: str | None = None
+    edited: str | None = None
 
 
 #: :attr:`RuntimeEvent.lifecycle` of a subagent's start and stop events.

@@ -213,26 +213,33 @@ def settings_writer(root: str | None, env: Mapping[str, str]) -> tuple[str | Non
 MODIFIED = "modified_by_user"
 
 
-def person_edit(tool: str | None, args: object) -> tuple[str | None, str | None]:
-    """(what says a person modified the proposal, the model's proposed content) of a
-    ``write_file`` or ``replace`` call; (None, None) when ``modified_by_user`` is not true.
+def person_edit(tool: str | None, args: object) -> tuple[str | None, str | None, str | None]:
+    """(what says a person modified the proposal, the model's proposed content, the content
+    the person left) of a ``write_file`` or ``replace`` call; all None when
+    ``modified_by_user`` is not true.
 
-    ``write_file``'s ``ai_proposed_content`` is the ``content`` the model proposed
-    (``createUpdatedParams`` in ``packages/core/src/tools/write-file.ts``). ``replace``'s is
-    not: it is the file as it was before the edit (``createUpdatedParams(oldContent, ...)``
-    in ``edit.ts`` sets ``ai_proposed_content: oldContent``, and ``modifiable-tool.ts``
-    passes the current file as ``oldContent``), and ``old_string``/``new_string`` become
-    the whole file before and after the person's edit: the model's own lines are in no
-    field, so the proposal is None and every changed line is recorded (fail closed).
+    ``write_file``'s ``ai_proposed_content`` is the ``content`` the model proposed, and its
+    ``content`` the person's (``createUpdatedParams`` in
+    ``packages/core/src/tools/write-file.ts``). ``replace``'s is not: it is the file as it was
+    before the edit (``createUpdatedParams(oldContent, ...)`` in ``edit.ts`` sets
+    ``ai_proposed_content: oldContent``, and ``modifiable-tool.ts`` passes the current file
+    as ``oldContent``), and ``old_string``/``new_string`` become the whole file before and
+    after the person's edit: the model's own lines are in no field, so the proposal is None
+    and every changed line is recorded (fail closed).
 
-    An empty ``ai_proposed_content`` is no proposal either: an input larger than the
-    recorder holds whole arrives with its long strings blanked to ``""``
-    (:mod:`gentle_hooks.agents.stream`), and read as the model's proposal an empty one would
-    leave none of the model's lines in the record."""
+    An empty string is none either: an input larger than the recorder holds whole arrives
+    with its long strings blanked to ``""`` (:mod:`gentle_hooks.agents.stream`), and an
+    empty proposal would leave none of the model's lines in the record."""
     if not isinstance(args, dict) or args.get(MODIFIED) is not True:
-        return None, None
-    proposed = args.get("ai_proposed_content") if tool == "write_file" else None
-    return f"tool_input.{MODIFIED}", proposed if isinstance(proposed, str) and proposed else None
+        return None, None, None
+    if tool != "write_file":
+        return f"tool_input.{MODIFIED}", None, None
+    proposed, edited = (args.get(k) for k in ("ai_proposed_content", "content"))
+    return (
+        f"tool_input.{MODIFIED}",
+        proposed if isinstance(proposed, str) and proposed else None,
+        edited if isinstance(edited, str) and edited else None,
+    )
 
 
 def decode(data: bytes) -> RuntimeEvent:
@@ -244,7 +251,7 @@ def decode(data: bytes) -> RuntimeEvent:
     call = snake_tool_call(data, NAME)
     transcript = text(call.event.get("transcript_path"))
     child = running_subagent(transcript, text(call.event.get("cwd")))
-    edited_by, proposal = person_edit(call.tool, call.args)
+    edited_by, proposal, edited = person_edit(call.tool, call.args)
     event = call.runtime_event(
         NAME,
         tool_call_id=derived_call_id(
@@ -256,4 +263,6 @@ def decode(data: bytes) -> RuntimeEvent:
         agent=child[0] if child else None,
         failed=failure(call.event.get("tool_response")),
     )
-    return replace(event, edited_by=edited_by, proposal=proposal) if edited_by else event
+    if edited_by is None:
+        return event
+    return replace(event, edited_by=edited_by, proposal=proposal, edited=edited)

@@ -10,8 +10,10 @@ differ between where it started and what it left (:func:`~gentle_hooks.policy.at
 writer_delta`), so the person's lines are moved to the start: :func:`person_start` is the
 content the model's write is measured from, the file before plus what the person alone
 did. Measured from there, the delta holds only the model's lines that survive in the file
-and the lines the model removed that stay removed; a line the person also typed as the
-model proposed it counts as the model's (the safe side: it is the model's content).
+and the lines the model removed that stay removed. A line is the person's only when their
+version holds it and the proposal does not: a line the person also typed as the model
+proposed it, or one the runtime changed on its way to the file, counts as the model's (the
+safe side).
 
 Lines are compared as their keys compare (:func:`~gentle_hooks.policy.linekeys.
 stripped_key`: whitespace and quote style aside), so a person re-indenting the model's
@@ -27,24 +29,27 @@ def _keys(data: bytes) -> set[str]:
     return {stripped_key(line.strip()) for line in data.splitlines() if line.strip()}
 
 
-def person_start(start: bytes | None, written: bytes, proposed: bytes) -> bytes:
-    """The content a person-modified write is measured from: ``written`` without the
-    model's surviving lines (a line ``proposed`` holds and ``start`` does not), then the
-    lines of ``start`` the model's proposal dropped and ``written`` lacks too (the model's
-    removals that stay removed), in their order. Equal to ``written`` when nothing of the
-    model's proposal survives.
+def person_start(start: bytes | None, written: bytes, proposed: bytes, edited: bytes) -> bytes:
+    """The content a person-modified write is measured from: the lines of ``written`` that
+    are the person's (a line of ``edited``, the person's version, that ``proposed`` does not
+    hold) or that ``start`` had, then the lines of ``start`` the model's proposal dropped and
+    ``written`` lacks too (the model's removals that stay removed), in their order. Every
+    other line of ``written`` is the model's: its proposal's, or one the runtime changed on
+    the way to the file (a line in neither version is never the person's). Equal to
+    ``written`` when nothing of the model's proposal survives.
 
     Args:
         start: the file before the write (None: there was none); written: the file as the
-            tool left it; proposed: the content the model proposed for it.
+            tool left it; proposed: the content the model proposed for it; edited: the
+            content the person left in the editor (empty: unknown, so no line is theirs).
     """
     before = start or b""
     before_keys, proposed_keys = _keys(before), _keys(proposed)
-    models = proposed_keys - before_keys
+    persons = _keys(edited) - proposed_keys
     kept = [
         line
         for line in written.splitlines(keepends=True)
-        if not line.strip() or stripped_key(line.strip()) not in models
+        if not line.strip() or (key := stripped_key(line.strip())) in before_keys or key in persons
     ]
     written_keys = _keys(written)
     removed = [

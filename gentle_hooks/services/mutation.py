@@ -49,6 +49,8 @@ class MutationRequest:
             the content the writer proposed for the one path written (UTF-8): only its
             lines that survive in the file are the writer's
             (:func:`gentle_hooks.policy.proposal.person_start`); None otherwise.
+        edited: with ``proposal``, the content the person left (None: unknown, so no line
+            is the person's).
     """
 
     cwd: str | None = None
@@ -61,6 +63,7 @@ class MutationRequest:
     allow_unknown: bool = False
     here_paths: tuple[str, ...] = ()
     proposal: str | None = None
+    edited: str | None = None
 
 
 def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
@@ -115,7 +118,7 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
         entries = entries_for_write(repo, led, root, paths)
         proposed = _utf8(req.proposal) if len(paths) == 1 else None
         if proposed is not None:
-            entries = confined(repo, entries, proposed)
+            entries = confined(repo, entries, proposed, _utf8(req.edited) or b"")
         rec = PendingMutation(root, model, effort_value, source, session_id, tool_call_id, paths)
         again = None if entries or tool_call_id else led.last_pending_mutation(root)
         if again is not None and same_write(again, rec, repo, led):
@@ -159,14 +162,14 @@ def ended_derived(led: Ledger, earlier: PendingMutation) -> bool:
 
 
 def confined(
-    repo: Repository, entries: list[WriterEntryRecord], proposed: bytes
+    repo: Repository, entries: list[WriterEntryRecord], proposed: bytes, edited: bytes
 ) -> list[WriterEntryRecord]:
     """``entries`` of a write a person modified before the tool wrote it, each measured
     from :func:`~gentle_hooks.policy.proposal.person_start` (stored as a blob, so the rule
-    recomputes the same delta): its delta holds only the ``proposed`` lines that survive in
-    the file. An entry of which nothing survives is left out; a deletion or a binary side
-    is kept whole (the writer's content cannot be told from the person's there: fail
-    closed)."""
+    recomputes the same delta): its delta holds only the model's lines that survive in the
+    file, every new line but the ones the person's ``edited`` version added. An entry of
+    which nothing survives is left out; a deletion or a binary side is kept whole (the
+    writer's content cannot be told from the person's there: fail closed)."""
     if not entries:
         return entries
     blobs = sorted({b for e in entries for b in (e.blob, e.before_blob) if b})
@@ -178,7 +181,7 @@ def confined(
         if written is None or rec.binary or (rec.before_blob and start is None):
             out.append(rec)
             continue
-        base = person_start(start, written, proposed)
+        base = person_start(start, written, proposed, edited)
         if base == written:
             continue
         delta = writer_delta(base, written, detail=False)

@@ -160,3 +160,20 @@ def test_a_proposal_no_file_can_hold_records_the_write_whole(repo: Path, tmp_pat
         {"content": written, "modified_by_user": True, "ai_proposed_content": proposed},
     )
     assert _commit(repo, written).returncode == 1
+
+
+def test_a_line_in_neither_version_is_the_models(repo: Path, tmp_path: Path) -> None:
+    """Gemini CLI corrects ``content`` before it writes it (``getCorrectedFileContent``): a
+    line of the file that neither the proposal nor the person's version holds was changed
+    on its way, and is the model's, never the person's."""
+    assert gh(repo, "install").returncode == 0
+    proposed = START + "def multiply_values(left, right):\n    return left * right\n"
+    written = START + "def multiply_values(lhs, rhs):\n    return lhs * rhs\n"
+    write(repo / "src" / "app.py", written)
+    _record(
+        repo,
+        tmp_path,
+        "write_file",
+        {"content": proposed + PERSONS, "modified_by_user": True, "ai_proposed_content": proposed},
+    )
+    assert _commit(repo, written).returncode == 1
