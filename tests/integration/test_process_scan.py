@@ -21,7 +21,7 @@ from gentle_hooks.config.settings import RiskSettings
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.parse import Listed, listing
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.native.builtin import assess_native_builtin, gather_inputs
+from gentle_hooks.native.builtin import _ProcessScan, assess_native_builtin, gather_inputs
 from gentle_hooks.native.classifier import (
     PROCESS_SCAN_LINE_LIMIT,
     SHEBANG,
@@ -378,8 +378,9 @@ def test_many_files_holding_unchanged_calls_diff_only_those_changes(
     """More changed files hold a call than pathspecs are given: only those changes are
     scanned, diffed as two trees of their own (no pathspec, not the candidate's trees),
     and the scan finds what one ``-G`` scan of the whole diff finds (the unchanged calls
-    are no hit, a new one is). The candidate's inputs take three git processes (trace2):
-    the count, the blob search, one ``-G`` scan."""
+    are no hit, a new one is). The candidate's inputs take four git processes (trace2):
+    the count, the listing of its own (the count's comes in pieces), the blob search, one
+    ``-G`` scan."""
     for i in range(90):
         write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + BODY)
         write(root / f"plain{i:02}.py", BODY)
@@ -399,7 +400,7 @@ def test_many_files_holding_unchanged_calls_diff_only_those_changes(
     monkeypatch.delenv("GIT_TRACE2_EVENT")
     argvs = [a for a in _git_argvs(trace) if a[1:2] != ["rev-parse"]]  # the open's
     scans = [a for a in argvs if a[1:2] == ["diff"] and "-G" in a]
-    assert len(argvs) <= 3 and len(scans) == 1 and "--" not in scans[0], argvs
+    assert len(argvs) <= 4 and len(scans) == 1 and "--" not in scans[0], argvs
     assert {cand.base.tree, cand.tree}.isdisjoint(scans[0][-2:]), scans[0]
     assert not list(tmp_path.glob("gentle-hooks-objects-*"))
     hits = assess(root)[1]
@@ -430,6 +431,43 @@ def test_most_changes_holding_calls_scan_the_whole_diff_early(
     scans = [a for a in _git_argvs(trace) if a[1:2] == ["diff"] and "-G" in a]
     assert len(scans) == 1 and scans[0][-2:] == [cand.base.tree, cand.tree], scans
     assert assess(root)[1] == [("m45.py", "process call at line 43: subprocess.run(['new'])")]
+
+
+@pytest.mark.parametrize("most", [False, True])
+def test_the_scan_starts_before_the_count_lists_every_path(root: Path, most: bool) -> None:
+    """Git holds the last piece of its listing until it has counted every line: a listing
+    that comes in pieces is completed by a ``git diff --raw`` of its own, and the search
+    and the scan (of the whole diff when most changes may bring a hit, else of those
+    changes) start then, before the count's listing ends, with the same lines."""
+    for i in range(90):
+        write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + BODY)
+        write(root / f"plain{i:02}.py", BODY)
+    commit_all(root, "many")
+    for i in range(90):
+        extra = "subprocess.run(['new'])\n" if i == 45 else ""
+        write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + BODY + f"v = {i}\n" + extra)
+        if not most:
+            write(root / f"plain{i:02}.py", BODY + f"v = {i}\n")
+    commit_all(root)
+    repo = Repository.open(str(root))
+    cand = repo.candidate(Projection.COMMITTED, flag_ref="HEAD~1", config_ref=None)
+    changes = repo.diff_stats(cand.base.tree, cand.tree)
+    reference = repo.added_lines_matching(cand.base.tree, cand.tree, S.process_preselect)
+    scan = _ProcessScan(Repository.open(str(root)), cand, S)
+    try:
+        scan.feed([listing(c) for c in changes[:10]], False)
+        assert scan.lister is not None
+        scan.lister.join()
+        assert scan.complete and scan.early is not None  # the count has listed 10 paths
+        scan.feed([listing(c) for c in changes[10:]], True)
+        scan.early.join()
+        assert scan._went_whole() is most
+        assert flagged(scan.finish(changes), S) == flagged(reference, S)
+        assert flagged(reference, S) == [
+            ("m45.py", "process call at line 43: subprocess.run(['new'])")
+        ]
+    finally:
+        scan.abort()
 
 
 def test_a_search_that_finds_many_calls_back_once_and_stops(root: Path) -> None:
