@@ -345,6 +345,16 @@ def test_generated_changes_diffed_as_pair_trees_scan_as_one_whole_diff_scan(ops)
         test_generated_changes_scan_as_one_whole_diff_scan.hypothesis.inner_test(ops)
 
 
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(OPS)
+def test_generated_changes_listed_in_pieces_scan_as_one_whole_diff_scan(ops) -> None:
+    """The same, git's output read 100 bytes at a time: the listing comes in pieces, and
+    the scan completes it with a listing of its own while git counts."""
+    read = os.read
+    with mock.patch.object(os, "read", lambda fd, n: read(fd, min(n, 100))):
+        test_generated_changes_scan_as_one_whole_diff_scan.hypothesis.inner_test(ops)
+
+
 def test_folded_needles_find_any_case(tmp_path: Path) -> None:
     """A blob search with ``fold`` finds a needle in any ASCII case; without, only as is."""
     root = tmp_path / "r"
