@@ -224,10 +224,11 @@ class _ProcessScan:
     ends and the scan runs on a thread while git still counts (a listing with a deletion
     or a submodule commit, which it does not tell apart, waits for the counted changes).
     Git lists the paths before it counts lines but holds the last piece of its listing
-    until the count ends: a listing that comes in pieces is completed by a ``git diff
-    --raw`` of its own (:meth:`~gentle_hooks.git.repository.Repository.list_changes`), so
-    the scan runs alongside the count, not after it. Without needles (patterns with no literal to
-    look for) the whole diff is scanned while git counts.
+    until the count ends: a listing that comes in pieces, once one of its blobs may bring
+    a hit, is completed by a ``git diff --raw`` of its own
+    (:meth:`~gentle_hooks.git.repository.Repository.list_changes`), so the scan runs
+    alongside the count, not after it. Without needles (patterns with no literal to look
+    for) the whole diff is scanned while git counts.
     """
 
     def __init__(self, repo: Repository, cand: Candidate, risk: RiskSettings) -> None:
@@ -260,9 +261,11 @@ class _ProcessScan:
         """Changed paths as git lists them (``done``: all of them now)."""
         if self.search is not None:
             self._extend(listed, done)
-            if not done and self.lister is None:
-                self.lister = threading.Thread(target=self._list_all, daemon=True)
-                self.lister.start()
+            if not done:
+                # the count's listing comes in pieces: once a blob may bring a hit, the
+                # scan will run, and a listing of its own lets it start before the count
+                # ends (a listing where none may costs no process more)
+                self.search.watch(0, self._list_early)
         # while git counts lines, the path rules can learn these paths
         prepare_paths((path for path, _, _, _ in listed), self.risk)
         prepare_paths((old for _, old, _, _ in listed if old), self.risk)
@@ -291,6 +294,21 @@ class _ProcessScan:
             # still counts lines, not after it
             self.early = threading.Thread(target=self._scan_early, daemon=True)
             self.early.start()
+
+    def _list_early(self) -> None:
+        """Start :meth:`_list_all` on a thread, unless every path is listed (called once,
+        by the search)."""
+        with self.lock:
+            if self.complete or self.lister is not None:
+                return
+            self.lister = threading.Thread(target=self._list_all, daemon=True)
+            self.lister.start()
+
+    def _join_lister(self) -> None:
+        with self.lock:
+            lister = self.lister
+        if lister is not None:
+            lister.join()
 
     def _list_all(self) -> None:
         try:
@@ -370,8 +388,7 @@ class _ProcessScan:
         """
         if self.search is None:
             return self._whole_result()
-        if self.lister is not None:
-            self.lister.join()  # it may be starting the scan
+        self._join_lister()  # it may be starting the scan
         if self.early is not None:
             self.early.join()
             if self._went_whole():
@@ -396,8 +413,7 @@ class _ProcessScan:
 
     def abort(self) -> None:
         """Stop what still runs (after :meth:`finish`, or when the diff failed)."""
-        if self.lister is not None:
-            self.lister.join()
+        self._join_lister()
         if self.search is not None:
             self.search.abort()
         if self.whole is not None:

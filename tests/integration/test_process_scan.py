@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 from unittest import mock
 
@@ -466,6 +467,9 @@ def test_the_scan_starts_before_the_count_lists_every_path(root: Path, most: boo
     scan = _ProcessScan(Repository.open(str(root)), cand, S)
     try:
         scan.feed([listing(c) for c in changes[:10]], False)
+        deadline = time.monotonic() + 10
+        while scan.lister is None and time.monotonic() < deadline:
+            time.sleep(0.01)  # the search finds a call among the first 10 blobs
         assert scan.lister is not None
         scan.lister.join()
         assert scan.complete and scan.early is not None  # the count has listed 10 paths
@@ -478,6 +482,31 @@ def test_the_scan_starts_before_the_count_lists_every_path(root: Path, most: boo
         ]
     finally:
         scan.abort()
+
+
+def test_a_listing_in_pieces_where_no_blob_may_hit_costs_no_listing_more(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No changed blob may bring a hit: the count's listing, in pieces, is not completed by
+    a listing of its own (no process more than the count and the search), and nothing is
+    scanned."""
+    for i in range(90):
+        write(root / f"plain{i:02}.py", BODY)
+    commit_all(root, "many")
+    for i in range(90):
+        write(root / f"plain{i:02}.py", BODY + f"v = {i}\n")
+    commit_all(root)
+    repo = Repository.open(str(root))
+    cand = repo.candidate(Projection.COMMITTED, flag_ref="HEAD~1", config_ref=None)
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
+    read = os.read
+    with mock.patch.object(os, "read", lambda fd, n: read(fd, min(n, 1000))):
+        changes, _, added = gather_inputs(Repository.open(str(root)), cand, S)
+    monkeypatch.delenv("GIT_TRACE2_EVENT")
+    argvs = [a[1] for a in _git_argvs(trace) if a[1:2] != ["rev-parse"]]
+    assert len(changes) == 90 and added == []
+    assert sorted(argvs) == ["cat-file", "diff"], argvs
 
 
 def test_a_search_that_finds_many_calls_back_once_and_stops(root: Path) -> None:
