@@ -1,8 +1,9 @@
 """The built-in native provider (SPEC §4 ``builtin``): a candidate's diff, classified.
 
-Layer: native. Gathers what :func:`gentle_hooks.native.classifier.classify` needs through
-the git adapter (per-path diff stats, the documentation blobs to prove, the added lines that
-may execute a process) and returns the envelope; no pydantic, no process but git's.
+Layer: native. Gathers what :func:`gentle_hooks.native.classifier.fold_changes` and
+:func:`~gentle_hooks.native.classifier.assessment` need through the git adapter (per-path
+diff stats, the documentation blobs to prove, the added lines that may execute a process)
+and returns the envelope; no pydantic, no process but git's.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def assess_native_builtin(
     ``consumed``: the native consumed fact for this exact candidate (the provider passes
     none: a caller's ``review ack`` is not one, seed 000); ``escalation``: the
     requested escalation as (item number, title, reason), applied as upstream's
-    ``--escalate-item`` is (:func:`~gentle_hooks.native.classifier.classify`).
+    ``--escalate-item`` is (:func:`~gentle_hooks.native.classifier.assessment`).
 
     Returns:
         (per-path diff stats, git's rename pairing kept: SPEC §3; the review-assessment
@@ -87,7 +88,7 @@ def assess_native_builtin(
 def gather_inputs(
     repo: Repository, cand: Candidate, risk: RiskSettings
 ) -> tuple[tuple[PathChange, ...], dict[str, bytes], list[AddedLine]]:
-    """What :func:`~gentle_hooks.native.classifier.classify` reads of a candidate: per-path
+    """What the classifier (:mod:`gentle_hooks.native.classifier`) reads of a candidate: per-path
     diff stats, the bytes of the documents to prove passive, the preselected added lines.
 
     Process execution is looked for only where it can be (:class:`_ProcessScan`): while

@@ -26,7 +26,6 @@ from gentle_hooks.native.builtin import _ProcessScan, assess_native_builtin, gat
 from gentle_hooks.native.classifier import (
     PROCESS_SCAN_LINE_LIMIT,
     SHEBANG,
-    classify,
     doc_blobs_to_prove,
     process_hits,
     process_needles,
@@ -34,6 +33,7 @@ from gentle_hooks.native.classifier import (
     upstream_stats,
 )
 from gentle_hooks.values.candidate import Projection
+from tests.classifying import classify
 from tests.conftest import commit_all, git, write
 
 S = RiskSettings()
