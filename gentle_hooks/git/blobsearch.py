@@ -306,8 +306,12 @@ def _search_batch(
 
 
 def _readable(fd: int, timeout: float) -> bool:
-    """Whether ``fd`` has something to read within ``timeout`` seconds."""
-    return bool(select.select([fd], [], [], timeout)[0])
+    """Whether ``fd`` has something to read within ``timeout`` seconds; True where the
+    system cannot tell (Windows selects sockets only): the search then waits for more."""
+    try:
+        return bool(select.select([fd], [], [], timeout)[0])
+    except (OSError, ValueError):
+        return True
 
 
 def _has_longer_line(buf: bytearray, start: int, end: int, limit: int) -> bool:
