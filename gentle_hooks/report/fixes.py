@@ -20,6 +20,8 @@ from gentle_hooks.policy.shortfall import (
 )
 from gentle_hooks.report.program_text import program as program
 from gentle_hooks.report.range_text import UNSHALLOW
+from gentle_hooks.report.shortfall_text import NO_RECEIPT as NO_RECEIPT
+from gentle_hooks.report.shortfall_text import PREFIX_NOTE as PREFIX_NOTE
 from gentle_hooks.report.shortfall_text import headline as headline
 from gentle_hooks.report.shortfall_text import reason as reason
 from gentle_hooks.values.binding import Binding
@@ -32,8 +34,6 @@ OVERRIDE = (
     "set to the reason in its environment (recorded: who, when, which candidate, why)"
 )
 
-#: What a gate says after the command that makes the writer's report.
-NO_RECEIPT = "no report that counts is recorded for this candidate yet"
 
 #: Sets uncommitted changes to tracked files aside before a commit's fix commands (they
 #: would be tested instead of the commit, or stop ``git switch``); :data:`PUT_BACK` ends
@@ -123,7 +123,14 @@ def steps(
     last: list[Step] = [(c.label, command_text(c)) for c in after]
     if last:
         what = "uncommitted changes" if PUT_BACK in after else "staged changes"
-        last.insert(0, ("then", f"either way, put back the {what} set aside above"))
+        # a verify run prints the verdict add to run next: it binds the candidate only
+        # while the index still holds it, so it comes before what puts the index back
+        once = (
+            ", once the verdict add the verify run printed has run"
+            if isinstance(s, VerifierShortfall)
+            else ""
+        )
+        last.insert(0, ("then", f"either way{once}, put back the {what} set aside above"))
     return first + _steps(s, binding, commit, share, at_top) + last
 
 
@@ -138,7 +145,9 @@ def _steps(
     if commit and share and isinstance(s, SpotCheckShortfall) and not s.disagreements:
         # the writer's report and its spot check, in a worktree of the commit's own
         declared = runnable(s.declared[0]) if s.declared else None
-        return _worktree_steps(commit, gh, declared, report=s.no_receipt)
+        from gentle_hooks.report.worktree_text import worktree_steps
+
+        return worktree_steps(commit, gh, declared, report=s.no_receipt)
     if isinstance(s, (VerifierShortfall, SpotCheckShortfall)):
         core = _candidate_steps(s, binding, gh, at_top)
         ending = [*([("run", f"{gh} sync push")] if share else []), *back]
@@ -169,7 +178,9 @@ def _steps(
     if commit and share:
         # CI and the server cannot know the user's work tree (uncommitted changes stop a
         # switch): the commit is verified in a linked worktree of its own, never touching it
-        verify = _worktree_steps(commit, gh)
+        from gentle_hooks.report.worktree_text import worktree_steps
+
+        verify = worktree_steps(commit, gh)
     if isinstance(s, NoValidNote) and not s.stale:
         share_it = "in the clone that verified this commit: share its note"
         fetch: list[Step] = [
@@ -298,43 +309,6 @@ def _candidate_steps(
     return out
 
 
-def _worktree_steps(
-    commit: str, gh: str, declared: str | None = None, report: bool = True
-) -> list[Step]:
-    """Verify ``commit`` in a linked worktree under the repository's common git directory
-    (a name no earlier step made; each line runs from anywhere in the user's clone and
-    leaves the user's work tree, index and HEAD as they are), share the note, remove it.
-    ``report``: no report that counts is recorded for it, so the writer makes one there:
-    ``declared``, the declared verification command (shell words), else its own after a
-    prefix."""
-    top = f"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{commit[:12]}"
-    where = f'"{top}"'
-    # the writer's command runs in the worktree's copy of the directory the user is in
-    # (a test command written for it, such as one importing from it, works as there)
-    here = f'"{top}/$(git rev-parse --show-prefix)"'
-    reported: list[Step] = []
-    if report and declared:
-        reported.append(("do", f"the writer reports the declared command there ({NO_RECEIPT})"))
-        reported.append(("run", f"{gh} receipt run --committed --cwd {where} -- {declared}"))
-    elif report:
-        reported.append(
-            (
-                "do",
-                f"{PREFIX_NOTE}; it runs in that worktree, in the directory you are in "
-                f"({NO_RECEIPT})",
-            )
-        )
-        reported.append(("prefix", f"{gh} receipt run --committed --cwd {here} --"))
-    return [
-        ("do", f"check commit {commit[:12]} out in a worktree of its own (yours stays as it is)"),
-        ("run", f"git worktree add -q --detach {where} {commit}"),
-        *reported,
-        ("run", f"{gh} spot-check --committed --cwd {where}"),
-        ("run", f"{gh} sync push"),
-        ("run", f"git worktree remove --force {where}"),
-    ]
-
-
 def _at_top(binding: Binding) -> Binding:
     """The binding a gate's ``prefix:`` line carries: ``--cwd`` naming the repository top
     (:attr:`Binding.top`, where git runs hooks) when the binding names no ``--cwd``, so the
@@ -449,13 +423,6 @@ def report_prefix(s: Shortfall, binding: Binding) -> str | None:
 def run_list(s: Shortfall, binding: Binding, commit: str | None = None) -> list[str]:
     """The ``run`` commands of the first way of :func:`steps`, in order (JSON ``run``)."""
     return [text for label, text in way_one(steps(s, binding, commit)) if label == "run"]
-
-
-#: Says what the ``prefix:`` line is for (the line itself is only the command's words).
-PREFIX_NOTE = (
-    "the writer reports the command that tests this change: that command, after the words "
-    "on the prefix line (declare verification.commands to have it named here)"
-)
 
 
 def runnable(command: str) -> str:
