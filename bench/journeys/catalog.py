@@ -591,6 +591,24 @@ def _ci_complete_short(ctx: Ctx) -> None:
     ctx.check(step.exit == 2, "exit 2")
 
 
+@journey(
+    "ci-unborn-head", "CI's clone has an unborn HEAD: the remote's HEAD names no branch", fast=True
+)
+def _ci_unborn(ctx: Ctx) -> None:
+    w = ctx.sb.clone("writer")
+    ctx.sb.git(w, "switch", "-q", "-c", "dev")
+    for i in range(2):
+        ctx.sb.write(w / "README.md", f"# demo\n\nversion {i}\n")
+        ctx.sb.git(w, "add", "-A")
+        ctx.sb.git(w, "commit", "-q", "-m", f"human commit {i}")
+    ctx.sb.git(w, "push", "-q", "origin", "dev")
+    ci = ctx.sb.clone("ci")
+    ctx.sb.prove(ci, ["rev-parse", "--verify", "-q", "HEAD"], "", "an unborn HEAD")
+    ctx.sb.prove(ci, ["branch", "-r"], "origin/dev", "a fetched branch")
+    step = ctx.agent.attempt(ci, "gentle-hook gate --range HEAD~1..HEAD")
+    passed(ctx, step.exit, "CI passed on the branch it checked out")
+
+
 @journey("empty-repo", "the gate and status in a repository with no commits", fast=True)
 def _empty(ctx: Ctx) -> None:
     w = ctx.sb.clone()
@@ -650,6 +668,24 @@ def _server_dirty(ctx: Ctx) -> None:
     ctx.check(st.out.strip() == "M README.md", f"the work tree kept its change: {st.out!r}")
     wt = ctx.sb.run(w, ["git", "worktree", "list"], who="setup")
     ctx.check(len(wt.out.strip().splitlines()) == 1, f"no worktree left: {wt.out!r}")
+
+
+@journey(
+    "server-gate-dirty-head",
+    "the server rejects the writer commit at the tip; the pusher's clone is dirty",
+)
+def _server_dirty_head(ctx: Ctx) -> None:
+    w = plain(ctx, share=False)
+    ctx.sb.sh(ctx.sb.remote(), "gentle-hook install --server", who="setup")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change")
+    ctx.sb.write(w / "README.md", "# demo\n\nwork in progress\n")
+    ctx.sb.prove(w, ["status", "--porcelain"], " M README.md", "a dirty tracked file")
+    step = ctx.agent.attempt(w, "git push -q --no-verify origin HEAD")
+    passed(ctx, step.exit, "the push was accepted")
+    st = ctx.sb.run(w, ["git", "status", "--porcelain"], who="setup")
+    ctx.check(st.out.strip() == "M README.md", f"the work tree kept its change: {st.out!r}")
 
 
 @journey("ci-dirty", "CI blocks a writer commit under a human one; the writer's clone is dirty")
