@@ -248,6 +248,28 @@ def _commit_writes_file(ctx: Ctx) -> None:
     ctx.check("last-run.txt" not in shown.out, "the test's file stayed out of the commit")
 
 
+@journey(
+    "commit-second-edit",
+    "an earlier test run left __pycache__/ (not ignored); the next edit's run rewrites it",
+)
+def _commit_second_edit(ctx: Ctx) -> None:
+    ctx.agent.test_command = TEST_LITTER
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.sh(w, TEST_LITTER, who="setup")
+    ctx.sb.prove(w, ["status", "--porcelain"], "?? __pycache__/", "the first run's bytecode")
+    ctx.sb.sh(w, "sleep 1", who="setup")  # the next source's mtime differs: a new .pyc
+    ctx.sb.writer_edit(w, 22)
+    ctx.sb.sh(w, f"{ctx.gh} receipt run -- {TEST_LITTER}", who="setup")
+    # the writer's own spot check of the work tree (the run rewrote the .pyc it reported
+    # on), then the commit
+    step = ctx.agent.attempt(w, f"{ctx.gh} spot-check")
+    passed(ctx, step.exit, "the spot check counted")
+    ctx.sb.git(w, "add", "-A")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+
+
 @journey("commit-declared", "verification.commands declared: the report is named")
 def _commit_declared(ctx: Ctx) -> None:
     w = ctx.sb.project()
