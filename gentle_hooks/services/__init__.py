@@ -29,6 +29,7 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.room_bounds` — what a room's checks reach beyond its tree: a fresh home per run,
   no tool configuration above the room
 * :mod:`.verify` — ``verify prepare|run``: the verdict written from the observed checks
+* :mod:`.declared_suite` — the project's declared full suite, from the base commit
 * :mod:`.brief_checks` — whether a brief's check can observe anything (``verify``, ``brief
   check``)
 * :mod:`.rdd` — the RDD line a harness pins per session

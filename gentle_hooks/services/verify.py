@@ -61,6 +61,7 @@ from gentle_hooks.services.cleanroom import (
     room_brief_text,
     sweep_rooms,
 )
+from gentle_hooks.services.declared_suite import DECLARE_HOW, DeclaredSuite, declared_suite
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.room_bounds import check_room_parents
 from gentle_hooks.services.room_run import dropped_path, observe_all, pointing_in, room_env
@@ -93,12 +94,16 @@ class Plan:
         checks: criteria, then negative tests, then the suite (run in this order).
         mutating: the artifact mutates the repository (negative tests are then mandatory):
             the brief says ``readOnly: false``, or the candidate changes the tree.
+        declared: the repository's declared full suite (``verification.full_suite`` at the
+            candidate's base), run first among the suites; None when none is declared
+            (then a suite naming part of the test tree is not the full suite, row P-operand).
     """
 
     brief: DelegationBrief
     brief_id: str
     checks: tuple[Check, ...]
     mutating: bool
+    declared: str | None = None
 
 
 @frozen
@@ -148,13 +153,19 @@ def read_brief(data: bytes, source: str) -> tuple[DelegationBrief, list[str]]:
     return brief, check_brief(brief)
 
 
-def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) -> Plan:
+def plan_checks(
+    brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool, declared: str | None = None
+) -> Plan:
     """The checks a verifier runs: the brief's and the command line's.
 
     Args:
         brief: the brief; extra: ``--check``/``--negative``/``--suite``;
         changes_tree: the candidate changes the base tree (its artifact mutates the
-            repository).
+            repository); declared: the repository's full suite
+            (:func:`~gentle_hooks.services.declared_suite.declared_suite`), which runs first
+            and always, the brief's ``fullSuite`` and ``--suite`` beside it when they differ.
+            It does not change the verdict's ``briefId``: it only adds the suite the
+            repository requires of every brief.
 
     Raises:
         UsageError: no success criterion at all (seed 001 "Guardrails": "do not accept a
@@ -172,10 +183,16 @@ def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) 
     negatives += [check_of("negative", cmd, cmd) for cmd in extra.negatives]
     # the brief's own suite always runs: --suite adds a suite, never swaps one out, so a
     # verdict of other checks cannot pass while the brief's suite fails
-    suite = [check_of("suite", "full suite", brief.fullSuite)] if brief.fullSuite else []
+    suite = (
+        [check_of("suite", "full suite (verification.full_suite)", declared)] if declared else []
+    )
+    if brief.fullSuite:
+        own = check_of("suite", "full suite", brief.fullSuite)
+        if own.command not in {c.command for c in suite}:
+            suite.append(own)
     if extra.suite is not None:
         flag_suite = check_of("suite", "full suite (--suite)", extra.suite)
-        if not suite or flag_suite.command != suite[0].command:
+        if flag_suite.command not in {c.command for c in suite}:
             suite.append(flag_suite)
     if not criteria:
         raise UsageError(
@@ -191,6 +208,7 @@ def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) 
         brief_id=_effective_id(brief, extra, checks),
         checks=checks,
         mutating=not brief.readOnly or changes_tree,
+        declared=declared,
     )
 
 
@@ -216,8 +234,15 @@ def _refuse_no_check(check: Check) -> None:
         raise UsageError(fault)
 
 
-def _plan_for(bound: Bound, brief: DelegationBrief, extra: ExtraChecks) -> Plan:
-    return plan_checks(brief, extra, not bound.candidate.is_empty)
+def _plan_for(
+    bound: Bound, brief: DelegationBrief, extra: ExtraChecks, env: Mapping[str, str]
+) -> tuple[Plan, DeclaredSuite]:
+    """The plan for ``brief`` on the bound candidate, with the repository's declared full
+    suite (the base commit's: :func:`~.declared_suite.declared_suite`)."""
+    settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
+    declared = declared_suite(bound.repo, bound.candidate, settings, env)
+    plan = plan_checks(brief, extra, not bound.candidate.is_empty, declared.command)
+    return plan, declared
 
 
 def prepare(
@@ -233,7 +258,7 @@ def prepare(
             the tree failed.
     """
     bound = bind(binding, env)
-    plan = _plan_for(bound, brief, extra)
+    plan, _ = _plan_for(bound, brief, extra, env)
     _refuse_pointing(bound, brief)
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     check_room_parents(tempfile.gettempdir())
@@ -310,7 +335,8 @@ def run(
     """
     started = time.monotonic()
     bound = bind(binding, env)
-    plan = _plan_for(bound, brief, extra)
+    plan, declared = _plan_for(bound, brief, extra, env)
+    said = declared.note()
     _refuse_pointing(bound, brief)
     sweep_rooms()
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
@@ -321,12 +347,14 @@ def run(
         check_room_brief(room, text, plan.brief_id, flags, brief_file)
         check_room_root(room, bound.binding.words())
         notes = check_room(bound.repo, room, bound.candidate, bound.binding.words())
+        notes = (*notes, said) if said else notes
         return _verify_in(bound, plan, room, env, caller, started, notes, kept=True)
     check_room_parents(tempfile.gettempdir())
     with stopped_cleanly():  # SIGTERM, SIGHUP: the room goes too
         room = make_room(bound.repo, bound.candidate, text, owned=not keep)
         try:
-            return _verify_in(bound, plan, room, env, caller, started, (), kept=keep)
+            notes = (said,) if said else ()
+            return _verify_in(bound, plan, room, env, caller, started, notes, kept=keep)
         finally:
             if not keep:
                 remove_room(room)
@@ -352,7 +380,9 @@ def _verify_in(
         if not cand.is_empty:
             make_base(bound.repo, room, cand)
         try:
-            outcomes = observe_all(bound, plan.checks, room, checks_env)
+            outcomes = observe_all(
+                bound, plan.checks, room, checks_env, operands=plan.declared is None
+            )
         finally:
             remove_aside(room)
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
@@ -395,6 +425,8 @@ def _verify_in(
                 ),
             )
         )
+    if any(o.selection == "P-operand" for o in outcomes):
+        notes = (*notes, f"the full suite names part of the test tree: {DECLARE_HOW}")
     dropped = dropped_path(env, *_pointers(bound))
     if dropped:
         notes = (*notes, _dropped_note(dropped, outcomes))
