@@ -1598,14 +1598,17 @@ def test_a_flags_verdict_cannot_pass_while_the_briefs_own_suite_fails(env: Env) 
     replace the brief's full suite, so a ``+flags`` verdict of a passing suite satisfied the
     gate while the brief's own suite failed. The brief's suite always runs; ``--suite``
     runs beside it: the verdict fails and ``verdict add`` does not accept it."""
-    write(env.repo / "tests" / "test_bad.py", "def test_bad():\n    assert False\n")
-    passing = ("--suite", "python3 -m pytest -q tests/test_app.py")
+    # the failing test in a top-level directory of its own: a --suite of tests/ alone is a
+    # whole directory (not a part by its words, row P-operand) and passes
+    write(env.repo / "extra" / "test_bad.py", "def test_bad():\n    assert False\n")
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests extra"})
+    passing = ("--suite", "python3 -m pytest -q tests")
     out = env.json("verify", "run", "--brief", str(env.brief_path), *passing, code=1)
     assert out["status"] == "fail", out["outcomes"]
     suites = [o for o in out["outcomes"] if o["kind"] == "suite"]
     assert [(o["command"], o["result"]) for o in suites] == [
-        ("python3 -m pytest -q tests", "fail"),
-        ("python3 -m pytest -q tests/test_app.py", "pass"),
+        ("python3 -m pytest -q tests extra", "fail"),
+        ("python3 -m pytest -q tests", "pass"),
     ]
     added = env.gh("verdict", "add", out["json_path"])
     assert added.returncode == 1 and "not accepted" in added.stdout, added.stdout
@@ -1620,7 +1623,7 @@ def test_a_verdict_of_overridden_checks_does_not_claim_the_brief(env: Env) -> No
     args = ("verify", "run", "--brief", str(env.brief_path))
     own = env.json(*args)
     assert own["verdict"]["briefId"] == "add-1"
-    suite = ("--suite", "python3 -m pytest -q tests/test_app.py")
+    suite = ("--suite", "python3 -m pytest -q -x tests")
     one = env.json(*args, *suite)
     two = env.json(*args, *suite)
     other = env.json(*args, "--check", "python3 -m pytest -q tests")
