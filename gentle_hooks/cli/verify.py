@@ -155,6 +155,13 @@ def prepare(
 @click.option(
     "--keep", is_flag=True, help="Keep the room this run makes, with its logs (default: removed)."
 )
+@click.option(
+    "--allow-shared-programs",
+    "allow_shared",
+    is_flag=True,
+    help="Run a check whose program is in a temporary directory or one others may write "
+    "(refused by default; recorded either way).",
+)
 @json_option
 def run(
     binding: Binding,
@@ -164,6 +171,7 @@ def run(
     room: str | None,
     caller: str | None,
     keep: bool,
+    allow_shared: bool,
     as_json: bool,
 ) -> int:
     """Run the brief's checks in the clean room and write the DelegationVerdict.
@@ -191,6 +199,7 @@ def run(
         caller=caller,
         keep=keep,
         brief_file=brief_file,
+        allow_shared=allow_shared,
     )
     if as_json:
         click.echo(model_json(run_envelope(done), by_alias=True, indent=2))

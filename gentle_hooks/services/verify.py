@@ -64,10 +64,11 @@ from gentle_hooks.services.cleanroom import (
 from gentle_hooks.services.declared_suite import DECLARE_HOW, DeclaredSuite, declared_suite
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.room_bounds import check_room_parents
+from gentle_hooks.services.room_programs import refuse_programs, resolve_programs
 from gentle_hooks.services.room_run import dropped_path, observe_all, pointing_in, room_env
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
-from gentle_hooks.values.frozen import field, frozen
+from gentle_hooks.values.frozen import field, frozen, replace
 
 
 @frozen
@@ -307,6 +308,7 @@ def run(
     caller: str | None = None,
     keep: bool = False,
     brief_file: str | None = None,
+    allow_shared: bool = False,
 ) -> Verified:
     """``verify run``: run the brief's checks in a clean room and write the verdict.
 
@@ -316,6 +318,8 @@ def run(
             candidate), or None to make a fresh one.
         caller: who asks for the verification (default: git's committer ident).
         brief_file: the brief's path, named by the ``verify prepare`` an error prints.
+        allow_shared: let a check's program resolve under a temporary directory or to a
+            place others may write (:func:`~.room_programs.refuse_programs`).
         keep: keep a room this run made (default: removed when the run ends, also when it
             fails or is stopped by SIGTERM or SIGHUP; one left by a killed run is removed by
             the next run, :func:`~gentle_hooks.services.cleanroom.sweep_rooms`).
@@ -348,13 +352,17 @@ def run(
         check_room_root(room, bound.binding.words())
         notes = check_room(bound.repo, room, bound.candidate, bound.binding.words())
         notes = (*notes, said) if said else notes
-        return _verify_in(bound, plan, room, env, caller, started, notes, kept=True)
+        return _verify_in(
+            bound, plan, room, env, caller, started, notes, kept=True, shared=allow_shared
+        )
     check_room_parents(tempfile.gettempdir())
     with stopped_cleanly():  # SIGTERM, SIGHUP: the room goes too
         room = make_room(bound.repo, bound.candidate, text, owned=not keep)
         try:
             notes = (said,) if said else ()
-            return _verify_in(bound, plan, room, env, caller, started, notes, kept=keep)
+            return _verify_in(
+                bound, plan, room, env, caller, started, notes, kept=keep, shared=allow_shared
+            )
         finally:
             if not keep:
                 remove_room(room)
@@ -370,6 +378,7 @@ def _verify_in(
     notes: tuple[str, ...],
     *,
     kept: bool,
+    shared: bool = False,
 ) -> Verified:
     """Run the plan in ``room``, write the verdict's artifact pair and record the run."""
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
@@ -377,6 +386,8 @@ def _verify_in(
     with open_store(bound.repo) as led:  # a broken store fails before anything runs
         checks_env = room_env(env, *_pointers(bound))
         checks_env.update(plan.brief.env or {})
+        resolved = resolve_programs(plan.checks, checks_env.get("PATH", os.defpath))
+        refuse_programs(resolved, plan.checks, _pointers(bound), room.path, allow_shared=shared)
         if not cand.is_empty:
             make_base(bound.repo, room, cand)
         try:
@@ -385,6 +396,7 @@ def _verify_in(
             )
         finally:
             remove_aside(room)
+        outcomes = tuple(replace(o, programs=p) for o, p in zip(outcomes, resolved, strict=False))
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         pair = plan_artifacts(
             bound.root,
