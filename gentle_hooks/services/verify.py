@@ -46,6 +46,7 @@ from gentle_hooks.artifacts.verdict import (
 )
 from gentle_hooks.config.load import load_config
 from gentle_hooks.errors import EXIT_BLOCKED, GentleError, GitError, UsageError
+from gentle_hooks.ledger.fails import STARTED
 from gentle_hooks.ledger.records import VerifyRun
 from gentle_hooks.services.brief_checks import check_of, command_fault
 from gentle_hooks.services.cleanroom import (
@@ -388,6 +389,15 @@ def _verify_in(
         checks_env.update(plan.brief.env or {})
         resolved = resolve_programs(plan.checks, checks_env.get("PATH", os.defpath))
         refuse_programs(resolved, plan.checks, _pointers(bound), room.path, allow_shared=shared)
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        pair = plan_artifacts(
+            bound.root,
+            settings.verification.artifact_dir,
+            f"{plan.brief_id}-{cand.identity[7:19]}-{stamp}",
+        )
+        # the run is recorded before any check runs: one killed before its end stands as
+        # an observed failure (rule R2), as its fail would have
+        led.add(_started(bound, plan, room, pair.ref, _caller(bound, caller)))
         if not cand.is_empty:
             make_base(bound.repo, room, cand)
         try:
@@ -397,12 +407,6 @@ def _verify_in(
         finally:
             remove_aside(room)
         outcomes = tuple(replace(o, programs=p) for o, p in zip(outcomes, resolved, strict=False))
-        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
-        pair = plan_artifacts(
-            bound.root,
-            settings.verification.artifact_dir,
-            f"{plan.brief_id}-{cand.identity[7:19]}-{stamp}",
-        )
         verdict = observed_verdict(
             plan.brief_id,
             outcomes,
@@ -449,6 +453,23 @@ def _verify_in(
             "change the candidate it judged",
         )
     return Verified(bound, plan, room, outcomes, verdict, pair, record, kept, notes)
+
+
+def _started(bound: Bound, plan: Plan, room: Room, ref: str, caller: str) -> VerifyRun:
+    """The ledger's row of a run that starts: ``fail`` until its end row ends it
+    (:data:`~gentle_hooks.ledger.fails.STARTED`), with the checks it will run."""
+    checks = [{"kind": c.kind, "command": c.command} for c in plan.checks]
+    return VerifyRun(
+        root=bound.root,
+        identity=bound.candidate.identity,
+        brief_id=plan.brief_id,
+        status="fail",
+        caller=caller,
+        room=room.path,
+        artifact_ref=ref,
+        verdict_digest=STARTED,
+        observations=json.dumps(checks, ensure_ascii=False, separators=(",", ":")),
+    )
 
 
 def _dropped_note(dropped: list[str], outcomes: tuple[Outcome, ...]) -> str:

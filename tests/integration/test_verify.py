@@ -25,6 +25,9 @@ from tests.conftest import PASSING_VERDICT, bound_verdict, commit_all, gh, git, 
 
 ARTIFACTS = ".agents/skills/platform/artifacts/verify-delegation"
 
+#: The ledger's rows of ended runs (a run's start row, verdict_digest 'started', aside).
+ENDED = "SELECT {} FROM verify_run WHERE verdict_digest != 'started'"
+
 BRIEF: dict[str, Any] = {
     "id": "add-1",
     "objective": "add() adds two numbers",
@@ -388,7 +391,7 @@ def test_run_writes_the_validated_artifact_pair_binding_candidate_brief_and_call
     # what it observed is in the ledger, and the verdict did not change the candidate
     ((identity, brief, status, caller, artifact, digest, obs),) = env.rows(
         "SELECT identity, brief_id, status, caller, artifact_ref, verdict_digest, observations "
-        "FROM verify_run"
+        "FROM verify_run WHERE verdict_digest != 'started'"
     )
     assert (identity, brief, status, caller, artifact) == (
         before,
@@ -565,7 +568,7 @@ def test_run_status_rows(
     # view say the same status
     artifact = env.repo / out["artifactRef"]
     assert json.loads(artifact.read_text())["status"] == status
-    assert env.rows("SELECT status FROM verify_run") == [(status,)]
+    assert env.rows(ENDED.format("status")) == [(status,)]
     assert artifact.with_suffix(".md").read_text().splitlines()[2] == f"- **Status:** {status}"
 
 
@@ -710,7 +713,7 @@ def test_a_check_that_repairs_the_artifact_blocks_the_verdict(env: Env, repair: 
     assert out["verdict"]["fullSuiteRun"] is False
     assert "it changed the artifact: src/app.py" in out["verdict"]["criteria"][-1]["evidence"]
     assert (env.repo / "src" / "app.py").read_text() == before
-    assert env.rows("SELECT status FROM verify_run") == [("blocked",)]
+    assert env.rows(ENDED.format("status")) == [("blocked",)]
     added = env.gh("verdict", "add", out["json_path"])
     assert added.returncode == 1 and "status blocked: not accepted" in added.stdout
 
@@ -1015,12 +1018,15 @@ def test_require_observed_checks_each_criterion_against_the_recorded_observation
     record of the run says another thing than the verdict file (the negative test's)."""
     _require_observed(env)
     out = _run(env)
-    ((raw,),) = env.rows("SELECT observations FROM verify_run")
+    ((raw,),) = env.rows(ENDED.format("observations"))
     recorded = json.loads(raw)
     recorded[1][field] = value
     conn = sqlite3.connect(env.repo / ".git" / "gentle-hooks" / "ledger.sqlite3")
     with conn:
-        conn.execute("UPDATE verify_run SET observations = ?", (json.dumps(recorded),))
+        conn.execute(
+            "UPDATE verify_run SET observations = ? WHERE verdict_digest != 'started'",
+            (json.dumps(recorded),),
+        )
     conn.close()
     proc = env.gh("verdict", "add", out["json_path"])
     assert proc.returncode == 1, proc.stdout
