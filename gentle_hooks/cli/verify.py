@@ -206,3 +206,28 @@ def run(
     else:
         click.echo(render_verified(done))
     return EXIT_OK if done.verdict.status == "pass" else EXIT_BLOCKED
+
+
+@verify.command("clean")
+@click.option("--remove", is_flag=True, help="Remove the rooms listed (default: only list).")
+def clean(remove: bool) -> int:
+    """List the clean rooms left under the temporary directory, or remove them.
+
+    A room `verify prepare` made stays until you remove it; a room a killed `verify run`
+    left is removed by the next run. Lists this user's gentle-verify-* directories that
+    no running `verify run` owns, with their age; --remove removes them. Exit 0.
+    """
+    from gentle_hooks.report.program_text import program
+    from gentle_hooks.services.room_leftovers import leftover_rooms, remove_leftovers
+
+    rooms = leftover_rooms()
+    if remove:
+        click.echo(f"verify clean: removed {remove_leftovers(rooms)} room(s)")
+        return EXIT_OK
+    for room in rooms:
+        click.echo(f"leftover room: {room.path} ({int(room.age_s // 60)} min since last change)")
+    if rooms:
+        click.echo(f"remove them: {program()} verify clean --remove")
+    else:
+        click.echo("verify clean: no rooms left")
+    return EXIT_OK
