@@ -449,7 +449,8 @@ def test_a_stopped_run_leaves_no_room_behind(env: Env, sig: signal.Signals) -> N
     _, err = proc.communicate(timeout=60)
     assert proc.returncode != 0, err
     assert not room.exists() and env.rooms() == []
-    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+    # its start row, never ended: a stopped run stands as a failed one (rule R2)
+    assert env.rows("SELECT status, verdict_digest FROM verify_run") == [("fail", "started")]
 
 
 def test_a_killed_runs_room_is_removed_by_the_next_run(env: Env) -> None:
@@ -487,7 +488,15 @@ RUN_CASES = [
     ("mutating-without-negative-blocked", {"negativeTests": []}, (), "blocked", "S3"),
     ("criterion-fails", {}, ("--check", "python3 -c 'raise SystemExit(3)'"), "fail", "S4"),
     ("negative-passes-fails", {}, ("--negative", "true"), "fail", "S4"),
-    ("suite-fails", {"fullSuite": "python3 -m unittest tests.no_such_module"}, (), "fail", "S4"),
+    # the imported add() collected as a test needs fixtures a and b: an error (a module
+    # operand, ``unittest tests.x``, names part of the suite now: row P-operand)
+    (
+        "suite-fails",
+        {"fullSuite": "python3 -m pytest -q tests -o 'python_functions=add test_*'"},
+        (),
+        "fail",
+        "S4",
+    ),
     (
         "suite-no-test-runner-blocked",
         {"fullSuite": "python3 -c 'print(1)'"},
