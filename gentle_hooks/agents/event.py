@@ -53,7 +53,13 @@ class RuntimeEvent:
             ``model`` is its own model when the input names one), None for a tool event;
             failed: when the runtime reports that the tool call failed or was denied, what
             said so (one phrase naming the field), else None: such a call wrote nothing of
-            the writer's, so what the file holds is not recorded as its work.
+            the writer's, so what the file holds is not recorded as its work;
+        edited_by: when the runtime reports that a person modified the writer's proposal
+            before the tool wrote it, what said so (one phrase naming the field), else
+            None; proposal: then, the content the writer proposed for the one path written,
+            when the input carries it (None: it does not, and every line written is
+            recorded as the writer's: fail closed); edited: the content the person left,
+            when the input carries it (None: no line is the person's).
     """
 
     source: str
@@ -70,6 +76,9 @@ class RuntimeEvent:
     unreadable: str | None = None
     lifecycle: str | None = None
     failed: str | None = None
+    edited_by: str | None = None
+    proposal: str | None = None
+    edited: str | None = None
 
 
 #: :attr:`RuntimeEvent.lifecycle` of a subagent's start and stop events.

@@ -36,6 +36,12 @@ subagent in its ``agent_name`` argument: a pending call of it is a subagent's, w
 (``packages/core/src/core/coreToolHookTriggers.ts``, ``fireAfterToolEvent(..., {llmContent,
 returnDisplay, error})``): such a call wrote nothing, so it records nothing
 (:func:`failure`).
+
+A person can modify the model's proposal in an editor before ``write_file`` or ``replace``
+runs; the call's ``tool_input`` then has ``modified_by_user: true`` (:func:`person_edit`).
+For ``write_file`` its ``ai_proposed_content`` is what the model proposed, so only the
+proposed lines that survive in the file are recorded as the writer's; ``replace`` carries no
+proposal of the model's, so every line it changed is recorded, and the hook says why.
 """
 
 from __future__ import annotations
@@ -47,6 +53,7 @@ from gentle_hooks.agents.definitions import declared, own_model
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, snake_tool_call, writes_file
 from gentle_hooks.agents.payload import json_lines, loads, member, read_file, text
 from gentle_hooks.errors import UsageError
+from gentle_hooks.values.frozen import replace
 
 NAME = "gemini-cli"
 #: Gemini CLI's file-writing tools (the matcher ``install --agent gemini-cli`` writes).
@@ -201,6 +208,40 @@ def settings_writer(root: str | None, env: Mapping[str, str]) -> tuple[str | Non
     return model, None
 
 
+#: The field of Gemini CLI's ``write_file`` and ``replace`` arguments that says a person
+#: modified the model's proposal in an editor before the tool ran.
+MODIFIED = "modified_by_user"
+
+
+def person_edit(tool: str | None, args: object) -> tuple[str | None, str | None, str | None]:
+    """(what says a person modified the proposal, the model's proposed content, the content
+    the person left) of a ``write_file`` or ``replace`` call; all None when
+    ``modified_by_user`` is not true.
+
+    ``write_file``'s ``ai_proposed_content`` is the ``content`` the model proposed, and its
+    ``content`` the person's (``createUpdatedParams`` in
+    ``packages/core/src/tools/write-file.ts``). ``replace``'s is not: it is the file as it was
+    before the edit (``createUpdatedParams(oldContent, ...)`` in ``edit.ts`` sets
+    ``ai_proposed_content: oldContent``, and ``modifiable-tool.ts`` passes the current file
+    as ``oldContent``), and ``old_string``/``new_string`` become the whole file before and
+    after the person's edit: the model's own lines are in no field, so the proposal is None
+    and every changed line is recorded (fail closed).
+
+    An empty string is none either: an input larger than the recorder holds whole arrives
+    with its long strings blanked to ``""`` (:mod:`gentle_hooks.agents.stream`), and an
+    empty proposal would leave none of the model's lines in the record."""
+    if not isinstance(args, dict) or args.get(MODIFIED) is not True:
+        return None, None, None
+    if tool != "write_file":
+        return f"tool_input.{MODIFIED}", None, None
+    proposed, edited = (args.get(k) for k in ("ai_proposed_content", "content"))
+    return (
+        f"tool_input.{MODIFIED}",
+        proposed if isinstance(proposed, str) and proposed else None,
+        edited if isinstance(edited, str) and edited else None,
+    )
+
+
 def decode(data: bytes) -> RuntimeEvent:
     """Decode Gemini CLI's hook input.
 
@@ -210,7 +251,8 @@ def decode(data: bytes) -> RuntimeEvent:
     call = snake_tool_call(data, NAME)
     transcript = text(call.event.get("transcript_path"))
     child = running_subagent(transcript, text(call.event.get("cwd")))
-    return call.runtime_event(
+    edited_by, proposal, edited = person_edit(call.tool, call.args)
+    event = call.runtime_event(
         NAME,
         tool_call_id=derived_call_id(
             NAME, call.session, call.event.get("timestamp"), call.tool, call.args
@@ -221,3 +263,6 @@ def decode(data: bytes) -> RuntimeEvent:
         agent=child[0] if child else None,
         failed=failure(call.event.get("tool_response")),
     )
+    if edited_by is None:
+        return event
+    return replace(event, edited_by=edited_by, proposal=proposal, edited=edited)

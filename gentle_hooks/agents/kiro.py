@@ -13,18 +13,20 @@ example matches together with ``str_replace``), and ``write``, the built-in's na
 ``tools`` lists. The documented event names no session, no tool call, no time, no model and
 no effort. Kiro IDE 1.x's event carries a ``session_id`` (observed, not documented:
 awslabs/aidlc-workflows "Kiro IDE hook payload - empirical reference"): it is read when
-present. The replay id is derived from the session, the :data:`WINDOW` (ten-minute span of
-the clock) the hook runs in, the directory, the tool, its input and its response: the same
-event delivered again within that span records once, the same edit made in another session
-or later records again.
+present. The replay id is derived from the call alone: the session, the directory, the tool,
+its input and its response, never the clock (the event names no time) and never what the
+file holds when the hook runs (a replay that comes after a person edited the file would
+otherwise be a new call, and record the person's edit as the writer's). The same event
+delivered again records once whenever it comes; the same edit made in another session
+records again. The very same call made twice in one session (the same input and the same
+response) has one id: a replay while the first call's work is live, a new call once it has
+ended (:func:`gentle_hooks.services.mutation.ended_derived`).
 A ``tool_response`` whose ``success`` is false records nothing.
 The model and the effort are unknown unless ``GENTLE_WRITER_MODEL``/``GENTLE_WRITER_EFFORT``
 say.
 """
 
 from __future__ import annotations
-
-import time
 
 from gentle_hooks.agents.event import (
     RuntimeEvent,
@@ -37,15 +39,8 @@ from gentle_hooks.agents.event import (
 NAME = "kiro"
 #: Kiro's file-writing tools.
 WRITE_TOOLS = ("fs_write", "write", "str_replace")
-#: Seconds of the time span a replay id holds: the event names no time of its own.
-WINDOW = 600
 #: ``hook_event_name`` spellings of the event we wire (``postToolUse`` before v3).
 EVENTS = ("PostToolUse", "postToolUse")
-
-
-def window(now: float) -> int:
-    """The :data:`WINDOW`-second span of the Unix time ``now``: part of the replay id."""
-    return int(now // WINDOW)
 
 
 def decode(data: bytes) -> RuntimeEvent:
@@ -58,9 +53,7 @@ def decode(data: bytes) -> RuntimeEvent:
     response = call.event.get("tool_response")
     return call.runtime_event(
         NAME,
-        tool_call_id=derived_call_id(
-            NAME, call.session, window(time.time()), call.cwd, call.tool, call.args, response
-        ),
+        tool_call_id=derived_call_id(NAME, call.session, call.cwd, call.tool, call.args, response),
         writes=(call.hook is None or call.hook in EVENTS)
         and writes_file(call.tool, call.args, WRITE_TOOLS),
         model=None,

@@ -57,7 +57,8 @@ def doctor(
     directory, FIFO or link in the idle sentinel's place, the checkouts and rooms of spot
     checks that were killed (never a running one's), writes back a lowered schema
     version when the ledger's tables are exactly that version's, sets a table's id
-    counter left at the end of SQLite's ids back to its highest id, moves a
+    counter left at the end of SQLite's ids back to its highest id, moves a stale rollback
+    journal beside the write-ahead-log ledger aside (kept), moves a
     damaged ledger aside to ledger.sqlite3.damaged-TIME (kept) and each row no command can
     read into the quarantine table (kept exactly; writer work held there keeps the gates
     closed until --restore ID puts it back or --discard ID --reason TEXT ends it). Exits 0
@@ -71,6 +72,7 @@ def doctor(
         repair_ledger,
         reset_counters,
         restore_schema,
+        set_journal_aside,
     )
 
     if restore is not None or discard is not None or reason is not None:
@@ -80,7 +82,8 @@ def doctor(
     removed = remove_residue(cwd) if fix else []
     for path in removed:
         click.echo(f"removed {path}", err=as_json)
-    moved = restore_schema(cwd) + reset_counters(cwd) + repair_ledger(cwd) if fix else []
+    moved = set_journal_aside(cwd) if fix else []
+    moved += restore_schema(cwd) + reset_counters(cwd) + repair_ledger(cwd) if fix else []
     moved += [with_fix(text, c) for text, c in quarantine_rows(cwd)] if fix else []
     for line in moved:
         click.echo(line, err=as_json)

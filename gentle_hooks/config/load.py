@@ -21,6 +21,7 @@ from gentle_hooks.bounded import MAX_NESTING, InputFileError, nesting_depth, rea
 from gentle_hooks.config.keys import CHOICES, ENV_KEYS, GIT_KEYS
 from gentle_hooks.config.settings import (
     DEFAULT_ARTIFACT_DIR,
+    DEFAULT_PROCESS_PATTERNS,
     RiskSettings,
     Settings,
     VerificationSettings,
@@ -259,35 +260,49 @@ def compile_settings(
     )
 
 
-def _nested_repeat(pattern: str) -> bool:
-    """Whether the (valid) regex ``pattern`` repeats, unboundedly or more than once, a part
-    that itself holds such a repeat (``(a*)*b``, ``(a+)+``, ``(?:x+y?){2,}``): the shape
-    that makes backtracking take exponential time on a line that almost matches."""
-    from re import _parser  # type: ignore[attr-defined]
+#: Characters a configured regex may have (a longer one is refused): a process pattern
+#: is a few words, and the parser recurses on nesting.
+MAX_PATTERN = 1000
 
-    repeats = {_parser.MAX_REPEAT, _parser.MIN_REPEAT}
-    repeats |= {getattr(_parser, "POSSESSIVE_REPEAT", _parser.MAX_REPEAT)}
 
-    def walk(items: object, inside: bool) -> bool:
-        for op, arg in items:  # type: ignore[attr-defined]
-            if op in repeats:
-                _low, high, body = arg
-                many = high is _parser.MAXREPEAT or high > 1
-                if many and inside:
-                    return True
-                if walk(body, inside or many):
-                    return True
-            elif op is _parser.SUBPATTERN:
-                if walk(arg[-1], inside):
-                    return True
-            elif op is _parser.BRANCH:
-                if any(walk(b, inside) for b in arg[1]):
-                    return True
-            elif op in (_parser.ASSERT, _parser.ASSERT_NOT) and walk(arg[1], inside):
-                return True
-        return False
+def _check_patterns(risk: RiskSettings, config_file: str | None) -> None:
+    """Refuse (one line naming the key) a ``risk.process_patterns`` entry that does not
+    compile, is over :data:`MAX_PATTERN` characters or has a shape that backtracks
+    exponentially (:func:`gentle_hooks.config.regex_shape.slow_shape`), and a
+    ``risk.process_preselect`` with a back-reference (git's regex engine backtracks on
+    those; a preselect is a plain word list).
 
-    return walk(_parser.parse(pattern), False)
+    Raises:
+        ConfigError: as above.
+    """
+    if risk.process_patterns != DEFAULT_PROCESS_PATTERNS:
+        from gentle_hooks.config.regex_shape import slow_shape  # only for a file's own
+
+        for pattern in risk.process_patterns:
+            where = f"{config_file}: risk.process_patterns: {pattern[:80]!r}"
+            if len(pattern) > MAX_PATTERN:
+                raise ConfigError(f"{where}...: over {MAX_PATTERN} characters")
+            try:
+                re.compile(pattern)
+                shape = slow_shape(pattern)
+            except RecursionError:
+                raise ConfigError(f"{where}: groups nested too deeply") from None
+            except (re.error, OverflowError) as exc:
+                raise ConfigError(f"{where}: {exc}") from None
+            if shape:
+                raise ConfigError(
+                    f"{where}: {shape}, which can take exponential time to match; "
+                    "write it so each text has one way to match"
+                )
+    preselect = risk.process_preselect
+    where = f"{config_file}: risk.process_preselect: {preselect[:80]!r}"
+    if len(preselect) > MAX_PATTERN:
+        raise ConfigError(f"{where}...: over {MAX_PATTERN} characters")
+    if re.search(r"\\[1-9]", preselect):
+        raise ConfigError(
+            f"{where}: a back-reference, which git's -G can take exponential "
+            "time on; list plain words"
+        )
 
 
 def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:
@@ -296,17 +311,7 @@ def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:
         for name, value in raw.risk.model_dump(exclude_none=True).items()
     }
     risk = replace(RiskSettings(), **changes)
-    for pattern in risk.process_patterns:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            raise ConfigError(f"{config_file}: risk.process_patterns: {pattern!r}: {exc}") from None
-        if _nested_repeat(pattern):
-            raise ConfigError(
-                f"{config_file}: risk.process_patterns: {pattern!r}: a repeated group holds a "
-                "repeat (like '(a*)*'), which can take exponential time to match; "
-                "write it without the nesting"
-            )
+    _check_patterns(risk, config_file)
     return Settings(
         base_ref=raw.base_ref,
         rdd_file=raw.rdd,

@@ -11,6 +11,7 @@ import contextlib
 import functools
 import os
 import queue
+import select
 import subprocess
 import threading
 import time
@@ -28,6 +29,12 @@ if TYPE_CHECKING:
 _LARGE_OUTPUT = 256 * 1024
 
 _SMALL_READ = 16 * 1024
+
+#: With a :meth:`BlobSearch.watch` pending, bytes read that are searched as soon as cat-file
+#: has no more to give; fewer are searched once it gave none for _IDLE seconds (fewer,
+#: larger searches cost less CPU).
+_EARLY_SEARCH = 64 * 1024
+_IDLE = 0.002
 
 
 class BlobSearch:
@@ -131,6 +138,13 @@ class BlobSearch:
                 buf += chunk
                 total += len(chunk)
                 if len(buf) >= 1 << 20:  # search in large pieces: each key is one pass
+                    self._search(buf)
+                elif self._many is not None and not _readable(
+                    out, 0 if len(buf) >= _EARLY_SEARCH else _IDLE
+                ):
+                    # a caller waits to hear of what is found while ids still come: what
+                    # cat-file answered is searched once it has no more to give (a small
+                    # read waits a moment for more), not when its input ends
                     self._search(buf)
                 elif len(chunk) < _SMALL_READ and total >= _LARGE_OUTPUT:
                     # cat-file writes each blob on its own: on a large search, waking up
@@ -289,6 +303,15 @@ def _search_batch(
                         found.add(buf[head : buf.index(b" ", head)].decode("ascii"))
                 at = hay.find(key, ends[k], last)
     return pos
+
+
+def _readable(fd: int, timeout: float) -> bool:
+    """Whether ``fd`` has something to read within ``timeout`` seconds; True where the
+    system cannot tell (Windows selects sockets only): the search then waits for more."""
+    try:
+        return bool(select.select([fd], [], [], timeout)[0])
+    except (OSError, ValueError):
+        return True
 
 
 def _has_longer_line(buf: bytearray, start: int, end: int, limit: int) -> bool:

@@ -70,8 +70,10 @@ class RepositoryCore:
         printed forgets there what ``git <args>`` may change. Here: nothing kept."""
 
     def out(self, args: Sequence[str], **kw: object) -> str:
-        """``git <args>`` as :meth:`run` runs it; its stdout decoded and stripped."""
-        return self.run(args, **kw).stdout.decode("utf-8", "surrogateescape").strip()  # type: ignore[arg-type]
+        """``git <args>`` as :meth:`run` runs it; its stdout decoded, without the one line end
+        git writes last (only that: a path may end in a space or a U+2028)."""
+        text = self.run(args, **kw).stdout.decode("utf-8", "surrogateescape")  # type: ignore[arg-type]
+        return text[:-2] if text.endswith("\r\n") else text.removesuffix("\n")
 
     @property
     def empty_tree(self) -> str:

@@ -79,6 +79,9 @@ def _blob(mode: str, oid: str) -> str | None:
 class Deltas(Refs):
     """Per-path blob changes of trees, commits and the work tree."""
 
+    #: :meth:`staged_delta`'s git answer once asked here, as a 1-tuple (None: not asked)
+    _staged: tuple[bytes | None] | None = None
+
     def tree_delta(self, old_tree: str, new_tree: str) -> list[BlobChange]:
         """What changed from ``old_tree`` to ``new_tree``, path by path.
 
@@ -109,8 +112,8 @@ class Deltas(Refs):
 
     def staged_delta(self) -> list[BlobChange] | None:
         """What the index git hands a hook changes against ``HEAD``, path by path (the
-        same question the hook's probe asked, answered once per process); None when
-        ``HEAD`` is unborn.
+        same question the hook's probe asked, answered once per process, and once per
+        repository object when the probe did not ask); None when ``HEAD`` is unborn.
 
         Raises:
             GitError: git's output does not read as a raw diff.
@@ -118,10 +121,14 @@ class Deltas(Refs):
         from gentle_hooks.git.probe import asked_staged_raw
 
         known, raw = asked_staged_raw(self.env, self.paths.toplevel)
-        if not known:
+        if not known and self._staged is not None:
+            # asked already by this object: a hook never writes the index it is handed
+            (raw,) = self._staged
+        elif not known:
             args = ["diff-index", "--cached", "--raw", "-z", "--no-abbrev", "--no-renames"]
             proc = self.run([*args, "--ignore-submodules=none", "HEAD", "--"], ok=(0, 128))
             raw = proc.stdout if proc.returncode == 0 else None
+            self._staged = (raw,)
         return None if raw is None else parse_raw(raw)
 
     def blobs_in(self, tree: str, paths: Iterable[str]) -> dict[str, str]:

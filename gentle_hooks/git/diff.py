@@ -290,6 +290,25 @@ class Diffs(GitConfig):
             proc.stdout.close()
             proc.stderr.close()
 
+    def list_changes(self, base_tree: str, tree: str) -> list[Listed]:
+        """The changes :meth:`diff_stats` lists (same order, same rename pairing), from a
+        ``git diff --raw`` of their own: no line is counted, so on a large diff this ends
+        long before the count, which holds its last piece of the listing until the end.
+
+        Raises:
+            GitError: git failed or printed something unexpected.
+        """
+        known = self._stats.get((base_tree, tree))
+        if known is not None:
+            return [listing(c) for c in known]
+        args = ["diff", "--raw", "-z", "--no-abbrev", *_DIFF_FLAGS, base_tree, tree]
+        out = self.run(args).stdout
+        if out and not out.endswith(b"\0"):
+            raise GitError("unexpected output from git diff --raw: no final NUL")
+        parser = RawNumstatParser()
+        parser.feed(out)
+        return parser.take_listed()
+
     def added_lines_matching(
         self, base_tree: str, tree: str, ere: str, paths: Sequence[str] | None = None
     ) -> list[AddedLine]:

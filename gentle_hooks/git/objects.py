@@ -71,6 +71,11 @@ class Objects(Refs):
                     self._kept_bytes += size
         return out
 
+    def write_blob(self, data: bytes) -> str:
+        """Store ``data`` as a blob in the object store (``git hash-object -w --stdin``,
+        no filters) and return its id; :meth:`read_blobs` reads it back."""
+        return self.out(["hash-object", "-w", "--stdin"], input=data)
+
     def search_blobs(
         self,
         needles: Sequence[bytes],

@@ -6,6 +6,7 @@ learnt merge-base) are kept for the life of the repository object.
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Sequence
 
@@ -31,6 +32,12 @@ class Refs(RepositoryCore):
         """The commit HEAD points at, or None when HEAD is unborn."""
         proc = self.run(["rev-parse", "--verify", "-q", "HEAD^{commit}"], ok=(0, 1, 128))
         return _answer(proc)
+
+    def merge_in_progress(self) -> bool:
+        """Whether a merge is being concluded in this worktree: ``MERGE_HEAD`` in its own
+        git dir (a conflicted ``git merge`` finished with ``git commit``). Git writes it
+        only after pre-merge-commit ran, so that hook is a merge by its name alone."""
+        return os.path.lexists(os.path.join(self.paths.git_dir, "MERGE_HEAD"))
 
     def head_reflog_action(self) -> str | None:
         """What last moved HEAD, from its reflog: ``commit``, ``commit (amend)``, ``rebase

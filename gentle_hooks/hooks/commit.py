@@ -2,7 +2,9 @@
 commit-msg, over the ``staged`` candidate.
 
 Room ``hooks``. The candidate is the index git hands the hook, so ``commit -a`` and
-``commit <paths>`` are judged exactly as committed. The commit-msg gate judges the same
+``commit <paths>`` are judged exactly as committed. It is delegated when it carries live
+writer content, or — not while a merge is concluded — re-applies content a push settled
+(:mod:`gentle_hooks.services.reapplied`). The commit-msg gate judges the same
 candidate when only the message shows delegation (an AI co-author trailer) and the commit
 gate did not already apply. A block's fix commands run outside the hook, so
 :func:`staged_binding` says which flag binds them to this candidate, or why none does;
@@ -32,6 +34,7 @@ from gentle_hooks.services.attribution import (
     facts_and_expired,
 )
 from gentle_hooks.services.expiry import expire_pending
+from gentle_hooks.services.reapplied import reapplied_staged
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 from gentle_hooks.values.frozen import replace
@@ -83,11 +86,16 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     repo, config = open_gate(env)
     cand = repo.candidate(Projection.STAGED, config_ref=config.settings.base_ref)
     # the writer content this commit adds (to HEAD's parent when it replaces HEAD)
-    facts, expired = facts_and_expired(repo, cand, amend=bool(amend_flag()))
-    why = f"{runtime.agent} ({runtime.detail})" if runtime else None
-    result = evaluate(repo, config, cand, facts, delegated_by=why, binding=STAGED)
+    amend = bool(amend_flag())
+    facts, expired = facts_and_expired(repo, cand, amend=amend)
     if not facts.delegated:  # a writer wrote here once; is that work still anywhere?
         expired += expire_pending(repo, [c.path for c in delivery_changes(repo, cand)])
+        # delivered writer content brought onto another base is a new candidate to check;
+        # what a merge brings was judged on its branch (as the push gate reads merges)
+        if call.name != "pre-merge-commit" and not repo.merge_in_progress():
+            facts = reapplied_staged(repo, cand, amend=amend) or facts
+    why = f"{runtime.agent} ({runtime.detail})" if runtime else None
+    result = evaluate(repo, config, cand, facts, delegated_by=why, binding=STAGED)
     for line in expiry_lines(expired):
         say(line)
     note = ""

@@ -10,6 +10,9 @@ up this list:
 * :mod:`.schema` — the tables and their ordered forward migrations.
 * :mod:`.records` — the frozen record types (pending mutation, escalation, receipt...).
 * :mod:`.rows` — records to table rows and back.
+* :mod:`.lock_wait` — how long a process waits for another's write lock, and who holds it.
+* :mod:`.error_cause` — why SQLite refused the store: a lock holder, a full disk, a stale
+  journal.
 * :mod:`.sqlite_file` — the database file: header check, created whole, opened in WAL mode,
   migrated, write transactions, :class:`~.sqlite_file.StoreError`.
 * :mod:`.schema_repair` — the version a store's tables are; a lowered ``user_version``

@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import sqlite3
 
+from gentle_hooks.ledger import lock_wait
+from gentle_hooks.ledger.error_cause import stale_journal, stale_journal_words
 from gentle_hooks.ledger.location import idle_path
 from gentle_hooks.ledger.rows import bad_rows
 from gentle_hooks.ledger.schema import HELD_WORK, MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION
@@ -81,6 +83,10 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
     if problem:
         return (StoreCheck("store", False, f"{path}: {problem}"),)
     out = [StoreCheck("store", True, path)]
+    journal = stale_journal(path)
+    if journal is not None:  # SQLite would try to roll it back: no read-only open works
+        words = stale_journal_words(journal) + "; the fix moves it aside (kept, renamed)"
+        return (*out, StoreCheck("journal", False, words, fixable=True))
     try:
         conn = sqlite3.connect(file_uri(path, "ro"), uri=True)
     except sqlite3.Error as exc:
@@ -134,7 +140,35 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
         out.append(StoreCheck("integrity", False, f"unreadable: {exc}"))
     finally:
         conn.close()
-    return tuple(out)
+    lock = _lock_check(path)
+    return (*out, lock) if lock is not None else tuple(out)
+
+
+def _lock_check(path: str) -> StoreCheck | None:
+    """A failing ``lock`` check when another process holds the store's write lock now (a
+    writer then waits :data:`~gentle_hooks.ledger.lock_wait.LOCK_WAIT_SECONDS` and fails),
+    naming the holder when Linux says; None when the lock is free or cannot be tried. Takes
+    the lock without waiting and releases it, writing nothing."""
+    try:
+        conn = sqlite3.connect(file_uri(path, "rw"), uri=True, timeout=0, isolation_level=None)
+    except sqlite3.Error:
+        return None
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        conn.execute("ROLLBACK")
+    except sqlite3.Error as exc:
+        if "locked" not in str(exc) and "busy" not in str(exc):
+            return None
+        who = ", ".join(lock_wait.lock_holders(path)) or "another process"
+        return StoreCheck(
+            "lock",
+            False,
+            f"{who} holds the write lock: a writer waits {lock_wait.LOCK_WAIT_SECONDS:g} s, "
+            "then fails (end that process, or let it finish)",
+        )
+    finally:
+        conn.close()
+    return None
 
 
 def sentinel_check(path: str) -> StoreCheck | None:
@@ -340,4 +374,21 @@ def move_aside(path: str, stamp: str) -> str:
         if os.path.isfile(path + suffix) and not os.path.islink(path + suffix):
             os.replace(path + suffix, target + suffix)
     os.replace(path, target)
+    return target
+
+
+def move_journal_aside(path: str, stamp: str) -> str | None:
+    """Rename the stale rollback journal beside the store at ``path``
+    (:func:`~gentle_hooks.ledger.error_cause.stale_journal`) to ``JOURNAL.stale-STAMP``,
+    kept for inspection: the store's committed rows are in it and its write-ahead log,
+    never in that journal. The new path, or None when there is no stale journal.
+
+    Raises:
+        OSError: the rename failed.
+    """
+    journal = stale_journal(path)
+    if journal is None:
+        return None
+    target = f"{journal}.stale-{stamp}"
+    os.replace(journal, target)
     return target

@@ -197,6 +197,10 @@ class PendingWork(LedgerConnection):
             (tool_call_id, source, session_id),
         )
 
+    def entries_of_mutation(self, mutation_id: int) -> list[WriterEntryRecord]:
+        """Every entry of one mutation, whatever its state, oldest first."""
+        return self._select(WriterEntryRecord, "mutation_id = ?", (mutation_id,))
+
     def add_mutation_once(
         self, mutation: PendingMutation, entries: Sequence[WriterEntryRecord]
     ) -> tuple[PendingMutation, tuple[WriterEntryRecord, ...], bool]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from gentle_hooks.ledger.lock_wait import LOCK_WAIT_SECONDS, begin_immediate
 from gentle_hooks.ledger.schema import MIGRATIONS, SCHEMA_VERSION
 from gentle_hooks.ledger.sqlite_file import check_location, file_uri, migration_statements
 
@@ -71,11 +72,13 @@ def restore_version(path: str) -> str | None:
     """
     try:
         check_location(path)
-        conn = sqlite3.connect(file_uri(path, "rw"), uri=True, timeout=30, isolation_level=None)
+        conn = sqlite3.connect(
+            file_uri(path, "rw"), uri=True, timeout=LOCK_WAIT_SECONDS, isolation_level=None
+        )
     except Exception as exc:  # StoreError, sqlite3.Error: the store checks say why
         return f"could not restore the schema version of {path}: {exc}"
     try:
-        conn.execute("BEGIN IMMEDIATE")
+        begin_immediate(conn)
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version >= SCHEMA_VERSION:
             conn.execute("ROLLBACK")
@@ -150,12 +153,14 @@ def reset_counters(path: str) -> list[str]:
     """
     try:
         check_location(path)
-        conn = sqlite3.connect(file_uri(path, "rw"), uri=True, timeout=30, isolation_level=None)
+        conn = sqlite3.connect(
+            file_uri(path, "rw"), uri=True, timeout=LOCK_WAIT_SECONDS, isolation_level=None
+        )
     except Exception as exc:  # StoreError, sqlite3.Error: the store checks say why
         return [f"could not reset the id counters of {path}: {exc}"]
     lines = []
     try:
-        conn.execute("BEGIN IMMEDIATE")
+        begin_immediate(conn)
         for name, seq, top in exhausted_counters(conn):
             if is_resettable(top):
                 conn.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = ?", (top, name))

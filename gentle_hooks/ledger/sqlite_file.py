@@ -38,6 +38,7 @@ from contextlib import contextmanager
 
 from gentle_hooks.bounded import file_kind, new_private_file, sweep
 from gentle_hooks.errors import GentleError, cli
+from gentle_hooks.ledger import error_cause, lock_wait
 from gentle_hooks.ledger.location import idle_path, sql_text
 from gentle_hooks.ledger.schema import ENDED_BLOBS_SQL, MIGRATIONS, PENDING_SQL, SCHEMA_VERSION
 
@@ -45,8 +46,9 @@ from gentle_hooks.ledger.schema import ENDED_BLOBS_SQL, MIGRATIONS, PENDING_SQL,
 # stored and found as the BLOB of its bytes instead of failing to encode.
 sqlite3.register_adapter(str, sql_text)
 
-#: How long a writer waits for another writer's transaction, in milliseconds.
-DEFAULT_BUSY_TIMEOUT_MS = 30_000
+#: How long one statement waits for another writer's transaction, in milliseconds (a
+#: process's write transactions share :data:`~.lock_wait.LOCK_WAIT_SECONDS` in all).
+DEFAULT_BUSY_TIMEOUT_MS = lock_wait.STATEMENT_WAIT_MS
 
 _MAGIC = b"SQLite format 3\x00"
 
@@ -55,13 +57,14 @@ class StoreError(GentleError):
     """The ledger cannot be used: unreadable, corrupt, truncated, newer schema (exit 2).
 
     The message names the database file and says that nothing was deleted; its command is
-    ``doctor`` (:mod:`gentle_hooks.report.fixes` writes it after the words).
+    ``doctor``, or ``doctor --fix`` when ``fix`` says that repairs it
+    (:mod:`gentle_hooks.report.fixes` writes it after the words).
     """
 
-    def __init__(self, path: str, problem: str) -> None:
+    def __init__(self, path: str, problem: str, *, fix: bool = False) -> None:
         super().__init__(
             f"ledger {path}: {problem} (nothing was deleted)",
-            commands=(cli("doctor"),),
+            commands=(cli("doctor", "--fix") if fix else cli("doctor"),),
         )
         self.path = path
         self.problem = problem
@@ -118,49 +121,10 @@ def file_uri(path: str, mode: str) -> str:
 
 
 def store_error(path: str, exc: sqlite3.Error) -> StoreError:
-    """The :class:`StoreError` for a SQLite error on the store at ``path``: busy, or
-    unreadable."""
-    text = str(exc)
-    if "locked" in text or "busy" in text:
-        return StoreError(path, f"busy: another process held it too long ({text})")
-    if ("disk I/O error" in text or "disk is full" in text) and _disk_full(path):
-        # SQLite reports a full disk as SQLITE_FULL or as SQLITE_IOERR (a WAL or -shm
-        # write that failed) without the errno: the file system's free space tells
-        return StoreError(path, f"No space left on device ({text})")
-    limit = _size_limit_reached(path) if "disk I/O error" in text else None
-    if limit is not None:
-        # a write past RLIMIT_FSIZE fails with EFBIG (Python ignores SIGXFSZ), which
-        # SQLite reports as a disk I/O error without the errno
-        return StoreError(
-            path, f"File too large: the file size limit (ulimit -f) is {limit} bytes ({text})"
-        )
-    return StoreError(path, f"unreadable: {text}")
-
-
-def _size_limit_reached(path: str) -> int | None:
-    """The file size limit in bytes when the store's file, WAL or journal is within a
-    page of it; None when there is no limit or none is near it."""
-    import resource
-
-    soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
-    if soft == resource.RLIM_INFINITY:
-        return None
-    for name in (path, path + "-wal", path + "-journal"):
-        try:
-            if os.stat(name).st_size + 65536 >= soft:
-                return soft
-        except OSError:
-            continue
-    return None
-
-
-def _disk_full(path: str) -> bool:
-    """Whether the file system holding ``path`` has (next to) no block left for us."""
-    try:
-        st = os.statvfs(os.path.dirname(os.path.abspath(path)))
-    except OSError:
-        return False
-    return st.f_bavail * st.f_frsize < 64 * 1024
+    """The :class:`StoreError` for a SQLite error on the store at ``path``, naming its cause
+    (:func:`~gentle_hooks.ledger.error_cause.explain`)."""
+    problem, fixable = error_cause.explain(path, str(exc))
+    return StoreError(path, problem, fix=fixable)
 
 
 @contextmanager
@@ -179,7 +143,7 @@ def write_transaction(conn: sqlite3.Connection, path: str) -> Iterator[sqlite3.C
             removed (nothing is written then).
     """
     try:
-        conn.execute("BEGIN IMMEDIATE")
+        lock_wait.begin_immediate(conn)
     except sqlite3.Error as exc:
         raise store_error(path, exc) from None
     try:
@@ -240,7 +204,7 @@ def settle_idle(conn: sqlite3.Connection, path: str) -> bool:
     if os.path.lexists(sentinel):
         return odd_file(sentinel) is None  # something else there never reads as idle
     try:
-        conn.execute("BEGIN IMMEDIATE")
+        lock_wait.begin_immediate(conn, wait=False)  # optional: a held lock just leaves it absent
     except sqlite3.Error:
         return False
     try:

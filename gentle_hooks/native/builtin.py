@@ -1,8 +1,9 @@
 """The built-in native provider (SPEC §4 ``builtin``): a candidate's diff, classified.
 
-Layer: native. Gathers what :func:`gentle_hooks.native.classifier.classify` needs through
-the git adapter (per-path diff stats, the documentation blobs to prove, the added lines that
-may execute a process) and returns the envelope; no pydantic, no process but git's.
+Layer: native. Gathers what :func:`gentle_hooks.native.classifier.fold_changes` and
+:func:`~gentle_hooks.native.classifier.assessment` need through the git adapter (per-path
+diff stats, the documentation blobs to prove, the added lines that may execute a process)
+and returns the envelope; no pydantic, no process but git's.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def assess_native_builtin(
     ``consumed``: the native consumed fact for this exact candidate (the provider passes
     none: a caller's ``review ack`` is not one, seed 000); ``escalation``: the
     requested escalation as (item number, title, reason), applied as upstream's
-    ``--escalate-item`` is (:func:`~gentle_hooks.native.classifier.classify`).
+    ``--escalate-item`` is (:func:`~gentle_hooks.native.classifier.assessment`).
 
     Returns:
         (per-path diff stats, git's rename pairing kept: SPEC §3; the review-assessment
@@ -87,7 +88,7 @@ def assess_native_builtin(
 def gather_inputs(
     repo: Repository, cand: Candidate, risk: RiskSettings
 ) -> tuple[tuple[PathChange, ...], dict[str, bytes], list[AddedLine]]:
-    """What :func:`~gentle_hooks.native.classifier.classify` reads of a candidate: per-path
+    """What the classifier (:mod:`gentle_hooks.native.classifier`) reads of a candidate: per-path
     diff stats, the bytes of the documents to prove passive, the preselected added lines.
 
     Process execution is looked for only where it can be (:class:`_ProcessScan`): while
@@ -220,11 +221,15 @@ class _ProcessScan:
     has the same old and new blob as in the diff with renames, hence the same patch), by
     pathspecs when they are few, else as two trees holding only their sides (one diff of
     those changes alone, however many: realistic code holds process calls in many files
-    whose changes bring none); else the whole diff. Git lists every path before it counts
-    lines: once they are listed, the search ends and the scan runs on a thread while git
-    still counts (a listing with a deletion or a submodule commit, which it does not tell
-    apart, waits for the counted changes). Without needles (patterns with no literal to
-    look for) the whole diff is scanned while git counts.
+    whose changes bring none); else the whole diff. Once every path is listed, the search
+    ends and the scan runs on a thread while git still counts (a listing with a deletion
+    or a submodule commit, which it does not tell apart, waits for the counted changes).
+    Git lists the paths before it counts lines but holds the last piece of its listing
+    until the count ends: a listing that comes in pieces, once one of its blobs may bring
+    a hit, is completed by a ``git diff --raw`` of its own
+    (:meth:`~gentle_hooks.git.repository.Repository.list_changes`), so the scan runs
+    alongside the count, not after it. Without needles (patterns with no literal to look
+    for) the whole diff is scanned while git counts.
     """
 
     def __init__(self, repo: Repository, cand: Candidate, risk: RiskSettings) -> None:
@@ -238,7 +243,9 @@ class _ProcessScan:
         self.lock = threading.Lock()
         self.whole: threading.Thread | None = None
         self.early: threading.Thread | None = None
+        self.lister: threading.Thread | None = None
         self.listed: list[Listed] = []
+        self.complete = False  # every path is in self.listed
         self.early_maybe: set[str] | None = None  # the search's answer, left to finish()
         self.added: list[AddedLine] = []
         self.errors: list[GitError] = []
@@ -254,20 +261,62 @@ class _ProcessScan:
     def feed(self, listed: list[Listed], done: bool) -> None:
         """Changed paths as git lists them (``done``: all of them now)."""
         if self.search is not None:
-            self.search.add([blob for _, _, blob, _ in listed if blob is not None])
-            self.listed.extend(listed)
-            if done and self.early is None:
-                # most changes may bring a hit (every changed file of a module that calls
-                # processes): the scan of the whole diff costs no more than theirs, and can
-                # start before the search ends
-                self.search.watch(max(_MAX_PATHSPECS, len(self.listed) // 2), self._most)
-                # every path is listed: the blob search ends and the scan runs while git
-                # still counts lines, not after it
-                self.early = threading.Thread(target=self._scan_early, daemon=True)
-                self.early.start()
+            self._extend(listed, done)
+            if not done:
+                # the count's listing comes in pieces: once a blob may bring a hit, the
+                # scan will run, and a listing of its own lets it start before the count
+                # ends (a listing where none may costs no process more)
+                self.search.watch(0, self._list_early)
         # while git counts lines, the path rules can learn these paths
         prepare_paths((path for path, _, _, _ in listed), self.risk)
         prepare_paths((old for _, old, _, _ in listed if old), self.risk)
+
+    def _extend(self, listed: list[Listed], done: bool, every: bool = False) -> None:
+        """Add to the listing the next paths git listed (``every``: the whole listing,
+        of which those known are the start); ``done``: every path is listed now."""
+        assert self.search is not None
+        with self.lock:
+            if self.complete:
+                return
+            if every:
+                have = len(self.listed)
+                if listed[:have] != self.listed:
+                    return  # not the count's listing: the count completes its own
+                listed = listed[have:]
+            self.listed.extend(listed)
+            self.complete = done
+        self.search.add([blob for _, _, blob, _ in listed if blob is not None])
+        if done:
+            # most changes may bring a hit (every changed file of a module that calls
+            # processes): the scan of the whole diff costs no more than theirs, and can
+            # start before the search ends
+            self.search.watch(max(_MAX_PATHSPECS, len(self.listed) // 2), self._most)
+            # every path is listed: the blob search ends and the scan runs while git
+            # still counts lines, not after it
+            self.early = threading.Thread(target=self._scan_early, daemon=True)
+            self.early.start()
+
+    def _list_early(self) -> None:
+        """Start :meth:`_list_all` on a thread, unless every path is listed (called once,
+        by the search)."""
+        with self.lock:
+            if self.complete or self.lister is not None:
+                return
+            self.lister = threading.Thread(target=self._list_all, daemon=True)
+            self.lister.start()
+
+    def _join_lister(self) -> None:
+        with self.lock:
+            lister = self.lister
+        if lister is not None:
+            lister.join()
+
+    def _list_all(self) -> None:
+        try:
+            every = self.repo.list_changes(self.cand.base.tree, self.cand.tree)
+        except GitError:
+            return  # the count lists every path too, or fails with this error
+        self._extend(every, True, every=True)
 
     def _scan_whole(self) -> None:
         try:
@@ -340,6 +389,7 @@ class _ProcessScan:
         """
         if self.search is None:
             return self._whole_result()
+        self._join_lister()  # it may be starting the scan
         if self.early is not None:
             self.early.join()
             if self._went_whole():
@@ -364,6 +414,7 @@ class _ProcessScan:
 
     def abort(self) -> None:
         """Stop what still runs (after :meth:`finish`, or when the diff failed)."""
+        self._join_lister()
         if self.search is not None:
             self.search.abort()
         if self.whole is not None:

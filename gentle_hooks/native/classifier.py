@@ -94,7 +94,7 @@ def process_needles(s: RiskSettings) -> tuple[bytes, ...] | None:
 
 def prepare_paths(paths: Iterable[str], s: RiskSettings) -> None:
     """Learn the facts of these paths now (say, while git counts lines), so that
-    :func:`doc_blobs_to_prove` and :func:`classify` of changes to them only look them up."""
+    :func:`doc_blobs_to_prove` and :func:`fold_changes` of changes to them only look them up."""
     fact_cache(matchers(s)).learn(paths)
 
 
@@ -115,7 +115,7 @@ def _class(c: PathChange, new: PathFacts, old: PathFacts, proven: bool) -> Chang
 
 
 def _known(c: PathChange, cache: FactCache) -> tuple[PathChange, ChangeClass, PathFacts, bool, int]:
-    """What :func:`classify` reads of one change whatever the candidate: its class as if
+    """What :func:`fold_changes` reads of one change whatever the candidate: its class as if
     its bytes were proven passive, its path's facts, whether its added lines are scanned
     for process execution, and the lines it counts in ``changed_lines``. Remembered per
     change object in ``cache``: the candidates of a range share most of theirs."""
@@ -278,7 +278,7 @@ def contribution(
     cache: FactCache | None = None,
 ) -> Contribution:
     """What change ``c`` gives the classification of a candidate holding it, whatever its
-    other changes: :func:`classify` folds these in the changes' order. ``blobs`` and
+    other changes: :func:`fold_changes` folds these in the changes' order. ``blobs`` and
     ``within`` (:func:`proof_within` of the candidate's documents) are read only for a
     change nominated passive (its bytes prove it, or it is ``medium``). ``cache``: the
     settings' :func:`~gentle_hooks.native.pathfacts.fact_cache`, when the caller holds it
@@ -351,43 +351,6 @@ def tally(contributions: Iterable[Contribution], paths: int) -> Tally:
     return Tally(frozenset(signals), fallback, frozenset(scannable), lines, paths)
 
 
-def classify(
-    changes: Sequence[PathChange],
-    blobs: Mapping[str, bytes],
-    added: Iterable[AddedLine],
-    s: RiskSettings,
-    *,
-    kind: str,
-    base_ref: str | None,
-    consumed: bool = False,
-    escalation: tuple[int, str, str] | None = None,
-    proof_limit: int = PASSIVE_PROOF_LIMIT,
-) -> NativeAssessment:
-    """Classify a candidate's diff into the ``gentle-ai.review-assessment/v1`` envelope.
-
-    Args:
-        changes: per-path diff stats (base tree -> candidate tree), in git's order.
-        blobs: blob id -> bytes for the ids :func:`doc_blobs_to_prove` asked for.
-        added: added lines git preselected for process execution.
-        s: classifier settings.
-        kind: the candidate's kind (``current-changes`` or ``base-diff``); base_ref: the
-            base ref, or None.
-        consumed: a review ack is recorded for this exact candidate.
-        escalation: an escalation to apply, as (item number, item title, reason), or None.
-        proof_limit: bytes of documents to read at most (:data:`PASSIVE_PROOF_LIMIT`).
-
-    Returns:
-        The envelope (module docstring): risk, reasons, changed paths and lines, candidate,
-        ``review_due`` and ``review_due_reason``; never a ``next_transition`` (nothing is
-        invented: seed 000). The same as :func:`assessment` of the :func:`tally` of every
-        change's :func:`contribution`.
-    """
-    folded = fold_changes(changes, blobs, s, proof_within(blobs, proof_limit))
-    return assessment(
-        folded, added, s, kind=kind, base_ref=base_ref, consumed=consumed, escalation=escalation
-    )
-
-
 def fold_changes(
     changes: Sequence[PathChange], blobs: Mapping[str, bytes], s: RiskSettings, within: bool
 ) -> Tally:
@@ -407,8 +370,24 @@ def assessment(
     consumed: bool = False,
     escalation: tuple[int, str, str] | None = None,
 ) -> NativeAssessment:
-    """The envelope of a candidate whose changes are ``folded`` (:func:`tally`), its added
-    lines ``added`` (see :func:`classify` for the other arguments)."""
+    """Classify a candidate into the ``gentle-ai.review-assessment/v1`` envelope.
+
+    Args:
+        folded: the candidate's changes folded (:func:`fold_changes`: per-path diff stats,
+            base tree -> candidate tree in git's order, with the bytes
+            :func:`doc_blobs_to_prove` asked for).
+        added: added lines git preselected for process execution.
+        s: classifier settings.
+        kind: the candidate's kind (``current-changes`` or ``base-diff``); base_ref: the
+            base ref, or None.
+        consumed: a review ack is recorded for this exact candidate.
+        escalation: an escalation to apply, as (item number, item title, reason), or None.
+
+    Returns:
+        The envelope (module docstring): risk, reasons, changed paths and lines, candidate,
+        ``review_due`` and ``review_due_reason``; never a ``next_transition`` (nothing is
+        invented: seed 000).
+    """
     signals = list(folded.signals)
     process = CANDIDATE["process_boundary"]
     scannable = folded.scannable

@@ -62,7 +62,7 @@ class Folding:
         self, changes: Sequence[PathChange], blobs: Mapping[str, bytes], risk: RiskSettings
     ) -> Tally:
         """The :class:`Tally` of a candidate's ``changes`` (in git's order), its documents'
-        ``blobs`` as :func:`~gentle_hooks.native.classifier.classify` takes them."""
+        ``blobs`` as :func:`~gentle_hooks.native.classifier.fold_changes` takes them."""
         within = proof_within(blobs)
         order = dict(zip(map(id, changes), itertools.count(), strict=False))
         if len(order) != len(changes):  # one object twice: nothing to fold from or onto

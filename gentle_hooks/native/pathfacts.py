@@ -360,7 +360,7 @@ class FactCache:
         #: the classifier's answers per change object, keyed by ``id()`` and holding the
         #: object (so the id is not reused while remembered): candidates composed commit
         #: by commit share most of their change objects
-        #: (:func:`gentle_hooks.native.classifier.classify`)
+        #: (:func:`gentle_hooks.native.classifier.fold_changes`)
         self.changes: dict[int, tuple[PathChange, ChangeClass, PathFacts, bool, int]] = {}
 
     def learn(self, paths: Iterable[str]) -> None:

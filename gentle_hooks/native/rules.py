@@ -350,7 +350,7 @@ FALLBACK_ROWS: tuple[FallbackRow, ...] = (
 
 #: The fallback rows by reason code: the candidate as a whole reads two of them
 #: (``empty_content`` when it changes nothing, ``non_executable_only`` when every change is
-#: passive; :func:`gentle_hooks.native.classifier.classify`).
+#: passive; :func:`gentle_hooks.native.classifier.assessment`).
 FALLBACK: dict[str, FallbackRow] = {row.id: row for row in FALLBACK_ROWS}
 
 

@@ -96,14 +96,11 @@ writer's lines delivers them still, while a human's line of the same shape with 
 their own is not the writer's. A renamed copy counts toward ``min(2, |added|)``, never as
 one telling line alone.
 
-Keys ignore whitespace inside a line and read ``'`` as ``"``
-(:func:`~gentle_hooks.policy.linekeys.line_key`), so a formatter run over the writer's
-lines does not make them anonymous. Keys computed by an
-earlier version (whitespace inside the line and quotes kept) are not comparable: the
-services recompute an entry's delta from its stored blobs when git still holds them
-(:func:`writer_delta`), and an entry whose blobs are gone keeps its stored keys, so rows A1
-and A4 still decide for it while its lines match only lines without inner whitespace or
-quotes.
+Keys ignore whitespace inside a line and read ``'`` as ``"`` (a formatter run over the
+writer's lines does not make them anonymous). Keys an earlier version computed (whitespace
+and quotes kept) are not comparable: the services recompute an entry's delta from its
+stored blobs when git still holds them (:func:`writer_delta`); an entry whose blobs are
+gone keeps its stored keys, so rows A1 and A4 still decide for it.
 """
 
 from __future__ import annotations
@@ -232,24 +229,27 @@ def _added_shapes(after: bytes | None, added: frozenset[str]) -> frozenset[tuple
     )
 
 
-def writer_delta(before: bytes | None, after: bytes | None) -> WriterDelta:
+def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = True) -> WriterDelta:
     """The writer's delta from the content it started from to the content it left.
 
     Args:
-        before: the path's content before the write (None: the path did not exist).
-        after: its content after the write (None: the writer deleted it).
+        before / after: the path's content before and after the write (None: no file);
+        detail: also what only the rule reads (``short``, ``telling``, ``shapes``,
+            ``dropped``); False: only the keys a record stores, cheap on a large file.
     """
     if (before is not None and is_binary(before)) or (after is not None and is_binary(after)):
         return WriterDelta(frozenset(), frozenset(), True)
     old, new = line_keys(before), line_keys(after)
     any_before = any_line_keys(before)
-    telling = telling_keys(after) - any_before
+    telling = telling_keys(after) - any_before if detail else frozenset()
     if old == new and before != after:
         # Only insignificant lines changed (an operator, a constant): key them all, or any
         # further edit of the file would carry none of the writer's keys.
         any_after = any_line_keys(after)
         return WriterDelta(any_after - any_before, any_before - any_after, False, telling=telling)
     added = new - old
+    if not detail:
+        return WriterDelta(added, old - new, False)
     any_after = any_line_keys(after)
     short = short_keys(after) - any_before if added else frozenset()
     dropped = short_keys(before) - any_after

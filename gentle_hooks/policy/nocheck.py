@@ -87,7 +87,7 @@ NO_CHECK_ROWS: tuple[NoCheckRow, ...] = (
     ),
     NoCheckRow(
         "N-test",
-        ("test", "["),
+        ("test", "[", "[["),
         always_true_test,
         "test of a literal non-empty word, or of a word equal to itself, is always true",
     ),
@@ -125,8 +125,8 @@ PROBE_ROWS: tuple[NoCheckRow, ...] = (
         "N-probe",
         (),
         file_probe,
-        "a file probe (test -f/-e/-d, [ -f x ], stat, wc, file, du) only asks whether a path "
-        "exists or what it is: it runs none of the code",
+        "a file probe (test -f/-e/-d, [ -f x ], [[ -f x ]], stat, wc, file, du) only asks "
+        "whether a path exists or what it is: it runs none of the code",
     ),
 )
 

@@ -1,4 +1,4 @@
-"""Arguments that make ``python -c``, ``test``/``[``, ``git`` and ``diff``/``cmp`` verify
+"""Arguments that make ``python -c``, ``test``/``[``/``[[``, ``git`` and ``diff``/``cmp`` verify
 nothing (rows ``N-python``, ``N-test``, ``N-git-read`` and ``N-same-file`` of
 :data:`gentle_hooks.policy.nocheck.NO_CHECK_ROWS`, and ``N-probe`` of
 :data:`~gentle_hooks.policy.nocheck.PROBE_ROWS`; SPEC §5 "Spot check": "a command that
@@ -22,10 +22,15 @@ def _literal(word: str) -> bool:
     return not any(c in word for c in "$`*?[")
 
 
+#: The word that closes each bracketed form of ``test``: ``[ ... ]``, bash's ``[[ ... ]]``.
+CLOSERS = {"[": "]", "[[": "]]"}
+
+
 def always_true_test(args: tuple[str, ...]) -> bool:
-    """``test``/``[`` with literal operands that are true on any tree: one non-empty word
-    (``test 1``, ``[ 1 ]``), or a string compared equal to itself (``[ a = a ]``)."""
-    if args[-1:] == ("]",):
+    """``test``/``[``/``[[`` with literal operands that are true on any tree: one non-empty
+    word (``test 1``, ``[ 1 ]``, ``[[ 1 ]]``), or a string compared equal to itself (``[ a =
+    a ]``, ``[[ a == a ]]``)."""
+    if args[-1:] in (("]",), ("]]",)):
         args = args[:-1]
     if not all(_literal(a) for a in args):
         return False
@@ -121,18 +126,24 @@ def file_probe(words: tuple[str, ...]) -> bool:
     """Whether a simple command (program included) only probes paths (row N-probe):
     :data:`METADATA` with any arguments, or ``test``/``[`` whose every question, after
     ``!`` and between ``-a``/``-o``, is a :data:`FILE_TESTS` or :data:`PATH_COMPARES` one
-    (``test -f app.py``, ``[ ! -d build ]``, ``[ -f a -a -x b ]``)."""
+    (``test -f app.py``, ``[ ! -d build ]``, ``[ -f a -a -x b ]``), or bash's ``[[`` whose
+    every question between ``&&``/``||``, parentheses left out, is one (``[[ -f x ]]``,
+    ``[[ ! ( -d a || -e b ) ]]``: whatever joins them, only paths are asked about)."""
     name, args = program_name(words[0]), words[1:]
     if name in METADATA:
         return True
-    if name not in ("test", "["):
+    if name not in ("test", "[", "[["):
         return False
-    if name == "[" and args[-1:] == ("]",):
+    if name in CLOSERS and args[-1:] == (CLOSERS[name],):
         args = args[:-1]
+    # inside [[ ]] -a and -o are file tests, and && and || join
+    joins = ("&&", "||") if name == "[[" else ("-a", "-o")
+    if name == "[[":
+        args = tuple(a for a in args if a not in ("(", ")"))
     questions: list[list[str]] = [[]]
     for a in args:
-        if a in ("-a", "-o") and questions[-1]:
-            questions.append([])  # a binary -a/-o joins two questions; a leading -a is one
+        if a in joins and questions[-1]:
+            questions.append([])  # a binary join of two questions; a leading -a is one
         else:
             questions[-1].append(a)
     return all(_path_question(q) for q in questions)

@@ -32,12 +32,12 @@ class ReviewEvidence:
 
 @frozen
 class ReviewRow:
-    """One row of the outcome table: id, evidence it matches, what it resolves to."""
+    """One row of the outcome table: id, evidence it matches, the outcome it picks from that
+    evidence (None: the row does not match), and the outcome's source."""
 
     id: str
     evidence: str
-    matches: Callable[[ReviewEvidence], bool]
-    resolve: Callable[[ReviewEvidence], ReviewOutcome]
+    pick: Callable[[ReviewEvidence], ReviewOutcome | None]
     source: OutcomeSource
 
 
@@ -45,28 +45,24 @@ REVIEW_OUTCOME_ROWS: tuple[ReviewRow, ...] = (
     ReviewRow(
         "O1",
         "caller passes declined, unavailable or unknown",
-        lambda e: e.caller in _EXPLICIT_VALUES,
-        lambda e: e.caller or ReviewOutcome.UNKNOWN,
+        lambda e: e.caller if e.caller in _EXPLICIT_VALUES else None,
         OutcomeSource.EXPLICIT,
     ),
     ReviewRow(
         "O2",
         "declined/unavailable recorded for this exact candidate (wins over closure)",
-        lambda e: e.recorded in _RECORDED_VALUES,
-        lambda e: e.recorded or ReviewOutcome.UNKNOWN,
+        lambda e: e.recorded if e.recorded in _RECORDED_VALUES else None,
         OutcomeSource.DERIVED,
     ),
     ReviewRow(
         "O3",
         "native reports candidate.consumed: true for this candidate",
-        lambda e: e.consumed,
-        lambda e: ReviewOutcome.CLOSED,
+        lambda e: ReviewOutcome.CLOSED if e.consumed else None,
         OutcomeSource.DERIVED,
     ),
     ReviewRow(
         "O4",
         "anything else, including a bare caller closed",
-        lambda e: True,
         lambda e: ReviewOutcome.UNKNOWN,
         OutcomeSource.UNKNOWN,
     ),
@@ -83,8 +79,9 @@ class ResolvedReview:
 
 
 def resolve_review_outcome(evidence: ReviewEvidence) -> ResolvedReview:
-    """Apply :data:`REVIEW_OUTCOME_ROWS` in order; the first match wins."""
+    """Apply :data:`REVIEW_OUTCOME_ROWS` in order; the first row that picks an outcome wins."""
     for row in REVIEW_OUTCOME_ROWS:
-        if row.matches(evidence):
-            return ResolvedReview(row.resolve(evidence), row.source, row.id)
+        outcome = row.pick(evidence)
+        if outcome is not None:
+            return ResolvedReview(outcome, row.source, row.id)
     raise AssertionError("the last review row matches everything")  # pragma: no cover

@@ -9,6 +9,9 @@ are read so that an operator inside quotes or inside ``$(...)`` is part of a wor
 keep their text without quotes. Redirections (§2.7) and variable assignments before the
 command word are dropped: they do not change which command decides the status.
 
+bash's conditional command ``[[ expression ]]`` is read as one simple command whose program
+is ``[[`` (its status is the expression's, as ``test``'s is).
+
 What it does not read — a compound command with a reserved word (``if``, ``for``, ``while``,
 ``case`` ...), a here-document, unbalanced quotes or parentheses — makes the whole line
 *unreadable* (:func:`parse_line` returns None): the caller decides what an unreadable line
@@ -48,7 +51,8 @@ OPERATORS: tuple[str, ...] = (
 #: Operators that redirect; each takes the next word as its target.
 REDIRECTIONS = frozenset({"<", ">", ">>", ">&", "<&", "&>", "&>>", ">|", "<>", "<<<"})
 #: Reserved words (XCU §2.4, plus bash's ``function``, ``select``, ``[[``): a command that
-#: starts with one is a compound command this reader does not evaluate.
+#: starts with one is a compound command this reader does not evaluate (but ``[[ ]]``:
+#: :meth:`_Parser._conditional`).
 RESERVED = frozenset(
     {
         "if",
@@ -70,6 +74,10 @@ RESERVED = frozenset(
         "]]",
     }
 )
+
+#: Operators the tokenizer finds that are a ``[[ ]]`` expression's own (bash's conditional
+#: command: and, or, grouping, string order).
+CONDITIONAL_OPERATORS = frozenset({"&&", "||", "(", ")", "<", ">"})
 
 
 class Unreadable(ValueError):
@@ -333,7 +341,47 @@ class _Parser:
             return self._group("(", ")", self.at_op, subshell=True)
         if self._at_word("{"):
             return self._group("{", "}", self._at_word, subshell=False)
+        if self._at_word("[["):
+            return self._conditional()
         return self.simple()
+
+    def _conditional(self) -> Simple:
+        """bash's ``[[ expression ]]`` (the ``[[`` is the next token), then redirections:
+        one command whose words are ``[[``, the expression's words and ``]]``, its
+        ``&&``, ``||``, ``(``, ``)``, ``<`` and ``>`` being the expression's own operators
+        (:data:`CONDITIONAL_OPERATORS`). Any other operator (a ``|`` of an unquoted
+        ``=~`` pattern, a ``;``) is not read."""
+        words = [self.take().text]
+        while not self._at_word("]]"):
+            t = self.peek()
+            if t is None:
+                raise Unreadable("[[ without ]]")
+            if t.op and t.text not in CONDITIONAL_OPERATORS:
+                raise Unreadable(f"{t.text!r} inside [[ ]] is not evaluated")
+            if t.quoted and t.text in CONDITIONAL_OPERATORS | {"!"}:
+                # an operand spelled as an operator: the words could not tell them apart
+                raise Unreadable(f"a quoted {t.text!r} inside [[ ]] is not evaluated")
+            words.append(self.take().text)
+        words.append(self.take().text)
+        while True:
+            if self._at_fd_number():
+                self.take()  # the file descriptor of 2>/dev/null
+            if not self.at_op(*REDIRECTIONS):
+                return Simple(tuple(words))
+            self._redirection()
+
+    def _at_fd_number(self) -> bool:
+        """True at a word of digits written against the redirection after it (``2>``)."""
+        t, after = self.peek(), self.toks[self.i + 1 : self.i + 2]
+        return (
+            t is not None
+            and not t.op
+            and t.text.isdigit()
+            and bool(after)
+            and after[0].op
+            and after[0].text in REDIRECTIONS
+            and not after[0].spaced
+        )
 
     def _group(
         self, opener: str, closer: str, at: Callable[[str], bool], *, subshell: bool

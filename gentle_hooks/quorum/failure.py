@@ -45,6 +45,7 @@ it errored" stays one failed part; a refuted verdict is also cut at "but", "howe
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Final, Literal
 
@@ -165,7 +166,15 @@ class FailureRow:
         permission denied"), not a failure of the check, and does not count."""
 
         def found(patterns: tuple[re.Pattern[str], ...]) -> bool:
-            return any(m.group(0).strip() not in claim for p in patterns for m in p.finditer(part))
+            seen: set[str] = set()  # each distinct marker looked up in the claim once
+            for p in patterns:
+                for m in p.finditer(part):
+                    marker = m.group(0).strip()
+                    if marker not in seen:
+                        if marker not in claim:
+                            return True
+                        seen.add(marker)
+            return False
 
         return found(self.patterns) and (not self.also or found(self.also))
 
@@ -377,11 +386,17 @@ def normalise(part: str) -> str:
     return _LEAD.sub("", text)
 
 
+@functools.lru_cache(maxsize=16)
+def _normalised_claim(claim: str) -> str:
+    # one claim is read against every part of every vote: normalised once, not per part
+    return normalise(claim)
+
+
 def failure_row(part: str, claim: str | None = None) -> FailureRow | None:
     """The first row of :data:`FAILURE_ROWS` that ``part`` (raw text) reports, or None;
     markers the ``claim`` itself holds do not count (:meth:`FailureRow.matches`)."""
     text = normalise(part)
-    said = normalise(claim) if claim else ""
+    said = _normalised_claim(claim) if claim else ""
     return next((row for row in FAILURE_ROWS if row.matches(text, said)), None)
 
 

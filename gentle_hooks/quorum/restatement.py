@@ -13,6 +13,7 @@ invented one, nor catch a paraphrase in new words; it makes the lazy answer ("ch
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from typing import Final
 
@@ -77,6 +78,10 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 #: characters: a pattern may retry from many characters of a run that fails it, so a run
 #: can cost the square of its length; no name a verifier cites is this long.
 MAX_TOKEN = 512
+#: Quoted strings of one text read as evidence, the first ones: each is compared with the
+#: whole claim, so a text of a thousand quotes would cost a thousand claims; an act of
+#: checking quotes a few.
+MAX_QUOTES = 32
 
 _NAME_RUN = re.compile(r"[\w./-]+")
 _LINE_NUMBER = re.compile(r":\d+")
@@ -143,10 +148,15 @@ def new_words(what_i_checked: str, claim: str | None) -> frozenset[str]:
 
     Pure numbers are left out (they are evidence, :func:`cited_evidence`, not words).
     """
-    claim_stems = _stems(claim) if claim is not None else frozenset()
+    return _new_stems(what_i_checked, _stems(claim) if claim is not None else frozenset())
+
+
+def _new_stems(text: str, claim_stems: frozenset[str]) -> frozenset[str]:
+    """:func:`new_words` with the claim's stems computed once by the caller (a text quoting
+    a thousand strings is then read once, not once per quote)."""
     return frozenset(
         s
-        for s in _stems(what_i_checked)
+        for s in _stems(text)
         if s not in claim_stems and s not in _FILLER_STEMS and not s.isdigit()
     )
 
@@ -170,9 +180,10 @@ def _cited(what_i_checked: str, claim: str | None) -> dict[str, list[str]]:
         body = " ".join(match.group(1).split())
         if body and body not in flat_source:
             found["command"].append(match.group(0))
-    for match in _QUOTED.finditer(text):
+    claim_stems = _stems(claim) if claim is not None else frozenset()
+    for match in itertools.islice(_QUOTED.finditer(text), MAX_QUOTES):
         body = " ".join(next(g for g in match.groups() if g is not None).split())
-        named = {w for w in new_words(body, claim) if len(w) >= MIN_WORD_LENGTH}
+        named = {w for w in _new_stems(body, claim_stems) if len(w) >= MIN_WORD_LENGTH}
         if body not in flat_source and (named or _NUMBER.search(body)):
             found["quote"].append(match.group(0))
     found["number"] = [t for t in _NUMBER.findall(text) if t not in claim_numbers]
@@ -184,7 +195,8 @@ def cited_evidence(what_i_checked: str, claim: str | None) -> tuple[str, ...]:
 
     Kinds: ``file:line``; a path (a leading ``/``, ``./`` or ``../``, two separators, or a
     file name last); a file name with an extension (``workflow.js``); a command in
-    backticks; a quoted string naming something beyond the claim and filler; a number.
+    backticks; a quoted string naming something beyond the claim and filler (of the first
+    :data:`MAX_QUOTES` quoted strings); a number.
     Every token is compared case-folded: one that occurs in the claim (a number in the
     claim's numbers, any other token as a substring of the claim) is not new evidence, so
     copying the claim's own citations does not count.

@@ -299,6 +299,7 @@ def _record_in(
         set_model, set_effort = settings_writer(root, env)
         event = replace(event, model=event.model or set_model, effort=event.effort or set_effort)
     event, notes = _storable(event)
+    notes += _edited_notes(event)
     m, e = writer_of(event, model, effort, env)
     rec = record_mutation(
         MutationRequest(
@@ -310,10 +311,31 @@ def _record_in(
             tool_call_id=event.tool_call_id,
             paths=paths,
             allow_unknown=True,
+            proposal=event.proposal if event.edited_by else None,
+            edited=event.edited if event.edited_by else None,
         ),
         env,
     )
     return replace(rec, notes=(*rec.notes, *notes)) if notes else rec
+
+
+def _edited_notes(event: RuntimeEvent) -> tuple[str, ...]:
+    """The note of a write a person modified before the tool wrote it (``edited_by``):
+    only the proposed lines that survive are the writer's, or, when the input carries no
+    proposal, every line the call changed is (fail closed)."""
+    if event.edited_by is None:
+        return ()
+    if event.proposal is not None:
+        return (
+            f"a person modified the proposal before it was written ({event.edited_by}): "
+            "only the proposed lines that survive in the file are recorded as the writer's",
+        )
+    return (
+        f"a person modified the proposal before it was written ({event.edited_by}), and "
+        f"the {event.tool or 'tool'} input does not carry the model's own proposal: every "
+        "line the call changed is recorded as the writer's (a line that is the model's must "
+        "never pass unverified)",
+    )
 
 
 def _storable(event: RuntimeEvent) -> tuple[RuntimeEvent, tuple[str, ...]]:

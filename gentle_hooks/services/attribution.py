@@ -323,9 +323,8 @@ def entries_for_write(
         start = starts[nearest_start(contents.get(after) if after else None, texts)]
         if after == start:
             continue
-        delta = writer_delta(
-            contents.get(start) if start else None, contents.get(after) if after else None
-        )
+        before, left = (contents.get(b) if b else None for b in (start, after))
+        delta = writer_delta(before, left, detail=False)  # a record stores only keys
         out.append(
             WriterEntryRecord(
                 mutation_id=0,

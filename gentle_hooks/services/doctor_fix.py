@@ -134,6 +134,29 @@ def end_quarantine(
         )
 
 
+def set_journal_aside(cwd: str | None) -> list[str]:
+    """``doctor --fix``: move a stale rollback journal beside a write-ahead-log ledger aside
+    (kept, renamed with the UTC time), when the ``journal`` check finds one; the line saying
+    what was moved. The ledger's rows are untouched.
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    import time
+
+    from gentle_hooks.ledger.diagnose import move_journal_aside
+
+    def move(path: str) -> list[str]:
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        try:
+            moved = move_journal_aside(path, stamp)
+        except OSError as exc:
+            return [f"could not move the stale journal of {path} aside: {exc.strerror}"]
+        return [f"moved the stale rollback journal aside: {moved}"] if moved else []
+
+    return _repair(cwd, "journal", move)
+
+
 def repair_ledger(cwd: str | None) -> list[str]:
     """``doctor --fix``: move a damaged ledger aside (kept, renamed with the UTC time); the
     lines saying what was moved. A healthy or absent ledger is left alone.

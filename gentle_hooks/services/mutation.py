@@ -14,12 +14,14 @@ from collections.abc import Mapping
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.location import root_relative
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.ledger.records import PendingMutation
+from gentle_hooks.ledger.records import ENDED_STATES, PendingMutation, WriterEntryRecord
+from gentle_hooks.policy.attribution import writer_delta
 from gentle_hooks.policy.inputs import validate_label, validate_paths
+from gentle_hooks.policy.proposal import person_start
 from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.services.attribution import entries_for_write
 from gentle_hooks.services.record import Recorded, open_root, open_store
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -43,6 +45,12 @@ class MutationRequest:
         here_paths: paths touched as a command line names them: relative to ``cwd`` (the
             current directory when None), like every git command, or absolute inside the
             work tree.
+        proposal: when a person modified the writer's proposal before the tool wrote it,
+            the content the writer proposed for the one path written (UTF-8): only its
+            lines that survive in the file are the writer's
+            (:func:`gentle_hooks.policy.proposal.person_start`); None otherwise.
+        edited: with ``proposal``, the content the person left (None: unknown, so no line
+            is the person's).
     """
 
     cwd: str | None = None
@@ -54,6 +62,8 @@ class MutationRequest:
     paths: tuple[str, ...] = ()
     allow_unknown: bool = False
     here_paths: tuple[str, ...] = ()
+    proposal: str | None = None
+    edited: str | None = None
 
 
 def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
@@ -62,9 +72,11 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     Recording is idempotent, so a caller that saw no acknowledgement (its output could not
     be written: a full disk, a closed descriptor; the row is durable before anything is
     printed) retries safely: a tool call already recorded (same source, session and call
-    id), or the same writer (model, effort, source, session) naming the same paths again
-    while its mutation is still pending and no path differs from that write, is stored
-    once; the result then has ``replayed`` set and a note saying it was already recorded.
+    id; a derived id whose earlier work has all ended names another call:
+    :func:`ended_derived`), or the same writer (model, effort, source, session) naming the
+    same paths again while its mutation is still pending and no path differs from that
+    write, is stored once; the result then has ``replayed`` set and a note saying it was
+    already recorded.
 
     Raises:
         UsageError: missing model or effort (flag and environment), a bad label, or an
@@ -97,9 +109,16 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
         paths = changed_paths(repo)
     with open_store(repo) as led:
         earlier = led.mutation_for_call(source, session_id, tool_call_id) if tool_call_id else None
+        while earlier is not None and tool_call_id and ended_derived(led, earlier):
+            # the same call made again once the first one's work ended: a new call
+            tool_call_id = f"{earlier.tool_call_id}+{earlier.id}"
+            earlier = led.mutation_for_call(source, session_id, tool_call_id)
         if earlier is not None:  # a replayed tool call records once (SPEC §6)
             return Recorded(led.path, earlier, notes=(replay_note(earlier),), replayed=True)
         entries = entries_for_write(repo, led, root, paths)
+        proposed = _utf8(req.proposal) if len(paths) == 1 else None
+        if proposed is not None:
+            entries = confined(repo, entries, proposed, _utf8(req.edited) or b"")
         rec = PendingMutation(root, model, effort_value, source, session_id, tool_call_id, paths)
         again = None if entries or tool_call_id else led.last_pending_mutation(root)
         if again is not None and same_write(again, rec, repo, led):
@@ -111,11 +130,70 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             ()
             if kept
             else (
-                "no path differs from where the writer started (HEAD, or its last write): "
-                "no content is attributed to the writer",
+                "no line the writer proposed is left in the file as written (the person "
+                "replaced them): no content is attributed to the writer"
+                if proposed is not None
+                else "no path differs from where the writer started (HEAD, or its last "
+                "write): no content is attributed to the writer",
             )
         )
         return Recorded(led.path, stored, notes=notes)
+
+
+def _utf8(text: str | None) -> bytes | None:
+    """``text`` as UTF-8; None for text no file holds (a lone surrogate): the write is then
+    recorded whole, never measured against a proposal its lines cannot match."""
+    try:
+        return text.encode("utf-8") if text is not None else None
+    except UnicodeEncodeError:
+        return None
+
+
+def ended_derived(led: Ledger, earlier: PendingMutation) -> bool:
+    """Whether a call whose id matches ``earlier``'s is a new call rather than a replay:
+    the id is derived (``derived:``: a runtime that names no tool call, its id made from
+    the call's fields) and every entry ``earlier`` recorded has ended (settled, expired or
+    discarded). A runtime's own id names one call; a derived one names every call with the
+    same fields, and a replay arrives while the first call's work is still live."""
+    if not (earlier.tool_call_id or "").startswith("derived:"):
+        return False
+    states = [e.state for e in led.entries_of_mutation(earlier.id)]
+    return bool(states) and all(s in ENDED_STATES for s in states)
+
+
+def confined(
+    repo: Repository, entries: list[WriterEntryRecord], proposed: bytes, edited: bytes
+) -> list[WriterEntryRecord]:
+    """``entries`` of a write a person modified before the tool wrote it, each measured
+    from :func:`~gentle_hooks.policy.proposal.person_start` (stored as a blob, so the rule
+    recomputes the same delta): its delta holds only the model's lines that survive in the
+    file, every new line but the ones the person's ``edited`` version added. An entry of
+    which nothing survives is left out; a deletion or a binary side is kept whole (the
+    writer's content cannot be told from the person's there: fail closed)."""
+    if not entries:
+        return entries
+    blobs = sorted({b for e in entries for b in (e.blob, e.before_blob) if b})
+    contents = repo.read_blobs(blobs)
+    out = []
+    for rec in entries:
+        written = contents.get(rec.blob) if rec.blob else None
+        start = contents.get(rec.before_blob) if rec.before_blob else None
+        if written is None or rec.binary or (rec.before_blob and start is None):
+            out.append(rec)
+            continue
+        base = person_start(start, written, proposed, edited)
+        if base == written:
+            continue
+        delta = writer_delta(base, written, detail=False)
+        out.append(
+            replace(
+                rec,
+                before_blob=repo.write_blob(base),
+                added=tuple(sorted(delta.added)),
+                removed=tuple(sorted(delta.removed)),
+            )
+        )
+    return out
 
 
 def same_write(

@@ -1,19 +1,21 @@
 """Writer content a push settled, re-applied onto another base (SPEC §3 "Attribution follows
 content", §5 "Spot check": a check binds to its candidate's exact trees).
 
-Room ``services``, for the push gate. A push settles a writer's entry once the pushed
-commits hold all of its content (:func:`gentle_hooks.services.settle.delivered_left_out`):
-from then on what builds on that content is nobody's new writer work. A pushed commit that
-*adds* that content again against its parent (``git cherry-pick -n``, ``git checkout featX
--- path``, ``git merge --squash`` onto a branch that moved on, a revert of its revert) is
-a new candidate: the check bound to the commit that delivered it first does not transfer,
-so the commit is delegated again (:func:`gentle_hooks.policy.attribution.reapplies`).
+Room ``services``, for the push gate and the commit gate. A push settles a writer's entry
+once the pushed commits hold all of its content
+(:func:`gentle_hooks.services.settle.delivered_left_out`): from then on what builds on that
+content is nobody's new writer work. A change that *adds* that content again against its
+parent (``git cherry-pick -n``, ``git checkout featX -- path``, ``git merge --squash`` onto a
+branch that moved on, a revert of its revert) is a new candidate: the check bound to the
+commit that delivered it first does not transfer, so the change is delegated again
+(:func:`gentle_hooks.policy.attribution.reapplies`).
 
-Not read here, each on purpose: merge commits (what a merge brings was judged on its
-branch), commits that took the entry themselves (their records delegate them), a copy into
-another path, and the commit gate (the fast path sends a commit staging a settled writer
-blob to Python, but the gate does not read re-applications: a merge in progress would need
-telling apart): re-applied content passes the commit gate and is stopped at push.
+Not read here, each on purpose: merge commits and a merge being committed (what a merge
+brings was judged on its branch), commits that took the entry themselves (their records
+delegate them), and a copy into another path. The commit gate reads a staged change only
+when its hook reaches Python: the fast path sends it there when a staged blob is an ended
+entry's writer blob (or other writer work is live), so content re-applied and merged with
+other edits of the same file passes the commit gate and is stopped at push.
 """
 
 from __future__ import annotations
@@ -23,13 +25,16 @@ from collections.abc import Mapping, Sequence
 from gentle_hooks.git.delta import BlobChange
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.facts import LedgerFacts, facts_from
+from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import WriterEntryRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.attribution import reapplies
 from gentle_hooks.policy.linekeys import any_line_keys, line_keys, telling_keys
 from gentle_hooks.services.across import path_change
-from gentle_hooks.services.attribution import Carried, carried_of
+from gentle_hooks.services.attribution import Carried, carried_of, delivery_changes
 from gentle_hooks.services.settle import entry_blobs, policy_entry
+from gentle_hooks.values.candidate import Candidate
 
 
 def reapplied_by_commits(
@@ -39,7 +44,7 @@ def reapplied_by_commits(
     changes: Mapping[str, Sequence[BlobChange]],
 ) -> dict[str, Carried]:
     """The settled writer work each of ``infos`` re-applies (only commits that re-apply
-    some are keys).
+    some are keys): :func:`reapplied_by_change` of the commits that are not merges.
 
     Args:
         repo: where the blobs are; led: the ledger;
@@ -47,16 +52,34 @@ def reapplied_by_commits(
         changes: what each commit changed against its parent
             (:func:`gentle_hooks.services.attribution.commit_changes`).
 
-    Cost: none without settled entries of the commits' paths (one indexed query); else
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    singles = {i.id for i in infos if len(i.parents or ()) <= 1}
+    return reapplied_by_change(repo, led, {k: cs for k, cs in changes.items() if k in singles})
+
+
+def reapplied_by_change(
+    repo: Repository, led: Ledger, changes: Mapping[str, Sequence[BlobChange]]
+) -> dict[str, Carried]:
+    """The settled writer work each change re-applies (only changes that re-apply some
+    are keys).
+
+    Args:
+        repo: where the blobs are; led: the ledger;
+        changes: each change path by path, keyed by the commit it is (an entry that
+            commit took is its own, not re-applied) or by ``""`` for the change being
+            committed here.
+
+    Cost: none without settled entries of the changes' paths (one indexed query); else
     one ``cat-file`` for the changed blobs and, when a stored key of an entry is among
-    the lines a commit adds (or the commit adds the entry's blob, or a short telling
+    the lines a change adds (or the change adds the entry's blob, or a short telling
     line), one more for those entries' blobs.
 
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
     """
-    singles = {i.id for i in infos if len(i.parents or ()) <= 1}
-    todo = {k: [c for c in cs if c.new_blob] for k, cs in changes.items() if k in singles}
+    todo = {k: [c for c in cs if c.new_blob] for k, cs in changes.items()}
     paths = sorted({c.path for cs in todo.values() for c in cs})
     if not paths:
         return {}
@@ -95,3 +118,30 @@ def reapplied_by_commits(
         if found:
             out[key] = carried_of(led, found, {e.id for e in found})
     return out
+
+
+def reapplied_staged(repo: Repository, cand: Candidate, *, amend: bool) -> LedgerFacts | None:
+    """The ledger's facts for a staged candidate that re-applies settled writer content
+    (:func:`reapplied_by_change` of :func:`~gentle_hooks.services.attribution.delivery_changes`),
+    or None when it re-applies none (or no ledger exists).
+
+    Args:
+        repo: the hook's repository; cand: the staged candidate, not a merge being
+            committed (the caller's to tell);
+        amend: the commit replaces ``HEAD``: its change is against ``HEAD``'s parent, and
+            what ``HEAD`` took is the commit's own, not re-applied.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger exists but cannot be read.
+    """
+    root = repo.paths.toplevel
+    assert root is not None  # Repository.open refuses bare repositories here
+    led = Ledger.open_existing(ledger_path(repo.paths.common_dir))
+    if led is None:
+        return None
+    with led:
+        key = (cand.head or "") if amend else ""
+        found = reapplied_by_change(repo, led, {key: delivery_changes(repo, cand, amend=amend)})
+        if key not in found:
+            return None
+        return facts_from(led, root, cand.identity, found[key].entries)

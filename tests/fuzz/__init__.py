@@ -59,8 +59,36 @@ class Finding:
 # --- generators of hostile material ----------------------------------------------------------
 
 
+#: Pieces the quorum rules read (quotes, paths, file:line, backticks, failure words, a
+#: separator): strung together into long texts, they make every rule's matching work.
+TOKEN_PIECES = [
+    "\u201cx\u201d ",
+    "\u2018y\u2019 ",
+    '"z" ',
+    "`ls -la` ",
+    "src/a/b.py:12 ",
+    "./x/y/z ",
+    "pool.js ",
+    "failed to open ",
+    "but ",
+    "; ",
+    "\u2028",
+    "a" * 600 + " ",
+    "/" * 300,
+]
+
+
+def long_tokens(r: random.Random) -> str:
+    """Up to 4,096 characters of the pieces the quorum rules match on, many times each: a
+    rule whose cost grows with the square of its input shows here."""
+    text = "".join(r.choice(TOKEN_PIECES) for _ in range(r.randrange(50, 1500)))
+    return text[: r.choice([512, 4096])]
+
+
 def hostile_text(r: random.Random) -> str:
-    pick = r.randrange(9)
+    pick = r.randrange(10)
+    if pick == 9:
+        return long_tokens(r)
     if pick == 0:
         return ""
     if pick == 1:
@@ -149,8 +177,9 @@ class Families:
 
     def quorum_file(self, r: random.Random) -> Case:
         path = self.file(r, hostile_document(r, VERDICT_FIELDS))
+        claim = long_tokens(r) if r.random() < 0.3 else "c"
         return Case(
-            "quorum file", ["quorum", "tally", "--claim", "c", "--json", path], json_out=True
+            "quorum file", ["quorum", "tally", "--claim", claim, "--json", path], json_out=True
         )
 
     def brief_file(self, r: random.Random) -> Case:

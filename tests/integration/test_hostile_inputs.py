@@ -396,7 +396,10 @@ def test_a_hostile_config_file_is_one_line_exit_2(
     assert b".gentle-hooks.toml" in proc.stderr
 
 
-@pytest.mark.parametrize("pattern", ["(a*)*b", "(?:x+y?){2,}z", "(?=(a+)+)c"])
+@pytest.mark.parametrize(
+    "pattern",
+    ["(a*)*b", "(?:x+y?){2,}z", "(?=(a+)+)c", "(a|a)*$", "(a|ab)+c", "(?:.|\\n)*x", "(a|)*b"],
+)
 @pytest.mark.parametrize("command", [("hook", "pre-commit"), ("assess",)], ids=" ".join)
 def test_a_process_pattern_with_a_nested_repeat_is_refused_at_load(
     repo: Path, pattern: str, command: Sequence[str]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 from pathlib import Path
 from unittest import mock
 
@@ -21,11 +22,10 @@ from gentle_hooks.config.settings import RiskSettings
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.parse import Listed, listing
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.native.builtin import assess_native_builtin, gather_inputs
+from gentle_hooks.native.builtin import _ProcessScan, assess_native_builtin, gather_inputs
 from gentle_hooks.native.classifier import (
     PROCESS_SCAN_LINE_LIMIT,
     SHEBANG,
-    classify,
     doc_blobs_to_prove,
     process_hits,
     process_needles,
@@ -33,6 +33,7 @@ from gentle_hooks.native.classifier import (
     upstream_stats,
 )
 from gentle_hooks.values.candidate import Projection
+from tests.classifying import classify
 from tests.conftest import commit_all, git, write
 
 S = RiskSettings()
@@ -345,6 +346,16 @@ def test_generated_changes_diffed_as_pair_trees_scan_as_one_whole_diff_scan(ops)
         test_generated_changes_scan_as_one_whole_diff_scan.hypothesis.inner_test(ops)
 
 
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(OPS)
+def test_generated_changes_listed_in_pieces_scan_as_one_whole_diff_scan(ops) -> None:
+    """The same, git's output read 100 bytes at a time: the listing comes in pieces, and
+    the scan completes it with a listing of its own while git counts."""
+    read = os.read
+    with mock.patch.object(os, "read", lambda fd, n: read(fd, min(n, 100))):
+        test_generated_changes_scan_as_one_whole_diff_scan.hypothesis.inner_test(ops)
+
+
 def test_folded_needles_find_any_case(tmp_path: Path) -> None:
     """A blob search with ``fold`` finds a needle in any ASCII case; without, only as is."""
     root = tmp_path / "r"
@@ -378,8 +389,9 @@ def test_many_files_holding_unchanged_calls_diff_only_those_changes(
     """More changed files hold a call than pathspecs are given: only those changes are
     scanned, diffed as two trees of their own (no pathspec, not the candidate's trees),
     and the scan finds what one ``-G`` scan of the whole diff finds (the unchanged calls
-    are no hit, a new one is). The candidate's inputs take three git processes (trace2):
-    the count, the blob search, one ``-G`` scan."""
+    are no hit, a new one is). The candidate's inputs take four git processes (trace2):
+    the count, the listing of its own (the count's comes in pieces), the blob search, one
+    ``-G`` scan."""
     for i in range(90):
         write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + BODY)
         write(root / f"plain{i:02}.py", BODY)
@@ -399,7 +411,7 @@ def test_many_files_holding_unchanged_calls_diff_only_those_changes(
     monkeypatch.delenv("GIT_TRACE2_EVENT")
     argvs = [a for a in _git_argvs(trace) if a[1:2] != ["rev-parse"]]  # the open's
     scans = [a for a in argvs if a[1:2] == ["diff"] and "-G" in a]
-    assert len(argvs) <= 3 and len(scans) == 1 and "--" not in scans[0], argvs
+    assert len(argvs) <= 4 and len(scans) == 1 and "--" not in scans[0], argvs
     assert {cand.base.tree, cand.tree}.isdisjoint(scans[0][-2:]), scans[0]
     assert not list(tmp_path.glob("gentle-hooks-objects-*"))
     hits = assess(root)[1]
@@ -430,6 +442,71 @@ def test_most_changes_holding_calls_scan_the_whole_diff_early(
     scans = [a for a in _git_argvs(trace) if a[1:2] == ["diff"] and "-G" in a]
     assert len(scans) == 1 and scans[0][-2:] == [cand.base.tree, cand.tree], scans
     assert assess(root)[1] == [("m45.py", "process call at line 43: subprocess.run(['new'])")]
+
+
+@pytest.mark.parametrize("most", [False, True])
+def test_the_scan_starts_before_the_count_lists_every_path(root: Path, most: bool) -> None:
+    """Git holds the last piece of its listing until it has counted every line: a listing
+    that comes in pieces is completed by a ``git diff --raw`` of its own, and the search
+    and the scan (of the whole diff when most changes may bring a hit, else of those
+    changes) start then, before the count's listing ends, with the same lines."""
+    for i in range(90):
+        write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + BODY)
+        write(root / f"plain{i:02}.py", BODY)
+    commit_all(root, "many")
+    for i in range(90):
+        extra = "subprocess.run(['new'])\n" if i == 45 else ""
+        write(root / f"m{i:02}.py", f"subprocess.run(['x{i}'])\n" + BODY + f"v = {i}\n" + extra)
+        if not most:
+            write(root / f"plain{i:02}.py", BODY + f"v = {i}\n")
+    commit_all(root)
+    repo = Repository.open(str(root))
+    cand = repo.candidate(Projection.COMMITTED, flag_ref="HEAD~1", config_ref=None)
+    changes = repo.diff_stats(cand.base.tree, cand.tree)
+    reference = repo.added_lines_matching(cand.base.tree, cand.tree, S.process_preselect)
+    scan = _ProcessScan(Repository.open(str(root)), cand, S)
+    try:
+        scan.feed([listing(c) for c in changes[:10]], False)
+        deadline = time.monotonic() + 10
+        while scan.lister is None and time.monotonic() < deadline:
+            time.sleep(0.01)  # the search finds a call among the first 10 blobs
+        assert scan.lister is not None
+        scan.lister.join()
+        assert scan.complete and scan.early is not None  # the count has listed 10 paths
+        scan.feed([listing(c) for c in changes[10:]], True)
+        scan.early.join()
+        assert scan._went_whole() is most
+        assert flagged(scan.finish(changes), S) == flagged(reference, S)
+        assert flagged(reference, S) == [
+            ("m45.py", "process call at line 43: subprocess.run(['new'])")
+        ]
+    finally:
+        scan.abort()
+
+
+def test_a_listing_in_pieces_where_no_blob_may_hit_costs_no_listing_more(
+    root: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No changed blob may bring a hit: the count's listing, in pieces, is not completed by
+    a listing of its own (no process more than the count and the search), and nothing is
+    scanned."""
+    for i in range(90):
+        write(root / f"plain{i:02}.py", BODY)
+    commit_all(root, "many")
+    for i in range(90):
+        write(root / f"plain{i:02}.py", BODY + f"v = {i}\n")
+    commit_all(root)
+    repo = Repository.open(str(root))
+    cand = repo.candidate(Projection.COMMITTED, flag_ref="HEAD~1", config_ref=None)
+    trace = tmp_path / "trace"
+    monkeypatch.setenv("GIT_TRACE2_EVENT", str(trace))
+    read = os.read
+    with mock.patch.object(os, "read", lambda fd, n: read(fd, min(n, 1000))):
+        changes, _, added = gather_inputs(Repository.open(str(root)), cand, S)
+    monkeypatch.delenv("GIT_TRACE2_EVENT")
+    argvs = [a[1] for a in _git_argvs(trace) if a[1:2] != ["rev-parse"]]
+    assert len(changes) == 90 and added == []
+    assert sorted(argvs) == ["cat-file", "diff"], argvs
 
 
 def test_a_search_that_finds_many_calls_back_once_and_stops(root: Path) -> None:

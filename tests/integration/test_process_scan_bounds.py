@@ -3,6 +3,7 @@ its time, is counted as a process call (``high``), and the reason says so."""
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -55,3 +56,47 @@ def test_the_scan_stops_at_its_time_limit_and_counts_the_rest() -> None:
     assert time.monotonic() - start < 3
     ((line, why),) = hits
     assert line.line > 2 and "took over 0.3 s" in why
+
+
+def test_a_runaway_match_of_a_repository_pattern_is_cut_at_the_time_limit() -> None:
+    # '(a|a)*$' backtracks 2**24 ways on this line (~7 s in one re.search): the limit is
+    # checked between lines, so only killing the child running the match keeps it
+    s = RiskSettings(process_patterns=(r"(a|a)*$",))
+    line = AddedLine("a.py", 2, "a" * 24 + "!")
+    start = time.monotonic()
+    assert process_scan([line], s, seconds=0.5) == [
+        (
+            line,
+            "the process scan took over 0.5 s; line 2 and the rest are counted as a process call",
+        )
+    ]
+    assert time.monotonic() - start < 3
+
+
+def test_a_runaway_match_is_cut_on_a_worker_thread_too() -> None:
+    """The push gate judges commits on threads, where no signal can interrupt a match."""
+    s = RiskSettings(process_patterns=(r"(a|a)*$",))
+    lines = [AddedLine("a.py", 2, "x = 1"), AddedLine("a.py", 3, "a" * 24 + "!")]
+    found: list[list[tuple[AddedLine, str]]] = []
+    start = time.monotonic()
+    worker = threading.Thread(target=lambda: found.append(process_scan(lines, s, seconds=0.5)))
+    worker.start()
+    worker.join(10)
+    assert time.monotonic() - start < 3
+    # 'x = 1' matches '(a|a)*$' (empty at the end): scanned before the time ran out
+    assert [(h.line, bool(why)) for h, why in found[0]] == [(2, False), (3, True)]
+
+
+def test_a_repository_pattern_still_finds_its_matches() -> None:
+    s = RiskSettings(process_patterns=(r"\brun_it\(", r"(?i)SPAWN"))
+    lines = [
+        AddedLine("a.py", 1, "#!/bin/sh"),
+        AddedLine("a.py", 2, "x = run_it(1)"),
+        AddedLine("a.py", 3, "y = 2"),
+        AddedLine("a.py", 4, "spawn \udcff"),  # a non-UTF-8 byte survives the trip
+    ]
+    assert [(h.line, why) for h, why in process_scan(lines, s)] == [
+        (1, ""),
+        (2, ""),
+        (4, ""),
+    ]

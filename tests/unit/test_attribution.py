@@ -723,3 +723,23 @@ def test_kept_line_answers_equal_computing_each_anew(lines: list[bytes]) -> None
     lk._trivial_row.cache_clear()
     fresh = (lk.line_keys(data), lk.telling_keys(data), lk.short_keys(data))
     assert (lk.line_keys(data), lk.telling_keys(data), lk.short_keys(data)) == fresh
+
+
+_SOURCE_LINES = st.lists(
+    st.sampled_from(
+        [b"x = 1", b"x = 2", b"value = compute(a, b)", b"return None", b"import os", b"", b"}"]
+        + [b"def helper_%d(arg):" % i for i in range(4)]
+    ),
+    max_size=12,
+)
+
+
+@given(_SOURCE_LINES, _SOURCE_LINES, st.booleans())
+def test_the_keys_a_record_stores_are_the_rules_keys(
+    before: list[bytes], after: list[bytes], new_file: bool
+) -> None:
+    """``detail=False`` (what ``record`` stores) gives the very keys the full delta has."""
+    old = None if new_file else b"\n".join(before) + b"\n"
+    new = b"\n".join(after) + b"\n"
+    full, keys = writer_delta(old, new), writer_delta(old, new, detail=False)
+    assert (keys.added, keys.removed, keys.binary) == (full.added, full.removed, full.binary)

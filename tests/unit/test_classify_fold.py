@@ -1,7 +1,7 @@
 """The built-in classifier folded commit by commit (:class:`gentle_hooks.native.fold.Folding`)
 answers as the classifier from scratch: over random histories of candidates that share
 change objects, as a push or a range composes them, every candidate's tally and envelope
-equal :func:`gentle_hooks.native.classifier.classify`'s of the same inputs.
+equal :func:`tests.classifying.classify`'s of the same inputs.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from gentle_hooks.git.parse import AddedLine
 from gentle_hooks.native.classifier import (
     PASSIVE_PROOF_LIMIT,
     assessment,
-    classify,
     contribution,
     proof_within,
     tally,
 )
 from gentle_hooks.native.fold import Folding
 from gentle_hooks.values.candidate import PathChange
+from tests.classifying import classify
 
 S = RiskSettings()
 Z = "0" * 40

@@ -5,6 +5,7 @@ model and effort (SPEC §7 "Hooks"; docs/agents/cline.md, opencode.md, pi.md).""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -295,18 +296,27 @@ def kiro_input(**top: Any) -> bytes:
     return json.dumps(event).encode()
 
 
-def test_kiros_replay_id_holds_the_session_and_the_time_span(
-    monkeypatch: pytest.MonkeyPatch,
+def test_kiros_replay_id_holds_the_session_and_the_call_never_the_clock_or_the_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    """The event names no tool call: the same event again in the same ten minutes is one
-    call; the same edit in another session, or a span later, is another."""
+    """The event names no tool call and no time: the same event again is one call whenever
+    it comes and whatever the file holds by then (a person's edit since is not the
+    writer's); the same edit in another session is another."""
+    import time
+
     from gentle_hooks.agents import kiro
 
-    monkeypatch.setattr(kiro.time, "time", lambda: 1_764_670_000.0)
-    first = kiro.decode(kiro_input())
-    assert first.session_id is None and first.tool_call_id == kiro.decode(kiro_input()).tool_call_id
-    one, two = kiro.decode(kiro_input(session_id="s1")), kiro.decode(kiro_input(session_id="s2"))
+    (tmp_path / "a.py").write_text("x = 1\n", encoding="utf-8")
+    cwd = {"cwd": str(tmp_path)}
+    monkeypatch.setattr(time, "time", lambda: 1_764_670_000.0)
+    first = kiro.decode(kiro_input(**cwd))
+    assert first.session_id is None
+    assert first.tool_call_id == kiro.decode(kiro_input(**cwd)).tool_call_id
+    one = kiro.decode(kiro_input(session_id="s1", **cwd))
+    two = kiro.decode(kiro_input(session_id="s2", **cwd))
     assert (one.session_id, two.session_id) == ("s1", "s2")
     assert len({first.tool_call_id, one.tool_call_id, two.tool_call_id}) == 3
-    monkeypatch.setattr(kiro.time, "time", lambda: 1_764_670_000.0 + kiro.WINDOW)
-    assert kiro.decode(kiro_input()).tool_call_id != first.tool_call_id
+    # a day later, after a person edited the file: the same delivery, the same call
+    monkeypatch.setattr(time, "time", lambda: 1_764_670_000.0 + 86_400)
+    (tmp_path / "a.py").write_text("x = 2  # mine\n", encoding="utf-8")
+    assert kiro.decode(kiro_input(**cwd)).tool_call_id == first.tool_call_id

@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 
 from gentle_hooks.config.settings import RiskSettings
 from gentle_hooks.git.parse import AddedLine
-from gentle_hooks.native.classifier import classify, doc_blobs_to_prove, review_due
+from gentle_hooks.native.classifier import doc_blobs_to_prove, review_due
 from gentle_hooks.native.decode import GentleAiReason, decode_assessment, tier_from_reasons
 from gentle_hooks.native.pathfacts import FactCache, Matchers, is_generated, path_facts, path_tokens
 from gentle_hooks.values.candidate import PathChange
+from tests.classifying import classify
 
 S = RiskSettings()
 Z, A, B = "0" * 40, "a" * 40, "b" * 40

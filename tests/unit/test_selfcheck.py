@@ -35,7 +35,7 @@ from gentle_hooks.policy.selfcheck import (
     rerun_agrees,
     row_text,
 )
-from gentle_hooks.policy.shell import parse_line, tokenize, words_of
+from gentle_hooks.policy.shell import Simple, parse_line, tokenize, words_of
 from gentle_hooks.policy.wrappers import SHELLS, WRAPPERS
 
 # -- NO_CHECK_ROWS: every program of every row verifies nothing ------------------------
@@ -52,14 +52,13 @@ def _row_programs() -> list[object]:
 @pytest.mark.parametrize(("row_id", "program"), _row_programs())
 def test_every_no_check_row_verifies_nothing(row_id: str, program: str) -> None:
     # env with a command is a wrapper (read through): with assignments alone it shows
-    args = {"exit": "0", "env": "X=1", "test": "1", "[": "1 ]", "git": "status"}.get(
-        program, "something"
-    )
+    args = {"exit": "0", "env": "X=1", "test": "1", "[": "1 ]", "[[": "1 ]]", "git": "status"}
+    args = args.get(program, "something")
     if program in ("python", "python3"):
         args = "-c pass"
     if program in ("diff", "cmp"):
         args = "app.py app.py"
-    needs_args = ("python", "python3", "test", "[", "git", "diff", "cmp")
+    needs_args = ("python", "python3", "test", "[", "[[", "git", "diff", "cmp")
     bare = () if program in needs_args else (program,)
     for line in (*bare, f"{program} {args}"):
         got = judge_command(line)
@@ -102,6 +101,15 @@ PROBES = [
     "sh -c 'test -f app.py'",
     "bash -c '[ -e x ] && wc -l x'",
     "test -f app.py || pytest",
+    # bash's conditional command, alone, joined, grouped, negated, through bash -c
+    "[[ -f x ]]",
+    "[[ -e app.py ]] > /dev/null",
+    "[[ -f a && -x b ]]",
+    "[[ ! ( -d build || -e dist ) ]]",
+    "[[ a -nt b ]]",
+    "bash -c '[[ -f app.py ]]'",
+    "bash -c '[[ -e x ]] && wc -l x'",
+    "env X=1 bash -c '[[ -s app.py ]]'",
 ]
 
 
@@ -125,6 +133,14 @@ def test_a_file_probe_is_no_receipt_but_stays_a_verify_check(line: str) -> None:
         "wc -l app.py | grep -q 3",
         "test a = b",
         'test -n "$X"',
+        "[[ -f app.py ]] && pytest -q",
+        "pytest -q && [[ -f app.py ]]",
+        "bash -c '[[ -f app.py ]] && pytest -q'",
+        "[[ $(pytest -q) == *passed* ]]",
+        '[[ "$X" == y ]]',
+        # what this reader does not evaluate inside [[ ]] counts, as an unreadable line
+        "[[ a =~ b|c ]]",
+        '[[ "&&" ]]',
     ],
 )
 def test_a_receipt_that_runs_tests_or_compares_is_no_probe(line: str) -> None:
@@ -383,6 +399,28 @@ def test_reading_any_text_never_raises(text: str) -> None:
     judge_command(text)
     parse_line(text)
     words_of(text)
+
+
+@pytest.mark.parametrize(
+    ("line", "words"),
+    [
+        ("[[ -f x ]]", ("[[", "-f", "x", "]]")),
+        ("[[ -f a && ( -d b || x < y ) ]]", ("[[", "-f", "a", "&&", "(", "-d", "b", "||")),
+        ("[[ -f x ]] 2>/dev/null", ("[[", "-f", "x", "]]")),
+    ],
+)
+def test_a_conditional_command_is_one_command(line: str, words: tuple[str, ...]) -> None:
+    parsed = parse_line(line)
+    assert parsed is not None
+    (first, _), *more = parsed.items
+    assert not more and not first.rest and len(first.first.commands) == 1
+    command = first.first.commands[0]
+    assert isinstance(command, Simple) and command.words[: len(words)] == words
+
+
+@pytest.mark.parametrize("line", ["[[ -f x", "[[ a =~ b|c ]]", "[[ -f x; ]]", '[[ "(" ]]'])
+def test_a_conditional_command_this_reader_cannot_evaluate_is_unreadable(line: str) -> None:
+    assert parse_line(line) is None
 
 
 @given(CHECK_WORDS, NOOPS)

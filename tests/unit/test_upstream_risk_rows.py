@@ -5,7 +5,7 @@ Source of every row (data only, no code copied): Gentleman-Programming/gentle-ai
 38030fa21235b23b3fc6332e3cd79110bf4b2c3f. Each table below names the upstream test it
 ports; an upstream ``DiffStat`` becomes the arguments of
 :func:`gentle_hooks.native.rules.classify_change` (an empty mode is ``100644``), a
-``RiskInput`` a candidate for :func:`gentle_hooks.native.classifier.classify`. Rows that
+``RiskInput`` a candidate for :func:`tests.classifying.classify`. Rows that
 need bytes in a real repository are in ``tests/integration/test_upstream_assess_rows.py``;
 rows not ported, and why, are listed in ``docs/native-contract.md``.
 """
@@ -15,12 +15,12 @@ from __future__ import annotations
 import pytest
 
 from gentle_hooks.config.settings import RiskSettings
-from gentle_hooks.native.classifier import classify
 from gentle_hooks.native.content import is_passive_document_content, is_static_mdx
 from gentle_hooks.native.decode import GentleAiReason, tier_from_reasons
 from gentle_hooks.native.pathfacts import is_configuration, matchers, path_facts
 from gentle_hooks.native.rules import NO_PATH, ChangeFacts, classify_change, is_passive_stat
 from gentle_hooks.values.candidate import PathChange
+from tests.classifying import classify
 
 S = RiskSettings()
 M = matchers(S)
