@@ -68,6 +68,7 @@ class StoreError(GentleError):
         )
         self.path = path
         self.problem = problem
+        self.busy = False  # another process held the write lock past the wait
 
 
 def check_header(path: str) -> str | None:
@@ -124,7 +125,9 @@ def store_error(path: str, exc: sqlite3.Error) -> StoreError:
     """The :class:`StoreError` for a SQLite error on the store at ``path``, naming its cause
     (:func:`~gentle_hooks.ledger.error_cause.explain`)."""
     problem, fixable = error_cause.explain(path, str(exc))
-    return StoreError(path, problem, fix=fixable)
+    err = StoreError(path, problem, fix=fixable)
+    err.busy = problem.startswith("busy:")
+    return err
 
 
 @contextmanager
