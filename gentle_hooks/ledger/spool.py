@@ -195,3 +195,14 @@ def aside(path: str, why: str) -> SpoolError:
     except OSError:
         kept = path  # left where it is: the next fold names it again
     return SpoolError(kept, why)
+
+
+def kept_aside(ledger: str) -> list[str]:
+    """The spools :func:`aside` moved beside the ledger ``ledger``, sorted."""
+    directory = os.path.dirname(ledger)
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    prefix = SPOOL_FILE + BAD_SUFFIX + "-"
+    return sorted(os.path.join(directory, n) for n in names if n.startswith(prefix))

@@ -108,3 +108,18 @@ def test_a_corrupt_spool_line_is_kept_and_named(repo: Path) -> None:
     (kept,) = _state(repo).glob("spool.jsonl.bad-*")
     assert str(kept) in proc.stderr.decode()
     assert kept.read_bytes().endswith(b"not json\n")
+
+
+def test_doctor_reports_the_spool_and_fix_folds_it(repo: Path) -> None:
+    _installed(repo)
+    write(repo / "a.py", "a = 1\n")
+    with _held(repo):
+        proc = hostile(repo, "record", "--model", "m", "--effort", "low", "a.py")
+        assert proc.returncode == 0 and b"spooled" in proc.stdout, proc.stderr
+        report = hostile(repo, "doctor", timeout=60)
+        (line,) = [x for x in report.stdout.decode().splitlines() if x.startswith("FAIL  spool:")]
+        assert "spool.jsonl" in line and "doctor --fix" in line, report.stdout
+    fixed = hostile(repo, "doctor", "--fix", timeout=60)
+    assert "folded the spooled writer records" in fixed.stdout.decode(), fixed.stdout
+    assert not (_state(repo) / "spool.jsonl").exists()
+    assert _mutations(repo) == 1
