@@ -221,6 +221,55 @@ def _commit_pycache_snapshot(ctx: Ctx) -> None:
     passed(ctx, step.exit, "the commit went through")
 
 
+#: A test module whose every run rewrites last-run.txt (another time each run), a file git
+#: does not ignore.
+_WRITES_LOG = (
+    "import time\nimport unittest\n\n\nclass L(unittest.TestCase):\n"
+    "    def test_log(self):\n"
+    "        with open('last-run.txt', 'w') as f:\n"
+    "            f.write(str(time.time_ns()))\n"
+)
+
+
+@journey(
+    "commit-test-writes-file",
+    "the test run rewrites a file git does not ignore, staged with the change",
+    fast=True,
+)
+def _commit_writes_file(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1, {"test_log.py": _WRITES_LOG})
+    ctx.sb.sh(w, f"{ctx.gh} receipt run -- {TEST}", who="setup")
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.prove(w, ["diff", "--cached", "--name-only"], "last-run.txt", "the test's file staged")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+    shown = ctx.sb.run(w, ["git", "show", "--name-only", "--format=", "HEAD"], who="setup")
+    ctx.check("last-run.txt" not in shown.out, "the test's file stayed out of the commit")
+
+
+@journey(
+    "commit-second-edit",
+    "an earlier test run left __pycache__/ (not ignored); the next edit's run rewrites it",
+)
+def _commit_second_edit(ctx: Ctx) -> None:
+    ctx.agent.test_command = TEST_LITTER
+    w = plain(ctx)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.sh(w, TEST_LITTER, who="setup")
+    ctx.sb.prove(w, ["status", "--porcelain"], "?? __pycache__/", "the first run's bytecode")
+    ctx.sb.sh(w, "sleep 1", who="setup")  # the next source's mtime differs: a new .pyc
+    ctx.sb.writer_edit(w, 22)
+    ctx.sb.sh(w, f"{ctx.gh} receipt run -- {TEST_LITTER}", who="setup")
+    # the writer's own spot check of the work tree (the run rewrote the .pyc it reported
+    # on), then the commit
+    step = ctx.agent.attempt(w, f"{ctx.gh} spot-check")
+    passed(ctx, step.exit, "the spot check counted")
+    ctx.sb.git(w, "add", "-A")
+    step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
+    passed(ctx, step.exit, "the commit went through")
+
+
 @journey("commit-declared", "verification.commands declared: the report is named")
 def _commit_declared(ctx: Ctx) -> None:
     w = ctx.sb.project()
@@ -564,6 +613,24 @@ def _ci_complete_short(ctx: Ctx) -> None:
     ctx.check(step.exit == 2, "exit 2")
 
 
+@journey(
+    "ci-unborn-head", "CI's clone has an unborn HEAD: the remote's HEAD names no branch", fast=True
+)
+def _ci_unborn(ctx: Ctx) -> None:
+    w = ctx.sb.clone("writer")
+    ctx.sb.git(w, "switch", "-q", "-c", "dev")
+    for i in range(2):
+        ctx.sb.write(w / "README.md", f"# demo\n\nversion {i}\n")
+        ctx.sb.git(w, "add", "-A")
+        ctx.sb.git(w, "commit", "-q", "-m", f"human commit {i}")
+    ctx.sb.git(w, "push", "-q", "origin", "dev")
+    ci = ctx.sb.clone("ci")
+    ctx.sb.prove(ci, ["rev-parse", "--verify", "-q", "HEAD"], "", "an unborn HEAD")
+    ctx.sb.prove(ci, ["branch", "-r"], "origin/dev", "a fetched branch")
+    step = ctx.agent.attempt(ci, "gentle-hook gate --range HEAD~1..HEAD")
+    passed(ctx, step.exit, "CI passed on the branch it checked out")
+
+
 @journey("empty-repo", "the gate and status in a repository with no commits", fast=True)
 def _empty(ctx: Ctx) -> None:
     w = ctx.sb.clone()
@@ -593,6 +660,68 @@ def _server(ctx: Ctx) -> None:
     ctx.sb.prove(w, ["log", "-1", "--format=%B"], "Gentle-Writer:", "the writer's trailer")
     step = ctx.agent.attempt(w, "git push -q --no-verify origin HEAD")
     passed(ctx, step.exit, "the push was accepted")
+
+
+def _unverified_under_dirty_human(ctx: Ctx, w: Path) -> None:
+    """An unverified writer commit (its gates skipped), a human commit on top, and the
+    writer's clone left with an uncommitted change to a tracked file (a switch would stop)."""
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change")
+    ctx.sb.write(w / "README.md", "# demo\n\nhuman edit\n")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-am", "human change")
+    ctx.sb.write(w / "README.md", "# demo\n\nwork in progress\n")
+    ctx.sb.prove(w, ["status", "--porcelain"], " M README.md", "a dirty tracked file")
+    ctx.sb.prove(w, ["log", "-1", "--format=%B", "HEAD~1"], "Gentle-Writer:", "the writer commit")
+
+
+@journey(
+    "server-gate-dirty",
+    "the server rejects a writer commit under a human one; the pusher's clone is dirty",
+    fast=True,
+)
+def _server_dirty(ctx: Ctx) -> None:
+    w = plain(ctx, share=False)
+    ctx.sb.sh(ctx.sb.remote(), "gentle-hook install --server", who="setup")
+    _unverified_under_dirty_human(ctx, w)
+    step = ctx.agent.attempt(w, "git push -q --no-verify origin HEAD")
+    passed(ctx, step.exit, "the push was accepted")
+    st = ctx.sb.run(w, ["git", "status", "--porcelain"], who="setup")
+    ctx.check(st.out.strip() == "M README.md", f"the work tree kept its change: {st.out!r}")
+    wt = ctx.sb.run(w, ["git", "worktree", "list"], who="setup")
+    ctx.check(len(wt.out.strip().splitlines()) == 1, f"no worktree left: {wt.out!r}")
+
+
+@journey(
+    "server-gate-dirty-head",
+    "the server rejects the writer commit at the tip; the pusher's clone is dirty",
+)
+def _server_dirty_head(ctx: Ctx) -> None:
+    w = plain(ctx, share=False)
+    ctx.sb.sh(ctx.sb.remote(), "gentle-hook install --server", who="setup")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change")
+    ctx.sb.write(w / "README.md", "# demo\n\nwork in progress\n")
+    ctx.sb.prove(w, ["status", "--porcelain"], " M README.md", "a dirty tracked file")
+    step = ctx.agent.attempt(w, "git push -q --no-verify origin HEAD")
+    passed(ctx, step.exit, "the push was accepted")
+    st = ctx.sb.run(w, ["git", "status", "--porcelain"], who="setup")
+    ctx.check(st.out.strip() == "M README.md", f"the work tree kept its change: {st.out!r}")
+
+
+@journey("ci-dirty", "CI blocks a writer commit under a human one; the writer's clone is dirty")
+def _ci_dirty(ctx: Ctx) -> None:
+    w = plain(ctx, share=False)
+    _unverified_under_dirty_human(ctx, w)
+    ctx.sb.git(w, "push", "-q", "--no-verify", "origin", "main")
+    ci = ctx.sb.clone("ci")
+    step = ctx.agent.attempt(
+        ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~2..HEAD", where=w
+    )
+    passed(ctx, step.exit, "CI passed")
+    st = ctx.sb.run(w, ["git", "status", "--porcelain"], who="setup")
+    ctx.check(st.out.strip() == "M README.md", f"the work tree kept its change: {st.out!r}")
 
 
 @journey("server-gate-shared", "server gate, the clone shares its notes", fast=False)

@@ -334,6 +334,7 @@ def observed_criterion(o: Outcome) -> Criterion:
             outputDigest=o.output_digest,
             env=o.env,
             envDigest=o.env_digest,
+            programs=o.programs,
         ),
     )
 

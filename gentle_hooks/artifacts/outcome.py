@@ -7,7 +7,7 @@ Room: artifacts (imports :mod:`.verdict`, :mod:`gentle_hooks.policy`,
 
 from __future__ import annotations
 
-from gentle_hooks.artifacts.verdict import CheckKind
+from gentle_hooks.artifacts.verdict import CheckKind, Program
 from gentle_hooks.policy.testcount import prints_count
 from gentle_hooks.values.frozen import frozen
 
@@ -66,6 +66,8 @@ class Outcome:
         selection: for a full suite, the
             :data:`~gentle_hooks.policy.selection.SELECTION_ROWS` row that shows it ran
             some of the tests (its flags, or its output); None when it ran them all.
+        programs: the programs it starts, as resolved before the run
+            (:attr:`~.verdict.Observed.programs`); None when not resolved.
     """
 
     check: Check
@@ -87,6 +89,7 @@ class Outcome:
     defined_by: tuple[str, ...] = ()
     selection: str | None = None
     env_digest: str | None = None
+    programs: tuple[Program, ...] | None = None
 
     @property
     def checks_nothing(self) -> bool:

@@ -88,6 +88,20 @@ class CandidateRef(StrictModel):
         return self
 
 
+class Program(StrictModel):
+    """One program a check started, as ``verify run`` found it before running it.
+
+    Attributes:
+        name: the word that named it in the check (``pytest``, ``python3``, ``sh``).
+        path: the file it resolved to on the room's ``PATH``, symlinks resolved.
+        sha256: ``sha256:`` of that file's bytes.
+    """
+
+    name: NonBlank
+    path: NonBlank
+    sha256: Annotated[StrictStr, Field(pattern=_DIGEST)]
+
+
 class Observed(StrictModel):
     """What ``gentle-hook verify run`` observed running one check in the clean room.
 
@@ -106,6 +120,11 @@ class Observed(StrictModel):
             variables and the brief's ``env``, ``NAME=VALUE`` lines sorted (the room's own
             per-run ``HOME``, ``TMPDIR`` and caches aside), so a verdict tells two runs
             given another ``PATH`` apart without showing it; absent as ``env`` is.
+        programs: the programs the check starts by name (its own, and each command of its
+            shell line: :func:`gentle_hooks.policy.programs.check_programs`), each with the
+            file it resolved to and that file's digest; a name ``PATH`` does not resolve is
+            left out (the check then finds its tool missing). Absent in a verdict written
+            by anything else.
     """
 
     kind: CheckKind
@@ -115,6 +134,7 @@ class Observed(StrictModel):
     outputDigest: Annotated[StrictStr, Field(pattern=_DIGEST)] | None = None
     env: tuple[StrictStr, ...] | None = None
     envDigest: Annotated[StrictStr, Field(pattern=_DIGEST)] | None = None
+    programs: tuple[Program, ...] | None = None
 
 
 class Criterion(StrictModel):

@@ -155,6 +155,13 @@ def prepare(
 @click.option(
     "--keep", is_flag=True, help="Keep the room this run makes, with its logs (default: removed)."
 )
+@click.option(
+    "--allow-shared-programs",
+    "allow_shared",
+    is_flag=True,
+    help="Run a check whose program is in a temporary directory or one others may write "
+    "(refused by default; recorded either way).",
+)
 @json_option
 def run(
     binding: Binding,
@@ -164,6 +171,7 @@ def run(
     room: str | None,
     caller: str | None,
     keep: bool,
+    allow_shared: bool,
     as_json: bool,
 ) -> int:
     """Run the brief's checks in the clean room and write the DelegationVerdict.
@@ -191,9 +199,35 @@ def run(
         caller=caller,
         keep=keep,
         brief_file=brief_file,
+        allow_shared=allow_shared,
     )
     if as_json:
         click.echo(model_json(run_envelope(done), by_alias=True, indent=2))
     else:
         click.echo(render_verified(done))
     return EXIT_OK if done.verdict.status == "pass" else EXIT_BLOCKED
+
+
+@verify.command("clean")
+@click.option("--remove", is_flag=True, help="Remove the rooms listed (default: only list).")
+def clean(remove: bool) -> int:
+    """List the clean rooms left under the temporary directory, or remove them.
+
+    A room `verify prepare` made stays until you remove it; a room a killed `verify run`
+    left is removed by the next run. Lists this user's gentle-verify-* directories that
+    no running `verify run` owns, with their age; --remove removes them. Exit 0.
+    """
+    from gentle_hooks.report.program_text import program
+    from gentle_hooks.services.room_leftovers import leftover_rooms, remove_leftovers
+
+    rooms = leftover_rooms()
+    if remove:
+        click.echo(f"verify clean: removed {remove_leftovers(rooms)} room(s)")
+        return EXIT_OK
+    for room in rooms:
+        click.echo(f"leftover room: {room.path} ({int(room.age_s // 60)} min since last change)")
+    if rooms:
+        click.echo(f"remove them: {program()} verify clean --remove")
+    else:
+        click.echo("verify clean: no rooms left")
+    return EXIT_OK

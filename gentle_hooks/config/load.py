@@ -330,6 +330,7 @@ def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:
             dependency_dirs=raw.verification.dependency_dirs or (),
             require_observed=raw.verification.require_observed is not False,
             artifact_dir=raw.verification.artifact_dir or DEFAULT_ARTIFACT_DIR,
+            full_suite=raw.verification.full_suite,
         ),
         config_file=config_file,
     )

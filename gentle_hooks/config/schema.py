@@ -76,12 +76,28 @@ class RawVerification(_Strict):
     only when ``gentle-hook verify run`` observed its evidence for that candidate; on when
     absent, ``false`` opts out) and
     ``artifact_dir`` (where ``verify run`` writes the verdict's JSON and Markdown pair,
-    relative to the work tree root, or absolute)."""
+    relative to the work tree root, or absolute); ``full_suite`` (the project's full
+    suite, a shell line: ``verify run`` runs it as the full suite of every brief, read from
+    the candidate's base commit, never from the change being verified)."""
 
     commands: tuple[str, ...] | None = None
     dependency_dirs: tuple[str, ...] | None = None
     require_observed: bool | None = None
     artifact_dir: str | None = Field(default=None, min_length=1)
+    full_suite: str | None = Field(default=None, min_length=1)
+
+    @field_validator("full_suite")
+    @classmethod
+    def _full_suite(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        text = value.strip()
+        if not text or any(ord(c) < 32 or ord(c) == 127 for c in text):
+            raise ValueError(
+                f"{value!r}: the full suite is one command line without control characters "
+                '(e.g. "python3 -m pytest -q")'
+            )
+        return text
 
     @field_validator("commands")
     @classmethod

@@ -108,12 +108,15 @@ class VerificationSettings:
             be checked; ``false`` in the config file opts out, and only a base commit's
             configuration can turn it off for the candidates it judges).
         artifact_dir: where verdict artifacts are written, relative to the work tree root.
+        full_suite: the project's full suite (a shell line), or None when none is declared;
+            ``verify run`` counts only the one committed at the candidate's base commit.
     """
 
     commands: tuple[str, ...] = ()
     dependency_dirs: tuple[str, ...] = ()
     require_observed: bool = True
     artifact_dir: str = DEFAULT_ARTIFACT_DIR
+    full_suite: str | None = None
 
 
 @frozen

@@ -73,6 +73,12 @@ def range_commits(repo: Repository, a: str | None, b: str) -> list[str]:
     if tip is None:
         if repo.peel_commit("HEAD") is None and not repo.ref_names("refs/"):
             raise CannotAssess(*range_text.no_commits(a, b))
+        if b.startswith("HEAD") and repo.peel_commit("HEAD") is None:
+            # an unborn HEAD (a clone whose remote's HEAD names a branch it does not have):
+            # the branches it fetched are there to check out
+            fetched = [r for r in repo.ref_names("refs/remotes/") if not r.endswith("/HEAD")]
+            if fetched:
+                raise CannotAssess(*range_text.unborn_head(b, fetched))
         raise CannotAssess(*range_text.missing_end(b, bool(shallow)))
     start = repo.peel_commit(a) if a is not None else None
     if a is not None and start is None:

@@ -37,6 +37,7 @@ from gentle_hooks.policy.selfcheck import (
     receipt_standing,
     rerun_agrees,
 )
+from gentle_hooks.policy.shortfall import CreatedFiles
 from gentle_hooks.policy.stakes import verifier_identity
 from gentle_hooks.policy.vocabulary import ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
@@ -265,6 +266,14 @@ class LedgerFacts:
             refused=refused,
             declared=declared,
             earlier=tuple(c for c in self.earlier_commands if standing(c, 0).counts),
+            created=next(
+                (
+                    CreatedFiles(r.created, r.command, r.cwd)
+                    for r in reversed(usable)
+                    if r.created and r.exit_code == 0
+                ),
+                None,
+            ),
         )
 
 

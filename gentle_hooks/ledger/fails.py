@@ -8,6 +8,12 @@ accepted ``pass``: a ``fail`` run is settled only by a later ``pass`` run for th
 candidate of the same brief id that ran every check the failing run ran (it may add
 checks, never drop one). Anything else that would let the change through is an override
 (``GENTLE_HOOKS_SKIP``), recorded and visible.
+
+A run is recorded when it starts too, before any check runs: a ``fail`` row whose
+``verdict_digest`` is :data:`STARTED` and whose ``observations`` list the checks it will
+run. Its end (the row of the same room and artifact) ends it; a run killed before its end
+leaves the started row, which stands as an observed failure, settled as one is: a run
+killed while the suite failed would otherwise leave nothing behind.
 """
 
 from __future__ import annotations
@@ -18,6 +24,19 @@ from gentle_hooks.ledger.records import VerifyRun
 
 #: The rule id of an accepted verdict held back by a standing observed failure.
 STANDING_FAIL_RULE = "R2"
+#: The ``verdict_digest`` of a run's start row (no verdict written yet).
+STARTED = "started"
+
+
+def is_ended(started: VerifyRun, later: Sequence[VerifyRun]) -> bool:
+    """Whether the start row ``started`` has its end among ``later`` (the row the same run
+    wrote when it ended: same room and artifact, a verdict's digest)."""
+    return any(
+        r.verdict_digest != STARTED
+        and r.room == started.room
+        and r.artifact_ref == started.artifact_ref
+        for r in later
+    )
 
 
 def run_checks(run: VerifyRun) -> frozenset[tuple[str, str]]:
@@ -44,6 +63,8 @@ def standing_fails(runs: Sequence[VerifyRun]) -> tuple[VerifyRun, ...]:
     for n, failed in enumerate(ordered):
         if failed.status != "fail":
             continue
+        if failed.verdict_digest == STARTED and is_ended(failed, ordered[n + 1 :]):
+            continue
         checks = run_checks(failed)
         settled = any(
             later.status == "pass"
@@ -59,9 +80,15 @@ def standing_fails(runs: Sequence[VerifyRun]) -> tuple[VerifyRun, ...]:
 def standing_fail_reason(failed: VerifyRun) -> str:
     """One line: which observed failure holds an accepted verdict back, and what settles
     it (prefixed with :data:`STANDING_FAIL_RULE`)."""
+    what = (
+        "started for this candidate and never ended (stopped before its verdict: it counts "
+        "as failed)"
+        if failed.verdict_digest == STARTED
+        else "failed for this candidate"
+    )
     return (
-        f"{STANDING_FAIL_RULE} verify run #{failed.id} of brief {failed.brief_id!r} failed for "
-        "this candidate and no later run of that brief passed: a pass of other checks does "
+        f"{STANDING_FAIL_RULE} verify run #{failed.id} of brief {failed.brief_id!r} {what}"
+        " and no later run of that brief passed: a pass of other checks does "
         f"not override it; re-run brief {failed.brief_id!r} until it passes (its checks "
         "unchanged), or override the gate with GENTLE_HOOKS_SKIP=<reason> (recorded)"
     )

@@ -80,6 +80,8 @@ class Receipt:
         cwd: directory relative to root where it ran (``.`` for the root).
         exit_code: reported exit status; duration_ms: wall time in ms; output_digest:
             ``sha256:`` digest of the output (see :mod:`gentle_hooks.services.runner`).
+        created: the files the run created that git does not ignore, when this receipt
+            is bound to the work tree holding them (None: none); a re-run rewrites them.
     """
 
     KIND = "receipt"
@@ -94,6 +96,7 @@ class Receipt:
     argv: tuple[str, ...] | None = None
     duration_ms: int | None = None
     output_digest: str | None = None
+    created: tuple[str, ...] | None = None
     id: int = 0
     recorded_at: float = 0.0
 

@@ -58,7 +58,7 @@ TABLES: dict[type[Any], str] = {
     QuarantineRecord: "quarantine",
     CommitWorktree: "commit_worktree",
 }
-_TUPLE_FIELDS = {"paths", "argv", "reasons", "missing", "added", "removed", "entries"}
+_TUPLE_FIELDS = {"paths", "argv", "created", "reasons", "missing", "added", "removed", "entries"}
 #: The one tuple field whose items are integers (entry ids); every other holds strings.
 _INT_ITEMS = {"entries"}
 _BOOL_FIELDS = {"agreed", "counts", "accepted", "critical", "stale", "binary"}

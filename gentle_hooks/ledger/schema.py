@@ -306,8 +306,15 @@ CREATE TABLE commit_worktree (
 CREATE INDEX commit_worktree_commit ON commit_worktree (commit_id);
 """
 
+_V10 = """
+-- The files a receipt's run created that git does not ignore, when the receipt is bound to
+-- the work tree holding them (JSON list; NULL: none): a re-run rewrites them, so a gate
+-- names them, and how to keep them out of the candidate, before its spot check.
+ALTER TABLE receipt ADD COLUMN created TEXT;
+"""
+
 #: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10)
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -13,7 +13,6 @@ process call would (``docs/native-contract.md``).
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
@@ -125,6 +124,8 @@ def _scan_in_child(
     backtracks without end is interrupted there, whatever thread asked."""
     if not sys.executable:  # an embedded interpreter: nothing to run the child with
         return [], "the process scan could not start"
+    import json  # only a repository's own patterns come here: the pass path stays without it
+
     job = json.dumps({"patterns": patterns, "texts": texts}).encode()
     # -I -S: no user site, no PYTHON* variables, no site-packages: only the stdlib runs
     proc = subprocess.Popen(

@@ -22,6 +22,7 @@ One module per table or rule set:
 * :mod:`.reach` — which words of a verifier's check reach outside the clean room (an
   absolute path, a home directory, ``../..``)
 * :mod:`.selection` — whether a test run selected some of the tests (not the full suite)
+* :mod:`.programs` — the programs a verifier's check starts, by name
 * :mod:`.testcount` — how many tests a test runner's output says it ran,
   and whether it reports failures
 * :mod:`.toolmissing` — the lines an unavailable tool leaves in a check's output

@@ -22,9 +22,16 @@ unavailable instead of inferring the result" (a new ``check.sh`` has no base def
 all). What unblocks it: the command itself in the brief, or the definition's change
 landed on its own first, where it becomes the base's.
 
-Limits: a definition is the file the command names or the runner reads; what that file
-runs in turn (a script a script sources, a Makefile's ``include`` outside ``*.mk``, the
-tests and ``conftest.py`` a suite imports) is the candidate, judged by the checks.
+pytest's ``conftest.py`` (at any level) is its configuration too: ``collect_ignore =
+["test_add.py"]`` there leaves a failing test out as ``addopts`` would. A file the check
+line sources (``. ./env.sh && pytest``), a file a script sources and a file a makefile
+includes (``include``, ``-include``, ``sinclude``; :func:`included_files`, followed by
+:mod:`gentle_hooks.services.defined` through the candidate's and the base's files) define
+the check as the script or makefile does.
+
+Limits: what a program reads once started beyond those (a script's ``$(cat x)``, a
+Makefile's ``$(shell ...)``, an include named through a variable, the tests a suite
+imports) is the candidate, judged by the checks.
 """
 
 from __future__ import annotations
@@ -33,6 +40,7 @@ import configparser
 import itertools
 import json
 import posixpath
+import re
 import sys
 
 from gentle_hooks.policy.shell import Group, ShellList, Simple, parse_line, words_of
@@ -69,7 +77,7 @@ class DefinitionRow:
 
 
 _PYTEST = FileRule(
-    ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"),
+    ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg", "conftest.py"),
     parts=(("toml", "tool", "pytest"), ("ini", "pytest"), ("ini", "tool:pytest")),
 )
 _JS_CONFIG = tuple(
@@ -120,7 +128,7 @@ DEFINITION_ROWS: tuple[DefinitionRow, ...] = (
     DefinitionRow(
         "D-pytest",
         "pytest selects tests by its configuration (pytest.ini, [tool.pytest] in pyproject.toml, "
-        "[pytest] in tox.ini, [tool:pytest] in setup.cfg)",
+        "[pytest] in tox.ini, [tool:pytest] in setup.cfg, conftest.py at any level)",
         ("pytest", "py.test"),
         (_PYTEST,),
     ),
@@ -231,6 +239,8 @@ def _simple(words: tuple[str, ...], cwd: str | None, depth: int) -> tuple[list[S
             return _line(script, cwd, depth + 1), cwd
     if name in SHELLS or name in INTERPRETERS:
         return _script(name, words, cwd), cwd
+    if name in (".", "source"):  # the line runs the sourced file's commands
+        return [s for s in [_file(cwd, words[1] if len(words) > 1 else "")] if s], cwd
     found = _row_sources(name)
     if name in ("make", "gmake"):
         found += _makefiles(words, cwd)
@@ -291,6 +301,35 @@ def check_sources(argv: tuple[str, ...]) -> tuple[Source, ...]:
     if not argv:
         return ()
     return tuple(dict.fromkeys(_simple(argv, ".", 0)[0]))
+
+
+#: A line that sources a file (``. ./lib.sh``, ``source lib.sh``) or includes a makefile
+#: (``include a.make b``, ``-include x``, ``sinclude x``).
+_SOURCED = re.compile(r"^\s*(?:\.|source)\s+(\S+)")
+_INCLUDED = re.compile(r"^\s*(?:-include|sinclude|include)\s+(.+?)\s*(?:#.*)?$")
+
+
+def included_files(path: str, data: bytes) -> tuple[str, ...]:
+    """The tree paths the content ``data`` of ``path`` (a script or a makefile) sources
+    (``. FILE``, ``source FILE``, a recipe's too) or includes (``include``, ``-include``,
+    ``sinclude``), relative to the tree's root (the directory the check runs in); a name
+    with a variable, a glob, or outside the tree is left out."""
+    found: list[str] = []
+    for line in data.decode("utf-8", "replace").splitlines():
+        names: list[str] = []
+        m = _INCLUDED.match(line)
+        if m:
+            names = m.group(1).split()
+        m = _SOURCED.match(line)
+        if m:
+            names.append(m.group(1).strip("'\""))
+        for name in names:
+            if any(c in name for c in "$`*?[(") or name.startswith(("/", "~")):
+                continue
+            norm = posixpath.normpath(name)
+            if norm != ".." and not norm.startswith("../") and norm != path:
+                found.append(norm)
+    return tuple(dict.fromkeys(found))
 
 
 def is_defining(source: Source, path: str) -> bool:

@@ -12,7 +12,12 @@ from gentle_hooks.policy.escalation import Escalation
 from gentle_hooks.policy.rdd import ResolvedRdd
 from gentle_hooks.policy.review import ResolvedReview, ReviewEvidence, resolve_review_outcome
 from gentle_hooks.policy.selfcheck import Disagreement, RefusedReceipt
-from gentle_hooks.policy.shortfall import PlanShortfall, SpotCheckShortfall, VerifierShortfall
+from gentle_hooks.policy.shortfall import (
+    CreatedFiles,
+    PlanShortfall,
+    SpotCheckShortfall,
+    VerifierShortfall,
+)
 from gentle_hooks.policy.stakes import Stakes, stakes_satisfied, verifiers_required
 from gentle_hooks.policy.vocabulary import Missing, NativeRisk, PlanRisk, Verification
 from gentle_hooks.policy.writer import ResolvedWriter, WriterProfile, resolve_writer
@@ -231,6 +236,8 @@ class Satisfaction:
         earlier: with no receipt for this candidate, the command that counts the work tree
             last reported successfully for another candidate (empty: none), so a fix can
             name the command to report again.
+        created: files a counting report's run created that this candidate holds (None:
+            none), so a fix keeps them out before the spot check.
     """
 
     spot_check_agreed: bool = False
@@ -244,6 +251,7 @@ class Satisfaction:
     refused: tuple[RefusedReceipt, ...] = ()
     declared: tuple[str, ...] = ()
     earlier: tuple[str, ...] = ()
+    created: CreatedFiles | None = None
 
 
 @frozen
@@ -324,6 +332,7 @@ def decide(plan: Plan, done: Satisfaction, applies: bool) -> Decision:
                 refused=done.refused,
                 declared=done.declared,
                 earlier=done.earlier,
+                created=done.created,
             )
         )
     return Decision(

@@ -10,7 +10,12 @@ deselected``, from ``-k`` in a configuration's ``addopts`` too; cargo's ``3 filt
 out``). :func:`selection` names the first row met.
 
 Not a selection: ``-x``/``--maxfail`` (a run that stops at a failure fails), ``-q``,
-``-v``, a directory or file operand (which tests make the suite is the brief's word).
+``-v``. An operand naming a test file or a subdirectory of the test tree (``pytest -q
+tests/test_sub.py``, ``pytest tests/unit``, ``go test ./pkg/...``) selects (row
+P-operand) unless the repository declares its full suite (``verification.full_suite``,
+committed at the candidate's base): then the declared suite is the full suite and the
+brief's operands are its own business. A top-level directory (``pytest -q tests``) or
+``.`` is the whole tree.
 """
 
 from __future__ import annotations
@@ -27,8 +32,9 @@ class SelectionRow:
     """One row of :data:`SELECTION_ROWS`: id, the case in words, the runners (``T-...``
     ids; empty: any) it applies to, the flags that select (also written ``--flag=value``,
     and a one-letter flag with its value attached: ``-kfoo``), whether a ``::`` node id
-    selects, and a pattern whose match in the output (a count above 0 in its first group)
-    says tests were left out."""
+    selects, a pattern whose match in the output (a count above 0 in its first group)
+    says tests were left out, and whether an operand naming part of the test tree
+    selects (:func:`part_operands`)."""
 
     id: str
     when: str
@@ -36,6 +42,7 @@ class SelectionRow:
     flags: frozenset[str] = frozenset()
     node_ids: bool = False
     output: str | None = None
+    operands: bool = False
 
 
 #: First match wins; flag rows before output rows.
@@ -92,6 +99,14 @@ SELECTION_ROWS: tuple[SelectionRow, ...] = (
         frozenset({"--skip", "--exact"}),
     ),
     SelectionRow(
+        "P-operand",
+        "the suite names a test file or a subdirectory of the test tree (pytest "
+        "tests/test_sub.py, pytest tests/unit, python -m unittest tests.test_add, go test "
+        "./pkg/...) and the repository declares no full suite (verification.full_suite)",
+        ("T-pytest", "T-unittest", "T-jest", "T-mocha", "T-node-test", "T-go"),
+        operands=True,
+    ),
+    SelectionRow(
         "P-deselected",
         "the output's summary says tests were deselected (pytest's `1 deselected`, also from "
         "a configuration's addopts)",
@@ -128,10 +143,64 @@ def _selects(row: SelectionRow, words: tuple[str, ...]) -> bool:
     return False
 
 
-def selection(command: str, output: str) -> SelectionRow | None:
+#: Options of pytest (and of the other runners) whose value is the next word: that word
+#: is not an operand (``-p no:cacheprovider``, ``--junitxml out/r.xml``).
+_VALUE_FLAGS = frozenset(
+    {"-p", "-c", "-o", "-W", "-n", "--rootdir", "--confcutdir", "--basetemp", "--junitxml"}
+    | {"--junit-xml", "--tb", "--maxfail", "--durations", "--dist", "--cov", "--cov-report"}
+    | {"--import-mode", "--log-level", "--log-file", "--capture", "--override-ini"}
+    | {"--config", "--reporter", "--require", "--timeout", "--test-reporter", "-count"}
+    | {"-timeout", "-parallel", "-tags", "-coverprofile"}
+)
+#: File names a test runner's operand names when it names one file.
+_TEST_FILE = re.compile(r"\.(?:py|js|mjs|cjs|jsx|ts|mts|cts|tsx|go)$")
+
+
+def part_operands(command: str) -> tuple[str, ...]:
+    """The operands of ``command``'s test runner that name part of the test tree: a test
+    file (``tests/test_sub.py``, ``test_add.py``), a path below a top-level directory
+    (``tests/unit``, ``./pkg/...``), a ``unittest`` module (``tests.test_add``; ``unittest
+    discover`` is taken as the whole). A
+    top-level directory (``tests``, ``tests/``, ``./tests``) or ``.``/``./...`` is the
+    whole tree; empty when the command runs no runner whose operands are paths."""
+    runner = runner_of(command)
+    if runner is None:
+        return ()
+    try:
+        words = tuple(shlex.split(command))
+    except ValueError:
+        words = tuple(command.split())
+    start = next((i for i, w in enumerate(words) if w.rsplit("/", 1)[-1] in _RUNNER_WORDS), -1)
+    found: list[str] = []
+    skip = False
+    for word in words[start + 1 :]:
+        if skip:
+            skip = False
+            continue
+        if word.startswith("-"):
+            skip = word in _VALUE_FLAGS
+            continue
+        if runner.id == "T-unittest":
+            if word == "discover":  # its -s/-t/-p values are its own: judged as a whole
+                return ()
+            found.append(word)
+            continue
+        if runner.id == "T-go":  # packages: ./... is every one of them
+            if word not in ("./...", "..."):
+                found.append(word)
+            continue
+        path = word.removeprefix("./").rstrip("/")
+        if path in ("", ".") or ("/" not in path and not _TEST_FILE.search(path)):
+            continue
+        found.append(word)
+    return tuple(found)
+
+
+def selection(command: str, output: str, *, operands: bool = True) -> SelectionRow | None:
     """The :data:`SELECTION_ROWS` row that shows ``command`` (a shell line or a quoted
     argument vector) ran some of its tests, by its words or by ``output``; None when it
-    ran them all (or runs no recognised test runner)."""
+    ran them all (or runs no recognised test runner). ``operands``: whether an operand
+    naming part of the test tree selects (row P-operand: no full suite is declared)."""
     runner = runner_of(command)
     if runner is None:
         return None
@@ -141,6 +210,10 @@ def selection(command: str, output: str) -> SelectionRow | None:
         words = tuple(command.split())
     for row in SELECTION_ROWS:
         if row.runners and runner.id not in row.runners:
+            continue
+        if row.operands:
+            if operands and part_operands(command):
+                return row
             continue
         if row.flags or row.node_ids:
             if _selects(row, words):

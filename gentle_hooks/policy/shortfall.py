@@ -23,6 +23,23 @@ from gentle_hooks.values.frozen import frozen
 
 
 @frozen
+class CreatedFiles:
+    """Files a counting writer report's run created, git does not ignore them, and the
+    candidate holds them: a re-run that rewrites them changes the candidate, so it cannot
+    count while they are part of it.
+
+    Attributes:
+        paths: the files, relative to the repository top.
+        command / cwd: the report's command (shell words) and where it ran, relative to
+            the top: the report to make again once they are kept out.
+    """
+
+    paths: tuple[str, ...]
+    command: str
+    cwd: str = "."
+
+
+@frozen
 class VerifierShortfall:
     """The high plan's verifier verdicts are not met (SPEC §5, §9).
 
@@ -73,6 +90,8 @@ class SpotCheckShortfall:
         declared: the declared verification commands (empty: none declared).
         earlier: the command reported last, successfully, for another candidate of the
             work tree (empty: none): the report to make again for this one.
+        created: files the counting report's run created that the candidate holds (None:
+            none), to keep out of it before the spot check.
     """
 
     risk: PlanRisk
@@ -82,6 +101,7 @@ class SpotCheckShortfall:
     refused: tuple[RefusedReceipt, ...] = ()
     declared: tuple[str, ...] = ()
     earlier: tuple[str, ...] = ()
+    created: CreatedFiles | None = None
 
     #: What the shortfall says is missing (a class constant, not a field).
     what = Missing.SPOT_CHECK

@@ -5,6 +5,9 @@ Room ``report``. Only this room turns policy values into words and shell command
 * :mod:`.fixes` — what is missing, in words, and the exact command that supplies it
 * :mod:`.shortfall_text` — what a shortfall misses, in words: a block's headline and
   ``missing:`` lines
+* :mod:`.worktree_text` — how a CI or server block has a commit verified in a worktree of
+  its own
+* :mod:`.created_text` — the way out of a candidate holding files its test run created
 * :mod:`.discard_text` — the ``discard`` a block offers a human for work not in the change
 * :mod:`.refusal_text` — why a receipt cannot count, and a failed re-run, in words
 * :mod:`.reason_words` — the native assessment's reason codes and signals in words

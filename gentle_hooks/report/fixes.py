@@ -20,6 +20,8 @@ from gentle_hooks.policy.shortfall import (
 )
 from gentle_hooks.report.program_text import program as program
 from gentle_hooks.report.range_text import UNSHALLOW
+from gentle_hooks.report.shortfall_text import NO_RECEIPT as NO_RECEIPT
+from gentle_hooks.report.shortfall_text import PREFIX_NOTE as PREFIX_NOTE
 from gentle_hooks.report.shortfall_text import headline as headline
 from gentle_hooks.report.shortfall_text import reason as reason
 from gentle_hooks.values.binding import Binding
@@ -32,8 +34,6 @@ OVERRIDE = (
     "set to the reason in its environment (recorded: who, when, which candidate, why)"
 )
 
-#: What a gate says after the command that makes the writer's report.
-NO_RECEIPT = "no report that counts is recorded for this candidate yet"
 
 #: Sets uncommitted changes to tracked files aside before a commit's fix commands (they
 #: would be tested instead of the commit, or stop ``git switch``); :data:`PUT_BACK` ends
@@ -123,7 +123,14 @@ def steps(
     last: list[Step] = [(c.label, command_text(c)) for c in after]
     if last:
         what = "uncommitted changes" if PUT_BACK in after else "staged changes"
-        last.insert(0, ("then", f"either way, put back the {what} set aside above"))
+        # a verify run prints the verdict add to run next: it binds the candidate only
+        # while the index still holds it, so it comes before what puts the index back
+        once = (
+            ", once the verdict add the verify run printed has run"
+            if isinstance(s, VerifierShortfall)
+            else ""
+        )
+        last.insert(0, ("then", f"either way{once}, put back the {what} set aside above"))
     return first + _steps(s, binding, commit, share, at_top) + last
 
 
@@ -135,6 +142,12 @@ def _steps(
     switch: list[Step] = [("run", f"git switch --detach {commit}")] if commit else []
     # ``checkout -`` returns to a detached HEAD too (``switch -`` wants a branch)
     back: list[Step] = [("run", "git checkout -")] if commit else []
+    if commit and share and isinstance(s, SpotCheckShortfall) and not s.disagreements:
+        # the writer's report and its spot check, in a worktree of the commit's own
+        declared = runnable(s.declared[0]) if s.declared else None
+        from gentle_hooks.report.worktree_text import worktree_steps
+
+        return worktree_steps(commit, gh, declared, report=s.no_receipt)
     if isinstance(s, (VerifierShortfall, SpotCheckShortfall)):
         core = _candidate_steps(s, binding, gh, at_top)
         ending = [*([("run", f"{gh} sync push")] if share else []), *back]
@@ -162,6 +175,12 @@ def _steps(
         *back,
         ("run", f"{gh} sync push"),
     ]
+    if commit and share:
+        # CI and the server cannot know the user's work tree (uncommitted changes stop a
+        # switch): the commit is verified in a linked worktree of its own, never touching it
+        from gentle_hooks.report.worktree_text import worktree_steps
+
+        verify = worktree_steps(commit, gh)
     if isinstance(s, NoValidNote) and not s.stale:
         share_it = "in the clone that verified this commit: share its note"
         fetch: list[Step] = [
@@ -279,6 +298,11 @@ def _candidate_steps(
             )
             out.append(("do", f"{PREFIX_NOTE}{where} ({NO_RECEIPT})"))
             out.append(("prefix", f"{gh} receipt run{binding_flags(top)} --"))
+    elif s.created is not None:
+        from gentle_hooks.report.created_text import created_steps
+
+        again = f"{gh} receipt run{here(s.created.cwd)} -- {runnable(s.created.command)}"
+        out.extend(created_steps(s.created, again, f"{gh} spot-check{flags}"))
     out.append(("run", f"{gh} spot-check{flags}"))
     if s.readback:
         out.append(("or", f"{gh} spot-check --readback{flags}"))
@@ -399,13 +423,6 @@ def report_prefix(s: Shortfall, binding: Binding) -> str | None:
 def run_list(s: Shortfall, binding: Binding, commit: str | None = None) -> list[str]:
     """The ``run`` commands of the first way of :func:`steps`, in order (JSON ``run``)."""
     return [text for label, text in way_one(steps(s, binding, commit)) if label == "run"]
-
-
-#: Says what the ``prefix:`` line is for (the line itself is only the command's words).
-PREFIX_NOTE = (
-    "the writer reports the command that tests this change: that command, after the words "
-    "on the prefix line (declare verification.commands to have it named here)"
-)
 
 
 def runnable(command: str) -> str:

@@ -34,6 +34,21 @@ def missing_end(b: str, shallow: bool) -> tuple[str, str | None]:
     )
 
 
+def unborn_head(b: str, tracking: list[str]) -> tuple[str, str]:
+    """The range's end is relative to a HEAD with no commit yet while the clone has
+    remote-tracking branches (``refs/remotes/R/NAME``, sorted): the switch to the first."""
+    names = [r.removeprefix("refs/remotes/") for r in tracking]
+    first = names[0].split("/", 1)[1]
+    shown = ", ".join(names[:5]) + (", …" if len(names) > 5 else "")
+    return (
+        f"cannot assess: {quoted(b)} has no commit: HEAD is on a branch with no commit yet "
+        f"(the remote's HEAD names a branch it does not have); this clone fetched {shown}: "
+        f"check one out (the command below checks out {quoted(first)}), then run the same "
+        "gate again",
+        f"git switch {shlex.quote(first)}",
+    )
+
+
 def missing_start(a: str, b: str, shallow: bool, count: int) -> tuple[str, str | None]:
     """The range's start is not a commit here; ``count``: the commits reachable from B."""
     if shallow:

@@ -70,7 +70,9 @@ class EscalationRecordOut(CandidateRecordOut):
 
 
 class ReceiptOut(CandidateRecordOut):
-    """A receipt: ``line`` is ``<command>: <observed result>``; durations in ms."""
+    """A receipt: ``line`` is ``<command>: <observed result>``; durations in ms; ``created``
+    lists the files the run created that git does not ignore when the receipt is bound to
+    the work tree holding them (null: none)."""
 
     type: Literal["receipt"] = "receipt"
     kind: Literal["run", "add"]
@@ -83,6 +85,7 @@ class ReceiptOut(CandidateRecordOut):
     duration_ms: int | None
     output_digest: str | None
     recorded_at: float
+    created: tuple[str, ...] | None = None
 
 
 class SpotCheckOut(CandidateRecordOut):

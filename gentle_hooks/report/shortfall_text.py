@@ -19,6 +19,15 @@ from gentle_hooks.policy.shortfall import (
 )
 from gentle_hooks.report.refusal_text import disagreement_text, refusal_text
 
+#: What a gate says after the command that makes the writer's report.
+NO_RECEIPT = "no report that counts is recorded for this candidate yet"
+
+#: Says what the ``prefix:`` line is for (the line itself is only the command's words).
+PREFIX_NOTE = (
+    "the writer reports the command that tests this change: that command, after the words "
+    "on the prefix line (declare verification.commands to have it named here)"
+)
+
 
 def headline(shortfalls: Sequence[Shortfall]) -> str:
     """What is missing, in a few plain words (the first line of a block)."""

@@ -25,10 +25,13 @@ to the pure policy for one use case and returns values; nothing here prints.
   filed ones
 * :mod:`.cleanroom` — the verifier's clean room on disk
 * :mod:`.room_run` — a verify run's checks run in its clean room, observed
+* :mod:`.room_programs` — which files a verify run's checks start, and whether they may
+* :mod:`.room_leftovers` — the clean rooms left under the temporary directory (``verify clean``)
 * :mod:`.defined` — a verify run's checks whose own definition the candidate writes
 * :mod:`.room_bounds` — what a room's checks reach beyond its tree: a fresh home per run,
   no tool configuration above the room
 * :mod:`.verify` — ``verify prepare|run``: the verdict written from the observed checks
+* :mod:`.declared_suite` — the project's declared full suite, from the base commit
 * :mod:`.brief_checks` — whether a brief's check can observe anything (``verify``, ``brief
   check``)
 * :mod:`.rdd` — the RDD line a harness pins per session

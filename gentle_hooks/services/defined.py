@@ -12,8 +12,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gentle_hooks.artifacts.observation import Check
-from gentle_hooks.policy.checkdefs import check_sources, is_defining, part_changed
+from gentle_hooks.policy.checkdefs import (
+    Source,
+    check_sources,
+    included_files,
+    is_defining,
+    part_changed,
+)
 from gentle_hooks.services.record import Bound
+
+#: The makefiles ``make`` reads when no ``-f`` names one (at the tree's root).
+_MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
+#: At most this many files are read following sourced and included files, per check.
+_MAX_FOLLOWED = 32
 
 
 def defined_by_change(bound: Bound, checks: Sequence[Check]) -> tuple[tuple[str, ...], ...]:
@@ -29,7 +40,7 @@ def defined_by_change(bound: Bound, checks: Sequence[Check]) -> tuple[tuple[str,
         return tuple(() for _ in checks)
     changes = bound.repo.tree_delta(cand.base.tree, cand.tree)
     matched = [
-        [(s, c) for s in check_sources(check.argv) for c in changes if is_defining(s, c.path)]
+        [(s, c) for s in _sources(bound, check) for c in changes if is_defining(s, c.path)]
         for check in checks
     ]
     oids = {o for pairs in matched for _, c in pairs for o in (c.old_blob, c.new_blob) if o}
@@ -50,3 +61,29 @@ def defined_by_change(bound: Bound, checks: Sequence[Check]) -> tuple[tuple[str,
         )
         for pairs in matched
     )
+
+
+def _sources(bound: Bound, check: Check) -> tuple[Source, ...]:
+    """:func:`~gentle_hooks.policy.checkdefs.check_sources` of ``check``, with the files
+    its scripts source and its makefiles include
+    (:func:`~gentle_hooks.policy.checkdefs.included_files`), followed through the
+    candidate's and the base's versions of each (a change that adds an ``include`` and the
+    file it names writes both)."""
+    sources = list(check_sources(check.argv))
+    todo = [s.path for s in sources if s.path is not None and not s.tail]
+    if any(s.row == "D-make" for s in sources):
+        todo += _MAKEFILES
+    seen: set[str] = set()
+    trees = (bound.candidate.tree, bound.candidate.base.tree)
+    while todo and len(seen) < _MAX_FOLLOWED:
+        path = todo.pop(0)
+        if path in seen:
+            continue
+        seen.add(path)
+        for tree in trees:
+            data = bound.repo.read_path(tree, path)
+            for name in included_files(path, data) if data is not None else ():
+                if not any(s.path == name for s in sources):
+                    sources.append(Source("D-script", name))
+                    todo.append(name)
+    return tuple(sources)

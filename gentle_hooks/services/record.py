@@ -403,7 +403,11 @@ def run_receipt(
         # Files the run itself made (caches, reports git does not ignore) are in the work
         # tree's candidate now: the report binds to that state too.
         also = bool(created) and binding.projection is Projection.SNAPSHOT
-        both = [receipt, replace(receipt, identity=after.identity)] if also else [receipt]
+        both = (
+            [receipt, replace(receipt, identity=after.identity, created=tuple(created))]
+            if also
+            else [receipt]
+        )
         stored, *again = led.add_all(both)
         notes = standing_notes(stored, bound)
         notes += refresh_notes_kept(bound.repo, led, bound.candidate)

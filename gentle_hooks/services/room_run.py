@@ -137,6 +137,7 @@ def _observe(
     logs: dict[str, bytes],
     *,
     where: str = "",
+    operands: bool = True,
 ) -> Outcome:
     """Run one check in the room's ``tree/`` (whichever checkout is there: ``where`` names
     it, ``"base"`` or ``"hollow"``), with ``PWD`` set to it, no ``OLDPWD``, a fresh
@@ -185,7 +186,9 @@ def _observe(
     )
     runner = runner_of(check.command)
     if runner is not None and check.kind != "negative" and not where:
-        chosen = selection(check.command, text) if check.kind == "suite" else None
+        chosen = (
+            selection(check.command, text, operands=operands) if check.kind == "suite" else None
+        )
         outcome = replace(
             outcome,
             runner=runner.id,
@@ -245,7 +248,12 @@ def _again(
 
 
 def observe_all(
-    bound: Bound, checks: Sequence[Check], room: Room, env: Mapping[str, str]
+    bound: Bound,
+    checks: Sequence[Check],
+    room: Room,
+    env: Mapping[str, str],
+    *,
+    operands: bool = True,
 ) -> tuple[Outcome, ...]:
     """Run the plan's checks in order; each criterion and negative test also on the
     candidate's base tree (when the candidate changes files: :attr:`Room.base`), and a
@@ -276,7 +284,9 @@ def observe_all(
     A check whose definition the candidate adds or changes
     (:func:`~gentle_hooks.services.defined.defined_by_change`) is not run: its outcome
     would be the writer's word (row C1-own), and the base's definition is not swapped in
-    either (that would patch the artifact it judges)."""
+    either (that would patch the artifact it judges).
+    ``operands``: a suite naming part of the test tree is not the full suite (row
+    P-operand); False when the repository declares its full suite."""
     with_base = os.path.isdir(room.base)
     outcomes: list[Outcome] = []
     logs: dict[str, bytes] = {}
@@ -289,7 +299,7 @@ def observe_all(
             make_hollow(bound.repo, room, bound.candidate)
         try:
             before = stamp_room(room)
-            observe = functools.partial(_observe, check, n, room, env, logs)
+            observe = functools.partial(_observe, check, n, room, env, logs, operands=operands)
             outcome = observe()
             changed = _changes(bound, room, before, with_base)
             # a suite runs on the base tree only to tell an unavailable tool from a failure

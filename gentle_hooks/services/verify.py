@@ -46,6 +46,7 @@ from gentle_hooks.artifacts.verdict import (
 )
 from gentle_hooks.config.load import load_config
 from gentle_hooks.errors import EXIT_BLOCKED, GentleError, GitError, UsageError
+from gentle_hooks.ledger.fails import STARTED
 from gentle_hooks.ledger.records import VerifyRun
 from gentle_hooks.services.brief_checks import check_of, command_fault
 from gentle_hooks.services.cleanroom import (
@@ -61,12 +62,14 @@ from gentle_hooks.services.cleanroom import (
     room_brief_text,
     sweep_rooms,
 )
+from gentle_hooks.services.declared_suite import DECLARE_HOW, DeclaredSuite, declared_suite
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.room_bounds import check_room_parents
+from gentle_hooks.services.room_programs import refuse_programs, resolve_programs
 from gentle_hooks.services.room_run import dropped_path, observe_all, pointing_in, room_env
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
-from gentle_hooks.values.frozen import field, frozen
+from gentle_hooks.values.frozen import field, frozen, replace
 
 
 @frozen
@@ -93,12 +96,16 @@ class Plan:
         checks: criteria, then negative tests, then the suite (run in this order).
         mutating: the artifact mutates the repository (negative tests are then mandatory):
             the brief says ``readOnly: false``, or the candidate changes the tree.
+        declared: the repository's declared full suite (``verification.full_suite`` at the
+            candidate's base), run first among the suites; None when none is declared
+            (then a suite naming part of the test tree is not the full suite, row P-operand).
     """
 
     brief: DelegationBrief
     brief_id: str
     checks: tuple[Check, ...]
     mutating: bool
+    declared: str | None = None
 
 
 @frozen
@@ -148,13 +155,19 @@ def read_brief(data: bytes, source: str) -> tuple[DelegationBrief, list[str]]:
     return brief, check_brief(brief)
 
 
-def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) -> Plan:
+def plan_checks(
+    brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool, declared: str | None = None
+) -> Plan:
     """The checks a verifier runs: the brief's and the command line's.
 
     Args:
         brief: the brief; extra: ``--check``/``--negative``/``--suite``;
         changes_tree: the candidate changes the base tree (its artifact mutates the
-            repository).
+            repository); declared: the repository's full suite
+            (:func:`~gentle_hooks.services.declared_suite.declared_suite`), which runs first
+            and always, the brief's ``fullSuite`` and ``--suite`` beside it when they differ.
+            It does not change the verdict's ``briefId``: it only adds the suite the
+            repository requires of every brief.
 
     Raises:
         UsageError: no success criterion at all (seed 001 "Guardrails": "do not accept a
@@ -172,10 +185,16 @@ def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) 
     negatives += [check_of("negative", cmd, cmd) for cmd in extra.negatives]
     # the brief's own suite always runs: --suite adds a suite, never swaps one out, so a
     # verdict of other checks cannot pass while the brief's suite fails
-    suite = [check_of("suite", "full suite", brief.fullSuite)] if brief.fullSuite else []
+    suite = (
+        [check_of("suite", "full suite (verification.full_suite)", declared)] if declared else []
+    )
+    if brief.fullSuite:
+        own = check_of("suite", "full suite", brief.fullSuite)
+        if own.command not in {c.command for c in suite}:
+            suite.append(own)
     if extra.suite is not None:
         flag_suite = check_of("suite", "full suite (--suite)", extra.suite)
-        if not suite or flag_suite.command != suite[0].command:
+        if flag_suite.command not in {c.command for c in suite}:
             suite.append(flag_suite)
     if not criteria:
         raise UsageError(
@@ -191,6 +210,7 @@ def plan_checks(brief: DelegationBrief, extra: ExtraChecks, changes_tree: bool) 
         brief_id=_effective_id(brief, extra, checks),
         checks=checks,
         mutating=not brief.readOnly or changes_tree,
+        declared=declared,
     )
 
 
@@ -216,8 +236,15 @@ def _refuse_no_check(check: Check) -> None:
         raise UsageError(fault)
 
 
-def _plan_for(bound: Bound, brief: DelegationBrief, extra: ExtraChecks) -> Plan:
-    return plan_checks(brief, extra, not bound.candidate.is_empty)
+def _plan_for(
+    bound: Bound, brief: DelegationBrief, extra: ExtraChecks, env: Mapping[str, str]
+) -> tuple[Plan, DeclaredSuite]:
+    """The plan for ``brief`` on the bound candidate, with the repository's declared full
+    suite (the base commit's: :func:`~.declared_suite.declared_suite`)."""
+    settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
+    declared = declared_suite(bound.repo, bound.candidate, settings, env)
+    plan = plan_checks(brief, extra, not bound.candidate.is_empty, declared.command)
+    return plan, declared
 
 
 def prepare(
@@ -233,7 +260,7 @@ def prepare(
             the tree failed.
     """
     bound = bind(binding, env)
-    plan = _plan_for(bound, brief, extra)
+    plan, _ = _plan_for(bound, brief, extra, env)
     _refuse_pointing(bound, brief)
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     check_room_parents(tempfile.gettempdir())
@@ -282,6 +309,7 @@ def run(
     caller: str | None = None,
     keep: bool = False,
     brief_file: str | None = None,
+    allow_shared: bool = False,
 ) -> Verified:
     """``verify run``: run the brief's checks in a clean room and write the verdict.
 
@@ -291,6 +319,8 @@ def run(
             candidate), or None to make a fresh one.
         caller: who asks for the verification (default: git's committer ident).
         brief_file: the brief's path, named by the ``verify prepare`` an error prints.
+        allow_shared: let a check's program resolve under a temporary directory or to a
+            place others may write (:func:`~.room_programs.refuse_programs`).
         keep: keep a room this run made (default: removed when the run ends, also when it
             fails or is stopped by SIGTERM or SIGHUP; one left by a killed run is removed by
             the next run, :func:`~gentle_hooks.services.cleanroom.sweep_rooms`).
@@ -310,7 +340,8 @@ def run(
     """
     started = time.monotonic()
     bound = bind(binding, env)
-    plan = _plan_for(bound, brief, extra)
+    plan, declared = _plan_for(bound, brief, extra, env)
+    said = declared.note()
     _refuse_pointing(bound, brief)
     sweep_rooms()
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
@@ -321,12 +352,18 @@ def run(
         check_room_brief(room, text, plan.brief_id, flags, brief_file)
         check_room_root(room, bound.binding.words())
         notes = check_room(bound.repo, room, bound.candidate, bound.binding.words())
-        return _verify_in(bound, plan, room, env, caller, started, notes, kept=True)
+        notes = (*notes, said) if said else notes
+        return _verify_in(
+            bound, plan, room, env, caller, started, notes, kept=True, shared=allow_shared
+        )
     check_room_parents(tempfile.gettempdir())
     with stopped_cleanly():  # SIGTERM, SIGHUP: the room goes too
         room = make_room(bound.repo, bound.candidate, text, owned=not keep)
         try:
-            return _verify_in(bound, plan, room, env, caller, started, (), kept=keep)
+            notes = (said,) if said else ()
+            return _verify_in(
+                bound, plan, room, env, caller, started, notes, kept=keep, shared=allow_shared
+            )
         finally:
             if not keep:
                 remove_room(room)
@@ -342,6 +379,7 @@ def _verify_in(
     notes: tuple[str, ...],
     *,
     kept: bool,
+    shared: bool = False,
 ) -> Verified:
     """Run the plan in ``room``, write the verdict's artifact pair and record the run."""
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
@@ -349,18 +387,26 @@ def _verify_in(
     with open_store(bound.repo) as led:  # a broken store fails before anything runs
         checks_env = room_env(env, *_pointers(bound))
         checks_env.update(plan.brief.env or {})
-        if not cand.is_empty:
-            make_base(bound.repo, room, cand)
-        try:
-            outcomes = observe_all(bound, plan.checks, room, checks_env)
-        finally:
-            remove_aside(room)
+        resolved = resolve_programs(plan.checks, checks_env.get("PATH", os.defpath))
+        refuse_programs(resolved, plan.checks, _pointers(bound), room.path, allow_shared=shared)
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         pair = plan_artifacts(
             bound.root,
             settings.verification.artifact_dir,
             f"{plan.brief_id}-{cand.identity[7:19]}-{stamp}",
         )
+        # the run is recorded before any check runs: one killed before its end stands as
+        # an observed failure (rule R2), as its fail would have
+        led.add(_started(bound, plan, room, pair.ref, _caller(bound, caller)))
+        if not cand.is_empty:
+            make_base(bound.repo, room, cand)
+        try:
+            outcomes = observe_all(
+                bound, plan.checks, room, checks_env, operands=plan.declared is None
+            )
+        finally:
+            remove_aside(room)
+        outcomes = tuple(replace(o, programs=p) for o, p in zip(outcomes, resolved, strict=False))
         verdict = observed_verdict(
             plan.brief_id,
             outcomes,
@@ -395,6 +441,8 @@ def _verify_in(
                 ),
             )
         )
+    if any(o.selection == "P-operand" for o in outcomes):
+        notes = (*notes, f"the full suite names part of the test tree: {DECLARE_HOW}")
     dropped = dropped_path(env, *_pointers(bound))
     if dropped:
         notes = (*notes, _dropped_note(dropped, outcomes))
@@ -405,6 +453,23 @@ def _verify_in(
             "change the candidate it judged",
         )
     return Verified(bound, plan, room, outcomes, verdict, pair, record, kept, notes)
+
+
+def _started(bound: Bound, plan: Plan, room: Room, ref: str, caller: str) -> VerifyRun:
+    """The ledger's row of a run that starts: ``fail`` until its end row ends it
+    (:data:`~gentle_hooks.ledger.fails.STARTED`), with the checks it will run."""
+    checks = [{"kind": c.kind, "command": c.command} for c in plan.checks]
+    return VerifyRun(
+        root=bound.root,
+        identity=bound.candidate.identity,
+        brief_id=plan.brief_id,
+        status="fail",
+        caller=caller,
+        room=room.path,
+        artifact_ref=ref,
+        verdict_digest=STARTED,
+        observations=json.dumps(checks, ensure_ascii=False, separators=(",", ":")),
+    )
 
 
 def _dropped_note(dropped: list[str], outcomes: tuple[Outcome, ...]) -> str:

@@ -102,7 +102,8 @@ def test_done_when_an_escalated_change_passes_after_verify(world: World) -> None
 
     added = world.gh(*printed(world, out[-1], "run: "))
     assert added.code == 0, added
-    assert "note: observed: written by gentle-hook verify run #1" in added.out
+    # row #1 is the run's start, recorded before its checks ran; #2 its end
+    assert "note: observed: written by gentle-hook verify run #2" in added.out
 
     passed = world.git("commit", "-m", "writer: tokens")
     assert passed.code == 0, passed

@@ -161,7 +161,8 @@ def _old_ledger(w: World) -> dict[str, str]:
     conn.execute("DROP INDEX escalation_pending")
     conn.execute("DROP TABLE quarantine")
     conn.execute("DROP TABLE commit_worktree")
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 3}")
+    conn.execute("ALTER TABLE receipt DROP COLUMN created")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 4}")
     conn.commit()
     conn.close()
     return {}

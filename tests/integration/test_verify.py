@@ -25,6 +25,9 @@ from tests.conftest import PASSING_VERDICT, bound_verdict, commit_all, gh, git, 
 
 ARTIFACTS = ".agents/skills/platform/artifacts/verify-delegation"
 
+#: The ledger's rows of ended runs (a run's start row, verdict_digest 'started', aside).
+ENDED = "SELECT {} FROM verify_run WHERE verdict_digest != 'started'"
+
 BRIEF: dict[str, Any] = {
     "id": "add-1",
     "objective": "add() adds two numbers",
@@ -388,7 +391,7 @@ def test_run_writes_the_validated_artifact_pair_binding_candidate_brief_and_call
     # what it observed is in the ledger, and the verdict did not change the candidate
     ((identity, brief, status, caller, artifact, digest, obs),) = env.rows(
         "SELECT identity, brief_id, status, caller, artifact_ref, verdict_digest, observations "
-        "FROM verify_run"
+        "FROM verify_run WHERE verdict_digest != 'started'"
     )
     assert (identity, brief, status, caller, artifact) == (
         before,
@@ -446,7 +449,8 @@ def test_a_stopped_run_leaves_no_room_behind(env: Env, sig: signal.Signals) -> N
     _, err = proc.communicate(timeout=60)
     assert proc.returncode != 0, err
     assert not room.exists() and env.rooms() == []
-    assert env.rows("SELECT count(*) FROM verify_run") == [(0,)]
+    # its start row, never ended: a stopped run stands as a failed one (rule R2)
+    assert env.rows("SELECT status, verdict_digest FROM verify_run") == [("fail", "started")]
 
 
 def test_a_killed_runs_room_is_removed_by_the_next_run(env: Env) -> None:
@@ -484,7 +488,15 @@ RUN_CASES = [
     ("mutating-without-negative-blocked", {"negativeTests": []}, (), "blocked", "S3"),
     ("criterion-fails", {}, ("--check", "python3 -c 'raise SystemExit(3)'"), "fail", "S4"),
     ("negative-passes-fails", {}, ("--negative", "true"), "fail", "S4"),
-    ("suite-fails", {"fullSuite": "python3 -m unittest tests.no_such_module"}, (), "fail", "S4"),
+    # the imported add() collected as a test needs fixtures a and b: an error (a module
+    # operand, ``unittest tests.x``, names part of the suite now: row P-operand)
+    (
+        "suite-fails",
+        {"fullSuite": "python3 -m pytest -q tests -o 'python_functions=add test_*'"},
+        (),
+        "fail",
+        "S4",
+    ),
     (
         "suite-no-test-runner-blocked",
         {"fullSuite": "python3 -c 'print(1)'"},
@@ -565,7 +577,7 @@ def test_run_status_rows(
     # view say the same status
     artifact = env.repo / out["artifactRef"]
     assert json.loads(artifact.read_text())["status"] == status
-    assert env.rows("SELECT status FROM verify_run") == [(status,)]
+    assert env.rows(ENDED.format("status")) == [(status,)]
     assert artifact.with_suffix(".md").read_text().splitlines()[2] == f"- **Status:** {status}"
 
 
@@ -710,7 +722,7 @@ def test_a_check_that_repairs_the_artifact_blocks_the_verdict(env: Env, repair: 
     assert out["verdict"]["fullSuiteRun"] is False
     assert "it changed the artifact: src/app.py" in out["verdict"]["criteria"][-1]["evidence"]
     assert (env.repo / "src" / "app.py").read_text() == before
-    assert env.rows("SELECT status FROM verify_run") == [("blocked",)]
+    assert env.rows(ENDED.format("status")) == [("blocked",)]
     added = env.gh("verdict", "add", out["json_path"])
     assert added.returncode == 1 and "status blocked: not accepted" in added.stdout
 
@@ -1015,12 +1027,15 @@ def test_require_observed_checks_each_criterion_against_the_recorded_observation
     record of the run says another thing than the verdict file (the negative test's)."""
     _require_observed(env)
     out = _run(env)
-    ((raw,),) = env.rows("SELECT observations FROM verify_run")
+    ((raw,),) = env.rows(ENDED.format("observations"))
     recorded = json.loads(raw)
     recorded[1][field] = value
     conn = sqlite3.connect(env.repo / ".git" / "gentle-hooks" / "ledger.sqlite3")
     with conn:
-        conn.execute("UPDATE verify_run SET observations = ?", (json.dumps(recorded),))
+        conn.execute(
+            "UPDATE verify_run SET observations = ? WHERE verdict_digest != 'started'",
+            (json.dumps(recorded),),
+        )
     conn.close()
     proc = env.gh("verdict", "add", out["json_path"])
     assert proc.returncode == 1, proc.stdout
@@ -1598,14 +1613,17 @@ def test_a_flags_verdict_cannot_pass_while_the_briefs_own_suite_fails(env: Env) 
     replace the brief's full suite, so a ``+flags`` verdict of a passing suite satisfied the
     gate while the brief's own suite failed. The brief's suite always runs; ``--suite``
     runs beside it: the verdict fails and ``verdict add`` does not accept it."""
-    write(env.repo / "tests" / "test_bad.py", "def test_bad():\n    assert False\n")
-    passing = ("--suite", "python3 -m pytest -q tests/test_app.py")
+    # the failing test in a top-level directory of its own: a --suite of tests/ alone is a
+    # whole directory (not a part by its words, row P-operand) and passes
+    write(env.repo / "extra" / "test_bad.py", "def test_bad():\n    assert False\n")
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests extra"})
+    passing = ("--suite", "python3 -m pytest -q tests")
     out = env.json("verify", "run", "--brief", str(env.brief_path), *passing, code=1)
     assert out["status"] == "fail", out["outcomes"]
     suites = [o for o in out["outcomes"] if o["kind"] == "suite"]
     assert [(o["command"], o["result"]) for o in suites] == [
-        ("python3 -m pytest -q tests", "fail"),
-        ("python3 -m pytest -q tests/test_app.py", "pass"),
+        ("python3 -m pytest -q tests extra", "fail"),
+        ("python3 -m pytest -q tests", "pass"),
     ]
     added = env.gh("verdict", "add", out["json_path"])
     assert added.returncode == 1 and "not accepted" in added.stdout, added.stdout
@@ -1620,7 +1638,7 @@ def test_a_verdict_of_overridden_checks_does_not_claim_the_brief(env: Env) -> No
     args = ("verify", "run", "--brief", str(env.brief_path))
     own = env.json(*args)
     assert own["verdict"]["briefId"] == "add-1"
-    suite = ("--suite", "python3 -m pytest -q tests/test_app.py")
+    suite = ("--suite", "python3 -m pytest -q -x tests")
     one = env.json(*args, *suite)
     two = env.json(*args, *suite)
     other = env.json(*args, "--check", "python3 -m pytest -q tests")

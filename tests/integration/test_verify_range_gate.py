@@ -23,7 +23,7 @@ import pytest
 from gentle_hooks.artifacts.verdict import parse_verdict, verdict_digest
 from gentle_hooks.values.candidate import candidate_identity
 from tests.conftest import OPT_OUT, PASSING_VERDICT, bound_verdict, git, write
-from tests.integration.test_verify import Env, make_env
+from tests.integration.test_verify import ENDED, Env, make_env
 
 NOTES = "refs/notes/gentle-hooks"
 NOT_SAID = (
@@ -140,7 +140,7 @@ def test_an_observed_verdict_passes_the_range_gate(env: Env, tmp_path: Path) -> 
     assert env.gh("verdict", "add", out["json_path"]).returncode == 0
     _commit_no_verify(env)
     (line,) = [x for x in _note_lines(env) if x["kind"] == "verdict"]
-    assert [line["observed"]] == [d for (d,) in env.rows("SELECT verdict_digest FROM verify_run")]
+    assert [line["observed"]] == [d for (d,) in env.rows(ENDED.format("verdict_digest"))]
     assert line["observed"] == verdict_digest(parse_verdict(json.dumps(line["verdict"]), "note"))
     code, commit, said = _gate(env)
     assert (code, commit["blocked"]) == (0, False), said

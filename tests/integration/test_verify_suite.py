@@ -48,13 +48,23 @@ def test_a_suite_that_selects_tests_is_not_the_full_suite(env: Env, suite: str) 
     assert added.returncode == 1 and "not accepted" in added.stdout, added.stdout
 
 
+def _bad_beside(env: Env) -> None:
+    """The failing test in a top-level directory of its own, ``extra/``, and the brief's
+    suite ``pytest -q tests extra``: a suite of ``tests`` alone (a whole top-level
+    directory, not a part of the test tree by its words: row P-operand) then passes."""
+    (env.repo / "tests" / "test_bad.py").unlink()
+    write(env.repo / "extra" / "test_bad.py", "def test_bad():\n    assert False\n")
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests extra"})
+
+
 def test_an_observed_fail_is_not_overridden_by_another_briefs_pass(env: Env) -> None:
     """F4: the brief's suite fails; a second brief whose suite leaves the failing test out
     passes, but neither ``verdict add`` nor ``status`` accepts it while the failed run
     stands, and the reason names the run, its brief and what settles it."""
+    _bad_beside(env)
     failed = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
     assert failed["status"] == "fail", failed["outcomes"]
-    other = {**BRIEF, "id": "add-2", "fullSuite": "python3 -m pytest -q tests/test_app.py"}
+    other = {**BRIEF, "id": "add-2", "fullSuite": "python3 -m pytest -q tests"}
     env.brief(other)
     passed = env.json("verify", "run", "--brief", str(env.brief_path))
     assert passed["status"] == "pass", passed["outcomes"]
@@ -72,18 +82,19 @@ def test_a_failed_suites_run_reads_as_failed_and_its_view_claims_no_acceptance(e
     """F7: the status line is not cut mid-word; a suite that exited 1 reporting failed tests
     "failed" (not "it exited 0, but..."); the Markdown view ``verify run`` writes says what
     ``verdict add`` would do, not that the gate accepted it."""
+    _bad_beside(env)
     proc = env.gh("verify", "run", "--brief", str(env.brief_path))
     assert proc.returncode == 1, proc.stderr
     first = proc.stdout.splitlines()[0]
     assert first.startswith("verify run: fail (a check failed); ") and "…" not in first, first
     assert first.endswith("suite 0/1 passed"), first
     assert "it exited 0, but" not in proc.stdout, proc.stdout
-    assert "fail    full suite: python3 -m pytest -q tests  (exit 1, " in proc.stdout
+    assert "fail    full suite: python3 -m pytest -q tests extra  (exit 1, " in proc.stdout
     [view] = (env.repo / ".agents/skills/platform/artifacts/verify-delegation").glob("*.md")
     text = view.read_text()
     assert "Accepted for the gate" not in text
     assert "- **To be accepted by `gentle-hook verdict add`:** no (written by `verify run`" in text
-    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests/test_app.py"})
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests"})
     passed = env.gh("verify", "run", "--brief", str(env.brief_path))
     first = passed.stdout.splitlines()[0]
     assert first.startswith("verify run: pass (every criterion passed, "), passed.stdout
@@ -98,12 +109,13 @@ def test_a_held_back_pass_is_not_vouched_for_in_the_note(env: Env) -> None:
 
     from tests.conftest import git
 
+    _bad_beside(env)
     assert env.gh("install").returncode == 0
     receipt = env.gh("receipt", "run", "--", "python3", "-m", "pytest", "-q", "tests/test_app.py")
     assert receipt.returncode == 0, receipt.stdout + receipt.stderr
     assert env.gh("spot-check").returncode == 0
     assert env.json("verify", "run", "--brief", str(env.brief_path), code=1)["status"] == "fail"
-    env.brief({**BRIEF, "id": "add-2", "fullSuite": "python3 -m pytest -q tests/test_app.py"})
+    env.brief({**BRIEF, "id": "add-2", "fullSuite": "python3 -m pytest -q tests"})
     passed = env.json("verify", "run", "--brief", str(env.brief_path))
     assert env.gh("verdict", "add", passed["json_path"]).returncode == 1
     git(env.repo, "add", "-A")

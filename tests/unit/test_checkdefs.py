@@ -183,3 +183,43 @@ def test_only_the_part_that_defines_the_check_counts(
     source: Source, path: str, old: bytes | None, new: bytes | None, changed: bool
 ) -> None:
     assert part_changed(source, path, old, new) is changed
+
+
+@pytest.mark.parametrize(
+    ("command", "paths"),
+    [
+        ("python3 -m pytest -q tests", ["conftest.py", "tests/conftest.py", "tests/a/conftest.py"]),
+        ("pytest -q", ["conftest.py", "tests/conftest.py", "tests/a/conftest.py"]),
+        ("make test", ["conftest.py", "tests/conftest.py", "tests/a/conftest.py"]),
+        (
+            ". ./env.sh && pytest -q",
+            ["conftest.py", "tests/conftest.py", "tests/a/conftest.py", "env.sh"],
+        ),
+        ("source tools/env.sh && sh check.sh", ["tools/env.sh"]),
+        ("sh check.sh", []),
+    ],
+    ids=["python-m-pytest", "pytest", "make-wraps-pytest", "dot-sourced", "source", "script"],
+)
+def test_conftest_and_sourced_files_define_a_check(command: str, paths: list[str]) -> None:
+    """Issue 18 finding 2: a candidate's ``tests/conftest.py`` with ``collect_ignore``
+    left a failing test out of ``pytest -q tests``: ``conftest.py`` at any level is pytest's
+    configuration; a file the check line sources is part of the check."""
+    tree = ["conftest.py", "tests/conftest.py", "tests/a/conftest.py", "env.sh", "tools/env.sh"]
+    assert defining(command, tree) == paths
+
+
+def test_included_files_of_a_script_or_makefile() -> None:
+    """What a script sources and a makefile includes, relative to the tree's root; names
+    with variables, globs, absolute or outside the tree are left out."""
+    from gentle_hooks.policy.checkdefs import included_files
+
+    script = b'#!/bin/sh\n. ./lib/common.sh\nsource "env.sh"\n. $HOME/x.sh\n. /etc/profile\n'
+    assert included_files("check.sh", script) == ("lib/common.sh", "env.sh")
+    makefile = b"include rules.make other.inc # both\n-include local.make\nsinclude ../up.make\n"
+    makefile += b"include $(wildcard *.mk)\ntest:\n\t. ./setup.sh && pytest\n"
+    assert included_files("Makefile", makefile) == (
+        "rules.make",
+        "other.inc",
+        "local.make",
+        "setup.sh",
+    )

@@ -186,12 +186,25 @@ def test_steps(
 
 
 def test_a_commit_judged_elsewhere_is_checked_out_for_its_fix() -> None:
+    # CI and the server cannot know the user's work tree: the commit is checked out in a
+    # worktree of its own, never by a switch that uncommitted changes stop
     got = steps(SPOT, COMMITTED, commit="c" * 40, share=True)
+    where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{"c" * 12}"'
+    assert got == [
+        ("do", f"check commit {'c' * 12} out in a worktree of its own (yours stays as it is)"),
+        ("run", f"git worktree add -q --detach {where} {'c' * 40}"),
+        ("run", f"gentle-hook spot-check --committed --cwd {where}"),
+        ("run", "gentle-hook sync push"),
+        ("run", f"git worktree remove --force {where}"),
+    ]
+
+
+def test_a_commit_judged_by_the_local_push_gate_is_switched_to() -> None:
+    got = steps(SPOT, COMMITTED, commit="c" * 40)
     assert got == [
         ("where", f"with commit {'c' * 12} checked out"),
         ("run", f"git switch --detach {'c' * 40}"),
         ("run", "gentle-hook spot-check --committed"),
-        ("run", "gentle-hook sync push"),
         ("run", "git checkout -"),
     ]
 
@@ -503,3 +516,20 @@ def test_a_verifier_shortfall_names_its_brief_file_and_the_commands_that_read_it
     # otherwise the clean room first, from the same brief
     assert runs[-1].endswith("verify prepare --staged --brief /r/.git/gentle-hooks/brief.json")
     assert "..." not in command(VERIFIER, binding)
+
+
+def test_a_partial_commits_verdict_add_comes_before_the_index_is_put_back() -> None:
+    # the verify run prints a verdict add --staged that binds the candidate only while the
+    # index holds it: the words before the restore say it runs first
+    from gentle_hooks.errors import Command
+
+    back = Command(("restore", "--staged", "--source=abc", "--", ":(top)README.md"), tool="git")
+    got = steps(VERIFIER, STAGED, after=(back,))
+    then = [text for label, text in got if label == "then"]
+    assert then == [
+        "either way, once the verdict add the verify run printed has run, put back the staged "
+        "changes set aside above"
+    ]
+    assert got[-1] == ("run", "git restore --staged --source=abc -- ':(top)README.md'")
+    spot = [text for label, text in steps(SPOT, STAGED, after=(back,)) if label == "then"]
+    assert spot == ["either way, put back the staged changes set aside above"]

@@ -36,6 +36,17 @@ CASES: list[tuple[str, str, str, str | None]] = [
         "test result: ok. 1 passed; 0 failed; 0 ignored; 0 measured; 3 filtered out",
         "P-filtered",
     ),
+    # refuter F1 (issue 18): a "full suite" of one test file passed while tests/ failed
+    ("operand-file", "python3 -m pytest -q tests/test_sub.py", "1 passed in 0.01s", "P-operand"),
+    ("operand-subdir", "pytest -q tests/unit", "", "P-operand"),
+    ("operand-top-file", "pytest test_add.py", "", "P-operand"),
+    ("operand-unittest-module", "python3 -m unittest tests.test_add", "", "P-operand"),
+    ("operand-go-package", "go test ./pkg/...", "", "P-operand"),
+    ("operand-jest-file", "npx jest src/a.test.js", "", "P-operand"),
+    ("full-pytest-dir-slash", "pytest -q ./tests/", "", None),
+    ("full-pytest-value-flag", "pytest -p no:cacheprovider --junitxml out/r.xml tests", "", None),
+    ("full-unittest-discover", "python3 -m unittest discover -s tests/unit", "", None),
+    ("full-go", "go test -count 1 ./...", "", None),
     ("full-pytest", "python3 -m pytest -q tests", "2 passed in 0.10s", None),
     ("full-pytest-x", "python3 -m pytest -x -q", "2 passed in 0.10s", None),
     (
@@ -58,3 +69,11 @@ def test_selection_rows(command: str, output: str, row: str | None) -> None:
 
 def test_every_row_has_a_case() -> None:
     assert {c[3] for c in CASES} - {None} == {r.id for r in SELECTION_ROWS}
+
+
+def test_an_operand_is_the_brief_word_when_a_full_suite_is_declared() -> None:
+    """With ``verification.full_suite`` declared the declared suite is the full suite: a
+    brief's file operand no longer makes its own suite a part (flags still do)."""
+    assert selection("python3 -m pytest -q tests/test_sub.py", "", operands=False) is None
+    found = selection("python3 -m pytest -q -k add tests", "", operands=False)
+    assert found is not None and found.id == "P-pytest-flag"

@@ -1,0 +1,51 @@
+"""The way a CI or server block verifies a commit: in a linked worktree of its own.
+
+Room ``report``. CI and the server cannot know the user's work tree (uncommitted changes
+stop a ``git switch``, and the lines after it would run on another commit): the commit is
+checked out under the repository's common git directory, reported and spot-checked there,
+its note shared, and the worktree removed. Each line runs from anywhere in the user's clone.
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.report.shortfall_text import NO_RECEIPT, PREFIX_NOTE
+
+#: A labelled line of a way out (:data:`gentle_hooks.report.fixes.Step`).
+Step = tuple[str, str]
+
+
+def worktree_steps(
+    commit: str, gh: str, declared: str | None = None, report: bool = True
+) -> list[Step]:
+    """Verify ``commit`` in a linked worktree under the repository's common git directory
+    (a name no earlier step made; each line runs from anywhere in the user's clone and
+    leaves the user's work tree, index and HEAD as they are), share the note, remove it.
+    ``report``: no report that counts is recorded for it, so the writer makes one there:
+    ``declared``, the declared verification command (shell words), else its own after a
+    prefix."""
+    top = f"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{commit[:12]}"
+    where = f'"{top}"'
+    # the writer's command runs in the worktree's copy of the directory the user is in
+    # (a test command written for it, such as one importing from it, works as there)
+    here = f'"{top}/$(git rev-parse --show-prefix)"'
+    reported: list[Step] = []
+    if report and declared:
+        reported.append(("do", f"the writer reports the declared command there ({NO_RECEIPT})"))
+        reported.append(("run", f"{gh} receipt run --committed --cwd {where} -- {declared}"))
+    elif report:
+        reported.append(
+            (
+                "do",
+                f"{PREFIX_NOTE}; it runs in that worktree, in the directory you are in "
+                f"({NO_RECEIPT})",
+            )
+        )
+        reported.append(("prefix", f"{gh} receipt run --committed --cwd {here} --"))
+    return [
+        ("do", f"check commit {commit[:12]} out in a worktree of its own (yours stays as it is)"),
+        ("run", f"git worktree add -q --detach {where} {commit}"),
+        *reported,
+        ("run", f"{gh} spot-check --committed --cwd {where}"),
+        ("run", f"{gh} sync push"),
+        ("run", f"git worktree remove --force {where}"),
+    ]

@@ -1,0 +1,75 @@
+"""The project's declared full suite, as ``verify run`` counts it (SPEC §9; seed 001 "Rules":
+"A pass verdict requires the full suite to have run").
+
+Room ``services``. A brief's ``fullSuite`` is the brief's word; which tests make the
+project's full suite is the repository's: ``[verification] full_suite`` in
+``.gentle-hooks.toml`` (or ``[tool.gentle-hooks.verification]`` in ``pyproject.toml``).
+Only the configuration committed at the candidate's base commit counts, as for
+``require_observed``: a writer must not redefine "the full suite" in the change being
+verified. :func:`declared_suite` reads it; :mod:`gentle_hooks.services.verify` runs it as the
+full suite of every brief.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gentle_hooks.config.load import load_config
+from gentle_hooks.config.settings import Settings
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.values.candidate import Candidate
+from gentle_hooks.values.frozen import frozen
+
+#: The line that says how to declare the project's full suite.
+DECLARE_HOW = (
+    'declare the project\'s full suite: [verification] full_suite = "python3 -m pytest -q" '
+    "in .gentle-hooks.toml (or [tool.gentle-hooks.verification] in pyproject.toml), committed"
+)
+
+
+@frozen
+class DeclaredSuite:
+    """The full suite the repository declares for one candidate.
+
+    Attributes:
+        command: ``verification.full_suite`` committed at the candidate's base commit, or
+            None (nothing declared there, or no base commit).
+        work_tree: the work tree's configuration's, when it is not ``command`` (it does not
+            count: it is part of the change, or not yet committed); None otherwise.
+    """
+
+    command: str | None
+    work_tree: str | None = None
+
+    def note(self) -> str | None:
+        """One line when the work tree declares another suite than the base, else None."""
+        if self.work_tree is None:
+            return None
+        base = f"`{self.command}`" if self.command else "none"
+        return (
+            f"verification.full_suite `{self.work_tree}` in your work tree is not the one "
+            f"committed at the candidate's base ({base}): the base's counts, so a change "
+            "cannot redefine the suite that verifies it; commit it on its own first"
+        )
+
+
+def declared_suite(
+    repo: Repository, cand: Candidate, settings: Settings, env: Mapping[str, str]
+) -> DeclaredSuite:
+    """``verification.full_suite`` as ``verify run`` counts it for ``cand``: the base
+    commit's (its configuration file, never git config or the environment), with the work
+    tree's named when it differs (``settings``: the work tree's loaded configuration).
+
+    Raises:
+        ConfigError: the base commit's configuration does not compile.
+        GitError: git failed reading it.
+    """
+    commit = cand.base.commit
+    command: str | None = None
+    if commit is not None:
+        base = load_config(
+            f"{commit}:", repo.gentle_config(), env, read=lambda name: repo.read_path(commit, name)
+        )
+        command = base.settings.verification.full_suite
+    mine = settings.verification.full_suite
+    return DeclaredSuite(command, mine if mine != command else None)

@@ -1,0 +1,47 @@
+"""``gentle-hook verify run``: a change to what defines a check blocks it (rows C1-own,
+S1-own; seed 001 "Guardrails": "do not accept a claim whose criteria have no observable
+check").
+
+Refuter finding 2 of issue 18: the change added ``tests/conftest.py`` with
+``collect_ignore = ["test_add.py"]``, and ``pytest -q tests`` passed with the broken
+``add`` left out; a makefile ``include`` of a file not named ``*.mk`` was not followed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import commit_all, write
+from tests.integration.test_verify_declared_suite import BRIEF, _env
+
+
+@pytest.mark.parametrize("where", ["tests/conftest.py", "conftest.py"])
+def test_a_conftest_the_change_adds_blocks_the_suite(
+    repo: Path, tmp_path: Path, where: str
+) -> None:
+    """The suite is not run and the verdict is blocked, naming the conftest.py."""
+    env = _env(repo, tmp_path, None)
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests"})
+    ignore = '["test_add.py"]' if where.startswith("tests/") else '["tests/test_add.py"]'
+    write(repo / where, f"collect_ignore = {ignore}\n")
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    suite = out["outcomes"][-1]
+    assert (out["status"], suite["row"], suite["exit_code"]) == ("blocked", "C1-own", None), out
+    assert where in suite["error"], suite
+
+
+def test_a_makefile_include_the_change_writes_blocks_make(repo: Path, tmp_path: Path) -> None:
+    """``make test`` whose Makefile includes ``rules.make``: the change that rewrites
+    ``rules.make`` writes the check's definition, so it is not run."""
+    write(repo / "Makefile", "include rules.make\n")
+    write(repo / "rules.make", "test:\n\tpython3 -m pytest -q tests\n")
+    commit_all(repo, "make test")
+    env = _env(repo, tmp_path, None)
+    write(repo / "rules.make", "test:\n\t@echo 1 passed\n")
+    env.brief({**BRIEF, "fullSuite": "make test"})
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    suite = out["outcomes"][-1]
+    assert (out["status"], suite["row"]) == ("blocked", "C1-own"), out["outcomes"]
+    assert "rules.make" in suite["error"], suite

@@ -1,0 +1,88 @@
+"""``gentle-hook verify run``: which file each check's program was (SPEC §9; seed 001).
+
+Refuter finding 3 of issue 18: a fake ``pytest`` first on the caller's ``PATH`` (a
+wrapper adding ``--ignore-glob``) passed, and the verdict recorded the environment's names
+and digest, not the program the check ran.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import write
+from tests.integration.test_verify import BRIEF, Env, make_env
+
+
+@pytest.fixture
+def env(repo: Path, tmp_path: Path) -> Env:
+    """:func:`~tests.integration.test_verify.make_env`'s repository."""
+    return make_env(repo, tmp_path)
+
+
+def _fake_pytest(where: Path) -> Path:
+    """A ``pytest`` that leaves the failing test out, as the refuter's did."""
+    fake = write(
+        where / "pytest",
+        f'#!/bin/sh\nexec {sys.executable} -m pytest --ignore-glob="*test_bad*" "$@"\n',
+    )
+    fake.chmod(0o755)
+    return fake
+
+
+def test_each_check_records_the_program_it_started(env: Env) -> None:
+    """Per criterion: the name, the file it resolved to on the room's PATH and its digest
+    (``python3 -m pytest``: the interpreter; a shell line: ``sh`` too)."""
+    out = env.json("verify", "run", "--brief", str(env.brief_path))
+    suite = out["verdict"]["criteria"][-1]["observed"]
+    names = [p["name"] for p in suite["programs"]]
+    assert names == ["sh", "python3"], suite
+    python3 = next(p for p in suite["programs"] if p["name"] == "python3")
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    real = os.path.realpath(shutil.which("python3", path=path) or "")
+    digest = "sha256:" + hashlib.sha256(Path(real).read_bytes()).hexdigest()
+    assert (python3["path"], python3["sha256"]) == (real, digest)
+
+
+def test_a_program_in_a_temporary_directory_is_refused(env: Env, tmp_path: Path) -> None:
+    """The fake ``pytest`` under the temporary directory, first on PATH: refused in one
+    line, exit 2, nothing recorded; with ``--allow-shared-programs`` it runs and the
+    verdict names that file and its digest."""
+    write(env.repo / "tests" / "test_bad.py", "def test_bad():\n    assert False\n")
+    fake = _fake_pytest(tmp_path / "bin")
+    env.brief({**BRIEF, "fullSuite": "pytest -q tests"})
+    path = {"PATH": f"{fake.parent}{os.pathsep}{Path(sys.executable).parent}:/usr/bin:/bin"}
+    proc = env.gh("verify", "run", "--brief", str(env.brief_path), env=path)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert proc.stderr.startswith(
+        "gentle-hook: error: `pytest` of `pytest -q tests` resolves to "
+        f"{os.path.realpath(fake)}, in a temporary directory or one others may write"
+    ), proc.stderr
+    assert proc.stderr.count("\n") == 1 and "--allow-shared-programs" in proc.stderr
+    assert not list((env.repo / ".agents").glob("**/*.json"))
+    args = ("verify", "run", "--brief", str(env.brief_path), "--allow-shared-programs")
+    out = env.json(*args, env=path)
+    seen = out["verdict"]["criteria"][-1]["observed"]["programs"]
+    digest = "sha256:" + hashlib.sha256(fake.read_bytes()).hexdigest()
+    assert {"name": "pytest", "path": os.path.realpath(fake), "sha256": digest} in seen
+
+
+def test_a_program_in_a_worktree_is_refused_even_when_allowed(env: Env) -> None:
+    """A ``pytest`` in a directory outside the repository that links to a file in it (the
+    room drops a ``PATH`` entry that is in the repository, not a link to a file there):
+    the program resolves into the repository, and no flag lets it run."""
+    fake = _fake_pytest(env.repo / "bin")
+    link = env.tmp.parent / "linked-bin"
+    link.mkdir()
+    (link / "pytest").symlink_to(fake)
+    env.brief({**BRIEF, "fullSuite": "pytest -q tests"})
+    path = {"PATH": f"{link}{os.pathsep}{Path(sys.executable).parent}:/usr/bin:/bin"}
+    args = ("verify", "run", "--brief", str(env.brief_path), "--allow-shared-programs")
+    proc = env.gh(*args, env=path)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert "inside your repository or the room" in proc.stderr, proc.stderr
