@@ -12,7 +12,7 @@ from pathlib import Path
 
 from gentle_hooks.ledger.store import Ledger
 from tests.conftest import write
-from tests.integration.test_hostile_inputs import hostile
+from tests.integration.test_hostile_inputs import _claude, hostile
 from tests.integration.test_ledger_lock_wait import HOLDER
 
 
@@ -75,6 +75,19 @@ def test_a_record_behind_a_held_lock_is_spooled_and_gates_the_next_commit(repo: 
     assert after.returncode == 1 and "BLOCKED" in after.stderr, after.stderr
     assert "delegated" in after.stderr and "spot check" in after.stderr, after.stderr
     assert not (_state(repo) / "spool.jsonl").exists()
+    assert _mutations(repo) == 1
+
+
+def test_a_runtime_hook_behind_a_held_lock_is_spooled(repo: Path, tmp_path: Path) -> None:
+    _installed(repo)
+    data = _claude(repo, tmp_path)
+    with _held(repo):
+        proc = hostile(repo, "record", "--from", "claude-code", stdin=data)
+        assert proc.returncode == 0 and b"spooled: pending mutation" in proc.stderr, proc.stderr
+    assert hostile(repo, "status").returncode in (0, 1)
+    assert _mutations(repo) == 1
+    again = hostile(repo, "record", "--from", "claude-code", stdin=data)  # the replay
+    assert again.returncode == 0 and b"nothing recorded" in again.stderr, again.stderr
     assert _mutations(repo) == 1
 
 
