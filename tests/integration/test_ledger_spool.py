@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from gentle_hooks.ledger.sqlite_file import settle_idle
 from gentle_hooks.ledger.store import Ledger
 from tests.conftest import write
 from tests.integration.test_hostile_inputs import _claude, hostile
@@ -89,6 +90,18 @@ def test_a_runtime_hook_behind_a_held_lock_is_spooled(repo: Path, tmp_path: Path
     again = hostile(repo, "record", "--from", "claude-code", stdin=data)  # the replay
     assert again.returncode == 0 and b"nothing recorded" in again.stderr, again.stderr
     assert _mutations(repo) == 1
+
+
+def test_no_idle_sentinel_is_created_while_a_spool_waits(repo: Path) -> None:
+    _installed(repo)
+    (_state(repo) / "idle").unlink()
+    write(_state(repo) / "spool.jsonl", b"")
+    conn = sqlite3.connect(_state(repo) / "ledger.sqlite3", isolation_level=None)
+    try:
+        assert settle_idle(conn, str(_state(repo) / "ledger.sqlite3")) is False
+    finally:
+        conn.close()
+    assert not (_state(repo) / "idle").exists()
 
 
 def test_a_replayed_spool_line_records_once(repo: Path) -> None:
