@@ -16,7 +16,6 @@ A line is ``{"mutation": ROW, "entries": [ROW, ...]}``, each ROW a table row
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 from collections.abc import Iterator
@@ -71,6 +70,8 @@ def _decode(value: object) -> object:
 
 def line_of(mutation: dict[str, object], entries: list[dict[str, object]]) -> bytes:
     """One spool line (with its newline) for a mutation row and its entry rows."""
+    import json  # not at module load: the gates' pass path imports this module
+
     data = {
         "mutation": {k: _encode(v) for k, v in mutation.items()},
         "entries": [{k: _encode(v) for k, v in e.items()} for e in entries],
@@ -168,6 +169,8 @@ def claimed(ledger: str) -> Iterator[Lines | None]:
 
 def _parse(path: str, data: bytes) -> Lines:
     """The records of a spool's bytes (:func:`claimed`)."""
+    import json
+
     out = []
     for number, raw in enumerate(data.splitlines(), 1):
         if not raw.strip():
