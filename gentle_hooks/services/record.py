@@ -76,6 +76,8 @@ class Recorded:
         candidate: the bound candidate (None for pending mutations, which bind to the root);
         notes: lines the user should read (a changed work tree, a limit of the record).
         replayed: the record was there already (a replayed tool call), nothing was added.
+        spooled: the spool the record was appended to while another process held the
+            ledger's write lock (:mod:`gentle_hooks.ledger.spool`); None when it is stored.
     """
 
     ledger: str
@@ -83,6 +85,7 @@ class Recorded:
     candidate: Candidate | None = None
     notes: tuple[str, ...] = field(default=())
     replayed: bool = False
+    spooled: str | None = None
 
 
 def open_root(cwd: str | None) -> tuple[Repository, str]:
