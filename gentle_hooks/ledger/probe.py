@@ -254,6 +254,11 @@ class _Queries:
             return False
         if os.path.islink(self.path) or os.path.islink(os.path.dirname(self.path)):
             return False  # the store refuses it, in one line (ledger.sqlite_file.check_location)
+        for companion in (self.path + "-wal", self.path + "-shm", self.path + "-journal"):
+            if os.path.islink(companion) or (
+                os.path.lexists(companion) and not os.path.isfile(companion)
+            ):
+                return False  # a FIFO there blocks SQLite's open for ever; the store refuses it
         try:
             self.conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True)
             version = self.conn.execute("PRAGMA user_version").fetchone()[0]

@@ -354,7 +354,8 @@ def connect(path: str, *, readonly: bool, create: bool, busy: int) -> sqlite3.Co
 
     Raises:
         StoreError: a directory, unreadable, not a database, truncated, malformed
-            (``PRAGMA quick_check``), a newer schema, or WAL mode refused.
+            (``PRAGMA quick_check``), a newer schema, WAL mode refused, or a stale rollback
+            journal beside it (:func:`~gentle_hooks.ledger.error_cause.stale_journal`).
     """
     check_location(path)
     if not create:
@@ -366,6 +367,9 @@ def connect(path: str, *, readonly: bool, create: bool, busy: int) -> sqlite3.Co
             raise StoreError(path, f"cannot be read: {exc.strerror}") from None
         if problem:
             raise StoreError(path, problem)
+        journal = error_cause.stale_journal(path)
+        if journal is not None:  # a writer's open would roll it back over committed rows
+            raise StoreError(path, error_cause.stale_journal_words(journal), fix=True)
     mode = "ro" if readonly else ("rwc" if create else "rw")
     try:
         conn = sqlite3.connect(
