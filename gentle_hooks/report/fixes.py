@@ -39,7 +39,7 @@ OVERRIDE = (
 #: would be tested instead of the commit, or stop ``git switch``); :data:`PUT_BACK` ends
 #: every way after them.
 SET_ASIDE = Command(("stash", "push", "--quiet"), tool="git")
-PUT_BACK = Command(("stash", "pop", "--quiet"), tool="git")
+PUT_BACK = Command(("stash", "pop", "--index", "--quiet"), tool="git")
 
 
 def binding_flags(binding: Binding) -> str:

@@ -31,7 +31,8 @@ def refuse_dirty_committed(repo: Repository, binding: Binding, argv: Sequence[st
 
     Raises:
         UsageError: one line, with the way out: stash the changes, report, bring them
-            back (``git stash pop``), each runnable as printed.
+            back (``git stash pop --index``: staged changes come back staged), each
+            runnable as printed.
     """
     if binding.projection is not Projection.COMMITTED or not repo.has_dirty_tracked():
         return
@@ -41,7 +42,7 @@ def refuse_dirty_committed(repo: Repository, binding: Binding, argv: Sequence[st
         commands=(
             Command(("stash", "push", "--quiet"), tool="git"),
             cli("receipt", "run", *binding.words(), "--", *argv),
-            Command(("stash", "pop", "--quiet"), tool="git"),
+            Command(("stash", "pop", "--index", "--quiet"), tool="git"),
         ),
     )
 

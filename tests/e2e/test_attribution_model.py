@@ -349,11 +349,11 @@ class AttributionModel(RuleBasedStateMachine):
             # The command would test the dirty files, not the commit: the receipt refuses
             # and prints the way out (set them aside, report, bring them back), which the
             # parent follows as printed.
-            way_out = ("git stash push --quiet", "git stash pop --quiet")
+            way_out = ("git stash push --quiet", "git stash pop --index --quiet")
             assert r.code == 2 and all(c in r.err for c in way_out), (r, self.story())
             self.ok("stash", "push", "--quiet")
             r = self.w.gh(*receipt, cwd=self.here)
-            self.ok("stash", "pop", "--quiet")
+            self.ok("stash", "pop", "--index", "--quiet")
             self.note("receipt run --committed refused (dirty): stash push, receipt, stash pop")
         event(f"verify: {'dirty, stashed' if dirty else 'clean'}")
         assert r.code == 0, (r, self.story())

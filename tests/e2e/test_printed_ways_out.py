@@ -20,14 +20,16 @@ def test_push_with_uncommitted_changes_sets_them_aside_and_back(native: World) -
     w = native
     w.unverified(V2)
     w.write("README.md", "# demo\n\nwork in progress\n")
+    w.ok("add", "README.md")  # staged: it comes back staged
     blocked = w.git("push", "origin", "main")
     assert blocked.code == 1, blocked
     ran = paste_first_way(w, blocked.said, w.work, shlex.join(TOP_TEST))
-    assert ran[0] == "git stash push --quiet" and ran[-1] == "git stash pop --quiet", ran
+    assert ran[0] == "git stash push --quiet" and ran[-1] == "git stash pop --index --quiet", ran
     back = "then, either way, put back the uncommitted changes set aside above:"
     assert f"gentle-hooks:   {back}" in blocked.said, blocked
     assert w.git("push", "origin", "main").code == 0
     assert "work in progress" in (w.work / "README.md").read_text()
+    assert w.ok("diff", "--cached", "--name-only").strip() == "README.md"
     assert w.ok("stash", "list") == ""
 
 
@@ -41,7 +43,7 @@ def test_push_of_an_older_commit_with_a_file_changed_since_and_edited(native: Wo
     assert blocked.code == 1, blocked
     ran = paste_first_way(w, blocked.said, w.work, shlex.join(TOP_TEST))
     assert ran[:2] == ["git stash push --quiet", f"git switch --detach {w.rev('HEAD~1')}"], ran
-    assert ran[-2:] == ["git checkout -", "git stash pop --quiet"], ran
+    assert ran[-2:] == ["git checkout -", "git stash pop --index --quiet"], ran
     assert w.git("push", "origin", "main").code == 0
     assert "edited again" in (w.work / "src/app.py").read_text()
     assert w.ok("symbolic-ref", "--short", "HEAD").strip() == "main"
