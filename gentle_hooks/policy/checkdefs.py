@@ -77,12 +77,16 @@ class DefinitionRow:
 
 
 #: pytest's configuration files (its documented list: pytest.ini, .pytest.ini, pytest.toml,
-#: .pytest.toml, pyproject.toml, tox.ini, setup.cfg) and conftest.py. pytest.toml's table
+#: .pytest.toml, pyproject.toml, tox.ini, setup.cfg), conftest.py and Python's start-up
+#: modules. pytest.toml's table
 #: is ``[pytest]``, pyproject.toml's ``[tool.pytest]`` (``.ini_options`` below it).
 _PYTEST = FileRule(
     (
         *("pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "pyproject.toml"),
         *("tox.ini", "setup.cfg", "conftest.py"),
+        # Python imports these at start-up from any PYTHONPATH entry (a brief's
+        # {"PYTHONPATH": "src"}): code that runs before pytest, as a plugin would
+        *("sitecustomize.py", "usercustomize.py"),
     ),
     parts=(
         *(("toml", "tool", "pytest"), ("toml", "pytest")),

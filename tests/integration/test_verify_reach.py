@@ -148,3 +148,17 @@ def test_a_path_entry_left_out_of_the_room_is_named(env: Env) -> None:
     assert "the tool it needs is missing" in proc.stdout, proc.stdout
     assert f"note: PATH: {venv_bin} left out of the room: it is in your repository" in proc.stdout
     assert "install the tools outside the repository" in proc.stdout
+
+
+def test_a_brief_env_that_loads_code_is_refused(env: Env) -> None:
+    """Rule B5: ``PYTEST_PLUGINS=plug`` would load the candidate's ``plug.py`` into the
+    suite; nothing runs, one line names the variable."""
+    (env.repo / "plug.py").write_text("")
+    env.brief({**BRIEF, "env": {"PYTHONPATH": "src", "PYTEST_PLUGINS": "plug"}})
+    for verb in ("prepare", "run"):
+        proc = env.gh("verify", verb, "--brief", str(env.brief_path))
+        assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+        lines = proc.stderr.splitlines()
+        assert len(lines) == 1, proc.stderr
+        assert lines[0].startswith(f"{env.brief_path}: brief rejected: B5 env PYTEST_PLUGINS")
+    assert env.rooms() == []

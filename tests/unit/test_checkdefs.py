@@ -238,3 +238,9 @@ def test_included_files_of_a_script_or_makefile() -> None:
         "local.make",
         "setup.sh",
     )
+
+
+@pytest.mark.parametrize("path", ["sitecustomize.py", "src/usercustomize.py"])
+def test_python_start_up_modules_define_a_pytest_check(path: str) -> None:
+    """Python imports them from a brief's ``{"PYTHONPATH": "src"}`` before pytest starts."""
+    assert defining("python3 -m pytest -q", [path, "app.py"]) == [path]
