@@ -68,6 +68,7 @@ def doctor(
     from gentle_hooks.services.doctor import is_healthy, remove_residue, run_checks
     from gentle_hooks.services.doctor_fix import (
         end_quarantine,
+        fold_spool,
         quarantine_rows,
         repair_ledger,
         reset_counters,
@@ -83,6 +84,7 @@ def doctor(
     for path in removed:
         click.echo(f"removed {path}", err=as_json)
     moved = set_journal_aside(cwd) if fix else []
+    moved += fold_spool(cwd) if fix else []
     moved += restore_schema(cwd) + reset_counters(cwd) + repair_ledger(cwd) if fix else []
     moved += [with_fix(text, c) for text, c in quarantine_rows(cwd)] if fix else []
     for line in moved:

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from gentle_hooks.errors import EXIT_OK, UsageError
+from gentle_hooks.errors import EXIT_OK, UsageError, shown
 from gentle_hooks.ledger.records import Record
 from gentle_hooks.report.jsontext import model_json
 from gentle_hooks.services.record import Binding, Bound, Recorded
@@ -129,6 +129,13 @@ def echo_recorded(rec: Recorded, as_json: bool, *, err: bool = False) -> None:
 
     if as_json:
         click.echo(recorded_json(rec))
+        return
+    if rec.spooled is not None:
+        click.echo(
+            f"spooled: {describe(rec.record)} in {shown(rec.spooled)}: another process holds "
+            "the ledger's write lock; the next command that opens the ledger folds it in",
+            err=err,
+        )
         return
     where = f" for {short_identity(rec.candidate.identity)}" if rec.candidate else ""
     click.echo(f"recorded{where}: {describe(rec.record)}", err=err)

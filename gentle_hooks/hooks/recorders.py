@@ -124,15 +124,18 @@ def is_amend(call: HookCall, repo: Repository, head: str, env: Mapping[str, str]
 
     git says so only for an amend that opens the editor (source ``commit`` with ``HEAD``'s
     id; the pre-commit framework passes them as ``PRE_COMMIT_COMMIT_MSG_SOURCE`` and
-    ``PRE_COMMIT_COMMIT_OBJECT_NAME``); ``--amend -m`` gives source ``message``. Then the
+    ``PRE_COMMIT_COMMIT_OBJECT_NAME``); ``--amend -m`` gives source ``message``, and
+    ``--amend -C <other commit>`` source ``commit`` with that commit's id. Then the
     ``git commit`` process's own arguments tell (:func:`~gentle_hooks.git.probe.amend_flag`),
     else its author identity and date: an amend keeps ``HEAD``'s, which git hands the hook.
     """
     args = call.args
     source = args[1] if len(args) > 1 else env.get("PRE_COMMIT_COMMIT_MSG_SOURCE", "")
     named = args[2] if len(args) > 2 else env.get("PRE_COMMIT_COMMIT_OBJECT_NAME", "")
-    if source == "commit" and named:
-        return repo.peel_commit(named) == head
+    if source == "commit" and named and repo.peel_commit(named) == head:
+        return True
+    # source ``commit`` naming another commit is ``-C``/``-c <commit>``: its message is
+    # reused, with or without ``--amend``, so only the process's arguments tell
     found = amend_flag()
     if found is not None:
         return found

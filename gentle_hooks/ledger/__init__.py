@@ -18,7 +18,10 @@ up this list:
 * :mod:`.schema_repair` — the version a store's tables are; a lowered ``user_version``
   written back by ``doctor --fix``.
 * :mod:`.diagnose` — ``gentle-hook doctor``'s read-only look at a store.
+* :mod:`.spool` — writer records that waited past another process's write lock, one durable
+  JSON line each, until a writer folds them in.
 * :mod:`.connection` — the open store: transactions, typed reads, one record added.
+* :mod:`.spool_fold` — the spool folded into the store, each mutation stored once.
 * :mod:`.pending` — pending writer work: mutations, their entries by path, the commits
   that took them, sticky escalations, discards.
 * :mod:`.quarantine` — rows no command can read, moved aside whole by ``doctor --fix``,

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
+from gentle_hooks.ledger import lock_wait, spool
 from gentle_hooks.ledger.rows import TABLES, RowError, from_row, row_ids, to_row
 from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
 from gentle_hooks.ledger.sqlite_file import (
@@ -80,15 +81,27 @@ class LedgerConnection:
             busy_timeout_ms: how long to wait for another writer's lock.
             clock: Unix time in seconds, for ``recorded_at``.
 
+        Writer records spooled behind another process's lock (:mod:`.spool`) are folded in
+        first when the lock is free; a held lock leaves them spooled.
+
         Raises:
-            StoreError: unreadable, not a database, truncated, malformed, or a newer schema.
+            StoreError: unreadable, not a database, truncated, malformed, or a newer schema;
+                a spool line that is not a record (the spool moved aside and named).
         """
         if not os.path.lexists(path):
             create_store(path, busy_timeout_ms)
         conn = connect(path, readonly=False, create=False, busy=busy_timeout_ms)
         sweep_new_files(path)  # a killed first write's leftovers: this writer owns them now
         settle_idle(conn, path)  # a new or just-migrated store gets its sentinel here
-        return cls(conn, path, False, clock)
+        ledger = cls(conn, path, False, clock)
+        if spool.waiting(path):
+            try:
+                ledger._fold_spool()
+            except StoreError as exc:
+                if not exc.busy:  # held: this writer's own write says so, or spools
+                    ledger.close()
+                    raise
+        return ledger
 
     @classmethod
     def open_existing(
@@ -101,14 +114,25 @@ class LedgerConnection:
         """Open the ledger for reading when it exists; never create one.
 
         Returns None when there is no ledger file. A store of an older schema is migrated
-        forward first (that writes to an existing store; it creates nothing).
+        forward first, and a spool folded in (that writes to an existing store; it creates
+        nothing): a reader never answers without a spooled writer record.
 
         Raises:
-            StoreError: as :meth:`open`.
+            StoreError: as :meth:`open`; a spool that cannot be folded while another process
+                holds the write lock (a gate then fails closed).
         """
         check_location(path)  # a state directory displaced by a file is not "no ledger"
         if not os.path.lexists(path):
             return None
+        if spool.waiting(path):
+            cls.open(path, busy_timeout_ms=busy_timeout_ms, clock=clock).close()
+            if spool.waiting(path):
+                who = ", ".join(lock_wait.lock_holders(path)) or "another process"
+                raise StoreError(
+                    path,
+                    f"a writer record is waiting in {spool.spool_path(path)} "
+                    f"(ledger locked by {who})",
+                )
         conn = connect(path, readonly=True, create=False, busy=busy_timeout_ms)
         ledger = cls(conn, path, True, clock)
         if ledger.schema_version() < SCHEMA_VERSION:
@@ -124,6 +148,9 @@ class LedgerConnection:
         self._conn.close()
         if not self.readonly:
             touch_idle(self.path)
+
+    def _fold_spool(self) -> None:
+        """Fold the spool into the store (the pending-work store does; here: nothing)."""
 
     def __enter__(self: S) -> S:
         return self

@@ -13,6 +13,8 @@ STATE_DIR = "gentle-hooks"
 LEDGER_FILE = "ledger.sqlite3"
 #: The sentinel beside the ledger that says "nothing pending" (:func:`idle_path`).
 IDLE_FILE = "idle"
+#: Writer records waiting for the ledger's write lock (:mod:`gentle_hooks.ledger.spool`).
+SPOOL_FILE = "spool.jsonl"
 
 
 def ledger_path(common_dir: str) -> str:

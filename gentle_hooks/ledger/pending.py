@@ -8,7 +8,6 @@ says what a writer wrote; which change carries it is decided from content
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
 from gentle_hooks.ledger.connection import IN_CHUNK, LedgerConnection, insert
@@ -23,6 +22,7 @@ from gentle_hooks.ledger.records import (
     PendingMutation,
     WriterEntryRecord,
 )
+from gentle_hooks.ledger.spool_fold import fold, insert_mutation
 from gentle_hooks.values.frozen import replace
 
 
@@ -171,6 +171,10 @@ class PendingWork(LedgerConnection):
                 (commit_id, identity, root),
             )
 
+    def _fold_spool(self) -> None:
+        """Fold spooled writer records in (:func:`gentle_hooks.ledger.spool_fold.fold`)."""
+        fold(self)
+
     def add_mutation(
         self, mutation: PendingMutation, entries: Sequence[WriterEntryRecord]
     ) -> tuple[PendingMutation, tuple[WriterEntryRecord, ...]]:
@@ -184,7 +188,7 @@ class PendingWork(LedgerConnection):
         now = self._clock()
         mutation = replace(mutation, recorded_at=mutation.recorded_at or now)
         with self._write() as conn:
-            return _insert_mutation(conn, mutation, entries, now)
+            return insert_mutation(conn, mutation, entries, now)
 
     def mutation_for_call(
         self, source: str | None, session_id: str | None, tool_call_id: str
@@ -226,7 +230,7 @@ class PendingWork(LedgerConnection):
                 (mutation.tool_call_id, mutation.source, mutation.session_id),
             ).fetchone()
             if row is None:
-                stored, kept = _insert_mutation(conn, mutation, entries, now)
+                stored, kept = insert_mutation(conn, mutation, entries, now)
                 return stored, kept, True
         earlier = self.mutations([int(row[0])])
         return earlier[0], (), False
@@ -456,32 +460,3 @@ class PendingWork(LedgerConnection):
                 "INSERT OR IGNORE INTO escalation_entry (escalation_id, entry_id) VALUES (?, ?)",
                 [(escalation_id, e) for e in entry_ids],
             )
-
-
-def _insert_mutation(
-    conn: sqlite3.Connection,
-    mutation: PendingMutation,
-    entries: Sequence[WriterEntryRecord],
-    now: float,
-) -> tuple[PendingMutation, tuple[WriterEntryRecord, ...]]:
-    """Inside a transaction: insert a mutation and its entries, and link the entries to the
-    root's open escalations."""
-    mutation = replace(mutation, id=insert(conn, mutation))
-    stored = []
-    for entry in entries:
-        entry = replace(entry, mutation_id=mutation.id, recorded_at=now)
-        stored.append(replace(entry, id=insert(conn, entry)))
-    open_escalations = _open_escalation_ids(conn, mutation.root)
-    conn.executemany(
-        "INSERT OR IGNORE INTO escalation_entry (escalation_id, entry_id) VALUES (?, ?)",
-        [(esc, e.id) for esc in open_escalations for e in stored],
-    )
-    return mutation, tuple(stored)
-
-
-def _open_escalation_ids(conn: sqlite3.Connection, root: str) -> list[int]:
-    """Inside a transaction: the root's escalations still sticky for new writer work."""
-    rows = conn.execute(
-        "SELECT id FROM escalation WHERE root = ? AND consumed_by IS NULL ORDER BY id", (root,)
-    )
-    return [int(r[0]) for r in rows]

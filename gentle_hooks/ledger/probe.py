@@ -19,6 +19,7 @@ import os
 from gentle_hooks.ledger.location import (
     IDLE_FILE,
     LEDGER_FILE,
+    SPOOL_FILE,
     STATE_DIR,
     ledger_path,
     state_dir_displaced,
@@ -50,6 +51,8 @@ def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) ->
     path = ledger_path(common_dir)
     if not os.path.lexists(path):
         return state_dir_displaced(common_dir) and _through_store(path, paths)
+    if os.path.lexists(os.path.join(os.path.dirname(path), SPOOL_FILE)):
+        return _through_store(path, paths)  # folds the spool in, or fails closed
     queries = _Queries(path)
     try:
         anything = queries.found(
@@ -123,15 +126,19 @@ def escalation_waiting(common_dir: str, root: str) -> bool:
 #: generated from these rows (:func:`gentle_hooks.services.fastpath.ledger_idle_sh`), and
 #: :func:`idle_by_sentinel` reads them in Python. Paths: ``state`` the state directory
 #: under the common git dir, ``ledger`` the ledger file, ``idle`` the sentinel, ``wal`` the
-#: ledger's write-ahead log. A test is ``(negated, operator, path, other)`` with the
-#: ``test(1)`` operators ``-L -e -d -f -s -nt`` (``-nt``: ``path`` modified after
-#: ``other``; the rows ask it only when both exist). A row is ``(id, form, tests, idle)``:
-#: form ``unless`` answers ``idle`` when one of its tests fails, ``when`` answers it when
-#: all hold; the first row that answers decides.
+#: ledger's write-ahead log, ``spool`` the spool (:mod:`.spool`). A test is
+#: ``(negated, operator, path, other)`` with the ``test(1)`` operators
+#: ``-L -e -d -f -s -nt`` (``-nt``: ``path`` modified after ``other``; the rows ask it
+#: only when both exist). A row is ``(id, form, tests, idle)``: form ``unless`` answers
+#: ``idle`` when one of its tests fails, ``when`` answers it when all hold; the first row
+#: that answers decides.
 IDLE_ROWS: tuple[tuple[str, str, tuple[tuple[bool, str, str, str | None], ...], bool], ...] = (
     ("state-link", "unless", ((True, "-L", "state", None),), False),
     ("no-state", "unless", ((False, "-e", "state", None),), True),
     ("state-not-dir", "unless", ((False, "-d", "state", None),), False),
+    # a writer record spooled behind another process's lock is pending work the store
+    # does not show yet (ledger.spool): only Python can fold it in
+    ("spool-waiting", "unless", ((True, "-e", "spool", None), (True, "-L", "spool", None)), False),
     ("no-ledger", "when", ((True, "-e", "ledger", None), (True, "-L", "ledger", None)), True),
     (
         "ledger-not-plain",
@@ -166,6 +173,7 @@ def idle_by_sentinel(common_dir: str) -> bool:
     ledger = os.path.join(state, LEDGER_FILE)
     paths = {"state": state, "ledger": ledger, "idle": os.path.join(state, IDLE_FILE)}
     paths["wal"] = ledger + "-wal"
+    paths["spool"] = os.path.join(state, SPOOL_FILE)
 
     def holds(test: tuple[bool, str, str, str | None]) -> bool:
         negated, op, path, other = test

@@ -39,7 +39,7 @@ from contextlib import contextmanager
 from gentle_hooks.bounded import file_kind, new_private_file, sweep
 from gentle_hooks.errors import GentleError, cli
 from gentle_hooks.ledger import error_cause, lock_wait
-from gentle_hooks.ledger.location import idle_path, sql_text
+from gentle_hooks.ledger.location import SPOOL_FILE, idle_path, sql_text
 from gentle_hooks.ledger.schema import ENDED_BLOBS_SQL, MIGRATIONS, PENDING_SQL, SCHEMA_VERSION
 
 # Every parameter bound by this process: a non-UTF-8 path (kept by surrogateescape) is
@@ -68,6 +68,7 @@ class StoreError(GentleError):
         )
         self.path = path
         self.problem = problem
+        self.busy = False  # another process held the write lock past the wait
 
 
 def check_header(path: str) -> str | None:
@@ -124,7 +125,9 @@ def store_error(path: str, exc: sqlite3.Error) -> StoreError:
     """The :class:`StoreError` for a SQLite error on the store at ``path``, naming its cause
     (:func:`~gentle_hooks.ledger.error_cause.explain`)."""
     problem, fixable = error_cause.explain(path, str(exc))
-    return StoreError(path, problem, fix=fixable)
+    err = StoreError(path, problem, fix=fixable)
+    err.busy = problem.startswith("busy:")
+    return err
 
 
 @contextmanager
@@ -203,6 +206,8 @@ def settle_idle(conn: sqlite3.Connection, path: str) -> bool:
     sentinel = idle_path(path)
     if os.path.lexists(sentinel):
         return odd_file(sentinel) is None  # something else there never reads as idle
+    if os.path.lexists(os.path.join(os.path.dirname(path), SPOOL_FILE)):
+        return False  # a spooled writer record is pending work the tables do not show yet
     try:
         lock_wait.begin_immediate(conn, wait=False)  # optional: a held lock just leaves it absent
     except sqlite3.Error:

@@ -19,7 +19,7 @@ A6     text: Y makes one of the writer's edits: it removes a line the writer    
        removed and adds a line the writer added, any line of two words or more
        (short and trivial ones too: ``return False`` -> ``return True``)
 A3     text: Y removes one of the lines the writer removed, and lacks               yes
-       ``min(2, |removed|)`` of them
+       ``min(2, |removed|)`` of them; or Y removes one telling writer-removed line
 A4     binary: X is the blob the writer started from (or that is unknown), Y differs  yes
 A5     anything else (the path unchanged or deleted, or only lines nobody attributes) no
 =====  ============================================================================  =========
@@ -33,17 +33,18 @@ edit by hand has ``gentle-hook discard`` (recorded: :func:`holds_own_lines`).
 
 A change made in *another worktree* than the writer's (a linked worktree of the same
 repository, which shares the ledger) carries the entry only on firmer evidence
-(:func:`carries_row` with ``elsewhere``): A1; A2 with at least :data:`MIN_ELSEWHERE` of the
-writer's lines, or one *telling* writer line added as the writer wrote it (spacing, quote
-style and wrapping aside; a renamed copy never counts alone); A6 as here (an edit
-reproduced is a patch applied); A3 with at least :data:`MIN_ELSEWHERE` of the lines the
-writer removed; never A4. Writer work reaches
-another worktree only by being copied there (a file, a stash, a patch), which brings its
-blob or its lines. A telling line (significant and of no trivial row: ``os.system(x)``)
-is one nobody writes the same way by chance, so one of them copied there is the writer's
-content, as it is in the writer's own worktree; a human there writing one *trivial* line
-the writer also wrote (``import os``, ``return None``), removing the one line it removed,
-or writing a line of the writer's shape with names of their own, is doing their own work.
+(:func:`carries_row` with ``elsewhere``): A1; A2 with :data:`MIN_ELSEWHERE` of the writer's
+lines, or one *telling* writer line added as the writer wrote it (spacing, quote style and
+wrapping aside; a renamed copy never counts alone); A6 as here (an edit reproduced is a
+patch applied); A3 with :data:`MIN_ELSEWHERE` of the lines the writer removed; never A4.
+Writer work reaches another worktree only by being copied there (a file, a stash, a patch),
+which brings its blob or its lines. A telling line (significant and of no trivial row:
+``os.system(x)``, ``check_auth(user)``) is one nobody writes the same way by chance, so one
+of them copied there is the writer's content, as it is in the writer's own worktree, where
+removing one telling line the writer removed takes its removal too (A3: staging only
+``check_auth``'s removal of two). A human there writing one *trivial* line the writer also
+wrote (``import os``, ``return None``), removing a line it removed, or writing a line of the
+writer's shape with names of their own, is doing their own work.
 
 Same path or another: a change of the path the writer wrote (or of the path it was
 renamed to, paired as git pairs a rename: :mod:`gentle_hooks.policy.renames`) is read with
@@ -151,7 +152,8 @@ class WriterDelta:
             (:func:`~gentle_hooks.policy.linekeys.line_shape`): a line of the same shape
             with names consistently renamed holds that key (:func:`held_keys`). Empty for
             an entry read from its stored keys only;
-        dropped: with ``removed``, keys of the short lines the writer removed (row A6).
+        dropped: with ``removed``, keys of the short lines the writer removed (row A6);
+        told: the keys of the telling lines the writer removed, one of them alone (row A3).
     """
 
     added: frozenset[str]
@@ -161,6 +163,7 @@ class WriterDelta:
     telling: frozenset[str] = frozenset()
     shapes: frozenset[tuple[str, LineShape]] = frozenset()
     dropped: frozenset[str] = frozenset()
+    told: frozenset[str] = frozenset()
 
     def edited(self) -> tuple[frozenset[str], frozenset[str]]:
         """(added, removed): the keys of every line of two words or more the writer added
@@ -254,35 +257,8 @@ def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = Tr
     short = short_keys(after) - any_before if added else frozenset()
     dropped = short_keys(before) - any_after
     shapes = _added_shapes(after, added)
-    return WriterDelta(added, old - new, False, short, telling, shapes, dropped)
-
-
-#: The distance of contents that differ and cannot be compared line by line (binary).
-FAR = 1 << 62
-
-
-def start_distance(start: bytes | None, after: bytes | None) -> int:
-    """How far ``after`` (what a write left) is from ``start`` (a version it may have
-    started from): the number of significant lines in one and not the other; 0 when equal,
-    :data:`FAR` when they differ and either is binary."""
-    if start == after:
-        return 0
-    if (start is not None and is_binary(start)) or (after is not None and is_binary(after)):
-        return FAR
-    return len(line_keys(start) ^ line_keys(after))
-
-
-def nearest_start(after: bytes | None, starts: list[bytes | None]) -> int:
-    """The index in ``starts`` of the version a write most likely started from: the nearest
-    to ``after`` (:func:`start_distance`), the first of equals.
-
-    Why: a write's own delta is what it changed from where it started. The writer's last
-    recorded content is where it usually continues; when that content is gone (``reset
-    --hard``) and ``HEAD`` moved on (a cherry-pick, a rebase), ``HEAD`` is nearer, and
-    measuring from the stale content would take lines others wrote as the writer's.
-    """
-    distances = [start_distance(s, after) for s in starts]
-    return distances.index(min(distances))
+    told = telling_keys(before) - any_after
+    return WriterDelta(added, old - new, False, short, telling, shapes, dropped, told)
 
 
 @frozen
@@ -351,6 +327,8 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
         return "A6"
     need_removed = MIN_ELSEWHERE if elsewhere else min(2, len(d.removed))
     if d.removed and (old - new) & d.removed and len(d.removed - new) >= need_removed:
+        return "A3"
+    if not elsewhere and (old - new) & d.told:  # one telling writer-removed line, alone
         return "A3"
     return "A5"
 

@@ -37,9 +37,9 @@ from gentle_hooks.policy.attribution import (
     carries_row,
     carries_row_across,
     holds_own_lines,
-    nearest_start,
     writer_delta,
 )
+from gentle_hooks.policy.starts import nearest_start
 from gentle_hooks.services.across import (
     AcrossIndex,
     moved_in_work_tree,
@@ -293,7 +293,7 @@ def entries_for_write(
     Each holds the blob the path holds now (None: the writer deleted it), the blob it
     started from — of the root's last open entry for that path, the index's and
     ``HEAD``'s, the nearest to what it holds now
-    (:func:`~gentle_hooks.policy.attribution.nearest_start`; in that order on a tie: a
+    (:func:`~gentle_hooks.policy.starts.nearest_start`; in that order on a tie: a
     human's staged work is where the writer started, not the writer's; an index that holds
     what the write left is that result staged, not a start) — and the keys of
     the lines the writer added and removed. A path whose content did not change from where

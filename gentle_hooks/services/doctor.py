@@ -60,6 +60,36 @@ def check_ledger(repo: Repository) -> list[CheckResult]:
     odd = sentinel_check(path)
     if odd is not None:
         out.append(CheckResult(odd.name, False, odd.detail, cli("doctor", "--fix")))
+    return out + spool_checks(path)
+
+
+def spool_checks(path: str) -> list[CheckResult]:
+    """A failing ``spool`` check for writer records waiting in the spool of the ledger at
+    ``path`` (``doctor --fix`` folds them in once the write lock is free), and one for each
+    spool moved aside because a line was not a record (kept for a person to read)."""
+    from gentle_hooks.ledger import spool
+
+    out = []
+    if spool.waiting(path):
+        where = spool.spool_path(path)
+        out.append(
+            CheckResult(
+                "spool",
+                False,
+                f"{where}: writer records wait for the ledger's write lock (the gates fail "
+                "closed until they are folded in; the next command that writes folds them)",
+                cli("doctor", "--fix"),
+            )
+        )
+    for kept in spool.kept_aside(path):
+        out.append(
+            CheckResult(
+                "spool",
+                False,
+                f"{kept}: a spool with a line that is not a writer record, kept aside; read "
+                "it, record its writes again, then remove it",
+            )
+        )
     return out
 
 

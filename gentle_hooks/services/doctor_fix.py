@@ -157,6 +157,29 @@ def set_journal_aside(cwd: str | None) -> list[str]:
     return _repair(cwd, "journal", move)
 
 
+def fold_spool(cwd: str | None) -> list[str]:
+    """``doctor --fix``: fold the writer records waiting in the spool into the ledger
+    (:mod:`gentle_hooks.ledger.spool`); the line saying what happened.
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    from gentle_hooks.ledger import spool
+    from gentle_hooks.ledger.sqlite_file import StoreError
+    from gentle_hooks.ledger.store import Ledger
+
+    path = _ledger_of(cwd)
+    if not spool.waiting(path):
+        return []
+    try:
+        Ledger.open(path).close()
+    except StoreError as exc:
+        return [f"could not fold the spool in: {exc}"]
+    if spool.waiting(path):
+        return [f"the spool still waits: {spool.spool_path(path)} (the write lock is held)"]
+    return [f"folded the spooled writer records into the ledger: {path}"]
+
+
 def repair_ledger(cwd: str | None) -> list[str]:
     """``doctor --fix``: move a damaged ledger aside (kept, renamed with the UTC time); the
     lines saying what was moved. A healthy or absent ledger is left alone.

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from gentle_hooks.bounded import READ_LIMIT
 from gentle_hooks.config.keys import ENV_KEYS, git_key
-from gentle_hooks.ledger.location import IDLE_FILE, LEDGER_FILE, STATE_DIR
+from gentle_hooks.ledger.location import IDLE_FILE, LEDGER_FILE, SPOOL_FILE, STATE_DIR
 from gentle_hooks.ledger.probe import IDLE_LAST, IDLE_ROWS
 from gentle_hooks.policy.delegation import IDENTITY_ENV, RUNTIME_ENV
 
@@ -118,7 +118,13 @@ def identity_patterns() -> str:
     return "|".join(f"*{glob_word(w)}*" for w in dict.fromkeys(IDENTITY_WORDS.values()))
 
 
-_SH_PATH = {"state": '"$gh_s"', "ledger": '"$gh_l"', "idle": '"$gh_i"', "wal": '"$gh_l-wal"'}
+_SH_PATH = {
+    "state": '"$gh_s"',
+    "ledger": '"$gh_l"',
+    "idle": '"$gh_i"',
+    "wal": '"$gh_l-wal"',
+    "spool": f'"$gh_s/{SPOOL_FILE}"',
+}
 _SH_SET = {
     "state": f"gh_s=$1/{STATE_DIR}",
     "ledger": f"gh_l=$gh_s/{LEDGER_FILE}",

@@ -9,12 +9,16 @@ per runtime tool call; returns what it recorded, never prints.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping
 
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.location import root_relative
 from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger import spool
 from gentle_hooks.ledger.records import ENDED_STATES, PendingMutation, WriterEntryRecord
+from gentle_hooks.ledger.rows import to_row
+from gentle_hooks.ledger.sqlite_file import StoreError
 from gentle_hooks.policy.attribution import writer_delta
 from gentle_hooks.policy.inputs import validate_label, validate_paths
 from gentle_hooks.policy.proposal import person_start
@@ -76,7 +80,9 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     :func:`ended_derived`), or the same writer (model, effort, source, session) naming the
     same paths again while its mutation is still pending and no path differs from that
     write, is stored once; the result then has ``replayed`` set and a note saying it was
-    already recorded.
+    already recorded. When another process holds the ledger's write lock past the wait,
+    the mutation is appended to the spool instead (durable; the next command that opens
+    the ledger folds it in) and the result has ``spooled`` set.
 
     Raises:
         UsageError: missing model or effort (flag and environment), a bad label, or an
@@ -123,7 +129,12 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
         again = None if entries or tool_call_id else led.last_pending_mutation(root)
         if again is not None and same_write(again, rec, repo, led):
             return Recorded(led.path, again, notes=(retry_note(again),), replayed=True)
-        stored, kept, new = led.add_mutation_once(rec, entries)
+        try:
+            stored, kept, new = led.add_mutation_once(rec, entries)
+        except StoreError as exc:
+            if not exc.busy:
+                raise
+            return _spooled(led.path, rec, entries, exc)
         if not new:
             return Recorded(led.path, stored, notes=(replay_note(stored),), replayed=True)
         notes = (
@@ -138,6 +149,24 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             )
         )
         return Recorded(led.path, stored, notes=notes)
+
+
+def _spooled(
+    path: str, rec: PendingMutation, entries: list[WriterEntryRecord], busy: StoreError
+) -> Recorded:
+    """Keep a mutation the held write lock kept out of the store in the spool
+    (:mod:`gentle_hooks.ledger.spool`), durably; what was kept.
+
+    Raises:
+        StoreError: ``busy``, when the spool cannot be written either.
+    """
+    rec = replace(rec, recorded_at=time.time())
+    line = spool.line_of(to_row(rec), [to_row(e) for e in entries])
+    try:
+        where = spool.append(path, line)
+    except OSError:
+        raise busy from None
+    return Recorded(path, rec, spooled=where)
 
 
 def _utf8(text: str | None) -> bytes | None:

@@ -34,7 +34,7 @@ from gentle_hooks.policy.escalation import make_escalation, parse_item
 from gentle_hooks.policy.inputs import parse_receipt_line
 from gentle_hooks.policy.selfcheck import Report, Standing, receipt_standing, row_text
 from gentle_hooks.services.delivered import refresh_notes_kept
-from gentle_hooks.services.receipt_guard import refuse_dirty_committed
+from gentle_hooks.services.receipt_guard import refuse_dirty_committed, run_place
 from gentle_hooks.services.runner import Observation, run_observed
 from gentle_hooks.values.binding import Binding as Binding
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -76,6 +76,8 @@ class Recorded:
         candidate: the bound candidate (None for pending mutations, which bind to the root);
         notes: lines the user should read (a changed work tree, a limit of the record).
         replayed: the record was there already (a replayed tool call), nothing was added.
+        spooled: the spool the record was appended to while another process held the
+            ledger's write lock (:mod:`gentle_hooks.ledger.spool`); None when it is stored.
     """
 
     ledger: str
@@ -83,6 +85,7 @@ class Recorded:
     candidate: Candidate | None = None
     notes: tuple[str, ...] = field(default=())
     replayed: bool = False
+    spooled: str | None = None
 
 
 def open_root(cwd: str | None) -> tuple[Repository, str]:
@@ -355,7 +358,9 @@ def run_receipt(
     """``receipt run -- CMD``: run the command in the foreground and record what it saw.
 
     The receipt binds to the candidate computed *before* the run (the state the command
-    tested). When the run changed the candidate, a note says so.
+    tested). When the run changed the candidate, a note says so. A ``--staged`` run the
+    work tree does not hold runs in a temporary checkout of the staged tree
+    (:func:`gentle_hooks.services.receipt_guard.run_place`).
 
     Args:
         binding: the candidate to bind to (the command runs in ``binding.cwd``).
@@ -376,7 +381,9 @@ def run_receipt(
     refuse_dirty_committed(bound.repo, binding, argv)
     with open_store(bound.repo) as led:
         cwd = os.path.abspath(binding.cwd) if binding.cwd is not None else os.getcwd()
-        obs = run_observed(argv, cwd=cwd, stdout=stdout, stderr=stderr)
+        deps = bound.settings.verification.dependency_dirs
+        with run_place(bound.repo, bound.root, bound.candidate, cwd, deps) as place:
+            obs = run_observed(argv, cwd=place.cwd, stdout=stdout, stderr=stderr, env=place.env)
         receipt = Receipt(
             root=bound.root,
             identity=bound.candidate.identity,
@@ -406,7 +413,7 @@ def run_receipt(
             else [receipt]
         )
         stored, *again = led.add_all(both)
-        notes = standing_notes(stored, bound)
+        notes = standing_notes(stored, bound) + ((place.note,) if place.note else ())
         notes += refresh_notes_kept(bound.repo, led, bound.candidate)
         if again:
             notes += refresh_notes_kept(bound.repo, led, after)

@@ -158,6 +158,25 @@ def test_commit_all_amend_with_a_message_keeps_the_writer_trailer(served: World)
     assert w.remote_ref("main") == w.rev("HEAD")
 
 
+@pytest.mark.parametrize("reuse", ["-C", "-c"])
+def test_amend_reusing_another_commits_message_keeps_the_writer_trailer(
+    served: World, reuse: str
+) -> None:
+    """``--amend -C <commit>`` (and ``-c``) reuses a human commit's message: git gives
+    prepare-commit-msg source ``commit`` with that commit's id, not ``HEAD``'s."""
+    w = served
+    human = w.rev("HEAD")
+    w.delegate(text=GOOD)
+    w.spot_check()
+    assert w.git("commit", "-qam", "agent").code == 0
+    r = w.git("commit", "--amend", "-q", reuse, human, env={"GIT_EDITOR": "true"})
+    assert r.code == 0, r
+    assert _message(w).startswith(_message(w, human).split("\n", 1)[0])
+    assert "Gentle-Writer: o4-mini/low" in _message(w)
+    assert w.git("push", "origin").code == 0
+    assert w.remote_ref("main") == w.rev("HEAD")
+
+
 def test_commit_all_amend_changing_the_tree_is_blocked_and_keeps_the_trailer(
     served: World,
 ) -> None:

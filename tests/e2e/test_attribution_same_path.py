@@ -8,7 +8,10 @@ with the server gate and notes shared with it.
   at commit, at push and at the server, and the pending work does not expire;
 * ``git mv`` of the writer's file with one more edit is the writer's file renamed (paired
   as git pairs a rename): its one changed line is still the writer's, at every gate, and
-  the pending work does not expire.
+  the pending work does not expire;
+* staging one of the writer's two removed telling lines (``check_auth(user)`` of
+  ``check_auth`` and ``audit_access``) delivers the writer's removal (row A3): blocked at
+  commit, at push and at the server.
 """
 
 from __future__ import annotations
@@ -128,3 +131,31 @@ def test_the_writers_one_line_flip_applied_as_a_patch_in_another_worktree(
     r = w.git("push", "--no-verify", "origin", "topic:main", "refs/notes/gentle-hooks", cwd=b)
     assert r.code != 0 and f"remote: gentle-hooks: BLOCKED {bad[:12]}" in r.err, r
     assert w.remote_ref("main") == before
+
+
+GUARDED = (
+    "def handler(user):\n    check_auth(user)\n    audit_access(user)\n    return serve(user)\n"
+)
+
+
+def test_one_of_the_writers_two_removals_staged_alone_is_delegated(served: World) -> None:
+    """The writer removes ``check_auth(user)`` and ``audit_access(user)``; the human stages
+    only the removal of ``check_auth`` (row A3: one telling removed line): blocked at
+    commit, at push and at the server."""
+    w = served
+    w.write("src/handler.py", GUARDED)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: handler")
+    w.ok("push", "-q", "origin", "main")
+    w.delegate("src/handler.py", "def handler(user):\n    return serve(user)\n")
+    partial = GUARDED.replace("    check_auth(user)\n", "")
+    blob = w.run(["git", "hash-object", "-w", "--stdin"], input=partial.encode()).out.strip()
+    w.ok("update-index", "--cacheinfo", f"100644,{blob},src/handler.py")
+    _blocked_staged(w.git("commit", "-qm", "drop auth"), "src/handler.py")
+    w.ok("commit", "-q", "--no-verify", "-m", "drop auth")
+    bad = w.rev("HEAD")
+    assert w.ok("show", "HEAD:src/handler.py") == partial
+    assert TRAILER in _message(w)
+    w.ok("checkout", "--", "src/handler.py")
+    _blocked_push(w.git("push", "origin", "main"), bad, "src/handler.py")
+    _server_rejects(w, bad)

@@ -92,9 +92,15 @@ def test_server_accepts_verified_rejects_unverified_and_ci_agrees(server: Path) 
     assert f"remote: gentle-hooks: BLOCKED {unverified[:12]} on refs/heads/main" in rejected.stderr
     assert "remote: gentle-hooks: REJECTED refs/heads/main" in rejected.stderr
     assert "missing: delegated, but it has no gentle-hooks note for its tree" in rejected.stderr
-    assert "spot-check --committed        \n" in rejected.stderr
+    # the commit is verified in a worktree of its own (the pusher's tree stays as it is)
+    worktree = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{unverified[:12]}"'
+    assert f"run: gentle-hook spot-check --committed --cwd {worktree}        \n" in rejected.stderr
     # the pusher reads the fix: the server names the CLI, never its own install path
-    assert "run: gentle-hook sync push        \nremote: gentle-hooks: REJECTED" in rejected.stderr
+    assert "run: gentle-hook sync push        \n" in rejected.stderr
+    assert (
+        f"run: git worktree remove --force {worktree}        \nremote: gentle-hooks: REJECTED"
+        in (rejected.stderr)
+    )
     assert git(server, "rev-parse", "main").strip() == verified
 
     git(b, "reset", "-q", "--hard", "origin/main")

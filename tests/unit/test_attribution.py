@@ -14,9 +14,7 @@ from gentle_hooks.policy.attribution import (
     carries,
     carries_row,
     delivered_row,
-    nearest_start,
     reapplies,
-    start_distance,
     writer_delta,
 )
 from gentle_hooks.policy.linekeys import (
@@ -30,10 +28,14 @@ from gentle_hooks.policy.linekeys import (
     line_shape,
     trivial_row,
 )
+from gentle_hooks.policy.starts import nearest_start, start_distance
 
 B0 = b"def handler(event):\n    return validate(event)\n"
 W = b"def handler(event):\n    token = read_token(event)\n    return validate(event, token)\n"
 HUMAN = b"def handler(event):\n    log_event(event)\n    return validate(event)\n"
+#: The writer removes two telling lines (an authorisation check and an audit call).
+GATE = b"def handler(user):\n    check_auth(user)\n    audit_access(user)\n    return serve(user)\n"
+GATE_W = b"def handler(user):\n    return serve(user)\n"
 PNG0, PNG1 = b"\x89PNG\0old", b"\x89PNG\0new"
 
 
@@ -154,6 +156,26 @@ ROWS = [
         change(b"keep_this(x)\ndrop_second(x)\n", b"keep_this(x)\n# ok\n"),
         entry(b"keep_this(x)\ndrop_first(x)\ndrop_second(x)\n", b"keep_this(x)\n"),
         "A3",
+    ),
+    (
+        "A3 one telling writer removal taken alone from two",
+        change(GATE, GATE.replace(b"    check_auth(user)\n", b"")),
+        entry(GATE, GATE_W),
+        "A3",
+    ),
+    *(
+        (
+            f"A5 one trivial writer removal ({row}) taken alone",
+            change(b"    " + line + b"\n" + GATE, GATE),
+            entry(b"    " + line + b"\n" + GATE, GATE_W),
+            "A5",
+        )
+        for row, line in (
+            ("L2", b"}"),
+            ("L3", b"pass"),
+            ("L4", b"return None"),
+            ("L5", b"import os"),
+        )
     ),
     (
         "A5 one writer line already there, the change adds none",
@@ -390,6 +412,12 @@ ELSEWHERE = [
         "A5 the one line a writer removed, removed by a human there",
         change(b"import sys\n" + B0, B0 + b"# tidy\n"),
         entry(b"import sys\n" + B0, B0),
+        "A5",
+    ),
+    (
+        "A5 one telling writer removal taken alone from two, made by a human there",
+        change(GATE, GATE.replace(b"    check_auth(user)\n", b"")),
+        entry(GATE, GATE_W),
         "A5",
     ),
     ("A5 binary from the writer's start", change(PNG0, b"\x89PNG\0other"), entry(PNG0, PNG1), "A5"),

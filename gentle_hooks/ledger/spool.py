@@ -1,0 +1,211 @@
+"""The spool: writer records that could not get the ledger's write lock in time (SPEC §6).
+
+Room ``ledger``, standard library only. A recorder that waited its
+:data:`~gentle_hooks.ledger.lock_wait.LOCK_WAIT_SECONDS` for another process's lock appends
+the pending mutation it would have stored, with its entries, as one JSON line to
+``<state dir>/spool.jsonl`` (:func:`append`: ``O_APPEND | O_NOFOLLOW``, the file and its
+directory fsynced), so the record is durable although not yet in SQLite. Every command that
+opens the ledger for writing folds the spool in first (the store
+inserts each line in one transaction: :func:`claimed`); the hooks count a spool as
+pending work (:data:`gentle_hooks.ledger.probe.IDLE_ROWS`).
+
+A line is ``{"mutation": ROW, "entries": [ROW, ...]}``, each ROW a table row
+(:func:`gentle_hooks.ledger.rows.to_row`) whose BLOB values (text that is not UTF-8) are
+``{"hex": "..."}``.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from gentle_hooks.ledger.location import SPOOL_FILE, STATE_DIR
+
+#: Where a spool with a line that cannot be read is moved (kept, never dropped).
+BAD_SUFFIX = ".bad"
+#: A spool line longer than this is malformed (a mutation names at most a few thousand paths).
+MAX_LINE = 64 * 1024 * 1024
+
+
+class SpoolError(ValueError):
+    """A spool line that is not a record; ``kept`` is where the spool was moved aside."""
+
+    def __init__(self, kept: str, why: str) -> None:
+        super().__init__(why)
+        self.kept = kept
+        self.why = why
+
+
+def spool_path(ledger: str) -> str:
+    """The spool of the ledger file ``ledger``: ``<state dir>/spool.jsonl``."""
+    return os.path.join(os.path.dirname(ledger), SPOOL_FILE)
+
+
+def state_spool(common_dir: str) -> str:
+    """The spool under a git common dir (without naming the ledger)."""
+    return os.path.join(common_dir, STATE_DIR, SPOOL_FILE)
+
+
+def waiting(ledger: str) -> bool:
+    """Whether anything (a spool, or a link or other file in its place) stands at the spool's
+    name: work that is not in the store yet."""
+    return os.path.lexists(spool_path(ledger))
+
+
+def _encode(value: object) -> object:
+    return {"hex": value.hex()} if isinstance(value, bytes) else value
+
+
+def _decode(value: object) -> object:
+    if isinstance(value, dict):
+        if set(value) != {"hex"} or not isinstance(value["hex"], str):
+            raise ValueError("a value that is neither JSON text, number nor {'hex': ...}")
+        return bytes.fromhex(value["hex"])
+    if isinstance(value, (list, bool)):
+        raise ValueError("a column value that is a list or a boolean")
+    return value
+
+
+def line_of(mutation: dict[str, object], entries: list[dict[str, object]]) -> bytes:
+    """One spool line (with its newline) for a mutation row and its entry rows."""
+    import json  # not at module load: the gates' pass path imports this module
+
+    data = {
+        "mutation": {k: _encode(v) for k, v in mutation.items()},
+        "entries": [{k: _encode(v) for k, v in e.items()} for e in entries],
+    }
+    return (json.dumps(data, ensure_ascii=True, sort_keys=True) + "\n").encode("ascii")
+
+
+def append(ledger: str, line: bytes) -> str:
+    """Append one line to the spool of ``ledger``, durably; the spool's path.
+
+    The state directory exists (the ledger is in it); a link at the spool's name or in the
+    directory's place is refused (``O_NOFOLLOW``), as the ledger's own files are. The line
+    is written under the spool's ``flock``, into the file still at the spool's name (a fold
+    that removed it meanwhile makes this open a new one), so a fold never removes a line it
+    did not read.
+
+    Raises:
+        OSError: the line could not be made durable (the caller then reports the lock).
+    """
+    import fcntl
+
+    directory = os.path.dirname(ledger)
+    if os.path.islink(directory):
+        raise OSError(f"{directory} is a symbolic link")
+    path = spool_path(ledger)
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    for _ in range(16):
+        fd = os.open(path, flags, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            st = os.fstat(fd)
+            try:
+                now = os.stat(path, follow_symlinks=False)
+            except FileNotFoundError:
+                continue  # folded and removed while this waited: open the new one
+            if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):
+                continue
+            view = memoryview(line)
+            while view:
+                view = view[os.write(fd, view) :]
+            os.fsync(fd)
+            break
+        finally:
+            os.close(fd)
+    else:
+        raise OSError(f"{path}: replaced again and again while appending")
+    dfd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
+    return path
+
+
+Lines = list[tuple[dict[str, object], list[dict[str, object]]]]
+
+
+@contextmanager
+def claimed(ledger: str) -> Iterator[Lines | None]:
+    """The spool's lines as (mutation row, entry rows), held under its ``flock``; None when
+    there is no spool. Enter it inside the store's write transaction and leave it after
+    that transaction committed (the lines are stored): the spool is then removed, still
+    under the ``flock``, so no appender adds a line to it in between (:func:`append`). When
+    the body raises, the spool is kept as it is.
+
+    Raises:
+        SpoolError: a line that is not a spooled record, or a spool that is not a regular
+            file: the spool was moved aside (:func:`aside`) (kept whole) first.
+    """
+    import fcntl
+
+    path = spool_path(ledger)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        yield None
+        return
+    except OSError as exc:
+        raise aside(path, f"cannot be read: {exc.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise aside(path, "is not a regular file")
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        data = b""
+        while len(data) <= MAX_LINE:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            data += chunk
+        yield _parse(path, data)
+        os.unlink(path)
+    finally:
+        os.close(fd)
+
+
+def _parse(path: str, data: bytes) -> Lines:
+    """The records of a spool's bytes (:func:`claimed`)."""
+    import json
+
+    out = []
+    for number, raw in enumerate(data.splitlines(), 1):
+        if not raw.strip():
+            continue
+        try:
+            if len(data) > MAX_LINE:
+                raise ValueError("too long")
+            item = json.loads(raw.decode("ascii"))
+            mutation = {str(k): _decode(v) for k, v in item["mutation"].items()}
+            entries = [{str(k): _decode(v) for k, v in e.items()} for e in item["entries"]]
+        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
+            raise aside(path, f"line {number} is not a spooled record ({exc})") from None
+        out.append((mutation, entries))
+    return out
+
+
+def aside(path: str, why: str) -> SpoolError:
+    """Move the spool at ``path`` aside to ``<path>.bad-<time>-<random>`` (kept, never
+    dropped); the error naming it."""
+    import time
+
+    kept = f"{path}{BAD_SUFFIX}-{int(time.time())}-{os.urandom(3).hex()}"
+    try:
+        os.rename(path, kept)
+    except OSError:
+        kept = path  # left where it is: the next fold names it again
+    return SpoolError(kept, why)
+
+
+def kept_aside(ledger: str) -> list[str]:
+    """The spools :func:`aside` moved beside the ledger ``ledger``, sorted."""
+    directory = os.path.dirname(ledger)
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    prefix = SPOOL_FILE + BAD_SUFFIX + "-"
+    return sorted(os.path.join(directory, n) for n in names if n.startswith(prefix))
