@@ -10,7 +10,7 @@ bytes and decide where the results go. Imports flow down this list:
 * :mod:`.verdict` — :class:`~.verdict.DelegationVerdict`, its criteria and what was
   observed for each, the candidate it binds, the acceptance rules V1-V6, the recorded
   status, its digest, ``parse_verdict`` and the stored JSON form.
-* :mod:`.brief` — :class:`~.brief.DelegationBrief` with its checks, the brief rules B1-B4,
+* :mod:`.brief` — :class:`~.brief.DelegationBrief` with its checks, the brief rules B1-B5,
   ``check_brief``, ``parse_brief`` and the brief id.
 * :mod:`.outcome` — what one check a verifier ran showed (:class:`~.outcome.Check`,
   :class:`~.outcome.Outcome`).

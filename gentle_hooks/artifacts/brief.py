@@ -31,6 +31,7 @@ from gentle_hooks.artifacts.jsonio import (
     Strings,
     parse_object_model,
 )
+from gentle_hooks.policy.loadenv import loading_env
 from gentle_hooks.policy.reach import Reach, env_faults, reach_faults
 from gentle_hooks.values.frozen import frozen
 
@@ -247,6 +248,14 @@ def _room_faults(brief: DelegationBrief) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _load_faults(brief: DelegationBrief) -> tuple[str, ...]:
+    return tuple(
+        f"env {name}: {row.loads} (row {row.id}): a check would observe what that code "
+        "says, not the candidate's suite; remove it from the brief's env"
+        for name, row in loading_env(brief.env or {})
+    )
+
+
 @frozen
 class BriefRule:
     """One brief rule: a stable id, the rule in words, and a check naming its faults."""
@@ -264,6 +273,10 @@ BRIEF_RULES: tuple[BriefRule, ...] = (
     BriefRule("B3", "readOnly false declares a mutating side effect", _read_only_faults),
     # this tool's extension, as the checks are (:mod:`gentle_hooks.policy.reach`)
     BriefRule("B4", "every check stays in the clean room's tree", _room_faults),
+    # :mod:`gentle_hooks.policy.loadenv`
+    BriefRule(
+        "B5", "the brief's env changes nothing a runner or the interpreter loads", _load_faults
+    ),
 )
 
 
@@ -280,7 +293,9 @@ def check_brief(brief: DelegationBrief) -> list[str]:
         declared mutating side effect (:func:`mutating_side_effects`); B4 a check, or a
         variable of its ``env``, that reaches outside the clean room's tree (an absolute
         path, a home directory, a path out of the room:
-        :data:`~gentle_hooks.policy.reach.REACH_ROWS`).
+        :data:`~gentle_hooks.policy.reach.REACH_ROWS`); B5 a variable of its ``env`` that
+        changes what a test runner or the interpreter loads
+        (:data:`~gentle_hooks.policy.loadenv.LOAD_ENV_ROWS`).
     """
     return [f"{rule.id} {fault}" for rule in BRIEF_RULES for fault in rule.faults(brief)]
 

@@ -9,7 +9,7 @@ the commands (:mod:`gentle_hooks.services.verify`) and hands the observations ov
   judges"), one the change itself defines is blocked (C1-own), a criterion passes on exit
   0 (a test runner's only when its output shows tests ran:
   :mod:`gentle_hooks.policy.testcount`), a negative test passes when its command
-  fails, not by a signal, and its outcome on the candidate's base tree differs (so it
+  fails, not by a signal, and passes on the candidate's base tree (exit 0: so it
   depends on the artifact), a criterion counts only when its outcome depends on the
   artifact (C4-nothing: it differs on the base tree, or on the candidate with the files it
   adds or changes emptied; "Guardrails": "do not accept a claim whose criteria have no
@@ -123,12 +123,16 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
     ),
     CheckRow(
         "C2-base",
-        "a negative test that exits with the same status on the candidate's base tree (its "
-        "output aside), or was not run there (the candidate changes no file): it fails "
-        "whatever the artifact is",
-        lambda o: o.check.kind == "negative" and o.exit_code != 0 and o.base_same is not False,
+        "a negative test that fails on the candidate's base tree too (any non-zero status: "
+        "`grep -q x new_file` exits 2 there, 1 here), or was not run there (the candidate "
+        "changes no file): it fails whatever the artifact is; it must pass on the base",
+        lambda o: (
+            o.check.kind == "negative"
+            and o.exit_code != 0
+            and (o.base_same is not False or o.base_exit != 0)
+        ),
         "fail",
-        said="it fails the same way on the base tree, whatever the change",
+        said="it fails on the base tree too, whatever the change",
     ),
     CheckRow(
         "C2",

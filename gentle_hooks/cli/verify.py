@@ -2,7 +2,7 @@
 
 Room ``cli``: parse flags, read the brief, call :mod:`gentle_hooks.services.verify`, render
 with :mod:`gentle_hooks.report.verify_report`. Exit codes: 0 a room made / a ``pass``
-verdict written, 1 the brief rejected (B1-B4) or a ``fail``/``blocked`` verdict written, 2
+verdict written, 1 the brief rejected (B1-B5) or a ``fail``/``blocked`` verdict written, 2
 bad input (not a brief, no criterion, a changed room...).
 """
 

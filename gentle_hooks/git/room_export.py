@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
-from gentle_hooks.errors import GitError
+from gentle_hooks.errors import EXIT_BLOCKED, GentleError, GitError
 from gentle_hooks.git.objects import Objects
 from gentle_hooks.git.process import run_git, scrubbed_env
 
@@ -73,6 +73,8 @@ class RoomExport(Objects):
 
         Raises:
             GitError: ``dest`` is not empty, or a git step failed.
+            GentleError (exit 1): a symbolic link of ``tree`` resolves outside ``dest``
+                (:func:`_refuse_outward_links`).
         """
         if os.path.exists(dest) and os.listdir(dest):
             raise GitError(f"{dest}: not empty; a clean room starts from nothing")
@@ -85,6 +87,7 @@ class RoomExport(Objects):
             room_git(dest, ["index-pack", "--stdin"], input=pack)
         room_git(dest, ["read-tree", tree])  # refuses paths git would never check out
         self._write_files(tree, dest)
+        _refuse_outward_links(dest)
         room_git(dest, ["update-index", "-q", "--refresh"])
         commit = (
             room_git(dest, ["commit-tree", tree, "-m", message], env=ROOM_IDENTITY)
@@ -116,3 +119,28 @@ class RoomExport(Objects):
             with open(full, "wb") as fh:
                 fh.write(blobs[oid])
             os.chmod(full, 0o755 if mode == "100755" else 0o644)
+
+
+def _refuse_outward_links(dest: str) -> None:
+    """Raises GentleError (exit 1): a symbolic link under ``dest`` resolves (through any
+    other link, as the kernel would) outside ``dest``: ``ext -> /home/me/repo``,
+    ``up -> ../..``. A check given it (``pytest -q ext``) would observe another tree than
+    the candidate's; the room is not made rather than the link rewritten (the tree would
+    no longer be the candidate's)."""
+    top = os.path.realpath(dest)
+    for where, dirs, files in os.walk(dest):
+        if where == dest and ".git" in dirs:
+            dirs.remove(".git")
+        for name in (*dirs, *files):
+            full = os.path.join(where, name)
+            if not os.path.islink(full):
+                continue
+            real = os.path.realpath(full)
+            if real != top and not real.startswith(top + os.sep):
+                rel = os.path.relpath(full, dest)
+                raise GentleError(
+                    f"the candidate's symbolic link {rel} -> {os.readlink(full)} leads "
+                    "outside its tree: a check would observe another tree than the "
+                    "candidate's; make the link relative and inside the tree, or remove it",
+                    exit_code=EXIT_BLOCKED,
+                )

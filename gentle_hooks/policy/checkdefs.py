@@ -76,9 +76,22 @@ class DefinitionRow:
     wraps: bool = False
 
 
+#: pytest's configuration files (its documented list: pytest.ini, .pytest.ini, pytest.toml,
+#: .pytest.toml, pyproject.toml, tox.ini, setup.cfg), conftest.py and Python's start-up
+#: modules. pytest.toml's table
+#: is ``[pytest]``, pyproject.toml's ``[tool.pytest]`` (``.ini_options`` below it).
 _PYTEST = FileRule(
-    ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg", "conftest.py"),
-    parts=(("toml", "tool", "pytest"), ("ini", "pytest"), ("ini", "tool:pytest")),
+    (
+        *("pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "pyproject.toml"),
+        *("tox.ini", "setup.cfg", "conftest.py"),
+        # Python imports these at start-up from any PYTHONPATH entry (a brief's
+        # {"PYTHONPATH": "src"}): code that runs before pytest, as a plugin would
+        *("sitecustomize.py", "usercustomize.py"),
+    ),
+    parts=(
+        *(("toml", "tool", "pytest"), ("toml", "pytest")),
+        *(("ini", "pytest"), ("ini", "tool:pytest")),
+    ),
 )
 _JS_CONFIG = tuple(
     f"{tool}.config.{ext}" for tool in ("jest", "vitest") for ext in ("js", "ts", "mjs", "cjs")

@@ -9,6 +9,10 @@ subset, and the lines in which a runner's output says it left tests out (pytest'
 deselected``, from ``-k`` in a configuration's ``addopts`` too; cargo's ``3 filtered
 out``). :func:`selection` names the first row met.
 
+A run told to read another configuration (``-o addopts=...``, ``-c other.ini``, ``-p plug``,
+``--rootdir``, ``--confcutdir``, ``--pyargs``) is not the full suite either (row
+P-pytest-config): what it collects is no longer what the repository's configuration says.
+
 Not a selection: ``-x``/``--maxfail`` (a run that stops at a failure fails), ``-q``,
 ``-v``. An operand naming a test file or a subdirectory of the test tree (``pytest -q
 tests/test_sub.py``, ``pytest tests/unit``, ``go test ./pkg/...``) selects (row
@@ -56,6 +60,15 @@ SELECTION_ROWS: tuple[SelectionRow, ...] = (
             {"-k", "-m", "--deselect", "--lf", "--last-failed", "--sw", "--stepwise"}
             | {"--sw-skip", "--stepwise-skip", "--ignore", "--ignore-glob", "--nf", "--new-first"}
         ),
+    ),
+    SelectionRow(
+        "P-pytest-config",
+        "pytest told to read another configuration or load or drop a plugin: -o/--override-ini, "
+        "-p, -c/--config-file, --rootdir, --confcutdir, --pyargs (addopts, testpaths, "
+        "collect_ignore of another file or none)",
+        ("T-pytest",),
+        frozenset({"-o", "--override-ini", "-p", "-c", "--config-file", "--rootdir"})
+        | frozenset({"--confcutdir", "--pyargs"}),
     ),
     SelectionRow(
         "P-pytest-node",
@@ -144,7 +157,7 @@ def _selects(row: SelectionRow, words: tuple[str, ...]) -> bool:
 
 
 #: Options of pytest (and of the other runners) whose value is the next word: that word
-#: is not an operand (``-p no:cacheprovider``, ``--junitxml out/r.xml``).
+#: is not an operand (``--tb short``, ``--junitxml out/r.xml``).
 _VALUE_FLAGS = frozenset(
     {"-p", "-c", "-o", "-W", "-n", "--rootdir", "--confcutdir", "--basetemp", "--junitxml"}
     | {"--junit-xml", "--tb", "--maxfail", "--durations", "--dist", "--cov", "--cov-report"}

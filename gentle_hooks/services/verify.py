@@ -2,7 +2,7 @@
 
 Room ``services``. One use case in two steps:
 
-* :func:`prepare` — validate the brief (B1-B4), choose its checks, and hand over a clean
+* :func:`prepare` — validate the brief (B1-B5), choose its checks, and hand over a clean
   room (:mod:`gentle_hooks.services.cleanroom`): the candidate's exact tree, the brief's
   objective and success criteria, nothing else.
 * :func:`run` — in a clean room that still holds exactly the candidate (a prepared one, or

@@ -488,14 +488,14 @@ RUN_CASES = [
     ("mutating-without-negative-blocked", {"negativeTests": []}, (), "blocked", "S3"),
     ("criterion-fails", {}, ("--check", "python3 -c 'raise SystemExit(3)'"), "fail", "S4"),
     ("negative-passes-fails", {}, ("--negative", "true"), "fail", "S4"),
-    # the imported add() collected as a test needs fixtures a and b: an error (a module
-    # operand, ``unittest tests.x``, names part of the suite now: row P-operand)
+    # -o overrides the configuration (row P-pytest-config): not the full suite; the
+    # suite that fails is test_a_failing_suite_fails
     (
-        "suite-fails",
+        "suite-override-ini-blocked",
         {"fullSuite": "python3 -m pytest -q tests -o 'python_functions=add test_*'"},
         (),
-        "fail",
-        "S4",
+        "blocked",
+        "S1-suite-part",
     ),
     (
         "suite-no-test-runner-blocked",
@@ -1646,3 +1646,12 @@ def test_a_verdict_of_overridden_checks_does_not_claim_the_brief(env: Env) -> No
     assert ids[0] == ids[1] and ids[0] != ids[2]
     assert all(i.startswith("add-1+flags-") and len(i) == len("add-1+flags-") + 8 for i in ids)
     assert Path(one["json_path"]).name.startswith(ids[0].replace("+", "-") + "-")
+
+
+def test_a_failing_suite_fails(env: Env) -> None:
+    """Row S4: the candidate's full suite fails (a failing test in the tree)."""
+    write(env.repo / "tests" / "test_bad.py", "def test_bad():\n    assert False\n")
+    env.brief(BRIEF)
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    assert (out["status"], out["status_row"]) == ("fail", "S4"), out["outcomes"]
+    assert out["verdict"]["fullSuiteRun"] is True

@@ -155,3 +155,16 @@ def test_a_checks_parent_process_shows_nothing_of_the_caller(env: Env, tmp_path:
     )
     assert out["status"] == "pass", out["outcomes"]
     assert not marker.exists(), marker.read_text()
+
+
+def test_a_negative_test_that_fails_on_the_base_too_does_not_count(env: Env) -> None:
+    """Refuter of issue 18, item 5: ``grep -q zzzz_never new.txt`` on a file the change adds
+    exits 1 on the candidate and 2 on the base (no file): it fails on every tree, so it is
+    no evidence (C2-base), though the two statuses differ."""
+    write(env.repo / "new.txt", "hello\n")
+    negative = "grep -q zzzz_never new.txt"
+    env.brief({**BRIEF, "negativeTests": [{"criterion": "never", "run": negative}]})
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    (neg,) = [o for o in out["outcomes"] if o["kind"] == "negative"]
+    assert (neg["result"], neg["row"]) == ("fail", "C2-base"), neg
+    assert out["status"] == "fail", out["outcomes"]

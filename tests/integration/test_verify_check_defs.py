@@ -45,3 +45,32 @@ def test_a_makefile_include_the_change_writes_blocks_make(repo: Path, tmp_path: 
     suite = out["outcomes"][-1]
     assert (out["status"], suite["row"]) == ("blocked", "C1-own"), out["outcomes"]
     assert "rules.make" in suite["error"], suite
+
+
+@pytest.mark.parametrize("name", ["pytest.toml", ".pytest.toml"])
+def test_a_pytest_toml_the_change_adds_blocks_the_suite(
+    repo: Path, tmp_path: Path, name: str
+) -> None:
+    """pytest >= 9 reads ``[pytest]`` of ``pytest.toml``/``.pytest.toml``: one the change adds
+    with ``--ignore`` in addopts writes the suite's definition, so it is not run."""
+    env = _env(repo, tmp_path, None)
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests"})
+    write(repo / name, '[pytest]\naddopts = ["--ignore=tests/test_add.py"]\n')
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    suite = out["outcomes"][-1]
+    assert (out["status"], suite["row"], suite["exit_code"]) == ("blocked", "C1-own", None), out
+    assert name in suite["error"], suite
+
+
+def test_a_sitecustomize_on_the_brief_pythonpath_blocks_the_suite(
+    repo: Path, tmp_path: Path
+) -> None:
+    """``{"PYTHONPATH": "src"}``: Python imports the change's ``src/sitecustomize.py``
+    before pytest starts, so it defines the suite as a plugin would; not run."""
+    env = _env(repo, tmp_path, None)
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests"})
+    write(repo / "src" / "sitecustomize.py", "import sys\n")
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    suite = out["outcomes"][-1]
+    assert (out["status"], suite["row"]) == ("blocked", "C1-own"), out
+    assert "sitecustomize.py" in suite["error"], suite

@@ -148,3 +148,43 @@ def test_a_path_entry_left_out_of_the_room_is_named(env: Env) -> None:
     assert "the tool it needs is missing" in proc.stdout, proc.stdout
     assert f"note: PATH: {venv_bin} left out of the room: it is in your repository" in proc.stdout
     assert "install the tools outside the repository" in proc.stdout
+
+
+def test_a_brief_env_that_loads_code_is_refused(env: Env) -> None:
+    """Rule B5: ``PYTEST_PLUGINS=plug`` would load the candidate's ``plug.py`` into the
+    suite; nothing runs, one line names the variable."""
+    (env.repo / "plug.py").write_text("")
+    env.brief({**BRIEF, "env": {"PYTHONPATH": "src", "PYTEST_PLUGINS": "plug"}})
+    for verb in ("prepare", "run"):
+        proc = env.gh("verify", verb, "--brief", str(env.brief_path))
+        assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+        lines = proc.stderr.splitlines()
+        assert len(lines) == 1, proc.stderr
+        assert lines[0].startswith(f"{env.brief_path}: brief rejected: B5 env PYTEST_PLUGINS")
+    assert env.rooms() == []
+
+
+@pytest.mark.parametrize("target", ["outside", "../..", "inner/../.."])
+def test_a_symlink_out_of_the_tree_is_refused(env: Env, tmp_path: Path, target: str) -> None:
+    """The candidate's ``ext -> /outside`` made ``pytest -q ext`` (a top-level directory:
+    the full suite) run a passing suite outside the room. No room is made; one line names
+    the link. ``inner/../..`` climbs through ``inner -> .``, which lexical reading misses."""
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "test_ok.py").write_text("def test_ok():\n    pass\n")
+    (env.repo / "inner").symlink_to(".")
+    (env.repo / "ext").symlink_to(outside if target == "outside" else target)
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q ext"})
+    proc = env.gh("verify", "run", "--brief", str(env.brief_path))
+    assert (proc.returncode, proc.stdout) == (1, ""), proc.stderr
+    lines = proc.stderr.splitlines()
+    assert len(lines) == 1 and "symbolic link ext -> " in lines[0], proc.stderr
+    assert "leads outside its tree" in lines[0]
+    assert env.rooms() == []
+
+
+def test_a_symlink_inside_the_tree_is_kept(env: Env) -> None:
+    """A link that stays in the tree is the candidate's own: the room is made."""
+    (env.repo / "docs").symlink_to("src")
+    out = env.json("verify", "prepare", "--brief", str(env.brief_path))
+    assert out["room"], out

@@ -31,6 +31,8 @@ TREE = [
     "rules.mk",
     "package.json",
     "pytest.ini",
+    "pytest.toml",
+    ".pytest.toml",
     "pyproject.toml",
     "setup.cfg",
     "tox.ini",
@@ -43,6 +45,8 @@ TREE = [
 #: runner it does not name, so each of them defines it too.
 RUNNERS = [
     "pytest.ini",
+    "pytest.toml",
+    ".pytest.toml",
     "pyproject.toml",
     "setup.cfg",
     "tox.ini",
@@ -67,7 +71,10 @@ CASES = [
     ("npm test", RUNNERS),
     ("tox -e py", RUNNERS),
     ("nox", ["noxfile.py", *RUNNERS]),
-    ("python3 -m pytest -q", ["pytest.ini", "pyproject.toml", "setup.cfg", "tox.ini"]),
+    (
+        "python3 -m pytest -q",
+        ["pytest.ini", "pytest.toml", ".pytest.toml", "pyproject.toml", "setup.cfg", "tox.ini"],
+    ),
     ("jest", ["package.json", "jest.config.js"]),
     ("mocha", ["package.json", "jest.config.js", ".mocharc.yml"]),
     # what a check reads, and what the artifact is, is not its definition
@@ -154,6 +161,14 @@ PART_CASES: list[tuple[str, Source, str, bytes | None, bytes | None, bool]] = [
         b"[metadata]\nname = b\n",
         False,
     ),
+    (
+        "pytest-toml-pytest-table",  # pytest >= 9 reads [pytest] of pytest.toml
+        PYTEST,
+        "pytest.toml",
+        b'[pytest]\naddopts = ["-q"]\n',
+        b'[pytest]\naddopts = ["-q", "--ignore=test_b.py"]\n',
+        True,
+    ),
     ("pytest-ini-whole-section", PYTEST, "pytest.ini", b"[pytest]\n", b"[pytest]\nx = 1\n", True),
     (
         "tox-testenv-in-setup-cfg",
@@ -223,3 +238,9 @@ def test_included_files_of_a_script_or_makefile() -> None:
         "local.make",
         "setup.sh",
     )
+
+
+@pytest.mark.parametrize("path", ["sitecustomize.py", "src/usercustomize.py"])
+def test_python_start_up_modules_define_a_pytest_check(path: str) -> None:
+    """Python imports them from a brief's ``{"PYTHONPATH": "src"}`` before pytest starts."""
+    assert defining("python3 -m pytest -q", [path, "app.py"]) == [path]

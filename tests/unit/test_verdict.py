@@ -166,7 +166,7 @@ def test_brief_fault_messages_exact() -> None:
 
 
 def test_brief_rule_ids_are_stable() -> None:
-    assert [r.id for r in BRIEF_RULES] == ["B1", "B2", "B3", "B4"]
+    assert [r.id for r in BRIEF_RULES] == ["B1", "B2", "B3", "B4", "B5"]
 
 
 BRIEF_MALFORMED = [

@@ -136,7 +136,9 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     ),
     ("negative-fails-on-base-too", on_base(out("negative", 1), 1, True), "fail", "C2-base"),
     ("negative-not-run-on-base", replace(out("negative", 1), base_same=None), "fail", "C2-base"),
-    ("negative-fails-otherwise-on-base", on_base(out("negative", 1), 1, False), "pass", "C2"),
+    # a negative test must pass on the base: failing otherwise there is failing too
+    ("negative-fails-otherwise-on-base", on_base(out("negative", 1), 2, False), "fail", "C2-base"),
+    ("negative-passes-on-base", on_base(out("negative", 1), 0, False), "pass", "C2"),
     # seed 001 "Guardrails": "do not accept a claim whose criteria have no observable check"
     ("criterion-same-on-base-and-hollow", hollow(out("criterion", 0), True), "fail", "C4-nothing"),
     ("criterion-fails-everywhere", hollow(out("criterion", 1), True), "fail", "C4-nothing"),

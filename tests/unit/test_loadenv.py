@@ -1,0 +1,56 @@
+"""A brief's variables that change what a runner or the interpreter loads
+(``gentle_hooks.policy.loadenv``; brief rule B5).
+
+Refuter finding of issue 18: ``{"PYTEST_PLUGINS": "plug"}`` with the candidate's ``plug.py``
+loaded the candidate's code into the suite."""
+
+from __future__ import annotations
+
+import pytest
+
+from gentle_hooks.artifacts.brief import check_brief, parse_brief
+from gentle_hooks.policy.loadenv import LOAD_ENV_ROWS, loading_env
+
+#: (variable, value, the row that refuses it).
+CASES = [
+    ("PYTEST_PLUGINS", "plug", "E-pytest"),
+    ("PYTEST_ADDOPTS", "--deselect test_b.py", "E-pytest"),
+    ("PYTHONSTARTUP", "start.py", "E-python"),
+    ("PYTHONHOME", "py", "E-python"),
+    ("PYTHONUSERBASE", "base", "E-python"),
+    ("NODE_OPTIONS", "--require ./x.js", "E-node"),
+    ("LD_PRELOAD", "./x.so", "E-loader"),
+    ("LD_LIBRARY_PATH", "lib", "E-loader"),
+    ("DYLD_INSERT_LIBRARIES", "x.dylib", "E-loader"),
+    ("BASH_ENV", "env.sh", "E-shell"),
+    ("ENV", "env.sh", "E-shell"),
+    ("PERL5OPT", "-Mx", "E-perl"),
+    ("RUBYOPT", "-rx", "E-ruby"),
+    ("GIT_DIR", "other/.git", "E-git"),
+    ("GIT_CONFIG_GLOBAL", "cfg", "E-git"),
+]
+
+
+@pytest.mark.parametrize(("name", "value", "row"), CASES, ids=[c[0] for c in CASES])
+def test_a_variable_that_loads_code_is_named(name: str, value: str, row: str) -> None:
+    assert [(n, r.id) for n, r in loading_env({name: value, "LANG": "C"})] == [(name, row)]
+
+
+def test_every_row_has_a_case() -> None:
+    assert {c[2] for c in CASES} == {r.id for r in LOAD_ENV_ROWS}
+
+
+@pytest.mark.parametrize(
+    "name", ["PYTHONPATH", "NODE_PATH", "LANG", "TZ", "PATH", "PYTHONSAFEPATH"]
+)
+def test_where_imports_are_found_is_not_refused(name: str) -> None:
+    assert loading_env({name: "src"}) == ()
+
+
+def test_the_brief_is_rejected_by_rule_b5() -> None:
+    brief = parse_brief(
+        b'{"objective": "x", "outputFormat": "json", "boundaries": ["b"], "stopCondition": "s",'
+        b' "env": {"PYTEST_PLUGINS": "plug", "PYTHONPATH": "src"}}'
+    )
+    faults = check_brief(brief)
+    assert len(faults) == 1 and faults[0].startswith("B5 env PYTEST_PLUGINS: "), faults
