@@ -284,16 +284,22 @@ def test_after_stash_of_writer_work_a_humans_own_rewrite_passes(served: World) -
     _blocked_staged(w.git("commit", "-qam", "writer work back"))
 
 
-def _feature_checked_and_pushed_then_main_moves(w: World, how: str) -> None:
-    """The writer's feature on ``featX``, spot-checked, committed and pushed; ``main``
-    moves on (a human's README commit); the feature's content is brought onto ``main``
-    with ``how`` and staged."""
+def _feature_delivered(w: World) -> None:
+    """The writer's feature on ``featX``: spot-checked, committed and pushed; back on
+    ``main``."""
     w.ok("switch", "-q", "-c", "featX")
     w.delegate(text=PAYLOAD_X)
     w.spot_check()
     assert w.git("commit", "-qam", "writer: feature").code == 0
     assert w.git("push", "-q", "origin", "featX").code == 0
     w.ok("switch", "-q", "main")
+
+
+def _feature_checked_and_pushed_then_main_moves(w: World, how: str) -> None:
+    """The writer's feature on ``featX``, spot-checked, committed and pushed; ``main``
+    moves on (a human's README commit); the feature's content is brought onto ``main``
+    with ``how`` and staged."""
+    _feature_delivered(w)
     w.write("README.md", "# demo, main moved on\n")
     w.ok("commit", "-qam", "human: readme")
     if how == "cherry-pick -n":
@@ -351,12 +357,7 @@ def test_building_on_verified_pushed_writer_content_passes_at_push(served: World
     merge of ``featX`` into ``main`` (which moved on), a human's edit of the file on top of
     it, and a human's line ``import os`` (trivial) elsewhere pass; no trailer."""
     w = served
-    w.ok("switch", "-q", "-c", "featX")
-    w.delegate(text=PAYLOAD_X)
-    w.spot_check()
-    assert w.git("commit", "-qam", "writer: feature").code == 0
-    assert w.git("push", "-q", "origin", "featX").code == 0
-    w.ok("switch", "-q", "main")
+    _feature_delivered(w)
     w.write("src/util.py", "import os\n\nHOME = os.environ.get('HOME')\n")
     w.ok("add", "-A")
     w.ok("commit", "-qm", "human: util")
@@ -377,12 +378,7 @@ def test_a_conflicted_merge_of_delivered_writer_content_passes(served: World) ->
     version and concluded with ``git commit`` (pre-commit, with git's ``MERGE_HEAD`` in
     place), brings what was judged on its branch: commit and push pass, no trailer."""
     w = served
-    w.ok("switch", "-q", "-c", "featX")
-    w.delegate(text=PAYLOAD_X)
-    w.spot_check()
-    assert w.git("commit", "-qam", "writer: feature").code == 0
-    assert w.git("push", "-q", "origin", "featX").code == 0
-    w.ok("switch", "-q", "main")
+    _feature_delivered(w)
     w.write("src/app.py", HUMAN)
     w.ok("commit", "-qam", "human: app")
     assert w.git("merge", "-q", "--no-edit", "featX").code == 1  # a conflict in src/app.py
