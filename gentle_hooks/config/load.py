@@ -269,8 +269,9 @@ def _check_patterns(risk: RiskSettings, config_file: str | None) -> None:
     """Refuse (one line naming the key) a ``risk.process_patterns`` entry that does not
     compile, is over :data:`MAX_PATTERN` characters or has a shape that backtracks
     exponentially (:func:`gentle_hooks.config.regex_shape.slow_shape`), and a
-    ``risk.process_preselect`` with a back-reference (git's regex engine backtracks on
-    those; a preselect is a plain word list).
+    ``risk.process_preselect`` with a back-reference, a counted repeat (``{m,n}``) or a
+    repeated group (git's regex engine backtracks on those or expands them; a preselect is
+    a plain word list).
 
     Raises:
         ConfigError: as above.
@@ -302,6 +303,13 @@ def _check_patterns(risk: RiskSettings, config_file: str | None) -> None:
         raise ConfigError(
             f"{where}: a back-reference, which git's -G can take exponential "
             "time on; list plain words"
+        )
+    if re.search(r"(?<!\\)\{\s*\d|\)\s*[*+?{]", preselect):
+        # git's regex engine expands counted repeats, and a repeated group multiplies them:
+        # (x{0,255}){0,255} held -G for 22 s and 1.4 GB of memory
+        raise ConfigError(
+            f"{where}: a counted repeat or a repeated group, which git's -G can take "
+            "exponential time and memory on; list plain words"
         )
 
 

@@ -60,6 +60,11 @@ def _load(tmp_path: Path, risk: str) -> None:
         ),
         pytest.param("process_patterns = ['a{99999999999999999999}']", "too large", id="huge"),
         pytest.param("process_preselect = '(a*)*\\1'", "back-reference", id="preselect-backref"),
+        pytest.param(
+            "process_preselect = '(x{0,255}){0,255}'", "counted repeat", id="preselect-counted"
+        ),
+        pytest.param("process_preselect = 'a{9999}'", "counted repeat", id="preselect-interval"),
+        pytest.param("process_preselect = '(ab|cd)+'", "repeated group", id="preselect-group"),
     ],
 )
 def test_the_loader_refuses_a_slow_or_broken_pattern_naming_the_key(
@@ -74,3 +79,4 @@ def test_the_loader_refuses_a_slow_or_broken_pattern_naming_the_key(
 
 def test_the_loader_keeps_a_linear_pattern(tmp_path: Path) -> None:
     _load(tmp_path, "process_patterns = ['(?:foo|bar)+\\(']\nprocess_preselect = 'foo|bar'")
+    _load(tmp_path, "process_preselect = 'sp[a-z]*wn|[eE]xec|^#!'")
