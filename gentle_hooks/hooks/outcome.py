@@ -265,11 +265,17 @@ def _conclude(
 
 #: The git command each gate's hook runs under, as the user typed it (its arguments are
 #: theirs: a hook does not see them).
-_GIT_COMMAND = {"pre-push": "git push", "pre-merge-commit": "git merge"}
+_GIT_COMMAND = {"pre-push": "git push"}
 
 
 def retry_line(hook: str) -> str:
     """The block's last words before the override: what to run again once the commands
-    above have run (the same git command, judged again)."""
+    above have run (the same git command, judged again; a merge git keeps in progress
+    after a pre-merge-commit block is concluded with ``git commit``, as git says)."""
+    if hook == "pre-merge-commit":  # git merge again: "You have not concluded your merge"
+        return (
+            "after that, conclude the merge git kept in progress with git commit --no-edit: "
+            "the gate judges it again"
+        )
     again = _GIT_COMMAND.get(hook, "git commit")
     return f"after that, run the same {again} again: the gate judges it again"

@@ -77,3 +77,25 @@ def test_a_spot_check_in_a_checkout_writes_no_bytecode_into_a_committed_pycache(
     spot = w.gh("spot-check", "--committed", env=writes)
     assert spot.code == 0, spot
     assert "temporary linked checkout" in spot.out, spot
+
+
+def test_a_blocked_merge_is_concluded_with_git_commit_as_printed(native: World) -> None:
+    """A pre-merge-commit block leaves git's merge in progress (``MERGE_HEAD``): running the
+    same ``git merge`` again fails ("You have not concluded your merge"), so the block's
+    last words say to conclude it with ``git commit --no-edit``, which passes once the
+    printed way has run."""
+    w = native
+    w.ok("switch", "-q", "-c", "topic")
+    w.unverified(V2)
+    w.ok("switch", "-q", "main")
+    w.write("README.md", "# demo, main moved on\n")
+    w.ok("commit", "-qam", "human: readme")
+    blocked = w.git("merge", "--no-ff", "--no-edit", "topic")
+    assert blocked.code != 0, blocked
+    assert (w.work / ".git" / "MERGE_HEAD").exists()
+    conclude = "conclude the merge git kept in progress with git commit --no-edit"
+    assert any(conclude in line for line in blocked.said), blocked
+    paste_first_way(w, blocked.said, w.work, shlex.join(TOP_TEST))
+    done = w.git("commit", "--no-edit")
+    assert done.code == 0, done
+    assert len(w.ok("log", "-1", "--format=%P").split()) == 2  # the merge commit
