@@ -132,7 +132,7 @@ def install(
         # the framework hands its pre-push hook only the first ref: a notes refspec git
         # pushes itself would collide with the notes the push gate sends first
         for line in add_share_refspecs(repo, share, push_refspecs=framework is None):
-            click.echo(f"git config --add {line}")
+            click.echo(f"git config: added {line}")  # a report, worded as uninstall's "removed"
         if framework is not None:
             click.echo(f"notes: the push gate sends them to {share} with each push it lets through")
         click.echo(f"notes: {sync_fetch(repo, share)}")

@@ -285,7 +285,7 @@ def test_notes_only_sets_up_the_notes_without_hooks(native: World) -> None:
     assert r.code == 0, r
     assert not [p for p in hooks.iterdir() if not p.name.endswith(".sample")]
     assert (
-        "git config --add remote.origin.push = refs/notes/gentle-hooks*:refs/notes/gentle-hooks*"
+        "git config: added remote.origin.push = refs/notes/gentle-hooks*:refs/notes/gentle-hooks*"
         in r.out
     )
     bad = w.gh("install", "--notes-only")
