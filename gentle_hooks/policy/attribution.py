@@ -18,6 +18,9 @@ A2     text: Y adds one of the lines the writer added, and holds ``min(2, |added
 A6     text: Y makes one of the writer's edits: it removes a line the writer         yes
        removed and adds a line the writer added, any line of two words or more
        (short and trivial ones too: ``return False`` -> ``return True``)
+A7     text: Y puts a line the writer added (two words or more: ``return True``)     yes
+       between the very lines the writer put it between (its placement:
+       :mod:`gentle_hooks.policy.placement`), and X does not
 A3     text: Y removes one of the lines the writer removed, and lacks               yes
        ``min(2, |removed|)`` of them; or Y removes one telling writer-removed line
 A4     binary: X is the blob the writer started from (or that is unknown), Y differs  yes
@@ -30,6 +33,16 @@ keeping ``return False`` -> ``return True`` alone, or that hunk applied in anoth
 worktree). A human's own edit there writes a line of their own (A5); a pure addition or
 removal of one common line is not an edit (A2, A3 decide). A human who makes that very
 edit by hand has ``gentle-hook discard`` (recorded: :func:`holds_own_lines`).
+
+Row A7, same path only: one trivial line the writer added (``return True`` at the top of
+``is_authorized``), staged alone (``git add -p``), is the writer's hunk: it sits between
+the lines it has in the writer's blob (nearest non-blank before and after). The same line
+a human types elsewhere in the file sits between other lines (A5). Imports never count
+(a formatter sorts them into place whoever adds them). In another worktree A7 counts as
+here (a patch applied there carries the hunk's context, as A6 counts an edit), but only
+for a line with writer neighbours on both sides: at a file's start or end, where everyone
+adds lines, a human there is doing their own work. Like A6, an edit a human can make
+alike: ``discard`` makes it theirs.
 
 A change made in *another worktree* than the writer's (a linked worktree of the same
 repository, which shares the ledger) carries the entry only on firmer evidence
@@ -119,6 +132,7 @@ from gentle_hooks.policy.linekeys import (
     stripped_key,
     telling_keys,
 )
+from gentle_hooks.policy.placement import Placement, is_placed, placed_lines
 from gentle_hooks.values.frozen import frozen
 
 #: Bytes git reads to decide whether content is binary (a NUL among them).
@@ -153,7 +167,8 @@ class WriterDelta:
             with names consistently renamed holds that key (:func:`held_keys`). Empty for
             an entry read from its stored keys only;
         dropped: with ``removed``, keys of the short lines the writer removed (row A6);
-        told: the keys of the telling lines the writer removed, one of them alone (row A3).
+        told: the keys of the telling lines the writer removed, one of them alone (row A3);
+        placed: the placements of the lines of :meth:`edited` the writer added (row A7).
     """
 
     added: frozenset[str]
@@ -164,6 +179,7 @@ class WriterDelta:
     shapes: frozenset[tuple[str, LineShape]] = frozenset()
     dropped: frozenset[str] = frozenset()
     told: frozenset[str] = frozenset()
+    placed: frozenset[Placement] = frozenset()
 
     def edited(self) -> tuple[frozenset[str], frozenset[str]]:
         """(added, removed): the keys of every line of two words or more the writer added
@@ -249,7 +265,9 @@ def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = Tr
         # Only insignificant lines changed (an operator, a constant): key them all, or any
         # further edit of the file would carry none of the writer's keys.
         any_after = any_line_keys(after)
-        return WriterDelta(any_after - any_before, any_before - any_after, False, telling=telling)
+        added = any_after - any_before
+        placed = placed_lines(after, added | telling)
+        return WriterDelta(added, any_before - any_after, False, telling=telling, placed=placed)
     added = new - old
     if not detail:
         return WriterDelta(added, old - new, False)
@@ -258,7 +276,8 @@ def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = Tr
     dropped = short_keys(before) - any_after
     shapes = _added_shapes(after, added)
     told = telling_keys(before) - any_after
-    return WriterDelta(added, old - new, False, short, telling, shapes, dropped, told)
+    placed = placed_lines(after, added | short | telling)
+    return WriterDelta(added, old - new, False, short, telling, shapes, dropped, told, placed)
 
 
 @frozen
@@ -300,11 +319,11 @@ MIN_ELSEWHERE = 2
 
 
 def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = False) -> str:
-    """The row (A1-A6 of the module table) that decides whether ``change`` carries ``entry``.
+    """The row (A1-A7 of the module table) that decides whether ``change`` carries ``entry``.
 
     ``elsewhere``: the change was made in another worktree than the one the writer wrote
     in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, or A2 one telling line added
-    exactly; A4 does not apply).
+    exactly; A4 does not apply; A6 and A7 decide as here).
     """
     if change.path != entry.path or change.old_blob == change.new_blob:
         return "A5"
@@ -325,6 +344,8 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
         return "A2"
     if reproduces_edit(change, d):
         return "A6"
+    if is_placed(d.placed, change.old, change.new, inner=elsewhere):  # where the writer put it
+        return "A7"
     need_removed = MIN_ELSEWHERE if elsewhere else min(2, len(d.removed))
     if d.removed and (old - new) & d.removed and len(d.removed - new) >= need_removed:
         return "A3"
@@ -383,16 +404,16 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     return "A2" if len(found) >= MIN_ACROSS else "A5"
 
 
-#: Rows where the change's new side holds the writer's own content (its blob, its lines, or
-#: one of its edits). Rows A3 (the writer's removals) and A4 (a binary change) say only that
-#: the path moved the way the writer moved it: a human's own edit of the same lines can
-#: match them too.
-CONTENT_ROWS = ("A1", "A2", "A6")
+#: Rows where the change's new side holds the writer's own content (its blob, its lines,
+#: one of its edits or hunks). Rows A3 (the writer's removals) and A4 (a binary change) say
+#: only that the path moved the way the writer moved it: a human's own edit of the same
+#: lines can match them too.
+CONTENT_ROWS = ("A1", "A2", "A6", "A7")
 
 
 def holds_own_lines(row: str, entry: WriterEntry) -> bool:
     """Whether a change carrying ``entry`` by content row ``row`` holds what only the writer
-    wrote: A2, or A1 of a write that added lines or binary content. A6 and A1 of a
+    wrote: A2, or A1 of a write that added lines or binary content. A6, A7 and A1 of a
     removal-only write are changes a human makes alike: a recorded ``discard`` makes them
     the human's, while a discarded entry's own lines in a commit stay the writer's."""
     if row == "A2":
@@ -402,7 +423,7 @@ def holds_own_lines(row: str, entry: WriterEntry) -> bool:
 
 
 def carries(change: PathChange, entry: WriterEntry) -> bool:
-    """True when ``change`` delivers the writer content of ``entry`` (rows A1-A4)."""
+    """True when ``change`` delivers the writer content of ``entry`` (rows A1-A4, A6, A7)."""
     return carries_row(change, entry) != "A5"
 
 

@@ -32,6 +32,7 @@ from gentle_hooks.policy.attribution import (
     writer_delta,
 )
 from gentle_hooks.policy.linekeys import any_line_keys
+from gentle_hooks.policy.placement import placements
 
 
 def policy_entry(
@@ -178,7 +179,8 @@ def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | No
     """Whether one version of the entry's path still holds what the writer wrote: its
     blob, or (text) as many of its lines as would make a change carry it, or one telling
     line of them, a short action included (rows A1, A2), or one of its edits: a line the
-    writer added where a line it removed is gone (row A6)."""
+    writer added where a line it removed is gone (row A6), or one line it added between
+    the lines it put it between (row A7)."""
     if blob == rec.blob:
         return True
     added = rec.delta.added
@@ -192,7 +194,9 @@ def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | No
     if telling and (held | keys) & telling:
         return True
     edited, dropped = rec.delta.edited()
-    return bool(keys & edited) and bool(dropped - keys)
+    if keys & edited and dropped - keys:
+        return True
+    return bool(placements(content) & rec.delta.placed)
 
 
 def content_away(repo: Repository, entries: Sequence[WriterEntryRecord]) -> list[int]:

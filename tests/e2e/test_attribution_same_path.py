@@ -159,3 +159,65 @@ def test_one_of_the_writers_two_removals_staged_alone_is_delegated(served: World
     w.ok("checkout", "--", "src/handler.py")
     _blocked_push(w.git("push", "origin", "main"), bad, "src/handler.py")
     _server_rejects(w, bad)
+
+
+GUARD = (
+    'def is_authorized(user):\n    return user.role == "admin"\n\n\n'
+    "def a():\n    return 1\n\n\ndef b():\n    return 2\n\n\n"
+    "def other():\n    return compute_total(1)\n"
+)
+#: The writer's two hunks: ``return True`` at the top of the check (a trivial line), and a
+#: telling call in another function.
+GUARD_W = GUARD.replace("(user):\n", "(user):\n    return True\n").replace(
+    "    return compute_total", '    log_event("other called")\n    return compute_total'
+)
+BYPASS = GUARD.replace("(user):\n", "(user):\n    return True\n")
+
+
+def _stage(w: World, rel: str, text: str) -> None:
+    """Stage ``text`` as ``rel`` without touching the work tree."""
+    blob = w.run(["git", "hash-object", "-w", "--stdin"], input=text.encode()).out.strip()
+    w.ok("update-index", "--cacheinfo", f"100644,{blob},{rel}")
+
+
+def test_the_writers_trivial_line_staged_alone_where_it_put_it_is_delegated(
+    served: World,
+) -> None:
+    """The writer adds ``return True`` at the top of ``is_authorized`` and a log call
+    elsewhere; ``git add -p`` stages only the ``return True`` hunk (row A7: the line between
+    the neighbours the writer gave it): blocked at commit, at push and at the server."""
+    w = served
+    w.write("src/guard.py", GUARD)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: guard")
+    w.ok("push", "-q", "origin", "main")
+    w.delegate("src/guard.py", GUARD_W)
+    r = w.run(["git", "add", "-p", "src/guard.py"], input=b"y\nn\n")
+    assert r.code == 0, r
+    assert w.ok("diff", "--cached").count("\n+ ") == 1
+    _blocked_staged(w.git("commit", "-qm", "auth tweak"), "src/guard.py")
+    w.ok("commit", "-q", "--no-verify", "-m", "auth tweak")
+    bad = w.rev("HEAD")
+    assert w.ok("show", "HEAD:src/guard.py") == BYPASS
+    assert TRAILER in _message(w)
+    w.ok("checkout", "--", "src/guard.py")
+    _blocked_push(w.git("push", "origin", "main"), bad, "src/guard.py")
+    _server_rejects(w, bad)
+
+
+def test_a_humans_own_trivial_line_at_another_place_passes(served: World) -> None:
+    """With the same writer work pending in the work tree, a human stages their own
+    ``return True`` in another function of the file: not the writer's (row A5)."""
+    w = served
+    w.write("src/guard.py", GUARD)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: guard")
+    w.ok("push", "-q", "origin", "main")
+    w.delegate("src/guard.py", GUARD_W)
+    _stage(w, "src/guard.py", GUARD.replace("    return 2\n", "    return True\n"))
+    r = w.git("commit", "-qm", "human: b is true")
+    assert r.code == 0, r
+    assert TRAILER not in _message(w)
+    w.ok("checkout", "--", "src/guard.py")
+    r = w.git("push", "origin", "main")
+    assert r.code == 0, r

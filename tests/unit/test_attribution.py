@@ -110,6 +110,79 @@ def test_edit_rows(change_: PathChange, here: str, there: str) -> None:
     assert carries_row(change_, writer, elsewhere=True) == there
 
 
+GUARD = (
+    b'def is_authorized(user):\n    return user.role == "admin"\n\n\n'
+    + b"def other():\n    return 1\n"
+)
+#: The writer's two hunks: a common line at the top of the check, and a telling call.
+GUARD_W = GUARD.replace(b"(user):\n", b"(user):\n    return True\n").replace(
+    b"    return 1\n", b'    log_event("other called")\n    return 1\n'
+)
+ENDED = GUARD + b"    return None\n"
+IMPORTED = b"import os\n" + GUARD
+PLACED = [
+    # (id, the change, the writer's entry, the row here, the row elsewhere)
+    (
+        "A7 the writer's trivial line staged alone where the writer put it (add -p)",
+        change(GUARD, GUARD.replace(b"(user):\n", b"(user):\n    return True\n")),
+        entry(GUARD, GUARD_W),
+        "A7",
+        "A7",
+    ),
+    (
+        "A7 the writer's trivial line where the writer put it, a human's line for its call",
+        change(GUARD, GUARD_W.replace(b'    log_event("other called")\n', b"  # ok\n")),
+        entry(GUARD, GUARD_W),
+        "A7",
+        "A7",
+    ),
+    (
+        "A5 a human's own return True at another place of the file",
+        change(GUARD, GUARD.replace(b"    return 1\n", b"    return True\n    return 1\n")),
+        entry(GUARD, GUARD_W),
+        "A5",
+        "A5",
+    ),
+    (
+        "A5 the writer's trivial line with a human's line next to it",
+        change(GUARD, GUARD.replace(b"(user):\n", b"(user):\n    return True\n    audit(user)\n")),
+        entry(GUARD, GUARD_W),
+        "A5",
+        "A5",
+    ),
+    (
+        "A7 the writer's trivial line at the end of the file, here only",
+        change(GUARD, ENDED),
+        entry(GUARD, GUARD_W.replace(b"    return 1\n", b"    return 1\n    return None\n")),
+        "A7",
+        "A5",
+    ),
+    (
+        "A5 an import the writer added, staged alone where the writer put it",
+        change(GUARD, IMPORTED),
+        entry(GUARD, IMPORTED.replace(b"    return 1\n", b"    return os.getcwd()\n")),
+        "A5",
+        "A5",
+    ),
+    (
+        "A5 the writer's trivial line already there, the change adds another line",
+        change(GUARD_W, GUARD_W + b"# reviewed\n"),
+        entry(GUARD, GUARD_W.replace(b"    log_event", b"    log_other")),
+        "A5",
+        "A5",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("change_", "entry_", "here", "there"), [r[1:] for r in PLACED], ids=[r[0] for r in PLACED]
+)
+def test_placed_rows(change_: PathChange, entry_: WriterEntry, here: str, there: str) -> None:
+    """Row A7: a line the writer added, put where the writer put it (its neighbours)."""
+    assert carries_row(change_, entry_) == here
+    assert carries_row(change_, entry_, elsewhere=True) == there
+
+
 ROWS = [
     # (id, the change, the writer's entry, the row that decides)
     ("A1 exactly the writer's blob", change(B0, W), entry(B0, W), "A1"),
