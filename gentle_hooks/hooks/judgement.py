@@ -238,7 +238,9 @@ def _judge_one(
         facts = facts_from_note(
             note, c.identity, root, counts, config.settings.verification.require_observed
         )
-        result = evaluate(repo, config, cand, facts, delegated_by=why, binding=COMMITTED)
+        result = evaluate(  # config is the base's already
+            repo, config, cand, facts, delegated_by=why, binding=COMMITTED, check_passive=False
+        )
         overrides = tuple(
             f"override by {o.who} ({o.hook}): {o.reason}"
             for o in note.of(OverrideLine, c.identity)

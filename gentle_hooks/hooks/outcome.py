@@ -113,6 +113,8 @@ def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -
         f"BLOCKED {labelled(j, targets)}: delegated ({r.delegated_by})",
         f"  {headline(d.shortfalls)} (plan risk {plan.risk.value})",
     ]
+    if r.native_note:
+        lines.append(f"  note: {r.native_note}")
     for s in d.shortfalls:
         lines.append(f"  missing: {reason(s)}")
         if j.fix_note:

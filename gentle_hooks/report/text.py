@@ -51,6 +51,8 @@ def plan_lines(r: AssessResult, explain: bool = False) -> list[str]:
             lines.append(f"  why: ... {len(r.native.reasons) - 5} more (see --json)")
     else:
         lines.append(f"  native assessment failed: {r.native_error}")
+    if r.native_note:
+        lines.append(f"  note: {r.native_note}")
     kinds = dict(_KIND)
     if plan.verifiers > 1:
         kinds[Verification.INDEPENDENT_VERIFIER] = (

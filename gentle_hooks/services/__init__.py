@@ -4,6 +4,8 @@ Room ``services``. Each wires the adapters (git, config, ledger, notes, native, 
 to the pure policy for one use case and returns values; nothing here prints.
 
 * :mod:`.assess` — candidate -> native assessment -> plan -> decision
+* :mod:`.passive_check` — a ``passive`` native answer verified: the base's risk tables, and
+  an external binary that may only raise the tier
 * :mod:`.status` — the plan of the current candidate and what is recorded for it
 * :mod:`.across` — which writer entries a change of another path may carry (an index)
 * :mod:`.attribution` — which writer work a change carries, and what a writer wrote

@@ -25,6 +25,7 @@ from gentle_hooks.policy.stakes import parse_stakes
 from gentle_hooks.policy.vocabulary import NativeRisk, ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
 from gentle_hooks.services.attribution import facts_for
+from gentle_hooks.services.passive_check import checked_answer
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Candidate, PathChange, Projection
 from gentle_hooks.values.frozen import field, frozen, replace
@@ -78,6 +79,8 @@ class AssessResult:
             runtime, ``applies_to = all``), or None when it does not.
         binding: the candidate the fix commands bind to (the decision's shortfalls are
             rendered with it by :mod:`gentle_hooks.report.fixes`).
+        native_note: why a ``passive`` native answer was not taken (one line,
+            :func:`~gentle_hooks.services.passive_check.checked_answer`), or None.
     """
 
     candidate: Candidate
@@ -92,6 +95,7 @@ class AssessResult:
     facts: LedgerFacts | None = None
     delegated_by: str | None = None
     binding: Binding = field(default=Binding())
+    native_note: str | None = None
 
 
 def caller_writer(model: str | None, effort: str | None) -> WriterProfile | None:
@@ -234,6 +238,7 @@ def evaluate(
     delegated_by: str | None = None,
     binding: Binding,
     env: Mapping[str, str] | None = None,
+    check_passive: bool = True,
 ) -> AssessResult:
     """Classify one resolved candidate and decide it (SPEC §4, §5).
 
@@ -248,6 +253,10 @@ def evaluate(
         binding: the candidate the fix commands bind to, as a command run outside this
             process names it; carried on the result, never read by the policy.
         env: the process environment for an external provider (default ``os.environ``).
+        check_passive: a ``passive`` answer stands only as the built-in classifier with
+            the risk tables committed at the candidate's base gives it
+            (:func:`~gentle_hooks.services.passive_check.checked_answer`); False where
+            ``config`` was already read from a base commit (``gate --range``, the server).
 
     The native provider is ``config.settings.native_provider``
     (:func:`~gentle_hooks.native.provider.assess_native`). A failed external assessment
@@ -265,7 +274,11 @@ def evaluate(
     # a gentle-ai binary then answers the same whether the escalation is on the command
     # line or in the ledger
     escalations = merge_escalations(requested, facts.policy_escalations())
-    answer = assess_native(repo, cand, settings, escalations, os.environ if env is None else env)
+    env_now = os.environ if env is None else env
+    answer = assess_native(repo, cand, settings, escalations, env_now)
+    note = None
+    if check_passive:
+        answer, note = checked_answer(repo, cand, settings, answer, escalations, env_now)
     native = answer.native
     consumed = bool(native is not None and native.candidate.consumed)
     review = facts.review_evidence(outcome, consumed)
@@ -298,7 +311,6 @@ def evaluate(
     if facts.verdicts and not settings.verification.require_observed:
         from gentle_hooks.services.verdict_filing import judged_require_observed
 
-        env_now = os.environ if env is None else env
         if judged_require_observed(repo, cand, settings, env_now):
             verification = replace(settings.verification, require_observed=True)
             settings = replace(settings, verification=verification)
@@ -320,6 +332,7 @@ def evaluate(
         facts=facts,
         delegated_by=why,
         binding=replace(binding, brief=brief_path(repo), top=repo.paths.toplevel),
+        native_note=note,
     )
 
 

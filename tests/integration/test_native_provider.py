@@ -223,6 +223,32 @@ def exact(value: object) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def test_a_passive_answer_for_source_does_not_lower_the_tier(changed: Path, stub: Stub) -> None:
+    """``gentle-ai`` answering ``passive`` for a change of ``src/app.py``: the built-in
+    classifier (risk tables committed at the base) says ``medium``, and that answer is
+    taken, with the line saying why (SPEC §8: verify rather than believe)."""
+    stub.install(prints(envelope("passive")))
+    proc = gh(
+        changed,
+        "assess",
+        "--native",
+        "gentle-ai",
+        "--committed-only",
+        "--base-ref",
+        "HEAD~1",
+        env=stub.env(),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines()[0].startswith("risk: medium  (native medium"), proc.stdout
+    assert (
+        "  note: native medium, not passive: gentle-ai answered passive, the built-in "
+        "classifier with risk tables from the packaged defaults" in proc.stdout
+    ), proc.stdout
+    got = assess(changed, stub)
+    assert (got["nativeRisk"], got["risk"]) == ("medium", "medium")
+    assert (got["native"]["provider"], got["native"]["error"]) == ("builtin", None)
+
+
 # -- valid answers: projections byte for byte ---------------------------------------------
 
 
@@ -241,6 +267,9 @@ def test_valid_answers_are_projected_verbatim(
 ) -> None:
     sent = envelope(kind)
     stub.install(prints(sent))
+    if kind == "passive":  # a passive answer stands where the built-in classifier agrees
+        write(changed / "README.md", "# notes\n\nmore words\n")
+        commit_all(changed, "docs")
     got = assess(changed, stub)
     assert (got["nativeRisk"], got["risk"]) == (native_risk, plan)
     assert got["verification"]["rows"][:2] == rows
@@ -261,7 +290,9 @@ def test_valid_answers_are_projected_verbatim(
     else:
         assert "consumed" not in got["candidate"]
     # per-path changes still come from git, so the plan can be explained
-    assert [c["path"] for c in got["changes"]] == ["src/app.py"]
+    assert [c["path"] for c in got["changes"]] == [
+        "README.md" if kind == "passive" else "src/app.py"
+    ]
 
 
 def test_the_continuation_is_relayed_byte_for_byte(changed: Path, stub: Stub) -> None:
