@@ -33,6 +33,7 @@ from gentle_hooks.policy.noop_args import (
     always_true_test,
     file_probe,
     git_reads,
+    node_noop,
     python_noop,
     same_file,
 )
@@ -83,7 +84,15 @@ NO_CHECK_ROWS: tuple[NoCheckRow, ...] = (
         "N-python",
         ("python", "python3"),
         python_noop,
-        "python -c with only pass, constants, import sys or an exit 0 succeeds on any tree",
+        "python -c with only pass, constants, print of constants, import sys or an exit 0, "
+        "python -m this (site, platform, sysconfig) or python --version succeeds on any tree",
+    ),
+    NoCheckRow(
+        "N-node",
+        ("node", "nodejs"),
+        node_noop,
+        "node -e with only literals, console.log of literals or an exit 0, or node --version "
+        "succeeds on any tree",
     ),
     NoCheckRow(
         "N-test",

@@ -1,5 +1,6 @@
-"""Arguments that make ``python -c``, ``test``/``[``/``[[``, ``git`` and ``diff``/``cmp`` verify
-nothing (rows ``N-python``, ``N-test``, ``N-git-read`` and ``N-same-file`` of
+"""Arguments that make ``python -c``/``-m``, ``node -e``, ``test``/``[``/``[[``, ``git`` and
+``diff``/``cmp`` verify nothing (rows ``N-python``, ``N-node``, ``N-test``, ``N-git-read`` and
+``N-same-file`` of
 :data:`gentle_hooks.policy.nocheck.NO_CHECK_ROWS`, and ``N-probe`` of
 :data:`~gentle_hooks.policy.nocheck.PROBE_ROWS`; SPEC §5 "Spot check": "a command that
 verifies nothing does not count").
@@ -9,6 +10,8 @@ gives them (quotes removed, ``$`` expansions left as written).
 """
 
 from __future__ import annotations
+
+import re
 
 from gentle_hooks.policy.wrappers import program_name
 
@@ -40,15 +43,31 @@ def always_true_test(args: tuple[str, ...]) -> bool:
 
 
 #: What a ``python -c`` statement may be and still verify nothing: ``pass``, a constant,
-#: ``import sys``, and an exit with status 0 (``sys.exit(0)``, ``exit()``, ``raise
-#: SystemExit(0)``).
+#: ``print`` of constants, ``import sys``, and an exit with status 0 (``sys.exit(0)``,
+#: ``exit()``, ``raise SystemExit(0)``).
 _EXIT_CALLS = ("sys.exit", "exit", "quit", "SystemExit")
+#: Interpreter options that take no value and change nothing a check could fail on.
+_PYTHON_FLAGS = frozenset(
+    {"-B", "-b", "-bb", "-E", "-I", "-O", "-OO", "-P", "-q", "-s", "-S", "-u"}
+)
+#: Modules ``python -m`` runs that read nothing of the project: they print the interpreter's
+#: own facts (``this``: the Zen of Python; ``site``: its paths).
+PYTHON_NOOP_MODULES = frozenset(
+    {"this", "site", "platform", "sysconfig", "antigravity", "__hello__", "__phello__"}
+)
 
 
 def python_noop(args: tuple[str, ...]) -> bool:
-    """``python -c SCRIPT`` whose script cannot fail (see :data:`_EXIT_CALLS`); an import
-    of anything but ``sys``, an ``assert``, a script the shell may expand (``$``) or one
-    that does not parse is a check."""
+    """``python [FLAGS] -c SCRIPT`` whose script cannot fail (see :data:`_EXIT_CALLS`),
+    ``python -m`` of a module of :data:`PYTHON_NOOP_MODULES`, or ``python --version``; an
+    import of anything but ``sys``, an ``assert``, a script the shell may expand (``$``),
+    one that does not parse, or any other module is a check."""
+    while args and args[0] in _PYTHON_FLAGS:
+        args = args[1:]
+    if args in (("-V",), ("-VV",), ("--version",)):
+        return True
+    if len(args) >= 2 and args[0] == "-m":
+        return args[1] in PYTHON_NOOP_MODULES
     if len(args) < 2 or args[0] != "-c" or "$" in args[1] or "`" in args[1]:
         return False
     import ast  # only a ``python -c`` command reads it: a gate that meets none never loads it
@@ -71,6 +90,9 @@ def _python_stmt_noop(stmt: ast.stmt) -> bool:
         value = stmt.value
         if isinstance(value, ast.Constant):
             return True
+        if isinstance(value, ast.Call) and ast.unparse(value.func) == "print":
+            given = [*value.args, *(k.value for k in value.keywords)]
+            return all(isinstance(v, ast.Constant) for v in given)
         return isinstance(value, ast.Call) and _exit_zero_call(value)
     if isinstance(stmt, ast.Raise) and isinstance(stmt.exc, ast.Call):
         return _exit_zero_call(stmt.exc)
@@ -87,6 +109,30 @@ def _exit_zero_call(call: ast.Call) -> bool:
         return True
     arg = call.args[0]
     return isinstance(arg, ast.Constant) and arg.value in (0, None)
+
+
+#: A JavaScript statement that cannot fail: a literal, ``console.log`` of literals, or an
+#: exit with status 0 (row N-node). A string literal holds no quote, backslash or ``;``
+#: (statements are split at ``;``: anything more is read as a check).
+_JS_LITERAL = r"""(?:-?\d[\w.]*|true|false|null|undefined|void\s+0|"[^"\\;]*"|'[^'\\;]*')"""
+_JS_NOOP = re.compile(
+    rf"\s*(?:{_JS_LITERAL}?|console\.log\(\s*(?:{_JS_LITERAL}\s*(?:,\s*{_JS_LITERAL}\s*)*)?\)"
+    r"|process\.exit\(\s*0?\s*\))\s*"
+)
+
+
+def node_noop(args: tuple[str, ...]) -> bool:
+    """``node -e``/``-p``/``--eval``/``--print SCRIPT`` whose every statement is of
+    :data:`_JS_NOOP`, or ``node --version``; anything else (a ``require``, a script the
+    shell may expand) is a check."""
+    if args in (("-v",), ("--version",)):
+        return True
+    if len(args) < 2 or args[0] not in ("-e", "-p", "--eval", "--print"):
+        return False
+    script = args[1]
+    if "$" in script or "`" in script:
+        return False
+    return all(_JS_NOOP.fullmatch(part) for part in script.split(";"))
 
 
 #: git commands that only read the repository (row N-git-read).

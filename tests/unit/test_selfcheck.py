@@ -56,9 +56,11 @@ def test_every_no_check_row_verifies_nothing(row_id: str, program: str) -> None:
     args = args.get(program, "something")
     if program in ("python", "python3"):
         args = "-c pass"
+    if program in ("node", "nodejs"):
+        args = "-e 0"
     if program in ("diff", "cmp"):
         args = "app.py app.py"
-    needs_args = ("python", "python3", "test", "[", "[[", "git", "diff", "cmp")
+    needs_args = ("python", "python3", "node", "nodejs", "test", "[", "[[", "git", "diff", "cmp")
     bare = () if program in needs_args else (program,)
     for line in (*bare, f"{program} {args}"):
         got = judge_command(line)
@@ -238,6 +240,18 @@ NO_OP_ONE_LINERS = [
     ('python3 -c "import sys; sys.exit(0)"', "N-python"),
     ("python3 -c 'raise SystemExit(0)'", "N-python"),
     ("python3 -c ''", "N-python"),
+    ("python3 -c 'print(1)'", "N-python"),
+    ('python -c \'print("ok", end="")\'', "N-python"),
+    ("python3 -I -c pass", "N-python"),
+    ("python -m this", "N-python"),
+    ("python3 -m site", "N-python"),
+    ("python3 --version", "N-python"),
+    ("node -e 0", "N-node"),
+    ("node -e ''", "N-node"),
+    ("nodejs --eval 'console.log(\"ok\")'", "N-node"),
+    ("node -p 'true'", "N-node"),
+    ("node -e 'console.log(1, 2); process.exit(0)'", "N-node"),
+    ("node --version", "N-node"),
     ("test 1", "N-test"),
     ("[ 1 ]", "N-test"),
     ("test a = a", "N-test"),
@@ -259,6 +273,14 @@ REAL_ONE_LINERS = [
     "python3 -c 'import app'",
     "python3 -c 'assert 1 == 2'",
     "python3 -c 'import sys; sys.exit(1)'",
+    "python3 -c 'print(open(\"app.py\").read())'",
+    "python -m unittest",
+    "python -m mypackage.selftest",
+    "node -e 'require(\"./app\")'",
+    "node -e '\"a;b\"'",
+    "node -p '1+1'",
+    "node test.js",
+    'node -e "$SCRIPT"',
     'python3 -c "$SCRIPT"',
     "test -f src/app.py",
     "[ -x bin/run ]",
