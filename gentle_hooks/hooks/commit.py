@@ -28,12 +28,8 @@ from gentle_hooks.policy.delegation import (
     strip_comments,
 )
 from gentle_hooks.services.assess import evaluate
-from gentle_hooks.services.attribution import (
-    delivery_changes,
-    expiry_lines,
-    facts_and_expired,
-)
-from gentle_hooks.services.expiry import expire_pending
+from gentle_hooks.services.delivery import delivery_changes, facts_and_expired
+from gentle_hooks.services.expiry import expire_pending, expiry_lines
 from gentle_hooks.services.reapplied import reapplied_staged
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
@@ -113,8 +109,10 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         )
         mine = sorted({e.path for e in facts.entries})
         staged = dict(repo.blobs_in(cand.tree, mine)) if mine else {}
-        writers = frozenset(
-            e.path for e in facts.entries if e.blob and staged.get(e.path) == e.blob
+        writers = frozenset(  # the writer's blob, or its own lines: no discard launders them
+            e.path
+            for e in facts.entries
+            if (e.blob and staged.get(e.path) == e.blob) or e.id in facts.own_lines
         )
     else:
         writers = frozenset()

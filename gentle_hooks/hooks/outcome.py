@@ -49,8 +49,9 @@ class Judged:
             that run before the fix commands (the ``git add`` that lets ``--staged`` bind a
             partial commit's candidate); after: commands that run after them, whichever
             way was taken (the ``git restore --staged`` that puts back what ``prepare`` set
-            aside); writers_blob: paths whose content in the change
-            is a writer's blob byte for byte (no ``discard`` is offered for them).
+            aside); writers_blob: paths whose content in the change is a writer's blob
+            byte for byte, or holds a writer's own lines (no ``discard`` is offered for
+            them: it would not make them a human's).
     """
 
     label: str
@@ -123,7 +124,8 @@ def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -
             step_lines(steps(s, r.binding, j.commit, prepare=j.prepare, after=j.after, at_top=True))
         )
     # discard is offered only for work not in the change: a path whose staged content is
-    # the writer's own blob holds the writer's work (discarding it would launder it)
+    # the writer's own blob or holds its own lines holds the writer's work (a discard
+    # would not make it a human's: the commit and push gates judge it the writer's still)
     facts = r.facts
     roots: dict[str, set[str]] = {}
     for e in facts.entries if facts and j.commit is None and j.target is None else ():

@@ -78,7 +78,8 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
     from gentle_hooks.git.message import add_trailers, drop_trailer_lines
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.store import Ledger
-    from gentle_hooks.services.attribution import carried, expire_shaped, expiry_lines, revised
+    from gentle_hooks.services.attribution import carried, expire_shaped, revised
+    from gentle_hooks.services.expiry import expiry_lines
     from gentle_hooks.services.settle import rewrite_keeps_writer_content
 
     repo = Repository.open()
@@ -161,11 +162,8 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.sync import write_commit_notes
-    from gentle_hooks.services.attribution import (
-        carried_by_commits,
-        expire_shaped,
-        expiry_lines,
-    )
+    from gentle_hooks.services.attribution import carried_by_commits, expire_shaped
+    from gentle_hooks.services.expiry import expiry_lines
 
     repo = Repository.open()
     head = repo.head()
@@ -421,18 +419,16 @@ def note_discarded(repo: Repository, path: str, infos: list[CommitInfo], hook: s
     from gentle_hooks.ledger.records import OverrideRecord
     from gentle_hooks.notes.sync import write_commit_notes
     from gentle_hooks.policy.shellwords import shown_paths
-    from gentle_hooks.services.attribution import Carried, carried_by_change, commit_changes
+    from gentle_hooks.services.attribution import Carried, commit_changes
+    from gentle_hooks.services.delivery import held_discarded
 
     recorded = []
     with Ledger.open(path) as led:
         by_entry = {e: d for d in led.discards() for e in d.entries}
-        found = carried_by_change(repo, led, commit_changes(repo, infos), discarded)
+        # only the writer's own lines: an edit a human makes alike is theirs once discarded
+        found = held_discarded(repo, led, commit_changes(repo, infos))
         for info in infos:
-            work = found[info.id]
-            # only the writer's own lines: an edit a human makes alike is theirs once discarded
-            held = [
-                e for e in work.entries if e.id not in work.by_shape and e.id not in work.claimable
-            ]
+            held = list(found[info.id].entries)
             if not held:
                 continue
             rec = record_commit(repo, led, info, Carried(tuple(held)), hook, os.environ)

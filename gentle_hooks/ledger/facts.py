@@ -80,6 +80,8 @@ class LedgerFacts:
             latest successful receipt bound to another candidate (the one to report again).
         verify_runs: the ``verify run`` records bound to ``identity`` (this clone's ledger
             only: a note carries the verdicts, not the runs).
+        own_lines: ids of the ``entries`` the change holds by the writer's own lines (rows
+            A1 and A2 of a write that added lines): no ``discard`` makes those a human's.
     """
 
     path: str
@@ -96,6 +98,7 @@ class LedgerFacts:
     other_candidates: tuple[tuple[str, int], ...] = ()
     earlier_commands: tuple[str, ...] = ()
     verify_runs: tuple[VerifyRun, ...] = ()
+    own_lines: frozenset[int] = frozenset()
 
     @property
     def delegated(self) -> bool:

@@ -69,9 +69,9 @@ def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) ->
         queries.close()
 
 
-#: Ended entries (settled, expired): their writer blobs are the idle sentinel's lines
+#: Ended entries (settled, expired, discarded): their writer blobs are the idle sentinel's lines
 #: (:data:`gentle_hooks.ledger.schema.ENDED_BLOBS_SQL`).
-_ENDED = "state IN ('settled', 'expired') AND blob IS NOT NULL AND blob != ''"
+_ENDED = "state IN ('settled', 'expired', 'discarded') AND blob IS NOT NULL AND blob != ''"
 
 
 def ended_blobs_staged(common_dir: str, blobs: Callable[[], Sequence[str]]) -> bool:

@@ -347,12 +347,13 @@ PENDING_SQL = (
     f"UNION ALL SELECT 1 FROM quarantine WHERE {HELD_WORK} LIMIT 1"
 )
 
-#: The writer blobs of ended entries (settled, expired): the idle sentinel lists them, one a
-#: line, so a commit that stages one again (expired content restored) or changes a
-#: committed one (an amend of a writer commit) is judged in Python
+#: The writer blobs of ended entries (settled, expired, discarded): the idle sentinel lists
+#: them, one a line, so a commit that stages one again (expired or discarded content
+#: restored: discarded writer content is still the writer's) or changes a committed one (an
+#: amend of a writer commit) is judged in Python
 #: (:func:`gentle_hooks.ledger.probe.ended_blobs_staged`).
 ENDED_BLOBS_SQL = (
-    "SELECT DISTINCT blob FROM writer_entry WHERE state IN ('settled', 'expired') "
+    "SELECT DISTINCT blob FROM writer_entry WHERE state IN ('settled', 'expired', 'discarded') "
     "AND blob IS NOT NULL AND blob != '' ORDER BY blob"
 )
 

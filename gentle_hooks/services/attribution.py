@@ -23,8 +23,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from gentle_hooks.git.delta import BlobChange, blob_change
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.ledger.facts import LedgerFacts, facts_from
-from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import (
     LIVE_STATES,
     EscalationRecord,
@@ -55,7 +53,6 @@ from gentle_hooks.services.settle import (
     policy_entry,
     revised_entries,
 )
-from gentle_hooks.values.candidate import Candidate, Projection
 from gentle_hooks.values.frozen import frozen
 
 
@@ -341,77 +338,6 @@ def entries_for_write(
     return out
 
 
-def delivery_changes(repo: Repository, cand: Candidate, *, amend: bool = False) -> list[BlobChange]:
-    """What the change being delivered does, path by path: a snapshot or staged candidate
-    against ``HEAD`` (what the next commit adds; against ``HEAD``'s parent when ``amend``:
-    the commit being made replaces ``HEAD``), a committed one as its commit against its
-    parent (:func:`commit_changes`).
-
-    Raises:
-        GitError: git failed.
-    """
-    if cand.projection is Projection.COMMITTED:
-        if cand.head is None:
-            return []
-        infos = repo.read_commits([cand.head])
-        return commit_changes(repo, infos)[cand.head] if infos else []
-    parent = cand.head
-    if cand.projection is Projection.STAGED and not amend and parent is not None:
-        found = repo.staged_delta()  # the hook's own index against HEAD, asked once
-        if found is not None:
-            return found
-    if amend and parent is not None:
-        infos = repo.read_commits([parent])
-        parent = infos[0].parents[0] if infos and infos[0].parents else None
-    base = repo.tree_of(parent) if parent else repo.empty_tree
-    return repo.tree_delta(base, cand.tree)
-
-
-def facts_for(repo: Repository, cand: Candidate, *, amend: bool = False) -> LedgerFacts:
-    """The ledger's facts for a candidate of this work tree: the writer work the change
-    being delivered carries (:func:`delivery_changes`; ``amend`` as there), the escalations
-    sticky for it, and the records bound to its identity. Creates no ledger.
-
-    Raises:
-        GitError: git failed; StoreError: the ledger exists but cannot be read.
-    """
-    return facts_and_expired(repo, cand, amend=amend)[0]
-
-
-def facts_and_expired(
-    repo: Repository, cand: Candidate, *, amend: bool = False
-) -> tuple[LedgerFacts, list[WriterEntryRecord]]:
-    """:func:`facts_for`, and the pending entries that expired on the way. An amend of a
-    writer's commit is that commit revised (:func:`revised`).
-
-    A pending entry the change carries only by the shape of its change whose content is
-    nowhere any more expires instead of delegating (:func:`expire_shaped`): after ``reset
-    --hard`` of a writer's edit, a human's edit of the same lines is the human's (SPEC §3:
-    it "expires with a status line, never a block"). Entries holding the writer's content
-    (rows A1, A2) are in the candidate, so never gone.
-
-    Raises:
-        GitError: git failed; StoreError: the ledger exists but cannot be read or written.
-    """
-    root = repo.paths.toplevel
-    assert root is not None  # Repository.open refuses bare repositories here
-    path = ledger_path(repo.paths.common_dir)
-    led = Ledger.open_existing(path)
-    if led is None:
-        return LedgerFacts(path=path, present=False, root=root, identity=cand.identity), []
-    with led:
-        led.refuse_held_work()  # writer work the gate cannot read: closed, naming it
-        changes = delivery_changes(repo, cand, amend=amend)
-        commit = (cand.head or "") if cand.projection is Projection.COMMITTED else ""
-        work = carried(repo, led, changes, commit)
-        expired = expire_shaped(repo, path, [work])
-        if expired:
-            work = carried(repo, led, changes, commit)
-        if amend and cand.head:
-            work = revised(repo, led, work, cand.head, cand.tree)
-        return facts_from(led, root, cand.identity, work.entries), expired
-
-
 def expire_shaped(repo: Repository, path: str, works: Iterable[Carried]) -> list[WriterEntryRecord]:
     """Expire the pending entries ``works`` carry only by the shape of their change (rows
     A3, A4) whose content is nowhere any more (:func:`expire_gone`): the writer's lines are
@@ -484,15 +410,3 @@ def expire_gone(
     gone = [e for e in gone if e.id not in moved]
     led.set_entry_state([e.id for e in gone], "expired")
     return gone
-
-
-def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:
-    """One status line per path whose pending writer work expired."""
-    from gentle_hooks.policy.shellwords import shown_path
-
-    paths = [shown_path(p) for p in sorted({e.path for e in expired})]
-    return [
-        f"pending writer work on {p} expired: its content is no longer in any worktree, "
-        "index, HEAD, unpushed commit or stash"
-        for p in paths
-    ]

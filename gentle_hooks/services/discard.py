@@ -5,6 +5,12 @@ Room ``services``. The work tree's live writer entries (open, or taken by a comm
 pushed yet) of the named paths (or all of them) stop attributing content to a writer,
 recorded like an override: who, when, which paths and entries, and why. A commit that took
 one keeps its commit record and trailer. Nothing is deleted; the user's files are not touched.
+
+Only what a human makes alike can be discarded (an edit of row A6 or A7, a removal, a
+binary change): pending work whose own lines (rows A1, A2) this work tree or its index
+still holds is refused, one line naming the paths, since a commit holding them stays the
+writer's at every gate (its note carries the writer and the discard): a discard the commit
+gate honoured and the push gate did not would be two decisions.
 """
 
 from __future__ import annotations
@@ -14,7 +20,9 @@ from collections.abc import Sequence
 from gentle_hooks.errors import UsageError
 from gentle_hooks.ledger.records import DiscardRecord
 from gentle_hooks.policy.inputs import validate_label, validate_paths
+from gentle_hooks.policy.shellwords import shown_paths
 from gentle_hooks.services.record import open_root, open_store
+from gentle_hooks.services.settle import own_lines_kept
 
 
 def discard(
@@ -43,5 +51,14 @@ def discard(
         if unknown:
             raise UsageError(
                 f"no pending writer work on {', '.join(unknown)} (pending: {', '.join(pending)})"
+            )
+        named = [e for e in led.live_entries(root=root) if e.path in wanted or everything]
+        kept = own_lines_kept(repo, [e for e in named if e.state == "open"])
+        if kept:
+            raise UsageError(
+                f"{', '.join(shown_paths(kept))}: still holds lines the writer wrote; a discard "
+                "would not make them yours (the commit and push gates judge a change holding "
+                "them the writer's): verify them with the spot check the block names, or take "
+                "them out and discard what is left"
             )
         return led.discard_entries(root, wanted, repo.ident(), why)

@@ -29,6 +29,7 @@ from gentle_hooks.policy.attribution import (
     WriterEntry,
     delivered_row,
     held_keys,
+    holds_own_lines,
     writer_delta,
 )
 from gentle_hooks.policy.linekeys import any_line_keys
@@ -175,14 +176,18 @@ def revised_entries(repo: Repository, led: Ledger, head: str, tree: str) -> list
     return took if rewrite_keeps_writer_content(repo, led, head, tree) else []
 
 
-def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | None) -> bool:
+def holds_writer_content(
+    rec: WriterEntry, blob: str | None, content: bytes | None, *, own: bool = False
+) -> bool:
     """Whether one version of the entry's path still holds what the writer wrote: its
     blob, or (text) as many of its lines as would make a change carry it, or one telling
     line of them, a short action included (rows A1, A2), or one of its edits: a line the
     writer added where a line it removed is gone (row A6), or one line it added between
-    the lines it put it between (row A7)."""
+    the lines it put it between (row A7). ``own``: only the writer's own lines (rows A1
+    and A2 as :func:`~gentle_hooks.policy.attribution.holds_own_lines` reads them), never
+    what a human makes alike."""
     if blob == rec.blob:
-        return True
+        return not own or holds_own_lines("A1", rec)
     added = rec.delta.added
     if rec.delta.binary or not added or content is None:
         return False
@@ -193,6 +198,8 @@ def holds_writer_content(rec: WriterEntry, blob: str | None, content: bytes | No
     telling = rec.delta.telling
     if telling and (held | keys) & telling:
         return True
+    if own:
+        return False
     edited, dropped = rec.delta.edited()
     if keys & edited and dropped - keys:
         return True
@@ -230,3 +237,30 @@ def content_away(repo: Repository, entries: Sequence[WriterEntryRecord]) -> list
             for v in versions
         )
     ]
+
+
+def own_lines_kept(repo: Repository, entries: Sequence[WriterEntryRecord]) -> list[str]:
+    """The paths of ``entries`` whose writer's own lines (:func:`holds_writer_content` with
+    ``own``) this work tree or its index still holds, sorted: a ``discard`` would not make
+    them a human's (the commit and push gates judge a change holding them the writer's).
+
+    Raises:
+        GitError: git failed.
+    """
+    if not entries or repo.paths.toplevel is None:
+        return []
+    paths = sorted({e.path for e in entries})
+    versions: list[dict[str, str | None]] = [
+        dict(repo.hash_worktree(paths)),
+        dict(repo.blobs_staged(paths)),
+    ]
+    blobs = {b for v in versions for b in v.values() if b} | entry_blobs(entries)
+    contents = repo.read_blobs(sorted(blobs))
+    kept = set()
+    for rec in entries:
+        rule = policy_entry(rec, contents)
+        for v in versions:
+            blob = v.get(rec.path)
+            if holds_writer_content(rule, blob, contents.get(blob or ""), own=True):
+                kept.add(rec.path)
+    return sorted(kept)

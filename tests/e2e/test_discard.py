@@ -1,10 +1,13 @@
 """``gentle-hook discard`` is recorded like an override (SPEC §3 "Pending work ends cleanly",
 §5): real git, ``gentle-hook install``, a bare remote with the server gate.
 
-* Writer content that was discarded and is still in a commit is the writer's: the commit's
-  note carries its writer line and the discard (who, why) as an override line, so the push
-  gate, ``gate --range`` and the server all see it (the server does not honour overrides
-  by default).
+* A discard is refused while the work tree holds the writer's own lines: the commit gate
+  and the push gate make one decision about them (the spot check), never a commit that
+  passes on a discard and a push that blocks it.
+* Writer content that was discarded and is still in a commit is the writer's: the commit
+  gate blocks it, the commit's note carries its writer line and the discard (who, why) as
+  an override line, so the push gate, ``gate --range`` and the server all see it (the
+  server does not honour overrides by default).
 * A block never offers ``discard`` for a path whose staged content is the writer's blob
   byte for byte (discarding would launder it): the verification steps only.
 * A block in a linked worktree offers the ``discard`` that works pasted there: it names the
@@ -34,14 +37,37 @@ def served(native: World) -> World:
     return w
 
 
-def test_discarded_writer_content_in_a_commit_is_in_its_note_and_every_gate_sees_it(
-    served: World,
-) -> None:
+def test_a_discard_is_refused_while_the_writers_own_lines_are_here(served: World) -> None:
+    """A discard the commit gate honoured and the push gate did not would be two
+    decisions: pending work whose own lines the work tree holds cannot be discarded."""
     w = served
     w.delegate(text=WRITER)
     r = w.gh("discard", "--all", "--reason", "mine now")
+    assert r.code == 2 and r.out == "", r
+    assert r.err.splitlines() == [
+        "gentle-hook: error: src/app.py: still holds lines the writer wrote; a discard would "
+        "not make them yours (the commit and push gates judge a change holding them the "
+        "writer's): verify them with the spot check the block names, or take them out and "
+        "discard what is left"
+    ], r
+    assert w.git("commit", "-qam", "mine").code == 1
+
+
+def test_discarded_writer_content_in_a_commit_is_in_its_note_and_every_gate_sees_it(
+    served: World,
+) -> None:
+    """The writer's work set aside (``git stash``), discarded, then brought back (``git
+    stash pop``): the commit holding it is the writer's at commit, at push, in ``gate
+    --range`` and at the server, its note carrying the writer and the discard."""
+    w = served
+    w.delegate(text=WRITER)
+    w.ok("stash", "-q")
+    r = w.gh("discard", "--all", "--reason", "mine now")
     assert r.code == 0, r
-    assert w.git("commit", "-qam", "mine").code == 0
+    w.ok("stash", "pop", "-q")
+    blocked = w.git("commit", "-qam", "mine")
+    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
+    w.ok("commit", "-q", "--no-verify", "-am", "mine")
     commit = w.rev("HEAD")
     push = w.git("push", "origin", "main")
     assert push.code == 1 and any(f"BLOCKED commit {commit[:12]}" in s for s in push.said), push
@@ -55,6 +81,38 @@ def test_discarded_writer_content_in_a_commit_is_in_its_note_and_every_gate_sees
     server = w.git("push", "--no-verify", "origin", "main", "refs/notes/gentle-hooks")
     assert server.code != 0 and f"remote: gentle-hooks: BLOCKED {commit[:12]}" in server.err
     assert w.remote_ref("main") == before
+
+
+KEPT = "import os\n\ndef main():\n    value = compute_total(1)\n    return value\n"
+REWRITTEN = (
+    "import os\n\ndef main():\n    value = compute_total(1)\n    log_value(value)\n"
+    "    return value * 2\n"
+)
+
+
+def test_a_human_rewrite_keeping_a_writer_line_is_one_decision_at_commit_and_push(
+    served: World,
+) -> None:
+    """A human rewrites the writer's function and keeps one telling writer line: the commit
+    is blocked without offering ``discard`` (it would not make that line the human's), the
+    discard is refused, and the spot check it names lets the commit and the push through
+    alike."""
+    w = served
+    w.delegate(text=KEPT)
+    w.write("src/app.py", REWRITTEN)
+    r = w.git("commit", "-qam", "human: rewrite")
+    assert r.code == 1 and "BLOCKED the staged change" in r.said[0], r
+    assert not [line for line in r.said if "discard" in line], r
+    assert w.gh("discard", "--all", "--reason", "mine").code == 2
+    assert w.git("commit", "-qam", "human: rewrite").code == 1
+    w.ok("add", "-A")
+    w.report("--staged")
+    w.spot_check("--staged")
+    done = w.git("commit", "-qm", "human: rewrite")
+    assert done.code == 0, done
+    push = w.git("push", "origin", "main")
+    assert push.code == 0, push
+    assert w.remote_ref("main") == w.rev("HEAD")
 
 
 def test_a_block_never_offers_discard_for_the_writers_own_blob(served: World) -> None:
