@@ -39,6 +39,21 @@ class Refs(RepositoryCore):
         only after pre-merge-commit ran, so that hook is a merge by its name alone."""
         return os.path.lexists(os.path.join(self.paths.git_dir, "MERGE_HEAD"))
 
+    def merge_heads(self) -> list[str]:
+        """The commits the merge being concluded brings (``MERGE_HEAD``, one per line; an
+        octopus merge has several), resolved to commits; empty when there is no merge."""
+        if not self.merge_in_progress():
+            return []
+        proc = self.run(["rev-parse", "--verify", "-q", "MERGE_HEAD^{commit}"], ok=(0, 1, 128))
+        first = _answer(proc)
+        try:
+            with open(os.path.join(self.paths.git_dir, "MERGE_HEAD"), encoding="ascii") as f:
+                listed = [line.strip() for line in f if line.strip()]
+        except (OSError, UnicodeDecodeError):
+            listed = []
+        found = [c for c in listed[1:] if self.peel_commit(c)]
+        return [first, *found] if first else found
+
     def head_reflog_action(self) -> str | None:
         """What last moved HEAD, from its reflog: ``commit``, ``commit (amend)``, ``rebase
         (pick)``, ``pull --rebase origin main (pick)``, ``cherry-pick``...; None when HEAD

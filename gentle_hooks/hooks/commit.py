@@ -16,11 +16,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gentle_hooks.bounded import InputFileError
+from gentle_hooks.config.load import LoadedConfig
 from gentle_hooks.errors import EXIT_OK, Command, GitError, UsageError
 from gentle_hooks.git.probe import amend_flag
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall, read_message
 from gentle_hooks.hooks.outcome import Judged, conclude, open_gate, say
+from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.policy.delegation import (
     Evidence,
     message_evidence,
@@ -84,6 +86,8 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     # the writer content this commit adds (to HEAD's parent when it replaces HEAD)
     amend = bool(amend_flag())
     facts, expired = facts_and_expired(repo, cand, amend=amend)
+    if facts.delegated and (call.name == "pre-merge-commit" or repo.merge_in_progress()):
+        facts = merged_work(repo, config, facts)
     if not facts.delegated:  # a writer wrote here once; is that work still anywhere?
         expired += expire_pending(repo, [c.path for c in delivery_changes(repo, cand)])
         # delivered writer content brought onto another base is a new candidate to check;
@@ -120,6 +124,37 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         "the staged change", None, result, note, prepare=prepare, after=after, writers_blob=writers
     )
     return conclude(call, env, repo, config, [judged])
+
+
+def merged_work(repo: Repository, config: LoadedConfig, facts: LedgerFacts) -> LedgerFacts:
+    """The facts of a merge being concluded: without the writer work it carries when all
+    of it was taken by commits whose plans are met, each judged as the push gate judges a
+    pushed commit (what a merge brings was judged on its branch, as the push gate reads a
+    merge: only what differs from every parent). ``facts`` as they are when the merge
+    carries open work (a conflict resolved with the writer's pending lines) or a taking
+    commit whose plan is unmet (the block then names what the merge still needs).
+
+    Raises:
+        GentleError: git or store failures (the gate fails closed).
+    """
+    from gentle_hooks.hooks.push_gate import judge_push_commits
+    from gentle_hooks.ledger.store import Ledger
+
+    if any(e.state != "taken" for e in facts.entries):
+        return facts
+    led = Ledger.open_existing(facts.path)
+    if led is None:
+        return facts
+    with led:
+        takers = sorted({t.commit_id for t in led.entry_takes([e.id for e in facts.entries])})
+    if not takers:
+        return facts
+    verdicts = judge_push_commits(
+        repo, config, facts.path, None, False, lambda: None, lambda: None, [[c] for c in takers]
+    )
+    if any(v is not None and v[0].decision.blocked for v in verdicts.values()):
+        return facts
+    return replace(facts, entries=(), mutations=(), own_lines=frozenset())
 
 
 #: git's pathspec magic that reads a path from the work tree's root, wherever it runs.

@@ -128,7 +128,7 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
     for line in status:
         say(line)
     judging = (repo, config, path, runtime, applies_all, head, in_time)
-    verdicts = _judge_commits(*judging, [r for r in listed.values() if r]) if sent else {}
+    verdicts = judge_push_commits(*judging, [r for r in listed.values() if r]) if sent else {}
     judged = [
         Judged(f"commit {short(c)}", where, v[0], commit=v[1])
         for where, commits in sent
@@ -143,7 +143,7 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
     return code
 
 
-def _judge_commits(
+def judge_push_commits(
     repo: Repository,
     config: LoadedConfig,
     path: str,

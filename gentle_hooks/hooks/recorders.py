@@ -97,6 +97,11 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
     with led:
         staged = repo.staged_tree()
         changes = repo.tree_delta(base, staged)
+        for other in [] if amend else repo.merge_heads():
+            # a merge brings only what differs from every parent, as the push gate reads it:
+            # the merged branch's commits carry their own writer work
+            theirs = {c.path for c in repo.tree_delta(repo.tree_of(other), staged)}
+            changes = [c for c in changes if c.path in theirs]
         work = carried(repo, led, changes)
         expired = expire_shaped(repo, path, [work])
         if expired:
