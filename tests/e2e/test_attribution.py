@@ -396,12 +396,19 @@ def test_a_humans_staged_work_is_not_the_writers_who_edits_the_file_after(
 
 
 def test_discard_abandons_pending_work_on_purpose(native: World) -> None:
+    """Discarding the writer's work is refused while the work tree holds its lines (a
+    commit of them would still be the writer's at push); once they are thrown away the
+    discard is recorded and a human's commit of the file passes with no trailer."""
     w = native
     w.delegate(text=GOOD)
+    kept = w.gh("discard", "--all", "--reason", "the agent's attempt is dropped")
+    assert kept.code == 2 and "still holds lines the writer wrote" in kept.err, kept
+    w.ok("checkout", "--", "src/app.py")
     r = w.gh("discard", "--all", "--reason", "the agent's attempt is dropped")
     assert r.code == 0, r
+    w.write("src/app.py", w.ok("show", "HEAD:src/app.py") + "# reviewed by hand\n")
     w.ok("add", "-A")
-    _passes_quietly(w.git("commit", "-m", "human keeps it"))
+    _passes_quietly(w.git("commit", "-m", "human: a note"))
     assert TRAILER not in _message(w)
     assert w.ledger("SELECT reason FROM discard") == [("the agent's attempt is dropped",)]
 

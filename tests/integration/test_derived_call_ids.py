@@ -26,8 +26,8 @@ def test_the_same_kiro_edit_after_its_work_ended_records_again(repo: Path, tmp_p
     again = gh(repo, "record", "--from", "kiro", input=data.decode())
     assert "is recorded already (mutation #1)" in again.stderr, again.stderr
     # the person throws the edit away on purpose; later the agent makes the very same call
-    assert gh(repo, "discard", "src/app.py", "--reason", "not wanted").returncode == 0
     git(repo, "checkout", "--", "src/app.py")
+    assert gh(repo, "discard", "src/app.py", "--reason", "not wanted").returncode == 0
     apply_writes(filled, repo)
     later = gh(repo, "record", "--from", "kiro", input=data.decode())
     assert later.stderr.startswith("recorded: pending mutation #2: "), later.stderr
