@@ -181,6 +181,22 @@ def test_the_gates_that_pass_import_no_typing_nor_signing(plain_repo: Path, tmp_
         assert not modules & set(avoids), (gate, sorted(modules & set(avoids)))
 
 
+#: What the commit gate leaves out while it judges a writer's recorded work and passes, with
+#: no agent runtime in the environment (the decision's JSON line is for agents): ``json``
+#: (the ledger's lists of plain strings read without it).
+RECORDED_AVOIDS = (*GATE_AVOIDS, "json")
+
+
+def test_a_recorded_writers_commit_that_passes_reads_no_json(plain_repo: Path) -> None:
+    """Pending writer work (``gentle-hook record``), a receipt and an agreeing spot check:
+    the commit gate judges it in full and passes without :data:`RECORDED_AVOIDS`."""
+    _gentle(plain_repo, "record", "--model", "o4-mini", "--effort", "low", "--paths=a.py")
+    _verified(plain_repo, "--staged")
+    modules = _imported(plain_repo, "pre-commit")
+    assert "gentle_hooks.hooks.commit" in modules
+    assert not modules & set(RECORDED_AVOIDS), sorted(modules & set(RECORDED_AVOIDS))
+
+
 def test_a_hook_collects_cycles_rarely_but_still_does(plain_repo: Path) -> None:
     """Every hook raises the young generation's threshold to ``GC_THRESHOLD`` (the cyclic
     collector's passes over a gate's imports cost it ~3%) and leaves the collector on."""
