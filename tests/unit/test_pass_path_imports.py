@@ -112,15 +112,18 @@ def test_a_push_that_passes_loads_no_fix_words(plain_repo: Path, tmp_path: Path)
 
 #: What the gates leave out while they judge and pass (imports are most of a delegated
 #: commit's or a push's cost): ``typing``, what the notes writer needs only to sign
-#: or to retry a write, and ``unicodedata`` (the regular expressions of a test runner's
+#: or to retry a write, ``unicodedata`` (the regular expressions of a test runner's
 #: failure summaries, one of which names a character, compile only when a receipt's
-#: command runs a runner).
+#: command runs a runner), and ``queue`` with its ``heapq`` (the blob search takes
+#: ``SimpleQueue`` from the C module).
 GATE_AVOIDS = (
     "typing",
     "shutil",
     "random",
     "gentle_hooks.policy.boilerplate",
     "unicodedata",
+    "queue",
+    "heapq",
 )
 #: A push that shares no notes reads none: the note schema (JSON, base64) and the notes
 #: writer stay out of the push gate (``gentle_hooks.notes.sharing`` answers for them).
@@ -183,8 +186,14 @@ def test_the_gates_that_pass_import_no_typing_nor_signing(plain_repo: Path, tmp_
 
 #: What the commit gate leaves out while it judges a writer's recorded work and passes, with
 #: no agent runtime in the environment (the decision's JSON line is for agents): ``json``
-#: (the ledger's lists of plain strings read without it).
-RECORDED_AVOIDS = (*GATE_AVOIDS, "json")
+#: (the ledger's lists of plain strings read without it), and what the gate asks only of
+#: a candidate that carries no live writer work (expired work, re-applied content).
+RECORDED_AVOIDS = (
+    *GATE_AVOIDS,
+    "json",
+    "gentle_hooks.services.expiry",
+    "gentle_hooks.services.reapplied",
+)
 
 
 def test_a_recorded_writers_commit_that_passes_reads_no_json(plain_repo: Path) -> None:
