@@ -227,3 +227,21 @@ def test_a_hook_collects_cycles_rarely_but_still_does(plain_repo: Path) -> None:
     enabled, threshold = proc.stderr.rsplit("GC ", 1)[-1].split(" ", 1)
     assert enabled == "True"
     assert threshold.startswith(f"({GC_THRESHOLD}, ")
+
+
+def test_the_exit_skips_collecting_what_the_run_made(plain_repo: Path) -> None:
+    """A command ends with every object it made frozen (:func:`gentle_hooks.main.entry`):
+    the interpreter's collections at exit skip them."""
+    probe = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: sys.stderr.write(f'FROZEN {gc.get_freeze_count()}'))\n" + ENTRY
+    )
+    proc = subprocess.run(
+        [sys.executable, "-I", "-c", probe, "hook", "pre-commit"],
+        cwd=plain_repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stderr.rsplit("FROZEN ", 1)[-1]) > 1_000
