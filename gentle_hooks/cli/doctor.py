@@ -22,7 +22,10 @@ from gentle_hooks.report.jsontext import model_json
         "First remove the files killed runs left behind (the 'residue' check) and anything "
         "in the idle sentinel's place that is not it (the 'sentinel' check) and the "
         "checkouts of spot checks that were killed, move a FIFO or other non-file where "
-        "SQLite keeps its -wal, -shm or -journal file aside (kept), move a "
+        "SQLite keeps its -wal, -shm or -journal file aside (kept), record unpushed "
+        "commits that delivered writer work with no commit record, write the notes recorded "
+        "commits lack, "
+        "move a "
         "damaged ledger aside (kept) and rows no command can read into the quarantine "
         "table (kept exactly); nothing else."
     ),
@@ -60,7 +63,9 @@ def doctor(
     version when the ledger's tables are exactly that version's, sets a table's id
     counter left at the end of SQLite's ids back to its highest id, moves a stale rollback
     journal beside the write-ahead-log ledger aside (kept), and a FIFO, socket, device or
-    directory where SQLite keeps its -wal, -shm or -journal file (kept), moves a
+    directory where SQLite keeps its -wal, -shm or -journal file (kept), records unpushed
+    commits that delivered writer work but have no commit record (a post-commit that failed)
+    from the commits, writes the notes recorded commits lack, moves a
     damaged ledger aside to ledger.sqlite3.damaged-TIME (kept) and each row no command can
     read into the quarantine table (kept exactly; writer work held there keeps the gates
     closed until --restore ID puts it back or --discard ID --reason TEXT ends it). Exits 0
@@ -68,6 +73,7 @@ def doctor(
     """
     from gentle_hooks.report.fixes import with_fix
     from gentle_hooks.services.doctor import is_healthy, remove_residue, run_checks
+    from gentle_hooks.services.doctor_commits import record_unrecorded
     from gentle_hooks.services.doctor_fix import (
         end_quarantine,
         fold_spool,
@@ -90,6 +96,7 @@ def doctor(
     moved += fold_spool(cwd) if fix else []
     moved += restore_schema(cwd) + reset_counters(cwd) + repair_ledger(cwd) if fix else []
     moved += [with_fix(text, c) for text, c in quarantine_rows(cwd)] if fix else []
+    moved += record_unrecorded(cwd) if fix else []
     for line in moved:
         click.echo(line, err=as_json)
     results = run_checks(cwd)
