@@ -12,7 +12,9 @@ runs them only when a path of the commit is one a writer wrote.
   gets none, an amend that took every writer line out loses the one its message brought
   along, and an empty message stays empty (git then aborts the commit);
 * post-commit: the writer entries ``HEAD`` carries are taken by it (only those: a partial
-  commit leaves the rest pending), with a commit record and a note; while another work
+  commit leaves the rest pending), with a commit record and a note (the record spooled
+  when another process holds the ledger's write lock past the wait; its note then comes
+  with ``doctor --fix`` or ``sync push``); while another work
   tree has live writer entries, the work tree that made the commit is recorded (every
   worktree then judges the commit as made there);
 * post-rewrite: for ``amend``/``rebase`` (git's ``<old> <new>`` stdin lines), each new
@@ -154,7 +156,9 @@ def _author_date(repo: Repository, commit: str) -> str:
 
 def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
     """Record what ``HEAD``'s commit carries: its writer entries are taken by it (the rest
-    stays pending), with a commit record and its note; a human's commit records nothing."""
+    stays pending), with a commit record and its note; a human's commit records nothing.
+    Behind another process's held write lock the record is spooled instead
+    (:func:`~gentle_hooks.services.delivered.spool_commit`) and the note waits."""
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.sqlite_file import StoreError
     from gentle_hooks.ledger.store import Ledger
