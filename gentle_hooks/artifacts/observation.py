@@ -303,6 +303,12 @@ def _evidence(o: Outcome) -> str:
         tests = "; it runs no recognised test runner: nothing shows the project's tests ran"
     if o.selection is not None:
         tests += "; it ran some of the tests, not the full suite"
+    if o.selected_by:
+        more = f" and {len(o.selected_by) - 3} more" if len(o.selected_by) > 3 else ""
+        tests += (
+            f" (the change adds or changes {', '.join(o.selected_by[:3])}{more}, which "
+            "steers which tests unittest discovers: land it on its own first)"
+        )
     if o.unavailable:
         tests = f"; its tool is unavailable ({o.signature})"
     base = ""

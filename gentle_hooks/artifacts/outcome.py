@@ -66,6 +66,8 @@ class Outcome:
         selection: for a full suite, the
             :data:`~gentle_hooks.policy.selection.SELECTION_ROWS` row that shows it ran
             some of the tests (its flags, or its output); None when it ran them all.
+        selected_by: for a full suite whose discovery the change steers (row
+            P-unittest-load-tests), the candidate's paths that steer it; empty otherwise.
         programs: the programs it starts, as resolved before the run
             (:attr:`~.verdict.Observed.programs`); None when not resolved.
     """
@@ -88,6 +90,7 @@ class Outcome:
     env: tuple[str, ...] | None = None
     defined_by: tuple[str, ...] = ()
     selection: str | None = None
+    selected_by: tuple[str, ...] = ()
     env_digest: str | None = None
     programs: tuple[Program, ...] | None = None
 
