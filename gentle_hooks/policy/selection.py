@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Mapping
 
 from gentle_hooks.policy.testcount import runner_of
 from gentle_hooks.values.frozen import frozen
@@ -186,13 +187,16 @@ _VALUE_FLAGS = frozenset(
 _TEST_FILE = re.compile(r"\.(?:py|js|mjs|cjs|jsx|ts|mts|cts|tsx|go)$")
 
 
-def part_operands(command: str) -> tuple[str, ...]:
+def part_operands(command: str, links: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """The operands of ``command``'s test runner that name part of the test tree: a test
     file (``tests/test_sub.py``, ``test_add.py``), a path below a top-level directory
     (``tests/unit``, ``./pkg/...``), a ``unittest`` module (``tests.test_add``; ``unittest
     discover`` is taken as the whole). A
     top-level directory (``tests``, ``tests/``, ``./tests``) or ``.``/``./...`` is the
-    whole tree; empty when the command runs no runner whose operands are paths."""
+    whole tree; empty when the command runs no runner whose operands are paths.
+    ``links``: operands that pass through a symbolic link of the tree, each to the path it
+    resolves to from the tree's root, judged by that path (``all -> tests/unit`` is a
+    part, not a top-level directory)."""
     runner = runner_of(command)
     if runner is None:
         return ()
@@ -219,7 +223,7 @@ def part_operands(command: str) -> tuple[str, ...]:
             if word not in ("./...", "..."):
                 found.append(word)
             continue
-        path = word.removeprefix("./").rstrip("/")
+        path = (links or {}).get(word, word).removeprefix("./").rstrip("/")
         if path in ("", ".") or ("/" not in path and not _TEST_FILE.search(path)):
             continue
         found.append(word)
@@ -227,14 +231,19 @@ def part_operands(command: str) -> tuple[str, ...]:
 
 
 def selection(
-    command: str, output: str, *, operands: bool = True, steering: tuple[str, ...] = ()
+    command: str,
+    output: str,
+    *,
+    operands: bool = True,
+    steering: tuple[str, ...] = (),
+    links: Mapping[str, str] | None = None,
 ) -> SelectionRow | None:
     """The :data:`SELECTION_ROWS` row that shows ``command`` (a shell line or a quoted
     argument vector) ran some of its tests, by its words or by ``output``; None when it
     ran them all (or runs no recognised test runner). ``operands``: whether an operand
     naming part of the test tree selects (row P-operand: no full suite is declared);
     ``steering``: the paths the candidate adds, changes or removes that steer discovery
-    (:func:`steers_discovery`)."""
+    (:func:`steers_discovery`); ``links``: as :func:`part_operands` takes them."""
     runner = runner_of(command)
     if runner is None:
         return None
@@ -246,7 +255,7 @@ def selection(
         if row.runners and runner.id not in row.runners:
             continue
         if row.operands:
-            if operands and part_operands(command):
+            if operands and part_operands(command, links):
                 return row
             continue
         if row.steered:

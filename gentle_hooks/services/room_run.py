@@ -190,7 +190,13 @@ def _observe(
     runner = runner_of(check.command)
     if runner is not None and check.kind != "negative" and not where:
         chosen = (
-            selection(check.command, text, operands=operands, steering=steering)
+            selection(
+                check.command,
+                text,
+                operands=operands,
+                steering=steering,
+                links=tree_links(check.command, room.tree),
+            )
             if check.kind == "suite"
             else None
         )
@@ -334,6 +340,31 @@ def observe_all(
             break
         outcomes.append(outcome)
     return tuple(outcomes)
+
+
+def tree_links(command: str, tree: str) -> dict[str, str]:
+    """The words of ``command`` that name a path of ``tree`` through a symbolic link of
+    it (a candidate's ``all -> tests/unit``), each to the path it resolves to from the
+    tree's root (``.`` for the root); a link leading out of the tree is left out (the
+    room refuses such a candidate)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    real_tree = os.path.realpath(tree)
+    found: dict[str, str] = {}
+    for word in words:
+        if not word or word.startswith(("-", "/")) or "\0" in word:
+            continue
+        path = os.path.join(tree, word)
+        if not os.path.lexists(path):
+            continue
+        real = os.path.realpath(path)
+        inside = real == real_tree or real.startswith(real_tree + os.sep)
+        rel = os.path.relpath(real, real_tree)
+        if inside and rel != os.path.normpath(word):  # a link on its way
+            found[word] = rel
+    return found
 
 
 def _runs_unittest(command: str) -> bool:

@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from gentle_hooks.policy.selection import SELECTION_ROWS, selection, steers_discovery
+from gentle_hooks.policy.selection import (
+    SELECTION_ROWS,
+    part_operands,
+    selection,
+    steers_discovery,
+)
 
 #: (id, command, output, the row met or None).
 CASES: list[tuple[str, str, str, str | None]] = [
@@ -138,3 +143,13 @@ def test_an_operand_is_the_brief_word_when_a_full_suite_is_declared() -> None:
     assert selection("python3 -m pytest -q tests/test_sub.py", "", operands=False) is None
     found = selection("python3 -m pytest -q -k add tests", "", operands=False)
     assert found is not None and found.id == "P-pytest-flag"
+
+
+def test_an_operand_through_a_link_is_judged_by_where_it_leads() -> None:
+    """``all -> tests/unit`` (issue 18, h18h finding 3): the operand ``all`` is a part;
+    ``whole -> tests`` and ``here -> .`` stay the whole tree."""
+    links = {"all": "tests/unit", "whole": "tests", "here": "."}
+    assert part_operands("pytest -q all", links) == ("all",)
+    assert selection("pytest -q all", "", links=links) is not None
+    assert part_operands("pytest -q all") == ()
+    assert part_operands("pytest -q whole here", links) == ()
