@@ -397,7 +397,7 @@ def _verify_in(
         )
         # the run is recorded before any check runs: one killed before its end stands as
         # an observed failure (rule R2), as its fail would have
-        led.add(_started(bound, plan, room, pair.ref, _caller(bound, caller)))
+        led.add_run(_started(bound, plan, room, pair.ref, _caller(bound, caller)))
         if not cand.is_empty:
             make_base(bound.repo, room, cand)
         try:
@@ -420,7 +420,7 @@ def _verify_in(
         _validate(verdict, text)
         view = render_verdict_markdown(verdict, added=False)
         pair = write_artifacts(bound.repo, bound.root, pair, text, view)
-        record = led.add(
+        record = led.add_run(
             VerifyRun(
                 root=bound.root,
                 identity=cand.identity,
