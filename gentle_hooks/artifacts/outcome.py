@@ -70,6 +70,8 @@ class Outcome:
             P-unittest-load-tests), the candidate's paths that steer it; empty otherwise.
         programs: the programs it starts, as resolved before the run
             (:attr:`~.verdict.Observed.programs`); None when not resolved.
+        shared: the paths of those programs that ran from a temporary or shared directory
+            only because the caller allowed it (``--allow-shared-programs``).
     """
 
     check: Check
@@ -93,6 +95,7 @@ class Outcome:
     selected_by: tuple[str, ...] = ()
     env_digest: str | None = None
     programs: tuple[Program, ...] | None = None
+    shared: tuple[str, ...] = ()
 
     @property
     def checks_nothing(self) -> bool:

@@ -114,6 +114,22 @@ def _points_in(value: str, places: tuple[str, ...]) -> bool:
     return any(real == p or real.startswith(p + os.sep) for p in places if real)
 
 
+def dropped_note(dropped: list[str], outcomes: tuple[Outcome, ...]) -> str:
+    """Which PATH entries the room left out and, when a check then missed its tool, what
+    to do."""
+    shown = ", ".join(dropped[:3]) + (f" and {len(dropped) - 3} more" if len(dropped) > 3 else "")
+    line = (
+        f"PATH: {shown} left out of the room: it is in your repository, where its tools "
+        "(and an editable install) would run your copy, not the candidate's"
+    )
+    if any(not o.ran for o in outcomes):
+        line += (
+            "; a check missed its tool: install the tools outside the repository (a "
+            "virtualenv elsewhere, or the system's) and run verify again with them on PATH"
+        )
+    return line
+
+
 def pointing_in(variables: Mapping[str, str], *pointers: str) -> list[tuple[str, str]]:
     """The (name, entry) of each of ``variables`` (a brief's ``env``) whose value, or an
     entry of its ``:``-separated list (``PATH``, ``PYTHONPATH``, ``LD_LIBRARY_PATH``...),
