@@ -18,11 +18,7 @@ runs as the user can read the key (docs/security.md).
 
 from __future__ import annotations
 
-import hashlib
-import hmac
-import json
 import os
-import secrets
 import stat
 
 from gentle_hooks.ledger.records import VerifyRun
@@ -90,6 +86,8 @@ def ledger_key(ledger: str, *, create: bool) -> bytes | None:
     except FileNotFoundError:
         if not create:
             return None
+    import secrets  # here: the gates that pass import the store, never a key's making
+
     tmp = f"{path}.{os.getpid()}.{secrets.token_hex(4)}"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
@@ -109,6 +107,10 @@ def ledger_key(ledger: str, *, create: bool) -> bytes | None:
 def run_mac(key: bytes, run: VerifyRun) -> str:
     """``hmac-sha256:`` over ``run``'s fields but ``id`` and ``mac`` (canonical JSON, in
     field order), keyed by ``key``."""
+    import hashlib  # here: the gates that pass import the store, never json or hmac
+    import hmac
+    import json
+
     values = [getattr(run, name) for name in fields(run) if name not in ("id", "mac")]
     text = json.dumps(values, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     data = text.encode("utf-8", "surrogateescape")
@@ -119,4 +121,6 @@ def is_sealed(key: bytes | None, run: VerifyRun) -> bool:
     """Whether ``run`` carries the MAC this ledger's ``key`` gives its fields."""
     if key is None or run.mac is None:
         return False
+    import hmac
+
     return hmac.compare_digest(run.mac, run_mac(key, run))
