@@ -30,9 +30,8 @@ from gentle_hooks.policy.delegation import (
     strip_comments,
 )
 from gentle_hooks.services.assess import evaluate
-from gentle_hooks.services.delivery import delivery_changes, facts_and_expired
-from gentle_hooks.services.expiry import expire_pending, expiry_lines
-from gentle_hooks.services.reapplied import reapplied_staged
+from gentle_hooks.services.attribution import expiry_lines
+from gentle_hooks.services.change_facts import delivery_changes, facts_and_expired
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 from gentle_hooks.values.frozen import replace
@@ -89,6 +88,10 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     if facts.delegated and (call.name == "pre-merge-commit" or repo.merge_in_progress()):
         facts = merged_work(repo, config, facts)
     if not facts.delegated:  # a writer wrote here once; is that work still anywhere?
+        # imported here: a delegated candidate, judged in full, never needs them
+        from gentle_hooks.services.expiry import expire_pending
+        from gentle_hooks.services.reapplied import reapplied_staged
+
         expired += expire_pending(repo, [c.path for c in delivery_changes(repo, cand)])
         # delivered writer content brought onto another base is a new candidate to check;
         # what a merge brings was judged on its branch (as the push gate reads merges)

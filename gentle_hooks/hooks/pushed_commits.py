@@ -29,8 +29,8 @@ from gentle_hooks.services.attribution import (
     carried_by_change,
     commit_changes,
     expire_shaped,
+    expiry_lines,
 )
-from gentle_hooks.services.expiry import expiry_lines
 from gentle_hooks.services.reapplied import reapplied_by_commits
 from gentle_hooks.values.candidate import Candidate
 

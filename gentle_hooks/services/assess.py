@@ -24,7 +24,7 @@ from gentle_hooks.policy.shellwords import shown_paths
 from gentle_hooks.policy.stakes import parse_stakes
 from gentle_hooks.policy.vocabulary import NativeRisk, ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
-from gentle_hooks.services.delivery import facts_for
+from gentle_hooks.services.change_facts import facts_for
 from gentle_hooks.services.passive_check import checked_answer
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Candidate, PathChange, Projection

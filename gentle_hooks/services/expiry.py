@@ -5,7 +5,7 @@ line, never a block").
 Room ``services``: :func:`expire_pending` runs
 :func:`~gentle_hooks.services.attribution.expire_gone` over this work tree's open entries;
 the words of what expired are
-:func:`expiry_lines`.
+:func:`~gentle_hooks.services.attribution.expiry_lines`.
 """
 
 from __future__ import annotations
@@ -30,15 +30,3 @@ def expire_pending(repo: Repository, paths: Sequence[str] | None = None) -> list
     with Ledger.open(led.path) as writable:
         entries = writable.open_entries(root, paths)
         return expire_gone(repo, writable, entries)
-
-
-def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:
-    """One status line per path whose pending writer work expired."""
-    from gentle_hooks.policy.shellwords import shown_path
-
-    paths = [shown_path(p) for p in sorted({e.path for e in expired})]
-    return [
-        f"pending writer work on {p} expired: its content is no longer in any worktree, "
-        "index, HEAD, unpushed commit or stash"
-        for p in paths
-    ]

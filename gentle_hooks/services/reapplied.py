@@ -33,7 +33,7 @@ from gentle_hooks.policy.attribution import reapplies
 from gentle_hooks.policy.linekeys import any_line_keys, line_keys, telling_keys
 from gentle_hooks.services.across import path_change
 from gentle_hooks.services.attribution import Carried, carried_of
-from gentle_hooks.services.delivery import delivery_changes
+from gentle_hooks.services.change_facts import delivery_changes
 from gentle_hooks.services.settle import entry_blobs, policy_entry
 from gentle_hooks.values.candidate import Candidate
 
@@ -123,7 +123,7 @@ def reapplied_by_change(
 
 def reapplied_staged(repo: Repository, cand: Candidate, *, amend: bool) -> LedgerFacts | None:
     """The ledger's facts for a staged candidate that re-applies settled writer content
-    (:func:`reapplied_by_change` of :func:`~gentle_hooks.services.delivery.delivery_changes`),
+    (:func:`reapplied_by_change` of :func:`~gentle_hooks.services.change_facts.delivery_changes`),
     or None when it re-applies none (or no ledger exists).
 
     Args:
