@@ -214,6 +214,8 @@ def _candidate_steps(
     out: list[Step] = []
     here = _report_flags(binding)  # a report's command is relative to where it ran
     if isinstance(s, VerifierShortfall):
+        if s.brief_faults:
+            out.append(("do", _brief_fault_words(s.brief_faults)))
         if binding.brief is None:
             out.append(
                 (
@@ -307,6 +309,16 @@ def _candidate_steps(
     if s.readback:
         out.append(("or", f"{gh} spot-check --readback{flags}"))
     return out
+
+
+def _brief_fault_words(faults: Sequence[str]) -> str:
+    """Why the last verify run failed when only its brief was at fault, and what to do."""
+    named = ", ".join(f"`{c}`" for c in faults[:3]) + (" ..." if len(faults) > 3 else "")
+    return (
+        f"the last verify run failed only on its brief: negative test {named} fails on the "
+        "base tree too, so it says nothing of this change (a negative test passes on the "
+        "base tree and fails on the change): correct the brief, then verify again"
+    )
 
 
 def _at_top(binding: Binding) -> Binding:
