@@ -33,6 +33,19 @@ OVERRIDE = (
     "to let it through on purpose, run the same git command again with GENTLE_HOOKS_SKIP "
     "set to the reason in its environment (recorded: who, when, which candidate, why)"
 )
+#: :data:`OVERRIDE` after a pre-merge-commit block: git keeps the merge in progress
+#: (``MERGE_HEAD``) and refuses the same ``git merge`` ("You have not concluded your
+#: merge"); ``git commit`` concludes it, and its hooks judge it again.
+MERGE_OVERRIDE = (
+    "to let it through on purpose, conclude the merge with git commit --no-edit with "
+    "GENTLE_HOOKS_SKIP set to the reason in its environment (recorded: who, when, which "
+    "candidate, why)"
+)
+
+
+def override_words(hook: str) -> str:
+    """How a person lets ``hook``'s block through on purpose, in words."""
+    return MERGE_OVERRIDE if hook == "pre-merge-commit" else OVERRIDE
 
 
 #: Sets uncommitted changes to tracked files aside before a commit's fix commands (they

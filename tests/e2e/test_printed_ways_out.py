@@ -6,6 +6,7 @@ pasted, and says so.
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 
@@ -98,4 +99,37 @@ def test_a_blocked_merge_is_concluded_with_git_commit_as_printed(native: World) 
     paste_first_way(w, blocked.said, w.work, shlex.join(TOP_TEST))
     done = w.git("commit", "--no-edit")
     assert done.code == 0, done
+    assert len(w.ok("log", "-1", "--format=%P").split()) == 2  # the merge commit
+
+
+def test_every_line_of_a_merge_block_names_git_commit_and_its_override_works(
+    native: World,
+) -> None:
+    """After a pre-merge-commit block ``MERGE_HEAD`` exists and git refuses the same ``git
+    merge``: the override line, as the last words, names ``git commit`` (it said "run the
+    same git command again"), and the JSON decision's override says the same; run as
+    worded, the merge commit is let through and recorded."""
+    w = native
+    w.ok("switch", "-q", "-c", "topic")
+    w.unverified(V2)
+    w.ok("switch", "-q", "main")
+    w.write("README.md", "# demo, main moved on\n")
+    w.ok("commit", "-qam", "human: readme")
+    as_json = w.git("merge", "--no-ff", "--no-edit", "topic", env={"GENTLE_HOOKS_FORMAT": "json"})
+    assert as_json.code != 0, as_json
+    decision = json.loads(next(x for x in as_json.lines if x.startswith("{")))
+    w.ok("merge", "--abort")
+    blocked = w.git("merge", "--no-ff", "--no-edit", "topic")
+    assert blocked.code != 0 and (w.work / ".git" / "MERGE_HEAD").exists(), blocked
+    said = "\n".join(blocked.said)
+    assert "git merge" not in said and "same git command" not in said, said
+    override = (
+        "to let it through on purpose, conclude the merge with git commit --no-edit with "
+        "GENTLE_HOOKS_SKIP set to the reason"
+    )
+    assert any(f"note: {override}" in line for line in blocked.said), said
+    assert decision["hook"] == "pre-merge-commit", decision
+    assert decision["override"].startswith(override), decision
+    through = w.git("commit", "--no-edit", env={"GENTLE_HOOKS_SKIP": "merging on purpose"})
+    assert through.code == 0, through
     assert len(w.ok("log", "-1", "--format=%P").split()) == 2  # the merge commit
