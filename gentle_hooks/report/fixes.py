@@ -24,6 +24,7 @@ from gentle_hooks.report.shortfall_text import NO_RECEIPT as NO_RECEIPT
 from gentle_hooks.report.shortfall_text import PREFIX_NOTE as PREFIX_NOTE
 from gentle_hooks.report.shortfall_text import headline as headline
 from gentle_hooks.report.shortfall_text import reason as reason
+from gentle_hooks.report.worktree_text import GIT_SHARE_NOTES
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 
@@ -195,7 +196,10 @@ def _steps(
 
         verify = worktree_steps(commit, gh)
     if isinstance(s, NoValidNote) and not s.stale:
-        share_it = "in the clone that verified this commit: share its note"
+        share_it = (
+            "in the clone that verified this commit: share its note (the or: line with git "
+            "alone, where gentle-hook is not on PATH there: a pre-commit framework install)"
+        )
         fetch: list[Step] = [
             ("where", "here, when the note is on the remote but not fetched yet: fetch it"),
             ("run", f"{gh} sync fetch"),
@@ -206,6 +210,7 @@ def _steps(
             # pusher's clone changes nothing there
             *(fetch if not _on_server() else [("where", share_it)]),
             ("run", f"{gh} sync push"),
+            ("or", GIT_SHARE_NOTES),
             ("otherwise", "not verified yet: in the writer's clone, verify it and share the note"),
             *verify,
         ]
