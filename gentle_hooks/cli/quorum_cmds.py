@@ -17,7 +17,7 @@ from gentle_hooks.artifacts.brief import check_brief, parse_brief
 from gentle_hooks.bounded import read_regular, read_stdin
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
 from gentle_hooks.policy.stakes import Stakes
-from gentle_hooks.quorum.ballot import parse_verdict_file, resolve_claim
+from gentle_hooks.quorum.ballot import parse_verdict_file, resolve_claim, resolve_evidence
 from gentle_hooks.quorum.ruling import TallyRecord, build_record, parse_tally_records
 from gentle_hooks.quorum.survival import survival_report
 from gentle_hooks.report.jsontext import model_json
@@ -118,6 +118,12 @@ def quorum() -> None:
     metavar="TEXT",
     help="The finding's claim (required here or as a verdict set's claim field).",
 )
+@click.option(
+    "--evidence",
+    metavar="TEXT",
+    help="The miner's evidence for the claim (or a verdict set's evidence field): a "
+    "whatIChecked restating it abstains.",
+)
 @click.option("--finding", metavar="ID", help="The finding's id, kept in the record.")
 @click.option("--lens", metavar="NAME", help="The lens that mined the finding (for `report`).")
 @click.option(
@@ -133,6 +139,7 @@ def quorum() -> None:
 def quorum_tally(
     files: tuple[str, ...],
     claim: str | None,
+    evidence: str | None,
     finding: str | None,
     lens: str | None,
     stakes: str,
@@ -147,9 +154,10 @@ def quorum_tally(
     --claim or a verdict set; when several name it they must agree. An errored
     ({"error": ...}), timed-out ({"timedOut": true}) or malformed verdict, a FILE that is
     not JSON at all, a blank reason, or a whatIChecked that is empty, restates the claim or
-    names no evidence abstains. A whatIChecked that is a narrative ("It is well known
-    that...", "I believe...") refutes. A part that says the check failed or never happened
-    ("I could not open a.py:4 (permission denied)", "I did not run `grep ...`") is not
+    the miner's --evidence, or names no evidence abstains. A whatIChecked that is a
+    narrative ("It is well known that...", "I believe...") refutes. A part that says the
+    check failed or never happened ("I could not open a.py:4 (permission denied)", "I did
+    not run `grep ...`") is not
     evidence whatever it cites: the verdict counts on the rest, else an errored check
     abstains and a missing, unreproduced or skipped one refutes. A verdict whose durationMs
     is shorter than its evidence could be opened is flagged. Ruling: CONFIRMED
@@ -172,6 +180,7 @@ def quorum_tally(
         )
     parsed = tuple(parse_verdict_file(d, label) for d, label in data)
     the_claim = resolve_claim(claim, parsed)
+    the_evidence = resolve_evidence(evidence, parsed)
     verdicts = [v for f in parsed for v in f.verdicts]
     record = build_record(
         verdicts,
@@ -181,6 +190,7 @@ def quorum_tally(
         stakes=stakes,
         critical=critical,
         duplicates=repeats,
+        evidence=the_evidence,
     )
     if as_json:
         click.echo(model_json(record, by_alias=True, indent=2))

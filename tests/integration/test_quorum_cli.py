@@ -757,3 +757,56 @@ def test_tally_the_longest_texts_and_most_keys_are_judged(run: Any, tmp_path: Pa
     r = run("quorum", "tally", a, "--claim", CLAIM)
     assert (r.returncode, r.stderr) == (0, ""), r
     assert "abstained 3" in r.stdout or "abstained 2" in r.stdout, r.stdout
+
+
+#: h18h finding 5 (issue 18): the miner's evidence, and a verifier copying it back.
+MINER_EVIDENCE = (
+    "Opened workflow.js:142: the loop spawns agents with no budget check. Ran `grep -n budget "
+    "workflow.js`: no match."
+)
+COPIED = {
+    "refuted": False,
+    "reason": "real",
+    "whatIChecked": "opened workflow.js:142: the loop spawns agents with no budget check",
+    "durationMs": 9000,
+}
+
+
+@pytest.mark.parametrize("given", ["option", "verdict-set"])
+def test_tally_a_check_restating_the_miners_evidence_abstains(
+    run: Any, tmp_path: Path, given: str
+) -> None:
+    """Seed 003 "Verifying a verification": "Look for whatIChecked that merely restates the
+    claim". A whatIChecked that is part of the miner's evidence copied back word for word
+    was CONFIRMED; given the evidence (--evidence or a verdict set's ``evidence``) it
+    abstains and nothing survives; without it the old ruling stands."""
+    if given == "option":
+        a = write(tmp_path / "a.json", COPIED)
+        extra = ["--claim", CLAIM, "--evidence", MINER_EVIDENCE]
+    else:
+        doc = {"claim": CLAIM, "evidence": MINER_EVIDENCE, "verdicts": [COPIED]}
+        a = write(tmp_path / "a.json", doc)
+        extra = []
+    r = run("quorum", "tally", a, *extra, "--json")
+    assert (r.returncode, r.stderr) == (0, "")
+    record = json.loads(r.stdout)
+    assert (record["ruling"], record["evidence"]) == ("PLAUSIBLE", MINER_EVIDENCE)
+    assert record["votes"][0]["abstention"] == (
+        "whatIChecked restates the miner's evidence: no independent check"
+    )
+    # the record reads back (its votes are judged against the evidence it keeps)
+    stored = write(tmp_path / "record.json", record)
+    assert run("quorum", "report", stored).returncode == 0
+    plain = run("quorum", "tally", write(tmp_path / "b.json", COPIED), "--claim", CLAIM)
+    assert plain.stdout.startswith("CONFIRMED"), plain.stdout
+
+
+def test_tally_evidence_that_disagrees_exits_2(run: Any, tmp_path: Path) -> None:
+    doc = {"claim": CLAIM, "evidence": MINER_EVIDENCE, "verdicts": [COPIED]}
+    a = write(tmp_path / "a.json", doc)
+    r = run("quorum", "tally", a, "--evidence", "other words")
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr.strip() == (
+        "gentle-hook: error: a.json: its evidence differs from --evidence's: one tally is one "
+        "finding"
+    ), r.stderr
