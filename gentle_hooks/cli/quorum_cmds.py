@@ -27,6 +27,10 @@ from gentle_hooks.services.brief_checks import brief_command_faults
 #: at most :data:`~gentle_hooks.quorum.votes.MAX_TEXT` characters each fit): with it, a
 #: tally's time is bounded.
 MAX_TALLY_BYTES = 64 * 1024
+#: Most bytes of tally record files one ``quorum report`` or ``quorum audit`` reads, in
+#: all: each stored vote is judged again (a record is re-derived from its votes, never
+#: believed), ~10 µs a byte of dense vote text, linear; a thousand findings fit.
+MAX_RECORDS_BYTES = 1024 * 1024
 
 
 def read_input(path: str) -> bytes:
@@ -52,6 +56,29 @@ def _line(text: str | None) -> str:
 
 def _label(path: str) -> str:
     return "<stdin>" if path == "-" else path
+
+
+def _tally_records(paths: tuple[str, ...]) -> list[TallyRecord]:
+    """The tally records of ``paths`` (``-``: standard input, once), every file read and
+    its size checked before any record is judged.
+
+    Raises:
+        UsageError: more than :data:`MAX_RECORDS_BYTES` in all; InputFileError /
+            an inconsistent record: as :func:`read_input` / :func:`parse_tally_records`.
+    """
+    _one_stdin(paths)
+    data: list[tuple[bytes, str]] = []
+    total = 0
+    for path in paths:
+        data.append((read_input(path), _label(path)))
+        total += len(data[-1][0])
+        if total > MAX_RECORDS_BYTES:
+            # judging the votes again costs time linear in their text: this bounds it
+            raise UsageError(
+                f"the tally record files hold more than {MAX_RECORDS_BYTES // 1024 // 1024} "
+                "MiB in all: report on fewer findings at a time (a lens, a period)"
+            )
+    return [r for raw, label in data for r in parse_tally_records(raw, label)]
 
 
 def _one_stdin(paths: tuple[str, ...]) -> None:
@@ -237,13 +264,9 @@ def quorum_report(files: tuple[str, ...], as_json: bool) -> int:
     likely meaning. A finding counted twice would pad the rate, so it is refused: the same
     finding id, or the same claim, in two records (identical records included).
     Informational: exits 0; 2 when a FILE is unreadable, not JSON, holds an inconsistent
-    record, or repeats a finding.
+    record, or repeats a finding, or the FILEs hold more than 1 MiB in all.
     """
-    _one_stdin(files)
-    records: list[TallyRecord] = []
-    for path in files:
-        records.extend(parse_tally_records(read_input(path), _label(path)))
-    report = survival_report(records)
+    report = survival_report(_tally_records(files))
     if as_json:
         click.echo(model_json(report, by_alias=True, indent=2))
         return EXIT_OK
@@ -284,16 +307,13 @@ def quorum_audit(files: tuple[str, ...], seed: int | None, as_json: bool) -> int
     upholding verifier says it opened; findings with a whatIChecked that restated the claim;
     verdicts returned faster than their evidence could be opened; upheld verdicts overruled
     (narrative, no act of checking, failed check). Informational: exits 0; 2 when a FILE is
-    unreadable or holds an inconsistent record.
+    unreadable or holds an inconsistent record, or the FILEs hold more than 1 MiB in all.
     """
     import secrets
 
     from gentle_hooks.quorum.audit import AuditedFinding, audit
 
-    _one_stdin(files)
-    records: list[TallyRecord] = []
-    for path in files:
-        records.extend(parse_tally_records(read_input(path), _label(path)))
+    records = _tally_records(files)
     chosen = secrets.randbelow(2**31) if seed is None else seed
     report = audit(records, chosen)
     if as_json:

@@ -489,6 +489,40 @@ def test_report_over_tally_output(run: Any, tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize("command", ["report", "audit"])
+def test_report_and_audit_of_more_than_1_mib_exit_2(run: Any, tmp_path: Path, command: str) -> None:
+    """Each stored vote is judged again: over the cap, nothing is judged (one line, exit 2);
+    six such files took 102 s. The cap is over all the files given."""
+    from gentle_hooks.quorum.ruling import build_record
+
+    text = "opened workflow.js:142 and saw it " + "hung\n" * 800
+    one = json.loads(
+        build_record(
+            [{**up(text[: 4_000 - n]), "verifier": f"v{n}"} for n in range(3)],
+            "the parser crashes on a.py",
+            finding="F",
+        ).model_dump_json(by_alias=True)
+    )
+    files = [
+        write(
+            tmp_path / f"r{f}.json",
+            [
+                {**one, "finding": f"F{f}-{r}", "claim": f"{one['claim']} {f} {r}"}
+                for r in range(50)
+            ],
+        )
+        for f in range(2)
+    ]
+    sizes = [(tmp_path / name).stat().st_size for name in files]
+    assert all(s < 1024 * 1024 for s in sizes) and sum(sizes) > 1024 * 1024, sizes
+    r = run("quorum", command, *files)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == (
+        "gentle-hook: error: the tally record files hold more than 1 MiB in all: report on "
+        "fewer findings at a time (a lens, a period)\n"
+    )
+
+
 def test_report_json_and_flags(run: Any, tmp_path: Path) -> None:
     files = [tally_json(run, tmp_path, f"C{n}", "correctness", [up()]) for n in range(2)]
     r = run("quorum", "report", *files, "--json")
