@@ -374,4 +374,11 @@ def entry() -> None:
     if failed is not None:
         print(f"{PROG}: error: standard output: {failed}", file=sys.stderr)
         rc = rc if rc == EXIT_UNEXPECTED else EXIT_INPUT
+    # The process ends here: the interpreter's last collections walk every object the run
+    # made (~7% of a delegated commit's instructions) to free memory the exit frees anyway.
+    # Frozen, those objects are skipped; acyclic ones are still released (files closed,
+    # connections ended) as the modules are torn down.
+    import gc
+
+    gc.freeze()
     sys.exit(rc)

@@ -303,8 +303,16 @@ def _evidence(o: Outcome) -> str:
         tests = "; it runs no recognised test runner: nothing shows the project's tests ran"
     if o.selection is not None:
         tests += "; it ran some of the tests, not the full suite"
+    if o.selected_by:
+        more = f" and {len(o.selected_by) - 3} more" if len(o.selected_by) > 3 else ""
+        tests += (
+            f" (the change adds or changes {', '.join(o.selected_by[:3])}{more}, which "
+            "steers which tests unittest discovers: land it on its own first)"
+        )
     if o.unavailable:
         tests = f"; its tool is unavailable ({o.signature})"
+    if o.shared:
+        tests += f"; {SHARED_WORDS}: {', '.join(o.shared)}"
     base = ""
     if o.base_same is not None:
         same = "the same outcome" if o.base_same else "another outcome"
@@ -316,6 +324,10 @@ def _evidence(o: Outcome) -> str:
         f"`{o.check.command}` exited {o.exit_code} in {o.duration_ms} ms{digest}{tests}{base}"
         f"{changed}"
     )
+
+
+#: What a verdict says of programs run from a shared place only because the caller allowed it.
+SHARED_WORDS = "run from a temporary or shared directory, allowed by --allow-shared-programs"
 
 
 def _label(kind: CheckKind, text: str) -> str:
@@ -364,6 +376,9 @@ def summarize(status: Status, row: StatusRow, observations: Observations) -> str
             passed = sum(1 for o in group if check_result(o)[0] == "pass")
             counts.append(f"{name} {passed}/{len(group)} passed")
     lines = [f"{status} ({row.when}); " + ("; ".join(counts) or "no checks")]
+    shared = sorted({p for o in observations.outcomes for p in o.shared})
+    if shared:
+        lines.append(f"{SHARED_WORDS}: {_clip(', '.join(shared), 200)}")
     for o in observations.outcomes:
         decided = check_row(o)
         if decided.result != "pass":

@@ -66,8 +66,12 @@ class Outcome:
         selection: for a full suite, the
             :data:`~gentle_hooks.policy.selection.SELECTION_ROWS` row that shows it ran
             some of the tests (its flags, or its output); None when it ran them all.
+        selected_by: for a full suite whose discovery the change steers (row
+            P-unittest-load-tests), the candidate's paths that steer it; empty otherwise.
         programs: the programs it starts, as resolved before the run
             (:attr:`~.verdict.Observed.programs`); None when not resolved.
+        shared: the paths of those programs that ran from a temporary or shared directory
+            only because the caller allowed it (``--allow-shared-programs``).
     """
 
     check: Check
@@ -88,8 +92,10 @@ class Outcome:
     env: tuple[str, ...] | None = None
     defined_by: tuple[str, ...] = ()
     selection: str | None = None
+    selected_by: tuple[str, ...] = ()
     env_digest: str | None = None
     programs: tuple[Program, ...] | None = None
+    shared: tuple[str, ...] = ()
 
     @property
     def checks_nothing(self) -> bool:

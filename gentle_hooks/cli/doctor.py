@@ -21,7 +21,11 @@ from gentle_hooks.report.jsontext import model_json
     help=(
         "First remove the files killed runs left behind (the 'residue' check) and anything "
         "in the idle sentinel's place that is not it (the 'sentinel' check) and the "
-        "checkouts of spot checks that were killed, move a "
+        "checkouts of spot checks that were killed, move a FIFO or other non-file where "
+        "SQLite keeps its -wal, -shm or -journal file aside (kept), record unpushed "
+        "commits that delivered writer work with no commit record, write the notes recorded "
+        "commits lack, "
+        "move a "
         "damaged ledger aside (kept) and rows no command can read into the quarantine "
         "table (kept exactly); nothing else."
     ),
@@ -58,7 +62,10 @@ def doctor(
     checks that were killed (never a running one's), writes back a lowered schema
     version when the ledger's tables are exactly that version's, sets a table's id
     counter left at the end of SQLite's ids back to its highest id, moves a stale rollback
-    journal beside the write-ahead-log ledger aside (kept), moves a
+    journal beside the write-ahead-log ledger aside (kept), and a FIFO, socket, device or
+    directory where SQLite keeps its -wal, -shm or -journal file (kept), records unpushed
+    commits that delivered writer work but have no commit record (a post-commit that failed)
+    from the commits, writes the notes recorded commits lack, moves a
     damaged ledger aside to ledger.sqlite3.damaged-TIME (kept) and each row no command can
     read into the quarantine table (kept exactly; writer work held there keeps the gates
     closed until --restore ID puts it back or --discard ID --reason TEXT ends it). Exits 0
@@ -66,6 +73,7 @@ def doctor(
     """
     from gentle_hooks.report.fixes import with_fix
     from gentle_hooks.services.doctor import is_healthy, remove_residue, run_checks
+    from gentle_hooks.services.doctor_commits import record_unrecorded
     from gentle_hooks.services.doctor_fix import (
         end_quarantine,
         fold_spool,
@@ -74,6 +82,7 @@ def doctor(
         reset_counters,
         restore_schema,
         set_journal_aside,
+        set_odd_companions_aside,
     )
 
     if restore is not None or discard is not None or reason is not None:
@@ -83,10 +92,11 @@ def doctor(
     removed = remove_residue(cwd) if fix else []
     for path in removed:
         click.echo(f"removed {path}", err=as_json)
-    moved = set_journal_aside(cwd) if fix else []
+    moved = set_odd_companions_aside(cwd) + set_journal_aside(cwd) if fix else []
     moved += fold_spool(cwd) if fix else []
     moved += restore_schema(cwd) + reset_counters(cwd) + repair_ledger(cwd) if fix else []
     moved += [with_fix(text, c) for text, c in quarantine_rows(cwd)] if fix else []
+    moved += record_unrecorded(cwd) if fix else []
     for line in moved:
         click.echo(line, err=as_json)
     results = run_checks(cwd)

@@ -125,6 +125,7 @@ def recorded_json(rec: Recorded) -> str:
 
 def echo_recorded(rec: Recorded, as_json: bool, *, err: bool = False) -> None:
     """Print a recording command's result: JSON on stdout, or one line (and its notes)."""
+    from gentle_hooks.report.fixes import with_fix
     from gentle_hooks.report.records_text import describe, short_identity
 
     if as_json:
@@ -132,8 +133,11 @@ def echo_recorded(rec: Recorded, as_json: bool, *, err: bool = False) -> None:
         return
     if rec.spooled is not None:
         click.echo(
-            f"spooled: {describe(rec.record)} in {shown(rec.spooled)}: another process holds "
-            "the ledger's write lock; the next command that opens the ledger folds it in",
+            with_fix(
+                f"spooled: {describe(rec.record)} in {shown(rec.spooled)}: {rec.spool_reason}; "
+                "the next command that opens the ledger folds it in",
+                rec.spool_fix,
+            ),
             err=err,
         )
         return

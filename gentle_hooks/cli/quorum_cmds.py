@@ -17,7 +17,7 @@ from gentle_hooks.artifacts.brief import check_brief, parse_brief
 from gentle_hooks.bounded import read_regular, read_stdin
 from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, UsageError
 from gentle_hooks.policy.stakes import Stakes
-from gentle_hooks.quorum.ballot import parse_verdict_file, resolve_claim
+from gentle_hooks.quorum.ballot import parse_verdict_file, resolve_claim, resolve_evidence
 from gentle_hooks.quorum.ruling import TallyRecord, build_record, parse_tally_records
 from gentle_hooks.quorum.survival import survival_report
 from gentle_hooks.report.jsontext import model_json
@@ -27,6 +27,10 @@ from gentle_hooks.services.brief_checks import brief_command_faults
 #: at most :data:`~gentle_hooks.quorum.votes.MAX_TEXT` characters each fit): with it, a
 #: tally's time is bounded.
 MAX_TALLY_BYTES = 64 * 1024
+#: Most bytes of tally record files one ``quorum report`` or ``quorum audit`` reads, in
+#: all: each stored vote is judged again (a record is re-derived from its votes, never
+#: believed), ~10 µs a byte of dense vote text, linear; a thousand findings fit.
+MAX_RECORDS_BYTES = 1024 * 1024
 
 
 def read_input(path: str) -> bytes:
@@ -52,6 +56,29 @@ def _line(text: str | None) -> str:
 
 def _label(path: str) -> str:
     return "<stdin>" if path == "-" else path
+
+
+def _tally_records(paths: tuple[str, ...]) -> list[TallyRecord]:
+    """The tally records of ``paths`` (``-``: standard input, once), every file read and
+    its size checked before any record is judged.
+
+    Raises:
+        UsageError: more than :data:`MAX_RECORDS_BYTES` in all; InputFileError /
+            an inconsistent record: as :func:`read_input` / :func:`parse_tally_records`.
+    """
+    _one_stdin(paths)
+    data: list[tuple[bytes, str]] = []
+    total = 0
+    for path in paths:
+        data.append((read_input(path), _label(path)))
+        total += len(data[-1][0])
+        if total > MAX_RECORDS_BYTES:
+            # judging the votes again costs time linear in their text: this bounds it
+            raise UsageError(
+                f"the tally record files hold more than {MAX_RECORDS_BYTES // 1024 // 1024} "
+                "MiB in all: report on fewer findings at a time (a lens, a period)"
+            )
+    return [r for raw, label in data for r in parse_tally_records(raw, label)]
 
 
 def _one_stdin(paths: tuple[str, ...]) -> None:
@@ -118,6 +145,12 @@ def quorum() -> None:
     metavar="TEXT",
     help="The finding's claim (required here or as a verdict set's claim field).",
 )
+@click.option(
+    "--evidence",
+    metavar="TEXT",
+    help="The miner's evidence for the claim (or a verdict set's evidence field): a "
+    "whatIChecked restating it abstains.",
+)
 @click.option("--finding", metavar="ID", help="The finding's id, kept in the record.")
 @click.option("--lens", metavar="NAME", help="The lens that mined the finding (for `report`).")
 @click.option(
@@ -133,6 +166,7 @@ def quorum() -> None:
 def quorum_tally(
     files: tuple[str, ...],
     claim: str | None,
+    evidence: str | None,
     finding: str | None,
     lens: str | None,
     stakes: str,
@@ -147,9 +181,10 @@ def quorum_tally(
     --claim or a verdict set; when several name it they must agree. An errored
     ({"error": ...}), timed-out ({"timedOut": true}) or malformed verdict, a FILE that is
     not JSON at all, a blank reason, or a whatIChecked that is empty, restates the claim or
-    names no evidence abstains. A whatIChecked that is a narrative ("It is well known
-    that...", "I believe...") refutes. A part that says the check failed or never happened
-    ("I could not open a.py:4 (permission denied)", "I did not run `grep ...`") is not
+    the miner's --evidence, or names no evidence abstains. A whatIChecked that is a
+    narrative ("It is well known that...", "I believe...") refutes. A part that says the
+    check failed or never happened ("I could not open a.py:4 (permission denied)", "I did
+    not run `grep ...`") is not
     evidence whatever it cites: the verdict counts on the rest, else an errored check
     abstains and a missing, unreproduced or skipped one refutes. A verdict whose durationMs
     is shorter than its evidence could be opened is flagged. Ruling: CONFIRMED
@@ -172,6 +207,7 @@ def quorum_tally(
         )
     parsed = tuple(parse_verdict_file(d, label) for d, label in data)
     the_claim = resolve_claim(claim, parsed)
+    the_evidence = resolve_evidence(evidence, parsed)
     verdicts = [v for f in parsed for v in f.verdicts]
     record = build_record(
         verdicts,
@@ -181,6 +217,7 @@ def quorum_tally(
         stakes=stakes,
         critical=critical,
         duplicates=repeats,
+        evidence=the_evidence,
     )
     if as_json:
         click.echo(model_json(record, by_alias=True, indent=2))
@@ -227,13 +264,9 @@ def quorum_report(files: tuple[str, ...], as_json: bool) -> int:
     likely meaning. A finding counted twice would pad the rate, so it is refused: the same
     finding id, or the same claim, in two records (identical records included).
     Informational: exits 0; 2 when a FILE is unreadable, not JSON, holds an inconsistent
-    record, or repeats a finding.
+    record, or repeats a finding, or the FILEs hold more than 1 MiB in all.
     """
-    _one_stdin(files)
-    records: list[TallyRecord] = []
-    for path in files:
-        records.extend(parse_tally_records(read_input(path), _label(path)))
-    report = survival_report(records)
+    report = survival_report(_tally_records(files))
     if as_json:
         click.echo(model_json(report, by_alias=True, indent=2))
         return EXIT_OK
@@ -274,16 +307,13 @@ def quorum_audit(files: tuple[str, ...], seed: int | None, as_json: bool) -> int
     upholding verifier says it opened; findings with a whatIChecked that restated the claim;
     verdicts returned faster than their evidence could be opened; upheld verdicts overruled
     (narrative, no act of checking, failed check). Informational: exits 0; 2 when a FILE is
-    unreadable or holds an inconsistent record.
+    unreadable or holds an inconsistent record, or the FILEs hold more than 1 MiB in all.
     """
     import secrets
 
     from gentle_hooks.quorum.audit import AuditedFinding, audit
 
-    _one_stdin(files)
-    records: list[TallyRecord] = []
-    for path in files:
-        records.extend(parse_tally_records(read_input(path), _label(path)))
+    records = _tally_records(files)
     chosen = secrets.randbelow(2**31) if seed is None else seed
     report = audit(records, chosen)
     if as_json:

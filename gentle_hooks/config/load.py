@@ -22,6 +22,7 @@ from gentle_hooks.config.keys import CHOICES, ENV_KEYS, GIT_KEYS
 from gentle_hooks.config.settings import (
     DEFAULT_ARTIFACT_DIR,
     DEFAULT_PROCESS_PATTERNS,
+    DEFAULT_PROCESS_PRESELECT,
     RiskSettings,
     Settings,
     VerificationSettings,
@@ -269,9 +270,10 @@ def _check_patterns(risk: RiskSettings, config_file: str | None) -> None:
     """Refuse (one line naming the key) a ``risk.process_patterns`` entry that does not
     compile, is over :data:`MAX_PATTERN` characters or has a shape that backtracks
     exponentially (:func:`gentle_hooks.config.regex_shape.slow_shape`), and a
-    ``risk.process_preselect`` with a back-reference, a counted repeat (``{m,n}``) or a
-    repeated group (git's regex engine backtracks on those or expands them; a preselect is
-    a plain word list).
+    ``risk.process_preselect`` with a back-reference, a counted repeat (``{m,n}``,
+    ``{,n}``) or a repeated group (git's regex engine backtracks on those or expands them;
+    a preselect is a plain word list:
+    :func:`gentle_hooks.config.regex_shape.preselect_shape`).
 
     Raises:
         ConfigError: as above.
@@ -299,17 +301,15 @@ def _check_patterns(risk: RiskSettings, config_file: str | None) -> None:
     where = f"{config_file}: risk.process_preselect: {preselect[:80]!r}"
     if len(preselect) > MAX_PATTERN:
         raise ConfigError(f"{where}...: over {MAX_PATTERN} characters")
-    if re.search(r"\\[1-9]", preselect):
+    if preselect == DEFAULT_PROCESS_PRESELECT:
+        return
+    from gentle_hooks.config.regex_shape import preselect_shape  # only for a file's own
+
+    shape = preselect_shape(preselect)
+    if shape:
         raise ConfigError(
-            f"{where}: a back-reference, which git's -G can take exponential "
-            "time on; list plain words"
-        )
-    if re.search(r"(?<!\\)\{\s*\d|\)\s*[*+?{]", preselect):
-        # git's regex engine expands counted repeats, and a repeated group multiplies them:
-        # (x{0,255}){0,255} held -G for 22 s and 1.4 GB of memory
-        raise ConfigError(
-            f"{where}: a counted repeat or a repeated group, which git's -G can take "
-            "exponential time and memory on; list plain words"
+            f"{where}: {shape}, which git's -G can take exponential time and memory on; "
+            "list plain words (a literal brace is written [{])"
         )
 
 

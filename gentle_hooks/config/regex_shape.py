@@ -51,6 +51,55 @@ def slow_shape(pattern: str) -> str | None:
     return _walk(_parser.parse(pattern), inside=False)
 
 
+def preselect_shape(ere: str) -> str | None:
+    r"""What git's ``-G`` can take exponential time or memory on in the POSIX extended
+    regex ``ere`` (``risk.process_preselect``), or None: a back-reference, a counted repeat
+    (any ``{`` that is not escaped nor in a bracket expression: glibc expands ``x{,32767}``,
+    so two of them held ``-G`` for 20 s and 4 GB) or a repeated group (``(ab)+``). Read
+    token by token, as git's regex parser reads it: ``\\{`` is an escaped backslash and
+    then a counted repeat, ``[{]`` and ``\{`` a literal brace."""
+    found: set[str] = set()
+    i, after_group = 0, False
+    while i < len(ere):
+        c = ere[i]
+        if c == "\\":
+            if ere[i + 1 : i + 2] in tuple("123456789"):
+                found.add("a back-reference")
+            i, after_group = i + 2, False
+            continue
+        if c == "[":
+            i, after_group = _bracket_end(ere, i), False
+            continue
+        if c == "{":
+            found.add("a counted repeat")
+        elif after_group and c in "*+?":
+            found.add("a repeated group")
+        after_group = c == ")"
+        i += 1
+    for shape in ("a back-reference", "a counted repeat", "a repeated group"):
+        if shape in found:
+            return shape
+    return None
+
+
+def _bracket_end(ere: str, start: int) -> int:
+    """The index just past the bracket expression opening at ``ere[start]`` (``[``): a
+    leading ``^`` and ``]`` are part of it, and so are ``[:class:]``, ``[=x=]`` and
+    ``[.x.]``; the end of ``ere`` when it is not closed (git then refuses the regex)."""
+    j = start + 1
+    j += ere[j : j + 1] == "^"
+    j += ere[j : j + 1] == "]"
+    while j < len(ere):
+        if ere[j] == "[" and ere[j + 1 : j + 2] in (":", "=", "."):
+            close = ere.find(ere[j + 1] + "]", j + 2)
+            j = len(ere) if close < 0 else close + 2
+        elif ere[j] == "]":
+            return j + 1
+        else:
+            j += 1
+    return j
+
+
 def _walk(items: Any, inside: bool) -> str | None:
     for op, arg in items:
         if op in _REPEATS:

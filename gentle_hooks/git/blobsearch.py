@@ -10,7 +10,6 @@ import bisect
 import contextlib
 import functools
 import os
-import queue
 import select
 import subprocess
 import threading
@@ -19,6 +18,11 @@ from collections.abc import Callable, Mapping, Sequence
 
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.process import Drain, grow_pipe, popen_git
+
+try:  # queue.SimpleQueue itself, without queue.py and the heapq it loads for other queues
+    from _queue import SimpleQueue
+except ImportError:  # pragma: no cover - an interpreter without the C module
+    from queue import SimpleQueue
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -73,7 +77,7 @@ class BlobSearch:
         self._lock = threading.Lock()
         self._found: set[str] = set()
         self._proc: subprocess.Popen[bytes] | None = None
-        self._ids: queue.SimpleQueue[list[str] | None] = queue.SimpleQueue()
+        self._ids: SimpleQueue[list[str] | None] = SimpleQueue()
         self._threads: list[threading.Thread] = []
         self._failed: str | None = None
         self._stderr = b""

@@ -35,6 +35,8 @@ class RepositoryCore:
         self._trees: dict[str, str] = {}
         #: ``<full id>^{commit}`` / ``^{tree}`` -> what rev-parse printed (immutable).
         self._peeled: dict[str, str] = {}
+        #: commit id -> its parents' ids, as a walk with ``--parents`` printed them.
+        self._walked: dict[str, list[str]] = {}
 
     def run(
         self,

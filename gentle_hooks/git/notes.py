@@ -21,7 +21,7 @@ class RefRaced(GitError):
 
 
 #: git's refusal to take a ref's lock file: ``Unable to create '<path>.lock': File exists``
-_LOCK_HELD = re.compile(r"Unable to create '(?P<lock>[^']+\.lock)': File exists")
+_LOCK_HELD = r"Unable to create '(?P<lock>[^']+\.lock)': File exists"
 
 
 def ref_refusal(ref: str, stderr: bytes) -> RefRaced:
@@ -29,7 +29,7 @@ def ref_refusal(ref: str, stderr: bytes) -> RefRaced:
     lock file says which file and how to remove it when no git is running (git's own advice
     for a crashed process); anything else is a lost compare-and-swap."""
     text = stderr.decode("utf-8", "replace")
-    held = _LOCK_HELD.search(text)
+    held = re.search(_LOCK_HELD, text)  # compiled on a refusal only
     if held:
         lock = held["lock"]
         return RefRaced(

@@ -64,9 +64,13 @@ class Objects(Refs):
                 size = int(header[2])
                 out[oid] = data[pos : pos + size]
                 pos += size + 1
-                if header[1] == b"blob" and self._kept_bytes + size <= KEEP_LIMIT:
-                    # one hook run reads the same blobs twice (attribution, then the
-                    # classifier's search): the second costs no process
+                # one hook run reads the same blobs twice (attribution, then the
+                # classifier's search) and a push gate the commits it read ahead with the
+                # ones it judges: the second read costs no process (neither ever changes)
+                kept = header[1] == b"blob" or (
+                    header[1] == b"commit" and header[0] == oid.encode()
+                )
+                if kept and self._kept_bytes + size <= KEEP_LIMIT:
                     self._kept[oid] = out[oid]
                     self._kept_bytes += size
         return out

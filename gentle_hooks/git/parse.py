@@ -8,6 +8,7 @@ byte sequence a path holds round-trips.
 from __future__ import annotations
 
 import codecs
+import functools
 import os
 import re
 import sys
@@ -28,7 +29,12 @@ _ESCAPES = {
     ord('"'): 34,
     ord("\\"): 92,
 }
-_HUNK = re.compile(rb"^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+@functools.cache
+def _hunk() -> re.Pattern[bytes]:
+    """A ``-U0`` hunk header, compiled on first use (a gate that scans nothing needs none)."""
+    return re.compile(rb"^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
 def unquote_path(raw: bytes) -> bytes:
@@ -302,7 +308,7 @@ def iter_added_lines(patch: bytes) -> Iterator[AddedLine]:
             continue
         if not line.startswith(b"@@ "):
             continue
-        m = _HUNK.match(line)
+        m = _hunk().match(line)
         if m is None:
             raise GitError(f"unexpected hunk header from git diff: {line[:80]!r}")
         old_left = int(m.group(1)) if m.group(1) is not None else 1

@@ -238,6 +238,7 @@ class Refs(RepositoryCore):
         for number, line in enumerate(out.decode("ascii", "replace").splitlines()):
             commit, *rest = line.split()
             order[commit], parents[commit] = number, rest
+        self._walked.update(parents)
         found: dict[str, list[str]] = {}
         for tip in wanted:
             seen: set[str] = set()
@@ -250,6 +251,14 @@ class Refs(RepositoryCore):
                     todo.extend(p for p in parents[commit] if p in order)
             found[tip] = sorted(seen, key=order.__getitem__)
         return found
+
+    def outside_parents(self, commits: Sequence[str]) -> list[str]:
+        """The parents of ``commits`` that are not among them, as the walks of
+        :meth:`new_commits_of_tips` printed them (the commits a pushed range steps from);
+        none for a commit no walk listed."""
+        inside = set(commits)
+        found = (p for c in commits for p in self._walked.get(c, ()) if p not in inside)
+        return list(dict.fromkeys(found))
 
     def commits_outside_branches_and_tags(self, tip: str) -> list[str]:
         """Commits reachable from ``tip`` and from no branch or tag; oldest first."""

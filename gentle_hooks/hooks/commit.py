@@ -33,8 +33,6 @@ from gentle_hooks.services.attribution import (
     expiry_lines,
     facts_and_expired,
 )
-from gentle_hooks.services.expiry import expire_pending
-from gentle_hooks.services.reapplied import reapplied_staged
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 from gentle_hooks.values.frozen import replace
@@ -89,6 +87,10 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     amend = bool(amend_flag())
     facts, expired = facts_and_expired(repo, cand, amend=amend)
     if not facts.delegated:  # a writer wrote here once; is that work still anywhere?
+        # imported here: a delegated candidate, judged in full, never needs them
+        from gentle_hooks.services.expiry import expire_pending
+        from gentle_hooks.services.reapplied import reapplied_staged
+
         expired += expire_pending(repo, [c.path for c in delivery_changes(repo, cand)])
         # delivered writer content brought onto another base is a new candidate to check;
         # what a merge brings was judged on its branch (as the push gate reads merges)

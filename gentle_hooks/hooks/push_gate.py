@@ -167,7 +167,11 @@ def _judge_commits(
     """
     # in the order the refs send them, each once (judging a commit needs no other first)
     commits = list(dict.fromkeys(c for commits in ranges for c in commits))
-    infos = repo.read_commits(commits)
+    # the commits they step from are read in the same process (kept): the attribution diffs
+    # each pushed commit against its parents
+    pushed = set(commits)
+    read = repo.read_commits([*commits, *repo.outside_parents(commits)])
+    infos = [info for info in read if info.id in pushed]
     work, records, delivered = pushed_work(path, repo, infos)
     delegated = delegated_commits(infos, work, records, runtime, applies_all, delivered)
     out: dict[str, Verdict | None] = dict.fromkeys(commits)

@@ -12,7 +12,9 @@ runs them only when a path of the commit is one a writer wrote.
   gets none, an amend that took every writer line out loses the one its message brought
   along, and an empty message stays empty (git then aborts the commit);
 * post-commit: the writer entries ``HEAD`` carries are taken by it (only those: a partial
-  commit leaves the rest pending), with a commit record and a note; while another work
+  commit leaves the rest pending), with a commit record and a note (the record spooled
+  when another process holds the ledger's write lock past the wait; its note then comes
+  with ``doctor --fix`` or ``sync push``); while another work
   tree has live writer entries, the work tree that made the commit is recorded (every
   worktree then judges the commit as made there);
 * post-rewrite: for ``amend``/``rebase`` (git's ``<old> <new>`` stdin lines), each new
@@ -35,15 +37,12 @@ from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.git.probe import Where, amend_flag, locate
 from gentle_hooks.hooks.call import HookCall, hook_seconds, read_message
 from gentle_hooks.policy.delegation import message_evidence, strip_comments
-from gentle_hooks.values.candidate import Projection
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from gentle_hooks.git.objects import CommitInfo
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.records import CommitRecord
-    from gentle_hooks.ledger.store import Ledger
-    from gentle_hooks.services.attribution import Carried
 
 
 def run(call: HookCall, env: Mapping[str, str]) -> int:
@@ -157,8 +156,11 @@ def _author_date(repo: Repository, commit: str) -> str:
 
 def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
     """Record what ``HEAD``'s commit carries: its writer entries are taken by it (the rest
-    stays pending), with a commit record and its note; a human's commit records nothing."""
+    stays pending), with a commit record and its note; a human's commit records nothing.
+    Behind another process's held write lock the record is spooled instead
+    (:func:`~gentle_hooks.services.delivered.spool_commit`) and the note waits."""
     from gentle_hooks.git.repository import Repository
+    from gentle_hooks.ledger.sqlite_file import StoreError
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.sync import write_commit_notes
     from gentle_hooks.services.attribution import (
@@ -166,6 +168,7 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
         expire_shaped,
         expiry_lines,
     )
+    from gentle_hooks.services.delivered import record_commit, spool_commit
 
     repo = Repository.open()
     head = repo.head()
@@ -175,10 +178,17 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
     assert where.root is not None
     note_discarded(repo, path, infos, "post-commit")
     with Ledger.open(path) as led:
-        if led.live_elsewhere(where.root):  # another worktree's writer judges it as made here
-            led.record_worktree([head], where.root, "post-commit")
-        work = carried_by_commits(repo, led, infos)[head]
-        expired = expire_shaped(repo, path, [work])
+        try:
+            if led.live_elsewhere(where.root):  # another worktree's writer judges it as here
+                led.record_worktree([head], where.root, "post-commit")
+            work = carried_by_commits(repo, led, infos)[head]
+            expired = expire_shaped(repo, path, [work])
+        except StoreError as exc:
+            if not exc.busy:
+                raise
+            # the write lock is held: what the commit carries is read all the same (the
+            # commit record is spooled below); expiries wait for the next command
+            work, expired = carried_by_commits(repo, led, infos)[head], []
         if expired:
             work = carried_by_commits(repo, led, infos)[head]
         lines = [f"gentle-hooks: {line}" for line in expiry_lines(expired)]
@@ -190,8 +200,20 @@ def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:
         if not work.delegated and not escalated and shown is None:
             _status(lines, env)
             return EXIT_OK
-        rec = record_commit(repo, led, info, work, "post-commit", env)
-        led.consume_unlinked_escalations(where.root, head, rec.identity)
+        try:
+            rec = record_commit(repo, led, info, work, "post-commit", env)
+            led.consume_unlinked_escalations(where.root, head, rec.identity)
+        except StoreError as exc:
+            if not exc.busy:
+                raise
+            kept = spool_commit(repo, led, info, work, "post-commit", env, exc)
+            lines.append(
+                f"gentle-hooks: spooled the record of {head[:12]} in {kept}: another process "
+                "holds the ledger's write lock; the next command that opens the ledger folds "
+                "it in"
+            )
+            _status(lines, env)
+            return EXIT_OK
         write_commit_notes(repo, led, [rec])
     if not work.delegated and shown is not None:
         lines.append(f"gentle-hooks: recorded {head[:12]} as delegated ({shown.agent})")
@@ -228,46 +250,6 @@ def rewritten_later(action: str | None) -> bool:
     rebase's pick, squash or ``--continue``): post-rewrite records it then, with the commit
     it replaced; cherry-pick, revert and ``am`` have no post-rewrite and are recorded now."""
     return action is not None and (action.startswith("commit (amend)") or "rebase" in action)
-
-
-def record_commit(
-    repo: Repository,
-    led: Ledger,
-    info: CommitInfo,
-    work: Carried,
-    hook: str,
-    env: Mapping[str, str],
-    old: CommitRecord | None = None,
-) -> CommitRecord:
-    """Take the entries a commit carries and record the commit (once: an existing record
-    of the commit is returned as it is).
-
-    Args:
-        info: the commit; work: the writer work it carries; hook: who records it;
-        old: the record of the commit it was rewritten from, if any (carried: stale when
-            the tree changed).
-    """
-    from gentle_hooks.config.load import load_config
-    from gentle_hooks.ledger.records import commit_record
-
-    existing = led.commit_records([info.id])
-    config = load_config(repo.paths.toplevel, repo.gentle_config(), env)
-    cand = repo.candidate(Projection.COMMITTED, commit=info.id, config_ref=config.settings.base_ref)
-    led.take_entries([e.id for e in work.entries], info.id, cand.identity, hook)
-    if existing:
-        return existing[-1]
-    root = repo.paths.toplevel or repo.paths.git_dir
-    return led.add(
-        commit_record(
-            root,
-            info.id,
-            cand,
-            hook,
-            origin=info.id if old is None else old.origin,
-            rewritten_from=None if old is None else old.commit_id,
-            stale=old is not None and (old.stale or old.tree != cand.tree),
-        )
-    )
 
 
 #: Where git lists a rebase's ``<old> <new>`` pairs while it runs post-rewrite: the
@@ -350,6 +332,7 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.sync import drop_copied_notes, write_commit_notes
     from gentle_hooks.services.attribution import carried_by_commits
+    from gentle_hooks.services.delivered import record_commit
     from gentle_hooks.services.settle import rewrite_keeps_writer_content
 
     deadline = time.monotonic() + hook_seconds(env)
@@ -422,6 +405,7 @@ def note_discarded(repo: Repository, path: str, infos: list[CommitInfo], hook: s
     from gentle_hooks.notes.sync import write_commit_notes
     from gentle_hooks.policy.shellwords import shown_paths
     from gentle_hooks.services.attribution import Carried, carried_by_change, commit_changes
+    from gentle_hooks.services.delivered import record_commit
 
     recorded = []
     with Ledger.open(path) as led:

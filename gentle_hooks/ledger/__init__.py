@@ -10,6 +10,8 @@ up this list:
 * :mod:`.schema` — the tables and their ordered forward migrations.
 * :mod:`.records` — the frozen record types (pending mutation, escalation, receipt...).
 * :mod:`.rows` — records to table rows and back.
+* :mod:`.seal` — the ledger's secret and its HMAC on each ``verify run`` row: another
+  clone's row is no observation here.
 * :mod:`.lock_wait` — how long a process waits for another's write lock, and who holds it.
 * :mod:`.error_cause` — why SQLite refused the store: a lock holder, a full disk, a stale
   journal.

@@ -68,7 +68,8 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
     for place in companions(path):
         kind = odd_file(place)
         if kind is not None:  # SQLite would block on a FIFO or fail on anything else there
-            return (StoreCheck("store", False, f"{place}: is {kind} (refused; move it away)"),)
+            words = f"{place}: is {kind} (refused; the fix moves it aside, kept, renamed)"
+            return (StoreCheck("store", False, words, fixable=True),)
     if os.path.lexists(directory) and not os.path.isdir(directory):
         return (StoreCheck("store", False, f"{directory}: is not a directory (move it away)"),)
     if not os.path.lexists(path):
@@ -375,6 +376,28 @@ def move_aside(path: str, stamp: str) -> str:
             os.replace(path + suffix, target + suffix)
     os.replace(path, target)
     return target
+
+
+def move_odd_companions_aside(path: str, stamp: str) -> list[tuple[str, str, str]]:
+    """Rename each companion of the store at ``path`` (``-wal``, ``-shm``, ``-journal``) that
+    is neither a regular file nor a symbolic link (a FIFO, a socket, a device, a directory:
+    :func:`~gentle_hooks.ledger.sqlite_file.odd_file`) to ``NAME.odd-STAMP``, kept for
+    inspection: no SQLite file can be there, so no committed row is in it. A link is left
+    where it is (its target may hold a real log). ``(what it is, old path, new path)`` per
+    companion moved.
+
+    Raises:
+        OSError: a rename failed (those before it are done).
+    """
+    moved = []
+    for place in companions(path):
+        kind = odd_file(place)
+        if kind is None or os.path.islink(place):
+            continue
+        target = f"{place}.odd-{stamp}"
+        os.replace(place, target)
+        moved.append((kind, place, target))
+    return moved
 
 
 def move_journal_aside(path: str, stamp: str) -> str | None:

@@ -22,7 +22,7 @@ from gentle_hooks.ledger.records import (
     PendingMutation,
     WriterEntryRecord,
 )
-from gentle_hooks.ledger.spool_fold import fold, insert_mutation
+from gentle_hooks.ledger.spool_fold import consume_unlinked_in, fold, insert_mutation, take_in
 from gentle_hooks.values.frozen import replace
 
 
@@ -164,12 +164,7 @@ class PendingWork(LedgerConnection):
         """A commit of the root takes its unlinked sticky escalations (SPEC §5: they move
         into the commit's record)."""
         with self._write() as conn:
-            conn.execute(
-                "UPDATE escalation SET consumed_by = ?, consumed_identity = ? "
-                "WHERE root = ? AND consumed_by IS NULL AND id NOT IN "
-                "(SELECT escalation_id FROM escalation_entry)",
-                (commit_id, identity, root),
-            )
+            consume_unlinked_in(conn, root, commit_id, identity)
 
     def _fold_spool(self) -> None:
         """Fold spooled writer records in (:func:`gentle_hooks.ledger.spool_fold.fold`)."""
@@ -287,33 +282,7 @@ class PendingWork(LedgerConnection):
             return
         now = self._clock()
         with self._write() as conn:
-            for entry_id in entry_ids:
-                seen = conn.execute(
-                    "SELECT 1 FROM entry_take WHERE entry_id = ? AND commit_id = ?",
-                    (entry_id, commit_id),
-                ).fetchone()
-                if seen is None:
-                    insert(conn, EntryTake(entry_id, commit_id, identity, hook, recorded_at=now))
-            marks = ", ".join("?" for _ in entry_ids)
-            conn.execute(
-                f"UPDATE writer_entry SET state = 'taken' WHERE state = 'open' AND id IN ({marks})",
-                list(entry_ids),
-            )
-            conn.execute(
-                "UPDATE pending_mutation SET consumed_by = ?, consumed_identity = ? "
-                "WHERE consumed_by IS NULL AND id IN (SELECT mutation_id FROM writer_entry "
-                f"WHERE id IN ({marks})) AND NOT EXISTS (SELECT 1 FROM writer_entry AS w "
-                "WHERE w.mutation_id = pending_mutation.id AND w.state = 'open')",
-                [commit_id, identity, *entry_ids],
-            )
-            conn.execute(
-                "UPDATE escalation SET consumed_by = ?, consumed_identity = ? "
-                "WHERE consumed_by IS NULL AND id IN (SELECT escalation_id FROM escalation_entry "
-                f"WHERE entry_id IN ({marks})) AND NOT EXISTS (SELECT 1 FROM escalation_entry AS l "
-                "JOIN writer_entry AS w ON w.id = l.entry_id "
-                "WHERE l.escalation_id = escalation.id AND w.state = 'open')",
-                [commit_id, identity, *entry_ids],
-            )
+            take_in(conn, entry_ids, commit_id, identity, hook, now)
 
     def settled_entries(self, paths: Sequence[str]) -> list[WriterEntryRecord]:
         """Entries of ``paths`` a push settled (their content delivered), oldest first:

@@ -188,6 +188,8 @@ class VerifyRun:
             (:func:`gentle_hooks.artifacts.verdict.verdict_digest`).
         observations: JSON list, one object per check: ``kind``, ``command``,
             ``exitCode``, ``durationMs``, ``outputDigest``.
+        mac: this ledger's seal on the other fields (:mod:`.seal`); None on a row
+            recorded before rows were sealed.
     """
 
     root: str
@@ -201,6 +203,7 @@ class VerifyRun:
     observations: str
     id: int = 0
     recorded_at: float = 0.0
+    mac: str | None = None
 
 
 @frozen

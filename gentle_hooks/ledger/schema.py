@@ -313,8 +313,16 @@ _V10 = """
 ALTER TABLE receipt ADD COLUMN created TEXT;
 """
 
+_V11 = """
+-- A verify run row is an observation of this ledger only when it carries this ledger's seal
+-- (ledger.seal: HMAC-SHA256 over its fields, keyed by gentle-hooks/ledger.key beside the
+-- store); NULL: recorded before rows were sealed, or by hand. Another clone's row does not
+-- verify here, so a verdict it wrote is not "observed" here.
+ALTER TABLE verify_run ADD COLUMN mac TEXT;
+"""
+
 #: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10)
+MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11)
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -9,9 +9,10 @@ opens the ledger for writing folds the spool in first (the store
 inserts each line in one transaction: :func:`claimed`); the hooks count a spool as
 pending work (:data:`gentle_hooks.ledger.probe.IDLE_ROWS`).
 
-A line is ``{"mutation": ROW, "entries": [ROW, ...]}``, each ROW a table row
-(:func:`gentle_hooks.ledger.rows.to_row`) whose BLOB values (text that is not UTF-8) are
-``{"hex": "..."}``.
+A line is ``{"mutation": ROW, "entries": [ROW, ...]}``, or, for a commit record the
+post-commit hook could not store (:class:`CommitLine`), ``{"commit": ROW, "take": [ID, ...],
+"escalations": BOOL}``; each ROW a table row (:func:`gentle_hooks.ledger.rows.to_row`) whose
+BLOB values (text that is not UTF-8) are ``{"hex": "..."}``.
 """
 
 from __future__ import annotations
@@ -36,6 +37,22 @@ class SpoolError(ValueError):
         super().__init__(why)
         self.kept = kept
         self.why = why
+
+
+class CommitLine:
+    """A spooled commit record (SPEC §6 "commit record").
+
+    Attributes:
+        commit: the commit record's row; take: the ids of the writer entries the commit
+            took; escalations: whether it takes its root's unlinked sticky escalations.
+    """
+
+    __slots__ = ("commit", "escalations", "take")
+
+    def __init__(self, commit: dict[str, object], take: tuple[int, ...], escalations: bool):
+        self.commit = commit
+        self.take = take
+        self.escalations = escalations
 
 
 def spool_path(ledger: str) -> str:
@@ -75,6 +92,18 @@ def line_of(mutation: dict[str, object], entries: list[dict[str, object]]) -> by
     data = {
         "mutation": {k: _encode(v) for k, v in mutation.items()},
         "entries": [{k: _encode(v) for k, v in e.items()} for e in entries],
+    }
+    return (json.dumps(data, ensure_ascii=True, sort_keys=True) + "\n").encode("ascii")
+
+
+def commit_line_of(commit: dict[str, object], take: list[int], escalations: bool) -> bytes:
+    """One spool line (with its newline) for a commit record's row (:class:`CommitLine`)."""
+    import json
+
+    data = {
+        "commit": {k: _encode(v) for k, v in commit.items()},
+        "take": take,
+        "escalations": escalations,
     }
     return (json.dumps(data, ensure_ascii=True, sort_keys=True) + "\n").encode("ascii")
 
@@ -126,7 +155,7 @@ def append(ledger: str, line: bytes) -> str:
     return path
 
 
-Lines = list[tuple[dict[str, object], list[dict[str, object]]]]
+Lines = list[tuple[dict[str, object], list[dict[str, object]]] | CommitLine]
 
 
 @contextmanager
@@ -171,7 +200,7 @@ def _parse(path: str, data: bytes) -> Lines:
     """The records of a spool's bytes (:func:`claimed`)."""
     import json
 
-    out = []
+    out: Lines = []
     for number, raw in enumerate(data.splitlines(), 1):
         if not raw.strip():
             continue
@@ -179,12 +208,30 @@ def _parse(path: str, data: bytes) -> Lines:
             if len(data) > MAX_LINE:
                 raise ValueError("too long")
             item = json.loads(raw.decode("ascii"))
+            if "commit" in item:
+                out.append(_commit_line(item))
+                continue
             mutation = {str(k): _decode(v) for k, v in item["mutation"].items()}
             entries = [{str(k): _decode(v) for k, v in e.items()} for e in item["entries"]]
         except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
             raise aside(path, f"line {number} is not a spooled record ({exc})") from None
         out.append((mutation, entries))
     return out
+
+
+def _commit_line(item: dict[str, object]) -> CommitLine:
+    """The :class:`CommitLine` of a decoded spool line.
+
+    Raises:
+        ValueError / AttributeError: not one.
+    """
+    commit = item["commit"]
+    take, escalations = item["take"], item["escalations"]
+    if not isinstance(commit, dict) or not isinstance(take, list):
+        raise ValueError("a commit line whose commit is not a row or take not a list")
+    if not isinstance(escalations, bool) or not all(type(t) is int for t in take):
+        raise ValueError("a commit line whose take or escalations has the wrong type")
+    return CommitLine({str(k): _decode(v) for k, v in commit.items()}, tuple(take), escalations)
 
 
 def aside(path: str, why: str) -> SpoolError:

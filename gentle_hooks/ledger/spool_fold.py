@@ -1,9 +1,12 @@
-"""Folding the spool into the store (:mod:`.spool`): each spooled mutation stored once.
+"""Folding the spool into the store (:mod:`.spool`): each spooled mutation and commit
+record stored once.
 
 Room ``ledger``. A spooled line goes through the insert path of a recorded mutation
-(:func:`insert_mutation`); a line whose mutation is stored
-already (the same tool call, or the same writer, paths and time: a fold that committed
-but was killed before it removed the spool) is skipped, so a replayed line records once.
+(:func:`insert_mutation`), or of a commit record and the entries it took
+(:func:`take_in`, :func:`consume_unlinked_in`); a line whose mutation is stored already
+(the same tool call, or the same writer, paths and time: a fold that committed but was
+killed before it removed the spool), or whose commit has a record already, is skipped, so a
+replayed line records once.
 """
 
 from __future__ import annotations
@@ -14,7 +17,12 @@ from collections.abc import Sequence
 
 from gentle_hooks.ledger import spool
 from gentle_hooks.ledger.connection import LedgerConnection, insert
-from gentle_hooks.ledger.records import PendingMutation, WriterEntryRecord
+from gentle_hooks.ledger.records import (
+    CommitRecord,
+    EntryTake,
+    PendingMutation,
+    WriterEntryRecord,
+)
 from gentle_hooks.ledger.rows import RowError, from_row, to_row
 from gentle_hooks.ledger.sqlite_file import StoreError
 from gentle_hooks.values.frozen import replace
@@ -41,8 +49,8 @@ _WRITE_KEYS: tuple[str, ...] = (
 
 
 def fold(led: LedgerConnection) -> int:
-    """Store the spooled mutations of ``led``'s ledger in one transaction, then remove the
-    spool; how many were new (0 with no spool).
+    """Store the spooled mutations and commit records of ``led``'s ledger in one
+    transaction, then remove the spool; how many were new (0 with no spool).
 
     Raises:
         StoreError: the write lock was not granted (the spool is kept), or a spool line is
@@ -53,12 +61,20 @@ def fold(led: LedgerConnection) -> int:
     with contextlib.ExitStack() as held, led._write() as conn:
         try:
             lines = held.enter_context(spool.claimed(led.path))
-            recs = [_records(spool.spool_path(led.path), m, e) for m, e in lines or ()]
+            where = spool.spool_path(led.path)
+            recs = [
+                _commit(where, x) if isinstance(x, spool.CommitLine) else _records(where, *x)
+                for x in lines or ()
+            ]
         except spool.SpoolError as exc:
             raise StoreError(
                 exc.kept, f"a spooled writer record cannot be read: {exc.why}; it is kept"
             ) from None
-        for mutation, entries in recs:
+        for item in recs:
+            if isinstance(item, spool.CommitLine):
+                stored += _fold_commit(conn, item)
+                continue
+            mutation, entries = item
             if mutation.tool_call_id is not None:
                 sql, keys = _SAME_CALL, _CALL_KEYS
             else:
@@ -68,6 +84,95 @@ def fold(led: LedgerConnection) -> int:
                 insert_mutation(conn, mutation, entries, mutation.recorded_at)
                 stored += 1
     return stored
+
+
+def _commit(spool_path: str, line: spool.CommitLine) -> spool.CommitLine:
+    """``line`` with its row checked as a commit record's (:func:`_fold_commit` reads it).
+
+    Raises:
+        SpoolError: a row that is not a commit record: the spool was moved aside first.
+    """
+    try:
+        from_row(CommitRecord, {**line.commit, "id": 1})  # type: ignore[arg-type]
+    except RowError as exc:
+        raise spool.aside(spool_path, f"a line is not a spooled record ({exc})") from None
+    return line
+
+
+def _fold_commit(conn: sqlite3.Connection, line: spool.CommitLine) -> int:
+    """Inside the fold's transaction: store a spooled commit record, take the entries it
+    took (those the store holds) and, when it says so, its root's unlinked escalations; 1,
+    or 0 when the commit has a record already (stored once per commit)."""
+    rec = from_row(CommitRecord, {**line.commit, "id": 1})  # type: ignore[arg-type]
+    seen = conn.execute(
+        "SELECT 1 FROM commit_record WHERE commit_id = ? LIMIT 1", (rec.commit_id,)
+    ).fetchone()
+    if seen is not None:
+        return 0
+    known = []
+    for start in range(0, len(line.take), 500):
+        chunk = line.take[start : start + 500]
+        marks = ", ".join("?" for _ in chunk)
+        found = conn.execute(f"SELECT id FROM writer_entry WHERE id IN ({marks})", chunk)
+        known += sorted(int(r[0]) for r in found)
+    take_in(conn, known, rec.commit_id, rec.identity, rec.hook, rec.recorded_at)
+    if line.escalations:
+        consume_unlinked_in(conn, rec.root, rec.commit_id, rec.identity)
+    insert(conn, rec)
+    return 1
+
+
+def take_in(
+    conn: sqlite3.Connection,
+    entry_ids: Sequence[int],
+    commit_id: str,
+    identity: str,
+    hook: str,
+    now: float,
+) -> None:
+    """Inside a transaction: record that ``commit_id`` carried these entries (once per entry
+    and commit); an open entry becomes ``taken``; mutations and escalations whose entries
+    are all taken are no longer pending (``consumed_by`` is set to the commit)."""
+    if not entry_ids:
+        return
+    for entry_id in entry_ids:
+        seen = conn.execute(
+            "SELECT 1 FROM entry_take WHERE entry_id = ? AND commit_id = ?",
+            (entry_id, commit_id),
+        ).fetchone()
+        if seen is None:
+            insert(conn, EntryTake(entry_id, commit_id, identity, hook, recorded_at=now))
+    marks = ", ".join("?" for _ in entry_ids)
+    conn.execute(
+        f"UPDATE writer_entry SET state = 'taken' WHERE state = 'open' AND id IN ({marks})",
+        list(entry_ids),
+    )
+    conn.execute(
+        "UPDATE pending_mutation SET consumed_by = ?, consumed_identity = ? "
+        "WHERE consumed_by IS NULL AND id IN (SELECT mutation_id FROM writer_entry "
+        f"WHERE id IN ({marks})) AND NOT EXISTS (SELECT 1 FROM writer_entry AS w "
+        "WHERE w.mutation_id = pending_mutation.id AND w.state = 'open')",
+        [commit_id, identity, *entry_ids],
+    )
+    conn.execute(
+        "UPDATE escalation SET consumed_by = ?, consumed_identity = ? "
+        "WHERE consumed_by IS NULL AND id IN (SELECT escalation_id FROM escalation_entry "
+        f"WHERE entry_id IN ({marks})) AND NOT EXISTS (SELECT 1 FROM escalation_entry AS l "
+        "JOIN writer_entry AS w ON w.id = l.entry_id "
+        "WHERE l.escalation_id = escalation.id AND w.state = 'open')",
+        [commit_id, identity, *entry_ids],
+    )
+
+
+def consume_unlinked_in(conn: sqlite3.Connection, root: str, commit_id: str, identity: str) -> None:
+    """Inside a transaction: a commit of the root takes its unlinked sticky escalations
+    (SPEC §5: they move into the commit's record)."""
+    conn.execute(
+        "UPDATE escalation SET consumed_by = ?, consumed_identity = ? "
+        "WHERE root = ? AND consumed_by IS NULL AND id NOT IN "
+        "(SELECT escalation_id FROM escalation_entry)",
+        (commit_id, identity, root),
+    )
 
 
 def _records(

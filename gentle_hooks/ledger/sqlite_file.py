@@ -69,6 +69,7 @@ class StoreError(GentleError):
         self.path = path
         self.problem = problem
         self.busy = False  # another process held the write lock past the wait
+        self.journal: str | None = None  # a stale rollback journal refused the open
 
 
 def check_header(path: str) -> str | None:
@@ -369,7 +370,9 @@ def connect(path: str, *, readonly: bool, create: bool, busy: int) -> sqlite3.Co
             raise StoreError(path, problem)
         journal = error_cause.stale_journal(path)
         if journal is not None:  # a writer's open would roll it back over committed rows
-            raise StoreError(path, error_cause.stale_journal_words(journal), fix=True)
+            refused = StoreError(path, error_cause.stale_journal_words(journal), fix=True)
+            refused.journal = journal
+            raise refused
     mode = "ro" if readonly else ("rwc" if create else "rw")
     try:
         conn = sqlite3.connect(

@@ -30,6 +30,7 @@ from gentle_hooks.ledger.records import (
     VerifyRun,
 )
 from gentle_hooks.ledger.rows import RowError, from_row, to_row
+from gentle_hooks.ledger.seal import KeyFault, is_sealed, key_path, ledger_key, run_mac
 from gentle_hooks.ledger.sqlite_file import StoreError
 from gentle_hooks.values.frozen import replace
 
@@ -80,8 +81,43 @@ class Ledger(PendingWork, Quarantine):
         return self._select_one(VerdictRecord, "id = ?", (verdict_id,))
 
     def verify_runs(self, identity: str) -> list[VerifyRun]:
-        """``gentle-hook verify run`` records for one candidate identity, oldest first."""
-        return self._select(VerifyRun, "identity = ?", (identity,))
+        """``gentle-hook verify run`` records for one candidate identity that this ledger
+        sealed (:func:`~.seal.is_sealed`), oldest first: a row whose seal does not verify
+        (another clone's, hand-written, edited) is not an observation here."""
+        runs = self._select(VerifyRun, "identity = ?", (identity,))
+        key = self._seal_key() if runs else None
+        return [r for r in runs if is_sealed(key, r)]
+
+    def unsealed_runs(self, identity: str) -> list[VerifyRun]:
+        """The ``verify_run`` rows of one identity :meth:`verify_runs` leaves out, oldest
+        first (for the line that says why a verdict is not observed)."""
+        runs = self._select(VerifyRun, "identity = ?", (identity,))
+        key = self._seal_key() if runs else None
+        return [r for r in runs if not is_sealed(key, r)]
+
+    def add_run(self, run: VerifyRun) -> VerifyRun:
+        """Record a verify run sealed with this ledger's key (made on the first one:
+        :func:`~.seal.ledger_key`).
+
+        Raises:
+            StoreError: the key there is not usable, or the store cannot be written.
+        """
+        try:
+            key = ledger_key(self.path, create=True)
+        except (KeyFault, OSError) as exc:
+            why = str(exc) if isinstance(exc, KeyFault) else f"{key_path(self.path)}: {exc}"
+            raise StoreError(self.path, f"its verify runs cannot be sealed: {why}") from None
+        assert key is not None  # create=True makes one or raises
+        if not run.recorded_at:
+            run = replace(run, recorded_at=self._clock())
+        return self.add(replace(run, mac=run_mac(key, run)))
+
+    def _seal_key(self) -> bytes | None:
+        """This ledger's key, or None (none made yet, or not usable: nothing is sealed)."""
+        try:
+            return ledger_key(self.path, create=False)
+        except (KeyFault, OSError):
+            return None
 
     def review_facts(self, identity: str) -> list[ReviewFact]:
         """Review outcome facts recorded for one candidate identity, oldest first."""

@@ -41,9 +41,9 @@ from gentle_hooks.native.rules import (
 from gentle_hooks.values.candidate import PathChange
 
 #: Upstream's hot-path token separators (``hotPathRiskSignals``): ``/ \\ . - _``.
-_TOKEN_SPLIT = re.compile(r"[/\\._-]+")
+_TOKEN_SPLIT = r"[/\\._-]+"
 #: Upstream's token splits: stems on ``- _ . space``; Markdown names on any non-alphanumeric.
-_STEM_SPLIT = re.compile(r"[-_. ]+")
+_STEM_SPLIT = r"[-_. ]+"
 _ALNUM_SPLIT = re.compile(r"[^a-z0-9]+")
 _SERVICE_SPLIT = re.compile(r"[-_]+")
 #: Directory, name and path answers kept per settings, up to this many of each.
@@ -57,7 +57,7 @@ def path_tokens(path: str) -> list[str]:
 
     ``src/Auth/login_view.py`` -> ``src auth login view py``.
     """
-    return [t for t in _TOKEN_SPLIT.split(path.lower()) if t]
+    return [t for t in re.split(_TOKEN_SPLIT, path.lower()) if t]
 
 
 def go_ext(name: str) -> str:
@@ -250,7 +250,7 @@ def _name_facts(name: str, m: Matchers) -> _NameFacts:
         or lower in NOT_PASSIVE_SEGMENTS
         or any(
             t in NOT_PASSIVE_STEM_TOKENS
-            for t in _STEM_SPLIT.split(lower[: dot if dot >= 0 else None])
+            for t in re.split(_STEM_SPLIT, lower[: dot if dot >= 0 else None])
         )
     )
     md = ext == ".md"

@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from gentle_hooks.values.digest import blake2b_hex
 from gentle_hooks.values.frozen import frozen
@@ -90,14 +90,21 @@ SHELL_COMMANDS = frozenset(
     truncate wget xargs zsh
     """.split()
 )
-#: An identifier followed by ``(``, with the definition keyword before it, if any.
-_CALL = re.compile(
-    rb"(?<!\w)(?:(def|fn|func|function|class|struct|sub|macro)\s+)?([A-Za-z_]\w*)\s*\("
-)
-#: What may follow a command word when the line is an assignment or a comparison instead.
-_NOT_ARGUMENT = re.compile(rb"[-+*/%&|^<>!:.=]?=|[=:]")
-_OPTION = re.compile(rb"--?[A-Za-z]")
-_COMMAND_WORD = re.compile(rb"[A-Za-z_][\w.+-]*")
+
+
+@cache
+def _action_patterns() -> tuple[re.Pattern[bytes], ...]:
+    """(a call: an identifier followed by ``(``, with the definition keyword before it, if
+    any; what may follow a command word when the line is an assignment or a comparison
+    instead; an option; a command word), compiled on first use."""
+    return (
+        re.compile(
+            rb"(?<!\w)(?:(def|fn|func|function|class|struct|sub|macro)\s+)?([A-Za-z_]\w*)\s*\("
+        ),
+        re.compile(rb"[-+*/%&|^<>!:.=]?=|[=:]"),
+        re.compile(rb"--?[A-Za-z]"),
+        re.compile(rb"[A-Za-z_][\w.+-]*"),
+    )
 
 
 def is_action(stripped: bytes) -> bool:
@@ -106,17 +113,18 @@ def is_action(stripped: bytes) -> bool:
     definition, a command of :data:`SHELL_COMMANDS` with or without arguments, or a
     word followed by an option. Linear in the line's length (a call is looked for from
     the start of each word only)."""
-    for defined, name in _CALL.findall(stripped):
+    call, not_argument, option, command_word = _action_patterns()
+    for defined, name in call.findall(stripped):
         if not defined and name not in COMMON_WORDS:
             return True
     words = stripped.split(None, 2)
-    if not words or not _COMMAND_WORD.fullmatch(words[0]) or words[0] in COMMON_WORDS:
+    if not words or not command_word.fullmatch(words[0]) or words[0] in COMMON_WORDS:
         return False
     if len(words) == 1:
         return words[0] in SHELL_COMMANDS
-    if _NOT_ARGUMENT.match(words[1]):
+    if not_argument.match(words[1]):
         return False
-    return words[0] in SHELL_COMMANDS or bool(_OPTION.match(words[1]))
+    return words[0] in SHELL_COMMANDS or bool(option.match(words[1]))
 
 
 #: Distinct stripped lines whose key, significance and trivial row are kept: one write's

@@ -20,12 +20,20 @@ P-operand) unless the repository declares its full suite (``verification.full_su
 committed at the candidate's base): then the declared suite is the full suite and the
 brief's operands are its own business. A top-level directory (``pytest -q tests``) or
 ``.`` is the whole tree.
+
+A test tree can narrow its own discovery too: ``python -m unittest`` calls a
+``load_tests(loader, tests, pattern)`` it finds in a package's ``__init__.py`` or a test
+module, and then collects only what that returns (and a directory without ``__init__.py``
+is not searched at all). A run of unittest whose candidate adds, changes or removes such a
+file (:func:`steers_discovery`) is not the full suite either (row P-unittest-load-tests),
+unless the file is identical on the base: then the base's own tree chose it.
 """
 
 from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Mapping
 
 from gentle_hooks.policy.testcount import runner_of
 from gentle_hooks.values.frozen import frozen
@@ -37,8 +45,9 @@ class SelectionRow:
     ids; empty: any) it applies to, the flags that select (also written ``--flag=value``,
     and a one-letter flag with its value attached: ``-kfoo``), whether a ``::`` node id
     selects, a pattern whose match in the output (a count above 0 in its first group)
-    says tests were left out, and whether an operand naming part of the test tree
-    selects (:func:`part_operands`)."""
+    says tests were left out, whether an operand naming part of the test tree
+    selects (:func:`part_operands`), and whether a file of the change that steers the
+    runner's discovery selects (``steered``: :func:`steers_discovery`)."""
 
     id: str
     when: str
@@ -47,6 +56,7 @@ class SelectionRow:
     node_ids: bool = False
     output: str | None = None
     operands: bool = False
+    steered: bool = False
 
 
 #: First match wins; flag rows before output rows.
@@ -120,6 +130,14 @@ SELECTION_ROWS: tuple[SelectionRow, ...] = (
         operands=True,
     ),
     SelectionRow(
+        "P-unittest-load-tests",
+        "python -m unittest, and the change adds, changes or removes a file that steers its "
+        "discovery: a Python file defining load_tests (a package's __init__.py, a test "
+        "module), or a test package's __init__.py (not identical on the base)",
+        ("T-unittest",),
+        steered=True,
+    ),
+    SelectionRow(
         "P-deselected",
         "the output's summary says tests were deselected (pytest's `1 deselected`, also from "
         "a configuration's addopts)",
@@ -169,13 +187,16 @@ _VALUE_FLAGS = frozenset(
 _TEST_FILE = re.compile(r"\.(?:py|js|mjs|cjs|jsx|ts|mts|cts|tsx|go)$")
 
 
-def part_operands(command: str) -> tuple[str, ...]:
+def part_operands(command: str, links: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """The operands of ``command``'s test runner that name part of the test tree: a test
     file (``tests/test_sub.py``, ``test_add.py``), a path below a top-level directory
     (``tests/unit``, ``./pkg/...``), a ``unittest`` module (``tests.test_add``; ``unittest
     discover`` is taken as the whole). A
     top-level directory (``tests``, ``tests/``, ``./tests``) or ``.``/``./...`` is the
-    whole tree; empty when the command runs no runner whose operands are paths."""
+    whole tree; empty when the command runs no runner whose operands are paths.
+    ``links``: operands that pass through a symbolic link of the tree, each to the path it
+    resolves to from the tree's root, judged by that path (``all -> tests/unit`` is a
+    part, not a top-level directory)."""
     runner = runner_of(command)
     if runner is None:
         return ()
@@ -202,18 +223,27 @@ def part_operands(command: str) -> tuple[str, ...]:
             if word not in ("./...", "..."):
                 found.append(word)
             continue
-        path = word.removeprefix("./").rstrip("/")
+        path = (links or {}).get(word, word).removeprefix("./").rstrip("/")
         if path in ("", ".") or ("/" not in path and not _TEST_FILE.search(path)):
             continue
         found.append(word)
     return tuple(found)
 
 
-def selection(command: str, output: str, *, operands: bool = True) -> SelectionRow | None:
+def selection(
+    command: str,
+    output: str,
+    *,
+    operands: bool = True,
+    steering: tuple[str, ...] = (),
+    links: Mapping[str, str] | None = None,
+) -> SelectionRow | None:
     """The :data:`SELECTION_ROWS` row that shows ``command`` (a shell line or a quoted
     argument vector) ran some of its tests, by its words or by ``output``; None when it
     ran them all (or runs no recognised test runner). ``operands``: whether an operand
-    naming part of the test tree selects (row P-operand: no full suite is declared)."""
+    naming part of the test tree selects (row P-operand: no full suite is declared);
+    ``steering``: the paths the candidate adds, changes or removes that steer discovery
+    (:func:`steers_discovery`); ``links``: as :func:`part_operands` takes them."""
     runner = runner_of(command)
     if runner is None:
         return None
@@ -225,7 +255,11 @@ def selection(command: str, output: str, *, operands: bool = True) -> SelectionR
         if row.runners and runner.id not in row.runners:
             continue
         if row.operands:
-            if operands and part_operands(command):
+            if operands and part_operands(command, links):
+                return row
+            continue
+        if row.steered:
+            if steering:
                 return row
             continue
         if row.flags or row.node_ids:
@@ -236,3 +270,25 @@ def selection(command: str, output: str, *, operands: bool = True) -> SelectionR
         if any(int(m.group(1)) > 0 for m in re.finditer(row.output, output, re.MULTILINE)):
             return row
     return None
+
+
+#: ``load_tests`` named as a word: defined (``def load_tests``), assigned or imported
+#: (``from helpers import load_tests``) alike.
+_LOAD_TESTS = re.compile(rb"\bload_tests\b")
+#: A directory name of a test tree (``tests``, ``test``, ``unit_tests``, ``testing``).
+_TEST_DIR = re.compile(r"^(?:tests?|testing|.*_tests?)$")
+
+
+def steers_discovery(path: str, old: bytes | None, new: bytes | None) -> bool:
+    """Whether a change of ``path`` from ``old`` to ``new`` (None: absent on that side)
+    may change which tests ``python -m unittest`` discovers: a Python file that names
+    ``load_tests`` on either side (discovery calls the one a package's ``__init__.py`` or a
+    test module defines and collects what it returns), or a test package's ``__init__.py``
+    (a directory named like a test tree on its path: added, changed or removed, it decides
+    whether and how that directory is searched). False when both sides are the same."""
+    if old == new or not path.endswith(".py"):
+        return False
+    if any(_LOAD_TESTS.search(side) for side in (old, new) if side is not None):
+        return True
+    parts = path.split("/")
+    return parts[-1] == "__init__.py" and any(_TEST_DIR.match(p) for p in parts[:-1])

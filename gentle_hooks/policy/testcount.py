@@ -18,6 +18,7 @@ exit 0 having run none. Two tables:
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import shlex
@@ -262,18 +263,21 @@ def tests_run(command: str, output: str) -> int | None:
 #: Summary lines in which a recognised test runner reports failed tests (pytest, unittest,
 #: cargo, go test, node --test, jest, mocha), matched anywhere in the output: a line that
 #: runs the runner twice prints two summaries, and the first may be the failing one.
-FAILED_PATTERNS: tuple[re.Pattern[str], ...] = tuple(
-    re.compile(p, re.MULTILINE)
-    for p in (
-        r"^=*\s*(?:\d+ \w+, )*[1-9]\d* (?:failed|errors?)\b.*\bin \d+(?:\.\d+)?s\b",
-        r"^FAILED \((?:failures|errors)=[1-9]",
-        r"^test result: FAILED\.",
-        r"^--- FAIL: ",
-        r"^(?:#|\N{INFORMATION SOURCE}) fail [1-9]",
-        r"^Tests:\s+.*\b[1-9]\d* failed",
-        r"^\s*[1-9]\d* failing\b",
-    )
+FAILED_PATTERNS: tuple[str, ...] = (
+    r"^=*\s*(?:\d+ \w+, )*[1-9]\d* (?:failed|errors?)\b.*\bin \d+(?:\.\d+)?s\b",
+    r"^FAILED \((?:failures|errors)=[1-9]",
+    r"^test result: FAILED\.",
+    r"^--- FAIL: ",
+    r"^(?:#|\N{INFORMATION SOURCE}) fail [1-9]",
+    r"^Tests:\s+.*\b[1-9]\d* failed",
+    r"^\s*[1-9]\d* failing\b",
 )
+
+
+@functools.cache
+def _failed_patterns() -> tuple[re.Pattern[str], ...]:
+    # compiled on first use: a gate that judges no runner's output never pays for them
+    return tuple(re.compile(p, re.MULTILINE) for p in FAILED_PATTERNS)
 
 
 def reports_failures(command: str, output: str) -> bool:
@@ -282,4 +286,4 @@ def reports_failures(command: str, output: str) -> bool:
     pytest's ``1 failed, 3 passed in 0.1s``: then an exit 0 is not the runner's verdict."""
     if runner_of(command) is None:
         return False
-    return any(p.search(output) for p in FAILED_PATTERNS)
+    return any(p.search(output) for p in _failed_patterns())

@@ -14,7 +14,7 @@ from gentle_hooks.policy.vocabulary import Effort, WriterSource
 from gentle_hooks.values.frozen import frozen
 
 #: ``mini`` as a whole token of a model id (upstream ``SMALL_MODEL_ID_TOKEN``).
-_MINI_TOKEN = re.compile(r"(?:^|[-_./:\s])mini(?:$|[-_./:\s])", re.IGNORECASE)
+_MINI_TOKEN = r"(?:^|[-_./:\s])mini(?:$|[-_./:\s])"
 
 
 @frozen
@@ -73,7 +73,7 @@ def is_small(profile: WriterProfile) -> bool:
     if profile.effort is Effort.LOW:
         return True
     if profile.model is not None:
-        return _MINI_TOKEN.search(profile.model) is not None
+        return re.search(_MINI_TOKEN, profile.model, re.IGNORECASE) is not None  # compiled on use
     return profile.effort is None
 
 

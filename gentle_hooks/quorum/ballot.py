@@ -51,11 +51,14 @@ class VerdictSet(QuorumModel):
 
     Attributes:
         claim: the finding's claim, verbatim (required, not blank).
+        evidence: the miner's evidence for it, verbatim (optional): a ``whatIChecked``
+            restating it abstains.
         verdicts: the verifiers' answers, each as :func:`~.votes.classify_verdict` takes
             them; a malformed one abstains, it does not make the file unreadable.
     """
 
     claim: Claim
+    evidence: Claim | None = None
     verdicts: tuple[object, ...]
 
 
@@ -66,6 +69,7 @@ class VerdictFile:
     source: str
     claim: str | None
     verdicts: tuple[object, ...]
+    evidence: str | None = None
 
 
 def parse_verdict_file(data: bytes | str, source: str) -> VerdictFile:
@@ -103,7 +107,9 @@ def parse_verdict_file(data: bytes | str, source: str) -> VerdictFile:
                 source, f"not a verdict set: {problem}", hashlib.sha256(raw).hexdigest()
             )
             return VerdictFile(source, None, (unreadable,))
-        return VerdictFile(source, parsed.claim.strip(), parsed.verdicts or _empty(data, source))
+        evidence = parsed.evidence.strip() if parsed.evidence is not None else None
+        verdicts = parsed.verdicts or _empty(data, source)
+        return VerdictFile(source, parsed.claim.strip(), verdicts, evidence)
     verdicts = tuple(value) if isinstance(value, list) else (value,)
     return VerdictFile(source, None, verdicts or _empty(data, source))
 
@@ -156,6 +162,32 @@ def resolve_claim(option: str | None, files: tuple[VerdictFile, ...]) -> str:
         if not _same_text(claim, first):
             raise UsageError(
                 f"{source}: its claim differs from {first_source}'s: one tally is one finding"
+            )
+    return first
+
+
+def resolve_evidence(option: str | None, files: tuple[VerdictFile, ...]) -> str | None:
+    """The miner's evidence a tally judges restatements against: ``--evidence`` and every
+    verdict set naming one must agree (equal up to whitespace); None when none names it.
+
+    Raises:
+        UsageError: ``--evidence`` is blank or over :data:`~.votes.MAX_TEXT` characters, or
+            two sources name different evidence (exit 2).
+    """
+    if option is not None and (not option.strip() or len(option) > MAX_TEXT):
+        raise UsageError(
+            f"--evidence is blank or longer than {MAX_TEXT} characters: pass the miner's "
+            "evidence for the claim, as it was stated"
+        )
+    named = [("--evidence", option.strip())] if option is not None else []
+    named += [(f.source, f.evidence) for f in files if f.evidence is not None]
+    if not named:
+        return None
+    first_source, first = named[0]
+    for source, text in named[1:]:
+        if not _same_text(text, first):
+            raise UsageError(
+                f"{source}: its evidence differs from {first_source}'s: one tally is one finding"
             )
     return first
 

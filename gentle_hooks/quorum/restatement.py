@@ -337,6 +337,37 @@ def restatement_reason(what_i_checked: str, claim: str | None) -> str | None:
     )
 
 
+def _core_words(text: str) -> list[str]:
+    """``text``'s case-folded words in order, filler (:data:`FILLER_WORDS`) at either end
+    dropped: ``"I checked: a.py:4 has no cap"`` is ``a py 4 has no cap``."""
+    found = _WORD.findall(text.casefold())
+    while found and _stem(found[0]) in _FILLER_STEMS:
+        found.pop(0)
+    while found and _stem(found[-1]) in _FILLER_STEMS:
+        found.pop()
+    return found
+
+
+def evidence_restatement(what_i_checked: str, evidence: str | None) -> str | None:
+    """Why ``whatIChecked`` is no independent check of the miner's ``evidence``, or None.
+
+    Seed 003 "Verifying a verification": "Look for whatIChecked that merely restates the
+    claim"; the finding's evidence is the miner's word as much as its claim is. Normalised
+    (case-folded words, filler at either end dropped: :func:`_core_words`), a
+    ``whatIChecked`` equal to the evidence or contained in it, word for word, shows
+    nothing the verifier re-opened itself: the miner's ``workflow.js:142: the loop has no
+    budget check`` copied back, or behind "I checked:". None without evidence.
+    """
+    if not evidence:
+        return None
+    mine = _core_words(what_i_checked)
+    if not mine:
+        return None
+    if f" {' '.join(mine)} " in f" {' '.join(_WORD.findall(evidence.casefold()))} ":
+        return "whatIChecked restates the miner's evidence: no independent check"
+    return None
+
+
 def is_restatement(what_i_checked: str, claim: str | None) -> bool:
     """True when ``whatIChecked`` shows nothing was checked (:func:`restatement_reason`).
 

@@ -28,6 +28,7 @@ from gentle_hooks.policy.stakes import (
     verifiers_required,
 )
 from gentle_hooks.quorum.ballot import distinct_verdicts
+from gentle_hooks.quorum.restatement import evidence_restatement
 from gentle_hooks.quorum.votes import (
     QuorumModel,
     VerifierVerdict,
@@ -91,7 +92,11 @@ def _survives(upheld: int, refuted: int, required: int, lenses: int, diverse: bo
 
 
 def tally(
-    verdicts: Iterable[object], claim: str, required: int = 1, diverse: bool = False
+    verdicts: Iterable[object],
+    claim: str,
+    required: int = 1,
+    diverse: bool = False,
+    evidence: str | None = None,
 ) -> Tally:
     """Tally one finding's verifier verdicts (seed 003 "Verdict tallying"; SPEC §9).
 
@@ -100,6 +105,8 @@ def tally(
         claim: the finding's claim: a ``whatIChecked`` that restates it abstains.
         required: valid verdicts the stakes need (default 1).
         diverse: each of them must hold a different lens (``lens-diverse`` stakes).
+        evidence: the miner's evidence for the claim: a ``whatIChecked`` restating it
+            abstains (:func:`judged`).
 
     Returns:
         The :class:`Tally`; it depends only on the multiset of verdicts, not their order.
@@ -111,8 +118,21 @@ def tally(
     """
     claim = _claim(claim)
     distinct, _ = distinct_verdicts(verdicts)
-    votes = [classify_verdict(v, claim) for v in distinct]
+    votes = [judged(classify_verdict(v, claim), evidence) for v in distinct]
     return tally_votes(votes, required, diverse)
+
+
+def judged(vote: Vote, evidence: str | None) -> Vote:
+    """``vote`` judged against the miner's ``evidence`` too: a counted vote (not one
+    overruled into a refutation) whose ``whatIChecked`` restates it abstains
+    (:func:`~gentle_hooks.quorum.restatement.evidence_restatement`); any other as it is."""
+    if vote.vote is VoteKind.ABSTAINED or vote.overruled is not None:
+        return vote
+    why = evidence_restatement(vote.whatIChecked or "", evidence)
+    if why is None:
+        return vote
+    kept = vote.model_dump(exclude={"vote", "abstention", "tooFast"})
+    return Vote(vote=VoteKind.ABSTAINED, abstention=why, **kept)
 
 
 def _claim(claim: str) -> str:
@@ -241,6 +261,7 @@ class TallyRecord(QuorumModel):
 
     Attributes:
         claim: the finding's claim (required: restating checks are judged against it).
+        evidence: the miner's evidence for it, when given (a check restating it abstains).
         finding / lens: the finding's id and the lens that mined it (optional).
         stakes / critical: set ``tally.required`` through :func:`verifiers_required` (and
             ``tally.diverse`` for ``lens-diverse``).
@@ -259,6 +280,7 @@ class TallyRecord(QuorumModel):
     finding: str | None = None
     lens: str | None = None
     claim: Annotated[StrictStr, Field(min_length=1, pattern=r"\S")]
+    evidence: StrictStr | None = None
     stakes: Stakes = Stakes.ORDINARY
     critical: StrictBool = False
     tally: Tally
@@ -288,6 +310,7 @@ class TallyRecord(QuorumModel):
                 ),
                 self.claim,
             )
+            again = judged(again, self.evidence)
             if again.vote is not vote.vote:
                 why = again.abstention or again.overruled or f"it counts as {again.vote.value}"
                 raise ValueError(f"votes.{n}: counted as {vote.vote.value}, but {why}")
@@ -333,6 +356,7 @@ def build_record(
     stakes: str | Stakes = Stakes.ORDINARY,
     critical: bool = False,
     duplicates: Iterable[str] = (),
+    evidence: str | None = None,
 ) -> TallyRecord:
     """Classify, tally and rule one finding's verdicts into a storable :class:`TallyRecord`.
 
@@ -342,6 +366,8 @@ def build_record(
         finding / lens / stakes / critical: kept in the record; stakes and critical set
             the valid verdicts required (:func:`verifiers_required`).
         duplicates: notes on copies the caller already dropped (the same file twice).
+        evidence: the miner's evidence for the claim, kept; a ``whatIChecked`` restating
+            it abstains (:func:`judged`).
 
     Returns:
         The record; independent of verdict order (votes are sorted canonically). Copies of
@@ -355,7 +381,9 @@ def build_record(
     level = parse_stakes(stakes)
     claim = _claim(claim)
     distinct, notes = distinct_verdicts(verdicts)
-    votes = sorted((classify_verdict(v, claim) for v in distinct), key=Vote.sort_key)
+    votes = sorted(
+        (judged(classify_verdict(v, claim), evidence) for v in distinct), key=Vote.sort_key
+    )
     counted = tally_votes(
         votes, verifiers_required(level, critical), stakes_row(level).distinct_lenses
     )
@@ -364,6 +392,7 @@ def build_record(
         finding=finding,
         lens=lens,
         claim=claim,
+        evidence=evidence,
         stakes=level,
         critical=critical,
         tally=counted,

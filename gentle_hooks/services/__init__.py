@@ -11,7 +11,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.settle` — what pushed commits delivered of a writer's entry (ended as settled), and
   the local versions that may still hold writer work
 * :mod:`.expiry` — pending writer work whose content is gone, expired
-* :mod:`.delivered` — the writer work a commit delivered, recorded when a record binds to it
+* :mod:`.delivered` — the writer work a commit delivered: its commit record (spooled behind
+  a held write lock), and the work recorded when a record binds to it
 * :mod:`.record` — bind a command to its candidate and record (receipts, escalations,
   reviews)
 * :mod:`.mutation` — record a writer's pending mutation (``record``, the runtime recorders)
@@ -48,6 +49,7 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_subagents` — the markers of the subagents running in an agent session
 * :mod:`.doctor` — health checks of the store and the installed hooks
 * :mod:`.doctor_fix` — ``doctor --fix``'s repairs of the ledger, and ending a quarantine
+* :mod:`.doctor_commits` — delivered writer commits with no commit record, found and recorded
 * :mod:`.agent_doctor` — per agent runtime used here: is its recorder wired and reachable
 * :mod:`.agent_reach` — can a hook command run its gentle-hook, resolved as its shell would
 """

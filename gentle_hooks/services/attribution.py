@@ -286,7 +286,7 @@ def carried_by_commits(
 
 
 def entries_for_write(
-    repo: Repository, led: Ledger, root: str, paths: Sequence[str]
+    repo: Repository, led: Ledger | None, root: str, paths: Sequence[str]
 ) -> list[WriterEntryRecord]:
     """Entries for what a writer just wrote to ``paths`` (root-relative), to record.
 
@@ -297,7 +297,8 @@ def entries_for_write(
     human's staged work is where the writer started, not the writer's; an index that holds
     what the write left is that result staged, not a start) — and the keys of
     the lines the writer added and removed. A path whose content did not change from where
-    the writer started gets no entry.
+    the writer started gets no entry. With ``led`` None (a ledger that cannot be opened)
+    no earlier write is a start.
 
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
@@ -307,7 +308,8 @@ def entries_for_write(
     at_head: dict[str, str | None] = dict(repo.blobs_in(repo.tree_of(head), paths)) if head else {}
     staged = dict(repo.blobs_staged(paths))
     written: dict[str, str | None] = {}
-    for rec in led.open_entries(root, sorted(now)):  # oldest first: the last write wins
+    # oldest first: the last write wins (no ledger: the write is measured from git alone)
+    for rec in led.open_entries(root, sorted(now)) if led is not None else ():
         if rec.path in now:
             written[rec.path] = rec.blob
     versions = (*now.values(), *at_head.values(), *staged.values(), *written.values())

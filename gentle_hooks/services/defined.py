@@ -5,6 +5,9 @@ Room ``services``. Reads the candidate's change (its paths and blobs, from git) 
 :mod:`gentle_hooks.policy.checkdefs` which of those paths define what each check runs, and
 whether the part that defines it changed (``package.json``'s ``scripts``, not its
 dependencies). :func:`~gentle_hooks.services.room_run.observe_all` does not run such a check.
+:func:`discovery_steered` names the files of the change that steer ``python -m unittest``'s
+discovery (:func:`~gentle_hooks.policy.selection.steers_discovery`): a full suite run with
+them is not the full suite.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from gentle_hooks.policy.checkdefs import (
     is_defining,
     part_changed,
 )
+from gentle_hooks.policy.selection import steers_discovery
 from gentle_hooks.services.record import Bound
 
 #: The makefiles ``make`` reads when no ``-f`` names one (at the tree's root).
@@ -87,3 +91,35 @@ def _sources(bound: Bound, check: Check) -> tuple[Source, ...]:
                     sources.append(Source("D-script", name))
                     todo.append(name)
     return tuple(sources)
+
+
+def discovery_steered(bound: Bound) -> tuple[str, ...]:
+    """The Python paths the candidate adds, changes or removes that steer ``python -m
+    unittest``'s discovery (:func:`~gentle_hooks.policy.selection.steers_discovery`: a
+    ``load_tests`` on either side, a test package's ``__init__.py``), sorted; a file
+    identical on the base is not among them.
+
+    Raises:
+        GitError: reading the trees failed.
+    """
+    cand = bound.candidate
+    if cand.is_empty:
+        return ()
+    changes = [
+        c for c in bound.repo.tree_delta(cand.base.tree, cand.tree) if c.path.endswith(".py")
+    ]
+    oids = sorted({o for c in changes for o in (c.old_blob, c.new_blob) if o})
+    blobs = bound.repo.read_blobs(oids) if oids else {}
+
+    def data(oid: str | None) -> bytes | None:
+        return None if oid is None else blobs.get(oid)
+
+    return tuple(
+        sorted(
+            {
+                c.path
+                for c in changes
+                if steers_discovery(c.path, data(c.old_blob), data(c.new_blob))
+            }
+        )
+    )

@@ -272,6 +272,38 @@ def check_notes(repo: Repository) -> list[CheckResult]:
     ]
 
 
+def check_commits(repo: Repository) -> list[CheckResult]:
+    """Unpushed commits that delivered writer work with no commit record (a post-commit
+    that failed or was killed: :mod:`gentle_hooks.services.doctor_commits`): CI and the
+    server would see no note. Fails naming how many and the first, with the command that
+    records them from the commits."""
+    from gentle_hooks.ledger.store import Ledger
+    from gentle_hooks.services.doctor_commits import unrecorded_commits
+
+    if repo.paths.is_bare:
+        return []
+    try:
+        led = Ledger.open_existing(ledger_path(repo.paths.common_dir))
+        if led is None:
+            return [CheckResult("commits", True, "no ledger: no writer commit to record")]
+        with led:
+            missing = unrecorded_commits(repo, led)
+    except GentleError as exc:
+        return [CheckResult("commits", False, exc.message)]
+    if not missing:
+        return [CheckResult("commits", True, "every delivered writer commit is recorded")]
+    return [
+        CheckResult(
+            "commits",
+            False,
+            f"{len(missing)} commit(s) delivered writer work with no commit record (first "
+            f"{missing[0].id[:12]}: its post-commit hook did not record it); the gates cannot "
+            "see its verification; record them from the commits",
+            cli("doctor", "--fix"),
+        )
+    ]
+
+
 def check_agent_hooks(repo: Repository) -> list[CheckResult]:
     """Per agent runtime used here: is its recorder wired and can its hook run?
     (:mod:`gentle_hooks.services.agent_doctor`)"""
@@ -370,6 +402,7 @@ CHECKS: tuple[Callable[[Repository], list[CheckResult]], ...] = (
     check_residue,
     check_hooks,
     check_checkouts,
+    check_commits,
     check_notes,
     check_agent_hooks,
 )

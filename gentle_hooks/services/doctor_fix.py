@@ -157,6 +157,31 @@ def set_journal_aside(cwd: str | None) -> list[str]:
     return _repair(cwd, "journal", move)
 
 
+def set_odd_companions_aside(cwd: str | None) -> list[str]:
+    """``doctor --fix``: move what stands at a name SQLite keeps beside the ledger
+    (``-wal``, ``-shm``, ``-journal``) aside when it is not a file SQLite could have
+    written (a FIFO blocks every open for ever), kept and renamed
+    (:func:`~gentle_hooks.ledger.diagnose.move_odd_companions_aside`), when the ``store``
+    check finds one; the lines saying what was moved.
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    import time
+
+    from gentle_hooks.ledger.diagnose import move_odd_companions_aside
+
+    def move(path: str) -> list[str]:
+        stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+        try:
+            moved = move_odd_companions_aside(path, stamp)
+        except OSError as exc:
+            return [f"could not move {exc.filename} aside: {exc.strerror}"]
+        return [f"moved {old} ({kind}) aside: {new}" for kind, old, new in moved]
+
+    return _repair(cwd, "store", move)
+
+
 def fold_spool(cwd: str | None) -> list[str]:
     """``doctor --fix``: fold the writer records waiting in the spool into the ledger
     (:mod:`gentle_hooks.ledger.spool`); the line saying what happened.

@@ -12,7 +12,7 @@ import os
 import time
 from collections.abc import Mapping
 
-from gentle_hooks.errors import UsageError
+from gentle_hooks.errors import UsageError, cli
 from gentle_hooks.git.location import root_relative
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger import spool
@@ -82,7 +82,8 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     write, is stored once; the result then has ``replayed`` set and a note saying it was
     already recorded. When another process holds the ledger's write lock past the wait,
     the mutation is appended to the spool instead (durable; the next command that opens
-    the ledger folds it in) and the result has ``spooled`` set.
+    the ledger folds it in) and the result has ``spooled`` set; so it is when a stale
+    rollback journal refuses the ledger's open (the reason names it and its fix).
 
     Raises:
         UsageError: missing model or effort (flag and environment), a bad label, or an
@@ -113,7 +114,14 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             raise UsageError(f"--paths: {p!r} {why}; name the files the writer wrote")
     if not paths:  # the generic form: every path that differs from HEAD is the writer's
         paths = changed_paths(repo)
-    with open_store(repo) as led:
+    try:
+        led = open_store(repo)
+    except StoreError as exc:
+        if exc.journal is None:
+            raise
+        rec = PendingMutation(root, model, effort_value, source, session_id, tool_call_id, paths)
+        return _spooled_unopened(repo, rec, exc)
+    with led:
         earlier = led.mutation_for_call(source, session_id, tool_call_id) if tool_call_id else None
         while earlier is not None and tool_call_id and ended_derived(led, earlier):
             # the same call made again once the first one's work ended: a new call
@@ -154,8 +162,8 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
 def _spooled(
     path: str, rec: PendingMutation, entries: list[WriterEntryRecord], busy: StoreError
 ) -> Recorded:
-    """Keep a mutation the held write lock kept out of the store in the spool
-    (:mod:`gentle_hooks.ledger.spool`), durably; what was kept.
+    """Keep a mutation the held write lock (or a refused open) kept out of the store in the
+    spool (:mod:`gentle_hooks.ledger.spool`), durably; what was kept.
 
     Raises:
         StoreError: ``busy``, when the spool cannot be written either.
@@ -167,6 +175,21 @@ def _spooled(
     except OSError:
         raise busy from None
     return Recorded(path, rec, spooled=where)
+
+
+def _spooled_unopened(repo: Repository, rec: PendingMutation, refused: StoreError) -> Recorded:
+    """Keep a mutation in the spool when a stale rollback journal refuses every open of the
+    ledger (:attr:`~gentle_hooks.ledger.sqlite_file.StoreError.journal`): measured from git
+    alone (no earlier write of the writer can be read), durable, and folded in once
+    ``doctor --fix`` moved the journal aside. The reason names the journal and that command.
+
+    Raises:
+        StoreError: ``refused``, when the spool cannot be written either.
+    """
+    entries = entries_for_write(repo, None, rec.root, rec.paths)
+    spooled = _spooled(refused.path, rec, entries, refused)
+    why = f"{refused.problem}; the fix moves the journal aside"
+    return replace(spooled, spool_reason=why, spool_fix=cli("doctor", "--fix"))
 
 
 def _utf8(text: str | None) -> bytes | None:

@@ -77,7 +77,10 @@ class Recorded:
         notes: lines the user should read (a changed work tree, a limit of the record).
         replayed: the record was there already (a replayed tool call), nothing was added.
         spooled: the spool the record was appended to while another process held the
-            ledger's write lock (:mod:`gentle_hooks.ledger.spool`); None when it is stored.
+            ledger's write lock, or while the ledger could not be opened
+            (:mod:`gentle_hooks.ledger.spool`); None when it is stored.
+        spool_reason: with ``spooled``, why the record is not in the ledger yet;
+        spool_fix: the command that lets the spool be folded in, when one is needed.
     """
 
     ledger: str
@@ -86,6 +89,8 @@ class Recorded:
     notes: tuple[str, ...] = field(default=())
     replayed: bool = False
     spooled: str | None = None
+    spool_reason: str = "another process holds the ledger's write lock"
+    spool_fix: Command | None = None
 
 
 def open_root(cwd: str | None) -> tuple[Repository, str]:

@@ -7,7 +7,11 @@ anything runs, the file each program of each check resolves to on the room's ``P
 (:func:`~gentle_hooks.policy.programs.check_programs`) and its SHA-256, for the verdict's
 ``observed.programs``; :func:`refuse_programs` refuses a run whose program is in the
 user's repository (a work tree, the git directory), in the room, or, unless the caller
-allows it, under a temporary directory or in a directory others may write.
+allows it, under a temporary directory or in a directory others may write. A program in
+the virtual environment of the interpreter running gentle-hook (:func:`active_venv`) is
+the verifier's own tool wherever that environment is (a clone under ``/tmp``), when it
+and every directory up to the environment's root are the user's and no one else may
+write them.
 
 What this proves: which file each named program was when the run started, and that it
 was not in the places above. Not: that the program is honest, nor what it runs in turn
@@ -20,6 +24,7 @@ import hashlib
 import os
 import shutil
 import stat
+import sys
 import tempfile
 from collections.abc import Sequence
 
@@ -86,6 +91,28 @@ def _others_write(path: str) -> bool:
     return False
 
 
+def active_venv() -> str | None:
+    """The virtual environment of the interpreter running this (``sys.prefix`` when it is
+    not ``sys.base_prefix``), symlinks resolved; None outside one."""
+    return os.path.realpath(sys.prefix) if sys.prefix != sys.base_prefix else None
+
+
+def _private(path: str, top: str) -> bool:
+    """``path`` (under ``top``) and each directory from its own up to ``top`` are the
+    user's, and neither its group nor others may write them."""
+    uid = os.getuid()
+    while True:
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        if st.st_uid != uid or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+            return False
+        if path == top or os.path.dirname(path) == path:
+            return path == top
+        path = os.path.dirname(path)
+
+
 def refuse_programs(
     resolved: Sequence[tuple[Program, ...]],
     checks: Sequence[Check],
@@ -93,13 +120,23 @@ def refuse_programs(
     room: str,
     *,
     allow_shared: bool,
-) -> None:
+    venv: str | None = None,
+) -> tuple[str, ...]:
     """Raises UsageError (exit 2, one line) for the first program of a check that resolved
     into one of ``pointers`` (the user's work trees and git directory) or ``room``, or —
     unless ``allow_shared`` — under a temporary directory (:data:`TEMP_ROOTS`, the
-    system's temporary directory) or to a file or directory others may write."""
+    system's temporary directory) or to a file or directory others may write. A program
+    in ``venv`` (default: :func:`active_venv`; ``""``: none) is trusted there when it and
+    its directories up to ``venv`` are the user's and writable by no one else.
+
+    Returns:
+        The paths of the programs only ``allow_shared`` let run, sorted (the verdict says
+        so).
+    """
     mine = [os.path.realpath(p) for p in (*pointers, room) if p]
     temps = {os.path.realpath(t) for t in (*TEMP_ROOTS, tempfile.gettempdir())}
+    own = active_venv() if venv is None else (os.path.realpath(venv) if venv else None)
+    allowed: set[str] = set()
     for check, programs in zip(checks, resolved, strict=True):
         for program in programs:
             where = f"`{program.name}` of `{check.command}` resolves to {program.path}"
@@ -108,10 +145,14 @@ def refuse_programs(
                     f"{where}, inside your repository or the room: the check would run the "
                     "writer's copy; put the tool outside the repository, on PATH"
                 )
-            if allow_shared:
+            if own and _under(program.path, [own]) and _private(program.path, own):
+                continue  # the verifier's own interpreter's environment
+            if not _under(program.path, sorted(temps)) and not _others_write(program.path):
                 continue
-            if _under(program.path, sorted(temps)) or _others_write(program.path):
+            if not allow_shared:
                 raise UsageError(
                     f"{where}, in a temporary directory or one others may write: anyone "
                     f"could have put it there; install it elsewhere, or pass {ALLOW_FLAG}"
                 )
+            allowed.add(program.path)
+    return tuple(sorted(allowed))

@@ -37,7 +37,7 @@ from gentle_hooks.services.cleanroom import (
     stamp_room,
     swap_in,
 )
-from gentle_hooks.services.defined import defined_by_change
+from gentle_hooks.services.defined import defined_by_change, discovery_steered
 from gentle_hooks.services.record import Bound
 from gentle_hooks.services.room_bounds import SCRATCH, SCRATCH_CACHE, scratch_env
 from gentle_hooks.services.runner import run_observed
@@ -114,6 +114,22 @@ def _points_in(value: str, places: tuple[str, ...]) -> bool:
     return any(real == p or real.startswith(p + os.sep) for p in places if real)
 
 
+def dropped_note(dropped: list[str], outcomes: tuple[Outcome, ...]) -> str:
+    """Which PATH entries the room left out and, when a check then missed its tool, what
+    to do."""
+    shown = ", ".join(dropped[:3]) + (f" and {len(dropped) - 3} more" if len(dropped) > 3 else "")
+    line = (
+        f"PATH: {shown} left out of the room: it is in your repository, where its tools "
+        "(and an editable install) would run your copy, not the candidate's"
+    )
+    if any(not o.ran for o in outcomes):
+        line += (
+            "; a check missed its tool: install the tools outside the repository (a "
+            "virtualenv elsewhere, or the system's) and run verify again with them on PATH"
+        )
+    return line
+
+
 def pointing_in(variables: Mapping[str, str], *pointers: str) -> list[tuple[str, str]]:
     """The (name, entry) of each of ``variables`` (a brief's ``env``) whose value, or an
     entry of its ``:``-separated list (``PATH``, ``PYTHONPATH``, ``LD_LIBRARY_PATH``...),
@@ -138,6 +154,7 @@ def _observe(
     *,
     where: str = "",
     operands: bool = True,
+    steering: tuple[str, ...] = (),
 ) -> Outcome:
     """Run one check in the room's ``tree/`` (whichever checkout is there: ``where`` names
     it, ``"base"`` or ``"hollow"``), with ``PWD`` set to it, no ``OLDPWD``, a fresh
@@ -146,7 +163,9 @@ def _observe(
     this one: :func:`~gentle_hooks.services.runner.run_observed`). Its output
     goes to an unnamed file and is kept in ``logs`` under ``logs/NN-kind.log``
     (``NN-kind-WHERE.log``) for :func:`observe_all` to write once every run of the check
-    is over: a log file appearing while a check runs would tell it which run it is."""
+    is over: a log file appearing while a check runs would tell it which run it is.
+    ``operands``/``steering``: as :func:`~gentle_hooks.policy.selection.selection` takes
+    them, for a full suite."""
     import tempfile
 
     run_env = {k: v for k, v in env.items() if k != "OLDPWD"}
@@ -187,7 +206,15 @@ def _observe(
     runner = runner_of(check.command)
     if runner is not None and check.kind != "negative" and not where:
         chosen = (
-            selection(check.command, text, operands=operands) if check.kind == "suite" else None
+            selection(
+                check.command,
+                text,
+                operands=operands,
+                steering=steering,
+                links=tree_links(check.command, room.tree),
+            )
+            if check.kind == "suite"
+            else None
         )
         outcome = replace(
             outcome,
@@ -195,6 +222,7 @@ def _observe(
             tests_run=tests_run(check.command, text),
             tests_failed=reports_failures(check.command, text),
             selection=chosen.id if chosen is not None else None,
+            selected_by=steering if chosen is not None and chosen.steered else (),
         )
     return outcome
 
@@ -286,8 +314,13 @@ def observe_all(
     would be the writer's word (row C1-own), and the base's definition is not swapped in
     either (that would patch the artifact it judges).
     ``operands``: a suite naming part of the test tree is not the full suite (row
-    P-operand); False when the repository declares its full suite."""
+    P-operand); False when the repository declares its full suite. A suite run by ``python
+    -m unittest`` whose discovery the change steers
+    (:func:`~gentle_hooks.services.defined.discovery_steered`) is not either (row
+    P-unittest-load-tests), declared or not."""
     with_base = os.path.isdir(room.base)
+    by_unittest = any(c.kind == "suite" and _runs_unittest(c.command) for c in checks)
+    steering = discovery_steered(bound) if by_unittest else ()
     outcomes: list[Outcome] = []
     logs: dict[str, bytes] = {}
     for n, (check, own) in enumerate(zip(checks, defined_by_change(bound, checks), strict=True), 1):
@@ -299,7 +332,9 @@ def observe_all(
             make_hollow(bound.repo, room, bound.candidate)
         try:
             before = stamp_room(room)
-            observe = functools.partial(_observe, check, n, room, env, logs, operands=operands)
+            observe = functools.partial(
+                _observe, check, n, room, env, logs, operands=operands, steering=steering
+            )
             outcome = observe()
             changed = _changes(bound, room, before, with_base)
             # a suite runs on the base tree only to tell an unavailable tool from a failure
@@ -321,6 +356,36 @@ def observe_all(
             break
         outcomes.append(outcome)
     return tuple(outcomes)
+
+
+def tree_links(command: str, tree: str) -> dict[str, str]:
+    """The words of ``command`` that name a path of ``tree`` through a symbolic link of
+    it (a candidate's ``all -> tests/unit``), each to the path it resolves to from the
+    tree's root (``.`` for the root); a link leading out of the tree is left out (the
+    room refuses such a candidate)."""
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    real_tree = os.path.realpath(tree)
+    found: dict[str, str] = {}
+    for word in words:
+        if not word or word.startswith(("-", "/")) or "\0" in word:
+            continue
+        path = os.path.join(tree, word)
+        if not os.path.lexists(path):
+            continue
+        real = os.path.realpath(path)
+        inside = real == real_tree or real.startswith(real_tree + os.sep)
+        rel = os.path.relpath(real, real_tree)
+        if inside and rel != os.path.normpath(word):  # a link on its way
+            found[word] = rel
+    return found
+
+
+def _runs_unittest(command: str) -> bool:
+    runner = runner_of(command)
+    return runner is not None and runner.id == "T-unittest"
 
 
 def _own_words(paths: tuple[str, ...]) -> str:

@@ -223,13 +223,21 @@ def observed_run(led: Ledger, verdict: DelegationVerdict, identity: str) -> Veri
 
 def observation_fault(led: Ledger, verdict: DelegationVerdict, identity: str) -> str:
     """Why ``verdict`` is not one ``verify run`` observed for ``identity`` (one line)."""
+    digest = verdict_digest(verdict)
+    foreign = [r for r in led.unsealed_runs(identity) if r.verdict_digest == digest]
+    if foreign:
+        return (
+            f"{OBSERVED_RULE} not observed: verify run #{foreign[-1].id}, which wrote it, does "
+            "not carry this ledger's seal (a row from another clone, written or edited by hand, "
+            "or recorded before runs were sealed is no observation here); verify it again "
+            "in this clone (verification.require_observed)"
+        )
     runs = [r for r in led.verify_runs(identity) if r.brief_id == verdict.briefId]
     if not runs:
         return (
             f"{OBSERVED_RULE} not observed: no gentle-hook verify run of brief "
             f"{verdict.briefId!r} is recorded for this candidate (verification.require_observed)"
         )
-    digest = verdict_digest(verdict)
     for run in runs:
         mismatch = observation_mismatch(run, verdict) if run.verdict_digest == digest else None
         if mismatch is not None:

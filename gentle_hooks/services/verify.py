@@ -65,8 +65,14 @@ from gentle_hooks.services.cleanroom import (
 from gentle_hooks.services.declared_suite import DECLARE_HOW, DeclaredSuite, declared_suite
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.room_bounds import check_room_parents
-from gentle_hooks.services.room_programs import refuse_programs, resolve_programs
-from gentle_hooks.services.room_run import dropped_path, observe_all, pointing_in, room_env
+from gentle_hooks.services.room_programs import ALLOW_FLAG, refuse_programs, resolve_programs
+from gentle_hooks.services.room_run import (
+    dropped_note,
+    dropped_path,
+    observe_all,
+    pointing_in,
+    room_env,
+)
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
 from gentle_hooks.values.frozen import field, frozen, replace
@@ -388,7 +394,9 @@ def _verify_in(
         checks_env = room_env(env, *_pointers(bound))
         checks_env.update(plan.brief.env or {})
         resolved = resolve_programs(plan.checks, checks_env.get("PATH", os.defpath))
-        refuse_programs(resolved, plan.checks, _pointers(bound), room.path, allow_shared=shared)
+        allowed = refuse_programs(
+            resolved, plan.checks, _pointers(bound), room.path, allow_shared=shared
+        )
         stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
         pair = plan_artifacts(
             bound.root,
@@ -397,7 +405,7 @@ def _verify_in(
         )
         # the run is recorded before any check runs: one killed before its end stands as
         # an observed failure (rule R2), as its fail would have
-        led.add(_started(bound, plan, room, pair.ref, _caller(bound, caller)))
+        led.add_run(_started(bound, plan, room, pair.ref, _caller(bound, caller)))
         if not cand.is_empty:
             make_base(bound.repo, room, cand)
         try:
@@ -406,7 +414,10 @@ def _verify_in(
             )
         finally:
             remove_aside(room)
-        outcomes = tuple(replace(o, programs=p) for o, p in zip(outcomes, resolved, strict=False))
+        outcomes = tuple(
+            replace(o, programs=p, shared=tuple(x.path for x in p if x.path in allowed))
+            for o, p in zip(outcomes, resolved, strict=False)
+        )
         verdict = observed_verdict(
             plan.brief_id,
             outcomes,
@@ -420,7 +431,7 @@ def _verify_in(
         _validate(verdict, text)
         view = render_verdict_markdown(verdict, added=False)
         pair = write_artifacts(bound.repo, bound.root, pair, text, view)
-        record = led.add(
+        record = led.add_run(
             VerifyRun(
                 root=bound.root,
                 identity=cand.identity,
@@ -445,7 +456,9 @@ def _verify_in(
         notes = (*notes, f"the full suite names part of the test tree: {DECLARE_HOW}")
     dropped = dropped_path(env, *_pointers(bound))
     if dropped:
-        notes = (*notes, _dropped_note(dropped, outcomes))
+        notes = (*notes, dropped_note(dropped, outcomes))
+    if allowed:
+        notes = (*notes, f"{ALLOW_FLAG}: {', '.join(allowed)} ran from a shared directory")
     if pair.excluded is not None:
         notes = (
             *notes,
@@ -470,22 +483,6 @@ def _started(bound: Bound, plan: Plan, room: Room, ref: str, caller: str) -> Ver
         verdict_digest=STARTED,
         observations=json.dumps(checks, ensure_ascii=False, separators=(",", ":")),
     )
-
-
-def _dropped_note(dropped: list[str], outcomes: tuple[Outcome, ...]) -> str:
-    """Which PATH entries the room left out and, when a check then missed its tool, what
-    to do."""
-    shown = ", ".join(dropped[:3]) + (f" and {len(dropped) - 3} more" if len(dropped) > 3 else "")
-    line = (
-        f"PATH: {shown} left out of the room: it is in your repository, where its tools "
-        "(and an editable install) would run your copy, not the candidate's"
-    )
-    if any(not o.ran for o in outcomes):
-        line += (
-            "; a check missed its tool: install the tools outside the repository (a "
-            "virtualenv elsewhere, or the system's) and run verify again with them on PATH"
-        )
-    return line
 
 
 def _validate(verdict: DelegationVerdict, text: str) -> None:

@@ -111,10 +111,14 @@ def _make_init(
     factories: dict[str, Callable[[], object]],
 ) -> Callable[..., None]:
     count = len(names)
+    every = frozenset(names)
 
     def __init__(self: object, *args: object, **kwargs: object) -> None:
         if len(args) == count and not kwargs:  # every field given in order: the common call
             self.__dict__.update(zip(names, args, strict=False))
+            return
+        if not args and kwargs.keys() == every:  # every field by name: the other common one
+            self.__dict__.update(zip(names, map(kwargs.__getitem__, names), strict=False))
             return
         if len(args) > count:
             raise TypeError(

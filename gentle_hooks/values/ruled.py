@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 
 #: A stored reason's leading rule id (``V2``, ``R1``), then one space.
-_RULE_PREFIX = re.compile(r"[A-Z]\d+ ")
+_RULE_PREFIX = r"[A-Z]\d+ "
 
 
 def without_rule_id(reason: str) -> str:
     """``reason`` without its leading rule id; any other text as it is."""
-    head = _RULE_PREFIX.match(reason)
+    head = re.match(_RULE_PREFIX, reason)  # compiled on first use
     return reason[head.end() :] if head else reason

@@ -304,3 +304,25 @@ def test_the_git_processes_of_a_push_do_not_grow_with_its_delegated_commits(
         counts[n] = _git_processes(trace)
     assert counts[2] > 0
     assert counts[12] <= counts[2] + 2, counts
+
+
+def _git_commands(trace: Path) -> list[str]:
+    """The git command (``cat-file``, ``rev-list``...) of every process of a trace file."""
+    events = (json.loads(line) for line in trace.read_text().splitlines())
+    return [e["argv"][1] for e in events if e.get("event") == "start"]
+
+
+def test_a_push_reads_its_commits_and_those_they_step_from_at_once(native: World) -> None:
+    """The pushed commits and their parents outside the push (what the attribution diffs
+    each commit against) are read by one ``cat-file`` (the walk that listed the commits
+    named their parents), not one for the commits and one for the parents."""
+    first = native.unverified(V2.replace("v2", "va"), message="writer: a")
+    second = native.unverified(V2.replace("v2", "vb"), message="writer: b")
+    assert native.rev(f"{second}^") == first
+    trace = native.base / "trace-reads"
+    line = f"refs/heads/main {second} refs/heads/reads {ZERO}"
+    code, decision, _ = _pre_push(native, [line], str(trace))
+    assert code == 1 and isinstance(decision, dict)
+    commands = _git_commands(trace)
+    # before the commits' own diffs (diff-tree): the one read of commits
+    assert commands[: commands.index("diff-tree")].count("cat-file") == 1, commands

@@ -64,7 +64,9 @@ def _journal_of_an_older_state(repo: Path) -> bytes:
 
 def test_a_writer_refuses_a_stale_journal_rather_than_roll_it_back(repo: Path) -> None:
     """A writer's open would roll a stale journal back into the store, silently deleting
-    rows recorded after the journal's state: it refuses, as readers do, and loses none."""
+    rows recorded after the journal's state: it refuses, as readers do, and loses none;
+    the record it was asked for is spooled (durable), the journal named with its fix, and
+    folded in once the fix moved the journal aside."""
     write(repo / "a.py", "a = 1\n")
     assert hostile(repo, "record", "--model", "m1", "--effort", "low", "a.py").returncode == 0
     old = _journal_of_an_older_state(repo)
@@ -75,13 +77,23 @@ def test_a_writer_refuses_a_stale_journal_rather_than_roll_it_back(repo: Path) -
 
     write(repo / "c.py", "c = 1\n")
     proc = hostile(repo, "record", "--model", "m3", "--effort", "low", "c.py")
-    assert proc.returncode == 2
-    err = proc.stderr.decode()
-    assert str(journal) in err and err.rstrip().endswith("run: gentle-hook doctor --fix"), err
+    assert proc.returncode == 0, proc.stderr
+    out = proc.stdout.decode()
+    assert out.startswith("spooled: pending mutation") and "m3/low" in out, out
+    assert str(journal) in out and "run: gentle-hook doctor --fix" in out, out
+    assert (journal.parent / "spool.jsonl").is_file()
+    assert journal.read_bytes() == old  # nothing rolled back
 
-    assert hostile(repo, "doctor", "--fix").returncode == 0
+    git(repo, "add", "-A")
+    gate = hostile(repo, "hook", "pre-commit")
+    assert gate.returncode == 2 and str(journal).encode() in gate.stderr  # fails closed
+
+    fixed = hostile(repo, "doctor", "--fix")
+    assert fixed.returncode == 0, fixed.stdout
+    assert "folded the spooled writer records" in fixed.stdout.decode(), fixed.stdout
     status = hostile(repo, "status").stdout.decode()
     assert "pending mutation #1: m1/low" in status and "pending mutation #2: m2/low" in status
+    assert "pending mutation #3: m3/low, 1 path(s)" in status, status
 
 
 def test_a_fifo_journal_fails_the_commit_gate_closed_without_waiting(repo: Path) -> None:

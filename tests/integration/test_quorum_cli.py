@@ -489,6 +489,40 @@ def test_report_over_tally_output(run: Any, tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.parametrize("command", ["report", "audit"])
+def test_report_and_audit_of_more_than_1_mib_exit_2(run: Any, tmp_path: Path, command: str) -> None:
+    """Each stored vote is judged again: over the cap, nothing is judged (one line, exit 2);
+    six such files took 102 s. The cap is over all the files given."""
+    from gentle_hooks.quorum.ruling import build_record
+
+    text = "opened workflow.js:142 and saw it " + "hung\n" * 800
+    one = json.loads(
+        build_record(
+            [{**up(text[: 4_000 - n]), "verifier": f"v{n}"} for n in range(3)],
+            "the parser crashes on a.py",
+            finding="F",
+        ).model_dump_json(by_alias=True)
+    )
+    files = [
+        write(
+            tmp_path / f"r{f}.json",
+            [
+                {**one, "finding": f"F{f}-{r}", "claim": f"{one['claim']} {f} {r}"}
+                for r in range(50)
+            ],
+        )
+        for f in range(2)
+    ]
+    sizes = [(tmp_path / name).stat().st_size for name in files]
+    assert all(s < 1024 * 1024 for s in sizes) and sum(sizes) > 1024 * 1024, sizes
+    r = run("quorum", command, *files)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr == (
+        "gentle-hook: error: the tally record files hold more than 1 MiB in all: report on "
+        "fewer findings at a time (a lens, a period)\n"
+    )
+
+
 def test_report_json_and_flags(run: Any, tmp_path: Path) -> None:
     files = [tally_json(run, tmp_path, f"C{n}", "correctness", [up()]) for n in range(2)]
     r = run("quorum", "report", *files, "--json")
@@ -757,3 +791,56 @@ def test_tally_the_longest_texts_and_most_keys_are_judged(run: Any, tmp_path: Pa
     r = run("quorum", "tally", a, "--claim", CLAIM)
     assert (r.returncode, r.stderr) == (0, ""), r
     assert "abstained 3" in r.stdout or "abstained 2" in r.stdout, r.stdout
+
+
+#: h18h finding 5 (issue 18): the miner's evidence, and a verifier copying it back.
+MINER_EVIDENCE = (
+    "Opened workflow.js:142: the loop spawns agents with no budget check. Ran `grep -n budget "
+    "workflow.js`: no match."
+)
+COPIED = {
+    "refuted": False,
+    "reason": "real",
+    "whatIChecked": "opened workflow.js:142: the loop spawns agents with no budget check",
+    "durationMs": 9000,
+}
+
+
+@pytest.mark.parametrize("given", ["option", "verdict-set"])
+def test_tally_a_check_restating_the_miners_evidence_abstains(
+    run: Any, tmp_path: Path, given: str
+) -> None:
+    """Seed 003 "Verifying a verification": "Look for whatIChecked that merely restates the
+    claim". A whatIChecked that is part of the miner's evidence copied back word for word
+    was CONFIRMED; given the evidence (--evidence or a verdict set's ``evidence``) it
+    abstains and nothing survives; without it the old ruling stands."""
+    if given == "option":
+        a = write(tmp_path / "a.json", COPIED)
+        extra = ["--claim", CLAIM, "--evidence", MINER_EVIDENCE]
+    else:
+        doc = {"claim": CLAIM, "evidence": MINER_EVIDENCE, "verdicts": [COPIED]}
+        a = write(tmp_path / "a.json", doc)
+        extra = []
+    r = run("quorum", "tally", a, *extra, "--json")
+    assert (r.returncode, r.stderr) == (0, "")
+    record = json.loads(r.stdout)
+    assert (record["ruling"], record["evidence"]) == ("PLAUSIBLE", MINER_EVIDENCE)
+    assert record["votes"][0]["abstention"] == (
+        "whatIChecked restates the miner's evidence: no independent check"
+    )
+    # the record reads back (its votes are judged against the evidence it keeps)
+    stored = write(tmp_path / "record.json", record)
+    assert run("quorum", "report", stored).returncode == 0
+    plain = run("quorum", "tally", write(tmp_path / "b.json", COPIED), "--claim", CLAIM)
+    assert plain.stdout.startswith("CONFIRMED"), plain.stdout
+
+
+def test_tally_evidence_that_disagrees_exits_2(run: Any, tmp_path: Path) -> None:
+    doc = {"claim": CLAIM, "evidence": MINER_EVIDENCE, "verdicts": [COPIED]}
+    a = write(tmp_path / "a.json", doc)
+    r = run("quorum", "tally", a, "--evidence", "other words")
+    assert (r.returncode, r.stdout) == (2, "")
+    assert r.stderr.strip() == (
+        "gentle-hook: error: a.json: its evidence differs from --evidence's: one tally is one "
+        "finding"
+    ), r.stderr

@@ -13,6 +13,7 @@ import contextlib
 import os
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -268,8 +269,15 @@ def test_a_fifo_beside_the_ledger_is_refused_not_waited_on(repo: Path, suffix: s
     assert doctor.returncode == 2 and f"ledger.sqlite3{suffix}: is a FIFO" in (
         doctor.stdout.decode()
     ), doctor.stdout
-    fixed = hostile(repo, "doctor", "--fix")
+    fixed = hostile(repo, "doctor", "--fix", timeout=30)
     assert not list((repo / ".git" / "gentle-hooks").glob("ledger.sqlite3.damaged-*")), fixed
+    # the FIFO is moved aside (kept) as other residue is, and the ledger works again
+    assert fixed.returncode == 0, fixed.stdout
+    (kept,) = (repo / ".git" / "gentle-hooks").glob(f"ledger.sqlite3{suffix}.odd-*")
+    assert stat.S_ISFIFO(kept.lstat().st_mode)
+    assert f"moved {fifo} (a FIFO) aside: {kept}" in fixed.stdout.decode(), fixed.stdout
+    status = hostile(repo, "status", timeout=30)
+    assert status.returncode == 0 and b"pending mutation #1" in status.stdout, status.stderr
 
 
 def test_a_symlinked_ledger_is_refused_and_its_target_untouched(repo: Path, tmp_path: Path) -> None:

@@ -1037,6 +1037,7 @@ def test_require_observed_checks_each_criterion_against_the_recorded_observation
             (json.dumps(recorded),),
         )
     conn.close()
+    _reseal(env)  # this ledger's own row, sealed: only its observations disagree
     proc = env.gh("verdict", "add", out["json_path"])
     assert proc.returncode == 1, proc.stdout
     assert (
@@ -1044,6 +1045,26 @@ def test_require_observed_checks_each_criterion_against_the_recorded_observation
         f"(criterion 2: {field} differ)"
     ) in proc.stdout
     assert env.rows("SELECT accepted, observed_run FROM verdict") == [(0, None)]
+
+
+def _reseal(env: Env) -> None:
+    """Seal every verify run row of ``env``'s ledger again with its key (rows edited by
+    the test, as if the ledger had recorded them so)."""
+    from gentle_hooks.ledger.seal import ledger_key, run_mac
+    from gentle_hooks.ledger.store import Ledger
+
+    path = env.repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+    led = Ledger.open_existing(str(path))
+    assert led is not None
+    with led:
+        runs = led.unsealed_runs(env.identity())
+    key = ledger_key(str(path), create=False)
+    assert key is not None and runs
+    conn = sqlite3.connect(path)
+    with conn:
+        for run in runs:
+            conn.execute("UPDATE verify_run SET mac = ? WHERE id = ?", (run_mac(key, run), run.id))
+    conn.close()
 
 
 def test_an_opt_out_in_the_base_counts_a_hand_written_verdict(env: Env) -> None:

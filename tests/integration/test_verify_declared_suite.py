@@ -125,3 +125,20 @@ def test_the_change_cannot_redefine_its_full_suite(
         n.startswith("verification.full_suite `python3 -m pytest -q tests/test_sub.py` in your ")
         for n in out["notes"]
     ), out["notes"]
+
+
+def test_a_link_to_part_of_the_tree_is_that_part(repo: Path, tmp_path: Path) -> None:
+    """Refuter finding 3 of issue 18's h18h pass (MED): the change adds ``all ->
+    tests/unit`` beside ``tests/unit/test_sub_unit.py``; ``pytest -q all`` read as a top-level
+    directory passed as the full suite while ``tests/test_add.py`` failed. The link is
+    resolved in the room's tree: a subdirectory, a part (P-operand, C1-suite-part)."""
+    env = _env(repo, tmp_path, None)
+    write(
+        repo / "tests" / "unit" / "test_sub_unit.py", (repo / "tests" / "test_sub.py").read_text()
+    )
+    (repo / "all").symlink_to("tests/unit")
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q all"})
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    suite = next(o for o in out["outcomes"] if o["kind"] == "suite")
+    assert (suite["command"], suite["row"]) == ("python3 -m pytest -q all", "C1-suite-part")
+    assert (out["status"], out["verdict"]["fullSuiteRun"]) == ("blocked", False), out["outcomes"]

@@ -8,6 +8,7 @@ and digest, not the program the check ran.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import sys
@@ -70,6 +71,14 @@ def test_a_program_in_a_temporary_directory_is_refused(env: Env, tmp_path: Path)
     seen = out["verdict"]["criteria"][-1]["observed"]["programs"]
     digest = "sha256:" + hashlib.sha256(fake.read_bytes()).hexdigest()
     assert {"name": "pytest", "path": os.path.realpath(fake), "sha256": digest} in seen
+    # the verdict and the run say the flag let it run (h18h finding 4)
+    said = f"allowed by --allow-shared-programs: {os.path.realpath(fake)}"
+    assert said in out["verdict"]["criteria"][-1]["evidence"], out["verdict"]["criteria"][-1]
+    assert said in out["verdict"]["summary"], out["verdict"]["summary"]
+    assert (
+        f"--allow-shared-programs: {os.path.realpath(fake)} ran from a shared directory"
+        in (out["notes"])
+    ), out["notes"]
 
 
 def test_a_program_in_a_worktree_is_refused_even_when_allowed(env: Env) -> None:
@@ -86,3 +95,50 @@ def test_a_program_in_a_worktree_is_refused_even_when_allowed(env: Env) -> None:
     proc = env.gh(*args, env=path)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert "inside your repository or the room" in proc.stderr, proc.stderr
+
+
+def test_the_running_interpreters_venv_under_tmp_is_trusted(env: Env, tmp_path: Path) -> None:
+    """h18h finding 4 (issue 18): gentle-hook run from a virtualenv under the temporary
+    directory (a clone there) runs that virtualenv's ``pytest`` without
+    ``--allow-shared-programs``, and the verdict says nothing of the flag; once others of
+    its group may write the virtualenv's ``bin`` it is refused again."""
+    import site
+    import subprocess
+
+    venv = tmp_path / "clone" / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    # this test's packages (gentle_hooks and what it needs, pytest) on the new one's path
+    paths = [str(Path.cwd()), *site.getsitepackages()]
+    purelib = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    write(Path(purelib) / "outer.pth", "\n".join(paths) + "\n")
+    shim = write(venv / "bin" / "pytest", f'#!/bin/sh\nexec {python} -m pytest "$@"\n')
+    shim.chmod(0o755)
+    env.brief({**BRIEF, "fullSuite": "pytest -q tests"})
+    run_env = {
+        **os.environ,
+        "TMPDIR": str(env.tmp),
+        "PYTHONPATH": "src",
+        "PATH": f"{venv / 'bin'}:/usr/bin:/bin",
+    }
+    args = [str(python), "-m", "gentle_hooks", "verify", "run", "--brief", str(env.brief_path)]
+    proc = subprocess.run(
+        [*args, "--json"], cwd=env.repo, env=run_env, capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    out = json.loads(proc.stdout)
+    seen = out["verdict"]["criteria"][-1]["observed"]["programs"]
+    assert {"name": "pytest", "path": str(shim), "sha256": _digest(shim)} in seen, seen
+    assert "--allow-shared-programs" not in json.dumps(out)
+    (venv / "bin").chmod(0o775)
+    refused = subprocess.run(args, cwd=env.repo, env=run_env, capture_output=True, text=True)
+    assert refused.returncode == 2 and "--allow-shared-programs" in refused.stderr, refused.stderr
+
+
+def _digest(path: Path) -> str:
+    return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()

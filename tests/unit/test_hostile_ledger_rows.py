@@ -11,9 +11,12 @@ types (selected as parameters, which have no column affinity).
 
 from __future__ import annotations
 
+import json
 import sqlite3
 
 import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
 
 from gentle_hooks.ledger.records import Receipt, Record
 from gentle_hooks.ledger.rows import (
@@ -25,6 +28,7 @@ from gentle_hooks.ledger.rows import (
     RowError,
     column_kinds,
     from_row,
+    plain_strings,
     row_ids,
 )
 from gentle_hooks.ledger.schema import MIGRATIONS
@@ -171,3 +175,27 @@ def test_a_bad_value_in_any_column_is_refused_naming_it(
 def test_a_blob_of_text_that_is_not_utf8_reads_as_that_text(data: bytes) -> None:
     record = from_row(Receipt, _row("receipt", "command", data))
     assert record.command == data.decode("utf-8", "surrogateescape")
+
+
+@given(st.lists(st.text()))
+@example(["pkg/a.py", "b c.py"])
+@example([""])
+@example([])
+def test_a_plain_list_reads_without_json_exactly_as_json_reads_it(items: list[str]) -> None:
+    """A list as the ledger writes it reads without :mod:`json` when it is plain (no
+    quote, backslash or control character in an item) and as ``json.loads`` reads it."""
+    text = json.dumps(items, ensure_ascii=False)
+    plain = all(not ({'"', "\\"} & set(i)) and all(c >= " " for c in i) for i in items)
+    assert plain_strings(text) == (items if plain else None)
+
+
+@given(st.text(alphabet='[]", \\ab\x00\x1f'))
+@example('["a","b"]')
+@example('["a", "b]')
+@example('["a\\"b"]')
+def test_any_other_text_is_left_to_json(text: str) -> None:
+    """Whatever else a column holds, the plain reading is either None (``json.loads``
+    decides) or exactly what ``json.loads`` reads."""
+    got = plain_strings(text)
+    if got is not None:
+        assert got == json.loads(text)

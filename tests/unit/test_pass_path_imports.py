@@ -111,9 +111,20 @@ def test_a_push_that_passes_loads_no_fix_words(plain_repo: Path, tmp_path: Path)
 
 
 #: What the gates leave out while they judge and pass (imports are most of a delegated
-#: commit's or a push's cost): ``typing``, and what the notes writer needs only to sign
-#: or to retry a write.
-GATE_AVOIDS = ("typing", "shutil", "random", "gentle_hooks.policy.boilerplate")
+#: commit's or a push's cost): ``typing``, what the notes writer needs only to sign
+#: or to retry a write, ``unicodedata`` (the regular expressions of a test runner's
+#: failure summaries, one of which names a character, compile only when a receipt's
+#: command runs a runner), and ``queue`` with its ``heapq`` (the blob search takes
+#: ``SimpleQueue`` from the C module).
+GATE_AVOIDS = (
+    "typing",
+    "shutil",
+    "random",
+    "gentle_hooks.policy.boilerplate",
+    "unicodedata",
+    "queue",
+    "heapq",
+)
 #: A push that shares no notes reads none: the note schema (JSON, base64) and the notes
 #: writer stay out of the push gate (``gentle_hooks.notes.sharing`` answers for them).
 PUSH_AVOIDS = ("json", "base64", "gentle_hooks.notes.lines", "gentle_hooks.notes.sync")
@@ -173,6 +184,28 @@ def test_the_gates_that_pass_import_no_typing_nor_signing(plain_repo: Path, tmp_
         assert not modules & set(avoids), (gate, sorted(modules & set(avoids)))
 
 
+#: What the commit gate leaves out while it judges a writer's recorded work and passes, with
+#: no agent runtime in the environment (the decision's JSON line is for agents): ``json``
+#: (the ledger's lists of plain strings read without it), and what the gate asks only of
+#: a candidate that carries no live writer work (expired work, re-applied content).
+RECORDED_AVOIDS = (
+    *GATE_AVOIDS,
+    "json",
+    "gentle_hooks.services.expiry",
+    "gentle_hooks.services.reapplied",
+)
+
+
+def test_a_recorded_writers_commit_that_passes_reads_no_json(plain_repo: Path) -> None:
+    """Pending writer work (``gentle-hook record``), a receipt and an agreeing spot check:
+    the commit gate judges it in full and passes without :data:`RECORDED_AVOIDS`."""
+    _gentle(plain_repo, "record", "--model", "o4-mini", "--effort", "low", "--paths=a.py")
+    _verified(plain_repo, "--staged")
+    modules = _imported(plain_repo, "pre-commit")
+    assert "gentle_hooks.hooks.commit" in modules
+    assert not modules & set(RECORDED_AVOIDS), sorted(modules & set(RECORDED_AVOIDS))
+
+
 def test_a_hook_collects_cycles_rarely_but_still_does(plain_repo: Path) -> None:
     """Every hook raises the young generation's threshold to ``GC_THRESHOLD`` (the cyclic
     collector's passes over a gate's imports cost it ~3%) and leaves the collector on."""
@@ -194,3 +227,21 @@ def test_a_hook_collects_cycles_rarely_but_still_does(plain_repo: Path) -> None:
     enabled, threshold = proc.stderr.rsplit("GC ", 1)[-1].split(" ", 1)
     assert enabled == "True"
     assert threshold.startswith(f"({GC_THRESHOLD}, ")
+
+
+def test_the_exit_skips_collecting_what_the_run_made(plain_repo: Path) -> None:
+    """A command ends with every object it made frozen (:func:`gentle_hooks.main.entry`):
+    the interpreter's collections at exit skip them."""
+    probe = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: sys.stderr.write(f'FROZEN {gc.get_freeze_count()}'))\n" + ENTRY
+    )
+    proc = subprocess.run(
+        [sys.executable, "-I", "-c", probe, "hook", "pre-commit"],
+        cwd=plain_repo,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stderr.rsplit("FROZEN ", 1)[-1]) > 1_000

@@ -19,6 +19,7 @@ from gentle_hooks.policy.stakes import Stakes, stakes_row, verifiers_required
 from gentle_hooks.quorum.audit import SAMPLE_SIZE, audit
 from gentle_hooks.quorum.ballot import parse_verdict_file
 from gentle_hooks.quorum.narrative import NARRATIVE_ROWS, narrative_reason
+from gentle_hooks.quorum.restatement import evidence_restatement
 from gentle_hooks.quorum.ruling import (
     RULING_ROWS,
     TallyRecord,
@@ -514,3 +515,43 @@ def test_an_upheld_verdict_that_states_its_act_of_checking_confirms(checked: str
     exists"; "A count or metric | Re-run the query or the grep"."""
     vote = classify_verdict(verdict(checked), CLAIM)
     assert vote.vote is VoteKind.UPHELD, vote.overruled or vote.abstention
+
+
+# --- "Look for whatIChecked that merely restates the claim": the miner's evidence too ------
+
+EVIDENCE = "Opened workflow.js:142: the loop spawns agents with no budget check."
+
+
+@pytest.mark.parametrize(
+    ("what", "restates"),
+    [
+        ("Opened workflow.js:142: the loop spawns agents with no budget check.", True),
+        ("opened   WORKFLOW.js:142 -- the loop spawns agents with no budget check", True),
+        ("the loop spawns agents with no budget check", True),
+        ("I checked: opened workflow.js:142: the loop spawns agents with no budget check", True),
+        ("opened workflow.js:142: the loop spawns agents; budget is checked in spawn()", False),
+        ("ran `grep -n budget workflow.js`: no match", False),
+    ],
+    ids=["verbatim", "normalised", "contained", "behind-filler", "own-words", "another-check"],
+)
+def test_a_check_restating_the_miners_evidence_abstains(what: str, restates: bool) -> None:
+    """h18h finding 5 (issue 18): an upheld whatIChecked that is the miner's evidence (or a
+    part of it) word for word was CONFIRMED; it is no independent check."""
+    upheld = {"refuted": False, "reason": "real", "whatIChecked": what, "durationMs": 9000}
+    found = evidence_restatement(what, EVIDENCE)
+    assert (found is not None) is restates
+    assert evidence_restatement(what, None) is None
+    record = build_record([upheld], CLAIM, evidence=EVIDENCE)
+    assert (record.votes[0].vote is VoteKind.UPHELD) is not restates
+    assert (record.ruling == "CONFIRMED") is not restates
+
+
+def test_a_stored_record_counting_a_restated_evidence_is_refused() -> None:
+    """The record keeps the evidence; one that counts a check restating it as upheld
+    contradicts itself and is refused."""
+    upheld = {"refuted": False, "reason": "real", "whatIChecked": EVIDENCE, "durationMs": 9000}
+    honest = build_record([upheld], CLAIM)
+    assert honest.ruling == "CONFIRMED"
+    forged = honest.model_dump(mode="json", by_alias=True) | {"evidence": EVIDENCE}
+    with pytest.raises(ValueError, match="restates the miner's evidence"):
+        TallyRecord.model_validate(forged)

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from gentle_hooks.config.load import MAX_PATTERN, load_config
-from gentle_hooks.config.regex_shape import slow_shape
+from gentle_hooks.config.regex_shape import preselect_shape, slow_shape
 from gentle_hooks.config.settings import DEFAULT_PROCESS_PATTERNS
 from gentle_hooks.errors import ConfigError
 
@@ -65,6 +65,14 @@ def _load(tmp_path: Path, risk: str) -> None:
         ),
         pytest.param("process_preselect = 'a{9999}'", "counted repeat", id="preselect-interval"),
         pytest.param("process_preselect = '(ab|cd)+'", "repeated group", id="preselect-group"),
+        # {,n} is glibc's {0,n}: [x]{,32767}[x]{,32767} held git -G for 20 s and 4 GB
+        pytest.param(
+            "process_preselect = '[x]{,32767}[x]{,32767}'", "counted repeat", id="preselect-no-low"
+        ),
+        # an escaped backslash, then a counted repeat of it
+        pytest.param(
+            "process_preselect = 'x\\\\{0,32767}'", "counted repeat", id="preselect-after-bs"
+        ),
     ],
 )
 def test_the_loader_refuses_a_slow_or_broken_pattern_naming_the_key(
@@ -80,3 +88,28 @@ def test_the_loader_refuses_a_slow_or_broken_pattern_naming_the_key(
 def test_the_loader_keeps_a_linear_pattern(tmp_path: Path) -> None:
     _load(tmp_path, "process_patterns = ['(?:foo|bar)+\\(']\nprocess_preselect = 'foo|bar'")
     _load(tmp_path, "process_preselect = 'sp[a-z]*wn|[eE]xec|^#!'")
+    # a literal brace, escaped or in a bracket expression, and ']' or a class in brackets
+    _load(tmp_path, "process_preselect = 'f\\(x\\{|[{]exec|[]{]|[[:alpha:]{]+x'")
+
+
+@pytest.mark.parametrize(
+    ("ere", "shape"),
+    [
+        ("exec|spawn", None),
+        ("x{2}", "a counted repeat"),
+        ("x{,9}", "a counted repeat"),
+        ("x\\\\{9}", "a counted repeat"),
+        ("x\\{9}", None),
+        ("[{]x", None),
+        ("[]{]x", None),
+        ("[^]{]x", None),
+        ("[[:alpha:]{]x", None),
+        ("[[:alpha:]]{3}", "a counted repeat"),
+        ("(ab)*", "a repeated group"),
+        ("(ab)?", "a repeated group"),
+        ("a\\)*", None),
+        ("(a)\\1{2}", "a back-reference"),
+    ],
+)
+def test_preselect_shape(ere: str, shape: str | None) -> None:
+    assert preselect_shape(ere) == shape

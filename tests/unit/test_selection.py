@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from gentle_hooks.policy.selection import SELECTION_ROWS, selection
+from gentle_hooks.policy.selection import (
+    SELECTION_ROWS,
+    part_operands,
+    selection,
+    steers_discovery,
+)
 
 #: (id, command, output, the row met or None).
 CASES: list[tuple[str, str, str, str | None]] = [
@@ -77,7 +82,59 @@ def test_selection_rows(command: str, output: str, row: str | None) -> None:
 
 
 def test_every_row_has_a_case() -> None:
-    assert {c[3] for c in CASES} - {None} == {r.id for r in SELECTION_ROWS}
+    steered = {"P-unittest-load-tests"}  # test_a_change_that_steers_discovery_selects
+    assert {c[3] for c in CASES} - {None} | steered == {r.id for r in SELECTION_ROWS}
+
+
+def test_a_change_that_steers_discovery_selects() -> None:
+    """Refuter r17 (issue 18): a unittest run whose discovery the change steers is a part
+    (row P-unittest-load-tests); pytest does not call load_tests, and no steering is none."""
+    found = selection("python3 -m unittest -v", "Ran 2 tests", steering=("tests/__init__.py",))
+    assert found is not None and found.id == "P-unittest-load-tests"
+    steered = ("tests/__init__.py",)
+    assert selection("python3 -m unittest -v", "Ran 2 tests", operands=False, steering=steered)
+    assert selection("python3 -m pytest -q", "2 passed in 0.1s", steering=steered) is None
+    assert selection("python3 -m unittest -v", "Ran 2 tests") is None
+
+
+LOADER = b"def load_tests(loader, tests, pattern):\n    return tests\n"
+
+
+@pytest.mark.parametrize(
+    ("path", "old", "new", "steers"),
+    [
+        ("tests/__init__.py", None, LOADER, True),
+        ("tests/__init__.py", b"", LOADER, True),
+        ("tests/__init__.py", LOADER, b"", True),
+        ("tests/test_a.py", b"x = 1\n", LOADER, True),
+        ("app/__init__.py", b"", b"from helpers import load_tests\n", True),
+        ("tests/__init__.py", None, b"", True),
+        ("tests/unit/__init__.py", b"", None, True),
+        ("pkg/unit_tests/__init__.py", b"", b"# x\n", True),
+        ("tests/__init__.py", LOADER, LOADER, False),
+        ("app/__init__.py", b"", b"VERSION = 2\n", False),
+        ("tests/test_a.py", b"x = 1\n", b"x = 2\n", False),
+        ("tests/load_tests.txt", None, LOADER, False),
+        ("contest/__init__.py", None, b"", False),
+    ],
+    ids=[
+        "init-added-with-load-tests",
+        "load-tests-added-to-init",
+        "load-tests-removed",
+        "test-module-defines-it",
+        "imported-into-a-package",
+        "test-package-made",
+        "test-package-unmade",
+        "suffix-test-dir",
+        "identical-on-the-base",
+        "code-package-init",
+        "test-module-edited",
+        "not-python",
+        "not-a-test-dir",
+    ],
+)
+def test_steers_discovery(path: str, old: bytes | None, new: bytes | None, steers: bool) -> None:
+    assert steers_discovery(path, old, new) is steers
 
 
 def test_an_operand_is_the_brief_word_when_a_full_suite_is_declared() -> None:
@@ -86,3 +143,13 @@ def test_an_operand_is_the_brief_word_when_a_full_suite_is_declared() -> None:
     assert selection("python3 -m pytest -q tests/test_sub.py", "", operands=False) is None
     found = selection("python3 -m pytest -q -k add tests", "", operands=False)
     assert found is not None and found.id == "P-pytest-flag"
+
+
+def test_an_operand_through_a_link_is_judged_by_where_it_leads() -> None:
+    """``all -> tests/unit`` (issue 18, h18h finding 3): the operand ``all`` is a part;
+    ``whole -> tests`` and ``here -> .`` stay the whole tree."""
+    links = {"all": "tests/unit", "whole": "tests", "here": "."}
+    assert part_operands("pytest -q all", links) == ("all",)
+    assert selection("pytest -q all", "", links=links) is not None
+    assert part_operands("pytest -q all") == ()
+    assert part_operands("pytest -q whole here", links) == ()

@@ -48,6 +48,31 @@ def test_init_positional_keyword_defaults_and_factory() -> None:
         whole.x = 2  # type: ignore[misc]
 
 
+def test_every_field_by_name_in_any_order_is_one_step() -> None:
+    """Every field given by name (as most values of a gate are built) is the value built
+    in field order, whatever order the names come in, and costs a constant number of
+    steps: no loop over the fields (a push of 100 commits builds ~1,000 such values)."""
+    import sys
+
+    named = Labelled(label="q", extra={"k": 1}, tags=("a",), y=2, x=1)
+    assert list(named.__dict__) == ["x", "y", "tags", "extra", "label"]
+    assert named == Labelled(1, 2, ("a",), {"k": 1}, "q")
+    lines = 0
+
+    def count(frame, event, arg):  # type: ignore[no-untyped-def]
+        nonlocal lines
+        if frame.f_code.co_name == "__init__":
+            lines += event == "line"
+        return count
+
+    sys.settrace(count)
+    try:
+        Labelled(label="q", extra={}, tags=(), y=2, x=1)
+    finally:
+        sys.settrace(None)
+    assert lines <= 4, lines
+
+
 @pytest.mark.parametrize(
     ("args", "kwargs", "message"),
     [
