@@ -26,6 +26,7 @@ RUNTIMES = (
     "opencode",
     "pi",
     "kiro",
+    "augment",
 )
 
 

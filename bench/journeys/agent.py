@@ -5,7 +5,8 @@ What it reads (the block's shape, :mod:`gentle_hooks.report.fixes`):
 * text: each ``run: CMD`` line is one command, run as printed (``sh -c CMD``); a
   ``prefix: WORDS`` line is the start of the writer's report, completed with the agent's
   own test command (the one thing the agent knows and the gate cannot); a ``write: PATH``
-  line gets the brief the agent wrote, copied there; lines may carry a
+  line gets the brief the agent wrote, copied there (its corrected brief, when it has one,
+  once a block says the brief is at fault: :data:`BRIEF_AT_FAULT`); lines may carry a
   ``gentle-hooks:`` or ``remote: gentle-hooks:`` prefix; every other line is words;
 * json (``GENTLE_HOOKS_FORMAT=json``): the ``gentle-hooks.decision/v1`` object; per
   missing item its ``report_prefix`` (completed the same way), then its ``run`` list.
@@ -41,6 +42,9 @@ _LABEL = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix|wri
 #: An error's one line: its words, then ``; run: CMD`` / ``; prefix: CMD`` segments.
 _ERROR = re.compile(r"^(?:remote:\s*)?gentle-hook: error: ")
 _SEGMENT = re.compile(r"; (run|prefix): ")
+#: Words of a block that says the verifier's brief, not the change, failed: the agent
+#: corrects its brief (what only it knows, as its test command) before the printed steps.
+BRIEF_AT_FAULT = re.compile(r"failed only on its brief\b.*\bcorrect the brief\b")
 
 
 @dataclass
@@ -205,6 +209,8 @@ class Agent:
     test_command: str
     brief: str = ""
     blocks: list[Block] = field(default_factory=list)
+    #: The brief the agent writes once a block says its brief is at fault (empty: none).
+    corrected_brief: str = ""
 
     def attempt(
         self,
@@ -229,6 +235,8 @@ class Agent:
             rounds += 1
             block = Block(action, first_line=_first_line(step.out))
             self.blocks.append(block)
+            if self.corrected_brief and BRIEF_AT_FAULT.search(step.out):
+                self.brief = self.corrected_brief
             ways: list[list[Placed]]
             if fmt == "json":  # the decision's first way, run where ``where`` says
                 first = printed_commands(step.out, self.test_command, fmt, self.brief)

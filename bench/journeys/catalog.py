@@ -43,8 +43,8 @@ TEST_LITTER = "python3 -m unittest -q"
 CI_FETCH_NOTES = "git fetch -q origin '+refs/notes/gentle-hooks:refs/notes/gentle-hooks' || true"
 #: Every hook type the README's one framework line installs.
 PRE_COMMIT_INSTALL = (
-    "pre-commit install -t pre-commit -t commit-msg -t pre-push -t prepare-commit-msg "
-    "-t post-commit -t post-rewrite"
+    "pre-commit install -t pre-commit -t pre-merge-commit -t commit-msg -t pre-push "
+    "-t prepare-commit-msg -t post-commit -t post-rewrite"
 )
 HOOK_IDS = (
     "gentle-hooks-commit-gate",

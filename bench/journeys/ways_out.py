@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bench.journeys.catalog import TEST_LITTER, Ctx, journey, passed, plain
+from bench.journeys.catalog import TEST_LITTER, Ctx, journey, passed, plain, printed_commands_of
 
 #: A test command that finds its tests only from the repository top.
 TOP_TEST = "python3 -B -m unittest -q test_m"
@@ -106,3 +106,32 @@ def _push_committed_pycache(ctx: Ctx) -> None:
     ctx.sb.prove(w, ["diff", "--name-only", "HEAD~1", "HEAD"], "m.py", "HEAD changed m.py")
     step = ctx.agent.attempt(w, "git push -q")
     passed(ctx, step.exit, "the push went through")
+
+
+@journey(
+    "commit-escalated-faulty-brief",
+    "the verifier's brief has a negative test that fails on the base too; corrected, it passes",
+    fast=True,
+)
+def _commit_escalated_faulty_brief(ctx: Ctx) -> None:
+    from bench.journeys.catalog import _BRIEF
+
+    w = plain(ctx)
+    faulty, corrected = ctx.sb.root / "faulty-brief.json", ctx.sb.root / "brief.json"
+    # f() == 7 holds on no tree: it fails on the base as on the change (no evidence)
+    ctx.sb.write(faulty, _BRIEF.replace("m.f() == 0", "m.f() == 7"))
+    ctx.sb.write(corrected, _BRIEF)
+    ctx.agent.brief, ctx.agent.corrected_brief = str(faulty), str(corrected)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.sh(w, "gentle-hook escalate --item security --reason 'token check changed'")
+    ctx.sb.git(w, "add", "-A")
+    # the orchestrator verifies before committing, with its faulty brief, and files the fail
+    ran = ctx.sb.sh(w, f"gentle-hook verify run --staged --brief {faulty}", who="setup")
+    ctx.check(ran.exit == 1 and "fails on the base tree too" in ran.out, "the brief failed")
+    filed = [c for c in printed_commands_of(ran.out) if " verdict add " in c]
+    ctx.check(len(filed) == 1, f"verify run printed its verdict add: {filed}")
+    for c in filed:
+        ctx.sb.sh(w, c, who="setup")
+    step = ctx.agent.attempt(w, "git commit -q -m 'escalated change'")
+    passed(ctx, step.exit, "the commit went through")
+    ctx.check(ctx.agent.brief == str(corrected), "the block sent the agent to correct its brief")

@@ -21,8 +21,10 @@ Room ``agents`` (standard library and the rooms below). One module per job:
 * :mod:`.opencode` — OpenCode's tool calls, as our plugin hands them over, decoded
 * :mod:`.pi` — Pi's tool calls, as our extension hands them over, decoded
 * :mod:`.kiro` — Kiro CLI's documented hook input, decoded
+* :mod:`.augment` — Augment Code's (Auggie CLI) hook input, decoded
 * :mod:`.aider` — aider's commit options, resolved from every place aider reads them
 * :mod:`.runtimes` — the table of runtimes: decoder, configuration file and shape
+* :mod:`.runtime_rows` — the table's row types: a runtime and its hook's wiring
 * :mod:`.jsonedit` — a runtime's JSON configuration file, read and changed in place
 * :mod:`.wiring` — our entry in a runtime's configuration document: find, add, remove
 * :mod:`.wrappers` — the wrappers (`timeout`, `env`, `uvx`...) a hook command may put before ours

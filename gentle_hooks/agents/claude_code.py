@@ -15,7 +15,8 @@ The model is not in the input: it is the ``message.model`` of the newest assista
 the session transcript (JSON Lines). Inside a subagent it comes from the subagent's own
 transcript, ``<project>/<session>/subagents/agent-<agent_id>.jsonl`` beside the session's
 (the layout git-ai-project/git-ai reads, ``src/daemon/stream_worker.rs``); when that file
-cannot be read the model is unknown, never the parent's. The ``effort`` a subagent's input
+cannot be read the model is unknown, never the parent's, and so is it when the subagent's
+definition runs it on the parent's model (:func:`inherits`). The ``effort`` a subagent's input
 carries is the session's setting, which the child inherits: it is recorded as unknown too (an
 inherited writer profile is unknown, so small; seed 000).
 
@@ -33,6 +34,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
+from gentle_hooks.agents.definitions import declared, own_model
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
     UNKNOWN,
@@ -90,6 +92,24 @@ def subagent_transcript(transcript: str | None, session: str | None, agent: str)
     return os.path.join(os.path.dirname(transcript), stem, "subagents", f"agent-{agent}.jsonl")
 
 
+def inherits(agent_type: str | None, cwd: str | None) -> bool:
+    """Whether the definition of subagent ``agent_type`` says it runs on the parent's model:
+    ``model: inherit``, or no ``model:`` (Claude Code's default is ``inherit``,
+    code.claude.com/docs/en/sub-agents, "Supported frontmatter fields"). The definition is
+    ``<name>.md`` of the project's ``.claude/agents/`` under ``cwd``, else of the user's
+    (``$CLAUDE_CONFIG_DIR/agents``, else ``~/.claude/agents``): project definitions win. No
+    definition found (a built-in subagent, or one named otherwise): False, it cannot be told."""
+    if not agent_type or "/" in agent_type or "\\" in agent_type or agent_type.startswith("."):
+        return False
+    user = os.environ.get(CONFIG_DIR) or os.path.join(os.path.expanduser("~"), ".claude")
+    dirs = ([os.path.join(cwd, ".claude")] if cwd else []) + [user]
+    for base in dirs:
+        path = os.path.join(base, "agents", f"{agent_type}.md")
+        if os.path.isfile(path):
+            return own_model(declared(path)[1]) is None
+    return False
+
+
 def effort_name(value: object) -> str | None:
     """The effort level in the input: ``{"level": NAME}`` or a plain ``NAME``."""
     return text(member(value, "level")) if isinstance(value, dict) else text(value)
@@ -106,11 +126,13 @@ def decode(data: bytes) -> RuntimeEvent:
     transcript = text(event.get("transcript_path"))
     agent = text(event.get("agent_id"))
     own = subagent_transcript(transcript, call.session, agent) if agent else transcript
+    # a child on the parent's model (its definition inherits) is unknown, so small (seed 000)
+    inherited = agent is not None and inherits(text(event.get("agent_type")), call.cwd)
     return call.snake_event(
         NAME,
         "timestamp",
         WRITE_TOOLS + COPILOT_TOOLS,
-        model=model_from_transcript(own),
+        model=None if inherited else model_from_transcript(own),
         effort=UNKNOWN if agent else map_effort(effort_name(event.get("effort")), EFFORTS),
         agent=agent,
         failed=result_failure(event.get("tool_response"), "tool_response"),

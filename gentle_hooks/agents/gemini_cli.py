@@ -15,8 +15,8 @@ The input names no tool call and no model:
 * the model is the ``model`` of the newest ``gemini`` message of the session transcript
   (JSON Lines of message records, ``packages/core/src/services/chatRecordingService.ts``;
   an older whole-JSON ``{"messages": [...]}`` file is read too);
-* when the transcript names no model (it cannot be read), the settings' ``model.name``
-  (:func:`settings_writer`);
+* when the transcript names no model (it cannot be read), ``GEMINI_MODEL`` of the hook's
+  environment, else the settings' ``model.name`` (:func:`settings_writer`);
 * the input and the transcript name no effort: it is unknown unless ``GENTLE_WRITER_EFFORT``
   says (the ``thinkingBudget`` of the settings' ``modelConfigs`` is resolved per request
   from defaults in Gemini CLI's code and is a token count, not a level: not read,
@@ -188,8 +188,10 @@ def settings_writer(root: str | None, env: Mapping[str, str]) -> tuple[str | Non
     user's ``~/.gemini/settings.json`` (under ``$GEMINI_CLI_HOME`` when set), overridden by
     the project's ``.gemini/settings.json`` of the work tree ``root`` (google-gemini/gemini-cli
     ``docs/get-started/configuration.md``, "Configuration layers": project settings override
-    user settings). JSON with comments; a file that cannot be read is passed over. No
-    effort: the settings name none (the module says why)."""
+    user settings). ``GEMINI_MODEL`` in ``env`` (non-empty) wins over both, as Gemini CLI
+    resolves ``argv.model || GEMINI_MODEL || settings.model.name``
+    (``packages/cli/src/config/config.ts``, ``loadCliConfig``). JSON with comments; a file that
+    cannot be read is passed over. No effort: the settings name none (the module says why)."""
     from gentle_hooks.agents import jsonedit
 
     home = env.get("GEMINI_CLI_HOME") or env.get("HOME") or os.path.expanduser("~")
@@ -205,7 +207,9 @@ def settings_writer(root: str | None, env: Mapping[str, str]) -> tuple[str | Non
             continue
         named = member(doc, "model")
         model = text(member(named, "name") if isinstance(named, dict) else named) or model
-    return model, None
+    # Gemini CLI takes argv.model || GEMINI_MODEL || settings.model.name (config.ts
+    # loadCliConfig); the hook inherits its environment, so an empty value is unset there too
+    return env.get("GEMINI_MODEL") or model, None
 
 
 #: The field of Gemini CLI's ``write_file`` and ``replace`` arguments that says a person

@@ -6,7 +6,7 @@ runtime is a decoder module and a row here. Each row's wiring is the runtime's d
 configuration (the doc page of each runtime cites it):
 
 * ``grouped``: ``{"hooks": {EVENT: [{"matcher": M, "hooks": [{"type": "command",
-  "command": C}]}]}}`` (Claude Code, Codex, Gemini CLI);
+  "command": C}]}]}}`` (Claude Code, Codex, Gemini CLI, Droid, Augment);
 * ``flat``: ``{"version": 1, "hooks": {EVENT: [{... "command": C}]}}`` (Cursor), or with the
   command under ``bash`` (GitHub Copilot);
 * ``file``: a file we own whole, the hook itself (Cline's executable ``PostToolUse``,
@@ -19,9 +19,8 @@ its documented route instead of writing anything.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-
 from gentle_hooks.agents import (
+    augment,
     claude_code,
     cline,
     codex,
@@ -34,143 +33,8 @@ from gentle_hooks.agents import (
     pi,
     windsurf,
 )
-from gentle_hooks.agents.event import RuntimeEvent, SettingsWriter
-from gentle_hooks.values.frozen import field, frozen
-
-
-@frozen
-class Wiring:
-    """Where and how a runtime's hook is configured.
-
-    Attributes:
-        project: the configuration file relative to the work tree root (``--scope project``).
-        user: relative to the home directory (``--scope user``); home_env: an environment
-            variable that replaces the home-relative directory (its first path part);
-            home_root_env: one that replaces the home directory itself (Gemini CLI's
-            ``GEMINI_CLI_HOME``: its files are then under ``$GEMINI_CLI_HOME/.gemini``).
-        shape: ``grouped``, ``flat`` or ``file``; event: the hook event; matcher: the tool
-            matcher of a grouped entry (None: every tool); file_mode: the mode of a
-            ``file`` (executable for a script the runtime runs).
-        entry: the fields of our hook entry besides the command; command_key: where the
-            command goes (``command``, or ``bash`` for Copilot).
-        version: a top-level ``version`` the file must carry (flat files), or None.
-        own_file: the file holds only our hooks (removed whole when they are).
-        notes: what the user must still do after an install (trust, restart...);
-            project_notes: the same, printed only after a ``--scope project`` install.
-        comments: the runtime reads the file as JSON with ``//`` and ``/* */`` comments
-            (kept as they are when the file is edited).
-        matcher_style: how the runtime reads a group's matcher
-            (:func:`gentle_hooks.agents.wiring.covers`).
-        also_project / also_user: the other files (glob patterns, relative as ``project``
-            / ``user``) the runtime reads hooks from in that scope: an entry of ours there
-            counts as wired, is updated there, and is removed by uninstall.
-        settings: the settings files that can switch hooks off, ``(scope, path)`` in
-            increasing precedence (paths relative as ``project``/``user``; scope ``system``:
-            the name of a machine-wide file, resolved by
-            :data:`gentle_hooks.services.agent_install.SYSTEM_SETTINGS`, or taken from the
-            environment variable ``system_env`` when it is set);
-            settings_comments: they are JSON with comments; settings_toml: they are TOML;
-        switches: ``(dotted key, value)`` pairs that turn every hook off;
-        system_switches: the same, read only from ``system`` files (keys the runtime
-            honours only there, e.g. Claude Code's ``allowManagedHooksOnly``);
-        disabled_lists: dotted keys of lists of hook names (or commands) not to run.
-        toml_hooks: TOML files (relative as ``project``/``user``) that may hold the same
-            hooks inline (Codex's ``[[hooks.PostToolUse]]`` in ``config.toml``): ours there
-            counts as wired and is not added a second time; they are never edited.
-        other_commands: the other members an entry of the runtime may hold its command
-            under, in the order the runtime reads them (Copilot's cross-platform
-            ``command``; ``exec`` with its ``args``, run without a shell): an entry of ours
-            there is found, updated there, and removed.
-        project_vars: the environment variables the runtime sets, for its hooks, to the
-            project directory (the work tree root): Claude Code's ``CLAUDE_PROJECT_DIR``.
-        also_events: the other events our entry is wired to in the same file (Copilot's
-            and Cursor's ``subagentStart``/``subagentStop``, Droid's ``PreToolUse`` of its
-            ``Task`` tool and ``SubagentStop``, which bracket a subagent's run); install
-            adds, and uninstall removes, ours under each. also_matchers: for a grouped
-            shape, ``(event, matcher)`` of each of them (None: a group with no matcher).
-        aliases: ``(tool, its other names)``: names a group's matcher may select the tool by
-            (Codex matches ``apply_patch`` by ``Write`` and ``Edit`` too).
-        hooks_files: standalone hooks files (relative as ``project``/``user``), in order:
-            the first that exists is read instead of every settings file's hooks (Droid's
-            ``.factory/hooks.json``), and install writes there; see agent_install.
-    """
-
-    project: str
-    user: str | None
-    shape: str
-    event: str
-    matcher: str | None
-    entry: tuple[tuple[str, object], ...]
-    command_key: str = "command"
-    version: int | None = None
-    own_file: bool = False
-    home_env: str | None = None
-    home_root_env: str | None = None
-    notes: tuple[str, ...] = field(default=())
-    project_notes: tuple[str, ...] = field(default=())
-    comments: bool = False
-    matcher_style: str = "exact-or-regex"
-    also_project: tuple[str, ...] = field(default=())
-    also_user: tuple[str, ...] = field(default=())
-    settings: tuple[tuple[str, str], ...] = field(default=())
-    settings_comments: bool = False
-    switches: tuple[tuple[str, object], ...] = field(default=())
-    system_switches: tuple[tuple[str, object], ...] = field(default=())
-    system_env: str | None = None
-    settings_toml: bool = False
-    toml_hooks: tuple[str, ...] = field(default=())
-    disabled_lists: tuple[str, ...] = field(default=())
-    aliases: tuple[tuple[str, tuple[str, ...]], ...] = field(default=())
-    project_vars: tuple[str, ...] = field(default=())
-    other_commands: tuple[str, ...] = field(default=())
-    file_mode: int = 0o644
-    also_events: tuple[str, ...] = field(default=())
-    also_matchers: tuple[tuple[str, str | None], ...] = field(default=())
-    hooks_files: tuple[str, ...] = field(default=())
-
-
-@frozen
-class Runtime:
-    """One agent runtime.
-
-    Attributes:
-        name: the ``--agent``/``--from`` name; title: how people call it; doc: its page.
-        decode: its hook input decoder (None: no hook point); ack: what the hook prints on
-            standard output (runtimes that read the hook's stdout as JSON get ``{}``).
-        wiring: its hook configuration, or None; markers: directories (relative to the work
-            tree root or the home directory) whose presence says the runtime is used there;
-            project_markers: files at the work tree root that say the same (its
-            instructions file: ``CLAUDE.md``, ``GEMINI.md``, Codex's ``AGENTS.md``,
-            Copilot's ``.github/copilot-instructions.md``).
-        route: for a runtime without a hook point, the documented route, one line each.
-        settings_writer: for a runtime whose hook input may name no model or effort, where
-            its settings (files, environment) set them: ``(work tree root or None,
-            environment) -> (model, effort)``; used only for what the input left out.
-        failure_exit: the exit code the runtime reads as a non-blocking failure of a
-            post-tool hook, used when the recorder itself fails: 1 for every runtime here
-            (Claude Code and Gemini CLI: any code but 0 and 2 is a non-blocking warning,
-            while 2 feeds stderr to the model, or for Gemini CLI's ``AfterTool`` hides the
-            tool's result; Copilot logs and skips any non-zero code; Codex follows Claude
-            Code's hook contract; Cursor documents no exit-code meaning but 0). Each doc
-            page cites its source.
-        guest: for a runtime whose hook files another runtime runs too, ``(input,
-            environment) -> name`` of the runtime that sent this input, or None when it is
-            this one's: the input is then decoded and recorded as that runtime's.
-    """
-
-    name: str
-    title: str
-    doc: str
-    decode: Callable[[bytes], RuntimeEvent] | None
-    ack: str
-    wiring: Wiring | None
-    markers: tuple[str, ...]
-    route: tuple[str, ...] = field(default=())
-    settings_writer: SettingsWriter | None = None
-    failure_exit: int = 1
-    guest: Callable[[bytes, Mapping[str, str]], str | None] | None = None
-    project_markers: tuple[str, ...] = field(default=())
-
+from gentle_hooks.agents.runtime_rows import Runtime as Runtime
+from gentle_hooks.agents.runtime_rows import Wiring as Wiring
 
 RUNTIMES: tuple[Runtime, ...] = (
     Runtime(
@@ -376,6 +240,24 @@ RUNTIMES: tuple[Runtime, ...] = (
             project_vars=("FACTORY_PROJECT_DIR",),
         ),
         markers=(".factory",),
+    ),
+    Runtime(
+        name=augment.NAME,
+        title="Augment Code (Auggie CLI)",
+        doc="docs/agents/augment.md",
+        decode=augment.decode,
+        ack="",
+        wiring=Wiring(
+            # docs.augmentcode.com/cli/hooks, "Settings File Locations" and "Structure"
+            project=".augment/settings.json",
+            user=".augment/settings.json",
+            shape="grouped",
+            event="PostToolUse",
+            matcher="|".join(augment.WRITE_TOOLS),
+            entry=(("type", "command"),),
+            also_project=(".augment/settings.local.json",),
+        ),
+        markers=(".augment",),
     ),
     Runtime(
         name=cline.NAME,

@@ -51,13 +51,17 @@ from gentle_hooks.values.frozen import frozen
 class CheckRow:
     """One row of :data:`CHECK_ROWS`: id, the case in words, its predicate and result;
     ``said``: the result's why in a few words, for the line people read (the id stays in
-    ``--json``)."""
+    ``--json``); ``evidence``: False for a row whose check says nothing of the candidate
+    (C2-base: a negative test failing on the base tree too fails whatever the change is):
+    its ``fail`` is the brief's fault, not an observed failure of the candidate
+    (:mod:`gentle_hooks.ledger.fails`)."""
 
     id: str
     when: str
     matches: Callable[[Outcome], bool]
     result: Status
     said: str
+    evidence: bool = True
 
 
 #: Seed 001: one observed check to its result; first match wins.
@@ -133,6 +137,7 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         ),
         "fail",
         said="it fails on the base tree too, whatever the change",
+        evidence=False,
     ),
     CheckRow(
         "C2",
@@ -431,3 +436,33 @@ def observed_verdict(
         candidate=candidate,
         caller=caller,
     )
+
+
+#: The keys :func:`recorded_observations` adds to each check's observed fields: the
+#: ledger's own, no verdict carries them.
+RECORDED_ONLY = frozenset({"row", "result", "evidence"})
+
+
+def recorded_observations(outcomes: Sequence[Outcome], verdict: DelegationVerdict) -> str:
+    """The JSON list the ledger keeps of one run's checks
+    (:attr:`~gentle_hooks.ledger.records.VerifyRun.observations`), in run order: each
+    check's :class:`~.verdict.Observed` fields, the :data:`CHECK_ROWS` row that decided
+    it (``row``), its ``result``, and ``evidence`` (False: the check says nothing of the
+    candidate, :attr:`CheckRow.evidence`). ``verdict`` is the one
+    :func:`observed_verdict` wrote from ``outcomes`` (one criterion per outcome)."""
+    import json  # on use: the hooks' pass path imports this module's tables only
+
+    seen = []
+    for o, c in zip(outcomes, verdict.criteria, strict=True):
+        if c.observed is None:
+            continue
+        row = check_row(o)
+        seen.append(
+            {
+                **c.observed.model_dump(mode="json"),
+                "row": row.id,
+                "result": row.result,
+                "evidence": row.evidence,
+            }
+        )
+    return json.dumps(seen, ensure_ascii=False, separators=(",", ":"))

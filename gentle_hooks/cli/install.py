@@ -109,6 +109,12 @@ def install(
             commands=(cli("install", "--notes-only", "--share", "origin"),),
         )
     repo = Repository.open(cwd, allow_bare=server)
+    if share and repo.config_get(f"remote.{share}.url") is None:
+        # checked before anything is installed: a refusal changes nothing
+        raise UsageError(
+            f"--share {share}: no remote named {share!r} here, so nothing was installed (see: "
+            "git remote -v; add the remote first, or name another with --share)"
+        )
     if server:
         if not repo.paths.is_bare:
             raise UsageError("--server installs into a bare repository; this one has a work tree")
@@ -152,15 +158,33 @@ def install(
     type=click.Choice(("project", "user")),
     help="With --agent: only this scope (default: both).",
 )
+@click.option(
+    "--server",
+    is_flag=True,
+    help="Remove the pre-receive gate from this bare (server) repository (what install "
+    "--server placed).",
+)
 def uninstall(
-    cwd: str | None, hook_types: tuple[str, ...], agent: str | None, scope: str | None
+    cwd: str | None,
+    hook_types: tuple[str, ...],
+    agent: str | None,
+    scope: str | None,
+    server: bool,
 ) -> int:
     """Remove the hooks gentle-hooks installed and restore chained hooks (with --agent:
-    remove only our entry from that runtime's configuration; every other hook stays)."""
+    remove only our entry from that runtime's configuration; every other hook stays;
+    with --server: the pre-receive gate of a bare repository)."""
     if agent is not None:
-        if hook_types:
-            raise UsageError("--agent removes only the agent's hook: drop -t")
+        if hook_types or server:
+            raise UsageError("--agent removes only the agent's hook: drop -t, --server")
         return uninstall_agent_hook(agent, (scope,) if scope else ("project", "user"), cwd)
+    if server:
+        bare = Repository.open(cwd, allow_bare=True)
+        if not bare.paths.is_bare:
+            raise UsageError(
+                "--server removes the gate of a bare repository; this one has a work tree"
+            )
+        hook_types = hook_types or ("pre-receive",)
     import os
 
     from gentle_hooks.ledger.location import ledger_path

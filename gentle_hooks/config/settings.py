@@ -42,6 +42,7 @@ DEFAULT_AGENT_DIRS: tuple[str, ...] = (
     ".opencode",
     ".pi",
     ".kiro",
+    ".augment",
 )
 #: Upstream's shell sources (``isShellReviewPath``): ``.sh .bash .zsh``.
 DEFAULT_SHELL_EXTENSIONS: tuple[str, ...] = (".sh", ".bash", ".zsh")

@@ -111,7 +111,7 @@ def decision_object(
         let_through: what let a block through (``GENTLE_HOOKS_SKIP``, ``warn mode ...``),
             or None; lines: the human lines, for a person reading the agent's log.
     """
-    from gentle_hooks.report.fixes import OVERRIDE
+    from gentle_hooks.report.fixes import override_words
 
     blocked = any(v[2].decision.blocked for v in judged)
     decision = "blocked" if exit_code else ("let-through" if blocked else "allowed")
@@ -121,7 +121,8 @@ def decision_object(
         "decision": decision,
         "exit_code": exit_code,
         "let_through": let_through,
-        "override": OVERRIDE if decision == "blocked" else None,  # words: the git is theirs
+        # words: the git command is theirs (a merge's is concluded with git commit)
+        "override": override_words(call.name) if decision == "blocked" else None,
         "candidates": [_candidate(v) for v in judged if v[2].decision.applies],
         "lines": list(lines),
     }

@@ -105,9 +105,9 @@ def _message_may_be_delegated(call: HookCall, env: Mapping[str, str]) -> bool:
 def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     """False when a recorder has nothing to record: no work tree, no ledger, or no path of
     the commit (prepare-commit-msg: staged, and ``HEAD``'s own when amending, or a staged
-    blob of an ended writer entry; post-commit: ``HEAD``'s) that a writer wrote. The
-    recorders decide from contents; this answers first, so a human's commit never imports
-    them."""
+    blob of an ended writer entry; post-commit: ``HEAD``'s) that a writer wrote, and
+    (prepare-commit-msg) no agent runtime in the environment. The recorders decide from
+    contents; this answers first, so a human's commit never imports them."""
     from gentle_hooks.git.probe import commit_paths, head_message, head_paths, locate, staged_blobs
     from gentle_hooks.ledger.probe import (
         ended_blobs_staged,
@@ -121,6 +121,10 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
         return False
     if call.name == "prepare-commit-msg":  # an amend of a writer's commit keeps its trailer
         if writer_paths_touched(where.common_dir, lambda: commit_paths(env)):
+            return True
+        from gentle_hooks.policy.delegation import runtime_evidence
+
+        if runtime_evidence(env) is not None:  # an agent makes it: its message says so
             return True
         return ended_blobs_staged(where.common_dir, lambda: staged_blobs(env))
     if call.name == "post-commit":

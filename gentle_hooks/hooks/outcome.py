@@ -239,7 +239,7 @@ def _conclude(
             )
         return EXIT_OK, None
     from gentle_hooks.hooks.overrides import record_overrides, warn_source
-    from gentle_hooks.report.fixes import OVERRIDE
+    from gentle_hooks.report.fixes import override_words
 
     explain = bool(env.get("GENTLE_HOOKS_EXPLAIN", "").strip())
     # a pushed commit is one judgement whatever the refs sending it: one block names them all
@@ -263,7 +263,7 @@ def _conclude(
         )
         return EXIT_OK, f"warn mode ({source})"
     lines.append(retry_line(call.name))
-    lines.append(f"note: {OVERRIDE}")
+    lines.append(f"note: {override_words(call.name)}")
     return EXIT_BLOCKED, None
 
 

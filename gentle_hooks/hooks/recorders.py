@@ -8,9 +8,12 @@ runs them only when a path of the commit is one a writer wrote.
 
 * prepare-commit-msg: adds a ``Gentle-Writer: <model>/<effort>`` trailer for each writer
   whose content the commit carries (against its parent: ``HEAD``, or ``HEAD``'s parent when
-  amending), so the delegation travels with the commit even without notes; a human's commit
-  gets none, an amend that took every writer line out loses the one its message brought
-  along, and an empty message stays empty (git then aborts the commit);
+  amending), so the delegation travels with the commit even without notes; without writer
+  content, an agent runtime in the hook's environment (``CLAUDECODE``...:
+  :func:`~gentle_hooks.policy.delegation.runtime_evidence`) adds ``Gentle-Writer: <agent>
+  (agent runtime)``; a human's commit gets none, an amend that took every writer line
+  out loses the one its message brought along, and an empty message stays empty (git then
+  aborts the commit);
 * post-commit: the writer entries ``HEAD`` carries are taken by it (only those: a partial
   commit leaves the rest pending), with a commit record and a note (the record spooled
   when another process holds the ledger's write lock past the wait; its note then comes
@@ -36,7 +39,7 @@ from gentle_hooks.bounded import InputFileError
 from gentle_hooks.errors import EXIT_OK, UsageError
 from gentle_hooks.git.probe import Where, amend_flag, locate
 from gentle_hooks.hooks.call import HookCall, hook_seconds, read_message
-from gentle_hooks.policy.delegation import message_evidence, strip_comments
+from gentle_hooks.policy.delegation import message_evidence, runtime_evidence, strip_comments
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -116,10 +119,15 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
         )
     for line in expiry_lines(expired):
         print(f"gentle-hooks: {line}", file=sys.stderr)
+    if dropped:
+        drop_trailer_lines(call.args[0], "Gentle-Writer")
     if work.delegated:
         add_trailers(call.args[0], [f"Gentle-Writer: {w}" for w in work.writers()], env)
-    elif dropped:
-        drop_trailer_lines(call.args[0], "Gentle-Writer")
+    elif (runtime := runtime_evidence(env)) is not None:
+        # an agent runtime makes this commit (the commit gate judged it delegated): the
+        # message says so, so post-commit records it with a note, and the CI and server
+        # gates judge it as delegated even where its note never arrives
+        add_trailers(call.args[0], [f"Gentle-Writer: {runtime.agent} (agent runtime)"], env)
     return EXIT_OK
 
 

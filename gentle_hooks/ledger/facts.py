@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gentle_hooks.errors import PolicyInputError
-from gentle_hooks.ledger.fails import standing_fail_reason, standing_fails
+from gentle_hooks.ledger.fails import brief_faults, standing_fail_reason, standing_fails
 from gentle_hooks.ledger.records import (
     EscalationRecord,
     PendingMutation,
@@ -265,6 +265,7 @@ class LedgerFacts:
                 for v in distinct
             ),
             rejected_verdicts=rejected,
+            brief_faults=tuple(command for _, command in brief_faults(self.verify_runs)),
             receipts=len(usable),
             refused=refused,
             declared=declared,

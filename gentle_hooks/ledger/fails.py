@@ -9,6 +9,15 @@ candidate of the same brief id that ran every check the failing run ran (it may 
 checks, never drop one). Anything else that would let the change through is an override
 (``GENTLE_HOOKS_SKIP``), recorded and visible.
 
+A check that gave no evidence is the brief's fault, not the candidate's: a negative test
+that fails on the candidate's base tree too (row C2-base, recorded ``evidence: false``:
+:func:`gentle_hooks.artifacts.observation.recorded_observations`) fails whatever the change
+is. It is not required of the settling run (a corrected brief drops or replaces it), and a
+run whose failed checks are all such checks is no observed failure of the candidate: it
+stands as nothing, and :func:`brief_faults` names the checks to correct. A run recorded
+without per-check results (a start row, or one recorded before results were) is judged as
+before: every check it ran is required.
+
 A run is recorded when it starts too, before any check runs: a ``fail`` row whose
 ``verdict_digest`` is :data:`STARTED` and whose ``observations`` list the checks it will
 run. Its end (the row of the same room and artifact) ends it; a run killed before its end
@@ -39,29 +48,71 @@ def is_ended(started: VerifyRun, later: Sequence[VerifyRun]) -> bool:
     )
 
 
-def run_checks(run: VerifyRun) -> frozenset[tuple[str, str]]:
-    """The (kind, command) of every check ``run`` observed (empty when unreadable)."""
+def _seen(run: VerifyRun) -> list[dict[str, object]]:
+    """The per-check objects ``run`` recorded (empty when unreadable)."""
     import json  # on use: the push gate that passes reads no verify run and loads no json
 
     try:
         seen = json.loads(run.observations)
     except ValueError:
-        return frozenset()
-    if not isinstance(seen, list):
-        return frozenset()
-    return frozenset(
-        (str(o.get("kind")), str(o.get("command"))) for o in seen if isinstance(o, dict)
-    )
+        return []
+    return [o for o in seen if isinstance(o, dict)] if isinstance(seen, list) else []
+
+
+def _check(o: dict[str, object]) -> tuple[str, str]:
+    return (str(o.get("kind")), str(o.get("command")))
+
+
+def _no_evidence(o: dict[str, object]) -> bool:
+    # only an explicit false: a record without the key is evidence, as it always was
+    return o.get("evidence") is False
+
+
+def run_checks(run: VerifyRun) -> frozenset[tuple[str, str]]:
+    """The (kind, command) of every check ``run`` observed that gave evidence (a check
+    recorded with ``evidence: false`` is left out: it says nothing of the candidate);
+    empty when unreadable."""
+    return frozenset(_check(o) for o in _seen(run) if not _no_evidence(o))
+
+
+def _faults(run: VerifyRun) -> tuple[tuple[str, str], ...]:
+    """The checks of ``run``, a ``fail``, that failed without evidence, when every check
+    that failed did (its failure is the brief's); empty otherwise (it is an observed
+    failure of the candidate, or it recorded no per-check result)."""
+    if run.status != "fail" or run.verdict_digest == STARTED:
+        return ()
+    seen = _seen(run)
+    if not seen or any("result" not in o for o in seen):
+        return ()
+    failed = [o for o in seen if o.get("result") == "fail"]
+    if not failed or not all(_no_evidence(o) for o in failed):
+        return ()
+    return tuple(_check(o) for o in failed)
+
+
+def is_observed_failure(run: VerifyRun) -> bool:
+    """Whether ``run`` failed for its candidate: a ``fail`` (or a start row), unless every
+    check that failed gave no evidence (:func:`_faults`: the brief is at fault)."""
+    return run.status == "fail" and not _faults(run)
+
+
+def brief_faults(runs: Sequence[VerifyRun]) -> tuple[tuple[str, str], ...]:
+    """The (kind, command) of the checks to correct in the brief: those that failed
+    without evidence in the latest ended run of ``runs`` (one candidate's), when that run
+    failed on nothing else; empty otherwise."""
+    ended = [r for r in runs if r.verdict_digest != STARTED]
+    return _faults(max(ended, key=lambda r: r.id)) if ended else ()
 
 
 def standing_fails(runs: Sequence[VerifyRun]) -> tuple[VerifyRun, ...]:
-    """The ``fail`` runs of ``runs`` (one candidate's, any order) that no later ``pass``
-    run of the same brief id, running every check the failing one ran, settles; oldest
+    """The ``fail`` runs of ``runs`` (one candidate's, any order) that are observed
+    failures (:func:`is_observed_failure`) and that no later ``pass`` run of the same
+    brief id, running every check with evidence the failing one ran, settles; oldest
     first."""
     ordered = sorted(runs, key=lambda r: r.id)
     out = []
     for n, failed in enumerate(ordered):
-        if failed.status != "fail":
+        if not is_observed_failure(failed):
             continue
         if failed.verdict_digest == STARTED and is_ended(failed, ordered[n + 1 :]):
             continue

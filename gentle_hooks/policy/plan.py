@@ -238,6 +238,9 @@ class Satisfaction:
             name the command to report again.
         created: files a counting report's run created that this candidate holds (None:
             none), so a fix keeps them out before the spot check.
+        brief_faults: the commands of the checks the latest ``verify run`` of this
+            candidate failed on without evidence, when it failed on nothing else
+            (:func:`gentle_hooks.ledger.fails.brief_faults`): its brief is to be corrected.
     """
 
     spot_check_agreed: bool = False
@@ -252,6 +255,7 @@ class Satisfaction:
     declared: tuple[str, ...] = ()
     earlier: tuple[str, ...] = ()
     created: CreatedFiles | None = None
+    brief_faults: tuple[str, ...] = ()
 
 
 @frozen
@@ -319,6 +323,7 @@ def decide(plan: Plan, done: Satisfaction, applies: bool) -> Decision:
                 stakes=plan.stakes,
                 critical=plan.critical,
                 rejected=done.rejected_verdicts,
+                brief_faults=done.brief_faults,
                 repeated=done.repeated_verdicts,
             )
         )

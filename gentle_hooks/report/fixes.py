@@ -24,6 +24,7 @@ from gentle_hooks.report.shortfall_text import NO_RECEIPT as NO_RECEIPT
 from gentle_hooks.report.shortfall_text import PREFIX_NOTE as PREFIX_NOTE
 from gentle_hooks.report.shortfall_text import headline as headline
 from gentle_hooks.report.shortfall_text import reason as reason
+from gentle_hooks.report.worktree_text import GIT_SHARE_NOTES
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 
@@ -33,6 +34,19 @@ OVERRIDE = (
     "to let it through on purpose, run the same git command again with GENTLE_HOOKS_SKIP "
     "set to the reason in its environment (recorded: who, when, which candidate, why)"
 )
+#: :data:`OVERRIDE` after a pre-merge-commit block: git keeps the merge in progress
+#: (``MERGE_HEAD``) and refuses the same ``git merge`` ("You have not concluded your
+#: merge"); ``git commit`` concludes it, and its hooks judge it again.
+MERGE_OVERRIDE = (
+    "to let it through on purpose, conclude the merge with git commit --no-edit with "
+    "GENTLE_HOOKS_SKIP set to the reason in its environment (recorded: who, when, which "
+    "candidate, why)"
+)
+
+
+def override_words(hook: str) -> str:
+    """How a person lets ``hook``'s block through on purpose, in words."""
+    return MERGE_OVERRIDE if hook == "pre-merge-commit" else OVERRIDE
 
 
 #: Sets uncommitted changes to tracked files aside before a commit's fix commands (they
@@ -182,7 +196,10 @@ def _steps(
 
         verify = worktree_steps(commit, gh)
     if isinstance(s, NoValidNote) and not s.stale:
-        share_it = "in the clone that verified this commit: share its note"
+        share_it = (
+            "in the clone that verified this commit: share its note (the or: line with git "
+            "alone, where gentle-hook is not on PATH there: a pre-commit framework install)"
+        )
         fetch: list[Step] = [
             ("where", "here, when the note is on the remote but not fetched yet: fetch it"),
             ("run", f"{gh} sync fetch"),
@@ -193,6 +210,7 @@ def _steps(
             # pusher's clone changes nothing there
             *(fetch if not _on_server() else [("where", share_it)]),
             ("run", f"{gh} sync push"),
+            ("or", GIT_SHARE_NOTES),
             ("otherwise", "not verified yet: in the writer's clone, verify it and share the note"),
             *verify,
         ]
@@ -214,6 +232,8 @@ def _candidate_steps(
     out: list[Step] = []
     here = _report_flags(binding)  # a report's command is relative to where it ran
     if isinstance(s, VerifierShortfall):
+        if s.brief_faults:
+            out.append(("do", _brief_fault_words(s.brief_faults)))
         if binding.brief is None:
             out.append(
                 (
@@ -307,6 +327,16 @@ def _candidate_steps(
     if s.readback:
         out.append(("or", f"{gh} spot-check --readback{flags}"))
     return out
+
+
+def _brief_fault_words(faults: Sequence[str]) -> str:
+    """Why the last verify run failed when only its brief was at fault, and what to do."""
+    named = ", ".join(f"`{c}`" for c in faults[:3]) + (" ..." if len(faults) > 3 else "")
+    return (
+        f"the last verify run failed only on its brief: negative test {named} fails on the "
+        "base tree too, so it says nothing of this change (a negative test passes on the "
+        "base tree and fails on the change): correct the brief, then verify again"
+    )
 
 
 def _at_top(binding: Binding) -> Binding:

@@ -138,6 +138,15 @@ def render_verified(v: Verified) -> str:
     else:
         lines.append("room: removed after the run, with its logs (--keep keeps them)")
     lines += [f"note: {n}" for n in v.notes]
+    faults = [o for o in v.outcomes if check_row(o).result == "fail"]
+    if faults and not any(check_row(o).evidence for o in faults):
+        # the brief's fault alone: no observed failure of the change (ledger.fails)
+        lines.append(
+            "note: the brief is at fault, not the change: a negative test that fails on the "
+            "base tree too says nothing of the change (a negative test passes on the base "
+            "tree and fails on the change); this run does not count as a failure of the "
+            "change: correct the brief and run verify run again"
+        )
     lines.append(
         f"run: {program()} verdict add{binding_flags(v.bound.binding)} {quote(v.pair.json)}"
     )

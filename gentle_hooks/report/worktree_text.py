@@ -13,6 +13,20 @@ from gentle_hooks.report.shortfall_text import NO_RECEIPT, PREFIX_NOTE
 #: A labelled line of a way out (:data:`gentle_hooks.report.fixes.Step`).
 Step = tuple[str, str]
 
+#: ``sync push`` with git alone, for a clone where ``gentle-hook`` is not on PATH (a
+#: pre-commit framework or prek install only: the framework's copy is on PATH only while a
+#: hook runs, so a printed ``gentle-hook`` exits 127 there): the remote's notes, when it has
+#: any (``ls-remote --exit-code``: no redirection in a printed command), fetched where
+#: ``install --share`` fetches them and merged as ``sync`` merges
+#: (``cat_sort_uniq``), then the notes pushed. It shares the notes the clone's post-commit
+#: wrote; the ones its ledger lacks need ``sync push`` itself.
+GIT_SHARE_NOTES = (
+    "git ls-remote --exit-code origin refs/notes/gentle-hooks && git fetch -q origin "
+    "+refs/notes/gentle-hooks:refs/notes/remotes/origin/gentle-hooks && git notes "
+    "--ref=gentle-hooks merge -q -s cat_sort_uniq refs/notes/remotes/origin/gentle-hooks; "
+    "git push -q origin refs/notes/gentle-hooks"
+)
+
 
 def worktree_steps(
     commit: str, gh: str, declared: str | None = None, report: bool = True

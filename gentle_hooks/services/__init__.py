@@ -47,6 +47,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.agent_uninstall` — unwire it, giving back what install changed
 * :mod:`.agent_file` — install, uninstall and check a runtime hook that is a file of ours
 * :mod:`.agent_dirs` — the folders agent install created, which alone uninstall removes
+* :mod:`.agent_kept` — what a file held before agent install (that it existed, its empty
+  containers), which uninstall gives back
 * :mod:`.agent_record` — an agent runtime's hook input -> a pending mutation
 * :mod:`.agent_subagents` — the markers of the subagents running in an agent session
 * :mod:`.doctor` — health checks of the store and the installed hooks

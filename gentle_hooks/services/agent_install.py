@@ -17,9 +17,9 @@ users when committed); ``user`` is the file under the home directory (or the run
 home variable, e.g. ``CODEX_HOME``).
 
 The command written is ``gentle-hook record --from NAME``. When no ``gentle-hook`` is on
-``PATH``, it is the absolute path of the one beside the running interpreter, so the hook
-still finds it; in a project file that path is this machine's, and the install says so
-(a later install with ``gentle-hook`` on ``PATH`` puts the plain name back).
+``PATH``, it is the absolute path of the one beside the running interpreter (in a project
+file this machine's path: the install says so; a later install with ``gentle-hook`` on
+``PATH`` puts the plain name back).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from gentle_hooks.agents.payload import read_file
 from gentle_hooks.agents.runtimes import Runtime, Wiring, record_command, runtime
 from gentle_hooks.bounded import write_whole
 from gentle_hooks.errors import UsageError
+from gentle_hooks.services import agent_kept
 from gentle_hooks.services.agent_dirs import make_parents
 from gentle_hooks.services.agent_reach import reach, working_program
 from gentle_hooks.values.frozen import field, frozen
@@ -102,10 +103,10 @@ def config_path(w: Wiring, scope: str, root: str | None, env: Mapping[str, str])
 
 
 def hooks_file(w: Wiring, scope: str, root: str | None, env: Mapping[str, str]) -> str | None:
-    """The first of the runtime's standalone hooks files (:attr:`Wiring.hooks_files`) that
-    exists in ``scope``, or None. While it exists the runtime reads no hook from its
-    settings files (docs.factory.ai/harness/hooks: "If hooks.json is absent, Droid also
-    reads hook declarations from the hooks key in the matching settings.json")."""
+    """The first of the runtime's standalone hooks files (:attr:`Wiring.hooks_files`) in
+    ``scope``, or None; while it exists the runtime reads no hook from its settings files
+    (docs.factory.ai/harness/hooks: "If hooks.json is absent, Droid also reads hook
+    declarations from the hooks key in the matching settings.json")."""
     if scope == "project" and root is None:
         return None
     for rel in w.hooks_files:
@@ -116,9 +117,8 @@ def hooks_file(w: Wiring, scope: str, root: str | None, env: Mapping[str, str]) 
 
 
 def shadowed(w: Wiring, scope: str, root: str | None, env: Mapping[str, str]) -> list[str]:
-    """The settings files of ``scope`` whose hooks the runtime does not read because a
-    standalone hooks file (:func:`hooks_file`) exists: those that exist; empty when none
-    does."""
+    """The existing settings files of ``scope`` whose hooks the runtime does not read
+    because a standalone hooks file (:func:`hooks_file`) exists; empty when none does."""
     if hooks_file(w, scope, root, env) is None:
         return []
     rels = (w.project, *w.also_project) if scope == "project" else (w.user, *w.also_user)
@@ -341,8 +341,7 @@ def read_config(path: str, comments: bool = False) -> dict[str, object] | None:
 
 
 def read_hooks(path: str, w: Wiring) -> dict[str, object] | None:
-    """:func:`read_config` of a file the runtime reads hooks from, a standalone hooks file
-    (:func:`is_hooks_file`) read as one."""
+    """:func:`read_config` of a file the runtime reads hooks from (:func:`is_hooks_file`)."""
     loaded = load_config(path, w.comments, is_hooks_file(w, path))
     return None if loaded is None else loaded.doc
 
@@ -452,6 +451,8 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
     if what != "unchanged" or loaded is None:
         write_config(path, loaded, new, w, rt.doc)
         what = "added" if loaded is None else what
+        if what == "added":  # what the file held that uninstall gives back
+            agent_kept.remember(path, loaded.doc if loaded else None, w)
     running = wiring.commands(new, rt) or [command]
     off = tuple(
         f"it does not run: disabled by {why}; change that for the recorder to run"

@@ -4,7 +4,9 @@ kept (SPEC §7 "Hooks"; docs/agents/).
 Room ``services``. A file ``install`` wrote whole gets back what it held: one it created is
 removed (with the directories it created, when they are left empty), one that was empty or
 blank gets those bytes back (:func:`gentle_hooks.services.agent_install.fresh_text`); any
-other file is edited in place. A file that holds only ours (``own_file``) is removed.
+other file is edited in place. A file that holds only ours (``own_file``) is removed. A file
+that existed before install, and the empty containers it held then, stay
+(:mod:`gentle_hooks.services.agent_kept`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from collections.abc import Mapping
 from gentle_hooks.agents import jsonedit, wiring
 from gentle_hooks.agents.runtimes import Runtime, record_command, runtime
 from gentle_hooks.bounded import write_whole
+from gentle_hooks.services import agent_kept
 from gentle_hooks.services.agent_dirs import prune
 from gentle_hooks.services.agent_file import uninstall_file
 from gentle_hooks.services.agent_install import (
@@ -56,7 +59,12 @@ def _remove_from(rt: Runtime, scope: str, path: str, primary: bool) -> AgentChan
     new, removed = wiring.remove(loaded.doc, rt)
     if not removed:
         return AgentChange(rt.name, scope, path, "nothing to remove") if primary else None
-    if primary and w.own_file and wiring.is_empty(new, w) and not os.path.islink(path):
+    # what the file held before install (it existed; containers it held empty) comes back
+    existed, empty = agent_kept.recall(path)
+    new = agent_kept.restore(new, empty)
+    agent_kept.forget(path)
+    emptied = primary and wiring.is_empty(new, w)
+    if emptied and not existed and w.own_file and not os.path.islink(path):
         os.unlink(path)
         prune(path, (w.project if scope == "project" else w.user) or "")
         return AgentChange(rt.name, scope, path, "removed the file")
@@ -64,13 +72,13 @@ def _remove_from(rt: Runtime, scope: str, path: str, primary: bool) -> AgentChan
     written = loaded.doc.get("hooks", {}) if loaded.bare else loaded.doc
     before = (
         blank_before(loaded.text, written if isinstance(written, dict) else {})
-        if primary and wiring.is_empty(new, w) and _as_installed(loaded.doc, rt)
+        if emptied and _as_installed(loaded.doc, rt)
         else None
     )
     if before is not None:
         # the file holds nothing but what install wrote whole: give back what was there
         created, blank = before
-        if created and not os.path.islink(path):
+        if created and not existed and not os.path.islink(path):
             os.unlink(path)
             prune(path, (w.project if scope == "project" else w.user) or "")
             return AgentChange(rt.name, scope, path, "removed the file (install created it)")

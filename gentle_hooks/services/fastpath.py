@@ -20,7 +20,9 @@ What each hook checks:
   neither the ledger file nor a non-empty write-ahead log changed since); no
   ``.gentle-hooks.toml`` at the root, no ``pyproject.toml`` that mentions ``gentle-hooks``;
   ``git config gentle.appliesto`` unset;
-* prepare-commit-msg, post-commit: the ledger holds nothing pending;
+* prepare-commit-msg: no agent-runtime variable is set and no author or committer name
+  holds an agent's identity word (its trailer), and the ledger holds nothing pending;
+* post-commit: the ledger holds nothing pending;
 * commit-msg: the message file is a readable regular file of at most the read cap, with no
   marker word in it.
 
@@ -247,14 +249,22 @@ def _commit_check() -> str:
 
 
 def _ledger_check() -> str:
+    # prepare-commit-msg writes an agent runtime's trailer (the environment's evidence,
+    # :func:`gentle_hooks.policy.delegation.runtime_evidence`): with one set, Python decides
+    names = "".join(f"${{{n}-}}" for n in dict.fromkeys(n for n, _, _ in RUNTIME_ENV))
+    idents = " ".join(f'"${{{n}-}}"' for n in IDENTITY_ENV)
     return (
         _LEDGER_IDLE
         + _ENDED
-        + """\
-    gh_idle() {
+        + f"""\
+    gh_idle() {{
+        [ -z "{names}" ] || return 1
+        for gh_n in {idents}; do
+            case $gh_n in {identity_patterns()}) return 1 ;; esac
+        done
         gh_i=
         gh_where && gh_ledger_idle "$gh_common" && gh_ended "$gh_i"
-    }
+    }}
 """
     )
 

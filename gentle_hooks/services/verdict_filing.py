@@ -24,6 +24,7 @@ import re
 from collections.abc import Mapping
 
 from gentle_hooks.artifacts.markdown import render_verdict_markdown
+from gentle_hooks.artifacts.observation import RECORDED_ONLY
 from gentle_hooks.artifacts.verdict import (
     DelegationVerdict,
     as_recorded,
@@ -201,7 +202,8 @@ def observation_mismatch(run: VerifyRun, verdict: DelegationVerdict) -> str | No
         return f"it has {len(claimed)} observed check(s), not the run's"
     for n, (mine, seen) in enumerate(zip(claimed, recorded, strict=True), 1):
         seen = seen if isinstance(seen, dict) else {}
-        differ = sorted(k for k in {*mine, *seen} if mine.get(k) != seen.get(k))
+        keys = {*mine, *seen} - RECORDED_ONLY  # what the run decided, which no verdict holds
+        differ = sorted(k for k in keys if mine.get(k) != seen.get(k))
         if differ:
             return f"criterion {n}: {', '.join(differ)} differ"
     return None

@@ -36,7 +36,12 @@ from gentle_hooks.artifacts.brief import (
     parse_brief,
 )
 from gentle_hooks.artifacts.markdown import render_verdict_markdown
-from gentle_hooks.artifacts.observation import Check, Outcome, observed_verdict
+from gentle_hooks.artifacts.observation import (
+    Check,
+    Outcome,
+    observed_verdict,
+    recorded_observations,
+)
 from gentle_hooks.artifacts.verdict import (
     CandidateRef,
     DelegationVerdict,
@@ -441,15 +446,7 @@ def _verify_in(
                 room=room.path,
                 artifact_ref=pair.ref,
                 verdict_digest=verdict_digest(verdict),
-                observations=json.dumps(
-                    [
-                        c.observed.model_dump(mode="json")
-                        for c in verdict.criteria
-                        if c.observed is not None
-                    ],
-                    ensure_ascii=False,
-                    separators=(",", ":"),
-                ),
+                observations=recorded_observations(outcomes, verdict),
             )
         )
     if any(o.selection == "P-operand" for o in outcomes):

@@ -1,6 +1,6 @@
 """lefthook and husky call the gate: the snippets of docs/lefthook.md and
 docs/husky.md, installed with the real hook managers from their npm packages, block a
-delegated commit until the printed fix runs, and block an unverified push.
+delegated commit and an agent's merge until the printed fix runs, and block an unverified push.
 
 The npm packages are installed once per session (``npm install`` from the registry); without
 ``npm`` on the machine these tests are skipped and say so.
@@ -97,6 +97,36 @@ def delegated_commit_is_blocked_then_passes(r: Repo) -> None:
     assert passed.code == 0, passed
 
 
+def delegated_merge_is_blocked_then_concluded(r: Repo) -> None:
+    """An agent's merge is judged by the manager's pre-merge-commit hook (git runs no
+    pre-commit for a merge): blocked, then concluded with the printed fix."""
+    r.ok("git", "switch", "-q", "-c", "topic")
+    (r.work / "src" / "notes.py").write_text("NOTES = 1\n")
+    r.ok("git", "add", "src/notes.py")
+    r.ok("git", "commit", "-q", "-m", "topic: notes")
+    r.ok("git", "switch", "-q", "main")
+    (r.work / "README.md").write_text("# demo, main\n")
+    r.ok("git", "add", "README.md")
+    r.ok("git", "commit", "-q", "-m", "main: readme")
+    agent = {"CLAUDECODE": "1"}
+    blocked = r.run("git", "merge", "--no-ff", "--no-edit", "topic", env=agent)
+    assert blocked.code == 1, blocked
+    said = [s for s in blocked.lines if s.startswith(PREFIX)]
+    assert said[0] == (
+        f"{PREFIX}BLOCKED the staged change: delegated (claude-code (CLAUDECODE is set "
+        "in the hook's environment))"
+    ), blocked
+    assert f"{PREFIX}  run: gentle-hook spot-check --staged" in said
+    assert r.ok("git", "rev-parse", "-q", "--verify", "MERGE_HEAD").strip() == (
+        r.ok("git", "rev-parse", "topic").strip()
+    )
+    assert r.run("gentle-hook", "receipt", "run", "--staged", "--", *CHECK).code == 0
+    assert r.run("sh", "-c", "gentle-hook spot-check --staged").code == 0
+    passed = r.run("git", "commit", "--no-edit", env=agent)
+    assert passed.code == 0, passed
+    assert len(r.ok("git", "rev-list", "--parents", "-n", "1", "HEAD").split()) == 3
+
+
 #: How the decision object's line starts (docs/lefthook.md, docs/husky.md, README).
 DECISION_LINE = '{"schema":"gentle-hooks.decision/v1"'
 
@@ -147,9 +177,17 @@ def test_lefthook_snippet(node_modules: Path, clone: Repo) -> None:
     first_push(clone)
     installed = clone.run(str(node_modules / ".bin" / "lefthook"), "install")
     assert installed.code == 0, installed
-    for hook in ("pre-commit", "commit-msg", "pre-push", "post-commit", "post-rewrite"):
+    for hook in (
+        "pre-commit",
+        "pre-merge-commit",
+        "commit-msg",
+        "pre-push",
+        "post-commit",
+        "post-rewrite",
+    ):
         assert (clone.work / ".git" / "hooks" / hook).is_file(), hook
     delegated_commit_is_blocked_then_passes(clone)
+    delegated_merge_is_blocked_then_concluded(clone)
     json_decision_is_one_line_among_the_managers(clone, "gentle-hooks commit gate")
     unverified_push_is_blocked(clone)
 
@@ -160,6 +198,7 @@ def test_husky_snippets(node_modules: Path, clone: Repo) -> None:
         f".husky/{h}"
         for h in (
             "pre-commit",
+            "pre-merge-commit",
             "commit-msg",
             "pre-push",
             "prepare-commit-msg",
@@ -175,5 +214,6 @@ def test_husky_snippets(node_modules: Path, clone: Repo) -> None:
     assert clone.ok("git", "config", "core.hooksPath").strip() == ".husky/_"
     first_push(clone)
     delegated_commit_is_blocked_then_passes(clone)
+    delegated_merge_is_blocked_then_concluded(clone)
     json_decision_is_one_line_among_the_managers(clone, "husky - pre-commit script failed")
     unverified_push_is_blocked(clone)

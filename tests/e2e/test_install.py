@@ -364,3 +364,37 @@ def test_plain_uninstall_names_the_agent_recorder_it_keeps_and_its_command(
     assert "gentle-hook" not in (settings.read_text() if settings.exists() else "")
     again = w.gh("uninstall")
     assert "recorder" not in again.out, again.out
+
+
+def test_install_share_without_that_remote_changes_nothing_and_exits_2(tmp_path: Path) -> None:
+    # the remote is checked first: it used to install every hook, then exit 2 at --share
+    w = _bare_world(tmp_path)
+    hooks = w.work / ".git" / "hooks"
+    before = sorted(p.name for p in hooks.iterdir())
+    config = (w.work / ".git" / "config").read_text()
+    r = w.gh("install", "--share", "upstream")
+    assert r.code == 2, r
+    assert r.out == "" and r.err.splitlines() == [
+        "gentle-hook: error: --share upstream: no remote named 'upstream' here, so nothing was "
+        "installed (see: git remote -v; add the remote first, or name another with --share)"
+    ], r
+    assert sorted(p.name for p in hooks.iterdir()) == before
+    assert (w.work / ".git" / "config").read_text() == config
+
+
+def test_uninstall_server_removes_the_gate_install_server_placed(tmp_path: Path) -> None:
+    w = _bare_world(tmp_path)
+    hook = w.remote / "hooks" / "pre-receive"
+    placed = w.gh("install", "--server", cwd=w.remote)
+    assert placed.code == 0 and hook.exists(), placed
+    removed = w.gh("uninstall", "--server", cwd=w.remote)
+    assert removed.code == 0, removed
+    assert f"pre-receive: removed: {hook}" in removed.out.splitlines(), removed
+    assert not hook.exists()
+    # its mirror's refusal: a clone with a work tree has no server gate to remove
+    refused = w.gh("uninstall", "--server")
+    assert refused.code == 2, refused
+    assert refused.err.splitlines() == [
+        "gentle-hook: error: --server removes the gate of a bare repository; this one has a "
+        "work tree"
+    ], refused

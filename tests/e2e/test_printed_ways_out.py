@@ -6,7 +6,10 @@ pasted, and says so.
 
 from __future__ import annotations
 
+import json
+import os
 import shlex
+import shutil
 import sys
 
 from tests.e2e.conftest import World, paste_first_way
@@ -99,3 +102,75 @@ def test_a_blocked_merge_is_concluded_with_git_commit_as_printed(native: World) 
     done = w.git("commit", "--no-edit")
     assert done.code == 0, done
     assert len(w.ok("log", "-1", "--format=%P").split()) == 2  # the merge commit
+
+
+def test_every_line_of_a_merge_block_names_git_commit_and_its_override_works(
+    native: World,
+) -> None:
+    """After a pre-merge-commit block ``MERGE_HEAD`` exists and git refuses the same ``git
+    merge``: the override line, as the last words, names ``git commit`` (it said "run the
+    same git command again"), and the JSON decision's override says the same; run as
+    worded, the merge commit is let through and recorded."""
+    w = native
+    w.ok("switch", "-q", "-c", "topic")
+    w.unverified(V2)
+    w.ok("switch", "-q", "main")
+    w.write("README.md", "# demo, main moved on\n")
+    w.ok("commit", "-qam", "human: readme")
+    as_json = w.git("merge", "--no-ff", "--no-edit", "topic", env={"GENTLE_HOOKS_FORMAT": "json"})
+    assert as_json.code != 0, as_json
+    decision = json.loads(next(x for x in as_json.lines if x.startswith("{")))
+    w.ok("merge", "--abort")
+    blocked = w.git("merge", "--no-ff", "--no-edit", "topic")
+    assert blocked.code != 0 and (w.work / ".git" / "MERGE_HEAD").exists(), blocked
+    said = "\n".join(blocked.said)
+    assert "git merge" not in said and "same git command" not in said, said
+    override = (
+        "to let it through on purpose, conclude the merge with git commit --no-edit with "
+        "GENTLE_HOOKS_SKIP set to the reason"
+    )
+    assert any(f"note: {override}" in line for line in blocked.said), said
+    assert decision["hook"] == "pre-merge-commit", decision
+    assert decision["override"].startswith(override), decision
+    through = w.git("commit", "--no-edit", env={"GENTLE_HOOKS_SKIP": "merging on purpose"})
+    assert through.code == 0, through
+    assert len(w.ok("log", "-1", "--format=%P").split()) == 2  # the merge commit
+
+
+def test_ci_names_a_way_to_share_the_notes_with_git_alone_for_a_clone_without_the_cli(
+    native: World,
+) -> None:
+    """CI's ``sync push`` runs in the writer's clone, where a framework-only install has no
+    ``gentle-hook`` on PATH (exit 127): its ``or:`` line shares the note with git alone,
+    merging the notes the remote already holds, and CI then passes."""
+    w = native
+    other = w.base / "other"
+    w.ok("clone", "-q", str(w.remote), str(other), cwd=w.base)
+    w.ok("notes", "--ref=gentle-hooks", "add", "-m", "another clone's note", "HEAD", cwd=other)
+    w.ok("push", "-q", "origin", "refs/notes/gentle-hooks", cwd=other)
+    w.delegate(text=V2)
+    w.ok("add", "-A")
+    w.spot_check("--staged")
+    w.ok("commit", "-q", "-m", "writer: verified")
+    w.ok("push", "-q", "--no-verify", "origin", "main")  # its note stays here
+    ci = w.base / "ci"
+    w.ok("clone", "-q", str(w.remote), str(ci), cwd=w.base)
+    fetch = ("fetch", "-q", "origin", "+refs/notes/gentle-hooks:refs/notes/gentle-hooks")
+    w.ok(*fetch, cwd=ci)
+    blocked = w.gh("gate", "--range", "HEAD~1..HEAD", cwd=ci)
+    assert blocked.code == 1, blocked
+    lines = blocked.out.splitlines()
+    shared = lines.index("  run: gentle-hook sync push")
+    assert lines[shared + 1].startswith("  or: git ls-remote "), blocked
+    git_alone = lines[shared + 1].removeprefix("  or: ")
+    git_dir = os.path.dirname(shutil.which("git") or "/usr/bin/git")
+    no_cli = {"PATH": f"{git_dir}:/bin"}
+    assert w.run(["sh", "-c", "command -v gentle-hook"], env=no_cli).code != 0
+    ran = w.run(["sh", "-c", git_alone], env=no_cli)
+    assert ran.code == 0, ran
+    w.ok(*fetch, cwd=ci)
+    assert w.gh("gate", "--range", "HEAD~1..HEAD", cwd=ci).code == 0
+    # the other clone's note was merged, not overwritten
+    assert w.ok("notes", "--ref=gentle-hooks", "show", "HEAD~1", cwd=ci).strip() == (
+        "another clone's note"
+    )

@@ -48,6 +48,16 @@ THEIRS = {
         "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "notify"}]}]},
     },
     "windsurf": {"hooks": {"pre_run_command": [{"command": "./guard.sh", "show_output": True}]}},
+    "augment": {
+        "hooks": {
+            "PreToolUse": [
+                {
+                    "matcher": "launch-process",
+                    "hooks": [{"type": "command", "command": "./validate.sh", "timeout": 5000}],
+                }
+            ]
+        }
+    },
     "copilot": None,  # our own file: .github/hooks/gentle-hooks.json
 }
 
@@ -230,6 +240,26 @@ def test_doctor_reports_wired_and_reachable(repo: Path, isolated_git: Path) -> N
         f"{os.path.join(BIN, 'gentle-hook')}",
     )
     assert "agent: cursor" not in checks  # not used here: not reported
+
+
+def test_doctor_finds_augment_and_its_recorder(repo: Path) -> None:
+    """``.augment/`` says Augment is used here: doctor reports it unwired (with the command
+    that wires it), then wired and reachable."""
+    (repo / ".augment").mkdir()
+    _, checks = doctor(repo, WITH_GH)
+    assert checks["agent: augment"] == (
+        True,
+        f"found ({repo / '.augment'}) but not wired to record; run: gentle-hook install "
+        "--agent augment",
+    )
+    assert gh(repo, "install", "--agent", "augment", env=WITH_GH).returncode == 0
+    code, checks = doctor(repo, WITH_GH)
+    assert code == 0
+    assert checks["agent: augment"] == (
+        True,
+        f"recorder wired: {repo / '.augment' / 'settings.json'} (project) -> "
+        f"{os.path.join(BIN, 'gentle-hook')}",
+    )
 
 
 def test_doctor_fails_a_recorder_whose_gentle_hook_is_gone(repo: Path) -> None:

@@ -31,6 +31,7 @@ ACK = {
     "opencode": "",
     "pi": "",
     "kiro": "",
+    "augment": "",
 }
 
 
@@ -251,6 +252,7 @@ SURROGATE_FIELDS = {
     "opencode": ("sessionID", "callID", "directory"),
     "pi": ("sessionId", "toolCallId", "cwd"),
     "kiro": ("cwd",),
+    "augment": ("conversation_id",),
 }
 
 
@@ -315,7 +317,11 @@ UNREADABLE = {
     "opencode": ("args", {"filePath": 5}, "args.filePath is a number"),
     "pi": ("input", {"path": 5}, "input.path is a number"),
     "kiro": ("tool_input", {"command": "create", "path": 5}, "tool_input.path is a number"),
+    "augment": ("tool_input", {"command": "str_replace", "path": 5}, "tool_input.path is a number"),
 }
+#: Members also taken out of the payload for that case (None deletes): Auggie's
+#: ``file_changes`` would name the path on its own.
+UNREADABLE_ALSO: dict[str, dict[str, object]] = {"augment": {"file_changes": None}}
 
 
 @pytest.mark.parametrize("name", RUNTIMES)
@@ -328,7 +334,8 @@ def test_a_write_with_no_readable_path_never_blames_the_dirty_tree(
     assert gh(repo, "install").returncode == 0
     write(repo / "human.txt", "human edit\n")
     key, value, phrase = UNREADABLE[name]
-    data, filled = materialize(name, repo, tmp_path / "runtime", **{key: value})
+    also = UNREADABLE_ALSO.get(name, {})
+    data, filled = materialize(name, repo, tmp_path / "runtime", **{key: value, **also})
     apply_writes(filled, repo)
     proc = gh(repo, "record", "--from", name, input=data.decode())
     assert proc.returncode == 1, proc.stderr

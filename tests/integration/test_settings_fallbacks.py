@@ -8,7 +8,9 @@ table over the top level (developers.openai.com/codex/config-reference). Its hoo
 ``transcript_path`` is string or null (openai/codex
 codex-rs/hooks/schema/generated/post-tool-use.command.input.schema.json).
 Gemini CLI: ``model.name`` of ``.gemini/settings.json``, the project's over the user's
-(google-gemini/gemini-cli docs/get-started/configuration.md, "Configuration layers").
+(google-gemini/gemini-cli docs/get-started/configuration.md, "Configuration layers"), and
+``GEMINI_MODEL`` over both (``argv.model || process.env['GEMINI_MODEL'] ||
+settings.model?.name``, packages/cli/src/config/config.ts ``loadCliConfig``).
 """
 
 from __future__ import annotations
@@ -29,12 +31,14 @@ def writer(repo: Path) -> tuple[object, ...]:
     return tuple(row)
 
 
-def record(repo: Path, tmp_path: Path, name: str, **change: object) -> None:
+def record(
+    repo: Path, tmp_path: Path, name: str, env: dict[str, str] | None = None, **change: object
+) -> None:
     data, filled = materialize(name, repo, tmp_path / "runtime")
     payload = json.loads(data)
     payload.update(change)
     apply_writes(filled, repo)
-    proc = gh(repo, "record", "--from", name, input=json.dumps(payload))
+    proc = gh(repo, "record", "--from", name, env=env, input=json.dumps(payload))
     assert proc.returncode == 0, proc.stderr
 
 
@@ -129,3 +133,22 @@ def test_gemini_transcript_wins_over_settings(
     write(isolated_git / ".gemini" / "settings.json", '{"model": {"name": "gemini-2.5-pro"}}')
     record(repo, tmp_path, "gemini-cli")
     assert writer(repo) == ("gemini-2.5-flash", "unknown")  # the transcript's gemini message
+
+
+@pytest.mark.parametrize(
+    ("env", "expect"),
+    [
+        ({"GEMINI_MODEL": "gemini-2.5-flash-lite"}, "gemini-2.5-flash-lite"),
+        ({"GEMINI_MODEL": ""}, "gemini-2.5-pro"),
+    ],
+    ids=["env-wins", "empty-env-is-unset"],
+)
+def test_gemini_model_env_wins_over_settings(
+    env: dict[str, str], expect: str, repo: Path, tmp_path: Path, isolated_git: Path
+) -> None:
+    # Gemini CLI's hook runs with Gemini CLI's environment: its GEMINI_MODEL is the model
+    write(isolated_git / ".gemini" / "settings.json", '{"model": {"name": "gemini-2.0-flash"}}')
+    write(repo / ".gemini" / "settings.json", '{"model": {"name": "gemini-2.5-pro"}}')
+    gone = str(tmp_path / "gone.jsonl")
+    record(repo, tmp_path, "gemini-cli", env=env, transcript_path=gone)
+    assert writer(repo) == (expect, "unknown")

@@ -21,6 +21,7 @@ from typing import Any
 import jsonschema  # type: ignore[import-untyped]
 import pytest
 
+from gentle_hooks.artifacts.observation import RECORDED_ONLY
 from tests.conftest import PASSING_VERDICT, bound_verdict, commit_all, gh, git, write
 
 ARTIFACTS = ".agents/skills/platform/artifacts/verify-delegation"
@@ -400,7 +401,17 @@ def test_run_writes_the_validated_artifact_pair_binding_candidate_brief_and_call
         "parent-agent",
         ref,
     )
-    assert json.loads(obs) == observed and digest.startswith("sha256:")
+    # the ledger keeps each observation with the row that decided it and whether it gave
+    # evidence (rule R2 leaves a check that gave none out: ledger.fails)
+    assert [{k: v for k, v in o.items() if k not in RECORDED_ONLY} for o in json.loads(obs)] == (
+        observed
+    )
+    assert [(o["row"], o["result"], o["evidence"]) for o in json.loads(obs)] == [
+        ("C4", "pass", True),
+        ("C2", "pass", True),
+        ("C4", "pass", True),
+    ]
+    assert digest.startswith("sha256:")
     assert env.identity() == before
     assert git(env.repo, "status", "--porcelain").splitlines() == [
         " M src/app.py",

@@ -103,6 +103,18 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
             ],
         }
     },
+    # docs.augmentcode.com/cli/hooks, "Structure" (a regex matcher over tool names, such as
+    # its "str-replace-editor|save-file"; hooks of type "command")
+    "augment": {
+        "hooks": {
+            "PostToolUse": [
+                {
+                    "matcher": "save-file|str-replace-editor|apply_patch|write|edit",
+                    "hooks": [{"type": "command", "command": "gentle-hook record --from augment"}],
+                }
+            ]
+        }
+    },
     # docs.windsurf.com/windsurf/cascade/hooks, "Basic structure"
     "windsurf": {
         "hooks": {
@@ -136,6 +148,23 @@ THEIRS: dict[str, dict[str, Any]] = {
     "cursor": {"version": 1, "hooks": {"afterFileEdit": [{"command": "./hooks/format.sh"}]}},
     "copilot": {"version": 1, "hooks": {"sessionStart": [{"type": "command", "bash": "echo hi"}]}},
     "droid": {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}]}},
+    # docs.augmentcode.com/cli/hooks, "Structure": its PreToolUse example
+    "augment": {
+        "hooks": {
+            "PreToolUse": [
+                {
+                    "matcher": "launch-process",
+                    "hooks": [
+                        {
+                            "type": "command",
+                            "command": "/etc/augment/hooks/validate-command.sh",
+                            "timeout": 5000,
+                        }
+                    ],
+                }
+            ]
+        }
+    },
     "windsurf": {"hooks": {"pre_run_command": [{"command": "./guard.sh", "show_output": True}]}},
 }
 

@@ -7,15 +7,45 @@ import json
 
 import pytest
 
-from gentle_hooks.ledger.fails import standing_fail_reason, standing_fails
+from gentle_hooks.ledger.fails import (
+    STARTED,
+    brief_faults,
+    is_observed_failure,
+    standing_fail_reason,
+    standing_fails,
+)
 from gentle_hooks.ledger.records import VerifyRun
 
 SUITE = ("suite", "python3 -m pytest -q tests")
 CRIT = ("criterion", "grep -q 'def mul' app.py")
 
 
-def run(n: int, brief: str, status: str, *checks: tuple[str, str]) -> VerifyRun:
-    seen = [{"kind": k, "command": c, "exitCode": 0} for k, c in checks]
+NEG = ("negative", "python3 -c 'import m; assert m.f() == 7'")
+NEG_FIXED = ("negative", "python3 -c 'import m; assert m.f() == 0'")
+
+
+def judged(
+    check: tuple[str, str], row: str, result: str, evidence: bool = True
+) -> dict[str, object]:
+    """One check as ``verify run`` records it now: its row, result and evidence."""
+    kind, command = check
+    return {"kind": kind, "command": command, "row": row, "result": result, "evidence": evidence}
+
+
+#: A negative test that fails on the base tree too (C2-base): no evidence.
+FAULT = judged(NEG, "C2-base", "fail", evidence=False)
+CRIT_OK = judged(CRIT, "C4", "pass")
+CRIT_FAILED = judged(CRIT, "C5", "fail")
+SUITE_OK = judged(SUITE, "C4", "pass")
+NEG_OK = judged(NEG_FIXED, "C2", "pass")
+
+
+def run(
+    n: int, brief: str, status: str, *checks: tuple[str, str] | dict[str, object], digest: str = ""
+) -> VerifyRun:
+    seen = [
+        c if isinstance(c, dict) else {"kind": c[0], "command": c[1], "exitCode": 0} for c in checks
+    ]
     return VerifyRun(
         root="/r",
         identity="sha256:x",
@@ -24,7 +54,7 @@ def run(n: int, brief: str, status: str, *checks: tuple[str, str]) -> VerifyRun:
         caller="me",
         room="/tmp/room",
         artifact_ref="a.json",
-        verdict_digest="sha256:d",
+        verdict_digest=digest or "sha256:d",
         observations=json.dumps(seen),
         id=n,
     )
@@ -52,6 +82,48 @@ CASES: list[tuple[str, list[VerifyRun], list[int]]] = [
         [],
     ),
     ("blocked-is-no-fail", [run(1, "b", "blocked", SUITE)], []),
+    # the brief's fault (C2-base: a negative test failing on the base too) is no observed
+    # failure of the candidate, and a settling run need not run it again
+    ("brief-fault-only", [run(1, "b", "fail", CRIT_OK, FAULT, SUITE_OK)], []),
+    (
+        "brief-fault-and-real-fail",
+        [run(1, "b", "fail", CRIT_FAILED, FAULT, SUITE_OK)],
+        [1],
+    ),
+    (
+        "brief-fault-and-real-fail-settled-by-the-corrected-brief",
+        [
+            run(1, "b", "fail", CRIT_FAILED, FAULT, SUITE_OK),
+            run(2, "b", "pass", CRIT_OK, NEG_OK, SUITE_OK),
+        ],
+        [],
+    ),
+    (
+        "brief-fault-and-real-fail-not-settled-without-the-failed-criterion",
+        [
+            run(1, "b", "fail", CRIT_FAILED, FAULT, SUITE_OK),
+            run(2, "b", "pass", NEG_OK, SUITE_OK),
+        ],
+        [1],
+    ),
+    (
+        "a-fail-without-the-evidence-key-counts",
+        [run(1, "b", "fail", CRIT_OK, {**FAULT, "evidence": None}, SUITE_OK)],
+        [1],
+    ),
+    (
+        "a-fail-without-results-counts",
+        [run(1, "b", "fail", CRIT_OK, {k: v for k, v in FAULT.items() if k != "result"})],
+        [1],
+    ),
+    (
+        "the-start-row-of-a-brief-fault-is-ended",
+        [
+            run(1, "b", "fail", NEG, CRIT, SUITE, digest=STARTED),
+            run(2, "b", "fail", CRIT_OK, FAULT, SUITE_OK),
+        ],
+        [],
+    ),
 ]
 
 
@@ -64,3 +136,16 @@ def test_the_reason_names_the_run_the_brief_and_the_way_out() -> None:
     reason = standing_fail_reason(run(7, "add-1", "fail", SUITE))
     assert reason.startswith("R2 verify run #7 of brief 'add-1' failed for this candidate")
     assert "re-run brief 'add-1' until it passes" in reason and "GENTLE_HOOKS_SKIP" in reason
+
+
+def test_a_brief_fault_is_named_and_no_observed_failure() -> None:
+    fault = run(1, "b", "fail", CRIT_OK, FAULT, SUITE_OK)
+    assert not is_observed_failure(fault)
+    assert brief_faults([fault]) == (NEG,)
+    # a later run that fails on the candidate is no brief fault: nothing is named
+    assert brief_faults([fault, run(2, "b", "fail", CRIT_FAILED, FAULT)]) == ()
+    # a start row after it is not the latest ended run
+    started = run(3, "b", "fail", NEG, digest=STARTED)
+    assert brief_faults([fault, started]) == (NEG,)
+    assert brief_faults([run(1, "b", "fail", CRIT_FAILED, SUITE_OK)]) == ()
+    assert brief_faults([]) == ()

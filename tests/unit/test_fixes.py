@@ -39,8 +39,15 @@ from gentle_hooks.report.fixes import (
     step_lines,
     steps,
 )
+from gentle_hooks.report.worktree_text import GIT_SHARE_NOTES
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
+
+#: Where a note is shared, and that the or: line does it with git alone (no CLI on PATH).
+SHARE_IT = (
+    "in the clone that verified this commit: share its note (the or: line with git alone, "
+    "where gentle-hook is not on PATH there: a pre-commit framework install)"
+)
 
 DATA, SECURITY = ESCALATION_ITEMS[0], ESCALATION_ITEMS[1]
 
@@ -145,8 +152,9 @@ STEPS = [
         [
             ("where", "here, when the note is on the remote but not fetched yet: fetch it"),
             ("run", "gentle-hook sync fetch"),
-            ("otherwise", "in the clone that verified this commit: share its note"),
+            ("otherwise", SHARE_IT),
             ("run", "gentle-hook sync push"),
+            ("or", GIT_SHARE_NOTES),
             ("otherwise", "not verified yet: in the writer's clone, verify it and share the note"),
             *VERIFY_COMMIT,
         ],
@@ -211,11 +219,12 @@ def test_a_commit_judged_by_the_local_push_gate_is_switched_to() -> None:
 
 def test_step_lines_label_what_runs() -> None:
     lines = step_lines(steps(NoValidNote(stale=False), COMMITTED))
-    assert lines[:6] == [
+    assert lines[:7] == [
         "  here, when the note is on the remote but not fetched yet: fetch it",
         "  run: gentle-hook sync fetch",
-        "  otherwise, in the clone that verified this commit: share its note:",
+        f"  otherwise, {SHARE_IT}:",
         "  run: gentle-hook sync push",
+        f"  or: {GIT_SHARE_NOTES}",
         "  otherwise, not verified yet: in the writer's clone, verify it and share the note:",
         f"  {NOTE}",
     ]

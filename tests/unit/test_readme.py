@@ -34,6 +34,7 @@ def test_one_pre_commit_install_line_with_every_stage() -> None:
     [line] = found
     for stage in (
         "pre-commit",
+        "pre-merge-commit",
         "commit-msg",
         "pre-push",
         "prepare-commit-msg",

@@ -1,0 +1,46 @@
+"""A commit an agent runtime makes (detected in the hook's environment only: no writer
+recorded) carries a ``Gentle-Writer`` trailer naming the runtime, under the native hooks
+and the pre-commit framework alike: a fresh clone's ``gate --range``, with no note fetched,
+judges it delegated (it said "not delegated": only this clone's hook had seen the agent),
+and post-commit records it with a note, so sharing the notes lets the range through."""
+
+from __future__ import annotations
+
+import sys
+
+from tests.e2e.conftest import CHECK, World
+
+V2 = "def add(a, b):\n    return a + b  # v2\n"
+AGENT = {"CLAUDECODE": "1"}
+TRAILER = "Gentle-Writer: claude-code (agent runtime)"
+
+
+def test_an_agent_runtime_commit_carries_its_trailer_to_the_range_gate(world: World) -> None:
+    w = world
+    if w.installer == "pre-commit":  # the README's line installs the trailer's stage too
+        added = w.run([sys.executable, "-m", "pre_commit", "install", "-t", "prepare-commit-msg"])
+        assert added.code == 0, added
+    w.write("src/app.py", V2)
+    w.ok("add", "-A")
+    assert w.gh("receipt", "run", "--staged", "--", *CHECK, env=AGENT).code == 0
+    assert w.gh("spot-check", "--staged", env=AGENT).code == 0
+    made = w.git("commit", "-q", "-m", "agent change", env=AGENT)
+    assert made.code == 0, made
+    assert TRAILER in w.ok("log", "-1", "--format=%(trailers)").splitlines()
+    assert w.ok("notes", "--ref=gentle-hooks", "list", "HEAD").strip(), "post-commit noted it"
+    # the notes stay behind: a push that skips the hooks does not share them
+    w.ok("push", "-q", "--no-verify", "origin", "main")
+    ci = w.base / "ci"
+    w.ok("clone", "-q", str(w.remote), str(ci), cwd=w.base)
+    judged = w.gh("gate", "--range", "HEAD~1..HEAD", cwd=ci)
+    assert judged.code == 1, judged
+    assert "delegated (gentle-hooks (message marker" in judged.out, judged
+    assert "no gentle-hooks note reached here" in judged.out, judged
+    assert w.gh("sync", "push").code == 0
+    w.ok("fetch", "-q", "origin", "+refs/notes/gentle-hooks:refs/notes/gentle-hooks", cwd=ci)
+    again = w.gh("gate", "--range", "HEAD~1..HEAD", cwd=ci)
+    assert again.code == 0, again
+    # a human's commit, no agent in its environment, gets no trailer
+    w.write("README.md", "# demo, by a human\n")
+    w.ok("commit", "-qam", "human")
+    assert "Gentle-Writer" not in w.ok("log", "-1", "--format=%B")
