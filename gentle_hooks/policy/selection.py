@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from gentle_hooks.policy.testcount import runner_of
 from gentle_hooks.values.frozen import frozen
@@ -190,8 +190,9 @@ _TEST_FILE = re.compile(r"\.(?:py|js|mjs|cjs|jsx|ts|mts|cts|tsx|go)$")
 def part_operands(command: str, links: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """The operands of ``command``'s test runner that name part of the test tree: a test
     file (``tests/test_sub.py``, ``test_add.py``), a path below a top-level directory
-    (``tests/unit``, ``./pkg/...``), a ``unittest`` module (``tests.test_add``; ``unittest
-    discover`` is taken as the whole). A
+    (``tests/unit``, ``./pkg/...``), a ``unittest`` module (``tests.test_add``), a
+    ``unittest discover`` start directory below a top-level one or a file pattern other
+    than its default (:func:`_discover_parts`). A
     top-level directory (``tests``, ``tests/``, ``./tests``) or ``.``/``./...`` is the
     whole tree; empty when the command runs no runner whose operands are paths.
     ``links``: operands that pass through a symbolic link of the tree, each to the path it
@@ -215,8 +216,8 @@ def part_operands(command: str, links: Mapping[str, str] | None = None) -> tuple
             skip = word in _VALUE_FLAGS
             continue
         if runner.id == "T-unittest":
-            if word == "discover":  # its -s/-t/-p values are its own: judged as a whole
-                return ()
+            if word == "discover":  # its -s/-p/-t and positional values: their own rule
+                return _discover_parts(words[words.index(word) + 1 :], links)
             found.append(word)
             continue
         if runner.id == "T-go":  # packages: ./... is every one of them
@@ -227,6 +228,49 @@ def part_operands(command: str, links: Mapping[str, str] | None = None) -> tuple
         if path in ("", ".") or ("/" not in path and not _TEST_FILE.search(path)):
             continue
         found.append(word)
+    return tuple(found)
+
+
+#: ``unittest discover``'s default file pattern: any other pattern selects some files.
+_DISCOVER_PATTERN = "test*.py"
+
+
+def _discover_parts(words: Sequence[str], links: Mapping[str, str] | None) -> tuple[str, ...]:
+    """The words after ``unittest discover`` that narrow it to part of the test tree: a
+    ``-p``/``--pattern`` other than ``test*.py``, or a start directory (``-s``/
+    ``--start-directory``, or the first positional) below a top-level directory
+    (``tests/unit``: a part, as ``pytest tests/unit`` is; ``tests`` or ``.`` is the whole).
+    Positionals are ``start pattern top`` (``-t``/the third never narrows). ``links``: as
+    :func:`part_operands` takes them. Empty when the run discovers the whole tree."""
+    start: str | None = None
+    pattern: str | None = None
+    positional: list[str] = []
+    it = iter(words)
+    for word in it:
+        flag, eq, value = word.partition("=")
+        if flag in ("-s", "--start-directory", "-p", "--pattern", "-t", "--top-level-directory"):
+            value = value if eq else next(it, "")
+            if flag in ("-s", "--start-directory"):
+                start = value
+            elif flag in ("-p", "--pattern"):
+                pattern = value
+        elif word[:2] in ("-s", "-p") and len(word) > 2:  # -stests/unit, -ptest_a*
+            if word[1] == "s":
+                start = word[2:]
+            else:
+                pattern = word[2:]
+        elif not word.startswith("-"):
+            positional.append(word)
+    start = start if start is not None else (positional[0] if positional else None)
+    if pattern is None and len(positional) > 1:
+        pattern = positional[1]
+    found: list[str] = []
+    if pattern is not None and pattern != _DISCOVER_PATTERN:
+        found.append(f"-p {pattern}")
+    if start is not None:
+        path = (links or {}).get(start, start).removeprefix("./").rstrip("/")
+        if "/" in path:
+            found.append(start)
     return tuple(found)
 
 
