@@ -62,6 +62,13 @@ _TUPLE_FIELDS = {"paths", "argv", "created", "reasons", "missing", "added", "rem
 #: The one tuple field whose items are integers (entry ids); every other holds strings.
 _INT_ITEMS = {"entries"}
 _BOOL_FIELDS = {"agreed", "counts", "accepted", "critical", "stale", "binary"}
+#: Columns whose text reaches the operating system (a path, an argument vector, an object
+#: or directory name given to git or a process): a NUL there cannot be passed on
+#: (``embedded null byte``), and no honest writer stores one, so the row is refused.
+_OS_COLUMNS = frozenset(
+    {"root", "path", "paths", "cwd", "argv", "command", "room", "artifact_ref", "blob"}
+    | {"before_blob", "head", "tree", "base_tree", "commit_id", "rewritten_from", "identity"}
+)
 
 
 def to_row(rec: Record) -> dict[str, object]:
@@ -222,6 +229,10 @@ def _column(
             raise bad("not a row id")
         if name in _NON_NEGATIVE and value < 0:
             raise bad("negative")
+    if name in _OS_COLUMNS:
+        items = value if isinstance(value, tuple) else (value,)
+        if any(isinstance(v, str) and "\x00" in v for v in items):
+            raise bad("holds a NUL character")
     domain = DOMAINS.get((table, name))
     if domain is not None and value not in domain:
         raise bad("not one of " + ", ".join(sorted(map(str, domain))))

@@ -39,6 +39,11 @@ def key_path(ledger: str) -> str:
     return os.path.join(os.path.dirname(ledger), KEY_FILE)
 
 
+#: Open flags of a read: no link followed, and no wait for a writer when a FIFO was put
+#: there (an open of a FIFO blocks until the other end opens; the fstat below refuses it).
+_NO_WAIT = getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NONBLOCK", 0)
+
+
 def _read(path: str) -> bytes:
     """The key at ``path``.
 
@@ -48,7 +53,7 @@ def _read(path: str) -> bytes:
             writable by others, or not the size of a key.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, os.O_RDONLY | _NO_WAIT)
     except OSError as exc:
         if isinstance(exc, FileNotFoundError):
             raise

@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import time
 
 from gentle_hooks.errors import GentleError
@@ -160,11 +161,21 @@ def _listing(common_dir: str) -> tuple[str, list[str]]:
 
 
 def _read(path: str) -> Subagent | None:
+    """The marker at ``path``; None when it is not a regular file (a FIFO there is opened
+    without waiting for a writer, then refused), unreadable or not a marker."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.loads(f.read(65536))
+        fd = os.open(path, flags)
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        doc = json.loads(os.read(fd, 65536).decode("utf-8"))
     except (OSError, ValueError):
         return None
+    finally:
+        os.close(fd)
     if not isinstance(doc, dict) or not isinstance(doc.get("started"), int | float):
         return None
     agent, model = doc.get("agent"), doc.get("model")

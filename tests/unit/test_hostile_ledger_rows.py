@@ -199,3 +199,21 @@ def test_any_other_text_is_left_to_json(text: str) -> None:
     got = plain_strings(text)
     if got is not None:
         assert got == json.loads(text)
+
+
+@pytest.mark.parametrize(
+    ("table", "column", "value"),
+    [
+        ("writer_entry", "path", "a\x00b"),
+        ("receipt", "argv", '["python3", "-m", "unittest\\u0000"]'),
+        ("receipt", "cwd", "/tmp\x00/x"),
+    ],
+)
+def test_a_nul_in_a_column_given_to_the_os_is_refused(table: str, column: str, value: str) -> None:
+    """Refuter r16y (issue 16): a NUL in a path or argument vector of the ledger reached
+    subprocess (``ValueError: embedded null byte``, exit 3) while doctor said healthy; the
+    row decoder refuses it (RowError: doctor's rows check names it, --fix quarantines it)."""
+    with pytest.raises(RowError, match="NUL") as caught:
+        _read(table, _row(table, column, value))
+    assert caught.value.column == column
+    _read(table, _row(table, column, value.replace("\x00", "").replace("\\u0000", "")))
