@@ -22,6 +22,12 @@ class Ignores(RepositoryCore):
         proc = self.run(["check-ignore", "-q", "--no-index", "--", path], ok=(0, 1))
         return proc.returncode == 0
 
+    def tracks_under(self, rel_dir: str) -> bool:
+        """Whether the index holds a file below directory ``rel_dir`` (relative to the work
+        tree root; taken literally, never as a glob)."""
+        proc = self.run(["ls-files", "-z", "--", f":(top,literal){rel_dir}"])
+        return bool(proc.stdout)
+
     def exclude_locally(self, pattern: str, comment: str) -> str:
         """Append ``pattern`` (after a ``# comment`` line) to this clone's ``info/exclude``
         unless it is there already; the file's path.

@@ -113,12 +113,13 @@ def plan_artifacts(root: str, artifact_dir: str, name: str) -> ArtifactPair:
     return ArtifactPair(ref, json_path, md_path)
 
 
-def exclude_pattern(rel_dir: str) -> str:
+def exclude_pattern(rel_dir: str, *, directory: bool = True) -> str:
     """The ``info/exclude`` line that matches directory ``rel_dir`` (relative to the work
-    tree's top) and nothing else: normalised, anchored (``/x/``), and with the characters
-    gitignore reads as glob or escape (``\\ * ? [``) escaped."""
+    tree's top; a file when not ``directory``) and nothing else: normalised, anchored
+    (``/x/``, ``/x/f.json``), and with the characters gitignore reads as glob or escape
+    (``\\ * ? [``) escaped."""
     path = os.path.normpath(rel_dir).replace(os.sep, "/")
-    return "/" + re.sub(r"([\\*?\[])", r"\\\1", path) + "/"
+    return "/" + re.sub(r"([\\*?\[])", r"\\\1", path) + ("/" if directory else "")
 
 
 def write_artifacts(
@@ -139,7 +140,15 @@ def write_artifacts(
     rel_dir = os.path.relpath(os.path.dirname(pair.json), root)
     if not rel_dir.startswith(".."):
         probe = os.path.relpath(pair.json, root).replace(os.sep, "/")
-        if not repo.is_ignored(probe):
+        if not repo.is_ignored(probe) and repo.tracks_under(rel_dir):
+            # a directory of tracked files (docs/): excluding it would hide the new files
+            # a person adds there from git status and every later commit; only the pair
+            for path in (pair.json, pair.markdown):
+                rel = os.path.relpath(path, root)
+                excluded = repo.exclude_locally(
+                    exclude_pattern(rel, directory=False), EXCLUDE_COMMENT
+                )
+        elif not repo.is_ignored(probe):
             excluded = repo.exclude_locally(exclude_pattern(rel_dir), EXCLUDE_COMMENT)
     try:
         os.makedirs(os.path.dirname(pair.json), exist_ok=True)

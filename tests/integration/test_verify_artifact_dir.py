@@ -101,3 +101,22 @@ def test_an_absolute_path_inside_the_top_is_excluded_as_its_relative_path(env: E
     assert out["artifactRef"].startswith("arts/")
     assert "arts/" not in git(env.repo, "status", "--porcelain", "--untracked-files=all")
     assert "\n/arts/\n" in (env.repo / ".git" / "info" / "exclude").read_text()
+
+
+def test_a_directory_of_tracked_files_keeps_showing_new_files(env: Env) -> None:
+    """Refuter r18y (issue 18): ``artifact_dir = "docs"`` where ``docs/guide.md`` is tracked
+    put ``/docs/`` in ``info/exclude``, so a file a person added there later never showed in
+    ``git status`` and was silently left out of every commit. Only the verdict's pair is
+    excluded then; the pair still stays out of the candidate."""
+    write(env.repo / "docs" / "guide.md", "# guide\n")
+    git(env.repo, "add", "docs/guide.md")
+    _config(env, "docs")
+    before = git(env.repo, "status", "--porcelain", "--untracked-files=all")
+    out = env.json("verify", "run", "--brief", str(env.brief_path))
+    ref = out["artifactRef"]
+    assert ref.startswith("docs/"), ref
+    assert git(env.repo, "status", "--porcelain", "--untracked-files=all") == before
+    exclude = (env.repo / ".git" / "info" / "exclude").read_text().splitlines()
+    assert "/docs/" not in exclude and f"/{ref}" in exclude, exclude
+    write(env.repo / "docs" / "new.md", "new\n")
+    assert "?? docs/new.md" in git(env.repo, "status", "--porcelain", "--untracked-files=all")
