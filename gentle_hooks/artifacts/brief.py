@@ -200,8 +200,22 @@ def mutating_side_effects(brief: DelegationBrief) -> tuple[str, ...]:
     return tuple(e.strip() for e in brief.sideEffects if is_mutating_side_effect(e))
 
 
+#: Words that fill a field without saying anything (``"boundaries": ["none"]``,
+#: ``"stopCondition": "n/a"``): such an entry counts as blank.
+_PLACEHOLDERS = frozenset(
+    {"none", "n/a", "na", "nothing", "null", "nil", "tbd", "todo", "tba", "-", "--", "..."}
+    | {"?", "x", "xxx", "same", "see above", "as usual", "whatever", "anything", "no", "n.a"}
+)
+
+
+def _said(text: str | None) -> bool:
+    """Whether ``text`` says something: not blank and not only a placeholder word."""
+    words = " ".join((text or "").split()).lower().strip(" .,;:!")  # "None." is "none"
+    return bool(words) and words not in _PLACEHOLDERS
+
+
 def _boundary_faults(brief: DelegationBrief) -> tuple[str, ...]:
-    if any(b.strip() for b in brief.boundaries):
+    if any(_said(b) for b in brief.boundaries):
         return ()
     return (
         "no boundaries: say what the worker must not touch or do "
@@ -210,7 +224,7 @@ def _boundary_faults(brief: DelegationBrief) -> tuple[str, ...]:
 
 
 def _stop_faults(brief: DelegationBrief) -> tuple[str, ...]:
-    if (brief.stopCondition or "").strip():
+    if _said(brief.stopCondition):
         return ()
     return ('no stopCondition: say when the worker is done ("stopCondition": "...")',)
 
@@ -289,7 +303,8 @@ def check_brief(brief: DelegationBrief) -> list[str]:
     Returns:
         One line per fault, each prefixed with its :data:`BRIEF_RULES` id, in rule order;
         empty when the brief is acceptable. B1 no boundaries (absent, empty, or only blank
-        entries); B2 no stopCondition (absent or blank); B3 ``readOnly: false`` without a
+        or placeholder entries: ``none``, ``n/a``); B2 no stopCondition (absent, blank or a
+        placeholder); B3 ``readOnly: false`` without a
         declared mutating side effect (:func:`mutating_side_effects`); B4 a check, or a
         variable of its ``env``, that reaches outside the clean room's tree (an absolute
         path, a home directory, a path out of the room:

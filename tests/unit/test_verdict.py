@@ -59,6 +59,13 @@ BRIEF_ROWS = [
     ("stop-absent", brief_with(stopCondition=...), ["B2"]),
     ("stop-null", brief_with(stopCondition=None), ["B2"]),
     ("stop-blank", brief_with(stopCondition=" \t"), ["B2"]),
+    # refuter r18y (issue 18): placeholders passed brief check
+    ("boundaries-none", brief_with(boundaries=["none"]), ["B1"]),
+    ("boundaries-placeholders", brief_with(boundaries=["N/A", " - ", "None."]), ["B1"]),
+    ("boundaries-one-said", brief_with(boundaries=["none", "no network"]), []),
+    ("stop-n/a", brief_with(stopCondition="n/a"), ["B2"]),
+    ("stop-todo", brief_with(stopCondition="TODO"), ["B2"]),
+    ("stop-said", brief_with(stopCondition="none of the tests fail"), []),
     ("readonly-false-no-effects", brief_with(readOnly=False, sideEffects=[]), ["B3"]),
     ("readonly-false-temp-file-only", brief_with(readOnly=False), ["B3"]),
     (
