@@ -18,6 +18,7 @@ from typing import Final, Literal
 from pydantic import Field
 
 from gentle_hooks.quorum.ruling import TallyRecord
+from gentle_hooks.quorum.survival import refuse_repeated_findings
 from gentle_hooks.quorum.votes import QuorumModel, Vote, VoteKind
 
 AUDIT_SCHEMA: Final = "gentle-hooks.quorum-audit/v1"
@@ -132,8 +133,13 @@ def audit(records: Iterable[TallyRecord], seed: int) -> AuditReport:
         re-check yourself, with what each upholding verifier says it opened; findings with
         a restating ``whatIChecked``; findings with a too-fast verdict; findings with an
         upheld verdict overruled (narrative, no act of checking, failed check).
+
+    Raises:
+        PolicyInputError: a finding id or claim in two records (the sample would draw one
+            finding twice): :func:`~gentle_hooks.quorum.survival.refuse_repeated_findings`.
     """
     items = list(records)
+    refuse_repeated_findings(items)
     upheld = [r for r in items if r.ruling == "CONFIRMED"]
     chosen = sorted(random.Random(seed).sample(range(len(upheld)), min(SAMPLE_SIZE, len(upheld))))
     sample = tuple(

@@ -94,7 +94,7 @@ def survival_report(records: Iterable[TallyRecord]) -> SurvivalReport:
             two records of one finding may disagree and neither can be chosen.
     """
     items = list(records)
-    _refuse_repeated_findings(items)
+    refuse_repeated_findings(items)
     total = len(items)
     survived = sum(1 for r in items if r.tally.survives)
     groups: dict[str | None, list[TallyRecord]] = {}
@@ -146,7 +146,7 @@ def _claim_key(claim: str) -> str:
     return " ".join(claim.split()).casefold()
 
 
-def _refuse_repeated_findings(items: list[TallyRecord]) -> None:
+def refuse_repeated_findings(items: list[TallyRecord]) -> None:
     """One tally per finding: no finding id and no claim in two records."""
     ids: dict[str, int] = {}
     claims: dict[str, list[str]] = {}

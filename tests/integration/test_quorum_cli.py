@@ -718,6 +718,19 @@ def test_audit_cli(run: Any, tmp_path: Path) -> None:
     assert fresh.returncode == 0 and "seed " in fresh.stdout.splitlines()[0]
 
 
+def test_audit_refuses_a_finding_counted_twice(run: Any, tmp_path: Path) -> None:
+    """Refuter r18y (issue 18): ``quorum audit t1.json t1.json`` counted 2 upheld and
+    sampled the one finding twice, so seed 003's "sample two upheld findings" re-checked
+    one; audit refuses a repeated finding as report does."""
+    name = tally_json(run, tmp_path, "F1", "impact", [up()])
+    r = run("quorum", "audit", "--seed", "1", name, name)
+    assert (r.returncode, r.stdout) == (2, ""), r.stdout
+    assert r.stderr == (
+        "gentle-hook: error: finding 'F1' appears in 2 tally records; report one tally per "
+        "finding\n"
+    )
+
+
 #: The refuter's examples: a ``whatIChecked`` that says its check failed or never happened,
 #: with the ruling it gets (rows of ``gentle_hooks.quorum.failure.FAILURE_ROWS``).
 FAILED_CHECKS = [
