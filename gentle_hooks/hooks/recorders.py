@@ -65,6 +65,20 @@ def run(call: HookCall, env: Mapping[str, str]) -> int:
     return post_rewrite(call, where, path, env)
 
 
+def _kept_as_is(message: str, env: Mapping[str, str]) -> bool:
+    """Whether git keeps ``message``'s ``#`` lines: no editor runs (git sets
+    ``GIT_EDITOR=:`` for the hook then) and ``commit.cleanup`` is not ``strip``, so the
+    cleanup is ``whitespace`` and ``git commit -m "#42 fix add"`` is that message, not an
+    empty one (git's own comment lines come only with an editor). ``git commit
+    --cleanup=strip`` on the command line is not visible to the hook."""
+    if not message.strip() or env.get("GIT_EDITOR") != ":":
+        return False
+    from gentle_hooks.git.process import run_git
+
+    proc = run_git(["config", "--get", "commit.cleanup"], os.getcwd(), env)
+    return proc.stdout.strip().lower() != b"strip"
+
+
 def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int:
     """Append a ``Gentle-Writer`` trailer per writer whose content the commit being made
     carries; nothing for a human's commit, nothing to an empty message."""
@@ -75,7 +89,7 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
     except InputFileError as exc:
         # fail closed: a trailer that cannot be added is attribution the gates never see
         raise UsageError(f"hook prepare-commit-msg: {exc}") from None
-    if not strip_comments(message).strip():
+    if not strip_comments(message).strip() and not _kept_as_is(message, env):
         return EXIT_OK  # an empty message stays an aborted commit
     from gentle_hooks.git.message import add_trailers, drop_trailer_lines
     from gentle_hooks.git.repository import Repository

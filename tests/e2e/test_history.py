@@ -113,6 +113,27 @@ def test_amend_keeping_the_tree_keeps_the_verification(world: World) -> None:
     world.assert_clean()
 
 
+@pytest.mark.parametrize("how", ["commit", "amend"])
+def test_a_message_starting_with_a_hash_keeps_the_writer_trailer(world: World, how: str) -> None:
+    """Refuter r13y (issue 13): ``git commit -m "#42 fix add"`` (and ``--amend -m "#7
+    tidy"``) is that message, since git keeps ``#`` lines when no editor runs; the
+    recorder read it as empty and left the writer's commit without its trailer (with an
+    editor the same text is a comment, and a message of comments alone still aborts)."""
+    if how == "commit":
+        world.delegate(text="def add(a, b):\n    return a + b  # writer\n")
+        world.spot_check()
+        world.ok("add", "-A")
+        r = world.git("commit", "-m", "#42 fix add")
+    else:
+        _verified_delegated_commit(world)
+        r = world.git("commit", "--amend", "-m", "#7 tidy")
+    assert r.code == 0, r
+    message = world.ok("log", "-1", "--format=%B")
+    assert message.startswith("#"), message
+    if world.installer == "gentle-hook":  # the framework world installs no prepare-commit-msg
+        assert "Gentle-Writer: o4-mini/low" in message, message
+
+
 def test_amend_changing_the_tree_needs_the_spot_check_again(world: World) -> None:
     old = _verified_delegated_commit(world)
     world.write("src/app.py", "def add(a, b):\n    return a + b  # writer, then a human\n")
