@@ -372,6 +372,8 @@ def test_install_on_a_read_only_git_directory_is_one_line_and_changes_nothing(
         (hooks / "pre-commit").chmod(0o755)
     elif existing == "ours":
         assert hostile(repo, "install").returncode == 0
+    if "--share" in args:  # install --share checks the remote before it writes anything
+        subprocess.run(["git", "-C", str(repo), "remote", "add", "origin", str(repo)], check=True)
     config = (git_dir / "config").read_bytes()
     before = _tree(hooks) if hooks.exists() else None
     with _read_only(git_dir):

@@ -510,7 +510,7 @@ RUN_CASES = [
     ),
     (
         "suite-no-test-runner-blocked",
-        {"fullSuite": "python3 -c 'print(1)'"},
+        {"fullSuite": "python3 -c 'print(len(\"x\"))'"},  # print(1) verifies nothing: refused
         (),
         "blocked",
         "S1-suite",
