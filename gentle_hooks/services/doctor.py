@@ -23,6 +23,14 @@ from gentle_hooks.ledger.diagnose import diagnose, is_damaged, sentinel_check
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.values.frozen import frozen
 
+TYPE_CHECKING = False  # the names below are for annotations only
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    from gentle_hooks.ledger.store import Ledger
+
+    T = TypeVar("T")
+
 
 @frozen
 class CheckResult:
@@ -241,23 +249,39 @@ def check_checkouts(repo: Repository) -> list[CheckResult]:
     ]
 
 
+def _scan_ledger(
+    repo: Repository, name: str, no_ledger: str, scan: Callable[[Ledger], list[T]]
+) -> list[T] | CheckResult:
+    """``scan`` of this clone's ledger, or the check ``name``'s result without it: passed
+    with ``no_ledger`` when there is none, failed with the error when it cannot be read."""
+    from gentle_hooks.ledger.store import Ledger
+
+    try:
+        led = Ledger.open_existing(ledger_path(repo.paths.common_dir))
+        if led is None:
+            return CheckResult(name, True, no_ledger)
+        with led:
+            return scan(led)
+    except GentleError as exc:
+        return CheckResult(name, False, exc.message)
+
+
 def check_notes(repo: Repository) -> list[CheckResult]:
     """Commits this clone recorded whose note is missing under ``refs/notes/gentle-hooks``
     (SPEC §8): CI and the server judge by notes, so such a commit would be blocked there.
     Fails naming how many and the first, with the command that writes and shares them."""
-    from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.sync import commits_without_notes
 
     if repo.paths.is_bare:
         return []
-    try:
-        led = Ledger.open_existing(ledger_path(repo.paths.common_dir))
-        if led is None:
-            return [CheckResult("notes", True, "no ledger: no recorded commit needs a note")]
-        with led:
-            missing = commits_without_notes(repo, led)
-    except GentleError as exc:
-        return [CheckResult("notes", False, exc.message)]
+    missing = _scan_ledger(
+        repo,
+        "notes",
+        "no ledger: no recorded commit needs a note",
+        lambda led: commits_without_notes(repo, led),
+    )
+    if isinstance(missing, CheckResult):
+        return [missing]
     if not missing:
         return [CheckResult("notes", True, "every recorded commit has its note")]
     first = missing[0].commit_id
@@ -277,19 +301,18 @@ def check_commits(repo: Repository) -> list[CheckResult]:
     that failed or was killed: :mod:`gentle_hooks.services.doctor_commits`): CI and the
     server would see no note. Fails naming how many and the first, with the command that
     records them from the commits."""
-    from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.services.doctor_commits import unrecorded_commits
 
     if repo.paths.is_bare:
         return []
-    try:
-        led = Ledger.open_existing(ledger_path(repo.paths.common_dir))
-        if led is None:
-            return [CheckResult("commits", True, "no ledger: no writer commit to record")]
-        with led:
-            missing = unrecorded_commits(repo, led)
-    except GentleError as exc:
-        return [CheckResult("commits", False, exc.message)]
+    missing = _scan_ledger(
+        repo,
+        "commits",
+        "no ledger: no writer commit to record",
+        lambda led: unrecorded_commits(repo, led),
+    )
+    if isinstance(missing, CheckResult):
+        return [missing]
     if not missing:
         return [CheckResult("commits", True, "every delivered writer commit is recorded")]
     return [
