@@ -33,9 +33,13 @@ from gentle_hooks.policy.noop_args import (
     always_true_test,
     file_probe,
     git_reads,
+    make_runs_nothing,
     node_noop,
+    pip_reads,
     python_noop,
     same_file,
+    status_test,
+    version_query,
 )
 from gentle_hooks.policy.shell import AndOr, Group, Pipeline, ShellList, Simple, parse_line
 from gentle_hooks.policy.testcount import no_run_flags
@@ -104,9 +108,22 @@ NO_CHECK_ROWS: tuple[NoCheckRow, ...] = (
     NoCheckRow("N-where", ("cd", "pwd", "pushd", "popd"), _any, "moving around checks nothing"),
     NoCheckRow(
         "N-show",
-        ("ls", "cat", "tee", "date", "whoami", "hostname", "uname", "id", "env", "printenv"),
+        (
+            *("ls", "cat", "tee", "date", "whoami", "hostname", "uname", "id", "env"),
+            *("printenv", "head", "tail", "less", "more", "nl", "tac", "od", "xxd", "hexdump"),
+        ),
         _any,
         "showing files or the environment checks nothing",
+    ),
+    NoCheckRow(
+        "N-locate",
+        ("which", "type", "whereis", "hash", "command"),
+        _any,
+        "which, type and command -v only say where a program is: they run none of the code",
+    ),
+    NoCheckRow("N-dry-run", ("make", "gmake"), make_runs_nothing, "make -n/-q/-t runs no recipe"),
+    NoCheckRow(
+        "N-pip-read", ("pip", "pip3"), pip_reads, "pip list, freeze or show reads what is installed"
     ),
     NoCheckRow(
         "N-state",
@@ -123,6 +140,13 @@ NO_CHECK_ROWS: tuple[NoCheckRow, ...] = (
     NoCheckRow("N-git-read", ("git",), git_reads, "git status, log or diff only reads"),
     NoCheckRow("N-same-file", ("diff", "cmp"), same_file, "a file diffed with itself agrees"),
     NoCheckRow("N-no-run", (), _runs_no_test, "its test runner is told to run no test"),
+    NoCheckRow(
+        "N-version",
+        (),
+        version_query,
+        "a tool's --version, -V or --help alone (npm -v, go version) describes the tool, "
+        "not the change",
+    ),
 )
 
 #: Rows only a receipt meets (``judge_command(text, receipt=True)``). A receipt is re-run on
@@ -155,6 +179,10 @@ SHAPE_ROWS: tuple[ShapeRow, ...] = (
     ShapeRow("N-empty", "assignments or redirections alone run nothing"),
     ShapeRow("N-masked", "the line succeeds after its checks fail (||, ;, a pipe into tee)"),
     ShapeRow("N-false", "false fails whatever the artifact holds"),
+    ShapeRow(
+        "N-status",
+        "a test of $? after a failure turns that failure into success (pytest || [ $? -eq 5 ])",
+    ),
     ShapeRow(
         "N-hidden",
         "the line succeeds while one of its checks fails (a; b, a || b, a | b without "
@@ -268,6 +296,13 @@ def _simple(words: tuple[str, ...], st: _State, depth: int) -> bool:
             st.met("N-exit0")
             raise _Exit(True)
         raise _Exit(False)
+    statuses = status_test(args) if name in ("test", "[", "[[") else None
+    if statuses is not None:
+        # $? is 0 after a success; after a failing check it may be any other status
+        ok = bool(statuses & ({0} if st.last else set(range(1, 256))))
+        if ok:
+            st.met("N-status")
+        return ok
     for row in st.table:
         if _matches(row, name, words):
             st.met(row.id)
@@ -398,7 +433,7 @@ def judge_negative(text: str) -> Judgement:
 
 
 #: Rows that explain by themselves why a line containing a check still succeeds.
-_MASKING = frozenset({"N-negated", "N-background", "N-exit0", "N-masked"})
+_MASKING = frozenset({"N-negated", "N-background", "N-exit0", "N-masked", "N-status"})
 
 
 def _has_check(line: ShellList, table: tuple[NoCheckRow, ...], depth: int = 0) -> bool:
@@ -424,6 +459,8 @@ def _verifies_nothing(words: tuple[str, ...], table: tuple[NoCheckRow, ...], dep
         script, _ = shell_script(words)
         line = parse_line(script) if script is not None else None
         return line is not None and depth < MAX_DEPTH and not _has_check(line, table, depth + 1)
+    if name in ("test", "[", "[[") and status_test(words[1:]) is not None:
+        return True
     return any(_matches(row, name, words) for row in table)
 
 

@@ -11,7 +11,9 @@ gives them (quotes removed, ``$`` expansions left as written).
 
 from __future__ import annotations
 
+import operator
 import re
+from collections.abc import Callable
 
 from gentle_hooks.policy.wrappers import program_name
 
@@ -59,7 +61,8 @@ PYTHON_NOOP_MODULES = frozenset(
 
 def python_noop(args: tuple[str, ...]) -> bool:
     """``python [FLAGS] -c SCRIPT`` whose script cannot fail (see :data:`_EXIT_CALLS`),
-    ``python -m`` of a module of :data:`PYTHON_NOOP_MODULES`, or ``python --version``; an
+    ``python -m`` of a module of :data:`PYTHON_NOOP_MODULES`, ``python -m pip`` of
+    :func:`pip_reads`, or ``python --version``; an
     import of anything but ``sys``, an ``assert``, a script the shell may expand (``$``),
     one that does not parse, or any other module is a check."""
     while args and args[0] in _PYTHON_FLAGS:
@@ -67,7 +70,7 @@ def python_noop(args: tuple[str, ...]) -> bool:
     if args in (("-V",), ("-VV",), ("--version",)):
         return True
     if len(args) >= 2 and args[0] == "-m":
-        return args[1] in PYTHON_NOOP_MODULES
+        return args[1] in PYTHON_NOOP_MODULES or (args[1] == "pip" and pip_reads(args[2:]))
     if len(args) < 2 or args[0] != "-c" or "$" in args[1] or "`" in args[1]:
         return False
     import ast  # only a ``python -c`` command reads it: a gate that meets none never loads it
@@ -201,3 +204,91 @@ def _path_question(words: list[str]) -> bool:
     if len(words) == 2:
         return words[0] in FILE_TESTS
     return len(words) == 3 and words[1] in PATH_COMPARES
+
+
+#: The one argument with which a tool prints its version or usage and runs nothing
+#: (row N-version); ``-v`` only for :data:`V_IS_VERSION` (``pytest -v`` is verbose), the
+#: word ``version`` only for :data:`VERSION_VERBS` (``make version`` is a project's target).
+VERSION_FLAGS = frozenset({"--version", "-V", "-VV", "--help", "-h", "-help", "-version"})
+V_IS_VERSION = frozenset({"npm", "npx", "yarn", "pnpm", "bun", "make", "gmake", "perl", "ruby"})
+VERSION_VERBS = frozenset({"go", "cargo", "npm", "yarn", "pnpm", "docker", "rustup"})
+
+
+def version_query(words: tuple[str, ...]) -> bool:
+    """Whether a simple command (program included) asks a tool for its version or usage
+    alone (``git --version``, ``ruff --version``, ``npm -v``, ``go version``, ``make
+    --help``, ``python -m mypy --version``; row N-version)."""
+    if len(words) == 4 and program_name(words[0]).startswith("python") and words[1] == "-m":
+        words = words[2:]  # python -m MODULE FLAG: the module's version or usage
+    if len(words) != 2:
+        return False
+    name, arg = program_name(words[0]).rsplit("/", 1)[-1], words[1]
+    if arg in VERSION_FLAGS:
+        return True
+    return (arg == "-v" and name in V_IS_VERSION) or (arg == "version" and name in VERSION_VERBS)
+
+
+#: make's options that take no value and run no recipe: ``-n`` (print them), ``-q``
+#: (question: only the exit status says whether a target is up to date), ``-t`` (touch).
+_MAKE_NO_RUN = frozenset({"--dry-run", "--just-print", "--recon", "--question", "--touch"})
+#: make's single-letter options that take no value (GNU make), so ``-kn`` is ``-k -n``.
+_MAKE_LETTERS = frozenset("BdeiknLpqrRsStvwt")
+
+
+def make_runs_nothing(args: tuple[str, ...]) -> bool:
+    """Whether ``make ARGS`` runs no recipe (``make -n``, ``make --dry-run test``, ``make
+    -kq``; row N-dry-run)."""
+    for a in args:
+        if a in _MAKE_NO_RUN or a.startswith("--dry-run="):
+            return True
+        letters = set(a[1:])
+        short = a.startswith("-") and not a.startswith("--") and letters <= _MAKE_LETTERS
+        if short and letters & set("nqt"):
+            return True
+    return False
+
+
+#: pip commands that only read the installed environment (row N-pip-read).
+PIP_READS = frozenset({"list", "freeze", "show", "inspect", "debug", "help", "config", "cache"})
+
+
+def pip_reads(args: tuple[str, ...]) -> bool:
+    """Whether ``pip ARGS`` runs a reading command (``pip list``, ``pip -q freeze``), or
+    asks pip its version."""
+    if args in (("--version",), ("-V",), ("--help",), ("-h",)):
+        return True
+    verb = next((a for a in args if not a.startswith("-")), None)
+    return verb in PIP_READS
+
+
+def status_test(args: tuple[str, ...]) -> frozenset[int] | None:
+    """The exit statuses (0 to 255) that make ``test``/``[``/``[[ ARGS`` true when ARGS
+    compare ``$?`` with a number (``[ $? -eq 5 ]``, ``test "$?" = 1``); None for any other
+    test. After a failing command, a test of ``$?`` turns the statuses it names into
+    success: ``pytest -k x || [ $? -eq 5 ]`` succeeds when pytest collected nothing (row
+    N-status)."""
+    if args[-1:] in (("]",), ("]]",)):
+        args = args[:-1]
+    if len(args) != 3 or "$?" not in (args[0], args[2]):
+        return None
+    left, op, right = args
+    other = right if left == "$?" else left
+    if not other.lstrip("-").isdigit() or op not in _COMPARE:
+        return None
+    number = int(other)
+    if left == "$?":
+        return frozenset(s for s in range(256) if _COMPARE[op](s, number))
+    return frozenset(s for s in range(256) if _COMPARE[op](number, s))
+
+
+_COMPARE: dict[str, Callable[[int, int], bool]] = {
+    "-eq": operator.eq,
+    "=": operator.eq,
+    "==": operator.eq,
+    "-ne": operator.ne,
+    "!=": operator.ne,
+    "-lt": operator.lt,
+    "-le": operator.le,
+    "-gt": operator.gt,
+    "-ge": operator.ge,
+}

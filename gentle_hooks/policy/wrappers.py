@@ -8,6 +8,8 @@ Room ``policy`` (pure).
 
 from __future__ import annotations
 
+import itertools
+
 from gentle_hooks.values.frozen import frozen
 
 #: Directories whose programs are matched by name (``/bin/true`` is ``true``; ``./true`` is
@@ -55,9 +57,14 @@ def program_name(word: str) -> str:
 
 
 def unwrap(words: tuple[str, ...]) -> tuple[str, ...] | None:
-    """The command a wrapper runs; None when ``words`` is no wrapper (or wraps nothing)."""
+    """The command a wrapper runs; None when ``words`` is no wrapper, wraps nothing, or is
+    ``command -v``/``-V`` (a lookup)."""
     wrapper = next((w for w in WRAPPERS if w.name == program_name(words[0])), None)
     if wrapper is None:
+        return None
+    options = itertools.takewhile(lambda w: w.startswith("-") and w != "--", words[1:])
+    if wrapper.name == "command" and any(w in ("-v", "-V", "-pv", "-pV") for w in options):
+        # ``command -v NAME`` looks NAME up (POSIX): it runs nothing
         return None
     i, leading = 1, wrapper.leading
     while i < len(words):

@@ -92,3 +92,50 @@ def test_a_receipt_that_runs_the_tests_satisfies_the_spot_check(
     w.ok("add", "-A")
     passed = w.git("commit", "-m", "writer")
     assert passed.code == 0, passed
+
+
+#: Reports a refuter (r13y) found counted as the writer's self-verification: they ask tools
+#: for their version or location, list what is installed, show files, print a make plan, or
+#: force the line's success after the tests fail (``|| [ $? -eq 5 ]``: exit 5 is pytest's
+#: "no tests collected"). Reported as ``receipt add``, since npm, go or ruff need not be
+#: installed for a report to name them.
+REPORTED_NOTHING = [
+    "git --version",
+    "make -n",
+    "make --dry-run",
+    "pip list",
+    "pip freeze",
+    "which pytest",
+    "type pytest",
+    "command -v pytest",
+    "npm -v",
+    "npm --version",
+    "ruff --version",
+    "mypy --version",
+    "cargo --help",
+    "head src/app.py",
+    "cat src/app.py",
+    "ls",
+    "echo ok",
+    "pytest -k nomatch || [ $? -eq 5 ]",
+    "pytest -q; true",
+    "pytest -q || exit 0",
+]
+
+
+@pytest.mark.parametrize("line", REPORTED_NOTHING)
+def test_a_reported_command_that_checks_nothing_is_refused(native: World, line: str) -> None:
+    w = native
+    w.write("src/app.py", "def add(a, b):\n    return a - b\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    made = w.gh("receipt", "add", f"{line}: ok", "--exit-code", "0")
+    assert made.code == 0, made
+    assert any("cannot count as self-verification: it verifies nothing" in x for x in made.lines)
+    refused = w.gh("spot-check")
+    assert refused.code == 2, refused
+    assert "cannot count: it verifies nothing" in refused.err and "BLOCKED" not in refused.err
+    assert "Traceback" not in refused.err
+    assert w.ledger("SELECT count(*) FROM spot_check") == [(0,)]
+    w.ok("add", "-A")
+    blocked = w.git("commit", "-m", "writer")
+    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.err, blocked

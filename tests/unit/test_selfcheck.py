@@ -53,6 +53,7 @@ def _row_programs() -> list[object]:
 def test_every_no_check_row_verifies_nothing(row_id: str, program: str) -> None:
     # env with a command is a wrapper (read through): with assignments alone it shows
     args = {"exit": "0", "env": "X=1", "test": "1", "[": "1 ]", "[[": "1 ]]", "git": "status"}
+    args |= {"make": "-n", "gmake": "-n", "pip": "list", "pip3": "list", "command": "-v pytest"}
     args = args.get(program, "something")
     if program in ("python", "python3"):
         args = "-c pass"
@@ -61,6 +62,7 @@ def test_every_no_check_row_verifies_nothing(row_id: str, program: str) -> None:
     if program in ("diff", "cmp"):
         args = "app.py app.py"
     needs_args = ("python", "python3", "node", "nodejs", "test", "[", "[[", "git", "diff", "cmp")
+    needs_args += ("make", "gmake", "pip", "pip3")
     bare = () if program in needs_args else (program,)
     for line in (*bare, f"{program} {args}"):
         got = judge_command(line)
@@ -78,6 +80,76 @@ NOTHING_TESTED = [
     ("diff app.py app.py", "N-same-file"),
     ("cmp -s app.py app.py", "N-same-file"),
 ]
+
+
+#: (line, row): receipts a refuter (r13y) found counted as self-verification although they
+#: look at the tools, the environment or the files and run none of the project's checks, or
+#: force the line's success after a failure.
+NOTHING_CHECKED = [
+    ("git --version", "N-version"),
+    ("make -n", "N-dry-run"),
+    ("make --dry-run", "N-dry-run"),
+    ("make -kn test", "N-dry-run"),
+    ("pip list", "N-pip-read"),
+    ("pip freeze", "N-pip-read"),
+    ("python -m pip list", "N-python"),
+    ("which pytest", "N-locate"),
+    ("type pytest", "N-locate"),
+    ("command -v pytest", "N-locate"),
+    ("npm -v", "N-version"),
+    ("npm --version", "N-version"),
+    ("ruff --version", "N-version"),
+    ("mypy --version", "N-version"),
+    ("python -m mypy --version", "N-version"),
+    ("python3 -m pytest --version", "N-no-run"),
+    ("cargo -V", "N-version"),
+    ("go version", "N-version"),
+    ("./tools/lint --help", "N-version"),
+    ("head app.py", "N-show"),
+    ("tail -n 5 app.py", "N-show"),
+    ("cat app.py", "N-show"),
+    ("ls", "N-show"),
+    ("echo ok", "N-echo"),
+    ("pytest -k nomatch || [ $? -eq 5 ]", "N-status"),
+    ("pytest || test $? -ne 0", "N-status"),
+    ('pytest; [ "$?" = 1 ]', "N-status"),
+    ("sh -c 'pytest -k nomatch || [ $? -eq 5 ]'", "N-status"),
+]
+
+
+@pytest.mark.parametrize(("line", "row"), NOTHING_CHECKED, ids=[c[0] for c in NOTHING_CHECKED])
+def test_receipts_that_check_nothing_do_not_count(line: str, row: str) -> None:
+    got = judge_command(line, receipt=True)
+    assert (got.checks, got.rows) == (False, (row,)), got
+    assert receipt_standing(Report(line, 0)).row == "S-no-check"
+
+
+#: Lines that look like the ones above and still check: the test runner runs, and its
+#: failure fails the line.
+STILL_CHECKED = [
+    "pytest -v",
+    "make test",
+    "make -j4 test",
+    "make -C src test",
+    "pip install -e . && pytest",
+    "command pytest",
+    "pytest || [ $? -eq 0 ]",
+    "pytest && [ $? -eq 0 ]",
+    "[ $X -eq 5 ]",
+    "make version",
+    "pytest -q tests",
+    "python -m pytest -q tests",
+    "npm test",
+    "tox",
+    "go test ./...",
+    "cargo test",
+]
+
+
+@pytest.mark.parametrize("line", STILL_CHECKED)
+def test_test_commands_still_count(line: str) -> None:
+    assert judge_command(line, receipt=True).checks, line
+    assert receipt_standing(Report(line, 0)).counts, line
 
 
 @pytest.mark.parametrize(("line", "row"), NOTHING_TESTED, ids=[c[0] for c in NOTHING_TESTED])
