@@ -147,6 +147,19 @@ class Index(RepositoryCore):
                     os.unlink(path)
         return Restaging(unstage, stage, kept, source) if got == tree else None
 
+    def tree_without(self, tree: str, paths: Sequence[str]) -> str:
+        """``tree`` with the files ``paths`` (relative to the top) left out, written as a
+        tree; built in a private index (the user's is never written).
+
+        Raises:
+            GitError: git failed (a tree id that does not exist here).
+        """
+        if not paths:
+            return tree
+        literal = [f":(top,literal){p}" for p in paths]
+        rm = ["rm", "--cached", "-f", "-q", "--ignore-unmatch", "--", *literal]
+        return self._with_index_copy([["read-tree", tree], rm, ["write-tree"]])
+
     def staged_tree(self) -> str:
         """The index git hands us (``GIT_INDEX_FILE`` in a hook) written as a tree.
 

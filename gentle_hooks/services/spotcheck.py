@@ -17,7 +17,10 @@ the bound candidate's exact tree:
   tree are never written.
 
 The re-run agrees only when it succeeds too, and counts only when it left the candidate's
-files as they were (files it creates, such as caches, do not matter). A re-run that fails
+files as they were (files it creates, such as caches, do not matter). In a snapshot, the
+files the reported run created (a ``--junitxml`` report: ``Receipt.created``) are that
+run's outputs, not the candidate's: the re-run may write them again, and its spot check
+binds also to the work tree without them and to the state it left. A re-run that fails
 after a report of success is recorded and blocks the candidate, naming both results.
 """
 
@@ -210,12 +213,14 @@ def _holds(repo: Repository, tree: str) -> bool:
 @frozen
 class _Rerun:
     """One re-run: what it observed, the tree left behind (None when git could not read
-    it: then ``problem`` says why), the candidate's paths it changed."""
+    it: then ``problem`` says why), the candidate's paths it changed, and whether it
+    changed nothing but the run's own outputs (``outputs_only``)."""
 
     observation: Observation
     after_tree: str | None
     touched: tuple[str, ...]
     problem: str | None = None
+    outputs_only: bool = False
 
 
 def _rerun(
@@ -226,9 +231,12 @@ def _rerun(
     env: Mapping[str, str] | None,
     stdout: IO[bytes] | None,
     stderr: IO[bytes] | None,
+    outputs: tuple[str, ...] = (),
 ) -> _Rerun:
     """Run the receipt in the work tree ``root`` of ``repo``, which holds ``tree``, with
-    ``env`` (default: ours) and ``PYTHONDONTWRITEBYTECODE=1``.
+    ``env`` (default: ours) and ``PYTHONDONTWRITEBYTECODE=1``. ``outputs``: files of
+    ``tree`` the reported run itself created (its report, written again by the re-run):
+    rewriting them is no change of the candidate.
 
     Raises:
         UsageError: the receipt's directory is not there; the command cannot start.
@@ -250,12 +258,14 @@ def _rerun(
     except GitError as exc:
         # what the re-run left cannot be read, so whether it tested the candidate neither
         return _Rerun(obs, None, (), f"git could not read the tree after the re-run: {exc}")
+    delta = repo.tree_delta(tree, after)
     touched = tuple(
         c.path
-        for c in repo.tree_delta(tree, after)
-        if c.old_blob is not None and c.old_blob != c.new_blob
+        for c in delta
+        if c.old_blob is not None and c.old_blob != c.new_blob and c.path not in outputs
     )
-    return _Rerun(obs, after, touched)
+    only = bool(delta) and all(c.path in outputs for c in delta)
+    return _Rerun(obs, after, touched, outputs_only=only)
 
 
 def run_spot_check(
@@ -305,13 +315,18 @@ def run_spot_check(
                 ),
             )
         in_place = binding.projection is Projection.SNAPSHOT or _holds(bound.repo, cand.tree)
+        # in a snapshot, files the reported run created are the candidate's only because that
+        # run made them (receipt run binds to the state with them too)
+        outputs = receipt.created or () if binding.projection is Projection.SNAPSHOT else ()
         said: list[str] = []
         if in_place:
             sweep(bound.repo)  # what killed spot checks left (a checkout sweeps it too)
             if announce is not None:
                 what = one_line_command(receipt.command)
                 announce(f"re-running receipt #{receipt.id} ({what}) in the work tree")
-            rerun = _rerun(bound.repo, bound.root, receipt, cand.tree, None, stdout, stderr)
+            rerun = _rerun(
+                bound.repo, bound.root, receipt, cand.tree, None, stdout, stderr, outputs
+            )
         else:
             deps = bound.settings.verification.dependency_dirs
             with stopped_cleanly(), candidate_checkout(bound.repo, bound.root, cand, deps) as co:
@@ -339,25 +354,42 @@ def run_spot_check(
                 0,
                 f"the re-run changed the candidate's files ({shown}), so it tested something else",
             )
-        stored = led.add(
-            SpotCheck(
-                root=bound.root,
-                identity=cand.identity,
-                kind="rerun",
-                command=receipt.command,
-                agreed=rerun_agrees(receipt.exit_code, obs.exit_code),
-                counts=not rerun.touched and rerun.problem is None,
-                receipt_id=receipt.id,
-                reported_exit=receipt.exit_code,
-                observed_exit=obs.exit_code,
-                identity_after=after,
-                note="; ".join(said) or None,
-                duration_ms=obs.duration_ms,
-                output_digest=obs.output_digest,
-            )
+        check = SpotCheck(
+            root=bound.root,
+            identity=cand.identity,
+            kind="rerun",
+            command=receipt.command,
+            agreed=rerun_agrees(receipt.exit_code, obs.exit_code),
+            counts=not rerun.touched and rerun.problem is None,
+            receipt_id=receipt.id,
+            reported_exit=receipt.exit_code,
+            observed_exit=obs.exit_code,
+            identity_after=after,
+            note="; ".join(said) or None,
+            duration_ms=obs.duration_ms,
+            output_digest=obs.output_digest,
         )
+        also = _outputs_aside(bound, receipt, rerun) if outputs else ()
+        stored, *_ = led.add_all([check, *(replace(check, identity=i) for i in also)])
         kept = refresh_notes_kept(bound.repo, led, cand, sign_key)
         return SpotOutcome(Recorded(led.path, stored, cand, kept), receipt, obs, not in_place)
+
+
+def _outputs_aside(bound: Bound, receipt: Receipt, rerun: _Rerun) -> tuple[str, ...]:
+    """The other candidates a re-run of a snapshot receipt whose run created files
+    (``receipt.created``) checked: the work tree without those files (what the writer
+    produced: a commit that leaves them out) and, when the re-run changed nothing else,
+    the state it left (it wrote them again: a commit of the work tree as it is now). A
+    re-run rewriting its own report never leaves the candidate it checked behind."""
+    cand = bound.candidate
+    found = [
+        candidate_identity(
+            cand.base.tree, bound.repo.tree_without(cand.tree, receipt.created or ())
+        )
+    ]
+    if rerun.outputs_only and rerun.after_tree is not None:
+        found.append(candidate_identity(cand.base.tree, rerun.after_tree))
+    return tuple(i for i in dict.fromkeys(found) if i != cand.identity)
 
 
 def format_change(c: PathChange) -> str:

@@ -1,0 +1,79 @@
+"""A report the writer's test run writes (``pytest --junitxml=report.xml``) never makes the
+spot check refuse (issue 13 Build 4: "files the run itself creates, and ignored files,
+never make it refuse"); only a change to a file the candidate holds counts (SPEC §5 "Spot
+check"). Real git, ``gentle-hook install``, real pytest.
+
+A JUnit report holds the run's time, so the re-run writes other bytes than the reported
+run did: in a snapshot the report is part of the work tree the receipt binds to (the run
+made it), and the re-run that rewrote it was refused as "changed the candidate's files"
+(refuter r13y).
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.e2e.conftest import World
+
+GOOD = "def add(a, b):\n    return b + a\n"
+TESTS = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests")
+JUNIT = (*TESTS, "--junitxml=report.xml")
+
+
+@pytest.mark.parametrize("staged", [("src/app.py",), ("-A",)], ids=["writer-files", "add-A"])
+def test_a_report_the_rerun_writes_again_does_not_refuse(
+    native: World, staged: tuple[str, ...]
+) -> None:
+    w = native
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    made = w.gh("receipt", "run", "--", *JUNIT)
+    assert made.code == 0, made
+    assert any(
+        "the run created 1 file(s) git does not ignore (report.xml)" in x for x in made.lines
+    )
+    first = (w.work / "report.xml").read_bytes()
+    checked = w.gh("spot-check")
+    assert checked.code == 0, checked
+    assert checked.err.splitlines()[-1].endswith(": agreed"), checked
+    assert "does not count" not in checked.err
+    assert (w.work / "report.xml").read_bytes() != first  # the re-run wrote it again
+    assert "spot check: satisfied" in w.gh("status").lines
+    # the writer's files alone, or the work tree as the re-run left it
+    w.ok("add", *staged)
+    committed = w.git("commit", "-m", "writer")
+    assert committed.code == 0, committed
+
+
+def test_a_staged_report_of_a_staged_run_does_not_refuse(native: World) -> None:
+    w = native
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "src/app.py")
+    assert w.gh("receipt", "run", "--staged", "--", *JUNIT).code == 0
+    assert (w.work / "report.xml").exists()  # the work tree held the staged tree: ran there
+    checked = w.gh("spot-check", "--staged")
+    assert checked.code == 0, checked
+    assert checked.err.splitlines()[-1].endswith(": agreed"), checked
+    assert w.ok("diff", "--cached", "--name-only").split() == ["src/app.py"]
+    committed = w.git("commit", "-m", "writer")
+    assert committed.code == 0, committed
+
+
+def test_a_rewritten_file_the_candidate_holds_still_refuses(native: World) -> None:
+    """The report staged into the candidate is the candidate's: a re-run that writes other
+    bytes there tested another tree, and does not count."""
+    w = native
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    assert w.gh("receipt", "run", "--", *JUNIT).code == 0
+    w.ok("add", "-A")  # report.xml is staged: part of the candidate now
+    assert w.gh("receipt", "run", "--staged", "--", *JUNIT).code == 0
+    refused = w.gh("spot-check", "--staged")
+    assert refused.code == 1, refused
+    assert (
+        "agreed; does not count: the re-run changed the candidate's files (report.xml)"
+    ) in refused.err, refused
+    assert w.git("commit", "-m", "writer").code == 1
