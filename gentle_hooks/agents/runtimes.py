@@ -257,6 +257,11 @@ RUNTIMES: tuple[Runtime, ...] = (
             matcher="|".join(augment.WRITE_TOOLS),
             entry=(("type", "command"),),
             also_project=(".augment/settings.local.json",),
+            # docs.augmentcode.com/cli/hooks, "Structure": command "must be a .sh file"
+            notes=(
+                "Auggie's hooks page asks for a .sh file as the command: if Auggie skips "
+                "this entry, wire it through a script as docs/agents/augment.md shows",
+            ),
         ),
         markers=(".augment",),
     ),
