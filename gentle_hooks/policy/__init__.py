@@ -25,6 +25,8 @@ One module per table or rule set:
   absolute path, a home directory, ``../..``)
 * :mod:`.selection` — whether a test run selected some of the tests (not the full suite)
 * :mod:`.programs` — the programs a verifier's check starts, by name
+* :mod:`.outputs` — where a check's own command says it writes its report
+  (``--junitxml=out.xml``): its outputs, not a change of the artifact
 * :mod:`.testcount` — how many tests a test runner's output says it ran,
   and whether it reports failures
 * :mod:`.toolmissing` — the lines an unavailable tool leaves in a check's output

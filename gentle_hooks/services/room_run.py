@@ -16,6 +16,7 @@ what this observed.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import shlex
@@ -25,6 +26,7 @@ from typing import Literal
 from gentle_hooks.artifacts.observation import Check, Outcome
 from gentle_hooks.errors import UsageError
 from gentle_hooks.git.process import scrubbed_env
+from gentle_hooks.policy.outputs import declared_outputs, is_output
 from gentle_hooks.policy.selection import selection
 from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run
 from gentle_hooks.policy.toolmissing import missing_tool
@@ -330,21 +332,22 @@ def observe_all(
         hollowed = with_base and check.kind == "criterion"
         if hollowed:
             make_hollow(bound.repo, room, bound.candidate)
+        outputs = declared_outputs(check.command)
         try:
             before = stamp_room(room)
             observe = functools.partial(
                 _observe, check, n, room, env, logs, operands=operands, steering=steering
             )
             outcome = observe()
-            changed = _changes(bound, room, before, with_base)
+            changed = _changes(bound, room, before, with_base, outputs)
             # a suite runs on the base tree only to tell an unavailable tool from a failure
             on_base = check.kind != "suite" or outcome.signature is not None
             if not changed and with_base and on_base and outcome.started:
                 outcome = _again(room, outcome, "base", observe)
-                changed = _changes(bound, room, before, with_base)
+                changed = _changes(bound, room, before, with_base, outputs)
                 if not changed and hollowed and outcome.base_same and outcome.ran:
                     outcome = _again(room, outcome, "hollow", observe)
-                    changed = _changes(bound, room, before, with_base)
+                    changed = _changes(bound, room, before, with_base, outputs)
             if ROOT_TOUCHED in logs:  # a run wrote beside tree/ (and maybe removed it)
                 changed = tuple(sorted({*changed, ".."}))
         finally:
@@ -397,18 +400,43 @@ def _own_words(paths: tuple[str, ...]) -> str:
     )
 
 
-def _changes(bound: Bound, room: Room, before: RoomStamp, with_base: bool) -> tuple[str, ...]:
+def _changes(
+    bound: Bound, room: Room, before: RoomStamp, with_base: bool, outputs: tuple[str, ...]
+) -> tuple[str, ...]:
     """What changed in ``room`` since ``before``: entries touched, the candidate's files
-    edited or added to, the base tree's too (as ``../base/...``)."""
+    edited or added to, the base tree's too (as ``../base/...``). Files added at the
+    check's ``outputs`` (:func:`~gentle_hooks.policy.outputs.declared_outputs`) are its
+    reports, not changes: they are removed here, so the next run starts from the tree."""
     cand = bound.candidate
     changed = set(room_touched(room, before))
     changed.update(bound.repo.room_changes(room.tree, cand.tree))
-    changed.update(bound.repo.room_additions(room.tree, cand.tree))
+    changed.update(
+        _unless_outputs(room.tree, bound.repo.room_additions(room.tree, cand.tree), outputs)
+    )
     if with_base:
         base_changed = bound.repo.room_changes(room.base, cand.base.tree)
-        base_changed += bound.repo.room_additions(room.base, cand.base.tree)
+        added = bound.repo.room_additions(room.base, cand.base.tree)
+        base_changed += _unless_outputs(room.base, added, outputs)
         changed.update(os.path.join("..", "base", p) for p in base_changed)
     return tuple(sorted(changed))
+
+
+def _unless_outputs(top: str, added: Sequence[str], outputs: tuple[str, ...]) -> tuple[str, ...]:
+    """``added`` (files new under ``top``) without the ones at ``outputs``, which are
+    removed, with the directories left empty by that up to ``top``."""
+    reports = [p for p in added if is_output(p, outputs)]
+    for rel in reports:
+        full = os.path.join(top, rel)
+        with contextlib.suppress(OSError):
+            os.unlink(full)
+        parent = os.path.dirname(full)
+        while parent != top and parent.startswith(top + os.sep):
+            try:
+                os.rmdir(parent)  # only an empty one: the candidate's files stay
+            except OSError:
+                break
+            parent = os.path.dirname(parent)
+    return tuple(p for p in added if p not in reports)
 
 
 def cache_env(env: Mapping[str, str], cache: str) -> dict[str, str]:
