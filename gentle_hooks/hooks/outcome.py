@@ -146,22 +146,24 @@ def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -
 #: Why a commit's fix commands start by setting uncommitted changes aside.
 ASIDE_NOTE = (
     "tracked files differ from the commit here: the first git command sets those changes "
-    "aside (the commands below test the commit, and git switch would refuse them), the last "
-    "one puts them back"
+    "aside (git switch would refuse them), the last one puts them back"
 )
 
 
 def changes_aside(repo: Repository, judged: Sequence[Judged]) -> Sequence[Judged]:
-    """``judged`` with, for each blocked candidate bound to a commit (``--committed``, the
-    push gate's) whose fix runs here, ``git stash push`` before its fix commands and ``git
-    stash pop`` after them when tracked files differ from HEAD: ``receipt run
-    --committed`` refuses such a work tree and ``git switch --detach`` may. Unchanged (and
-    no git run) when no such candidate is blocked."""
+    """``judged`` with, for each blocked candidate bound to a commit that is not HEAD (the
+    push gate's ``commit``: its fix starts with ``git switch --detach``, which uncommitted
+    changes may stop) whose fix runs here, ``git stash push`` before its fix commands and
+    ``git stash pop`` after them when tracked files differ from HEAD. HEAD's own fix needs
+    nothing set aside: ``receipt run --committed`` and ``spot-check --committed`` run in a
+    temporary checkout of the commit when the work tree holds more. Unchanged (and no git
+    run) when no such candidate is blocked."""
     wanted = [
         i
         for i, j in enumerate(judged)
         if j.result.decision.blocked
         and j.result.binding.projection is Projection.COMMITTED
+        and j.commit is not None
         and not (j.prepare or j.after)
     ]
     if not wanted or not repo.has_dirty_tracked():

@@ -34,7 +34,7 @@ from gentle_hooks.policy.escalation import make_escalation, parse_item
 from gentle_hooks.policy.inputs import parse_receipt_line
 from gentle_hooks.policy.selfcheck import Report, Standing, receipt_standing, row_text
 from gentle_hooks.services.delivered import refresh_notes_kept
-from gentle_hooks.services.receipt_guard import refuse_dirty_committed, run_place
+from gentle_hooks.services.receipt_guard import run_place
 from gentle_hooks.services.runner import Observation, run_observed
 from gentle_hooks.values.binding import Binding as Binding
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -363,9 +363,10 @@ def run_receipt(
     """``receipt run -- CMD``: run the command in the foreground and record what it saw.
 
     The receipt binds to the candidate computed *before* the run (the state the command
-    tested). When the run changed the candidate, a note says so. A ``--staged`` run the
-    work tree does not hold runs in a temporary checkout of the staged tree
-    (:func:`gentle_hooks.services.receipt_guard.run_place`).
+    tested). When the run changed the candidate, a note says so. A ``--staged`` or
+    ``--committed`` run the work tree does not hold runs in a temporary checkout of that
+    tree (:func:`gentle_hooks.services.receipt_guard.run_place`); the user's work tree and
+    index are never changed.
 
     Args:
         binding: the candidate to bind to (the command runs in ``binding.cwd``).
@@ -375,15 +376,14 @@ def run_receipt(
         (the receipt recorded, the observation: exit status, duration, digest).
 
     Raises:
-        UsageError: no command, or it cannot be started, or ``--committed`` with tracked
-            files that differ from the commit (nothing is recorded then).
+        UsageError: no command, or it cannot be started, or the directory it would run in
+            is not in the staged or committed tree (nothing is recorded then).
         GitError / StoreError: as :func:`bind` / :func:`open_store`; the store is opened
             before the command runs, so a broken store fails before anything runs.
     """
     if not argv:
         raise UsageError("no command given: put it after --, e.g. 'receipt run -- pytest -q'")
     bound = bind(binding, env)
-    refuse_dirty_committed(bound.repo, binding, argv)
     with open_store(bound.repo) as led:
         cwd = os.path.abspath(binding.cwd) if binding.cwd is not None else os.getcwd()
         deps = bound.settings.verification.dependency_dirs
