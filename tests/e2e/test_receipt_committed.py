@@ -8,6 +8,8 @@ a real push to a bare remote.
 from __future__ import annotations
 
 import hashlib
+import json
+import shlex
 import sys
 
 from tests.e2e.conftest import World
@@ -50,6 +52,13 @@ def test_a_committed_report_in_a_dirty_tree_runs_on_the_commit(native: World) ->
     ), made
     assert ": exit 0  (ran it" in made.err, made  # the commit's add, not the work tree's
     assert _state(w) == before
+    listed = json.loads(w.gh("receipt", "list", "--committed", "--json").out)
+    last = listed["records"][-1]  # the report just made, bound to the commit
+    assert last["command"] == shlex.join(TEST), listed
+    assert (
+        listed["identity"]
+        == json.loads(w.gh("assess", "--committed-only", "--json").out)["candidate"]["identity"]
+    )
     w.spot_check("--committed")
     assert _state(w) == before
     pushed = w.git("push", "origin", "main")
