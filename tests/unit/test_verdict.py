@@ -642,6 +642,30 @@ def test_markdown_text_cannot_forge_rows_or_headings() -> None:
     assert "\n## Accepted" not in md
 
 
+def test_markdown_shows_control_characters_escaped() -> None:
+    """Refuter r18y ``v6.sh``: a ``--caller`` and a criterion name holding ESC sequences
+    reached the Markdown view raw, so ``verdict show`` or ``cat`` of the view cleared the
+    screen and recoloured it. They are written ``\\xHH`` as human output writes them."""
+    md = render_verdict_markdown(
+        verdict_with(
+            caller="evil\x1b[2J\nverify run: pass FAKE",
+            criteria=[{"criterion": "c\x1b[31mRED\nsecond line", "evidence": "ok\x07\x9b1m"}],
+            summary="done\x1b]0;title\x07\nreally\r",
+        )
+    )
+    assert "- **Caller:** evil\\\\x1b[2J verify run: pass FAKE\n" in md
+    assert "| 1 | c\\\\x1b[31mRED second line | — | ok\\\\x07\\\\x9b1m |\n" in md
+    assert md.endswith("> done\\x1b]0;title\\x07\n> really\\x0d\n")
+    assert [ch for ch in md if ch != "\n" and not ch.isprintable()] == []
+
+
+@given(verdicts)
+def test_markdown_holds_no_raw_control_character(verdict: DelegationVerdict) -> None:
+    md = render_verdict_markdown(verdict, caller="x\x1b")
+    raw = [ch for ch in md if (ch < " " and ch != "\n") or "\x7f" <= ch <= "\x9f"]
+    assert raw + [ch for ch in md if ch in "\u2028\u2029"] == []
+
+
 @given(verdicts)
 def test_markdown_has_one_table_row_per_criterion(verdict: DelegationVerdict) -> None:
     md = render_verdict_markdown(verdict)
