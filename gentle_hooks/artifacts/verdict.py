@@ -370,8 +370,21 @@ def verdict_digest(verdict: DelegationVerdict) -> str:
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def _summary_wording(err: ErrorDetails) -> str | None:
-    """An oversized summary, worded with its length and :data:`MAX_SUMMARY_CHARS`."""
+#: How a verdict words an id that does not match its pattern (an uppercase one among them:
+#: ids are compared as git prints them, so ``ABC...`` is refused, not folded).
+_PATTERN_WORDS = {
+    _TREE: "must be a git object id: 40 or 64 lowercase hex digits",
+    _DIGEST: "must be sha256: and 64 lowercase hex digits",
+}
+
+
+def _verdict_wording(err: ErrorDetails) -> str | None:
+    """An oversized summary, worded with its length and :data:`MAX_SUMMARY_CHARS`; an id
+    that is not one, worded with the shape it must have (:data:`_PATTERN_WORDS`)."""
+    if err["type"] == "string_pattern_mismatch":
+        words = _PATTERN_WORDS.get(err.get("ctx", {}).get("pattern", ""))
+        loc = ".".join(str(p) for p in err["loc"])
+        return f"{loc}: {words}" if words else None
     if err["type"] != "string_too_long" or err["loc"] != ("summary",):
         return None
     size = len(err["input"]) if isinstance(err["input"], str) else "?"
@@ -396,7 +409,7 @@ def parse_verdict(data: bytes | str, source: str = "verdict") -> DelegationVerdi
             missing or mistyped fields, or a summary over :data:`MAX_SUMMARY_CHARS` (the
             message gives its length and the limit) (exit 2).
     """
-    return parse_object_model(data, source, DelegationVerdict, reword=_summary_wording)
+    return parse_object_model(data, source, DelegationVerdict, reword=_verdict_wording)
 
 
 def verdict_json(verdict: DelegationVerdict) -> str:

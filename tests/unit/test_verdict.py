@@ -29,6 +29,7 @@ from gentle_hooks.artifacts.verdict import (
     verdict_json,
 )
 from gentle_hooks.errors import EXIT_INPUT, GentleError
+from gentle_hooks.values.candidate import candidate_identity
 
 # --- briefs ----------------------------------------------------------------------------------
 
@@ -194,6 +195,12 @@ BRIEF_MALFORMED = [
         "objective-blank",
         brief_with(objective="   "),
         "b.json: not a DelegationBrief: objective: must not be blank",
+    ),
+    (
+        "env-name-not-a-name",  # was "must not be blank": the pattern it misses is named
+        brief_with(env={"1BAD": "x"}),
+        "b.json: not a DelegationBrief: env.1BAD.[key]: must match the pattern "
+        "^[A-Za-z_][A-Za-z0-9_]*$",
     ),
     (
         "readonly-string",
@@ -442,6 +449,21 @@ def test_oversized_summary_is_refused_with_the_limit() -> None:
     assert info.value.exit_code == EXIT_INPUT
 
 
+#: A candidate as ``verify run`` binds it: ids spelled as git prints them, lowercase.
+LOWER_CANDIDATE = {
+    "identity": candidate_identity("4f040a682917af3b65697120745caf467b33a09d", "ea7c7d4b" * 5),
+    "baseTree": "4f040a682917af3b65697120745caf467b33a09d",
+    "tree": "ea7c7d4b" * 5,
+}
+
+
+def test_a_lowercase_candidate_parses() -> None:
+    """The spelling ``verify run`` writes (the uppercase one is refused, VERDICT_MALFORMED)."""
+    verdict = parse_verdict(raw_verdict(candidate=LOWER_CANDIDATE), "v.json")
+    assert verdict.candidate is not None
+    assert verdict.candidate.model_dump() == LOWER_CANDIDATE
+
+
 def raw_verdict(**changes: Any) -> str:
     doc = {**GOOD_VERDICT, **changes}
     return json.dumps({k: v for k, v in doc.items() if v is not ...})
@@ -505,6 +527,25 @@ VERDICT_MALFORMED = [
         "brief-id-blank",
         raw_verdict(briefId=""),
         "v.json: not a DelegationVerdict: briefId: must not be blank",
+    ),
+    (
+        "candidate-uppercase",  # refuter r18y c-upper.json: was "must not be blank" thrice
+        raw_verdict(candidate={k: v.upper() for k, v in LOWER_CANDIDATE.items()}),
+        "v.json: not a DelegationVerdict: candidate.identity: must be sha256: and 64 "
+        "lowercase hex digits; candidate.baseTree: must be a git object id: 40 or 64 "
+        "lowercase hex digits; candidate.tree: must be a git object id: 40 or 64 lowercase "
+        "hex digits",
+    ),
+    (
+        "candidate-identity-uppercase-hex",
+        raw_verdict(
+            candidate={
+                **LOWER_CANDIDATE,
+                "identity": "sha256:" + LOWER_CANDIDATE["identity"][7:].upper(),
+            }
+        ),
+        "v.json: not a DelegationVerdict: candidate.identity: must be sha256: and 64 "
+        "lowercase hex digits",
     ),
 ]
 
