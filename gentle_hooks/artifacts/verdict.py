@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import Field, StrictBool, StrictInt, StrictStr, model_validator
 
 from gentle_hooks.artifacts.jsonio import (
+    ArtifactInputError,
     NonNegative,
     StrictModel,
     parse_object_model,
@@ -125,6 +126,9 @@ class Observed(StrictModel):
             file it resolved to and that file's digest; a name ``PATH`` does not resolve is
             left out (the check then finds its tool missing). Absent in a verdict written
             by anything else.
+        sharedPrograms: the paths, among ``programs``, of those that ran from a temporary
+            directory or one others may write, only because the caller passed
+            ``--allow-shared-programs``, sorted; absent when there is none.
     """
 
     kind: CheckKind
@@ -135,6 +139,14 @@ class Observed(StrictModel):
     env: tuple[StrictStr, ...] | None = None
     envDigest: Annotated[StrictStr, Field(pattern=_DIGEST)] | None = None
     programs: tuple[Program, ...] | None = None
+    sharedPrograms: tuple[NonBlank, ...] | None = None
+
+    @model_validator(mode="after")
+    def _shared_are_programs(self) -> Observed:
+        paths = {p.path for p in self.programs or ()}
+        if any(path not in paths for path in self.sharedPrograms or ()):
+            raise ValueError("sharedPrograms names a path that is not one of programs")
+        return self
 
 
 class Criterion(StrictModel):
@@ -331,6 +343,23 @@ def as_recorded(verdict: DelegationVerdict) -> DelegationVerdict:
     criteria"); any other verdict is returned as it is."""
     status = recorded_status(verdict)
     return verdict if status == verdict.status else verdict.model_copy(update={"status": status})
+
+
+def shared_programs(verdict: DelegationVerdict) -> tuple[str, ...]:
+    """The programs ``verdict``'s checks ran from a temporary or shared directory only
+    because its caller passed ``--allow-shared-programs`` (``observed.sharedPrograms``),
+    sorted, each once; empty when there is none."""
+    found = {p for c in verdict.criteria if c.observed for p in c.observed.sharedPrograms or ()}
+    return tuple(sorted(found))
+
+
+def stored_shared_programs(text: str) -> tuple[str, ...]:
+    """:func:`shared_programs` of a stored verdict's JSON ``text`` (a ledger row, a note
+    line); empty when it does not parse (it was checked when it was stored)."""
+    try:
+        return shared_programs(parse_verdict(text, "stored verdict"))
+    except ArtifactInputError:
+        return ()
 
 
 def binding_fault(verdict: DelegationVerdict, identity: str) -> str | None:

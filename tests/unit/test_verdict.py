@@ -25,6 +25,8 @@ from gentle_hooks.artifacts.verdict import (
     DelegationVerdict,
     has_evidence,
     parse_verdict,
+    shared_programs,
+    stored_shared_programs,
     verdict_acceptance,
     verdict_json,
 )
@@ -742,3 +744,21 @@ def test_a_fail_verdict_without_its_suite_says_it_is_recorded_blocked() -> None:
     assert reasons[0] == (
         "V1 status is fail, recorded as blocked (the full suite did not run), not pass"
     )
+
+
+def test_shared_programs_must_be_among_the_programs() -> None:
+    """``observed.sharedPrograms`` (a run let start a program from a shared place, refuter
+    r18y) names programs the check started; any other path is refused."""
+    program = {"name": "pytest", "path": "/tmp/bin/pytest", "sha256": "sha256:" + "0" * 64}
+    observed = {"kind": "suite", "command": "pytest", "durationMs": 3, "programs": [program]}
+
+    def with_shared(paths: list[str]) -> str:
+        row = {**crit("`pytest` exited 0"), "observed": {**observed, "sharedPrograms": paths}}
+        return raw_verdict(criteria=[row])
+
+    verdict = parse_verdict(with_shared(["/tmp/bin/pytest"]), "v.json")
+    assert shared_programs(verdict) == ("/tmp/bin/pytest",)
+    assert stored_shared_programs(verdict_json(verdict)) == ("/tmp/bin/pytest",)
+    assert shared_programs(verdict_with()) == ()
+    with pytest.raises(ArtifactInputError, match="sharedPrograms names a path that is not one"):
+        parse_verdict(with_shared(["/tmp/other"]), "v.json")
