@@ -704,8 +704,9 @@ def test_markdown_shows_control_characters_escaped() -> None:
 
 @given(verdicts)
 def test_markdown_holds_no_raw_control_character(verdict: DelegationVerdict) -> None:
+    """Tab is kept, as human output keeps it (it moves no cursor a line break does not)."""
     md = render_verdict_markdown(verdict, caller="x\x1b")
-    raw = [ch for ch in md if (ch < " " and ch != "\n") or "\x7f" <= ch <= "\x9f"]
+    raw = [ch for ch in md if (ch < " " and ch not in "\n\t") or "\x7f" <= ch <= "\x9f"]
     assert raw + [ch for ch in md if ch in "\u2028\u2029"] == []
 
 
