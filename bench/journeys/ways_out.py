@@ -1,6 +1,6 @@
 """Journeys of the printed ways out that touch the user's own state: uncommitted changes
 (staged and not) under a push block, a commit made from a subdirectory, bytecode committed
-by the writer.
+by the writer, a merge git keeps in progress.
 
 Registered in :data:`bench.journeys.catalog.JOURNEYS` when :mod:`.catalog` is imported (it
 imports this module last); each builds its world, proves its edge case from git, then lets
@@ -171,3 +171,26 @@ def _push_dirty_staged(ctx: Ctx) -> None:
     ctx.check(after[0] == before[0], "the index is back byte for byte (git write-tree)")
     ctx.check(after[1] == before[1], "the work tree's files are back byte for byte")
     ctx.check(not ctx.sb.run(w, ["git", "stash", "list"]).out.strip(), "no stash left behind")
+
+
+@journey(
+    "merge-human-no-ff",
+    "a human's git merge --no-ff of an unverified writer branch: blocked at pre-merge-commit",
+    fast=True,
+)
+def _merge_human(ctx: Ctx) -> None:
+    w = plain(ctx)
+    ctx.sb.git(w, "switch", "-q", "-c", "topic")
+    _unverified_commit(ctx)
+    ctx.sb.git(w, "switch", "-q", "main")
+    ctx.sb.write(w / "README.md", "# demo\n\nmain moved on\n")
+    ctx.sb.git(w, "commit", "-q", "-am", "human: readme")
+    ctx.sb.prove(w, ["log", "-1", "--format=%B", "topic"], "Gentle-Writer:", "the writer commit")
+    ctx.sb.prove(w, ["merge-base", "--is-ancestor", "topic", "main"], "", "topic not merged")
+    step = ctx.agent.attempt(w, "git merge -q --no-ff -m 'merge topic' topic")
+    passed(ctx, step.exit, "the merge went through")
+    ctx.check(bool(ctx.agent.blocks), "the merge was blocked once")
+    parents = ctx.sb.run(w, ["git", "rev-list", "--parents", "-n", "1", "HEAD"]).out.split()
+    ctx.check(len(parents) == 3, f"HEAD is the merge commit: {parents}")
+    said = ctx.sb.run(w, ["git", "log", "-1", "--format=%s"]).out.strip()
+    ctx.check(said == "merge topic", f"the merge keeps its message: {said!r}")
