@@ -4,7 +4,9 @@ What it reads (the block's shape, :mod:`gentle_hooks.report.fixes`):
 
 * text: each ``run: CMD`` line is one command, run as printed (``sh -c CMD``); a
   ``prefix: WORDS`` line is the start of the writer's report, completed with the agent's
-  own test command (the one thing the agent knows and the gate cannot); a ``write: PATH``
+  own test command (the one thing the agent knows and the gate cannot); an ``or: CMD``
+  line is the printed alternative of the command above it, run when that one fails (a
+  ``gentle-hook`` not on PATH: the same with git alone); a ``write: PATH``
   line gets the brief the agent wrote, copied there (its corrected brief, when it has one,
   once a block says the brief is at fault: :data:`BRIEF_AT_FAULT`); lines may carry a
   ``gentle-hooks:`` or ``remote: gentle-hooks:`` prefix; every other line is words;
@@ -39,6 +41,8 @@ _OTHERWISE = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*otherwise\b
 #: Opens the lines every way ends with (the branch back, the notes shared).
 _THEN = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*then, either way\b")
 _LABEL = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix|write):\s(.*)$")
+#: A printed alternative of the command on the line above it.
+_OR = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*or:\s(.*)$")
 #: An error's one line: its words, then ``; run: CMD`` / ``; prefix: CMD`` segments.
 _ERROR = re.compile(r"^(?:remote:\s*)?gentle-hook: error: ")
 _SEGMENT = re.compile(r"; (run|prefix): ")
@@ -130,6 +134,21 @@ def placed_ways(out: str, test_command: str, brief: str = "") -> list[list[Place
     for n in range(max(len(w) for w in per_block)):
         out_ways.append([c for w in per_block for c in (w[n] if n < len(w) else w[0])])
     return out_ways
+
+
+def alternatives(out: str, test_command: str, brief: str = "") -> dict[str, list[str]]:
+    """Each printed command with the ``or:`` lines right below it (its alternatives, in
+    order), completed as :func:`printed_ways` completes it."""
+    alts: dict[str, list[str]] = {}
+    above = ""
+    for line in out.splitlines():
+        m = _OR.match(line)
+        if m and above:
+            alts.setdefault(above, []).append(m.group(1))
+            continue
+        labelled = _labelled(line.rstrip())
+        above = _done(*labelled[-1], test_command, brief) if labelled else ""
+    return alts
 
 
 #: The first line of a blocked candidate's lines.
@@ -243,6 +262,7 @@ class Agent:
                 ways = [[(c, True) for c in first]] if first else []
             else:
                 ways = placed_ways(step.out, self.test_command, self.brief)
+            alts = alternatives(step.out, self.test_command, self.brief) if fmt != "json" else {}
             block.printed = [c for w in ways for c, _ in w]
             designed = by_design is not None and re.search(by_design.pattern, step.out)
             if not ways or tuple(block.printed) in seen:
@@ -266,7 +286,7 @@ class Agent:
                 # a command runs where the block was printed, unless the block sends it to
                 # another clone (the journey's ``where``: the writer's)
                 placed = [(c, (where or cwd) if there else cwd) for c, there in way]
-                failed, recovered = self._run_all(placed)
+                failed, recovered = self._run_all(placed, alts)
                 step = self.sb.sh(cwd, action, who="writer", env=run_env)
                 if failed:
                     failed_ways.append(f"way {number} failed: {failed}")
@@ -288,12 +308,19 @@ class Agent:
                 block.cls, block.why = "in_band", f"its printed commands resolved it{way_no}"
         return step
 
-    def _run_all(self, cmds: list[tuple[str, Path]]) -> tuple[str, str]:
-        """Run the printed commands in order, each in its directory: (why one failed, how
-        one self-recovered)."""
+    def _run_all(
+        self, cmds: list[tuple[str, Path]], alts: dict[str, list[str]] | None = None
+    ) -> tuple[str, str]:
+        """Run the printed commands in order, each in its directory (a failed one's printed
+        ``or:`` alternatives next, until one works): (why one failed, how one
+        self-recovered)."""
         recovered = ""
         for cmd, cwd in cmds:
             s = self.sb.sh(cwd, cmd, who="agent")
+            for alt in (alts or {}).get(cmd, []) if s.exit != 0 else []:
+                s = self.sb.sh(cwd, alt, who="agent")
+                if s.exit == 0:
+                    break
             if s.exit == 0:
                 for n in printed_commands(s.out, self.test_command, "text", self.brief):
                     t = self.sb.sh(cwd, n, who="agent")  # what the command says to run next

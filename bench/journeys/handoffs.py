@@ -1,0 +1,45 @@
+"""Journeys whose way out crosses a boundary: CI's block resolved in a writer's clone that
+has only the pre-commit framework (no ``gentle-hook`` on PATH), and a verifier's run that
+failed on its own brief.
+
+Registered in :data:`bench.journeys.catalog.JOURNEYS` when :mod:`.catalog` is imported (it
+imports this module last); each builds its world, proves its edge case from git, then lets
+the agent resolve every block only by what it printed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+from bench.journeys.catalog import CI_FETCH_NOTES, Ctx, framework, journey, passed, writer_commit
+from bench.journeys.sandbox import CLI_BIN
+
+
+@journey(
+    "framework-only-ci-notes",
+    "framework-only writer clone pushed without its notes; CI's printed way out runs there",
+    needs="pre-commit",
+    on_path=False,
+)
+def _fw_only_ci_notes(ctx: Ctx) -> None:
+    w = framework(ctx, "pre-commit")
+    ctx.check(shutil.which("gentle-hook", path=ctx.sb.env["PATH"]) is None, "CLI off PATH")
+    writer_commit(ctx, w, 1)  # blocked once, resolved by the framework CLI's printed path
+    ctx.sb.prove(w, ["notes", "--ref=gentle-hooks", "show", "HEAD"], "spot_check", "a note on HEAD")
+    # the pre-push hook shares the notes; a push that skips it (--no-verify) does not
+    ctx.sb.git(w, "push", "-q", "--no-verify", "origin", "HEAD")
+    ctx.sb.prove_empty(w, ["ls-remote", "origin", "refs/notes/*"], "no notes on the remote")
+    ci = ctx.sb.clone("ci")
+    # CI installs the CLI (docs/ci.md); the writer's clone still has only the framework
+    on_ci = {"PATH": os.pathsep.join([str(CLI_BIN), ctx.sb.env["PATH"]])}
+    step = ctx.agent.attempt(
+        ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~1..HEAD", where=w, env=on_ci
+    )
+    passed(ctx, step.exit, "CI passed")
+    ctx.sb.prove(w, ["ls-remote", "origin", "refs/notes/gentle-hooks"], "refs/notes", "shared")
+    ran = [s.argv[-1] for s in ctx.sb.steps if s.who == "agent" and s.cwd == str(w)]
+    ctx.check(
+        any(r.startswith("git ls-remote --exit-code origin refs/notes") for r in ran),
+        f"the notes were shared with git alone (the or: line): {ran[-3:]}",
+    )
