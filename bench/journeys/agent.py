@@ -11,7 +11,8 @@ What it reads (the block's shape, :mod:`gentle_hooks.report.fixes`):
   once a block says the brief is at fault: :data:`BRIEF_AT_FAULT`); lines may carry a
   ``gentle-hooks:`` or ``remote: gentle-hooks:`` prefix; every other line is words;
 * json (``GENTLE_HOOKS_FORMAT=json``): the ``gentle-hooks.decision/v1`` object; per
-  missing item its ``report_prefix`` (completed the same way), then its ``run`` list.
+  missing item its ``report_prefix`` (completed the same way), then its ``run`` list;
+  then the object's ``then_run`` list.
 
 Each block is classified (:data:`CLASSES`): ``in_band`` — one of its printed ways (tried
 in order, the next after one whose command failed or after which the same block came
@@ -204,7 +205,8 @@ def _labelled(line: str) -> list[tuple[str, str]]:
 
 
 def _from_decision(obj: dict[str, object], test_command: str, brief: str) -> list[str]:
-    """The first way of every missing item of a decision object, in order."""
+    """The first way of every missing item of a decision object, in order, then its
+    ``then_run`` commands."""
     cmds: list[str] = []
     for cand in obj.get("candidates", []):  # type: ignore[attr-defined]
         for item in cand.get("missing", []):
@@ -217,6 +219,9 @@ def _from_decision(obj: dict[str, object], test_command: str, brief: str) -> lis
                 cmd = _done(st["label"], st["text"], test_command, brief)
                 if cmd not in cmds:
                     cmds.append(cmd)
+    for cmd in obj.get("then_run", []):  # type: ignore[attr-defined]
+        if cmd not in cmds:
+            cmds.append(cmd)
     return cmds
 
 

@@ -178,7 +178,7 @@ def _push_dirty_staged(ctx: Ctx) -> None:
     "a human's git merge --no-ff of an unverified writer branch: blocked at pre-merge-commit",
     fast=True,
 )
-def _merge_human(ctx: Ctx) -> None:
+def _merge_human(ctx: Ctx, fmt: str = "text") -> None:
     w = plain(ctx)
     ctx.sb.git(w, "switch", "-q", "-c", "topic")
     _unverified_commit(ctx)
@@ -187,10 +187,15 @@ def _merge_human(ctx: Ctx) -> None:
     ctx.sb.git(w, "commit", "-q", "-am", "human: readme")
     ctx.sb.prove(w, ["log", "-1", "--format=%B", "topic"], "Gentle-Writer:", "the writer commit")
     ctx.sb.prove(w, ["merge-base", "--is-ancestor", "topic", "main"], "", "topic not merged")
-    step = ctx.agent.attempt(w, "git merge -q --no-ff -m 'merge topic' topic")
+    step = ctx.agent.attempt(w, "git merge -q --no-ff -m 'merge topic' topic", fmt=fmt)
     passed(ctx, step.exit, "the merge went through")
     ctx.check(bool(ctx.agent.blocks), "the merge was blocked once")
     parents = ctx.sb.run(w, ["git", "rev-list", "--parents", "-n", "1", "HEAD"]).out.split()
     ctx.check(len(parents) == 3, f"HEAD is the merge commit: {parents}")
     said = ctx.sb.run(w, ["git", "log", "-1", "--format=%s"]).out.strip()
     ctx.check(said == "merge topic", f"the merge keeps its message: {said!r}")
+
+
+@journey("merge-human-no-ff-json", "the same merge, read as the JSON decision (its then_run)")
+def _merge_human_json(ctx: Ctx) -> None:
+    _merge_human(ctx, "json")

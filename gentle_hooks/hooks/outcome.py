@@ -278,11 +278,13 @@ def retry_lines(hook: str) -> list[str]:
     after a pre-merge-commit block is concluded with ``git commit --no-edit``, as git says
     (the same ``git merge`` fails: "You have not concluded your merge"): that command is a
     ``run:`` line after a ``then, either way`` line, so it ends every way printed above."""
+    from gentle_hooks.hooks.decision import then_run
+
     if hook == "pre-merge-commit":
         return [
             "then, either way, conclude the merge git kept in progress with git commit "
             "--no-edit: the gate judges it again",
-            "  run: git commit --no-edit",
+            *(f"  run: {c}" for c in then_run(hook)),
         ]
     again = _GIT_COMMAND.get(hook, "git commit")
     return [f"after that, run the same {again} again: the gate judges it again"]

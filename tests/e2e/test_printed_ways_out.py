@@ -132,6 +132,7 @@ def test_every_line_of_a_merge_block_names_git_commit_and_its_override_works(
     assert any(f"note: {override}" in line for line in blocked.said), said
     assert decision["hook"] == "pre-merge-commit", decision
     assert decision["override"].startswith(override), decision
+    assert decision["then_run"] == ["git commit --no-edit"], decision
     through = w.git("commit", "--no-edit", env={"GENTLE_HOOKS_SKIP": "merging on purpose"})
     assert through.code == 0, through
     assert len(w.ok("log", "-1", "--format=%P").split()) == 2  # the merge commit
