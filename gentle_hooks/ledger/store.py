@@ -88,6 +88,13 @@ class Ledger(PendingWork, Quarantine):
         key = self._seal_key() if runs else None
         return [r for r in runs if is_sealed(key, r)]
 
+    def verify_runs_of(self, identities: Sequence[str]) -> list[VerifyRun]:
+        """:meth:`verify_runs` of many identities at once (oldest first; group by
+        ``identity``)."""
+        runs = self._select_in(VerifyRun, "identity", identities)
+        key = self._seal_key() if runs else None
+        return [r for r in runs if is_sealed(key, r)]
+
     def unsealed_runs(self, identity: str) -> list[VerifyRun]:
         """The ``verify_run`` rows of one identity :meth:`verify_runs` leaves out, oldest
         first (for the line that says why a verdict is not observed)."""
