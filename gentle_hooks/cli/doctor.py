@@ -65,7 +65,9 @@ def doctor(
     journal beside the write-ahead-log ledger aside (kept), and a FIFO, socket, device or
     directory where SQLite keeps its -wal, -shm or -journal file (kept), records unpushed
     commits that delivered writer work but have no commit record (a post-commit that failed)
-    from the commits, writes the notes recorded commits lack, moves a
+    from the commits, writes the notes recorded commits lack, makes a ledger.key open to
+    others private, moves a ledger.key that is no key aside (kept) and makes a new one when
+    no sealed verify run depends on it, moves a
     damaged ledger aside to ledger.sqlite3.damaged-TIME (kept) and each row no command can
     read into the quarantine table (kept exactly; writer work held there keeps the gates
     closed until --restore ID puts it back or --discard ID --reason TEXT ends it). Exits 0
@@ -84,6 +86,7 @@ def doctor(
         set_journal_aside,
         set_odd_companions_aside,
     )
+    from gentle_hooks.services.doctor_key import repair_key
 
     if restore is not None or discard is not None or reason is not None:
         if fix or (discard is None and reason is not None):
@@ -96,6 +99,7 @@ def doctor(
     moved += fold_spool(cwd) if fix else []
     moved += restore_schema(cwd) + reset_counters(cwd) + repair_ledger(cwd) if fix else []
     moved += [with_fix(text, c) for text, c in quarantine_rows(cwd)] if fix else []
+    moved += repair_key(cwd) if fix else []
     moved += record_unrecorded(cwd) if fix else []
     for line in moved:
         click.echo(line, err=as_json)
