@@ -86,8 +86,8 @@ def key_problem(ledger: str) -> tuple[str, bool] | None:
     path = key_path(ledger)
     try:
         st = os.lstat(path)
-    except FileNotFoundError:
-        return None
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # no key; a state directory that is none is the store check's
     except OSError as exc:
         return f"{path} cannot be read ({exc.strerror})", False
     if not stat.S_ISREG(st.st_mode):
