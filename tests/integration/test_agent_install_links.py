@@ -86,3 +86,19 @@ def test_a_subagent_marker_never_writes_through_a_planted_link(
     made = agent_subagents.start(str(common), "claude-code", "s1", "helper", None)
     assert victim.read_text() == "mine\n"
     assert Path(made).is_file() and not Path(made).is_symlink()
+
+
+@pytest.mark.parametrize(("name", "folder", "rel"), CASES)
+def test_uninstall_through_a_symlinked_project_folder_is_refused(
+    repo: Path, tmp_path: Path, name: str, folder: str, rel: str
+) -> None:
+    """What install wrote, then the folder replaced by a link to a copy outside: uninstall
+    removes or rewrites nothing there."""
+    assert hostile(repo, "install", "--agent", name, env=WITH_GH).returncode == 0
+    outside = tmp_path / "outside"
+    (repo / folder).rename(outside)
+    (repo / folder).symlink_to(outside)
+    before = (outside / rel).read_bytes()
+    proc = hostile(repo, "uninstall", "--agent", name, env=WITH_GH)
+    assert proc.returncode == 2 and b"is a symbolic link" in proc.stderr, proc.stderr
+    assert (outside / rel).read_bytes() == before
