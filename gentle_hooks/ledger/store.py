@@ -119,6 +119,11 @@ class Ledger(PendingWork, Quarantine):
             run = replace(run, recorded_at=self._clock())
         return self.add(replace(run, mac=run_mac(key, run)))
 
+    def sealed_run_count(self) -> int:
+        """How many ``verify_run`` rows carry a seal (whatever key made it): the rows a new
+        key would leave unverified."""
+        return int(self._query("SELECT count(*) FROM verify_run WHERE mac IS NOT NULL")[0][0])
+
     def _seal_key(self) -> bytes | None:
         """This ledger's key, or None (none made yet, or not usable: nothing is sealed)."""
         try:
