@@ -14,11 +14,12 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.journeys.results import document, problems, table
+from bench.journeys.results import Run, document, problems, table
 from bench.journeys.runner import run_journeys
 
 #: Journeys at a time by default: two per CPU.
@@ -54,12 +55,17 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{j.name:28} {'fast ' if j.fast else '     '}{j.needs:11} {j.what}")
         return 0
     tmp = Path(tempfile.mkdtemp(prefix="gentle-journeys-"))
-    outcomes = run_journeys(tmp, fast=args.fast, only=args.only, keep=args.keep, jobs=args.jobs)
+    start, load_start, setup = time.monotonic(), os.getloadavg(), {}
+    outcomes = run_journeys(
+        tmp, fast=args.fast, only=args.only, keep=args.keep, jobs=args.jobs, setup=setup
+    )
+    run = Run(time.monotonic() - start, args.jobs, setup, load_start, os.getloadavg())
     if args.keep:
         print(f"sandboxes kept under {tmp}")
     else:
         shutil.rmtree(tmp, ignore_errors=True)
     print(table(outcomes))
+    print(run.line())
     for line in problems(outcomes):
         print(line)
     if args.verbose:
@@ -75,7 +81,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
                 print()
     if args.json:
-        Path(args.json).write_text(json.dumps(document(outcomes), indent=2) + "\n")
+        Path(args.json).write_text(json.dumps(document(outcomes, run), indent=2) + "\n")
     return 0 if all(o.status in ("ok", "skipped") for o in outcomes) else 1
 
 

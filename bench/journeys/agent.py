@@ -4,12 +4,15 @@ What it reads (the block's shape, :mod:`gentle_hooks.report.fixes`):
 
 * text: each ``run: CMD`` line is one command, run as printed (``sh -c CMD``); a
   ``prefix: WORDS`` line is the start of the writer's report, completed with the agent's
-  own test command (the one thing the agent knows and the gate cannot); a ``write: PATH``
+  own test command (the one thing the agent knows and the gate cannot); an ``or: CMD``
+  line is the printed alternative of the command above it, run when that one fails (a
+  ``gentle-hook`` not on PATH: the same with git alone); a ``write: PATH``
   line gets the brief the agent wrote, copied there (its corrected brief, when it has one,
   once a block says the brief is at fault: :data:`BRIEF_AT_FAULT`); lines may carry a
   ``gentle-hooks:`` or ``remote: gentle-hooks:`` prefix; every other line is words;
 * json (``GENTLE_HOOKS_FORMAT=json``): the ``gentle-hooks.decision/v1`` object; per
-  missing item its ``report_prefix`` (completed the same way), then its ``run`` list.
+  missing item its ``report_prefix`` (completed the same way), then its ``run`` list;
+  then the object's ``then_run`` list.
 
 Each block is classified (:data:`CLASSES`): ``in_band`` — one of its printed ways (tried
 in order, the next after one whose command failed or after which the same block came
@@ -39,6 +42,8 @@ _OTHERWISE = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*otherwise\b
 #: Opens the lines every way ends with (the branch back, the notes shared).
 _THEN = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*then, either way\b")
 _LABEL = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix|write):\s(.*)$")
+#: A printed alternative of the command on the line above it.
+_OR = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*or:\s(.*)$")
 #: An error's one line: its words, then ``; run: CMD`` / ``; prefix: CMD`` segments.
 _ERROR = re.compile(r"^(?:remote:\s*)?gentle-hook: error: ")
 _SEGMENT = re.compile(r"; (run|prefix): ")
@@ -132,6 +137,21 @@ def placed_ways(out: str, test_command: str, brief: str = "") -> list[list[Place
     return out_ways
 
 
+def alternatives(out: str, test_command: str, brief: str = "") -> dict[str, list[str]]:
+    """Each printed command with the ``or:`` lines right below it (its alternatives, in
+    order), completed as :func:`printed_ways` completes it."""
+    alts: dict[str, list[str]] = {}
+    above = ""
+    for line in out.splitlines():
+        m = _OR.match(line)
+        if m and above:
+            alts.setdefault(above, []).append(m.group(1))
+            continue
+        labelled = _labelled(line.rstrip())
+        above = _done(*labelled[-1], test_command, brief) if labelled else ""
+    return alts
+
+
 #: The first line of a blocked candidate's lines.
 _BLOCKED = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?BLOCKED ")
 
@@ -185,7 +205,8 @@ def _labelled(line: str) -> list[tuple[str, str]]:
 
 
 def _from_decision(obj: dict[str, object], test_command: str, brief: str) -> list[str]:
-    """The first way of every missing item of a decision object, in order."""
+    """The first way of every missing item of a decision object, in order, then its
+    ``then_run`` commands."""
     cmds: list[str] = []
     for cand in obj.get("candidates", []):  # type: ignore[attr-defined]
         for item in cand.get("missing", []):
@@ -198,6 +219,9 @@ def _from_decision(obj: dict[str, object], test_command: str, brief: str) -> lis
                 cmd = _done(st["label"], st["text"], test_command, brief)
                 if cmd not in cmds:
                     cmds.append(cmd)
+    for cmd in obj.get("then_run", []):  # type: ignore[attr-defined]
+        if cmd not in cmds:
+            cmds.append(cmd)
     return cmds
 
 
@@ -243,6 +267,7 @@ class Agent:
                 ways = [[(c, True) for c in first]] if first else []
             else:
                 ways = placed_ways(step.out, self.test_command, self.brief)
+            alts = alternatives(step.out, self.test_command, self.brief) if fmt != "json" else {}
             block.printed = [c for w in ways for c, _ in w]
             designed = by_design is not None and re.search(by_design.pattern, step.out)
             if not ways or tuple(block.printed) in seen:
@@ -266,7 +291,7 @@ class Agent:
                 # a command runs where the block was printed, unless the block sends it to
                 # another clone (the journey's ``where``: the writer's)
                 placed = [(c, (where or cwd) if there else cwd) for c, there in way]
-                failed, recovered = self._run_all(placed)
+                failed, recovered = self._run_all(placed, alts)
                 step = self.sb.sh(cwd, action, who="writer", env=run_env)
                 if failed:
                     failed_ways.append(f"way {number} failed: {failed}")
@@ -288,12 +313,19 @@ class Agent:
                 block.cls, block.why = "in_band", f"its printed commands resolved it{way_no}"
         return step
 
-    def _run_all(self, cmds: list[tuple[str, Path]]) -> tuple[str, str]:
-        """Run the printed commands in order, each in its directory: (why one failed, how
-        one self-recovered)."""
+    def _run_all(
+        self, cmds: list[tuple[str, Path]], alts: dict[str, list[str]] | None = None
+    ) -> tuple[str, str]:
+        """Run the printed commands in order, each in its directory (a failed one's printed
+        ``or:`` alternatives next, until one works): (why one failed, how one
+        self-recovered)."""
         recovered = ""
         for cmd, cwd in cmds:
             s = self.sb.sh(cwd, cmd, who="agent")
+            for alt in (alts or {}).get(cmd, []) if s.exit != 0 else []:
+                s = self.sb.sh(cwd, alt, who="agent")
+                if s.exit == 0:
+                    break
             if s.exit == 0:
                 for n in printed_commands(s.out, self.test_command, "text", self.brief):
                     t = self.sb.sh(cwd, n, who="agent")  # what the command says to run next

@@ -1183,4 +1183,5 @@ _BRIEF = """{
   "fullSuite": "python3 -B -m unittest -q"
 }
 """
+from bench.journeys import handoffs as _handoffs  # noqa: E402,F401 (registers its journeys)
 from bench.journeys import ways_out as _ways_out  # noqa: E402,F401 (registers its journeys)

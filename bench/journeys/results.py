@@ -2,8 +2,9 @@
 
 Per journey: ``status`` (``ok``, or the worst of ``dead_end``, ``out_of_band``,
 ``self_recovered``, ``failed`` — a check after the walk did not hold —, ``void`` — the
-fixture did not show its edge case —, ``skipped``), its blocks with their class, and every
-command it ran: argv, working directory, who ran it, exit code, output bytes, seconds.
+fixture did not show its edge case —, ``skipped``), its seconds, its blocks with their
+class, and every command it ran: argv, working directory, who ran it, exit code, output
+bytes, seconds, CPU seconds. The summary adds the run's wall time, jobs, shared setup and load.
 """
 
 from __future__ import annotations
@@ -45,17 +46,50 @@ class Outcome:
         self.status = min(found, key=ORDER.index)
 
 
-def document(outcomes: list[Outcome]) -> dict[str, object]:
-    """The JSON document."""
+@dataclass
+class Run:
+    """How the bench ran: ``wall`` seconds from start to the last outcome, ``jobs`` at a
+    time, the shared ``setup`` steps' seconds, the load averages (1, 5, 15 min) at
+    ``load_start`` and ``load_end``."""
+
+    wall: float
+    jobs: int
+    setup: dict[str, float] = field(default_factory=dict)
+    load_start: tuple[float, ...] = ()
+    load_end: tuple[float, ...] = ()
+
+    def line(self) -> str:
+        """One line for the table's reader: wall time, jobs, load."""
+        load = " -> ".join(f"{x[0]:.2f}" for x in (self.load_start, self.load_end) if x)
+        setup = ", ".join(f"{k} {v:.1f} s" for k, v in self.setup.items())
+        return (
+            f"wall {self.wall:.1f} s, {self.jobs} journey(s) at a time"
+            + (f", shared setup: {setup}" if setup else "")
+            + (f", load average (1 min) {load}" if load else "")
+        )
+
+
+def document(outcomes: list[Outcome], run: Run | None = None) -> dict[str, object]:
+    """The JSON document; ``run``: how the bench ran (the summary's ``wall_seconds``,
+    ``jobs``, ``setup_seconds`` and ``load_average``), when known."""
     classes = Counter(b.cls for o in outcomes for b in o.blocks)
+    summary: dict[str, object] = {
+        "journeys": len(outcomes),
+        "status": dict(Counter(o.status for o in outcomes)),
+        "blocks": {c: classes.get(c, 0) for c in CLASSES},
+        "seconds": round(sum(o.seconds for o in outcomes), 1),
+        "cpu_seconds": round(sum(s.cpu for o in outcomes for s in o.steps), 1),
+    }
+    if run is not None:
+        summary.update(
+            wall_seconds=round(run.wall, 1),
+            jobs=run.jobs,
+            setup_seconds={k: round(v, 2) for k, v in run.setup.items()},
+            load_average={"start": list(run.load_start), "end": list(run.load_end)},
+        )
     return {
         "schema": SCHEMA,
-        "summary": {
-            "journeys": len(outcomes),
-            "status": dict(Counter(o.status for o in outcomes)),
-            "blocks": {c: classes.get(c, 0) for c in CLASSES},
-            "seconds": round(sum(o.seconds for o in outcomes), 1),
-        },
+        "summary": summary,
         "journeys": [
             {
                 "name": o.name,
@@ -63,6 +97,7 @@ def document(outcomes: list[Outcome]) -> dict[str, object]:
                 "status": o.status,
                 "detail": o.detail,
                 "seconds": round(o.seconds, 2),
+                "cpu_seconds": round(sum(s.cpu for s in o.steps), 2),
                 "blocks": [
                     {
                         "action": b.action,
@@ -83,6 +118,7 @@ def document(outcomes: list[Outcome]) -> dict[str, object]:
                         "exit": s.exit,
                         "output_bytes": s.output_bytes,
                         "seconds": round(s.seconds, 3),
+                        "cpu_seconds": round(s.cpu, 3),
                     }
                     for s in o.steps
                 ],

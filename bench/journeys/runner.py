@@ -98,18 +98,27 @@ def run_journeys(
     only: list[str] | None = None,
     keep: bool = False,
     jobs: int = 1,
+    setup: dict[str, float] | None = None,
 ) -> list[Outcome]:
     """Run the selected journeys under ``tmp`` (``jobs`` at a time); one :class:`Outcome`
-    each, in the catalog's order."""
+    each, in the catalog's order. ``setup``, when given, gets the seconds of each shared
+    step made before the first journey starts (``hook_repo``, ``npm_install``)."""
     chosen = [j for j in JOURNEYS if (not fast or j.fast) and (not only or j.name in only)]
+    spent = setup if setup is not None else {}
     repo: tuple[Path, str] | None = None
     if any(j.needs in ("pre-commit", "prek", "pipx") and available(j.needs) for j in chosen):
         (tmp / "hook-repo").mkdir()
+        t = time.monotonic()
         repo = hook_repo(tmp / "hook-repo")
+        spent["hook_repo"] = time.monotonic() - t
     shared_home = tmp / "pre-commit-home"
     templates = tmp / "templates"  # the plain project, built once and copied per journey
     templates.mkdir(exist_ok=True)
-    npm = npm_install(tmp / "npm") if any(j.needs == "npm" for j in chosen) else None
+    npm = None
+    if any(j.needs == "npm" for j in chosen):
+        t = time.monotonic()
+        npm = npm_install(tmp / "npm")
+        spent["npm_install"] = time.monotonic() - t
 
     def one(j: Journey) -> Outcome:
         o = Outcome(j.name, j.what)

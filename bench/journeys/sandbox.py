@@ -8,15 +8,18 @@ reachable then.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 #: The directory holding the CLI under test (the bench interpreter's scripts).
 CLI_BIN = Path(sys.executable).parent
@@ -90,6 +93,14 @@ def pip_env() -> dict[str, str]:
 _PIP_CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "pip"
 
 
+def _feed(pipe: IO[bytes], data: bytes) -> None:
+    """Write ``data`` to a child's stdin and close it (a child that exits first is fine)."""
+    with contextlib.suppress(BrokenPipeError):
+        pipe.write(data)
+    with contextlib.suppress(BrokenPipeError):
+        pipe.close()
+
+
 class FixtureError(Exception):
     """The journey's fixture does not show the edge case it claims (the journey is void)."""
 
@@ -104,6 +115,9 @@ class Step:
     out: str
     seconds: float
     who: str  # "setup" (the fixture), "writer" (the scenario), "agent" (a printed command)
+    #: CPU seconds (user and system) of the command and the processes it waited for: what
+    #: it costs whatever the machine's load
+    cpu: float = 0.0
 
     @property
     def output_bytes(self) -> int:
@@ -207,23 +221,37 @@ class Sandbox:
         stdin: str | None,
     ) -> Step:
         t = time.monotonic()
-        proc = subprocess.run(
+        proc = subprocess.Popen(
             argv,
             cwd=cwd,
             env={**self.env, **(env or {})},
-            input=(stdin or "").encode(),
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
-            timeout=300,
-            check=False,
         )
+        # the command's own CPU time (its reaped descendants' too) comes from wait4, so
+        # the child is read and reaped here rather than by communicate()
+        timer = threading.Timer(300, proc.kill)
+        timer.start()
+        try:
+            assert proc.stdin is not None and proc.stdout is not None
+            feeder = threading.Thread(target=_feed, args=(proc.stdin, (stdin or "").encode()))
+            feeder.start()
+            out = proc.stdout.read()
+            feeder.join()
+            proc.stdout.close()
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
         step = Step(
             argv,
             str(cwd),
             proc.returncode,
-            proc.stdout.decode("utf-8", "replace"),
+            out.decode("utf-8", "replace"),
             time.monotonic() - t,
             who,
+            usage.ru_utime + usage.ru_stime,
         )
         self.steps.append(step)
         return step
@@ -274,8 +302,10 @@ class Sandbox:
         bench run by :func:`bench.journeys.catalog.plain`) holds, copied here with ``cp
         -a`` and pointed at this sandbox's remote: the same world as building it, without
         the clone, commit, push and install each journey would repeat."""
-        for part in ("remote.git", name):
-            self.run(self.root, ["cp", "-a", str(template / part), str(self.root / part)], "setup")
+        parts = [str(template / part) for part in ("remote.git", name)]
+        copied = self.run(self.root, ["cp", "-a", *parts, str(self.root)], "setup")
+        if copied.exit != 0:
+            raise FixtureError(f"the template was not copied: {copied.out.strip()}")
         w = self.root / name
         self.git(w, "remote", "set-url", "origin", str(self.remote()))
         return w

@@ -1,5 +1,6 @@
 """Journeys of the printed ways out that touch the user's own state: uncommitted changes
-under a push block, a commit made from a subdirectory, bytecode committed by the writer.
+(staged and not) under a push block, a commit made from a subdirectory, bytecode committed
+by the writer, a merge git keeps in progress.
 
 Registered in :data:`bench.journeys.catalog.JOURNEYS` when :mod:`.catalog` is imported (it
 imports this module last); each builds its world, proves its edge case from git, then lets
@@ -135,3 +136,66 @@ def _commit_escalated_faulty_brief(ctx: Ctx) -> None:
     step = ctx.agent.attempt(w, "git commit -q -m 'escalated change'")
     passed(ctx, step.exit, "the commit went through")
     ctx.check(ctx.agent.brief == str(corrected), "the block sent the agent to correct its brief")
+
+
+def _index_and_tree(ctx: Ctx, w: Path, paths: tuple[str, ...]) -> tuple[str, dict[str, bytes]]:
+    """What the user has uncommitted: the index as a tree id (``git write-tree``: every
+    staged byte, mode and path) and the work tree's bytes of ``paths``."""
+    tree = ctx.sb.run(w, ["git", "write-tree"], who="setup").out.strip()
+    return tree, {p: (w / p).read_bytes() for p in paths if (w / p).exists()}
+
+
+@journey(
+    "push-dirty-staged",
+    "push with staged and unstaged changes (one file both): the printed way out keeps both",
+    fast=True,
+)
+def _push_dirty_staged(ctx: Ctx) -> None:
+    w = plain(ctx)
+    _unverified_commit(ctx)
+    ctx.sb.write(w / "README.md", "# demo\n\nstaged words\n")
+    ctx.sb.write(w / "added.txt", "a new file, staged\n")
+    ctx.sb.git(w, "add", "README.md", "added.txt")
+    ctx.sb.write(w / "README.md", "# demo\n\nstaged words, then edited again\n")
+    ctx.sb.write(w / "test_m.py", (w / "test_m.py").read_text() + "# unstaged\n")
+    ctx.sb.prove(w, ["status", "--porcelain"], "MM README.md", "a staged file edited again")
+    ctx.sb.prove(w, ["status", "--porcelain"], "A  added.txt", "a new file staged")
+    ctx.sb.prove(w, ["status", "--porcelain"], " M test_m.py", "an unstaged change")
+    paths = ("README.md", "added.txt", "test_m.py")
+    before = _index_and_tree(ctx, w, paths)
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through")
+    printed = [c for b in ctx.agent.blocks for c in b.printed]
+    ctx.check(any(c.startswith("git stash push") for c in printed), f"set aside: {printed}")
+    after = _index_and_tree(ctx, w, paths)
+    ctx.check(after[0] == before[0], "the index is back byte for byte (git write-tree)")
+    ctx.check(after[1] == before[1], "the work tree's files are back byte for byte")
+    ctx.check(not ctx.sb.run(w, ["git", "stash", "list"]).out.strip(), "no stash left behind")
+
+
+@journey(
+    "merge-human-no-ff",
+    "a human's git merge --no-ff of an unverified writer branch: blocked at pre-merge-commit",
+    fast=True,
+)
+def _merge_human(ctx: Ctx, fmt: str = "text") -> None:
+    w = plain(ctx)
+    ctx.sb.git(w, "switch", "-q", "-c", "topic")
+    _unverified_commit(ctx)
+    ctx.sb.git(w, "switch", "-q", "main")
+    ctx.sb.write(w / "README.md", "# demo\n\nmain moved on\n")
+    ctx.sb.git(w, "commit", "-q", "-am", "human: readme")
+    ctx.sb.prove(w, ["log", "-1", "--format=%B", "topic"], "Gentle-Writer:", "the writer commit")
+    ctx.sb.prove(w, ["merge-base", "--is-ancestor", "topic", "main"], "", "topic not merged")
+    step = ctx.agent.attempt(w, "git merge -q --no-ff -m 'merge topic' topic", fmt=fmt)
+    passed(ctx, step.exit, "the merge went through")
+    ctx.check(bool(ctx.agent.blocks), "the merge was blocked once")
+    parents = ctx.sb.run(w, ["git", "rev-list", "--parents", "-n", "1", "HEAD"]).out.split()
+    ctx.check(len(parents) == 3, f"HEAD is the merge commit: {parents}")
+    said = ctx.sb.run(w, ["git", "log", "-1", "--format=%s"]).out.strip()
+    ctx.check(said == "merge topic", f"the merge keeps its message: {said!r}")
+
+
+@journey("merge-human-no-ff-json", "the same merge, read as the JSON decision (its then_run)")
+def _merge_human_json(ctx: Ctx) -> None:
+    _merge_human(ctx, "json")

@@ -59,17 +59,19 @@ def doctor(
     Read-only: nothing is repaired, migrated or deleted; --fix removes only the residue of
     killed runs (temporary index copies, a first write's ledger.sqlite3.new-*) and a
     directory, FIFO or link in the idle sentinel's place, the checkouts and rooms of spot
-    checks that were killed (never a running one's), writes back a lowered schema
-    version when the ledger's tables are exactly that version's, sets a table's id
-    counter left at the end of SQLite's ids back to its highest id, moves a stale rollback
-    journal beside the write-ahead-log ledger aside (kept), and a FIFO, socket, device or
+    checks that were killed (never a running one's), writes back a lowered schema version
+    when the ledger's tables are exactly that version's, sets a table's id counter left at
+    the end of SQLite's ids back to its highest id, moves a stale rollback journal beside
+    the write-ahead-log ledger aside (kept), a file in the state directory's place (kept as
+    gentle-hooks.broken-TIME; the directory is made again), and a FIFO, socket, device or
     directory where SQLite keeps its -wal, -shm or -journal file (kept), records unpushed
     commits that delivered writer work but have no commit record (a post-commit that failed)
-    from the commits, writes the notes recorded commits lack, moves a
-    damaged ledger aside to ledger.sqlite3.damaged-TIME (kept) and each row no command can
-    read into the quarantine table (kept exactly; writer work held there keeps the gates
-    closed until --restore ID puts it back or --discard ID --reason TEXT ends it). Exits 0
-    when healthy, 2 otherwise.
+    from the commits, writes the notes recorded commits lack, makes a ledger.key open to
+    others private, moves a ledger.key that is no key aside (kept) and makes a new one when
+    no sealed verify run depends on it, moves a damaged ledger aside to
+    ledger.sqlite3.damaged-TIME (kept) and each row no command can read into the quarantine
+    table (kept exactly; writer work held there keeps the gates closed until --restore ID
+    puts it back or --discard ID --reason TEXT ends it). Exits 0 when healthy, 2 otherwise.
     """
     from gentle_hooks.report.fixes import with_fix
     from gentle_hooks.services.doctor import is_healthy, remove_residue, run_checks
@@ -83,7 +85,9 @@ def doctor(
         restore_schema,
         set_journal_aside,
         set_odd_companions_aside,
+        set_state_aside,
     )
+    from gentle_hooks.services.doctor_key import repair_key
 
     if restore is not None or discard is not None or reason is not None:
         if fix or (discard is None and reason is not None):
@@ -92,10 +96,12 @@ def doctor(
     removed = remove_residue(cwd) if fix else []
     for path in removed:
         click.echo(f"removed {path}", err=as_json)
-    moved = set_odd_companions_aside(cwd) + set_journal_aside(cwd) if fix else []
+    moved = set_state_aside(cwd) if fix else []
+    moved += set_odd_companions_aside(cwd) + set_journal_aside(cwd) if fix else []
     moved += fold_spool(cwd) if fix else []
     moved += restore_schema(cwd) + reset_counters(cwd) + repair_ledger(cwd) if fix else []
     moved += [with_fix(text, c) for text, c in quarantine_rows(cwd)] if fix else []
+    moved += repair_key(cwd) if fix else []
     moved += record_unrecorded(cwd) if fix else []
     for line in moved:
         click.echo(line, err=as_json)

@@ -45,6 +45,7 @@ class RepositoryCore:
         input: bytes | None = None,
         env: Mapping[str, str] | None = None,
         ok: Iterable[int] = (0,),
+        timeout: float | None = None,
     ) -> subprocess.CompletedProcess[bytes]:
         """Run ``git <args>`` in the work tree (or git dir when bare).
 
@@ -53,14 +54,16 @@ class RepositoryCore:
             input: bytes for stdin, or None for no stdin.
             env: extra variables on top of the repository environment.
             ok: exit codes that are not failures.
+            timeout: seconds before git is killed (a ``-G`` scan), None for no bound.
 
         Raises:
-            GitError: git exited with a code outside ``ok``; the message carries git's stderr.
+            GitError: git exited with a code outside ``ok`` (the message carries git's
+                stderr), or ran past ``timeout``.
         """
         full_env = self.env if env is None else {**self.env, **env}
         cwd = self.paths.toplevel or self.paths.git_dir
         self._will_run(args)
-        proc = run_git(args, cwd, full_env, input)
+        proc = run_git(args, cwd, full_env, input, timeout)
         if proc.returncode not in tuple(ok):
             err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
             last = err[-1] if err else f"exit {proc.returncode}"

@@ -12,6 +12,7 @@ import os
 from collections.abc import Callable, Sequence
 
 from gentle_hooks.errors import GitError
+from gentle_hooks.git import process as git_process
 from gentle_hooks.git.gitconfig import GitConfig
 from gentle_hooks.git.location import RepoPaths
 from gentle_hooks.git.parse import (
@@ -212,9 +213,9 @@ class Diffs(GitConfig):
                     proc.stdin.flush()  # communicate() below closes it
                 except BrokenPipeError:
                     pass  # git exited early: its exit code says so below
-        outs = []
-        for proc in procs:
-            out, _ = proc.communicate(None if overlap else stdin)
+        outs, bound = [], git_process.scan_seconds(self.env) if ere is not None else None
+        for proc, argv in zip(procs, argvs, strict=True):
+            out = git_process.communicate_within(proc, None if overlap else stdin, argv, bound)
             outs.append(out if proc.returncode == 0 else None)
         if any(out is None for out in outs):
             return False
@@ -347,6 +348,7 @@ class Diffs(GitConfig):
                 *limit,
             ],
             env=env,
+            timeout=git_process.scan_seconds(self.env),
         ).stdout
         return list(iter_added_lines(out))
 
@@ -372,7 +374,8 @@ class Diffs(GitConfig):
                 return None
             old, new = write_pair_trees(changes, dest, self.paths.object_format)
             args = ["diff", "-U0", "--src-prefix=a/", "--dst-prefix=b/", "-G", ere]
-            out = self.run([*args, *_UNRENAMED_FLAGS, old, new], env=env).stdout
+            bound = git_process.scan_seconds(self.env)
+            out = self.run([*args, *_UNRENAMED_FLAGS, old, new], env=env, timeout=bound).stdout
             return list(iter_added_lines(out))
         finally:
             shutil.rmtree(dest, ignore_errors=True)

@@ -64,25 +64,75 @@ def scrubbed_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
     return env
 
 
+#: Seconds a ``git diff -G ERE`` scan may take before it is killed and the command stops
+#: with one line (exit 2; a gate fails closed): git's POSIX regex engine can take
+#: exponential time on some patterns and large blobs (config/regex_shape.py refuses the
+#: shapes known to). ``GENTLE_HOOKS_SCAN_SECONDS`` can only lower it (a test's knob).
+#: Memory is not bounded here: the time bound ends a scan that keeps growing.
+SCAN_SECONDS = 40.0
+
+
+def scan_seconds(env: Mapping[str, str]) -> float:
+    """:data:`SCAN_SECONDS`, or ``GENTLE_HOOKS_SCAN_SECONDS`` when it is a smaller
+    non-negative number (anything else is ignored: the bound never grows)."""
+    try:
+        given = float(env.get("GENTLE_HOOKS_SCAN_SECONDS", ""))
+    except ValueError:
+        return SCAN_SECONDS
+    return given if 0 <= given < SCAN_SECONDS else SCAN_SECONDS
+
+
+def _timed_out(args: Sequence[str], seconds: float) -> GitError:
+    return GitError(
+        f"git {args[0]} -G did not finish within {seconds:g}s (a preselect pattern git's "
+        "regex engine is slow on, or very large files); stopped, nothing judged"
+    )
+
+
 def run_git(
-    args: Sequence[str], cwd: str, env: Mapping[str, str], input: bytes | None = None
+    args: Sequence[str],
+    cwd: str,
+    env: Mapping[str, str],
+    input: bytes | None = None,
+    timeout: float | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     """Run ``git <args>`` in ``cwd`` to completion, stdout and stderr captured; stdin is
     ``input``, or /dev/null when None. The exit code is the caller's to judge.
 
     Raises:
-        GitError: git is not on PATH.
+        GitError: git is not on PATH; it ran past ``timeout`` seconds (killed: a ``-G``
+            scan, :data:`SCAN_SECONDS`).
     """
-    return _spawn(
-        subprocess.run,
-        args,
-        cwd,
-        env,
-        input=input,
-        capture_output=True,
-        check=False,
-        stdin=None if input is not None else subprocess.DEVNULL,
-    )
+    try:
+        return _spawn(
+            subprocess.run,
+            args,
+            cwd,
+            env,
+            input=input,
+            capture_output=True,
+            check=False,
+            stdin=None if input is not None else subprocess.DEVNULL,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:  # subprocess.run killed and reaped it
+        raise _timed_out(args, timeout or 0) from None
+
+
+def communicate_within(
+    proc: subprocess.Popen[bytes], data: bytes | None, args: Sequence[str], seconds: float | None
+) -> bytes:
+    """``proc.communicate(data)``'s stdout, within ``seconds`` (None: no bound).
+
+    Raises:
+        GitError: it ran longer (killed and reaped first).
+    """
+    try:
+        return proc.communicate(data, timeout=seconds)[0]
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise _timed_out(args, seconds or 0) from None
 
 
 def popen_git(

@@ -40,6 +40,18 @@ if TYPE_CHECKING:
     ]
 
 
+#: What concludes the merge git keeps in progress after a pre-merge-commit block (the same
+#: ``git merge`` fails then: "You have not concluded your merge").
+CONCLUDE_MERGE = "git commit --no-edit"
+
+
+def then_run(hook: str) -> list[str]:
+    """The commands a blocked ``hook``'s way out ends with, after every candidate's:
+    :data:`CONCLUDE_MERGE` for ``pre-merge-commit``, none for the other gates (their own
+    git command, run again, is the retry)."""
+    return [CONCLUDE_MERGE] if hook == "pre-merge-commit" else []
+
+
 def output_format(env: Mapping[str, str]) -> tuple[str, str | None]:
     """(``text``, ``json`` or ``both``; a note when ``GENTLE_HOOKS_FORMAT`` holds another
     value, which then prints text)."""
@@ -124,6 +136,8 @@ def decision_object(
         # words: the git command is theirs (a merge's is concluded with git commit)
         "override": override_words(call.name) if decision == "blocked" else None,
         "candidates": [_candidate(v) for v in judged if v[2].decision.applies],
+        # run after every candidate's steps, whichever way resolved them
+        "then_run": then_run(call.name) if decision == "blocked" else [],
         "lines": list(lines),
     }
 

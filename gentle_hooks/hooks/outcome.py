@@ -264,7 +264,7 @@ def _conclude(
             f"warn mode ({source}): reported, not blocking; let through by {who} and recorded"
         )
         return EXIT_OK, f"warn mode ({source})"
-    lines.append(retry_line(call.name))
+    lines.extend(retry_lines(call.name))
     lines.append(f"note: {override_words(call.name)}")
     return EXIT_BLOCKED, None
 
@@ -274,14 +274,19 @@ def _conclude(
 _GIT_COMMAND = {"pre-push": "git push"}
 
 
-def retry_line(hook: str) -> str:
+def retry_lines(hook: str) -> list[str]:
     """The block's last words before the override: what to run again once the commands
-    above have run (the same git command, judged again; a merge git keeps in progress
-    after a pre-merge-commit block is concluded with ``git commit``, as git says)."""
-    if hook == "pre-merge-commit":  # git merge again: "You have not concluded your merge"
-        return (
-            "after that, conclude the merge git kept in progress with git commit --no-edit: "
-            "the gate judges it again"
-        )
+    above have run (the same git command, judged again). A merge git keeps in progress
+    after a pre-merge-commit block is concluded with ``git commit --no-edit``, as git says
+    (the same ``git merge`` fails: "You have not concluded your merge"): that command is a
+    ``run:`` line after a ``then, either way`` line, so it ends every way printed above."""
+    from gentle_hooks.hooks.decision import then_run
+
+    if hook == "pre-merge-commit":
+        return [
+            "then, either way, conclude the merge git kept in progress with git commit "
+            "--no-edit: the gate judges it again",
+            *(f"  run: {c}" for c in then_run(hook)),
+        ]
     again = _GIT_COMMAND.get(hook, "git commit")
-    return f"after that, run the same {again} again: the gate judges it again"
+    return [f"after that, run the same {again} again: the gate judges it again"]

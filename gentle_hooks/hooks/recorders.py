@@ -345,7 +345,9 @@ def rewrite_pairs(
 def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]) -> int:
     """Record each rewritten commit's replacement by what it carries, and carry the old
     commit's record to it (stale when the tree changed: its verification was for another
-    candidate). Each distinct ``(old, new)`` pair is recorded once.
+    candidate). Each distinct ``(old, new)`` pair is recorded once. Behind another
+    process's held write lock the records are spooled, as post-commit's
+    (:func:`~gentle_hooks.services.delivered.spool_commit`), and their notes wait.
 
     Raises:
         UsageError: the work took longer than
@@ -356,10 +358,11 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
     import time
 
     from gentle_hooks.git.repository import Repository
+    from gentle_hooks.ledger.sqlite_file import StoreError
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.sync import drop_copied_notes, write_commit_notes
     from gentle_hooks.services.attribution import carried_by_commits
-    from gentle_hooks.services.delivered import record_commit
+    from gentle_hooks.services.delivered import record_commit, spool_commit
     from gentle_hooks.services.settle import rewrite_keeps_writer_content
 
     deadline = time.monotonic() + hook_seconds(env)
@@ -369,9 +372,16 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
         return EXIT_OK
     rest: list[tuple[str, str]] = []
     infos = {i.id: i for i in repo.read_commits([new for _, new in pairs])}
+    busy: StoreError | None = None  # another process holds the write lock: spool the rest
+    spooled: list[str] = []
     with Ledger.open(path) as led:
-        if where.root is not None and led.live_elsewhere(where.root):
-            led.record_worktree(list(infos), where.root, "post-rewrite")
+        try:
+            if where.root is not None and led.live_elsewhere(where.root):
+                led.record_worktree(list(infos), where.root, "post-rewrite")
+        except StoreError as exc:
+            if not exc.busy:
+                raise
+            busy = exc  # as post-commit: the records are spooled below
         work = carried_by_commits(repo, led, list(infos.values()))
         old_records = {r.commit_id: r for r in led.commit_records([old for old, _ in pairs])}
         recorded: list[CommitRecord] = []
@@ -388,11 +398,33 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
             ):
                 human.append(new)  # every writer line taken out: the human's commit
                 continue
-            recorded.append(
-                record_commit(repo, led, info, work[new], "post-rewrite", env, old_records.get(old))
+            try:
+                if busy is None:
+                    recorded.append(
+                        record_commit(
+                            repo, led, info, work[new], "post-rewrite", env, old_records.get(old)
+                        )
+                    )
+                    continue
+            except StoreError as exc:
+                if not exc.busy:
+                    raise
+                busy = exc
+            # behind a held write lock, as post-commit: durable in the spool, folded in by
+            # the next command that opens the ledger (doctor --fix writes the notes then)
+            kept = spool_commit(
+                repo, led, info, work[new], "post-rewrite", env, busy, old_records.get(old), False
             )
+            spooled.append(kept)
         write_commit_notes(repo, led, recorded)
         drop_copied_notes(repo, human)
+    if spooled:
+        print(
+            f"gentle-hooks: spooled the record(s) of {len(spooled)} rewritten commit(s) in "
+            f"{spooled[0]}: another process holds the ledger's write lock; the next command "
+            "that opens the ledger folds them in",
+            file=sys.stderr,
+        )
     if rest:
         command = call.args[0] if call.args else env.get("PRE_COMMIT_REWRITE_COMMAND", "")
         raise keep_unrecorded(where.common_dir, command, rest, hook_seconds(env))

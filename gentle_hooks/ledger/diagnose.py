@@ -65,13 +65,18 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
         return (
             StoreCheck("store", False, f"{links[0]}: is a symbolic link (refused; move it away)"),
         )
+    kind = state_not_directory(path)
+    if kind is not None:  # before its companions: they cannot be in a file (ENOTDIR)
+        words = (
+            f"{directory} is not a directory (it is {kind}; the fix moves it aside, kept as "
+            f"{os.path.basename(directory)}.broken-TIME, and makes the state directory again)"
+        )
+        return (StoreCheck("store", False, words, fixable=True),)
     for place in companions(path):
         kind = odd_file(place)
         if kind is not None:  # SQLite would block on a FIFO or fail on anything else there
             words = f"{place}: is {kind} (refused; the fix moves it aside, kept, renamed)"
             return (StoreCheck("store", False, words, fixable=True),)
-    if os.path.lexists(directory) and not os.path.isdir(directory):
-        return (StoreCheck("store", False, f"{directory}: is not a directory (move it away)"),)
     if not os.path.lexists(path):
         return (StoreCheck("store", True, f"{path}: not created yet (nothing recorded)"),)
     kind = odd_file(path)
@@ -361,6 +366,40 @@ def is_damaged(path: str, checks: tuple[StoreCheck, ...]) -> bool:
     if os.path.islink(directory) or any(odd_file(p) for p in companions(path)):
         return False
     return os.path.isfile(path) and not os.path.islink(path)
+
+
+def state_not_directory(path: str) -> str | None:
+    """What stands in the place of the state directory of the ledger file ``path`` when it
+    is neither a directory nor a symbolic link (a link is refused, never moved: see
+    :func:`diagnose`), as a phrase (``a regular file``, ``a FIFO``); None otherwise."""
+    import stat
+
+    from gentle_hooks.bounded import file_kind
+
+    try:
+        mode = os.lstat(os.path.dirname(path)).st_mode
+    except OSError:
+        return None
+    if stat.S_ISDIR(mode) or stat.S_ISLNK(mode):
+        return None
+    return "a regular file" if stat.S_ISREG(mode) else file_kind(mode)
+
+
+def move_state_aside(path: str, stamp: str) -> str:
+    """Rename what stands in the place of the state directory of the ledger file ``path``
+    (:func:`state_not_directory`) to ``<dir>.broken-STAMP`` (kept) and make the state
+    directory again; the new path of what was there.
+
+    Raises:
+        OSError: the rename or the new directory failed.
+    """
+    directory = os.path.dirname(path)
+    target = f"{directory}.broken-{stamp}"
+    if os.path.lexists(target):
+        raise FileExistsError(0, "already exists", target)
+    os.rename(directory, target)
+    os.mkdir(directory)
+    return target
 
 
 def move_aside(path: str, stamp: str) -> str:

@@ -48,7 +48,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TypeVar
 
-    R = TypeVar("R", Receipt, SpotCheck, VerdictRecord, ReviewFact)
+    R = TypeVar("R", Receipt, SpotCheck, VerdictRecord, ReviewFact, VerifyRun)
 
 
 #: :func:`~gentle_hooks.policy.selfcheck.receipt_standing` of (command, exit status,
@@ -381,6 +381,8 @@ def facts_of_commits(
         m.id: m for m in led.mutations(sorted({e.mutation_id for _, es, _ in items for e in es}))
     }
     receipts, spot_checks, verdicts, reviews = led.bound_records(identities)
+    # the verify runs hold a failed run's verdicts back (R2) and name a faulty brief
+    runs = _by_identity(led.verify_runs_of(identities))
     bound = (
         _by_identity(receipts),
         _by_identity(spot_checks),
@@ -413,6 +415,7 @@ def facts_of_commits(
             other_candidates=tuple(
                 (table, totals[table] - per.get(identity, 0)) for table, per in counts.items()
             ),
+            verify_runs=tuple(runs.get(identity, ())),
         )
         if not entries and head is not None:
             more_mutations, more_escalations = delivered[head]

@@ -70,6 +70,23 @@ _OS_COLUMNS = frozenset(
     | {"before_blob", "head", "tree", "base_tree", "commit_id", "rewritten_from", "identity"}
 )
 
+#: Columns holding one path relative to the work tree root, given to git as a pathspec:
+#: git refuses an empty one and one outside the repository, so no command could use the
+#: row (issue 16, refuter r16y).
+_TREE_PATHS = frozenset({("writer_entry", "path")})
+
+
+def outside_tree(path: str) -> str | None:
+    """Why ``path`` is not a path inside the work tree as a recorder writes one (empty,
+    absolute, or with a ``..`` component), or None."""
+    if not path:
+        return "not a path in the work tree: empty"
+    if path.startswith("/"):
+        return "not a path in the work tree: absolute"
+    if ".." in path.split("/"):
+        return "not a path in the work tree: a '..' component"
+    return None
+
 
 def to_row(rec: Record) -> dict[str, object]:
     """A record's column values (without ``id``), JSON lists and 0/1 encoded."""
@@ -233,6 +250,10 @@ def _column(
         items = value if isinstance(value, tuple) else (value,)
         if any(isinstance(v, str) and "\x00" in v for v in items):
             raise bad("holds a NUL character")
+    if (table, name) in _TREE_PATHS and isinstance(value, str):
+        why = outside_tree(value)
+        if why is not None:
+            raise bad(why)
     domain = DOMAINS.get((table, name))
     if domain is not None and value not in domain:
         raise bad("not one of " + ", ".join(sorted(map(str, domain))))

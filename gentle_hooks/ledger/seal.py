@@ -72,6 +72,36 @@ def _read(path: str) -> bytes:
     return data
 
 
+def key_problem(ledger: str) -> tuple[str, bool] | None:
+    """What is wrong with the key file of the ledger file ``ledger`` (for ``doctor``), or
+    None when there is none or it is a usable key.
+
+    Returns:
+        (words naming the key's path and what is wrong, whether the mode alone is wrong:
+        a regular file of this user's, of a key's size, that others may read or write).
+        Never blocks: a link is not followed, a FIFO not waited on.
+    """
+    from gentle_hooks.bounded import file_kind
+
+    path = key_path(ledger)
+    try:
+        st = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None  # no key; a state directory that is none is the store check's
+    except OSError as exc:
+        return f"{path} cannot be read ({exc.strerror})", False
+    if not stat.S_ISREG(st.st_mode):
+        return f"{path} is {file_kind(st.st_mode)}, not a key file", False
+    try:
+        _read(path)
+    except FileNotFoundError:
+        return None  # removed since the lstat: no key, as before one is made
+    except KeyFault as exc:
+        only_mode = st.st_uid == os.getuid() and st.st_size == _KEY_BYTES
+        return str(exc), only_mode and bool(st.st_mode & 0o077)
+    return None
+
+
 def ledger_key(ledger: str, *, create: bool) -> bytes | None:
     """This ledger's secret: read, or (``create``) made when there is none.
 

@@ -88,6 +88,13 @@ class Ledger(PendingWork, Quarantine):
         key = self._seal_key() if runs else None
         return [r for r in runs if is_sealed(key, r)]
 
+    def verify_runs_of(self, identities: Sequence[str]) -> list[VerifyRun]:
+        """:meth:`verify_runs` of many identities at once (oldest first; group by
+        ``identity``)."""
+        runs = self._select_in(VerifyRun, "identity", identities)
+        key = self._seal_key() if runs else None
+        return [r for r in runs if is_sealed(key, r)]
+
     def unsealed_runs(self, identity: str) -> list[VerifyRun]:
         """The ``verify_run`` rows of one identity :meth:`verify_runs` leaves out, oldest
         first (for the line that says why a verdict is not observed)."""
@@ -111,6 +118,11 @@ class Ledger(PendingWork, Quarantine):
         if not run.recorded_at:
             run = replace(run, recorded_at=self._clock())
         return self.add(replace(run, mac=run_mac(key, run)))
+
+    def sealed_run_count(self) -> int:
+        """How many ``verify_run`` rows carry a seal (whatever key made it): the rows a new
+        key would leave unverified."""
+        return int(self._query("SELECT count(*) FROM verify_run WHERE mac IS NOT NULL")[0][0])
 
     def _seal_key(self) -> bytes | None:
         """This ledger's key, or None (none made yet, or not usable: nothing is sealed)."""

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import os
 
+from gentle_hooks.bounded import WriteError, write_whole
+from gentle_hooks.errors import UsageError
+
 #: The list's name under ``$XDG_STATE_HOME/gentle-hooks``.
 LIST = "created-dirs"
 
@@ -37,11 +40,10 @@ def _write(lines: list[str]) -> None:
     path = list_path()
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write("".join(f"{line}\n" for line in lines))
-        os.replace(tmp, path)
-    except OSError:  # unwritable: uninstall keeps the folders, the safe side
+        # a random name opened O_EXCL | O_NOFOLLOW, never a guessable one
+        write_whole(path, "".join(f"{line}\n" for line in lines).encode("utf-8"))
+    except (OSError, UnicodeEncodeError, WriteError):
+        # unwritable: uninstall keeps the folders, the safe side
         return
 
 
@@ -87,3 +89,24 @@ def prune(path: str, rel: str) -> None:
         where = os.path.dirname(where)
     if removed:
         _write([k for k in known if k not in removed])
+
+
+def refuse_project_link(path: str, scope: str, root: str | None) -> None:
+    """Refuse a write of ``path`` in project scope when it, or a folder between the work
+    tree root ``root`` and it, is a symbolic link: the write would follow it out of the
+    repository (a user's own files may be links: user scope follows them).
+
+    Raises:
+        UsageError: such a link, named; nothing was changed.
+    """
+    if scope != "project" or root is None:
+        return
+    rel = os.path.relpath(path, root)
+    probe = root
+    for part in rel.split(os.sep):
+        probe = os.path.join(probe, part)
+        if os.path.islink(probe):
+            raise UsageError(
+                f"{probe} is a symbolic link: a project's agent configuration is written only "
+                "inside the repository, never through a link; nothing was changed"
+            )

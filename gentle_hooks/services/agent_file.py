@@ -27,7 +27,7 @@ from gentle_hooks.agents.payload import read_file
 from gentle_hooks.agents.runtimes import Runtime, Wiring, record_command
 from gentle_hooks.bounded import write_whole
 from gentle_hooks.errors import UsageError
-from gentle_hooks.services.agent_dirs import make_parents, prune
+from gentle_hooks.services.agent_dirs import make_parents, prune, refuse_project_link
 from gentle_hooks.services.agent_install import (
     AgentChange,
     config_path,
@@ -86,6 +86,7 @@ def install_file(rt: Runtime, scope: str, root: str | None, env: Mapping[str, st
     assert rt.wiring is not None
     w = rt.wiring
     path = config_path(w, scope, root, env)
+    refuse_project_link(path, scope, root)
     program, notes = program_for(scope, env)
     command = record_command(rt.name, program)
     scoped = w.notes + (w.project_notes if scope == "project" else ())

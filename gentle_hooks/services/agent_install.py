@@ -36,7 +36,7 @@ from gentle_hooks.agents.runtimes import Runtime, Wiring, record_command, runtim
 from gentle_hooks.bounded import write_whole
 from gentle_hooks.errors import UsageError
 from gentle_hooks.services import agent_kept
-from gentle_hooks.services.agent_dirs import make_parents
+from gentle_hooks.services.agent_dirs import make_parents, refuse_project_link
 from gentle_hooks.services.agent_reach import reach, working_program
 from gentle_hooks.values.frozen import field, frozen
 
@@ -428,8 +428,7 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
             standing,
             (f"our hook stands inline in {where}; it is left as you wrote it", *off),
         )
-    # ours may already be in another file the runtime reads (settings.local.json, another
-    # .github/hooks/*.json): it is updated there, never added a second time
+    # ours in another file it reads (settings.local.json, hooks/*.json): edited there, not added
     path, loaded = _where_ours(rt, scope, root, env)
 
     def runs_as_written(before: str) -> bool:
@@ -449,6 +448,7 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
     except wiring.ShapeError as exc:
         raise UsageError(f"{path}: {exc}; nothing was changed") from None
     if what != "unchanged" or loaded is None:
+        refuse_project_link(path, scope, root)
         write_config(path, loaded, new, w, rt.doc)
         what = "added" if loaded is None else what
         if what == "added":  # what the file held that uninstall gives back

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 
 from gentle_hooks.agents import wiring
 from gentle_hooks.agents.runtimes import Wiring
+from gentle_hooks.bounded import WriteError, write_whole
 from gentle_hooks.services.agent_dirs import list_path
 
 #: The list's name beside the folder list.
@@ -49,11 +50,12 @@ def _write(rows: list[dict[str, object]]) -> None:
     path = _list()
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
-        os.replace(tmp, path)
-    except OSError:  # unwritable: uninstall falls back to what the document shows
+        # a random name opened O_EXCL | O_NOFOLLOW, never a guessable one
+        write_whole(
+            path, "".join(json.dumps(r, sort_keys=True) + "\n" for r in rows).encode("utf-8")
+        )
+    except (OSError, UnicodeEncodeError, WriteError):
+        # unwritable: uninstall falls back to what the document shows
         return
 
 

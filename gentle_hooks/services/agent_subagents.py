@@ -25,6 +25,7 @@ import os
 import stat
 import time
 
+from gentle_hooks.bounded import WriteError, write_whole
 from gentle_hooks.errors import GentleError
 from gentle_hooks.ledger.location import STATE_DIR
 from gentle_hooks.values.frozen import frozen
@@ -87,13 +88,12 @@ def start(
     )
     stem = _prefix(runtime, session) + _digest(f"{now}{os.getpid()}")
     path = os.path.join(where, stem + ".json")
-    tmp = os.path.join(where, stem + ".tmp")
     try:
         os.makedirs(where, exist_ok=True)
-        with open(tmp, "w", encoding="utf-8") as f:
-            f.write(blob)
-        os.replace(tmp, path)
-    except (OSError, UnicodeEncodeError) as exc:
+        # a random name opened O_EXCL | O_NOFOLLOW: a link planted at a guessable name is
+        # never written through
+        write_whole(path, blob.encode("utf-8"))
+    except (OSError, UnicodeEncodeError, WriteError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise GentleError(f"cannot keep the subagent's marker in {where}: {why}") from None
     return path

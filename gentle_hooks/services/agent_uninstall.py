@@ -19,10 +19,11 @@ from gentle_hooks.agents import jsonedit, wiring
 from gentle_hooks.agents.runtimes import Runtime, record_command, runtime
 from gentle_hooks.bounded import write_whole
 from gentle_hooks.services import agent_kept
-from gentle_hooks.services.agent_dirs import prune
+from gentle_hooks.services.agent_dirs import prune, refuse_project_link
 from gentle_hooks.services.agent_file import uninstall_file
 from gentle_hooks.services.agent_install import (
     AgentChange,
+    config_path,
     link_note,
     load_for_edit,
     locations,
@@ -117,10 +118,20 @@ def uninstall_agent(
     other entry stays. A file that holds only ours (``own_file``) is removed.
 
     Raises:
-        UsageError: a runtime without a hook point; a file that is not plain JSON.
+        UsageError: a runtime without a hook point; a file that is not plain JSON; a
+            project file reached through a symbolic link (nothing is changed then).
     """
     rt = runtime(name)
     w = wiring_of(rt)
+    if "project" in scopes and root is not None:
+        # before any scope changes: nothing is removed or rewritten through a link that
+        # leads out of the repository
+        files = [config_path(w, "project", root, env)] if w.shape == "file" else []
+        for path in files or [
+            *locations(w, "project", root, env),
+            *shadowed(w, "project", root, env),
+        ]:
+            refuse_project_link(path, "project", root)
     out = []
     for scope in scopes:
         if scope == "project" and root is None:

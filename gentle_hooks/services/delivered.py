@@ -143,12 +143,15 @@ def spool_commit(
     hook: str,
     env: Mapping[str, str],
     busy: StoreError,
+    old: CommitRecord | None = None,
+    escalations: bool = True,
 ) -> str:
     """Keep the commit record :func:`record_commit` could not store behind another
     process's held write lock in the spool (:mod:`gentle_hooks.ledger.spool`), durably,
-    with the entries the commit took and its root's unlinked escalations, as ``record``
-    keeps a mutation; the spool's path. The next command that opens the ledger folds it in
-    (once per commit: a commit with a record already is skipped).
+    with the entries the commit took and (``escalations``: post-commit's) its root's
+    unlinked escalations, as ``record`` keeps a mutation; ``old`` as in
+    :func:`record_commit`; the spool's path. The next command that opens the ledger folds
+    it in (once per commit: a commit with a record already is skipped).
 
     Raises:
         StoreError: ``busy``, when the spool cannot be written either.
@@ -159,8 +162,8 @@ def spool_commit(
     from gentle_hooks.ledger.rows import to_row
     from gentle_hooks.values.frozen import replace
 
-    rec = replace(commit_record_of(repo, info, hook, env), recorded_at=time.time())
-    line = spool.commit_line_of(to_row(rec), [e.id for e in work.entries], True)
+    rec = replace(commit_record_of(repo, info, hook, env, old), recorded_at=time.time())
+    line = spool.commit_line_of(to_row(rec), [e.id for e in work.entries], escalations)
     try:
         return spool.append(led.path, line)
     except OSError:

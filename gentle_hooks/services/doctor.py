@@ -68,7 +68,9 @@ def check_ledger(repo: Repository) -> list[CheckResult]:
     odd = sentinel_check(path)
     if odd is not None:
         out.append(CheckResult(odd.name, False, odd.detail, cli("doctor", "--fix")))
-    return out + spool_checks(path)
+    from gentle_hooks.services.doctor_key import key_checks
+
+    return out + spool_checks(path) + [CheckResult("key", *k) for k in key_checks(path)]
 
 
 def spool_checks(path: str) -> list[CheckResult]:

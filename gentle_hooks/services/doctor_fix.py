@@ -157,6 +157,31 @@ def set_journal_aside(cwd: str | None) -> list[str]:
     return _repair(cwd, "journal", move)
 
 
+def set_state_aside(cwd: str | None) -> list[str]:
+    """``doctor --fix``: move what stands in the state directory's place when it is not a
+    directory (a file, a FIFO; a symbolic link is left) aside, kept as
+    ``gentle-hooks.broken-TIME``, and make the state directory again
+    (:func:`~gentle_hooks.ledger.diagnose.move_state_aside`); the line saying what was done.
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    import time
+
+    from gentle_hooks.ledger.diagnose import move_state_aside, state_not_directory
+
+    path = _ledger_of(cwd)
+    if state_not_directory(path) is None:
+        return []
+    directory = os.path.dirname(path)
+    stamp = time.strftime("%Y%m%dT%H%M%SZ", time.gmtime())
+    try:
+        moved = move_state_aside(path, stamp)
+    except OSError as exc:
+        return [f"could not move {directory} aside: {exc.strerror}"]
+    return [f"moved {directory} (not a directory) aside: {moved}; made the state directory"]
+
+
 def set_odd_companions_aside(cwd: str | None) -> list[str]:
     """``doctor --fix``: move what stands at a name SQLite keeps beside the ledger
     (``-wal``, ``-shm``, ``-journal``) aside when it is not a file SQLite could have

@@ -101,3 +101,24 @@ def test_the_signature_ignores_record_ids_and_notes() -> None:
     assert (
         signature(one) == signature(two) == (BLOCKED.split(": ", 1)[1], HEADLINE.split(":   ")[1])
     )
+
+
+def test_a_failed_command_s_printed_or_alternative_is_run_next(tmp_path: Path) -> None:
+    # the run: line fails (a CLI not on PATH); the or: line below it is the same with git
+    # alone, printed by the block: in band when it works
+    agent, work = _agent(tmp_path)
+    action = _block(
+        BLOCKED, HEADLINE, "gentle-hooks:   run: no-such-cli sync", "gentle-hooks:   or: touch done"
+    )
+    step = agent.attempt(work, action)
+    assert step.exit == 0
+    assert [b.cls for b in agent.blocks] == ["in_band"], agent.blocks
+
+
+def test_an_or_alternative_that_fails_too_is_a_dead_end(tmp_path: Path) -> None:
+    agent, work = _agent(tmp_path)
+    action = _block(BLOCKED, HEADLINE, "gentle-hooks:   run: false", "gentle-hooks:   or: false")
+    agent.attempt(work, action)
+    assert [b.cls for b in agent.blocks] == ["dead_end"], agent.blocks
+    ran = [s.argv[-1] for s in agent.sb.steps if s.who == "agent"]
+    assert ran == ["false", "false"], ran

@@ -82,3 +82,22 @@ def test_a_journey_whose_tool_is_missing_is_skipped_with_why_in_the_table(
     rows = table(outcomes).splitlines()
     for name in npm:
         assert f"| {name} | skipped: npm is not installed | " in "\n".join(rows), rows
+
+
+def test_the_document_says_how_the_bench_ran(tmp_path: Path) -> None:
+    # where the time goes: per journey (seconds), and for the run its wall time, jobs, the
+    # shared setup before the first journey and the machine's load
+    from bench.journeys.results import Run
+
+    outcomes = run_journeys(tmp_path, only=["hook-help"])
+    run = Run(12.34, 2, {"hook_repo": 1.5}, (5.0, 4.0, 3.0), (6.0, 4.5, 3.1))
+    summary = document(outcomes, run)["summary"]
+    assert isinstance(summary, dict)
+    assert summary["wall_seconds"] == 12.3 and summary["jobs"] == 2, summary
+    assert summary["setup_seconds"] == {"hook_repo": 1.5}, summary
+    assert summary["load_average"] == {"start": [5.0, 4.0, 3.0], "end": [6.0, 4.5, 3.1]}
+    assert run.line() == (
+        "wall 12.3 s, 2 journey(s) at a time, shared setup: hook_repo 1.5 s, "
+        "load average (1 min) 5.00 -> 6.00"
+    )
+    assert "wall_seconds" not in document(outcomes)["summary"]  # type: ignore[operator]

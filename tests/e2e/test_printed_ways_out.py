@@ -91,8 +91,8 @@ def test_a_spot_check_in_a_checkout_writes_no_bytecode_into_a_committed_pycache(
 def test_a_blocked_merge_is_concluded_with_git_commit_as_printed(native: World) -> None:
     """A pre-merge-commit block leaves git's merge in progress (``MERGE_HEAD``): running the
     same ``git merge`` again fails ("You have not concluded your merge"), so the block's
-    last words say to conclude it with ``git commit --no-edit``, which passes once the
-    printed way has run."""
+    last words say to conclude it with ``git commit --no-edit``, a ``run:`` line every
+    printed way ends with, which passes once the way's other commands have run."""
     w = native
     w.ok("switch", "-q", "-c", "topic")
     w.unverified(V2)
@@ -102,11 +102,11 @@ def test_a_blocked_merge_is_concluded_with_git_commit_as_printed(native: World) 
     blocked = w.git("merge", "--no-ff", "--no-edit", "topic")
     assert blocked.code != 0, blocked
     assert (w.work / ".git" / "MERGE_HEAD").exists()
-    conclude = "conclude the merge git kept in progress with git commit --no-edit"
+    conclude = "then, either way, conclude the merge git kept in progress with git commit"
     assert any(conclude in line for line in blocked.said), blocked
-    paste_first_way(w, blocked.said, w.work, shlex.join(TOP_TEST))
-    done = w.git("commit", "--no-edit")
-    assert done.code == 0, done
+    ran = paste_first_way(w, blocked.said, w.work, shlex.join(TOP_TEST))
+    assert ran[-1] == "git commit --no-edit", ran  # a run: line, pasted with the way
+    assert not (w.work / ".git" / "MERGE_HEAD").exists()
     assert len(w.ok("log", "-1", "--format=%P").split()) == 2  # the merge commit
 
 
@@ -138,6 +138,7 @@ def test_every_line_of_a_merge_block_names_git_commit_and_its_override_works(
     assert any(f"note: {override}" in line for line in blocked.said), said
     assert decision["hook"] == "pre-merge-commit", decision
     assert decision["override"].startswith(override), decision
+    assert decision["then_run"] == ["git commit --no-edit"], decision
     through = w.git("commit", "--no-edit", env={"GENTLE_HOOKS_SKIP": "merging on purpose"})
     assert through.code == 0, through
     assert len(w.ok("log", "-1", "--format=%P").split()) == 2  # the merge commit

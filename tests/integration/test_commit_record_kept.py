@@ -110,3 +110,34 @@ def test_doctor_names_a_writer_commit_without_a_record_and_fix_records_it(
     assert _rows(repo, "SELECT commit_id, hook FROM commit_record") == [(head, "doctor")]
     assert git(repo, "notes", "--ref=gentle-hooks", "list", head).strip()
     assert "ok    commits: every delivered writer commit is recorded" in fixed.stdout.decode()
+
+
+def test_a_post_rewrite_behind_a_held_lock_spools_the_rewritten_commits_record(
+    repo: Path,
+) -> None:
+    """Refuter r16y (issue 16): post-rewrite exited 2 behind another process's held write
+    lock and the amended commit's record (carried from the old one) was lost; it is spooled
+    as post-commit's is, and folded in by the next command."""
+    _installed(repo)
+    _writer_staged(repo)
+    assert _commit(repo).returncode == 0
+    old = git(repo, "rev-parse", "HEAD").strip()
+    with _held(repo):
+        amend = subprocess.run(
+            ["git", "commit", "-q", "--no-verify", "--amend", "-m", "writer, amended"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert amend.returncode == 0, amend.stderr
+        assert "spooled the record(s) of 1 rewritten commit(s)" in amend.stderr, amend.stderr
+        assert b'"commit": {' in (_state(repo) / "spool.jsonl").read_bytes()
+    new = git(repo, "rev-parse", "HEAD").strip()
+    assert hostile(repo, "status").returncode in (0, 1)  # a reader folds the spool in
+    assert not (_state(repo) / "spool.jsonl").exists()
+    rows = _rows(repo, "SELECT commit_id, hook, rewritten_from, stale FROM commit_record")
+    assert (new, "post-rewrite", old, 0) in rows, rows
+    fixed = hostile(repo, "doctor", "--fix")  # the note the hook could not write
+    assert fixed.returncode == 0, fixed.stdout
+    assert git(repo, "notes", "--ref=gentle-hooks", "list", new).strip()

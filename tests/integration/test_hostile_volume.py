@@ -328,3 +328,27 @@ def test_pre_receive_names_a_ref_that_is_not_utf8_by_its_bytes(repo: Path) -> No
     assert proc.returncode == 1, err
     assert f"BLOCKED {commit[:12]} on refs/heads/caf\\xe9: " in err, err
     assert "\ufffd" not in err
+
+
+def test_a_process_call_scan_past_its_time_bound_stops_in_one_line(repo: Path) -> None:
+    """Refuter r16y (issue 16): git's ``-G`` scan for process calls had no time bound (a
+    pattern its regex engine is slow on, or huge blobs, held a gate for ever). Past
+    ``SCAN_SECONDS`` (lowered to 0 here) git is killed: one line, exit 2, the gate closed."""
+    write(repo / "src" / "run.py", 'import subprocess\nsubprocess.run(["ls"])\n')
+    recorded = _run(repo, "record", "--model", "m", "--effort", "low", "src/run.py")
+    assert recorded.returncode == 0, recorded.stderr  # a writer's change: the gate judges it
+    git(repo, "add", "-A")
+    assert _run(repo, "assess").returncode == 0
+    for args in (("assess",), ("assess", "--json"), ("hook", "pre-commit")):
+        proc = _run(repo, *args, env={"GENTLE_HOOKS_SCAN_SECONDS": "0"})
+        err = proc.stderr.decode()
+        assert proc.returncode == 2, (args, err)
+        assert len(err.strip().splitlines()) == 1 and "-G did not finish within 0s" in err, err
+
+
+def test_an_over_large_scan_limit_never_raises_the_bound() -> None:
+    from gentle_hooks.git.process import SCAN_SECONDS, scan_seconds
+
+    for given in ("1e9", "nan", "-1", "x", ""):
+        assert scan_seconds({"GENTLE_HOOKS_SCAN_SECONDS": given}) == SCAN_SECONDS
+    assert scan_seconds({"GENTLE_HOOKS_SCAN_SECONDS": "2.5"}) == 2.5

@@ -65,7 +65,24 @@ DAMAGE = [
     ("writer_entry", "added", "'[[1]]'"),
     # a BLOB root: the gates' queries by root would not even see the row
     ("pending_mutation", "root", "CAST(root AS BLOB)"),
+    # a path git refuses as a pathspec: the gates said "outside repository" while doctor
+    # said healthy (issue 16, refuter r16y)
+    ("writer_entry", "path", "''"),
+    ("writer_entry", "path", "'/etc/passwd'"),
+    ("writer_entry", "path", "'src/../../x'"),
 ]
+
+
+@pytest.mark.parametrize("value", ["''", "'/etc/passwd'", "'src/../../x'", "'../x'"])
+def test_doctor_finds_a_writer_entry_path_outside_the_tree(recorded_repo: Path, value: str) -> None:
+    _edit_ledger(recorded_repo, f"UPDATE writer_entry SET path={value}")
+    gate = hostile(recorded_repo, "hook", "pre-commit")
+    assert gate.returncode == 2 and b"not a path in the work tree" in gate.stderr, gate.stderr
+    proc = hostile(recorded_repo, "doctor")
+    out = proc.stdout.decode()
+    assert proc.returncode == 2 and "healthy\n" not in out.replace("unhealthy", ""), out
+    assert "FAIL  rows: 1 row(s) other commands refuse: writer_entry row 1 column path" in out
+    assert "run: gentle-hook doctor --fix" in out
 
 
 @pytest.mark.parametrize(("table", "column", "value"), DAMAGE)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -179,6 +180,32 @@ def test_doctor_fails_when_the_state_directory_is_not_ours(
     write(repo / "src" / "app.py", "x = 2\n")
     record = hostile(repo, "record", "--model", "m", "--effort", "low")
     assert record.returncode == 2 and b".git/gentle-hooks" in record.stderr
+
+
+@pytest.mark.parametrize("kind", ["file", "fifo"])
+def test_a_state_directory_that_is_a_file_is_named_and_moved_aside_by_the_fix(
+    recorded: Path, kind: str
+) -> None:
+    """Refuter r16y (issue 16): doctor named ledger.sqlite3-wal ("Not a directory") instead
+    of the state directory itself, and --fix could not repair it."""
+    state = recorded / STATE
+    shutil.rmtree(state)
+    if kind == "file":
+        state.write_text("not a directory\n")
+    else:
+        os.mkfifo(state)
+    out = hostile(recorded, "doctor").stdout.decode()
+    line = next(x for x in out.splitlines() if x.startswith("FAIL  store:"))
+    assert f"{state} is not a directory" in line and "-wal" not in line, line
+    assert line.endswith("run: gentle-hook doctor --fix"), line
+    assert "FAIL  key" not in out, out
+    fixed = hostile(recorded, "doctor", "--fix")
+    assert fixed.returncode == 0, fixed.stdout.decode()
+    kept = [p for p in (recorded / ".git").iterdir() if p.name.startswith("gentle-hooks.broken-")]
+    assert len(kept) == 1 and not kept[0].is_dir()  # kept, never deleted
+    assert state.is_dir() and not state.is_symlink()
+    write(recorded / "src" / "app.py", "x = 3\n")
+    assert hostile(recorded, "record", "--model", "m", "--effort", "low").returncode == 0
 
 
 def test_sigkills_during_hooks_leave_nothing_the_next_command_does_not_clean(

@@ -217,3 +217,18 @@ def test_a_nul_in_a_column_given_to_the_os_is_refused(table: str, column: str, v
         _read(table, _row(table, column, value))
     assert caught.value.column == column
     _read(table, _row(table, column, value.replace("\x00", "").replace("\\u0000", "")))
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [("", "empty"), ("/etc/passwd", "absolute"), ("../x", "a '..'"), ("a/../../b", "a '..'")],
+)
+def test_a_writer_entry_path_outside_the_tree_is_refused(value: str, why: str) -> None:
+    """Refuter r16y (issue 16): git refused such a path as a pathspec in the gates (exit 2,
+    "outside repository") while doctor said healthy; the row decoder refuses it (doctor's
+    rows check names it, --fix quarantines it)."""
+    with pytest.raises(RowError, match=f"not a path in the work tree: {why}") as caught:
+        _read("writer_entry", _row("writer_entry", "path", value))
+    assert caught.value.column == "path"
+    for fine in ("a..b/c", "src/.x", "..a"):
+        _read("writer_entry", _row("writer_entry", "path", fine))

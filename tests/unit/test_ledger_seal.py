@@ -44,7 +44,11 @@ def test_every_field_is_under_the_seal() -> None:
     assert not is_sealed(None, sealed) and not is_sealed(key, replace(sealed, mac=None))
 
 
-@pytest.mark.parametrize("fault", ["open-to-others", "short", "link"])
+def _empty(path: str) -> None:
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+
+
+@pytest.mark.parametrize("fault", ["open-to-others", "short", "link", "fifo", "directory", "empty"])
 def test_a_key_that_is_not_private_seals_nothing(tmp_path: Path, fault: str) -> None:
     """A key file others may read, of the wrong size, or a link: reading finds no key (no
     row is sealed) and writing a run fails in one store line, exit 2."""
@@ -57,6 +61,10 @@ def test_a_key_that_is_not_private_seals_nothing(tmp_path: Path, fault: str) -> 
         elif fault == "short":
             with open(key, "wb") as fh:
                 fh.write(b"x")
+        elif fault in ("fifo", "directory", "empty"):
+            # never waited on, never read as a key (issue 16, refuter r16y)
+            os.unlink(key)
+            {"fifo": os.mkfifo, "directory": os.mkdir, "empty": _empty}[fault](key)
         else:
             os.rename(key, key + ".real")
             os.symlink(key + ".real", key)

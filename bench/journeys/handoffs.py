@@ -1,0 +1,80 @@
+"""Journeys whose way out crosses a boundary: CI's block resolved in a writer's clone that
+has only the pre-commit framework (no ``gentle-hook`` on PATH), and a verifier's run that
+failed on its own brief.
+
+Registered in :data:`bench.journeys.catalog.JOURNEYS` when :mod:`.catalog` is imported (it
+imports this module last); each builds its world, proves its edge case from git, then lets
+the agent resolve every block only by what it printed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+from bench.journeys.catalog import CI_FETCH_NOTES, Ctx, framework, journey, passed, writer_commit
+from bench.journeys.sandbox import CLI_BIN
+
+
+@journey(
+    "framework-only-ci-notes",
+    "framework-only writer clone pushed without its notes; CI's printed way out runs there",
+    needs="pre-commit",
+    on_path=False,
+)
+def _fw_only_ci_notes(ctx: Ctx) -> None:
+    w = framework(ctx, "pre-commit")
+    ctx.check(shutil.which("gentle-hook", path=ctx.sb.env["PATH"]) is None, "CLI off PATH")
+    writer_commit(ctx, w, 1)  # blocked once, resolved by the framework CLI's printed path
+    ctx.sb.prove(w, ["notes", "--ref=gentle-hooks", "show", "HEAD"], "spot_check", "a note on HEAD")
+    # the pre-push hook shares the notes; a push that skips it (--no-verify) does not
+    ctx.sb.git(w, "push", "-q", "--no-verify", "origin", "HEAD")
+    ctx.sb.prove_empty(w, ["ls-remote", "origin", "refs/notes/*"], "no notes on the remote")
+    ci = ctx.sb.clone("ci")
+    # CI installs the CLI (docs/ci.md); the writer's clone still has only the framework
+    on_ci = {"PATH": os.pathsep.join([str(CLI_BIN), ctx.sb.env["PATH"]])}
+    step = ctx.agent.attempt(
+        ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~1..HEAD", where=w, env=on_ci
+    )
+    passed(ctx, step.exit, "CI passed")
+    ctx.sb.prove(w, ["ls-remote", "origin", "refs/notes/gentle-hooks"], "refs/notes", "shared")
+    ran = [s.argv[-1] for s in ctx.sb.steps if s.who == "agent" and s.cwd == str(w)]
+    ctx.check(
+        any(r.startswith("git ls-remote --exit-code origin refs/notes") for r in ran),
+        f"the notes were shared with git alone (the or: line): {ran[-3:]}",
+    )
+
+
+@journey(
+    "push-escalated-faulty-brief",
+    "an escalated commit at push after a verify run that failed only on its brief; "
+    "corrected as the push block says, the push passes",
+    fast=True,
+)
+def _push_escalated_faulty_brief(ctx: Ctx) -> None:
+    from bench.journeys.catalog import _BRIEF, plain, printed_commands_of
+
+    w = plain(ctx)
+    faulty, corrected = ctx.sb.root / "faulty-brief.json", ctx.sb.root / "brief.json"
+    # f() == 7 holds on no tree: the negative test fails on the base as on the change
+    ctx.sb.write(faulty, _BRIEF.replace("m.f() == 0", "m.f() == 7"))
+    ctx.sb.write(corrected, _BRIEF)
+    ctx.agent.brief, ctx.agent.corrected_brief = str(faulty), str(corrected)
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.sh(w, "gentle-hook escalate --item security --reason 'token check changed'")
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "escalated change")
+    ctx.sb.prove(w, ["log", "-1", "--format=%B"], "Gentle-Writer:", "the writer commit")
+    # the orchestrator verifies the commit before pushing, with its faulty brief, and files
+    # the fail its run printed
+    ran = ctx.sb.sh(w, f"gentle-hook verify run --committed --brief {faulty}", who="setup")
+    ctx.check(ran.exit == 1 and "fails on the base tree too" in ran.out, "the brief failed")
+    filed = [c for c in printed_commands_of(ran.out) if " verdict add " in c]
+    ctx.check(len(filed) == 1, f"verify run printed its verdict add: {filed}")
+    for c in filed:
+        ctx.sb.sh(w, c, who="setup")
+    step = ctx.agent.attempt(w, "git push -q")
+    passed(ctx, step.exit, "the push went through")
+    ctx.check(
+        ctx.agent.brief == str(corrected), "the push block sent the agent to correct its brief"
+    )
