@@ -27,6 +27,7 @@ RUNTIMES = (
     "pi",
     "kiro",
     "augment",
+    "amp",
 )
 
 

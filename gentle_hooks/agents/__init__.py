@@ -21,6 +21,7 @@ Room ``agents`` (standard library and the rooms below). One module per job:
 * :mod:`.opencode` — OpenCode's tool calls, as our plugin hands them over, decoded
 * :mod:`.pi` — Pi's tool calls, as our extension hands them over, decoded
 * :mod:`.kiro` — Kiro CLI's documented hook input, decoded
+* :mod:`.amp` — Amp's tool calls, as our plugin hands them over, decoded
 * :mod:`.augment` — Augment Code's (Auggie CLI) hook input, decoded
 * :mod:`.aider` — aider's commit options, resolved from every place aider reads them
 * :mod:`.runtimes` — the table of runtimes: decoder, configuration file and shape
@@ -29,5 +30,5 @@ Room ``agents`` (standard library and the rooms below). One module per job:
 * :mod:`.wiring` — our entry in a runtime's configuration document: find, add, remove
 * :mod:`.wrappers` — the wrappers (`timeout`, `env`, `uvx`...) a hook command may put before ours
 * :mod:`.ownfile` — the hook files we own whole (Cline's script, OpenCode's plugin, Pi's
-  extension, Kiro's hooks file)
+  extension, Amp's plugin, Kiro's hooks file)
 """

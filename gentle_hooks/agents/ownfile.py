@@ -1,7 +1,8 @@
 """The hook files gentle-hooks owns whole: a runtime that runs an executable file named after
 its hook (Cline's ``.clinerules/hooks/PostToolUse``) or loads a plugin module from a folder
-(OpenCode's ``.opencode/plugins/``, Pi's ``.pi/extensions/``) gets a file written by
-``install --agent`` (SPEC §7 "Hooks"; docs/agents/cline.md, opencode.md, pi.md).
+(OpenCode's ``.opencode/plugins/``, Pi's ``.pi/extensions/``, Amp's ``.amp/plugins/``) gets
+a file written by ``install --agent`` (SPEC §7 "Hooks"; docs/agents/cline.md, opencode.md,
+pi.md, amp.md).
 
 Room ``agents`` (standard library only); pure text functions, the caller reads and writes
 the file (:mod:`gentle_hooks.services.agent_file`).
@@ -200,6 +201,98 @@ def pi_extension(command: str) -> str:
     )
 
 
+#: The first line Amp requires of a plugin file (git-ai-project/git-ai
+#: ``agent-support/amp/git-ai.ts``: "Required by Amp: this exact marker must remain the first
+#: line in the plugin file"; ampcode.com/manual/plugin-api's setup names the same comment).
+AMP_DIRECTIVE = "// @i-know-the-amp-plugin-api-is-wip-and-very-experimental-right-now"
+
+
+def amp_plugin(command: str) -> str:
+    """Amp's plugin module running ``command`` after each tool call that modifies files (its
+    ``tool.result`` event), the call as one JSON object on standard input
+    (docs/agents/amp.md names each field's source): ``hook``, ``tool``, ``toolUseID``,
+    ``input``, ``status``, ``threadID`` (the event's ``thread.id``), ``files`` (the local
+    paths of ``amp.helpers.filesModifiedByToolCall``; null: it modifies none, and the
+    recorder is not run; absent: no such helper), ``agent`` (``ctx.thread.agent()``'s
+    definition: ``kind``, ``model``, ``mode``, ``reasoningEffort``; null when it is not known
+    within 2 s), ``cwd``. Plain
+    JavaScript, which Amp's Bun runs as TypeScript; it returns nothing, so the tool's result
+    is unchanged; output is discarded and a recorder that fails never stops the tool."""
+    return (
+        AMP_DIRECTIVE + "\n" + marker("amp", command, "//") + "\n"
+        "// Written by 'gentle-hook install --agent amp'; 'gentle-hook uninstall --agent amp'\n"
+        "// removes it. An Amp plugin (docs/agents/amp.md).\n"
+        'import { spawnSync } from "node:child_process"\n'
+        'import { fileURLToPath } from "node:url"\n'
+        "\n"
+        f"const COMMAND = {json.dumps(command)}\n"
+        "\n"
+        "const filesOf = (helpers, event) => {\n"
+        '  if (typeof helpers?.filesModifiedByToolCall !== "function") return undefined\n'
+        "  try {\n"
+        "    const uris = helpers.filesModifiedByToolCall(event)\n"
+        "    if (uris == null) return null\n"
+        "    return uris.map((uri) =>\n"
+        '      typeof helpers.filePathFromURI === "function"\n'
+        "        ? helpers.filePathFromURI(uri)\n"
+        "        : fileURLToPath(String(uri)),\n"
+        "    )\n"
+        "  } catch {\n"
+        "    return undefined\n"
+        "  }\n"
+        "}\n"
+        "\n"
+        "const agentOf = async (ctx) => {\n"
+        "  let timer\n"
+        "  try {\n"
+        '    if (typeof ctx?.thread?.agent !== "function") return null\n'
+        "    const late = new Promise((done) => { timer = setTimeout(() => done(null), 2000) })\n"
+        "    const definition = (await Promise.race([ctx.thread.agent(), late]))?.definition\n"
+        "    if (!definition) return null\n"
+        '    const named = (value) => (typeof value === "string" ? value : null)\n'
+        "    return {\n"
+        "      kind: named(definition.kind),\n"
+        "      model: named(definition.model),\n"
+        "      mode: named(definition.mode),\n"
+        "      reasoningEffort: named(definition.reasoningEffort),\n"
+        "    }\n"
+        "  } catch {\n"
+        "    return null\n"
+        "  } finally {\n"
+        "    clearTimeout(timer)\n"
+        "  }\n"
+        "}\n"
+        "\n"
+        "export default function (amp) {\n"
+        '  amp.on("tool.result", async (event, ctx) => {\n'
+        "    const files = filesOf(amp?.helpers, event)\n"
+        "    if (files === null) return undefined\n"
+        "    const payload = JSON.stringify({\n"
+        '      hook: "tool.result",\n'
+        "      tool: event?.tool ?? null,\n"
+        "      toolUseID: event?.toolUseID ?? null,\n"
+        "      input: event?.input ?? null,\n"
+        "      status: event?.status ?? null,\n"
+        "      threadID: event?.thread?.id ?? ctx?.thread?.id ?? null,\n"
+        "      files,\n"
+        "      agent: await agentOf(ctx),\n"
+        "      cwd: process.cwd(),\n"
+        "    })\n"
+        "    try {\n"
+        "      spawnSync(COMMAND, {\n"
+        "        shell: true,\n"
+        "        input: payload,\n"
+        "        cwd: process.cwd(),\n"
+        '        stdio: ["pipe", "ignore", "ignore"],\n'
+        "        timeout: 30000,\n"
+        "      })\n"
+        "    } catch {}\n"
+        "    return undefined\n"
+        "  })\n"
+        "}\n"
+    )
+
+
 #: The ``name`` of our hook in a Kiro hooks file: JSON has no comment, so it is the marker.
 KIRO_HOOK = "gentle-hooks-record"
 
@@ -225,6 +318,7 @@ RENDER = {
     "opencode": opencode_plugin,
     "pi": pi_extension,
     "kiro": kiro_hooks,
+    "amp": amp_plugin,
 }
 
 

@@ -10,7 +10,7 @@ configuration (the doc page of each runtime cites it):
 * ``flat``: ``{"version": 1, "hooks": {EVENT: [{... "command": C}]}}`` (Cursor), or with the
   command under ``bash`` (GitHub Copilot);
 * ``file``: a file we own whole, the hook itself (Cline's executable ``PostToolUse``,
-  OpenCode's plugin module, Pi's extension,
+  OpenCode's plugin module, Pi's extension, Amp's plugin,
   Kiro's hooks file; :mod:`gentle_hooks.agents.ownfile`).
 
 A runtime without a hook point (aider) has a row with no wiring: ``install --agent`` prints
@@ -20,6 +20,7 @@ its documented route instead of writing anything.
 from __future__ import annotations
 
 from gentle_hooks.agents import (
+    amp,
     augment,
     claude_code,
     cline,
@@ -256,6 +257,11 @@ RUNTIMES: tuple[Runtime, ...] = (
             matcher="|".join(augment.WRITE_TOOLS),
             entry=(("type", "command"),),
             also_project=(".augment/settings.local.json",),
+            # docs.augmentcode.com/cli/hooks, "Structure": command "must be a .sh file"
+            notes=(
+                "Auggie's hooks page asks for a .sh file as the command: if Auggie skips "
+                "this entry, wire it through a script as docs/agents/augment.md shows",
+            ),
         ),
         markers=(".augment",),
     ),
@@ -336,6 +342,28 @@ RUNTIMES: tuple[Runtime, ...] = (
             notes=("Kiro CLI 3 reads .kiro/hooks/ at the start of a session",),
         ),
         markers=(".kiro",),
+    ),
+    Runtime(
+        name=amp.NAME,
+        title="Amp",
+        doc="docs/agents/amp.md",
+        decode=amp.decode,
+        ack="",
+        wiring=Wiring(
+            # ampcode.com/manual/plugin-api: ".amp/plugins/ (project) or
+            # ~/.config/amp/plugins/ (system)"
+            project=".amp/plugins/gentle-hooks.ts",
+            user=".config/amp/plugins/gentle-hooks.ts",
+            shape="file",
+            event="tool.result",
+            matcher=None,
+            entry=(),
+            notes=(
+                "Amp runs plugins only when started with PLUGINS=all (PLUGINS=all amp); "
+                "in a running Amp, run 'plugins: reload' from its command palette",
+            ),
+        ),
+        markers=(".amp", ".config/amp"),
     ),
     Runtime(
         name="aider",

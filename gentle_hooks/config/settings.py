@@ -42,6 +42,7 @@ DEFAULT_AGENT_DIRS: tuple[str, ...] = (
     ".opencode",
     ".pi",
     ".kiro",
+    ".amp",
     ".augment",
 )
 #: Upstream's shell sources (``isShellReviewPath``): ``.sh .bash .zsh``.

@@ -25,6 +25,7 @@ from gentle_hooks.policy.proposal import person_start
 from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.services.attribution import entries_for_write
 from gentle_hooks.services.record import Recorded, open_root, open_store
+from gentle_hooks.services.settle import delivered_left_out
 from gentle_hooks.values.frozen import frozen, replace
 
 TYPE_CHECKING = False
@@ -123,7 +124,7 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
         return _spooled_unopened(repo, rec, exc)
     with led:
         earlier = led.mutation_for_call(source, session_id, tool_call_id) if tool_call_id else None
-        while earlier is not None and tool_call_id and ended_derived(led, earlier):
+        while earlier is not None and tool_call_id and ended_derived(repo, led, earlier):
             # the same call made again once the first one's work ended: a new call
             tool_call_id = f"{earlier.tool_call_id}+{earlier.id}"
             earlier = led.mutation_for_call(source, session_id, tool_call_id)
@@ -201,16 +202,24 @@ def _utf8(text: str | None) -> bytes | None:
         return None
 
 
-def ended_derived(led: Ledger, earlier: PendingMutation) -> bool:
+def ended_derived(repo: Repository, led: Ledger, earlier: PendingMutation) -> bool:
     """Whether a call whose id matches ``earlier``'s is a new call rather than a replay:
     the id is derived (``derived:``: a runtime that names no tool call, its id made from
     the call's fields) and every entry ``earlier`` recorded has ended (settled, expired or
-    discarded). A runtime's own id names one call; a derived one names every call with the
-    same fields, and a replay arrives while the first call's work is still live."""
+    discarded), or has been delivered whole by pushed commits (it ends now as ``settled``:
+    :func:`~gentle_hooks.services.settle.delivered_left_out`; the ledger learns of a push
+    only when a command next looks). A runtime's own id names one call; a derived one
+    names every call with the same fields, and a replay arrives while the first call's
+    work is still live.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read or written.
+    """
     if not (earlier.tool_call_id or "").startswith("derived:"):
         return False
-    states = [e.state for e in led.entries_of_mutation(earlier.id)]
-    return bool(states) and all(s in ENDED_STATES for s in states)
+    entries = led.entries_of_mutation(earlier.id)
+    live = [e for e in entries if e.state not in ENDED_STATES]
+    return bool(entries) and not (live and delivered_left_out(repo, led, live))
 
 
 def confined(

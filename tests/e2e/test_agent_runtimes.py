@@ -70,8 +70,34 @@ await handlers["tool_result"](
   ctx,
 )
 """
+#: Drives Amp's side of our plugin as Amp does (ampcode.com/manual/plugin-api: the default
+#: export gets the ``PluginAPI``, whose ``helpers.filesModifiedByToolCall`` gives file URIs and
+#: ``filePathFromURI`` their paths; a ``tool.result`` handler gets the ``ToolResultEvent`` and
+#: a context whose ``thread.agent()`` resolves to the thread's agent).
+AMP_DRIVER = """
+import { pathToFileURL, fileURLToPath } from "node:url"
+const [plugin, raw] = process.argv.slice(-2)
+const call = JSON.parse(raw)
+const mod = await import(pathToFileURL(plugin).href)
+const handlers = {}
+mod.default({
+  on: (name, fn) => { handlers[name] = fn },
+  helpers: {
+    filesModifiedByToolCall: (event) =>
+      event.toolUseID === call.toolUseID ? call.files.map((p) => pathToFileURL(p)) : null,
+    filePathFromURI: (uri) => fileURLToPath(uri.toString()),
+  },
+})
+const thread = { id: call.threadID, agent: async () => ({ definition: call.agent }) }
+const result = await handlers["tool.result"](
+  { toolUseID: call.toolUseID, tool: call.tool, input: call.input, status: call.status,
+    thread: { id: call.threadID } },
+  { thread },
+)
+if (result !== undefined) throw new Error("the plugin changed the tool's result")
+"""
 #: The node driver of each runtime whose hook is a module of ours.
-DRIVERS = {"opencode": OPENCODE_DRIVER, "pi": PI_DRIVER}
+DRIVERS = {"opencode": OPENCODE_DRIVER, "pi": PI_DRIVER, "amp": AMP_DRIVER}
 
 
 def run_hook(w: World, name: str, scratch: Path) -> subprocess.CompletedProcess[bytes]:
@@ -121,9 +147,7 @@ def printed(said: list[str], key: str) -> str:
     [
         pytest.param(
             n,
-            marks=pytest.mark.skipif(
-                n == "opencode" and not shutil.which("node"), reason="no node"
-            ),
+            marks=pytest.mark.skipif(n in DRIVERS and not shutil.which("node"), reason="no node"),
         )
         for n in RUNTIMES
     ],

@@ -22,7 +22,7 @@ from tests.conftest import gh
 BIN = str(Path(sys.executable).parent)
 WITH_GH = {"PATH": f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"}
 WITHOUT_GH = {"PATH": f"/usr/bin{os.pathsep}/bin"}
-FILES = ("cline", "opencode", "pi", "kiro")
+FILES = ("cline", "opencode", "pi", "kiro", "amp")
 COMMAND = "gentle-hook record --from {}"
 
 
@@ -204,7 +204,13 @@ def test_doctor_fails_a_cline_hook_that_is_not_executable_and_install_fixes_it(
 
 @pytest.mark.parametrize(
     ("name", "marker"),
-    [("cline", ".clinerules"), ("opencode", ".opencode"), ("pi", ".pi"), ("kiro", ".kiro")],
+    [
+        ("cline", ".clinerules"),
+        ("opencode", ".opencode"),
+        ("pi", ".pi"),
+        ("kiro", ".kiro"),
+        ("amp", ".amp"),
+    ],
 )
 def test_doctor_reports_a_runtime_found_but_not_wired(name: str, marker: str, repo: Path) -> None:
     (repo / marker).mkdir()
@@ -224,6 +230,8 @@ def test_doctor_reports_a_runtime_found_but_not_wired(name: str, marker: str, re
         ("pi", (".pi", "agent", "extensions", "gentle-hooks.ts")),
         # Kiro CLI 3's global hooks folder (kiro.dev/changelog/cli/2-13/, "Global Hooks")
         ("kiro", (".kiro", "hooks", "gentle-hooks.json")),
+        # ampcode.com/manual/plugin-api: "~/.config/amp/plugins/ (system)"
+        ("amp", (".config", "amp", "plugins", "gentle-hooks.ts")),
     ],
 )
 def test_user_scope_writes_the_documented_global_file(
@@ -238,7 +246,7 @@ def test_user_scope_writes_the_documented_global_file(
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="no node")
-@pytest.mark.parametrize("name", ["opencode", "pi"])
+@pytest.mark.parametrize("name", ["opencode", "pi", "amp"])
 def test_our_plugin_module_is_one_node_parses(name: str, tmp_path: Path) -> None:
     module = tmp_path / "gentle-hooks.mjs"  # node reads .js outside a module package as CJS
     module.write_text(ownfile.render(name, f"'/opt/my tools/gentle-hook' record --from {name}"))

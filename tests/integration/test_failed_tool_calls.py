@@ -116,6 +116,8 @@ FAILED: list[tuple[str, dict[str, Any], str]] = [
         "failed (postToolUse.result: the tool execution failed)",
     ),
     ("pi", {"isError": True}, "failed (isError)"),
+    ("amp", {"status": "error"}, "failed (status is error)"),
+    ("amp", {"status": "cancelled"}, "failed (status is cancelled)"),
 ]
 
 

@@ -32,6 +32,7 @@ ACK = {
     "pi": "",
     "kiro": "",
     "augment": "",
+    "amp": "",
 }
 
 
@@ -253,6 +254,7 @@ SURROGATE_FIELDS = {
     "pi": ("sessionId", "toolCallId", "cwd"),
     "kiro": ("cwd",),
     "augment": ("conversation_id",),
+    "amp": ("threadID", "toolUseID", "cwd"),
 }
 
 
@@ -318,6 +320,8 @@ UNREADABLE = {
     "pi": ("input", {"path": 5}, "input.path is a number"),
     "kiro": ("tool_input", {"command": "create", "path": 5}, "tool_input.path is a number"),
     "augment": ("tool_input", {"command": "str_replace", "path": 5}, "tool_input.path is a number"),
+    # the files Amp's filesModifiedByToolCall named, as our plugin hands them over
+    "amp": ("files", [5], "files names no path that can be read"),
 }
 #: Members also taken out of the payload for that case (None deletes): Auggie's
 #: ``file_changes`` would name the path on its own.

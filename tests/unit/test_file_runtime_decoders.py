@@ -1,6 +1,7 @@
-"""Cline's, OpenCode's and Pi's inputs, row by row beyond their documented fixture
-(tests/fixtures/agents/cline.json, opencode.json, pi.json): which calls write, which paths, which
-model and effort (SPEC §7 "Hooks"; docs/agents/cline.md, opencode.md, pi.md)."""
+"""Cline's, OpenCode's, Pi's and Amp's inputs, row by row beyond their documented fixture
+(tests/fixtures/agents/cline.json, opencode.json, pi.json, amp.json): which calls write, which
+paths, which model and effort (SPEC §7 "Hooks"; docs/agents/cline.md, opencode.md, pi.md,
+amp.md)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gentle_hooks.agents import cline, opencode, pi
+from gentle_hooks.agents import amp, cline, opencode, pi
 
 PATCH = (
     "*** Begin Patch\n*** Update File: src/a.py\n@@\n-x\n+y\n"
@@ -320,3 +321,100 @@ def test_kiros_replay_id_holds_the_session_and_the_call_never_the_clock_or_the_f
     monkeypatch.setattr(time, "time", lambda: 1_764_670_000.0 + 86_400)
     (tmp_path / "a.py").write_text("x = 2  # mine\n", encoding="utf-8")
     assert kiro.decode(kiro_input(**cwd)).tool_call_id == first.tool_call_id
+
+
+CUSTOM = {"kind": "agent-definition", "model": "openai/gpt-5.5", "reasoningEffort": "high"}
+
+
+def amp_input(tool: str, args: object, **top: Any) -> bytes:
+    event = {
+        "hook": "tool.result",
+        "tool": tool,
+        "toolUseID": "toolu_1",
+        "input": args,
+        "status": "done",
+        "threadID": "T-1",
+        "files": ["/w/a.py"],
+        "agent": CUSTOM,
+        "cwd": "/w",
+        **top,
+    }
+    return json.dumps({k: v for k, v in event.items() if v != "-"}).encode()
+
+
+@pytest.mark.parametrize(
+    ("data", "writes", "paths", "model", "effort", "failed"),
+    [
+        # the helper's files are the paths, whatever the tool's input names
+        (amp_input("edit_file", {"path": "b.py"}), True, ("/w/a.py",), "gpt-5.5", "high", None),
+        # a sed -i through Bash: the helper names the file, so it is a write
+        (
+            amp_input("Bash", {"cmd": "sed -i s/x/y/ a.py"}),
+            True,
+            ("/w/a.py",),
+            "gpt-5.5",
+            "high",
+            None,
+        ),
+        # the helper said the tool modifies no file (the plugin does not call us then)
+        (amp_input("Read", {"path": "a.py"}, files=None), False, (), "gpt-5.5", "high", None),
+        # no helper in that Amp: the tool's name and input decide
+        (
+            amp_input("create_file", {"path": "a.py"}, files="-"),
+            True,
+            ("a.py",),
+            "gpt-5.5",
+            "high",
+            None,
+        ),
+        (amp_input("Read", {"path": "a.py"}, files="-"), False, ("a.py",), "gpt-5.5", "high", None),
+        # a built-in mode names no model; its pinned effort still counts
+        (
+            amp_input(
+                "edit_file",
+                {},
+                agent={"kind": "builtin-agent", "mode": "smart", "reasoningEffort": "none"},
+            ),
+            True,
+            ("/w/a.py",),
+            None,
+            "off",
+            None,
+        ),
+        # "max" is not one of our levels: unknown, never guessed
+        (
+            amp_input("edit_file", {}, agent={**CUSTOM, "reasoningEffort": "max"}),
+            True,
+            ("/w/a.py",),
+            "gpt-5.5",
+            "unknown",
+            None,
+        ),
+        (amp_input("edit_file", {}, agent=None), True, ("/w/a.py",), None, None, None),
+        (
+            amp_input("edit_file", {}, status="error"),
+            True,
+            ("/w/a.py",),
+            "gpt-5.5",
+            "high",
+            "failed (status is error)",
+        ),
+    ],
+)
+def test_amp_rows(
+    data: bytes,
+    writes: bool,
+    paths: tuple[str, ...],
+    model: str | None,
+    effort: str | None,
+    failed: str | None,
+) -> None:
+    event = amp.decode(data)
+    assert (event.writes, event.paths, event.model, event.effort, event.failed) == (
+        writes,
+        paths,
+        model,
+        effort,
+        failed,
+    )
+    assert (event.session_id, event.tool_call_id, event.cwd) == ("T-1", "toolu_1", "/w")

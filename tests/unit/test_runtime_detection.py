@@ -40,6 +40,8 @@ UNDETECTED: dict[str, str] = {
     "pi": "none found for the bash tool's commands (a repository of Pi extensions sets its "
     "own AGENT_PID: not Pi's)",
     "kiro": "none found in Kiro's hooks documentation or elsewhere",
+    "amp": "none found in ampcode.com/manual nor its plugin API reference (the plugin "
+    "knows Amp by the event, not by a variable)",
     "augment": "none found in the Auggie CLI pages read (docs.augmentcode.com/cli/hooks, "
     "cli/config) nor in git-ai's Augment preset, which detects it by its executables",
 }
