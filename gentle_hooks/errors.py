@@ -28,15 +28,16 @@ _VISIBLE = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0)) if c no
 _VISIBLE.update({0x2028: "\\u2028", 0x2029: "\\u2029"})
 
 
-def shown(text: str, limit: int = MAX_SHOWN) -> str:
+def shown(text: str, limit: int | None = MAX_SHOWN) -> str:
     """``text`` as one message may echo it: every control character but newline and tab,
     and every other line break (CR, VT, FF, NEL, U+2028, U+2029), written ``\\xHH`` or
     ``\\uXXXX``, so echoed input (a ref name, a path, a payload's tool name) can neither
     split the line nor drive the terminal; longer than ``limit`` characters, its middle is
     replaced by ``...[N characters]...`` (the start and the end, where a command to run
-    is, are kept)."""
+    is, are kept). ``limit`` None: never cut (text a file keeps whole, such as a
+    verdict's Markdown view)."""
     out = text.translate(_VISIBLE)
-    if len(out) <= limit:
+    if limit is None or len(out) <= limit:
         return out
     head, tail = limit * 3 // 5, limit * 2 // 5
     return f"{out[:head]}...[{len(out) - head - tail} characters]...{out[len(out) - tail :]}"

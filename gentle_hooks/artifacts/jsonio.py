@@ -211,6 +211,17 @@ def _no_rewording(err: ErrorDetails) -> str | None:
     return None
 
 
+#: The pattern of a string that must hold a character other than whitespace.
+NOT_BLANK = r"\S"
+
+
+def _pattern(err: ErrorDetails) -> object:
+    """The pattern a ``string_pattern_mismatch`` fault names, else None."""
+    if err["type"] != "string_pattern_mismatch":
+        return None
+    return err.get("ctx", {}).get("pattern")
+
+
 def describe_validation_error(
     exc: ValidationError,
     limit: int = 4,
@@ -238,8 +249,10 @@ def describe_validation_error(
             parts.append(own)
         elif err["type"] == "extra_forbidden":
             parts.append(f"{loc}: unknown field")
-        elif err["type"] in ("string_pattern_mismatch", "string_too_short"):
+        elif err["type"] == "string_too_short" or _pattern(err) == NOT_BLANK:
             parts.append(f"{loc}: must not be blank")
+        elif err["type"] == "string_pattern_mismatch":
+            parts.append(f"{loc}: must match the pattern {_pattern(err)}")
         elif err["type"] == "missing":
             parts.append(f"{loc}: required field missing")
         elif err["type"] == "value_error":

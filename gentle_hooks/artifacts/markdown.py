@@ -15,11 +15,21 @@ from gentle_hooks.artifacts.verdict import (
     recorded_status,
     verdict_acceptance,
 )
+from gentle_hooks.errors import shown
 
 
 def _cell(text: str) -> str:
-    """Make text safe for one Markdown table cell: no row breaks, no column breaks."""
-    return " ".join(text.replace("\\", "\\\\").replace("|", "\\|").split()) or "—"
+    """Make text safe for one Markdown table cell: no row breaks, no column breaks, and
+    no control character (:func:`_plain`)."""
+    return " ".join(_plain(text).replace("\\", "\\\\").replace("|", "\\|").split()) or "—"
+
+
+def _plain(text: str) -> str:
+    """``text`` with every control character but newline and tab (ESC, CR, BEL, DEL, C1)
+    and every other line break written ``\\xHH`` or ``\\uXXXX``, as human output shows
+    them (:func:`gentle_hooks.errors.shown`, never cut): a caller or criterion name cannot
+    drive the terminal of whoever prints the view (``verdict show``, ``cat``)."""
+    return shown(text, None)
 
 
 def _yes(flag: bool) -> str:
@@ -72,7 +82,7 @@ def render_verdict_markdown(
         "by `verify run`; `verdict add`, in the clone where it ran, decides what the gate "
         "counts)",
     ]
-    lines += [f"  - not accepted: {reason}" for reason in reasons]
+    lines += [f"  - not accepted: {_plain(reason)}" for reason in reasons]
     if verdict.candidate is not None:
         cand = verdict.candidate
         lines.append(
@@ -107,6 +117,6 @@ def render_verdict_markdown(
         "## Summary",
         "",
     ]
-    summary = verdict.summary.strip()
+    summary = _plain(verdict.summary).strip()
     lines += [f"> {line}".rstrip() for line in summary.splitlines()] if summary else ["> —"]
     return "\n".join(lines) + "\n"

@@ -356,6 +356,7 @@ def observed_criterion(o: Outcome) -> Criterion:
             env=o.env,
             envDigest=o.env_digest,
             programs=o.programs,
+            sharedPrograms=tuple(sorted(set(o.shared))) or None,
         ),
     )
 

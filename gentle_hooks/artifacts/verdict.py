@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Annotated, Literal
 from pydantic import Field, StrictBool, StrictInt, StrictStr, model_validator
 
 from gentle_hooks.artifacts.jsonio import (
+    ArtifactInputError,
     NonNegative,
     StrictModel,
     parse_object_model,
@@ -125,6 +126,9 @@ class Observed(StrictModel):
             file it resolved to and that file's digest; a name ``PATH`` does not resolve is
             left out (the check then finds its tool missing). Absent in a verdict written
             by anything else.
+        sharedPrograms: the paths, among ``programs``, of those that ran from a temporary
+            directory or one others may write, only because the caller passed
+            ``--allow-shared-programs``, sorted; absent when there is none.
     """
 
     kind: CheckKind
@@ -135,6 +139,14 @@ class Observed(StrictModel):
     env: tuple[StrictStr, ...] | None = None
     envDigest: Annotated[StrictStr, Field(pattern=_DIGEST)] | None = None
     programs: tuple[Program, ...] | None = None
+    sharedPrograms: tuple[NonBlank, ...] | None = None
+
+    @model_validator(mode="after")
+    def _shared_are_programs(self) -> Observed:
+        paths = {p.path for p in self.programs or ()}
+        if any(path not in paths for path in self.sharedPrograms or ()):
+            raise ValueError("sharedPrograms names a path that is not one of programs")
+        return self
 
 
 class Criterion(StrictModel):
@@ -333,6 +345,23 @@ def as_recorded(verdict: DelegationVerdict) -> DelegationVerdict:
     return verdict if status == verdict.status else verdict.model_copy(update={"status": status})
 
 
+def shared_programs(verdict: DelegationVerdict) -> tuple[str, ...]:
+    """The programs ``verdict``'s checks ran from a temporary or shared directory only
+    because its caller passed ``--allow-shared-programs`` (``observed.sharedPrograms``),
+    sorted, each once; empty when there is none."""
+    found = {p for c in verdict.criteria if c.observed for p in c.observed.sharedPrograms or ()}
+    return tuple(sorted(found))
+
+
+def stored_shared_programs(text: str) -> tuple[str, ...]:
+    """:func:`shared_programs` of a stored verdict's JSON ``text`` (a ledger row, a note
+    line); empty when it does not parse (it was checked when it was stored)."""
+    try:
+        return shared_programs(parse_verdict(text, "stored verdict"))
+    except ArtifactInputError:
+        return ()
+
+
 def binding_fault(verdict: DelegationVerdict, identity: str) -> str | None:
     """Why ``verdict`` cannot be recorded for the candidate ``identity``, or None.
 
@@ -370,8 +399,21 @@ def verdict_digest(verdict: DelegationVerdict) -> str:
     return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
-def _summary_wording(err: ErrorDetails) -> str | None:
-    """An oversized summary, worded with its length and :data:`MAX_SUMMARY_CHARS`."""
+#: How a verdict words an id that does not match its pattern (an uppercase one among them:
+#: ids are compared as git prints them, so ``ABC...`` is refused, not folded).
+_PATTERN_WORDS = {
+    _TREE: "must be a git object id: 40 or 64 lowercase hex digits",
+    _DIGEST: "must be sha256: and 64 lowercase hex digits",
+}
+
+
+def _verdict_wording(err: ErrorDetails) -> str | None:
+    """An oversized summary, worded with its length and :data:`MAX_SUMMARY_CHARS`; an id
+    that is not one, worded with the shape it must have (:data:`_PATTERN_WORDS`)."""
+    if err["type"] == "string_pattern_mismatch":
+        words = _PATTERN_WORDS.get(err.get("ctx", {}).get("pattern", ""))
+        loc = ".".join(str(p) for p in err["loc"])
+        return f"{loc}: {words}" if words else None
     if err["type"] != "string_too_long" or err["loc"] != ("summary",):
         return None
     size = len(err["input"]) if isinstance(err["input"], str) else "?"
@@ -396,7 +438,7 @@ def parse_verdict(data: bytes | str, source: str = "verdict") -> DelegationVerdi
             missing or mistyped fields, or a summary over :data:`MAX_SUMMARY_CHARS` (the
             message gives its length and the limit) (exit 2).
     """
-    return parse_object_model(data, source, DelegationVerdict, reword=_summary_wording)
+    return parse_object_model(data, source, DelegationVerdict, reword=_verdict_wording)
 
 
 def verdict_json(verdict: DelegationVerdict) -> str:

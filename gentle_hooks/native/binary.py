@@ -70,11 +70,15 @@ class ExternalAnswer:
         native: the decoded envelope, or None when assessment failed.
         error: one line (the binary's own message kept) when it failed, else None.
         argv: the command run, or None when nothing ran.
+        note: one line about an envelope that stands but is not the whole answer (the
+            escalated call failed, so the envelope is the one without the escalation),
+            else None.
     """
 
     native: NativeAssessment | None
     error: str | None
     argv: tuple[str, ...] | None = None
+    note: str | None = None
 
 
 # -- the candidate the binary can see ----------------------------------------------------
@@ -274,7 +278,9 @@ def assess_gentle_ai(
     With an escalation the binary is asked twice, each run bounded by ``timeout``: without
     it, for the native tier (``nativeRisk``: the tier before escalation, seed 000), then
     with it, for the envelope relayed (its ``risk`` raised); the answer is the second
-    envelope with ``unescalated`` the first one's ``risk``.
+    envelope with ``unescalated`` the first one's ``risk``. When only the escalated call
+    fails, the first envelope stands (the native tier is known; the plan escalates anyway)
+    with a ``note`` saying the escalated call failed and why.
 
     Returns:
         The answer. Never raises for the binary's behaviour: every failure is ``native=None``
@@ -297,5 +303,9 @@ def assess_gentle_ai(
     # the binary's own answer without it (nativeRisk, seed 000), whatever reasons it adds.
     raised = run_binary(build_argv(binary, root, selector, escalation), root, timeout, env)
     if raised.native is None:
-        return raised
+        note = (
+            f"the escalated call (--escalate-item) failed, the envelope is the one without "
+            f"it: {raised.error}"
+        )
+        return replace(native, note=note)
     return ExternalAnswer(replace(raised.native, unescalated=native.native.risk), None, raised.argv)

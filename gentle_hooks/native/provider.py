@@ -35,12 +35,15 @@ class NativeAnswer:
         error: why there is no envelope (one line, the binary's own message kept), or None.
         provider: the provider that answered: ``builtin`` or ``gentle-ai`` (``auto``
             resolved).
+        note: one line about an envelope that stands but is not the whole answer (the
+            binary's escalated call failed), or None.
     """
 
     changes: tuple[PathChange, ...]
     native: NativeAssessment | None
     error: str | None
     provider: str
+    note: str | None = None
 
 
 def parse_provider(text: str) -> str:
@@ -116,4 +119,4 @@ def assess_native(
         escalation=escalation,
         env=env,
     )
-    return NativeAnswer(changes, answer.native, answer.error, GENTLE_AI)
+    return NativeAnswer(changes, answer.native, answer.error, GENTLE_AI, answer.note)

@@ -96,6 +96,7 @@ def build_envelope(r: AssessResult) -> JsonObject:
             "provider": r.native_provider,
             "assessment": native.to_json() if native is not None else None,
             "error": r.native_error,
+            **({"note": r.native_note} if r.native_note is not None else {}),
         },
         "changes": [
             {

@@ -211,11 +211,14 @@ class DecisionOut(FrozenOut):
 
 
 class NativeOut(FrozenOut):
-    """The native assessment: the provider, its envelope, or why there is none."""
+    """The native assessment: the provider, its envelope, or why there is none; ``note``
+    (only when there is one) says why the envelope is not the provider's whole answer: a
+    ``passive`` answer not taken, or a failed escalated call."""
 
     provider: str
     assessment: ReviewAssessment | None = None
     error: str | None = None
+    note: str | None = None
 
 
 class AssessEnvelope(FrozenOut):

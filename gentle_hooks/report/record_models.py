@@ -108,7 +108,9 @@ class SpotCheckOut(CandidateRecordOut):
 
 
 class VerdictOut(CandidateRecordOut):
-    """A stored verdict: acceptance, reasons, and the verdict JSON as given."""
+    """A stored verdict: acceptance, reasons, and the verdict JSON as given;
+    ``shared_programs``: the programs its run started from a temporary or shared directory
+    because the caller passed ``--allow-shared-programs`` (its ``observed.sharedPrograms``)."""
 
     type: Literal["verdict"] = "verdict"
     brief_id: str
@@ -120,6 +122,7 @@ class VerdictOut(CandidateRecordOut):
     artifact_ref: str | None = None
     caller: str | None = None
     observed_run: int | None = None
+    shared_programs: tuple[str, ...] = ()
 
 
 class ReviewFactOut(CandidateRecordOut):
@@ -145,8 +148,11 @@ def record_out(rec: Record) -> RecordOut:
     if isinstance(rec, Receipt):
         data["line"] = rec.line
     elif isinstance(rec, VerdictRecord):
+        from gentle_hooks.artifacts.verdict import stored_shared_programs
+
         data.pop("markdown")
         data["verdict"] = json.loads(str(data.pop("json")))
+        data["shared_programs"] = escape_strings(list(stored_shared_programs(rec.json)))
     return _record_adapter().validate_python({**data, "type": rec.KIND})
 
 

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from gentle_hooks.services.status import StatusResult
 
 
+#: How a verdict line says its run was let start programs from a shared place.
+ALLOWED_SHARED = "ran with --allow-shared-programs, programs from a temporary or shared directory"
+
+
 def short_identity(identity: str) -> str:
     """``sha256:`` and the first 12 hex digits of an identity, with an ellipsis."""
     return identity[:19] + "…"
@@ -61,6 +65,11 @@ def describe(rec: Record, explain: bool = False) -> str:
         said = rec.reasons if explain else tuple(without_rule_id(r) for r in rec.reasons)
         state = "accepted" if rec.accepted else "not accepted: " + "; ".join(said)
         line = f"verdict #{rec.id}: brief {rec.brief_id}, status {rec.status}: {state}"
+        from gentle_hooks.artifacts.verdict import stored_shared_programs
+
+        shared = stored_shared_programs(rec.json)
+        if shared:
+            line += f"; {ALLOWED_SHARED}: {', '.join(shared)}"
         return line if rec.artifact_ref is None else f"{line}  (artifact {rec.artifact_ref})"
     assert isinstance(rec, ReviewFact)
     if rec.outcome == "consumed":  # what `review ack` records: never the review's closure

@@ -79,8 +79,10 @@ class AssessResult:
             runtime, ``applies_to = all``), or None when it does not.
         binding: the candidate the fix commands bind to (the decision's shortfalls are
             rendered with it by :mod:`gentle_hooks.report.fixes`).
-        native_note: why a ``passive`` native answer was not taken (one line,
-            :func:`~gentle_hooks.services.passive_check.checked_answer`), or None.
+        native_note: one line about the native answer taken, or None: why a ``passive``
+            native answer was not taken
+            (:func:`~gentle_hooks.services.passive_check.checked_answer`), or that the
+            binary's escalated call failed and its envelope without the escalation stands.
     """
 
     candidate: Candidate
@@ -276,9 +278,10 @@ def evaluate(
     escalations = merge_escalations(requested, facts.policy_escalations())
     env_now = os.environ if env is None else env
     answer = assess_native(repo, cand, settings, escalations, env_now)
-    note = None
+    note = answer.note
     if check_passive:
-        answer, note = checked_answer(repo, cand, settings, answer, escalations, env_now)
+        answer, checked = checked_answer(repo, cand, settings, answer, escalations, env_now)
+        note = checked or note
     native = answer.native
     consumed = bool(native is not None and native.candidate.consumed)
     review = facts.review_evidence(outcome, consumed)

@@ -587,6 +587,45 @@ def test_a_failure_with_an_escalation_plans_high(
     assert got["native"]["error"] == message
 
 
+def failing_when_escalated(native: dict[str, Any]) -> str:
+    """A stand-in that prints ``native`` without ``--escalate-item`` and fails (exit 3, one
+    line on stderr) with it (refuter r18y ``rv.sh``, ``FAIL_ESC=1``)."""
+    return (
+        SPY
+        + 'case " $* " in *" --escalate-item "*) echo "escalation store locked" >&2; exit 3;; '
+        + "esac\ncat <<'JSON'\n"
+        + json.dumps(native)
+        + "\nJSON\n"
+    )
+
+
+def test_a_failed_escalated_call_keeps_the_native_tier(changed: Path, stub: Stub) -> None:
+    """Refuter r18y: when only the escalated call failed, the first answer was dropped and
+    ``nativeRisk`` was ``unassessable``, though the binary had said ``medium``. The
+    envelope without the escalation stands (seed 000: "The native tier stays visible as
+    nativeRisk"), the plan is still escalated, and one line says the escalated call failed."""
+    stub.install(failing_when_escalated(envelope("medium")))
+    args = ("--escalate-item", "security", "--escalate-reason", "touches tokens")
+    got = assess(changed, stub, *args)
+    assert (got["nativeRisk"], got["risk"]) == ("medium", "high")
+    assert got["native"]["assessment"] == envelope("medium")  # the first answer, relayed
+    assert got["native"]["error"] is None
+    said = (
+        "the escalated call (--escalate-item) failed, the envelope is the one without it: "
+        "gentle-ai review assess failed (exit 3): escalation store locked"
+    )
+    assert got["native"]["note"] == said
+    assert "--escalate-item" in (stub.args or [])  # the escalated call did run
+    proc = gh(
+        changed, "assess", "--native", "gentle-ai", "--committed-only", "--base-ref", "HEAD~1",
+        *args, env=stub.env(),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == "risk: high  (native medium from gentle-ai)"
+    assert f"  note: {said}" in lines
+
+
 def test_a_missing_binary_is_unassessable(changed: Path, stub: Stub) -> None:
     got = assess(changed, stub)  # nothing installed in the stub directory
     assert (got["nativeRisk"], got["risk"]) == ("unassessable", "medium")

@@ -402,10 +402,14 @@ def test_run_writes_the_validated_artifact_pair_binding_candidate_brief_and_call
         ref,
     )
     # the ledger keeps each observation with the row that decided it and whether it gave
-    # evidence (rule R2 leaves a check that gave none out: ledger.fails)
-    assert [{k: v for k, v in o.items() if k not in RECORDED_ONLY} for o in json.loads(obs)] == (
-        observed
-    )
+    # evidence (rule R2 leaves a check that gave none out: ledger.fails); it keeps every
+    # field, an absent one (sharedPrograms here) as null, where the verdict leaves it out
+    kept = [
+        {k: v for k, v in o.items() if k not in RECORDED_ONLY and v is not None}
+        for o in json.loads(obs)
+    ]
+    assert kept == observed
+    assert [o["sharedPrograms"] for o in json.loads(obs)] == [None, None, None]
     assert [(o["row"], o["result"], o["evidence"]) for o in json.loads(obs)] == [
         ("C4", "pass", True),
         ("C2", "pass", True),

@@ -142,3 +142,41 @@ def test_the_running_interpreters_venv_under_tmp_is_trusted(env: Env, tmp_path: 
 
 def _digest(path: Path) -> str:
     return "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_status_and_the_note_show_a_run_allowed_shared_programs(env: Env, tmp_path: Path) -> None:
+    """Refuter r18y: ``status`` did not say that the verifier run behind a verdict was let
+    start a program from a temporary directory (``--allow-shared-programs``). The verdict's
+    ``observed.sharedPrograms`` names it; ``status`` shows it on the verdict's line and in
+    ``--json``; the note line written at commit carries it in the verdict."""
+    from tests.conftest import git
+
+    assert env.gh("install").returncode == 0
+    fake = _fake_pytest(tmp_path / "bin")
+    real = os.path.realpath(fake)
+    env.brief({**BRIEF, "fullSuite": "pytest -q tests"})
+    path = {"PATH": f"{fake.parent}{os.pathsep}{Path(sys.executable).parent}:/usr/bin:/bin"}
+    args = ("verify", "run", "--brief", str(env.brief_path), "--allow-shared-programs")
+    out = env.json(*args, env=path)
+    suite = out["verdict"]["criteria"][-1]["observed"]
+    assert suite["sharedPrograms"] == [real]
+    assert [c["observed"].get("sharedPrograms") for c in out["verdict"]["criteria"][:-1]] == [
+        None
+    ] * (len(out["verdict"]["criteria"]) - 1)
+    added = env.gh("verdict", "add", out["json_path"])
+    assert added.returncode == 0, added.stdout + added.stderr
+    said = (
+        f"ran with --allow-shared-programs, programs from a temporary or shared directory: {real}"
+    )
+    text = env.gh("status")
+    (line,) = [x for x in text.stdout.splitlines() if x.strip().startswith("verdict #")]
+    assert f"; {said}  (artifact " in line, line
+    (verdict,) = env.json("status")["records"]["verdicts"]
+    assert verdict["shared_programs"] == [real]
+    git(env.repo, "add", "-A")
+    git(env.repo, "commit", "-q", "--no-verify", "-m", "writer: add")
+    note = git(env.repo, "notes", "--ref=refs/notes/gentle-hooks", "show", "HEAD")
+    (noted,) = [x for x in map(json.loads, note.splitlines()) if x["kind"] == "verdict"]
+    assert noted["verdict"]["criteria"][-1]["observed"]["sharedPrograms"] == [real]
+    committed = env.gh("status", "--committed")
+    assert said in committed.stdout, committed.stdout

@@ -25,10 +25,13 @@ from gentle_hooks.artifacts.verdict import (
     DelegationVerdict,
     has_evidence,
     parse_verdict,
+    shared_programs,
+    stored_shared_programs,
     verdict_acceptance,
     verdict_json,
 )
 from gentle_hooks.errors import EXIT_INPUT, GentleError
+from gentle_hooks.values.candidate import candidate_identity
 
 # --- briefs ----------------------------------------------------------------------------------
 
@@ -194,6 +197,12 @@ BRIEF_MALFORMED = [
         "objective-blank",
         brief_with(objective="   "),
         "b.json: not a DelegationBrief: objective: must not be blank",
+    ),
+    (
+        "env-name-not-a-name",  # was "must not be blank": the pattern it misses is named
+        brief_with(env={"1BAD": "x"}),
+        "b.json: not a DelegationBrief: env.1BAD.[key]: must match the pattern "
+        "^[A-Za-z_][A-Za-z0-9_]*$",
     ),
     (
         "readonly-string",
@@ -442,6 +451,21 @@ def test_oversized_summary_is_refused_with_the_limit() -> None:
     assert info.value.exit_code == EXIT_INPUT
 
 
+#: A candidate as ``verify run`` binds it: ids spelled as git prints them, lowercase.
+LOWER_CANDIDATE = {
+    "identity": candidate_identity("4f040a682917af3b65697120745caf467b33a09d", "ea7c7d4b" * 5),
+    "baseTree": "4f040a682917af3b65697120745caf467b33a09d",
+    "tree": "ea7c7d4b" * 5,
+}
+
+
+def test_a_lowercase_candidate_parses() -> None:
+    """The spelling ``verify run`` writes (the uppercase one is refused, VERDICT_MALFORMED)."""
+    verdict = parse_verdict(raw_verdict(candidate=LOWER_CANDIDATE), "v.json")
+    assert verdict.candidate is not None
+    assert verdict.candidate.model_dump() == LOWER_CANDIDATE
+
+
 def raw_verdict(**changes: Any) -> str:
     doc = {**GOOD_VERDICT, **changes}
     return json.dumps({k: v for k, v in doc.items() if v is not ...})
@@ -505,6 +529,25 @@ VERDICT_MALFORMED = [
         "brief-id-blank",
         raw_verdict(briefId=""),
         "v.json: not a DelegationVerdict: briefId: must not be blank",
+    ),
+    (
+        "candidate-uppercase",  # refuter r18y c-upper.json: was "must not be blank" thrice
+        raw_verdict(candidate={k: v.upper() for k, v in LOWER_CANDIDATE.items()}),
+        "v.json: not a DelegationVerdict: candidate.identity: must be sha256: and 64 "
+        "lowercase hex digits; candidate.baseTree: must be a git object id: 40 or 64 "
+        "lowercase hex digits; candidate.tree: must be a git object id: 40 or 64 lowercase "
+        "hex digits",
+    ),
+    (
+        "candidate-identity-uppercase-hex",
+        raw_verdict(
+            candidate={
+                **LOWER_CANDIDATE,
+                "identity": "sha256:" + LOWER_CANDIDATE["identity"][7:].upper(),
+            }
+        ),
+        "v.json: not a DelegationVerdict: candidate.identity: must be sha256: and 64 "
+        "lowercase hex digits",
     ),
 ]
 
@@ -642,6 +685,31 @@ def test_markdown_text_cannot_forge_rows_or_headings() -> None:
     assert "\n## Accepted" not in md
 
 
+def test_markdown_shows_control_characters_escaped() -> None:
+    """Refuter r18y ``v6.sh``: a ``--caller`` and a criterion name holding ESC sequences
+    reached the Markdown view raw, so ``verdict show`` or ``cat`` of the view cleared the
+    screen and recoloured it. They are written ``\\xHH`` as human output writes them."""
+    md = render_verdict_markdown(
+        verdict_with(
+            caller="evil\x1b[2J\nverify run: pass FAKE",
+            criteria=[{"criterion": "c\x1b[31mRED\nsecond line", "evidence": "ok\x07\x9b1m"}],
+            summary="done\x1b]0;title\x07\nreally\r",
+        )
+    )
+    assert "- **Caller:** evil\\\\x1b[2J verify run: pass FAKE\n" in md
+    assert "| 1 | c\\\\x1b[31mRED second line | — | ok\\\\x07\\\\x9b1m |\n" in md
+    assert md.endswith("> done\\x1b]0;title\\x07\n> really\\x0d\n")
+    assert [ch for ch in md if ch != "\n" and not ch.isprintable()] == []
+
+
+@given(verdicts)
+def test_markdown_holds_no_raw_control_character(verdict: DelegationVerdict) -> None:
+    """Tab is kept, as human output keeps it (it moves no cursor a line break does not)."""
+    md = render_verdict_markdown(verdict, caller="x\x1b")
+    raw = [ch for ch in md if (ch < " " and ch not in "\n\t") or "\x7f" <= ch <= "\x9f"]
+    assert raw + [ch for ch in md if ch in "\u2028\u2029"] == []
+
+
 @given(verdicts)
 def test_markdown_has_one_table_row_per_criterion(verdict: DelegationVerdict) -> None:
     md = render_verdict_markdown(verdict)
@@ -677,3 +745,21 @@ def test_a_fail_verdict_without_its_suite_says_it_is_recorded_blocked() -> None:
     assert reasons[0] == (
         "V1 status is fail, recorded as blocked (the full suite did not run), not pass"
     )
+
+
+def test_shared_programs_must_be_among_the_programs() -> None:
+    """``observed.sharedPrograms`` (a run let start a program from a shared place, refuter
+    r18y) names programs the check started; any other path is refused."""
+    program = {"name": "pytest", "path": "/tmp/bin/pytest", "sha256": "sha256:" + "0" * 64}
+    observed = {"kind": "suite", "command": "pytest", "durationMs": 3, "programs": [program]}
+
+    def with_shared(paths: list[str]) -> str:
+        row = {**crit("`pytest` exited 0"), "observed": {**observed, "sharedPrograms": paths}}
+        return raw_verdict(criteria=[row])
+
+    verdict = parse_verdict(with_shared(["/tmp/bin/pytest"]), "v.json")
+    assert shared_programs(verdict) == ("/tmp/bin/pytest",)
+    assert stored_shared_programs(verdict_json(verdict)) == ("/tmp/bin/pytest",)
+    assert shared_programs(verdict_with()) == ()
+    with pytest.raises(ArtifactInputError, match="sharedPrograms names a path that is not one"):
+        parse_verdict(with_shared(["/tmp/other"]), "v.json")

@@ -429,6 +429,7 @@ def test_a_pass_verdict_binds_candidate_brief_and_caller_and_is_accepted() -> No
         "env": None,
         "envDigest": None,
         "programs": None,
+        "sharedPrograms": None,
     }
     assert verdict_acceptance(v) == (True, ())
 
