@@ -43,6 +43,18 @@ def shown(text: str, limit: int | None = MAX_SHOWN) -> str:
     return f"{out[:head]}...[{len(out) - head - tail} characters]...{out[len(out) - tail :]}"
 
 
+#: :data:`_VISIBLE` with newline and tab too (:func:`shown_field`).
+_FIELD = {**_VISIBLE, 9: "\\x09", 10: "\\x0a"}
+
+
+def shown_field(text: str, limit: int | None = MAX_SHOWN) -> str:
+    """A value from input (a payload's tool or event name, a path it names) as a message
+    may echo it inside one of its lines: as :func:`shown`, with newline and tab written
+    ``\\x0a`` and ``\\x09`` too, so the value can never start a line of its own (a forged
+    ``recorded: ...``)."""
+    return shown(text.translate(_FIELD), limit)
+
+
 def quoted(text: str) -> str:
     """``repr(text)`` for a message, except that a byte ``surrogateescape`` kept (a lone
     surrogate ``U+DC80``-``U+DCFF``, from an argument, a variable or git's output that is

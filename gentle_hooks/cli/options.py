@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 
 import click
 
-from gentle_hooks.errors import EXIT_OK, UsageError, shown
+from gentle_hooks.errors import EXIT_OK, UsageError, shown, shown_field
 from gentle_hooks.ledger.records import Record
 from gentle_hooks.report.jsontext import model_json
 from gentle_hooks.services.record import Binding, Bound, Recorded
@@ -144,7 +144,7 @@ def echo_recorded(rec: Recorded, as_json: bool, *, err: bool = False) -> None:
     where = f" for {short_identity(rec.candidate.identity)}" if rec.candidate else ""
     click.echo(f"recorded{where}: {describe(rec.record)}", err=err)
     for note in rec.notes:
-        click.echo(f"note: {note}", err=err)
+        click.echo(f"note: {shown_field(note)}", err=err)  # a note may quote a payload
 
 
 def echo_record_list(bound: Bound, records: Sequence[Record], noun: str, as_json: bool) -> None:

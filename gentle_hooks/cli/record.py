@@ -11,7 +11,7 @@ import click
 
 from gentle_hooks.agents.runtimes import DECODED
 from gentle_hooks.cli.options import cwd_option, echo_recorded, json_option
-from gentle_hooks.errors import EXIT_OK, UsageError, shown
+from gentle_hooks.errors import EXIT_OK, UsageError, shown_field
 from gentle_hooks.services.mutation import MutationRequest, record_mutation
 
 
@@ -33,7 +33,8 @@ def record_from_runtime(
         echo_recorded(rec, as_json, err=not as_json)
     else:
         why = done.skipped if rec is None else "; ".join(rec.notes)
-        click.echo(f"nothing recorded: {shown(str(why))}", err=True)
+        # one line: the reason may quote the payload (its event or tool name), never a line
+        click.echo(f"nothing recorded: {shown_field(str(why))}", err=True)
     for other in done.also:  # stdout holds one answer: the others are reported on stderr
         if not other.replayed:
             echo_recorded(other, False, err=True)

@@ -71,6 +71,7 @@ class LedgerConnection:
         *,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         clock: Callable[[], float] = time.time,
+        fold: bool = True,
     ) -> S:
         """Open the ledger for writing, creating it (and its directory) when absent.
 
@@ -80,6 +81,7 @@ class LedgerConnection:
             path: database file (:func:`gentle_hooks.ledger.location.ledger_path`).
             busy_timeout_ms: how long to wait for another writer's lock.
             clock: Unix time in seconds, for ``recorded_at``.
+            fold: False leaves the spool where it is, untouched (plain ``doctor``).
 
         Writer records spooled behind another process's lock (:mod:`.spool`) are folded in
         first when the lock is free; a held lock leaves them spooled.
@@ -94,7 +96,7 @@ class LedgerConnection:
         sweep_new_files(path)  # a killed first write's leftovers: this writer owns them now
         settle_idle(conn, path)  # a new or just-migrated store gets its sentinel here
         ledger = cls(conn, path, False, clock)
-        if spool.waiting(path):
+        if fold and spool.waiting(path):
             try:
                 ledger._fold_spool()
             except StoreError as exc:
@@ -110,12 +112,15 @@ class LedgerConnection:
         *,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         clock: Callable[[], float] = time.time,
+        fold: bool = True,
     ) -> S | None:
         """Open the ledger for reading when it exists; never create one.
 
         Returns None when there is no ledger file. A store of an older schema is migrated
         forward first, and a spool folded in (that writes to an existing store; it creates
-        nothing): a reader never answers without a spooled writer record.
+        nothing): a reader never answers without a spooled writer record. ``fold`` False
+        (plain ``doctor``, which changes nothing) reads the store as it is and leaves the
+        spool, whatever stands there, untouched: the caller reports it.
 
         Raises:
             StoreError: as :meth:`open`; a spool that cannot be folded while another process
@@ -124,7 +129,7 @@ class LedgerConnection:
         check_location(path)  # a state directory displaced by a file is not "no ledger"
         if not os.path.lexists(path):
             return None
-        if spool.waiting(path):
+        if fold and spool.waiting(path):
             cls.open(path, busy_timeout_ms=busy_timeout_ms, clock=clock).close()
             if spool.waiting(path):
                 who = ", ".join(lock_wait.lock_holders(path)) or "another process"
@@ -137,7 +142,7 @@ class LedgerConnection:
         ledger = cls(conn, path, True, clock)
         if ledger.schema_version() < SCHEMA_VERSION:
             ledger.close()
-            cls.open(path, busy_timeout_ms=busy_timeout_ms, clock=clock).close()
+            cls.open(path, busy_timeout_ms=busy_timeout_ms, clock=clock, fold=fold).close()
             conn = connect(path, readonly=True, create=False, busy=busy_timeout_ms)
             ledger = cls(conn, path, True, clock)
         return ledger

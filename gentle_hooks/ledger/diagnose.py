@@ -31,13 +31,16 @@ from gentle_hooks.values.frozen import frozen
 @frozen
 class StoreCheck:
     """One result of :func:`diagnose`: a check name, whether it passed, one line of detail,
-    and whether ``doctor --fix`` repairs it in place (a lowered schema version, an id
-    counter at its end)."""
+    whether ``doctor --fix`` repairs it in place (a lowered schema version, an id counter
+    at its end), and whether it proves the file's own bytes damaged (a bad header,
+    SQLite's "malformed" or "not a database", an ``integrity_check`` other than ok): only
+    such a check lets ``doctor --fix`` move the ledger aside (:func:`is_damaged`)."""
 
     name: str
     ok: bool
     detail: str
     fixable: bool = False
+    damaged: bool = False
 
 
 def diagnose(path: str) -> tuple[StoreCheck, ...]:
@@ -87,7 +90,7 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
     except OSError as exc:
         return (StoreCheck("store", False, f"{path}: cannot be read: {exc.strerror}"),)
     if problem:
-        return (StoreCheck("store", False, f"{path}: {problem}"),)
+        return (StoreCheck("store", False, f"{path}: {problem}", damaged=True),)
     out = [StoreCheck("store", True, path)]
     journal = stale_journal(path)
     if journal is not None:  # SQLite would try to roll it back: no read-only open works
@@ -96,7 +99,8 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
     try:
         conn = sqlite3.connect(file_uri(path, "ro"), uri=True)
     except sqlite3.Error as exc:
-        return (StoreCheck("store", False, f"{path}: cannot be opened: {exc}"),)
+        damaged = is_corruption(exc)
+        return (StoreCheck("store", False, f"{path}: cannot be opened: {exc}", damaged=damaged),)
     try:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
         if version > SCHEMA_VERSION:
@@ -124,7 +128,7 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
         out.append(StoreCheck("journal", mode == "wal", f"journal mode {mode}"))
         rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]
         ok = rows == ["ok"]
-        out.append(StoreCheck("integrity", ok, "ok" if ok else "; ".join(rows[:5])))
+        out.append(StoreCheck("integrity", ok, "ok" if ok else "; ".join(rows[:5]), damaged=not ok))
         if ok:
             # a row breaking a constraint: the row's damage (quarantined by doctor --fix),
             # not the file's
@@ -143,11 +147,48 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             out.append(StoreCheck("rows", not bad, detail if bad else "every row reads"))
             out.append(_quarantine_check(conn))
     except sqlite3.Error as exc:
-        out.append(StoreCheck("integrity", False, f"unreadable: {exc}"))
+        out.append(_unreadable(path, exc))
     finally:
         conn.close()
     lock = _lock_check(path)
     return (*out, lock) if lock is not None else tuple(out)
+
+
+#: SQLITE_CORRUPT and SQLITE_NOTADB (the primary codes; typeshed lacks the constants).
+_CORRUPT_CODES = (11, 26)
+
+
+def is_corruption(exc: sqlite3.Error) -> bool:
+    """Whether SQLite's error says the file's bytes are damaged (``SQLITE_CORRUPT``,
+    ``SQLITE_NOTADB``: "malformed", "not a database", "file is encrypted"); a locked or
+    busy store, memory, an interrupt or an I/O error is a condition of the machine, not
+    damage."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF in _CORRUPT_CODES:
+        return True
+    text = str(exc)
+    return any(m in text for m in ("malformed", "not a database", "file is encrypted"))
+
+
+def _unreadable(path: str, exc: sqlite3.Error) -> StoreCheck:
+    """The failing ``integrity`` check of a store SQLite refused to read: damage only for
+    :func:`is_corruption`; otherwise it was not checked, and the line says why (naming the
+    process holding a lock when Linux says) and that nothing is to be fixed in the file."""
+    if is_corruption(exc):
+        return StoreCheck("integrity", False, f"unreadable: {exc}", damaged=True)
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        who = ", ".join(lock_wait.lock_holders(path)) or "another process"
+        why = f"{who} holds a lock on the ledger ({text})"
+        then = "end that process, or let it finish, then run doctor again"
+    else:
+        why = f"SQLite could not read it ({text})"
+        then = "fix that condition (memory, the disk), then run doctor again"
+    return StoreCheck(
+        "integrity",
+        False,
+        f"not checked: {why}; a condition, not damage: the ledger is kept as it is ({then})",
+    )
 
 
 def _lock_check(path: str) -> StoreCheck | None:
@@ -348,19 +389,14 @@ def _unreadable_rows(conn: sqlite3.Connection) -> list[str]:
     return [why for _, _, why in bad_rows(conn)]
 
 
-#: Failures of the machine, not of the ledger's bytes (SQLite's I/O, full-disk and
-#: read-only errors): moving a healthy ledger aside would drop the writer work it holds.
-_NOT_DAMAGE = ("disk I/O error", "database or disk is full", "readonly", "unable to open")
-
-
 def is_damaged(path: str, checks: tuple[StoreCheck, ...]) -> bool:
     """Whether ``path`` is a ledger file whose damage :func:`move_aside` repairs: a regular
     file (not a link, not a directory), its directory and its companions (``-wal``,
-    ``-shm``, ``-journal``) safe to open, that failed the ``store`` or ``integrity`` check
-    for its own bytes — not because the disk is full, read-only or failing (then the fix is
-    the machine's, and the ledger is kept in place)."""
-    failed = [c for c in checks if c.name in ("store", "integrity") and not c.ok]
-    if not failed or any(m in c.detail for c in failed for m in _NOT_DAMAGE):
+    ``-shm``, ``-journal``) safe to open, with a failed check that proves its own bytes
+    damaged (:attr:`StoreCheck.damaged`) — never for a store that is locked or busy, or
+    a disk that is full, read-only or failing (then the fix is the machine's or the lock
+    holder's, and the ledger, with the writer work it holds, is kept in place)."""
+    if not any(c.damaged and not c.ok for c in checks):
         return False
     directory = os.path.dirname(path)
     if os.path.islink(directory) or any(odd_file(p) for p in companions(path)):

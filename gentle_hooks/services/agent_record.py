@@ -34,7 +34,7 @@ from gentle_hooks.agents.event import (
     writer_of,
 )
 from gentle_hooks.agents.runtimes import runtime
-from gentle_hooks.errors import GitError, UsageError
+from gentle_hooks.errors import GitError, UsageError, shown_field
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.inputs import label_problem
 from gentle_hooks.services.mutation import MutationRequest, not_a_file, record_mutation
@@ -164,8 +164,8 @@ def record_from_runtime(
         # attribute a person's own edits to the writer (SPEC §3), so nothing is recorded
         # and the hook fails non-blocking, naming what was unreadable
         raise UsageError(
-            f"record --from {name}: the {event.tool or 'writing'} call names no written "
-            f"path that can be read ({event.unreadable or 'no path given'})"
+            f"record --from {name}: the {shown_field(event.tool or 'writing')} call names no "
+            f"written path that can be read ({shown_field(event.unreadable or 'no path given')})"
         )
     root = _work_tree(event, cwd)
     if root is None:

@@ -69,38 +69,10 @@ def check_ledger(repo: Repository) -> list[CheckResult]:
     if odd is not None:
         out.append(CheckResult(odd.name, False, odd.detail, cli("doctor", "--fix")))
     from gentle_hooks.services.doctor_key import key_checks
+    from gentle_hooks.services.doctor_spool import spool_findings
 
-    return out + spool_checks(path) + [CheckResult("key", *k) for k in key_checks(path)]
-
-
-def spool_checks(path: str) -> list[CheckResult]:
-    """A failing ``spool`` check for writer records waiting in the spool of the ledger at
-    ``path`` (``doctor --fix`` folds them in once the write lock is free), and one for each
-    spool moved aside because a line was not a record (kept for a person to read)."""
-    from gentle_hooks.ledger import spool
-
-    out = []
-    if spool.waiting(path):
-        where = spool.spool_path(path)
-        out.append(
-            CheckResult(
-                "spool",
-                False,
-                f"{where}: writer records wait for the ledger's write lock (the gates fail "
-                "closed until they are folded in; the next command that writes folds them)",
-                cli("doctor", "--fix"),
-            )
-        )
-    for kept in spool.kept_aside(path):
-        out.append(
-            CheckResult(
-                "spool",
-                False,
-                f"{kept}: a spool with a line that is not a writer record, kept aside; read "
-                "it, record its writes again, then remove it",
-            )
-        )
-    return out
+    out += [CheckResult("spool", False, detail, fix) for detail, fix in spool_findings(path)]
+    return out + [CheckResult("key", *k) for k in key_checks(path)]
 
 
 #: What the fix of rows no command can read does, said before its command.
@@ -117,7 +89,7 @@ def _restore_first(path: str) -> Command | None:
     from gentle_hooks.ledger.store import Ledger
 
     try:
-        led = Ledger.open_existing(path)
+        led = Ledger.open_existing(path, fold=False)  # doctor changes nothing
         if led is None:
             return None
         with led:
@@ -255,11 +227,18 @@ def _scan_ledger(
     repo: Repository, name: str, no_ledger: str, scan: Callable[[Ledger], list[T]]
 ) -> list[T] | CheckResult:
     """``scan`` of this clone's ledger, or the check ``name``'s result without it: passed
-    with ``no_ledger`` when there is none, failed with the error when it cannot be read."""
+    with ``no_ledger`` when there is none, failed with the error when it cannot be read,
+    and failed as not checked while a spool waits (only ``doctor --fix`` folds or moves
+    it: the ``spool`` check says so)."""
     from gentle_hooks.ledger.store import Ledger
+    from gentle_hooks.services.doctor_spool import unchecked_while_spooled
 
+    path = ledger_path(repo.paths.common_dir)
+    why = unchecked_while_spooled(path)
+    if why is not None:
+        return CheckResult(name, False, why, cli("doctor", "--fix"))
     try:
-        led = Ledger.open_existing(ledger_path(repo.paths.common_dir))
+        led = Ledger.open_existing(path, fold=False)
         if led is None:
             return CheckResult(name, True, no_ledger)
         with led:

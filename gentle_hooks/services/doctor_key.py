@@ -23,7 +23,7 @@ def _sealed_runs(path: str) -> int | None:
     from gentle_hooks.ledger.store import Ledger
 
     try:
-        led = Ledger.open_existing(path)
+        led = Ledger.open_existing(path, fold=False)  # doctor changes nothing
         if led is None:
             return 0
         with led:

@@ -83,8 +83,10 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     write, is stored once; the result then has ``replayed`` set and a note saying it was
     already recorded. When another process holds the ledger's write lock past the wait,
     the mutation is appended to the spool instead (durable; the next command that opens
-    the ledger folds it in) and the result has ``spooled`` set; so it is when a stale
-    rollback journal refuses the ledger's open (the reason names it and its fix).
+    the ledger folds it in) and the result has ``spooled`` set; so it is when the held
+    lock refuses even the ledger's open (any lock kind: SQLite's EXCLUSIVE locking mode
+    keeps readers out too), and when a stale rollback journal refuses it (the reason then
+    names the journal and its fix).
 
     Raises:
         UsageError: missing model or effort (flag and environment), a bad label, or an
@@ -118,7 +120,7 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     try:
         led = open_store(repo)
     except StoreError as exc:
-        if exc.journal is None:
+        if exc.journal is None and not exc.busy:
             raise
         rec = PendingMutation(root, model, effort_value, source, session_id, tool_call_id, paths)
         return _spooled_unopened(repo, rec, exc)
@@ -179,16 +181,20 @@ def _spooled(
 
 
 def _spooled_unopened(repo: Repository, rec: PendingMutation, refused: StoreError) -> Recorded:
-    """Keep a mutation in the spool when a stale rollback journal refuses every open of the
-    ledger (:attr:`~gentle_hooks.ledger.sqlite_file.StoreError.journal`): measured from git
-    alone (no earlier write of the writer can be read), durable, and folded in once
-    ``doctor --fix`` moved the journal aside. The reason names the journal and that command.
+    """Keep a mutation in the spool when another process's lock (``refused.busy``) or a
+    stale rollback journal (:attr:`~gentle_hooks.ledger.sqlite_file.StoreError.journal`)
+    refuses the ledger's open: measured from git alone (no earlier write of the writer can
+    be read), durable, and folded in by the next command that opens the ledger (for a
+    journal, once ``doctor --fix`` moved it aside: the reason then names the journal and
+    that command).
 
     Raises:
         StoreError: ``refused``, when the spool cannot be written either.
     """
     entries = entries_for_write(repo, None, rec.root, rec.paths)
     spooled = _spooled(refused.path, rec, entries, refused)
+    if refused.journal is None:
+        return spooled
     why = f"{refused.problem}; the fix moves the journal aside"
     return replace(spooled, spool_reason=why, spool_fix=cli("doctor", "--fix"))
 

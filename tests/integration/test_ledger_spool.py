@@ -149,3 +149,20 @@ def test_doctor_reports_the_spool_and_fix_folds_it(repo: Path) -> None:
     assert "folded the spooled writer records" in fixed.stdout.decode(), fixed.stdout
     assert not (_state(repo) / "spool.jsonl").exists()
     assert _mutations(repo) == 1
+
+
+def test_plain_doctor_leaves_a_symlinked_spool_where_it_is(repo: Path, tmp_path: Path) -> None:
+    _installed(repo)
+    target = write(tmp_path / "elsewhere.jsonl", b"{}\n")
+    (_state(repo) / "spool.jsonl").symlink_to(target)
+    before = sorted(p.name for p in _state(repo).iterdir())
+    report = hostile(repo, "doctor", timeout=60)
+    out = report.stdout.decode()
+    assert report.returncode == 2 and "nothing was changed" in out, out
+    (line,) = [x for x in out.splitlines() if x.startswith("FAIL  spool:")]
+    assert "symbolic link" in line and "doctor --fix" in line, out
+    assert sorted(p.name for p in _state(repo).iterdir()) == before  # nothing renamed
+    assert (_state(repo) / "spool.jsonl").is_symlink() and target.read_bytes() == b"{}\n"
+    hostile(repo, "doctor", "--fix", timeout=60)
+    assert not (_state(repo) / "spool.jsonl").is_symlink()
+    assert list(_state(repo).glob("spool.jsonl.bad-*")) and target.read_bytes() == b"{}\n"

@@ -1,0 +1,100 @@
+"""A healthy ledger held by another process in SQLite's EXCLUSIVE locking mode (no reader
+gets in): doctor calls it a condition, never damage, ``doctor --fix`` keeps it in place,
+and every recorder spools its record instead of losing it."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import write
+from tests.integration.test_hostile_inputs import _claude, hostile
+
+#: Holds the ledger named by argv[1] in EXCLUSIVE locking mode until stdin closes.
+EXCLUSIVE = """
+import sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA locking_mode=EXCLUSIVE")
+conn.execute("BEGIN IMMEDIATE")
+conn.execute("SELECT 1").fetchall()
+print("held", flush=True)
+sys.stdin.read()
+"""
+
+
+def _ledger(repo: Path) -> Path:
+    return repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+
+
+def _mutations(repo: Path) -> int:
+    conn = sqlite3.connect(_ledger(repo))
+    try:
+        return int(conn.execute("SELECT count(*) FROM pending_mutation").fetchone()[0])
+    finally:
+        conn.close()
+
+
+@pytest.fixture
+def held(repo: Path) -> Iterator[subprocess.Popen[str]]:
+    """A recorded mutation, then another process holding the ledger exclusively."""
+    write(repo / "a.py", "a = 1\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", "a.py").returncode == 0
+    holder = subprocess.Popen(
+        [sys.executable, "-c", EXCLUSIVE, str(_ledger(repo))],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        yield holder
+    finally:
+        holder.communicate("")
+
+
+def test_doctor_calls_an_exclusive_lock_a_condition_not_damage(
+    repo: Path, held: subprocess.Popen[str]
+) -> None:
+    proc = hostile(repo, "doctor", timeout=90)
+    out = proc.stdout.decode()
+    (line,) = [x for x in out.splitlines() if x.startswith("FAIL  integrity:")]
+    assert "not damage" in line and f"process {held.pid} (" in line, out
+    ledger_lines = [x for x in out.splitlines() if x.startswith(("FAIL  integrity", "FAIL  lock"))]
+    assert not any("--fix" in x or "moves it aside" in x for x in ledger_lines), out
+
+
+def test_doctor_fix_never_moves_a_locked_ledger_aside(
+    repo: Path, held: subprocess.Popen[str]
+) -> None:
+    hostile(repo, "doctor", "--fix", timeout=120)
+    assert not list(_ledger(repo).parent.glob("ledger.sqlite3.damaged-*"))
+    held.communicate("")
+    assert _mutations(repo) == 1  # the writer's record is still there
+
+
+def test_a_record_behind_an_exclusive_lock_is_spooled(
+    repo: Path, held: subprocess.Popen[str]
+) -> None:
+    write(repo / "b.py", "b = 1\n")
+    proc = hostile(repo, "record", "--model", "m", "--effort", "low", "b.py")
+    assert proc.returncode == 0 and b"spooled: pending mutation" in proc.stdout, proc.stderr
+    assert (_ledger(repo).parent / "spool.jsonl").is_file()
+    held.communicate("")
+    assert hostile(repo, "status").returncode in (0, 1)  # a reader folds it in
+    assert _mutations(repo) == 2
+
+
+def test_a_runtime_hook_behind_an_exclusive_lock_is_spooled(
+    repo: Path, tmp_path: Path, held: subprocess.Popen[str]
+) -> None:
+    data = _claude(repo, tmp_path)
+    proc = hostile(repo, "record", "--from", "claude-code", stdin=data)
+    assert proc.returncode == 0 and b"spooled: pending mutation" in proc.stderr, proc.stderr
+    held.communicate("")
+    assert hostile(repo, "status").returncode in (0, 1)
+    assert _mutations(repo) == 2
