@@ -8,6 +8,7 @@ only then is the handler imported.
 * :mod:`.dispatch` — the table, chaining of a foreign hook, the pass path
 * :mod:`.commit` — the commit and commit-msg gates, and how a fix binds the staged change
 * :mod:`.push_gate` — the push gate: the commits of every update, judged as a batch
+* :mod:`.push_record` — the push gate records a writer's commit no hook recorded (hooks off)
 * :mod:`.worker_pool` — the ordered thread pool the push gate judges on
 * :mod:`.push_input` — what a push sends (pre-push stdin, the framework's variables)
 * :mod:`.pushed_commits` — the commits an update sends, why each is delegated, the ledger's

@@ -127,12 +127,13 @@ def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -
     # the writer's own blob or holds its own lines holds the writer's work (a discard
     # would not make it a human's: the commit and push gates judge it the writer's still)
     facts = r.facts
-    roots: dict[str, set[str]] = {}
-    for e in facts.entries if facts and j.commit is None and j.target is None else ():
-        if e.state == "open" and e.path not in j.writers_blob:
-            roots.setdefault(e.root, set()).add(e.path)
-    for root, paths in sorted(roots.items()):
-        lines.extend(discard_lines(sorted(paths), None if facts and root == facts.root else root))
+    alike = {
+        e.path
+        for e in (facts.entries if facts and j.commit is None and j.target is None else ())
+        if e.state == "open" and e.path not in j.writers_blob
+    }
+    if alike:  # one discard, run where the block is, reaches every worktree's open work
+        lines.extend(discard_lines(sorted(alike)))
     lines.append(
         f"  candidate {cand.identity[:19]}… ({cand.projection.value} tree {short(cand.tree)} "
         f"vs {base})"

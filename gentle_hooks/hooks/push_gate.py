@@ -27,6 +27,7 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall, time_check
 from gentle_hooks.hooks.outcome import COMMITTED, Judged, conclude, open_gate, say
 from gentle_hooks.hooks.push_input import push_updates
+from gentle_hooks.hooks.push_record import record_pushed, unrecorded
 from gentle_hooks.hooks.pushed_commits import (
     commits_facts,
     commits_of_updates,
@@ -128,7 +129,8 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
     for line in status:
         say(line)
     judging = (repo, config, path, runtime, applies_all, head, in_time)
-    verdicts = judge_push_commits(*judging, [r for r in listed.values() if r]) if sent else {}
+    ranges_sent = [r for r in listed.values() if r]
+    verdicts = judge_push_commits(*judging, ranges_sent, record=env) if sent else {}
     judged = [
         Judged(f"commit {short(c)}", where, v[0], commit=v[1])
         for where, commits in sent
@@ -152,6 +154,7 @@ def judge_push_commits(
     head: Callable[[], str | None],
     in_time: Callable[[], None],
     ranges: Sequence[Sequence[str]],
+    record: Mapping[str, str] | None = None,
 ) -> dict[str, Verdict | None]:
     """Judge the commits of a push as one batch: each commit's :data:`Verdict` (the caller
     names the refs it is pushed on), or None for a commit that is not delegated.
@@ -160,7 +163,8 @@ def judge_push_commits(
     with the pushed tip last; a commit in several is judged once. The ledger is read once
     for all of them, one ``rev-parse`` peels every candidate, one merge-base serves each
     range with commits no longer range holds, and the built-in classifier's diffs are
-    fetched ahead.
+    fetched ahead. With ``record`` (the environment), delegated commits no hook recorded
+    (hooks off) are recorded once judged (:mod:`gentle_hooks.hooks.push_record`).
 
     Raises:
         GentleError: git, config or store failures (the gate fails closed).
@@ -200,6 +204,8 @@ def judge_push_commits(
     found = [judge(item) for item in items] if prefetched else in_order(judge, items)
     for (info, _), one in zip(delegated, found, strict=True):
         out[info.id] = one
+    if record is not None and (missing := unrecorded([i for i, _ in delegated], work, records)):
+        record_pushed(repo, path, missing, work, record)  # judged first: as if recorded
     return out
 
 

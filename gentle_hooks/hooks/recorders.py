@@ -79,9 +79,15 @@ def _kept_as_is(message: str, env: Mapping[str, str]) -> bool:
     return proc.stdout.strip().lower() != b"strip"
 
 
+#: Where the pre-commit framework passes prepare-commit-msg's second argument (the source).
+SOURCE_ENV = "PRE_COMMIT_COMMIT_MSG_SOURCE"
+
+
 def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int:
     """Append a ``Gentle-Writer`` trailer per writer whose content the commit being made
-    carries; nothing for a human's commit, nothing to an empty message."""
+    carries; nothing for a human's commit, nothing to an empty message. A trailer the
+    message brings along (an amend, or ``-C``/``-c`` reusing another commit's message)
+    is dropped when the commit carries no writer content."""
     if not call.args:
         return EXIT_OK
     try:
@@ -124,12 +130,16 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
         if amend and head is not None:  # the writer's commit revised keeps its trailer
             work = revised(repo, led, work, head, staged)
         # an amend that took every line of the writer's out is the human's commit: the
-        # trailer the amended message brings along goes with the writer's content
-        dropped = (
-            amend
-            and head is not None
-            and not work.delegated
-            and not rewrite_keeps_writer_content(repo, led, head, staged)
+        # trailer the amended message brings along goes with the writer's content; so does
+        # the trailer of a message reused from another commit (-C/-c: source ``commit``)
+        source = call.args[1] if len(call.args) > 1 else env.get(SOURCE_ENV, "")
+        dropped = not work.delegated and (
+            (source == "commit" and not amend)
+            or (
+                amend
+                and head is not None
+                and not rewrite_keeps_writer_content(repo, led, head, staged)
+            )
         )
     for line in expiry_lines(expired):
         print(f"gentle-hooks: {line}", file=sys.stderr)
@@ -156,7 +166,7 @@ def is_amend(call: HookCall, repo: Repository, head: str, env: Mapping[str, str]
     else its author identity and date: an amend keeps ``HEAD``'s, which git hands the hook.
     """
     args = call.args
-    source = args[1] if len(args) > 1 else env.get("PRE_COMMIT_COMMIT_MSG_SOURCE", "")
+    source = args[1] if len(args) > 1 else env.get(SOURCE_ENV, "")
     named = args[2] if len(args) > 2 else env.get("PRE_COMMIT_COMMIT_OBJECT_NAME", "")
     if source == "commit" and named and repo.peel_commit(named) == head:
         return True

@@ -351,13 +351,15 @@ class PendingWork(LedgerConnection):
             )
 
     def discard_entries(
-        self, root: str, paths: Sequence[str], who: str, reason: str
+        self, root: str, paths: Sequence[str], who: str, reason: str, *, others: bool = False
     ) -> DiscardRecord:
         """Abandon the root's live entries (open, or taken by a commit) of ``paths`` (every
         path when empty) on purpose, in one transaction with the record of who did it and
-        why. A commit that took one keeps its commit record and its trailer."""
+        why; with ``others`` the open entries of the other worktrees too. A commit that
+        took one keeps its commit record and its trailer."""
         with self._write() as conn:
-            where, params = f"root = ? AND state IN {LIVE_STATES!r}", [root]
+            where, params = f"(root = ? AND state IN {LIVE_STATES!r}", [root]
+            where += " OR state = 'open')" if others else ")"
             if paths:
                 where += f" AND path IN ({', '.join('?' for _ in paths)})"
                 params += list(paths)

@@ -59,15 +59,15 @@ removing one telling line the writer removed takes its removal too (A3: staging 
 wrote (``import os``, ``return None``), removing a line it removed, or writing a line of the
 writer's shape with names of their own, is doing their own work.
 
-Same path or another: a change of the path the writer wrote (or of the path it was
-renamed to, paired as git pairs a rename: :mod:`gentle_hooks.policy.renames`) is read with
-every row above, since the writer's lines there are where the writer put them. A change of
-*another* path carries the entry only when the writer's content moved or was copied there
-(:func:`carries_row_across`): its new blob is the writer's blob (A1: a ``git mv``), or it
-adds at least two of the writer's *distinctive* added lines (A2; two, never one; lines of
-the boilerplate table :mod:`gentle_hooks.policy.boilerplate` — trivial lines, dunder,
-logging and entry-point idioms — never count there, since a human's own module shares them
-with the writer's by convention). Rows A3, A4 and A6 never apply across paths.
+Idioms (rows B2-B6 of :mod:`gentle_hooks.policy.boilerplate`: ``getLogger(__name__)``,
+``def main():``, ``if __name__ == ...``, ``parser.parse_args(argv)``, ``json.load(f)``) are
+everybody's: on the writer's path they never count toward A2 nor as its telling line, nor
+for A6 elsewhere; only for A7, beside a distinctive line. A change of the path the writer
+wrote (or of the path it was renamed to: :mod:`gentle_hooks.policy.renames`) is read with
+every row above. A change of *another* path carries the entry only when the writer's
+content moved or was copied there (:func:`carries_row_across`): its new blob is the
+writer's blob (A1: a ``git mv``), or it adds two of the writer's *distinctive* lines (A2:
+never one, no line of the boilerplate table). Rows A3, A4 and A6 never apply across paths.
 
 Why lines, not "the next commit": a commit that re-delivers writer content after
 ``reset --soft``, an amend, a rebase that resolved a conflict, a cherry-pick or a commit
@@ -323,7 +323,7 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
 
     ``elsewhere``: the change was made in another worktree than the one the writer wrote
     in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, or A2 one telling line added
-    exactly; A4 does not apply; A6 and A7 decide as here).
+    exactly; A4 does not apply; A6 counts no idiom; A7 decides as here).
     """
     if change.path != entry.path or change.old_blob == change.new_blob:
         return "A5"
@@ -337,14 +337,19 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
         return "A4" if started_here and not elsewhere else "A5"
     old, new = any_line_keys(change.old), any_line_keys(change.new)
     need_added = MIN_ELSEWHERE if elsewhere else min(2, len(d.added))
-    held = held_keys(d, change.new)
+    held, placed, idioms = held_keys(d, change.new), d.placed, frozenset[str]()
+    if (new - old) & (writer := d.added | d.short | d.telling):  # idioms: on writer lines
+        from gentle_hooks.policy.boilerplate import writer_idioms
+
+        idioms, placed = writer_idioms(writer, d.placed, change.new)
+        held -= idioms  # idioms count only beside the writer's own lines (A7)
     if d.added and held - old - held_keys(d, change.old) and len(held) >= need_added:
         return "A2"
-    if (new - old) & d.telling:  # one telling writer line, taken alone, here or elsewhere
+    if (new - old) & d.telling - idioms:  # one telling writer line, alone, here or elsewhere
         return "A2"
-    if reproduces_edit(change, d):
+    if reproduces_edit(change, d, idioms if elsewhere else frozenset()):
         return "A6"
-    if is_placed(d.placed, change.old, change.new, inner=elsewhere):  # where the writer put it
+    if is_placed(placed, change.old, change.new, inner=elsewhere):  # where the writer put it
         return "A7"
     need_removed = MIN_ELSEWHERE if elsewhere else min(2, len(d.removed))
     if d.removed and (old - new) & d.removed and len(d.removed - new) >= need_removed:
@@ -354,14 +359,16 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
     return "A5"
 
 
-def reproduces_edit(change: PathChange, delta: WriterDelta) -> bool:
+def reproduces_edit(
+    change: PathChange, delta: WriterDelta, idioms: frozenset[str] = frozenset()
+) -> bool:
     """Row A6: the change drops a line the writer dropped and adds a line the writer added
-    (:meth:`WriterDelta.edited`: short and trivial lines too)."""
+    (:meth:`WriterDelta.edited`: short and trivial lines too) other than ``idioms``."""
     added, removed = delta.edited()
     if not added or not removed:
         return False
     old, new = any_line_keys(change.old), any_line_keys(change.new)
-    return bool((new - old) & added) and bool((old - new) & removed)
+    return bool((new - old) & added - idioms) and bool((old - new) & removed)
 
 
 #: Writer lines a change of another path must add to carry an entry (row A2 across paths):
@@ -371,15 +378,10 @@ MIN_ACROSS = 2
 
 
 def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
-    """The row that decides whether a change of *another* path carries ``entry``: the
-    writer's content moved (``git mv``) or copied into it.
-
-    A1 when its new blob is the writer's blob (a rename; never for a deletion), A2 when it
-    adds at least :data:`MIN_ACROSS` of the writer's added lines that are *distinctive*
-    (of no row of :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`: a human's own
-    module shares ``import logging`` and ``logger = logging.getLogger(__name__)`` with the
-    writer's by convention, not by copy), else A5. The writer's removals and binary
-    changes say nothing across paths.
+    """The row that decides whether a change of *another* path carries ``entry`` (the
+    writer's content moved or copied there): A1 when its new blob is the writer's blob (a
+    rename; never for a deletion), A2 when it adds :data:`MIN_ACROSS` of the writer's added
+    lines of no row of :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`, else A5.
     """
     if change.path == entry.path or change.old_blob == change.new_blob:
         return "A5"
@@ -388,7 +390,6 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     d = entry.delta
     if d.binary or len(d.added) < MIN_ACROSS or not change.new:
         return "A5"
-    # the boilerplate table loads only when another path may hold the writer's lines
     from gentle_hooks.policy.boilerplate import boilerplate_row
 
     before = any_line_keys(change.old)

@@ -29,9 +29,15 @@ includes (``include``, ``-include``, ``sinclude``; :func:`included_files`, follo
 :mod:`gentle_hooks.services.defined` through the candidate's and the base's files) define
 the check as the script or makefile does.
 
-Limits: what a program reads once started beyond those (a script's ``$(cat x)``, a
-Makefile's ``$(shell ...)``, an include named through a variable, the tests a suite
-imports) is the candidate, judged by the checks.
+``python -m MODULE`` puts the directory it runs in first on ``sys.path``, so a file there
+named as the module, as what the runner imports or as a standard-library module is run in
+its place (a ``pytest.py`` printing ``2 passed``): such files define the check too (row
+``D-shadow``; not with ``-I``/``-P``).
+
+Limits: a module hidden through a brief's ``PYTHONPATH`` (other than Python's start-up
+modules) or beside a script ``python3 x.py`` runs; what a program reads once started
+beyond those (a script's ``$(cat x)``, a Makefile's ``$(shell ...)``, an include named
+through a variable, the tests a suite imports) is the candidate, judged by the checks.
 """
 
 from __future__ import annotations
@@ -168,6 +174,13 @@ INTERPRETERS: dict[str, frozenset[str]] = {
 _INLINE = frozenset({"-c", "-e", "--eval", "-p", "--print"})
 #: Modules ``python -m`` runs as test runners (their configuration rows apply instead).
 _RUNNER_MODULES = {"pytest": "pytest", "tox": "tox", "nox": "nox", "unittest": ""}
+#: What ``python -m pytest`` imports as it starts besides the standard library (its own
+#: packages and the distributions it requires).
+_RUNNER_IMPORTS = {
+    "pytest": ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "exceptiongroup", "tomli"),
+}
+#: Options that keep the working directory off ``sys.path`` (``-I`` isolates, ``-P`` safe path).
+_SAFE_PATH = frozenset("IP")
 _SYSTEM_BIN = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/")
 
 
@@ -175,13 +188,16 @@ _SYSTEM_BIN = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/")
 class Source:
     """A place that defines a check: ``path`` a file of the tree (relative to its root;
     ``tail``: the directory the check ran in was unknown, so any path ending in it), or
-    ``rule`` files matched by name anywhere; ``row``: the :data:`DEFINITION_ROWS` id (or
-    ``D-script``)."""
+    ``rule`` files matched by name anywhere, or (row ``D-shadow``) the Python files in the
+    directory ``where`` (None: unknown, any directory) that Python would import as one of
+    ``modules``; ``row``: the :data:`DEFINITION_ROWS` id (or ``D-script``, ``D-shadow``)."""
 
     row: str
     path: str | None = None
     tail: bool = False
     rule: FileRule | None = None
+    modules: frozenset[str] | None = None
+    where: str | None = None
 
 
 def program_name(word: str) -> str | None:
@@ -212,10 +228,14 @@ def _script(name: str, words: tuple[str, ...], cwd: str | None) -> list[Source]:
             return []
         if w == "-m" and i + 1 < len(words):
             module = words[i + 1]
+            python = name in ("python", "python3")
+            shadow = [_shadow(cwd, module)] if python and not _safe_path(words[1:i]) else []
             if module in _RUNNER_MODULES:
-                return _row_sources(_RUNNER_MODULES[module]) if _RUNNER_MODULES[module] else []
+                runner = _RUNNER_MODULES[module]
+                return [*(_row_sources(runner) if runner else []), *shadow]
             base = module.replace(".", "/")
-            return [s for s in (_file(cwd, f"{base}.py"), _file(cwd, f"{base}/__main__.py")) if s]
+            found = (_file(cwd, f"{base}.py"), _file(cwd, f"{base}/__main__.py"))
+            return [*(s for s in found if s), *shadow]
         if w in valued:
             i += 2
         elif w.startswith(("-", "+")):
@@ -223,6 +243,52 @@ def _script(name: str, words: tuple[str, ...], cwd: str | None) -> list[Source]:
         else:
             return [s for s in [_file(cwd, w)] if s]
     return []
+
+
+def _safe_path(options: tuple[str, ...]) -> bool:
+    """Whether the interpreter's ``options`` keep the working directory off ``sys.path``."""
+    return any(
+        o.startswith("-") and not o.startswith("--") and not _SAFE_PATH.isdisjoint(o[1:])
+        for o in options
+        if o not in ("-W", "-X") and not o.startswith(("-W", "-X"))
+    )
+
+
+def _shadow(cwd: str | None, module: str) -> Source:
+    """``python -m module`` run in ``cwd`` puts ``cwd`` first on ``sys.path``: a Python file
+    there named as the module, as what its runner imports, or as a standard-library module
+    is imported in its place (a ``pytest.py`` that prints ``2 passed`` and exits 0 is then
+    the suite). Those files define the check (row ``D-shadow``)."""
+    own = {module.split(".")[0], *_RUNNER_IMPORTS.get(module, ())}
+    return Source("D-shadow", modules=frozenset(own), where=cwd)
+
+
+def shadows(source: Source, path: str) -> bool:
+    """Whether the tree's ``path`` is a Python file Python would import, from the directory
+    ``source.where`` (None: any), as one of ``source.modules``: ``NAME.py`` there, or a
+    ``.py`` file below a ``NAME/`` directory there (a package, or a namespace portion:
+    counted too); for a standard-library name only ``NAME.py``, ``NAME/__init__.py`` and
+    ``NAME/__main__.py`` (a directory without ``__init__.py`` never hides a module found
+    further along ``sys.path``, and ``code/``, ``types/`` are common directories)."""
+    assert source.modules is not None
+    if not path.endswith(".py"):
+        return False
+    parts = path.split("/")
+    if source.where is None:
+        starts = range(len(parts))
+    else:
+        where = [] if source.where == "." else source.where.split("/")
+        if parts[: len(where)] != where:
+            return False
+        starts = range(len(where), len(where) + 1)
+    for start in starts:
+        rest = parts[start:]
+        name = rest[0] if len(rest) > 1 else rest[0][: -len(".py")]
+        if name in source.modules:
+            return True
+        if name in sys.stdlib_module_names and rest[1:] in ([], ["__init__.py"], ["__main__.py"]):
+            return True
+    return False
 
 
 def _row_sources(program: str) -> list[Source]:
@@ -347,6 +413,8 @@ def included_files(path: str, data: bytes) -> tuple[str, ...]:
 
 def is_defining(source: Source, path: str) -> bool:
     """Whether the tree's ``path`` is a file ``source`` names."""
+    if source.modules is not None:
+        return shadows(source, path)
     if source.path is not None:
         if source.tail:
             return path == source.path or path.endswith("/" + source.path)

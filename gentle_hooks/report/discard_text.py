@@ -14,20 +14,19 @@ from gentle_hooks.report.program_text import program
 DISCARD_REASON = "a human change, not the writer work"
 
 
-def discard_lines(paths: Sequence[str], root: str | None = None, indent: str = "  ") -> list[str]:
+def discard_lines(paths: Sequence[str], indent: str = "  ") -> list[str]:
     """The way out for a human blocked by pending writer work that is not in the change
     (the writer's edit was thrown away and a human changed the same place): abandon it on
     purpose, recorded (SPEC §6 ``discard``). Labelled ``human:``, not ``run:``: it is not a
     step of the writer's way through; it runs exactly as printed from the work tree root,
-    where git runs hooks, or from anywhere with ``root`` (``--cwd``: the writer's work was
-    recorded in another worktree)."""
+    where git runs hooks, in any worktree of the clone (a discard there reaches the open
+    work of the others, checked against the files of the worktree it runs in)."""
     # off the gates' pass path: only a block renders it
     from gentle_hooks.policy.shellwords import quote
 
     named = " ".join(quote(p) for p in paths)  # one line, runnable, whatever a name holds
-    where = f" --cwd {quote(root)}" if root else ""
     return [
         f"{indent}a human whose own change this is (not the writer's) abandons the writer's "
         "pending work on it, recorded, with:",
-        f"{indent}human: {program()} discard{where} --reason {quote(DISCARD_REASON)} -- {named}",
+        f"{indent}human: {program()} discard --reason {quote(DISCARD_REASON)} -- {named}",
     ]

@@ -2,7 +2,9 @@
 ``gentle-hook discard [PATH...|--all] --reason TEXT``.
 
 Room ``services``. The work tree's live writer entries (open, or taken by a commit not
-pushed yet) of the named paths (or all of them) stop attributing content to a writer,
+pushed yet), and the open ones of the clone's other worktrees (the ledger is shared: a
+change made in linked worktree B carries work recorded in A, and the block in B offers
+this discard), of the named paths (or all of them) stop attributing content to a writer,
 recorded like an override: who, when, which paths and entries, and why. A commit that took
 one keeps its commit record and trailer. Nothing is deleted; the user's files are not touched.
 
@@ -10,7 +12,8 @@ Only what a human makes alike can be discarded (an edit of row A6 or A7, a remov
 binary change): pending work whose own lines (rows A1, A2) this work tree or its index
 still holds is refused, one line naming the paths, since a commit holding them stays the
 writer's at every gate (its note carries the writer and the discard): a discard the commit
-gate honoured and the push gate did not would be two decisions.
+gate honoured and the push gate did not would be two decisions. The work tree checked is
+the one the discard runs in: another worktree's writer lines stay the writer's there.
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ from gentle_hooks.services.settle import own_lines_kept
 def discard(
     cwd: str | None, paths: Sequence[str], everything: bool, reason: str | None
 ) -> DiscardRecord:
-    """Discard the work tree's pending writer work of ``paths`` (all of it with
-    ``everything``).
+    """Discard the pending writer work of ``paths`` (all of it with ``everything``): the
+    work tree's, and the open work of the clone's other worktrees.
 
     Raises:
         UsageError: no reason, paths and ``--all`` together or neither, a bad path, or
@@ -43,8 +46,10 @@ def discard(
     wanted = validate_paths(paths)
     repo, root = open_root(cwd)
     with open_store(repo) as led:
-        # taken too: a writer commit not pushed yet can be dropped on purpose
-        pending = sorted({e.path for e in led.live_entries(root=root)})
+        # taken too: a writer commit not pushed yet can be dropped on purpose; another
+        # worktree's open work too (a commit of its own is that worktree's to drop)
+        live = [e for e in led.live_entries() if e.root == root or e.state == "open"]
+        pending = sorted({e.path for e in live})
         if not pending:
             raise UsageError("no pending writer work in this work tree: nothing to discard")
         unknown = [p for p in wanted if p not in pending]
@@ -52,7 +57,7 @@ def discard(
             raise UsageError(
                 f"no pending writer work on {', '.join(unknown)} (pending: {', '.join(pending)})"
             )
-        named = [e for e in led.live_entries(root=root) if e.path in wanted or everything]
+        named = [e for e in live if e.path in wanted or everything]
         kept = own_lines_kept(repo, [e for e in named if e.state == "open"])
         if kept:
             raise UsageError(
@@ -61,4 +66,4 @@ def discard(
                 "them the writer's): verify them with the spot check the block names, or take "
                 "them out and discard what is left"
             )
-        return led.discard_entries(root, wanted, repo.ident(), why)
+        return led.discard_entries(root, wanted, repo.ident(), why, others=True)

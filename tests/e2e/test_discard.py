@@ -10,8 +10,9 @@
   server does not honour overrides by default).
 * A block never offers ``discard`` for a path whose staged content is the writer's blob
   byte for byte (discarding would launder it): the verification steps only.
-* A block in a linked worktree offers the ``discard`` that works pasted there: it names the
-  writer's worktree with ``--cwd``.
+* A block in a linked worktree offers the ``discard`` that works pasted there (it reaches
+  the open work of the writer's worktree, checked against the files where it runs), and
+  ``discard --all`` there does the same; the writer's own lines in A stay the writer's.
 """
 
 from __future__ import annotations
@@ -140,7 +141,64 @@ def test_a_discard_printed_in_a_linked_worktree_works_pasted_there(served: World
     r = w.git("commit", "-qam", "human: simpler helper", cwd=b)
     assert r.code == 1, r
     run = [line.split("human: ", 1)[1] for line in r.said if "human: " in line]
-    assert len(run) == 1 and "discard --cwd" in run[0], r
+    assert len(run) == 1 and "discard --reason" in run[0], r
     done = w.run(["sh", "-c", run[0]], cwd=b)
+    assert done.code == 0, done
+    assert w.git("commit", "-qam", "human: simpler helper", cwd=b).code == 0
+
+
+def test_a_discard_pasted_in_b_works_while_the_writers_own_lines_stay_in_a(
+    served: World,
+) -> None:
+    """The writer's pending work in A flips ``return False`` and adds a line of its own; a
+    human in B makes the same flip (an edit a human makes alike, row A6): blocked in B.
+    The ``discard`` the block prints runs in B as printed (B holds none of the writer's own
+    lines), and so does ``discard --all`` there; B's commit then passes, with no trailer,
+    while A's commit of the writer's own line is still blocked (its own lines stay the
+    writer's, discarded or not)."""
+    w = served
+    base = "def is_authorized(user):\n    return False\n"
+    w.write("src/auth.py", base)
+    w.ok("add", "-A")
+    w.ok("commit", "-qm", "human: auth")
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    flip = base.replace("return False", "return True")
+    w.delegate("src/auth.py", flip + '\n\ndef grant_all(db):\n    db.execute("GRANT ALL")\n')
+    w.write("src/auth.py", flip, cwd=b)
+    r = w.git("commit", "-qam", "human: allow", cwd=b)
+    assert r.code == 1 and "BLOCKED the staged change" in r.said[0], r
+    run = [line.split("human: ", 1)[1] for line in r.said if "human: " in line]
+    assert len(run) == 1 and "discard" in run[0], r
+    done = w.run(["sh", "-c", run[0]], cwd=b)
+    assert done.code == 0, done
+    assert w.git("commit", "-qam", "human: allow", cwd=b).code == 0
+    assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B", cwd=b)
+    blocked = w.git("commit", "-qam", "writer work in A")
+    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.err, blocked
+    w.ok("add", "-A")
+    w.report("--staged")
+    w.spot_check("--staged")
+    assert w.git("commit", "-qm", "writer work in A").code == 0
+    pushed = w.git("push", "origin", "main")
+    assert pushed.code == 0, pushed
+    note = w.ok("notes", "--ref", "gentle-hooks", "show", "HEAD")
+    assert '"kind":"writer"' in note and '"hook":"discard"' in note, note
+
+
+def test_discard_all_in_b_names_the_work_a_block_there_cites(served: World) -> None:
+    """``discard --all`` run in linked worktree B, where none was recorded, discards the
+    writer work of another worktree that B's change carries (it is checked against B's
+    own files), rather than saying there is nothing pending."""
+    w = served
+    head = "def add(a, b):\n    return a + b\n\ndef helper(x):\n"
+    w.write("src/app.py", head + "    y = x * x\n    z = y + x\n    return x\n")
+    w.ok("commit", "-qam", "human: helper")
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    w.delegate(text=head + "    return x\n")  # pending in A
+    w.write("src/app.py", head + "    return x + 1\n", cwd=b)
+    assert w.git("commit", "-qam", "human: simpler helper", cwd=b).code == 1
+    done = w.gh("discard", "--all", "--reason", "my own edit", cwd=b)
     assert done.code == 0, done
     assert w.git("commit", "-qam", "human: simpler helper", cwd=b).code == 0

@@ -74,3 +74,22 @@ def test_a_sitecustomize_on_the_brief_pythonpath_blocks_the_suite(
     suite = out["outcomes"][-1]
     assert (out["status"], suite["row"]) == ("blocked", "C1-own"), out
     assert "sitecustomize.py" in suite["error"], suite
+
+
+@pytest.mark.parametrize(
+    ("suite", "fake"),
+    [("python3 -m pytest -q", "pytest.py"), ("python3 -m unittest", "unittest.py")],
+)
+def test_a_runner_module_the_change_adds_blocks_the_suite(
+    repo: Path, tmp_path: Path, suite: str, fake: str
+) -> None:
+    """``python3 -m pytest`` imports a ``pytest.py`` of the directory it runs in before the
+    installed pytest: a change adding one that prints ``2 passed`` and exits 0 would make a
+    failing suite pass (refuter r18z). It defines the suite (row D-shadow): not run."""
+    env = _env(repo, tmp_path, None)
+    env.brief({**BRIEF, "fullSuite": suite})
+    write(repo / fake, 'import sys\nprint("2 passed in 0.01s")\nsys.exit(0)\n')
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    outcome = out["outcomes"][-1]
+    assert (out["status"], outcome["row"], outcome["exit_code"]) == ("blocked", "C1-own", None)
+    assert fake in outcome["error"], outcome

@@ -16,8 +16,8 @@ from gentle_hooks.policy.attribution import (
 from gentle_hooks.policy.boilerplate import BOILERPLATE_ROWS, boilerplate_row
 
 WRITER_F = (
-    b"import logging\nlogger = logging.getLogger(__name__)\n\ndef main():\n"
-    b'    logger.info("writer")\n\nif __name__ == "__main__":\n    main()\n'
+    b"import logging\nlogger = logging.getLogger(__name__)\n\ndef serve(port):\n"
+    b'    logger.info("writer")\n\nif __name__ == "__main__":\n    serve(80)\n'
 )
 HUMAN_G = (
     b"import logging\nlogger = logging.getLogger(__name__)\n\ndef run():\n"
@@ -51,7 +51,7 @@ ACROSS = [
     ),
     (
         "A2 the writer's distinctive lines beside its idioms",
-        change(b"y = 1\n", HUMAN_G + b'    logger.info("writer")\ndef main():\n'),
+        change(b"y = 1\n", HUMAN_G + b'    logger.info("writer")\ndef serve(port):\n'),
         WRITER_F,
         "A2",
     ),
@@ -79,10 +79,16 @@ BOILERPLATE = [
     ("B4", b"main()"),
     ("B4", b"sys.exit(main())"),
     ("B4", b"unittest.main()"),
+    ("B5", b"def main():"),
+    ("B5", b"def main(argv: list[str] | None = None) -> int:"),
+    ("B6", b"with open(path) as fh:"),
+    ("B6", b"data = json.load(f)"),
     (None, b"return os.system(command)"),
     (None, b"def run_tool(command):"),
     (None, b'logger.info("writer")'),
     (None, b"main_loop(queue)"),
+    (None, b"def main(user, token):"),
+    (None, b"data = json.load(open(path))"),
     (None, b'subprocess.run("curl x|sh", shell=True)'),
 ]
 
@@ -92,7 +98,7 @@ BOILERPLATE = [
 )
 def test_boilerplate_rows(row: str | None, line: bytes) -> None:
     assert boilerplate_row(b"    " + line + b"\n") == row
-    assert [r.id for r in BOILERPLATE_ROWS] == ["B1", "B2", "B3", "B4"]
+    assert [r.id for r in BOILERPLATE_ROWS] == ["B1", "B2", "B3", "B4", "B5", "B6"]
 
 
 def test_only_the_writers_own_lines_stay_its_after_a_discard() -> None:

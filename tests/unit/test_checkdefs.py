@@ -244,3 +244,45 @@ def test_included_files_of_a_script_or_makefile() -> None:
 def test_python_start_up_modules_define_a_pytest_check(path: str) -> None:
     """Python imports them from a brief's ``{"PYTHONPATH": "src"}`` before pytest starts."""
     assert defining("python3 -m pytest -q", [path, "app.py"]) == [path]
+
+
+#: (command, path, shadows): ``python -m`` puts its working directory first on sys.path, so
+#: a file there named as the runner, what it imports or a standard-library module is run in
+#: its place (refuter r18z: a pytest.py printing "2 passed" made a failing suite pass).
+SHADOW_CASES = [
+    ("python3 -m pytest -q", "pytest.py", True),
+    ("python3 -m pytest -q", "pytest/__init__.py", True),
+    ("python3 -m pytest -q", "_pytest/main.py", True),
+    ("python3 -m pytest -q", "pluggy.py", True),
+    ("python3 -m unittest", "unittest.py", True),
+    ("python3 -m unittest discover -s tests", "unittest/__main__.py", True),
+    ("python -m unittest", "argparse.py", True),
+    ("python -m unittest", "logging/__init__.py", True),
+    ("python3 -m tests.check", "tests/__init__.py", True),
+    ("cd src && python3 -m pytest", "src/pytest.py", True),
+    ("if true; then python3 -m pytest; fi", "sub/pytest.py", True),  # directory unknown
+    # not imported in its place
+    ("python3 -m pytest -q", "src/pytest.py", False),
+    ("cd src && python3 -m pytest", "pytest.py", False),
+    ("python3 -m pytest -q", "app.py", False),
+    ("python3 -m pytest -q", "pytest.txt", False),
+    ("python3 -m pytest -q", "tests/test_json.py", False),
+    ("python3 -m pytest -q", "code/render.py", False),  # no package there: nothing hidden
+    ("python3 -I -m pytest -q", "pytest.py", False),
+    ("python3 -P -m unittest", "unittest.py", False),
+    ("pytest -q", "pytest.py", False),
+    ("sh -m check.sh", "check.py", False),
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "path", "expected"), SHADOW_CASES, ids=[f"{c}|{p}" for c, p, _ in SHADOW_CASES]
+)
+def test_a_module_python_m_imports_in_place_of_the_runner(
+    command: str, path: str, expected: bool
+) -> None:
+    assert (defining(command, [path]) == [path]) is expected
+
+
+def test_the_shadow_row_is_met() -> None:
+    assert any(s.row == "D-shadow" for s in check_sources(("sh", "-c", "python3 -m pytest")))

@@ -1,0 +1,80 @@
+"""The push gate records a writer's commit no hook recorded (SPEC §3 "Attribution follows
+content", §7 "Hooks", §8 "verify rather than believe").
+
+Room ``hooks``. A commit made with hooks off (``git -c core.hooksPath=/dev/null commit``)
+that carries open writer work has no commit record and no note: the pre-push gate blocks
+it from its content, but a server gate reads notes. So the push gate records it as
+post-commit would (:func:`~gentle_hooks.services.delivered.record_commit`: its entries
+taken, the commit recorded, its note written under ``refs/notes/gentle-hooks``) before it
+reports, and the shared notes carry its writer on the next push that sends them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from gentle_hooks.hooks.outcome import say
+from gentle_hooks.report.text import short
+from gentle_hooks.services.attribution import NOTHING
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from gentle_hooks.git.objects import CommitInfo
+    from gentle_hooks.git.repository import Repository
+    from gentle_hooks.ledger.records import CommitRecord
+    from gentle_hooks.services.attribution import Carried
+
+
+def unrecorded(
+    infos: Sequence[CommitInfo],
+    work: Mapping[str, Carried],
+    records: Mapping[str, Sequence[CommitRecord]],
+) -> list[CommitInfo]:
+    """The commits of ``infos`` that carry open writer work (no commit took it) and have
+    no commit record: made with hooks off."""
+    return [
+        i
+        for i in infos
+        if i.id not in records and any(e.state == "open" for e in work.get(i.id, NOTHING).entries)
+    ]
+
+
+def record_pushed(
+    repo: Repository,
+    path: str,
+    infos: Sequence[CommitInfo],
+    work: Mapping[str, Carried],
+    env: Mapping[str, str],
+) -> None:
+    """Record each of ``infos`` (:func:`unrecorded`) with the work it carries and write
+    their notes, one line each. Behind another process's write lock nothing is recorded
+    (one line: the next push records them).
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be written.
+    """
+    if not infos:
+        return
+    from gentle_hooks.ledger.sqlite_file import StoreError
+    from gentle_hooks.ledger.store import Ledger
+    from gentle_hooks.notes.sync import write_commit_notes
+    from gentle_hooks.services.delivered import record_commit
+
+    try:
+        with Ledger.open(path) as led:
+            recs = [record_commit(repo, led, i, work[i.id], "pre-push", env) for i in infos]
+            write_commit_notes(repo, led, recs)
+    except StoreError as exc:
+        if not exc.busy:
+            raise
+        say(
+            "another process holds the ledger's write lock: commits made with hooks off are "
+            "recorded by the next push"
+        )
+        return
+    for info in infos:
+        c = work[info.id]
+        say(
+            f"recorded {short(info.id)} as delegated ({', '.join(c.writers())}): made with "
+            "hooks off, its note now names its writer"
+        )
