@@ -13,7 +13,7 @@ makes Claude Code reject the whole settings file; ``"prompt"`` never runs the co
 
 from __future__ import annotations
 
-from gentle_hooks.agents.runtime_rows import Wiring
+from gentle_hooks.agents.runtime_rows import Runtime, Wiring
 
 JSON = dict[str, object]
 
@@ -76,3 +76,95 @@ def repair(entry: JSON, w: Wiring) -> list[str]:
             )
             entry[key] = want
     return said
+
+
+#: The hook events each runtime documents, by runtime name (a runtime not here has its
+#: event names left unchecked). Claude Code: code.claude.com/docs/en/hooks, "Hook
+#: lifecycle" and one section per event.
+DOCUMENTED_EVENTS: dict[str, frozenset[str]] = {
+    "claude-code": frozenset(
+        {
+            "Setup",
+            "SessionStart",
+            "UserPromptSubmit",
+            "UserPromptExpansion",
+            "PreToolUse",
+            "PermissionRequest",
+            "PermissionDenied",
+            "PostToolUse",
+            "PostToolUseFailure",
+            "PostToolBatch",
+            "Notification",
+            "SubagentStart",
+            "SubagentStop",
+            "TaskCreated",
+            "TaskCompleted",
+            "Stop",
+            "StopFailure",
+            "TeammateIdle",
+            "InstructionsLoaded",
+            "ConfigChange",
+            "CwdChanged",
+            "FileChanged",
+            "WorktreeCreate",
+            "WorktreeRemove",
+            "PreCompact",
+            "PostCompact",
+            "Elicitation",
+            "ElicitationResult",
+            "SessionEnd",
+        }
+    ),
+}
+
+
+def _group_faults(at: str, group: object) -> list[str]:
+    if not isinstance(group, dict):
+        return [f"{at} is not an object"]
+    out = []
+    if "matcher" in group and not isinstance(group["matcher"], str):
+        out.append(f"{at}.matcher is not a string")
+    if not isinstance(group.get("hooks"), list):
+        out.append(f"{at}.hooks is not a list")
+    return out
+
+
+def shape_faults(doc: JSON, runtime: str, shape: str) -> list[str]:
+    """Where ``doc``'s ``hooks`` departs from the shape the runtime documents, one phrase
+    each (``hooks.PostToolUze is not an event Claude Code documents``): an object of the
+    documented event names (:data:`DOCUMENTED_EVENTS`; only for the runtimes listed),
+    each a list of groups ``{"matcher"?: string, "hooks": list}`` (``shape``
+    ``grouped``). Empty when it matches, or when there is no ``hooks``; nothing else of
+    the document is checked."""
+    events = DOCUMENTED_EVENTS.get(runtime)
+    hooks = doc.get("hooks")
+    if events is None or hooks is None:
+        return []
+    if not isinstance(hooks, dict):
+        return ["hooks is not an object"]
+    out = []
+    for name, groups in hooks.items():
+        if name not in events:
+            out.append(f"hooks.{name} is not a hook event it documents")
+        elif not isinstance(groups, list):
+            out.append(f"hooks.{name} is not a list")
+        elif shape == "grouped":
+            for i, group in enumerate(groups):
+                out += _group_faults(f"hooks.{name}[{i}]", group)
+    return out
+
+
+def shape_warning(path: str, doc: JSON, rt: Runtime) -> str:
+    """The one-line warning about ``path`` (holding ``doc``, a configuration file of
+    ``rt``) when :func:`shape_faults` finds any (the first three named), else ``""``."""
+    if rt.wiring is None:
+        return ""
+    title, doc_page = rt.title, rt.doc
+    faults = shape_faults(doc, rt.name, rt.wiring.shape)
+    if not faults:
+        return ""
+    more = f" and {len(faults) - 3} more" if len(faults) > 3 else ""
+    return (
+        f"{path} does not match the shape {title} documents ({doc_page}): "
+        f"{'; '.join(faults[:3])}{more}; {title} may reject the file or skip those hooks"
+    )

@@ -293,6 +293,7 @@ def _placement_check(
     project = False
     wired: list[str] = []
     commands: list[str] = []
+    warnings: list[str] = []  # a file not of the runtime's documented shape
     placed: dict[str, dict[str, object]] = {}  # file -> its document, per file holding ours
     for scope in SCOPES if root else ("user",):
         before = len(wired)
@@ -302,6 +303,7 @@ def _placement_check(
                 doc = read_toml(path) if path in tomls else read_hooks(path, rt.wiring)
             except UsageError as exc:
                 return AgentCheck(name, False, exc.message)
+            warnings.append(entry_shape.shape_warning(path, doc or {}, rt))
             for command, matcher, _ in wiring.placements(doc or {}, rt):
                 project = project or scope == "project"
                 got = reach(command, rt, root, env, run)
@@ -364,7 +366,11 @@ def _placement_check(
     untrusted = _untrusted(rt, placed, env)
     if untrusted is not None:
         return _marked(AgentCheck(name, False, untrusted), project)
-    return _marked(_wired_or_found(rt, root, wired, found, env, run), project)
+    closing = _wired_or_found(rt, root, wired, found, env, run)
+    said = [w for w in warnings if w]
+    if closing is not None and said:
+        closing = replace(closing, detail=f"{closing.detail}; warning: {'; warning: '.join(said)}")
+    return _marked(closing, project)
 
 
 def _untrusted(
