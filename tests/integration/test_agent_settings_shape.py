@@ -58,3 +58,23 @@ def test_a_settings_file_of_the_documented_shape_gets_no_warning(repo: Path) -> 
     check = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}["agent: claude-code"]
     assert "warning" not in check["detail"]
     assert "warning" not in gh(repo, "install", "--agent", "claude-code", env=WITH_GH).stdout
+
+
+def test_a_settings_file_starting_with_a_byte_order_mark_is_refused_naming_it(
+    repo: Path,
+) -> None:
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    before = b'\xef\xbb\xbf{"hooks": {}}'
+    path.write_bytes(before)
+    said = (
+        f"{path}: not JSON: line 1 column 1: a UTF-8 byte-order mark (U+FEFF) before the "
+        "JSON; save the file without it"
+    )
+    proc = gh(repo, "install", "--agent", "claude-code", env=WITH_GH)
+    assert proc.returncode == 2
+    assert proc.stderr == f"gentle-hook: error: {said}; nothing was changed\n"
+    assert path.read_bytes() == before
+    proc = gh(repo, "doctor", "--json", env=WITH_GH)
+    check = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}["agent: claude-code"]
+    assert (check["ok"], check["detail"]) == (False, said)
