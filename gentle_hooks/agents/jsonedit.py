@@ -180,10 +180,13 @@ def parse(text: str, *, comments: bool = False) -> Node:
     """The value of ``text`` with the span of every part.
 
     Raises:
-        JsonTextError: not JSON (with ``//`` and ``/* */`` comments when ``comments``), or
-            nested deeper than :data:`gentle_hooks.agents.payload.MAX_DEPTH`.
+        JsonTextError: not JSON (with ``//`` and ``/* */`` comments when ``comments``; a
+            leading byte-order mark is named), or nested deeper than
+            :data:`gentle_hooks.agents.payload.MAX_DEPTH`.
     """
     p = _Parser(text, comments)
+    if text.startswith("\ufeff"):
+        raise p.fail("a UTF-8 byte-order mark (U+FEFF) before the JSON; save the file without it")
     p.ws()
     node = p.value(0)
     p.ws()

@@ -23,7 +23,8 @@ import re
 import shlex
 from collections.abc import Callable
 
-from gentle_hooks.agents import wrappers
+from gentle_hooks.agents import entry_shape, wrappers
+from gentle_hooks.agents.entry_shape import ShapeError as ShapeError
 from gentle_hooks.agents.runtimes import Runtime, Wiring
 from gentle_hooks.values.frozen import replace
 
@@ -203,12 +204,12 @@ def _groups(doc: JSON, w: Wiring) -> list[tuple[object, list[object]]]:
     return out
 
 
-def placements(doc: JSON, rt: Runtime) -> list[tuple[str, object]]:
-    """(command, the matcher of its group) of each entry of ours in ``doc``."""
+def placements(doc: JSON, rt: Runtime) -> list[tuple[str, object, object]]:
+    """(command, the matcher of its group, the entry) of each entry of ours in ``doc``."""
     assert rt.wiring is not None
     w = rt.wiring
     return [
-        (str(entry_command(e, w)), matcher)
+        (str(entry_command(e, w)), matcher, e)
         for matcher, hooks in _groups(doc, w)
         for e in hooks
         if isinstance(e, dict) and _is_our_entry(e, rt)
@@ -288,20 +289,6 @@ def _our_entry(w: Wiring, command: str) -> JSON:
     return entry
 
 
-class ShapeError(ValueError):
-    """The document is not shaped as the runtime documents it (``hooks`` not an object, an
-    event not a list); nothing is changed then."""
-
-
-def _check_shape(doc: JSON, w: Wiring) -> None:
-    hooks = doc.get("hooks", {})
-    if not isinstance(hooks, dict):
-        raise ShapeError('"hooks" is not a JSON object')
-    event = hooks.get(w.event, [])
-    if not isinstance(event, list):
-        raise ShapeError(f'"hooks.{w.event}" is not a JSON array')
-
-
 def events(w: Wiring) -> tuple[Wiring, ...]:
     """The wiring of each event our entry goes under: the runtime's event, then each of
     :attr:`Wiring.also_events` (with its matcher of :attr:`Wiring.also_matchers`)."""
@@ -341,7 +328,7 @@ def add(
     assert rt.wiring is not None
     every = events(rt.wiring)
     for w in every:
-        _check_shape(doc, w)
+        entry_shape.check_shape(doc, w)
     new, what, changes = add_event(doc, rt, every[0], command, keep)
     for w in every[1:]:
         new, done, more = add_event(new, rt, w, command, keep)
@@ -380,7 +367,7 @@ def add_event(
     Raises:
         ShapeError: ``hooks`` or its event list is not what the runtime documents.
     """
-    _check_shape(doc, w)
+    entry_shape.check_shape(doc, w)
     new = copy.deepcopy(doc)
     program = command.split(" record --from ", 1)[0]
     found = [
@@ -418,6 +405,7 @@ def add_event(
                 else:
                     first[key] = after
                 changes.append(f"its gentle-hook changed: '{before}' -> '{after}'")
+        changes += entry_shape.repair(first, w)
         for hooks, dup, _ in found[1:]:
             hooks.remove(dup)
             gone = entry_command(dup, w)

@@ -51,7 +51,7 @@ import shlex
 import sys
 from collections.abc import Mapping
 
-from gentle_hooks.agents import aider, codex, wiring
+from gentle_hooks.agents import aider, codex, entry_shape, wiring
 from gentle_hooks.agents.runtimes import RUNTIMES, Runtime
 from gentle_hooks.errors import Command, UsageError, cli
 from gentle_hooks.git.repository import Repository
@@ -243,6 +243,20 @@ def _file_check(
     return _marked(_wired_or_found(rt, root, wired, found, env, run), project)
 
 
+def _broken_entries(doc: dict[str, object], rt: Runtime) -> str:
+    """What is wrong with the fixed fields (:mod:`gentle_hooks.agents.entry_shape`) of the
+    entries of ours in ``doc``, under each event ours goes under (``our PostToolUse
+    entry's "type" is "prompt", not "command"``); empty when nothing is."""
+    assert rt.wiring is not None
+    said = [
+        f"our {w.event} entry's {' and '.join(wrong)}"
+        for w in wiring.events(rt.wiring)
+        for _, _, entry in wiring.placements(doc, replace(rt, wiring=w))
+        if (wrong := entry_shape.wrong_fields(entry, w))
+    ]
+    return "; ".join(said)
+
+
 def _lacking_events(doc: dict[str, object], rt: Runtime) -> list[str]:
     """The events of :attr:`Wiring.also_events` (the subagent events that bracket a child's
     writes) under which ``doc`` holds no entry of ours, while it holds ours for the write."""
@@ -279,6 +293,7 @@ def _placement_check(
     project = False
     wired: list[str] = []
     commands: list[str] = []
+    warnings: list[str] = []  # a file not of the runtime's documented shape
     placed: dict[str, dict[str, object]] = {}  # file -> its document, per file holding ours
     for scope in SCOPES if root else ("user",):
         before = len(wired)
@@ -288,7 +303,8 @@ def _placement_check(
                 doc = read_toml(path) if path in tomls else read_hooks(path, rt.wiring)
             except UsageError as exc:
                 return AgentCheck(name, False, exc.message)
-            for command, matcher in wiring.placements(doc or {}, rt):
+            warnings.append(entry_shape.shape_warning(path, doc or {}, rt))
+            for command, matcher, _ in wiring.placements(doc or {}, rt):
                 project = project or scope == "project"
                 got = reach(command, rt, root, env, run)
                 if got.status in ("missing", "unanswered"):
@@ -306,6 +322,16 @@ def _placement_check(
                         f"wired in {path} ({scope}), but its matcher '{matcher}' misses "
                         f"{', '.join(missed)}: those writes are not recorded; install the "
                         "recorder again",
+                        _install(rt, scope, env, run),
+                    )
+                    return _marked(check, project)
+                broken = _broken_entries(doc or {}, rt)
+                if broken:
+                    check = AgentCheck(
+                        name,
+                        False,
+                        f"wired in {path} ({scope}), but {broken}: "
+                        f"{rt.title} does not run it; install the recorder again",
                         _install(rt, scope, env, run),
                     )
                     return _marked(check, project)
@@ -340,7 +366,11 @@ def _placement_check(
     untrusted = _untrusted(rt, placed, env)
     if untrusted is not None:
         return _marked(AgentCheck(name, False, untrusted), project)
-    return _marked(_wired_or_found(rt, root, wired, found, env, run), project)
+    closing = _wired_or_found(rt, root, wired, found, env, run)
+    said = [w for w in warnings if w]
+    if closing is not None and said:
+        closing = replace(closing, detail=f"{closing.detail}; warning: {'; warning: '.join(said)}")
+    return _marked(closing, project)
 
 
 def _untrusted(

@@ -30,7 +30,7 @@ import shlex
 import sys
 from collections.abc import Mapping
 
-from gentle_hooks.agents import jsonedit, wiring
+from gentle_hooks.agents import entry_shape, jsonedit, wiring
 from gentle_hooks.agents.payload import read_file
 from gentle_hooks.agents.runtimes import Runtime, Wiring, record_command, runtime
 from gentle_hooks.bounded import write_whole
@@ -459,9 +459,9 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
         for why in disabled_by(w, running, root, env)
     )
     scoped = w.notes + (w.project_notes if scope == "project" else ())
-    return AgentChange(
-        rt.name, scope, path, what, running[0], changes + off + link_note(path) + notes + scoped
-    )
+    warned = tuple(f"warning: {x}" for x in [entry_shape.shape_warning(path, new, rt)] if x)
+    done = changes + warned + off + link_note(path) + notes + scoped
+    return AgentChange(rt.name, scope, path, what, running[0], done)
 
 
 def toml_placements(

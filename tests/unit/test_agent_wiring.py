@@ -473,7 +473,7 @@ def test_subagent_events_are_added_to_an_older_install_and_removed_alone(name: s
     rt = runtime(name)
     assert rt.wiring is not None
     key = rt.wiring.command_key
-    ours = {key: record_command(name)}
+    ours = {**dict(rt.wiring.entry), key: record_command(name)}  # as an older install wrote it
     theirs = {key: "./notify.sh"}
     older = {
         "version": 1,

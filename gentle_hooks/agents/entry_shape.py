@@ -1,0 +1,170 @@
+"""The shape a runtime documents for its hooks document and for our entry in it (SPEC §7
+"Hooks"): ``hooks`` an object of event lists, and our entry's fixed fields.
+
+Room ``agents`` (standard library only): pure functions over parsed JSON; the callers are
+:mod:`gentle_hooks.agents.wiring` (install) and the doctor's agent checks.
+
+An entry of ours (its command runs our recorder) whose fixed fields differ from the
+runtime's template is ours but broken: Claude Code, Codex, Gemini CLI, Droid, Augment and
+Copilot run an entry's command only when its ``type`` is ``"command"`` (a missing ``type``
+makes Claude Code reject the whole settings file; ``"prompt"`` never runs the command).
+``install`` sets those fields again and says so; ``doctor`` fails naming them.
+"""
+
+from __future__ import annotations
+
+from gentle_hooks.agents.runtime_rows import Runtime, Wiring
+
+JSON = dict[str, object]
+
+#: The fields of a runtime's template (:attr:`Wiring.entry`) that decide whether the
+#: runtime runs the entry's command at all. The template's other fields are the user's to
+#: tune (a ``timeoutSec``, ``show_output``, Gemini CLI's ``name``) and are left as found.
+FIXED_KEYS = ("type",)
+_MISSING = object()
+
+
+class ShapeError(ValueError):
+    """The document is not shaped as the runtime documents it (``hooks`` not an object, an
+    event not a list); nothing is changed then."""
+
+
+def check_shape(doc: JSON, w: Wiring) -> None:
+    """Raise :class:`ShapeError` when ``doc``'s ``hooks`` is not an object or the event of
+    ``w`` in it is not a list (a missing one is fine: install adds it)."""
+    hooks = doc.get("hooks", {})
+    if not isinstance(hooks, dict):
+        raise ShapeError('"hooks" is not a JSON object')
+    event = hooks.get(w.event, [])
+    if not isinstance(event, list):
+        raise ShapeError(f'"hooks.{w.event}" is not a JSON array')
+
+
+def _fixed(w: Wiring) -> list[tuple[str, object]]:
+    return [(k, v) for k, v in w.entry if k in FIXED_KEYS]
+
+
+def _show(value: object) -> str:
+    return '"' + value + '"' if isinstance(value, str) else repr(value)
+
+
+def wrong_fields(entry: object, w: Wiring) -> list[str]:
+    """One phrase per fixed field of ``entry`` that differs from the template of ``w``
+    (``"type" is missing, not "command"``); empty when the entry is as the runtime runs
+    it, or when the template fixes nothing."""
+    if not isinstance(entry, dict):
+        return []
+    out = []
+    for key, want in _fixed(w):
+        if key not in entry:
+            out.append(f'"{key}" is missing, not {_show(want)}')
+        elif entry[key] != want:
+            out.append(f'"{key}" is {_show(entry[key])}, not {_show(want)}')
+    return out
+
+
+def repair(entry: JSON, w: Wiring) -> list[str]:
+    """Set each fixed field of ``entry`` (changed in place) to the template's value of
+    ``w``; one line per field set, for install to print."""
+    said = []
+    for key, want in _fixed(w):
+        if entry.get(key, _MISSING) != want:
+            was = "missing" if key not in entry else _show(entry[key])
+            said.append(
+                f'its "{key}" was {was}: set to {_show(want)} (else the runtime does not '
+                "run its command)"
+            )
+            entry[key] = want
+    return said
+
+
+#: The hook events each runtime documents, by runtime name (a runtime not here has its
+#: event names left unchecked). Claude Code: code.claude.com/docs/en/hooks, "Hook
+#: lifecycle" and one section per event.
+DOCUMENTED_EVENTS: dict[str, frozenset[str]] = {
+    "claude-code": frozenset(
+        {
+            "Setup",
+            "SessionStart",
+            "UserPromptSubmit",
+            "UserPromptExpansion",
+            "PreToolUse",
+            "PermissionRequest",
+            "PermissionDenied",
+            "PostToolUse",
+            "PostToolUseFailure",
+            "PostToolBatch",
+            "Notification",
+            "SubagentStart",
+            "SubagentStop",
+            "TaskCreated",
+            "TaskCompleted",
+            "Stop",
+            "StopFailure",
+            "TeammateIdle",
+            "InstructionsLoaded",
+            "ConfigChange",
+            "CwdChanged",
+            "FileChanged",
+            "WorktreeCreate",
+            "WorktreeRemove",
+            "PreCompact",
+            "PostCompact",
+            "Elicitation",
+            "ElicitationResult",
+            "SessionEnd",
+        }
+    ),
+}
+
+
+def _group_faults(at: str, group: object) -> list[str]:
+    if not isinstance(group, dict):
+        return [f"{at} is not an object"]
+    out = []
+    if "matcher" in group and not isinstance(group["matcher"], str):
+        out.append(f"{at}.matcher is not a string")
+    if not isinstance(group.get("hooks"), list):
+        out.append(f"{at}.hooks is not a list")
+    return out
+
+
+def shape_faults(doc: JSON, runtime: str, shape: str) -> list[str]:
+    """Where ``doc``'s ``hooks`` departs from the shape the runtime documents, one phrase
+    each (``hooks.PostToolUze is not an event Claude Code documents``): an object of the
+    documented event names (:data:`DOCUMENTED_EVENTS`; only for the runtimes listed),
+    each a list of groups ``{"matcher"?: string, "hooks": list}`` (``shape``
+    ``grouped``). Empty when it matches, or when there is no ``hooks``; nothing else of
+    the document is checked."""
+    events = DOCUMENTED_EVENTS.get(runtime)
+    hooks = doc.get("hooks")
+    if events is None or hooks is None:
+        return []
+    if not isinstance(hooks, dict):
+        return ["hooks is not an object"]
+    out = []
+    for name, groups in hooks.items():
+        if name not in events:
+            out.append(f"hooks.{name} is not a hook event it documents")
+        elif not isinstance(groups, list):
+            out.append(f"hooks.{name} is not a list")
+        elif shape == "grouped":
+            for i, group in enumerate(groups):
+                out += _group_faults(f"hooks.{name}[{i}]", group)
+    return out
+
+
+def shape_warning(path: str, doc: JSON, rt: Runtime) -> str:
+    """The one-line warning about ``path`` (holding ``doc``, a configuration file of
+    ``rt``) when :func:`shape_faults` finds any (the first three named), else ``""``."""
+    if rt.wiring is None:
+        return ""
+    title, doc_page = rt.title, rt.doc
+    faults = shape_faults(doc, rt.name, rt.wiring.shape)
+    if not faults:
+        return ""
+    more = f" and {len(faults) - 3} more" if len(faults) > 3 else ""
+    return (
+        f"{path} does not match the shape {title} documents ({doc_page}): "
+        f"{'; '.join(faults[:3])}{more}; {title} may reject the file or skip those hooks"
+    )

@@ -1,0 +1,80 @@
+"""A Claude Code settings file whose ``hooks`` is not of the documented shape (an unknown
+event name, a group whose ``hooks`` is not a list): doctor and install warn, naming it
+(SPEC §7 "Hooks"; refuter r17z)."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import gh
+
+BIN = str(Path(sys.executable).parent)
+WITH_GH = {"PATH": f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"}
+OURS = {"type": "command", "command": "gentle-hook record --from claude-code"}
+WRITES = {"matcher": "Write|Edit|MultiEdit|NotebookEdit", "hooks": [OURS]}
+
+
+@pytest.mark.parametrize(
+    ("extra", "fault"),
+    [
+        ({"PostToolUze": [{"hooks": []}]}, "hooks.PostToolUze is not a hook event it documents"),
+        ({"Stop": [{"hooks": "notify"}]}, "hooks.Stop[0].hooks is not a list"),
+        ({"Stop": [{"matcher": 3, "hooks": []}]}, "hooks.Stop[0].matcher is not a string"),
+        ({"Stop": {"hooks": []}}, "hooks.Stop is not a list"),
+    ],
+)
+def test_a_settings_file_not_of_the_documented_shape_is_warned_about(
+    extra: dict[str, object], fault: str, repo: Path
+) -> None:
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({"hooks": {"PostToolUse": [WRITES], **extra}}))
+    warning = (
+        f"warning: {path} does not match the shape Claude Code documents "
+        f"(docs/agents/claude-code.md): {fault}; Claude Code may reject the file or skip "
+        "those hooks"
+    )
+    proc = gh(repo, "doctor", "--json", env=WITH_GH)
+    check = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}["agent: claude-code"]
+    assert check["detail"].startswith(f"recorder wired: {path} (project)")
+    assert check["detail"].endswith(f"; {warning}")
+
+    proc = gh(repo, "install", "--agent", "claude-code", env=WITH_GH)
+    assert proc.returncode == 0, proc.stderr
+    assert f"note: {warning}" in proc.stdout.splitlines()
+
+
+def test_a_settings_file_of_the_documented_shape_gets_no_warning(repo: Path) -> None:
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    stop = {"hooks": [{"type": "command", "command": "notify"}]}
+    path.write_text(json.dumps({"hooks": {"PostToolUse": [WRITES], "Stop": [stop]}}))
+    proc = gh(repo, "doctor", "--json", env=WITH_GH)
+    check = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}["agent: claude-code"]
+    assert "warning" not in check["detail"]
+    assert "warning" not in gh(repo, "install", "--agent", "claude-code", env=WITH_GH).stdout
+
+
+def test_a_settings_file_starting_with_a_byte_order_mark_is_refused_naming_it(
+    repo: Path,
+) -> None:
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    before = b'\xef\xbb\xbf{"hooks": {}}'
+    path.write_bytes(before)
+    said = (
+        f"{path}: not JSON: line 1 column 1: a UTF-8 byte-order mark (U+FEFF) before the "
+        "JSON; save the file without it"
+    )
+    proc = gh(repo, "install", "--agent", "claude-code", env=WITH_GH)
+    assert proc.returncode == 2
+    assert proc.stderr == f"gentle-hook: error: {said}; nothing was changed\n"
+    assert path.read_bytes() == before
+    proc = gh(repo, "doctor", "--json", env=WITH_GH)
+    check = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}["agent: claude-code"]
+    assert (check["ok"], check["detail"]) == (False, said)
