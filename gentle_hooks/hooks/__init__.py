@@ -21,4 +21,5 @@ only then is the handler imported.
 * :mod:`.range` — ``gate --range A..B`` for CI
 * :mod:`.server` — the server's pre-receive
 * :mod:`.recorders` — prepare-commit-msg, post-commit, post-rewrite: never block
+* :mod:`.rewrites` — the ``(old, new)`` pairs of a rewrite, for post-rewrite
 """

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from gentle_hooks.hooks.recorders import _pairs
+from gentle_hooks.hooks.rewrites import _pairs
 from tests.conftest import git, write
 
 LEDGER = Path(".git/gentle-hooks/ledger.sqlite3")
