@@ -19,6 +19,7 @@ from gentle_hooks.values.candidate import Projection
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from gentle_hooks.hooks.range import CannotAssess
     from gentle_hooks.values.json import JsonObject
 
 #: Flags :func:`fast_assess_args` takes; anything else is click's to parse.
@@ -78,14 +79,38 @@ def assess_command(
         named = base_ref
         result = run_assess(request, os.environ)
     except GentleError as exc:
+        gap = _base_gap(cwd, named, projection) if named is not None else None
+        message = gap.message if gap is not None else exc.message
         if as_json:
             kind = projection.value if projection is not None else None
-            print_failure(failure_json(kind, named, exc.message))
-        raise
+            print_failure(failure_json(kind, named, message))
+        if gap is None:
+            raise
+        if gap.fix is None:
+            raise gap from exc
+        # gate --range's shape: the line, then the command on its own line
+        sys.stderr.write(f"gentle-hook: error: {message}\n  run: {gap.fix}\n")
+        return int(gap.exit_code)
     text = envelope_json(build_envelope(result)) if as_json else render_assess(result, explain)
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
     return EXIT_OK
+
+
+def _base_gap(cwd: str | None, base_ref: str, projection: Projection | None) -> CannotAssess | None:
+    """:func:`~gentle_hooks.hooks.range.base_gap` of a failed assess, its fix keeping
+    ``--cwd`` and the projection; None when it has nothing to add (or fails itself)."""
+    from gentle_hooks.hooks.range import base_gap
+
+    words: tuple[str, ...] = ("--cwd", cwd) if cwd is not None else ()
+    if projection is Projection.COMMITTED:
+        words = (*words, "--committed-only")
+    elif projection is Projection.STAGED:
+        words = (*words, "--staged")
+    try:
+        return base_gap(cwd, base_ref, words)
+    except GentleError:
+        return None
 
 
 def json_requested(args: list[str]) -> bool:

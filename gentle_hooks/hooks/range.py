@@ -9,6 +9,7 @@ range cannot be judged: exit 2, with the fetch that fixes it. Never a pass.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from gentle_hooks.config.load import load_config
@@ -82,22 +83,63 @@ def range_commits(repo: Repository, a: str | None, b: str) -> list[str]:
         raise CannotAssess(*range_text.missing_end(b, bool(shallow)))
     start = repo.peel_commit(a) if a is not None else None
     if a is not None and start is None:
-        tracking = _remote_branch(repo, a)
-        if tracking is not None:
-            if repo.has_remote_branch(*tracking) is False:
-                raise CannotAssess(*range_text.absent_remote_branch(a, *tracking))
-            raise CannotAssess(*range_text.unfetched_start(a, *tracking))
-        if not shallow:
-            remote = _remote_with_branch(repo, a)
-            if remote is not None:
-                raise CannotAssess(*range_text.unfetched_local(a, remote))
+        gap = start_gap(repo, a, bool(shallow))
+        if gap is not None:
+            raise gap
         count = len(repo.new_commits(tip, exclude=[]))
-        raise CannotAssess(*range_text.missing_start(a, b, bool(shallow), count))
+        raise CannotAssess(*range_text.missing_start(a, b, False, count))
     commits = repo.new_commits(tip, exclude=[start] if start is not None else [])
     cut = shallow & set(commits)
     if cut:
         raise CannotAssess(*range_text.shallow_cut(a or "", b, short(sorted(cut)[0])))
     return commits
+
+
+def start_gap(repo: Repository, a: str, shallow: bool) -> CannotAssess | None:
+    """Why ``a``, a start (or base) that is not a commit here, is missing when more history
+    would make it known: a remote-tracking branch never fetched (or that the remote lacks),
+    a branch only a remote has, a shallow clone. None: the history is complete and ``a``
+    is not in it (the caller says what can be judged instead)."""
+    tracking = _remote_branch(repo, a)
+    if tracking is not None:
+        if repo.has_remote_branch(*tracking) is False:
+            return CannotAssess(*range_text.absent_remote_branch(a, *tracking))
+        return CannotAssess(*range_text.unfetched_start(a, *tracking))
+    if shallow:
+        return CannotAssess(*range_text.missing_start(a, "HEAD", True, 0))
+    remote = _remote_with_branch(repo, a)
+    if remote is not None:
+        return CannotAssess(*range_text.unfetched_local(a, remote))
+    return None
+
+
+def base_gap(cwd: str | None, base_ref: str, words: tuple[str, ...]) -> CannotAssess | None:
+    """Why ``assess --base-ref`` found no commit for ``base_ref``, in ``gate --range``'s
+    words (:func:`start_gap`): no commit yet, a shallow clone, a branch never fetched, or a
+    complete history too short for a relative name (``HEAD~3``: its stem resolves;
+    :func:`~gentle_hooks.report.range_text.missing_base`, whose fix keeps ``words``). None
+    when ``base_ref`` does resolve, when HEAD has no commit while other refs exist, or for
+    a plain unknown name in a complete history (the caller's own error stands)."""
+    check_ref_name(base_ref, "--base-ref")  # a range or an option-like name: its own error
+    repo = Repository.open(cwd)
+    if repo.peel_commit(base_ref) is not None:
+        return None
+    tip = repo.peel_commit("HEAD")
+    if tip is None:
+        if repo.ref_names("refs/"):
+            return None
+        return CannotAssess(
+            f"cannot assess against {quoted(base_ref)}: this repository has no commits yet: "
+            "commit first, then name a base"
+        )
+    gap = start_gap(repo, base_ref, bool(repo.shallow_commits()))
+    if gap is not None:
+        return gap
+    stem = re.split(r"[~^]", base_ref, maxsplit=1)[0]
+    if stem == base_ref or not stem or repo.peel_commit(stem) is None:
+        return None  # a name that is simply unknown (a typo): the caller's error says so
+    commits = repo.new_commits(tip, exclude=[])
+    return CannotAssess(*range_text.missing_base(base_ref, len(commits), commits[0], words))
 
 
 def _remote_with_branch(repo: Repository, name: str) -> str | None:

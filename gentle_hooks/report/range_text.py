@@ -64,6 +64,26 @@ def missing_start(a: str, b: str, shallow: bool, count: int) -> tuple[str, str |
     )
 
 
+def missing_base(a: str, count: int, root: str, words: tuple[str, ...]) -> tuple[str, str | None]:
+    """``assess --base-ref A`` names no commit in a complete history of ``count`` commits
+    from HEAD; ``root``: its first commit; ``words``: the ``assess`` arguments to keep (the
+    projection, ``--cwd``). The fix names the first commit as the base (every later commit
+    judged); with one commit there is nothing older to name."""
+    if count < 2:
+        return (
+            f"cannot assess: {quoted(a)} does not exist: the history is complete and HEAD is "
+            "its only commit, so there is no older commit to name as the base; drop "
+            "--base-ref to assess against the default base",
+            None,
+        )
+    return (
+        f"cannot assess: {quoted(a)} does not exist: the history is complete and HEAD has "
+        f"only {count} commit(s); give a base inside it, or assess everything after its first "
+        f"commit ({root[:12]}) with the command below",
+        shlex.join((program(), "assess", *words, "--base-ref", root)),
+    )
+
+
 def unfetched_start(a: str, remote: str, branch: str) -> tuple[str, str]:
     """The range's start names a remote-tracking branch this clone never fetched (a
     single-branch clone fetches one branch): the fetch that makes it known here."""

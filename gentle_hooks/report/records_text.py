@@ -91,7 +91,9 @@ def render_status(s: StatusResult, explain: bool = False) -> str:
 
     r, f = s.assessment, s.facts
     counted = f.gate_verdicts(r.config.settings.verification.require_observed)
-    lines = plan_lines(r, explain)
+    # nothing delegated, nothing required: a requirement line would contradict the
+    # "not delegated" line below
+    lines = plan_lines(r, explain, requirement=r.decision.applies)
     lines.append(f"ledger: {f.path}" + ("" if f.present else " (not created yet)"))
     records: list[Record] = [
         *f.mutations,

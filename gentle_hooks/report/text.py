@@ -30,10 +30,11 @@ def render_assess(r: AssessResult, explain: bool = False) -> str:
     return "\n".join([*plan_lines(r, explain), *gate_lines(r)])
 
 
-def plan_lines(r: AssessResult, explain: bool = False) -> list[str]:
+def plan_lines(r: AssessResult, explain: bool = False, requirement: bool = True) -> list[str]:
     """The plan part of :func:`render_assess`: tier, reasons, requirements, candidate,
     writer, review and RDD lines. Row ids and where each input came from only with
-    ``explain`` (they are in ``--json`` always)."""
+    ``explain`` (they are in ``--json`` always). Without ``requirement`` no ``requires:``
+    lines (``status`` of a candidate the gate does not apply to: nothing is required)."""
     plan, cand = r.plan, r.candidate
     via = f" from {r.native_provider}" if r.native_provider != "builtin" else ""
     rows = f"; rows {' '.join(plan.rows)}" if explain else ""
@@ -60,8 +61,9 @@ def plan_lines(r: AssessResult, explain: bool = False) -> list[str]:
             f"(stakes {plan.stakes.value}{', critical' if plan.critical else ''})"
         )
     required = " + ".join(kinds[v] for v in plan.verification)
-    lines.append(f"requires: {required}")
-    lines.append(f"  {plan.text}")
+    if requirement:
+        lines.append(f"requires: {required}")
+        lines.append(f"  {plan.text}")
     added = sum(c.additions or 0 for c in r.changes)
     deleted = sum(c.deletions or 0 for c in r.changes)
     changed = r.native.changed_lines if r.native is not None else added + deleted

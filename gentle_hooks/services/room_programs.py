@@ -7,11 +7,11 @@ anything runs, the file each program of each check resolves to on the room's ``P
 (:func:`~gentle_hooks.policy.programs.check_programs`) and its SHA-256, for the verdict's
 ``observed.programs``; :func:`refuse_programs` refuses a run whose program is in the
 user's repository (a work tree, the git directory), in the room, or, unless the caller
-allows it, under a temporary directory or in a directory others may write. A program in
-the virtual environment of the interpreter running gentle-hook (:func:`active_venv`) is
-the verifier's own tool wherever that environment is (a clone under ``/tmp``), when it
-and every directory up to the environment's root are the user's and no one else may
-write them.
+allows it, on a shared path (:func:`shared_reason`): the file or a directory above it is
+writable by its group or by others without the sticky bit, or owned by someone other than
+the user and root — the secure-path check of sudo and ssh's ``StrictModes``. ``/tmp``
+itself (sticky) is no reason: a clone under ``/tmp`` in a directory only the user may
+write runs its own virtual environment's tools.
 
 What this proves: which file each named program was when the run started, and that it
 was not in the places above. Not: that the program is honest, nor what it runs in turn
@@ -24,8 +24,6 @@ import hashlib
 import os
 import shutil
 import stat
-import sys
-import tempfile
 from collections.abc import Sequence
 
 from gentle_hooks.artifacts.outcome import Check
@@ -33,9 +31,7 @@ from gentle_hooks.artifacts.verdict import Program
 from gentle_hooks.errors import UsageError
 from gentle_hooks.policy.programs import check_programs
 
-#: Temporary directories anyone may write: a program there is not the verifier's tool.
-TEMP_ROOTS: tuple[str, ...] = ("/tmp", "/var/tmp", "/dev/shm")
-#: The flag that lets a program in a temporary or shared directory run.
+#: The flag that lets a program on a shared path run.
 ALLOW_FLAG = "--allow-shared-programs"
 
 
@@ -80,37 +76,27 @@ def _under(path: str, places: Sequence[str]) -> str | None:
     return None
 
 
-def _others_write(path: str) -> bool:
-    """The file or its directory is writable by others (a sticky directory too)."""
-    for p in (path, os.path.dirname(path)):
-        try:
-            if os.stat(p).st_mode & stat.S_IWOTH:
-                return True
-        except OSError:
-            return True
-    return False
-
-
-def active_venv() -> str | None:
-    """The virtual environment of the interpreter running this (``sys.prefix`` when it is
-    not ``sys.base_prefix``), symlinks resolved; None outside one."""
-    return os.path.realpath(sys.prefix) if sys.prefix != sys.base_prefix else None
-
-
-def _private(path: str, top: str) -> bool:
-    """``path`` (under ``top``) and each directory from its own up to ``top`` are the
-    user's, and neither its group nor others may write them."""
-    uid = os.getuid()
+def shared_reason(path: str) -> str | None:
+    """Why ``path`` (absolute, symlinks resolved) is on a shared path, or None: the first
+    of it and its directories up to ``/`` that its group or others may write (a directory
+    with the sticky bit excepted: there, others cannot replace what is not theirs) or that
+    someone other than the user and root owns; one that cannot be read is a reason too."""
+    mine = {os.getuid(), 0}
+    current = path
     while True:
         try:
-            st = os.stat(path)
+            st = os.stat(current)
         except OSError:
-            return False
-        if st.st_uid != uid or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-            return False
-        if path == top or os.path.dirname(path) == path:
-            return path == top
-        path = os.path.dirname(path)
+            return f"{current} cannot be read"
+        if st.st_uid not in mine:
+            return f"{current} is owned by uid {st.st_uid}"
+        sticky = stat.S_ISDIR(st.st_mode) and st.st_mode & stat.S_ISVTX
+        if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not sticky:
+            return f"{current} may be written by its group or others"
+        parent = os.path.dirname(current)
+        if parent == current:
+            return None
+        current = parent
 
 
 def refuse_programs(
@@ -120,22 +106,16 @@ def refuse_programs(
     room: str,
     *,
     allow_shared: bool,
-    venv: str | None = None,
 ) -> tuple[str, ...]:
     """Raises UsageError (exit 2, one line) for the first program of a check that resolved
     into one of ``pointers`` (the user's work trees and git directory) or ``room``, or —
-    unless ``allow_shared`` — under a temporary directory (:data:`TEMP_ROOTS`, the
-    system's temporary directory) or to a file or directory others may write. A program
-    in ``venv`` (default: :func:`active_venv`; ``""``: none) is trusted there when it and
-    its directories up to ``venv`` are the user's and writable by no one else.
+    unless ``allow_shared`` — to a file on a shared path (:func:`shared_reason`).
 
     Returns:
         The paths of the programs only ``allow_shared`` let run, sorted (the verdict says
         so).
     """
     mine = [os.path.realpath(p) for p in (*pointers, room) if p]
-    temps = {os.path.realpath(t) for t in (*TEMP_ROOTS, tempfile.gettempdir())}
-    own = active_venv() if venv is None else (os.path.realpath(venv) if venv else None)
     allowed: set[str] = set()
     for check, programs in zip(checks, resolved, strict=True):
         for program in programs:
@@ -145,14 +125,13 @@ def refuse_programs(
                     f"{where}, inside your repository or the room: the check would run the "
                     "writer's copy; put the tool outside the repository, on PATH"
                 )
-            if own and _under(program.path, [own]) and _private(program.path, own):
-                continue  # the verifier's own interpreter's environment
-            if not _under(program.path, sorted(temps)) and not _others_write(program.path):
+            reason = shared_reason(program.path)
+            if reason is None:
                 continue
             if not allow_shared:
                 raise UsageError(
-                    f"{where}, in a temporary directory or one others may write: anyone "
-                    f"could have put it there; install it elsewhere, or pass {ALLOW_FLAG}"
+                    f"{where}, on a path others may change ({reason}): anyone could have "
+                    f"put it there; install it elsewhere, or pass {ALLOW_FLAG}"
                 )
             allowed.add(program.path)
     return tuple(sorted(allowed))

@@ -104,10 +104,19 @@ def _what_to_report(bound: Bound) -> tuple[str, Command]:
     declared = bound.settings.verification.commands
     if declared:
         return "the writer reports a declared one", _report_command(bound, declared[0])
+    # from a subdirectory the prefix names the top, as the gate's block did: the
+    # writer's command runs there wherever the line is pasted
+    prefix = _report_binding(bound).for_prefix()
+    where = (
+        f"; it runs in {prefix.cwd}, the repository top (another directory after --cwd runs "
+        "it there)"
+        if prefix.cwd is not None and bound.binding.cwd is None
+        else ""
+    )
     return (
         "the writer reports the command that tests the change after the prefix (or declares "
-        "it in verification.commands)",
-        cli("receipt", "run", *bound.binding.for_prefix().words(), "--", label="prefix"),
+        f"it in verification.commands){where}",
+        cli("receipt", "run", *prefix.words(), "--", label="prefix"),
     )
 
 
@@ -126,7 +135,7 @@ def _refused(bound: Bound, rec: Receipt) -> UsageError | None:
         words, fix = _what_to_report(bound)
     return UsageError(
         f"receipt #{rec.id} ({one_line_command(rec.command)}) cannot count: {why}; {words}",
-        commands=(fix, cli("spot-check", *bound.binding.words())),
+        commands=(fix, cli("spot-check", *_report_binding(bound).words())),
     )
 
 
@@ -158,7 +167,7 @@ def choose_receipt(
                 "reports it again on this state, then spot-checks it",
                 commands=(
                     _report_command(bound, rec.command, rec.cwd),
-                    cli("spot-check", *bound.binding.words()),
+                    cli("spot-check", *_report_binding(bound).words()),
                 ),
             )
         refused = _refused(bound, rec)
@@ -187,7 +196,7 @@ def choose_receipt(
         raise UsageError(
             f"no receipt recorded for this candidate ({_short(identity)}); {words}, then "
             "spot-checks it",
-            commands=(fix, cli("spot-check", *bound.binding.words())),
+            commands=(fix, cli("spot-check", *_report_binding(bound).words())),
         )
     for rec in reversed(receipts):
         if _refused(bound, rec) is None:

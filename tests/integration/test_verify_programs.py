@@ -50,19 +50,27 @@ def test_each_check_records_the_program_it_started(env: Env) -> None:
     assert (python3["path"], python3["sha256"]) == (real, digest)
 
 
-def test_a_program_in_a_temporary_directory_is_refused(env: Env, tmp_path: Path) -> None:
-    """The fake ``pytest`` under the temporary directory, first on PATH: refused in one
-    line, exit 2, nothing recorded; with ``--allow-shared-programs`` it runs and the
-    verdict names that file and its digest."""
+def _shared_fake_pytest(where: Path) -> Path:
+    """:func:`_fake_pytest` in a directory anyone may write (0777, no sticky bit)."""
+    fake = _fake_pytest(where)
+    where.chmod(0o777)
+    return fake
+
+
+def test_a_program_in_a_directory_others_may_write_is_refused(env: Env, tmp_path: Path) -> None:
+    """The fake ``pytest`` in a 0777 directory, first on PATH: refused in one line, exit
+    2, nothing recorded; with ``--allow-shared-programs`` it runs and the verdict names
+    that file and its digest."""
     write(env.repo / "tests" / "test_bad.py", "def test_bad():\n    assert False\n")
-    fake = _fake_pytest(tmp_path / "bin")
+    fake = _shared_fake_pytest(tmp_path / "bin")
     env.brief({**BRIEF, "fullSuite": "pytest -q tests"})
     path = {"PATH": f"{fake.parent}{os.pathsep}{Path(sys.executable).parent}:/usr/bin:/bin"}
     proc = env.gh("verify", "run", "--brief", str(env.brief_path), env=path)
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert proc.stderr.startswith(
         "gentle-hook: error: `pytest` of `pytest -q tests` resolves to "
-        f"{os.path.realpath(fake)}, in a temporary directory or one others may write"
+        f"{os.path.realpath(fake)}, on a path others may change "
+        f"({os.path.realpath(fake.parent)} may be written by its group or others)"
     ), proc.stderr
     assert proc.stderr.count("\n") == 1 and "--allow-shared-programs" in proc.stderr
     assert not list((env.repo / ".agents").glob("**/*.json"))
@@ -152,7 +160,7 @@ def test_status_and_the_note_show_a_run_allowed_shared_programs(env: Env, tmp_pa
     from tests.conftest import git
 
     assert env.gh("install").returncode == 0
-    fake = _fake_pytest(tmp_path / "bin")
+    fake = _shared_fake_pytest(tmp_path / "bin")
     real = os.path.realpath(fake)
     env.brief({**BRIEF, "fullSuite": "pytest -q tests"})
     path = {"PATH": f"{fake.parent}{os.pathsep}{Path(sys.executable).parent}:/usr/bin:/bin"}

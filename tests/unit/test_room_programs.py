@@ -1,6 +1,8 @@
-"""services/room_programs.refuse_programs: the active interpreter's virtual environment is
-the verifier's own tool wherever it lives (issue 18, h18h finding 4: a clone under /tmp
-needed --allow-shared-programs for its own pytest)."""
+"""services/room_programs.refuse_programs: the secure-path check (the file and every
+directory above it writable by no group or other unless sticky, owned by the user or
+root), with real directories and modes. Refuter r14z finding 1 (issue 14): every program
+under ``/tmp`` was refused by its prefix, so a clone under ``/tmp`` failed its README
+example."""
 
 from __future__ import annotations
 
@@ -12,48 +14,80 @@ import pytest
 from gentle_hooks.artifacts.outcome import Check
 from gentle_hooks.artifacts.verdict import Program
 from gentle_hooks.errors import UsageError
-from gentle_hooks.services.room_programs import active_venv, refuse_programs
+from gentle_hooks.services.room_programs import refuse_programs, shared_reason
 
 CHECK = Check(kind="suite", criterion="suite", command="pytest -q", argv=("pytest", "-q"))
 
 
-def _venv(tmp_path: Path) -> tuple[Path, Program]:
-    venv = tmp_path / "clone" / ".venv"
-    (venv / "bin").mkdir(parents=True)
-    tool = venv / "bin" / "pytest"
+def _tool(bin_dir: Path) -> Program:
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    tool = bin_dir / "pytest"
     tool.write_text("#!/bin/sh\nexit 0\n")
-    for p in (tmp_path / "clone", venv, venv / "bin"):
-        p.chmod(0o755)
     tool.chmod(0o755)
-    return venv, Program(name="pytest", path=str(tool), sha256="sha256:" + "0" * 64)
+    return Program(name="pytest", path=str(tool), sha256="sha256:" + "0" * 64)
 
 
-def _refuse(program: Program, venv: str, allow: bool = False) -> tuple[str, ...]:
-    return refuse_programs(
-        [(program,)], [CHECK], ["/nowhere"], "/no-room", allow_shared=allow, venv=venv
-    )
+def _refuse(program: Program, allow: bool = False) -> tuple[str, ...]:
+    return refuse_programs([(program,)], [CHECK], ["/nowhere"], "/no-room", allow_shared=allow)
 
 
-def test_a_program_of_the_active_venv_runs_without_the_flag(tmp_path: Path) -> None:
-    venv, program = _venv(tmp_path)
-    assert _refuse(program, str(venv)) == ()
-    with pytest.raises(UsageError, match="in a temporary directory or one others may write"):
-        _refuse(program, "")  # the same file, not the active environment's: refused
-    # allowed by the flag, and said so
-    assert _refuse(program, "", allow=True) == (program.path,)
+@pytest.fixture
+def base(tmp_path: Path) -> Path:
+    """``tmp_path`` with every directory above it checked private first (the fixture's
+    own premise: otherwise no test here could tell a refusal's cause)."""
+    assert shared_reason(str(tmp_path)) is None, shared_reason(str(tmp_path))
+    return tmp_path
 
 
-@pytest.mark.parametrize("where", ["tool", "bin", "venv"])
-def test_a_venv_others_may_write_is_not_trusted(tmp_path: Path, where: str) -> None:
-    venv, program = _venv(tmp_path)
-    target = {"tool": Path(program.path), "bin": venv / "bin", "venv": venv}[where]
-    target.chmod(0o775)
+def test_a_user_owned_0755_dir_under_a_sticky_1777_dir_is_trusted(base: Path) -> None:
+    sticky = base / "tmp"
+    clone = sticky / "clone"
+    program = _tool(clone / ".venv" / "bin")
+    sticky.chmod(0o1777)
+    clone.chmod(0o755)
+    assert _refuse(program) == ()
+
+
+def test_a_0777_dir_without_the_sticky_bit_is_refused(base: Path) -> None:
+    shared = base / "shared"
+    program = _tool(shared / "bin")
+    shared.chmod(0o777)
+    with pytest.raises(UsageError, match=f"{shared} may be written by its group or others"):
+        _refuse(program)
+    # the flag lets it run, and says so
+    assert _refuse(program, allow=True) == (program.path,)
+
+
+@pytest.mark.parametrize("where", ["tool", "bin", "top"])
+def test_group_writable_anywhere_on_the_path_is_refused(base: Path, where: str) -> None:
+    program = _tool(base / "top" / "bin")
+    target = {"tool": Path(program.path), "bin": base / "top" / "bin", "top": base / "top"}
+    target[where].chmod(0o775)
     with pytest.raises(UsageError, match="--allow-shared-programs"):
-        _refuse(program, str(venv))
+        _refuse(program)
 
 
-def test_active_venv_is_this_interpreters() -> None:
-    import sys
+def test_a_world_writable_file_in_a_sticky_dir_is_refused(base: Path) -> None:
+    """The sticky bit protects a directory's entries, not a file's bytes."""
+    sticky = base / "sticky"
+    program = _tool(sticky)
+    sticky.chmod(0o1777)
+    Path(program.path).chmod(0o777)
+    with pytest.raises(UsageError, match="pytest may be written by its group or others"):
+        _refuse(program)
 
-    want = os.path.realpath(sys.prefix) if sys.prefix != sys.base_prefix else None
-    assert active_venv() == want
+
+@pytest.mark.skipif(os.getuid() != 0, reason="only root can give a file to another uid")
+@pytest.mark.parametrize("where", ["tool", "bin"])
+def test_a_file_or_dir_owned_by_another_uid_is_refused(base: Path, where: str) -> None:
+    program = _tool(base / "bin")
+    target = Path(program.path) if where == "tool" else base / "bin"
+    os.chown(target, 54321, 54321)
+    with pytest.raises(UsageError, match=f"{target} is owned by uid 54321"):
+        _refuse(program)
+
+
+def test_a_program_in_the_repository_is_refused_even_when_allowed(base: Path) -> None:
+    program = _tool(base / "repo" / "bin")
+    with pytest.raises(UsageError, match="inside your repository or the room"):
+        refuse_programs([(program,)], [CHECK], [str(base / "repo")], "/no-room", allow_shared=True)

@@ -1,0 +1,115 @@
+"""``assess --base-ref REF`` where REF names no commit says why in ``gate --range``'s words
+(refuter r14z finding 2, issue 14): the README quick start ``assess --base-ref HEAD~3
+--committed-only`` in a 2-commit repository, a ``--depth 1`` clone and an empty one said
+"'HEAD~3' is not a known ref or commit (see: git branch -a)"."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.conftest import commit_all, gh, git, write
+
+QUICK_START = ("assess", "--base-ref", "HEAD~3", "--committed-only")
+
+
+def _two_commits(tmp_path: Path) -> tuple[Path, str]:
+    repo = tmp_path / "two"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    write(repo / "a.py", "A = 1\n")
+    commit_all(repo, "first")
+    write(repo / "b.py", "B = 2\n")
+    commit_all(repo, "second")
+    assert git(repo, "rev-list", "--count", "HEAD").strip() == "2"  # the fixture's premise
+    return repo, git(repo, "rev-parse", "HEAD~1").strip()
+
+
+def _paste(line: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run a printed command as printed, with this interpreter's scripts on PATH."""
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    return subprocess.run(
+        ["sh", "-c", line],
+        cwd=cwd,
+        env={**os.environ, "PATH": path},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_a_complete_history_too_short_prints_the_assess_of_all_after_the_root(
+    tmp_path: Path,
+) -> None:
+    repo, root = _two_commits(tmp_path)
+    proc = gh(repo, *QUICK_START)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    lines = proc.stderr.splitlines()
+    assert lines[0] == (
+        "gentle-hook: error: cannot assess: 'HEAD~3' does not exist: the history is complete "
+        f"and HEAD has only 2 commit(s); give a base inside it, or assess everything after its "
+        f"first commit ({root[:12]}) with the command below"
+    ), proc.stderr
+    assert lines[1].startswith("  run: ") and lines[1].endswith(
+        f"assess --committed-only --base-ref {root}"
+    ), proc.stderr
+    assert "not a known ref" not in proc.stderr
+    pasted = _paste(lines[1].removeprefix("  run: "), repo)
+    assert pasted.returncode == 0, pasted.stdout + pasted.stderr
+    assert pasted.stdout.startswith("risk: "), pasted.stdout
+
+
+def test_from_a_subdirectory_the_fix_keeps_cwd(tmp_path: Path) -> None:
+    repo, root = _two_commits(tmp_path)
+    sub = repo / "sub"
+    sub.mkdir()
+    proc = gh(sub, "assess", "--cwd", "..", "--base-ref", "HEAD~3", "--committed-only")
+    assert proc.returncode == 2
+    fix = proc.stderr.splitlines()[1].removeprefix("  run: ")
+    assert fix.endswith(f"assess --cwd .. --committed-only --base-ref {root}"), proc.stderr
+    assert _paste(fix, sub).returncode == 0
+
+
+def test_a_shallow_clone_prints_the_unshallow_fetch(tmp_path: Path) -> None:
+    repo, _ = _two_commits(tmp_path)
+    clone = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{repo}", str(clone))
+    assert (clone / ".git" / "shallow").is_file()  # the fixture's premise
+    proc = gh(clone, *QUICK_START)
+    assert proc.returncode == 2
+    assert proc.stderr.splitlines() == [
+        "gentle-hook: error: cannot assess: 'HEAD~3' is not in this shallow clone; "
+        "fetch more history",
+        "  run: git fetch --unshallow",
+    ], proc.stderr
+    assert _paste("git fetch --unshallow", clone).returncode == 0
+
+
+def test_an_empty_repository_says_it_has_no_commits(tmp_path: Path) -> None:
+    repo = tmp_path / "empty"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    proc = gh(repo, *QUICK_START)
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        "gentle-hook: error: cannot assess against 'HEAD~3': this repository has no commits "
+        "yet: commit first, then name a base\n"
+    )
+
+
+def test_a_base_that_exists_is_unchanged(tmp_path: Path) -> None:
+    repo, _ = _two_commits(tmp_path)
+    proc = gh(repo, "assess", "--base-ref", "HEAD~1", "--committed-only")
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_a_plain_unknown_name_keeps_its_own_message(tmp_path: Path) -> None:
+    """A typo in a complete history is not a history too short: git's own words stand."""
+    repo, _ = _two_commits(tmp_path)
+    proc = gh(repo, "assess", "--base-ref", "mian", "--committed-only")
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        "gentle-hook: error: --base-ref 'mian' is not a known ref or commit (see: git branch -a)\n"
+    )
