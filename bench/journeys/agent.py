@@ -54,10 +54,17 @@ BRIEF_AT_FAULT = re.compile(r"failed only on its brief\b.*\bcorrect the brief\b"
 
 @dataclass
 class ByDesign:
-    """A documented refusal: ``pattern`` matches the block, ``quote`` is the documentation."""
+    """A documented refusal: ``pattern`` matches the block; ``text`` is quoted word for word
+    from the file ``doc`` of this repository (a test holds every quote to its file)."""
 
     pattern: str
-    quote: str
+    doc: str
+    text: str
+
+    @property
+    def quote(self) -> str:
+        """``doc: "text"``, as the results print it."""
+        return f'{self.doc}: "{self.text}"'
 
 
 @dataclass

@@ -428,7 +428,9 @@ def _commit_failing(ctx: Ctx) -> None:
         "git commit -q -m 'writer change'",
         by_design=ByDesign(
             r"reported exit [1-9]",
-            "README: a failure report is not self-verification (S-failed)",
+            "README.md",
+            "its observed result is success, exit 0 (`S-failed`: a failure report is not "
+            "self-verification",
         ),
     )
     ctx.check(step.exit != 0, "a failing change is not committed")
@@ -605,8 +607,9 @@ def _ci_complete_short(ctx: Ctx) -> None:
         "gentle-hook gate --range HEAD~3..HEAD",
         by_design=ByDesign(
             r"the history is complete and .* has only \d+ commit",
-            "docs/ci.md: a range start that is not a commit of a complete history is bad "
-            "input (exit 2)",
+            "docs/ci.md",
+            "a range start that is not a commit of a complete history (say `HEAD~3..HEAD` in a "
+            "repository of one commit",
         ),
     )
     ctx.check("unshallow" not in ctx.sb.steps[-1].out, "no fetch --unshallow in a complete clone")
@@ -640,7 +643,9 @@ def _empty(ctx: Ctx) -> None:
         "gentle-hook gate --range HEAD~1..HEAD",
         by_design=ByDesign(
             r"no commits yet",
-            "docs/ci.md: a repository with no commits has nothing to judge (exit 2)",
+            "docs/ci.md",
+            'a repository with no commits yet ("this repository has no commits yet: nothing to '
+            'judge") are bad input, exit 2',
         ),
     )
     ctx.check(step.exit == 2, "exit 2")

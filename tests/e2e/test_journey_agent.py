@@ -78,7 +78,7 @@ def test_a_loop_between_two_blocks_is_a_dead_end(tmp_path: Path) -> None:
 def test_a_documented_refusal_runs_its_printed_way_first(tmp_path: Path) -> None:
     # the refusal is by design only when its printed command did not resolve it
     agent, work = _agent(tmp_path)
-    doc = ByDesign("reported exit", "documented")
+    doc = ByDesign("reported exit", "README.md", "documented")
     agent.attempt(
         work,
         _block(BLOCKED, HEADLINE, "reported exit 1", "gentle-hooks:   run: touch done"),

@@ -277,20 +277,23 @@ _EXITS = re.compile(r"#\s*exits (\d+):")
 
 def sh_sections(path: Path) -> list[tuple[str, list[list[str]]]]:
     """Every heading of ``path`` (fenced lines are not headings) with the ``sh`` blocks under
-    it, in document order; each block as its non-empty lines."""
+    it, in document order; each block as its non-empty lines. A fence indented under a list
+    item is a block too, its lines taken without the fence's indentation."""
     sections: list[tuple[str, list[list[str]]]] = [("", [])]
     fence: str | None = None
+    indent = 0
     block: list[str] = []
     for line in path.read_text(encoding="utf-8").splitlines():
-        if fence is None and line.startswith("```"):
-            fence = line[3:].strip()
+        if fence is None and line.lstrip().startswith("```"):
+            indent = len(line) - len(line.lstrip())
+            fence = line.strip()[3:].strip()
             block = []
-        elif fence is not None and line.startswith("```"):
+        elif fence is not None and line.lstrip().startswith("```"):
             if fence == "sh":
                 sections[-1][1].append([ln for ln in block if ln.strip()])
             fence = None
         elif fence is not None:
-            block.append(line)
+            block.append(line[indent:] if line[:indent].isspace() else line.lstrip())
         elif re.match(r"#{1,6} ", line):
             sections.append((line, []))
     return [(h, bs) for h, bs in sections if bs]
