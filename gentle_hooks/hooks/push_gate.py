@@ -205,7 +205,12 @@ def judge_push_commits(
     for (info, _), one in zip(delegated, found, strict=True):
         out[info.id] = one
     if record is not None and (missing := unrecorded([i for i, _ in delegated], work, records)):
-        record_pushed(repo, path, missing, work, record)  # judged first: as if recorded
+        here = head()
+        # only what this work tree's HEAD holds was (as far as git tells) made here: a
+        # commit of another worktree's branch is judged here by the documented fallback,
+        # not frozen into a record of this work tree's view
+        mine = [i for i in missing if here and (i.id == here or repo.is_ancestor(i.id, here))]
+        record_pushed(repo, path, mine, work, record)  # judged first: as if recorded
     return out
 
 

@@ -6,7 +6,9 @@ that carries open writer work has no commit record and no note: the pre-push gat
 it from its content, but a server gate reads notes. So the push gate records it as
 post-commit would (:func:`~gentle_hooks.services.delivered.record_commit`: its entries
 taken, the commit recorded, its note written under ``refs/notes/gentle-hooks``) before it
-reports, and the shared notes carry its writer on the next push that sends them.
+reports, and the shared notes carry its writer on the next push that sends them. Only a
+commit the pushing work tree's ``HEAD`` holds is recorded (one made in another worktree
+is judged by where the gate runs, SPEC §3's fallback, and recorded by a push from there).
 """
 
 from __future__ import annotations
