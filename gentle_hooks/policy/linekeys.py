@@ -32,7 +32,11 @@ L4     every word a keyword, a constant or a number (:data:`COMMON_WORDS`)     `
 L5     an import or include of a module                                        ``import os``
 =====  ======================================================================  ===========
 
-Two more readings keep a mechanical edit of the writer's lines from making them anonymous:
+Three more readings keep a mechanical edit of the writer's lines from making them anonymous:
+
+* a line with a trailing comment or ``;`` (``  # noqa: S605``, ``// eslint-disable-line``)
+  is also keyed as its code alone (:func:`code_part`), so a linter's suppression appended
+  to the writer's line keeps its key, and one removed from it too;
 
 * a statement wrapped over several physical lines (more opening than closing brackets, or a
   trailing backslash; at most :data:`MAX_JOINED` lines) is also keyed as its lines joined,
@@ -161,13 +165,61 @@ def line_key(line: bytes) -> str | None:
     return stripped_key(stripped) if is_significant(stripped) else None
 
 
+_QUOTES = frozenset(b"\"'`")
+
+
+@lru_cache(maxsize=LINES_KEPT)
+def code_part(stripped: bytes) -> bytes:
+    """A stripped line without what a linter or a tidy-up appends to it: a trailing comment
+    (``#`` or ``//`` after whitespace, outside quotes: ``  # noqa: S605``, ``// eslint-
+    disable-line``) and trailing ``;`` and whitespace. The line itself when it has none; a
+    line that is only a comment is kept whole. Linear in the line's length."""
+    quote = 0
+    i, n = 0, len(stripped)
+    while i < n:
+        c = stripped[i]
+        if quote:
+            if c == 0x5C:  # a backslash escapes the next byte inside quotes
+                i += 1
+            elif c == quote:
+                quote = 0
+        elif c in _QUOTES:
+            quote = c
+        elif (
+            i
+            and stripped[i - 1] in b" \t"
+            and (c == 0x23 or (c == 0x2F and stripped[i + 1 : i + 2] == b"/"))
+        ):
+            stripped = stripped[:i]
+            break
+        i += 1
+    return stripped.rstrip().rstrip(b";").rstrip()
+
+
+def _code_keys(stripped: bytes, significant_only: bool) -> tuple[str, ...]:
+    """The key of :func:`code_part` of a stripped line when it differs from the line (so a
+    comment or ``;`` appended to the writer's line keeps a key of it, row A2's count made
+    per line by the caller's sets): empty when the same, blank, or (``significant_only``)
+    not significant."""
+    code = code_part(stripped)
+    if code == stripped or not code or (significant_only and not is_significant(code)):
+        return ()
+    return (stripped_key(code),)
+
+
 def line_keys(data: bytes | None) -> frozenset[str]:
-    """The keys of every significant line of ``data``, and of every significant wrapped
-    statement joined (:func:`joined_keys`) (empty for None: no file)."""
+    """The keys of every significant line of ``data``, of its code without a trailing
+    comment or ``;`` (:func:`code_part`), and of every significant wrapped statement joined
+    (:func:`joined_keys`) (empty for None: no file)."""
     if not data:
         return frozenset()
-    keys = frozenset(k for line in data.splitlines() if (k := line_key(line)) is not None)
-    return keys | joined_keys(data)
+    keys: set[str] = set()
+    for line in data.splitlines():
+        stripped = line.strip()
+        if is_significant(stripped):
+            keys.add(stripped_key(stripped))
+        keys.update(_code_keys(stripped, True))
+    return frozenset(keys) | joined_keys(data)
 
 
 def any_line_keys(data: bytes | None) -> frozenset[str]:
@@ -180,8 +232,13 @@ def any_line_keys(data: bytes | None) -> frozenset[str]:
     """
     if not data:
         return frozenset()
-    lines = (line.strip() for line in data.splitlines())
-    return frozenset(stripped_key(s) for s in lines if s) | joined_keys(data)
+    keys: set[str] = set()
+    for line in data.splitlines():
+        stripped = line.strip()
+        if stripped:
+            keys.add(stripped_key(stripped))
+            keys.update(_code_keys(stripped, False))
+    return frozenset(keys) | joined_keys(data)
 
 
 def short_keys(data: bytes | None) -> frozenset[str]:
