@@ -27,7 +27,7 @@ and a level that is not ours (``max``) is unknown.
 
 from __future__ import annotations
 
-from gentle_hooks.agents.event import RuntimeEvent, map_effort, tool_call, writes_file
+from gentle_hooks.agents.event import OUR_EFFORTS, RuntimeEvent, map_effort, tool_call, writes_file
 from gentle_hooks.agents.payload import hook_input, member, text
 from gentle_hooks.values.frozen import replace
 
@@ -38,14 +38,7 @@ NAME = "amp"
 #: ``Agent::Amp``), ``apply_patch`` (the helper's own description).
 WRITE_TOOLS = ("edit_file", "create_file", "apply_patch", "Write", "Edit")
 #: ``AgentReasoningEffort`` (``none minimal low medium high xhigh max``) in our levels.
-EFFORTS = {
-    "none": "off",
-    "minimal": "minimal",
-    "low": "low",
-    "medium": "medium",
-    "high": "high",
-    "xhigh": "xhigh",
-}
+EFFORTS: dict[str, str] = {**OUR_EFFORTS, "none": "off"}
 #: At most this many ``files`` entries are read.
 _MAX_FILES = 1000
 

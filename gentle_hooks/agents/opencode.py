@@ -33,7 +33,7 @@ File-writing tools: ``write``, ``edit``, ``multiedit`` (``filePath``) and ``appl
 
 from __future__ import annotations
 
-from gentle_hooks.agents.event import RuntimeEvent, map_effort, tool_call, writes_file
+from gentle_hooks.agents.event import OUR_EFFORTS, RuntimeEvent, map_effort, tool_call, writes_file
 from gentle_hooks.agents.patch import patch_paths
 from gentle_hooks.agents.payload import hook_input, member, text
 from gentle_hooks.values.frozen import replace
@@ -42,14 +42,7 @@ NAME = "opencode"
 #: OpenCode's file-writing tools.
 WRITE_TOOLS = ("write", "edit", "multiedit", "apply_patch", "patch")
 #: ``reasoningEffort`` values, as the AI SDK's providers name them, mapped to our levels.
-EFFORTS = {
-    "none": "off",
-    "minimal": "minimal",
-    "low": "low",
-    "medium": "medium",
-    "high": "high",
-    "xhigh": "xhigh",
-}
+EFFORTS: dict[str, str] = {**OUR_EFFORTS, "none": "off"}
 
 
 def decode(data: bytes) -> RuntimeEvent:
