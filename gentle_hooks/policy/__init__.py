@@ -45,6 +45,7 @@ One module per table or rule set:
 * :mod:`.proposal` — a writer's proposal a person modified: which lines stay the writer's
 * :mod:`.renames` — which deleted and added paths of a change are one path renamed
 * :mod:`.boilerplate` — lines every project writes alike: idioms are nobody's evidence alone
+* :mod:`.wholefile` — a file the writer created, moved or copied whole to another path
 * :mod:`.writer` — writer profile resolution (seed 000)
 * :mod:`.review` — review outcome resolution (seed 000)
 * :mod:`.escalation` — naming one Task Size high-risk item raises the plan to ``high``

@@ -67,7 +67,8 @@ wrote (or of the path it was renamed to: :mod:`gentle_hooks.policy.renames`) is 
 every row above. A change of *another* path carries the entry only when the writer's
 content moved or was copied there (:func:`carries_row_across`): its new blob is the
 writer's blob (A1: a ``git mv``), or it adds two of the writer's *distinctive* lines (A2:
-never one, no line of the boilerplate table). Rows A3, A4 and A6 never apply across paths.
+never one, no line of the boilerplate table), or every line of a file the writer created,
+a telling one among them (A2: :mod:`.wholefile`). Rows A3, A4, A6 never apply across paths.
 
 Why lines, not "the next commit": a commit that re-delivers writer content after
 ``reset --soft``, an amend, a rebase that resolved a conflict, a cherry-pick or a commit
@@ -381,28 +382,27 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     """The row that decides whether a change of *another* path carries ``entry`` (the
     writer's content moved or copied there): A1 when its new blob is the writer's blob (a
     rename; never for a deletion), A2 when it adds :data:`MIN_ACROSS` of the writer's added
-    lines of no row of :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`, else A5.
+    lines of no row of :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`, or the
+    whole file the writer created (:mod:`~gentle_hooks.policy.wholefile`), else A5.
     """
     if change.path == entry.path or change.old_blob == change.new_blob:
         return "A5"
     if entry.blob is not None and change.new_blob == entry.blob:
         return "A1"
     d = entry.delta
-    if d.binary or len(d.added) < MIN_ACROSS or not change.new:
+    if d.binary or not d.added or not change.new:
         return "A5"
     from gentle_hooks.policy.boilerplate import boilerplate_row
+    from gentle_hooks.policy.wholefile import holds_whole_new_file
 
     before = any_line_keys(change.old)
     lines = [*(line.strip() for line in change.new.splitlines()), *joined_lines(change.new)]
-    found = {
-        key
-        for s in lines
-        if s
-        and (key := stripped_key(s)) in d.added
-        and key not in before
-        and boilerplate_row(s) is None
-    }
-    return "A2" if len(found) >= MIN_ACROSS else "A5"
+    new = [(k, boilerplate_row(s) is not None) for s in lines if s and (k := stripped_key(s))]
+    found = {k for k, boiler in new if k in d.added and k not in before and not boiler}
+    whole = holds_whole_new_file(  # the writer's new file moved or copied whole
+        entry.before is None, d.added, d.telling, [(k, b) for k, b in new if k not in before]
+    )
+    return "A2" if len(found) >= MIN_ACROSS or whole else "A5"
 
 
 #: Rows where the change's new side holds the writer's own content (its blob, its lines,

