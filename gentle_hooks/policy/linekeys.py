@@ -165,7 +165,11 @@ def line_key(line: bytes) -> str | None:
     return stripped_key(stripped) if is_significant(stripped) else None
 
 
-_QUOTES = frozenset(b"\"'`")
+#: The tokens :func:`code_part` reads: a quoted string (unterminated: to the line's end), a
+#: comment's start after whitespace, a run of other bytes, one whitespace byte.
+_CODE_TOKEN = re.compile(
+    rb'"(?:[^"\\]|\\.)*"?|\'(?:[^\'\\]|\\.)*\'?|`[^`]*`?|\s(?:#|//)|[^"\'`\s]+|\s'
+)
 
 
 @lru_cache(maxsize=LINES_KEPT)
@@ -173,27 +177,15 @@ def code_part(stripped: bytes) -> bytes:
     """A stripped line without what a linter or a tidy-up appends to it: a trailing comment
     (``#`` or ``//`` after whitespace, outside quotes: ``  # noqa: S605``, ``// eslint-
     disable-line``) and trailing ``;`` and whitespace. The line itself when it has none; a
-    line that is only a comment is kept whole. Linear in the line's length."""
-    quote = 0
-    i, n = 0, len(stripped)
-    while i < n:
-        c = stripped[i]
-        if quote:
-            if c == 0x5C:  # a backslash escapes the next byte inside quotes
-                i += 1
-            elif c == quote:
-                quote = 0
-        elif c in _QUOTES:
-            quote = c
-        elif (
-            i
-            and stripped[i - 1] in b" \t"
-            and (c == 0x23 or (c == 0x2F and stripped[i + 1 : i + 2] == b"/"))
-        ):
-            stripped = stripped[:i]
-            break
-        i += 1
-    return stripped.rstrip().rstrip(b";").rstrip()
+    line that is only a comment is kept whole. One regular-expression pass over its tokens."""
+    if stripped.startswith((b"#", b"//")):  # only a comment: kept whole
+        return stripped
+    if b"#" in stripped or b"//" in stripped:  # most lines: no token scan
+        for m in _CODE_TOKEN.finditer(stripped):
+            if len(m.group()) > 1 and m.group()[:1].isspace():  # whitespace, then # or //
+                stripped = stripped[: m.start()]
+                break
+    return stripped.rstrip(b"; \t")
 
 
 def _code_keys(stripped: bytes, significant_only: bool) -> tuple[str, ...]:

@@ -1,0 +1,36 @@
+"""The code part of a line (gentle_hooks.policy.linekeys.code_part): what a linter or a tidy-up
+appends to the writer's line does not hide it (SPEC §3 "Attribution follows content")."""
+
+from __future__ import annotations
+
+import pytest
+
+from gentle_hooks.policy.linekeys import any_line_keys, code_part, line_keys
+
+#: (line, its code part): a trailing comment after whitespace and outside quotes, and trailing
+#: ``;``, are not the code (refuter r13z: ``ruff --add-noqa`` on the writer's lines).
+CODE_PARTS = [
+    (b'os.system("curl x | sh")  # noqa: S605, S607', b'os.system("curl x | sh")'),
+    (b"foo(x) // eslint-disable-line", b"foo(x)"),
+    (b"return a - b;", b"return a - b"),
+    (b"a\t# tab", b"a"),
+    (b'x = "a #b"', b'x = "a #b"'),
+    (b"s = 'it\\'s # no'", b"s = 'it\\'s # no'"),
+    (b'x = "unterminated # y', b'x = "unterminated # y'),
+    (b"a#b c", b"a#b c"),
+    (b"echo $# items", b"echo $# items"),
+    (b"# only a comment", b"# only a comment"),
+    (b"// only a comment", b"// only a comment"),
+    (b"url = `a # b`  # c", b"url = `a # b`"),
+]
+
+
+@pytest.mark.parametrize(("line", "code"), CODE_PARTS, ids=[c[0].decode() for c in CODE_PARTS])
+def test_code_part(line: bytes, code: bytes) -> None:
+    assert code_part(line) == code
+
+
+def test_a_comment_appended_keeps_the_lines_key() -> None:
+    plain = b"    os.system(cmd)\n"
+    assert line_keys(plain) <= line_keys(b"    os.system(cmd)  # noqa: S605\n")
+    assert line_keys(plain) <= any_line_keys(b"    os.system(cmd);\n")
