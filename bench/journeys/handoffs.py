@@ -52,27 +52,16 @@ def _fw_only_ci_notes(ctx: Ctx) -> None:
     fast=True,
 )
 def _push_escalated_faulty_brief(ctx: Ctx) -> None:
-    from bench.journeys.catalog import _BRIEF, plain, printed_commands_of
+    from bench.journeys.catalog import plain
+    from bench.journeys.ways_out import faulty_brief, file_faulty_verdict
 
     w = plain(ctx)
-    faulty, corrected = ctx.sb.root / "faulty-brief.json", ctx.sb.root / "brief.json"
-    # f() == 7 holds on no tree: the negative test fails on the base as on the change
-    ctx.sb.write(faulty, _BRIEF.replace("m.f() == 0", "m.f() == 7"))
-    ctx.sb.write(corrected, _BRIEF)
-    ctx.agent.brief, ctx.agent.corrected_brief = str(faulty), str(corrected)
-    ctx.sb.writer_edit(w, 1)
-    ctx.sb.sh(w, "gentle-hook escalate --item security --reason 'token check changed'")
-    ctx.sb.git(w, "add", "-A")
+    faulty, corrected = faulty_brief(ctx, w)
     ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "escalated change")
     ctx.sb.prove(w, ["log", "-1", "--format=%B"], "Gentle-Writer:", "the writer commit")
     # the orchestrator verifies the commit before pushing, with its faulty brief, and files
     # the fail its run printed
-    ran = ctx.sb.sh(w, f"gentle-hook verify run --committed --brief {faulty}", who="setup")
-    ctx.check(ran.exit == 1 and "fails on the base tree too" in ran.out, "the brief failed")
-    filed = [c for c in printed_commands_of(ran.out) if " verdict add " in c]
-    ctx.check(len(filed) == 1, f"verify run printed its verdict add: {filed}")
-    for c in filed:
-        ctx.sb.sh(w, c, who="setup")
+    file_faulty_verdict(ctx, w, faulty, "--committed")
     step = ctx.agent.attempt(w, "git push -q")
     passed(ctx, step.exit, "the push went through")
     ctx.check(

@@ -109,30 +109,44 @@ def _push_committed_pycache(ctx: Ctx) -> None:
     passed(ctx, step.exit, "the push went through")
 
 
-@journey(
-    "commit-escalated-faulty-brief",
-    "the verifier's brief has a negative test that fails on the base too; corrected, it passes",
-    fast=True,
-)
-def _commit_escalated_faulty_brief(ctx: Ctx) -> None:
+def faulty_brief(ctx: Ctx, w: Path) -> tuple[Path, Path]:
+    """A writer's escalated change staged in ``w``, and the agent's verifier briefs: the
+    faulty one it starts with (its negative test ``f() == 7`` holds on no tree, so it fails on
+    the base as on the change: no evidence) and the corrected one a block sends it to."""
     from bench.journeys.catalog import _BRIEF
 
-    w = plain(ctx)
     faulty, corrected = ctx.sb.root / "faulty-brief.json", ctx.sb.root / "brief.json"
-    # f() == 7 holds on no tree: it fails on the base as on the change (no evidence)
     ctx.sb.write(faulty, _BRIEF.replace("m.f() == 0", "m.f() == 7"))
     ctx.sb.write(corrected, _BRIEF)
     ctx.agent.brief, ctx.agent.corrected_brief = str(faulty), str(corrected)
     ctx.sb.writer_edit(w, 1)
     ctx.sb.sh(w, "gentle-hook escalate --item security --reason 'token check changed'")
     ctx.sb.git(w, "add", "-A")
-    # the orchestrator verifies before committing, with its faulty brief, and files the fail
-    ran = ctx.sb.sh(w, f"gentle-hook verify run --staged --brief {faulty}", who="setup")
+    return faulty, corrected
+
+
+def file_faulty_verdict(ctx: Ctx, w: Path, faulty: Path, binding: str) -> None:
+    """The orchestrator's verify run of the ``binding`` (``--staged``/``--committed``)
+    candidate with the faulty brief, and the ``verdict add`` it printed, run as printed."""
+
+    ran = ctx.sb.sh(w, f"gentle-hook verify run {binding} --brief {faulty}", who="setup")
     ctx.check(ran.exit == 1 and "fails on the base tree too" in ran.out, "the brief failed")
     filed = [c for c in printed_commands_of(ran.out) if " verdict add " in c]
     ctx.check(len(filed) == 1, f"verify run printed its verdict add: {filed}")
     for c in filed:
         ctx.sb.sh(w, c, who="setup")
+
+
+@journey(
+    "commit-escalated-faulty-brief",
+    "the verifier's brief has a negative test that fails on the base too; corrected, it passes",
+    fast=True,
+)
+def _commit_escalated_faulty_brief(ctx: Ctx) -> None:
+    w = plain(ctx)
+    faulty, corrected = faulty_brief(ctx, w)
+    # the orchestrator verifies before committing, with its faulty brief, and files the fail
+    file_faulty_verdict(ctx, w, faulty, "--staged")
     step = ctx.agent.attempt(w, "git commit -q -m 'escalated change'")
     passed(ctx, step.exit, "the commit went through")
     ctx.check(ctx.agent.brief == str(corrected), "the block sent the agent to correct its brief")
