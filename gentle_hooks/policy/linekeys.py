@@ -188,6 +188,13 @@ def code_part(stripped: bytes) -> bytes:
     return stripped.rstrip(b"; \t")
 
 
+def may_have_code_part(stripped: bytes) -> bool:
+    """Whether :func:`code_part` of a stripped line may differ from the line: only a line
+    holding ``#`` or ``//``, or ending with ``;``, can (a stripped line ends with no
+    whitespace). False for most lines, which then skip :func:`code_part` altogether."""
+    return b"#" in stripped or b"//" in stripped or stripped.endswith(b";")
+
+
 def _code_keys(stripped: bytes, significant_only: bool) -> tuple[str, ...]:
     """The key of :func:`code_part` of a stripped line when it differs from the line (so a
     comment or ``;`` appended to the writer's line keeps a key of it, row A2's count made
@@ -210,7 +217,8 @@ def line_keys(data: bytes | None) -> frozenset[str]:
         stripped = line.strip()
         if is_significant(stripped):
             keys.add(stripped_key(stripped))
-        keys.update(_code_keys(stripped, True))
+        if may_have_code_part(stripped):
+            keys.update(_code_keys(stripped, True))
     return frozenset(keys) | joined_keys(data)
 
 
@@ -229,7 +237,8 @@ def any_line_keys(data: bytes | None) -> frozenset[str]:
         stripped = line.strip()
         if stripped:
             keys.add(stripped_key(stripped))
-            keys.update(_code_keys(stripped, False))
+            if may_have_code_part(stripped):
+                keys.update(_code_keys(stripped, False))
     return frozenset(keys) | joined_keys(data)
 
 
