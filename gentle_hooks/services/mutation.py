@@ -83,7 +83,9 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     write, is stored once; the result then has ``replayed`` set and a note saying it was
     already recorded. When another process holds the ledger's write lock past the wait,
     the mutation is appended to the spool instead (durable; the next command that opens
-    the ledger folds it in) and the result has ``spooled`` set; so it is when the held
+    the ledger folds it in) and the result has ``spooled`` set, whichever read or write
+    after the open the lock stopped (one stopped before the write was measured is
+    measured from git alone, as for a refused open); so it is when the held
     lock refuses even the ledger's open (any lock kind: SQLite's EXCLUSIVE locking mode
     keeps readers out too), and when a stale rollback journal refuses it (the reason then
     names the journal and its fix).
@@ -124,28 +126,42 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             raise
         rec = PendingMutation(root, model, effort_value, source, session_id, tool_call_id, paths)
         return _spooled_unopened(repo, rec, exc)
+    measured: list[WriterEntryRecord] | None = None
     with led:
-        earlier = led.mutation_for_call(source, session_id, tool_call_id) if tool_call_id else None
-        while earlier is not None and tool_call_id and ended_derived(repo, led, earlier):
-            # the same call made again once the first one's work ended: a new call
-            tool_call_id = f"{earlier.tool_call_id}+{earlier.id}"
-            earlier = led.mutation_for_call(source, session_id, tool_call_id)
-        if earlier is not None:  # a replayed tool call records once (SPEC §6)
-            return Recorded(led.path, earlier, notes=(replay_note(earlier),), replayed=True)
-        entries = entries_for_write(repo, led, root, paths)
-        proposed = _utf8(req.proposal) if len(paths) == 1 else None
-        if proposed is not None:
-            entries = confined(repo, entries, proposed, _utf8(req.edited) or b"")
-        rec = PendingMutation(root, model, effort_value, source, session_id, tool_call_id, paths)
-        again = None if entries or tool_call_id else led.last_pending_mutation(root)
-        if again is not None and same_write(again, rec, repo, led):
-            return Recorded(led.path, again, notes=(retry_note(again),), replayed=True)
         try:
+            earlier = (
+                led.mutation_for_call(source, session_id, tool_call_id) if tool_call_id else None
+            )
+            while earlier is not None and tool_call_id and ended_derived(repo, led, earlier):
+                # the same call made again once the first one's work ended: a new call
+                tool_call_id = f"{earlier.tool_call_id}+{earlier.id}"
+                earlier = led.mutation_for_call(source, session_id, tool_call_id)
+            if earlier is not None:  # a replayed tool call records once (SPEC §6)
+                return Recorded(led.path, earlier, notes=(replay_note(earlier),), replayed=True)
+            entries = entries_for_write(repo, led, root, paths)
+            proposed = _utf8(req.proposal) if len(paths) == 1 else None
+            if proposed is not None:
+                entries = confined(repo, entries, proposed, _utf8(req.edited) or b"")
+            measured = entries
+            rec = PendingMutation(
+                root, model, effort_value, source, session_id, tool_call_id, paths
+            )
+            again = None if entries or tool_call_id else led.last_pending_mutation(root)
+            if again is not None and same_write(again, rec, repo, led):
+                return Recorded(led.path, again, notes=(retry_note(again),), replayed=True)
             stored, kept, new = led.add_mutation_once(rec, entries)
         except StoreError as exc:
             if not exc.busy:
                 raise
-            return _spooled(led.path, rec, entries, exc)
+            # another process took the write lock after the open (or a lock kept a read
+            # out): whichever statement it stopped, the mutation is kept in the spool; one
+            # stopped before the write was measured is measured from git alone
+            rec = PendingMutation(
+                root, model, effort_value, source, session_id, tool_call_id, paths
+            )
+            if measured is None:
+                measured = entries_for_write(repo, None, root, paths)
+            return _spooled(led.path, rec, measured, exc)
         if not new:
             return Recorded(led.path, stored, notes=(replay_note(stored),), replayed=True)
         notes = (
