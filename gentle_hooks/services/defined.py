@@ -4,7 +4,8 @@ seed 001 "Guardrails").
 Room ``services``. Reads the candidate's change (its paths and blobs, from git) and asks
 :mod:`gentle_hooks.policy.checkdefs` which of those paths define what each check runs, and
 whether the part that defines it changed (``package.json``'s ``scripts``, not its
-dependencies). :func:`~gentle_hooks.services.room_run.observe_all` does not run such a check.
+dependencies). :func:`~gentle_hooks.services.room_run.observe_all` does not run such a check,
+and the parent's spot check does not re-run such a receipt (:func:`receipt_defined_by_change`).
 :func:`discovery_steered` names the files of the change that steer ``python -m unittest``'s
 discovery (:func:`~gentle_hooks.policy.selection.steers_discovery`): a full suite run with
 them is not the full suite.
@@ -12,9 +13,11 @@ them is not the full suite.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.artifacts.observation import Check
+from gentle_hooks.ledger.records import Receipt
 from gentle_hooks.policy.checkdefs import (
     Source,
     check_sources,
@@ -79,6 +82,32 @@ def defined_by_change(
         )
         for pairs in matched
     )
+
+
+def receipt_defined_by_change(
+    bound: Bound, receipt: Receipt, env: Mapping[str, str]
+) -> tuple[str, ...]:
+    """The paths the candidate adds, changes or removes that define what ``receipt``'s
+    command runs, as :func:`defined_by_change` judges a verifier's check, run in the
+    receipt's directory with ``env`` (the re-run's; a ``PYTHONPATH`` entry naming a
+    directory of the work tree by its absolute path counts as that directory), sorted.
+
+    Raises:
+        GitError: reading the trees failed.
+    """
+    argv = receipt.argv if receipt.argv is not None else ("sh", "-c", receipt.command)
+    check = Check("criterion", receipt.command, receipt.command, argv)
+    run_dir = os.path.join(bound.root, receipt.cwd)
+    entries = env.get("PYTHONPATH", "").split(os.pathsep)
+    # absolute entries under the root: what the re-run imports from the candidate's tree
+    relative = [
+        os.path.relpath(e, run_dir)
+        if os.path.isabs(e) and (e + os.sep).startswith(bound.root + os.sep)
+        else e
+        for e in entries
+    ]
+    variables = {"PYTHONPATH": ":".join(relative)} if any(entries) else {}
+    return defined_by_change(bound, (check,), variables, receipt.cwd)[0]
 
 
 def _sources(
