@@ -19,6 +19,10 @@ One module per table or rule set:
   joined by ``&&``
 * :mod:`.checkdefs` — which files define what a verifier's check runs (the script, the
   Makefile, ``package.json``'s scripts, a test runner's configuration)
+* :mod:`.defparts` — the parts of a file that define a check (``package.json``'s
+  ``scripts``), and whether a change touches them
+* :mod:`.syspath` — where a Python program finds a module ahead of the one a check means
+  (the directory run in, the script's, ``PYTHONPATH``)
 * :mod:`.loadenv` — which of a brief's variables change what a runner or the interpreter
   loads (PYTEST_PLUGINS, NODE_OPTIONS, LD_PRELOAD...)
 * :mod:`.reach` — which words of a verifier's check reach outside the clean room (an

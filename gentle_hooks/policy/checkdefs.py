@@ -29,34 +29,39 @@ includes (``include``, ``-include``, ``sinclude``; :func:`included_files`, follo
 :mod:`gentle_hooks.services.defined` through the candidate's and the base's files) define
 the check as the script or makefile does.
 
-``python -m MODULE`` puts the directory it runs in first on ``sys.path``, so a file there
-named as the module, as what the runner imports or as a standard-library module is run in
-its place (a ``pytest.py`` printing ``2 passed``): such files define the check too (row
-``D-shadow``; not with ``-I``/``-P``).
+Python finds a module in the directory ``python -m MODULE`` runs in, beside the script
+``python3 DIR/x.py`` runs, and in each ``PYTHONPATH`` entry (the brief's ``env``, ``NAME=value``
+before the command, ``env NAME=value``, ``export``) before the installed runner and the
+standard library: a file there named as the module, as what the runner imports, as a
+standard-library module (a ``pytest.py`` printing ``2 passed``) or, beside a script, as a
+module the script imports that the base finds further along (its ``src/mylib`` hidden by a
+``tools/mylib.py``) is run in its place: such files define the check too (row
+``D-shadow``, :mod:`gentle_hooks.policy.syspath`; not with ``-I``, ``-P``, ``-E``).
 
-Limits: a module hidden through a brief's ``PYTHONPATH`` (other than Python's start-up
-modules) or beside a script ``python3 x.py`` runs; what a program reads once started
-beyond those (a script's ``$(cat x)``, a Makefile's ``$(shell ...)``, an include named
-through a variable, the tests a suite imports) is the candidate, judged by the checks.
+Limits: a module beside a script named as an installed package the script imports (the
+installed packages are not the tree's), and what a program reads once started beyond
+those (a script's ``$(cat x)``, a Makefile's ``$(shell ...)``, an include named through a
+variable, the tests a suite imports) is the candidate, judged by the checks.
 """
 
 from __future__ import annotations
 
-import configparser
 import itertools
-import json
 import posixpath
 import re
-import sys
+from collections.abc import Iterable, Mapping
 
-from gentle_hooks.policy.shell import Group, ShellList, Simple, parse_line, words_of
+from gentle_hooks.policy.defparts import Part, parts_changed
+from gentle_hooks.policy.shell import Group, ShellList, Simple, is_name_value, parse_line, words_of
+from gentle_hooks.policy.syspath import (
+    RUNNER_IMPORTS,
+    ignores_env,
+    is_safe_path,
+    path_dirs,
+    shadows,
+)
 from gentle_hooks.policy.wrappers import SHELLS, shell_script, unwrap
 from gentle_hooks.values.frozen import frozen
-
-#: A part of a file that defines a check: ``("json", KEY)`` a top-level key of a JSON
-#: object, ``("toml", TABLE, ...)`` a table of a TOML document, ``("ini", SECTION)`` an INI
-#: section (a trailing ``*`` matches sections by prefix). The whole file when a rule has none.
-Part = tuple[str, ...]
 
 
 @frozen
@@ -174,13 +179,9 @@ INTERPRETERS: dict[str, frozenset[str]] = {
 _INLINE = frozenset({"-c", "-e", "--eval", "-p", "--print"})
 #: Modules ``python -m`` runs as test runners (their configuration rows apply instead).
 _RUNNER_MODULES = {"pytest": "pytest", "tox": "tox", "nox": "nox", "unittest": ""}
-#: What ``python -m pytest`` imports as it starts besides the standard library (its own
-#: packages and the distributions it requires).
-_RUNNER_IMPORTS = {
-    "pytest": ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "exceptiongroup", "tomli"),
-}
-#: Options that keep the working directory off ``sys.path`` (``-I`` isolates, ``-P`` safe path).
-_SAFE_PATH = frozenset("IP")
+#: Python programs that are not an interpreter: each imports its runner's modules
+#: (:data:`~gentle_hooks.policy.syspath.RUNNER_IMPORTS`) through ``PYTHONPATH``.
+_PYTHON_RUNNERS = {"pytest": "pytest", "py.test": "pytest"}
 _SYSTEM_BIN = ("/bin/", "/usr/bin/", "/usr/local/bin/", "/sbin/", "/usr/sbin/")
 
 
@@ -190,7 +191,11 @@ class Source:
     ``tail``: the directory the check ran in was unknown, so any path ending in it), or
     ``rule`` files matched by name anywhere, or (row ``D-shadow``) the Python files in the
     directory ``where`` (None: unknown, any directory) that Python would import as one of
-    ``modules``; ``row``: the :data:`DEFINITION_ROWS` id (or ``D-script``, ``D-shadow``)."""
+    ``modules`` or a standard-library module; ``script``: the Python script run from
+    ``where``, whose imports the base finds in one of the directories ``after`` (further
+    along ``sys.path``) are hidden by such a file too (the caller reads the script and the
+    base: :func:`with_imports`); ``row``: the :data:`DEFINITION_ROWS` id (or ``D-script``,
+    ``D-shadow``)."""
 
     row: str
     path: str | None = None
@@ -198,6 +203,8 @@ class Source:
     rule: FileRule | None = None
     modules: frozenset[str] | None = None
     where: str | None = None
+    script: str | None = None
+    after: tuple[str, ...] = ()
 
 
 def program_name(word: str) -> str | None:
@@ -217,19 +224,23 @@ def _file(cwd: str | None, word: str) -> Source | None:
     return None if path == ".." or path.startswith("../") else Source("D-script", path)
 
 
-def _script(name: str, words: tuple[str, ...], cwd: str | None) -> list[Source]:
+def _script(
+    name: str, words: tuple[str, ...], cwd: str | None, env: Mapping[str, str]
+) -> list[Source]:
     """The script file a shell or interpreter runs (``sh check.sh``, ``python3 x.py``,
-    ``python3 -m pkg.mod``)."""
+    ``python3 -m pkg.mod``), and for Python the directories ahead of the standard library
+    it imports from (row ``D-shadow``: :func:`_python_shadows`)."""
+    python = name in ("python", "python3")
     valued = frozenset({"-o", "+o"}) if name in SHELLS else INTERPRETERS[name]
     i = 1
     while i < len(words):
         w = words[i]
-        if w in _INLINE:
-            return []
+        if w in _INLINE:  # ``python -c CODE`` puts its working directory first too
+            return _python_shadows(words[1:i], cwd, env, (), cwd) if python else []
         if w == "-m" and i + 1 < len(words):
             module = words[i + 1]
-            python = name in ("python", "python3")
-            shadow = [_shadow(cwd, module)] if python and not _safe_path(words[1:i]) else []
+            own = (module.split(".")[0], *RUNNER_IMPORTS.get(module, ()))
+            shadow = _python_shadows(words[1:i], cwd, env, own, cwd) if python else []
             if module in _RUNNER_MODULES:
                 runner = _RUNNER_MODULES[module]
                 return [*(_row_sources(runner) if runner else []), *shadow]
@@ -241,54 +252,38 @@ def _script(name: str, words: tuple[str, ...], cwd: str | None) -> list[Source]:
         elif w.startswith(("-", "+")):
             i += 1
         else:
-            return [s for s in [_file(cwd, w)] if s]
+            script = _file(cwd, w)
+            if not python or script is None:
+                return [script] if script else []
+            first = None if script.tail else posixpath.dirname(script.path or "") or "."
+            shadow = _python_shadows(words[1:i], cwd, env, (), first, script=script.path)
+            return [script, *shadow]
     return []
 
 
-def _safe_path(options: tuple[str, ...]) -> bool:
-    """Whether the interpreter's ``options`` keep the working directory off ``sys.path``."""
-    return any(
-        o.startswith("-") and not o.startswith("--") and not _SAFE_PATH.isdisjoint(o[1:])
-        for o in options
-        if o not in ("-W", "-X") and not o.startswith(("-W", "-X"))
-    )
-
-
-def _shadow(cwd: str | None, module: str) -> Source:
-    """``python -m module`` run in ``cwd`` puts ``cwd`` first on ``sys.path``: a Python file
-    there named as the module, as what its runner imports, or as a standard-library module
-    is imported in its place (a ``pytest.py`` that prints ``2 passed`` and exits 0 is then
-    the suite). Those files define the check (row ``D-shadow``)."""
-    own = {module.split(".")[0], *_RUNNER_IMPORTS.get(module, ())}
-    return Source("D-shadow", modules=frozenset(own), where=cwd)
-
-
-def shadows(source: Source, path: str) -> bool:
-    """Whether the tree's ``path`` is a Python file Python would import, from the directory
-    ``source.where`` (None: any), as one of ``source.modules``: ``NAME.py`` there, or a
-    ``.py`` file below a ``NAME/`` directory there (a package, or a namespace portion:
-    counted too); for a standard-library name only ``NAME.py``, ``NAME/__init__.py`` and
-    ``NAME/__main__.py`` (a directory without ``__init__.py`` never hides a module found
-    further along ``sys.path``, and ``code/``, ``types/`` are common directories)."""
-    assert source.modules is not None
-    if not path.endswith(".py"):
-        return False
-    parts = path.split("/")
-    if source.where is None:
-        starts = range(len(parts))
-    else:
-        where = [] if source.where == "." else source.where.split("/")
-        if parts[: len(where)] != where:
-            return False
-        starts = range(len(where), len(where) + 1)
-    for start in starts:
-        rest = parts[start:]
-        name = rest[0] if len(rest) > 1 else rest[0][: -len(".py")]
-        if name in source.modules:
-            return True
-        if name in sys.stdlib_module_names and rest[1:] in ([], ["__init__.py"], ["__main__.py"]):
-            return True
-    return False
+def _python_shadows(
+    options: tuple[str, ...],
+    cwd: str | None,
+    env: Mapping[str, str],
+    modules: tuple[str, ...],
+    first: str | None,
+    *,
+    script: str | None = None,
+) -> list[Source]:
+    """Row ``D-shadow`` for a Python program run in ``cwd`` with ``options`` and ``env``:
+    the directory Python puts first on ``sys.path`` (``first``: the working directory for
+    ``-m`` and ``-c``, the script's for a script; None: unknown) unless ``-I``/``-P``, then
+    each ``PYTHONPATH`` entry unless ``-I``/``-E``; a file in them named as one of
+    ``modules`` or a standard-library module, or beside ``script`` as one of its imports
+    the base finds in a ``PYTHONPATH`` entry, is imported in their place."""
+    own = frozenset(modules)
+    later = () if ignores_env(options) else path_dirs(env.get("PYTHONPATH", ""), cwd)
+    after = tuple(d for d in later if d is not None)
+    found = [
+        Source("D-shadow", modules=own, where=d, script=script if d == first else None, after=after)
+        for d in (*(() if is_safe_path(options) else (first,)), *later)
+    ]
+    return list(dict.fromkeys(found))
 
 
 def _row_sources(program: str) -> list[Source]:
@@ -299,11 +294,16 @@ def _row_sources(program: str) -> list[Source]:
     return [Source(row.id, rule=rule) for rule in rules]
 
 
-def _simple(words: tuple[str, ...], cwd: str | None, depth: int) -> tuple[list[Source], str | None]:
-    """The sources of one simple command, and the directory after it (``cd``)."""
+def _simple(
+    words: tuple[str, ...], cwd: str | None, depth: int, env: Mapping[str, str]
+) -> tuple[list[Source], str | None]:
+    """The sources of one simple command run with the variables ``env``, and the directory
+    after it (``cd``)."""
     inner = unwrap(words) if depth < 8 else None
     if inner is not None:
-        return _simple(inner, cwd, depth + 1)
+        if program_name(words[0]) == "env":  # ``env NAME=value cmd``: cmd gets NAME
+            env = {**env, **_assigned(w for w in words[1 : len(words) - len(inner)])}
+        return _simple(inner, cwd, depth + 1, env)
     name = program_name(words[0])
     if name is None:
         return [s for s in [_file(cwd, words[0])] if s], cwd
@@ -315,12 +315,15 @@ def _simple(words: tuple[str, ...], cwd: str | None, depth: int) -> tuple[list[S
     if name in SHELLS:
         script, _ = shell_script(words)
         if script is not None and depth < 8:
-            return _line(script, cwd, depth + 1), cwd
+            return _line(script, cwd, depth + 1, env), cwd
     if name in SHELLS or name in INTERPRETERS:
-        return _script(name, words, cwd), cwd
+        return _script(name, words, cwd, env), cwd
     if name in (".", "source"):  # the line runs the sourced file's commands
         return [s for s in [_file(cwd, words[1] if len(words) > 1 else "")] if s], cwd
     found = _row_sources(name)
+    if name in _PYTHON_RUNNERS:  # its console script imports the runner through PYTHONPATH
+        own = (_PYTHON_RUNNERS[name], *RUNNER_IMPORTS[_PYTHON_RUNNERS[name]])
+        found += _python_shadows(("-P",), cwd, env, own, None)
     if name in ("make", "gmake"):
         found += _makefiles(words, cwd)
     return found, cwd
@@ -337,25 +340,43 @@ def _makefiles(words: tuple[str, ...], cwd: str | None) -> list[Source]:
     return [s for s in (_file(where, f) for f in files) if s]
 
 
-def _walk(line: ShellList, cwd: str | None, depth: int) -> tuple[list[Source], str | None]:
+def _assigned(words: Iterable[str]) -> dict[str, str]:
+    """The ``NAME=value`` words of ``words`` as variables."""
+    return dict(w.split("=", 1) for w in words if is_name_value(w))
+
+
+def _walk(
+    line: ShellList, cwd: str | None, depth: int, env: dict[str, str]
+) -> tuple[list[Source], str | None]:
+    """The sources of ``line``, and the directory after it; ``env`` (the variables in
+    effect) takes what the line exports or assigns (an assignment of a variable the caller
+    did not export counts too: whether it was is not known here)."""
     found: list[Source] = []
     for and_or, _ in line.items:
         for pipeline in (and_or.first, *(p for _, p in and_or.rest)):
             for cmd in pipeline.commands:
                 if isinstance(cmd, Group):
-                    inner, after = _walk(cmd.body, cwd, depth + 1)
+                    inner, after = _walk(
+                        cmd.body, cwd, depth + 1, dict(env) if cmd.subshell else env
+                    )
                     found += inner
                     cwd = cwd if cmd.subshell else after
-                elif isinstance(cmd, Simple) and cmd.words:
-                    more, cwd = _simple(cmd.words, cwd, depth)
+                elif isinstance(cmd, Simple) and not cmd.words:
+                    env.update(_assigned(cmd.assignments))
+                elif isinstance(cmd, Simple) and cmd.words[0] == "export":
+                    env.update(_assigned(cmd.words[1:]))
+                elif isinstance(cmd, Simple):
+                    more, cwd = _simple(
+                        cmd.words, cwd, depth, {**env, **_assigned(cmd.assignments)}
+                    )
                     found += more
     return found, cwd
 
 
-def _line(text: str, cwd: str | None, depth: int) -> list[Source]:
+def _line(text: str, cwd: str | None, depth: int, env: Mapping[str, str]) -> list[Source]:
     line = parse_line(text)
     if line is not None:
-        return _walk(line, cwd, depth)[0]
+        return _walk(line, cwd, depth, dict(env))[0]
     # a line this reader does not evaluate (if, for, a here-document): each run of words
     # between operators and reserved words is read as a simple command, in no directory
     tokens = words_of(text) or ()
@@ -363,23 +384,42 @@ def _line(text: str, cwd: str | None, depth: int) -> list[Source]:
     run: list[str] = []
     for text_, op in (*tokens, (";", True)):
         if op or text_ in ("if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!"):
-            if run:
-                found += _simple(tuple(run), None, depth)[0]
+            lead = len(list(itertools.takewhile(is_name_value, run)))
+            if run[lead:]:
+                assigned = {**env, **_assigned(run[:lead])}
+                found += _simple(tuple(run[lead:]), None, depth, assigned)[0]
             run = []
         else:
             run.append(text_)
     return found
 
 
-def check_sources(argv: tuple[str, ...]) -> tuple[Source, ...]:
+def check_sources(
+    argv: tuple[str, ...], env: Mapping[str, str] | None = None, cwd: str = "."
+) -> tuple[Source, ...]:
     """The places that define what a check runs, from its argument vector (``("sh", "-c",
-    LINE)`` for a shell line), run at the tree's root: the script files it runs (row
-    ``D-script``: the program when it is a path, or the script a shell or interpreter runs,
-    followed through ``cd``, ``env``/``timeout`` wrappers and ``sh -c``), and the files of
-    :data:`DEFINITION_ROWS` of each program it runs."""
+    LINE)`` for a shell line), run in the tree's directory ``cwd`` (relative to its root)
+    with the variables ``env`` (a brief's ``env``; its ``PYTHONPATH`` entries relative to
+    ``cwd``): the script files it runs (row ``D-script``: the program when it is a path,
+    or the script a shell or interpreter runs, followed through ``cd``, ``env``/``timeout``
+    wrappers and ``sh -c``), the files of :data:`DEFINITION_ROWS` of each program it runs,
+    and where Python would import a module in place of the one meant (row ``D-shadow``)."""
     if not argv:
         return ()
-    return tuple(dict.fromkeys(_simple(argv, ".", 0)[0]))
+    return tuple(dict.fromkeys(_simple(argv, cwd, 0, dict(env or {}))[0]))
+
+
+def with_imports(source: Source, imports: frozenset[str]) -> Source:
+    """``source`` (row ``D-shadow`` with a ``script``) also hiding ``imports``: the modules
+    its script imports that the base finds further along ``sys.path``."""
+    own = source.modules or frozenset()
+    return Source(
+        source.row,
+        modules=own | imports,
+        where=source.where,
+        script=source.script,
+        after=source.after,
+    )
 
 
 #: A line that sources a file (``. ./lib.sh``, ``source lib.sh``) or includes a makefile
@@ -414,7 +454,7 @@ def included_files(path: str, data: bytes) -> tuple[str, ...]:
 def is_defining(source: Source, path: str) -> bool:
     """Whether the tree's ``path`` is a file ``source`` names."""
     if source.modules is not None:
-        return shadows(source, path)
+        return shadows(source.modules, source.where, path)
     if source.path is not None:
         if source.tail:
             return path == source.path or path.endswith("/" + source.path)
@@ -428,57 +468,5 @@ def is_defining(source: Source, path: str) -> bool:
 def part_changed(source: Source, path: str, old: bytes | None, new: bytes | None) -> bool:
     """Whether the change from ``old`` to ``new`` (None: the file is absent on that side)
     changes what ``source`` defines in ``path``: the whole file, or the parts of its rule
-    for that file's kind. A side that cannot be parsed counts as changed."""
-    if old == new:
-        return False
-    parts = source.rule.parts if source.rule is not None else ()
-    kind = _kind(path)
-    own = tuple(p for p in parts if p[0] == kind)
-    if not own:  # no part of this kind of file: all of it defines the check
-        return True
-    try:
-        return any(_part(p, old) != _part(p, new) for p in own)
-    except (ValueError, RecursionError, configparser.Error):  # UnicodeDecodeError too
-        return True
-
-
-def _kind(path: str) -> str | None:
-    name = posixpath.basename(path)
-    if name.endswith(".json"):
-        return "json"
-    if name.endswith(".toml"):
-        return "toml"
-    if name.endswith((".ini", ".cfg")):
-        return "ini"
-    return None
-
-
-def _part(part: Part, data: bytes | None) -> object:
-    """The value of ``part`` in ``data`` (None: absent).
-
-    Raises:
-        ValueError / configparser.Error: ``data`` does not parse as ``part``'s kind.
-    """
-    if data is None:
-        return None
-    text = data.decode("utf-8")
-    if part[0] == "json":
-        doc = json.loads(text)
-        return doc.get(part[1]) if isinstance(doc, dict) else doc
-    if part[0] == "toml":
-        if sys.version_info >= (3, 11):
-            import tomllib
-        else:  # pragma: no cover
-            import tomli as tomllib
-        value: object = tomllib.loads(text)
-        for key in part[1:]:
-            value = value.get(key) if isinstance(value, dict) else None
-        return value
-    ini = configparser.RawConfigParser(strict=False, interpolation=None)
-    ini.read_string(text)
-    wanted = part[1]
-    return sorted(
-        (name, sorted(ini.items(name)))
-        for name in ini.sections()
-        if name == wanted or (wanted.endswith("*") and name.startswith(wanted[:-1]))
-    )
+    (:func:`~gentle_hooks.policy.defparts.parts_changed`)."""
+    return parts_changed(source.rule.parts if source.rule is not None else (), path, old, new)

@@ -4,7 +4,8 @@ seed 001 "Guardrails").
 Room ``services``. Reads the candidate's change (its paths and blobs, from git) and asks
 :mod:`gentle_hooks.policy.checkdefs` which of those paths define what each check runs, and
 whether the part that defines it changed (``package.json``'s ``scripts``, not its
-dependencies). :func:`~gentle_hooks.services.room_run.observe_all` does not run such a check.
+dependencies). :func:`~gentle_hooks.services.room_run.observe_all` does not run such a check,
+and the parent's spot check does not re-run such a receipt (:func:`receipt_defined_by_change`).
 :func:`discovery_steered` names the files of the change that steer ``python -m unittest``'s
 discovery (:func:`~gentle_hooks.policy.selection.steers_discovery`): a full suite run with
 them is not the full suite.
@@ -12,17 +13,21 @@ them is not the full suite.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
 
 from gentle_hooks.artifacts.observation import Check
+from gentle_hooks.ledger.records import Receipt
 from gentle_hooks.policy.checkdefs import (
     Source,
     check_sources,
     included_files,
     is_defining,
     part_changed,
+    with_imports,
 )
 from gentle_hooks.policy.selection import steers_discovery
+from gentle_hooks.policy.syspath import imported_names, module_files
 from gentle_hooks.services.record import Bound
 
 #: The makefiles ``make`` reads when no ``-f`` names one (at the tree's root).
@@ -31,10 +36,16 @@ _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 _MAX_FOLLOWED = 32
 
 
-def defined_by_change(bound: Bound, checks: Sequence[Check]) -> tuple[tuple[str, ...], ...]:
+def defined_by_change(
+    bound: Bound,
+    checks: Sequence[Check],
+    env: Mapping[str, str] | None = None,
+    cwd: str = ".",
+) -> tuple[tuple[str, ...], ...]:
     """For each check, in order: the paths the candidate adds, changes or removes that
-    define what it runs (:func:`~gentle_hooks.policy.checkdefs.check_sources`), sorted;
-    empty when the candidate leaves its definition as the base has it.
+    define what it runs (:func:`~gentle_hooks.policy.checkdefs.check_sources`, run in the
+    tree's directory ``cwd`` with the variables ``env``), sorted; empty when the candidate
+    leaves its definition as the base has it.
 
     Raises:
         GitError: reading the trees failed.
@@ -43,8 +54,14 @@ def defined_by_change(bound: Bound, checks: Sequence[Check]) -> tuple[tuple[str,
     if cand.is_empty:
         return tuple(() for _ in checks)
     changes = bound.repo.tree_delta(cand.base.tree, cand.tree)
+    changed = frozenset(c.path for c in changes)
     matched = [
-        [(s, c) for s in _sources(bound, check) for c in changes if is_defining(s, c.path)]
+        [
+            (s, c)
+            for s in _sources(bound, check, env or {}, cwd, changed)
+            for c in changes
+            if is_defining(s, c.path)
+        ]
         for check in checks
     ]
     oids = {o for pairs in matched for _, c in pairs for o in (c.old_blob, c.new_blob) if o}
@@ -67,13 +84,42 @@ def defined_by_change(bound: Bound, checks: Sequence[Check]) -> tuple[tuple[str,
     )
 
 
-def _sources(bound: Bound, check: Check) -> tuple[Source, ...]:
+def receipt_defined_by_change(
+    bound: Bound, receipt: Receipt, env: Mapping[str, str]
+) -> tuple[str, ...]:
+    """The paths the candidate adds, changes or removes that define what ``receipt``'s
+    command runs, as :func:`defined_by_change` judges a verifier's check, run in the
+    receipt's directory with ``env`` (the re-run's; a ``PYTHONPATH`` entry naming a
+    directory of the work tree by its absolute path counts as that directory), sorted.
+
+    Raises:
+        GitError: reading the trees failed.
+    """
+    argv = receipt.argv if receipt.argv is not None else ("sh", "-c", receipt.command)
+    check = Check("criterion", receipt.command, receipt.command, argv)
+    run_dir = os.path.join(bound.root, receipt.cwd)
+    entries = env.get("PYTHONPATH", "").split(os.pathsep)
+    # absolute entries under the root: what the re-run imports from the candidate's tree
+    relative = [
+        os.path.relpath(e, run_dir)
+        if os.path.isabs(e) and (e + os.sep).startswith(bound.root + os.sep)
+        else e
+        for e in entries
+    ]
+    variables = {"PYTHONPATH": ":".join(relative)} if any(entries) else {}
+    return defined_by_change(bound, (check,), variables, receipt.cwd)[0]
+
+
+def _sources(
+    bound: Bound, check: Check, env: Mapping[str, str], cwd: str, changed: frozenset[str]
+) -> tuple[Source, ...]:
     """:func:`~gentle_hooks.policy.checkdefs.check_sources` of ``check``, with the files
     its scripts source and its makefiles include
     (:func:`~gentle_hooks.policy.checkdefs.included_files`), followed through the
     candidate's and the base's versions of each (a change that adds an ``include`` and the
-    file it names writes both)."""
-    sources = list(check_sources(check.argv))
+    file it names writes both), and the imports of a Python script that the base finds
+    further along ``sys.path`` (:func:`_script_imports`)."""
+    sources = [_script_imports(bound, s, changed) for s in check_sources(check.argv, env, cwd)]
     todo = [s.path for s in sources if s.path is not None and not s.tail]
     if any(s.row == "D-make" for s in sources):
         todo += _MAKEFILES
@@ -91,6 +137,32 @@ def _sources(bound: Bound, check: Check) -> tuple[Source, ...]:
                     sources.append(Source("D-script", name))
                     todo.append(name)
     return tuple(sources)
+
+
+def _script_imports(bound: Bound, source: Source, changed: frozenset[str]) -> Source:
+    """``source``, when it is row ``D-shadow`` beside a Python script, also hiding the
+    modules the script imports (either side's version) that the base holds in a directory
+    further along ``sys.path`` (``tools/mylib.py`` beside ``tools/check.py`` would hide the
+    base's ``src/mylib`` a ``PYTHONPATH`` of ``src`` finds); only the names of ``changed``
+    paths beside the script are looked up."""
+    if source.script is None or not source.after or source.where is None:
+        return source
+    top = "" if source.where == "." else source.where + "/"
+    beside = {p[len(top) :].split("/")[0].removesuffix(".py") for p in changed if p.startswith(top)}
+    names: frozenset[str] = frozenset()
+    for tree in (bound.candidate.tree, bound.candidate.base.tree) if beside else ():
+        data = bound.repo.read_path(tree, source.script)
+        names |= imported_names(data) if data is not None else frozenset()
+    held = frozenset(
+        name
+        for name in sorted(names & beside)
+        if any(
+            bound.repo.read_path(bound.candidate.base.tree, path) is not None
+            for where in source.after
+            for path in module_files(where, name)
+        )
+    )
+    return with_imports(source, held) if held else source
 
 
 def discovery_steered(bound: Bound) -> tuple[str, ...]:

@@ -325,7 +325,9 @@ def observe_all(
     steering = discovery_steered(bound) if by_unittest else ()
     outcomes: list[Outcome] = []
     logs: dict[str, bytes] = {}
-    for n, (check, own) in enumerate(zip(checks, defined_by_change(bound, checks), strict=True), 1):
+    for n, (check, own) in enumerate(
+        zip(checks, defined_by_change(bound, checks, env), strict=True), 1
+    ):
         if own:  # the writer's definition: not run (row C1-own)
             outcomes.append(Outcome(check, None, 0, None, error=_own_words(own), defined_by=own))
             continue

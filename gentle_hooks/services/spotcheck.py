@@ -40,6 +40,7 @@ from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.selfcheck import report_argv, rerun_agrees
 from gentle_hooks.policy.shellwords import shown as one_line_command
 from gentle_hooks.services.checkout import candidate_checkout, run_env, sweep
+from gentle_hooks.services.defined import receipt_defined_by_change
 from gentle_hooks.services.delivered import refresh_notes_kept
 from gentle_hooks.services.record import (
     Binding,
@@ -120,11 +121,16 @@ def _what_to_report(bound: Bound) -> tuple[str, Command]:
     )
 
 
-def _refused(bound: Bound, rec: Receipt) -> UsageError | None:
-    """Why ``rec`` cannot be spot-checked, with what to do instead; None when it counts."""
+def _refused(bound: Bound, rec: Receipt, env: Mapping[str, str]) -> UsageError | None:
+    """Why ``rec`` cannot be spot-checked, with what to do instead; None when it counts.
+    A receipt whose command runs what the change itself defines (its script, Makefile,
+    test configuration, a module Python imports in the runner's place:
+    :func:`~gentle_hooks.services.defined.receipt_defined_by_change`, the verifier's rule,
+    row C1-own) cannot count: its re-run's outcome would be the change's own word."""
     st = standing(rec, bound.settings)
     if st.counts:
-        return None
+        own = receipt_defined_by_change(bound, rec, env)
+        return _defined_refusal(bound, rec, own) if own else None
     why = refusal(rec, st, bound.settings.verification.commands)
     if st.row == "S-failed":
         words, fix = (
@@ -139,8 +145,32 @@ def _refused(bound: Bound, rec: Receipt) -> UsageError | None:
     )
 
 
+def _defined_refusal(bound: Bound, rec: Receipt, own: tuple[str, ...]) -> UsageError:
+    """The refusal of a receipt whose command runs what the change defines (``own``)."""
+    shown = ", ".join(own[:3]) + (f" and {len(own) - 3} more" if len(own) > 3 else "")
+    fix: tuple[Command, ...] = ()
+    if bound.settings.verification.commands:  # only a declared command counts
+        words = "declare a verification command it does not define, or land it on its own first"
+    else:
+        words = (
+            "the writer reports, after the prefix, a command that runs the tests without it, "
+            "or lands it on its own first"
+        )
+        fix = (_what_to_report(bound)[1], cli("spot-check", *_report_binding(bound).words()))
+    return UsageError(
+        f"receipt #{rec.id} ({one_line_command(rec.command)}) cannot count: the change adds "
+        f"or changes {shown}, which {'defines' if len(own) == 1 else 'define'} what it "
+        f"runs, so its re-run would be the change's own word; {words}",
+        commands=fix,
+    )
+
+
 def choose_receipt(
-    led: Ledger, bound: Bound, receipt_id: int | None, command: str | None
+    led: Ledger,
+    bound: Bound,
+    receipt_id: int | None,
+    command: str | None,
+    env: Mapping[str, str] | None = None,
 ) -> Receipt:
     """Pick the receipt to re-run for the bound candidate: by id, by command, else the most
     recent that counts.
@@ -170,7 +200,7 @@ def choose_receipt(
                     cli("spot-check", *_report_binding(bound).words()),
                 ),
             )
-        refused = _refused(bound, rec)
+        refused = _refused(bound, rec, env or {})
         if refused is not None:
             raise refused
         return rec
@@ -188,7 +218,7 @@ def choose_receipt(
     if not receipts:
         words, fix = _what_to_report(bound)
         earlier = led.last_receipt_elsewhere(bound.root, identity)
-        if fix.label == "prefix" and earlier and _refused(bound, earlier) is None:
+        if fix.label == "prefix" and earlier and _refused(bound, earlier, env or {}) is None:
             # reported for another state of the work tree (files added or left since, a
             # temporary index): the same command, reported again, binds to this one
             words = f"the writer reports again the command it reported last (#{earlier.id})"
@@ -199,9 +229,9 @@ def choose_receipt(
             commands=(fix, cli("spot-check", *_report_binding(bound).words())),
         )
     for rec in reversed(receipts):
-        if _refused(bound, rec) is None:
+        if _refused(bound, rec, env or {}) is None:
             return rec
-    refused = _refused(bound, receipts[-1])
+    refused = _refused(bound, receipts[-1], env or {})
     assert refused is not None
     if len(receipts) > 1:
         more = f" (and {len(receipts) - 1} earlier receipt(s) that cannot count either)"
@@ -310,7 +340,7 @@ def run_spot_check(
     bound = bind(binding, env)
     cand = bound.candidate
     with open_store(bound.repo) as led:
-        receipt = choose_receipt(led, bound, receipt_id, command)
+        receipt = choose_receipt(led, bound, receipt_id, command, env)
         if sign_key is not None:
             refuse_unsignable(
                 led,

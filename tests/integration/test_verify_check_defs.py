@@ -93,3 +93,62 @@ def test_a_runner_module_the_change_adds_blocks_the_suite(
     outcome = out["outcomes"][-1]
     assert (out["status"], outcome["row"], outcome["exit_code"]) == ("blocked", "C1-own", None)
     assert fake in outcome["error"], outcome
+
+
+#: A runner that prints a pass and exits 0, whatever the tests say.
+FAKE = 'import sys\nprint("2 passed in 0.01s")\nsys.exit(0)\n'
+
+
+@pytest.mark.parametrize(
+    ("suite", "fake"),
+    [
+        ("python3 -m pytest -q tests", "src/pytest.py"),
+        ("PYTHONPATH=lib:src python3 -m pytest -q tests", "lib/pytest.py"),
+        ("env PYTHONPATH=src:lib python3 -m pytest -q tests", "lib/pytest.py"),
+        ("export PYTHONPATH=lib:src && python3 -m pytest -q tests", "lib/pytest.py"),
+        ("cd tests && PYTHONPATH=../lib:../src python3 -m pytest -q .", "lib/pytest.py"),
+    ],
+)
+def test_a_runner_module_on_the_pythonpath_blocks_the_suite(
+    repo: Path, tmp_path: Path, suite: str, fake: str
+) -> None:
+    """The brief's ``{"PYTHONPATH": "src"}``, or one the line sets, puts ``src/`` (``lib/``)
+    on ``sys.path`` ahead of the installed pytest: a ``pytest.py`` the change adds there
+    prints ``2 passed`` for a failing suite (issue 18). It defines the suite (row
+    D-shadow): not run, and the verdict is blocked naming it."""
+    env = _env(repo, tmp_path, None)
+    env.brief({**BRIEF, "fullSuite": suite})
+    write(repo / fake, FAKE)
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    outcome = out["outcomes"][-1]
+    assert (out["status"], outcome["row"], outcome["exit_code"]) == ("blocked", "C1-own", None)
+    assert fake in outcome["error"], outcome
+
+
+@pytest.mark.parametrize(
+    ("fake", "text"),
+    [
+        ("tools/app.py", "def add(a, b):\n    return 4\n"),
+        ("tools/json.py", "def dumps(x):\n    return 'ok'\n"),
+    ],
+)
+def test_a_module_beside_the_check_script_blocks_it(
+    repo: Path, tmp_path: Path, fake: str, text: str
+) -> None:
+    """``python3 tools/check.py`` puts ``tools/`` first on ``sys.path``: a ``tools/app.py``
+    the change adds hides the base's ``src/app.py`` (found through the brief's
+    ``PYTHONPATH``) that the script imports, and a ``tools/json.py`` the standard
+    library's; either defines the criterion (row D-shadow): not run, blocked naming it."""
+    write(
+        repo / "tools" / "check.py",
+        "import json\nimport app\n\nassert app.add(2, 2) == 4, json.dumps('bad')\n",
+    )
+    commit_all(repo, "a check script")
+    env = _env(repo, tmp_path, None)
+    criterion = {"criterion": "add adds", "run": "python3 tools/check.py"}
+    env.brief({**BRIEF, "successCriteria": [criterion]})
+    write(repo / fake, text)
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    outcome = out["outcomes"][0]
+    assert (out["status"], outcome["row"], outcome["exit_code"]) == ("blocked", "C1-own", None)
+    assert fake in outcome["error"], outcome

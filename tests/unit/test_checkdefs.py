@@ -272,6 +272,26 @@ SHADOW_CASES = [
     ("python3 -P -m unittest", "unittest.py", False),
     ("pytest -q", "pytest.py", False),
     ("sh -m check.sh", "check.py", False),
+    # PYTHONPATH's entries come next on sys.path, for every Python program (issue 18)
+    ("PYTHONPATH=src python3 -m pytest", "src/pytest.py", True),
+    ("PYTHONPATH=src pytest -q", "src/_pytest/main.py", True),
+    ("env PYTHONPATH=src python3 -m unittest", "src/unittest/__init__.py", True),
+    ("export PYTHONPATH=lib:src && python3 -m pytest", "lib/pytest.py", True),
+    ("PYTHONPATH=src; python3 -m pytest", "src/pytest.py", True),
+    ("cd tests && PYTHONPATH=../src python3 -m pytest", "src/pytest.py", True),
+    ("PYTHONPATH=src python3 -c 'import app'", "src/json.py", True),
+    ("PYTHONPATH=src python3 -P -m pytest", "src/pytest.py", True),
+    ("PYTHONPATH=src python3 -E -m pytest", "src/pytest.py", False),
+    ("PYTHONPATH=src python3 -I -m pytest", "src/pytest.py", False),
+    ("PYTHONPATH=/opt/src python3 -m pytest", "opt/src/pytest.py", False),
+    ("(export PYTHONPATH=src); python3 -m pytest", "src/pytest.py", False),
+    ("PYTHONPATH=src python3 -m pytest", "src/app.py", False),
+    ("PYTHONPATH=src pytest -q", "src/app.py", False),
+    # a script's directory is first on sys.path
+    ("python3 tools/check.py", "tools/json.py", True),
+    ("python3 tools/check.py", "json.py", False),
+    ("python3 -P tools/check.py", "tools/json.py", False),
+    ("python3 tools/check.py", "tools/app.py", False),  # the base finds it nowhere else
 ]
 
 
@@ -286,3 +306,44 @@ def test_a_module_python_m_imports_in_place_of_the_runner(
 
 def test_the_shadow_row_is_met() -> None:
     assert any(s.row == "D-shadow" for s in check_sources(("sh", "-c", "python3 -m pytest")))
+
+
+def test_the_brief_pythonpath_is_followed() -> None:
+    """A brief's ``{"PYTHONPATH": "src"}`` reaches every check (issue 18)."""
+    sources = check_sources(("python3", "-m", "pytest"), {"PYTHONPATH": "src"})
+    assert any(is_defining(s, "src/pytest.py") for s in sources)
+    assert not any(is_defining(s, "src/pytest.py") for s in check_sources(("pytest", "-q")))
+
+
+def test_a_check_run_below_the_root_reads_from_there() -> None:
+    """``cwd``: the directory a receipt ran in (a spot check's)."""
+    sources = check_sources(("sh", "-c", "sh check.sh"), cwd="sub")
+    assert [s.path for s in sources if s.row == "D-script"] == ["sub/check.sh"]
+
+
+def test_a_script_beside_a_module_its_base_finds_further_along_adds_it() -> None:
+    """``with_imports``: the script's imports the base holds on the ``PYTHONPATH``."""
+    from gentle_hooks.policy.checkdefs import with_imports
+
+    (shadow,) = [
+        s
+        for s in check_sources(("python3", "tools/check.py"), {"PYTHONPATH": "src"})
+        if s.script is not None
+    ]
+    assert (shadow.where, shadow.after) == ("tools", ("src",))
+    assert is_defining(with_imports(shadow, frozenset({"app"})), "tools/app.py")
+    assert not is_defining(shadow, "tools/app.py")
+
+
+@pytest.mark.parametrize(
+    ("source", "names"),
+    [
+        ("import a.b, c\nfrom d.e import f\nfrom . import g\n", {"a", "c", "d"}),
+        ("def f():\n    import json\n", {"json"}),
+        ("import (\n", set()),
+    ],
+)
+def test_the_imports_of_a_script(source: str, names: set[str]) -> None:
+    from gentle_hooks.policy.syspath import imported_names
+
+    assert imported_names(source.encode()) == frozenset(names)
