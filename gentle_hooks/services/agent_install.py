@@ -459,7 +459,7 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
         for why in disabled_by(w, running, root, env)
     )
     scoped = w.notes + (w.project_notes if scope == "project" else ())
-    warned = tuple(f"warning: {x}" for x in [entry_shape.shape_warning(path, new, rt)] if x)
+    warned = tuple(f"warning: {x}" for x in entry_shape.shape_warnings(path, new, rt))
     done = changes + warned + off + link_note(path) + notes + scoped
     return AgentChange(rt.name, scope, path, what, running[0], done)
 
