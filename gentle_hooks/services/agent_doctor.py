@@ -303,7 +303,7 @@ def _placement_check(
                 doc = read_toml(path) if path in tomls else read_hooks(path, rt.wiring)
             except UsageError as exc:
                 return AgentCheck(name, False, exc.message)
-            warnings.append(entry_shape.shape_warning(path, doc or {}, rt))
+            warnings += entry_shape.shape_warnings(path, doc or {}, rt)
             for command, matcher, _ in wiring.placements(doc or {}, rt):
                 project = project or scope == "project"
                 got = reach(command, rt, root, env, run)
