@@ -86,7 +86,8 @@ SOURCE_ENV = "PRE_COMMIT_COMMIT_MSG_SOURCE"
 
 def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int:
     """Append a ``Gentle-Writer`` trailer per writer whose content the commit being made
-    carries; nothing for a human's commit, nothing to an empty message. A trailer the
+    carries (discarded work it holds by the writer's own lines too: the gates judge it
+    delegated); nothing for a human's commit, nothing to an empty message. A trailer the
     message brings along (an amend, or ``-C``/``-c`` reusing another commit's message)
     is dropped when the commit carries no writer content."""
     if not call.args:
@@ -102,6 +103,7 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.services.attribution import carried, expire_shaped, expiry_lines, revised
+    from gentle_hooks.services.change_facts import held_discarded
     from gentle_hooks.services.settle import rewrite_keeps_writer_content
 
     repo = Repository.open()
@@ -130,11 +132,15 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
             work = carried(repo, led, changes)
         if amend and head is not None:  # the writer's commit revised keeps its trailer
             work = revised(repo, led, work, head, staged)
+        # discarded work held by the writer's own lines delegates the commit at every gate
+        # (its note names the writer): its message names the writer too
+        held = held_discarded(repo, led, {"": changes})[""]
         # an amend that took every line of the writer's out is the human's commit: the
         # trailer the amended message brings along goes with the writer's content; so does
         # the trailer of a message reused from another commit (-C/-c: source ``commit``)
         source = call.args[1] if len(call.args) > 1 else env.get(SOURCE_ENV, "")
-        dropped = not work.delegated and (
+        writers = tuple(dict.fromkeys((*work.writers(), *held.writers())))
+        dropped = not writers and (
             (source == "commit" and not amend)
             or (
                 amend
@@ -146,8 +152,8 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
         print(f"gentle-hooks: {line}", file=sys.stderr)
     if dropped:
         drop_trailer_lines(call.args[0], "Gentle-Writer")
-    if work.delegated:
-        add_trailers(call.args[0], [f"Gentle-Writer: {w}" for w in work.writers()], env)
+    if writers:
+        add_trailers(call.args[0], [f"Gentle-Writer: {w}" for w in writers], env)
     elif (runtime := runtime_evidence(env)) is not None:
         # an agent runtime makes this commit (the commit gate judged it delegated): the
         # message says so, so post-commit records it with a note, and the CI and server

@@ -13,7 +13,7 @@
 * A block in a linked worktree offers the ``discard`` that works pasted there (it reaches
   the open work of the writer's worktree that the change there carries, checked against the
   files where it runs), and ``discard --all`` there does the same; the writer's own lines in
-  A stay the writer's.
+  A stay the writer's, and A's commit of them carries the writer's trailer.
 * A discard in B never reaches A's work that B's change does not carry: it is A's to
   discard.
 """
@@ -183,6 +183,10 @@ def test_a_discard_pasted_in_b_works_while_the_writers_own_lines_stay_in_a(
     w.report("--staged")
     w.spot_check("--staged")
     assert w.git("commit", "-qm", "writer work in A").code == 0
+    # the commit holds the writer's own lines: delegated, so its message says so too
+    assert w.ok("log", "-1", "--format=%(trailers:key=Gentle-Writer)").strip() == (
+        "Gentle-Writer: o4-mini/low"
+    )
     pushed = w.git("push", "origin", "main")
     assert pushed.code == 0, pushed
     note = w.ok("notes", "--ref", "gentle-hooks", "show", "HEAD")
