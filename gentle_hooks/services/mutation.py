@@ -87,8 +87,8 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
     :func:`ended_derived`, and so does one whose file is the earlier call's result with the
     same replacements made once more: :func:`repeated_edit`), or the same writer (model,
     effort, source, session) naming the same paths again while its mutation is still
-    pending and no path differs from that write, is stored once; the result then has ``replayed`` set and a note saying it was
-    already recorded. When another process holds the ledger's write lock past the wait,
+    pending and no path differs from that write, is stored once; the result then has
+    ``replayed`` set and a note saying it was already recorded. When another process holds the ledger's write lock past the wait,
     the mutation is appended to the spool instead (durable; the next command that opens
     the ledger folds it in) and the result has ``spooled`` set, whichever read or write
     after the open the lock stopped (one stopped before the write was measured is
