@@ -82,20 +82,19 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
 
     Recording is idempotent, so a caller that saw no acknowledgement (its output could not
     be written: a full disk, a closed descriptor; the row is durable before anything is
-    printed) retries safely: a tool call already recorded (same source, session and call
-    id; a derived id whose earlier work has all ended names another call:
-    :func:`ended_derived`, and so does one whose file is the earlier call's result with the
-    same replacements made once more: :func:`repeated_edit`), or the same writer (model,
-    effort, source, session) naming the same paths again while its mutation is still
-    pending and no path differs from that write, is stored once; the result then has
-    ``replayed`` set and a note saying it was already recorded. When another process holds the ledger's write lock past the wait,
-    the mutation is appended to the spool instead (durable; the next command that opens
-    the ledger folds it in) and the result has ``spooled`` set, whichever read or write
-    after the open the lock stopped (one stopped before the write was measured is
-    measured from git alone, as for a refused open); so it is when the held
-    lock refuses even the ledger's open (any lock kind: SQLite's EXCLUSIVE locking mode
-    keeps readers out too), and when a stale rollback journal refuses it (the reason then
-    names the journal and its fix).
+    printed) retries safely: a tool call already recorded (same source, session and call id;
+    a derived id whose earlier work has all ended names another call: :func:`ended_derived`,
+    and so does one whose file is the earlier call's result with the same replacements made
+    once more: :func:`repeated_edit`), or the same writer (model, effort, source, session)
+    naming the same paths again while its mutation is still pending and no path differs from
+    that write, is stored once; the result then has ``replayed`` set and a note saying it
+    was already recorded. When another process holds the ledger's write lock past the wait,
+    the mutation is appended to the spool instead (durable; the next command that opens the
+    ledger folds it in) and the result has ``spooled`` set, whichever read or write after
+    the open the lock stopped (one stopped before the write was measured is measured from
+    git alone, as for a refused open); so it is when the held lock refuses even the ledger's
+    open (any lock kind: SQLite's EXCLUSIVE locking mode keeps readers out too), and when a
+    stale rollback journal refuses it (the reason then names the journal and its fix).
 
     Raises:
         UsageError: missing model or effort (flag and environment), a bad label, or an
