@@ -139,9 +139,7 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
                 led.mutation_for_call(source, session_id, tool_call_id) if tool_call_id else None
             )
             while (
-                earlier is not None
-                and tool_call_id
-                and is_new_call(repo, led, earlier, req, paths)
+                earlier is not None and tool_call_id and is_new_call(repo, led, earlier, req, paths)
             ):
                 # the same call made again (its first one's work ended, or the same edit
                 # made once more): a new call, judged next against the latest call of that id
