@@ -17,7 +17,7 @@ is the directory relative paths are taken from), ``tool_name``, ``tool_input`` (
 for ``save-file`` and ``str-replace-editor``; an ``apply_patch`` envelope under ``input``),
 and for ``PostToolUse`` ``tool_output``, ``tool_error`` and ``file_changes`` (objects with a
 ``path``, read too). ``context.modelName`` is the model, present only when the entry's
-``metadata`` sets ``includeUserContext`` (install sets it). The generation 2 CLI
+``metadata`` sets ``includeUserContext`` (install does not: the key is unchecked). Generation 2
 (``auggie-v2``) names its event ``hook_type`` and its file tools ``write``/``edit``, with no
 session, no directory and no model: those are unknown then.
 

@@ -8,13 +8,16 @@ Room ``services``. The reading and writing of those files is
 
 from __future__ import annotations
 
+import os
+import shlex
 from collections.abc import Mapping
 
 from gentle_hooks.agents import entry_shape, wiring
 from gentle_hooks.agents.runtimes import Runtime, record_command, runtime
 from gentle_hooks.errors import UsageError
 from gentle_hooks.services import agent_kept
-from gentle_hooks.services.agent_dirs import refuse_project_link
+from gentle_hooks.services.agent_dirs import prune, refuse_project_link
+from gentle_hooks.services.agent_file import install_file
 from gentle_hooks.services.agent_install import (
     SCOPES,
     AgentChange,
@@ -30,6 +33,7 @@ from gentle_hooks.services.agent_install import (
     write_config,
 )
 from gentle_hooks.services.agent_reach import reach
+from gentle_hooks.values.frozen import replace
 
 
 def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str]) -> AgentChange:
@@ -46,8 +50,55 @@ def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str
     w = wiring_of(rt)
     # a hook that is a file of ours is agent_file.install_file's (the CLI dispatches)
     assert w.shape != "file", rt.name
+    if w.script is not None:
+        return _with_script(rt, scope, root, env)
     program, notes = program_for(scope, env)
-    command = record_command(rt.name, program)
+    return _install_entry(rt, scope, root, env, record_command(rt.name, program), notes)
+
+
+def _with_script(rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]) -> AgentChange:
+    """``install --agent`` of a runtime whose entry names a script of ours
+    (:attr:`~gentle_hooks.agents.runtime_rows.Wiring.script`): the script first
+    (:func:`~gentle_hooks.services.agent_file.install_file`: executable, never through a
+    link out of the repository, never over a file of the user's), then the entry naming its
+    absolute path. A script just written is removed again when the entry cannot be (the
+    configuration is not the JSON the runtime reads): nothing is changed then.
+
+    Raises:
+        UsageError: as :func:`~gentle_hooks.services.agent_file.install_file` and
+            :func:`install_agent`.
+    """
+    assert rt.wiring is not None and rt.wiring.script is not None
+    script = install_file(rt, scope, root, env)
+    try:
+        change = _install_entry(rt, scope, root, env, shlex.quote(script.path), ())
+    except UsageError:
+        if script.what == "added":
+            os.unlink(script.path)
+            prune(script.path, rt.wiring.script)
+        raise
+    said = f"{script.path}: {script.what}, running '{script.command}'"
+    what = "updated" if change.what == "unchanged" and script.what != "unchanged" else change.what
+    notes = tuple(dict.fromkeys((said, *script.notes, *change.notes)))
+    return replace(change, what=what, notes=notes)
+
+
+def _install_entry(
+    rt: Runtime,
+    scope: str,
+    root: str | None,
+    env: Mapping[str, str],
+    command: str,
+    notes: tuple[str, ...],
+) -> AgentChange:
+    """Merge our entry running ``command`` into the runtime's configuration of ``scope``
+    (:func:`install_agent`; ``notes``: what the choice of ``command`` leaves to say).
+
+    Raises:
+        UsageError: a file that is not plain JSON or not shaped as documented.
+    """
+    assert rt.wiring is not None
+    w = rt.wiring
     inline = toml_placements(rt, scope, root, env)
     if inline:
         # ours stands inline in a TOML file the runtime reads: never a second copy, and the
