@@ -181,3 +181,30 @@ def test_the_note_cap_can_only_be_lowered() -> None:
     assert note_bytes({"GENTLE_HOOKS_NOTE_BYTES": str(NOTE_BYTES * 4)}) == NOTE_BYTES
     assert note_bytes({"GENTLE_HOOKS_NOTE_BYTES": "4096"}) == 4096
     assert NOTE_BYTES == 1 << 20
+
+
+def test_doctor_names_a_recorded_commits_note_over_the_cap_and_how_to_write_it_again(
+    server: Path,
+) -> None:
+    """Every gate counts the note for nothing and no record can be added to it: doctor's
+    ``notes`` check says so, with the git command that removes it; ``sync push`` then
+    writes it again from the ledger, and the gate passes."""
+    b = clone(server, "b")
+    commit = delegated_change(b, "def f():\n    return 8\n", spot_check=True)
+    _pad(b, commit, 6000)
+    env = {"GENTLE_HOOKS_NOTE_BYTES": CAP}
+    report = hostile(b, "doctor", env=env).stdout.decode()
+    [line] = [x for x in report.splitlines() if x.startswith("FAIL  notes:")]
+    assert f"the note of {commit[:12]} in {NOTES} holds " in line, report
+    removal = line.split("remove it (", 1)[1].split(")", 1)[0]
+    assert removal == f"git notes --ref={NOTES} remove {commit}", line
+    assert "run: gentle-hook sync push" in report, report
+    subprocess.run(removal, shell=True, cwd=b, check=True, capture_output=True)
+    synced = hostile(b, "sync", "push", env=env)
+    assert synced.returncode == 0, synced.stderr
+    assert (
+        "ok    notes: every recorded commit has its note"
+        in hostile(b, "doctor", env=env).stdout.decode()
+    )
+    gate = hostile(b, "gate", "--range", "origin/main..HEAD", env=env)
+    assert gate.returncode == 0, gate.stdout
