@@ -8,6 +8,8 @@ git, a bare remote with the server gate and notes shared with it.
   copied into another path, or staged alone in its own path, or all its lines but a short
   command) settles only what it holds: a later commit of the rest of the writer's lines is
   blocked;
+* a human's own lines staged before a writer edits the file stay the human's (the index
+  at record time is a start of the writer's delta);
 * a known open defect, marked ``xfail(strict=True)`` so a fix turns it into a failure
   until the mark goes: a human's own lines, uncommitted in a file when a writer then edits
   and records it, are counted as the writer's: a commit of only the human's lines is
@@ -104,6 +106,24 @@ def test_pushing_the_writer_lines_but_its_short_action_leaves_the_action_pending
     _verify_and_push(w)
     r = w.git("commit", "-a", "-m", "the writer's command")
     assert r.code == 1 and "gentle-hooks: BLOCKED" in r.err, r
+
+
+def test_a_humans_own_staged_lines_stay_the_humans(served: World) -> None:
+    """The sound half of the rule: lines the index held when the writer's write was
+    recorded are a start the writer's delta is measured from (the nearest of the root's last
+    entry, the index and ``HEAD``), so a human's own lines staged before the writer wrote
+    are the human's: a commit of only them passes with no trailer, while the writer's lines
+    left in the work tree stay pending and block the next commit."""
+    w = served
+    mine = 'h_a = "human a"\nh_b = "human b"\n'
+    w.write("src/f.py", BASE + mine)
+    w.ok("add", "src/f.py")  # the human's edit, staged before the writer writes
+    w.delegate("src/f.py", BASE + mine + TWO)
+    r = w.git("commit", "-m", "human: my own lines")
+    assert r.code == 0, r
+    assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B")
+    blocked = w.git("commit", "-a", "-m", "the writer's lines")
+    assert blocked.code == 1 and "gentle-hooks: BLOCKED" in blocked.err, blocked
 
 
 @OPEN
