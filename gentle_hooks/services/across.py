@@ -51,9 +51,10 @@ class AcrossIndex:
             rule = rules[rec.id]
             if rule.blob is not None:
                 self._by_blob.setdefault(rule.blob, []).append(rec)
-            # fewer can carry across paths only as the writer's new file whole (wholefile)
-            if len(rule.delta.added) >= MIN_ACROSS or (rule.before is None and rule.delta.telling):
-                for line in rule.delta.added:
+            # fewer carry across paths only as the writer's new file whole (wholefile) or
+            # as one telling line moved away from the writer's path
+            if len(rule.delta.added) >= MIN_ACROSS or rule.delta.telling:
+                for line in rule.delta.added | rule.delta.telling:
                     self._by_line.setdefault(line, []).append(rec)
 
     def candidates(self, change: PathChange) -> list[WriterEntryRecord]:
@@ -140,6 +141,7 @@ def moved_in_work_tree(
         if there is not None and carries_row(there, rule) in CONTENT_ROWS:
             moved.add(rec.id)
             continue
-        if any(carries_row_across(v, rule) in CONTENT_ROWS for v in views):
+        # gone from every version of its path: a telling line of it elsewhere moved there
+        if any(carries_row_across(v, rule, away=True) in CONTENT_ROWS for v in views):
             moved.add(rec.id)
     return moved

@@ -167,6 +167,7 @@ def carried_by_change(
     found: dict[str, list[WriterEntryRecord]] = {}
     holding: dict[str, set[int]] = {}
     own: dict[str, set[int]] = {}  # held by the writer's own lines (holds_own_lines)
+    moved: list[tuple[str, WriterEntryRecord]] = []  # by one telling line, if moved away
 
     def hold(key: str, rec: WriterEntryRecord, row: str) -> None:
         holding.setdefault(key, set()).add(rec.id)
@@ -189,6 +190,15 @@ def carried_by_change(
                 if row in CONTENT_ROWS:
                     hold(key, rec, row)
                     found.setdefault(key, []).append(rec)
+                elif carries_row_across(change, rules[rec.id], away=True) in CONTENT_ROWS:
+                    moved.append((key, rec))
+    # one telling writer line at another path carries the entry once the writer's content
+    # left its own path in this work tree and index (a git checkout of it): it moved
+    gone = set(content_away(repo, [rec for _, rec in moved])) if moved else set()
+    for key, rec in moved:
+        if rec.id in gone:
+            hold(key, rec, "A2")
+            found.setdefault(key, []).append(rec)
     shaped = [  # open work a change carries only by the shape of its change (rows A3, A4)
         e
         for k, es in found.items()

@@ -4,7 +4,7 @@ it — only what they contain).
 
 Room ``services``. Reads the git room (pushed commits, trees, work trees, indexes) and the
 ledger (entries, takes), and asks the pure rule
-(:func:`gentle_hooks.policy.attribution.delivered_row`):
+(:func:`gentle_hooks.policy.delivery.delivered_row`):
 
 * :func:`policy_entry` / :func:`entry_blobs` — a stored entry as the rule reads it;
 * :func:`local_versions` — the versions of some paths that may still hold writer work;
@@ -23,15 +23,14 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import WriterEntryRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.attribution import (
-    SETTLED_ROWS,
     UNKNOWN_BEFORE,
     WriterDelta,
     WriterEntry,
-    delivered_row,
     held_keys,
     holds_own_lines,
     writer_delta,
 )
+from gentle_hooks.policy.delivery import SETTLED_ROWS, delivered_row
 from gentle_hooks.policy.linekeys import any_line_keys
 from gentle_hooks.policy.placement import placements
 
@@ -91,7 +90,7 @@ def delivered_left_out(
     """``entries`` without those already delivered whole: taken by commits on a
     remote-tracking ref (the push gates judged them; SPEC §6 ``settled``) that hold all the
     writer content any local version still holds (rows D1-D3 of
-    :func:`~gentle_hooks.policy.attribution.delivered_row`). Those end as ``settled``:
+    :func:`~gentle_hooks.policy.delivery.delivered_row`). Those end as ``settled``:
     content a push delivered does not make a later commit delegated again (a merge of that
     branch into another, a rebase onto it, a human's next edit of the file), unless the
     commit adds it again onto another base (:mod:`gentle_hooks.services.reapplied`, at

