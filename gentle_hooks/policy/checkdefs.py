@@ -179,6 +179,8 @@ INTERPRETERS: dict[str, frozenset[str]] = {
 _INLINE = frozenset({"-c", "-e", "--eval", "-p", "--print"})
 #: Modules ``python -m`` runs as test runners (their configuration rows apply instead).
 _RUNNER_MODULES = {"pytest": "pytest", "tox": "tox", "nox": "nox", "unittest": ""}
+#: The names a Python interpreter goes by (``python``, ``python3``, ``python3.12``).
+_PYTHON_NAME = re.compile(r"python(?:3(?:\.\d+)?)?")
 #: Python programs that are not an interpreter: each imports its runner's modules
 #: (:data:`~gentle_hooks.policy.syspath.RUNNER_IMPORTS`) through ``PYTHONPATH``.
 _PYTHON_RUNNERS = {"pytest": "pytest", "py.test": "pytest"}
@@ -306,7 +308,11 @@ def _simple(
         return _simple(inner, cwd, depth + 1, env)
     name = program_name(words[0])
     if name is None:
-        return [s for s in [_file(cwd, words[0])] if s], cwd
+        path = [s for s in [_file(cwd, words[0])] if s]
+        # a virtual environment's interpreter (``.venv/bin/python``, an absolute path):
+        # Python all the same, with the same sys.path
+        python = _PYTHON_NAME.fullmatch(posixpath.basename(words[0]))
+        return [*path, *(_script("python3", words, cwd, env) if python else [])], cwd
     if name == "cd":
         target = words[1] if len(words) > 1 else ""
         if not target or target.startswith(("/", "-", "~")) or "$" in target or cwd is None:

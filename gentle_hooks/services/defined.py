@@ -17,6 +17,7 @@ import os
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.artifacts.observation import Check
+from gentle_hooks.config.settings import DEFAULT_DEPENDENCY_DIRS
 from gentle_hooks.ledger.records import Receipt
 from gentle_hooks.policy.checkdefs import (
     Source,
@@ -28,6 +29,7 @@ from gentle_hooks.policy.checkdefs import (
 )
 from gentle_hooks.policy.selection import steers_discovery
 from gentle_hooks.policy.syspath import imported_names, module_files
+from gentle_hooks.services.checkout import editable_redirects
 from gentle_hooks.services.record import Bound
 
 #: The makefiles ``make`` reads when no ``-f`` names one (at the tree's root).
@@ -85,12 +87,16 @@ def defined_by_change(
 
 
 def receipt_defined_by_change(
-    bound: Bound, receipt: Receipt, env: Mapping[str, str]
+    bound: Bound, receipt: Receipt, env: Mapping[str, str], *, in_checkout: bool = False
 ) -> tuple[str, ...]:
     """The paths the candidate adds, changes or removes that define what ``receipt``'s
     command runs, as :func:`defined_by_change` judges a verifier's check, run in the
     receipt's directory with ``env`` (the re-run's; a ``PYTHONPATH`` entry naming a
     directory of the work tree by its absolute path counts as that directory), sorted.
+    ``in_checkout``: the re-run runs in a temporary checkout, where the places an editable
+    install names come first on ``PYTHONPATH``
+    (:func:`~gentle_hooks.services.checkout.run_env`: a ``src/pytest.py`` the change adds
+    then comes before the installed pytest).
 
     Raises:
         GitError: reading the trees failed.
@@ -98,7 +104,13 @@ def receipt_defined_by_change(
     argv = receipt.argv if receipt.argv is not None else ("sh", "-c", receipt.command)
     check = Check("criterion", receipt.command, receipt.command, argv)
     run_dir = os.path.join(bound.root, receipt.cwd)
-    entries = env.get("PYTHONPATH", "").split(os.pathsep)
+    # the folders a checkout links in (checkout.link_dependencies): those holding a venv
+    deps = (*DEFAULT_DEPENDENCY_DIRS, *bound.settings.verification.dependency_dirs)
+    places = editable_redirects(bound.root, deps) if in_checkout else ()
+    entries = [
+        *(os.path.join(bound.root, rel) for rel in places),
+        *env.get("PYTHONPATH", "").split(os.pathsep),
+    ]
     # absolute entries under the root: what the re-run imports from the candidate's tree
     relative = [
         os.path.relpath(e, run_dir)

@@ -292,6 +292,10 @@ SHADOW_CASES = [
     ("python3 tools/check.py", "json.py", False),
     ("python3 -P tools/check.py", "tools/json.py", False),
     ("python3 tools/check.py", "tools/app.py", False),  # the base finds it nowhere else
+    # a virtual environment's interpreter is Python too
+    ("/opt/venv/bin/python -m pytest", "pytest.py", True),
+    (".venv/bin/python3.12 -m pytest", "pytest.py", True),
+    ("./pythonic -m pytest", "pytest.py", False),
 ]
 
 
