@@ -313,6 +313,8 @@ def _simple(
         # Python all the same, with the same sys.path
         python = _PYTHON_NAME.fullmatch(posixpath.basename(words[0]))
         return [*path, *(_script("python3", words, cwd, env) if python else [])], cwd
+    if _PYTHON_NAME.fullmatch(name):  # ``python3.12`` is Python as ``python3`` is
+        name = "python3"
     if name == "cd":
         target = words[1] if len(words) > 1 else ""
         if not target or target.startswith(("/", "-", "~")) or "$" in target or cwd is None:

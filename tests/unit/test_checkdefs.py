@@ -296,6 +296,8 @@ SHADOW_CASES = [
     ("/opt/venv/bin/python -m pytest", "pytest.py", True),
     (".venv/bin/python3.12 -m pytest", "pytest.py", True),
     ("./pythonic -m pytest", "pytest.py", False),
+    ("python3.12 -m pytest", "pytest.py", True),
+    ("PYTHONPATH=src python3.12 tools/check.py", "src/json.py", True),
 ]
 
 
