@@ -29,6 +29,8 @@ Room ``agents`` (standard library and the rooms below). One module per job:
 * :mod:`.jsonedit` — a runtime's JSON configuration file, read and changed in place
 * :mod:`.wiring` — our entry in a runtime's configuration document: find, add, remove
 * :mod:`.entry_shape` — the documented shape of a hooks document and our entry's fixed fields
+* :mod:`.settings_keys` — the top-level settings a runtime documents beside its hooks, and
+  the shape of the ones gentle-hooks reads
 * :mod:`.wrappers` — the wrappers (`timeout`, `env`, `uvx`...) a hook command may put before ours
 * :mod:`.ownfile` — the hook files we own whole (Cline's script, OpenCode's plugin, Pi's
   extension, Amp's plugin, Kiro's hooks file)

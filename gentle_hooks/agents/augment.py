@@ -17,20 +17,24 @@ is the directory relative paths are taken from), ``tool_name``, ``tool_input`` (
 for ``save-file`` and ``str-replace-editor``; an ``apply_patch`` envelope under ``input``),
 and for ``PostToolUse`` ``tool_output``, ``tool_error`` and ``file_changes`` (objects with a
 ``path``, read too). ``context.modelName`` is the model, present only when the entry's
-``metadata`` sets ``includeUserContext`` (install sets it). The generation 2 CLI
+``metadata`` sets ``includeUserContext`` (install does not: the key is unchecked). Generation 2
 (``auggie-v2``) names its event ``hook_type`` and its file tools ``write``/``edit``, with no
 session, no directory and no model: those are unknown then.
 
 No tool call id and no time are in the input: the replay id is derived from the session,
-the tool, its input and its output. A non-empty ``tool_error`` records nothing. No effort:
-unknown unless ``GENTLE_WRITER_EFFORT`` says.
+the tool, its input and its output. A ``str_replace`` call's replacements
+(``old_str_1``/``new_str_1``...: ``RuntimeEvent.replacements``) tell the same edit made
+twice from a replay. A non-empty ``tool_error`` records nothing. No effort: unknown unless
+``GENTLE_WRITER_EFFORT`` says.
 """
 
 from __future__ import annotations
 
 from gentle_hooks.agents.event import (
+    MOST_REPLACEMENTS,
     RuntimeEvent,
     derived_call_id,
+    replacement_pairs,
     tool_call,
     writes_file,
 )
@@ -76,4 +80,20 @@ def decode(data: bytes) -> RuntimeEvent:
         effort=None,
         failed="failed (tool_error)" if isinstance(error, str) and error.strip() else None,
     )
+    out = replace(out, replacements=_str_replace(call.args))
     return replace(out, cwd=root) if root else out
+
+
+def _str_replace(args: object) -> tuple[tuple[str, str], ...]:
+    """The replacements of a ``str_replace`` command: ``old_str``/``new_str``, or the
+    numbered pairs ``old_str_1``/``new_str_1``, ``old_str_2``/``new_str_2``... in order;
+    () for another command or a pair that is not two texts."""
+    if not isinstance(args, dict) or args.get("command") != "str_replace":
+        return ()
+    if "old_str" in args:
+        return replacement_pairs([args], "old_str", "new_str")
+    numbered: list[dict[str, object]] = []
+    while f"old_str_{len(numbered) + 1}" in args and len(numbered) <= MOST_REPLACEMENTS:
+        n = len(numbered) + 1
+        numbered.append({"old": args[f"old_str_{n}"], "new": args.get(f"new_str_{n}")})
+    return replacement_pairs(numbered, "old", "new")

@@ -8,10 +8,13 @@ copied in pcomans/caruso ``reference/cursor_hooks.md``): the common fields
 (``old_string``/``new_string`` pairs).
 
 The input names no tool call: the replay id is derived from the conversation, the
-generation, the file and its edits. ``model`` is "the model configured for the composer";
-Cursor's ``auto`` and ``default`` name no model, so they are recorded as unknown. Cursor
-exposes no effort: it is unknown unless ``GENTLE_WRITER_EFFORT`` says. The working
-directory is the workspace root that holds the file (else the first root).
+generation, the file and its edits, so two identical edits of one file in one generation
+share it. The ``edits`` tell them apart (``RuntimeEvent.replacements``): a second edit
+leaves the file as the first left it with the edits made once more, a replay leaves it as
+the first left it. ``model`` is "the model configured for the composer"; Cursor's ``auto``
+and ``default`` name no model, so they are recorded as unknown. Cursor exposes no effort: it
+is unknown unless ``GENTLE_WRITER_EFFORT`` says. The working directory is the workspace root
+that holds the file (else the first root).
 
 ``subagentStart`` and ``subagentStop`` inputs (the same common fields, ``hook_event_name``
 naming the event) decode as the subagent's start and stop
@@ -28,6 +31,7 @@ from gentle_hooks.agents.event import (
     SUBAGENT_STOP,
     RuntimeEvent,
     derived_call_id,
+    replacement_pairs,
     subagent_event,
     unique,
 )
@@ -86,4 +90,5 @@ def decode(data: bytes) -> RuntimeEvent:
         effort=None,
         hook_event=text(event.get("hook_event_name")),
         unreadable=unreadable,
+        replacements=replacement_pairs(event.get("edits"), "old_string", "new_string"),
     )

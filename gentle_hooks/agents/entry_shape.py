@@ -13,6 +13,7 @@ makes Claude Code reject the whole settings file; ``"prompt"`` never runs the co
 
 from __future__ import annotations
 
+from gentle_hooks.agents import settings_keys
 from gentle_hooks.agents.runtime_rows import Runtime, Wiring
 
 JSON = dict[str, object]
@@ -154,17 +155,35 @@ def shape_faults(doc: JSON, runtime: str, shape: str) -> list[str]:
     return out
 
 
-def shape_warning(path: str, doc: JSON, rt: Runtime) -> str:
-    """The one-line warning about ``path`` (holding ``doc``, a configuration file of
-    ``rt``) when :func:`shape_faults` finds any (the first three named), else ``""``."""
+def shape_warnings(path: str, doc: JSON, rt: Runtime) -> list[str]:
+    """The one-line warnings about ``path`` (holding ``doc``, a configuration file of
+    ``rt``), each only when it applies: its ``hooks`` departs from the documented shape
+    (:func:`shape_faults`, the first three named); a top-level setting gentle-hooks reads
+    holds a value the runtime does not document
+    (:func:`~gentle_hooks.agents.settings_keys.read_key_faults`); it has top-level keys
+    the runtime does not document (:func:`~gentle_hooks.agents.settings_keys.unknown_keys`).
+    Never a failure: the runtime is the judge of its own file."""
     if rt.wiring is None:
-        return ""
+        return []
     title, doc_page = rt.title, rt.doc
+    out = []
     faults = shape_faults(doc, rt.name, rt.wiring.shape)
-    if not faults:
-        return ""
-    more = f" and {len(faults) - 3} more" if len(faults) > 3 else ""
-    return (
-        f"{path} does not match the shape {title} documents ({doc_page}): "
-        f"{'; '.join(faults[:3])}{more}; {title} may reject the file or skip those hooks"
-    )
+    if faults:
+        more = f" and {len(faults) - 3} more" if len(faults) > 3 else ""
+        out.append(
+            f"{path} does not match the shape {title} documents ({doc_page}): "
+            f"{'; '.join(faults[:3])}{more}; {title} may reject the file or skip those hooks"
+        )
+    wrong = settings_keys.read_key_faults(doc, rt.name)
+    if wrong:
+        out.append(
+            f"{path}: {'; '.join(wrong)} ({doc_page}); {title} may reject the file or "
+            "ignore those settings"
+        )
+    unknown = settings_keys.unknown_keys(doc, rt.name)
+    if unknown:
+        out.append(
+            f"{path} has top-level settings {title} does not document ({doc_page}): "
+            f"{settings_keys.unknown_phrase(unknown)}; a misspelt name sets nothing"
+        )
+    return out

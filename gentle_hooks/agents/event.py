@@ -60,6 +60,10 @@ class RuntimeEvent:
             when the input carries it (None: it does not, and every line written is
             recorded as the writer's: fail closed); edited: the content the person left,
             when the input carries it (None: no line is the person's).
+        replacements: the text replacements ``(old, new)`` the call made in its one written
+            path, in order, when the input names them (:func:`replacement_pairs`); () when
+            it does not. With a derived id they tell a second identical edit from a replay
+            (:func:`gentle_hooks.policy.replacement.is_replaced_again`).
     """
 
     source: str
@@ -79,6 +83,7 @@ class RuntimeEvent:
     edited_by: str | None = None
     proposal: str | None = None
     edited: str | None = None
+    replacements: tuple[tuple[str, str], ...] = ()
 
 
 #: :attr:`RuntimeEvent.lifecycle` of a subagent's start and stop events.
@@ -297,6 +302,27 @@ def call_id(source: str, value: object, *context: object) -> str | None:
     except UnicodeEncodeError:
         return derived_call_id(source, value, *context)
     return value
+
+
+#: Most replacements read from one input: a longer list names none (the input records once).
+MOST_REPLACEMENTS = 100
+
+
+def replacement_pairs(edits: object, old: str, new: str) -> tuple[tuple[str, str], ...]:
+    """The ``(old, new)`` text pairs of ``edits``, a list of objects naming both texts under
+    the keys ``old`` and ``new``; () when it is not such a list, when one entry is not
+    such an object, or past :data:`MOST_REPLACEMENTS` (a partial list would explain
+    nothing)."""
+    if not isinstance(edits, list) or not edits or len(edits) > MOST_REPLACEMENTS:
+        return ()
+    pairs = []
+    for edit in edits:
+        before = edit.get(old) if isinstance(edit, dict) else None
+        after = edit.get(new) if isinstance(edit, dict) else None
+        if not isinstance(before, str) or not isinstance(after, str):
+            return ()
+        pairs.append((before, after))
+    return tuple(pairs)
 
 
 def unique(paths: list[str]) -> tuple[str, ...]:

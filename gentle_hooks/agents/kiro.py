@@ -19,8 +19,11 @@ file holds when the hook runs (a replay that comes after a person edited the fil
 otherwise be a new call, and record the person's edit as the writer's). The same event
 delivered again records once whenever it comes; the same edit made in another session
 records again. The very same call made twice in one session (the same input and the same
-response) has one id: a replay while the first call's work is live, a new call once it has
-ended (:func:`gentle_hooks.services.mutation.ended_derived`).
+response) has one id: a replay while the first call's work is live and the file is as it
+left it, a new call once that work has ended
+(:func:`gentle_hooks.services.mutation.ended_derived`), or when a ``str_replace`` call's
+file is the first call's result with the replacement made once more (the next occurrence:
+:func:`gentle_hooks.services.mutation.repeated_edit`).
 A ``tool_response`` whose ``success`` is false records nothing.
 The model and the effort are unknown unless ``GENTLE_WRITER_MODEL``/``GENTLE_WRITER_EFFORT``
 say.
@@ -31,10 +34,12 @@ from __future__ import annotations
 from gentle_hooks.agents.event import (
     RuntimeEvent,
     derived_call_id,
+    replacement_pairs,
     result_failure,
     snake_tool_call,
     writes_file,
 )
+from gentle_hooks.values.frozen import replace
 
 NAME = "kiro"
 #: Kiro's file-writing tools.
@@ -51,7 +56,7 @@ def decode(data: bytes) -> RuntimeEvent:
     """
     call = snake_tool_call(data, NAME)
     response = call.event.get("tool_response")
-    return call.runtime_event(
+    out = call.runtime_event(
         NAME,
         tool_call_id=derived_call_id(NAME, call.session, call.cwd, call.tool, call.args, response),
         writes=(call.hook is None or call.hook in EVENTS)
@@ -60,3 +65,13 @@ def decode(data: bytes) -> RuntimeEvent:
         effort=None,
         failed=result_failure(response, "tool_response"),
     )
+    return replace(out, replacements=_str_replace(call.args))
+
+
+def _str_replace(args: object) -> tuple[tuple[str, str], ...]:
+    """The replacement of an ``fs_write`` ``str_replace`` call (``old_str``, ``new_str``);
+    () for another command (``create`` writes its whole text: the same text again is the
+    content the first call left, a replay)."""
+    if not isinstance(args, dict) or args.get("command") != "str_replace":
+        return ()
+    return replacement_pairs([args], "old_str", "new_str")

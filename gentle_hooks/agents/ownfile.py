@@ -1,8 +1,9 @@
 """The hook files gentle-hooks owns whole: a runtime that runs an executable file named after
 its hook (Cline's ``.clinerules/hooks/PostToolUse``) or loads a plugin module from a folder
-(OpenCode's ``.opencode/plugins/``, Pi's ``.pi/extensions/``, Amp's ``.amp/plugins/``) gets
+(OpenCode's ``.opencode/plugins/``, Pi's ``.pi/extensions/``, Amp's ``.amp/plugins/``), or
+whose settings entry must name a script (Augment's ``.augment/hooks/gentle-hooks.sh``) gets
 a file written by ``install --agent`` (SPEC §7 "Hooks"; docs/agents/cline.md, opencode.md,
-pi.md, amp.md).
+pi.md, amp.md, augment.md).
 
 Room ``agents`` (standard library only); pure text functions, the caller reads and writes
 the file (:mod:`gentle_hooks.services.agent_file`).
@@ -313,7 +314,21 @@ def kiro_hooks(command: str) -> str:
 
 
 #: The renderer of each runtime whose hook is a file we own.
+def augment_script(command: str) -> str:
+    """Auggie's hook script (a ``.sh`` file, as its hooks page asks) running ``command``:
+    the hook input reaches the recorder on standard input, the recorder's output goes to
+    standard error (a ``PostToolUse`` hook cannot block, docs/agents/augment.md)."""
+    return (
+        "#!/bin/sh\n" + marker("augment", command, "#") + "\n"
+        "# Written by 'gentle-hook install --agent augment'; 'gentle-hook uninstall --agent\n"
+        "# augment' removes it. Auggie hands this hook its input on standard input\n"
+        "# (docs/agents/augment.md).\n"
+        f"exec {command} >&2\n"
+    )
+
+
 RENDER = {
+    "augment": augment_script,
     "cline": cline_script,
     "opencode": opencode_plugin,
     "pi": pi_extension,

@@ -6,6 +6,8 @@ Room ``agents`` (standard library only).
 
 from __future__ import annotations
 
+import os
+import shlex
 from collections.abc import Callable, Mapping
 
 from gentle_hooks.agents.event import RuntimeEvent, SettingsWriter
@@ -67,6 +69,10 @@ class Wiring:
         hooks_files: standalone hooks files (relative as ``project``/``user``), in order:
             the first that exists is read instead of every settings file's hooks (Droid's
             ``.factory/hooks.json``), and install writes there; see agent_install.
+        script: a shell script of ours (relative as ``project``/``user``) that runs the
+            recorder, for a runtime whose entry's command must name a script file (Auggie's
+            "must be a .sh file"): install writes it (executable) and the entry's command is
+            its absolute path; uninstall removes it; doctor checks it (:meth:`names_script`).
     """
 
     project: str
@@ -101,6 +107,20 @@ class Wiring:
     also_events: tuple[str, ...] = field(default=())
     also_matchers: tuple[tuple[str, str | None], ...] = field(default=())
     hooks_files: tuple[str, ...] = field(default=())
+    script: str | None = None
+
+    def names_script(self, command: object) -> bool:
+        """Whether ``command`` is one path (quoted or not) naming a file of :attr:`script`'s
+        name in a folder of its folder's name (``.../.augment/hooks/gentle-hooks.sh``): our
+        script, wherever the checkout or home directory is."""
+        if self.script is None or not isinstance(command, str):
+            return False
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            return False
+        tail = "/" + self.script.lstrip("/")
+        return len(words) == 1 and words[0].replace(os.sep, "/").endswith(tail)
 
 
 @frozen

@@ -257,10 +257,12 @@ RUNTIMES: tuple[Runtime, ...] = (
             matcher="|".join(augment.WRITE_TOOLS),
             entry=(("type", "command"),),
             also_project=(".augment/settings.local.json",),
-            # docs.augmentcode.com/cli/hooks, "Structure": command "must be a .sh file"
-            notes=(
-                "Auggie's hooks page asks for a .sh file as the command: if Auggie skips "
-                "this entry, wire it through a script as docs/agents/augment.md shows",
+            # docs.augmentcode.com/cli/hooks, "Structure": command "Path to the shell script
+            # to execute (must be a .sh file)"; every example names an absolute path
+            script=".augment/hooks/gentle-hooks.sh",
+            project_notes=(
+                "the entry names the script by its absolute path, this checkout's: install "
+                "again in another checkout (doctor says when it is due)",
             ),
         ),
         markers=(".augment",),

@@ -264,8 +264,11 @@ def _is_our_entry(entry: object, rt: Runtime) -> bool:
     if not isinstance(entry, dict):
         return False
     name = dict(w.entry).get("name")
-    return is_ours(entry_command(entry, w), rt.name) or (
-        name is not None and entry.get("name") == name
+    command = entry_command(entry, w)
+    return (
+        is_ours(command, rt.name)
+        or w.names_script(command)
+        or (name is not None and entry.get("name") == name)
     )
 
 
@@ -395,6 +398,10 @@ def add_event(
         if not isinstance(before, str) or not before.strip():
             first[w.command_key] = command
             changes.append(f"our entry had no command: it runs '{command}' now")
+        elif w.script is not None and before != command:
+            # the runtime runs a script file: ours, at this checkout's (or home's) path
+            first[key] = command
+            changes.append(f"its command changed: '{before}' -> '{command}'")
         elif is_ours(before, rt.name) and not keep(before):
             after = retarget(before, program)
             if after != before:

@@ -269,8 +269,8 @@ def install_agent_hook(name: str, scope: str, cwd: str | None) -> int:
     import os
 
     from gentle_hooks.agents.runtimes import runtime
+    from gentle_hooks.services.agent_entry import install_agent
     from gentle_hooks.services.agent_file import install_file
-    from gentle_hooks.services.agent_install import install_agent
 
     rt = runtime(name)
     if rt.wiring is None:

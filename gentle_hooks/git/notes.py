@@ -15,6 +15,26 @@ from collections.abc import Mapping, Sequence
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.objects import Objects
 
+#: The most bytes a note may hold to be read (SPEC §8). A note is a few hundred bytes a
+#: record; one past this is another party's doing (the notes ref is shared), and reading
+#: it whole cost seconds and memory per megabyte (300 MB: 19.5 s and 1.2 GB), so it is
+#: never read: a gate counts it for nothing. ``GENTLE_HOOKS_NOTE_BYTES`` can only lower
+#: it (a test's knob).
+NOTE_BYTES = 1 << 20
+
+
+def note_bytes(env: Mapping[str, str]) -> int:
+    """:data:`NOTE_BYTES`, or ``GENTLE_HOOKS_NOTE_BYTES`` when it is a smaller
+    non-negative integer (anything else is ignored: the cap never grows)."""
+    given = env.get("GENTLE_HOOKS_NOTE_BYTES", "")
+    if not (given.isascii() and given.isdigit()) or len(given) > 12:
+        return NOTE_BYTES
+    return min(int(given), NOTE_BYTES)
+
+
+class NoteTooLarge(GitError):
+    """A note holds more than :func:`note_bytes`: it is not read."""
+
 
 class RefRaced(GitError):
     """A compare-and-swap of a ref lost: another writer moved it first (retry)."""
@@ -40,12 +60,20 @@ def ref_refusal(ref: str, stderr: bytes) -> RefRaced:
     return RefRaced(f"{ref} moved while writing notes: {err[-1] if err else 'locked'}")
 
 
+def too_large(commit: str, notes: str, size: int, cap: int) -> str:
+    """Why the note of ``commit`` in ``notes`` is not read: its ``size`` is over ``cap``."""
+    return (
+        f"the note of {commit[:12]} in {notes} holds {size:,} bytes, over the {cap:,}-byte "
+        "cap on a note: not read"
+    )
+
+
 class Notes(Objects):
     """Notes reads and writes of a repository."""
 
-    def notes_map(self, notes: str) -> dict[str, tuple[str, str]]:
-        """Annotated object id -> (note blob id, path in the notes tree) for a notes ref or
-        notes commit id (any fanout). Empty when the notes do not exist.
+    def notes_map(self, notes: str) -> dict[str, tuple[str, str, int]]:
+        """Annotated object id -> (note blob id, path in the notes tree, size in bytes) for
+        a notes ref or notes commit id (any fanout). Empty when the notes do not exist.
 
         Raises:
             GitError: the notes exist but their tree cannot be listed (a partial clone
@@ -54,30 +82,40 @@ class Notes(Objects):
         exists = self.run(["rev-parse", "--verify", "-q", notes + "^{commit}"], ok=(0, 1, 128))
         if exists.returncode != 0:
             return {}
-        proc = self.run(["ls-tree", "-r", "-z", "--full-tree", notes], ok=(0, 128))
+        proc = self.run(["ls-tree", "-r", "-z", "-l", "--full-tree", notes], ok=(0, 128))
         if proc.returncode != 0:
             raise GitError(
                 f"cannot read the notes tree of {notes} (a partial or shallow clone missing "
                 "it?); fetch it fully and rerun"
             )
-        out: dict[str, tuple[str, str]] = {}
+        out: dict[str, tuple[str, str, int]] = {}
         for entry in proc.stdout.split(b"\0"):
             if not entry:
                 continue
             meta, _, path = entry.partition(b"\t")
-            parts = meta.split(b" ")
-            if len(parts) != 3 or parts[1] != b"blob":
+            parts = meta.split()  # the size column is padded with spaces
+            if len(parts) != 4 or parts[1] != b"blob" or not parts[3].isdigit():
                 continue
             name = path.decode("ascii", "replace")
             key = name.replace("/", "")
             if len(key) in (40, 64):
-                out[key] = (parts[2].decode("ascii"), name)
+                out[key] = (parts[2].decode("ascii"), name, int(parts[3]))
         return out
 
-    def read_notes(self, notes: str, commits: Sequence[str]) -> dict[str, bytes]:
-        """The notes of ``commits`` in a notes ref or notes commit, by commit id."""
+    def read_notes_within(
+        self, notes: str, commits: Sequence[str]
+    ) -> tuple[dict[str, bytes], dict[str, int]]:
+        """The notes of ``commits`` in a notes ref or notes commit that hold at most
+        :func:`note_bytes` bytes, by commit id; and the size of each larger one, by
+        commit id (its size is read from the tree, its bytes never are).
+
+        Raises:
+            GitError: a note's blob is not in this clone, or the notes tree cannot be read.
+        """
         found = self.notes_map(notes)
-        wanted = {c: found[c][0] for c in commits if c in found}
+        cap = note_bytes(self.env)
+        large = {c: found[c][2] for c in commits if c in found and found[c][2] > cap}
+        wanted = {c: found[c][0] for c in commits if c in found and c not in large}
         blobs = self.read_blobs(list(wanted.values()))
         missing = [c for c, b in wanted.items() if b not in blobs]
         if missing:
@@ -85,7 +123,26 @@ class Notes(Objects):
                 f"the note of {missing[0][:12]} in {notes} is not in this clone (a partial "
                 "clone?); fetch it and rerun"
             )
-        return {c: blobs[b] for c, b in wanted.items()}
+        return {c: blobs[b] for c, b in wanted.items()}, large
+
+    def read_notes(self, notes: str, commits: Sequence[str]) -> dict[str, bytes]:
+        """The notes of ``commits`` in a notes ref or notes commit, by commit id.
+
+        Raises:
+            NoteTooLarge: one of them holds more than :func:`note_bytes` (not read; the
+                message names the git command that removes it).
+            GitError: a note's blob is not in this clone, or the notes tree cannot be read.
+        """
+        read, large = self.read_notes_within(notes, commits)
+        if large:
+            commit, size = next(iter(large.items()))
+            # it counts for nothing anywhere: removing it loses nothing a gate reads, and
+            # the records it was to gain are written again from the ledger
+            raise NoteTooLarge(
+                f"{too_large(commit, notes, size, note_bytes(self.env))}; to record in it "
+                f"again, remove it: git notes --ref={shlex.quote(notes)} remove {commit}"
+            )
+        return read
 
     def write_notes(self, ref: str, notes: Mapping[str, bytes], message: str) -> str | None:
         """Set the notes of several commits in one notes commit under ``ref``.

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 
 from gentle_hooks.errors import GitError
+from gentle_hooks.values.bound import lowered_bound
 
 TYPE_CHECKING = False  # typing costs ~10 ms to import: every git call of a hook comes here
 if TYPE_CHECKING:
@@ -75,11 +76,7 @@ SCAN_SECONDS = 40.0
 def scan_seconds(env: Mapping[str, str]) -> float:
     """:data:`SCAN_SECONDS`, or ``GENTLE_HOOKS_SCAN_SECONDS`` when it is a smaller
     non-negative number (anything else is ignored: the bound never grows)."""
-    try:
-        given = float(env.get("GENTLE_HOOKS_SCAN_SECONDS", ""))
-    except ValueError:
-        return SCAN_SECONDS
-    return given if 0 <= given < SCAN_SECONDS else SCAN_SECONDS
+    return lowered_bound(env, "GENTLE_HOOKS_SCAN_SECONDS", SCAN_SECONDS)
 
 
 def _timed_out(args: Sequence[str], seconds: float) -> GitError:

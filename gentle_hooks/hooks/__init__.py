@@ -21,5 +21,7 @@ only then is the handler imported.
 * :mod:`.range` — ``gate --range A..B`` for CI
 * :mod:`.server` — the server's pre-receive
 * :mod:`.recorders` — prepare-commit-msg, post-commit, post-rewrite: never block
+* :mod:`.trailers` — the ``Gentle-Writer`` trailer of the commit being made: added by
+  prepare-commit-msg, put back by commit-msg when the editor took it out
 * :mod:`.rewrites` — the ``(old, new)`` pairs of a rewrite, for post-rewrite
 """

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import time
 
+from gentle_hooks.values.bound import lowered_bound
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -28,11 +30,7 @@ HOOK_SECONDS = 40.0
 def hook_seconds(env: Mapping[str, str]) -> float:
     """:data:`HOOK_SECONDS`, or ``GENTLE_HOOKS_HOOK_SECONDS`` when it is a smaller
     non-negative number (anything else is ignored: the bound never grows)."""
-    try:
-        given = float(env.get("GENTLE_HOOKS_HOOK_SECONDS", ""))
-    except ValueError:
-        return HOOK_SECONDS
-    return given if 0 <= given < HOOK_SECONDS else HOOK_SECONDS
+    return lowered_bound(env, "GENTLE_HOOKS_HOOK_SECONDS", HOOK_SECONDS)
 
 
 def time_check(hook: str, updates: int, env: Mapping[str, str]) -> Callable[[], None]:

@@ -102,6 +102,23 @@ def _message_may_be_delegated(call: HookCall, env: Mapping[str, str]) -> bool:
     return message_evidence(strip_comments(message)) is not None
 
 
+def _commit_msg_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
+    """The commit-msg gate applies (:func:`_message_may_be_delegated`), or the commit may
+    hold writer content whose ``Gentle-Writer`` trailer the editor took out (as
+    prepare-commit-msg's probe: a live writer entry, or a staged blob of an ended one)."""
+    if _message_may_be_delegated(call, env):
+        return True
+    from gentle_hooks.git.probe import commit_paths, locate, staged_blobs
+    from gentle_hooks.ledger.probe import ended_blobs_staged, ledger_exists, writer_paths_touched
+
+    where = locate(env)
+    if where is None or where.root is None or not ledger_exists(where.common_dir):
+        return False
+    return writer_paths_touched(where.common_dir, lambda: commit_paths(env)) or (
+        ended_blobs_staged(where.common_dir, lambda: staged_blobs(env))
+    )
+
+
 def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     """False when a recorder has nothing to record: no work tree, no ledger, or no path of
     the commit (prepare-commit-msg: staged, and ``HEAD``'s own when amending, or a staged
@@ -162,8 +179,11 @@ def _commit_gate(call: HookCall, env: Mapping[str, str]) -> int:
 
 def _commit_msg_gate(call: HookCall, env: Mapping[str, str]) -> int:
     from gentle_hooks.hooks.commit import commit_msg_gate
+    from gentle_hooks.hooks.trailers import restore_trailers
 
-    return commit_msg_gate(call, env)
+    code = commit_msg_gate(call, env)
+    # an allowed commit's message names its writers, whatever the editor took out
+    return restore_trailers(call, env) if code == EXIT_OK else code
 
 
 def _push_gate(call: HookCall, env: Mapping[str, str]) -> int:
@@ -190,7 +210,7 @@ HOOKS: dict[str, HookRow] = {
     for row in (
         HookRow("pre-commit", True, (0, 0), False, _commit_has_work, _commit_gate),
         HookRow("pre-merge-commit", True, (0, 0), False, _commit_has_work, _commit_gate),
-        HookRow("commit-msg", True, (0, 1), False, _message_may_be_delegated, _commit_msg_gate),
+        HookRow("commit-msg", True, (0, 1), False, _commit_msg_has_work, _commit_msg_gate),
         HookRow("pre-push", True, (0, 2), True, None, _push_gate),
         HookRow("pre-receive", True, (0, 0), True, None, _receive_gate),
         HookRow("prepare-commit-msg", False, (0, 3), False, _recorder_has_work, _record),

@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from gentle_hooks.config.load import LoadedConfig
+from gentle_hooks.git.notes import note_bytes, too_large
 from gentle_hooks.git.objects import CommitInfo, RangeAncestry
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.outcome import COMMITTED
 from gentle_hooks.native.builtin import prefetch_builtin
 from gentle_hooks.native.provider import BUILTIN
-from gentle_hooks.notes.codec import ParsedNote, merge, parse, valid_candidates
+from gentle_hooks.notes.codec import ParsedNote, merge, parse, valid_candidates, with_unread
 from gentle_hooks.notes.facts import facts_from_note
 from gentle_hooks.notes.lines import CandidateLine, EscalationLine, NoteLine, OverrideLine
 from gentle_hooks.notes.trust import SIGNABLE, Trust
@@ -95,29 +96,47 @@ def judge_commits(
         trust: who signed a line (the allowed-signers file), or None when none is
             configured; under ``gate.require_signed`` only spot checks, verdicts and
             overrides signed by an allowed principal count.
-        in_time: called before each commit is judged (a hook's time bound: it raises to
-            stop), or None.
+        in_time: called after each notes source is read, before each commit's note is
+            parsed, before the range's diffs are fetched and before each candidate of a
+            commit is judged (a hook's time bound: it raises to stop), or None.
+
+    A note over the cap on a note (:func:`~gentle_hooks.git.notes.note_bytes`) is never
+    read: its lines count for nothing, as a refused line does, and the commit reads as
+    delegated (the note may hold a writer line), so it needs a valid note from another
+    source or is blocked.
     """
+    check = in_time or (lambda: None)
     notes: dict[str, bytes] = {}
+    unread: dict[str, list[str]] = {}
     for src in notes_sources:
-        for commit, data in repo.read_notes(src, list(commits)).items():
+        read, large = repo.read_notes_within(src, list(commits))
+        for commit, data in read.items():
             notes[commit] = merge(notes.get(commit, b""), data)
+        for commit, size in large.items():
+            unread.setdefault(commit, []).append(too_large(commit, src, size, note_bytes(repo.env)))
+        check()
     settings = config.settings
     root = repo.paths.toplevel or repo.paths.git_dir
     infos = repo.read_commits(list(commits))
     ancestry = RangeAncestry(repo, infos)
+    sifted = []
     try:
-        sifted = [_sift(config, info, parse(notes.get(info.id, b"")), ancestry) for info in infos]
+        for info in infos:
+            check()
+            note = with_unread(parse(notes.pop(info.id, b"")), unread.get(info.id, ()))
+            sifted.append(_sift(config, info, note, ancestry))
     finally:
         ancestry.close()
     if settings.native_provider == BUILTIN:
+        check()
         _prefetch(repo, config, sifted)
     counts = _signed_only(trust) if settings.require_signed else None
     out = []
     for s in sifted:
-        if in_time is not None:
-            in_time()
-        verdict = _judge_one(repo, config, s, ref, root, settings.honour_overrides, counts)
+        check()
+        verdict = _judge_one(
+            repo, config, s, ref, root, settings.honour_overrides, counts, in_time=check
+        )
         signed = _signatures(s.note, trust, settings.require_signed)
         if s.note.problems or signed:
             verdict = replace(verdict, refused=s.note.problems, signed=signed)
@@ -208,11 +227,13 @@ def _judge_one(
     root: str,
     honour: bool,
     counts: Callable[[NoteLine], bool] | None = None,
+    in_time: Callable[[], None] | None = None,
 ) -> CommitVerdict:
     """Judge one commit by each valid candidate in turn: the first that passes wins, else
     the first block. ``honour``: recorded overrides let a block through
     (``gate.honour_overrides``); ``counts``: under ``gate.require_signed``, whether a
-    spot-check, verdict or override line counts (signed by an allowed principal)."""
+    spot-check, verdict or override line counts (signed by an allowed principal);
+    ``in_time``: called before each candidate after the first (a note may hold many)."""
     info, note, why, valid = sifted.info, sifted.note, sifted.why, sifted.valid
     if why is None:
         return CommitVerdict(info.id, ref, None, None, blocked=False)
@@ -224,7 +245,9 @@ def _judge_one(
             info.id, ref, why, None, blocked=True, shortfalls=(NoValidNote(stale, shallow),)
         )
     best: CommitVerdict | None = None
-    for c in valid:
+    for number, c in enumerate(valid):
+        if number and in_time is not None:
+            in_time()
         cand = Candidate(
             projection=Projection.COMMITTED,
             base=BaseResolution(

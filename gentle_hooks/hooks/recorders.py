@@ -7,13 +7,8 @@ across rewrites, deciding from content which writer work a commit carries
 runs them only when a path of the commit is one a writer wrote.
 
 * prepare-commit-msg: adds a ``Gentle-Writer: <model>/<effort>`` trailer for each writer
-  whose content the commit carries (against its parent: ``HEAD``, or ``HEAD``'s parent when
-  amending), so the delegation travels with the commit even without notes; without writer
-  content, an agent runtime in the hook's environment (``CLAUDECODE``...:
-  :func:`~gentle_hooks.policy.delegation.runtime_evidence`) adds ``Gentle-Writer: <agent>
-  (agent runtime)``; a human's commit gets none, an amend that took every writer line
-  out loses the one its message brought along, and an empty message stays empty (git then
-  aborts the commit);
+  whose content the commit carries, so the delegation travels with the commit even without
+  notes (:mod:`gentle_hooks.hooks.trailers`, which commit-msg shares);
 * post-commit: the writer entries ``HEAD`` carries are taken by it (only those: a partial
   commit leaves the rest pending), with a commit record and a note (the record spooled
   when another process holds the ledger's write lock past the wait; its note then comes
@@ -35,12 +30,11 @@ import os
 import sys
 from collections.abc import Mapping
 
-from gentle_hooks.bounded import InputFileError
-from gentle_hooks.errors import EXIT_OK, UsageError
-from gentle_hooks.git.probe import Where, amend_flag, locate
-from gentle_hooks.hooks.call import HookCall, hook_seconds, read_message
+from gentle_hooks.errors import EXIT_OK
+from gentle_hooks.git.probe import Where, locate
+from gentle_hooks.hooks.call import HookCall, hook_seconds
 from gentle_hooks.hooks.rewrites import keep_unrecorded, rewrite_pairs
-from gentle_hooks.policy.delegation import message_evidence, runtime_evidence, strip_comments
+from gentle_hooks.policy.delegation import message_evidence
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -60,136 +54,12 @@ def run(call: HookCall, env: Mapping[str, str]) -> int:
     if not os.path.exists(path):
         return EXIT_OK  # nothing was ever recorded here
     if call.name == "prepare-commit-msg":
+        from gentle_hooks.hooks.trailers import prepare_commit_msg
+
         return prepare_commit_msg(call, path, env)
     if call.name == "post-commit":
         return post_commit(where, path, env)
     return post_rewrite(call, where, path, env)
-
-
-def _kept_as_is(message: str, env: Mapping[str, str]) -> bool:
-    """Whether git keeps ``message``'s ``#`` lines: no editor runs (git sets
-    ``GIT_EDITOR=:`` for the hook then) and ``commit.cleanup`` is not ``strip``, so the
-    cleanup is ``whitespace`` and ``git commit -m "#42 fix add"`` is that message, not an
-    empty one (git's own comment lines come only with an editor). ``git commit
-    --cleanup=strip`` on the command line is not visible to the hook."""
-    if not message.strip() or env.get("GIT_EDITOR") != ":":
-        return False
-    from gentle_hooks.git.process import run_git
-
-    proc = run_git(["config", "--get", "commit.cleanup"], os.getcwd(), env)
-    return proc.stdout.strip().lower() != b"strip"
-
-
-#: Where the pre-commit framework passes prepare-commit-msg's second argument (the source).
-SOURCE_ENV = "PRE_COMMIT_COMMIT_MSG_SOURCE"
-
-
-def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int:
-    """Append a ``Gentle-Writer`` trailer per writer whose content the commit being made
-    carries; nothing for a human's commit, nothing to an empty message. A trailer the
-    message brings along (an amend, or ``-C``/``-c`` reusing another commit's message)
-    is dropped when the commit carries no writer content."""
-    if not call.args:
-        return EXIT_OK
-    try:
-        message = read_message(call.args[0])
-    except InputFileError as exc:
-        # fail closed: a trailer that cannot be added is attribution the gates never see
-        raise UsageError(f"hook prepare-commit-msg: {exc}") from None
-    if not strip_comments(message).strip() and not _kept_as_is(message, env):
-        return EXIT_OK  # an empty message stays an aborted commit
-    from gentle_hooks.git.message import add_trailers, drop_trailer_lines
-    from gentle_hooks.git.repository import Repository
-    from gentle_hooks.ledger.store import Ledger
-    from gentle_hooks.services.attribution import carried, expire_shaped, expiry_lines, revised
-    from gentle_hooks.services.settle import rewrite_keeps_writer_content
-
-    repo = Repository.open()
-    head = repo.head()
-    parent = head
-    amend = head is not None and is_amend(call, repo, head, env)
-    if head is not None and amend:
-        infos = repo.read_commits([head])
-        parents = infos[0].parents if infos else ()
-        parent = parents[0] if parents else None
-    base = repo.tree_of(parent) if parent else repo.empty_tree
-    led = Ledger.open_existing(path)
-    if led is None:
-        return EXIT_OK
-    with led:
-        staged = repo.staged_tree()
-        changes = repo.tree_delta(base, staged)
-        for other in [] if amend else repo.merge_heads():
-            # a merge brings only what differs from every parent, as the push gate reads it:
-            # the merged branch's commits carry their own writer work
-            theirs = {c.path for c in repo.tree_delta(repo.tree_of(other), staged)}
-            changes = [c for c in changes if c.path in theirs]
-        work = carried(repo, led, changes)
-        expired = expire_shaped(repo, path, [work])
-        if expired:
-            work = carried(repo, led, changes)
-        if amend and head is not None:  # the writer's commit revised keeps its trailer
-            work = revised(repo, led, work, head, staged)
-        # an amend that took every line of the writer's out is the human's commit: the
-        # trailer the amended message brings along goes with the writer's content; so does
-        # the trailer of a message reused from another commit (-C/-c: source ``commit``)
-        source = call.args[1] if len(call.args) > 1 else env.get(SOURCE_ENV, "")
-        dropped = not work.delegated and (
-            (source == "commit" and not amend)
-            or (
-                amend
-                and head is not None
-                and not rewrite_keeps_writer_content(repo, led, head, staged)
-            )
-        )
-    for line in expiry_lines(expired):
-        print(f"gentle-hooks: {line}", file=sys.stderr)
-    if dropped:
-        drop_trailer_lines(call.args[0], "Gentle-Writer")
-    if work.delegated:
-        add_trailers(call.args[0], [f"Gentle-Writer: {w}" for w in work.writers()], env)
-    elif (runtime := runtime_evidence(env)) is not None:
-        # an agent runtime makes this commit (the commit gate judged it delegated): the
-        # message says so, so post-commit records it with a note, and the CI and server
-        # gates judge it as delegated even where its note never arrives
-        add_trailers(call.args[0], [f"Gentle-Writer: {runtime.agent} (agent runtime)"], env)
-    return EXIT_OK
-
-
-def is_amend(call: HookCall, repo: Repository, head: str, env: Mapping[str, str]) -> bool:
-    """Whether the commit being prepared replaces ``HEAD`` (``commit --amend``).
-
-    git says so only for an amend that opens the editor (source ``commit`` with ``HEAD``'s
-    id; the pre-commit framework passes them as ``PRE_COMMIT_COMMIT_MSG_SOURCE`` and
-    ``PRE_COMMIT_COMMIT_OBJECT_NAME``); ``--amend -m`` gives source ``message``, and
-    ``--amend -C <other commit>`` source ``commit`` with that commit's id. Then the
-    ``git commit`` process's own arguments tell (:func:`~gentle_hooks.git.probe.amend_flag`),
-    else its author identity and date: an amend keeps ``HEAD``'s, which git hands the hook.
-    """
-    args = call.args
-    source = args[1] if len(args) > 1 else env.get(SOURCE_ENV, "")
-    named = args[2] if len(args) > 2 else env.get("PRE_COMMIT_COMMIT_OBJECT_NAME", "")
-    if source == "commit" and named and repo.peel_commit(named) == head:
-        return True
-    # source ``commit`` naming another commit is ``-C``/``-c <commit>``: its message is
-    # reused, with or without ``--amend``, so only the process's arguments tell
-    found = amend_flag()
-    if found is not None:
-        return found
-    if source != "message":
-        return False
-    infos = repo.read_commits([head])
-    wanted = (env.get("GIT_AUTHOR_NAME"), env.get("GIT_AUTHOR_DATE", "").lstrip("@"))
-    return bool(infos) and wanted == (infos[0].author, _author_date(repo, head))
-
-
-def _author_date(repo: Repository, commit: str) -> str:
-    """``<seconds> <zone>`` of a commit's author line, as git hands it to a hook."""
-    raw = repo.read_blobs([commit]).get(commit, b"")
-    for line in raw.split(b"\n\n", 1)[0].split(b"\n"):
-        if line.startswith(b"author "):
-            return " ".join(line.decode("utf-8", "replace").rsplit(" ", 2)[-2:])
-    return ""
 
 
 def post_commit(where: Where, path: str, env: Mapping[str, str]) -> int:

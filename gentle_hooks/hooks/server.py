@@ -38,7 +38,8 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
 
     Refs sent at the same commits (same new tip, same old base) are judged once; the
     judging stops after :data:`~gentle_hooks.hooks.call.HOOK_SECONDS` with one line (exit
-    2: the push is refused), checked before each ref and each commit.
+    2: the push is refused), checked before each ref, each pushed note checked, each
+    commit and each of its candidates.
 
     Raises:
         UsageError: a malformed input line, or the time limit reached (the push is
@@ -86,7 +87,7 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
     for old, new, ref in updates:
         if ref != NOTES_REF:
             continue
-        problems = check_notes_update(repo, old, new)
+        problems = check_notes_update(repo, old, new, in_time)
         for text in problems:
             say(f"{ref}: {text}")
         if problems and not is_zero(old) and not is_zero(new) and _rewinds(repo, old, new):
@@ -96,7 +97,10 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
             say(f"  {labelled(cli('sync', 'push'))}")  # fetches, merges, then pushes
         if problems:
             rejected += 1
-            say(f"REJECTED {ref}: the notes ref only grows by lines the note schema accepts")
+            say(
+                f"REJECTED {ref}: the notes ref only grows by lines the note schema accepts, "
+                "in notes within the size cap"
+            )
     for old, new, ref in updates:
         if ref == NOTES_REF:
             continue  # the notes themselves were checked above

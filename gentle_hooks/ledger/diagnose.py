@@ -97,7 +97,9 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
         words = stale_journal_words(journal) + "; the fix moves it aside (kept, renamed)"
         return (*out, StoreCheck("journal", False, words, fixable=True))
     try:
-        conn = sqlite3.connect(file_uri(path, "ro"), uri=True)
+        # one bounded wait behind another process's lock, then no more in this process
+        wait = lock_wait.wait_ms(lock_wait.STATEMENT_WAIT_MS) / 1000
+        conn = sqlite3.connect(file_uri(path, "ro"), uri=True, timeout=wait)
     except sqlite3.Error as exc:
         damaged = is_corruption(exc)
         return (StoreCheck("store", False, f"{path}: cannot be opened: {exc}", damaged=damaged),)
@@ -147,6 +149,7 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             out.append(StoreCheck("rows", not bad, detail if bad else "every row reads"))
             out.append(_quarantine_check(conn))
     except sqlite3.Error as exc:
+        lock_wait.ran_out(exc)
         out.append(_unreadable(path, exc))
     finally:
         conn.close()

@@ -4,8 +4,10 @@ Room ``ledger``, standard library only. An agent runtime runs a recorder as a ho
 time limit of its own (Claude Code's is 60 s); a recorder that waits past it is killed and
 its record lost. So a write transaction waits for another process's lock
 :data:`LOCK_WAIT_SECONDS` at most, and once one wait ran out the process waits no more
-(:func:`begin_immediate`); it fails with the holder named when Linux says who it is
-(:func:`lock_holders`, from ``/proc/locks``).
+(:func:`begin_immediate`), nor does any open or read of the store (:func:`wait_ms`,
+:func:`ran_out`: ``doctor`` opened the ledger three times, 6 s each, behind one holder);
+it fails with the holder named when Linux says who it is (:func:`lock_holders`, from
+``/proc/locks``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,23 @@ LOCK_WAIT_SECONDS = 6.0
 STATEMENT_WAIT_MS = int(LOCK_WAIT_SECONDS * 1000)
 
 _gave_up = False  # a wait of this process ran out: the lock is held by a stuck process
+
+
+def wait_ms(busy_ms: int) -> int:
+    """The busy timeout for a new connection or statement: ``busy_ms``, or 0 once a wait
+    of this process ran out (the holder is stuck: this process waits no more)."""
+    return 0 if _gave_up else busy_ms
+
+
+def ran_out(exc: sqlite3.Error) -> bool:
+    """Whether ``exc`` says another process's lock kept a statement out (``locked`` or
+    ``busy``) — its wait ran out, so this process waits no more from now on."""
+    global _gave_up
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        _gave_up = True
+        return True
+    return False
 
 
 def begin_immediate(conn: sqlite3.Connection, *, wait: bool = True) -> None:

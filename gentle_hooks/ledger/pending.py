@@ -351,15 +351,25 @@ class PendingWork(LedgerConnection):
             )
 
     def discard_entries(
-        self, root: str, paths: Sequence[str], who: str, reason: str, *, others: bool = False
+        self,
+        root: str,
+        paths: Sequence[str],
+        who: str,
+        reason: str,
+        *,
+        others: Sequence[int] = (),
     ) -> DiscardRecord:
         """Abandon the root's live entries (open, or taken by a commit) of ``paths`` (every
         path when empty) on purpose, in one transaction with the record of who did it and
-        why; with ``others`` the open entries of the other worktrees too. A commit that
-        took one keeps its commit record and its trailer."""
+        why; of the other worktrees' entries only the open ones whose ids are in
+        ``others``. A commit that took one keeps its commit record and its trailer."""
         with self._write() as conn:
-            where, params = f"(root = ? AND state IN {LIVE_STATES!r}", [root]
-            where += " OR state = 'open')" if others else ")"
+            where = f"((root = ? AND state IN {LIVE_STATES!r})"
+            params: list[object] = [root]
+            if others:
+                where += f" OR (state = 'open' AND id IN ({', '.join('?' for _ in others)}))"
+                params += others
+            where += ")"
             if paths:
                 where += f" AND path IN ({', '.join('?' for _ in paths)})"
                 params += list(paths)

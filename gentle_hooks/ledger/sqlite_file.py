@@ -374,6 +374,7 @@ def connect(path: str, *, readonly: bool, create: bool, busy: int) -> sqlite3.Co
             refused.journal = journal
             raise refused
     mode = "ro" if readonly else ("rwc" if create else "rw")
+    busy = lock_wait.wait_ms(busy)  # a wait of this process ran out: none again
     try:
         conn = sqlite3.connect(
             file_uri(path, mode), uri=True, timeout=busy / 1000, isolation_level=None
@@ -400,6 +401,7 @@ def connect(path: str, *, readonly: bool, create: bool, busy: int) -> sqlite3.Co
             _quick_check(conn, path)
     except sqlite3.Error as exc:
         conn.close()
+        lock_wait.ran_out(exc)
         raise store_error(path, exc) from None
     except StoreError:
         conn.close()

@@ -14,7 +14,7 @@ tree and whose ``base_tree`` is the tree of one of the commit's ancestors or the
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from gentle_hooks.notes.lines import (
     CandidateLine,
@@ -25,7 +25,7 @@ from gentle_hooks.notes.lines import (
     decode,
 )
 from gentle_hooks.notes.sharing import NOTES_REF as NOTES_REF
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -68,12 +68,16 @@ class ParsedNote:
         lines: the lines :func:`~gentle_hooks.notes.lines.decode` read, in note order.
         refused: for each line it refused, the kind it named (None when it named none).
         problems: for each line it refused, ``line N: why`` (N counts the note's lines
-            from 1).
+            from 1); first, why each note of the commit left unread was not read.
+        unread: how many notes of the commit were left unread (over the cap on a note):
+            their lines count for nothing, and since any of them may be a writer line,
+            the note says a writer delivered (:attr:`records_work`: the gate fails closed).
     """
 
     lines: tuple[NoteLine, ...] = ()
     refused: tuple[str | None, ...] = ()
     problems: tuple[str, ...] = ()
+    unread: int = 0
 
     @property
     def candidates(self) -> tuple[CandidateLine, ...]:
@@ -83,9 +87,11 @@ class ParsedNote:
     @property
     def records_work(self) -> bool:
         """A candidate, writer or escalation line is present (a writer or escalation line
-        counts even when a field of it is malformed): the note says a writer delivered."""
+        counts even when a field of it is malformed), or a note was left unread: the note
+        says a writer delivered."""
         return bool(
-            self.candidates
+            self.unread
+            or self.candidates
             or self.of(WriterLine)
             or self.of(EscalationLine)
             or any(kind in _WORK_KINDS for kind in self.refused)
@@ -116,6 +122,14 @@ def parse(note: bytes) -> ParsedNote:
             refused.append(exc.kind)
             problems.append(f"line {number}: {exc}")
     return ParsedNote(tuple(lines), tuple(refused), tuple(problems))
+
+
+def with_unread(note: ParsedNote, why: Sequence[str]) -> ParsedNote:
+    """``note`` with the notes of its commit that were left unread, ``why`` each was (one
+    line each, shown before the refused lines)."""
+    if not why:
+        return note
+    return replace(note, problems=(*why, *note.problems), unread=note.unread + len(why))
 
 
 def valid_candidates(

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterable, Sequence
 
 from gentle_hooks.errors import GitError
-from gentle_hooks.git.notes import RefRaced
+from gentle_hooks.git.notes import RefRaced, note_bytes
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.git.ssh import SigningError
 from gentle_hooks.ledger.fails import standing_fails
@@ -206,6 +206,21 @@ def commits_without_notes(repo: Repository, led: Ledger) -> list[CommitRecord]:
     present = repo.existing_commits(sorted({r.commit_id for r in records}))
     noted = repo.notes_map(NOTES_REF)
     return [r for r in records if r.commit_id in present and r.commit_id not in noted]
+
+
+def notes_over_cap(repo: Repository, led: Ledger) -> list[tuple[str, int]]:
+    """(commit id, note size) of the commits in this clone the ledger recorded whose note
+    holds more than the cap on a note (:func:`~gentle_hooks.git.notes.note_bytes`): every
+    gate counts such a note for nothing, and no record can be added to it.
+
+    Raises:
+        GitError: the notes cannot be listed.
+    """
+    records = led.all_commit_records()
+    present = repo.existing_commits(sorted({r.commit_id for r in records}))
+    noted = repo.notes_map(NOTES_REF)
+    cap = note_bytes(repo.env)
+    return [(c, noted[c][2]) for c in sorted(present) if c in noted and noted[c][2] > cap]
 
 
 def write_missing_notes(repo: Repository, led: Ledger) -> int:

@@ -47,6 +47,8 @@ One module per table or rule set:
 * :mod:`.placement` — where a line sits among its neighbours (a writer's line in its place)
 * :mod:`.starts` — which version a writer's write started from (the nearest by lines)
 * :mod:`.proposal` — a writer's proposal a person modified: which lines stay the writer's
+* :mod:`.replacement` — whether a file is an edit tool's replacements made once more (a
+  derived call id's replay or a new call)
 * :mod:`.renames` — which deleted and added paths of a change are one path renamed
 * :mod:`.boilerplate` — lines every project writes alike: idioms are nobody's evidence alone
 * :mod:`.wholefile` — a file the writer created, moved or copied whole to another path

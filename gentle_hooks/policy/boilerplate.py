@@ -13,7 +13,7 @@ them, beside a distinctive line (A7; rows B2-B6, :func:`boilerplate_keys`).
 =====  ================================================================  ====================
 row    the line (stripped)                                               e.g.
 =====  ================================================================  ====================
-B1     trivial: of a row L1-L5 of :mod:`gentle_hooks.policy.linekeys`     ``import os``
+B1     trivial: of a row L1-L6 of :mod:`gentle_hooks.policy.linekeys`     ``import os``
 B2     a module dunder idiom: names ``__name__``, ``__file__``,           ``__all__ = ["f"]``
        ``__all__``, ``__version__``, ``__doc__`` or ``__author__``
 B3     a logging or command-line setup call: ``getLogger(``,             ``log = getLogger()``
@@ -51,7 +51,7 @@ _READ = re.compile(
 
 
 BOILERPLATE_ROWS: tuple[LineRow, ...] = (
-    LineRow("B1", "trivial (rows L1-L5)", lambda s: trivial_row(s) is not None),
+    LineRow("B1", "trivial (rows L1-L6)", lambda s: trivial_row(s) is not None),
     LineRow("B2", "a module dunder idiom", lambda s: bool(_DUNDER.search(s))),
     LineRow("B3", "a logging or command-line setup call", lambda s: bool(_SETUP.search(s))),
     LineRow("B4", "an entry point run", lambda s: bool(_ENTRY.fullmatch(s))),

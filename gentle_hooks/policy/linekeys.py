@@ -30,7 +30,15 @@ L3     not significant: fewer than :data:`MIN_WORD_CHARS` word characters, or  `
        (never ``f(x)``, ``rm -rf /``)
 L4     every word a keyword, a constant or a number (:data:`COMMON_WORDS`)     ``return None``
 L5     an import or include of a module                                        ``import os``
+L6     one plain name (a lowercase word of at most :data:`MAX_COMMON_WORD`      ``return
+       letters) among keywords, numbers and operators; no string, call or       result``
+       definition
 =====  ======================================================================  ===========
+
+Row L6 holds the lines every function body has (``return result``, ``result = 0``,
+``count += 1``): a human writing their own function shares them with the writer's by
+chance. A compound name (``important_value = 1``), a string or a call keeps a line
+telling.
 
 Three more readings keep a mechanical edit of the writer's lines from making them anonymous:
 
@@ -188,6 +196,13 @@ def code_part(stripped: bytes) -> bytes:
     return stripped.rstrip(b"; \t")
 
 
+def may_have_code_part(stripped: bytes) -> bool:
+    """Whether :func:`code_part` of a stripped line may differ from the line: only a line
+    holding ``#`` or ``//``, or ending with ``;``, can (a stripped line ends with no
+    whitespace). False for most lines, which then skip :func:`code_part` altogether."""
+    return b"#" in stripped or b"//" in stripped or stripped.endswith(b";")
+
+
 def _code_keys(stripped: bytes, significant_only: bool) -> tuple[str, ...]:
     """The key of :func:`code_part` of a stripped line when it differs from the line (so a
     comment or ``;`` appended to the writer's line keeps a key of it, row A2's count made
@@ -210,7 +225,8 @@ def line_keys(data: bytes | None) -> frozenset[str]:
         stripped = line.strip()
         if is_significant(stripped):
             keys.add(stripped_key(stripped))
-        keys.update(_code_keys(stripped, True))
+        if may_have_code_part(stripped):
+            keys.update(_code_keys(stripped, True))
     return frozenset(keys) | joined_keys(data)
 
 
@@ -229,7 +245,8 @@ def any_line_keys(data: bytes | None) -> frozenset[str]:
         stripped = line.strip()
         if stripped:
             keys.add(stripped_key(stripped))
-            keys.update(_code_keys(stripped, False))
+            if may_have_code_part(stripped):
+                keys.update(_code_keys(stripped, False))
     return frozenset(keys) | joined_keys(data)
 
 
@@ -272,6 +289,24 @@ def _common_only(stripped: bytes) -> bool:
     return bool(words) and all(w in COMMON_WORDS or _NUMBER.fullmatch(w) for w in words)
 
 
+_PLAIN_NAME = re.compile(rb"[a-z]{1,%d}" % MAX_COMMON_WORD)
+_QUOTES = re.compile(rb"[\"'`]")
+#: A definition's line: the idiom rows of :mod:`.boilerplate` read it (``def main():``).
+_DEFINES = re.compile(rb"(?:async\s+)?(?:def|fn|func|function|class|struct)\s")
+
+
+def _one_plain_name(stripped: bytes) -> bool:
+    """Row L6: no string literal, no call or command, no definition, and one name other
+    than the common words and numbers, a plain lowercase word (``return result``,
+    ``result = 0``)."""
+    if _QUOTES.search(stripped) or is_action(stripped) or _DEFINES.match(stripped):
+        return False
+    names = {
+        w for w in _WORD.findall(stripped) if w not in COMMON_WORDS and not _NUMBER.fullmatch(w)
+    }
+    return len(names) == 1 and bool(_PLAIN_NAME.fullmatch(next(iter(names))))
+
+
 #: Lines a human writes the same way on their own: never the writer's alone (module table).
 TRIVIAL_ROWS: tuple[LineRow, ...] = (
     LineRow("L1", "blank", lambda s: not s),
@@ -283,6 +318,7 @@ TRIVIAL_ROWS: tuple[LineRow, ...] = (
     ),
     LineRow("L4", "only keywords, constants and numbers", _common_only),
     LineRow("L5", "an import or include of a module", lambda s: bool(_IMPORT.match(s))),
+    LineRow("L6", "one plain name among keywords, numbers and operators", _one_plain_name),
 )
 
 

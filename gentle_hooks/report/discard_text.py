@@ -20,7 +20,7 @@ def discard_lines(paths: Sequence[str], indent: str = "  ") -> list[str]:
     purpose, recorded (SPEC §6 ``discard``). Labelled ``human:``, not ``run:``: it is not a
     step of the writer's way through; it runs exactly as printed from the work tree root,
     where git runs hooks, in any worktree of the clone (a discard there reaches the open
-    work of the others, checked against the files of the worktree it runs in)."""
+    work of the others that its own change carries, checked against its own files)."""
     # off the gates' pass path: only a block renders it
     from gentle_hooks.policy.shellwords import quote
 

@@ -55,7 +55,7 @@ from gentle_hooks.agents import aider, codex, entry_shape, wiring
 from gentle_hooks.agents.runtimes import RUNTIMES, Runtime
 from gentle_hooks.errors import Command, UsageError, cli
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.services.agent_file import file_placements
+from gentle_hooks.services.agent_file import file_placements, named_script
 from gentle_hooks.services.agent_install import (
     SCOPES,
     disabled_by,
@@ -303,9 +303,19 @@ def _placement_check(
                 doc = read_toml(path) if path in tomls else read_hooks(path, rt.wiring)
             except UsageError as exc:
                 return AgentCheck(name, False, exc.message)
-            warnings.append(entry_shape.shape_warning(path, doc or {}, rt))
-            for command, matcher, _ in wiring.placements(doc or {}, rt):
+            warnings += entry_shape.shape_warnings(path, doc or {}, rt)
+            for named, matcher, _ in wiring.placements(doc or {}, rt):
                 project = project or scope == "project"
+                # an entry naming our script (Augment): the recorder is the script's command
+                command, unusable = (
+                    named_script(rt, named) if rt.wiring.names_script(named) else (named, None)
+                )
+                if command is None:
+                    fix = _install(rt, scope, env, run)
+                    check = AgentCheck(
+                        name, False, f"wired in {path} ({scope}), but {unusable}", fix
+                    )
+                    return _marked(check, project)
                 got = reach(command, rt, root, env, run)
                 if got.status in ("missing", "unanswered"):
                     fix = _install(rt, scope, env, run)

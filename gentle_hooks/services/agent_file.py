@@ -19,6 +19,7 @@ Room ``services``. The file is the configuration path of the runtime's row in th
 from __future__ import annotations
 
 import os
+import shlex
 import stat
 from collections.abc import Mapping
 
@@ -33,6 +34,7 @@ from gentle_hooks.services.agent_install import (
     config_path,
     installed_path,
     program_for,
+    scoped_path,
 )
 from gentle_hooks.services.agent_reach import reach
 
@@ -66,9 +68,29 @@ def read_text(path: str) -> str | None:
         raise UsageError(f"{path}: not UTF-8 text; nothing was changed") from None
 
 
-def _runs(path: str, w: Wiring) -> bool:
+def _runs(path: str, mode: int) -> bool:
     """The runtime can run the file: a script must be executable, a module need not be."""
-    return not (w.file_mode & stat.S_IXUSR) or os.access(path, os.X_OK)
+    return not (mode & stat.S_IXUSR) or os.access(path, os.X_OK)
+
+
+#: The mode of a script of ours a settings entry names (:attr:`Wiring.script`).
+SCRIPT_MODE = 0o755
+
+
+def target(w: Wiring, scope: str, root: str | None, env: Mapping[str, str]) -> tuple[str, int, str]:
+    """(path, mode, path relative as :attr:`Wiring.project`/:attr:`Wiring.user`) of the
+    file of ours in ``scope``: the row's script (:attr:`Wiring.script`) when it has one,
+    else its configuration file.
+
+    Raises:
+        UsageError: project scope outside a work tree.
+    """
+    if w.script is not None:
+        if scope == "project" and root is None:
+            raise UsageError("--scope project needs a git work tree: run it inside one")
+        return scoped_path(w, scope, w.script, root, env), SCRIPT_MODE, w.script
+    rel = (w.project if scope == "project" else w.user) or ""
+    return config_path(w, scope, root, env), w.file_mode, rel
 
 
 def _write(path: str, text: str, mode: int) -> None:
@@ -85,19 +107,19 @@ def install_file(rt: Runtime, scope: str, root: str | None, env: Mapping[str, st
     """
     assert rt.wiring is not None
     w = rt.wiring
-    path = config_path(w, scope, root, env)
+    path, mode, _ = target(w, scope, root, env)
     refuse_project_link(path, scope, root)
     program, notes = program_for(scope, env)
     command = record_command(rt.name, program)
     scoped = w.notes + (w.project_notes if scope == "project" else ())
     content = read_text(path)
     if content is None:
-        _write(path, ownfile.render(rt.name, command), w.file_mode)
+        _write(path, ownfile.render(rt.name, command), mode)
         return AgentChange(rt.name, scope, path, "added", command, notes + scoped)
     own = ownfile.owned_command(content, rt.name)
     if own is None:
         theirs = ownfile.recorder_lines(content, rt.name)
-        if theirs and w.file_mode & stat.S_IXUSR:
+        if theirs and mode & stat.S_IXUSR:
             note = f"your own hook file runs the recorder ('{theirs[0]}'); it is left as it is"
             return AgentChange(rt.name, scope, path, "unchanged", theirs[0], (note, *scoped))
         raise UsageError(
@@ -119,11 +141,11 @@ def install_file(rt: Runtime, scope: str, root: str | None, env: Mapping[str, st
         changes += (f"its gentle-hook changed: '{own}' -> '{new}'",)
     if not ownfile.is_current(content, rt.name):
         changes += ("it was the text of a former gentle-hooks: it is now the current one",)
-    if not _runs(path, w):
+    if not _runs(path, mode):
         changes += ("it was not executable: it is now",)
     if not changes:
         return AgentChange(rt.name, scope, path, "unchanged", own, notes + scoped)
-    _write(path, ownfile.render(rt.name, new), w.file_mode)
+    _write(path, ownfile.render(rt.name, new), mode)
     return AgentChange(rt.name, scope, path, "updated", new, changes + notes + scoped)
 
 
@@ -136,8 +158,7 @@ def uninstall_file(
         UsageError: the file there is not a regular file of text.
     """
     assert rt.wiring is not None
-    w = rt.wiring
-    path = config_path(w, scope, root, env)
+    path, _, rel = target(rt.wiring, scope, root, env)
     content = read_text(path)
     if content is None:
         return AgentChange(rt.name, scope, path, "nothing to remove")
@@ -155,7 +176,7 @@ def uninstall_file(
             rt.name, scope, path, "left in place (edited since it was installed: remove it by hand)"
         )
     os.unlink(path)
-    prune(path, (w.project if scope == "project" else w.user) or "")
+    prune(path, rel)
     return AgentChange(rt.name, scope, path, "removed the file", own)
 
 
@@ -169,12 +190,44 @@ def file_placements(
         UsageError: the file there is not a regular file of text.
     """
     assert rt.wiring is not None
-    path = config_path(rt.wiring, scope, root, env)
+    path, mode, _ = target(rt.wiring, scope, root, env)
+    return (path, *script_commands(rt, path, mode))
+
+
+def script_commands(
+    rt: Runtime, path: str, mode: int = SCRIPT_MODE
+) -> tuple[list[str], str | None]:
+    """(the recorder commands the file of ours at ``path`` runs, why the runtime cannot run
+    it or None); no commands when there is no file or it runs none.
+
+    Raises:
+        UsageError: the file there is not a regular file of text.
+    """
     content = read_text(path)
     if content is None:
-        return path, [], None
+        return [], None
     own = ownfile.owned_command(content, rt.name)
     commands = [own] if own is not None else ownfile.recorder_lines(content, rt.name)
-    if commands and not _runs(path, rt.wiring):
-        return path, commands, f"{path} is not executable: the runtime does not run it"
-    return path, commands, None
+    if commands and not _runs(path, mode):
+        return commands, f"{path} is not executable: the runtime does not run it"
+    return commands, None
+
+
+def named_script(rt: Runtime, command: str) -> tuple[str | None, str | None]:
+    """(the recorder command, None) of the script of ours an entry's ``command`` names
+    (:meth:`~gentle_hooks.agents.runtime_rows.Wiring.names_script`), or (None, why the
+    runtime cannot record through it: it is not there, not ours, not a regular file of
+    text, or not executable) for ``doctor``."""
+    named = shlex.split(command)[0]
+    try:
+        commands, cannot = script_commands(rt, named)
+    except UsageError as exc:
+        return None, f"the script it names is unusable: {exc.message}"
+    if cannot is not None:
+        return None, cannot
+    if not commands:
+        gone = not os.path.lexists(named)
+        return None, f"the script it names, {named}, " + (
+            "is not there" if gone else "does not run the recorder"
+        )
+    return commands[0], None

@@ -1,6 +1,7 @@
 """``install --agent NAME``: wire an agent runtime's hook to ``gentle-hook record --from
-NAME`` in its own configuration file (SPEC §7 "Hooks"); the shared reading and writing of
-those files (``uninstall --agent`` is :mod:`gentle_hooks.services.agent_uninstall`).
+NAME`` in its own configuration file (SPEC §7 "Hooks"): the shared reading and writing of
+those files (the install of our entry is :mod:`gentle_hooks.services.agent_entry`'s,
+``uninstall --agent`` is :mod:`gentle_hooks.services.agent_uninstall`).
 
 Room ``services``. The document edits are :mod:`gentle_hooks.agents.wiring`'s; this module
 finds the file for a scope, reads it within bounds (:mod:`gentle_hooks.agents.payload`),
@@ -30,14 +31,13 @@ import shlex
 import sys
 from collections.abc import Mapping
 
-from gentle_hooks.agents import entry_shape, jsonedit, wiring
+from gentle_hooks.agents import jsonedit, wiring
 from gentle_hooks.agents.payload import read_file
-from gentle_hooks.agents.runtimes import Runtime, Wiring, record_command, runtime
+from gentle_hooks.agents.runtimes import Runtime, Wiring
 from gentle_hooks.bounded import write_whole
 from gentle_hooks.errors import UsageError
-from gentle_hooks.services import agent_kept
-from gentle_hooks.services.agent_dirs import make_parents, refuse_project_link
-from gentle_hooks.services.agent_reach import reach, working_program
+from gentle_hooks.services.agent_dirs import make_parents
+from gentle_hooks.services.agent_reach import working_program
 from gentle_hooks.values.frozen import field, frozen
 
 SCOPES = ("project", "user")
@@ -395,75 +395,6 @@ def wiring_of(rt: Runtime) -> Wiring:
     return rt.wiring
 
 
-def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str]) -> AgentChange:
-    """Wire runtime ``name``'s hook in ``scope``: merge our entry into its configuration
-    (created when absent), keep everything else, change nothing when it is there already.
-
-    Raises:
-        UsageError: an unknown scope, a runtime without a hook point, a file that is not
-            plain JSON or not shaped as documented (nothing is changed then).
-    """
-    if scope not in SCOPES:
-        raise UsageError(f"unknown scope {scope!r}: use project or user")
-    rt = runtime(name)
-    w = wiring_of(rt)
-    # a hook that is a file of ours is agent_file.install_file's (the CLI dispatches)
-    assert w.shape != "file", rt.name
-    program, notes = program_for(scope, env)
-    command = record_command(rt.name, program)
-    inline = toml_placements(rt, scope, root, env)
-    if inline:
-        # ours stands inline in a TOML file the runtime reads: never a second copy, and the
-        # TOML file is not rewritten (its comments and layout are the user's)
-        where, standing = inline[0]
-        off = tuple(
-            f"it does not run: disabled by {why}; change that for the recorder to run"
-            for why in disabled_by(w, [standing], root, env)
-        )
-        return AgentChange(
-            rt.name,
-            scope,
-            where,
-            "unchanged",
-            standing,
-            (f"our hook stands inline in {where}; it is left as you wrote it", *off),
-        )
-    # ours in another file it reads (settings.local.json, hooks/*.json): edited there, not added
-    path, loaded = _where_ours(rt, scope, root, env)
-
-    def runs_as_written(before: str) -> bool:
-        # an entry the user spelled their own way ("$CLAUDE_PROJECT_DIR"/.venv/bin/...,
-        # ~/..., cd DIR && ...) that runs, or cannot be checked here, is left alone; the
-        # forms install writes itself (gentle-hook, the path beside this interpreter) and
-        # a program that is not there are retargeted
-        written = wiring.program_words(before)[1]
-        if written in ("gentle-hook", installed_path()):
-            return False
-        return reach(before, rt, root, env).status != "missing"
-
-    try:
-        new, what, changes = wiring.add(
-            loaded.doc if loaded else {}, rt, command, keep=runs_as_written
-        )
-    except wiring.ShapeError as exc:
-        raise UsageError(f"{path}: {exc}; nothing was changed") from None
-    if what != "unchanged" or loaded is None:
-        refuse_project_link(path, scope, root)
-        write_config(path, loaded, new, w, rt.doc)
-        what = "added" if loaded is None else what
-        if what == "added":  # what the file held that uninstall gives back
-            agent_kept.remember(path, loaded.doc if loaded else None, w)
-    running = wiring.commands(new, rt) or [command]
-    off = tuple(
-        f"it does not run: disabled by {why}; change that for the recorder to run"
-        for why in disabled_by(w, running, root, env)
-    )
-    scoped = w.notes + (w.project_notes if scope == "project" else ())
-    warned = tuple(f"warning: {x}" for x in [entry_shape.shape_warning(path, new, rt)] if x)
-    done = changes + warned + off + link_note(path) + notes + scoped
-    return AgentChange(rt.name, scope, path, what, running[0], done)
-
-
 def toml_placements(
     rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]
 ) -> list[tuple[str, str]]:
@@ -478,20 +409,6 @@ def toml_placements(
         doc = read_toml(path)
         out += [(path, command) for command in wiring.commands(doc or {}, rt)]
     return out
-
-
-def _where_ours(
-    rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]
-) -> tuple[str, Loaded | None]:
-    """The file of ``scope`` that holds an entry of ours (the first found), else the one
-    ``install`` writes; with its content."""
-    assert rt.wiring is not None
-    paths = locations(rt.wiring, scope, root, env)
-    for path in paths:
-        loaded = load_for_edit(path, rt.wiring)
-        if loaded is not None and wiring.commands(loaded.doc, rt):
-            return path, loaded
-    return paths[0], load_for_edit(paths[0], rt.wiring)
 
 
 def link_note(path: str) -> tuple[str, ...]:

@@ -312,6 +312,7 @@ def _record_in(
             paths=paths,
             allow_unknown=True,
             proposal=event.proposal if event.edited_by else None,
+            replacements=event.replacements,
             edited=event.edited if event.edited_by else None,
         ),
         env,

@@ -20,7 +20,7 @@ from gentle_hooks.agents.runtimes import Runtime, record_command, runtime
 from gentle_hooks.bounded import write_whole
 from gentle_hooks.services import agent_kept
 from gentle_hooks.services.agent_dirs import prune, refuse_project_link
-from gentle_hooks.services.agent_file import uninstall_file
+from gentle_hooks.services.agent_file import target, uninstall_file
 from gentle_hooks.services.agent_install import (
     AgentChange,
     config_path,
@@ -94,10 +94,14 @@ def _remove_from(rt: Runtime, scope: str, path: str, primary: bool) -> AgentChan
 
 def _as_installed(doc: dict[str, object], rt: Runtime) -> bool:
     """``doc`` is exactly what ``install`` writes into a new file: one entry of ours, its
-    command ``<gentle-hook> record --from NAME`` with no prefix or flag of the user's."""
+    command ``<gentle-hook> record --from NAME`` with no prefix or flag of the user's (or
+    the path of our script, for a runtime whose entry names one)."""
     running = wiring.commands(doc, rt)
     if len(running) != 1:
         return False
+    assert rt.wiring is not None
+    if rt.wiring.names_script(running[0]):
+        return wiring.add({}, rt, running[0])[0] == doc
     tail = " " + record_command(rt.name, "").strip()
     program = running[0][: -len(tail)] if running[0].endswith(tail) else ""
     try:
@@ -115,7 +119,8 @@ def uninstall_agent(
     name: str, scopes: tuple[str, ...], root: str | None, env: Mapping[str, str]
 ) -> list[AgentChange]:
     """Remove our entries of runtime ``name`` from its configuration in each scope; every
-    other entry stays. A file that holds only ours (``own_file``) is removed.
+    other entry stays. A file that holds only ours (``own_file``) is removed, and so is the
+    script our entry named (``Wiring.script``) when it is as install wrote it.
 
     Raises:
         UsageError: a runtime without a hook point; a file that is not plain JSON; a
@@ -130,6 +135,7 @@ def uninstall_agent(
         for path in files or [
             *locations(w, "project", root, env),
             *shadowed(w, "project", root, env),
+            *([target(w, "project", root, env)[0]] if w.script else []),
         ]:
             refuse_project_link(path, "project", root)
     out = []
@@ -153,4 +159,7 @@ def uninstall_agent(
             AgentChange(rt.name, scope, path, "left in place (TOML: remove it by hand)", command)
             for path, command in dict(toml_placements(rt, scope, root, env)).items()
         ]
+        if w.script is not None:  # the script our entry named goes with it
+            script = uninstall_file(rt, scope, root, env)
+            out += [script] if script.what != "nothing to remove" else []
     return out

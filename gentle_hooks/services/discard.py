@@ -2,11 +2,14 @@
 ``gentle-hook discard [PATH...|--all] --reason TEXT``.
 
 Room ``services``. The work tree's live writer entries (open, or taken by a commit not
-pushed yet), and the open ones of the clone's other worktrees (the ledger is shared: a
-change made in linked worktree B carries work recorded in A, and the block in B offers
-this discard), of the named paths (or all of them) stop attributing content to a writer,
-recorded like an override: who, when, which paths and entries, and why. A commit that took
-one keeps its commit record and trailer. Nothing is deleted; the user's files are not touched.
+pushed yet) of the named paths (or all of them), and of the clone's other worktrees only
+the open entries this work tree's own change carries (the ledger is shared: a change made
+in linked worktree B can carry work recorded in A, and the block in B offers this
+discard), stop attributing content to a writer, recorded like an override: who, when,
+which paths and entries, and why. Another worktree's work that this one's change does not
+carry is that worktree's to discard (``--cwd`` names it): a discard run in B never ends
+A's work behind A's back. A commit that took one keeps its commit record and trailer.
+Nothing is deleted; the user's files are not touched.
 
 Only what a human makes alike can be discarded (an edit of row A6 or A7, a removal, a
 binary change): pending work whose own lines (rows A1, A2) this work tree or its index
@@ -19,11 +22,15 @@ the one the discard runs in: another worktree's writer lines stay the writer's t
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import suppress
 
-from gentle_hooks.errors import UsageError
-from gentle_hooks.ledger.records import DiscardRecord
+from gentle_hooks.errors import GitError, UsageError
+from gentle_hooks.git.repository import Repository
+from gentle_hooks.ledger.records import DiscardRecord, WriterEntryRecord
+from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.inputs import validate_label, validate_paths
 from gentle_hooks.policy.shellwords import shown_paths
+from gentle_hooks.services.attribution import carried
 from gentle_hooks.services.record import open_root, open_store
 from gentle_hooks.services.settle import own_lines_kept
 
@@ -32,7 +39,8 @@ def discard(
     cwd: str | None, paths: Sequence[str], everything: bool, reason: str | None
 ) -> DiscardRecord:
     """Discard the pending writer work of ``paths`` (all of it with ``everything``): the
-    work tree's, and the open work of the clone's other worktrees.
+    work tree's, and the open work of the clone's other worktrees that this work tree's
+    change carries (:func:`carried_here`).
 
     Raises:
         UsageError: no reason, paths and ``--all`` together or neither, a bad path, or
@@ -46,16 +54,23 @@ def discard(
     wanted = validate_paths(paths)
     repo, root = open_root(cwd)
     with open_store(repo) as led:
+        live = led.live_entries()
         # taken too: a writer commit not pushed yet can be dropped on purpose; another
-        # worktree's open work too (a commit of its own is that worktree's to drop)
-        live = [e for e in led.live_entries() if e.root == root or e.state == "open"]
+        # worktree's open work only where this work tree's change carries it
+        others = [e for e in live if e.root != root and e.state == "open"]
+        cited = carried_here(repo, led, [e.id for e in others]) if others else set()
+        live = [e for e in live if e.root == root or e.id in cited]
         pending = sorted({e.path for e in live})
         if not pending:
-            raise UsageError("no pending writer work in this work tree: nothing to discard")
+            raise UsageError(
+                "no pending writer work in this work tree: nothing to discard"
+                + (elsewhere_hint(others, wanted) if others else "")
+            )
         unknown = [p for p in wanted if p not in pending]
         if unknown:
             raise UsageError(
                 f"no pending writer work on {', '.join(unknown)} (pending: {', '.join(pending)})"
+                + elsewhere_hint([e for e in others if e.path in unknown], wanted)
             )
         named = [e for e in live if e.path in wanted or everything]
         kept = own_lines_kept(repo, [e for e in named if e.state == "open"])
@@ -66,4 +81,36 @@ def discard(
                 "them the writer's): verify them with the spot check the block names, or take "
                 "them out and discard what is left"
             )
-        return led.discard_entries(root, wanted, repo.ident(), why, others=True)
+        return led.discard_entries(root, wanted, repo.ident(), why, others=sorted(cited))
+
+
+def carried_here(repo: Repository, led: Ledger, ids: Sequence[int]) -> set[int]:
+    """Of the entries ``ids``, those this work tree's change carries: the work tree as
+    ``git add -A`` would stage it, or its index, against ``HEAD`` (what a commit made here
+    would add, as the commit gate reads it).
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    head = repo.head()
+    base = repo.tree_of(head) if head else repo.empty_tree
+    trees = [repo.snapshot_tree()]
+    with suppress(GitError):  # a conflict in progress: the work tree's files are the change
+        trees.append(repo.staged_tree())
+    wanted = set(ids)
+    found: set[int] = set()
+    for tree in dict.fromkeys(trees):
+        found |= {e.id for e in carried(repo, led, repo.tree_delta(base, tree)).entries}
+    return found & wanted
+
+
+def elsewhere_hint(entries: Sequence[WriterEntryRecord], paths: Sequence[str]) -> str:
+    """The tail of the refusal naming the worktrees whose pending work ``entries`` are,
+    which this work tree's change does not carry ("" for none)."""
+    roots = sorted({e.root for e in entries if not paths or e.path in paths})
+    if not roots:
+        return ""
+    return (
+        f"; the writer work pending in {', '.join(shown_paths(roots))} is not in this work "
+        "tree's change: it is that worktree's to discard, run there"
+    )

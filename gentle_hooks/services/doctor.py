@@ -250,31 +250,46 @@ def _scan_ledger(
 def check_notes(repo: Repository) -> list[CheckResult]:
     """Commits this clone recorded whose note is missing under ``refs/notes/gentle-hooks``
     (SPEC §8): CI and the server judge by notes, so such a commit would be blocked there.
-    Fails naming how many and the first, with the command that writes and shares them."""
-    from gentle_hooks.notes.sync import commits_without_notes
+    Fails naming how many and the first, with the command that writes and shares them; and
+    for a recorded commit whose note is over the cap on a note (every gate counts it for
+    nothing), naming it and the git command that removes it, so the note is written again."""
+    from gentle_hooks.git.notes import note_bytes, too_large
+    from gentle_hooks.notes.codec import NOTES_REF
+    from gentle_hooks.notes.sync import commits_without_notes, notes_over_cap
 
     if repo.paths.is_bare:
         return []
-    missing = _scan_ledger(
+    found = _scan_ledger(
         repo,
         "notes",
         "no ledger: no recorded commit needs a note",
-        lambda led: commits_without_notes(repo, led),
+        lambda led: [(commits_without_notes(repo, led), notes_over_cap(repo, led))],
     )
-    if isinstance(missing, CheckResult):
-        return [missing]
-    if not missing:
-        return [CheckResult("notes", True, "every recorded commit has its note")]
-    first = missing[0].commit_id
-    return [
+    if isinstance(found, CheckResult):
+        return [found]
+    [(missing, large)] = found
+    out = [
         CheckResult(
             "notes",
             False,
-            f"{len(missing)} recorded commit(s) without a note (first {first[:12]}); CI and "
-            "the server would block them; write and share them",
+            f"{too_large(c, NOTES_REF, size, note_bytes(repo.env))}: every gate counts it for "
+            f"nothing; remove it (git notes --ref={NOTES_REF} remove {c}), then write it again",
             cli("sync", "push"),
         )
+        for c, size in large[:1]
     ]
+    if missing:
+        first = missing[0].commit_id
+        out.append(
+            CheckResult(
+                "notes",
+                False,
+                f"{len(missing)} recorded commit(s) without a note (first {first[:12]}); CI "
+                "and the server would block them; write and share them",
+                cli("sync", "push"),
+            )
+        )
+    return out or [CheckResult("notes", True, "every recorded commit has its note")]
 
 
 def check_commits(repo: Repository) -> list[CheckResult]:

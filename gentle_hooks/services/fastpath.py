@@ -24,7 +24,7 @@ What each hook checks:
   holds an agent's identity word (its trailer), and the ledger holds nothing pending;
 * post-commit: the ledger holds nothing pending;
 * commit-msg: the message file is a readable regular file of at most the read cap, with no
-  marker word in it.
+  marker word in it, and the ledger holds nothing pending (its writer trailer).
 
 The other hooks (pre-push, pre-receive, post-rewrite) always start Python.
 """
@@ -286,13 +286,20 @@ def _recorder_check() -> str:
 
 
 def _message_check() -> str:
+    # commit-msg also puts back a writer's trailer the editor took out
+    # (:func:`gentle_hooks.hooks.trailers.restore_trailers`): a message with no marker word
+    # passes only while the ledger holds nothing pending and no ended writer blob is staged
     return (
-        _SMALL
+        _LEDGER_IDLE
+        + _SMALL
+        + _ENDED
         + f"""\
     gh_idle() {{
         [ $# -ge 1 ] && gh_small "$1" || return 1
         LC_ALL=C grep -q -E -e '{message_pattern()}' -- "$gh_f" >/dev/null 2>&1
-        [ $? -eq 1 ]
+        [ $? -eq 1 ] || return 1
+        gh_i=
+        gh_where && gh_ledger_idle "$gh_common" && gh_ended "$gh_i"
     }}
 """
     )

@@ -22,6 +22,7 @@ from gentle_hooks.ledger.sqlite_file import StoreError
 from gentle_hooks.policy.attribution import writer_delta
 from gentle_hooks.policy.inputs import validate_label, validate_paths
 from gentle_hooks.policy.proposal import person_start
+from gentle_hooks.policy.replacement import is_replaced_again
 from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.services.attribution import entries_for_write
 from gentle_hooks.services.record import Recorded, open_root, open_store
@@ -56,6 +57,10 @@ class MutationRequest:
             (:func:`gentle_hooks.policy.proposal.person_start`); None otherwise.
         edited: with ``proposal``, the content the person left (None: unknown, so no line
             is the person's).
+        replacements: the text replacements ``(old, new)`` the call made in its one path
+            (:attr:`gentle_hooks.agents.event.RuntimeEvent.replacements`): a derived id
+            recorded already is a new call when they explain the file
+            (:func:`repeated_edit`).
     """
 
     cwd: str | None = None
@@ -69,6 +74,7 @@ class MutationRequest:
     here_paths: tuple[str, ...] = ()
     proposal: str | None = None
     edited: str | None = None
+    replacements: tuple[tuple[str, str], ...] = ()
 
 
 def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
@@ -76,17 +82,19 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
 
     Recording is idempotent, so a caller that saw no acknowledgement (its output could not
     be written: a full disk, a closed descriptor; the row is durable before anything is
-    printed) retries safely: a tool call already recorded (same source, session and call
-    id; a derived id whose earlier work has all ended names another call:
-    :func:`ended_derived`), or the same writer (model, effort, source, session) naming the
-    same paths again while its mutation is still pending and no path differs from that
-    write, is stored once; the result then has ``replayed`` set and a note saying it was
-    already recorded. When another process holds the ledger's write lock past the wait,
-    the mutation is appended to the spool instead (durable; the next command that opens
-    the ledger folds it in) and the result has ``spooled`` set; so it is when the held
-    lock refuses even the ledger's open (any lock kind: SQLite's EXCLUSIVE locking mode
-    keeps readers out too), and when a stale rollback journal refuses it (the reason then
-    names the journal and its fix).
+    printed) retries safely: a tool call already recorded (same source, session and call id;
+    a derived id whose earlier work has all ended names another call: :func:`ended_derived`,
+    and so does one whose file is the earlier call's result with the same replacements made
+    once more: :func:`repeated_edit`), or the same writer (model, effort, source, session)
+    naming the same paths again while its mutation is still pending and no path differs from
+    that write, is stored once; the result then has ``replayed`` set and a note saying it
+    was already recorded. When another process holds the ledger's write lock past the wait,
+    the mutation is appended to the spool instead (durable; the next command that opens the
+    ledger folds it in) and the result has ``spooled`` set, whichever read or write after
+    the open the lock stopped (one stopped before the write was measured is measured from
+    git alone, as for a refused open); so it is when the held lock refuses even the ledger's
+    open (any lock kind: SQLite's EXCLUSIVE locking mode keeps readers out too), and when a
+    stale rollback journal refuses it (the reason then names the journal and its fix).
 
     Raises:
         UsageError: missing model or effort (flag and environment), a bad label, or an
@@ -124,28 +132,45 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             raise
         rec = PendingMutation(root, model, effort_value, source, session_id, tool_call_id, paths)
         return _spooled_unopened(repo, rec, exc)
+    measured: list[WriterEntryRecord] | None = None
     with led:
-        earlier = led.mutation_for_call(source, session_id, tool_call_id) if tool_call_id else None
-        while earlier is not None and tool_call_id and ended_derived(repo, led, earlier):
-            # the same call made again once the first one's work ended: a new call
-            tool_call_id = f"{earlier.tool_call_id}+{earlier.id}"
-            earlier = led.mutation_for_call(source, session_id, tool_call_id)
-        if earlier is not None:  # a replayed tool call records once (SPEC §6)
-            return Recorded(led.path, earlier, notes=(replay_note(earlier),), replayed=True)
-        entries = entries_for_write(repo, led, root, paths)
-        proposed = _utf8(req.proposal) if len(paths) == 1 else None
-        if proposed is not None:
-            entries = confined(repo, entries, proposed, _utf8(req.edited) or b"")
-        rec = PendingMutation(root, model, effort_value, source, session_id, tool_call_id, paths)
-        again = None if entries or tool_call_id else led.last_pending_mutation(root)
-        if again is not None and same_write(again, rec, repo, led):
-            return Recorded(led.path, again, notes=(retry_note(again),), replayed=True)
         try:
+            earlier = (
+                led.mutation_for_call(source, session_id, tool_call_id) if tool_call_id else None
+            )
+            while (
+                earlier is not None and tool_call_id and is_new_call(repo, led, earlier, req, paths)
+            ):
+                # the same call made again (its first one's work ended, or the same edit
+                # made once more): a new call, judged next against the latest call of that id
+                tool_call_id = f"{earlier.tool_call_id}+{earlier.id}"
+                earlier = led.mutation_for_call(source, session_id, tool_call_id)
+            if earlier is not None:  # a replayed tool call records once (SPEC §6)
+                return Recorded(led.path, earlier, notes=(replay_note(earlier),), replayed=True)
+            entries = entries_for_write(repo, led, root, paths)
+            proposed = _utf8(req.proposal) if len(paths) == 1 else None
+            if proposed is not None:
+                entries = confined(repo, entries, proposed, _utf8(req.edited) or b"")
+            measured = entries
+            rec = PendingMutation(
+                root, model, effort_value, source, session_id, tool_call_id, paths
+            )
+            again = None if entries or tool_call_id else led.last_pending_mutation(root)
+            if again is not None and same_write(again, rec, repo, led):
+                return Recorded(led.path, again, notes=(retry_note(again),), replayed=True)
             stored, kept, new = led.add_mutation_once(rec, entries)
         except StoreError as exc:
             if not exc.busy:
                 raise
-            return _spooled(led.path, rec, entries, exc)
+            # another process took the write lock after the open (or a lock kept a read
+            # out): whichever statement it stopped, the mutation is kept in the spool; one
+            # stopped before the write was measured is measured from git alone
+            rec = PendingMutation(
+                root, model, effort_value, source, session_id, tool_call_id, paths
+            )
+            if measured is None:
+                measured = entries_for_write(repo, None, root, paths)
+            return _spooled(led.path, rec, measured, exc)
         if not new:
             return Recorded(led.path, stored, notes=(replay_note(stored),), replayed=True)
         notes = (
@@ -226,6 +251,66 @@ def ended_derived(repo: Repository, led: Ledger, earlier: PendingMutation) -> bo
     entries = led.entries_of_mutation(earlier.id)
     live = [e for e in entries if e.state not in ENDED_STATES]
     return bool(entries) and not (live and delivered_left_out(repo, led, live))
+
+
+def is_new_call(
+    repo: Repository,
+    led: Ledger,
+    earlier: PendingMutation,
+    req: MutationRequest,
+    paths: tuple[str, ...],
+) -> bool:
+    """Whether a call whose id matches ``earlier``'s is another call: a later call of the
+    same derived id was recorded (the next one is judged then), :func:`ended_derived`, or
+    :func:`repeated_edit`.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read or written.
+    """
+    if not (earlier.tool_call_id or "").startswith("derived:"):
+        return False
+    later = f"{earlier.tool_call_id}+{earlier.id}"
+    return (
+        led.mutation_for_call(earlier.source, earlier.session_id, later) is not None
+        or ended_derived(repo, led, earlier)
+        or repeated_edit(repo, led, earlier, req.replacements, paths)
+    )
+
+
+def repeated_edit(
+    repo: Repository,
+    led: Ledger,
+    earlier: PendingMutation,
+    replacements: tuple[tuple[str, str], ...],
+    paths: tuple[str, ...],
+) -> bool:
+    """Whether a call with ``earlier``'s derived id is the same edit made once more (two
+    identical replacements in one generation: Cursor, Kiro, Augment): ``earlier`` recorded
+    one live entry, of the one path written now, and that path now holds what the entry
+    recorded with ``replacements`` applied once more
+    (:func:`~gentle_hooks.policy.replacement.is_replaced_again`). The file as the entry left
+    it is a replay; any other content (a person edited the file since) is not explained by
+    the call, and is never recorded as the writer's: a replay too.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    if not replacements:
+        return False
+    entries = [e for e in led.entries_of_mutation(earlier.id) if e.state not in ENDED_STATES]
+    if len(entries) != 1 or entries[0].blob is None or paths != (entries[0].path,):
+        return False
+    recorded = entries[0].blob
+    now = repo.hash_worktree(paths).get(paths[0])
+    if now is None or now == recorded:
+        return False
+    contents = repo.read_blobs([recorded, now])
+    try:
+        before = contents[recorded].decode("utf-8")
+        after = contents[now].decode("utf-8")
+    except (KeyError, UnicodeDecodeError):  # a blob gone, or not text: no edit explains it
+        return False
+    return is_replaced_again(before, after, replacements)
 
 
 def confined(

@@ -11,4 +11,6 @@ Room ``values``. Standard library only; no I/O, no clock, no environment.
 * :mod:`.binding` — which candidate a command binds to (snapshot, staged, committed).
 * :mod:`.json` — the type of a JSON value built for output (annotations only).
 * :mod:`.ruled` — a stored reason without its leading rule id, for the lines people read.
+* :mod:`.bound` — a time bound the environment may only lower (the hook's and the
+  ``-G`` scan's), importing nothing.
 """

@@ -11,8 +11,11 @@
 * A block never offers ``discard`` for a path whose staged content is the writer's blob
   byte for byte (discarding would launder it): the verification steps only.
 * A block in a linked worktree offers the ``discard`` that works pasted there (it reaches
-  the open work of the writer's worktree, checked against the files where it runs), and
-  ``discard --all`` there does the same; the writer's own lines in A stay the writer's.
+  the open work of the writer's worktree that the change there carries, checked against the
+  files where it runs), and ``discard --all`` there does the same; the writer's own lines in
+  A stay the writer's, and A's commit of them carries the writer's trailer.
+* A discard in B never reaches A's work that B's change does not carry: it is A's to
+  discard.
 """
 
 from __future__ import annotations
@@ -180,10 +183,47 @@ def test_a_discard_pasted_in_b_works_while_the_writers_own_lines_stay_in_a(
     w.report("--staged")
     w.spot_check("--staged")
     assert w.git("commit", "-qm", "writer work in A").code == 0
+    # the commit holds the writer's own lines: delegated, so its message says so too
+    assert w.ok("log", "-1", "--format=%(trailers:key=Gentle-Writer)").strip() == (
+        "Gentle-Writer: o4-mini/low"
+    )
     pushed = w.git("push", "origin", "main")
     assert pushed.code == 0, pushed
     note = w.ok("notes", "--ref", "gentle-hooks", "show", "HEAD")
     assert '"kind":"writer"' in note and '"hook":"discard"' in note, note
+
+
+def test_a_discard_in_b_leaves_the_work_of_a_that_bs_change_does_not_carry(
+    served: World,
+) -> None:
+    """Writer work pending in worktree A; linked worktree B changes nothing of it. A
+    ``discard`` run in B (``--all``, or naming A's path) is refused in one line naming A
+    (it is A's to discard), and A's work stays open: A's commit of it is blocked until
+    spot-checked and then carries the ``Gentle-Writer`` trailer like any delegated commit
+    (a discard in B marked A's work discarded: A's commit got no trailer)."""
+    w = served
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    w.write("README.md", "B's own notes\n", cwd=b)
+    w.delegate(text=WRITER)
+    for named in (["--all"], ["--", "src/app.py"]):
+        r = w.gh("discard", "--reason", "not mine", *named, cwd=b)
+        assert r.code == 2 and r.out == "", r
+        assert len(r.err.splitlines()) == 1 and str(w.work) in r.err, r
+        assert "is not in this work tree's change" in r.err, r
+    assert w.ledger("SELECT state FROM writer_entry") == [("open",)]
+    assert w.ledger("SELECT COUNT(*) FROM discard") == [(0,)]
+    blocked = w.git("commit", "-qam", "writer work in A")
+    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.err, blocked
+    w.ok("add", "-A")
+    w.report("--staged")
+    w.spot_check("--staged")
+    assert w.git("commit", "-qm", "writer work in A").code == 0
+    assert w.ok("log", "-1", "--format=%(trailers:key=Gentle-Writer)").strip() == (
+        "Gentle-Writer: o4-mini/low"
+    )
+    assert w.git("push", "origin", "main").code == 0
+    assert w.remote_ref("main") == w.rev("HEAD")
 
 
 def test_discard_all_in_b_names_the_work_a_block_there_cites(served: World) -> None:

@@ -255,6 +255,10 @@ _RUN_ABOVE = {
 
 #: Blocks not run here, by (page, heading, block index), each with why.
 _NOT_RUN = {
+    ("docs/agents/augment.md", "## Wire it", 1): (
+        "the script install writes, shown as written: Auggie runs it with a hook's JSON on "
+        "stdin (tests/integration/test_augment_script.py runs it so)"
+    ),
     ("README.md", "## Quick start", 1): "runs this project's whole test suite",
     ("docs/robustness.md", "## Tests and fuzzing", 0): (
         "the maintainers' long fuzz runs (30 and 5 minutes); tests/integration/"

@@ -53,7 +53,15 @@ def test_a_settings_file_of_the_documented_shape_gets_no_warning(repo: Path) -> 
     path = repo / ".claude" / "settings.json"
     path.parent.mkdir()
     stop = {"hooks": [{"type": "command", "command": "notify"}]}
-    path.write_text(json.dumps({"hooks": {"PostToolUse": [WRITES], "Stop": [stop]}}))
+    others = {
+        "$schema": "https://json.schemastore.org/claude-code-settings.json",
+        "permissions": {"allow": ["Bash(npm run test)"]},
+        "env": {"FOO": "bar"},
+        "model": "claude-sonnet-4-5",
+        "effortLevel": "high",
+        "disableAllHooks": False,
+    }
+    path.write_text(json.dumps({**others, "hooks": {"PostToolUse": [WRITES], "Stop": [stop]}}))
     proc = gh(repo, "doctor", "--json", env=WITH_GH)
     check = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}["agent: claude-code"]
     assert "warning" not in check["detail"]
@@ -78,3 +86,60 @@ def test_a_settings_file_starting_with_a_byte_order_mark_is_refused_naming_it(
     proc = gh(repo, "doctor", "--json", env=WITH_GH)
     check = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}["agent: claude-code"]
     assert (check["ok"], check["detail"]) == (False, said)
+
+
+@pytest.mark.parametrize(
+    ("settings", "warning"),
+    [
+        (
+            {"disableAllHooks": "true", "effortLevel": "turbo"},
+            'disableAllHooks is "true", not a boolean; effortLevel is "turbo", not one of low, '
+            "medium, high, xhigh (docs/agents/claude-code.md); Claude Code may reject the file "
+            "or ignore those settings",
+        ),
+        (
+            {"allowManagedHooksOnly": 1},
+            "allowManagedHooksOnly is a JSON number, not a boolean (docs/agents/claude-code.md); "
+            "Claude Code may reject the file or ignore those settings",
+        ),
+    ],
+)
+def test_a_setting_gentle_hooks_reads_of_another_shape_is_warned_about(
+    settings: dict[str, object], warning: str, repo: Path
+) -> None:
+    """disableAllHooks, allowManagedHooksOnly and effortLevel are read (doctor, the
+    recorder): a value Claude Code does not document is named, never a failure."""
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps({**settings, "hooks": {"PostToolUse": [WRITES]}}))
+    proc = gh(repo, "doctor", "--json", env=WITH_GH)
+    check = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}["agent: claude-code"]
+    assert check["ok"] is True
+    assert check["detail"].endswith(f"; warning: {path}: {warning}")
+    proc = gh(repo, "install", "--agent", "claude-code", env=WITH_GH)
+    assert proc.returncode == 0, proc.stderr
+    assert f"note: warning: {path}: {warning}" in proc.stdout.splitlines()
+
+
+def test_top_level_settings_claude_code_does_not_document_are_warned_about(repo: Path) -> None:
+    """A misspelt key sets nothing: doctor and install name it (the first five), and still
+    pass; the file is left as it is."""
+    path = repo / ".claude" / "settings.json"
+    path.parent.mkdir()
+    odd = ["disableAllhooks", "efortLevel", "a\nb", "k4", "k5", "k6", "k7"]
+    before = json.dumps({"model": "opus", **dict.fromkeys(odd, True)})
+    path.write_text(before)
+    warning = (
+        f"{path} has top-level settings Claude Code does not document "
+        "(docs/agents/claude-code.md): disableAllhooks, efortLevel, a\\x0ab, k4, k5 and 2 "
+        "more; a misspelt name sets nothing"
+    )
+    proc = gh(repo, "install", "--agent", "claude-code", env=WITH_GH)
+    assert proc.returncode == 0, proc.stderr
+    assert f"note: warning: {warning}" in proc.stdout.splitlines()
+    doc = json.loads(path.read_text())
+    assert {k: doc[k] for k in odd} == dict.fromkeys(odd, True)
+    proc = gh(repo, "doctor", "--json", env=WITH_GH)
+    check = {c["name"]: c for c in json.loads(proc.stdout)["checks"]}["agent: claude-code"]
+    assert check["ok"] is True
+    assert check["detail"].endswith(f"; warning: {warning}")

@@ -426,6 +426,12 @@ TRIVIAL = [
     ("L5", b"use std::io;"),
     ("L5", b"package main"),
     ("L5", b"require 'json'"),
+    ("L6", b"return result"),
+    ("L6", b"result = 0"),
+    ("L6", b"count += 1"),
+    ("L6", b"total = total + 1"),
+    ("L6", b"return items[0]"),
+    ("L6", b"self.result = result"),
     (None, b'subprocess.run("curl x|sh", shell=True)'),
     (None, b"return os.getcwd()"),
     (None, b"token = read_token(event)"),
@@ -441,13 +447,17 @@ TRIVIAL = [
     (None, b"f(x)"),
     (None, b"run()"),
     (None, b"x = f(0)"),
+    (None, b"result = x * 2"),
+    (None, b'result = "admin"'),
+    (None, b"raise ValueError"),
+    (None, b"return target_url"),
 ]
 
 
 @pytest.mark.parametrize(("row", "line"), TRIVIAL, ids=[f"{r}: {ln!r}" for r, ln in TRIVIAL])
 def test_trivial_rows(row: str | None, line: bytes) -> None:
     assert trivial_row(line) == row
-    assert [r.id for r in TRIVIAL_ROWS] == ["L1", "L2", "L3", "L4", "L5"]
+    assert [r.id for r in TRIVIAL_ROWS] == ["L1", "L2", "L3", "L4", "L5", "L6"]
 
 
 @pytest.mark.parametrize(("row", "line"), [t for t in TRIVIAL if t[0]], ids=lambda v: repr(v))

@@ -21,7 +21,7 @@ def test_every_fast_path_that_reads_the_ledger_carries_the_generated_rule() -> N
     for hook, kind in FAST_HOOKS.items():
         block = fast_block(hook, True, "exec python")
         assert block is not None
-        assert (rule in block) == (kind in ("commit", "ledger", "recorder")), hook
+        assert (rule in block) == (kind in ("commit", "ledger", "recorder", "message")), hook
     for row_id, _, _, _ in IDLE_ROWS:
         assert row_id  # every row is named
 

@@ -313,6 +313,21 @@ def test_discard_abandons_open_entries_on_purpose(db: str) -> None:
         assert everything.entries == (f.id,) and led.live_entries() == []
 
 
+def test_discard_reaches_only_the_named_open_entries_of_other_worktrees(db: str) -> None:
+    """A discard in /a ends /b's open work only where its ids are named (what /a's change
+    carries), never the rest of /b's."""
+    with Ledger.open(db) as led:
+        _, (f, g) = led.add_mutation(
+            PendingMutation(root="/b", model="m", effort="low"),
+            [_entry("/b", "f.py"), _entry("/b", "g.py")],
+        )
+        rec = led.discard_entries("/a", [], "Ann <a@x>", "my own edit", others=[f.id])
+        assert rec.entries == (f.id,)
+        assert [e.id for e in led.live_entries()] == [g.id]
+        assert led.discard_entries("/a", [], "Ann <a@x>", "again").entries == ()
+        assert [e.id for e in led.live_entries()] == [g.id]
+
+
 def test_discard_abandons_taken_entries_too(db: str) -> None:
     """A writer commit not pushed yet (its entry taken) can be dropped on purpose."""
     with Ledger.open(db) as led:

@@ -4,8 +4,10 @@ appends to the writer's line does not hide it (SPEC §3 "Attribution follows con
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from gentle_hooks.policy.linekeys import any_line_keys, code_part, line_keys
+from gentle_hooks.policy.linekeys import any_line_keys, code_part, line_keys, may_have_code_part
 
 #: (line, its code part): a trailing comment after whitespace and outside quotes, and trailing
 #: ``;``, are not the code (refuter r13z: ``ruff --add-noqa`` on the writer's lines).
@@ -34,3 +36,13 @@ def test_a_comment_appended_keeps_the_lines_key() -> None:
     plain = b"    os.system(cmd)\n"
     assert line_keys(plain) <= line_keys(b"    os.system(cmd)  # noqa: S605\n")
     assert line_keys(plain) <= any_line_keys(b"    os.system(cmd);\n")
+
+
+@given(st.binary(max_size=40).map(bytes.strip) | st.sampled_from([c[0] for c in CODE_PARTS]))
+def test_only_a_line_with_a_comment_mark_or_a_trailing_semicolon_has_a_code_part(
+    stripped: bytes,
+) -> None:
+    """line_keys and any_line_keys skip code_part for a line may_have_code_part rules out:
+    code_part leaves such a line as it is."""
+    if not may_have_code_part(stripped):
+        assert code_part(stripped) == stripped

@@ -1,0 +1,166 @@
+"""``install --agent NAME`` for a runtime whose hook is an entry in its JSON configuration
+(SPEC §7 "Hooks"): merge our entry, keep everything else, say what changed.
+
+Room ``services``. The reading and writing of those files is
+:mod:`gentle_hooks.services.agent_install`'s; the document edits are
+:mod:`gentle_hooks.agents.wiring`'s.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Mapping
+
+from gentle_hooks.agents import entry_shape, wiring
+from gentle_hooks.agents.runtimes import Runtime, record_command, runtime
+from gentle_hooks.errors import UsageError
+from gentle_hooks.services import agent_kept
+from gentle_hooks.services.agent_dirs import prune, refuse_project_link
+from gentle_hooks.services.agent_file import install_file
+from gentle_hooks.services.agent_install import (
+    SCOPES,
+    AgentChange,
+    Loaded,
+    disabled_by,
+    installed_path,
+    link_note,
+    load_for_edit,
+    locations,
+    program_for,
+    toml_placements,
+    wiring_of,
+    write_config,
+)
+from gentle_hooks.services.agent_reach import reach
+from gentle_hooks.values.frozen import replace
+
+
+def install_agent(name: str, scope: str, root: str | None, env: Mapping[str, str]) -> AgentChange:
+    """Wire runtime ``name``'s hook in ``scope``: merge our entry into its configuration
+    (created when absent), keep everything else, change nothing when it is there already.
+
+    Raises:
+        UsageError: an unknown scope, a runtime without a hook point, a file that is not
+            plain JSON or not shaped as documented (nothing is changed then).
+    """
+    if scope not in SCOPES:
+        raise UsageError(f"unknown scope {scope!r}: use project or user")
+    rt = runtime(name)
+    w = wiring_of(rt)
+    # a hook that is a file of ours is agent_file.install_file's (the CLI dispatches)
+    assert w.shape != "file", rt.name
+    if w.script is not None:
+        return _with_script(rt, scope, root, env)
+    program, notes = program_for(scope, env)
+    return _install_entry(rt, scope, root, env, record_command(rt.name, program), notes)
+
+
+def _with_script(rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]) -> AgentChange:
+    """``install --agent`` of a runtime whose entry names a script of ours
+    (:attr:`~gentle_hooks.agents.runtime_rows.Wiring.script`): the script first
+    (:func:`~gentle_hooks.services.agent_file.install_file`: executable, never through a
+    link out of the repository, never over a file of the user's), then the entry naming its
+    absolute path. A script just written is removed again when the entry cannot be (the
+    configuration is not the JSON the runtime reads): nothing is changed then.
+
+    Raises:
+        UsageError: as :func:`~gentle_hooks.services.agent_file.install_file` and
+            :func:`install_agent`.
+    """
+    assert rt.wiring is not None and rt.wiring.script is not None
+    script = install_file(rt, scope, root, env)
+    try:
+        change = _install_entry(rt, scope, root, env, shlex.quote(script.path), ())
+    except UsageError:
+        if script.what == "added":
+            os.unlink(script.path)
+            prune(script.path, rt.wiring.script)
+        raise
+    said = f"{script.path}: {script.what}, running '{script.command}'"
+    what = "updated" if change.what == "unchanged" and script.what != "unchanged" else change.what
+    notes = tuple(dict.fromkeys((said, *script.notes, *change.notes)))
+    return replace(change, what=what, notes=notes)
+
+
+def _install_entry(
+    rt: Runtime,
+    scope: str,
+    root: str | None,
+    env: Mapping[str, str],
+    command: str,
+    notes: tuple[str, ...],
+) -> AgentChange:
+    """Merge our entry running ``command`` into the runtime's configuration of ``scope``
+    (:func:`install_agent`; ``notes``: what the choice of ``command`` leaves to say).
+
+    Raises:
+        UsageError: a file that is not plain JSON or not shaped as documented.
+    """
+    assert rt.wiring is not None
+    w = rt.wiring
+    inline = toml_placements(rt, scope, root, env)
+    if inline:
+        # ours stands inline in a TOML file the runtime reads: never a second copy, and the
+        # TOML file is not rewritten (its comments and layout are the user's)
+        where, standing = inline[0]
+        off = tuple(
+            f"it does not run: disabled by {why}; change that for the recorder to run"
+            for why in disabled_by(w, [standing], root, env)
+        )
+        return AgentChange(
+            rt.name,
+            scope,
+            where,
+            "unchanged",
+            standing,
+            (f"our hook stands inline in {where}; it is left as you wrote it", *off),
+        )
+    # ours in another file it reads (settings.local.json, hooks/*.json): edited there, not added
+    path, loaded = _where_ours(rt, scope, root, env)
+
+    def runs_as_written(before: str) -> bool:
+        # an entry the user spelled their own way ("$CLAUDE_PROJECT_DIR"/.venv/bin/...,
+        # ~/..., cd DIR && ...) that runs, or cannot be checked here, is left alone; the
+        # forms install writes itself (gentle-hook, the path beside this interpreter) and
+        # a program that is not there are retargeted
+        written = wiring.program_words(before)[1]
+        if written in ("gentle-hook", installed_path()):
+            return False
+        return reach(before, rt, root, env).status != "missing"
+
+    try:
+        new, what, changes = wiring.add(
+            loaded.doc if loaded else {}, rt, command, keep=runs_as_written
+        )
+    except wiring.ShapeError as exc:
+        raise UsageError(f"{path}: {exc}; nothing was changed") from None
+    if what != "unchanged" or loaded is None:
+        refuse_project_link(path, scope, root)
+        write_config(path, loaded, new, w, rt.doc)
+        what = "added" if loaded is None else what
+        if what == "added":  # what the file held that uninstall gives back
+            agent_kept.remember(path, loaded.doc if loaded else None, w)
+    running = wiring.commands(new, rt) or [command]
+    off = tuple(
+        f"it does not run: disabled by {why}; change that for the recorder to run"
+        for why in disabled_by(w, running, root, env)
+    )
+    scoped = w.notes + (w.project_notes if scope == "project" else ())
+    warned = tuple(f"warning: {x}" for x in entry_shape.shape_warnings(path, new, rt))
+    done = changes + warned + off + link_note(path) + notes + scoped
+    return AgentChange(rt.name, scope, path, what, running[0], done)
+
+
+def _where_ours(
+    rt: Runtime, scope: str, root: str | None, env: Mapping[str, str]
+) -> tuple[str, Loaded | None]:
+    """The file of ``scope`` that holds an entry of ours (the first found), else the one
+    ``install`` writes; with its content."""
+    assert rt.wiring is not None
+    paths = locations(rt.wiring, scope, root, env)
+    for path in paths:
+        loaded = load_for_edit(path, rt.wiring)
+        if loaded is not None and wiring.commands(loaded.doc, rt):
+            return path, loaded
+    return paths[0], load_for_edit(paths[0], rt.wiring)
