@@ -19,6 +19,8 @@ One module per table or rule set:
   joined by ``&&``
 * :mod:`.checkdefs` — which files define what a verifier's check runs (the script, the
   Makefile, ``package.json``'s scripts, a test runner's configuration)
+* :mod:`.importable` — which file names Python imports as a module (``NAME.py``, a
+  sourceless ``NAME.pyc``, an extension ``NAME.*.so``)
 * :mod:`.loadenv` — which of a brief's variables change what a runner or the interpreter
   loads (PYTEST_PLUGINS, NODE_OPTIONS, LD_PRELOAD...)
 * :mod:`.reach` — which words of a verifier's check reach outside the clean room (an

@@ -49,6 +49,7 @@ import posixpath
 import re
 import sys
 
+from gentle_hooks.policy.importable import module_name
 from gentle_hooks.policy.shell import Group, ShellList, Simple, parse_line, words_of
 from gentle_hooks.policy.wrappers import SHELLS, shell_script, unwrap
 from gentle_hooks.values.frozen import frozen
@@ -61,12 +62,15 @@ Part = tuple[str, ...]
 
 @frozen
 class FileRule:
-    """Files that define a check: by base name anywhere in the tree (``names``, or a name
-    ending in one of ``suffixes``), and the ``parts`` of them that do (empty: all of it)."""
+    """Files that define a check: by base name anywhere in the tree (``names``, a name
+    ending in one of ``suffixes``, or a file Python imports as one of ``modules``:
+    :func:`~gentle_hooks.policy.importable.module_name`), and the ``parts`` of them that do
+    (empty: all of it)."""
 
     names: tuple[str, ...]
     suffixes: tuple[str, ...] = ()
     parts: tuple[Part, ...] = ()
+    modules: tuple[str, ...] = ()
 
 
 @frozen
@@ -90,14 +94,14 @@ _PYTEST = FileRule(
     (
         *("pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "pyproject.toml"),
         *("tox.ini", "setup.cfg", "conftest.py"),
-        # Python imports these at start-up from any PYTHONPATH entry (a brief's
-        # {"PYTHONPATH": "src"}): code that runs before pytest, as a plugin would
-        *("sitecustomize.py", "usercustomize.py"),
     ),
     parts=(
         *(("toml", "tool", "pytest"), ("toml", "pytest")),
         *(("ini", "pytest"), ("ini", "tool:pytest")),
     ),
+    # Python imports these at start-up from any PYTHONPATH entry (a brief's
+    # {"PYTHONPATH": "src"}), a sourceless .pyc too: code that runs before pytest
+    modules=("sitecustomize", "usercustomize"),
 )
 _JS_CONFIG = tuple(
     f"{tool}.config.{ext}" for tool in ("jest", "vitest") for ext in ("js", "ts", "mjs", "cjs")
@@ -264,14 +268,15 @@ def _shadow(cwd: str | None, module: str) -> Source:
 
 
 def shadows(source: Source, path: str) -> bool:
-    """Whether the tree's ``path`` is a Python file Python would import, from the directory
-    ``source.where`` (None: any), as one of ``source.modules``: ``NAME.py`` there, or a
-    ``.py`` file below a ``NAME/`` directory there (a package, or a namespace portion:
-    counted too); for a standard-library name only ``NAME.py``, ``NAME/__init__.py`` and
-    ``NAME/__main__.py`` (a directory without ``__init__.py`` never hides a module found
+    """Whether the tree's ``path`` is a file Python would import, from the directory
+    ``source.where`` (None: any), as one of ``source.modules``: ``NAME.py``, ``NAME.pyc``,
+    ``NAME.*.so``... there (:func:`~gentle_hooks.policy.importable.module_name`), or such a
+    file below a ``NAME/`` directory there (a package, or a namespace portion: counted
+    too); for a standard-library name only ``NAME.*``, ``NAME/__init__.*`` and
+    ``NAME/__main__.*`` (a directory without ``__init__`` never hides a module found
     further along ``sys.path``, and ``code/``, ``types/`` are common directories)."""
     assert source.modules is not None
-    if not path.endswith(".py"):
+    if module_name(path.rsplit("/", 1)[-1]) is None:
         return False
     parts = path.split("/")
     if source.where is None:
@@ -283,10 +288,11 @@ def shadows(source: Source, path: str) -> bool:
         starts = range(len(where), len(where) + 1)
     for start in starts:
         rest = parts[start:]
-        name = rest[0] if len(rest) > 1 else rest[0][: -len(".py")]
+        name = rest[0] if len(rest) > 1 else module_name(rest[0])
         if name in source.modules:
             return True
-        if name in sys.stdlib_module_names and rest[1:] in ([], ["__init__.py"], ["__main__.py"]):
+        inner = [module_name(rest[1])] if len(rest) == 2 else rest[1:]
+        if name in sys.stdlib_module_names and inner in ([], ["__init__"], ["__main__"]):
             return True
     return False
 
@@ -422,7 +428,9 @@ def is_defining(source: Source, path: str) -> bool:
     rule = source.rule
     assert rule is not None
     name = posixpath.basename(path)
-    return name in rule.names or (bool(rule.suffixes) and name.endswith(rule.suffixes))
+    if name in rule.names or module_name(name) in rule.modules:
+        return True
+    return bool(rule.suffixes) and name.endswith(rule.suffixes)
 
 
 def part_changed(source: Source, path: str, old: bytes | None, new: bytes | None) -> bool:

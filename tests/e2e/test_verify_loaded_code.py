@@ -1,0 +1,87 @@
+"""Code a check loads that the change itself writes, end to end: installed hooks, ``verify
+prepare`` and ``verify run``, ``verdict add``, real ``git commit``.
+
+Seed ``001_3bc4c9b08e2f7709.txt`` "Guardrails": "do not accept a claim whose criteria have
+no observable check". Refuter r18a (issue 18): Python imports a sourceless ``pytest.pyc``
+as it imports ``pytest.py``; a change adding one that prints "1 passed" made a failing
+suite pass verify, ``verdict add`` and the commit.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+from tests.e2e.conftest import World
+from tests.e2e.test_verify_flow import printed
+from tests.e2e.test_verify_own_checks import base, brief, escalated
+
+#: The base: an ``add`` that subtracts, and a pytest test of it (failing on the base).
+PYTEST_BASE = {
+    "app.py": "def add(a, b):\n    return a - b\n",
+    "tests/test_add.py": "import sys\n\nsys.path.insert(0, '.')\n\nfrom app import add\n\n\n"
+    "def test_add():\n    assert add(2, 3) == 5\n",
+}
+#: The writer's ``add`` multiplies: the suite still fails.
+WRONG = "def add(a, b):\n    return a * b\n"
+#: A runner that says every test passed, whatever they say.
+FAKE_RUNNER = 'import sys\nprint("1 passed in 0.01s")\nsys.exit(0)\n'
+#: The checks: the suite through ``python3 -m pytest`` (the working directory first on
+#: ``sys.path``), and a negative test that must fail on the change.
+PYTEST_CHECKS = {
+    "successCriteria": [{"criterion": "add(2, 3) is 5", "run": "python3 -m pytest -q tests"}],
+    "negativeTests": [{"criterion": "the subtraction is gone", "run": "grep -q 'a - b' app.py"}],
+    "fullSuite": "python3 -m pytest -q",
+}
+
+
+def compiled(world: World, source: str, rel: str) -> None:
+    """``source`` compiled by the ``python3`` the checks run into the sourceless ``rel``."""
+    fake = world.base / "fake_source.py"
+    fake.write_text(source, encoding="utf-8")
+    code = "import py_compile, sys; py_compile.compile(*sys.argv[1:], doraise=True)"
+    subprocess.run(["python3", "-c", code, str(fake), str(world.work / rel)], check=True)
+
+
+def prepared_run(world: World, checks: dict[str, object]) -> dict[str, object]:
+    """``verify prepare --staged`` of a brief with ``checks``, then the ``verify run`` it
+    printed, run as printed with ``--json``: its exit status and envelope."""
+    rooms = world.base / "rooms"
+    rooms.mkdir(exist_ok=True)
+    path = brief(world, **checks)
+    prepared = world.gh(
+        "verify", "prepare", "--staged", "--brief", str(path), env={"TMPDIR": str(rooms)}
+    )
+    assert prepared.code == 0, prepared
+    ran = world.gh(*printed(world, prepared.out.splitlines()[-1], "run: "), "--json")
+    assert ran.code in (0, 1), ran  # a verdict written, not the brief refused
+    envelope: dict[str, object] = {"code": ran.code, **json.loads(ran.out)}
+    return envelope
+
+
+def assert_blocked_through(world: World, envelope: dict[str, object], path: str) -> None:
+    """The run is blocked naming ``path`` as what defines a check; ``verdict add`` of its
+    artifact does not unblock the commit."""
+    outcomes = envelope["outcomes"]
+    assert isinstance(outcomes, list)
+    assert (envelope["code"], envelope["status"]) == (1, "blocked"), outcomes
+    own = [o for o in outcomes if o["row"] == "C1-own"]
+    assert own, outcomes
+    for outcome in own:
+        assert outcome["exit_code"] is None  # never run
+        said = f"the change adds or changes {path}, which defines what it runs"
+        assert said in outcome["error"], outcome
+    added = world.gh("verdict", "add", "--staged", str(envelope["json_path"]))
+    assert added.code == 1, added
+    still = world.git("commit", "-m", "writer: add")
+    assert still.code == 1, still
+
+
+def test_a_sourceless_pytest_pyc_the_change_adds_blocks_the_checks(native: World) -> None:
+    """``python3 -m pytest`` imports the change's ``pytest.pyc`` (no ``pytest.py`` needed)
+    before the installed pytest: it defines the checks (row D-shadow), which are not run."""
+    base(native, PYTEST_BASE)
+    compiled(native, FAKE_RUNNER, "pytest.pyc")
+    escalated(native, {"app.py": WRONG})
+    envelope = prepared_run(native, PYTEST_CHECKS)
+    assert_blocked_through(native, envelope, "pytest.pyc")
