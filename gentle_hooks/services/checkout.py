@@ -14,6 +14,12 @@ not hold — a virtual environment, ``node_modules``. Each of
 made available as a symbolic link to the work tree's folder (shared, not copied: a run
 that installs into it changes the user's). The links are removed before the checkout.
 
+Editable installs: a virtual environment linked in may hold an editable install of the
+user's work tree (a ``.pth`` line naming ``<work tree>/src``, or a setuptools
+``__editable___*_finder.py`` mapping a package to it). Python would import the work tree's
+copy, not the candidate's: each such place is put first on ``PYTHONPATH`` at the same path
+inside the checkout (:func:`editable_redirects`, :func:`run_env`), ahead of site-packages.
+
 Cleanup: the directory holds a ``lock`` file the running spot check keeps locked
 (``flock``) and, once locked, names in it its process id and the repository (common git
 directory) it belongs to. A room whose lock is free was left by a spot check that died
@@ -34,7 +40,7 @@ import fcntl
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 from gentle_hooks.config.settings import DEFAULT_DEPENDENCY_DIRS
 from gentle_hooks.errors import GitError
@@ -60,12 +66,27 @@ class Checkout:
 
     Attributes:
         root: its work tree root; commit: the commit checked out (a dangling one for a
-            staged or snapshot tree); linked: the dependency folders linked in, relative.
+            staged or snapshot tree); linked: the dependency folders linked in, relative;
+            redirected: the places (relative to the root) an editable install in a linked
+            virtual environment imports from, which :func:`run_env` puts first on
+            ``PYTHONPATH`` inside the checkout.
     """
 
     root: str
     commit: str
     linked: tuple[str, ...]
+    redirected: tuple[str, ...] = ()
+
+    @property
+    def said(self) -> str:
+        """`` (linked in: .venv; its editable install of src imports the checkout's)``, or
+        ``""`` when nothing was linked."""
+        if not self.linked:
+            return ""
+        line = f" (linked in: {', '.join(self.linked)}"
+        if self.redirected:
+            line += f"; its editable install of {', '.join(self.redirected)} imports the checkout's"
+        return line + ")"
 
 
 def is_ours(path: str) -> bool:
@@ -255,6 +276,101 @@ def link_dependencies(work_root: str, checkout: str, extra: Sequence[str]) -> tu
     return tuple(linked)
 
 
+#: The most ``.pth``/finder files read in one linked virtual environment, and bytes of each.
+_PTH_FILES = 200
+_PTH_BYTES = 1 << 20
+
+
+def _under(path: str, root: str) -> str | None:
+    """``path`` relative to ``root`` (both real paths) when it is ``root`` or under it."""
+    if path == root:
+        return "."
+    return os.path.relpath(path, root) if path.startswith(root + os.sep) else None
+
+
+def _pth_places(name: str, site: str) -> list[str]:
+    """The directories a ``.pth`` file adds to ``sys.path`` (``site``'s rules: a line
+    starting with ``import`` runs code and adds nothing; a relative line is from ``site``)."""
+    places = []
+    for line in _read(name).splitlines():
+        line = line.rstrip()
+        if not line or line.startswith("#") or line.startswith(("import ", "import\t")):
+            continue
+        places.append(os.path.join(site, line))
+    return places
+
+
+def _finder_places(name: str) -> list[str]:
+    """The parent directories of the packages and modules a setuptools editable finder's
+    literal ``MAPPING = {"pkg": "/path/to/pkg"}`` names (nothing when it has none)."""
+    import ast
+
+    try:
+        tree = ast.parse(_read(name))
+    except (SyntaxError, ValueError):
+        return []
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "MAPPING" for t in node.targets
+        ):
+            try:
+                mapping = ast.literal_eval(node.value)
+            except ValueError:
+                return []
+            if isinstance(mapping, dict):
+                return [os.path.dirname(v) for v in mapping.values() if isinstance(v, str)]
+    return []
+
+
+def _read(name: str) -> str:
+    try:
+        with open(name, "rb") as f:
+            return f.read(_PTH_BYTES).decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+def editable_redirects(work_root: str, linked: Sequence[str]) -> tuple[str, ...]:
+    """The places in the work tree (relative to ``work_root``; ``.`` for the root itself)
+    that an editable install in one of the ``linked`` virtual environments (a folder with
+    ``pyvenv.cfg``) puts on ``sys.path``, outside the linked folders themselves; in the
+    order found, each once."""
+    import glob
+
+    root = os.path.realpath(work_root)
+    skip = tuple(os.path.realpath(os.path.join(work_root, rel)) for rel in linked)
+    found: list[str] = []
+    for rel in linked:
+        venv = os.path.join(work_root, rel)
+        if not os.path.isfile(os.path.join(venv, "pyvenv.cfg")):
+            continue
+        sites = glob.glob(os.path.join(glob.escape(venv), "lib", "python*", "site-packages"))
+        for site in sites:
+            names = sorted(glob.glob(os.path.join(glob.escape(site), "*.pth")))
+            finders = sorted(glob.glob(os.path.join(glob.escape(site), "__editable__*finder.py")))
+            places = [p for n in names[:_PTH_FILES] for p in _pth_places(n, site)]
+            places += [p for n in finders[:_PTH_FILES] for p in _finder_places(n)]
+            for place in places:
+                real = os.path.realpath(place)
+                inside = _under(real, root)
+                if inside is None or any(_under(real, s) is not None for s in skip):
+                    continue
+                if inside not in found:
+                    found.append(inside)
+    return tuple(found)
+
+
+def run_env(co: Checkout, env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` with ``co``'s editable-install places first on ``PYTHONPATH`` (inside the
+    checkout); ``env`` as it is when there are none."""
+    out = dict(env)
+    if co.redirected:
+        first = [os.path.normpath(os.path.join(co.root, rel)) for rel in co.redirected]
+        rest = [p for p in out.get("PYTHONPATH", "").split(os.pathsep) if p]
+        out["PYTHONPATH"] = os.pathsep.join([*first, *rest])
+    return out
+
+
 @contextlib.contextmanager
 def candidate_checkout(
     repo: Repository, root: str, cand: Candidate, dependency_dirs: Sequence[str]
@@ -283,7 +399,7 @@ def candidate_checkout(
         commit = checkout_commit(repo, cand)
         add_checkout(repo, path, commit)
         linked = link_dependencies(root, path, dependency_dirs)
-        yield Checkout(path, commit, linked)
+        yield Checkout(path, commit, linked, editable_redirects(root, linked))
     finally:
         try:
             if os.path.isdir(path):

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
-from gentle_hooks.services.checkout import candidate_checkout
+from gentle_hooks.services.checkout import candidate_checkout, run_env
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.values.candidate import Candidate, Projection
 from gentle_hooks.values.frozen import frozen
@@ -83,10 +83,9 @@ def run_place(
                 f"receipt run --{kind}: the {kind} tree does not hold {rel!r}, where the "
                 f"command would run; {fix} or run from the repository root"
             )
-        linked = f" (linked in: {', '.join(co.linked)})" if co.linked else ""
         yield RunPlace(
             run_dir,
-            scrubbed_env(),
+            run_env(co, scrubbed_env()),
             f"ran in a temporary linked checkout of the {kind} tree"
-            f"{linked}: the work tree has {other}",
+            f"{co.said}: the work tree has {other}",
         )

@@ -39,7 +39,7 @@ from gentle_hooks.ledger.records import Receipt, SpotCheck
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.selfcheck import report_argv, rerun_agrees
 from gentle_hooks.policy.shellwords import shown as one_line_command
-from gentle_hooks.services.checkout import candidate_checkout, sweep
+from gentle_hooks.services.checkout import candidate_checkout, run_env, sweep
 from gentle_hooks.services.delivered import refresh_notes_kept
 from gentle_hooks.services.record import (
     Binding,
@@ -339,7 +339,7 @@ def run_spot_check(
         else:
             deps = bound.settings.verification.dependency_dirs
             with stopped_cleanly(), candidate_checkout(bound.repo, bound.root, cand, deps) as co:
-                linked = f" (linked in: {', '.join(co.linked)})" if co.linked else ""
+                linked = co.said
                 said.append(
                     f"re-ran in a temporary linked checkout of the {binding.projection.value} "
                     f"candidate's tree{linked}: the work tree has other changes"
@@ -352,7 +352,8 @@ def run_spot_check(
                         f"{co.root}{linked}: the work tree has other changes"
                     )
                 repo = open_checkout(co.root)
-                rerun = _rerun(repo, co.root, receipt, cand.tree, scrubbed_env(), stdout, stderr)
+                env = run_env(co, scrubbed_env())
+                rerun = _rerun(repo, co.root, receipt, cand.tree, env, stdout, stderr)
         obs = rerun.observation
         after = candidate_identity(cand.base.tree, rerun.after_tree) if rerun.after_tree else None
         if rerun.problem:

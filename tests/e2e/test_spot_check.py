@@ -500,3 +500,38 @@ def test_commit_all_after_a_report_bound_with_an_untracked_file_has_a_way_out_as
         assert done.code == 0, (line, done)
     assert w.git("commit", "-qam", "agent").code == 0
     assert (w.work / "scratch.log").exists()
+
+
+def _editable_venv(w: World) -> Path:
+    """A virtual environment in the work tree (ignored) with an editable install of
+    ``src/`` as pip writes one: a ``.pth`` line naming the work tree's ``src``."""
+    w.write(".gitignore", "__pycache__/\n.venv/\n")
+    w.ok("add", ".gitignore")
+    w.ok("commit", "-q", "-m", "ignore the venv")
+    venv = w.work / ".venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    (site,) = venv.glob("lib/python*/site-packages")
+    (site / "_app_editable.pth").write_text(f"{w.work / 'src'}\n")
+    return venv
+
+
+def test_an_editable_install_in_a_linked_venv_imports_the_candidates_copy(
+    native: World,
+) -> None:
+    """The staged tree is broken, the work tree fixed: the temporary checkout's re-run
+    imports the checkout's ``src``, not the work tree's the editable install names."""
+    w = native
+    venv = _editable_venv(w)
+    test = (str(venv / "bin" / "python"), "-c", "import app, sys; sys.exit(app.add(2, 2) != 4)")
+    w.write("src/app.py", BROKEN + "# writer\n")
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "src/app.py")
+    w.write("src/app.py", GOOD)  # unstaged: the work tree is not the candidate
+    r = w.gh("receipt", "run", "--staged", "--", *test)
+    assert r.code != 0, r
+    assert "its editable install of src imports the checkout's" in r.err
+    spot = w.gh("spot-check", "--staged")
+    assert spot.code != 0, spot
+    assert w.git("commit", "-q", "-m", "writer").code == 1
+    w.ok("stash", "push", "--keep-index", "--quiet")  # now the work tree is the candidate
+    assert w.gh("receipt", "run", "--staged", "--", *test).code != 0
