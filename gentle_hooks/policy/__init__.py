@@ -19,6 +19,8 @@ One module per table or rule set:
   joined by ``&&``
 * :mod:`.checkdefs` — which files define what a verifier's check runs (the script, the
   Makefile, ``package.json``'s scripts, a test runner's configuration)
+* :mod:`.plugins` — which pytest plugins a check loads by name (``-p NAME``, a test
+  module's ``pytest_plugins``)
 * :mod:`.importable` — which file names Python imports as a module (``NAME.py``, a
   sourceless ``NAME.pyc``, an extension ``NAME.*.so``)
 * :mod:`.loadenv` — which of a brief's variables change what a runner or the interpreter

@@ -22,8 +22,8 @@ unavailable instead of inferring the result" (a new ``check.sh`` has no base def
 all). What unblocks it: the command itself in the brief, or the definition's change
 landed on its own first, where it becomes the base's.
 
-pytest's ``conftest.py`` (at any level) is its configuration too: ``collect_ignore =
-["test_add.py"]`` there leaves a failing test out as ``addopts`` would. A file the check
+pytest's ``conftest.py`` (at any level) is its configuration too (``collect_ignore`` leaves
+a test out), and so is a plugin it loads by name (``-p``, ``pytest_plugins``). A file the check
 line sources (``. ./env.sh && pytest``), a file a script sources and a file a makefile
 includes (``include``, ``-include``, ``sinclude``; :func:`included_files`, followed by
 :mod:`gentle_hooks.services.defined` through the candidate's and the base's files) define
@@ -49,7 +49,8 @@ import posixpath
 import re
 import sys
 
-from gentle_hooks.policy.importable import module_name
+from gentle_hooks.policy.importable import module_name, provides
+from gentle_hooks.policy.plugins import plugin_options
 from gentle_hooks.policy.shell import Group, ShellList, Simple, parse_line, words_of
 from gentle_hooks.policy.wrappers import SHELLS, shell_script, unwrap
 from gentle_hooks.values.frozen import frozen
@@ -194,7 +195,8 @@ class Source:
     ``tail``: the directory the check ran in was unknown, so any path ending in it), or
     ``rule`` files matched by name anywhere, or (row ``D-shadow``) the Python files in the
     directory ``where`` (None: unknown, any directory) that Python would import as one of
-    ``modules``; ``row``: the :data:`DEFINITION_ROWS` id (or ``D-script``, ``D-shadow``)."""
+    ``modules`` (row ``D-plugin``: from any directory, :mod:`~gentle_hooks.policy.plugins`);
+    ``row``: the :data:`DEFINITION_ROWS` id (or ``D-script``, ``D-shadow``, ``D-plugin``)."""
 
     row: str
     path: str | None = None
@@ -236,7 +238,7 @@ def _script(name: str, words: tuple[str, ...], cwd: str | None) -> list[Source]:
             shadow = [_shadow(cwd, module)] if python and not _safe_path(words[1:i]) else []
             if module in _RUNNER_MODULES:
                 runner = _RUNNER_MODULES[module]
-                return [*(_row_sources(runner) if runner else []), *shadow]
+                return [*(_row_sources(runner, words[i + 2 :]) if runner else []), *shadow]
             base = module.replace(".", "/")
             found = (_file(cwd, f"{base}.py"), _file(cwd, f"{base}/__main__.py"))
             return [*(s for s in found if s), *shadow]
@@ -297,12 +299,14 @@ def shadows(source: Source, path: str) -> bool:
     return False
 
 
-def _row_sources(program: str) -> list[Source]:
+def _row_sources(program: str, args: tuple[str, ...] = ()) -> list[Source]:
     row = next((r for r in DEFINITION_ROWS if program in r.programs), None)
     if row is None:
         return []
     rules = (*row.files, *(RUNNER_FILES if row.wraps else ()))
-    return [Source(row.id, rule=rule) for rule in rules]
+    plugins = plugin_options(args) if row.id == "D-pytest" else ()  # pytest -p NAME
+    found = [Source(row.id, rule=rule) for rule in rules]
+    return found + [Source("D-plugin", modules=frozenset({p})) for p in plugins]
 
 
 def _simple(words: tuple[str, ...], cwd: str | None, depth: int) -> tuple[list[Source], str | None]:
@@ -326,7 +330,7 @@ def _simple(words: tuple[str, ...], cwd: str | None, depth: int) -> tuple[list[S
         return _script(name, words, cwd), cwd
     if name in (".", "source"):  # the line runs the sourced file's commands
         return [s for s in [_file(cwd, words[1] if len(words) > 1 else "")] if s], cwd
-    found = _row_sources(name)
+    found = _row_sources(name, words[1:])
     if name in ("make", "gmake"):
         found += _makefiles(words, cwd)
     return found, cwd
@@ -419,6 +423,8 @@ def included_files(path: str, data: bytes) -> tuple[str, ...]:
 
 def is_defining(source: Source, path: str) -> bool:
     """Whether the tree's ``path`` is a file ``source`` names."""
+    if source.row == "D-plugin":
+        return any(provides(m, path) for m in source.modules or ())
     if source.modules is not None:
         return shadows(source, path)
     if source.path is not None:

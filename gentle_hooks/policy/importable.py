@@ -8,7 +8,7 @@ Room ``policy`` (pure). A directory on ``sys.path`` provides the module ``NAME``
 (any tag: the check's interpreter may be another version than this one), or a package
 directory ``NAME/`` holding such files. A ``__pycache__/NAME.cpython-311.pyc`` is not
 one: Python reads it only as the cache of a ``NAME.py`` beside its directory (that file is
-the module). :func:`module_name` reads a file name.
+the module). :func:`module_name` reads a file name, :func:`provides` a path.
 """
 
 from __future__ import annotations
@@ -31,3 +31,16 @@ def module_name(filename: str) -> str | None:
         return None
     suffix = "." + rest
     return name if suffix in _EXACT or suffix.endswith(_EXTENSION) else None
+
+
+def provides(module: str, path: str) -> bool:
+    """Whether the tree's ``path`` is a file Python imports as the dotted ``module`` or as
+    part of it, from some directory of the tree (which one is on ``sys.path`` is not
+    known): for ``a.b``, ``a/b.py``, ``src/a/b.pyc``, ``a/b/__init__.py``, ``a/b/c.py``."""
+    parts = path.split("/")
+    last = module_name(parts[-1])
+    if last is None:
+        return False
+    names = [*parts[:-1], *([] if last == "__init__" else [last])]
+    want = module.split(".")
+    return any(names[i : i + len(want)] == want for i in range(len(names) - len(want) + 1))

@@ -5,6 +5,9 @@ Room ``services``. Reads the candidate's change (its paths and blobs, from git) 
 :mod:`gentle_hooks.policy.checkdefs` which of those paths define what each check runs, and
 whether the part that defines it changed (``package.json``'s ``scripts``, not its
 dependencies). :func:`~gentle_hooks.services.room_run.observe_all` does not run such a check.
+A pytest check is defined too by the plugins the ``pytest_plugins`` of a Python file the
+change adds or changes names (:func:`~gentle_hooks.policy.plugins.named_plugins`: pytest
+loads them as it collects that test module; row ``D-plugin``).
 :func:`discovery_steered` names the files of the change that steer ``python -m unittest``'s
 discovery (:func:`~gentle_hooks.policy.selection.steers_discovery`): a full suite run with
 them is not the full suite.
@@ -15,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gentle_hooks.artifacts.observation import Check
+from gentle_hooks.git.delta import BlobChange
 from gentle_hooks.policy.checkdefs import (
     Source,
     check_sources,
@@ -22,6 +26,7 @@ from gentle_hooks.policy.checkdefs import (
     is_defining,
     part_changed,
 )
+from gentle_hooks.policy.plugins import named_plugins
 from gentle_hooks.policy.selection import steers_discovery
 from gentle_hooks.services.record import Bound
 
@@ -43,9 +48,12 @@ def defined_by_change(bound: Bound, checks: Sequence[Check]) -> tuple[tuple[str,
     if cand.is_empty:
         return tuple(() for _ in checks)
     changes = bound.repo.tree_delta(cand.base.tree, cand.tree)
+    sources = [_sources(bound, check) for check in checks]
+    if any(_runs_pytest(s) for s in sources):
+        loaded = _plugin_sources(bound, changes)
+        sources = [(*s, *loaded) if _runs_pytest(s) else s for s in sources]
     matched = [
-        [(s, c) for s in _sources(bound, check) for c in changes if is_defining(s, c.path)]
-        for check in checks
+        [(s, c) for s in found for c in changes if is_defining(s, c.path)] for found in sources
     ]
     oids = {o for pairs in matched for _, c in pairs for o in (c.old_blob, c.new_blob) if o}
     blobs = bound.repo.read_blobs(sorted(oids)) if oids else {}
@@ -65,6 +73,30 @@ def defined_by_change(bound: Bound, checks: Sequence[Check]) -> tuple[tuple[str,
         )
         for pairs in matched
     )
+
+
+def _runs_pytest(sources: Sequence[Source]) -> bool:
+    """Whether a check with ``sources`` may run pytest (its configuration defines it: a
+    rule naming ``conftest.py``)."""
+    return any(s.rule is not None and "conftest.py" in s.rule.names for s in sources)
+
+
+def _plugin_sources(bound: Bound, changes: Sequence[BlobChange]) -> tuple[Source, ...]:
+    """Row ``D-plugin``: the modules the ``pytest_plugins`` of each Python file of
+    ``changes`` names, on either side; a file that sets it in a way not read
+    (:func:`~gentle_hooks.policy.plugins.named_plugins` None) defines the check itself."""
+    py = [c for c in changes if c.path.endswith(".py")]
+    oids = sorted({o for c in py for o in (c.old_blob, c.new_blob) if o})
+    blobs = bound.repo.read_blobs(oids) if oids else {}
+    found: list[Source] = []
+    for change in py:
+        for oid in (change.old_blob, change.new_blob):
+            names = named_plugins(blobs.get(oid, b"")) if oid else ()
+            if names is None:
+                found.append(Source("D-script", change.path))
+            else:
+                found += [Source("D-plugin", modules=frozenset({n})) for n in names]
+    return tuple(dict.fromkeys(found))
 
 
 def _sources(bound: Bound, check: Check) -> tuple[Source, ...]:

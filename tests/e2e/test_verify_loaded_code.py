@@ -85,3 +85,51 @@ def test_a_sourceless_pytest_pyc_the_change_adds_blocks_the_checks(native: World
     escalated(native, {"app.py": WRONG})
     envelope = prepared_run(native, PYTEST_CHECKS)
     assert_blocked_through(native, envelope, "pytest.pyc")
+
+
+#: A pytest plugin whose hook reports every failed test as passed.
+PASSING_HOOK = (
+    "import pytest\n\n\n@pytest.hookimpl(hookwrapper=True)\n"
+    "def pytest_runtest_makereport(item, call):\n    out = yield\n    rep = out.get_result()\n"
+    "    if rep.failed:\n        rep.outcome = 'passed'\n        rep.longrepr = None\n"
+)
+#: The writer's ``mul`` beside an ``add`` that multiplies, and a test of it.
+MUL = "def add(a, b):\n    return a * b\n\n\ndef mul(a, b):\n    return a * b\n"
+TEST_MUL = "from app import mul\n\n\ndef test_mul():\n    assert mul(2, 3) == 6\n"
+
+
+def test_a_plugin_a_test_module_of_the_change_names_blocks_the_checks(native: World) -> None:
+    """Refuter r18a: the change adds ``test_mul.py`` with ``pytest_plugins =
+    ["zz_helpers"]`` and ``zz_helpers.py``, whose hook turns failures into passes; pytest
+    loads it as it collects the test module, so it defines every pytest check (row
+    D-plugin), which is not run."""
+    base(native, PYTEST_BASE)
+    test_mul = 'pytest_plugins = ["zz_helpers"]\n\n' + TEST_MUL
+    escalated(native, {"app.py": MUL, "test_mul.py": test_mul, "zz_helpers.py": PASSING_HOOK})
+    checks = {
+        **PYTEST_CHECKS,
+        "successCriteria": [{"criterion": "mul works", "run": "python3 -m pytest -q test_mul.py"}],
+    }
+    envelope = prepared_run(native, checks)
+    assert_blocked_through(native, envelope, "zz_helpers.py")
+    outcomes = envelope["outcomes"]
+    assert isinstance(outcomes, list)
+    assert [o["row"] for o in outcomes if o["kind"] != "negative"] == ["C1-own", "C1-own"]
+
+
+def test_a_plugin_the_command_loads_blocks_the_checks(native: World) -> None:
+    """``pytest -p zz_helpers`` in the brief's command loads the ``zz_helpers.py`` the
+    change adds (no test module names it): it defines the check (row D-plugin)."""
+    base(native, PYTEST_BASE)
+    escalated(native, {"app.py": WRONG, "zz_helpers.py": PASSING_HOOK})
+    run = "python3 -m pytest -q -p zz_helpers"
+    checks = {
+        **PYTEST_CHECKS,
+        "successCriteria": [{"criterion": "add(2, 3) is 5", "run": f"{run} tests"}],
+        "fullSuite": run,
+    }
+    envelope = prepared_run(native, checks)
+    assert_blocked_through(native, envelope, "zz_helpers.py")
+    outcomes = envelope["outcomes"]
+    assert isinstance(outcomes, list)
+    assert [o["row"] for o in outcomes if o["kind"] != "negative"] == ["C1-own", "C1-own"]

@@ -262,6 +262,28 @@ def test_files_python_does_not_import_are_not_start_up_modules(path: str) -> Non
     assert defining("python3 -m pytest -q", [path]) == []
 
 
+#: (command, path, defines): pytest imports a plugin ``-p NAME`` names from wherever it is
+#: found on ``sys.path`` (refuter r18a): a file providing it defines the check (row D-plugin).
+PLUGIN_CASES = [
+    ("pytest -q -p zz_helpers", "zz_helpers.py", True),
+    ("pytest -q -pzz_helpers", "tests/zz_helpers.pyc", True),
+    ("python3 -m pytest -p pkg.plug tests", "src/pkg/plug/__init__.py", True),
+    ("make test", "zz_helpers.py", False),
+    ("pytest -q -p no:zz_helpers", "zz_helpers.py", False),
+    ("pytest -q -p zz_helpers", "helpers.py", False),
+    ("mkdir -p build && pytest -q", "build.py", False),  # mkdir's -p, not pytest's
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "path", "expected"), PLUGIN_CASES, ids=[f"{c}|{p}" for c, p, _ in PLUGIN_CASES]
+)
+def test_a_plugin_pytest_loads_by_name_defines_the_check(
+    command: str, path: str, expected: bool
+) -> None:
+    assert (defining(command, [path]) == [path]) is expected
+
+
 #: (command, path, shadows): ``python -m`` puts its working directory first on sys.path, so
 #: a file there named as the runner, what it imports or a standard-library module is run in
 #: its place (refuter r18z: a pytest.py printing "2 passed" made a failing suite pass).
