@@ -108,9 +108,11 @@ class Token:
 @frozen
 class Simple:
     """A simple command: its words after assignments and redirections are dropped (empty:
-    only assignments or redirections)."""
+    only assignments or redirections), and its ``NAME=value`` assignments before them (the
+    variables the command runs with, or the shell's when it has no words)."""
 
     words: tuple[str, ...]
+    assignments: tuple[str, ...] = ()
 
 
 @frozen
@@ -409,6 +411,7 @@ class _Parser:
     def simple(self) -> Simple:
         start = self.i
         words: list[str] = []
+        assignments: list[str] = []
         while True:
             t = self.peek()
             if t is None:
@@ -425,12 +428,12 @@ class _Parser:
             if not words and not t.quoted and t.text in RESERVED:
                 raise Unreadable(f"the compound command {t.text!r} is not evaluated")
             if not words and is_assignment(t):
-                self.take()
+                assignments.append(self.take().text)
                 continue
             words.append(self.take().text)
         if self.i == start:
             raise Unreadable("a command is missing")
-        return Simple(tuple(words))
+        return Simple(tuple(words), tuple(assignments))
 
 
 def is_assignment(t: Token) -> bool:
@@ -443,6 +446,13 @@ def is_assignment(t: Token) -> bool:
         and (name[0].isalpha() or name[0] == "_")
         and all(ch.isalnum() or ch == "_" for ch in name)
     )
+
+
+def is_name_value(word: str) -> bool:
+    """``word`` (a word's text, quotes removed) reads as ``NAME=value``: an assignment
+    before a command, or an ``env``/``export`` operand."""
+    name, eq, _ = word.partition("=")
+    return bool(eq) and name.isidentifier() and name.isascii()
 
 
 def parse_line(text: str) -> ShellList | None:

@@ -133,3 +133,38 @@ def test_a_plugin_the_command_loads_blocks_the_checks(native: World) -> None:
     outcomes = envelope["outcomes"]
     assert isinstance(outcomes, list)
     assert [o["row"] for o in outcomes if o["kind"] != "negative"] == ["C1-own", "C1-own"]
+
+
+def test_a_program_the_line_puts_on_path_from_the_tree_is_refused(native: World) -> None:
+    """Refuter r18a: ``PATH=bin:/usr/bin:/bin pytest -q`` ran the ``bin/pytest`` the change
+    adds (it prints "1 passed") while the verdict's ``observed.programs`` named the
+    caller's pytest. A ``PATH`` the line sets is read as the brief's ``env`` is: ``bin``
+    is the room's tree, and a program there is refused before anything runs (exit 2, one
+    line); the commit stays blocked."""
+    base(native, PYTEST_BASE)
+    native.write("bin/pytest", '#!/bin/sh\necho "1 passed in 0.01s"\n').chmod(0o755)
+    escalated(native, {"app.py": WRONG})
+    run = "PATH=bin:/usr/bin:/bin pytest -q"
+    checks = {
+        **PYTEST_CHECKS,
+        "successCriteria": [{"criterion": "add(2, 3) is 5", "run": run}],
+        "fullSuite": run,
+    }
+    rooms = native.base / "rooms"
+    rooms.mkdir()
+    path = brief(native, **checks)
+    prepared = native.gh(
+        "verify", "prepare", "--staged", "--brief", str(path), env={"TMPDIR": str(rooms)}
+    )
+    assert prepared.code == 0, prepared
+    ran = native.gh(*printed(native, prepared.out.splitlines()[-1], "run: "))
+    assert ran.code == 2, ran
+    (line,) = ran.err.splitlines()
+    assert line.startswith("gentle-hook: error: "), line
+    assert f"`pytest` of `{run}` resolves to {rooms}/" in line, line
+    assert line.endswith(
+        "/tree/bin/pytest, inside your repository or the room: the check would run the "
+        "writer's copy; put the tool outside the repository, on PATH"
+    ), line
+    still = native.git("commit", "-m", "writer: add")
+    assert still.code == 1, still
