@@ -122,10 +122,11 @@ class Observed(StrictModel):
             per-run ``HOME``, ``TMPDIR`` and caches aside), so a verdict tells two runs
             given another ``PATH`` apart without showing it; absent as ``env`` is.
         programs: the programs the check starts by name (its own, and each command of its
-            shell line: :func:`gentle_hooks.policy.programs.check_programs`), each with the
-            file it resolved to and that file's digest; a name ``PATH`` does not resolve is
-            left out (the check then finds its tool missing). Absent in a verdict written
-            by anything else.
+            shell line: :func:`gentle_hooks.policy.programs.started_programs`), each with the
+            file it resolved to on the ``PATH`` it ran with (the room's, or the one its line
+            sets: ``PATH=/usr/bin pytest``) and that file's digest; a name ``PATH`` does not
+            resolve is left out (the check then finds its tool missing). Absent in a verdict
+            written by anything else.
         sharedPrograms: the paths, among ``programs``, of those that ran from a temporary
             directory or one others may write, only because the caller passed
             ``--allow-shared-programs``, sorted; absent when there is none.

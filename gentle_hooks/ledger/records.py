@@ -206,10 +206,18 @@ class VerifyRun:
     mac: str | None = None
 
 
+#: The outcomes a review fact records: ``acknowledged`` is a caller's ``review ack``, never
+#: native's ``candidate.consumed`` (seed 000: that fact is native's, "written when an
+#: approved review is acknowledged").
+REVIEW_FACT_OUTCOMES = ("declined", "unavailable", "acknowledged")
+#: Outcomes an older gentle-hooks recorded, read as the word recorded now (``review ack``
+#: was stored as native's word, ``consumed``).
+FORMER_REVIEW_OUTCOMES = {"consumed": "acknowledged"}
+
+
 @frozen
 class ReviewFact:
-    """A review outcome fact for one candidate: ``declined``, ``unavailable`` or
-    ``consumed`` (an acknowledged review, builtin ``candidate.consumed``)."""
+    """A review outcome fact for one candidate: one of :data:`REVIEW_FACT_OUTCOMES`."""
 
     KIND = "review_fact"
 

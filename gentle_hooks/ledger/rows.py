@@ -14,6 +14,8 @@ import sqlite3
 
 from gentle_hooks.ledger.location import from_sql_text
 from gentle_hooks.ledger.records import (
+    FORMER_REVIEW_OUTCOMES,
+    REVIEW_FACT_OUTCOMES,
     CommitRecord,
     CommitWorktree,
     DiscardRecord,
@@ -120,12 +122,17 @@ DOMAINS: dict[tuple[str, str], frozenset[object]] = {
     ("escalation", "item"): frozenset(range(1, 7)),
     ("receipt", "kind"): frozenset({"run", "add"}),
     ("spot_check", "kind"): frozenset({"rerun", "readback"}),
-    ("review_fact", "outcome"): frozenset({"declined", "unavailable", "consumed"}),
+    ("review_fact", "outcome"): frozenset({*REVIEW_FACT_OUTCOMES, *FORMER_REVIEW_OUTCOMES}),
     ("rdd_render", "mode"): frozenset({"on", "off", "unknown"}),
     ("rdd_render", "previous_mode"): frozenset({"on", "off", "unknown"}),
     ("writer_entry", "state"): frozenset({"open", "taken", "settled", "expired", "discarded"}),
     ("verify_run", "status"): frozenset({"pass", "fail", "blocked"}),
     ("quarantine", "state"): frozenset({"held", "restored", "discarded"}),
+}
+#: Values an older gentle-hooks stored, read as the value stored now (rows are never
+#: rewritten: the stored value stays as it was).
+FORMER_VALUES: dict[tuple[str, str], dict[str, str]] = {
+    ("review_fact", "outcome"): FORMER_REVIEW_OUTCOMES,
 }
 #: Integer columns holding a row id of this or another table: 1 or more.
 ID_COLUMNS = frozenset(
@@ -257,6 +264,8 @@ def _column(
     domain = DOMAINS.get((table, name))
     if domain is not None and value not in domain:
         raise bad("not one of " + ", ".join(sorted(map(str, domain))))
+    if isinstance(value, str) and (table, name) in FORMER_VALUES:
+        return FORMER_VALUES[(table, name)].get(value, value)
     return value
 
 

@@ -321,8 +321,37 @@ _V11 = """
 ALTER TABLE verify_run ADD COLUMN mac TEXT;
 """
 
+_V12 = """
+-- `review ack` records the caller's acknowledgement as 'acknowledged', not native's word
+-- 'consumed' (seed 000: native writes its consumed fact "when an approved review is
+-- acknowledged"; a caller's ack is not that fact). SQLite cannot widen a CHECK in place, so
+-- the table is rebuilt with every row as it was, its id and its id counter too (a row
+-- `doctor --fix` moved aside keeps its id for `doctor --restore`); a 'consumed' row reads as
+-- 'acknowledged' (ledger.rows.FORMER_VALUES).
+ALTER TABLE review_fact RENAME TO review_fact_v11;
+DROP INDEX review_fact_identity;
+CREATE TABLE review_fact (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    root TEXT NOT NULL,
+    identity TEXT NOT NULL,
+    outcome TEXT NOT NULL
+        CHECK (outcome IN ('declined', 'unavailable', 'acknowledged', 'consumed')),
+    recorded_at REAL NOT NULL
+);
+INSERT INTO review_fact (id, root, identity, outcome, recorded_at)
+SELECT id, root, identity, outcome, recorded_at FROM review_fact_v11 ORDER BY id;
+DELETE FROM sqlite_sequence WHERE name = 'review_fact';
+INSERT INTO sqlite_sequence (name, seq)
+SELECT 'review_fact', seq FROM sqlite_sequence WHERE name = 'review_fact_v11';
+DROP TABLE review_fact_v11;
+CREATE INDEX review_fact_identity ON review_fact (identity);
+"""
+
 #: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
-MIGRATIONS: tuple[str, ...] = (_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11)
+MIGRATIONS: tuple[str, ...] = (
+    *(_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11),
+    _V12,
+)
 
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)

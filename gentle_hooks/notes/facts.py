@@ -13,6 +13,8 @@ from collections.abc import Callable
 from gentle_hooks.errors import GentleError
 from gentle_hooks.ledger.facts import NOTE_PATH, OBSERVED_RULE, LedgerFacts
 from gentle_hooks.ledger.records import (
+    FORMER_REVIEW_OUTCOMES,
+    REVIEW_FACT_OUTCOMES,
     EscalationRecord,
     PendingMutation,
     ReviewFact,
@@ -124,10 +126,14 @@ def facts_from_note(
                 markdown="",
             )
         )
+    # a note an older gentle-hooks wrote says 'consumed' for a review ack
+    outcomes = (
+        FORMER_REVIEW_OUTCOMES.get(r.outcome, r.outcome) for r in note.of(ReviewLine, identity)
+    )
     reviews = tuple(
-        ReviewFact(root=root, identity=identity, outcome=r.outcome)
-        for r in note.of(ReviewLine, identity)
-        if r.outcome in ("declined", "unavailable", "consumed")
+        ReviewFact(root=root, identity=identity, outcome=outcome)
+        for outcome in outcomes
+        if outcome in REVIEW_FACT_OUTCOMES
     )
     return LedgerFacts(
         path=NOTE_PATH,

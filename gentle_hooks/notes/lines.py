@@ -162,7 +162,7 @@ class VerdictLine:
 @frozen
 class ReviewLine:
     """A review outcome fact for ``identity`` (``declined``, ``unavailable``,
-    ``consumed``)."""
+    ``acknowledged``; ``consumed`` from an older gentle-hooks, read as ``acknowledged``)."""
 
     KIND = "review"
 

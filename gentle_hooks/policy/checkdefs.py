@@ -22,8 +22,8 @@ unavailable instead of inferring the result" (a new ``check.sh`` has no base def
 all). What unblocks it: the command itself in the brief, or the definition's change
 landed on its own first, where it becomes the base's.
 
-pytest's ``conftest.py`` (at any level) is its configuration too: ``collect_ignore =
-["test_add.py"]`` there leaves a failing test out as ``addopts`` would. A file the check
+pytest's ``conftest.py`` (at any level) is its configuration too (``collect_ignore`` leaves
+a test out), and so is a plugin it loads by name (``-p``, ``pytest_plugins``). A file the check
 line sources (``. ./env.sh && pytest``), a file a script sources and a file a makefile
 includes (``include``, ``-include``, ``sinclude``; :func:`included_files`, followed by
 :mod:`gentle_hooks.services.defined` through the candidate's and the base's files) define
@@ -52,6 +52,8 @@ import re
 from collections.abc import Iterable, Mapping
 
 from gentle_hooks.policy.defparts import Part, parts_changed
+from gentle_hooks.policy.importable import module_name, provides
+from gentle_hooks.policy.plugins import plugin_options
 from gentle_hooks.policy.shell import Group, ShellList, Simple, is_name_value, parse_line, words_of
 from gentle_hooks.policy.syspath import (
     RUNNER_IMPORTS,
@@ -66,12 +68,15 @@ from gentle_hooks.values.frozen import frozen
 
 @frozen
 class FileRule:
-    """Files that define a check: by base name anywhere in the tree (``names``, or a name
-    ending in one of ``suffixes``), and the ``parts`` of them that do (empty: all of it)."""
+    """Files that define a check: by base name anywhere in the tree (``names``, a name
+    ending in one of ``suffixes``, or a file Python imports as one of ``modules``:
+    :func:`~gentle_hooks.policy.importable.module_name`), and the ``parts`` of them that do
+    (empty: all of it)."""
 
     names: tuple[str, ...]
     suffixes: tuple[str, ...] = ()
     parts: tuple[Part, ...] = ()
+    modules: tuple[str, ...] = ()
 
 
 @frozen
@@ -95,14 +100,14 @@ _PYTEST = FileRule(
     (
         *("pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "pyproject.toml"),
         *("tox.ini", "setup.cfg", "conftest.py"),
-        # Python imports these at start-up from any PYTHONPATH entry (a brief's
-        # {"PYTHONPATH": "src"}): code that runs before pytest, as a plugin would
-        *("sitecustomize.py", "usercustomize.py"),
     ),
     parts=(
         *(("toml", "tool", "pytest"), ("toml", "pytest")),
         *(("ini", "pytest"), ("ini", "tool:pytest")),
     ),
+    # Python imports these at start-up from any PYTHONPATH entry (a brief's
+    # {"PYTHONPATH": "src"}), a sourceless .pyc too: code that runs before pytest
+    modules=("sitecustomize", "usercustomize"),
 )
 _JS_CONFIG = tuple(
     f"{tool}.config.{ext}" for tool in ("jest", "vitest") for ext in ("js", "ts", "mjs", "cjs")
@@ -179,6 +184,8 @@ INTERPRETERS: dict[str, frozenset[str]] = {
 _INLINE = frozenset({"-c", "-e", "--eval", "-p", "--print"})
 #: Modules ``python -m`` runs as test runners (their configuration rows apply instead).
 _RUNNER_MODULES = {"pytest": "pytest", "tox": "tox", "nox": "nox", "unittest": ""}
+#: The names a Python interpreter goes by (``python``, ``python3``, ``python3.12``).
+_PYTHON_NAME = re.compile(r"python(?:3(?:\.\d+)?)?")
 #: Python programs that are not an interpreter: each imports its runner's modules
 #: (:data:`~gentle_hooks.policy.syspath.RUNNER_IMPORTS`) through ``PYTHONPATH``.
 _PYTHON_RUNNERS = {"pytest": "pytest", "py.test": "pytest"}
@@ -191,11 +198,12 @@ class Source:
     ``tail``: the directory the check ran in was unknown, so any path ending in it), or
     ``rule`` files matched by name anywhere, or (row ``D-shadow``) the Python files in the
     directory ``where`` (None: unknown, any directory) that Python would import as one of
-    ``modules`` or a standard-library module; ``script``: the Python script run from
+    ``modules`` or a standard-library module (row ``D-plugin``: ``modules`` from any
+    directory, :mod:`~gentle_hooks.policy.plugins`); ``script``: the Python script run from
     ``where``, whose imports the base finds in one of the directories ``after`` (further
     along ``sys.path``) are hidden by such a file too (the caller reads the script and the
     base: :func:`with_imports`); ``row``: the :data:`DEFINITION_ROWS` id (or ``D-script``,
-    ``D-shadow``)."""
+    ``D-shadow``, ``D-plugin``)."""
 
     row: str
     path: str | None = None
@@ -243,7 +251,7 @@ def _script(
             shadow = _python_shadows(words[1:i], cwd, env, own, cwd) if python else []
             if module in _RUNNER_MODULES:
                 runner = _RUNNER_MODULES[module]
-                return [*(_row_sources(runner) if runner else []), *shadow]
+                return [*(_row_sources(runner, words[i + 2 :]) if runner else []), *shadow]
             base = module.replace(".", "/")
             found = (_file(cwd, f"{base}.py"), _file(cwd, f"{base}/__main__.py"))
             return [*(s for s in found if s), *shadow]
@@ -286,12 +294,14 @@ def _python_shadows(
     return list(dict.fromkeys(found))
 
 
-def _row_sources(program: str) -> list[Source]:
+def _row_sources(program: str, args: tuple[str, ...] = ()) -> list[Source]:
     row = next((r for r in DEFINITION_ROWS if program in r.programs), None)
     if row is None:
         return []
     rules = (*row.files, *(RUNNER_FILES if row.wraps else ()))
-    return [Source(row.id, rule=rule) for rule in rules]
+    plugins = plugin_options(args) if row.id == "D-pytest" else ()  # pytest -p NAME
+    found = [Source(row.id, rule=rule) for rule in rules]
+    return found + [Source("D-plugin", modules=frozenset({p})) for p in plugins]
 
 
 def _simple(
@@ -306,7 +316,13 @@ def _simple(
         return _simple(inner, cwd, depth + 1, env)
     name = program_name(words[0])
     if name is None:
-        return [s for s in [_file(cwd, words[0])] if s], cwd
+        path = [s for s in [_file(cwd, words[0])] if s]
+        # a virtual environment's interpreter (``.venv/bin/python``, an absolute path):
+        # Python all the same, with the same sys.path
+        python = _PYTHON_NAME.fullmatch(posixpath.basename(words[0]))
+        return [*path, *(_script("python3", words, cwd, env) if python else [])], cwd
+    if _PYTHON_NAME.fullmatch(name):  # ``python3.12`` is Python as ``python3`` is
+        name = "python3"
     if name == "cd":
         target = words[1] if len(words) > 1 else ""
         if not target or target.startswith(("/", "-", "~")) or "$" in target or cwd is None:
@@ -320,7 +336,7 @@ def _simple(
         return _script(name, words, cwd, env), cwd
     if name in (".", "source"):  # the line runs the sourced file's commands
         return [s for s in [_file(cwd, words[1] if len(words) > 1 else "")] if s], cwd
-    found = _row_sources(name)
+    found = _row_sources(name, words[1:])
     if name in _PYTHON_RUNNERS:  # its console script imports the runner through PYTHONPATH
         own = (_PYTHON_RUNNERS[name], *RUNNER_IMPORTS[_PYTHON_RUNNERS[name]])
         found += _python_shadows(("-P",), cwd, env, own, None)
@@ -453,6 +469,8 @@ def included_files(path: str, data: bytes) -> tuple[str, ...]:
 
 def is_defining(source: Source, path: str) -> bool:
     """Whether the tree's ``path`` is a file ``source`` names."""
+    if source.row == "D-plugin":
+        return any(provides(m, path) for m in source.modules or ())
     if source.modules is not None:
         return shadows(source.modules, source.where, path)
     if source.path is not None:
@@ -462,7 +480,9 @@ def is_defining(source: Source, path: str) -> bool:
     rule = source.rule
     assert rule is not None
     name = posixpath.basename(path)
-    return name in rule.names or (bool(rule.suffixes) and name.endswith(rule.suffixes))
+    if name in rule.names or module_name(name) in rule.modules:
+        return True
+    return bool(rule.suffixes) and name.endswith(rule.suffixes)
 
 
 def part_changed(source: Source, path: str, old: bytes | None, new: bytes | None) -> bool:

@@ -438,21 +438,15 @@ class _Parser:
 
 def is_assignment(t: Token) -> bool:
     """``NAME=value`` (unquoted name) before the command word (XCU §2.9.1)."""
-    name, eq, _ = t.text.partition("=")
-    return (
-        not t.op
-        and bool(eq)
-        and bool(name)
-        and (name[0].isalpha() or name[0] == "_")
-        and all(ch.isalnum() or ch == "_" for ch in name)
-    )
+    return not t.op and is_name_value(t.text)
 
 
 def is_name_value(word: str) -> bool:
     """``word`` (a word's text, quotes removed) reads as ``NAME=value``: an assignment
     before a command, or an ``env``/``export`` operand."""
     name, eq, _ = word.partition("=")
-    return bool(eq) and name.isidentifier() and name.isascii()
+    # a portable name (XCU §3.235): ASCII letters, digits and underscores, not a digit first
+    return bool(eq) and name.isascii() and name.isidentifier()
 
 
 def parse_line(text: str) -> ShellList | None:

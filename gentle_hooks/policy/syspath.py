@@ -18,6 +18,8 @@ import ast
 import posixpath
 import sys
 
+from gentle_hooks.policy.importable import module_name
+
 #: What ``python -m pytest`` (or ``pytest``) imports as it starts besides the standard
 #: library (its own packages and the distributions it requires).
 RUNNER_IMPORTS: dict[str, tuple[str, ...]] = {
@@ -68,13 +70,14 @@ def path_dirs(value: str, cwd: str | None) -> tuple[str | None, ...]:
 
 
 def shadows(modules: frozenset[str], where: str | None, path: str) -> bool:
-    """Whether the tree's ``path`` is a Python file Python would import, from the directory
-    ``where`` (None: any), as one of ``modules``: ``NAME.py`` there, or a ``.py`` file below
-    a ``NAME/`` directory there (a package, or a namespace portion: counted too); for a
-    standard-library name only ``NAME.py``, ``NAME/__init__.py`` and ``NAME/__main__.py`` (a
-    directory without ``__init__.py`` never hides a module found further along ``sys.path``,
+    """Whether the tree's ``path`` is a file Python would import, from the directory
+    ``where`` (None: any), as one of ``modules``: ``NAME.py``, ``NAME.pyc``, ``NAME.*.so``...
+    there (:func:`~gentle_hooks.policy.importable.module_name`), or such a file below a
+    ``NAME/`` directory there (a package, or a namespace portion: counted too); for a
+    standard-library name only ``NAME.*``, ``NAME/__init__.*`` and ``NAME/__main__.*`` (a
+    directory without ``__init__`` never hides a module found further along ``sys.path``,
     and ``code/``, ``types/`` are common directories)."""
-    if not path.endswith(".py"):
+    if module_name(path.rsplit("/", 1)[-1]) is None:
         return False
     parts = path.split("/")
     if where is None:
@@ -86,10 +89,11 @@ def shadows(modules: frozenset[str], where: str | None, path: str) -> bool:
         starts = range(len(top), len(top) + 1)
     for start in starts:
         rest = parts[start:]
-        name = rest[0] if len(rest) > 1 else rest[0][: -len(".py")]
+        name = rest[0] if len(rest) > 1 else module_name(rest[0])
         if name in modules:
             return True
-        if name in sys.stdlib_module_names and rest[1:] in ([], ["__init__.py"], ["__main__.py"]):
+        inner = [module_name(rest[1])] if len(rest) == 2 else rest[1:]
+        if name in sys.stdlib_module_names and inner in ([], ["__init__"], ["__main__"]):
             return True
     return False
 

@@ -129,7 +129,7 @@ class ReviewFactOut(CandidateRecordOut):
     """A review outcome fact for one candidate."""
 
     type: Literal["review_fact"] = "review_fact"
-    outcome: Literal["declined", "unavailable", "consumed"]
+    outcome: Literal["declined", "unavailable", "acknowledged"]
     recorded_at: float
 
 

@@ -72,7 +72,7 @@ def describe(rec: Record, explain: bool = False) -> str:
             line += f"; {ALLOWED_SHARED}: {', '.join(shared)}"
         return line if rec.artifact_ref is None else f"{line}  (artifact {rec.artifact_ref})"
     assert isinstance(rec, ReviewFact)
-    if rec.outcome == "consumed":  # what `review ack` records: never the review's closure
+    if rec.outcome == "acknowledged":  # what `review ack` records: never the review's closure
         return f"review #{rec.id}: acknowledged by a caller (review ack), not closed"
     return f"review #{rec.id}: {rec.outcome}"
 

@@ -6,6 +6,9 @@ Room ``services``. Reads the candidate's change (its paths and blobs, from git) 
 whether the part that defines it changed (``package.json``'s ``scripts``, not its
 dependencies). :func:`~gentle_hooks.services.room_run.observe_all` does not run such a check,
 and the parent's spot check does not re-run such a receipt (:func:`receipt_defined_by_change`).
+A pytest check is defined too by the plugins the ``pytest_plugins`` of a Python file the
+change adds or changes names (:func:`~gentle_hooks.policy.plugins.named_plugins`: pytest
+loads them as it collects that test module; row ``D-plugin``).
 :func:`discovery_steered` names the files of the change that steer ``python -m unittest``'s
 discovery (:func:`~gentle_hooks.policy.selection.steers_discovery`): a full suite run with
 them is not the full suite.
@@ -17,6 +20,8 @@ import os
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.artifacts.observation import Check
+from gentle_hooks.config.settings import DEFAULT_DEPENDENCY_DIRS
+from gentle_hooks.git.delta import BlobChange
 from gentle_hooks.ledger.records import Receipt
 from gentle_hooks.policy.checkdefs import (
     Source,
@@ -26,8 +31,11 @@ from gentle_hooks.policy.checkdefs import (
     part_changed,
     with_imports,
 )
+from gentle_hooks.policy.importable import module_name
+from gentle_hooks.policy.plugins import named_plugins
 from gentle_hooks.policy.selection import steers_discovery
 from gentle_hooks.policy.syspath import imported_names, module_files
+from gentle_hooks.services.checkout import editable_redirects
 from gentle_hooks.services.record import Bound
 
 #: The makefiles ``make`` reads when no ``-f`` names one (at the tree's root).
@@ -55,14 +63,12 @@ def defined_by_change(
         return tuple(() for _ in checks)
     changes = bound.repo.tree_delta(cand.base.tree, cand.tree)
     changed = frozenset(c.path for c in changes)
+    sources = [_sources(bound, check, env or {}, cwd, changed) for check in checks]
+    if any(_runs_pytest(s) for s in sources):
+        loaded = _plugin_sources(bound, changes)
+        sources = [(*s, *loaded) if _runs_pytest(s) else s for s in sources]
     matched = [
-        [
-            (s, c)
-            for s in _sources(bound, check, env or {}, cwd, changed)
-            for c in changes
-            if is_defining(s, c.path)
-        ]
-        for check in checks
+        [(s, c) for s in found for c in changes if is_defining(s, c.path)] for found in sources
     ]
     oids = {o for pairs in matched for _, c in pairs for o in (c.old_blob, c.new_blob) if o}
     blobs = bound.repo.read_blobs(sorted(oids)) if oids else {}
@@ -85,12 +91,16 @@ def defined_by_change(
 
 
 def receipt_defined_by_change(
-    bound: Bound, receipt: Receipt, env: Mapping[str, str]
+    bound: Bound, receipt: Receipt, env: Mapping[str, str], *, in_checkout: bool = False
 ) -> tuple[str, ...]:
     """The paths the candidate adds, changes or removes that define what ``receipt``'s
     command runs, as :func:`defined_by_change` judges a verifier's check, run in the
     receipt's directory with ``env`` (the re-run's; a ``PYTHONPATH`` entry naming a
     directory of the work tree by its absolute path counts as that directory), sorted.
+    ``in_checkout``: the re-run runs in a temporary checkout, where the places an editable
+    install names come first on ``PYTHONPATH``
+    (:func:`~gentle_hooks.services.checkout.run_env`: a ``src/pytest.py`` the change adds
+    then comes before the installed pytest).
 
     Raises:
         GitError: reading the trees failed.
@@ -98,7 +108,13 @@ def receipt_defined_by_change(
     argv = receipt.argv if receipt.argv is not None else ("sh", "-c", receipt.command)
     check = Check("criterion", receipt.command, receipt.command, argv)
     run_dir = os.path.join(bound.root, receipt.cwd)
-    entries = env.get("PYTHONPATH", "").split(os.pathsep)
+    # the folders a checkout links in (checkout.link_dependencies): those holding a venv
+    deps = (*DEFAULT_DEPENDENCY_DIRS, *bound.settings.verification.dependency_dirs)
+    places = editable_redirects(bound.root, deps) if in_checkout else ()
+    entries = [
+        *(os.path.join(bound.root, rel) for rel in places),
+        *env.get("PYTHONPATH", "").split(os.pathsep),
+    ]
     # absolute entries under the root: what the re-run imports from the candidate's tree
     relative = [
         os.path.relpath(e, run_dir)
@@ -108,6 +124,30 @@ def receipt_defined_by_change(
     ]
     variables = {"PYTHONPATH": ":".join(relative)} if any(entries) else {}
     return defined_by_change(bound, (check,), variables, receipt.cwd)[0]
+
+
+def _runs_pytest(sources: Sequence[Source]) -> bool:
+    """Whether a check with ``sources`` may run pytest (its configuration defines it: a
+    rule naming ``conftest.py``)."""
+    return any(s.rule is not None and "conftest.py" in s.rule.names for s in sources)
+
+
+def _plugin_sources(bound: Bound, changes: Sequence[BlobChange]) -> tuple[Source, ...]:
+    """Row ``D-plugin``: the modules the ``pytest_plugins`` of each Python file of
+    ``changes`` names, on either side; a file that sets it in a way not read
+    (:func:`~gentle_hooks.policy.plugins.named_plugins` None) defines the check itself."""
+    py = [c for c in changes if c.path.endswith(".py")]
+    oids = sorted({o for c in py for o in (c.old_blob, c.new_blob) if o})
+    blobs = bound.repo.read_blobs(oids) if oids else {}
+    found: list[Source] = []
+    for change in py:
+        for oid in (change.old_blob, change.new_blob):
+            names = named_plugins(blobs.get(oid, b"")) if oid else ()
+            if names is None:
+                found.append(Source("D-script", change.path))
+            else:
+                found += [Source("D-plugin", modules=frozenset({n})) for n in names]
+    return tuple(dict.fromkeys(found))
 
 
 def _sources(
@@ -148,7 +188,7 @@ def _script_imports(bound: Bound, source: Source, changed: frozenset[str]) -> So
     if source.script is None or not source.after or source.where is None:
         return source
     top = "" if source.where == "." else source.where + "/"
-    beside = {p[len(top) :].split("/")[0].removesuffix(".py") for p in changed if p.startswith(top)}
+    beside = {_module_of(p[len(top) :]) for p in changed if p.startswith(top)}
     names: frozenset[str] = frozenset()
     for tree in (bound.candidate.tree, bound.candidate.base.tree) if beside else ():
         data = bound.repo.read_path(tree, source.script)
@@ -163,6 +203,13 @@ def _script_imports(bound: Bound, source: Source, changed: frozenset[str]) -> So
         )
     )
     return with_imports(source, held) if held else source
+
+
+def _module_of(rest: str) -> str:
+    """The module name a path relative to a ``sys.path`` directory provides: its first
+    directory (a package), or the file's module name (``x.py``, ``x.pyc``: ``x``)."""
+    first, slash, _ = rest.partition("/")
+    return first if slash else (module_name(first) or first)
 
 
 def discovery_steered(bound: Bound) -> tuple[str, ...]:

@@ -46,7 +46,7 @@ R = TypeVar("R")
 REVIEW_VERBS: dict[str, str] = {
     "decline": "declined",
     "unavailable": "unavailable",
-    "ack": "consumed",
+    "ack": "acknowledged",
 }
 
 
@@ -261,7 +261,7 @@ def record_review(binding: Binding, verb: str, env: Mapping[str, str]) -> Record
     """Record a review outcome fact for the bound candidate (SPEC §5 "Review outcome").
 
     ``decline`` / ``unavailable`` record that outcome (it wins over closure); ``ack``
-    records the caller's acknowledgement (stored as ``consumed``), which is shown but never
+    records the caller's acknowledgement (stored as ``acknowledged``), which is shown but never
     closes the review: closure comes only from native's own ``candidate.consumed`` (seed
     000 "How assess resolves the review outcome").
 
@@ -277,7 +277,7 @@ def record_review(binding: Binding, verb: str, env: Mapping[str, str]) -> Record
             ReviewFact(root=bound.root, identity=bound.candidate.identity, outcome=outcome)
         )
         notes: tuple[str, ...] = ("a review outcome never removes a verifier the tier requires",)
-        if outcome == "consumed":
+        if outcome == "acknowledged":
             notes = (
                 "an acknowledgement is a caller's word: the review closes only when the native "
                 "provider reports candidate.consumed for this candidate",

@@ -3,8 +3,10 @@
 Room ``services``. The room keeps the caller's ``PATH`` (tools must be reachable), so the
 ``pytest`` a check runs is whichever file comes first there: a wrapper adding
 ``--ignore-glob`` passes whatever the tree holds. :func:`resolve_programs` finds, before
-anything runs, the file each program of each check resolves to on the room's ``PATH``
-(:func:`~gentle_hooks.policy.programs.check_programs`) and its SHA-256, for the verdict's
+anything runs, the file each program of each check resolves to on the room's ``PATH``, or
+the one its command line sets (``PATH=bin:/usr/bin pytest``), relative entries in the
+room's tree (:func:`~gentle_hooks.policy.programs.started_programs`), and its SHA-256, for
+the verdict's
 ``observed.programs``; :func:`refuse_programs` refuses a run whose program is in the
 user's repository (a work tree, the git directory), in the room, or, unless the caller
 allows it, on a shared path (:func:`shared_reason`): the file or a directory above it is
@@ -29,7 +31,7 @@ from collections.abc import Sequence
 from gentle_hooks.artifacts.outcome import Check
 from gentle_hooks.artifacts.verdict import Program
 from gentle_hooks.errors import UsageError
-from gentle_hooks.policy.programs import check_programs
+from gentle_hooks.policy.programs import started_programs
 
 #: The flag that lets a program on a shared path run.
 ALLOW_FLAG = "--allow-shared-programs"
@@ -46,27 +48,42 @@ def _digest(path: str) -> str | None:
     return "sha256:" + h.hexdigest()
 
 
-def resolve_programs(checks: Sequence[Check], path: str) -> tuple[tuple[Program, ...], ...]:
-    """For each check, in order: the programs it starts, each resolved on ``path`` (the
-    room's ``PATH``) to a file, symlinks resolved, with that file's digest. A name that
-    resolves to nothing, or to a file that cannot be read, is left out."""
-    found: dict[str, Program | None] = {}
+def resolve_programs(
+    checks: Sequence[Check], path: str, cwd: str
+) -> tuple[tuple[Program, ...], ...]:
+    """For each check, in order: the programs it starts, each resolved to a file on
+    ``path`` (the room's ``PATH``) or on the ``PATH`` its line sets, an empty or relative
+    entry taken in ``cwd`` (the room's tree, where checks run: ``PATH=bin`` is the
+    candidate's ``bin/``), symlinks resolved, with that file's digest. A name that resolves
+    to nothing, or to a file that cannot be read, is left out."""
+    found: dict[tuple[str, str], Program | None] = {}
     out = []
     for check in checks:
         programs = []
-        for name in check_programs(check.argv):
-            if name not in found:
-                where = name if name.startswith("/") else shutil.which(name, path=path)
+        for started in started_programs(check.argv, path):
+            name, key = started.name, (started.name, started.path)
+            if key not in found:
+                where = (
+                    name
+                    if name.startswith("/")
+                    else shutil.which(name, path=_in(started.path, cwd))
+                )
                 real = os.path.realpath(where) if where else None
                 digest = _digest(real) if real and os.path.isfile(real) else None
-                found[name] = (
+                found[key] = (
                     Program(name=name, path=real, sha256=digest) if real and digest else None
                 )
-            seen = found[name]
-            if seen is not None:
+            seen = found[key]
+            if seen is not None and seen not in programs:
                 programs.append(seen)
         out.append(tuple(programs))
     return tuple(out)
+
+
+def _in(path: str, cwd: str) -> str:
+    """``path`` with its empty and relative entries made absolute in ``cwd`` (the shell
+    looks a program up there relative to the directory it runs in)."""
+    return os.pathsep.join(os.path.join(cwd, entry) for entry in path.split(os.pathsep))
 
 
 def _under(path: str, places: Sequence[str]) -> str | None:

@@ -121,7 +121,9 @@ def _what_to_report(bound: Bound) -> tuple[str, Command]:
     )
 
 
-def _refused(bound: Bound, rec: Receipt, env: Mapping[str, str]) -> UsageError | None:
+def _refused(
+    bound: Bound, rec: Receipt, env: Mapping[str, str], in_checkout: bool = False
+) -> UsageError | None:
     """Why ``rec`` cannot be spot-checked, with what to do instead; None when it counts.
     A receipt whose command runs what the change itself defines (its script, Makefile,
     test configuration, a module Python imports in the runner's place:
@@ -129,7 +131,7 @@ def _refused(bound: Bound, rec: Receipt, env: Mapping[str, str]) -> UsageError |
     row C1-own) cannot count: its re-run's outcome would be the change's own word."""
     st = standing(rec, bound.settings)
     if st.counts:
-        own = receipt_defined_by_change(bound, rec, env)
+        own = receipt_defined_by_change(bound, rec, env, in_checkout=in_checkout)
         return _defined_refusal(bound, rec, own) if own else None
     why = refusal(rec, st, bound.settings.verification.commands)
     if st.row == "S-failed":
@@ -171,6 +173,8 @@ def choose_receipt(
     receipt_id: int | None,
     command: str | None,
     env: Mapping[str, str] | None = None,
+    *,
+    in_checkout: bool = False,
 ) -> Receipt:
     """Pick the receipt to re-run for the bound candidate: by id, by command, else the most
     recent that counts.
@@ -178,7 +182,8 @@ def choose_receipt(
     Only receipts recorded for this exact candidate qualify (a report about another state
     of the work tree does not describe this one), and only receipts that count (a failure
     report, a command that verifies nothing, an undeclared command are not
-    self-verification).
+    self-verification, nor one whose command runs what the change defines, judged with
+    ``env`` as the re-run gets it, ``in_checkout`` or in place).
 
     Raises:
         UsageError: no such receipt, a receipt of another candidate, no receipt with that
@@ -200,7 +205,7 @@ def choose_receipt(
                     cli("spot-check", *_report_binding(bound).words()),
                 ),
             )
-        refused = _refused(bound, rec, env or {})
+        refused = _refused(bound, rec, env or {}, in_checkout)
         if refused is not None:
             raise refused
         return rec
@@ -218,7 +223,11 @@ def choose_receipt(
     if not receipts:
         words, fix = _what_to_report(bound)
         earlier = led.last_receipt_elsewhere(bound.root, identity)
-        if fix.label == "prefix" and earlier and _refused(bound, earlier, env or {}) is None:
+        if (
+            fix.label == "prefix"
+            and earlier
+            and _refused(bound, earlier, env or {}, in_checkout) is None
+        ):
             # reported for another state of the work tree (files added or left since, a
             # temporary index): the same command, reported again, binds to this one
             words = f"the writer reports again the command it reported last (#{earlier.id})"
@@ -229,9 +238,9 @@ def choose_receipt(
             commands=(fix, cli("spot-check", *_report_binding(bound).words())),
         )
     for rec in reversed(receipts):
-        if _refused(bound, rec, env or {}) is None:
+        if _refused(bound, rec, env or {}, in_checkout) is None:
             return rec
-    refused = _refused(bound, receipts[-1], env or {})
+    refused = _refused(bound, receipts[-1], env or {}, in_checkout)
     assert refused is not None
     if len(receipts) > 1:
         more = f" (and {len(receipts) - 1} earlier receipt(s) that cannot count either)"
@@ -340,7 +349,8 @@ def run_spot_check(
     bound = bind(binding, env)
     cand = bound.candidate
     with open_store(bound.repo) as led:
-        receipt = choose_receipt(led, bound, receipt_id, command, env)
+        in_place = binding.projection is Projection.SNAPSHOT or _holds(bound.repo, cand.tree)
+        receipt = choose_receipt(led, bound, receipt_id, command, env, in_checkout=not in_place)
         if sign_key is not None:
             refuse_unsignable(
                 led,
@@ -353,7 +363,6 @@ def run_spot_check(
                     "spot-check", *words, "--receipt", str(receipt.id), "--sign-key", sign_key
                 ),
             )
-        in_place = binding.projection is Projection.SNAPSHOT or _holds(bound.repo, cand.tree)
         # in a snapshot, files the reported run created are the candidate's only because that
         # run made them (receipt run binds to the state with them too)
         outputs = receipt.created or () if binding.projection is Projection.SNAPSHOT else ()

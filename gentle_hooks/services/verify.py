@@ -398,7 +398,7 @@ def _verify_in(
     with open_store(bound.repo) as led:  # a broken store fails before anything runs
         checks_env = room_env(env, *_pointers(bound))
         checks_env.update(plan.brief.env or {})
-        resolved = resolve_programs(plan.checks, checks_env.get("PATH", os.defpath))
+        resolved = resolve_programs(plan.checks, checks_env.get("PATH", os.defpath), room.tree)
         allowed = refuse_programs(
             resolved, plan.checks, _pointers(bound), room.path, allow_shared=shared
         )

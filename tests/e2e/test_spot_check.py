@@ -535,3 +535,25 @@ def test_an_editable_install_in_a_linked_venv_imports_the_candidates_copy(
     assert w.git("commit", "-q", "-m", "writer").code == 1
     w.ok("stash", "push", "--keep-index", "--quiet")  # now the work tree is the candidate
     assert w.gh("receipt", "run", "--staged", "--", *test).code != 0
+
+
+def test_a_runner_module_the_editable_install_puts_first_in_the_checkout_is_not_re_run(
+    native: World,
+) -> None:
+    """In a temporary checkout the editable install's ``src`` comes first on PYTHONPATH
+    (run_env), ahead of the installed pytest: a staged ``src/pytest.py`` printing
+    ``2 passed`` would be the re-run's runner, so the spot check refuses the receipt
+    naming it (issue 18; the verifier's row D-shadow)."""
+    w = native
+    venv = _editable_venv(w)
+    w.write("src/app.py", BROKEN + "# writer\n")
+    w.write("src/pytest.py", 'import sys\nprint("2 passed in 0.01s")\nsys.exit(0)\n')
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "src/app.py", "src/pytest.py")
+    w.write("src/app.py", GOOD)  # unstaged: the work tree is not the candidate
+    test = (str(venv / "bin" / "python"), "-m", "pytest", "-q")
+    assert w.gh("receipt", "run", "--staged", "--", *test).code == 0
+    spot = w.gh("spot-check", "--staged")
+    assert spot.code == 2, spot
+    assert "the change adds or changes src/pytest.py, which defines what it runs" in spot.err
+    assert w.git("commit", "-q", "-m", "writer").code == 1

@@ -581,3 +581,21 @@ def test_doctor_fix_moves_a_damaged_ledger_aside_keeping_it(cli: Cli, repo: Path
     assert kept.read_bytes() == b"definitely not sqlite " * 64
     assert not path.exists() and fixed.code == 0, fixed.lines
     assert cli("record", "--model", "m", "--effort", "low", cwd=repo).code == 0
+
+
+def test_a_review_ack_is_stored_and_shown_in_our_word(cli: Cli, repo: Path) -> None:
+    """``review ack`` is a caller's acknowledgement, not native's ``consumed`` fact (seed 000:
+    native writes that fact "when an approved review is acknowledged"): the ledger row,
+    ``status --json`` and ``status`` say ``acknowledged`` (issue 18)."""
+    edit(repo)
+    assert cli("review", "ack", cwd=repo).code == 0
+    conn = sqlite3.connect(repo / ".git" / "gentle-hooks" / "ledger.sqlite3")
+    try:
+        assert conn.execute("SELECT outcome FROM review_fact").fetchall() == [("acknowledged",)]
+    finally:
+        conn.close()
+    data = as_json(cli("status", "--json", cwd=repo))
+    facts = data["records"]["review_facts"]  # type: ignore[index]
+    assert [f["outcome"] for f in facts] == ["acknowledged"]
+    shown = cli("status", cwd=repo)
+    assert "review #1: acknowledged by a caller (review ack), not closed" in shown.out

@@ -136,7 +136,9 @@ def _counts(repo: Path) -> dict[str, int]:
         return {t: conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables}
 
 
-@pytest.mark.parametrize("lowered", [0, 2, SCHEMA_VERSION - 1])
+# SCHEMA_VERSION - 1 is not among them: V12 (review_fact rebuilt) applies again to its own
+# tables, so such a store is migrated on next use (test_a_store_lowered_below_v12_...)
+@pytest.mark.parametrize("lowered", [0, 2, SCHEMA_VERSION - 2])
 def test_doctor_fix_writes_a_lowered_schema_version_back_keeping_every_row(
     recorded: Path, lowered: int
 ) -> None:
@@ -151,6 +153,19 @@ def test_doctor_fix_writes_a_lowered_schema_version_back_keeping_every_row(
     assert _counts(recorded) == before
     git(recorded, "add", "-A")
     assert hostile(recorded, "status").returncode == 0
+
+
+def test_a_store_lowered_below_v12_is_migrated_again_keeping_every_row(recorded: Path) -> None:
+    """V12 rebuilds review_fact with every row and id: on a store already at 12 it applies
+    again, so doctor has nothing to fix and the next command migrates it."""
+    before = _counts(recorded)
+    _sql(recorded, f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    report = hostile(recorded, "doctor").stdout.decode()
+    assert f"version {SCHEMA_VERSION - 1} (migrated on next use)" in report, report
+    git(recorded, "add", "-A")
+    assert hostile(recorded, "status").returncode == 0
+    assert _counts(recorded) == before
+    assert f"version {SCHEMA_VERSION} (current)" in hostile(recorded, "doctor").stdout.decode()
 
 
 def test_doctor_fix_leaves_a_lowered_version_whose_tables_match_none(recorded: Path) -> None:

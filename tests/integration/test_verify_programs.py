@@ -188,3 +188,21 @@ def test_status_and_the_note_show_a_run_allowed_shared_programs(env: Env, tmp_pa
     assert noted["verdict"]["criteria"][-1]["observed"]["sharedPrograms"] == [real]
     committed = env.gh("status", "--committed")
     assert said in committed.stdout, committed.stdout
+
+
+def test_a_path_the_line_sets_is_where_its_program_is_looked_up(env: Env, tmp_path: Path) -> None:
+    """Refuter r18a (issue 18): ``PATH=/usr/bin:/bin grep ...`` runs the system's grep,
+    whatever the caller's PATH holds first; the verdict named the caller's. It names the
+    file the line's own ``PATH`` resolves to."""
+    fake = write(tmp_path / "tools" / "grep", '#!/bin/sh\nexec /usr/bin/grep "$@"\n')
+    fake.chmod(0o755)
+    run = "PATH=/usr/bin:/bin grep -q def app.py"
+    env.brief({**BRIEF, "successCriteria": [{"criterion": "add is defined", "run": run}]})
+    path = {"PATH": f"{fake.parent}{os.pathsep}{Path(sys.executable).parent}:/usr/bin:/bin"}
+    # the criterion passes with the change's files emptied too (C4-nothing): a verdict all
+    # the same, not a pass
+    out = env.json("verify", "run", "--brief", str(env.brief_path), env=path, code=1)
+    first = out["verdict"]["criteria"][0]["observed"]
+    assert first["command"] == run
+    grep = next(p for p in first["programs"] if p["name"] == "grep")
+    assert grep["path"] == os.path.realpath(shutil.which("grep", path="/usr/bin:/bin") or "")

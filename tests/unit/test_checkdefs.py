@@ -240,10 +240,48 @@ def test_included_files_of_a_script_or_makefile() -> None:
     )
 
 
-@pytest.mark.parametrize("path", ["sitecustomize.py", "src/usercustomize.py"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "sitecustomize.py",
+        "src/usercustomize.py",
+        # sourceless bytecode and extension modules are imported as the source is
+        "sitecustomize.pyc",
+        "src/sitecustomize.cpython-312-x86_64-linux-gnu.so",
+        "usercustomize.abi3.so",
+    ],
+)
 def test_python_start_up_modules_define_a_pytest_check(path: str) -> None:
     """Python imports them from a brief's ``{"PYTHONPATH": "src"}`` before pytest starts."""
     assert defining("python3 -m pytest -q", [path, "app.py"]) == [path]
+
+
+@pytest.mark.parametrize("path", ["__pycache__/sitecustomize.cpython-311.pyc", "sitecustomize.txt"])
+def test_files_python_does_not_import_are_not_start_up_modules(path: str) -> None:
+    """A ``__pycache__`` file is read only as the cache of a source beside it."""
+    assert defining("python3 -m pytest -q", [path]) == []
+
+
+#: (command, path, defines): pytest imports a plugin ``-p NAME`` names from wherever it is
+#: found on ``sys.path`` (refuter r18a): a file providing it defines the check (row D-plugin).
+PLUGIN_CASES = [
+    ("pytest -q -p zz_helpers", "zz_helpers.py", True),
+    ("pytest -q -pzz_helpers", "tests/zz_helpers.pyc", True),
+    ("python3 -m pytest -p pkg.plug tests", "src/pkg/plug/__init__.py", True),
+    ("make test", "zz_helpers.py", False),
+    ("pytest -q -p no:zz_helpers", "zz_helpers.py", False),
+    ("pytest -q -p zz_helpers", "helpers.py", False),
+    ("mkdir -p build && pytest -q", "build.py", False),  # mkdir's -p, not pytest's
+]
+
+
+@pytest.mark.parametrize(
+    ("command", "path", "expected"), PLUGIN_CASES, ids=[f"{c}|{p}" for c, p, _ in PLUGIN_CASES]
+)
+def test_a_plugin_pytest_loads_by_name_defines_the_check(
+    command: str, path: str, expected: bool
+) -> None:
+    assert (defining(command, [path]) == [path]) is expected
 
 
 #: (command, path, shadows): ``python -m`` puts its working directory first on sys.path, so
@@ -259,6 +297,20 @@ SHADOW_CASES = [
     ("python -m unittest", "argparse.py", True),
     ("python -m unittest", "logging/__init__.py", True),
     ("python3 -m tests.check", "tests/__init__.py", True),
+    # Python imports sourceless bytecode, extension modules and packages of them too
+    # (refuter r18a: a pytest.pyc printing "1 passed" passed verify, the commit and the push)
+    ("python3 -m pytest -q", "pytest.pyc", True),
+    ("python3 -m pytest -q", "pytest.cpython-312-x86_64-linux-gnu.so", True),
+    ("python3 -m pytest -q", "pytest.abi3.so", True),
+    ("python3 -m pytest -q", "pytest.pyd", True),
+    ("python3 -m pytest -q", "pytest/__init__.pyc", True),
+    ("python3 -m pytest -q", "_pytest/main.pyc", True),
+    ("python3 -m pytest -q", "pluggy.so", True),
+    ("python3 -m unittest", "unittest.pyc", True),
+    ("python3 -m unittest", "unittest/__init__.pyc", True),
+    ("python -m unittest", "argparse.cpython-311-x86_64-linux-gnu.so", True),
+    ("python3 -m tests.check", "tests/__init__.pyc", True),
+    ("python3 -m check", "check.pyc", True),
     ("cd src && python3 -m pytest", "src/pytest.py", True),
     ("if true; then python3 -m pytest; fi", "sub/pytest.py", True),  # directory unknown
     # not imported in its place
@@ -266,6 +318,12 @@ SHADOW_CASES = [
     ("cd src && python3 -m pytest", "pytest.py", False),
     ("python3 -m pytest -q", "app.py", False),
     ("python3 -m pytest -q", "pytest.txt", False),
+    ("python3 -m pytest -q", "pytest.pyc.txt", False),
+    ("python3 -m pytest -q", "__pycache__/pytest.cpython-311.pyc", False),  # a cache only
+    ("python3 -m pytest -q", "src/pytest.pyc", False),
+    ("python3 -m unittest", "logging/__pycache__/__init__.cpython-311.pyc", False),
+    ("python -m unittest", "code/render.pyc", False),
+    ("python3 -I -m pytest -q", "pytest.pyc", False),
     ("python3 -m pytest -q", "tests/test_json.py", False),
     ("python3 -m pytest -q", "code/render.py", False),  # no package there: nothing hidden
     ("python3 -I -m pytest -q", "pytest.py", False),
@@ -292,6 +350,12 @@ SHADOW_CASES = [
     ("python3 tools/check.py", "json.py", False),
     ("python3 -P tools/check.py", "tools/json.py", False),
     ("python3 tools/check.py", "tools/app.py", False),  # the base finds it nowhere else
+    # a virtual environment's interpreter is Python too
+    ("/opt/venv/bin/python -m pytest", "pytest.py", True),
+    (".venv/bin/python3.12 -m pytest", "pytest.py", True),
+    ("./pythonic -m pytest", "pytest.py", False),
+    ("python3.12 -m pytest", "pytest.py", True),
+    ("PYTHONPATH=src python3.12 tools/check.py", "src/json.py", True),
 ]
 
 

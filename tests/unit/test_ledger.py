@@ -45,7 +45,7 @@ def test_path_is_under_the_common_dir(tmp_path: Path) -> None:
 
 def test_fresh_store_is_wal_at_the_current_version(db: str) -> None:
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 11
+        assert led.schema_version() == SCHEMA_VERSION == 12
         assert led.journal_mode() == "wal"
         assert led.counts() == {t: 0 for t in RECORD_TABLES}
 
@@ -397,8 +397,8 @@ def test_a_version_2_store_migrates_to_v3_keeping_its_records(tmp_path: Path) ->
     conn.commit()
     conn.close()
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 11
-        assert [f.outcome for f in led.review_facts("sha256:x")] == ["consumed"]
+        assert led.schema_version() == SCHEMA_VERSION == 12
+        assert [f.outcome for f in led.review_facts("sha256:x")] == ["acknowledged"]
         assert led.rdd_pinned("s") is None
         first = RddRender("s", "/r", "on", "env", "Receipt-driven development: on", "L-new-on")
         pinned, recorded = led.rdd_advance("s", lambda cur: first if cur is None else None)
@@ -496,7 +496,7 @@ def test_a_version_4_store_migrates_to_v5_keeping_its_verdicts(tmp_path: Path) -
     conn.commit()
     conn.close()
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 11
+        assert led.schema_version() == SCHEMA_VERSION == 12
         (old,) = led.verdicts("sha256:x")
         assert (old.brief_id, old.accepted, old.artifact_ref, old.caller, old.observed_run) == (
             "b1",
@@ -557,7 +557,7 @@ def test_v4_store_with_replayed_calls_migrates_and_then_refuses_replays(tmp_path
     conn.commit()
     conn.close()
     with Ledger.open(db) as led:
-        assert led.schema_version() == SCHEMA_VERSION == 11
+        assert led.schema_version() == SCHEMA_VERSION == 12
         assert led.counts()["pending_mutation"] == 2
         again = PendingMutation("/r", "m", "low", "claude-code", None, "toolu_1")
         stored, entries, new = led.add_mutation_once(again, [])
@@ -627,3 +627,36 @@ def test_facts_of_commits_equal_one_read_per_candidate(
             want.append(one)
     assert got == want
     assert got[3].mutations and got[1].escalations and got[0].escalations
+
+
+def test_a_version_11_store_keeps_its_review_rows_and_ids_as_they_were(tmp_path: Path) -> None:
+    """V12 rebuilds review_fact so ``review ack`` stores ``acknowledged`` (issue 18): the
+    rows stay as stored ('consumed', read as 'acknowledged'), and the id counter too (a
+    row moved aside at id 2 keeps its id free for ``doctor --restore``)."""
+    import sqlite3 as _sqlite3
+
+    from gentle_hooks.ledger.schema import MIGRATIONS
+
+    db = str(tmp_path / "v11.sqlite3")
+    conn = _sqlite3.connect(db)
+    for script in MIGRATIONS[:11]:
+        conn.executescript(script)
+    for outcome in ("consumed", "declined"):
+        conn.execute(
+            "INSERT INTO review_fact (root, identity, outcome, recorded_at) "
+            "VALUES ('/r', 'sha256:x', ?, 1.0)",
+            (outcome,),
+        )
+    conn.execute("DELETE FROM review_fact WHERE id = 2")
+    conn.execute("PRAGMA user_version = 11")
+    conn.commit()
+    conn.close()
+    with Ledger.open(db) as led:
+        assert led.schema_version() == SCHEMA_VERSION == 12
+        assert [(f.id, f.outcome) for f in led.review_facts("sha256:x")] == [(1, "acknowledged")]
+        stored = led.add(ReviewFact("/r", "sha256:x", "acknowledged"))
+        assert stored.id == 3
+    conn = _sqlite3.connect(db)
+    rows = conn.execute("SELECT id, outcome FROM review_fact ORDER BY id").fetchall()
+    conn.close()
+    assert rows == [(1, "consumed"), (3, "acknowledged")]

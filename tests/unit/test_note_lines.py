@@ -313,3 +313,13 @@ def test_a_malformed_escaped_text_is_refused(value: object) -> None:
 def test_a_lone_surrogate_that_is_no_byte_is_refused_naming_the_field() -> None:
     with pytest.raises(ValueError, match="receipt: command"):
         encode(ReceiptLine(identity="i", command="\ud800", observed="p"))
+
+
+def test_a_review_ack_an_older_gentle_hooks_noted_as_consumed_reads_as_acknowledged() -> None:
+    """``review ack`` was noted with native's word ``consumed``; read now as ours (issue 18)."""
+    from gentle_hooks.notes.facts import facts_from_note
+
+    lines = [ReviewLine("i", "consumed", 1.0), ReviewLine("i", "acknowledged", 2.0)]
+    note = parse("\n".join(encode(x) for x in lines).encode())
+    facts = facts_from_note(note, "i", "/r")
+    assert [f.outcome for f in facts.review_facts] == ["acknowledged", "acknowledged"]

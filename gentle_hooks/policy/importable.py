@@ -1,0 +1,46 @@
+"""Which files Python imports as a module, by their names (SPEC §9; seed 001 "Guardrails":
+"do not accept a claim whose criteria have no observable check").
+
+Room ``policy`` (pure). A directory on ``sys.path`` provides the module ``NAME`` as any of
+``NAME`` + an importable suffix: the source ``NAME.py``, the *sourceless* bytecode
+``NAME.pyc`` (run as it is, no source beside it needed), an extension module
+``NAME.so``, ``NAME.abi3.so``, ``NAME.cpython-312-x86_64-linux-gnu.so``, ``NAME.pyd``
+(any tag: the check's interpreter may be another version than this one), or a package
+directory ``NAME/`` holding such files. A ``__pycache__/NAME.cpython-311.pyc`` is not
+one: Python reads it only as the cache of a ``NAME.py`` beside its directory (that file is
+the module). :func:`module_name` reads a file name, :func:`provides` a path.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+
+#: Suffixes Python imports from a ``sys.path`` directory: this interpreter's own
+#: (``importlib.machinery.all_suffixes()``) and any interpreter's source and bytecode.
+_EXACT = frozenset({*importlib.machinery.all_suffixes(), ".py", ".pyw", ".pyc"})
+#: Extension modules, whatever the version or ABI tag before them.
+_EXTENSION = (".so", ".pyd")
+
+
+def module_name(filename: str) -> str | None:
+    """The module a directory on ``sys.path`` provides as the file ``filename`` (a base
+    name: ``pytest.pyc`` → ``pytest``), or None when Python imports no module from it
+    (``pytest.txt``, ``pytest.cpython-311.pyc``: a cache name, ``.py``: no name)."""
+    name, dot, rest = filename.partition(".")
+    if not name or not dot:
+        return None
+    suffix = "." + rest
+    return name if suffix in _EXACT or suffix.endswith(_EXTENSION) else None
+
+
+def provides(module: str, path: str) -> bool:
+    """Whether the tree's ``path`` is a file Python imports as the dotted ``module`` or as
+    part of it, from some directory of the tree (which one is on ``sys.path`` is not
+    known): for ``a.b``, ``a/b.py``, ``src/a/b.pyc``, ``a/b/__init__.py``, ``a/b/c.py``."""
+    parts = path.split("/")
+    last = module_name(parts[-1])
+    if last is None:
+        return False
+    names = [*parts[:-1], *([] if last == "__init__" else [last])]
+    want = module.split(".")
+    return any(names[i : i + len(want)] == want for i in range(len(names) - len(want) + 1))

@@ -1,0 +1,82 @@
+"""Which pytest plugins a check loads by name (SPEC §9; seed 001 "Guardrails": "do not
+accept a claim whose criteria have no observable check").
+
+Room ``policy`` (pure: the caller reads the files). pytest imports as a plugin every module
+named by ``-p NAME`` on its command line and by ``pytest_plugins`` in a test module it
+collects (``pytest_plugins = ["helpers"]``), before it runs a test: a hook there
+(``pytest_runtest_makereport`` turning a failure into a pass) decides the outcome, as a
+``conftest.py`` would. Such a module the change adds or changes defines the check (row
+``D-plugin`` of :mod:`gentle_hooks.policy.checkdefs`; the files that provide it:
+:func:`~gentle_hooks.policy.importable.provides`). :func:`plugin_options` reads a pytest
+command's ``-p``, :func:`named_plugins` a Python file's ``pytest_plugins``.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Sequence
+
+#: The variable a test module or conftest.py names its plugins in.
+PLUGINS_VARIABLE = "pytest_plugins"
+
+
+def plugin_options(args: Sequence[str]) -> tuple[str, ...]:
+    """The plugins pytest's arguments ``args`` load: each ``-p NAME`` and ``-pNAME``, not
+    ``-p no:NAME`` (that one keeps a plugin out)."""
+    found: list[str] = []
+    for i, word in enumerate(args):
+        if word == "-p" and i + 1 < len(args):
+            name = args[i + 1]
+        elif word.startswith("-p") and len(word) > 2:
+            name = word[2:]
+        else:
+            continue
+        if name and not name.startswith("no:"):
+            found.append(name)
+    return tuple(dict.fromkeys(found))
+
+
+def _names(value: ast.expr) -> list[str] | None:
+    """The module names of one ``pytest_plugins`` value: a string (pytest splits it at
+    commas) or a list or tuple of strings; None for anything else."""
+    items = value.elts if isinstance(value, ast.List | ast.Tuple) else [value]
+    found: list[str] = []
+    for item in items:
+        if not (isinstance(item, ast.Constant) and isinstance(item.value, str)):
+            return None
+        found += [n.strip() for n in item.value.split(",") if n.strip()]
+    return found
+
+
+def named_plugins(data: bytes) -> tuple[str, ...] | None:
+    """The modules the Python source ``data`` names in ``pytest_plugins``, in order: empty
+    when it names none or does not parse (pytest cannot import it either); None when it
+    sets or uses the variable in a way this reader does not evaluate
+    (``pytest_plugins = PLUGINS``, ``pytest_plugins.append(...)``)."""
+    if PLUGINS_VARIABLE.encode() not in data:
+        return ()
+    try:
+        tree = ast.parse(data)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ()
+    found: list[str] = []
+    read: set[int] = set()  # the ids of the Name nodes whose assignment was read
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Name) and target.id == PLUGINS_VARIABLE:
+                    names = _names(node.value) if node.value is not None else []
+                    if names is None:
+                        return None
+                    found += names
+                    read.add(id(target))
+    for node in ast.walk(tree):
+        mentioned = (
+            (isinstance(node, ast.Name) and node.id == PLUGINS_VARIABLE and id(node) not in read)
+            or (isinstance(node, ast.Attribute) and node.attr == PLUGINS_VARIABLE)
+            or (isinstance(node, ast.Constant) and node.value == PLUGINS_VARIABLE)
+        )
+        if mentioned:  # used some other way: which plugins it ends up naming is unknown
+            return None
+    return tuple(dict.fromkeys(found))
