@@ -148,3 +148,54 @@ def test_done_when_require_observed_refuses_hand_written_and_other_candidate_ver
     passed = world.git("commit", "-m", "writer: tokens")
     assert passed.code == 0, passed
     world.assert_clean()
+
+
+def test_a_corrected_brief_is_the_way_out_of_a_criterion_that_observes_nothing(
+    native: World,
+) -> None:
+    """A brief whose only criterion is the suite, which passes on the base too (its tests
+    only import the module), observes nothing of the change: the run fails on the brief,
+    not on the change. The commit block says so in words and its printed lines, with a
+    corrected brief (a new brief id) written where it says, lead to an accepted verdict
+    and a passing commit (refuter r14a F1: the corrected brief's verdict was held back
+    until the faulty brief passed, which it never could)."""
+    world = native
+    escalated_and_staged(world)
+    faulty = world.base / "faulty-brief.json"
+    data = json.loads(brief(world).read_text())
+    suite = data["fullSuite"]
+    data.update(id="tokens-0", successCriteria=[{"criterion": "the tests pass", "run": suite}])
+    faulty.write_text(json.dumps(data), encoding="utf-8")
+
+    ran = world.gh("verify", "run", "--staged", "--brief", str(faulty))
+    assert ran.code == 1, ran
+    assert "observes nothing of it" in ran.out
+    assert "note: the brief is at fault, not the change: criterion `" in ran.out
+    assert world.gh(*printed(world, ran.out.splitlines()[-1], "run: ")).code == 1
+
+    blocked = world.git("commit", "-m", "writer: tokens")
+    assert blocked.code == 1, blocked
+    fault = (
+        "gentle-hooks:   the last verify run failed only on its brief: criterion "
+        f"`{suite}` gives the same answer on the base tree and with the change emptied, so it "
+        "observes nothing of the change"
+    )
+    assert any(line.startswith(fault) for line in blocked.said), "\n".join(blocked.said)
+    named = world.work / ".git" / "gentle-hooks" / "brief.json"
+    assert f"gentle-hooks:   write: {named}" in blocked.said
+    named.write_text(brief(world).read_text(), encoding="utf-8")  # tokens-1: a new brief id
+    runs = [
+        ln.removeprefix("gentle-hooks:   run: ")
+        for ln in blocked.said
+        if ln.startswith("gentle-hooks:   run: ") and " verify prepare " not in ln
+    ]
+    last = None
+    for cmd in runs:
+        last = world.run(["sh", "-c", cmd], cwd=world.work)
+        assert last.code == 0, (cmd, last)
+    assert last is not None and " verify run " in runs[-1]
+    added = world.run(["sh", "-c", last.out.splitlines()[-1].removeprefix("run: ")])
+    assert added.code == 0, added
+    assert "status pass: accepted" in added.out
+    passed = world.git("commit", "-m", "writer: tokens")
+    assert passed.code == 0, passed
