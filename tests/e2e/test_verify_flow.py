@@ -93,7 +93,7 @@ def test_done_when_an_escalated_change_passes_after_verify(world: World) -> None
     assert prepared.out.splitlines()[0].startswith(f"clean room: {rooms}/gentle-verify-")
     then = prepared.out.splitlines()[-1]
     ran = world.gh(*printed(world, then, "run: "))
-    assert ran.code == 0, ran
+    assert ran.code == 0, ran.out
     out = ran.out.splitlines()
     assert out[0].startswith("verify run: pass (every criterion passed")
     ref = next(ln for ln in out if ln.startswith("artifactRef: ")).split()[1]
@@ -143,7 +143,7 @@ def test_done_when_require_observed_refuses_hand_written_and_other_candidate_ver
     assert any("): not observed: " in line for line in still.said), still.said
 
     ran = world.gh("verify", "run", "--staged", "--brief", str(path))
-    assert ran.code == 0, ran
+    assert ran.code == 0, ran.out
     assert world.gh(*printed(world, ran.out.splitlines()[-1], "run: ")).code == 0
     passed = world.git("commit", "-m", "writer: tokens")
     assert passed.code == 0, passed
@@ -197,5 +197,37 @@ def test_a_corrected_brief_is_the_way_out_of_a_criterion_that_observes_nothing(
     added = world.run(["sh", "-c", last.out.splitlines()[-1].removeprefix("run: ")])
     assert added.code == 0, added
     assert "status pass: accepted" in added.out
+    passed = world.git("commit", "-m", "writer: tokens")
+    assert passed.code == 0, passed
+
+
+def test_an_ignored_output_every_check_rewrites_is_no_change_of_the_artifact(
+    native: World,
+) -> None:
+    """docs/spec-notes.md §9: only a file ``.gitignore`` does not ignore counts as added. A
+    test that writes ``report.txt`` (ignored at the base) ran in a criterion first, then in
+    the suite, which rewrote it: that is no change of the artifact, the run passes and the
+    commit goes through (refuter r14a F2: "full suite … changed report.txt")."""
+    world = native
+    world.write(".gitignore", "report.txt\n")
+    world.write(
+        "tests/test_report.py",
+        "import unittest\n\n\nclass ReportTest(unittest.TestCase):\n"
+        "    def test_writes_its_report(self):\n"
+        "        with open('report.txt', 'w') as fh:\n            fh.write('ok\\n')\n",
+    )
+    world.ok("add", "-A")
+    assert world.git("commit", "-m", "a test that writes an ignored report").code == 0
+    assert world.git("push", "origin", "main").code == 0
+    escalated_and_staged(world)
+    data = json.loads(brief(world).read_text())
+    writes = "python3 -c \"open('report.txt', 'w').write('ok')\" && "
+    data["successCriteria"][0]["run"] = writes + data["successCriteria"][0]["run"]
+    path = world.base / "brief.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    ran = world.gh("verify", "run", "--staged", "--brief", str(path))
+    assert ran.code == 0, ran.out
+    assert "changed report.txt" not in ran.out
+    assert world.gh(*printed(world, ran.out.splitlines()[-1], "run: ")).code == 0
     passed = world.git("commit", "-m", "writer: tokens")
     assert passed.code == 0, passed

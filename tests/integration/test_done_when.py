@@ -185,7 +185,14 @@ def test_07_escalate_security(scenario: Scenario) -> None:
     ("step", "changes", "reason"),
     [
         ("08", {"status": "fail"}, "V1 status is fail, not pass"),
-        ("09", {"fullSuiteRun": False}, "V2 fullSuiteRun is false: a pass needs the full suite"),
+        (
+            "09",
+            {"fullSuiteRun": False},
+            (
+                "V2 the full suite did not run in full: a pass needs it (fullSuite, run by a "
+                "test runner, every test)"
+            ),
+        ),
         (
             "10",
             {"criteria": [{"criterion": "tokens are validated before use", "evidence": ""}]},
