@@ -257,3 +257,20 @@ def _merge_human(ctx: Ctx, fmt: str = "text") -> None:
 @journey("merge-human-no-ff-json", "the same merge, read as the JSON decision (its then_run)")
 def _merge_human_json(ctx: Ctx) -> None:
     _merge_human(ctx, "json")
+
+
+@journey(
+    "server-gate-untracked-subdir",
+    "the server rejects a writer commit pushed from an untracked d/; its worktree prefix "
+    "runs at the worktree's top (the commit has no d/)",
+    fast=True,
+)
+def _server_untracked_subdir(ctx: Ctx) -> None:
+    w = plain(ctx, share=False)
+    ctx.sb.sh(ctx.sb.remote(), "gentle-hook install --server", who="setup")
+    _unverified_commit(ctx)
+    ctx.sb.write(w / "d" / "notes.txt", "the user's own scratch notes\n")
+    ctx.sb.prove(w, ["status", "--porcelain"], "?? d/", "an untracked d/")
+    ctx.sb.prove_empty(w, ["ls-tree", "-d", "HEAD", "d"], "no d/ in the commit")
+    step = ctx.agent.attempt(w / "d", "git push -q --no-verify origin HEAD")
+    passed(ctx, step.exit, "the push was accepted")
