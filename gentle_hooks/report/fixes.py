@@ -305,7 +305,8 @@ def _candidate_steps(
             out.append(
                 (
                     "do",
-                    f"report again, for this candidate, the command reported last ({NO_RECEIPT})",
+                    "report again, for this candidate, the last command that passed at the "
+                    f"repository top and counts as a test ({NO_RECEIPT})",
                 )
             )
             out.append(("run", f"{gh} receipt run{here('.')} -- {runnable(s.earlier[-1])}"))
