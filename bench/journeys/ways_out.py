@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bench.journeys.catalog import TEST_LITTER, Ctx, journey, passed, plain, printed_commands_of
+from bench.journeys.sandbox import FixtureError
 
 #: A test command that finds its tests only from the repository top.
 TOP_TEST = "python3 -B -m unittest -q test_m"
@@ -109,14 +110,38 @@ def _push_committed_pycache(ctx: Ctx) -> None:
     passed(ctx, step.exit, "the push went through")
 
 
-def faulty_brief(ctx: Ctx, w: Path) -> tuple[Path, Path]:
+#: The faults a verifier's brief starts with, by name: what it replaces in the corrected
+#: brief and the words its verify run says of it. ``negative``: its negative test holds on
+#: no tree, so it fails on the base as on the change; ``nothing``: its criterion (the suite
+#: as the criterion, under another brief id) passes on the base and with the change
+#: emptied too, so it observes nothing of the change.
+FAULTS: dict[str, tuple[tuple[str, str], ...]] = {
+    "negative": (("m.f() == 0", "m.f() == 7"),),
+    "nothing": (
+        ('"id": "f-2"', '"id": "f-1"'),
+        ('["python3", "-B", "-c", "import m; print(m.f()); assert m.f()"]', '"test -e m.py"'),
+    ),
+}
+#: What the verify run of each faulty brief says of the check at fault.
+FAULT_SAID = {
+    "negative": "fails on the base tree too",
+    "nothing": "observes nothing of it",
+}
+
+
+def faulty_brief(ctx: Ctx, w: Path, fault: str = "negative") -> tuple[Path, Path]:
     """A writer's escalated change staged in ``w``, and the agent's verifier briefs: the
-    faulty one it starts with (its negative test ``f() == 7`` holds on no tree, so it fails on
-    the base as on the change: no evidence) and the corrected one a block sends it to."""
+    faulty one it starts with (:data:`FAULTS`: no evidence either way) and the corrected
+    one a block sends it to."""
     from bench.journeys.catalog import _BRIEF
 
     faulty, corrected = ctx.sb.root / "faulty-brief.json", ctx.sb.root / "brief.json"
-    ctx.sb.write(faulty, _BRIEF.replace("m.f() == 0", "m.f() == 7"))
+    text = _BRIEF
+    for old, new in FAULTS[fault]:
+        if old not in text:
+            raise FixtureError(f"the brief has no {old!r} to make faulty")
+        text = text.replace(old, new)
+    ctx.sb.write(faulty, text)
     ctx.sb.write(corrected, _BRIEF)
     ctx.agent.brief, ctx.agent.corrected_brief = str(faulty), str(corrected)
     ctx.sb.writer_edit(w, 1)
@@ -125,12 +150,14 @@ def faulty_brief(ctx: Ctx, w: Path) -> tuple[Path, Path]:
     return faulty, corrected
 
 
-def file_faulty_verdict(ctx: Ctx, w: Path, faulty: Path, binding: str) -> None:
+def file_faulty_verdict(
+    ctx: Ctx, w: Path, faulty: Path, binding: str, fault: str = "negative"
+) -> None:
     """The orchestrator's verify run of the ``binding`` (``--staged``/``--committed``)
     candidate with the faulty brief, and the ``verdict add`` it printed, run as printed."""
 
     ran = ctx.sb.sh(w, f"gentle-hook verify run {binding} --brief {faulty}", who="setup")
-    ctx.check(ran.exit == 1 and "fails on the base tree too" in ran.out, "the brief failed")
+    ctx.check(ran.exit == 1 and FAULT_SAID[fault] in ran.out, "the brief failed")
     filed = [c for c in printed_commands_of(ran.out) if " verdict add " in c]
     ctx.check(len(filed) == 1, f"verify run printed its verdict add: {filed}")
     for c in filed:
@@ -147,6 +174,22 @@ def _commit_escalated_faulty_brief(ctx: Ctx) -> None:
     faulty, corrected = faulty_brief(ctx, w)
     # the orchestrator verifies before committing, with its faulty brief, and files the fail
     file_faulty_verdict(ctx, w, faulty, "--staged")
+    step = ctx.agent.attempt(w, "git commit -q -m 'escalated change'")
+    passed(ctx, step.exit, "the commit went through")
+    ctx.check(ctx.agent.brief == str(corrected), "the block sent the agent to correct its brief")
+
+
+@journey(
+    "commit-escalated-nothing-brief",
+    "the verifier's brief has a criterion that observes nothing of the change; a corrected "
+    "brief (another brief id) written where the block says passes",
+    fast=True,
+)
+def _commit_escalated_nothing_brief(ctx: Ctx) -> None:
+    w = plain(ctx)
+    faulty, corrected = faulty_brief(ctx, w, "nothing")
+    # the orchestrator verifies before committing, with its faulty brief, and files the fail
+    file_faulty_verdict(ctx, w, faulty, "--staged", "nothing")
     step = ctx.agent.attempt(w, "git commit -q -m 'escalated change'")
     passed(ctx, step.exit, "the commit went through")
     ctx.check(ctx.agent.brief == str(corrected), "the block sent the agent to correct its brief")
@@ -214,3 +257,20 @@ def _merge_human(ctx: Ctx, fmt: str = "text") -> None:
 @journey("merge-human-no-ff-json", "the same merge, read as the JSON decision (its then_run)")
 def _merge_human_json(ctx: Ctx) -> None:
     _merge_human(ctx, "json")
+
+
+@journey(
+    "server-gate-untracked-subdir",
+    "the server rejects a writer commit pushed from an untracked d/; its worktree prefix "
+    "runs at the worktree's top (the commit has no d/)",
+    fast=True,
+)
+def _server_untracked_subdir(ctx: Ctx) -> None:
+    w = plain(ctx, share=False)
+    ctx.sb.sh(ctx.sb.remote(), "gentle-hook install --server", who="setup")
+    _unverified_commit(ctx)
+    ctx.sb.write(w / "d" / "notes.txt", "the user's own scratch notes\n")
+    ctx.sb.prove(w, ["status", "--porcelain"], "?? d/", "an untracked d/")
+    ctx.sb.prove_empty(w, ["ls-tree", "-d", "HEAD", "d"], "no d/ in the commit")
+    step = ctx.agent.attempt(w / "d", "git push -q --no-verify origin HEAD")
+    passed(ctx, step.exit, "the push was accepted")

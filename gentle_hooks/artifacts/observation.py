@@ -52,9 +52,12 @@ class CheckRow:
     """One row of :data:`CHECK_ROWS`: id, the case in words, its predicate and result;
     ``said``: the result's why in a few words, for the line people read (the id stays in
     ``--json``); ``evidence``: False for a row whose check says nothing of the candidate
-    (C2-base: a negative test failing on the base tree too fails whatever the change is):
-    its ``fail`` is the brief's fault, not an observed failure of the candidate
-    (:mod:`gentle_hooks.ledger.fails`)."""
+    (C2-base: a negative test failing on the base tree too fails whatever the change is;
+    C4-nothing: a criterion the candidate passes, as do its base and the candidate with
+    the change emptied): its ``fail`` is the brief's fault, not an observed failure of the
+    candidate (:mod:`gentle_hooks.ledger.fails`). A criterion the candidate fails is
+    evidence even when it fails everywhere (C4-nothing-failed): nothing shows the
+    candidate passes it."""
 
     id: str
     when: str
@@ -155,6 +158,15 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         said="it succeeded, but it must fail",
     ),
     CheckRow(
+        "C4-nothing-failed",
+        "a criterion that fails on the candidate, and fails the same way on the candidate's "
+        "base tree and on the candidate with every file it adds or changes emptied: it "
+        "observes nothing of the artifact, but the candidate did not pass it either",
+        lambda o: o.checks_nothing and o.exit_code != 0,
+        "fail",
+        said="it fails with the change emptied too: it observes nothing of it",
+    ),
+    CheckRow(
         "C4-nothing",
         "a criterion whose exit status is the same on the candidate's base tree and on the "
         "candidate with every file it adds or changes emptied: it observes nothing of the "
@@ -163,6 +175,7 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         lambda o: o.checks_nothing,
         "fail",
         said="it gives the same answer with the change emptied: it observes nothing of it",
+        evidence=False,
     ),
     CheckRow(
         "C4-none",

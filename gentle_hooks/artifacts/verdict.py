@@ -246,7 +246,12 @@ def _status_faults(v: DelegationVerdict) -> tuple[str, ...]:
 
 
 def _suite_faults(v: DelegationVerdict) -> tuple[str, ...]:
-    return () if v.fullSuiteRun else ("fullSuiteRun is false: a pass needs the full suite",)
+    if v.fullSuiteRun:
+        return ()
+    return (
+        "the full suite did not run in full: a pass needs it (fullSuite, run by a test "
+        "runner, every test)",
+    )
 
 
 def _criteria_present_faults(v: DelegationVerdict) -> tuple[str, ...]:
@@ -263,7 +268,8 @@ def _evidence_faults(v: DelegationVerdict) -> tuple[str, ...]:
 
 def _criterion_result_faults(v: DelegationVerdict) -> tuple[str, ...]:
     return tuple(
-        f"criterion {n} ({_clip(c.criterion)!r}) reports {c.result}"
+        f"criterion {n} ({_clip(c.criterion)!r}) "
+        + ("failed" if c.result == "fail" else f"was {c.result}")
         for n, c in enumerate(v.criteria, 1)
         if c.result not in (None, "pass")
     )
@@ -271,7 +277,10 @@ def _criterion_result_faults(v: DelegationVerdict) -> tuple[str, ...]:
 
 def _negative_test_faults(v: DelegationVerdict) -> tuple[str, ...]:
     if v.artifactMutating and v.negativeTestsRun < 1:
-        return ("artifactMutating is true but negativeTestsRun is 0: run a check that must fail",)
+        return (
+            "the change writes to the repository but no negative test ran: declare "
+            "negativeTests (a check that passes on the base tree and fails on the change)",
+        )
     return ()
 
 

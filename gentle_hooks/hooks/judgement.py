@@ -29,6 +29,7 @@ from gentle_hooks.notes.trust import SIGNABLE, Trust
 from gentle_hooks.policy.delegation import message_evidence
 from gentle_hooks.policy.shortfall import NoValidNote, Shortfall, StaleRecords
 from gentle_hooks.report.fixes import commands, headline, reasons, step_lines, steps
+from gentle_hooks.report.shortfall_text import restates_headline
 from gentle_hooks.report.text import short
 from gentle_hooks.services.assess import AssessResult, evaluate
 from gentle_hooks.values.candidate import (
@@ -313,7 +314,8 @@ def verdict_lines(v: CommitVerdict, explain: bool = False, top: str | None = Non
     risk = f" (plan risk {v.result.plan.risk.value})" if v.result is not None else ""
     lines.append(f"  {headline(v.shortfalls)}{risk}")
     for s, reason in zip(v.shortfalls, reasons(v.shortfalls), strict=True):
-        lines.append(f"  missing: {reason}")
+        if not restates_headline(s):
+            lines.append(f"  missing: {reason}")
         binding = replace(COMMITTED, top=top)
         lines.extend(step_lines(steps(s, binding, v.commit, share=True)))
     if v.result is not None:

@@ -106,6 +106,7 @@ def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -
     from gentle_hooks.report.base_text import empty_base_lines
     from gentle_hooks.report.discard_text import discard_lines
     from gentle_hooks.report.fixes import headline, reason, step_lines, steps
+    from gentle_hooks.report.shortfall_text import restates_headline
 
     r = j.result
     plan, cand, d = r.plan, r.candidate, r.decision
@@ -117,7 +118,8 @@ def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -
     if r.native_note:
         lines.append(f"  note: {r.native_note}")
     for s in d.shortfalls:
-        lines.append(f"  missing: {reason(s)}")
+        if not restates_headline(s):
+            lines.append(f"  missing: {reason(s)}")
         if j.fix_note:
             lines.append(f"  note: {j.fix_note}")
         lines.extend(

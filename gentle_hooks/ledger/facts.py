@@ -265,7 +265,7 @@ class LedgerFacts:
                 for v in distinct
             ),
             rejected_verdicts=rejected,
-            brief_faults=tuple(command for _, command in brief_faults(self.verify_runs)),
+            brief_faults=brief_faults(self.verify_runs),
             receipts=len(usable),
             refused=refused,
             declared=declared,

@@ -10,9 +10,11 @@ checks, never drop one). Anything else that would let the change through is an o
 (``GENTLE_HOOKS_SKIP``), recorded and visible.
 
 A check that gave no evidence is the brief's fault, not the candidate's: a negative test
-that fails on the candidate's base tree too (row C2-base, recorded ``evidence: false``:
-:func:`gentle_hooks.artifacts.observation.recorded_observations`) fails whatever the change
-is. It is not required of the settling run (a corrected brief drops or replaces it), and a
+that fails on the candidate's base tree too (row C2-base) fails whatever the change is, and
+a criterion the candidate passes that gives the same answer on its base tree and with the
+change emptied (row C4-nothing) observes nothing of it (both recorded ``evidence: false``:
+:func:`gentle_hooks.artifacts.observation.recorded_observations`). It is not required of
+the settling run (a corrected brief drops or replaces it), and a
 run whose failed checks are all such checks is no observed failure of the candidate: it
 stands as nothing, and :func:`brief_faults` names the checks to correct. A run recorded
 without per-check results (a start row, or one recorded before results were) is judged as

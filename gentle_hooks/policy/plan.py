@@ -238,9 +238,10 @@ class Satisfaction:
             name the command to report again.
         created: files a counting report's run created that this candidate holds (None:
             none), so a fix keeps them out before the spot check.
-        brief_faults: the commands of the checks the latest ``verify run`` of this
+        brief_faults: the (kind, command) of the checks the latest ``verify run`` of this
             candidate failed on without evidence, when it failed on nothing else
-            (:func:`gentle_hooks.ledger.fails.brief_faults`): its brief is to be corrected.
+            (:func:`gentle_hooks.ledger.fails.brief_faults`; kind ``negative`` or
+            ``criterion``): its brief is to be corrected.
     """
 
     spot_check_agreed: bool = False
@@ -255,7 +256,7 @@ class Satisfaction:
     declared: tuple[str, ...] = ()
     earlier: tuple[str, ...] = ()
     created: CreatedFiles | None = None
-    brief_faults: tuple[str, ...] = ()
+    brief_faults: tuple[tuple[str, str], ...] = ()
 
 
 @frozen

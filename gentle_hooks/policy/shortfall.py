@@ -53,8 +53,8 @@ class VerifierShortfall:
         rejected: why each other stored verdict was not accepted, one sentence each.
         repeated: verdicts that are another run by a verifier already counted, one sentence
             each (seed 003: a second verifier; seed 001: no same-role reviewers).
-        brief_faults: the commands of checks the latest verify run failed on without
-            evidence, and on nothing else (its brief is at fault, not the change).
+        brief_faults: the (kind, command) of checks the latest verify run failed on
+            without evidence, and on nothing else (its brief is at fault, not the change).
     """
 
     items: tuple[EscalationItem, ...]
@@ -65,7 +65,7 @@ class VerifierShortfall:
     critical: bool
     rejected: tuple[str, ...] = ()
     repeated: tuple[str, ...] = ()
-    brief_faults: tuple[str, ...] = ()
+    brief_faults: tuple[tuple[str, str], ...] = ()
 
     #: What the shortfall says is missing (a class constant, not a field).
     what = Missing.VERIFIER

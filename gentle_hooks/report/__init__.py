@@ -9,6 +9,7 @@ Room ``report``. Only this room turns policy values into words and shell command
   its own
 * :mod:`.created_text` — the way out of a candidate holding files its test run created
 * :mod:`.discard_text` — the ``discard`` a block offers a human for work not in the change
+* :mod:`.brief_fault_text` — why a verify run failed only on its brief, in words
 * :mod:`.refusal_text` — why a receipt cannot count, and a failed re-run, in words
 * :mod:`.reason_words` — the native assessment's reason codes and signals in words
 * :mod:`.program_text` — how the user types the CLI in a printed command

@@ -18,6 +18,7 @@ from gentle_hooks.policy.shortfall import (
     SpotCheckShortfall,
     VerifierShortfall,
 )
+from gentle_hooks.report.brief_fault_text import brief_fault_words
 from gentle_hooks.report.program_text import program as program
 from gentle_hooks.report.range_text import UNSHALLOW
 from gentle_hooks.report.shortfall_text import NO_RECEIPT as NO_RECEIPT
@@ -233,7 +234,7 @@ def _candidate_steps(
     here = _report_flags(binding)  # a report's command is relative to where it ran
     if isinstance(s, VerifierShortfall):
         if s.brief_faults:
-            out.append(("do", _brief_fault_words(s.brief_faults)))
+            out.append(("do", brief_fault_words(s.brief_faults)))
         if binding.brief is None:
             out.append(
                 (
@@ -304,7 +305,8 @@ def _candidate_steps(
             out.append(
                 (
                     "do",
-                    f"report again, for this candidate, the command reported last ({NO_RECEIPT})",
+                    "report again, for this candidate, the last command that passed at the "
+                    f"repository top and counts as a test ({NO_RECEIPT})",
                 )
             )
             out.append(("run", f"{gh} receipt run{here('.')} -- {runnable(s.earlier[-1])}"))
@@ -327,16 +329,6 @@ def _candidate_steps(
     if s.readback:
         out.append(("or", f"{gh} spot-check --readback{flags}"))
     return out
-
-
-def _brief_fault_words(faults: Sequence[str]) -> str:
-    """Why the last verify run failed when only its brief was at fault, and what to do."""
-    named = ", ".join(f"`{c}`" for c in faults[:3]) + (" ..." if len(faults) > 3 else "")
-    return (
-        f"the last verify run failed only on its brief: negative test {named} fails on the "
-        "base tree too, so it says nothing of this change (a negative test passes on the "
-        "base tree and fails on the change): correct the brief, then verify again"
-    )
 
 
 def _at_top(binding: Binding) -> Binding:

@@ -56,6 +56,13 @@ def headline(shortfalls: Sequence[Shortfall]) -> str:
     return "missing " + " and ".join(parts) if parts else "nothing missing"
 
 
+def restates_headline(s: Shortfall) -> bool:
+    """Whether :func:`reason` of ``s`` says only what :func:`headline` said (a spot check
+    missing, nothing refused or disagreeing): a block then leaves its ``missing:`` line
+    out, so one line says it once."""
+    return isinstance(s, SpotCheckShortfall) and not s.disagreements and not s.refused
+
+
 def reason(s: Shortfall) -> str:
     """One line: what is missing and why (the ``missing:`` line)."""
     if isinstance(s, VerifierShortfall):

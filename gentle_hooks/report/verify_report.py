@@ -25,6 +25,7 @@ from gentle_hooks.artifacts.observation import (
 )
 from gentle_hooks.artifacts.verdict import CheckKind, Status
 from gentle_hooks.policy.shellwords import quote
+from gentle_hooks.report.brief_fault_text import fault_reasons
 from gentle_hooks.report.fixes import binding_flags, program
 from gentle_hooks.report.outbase import FrozenOut, schema_field
 from gentle_hooks.services.verify import Prepared, Verified
@@ -141,11 +142,11 @@ def render_verified(v: Verified) -> str:
     faults = [o for o in v.outcomes if check_row(o).result == "fail"]
     if faults and not any(check_row(o).evidence for o in faults):
         # the brief's fault alone: no observed failure of the change (ledger.fails)
+        said = fault_reasons([(o.check.kind, o.check.command) for o in faults])
         lines.append(
-            "note: the brief is at fault, not the change: a negative test that fails on the "
-            "base tree too says nothing of the change (a negative test passes on the base "
-            "tree and fails on the change); this run does not count as a failure of the "
-            "change: correct the brief and run verify run again"
+            f"note: the brief is at fault, not the change: {said}; this run does not count as "
+            "a failure of the change: correct the brief (the same or a new brief id) and run "
+            "verify run again"
         )
     lines.append(
         f"run: {program()} verdict add{binding_flags(v.bound.binding)} {quote(v.pair.json)}"

@@ -40,8 +40,12 @@ def worktree_steps(
     top = f"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{commit[:12]}"
     where = f'"{top}"'
     # the writer's command runs in the worktree's copy of the directory the user is in
-    # (a test command written for it, such as one importing from it, works as there)
-    here = f'"{top}/$(git rev-parse --show-prefix)"'
+    # (a test command written for it, such as one importing from it, works as there), or
+    # at the worktree's top when the commit has no such directory (an untracked one)
+    here = (
+        '"$(p="$(git rev-parse --show-prefix)"; '
+        f'cd {where} && if test -d "./$p"; then cd "./$p"; fi && pwd)"'
+    )
     reported: list[Step] = []
     if report and declared:
         reported.append(("do", f"the writer reports the declared command there ({NO_RECEIPT})"))
@@ -50,8 +54,8 @@ def worktree_steps(
         reported.append(
             (
                 "do",
-                f"{PREFIX_NOTE}; it runs in that worktree, in the directory you are in "
-                f"({NO_RECEIPT})",
+                f"{PREFIX_NOTE}; it runs in that worktree, in the directory you are in (at "
+                f"its top when the commit has no such directory) ({NO_RECEIPT})",
             )
         )
         reported.append(("prefix", f"{gh} receipt run --committed --cwd {here} --"))

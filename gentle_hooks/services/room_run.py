@@ -410,7 +410,7 @@ def _changes(
     check's ``outputs`` (:func:`~gentle_hooks.policy.outputs.declared_outputs`) are its
     reports, not changes: they are removed here, so the next run starts from the tree."""
     cand = bound.candidate
-    changed = set(room_touched(room, before))
+    changed = set(_held_touched(bound, room_touched(room, before)))
     changed.update(bound.repo.room_changes(room.tree, cand.tree))
     changed.update(
         _unless_outputs(room.tree, bound.repo.room_additions(room.tree, cand.tree), outputs)
@@ -421,6 +421,23 @@ def _changes(
         base_changed += _unless_outputs(room.base, added, outputs)
         changed.update(os.path.join("..", "base", p) for p in base_changed)
     return tuple(sorted(changed))
+
+
+def _held_touched(bound: Bound, touched: Sequence[str]) -> tuple[str, ...]:
+    """``touched`` without the entries of ``tree/`` the candidate's tree does not hold
+    (neither a file of it nor a directory on the way to one): an ignored output an earlier
+    check or run wrote there (a test's ``report.txt`` in ``.gitignore``), rewritten or
+    removed by this one. Only files ``.gitignore`` does not ignore count as added
+    (docs/spec-notes.md §9); one that is not ignored stopped the run that added it."""
+    inside = [p for p in touched if p != ".." and not p.startswith(".." + os.sep)]
+    if not inside:
+        return tuple(touched)
+    held = {"."}
+    for *_, path in bound.repo.tree_entries(bound.candidate.tree):
+        while path and path not in held:
+            held.add(path)
+            path = os.path.dirname(path)
+    return tuple(p for p in touched if p in held or p not in inside)
 
 
 def _unless_outputs(top: str, added: Sequence[str], outputs: tuple[str, ...]) -> tuple[str, ...]:

@@ -15,8 +15,9 @@ BLOCKED_STAGED = (
     "gentle-hooks: BLOCKED the staged change: delegated (writer content (o4-mini/low) in "
     "src/app.py)"
 )
+#: The block's one line of what is missing: the headline, no "missing:" line repeating it.
 MISSING_SPOT = (
-    "gentle-hooks:   missing: no spot check for this candidate (required in every tier; plan "
+    "gentle-hooks:   missing a passing re-run of the writer's test on this exact change (plan "
     "risk medium)"
 )
 RUN_SPOT_STAGED = "gentle-hooks:   run: gentle-hook spot-check --staged"
@@ -43,6 +44,7 @@ def test_delegated_commit_is_blocked_until_the_fix_command_runs(world: World) ->
     assert blocked.code == 1, blocked
     assert blocked.said[0] == BLOCKED_STAGED
     assert MISSING_SPOT in blocked.said
+    assert not any(line.startswith("gentle-hooks:   missing: ") for line in blocked.said)
     assert RUN_SPOT_STAGED in blocked.said
     assert blocked.said[-1] == OVERRIDE_LINE
     assert world.rev("HEAD") == head
@@ -95,7 +97,8 @@ def test_escalated_change_needs_an_accepted_verdict(world: World) -> None:
     still = world.git("commit", "-m", "writer: tokens")
     assert still.code == 1, still
     assert any(
-        "not accepted: verdict #1 (brief brief-1, status blocked): fullSuiteRun is false" in line
+        "not accepted: verdict #1 (brief brief-1, status blocked): the full suite did not run "
+        "in full" in line
         for line in still.said
     ), still
 

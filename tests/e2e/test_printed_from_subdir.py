@@ -99,6 +99,25 @@ def test_gate_range_block_pasted_in_a_subdirectory(native: World) -> None:
     assert w.gh("gate", "--range", "origin/main..HEAD", cwd=sub).code == 0, gate
 
 
+def test_gate_range_block_pasted_in_a_directory_the_commit_does_not_have(native: World) -> None:
+    """The ``prefix:`` line of a block verified in a worktree of its own runs the writer's
+    command in the worktree's copy of the directory the user is in; pasted from an untracked
+    ``d/`` the commit has no copy of, it runs at the worktree's top instead (refuter r14a
+    F3: "…/verify-<c>/d: no such directory")."""
+    w = native
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    w.ok("commit", "-q", "--no-verify", "-m", "writer: unverified")
+    (w.work / "d").mkdir()
+    assert w.ok("ls-tree", "-d", "HEAD", "d") == ""  # the commit has no d/
+    gate = w.gh("gate", "--range", "origin/main..HEAD", cwd=w.work / "d")
+    assert gate.code == 1, gate
+    ran = _paste(w, gate.out.splitlines(), "d", CHECK)
+    assert any(" receipt run --committed --cwd " in c for c in ran), ran
+    assert w.gh("gate", "--range", "origin/main..HEAD", cwd=w.work / "d").code == 0
+
+
 def test_spot_check_error_names_where_the_report_ran(native: World) -> None:
     # a failed report made in src/: the spot check's error line names the report again with
     # --cwd src, so it runs the same pasted from the top or from another directory

@@ -93,7 +93,7 @@ def test_done_when_an_escalated_change_passes_after_verify(world: World) -> None
     assert prepared.out.splitlines()[0].startswith(f"clean room: {rooms}/gentle-verify-")
     then = prepared.out.splitlines()[-1]
     ran = world.gh(*printed(world, then, "run: "))
-    assert ran.code == 0, ran
+    assert ran.code == 0, ran.out
     out = ran.out.splitlines()
     assert out[0].startswith("verify run: pass (every criterion passed")
     ref = next(ln for ln in out if ln.startswith("artifactRef: ")).split()[1]
@@ -143,8 +143,91 @@ def test_done_when_require_observed_refuses_hand_written_and_other_candidate_ver
     assert any("): not observed: " in line for line in still.said), still.said
 
     ran = world.gh("verify", "run", "--staged", "--brief", str(path))
-    assert ran.code == 0, ran
+    assert ran.code == 0, ran.out
     assert world.gh(*printed(world, ran.out.splitlines()[-1], "run: ")).code == 0
     passed = world.git("commit", "-m", "writer: tokens")
     assert passed.code == 0, passed
     world.assert_clean()
+
+
+def test_a_corrected_brief_is_the_way_out_of_a_criterion_that_observes_nothing(
+    native: World,
+) -> None:
+    """A brief whose only criterion is the suite, which passes on the base too (its tests
+    only import the module), observes nothing of the change: the run fails on the brief,
+    not on the change. The commit block says so in words and its printed lines, with a
+    corrected brief (a new brief id) written where it says, lead to an accepted verdict
+    and a passing commit (refuter r14a F1: the corrected brief's verdict was held back
+    until the faulty brief passed, which it never could)."""
+    world = native
+    escalated_and_staged(world)
+    faulty = world.base / "faulty-brief.json"
+    data = json.loads(brief(world).read_text())
+    suite = data["fullSuite"]
+    data.update(id="tokens-0", successCriteria=[{"criterion": "the tests pass", "run": suite}])
+    faulty.write_text(json.dumps(data), encoding="utf-8")
+
+    ran = world.gh("verify", "run", "--staged", "--brief", str(faulty))
+    assert ran.code == 1, ran
+    assert "observes nothing of it" in ran.out
+    assert "note: the brief is at fault, not the change: criterion `" in ran.out
+    assert world.gh(*printed(world, ran.out.splitlines()[-1], "run: ")).code == 1
+
+    blocked = world.git("commit", "-m", "writer: tokens")
+    assert blocked.code == 1, blocked
+    fault = (
+        "gentle-hooks:   the last verify run failed only on its brief: criterion "
+        f"`{suite}` gives the same answer on the base tree and with the change emptied, so it "
+        "observes nothing of the change"
+    )
+    assert any(line.startswith(fault) for line in blocked.said), "\n".join(blocked.said)
+    named = world.work / ".git" / "gentle-hooks" / "brief.json"
+    assert f"gentle-hooks:   write: {named}" in blocked.said
+    named.write_text(brief(world).read_text(), encoding="utf-8")  # tokens-1: a new brief id
+    runs = [
+        ln.removeprefix("gentle-hooks:   run: ")
+        for ln in blocked.said
+        if ln.startswith("gentle-hooks:   run: ") and " verify prepare " not in ln
+    ]
+    last = None
+    for cmd in runs:
+        last = world.run(["sh", "-c", cmd], cwd=world.work)
+        assert last.code == 0, (cmd, last)
+    assert last is not None and " verify run " in runs[-1]
+    added = world.run(["sh", "-c", last.out.splitlines()[-1].removeprefix("run: ")])
+    assert added.code == 0, added
+    assert "status pass: accepted" in added.out
+    passed = world.git("commit", "-m", "writer: tokens")
+    assert passed.code == 0, passed
+
+
+def test_an_ignored_output_every_check_rewrites_is_no_change_of_the_artifact(
+    native: World,
+) -> None:
+    """docs/spec-notes.md §9: only a file ``.gitignore`` does not ignore counts as added. A
+    test that writes ``report.txt`` (ignored at the base) ran in a criterion first, then in
+    the suite, which rewrote it: that is no change of the artifact, the run passes and the
+    commit goes through (refuter r14a F2: "full suite … changed report.txt")."""
+    world = native
+    world.write(".gitignore", "report.txt\n")
+    world.write(
+        "tests/test_report.py",
+        "import unittest\n\n\nclass ReportTest(unittest.TestCase):\n"
+        "    def test_writes_its_report(self):\n"
+        "        with open('report.txt', 'w') as fh:\n            fh.write('ok\\n')\n",
+    )
+    world.ok("add", "-A")
+    assert world.git("commit", "-m", "a test that writes an ignored report").code == 0
+    assert world.git("push", "origin", "main").code == 0
+    escalated_and_staged(world)
+    data = json.loads(brief(world).read_text())
+    writes = "python3 -c \"open('report.txt', 'w').write('ok')\" && "
+    data["successCriteria"][0]["run"] = writes + data["successCriteria"][0]["run"]
+    path = world.base / "brief.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    ran = world.gh("verify", "run", "--staged", "--brief", str(path))
+    assert ran.code == 0, ran.out
+    assert "changed report.txt" not in ran.out
+    assert world.gh(*printed(world, ran.out.splitlines()[-1], "run: ")).code == 0
+    passed = world.git("commit", "-m", "writer: tokens")
+    assert passed.code == 0, passed

@@ -156,7 +156,8 @@ def test_06_one_more_byte_makes_a_new_candidate_without_a_spot_check(scenario: S
     assert lines[i + 1 : i + 5] == [
         "  missing: no spot check for this candidate (required in every tier; plan risk medium)",
         # the receipt is bound to the earlier candidate: the writer reports it again first
-        "  report again, for this candidate, the command reported last (no report that "
+        "  report again, for this candidate, the last command that passed at the repository "
+        "top and counts as a test (no report that "
         "counts is recorded for this candidate yet)",
         f"  run: gentle-hook receipt run -- {TEST_LINE}",
         "  run: gentle-hook spot-check",
@@ -185,7 +186,14 @@ def test_07_escalate_security(scenario: Scenario) -> None:
     ("step", "changes", "reason"),
     [
         ("08", {"status": "fail"}, "V1 status is fail, not pass"),
-        ("09", {"fullSuiteRun": False}, "V2 fullSuiteRun is false: a pass needs the full suite"),
+        (
+            "09",
+            {"fullSuiteRun": False},
+            (
+                "V2 the full suite did not run in full: a pass needs it (fullSuite, run by a "
+                "test runner, every test)"
+            ),
+        ),
         (
             "10",
             {"criteria": [{"criterion": "tokens are validated before use", "evidence": ""}]},

@@ -1398,7 +1398,7 @@ CRITERIA_ROWS: list[tuple[str, str, str]] = [
     ("import-os", "python3 -c 'import os'", "C4-nothing"),
     ("exists-untouched-file", "test -e .gitignore", "C4-nothing"),
     ("imports-only", "python3 -c 'import app'", "C4-nothing"),
-    ("fails-everywhere", "test -e nonexistent", "C4-nothing"),
+    ("fails-everywhere", "test -e nonexistent", "C4-nothing-failed"),
     # their output differs on each tree, their exit status never does: they judge nothing
     ("sha256sum-of-the-change", "sha256sum src/app.py", "C4-nothing"),
     ("md5sum-of-the-change", "md5sum src/app.py", "C4-nothing"),

@@ -34,6 +34,8 @@ def judged(
 
 #: A negative test that fails on the base tree too (C2-base): no evidence.
 FAULT = judged(NEG, "C2-base", "fail", evidence=False)
+#: A criterion the candidate passes, as do its base and the change emptied (C4-nothing).
+NOTHING = judged(("criterion", "pytest -q"), "C4-nothing", "fail", evidence=False)
 CRIT_OK = judged(CRIT, "C4", "pass")
 CRIT_FAILED = judged(CRIT, "C5", "fail")
 SUITE_OK = judged(SUITE, "C4", "pass")
@@ -85,6 +87,14 @@ CASES: list[tuple[str, list[VerifyRun], list[int]]] = [
     # the brief's fault (C2-base: a negative test failing on the base too) is no observed
     # failure of the candidate, and a settling run need not run it again
     ("brief-fault-only", [run(1, "b", "fail", CRIT_OK, FAULT, SUITE_OK)], []),
+    # a criterion that observes nothing of the change (C4-nothing) is the brief's fault
+    # too: a corrected brief, a new brief id, is the way out (refuter r14a F1)
+    ("nothing-criterion-only", [run(1, "b", "fail", NOTHING, NEG_OK, SUITE_OK)], []),
+    (
+        "nothing-criterion-then-a-corrected-brief",
+        [run(1, "b", "fail", NOTHING, NEG_OK, SUITE_OK), run(2, "c", "pass", CRIT_OK, SUITE_OK)],
+        [],
+    ),
     (
         "brief-fault-and-real-fail",
         [run(1, "b", "fail", CRIT_FAILED, FAULT, SUITE_OK)],

@@ -33,6 +33,16 @@ from gentle_hooks.artifacts.verdict import (
 from gentle_hooks.errors import EXIT_INPUT, GentleError
 from gentle_hooks.values.candidate import candidate_identity
 
+#: V2 and V6 in words: what is missing, never a field's name (refuter r14a F2).
+NO_SUITE = (
+    "the full suite did not run in full: a pass needs it (fullSuite, run by a test runner, "
+    "every test)"
+)
+NO_NEGATIVE = (
+    "the change writes to the repository but no negative test ran: declare negativeTests (a "
+    "check that passes on the base tree and fails on the change)"
+)
+
 # --- briefs ----------------------------------------------------------------------------------
 
 GOOD_BRIEF: dict[str, Any] = {
@@ -420,10 +430,10 @@ def test_acceptance_messages_exact() -> None:
         False,
         (
             "V1 status is blocked, not pass",
-            "V2 fullSuiteRun is false: a pass needs the full suite",
+            "V2 " + NO_SUITE,
             "V4 criterion 1 ('c') has no evidence ('tbd')",
-            "V5 criterion 2 ('c') reports blocked",
-            "V6 artifactMutating is true but negativeTestsRun is 0: run a check that must fail",
+            "V5 criterion 2 ('c') was blocked",
+            "V6 " + NO_NEGATIVE,
         ),
     )
     assert verdict_acceptance(verdict_with(criteria=[])) == (
@@ -666,7 +676,7 @@ def test_markdown_names_why_not_accepted_and_missing_evidence() -> None:
         verdict_with(fullSuiteRun=False, criteria=[crit("n/a")], artifactRef=...)
     )
     assert "- **Accepted for the gate:** no\n" in md
-    assert "  - not accepted: V2 fullSuiteRun is false: a pass needs the full suite\n" in md
+    assert f"  - not accepted: V2 {NO_SUITE}\n" in md
     assert "  - not accepted: V4 criterion 1 ('c') has no evidence ('n/a')\n" in md
     assert "| 1 | c | — | **none** |\n" in md
     assert "The full suite did **not** run.\n" in md

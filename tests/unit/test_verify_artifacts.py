@@ -141,7 +141,12 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
     ("negative-passes-on-base", on_base(out("negative", 1), 0, False), "pass", "C2"),
     # seed 001 "Guardrails": "do not accept a claim whose criteria have no observable check"
     ("criterion-same-on-base-and-hollow", hollow(out("criterion", 0), True), "fail", "C4-nothing"),
-    ("criterion-fails-everywhere", hollow(out("criterion", 1), True), "fail", "C4-nothing"),
+    (
+        "criterion-fails-everywhere",
+        hollow(out("criterion", 1), True),
+        "fail",
+        "C4-nothing-failed",
+    ),
     ("criterion-reads-the-changed-files", hollow(out("criterion", 0), False), "pass", "C4"),
     ("criterion-differs-on-base", on_base(out("criterion", 0), 1, False), "pass", "C4"),
     # seed 001 "Completion criteria": "the full suite ran, or the verdict is blocked": a

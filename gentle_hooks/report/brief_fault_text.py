@@ -1,0 +1,51 @@
+"""Words for a verify run that failed only on its brief: each check that gave no evidence
+(rows C2-base and C4-nothing of :data:`gentle_hooks.artifacts.observation.CHECK_ROWS`), why
+it says nothing of the change, and what a good one does.
+
+Room ``report``; pure. The run's own report (:mod:`.verify_report`) and a gate's block
+(:mod:`.fixes`) say the same thing with these words.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+#: By a check's kind: why a check of that kind without evidence observes nothing of the
+#: change, and what one that observes it does.
+FAULT_WORDS: dict[str, tuple[str, str]] = {
+    "negative": (
+        "fails on the base tree too",
+        "a negative test passes on the base tree and fails on the change",
+    ),
+    "criterion": (
+        "gives the same answer on the base tree and with the change emptied",
+        "a criterion passes on the change and fails without it, e.g. the change's own test",
+    ),
+}
+
+_LABEL = {"negative": "negative test", "criterion": "criterion"}
+
+
+def fault_reasons(faults: Sequence[tuple[str, str]]) -> str:
+    """Each ``(kind, command)`` that gave no evidence, why it observes nothing of the change
+    and what a good one does, joined with ``; `` (a kind not in :data:`FAULT_WORDS` is left
+    out)."""
+    parts = []
+    for kind, (why, good) in FAULT_WORDS.items():
+        commands = [c for k, c in faults if k == kind]
+        if not commands:
+            continue
+        named = ", ".join(f"`{c}`" for c in commands[:3]) + (" ..." if len(commands) > 3 else "")
+        parts.append(f"{_LABEL[kind]} {named} {why}, so it observes nothing of the change ({good})")
+    return "; ".join(parts)
+
+
+def brief_fault_words(faults: Sequence[tuple[str, str]]) -> str:
+    """Why the last verify run failed when only its brief was at fault
+    (:func:`fault_reasons`), and what to do: a corrected brief, under the same or a new
+    brief id. Matches the journey agent's ``failed only on its brief ... correct the
+    brief``."""
+    return (
+        f"the last verify run failed only on its brief: {fault_reasons(faults)}: correct the "
+        "brief (the same or a new brief id), then verify again"
+    )
