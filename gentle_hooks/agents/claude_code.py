@@ -92,22 +92,52 @@ def subagent_transcript(transcript: str | None, session: str | None, agent: str)
     return os.path.join(os.path.dirname(transcript), stem, "subagents", f"agent-{agent}.jsonl")
 
 
+#: Claude Code's built-in subagents that run on the main conversation's model
+#: (code.claude.com/docs/en/sub-agents, "Built-in subagents": general-purpose and Plan
+#: inherit; Explore and claude-code-guide run on Haiku, statusline-setup on Sonnet).
+BUILTIN_INHERITING = frozenset({"general-purpose", "Plan"})
+#: The most definition files read in one agents directory when looking a subagent up by
+#: its ``name:`` (a directory of thousands is not read whole on every tool call).
+_DEFINITIONS = 200
+
+
 def inherits(agent_type: str | None, cwd: str | None) -> bool:
-    """Whether the definition of subagent ``agent_type`` says it runs on the parent's model:
+    """Whether subagent ``agent_type`` runs on the parent's model: its definition says
     ``model: inherit``, or no ``model:`` (Claude Code's default is ``inherit``,
-    code.claude.com/docs/en/sub-agents, "Supported frontmatter fields"). The definition is
-    ``<name>.md`` of the project's ``.claude/agents/`` under ``cwd``, else of the user's
-    (``$CLAUDE_CONFIG_DIR/agents``, else ``~/.claude/agents``): project definitions win. No
-    definition found (a built-in subagent, or one named otherwise): False, it cannot be told."""
+    code.claude.com/docs/en/sub-agents, "Supported frontmatter fields"); with no
+    definition of that name, whether it is a built-in that inherits
+    (:data:`BUILTIN_INHERITING`). A definition is an ``.md`` file of the project's
+    ``.claude/agents/`` under ``cwd``, else of the user's (``$CLAUDE_CONFIG_DIR/agents``, else
+    ``~/.claude/agents``), whose front matter's ``name:`` is ``agent_type`` (Claude Code
+    names a subagent by it, not by the file's name), or, with no ``name:``, whose file is
+    ``<agent_type>.md``: project definitions win. Neither (a plugin's subagent, one named
+    otherwise): False, it cannot be told."""
     if not agent_type or "/" in agent_type or "\\" in agent_type or agent_type.startswith("."):
         return False
     user = os.environ.get(CONFIG_DIR) or os.path.join(os.path.expanduser("~"), ".claude")
     dirs = ([os.path.join(cwd, ".claude")] if cwd else []) + [user]
     for base in dirs:
-        path = os.path.join(base, "agents", f"{agent_type}.md")
-        if os.path.isfile(path):
-            return own_model(declared(path)[1]) is None
-    return False
+        model = _definition_model(os.path.join(base, "agents"), agent_type)
+        if model is not None:
+            return own_model(model[0]) is None
+    return agent_type in BUILTIN_INHERITING
+
+
+def _definition_model(agents: str, agent_type: str) -> tuple[str | None] | None:
+    """(``model:``,) of the definition of ``agent_type`` in the directory ``agents`` (see
+    :func:`inherits`), or None when it holds none."""
+    try:
+        names = sorted(n for n in os.listdir(agents) if n.endswith(".md"))[:_DEFINITIONS]
+    except OSError:
+        return None
+    for name in names:
+        path = os.path.join(agents, name)
+        if not os.path.isfile(path):
+            continue
+        declared_name, model = declared(path)
+        if (declared_name or name[: -len(".md")]) == agent_type:
+            return (model,)
+    return None
 
 
 def effort_name(value: object) -> str | None:

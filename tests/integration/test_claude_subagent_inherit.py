@@ -51,3 +51,65 @@ def test_an_inheriting_subagent_records_unknown(
     proc = gh(repo, "record", "--from", "claude-code", input=data.decode())
     assert proc.returncode == 0, proc.stderr
     assert recorded_model(repo) == expect
+
+
+@pytest.mark.parametrize(
+    ("definition", "agent_type", "expect"),
+    [
+        # Claude Code names a subagent by its front matter's name:, not its file's name
+        (
+            ("writer.md", "---\nname: code-writer\nmodel: inherit\n---\nBody\n"),
+            "code-writer",
+            "unknown",
+        ),
+        (
+            ("writer.md", "---\nname: code-writer\nmodel: haiku\n---\nBody\n"),
+            "code-writer",
+            "claude-opus-4-1",
+        ),
+        # a file named as the type but naming another subagent is not its definition
+        (
+            ("code-writer.md", "---\nname: other\nmodel: inherit\n---\nBody\n"),
+            "code-writer",
+            "claude-opus-4-1",
+        ),
+        # the built-ins that run on the main conversation's model (docs, "Built-in subagents")
+        (None, "general-purpose", "unknown"),
+        (None, "Plan", "unknown"),
+        (None, "Explore", "claude-opus-4-1"),  # its own model (Haiku): what the transcript says
+        # a definition of the built-in's name wins over the built-in
+        (
+            ("gp.md", "---\nname: general-purpose\nmodel: sonnet\n---\nBody\n"),
+            "general-purpose",
+            "claude-opus-4-1",
+        ),
+    ],
+    ids=[
+        "named-inherit",
+        "named-own",
+        "file-name-only",
+        "general-purpose",
+        "plan",
+        "explore",
+        "redefined",
+    ],
+)
+def test_a_subagent_is_found_by_its_name_or_as_a_built_in(
+    definition: tuple[str, str] | None,
+    agent_type: str,
+    expect: str,
+    repo: Path,
+    tmp_path: Path,
+) -> None:
+    if definition is not None:
+        write(repo / ".claude" / "agents" / definition[0], definition[1])
+    data, filled = materialize(
+        "claude-code", repo, tmp_path / "runtime", agent_id="c0ffee", agent_type=agent_type
+    )
+    payload = json.loads(data)
+    own = Path(payload["transcript_path"]).parent / payload["session_id"] / "subagents"
+    write(own / "agent-c0ffee.jsonl", RAN)
+    apply_writes(filled, repo)
+    proc = gh(repo, "record", "--from", "claude-code", input=data.decode())
+    assert proc.returncode == 0, proc.stderr
+    assert recorded_model(repo) == expect
