@@ -117,9 +117,13 @@ def append(ledger: str, line: bytes) -> str:
     that removed it meanwhile makes this open a new one), so a fold never removes a line it
     did not read.
 
+    A write that fails part way (a full disk, a file size limit) is cut back off, so the
+    spool holds whole lines only.
+
     Raises:
         OSError: the line could not be made durable (the caller then reports the lock).
     """
+    import contextlib
     import fcntl
 
     directory = os.path.dirname(ledger)
@@ -138,10 +142,18 @@ def append(ledger: str, line: bytes) -> str:
                 continue  # folded and removed while this waited: open the new one
             if (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):
                 continue
-            view = memoryview(line)
-            while view:
-                view = view[os.write(fd, view) :]
-            os.fsync(fd)
+            try:
+                view = memoryview(line)
+                while view:
+                    view = view[os.write(fd, view) :]
+                os.fsync(fd)
+            except OSError:
+                # a short write (a full disk, a file size limit) must not leave a torn line
+                # behind: the next fold would take the whole spool, its good lines with it,
+                # for malformed (under the flock, so the size is still where this began)
+                with contextlib.suppress(OSError):
+                    os.ftruncate(fd, st.st_size)
+                raise
             break
         finally:
             os.close(fd)

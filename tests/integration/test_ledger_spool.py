@@ -74,7 +74,8 @@ def test_a_record_behind_a_held_lock_is_spooled_and_gates_the_next_commit(repo: 
         assert len(log.stdout.splitlines()) == 1  # nothing committed
     after = _commit(repo)
     assert after.returncode == 1 and "BLOCKED" in after.stderr, after.stderr
-    assert "delegated" in after.stderr and "spot check" in after.stderr, after.stderr
+    assert "delegated" in after.stderr, after.stderr
+    assert "run: gentle-hook spot-check" in after.stderr, after.stderr
     assert not (_state(repo) / "spool.jsonl").exists()
     assert _mutations(repo) == 1
 
@@ -166,3 +167,36 @@ def test_plain_doctor_leaves_a_symlinked_spool_where_it_is(repo: Path, tmp_path:
     hostile(repo, "doctor", "--fix", timeout=60)
     assert not (_state(repo) / "spool.jsonl").is_symlink()
     assert list(_state(repo).glob("spool.jsonl.bad-*")) and target.read_bytes() == b"{}\n"
+
+
+_SHORT_WRITE = """
+import os, resource, signal, sys
+from gentle_hooks.ledger import spool
+ledger = sys.argv[1]
+spool.append(ledger, b'{"whole": 1}\\n')
+size = os.path.getsize(spool.spool_path(ledger))
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG
+resource.setrlimit(resource.RLIMIT_FSIZE, (size + 10, size + 10))
+try:
+    spool.append(ledger, b'{"torn": "' + b"x" * 4096 + b'"}\\n')
+except OSError as exc:
+    print(exc.errno)
+"""
+
+
+def test_a_short_append_leaves_no_torn_line(tmp_path: Path) -> None:
+    """A spool append that a file size limit (or a full disk) cuts short is cut back off:
+    the spool keeps its whole lines only, so the next fold reads them all."""
+    state = tmp_path / "state"
+    state.mkdir()
+    ledger = state / "ledger.sqlite3"
+    done = subprocess.run(
+        [sys.executable, "-c", _SHORT_WRITE, str(ledger)],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "27"  # EFBIG: the second append failed
+    assert (state / "spool.jsonl").read_bytes() == b'{"whole": 1}\n'
