@@ -82,6 +82,11 @@ def test_a_receipt_that_runs_the_tests_satisfies_the_spot_check(
     env = {"PATH": f"{Path(PY).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     w.write("Makefile", f"test:\n\t{PY} -m unittest discover -s tests\n")
     w.write("run_tests.sh", f"set -e\n{PY} -m unittest discover -s tests\n")
+    # the project's own ways to run its tests, pushed before the writer's change (a
+    # Makefile or script the change adds defines its check: it cannot count)
+    w.ok("add", "Makefile", "run_tests.sh")
+    w.ok("commit", "-q", "-m", "human: test runners")
+    w.ok("push", "-q", "origin", "main")  # the base the writer's change is judged against
     w.write("src/app.py", "def add(a, b):\n    return b + a\n")
     assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
     made = w.gh("receipt", "run", "--", *argv, env=env)

@@ -914,7 +914,7 @@ def test_a_fail_verdict_without_its_full_suite_is_stored_blocked(env: Env) -> No
     listed = env.gh("verdict", "list").stdout
     assert (
         "status blocked: not accepted: status is fail, recorded as blocked (the full suite "
-        "did not run), not pass; fullSuiteRun"
+        "did not run), not pass; the full suite did not run in full: a pass needs it"
     ) in listed
     # the JSON artifact, the ledger row and the Markdown view agree: blocked everywhere
     artifact = env.repo / rec["artifact_ref"]
@@ -1323,7 +1323,7 @@ def test_a_test_runner_that_ran_no_test_did_not_run(env: Env, suite: str) -> Non
     out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", suite, code=1)
     assert out["status"] == "fail", out["outcomes"]
     rows = {(o["result"], o["row"]) for o in out["outcomes"]}
-    assert rows & {("fail", "C4-none"), ("fail", "C4-nothing")}, rows
+    assert rows & {("fail", "C4-none"), ("fail", "C4-nothing"), ("fail", "C4-nothing-failed")}, rows
 
 
 def test_a_test_runner_that_ran_tests_counts(env: Env) -> None:
