@@ -24,6 +24,21 @@ def recorded_model(repo: Path) -> object:
     return model
 
 
+def _record_as(repo: Path, tmp_path: Path, agent_type: str) -> object:
+    """Record a Write by subagent ``agent_type`` whose own transcript names the model that
+    ran (:data:`RAN`); the model recorded."""
+    data, filled = materialize(
+        "claude-code", repo, tmp_path / "runtime", agent_id="c0ffee", agent_type=agent_type
+    )
+    payload = json.loads(data)
+    own = Path(payload["transcript_path"]).parent / payload["session_id"] / "subagents"
+    write(own / "agent-c0ffee.jsonl", RAN)
+    apply_writes(filled, repo)
+    proc = gh(repo, "record", "--from", "claude-code", input=data.decode())
+    assert proc.returncode == 0, proc.stderr
+    return recorded_model(repo)
+
+
 @pytest.mark.parametrize(
     ("where", "front", "expect"),
     [
@@ -41,16 +56,7 @@ def test_an_inheriting_subagent_records_unknown(
     base = {"project": repo, "user": isolated_git}.get(where or "")
     if base is not None:
         write(base / ".claude" / "agents" / "helper.md", f"---\nname: helper\n{front}---\nBody\n")
-    data, filled = materialize(
-        "claude-code", repo, tmp_path / "runtime", agent_id="c0ffee", agent_type="helper"
-    )
-    payload = json.loads(data)
-    own = Path(payload["transcript_path"]).parent / payload["session_id"] / "subagents"
-    write(own / "agent-c0ffee.jsonl", RAN)
-    apply_writes(filled, repo)
-    proc = gh(repo, "record", "--from", "claude-code", input=data.decode())
-    assert proc.returncode == 0, proc.stderr
-    assert recorded_model(repo) == expect
+    assert _record_as(repo, tmp_path, "helper") == expect
 
 
 @pytest.mark.parametrize(
@@ -103,13 +109,4 @@ def test_a_subagent_is_found_by_its_name_or_as_a_built_in(
 ) -> None:
     if definition is not None:
         write(repo / ".claude" / "agents" / definition[0], definition[1])
-    data, filled = materialize(
-        "claude-code", repo, tmp_path / "runtime", agent_id="c0ffee", agent_type=agent_type
-    )
-    payload = json.loads(data)
-    own = Path(payload["transcript_path"]).parent / payload["session_id"] / "subagents"
-    write(own / "agent-c0ffee.jsonl", RAN)
-    apply_writes(filled, repo)
-    proc = gh(repo, "record", "--from", "claude-code", input=data.decode())
-    assert proc.returncode == 0, proc.stderr
-    assert recorded_model(repo) == expect
+    assert _record_as(repo, tmp_path, agent_type) == expect
