@@ -101,6 +101,21 @@ def git(
     return proc.stdout.decode("utf-8", "surrogateescape")
 
 
+def paste(line: str, cwd: Path | str) -> subprocess.CompletedProcess[str]:
+    """Run a printed command line as printed (``sh -c``) in ``cwd``, with this
+    interpreter's scripts (``gentle-hook``) on PATH; never raises."""
+    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
+    return subprocess.run(
+        ["sh", "-c", line],
+        cwd=cwd,
+        env={**os.environ, "PATH": path},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+
+
 def gh(
     cwd: Path | str, *args: str, env: dict[str, str] | None = None, input: str | None = None
 ) -> subprocess.CompletedProcess[str]:

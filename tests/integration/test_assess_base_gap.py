@@ -5,12 +5,9 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-from tests.conftest import commit_all, gh, git, write
+from tests.conftest import commit_all, gh, git, paste, write
 
 QUICK_START = ("assess", "--base-ref", "HEAD~3", "--committed-only")
 
@@ -25,19 +22,6 @@ def _two_commits(tmp_path: Path) -> tuple[Path, str]:
     commit_all(repo, "second")
     assert git(repo, "rev-list", "--count", "HEAD").strip() == "2"  # the fixture's premise
     return repo, git(repo, "rev-parse", "HEAD~1").strip()
-
-
-def _paste(line: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """Run a printed command as printed, with this interpreter's scripts on PATH."""
-    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
-    return subprocess.run(
-        ["sh", "-c", line],
-        cwd=cwd,
-        env={**os.environ, "PATH": path},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
 
 
 def test_a_complete_history_too_short_prints_the_assess_of_all_after_the_root(
@@ -56,7 +40,7 @@ def test_a_complete_history_too_short_prints_the_assess_of_all_after_the_root(
         f"assess --committed-only --base-ref {root}"
     ), proc.stderr
     assert "not a known ref" not in proc.stderr
-    pasted = _paste(lines[1].removeprefix("  run: "), repo)
+    pasted = paste(lines[1].removeprefix("  run: "), repo)
     assert pasted.returncode == 0, pasted.stdout + pasted.stderr
     assert pasted.stdout.startswith("risk: "), pasted.stdout
 
@@ -69,7 +53,7 @@ def test_from_a_subdirectory_the_fix_keeps_cwd(tmp_path: Path) -> None:
     assert proc.returncode == 2
     fix = proc.stderr.splitlines()[1].removeprefix("  run: ")
     assert fix.endswith(f"assess --cwd .. --committed-only --base-ref {root}"), proc.stderr
-    assert _paste(fix, sub).returncode == 0
+    assert paste(fix, sub).returncode == 0
 
 
 def test_a_shallow_clone_prints_the_unshallow_fetch(tmp_path: Path) -> None:
@@ -84,7 +68,7 @@ def test_a_shallow_clone_prints_the_unshallow_fetch(tmp_path: Path) -> None:
         "fetch more history",
         "  run: git fetch --unshallow",
     ], proc.stderr
-    assert _paste("git fetch --unshallow", clone).returncode == 0
+    assert paste("git fetch --unshallow", clone).returncode == 0
 
 
 def test_an_empty_repository_says_it_has_no_commits(tmp_path: Path) -> None:

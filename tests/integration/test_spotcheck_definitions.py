@@ -6,32 +6,17 @@ itself defines (issue 18): the verifier's rule (row C1-own,
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import commit_all, gh, write
+from tests.conftest import commit_all, gh, paste, write
 
 FAKE = 'import sys\nprint("2 passed in 0.01s")\nsys.exit(0)\n'
 BROKEN = "def add(a, b):\n    return a - b\n"
 #: A conftest.py that mends the broken ``add`` before the test imports it.
 PATCH = "import app\n\napp.add = lambda a, b: a + b\n"
-
-
-def _paste(line: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
-    return subprocess.run(
-        ["sh", "-c", line],
-        cwd=cwd,
-        env={**os.environ, "PATH": path},
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
 
 
 def _delegated(repo: Path) -> None:
@@ -81,9 +66,9 @@ def test_a_make_target_the_change_rewrites_is_not_re_run_and_the_way_out_works(
     assert "the change adds or changes Makefile, which defines what it runs" in proc.stderr
     prefix = "gentle-hook receipt run --"
     assert f"prefix: {prefix}; run: gentle-hook spot-check" in proc.stderr, proc.stderr
-    done = _paste(f"{prefix} {sys.executable} -m pytest -q -p no:cacheprovider", repo)
+    done = paste(f"{prefix} {sys.executable} -m pytest -q -p no:cacheprovider", repo)
     assert done.returncode == 0, done.stdout + done.stderr
-    checked = _paste("gentle-hook spot-check", repo)
+    checked = paste("gentle-hook spot-check", repo)
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 

@@ -6,26 +6,11 @@ dropping the ``--cwd <top>`` the push block had printed."""
 
 from __future__ import annotations
 
-import os
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import gh, git, write
-
-
-def _paste(line: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    path = f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"
-    return subprocess.run(
-        ["sh", "-c", line],
-        cwd=cwd,
-        env={**os.environ, "PATH": path},
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+from tests.conftest import gh, git, paste, write
 
 
 def test_the_hints_from_a_subdirectory_name_the_top(repo: Path) -> None:
@@ -46,9 +31,9 @@ def test_the_hints_from_a_subdirectory_name_the_top(repo: Path) -> None:
     assert f"it runs in {repo}, the repository top" in proc.stderr
     # pasted as printed from the subdirectory, the prefix completed with the project's test
     # command: the report counts and the spot check passes
-    done = _paste(f"{prefix} {sys.executable} -m pytest -q -p no:cacheprovider", sub)
+    done = paste(f"{prefix} {sys.executable} -m pytest -q -p no:cacheprovider", sub)
     assert done.returncode == 0, done.stdout + done.stderr
-    checked = _paste(again, sub)
+    checked = paste(again, sub)
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
