@@ -170,13 +170,7 @@ def file_faulty_verdict(
     fast=True,
 )
 def _commit_escalated_faulty_brief(ctx: Ctx) -> None:
-    w = plain(ctx)
-    faulty, corrected = faulty_brief(ctx, w)
-    # the orchestrator verifies before committing, with its faulty brief, and files the fail
-    file_faulty_verdict(ctx, w, faulty, "--staged")
-    step = ctx.agent.attempt(w, "git commit -q -m 'escalated change'")
-    passed(ctx, step.exit, "the commit went through")
-    ctx.check(ctx.agent.brief == str(corrected), "the block sent the agent to correct its brief")
+    _commit_with_faulty_brief(ctx, "negative")
 
 
 @journey(
@@ -186,10 +180,16 @@ def _commit_escalated_faulty_brief(ctx: Ctx) -> None:
     fast=True,
 )
 def _commit_escalated_nothing_brief(ctx: Ctx) -> None:
+    _commit_with_faulty_brief(ctx, "nothing")
+
+
+def _commit_with_faulty_brief(ctx: Ctx, fault: str) -> None:
+    """The orchestrator verifies before committing with a brief faulty by ``fault`` (a
+    ``FAULT_SAID`` key), files the fail, and commits; the block's printed way out, pasted,
+    corrects the brief and the commit goes through."""
     w = plain(ctx)
-    faulty, corrected = faulty_brief(ctx, w, "nothing")
-    # the orchestrator verifies before committing, with its faulty brief, and files the fail
-    file_faulty_verdict(ctx, w, faulty, "--staged", "nothing")
+    faulty, corrected = faulty_brief(ctx, w, fault)
+    file_faulty_verdict(ctx, w, faulty, "--staged", fault)
     step = ctx.agent.attempt(w, "git commit -q -m 'escalated change'")
     passed(ctx, step.exit, "the commit went through")
     ctx.check(ctx.agent.brief == str(corrected), "the block sent the agent to correct its brief")
