@@ -47,9 +47,12 @@ _OR = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*or:\s(.*)$")
 #: An error's one line: its words, then ``; run: CMD`` / ``; prefix: CMD`` segments.
 _ERROR = re.compile(r"^(?:remote:\s*)?gentle-hook: error: ")
 _SEGMENT = re.compile(r"; (run|prefix): ")
-#: Words of a block that says the verifier's brief, not the change, failed: the agent
-#: corrects its brief (what only it knows, as its test command) before the printed steps.
-BRIEF_AT_FAULT = re.compile(r"failed only on its brief\b.*\bcorrect the brief\b")
+#: Words of a block that says the verifier's brief, not the change, failed (or that a check
+#: of it changed the candidate's files in the clean room): the agent corrects its brief
+#: (what only it knows, as its test command) before the printed steps.
+BRIEF_AT_FAULT = re.compile(
+    r"(?:failed only on its brief|changed .* in the clean room)\b.*\bcorrect the brief\b"
+)
 
 
 @dataclass

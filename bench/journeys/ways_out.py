@@ -114,18 +114,26 @@ def _push_committed_pycache(ctx: Ctx) -> None:
 #: brief and the words its verify run says of it. ``negative``: its negative test holds on
 #: no tree, so it fails on the base as on the change; ``nothing``: its criterion (the suite
 #: as the criterion, under another brief id) passes on the base and with the change
-#: emptied too, so it observes nothing of the change.
+#: emptied too, so it observes nothing of the change; ``changes``: its criterion appends to
+#: README.md, a tracked file, so the run stops there before the negative test and the suite.
 FAULTS: dict[str, tuple[tuple[str, str], ...]] = {
     "negative": (("m.f() == 0", "m.f() == 7"),),
     "nothing": (
         ('"id": "f-2"', '"id": "f-1"'),
         ('["python3", "-B", "-c", "import m; print(m.f()); assert m.f()"]', '"test -e m.py"'),
     ),
+    "changes": (
+        (
+            '"import m; print(m.f()); assert m.f()"',
+            "\"import m; open('README.md', 'a').write('ran'); assert m.f()\"",
+        ),
+    ),
 }
 #: What the verify run of each faulty brief says of the check at fault.
 FAULT_SAID = {
     "negative": "fails on the base tree too",
     "nothing": "observes nothing of it",
+    "changes": "changed README.md",
 }
 
 
@@ -181,6 +189,19 @@ def _commit_escalated_faulty_brief(ctx: Ctx) -> None:
 )
 def _commit_escalated_nothing_brief(ctx: Ctx) -> None:
     _commit_with_faulty_brief(ctx, "nothing")
+
+
+@journey(
+    "commit-escalated-changing-brief",
+    "the verifier's brief has a criterion that rewrites a tracked file: the run stops there "
+    "and the block names that check and the file; a corrected brief passes",
+    fast=True,
+)
+def _commit_escalated_changing_brief(ctx: Ctx) -> None:
+    _commit_with_faulty_brief(ctx, "changes")
+    said = "\n".join(s.out for s in ctx.sb.steps if s.who == "writer")
+    ctx.check("changed README.md in the clean room" in said, "the block names the check's file")
+    ctx.check("no negative test ran" not in said, "the block does not say no negative test ran")
 
 
 def _commit_with_faulty_brief(ctx: Ctx, fault: str) -> None:

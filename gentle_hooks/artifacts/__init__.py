@@ -7,8 +7,10 @@ bytes and decide where the results go. Imports flow down this list:
 * :mod:`.jsonio` — strict JSON loading (duplicate keys, ``NaN``), the strict model base,
   its field types (a command included), :class:`~.jsonio.ArtifactInputError` and one-line
   validation errors.
+* :mod:`.changed` — the check kinds, and a check that changed the artifact it judged
+  (:class:`~.changed.ChangedArtifact`, where a verify run stopped) in words.
 * :mod:`.verdict` — :class:`~.verdict.DelegationVerdict`, its criteria and what was
-  observed for each, the candidate it binds, the acceptance rules V1-V6, the recorded
+  observed for each, the candidate it binds, the acceptance rules V0-V7, the recorded
   status, its digest, ``parse_verdict`` and the stored JSON form.
 * :mod:`.brief` — :class:`~.brief.DelegationBrief` with its checks, the brief rules B1-B5,
   ``check_brief``, ``parse_brief`` and the brief id.

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from gentle_hooks.artifacts.changed import changed_words
 from gentle_hooks.artifacts.verdict import (
     DelegationVerdict,
     has_evidence,
@@ -96,6 +97,9 @@ def render_verdict_markdown(
         lines.append(f"- **Tokens used:** {verdict.tokensUsed}")
     if verdict.durationMs is not None:
         lines.append(f"- **Duration:** {verdict.durationMs} ms")
+    if verdict.changedArtifact is not None:
+        stop = changed_words(verdict.changedArtifact)
+        lines.append(f"- **Stopped:** {_cell(stop)} in the clean room; no check after it ran")
     lines += ["", "## Criteria", ""]
     if verdict.criteria:
         lines += ["| # | Criterion | Result | Evidence |", "|---|---|---|---|"]

@@ -31,6 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from gentle_hooks.artifacts.changed import changed_artifact
+
 # the values this module's tables judge, where their users have always found them
 from gentle_hooks.artifacts.outcome import MISSING_TOOL_EXITS as MISSING_TOOL_EXITS
 from gentle_hooks.artifacts.outcome import Check as Check
@@ -429,10 +431,13 @@ def observed_verdict(
         observation; ``negativeTestsRun`` counts negative tests whose tool was there;
         ``fullSuiteRun`` is true when a suite was declared and every suite run (the
         brief's, and ``--suite`` beside it) runs a recognised test runner, its tool was
-        there, its output shows tests ran, and it selected none of them out.
+        there, its output shows tests ran, and it selected none of them out;
+        ``changedArtifact`` names the check that changed the candidate's files and what it
+        changed (:func:`~.changed.changed_artifact`), when one did.
     """
     observations = Observations(tuple(outcomes), mutating)
     status, row = verdict_status(observations)
+    changed = [o for o in outcomes if o.changed]  # the run stopped at the first (row S0)
     return DelegationVerdict(
         briefId=brief_id,
         status=status,
@@ -449,6 +454,10 @@ def observed_verdict(
         durationMs=duration_ms,
         candidate=candidate,
         caller=caller,
+        changedArtifact=next(
+            (changed_artifact(o.check.kind, o.check.command, o.changed) for o in changed),
+            None,
+        ),
     )
 
 

@@ -19,7 +19,9 @@ Two questions are kept apart, because the gate needs both answers:
 
 Beyond the seed's fields (its schema lists properties without forbidding others), a verdict
 may carry ``candidate``, ``caller`` (who asked for the verification: seed 001 "Completion
-criteria", "the caller is identified") and, per criterion, ``observed``
+criteria", "the caller is identified"), ``changedArtifact`` (:class:`~.changed.ChangedArtifact`:
+the check that changed the candidate's files in the clean room, where the run stopped) and, per
+criterion, ``observed``
 (:class:`Observed`: the command, exit status, duration and output digest ``gentle-hook
 verify run`` saw). :func:`verdict_digest` names one verdict's content, so the ledger can
 say which verdicts a ``verify run`` produced.
@@ -34,6 +36,8 @@ from typing import TYPE_CHECKING, Annotated, Literal
 
 from pydantic import Field, StrictBool, StrictInt, StrictStr, model_validator
 
+from gentle_hooks.artifacts.changed import ChangedArtifact, changed_fault
+from gentle_hooks.artifacts.changed import CheckKind as CheckKind
 from gentle_hooks.artifacts.jsonio import (
     ArtifactInputError,
     NonNegative,
@@ -60,9 +64,6 @@ EVIDENCE_SENTINELS: frozenset[str] = frozenset(
 )
 
 Status = Literal["pass", "fail", "blocked"]
-#: What a check is to the verifier: a success criterion, a negative test (must fail), or
-#: the full suite.
-CheckKind = Literal["criterion", "negative", "suite"]
 
 _TREE = r"^(?:[0-9a-f]{40}|[0-9a-f]{64})$"
 _DIGEST = r"^sha256:[0-9a-f]{64}$"
@@ -182,6 +183,9 @@ class DelegationVerdict(StrictModel):
         artifactRef / tokensUsed / durationMs: optional.
         candidate: the candidate judged (:class:`CandidateRef`), optional.
         caller: who asked for the verification, optional, not blank.
+        changedArtifact: the check that changed the candidate's files, where the run
+            stopped (:class:`~.changed.ChangedArtifact`), optional: absent when none did, and in a
+            verdict written before the field existed.
 
     Types are strict: ``"3"`` is not an integer and ``"true"`` is not a boolean; ``2.0`` is
     the integer 2, as in JSON Schema.
@@ -199,6 +203,7 @@ class DelegationVerdict(StrictModel):
     durationMs: NonNegative | None = None
     candidate: CandidateRef | None = None
     caller: NonBlank | None = None
+    changedArtifact: ChangedArtifact | None = None
 
 
 def evidence_key(text: str) -> str:
@@ -235,8 +240,18 @@ class VerdictRule:
     faults: Callable[[DelegationVerdict], tuple[str, ...]]
 
 
+def _changed_faults(v: DelegationVerdict) -> tuple[str, ...]:
+    return () if v.changedArtifact is None else (changed_fault(v.changedArtifact),)
+
+
+def _stopped(v: DelegationVerdict) -> bool:
+    """The run stopped at a check that changed the artifact: the suite, the negative tests
+    after it and its status follow from that stop, said once by rule V0."""
+    return v.changedArtifact is not None
+
+
 def _status_faults(v: DelegationVerdict) -> tuple[str, ...]:
-    if v.status == "pass":
+    if v.status == "pass" or (_stopped(v) and v.status == "blocked"):
         return ()
     if v.status != "blocked" and not v.fullSuiteRun:  # recorded blocked: recorded_status
         return (
@@ -246,7 +261,7 @@ def _status_faults(v: DelegationVerdict) -> tuple[str, ...]:
 
 
 def _suite_faults(v: DelegationVerdict) -> tuple[str, ...]:
-    if v.fullSuiteRun:
+    if v.fullSuiteRun or _stopped(v):
         return ()
     return (
         "the full suite did not run in full: a pass needs it (fullSuite, run by a test "
@@ -267,16 +282,18 @@ def _evidence_faults(v: DelegationVerdict) -> tuple[str, ...]:
 
 
 def _criterion_result_faults(v: DelegationVerdict) -> tuple[str, ...]:
+    # the check that changed the artifact is the last one run: rule V0 says why it failed
+    last = len(v.criteria) if _stopped(v) else 0
     return tuple(
         f"criterion {n} ({_clip(c.criterion)!r}) "
         + ("failed" if c.result == "fail" else f"was {c.result}")
         for n, c in enumerate(v.criteria, 1)
-        if c.result not in (None, "pass")
+        if c.result not in (None, "pass") and n != last
     )
 
 
 def _negative_test_faults(v: DelegationVerdict) -> tuple[str, ...]:
-    if v.artifactMutating and v.negativeTestsRun < 1:
+    if v.artifactMutating and v.negativeTestsRun < 1 and not _stopped(v):
         return (
             "the change writes to the repository but no negative test ran: declare "
             "negativeTests (a check that passes on the base tree and fails on the change)",
@@ -301,12 +318,16 @@ def _no_check_faults(v: DelegationVerdict) -> tuple[str, ...]:
 
 
 #: The acceptance rules (SPEC §6 "verdict"; seed 001 "Rules" and "Completion criteria").
-#: V3 and V5 close the gaps a vacuous or self-contradicting pass would slip through: zero
-#: criteria make "every criterion has evidence" trivially true, and a criterion reported
-#: failed under a pass status is not a pass. V7: an observed ``true``, ``exit 0`` or ``:``
+#: V0: a run that stopped at a check that changed the artifact is named for that check;
+#: what follows from the stop (status blocked, the suite and the negative tests after it
+#: not run, that check's own fail) is not said again by V1, V2, V5 and V6. V3 and V5 close
+#: the gaps a vacuous or self-contradicting pass would slip through: zero criteria make
+#: "every criterion has evidence" trivially true, and a criterion reported failed under a
+#: pass status is not a pass. V7: an observed ``true``, ``exit 0`` or ``:``
 #: is no evidence (seed 001 "Guardrails": "do not accept a claim whose criteria have no
 #: observable check"; judged as receipts are, :mod:`gentle_hooks.policy.nocheck`).
 VERDICT_RULES: tuple[VerdictRule, ...] = (
+    VerdictRule("V0", "no check changed the artifact it judges", _changed_faults),
     VerdictRule("V1", "status is pass", _status_faults),
     VerdictRule("V2", "the full suite ran", _suite_faults),
     VerdictRule("V3", "at least one criterion was re-checked", _criteria_present_faults),

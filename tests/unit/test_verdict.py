@@ -326,6 +326,30 @@ ACCEPTANCE_ROWS = [
     ),
     ("observed-a-check", verdict_with(criteria=[observed_crit("criterion", "pytest -q")]), []),
     ("observed-negative-false", verdict_with(criteria=[observed_crit("negative", "true")]), []),
+    # a run that stopped at a check that changed the artifact: that check is the reason;
+    # the status, the suite, its own fail and the negative test after it follow from it
+    (
+        "stopped-at-a-changing-check",
+        verdict_with(
+            status="blocked",
+            fullSuiteRun=False,
+            negativeTestsRun=0,
+            criteria=[crit("ran: exit 0", "pass"), crit("ran: exit 0, changed a.py", "fail")],
+            changedArtifact={"kind": "criterion", "command": "pytest -q", "paths": ["a.py"]},
+        ),
+        ["V0"],
+    ),
+    (
+        "stopped-after-a-failed-criterion",
+        verdict_with(
+            status="blocked",
+            fullSuiteRun=False,
+            negativeTestsRun=0,
+            criteria=[crit("ran: exit 1", "fail"), crit("ran: exit 0, changed a.py", "fail")],
+            changedArtifact={"kind": "criterion", "command": "pytest -q", "paths": ["a.py"]},
+        ),
+        ["V0", "V5"],
+    ),
     (
         "every-rule-named",
         verdict_with(
@@ -443,7 +467,7 @@ def test_acceptance_messages_exact() -> None:
 
 
 def test_verdict_rule_ids_are_stable() -> None:
-    assert [r.id for r in VERDICT_RULES] == ["V1", "V2", "V3", "V4", "V5", "V6", "V7"]
+    assert [r.id for r in VERDICT_RULES] == ["V0", "V1", "V2", "V3", "V4", "V5", "V6", "V7"]
 
 
 def test_summary_at_the_limit_is_kept() -> None:

@@ -639,6 +639,42 @@ def test_verdict_digest_names_content_not_formatting() -> None:
     assert verdict_digest(parse_verdict(json.dumps(edited))) != verdict_digest(v)
 
 
+def test_a_check_that_changed_the_artifact_is_named_by_the_verdict_not_as_no_negative_test() -> (
+    None
+):
+    """Row C0/S0: the run stopped at the criterion that changed the candidate's files, before
+    the negative test and the suite. The verdict names that check and the paths it changed
+    (bounded), and its one reason is that check: not "no negative test ran" nor "the full
+    suite did not run", which only follow from the stop."""
+    many = tuple(f"f{n:02d}.txt" for n in range(25))
+    v = _verdict([changed(out("criterion", 0), "README.md", *many)])
+    assert v.status == "blocked"
+    assert v.changedArtifact is not None
+    assert (v.changedArtifact.kind, v.changedArtifact.command) == ("criterion", "run criterion")
+    assert v.changedArtifact.paths == ("README.md", *many[:19])
+    assert v.changedArtifact.morePaths == 6
+    assert verdict_acceptance(v) == (
+        False,
+        (
+            "V0 the verify run stopped where the criterion `run criterion` changed README.md, "
+            "f00.txt, f01.txt and 23 more in the clean room: a verifier never judges an "
+            "artifact it changed, so the checks after it did not run; make that check leave "
+            "the candidate's files alone (its outputs in a path .gitignore ignores, or under "
+            "$TMPDIR): correct the brief (or the change's own test that writes them), then "
+            "verify again",
+        ),
+    )
+    assert "- **Stopped:** the criterion `run criterion` changed README.md" in (
+        render_verdict_markdown(v)
+    )
+    assert parse_verdict(verdict_json(v), "v") == v  # the field reads back
+
+
+def test_a_verdict_without_a_changed_check_has_no_changed_artifact() -> None:
+    assert _verdict(FULL).changedArtifact is None
+    assert "changedArtifact" not in verdict_json(_verdict(FULL))
+
+
 def test_markdown_names_candidate_and_caller() -> None:
     md = render_verdict_markdown(_verdict(FULL))
     assert f"- **Candidate:** `{CAND.identity}` (base tree `{BASE}`, tree `{TREE}`)" in md
