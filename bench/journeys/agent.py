@@ -6,7 +6,8 @@ What it reads (the block's shape, :mod:`gentle_hooks.report.fixes`):
   ``prefix: WORDS`` line is the start of the writer's report, completed with the agent's
   own test command (the one thing the agent knows and the gate cannot); an ``or: CMD``
   line is the printed alternative of the command above it, run when that one fails (a
-  ``gentle-hook`` not on PATH: the same with git alone); a ``write: PATH``
+  ``gentle-hook`` not on PATH: the same with git alone, or with the framework's copy; under
+  a ``prefix:`` line it is a prefix too, completed the same way); a ``write: PATH``
   line gets the brief the agent wrote, copied there (its corrected brief, when it has one,
   once a block says the brief is at fault: :data:`BRIEF_AT_FAULT`); lines may carry a
   ``gentle-hooks:`` or ``remote: gentle-hooks:`` prefix; every other line is words;
@@ -151,13 +152,16 @@ def alternatives(out: str, test_command: str, brief: str = "") -> dict[str, list
     """Each printed command with the ``or:`` lines right below it (its alternatives, in
     order), completed as :func:`printed_ways` completes it."""
     alts: dict[str, list[str]] = {}
-    above = ""
+    above, kind = "", ""
     for line in out.splitlines():
         m = _OR.match(line)
         if m and above:
-            alts.setdefault(above, []).append(m.group(1))
+            # the alternative of a prefix is a prefix too: completed the same way
+            alt = m.group(1).rstrip()
+            alts.setdefault(above, []).append(_done(kind, alt, test_command, brief))
             continue
         labelled = _labelled(line.rstrip())
+        kind = labelled[-1][0] if labelled else ""
         above = _done(*labelled[-1], test_command, brief) if labelled else ""
     return alts
 

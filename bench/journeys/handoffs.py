@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from pathlib import Path
 
 from bench.journeys.catalog import CI_FETCH_NOTES, Ctx, framework, journey, passed, writer_commit
 from bench.journeys.sandbox import CLI_BIN
@@ -66,4 +67,63 @@ def _push_escalated_faulty_brief(ctx: Ctx) -> None:
     passed(ctx, step.exit, "the push went through")
     ctx.check(
         ctx.agent.brief == str(corrected), "the push block sent the agent to correct its brief"
+    )
+
+
+@journey(
+    "framework-only-ci-unverified",
+    "framework-only writer clone pushed an unverified commit (its gates skipped); CI's "
+    "printed way out runs in that clone, where gentle-hook is not on PATH",
+    needs="pre-commit",
+    on_path=False,
+)
+def _fw_only_ci_unverified(ctx: Ctx) -> None:
+    w = framework(ctx, "pre-commit")
+    ctx.check(shutil.which("gentle-hook", path=ctx.sb.env["PATH"]) is None, "CLI off PATH")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change")
+    ctx.sb.git(w, "push", "-q", "--no-verify", "origin", "HEAD")
+    ctx.sb.prove(w, ["log", "-1", "--format=%B"], "Gentle-Writer:", "the writer commit")
+    ci = ctx.sb.clone("ci")
+    on_ci = {"PATH": os.pathsep.join([str(CLI_BIN), ctx.sb.env["PATH"]])}
+    step = ctx.agent.attempt(
+        ci, f"{CI_FETCH_NOTES}; gentle-hook gate --range HEAD~1..HEAD", where=w, env=on_ci
+    )
+    passed(ctx, step.exit, "CI passed")
+    # the spot check's block sends its commands nowhere else: they ran in CI's clone, with
+    # the agent's PATH (no gentle-hook), through the same or: lines
+    _ran_framework_copy(ctx, None)
+
+
+@journey(
+    "framework-only-server",
+    "the server's pre-receive rejects a writer commit from a framework-only clone; its "
+    "printed way out runs there, where gentle-hook is not on PATH",
+    needs="pre-commit",
+    on_path=False,
+)
+def _fw_only_server(ctx: Ctx) -> None:
+    w = framework(ctx, "pre-commit")
+    server = {"PATH": os.pathsep.join([str(CLI_BIN), ctx.sb.env["PATH"]])}
+    ctx.sb.sh(ctx.sb.remote(), "gentle-hook install --server", who="setup", env=server)
+    ctx.check(shutil.which("gentle-hook", path=ctx.sb.env["PATH"]) is None, "CLI off PATH")
+    ctx.sb.writer_edit(w, 1)
+    ctx.sb.git(w, "add", "-A")
+    ctx.sb.git(w, "commit", "-q", "--no-verify", "-m", "writer change")
+    ctx.sb.prove(w, ["log", "-1", "--format=%B"], "Gentle-Writer:", "the writer commit")
+    step = ctx.agent.attempt(w, "git push -q --no-verify origin HEAD")
+    passed(ctx, step.exit, "the push was accepted")
+    _ran_framework_copy(ctx, w)
+
+
+def _ran_framework_copy(ctx: Ctx, w: Path | None) -> None:
+    """The commit was verified with the framework's copy of the CLI, in ``w`` (any clone
+    when None): the printed ``or:`` lines (``gentle-hook`` is not on PATH), each exit 0."""
+    ran = [s for s in ctx.sb.steps if s.who == "agent" and (w is None or s.cwd == str(w))]
+    copy = [s for s in ran if s.argv[-1].startswith('"$(ls -td ')]
+    words = [s.argv[-1].split(")", 2)[-1].split()[:2] for s in copy]
+    ctx.check(
+        len(copy) >= 3 and all(s.exit == 0 for s in copy),
+        f"the framework's copy ran receipt, spot-check and sync push: {words}",
     )

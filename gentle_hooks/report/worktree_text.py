@@ -28,6 +28,34 @@ GIT_SHARE_NOTES = (
 )
 
 
+#: The pre-commit framework's or prek's own copy of the CLI, as a shell word that finds it
+#: in the framework's hook environments (pre-commit: ``repo*/py_env-*/bin`` under
+#: ``PRE_COMMIT_HOME``, default ``~/.cache/pre-commit``; prek: ``hooks/python-*/bin`` under
+#: ``PREK_HOME``, default ``~/.cache/prek``), the newest first: in a clone where only the
+#: framework installed the hooks, ``gentle-hook`` is not on PATH (the framework puts its
+#: copy there only while a hook runs), but a hook that ran has installed that copy. ``ls``
+#: says which of the two places does not exist (no redirection in a printed command).
+FRAMEWORK_CLI = (
+    '"$(ls -td "${PRE_COMMIT_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/pre-commit}"/repo*/py_env-*'
+    '/bin/gentle-hook "${PREK_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/prek}"/hooks/python-*'
+    '/bin/gentle-hook | head -n 1)"'
+)
+#: Words saying what :data:`FRAMEWORK_CLI`'s ``or:`` lines are for (README "Install").
+FRAMEWORK_WORDS = (
+    "each or: line runs the pre-commit framework's (or prek's) own copy instead, where "
+    "gentle-hook is not on PATH: a clone whose hooks only the framework installed"
+)
+
+
+def _with_framework(label: str, command: str, gh: str) -> list[Step]:
+    """``(label, command)``, then, when ``command`` starts with the CLI (``gh``), an
+    ``or:`` line running the same words with :data:`FRAMEWORK_CLI`."""
+    line: list[Step] = [(label, command)]
+    if command.startswith(gh + " "):
+        line.append(("or", FRAMEWORK_CLI + command[len(gh) :]))
+    return line
+
+
 def worktree_steps(
     commit: str, gh: str, declared: str | None = None, report: bool = True
 ) -> list[Step]:
@@ -49,7 +77,8 @@ def worktree_steps(
     reported: list[Step] = []
     if report and declared:
         reported.append(("do", f"the writer reports the declared command there ({NO_RECEIPT})"))
-        reported.append(("run", f"{gh} receipt run --committed --cwd {where} -- {declared}"))
+        run = f"{gh} receipt run --committed --cwd {where} -- {declared}"
+        reported += _with_framework("run", run, gh)
     elif report:
         reported.append(
             (
@@ -58,12 +87,16 @@ def worktree_steps(
                 f"its top when the commit has no such directory) ({NO_RECEIPT})",
             )
         )
-        reported.append(("prefix", f"{gh} receipt run --committed --cwd {here} --"))
+        reported += _with_framework("prefix", f"{gh} receipt run --committed --cwd {here} --", gh)
     return [
-        ("do", f"check commit {commit[:12]} out in a worktree of its own (yours stays as it is)"),
+        (
+            "do",
+            f"check commit {commit[:12]} out in a worktree of its own (yours stays as it is); "
+            f"{FRAMEWORK_WORDS}",
+        ),
         ("run", f"git worktree add -q --detach {where} {commit}"),
         *reported,
-        ("run", f"{gh} spot-check --committed --cwd {where}"),
-        ("run", f"{gh} sync push"),
+        *_with_framework("run", f"{gh} spot-check --committed --cwd {where}", gh),
+        *_with_framework("run", f"{gh} sync push", gh),
         ("run", f"git worktree remove --force {where}"),
     ]

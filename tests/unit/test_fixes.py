@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -39,7 +40,7 @@ from gentle_hooks.report.fixes import (
     step_lines,
     steps,
 )
-from gentle_hooks.report.worktree_text import GIT_SHARE_NOTES
+from gentle_hooks.report.worktree_text import FRAMEWORK_CLI, FRAMEWORK_WORDS, GIT_SHARE_NOTES
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 
@@ -196,15 +197,57 @@ def test_steps(
 def test_a_commit_judged_elsewhere_is_checked_out_for_its_fix() -> None:
     # CI and the server cannot know the user's work tree: the commit is checked out in a
     # worktree of its own, never by a switch that uncommitted changes stop
+    # each gentle-hook line has an or: line running the framework's copy: in a clone whose
+    # hooks only the pre-commit framework or prek installed, gentle-hook is not on PATH
     got = steps(SPOT, COMMITTED, commit="c" * 40, share=True)
     where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{"c" * 12}"'
     assert got == [
-        ("do", f"check commit {'c' * 12} out in a worktree of its own (yours stays as it is)"),
+        (
+            "do",
+            f"check commit {'c' * 12} out in a worktree of its own (yours stays as it is); "
+            + FRAMEWORK_WORDS,
+        ),
         ("run", f"git worktree add -q --detach {where} {'c' * 40}"),
         ("run", f"gentle-hook spot-check --committed --cwd {where}"),
+        ("or", f"{FRAMEWORK_CLI} spot-check --committed --cwd {where}"),
         ("run", "gentle-hook sync push"),
+        ("or", f"{FRAMEWORK_CLI} sync push"),
         ("run", f"git worktree remove --force {where}"),
     ]
+    assert all("<" not in t and ">" not in t for _, t in got)  # nothing a shell redirects
+
+
+def test_the_framework_copy_is_found_where_pre_commit_and_prek_install_it(
+    tmp_path: Path,
+) -> None:
+    """:data:`FRAMEWORK_CLI` run by ``sh`` names the newest framework copy: pre-commit's
+    ``repo*/py_env-*/bin`` under PRE_COMMIT_HOME, prek's ``hooks/python-*/bin`` under
+    PREK_HOME."""
+    import subprocess
+    import time
+
+    pre = tmp_path / "pre-commit" / "repoab12" / "py_env-python3.11" / "bin" / "gentle-hook"
+    prek = tmp_path / "prek" / "hooks" / "python-XYZ" / "bin" / "gentle-hook"
+    for n, copy in enumerate((pre, prek)):
+        copy.parent.mkdir(parents=True)
+        copy.write_text(f'#!/bin/sh\necho copy-{n} "$@"\n')
+        copy.chmod(0o755)
+        os.utime(copy, (time.time() + n, time.time() + n))  # prek's is the newer
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit"),
+        "PREK_HOME": str(tmp_path / "prek"),
+    }
+    ran = subprocess.run(
+        ["sh", "-c", f"{FRAMEWORK_CLI} sync push"], env=env, capture_output=True, text=True
+    )
+    assert (ran.returncode, ran.stdout) == (0, "copy-1 sync push\n")
+    del env["PREK_HOME"]  # prek's default place, under ~/.cache: none there
+    ran = subprocess.run(
+        ["sh", "-c", f"{FRAMEWORK_CLI} sync push"], env=env, capture_output=True, text=True
+    )
+    assert (ran.returncode, ran.stdout) == (0, "copy-0 sync push\n")
 
 
 def test_a_commit_judged_by_the_local_push_gate_is_switched_to() -> None:
