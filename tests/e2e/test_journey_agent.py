@@ -122,3 +122,19 @@ def test_an_or_alternative_that_fails_too_is_a_dead_end(tmp_path: Path) -> None:
     assert [b.cls for b in agent.blocks] == ["dead_end"], agent.blocks
     ran = [s.argv[-1] for s in agent.sb.steps if s.who == "agent"]
     assert ran == ["false", "false"], ran
+
+
+def test_an_or_line_under_a_prefix_is_completed_as_a_prefix(tmp_path: Path) -> None:
+    # a CI block's prefix for the writer's report, and its or: line (the framework's copy
+    # of the CLI, where gentle-hook is not on PATH): both end where the test command goes
+    agent, work = _agent(tmp_path)
+    action = _block(
+        BLOCKED,
+        HEADLINE,
+        "gentle-hooks:   prefix: no-such-cli receipt run --",
+        "gentle-hooks:   or: touch done &&",
+    )
+    step = agent.attempt(work, action)
+    assert step.exit == 0
+    assert [b.cls for b in agent.blocks] == ["in_band"], agent.blocks
+    assert "touch done && true" in [" ".join(s.argv[2:]) for s in agent.sb.steps]
