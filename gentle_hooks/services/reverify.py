@@ -30,7 +30,6 @@ from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.selfcheck import is_declared as declared_command
 from gentle_hooks.services.checkout import candidate_checkout, run_env
-from gentle_hooks.services.defined import command_defined_by_change
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen
@@ -99,6 +98,9 @@ def rerun_claims(
         GitError: the checkout could not be made, or the trees could not be read.
         UsageError: ``sh`` cannot be started.
     """
+    # the definition rule loads what the gates' path leaves out (dataclasses, pydantic)
+    from gentle_hooks.services.defined import command_defined_by_change
+
     wanted: dict[str, Claim] = {}
     for c in claims:
         wanted.setdefault(c.command, c)
