@@ -219,8 +219,9 @@ def reverify_verdicts(
     tree (:func:`gentle_hooks.services.reverify.rerun_claims`).
 
     A claimed success that fails is ``refuted by re-run`` and blocks; a command outside
-    the base's ``verification.commands`` is neither run nor counted, so a commit whose
-    every claim is such a command blocks too.
+    the base's ``verification.commands``, or one that runs what the commit itself defines
+    (row C1-own), is neither run nor counted, so a commit whose every claim is such a
+    command blocks too.
 
     Raises:
         UsageError: a bare repository (nothing to check out the commits in).
@@ -241,7 +242,13 @@ def reverify_verdicts(
         )
         lines = []
         for r in reruns:
-            if not r.ran:
+            if r.defined_by:
+                shown = ", ".join(r.defined_by[:3]) + (", …" if len(r.defined_by) > 3 else "")
+                lines.append(
+                    f"not re-run, not counted: {r.command!r} runs what the commit itself "
+                    f"defines ({shown}), so its re-run would be the change's own word"
+                )
+            elif not r.ran:
                 lines.append(
                     f"not re-run, not counted: {r.command!r} is not one of the base's "
                     "verification.commands"

@@ -34,14 +34,15 @@ Python finds a module in the directory ``python -m MODULE`` runs in, beside the 
 before the command, ``env NAME=value``, ``export``) before the installed runner and the
 standard library: a file there named as the module, as what the runner imports, as a
 standard-library module (a ``pytest.py`` printing ``2 passed``) or, beside a script, as a
-module the script imports that the base finds further along (its ``src/mylib`` hidden by a
-``tools/mylib.py``) is run in its place: such files define the check too (row
-``D-shadow``, :mod:`gentle_hooks.policy.syspath`; not with ``-I``, ``-P``, ``-E``).
+module the script imports that the base has not there (``tools/mylib.py`` hiding ``src/mylib``,
+``tools/requests.py`` the installed package) is run in its place: such files define the
+check too (row ``D-shadow``, :mod:`gentle_hooks.policy.syspath`; not with ``-I``, ``-P``,
+``-E``); a file inside a package the base already has there is the repository's own code
+(:mod:`gentle_hooks.services.defined` reads the base).
 
-Limits: a module beside a script named as an installed package the script imports (the
-installed packages are not the tree's), and what a program reads once started beyond
-those (a script's ``$(cat x)``, a Makefile's ``$(shell ...)``, an include named through a
-variable, the tests a suite imports) is the candidate, judged by the checks.
+Limits: what a program reads once started beyond those (a script's ``$(cat x)``, a
+Makefile's ``$(shell ...)``, an include named through a variable, the tests a suite
+imports) is the candidate, judged by the checks.
 """
 
 from __future__ import annotations
@@ -252,8 +253,14 @@ def _script(
             if module in _RUNNER_MODULES:
                 runner = _RUNNER_MODULES[module]
                 return [*(_row_sources(runner, words[i + 2 :]) if runner else []), *shadow]
+            # the module run, from the working directory or a PYTHONPATH entry
             base = module.replace(".", "/")
-            found = (_file(cwd, f"{base}.py"), _file(cwd, f"{base}/__main__.py"))
+            later = () if ignores_env(words[1:i]) else path_dirs(env.get("PYTHONPATH", ""), cwd)
+            found = [
+                _file(d, f"{base}{end}")
+                for d in dict.fromkeys((cwd, *(d for d in later if d is not None)))
+                for end in (".py", "/__main__.py")
+            ]
             return [*(s for s in found if s), *shadow]
         if w in valued:
             i += 2

@@ -77,25 +77,33 @@ def shadows(modules: frozenset[str], where: str | None, path: str) -> bool:
     standard-library name only ``NAME.*``, ``NAME/__init__.*`` and ``NAME/__main__.*`` (a
     directory without ``__init__`` never hides a module found further along ``sys.path``,
     and ``code/``, ``types/`` are common directories)."""
+    return shadowed(modules, where, path) is not None
+
+
+def shadowed(modules: frozenset[str], where: str | None, path: str) -> tuple[str, str, bool] | None:
+    """How :func:`shadows` matched ``path``: (the directory, relative to the tree's root,
+    ``.`` for the root; the module's name; whether ``path`` is the module's entry file —
+    ``NAME.*``, ``NAME/__init__.*`` or ``NAME/__main__.*`` — rather than a file further
+    inside its package), or None when it does not."""
     if module_name(path.rsplit("/", 1)[-1]) is None:
-        return False
+        return None
     parts = path.split("/")
     if where is None:
         starts = range(len(parts))
     else:
         top = [] if where == "." else where.split("/")
         if parts[: len(top)] != top:
-            return False
+            return None
         starts = range(len(top), len(top) + 1)
     for start in starts:
         rest = parts[start:]
         name = rest[0] if len(rest) > 1 else module_name(rest[0])
-        if name in modules:
-            return True
         inner = [module_name(rest[1])] if len(rest) == 2 else rest[1:]
-        if name in sys.stdlib_module_names and inner in ([], ["__init__"], ["__main__"]):
-            return True
-    return False
+        entry = inner in ([], ["__init__"], ["__main__"])
+        if name in modules or (name in sys.stdlib_module_names and entry):
+            assert name is not None
+            return "/".join(parts[:start]) or ".", name, entry
+    return None
 
 
 def imported_names(data: bytes) -> frozenset[str]:

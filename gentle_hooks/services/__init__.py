@@ -24,6 +24,7 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.runner` — run a reported command in the foreground and observe it
 * :mod:`.discard` — abandon pending writer work on purpose
 * :mod:`.spotcheck` — the parent's spot check (a re-run, or a readback)
+* :mod:`.spot_refusal` — why a spot check will not re-run a receipt, and what to run instead
 * :mod:`.checkout` — the temporary linked checkout a spot check re-runs in
 * :mod:`.reverify` — CI re-runs of the spot checks notes claim (``gate --range --reverify``)
 * :mod:`.verdict_filing` — file a DelegationVerdict (JSON and Markdown), list and show the

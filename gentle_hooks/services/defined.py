@@ -5,10 +5,16 @@ Room ``services``. Reads the candidate's change (its paths and blobs, from git) 
 :mod:`gentle_hooks.policy.checkdefs` which of those paths define what each check runs, and
 whether the part that defines it changed (``package.json``'s ``scripts``, not its
 dependencies). :func:`~gentle_hooks.services.room_run.observe_all` does not run such a check,
-and the parent's spot check does not re-run such a receipt (:func:`receipt_defined_by_change`).
-A pytest check is defined too by the plugins the ``pytest_plugins`` of a Python file the
-change adds or changes names (:func:`~gentle_hooks.policy.plugins.named_plugins`: pytest
-loads them as it collects that test module; row ``D-plugin``).
+the parent's spot check does not re-run such a receipt (:func:`receipt_defined_by_change`),
+and ``gate --range --reverify`` does not re-run such a claim (:func:`command_defined_by_change`).
+A pytest check is defined too by the plugins the ``pytest_plugins`` of a Python file names
+(:func:`~gentle_hooks.policy.plugins.named_plugins`: pytest loads them as it collects that
+test module; row ``D-plugin``): of a file the change adds or changes, and of any other file
+of the tree naming a plugin the change writes. A row ``D-shadow`` match counts only where
+the change puts the module: a file inside a package the base already has in that directory
+is the repository's own code (:func:`_is_new_shadow`). A program the check starts by name
+from a ``PATH`` entry in the tree (``PATH=bin:$PATH pytest``) is defined by that file
+(:func:`_path_programs`).
 :func:`discovery_steered` names the files of the change that steer ``python -m unittest``'s
 discovery (:func:`~gentle_hooks.policy.selection.steers_discovery`): a full suite run with
 them is not the full suite.
@@ -22,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from gentle_hooks.artifacts.observation import Check
 from gentle_hooks.config.settings import DEFAULT_DEPENDENCY_DIRS
 from gentle_hooks.git.delta import BlobChange
+from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt
 from gentle_hooks.policy.checkdefs import (
     Source,
@@ -31,12 +38,14 @@ from gentle_hooks.policy.checkdefs import (
     part_changed,
     with_imports,
 )
-from gentle_hooks.policy.importable import module_name
-from gentle_hooks.policy.plugins import named_plugins
+from gentle_hooks.policy.importable import module_name, provides
+from gentle_hooks.policy.plugins import PLUGINS_VARIABLE, named_plugins
+from gentle_hooks.policy.programs import started_programs
 from gentle_hooks.policy.selection import steers_discovery
-from gentle_hooks.policy.syspath import imported_names, module_files
+from gentle_hooks.policy.syspath import imported_names, module_files, path_dirs, shadowed
 from gentle_hooks.services.checkout import editable_redirects
 from gentle_hooks.services.record import Bound
+from gentle_hooks.values.candidate import Candidate
 
 #: The makefiles ``make`` reads when no ``-f`` names one (at the tree's root).
 _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
@@ -58,20 +67,40 @@ def defined_by_change(
     Raises:
         GitError: reading the trees failed.
     """
-    cand = bound.candidate
+    return checks_defined(bound.repo, bound.candidate, checks, env, cwd)
+
+
+def checks_defined(
+    repo: Repository,
+    cand: Candidate,
+    checks: Sequence[Check],
+    env: Mapping[str, str] | None = None,
+    cwd: str = ".",
+) -> tuple[tuple[str, ...], ...]:
+    """:func:`defined_by_change` for the candidate ``cand`` of ``repo``.
+
+    Raises:
+        GitError: reading the trees failed.
+    """
     if cand.is_empty:
         return tuple(() for _ in checks)
-    changes = bound.repo.tree_delta(cand.base.tree, cand.tree)
+    changes = repo.tree_delta(cand.base.tree, cand.tree)
     changed = frozenset(c.path for c in changes)
-    sources = [_sources(bound, check, env or {}, cwd, changed) for check in checks]
+    sources = [_sources(repo, cand, check, env or {}, cwd, changed) for check in checks]
     if any(_runs_pytest(s) for s in sources):
-        loaded = _plugin_sources(bound, changes)
+        loaded = _plugin_sources(repo, cand, changes)
         sources = [(*s, *loaded) if _runs_pytest(s) else s for s in sources]
     matched = [
-        [(s, c) for s in found for c in changes if is_defining(s, c.path)] for found in sources
+        [
+            (s, c)
+            for s in found
+            for c in changes
+            if is_defining(s, c.path) and _is_new_shadow(repo, cand, s, c.path)
+        ]
+        for found in sources
     ]
     oids = {o for pairs in matched for _, c in pairs for o in (c.old_blob, c.new_blob) if o}
-    blobs = bound.repo.read_blobs(sorted(oids)) if oids else {}
+    blobs = repo.read_blobs(sorted(oids)) if oids else {}
 
     def data(oid: str | None) -> bytes | None:
         return None if oid is None else blobs.get(oid)
@@ -94,36 +123,66 @@ def receipt_defined_by_change(
     bound: Bound, receipt: Receipt, env: Mapping[str, str], *, in_checkout: bool = False
 ) -> tuple[str, ...]:
     """The paths the candidate adds, changes or removes that define what ``receipt``'s
-    command runs, as :func:`defined_by_change` judges a verifier's check, run in the
-    receipt's directory with ``env`` (the re-run's; a ``PYTHONPATH`` entry naming a
-    directory of the work tree by its absolute path counts as that directory), sorted.
-    ``in_checkout``: the re-run runs in a temporary checkout, where the places an editable
-    install names come first on ``PYTHONPATH``
+    command runs (:func:`command_defined_by_change` of its command, argument vector and
+    directory, with the binding's ``verification.dependency_dirs``), sorted.
+
+    Raises:
+        GitError: reading the trees failed.
+    """
+    return command_defined_by_change(
+        bound.repo,
+        bound.root,
+        bound.candidate,
+        (receipt.command, receipt.argv, receipt.cwd),
+        env,
+        bound.settings.verification.dependency_dirs,
+        in_checkout=in_checkout,
+    )
+
+
+def command_defined_by_change(
+    repo: Repository,
+    root: str,
+    cand: Candidate,
+    command: tuple[str, tuple[str, ...] | None, str],
+    env: Mapping[str, str],
+    dependency_dirs: Sequence[str] = (),
+    *,
+    in_checkout: bool = False,
+) -> tuple[str, ...]:
+    """The paths the candidate ``cand`` adds, changes or removes that define what a
+    reported ``command`` runs — (its text, its argument vector or None for ``sh -c`` of
+    the text, the directory it runs in relative to ``root``) — as :func:`defined_by_change`
+    judges a verifier's check, run with ``env`` (the re-run's; a ``PYTHONPATH`` entry
+    naming a directory of the work tree ``root`` by its absolute path counts as that
+    directory), sorted. ``in_checkout``: the re-run runs in a temporary checkout, where
+    the places an editable install in one of the dependency folders (the defaults and
+    ``dependency_dirs``) names come first on ``PYTHONPATH``
     (:func:`~gentle_hooks.services.checkout.run_env`: a ``src/pytest.py`` the change adds
     then comes before the installed pytest).
 
     Raises:
         GitError: reading the trees failed.
     """
-    argv = receipt.argv if receipt.argv is not None else ("sh", "-c", receipt.command)
-    check = Check("criterion", receipt.command, receipt.command, argv)
-    run_dir = os.path.join(bound.root, receipt.cwd)
+    text, argv, rel = command
+    check = Check("criterion", text, text, argv if argv is not None else ("sh", "-c", text))
+    run_dir = os.path.join(root, rel)
     # the folders a checkout links in (checkout.link_dependencies): those holding a venv
-    deps = (*DEFAULT_DEPENDENCY_DIRS, *bound.settings.verification.dependency_dirs)
-    places = editable_redirects(bound.root, deps) if in_checkout else ()
+    deps = (*DEFAULT_DEPENDENCY_DIRS, *dependency_dirs)
+    places = editable_redirects(root, deps) if in_checkout else ()
     entries = [
-        *(os.path.join(bound.root, rel) for rel in places),
+        *(os.path.join(root, p) for p in places),
         *env.get("PYTHONPATH", "").split(os.pathsep),
     ]
     # absolute entries under the root: what the re-run imports from the candidate's tree
     relative = [
         os.path.relpath(e, run_dir)
-        if os.path.isabs(e) and (e + os.sep).startswith(bound.root + os.sep)
+        if os.path.isabs(e) and (e + os.sep).startswith(root + os.sep)
         else e
         for e in entries
     ]
     variables = {"PYTHONPATH": ":".join(relative)} if any(entries) else {}
-    return defined_by_change(bound, (check,), variables, receipt.cwd)[0]
+    return checks_defined(repo, cand, (check,), variables, rel)[0]
 
 
 def _runs_pytest(sources: Sequence[Source]) -> bool:
@@ -132,13 +191,17 @@ def _runs_pytest(sources: Sequence[Source]) -> bool:
     return any(s.rule is not None and "conftest.py" in s.rule.names for s in sources)
 
 
-def _plugin_sources(bound: Bound, changes: Sequence[BlobChange]) -> tuple[Source, ...]:
+def _plugin_sources(
+    repo: Repository, cand: Candidate, changes: Sequence[BlobChange]
+) -> tuple[Source, ...]:
     """Row ``D-plugin``: the modules the ``pytest_plugins`` of each Python file of
-    ``changes`` names, on either side; a file that sets it in a way not read
+    ``changes`` names, on either side, and of each other Python file of the candidate's
+    tree that names one a changed file provides (an unchanged test module naming the
+    plugin the change rewrites); a file that sets it in a way not read
     (:func:`~gentle_hooks.policy.plugins.named_plugins` None) defines the check itself."""
     py = [c for c in changes if c.path.endswith(".py")]
     oids = sorted({o for c in py for o in (c.old_blob, c.new_blob) if o})
-    blobs = bound.repo.read_blobs(oids) if oids else {}
+    blobs = repo.read_blobs(oids) if oids else {}
     found: list[Source] = []
     for change in py:
         for oid in (change.old_blob, change.new_blob):
@@ -147,31 +210,83 @@ def _plugin_sources(bound: Bound, changes: Sequence[BlobChange]) -> tuple[Source
                 found.append(Source("D-script", change.path))
             else:
                 found += [Source("D-plugin", modules=frozenset({n})) for n in names]
+    changed = {c.path for c in changes}
+    if any(module_name(p.rsplit("/", 1)[-1]) for p in changed):
+        found += _unchanged_namers(repo, cand, changed)
     return tuple(dict.fromkeys(found))
 
 
+def _unchanged_namers(repo: Repository, cand: Candidate, changed: set[str]) -> list[Source]:
+    """Row ``D-plugin`` from the Python files of the candidate's tree the change leaves as
+    they are: each plugin one names in ``pytest_plugins`` that a ``changed`` path provides
+    (:func:`~gentle_hooks.policy.importable.provides`)."""
+    others = [
+        oid
+        for mode, kind, oid, path in repo.tree_entries(cand.tree)
+        if kind == "blob" and path.endswith(".py") and path not in changed
+    ]
+    search = repo.search_blobs([PLUGINS_VARIABLE.encode()], b"")
+    search.add(others)
+    holding = sorted(search.finish()) if others else []
+    found: list[Source] = []
+    for data in repo.read_blobs(holding).values() if holding else ():
+        for name in named_plugins(data) or ():
+            if any(provides(name, p) for p in changed):
+                found.append(Source("D-plugin", modules=frozenset({name})))
+    return found
+
+
+def _is_new_shadow(repo: Repository, cand: Candidate, source: Source, path: str) -> bool:
+    """Whether the changed ``path`` that ``source`` names counts: always, unless it is row
+    ``D-shadow`` matching a file inside a package the base already has in that directory
+    (``src/test/`` with its ``__init__.py``: the repository's own package, which the
+    change edits, not a module it puts in another's place); the package's entry files
+    (``__init__``, ``__main__``) count whenever the change writes them."""
+    if source.row != "D-shadow" or source.modules is None:
+        return True
+    found = shadowed(source.modules, source.where, path)
+    if found is None or found[2]:
+        return True
+    where, name, _ = found
+    return not _base_has(repo, cand, where, name)
+
+
+def _base_has(repo: Repository, cand: Candidate, where: str, name: str) -> bool:
+    """Whether the candidate's base tree holds the module ``name`` in the directory
+    ``where`` (a module file or a package's ``__init__.py``)."""
+    return any(repo.read_path(cand.base.tree, p) is not None for p in module_files(where, name))
+
+
 def _sources(
-    bound: Bound, check: Check, env: Mapping[str, str], cwd: str, changed: frozenset[str]
+    repo: Repository,
+    cand: Candidate,
+    check: Check,
+    env: Mapping[str, str],
+    cwd: str,
+    changed: frozenset[str],
 ) -> tuple[Source, ...]:
     """:func:`~gentle_hooks.policy.checkdefs.check_sources` of ``check``, with the files
     its scripts source and its makefiles include
     (:func:`~gentle_hooks.policy.checkdefs.included_files`), followed through the
     candidate's and the base's versions of each (a change that adds an ``include`` and the
-    file it names writes both), and the imports of a Python script that the base finds
-    further along ``sys.path`` (:func:`_script_imports`)."""
-    sources = [_script_imports(bound, s, changed) for s in check_sources(check.argv, env, cwd)]
+    file it names writes both), and the imports of a Python script that the change puts
+    beside it (:func:`_script_imports`)."""
+    sources = [
+        *(_script_imports(repo, cand, s, changed) for s in check_sources(check.argv, env, cwd)),
+        *_path_programs(check, env, cwd),
+    ]
     todo = [s.path for s in sources if s.path is not None and not s.tail]
     if any(s.row == "D-make" for s in sources):
         todo += _MAKEFILES
     seen: set[str] = set()
-    trees = (bound.candidate.tree, bound.candidate.base.tree)
+    trees = (cand.tree, cand.base.tree)
     while todo and len(seen) < _MAX_FOLLOWED:
         path = todo.pop(0)
         if path in seen:
             continue
         seen.add(path)
         for tree in trees:
-            data = bound.repo.read_path(tree, path)
+            data = repo.read_path(tree, path)
             for name in included_files(path, data) if data is not None else ():
                 if not any(s.path == name for s in sources):
                     sources.append(Source("D-script", name))
@@ -179,28 +294,42 @@ def _sources(
     return tuple(sources)
 
 
-def _script_imports(bound: Bound, source: Source, changed: frozenset[str]) -> Source:
+def _path_programs(check: Check, env: Mapping[str, str], cwd: str) -> list[Source]:
+    """Row ``D-script`` for each program the check starts by name that a ``PATH`` with an
+    entry in the tree finds there (``PATH=bin:$PATH pytest``, ``env PATH=bin pytest``, an
+    ``export`` earlier on the line, the variables ``env``:
+    :func:`~gentle_hooks.policy.programs.started_programs`): ``bin/pytest`` is run in the
+    installed one's place, so a change writing it defines the check."""
+    found: list[Source] = []
+    for started in started_programs(check.argv, env.get("PATH") or os.defpath):
+        if "/" in started.name:
+            continue
+        for where in path_dirs(started.path, cwd):
+            top = "" if where in (None, ".") else f"{where}/"
+            found.append(Source("D-script", f"{top}{started.name}"))
+    return found
+
+
+def _script_imports(
+    repo: Repository, cand: Candidate, source: Source, changed: frozenset[str]
+) -> Source:
     """``source``, when it is row ``D-shadow`` beside a Python script, also hiding the
-    modules the script imports (either side's version) that the base holds in a directory
-    further along ``sys.path`` (``tools/mylib.py`` beside ``tools/check.py`` would hide the
-    base's ``src/mylib`` a ``PYTHONPATH`` of ``src`` finds); only the names of ``changed``
+    modules the script imports (either side's version) that the change puts beside it
+    where the base has none: whatever the base's script imported under that name — a
+    module further along ``sys.path`` (``tools/mylib.py`` beside ``tools/check.py``
+    hiding the base's ``src/mylib``), an installed package (``tools/requests.py``), or
+    nothing — the change's file is imported in its place. Only the names of ``changed``
     paths beside the script are looked up."""
-    if source.script is None or not source.after or source.where is None:
+    if source.script is None or source.where is None:
         return source
     top = "" if source.where == "." else source.where + "/"
     beside = {_module_of(p[len(top) :]) for p in changed if p.startswith(top)}
     names: frozenset[str] = frozenset()
-    for tree in (bound.candidate.tree, bound.candidate.base.tree) if beside else ():
-        data = bound.repo.read_path(tree, source.script)
+    for tree in (cand.tree, cand.base.tree) if beside else ():
+        data = repo.read_path(tree, source.script)
         names |= imported_names(data) if data is not None else frozenset()
     held = frozenset(
-        name
-        for name in sorted(names & beside)
-        if any(
-            bound.repo.read_path(bound.candidate.base.tree, path) is not None
-            for where in source.after
-            for path in module_files(where, name)
-        )
+        name for name in sorted(names & beside) if not _base_has(repo, cand, source.where, name)
     )
     return with_imports(source, held) if held else source
 

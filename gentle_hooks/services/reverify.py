@@ -9,8 +9,16 @@ the CI job prepared — ``.venv``, ``node_modules``..., ``verification.dependenc
 linked in from the job's work tree). Each command runs there with ``sh -c``, the job's
 environment minus git's repository variables, a timeout, and its output captured.
 
+As the spot check does, the places an editable install in a linked virtual environment
+names come first on ``PYTHONPATH`` (:func:`~gentle_hooks.services.checkout.run_env`: the
+re-run imports the commit's code, not the job's work tree's).
+
 A claimed success that fails again is *refuted*; a command outside the base's
-``verification.commands`` (when it declares them) is neither run nor counted.
+``verification.commands`` (when it declares them) is neither run nor counted, and neither
+is one whose command runs what the commit itself defines — its script, Makefile, test
+configuration, a pytest plugin, a module Python imports in the runner's place
+(:func:`~gentle_hooks.services.defined.command_defined_by_change`, the rule the verifier
+and the spot check apply, row C1-own): its re-run would be the change's own word.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ from collections.abc import Mapping, Sequence
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.policy.selfcheck import is_declared as declared_command
-from gentle_hooks.services.checkout import candidate_checkout
+from gentle_hooks.services.checkout import candidate_checkout, run_env
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen
@@ -43,7 +51,9 @@ class Rerun:
     """What re-running one claim showed.
 
     Attributes:
-        command: the command; ran: whether it was run (False: not declared).
+        command: the command; ran: whether it was run (False: not declared, or
+            ``defined_by`` is not empty); defined_by: the paths the commit adds, changes
+            or removes that define what the command runs (then it is not run).
         exit_code: its exit status (None when not run); observed: ``exit N`` or
             ``timed out after Ns (exit 124)``; refuted: a claimed success that failed;
         output_tail: the last lines of its output (stdout then stderr), for the report.
@@ -55,6 +65,7 @@ class Rerun:
     observed: str = ""
     refuted: bool = False
     output_tail: tuple[str, ...] = ()
+    defined_by: tuple[str, ...] = ()
 
 
 def is_declared(command: str, declared: Sequence[str]) -> bool:
@@ -84,19 +95,32 @@ def rerun_claims(
         environment.
 
     Raises:
-        GitError: the checkout could not be made.
+        GitError: the checkout could not be made, or the trees could not be read.
         UsageError: ``sh`` cannot be started.
     """
+    # the definition rule loads what the gates' path leaves out (dataclasses, pydantic)
+    from gentle_hooks.services.defined import command_defined_by_change
+
     wanted: dict[str, Claim] = {}
     for c in claims:
         wanted.setdefault(c.command, c)
     out: list[Rerun] = []
-    runnable = [c for c in wanted.values() if is_declared(c.command, declared)]
-    out += [Rerun(c.command, ran=False) for c in wanted.values() if c not in runnable]
+    declared_claims = [c for c in wanted.values() if is_declared(c.command, declared)]
+    out += [Rerun(c.command, ran=False) for c in wanted.values() if c not in declared_claims]
+    child_env = {k: v for k, v in scrubbed_env(env).items() if not k.startswith("GENTLE_")}
+    runnable = []
+    for c in declared_claims:
+        own = command_defined_by_change(
+            repo, root, cand, (c.command, None, "."), child_env, dependency_dirs, in_checkout=True
+        )
+        if own:
+            out.append(Rerun(c.command, ran=False, defined_by=own))
+        else:
+            runnable.append(c)
     if not runnable:
         return out
-    child_env = {k: v for k, v in scrubbed_env(env).items() if not k.startswith("GENTLE_")}
     with candidate_checkout(repo, root, cand, dependency_dirs) as checkout:
+        run_with = run_env(checkout, child_env)
         for c in runnable:
             buffer = io.BytesIO()
             obs = run_observed(
@@ -104,7 +128,7 @@ def rerun_claims(
                 cwd=checkout.root,
                 stdout=buffer,
                 stderr=buffer,
-                env=child_env,
+                env=run_with,
                 timeout=timeout,
             )
             tail = buffer.getvalue().decode("utf-8", "replace").splitlines()[-_TAIL:]

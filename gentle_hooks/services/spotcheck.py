@@ -6,7 +6,9 @@ Room ``services``. Uses the git adapter, the runner, the temporary checkout
 
 Only a receipt that counts is re-run: a report of success (exit 0) of a command that checks
 something, one of ``verification.commands`` when the repository declares them (the policy's
-standing rows, :func:`gentle_hooks.policy.selfcheck.receipt_standing`). The re-run runs on
+standing rows, :func:`gentle_hooks.policy.selfcheck.receipt_standing`), whose command does
+not run what the change itself defines (:mod:`gentle_hooks.services.spot_refusal` says why
+one is refused and what to run instead). The re-run runs on
 the bound candidate's exact tree:
 
 * in the work tree, when it holds exactly that tree (always for the default ``snapshot``
@@ -30,17 +32,15 @@ import os
 from collections.abc import Callable, Mapping
 from typing import IO
 
-from gentle_hooks.errors import Command, GitError, UsageError, cli
+from gentle_hooks.errors import GitError, UsageError, cli
 from gentle_hooks.git.checkout import open_checkout
-from gentle_hooks.git.location import is_away_from, is_on_server
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt, SpotCheck
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.policy.selfcheck import report_argv, rerun_agrees
+from gentle_hooks.policy.selfcheck import rerun_agrees
 from gentle_hooks.policy.shellwords import shown as one_line_command
 from gentle_hooks.services.checkout import candidate_checkout, run_env, sweep
-from gentle_hooks.services.defined import receipt_defined_by_change
 from gentle_hooks.services.delivered import refresh_notes_kept
 from gentle_hooks.services.record import (
     Binding,
@@ -48,11 +48,15 @@ from gentle_hooks.services.record import (
     Recorded,
     bind,
     open_store,
-    refusal,
     refuse_unsignable,
-    standing,
 )
 from gentle_hooks.services.runner import Observation, run_observed, stopped_cleanly
+from gentle_hooks.services.spot_refusal import (
+    refusal_of,
+    report_binding,
+    report_command,
+    what_to_report,
+)
 from gentle_hooks.values.candidate import PathChange, Projection, candidate_identity
 from gentle_hooks.values.frozen import frozen, replace
 
@@ -82,89 +86,6 @@ class SpotOutcome:
 
 def _short(identity: str) -> str:
     return identity[:19] + "…"
-
-
-def _report_binding(bound: Bound, rel: str = ".") -> Binding:
-    """The binding a printed ``receipt run`` of a command that ran in ``rel`` carries
-    (:meth:`Binding.for_report`: ``--cwd`` when it ran below the root or the user is
-    elsewhere), the same the blocks print."""
-    b = replace(bound.binding, top=bound.binding.top or bound.root)
-    return b.for_report(rel, is_away_from(bound.root), is_on_server())
-
-
-def _report_command(bound: Bound, command: str, rel: str = ".") -> Command:
-    """``receipt run [binding flags] -- COMMAND``: the writer's report of ``command``, which
-    ran in ``rel`` (relative to the root)."""
-    words = _report_binding(bound, rel).words()
-    return cli("receipt", "run", *words, "--", *report_argv(command))
-
-
-def _what_to_report(bound: Bound) -> tuple[str, Command]:
-    """The report the writer makes instead: a declared command, runnable as printed, or
-    the prefix its own test command completes."""
-    declared = bound.settings.verification.commands
-    if declared:
-        return "the writer reports a declared one", _report_command(bound, declared[0])
-    # from a subdirectory the prefix names the top, as the gate's block did: the
-    # writer's command runs there wherever the line is pasted
-    prefix = _report_binding(bound).for_prefix()
-    where = (
-        f"; it runs in {prefix.cwd}, the repository top (another directory after --cwd runs "
-        "it there)"
-        if prefix.cwd is not None and bound.binding.cwd is None
-        else ""
-    )
-    return (
-        "the writer reports the command that tests the change after the prefix (or declares "
-        f"it in verification.commands){where}",
-        cli("receipt", "run", *prefix.words(), "--", label="prefix"),
-    )
-
-
-def _refused(
-    bound: Bound, rec: Receipt, env: Mapping[str, str], in_checkout: bool = False
-) -> UsageError | None:
-    """Why ``rec`` cannot be spot-checked, with what to do instead; None when it counts.
-    A receipt whose command runs what the change itself defines (its script, Makefile,
-    test configuration, a module Python imports in the runner's place:
-    :func:`~gentle_hooks.services.defined.receipt_defined_by_change`, the verifier's rule,
-    row C1-own) cannot count: its re-run's outcome would be the change's own word."""
-    st = standing(rec, bound.settings)
-    if st.counts:
-        own = receipt_defined_by_change(bound, rec, env, in_checkout=in_checkout)
-        return _defined_refusal(bound, rec, own) if own else None
-    why = refusal(rec, st, bound.settings.verification.commands)
-    if st.row == "S-failed":
-        words, fix = (
-            "fix the change, then the writer reports it again",
-            _report_command(bound, rec.command, rec.cwd),
-        )
-    else:
-        words, fix = _what_to_report(bound)
-    return UsageError(
-        f"receipt #{rec.id} ({one_line_command(rec.command)}) cannot count: {why}; {words}",
-        commands=(fix, cli("spot-check", *_report_binding(bound).words())),
-    )
-
-
-def _defined_refusal(bound: Bound, rec: Receipt, own: tuple[str, ...]) -> UsageError:
-    """The refusal of a receipt whose command runs what the change defines (``own``)."""
-    shown = ", ".join(own[:3]) + (f" and {len(own) - 3} more" if len(own) > 3 else "")
-    fix: tuple[Command, ...] = ()
-    if bound.settings.verification.commands:  # only a declared command counts
-        words = "declare a verification command it does not define, or land it on its own first"
-    else:
-        words = (
-            "the writer reports, after the prefix, a command that runs the tests without it, "
-            "or lands it on its own first"
-        )
-        fix = (_what_to_report(bound)[1], cli("spot-check", *_report_binding(bound).words()))
-    return UsageError(
-        f"receipt #{rec.id} ({one_line_command(rec.command)}) cannot count: the change adds "
-        f"or changes {shown}, which {'defines' if len(own) == 1 else 'define'} what it "
-        f"runs, so its re-run would be the change's own word; {words}",
-        commands=fix,
-    )
 
 
 def choose_receipt(
@@ -201,11 +122,11 @@ def choose_receipt(
                 f"({_short(rec.identity)}), not this one ({_short(identity)}); the writer "
                 "reports it again on this state, then spot-checks it",
                 commands=(
-                    _report_command(bound, rec.command, rec.cwd),
-                    cli("spot-check", *_report_binding(bound).words()),
+                    report_command(bound, rec.command, rec.cwd),
+                    cli("spot-check", *report_binding(bound).words()),
                 ),
             )
-        refused = _refused(bound, rec, env or {}, in_checkout)
+        refused = refusal_of(bound, rec, env or {}, in_checkout)
         if refused is not None:
             raise refused
         return rec
@@ -221,26 +142,26 @@ def choose_receipt(
                 f"no receipt for command {command!r} on this candidate (its receipts: {known})"
             )
     if not receipts:
-        words, fix = _what_to_report(bound)
+        words, fix = what_to_report(bound)
         earlier = led.last_receipt_elsewhere(bound.root, identity)
         if (
             fix.label == "prefix"
             and earlier
-            and _refused(bound, earlier, env or {}, in_checkout) is None
+            and refusal_of(bound, earlier, env or {}, in_checkout) is None
         ):
             # reported for another state of the work tree (files added or left since, a
             # temporary index): the same command, reported again, binds to this one
             words = f"the writer reports again the command it reported last (#{earlier.id})"
-            fix = _report_command(bound, earlier.command, earlier.cwd)
+            fix = report_command(bound, earlier.command, earlier.cwd)
         raise UsageError(
             f"no receipt recorded for this candidate ({_short(identity)}); {words}, then "
             "spot-checks it",
-            commands=(fix, cli("spot-check", *_report_binding(bound).words())),
+            commands=(fix, cli("spot-check", *report_binding(bound).words())),
         )
     for rec in reversed(receipts):
-        if _refused(bound, rec, env or {}, in_checkout) is None:
+        if refusal_of(bound, rec, env or {}, in_checkout) is None:
             return rec
-    refused = _refused(bound, receipts[-1], env or {}, in_checkout)
+    refused = refusal_of(bound, receipts[-1], env or {}, in_checkout)
     assert refused is not None
     if len(receipts) > 1:
         more = f" (and {len(receipts) - 1} earlier receipt(s) that cannot count either)"

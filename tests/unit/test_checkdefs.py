@@ -345,6 +345,10 @@ SHADOW_CASES = [
     ("(export PYTHONPATH=src); python3 -m pytest", "src/pytest.py", False),
     ("PYTHONPATH=src python3 -m pytest", "src/app.py", False),
     ("PYTHONPATH=src pytest -q", "src/app.py", False),
+    # the module python -m runs is its script, from a PYTHONPATH entry too
+    ("PYTHONPATH=src python3 -m mypkg.cli", "src/mypkg/cli.py", True),
+    ("PYTHONPATH=src python3 -m mypkg", "src/mypkg/__main__.py", True),
+    ("PYTHONPATH=src python3 -E -m mypkg.cli", "src/mypkg/cli.py", False),
     # a script's directory is first on sys.path
     ("python3 tools/check.py", "tools/json.py", True),
     ("python3 tools/check.py", "json.py", False),
@@ -411,3 +415,30 @@ def test_the_imports_of_a_script(source: str, names: set[str]) -> None:
     from gentle_hooks.policy.syspath import imported_names
 
     assert imported_names(source.encode()) == frozenset(names)
+
+
+#: (modules, where, path, match): how row D-shadow matched a path — its directory, the
+#: module's name, and whether the path is the module's entry file (``NAME.*``,
+#: ``NAME/__init__.*``, ``NAME/__main__.*``); a file further inside a package counts only
+#: when the base has no such package there (services.defined).
+SHADOWED_CASES = [
+    ({"pytest"}, ".", "pytest.py", (".", "pytest", True)),
+    ({"pytest"}, "src", "src/pytest/__init__.py", ("src", "pytest", True)),
+    ({"_pytest"}, None, "lib/_pytest/main.py", ("lib", "_pytest", False)),
+    (set(), "src", "src/code/__init__.py", ("src", "code", True)),
+    (set(), "src", "src/code/__main__.pyc", ("src", "code", True)),
+    (set(), "src", "src/code/render.py", None),
+    ({"test"}, "src", "src/test/checks.py", ("src", "test", False)),
+    (set(), "src", "src/test/checks.py", None),
+    ({"pytest"}, "src", "pytest.py", None),
+]
+
+
+@pytest.mark.parametrize(("modules", "where", "path", "match"), SHADOWED_CASES)
+def test_how_a_shadow_matched(
+    modules: set[str], where: str | None, path: str, match: tuple[str, str, bool] | None
+) -> None:
+    from gentle_hooks.policy.syspath import shadowed, shadows
+
+    assert shadowed(frozenset(modules), where, path) == match
+    assert shadows(frozenset(modules), where, path) is (match is not None)

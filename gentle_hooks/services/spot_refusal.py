@@ -1,0 +1,146 @@
+"""Why the parent's spot check will not re-run a receipt, and what to run instead (SPEC §5
+"Spot check", §6).
+
+Room ``services``. :func:`refusal_of` judges one receipt for the bound candidate: a report
+that cannot count (the policy's standing rows,
+:func:`gentle_hooks.policy.selfcheck.receipt_standing`), or one whose command runs what
+the change itself defines (its script, Makefile, test configuration, a plugin, a module
+Python imports in the runner's place:
+:func:`~gentle_hooks.services.defined.receipt_defined_by_change`, the verifier's rule, row
+C1-own). Each refusal is a :class:`~gentle_hooks.errors.UsageError` carrying the commands
+that get past it, runnable as printed: the writer's report (``receipt run``, or its prefix
+for the writer to complete), then the spot check. With ``verification.commands`` declared
+only a declared command counts, so the report offered is the first declared command whose
+definition the change leaves as the base has it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gentle_hooks.errors import Command, UsageError, cli
+from gentle_hooks.git.location import is_away_from, is_on_server
+from gentle_hooks.ledger.records import Receipt
+from gentle_hooks.policy.selfcheck import report_argv
+from gentle_hooks.policy.shellwords import shown as one_line_command
+from gentle_hooks.services.defined import command_defined_by_change, receipt_defined_by_change
+from gentle_hooks.services.record import Binding, Bound, refusal, standing
+from gentle_hooks.values.frozen import replace
+
+
+def report_binding(bound: Bound, rel: str = ".") -> Binding:
+    """The binding a printed ``receipt run`` of a command that ran in ``rel`` carries
+    (:meth:`Binding.for_report`: ``--cwd`` when it ran below the root or the user is
+    elsewhere), the same the blocks print."""
+    b = replace(bound.binding, top=bound.binding.top or bound.root)
+    return b.for_report(rel, is_away_from(bound.root), is_on_server())
+
+
+def report_command(bound: Bound, command: str, rel: str = ".") -> Command:
+    """``receipt run [binding flags] -- COMMAND``: the writer's report of ``command``, which
+    ran in ``rel`` (relative to the root)."""
+    words = report_binding(bound, rel).words()
+    return cli("receipt", "run", *words, "--", *report_argv(command))
+
+
+def what_to_report(bound: Bound) -> tuple[str, Command]:
+    """The report the writer makes instead: a declared command, runnable as printed, or
+    the prefix its own test command completes."""
+    declared = bound.settings.verification.commands
+    if declared:
+        return "the writer reports a declared one", report_command(bound, declared[0])
+    # from a subdirectory the prefix names the top, as the gate's block did: the
+    # writer's command runs there wherever the line is pasted
+    prefix = report_binding(bound).for_prefix()
+    where = (
+        f"; it runs in {prefix.cwd}, the repository top (another directory after --cwd runs "
+        "it there)"
+        if prefix.cwd is not None and bound.binding.cwd is None
+        else ""
+    )
+    return (
+        "the writer reports the command that tests the change after the prefix (or declares "
+        f"it in verification.commands){where}",
+        cli("receipt", "run", *prefix.words(), "--", label="prefix"),
+    )
+
+
+def refusal_of(
+    bound: Bound, rec: Receipt, env: Mapping[str, str], in_checkout: bool = False
+) -> UsageError | None:
+    """Why ``rec`` cannot be spot-checked, with what to do instead; None when it counts.
+    A receipt whose command runs what the change itself defines, judged with ``env`` as
+    the re-run gets it (``in_checkout``: in a temporary checkout), cannot count: its
+    re-run's outcome would be the change's own word."""
+    st = standing(rec, bound.settings)
+    if st.counts:
+        own = receipt_defined_by_change(bound, rec, env, in_checkout=in_checkout)
+        return _defined_refusal(bound, rec, own, env, in_checkout) if own else None
+    why = refusal(rec, st, bound.settings.verification.commands)
+    if st.row == "S-failed":
+        words, fix = (
+            "fix the change, then the writer reports it again",
+            report_command(bound, rec.command, rec.cwd),
+        )
+    else:
+        words, fix = what_to_report(bound)
+    return UsageError(
+        f"receipt #{rec.id} ({one_line_command(rec.command)}) cannot count: {why}; {words}",
+        commands=(fix, cli("spot-check", *report_binding(bound).words())),
+    )
+
+
+def _declared_not_defined(bound: Bound, env: Mapping[str, str], in_checkout: bool) -> str | None:
+    """The first of ``verification.commands`` whose definition the change leaves as the
+    base has it (run at the repository's top, as its printed report runs it), or None."""
+    for command in bound.settings.verification.commands:
+        own = command_defined_by_change(
+            bound.repo,
+            bound.root,
+            bound.candidate,
+            (command, None, "."),
+            env,
+            bound.settings.verification.dependency_dirs,
+            in_checkout=in_checkout,
+        )
+        if not own:
+            return command
+    return None
+
+
+def _defined_refusal(
+    bound: Bound, rec: Receipt, own: tuple[str, ...], env: Mapping[str, str], in_checkout: bool
+) -> UsageError:
+    """The refusal of a receipt whose command runs what the change defines (``own``), with
+    the report that counts instead: a declared command the change does not define (only a
+    declared one counts when there are any), else the prefix for the writer's own."""
+    shown = ", ".join(own[:3]) + (f" and {len(own) - 3} more" if len(own) > 3 else "")
+    spot = cli("spot-check", *report_binding(bound).words())
+    fix: tuple[Command, ...]
+    if bound.settings.verification.commands:  # only a declared command counts
+        other = _declared_not_defined(bound, env, in_checkout)
+        if other is not None:
+            words = (
+                "the writer reports a declared verification command the change does not "
+                "define, or lands it on its own first"
+            )
+            fix = (report_command(bound, other), spot)
+        else:
+            words = (
+                "every declared verification command runs what the change defines: land it "
+                "on its own first, or take it out of the change (status shows what the "
+                "candidate still needs)"
+            )
+            fix = (cli("status", *report_binding(bound).words()),)
+    else:
+        words = (
+            "the writer reports, after the prefix, a command that runs the tests without it, "
+            "or lands it on its own first"
+        )
+        fix = (what_to_report(bound)[1], spot)
+    return UsageError(
+        f"receipt #{rec.id} ({one_line_command(rec.command)}) cannot count: the change adds "
+        f"or changes {shown}, which {'defines' if len(own) == 1 else 'define'} what it "
+        f"runs, so its re-run would be the change's own word; {words}",
+        commands=fix,
+    )
