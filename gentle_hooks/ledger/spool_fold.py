@@ -52,50 +52,86 @@ def fold(led: LedgerConnection) -> int:
     """Store the spooled mutations and commit records of ``led``'s ledger in one
     transaction, then remove the spool; how many were new (0 with no spool).
 
+    Every line that reads as a record is stored; the lines that do not are written, byte for
+    byte, to a kept-aside file first (:func:`~.spool.keep_aside`), which keeps the gates
+    closed until ``doctor --fix`` reads it: one bad line never takes another record with it.
+
     Raises:
-        StoreError: the write lock was not granted (the spool is kept), or a spool line is
-            not a record (the spool was moved aside, named in the message).
+        StoreError: the write lock was not granted, or the unreadable lines could not be
+            kept aside (the spool is kept as it is); a spool that is not a regular file or
+            cannot be read (moved aside whole, named in the message).
     """
-    stored = 0
-    # the spool is removed (ExitStack) only after the transaction committed (led._write)
     with contextlib.ExitStack() as held, led._write() as conn:
+        # the spool is removed (ExitStack) only after the transaction committed (led._write)
         try:
             lines = held.enter_context(spool.claimed(led.path))
-            where = spool.spool_path(led.path)
-            recs = [
-                _commit(where, x) if isinstance(x, spool.CommitLine) else _records(where, *x)
-                for x in lines or ()
-            ]
         except spool.SpoolError as exc:
             raise StoreError(
                 exc.kept, f"a spooled writer record cannot be read: {exc.why}; it is kept"
             ) from None
-        for item in recs:
-            if isinstance(item, spool.CommitLine):
-                stored += _fold_commit(conn, item)
-                continue
-            mutation, entries = item
-            if mutation.tool_call_id is not None:
-                sql, keys = _SAME_CALL, _CALL_KEYS
-            else:
-                sql, keys = _SAME_WRITE, _WRITE_KEYS
-            row = to_row(mutation)
-            if conn.execute(sql, tuple(row[k] for k in keys)).fetchone() is None:
-                insert_mutation(conn, mutation, entries, mutation.recorded_at)
-                stored += 1
+        recs, bad = read_lines(lines or ())
+        if bad:
+            try:
+                spool.keep_aside(led.path, [raw for _, raw, _ in bad])
+            except OSError as exc:
+                raise StoreError(
+                    spool.spool_path(led.path),
+                    f"{len(bad)} spooled line(s) that are not records could not be kept "
+                    f"aside ({exc.strerror}); the spool is kept as it is",
+                ) from None
+        return store_lines(conn, recs)
+
+
+#: A spool line that is not a record: (line number, its bytes, why).
+BadLine = tuple[int, bytes, str]
+
+
+def read_lines(
+    lines: Sequence[tuple[int, bytes]],
+) -> tuple[list[spool.CommitLine | tuple[PendingMutation, list[WriterEntryRecord]]], list[BadLine]]:
+    """The records of spool lines (each checked as rows of its tables), and the lines that
+    are not records, with why."""
+    recs: list[spool.CommitLine | tuple[PendingMutation, list[WriterEntryRecord]]] = []
+    bad: list[BadLine] = []
+    for number, raw in lines:
+        try:
+            item = spool.parse_line(raw)
+            recs.append(_commit(item) if isinstance(item, spool.CommitLine) else _records(*item))
+        except (*spool.UNREADABLE, RowError) as exc:
+            bad.append((number, raw, f"line {number} is not a spooled record ({exc})"))
+    return recs, bad
+
+
+def store_lines(
+    conn: sqlite3.Connection,
+    recs: Sequence[spool.CommitLine | tuple[PendingMutation, list[WriterEntryRecord]]],
+) -> int:
+    """Inside a write transaction: store the records of spool lines (:func:`read_lines`),
+    each once (a replayed line is skipped); how many were new."""
+    stored = 0
+    for item in recs:
+        if isinstance(item, spool.CommitLine):
+            stored += _fold_commit(conn, item)
+            continue
+        mutation, entries = item
+        if mutation.tool_call_id is not None:
+            sql, keys = _SAME_CALL, _CALL_KEYS
+        else:
+            sql, keys = _SAME_WRITE, _WRITE_KEYS
+        row = to_row(mutation)
+        if conn.execute(sql, tuple(row[k] for k in keys)).fetchone() is None:
+            insert_mutation(conn, mutation, entries, mutation.recorded_at)
+            stored += 1
     return stored
 
 
-def _commit(spool_path: str, line: spool.CommitLine) -> spool.CommitLine:
+def _commit(line: spool.CommitLine) -> spool.CommitLine:
     """``line`` with its row checked as a commit record's (:func:`_fold_commit` reads it).
 
     Raises:
-        SpoolError: a row that is not a commit record: the spool was moved aside first.
+        RowError: a row that is not a commit record.
     """
-    try:
-        from_row(CommitRecord, {**line.commit, "id": 1})  # type: ignore[arg-type]
-    except RowError as exc:
-        raise spool.aside(spool_path, f"a line is not a spooled record ({exc})") from None
+    from_row(CommitRecord, {**line.commit, "id": 1})  # type: ignore[arg-type]
     return line
 
 
@@ -176,23 +212,19 @@ def consume_unlinked_in(conn: sqlite3.Connection, root: str, commit_id: str, ide
 
 
 def _records(
-    spool_path: str, mutation: dict[str, object], entries: list[dict[str, object]]
+    mutation: dict[str, object], entries: list[dict[str, object]]
 ) -> tuple[PendingMutation, list[WriterEntryRecord]]:
     """The records of one spool line.
 
     Raises:
-        SpoolError: a row that is not a record of its table (the line is malformed): the
-            spool was moved aside first.
+        RowError: a row that is not a record of its table (the line is malformed).
     """
-    try:
-        # row ids the insert replaces: any valid one passes the row check
-        rec = from_row(PendingMutation, {**mutation, "id": 1})  # type: ignore[arg-type]
-        out = [
-            from_row(WriterEntryRecord, {**e, "id": 1, "mutation_id": 1})  # type: ignore[arg-type]
-            for e in entries
-        ]
-    except RowError as exc:
-        raise spool.aside(spool_path, f"a line is not a spooled record ({exc})") from None
+    # row ids the insert replaces: any valid one passes the row check
+    rec = from_row(PendingMutation, {**mutation, "id": 1})  # type: ignore[arg-type]
+    out = [
+        from_row(WriterEntryRecord, {**e, "id": 1, "mutation_id": 1})  # type: ignore[arg-type]
+        for e in entries
+    ]
     return rec, out
 
 
