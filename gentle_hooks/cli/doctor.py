@@ -88,6 +88,7 @@ def doctor(
         set_state_aside,
     )
     from gentle_hooks.services.doctor_key import repair_key
+    from gentle_hooks.services.doctor_spool import fold_kept_spools
 
     if restore is not None or discard is not None or reason is not None:
         if fix or (discard is None and reason is not None):
@@ -101,6 +102,7 @@ def doctor(
     moved += fold_spool(cwd) if fix else []
     moved += restore_schema(cwd) + reset_counters(cwd) + repair_ledger(cwd) if fix else []
     moved += [with_fix(text, c) for text, c in quarantine_rows(cwd)] if fix else []
+    moved += [with_fix(text, c) for text, c in fold_kept_spools(cwd)] if fix else []
     moved += repair_key(cwd) if fix else []
     moved += record_unrecorded(cwd) if fix else []
     for line in moved:

@@ -6,21 +6,27 @@ Room ``ledger``. A spooled line goes through the insert path of a recorded mutat
 (:func:`take_in`, :func:`consume_unlinked_in`); a line whose mutation is stored already
 (the same tool call, or the same writer, paths and time: a fold that committed but was
 killed before it removed the spool), or whose commit has a record already, is skipped, so a
-replayed line records once.
+replayed line records once. The lines a fold cannot read are kept aside
+(:func:`~.spool.keep_aside`); ``doctor --fix`` folds them again (:func:`fold_kept`) and
+holds in quarantine the ones still unreadable.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Sequence
 
 from gentle_hooks.ledger import spool
 from gentle_hooks.ledger.connection import LedgerConnection, insert
+from gentle_hooks.ledger.location import SPOOL_FILE
 from gentle_hooks.ledger.records import (
+    SPOOL_SOURCE,
     CommitRecord,
     EntryTake,
     PendingMutation,
+    QuarantineRecord,
     WriterEntryRecord,
 )
 from gentle_hooks.ledger.rows import RowError, from_row, to_row
@@ -255,3 +261,71 @@ def _open_escalation_ids(conn: sqlite3.Connection, root: str) -> list[int]:
         "SELECT id FROM escalation WHERE root = ? AND consumed_by IS NULL ORDER BY id", (root,)
     )
     return [int(r[0]) for r in rows]
+
+
+def fold_kept(led: LedgerConnection, kept: str) -> tuple[int, list[QuarantineRecord]]:
+    """``doctor --fix``: fold the lines of the kept-aside spool file ``kept``
+    (:func:`~.spool.keep_aside`) in, each record once, and hold each line still not a record
+    in the ``quarantine`` table (source ``spool``: its bytes exactly, as JSON ``{"file":
+    NAME, "line": HEX}``; a file that cannot be read at all, one row with ``line`` null), all
+    in one transaction; then rename the file ``spool.jsonl.folded-...`` (kept, no longer
+    blocking). A held line keeps the gates closed until a person discards it. The records
+    stored and the rows now held (a line held before is not held twice).
+
+    Raises:
+        StoreError: the store cannot be written (nothing was stored or renamed);
+        OSError: the rename failed (every line is stored or held: the next fix renames it).
+    """
+    import json
+
+    name = os.path.basename(kept)
+    try:
+        lines: list[tuple[int, bytes]] | None = _kept_lines(kept)
+        trouble = ""
+    except OSError as exc:
+        lines, trouble = None, f"{name} cannot be read: {exc.strerror or exc}"
+    recs, bad = read_lines(lines or ())
+    unread: list[tuple[int | None, str | None, str]]
+    unread = [(n, raw.hex(), f"{name}: {why}") for n, raw, why in bad]
+    if lines is None:
+        unread = [(None, None, trouble)]
+    held: list[QuarantineRecord] = []
+    with led._write() as conn:
+        stored = store_lines(conn, recs)
+        for number, line, why in unread:
+            row = json.dumps({"file": name, "line": line}, sort_keys=True)
+            seen = conn.execute(
+                "SELECT 1 FROM quarantine WHERE source = ? AND row = ?", (SPOOL_SOURCE, row)
+            ).fetchone()
+            if seen is None:
+                rec = QuarantineRecord(SPOOL_SOURCE, number, why, row, recorded_at=led._clock())
+                held.append(replace(rec, id=insert(conn, rec)))
+    rest = name[len(SPOOL_FILE + spool.BAD_SUFFIX) :]  # "-<time>-<random>"
+    os.rename(kept, os.path.join(os.path.dirname(kept), f"{SPOOL_FILE}.folded{rest}"))
+    return stored, held
+
+
+def _kept_lines(kept: str) -> list[tuple[int, bytes]]:
+    """The lines of a kept-aside spool file (a regular file, never through a link, at most
+    :data:`~.spool.MAX_LINE` bytes), numbered, blank ones left out.
+
+    Raises:
+        OSError: not a regular file, too large, or unreadable.
+    """
+    import stat
+
+    fd = os.open(kept, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(0, "not a regular file")
+        data = b""
+        while len(data) <= spool.MAX_LINE:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(fd)
+    if len(data) > spool.MAX_LINE:
+        raise OSError(0, f"larger than {spool.MAX_LINE} bytes")
+    return [(n, raw) for n, raw in enumerate(data.splitlines(), 1) if raw.strip()]

@@ -85,7 +85,9 @@ _HELD = "; restore it, or a person discards it (doctor --discard ID --reason TEX
 
 
 def _restore_first(path: str) -> Command | None:
-    """``doctor --restore ID`` of the first held writer work, when it can be read."""
+    """``doctor --restore ID`` of the first held writer work (``--discard`` when nothing can
+    be put back: :func:`~gentle_hooks.ledger.quarantine.way_out`), when it can be read."""
+    from gentle_hooks.ledger.quarantine import way_out
     from gentle_hooks.ledger.store import Ledger
 
     try:
@@ -96,7 +98,7 @@ def _restore_first(path: str) -> Command | None:
             held = led.held_work()
     except GentleError:
         return None
-    return cli("doctor", "--restore", str(held[0].id)) if held else None
+    return way_out(held[0])[0] if held else None
 
 
 #: What the fix of a damaged ledger does, said before its command.
