@@ -1,5 +1,6 @@
-"""The doctor's view of the spool (SPEC §6): writer records waiting beside the ledger, and
-spools moved aside for a line that was not a record.
+"""The doctor's view of the spool (SPEC §6): writer records waiting beside the ledger, spool
+lines kept aside for not being records, and damaged ledgers moved aside whose rows were
+not recovered yet (both keep the gates closed: :mod:`gentle_hooks.ledger.kept`).
 
 Room ``services``. Plain ``doctor`` changes nothing: it reports what stands at the spool's
 name (a link or another file that is not a spool included) and never folds, reads or moves
@@ -90,6 +91,23 @@ def fold_kept_spools(cwd: str | None) -> list[tuple[str, Command | None]]:
                 )
             )
     return out
+
+
+def damaged_findings(path: str) -> list[tuple[str, Command | None]]:
+    """Per damaged ledger moved aside beside the ledger at ``path`` whose rows were not
+    recovered (``ledger.sqlite3.damaged-*``: the gates fail closed while it is there), its
+    detail and ``doctor --fix``, which recovers them."""
+    from gentle_hooks.ledger.salvage import damaged_files
+
+    return [
+        (
+            f"{kept}: a damaged ledger moved aside whose rows were not recovered (the gates "
+            "fail closed while it is there); the fix recovers every row SQLite can read and "
+            "holds the writer work it cannot in quarantine, until a person discards it",
+            cli("doctor", "--fix"),
+        )
+        for kept in damaged_files(path)
+    ]
 
 
 def unchecked_while_spooled(path: str) -> str | None:

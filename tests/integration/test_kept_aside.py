@@ -131,3 +131,90 @@ def test_the_push_gate_fails_closed_while_a_spool_line_is_kept_aside(
     )
     assert push.returncode != 0 and "spool.jsonl.bad-1-abcdef" in push.stderr, push.stderr
     assert "gentle-hook doctor --fix" in push.stderr
+
+
+def _damage_page(repo: Path, sql: str) -> None:
+    """Overwrite the page ``sql`` names (a ``rootpage`` from ``sqlite_master``) of the
+    checkpointed ledger with garbage."""
+    import sqlite3
+
+    ledger = _state(repo) / "ledger.sqlite3"
+    conn = sqlite3.connect(ledger)
+    try:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        size = int(conn.execute("PRAGMA page_size").fetchone()[0])
+        (page,) = conn.execute(sql).fetchone()
+    finally:
+        conn.close()
+    with ledger.open("r+b") as fh:
+        fh.seek((int(page) - 1) * size)
+        fh.write(b"\xa5" * size)
+
+
+def _record_writer_work(repo: Path) -> None:
+    write(repo / "a.py", "import os\nos.system('rm -rf /tmp/x')\n")
+    proc = hostile(repo, "record", "--model", "m", "--effort", "low", "a.py")
+    assert proc.returncode == 0, proc.stderr
+    subprocess.run(["git", "add", "a.py"], cwd=repo, check=True)
+
+
+def test_a_damaged_ledger_is_recovered_by_the_printed_fix_and_the_gate_judges(
+    repo: Path,
+) -> None:
+    """A damaged index page: every row is still readable, so the fix recovers them all and
+    nothing stays held; the gate then judges the writer's work."""
+    _installed(repo)
+    _record_writer_work(repo)
+    _damage_page(
+        repo,
+        "SELECT rootpage FROM sqlite_master WHERE type = 'index' AND tbl_name = "
+        "'writer_entry' ORDER BY name LIMIT 1",
+    )
+    blocked = _commit(repo)
+    assert blocked.returncode != 0 and "gentle-hook doctor" in blocked.stderr, blocked.stderr
+    fixed = paste("gentle-hook doctor --fix", repo)
+    assert "moved the damaged ledger aside" in fixed.stdout, fixed.stdout
+    assert "recovered " in fixed.stdout and "held as quarantine" not in fixed.stdout
+    assert not list(_state(repo).glob("ledger.sqlite3.damaged-*"))
+    assert list(_state(repo).glob("ledger.sqlite3.salvaged-*"))  # kept
+    assert _mutations(repo) == 1
+    judged = _commit(repo)
+    assert judged.returncode != 0 and "run: gentle-hook spot-check" in judged.stderr, judged.stderr
+
+
+def test_writer_rows_a_damaged_ledger_lost_keep_the_gates_closed_until_discarded(
+    repo: Path,
+) -> None:
+    _installed(repo)
+    _record_writer_work(repo)
+    _damage_page(repo, "SELECT rootpage FROM sqlite_master WHERE name = 'writer_entry'")
+    fixed = paste("gentle-hook doctor --fix", repo)
+    assert fixed.returncode == 2, fixed.stdout
+    held = _commit(repo)
+    assert held.returncode != 0 and "held in quarantine" in held.stderr, held.stderr
+    assert "writer_entry row(s) of ledger.sqlite3.damaged-" in held.stderr, held.stderr
+    assert paste(_printed(held.stderr), repo).returncode in (0, 2)
+    after = _commit(repo)  # acknowledged by a person: judged again, never fail-closed
+    assert "held in quarantine" not in after.stderr, after.stderr
+    assert "gentle-hook: error" not in after.stderr, after.stderr
+
+
+def test_a_damaged_ledger_moved_aside_unrecovered_keeps_the_gates_closed(repo: Path) -> None:
+    """A damaged ledger moved aside whose rows were never recovered (an older doctor, or a
+    fix killed half way) blocks even a human's commit until the fix recovers it."""
+    _installed(repo)
+    _record_writer_work(repo)
+    ledger = _state(repo) / "ledger.sqlite3"
+    for suffix in ("-wal", "-shm", ""):
+        if (_state(repo) / f"ledger.sqlite3{suffix}").exists():
+            (_state(repo) / f"ledger.sqlite3{suffix}").rename(
+                _state(repo) / f"ledger.sqlite3.damaged-20260101T000000Z{suffix}"
+            )
+    assert not ledger.exists()
+    blocked = _commit(repo)
+    assert blocked.returncode != 0 and "ledger.sqlite3.damaged-" in blocked.stderr
+    fixed = paste(_printed(blocked.stderr), repo)
+    assert "recovered " in fixed.stdout and "held as quarantine" not in fixed.stdout, fixed.stdout
+    assert _mutations(repo) == 1
+    judged = _commit(repo)
+    assert judged.returncode != 0 and "run: gentle-hook spot-check" in judged.stderr
