@@ -193,7 +193,8 @@ class Quarantine(LedgerConnection):
             raise UsageError(
                 f"quarantine {rec.id} holds writer work no command could read ({rec.why}): "
                 "there is nothing to put back; record its writes again, then a person "
-                f"discards it (gentle-hook doctor --discard {rec.id} --reason TEXT)"
+                "discards it",
+                commands=way_out(rec),
             )
         names, marks, values = _values(rec.row)
         self._conn.execute("PRAGMA ignore_check_constraints = ON")

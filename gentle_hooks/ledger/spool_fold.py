@@ -266,11 +266,12 @@ def _open_escalation_ids(conn: sqlite3.Connection, root: str) -> list[int]:
 def fold_kept(led: LedgerConnection, kept: str) -> tuple[int, list[QuarantineRecord]]:
     """``doctor --fix``: fold the lines of the kept-aside spool file ``kept``
     (:func:`~.spool.keep_aside`) in, each record once, and hold each line still not a record
-    in the ``quarantine`` table (source ``spool``: its bytes exactly, as JSON ``{"file":
-    NAME, "line": HEX}``; a file that cannot be read at all, one row with ``line`` null), all
-    in one transaction; then rename the file ``spool.jsonl.folded-...`` (kept, no longer
-    blocking). A held line keeps the gates closed until a person discards it. The records
-    stored and the rows now held (a line held before is not held twice).
+    in the ``quarantine`` table (source ``spool``: its bytes exactly, as JSON ``{"line":
+    HEX}``, the file named in ``why``; a file that cannot be read at all, one row
+    ``{"file": NAME, "line": null}``), all in one transaction; then rename the file
+    ``spool.jsonl.folded-...`` (kept, no longer blocking). A held line keeps the gates
+    closed until a person discards it. The records stored and the rows now held (the same
+    bytes held before are not held twice).
 
     Raises:
         StoreError: the store cannot be written (nothing was stored or renamed);
@@ -293,7 +294,8 @@ def fold_kept(led: LedgerConnection, kept: str) -> tuple[int, list[QuarantineRec
     with led._write() as conn:
         stored = store_lines(conn, recs)
         for number, line, why in unread:
-            row = json.dumps({"file": name, "line": line}, sort_keys=True)
+            # the same bytes kept twice (a fold killed after it kept them) are held once
+            row = json.dumps({"line": line} if line else {"file": name, "line": None})
             seen = conn.execute(
                 "SELECT 1 FROM quarantine WHERE source = ? AND row = ?", (SPOOL_SOURCE, row)
             ).fetchone()

@@ -62,6 +62,10 @@ def test_a_tampered_spool_line_keeps_the_gate_closed_until_a_person_acknowledges
     assert "doctor --restore" not in held.stderr  # nothing to put back: only a discard
     discard = _printed(held.stderr)
     assert discard.startswith("gentle-hook doctor --discard ") and "--reason" in discard
+    qid = discard.split()[3]
+    restore = hostile(repo, "doctor", "--restore", qid)  # nothing to put back: says so
+    assert restore.returncode == 2 and b"nothing to put back" in restore.stderr
+    assert f"run: gentle-hook doctor --discard {qid} --reason".encode() in restore.stderr
     assert paste(discard, repo).returncode in (0, 2)
     judged = _commit(repo)  # the writer's record is back: the gate judges the work
     assert judged.returncode != 0 and "BLOCKED" in judged.stderr, judged.stderr
