@@ -210,7 +210,8 @@ def claimed(ledger: str) -> Iterator[Lines | None]:
             data += chunk
         if len(data) > MAX_LINE:
             raise aside(path, f"is larger than {MAX_LINE} bytes")
-        yield [(n, raw) for n, raw in enumerate(data.splitlines(), 1) if raw.strip()]
+        # split at newlines only: a line kept aside is kept byte for byte
+        yield [(n, raw) for n, raw in enumerate(data.split(b"\n"), 1) if raw.strip()]
         os.unlink(path)
     finally:
         os.close(fd)
@@ -276,6 +277,7 @@ def keep_aside(ledger: str, lines: list[bytes]) -> str:
     Raises:
         OSError: the file could not be written whole (the fold then keeps the spool).
     """
+    import contextlib
     import time
 
     path = f"{spool_path(ledger)}{BAD_SUFFIX}-{int(time.time())}-{os.urandom(3).hex()}"
@@ -288,7 +290,8 @@ def keep_aside(ledger: str, lines: list[bytes]) -> str:
         os.fsync(fd)
     except OSError:
         os.close(fd)
-        os.unlink(path)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
         raise
     os.close(fd)
     dfd = os.open(os.path.dirname(path), os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))

@@ -330,4 +330,4 @@ def _kept_lines(kept: str) -> list[tuple[int, bytes]]:
         os.close(fd)
     if len(data) > spool.MAX_LINE:
         raise OSError(0, f"larger than {spool.MAX_LINE} bytes")
-    return [(n, raw) for n, raw in enumerate(data.splitlines(), 1) if raw.strip()]
+    return [(n, raw) for n, raw in enumerate(data.split(b"\n"), 1) if raw.strip()]
