@@ -26,7 +26,8 @@ from gentle_hooks.report.jsontext import model_json
         "commits that delivered writer work with no commit record, write the notes recorded "
         "commits lack, "
         "move a "
-        "damaged ledger aside (kept) and rows no command can read into the quarantine "
+        "damaged ledger aside (kept) and recover its readable rows, fold spool lines kept "
+        "aside in, and move rows no command can read into the quarantine "
         "table (kept exactly); nothing else."
     ),
 )
@@ -69,9 +70,14 @@ def doctor(
     from the commits, writes the notes recorded commits lack, makes a ledger.key open to
     others private, moves a ledger.key that is no key aside (kept) and makes a new one when
     no sealed verify run depends on it, moves a damaged ledger aside to
-    ledger.sqlite3.damaged-TIME (kept) and each row no command can read into the quarantine
-    table (kept exactly; writer work held there keeps the gates closed until --restore ID
-    puts it back or --discard ID --reason TEXT ends it). Exits 0 when healthy, 2 otherwise.
+    ledger.sqlite3.damaged-TIME (kept), recovers every row SQLite can still read from it
+    into a new ledger (then kept as ledger.sqlite3.salvaged-TIME), folds the spool lines
+    kept aside as spool.jsonl.bad-* in (then kept as spool.jsonl.folded-*), holds the writer
+    work neither gives back in the quarantine table (the gates stay closed until a person
+    ends it with --discard ID --reason TEXT), and each row no command can read into the
+    quarantine table (kept exactly; writer work held there keeps the gates closed until
+    --restore ID puts it back or --discard ID --reason TEXT ends it). Exits 0 when
+    healthy, 2 otherwise.
     """
     from gentle_hooks.report.fixes import with_fix
     from gentle_hooks.services.doctor import is_healthy, remove_residue, run_checks
@@ -83,11 +89,13 @@ def doctor(
         repair_ledger,
         reset_counters,
         restore_schema,
+        salvage_ledgers,
         set_journal_aside,
         set_odd_companions_aside,
         set_state_aside,
     )
     from gentle_hooks.services.doctor_key import repair_key
+    from gentle_hooks.services.doctor_spool import fold_kept_spools
 
     if restore is not None or discard is not None or reason is not None:
         if fix or (discard is None and reason is not None):
@@ -100,7 +108,10 @@ def doctor(
     moved += set_odd_companions_aside(cwd) + set_journal_aside(cwd) if fix else []
     moved += fold_spool(cwd) if fix else []
     moved += restore_schema(cwd) + reset_counters(cwd) + repair_ledger(cwd) if fix else []
+    moved += [with_fix(text, c) for text, c in salvage_ledgers(cwd)] if fix else []
+    moved += fold_spool(cwd) if fix else []  # spooled behind a damaged ledger: now in
     moved += [with_fix(text, c) for text, c in quarantine_rows(cwd)] if fix else []
+    moved += [with_fix(text, c) for text, c in fold_kept_spools(cwd)] if fix else []
     moved += repair_key(cwd) if fix else []
     moved += record_unrecorded(cwd) if fix else []
     for line in moved:

@@ -23,7 +23,11 @@ up this list:
 * :mod:`.spool` — writer records that waited past another process's write lock, one durable
   JSON line each, until a writer folds them in.
 * :mod:`.connection` — the open store: transactions, typed reads, one record added.
-* :mod:`.spool_fold` — the spool folded into the store, each mutation stored once.
+* :mod:`.spool_fold` — the spool folded into the store, each mutation stored once; the
+  lines it cannot read kept aside, and folded again by ``doctor --fix``.
+* :mod:`.kept` — kept-aside files of unread writer records (spool lines, a damaged ledger);
+  the gates stay closed while one exists.
+* :mod:`.salvage` — the readable rows of a damaged ledger recovered into a new one.
 * :mod:`.pending` — pending writer work: mutations, their entries by path, the commits
   that took them, sticky escalations, discards.
 * :mod:`.quarantine` — rows no command can read, moved aside whole by ``doctor --fix``,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 
+from gentle_hooks.ledger.kept import DAMAGED_KEPT, SPOOL_KEPT, kept_files
 from gentle_hooks.ledger.location import (
     IDLE_FILE,
     LEDGER_FILE,
@@ -38,8 +39,9 @@ _LIVE = "state NOT IN ('settled', 'expired', 'discarded')"
 
 def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) -> bool:
     """True when the ledger holds a live writer entry (of any path: writer content moved or
-    copied to another path still counts), or writer work held in quarantine (the gate
-    then refuses, naming it).
+    copied to another path still counts), or writer work held in quarantine, or a file kept
+    aside holds writer records no command has read (:mod:`.kept`; the gate then refuses,
+    naming it).
 
     Args:
         common_dir: the common git dir (the ledger lives under it).
@@ -49,6 +51,8 @@ def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) ->
         StoreError: the ledger exists but is damaged, newer, or unreadable.
     """
     path = ledger_path(common_dir)
+    if kept_files(os.path.dirname(path)):
+        return True  # writer records no command has read: the gate refuses, naming them
     if not os.path.lexists(path):
         return state_dir_displaced(common_dir) and _through_store(path, paths)
     if os.path.lexists(os.path.join(os.path.dirname(path), SPOOL_FILE)):
@@ -126,16 +130,25 @@ def escalation_waiting(common_dir: str, root: str) -> bool:
 #: generated from these rows (:func:`gentle_hooks.services.fastpath.ledger_idle_sh`), and
 #: :func:`idle_by_sentinel` reads them in Python. Paths: ``state`` the state directory
 #: under the common git dir, ``ledger`` the ledger file, ``idle`` the sentinel, ``wal`` the
-#: ledger's write-ahead log, ``spool`` the spool (:mod:`.spool`). A test is
+#: ledger's write-ahead log, ``spool`` the spool (:mod:`.spool`); ``spool-kept`` and
+#: ``damaged`` are name prefixes of kept-aside files (:mod:`.kept`). A test is
 #: ``(negated, operator, path, other)`` with the ``test(1)`` operators
 #: ``-L -e -d -f -s -nt`` (``-nt``: ``path`` modified after ``other``; the rows ask it
-#: only when both exist). A row is ``(id, form, tests, idle)``: form ``unless`` answers
-#: ``idle`` when one of its tests fails, ``when`` answers it when all hold; the first row
-#: that answers decides.
+#: only when both exist) and ``-any``: some name in the directory starts with the prefix
+#: (``sh``: the glob ``prefix*`` matches a file or a link). A row is
+#: ``(id, form, tests, idle)``: form ``unless`` answers ``idle`` when one of its tests
+#: fails, ``when`` answers it when all hold; the first row that answers decides.
 IDLE_ROWS: tuple[tuple[str, str, tuple[tuple[bool, str, str, str | None], ...], bool], ...] = (
     ("state-link", "unless", ((True, "-L", "state", None),), False),
     ("no-state", "unless", ((False, "-e", "state", None),), True),
     ("state-not-dir", "unless", ((False, "-d", "state", None),), False),
+    # writer records kept aside that no command has read keep every gate closed (ledger.kept)
+    (
+        "kept-aside",
+        "unless",
+        ((True, "-any", "spool-kept", None), (True, "-any", "damaged", None)),
+        False,
+    ),
     # a writer record spooled behind another process's lock is pending work the store
     # does not show yet (ledger.spool): only Python can fold it in
     ("spool-waiting", "unless", ((True, "-e", "spool", None), (True, "-L", "spool", None)), False),
@@ -174,6 +187,8 @@ def idle_by_sentinel(common_dir: str) -> bool:
     paths = {"state": state, "ledger": ledger, "idle": os.path.join(state, IDLE_FILE)}
     paths["wal"] = ledger + "-wal"
     paths["spool"] = os.path.join(state, SPOOL_FILE)
+    paths["spool-kept"] = os.path.join(state, SPOOL_KEPT)
+    paths["damaged"] = os.path.join(state, DAMAGED_KEPT)
 
     def holds(test: tuple[bool, str, str, str | None]) -> bool:
         negated, op, path, other = test
@@ -195,6 +210,12 @@ def _file_test(op: str, path: str, other: str) -> bool:
         return os.path.isdir(path)
     if op == "-f":
         return os.path.isfile(path)
+    if op == "-any":
+        prefix = os.path.basename(path)
+        try:
+            return any(n.startswith(prefix) for n in os.listdir(os.path.dirname(path)))
+        except OSError:
+            return False
     try:
         st = os.stat(path)
         if op == "-s":

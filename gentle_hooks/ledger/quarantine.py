@@ -11,7 +11,9 @@ as its decimal digits, a real as :meth:`float.hex`, text and blobs as the hex of
 bytes) — so :meth:`Quarantine.restore` re-inserts the same values under the same id.
 
 A held row of writer work (any table but
-:data:`~gentle_hooks.ledger.schema.EVIDENCE_TABLES`) keeps the gates closed:
+:data:`~gentle_hooks.ledger.schema.EVIDENCE_TABLES`; or a source that is no table,
+:data:`UNREAD_SOURCES`: a spool line or a damaged ledger's rows no command could read,
+which can only be discarded) keeps the gates closed:
 :meth:`Quarantine.refuse_held_work` raises a one-line error naming it, with the command
 that restores it and the one that discards it (:meth:`Quarantine.discard_quarantined`:
 marked discarded with who and why, its values still kept).
@@ -21,9 +23,9 @@ from __future__ import annotations
 
 import sqlite3
 
-from gentle_hooks.errors import UsageError, cli
+from gentle_hooks.errors import Command, UsageError, cli
 from gentle_hooks.ledger.connection import LedgerConnection, insert
-from gentle_hooks.ledger.records import QuarantineRecord
+from gentle_hooks.ledger.records import DAMAGED_SOURCE, SPOOL_SOURCE, QuarantineRecord
 from gentle_hooks.ledger.rows import bad_rows
 from gentle_hooks.ledger.schema import HELD_WORK
 from gentle_hooks.ledger.sqlite_file import StoreError
@@ -31,6 +33,30 @@ from gentle_hooks.values.frozen import replace
 
 #: The reason the printed discard command records (a person runs it, having read the line).
 DISCARD_REASON = "the writer work of a damaged ledger row is abandoned"
+#: Sources that are no table: nothing can be put back, only discarded by a person, with
+#: this reason printed in the command.
+UNREAD_SOURCES = {
+    SPOOL_SOURCE: "the writer record of an unreadable spool line is abandoned",
+    DAMAGED_SOURCE: "the writer rows a damaged ledger lost are abandoned",
+}
+
+
+def way_out(rec: QuarantineRecord) -> tuple[Command, ...]:
+    """The commands that end a held row: ``doctor --restore ID`` then (a person's decision)
+    ``doctor --discard ID --reason ...``; only the discard for a source that is no table
+    (:data:`UNREAD_SOURCES`: there is nothing to put back)."""
+    reason = UNREAD_SOURCES.get(rec.source)
+    discard = cli(
+        "doctor",
+        "--discard",
+        str(rec.id),
+        "--reason",
+        reason or DISCARD_REASON,
+        label="or" if reason is None else "run",
+    )
+    if reason is not None:
+        return (discard,)
+    return (cli("doctor", "--restore", str(rec.id)), discard)
 
 
 def _exact_row(conn: sqlite3.Connection, table: str, rowid: int) -> str:
@@ -134,11 +160,16 @@ class Quarantine(LedgerConnection):
             return
         first = held[0]
         more = f" ({len(held)} rows held)" if len(held) > 1 else ""
+        if first.source in UNREAD_SOURCES:
+            what, end = f"writer work no command could read ({first.why})", "discarded"
+        else:
+            what, end = f"{first.source} row {first.source_id}", "restored or discarded"
         raise QuarantinedWork(
             self.path,
-            f"{first.source} row {first.source_id} is held in quarantine {first.id}{more} "
-            f"({first.why}); the gates stay closed until it is restored or discarded",
-            first.id,
+            f"{what} is held in quarantine {first.id}{more}"
+            + ("" if first.source in UNREAD_SOURCES else f" ({first.why})")
+            + f"; the gates stay closed until it is {end}",
+            way_out(first),
         )
 
     def _held(self, quarantine_id: int) -> QuarantineRecord:
@@ -158,6 +189,13 @@ class Quarantine(LedgerConnection):
                 the same key was recorded since) or the store cannot be written.
         """
         rec = self._held(quarantine_id)
+        if rec.source in UNREAD_SOURCES:
+            raise UsageError(
+                f"quarantine {rec.id} holds writer work no command could read ({rec.why}): "
+                "there is nothing to put back; record its writes again, then a person "
+                "discards it",
+                commands=way_out(rec),
+            )
         names, marks, values = _values(rec.row)
         self._conn.execute("PRAGMA ignore_check_constraints = ON")
         try:
@@ -193,18 +231,8 @@ class Quarantine(LedgerConnection):
 
 class QuarantinedWork(StoreError):
     """Writer work held in quarantine: the gate cannot judge without it (exit 2); its
-    commands restore the row, or discard it."""
+    commands restore the row, or discard it (:func:`way_out`)."""
 
-    def __init__(self, path: str, problem: str, quarantine_id: int) -> None:
+    def __init__(self, path: str, problem: str, commands: tuple[Command, ...]) -> None:
         super().__init__(path, problem)
-        self.commands = (
-            cli("doctor", "--restore", str(quarantine_id)),
-            cli(
-                "doctor",
-                "--discard",
-                str(quarantine_id),
-                "--reason",
-                DISCARD_REASON,
-                label="or",
-            ),
-        )
+        self.commands = commands

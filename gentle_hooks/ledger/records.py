@@ -419,6 +419,14 @@ class CommitWorktree:
     recorded_at: float = 0.0
 
 
+#: The ``source`` of a held spool line no command could read (no table: it can only be
+#: discarded; :func:`gentle_hooks.ledger.spool_fold.fold_kept`).
+SPOOL_SOURCE = "spool"
+#: The ``source`` of a damaged ledger's writer rows that could not be recovered (no table:
+#: they can only be discarded; :mod:`gentle_hooks.ledger.salvage`).
+DAMAGED_SOURCE = "damaged-ledger"
+
+
 @frozen
 class QuarantineRecord:
     """A row no command could read, moved whole into ``quarantine`` by ``doctor --fix``

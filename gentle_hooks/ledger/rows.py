@@ -14,8 +14,10 @@ import sqlite3
 
 from gentle_hooks.ledger.location import from_sql_text
 from gentle_hooks.ledger.records import (
+    DAMAGED_SOURCE,
     FORMER_REVIEW_OUTCOMES,
     REVIEW_FACT_OUTCOMES,
+    SPOOL_SOURCE,
     CommitRecord,
     CommitWorktree,
     DiscardRecord,
@@ -151,8 +153,11 @@ JSON_COLUMNS: dict[tuple[str, str], type] = {
 }
 #: The one table without a record type (SPEC §5 sticky escalations): its integer columns.
 LINK_TABLE = ("escalation_entry", ("escalation_id", "entry_id"))
-#: A quarantined row names the table it came from.
-DOMAINS[("quarantine", "source")] = frozenset([*TABLES.values(), LINK_TABLE[0]])
+#: A quarantined row names the table it came from, or what no table holds (a spool line, a
+#: damaged ledger's lost rows).
+DOMAINS[("quarantine", "source")] = frozenset(
+    [*TABLES.values(), LINK_TABLE[0], SPOOL_SOURCE, DAMAGED_SOURCE]
+)
 
 
 def column_kinds(cls: type[Any]) -> dict[str, tuple[str, bool]]:

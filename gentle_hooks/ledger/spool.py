@@ -7,7 +7,10 @@ the pending mutation it would have stored, with its entries, as one JSON line to
 directory fsynced), so the record is durable although not yet in SQLite. Every command that
 opens the ledger for writing folds the spool in first (the store
 inserts each line in one transaction: :func:`claimed`); the hooks count a spool as
-pending work (:data:`gentle_hooks.ledger.probe.IDLE_ROWS`).
+pending work (:data:`gentle_hooks.ledger.probe.IDLE_ROWS`). A line that is not a record
+never takes the others with it: the fold stores every line it can read and keeps only the
+others, byte for byte, in a file of their own (:func:`keep_aside`), which keeps the gates
+closed until ``doctor --fix`` reads it (:mod:`gentle_hooks.ledger.kept`).
 
 A line is ``{"mutation": ROW, "entries": [ROW, ...]}``, or, for a commit record the
 post-commit hook could not store (:class:`CommitLine`), ``{"commit": ROW, "take": [ID, ...],
@@ -24,7 +27,8 @@ from contextlib import contextmanager
 
 from gentle_hooks.ledger.location import SPOOL_FILE, STATE_DIR
 
-#: Where a spool with a line that cannot be read is moved (kept, never dropped).
+#: The suffix (then ``-<time>-<random>``) of a file of spool lines no fold could read, or
+#: of a spool that could not be read at all (kept, never dropped).
 BAD_SUFFIX = ".bad"
 #: A spool line longer than this is malformed (a mutation names at most a few thousand paths).
 MAX_LINE = 64 * 1024 * 1024
@@ -167,20 +171,22 @@ def append(ledger: str, line: bytes) -> str:
     return path
 
 
-Lines = list[tuple[dict[str, object], list[dict[str, object]]] | CommitLine]
+Record = tuple[dict[str, object], list[dict[str, object]]] | CommitLine
+#: A spool's lines that are not blank: (line number, its bytes without the newline).
+Lines = list[tuple[int, bytes]]
 
 
 @contextmanager
 def claimed(ledger: str) -> Iterator[Lines | None]:
-    """The spool's lines as (mutation row, entry rows), held under its ``flock``; None when
-    there is no spool. Enter it inside the store's write transaction and leave it after
-    that transaction committed (the lines are stored): the spool is then removed, still
+    """The spool's lines, held under its ``flock``; None when there is no spool. Enter it
+    inside the store's write transaction and leave it after that transaction committed (the
+    lines are stored, or kept aside: :func:`keep_aside`): the spool is then removed, still
     under the ``flock``, so no appender adds a line to it in between (:func:`append`). When
     the body raises, the spool is kept as it is.
 
     Raises:
-        SpoolError: a line that is not a spooled record, or a spool that is not a regular
-            file: the spool was moved aside (:func:`aside`) (kept whole) first.
+        SpoolError: a spool that is not a regular file, cannot be read, or is larger than
+            :data:`MAX_LINE`: the spool was moved aside whole (:func:`aside`) first.
     """
     import fcntl
 
@@ -202,33 +208,35 @@ def claimed(ledger: str) -> Iterator[Lines | None]:
             if not chunk:
                 break
             data += chunk
-        yield _parse(path, data)
+        if len(data) > MAX_LINE:
+            raise aside(path, f"is larger than {MAX_LINE} bytes")
+        # split at newlines only: a line kept aside is kept byte for byte
+        yield [(n, raw) for n, raw in enumerate(data.split(b"\n"), 1) if raw.strip()]
         os.unlink(path)
     finally:
         os.close(fd)
 
 
-def _parse(path: str, data: bytes) -> Lines:
-    """The records of a spool's bytes (:func:`claimed`)."""
+#: What :func:`parse_line` raises for a line that is not a spooled record.
+UNREADABLE = (ValueError, KeyError, TypeError, AttributeError, RecursionError)
+
+
+def parse_line(raw: bytes) -> Record:
+    """The record of one spool line: (mutation row, entry rows), or a :class:`CommitLine`.
+    The rows' columns are not checked here (the fold reads them as records).
+
+    Raises:
+        ValueError / KeyError / TypeError / AttributeError / RecursionError
+        (:data:`UNREADABLE`): the line is not a spooled record.
+    """
     import json
 
-    out: Lines = []
-    for number, raw in enumerate(data.splitlines(), 1):
-        if not raw.strip():
-            continue
-        try:
-            if len(data) > MAX_LINE:
-                raise ValueError("too long")
-            item = json.loads(raw.decode("ascii"))
-            if "commit" in item:
-                out.append(_commit_line(item))
-                continue
-            mutation = {str(k): _decode(v) for k, v in item["mutation"].items()}
-            entries = [{str(k): _decode(v) for k, v in e.items()} for e in item["entries"]]
-        except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
-            raise aside(path, f"line {number} is not a spooled record ({exc})") from None
-        out.append((mutation, entries))
-    return out
+    item = json.loads(raw.decode("ascii"))
+    if "commit" in item:
+        return _commit_line(item)
+    mutation = {str(k): _decode(v) for k, v in item["mutation"].items()}
+    entries = [{str(k): _decode(v) for k, v in e.items()} for e in item["entries"]]
+    return mutation, entries
 
 
 def _commit_line(item: dict[str, object]) -> CommitLine:
@@ -257,6 +265,41 @@ def aside(path: str, why: str) -> SpoolError:
     except OSError:
         kept = path  # left where it is: the next fold names it again
     return SpoolError(kept, why)
+
+
+def keep_aside(ledger: str, lines: list[bytes]) -> str:
+    """Write ``lines`` (spool lines that are not records), each with its newline, durably
+    to a new file ``<spool>.bad-<time>-<random>`` beside the ledger ``ledger`` (created
+    exclusively, never through a link); its path. The fold calls it before its transaction
+    commits, so the spool is removed only once its unreadable lines are kept here: the
+    gates stay closed while such a file exists (:mod:`gentle_hooks.ledger.kept`).
+
+    Raises:
+        OSError: the file could not be written whole (the fold then keeps the spool).
+    """
+    import contextlib
+    import time
+
+    path = f"{spool_path(ledger)}{BAD_SUFFIX}-{int(time.time())}-{os.urandom(3).hex()}"
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags, 0o600)
+    try:
+        view = memoryview(b"".join(line + b"\n" for line in lines))
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    except OSError:
+        os.close(fd)
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+        raise
+    os.close(fd)
+    dfd = os.open(os.path.dirname(path), os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
+    return path
 
 
 def kept_aside(ledger: str) -> list[str]:

@@ -6,21 +6,27 @@ Room ``ledger``. A spooled line goes through the insert path of a recorded mutat
 (:func:`take_in`, :func:`consume_unlinked_in`); a line whose mutation is stored already
 (the same tool call, or the same writer, paths and time: a fold that committed but was
 killed before it removed the spool), or whose commit has a record already, is skipped, so a
-replayed line records once.
+replayed line records once. The lines a fold cannot read are kept aside
+(:func:`~.spool.keep_aside`); ``doctor --fix`` folds them again (:func:`fold_kept`) and
+holds in quarantine the ones still unreadable.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
 from collections.abc import Sequence
 
 from gentle_hooks.ledger import spool
 from gentle_hooks.ledger.connection import LedgerConnection, insert
+from gentle_hooks.ledger.location import SPOOL_FILE
 from gentle_hooks.ledger.records import (
+    SPOOL_SOURCE,
     CommitRecord,
     EntryTake,
     PendingMutation,
+    QuarantineRecord,
     WriterEntryRecord,
 )
 from gentle_hooks.ledger.rows import RowError, from_row, to_row
@@ -52,50 +58,86 @@ def fold(led: LedgerConnection) -> int:
     """Store the spooled mutations and commit records of ``led``'s ledger in one
     transaction, then remove the spool; how many were new (0 with no spool).
 
+    Every line that reads as a record is stored; the lines that do not are written, byte for
+    byte, to a kept-aside file first (:func:`~.spool.keep_aside`), which keeps the gates
+    closed until ``doctor --fix`` reads it: one bad line never takes another record with it.
+
     Raises:
-        StoreError: the write lock was not granted (the spool is kept), or a spool line is
-            not a record (the spool was moved aside, named in the message).
+        StoreError: the write lock was not granted, or the unreadable lines could not be
+            kept aside (the spool is kept as it is); a spool that is not a regular file or
+            cannot be read (moved aside whole, named in the message).
     """
-    stored = 0
-    # the spool is removed (ExitStack) only after the transaction committed (led._write)
     with contextlib.ExitStack() as held, led._write() as conn:
+        # the spool is removed (ExitStack) only after the transaction committed (led._write)
         try:
             lines = held.enter_context(spool.claimed(led.path))
-            where = spool.spool_path(led.path)
-            recs = [
-                _commit(where, x) if isinstance(x, spool.CommitLine) else _records(where, *x)
-                for x in lines or ()
-            ]
         except spool.SpoolError as exc:
             raise StoreError(
                 exc.kept, f"a spooled writer record cannot be read: {exc.why}; it is kept"
             ) from None
-        for item in recs:
-            if isinstance(item, spool.CommitLine):
-                stored += _fold_commit(conn, item)
-                continue
-            mutation, entries = item
-            if mutation.tool_call_id is not None:
-                sql, keys = _SAME_CALL, _CALL_KEYS
-            else:
-                sql, keys = _SAME_WRITE, _WRITE_KEYS
-            row = to_row(mutation)
-            if conn.execute(sql, tuple(row[k] for k in keys)).fetchone() is None:
-                insert_mutation(conn, mutation, entries, mutation.recorded_at)
-                stored += 1
+        recs, bad = read_lines(lines or ())
+        if bad:
+            try:
+                spool.keep_aside(led.path, [raw for _, raw, _ in bad])
+            except OSError as exc:
+                raise StoreError(
+                    spool.spool_path(led.path),
+                    f"{len(bad)} spooled line(s) that are not records could not be kept "
+                    f"aside ({exc.strerror}); the spool is kept as it is",
+                ) from None
+        return store_lines(conn, recs)
+
+
+#: A spool line that is not a record: (line number, its bytes, why).
+BadLine = tuple[int, bytes, str]
+
+
+def read_lines(
+    lines: Sequence[tuple[int, bytes]],
+) -> tuple[list[spool.CommitLine | tuple[PendingMutation, list[WriterEntryRecord]]], list[BadLine]]:
+    """The records of spool lines (each checked as rows of its tables), and the lines that
+    are not records, with why."""
+    recs: list[spool.CommitLine | tuple[PendingMutation, list[WriterEntryRecord]]] = []
+    bad: list[BadLine] = []
+    for number, raw in lines:
+        try:
+            item = spool.parse_line(raw)
+            recs.append(_commit(item) if isinstance(item, spool.CommitLine) else _records(*item))
+        except (*spool.UNREADABLE, RowError) as exc:
+            bad.append((number, raw, f"line {number} is not a spooled record ({exc})"))
+    return recs, bad
+
+
+def store_lines(
+    conn: sqlite3.Connection,
+    recs: Sequence[spool.CommitLine | tuple[PendingMutation, list[WriterEntryRecord]]],
+) -> int:
+    """Inside a write transaction: store the records of spool lines (:func:`read_lines`),
+    each once (a replayed line is skipped); how many were new."""
+    stored = 0
+    for item in recs:
+        if isinstance(item, spool.CommitLine):
+            stored += _fold_commit(conn, item)
+            continue
+        mutation, entries = item
+        if mutation.tool_call_id is not None:
+            sql, keys = _SAME_CALL, _CALL_KEYS
+        else:
+            sql, keys = _SAME_WRITE, _WRITE_KEYS
+        row = to_row(mutation)
+        if conn.execute(sql, tuple(row[k] for k in keys)).fetchone() is None:
+            insert_mutation(conn, mutation, entries, mutation.recorded_at)
+            stored += 1
     return stored
 
 
-def _commit(spool_path: str, line: spool.CommitLine) -> spool.CommitLine:
+def _commit(line: spool.CommitLine) -> spool.CommitLine:
     """``line`` with its row checked as a commit record's (:func:`_fold_commit` reads it).
 
     Raises:
-        SpoolError: a row that is not a commit record: the spool was moved aside first.
+        RowError: a row that is not a commit record.
     """
-    try:
-        from_row(CommitRecord, {**line.commit, "id": 1})  # type: ignore[arg-type]
-    except RowError as exc:
-        raise spool.aside(spool_path, f"a line is not a spooled record ({exc})") from None
+    from_row(CommitRecord, {**line.commit, "id": 1})  # type: ignore[arg-type]
     return line
 
 
@@ -176,23 +218,19 @@ def consume_unlinked_in(conn: sqlite3.Connection, root: str, commit_id: str, ide
 
 
 def _records(
-    spool_path: str, mutation: dict[str, object], entries: list[dict[str, object]]
+    mutation: dict[str, object], entries: list[dict[str, object]]
 ) -> tuple[PendingMutation, list[WriterEntryRecord]]:
     """The records of one spool line.
 
     Raises:
-        SpoolError: a row that is not a record of its table (the line is malformed): the
-            spool was moved aside first.
+        RowError: a row that is not a record of its table (the line is malformed).
     """
-    try:
-        # row ids the insert replaces: any valid one passes the row check
-        rec = from_row(PendingMutation, {**mutation, "id": 1})  # type: ignore[arg-type]
-        out = [
-            from_row(WriterEntryRecord, {**e, "id": 1, "mutation_id": 1})  # type: ignore[arg-type]
-            for e in entries
-        ]
-    except RowError as exc:
-        raise spool.aside(spool_path, f"a line is not a spooled record ({exc})") from None
+    # row ids the insert replaces: any valid one passes the row check
+    rec = from_row(PendingMutation, {**mutation, "id": 1})  # type: ignore[arg-type]
+    out = [
+        from_row(WriterEntryRecord, {**e, "id": 1, "mutation_id": 1})  # type: ignore[arg-type]
+        for e in entries
+    ]
     return rec, out
 
 
@@ -223,3 +261,73 @@ def _open_escalation_ids(conn: sqlite3.Connection, root: str) -> list[int]:
         "SELECT id FROM escalation WHERE root = ? AND consumed_by IS NULL ORDER BY id", (root,)
     )
     return [int(r[0]) for r in rows]
+
+
+def fold_kept(led: LedgerConnection, kept: str) -> tuple[int, list[QuarantineRecord]]:
+    """``doctor --fix``: fold the lines of the kept-aside spool file ``kept``
+    (:func:`~.spool.keep_aside`) in, each record once, and hold each line still not a record
+    in the ``quarantine`` table (source ``spool``: its bytes exactly, as JSON ``{"line":
+    HEX}``, the file named in ``why``; a file that cannot be read at all, one row
+    ``{"file": NAME, "line": null}``), all in one transaction; then rename the file
+    ``spool.jsonl.folded-...`` (kept, no longer blocking). A held line keeps the gates
+    closed until a person discards it. The records stored and the rows now held (the same
+    bytes held before are not held twice).
+
+    Raises:
+        StoreError: the store cannot be written (nothing was stored or renamed);
+        OSError: the rename failed (every line is stored or held: the next fix renames it).
+    """
+    import json
+
+    name = os.path.basename(kept)
+    try:
+        lines: list[tuple[int, bytes]] | None = _kept_lines(kept)
+        trouble = ""
+    except OSError as exc:
+        lines, trouble = None, f"{name} cannot be read: {exc.strerror or exc}"
+    recs, bad = read_lines(lines or ())
+    unread: list[tuple[int | None, str | None, str]]
+    unread = [(n, raw.hex(), f"{name}: {why}") for n, raw, why in bad]
+    if lines is None:
+        unread = [(None, None, trouble)]
+    held: list[QuarantineRecord] = []
+    with led._write() as conn:
+        stored = store_lines(conn, recs)
+        for number, line, why in unread:
+            # the same bytes kept twice (a fold killed after it kept them) are held once
+            row = json.dumps({"line": line} if line else {"file": name, "line": None})
+            seen = conn.execute(
+                "SELECT 1 FROM quarantine WHERE source = ? AND row = ?", (SPOOL_SOURCE, row)
+            ).fetchone()
+            if seen is None:
+                rec = QuarantineRecord(SPOOL_SOURCE, number, why, row, recorded_at=led._clock())
+                held.append(replace(rec, id=insert(conn, rec)))
+    rest = name[len(SPOOL_FILE + spool.BAD_SUFFIX) :]  # "-<time>-<random>"
+    os.rename(kept, os.path.join(os.path.dirname(kept), f"{SPOOL_FILE}.folded{rest}"))
+    return stored, held
+
+
+def _kept_lines(kept: str) -> list[tuple[int, bytes]]:
+    """The lines of a kept-aside spool file (a regular file, never through a link, at most
+    :data:`~.spool.MAX_LINE` bytes), numbered, blank ones left out.
+
+    Raises:
+        OSError: not a regular file, too large, or unreadable.
+    """
+    import stat
+
+    fd = os.open(kept, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(0, "not a regular file")
+        data = b""
+        while len(data) <= spool.MAX_LINE:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        os.close(fd)
+    if len(data) > spool.MAX_LINE:
+        raise OSError(0, f"larger than {spool.MAX_LINE} bytes")
+    return [(n, raw) for n, raw in enumerate(data.split(b"\n"), 1) if raw.strip()]

@@ -57,7 +57,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.doctor_fix` — ``doctor --fix``'s repairs of the ledger, and ending a quarantine
 * :mod:`.doctor_commits` — delivered writer commits with no commit record, found and recorded
 * :mod:`.doctor_key` — the ledger key's check and repair (a link, FIFO, wrong size or mode)
-* :mod:`.doctor_spool` — the spool as plain doctor reports it (never read, folded or moved)
+* :mod:`.doctor_spool` — the spool as plain doctor reports it (never read, folded or moved),
+  files kept aside that keep the gates closed, and ``doctor --fix`` folding kept spool lines
 * :mod:`.agent_doctor` — per agent runtime used here: is its recorder wired and reachable
 * :mod:`.agent_reach` — can a hook command run its gentle-hook, resolved as its shell would
 """

@@ -17,8 +17,10 @@ from collections.abc import Mapping, Sequence
 from gentle_hooks.git.delta import BlobChange
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.facts import LedgerFacts, facts_from
+from gentle_hooks.ledger.kept import refuse_kept
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import WriterEntryRecord
+from gentle_hooks.ledger.sqlite_file import StoreError
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.services.attribution import (
     NOTHING,
@@ -108,12 +110,20 @@ def facts_and_expired(
     holds by the writer's own lines delegates it too (:func:`held_discarded`).
 
     Raises:
-        GitError: git failed; StoreError: the ledger exists but cannot be read or written.
+        GitError: git failed; StoreError: the ledger exists but cannot be read or written,
+            or a file kept aside holds writer records no command has read
+            (:func:`~gentle_hooks.ledger.kept.refuse_kept`).
     """
     root = repo.paths.toplevel
     assert root is not None  # Repository.open refuses bare repositories here
     path = ledger_path(repo.paths.common_dir)
-    led = Ledger.open_existing(path)
+    led = Ledger.open_existing(path)  # folds a waiting spool in first (its bad lines kept)
+    try:
+        refuse_kept(path)  # writer records kept aside, never read: closed, naming them
+    except StoreError:
+        if led is not None:
+            led.close()
+        raise
     if led is None:
         return LedgerFacts(path=path, present=False, root=root, identity=cand.identity), []
     with led:

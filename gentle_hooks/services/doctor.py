@@ -69,9 +69,10 @@ def check_ledger(repo: Repository) -> list[CheckResult]:
     if odd is not None:
         out.append(CheckResult(odd.name, False, odd.detail, cli("doctor", "--fix")))
     from gentle_hooks.services.doctor_key import key_checks
-    from gentle_hooks.services.doctor_spool import spool_findings
+    from gentle_hooks.services.doctor_spool import damaged_findings, spool_findings
 
     out += [CheckResult("spool", False, detail, fix) for detail, fix in spool_findings(path)]
+    out += [CheckResult("kept", False, detail, fix) for detail, fix in damaged_findings(path)]
     return out + [CheckResult("key", *k) for k in key_checks(path)]
 
 
@@ -85,7 +86,9 @@ _HELD = "; restore it, or a person discards it (doctor --discard ID --reason TEX
 
 
 def _restore_first(path: str) -> Command | None:
-    """``doctor --restore ID`` of the first held writer work, when it can be read."""
+    """``doctor --restore ID`` of the first held writer work (``--discard`` when nothing can
+    be put back: :func:`~gentle_hooks.ledger.quarantine.way_out`), when it can be read."""
+    from gentle_hooks.ledger.quarantine import way_out
     from gentle_hooks.ledger.store import Ledger
 
     try:
@@ -96,7 +99,7 @@ def _restore_first(path: str) -> Command | None:
             held = led.held_work()
     except GentleError:
         return None
-    return cli("doctor", "--restore", str(held[0].id)) if held else None
+    return way_out(held[0])[0] if held else None
 
 
 #: What the fix of a damaged ledger does, said before its command.

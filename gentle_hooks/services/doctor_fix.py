@@ -1,6 +1,7 @@
 """The doctor's repairs of the ledger (SPEC §6, §7): ``doctor --fix`` writes back a lowered
-schema version, sets an id counter at its end back, moves a damaged ledger aside and rows
-no command can read into the quarantine table, keeping both; ``doctor --restore`` /
+schema version, sets an id counter at its end back, moves a damaged ledger aside and
+recovers its readable rows into a new one (:func:`salvage_ledgers`), moves rows no command
+can read into the quarantine table, keeping all; ``doctor --restore`` /
 ``--discard`` end a quarantine.
 
 Room ``services``. Each repair runs only when :func:`~gentle_hooks.ledger.diagnose.diagnose`
@@ -249,3 +250,43 @@ def repair_ledger(cwd: str | None) -> list[str]:
         return [f"moved the damaged ledger aside: {path} -> {move_aside(path, stamp)}"]
     except OSError as exc:
         return [f"could not move {path} aside: {exc.strerror}"]
+
+
+def salvage_ledgers(cwd: str | None) -> list[tuple[str, Command | None]]:
+    """``doctor --fix``, after :func:`repair_ledger`: recover the readable rows of each
+    damaged ledger moved aside (``ledger.sqlite3.damaged-*``) into the ledger (a new one
+    when none is left) and rename it ``ledger.sqlite3.salvaged-*`` (kept)
+    (:func:`~gentle_hooks.ledger.salvage.salvage`); per file what was recovered, and per
+    table of writer work that lost rows, the quarantine row that holds it with the command
+    a person runs to discard it (the gates stay closed until then).
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    from gentle_hooks.ledger.quarantine import way_out
+    from gentle_hooks.ledger.salvage import damaged_files, salvage
+    from gentle_hooks.ledger.store import Ledger
+
+    path = _ledger_of(cwd)
+    out: list[tuple[str, Command | None]] = []
+    for damaged in damaged_files(path):
+        try:
+            with Ledger.open(path, fold=False) as led:  # the spool is folded after the rows
+                done = salvage(led, damaged)
+        except GentleError as exc:
+            out.append((f"could not recover the rows of {damaged}: {exc.message}", None))
+            continue
+        except OSError as exc:
+            out.append((f"could not recover the rows of {damaged}: {exc.strerror}", None))
+            continue
+        rows = sum(done.recovered.values())
+        out.append((f"recovered {rows} row(s) of {damaged} into {path}; kept as {done.kept}", None))
+        for rec in done.held:
+            out.append(
+                (
+                    f"held as quarantine {rec.id}: {rec.why}; it keeps the gates closed until a "
+                    "person who recorded that work again (or abandons it) discards it",
+                    way_out(rec)[0],
+                )
+            )
+    return out

@@ -1,9 +1,11 @@
-"""The doctor's view of the spool (SPEC §6): writer records waiting beside the ledger, and
-spools moved aside for a line that was not a record.
+"""The doctor's view of the spool (SPEC §6): writer records waiting beside the ledger, spool
+lines kept aside for not being records, and damaged ledgers moved aside whose rows were
+not recovered yet (both keep the gates closed: :mod:`gentle_hooks.ledger.kept`).
 
 Room ``services``. Plain ``doctor`` changes nothing: it reports what stands at the spool's
 name (a link or another file that is not a spool included) and never folds, reads or moves
-it; ``doctor --fix`` folds it, or moves it aside (kept, renamed).
+it; ``doctor --fix`` folds it, or moves it aside (kept, renamed), and folds the kept-aside
+files of lines no fold could read (:func:`fold_kept_spools`).
 """
 
 from __future__ import annotations
@@ -41,12 +43,71 @@ def spool_findings(path: str) -> list[tuple[str, Command | None]]:
     for kept in spool.kept_aside(path):
         out.append(
             (
-                f"{kept}: a spool with a line that is not a writer record, kept aside; read "
-                "it, record its writes again, then remove it",
-                None,
+                f"{kept}: spooled writer records no command could read, kept aside (the gates "
+                "fail closed while it is there); the fix folds in what it can read and holds "
+                "the rest in quarantine, until a person discards it",
+                cli("doctor", "--fix"),
             )
         )
     return out
+
+
+def fold_kept_spools(cwd: str | None) -> list[tuple[str, Command | None]]:
+    """``doctor --fix``: fold the kept-aside spool files beside the ledger in
+    (:func:`~gentle_hooks.ledger.spool_fold.fold_kept`): the records they hold are stored,
+    each line still not a record is held in quarantine (it keeps the gates closed until a
+    person discards it: the command is given), and the file is renamed
+    ``spool.jsonl.folded-...`` (kept). Per file and held line, what was done.
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    from gentle_hooks.errors import GentleError
+    from gentle_hooks.git.repository import Repository
+    from gentle_hooks.ledger.location import ledger_path
+    from gentle_hooks.ledger.quarantine import way_out
+    from gentle_hooks.ledger.spool_fold import fold_kept
+    from gentle_hooks.ledger.store import Ledger
+
+    path = ledger_path(Repository.open(cwd, allow_bare=True).paths.common_dir)
+    out: list[tuple[str, Command | None]] = []
+    for kept in spool.kept_aside(path):
+        try:
+            with Ledger.open(path) as led:
+                stored, held = fold_kept(led, kept)
+        except GentleError as exc:
+            out.append((f"could not fold {kept} in: {exc.message}", None))
+            continue
+        except OSError as exc:
+            out.append((f"folded {kept} in, but could not rename it: {exc.strerror}", None))
+            continue
+        out.append((f"folded {stored} spooled writer record(s) from {kept} into the ledger", None))
+        for rec in held:
+            out.append(
+                (
+                    f"held {rec.why} as quarantine {rec.id}: it keeps the gates closed until "
+                    "a person who recorded its writes again (or abandons them) discards it",
+                    way_out(rec)[0],
+                )
+            )
+    return out
+
+
+def damaged_findings(path: str) -> list[tuple[str, Command | None]]:
+    """Per damaged ledger moved aside beside the ledger at ``path`` whose rows were not
+    recovered (``ledger.sqlite3.damaged-*``: the gates fail closed while it is there), its
+    detail and ``doctor --fix``, which recovers them."""
+    from gentle_hooks.ledger.salvage import damaged_files
+
+    return [
+        (
+            f"{kept}: a damaged ledger moved aside whose rows were not recovered (the gates "
+            "fail closed while it is there); the fix recovers every row SQLite can read and "
+            "holds the writer work it cannot in quarantine, until a person discards it",
+            cli("doctor", "--fix"),
+        )
+        for kept in damaged_files(path)
+    ]
 
 
 def unchecked_while_spooled(path: str) -> str | None:

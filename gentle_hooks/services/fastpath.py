@@ -33,6 +33,7 @@ from __future__ import annotations
 
 from gentle_hooks.bounded import READ_LIMIT
 from gentle_hooks.config.keys import ENV_KEYS, git_key
+from gentle_hooks.ledger.kept import DAMAGED_KEPT, SPOOL_KEPT
 from gentle_hooks.ledger.location import IDLE_FILE, LEDGER_FILE, SPOOL_FILE, STATE_DIR
 from gentle_hooks.ledger.probe import IDLE_LAST, IDLE_ROWS
 from gentle_hooks.policy.delegation import IDENTITY_ENV, RUNTIME_ENV
@@ -126,6 +127,9 @@ _SH_PATH = {
     "idle": '"$gh_i"',
     "wal": '"$gh_l-wal"',
     "spool": f'"$gh_s/{SPOOL_FILE}"',
+    # ``-any`` globs (the quoted directory, then the unquoted ``*``)
+    "spool-kept": f'"$gh_s"/{SPOOL_KEPT}*',
+    "damaged": f'"$gh_s"/{DAMAGED_KEPT}*',
 }
 _SH_SET = {
     "state": f"gh_s=$1/{STATE_DIR}",
@@ -137,6 +141,8 @@ _SH_SET = {
 def _sh_test(test: tuple[bool, str, str, str | None]) -> str:
     negated, op, path, other = test
     bang = "! " if negated else ""
+    if op == "-any":
+        return f"{bang}gh_any {_SH_PATH[path]}"
     if other is None:
         return f"[ {bang}{op} {_SH_PATH[path]} ]"
     return f"[ {bang}{_SH_PATH[path]} {op} {_SH_PATH[other]} ]"
@@ -146,8 +152,18 @@ def ledger_idle_sh() -> str:
     """``gh_ledger_idle COMMON_DIR``: the ``sh`` function of the idle sentinel's reading
     rule (:data:`gentle_hooks.ledger.probe.IDLE_ROWS` then ``IDLE_LAST``): exit 0 when the
     ledger under ``COMMON_DIR`` holds nothing pending, 1 when only Python can say. Each
-    path is named (``gh_s``, ``gh_l``, ``gh_i``) before the first row that reads it."""
-    lines = ["    gh_ledger_idle() {"]
+    path is named (``gh_s``, ``gh_l``, ``gh_i``) before the first row that reads it.
+    ``gh_any PATHS...`` (the ``-any`` test) is true when one of its arguments, a glob's
+    matches, is a file or a link (a glob matching nothing stays itself, and is neither)."""
+    lines = [
+        "    gh_any() {",
+        '        for gh_g in "$@"; do',
+        '            if [ -e "$gh_g" ] || [ -L "$gh_g" ]; then return 0; fi',
+        "        done",
+        "        return 1",
+        "    }",
+        "    gh_ledger_idle() {",
+    ]
     named: set[str] = set()
 
     def name(tests: tuple[tuple[bool, str, str, str | None], ...]) -> None:

@@ -345,7 +345,8 @@ def test_a_gate_that_fails_closed_prints_its_decision_as_one_object(
     commit gate cannot judge and fails closed; with GENTLE_HOOKS_FORMAT=json standard error
     is exactly one JSON object, ``decision: error``, its reason inside and a runnable way
     out. For the ledger that way out names the repair: ``doctor --fix`` moves it aside,
-    kept, and the gate judges again."""
+    kept; what it held stays in quarantine (the gate closed) until a person runs the
+    printed discard, and the gate judges again."""
     w = native
     assert w.gh("install", "--agent", "claude-code", env=PATH).code == 0
     assert run_hook(w, "claude-code", tmp_path / "runtime").returncode == 0
@@ -377,9 +378,20 @@ def test_a_gate_that_fails_closed_prints_its_decision_as_one_object(
     assert repair.split()[-2:] == ["doctor", "--fix"], store
     fixed = subprocess.run(shlex.split(repair), cwd=w.work, capture_output=True, text=True)
     assert "moved the damaged ledger aside" in fixed.stdout, fixed.stdout
-    moved = ledger.parent.glob("ledger.sqlite3.damaged-*")
+    moved = ledger.parent.glob("ledger.sqlite3.salvaged-*")
     [kept] = [p for p in moved if not p.name.endswith(("-wal", "-shm"))]
     assert kept.read_bytes() == b"not a database" * 64
+    # nothing of it could be read: what it held stays in quarantine, the gate closed, until
+    # a person runs the printed discard
+    held = w.git("commit", "-m", "claude: comment", env={"GENTLE_HOOKS_FORMAT": "json"})
+    closed = json.loads(held.err)
+    assert closed["decision"] == "error" and "held in quarantine" in closed["reason"], held
+    assert closed["run"] == [way_out], closed
+    shown = subprocess.run(shlex.split(way_out), cwd=w.work, capture_output=True, text=True)
+    [quarantine] = [ln for ln in shown.stdout.splitlines() if "quarantine:" in ln]
+    discard = quarantine.rsplit("run: ", 1)[1]
+    assert " doctor --discard 1 --reason " in discard, quarantine
+    subprocess.run(shlex.split(discard), cwd=w.work, capture_output=True, text=True)
     again = w.git("commit", "-m", "claude: comment", env={"GENTLE_HOOKS_FORMAT": "json"})
     assert again.code in (0, 1), again  # judged again: never the fail-closed error
     assert '"decision":"error"' not in again.err

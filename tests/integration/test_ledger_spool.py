@@ -134,7 +134,8 @@ def test_a_corrupt_spool_line_is_kept_and_named(repo: Path) -> None:
     assert proc.returncode == 2
     (kept,) = _state(repo).glob("spool.jsonl.bad-*")
     assert str(kept) in proc.stderr.decode()
-    assert kept.read_bytes().endswith(b"not json\n")
+    assert kept.read_bytes() == b'{"mutation": {"root": 5}, "entries": []}\nnot json\n'
+    assert not (_state(repo) / "spool.jsonl").exists()
 
 
 def test_doctor_reports_the_spool_and_fix_folds_it(repo: Path) -> None:
@@ -164,9 +165,13 @@ def test_plain_doctor_leaves_a_symlinked_spool_where_it_is(repo: Path, tmp_path:
     assert "symbolic link" in line and "doctor --fix" in line, out
     assert sorted(p.name for p in _state(repo).iterdir()) == before  # nothing renamed
     assert (_state(repo) / "spool.jsonl").is_symlink() and target.read_bytes() == b"{}\n"
-    hostile(repo, "doctor", "--fix", timeout=60)
+    fixed = hostile(repo, "doctor", "--fix", timeout=60).stdout.decode()
     assert not (_state(repo) / "spool.jsonl").is_symlink()
-    assert list(_state(repo).glob("spool.jsonl.bad-*")) and target.read_bytes() == b"{}\n"
+    # moved aside, then read as a kept spool: a link is never followed, so it is held in
+    # quarantine (a person discards it) and kept, renamed, with its target untouched
+    assert "cannot be read" in fixed and "doctor --discard" in fixed, fixed
+    assert [p.is_symlink() for p in _state(repo).glob("spool.jsonl.folded-*")] == [True]
+    assert target.read_bytes() == b"{}\n"
 
 
 _SHORT_WRITE = """

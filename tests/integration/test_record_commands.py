@@ -576,10 +576,19 @@ def test_doctor_fix_moves_a_damaged_ledger_aside_keeping_it(cli: Cli, repo: Path
     assert store.endswith(" doctor --fix"), store
     fixed = cli("doctor", "--fix", cwd=repo)
     assert fixed.lines[0].startswith(f"moved the damaged ledger aside: {path} -> {path}.damaged-")
-    moved = path.parent.glob("ledger.sqlite3.damaged-*")
+    moved = path.parent.glob("ledger.sqlite3.salvaged-*")  # its rows recovered: renamed
     [kept] = [p for p in moved if not p.name.endswith(("-wal", "-shm"))]  # moved with it
     assert kept.read_bytes() == b"definitely not sqlite " * 64
-    assert not path.exists() and fixed.code == 0, fixed.lines
+    stamp = kept.name.removeprefix("ledger.sqlite3.salvaged-")
+    recovered = f"recovered 0 row(s) of {path}.damaged-{stamp} into {path}; kept as {kept}"
+    assert fixed.lines[1] == recovered, fixed.lines
+    # nothing of it could be read: held in quarantine, the gates closed, until discarded
+    assert fixed.lines[2].startswith("held as quarantine 1: ledger.sqlite3.damaged-"), fixed.lines
+    assert fixed.lines[2].endswith(
+        "; run: gentle-hook doctor --discard 1 --reason 'the writer "
+        "rows a damaged ledger lost are abandoned'"
+    ), fixed.lines
+    assert path.exists() and fixed.code == 2, fixed.lines
     assert cli("record", "--model", "m", "--effort", "low", cwd=repo).code == 0
 
 

@@ -96,7 +96,28 @@ def _sentinel_link(tmp: Path) -> None:
     (state / IDLE_FILE).symlink_to(tmp / "real-idle")
 
 
+def _beside_idle(name: str, link: bool = False) -> Callable[[Path], None]:
+    """An idle ledger (its sentinel newer) with ``name`` beside it (a link: ``link``)."""
+
+    def make(tmp: Path) -> None:
+        _sentinel(1000)(tmp)
+        if link:
+            (tmp / STATE_DIR / name).symlink_to(tmp / "missing")
+        else:
+            _write(tmp / STATE_DIR / name, b"not json\n", 1000)
+
+    return make
+
+
 CASES: dict[str, tuple[Callable[[Path], None], bool]] = {
+    "spool lines kept aside": (_beside_idle("spool.jsonl.bad-1-abcdef"), False),
+    "spool lines kept aside as a dangling link": (
+        _beside_idle("spool.jsonl.bad-1-abcdef", link=True),
+        False,
+    ),
+    "a damaged ledger moved aside": (_beside_idle("ledger.sqlite3.damaged-20260101T0Z"), False),
+    "kept spool lines folded in": (_beside_idle("spool.jsonl.folded-1-abcdef"), True),
+    "a damaged ledger salvaged": (_beside_idle("ledger.sqlite3.salvaged-20260101T0Z"), True),
     "no state directory": (_no_state, True),
     "state directory is a link": (_state_link, False),
     "state directory is a file": (_state_file, False),
