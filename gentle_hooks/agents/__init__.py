@@ -8,7 +8,8 @@ Room ``agents`` (standard library and the rooms below). One module per job:
   regular files only, never blocking on a FIFO, depth-limited JSON)
 * :mod:`.stream` — a hook input too large to hold, kept without its long strings
 * :mod:`.event` — the decoded event and the rules every decoder shares (writer, replay ids)
-* :mod:`.patch` — the paths an ``apply_patch`` envelope writes
+* :mod:`.patch` — the paths an ``apply_patch`` envelope writes, and the envelope a shell
+  command runs
 * :mod:`.definitions` — subagent definition files: the name and model they declare
 * :mod:`.claude_code` — Claude Code's documented hook input, decoded
 * :mod:`.codex` — Codex's documented hook input, decoded

@@ -9,6 +9,9 @@ model slug), ``permission_mode``, ``tool_name``, ``tool_input``, ``tool_response
 ``tool_use_id``. Its file-writing tool is
 ``apply_patch``, whose ``tool_input.command`` is the raw patch envelope (the paths are its
 file headers, :mod:`gentle_hooks.agents.patch`); a ``patch`` or ``input`` member is read too.
+Its shell tool (``Bash`` in the input) writes when its command runs an ``apply_patch``
+envelope (:func:`gentle_hooks.agents.patch.shell_patch`): the paths are then that envelope's.
+A call whose ``tool_response`` reports a failure records nothing (:func:`failure`).
 
 The effort is not in the input: it is the ``effort`` of the newest ``turn_context`` line of
 the session's rollout transcript (openai/codex ``codex-rs/protocol``, ``TurnContextItem``),
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 from collections.abc import Iterable, Mapping
 
@@ -34,16 +38,21 @@ from gentle_hooks.agents.event import (
     UNKNOWN,
     RuntimeEvent,
     map_effort,
+    result_failure,
     snake_tool_call,
 )
+from gentle_hooks.agents.patch import shell_patch_paths
 from gentle_hooks.agents.payload import (
     json_lines,
     line_blocks_backwards,
+    loads_text,
     member,
     read_file,
     text,
 )
 from gentle_hooks.bounded import MAX_NESTING, nesting_depth
+from gentle_hooks.errors import UsageError
+from gentle_hooks.values.frozen import replace
 
 NAME = "codex"
 #: Codex's file-writing tool (hooks may also see it as ``Edit``/``Write``, its matcher aliases).
@@ -162,6 +171,67 @@ def rollout_thread(path: str | None) -> str | None:
     return None
 
 
+#: The name Codex's hook input gives its shell tools (``exec_command``, ``shell``...):
+#: openai/codex ``codex-rs/core/src/tools/hook_names.rs``, ``HookToolName::bash``.
+SHELL_TOOL = "Bash"
+
+#: The exit status line of Codex's exec output as the model reads it: ``Exit code: N``
+#: (openai/codex ``codex-rs/core/src/tools/mod.rs``, ``format_exec_output_for_model_freeform``),
+#: or ``Shell exit code: N`` in later versions.
+_EXIT_LINE = re.compile(r"^(?:Shell exit code|Exit code): (-?\d+)\s*$", re.MULTILINE)
+#: How much of a text response is read for its exit status line (it leads the output).
+_HEAD = 512
+
+
+def _exit_failure(value: object, where: str) -> str | None:
+    """``failed (<where> is N)`` when ``value`` is a non-zero integer exit status."""
+    if isinstance(value, int) and not isinstance(value, bool) and value != 0:
+        return f"failed ({where} is {value})"
+    return None
+
+
+def failure(response: object) -> str | None:
+    """What Codex's ``tool_response`` says of a call that did not succeed, or None.
+
+    Codex documents ``tool_response`` as any JSON value (its schema names no failure
+    field); what its tools put there, read here (openai/codex ``codex-rs/core/src/tools/
+    mod.rs``: ``format_exec_output_for_model_structured`` and ``..._freeform``):
+
+    * an object, or a string holding one (the structured exec output,
+      ``{"output": ..., "metadata": {"exit_code": N}}``): ``success`` false or ``is_error``
+      (:func:`~gentle_hooks.agents.event.result_failure`), a non-zero ``exit_code``,
+      ``metadata.exit_code`` or ``metadata.shell_exit_code``, or a non-blank ``error``;
+    * other text (the freeform exec output): an ``Exit code: N`` (or ``Shell exit code:
+      N``) line with N non-zero in its first :data:`_HEAD` characters.
+
+    Text without such a line (``Success. Updated the following files: ...``, the
+    ``apply_patch`` tool's) says nothing of the kind.
+    """
+    where = "tool_response"
+    if isinstance(response, str):
+        head = response.lstrip()
+        if head.startswith("{"):
+            with contextlib.suppress(UsageError):
+                response = loads_text(response, where)
+        else:
+            m = _EXIT_LINE.search(response[:_HEAD])
+            code = int(m.group(1)) if m else 0
+            return f"failed ({where} says exit code {code})" if code else None
+    if not isinstance(response, dict):
+        return None
+    said = result_failure(response, where)
+    for key, value in (
+        ("exit_code", response.get("exit_code")),
+        ("metadata.exit_code", member(response, "metadata", "exit_code")),
+        ("metadata.shell_exit_code", member(response, "metadata", "shell_exit_code")),
+    ):
+        said = said or _exit_failure(value, f"{where}.{key}")
+    error = response.get("error")
+    if said is None and text(error) is not None:
+        said = f"failed ({where}.error)"
+    return said
+
+
 def decode(data: bytes) -> RuntimeEvent:
     """Decode Codex's hook input.
 
@@ -170,11 +240,25 @@ def decode(data: bytes) -> RuntimeEvent:
     only when that rollout records the child's thread; otherwise both are unknown (the
     input's ``model`` and the parent's rollout may be the session's, inherited: seed 000).
 
+    A ``Bash`` call is a write only when its ``tool_input.command`` runs an ``apply_patch``
+    envelope (its paths are the envelope's); ``failed`` is :func:`failure` of the
+    ``tool_response``.
+
     Raises:
         UsageError: not a bounded JSON object.
     """
     call = snake_tool_call(data, NAME)
     event = call.event
+    shell = call.tool == SHELL_TOOL
+    if shell:
+        # a shell command is a write only when it runs an apply_patch envelope; its paths
+        # are the envelope's, as the apply_patch tool's own input names them
+        found = shell_patch_paths(member(event, "tool_input", "command"))
+        call = replace(
+            call,
+            paths=list(found or ()),
+            unreadable=None if found else "tool_input.command runs no apply_patch envelope",
+        )
     transcript = text(event.get("transcript_path"))
     ctx_model, ctx_effort = turn_context(transcript)
     model, effort = text(event.get("model")) or ctx_model, map_effort(ctx_effort, EFFORTS)
@@ -183,4 +267,13 @@ def decode(data: bytes) -> RuntimeEvent:
         model, effort = None, UNKNOWN
     elif agent is not None:
         model = ctx_model or model
-    return call.snake_event(NAME, "turn_id", WRITE_TOOLS, model=model, effort=effort, agent=agent)
+    decoded = call.snake_event(
+        NAME,
+        "turn_id",
+        WRITE_TOOLS,
+        model=model,
+        effort=effort,
+        agent=agent,
+        failed=failure(event.get("tool_response")),
+    )
+    return replace(decoded, writes=bool(call.paths)) if shell else decoded

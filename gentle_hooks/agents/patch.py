@@ -18,6 +18,11 @@ ends of a move.
 
 from __future__ import annotations
 
+import os
+import posixpath
+import re
+import shlex
+
 from gentle_hooks.agents.payload import text as valid_text
 
 _HEADERS = ("*** Add File:", "*** Delete File:", "*** Update File:", "*** Move to:")
@@ -120,3 +125,88 @@ def written_paths(args: object, where: str) -> tuple[list[str], str | None]:
     if bad:
         return [], "; ".join(bad)
     return [], f"{where} names none of {', '.join(PATH_KEYS)} nor an apply_patch envelope"
+
+
+#: The programs a shell command runs an ``apply_patch`` envelope with (Codex puts both on the
+#: agent's ``PATH``; openai/codex ``codex-rs/apply-patch``, ``APPLY_PATCH_COMMANDS``).
+PATCH_PROGRAMS = ("apply_patch", "applypatch")
+#: The shells whose ``-c``/``-lc`` script is read for an ``apply_patch`` invocation.
+_SHELLS = ("bash", "sh", "zsh")
+#: Most characters of a shell command read for an invocation.
+_MOST_COMMAND = 8 * 1024 * 1024
+
+_CD = r"(?:cd\s+(?P<dir>'[^'\n]*'|\"[^\"\n]*\"|[^\s;&|<>'\"]+)\s*&&\s*)?"
+_HEREDOC = re.compile(
+    r"\A\s*" + _CD + r"(?:apply_patch|applypatch)[ \t]*<<-?[ \t]*"
+    r"(?P<q>['\"]?)(?P<delim>[A-Za-z_][A-Za-z0-9_]*)(?P=q)[ \t]*\n"
+)
+
+
+def _unquote(word: str) -> str:
+    return word[1:-1] if len(word) >= 2 and word[0] == word[-1] and word[0] in "'\"" else word
+
+
+def shell_patch(command: object) -> tuple[str, str | None] | None:
+    """The ``apply_patch`` envelope a shell command runs, and the directory it runs it in.
+
+    Codex's model may run its patch through the shell tool instead of the ``apply_patch``
+    tool; Codex then applies it all the same, and its ``PostToolUse`` input names the shell
+    tool (``Bash``) with the command as ``tool_input.command`` (openai/codex
+    ``codex-rs/core/src/tools/handlers/unified_exec/exec_command.rs``: the command is
+    intercepted by ``intercept_apply_patch``; the invocations it accepts:
+    ``codex-rs/apply-patch/src/invocation.rs``). The forms read, as Codex reads them:
+
+    * ``apply_patch <<'EOF'`` … ``EOF`` (any delimiter, quoted or not), optionally after
+      ``cd DIR &&``, and nothing after it;
+    * ``apply_patch 'ENVELOPE'`` (one argument);
+    * either of those as the script of ``bash -lc`` / ``sh -c`` / ``zsh -lc``;
+    * the same as an argument list (``["apply_patch", ENVELOPE]``, ``["bash", "-lc",
+      SCRIPT]``).
+
+    Returns:
+        (the envelope, the ``cd`` directory or None), or None when the command is not an
+        ``apply_patch`` invocation (any other command, or text past
+        :data:`_MOST_COMMAND` characters).
+    """
+    if isinstance(command, list) and all(isinstance(w, str) for w in command):
+        return _from_words([w for w in command if isinstance(w, str)])
+    if not isinstance(command, str) or len(command) > _MOST_COMMAND:
+        return None
+    m = _HEREDOC.match(command)
+    if m is not None:
+        delim = m.group("delim")
+        lines = command[m.end() :].split("\n")
+        for i, line in enumerate(lines):
+            if line.strip() == delim:
+                if "\n".join(lines[i + 1 :]).strip():
+                    return None  # a command after the heredoc: Codex does not apply it
+                body = "\n".join(lines[:i]) + "\n"
+                where = m.group("dir")
+                return body, _unquote(where) if where else None
+        return None
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    return _from_words(words)
+
+
+def _from_words(words: list[str]) -> tuple[str, str | None] | None:
+    """:func:`shell_patch` of a command given as its words."""
+    if len(words) == 2 and words[0] in PATCH_PROGRAMS:
+        return words[1], None
+    if len(words) == 3 and os.path.basename(words[0]) in _SHELLS and words[1] in ("-c", "-lc"):
+        return shell_patch(words[2])
+    return None
+
+
+def shell_patch_paths(command: object) -> tuple[str, ...] | None:
+    """The paths the ``apply_patch`` envelope a shell command runs writes
+    (:func:`shell_patch`), each taken from the directory of a leading ``cd`` when it names
+    one; None when the command runs no ``apply_patch``."""
+    found = shell_patch(command)
+    if found is None:
+        return None
+    body, where = found
+    paths = tuple(p for p in patch_paths(body) if "\0" not in p)
+    return tuple(posixpath.join(where, p) for p in paths) if where else paths

@@ -81,7 +81,8 @@ RUNTIMES: tuple[Runtime, ...] = (
             home_env="CODEX_HOME",
             shape="grouped",
             event="PostToolUse",
-            matcher="apply_patch",
+            # Bash: a patch run through the shell tool (codex.SHELL_TOOL, codex.decode)
+            matcher=f"apply_patch|{codex.SHELL_TOOL}",
             entry=(("type", "command"),),
             # openai/codex codex-rs/core/src/tools/hook_names.rs @ 40c1a7f5
             # (HookToolName::apply_patch: matcher_aliases Write, Edit)

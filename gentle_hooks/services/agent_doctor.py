@@ -307,8 +307,13 @@ def _placement_check(
             for named, matcher, _ in wiring.placements(doc or {}, rt):
                 project = project or scope == "project"
                 # an entry naming our script (Augment): the recorder is the script's command
+                own = (
+                    os.path.join(root, rt.wiring.script)
+                    if scope == "project" and root and rt.wiring.script
+                    else None
+                )
                 command, unusable = (
-                    named_script(rt, named) if rt.wiring.names_script(named) else (named, None)
+                    named_script(rt, named, own) if rt.wiring.names_script(named) else (named, None)
                 )
                 if command is None:
                     fix = _install(rt, scope, env, run)

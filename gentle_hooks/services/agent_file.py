@@ -213,11 +213,16 @@ def script_commands(
     return commands, None
 
 
-def named_script(rt: Runtime, command: str) -> tuple[str | None, str | None]:
+def named_script(
+    rt: Runtime, command: str, own: str | None = None
+) -> tuple[str | None, str | None]:
     """(the recorder command, None) of the script of ours an entry's ``command`` names
     (:meth:`~gentle_hooks.agents.runtime_rows.Wiring.names_script`), or (None, why the
     runtime cannot record through it: it is not there, not ours, not a regular file of
-    text, or not executable) for ``doctor``."""
+    text, or not executable) for ``doctor``. ``own``: the path of this checkout's script,
+    when the entry stands in a file of its work tree: a missing script at another path is
+    then said to be another checkout's (a settings file shared through the repository names
+    the checkout that installed it; the runtime runs the path as written)."""
     named = shlex.split(command)[0]
     try:
         commands, cannot = script_commands(rt, named)
@@ -227,6 +232,13 @@ def named_script(rt: Runtime, command: str) -> tuple[str | None, str | None]:
         return None, cannot
     if not commands:
         gone = not os.path.lexists(named)
+        if gone and own is not None and os.path.abspath(named) != os.path.abspath(own):
+            return None, (
+                f"the script it names, {named}, is not there: that path is another "
+                f"checkout's (this one's is {own}); {rt.title} runs the path as written, so "
+                "a settings file shared through the repository names the checkout that "
+                "installed it"
+            )
         return None, f"the script it names, {named}, " + (
             "is not there" if gone else "does not run the recorder"
         )

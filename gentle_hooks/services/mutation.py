@@ -22,7 +22,7 @@ from gentle_hooks.ledger.sqlite_file import StoreError
 from gentle_hooks.policy.attribution import writer_delta
 from gentle_hooks.policy.inputs import validate_label, validate_paths
 from gentle_hooks.policy.proposal import person_start
-from gentle_hooks.policy.replacement import is_replaced_again
+from gentle_hooks.policy.replacement import replaced_again_from
 from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.services.attribution import entries_for_write
 from gentle_hooks.services.record import Recorded, open_root, open_store
@@ -138,16 +138,21 @@ def record_mutation(req: MutationRequest, env: Mapping[str, str]) -> Recorded:
             earlier = (
                 led.mutation_for_call(source, session_id, tool_call_id) if tool_call_id else None
             )
+            since: str | None = None
             while (
                 earlier is not None and tool_call_id and is_new_call(repo, led, earlier, req, paths)
             ):
                 # the same call made again (its first one's work ended, or the same edit
                 # made once more): a new call, judged next against the latest call of that id
+                since = repeated_edit(repo, led, earlier, req.replacements, paths)
                 tool_call_id = f"{earlier.tool_call_id}+{earlier.id}"
                 earlier = led.mutation_for_call(source, session_id, tool_call_id)
             if earlier is not None:  # a replayed tool call records once (SPEC §6)
                 return Recorded(led.path, earlier, notes=(replay_note(earlier),), replayed=True)
             entries = entries_for_write(repo, led, root, paths)
+            if since is not None:
+                # the edit made once more after a person's edit: only its lines are its own
+                entries = measured_from(repo, entries, since.encode("utf-8"))
             proposed = _utf8(req.proposal) if len(paths) == 1 else None
             if proposed is not None:
                 entries = confined(repo, entries, proposed, _utf8(req.edited) or b"")
@@ -273,7 +278,7 @@ def is_new_call(
     return (
         led.mutation_for_call(earlier.source, earlier.session_id, later) is not None
         or ended_derived(repo, led, earlier)
-        or repeated_edit(repo, led, earlier, req.replacements, paths)
+        or repeated_edit(repo, led, earlier, req.replacements, paths) is not None
     )
 
 
@@ -283,34 +288,69 @@ def repeated_edit(
     earlier: PendingMutation,
     replacements: tuple[tuple[str, str], ...],
     paths: tuple[str, ...],
-) -> bool:
+) -> str | None:
     """Whether a call with ``earlier``'s derived id is the same edit made once more (two
     identical replacements in one generation: Cursor, Kiro, Augment): ``earlier`` recorded
     one live entry, of the one path written now, and that path now holds what the entry
-    recorded with ``replacements`` applied once more
-    (:func:`~gentle_hooks.policy.replacement.is_replaced_again`). The file as the entry left
-    it is a replay; any other content (a person edited the file since) is not explained by
-    the call, and is never recorded as the writer's: a replay too.
+    recorded with ``replacements`` applied once more, after a person's edits between the
+    two calls or not (:func:`~gentle_hooks.policy.replacement.replaced_again_from`). The
+    file as the entry left it is a replay; any other content (a person's edit alone, or
+    one the replacements do not explain in lines of their own) is not explained by the
+    call, and is never recorded as the writer's: a replay too.
+
+    Returns:
+        The content the replacements were made in once more (what the entry recorded, or
+        the file as the person left it), from which the new call is measured; None when
+        the call is not the same edit made once more.
 
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
     """
     if not replacements:
-        return False
+        return None
     entries = [e for e in led.entries_of_mutation(earlier.id) if e.state not in ENDED_STATES]
     if len(entries) != 1 or entries[0].blob is None or paths != (entries[0].path,):
-        return False
+        return None
     recorded = entries[0].blob
     now = repo.hash_worktree(paths).get(paths[0])
     if now is None or now == recorded:
-        return False
+        return None
     contents = repo.read_blobs([recorded, now])
     try:
         before = contents[recorded].decode("utf-8")
         after = contents[now].decode("utf-8")
     except (KeyError, UnicodeDecodeError):  # a blob gone, or not text: no edit explains it
-        return False
-    return is_replaced_again(before, after, replacements)
+        return None
+    return replaced_again_from(before, after, replacements)
+
+
+def measured_from(
+    repo: Repository, entries: list[WriterEntryRecord], start: bytes
+) -> list[WriterEntryRecord]:
+    """``entries`` of the one path a call wrote, measured from ``start`` (the content the
+    call's edit was made in: :func:`repeated_edit`), stored as a blob so the rule recomputes
+    the same delta: a person's edits made before the call are not its lines. An entry
+    already measured from ``start``, a deletion or a binary side is kept as it is."""
+    base = repo.write_blob(start)
+    out = []
+    for rec in entries:
+        if rec.blob is None or rec.binary or rec.before_blob == base:
+            out.append(rec)
+            continue
+        written = repo.read_blobs([rec.blob]).get(rec.blob)
+        if written is None:
+            out.append(rec)
+            continue
+        delta = writer_delta(start, written, detail=False)
+        out.append(
+            replace(
+                rec,
+                before_blob=base,
+                added=tuple(sorted(delta.added)),
+                removed=tuple(sorted(delta.removed)),
+            )
+        )
+    return out
 
 
 def confined(

@@ -188,13 +188,14 @@ def test_a_narrow_matcher_is_reported_and_install_moves_ours(
     assert doctor(repo, env)[1]["agent: claude-code"][0]
 
 
-@pytest.mark.parametrize("matcher", ["Edit|Write", "Write"])
+@pytest.mark.parametrize("matcher", ["Edit|Write|Bash", "Write|Bash"])
 def test_a_codex_matcher_by_the_apply_patch_aliases_is_wired_and_kept(
     matcher: str, repo: Path, home: Path
 ) -> None:
     """Codex selects ``apply_patch`` by its matcher aliases ``Write`` and ``Edit`` (openai/codex
     codex-rs/core/src/tools/hook_names.rs @ 40c1a7f59127d1d98cbd43a94e8e9adf82305a66,
-    ``HookToolName::apply_patch``): doctor reports such a group wired, install leaves it."""
+    ``HookToolName::apply_patch``): doctor reports such a group wired, install leaves it
+    (``Bash`` beside them: a patch run through the shell tool)."""
     path = repo / ".codex" / "hooks.json"
     path.parent.mkdir()
     ours = {"type": "command", "command": "gentle-hook record --from codex"}
@@ -208,6 +209,31 @@ def test_a_codex_matcher_by_the_apply_patch_aliases_is_wired_and_kept(
     proc = gh(repo, "install", "--agent", "codex", env=env)
     assert proc.stdout.startswith("codex (project): unchanged: "), proc.stdout
     assert path.read_text() == text
+
+
+def test_a_codex_entry_that_misses_the_shell_tool_is_reported_and_moved(
+    repo: Path, home: Path
+) -> None:
+    """A group under ``apply_patch`` alone never sees a patch the model runs through the
+    shell tool (Codex's input then names ``Bash``: openai/codex
+    codex-rs/core/src/tools/hook_names.rs, ``HookToolName::bash``): doctor says it misses
+    ``Bash``; install moves ours under ``apply_patch|Bash``."""
+    path = repo / ".codex" / "hooks.json"
+    path.parent.mkdir()
+    ours = {"type": "command", "command": "gentle-hook record --from codex"}
+    doc = {"hooks": {"PostToolUse": [{"matcher": "apply_patch", "hooks": [ours]}]}}
+    path.write_text(json.dumps(doc, indent=2) + "\n")
+    env = {**WITH_GH, "HOME": str(home)}
+    trust_codex_hook(home / ".codex", path)
+    code, checks = doctor(repo, env)
+    ok, detail = checks["agent: codex"]
+    assert code == 2 and not ok
+    assert "its matcher 'apply_patch' misses Bash" in detail, detail
+    proc = gh(repo, "install", "--agent", "codex", env=env)
+    assert proc.stdout.startswith("codex (project): updated: "), proc.stdout
+    assert "note: moved out of matcher 'apply_patch'" in proc.stdout
+    [group] = json.loads(path.read_text())["hooks"]["PostToolUse"]
+    assert group == {"matcher": "apply_patch|Bash", "hooks": [ours]}
 
 
 def test_claude_settings_local_json_counts_and_gets_no_second_copy(repo: Path, home: Path) -> None:
@@ -368,7 +394,7 @@ def test_claude_managed_policy_settings_that_stop_the_recorder_are_reported(
 CODEX_INLINE = """model = "gpt-5"
 
 [[hooks.PostToolUse]]
-matcher = "apply_patch"
+matcher = "apply_patch|Bash"
 
 [[hooks.PostToolUse.hooks]]
 type = "command"

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from tests.agent_payloads import apply_writes, materialize
-from tests.conftest import gh
+from tests.conftest import gh, git, paste
 
 BIN = str(Path(sys.executable).parent)
 WITH_GH = {"PATH": f"{BIN}{os.pathsep}/usr/bin{os.pathsep}/bin"}
@@ -140,7 +140,12 @@ def test_an_entry_of_ours_running_the_command_line_or_another_checkouts_script_i
         if before.startswith("/"):
             ok, detail = _check(repo)
             assert not ok
-            assert detail.endswith(f"the script it names, {before}, is not there{FIX}")
+            assert detail.endswith(
+                f"the script it names, {before}, is not there: that path is another "
+                f"checkout's (this one's is {script}); Augment Code (Auggie CLI) runs the path "
+                "as written, so a settings file shared through the repository names the "
+                f"checkout that installed it{FIX}"
+            ), detail
         proc = gh(repo, "install", "--agent", "augment", env=WITH_GH)
         assert proc.returncode == 0, proc.stderr
         assert f"note: its command changed: '{before}' -> '{script}'" in proc.stdout.splitlines()
@@ -179,3 +184,32 @@ def test_settings_that_are_not_json_leave_no_script_behind(repo: Path) -> None:
     assert proc.stderr.count("\n") == 1, proc.stderr
     assert settings.read_text() == "{ not json"
     assert not (repo / ".augment" / "hooks").exists()
+
+
+def test_a_clone_of_a_repository_that_shares_the_entry_gets_a_fix_it_can_run(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Auggie's hooks page documents the command as a path to a script and every example
+    names one absolutely; it names no path relative to the workspace, so the entry names
+    the installing checkout's script. In a clone the shared settings.json names the
+    first checkout's path: doctor says so and prints a fix that, run as printed, wires
+    this clone."""
+    assert gh(repo, "install", "--agent", "augment", env=WITH_GH).returncode == 0
+    git(repo, "add", ".augment")
+    git(repo, "commit", "-q", "-m", "share the augment hook")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    first = repo / ".augment" / "hooks" / "gentle-hooks.sh"
+    first.unlink()  # the first checkout is elsewhere: its path does not exist here
+    own = clone / ".augment" / "hooks" / "gentle-hooks.sh"
+    ok, detail = _check(clone)
+    assert not ok
+    assert f"the script it names, {first}, is not there: that path is another checkout's" in (
+        detail
+    )
+    assert f"(this one's is {own})" in detail and detail.endswith(FIX), detail
+    fixed = paste(FIX.removeprefix("; run: "), clone)
+    assert fixed.returncode == 0, fixed.stderr
+    assert _check(clone)[0] is True
+    hooks = json.loads((clone / ".augment" / "settings.json").read_text())["hooks"]
+    assert hooks["PostToolUse"][0]["hooks"] == [{"type": "command", "command": str(own)}]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -141,3 +142,34 @@ def test_a_person_making_another_edit_is_not_explained_by_the_call(name: str, re
     again = gh(repo, "record", "--from", name, input=_payload(name, repo))
     assert "is recorded already (mutation #1)" in again.stderr, again.stderr
     assert len(_ledger(repo)[0]) == 1
+
+
+@pytest.mark.parametrize("name", ["cursor", "kiro", "augment"])
+def test_the_same_edit_after_a_persons_edit_is_a_new_call_without_the_persons_lines(
+    name: str, repo: Path
+) -> None:
+    """A person edits another part of the file between two identical replacements: the
+    second is a new call (its replacement made once more, in lines of its own), measured
+    from the file as the person left it, so the person's line is no entry of the writer's;
+    the same input once more is a replay."""
+    app = repo / "src" / "app.py"
+    app.write_text(THREE.format("a - b", "a + b", "a + b"))
+    assert gh(repo, "record", "--from", name, input=_payload(name, repo)).returncode == 0
+    person = "# the person's header\n" + THREE.format("a - b", "a + b", "a + b")
+    app.write_text(person)
+    app.write_text("# the person's header\n" + THREE.format("a - b", "a - b", "a + b"))
+    second = gh(repo, "record", "--from", name, input=_payload(name, repo))
+    assert second.stderr.startswith("recorded: pending mutation #2: "), second.stderr
+    replay = gh(repo, "record", "--from", name, input=_payload(name, repo))
+    assert "is recorded already (mutation #2)" in replay.stderr, replay.stderr
+    with sqlite3.connect(repo / ".git" / "gentle-hooks" / "ledger.sqlite3") as conn:
+        [(start, added)] = conn.execute(
+            "SELECT before_blob, added FROM writer_entry WHERE mutation_id = 2"
+        ).fetchall()
+    shown = subprocess.run(
+        ["git", "cat-file", "blob", start], cwd=repo, capture_output=True, text=True, check=True
+    )
+    assert shown.stdout == person  # measured from the file as the person left it
+    # line keys are by content: the replaced line's text is in the file already, and the
+    # person's header is not the writer's (measured from HEAD's side it would be)
+    assert json.loads(added) == []

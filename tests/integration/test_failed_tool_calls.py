@@ -53,7 +53,35 @@ def _cline_without_success() -> dict[str, Any]:
 #:   following error:\n<error>\nThe SEARCH block: ...does not match anything in the file.")
 #:   (src/core/prompts/responses.ts).
 #: pi: earendil-works/pi docs/extensions.md @ 005aeb97, "tool_result": isError.
+#: codex: tool_response is any JSON value (post-tool-use.command.input.schema.json); Codex's exec
+#:   output reaches it as the model reads it (openai/codex codex-rs/core/src/tools/mod.rs):
+#:   format_exec_output_for_model_structured, a JSON string {"output", "metadata":
+#:   {"exit_code", "duration_seconds"}} (git-ai-project/git-ai tests/integration codex
+#:   preset test carries one as tool_response), or ..._freeform, "Exit code: N\nWall time:
+#:   ... seconds\nOutput:\n...". The apply_patch envelope failed half way: nothing recorded.
+CODEX_FAILED_TEXT = "Exit code: 2\nWall time: 0.1 seconds\nOutput:\nFailed to find expected lines"
+CODEX_FAILED_JSON = json.dumps(
+    {"output": "Failed to find expected lines", "metadata": {"exit_code": 1, "duration_seconds": 0}}
+)
+CODEX_SHELL_PATCH = (
+    "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/app.py\n@@\n"
+    "-    return a + b\n+    return a + b  # by codex\n*** End Patch\nEOF\n"
+)
 FAILED: list[tuple[str, dict[str, Any], str]] = [
+    (
+        "codex",
+        {"tool_response": CODEX_FAILED_JSON},
+        "failed (tool_response.metadata.exit_code is 1)",
+    ),
+    (
+        "codex",
+        {
+            "tool_name": "Bash",
+            "tool_input": {"command": CODEX_SHELL_PATCH},
+            "tool_response": CODEX_FAILED_TEXT,
+        },
+        "failed (tool_response says exit code 2)",
+    ),
     (
         "gemini-cli",
         {

@@ -25,7 +25,7 @@ from gentle_hooks.agents.event import (
     relative_paths,
     writer_of,
 )
-from gentle_hooks.agents.patch import patch_paths
+from gentle_hooks.agents.patch import patch_paths, shell_patch_paths
 from gentle_hooks.agents.payload import (
     MAX_DEPTH,
     json_depth,
@@ -378,6 +378,74 @@ def test_patch_paths_round_trip(names: list[str]) -> None:
     kept = [n.strip() for n in names if n.strip()]
     body = "".join(f"*** Update File: {n}\n@@\n-x\n+y\n" for n in kept)
     assert patch_paths(f"*** Begin Patch\n{body}*** End Patch\n") == tuple(dict.fromkeys(kept))
+
+
+# -- apply_patch through the shell (openai/codex codex-rs/apply-patch/src/invocation.rs,
+# maybe_parse_apply_patch and its extract_apply_patch_from_bash query, as data) -----------
+
+_ENV = "*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n*** Move to: b.py\n*** End Patch\n"
+
+SHELL_ROWS = [
+    (f"apply_patch <<'EOF'\n{_ENV}EOF\n", ("a.py", "b.py")),
+    (f'applypatch <<"EOF"\n{_ENV}EOF', ("a.py", "b.py")),
+    (f"apply_patch <<EOF\n{_ENV}EOF\n\n", ("a.py", "b.py")),
+    (f"cd pkg && apply_patch <<'EOF'\n{_ENV}EOF\n", ("pkg/a.py", "pkg/b.py")),
+    (f"cd 'my dir' && apply_patch <<'EOF'\n{_ENV}EOF\n", ("my dir/a.py", "my dir/b.py")),
+    (["apply_patch", _ENV], ("a.py", "b.py")),
+    (["/bin/bash", "-lc", f"apply_patch <<'EOF'\n{_ENV}EOF"], ("a.py", "b.py")),
+    (f"bash -lc \"cd pkg && apply_patch <<'EOF'\n{_ENV}EOF\"", ("pkg/a.py", "pkg/b.py")),
+    (f"apply_patch '{_ENV}'", ("a.py", "b.py")),
+    # not an invocation Codex applies
+    (f"apply_patch <<'EOF'\n{_ENV}EOF\necho done\n", None),
+    (f"echo hi; apply_patch <<'EOF'\n{_ENV}EOF\n", None),
+    (f"cd a || apply_patch <<'EOF'\n{_ENV}EOF\n", None),
+    (f"apply_patch <<'EOF'\n{_ENV}", None),  # the heredoc never ends
+    (_ENV, None),
+    ("git status", None),
+    (["python", "-c", "print(1)"], None),
+    ("apply_patch 'unclosed", None),
+    (7, None),
+]
+
+
+@pytest.mark.parametrize(("command", "expected"), SHELL_ROWS)
+def test_shell_patch_paths(command: object, expected: tuple[str, ...] | None) -> None:
+    assert shell_patch_paths(command) == expected
+
+
+#: Codex's tool_response, as its tools fill it (openai/codex codex-rs/core/src/tools/mod.rs:
+#: format_exec_output_for_model_structured and ..._freeform; the apply_patch tool's text).
+CODEX_RESPONSES = [
+    ("Success. Updated the following files:\nM a.py\n", None),
+    ("Exit code: 0\nWall time: 0.2 seconds\nOutput:\nok", None),
+    (
+        "Exit code: 1\nWall time: 0.2 seconds\nOutput:\nno",
+        "failed (tool_response says exit code 1)",
+    ),
+    (
+        "Execution outcome: failed\nShell exit code: 127\n",
+        "failed (tool_response says exit code 127)",
+    ),
+    ('{"output": "ok", "metadata": {"exit_code": 0, "duration_seconds": 0.1}}', None),
+    (
+        '{"output": "no", "metadata": {"exit_code": 3, "duration_seconds": 0.1}}',
+        "failed (tool_response.metadata.exit_code is 3)",
+    ),
+    ({"metadata": {"shell_exit_code": 1}}, "failed (tool_response.metadata.shell_exit_code is 1)"),
+    ({"exit_code": 2}, "failed (tool_response.exit_code is 2)"),
+    ({"exit_code": True}, None),
+    ({"success": False}, "failed (tool_response.success is false)"),
+    ({"error": "sandbox denied"}, "failed (tool_response.error)"),
+    ({"error": ""}, None),
+    ("{not json", None),
+    (None, None),
+    (["Exit code: 1"], None),
+]
+
+
+@pytest.mark.parametrize(("response", "expected"), CODEX_RESPONSES)
+def test_codex_failure(response: object, expected: str | None) -> None:
+    assert codex.failure(response) == expected
 
 
 # -- the safe reader -----------------------------------------------------------------------

@@ -41,7 +41,7 @@ DOCUMENTED: dict[str, dict[str, Any]] = {
         "hooks": {
             "PostToolUse": [
                 {
-                    "matcher": "apply_patch",
+                    "matcher": "apply_patch|Bash",
                     "hooks": [{"type": "command", "command": "gentle-hook record --from codex"}],
                 }
             ]
@@ -425,15 +425,17 @@ def test_a_package_runner_is_the_program_and_its_tool_name_is_never_retargeted()
         ("gemini-cli", "write_.*", ("replace",)),  # Gemini CLI: RegExp.test, unanchored
         ("gemini-cli", "file|replace", ()),
         ("gemini-cli", "([", ("write_file", "replace")),  # invalid: a literal, exact
-        ("codex", "apply_patch", ()),
+        # Bash: Codex's name for its shell tools, which may run an apply_patch envelope
+        ("codex", "apply_patch|Bash", ()),
+        ("codex", "apply_patch", ("Bash",)),
         ("codex", "Bash", ("apply_patch",)),
         # Codex selects apply_patch by its matcher aliases Write and Edit too (openai/codex
         # codex-rs/core/src/tools/hook_names.rs @ 40c1a7f59127d1d98cbd43a94e8e9adf82305a66)
-        ("codex", "Edit|Write", ()),
-        ("codex", "Write", ()),
-        ("codex", "Edit", ()),
-        ("codex", "Ed.*", ()),
-        ("codex", "MultiEdit", ("apply_patch",)),
+        ("codex", "Edit|Write|Bash", ()),
+        ("codex", "Edit|Write", ("Bash",)),
+        ("codex", "Write", ("Bash",)),
+        ("codex", "Ed.*|Bash", ()),
+        ("codex", "MultiEdit", ("apply_patch", "Bash")),
     ],
 )
 def test_a_matcher_misses_the_writing_tools_it_does_not_select(

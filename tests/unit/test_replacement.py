@@ -10,7 +10,12 @@ from hypothesis import strategies as st
 from gentle_hooks.agents.augment import decode as augment_decode
 from gentle_hooks.agents.cursor import decode as cursor_decode
 from gentle_hooks.agents.kiro import decode as kiro_decode
-from gentle_hooks.policy.replacement import MOST_CANDIDATES, is_replaced_again
+from gentle_hooks.policy.replacement import (
+    MOST_CANDIDATES,
+    MOST_LINES,
+    is_replaced_again,
+    replaced_again_from,
+)
 
 ROWS = [
     # (id, before, after, replacements, expected)
@@ -125,3 +130,76 @@ def test_the_decoders_name_their_replacements() -> None:
         b' {"command": "str_replace", "path": "a.py", "old_str_1": "a"}}'
     )
     assert broken.replacements == ()
+
+
+#: (id, before: what the first call left, after, replacements, the content the call was made
+#: in, or None): a person's edit between two identical calls.
+FROM_ROWS = [
+    (
+        "no-person-edit",
+        "x = a - b\ny = a + b\n",
+        "x = a - b\ny = a - b\n",
+        [("a + b", "a - b")],
+        "x = a - b\ny = a + b\n",
+    ),
+    (
+        "person-edit-elsewhere",
+        "# top\nx = a - b\n\ny = a + b\n",
+        "# top, by a person\nx = a - b\n\ny = a - b\n",
+        [("a + b", "a - b")],
+        "# top, by a person\nx = a - b\n\ny = a + b\n",
+    ),
+    (
+        "person-line-added-after",
+        "x = a - b\n\ny = a + b\nz = 1\n",
+        "x = a - b\n\ny = a - b\nz = 1\n# a person's note\n",
+        [("a + b", "a - b")],
+        "x = a - b\n\ny = a + b\nz = 1\n# a person's note\n",
+    ),
+    # a replay after a person's edit: the person's region alone, explained by nothing
+    (
+        "replay-after-person-edit",
+        "x = a - b\ny = a + b\n",
+        "# note\nx = a - b\ny = a + b\n",
+        [("a + b", "a - b")],
+        None,
+    ),
+    # the person's edit touches the replaced line: one region, never split
+    (
+        "person-edit-on-the-line",
+        "x = a - b\ny = a + b\n",
+        "x = a - b\ny = a - b  # mine\n",
+        [("a + b", "a - b")],
+        None,
+    ),
+    (
+        "person-other-replacement",
+        "x = a - b\n\ny = a + b\nz\n",
+        "x = a - b\n\ny = a * b\nw\n",
+        [("a + b", "a - b")],
+        None,
+    ),
+    ("no-replacements", "a\n", "b\nc\n", [], None),
+]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "replacements", "expected"),
+    [row[1:] for row in FROM_ROWS],
+    ids=[row[0] for row in FROM_ROWS],
+)
+def test_replaced_again_from_rows(
+    before: str, after: str, replacements: list[tuple[str, str]], expected: str | None
+) -> None:
+    assert replaced_again_from(before, after, replacements) == expected
+
+
+def test_a_file_past_the_line_bound_is_not_compared_region_by_region() -> None:
+    body = "y = a + b\n" + "pad\n" * MOST_LINES
+    before = "x = a - b\n" + body
+    after = "# person\nx = a - b\n" + body.replace("a + b", "a - b", 1)
+    assert replaced_again_from(before, after, [("a + b", "a - b")]) is None
+    short = "x = a - b\ny = a + b\npad\n"
+    assert replaced_again_from(
+        short, "# person\n" + short.replace("a + b", "a - b"), [("a + b", "a - b")]
+    )
