@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from gentle_hooks.errors import shown_writer
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.outcome import say
@@ -69,7 +70,7 @@ def commit_evidence(
             if any(r.stale for r in records)
             else ""
         )
-        writers = ", ".join(dict.fromkeys(f"{m.model}/{m.effort}" for m in delivered))
+        writers = ", ".join(dict.fromkeys(shown_writer(m.model, m.effort) for m in delivered))
         paths = sorted({p for m in delivered for p in m.paths})
         named = f" ({writers}) in {_shown(paths)}" if writers and paths else ""
         return f"commit record from a writer{named}{stale}"

@@ -1,0 +1,115 @@
+"""Hostile values in the store, the config and the hook's environment that a gate meets
+(SPEC §7 "Exit codes"; docs/robustness.md): each is echoed bounded, or refused in one line
+with exit 2 naming it; never warning text, a hang, a bare "busy" or a decision on a ledger
+a foreign trigger rewrites.
+
+Real repositories with the hooks installed; the commit gate runs as git runs it (the
+installed script, or ``git commit``), the ledger is edited with ``sqlite3`` itself.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import subprocess
+from pathlib import Path
+
+from tests.conftest import write
+from tests.integration.test_hostile_inputs import hostile
+from tests.integration.test_ledger_spool import _held
+
+#: A stored value far beyond anything the recorder accepts (its labels stop at 200).
+HUGE = 2_000_000
+#: What one echo of a stored value may take on a screen (gentle_hooks.errors.MAX_SHOWN),
+#: with room for the lines around it.
+BOUNDED = 20_000
+
+
+def _state(repo: Path) -> Path:
+    return repo / ".git" / "gentle-hooks"
+
+
+def _sql(repo: Path, *statements: str, params: tuple[object, ...] = ()) -> None:
+    with contextlib.closing(sqlite3.connect(_state(repo) / "ledger.sqlite3")) as conn:
+        for statement in statements:
+            conn.execute(statement, params if "?" in statement else ())
+        conn.commit()
+
+
+def _delegated(repo: Path, name: str = "a.py") -> None:
+    """Hooks installed and a writer's file recorded and staged."""
+    assert hostile(repo, "install").returncode == 0
+    write(repo / name, "import os\nos.system('true')\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", name).returncode == 0
+    subprocess.run(["git", "add", name], cwd=repo, check=True)
+
+
+def _commit(repo: Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["git", "commit", "-q", "-m", "c"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=120,
+    )
+
+
+def _hook(
+    repo: Path, name: str, env: dict[str, str], stdin: str = "", timeout: float = 30
+) -> subprocess.CompletedProcess[str]:
+    """The installed hook script, run as git runs it (at the top, with git's variables)."""
+    return subprocess.run(
+        [str(repo / ".git" / "hooks" / name)],
+        cwd=repo,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **env},
+        timeout=timeout,
+    )
+
+
+# --- a stored value is echoed bounded ---------------------------------------------------------
+
+
+def test_a_huge_stored_model_reason_and_result_are_echoed_bounded(repo: Path) -> None:
+    _delegated(repo)
+    assert hostile(repo, "escalate", "--item", "security", "--reason", "auth").returncode == 0
+    assert hostile(repo, "receipt", "add", "--exit-code", "0", "pytest: 1 passed").returncode == 0
+    _sql(repo, "UPDATE pending_mutation SET model = ?, source = ?", params=("M" * HUGE, "S" * HUGE))
+    _sql(repo, "UPDATE escalation SET reason = ?, slug = ?", params=("R" * HUGE, "s" * HUGE))
+    _sql(repo, "UPDATE receipt SET observed = ?", params=("O" * HUGE,))
+    blocked = _commit(repo)
+    assert blocked.returncode == 1 and "BLOCKED" in blocked.stderr, blocked.stderr[:2000]
+    assert len(blocked.stderr) < BOUNDED, len(blocked.stderr)
+    assert "M" * 500 in blocked.stderr and "characters]..." in blocked.stderr  # cut, not lost
+    as_object = _commit(repo, {"GENTLE_HOOKS_FORMAT": "json"})
+    assert as_object.returncode == 1 and len(as_object.stderr) < BOUNDED, len(as_object.stderr)
+    for command in ("status", "assess", "receipt list"):
+        proc = hostile(repo, *command.split())
+        out = proc.stdout.decode() + proc.stderr.decode()
+        assert len(out) < BOUNDED, (command, len(out))
+    status = hostile(repo, "status").stdout.decode()
+    assert "pending mutation #1: MMMM" in status and "escalation #1: item 2 ssss" in status
+    assert "receipt #1: pytest: OOOO" in status
+
+
+def test_a_spooled_record_with_a_huge_model_is_echoed_bounded(repo: Path) -> None:
+    assert hostile(repo, "install").returncode == 0
+    write(repo / "a.py", "a = 1\n")
+    assert hostile(repo, "record", "--model", "first", "--effort", "low", "a.py").returncode == 0
+    write(repo / "b.py", "b = 1\n")
+    with _held(repo):
+        proc = hostile(repo, "record", "--model", "m", "--effort", "low", "b.py")
+        assert proc.returncode == 0 and b"spooled" in proc.stdout, proc.stderr
+    spool = _state(repo) / "spool.jsonl"
+    line = spool.read_bytes()
+    assert line.count(b'"model": "m"') == 1
+    spool.write_bytes(line.replace(b'"model": "m"', b'"model": "' + b"M" * HUGE + b'"'))
+    subprocess.run(["git", "add", "b.py"], cwd=repo, check=True)
+    blocked = _commit(repo)  # the gate folds the spool in, then names the writer
+    assert blocked.returncode == 1 and "BLOCKED" in blocked.stderr, blocked.stderr[:2000]
+    assert len(blocked.stderr) < BOUNDED and "M" * 500 in blocked.stderr, len(blocked.stderr)
+    assert not spool.exists()
