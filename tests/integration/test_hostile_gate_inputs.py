@@ -113,3 +113,30 @@ def test_a_spooled_record_with_a_huge_model_is_echoed_bounded(repo: Path) -> Non
     assert blocked.returncode == 1 and "BLOCKED" in blocked.stderr, blocked.stderr[:2000]
     assert len(blocked.stderr) < BOUNDED and "M" * 500 in blocked.stderr, len(blocked.stderr)
     assert not spool.exists()
+
+
+# --- a POSIX class in risk.process_patterns ---------------------------------------------------
+
+
+def test_a_posix_class_in_the_process_patterns_is_one_line_naming_it(repo: Path) -> None:
+    write(repo / ".gentle-hooks.toml", '[risk]\nprocess_patterns = ["[[:alpha:]]+\\\\("]\n')
+    subprocess.run(["git", "add", ".gentle-hooks.toml"], cwd=repo, check=True)
+    subprocess.run(["git", "commit", "-qm", "config"], cwd=repo, check=True)
+    _delegated(repo)
+    hook = _hook(repo, "pre-commit", {"GIT_INDEX_FILE": ".git/index"})
+    assert hook.returncode == 2, hook.stderr
+    assert hook.stderr.count("\n") == 1 and "Warning" not in hook.stderr, hook.stderr
+    assert "risk.process_patterns: '[[:alpha:]]+\\\\('" in hook.stderr, hook.stderr
+    assert "a POSIX class such as [[:alpha:]] is not Python regex syntax" in hook.stderr
+    assess = hostile(repo, "assess")
+    err = assess.stderr.decode()
+    assert assess.returncode == 2 and "Warning" not in err and "[[:alpha:]]" in err, err
+    assert _commit(repo).stderr.count("\n") == 1  # git commit: the same one line
+
+
+def test_other_set_syntax_python_warns_about_is_one_line_too(repo: Path) -> None:
+    write(repo / ".gentle-hooks.toml", '[risk]\nprocess_patterns = ["[a--z]"]\n')
+    proc = hostile(repo, "assess")
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and "Warning" not in err, err
+    assert "'[a--z]': Possible set difference" in err and "escape" in err, err
