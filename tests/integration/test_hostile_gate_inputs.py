@@ -140,3 +140,37 @@ def test_other_set_syntax_python_warns_about_is_one_line_too(repo: Path) -> None
     err = proc.stderr.decode()
     assert proc.returncode == 2 and "Warning" not in err, err
     assert "'[a--z]': Possible set difference" in err and "escape" in err, err
+
+
+# --- GIT_INDEX_FILE that is not a file ---------------------------------------------------------
+
+
+def test_an_index_that_is_a_fifo_is_refused_before_git_reads_it(repo: Path, tmp_path: Path) -> None:
+    _delegated(repo)
+    fifo = tmp_path / "index-fifo"
+    os.mkfifo(fifo)
+    proc = _hook(repo, "pre-commit", {"GIT_INDEX_FILE": str(fifo)}, timeout=30)  # hung before
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr == (
+        f"gentle-hook: error: GIT_INDEX_FILE={fifo}: a FIFO, not an index file (git would hang "
+        "on it or misread it); unset GIT_INDEX_FILE or name the index file\n"
+    )
+
+
+def test_an_index_that_is_a_device_or_a_directory_is_refused(repo: Path, tmp_path: Path) -> None:
+    _delegated(repo)
+    for index, kind in (("/dev/zero", "a character device"), (str(tmp_path), "a directory")):
+        proc = _hook(repo, "pre-commit", {"GIT_INDEX_FILE": index})
+        assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+        assert f"GIT_INDEX_FILE={index}: {kind}, not an index file" in proc.stderr, proc.stderr
+        assert "unmerged" not in proc.stderr
+    for command in ("assess", "status"):
+        proc = hostile(repo, command, env={"GIT_INDEX_FILE": "/dev/zero"})
+        assert proc.returncode == 2 and b"a character device" in proc.stderr, proc.stderr
+
+
+def test_an_index_git_has_not_written_yet_is_still_judged(repo: Path, tmp_path: Path) -> None:
+    """A name no file has yet is an empty index to git: no refusal, a decision."""
+    _delegated(repo)
+    proc = _hook(repo, "pre-commit", {"GIT_INDEX_FILE": str(tmp_path / "none-yet")})
+    assert "not an index file" not in proc.stderr and proc.returncode in (0, 1), proc.stderr
