@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import os
+import resource
+import signal
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 
 from tests.conftest import write
@@ -174,3 +177,38 @@ def test_an_index_git_has_not_written_yet_is_still_judged(repo: Path, tmp_path: 
     _delegated(repo)
     proc = _hook(repo, "pre-commit", {"GIT_INDEX_FILE": str(tmp_path / "none-yet")})
     assert "not an index file" not in proc.stderr and proc.returncode in (0, 1), proc.stderr
+
+
+# --- a spool append the system refuses -------------------------------------------------------
+
+
+def test_a_spool_append_past_the_file_size_limit_names_the_system_reason(repo: Path) -> None:
+    assert hostile(repo, "install").returncode == 0
+    write(repo / "a.py", "a = 1\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", "a.py").returncode == 0
+    spool = _state(repo) / "spool.jsonl"
+    kept = b"\n" * (1 << 20)  # blank lines a fold skips: the spool at the size limit
+    spool.write_bytes(kept)
+    write(repo / "b.py", "b = 1\n")
+
+    def limited() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit: EFBIG
+        resource.setrlimit(resource.RLIMIT_FSIZE, (len(kept), len(kept)))
+
+    record = ("record", "--model", "m", "--effort", "low", "b.py")
+    with _held(repo):
+        proc = subprocess.run(
+            [sys.executable, "-m", "gentle_hooks", *record],
+            cwd=repo,
+            preexec_fn=limited,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert proc.returncode == 2 and proc.stderr.count("\n") == 1, proc.stderr
+    assert (
+        f"cannot keep the record in the spool {spool}: File too large: the file size limit "
+        f"(ulimit -f) is {len(kept)} bytes (its earlier lines are kept whole); the store "
+        "itself refused it: busy: "
+    ) in proc.stderr, proc.stderr
+    assert spool.read_bytes() == kept  # no torn line: the next fold reads every line
