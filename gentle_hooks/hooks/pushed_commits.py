@@ -106,6 +106,7 @@ def pushed_work(path: str, repo: Repository, infos: Sequence[CommitInfo]) -> Pus
         return {}, {}, {}
     with led:
         led.refuse_held_work()  # writer work the gate cannot read: closed, naming it
+        led.refuse_foreign_triggers()  # a trigger may rewrite what it says: closed
         # counted: the gate composes the candidates' diffs from these same steps
         changes = commit_changes(repo, infos, counted=True)
         work = carried_by_change(repo, led, changes)

@@ -108,7 +108,9 @@ def facts_and_expired(
     holds by the writer's own lines delegates it too (:func:`held_discarded`).
 
     Raises:
-        GitError: git failed; StoreError: the ledger exists but cannot be read or written.
+        GitError: git failed; StoreError: the ledger exists but cannot be read or written,
+            holds writer work in quarantine, or holds a trigger no migration creates
+            (:meth:`~gentle_hooks.ledger.connection.LedgerConnection.refuse_foreign_triggers`).
     """
     root = repo.paths.toplevel
     assert root is not None  # Repository.open refuses bare repositories here
@@ -118,6 +120,7 @@ def facts_and_expired(
         return LedgerFacts(path=path, present=False, root=root, identity=cand.identity), []
     with led:
         led.refuse_held_work()  # writer work the gate cannot read: closed, naming it
+        led.refuse_foreign_triggers()  # a trigger may rewrite what it says: closed
         changes = delivery_changes(repo, cand, amend=amend)
         commit = (cand.head or "") if cand.projection is Projection.COMMITTED else ""
         work = carried(repo, led, changes, commit)

@@ -212,3 +212,52 @@ def test_a_spool_append_past_the_file_size_limit_names_the_system_reason(repo: P
         "itself refused it: busy: "
     ) in proc.stderr, proc.stderr
     assert spool.read_bytes() == kept  # no torn line: the next fold reads every line
+
+
+# --- a trigger gentle-hooks did not create ----------------------------------------------------
+
+_EAT = (
+    "CREATE TRIGGER eat AFTER INSERT ON writer_entry "
+    "BEGIN DELETE FROM writer_entry WHERE id = NEW.id; END"
+)
+
+
+def test_a_foreign_trigger_closes_the_commit_gate_naming_doctor(repo: Path) -> None:
+    _delegated(repo, "a.py")
+    _sql(repo, _EAT)
+    write(repo / "b.py", "import subprocess\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", "b.py").returncode == 0
+    subprocess.run(["git", "add", "b.py"], cwd=repo, check=True)
+    hook = _hook(repo, "pre-commit", {"GIT_INDEX_FILE": ".git/index"})
+    ledger = _state(repo) / "ledger.sqlite3"
+    assert hook.returncode == 2, hook.stderr
+    assert hook.stderr == (
+        f"gentle-hook: error: ledger {ledger}: holds a trigger gentle-hooks did not create "
+        "(eat): a trigger can change or delete records as they are written, so no gate "
+        "decides on this ledger until it is dropped (nothing was deleted); run: "
+        "gentle-hook doctor\n"
+    )
+    assert _commit(repo).returncode != 0
+    _sql(repo, "DROP TRIGGER eat")
+    assert "BLOCKED" in _commit(repo).stderr  # the gate decides again
+
+
+def test_a_changed_trigger_of_ours_closes_the_push_gate(repo: Path) -> None:
+    _delegated(repo)
+    subprocess.run(["git", "commit", "-qm", "w", "--no-verify"], cwd=repo, check=True)
+    _sql(
+        repo,
+        "DROP TRIGGER pending_mutation_call_once",
+        "CREATE TRIGGER pending_mutation_call_once AFTER INSERT ON pending_mutation "
+        "BEGIN DELETE FROM writer_entry; END",
+    )
+    head = subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    stdin = f"refs/heads/main {head} refs/heads/main {'0' * 40}\n"
+    proc = _hook(repo, "pre-push", {}, stdin=stdin)
+    assert proc.returncode == 2, proc.stderr
+    assert "holds a trigger gentle-hooks did not create (pending_mutation_call_once)" in (
+        proc.stderr
+    )
+    assert "run: gentle-hook doctor" in proc.stderr
