@@ -55,6 +55,15 @@ def shown_field(text: str, limit: int | None = MAX_SHOWN) -> str:
     return shown(text.translate(_FIELD), limit)
 
 
+def shown_writer(model: str | None, effort: str | None) -> str:
+    """A writer as a message names it, ``model/effort`` (``unknown`` for a missing half),
+    each half a stored value echoed with :func:`shown_field`: one line, at most
+    :data:`MAX_SHOWN` characters each, however long the ledger row, the spool line or the
+    note it came from (the recorder refuses a label over 200 characters; a row written
+    around it is cut in the middle when shown). ``--json`` carries the stored value."""
+    return f"{shown_field(model or 'unknown')}/{shown_field(effort or 'unknown')}"
+
+
 def quoted(text: str) -> str:
     """``repr(text)`` for a message, except that a byte ``surrogateescape`` kept (a lone
     surrogate ``U+DC80``-``U+DCFF``, from an argument, a variable or git's output that is

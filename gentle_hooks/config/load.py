@@ -279,6 +279,8 @@ def _check_patterns(risk: RiskSettings, config_file: str | None) -> None:
         ConfigError: as above.
     """
     if risk.process_patterns != DEFAULT_PROCESS_PATTERNS:
+        import warnings
+
         from gentle_hooks.config.regex_shape import slow_shape  # only for a file's own
 
         for pattern in risk.process_patterns:
@@ -286,12 +288,18 @@ def _check_patterns(risk: RiskSettings, config_file: str | None) -> None:
             if len(pattern) > MAX_PATTERN:
                 raise ConfigError(f"{where}...: over {MAX_PATTERN} characters")
             try:
-                re.compile(pattern)
+                with warnings.catch_warnings():
+                    # Python's FutureWarning on a set it may read differently one day
+                    # (``[[:alpha:]]``, ``[a--b]``) is this line, never warning text
+                    warnings.simplefilter("error", FutureWarning)
+                    re.compile(pattern)
                 shape = slow_shape(pattern)
             except RecursionError:
                 raise ConfigError(f"{where}: groups nested too deeply") from None
             except (re.error, OverflowError) as exc:
                 raise ConfigError(f"{where}: {exc}") from None
+            except FutureWarning as exc:
+                raise ConfigError(f"{where}: {_set_syntax(pattern, exc)}") from None
             if shape:
                 raise ConfigError(
                     f"{where}: {shape}, which can take exponential time to match; "
@@ -311,6 +319,22 @@ def _check_patterns(risk: RiskSettings, config_file: str | None) -> None:
             f"{where}: {shape}, which git's -G can take exponential time and memory on; "
             "list plain words (a literal brace is written [{])"
         )
+
+
+def _set_syntax(pattern: str, warned: FutureWarning) -> str:
+    """Why a process pattern Python's regex parser warns about (:func:`_check_patterns`)
+    is refused, in words: a POSIX class is not Python's syntax (``[[:alpha:]]`` is a set
+    of the characters ``[:alph`` followed by ``]``), and any other ``[[``, ``--``, ``&&``,
+    ``~~`` or ``||`` in a set is one a future Python reads as set syntax."""
+    if "[:" in pattern:
+        return (
+            f"{warned}: a POSIX class such as [[:alpha:]] is not Python regex syntax; "
+            "write the set itself ([a-zA-Z], [0-9]) or \\w, \\d, \\s"
+        )
+    return (
+        f"{warned}: a future Python reads it as set syntax; escape the '[' or the doubled "
+        "character (\\[, \\-) to mean it literally"
+    )
 
 
 def _from_raw(raw: RawConfig, config_file: str | None) -> Settings:

@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 
 from gentle_hooks.errors import GitError, UsageError
-from gentle_hooks.git.probe import WHERE_ARGS, asked_where
+from gentle_hooks.git.probe import WHERE_ARGS, asked_where, check_index
 from gentle_hooks.git.process import REPO_ENV_VARS, run_git, scrubbed_env
 from gentle_hooks.values.frozen import frozen
 
@@ -50,6 +50,8 @@ def open_paths(cwd: str | None, allow_bare: bool) -> tuple[RepoPaths, dict[str, 
     Raises:
         GitError: not a git repository, inside a git dir, or a bare repository when
             ``allow_bare`` is False; git missing from PATH.
+        UsageError: ``GIT_INDEX_FILE`` names a FIFO, a device or a directory
+            (:func:`~gentle_hooks.git.probe.check_index`).
     """
 
     start = os.path.abspath(cwd) if cwd is not None else os.getcwd()
@@ -73,6 +75,7 @@ def open_paths(cwd: str | None, allow_bare: bool) -> tuple[RepoPaths, dict[str, 
         raise GitError(f"{start}: inside the git directory; run from the work tree")
     if env.get("GIT_INDEX_FILE") and not os.path.isabs(env["GIT_INDEX_FILE"]):
         env["GIT_INDEX_FILE"] = paths.index_file
+    check_index(env)  # a FIFO or a device would hang or mislead every git that reads it
     return paths, env
 
 

@@ -89,6 +89,35 @@ def _where_key(env: Mapping[str, str]) -> tuple[str, tuple[tuple[str, str], ...]
     return os.getcwd(), tuple(sorted((k, v) for k, v in env.items() if k.startswith("GIT_")))
 
 
+def check_index(env: Mapping[str, str]) -> None:
+    """Refuse a ``GIT_INDEX_FILE`` that names something other than a regular file (a FIFO,
+    a device such as ``/dev/zero``, a directory), before any git reads it: git would hang
+    on a FIFO, or read a device as an index full of unmerged paths. One ``stat`` (followed
+    through a link), no process. Unset, or naming no file yet (git reads that as an empty
+    index), it passes; relative, it is read from the current directory, as git reads it.
+
+    Raises:
+        UsageError: the one line naming the variable, the path and what it is.
+    """
+    index = env.get("GIT_INDEX_FILE")
+    if not index:
+        return
+    try:
+        mode = os.stat(index).st_mode
+    except (OSError, ValueError):  # no such file (git: an empty index), or a NUL in it
+        return
+    import stat  # os imported it already
+
+    if stat.S_ISREG(mode):
+        return
+    from gentle_hooks.bounded import file_kind
+
+    raise UsageError(
+        f"GIT_INDEX_FILE={index}: {file_kind(mode)}, not an index file (git would hang on "
+        "it or misread it); unset GIT_INDEX_FILE or name the index file"
+    )
+
+
 def forget() -> None:
     """Drop every answer this module remembers (a new command run asks git afresh)."""
     _WHERE.clear()

@@ -330,6 +330,9 @@ def main(argv: Sequence[str]) -> int:
         print(f"gentle-hooks: the chained {call.name} hook failed (exit {legacy})", file=sys.stderr)
         return legacy
     env = os.environ
+    from gentle_hooks.git.probe import check_index
+
+    check_index(env)  # before any git reads the index git hands the hook
     if row.probe is not None and not row.probe(call, env):
         return EXIT_OK  # nothing here can apply: an ordinary commit
     return row.handler(call, env)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from gentle_hooks.errors import shown_writer
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.outcome import say
@@ -71,7 +72,7 @@ def commit_evidence(
             if any(r.stale for r in records)
             else ""
         )
-        writers = ", ".join(dict.fromkeys(f"{m.model}/{m.effort}" for m in delivered))
+        writers = ", ".join(dict.fromkeys(shown_writer(m.model, m.effort) for m in delivered))
         paths = sorted({p for m in delivered for p in m.paths})
         named = f" ({writers}) in {_shown(paths)}" if writers and paths else ""
         return f"commit record from a writer{named}{stale}"
@@ -114,6 +115,7 @@ def pushed_work(path: str, repo: Repository, infos: Sequence[CommitInfo]) -> Pus
         return {}, {}, {}
     with led:
         led.refuse_held_work()  # writer work the gate cannot read: closed, naming it
+        led.refuse_foreign_triggers()  # a trigger may rewrite what it says: closed
         # counted: the gate composes the candidates' diffs from these same steps
         changes = commit_changes(repo, infos, counted=True)
         work = carried_by_change(repo, led, changes)

@@ -16,9 +16,10 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
+from gentle_hooks.errors import shown, shown_field
 from gentle_hooks.ledger import lock_wait, spool
 from gentle_hooks.ledger.rows import TABLES, RowError, from_row, row_ids, to_row
-from gentle_hooks.ledger.schema import RECORD_TABLES, SCHEMA_VERSION
+from gentle_hooks.ledger.schema import MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION, TRIGGERS_SQL
 from gentle_hooks.ledger.sqlite_file import (
     DEFAULT_BUSY_TIMEOUT_MS,
     StoreError,
@@ -35,6 +36,23 @@ from gentle_hooks.values.frozen import replace
 
 #: Values bound in one ``IN (...)`` list at most.
 IN_CHUNK = 500
+
+_OWN_TRIGGERS: list[frozenset[tuple[str, str]]] = []
+
+
+def own_triggers() -> frozenset[tuple[str, str]]:
+    """(name, SQL with its whitespace collapsed) of each trigger the migrations create, as
+    ``sqlite_master`` keeps it (the statement without its ``;``); read once per process
+    from the migration scripts' text."""
+    if not _OWN_TRIGGERS:
+        import re
+
+        found = re.finditer(r"CREATE TRIGGER (\w+)\b.*?\bEND;", "\n".join(MIGRATIONS), re.DOTALL)
+        _OWN_TRIGGERS.append(
+            frozenset((m.group(1), " ".join(m.group(0)[:-1].split())) for m in found)
+        )
+    return _OWN_TRIGGERS[0]
+
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
 if TYPE_CHECKING:
@@ -173,6 +191,32 @@ class LedgerConnection:
         with write_transaction(self._conn, self.path) as conn:
             yield conn
         settle_idle(self._conn, self.path)
+
+    def refuse_foreign_triggers(self) -> None:
+        """The gates' check: raise when the store holds a trigger no migration creates, or
+        one of ours whose SQL is not ours. A trigger runs inside every write: one that
+        deletes a writer entry as it is recorded hides the writer's work, so a gate cannot
+        decide on what such a store says (``doctor`` names it). One query of the schema
+        on this open connection.
+
+        Raises:
+            StoreError: one line naming the triggers (each shown bounded); its command is
+                ``doctor``.
+        """
+        found = [
+            shown_field(str(name))
+            for name, sql in self._query(TRIGGERS_SQL)
+            if (str(name), " ".join(str(sql).split())) not in own_triggers()
+        ]
+        if not found:
+            return
+        named = shown(", ".join(found))
+        raise StoreError(
+            self.path,
+            f"holds {'a trigger' if len(found) == 1 else 'triggers'} gentle-hooks did not "
+            f"create ({named}): a trigger can change or delete records as they are written, "
+            "so no gate decides on this ledger until it is dropped",
+        )
 
     def _query(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:
         try:

@@ -41,6 +41,22 @@ def explain(path: str, text: str) -> tuple[str, bool]:
     return f"unreadable: {text}", False
 
 
+def write_refused(exc: OSError) -> str:
+    """Why the system refused a write of ours (a spool line), in its words: ``File too
+    large`` with the file size limit (``ulimit -f``) in bytes when that limit refused it,
+    ``No space left on device``, ``Read-only file system``, ``Permission denied``..."""
+    import errno
+
+    reason = exc.strerror or str(exc)
+    if exc.errno == errno.EFBIG:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+        if soft != resource.RLIM_INFINITY:
+            return f"{reason}: the file size limit (ulimit -f) is {soft} bytes"
+    return reason
+
+
 def stale_journal(path: str) -> str | None:
     """The rollback journal beside the store at ``path`` when it is stale: a non-empty
     regular file while the store's header says write-ahead-log mode, where SQLite never

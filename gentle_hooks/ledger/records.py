@@ -103,10 +103,12 @@ class Receipt:
     @property
     def line(self) -> str:
         """The receipt line, ``<command>: <observed result>``, on one line (the command
-        :func:`~gentle_hooks.policy.shellwords.shown`)."""
+        :func:`~gentle_hooks.policy.shellwords.shown`, the result
+        :func:`~gentle_hooks.errors.shown_field`: each bounded)."""
+        from gentle_hooks.errors import shown_field
         from gentle_hooks.policy.shellwords import shown
 
-        return f"{shown(self.command)}: {self.observed}"
+        return f"{shown(self.command)}: {shown_field(self.observed)}"
 
 
 @frozen

@@ -356,6 +356,11 @@ MIGRATIONS: tuple[str, ...] = (
 #: The schema version this code reads and writes.
 SCHEMA_VERSION = len(MIGRATIONS)
 
+#: Every trigger a store holds, by name, with the SQL SQLite kept of it: a trigger no
+#: migration creates can change or delete records as they are written
+#: (:meth:`gentle_hooks.ledger.connection.LedgerConnection.refuse_foreign_triggers`).
+TRIGGERS_SQL = "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+
 #: Tables whose rows only ever add evidence (a receipt, a verdict, an override, ...): one
 #: held in quarantine only takes its evidence away, so the gate asks for it again. A held
 #: row of any other table is writer work (or what says which commit carries it) the gates

@@ -72,6 +72,20 @@ class StoreError(GentleError):
         self.journal: str | None = None  # a stale rollback journal refused the open
 
 
+def unspooled(refused: StoreError, spool: str, exc: OSError) -> StoreError:
+    """The error when a record the store refused (``refused``: its write lock held past
+    the wait, a stale journal) cannot be appended to the spool at ``spool`` either: both
+    reasons, the system's for the spool first (``File too large``, ``No space left on
+    device``: :func:`~gentle_hooks.ledger.error_cause.write_refused`), never a bare
+    ``busy``. The record was not kept; the spool's earlier lines are (an append cut short
+    is cut back off: :func:`gentle_hooks.ledger.spool.append`)."""
+    return StoreError(
+        refused.path,
+        f"cannot keep the record in the spool {spool}: {error_cause.write_refused(exc)} "
+        f"(its earlier lines are kept whole); the store itself refused it: {refused.problem}",
+    )
+
+
 def check_header(path: str) -> str | None:
     """Cheap structural check of a database file without opening it with SQLite.
 

@@ -8,6 +8,7 @@ shown with its underscores as spaces.
 
 from __future__ import annotations
 
+from gentle_hooks.errors import shown_field
 from gentle_hooks.policy.shellwords import shown_path
 
 #: Reason codes (upstream ``risk.go``) in words.
@@ -44,7 +45,8 @@ def _plain(token: str, table: dict[str, str]) -> str:
 def reason_words(code: str, path: str | None, detail: str | None) -> str:
     """One native reason for people: its code in words, the path, then the detail with a
     ``signal: NAME`` detail in words (``touches: authentication``); any other detail as
-    given."""
+    given, bounded (:func:`~gentle_hooks.errors.shown_field`: an escalation's stored reason,
+    a native binary's detail)."""
     parts = [_plain(code, CODE_WORDS)]
     if path:
         parts.append(shown_path(path))
@@ -52,5 +54,5 @@ def reason_words(code: str, path: str | None, detail: str | None) -> str:
         if detail.startswith("signal: "):
             parts.append("touches " + _plain(detail.removeprefix("signal: "), SIGNAL_WORDS))
         else:
-            parts.append(detail)
+            parts.append(shown_field(detail))
     return ": ".join(parts)

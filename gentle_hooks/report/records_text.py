@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gentle_hooks.errors import shown_field, shown_writer
 from gentle_hooks.ledger.records import (
     EscalationRecord,
     PendingMutation,
@@ -37,13 +38,19 @@ def short_identity(identity: str) -> str:
 
 def describe(rec: Record, explain: bool = False) -> str:
     """One line describing a record, starting with its kind and number. A verdict not
-    accepted says why in words; its rule ids (``V2``, ``R1``) only with ``explain``."""
+    accepted says why in words; its rule ids (``V2``, ``R1``) only with ``explain``.
+    Stored text (a model, a reason, an observed result) is echoed bounded
+    (:func:`~gentle_hooks.errors.shown_field`): a row written around the recorder's
+    limits never prints whole."""
     if isinstance(rec, PendingMutation):
-        via = f" via {rec.source}" if rec.source else ""
+        via = f" via {shown_field(rec.source)}" if rec.source else ""
         paths = f", {len(rec.paths)} path(s)" if rec.paths else ""
-        return f"pending mutation #{rec.id}: {rec.model}/{rec.effort}{via}{paths}"
+        return f"pending mutation #{rec.id}: {shown_writer(rec.model, rec.effort)}{via}{paths}"
     if isinstance(rec, EscalationRecord):
-        return f"escalation #{rec.id}: item {rec.item} {rec.slug}: {rec.reason}"
+        return (
+            f"escalation #{rec.id}: item {rec.item} {shown_field(rec.slug)}: "
+            f"{shown_field(rec.reason)}"
+        )
     if isinstance(rec, Receipt):
         how = (
             f"ran it, {rec.duration_ms} ms"
@@ -54,7 +61,7 @@ def describe(rec: Record, explain: bool = False) -> str:
     if isinstance(rec, SpotCheck):
         if rec.kind == "readback":
             head = (rec.readback or "").split("\n", 1)[0]
-            return f"readback #{rec.id}: {head}"
+            return f"readback #{rec.id}: {shown_field(head)}"
         verdict = "agreed" if rec.agreed else "DISAGREED"
         line = (
             f"spot check #{rec.id}: re-ran receipt #{rec.receipt_id} ({shown(rec.command)}): "
@@ -64,7 +71,10 @@ def describe(rec: Record, explain: bool = False) -> str:
     if isinstance(rec, VerdictRecord):
         said = rec.reasons if explain else tuple(without_rule_id(r) for r in rec.reasons)
         state = "accepted" if rec.accepted else "not accepted: " + "; ".join(said)
-        line = f"verdict #{rec.id}: brief {rec.brief_id}, status {rec.status}: {state}"
+        line = (
+            f"verdict #{rec.id}: brief {shown_field(rec.brief_id)}, "
+            f"status {shown_field(rec.status)}: {state}"
+        )
         from gentle_hooks.artifacts.verdict import stored_shared_programs
 
         shared = stored_shared_programs(rec.json)
@@ -74,7 +84,7 @@ def describe(rec: Record, explain: bool = False) -> str:
     assert isinstance(rec, ReviewFact)
     if rec.outcome == "acknowledged":  # what `review ack` records: never the review's closure
         return f"review #{rec.id}: acknowledged by a caller (review ack), not closed"
-    return f"review #{rec.id}: {rec.outcome}"
+    return f"review #{rec.id}: {shown_field(rec.outcome)}"
 
 
 def _verifier_line(plan: Plan, accepted: int) -> str:

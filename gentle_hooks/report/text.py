@@ -5,6 +5,7 @@ Room ``report``. Pure string building from results; the CLI decides where it goe
 
 from __future__ import annotations
 
+from gentle_hooks.errors import shown_field, shown_writer
 from gentle_hooks.policy.vocabulary import Verification
 
 TYPE_CHECKING = False
@@ -41,7 +42,8 @@ def plan_lines(r: AssessResult, explain: bool = False, requirement: bool = True)
     lines = [f"risk: {plan.risk.value}  (native {plan.native_risk.value}{via}{rows})"]
     if plan.escalations:
         for e in plan.escalations:
-            lines.append(f"  escalated: item {e.item.number} {e.item.slug}: {e.reason}")
+            said = shown_field(e.reason)  # stored text: bounded
+            lines.append(f"  escalated: item {e.item.number} {e.item.slug}: {said}")
     if r.native is not None:
         from gentle_hooks.report.reason_words import reason_words
 
@@ -77,9 +79,7 @@ def plan_lines(r: AssessResult, explain: bool = False, requirement: bool = True)
         f"base: {cand.base.note}"
     )
     w = plan.writer
-    who = ", ".join(
-        f"{p.model or 'unknown'}/{p.effort.value if p.effort else 'unknown'}" for p in w.profiles
-    )
+    who = ", ".join(shown_writer(p.model, p.effort.value if p.effort else None) for p in w.profiles)
     if explain:
         lines.append(
             f"writer: {who} ({w.source.value}{', small' if w.small else ''}); "

@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 
 from gentle_hooks.config.load import LoadedConfig, load_config
-from gentle_hooks.errors import UsageError
+from gentle_hooks.errors import UsageError, shown_writer
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.native.provider import assess_native, parse_provider
@@ -126,7 +126,7 @@ def parse_review_outcome(text: str | None) -> ReviewOutcome | None:
 
 def delegation_reason(facts: LedgerFacts) -> str:
     """Why a change carrying writer content is delegated, in words: whose content, where."""
-    writers = ", ".join(dict.fromkeys(f"{m.model}/{m.effort}" for m in facts.mutations))
+    writers = ", ".join(dict.fromkeys(shown_writer(m.model, m.effort) for m in facts.mutations))
     writers = writers or "unknown/unknown"  # the mutation's row was discarded from quarantine
     paths = facts.writer_paths()
     shown = ", ".join(shown_paths(paths[:3]))  # one line, whatever the names hold

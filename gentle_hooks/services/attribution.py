@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
+from gentle_hooks.errors import shown_writer
 from gentle_hooks.git.delta import BlobChange, blob_change
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
@@ -85,7 +86,7 @@ class Carried:
         """``model/effort`` of each distinct writer, in the order they wrote; an entry
         whose mutation is not in the store (a quarantined row discarded) counts as
         ``unknown/unknown`` (SPEC §5 writer profile: no evidence → fallback, small)."""
-        names = tuple(dict.fromkeys(f"{m.model}/{m.effort}" for m in self.mutations))
+        names = tuple(dict.fromkeys(shown_writer(m.model, m.effort) for m in self.mutations))
         known = {m.id for m in self.mutations}
         if any(e.mutation_id not in known for e in self.entries):
             names = (*names, "unknown/unknown") if "unknown/unknown" not in names else names

@@ -111,6 +111,8 @@ def facts_and_expired(
 
     Raises:
         GitError: git failed; StoreError: the ledger exists but cannot be read or written,
+            holds writer work in quarantine, holds a trigger no migration creates
+            (:meth:`~gentle_hooks.ledger.connection.LedgerConnection.refuse_foreign_triggers`),
             or a file kept aside holds writer records no command has read
             (:func:`~gentle_hooks.ledger.kept.refuse_kept`).
     """
@@ -128,6 +130,7 @@ def facts_and_expired(
         return LedgerFacts(path=path, present=False, root=root, identity=cand.identity), []
     with led:
         led.refuse_held_work()  # writer work the gate cannot read: closed, naming it
+        led.refuse_foreign_triggers()  # a trigger may rewrite what it says: closed
         changes = delivery_changes(repo, cand, amend=amend)
         commit = (cand.head or "") if cand.projection is Projection.COMMITTED else ""
         work = carried(repo, led, changes, commit)

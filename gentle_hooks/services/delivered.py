@@ -154,7 +154,8 @@ def spool_commit(
     it in (once per commit: a commit with a record already is skipped).
 
     Raises:
-        StoreError: ``busy``, when the spool cannot be written either.
+        StoreError: the spool cannot be written either, naming the system's reason and
+            ``busy``'s (:func:`~gentle_hooks.ledger.sqlite_file.unspooled`).
     """
     import time
 
@@ -166,5 +167,7 @@ def spool_commit(
     line = spool.commit_line_of(to_row(rec), [e.id for e in work.entries], escalations)
     try:
         return spool.append(led.path, line)
-    except OSError:
-        raise busy from None
+    except OSError as exc:
+        from gentle_hooks.ledger.sqlite_file import unspooled
+
+        raise unspooled(busy, spool.spool_path(led.path), exc) from None

@@ -18,7 +18,7 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger import spool
 from gentle_hooks.ledger.records import ENDED_STATES, PendingMutation, WriterEntryRecord
 from gentle_hooks.ledger.rows import to_row
-from gentle_hooks.ledger.sqlite_file import StoreError
+from gentle_hooks.ledger.sqlite_file import StoreError, unspooled
 from gentle_hooks.policy.attribution import writer_delta
 from gentle_hooks.policy.inputs import validate_label, validate_paths
 from gentle_hooks.policy.proposal import person_start
@@ -199,14 +199,15 @@ def _spooled(
     spool (:mod:`gentle_hooks.ledger.spool`), durably; what was kept.
 
     Raises:
-        StoreError: ``busy``, when the spool cannot be written either.
+        StoreError: the spool cannot be written either, naming the system's reason and
+            ``busy``'s (:func:`~gentle_hooks.ledger.sqlite_file.unspooled`).
     """
     rec = replace(rec, recorded_at=time.time())
     line = spool.line_of(to_row(rec), [to_row(e) for e in entries])
     try:
         where = spool.append(path, line)
-    except OSError:
-        raise busy from None
+    except OSError as exc:
+        raise unspooled(busy, spool.spool_path(path), exc) from None
     return Recorded(path, rec, spooled=where)
 
 
@@ -219,7 +220,7 @@ def _spooled_unopened(repo: Repository, rec: PendingMutation, refused: StoreErro
     that command).
 
     Raises:
-        StoreError: ``refused``, when the spool cannot be written either.
+        StoreError: the spool cannot be written either (:func:`_spooled`).
     """
     entries = entries_for_write(repo, None, rec.root, rec.paths)
     spooled = _spooled(refused.path, rec, entries, refused)

@@ -660,3 +660,26 @@ def test_a_version_11_store_keeps_its_review_rows_and_ids_as_they_were(tmp_path:
     rows = conn.execute("SELECT id, outcome FROM review_fact ORDER BY id").fetchall()
     conn.close()
     assert rows == [(1, "consumed"), (3, "acknowledged")]
+
+
+def test_own_triggers_are_the_triggers_the_migrations_create() -> None:
+    """The gates' trigger check reads our triggers from the migrations' text: it must be
+    what SQLite keeps of them in a store the migrations built."""
+    from gentle_hooks.ledger.connection import own_triggers
+    from gentle_hooks.ledger.schema import MIGRATIONS, TRIGGERS_SQL
+    from gentle_hooks.ledger.sqlite_file import migration_statements
+
+    fresh = sqlite3.connect(":memory:")
+    try:
+        for script in MIGRATIONS:
+            for statement in migration_statements(script):
+                fresh.execute(statement)
+        built = {(n, " ".join(s.split())) for n, s in fresh.execute(TRIGGERS_SQL)}
+    finally:
+        fresh.close()
+    assert built and own_triggers() == built
+
+
+def test_a_store_holding_only_its_own_triggers_is_not_refused(tmp_path: Path) -> None:
+    with Ledger.open(str(tmp_path / "ledger.sqlite3")) as led:
+        led.refuse_foreign_triggers()
