@@ -6,9 +6,11 @@ on writer work has no note and no trailer until a push gate records it. Judged f
 alone it reads as a human's commit; in the clone whose ledger holds the writer's pending
 records, its content says otherwise. Each range commit the notes leave undelegated is
 judged by :func:`~gentle_hooks.hooks.push_gate.judge_push_commits` (delegated by the
-writer content it carries, judged by the records bound to its committed candidate), with
-nothing recorded: the push gate records it when it is pushed. A clone without a ledger
-(CI, a server) and a bare repository judge from notes alone, as before.
+writer content it carries, judged by the records bound to its committed candidate). Its
+commit record and note are not written here (the push gate writes them when it is pushed);
+what every gate does on the way stands: discarded writer work a commit holds is recorded
+with its override, and pending work whose content is nowhere expires (one status line).
+A clone without a ledger (CI, a server) and a bare repository judge from notes alone.
 """
 
 from __future__ import annotations
