@@ -19,6 +19,8 @@ only then is the handler imported.
 * :mod:`.decision` — the conclusion as one JSON object for agents
 * :mod:`.judgement` — commits judged from notes and trailers alone, their lines and JSON
 * :mod:`.range` — ``gate --range A..B`` for CI
+* :mod:`.range_local` — ``gate --range`` in the writer's clone: a commit no note names,
+  judged from the ledger as the push gate will (hooks off)
 * :mod:`.server` — the server's pre-receive
 * :mod:`.recorders` — prepare-commit-msg, post-commit, post-rewrite: never block
 * :mod:`.trailers` — the ``Gentle-Writer`` trailer of the commit being made: added by

