@@ -3,11 +3,7 @@ it, what is satisfied, and what is missing.
 
 Room ``services``. Runs :func:`gentle_hooks.services.assess.run_assess` (which reads the ledger
 read-only) and derives the missing items (as the policy's shortfalls) and hints; never
-prints, records nothing. One state changes: pending writer work this candidate does not
-hold whose content is nowhere any more (a dropped stash, a ``reset --hard``) expires here,
-with its status line (SPEC §3 "Attribution follows content"), as the next commit's gate
-would expire it, rather than being named as waiting in a stash.
-:mod:`gentle_hooks.report.fixes` writes the command for each.
+prints, never records. :mod:`gentle_hooks.report.fixes` writes the command for each.
 """
 
 from __future__ import annotations
@@ -15,11 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from gentle_hooks.ledger.facts import LedgerFacts
-from gentle_hooks.ledger.records import WriterEntryRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.shortfall import PlanShortfall
 from gentle_hooks.services.assess import AssessRequest, AssessResult, run_assess
-from gentle_hooks.services.attribution import expiry_lines
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 from gentle_hooks.values.frozen import frozen
@@ -58,8 +52,7 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
     """Assess the bound candidate and explain what is recorded, satisfied and missing.
 
     The candidate defaults to the snapshot (as recording commands bind), also with
-    ``--base-ref`` and a dirty work tree. Informational: nothing is recorded; pending work
-    whose content is nowhere any more expires (module docstring).
+    ``--base-ref`` and a dirty work tree. Informational: nothing is recorded.
 
     Raises:
         GitError / ConfigError / StoreError: as :func:`gentle_hooks.services.assess.run_assess`.
@@ -85,15 +78,14 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
             "count for this one"
         )
     committed = _committed_unchecked(binding, env) if not d.applies and facts.present else None
-    away, expired = _pending_elsewhere(facts) if committed is None and not d.applies else ((), [])
-    hints.extend(expiry_lines(expired))
+    away = _pending_elsewhere(facts) if committed is None and not d.applies else ()
     if away:
         hints.append(
             f"pending writer work on {', '.join(away)} is recorded for this work tree but "
             "this candidate does not hold it (stashed, or on another branch): the gate "
             "applies again when that content comes back"
         )
-    elif committed is None and not d.applies and not expired:
+    elif committed is None and not d.applies:
         hints.append(
             "no pending writer work is recorded for this work tree, so the gate does not "
             "apply; a writer's edits are recorded by its runtime's hook (install --agent, "
@@ -105,30 +97,15 @@ def run_status(binding: Binding, env: Mapping[str, str]) -> StatusResult:
     return StatusResult(result, facts, d.shortfalls, tuple(hints), committed)
 
 
-def _pending_elsewhere(facts: LedgerFacts) -> tuple[tuple[str, ...], list[WriterEntryRecord]]:
-    """The paths of this work tree's pending writer entries whose content waits somewhere
-    (a stash, a branch, another worktree), sorted; and the entries that expired now, their
-    content being nowhere any more (:func:`~gentle_hooks.services.expiry.expire_pending`).
-    Nothing without a ledger.
-
-    Raises:
-        GitError: git failed; StoreError: the ledger cannot be written.
-    """
+def _pending_elsewhere(facts: LedgerFacts) -> tuple[str, ...]:
+    """The paths of this work tree's pending writer entries (none: no ledger), sorted."""
     if not facts.present:
-        return (), []
+        return ()
     led = Ledger.open_existing(facts.path)
     if led is None:
-        return (), []
+        return ()
     with led:
-        pending = led.open_entries(facts.root)
-    if not pending:
-        return (), []
-    from gentle_hooks.git.repository import Repository
-    from gentle_hooks.services.expiry import expire_pending
-
-    expired = expire_pending(Repository.open(facts.root))
-    ended = {e.id for e in expired}
-    return tuple(sorted({e.path for e in pending if e.id not in ended})), expired
+        return tuple(sorted({e.path for e in led.open_entries(facts.root)}))
 
 
 def _committed_unchecked(binding: Binding, env: Mapping[str, str]) -> str | None:

@@ -135,30 +135,3 @@ def test_status_names_pending_writer_work_that_is_stashed(served: World) -> None
     assert "pending writer work on src/app.py is recorded for this work tree" in text, status
     w.ok("stash", "pop", "-q")
     assert w.git("commit", "-qam", "writer").code == 1
-
-
-def test_status_after_a_dropped_stash_ends_the_work_and_a_retyped_line_is_the_humans(
-    served: World,
-) -> None:
-    """The writer's work stashed, then the stash dropped: ``status`` no longer says it
-    waits "(stashed, or on another branch)": its content is nowhere, so it expires there
-    with its status line. The human then types the writer's line again, with their own
-    change beside it: the commit passes with no trailer. The dropped stash's own file
-    restored stays the writer's (the first test of this file)."""
-    w = served
-    w.delegate(text=WRITER)
-    w.ok("stash", "-q")
-    kept = w.gh("status")
-    assert "(stashed, or on another branch)" in kept.out, kept
-    w.ok("stash", "drop", "-q")
-    status = w.gh("status")
-    assert status.code == 0, status
-    assert "(stashed, or on another branch)" not in status.out, status
-    assert (
-        "note: pending writer work on src/app.py expired: its content is no longer in any "
-        "worktree, index, HEAD, unpushed commit or stash"
-    ) in status.out, status
-    w.write("src/app.py", WRITER.replace("a + b\n", "a + b  # human\n"))
-    r = w.git("commit", "-qam", "human: retyped")
-    assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
-    assert "Gentle-Writer" not in _message(w)
