@@ -136,14 +136,18 @@ def is_observed_failure(run: VerifyRun) -> bool:
 def brief_faults(runs: Sequence[VerifyRun]) -> tuple[tuple[str, str], ...]:
     """The (kind, command) of the checks to correct in the brief: those that failed
     without evidence in the latest ended run of ``runs`` (one candidate's), when that run
-    failed on nothing else; else those that failed on every tree
-    (:func:`fails_everywhere`: a new brief id without them is the way out); empty
+    failed on nothing else, nor on a check that fails on every tree
+    (:func:`fails_everywhere`: a new brief id without it is the way out); empty
     otherwise."""
     ended = [r for r in runs if r.verdict_digest != STARTED]
     if not ended:
         return ()
     latest = max(ended, key=lambda r: r.id)
-    return _faults(latest) or tuple(sorted(fails_everywhere(latest)))
+    everywhere = fails_everywhere(latest)
+    failed = [o for o in _seen(latest) if o.get("result") == "fail"]
+    if everywhere and all(_no_evidence(o) or _check(o) in everywhere for o in failed):
+        return tuple(dict.fromkeys(_check(o) for o in failed))
+    return _faults(latest)
 
 
 def standing_fails(runs: Sequence[VerifyRun]) -> tuple[VerifyRun, ...]:
