@@ -114,7 +114,10 @@ def _push_committed_pycache(ctx: Ctx) -> None:
 #: brief and the words its verify run says of it. ``negative``: its negative test holds on
 #: no tree, so it fails on the base as on the change; ``nothing``: its criterion (the suite
 #: as the criterion, under another brief id) passes on the base and with the change
-#: emptied too, so it observes nothing of the change; ``changes``: its criterion appends to
+#: emptied too, so it observes nothing of the change; ``failing``: its criterion (under
+#: another brief id) fails on every tree, the candidate's too, so that brief can never pass
+#: (an observed failure that stands: a corrected brief under a new id settles it);
+#: ``changes``: its criterion appends to
 #: README.md, a tracked file, so the run stops there before the negative test and the suite.
 FAULTS: dict[str, tuple[tuple[str, str], ...]] = {
     "negative": (("m.f() == 0", "m.f() == 7"),),
@@ -128,12 +131,20 @@ FAULTS: dict[str, tuple[tuple[str, str], ...]] = {
             "\"import m; open('README.md', 'a').write('ran'); assert m.f()\"",
         ),
     ),
+    "failing": (
+        ('"id": "f-2"', '"id": "f-1"'),
+        (
+            '["python3", "-B", "-c", "import m; print(m.f()); assert m.f()"]',
+            '"test -e nonexistent"',
+        ),
+    ),
 }
 #: What the verify run of each faulty brief says of the check at fault.
 FAULT_SAID = {
     "negative": "fails on the base tree too",
     "nothing": "observes nothing of it",
     "changes": "changed README.md",
+    "failing": "fails with the change emptied too",
 }
 
 
@@ -202,6 +213,17 @@ def _commit_escalated_changing_brief(ctx: Ctx) -> None:
     said = "\n".join(s.out for s in ctx.sb.steps if s.who == "writer")
     ctx.check("changed README.md in the clean room" in said, "the block names the check's file")
     ctx.check("no negative test ran" not in said, "the block does not say no negative test ran")
+
+
+@journey(
+    "commit-escalated-failing-brief",
+    "the verifier's brief has a criterion that fails on every tree (the candidate's too): "
+    "that brief can never pass; a corrected brief (another brief id) whose run passes "
+    "settles the failure",
+    fast=True,
+)
+def _commit_escalated_failing_brief(ctx: Ctx) -> None:
+    _commit_with_faulty_brief(ctx, "failing")
 
 
 def _commit_with_faulty_brief(ctx: Ctx, fault: str) -> None:

@@ -20,6 +20,13 @@ stands as nothing, and :func:`brief_faults` names the checks to correct. A run r
 without per-check results (a start row, or one recorded before results were) is judged as
 before: every check it ran is required.
 
+A criterion that fails on every tree, the candidate's, its base and the change emptied
+(row C4-nothing-failed, recorded ``row`` with ``evidence: true``), keeps its run an observed
+failure, but no run of that brief can ever pass it. Such a run is settled too by a later
+``pass`` run of another brief id (the corrected brief) that ran every other check with
+evidence the failing run ran: it drops only the checks that fail everywhere. A later run of
+the same brief id is held to every check, as before.
+
 A run is recorded when it starts too, before any check runs: a ``fail`` row whose
 ``verdict_digest`` is :data:`STARTED` and whose ``observations`` list the checks it will
 run. Its end (the row of the same room and artifact) ends it; a run killed before its end
@@ -37,6 +44,9 @@ from gentle_hooks.ledger.records import VerifyRun
 STANDING_FAIL_RULE = "R2"
 #: The ``verdict_digest`` of a run's start row (no verdict written yet).
 STARTED = "started"
+#: The row id (:data:`gentle_hooks.artifacts.observation.CHECK_ROWS`) of a criterion that
+#: fails on every tree: no run of its brief can pass.
+FAILS_EVERYWHERE_ROW = "C4-nothing-failed"
 
 
 def is_ended(started: VerifyRun, later: Sequence[VerifyRun]) -> bool:
@@ -77,6 +87,31 @@ def run_checks(run: VerifyRun) -> frozenset[tuple[str, str]]:
     return frozenset(_check(o) for o in _seen(run) if not _no_evidence(o))
 
 
+def fails_everywhere(run: VerifyRun) -> frozenset[tuple[str, str]]:
+    """The (kind, command) of the checks ``run`` recorded as failing on every tree
+    (:data:`FAILS_EVERYWHERE_ROW`); empty for a start row or a run without rows."""
+    if run.verdict_digest == STARTED:
+        return frozenset()
+    return frozenset(
+        _check(o)
+        for o in _seen(run)
+        if o.get("row") == FAILS_EVERYWHERE_ROW and o.get("result") == "fail"
+    )
+
+
+def _settles(failed: VerifyRun, later: VerifyRun) -> bool:
+    """Whether ``later`` settles the observed failure ``failed``: a ``pass`` of the same
+    brief id that ran every check with evidence ``failed`` ran, or of another brief id that
+    ran all of them but those that fail everywhere, when ``failed`` has such a check."""
+    if later.status != "pass":
+        return False
+    checks = run_checks(failed)
+    if later.brief_id == failed.brief_id:
+        return checks <= run_checks(later)
+    everywhere = fails_everywhere(failed)
+    return bool(everywhere) and checks - everywhere <= run_checks(later)
+
+
 def _faults(run: VerifyRun) -> tuple[tuple[str, str], ...]:
     """The checks of ``run``, a ``fail``, that failed without evidence, when every check
     that failed did (its failure is the brief's); empty otherwise (it is an observed
@@ -101,16 +136,26 @@ def is_observed_failure(run: VerifyRun) -> bool:
 def brief_faults(runs: Sequence[VerifyRun]) -> tuple[tuple[str, str], ...]:
     """The (kind, command) of the checks to correct in the brief: those that failed
     without evidence in the latest ended run of ``runs`` (one candidate's), when that run
-    failed on nothing else; empty otherwise."""
+    failed on nothing else, nor on a check that fails on every tree
+    (:func:`fails_everywhere`: a new brief id without it is the way out); empty
+    otherwise."""
     ended = [r for r in runs if r.verdict_digest != STARTED]
-    return _faults(max(ended, key=lambda r: r.id)) if ended else ()
+    if not ended:
+        return ()
+    latest = max(ended, key=lambda r: r.id)
+    everywhere = fails_everywhere(latest)
+    failed = [o for o in _seen(latest) if o.get("result") == "fail"]
+    if everywhere and all(_no_evidence(o) or _check(o) in everywhere for o in failed):
+        return tuple(dict.fromkeys(_check(o) for o in failed))
+    return _faults(latest)
 
 
 def standing_fails(runs: Sequence[VerifyRun]) -> tuple[VerifyRun, ...]:
     """The ``fail`` runs of ``runs`` (one candidate's, any order) that are observed
-    failures (:func:`is_observed_failure`) and that no later ``pass`` run of the same
-    brief id, running every check with evidence the failing one ran, settles; oldest
-    first."""
+    failures (:func:`is_observed_failure`) and that no later ``pass`` run settles
+    (:func:`_settles`: the same brief id running every check with evidence the failing one
+    ran; or a corrected brief, another id, when the failing one has a check that fails
+    everywhere); oldest first."""
     ordered = sorted(runs, key=lambda r: r.id)
     out = []
     for n, failed in enumerate(ordered):
@@ -118,14 +163,7 @@ def standing_fails(runs: Sequence[VerifyRun]) -> tuple[VerifyRun, ...]:
             continue
         if failed.verdict_digest == STARTED and is_ended(failed, ordered[n + 1 :]):
             continue
-        checks = run_checks(failed)
-        settled = any(
-            later.status == "pass"
-            and later.brief_id == failed.brief_id
-            and checks <= run_checks(later)
-            for later in ordered[n + 1 :]
-        )
-        if not settled:
+        if not any(_settles(failed, later) for later in ordered[n + 1 :]):
             out.append(failed)
     return tuple(out)
 
@@ -139,6 +177,19 @@ def standing_fail_reason(failed: VerifyRun) -> str:
         if failed.verdict_digest == STARTED
         else "failed for this candidate"
     )
+    everywhere = sorted(fails_everywhere(failed))
+    if everywhere:
+        named = ", ".join(f"`{c}`" for _, c in everywhere[:3]) + (
+            " ..." if len(everywhere) > 3 else ""
+        )
+        return (
+            f"{STANDING_FAIL_RULE} verify run #{failed.id} of brief {failed.brief_id!r} "
+            f"{what}, and its {named} fails on every tree (the base and the change emptied "
+            f"too), so no run of brief {failed.brief_id!r} can pass: correct the brief under "
+            "a new brief id, without what fails everywhere and with every other check it "
+            "ran, and verify again (the brief and verify run lines below); its pass settles "
+            "this run. Otherwise override the gate with GENTLE_HOOKS_SKIP=<reason> (recorded)"
+        )
     return (
         f"{STANDING_FAIL_RULE} verify run #{failed.id} of brief {failed.brief_id!r} {what}"
         " and no later run of that brief passed: a pass of other checks does "

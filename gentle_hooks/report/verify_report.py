@@ -148,6 +148,17 @@ def render_verified(v: Verified) -> str:
             "a failure of the change: correct the brief (the same or a new brief id) and run "
             "verify run again"
         )
+    everywhere = [o.check.command for o in faults if check_row(o).id == "C4-nothing-failed"]
+    if everywhere and all(
+        check_row(o).id == "C4-nothing-failed" or not check_row(o).evidence for o in faults
+    ):
+        named = ", ".join(f"`{c}`" for c in everywhere[:3])
+        lines.append(
+            f"note: the brief is at fault: {named} fails on every tree (the base and the "
+            "change emptied too), so no run of this brief can pass; this failure stands until "
+            "a corrected brief under a new brief id, without it and with every other check, "
+            "passes: correct the brief and run verify run again"
+        )
     lines.append(
         f"run: {program()} verdict add{binding_flags(v.bound.binding)} {quote(v.pair.json)}"
     )

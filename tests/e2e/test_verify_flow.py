@@ -201,6 +201,70 @@ def test_a_corrected_brief_is_the_way_out_of_a_criterion_that_observes_nothing(
     assert passed.code == 0, passed
 
 
+def test_a_corrected_brief_is_the_way_out_of_a_criterion_that_fails_on_every_tree(
+    native: World,
+) -> None:
+    """A brief whose criterion fails on every tree (`test -e nonexistent`: row
+    C4-nothing-failed) fails the candidate, and that failure stands: the same brief id,
+    corrected, is still held back (R2). The block and R2 name the check and a new brief id
+    as the way out; its printed lines, with the corrected brief written where it says,
+    lead to an accepted verdict and a passing commit."""
+    world = native
+    escalated_and_staged(world)
+    faulty = world.base / "faulty-brief.json"
+    good = json.loads(brief(world).read_text())
+    data = {**good, "id": "tokens-0"}
+    data["successCriteria"] = [{"criterion": "a file exists", "run": "test -e nonexistent"}]
+    faulty.write_text(json.dumps(data), encoding="utf-8")
+
+    ran = world.gh("verify", "run", "--staged", "--brief", str(faulty))
+    assert ran.code == 1, ran
+    assert "note: the brief is at fault: `test -e nonexistent` fails on every tree" in ran.out
+    assert world.gh(*printed(world, ran.out.splitlines()[-1], "run: ")).code == 1
+
+    blocked = world.git("commit", "-m", "writer: tokens")
+    assert blocked.code == 1, blocked
+    fault = (
+        "gentle-hooks:   the last verify run failed only on its brief: criterion "
+        "`test -e nonexistent` gives the same answer on the base tree and with the change "
+        "emptied"
+    )
+    assert any(line.startswith(fault) for line in blocked.said), "\n".join(blocked.said)
+    assert any("correct the brief under a new brief id" in ln for ln in blocked.said)
+
+    # the same brief id, corrected: its pass does not settle the failure it observed
+    same = world.base / "same-id-brief.json"
+    same.write_text(json.dumps({**good, "id": "tokens-0"}), encoding="utf-8")
+    again = world.gh("verify", "run", "--staged", "--brief", str(same))
+    assert again.code == 0, again.out
+    held = world.gh(*printed(world, again.out.splitlines()[-1], "run: "))
+    assert held.code == 1, held
+    assert "`test -e nonexistent` fails on every tree" in held.out, held.out
+    assert "no run of brief 'tokens-0' can pass" in held.out
+    assert "under a new brief id" in held.out and "until it passes" not in held.out
+
+    still = world.git("commit", "-m", "writer: tokens")
+    assert still.code == 1, still
+    named = world.work / ".git" / "gentle-hooks" / "brief.json"
+    assert f"gentle-hooks:   write: {named}" in still.said
+    named.write_text(brief(world).read_text(), encoding="utf-8")  # tokens-1: a new brief id
+    runs = [
+        ln.removeprefix("gentle-hooks:   run: ")
+        for ln in still.said
+        if ln.startswith("gentle-hooks:   run: ") and " verify prepare " not in ln
+    ]
+    last = None
+    for cmd in runs:
+        last = world.run(["sh", "-c", cmd], cwd=world.work)
+        assert last.code == 0, (cmd, last)
+    assert last is not None and " verify run " in runs[-1]
+    added = world.run(["sh", "-c", last.out.splitlines()[-1].removeprefix("run: ")])
+    assert added.code == 0, added
+    assert "status pass: accepted" in added.out
+    passed = world.git("commit", "-m", "writer: tokens")
+    assert passed.code == 0, passed
+
+
 def test_an_ignored_output_every_check_rewrites_is_no_change_of_the_artifact(
     native: World,
 ) -> None:

@@ -40,6 +40,10 @@ CRIT_OK = judged(CRIT, "C4", "pass")
 CRIT_FAILED = judged(CRIT, "C5", "fail")
 SUITE_OK = judged(SUITE, "C4", "pass")
 NEG_OK = judged(NEG_FIXED, "C2", "pass")
+#: A criterion that fails on every tree, the candidate's too (C4-nothing-failed): evidence,
+#: so an observed failure, but no run of its brief can ever pass it.
+NOWHERE = ("criterion", "test -e nonexistent")
+EVERYWHERE = judged(NOWHERE, "C4-nothing-failed", "fail")
 
 
 def run(
@@ -126,6 +130,55 @@ CASES: list[tuple[str, list[VerifyRun], list[int]]] = [
         [run(1, "b", "fail", CRIT_OK, {k: v for k, v in FAULT.items() if k != "result"})],
         [1],
     ),
+    # a criterion failing on every tree: the failure stands (same brief, other briefs with
+    # fewer checks), but a corrected brief under a new id that runs every other check and
+    # passes settles it
+    ("fails-everywhere-stands", [run(1, "b", "fail", EVERYWHERE, NEG_OK, SUITE_OK)], [1]),
+    (
+        "fails-everywhere-settled-by-a-corrected-brief",
+        [
+            run(1, "b", "fail", EVERYWHERE, NEG_OK, SUITE_OK),
+            run(2, "c", "pass", CRIT_OK, NEG_OK, SUITE_OK),
+        ],
+        [],
+    ),
+    (
+        "fails-everywhere-not-settled-by-a-brief-dropping-another-check",
+        [
+            run(1, "b", "fail", EVERYWHERE, NEG_OK, SUITE_OK),
+            run(2, "c", "pass", CRIT_OK, SUITE_OK),
+        ],
+        [1],
+    ),
+    (
+        "fails-everywhere-not-settled-by-the-same-brief-without-it",
+        [
+            run(1, "b", "fail", EVERYWHERE, NEG_OK, SUITE_OK),
+            run(2, "b", "pass", CRIT_OK, NEG_OK, SUITE_OK),
+        ],
+        [1],
+    ),
+    (
+        "fails-everywhere-and-a-real-fail-need-the-real-check-to-pass",
+        [
+            run(1, "b", "fail", EVERYWHERE, CRIT_FAILED, SUITE_OK),
+            run(2, "c", "pass", NEG_OK, SUITE_OK),
+        ],
+        [1],
+    ),
+    (
+        "fails-everywhere-and-a-real-fail-settled-when-it-passes",
+        [
+            run(1, "b", "fail", EVERYWHERE, CRIT_FAILED, SUITE_OK),
+            run(2, "c", "pass", CRIT_OK, SUITE_OK),
+        ],
+        [],
+    ),
+    (
+        "another-brief-does-not-settle-a-fail-without-a-check-failing-everywhere",
+        [run(1, "b", "fail", CRIT_FAILED, SUITE_OK), run(2, "c", "pass", CRIT_OK, SUITE_OK)],
+        [1],
+    ),
     (
         "the-start-row-of-a-brief-fault-is-ended",
         [
@@ -159,3 +212,18 @@ def test_a_brief_fault_is_named_and_no_observed_failure() -> None:
     assert brief_faults([fault, started]) == (NEG,)
     assert brief_faults([run(1, "b", "fail", CRIT_FAILED, SUITE_OK)]) == ()
     assert brief_faults([]) == ()
+
+
+def test_a_check_failing_everywhere_is_named_with_a_new_brief_id_as_the_way_out() -> None:
+    failed = run(4, "add-1", "fail", EVERYWHERE, NEG_OK, SUITE_OK)
+    assert is_observed_failure(failed)
+    reason = standing_fail_reason(failed)
+    assert reason.startswith("R2 verify run #4 of brief 'add-1' failed for this candidate")
+    assert "`test -e nonexistent` fails on every tree" in reason
+    assert "no run of brief 'add-1' can pass" in reason and "until it passes" not in reason
+    assert "under a new brief id" in reason and "GENTLE_HOOKS_SKIP" in reason
+    # the block sends the agent to correct the brief: the check is named
+    assert brief_faults([failed]) == (NOWHERE,)
+    assert brief_faults([run(1, "b", "fail", EVERYWHERE, FAULT, SUITE_OK)]) == (NOWHERE, NEG)
+    # a real failure besides it: the brief alone is not at fault
+    assert brief_faults([run(1, "b", "fail", EVERYWHERE, CRIT_FAILED)]) == ()
