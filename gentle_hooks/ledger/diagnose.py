@@ -125,7 +125,11 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             detail = f"version {version} (current)"
             if differ:
                 detail += ", but " + ", ".join(differ[:5])
-            out.append(StoreCheck("schema", not differ, detail))
+            triggers = bool(differ) and all(
+                d.split(": ")[-1].startswith("trigger ") for d in differ
+            )
+            detail += "; the fix drops each, printing its SQL" if triggers else ""
+            out.append(StoreCheck("schema", not differ, detail, fixable=triggers))
         mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
         out.append(StoreCheck("journal", mode == "wal", f"journal mode {mode}"))
         rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]

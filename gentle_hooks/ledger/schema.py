@@ -388,9 +388,8 @@ def foreign_triggers(rows: Iterable[Sequence[object]]) -> list[str]:
     reads them) that no migration creates, or whose SQL is not ours; empty when every one
     is ours. Pure: the caller asks the store."""
     own = own_triggers()
-    return [
-        str(name) for name, sql in rows if (str(name), " ".join(str(sql).split())) not in own
-    ]
+    return [str(name) for name, sql in rows if (str(name), " ".join(str(sql).split())) not in own]
+
 
 #: Tables whose rows only ever add evidence (a receipt, a verdict, an override, ...): one
 #: held in quarantine only takes its evidence away, so the gate asks for it again. A held

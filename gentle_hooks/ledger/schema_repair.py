@@ -174,3 +174,51 @@ def reset_counters(path: str) -> list[str]:
     finally:
         conn.close()
     return lines
+
+
+def drop_foreign_triggers(path: str) -> list[str]:
+    """``doctor --fix``: drop every trigger of a current store that no migration creates,
+    and put back the SQL of each of ours that was changed
+    (:func:`~gentle_hooks.ledger.schema.foreign_triggers`), in one ``BEGIN IMMEDIATE``
+    transaction that reads them again under the write lock. One line per trigger, keeping
+    the SQL it had (shown bounded) so a person can create it again; empty when there is
+    none or the store is no current version (the schema check says what then). No row
+    changes.
+
+    Never raises for the store's state: a store that cannot be opened or written is one
+    line saying so; nothing is written then.
+    """
+    from gentle_hooks.errors import shown_field
+    from gentle_hooks.ledger.schema import TRIGGERS_SQL, foreign_triggers, own_triggers
+
+    try:
+        check_location(path)
+        conn = sqlite3.connect(
+            file_uri(path, "rw"), uri=True, timeout=LOCK_WAIT_SECONDS, isolation_level=None
+        )
+    except Exception as exc:  # StoreError, sqlite3.Error: the store checks say why
+        return [f"could not drop the triggers of {path}: {exc}"]
+    try:
+        begin_immediate(conn)
+        if int(conn.execute("PRAGMA user_version").fetchone()[0]) != SCHEMA_VERSION:
+            conn.execute("ROLLBACK")
+            return []
+        rows = conn.execute(TRIGGERS_SQL).fetchall()
+        had = {str(name): str(sql) for name, sql in rows}
+        ours = dict(own_triggers())
+        out = []
+        for name in foreign_triggers(rows):
+            conn.execute('DROP TRIGGER "' + name.replace('"', '""') + '"')
+            kept = shown_field(" ".join(had[name].split()))
+            if name in ours:
+                conn.execute(ours[name])
+                out.append(f"put back gentle-hooks' trigger {name} in {path}; it was: {kept}")
+            else:
+                what = f"trigger {shown_field(name)} gentle-hooks did not create"
+                out.append(f"dropped the {what} from {path}; it was: {kept}")
+        conn.execute("COMMIT")
+        return out
+    except sqlite3.Error as exc:
+        return [f"could not drop the triggers of {path}: {exc}"]
+    finally:
+        conn.close()

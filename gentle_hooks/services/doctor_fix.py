@@ -1,5 +1,6 @@
 """The doctor's repairs of the ledger (SPEC §6, §7): ``doctor --fix`` writes back a lowered
-schema version, sets an id counter at its end back, moves a damaged ledger aside and
+schema version, sets an id counter at its end back, drops a trigger gentle-hooks did not
+create, moves a damaged ledger aside and
 recovers its readable rows into a new one (:func:`salvage_ledgers`), moves rows no command
 can read into the quarantine table, keeping all; ``doctor --restore`` /
 ``--discard`` end a quarantine.
@@ -68,6 +69,20 @@ def reset_counters(cwd: str | None) -> list[str]:
     from gentle_hooks.ledger import schema_repair
 
     return _repair(cwd, "counters", schema_repair.reset_counters)
+
+
+def drop_triggers(cwd: str | None) -> list[str]:
+    """``doctor --fix``: drop the triggers gentle-hooks did not create and put back ours
+    whose SQL was changed, when they are all the ``schema`` check finds
+    (:func:`~gentle_hooks.ledger.schema_repair.drop_foreign_triggers`); one line per
+    trigger, keeping its SQL. Nothing for any other ledger.
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    from gentle_hooks.ledger import schema_repair
+
+    return _repair(cwd, "schema", schema_repair.drop_foreign_triggers)
 
 
 def quarantine_rows(cwd: str | None) -> list[tuple[str, Command | None]]:

@@ -280,3 +280,20 @@ def test_a_foreign_trigger_that_empties_the_ledger_still_closes_the_commit_gate(
     assert hook.returncode == 2, hook.stderr
     assert "holds a trigger gentle-hooks did not create (eat)" in hook.stderr
     assert _commit(repo).returncode != 0
+
+
+def test_doctor_fix_drops_a_foreign_trigger_printing_its_sql(repo: Path) -> None:
+    _delegated(repo, "a.py")
+    _sql(repo, _EAT)
+    doctor = hostile(repo, "doctor")
+    out = doctor.stdout.decode()
+    assert doctor.returncode == 2 and "not ours: trigger eat" in out, out
+    assert "the fix drops each, printing its SQL; run: gentle-hook doctor --fix" in out, out
+    fixed = hostile(repo, "doctor", "--fix")
+    out = fixed.stdout.decode()
+    assert f"dropped the trigger eat gentle-hooks did not create from {_state(repo)}" in out
+    assert "it was: CREATE TRIGGER eat AFTER INSERT ON writer_entry BEGIN DELETE" in out, out
+    with contextlib.closing(sqlite3.connect(_state(repo) / "ledger.sqlite3")) as conn:
+        names = conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    assert names == [("pending_mutation_call_once",)]
+    assert "BLOCKED" in _commit(repo).stderr  # the gate decides again
