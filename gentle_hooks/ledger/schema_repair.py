@@ -61,6 +61,34 @@ def matching_version(conn: sqlite3.Connection) -> int | None:
     return None
 
 
+def schema_differences(conn: sqlite3.Connection) -> list[str]:
+    """What of the store's schema differs from the current one, as ``missing kind name``,
+    ``not ours: kind name`` and ``changed: kind name``: the tables, indexes and triggers
+    it lacks (a dropped trigger silently disables what it guards, e.g. a tool call recorded
+    once), the objects no gentle-hooks version creates (a planted trigger can delete rows
+    as they are written), and our objects whose SQL is not ours (a unique index, a CHECK
+    that refuses new rows). SQLite's own objects are compared too (one named ``sqlite_…``
+    can be planted with ``writable_schema``)."""
+    # every object but the statistics ANALYZE may add: LIKE's ``_`` matches any character
+    # and ignores case, so ``NOT LIKE 'sqlite_%'`` would hide a trigger named sqlitexyz
+    sql = "SELECT type, name, sql FROM sqlite_master WHERE name NOT GLOB 'sqlite_stat[0-9]*'"
+    fresh = sqlite3.connect(":memory:")
+    try:
+        for script in MIGRATIONS:
+            for statement in migration_statements(script):
+                fresh.execute(statement)
+        want = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in fresh.execute(sql)}
+    finally:
+        fresh.close()
+    have = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in conn.execute(sql)}
+    changed = [key for key in sorted(want.keys() & have.keys()) if want[key] != have[key]]
+    return (
+        [f"missing {t} {n}" for t, n in sorted(want.keys() - have.keys())]
+        + [f"not ours: {t} {n}" for t, n in sorted(have.keys() - want.keys())]
+        + [f"changed: {t} {n}" for t, n in changed]
+    )
+
+
 def restore_version(path: str) -> str | None:
     """``doctor --fix``: write back the schema version of a store whose ``user_version`` is
     lower than its tables (:func:`matching_version`), in one ``BEGIN IMMEDIATE``

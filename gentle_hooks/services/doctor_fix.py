@@ -305,3 +305,27 @@ def salvage_ledgers(cwd: str | None) -> list[tuple[str, Command | None]]:
                 )
             )
     return out
+
+
+def held_way_out(path: str) -> tuple[str, Command | None]:
+    """How the first held writer work of the ledger at ``path`` ends, said before its
+    command, and that command: ``doctor --restore ID`` (a person may discard it instead),
+    or ``doctor --discard ID --reason ...`` alone when nothing can be put back (a spool
+    line or a damaged ledger's lost rows: :func:`~gentle_hooks.ledger.quarantine.way_out`).
+    The command is None when the ledger cannot be read; doctor changes nothing."""
+    from gentle_hooks.ledger.quarantine import way_out
+    from gentle_hooks.ledger.store import Ledger
+
+    discard = "a person discards it (doctor --discard ID --reason TEXT)"
+    try:
+        led = Ledger.open_existing(path, fold=False)  # doctor changes nothing
+        if led is None:
+            return "; restore it, or " + discard, None
+        with led:
+            held = led.held_work()
+    except GentleError:
+        return "; restore it, or " + discard, None
+    if not held:
+        return "; restore it, or " + discard, None
+    first = way_out(held[0])
+    return ("; " if len(first) == 1 else "; restore it, or ") + discard, first[0]

@@ -269,7 +269,9 @@ def test_a_foreign_trigger_that_empties_the_ledger_still_closes_the_commit_gate(
     assert hostile(repo, "install").returncode == 0
     write(repo / "seed.py", "seed = 1\n")
     assert hostile(repo, "record", "--model", "m", "--effort", "low", "seed.py").returncode == 0
-    _sql(repo, "CREATE TRIGGER eat AFTER INSERT ON writer_entry BEGIN DELETE FROM writer_entry; END")
+    _sql(
+        repo, "CREATE TRIGGER eat AFTER INSERT ON writer_entry BEGIN DELETE FROM writer_entry; END"
+    )
     write(repo / "b.py", "import subprocess\n")
     assert hostile(repo, "record", "--model", "m", "--effort", "low", "b.py").returncode == 0
     with contextlib.closing(sqlite3.connect(_state(repo) / "ledger.sqlite3")) as conn:

@@ -205,3 +205,15 @@ def test_a_short_append_leaves_no_torn_line(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "27"  # EFBIG: the second append failed
     assert (state / "spool.jsonl").read_bytes() == b'{"whole": 1}\n'
+
+
+def test_doctor_says_a_held_spool_line_can_only_be_discarded(repo: Path, tmp_path: Path) -> None:
+    _installed(repo)
+    target = write(tmp_path / "elsewhere.jsonl", b"{}\n")
+    (_state(repo) / "spool.jsonl").symlink_to(target)
+    hostile(repo, "doctor", "--fix", timeout=60)
+    out = hostile(repo, "doctor", timeout=60).stdout.decode()
+    (line,) = [x for x in out.splitlines() if x.startswith("FAIL  quarantine:")]
+    assert "until each is discarded; a person discards it (doctor --discard" in line, line
+    assert "restore" not in line, line
+    assert "run: gentle-hook doctor --discard" in line, line
