@@ -3,6 +3,8 @@ gate applies to it once the lock is free, and fails closed while it is held."""
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -217,3 +219,14 @@ def test_doctor_says_a_held_spool_line_can_only_be_discarded(repo: Path, tmp_pat
     assert "until each is discarded; a person discards it (doctor --discard" in line, line
     assert "restore" not in line, line
     assert "run: gentle-hook doctor --discard" in line, line
+    discard = line.rsplit("run: ", 1)[1]
+    # the gate fails closed; its decision object carries the very command the line prints
+    write(repo / "a.py", "a = 1\n")
+    subprocess.run(["git", "add", "a.py"], cwd=repo, check=True)
+    env = {**os.environ, "GENTLE_HOOKS_FORMAT": "json"}
+    commit = subprocess.run(
+        ["git", "commit", "-qm", "c"], cwd=repo, capture_output=True, text=True, env=env
+    )
+    decision = json.loads(commit.stderr)
+    assert decision["decision"] == "error" and "held in quarantine" in decision["reason"]
+    assert decision["run"] == [discard], decision
