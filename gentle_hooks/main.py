@@ -188,16 +188,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     failure_exit = _recorder_exit(args)
     tail = "" if failure_exit is None else "; nothing recorded"
-    errors: list[str] = []
+    errors: list[tuple[str, list[str]]] = []  # each line, with the commands it names
     # in JSON mode a gate's failure is one JSON object on stderr, its reason inside it
     as_object = _gate_format(args[1:2]) == "json" if args[:1] == ["hook"] else False
     rc = _run(args, tail, errors, echo=not as_object)
     if failure_exit is not None and rc not in (EXIT_OK, EXIT_INTERRUPTED):
         return failure_exit
     if errors and rc not in (EXIT_OK, EXIT_INTERRUPTED) and args[:1] == ["hook"]:
-        _gate_error(args[1:2], rc, errors[-1])
+        _gate_error(args[1:2], rc, *errors[-1])
     elif errors and as_object:  # interrupted: the line was held back, say it still
-        print(errors[-1], file=sys.stderr)
+        print(errors[-1][0], file=sys.stderr)
     return rc
 
 
@@ -212,24 +212,28 @@ def _gate_format(name: list[str]) -> str | None:
     return output_format(os.environ)[0]
 
 
-def _gate_error(name: list[str], rc: int, line: str) -> None:
+def _gate_error(name: list[str], rc: int, line: str, run: list[str]) -> None:
     """A gate that failed closed says so as its decision object too, when its output format
-    asks for one (``GENTLE_HOOKS_FORMAT=json``: the object alone, its reason inside; an
-    agent runtime detected: after the line)."""
+    asks for one (``GENTLE_HOOKS_FORMAT=json``: the object alone, its reason inside, ``run``
+    the commands its line names; an agent runtime detected: after the line)."""
     from gentle_hooks.hooks.decision import error_object, print_decision
 
     fmt = _gate_format(name)
     if fmt is not None and fmt != "text":
-        print_decision(error_object(name[0], rc, line))
+        print_decision(error_object(name[0], rc, line, run))
 
 
-def _say_error(errors: list[str], line: str, echo: bool = True) -> None:
-    errors.append(line)
+def _say_error(
+    errors: list[tuple[str, list[str]]], line: str, echo: bool = True, run: list[str] | None = None
+) -> None:
+    """Keep ``line`` (with ``run``, the commands it names, as printed) and print it unless
+    ``echo`` is false."""
+    errors.append((line, run or []))
     if echo:
         print(line, file=sys.stderr)
 
 
-def _run(args: list[str], tail: str, errors: list[str], echo: bool = True) -> int:
+def _run(args: list[str], tail: str, errors: list[tuple[str, list[str]]], echo: bool = True) -> int:
     """:func:`main` for ``args``; ``tail`` ends every error line, each of which is kept in
     ``errors`` too, and printed unless ``echo`` is false (a gate whose decision object
     carries it)."""
@@ -285,9 +289,10 @@ def _run(args: list[str], tail: str, errors: list[str], echo: bool = True) -> in
             return EXIT_INTERRUPTED
         return int(rv) if isinstance(rv, int) else EXIT_OK
     except GentleError as exc:
-        from gentle_hooks.report.fixes import error_text
+        from gentle_hooks.report.fixes import command_text, error_text
 
-        _say_error(errors, f"{PROG}: error: {one_line(error_text(exc, tail))}", echo)
+        run = [command_text(c) for c in exc.commands]
+        _say_error(errors, f"{PROG}: error: {one_line(error_text(exc, tail))}", echo, run)
         return exc.exit_code
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)

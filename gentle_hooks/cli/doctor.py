@@ -83,6 +83,7 @@ def doctor(
     from gentle_hooks.services.doctor import is_healthy, remove_residue, run_checks
     from gentle_hooks.services.doctor_commits import record_unrecorded
     from gentle_hooks.services.doctor_fix import (
+        drop_triggers,
         end_quarantine,
         fold_spool,
         quarantine_rows,
@@ -108,6 +109,7 @@ def doctor(
     moved += set_odd_companions_aside(cwd) + set_journal_aside(cwd) if fix else []
     moved += fold_spool(cwd) if fix else []
     moved += restore_schema(cwd) + reset_counters(cwd) + repair_ledger(cwd) if fix else []
+    moved += drop_triggers(cwd) if fix else []
     moved += [with_fix(text, c) for text, c in salvage_ledgers(cwd)] if fix else []
     moved += fold_spool(cwd) if fix else []  # spooled behind a damaged ledger: now in
     moved += [with_fix(text, c) for text, c in quarantine_rows(cwd)] if fix else []

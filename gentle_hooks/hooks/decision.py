@@ -142,12 +142,16 @@ def decision_object(
     }
 
 
-def error_object(hook: str, exit_code: int, reason: str) -> dict[str, object]:
+def error_object(
+    hook: str, exit_code: int, reason: str, run: Sequence[str] = ()
+) -> dict[str, object]:
     """The decision of a gate that could not judge and failed closed (a ledger that is not
     a database, a configuration file it cannot read...): ``decision`` is ``error``,
     ``fail_closed`` true, ``reason`` the one error line printed above it, and no candidate
     (none was judged); nothing lets it through but fixing the reason: ``run`` holds the
-    command that diagnoses it and names the repair (``gentle-hook doctor``)."""
+    commands that line names, as it prints them (``doctor --fix``, ``doctor --discard ID
+    --reason ...``), or ``gentle-hook doctor`` (which diagnoses it and names the repair)
+    when it names none."""
     from gentle_hooks.errors import cli
     from gentle_hooks.report.fixes import command_text
 
@@ -161,7 +165,7 @@ def error_object(hook: str, exit_code: int, reason: str) -> dict[str, object]:
         "let_through": None,
         "override": None,
         "candidates": [],
-        "run": [command_text(cli("doctor"))],
+        "run": list(run) or [command_text(cli("doctor"))],
         "lines": [reason],
     }
 

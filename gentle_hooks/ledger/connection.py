@@ -19,7 +19,12 @@ from contextlib import contextmanager
 from gentle_hooks.errors import shown, shown_field
 from gentle_hooks.ledger import lock_wait, spool
 from gentle_hooks.ledger.rows import TABLES, RowError, from_row, row_ids, to_row
-from gentle_hooks.ledger.schema import MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION, TRIGGERS_SQL
+from gentle_hooks.ledger.schema import (
+    RECORD_TABLES,
+    SCHEMA_VERSION,
+    TRIGGERS_SQL,
+    foreign_triggers,
+)
 from gentle_hooks.ledger.sqlite_file import (
     DEFAULT_BUSY_TIMEOUT_MS,
     StoreError,
@@ -36,23 +41,6 @@ from gentle_hooks.values.frozen import replace
 
 #: Values bound in one ``IN (...)`` list at most.
 IN_CHUNK = 500
-
-_OWN_TRIGGERS: list[frozenset[tuple[str, str]]] = []
-
-
-def own_triggers() -> frozenset[tuple[str, str]]:
-    """(name, SQL with its whitespace collapsed) of each trigger the migrations create, as
-    ``sqlite_master`` keeps it (the statement without its ``;``); read once per process
-    from the migration scripts' text."""
-    if not _OWN_TRIGGERS:
-        import re
-
-        found = re.finditer(r"CREATE TRIGGER (\w+)\b.*?\bEND;", "\n".join(MIGRATIONS), re.DOTALL)
-        _OWN_TRIGGERS.append(
-            frozenset((m.group(1), " ".join(m.group(0)[:-1].split())) for m in found)
-        )
-    return _OWN_TRIGGERS[0]
-
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
 if TYPE_CHECKING:
@@ -203,11 +191,7 @@ class LedgerConnection:
             StoreError: one line naming the triggers (each shown bounded); its command is
                 ``doctor``.
         """
-        found = [
-            shown_field(str(name))
-            for name, sql in self._query(TRIGGERS_SQL)
-            if (str(name), " ".join(str(sql).split())) not in own_triggers()
-        ]
+        found = [shown_field(name) for name in foreign_triggers(self._query(TRIGGERS_SQL))]
         if not found:
             return
         named = shown(", ".join(found))

@@ -14,9 +14,15 @@ import sqlite3
 from gentle_hooks.ledger import lock_wait
 from gentle_hooks.ledger.error_cause import stale_journal, stale_journal_words
 from gentle_hooks.ledger.location import idle_path
+from gentle_hooks.ledger.records import DAMAGED_SOURCE, SPOOL_SOURCE
 from gentle_hooks.ledger.rows import bad_rows
 from gentle_hooks.ledger.schema import HELD_WORK, MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION
-from gentle_hooks.ledger.schema_repair import exhausted_counters, is_resettable, matching_version
+from gentle_hooks.ledger.schema_repair import (
+    exhausted_counters,
+    is_resettable,
+    matching_version,
+    schema_differences,
+)
 from gentle_hooks.ledger.sqlite_file import (
     check_header,
     companions,
@@ -121,11 +127,15 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             else:
                 out.append(StoreCheck("schema", True, f"version {version} (migrated on next use)"))
         else:
-            differ = _missing_objects(conn)
+            differ = schema_differences(conn)
             detail = f"version {version} (current)"
             if differ:
                 detail += ", but " + ", ".join(differ[:5])
-            out.append(StoreCheck("schema", not differ, detail))
+            triggers = bool(differ) and all(
+                d.split(": ")[-1].startswith("trigger ") for d in differ
+            )
+            detail += "; the fix drops each, printing its SQL" if triggers else ""
+            out.append(StoreCheck("schema", not differ, detail, fixable=triggers))
         mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
         out.append(StoreCheck("journal", mode == "wal", f"journal mode {mode}"))
         rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]
@@ -275,34 +285,6 @@ def _lowered(conn: sqlite3.Connection, version: int, failed: str) -> StoreCheck:
     )
 
 
-def _missing_objects(conn: sqlite3.Connection) -> list[str]:
-    """What of the store's schema differs from the current one, as ``missing kind name``,
-    ``not ours: kind name`` and ``changed: kind name``: the tables, indexes and triggers
-    it lacks (a dropped trigger silently disables what it guards, e.g. a tool call recorded
-    once), the objects no gentle-hooks version creates (a planted trigger can delete rows
-    as they are written), and our objects whose SQL is not ours (a unique index, a CHECK
-    that refuses new rows). SQLite's own objects are compared too (one named ``sqlite_…``
-    can be planted with ``writable_schema``)."""
-    # every object but the statistics ANALYZE may add: LIKE's ``_`` matches any character
-    # and ignores case, so ``NOT LIKE 'sqlite_%'`` would hide a trigger named sqlitexyz
-    sql = "SELECT type, name, sql FROM sqlite_master WHERE name NOT GLOB 'sqlite_stat[0-9]*'"
-    fresh = sqlite3.connect(":memory:")
-    try:
-        for script in MIGRATIONS:
-            for statement in migration_statements(script):
-                fresh.execute(statement)
-        want = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in fresh.execute(sql)}
-    finally:
-        fresh.close()
-    have = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in conn.execute(sql)}
-    changed = [key for key in sorted(want.keys() & have.keys()) if want[key] != have[key]]
-    return (
-        [f"missing {t} {n}" for t, n in sorted(want.keys() - have.keys())]
-        + [f"not ours: {t} {n}" for t, n in sorted(have.keys() - want.keys())]
-        + [f"changed: {t} {n}" for t, n in changed]
-    )
-
-
 def _constraint_problems(conn: sqlite3.Connection) -> list[str]:
     """``PRAGMA integrity_check`` on an in-memory copy of the store: SQLite checks CHECK
     and NOT NULL constraints only on a connection that can write, and doctor never writes
@@ -377,11 +359,14 @@ def _quarantine_check(conn: sqlite3.Connection) -> StoreCheck:
             "quarantine", True, f"{held} row(s) of evidence held (the gates ask for it again)"
         )
     qid, source, source_id = work[0]
+    what = source if source_id is None else f"{source} row {source_id}"
+    # a spool line or a damaged ledger's lost rows are no table row: only discarded
+    only = all(s in (SPOOL_SOURCE, DAMAGED_SOURCE) for _, s, _ in work)
     return StoreCheck(
         "quarantine",
         False,
-        f"{len(work)} row(s) of writer work held, first {source} row {source_id} "
-        f"(quarantine {qid}): the gates stay closed until each is restored or discarded",
+        f"{len(work)} row(s) of writer work held, first {what} (quarantine {qid}): the gates "
+        f"stay closed until each is {'discarded' if only else 'restored or discarded'}",
     )
 
 

@@ -41,6 +41,8 @@ def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) ->
     """True when the ledger holds a live writer entry (of any path: writer content moved or
     copied to another path still counts), or writer work held in quarantine, or a file kept
     aside holds writer records no command has read (:mod:`.kept`; the gate then refuses,
+    naming it), or the ledger holds a trigger gentle-hooks did not create while no live
+    entry shows (such a trigger may have deleted them; the gate refuses the ledger,
     naming it).
 
     Args:
@@ -66,6 +68,8 @@ def writer_paths_touched(common_dir: str, paths: Callable[[], Sequence[str]]) ->
         )
         if anything is None:
             return _through_store(path, paths)
+        if not anything and queries.foreign_trigger():
+            return True  # it may have emptied the tables: the gate refuses the store, naming it
         # a change of any path may hold a live entry's content, moved or copied there
         # (rows A1, A2 across paths): any live entry sends the change to the gate
         return bool(anything)
@@ -262,6 +266,22 @@ class _Queries:
             return self.conn.execute(sql, params).fetchone() is not None
         except sqlite3.Error:
             return None
+
+    def foreign_trigger(self) -> bool:
+        """Whether the (opened) ledger holds a trigger no migration creates, or one of ours
+        whose SQL is not ours (:func:`~gentle_hooks.ledger.schema.foreign_triggers`); a
+        schema that cannot be read counts as one (the gate then reads it). One query of
+        ``sqlite_master`` on this connection (tens of microseconds)."""
+        import sqlite3
+
+        from gentle_hooks.ledger.schema import TRIGGERS_SQL, foreign_triggers
+
+        if not self.usable:
+            return True
+        try:
+            return bool(foreign_triggers(self.conn.execute(TRIGGERS_SQL)))
+        except sqlite3.Error:
+            return True
 
     def _open(self) -> bool:
         import sqlite3

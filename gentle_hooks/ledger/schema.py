@@ -1,6 +1,7 @@
 """The ledger's schema and its ordered forward migrations (SPEC §6 "Records").
 
-Room: ledger (data, no imports); :mod:`gentle_hooks.ledger.sqlite_file` applies it.
+Room: ledger (data, no imports; :func:`foreign_triggers` is pure);
+:mod:`gentle_hooks.ledger.sqlite_file` applies it.
 
 The schema version lives in SQLite's ``PRAGMA user_version``. ``MIGRATIONS[i]`` takes a
 database from version ``i`` to ``i + 1``; version 0 is a fresh (empty) file. A migration
@@ -14,6 +15,10 @@ a candidate-bound row belongs to. JSON columns hold compact UTF-8 JSON.
 """
 
 from __future__ import annotations
+
+TYPE_CHECKING = False  # the hooks' light probe reads this module: no typing import
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
 
 _V1 = """
 CREATE TABLE pending_mutation (
@@ -360,6 +365,37 @@ SCHEMA_VERSION = len(MIGRATIONS)
 #: migration creates can change or delete records as they are written
 #: (:meth:`gentle_hooks.ledger.connection.LedgerConnection.refuse_foreign_triggers`).
 TRIGGERS_SQL = "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' ORDER BY name"
+
+_OWN_TRIGGERS: list[frozenset[tuple[str, str]]] = []
+
+
+def own_triggers() -> frozenset[tuple[str, str]]:
+    """(name, SQL with its whitespace collapsed) of each trigger the migrations create, as
+    ``sqlite_master`` keeps it (the statement without its ``;``); read once per process
+    from the migration scripts' text."""
+    if not _OWN_TRIGGERS:
+        # string search, not ``re``: the hooks' light probe asks this (importing and
+        # compiling a pattern costs milliseconds there)
+        text, start = "\n".join(MIGRATIONS), 0
+        found: set[tuple[str, str]] = set()
+        while (start := text.find("CREATE TRIGGER ", start)) >= 0:
+            end = text.find("END;", start)
+            while end > 0 and not text[end - 1].isspace():  # END as a word ends the body
+                end = text.find("END;", end + 1)
+            name = text[start + 15 : start + 200].split(None, 1)[0]
+            found.add((name, " ".join(text[start : end + 3].split())))
+            start = end if end > 0 else len(text)
+        _OWN_TRIGGERS.append(frozenset(found))
+    return _OWN_TRIGGERS[0]
+
+
+def foreign_triggers(rows: Iterable[Sequence[object]]) -> list[str]:
+    """The names of the triggers among ``rows`` (``(name, sql)`` as :data:`TRIGGERS_SQL`
+    reads them) that no migration creates, or whose SQL is not ours; empty when every one
+    is ours. Pure: the caller asks the store."""
+    own = own_triggers()
+    return [str(name) for name, sql in rows if (str(name), " ".join(str(sql).split())) not in own]
+
 
 #: Tables whose rows only ever add evidence (a receipt, a verdict, an override, ...): one
 #: held in quarantine only takes its evidence away, so the gate asks for it again. A held

@@ -61,6 +61,34 @@ def matching_version(conn: sqlite3.Connection) -> int | None:
     return None
 
 
+def schema_differences(conn: sqlite3.Connection) -> list[str]:
+    """What of the store's schema differs from the current one, as ``missing kind name``,
+    ``not ours: kind name`` and ``changed: kind name``: the tables, indexes and triggers
+    it lacks (a dropped trigger silently disables what it guards, e.g. a tool call recorded
+    once), the objects no gentle-hooks version creates (a planted trigger can delete rows
+    as they are written), and our objects whose SQL is not ours (a unique index, a CHECK
+    that refuses new rows). SQLite's own objects are compared too (one named ``sqlite_…``
+    can be planted with ``writable_schema``)."""
+    # every object but the statistics ANALYZE may add: LIKE's ``_`` matches any character
+    # and ignores case, so ``NOT LIKE 'sqlite_%'`` would hide a trigger named sqlitexyz
+    sql = "SELECT type, name, sql FROM sqlite_master WHERE name NOT GLOB 'sqlite_stat[0-9]*'"
+    fresh = sqlite3.connect(":memory:")
+    try:
+        for script in MIGRATIONS:
+            for statement in migration_statements(script):
+                fresh.execute(statement)
+        want = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in fresh.execute(sql)}
+    finally:
+        fresh.close()
+    have = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in conn.execute(sql)}
+    changed = [key for key in sorted(want.keys() & have.keys()) if want[key] != have[key]]
+    return (
+        [f"missing {t} {n}" for t, n in sorted(want.keys() - have.keys())]
+        + [f"not ours: {t} {n}" for t, n in sorted(have.keys() - want.keys())]
+        + [f"changed: {t} {n}" for t, n in changed]
+    )
+
+
 def restore_version(path: str) -> str | None:
     """``doctor --fix``: write back the schema version of a store whose ``user_version`` is
     lower than its tables (:func:`matching_version`), in one ``BEGIN IMMEDIATE``
@@ -174,3 +202,51 @@ def reset_counters(path: str) -> list[str]:
     finally:
         conn.close()
     return lines
+
+
+def drop_foreign_triggers(path: str) -> list[str]:
+    """``doctor --fix``: drop every trigger of a current store that no migration creates,
+    and put back the SQL of each of ours that was changed
+    (:func:`~gentle_hooks.ledger.schema.foreign_triggers`), in one ``BEGIN IMMEDIATE``
+    transaction that reads them again under the write lock. One line per trigger, keeping
+    the SQL it had (shown bounded) so a person can create it again; empty when there is
+    none or the store is no current version (the schema check says what then). No row
+    changes.
+
+    Never raises for the store's state: a store that cannot be opened or written is one
+    line saying so; nothing is written then.
+    """
+    from gentle_hooks.errors import shown_field
+    from gentle_hooks.ledger.schema import TRIGGERS_SQL, foreign_triggers, own_triggers
+
+    try:
+        check_location(path)
+        conn = sqlite3.connect(
+            file_uri(path, "rw"), uri=True, timeout=LOCK_WAIT_SECONDS, isolation_level=None
+        )
+    except Exception as exc:  # StoreError, sqlite3.Error: the store checks say why
+        return [f"could not drop the triggers of {path}: {exc}"]
+    try:
+        begin_immediate(conn)
+        if int(conn.execute("PRAGMA user_version").fetchone()[0]) != SCHEMA_VERSION:
+            conn.execute("ROLLBACK")
+            return []
+        rows = conn.execute(TRIGGERS_SQL).fetchall()
+        had = {str(name): str(sql) for name, sql in rows}
+        ours = dict(own_triggers())
+        out = []
+        for name in foreign_triggers(rows):
+            conn.execute('DROP TRIGGER "' + name.replace('"', '""') + '"')
+            kept = shown_field(" ".join(had[name].split()))
+            if name in ours:
+                conn.execute(ours[name])
+                out.append(f"put back gentle-hooks' trigger {name} in {path}; it was: {kept}")
+            else:
+                what = f"trigger {shown_field(name)} gentle-hooks did not create"
+                out.append(f"dropped the {what} from {path}; it was: {kept}")
+        conn.execute("COMMIT")
+        return out
+    except sqlite3.Error as exc:
+        return [f"could not drop the triggers of {path}: {exc}"]
+    finally:
+        conn.close()

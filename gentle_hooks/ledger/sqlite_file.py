@@ -40,7 +40,14 @@ from gentle_hooks.bounded import file_kind, new_private_file, sweep
 from gentle_hooks.errors import GentleError, cli
 from gentle_hooks.ledger import error_cause, lock_wait
 from gentle_hooks.ledger.location import SPOOL_FILE, idle_path, sql_text
-from gentle_hooks.ledger.schema import ENDED_BLOBS_SQL, MIGRATIONS, PENDING_SQL, SCHEMA_VERSION
+from gentle_hooks.ledger.schema import (
+    ENDED_BLOBS_SQL,
+    MIGRATIONS,
+    PENDING_SQL,
+    SCHEMA_VERSION,
+    TRIGGERS_SQL,
+    foreign_triggers,
+)
 
 # Every parameter bound by this process: a non-UTF-8 path (kept by surrogateescape) is
 # stored and found as the BLOB of its bytes instead of failing to encode.
@@ -213,7 +220,12 @@ def settle_idle(conn: sqlite3.Connection, path: str) -> bool:
     the write lock, no writer can make work pending between the check and the file's
     creation, and a writer that comes after removes it first (:func:`write_transaction`).
     Anything that goes wrong (busy, a read error, a file that cannot be created) leaves the
-    sentinel absent: that is always safe.
+    sentinel absent: that is always safe. A store holding a trigger no migration creates
+    never gets one (:func:`~gentle_hooks.ledger.schema.foreign_triggers`): such a trigger
+    may delete the very rows that would be pending, so "nothing pending" proves nothing.
+    Only this code writes the sentinel; a trigger created after it changes the database
+    file, which then is newer than the sentinel, and the hooks stop trusting it
+    (:data:`gentle_hooks.ledger.probe.IDLE_ROWS`, ``ledger-after-sentinel``).
 
     Args:
         conn: a connection opened for writing; path: the database file.
@@ -230,6 +242,8 @@ def settle_idle(conn: sqlite3.Connection, path: str) -> bool:
     try:
         if conn.execute(PENDING_SQL).fetchone() is not None:
             return False
+        if foreign_triggers(conn.execute(TRIGGERS_SQL)):
+            return False  # a trigger may have emptied the tables: only the gate may decide
         ended = "".join(f"{b}\n" for (b,) in conn.execute(ENDED_BLOBS_SQL))
         # written whole to a private file first: a sentinel never lists part of them
         fd, tmp = new_private_file(os.path.dirname(sentinel), "idle-", 0o644)

@@ -62,7 +62,10 @@ def check_ledger(repo: Repository) -> list[CheckResult]:
         elif c.name in ("rows", "constraints"):
             out.append(CheckResult(c.name, False, c.detail + _QUARANTINE, cli("doctor", "--fix")))
         elif c.name == "quarantine":
-            out.append(CheckResult(c.name, False, c.detail + _HELD, _restore_first(path)))
+            from gentle_hooks.services.doctor_fix import held_way_out
+
+            words, first = held_way_out(path)
+            out.append(CheckResult(c.name, False, c.detail + words, first))
         else:
             out.append(CheckResult(c.name, False, c.detail))
     odd = sentinel_check(path)
@@ -81,27 +84,6 @@ _QUARANTINE = (
     "; the fix moves each into the quarantine table (kept exactly, restorable; writer work "
     "held there keeps the gates closed)"
 )
-#: How held writer work ends, said before the command that restores the first.
-_HELD = "; restore it, or a person discards it (doctor --discard ID --reason TEXT)"
-
-
-def _restore_first(path: str) -> Command | None:
-    """``doctor --restore ID`` of the first held writer work (``--discard`` when nothing can
-    be put back: :func:`~gentle_hooks.ledger.quarantine.way_out`), when it can be read."""
-    from gentle_hooks.ledger.quarantine import way_out
-    from gentle_hooks.ledger.store import Ledger
-
-    try:
-        led = Ledger.open_existing(path, fold=False)  # doctor changes nothing
-        if led is None:
-            return None
-        with led:
-            held = led.held_work()
-    except GentleError:
-        return None
-    return way_out(held[0])[0] if held else None
-
-
 #: What the fix of a damaged ledger does, said before its command.
 _MOVE_ASIDE = "; the fix moves it aside, kept as ledger.sqlite3.damaged-TIME (not read again)"
 

@@ -1,5 +1,6 @@
 """The doctor's repairs of the ledger (SPEC §6, §7): ``doctor --fix`` writes back a lowered
-schema version, sets an id counter at its end back, moves a damaged ledger aside and
+schema version, sets an id counter at its end back, drops a trigger gentle-hooks did not
+create, moves a damaged ledger aside and
 recovers its readable rows into a new one (:func:`salvage_ledgers`), moves rows no command
 can read into the quarantine table, keeping all; ``doctor --restore`` /
 ``--discard`` end a quarantine.
@@ -68,6 +69,20 @@ def reset_counters(cwd: str | None) -> list[str]:
     from gentle_hooks.ledger import schema_repair
 
     return _repair(cwd, "counters", schema_repair.reset_counters)
+
+
+def drop_triggers(cwd: str | None) -> list[str]:
+    """``doctor --fix``: drop the triggers gentle-hooks did not create and put back ours
+    whose SQL was changed, when they are all the ``schema`` check finds
+    (:func:`~gentle_hooks.ledger.schema_repair.drop_foreign_triggers`); one line per
+    trigger, keeping its SQL. Nothing for any other ledger.
+
+    Raises:
+        GitError: ``cwd`` is not in a repository.
+    """
+    from gentle_hooks.ledger import schema_repair
+
+    return _repair(cwd, "schema", schema_repair.drop_foreign_triggers)
 
 
 def quarantine_rows(cwd: str | None) -> list[tuple[str, Command | None]]:
@@ -290,3 +305,27 @@ def salvage_ledgers(cwd: str | None) -> list[tuple[str, Command | None]]:
                 )
             )
     return out
+
+
+def held_way_out(path: str) -> tuple[str, Command | None]:
+    """How the first held writer work of the ledger at ``path`` ends, said before its
+    command, and that command: ``doctor --restore ID`` (a person may discard it instead),
+    or ``doctor --discard ID --reason ...`` alone when nothing can be put back (a spool
+    line or a damaged ledger's lost rows: :func:`~gentle_hooks.ledger.quarantine.way_out`).
+    The command is None when the ledger cannot be read; doctor changes nothing."""
+    from gentle_hooks.ledger.quarantine import way_out
+    from gentle_hooks.ledger.store import Ledger
+
+    discard = "a person discards it (doctor --discard ID --reason TEXT)"
+    try:
+        led = Ledger.open_existing(path, fold=False)  # doctor changes nothing
+        if led is None:
+            return "; restore it, or " + discard, None
+        with led:
+            held = led.held_work()
+    except GentleError:
+        return "; restore it, or " + discard, None
+    if not held:
+        return "; restore it, or " + discard, None
+    first = way_out(held[0])
+    return ("; " if len(first) == 1 else "; restore it, or ") + discard, first[0]

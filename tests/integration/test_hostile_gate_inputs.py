@@ -261,3 +261,41 @@ def test_a_changed_trigger_of_ours_closes_the_push_gate(repo: Path) -> None:
         proc.stderr
     )
     assert "run: gentle-hook doctor" in proc.stderr
+
+
+def test_a_foreign_trigger_that_empties_the_ledger_still_closes_the_commit_gate(
+    repo: Path,
+) -> None:
+    assert hostile(repo, "install").returncode == 0
+    write(repo / "seed.py", "seed = 1\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", "seed.py").returncode == 0
+    _sql(
+        repo, "CREATE TRIGGER eat AFTER INSERT ON writer_entry BEGIN DELETE FROM writer_entry; END"
+    )
+    write(repo / "b.py", "import subprocess\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", "b.py").returncode == 0
+    with contextlib.closing(sqlite3.connect(_state(repo) / "ledger.sqlite3")) as conn:
+        assert conn.execute("SELECT count(*) FROM writer_entry").fetchone() == (0,)
+    assert not (_state(repo) / "idle").exists()  # the sentinel never stands for such a store
+    subprocess.run(["git", "add", "b.py"], cwd=repo, check=True)
+    hook = _hook(repo, "pre-commit", {"GIT_INDEX_FILE": ".git/index"})
+    assert hook.returncode == 2, hook.stderr
+    assert "holds a trigger gentle-hooks did not create (eat)" in hook.stderr
+    assert _commit(repo).returncode != 0
+
+
+def test_doctor_fix_drops_a_foreign_trigger_printing_its_sql(repo: Path) -> None:
+    _delegated(repo, "a.py")
+    _sql(repo, _EAT)
+    doctor = hostile(repo, "doctor")
+    out = doctor.stdout.decode()
+    assert doctor.returncode == 2 and "not ours: trigger eat" in out, out
+    assert "the fix drops each, printing its SQL; run: gentle-hook doctor --fix" in out, out
+    fixed = hostile(repo, "doctor", "--fix")
+    out = fixed.stdout.decode()
+    assert f"dropped the trigger eat gentle-hooks did not create from {_state(repo)}" in out
+    assert "it was: CREATE TRIGGER eat AFTER INSERT ON writer_entry BEGIN DELETE" in out, out
+    with contextlib.closing(sqlite3.connect(_state(repo) / "ledger.sqlite3")) as conn:
+        names = conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    assert names == [("pending_mutation_call_once",)]
+    assert "BLOCKED" in _commit(repo).stderr  # the gate decides again

@@ -3,6 +3,8 @@ gate applies to it once the lock is free, and fails closed while it is held."""
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -205,3 +207,26 @@ def test_a_short_append_leaves_no_torn_line(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "27"  # EFBIG: the second append failed
     assert (state / "spool.jsonl").read_bytes() == b'{"whole": 1}\n'
+
+
+def test_doctor_says_a_held_spool_line_can_only_be_discarded(repo: Path, tmp_path: Path) -> None:
+    _installed(repo)
+    target = write(tmp_path / "elsewhere.jsonl", b"{}\n")
+    (_state(repo) / "spool.jsonl").symlink_to(target)
+    hostile(repo, "doctor", "--fix", timeout=60)
+    out = hostile(repo, "doctor", timeout=60).stdout.decode()
+    (line,) = [x for x in out.splitlines() if x.startswith("FAIL  quarantine:")]
+    assert "until each is discarded; a person discards it (doctor --discard" in line, line
+    assert "restore" not in line, line
+    assert "run: gentle-hook doctor --discard" in line, line
+    discard = line.rsplit("run: ", 1)[1]
+    # the gate fails closed; its decision object carries the very command the line prints
+    write(repo / "a.py", "a = 1\n")
+    subprocess.run(["git", "add", "a.py"], cwd=repo, check=True)
+    env = {**os.environ, "GENTLE_HOOKS_FORMAT": "json"}
+    commit = subprocess.run(
+        ["git", "commit", "-qm", "c"], cwd=repo, capture_output=True, text=True, env=env
+    )
+    decision = json.loads(commit.stderr)
+    assert decision["decision"] == "error" and "held in quarantine" in decision["reason"]
+    assert decision["run"] == [discard], decision

@@ -665,8 +665,7 @@ def test_a_version_11_store_keeps_its_review_rows_and_ids_as_they_were(tmp_path:
 def test_own_triggers_are_the_triggers_the_migrations_create() -> None:
     """The gates' trigger check reads our triggers from the migrations' text: it must be
     what SQLite keeps of them in a store the migrations built."""
-    from gentle_hooks.ledger.connection import own_triggers
-    from gentle_hooks.ledger.schema import MIGRATIONS, TRIGGERS_SQL
+    from gentle_hooks.ledger.schema import MIGRATIONS, TRIGGERS_SQL, own_triggers
     from gentle_hooks.ledger.sqlite_file import migration_statements
 
     fresh = sqlite3.connect(":memory:")
