@@ -25,7 +25,6 @@ from collections.abc import Callable, Mapping
 
 from gentle_hooks.agents.patch import written_paths
 from gentle_hooks.agents.payload import hook_input, text
-from gentle_hooks.policy.writer import parse_effort
 from gentle_hooks.values.frozen import frozen
 
 UNKNOWN = "unknown"
@@ -363,19 +362,34 @@ OUR_EFFORTS: dict[str, str] = {
 
 
 def writer_of(
-    event: RuntimeEvent, model: str | None, effort: str | None, env: Mapping[str, str]
+    event: RuntimeEvent,
+    model: str | None,
+    effort: str | None,
+    env: Mapping[str, str],
+    table: Mapping[str, str] | None = None,
 ) -> tuple[str, str]:
     """(model, effort) for the mutation: flags, then the environment, then the event;
-    ``unknown`` when nothing says. A runtime's effort that is not one of our levels is
-    ``unknown``; one a person gave (``--effort``, ``GENTLE_WRITER_EFFORT``) must be one, as
-    ``record`` without ``--from`` requires.
-
-    Raises:
-        PolicyInputError: ``--effort`` or ``GENTLE_WRITER_EFFORT`` is not one of our levels.
-    """
+    ``unknown`` when nothing says. An effort is taken through the runtime's ``table`` (its
+    own names mapped to our levels, as its decoder maps them; default :data:`OUR_EFFORTS`);
+    a name it does not know is ``unknown``, whoever gave it (``--effort``,
+    ``GENTLE_WRITER_EFFORT`` in a hook entry, or the runtime): a write is never dropped for
+    its effort (:func:`given_effort_problem` says what to warn about). Never raises."""
     m = model or env.get("GENTLE_WRITER_MODEL") or event.model or UNKNOWN
     given = effort if effort is not None else env.get("GENTLE_WRITER_EFFORT")
-    if given is not None and given.strip():
-        return m, parse_effort(given).value
-    e = event.effort or UNKNOWN
-    return m, OUR_EFFORTS.get(e.strip().lower(), UNKNOWN)
+    e = given if given is not None and given.strip() else event.effort or UNKNOWN
+    return m, (table or OUR_EFFORTS).get(e.strip().lower(), UNKNOWN)
+
+
+def given_effort_problem(
+    effort: str | None, env: Mapping[str, str], table: Mapping[str, str] | None = None
+) -> tuple[str, str] | None:
+    """``(where, value)`` when the effort a person gave (``--effort``, else
+    ``GENTLE_WRITER_EFFORT``) is not blank and neither one of the runtime's effort names
+    (``table``, default :data:`OUR_EFFORTS`) nor ``unknown``: :func:`writer_of` records it as
+    ``unknown``, and the recorder warns naming it. None otherwise."""
+    where = "--effort" if effort is not None else "GENTLE_WRITER_EFFORT"
+    given = effort if effort is not None else env.get("GENTLE_WRITER_EFFORT")
+    if given is None or not given.strip():
+        return None
+    name = given.strip().lower()
+    return None if name in (table or OUR_EFFORTS) or name == UNKNOWN else (where, given)

@@ -150,6 +150,9 @@ class Runtime:
         guest: for a runtime whose hook files another runtime runs too, ``(input,
             environment) -> name`` of the runtime that sent this input, or None when it is
             this one's: the input is then decoded and recorded as that runtime's.
+        efforts: the runtime's own effort names mapped to our levels (lower-cased keys, as
+            its decoder maps them), used for an effort a hook entry gives (``--effort``,
+            ``GENTLE_WRITER_EFFORT``); None: only our own level names.
     """
 
     name: str
@@ -164,3 +167,4 @@ class Runtime:
     failure_exit: int = 1
     guest: Callable[[bytes, Mapping[str, str]], str | None] | None = None
     project_markers: tuple[str, ...] = field(default=())
+    efforts: Mapping[str, str] | None = None

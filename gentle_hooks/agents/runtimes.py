@@ -65,6 +65,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             project_vars=("CLAUDE_PROJECT_DIR",),
         ),
         settings_writer=claude_code.settings_writer,
+        efforts=claude_code.EFFORTS,
         guest=claude_code.guest,
         markers=(".claude",),
         project_markers=("CLAUDE.md",),
@@ -98,6 +99,7 @@ RUNTIMES: tuple[Runtime, ...] = (
             project_notes=("project hooks load only in a trusted project",),
         ),
         settings_writer=codex.settings_writer,
+        efforts=codex.EFFORTS,
         markers=(".codex",),
         project_markers=("AGENTS.md",),
     ),
@@ -294,6 +296,7 @@ RUNTIMES: tuple[Runtime, ...] = (
     ),
     Runtime(
         name=opencode.NAME,
+        efforts=opencode.EFFORTS,
         title="OpenCode",
         doc="docs/agents/opencode.md",
         decode=opencode.decode,
@@ -348,6 +351,7 @@ RUNTIMES: tuple[Runtime, ...] = (
     ),
     Runtime(
         name=amp.NAME,
+        efforts=amp.EFFORTS,
         title="Amp",
         doc="docs/agents/amp.md",
         decode=amp.decode,

@@ -26,10 +26,12 @@ import os
 from collections.abc import Mapping
 
 from gentle_hooks.agents.event import (
+    OUR_EFFORTS,
     SUBAGENT_START,
     UNKNOWN,
     RuntimeEvent,
     SettingsWriter,
+    given_effort_problem,
     relative_paths,
     writer_of,
 )
@@ -200,6 +202,7 @@ def record_from_runtime(
             None if child else model,
             None if child else effort,
             env,
+            rt.efforts,
         )
         for top, rels in groups
     ]
@@ -263,25 +266,55 @@ def _by_work_tree(
     root: str, paths: tuple[str, ...], base: str | None
 ) -> list[tuple[str, tuple[str, ...]]]:
     """The written ``paths`` grouped by the work tree that holds each, the session's
-    ``root`` first: a path outside it (an agent given a second directory) belongs to the
-    repository that holds the file, found from its nearest existing directory; a path in
-    no work tree is left out. Relative paths are taken from ``base`` (default ``root``)."""
-    out: dict[str, list[str]] = {root: list(relative_paths(root, paths, base))}
+    ``root`` first. Each path belongs to the innermost repository holding it: the nearest
+    directory at or above its nearest existing directory that has a ``.git`` (a directory,
+    or the file of a submodule or linked worktree), so a write in a nested repository or a
+    submodule inside ``root`` is that repository's, as is one outside ``root`` (an agent
+    given a second directory). The walk is stats only; git is asked once per repository
+    other than ``root``. A path in no work tree is left out. Relative paths are taken from
+    ``base`` (default ``root``)."""
+    real_root = os.path.realpath(root)
+    out: dict[str, list[str]] = {root: []}
     tops: dict[str, str | None] = {}
     for p in paths:
         full = _full(p, base or root)
-        if full is None or relative_paths(root, (full,), None):
+        if full is None:
             continue
         where = _nearest_dir(full)
-        if where not in tops:
-            try:
-                tops[where] = Repository.open(where).paths.toplevel
-            except GitError:
-                tops[where] = None
-        top = tops[where]
+        key = _dot_git_dir(where) or where
+        if os.path.realpath(key) == real_root:
+            top: str | None = root
+        else:
+            if key not in tops:
+                tops[key] = _toplevel(key, real_root, root)
+            # a ``.git`` git cannot open: the path stays in the session's tree, if in it
+            top = tops[key] or (root if relative_paths(root, (full,), None) else None)
         if top is not None:
             out.setdefault(top, []).extend(relative_paths(top, (full,), None))
     return [(top, tuple(dict.fromkeys(rels))) for top, rels in out.items()]
+
+
+def _toplevel(where: str, real_root: str, root: str) -> str | None:
+    """The work tree root of the repository at ``where`` (``root`` itself when that is it,
+    so one tree is one group), None when git opens none there."""
+    try:
+        top = Repository.open(where).paths.toplevel
+    except GitError:
+        return None
+    return root if top is not None and os.path.realpath(top) == real_root else top
+
+
+def _dot_git_dir(where: str) -> str | None:
+    """The nearest directory at or above the absolute directory ``where`` that holds a
+    ``.git`` entry (directory or file), or None: the innermost repository's work tree root
+    as the file system shows it (one ``lstat`` per level, no process)."""
+    while True:
+        if os.path.lexists(os.path.join(where, ".git")):
+            return where
+        parent = os.path.dirname(where)
+        if parent == where:
+            return None
+        where = parent
 
 
 def _record_in(
@@ -292,15 +325,25 @@ def _record_in(
     model: str | None,
     effort: str | None,
     env: Mapping[str, str],
+    efforts: Mapping[str, str] | None = None,
 ) -> Recorded:
-    """Record the writer's mutation of ``paths`` in the work tree ``root``."""
+    """Record the writer's mutation of ``paths`` in the work tree ``root``. ``efforts``:
+    the runtime's effort names (:attr:`gentle_hooks.agents.runtime_rows.Runtime.efforts`);
+    a given effort outside them is recorded as ``unknown`` with a note naming it, never
+    refused (the write would be lost, and its commit would pass)."""
     if settings_writer is not None and (event.model is None or event.effort is None):
         # the settings fill only what the input left out: what the input names wins
         set_model, set_effort = settings_writer(root, env)
         event = replace(event, model=event.model or set_model, effort=event.effort or set_effort)
     event, notes = _storable(event)
     notes += _edited_notes(event)
-    m, e = writer_of(event, model, effort, env)
+    m, e = writer_of(event, model, effort, env, efforts)
+    if (bad := given_effort_problem(effort, env, efforts)) is not None:
+        known = " ".join(dict.fromkeys(efforts or OUR_EFFORTS))
+        notes += (
+            f"warning: {bad[0]} names effort '{bad[1]}', not one of {event.source}'s ({known}): "
+            "recorded as effort unknown",
+        )
     rec = record_mutation(
         MutationRequest(
             cwd=root,

@@ -19,8 +19,10 @@ from hypothesis import strategies as st
 
 from gentle_hooks.agents import claude_code, codex, copilot, cursor, droid, gemini_cli
 from gentle_hooks.agents.event import (
+    OUR_EFFORTS,
     RuntimeEvent,
     derived_call_id,
+    given_effort_problem,
     map_effort,
     relative_paths,
     writer_of,
@@ -37,7 +39,7 @@ from gentle_hooks.agents.payload import (
     read_stdin,
 )
 from gentle_hooks.agents.runtimes import DECODED, RUNTIMES, runtime
-from gentle_hooks.errors import PolicyInputError, UsageError
+from gentle_hooks.errors import UsageError
 from tests.agent_payloads import RUNTIMES as FIXTURE_RUNTIMES
 from tests.agent_payloads import materialize
 
@@ -341,11 +343,20 @@ def test_writer_of_flags_then_environment_then_runtime(
 @pytest.mark.parametrize(
     ("flag", "env"), [("loud", {}), (None, {"GENTLE_WRITER_EFFORT": "extreme"})]
 )
-def test_writer_of_refuses_a_given_effort_that_is_not_a_level(
+def test_writer_of_records_a_given_effort_that_is_not_a_level_as_unknown(
     flag: str | None, env: dict[str, str]
 ) -> None:
-    with pytest.raises(PolicyInputError, match="unknown effort level"):
-        writer_of(_event("gpt-5", "high"), None, flag, env)
+    assert writer_of(_event("gpt-5", "high"), None, flag, env) == ("gpt-5", "unknown")
+    assert given_effort_problem(flag, env) is not None
+
+
+def test_writer_of_takes_a_given_effort_through_the_runtimes_names() -> None:
+    table = {**OUR_EFFORTS, "max": "xhigh"}
+    env = {"GENTLE_WRITER_EFFORT": "Max"}
+    assert writer_of(_event("m", None), None, None, env, table) == ("m", "xhigh")
+    assert given_effort_problem(None, env, table) is None
+    assert given_effort_problem(None, env) == ("GENTLE_WRITER_EFFORT", "Max")
+    assert given_effort_problem("unknown", {}) is None
 
 
 def test_derived_call_id_is_canonical() -> None:
