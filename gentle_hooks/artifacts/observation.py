@@ -19,7 +19,9 @@ the commands (:mod:`gentle_hooks.services.verify`) and hands the observations ov
   required tool ... is unavailable instead of inferring the result"), and so is a full
   suite that runs no recognised test runner
   (:data:`~gentle_hooks.policy.testcount.RUNNER_ROWS`: the suite is the one check not
-  compared with the base tree, so only a test runner's own report says it ran tests).
+  compared with the base tree, so only a test runner's own report says it ran tests),
+  and so is a check whose runner skipped tests while the change adds a skip or
+  expected-failure marker (C1-skip: :mod:`gentle_hooks.policy.skipmarks`).
 * :data:`STATUS_ROWS` — the checks to the verdict's status, first match wins: ``blocked``
   when a check changed the artifact (the run stops there), anything was blocked, the full
   suite did not run, or a mutating artifact had no negative test; ``fail`` when any check

@@ -114,5 +114,9 @@ def test_a_change_that_skips_the_test_that_catches_it_is_not_a_pass(
     assert "remove the marker, or let a person decide" in out["verdict"]["summary"]
     view = Path(out["json_path"]).with_suffix(".md").read_text()
     assert "1 skipped or expected to fail" in view and where in view
+    printed = env.gh("verify", "run", "--brief", str(env.brief_path)).stdout
+    assert printed.startswith("verify run: blocked (the change adds a skip"), printed
+    assert f"1 skipped, the change adds a skip marker at {where})" in printed, printed
+    assert "remove the marker, or let a person decide" in printed
     added = env.gh("verdict", "add", out["json_path"])
     assert added.returncode == 1 and "not accepted" in added.stdout, added.stdout
