@@ -19,7 +19,9 @@ the commands (:mod:`gentle_hooks.services.verify`) and hands the observations ov
   required tool ... is unavailable instead of inferring the result"), and so is a full
   suite that runs no recognised test runner
   (:data:`~gentle_hooks.policy.testcount.RUNNER_ROWS`: the suite is the one check not
-  compared with the base tree, so only a test runner's own report says it ran tests).
+  compared with the base tree, so only a test runner's own report says it ran tests),
+  and so is a check whose runner skipped tests while the change adds a skip or
+  expected-failure marker (C1-skip: :mod:`gentle_hooks.policy.skipmarks`).
 * :data:`STATUS_ROWS` — the checks to the verdict's status, first match wins: ``blocked``
   when a check changed the artifact (the run stops there), anything was blocked, the full
   suite did not run, or a mutating artifact had no negative test; ``fail`` when any check
@@ -35,8 +37,10 @@ from gentle_hooks.artifacts.changed import changed_artifact
 
 # the values this module's tables judge, where their users have always found them
 from gentle_hooks.artifacts.outcome import MISSING_TOOL_EXITS as MISSING_TOOL_EXITS
+from gentle_hooks.artifacts.outcome import SHARED_WORDS as SHARED_WORDS
 from gentle_hooks.artifacts.outcome import Check as Check
 from gentle_hooks.artifacts.outcome import Outcome as Outcome
+from gentle_hooks.artifacts.outcome import evidence_words as _evidence
 from gentle_hooks.artifacts.verdict import (
     MAX_SUMMARY_CHARS,
     CandidateRef,
@@ -104,6 +108,17 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         lambda o: o.check.kind == "suite" and o.runner is None,
         "blocked",
         said="it runs no recognised test runner",
+    ),
+    CheckRow(
+        "C1-skip",
+        "a criterion or the suite whose test runner skipped or expected the failure of tests "
+        "while the change adds a skip or expected-failure marker "
+        "(:data:`~gentle_hooks.policy.skipmarks.SKIP_MARK_ROWS`: @unittest.skip, "
+        "pytest.mark.xfail, pytestmark, test.skip, {skip: ...}): the test that would judge "
+        "the change may be the one it silenced",
+        lambda o: o.tests_skipped > 0 and bool(o.skip_marks),
+        "blocked",
+        said="the change adds a skip marker and tests were skipped",
     ),
     CheckRow(
         "C1-suite-none",
@@ -262,6 +277,13 @@ STATUS_ROWS: tuple[StatusRow, ...] = (
         "blocked",
     ),
     StatusRow(
+        "S1-skip",
+        "the change adds a skip or expected-failure marker and the run skipped tests: remove "
+        "the marker, or let a person decide",
+        lambda v: any(check_result(o)[1] == "C1-skip" for o in v.outcomes),
+        "blocked",
+    ),
+    StatusRow(
         "S1-suite-none",
         "the full suite ran no test: a suite that ran nothing did not run",
         lambda v: any(check_result(o)[1] == "C1-suite-none" for o in v.of("suite")),
@@ -305,49 +327,6 @@ def verdict_status(observations: Observations) -> tuple[Status, StatusRow]:
     """The verdict's status from its observed checks, and the :data:`STATUS_ROWS` row."""
     row = next(r for r in STATUS_ROWS if r.matches(observations))
     return row.status, row
-
-
-def _evidence(o: Outcome) -> str:
-    if o.exit_code is None:
-        what = "was not run" if o.defined_by else "could not be started"
-        return f"`{o.check.command}` {what}: {o.error or 'unknown error'}"
-    digest = f"; output {o.output_digest}" if o.output_digest else ""
-    changed = ""
-    if o.changed:
-        more = f" and {len(o.changed) - 3} more" if len(o.changed) > 3 else ""
-        changed = f"; it changed the artifact: {', '.join(o.changed[:3])}{more}"
-    tests = f"; {o.tests_run} test(s) ran" if o.runner is not None else ""
-    if o.runner is not None and o.tests_run is None:
-        tests = "; its output shows no count of tests run"
-    if o.check.kind == "suite" and o.runner is None:
-        tests = "; it runs no recognised test runner: nothing shows the project's tests ran"
-    if o.selection is not None:
-        tests += "; it ran some of the tests, not the full suite"
-    if o.selected_by:
-        more = f" and {len(o.selected_by) - 3} more" if len(o.selected_by) > 3 else ""
-        tests += (
-            f" (the change adds or changes {', '.join(o.selected_by[:3])}{more}, which "
-            "steers which tests unittest discovers: land it on its own first)"
-        )
-    if o.unavailable:
-        tests = f"; its tool is unavailable ({o.signature})"
-    if o.shared:
-        tests += f"; {SHARED_WORDS}: {', '.join(o.shared)}"
-    base = ""
-    if o.base_same is not None:
-        same = "the same outcome" if o.base_same else "another outcome"
-        base = f"; on the base tree it exited {o.base_exit}: {same}"
-    if o.hollow_same is not None:
-        same = "the same outcome" if o.hollow_same else "another outcome"
-        base += f"; with the changed files emptied it exited {o.hollow_exit}: {same}"
-    return (
-        f"`{o.check.command}` exited {o.exit_code} in {o.duration_ms} ms{digest}{tests}{base}"
-        f"{changed}"
-    )
-
-
-#: What a verdict says of programs run from a shared place only because the caller allowed it.
-SHARED_WORDS = "run from a temporary or shared directory, allowed by --allow-shared-programs"
 
 
 def _label(kind: CheckKind, text: str) -> str:

@@ -2,7 +2,8 @@
 
 Room: artifacts (imports :mod:`.verdict`, :mod:`gentle_hooks.policy`,
 :mod:`gentle_hooks.values`); pure values. :mod:`.observation` judges them
-(:data:`~.observation.CHECK_ROWS`); :mod:`gentle_hooks.services.room_run` observes them.
+(:data:`~.observation.CHECK_ROWS`); :mod:`gentle_hooks.services.room_run` observes them;
+:func:`evidence_words` says what one showed.
 """
 
 from __future__ import annotations
@@ -60,6 +61,11 @@ class Outcome:
         runner / tests_run: the :data:`~gentle_hooks.policy.testcount.RUNNER_ROWS` row of
             the test runner the command runs and how many tests its output says ran (None:
             no runner, or no count in its output).
+        tests_skipped: how many tests its output says it skipped, expected to fail or left
+            to do (:func:`~gentle_hooks.policy.testcount.tests_skipped`); 0 when none.
+        skip_marks: when it skipped tests, the ``path:line`` of each skip or
+            expected-failure marker the change adds
+            (:data:`~gentle_hooks.policy.skipmarks.SKIP_MARK_ROWS`); empty otherwise.
         signature / base_signature: the :data:`~gentle_hooks.policy.toolmissing.MISSING_ROWS`
             row whose line (an unavailable tool's) the output holds on the candidate and on
             the base tree; None when it holds none or was not run there.
@@ -96,6 +102,8 @@ class Outcome:
     env_digest: str | None = None
     programs: tuple[Program, ...] | None = None
     shared: tuple[str, ...] = ()
+    tests_skipped: int = 0
+    skip_marks: tuple[str, ...] = ()
 
     @property
     def checks_nothing(self) -> bool:
@@ -134,3 +142,54 @@ class Outcome:
         return self.runner is not None and (
             self.tests_run == 0 or (self.tests_run is None and prints_count(self.runner))
         )
+
+
+def evidence_words(o: Outcome) -> str:
+    """One observed check's evidence in words (the verdict's ``criteria[].evidence``): the
+    command, its exit status, duration and output digest, how many tests ran and were
+    skipped, the skip markers the change adds, how the base and hollow trees compared."""
+    if o.exit_code is None:
+        what = "was not run" if o.defined_by else "could not be started"
+        return f"`{o.check.command}` {what}: {o.error or 'unknown error'}"
+    digest = f"; output {o.output_digest}" if o.output_digest else ""
+    changed = ""
+    if o.changed:
+        more = f" and {len(o.changed) - 3} more" if len(o.changed) > 3 else ""
+        changed = f"; it changed the artifact: {', '.join(o.changed[:3])}{more}"
+    tests = f"; {o.tests_run} test(s) ran" if o.runner is not None else ""
+    if o.runner is not None and o.tests_skipped:
+        tests += f"; {o.tests_skipped} skipped or expected to fail"
+    if o.skip_marks:
+        more = f" and {len(o.skip_marks) - 3} more" if len(o.skip_marks) > 3 else ""
+        tests += f" (the change adds a skip marker at {', '.join(o.skip_marks[:3])}{more})"
+    if o.runner is not None and o.tests_run is None:
+        tests = "; its output shows no count of tests run"
+    if o.check.kind == "suite" and o.runner is None:
+        tests = "; it runs no recognised test runner: nothing shows the project's tests ran"
+    if o.selection is not None:
+        tests += "; it ran some of the tests, not the full suite"
+    if o.selected_by:
+        more = f" and {len(o.selected_by) - 3} more" if len(o.selected_by) > 3 else ""
+        tests += (
+            f" (the change adds or changes {', '.join(o.selected_by[:3])}{more}, which "
+            "steers which tests unittest discovers: land it on its own first)"
+        )
+    if o.unavailable:
+        tests = f"; its tool is unavailable ({o.signature})"
+    if o.shared:
+        tests += f"; {SHARED_WORDS}: {', '.join(o.shared)}"
+    base = ""
+    if o.base_same is not None:
+        same = "the same outcome" if o.base_same else "another outcome"
+        base = f"; on the base tree it exited {o.base_exit}: {same}"
+    if o.hollow_same is not None:
+        same = "the same outcome" if o.hollow_same else "another outcome"
+        base += f"; with the changed files emptied it exited {o.hollow_exit}: {same}"
+    return (
+        f"`{o.check.command}` exited {o.exit_code} in {o.duration_ms} ms{digest}{tests}{base}"
+        f"{changed}"
+    )
+
+
+#: What a verdict says of programs run from a shared place only because the caller allowed it.
+SHARED_WORDS = "run from a temporary or shared directory, allowed by --allow-shared-programs"

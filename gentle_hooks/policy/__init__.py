@@ -37,6 +37,8 @@ One module per table or rule set:
   (``--junitxml=out.xml``): its outputs, not a change of the artifact
 * :mod:`.testcount` — how many tests a test runner's output says it ran,
   and whether it reports failures
+* :mod:`.skipmarks` — the markers a change adds that skip a test or expect its failure
+  (``@unittest.skip``, ``pytest.mark.xfail``, ``test.skip``)
 * :mod:`.toolmissing` — the lines an unavailable tool leaves in a check's output
   (``No module named pytest``, ``command not found``)
 * :mod:`.selfcheck` — which writer reports count as self-verification, and when a re-run

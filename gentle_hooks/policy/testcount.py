@@ -13,7 +13,8 @@ exit 0 having run none. Two tables:
 * :data:`NO_RUN_FLAGS` — flags with which a runner never runs a test: refused before
   anything runs (row ``T-no-run``).
 
-:func:`tests_run` reads a runner's output: the count, or None when no summary line says.
+:func:`tests_run` reads a runner's output: the count, or None when no summary line says;
+:func:`tests_skipped`: how many it skipped (never tests that ran).
 """
 
 from __future__ import annotations
@@ -30,7 +31,9 @@ from gentle_hooks.values.frozen import frozen
 @frozen
 class RunnerRow:
     """One test runner: id, the words that name it in a command, how many tests its
-    output says it ran (None: no summary line), and whether it always prints that count
+    output says it ran (None: no summary line; a skipped, xfailed, xpassed or todo test did
+    not run), how many its output says it skipped or expected to fail (``skipped``: 0 when
+    none or no summary line), and whether it always prints that count
     (``prints_count``: a run whose output has none ran no test; a wrapper such as ``tox``
     or ``make test`` prints one only when the runner it wraps does)."""
 
@@ -39,6 +42,7 @@ class RunnerRow:
     names: Callable[[tuple[str, ...]], bool]
     count: Callable[[str], int | None]
     prints_count: bool = True
+    skipped: Callable[[str], int] = lambda text: 0
 
 
 def _program(word: str) -> str:
@@ -55,8 +59,10 @@ def _last(pattern: str, text: str) -> re.Match[str] | None:
 
 
 #: pytest's summary line counts: the outcomes of tests that ran (a skipped or deselected
-#: test did not run).
-_PYTEST_RAN = ("passed", "failed", "error", "errors", "xfailed", "xpassed")
+#: test did not run, nor did an xfailed or xpassed one count: its outcome is not its verdict).
+_PYTEST_RAN = ("passed", "failed", "error", "errors")
+#: pytest's summary line counts of tests skipped or expected to fail.
+_PYTEST_SKIPPED = ("skipped", "xfailed", "xpassed")
 
 
 def _pytest_count(text: str) -> int | None:
@@ -69,22 +75,53 @@ def _pytest_count(text: str) -> int | None:
     return sum(int(n) for n, what in pairs if what in _PYTEST_RAN)
 
 
+def _pytest_skipped(text: str) -> int:
+    line = _last(r"^=*\s*(.*\bin \d+(?:\.\d+)?s\b.*?)\s*=*\s*$", text)
+    pairs = re.findall(r"(\d+) ([a-z]+)", line.group(1)) if line else []
+    return sum(int(n) for n, what in pairs if what in _PYTEST_SKIPPED)
+
+
+def _unittest_skipped(text: str) -> int:
+    # after "Ran N tests": "OK (skipped=1, expected failures=1)", "FAILED (failures=1, skipped=2)"
+    found = _last(r"^(?:OK|FAILED)\b.*$", text)
+    if found is None:
+        return 0
+    counts = re.findall(r"(skipped|expected failures|unexpected successes)=(\d+)", found.group(0))
+    return sum(int(n) for _, n in counts)
+
+
 def _unittest_count(text: str) -> int | None:
     found = _last(r"^Ran (\d+) tests? in ", text)
-    return int(found.group(1)) if found else None
+    return max(0, int(found.group(1)) - _unittest_skipped(text)) if found else None
+
+
+def _node_test_skipped(text: str) -> int:
+    found = (
+        _last(rf"^(?:#|\N{{INFORMATION SOURCE}}) {w} (\d+)\s*$", text) for w in ("skipped", "todo")
+    )
+    return sum(int(m.group(1)) for m in found if m is not None)
 
 
 def _node_test_count(text: str) -> int | None:
     found = _last(r"^(?:#|\N{INFORMATION SOURCE}) tests (\d+)\s*$", text)
-    return int(found.group(1)) if found else None
+    return max(0, int(found.group(1)) - _node_test_skipped(text)) if found else None
+
+
+def _jest_skipped(text: str) -> int:
+    found = _last(r"^Tests:\s+.*?(\d+) total", text)
+    if found is None:
+        return 0
+    return sum(int(n) for n in re.findall(r"(\d+) (?:skipped|todo)\b", found.group(0)))
 
 
 def _jest_count(text: str) -> int | None:
     found = _last(r"^Tests:\s+.*?(\d+) total", text)
-    if found is None:
-        return None
-    skipped = re.search(r"(\d+) skipped", found.group(0))
-    return int(found.group(1)) - (int(skipped.group(1)) if skipped else 0)
+    return int(found.group(1)) - _jest_skipped(text) if found else None
+
+
+def _mocha_skipped(text: str) -> int:
+    found = _last(r"^\s*(\d+) pending\b", text)
+    return int(found.group(1)) if found else 0
 
 
 def _mocha_count(text: str) -> int | None:
@@ -125,6 +162,21 @@ def _any_count(text: str) -> int | None:
     return None
 
 
+def _any_skipped(text: str) -> int:
+    """A wrapper's output: the skipped count of the runner :func:`_any_count` reads."""
+    pairs = (
+        (_unittest_count, _unittest_skipped),
+        (_node_test_count, _node_test_skipped),
+        (_jest_count, _jest_skipped),
+        (_mocha_count, _mocha_skipped),
+        (_pytest_count, _pytest_skipped),
+    )
+    for count, skipped in pairs:
+        if count(text) is not None:
+            return skipped(text)
+    return 0
+
+
 def _script(words: tuple[str, ...], tools: tuple[str, ...], target: str) -> bool:
     """``TOOL target`` or ``TOOL run target`` (``npm test``, ``yarn run test``,
     ``make test``) anywhere in the command's words."""
@@ -141,34 +193,40 @@ def _script(words: tuple[str, ...], tools: tuple[str, ...], target: str) -> bool
 RUNNER_ROWS: tuple[RunnerRow, ...] = (
     RunnerRow(
         "T-pytest",
-        "pytest (or py.test, python -m pytest): its summary line's passed, failed, error, "
-        "xfailed and xpassed counts",
+        "pytest (or py.test, python -m pytest): its summary line's passed, failed and error "
+        "counts; skipped: its skipped, xfailed and xpassed counts",
         lambda w: any(_program(x) in ("pytest", "py.test") for x in w) or _module(w, "pytest"),
         _pytest_count,
+        skipped=_pytest_skipped,
     ),
     RunnerRow(
         "T-unittest",
-        "python -m unittest: its 'Ran N tests' line",
+        "python -m unittest: its 'Ran N tests' line less skipped: its 'OK (skipped=N, expected "
+        "failures=N)' counts",
         lambda w: _module(w, "unittest"),
         _unittest_count,
+        skipped=_unittest_skipped,
     ),
     RunnerRow(
         "T-node-test",
-        "node --test: its '# tests N' line",
+        "node --test: its '# tests N' line less skipped: its '# skipped N' and '# todo N'",
         lambda w: any(_program(x) == "node" for x in w) and "--test" in w,
         _node_test_count,
+        skipped=_node_test_skipped,
     ),
     RunnerRow(
         "T-jest",
-        "jest or vitest: its 'Tests: ... N total' line, skipped tests aside",
+        "jest or vitest: its 'Tests: ... N total' line less skipped: its skipped and todo",
         lambda w: any(_program(x) in ("jest", "vitest") for x in w),
         _jest_count,
+        skipped=_jest_skipped,
     ),
     RunnerRow(
         "T-mocha",
-        "mocha: its 'N passing' and 'N failing' lines",
+        "mocha: its 'N passing' and 'N failing' lines; skipped: its 'N pending'",
         lambda w: any(_program(x) == "mocha" for x in w),
         _mocha_count,
+        skipped=_mocha_skipped,
     ),
     RunnerRow(
         "T-cargo",
@@ -191,6 +249,7 @@ RUNNER_ROWS: tuple[RunnerRow, ...] = (
         ),
         _any_count,
         prints_count=False,
+        skipped=_any_skipped,
     ),
     RunnerRow(
         "T-script",
@@ -198,6 +257,7 @@ RUNNER_ROWS: tuple[RunnerRow, ...] = (
         lambda w: _script(w, ("npm", "yarn", "pnpm"), "test") or _script(w, ("make",), "test"),
         _any_count,
         prints_count=False,
+        skipped=_any_skipped,
     ),
 )
 
@@ -258,6 +318,14 @@ def tests_run(command: str, output: str) -> int | None:
     a verifier may trust)."""
     row = runner_of(command)
     return None if row is None else row.count(output)
+
+
+def tests_skipped(command: str, output: str) -> int:
+    """How many tests ``command``'s test runner says it skipped, expected to fail (xfailed,
+    xpassed, expected failures) or left to do in ``output``: 0 when it runs no test runner
+    or says none."""
+    row = runner_of(command)
+    return 0 if row is None else row.skipped(output)
 
 
 #: Summary lines in which a recognised test runner reports failed tests (pytest, unittest,

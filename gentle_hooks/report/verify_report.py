@@ -123,6 +123,10 @@ def render_verified(v: Verified) -> str:
             seen = f"exit {o.exit_code}, {o.duration_ms} ms"
         if o.changed:
             seen += f", changed {_line(', '.join(o.changed), 80)}"
+        if o.tests_skipped:
+            seen += f", {o.tests_skipped} skipped"
+        if o.skip_marks:  # row C1-skip: where the change adds the marker
+            seen += f", the change adds a skip marker at {_line(', '.join(o.skip_marks), 80)}"
         label = _KIND_LABEL[o.check.kind]
         # the why in words for a check that did not pass; the row id is in --json
         why = "" if result == "pass" else f": {row.said}"

@@ -28,7 +28,7 @@ from gentle_hooks.errors import UsageError
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.policy.outputs import declared_outputs, is_output
 from gentle_hooks.policy.selection import selection
-from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run
+from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run, tests_skipped
 from gentle_hooks.policy.toolmissing import missing_tool
 from gentle_hooks.services.cleanroom import (
     Room,
@@ -39,7 +39,7 @@ from gentle_hooks.services.cleanroom import (
     stamp_room,
     swap_in,
 )
-from gentle_hooks.services.defined import defined_by_change, discovery_steered
+from gentle_hooks.services.defined import added_skip_marks, defined_by_change, discovery_steered
 from gentle_hooks.services.record import Bound
 from gentle_hooks.services.room_bounds import SCRATCH, SCRATCH_CACHE, scratch_env
 from gentle_hooks.services.runner import run_observed
@@ -222,6 +222,7 @@ def _observe(
             outcome,
             runner=runner.id,
             tests_run=tests_run(check.command, text),
+            tests_skipped=tests_skipped(check.command, text),
             tests_failed=reports_failures(check.command, text),
             selection=chosen.id if chosen is not None else None,
             selected_by=steering if chosen is not None and chosen.steered else (),
@@ -319,12 +320,15 @@ def observe_all(
     P-operand); False when the repository declares its full suite. A suite run by ``python
     -m unittest`` whose discovery the change steers
     (:func:`~gentle_hooks.services.defined.discovery_steered`) is not either (row
-    P-unittest-load-tests), declared or not."""
+    P-unittest-load-tests), declared or not. A check whose test runner skipped tests carries
+    the skip markers the change adds (:func:`~gentle_hooks.services.defined.added_skip_marks`,
+    row C1-skip)."""
     with_base = os.path.isdir(room.base)
     by_unittest = any(c.kind == "suite" and _runs_unittest(c.command) for c in checks)
     steering = discovery_steered(bound) if by_unittest else ()
     outcomes: list[Outcome] = []
     logs: dict[str, bytes] = {}
+    marks: tuple[str, ...] | None = None
     for n, (check, own) in enumerate(
         zip(checks, defined_by_change(bound, checks, env), strict=True), 1
     ):
@@ -356,6 +360,10 @@ def observe_all(
             if hollowed:
                 remove_hollow(room)
             _write_logs(logs)
+        if outcome.tests_skipped > 0:  # row C1-skip: did the change add the skip?
+            if marks is None:
+                marks = added_skip_marks(bound)
+            outcome = replace(outcome, skip_marks=marks)
         if changed:
             outcomes.append(replace(outcome, changed=changed))
             break

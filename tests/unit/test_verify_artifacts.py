@@ -201,6 +201,24 @@ CHECK_CASES: list[tuple[str, Outcome, str, str]] = [
         "blocked",
         "C1-suite-none",
     ),
+    (
+        "suite-skipped-a-test-the-change-marks",
+        replace(out("suite", 0), tests_skipped=1, skip_marks=("tests/test_app.py:9",)),
+        "blocked",
+        "C1-skip",
+    ),
+    (
+        "criterion-skipped-a-test-the-change-marks",
+        replace(runner(out("criterion", 0), 1), tests_skipped=2, skip_marks=("t.py:3",)),
+        "blocked",
+        "C1-skip",
+    ),
+    (
+        "suite-skipped-tests-the-change-does-not-mark",
+        replace(out("suite", 0), tests_skipped=1),
+        "pass",
+        "C4",
+    ),
     ("negative-succeeded", out("negative", 0), "fail", "C3"),
     ("criterion-exit-0", out("criterion", 0), "pass", "C4"),
     ("suite-exit-0", out("suite", 0), "pass", "C4"),
@@ -356,6 +374,17 @@ STATUS_CASES: list[tuple[str, list[Outcome], bool, str, str]] = [
         True,
         "fail",
         "S4",
+    ),
+    (
+        "the-change-skips-a-test-the-suite-skipped",
+        [
+            out("criterion", 0),
+            out("negative", 1),
+            replace(out("suite", 0), tests_skipped=1, skip_marks=("tests/test_app.py:9",)),
+        ],
+        True,
+        "blocked",
+        "S1-skip",
     ),
     (
         "negative-passed",
@@ -517,7 +546,35 @@ COUNT_CASES: list[tuple[str, str, int | None]] = [
     ("tox", "py: commands[0]> pytest\n===== 5 passed in 0.1s =====\n", 5),
     ("make test", "Ran 2 tests in 0.001s\n\nOK\n", 2),
     ("make test", "nothing to do\n", None),
+    # skipped, expected-to-fail and todo tests did not run
+    ("python3 -m unittest", "Ran 1 test in 0.000s\n\nOK (skipped=1)\n", 0),
+    ("python3 -m unittest", "Ran 3 tests in 0.0s\n\nOK (skipped=1, expected failures=1)\n", 1),
+    ("python3 -m unittest", "Ran 2 tests in 0.0s\n\nFAILED (failures=1, skipped=1)\n", 1),
+    ("pytest -q", "1 xfailed in 0.01s\n", 0),
+    ("pytest -q", "1 passed, 1 skipped, 1 xpassed in 0.01s\n", 1),
+    ("node --test", "# tests 2\n# pass 0\n# fail 0\n# skipped 1\n# todo 1\n", 0),
+    ("node --test", "# tests 2\n# pass 1\n# skipped 1\n# todo 0\n", 1),
+    ("npx jest", "Tests:       1 skipped, 1 todo, 1 passed, 3 total\n", 1),
+    ("tox", "Ran 2 tests in 0.0s\n\nOK (skipped=2)\n", 0),
 ]
+
+#: (runner command, output, tests skipped, expected to fail or left to do).
+SKIPPED_CASES: list[tuple[str, str, int]] = [
+    ("python3 -m pytest", "== 1 passed, 2 skipped, 1 xfailed, 1 xpassed in 0.1s ==\n", 4),
+    ("python3 -m unittest", "Ran 3 tests in 0.0s\n\nOK (skipped=1, expected failures=1)\n", 2),
+    ("node --test", "# tests 3\n# pass 1\n# skipped 1\n# todo 1\n", 2),
+    ("jest", "Tests:       1 skipped, 1 todo, 1 passed, 3 total\n", 2),
+    ("mocha", "  1 passing (5ms)\n  2 pending\n", 2),
+    ("cargo test", "test result: ok. 3 passed; 0 failed; 1 ignored\n", 0),
+    ("make test", "== 1 passed, 1 skipped in 0.1s ==\n", 1),
+    ("python3 -m pytest", "== 3 passed in 0.1s ==\n", 0),
+    ("echo hi", "1 skipped in 0.1s\n", 0),
+]
+
+
+@pytest.mark.parametrize(("command", "output", "skipped"), SKIPPED_CASES)
+def test_skipped_counts_of_runners_and_wrappers(command: str, output: str, skipped: int) -> None:
+    assert testcount.tests_skipped(command, output) == skipped
 
 
 @pytest.mark.parametrize(("command", "output", "count"), COUNT_CASES)

@@ -1,0 +1,122 @@
+"""``gentle-hook verify run``: a test the change skips or expects to fail did not run, and
+a change that silences the test that catches it is not a pass (seed 001 "Completion
+criteria": a pass needs the full suite to have run; SPEC §9).
+
+Each case: the base adds correctly and its test checks it; the escalated change makes
+``add`` subtract and adds a skip or expected-failure marker to that test; the brief's
+criterion and full suite run the project's test runner.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import commit_all, write
+from tests.integration.test_verify import BRIEF, Env
+
+_PY_APP = "def add(a, b):\n    return a + b\n"
+_IMPORT = (
+    "import sys\nfrom pathlib import Path\n\n"
+    "sys.path.insert(0, str(Path(__file__).resolve().parent.parent / 'src'))\n\n"
+    "from app import add\n"
+)
+_UNITTEST = _IMPORT + (
+    "import unittest\n\n\nclass T(unittest.TestCase):\n{mark}    def test_add(self):\n"
+    "        self.assertEqual(add(2, 2), 4)\n"
+)
+_PYTEST = _IMPORT + "import pytest\n{mark}\n\ndef test_add():\n    assert add(2, 2) == 4\n"
+_NODE_APP = "exports.add = (a, b) => a + b;\n"
+_NODE_TEST = (
+    "const test = require('node:test');\nconst assert = require('node:assert');\n"
+    "const {{ add }} = require('../src/app.js');\n"
+    "test('add', {opts}() => {{ assert.strictEqual(add(2, 2), 4); }});\n"
+)
+
+#: id: (base files, candidate files, the command the brief runs, the marker's line)
+CASES: dict[str, tuple[dict[str, str], dict[str, str], str, str]] = {
+    "unittest-skip": (
+        {"tests/test_app.py": _UNITTEST.format(mark="")},
+        {"tests/test_app.py": _UNITTEST.format(mark='    @unittest.skip("flaky")\n')},
+        "python3 -m unittest discover -s tests",
+        "tests/test_app.py:11",
+    ),
+    "pytest-xfail": (
+        {"tests/test_app.py": _PYTEST.format(mark="")},
+        {"tests/test_app.py": _PYTEST.format(mark="\n\n@pytest.mark.xfail")},
+        "python3 -m pytest -q tests",
+        "tests/test_app.py:10",
+    ),
+    "pytestmark-and-smoke": (
+        {"tests/test_app.py": _PYTEST.format(mark="")},
+        {
+            "tests/test_app.py": _PYTEST.format(mark="pytestmark = pytest.mark.skip"),
+            "tests/test_smoke.py": "def test_smoke():\n    assert True\n",
+        },
+        "python3 -m pytest -q tests",
+        "tests/test_app.py:8",
+    ),
+    "node-skip-option": (
+        {"src/app.js": _NODE_APP, "tests/app.test.js": _NODE_TEST.format(opts="")},
+        {
+            "src/app.js": "exports.add = (a, b) => a - b;\n",
+            "tests/app.test.js": _NODE_TEST.format(opts="{ skip: 'flaky' }, "),
+        },
+        "node --test tests/",
+        "tests/app.test.js:4",
+    ),
+}
+
+
+def _escalated(repo: Path, tmp: Path, case: str) -> tuple[Env, str]:
+    """The case's base committed, its wrong change escalated, and a brief whose criterion
+    and full suite run its test runner; returns the env and the marker's ``path:line``."""
+    base, cand, command, where = CASES[case]
+    env = Env(repo, tmp)
+    for path, text in {"src/app.py": _PY_APP, **base}.items():
+        write(repo / path, text)
+    commit_all(repo, "base")
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a - b\n")
+    for path, text in cand.items():
+        write(repo / path, text)
+    assert env.gh("record", "--model", "o4-mini", "--effort", "low").returncode == 0
+    assert env.gh("escalate", "--item", "security", "--reason", "auth path").returncode == 0
+    brief: dict[str, Any] = {
+        **BRIEF,
+        "successCriteria": [{"criterion": "the tests pass", "run": command}],
+        "negativeTests": [
+            {
+                "criterion": "3 + 4 is not 7",
+                "run": "python3 -c 'import app; assert app.add(3, 4) == 7'",
+            }
+        ],
+        "fullSuite": command,
+    }
+    env.brief(brief)
+    return env, where
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_change_that_skips_the_test_that_catches_it_is_not_a_pass(
+    repo: Path, tmp_path: Path, case: str
+) -> None:
+    """Blocked, naming the marker's file:line and the skipped count; the verdict's evidence
+    (JSON and Markdown) shows the count; ``verdict add`` does not accept it."""
+    env, where = _escalated(repo, tmp_path, case)
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    assert out["status"] == "blocked", out["outcomes"]
+    assert out["verdict"]["status"] == "blocked"
+    evidence = " ".join(c["evidence"] for c in out["verdict"]["criteria"])
+    assert "1 skipped or expected to fail" in evidence, evidence
+    assert f"the change adds a skip marker at {where}" in evidence, evidence
+    assert "remove the marker, or let a person decide" in out["verdict"]["summary"]
+    view = Path(out["json_path"]).with_suffix(".md").read_text()
+    assert "1 skipped or expected to fail" in view and where in view
+    printed = env.gh("verify", "run", "--brief", str(env.brief_path)).stdout
+    assert printed.startswith("verify run: blocked (the change adds a skip"), printed
+    assert f"1 skipped, the change adds a skip marker at {where})" in printed, printed
+    assert "remove the marker, or let a person decide" in printed
+    added = env.gh("verdict", "add", out["json_path"])
+    assert added.returncode == 1 and "not accepted" in added.stdout, added.stdout
