@@ -20,10 +20,8 @@ from gentle_hooks.hooks.outcome import say
 from gentle_hooks.hooks.push_input import PushUpdate
 from gentle_hooks.hooks.recorders import note_discarded
 from gentle_hooks.ledger.facts import LedgerFacts, facts_of_commits
-from gentle_hooks.ledger.kept import refuse_kept
 from gentle_hooks.ledger.records import CommitRecord, PendingMutation
-from gentle_hooks.ledger.sqlite_file import StoreError
-from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.ledger.store import Ledger, open_for_gate
 from gentle_hooks.policy.delegation import Evidence, message_evidence
 from gentle_hooks.policy.shellwords import shown_paths
 from gentle_hooks.services.attribution import (
@@ -104,13 +102,7 @@ def pushed_work(path: str, repo: Repository, infos: Sequence[CommitInfo]) -> Pus
             read (:func:`~gentle_hooks.ledger.kept.refuse_kept`).
     """
     note_discarded(repo, path, list(infos), "pre-push")  # discarded work still in them
-    led = Ledger.open_existing(path)  # folds a waiting spool in first (its bad lines kept)
-    try:
-        refuse_kept(path)  # writer records kept aside, never read: closed, naming them
-    except StoreError:
-        if led is not None:
-            led.close()
-        raise
+    led = open_for_gate(path)  # a waiting spool folded in; closed while records sit aside
     if led is None:
         return {}, {}, {}
     with led:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from gentle_hooks.ledger.kept import refuse_kept
 from gentle_hooks.ledger.pending import PendingWork
 from gentle_hooks.ledger.quarantine import Quarantine
 from gentle_hooks.ledger.records import (
@@ -248,3 +249,25 @@ class Ledger(PendingWork, Quarantine):
     def rdd_renders(self, session_id: str) -> list[RddRender]:
         """Every line a session rendered, oldest first (its first line, then re-renders)."""
         return self._select(RddRender, "session_id = ?", (session_id,))
+
+
+def open_for_gate(path: str) -> Ledger | None:
+    """Open the ledger at ``path`` for a commit or push gate's judgement: a waiting spool
+    folded in first (its unreadable lines kept aside), then the kept-aside check (SPEC §6
+    "An unreadable or corrupt store fails closed"; docs/robustness.md "Kept aside").
+
+    Returns the open ledger (the caller closes it), or None when no ledger exists.
+
+    Raises:
+        StoreError: as :meth:`Ledger.open_existing`; or a file kept aside beside it holds
+            writer records no command has read (:func:`~gentle_hooks.ledger.kept.refuse_kept`),
+            the ledger closed first.
+    """
+    led = Ledger.open_existing(path)
+    try:
+        refuse_kept(path)  # writer records kept aside, never read: closed, naming them
+    except StoreError:
+        if led is not None:
+            led.close()
+        raise
+    return led

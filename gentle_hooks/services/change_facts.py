@@ -17,11 +17,9 @@ from collections.abc import Mapping, Sequence
 from gentle_hooks.git.delta import BlobChange
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.facts import LedgerFacts, facts_from
-from gentle_hooks.ledger.kept import refuse_kept
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.records import WriterEntryRecord
-from gentle_hooks.ledger.sqlite_file import StoreError
-from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.ledger.store import Ledger, open_for_gate
 from gentle_hooks.services.attribution import (
     NOTHING,
     Carried,
@@ -119,13 +117,7 @@ def facts_and_expired(
     root = repo.paths.toplevel
     assert root is not None  # Repository.open refuses bare repositories here
     path = ledger_path(repo.paths.common_dir)
-    led = Ledger.open_existing(path)  # folds a waiting spool in first (its bad lines kept)
-    try:
-        refuse_kept(path)  # writer records kept aside, never read: closed, naming them
-    except StoreError:
-        if led is not None:
-            led.close()
-        raise
+    led = open_for_gate(path)  # a waiting spool folded in; closed while records sit aside
     if led is None:
         return LedgerFacts(path=path, present=False, root=root, identity=cand.identity), []
     with led:
