@@ -30,6 +30,21 @@ _OBJECTS = (
 )
 
 
+def _open_for_repair(path: str) -> sqlite3.Connection:
+    """A read-write connection to the existing store at ``path`` in autocommit mode (the
+    repairs begin their own ``BEGIN IMMEDIATE``), waiting up to ``LOCK_WAIT_SECONDS`` for a
+    lock; never creates a store.
+
+    Raises:
+        StoreError: the state directory is displaced (:func:`check_location`);
+        sqlite3.Error: SQLite cannot open it.
+    """
+    check_location(path)
+    return sqlite3.connect(
+        file_uri(path, "rw"), uri=True, timeout=LOCK_WAIT_SECONDS, isolation_level=None
+    )
+
+
 def _objects(conn: sqlite3.Connection) -> frozenset[tuple[str, str, str, str]]:
     return frozenset(
         (str(t), str(n), str(tb), " ".join(str(sql).split()))
@@ -99,10 +114,7 @@ def restore_version(path: str) -> str | None:
     cannot be opened or written, is one line saying so and what to do; nothing is written.
     """
     try:
-        check_location(path)
-        conn = sqlite3.connect(
-            file_uri(path, "rw"), uri=True, timeout=LOCK_WAIT_SECONDS, isolation_level=None
-        )
+        conn = _open_for_repair(path)
     except Exception as exc:  # StoreError, sqlite3.Error: the store checks say why
         return f"could not restore the schema version of {path}: {exc}"
     try:
@@ -180,10 +192,7 @@ def reset_counters(path: str) -> list[str]:
     line saying so; nothing is written then.
     """
     try:
-        check_location(path)
-        conn = sqlite3.connect(
-            file_uri(path, "rw"), uri=True, timeout=LOCK_WAIT_SECONDS, isolation_level=None
-        )
+        conn = _open_for_repair(path)
     except Exception as exc:  # StoreError, sqlite3.Error: the store checks say why
         return [f"could not reset the id counters of {path}: {exc}"]
     lines = []
@@ -220,10 +229,7 @@ def drop_foreign_triggers(path: str) -> list[str]:
     from gentle_hooks.ledger.schema import TRIGGERS_SQL, foreign_triggers, own_triggers
 
     try:
-        check_location(path)
-        conn = sqlite3.connect(
-            file_uri(path, "rw"), uri=True, timeout=LOCK_WAIT_SECONDS, isolation_level=None
-        )
+        conn = _open_for_repair(path)
     except Exception as exc:  # StoreError, sqlite3.Error: the store checks say why
         return [f"could not drop the triggers of {path}: {exc}"]
     try:
