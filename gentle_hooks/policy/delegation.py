@@ -9,6 +9,7 @@ the runtimes' environment variables are :data:`RUNTIME_ENV` below.
 
 from __future__ import annotations
 
+from gentle_hooks.errors import shown_field
 from gentle_hooks.policy.markers import MARKERS
 
 TYPE_CHECKING = False  # the hook pass path calls runtime_evidence: keep imports light
@@ -106,20 +107,21 @@ def message_evidence(message: str, author: str = "", committer: str = "") -> Evi
         who = match.group(1).strip()
         agent = _address_agent(_split_ident(who)[1] or who)
         if agent:
-            return Evidence(agent, f"Co-authored-by: {who}")
+            return Evidence(agent, f"Co-authored-by: {shown_field(who)}")
     for ident, role in ((author, "author"), (committer, "committer")):
         name, email = _split_ident(ident)
         for m in MARKERS:
             if m.where == "identity" and name and _rx(m.pattern).search(name):
-                return Evidence(m.agent, f"{role} {name!r}")
+                return Evidence(m.agent, f"{role} {shown_field(name)!r}")
         agent = _address_agent(email) if email else None
         if agent:
-            return Evidence(agent, f"{role} {ident!r}")
+            return Evidence(agent, f"{role} {shown_field(ident)!r}")
     for m in MARKERS:
         if m.where in ("trailer", "message"):
             found = _rx(m.pattern).search(message)
             if found:
-                return Evidence(m.agent, f"message marker {found.group(0).strip()!r}")
+                # a marker holds what the message says, however long: echoed bounded
+                return Evidence(m.agent, f"message marker {shown_field(found.group(0).strip())!r}")
     return None
 
 

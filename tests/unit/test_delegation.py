@@ -52,6 +52,22 @@ def test_a_marker_is_named_whole_in_the_evidence() -> None:
 @pytest.mark.parametrize(
     ("message", "author"),
     [
+        (SUBJECT + "Gentle-Writer: " + "a" * 1_000_000 + "/low\n", ""),
+        (SUBJECT + "Co-authored-by: Claude " + "b" * 1_000_000 + " <noreply@anthropic.com>\n", ""),
+        ("x\n", "aider " + "c" * 1_000_000 + " (aider) <a@example.com>"),
+    ],
+)
+def test_evidence_echoes_what_the_commit_says_bounded(message: str, author: str) -> None:
+    """A marker, trailer or identity a commit holds, however long, is named in at most
+    MAX_SHOWN characters (a 10 MB marker was echoed whole in the block)."""
+    ev = message_evidence(message, author=author)
+    assert ev is not None
+    assert len(ev.detail) < 1100, len(ev.detail)
+
+
+@pytest.mark.parametrize(
+    ("message", "author"),
+    [
         (SUBJECT + "Co-authored-by: Jane <jane@example.com>\n", "John"),
         (SUBJECT + "Co-authored-by: Jane <123+jane@users.noreply.github.com>\n", "John"),
         ("Mention Claude Code in docs\n", "John"),
