@@ -13,7 +13,7 @@ import shlex
 from pathlib import Path
 
 from tests.conftest import PASSING_VERDICT
-from tests.e2e.conftest import World
+from tests.e2e.conftest import Run, World
 
 ARTIFACTS = ".agents/skills/platform/artifacts/verify-delegation"
 TOKENS = "def check_token(t):\n    return bool(t) and t.startswith('tok-')\n"
@@ -57,6 +57,30 @@ def printed(world: World, line: str, prefix: str) -> list[str]:
     argv = shlex.split(line.removeprefix(prefix))
     assert argv[0].rsplit("/", 1)[-1] == "gentle-hook", argv  # by its path when PATH lacks it
     return argv[1:]
+
+
+def _corrected_brief_passes(world: World, blocked: Run) -> None:
+    """The way out a brief-fault block prints: the corrected brief (a new brief id) written
+    where its ``write:`` line says, its ``run:`` lines run as printed, the verdict line the
+    last one prints run, and the same commit passes."""
+    named = world.work / ".git" / "gentle-hooks" / "brief.json"
+    assert f"gentle-hooks:   write: {named}" in blocked.said
+    named.write_text(brief(world).read_text(), encoding="utf-8")  # tokens-1: a new brief id
+    runs = [
+        ln.removeprefix("gentle-hooks:   run: ")
+        for ln in blocked.said
+        if ln.startswith("gentle-hooks:   run: ") and " verify prepare " not in ln
+    ]
+    last = None
+    for cmd in runs:
+        last = world.run(["sh", "-c", cmd], cwd=world.work)
+        assert last.code == 0, (cmd, last)
+    assert last is not None and " verify run " in runs[-1]
+    added = world.run(["sh", "-c", last.out.splitlines()[-1].removeprefix("run: ")])
+    assert added.code == 0, added
+    assert "status pass: accepted" in added.out
+    passed = world.git("commit", "-m", "writer: tokens")
+    assert passed.code == 0, passed
 
 
 def escalated_and_staged(world: World) -> None:
@@ -181,24 +205,7 @@ def test_a_corrected_brief_is_the_way_out_of_a_criterion_that_observes_nothing(
         "observes nothing of the change"
     )
     assert any(line.startswith(fault) for line in blocked.said), "\n".join(blocked.said)
-    named = world.work / ".git" / "gentle-hooks" / "brief.json"
-    assert f"gentle-hooks:   write: {named}" in blocked.said
-    named.write_text(brief(world).read_text(), encoding="utf-8")  # tokens-1: a new brief id
-    runs = [
-        ln.removeprefix("gentle-hooks:   run: ")
-        for ln in blocked.said
-        if ln.startswith("gentle-hooks:   run: ") and " verify prepare " not in ln
-    ]
-    last = None
-    for cmd in runs:
-        last = world.run(["sh", "-c", cmd], cwd=world.work)
-        assert last.code == 0, (cmd, last)
-    assert last is not None and " verify run " in runs[-1]
-    added = world.run(["sh", "-c", last.out.splitlines()[-1].removeprefix("run: ")])
-    assert added.code == 0, added
-    assert "status pass: accepted" in added.out
-    passed = world.git("commit", "-m", "writer: tokens")
-    assert passed.code == 0, passed
+    _corrected_brief_passes(world, blocked)
 
 
 def test_a_corrected_brief_is_the_way_out_of_a_criterion_that_fails_on_every_tree(
@@ -245,24 +252,7 @@ def test_a_corrected_brief_is_the_way_out_of_a_criterion_that_fails_on_every_tre
 
     still = world.git("commit", "-m", "writer: tokens")
     assert still.code == 1, still
-    named = world.work / ".git" / "gentle-hooks" / "brief.json"
-    assert f"gentle-hooks:   write: {named}" in still.said
-    named.write_text(brief(world).read_text(), encoding="utf-8")  # tokens-1: a new brief id
-    runs = [
-        ln.removeprefix("gentle-hooks:   run: ")
-        for ln in still.said
-        if ln.startswith("gentle-hooks:   run: ") and " verify prepare " not in ln
-    ]
-    last = None
-    for cmd in runs:
-        last = world.run(["sh", "-c", cmd], cwd=world.work)
-        assert last.code == 0, (cmd, last)
-    assert last is not None and " verify run " in runs[-1]
-    added = world.run(["sh", "-c", last.out.splitlines()[-1].removeprefix("run: ")])
-    assert added.code == 0, added
-    assert "status pass: accepted" in added.out
-    passed = world.git("commit", "-m", "writer: tokens")
-    assert passed.code == 0, passed
+    _corrected_brief_passes(world, still)
 
 
 def test_an_ignored_output_every_check_rewrites_is_no_change_of_the_artifact(
