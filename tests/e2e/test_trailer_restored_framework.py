@@ -43,14 +43,20 @@ def _trailers(w: World) -> str:
     return w.ok("log", "-1", "--format=%(trailers:key=Gentle-Writer)").strip()
 
 
-def test_a_commit_whose_editor_deletes_the_trailer_keeps_it(framework: World) -> None:
-    """The writer's spot-checked commit, its editor deleting the trailer prepare-commit-msg
-    added: commit-msg puts it back; the push and the server pass."""
-    w = framework
+def _spot_checked_writer_change(w: World) -> None:
+    """The writer's change staged, its test reported and the parent's spot check run on it:
+    what a writer commit needs to pass."""
     w.delegate(text=WRITER)
     w.ok("add", "-A")
     w.report("--staged")
     w.spot_check("--staged")
+
+
+def test_a_commit_whose_editor_deletes_the_trailer_keeps_it(framework: World) -> None:
+    """The writer's spot-checked commit, its editor deleting the trailer prepare-commit-msg
+    added: commit-msg puts it back; the push and the server pass."""
+    w = framework
+    _spot_checked_writer_change(w)
     r = w.git("commit", "-q", "-e", "-m", "writer: main", env={"GIT_EDITOR": DELETES_TRAILER})
     assert r.code == 0, r
     assert _trailers(w) == "Gentle-Writer: o4-mini/low"
@@ -63,10 +69,7 @@ def test_an_amend_whose_editor_deletes_the_trailer_keeps_it(framework: World) ->
     """``git commit --amend`` of the writer's commit through the same editor: the trailer
     is back, the subject unchanged."""
     w = framework
-    w.delegate(text=WRITER)
-    w.ok("add", "-A")
-    w.report("--staged")
-    w.spot_check("--staged")
+    _spot_checked_writer_change(w)
     assert w.git("commit", "-qm", "writer: main").code == 0
     assert _trailers(w) == "Gentle-Writer: o4-mini/low"
     r = w.git("commit", "-q", "--amend", env={"GIT_EDITOR": DELETES_TRAILER})
@@ -96,10 +99,7 @@ def test_without_the_commit_msg_stage_the_editor_takes_the_trailer_out(framework
     w = framework
     removed = w.run([sys.executable, "-m", "pre_commit", "uninstall", "-t", "commit-msg"])
     assert removed.code == 0, removed
-    w.delegate(text=WRITER)
-    w.ok("add", "-A")
-    w.report("--staged")
-    w.spot_check("--staged")
+    _spot_checked_writer_change(w)
     r = w.git("commit", "-q", "-e", "-m", "writer: main", env={"GIT_EDITOR": DELETES_TRAILER})
     assert r.code == 0, r
     assert _trailers(w) == ""
