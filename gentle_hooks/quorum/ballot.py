@@ -124,8 +124,20 @@ def _empty(data: bytes | str, source: str) -> tuple[UnreadableOutput]:
     )
 
 
-def _same_text(a: str, b: str) -> bool:
-    return a.split() == b.split()
+def _agreed(named: list[tuple[str, str]], what: str) -> str:
+    """The first of ``named`` (source, text) pairs' text when every other one is equal to
+    it up to whitespace.
+
+    Raises:
+        UsageError: two sources name different texts (one tally is one finding) (exit 2).
+    """
+    first_source, first = named[0]
+    for source, text in named[1:]:
+        if text.split() != first.split():
+            raise UsageError(
+                f"{source}: its {what} differs from {first_source}'s: one tally is one finding"
+            )
+    return first
 
 
 def resolve_claim(option: str | None, files: tuple[VerdictFile, ...]) -> str:
@@ -157,13 +169,7 @@ def resolve_claim(option: str | None, files: tuple[VerdictFile, ...]) -> str:
             "no claim: pass --claim TEXT (or give the verdicts as "
             '{"claim": ..., "verdicts": [...]}); without it a restating whatIChecked counts'
         )
-    first_source, first = named[0]
-    for source, claim in named[1:]:
-        if not _same_text(claim, first):
-            raise UsageError(
-                f"{source}: its claim differs from {first_source}'s: one tally is one finding"
-            )
-    return first
+    return _agreed(named, "claim")
 
 
 def resolve_evidence(option: str | None, files: tuple[VerdictFile, ...]) -> str | None:
@@ -183,13 +189,7 @@ def resolve_evidence(option: str | None, files: tuple[VerdictFile, ...]) -> str 
     named += [(f.source, f.evidence) for f in files if f.evidence is not None]
     if not named:
         return None
-    first_source, first = named[0]
-    for source, text in named[1:]:
-        if not _same_text(text, first):
-            raise UsageError(
-                f"{source}: its evidence differs from {first_source}'s: one tally is one finding"
-            )
-    return first
+    return _agreed(named, "evidence")
 
 
 def _canonical(value: object) -> str:
