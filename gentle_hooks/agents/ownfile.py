@@ -186,12 +186,21 @@ def pi_extension(command: str) -> str:
         " : null,\n"
         "      sessionId: sessions?.getSessionId?.() ?? sessions?.getSessionFile?.() ?? null,\n"
         "      cwd: ctx?.cwd ?? null,\n"
-        "    })\n"
+        "    })\n" + _spawn_recorder("ctx?.cwd ?? process.cwd()")
+    )
+
+
+def _spawn_recorder(cwd: str) -> str:
+    """The end of a JavaScript tool-result handler: run ``COMMAND`` with ``payload`` on its
+    standard input in the directory the expression ``cwd`` names (output discarded, 30 s at
+    most, a failure never stops the tool), return nothing, close the handler and the
+    module's default export."""
+    return (
         "    try {\n"
         "      spawnSync(COMMAND, {\n"
         "        shell: true,\n"
         "        input: payload,\n"
-        "        cwd: ctx?.cwd ?? process.cwd(),\n"
+        f"        cwd: {cwd},\n"
         '        stdio: ["pipe", "ignore", "ignore"],\n'
         "        timeout: 30000,\n"
         "      })\n"
@@ -278,19 +287,7 @@ def amp_plugin(command: str) -> str:
         "      files,\n"
         "      agent: await agentOf(ctx),\n"
         "      cwd: process.cwd(),\n"
-        "    })\n"
-        "    try {\n"
-        "      spawnSync(COMMAND, {\n"
-        "        shell: true,\n"
-        "        input: payload,\n"
-        "        cwd: process.cwd(),\n"
-        '        stdio: ["pipe", "ignore", "ignore"],\n'
-        "        timeout: 30000,\n"
-        "      })\n"
-        "    } catch {}\n"
-        "    return undefined\n"
-        "  })\n"
-        "}\n"
+        "    })\n" + _spawn_recorder("process.cwd()")
     )
 
 
