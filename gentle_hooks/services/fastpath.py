@@ -232,20 +232,28 @@ _ENDED = """\
 """
 
 
+def _no_agent_env(names: str) -> str:
+    """``gh_idle``'s first ``sh`` lines: return 1 when one of the environment variables
+    ``names`` (``${NAME-}`` each, concatenated) is set, or an identity variable
+    (:data:`~gentle_hooks.policy.delegation.IDENTITY_ENV`) names an agent."""
+    idents = " ".join(f'"${{{n}-}}"' for n in IDENTITY_ENV)
+    return f"""\
+        [ -z "{names}" ] || return 1
+        for gh_n in {idents}; do
+            case $gh_n in {identity_patterns()}) return 1 ;; esac
+        done
+"""
+
+
 def _commit_check() -> str:
     names = "".join(f"${{{n}-}}" for n in env_names())
-    idents = " ".join(f'"${{{n}-}}"' for n in IDENTITY_ENV)
     return (
         _LEDGER_IDLE
         + _SMALL
         + _ENDED
         + f"""\
     gh_idle() {{
-        [ -z "{names}" ] || return 1
-        for gh_n in {idents}; do
-            case $gh_n in {identity_patterns()}) return 1 ;; esac
-        done
-        gh_where || return 1
+{_no_agent_env(names)}        gh_where || return 1
         gh_i=
         gh_ledger_idle "$gh_common" || return 1
         gh_ended "$gh_i" || return 1
@@ -268,17 +276,12 @@ def _ledger_check() -> str:
     # prepare-commit-msg writes an agent runtime's trailer (the environment's evidence,
     # :func:`gentle_hooks.policy.delegation.runtime_evidence`): with one set, Python decides
     names = "".join(f"${{{n}-}}" for n in dict.fromkeys(n for n, _, _ in RUNTIME_ENV))
-    idents = " ".join(f'"${{{n}-}}"' for n in IDENTITY_ENV)
     return (
         _LEDGER_IDLE
         + _ENDED
         + f"""\
     gh_idle() {{
-        [ -z "{names}" ] || return 1
-        for gh_n in {idents}; do
-            case $gh_n in {identity_patterns()}) return 1 ;; esac
-        done
-        gh_i=
+{_no_agent_env(names)}        gh_i=
         gh_where && gh_ledger_idle "$gh_common" && gh_ended "$gh_i"
     }}
 """
