@@ -43,7 +43,7 @@ from gentle_hooks.policy.importable import module_name, provides
 from gentle_hooks.policy.plugins import PLUGINS_VARIABLE, named_plugins
 from gentle_hooks.policy.programs import started_programs
 from gentle_hooks.policy.selection import steers_discovery
-from gentle_hooks.policy.skipmarks import SKIP_MARK_ERE, skip_marks
+from gentle_hooks.policy.skipmarks import SKIP_MARK_ERE, SkipMark, skip_marks
 from gentle_hooks.policy.syspath import imported_names, module_files, path_dirs, shadowed
 from gentle_hooks.services.checkout import editable_redirects
 from gentle_hooks.services.record import Bound
@@ -375,10 +375,10 @@ def discovery_steered(bound: Bound) -> tuple[str, ...]:
     )
 
 
-def added_skip_marks(bound: Bound) -> tuple[str, ...]:
-    """The ``path:line`` of every skip or expected-failure marker among the lines the
-    candidate adds (:func:`~gentle_hooks.policy.skipmarks.skip_marks`), in diff order;
-    empty for an empty candidate.
+def added_skip_marks(bound: Bound) -> tuple[SkipMark, ...]:
+    """Every skip or expected-failure marker among the lines the candidate adds
+    (:func:`~gentle_hooks.policy.skipmarks.skip_marks`), in diff order; empty for an empty
+    candidate.
 
     Raises:
         GitError: reading the diff failed.
@@ -387,4 +387,4 @@ def added_skip_marks(bound: Bound) -> tuple[str, ...]:
     if cand.is_empty:
         return ()
     added = bound.repo.added_lines_matching(cand.base.tree, cand.tree, SKIP_MARK_ERE)
-    return tuple(m.where for m in skip_marks((a.path, a.line, a.text) for a in added))
+    return skip_marks((a.path, a.line, a.text) for a in added)
