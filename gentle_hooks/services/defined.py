@@ -209,8 +209,10 @@ def _plugin_sources(
 ) -> tuple[Source, ...]:
     """Row ``D-plugin``: the modules the ``pytest_plugins`` of each Python file of
     ``changes`` names, on either side, and of each other Python file of the candidate's
-    tree that names one a changed file provides (an unchanged test module naming the
-    plugin the change rewrites); a file that sets it in a way not read
+    tree, and each ``addopts = -p NAME`` of a pytest configuration file, that names one a
+    changed file provides (:func:`_unchanged_namers`: an unchanged test module or
+    ``pytest.ini`` loading the plugin the change rewrites); a file that sets it in a way
+    not read
     (:func:`~gentle_hooks.policy.plugins.named_plugins` None) defines the check itself."""
     py = [c for c in changes if c.path.endswith(".py")]
     oids = sorted({o for c in py for o in (c.old_blob, c.new_blob) if o})
