@@ -41,6 +41,7 @@ from gentle_hooks.artifacts.outcome import SHARED_WORDS as SHARED_WORDS
 from gentle_hooks.artifacts.outcome import Check as Check
 from gentle_hooks.artifacts.outcome import Outcome as Outcome
 from gentle_hooks.artifacts.outcome import evidence_words as _evidence
+from gentle_hooks.artifacts.outcome import marks_words
 from gentle_hooks.artifacts.verdict import (
     MAX_SUMMARY_CHARS,
     CandidateRef,
@@ -362,8 +363,9 @@ def _clip(text: str, limit: int) -> str:
 def summarize(status: Status, row: StatusRow, observations: Observations) -> str:
     """The bounded summary (seed 001: "a summary plus an artifact reference, never a
     transcript"): status and why, then counts per kind, then each check that did not
-    pass with why; at most :data:`~.verdict.MAX_SUMMARY_CHARS` characters. People read
-    it: the rows' ids are not in it (they are in ``verify run --json``)."""
+    pass with why (a skip marker's ``path:line`` before the clipped evidence, whole); at
+    most :data:`~.verdict.MAX_SUMMARY_CHARS` characters. People read it: the rows' ids are
+    not in it (they are in ``verify run --json``)."""
     counts = []
     names: tuple[tuple[CheckKind, str], ...] = (
         ("criterion", "criteria"),
@@ -383,7 +385,11 @@ def summarize(status: Status, row: StatusRow, observations: Observations) -> str
         decided = check_row(o)
         if decided.result != "pass":
             what = _clip(_label(o.check.kind, o.check.criterion), 80)
-            lines.append(f"{decided.result} ({decided.said}): {what}: {_clip(_evidence(o), 160)}")
+            # where the marker is comes first, whole: the evidence after it is clipped
+            at = f"; marker at {marks_words(o.skip_marks)}" if decided.id == "C1-skip" else ""
+            lines.append(
+                f"{decided.result} ({decided.said}{at}): {what}: {_clip(_evidence(o), 160)}"
+            )
     return _clip("\n".join(lines), MAX_SUMMARY_CHARS)
 
 

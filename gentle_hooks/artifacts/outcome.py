@@ -9,6 +9,7 @@ Room: artifacts (imports :mod:`.verdict`, :mod:`gentle_hooks.policy`,
 from __future__ import annotations
 
 from gentle_hooks.artifacts.verdict import CheckKind, Program
+from gentle_hooks.policy.skipreports import SkippedNamed
 from gentle_hooks.policy.testcount import prints_count
 from gentle_hooks.values.frozen import frozen
 
@@ -63,9 +64,14 @@ class Outcome:
             no runner, or no count in its output).
         tests_skipped: how many tests its output says it skipped, expected to fail or left
             to do (:func:`~gentle_hooks.policy.testcount.tests_skipped`); 0 when none.
+        skipped_named: the tests its output names as skipped
+            (:func:`~gentle_hooks.policy.skipreports.skipped_named`); None when it names
+            fewer than it skipped, or skipped none.
         skip_marks: when it skipped tests, the ``path:line`` of each skip or
             expected-failure marker the change adds
-            (:data:`~gentle_hooks.policy.skipmarks.SKIP_MARK_ROWS`); empty otherwise.
+            (:data:`~gentle_hooks.policy.skipmarks.SKIP_MARK_ROWS`) that may have skipped
+            one of them (:func:`~gentle_hooks.policy.skipreports.counted_marks`: every one
+            when ``skipped_named`` is None); empty otherwise.
         signature / base_signature: the :data:`~gentle_hooks.policy.toolmissing.MISSING_ROWS`
             row whose line (an unavailable tool's) the output holds on the candidate and on
             the base tree; None when it holds none or was not run there.
@@ -104,6 +110,7 @@ class Outcome:
     shared: tuple[str, ...] = ()
     tests_skipped: int = 0
     skip_marks: tuple[str, ...] = ()
+    skipped_named: SkippedNamed | None = None
 
     @property
     def checks_nothing(self) -> bool:
@@ -160,8 +167,10 @@ def evidence_words(o: Outcome) -> str:
     if o.runner is not None and o.tests_skipped:
         tests += f"; {o.tests_skipped} skipped or expected to fail"
     if o.skip_marks:
-        more = f" and {len(o.skip_marks) - 3} more" if len(o.skip_marks) > 3 else ""
-        tests += f" (the change adds a skip marker at {', '.join(o.skip_marks[:3])}{more})"
+        tests += f" (the change adds a skip marker at {marks_words(o.skip_marks)}"
+        if o.skipped_named is None:
+            tests += f"; {UNNAMED_WORDS}"
+        tests += ")"
     if o.runner is not None and o.tests_run is None:
         tests = "; its output shows no count of tests run"
     if o.check.kind == "suite" and o.runner is None:
@@ -190,6 +199,18 @@ def evidence_words(o: Outcome) -> str:
         f"{changed}"
     )
 
+
+def marks_words(marks: tuple[str, ...]) -> str:
+    """The first three ``path:line`` of ``marks``, each whole, and how many more."""
+    more = f" and {len(marks) - 3} more" if len(marks) > 3 else ""
+    return ", ".join(marks[:3]) + more
+
+
+#: What evidence says when the output did not name the tests it skipped (so every marker
+#: the change adds counts).
+UNNAMED_WORDS = (
+    "the output does not name every skipped test: pytest -rsx or -v, unittest -v name them"
+)
 
 #: What a verdict says of programs run from a shared place only because the caller allowed it.
 SHARED_WORDS = "run from a temporary or shared directory, allowed by --allow-shared-programs"

@@ -31,7 +31,7 @@ from gentle_hooks.cli.assess_command import assess_command
 @click.option(
     "--review-outcome",
     type=click.Choice(["declined", "unavailable", "unknown", "closed"]),
-    help="Caller review outcome; a bare 'closed' resolves to unknown.",
+    help="Caller review outcome; a bare 'closed' resolves to unknown (a note on stderr says so).",
 )
 @click.option("--writer-model", metavar="MODEL", help="Writer model id (without runtime data).")
 @click.option(

@@ -13,7 +13,7 @@ import sys
 
 from gentle_hooks.errors import EXIT_OK, GentleError, UsageError
 from gentle_hooks.report.assess_json import build_envelope, envelope_json, failure_json
-from gentle_hooks.report.text import render_assess
+from gentle_hooks.report.text import caller_closed_note, render_assess
 from gentle_hooks.services.assess import AssessRequest, parse_request, run_assess
 from gentle_hooks.values.candidate import Projection
 
@@ -94,6 +94,9 @@ def assess_command(
     text = envelope_json(build_envelope(result)) if as_json else render_assess(result, explain)
     sys.stdout.write(text + "\n")
     sys.stdout.flush()
+    note = caller_closed_note(review_outcome, result)
+    if note is not None:  # not silently: the caller's closed is not the outcome
+        sys.stderr.write(note + "\n")
     return EXIT_OK
 
 

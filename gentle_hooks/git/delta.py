@@ -146,6 +146,27 @@ class Deltas(Refs):
         ).stdout
         return _blobs_listed(out)
 
+    def modes_in(self, tree: str, paths: Iterable[str]) -> dict[str, str]:
+        """The mode of each of ``paths`` that is a file or a symbolic link in ``tree``
+        (``100755``, ``100644``, ``120000``; paths absent there, directories and submodules
+        are left out)."""
+        wanted = sorted(set(paths))
+        if not wanted:
+            return {}
+        out = self.run(
+            ["ls-tree", "-z", "--full-tree", tree, "--", *wanted[:_MANY_PATHSPECS]],
+            env=LITERAL_PATHSPECS,
+        ).stdout
+        keep = set(wanted)
+        found: dict[str, str] = {}
+        for record in out.split(b"\0"):
+            meta, tab, path = record.partition(b"\t")
+            parts = meta.split(b" ")
+            name = os.fsdecode(path)
+            if tab and len(parts) == 3 and parts[1] == b"blob" and name in keep:
+                found[name] = parts[0].decode("ascii")
+        return found
+
     def blobs_staged(self, paths: Iterable[str]) -> dict[str, str]:
         """The blob id of each of ``paths`` in the index git uses here (stage 0; paths not
         in the index are left out)."""

@@ -33,6 +33,8 @@ class Objects(Refs):
         #: blobs read already (:meth:`keep_blobs`, :meth:`read_blobs`), by id.
         self._kept: dict[str, bytes] = {}
         self._kept_bytes = 0
+        #: :meth:`grep_tree` answers, by its arguments (a tree never changes).
+        self._grepped: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
 
     def keep_blobs(self, oids: Sequence[str]) -> None:
         """Read blobs ahead, in one ``git cat-file --batch``, and keep them: later
@@ -100,6 +102,36 @@ class Objects(Refs):
         """The bytes of ``path`` in ``commit``'s tree, or None when it has no such file."""
         proc = self.run(["cat-file", "blob", f"{commit}:{path}"], ok=(0, 128))
         return proc.stdout if proc.returncode == 0 else None
+
+    def grep_tree(self, tree: str, strings: Sequence[str], globs: Sequence[str]) -> tuple[str, ...]:
+        """The paths of ``tree``'s files matching one of ``globs`` (git's default pathspec
+        matching: ``*.py`` at any depth) that hold one of the fixed ``strings``, sorted: one ``git
+        grep -l -F`` over the tree, asked once per arguments by this object (a tree never
+        changes).
+
+        Raises:
+            GitError: git failed; ``tree`` is not a tree here.
+        """
+        key = (tree, tuple(strings), tuple(globs))
+        known = self._grepped.get(key)
+        if known is not None:
+            return known
+        patterns = [w for s in strings for w in ("-e", s)]
+        args = ["grep", "-l", "-z", "-F", "--no-color", "--no-textconv", *patterns, tree]
+        # git's own pathspec matching, whatever the caller's environment asks: ``*`` then
+        # matches across ``/`` too
+        env = {f"GIT_{k}_PATHSPECS": "0" for k in ("LITERAL", "GLOB", "NOGLOB", "ICASE")}
+        out = self.run([*args, "--", *globs], env=env, ok=(0, 1)).stdout
+        prefix = f"{tree}:"
+        found = tuple(
+            sorted(
+                p.removeprefix(prefix)
+                for p in (r.decode("utf-8", "surrogateescape") for r in out.split(b"\0"))
+                if p
+            )
+        )
+        self._grepped[key] = found
+        return found
 
     def tree_entries(self, tree: str) -> list[tuple[str, str, str, str]]:
         """(mode, type, object id, path) of every entry of ``tree``, recursively

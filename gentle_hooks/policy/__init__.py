@@ -39,6 +39,8 @@ One module per table or rule set:
   and whether it reports failures
 * :mod:`.skipmarks` — the markers a change adds that skip a test or expect its failure
   (``@unittest.skip``, ``pytest.mark.xfail``, ``test.skip``)
+* :mod:`.skipreports` — which tests a runner's output names as skipped, and which added
+  markers they tie to
 * :mod:`.toolmissing` — the lines an unavailable tool leaves in a check's output
   (``No module named pytest``, ``command not found``)
 * :mod:`.selfcheck` — which writer reports count as self-verification, and when a re-run

@@ -8,16 +8,34 @@ collects (``pytest_plugins = ["helpers"]``), before it runs a test: a hook there
 ``conftest.py`` would. Such a module the change adds or changes defines the check (row
 ``D-plugin`` of :mod:`gentle_hooks.policy.checkdefs`; the files that provide it:
 :func:`~gentle_hooks.policy.importable.provides`). :func:`plugin_options` reads a pytest
-command's ``-p``, :func:`named_plugins` a Python file's ``pytest_plugins``.
+command's ``-p``, :func:`config_plugins` the ``-p`` of a configuration file's ``addopts``
+(pytest puts them on every command line it runs, the file unchanged or not),
+:func:`named_plugins` a Python file's ``pytest_plugins``.
 """
 
 from __future__ import annotations
 
 import ast
+import configparser
+import shlex
+import sys
 from collections.abc import Sequence
 
 #: The variable a test module or conftest.py names its plugins in.
 PLUGINS_VARIABLE = "pytest_plugins"
+#: The key of pytest's configuration whose options it adds to every command line.
+ADDOPTS = "addopts"
+#: pytest's configuration files, by base name, and where in each its options are: an INI
+#: section, or a TOML table's path.
+CONFIG_PLACES: dict[str, tuple[tuple[str, ...], ...]] = {
+    "pytest.ini": (("pytest",),),
+    ".pytest.ini": (("pytest",),),
+    "tox.ini": (("pytest",),),
+    "setup.cfg": (("tool:pytest",),),
+    "pyproject.toml": (("tool", "pytest", "ini_options"), ("tool", "pytest")),
+    "pytest.toml": (("pytest",),),
+    ".pytest.toml": (("pytest",),),
+}
 
 
 def plugin_options(args: Sequence[str]) -> tuple[str, ...]:
@@ -80,3 +98,40 @@ def named_plugins(data: bytes) -> tuple[str, ...] | None:
         if mentioned:  # used some other way: which plugins it ends up naming is unknown
             return None
     return tuple(dict.fromkeys(found))
+
+
+def config_plugins(path: str, data: bytes) -> tuple[str, ...]:
+    """The plugins the ``addopts`` of the pytest configuration file ``path`` (one of
+    :data:`CONFIG_PLACES`, by base name) with the content ``data`` loads
+    (:func:`plugin_options` of its words: ``addopts = -p helpers``); empty for any other
+    file, one without ``addopts``, or one that does not parse (pytest refuses it too)."""
+    places = CONFIG_PLACES.get(path.rsplit("/", 1)[-1], ())
+    try:
+        text = data.decode("utf-8")
+        words: list[str] = []
+        for place in places:
+            value = _toml_value(text, place) if path.endswith(".toml") else _ini_value(text, place)
+            if isinstance(value, str):
+                words += shlex.split(value)
+            elif isinstance(value, list):
+                words += [w for w in value if isinstance(w, str)]
+    except (ValueError, RecursionError, configparser.Error):  # UnicodeDecodeError too
+        return ()
+    return plugin_options(words)
+
+
+def _ini_value(text: str, place: tuple[str, ...]) -> object:
+    ini = configparser.RawConfigParser(strict=False, interpolation=None)
+    ini.read_string(text)
+    return ini.get(place[0], ADDOPTS, fallback=None)
+
+
+def _toml_value(text: str, place: tuple[str, ...]) -> object:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+    value: object = tomllib.loads(text)
+    for key in (*place, ADDOPTS):
+        value = value.get(key) if isinstance(value, dict) else None
+    return value

@@ -6,8 +6,9 @@ Room ``policy`` (pure). A change whose only "fix" is to skip the test that catch
 (``@unittest.skip("flaky")``, ``@pytest.mark.xfail``, ``pytestmark = pytest.mark.skip``,
 ``test('add', {skip: 'flaky'}, ...)``) turns a failing run into a passing one. One table:
 
-* :data:`SKIP_MARK_ROWS` — per row the files it reads (by name ending) and the pattern of an
-  added line that skips, or expects the failure of, a test.
+* :data:`SKIP_MARK_ROWS` — per row the files it reads (by name ending; a JavaScript row only
+  a test file's: :func:`is_js_test_file`, so ``{skip: 1}`` in application code is no marker)
+  and the pattern of an added line that skips, or expects the failure of, a test.
 
 :func:`skip_marks` finds them among a change's added lines; :data:`SKIP_MARK_ERE` preselects
 the files whose diff may hold one (git's ``-G``).
@@ -27,12 +28,14 @@ _JS = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 @frozen
 class SkipMarkRow:
     """One row of :data:`SKIP_MARK_ROWS`: id, the case in words, the name endings of the
-    files it reads, and the pattern (Python ``re``) of an added line that holds it."""
+    files it reads, and the pattern (Python ``re``) of an added line that holds it;
+    ``tests_only``: it reads only test files (:func:`is_js_test_file`)."""
 
     id: str
     when: str
     suffixes: tuple[str, ...]
     pattern: str
+    tests_only: bool = False
 
 
 #: Skip and expected-failure markers, first match wins per line.
@@ -80,18 +83,21 @@ SKIP_MARK_ROWS: tuple[SkipMarkRow, ...] = (
         "test.todo, it.todo (and .skipIf)",
         _JS,
         r"\b(?:test|it|describe|suite|context)\s*\.\s*(?:skip|todo|skipIf)\b",
+        tests_only=True,
     ),
     SkipMarkRow(
         "K-js-option",
         "node:test's options {skip: ...} or {todo: ...}",
         _JS,
         r"[{,]\s*['\"]?(?:skip|todo)['\"]?\s*:",
+        tests_only=True,
     ),
     SkipMarkRow(
         "K-js-x",
         "jasmine, jest or mocha xit(, xtest(, xdescribe(, xcontext(",
         _JS,
         r"\b(?:xit|xtest|xdescribe|xcontext)\s*\(",
+        tests_only=True,
     ),
 )
 
@@ -114,10 +120,23 @@ class SkipMark:
         return f"{self.path}:{self.line}"
 
 
+#: Directories whose JavaScript files are test files (at any depth).
+JS_TEST_DIRS = frozenset({"test", "tests", "__tests__", "spec"})
+
+
+def is_js_test_file(path: str) -> bool:
+    """Whether ``path`` is a JavaScript or TypeScript test file: under a directory of
+    :data:`JS_TEST_DIRS`, or named ``*.test.*`` or ``*.spec.*`` (``app.test.js``)."""
+    *dirs, name = path.split("/")
+    return any(d in JS_TEST_DIRS for d in dirs) or ".test." in name or ".spec." in name
+
+
 def skip_row(path: str, text: str) -> SkipMarkRow | None:
     """The :data:`SKIP_MARK_ROWS` row an added line ``text`` of ``path`` holds, or None."""
     for row in SKIP_MARK_ROWS:
-        if path.endswith(row.suffixes) and re.search(row.pattern, text):
+        if not path.endswith(row.suffixes) or (row.tests_only and not is_js_test_file(path)):
+            continue
+        if re.search(row.pattern, text):
             return row
     return None
 

@@ -6,7 +6,7 @@ Room ``report``. Pure string building from results; the CLI decides where it goe
 from __future__ import annotations
 
 from gentle_hooks.errors import shown_field, shown_writer
-from gentle_hooks.policy.vocabulary import Verification
+from gentle_hooks.policy.vocabulary import ReviewOutcome, Verification
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -108,3 +108,18 @@ def gate_lines(r: AssessResult) -> list[str]:
     else:
         lines.append("gate: not delegated; the gate does not apply (informational)")
     return lines
+
+
+def caller_closed_note(caller: str | None, r: AssessResult) -> str | None:
+    """The line ``assess`` prints on stderr when the caller passed ``--review-outcome
+    closed`` and the plan did not close the review (SPEC §5, seed 000 review-outcome table,
+    last row: a bare caller ``closed`` resolves to ``unknown``): why, and the values a caller
+    may pass; None otherwise."""
+    if caller != ReviewOutcome.CLOSED.value or r.plan.review.outcome is ReviewOutcome.CLOSED:
+        return None
+    return (
+        f"gentle-hook: note: --review-outcome closed is a caller's word, not the review's: "
+        f"resolved to {r.plan.review.outcome.value} (only the native provider's "
+        "candidate.consumed fact for this candidate closes a review); a caller may pass "
+        "declined, unavailable or unknown"
+    )

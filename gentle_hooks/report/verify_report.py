@@ -23,6 +23,7 @@ from gentle_hooks.artifacts.observation import (
     check_row,
     verdict_status,
 )
+from gentle_hooks.artifacts.outcome import marks_words
 from gentle_hooks.artifacts.verdict import CheckKind, Status
 from gentle_hooks.policy.shellwords import quote
 from gentle_hooks.report.brief_fault_text import fault_reasons
@@ -126,7 +127,7 @@ def render_verified(v: Verified) -> str:
         if o.tests_skipped:
             seen += f", {o.tests_skipped} skipped"
         if o.skip_marks:  # row C1-skip: where the change adds the marker
-            seen += f", the change adds a skip marker at {_line(', '.join(o.skip_marks), 80)}"
+            seen += f", the change adds a skip marker at {_line(marks_words(o.skip_marks), 400)}"
         label = _KIND_LABEL[o.check.kind]
         # the why in words for a check that did not pass; the row id is in --json
         why = "" if result == "pass" else f": {row.said}"

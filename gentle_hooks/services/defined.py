@@ -10,7 +10,9 @@ and ``gate --range --reverify`` does not re-run such a claim (:func:`command_def
 A pytest check is defined too by the plugins the ``pytest_plugins`` of a Python file names
 (:func:`~gentle_hooks.policy.plugins.named_plugins`: pytest loads them as it collects that
 test module; row ``D-plugin``): of a file the change adds or changes, and of any other file
-of the tree naming a plugin the change writes. A row ``D-shadow`` match counts only where
+of the tree naming a plugin the change writes; and by the plugins a pytest configuration
+file's ``addopts`` loads with ``-p`` (:func:`~gentle_hooks.policy.plugins.config_plugins`),
+the file changed or not. A row ``D-shadow`` match counts only where
 the change puts the module: a file inside a package the base already has in that directory
 is the repository's own code (:func:`_is_new_shadow`). A program the check starts by name
 from a ``PATH`` entry in the tree (``PATH=bin:$PATH pytest``) is defined by that file
@@ -40,10 +42,16 @@ from gentle_hooks.policy.checkdefs import (
     with_imports,
 )
 from gentle_hooks.policy.importable import module_name, provides
-from gentle_hooks.policy.plugins import PLUGINS_VARIABLE, named_plugins
+from gentle_hooks.policy.plugins import (
+    ADDOPTS,
+    CONFIG_PLACES,
+    PLUGINS_VARIABLE,
+    config_plugins,
+    named_plugins,
+)
 from gentle_hooks.policy.programs import started_programs
 from gentle_hooks.policy.selection import steers_discovery
-from gentle_hooks.policy.skipmarks import SKIP_MARK_ERE, skip_marks
+from gentle_hooks.policy.skipmarks import SKIP_MARK_ERE, SkipMark, skip_marks
 from gentle_hooks.policy.syspath import imported_names, module_files, path_dirs, shadowed
 from gentle_hooks.services.checkout import editable_redirects
 from gentle_hooks.services.record import Bound
@@ -53,6 +61,9 @@ from gentle_hooks.values.candidate import Candidate
 _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 #: At most this many files are read following sourced and included files, per check.
 _MAX_FOLLOWED = 32
+#: The files that may name a pytest plugin: Python files (``pytest_plugins``) and pytest's
+#: configuration files (``addopts = -p NAME``), at any depth.
+_PLUGIN_GLOBS = ("*.py", *(f"*{name}" for name in CONFIG_PLACES))
 
 
 def defined_by_change(
@@ -198,8 +209,10 @@ def _plugin_sources(
 ) -> tuple[Source, ...]:
     """Row ``D-plugin``: the modules the ``pytest_plugins`` of each Python file of
     ``changes`` names, on either side, and of each other Python file of the candidate's
-    tree that names one a changed file provides (an unchanged test module naming the
-    plugin the change rewrites); a file that sets it in a way not read
+    tree, and each ``addopts = -p NAME`` of a pytest configuration file, that names one a
+    changed file provides (:func:`_unchanged_namers`: an unchanged test module or
+    ``pytest.ini`` loading the plugin the change rewrites); a file that sets it in a way
+    not read
     (:func:`~gentle_hooks.policy.plugins.named_plugins` None) defines the check itself."""
     py = [c for c in changes if c.path.endswith(".py")]
     oids = sorted({o for c in py for o in (c.old_blob, c.new_blob) if o})
@@ -219,20 +232,26 @@ def _plugin_sources(
 
 
 def _unchanged_namers(repo: Repository, cand: Candidate, changed: set[str]) -> list[Source]:
-    """Row ``D-plugin`` from the Python files of the candidate's tree the change leaves as
-    they are: each plugin one names in ``pytest_plugins`` that a ``changed`` path provides
-    (:func:`~gentle_hooks.policy.importable.provides`)."""
-    others = [
-        oid
-        for mode, kind, oid, path in repo.tree_entries(cand.tree)
-        if kind == "blob" and path.endswith(".py") and path not in changed
-    ]
-    search = repo.search_blobs([PLUGINS_VARIABLE.encode()], b"")
-    search.add(others)
-    holding = sorted(search.finish()) if others else []
+    """Row ``D-plugin`` from the files of the candidate's tree that name a plugin a
+    ``changed`` path provides (:func:`~gentle_hooks.policy.importable.provides`): the
+    ``pytest_plugins`` of a Python file the change leaves as it is, and the ``addopts``
+    ``-p NAME`` of a pytest configuration file
+    (:func:`~gentle_hooks.policy.plugins.config_plugins`; an unchanged ``pytest.ini``
+    loading the module the change rewrites). One ``git grep`` over the tree finds the
+    files that may name one, asked once per tree by the repository object
+    (:meth:`~gentle_hooks.git.repository.Repository.grep_tree`); only those are read."""
     found: list[Source] = []
-    for data in repo.read_blobs(holding).values() if holding else ():
-        for name in named_plugins(data) or ():
+    holding = [
+        p
+        for p in repo.grep_tree(cand.tree, (PLUGINS_VARIABLE, ADDOPTS), _PLUGIN_GLOBS)
+        if (p.endswith(".py") and p not in changed) or p.rsplit("/", 1)[-1] in CONFIG_PLACES
+    ]
+    oids = repo.blobs_in(cand.tree, holding) if holding else {}
+    blobs = repo.read_blobs(sorted(set(oids.values()))) if oids else {}
+    for path, oid in sorted(oids.items()):
+        data = blobs.get(oid, b"")
+        names = (named_plugins(data) or ()) if path.endswith(".py") else config_plugins(path, data)
+        for name in names:
             if any(provides(name, p) for p in changed):
                 found.append(Source("D-plugin", modules=frozenset({name})))
     return found
@@ -275,7 +294,7 @@ def _sources(
     beside it (:func:`_script_imports`)."""
     sources = [
         *(_script_imports(repo, cand, s, changed) for s in check_sources(check.argv, env, cwd)),
-        *_path_programs(check, env, cwd),
+        *_path_programs(repo, cand, check, env, cwd),
     ]
     todo = [s.path for s in sources if s.path is not None and not s.tail]
     if any(s.row == "D-make" for s in sources):
@@ -296,20 +315,40 @@ def _sources(
     return tuple(sources)
 
 
-def _path_programs(check: Check, env: Mapping[str, str], cwd: str) -> list[Source]:
+def _path_programs(
+    repo: Repository, cand: Candidate, check: Check, env: Mapping[str, str], cwd: str
+) -> list[Source]:
     """Row ``D-script`` for each program the check starts by name that a ``PATH`` with an
     entry in the tree finds there (``PATH=bin:$PATH pytest``, ``env PATH=bin pytest``, an
     ``export`` earlier on the line, the variables ``env``:
     :func:`~gentle_hooks.policy.programs.started_programs`): ``bin/pytest`` is run in the
-    installed one's place, so a change writing it defines the check."""
+    installed one's place, so a change writing it defines the check. Only the entries the
+    shell searches count: those up to and including the first that holds the program (an
+    executable file or a symbolic link of the candidate's tree, for an entry in the tree;
+    an executable file of this machine, for an absolute one); an entry whose place is not
+    known (``~``, a variable, the directory unknown) holds nothing."""
     found: list[Source] = []
     for started in started_programs(check.argv, env.get("PATH") or os.defpath):
         if "/" in started.name:
             continue
-        for where in path_dirs(started.path, cwd):
-            top = "" if where in (None, ".") else f"{where}/"
-            found.append(Source("D-script", f"{top}{started.name}"))
+        entries: list[tuple[str, str | None]] = []  # (the entry, its place in the tree)
+        for entry in started.path.split(os.pathsep):
+            inside = path_dirs(entry or ".", cwd)
+            entries.append((entry, inside[0] if inside else None))
+        at = {e: f"{'' if d in (None, '.') else d + '/'}{started.name}" for e, d in entries}
+        modes = repo.modes_in(cand.tree, [at[e] for e, d in entries if d is not None])
+        for entry, where in entries:
+            if where is not None:
+                found.append(Source("D-script", at[entry]))
+                if modes.get(at[entry]) in ("100755", "120000"):
+                    break
+            elif os.path.isabs(entry) and _executable(os.path.join(entry, started.name)):
+                break
     return found
+
+
+def _executable(path: str) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
 def _script_imports(
@@ -375,10 +414,10 @@ def discovery_steered(bound: Bound) -> tuple[str, ...]:
     )
 
 
-def added_skip_marks(bound: Bound) -> tuple[str, ...]:
-    """The ``path:line`` of every skip or expected-failure marker among the lines the
-    candidate adds (:func:`~gentle_hooks.policy.skipmarks.skip_marks`), in diff order;
-    empty for an empty candidate.
+def added_skip_marks(bound: Bound) -> tuple[SkipMark, ...]:
+    """Every skip or expected-failure marker among the lines the candidate adds
+    (:func:`~gentle_hooks.policy.skipmarks.skip_marks`), in diff order; empty for an empty
+    candidate.
 
     Raises:
         GitError: reading the diff failed.
@@ -387,4 +426,4 @@ def added_skip_marks(bound: Bound) -> tuple[str, ...]:
     if cand.is_empty:
         return ()
     added = bound.repo.added_lines_matching(cand.base.tree, cand.tree, SKIP_MARK_ERE)
-    return tuple(m.where for m in skip_marks((a.path, a.line, a.text) for a in added))
+    return skip_marks((a.path, a.line, a.text) for a in added)

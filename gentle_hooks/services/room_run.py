@@ -28,6 +28,8 @@ from gentle_hooks.errors import UsageError
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.policy.outputs import declared_outputs, is_output
 from gentle_hooks.policy.selection import selection
+from gentle_hooks.policy.skipmarks import SkipMark
+from gentle_hooks.policy.skipreports import counted_marks, skipped_named
 from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run, tests_skipped
 from gentle_hooks.policy.toolmissing import missing_tool
 from gentle_hooks.services.cleanroom import (
@@ -207,6 +209,7 @@ def _observe(
     )
     runner = runner_of(check.command)
     if runner is not None and check.kind != "negative" and not where:
+        skipped = tests_skipped(check.command, text)
         chosen = (
             selection(
                 check.command,
@@ -222,7 +225,8 @@ def _observe(
             outcome,
             runner=runner.id,
             tests_run=tests_run(check.command, text),
-            tests_skipped=tests_skipped(check.command, text),
+            tests_skipped=skipped,
+            skipped_named=skipped_named(text, skipped, room.tree),
             tests_failed=reports_failures(check.command, text),
             selection=chosen.id if chosen is not None else None,
             selected_by=steering if chosen is not None and chosen.steered else (),
@@ -322,13 +326,16 @@ def observe_all(
     (:func:`~gentle_hooks.services.defined.discovery_steered`) is not either (row
     P-unittest-load-tests), declared or not. A check whose test runner skipped tests carries
     the skip markers the change adds (:func:`~gentle_hooks.services.defined.added_skip_marks`,
-    row C1-skip)."""
+    row C1-skip) that may have skipped them: when its output names every test it skipped,
+    those in the file of one and those outside a Python test module; else every one
+    (:func:`~gentle_hooks.policy.skipreports.counted_marks`)."""
     with_base = os.path.isdir(room.base)
     by_unittest = any(c.kind == "suite" and _runs_unittest(c.command) for c in checks)
     steering = discovery_steered(bound) if by_unittest else ()
     outcomes: list[Outcome] = []
     logs: dict[str, bytes] = {}
-    marks: tuple[str, ...] | None = None
+    marks: tuple[SkipMark, ...] | None = None
+    tree_paths: list[str] | None = None
     for n, (check, own) in enumerate(
         zip(checks, defined_by_change(bound, checks, env), strict=True), 1
     ):
@@ -363,7 +370,10 @@ def observe_all(
         if outcome.tests_skipped > 0:  # row C1-skip: did the change add the skip?
             if marks is None:
                 marks = added_skip_marks(bound)
-            outcome = replace(outcome, skip_marks=marks)
+            if marks and outcome.skipped_named is not None and tree_paths is None:
+                tree_paths = [p for *_, p in bound.repo.tree_entries(bound.candidate.tree)]
+            counted = counted_marks(marks, outcome.skipped_named, tree_paths or ())
+            outcome = replace(outcome, skip_marks=tuple(m.where for m in counted))
         if changed:
             outcomes.append(replace(outcome, changed=changed))
             break

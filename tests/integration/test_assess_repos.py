@@ -85,6 +85,28 @@ def test_review_closed_from_caller_is_unknown(repo: Path) -> None:
     assert (env["nativeReviewOutcome"], env["outcome_source"]) == ("declined", "explicit")
 
 
+def test_a_caller_closed_is_resolved_to_unknown_not_silently(repo: Path) -> None:
+    """Seed 000 review-outcome table, last row: a bare caller ``closed`` resolves to
+    ``unknown``; assess says so on stderr in one line, naming the values a caller may pass
+    (the plan on stdout unchanged); an explicit value says nothing."""
+    write(repo / "a.py", "1\n")
+    commit_all(repo)
+    args = ("assess", "--base-ref", "HEAD~1", "--committed-only")
+    for extra in ((), ("--json",)):
+        proc = gh(repo, *args, *extra, "--review-outcome", "closed")
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stderr == (
+            "gentle-hook: note: --review-outcome closed is a caller's word, not the review's: "
+            "resolved to unknown (only the native provider's candidate.consumed fact for this "
+            "candidate closes a review); a caller may pass declined, unavailable or unknown\n"
+        )
+    proc = gh(repo, *args, "--review-outcome", "unknown")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    bad = gh(repo, *args, "--review-outcome", "approved")
+    assert bad.returncode == 2 and len(bad.stderr.splitlines()) == 1, bad.stderr
+    assert "'declined', 'unavailable', 'unknown', 'closed'" in bad.stderr
+
+
 def test_writer_from_caller(repo: Path) -> None:
     write(repo / "a.py", "1\n")
     commit_all(repo)

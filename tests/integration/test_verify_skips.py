@@ -120,3 +120,89 @@ def test_a_change_that_skips_the_test_that_catches_it_is_not_a_pass(
     assert "remove the marker, or let a person decide" in printed
     added = env.gh("verdict", "add", out["json_path"])
     assert added.returncode == 1 and "not accepted" in added.stdout, added.stdout
+
+
+_OLD_PYTEST = _IMPORT + (
+    "import pytest\n\n\n@pytest.mark.skip(reason='needs a GPU')\ndef test_gpu():\n"
+    "    assert add(1, 1) == 2\n"
+)
+_NEW_PYTEST = _IMPORT + (
+    "import sys\n\nimport pytest\n\n\ndef test_add():\n    assert add(2, 2) == 4\n\n\n"
+    "{mark}\ndef test_add_negatives():\n    assert add(-2, -2) == -4\n"
+)
+_OLD_UNITTEST = _IMPORT + (
+    "import unittest\n\n\nclass Old(unittest.TestCase):\n    @unittest.skip('needs a GPU')\n"
+    "    def test_gpu(self):\n        self.assertEqual(add(1, 1), 2)\n"
+)
+_NEW_UNITTEST = _IMPORT + (
+    "import sys\nimport unittest\n\n\nclass New(unittest.TestCase):\n"
+    "    def test_add(self):\n        self.assertEqual(add(2, 2), 4)\n\n"
+    "    @unittest.skipIf(sys.platform == 'no-such-platform', 'never')\n"
+    "    def test_add_negatives(self):\n        self.assertEqual(add(-2, -2), -4)\n"
+)
+_RAN = "@pytest.mark.skipif(sys.platform == 'no-such-platform', reason='never')"
+
+#: id: (the old test file, the new one, the suite command, the status, the marker that
+#: counts or None). The base holds an old test skipped long before; the change fixes
+#: ``add`` and adds a test file with a skip marker.
+NAMED_CASES: dict[str, tuple[str, str, str, str, str | None]] = {
+    "pytest-rs-names-only-the-old-skip": (
+        _OLD_PYTEST,
+        _NEW_PYTEST.format(mark=_RAN),
+        "python3 -m pytest -q -rs tests",
+        "pass",
+        None,
+    ),
+    "unittest-v-names-only-the-old-skip": (
+        _OLD_UNITTEST,
+        _NEW_UNITTEST,
+        "python3 -m unittest discover -v -s tests",
+        "pass",
+        None,
+    ),
+    "pytest-q-names-no-skip-so-the-marker-counts": (
+        _OLD_PYTEST,
+        _NEW_PYTEST.format(mark=_RAN),
+        "python3 -m pytest -q tests",
+        "blocked",
+        "tests/test_new.py:16",
+    ),
+    "pytest-rs-names-the-new-skip": (
+        _OLD_PYTEST,
+        _NEW_PYTEST.format(mark="@pytest.mark.skip(reason='flaky')"),
+        "python3 -m pytest -q -rs tests",
+        "blocked",
+        "tests/test_new.py:16",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NAMED_CASES))
+def test_a_marker_counts_only_where_a_named_skipped_test_is(
+    repo: Path, tmp_path: Path, case: str
+) -> None:
+    """A run that names the tests it skipped (pytest -rs, unittest -v) blocks only on a
+    marker in the file of one of them; one that names none blocks on every marker the
+    change adds (seed 001 "Completion criteria")."""
+    old, new, command, status, where = NAMED_CASES[case]
+    env = Env(repo, tmp_path)
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a - b\n")
+    write(repo / "tests" / "test_old.py", old)
+    commit_all(repo, "base")
+    write(repo / "src" / "app.py", _PY_APP)
+    write(repo / "tests" / "test_new.py", new)
+    assert env.gh("record", "--model", "o4-mini", "--effort", "low").returncode == 0
+    assert env.gh("escalate", "--item", "security", "--reason", "auth path").returncode == 0
+    env.brief({**BRIEF, "fullSuite": command})
+    out = env.json(
+        "verify", "run", "--brief", str(env.brief_path), code=0 if status == "pass" else 1
+    )
+    assert out["verdict"]["status"] == status, out["verdict"]["summary"]
+    evidence = " ".join(c["evidence"] for c in out["verdict"]["criteria"])
+    if where is None:
+        assert "skip marker" not in evidence, evidence
+        return
+    assert f"the change adds a skip marker at {where}" in evidence, evidence
+    assert f"marker at {where}" in out["verdict"]["summary"].split("\n")[1]
+    named = "the output does not name every skipped test" in evidence
+    assert named is ("-rs" not in command), evidence

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from gentle_hooks.policy.importable import provides
-from gentle_hooks.policy.plugins import named_plugins, plugin_options
+from gentle_hooks.policy.plugins import config_plugins, named_plugins, plugin_options
 
 OPTIONS = [
     (["-q", "-p", "zz_helpers", "tests"], ("zz_helpers",)),
@@ -66,3 +66,29 @@ PROVIDES = [
 )
 def test_provides(module: str, path: str, expected: bool) -> None:
     assert provides(module, path) is expected
+
+
+#: (configuration path, its content, the plugins its addopts loads).
+CONFIGS = [
+    (
+        "pytest.ini",
+        "[pytest]\naddopts = -q -p helpers -pother -p no:cacheprovider\n",
+        ("helpers", "other"),
+    ),
+    (".pytest.ini", "[pytest]\naddopts = -p helpers\n", ("helpers",)),
+    ("sub/tox.ini", "[pytest]\naddopts = -p 'pkg.plug'\n", ("pkg.plug",)),
+    ("setup.cfg", "[tool:pytest]\naddopts = -p helpers\n", ("helpers",)),
+    ("setup.cfg", "[pytest]\naddopts = -p helpers\n", ()),  # not pytest's section there
+    ("pyproject.toml", '[tool.pytest.ini_options]\naddopts = "-p helpers"\n', ("helpers",)),
+    ("pyproject.toml", '[tool.pytest]\naddopts = ["-p", "helpers"]\n', ("helpers",)),
+    ("pytest.toml", '[pytest]\naddopts = ["-phelpers"]\n', ("helpers",)),
+    ("pytest.ini", "[pytest]\naddopts = -q\n", ()),
+    ("pytest.ini", "[pytest]\naddopts = -p 'unterminated\n", ()),  # pytest refuses it too
+    ("pyproject.toml", "not = [toml\n", ()),
+    ("other.ini", "[pytest]\naddopts = -p helpers\n", ()),
+]
+
+
+@pytest.mark.parametrize(("path", "text", "expected"), CONFIGS)
+def test_config_plugins(path: str, text: str, expected: tuple[str, ...]) -> None:
+    assert config_plugins(path, text.encode()) == expected

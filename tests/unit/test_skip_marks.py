@@ -7,7 +7,13 @@ import re
 
 import pytest
 
-from gentle_hooks.policy.skipmarks import SKIP_MARK_ERE, SKIP_MARK_ROWS, skip_marks, skip_row
+from gentle_hooks.policy.skipmarks import (
+    SKIP_MARK_ERE,
+    SKIP_MARK_ROWS,
+    is_js_test_file,
+    skip_marks,
+    skip_row,
+)
 
 #: (path, added line, the row it holds or None).
 CASES: list[tuple[str, str, str | None]] = [
@@ -45,6 +51,14 @@ CASES: list[tuple[str, str, str | None]] = [
     ("src/app.js", "for (const x of xs) skipped.push(x);", None),
     ("notes.md", "@unittest.skip is how you skip", None),
     ("tests/test_a.rb", "test.skip('x')", None),
+    # JavaScript markers count only in test files: application code's object literals
+    ("src/app.js", "const flags = {skip: true};", None),
+    ("src/app.ts", "  return { todo: items.length };", None),
+    ("src/router.js", "if (it.skip) next();", None),
+    ("lib/queue.mjs", "xit(job);", None),
+    ("__tests__/queue.js", "it('drains', {skip: 'flaky'}, () => {});", "K-js-option"),
+    ("spec/queue.js", "xit('drains', () => {});", "K-js-x"),
+    ("src/queue.spec.ts", "it.skip('drains', () => {});", "K-js-method"),
 ]
 
 
@@ -69,3 +83,25 @@ def test_skip_marks_names_file_and_line() -> None:
     lines = [("tests/test_a.py", 3, "import pytest"), ("tests/test_a.py", 9, "@pytest.mark.xfail")]
     [mark] = skip_marks(lines)
     assert (mark.where, mark.row) == ("tests/test_a.py:9", "K-pytest-mark")
+
+
+#: (path, whether it is a JavaScript test file).
+JS_TEST_FILES = [
+    ("test/app.js", True),
+    ("tests/unit/app.js", True),
+    ("web/__tests__/app.tsx", True),
+    ("spec/app.js", True),
+    ("src/app.test.js", True),
+    ("src/app.spec.mts", True),
+    ("src/app.js", False),
+    ("src/testing.js", False),
+    ("src/latest/app.js", False),
+    ("src/specs.js", False),
+]
+
+
+@pytest.mark.parametrize(("path", "is_test"), JS_TEST_FILES)
+def test_js_markers_count_only_in_test_files(path: str, is_test: bool) -> None:
+    assert is_js_test_file(path) is is_test
+    found = skip_row(path, "const o = { skip: 'flaky' };")
+    assert (found.id if found else None) == ("K-js-option" if is_test else None)

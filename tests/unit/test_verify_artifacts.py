@@ -582,6 +582,23 @@ def test_test_counts_of_runners_and_wrappers(command: str, output: str, count: i
     assert testcount.tests_run(command, output) == count
 
 
+def test_summary_names_a_skip_markers_path_and_line_whole() -> None:
+    """Seed 001 "Rules": "a bounded summary"; the marker the block is about is named in it
+    whole, however long the command before it in the evidence."""
+    long = Check("suite", "", "python3 -m pytest -q " + "tests/unit/x " * 12, ("sh", "-c", "x"))
+    marks = ("tests/integration/test_payments_refund_flow.py:128", "tests/b.py:2")
+    suite = Outcome(long, 0, 7, DIGEST, runner="T-pytest", tests_run=3, tests_skipped=1)
+    v = _verdict([replace(suite, skip_marks=marks)], mutating=False)
+    assert v.status == "blocked"
+    line = v.summary.split("\n")[1]
+    assert line.startswith(
+        "blocked (the change adds a skip marker and tests were skipped; marker at "
+        "tests/integration/test_payments_refund_flow.py:128, tests/b.py:2): full suite: "
+    ), line
+    # the evidence names it too, and says the output named no skipped test
+    assert "the output does not name every skipped test" in v.criteria[0].evidence
+
+
 def test_summary_is_bounded() -> None:
     """Seed 001 "Rules": "a bounded summary plus an artifact reference. Never a transcript"."""
     many = [out("criterion", 1, "x" * 500) for _ in range(60)] + [out("suite", 0)]
