@@ -585,3 +585,24 @@ def test_a_partial_commits_verdict_add_comes_before_the_index_is_put_back() -> N
     assert got[-1] == ("run", "git restore --staged --source=abc -- ':(top)README.md'")
     spot = [text for label, text in steps(SPOT, STAGED, after=(back,)) if label == "then"]
     assert spot == ["either way, put back the staged changes set aside above"]
+
+
+def test_a_verify_run_failing_on_the_change_and_everywhere_is_named_in_the_block() -> None:
+    # the change's failing check to fix, and the one that fails on every tree, both named
+    s = VerifierShortfall(
+        items=(SECURITY,),
+        needed=1,
+        found=0,
+        ruled=1,
+        stakes=Stakes.ORDINARY,
+        critical=False,
+        change_fails=(("criterion", "pytest -q tests/test_add.py"),),
+        everywhere_fails=(("criterion", "test -e nonexistent"),),
+    )
+    assert steps(s, COMMITTED)[0] == (
+        "do",
+        "the last verify run failed on the change: `pytest -q tests/test_add.py` failed on it "
+        "(fix the change); and `test -e nonexistent` fails on every tree (the base and the "
+        "change emptied too), so no run of its brief can pass: fix the change, correct the "
+        "brief under a new brief id without what fails everywhere, then verify again",
+    )
