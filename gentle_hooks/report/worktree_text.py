@@ -4,6 +4,8 @@ Room ``report``. CI and the server cannot know the user's work tree (uncommitted
 stop a ``git switch``, and the lines after it would run on another commit): the commit is
 checked out under the repository's common git directory, reported and spot-checked there,
 its note shared, and the worktree removed. Each line runs from anywhere in the user's clone.
+The block ends with one line naming the framework's copy of the CLI only where it is printed
+without ``gentle-hook`` on PATH and with such a copy (:func:`framework_line`).
 """
 
 from __future__ import annotations
