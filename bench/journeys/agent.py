@@ -6,8 +6,10 @@ What it reads (the block's shape, :mod:`gentle_hooks.report.fixes`):
   ``prefix: WORDS`` line is the start of the writer's report, completed with the agent's
   own test command (the one thing the agent knows and the gate cannot); an ``or: CMD``
   line is the printed alternative of the command above it, run when that one fails (a
-  ``gentle-hook`` not on PATH: the same with git alone, or with the framework's copy; under
-  a ``prefix:`` line it is a prefix too, completed the same way); a ``write: PATH``
+  ``gentle-hook`` not on PATH: the same with git alone; under a ``prefix:`` line it is a
+  prefix too, completed the same way); a CI or server block's last line ``gentle-hook is
+  not on PATH; pre-commit's copy: PATH`` makes each ``gentle-hook`` command's alternative
+  the same with that path in its place; a ``write: PATH``
   line gets the brief the agent wrote, copied there (its corrected brief, when it has one,
   once a block says the brief is at fault: :data:`BRIEF_AT_FAULT`); lines may carry a
   ``gentle-hooks:`` or ``remote: gentle-hooks:`` prefix; every other line is words;
@@ -45,6 +47,11 @@ _THEN = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*then, either way
 _LABEL = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix|write):\s(.*)$")
 #: A printed alternative of the command on the line above it.
 _OR = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*or:\s(.*)$")
+#: A CI or server block's last line: ``gentle-hook`` is not on PATH where it was printed,
+#: and the framework's copy there, by its absolute path, runs in its place.
+_COPY = re.compile(
+    r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*gentle-hook is not on PATH; [\w-]+'s copy: (.*)$"
+)
 #: An error's one line: its words, then ``; run: CMD`` / ``; prefix: CMD`` segments.
 _ERROR = re.compile(r"^(?:remote:\s*)?gentle-hook: error: ")
 _SEGMENT = re.compile(r"; (run|prefix): ")
@@ -153,6 +160,8 @@ def alternatives(out: str, test_command: str, brief: str = "") -> dict[str, list
     order), completed as :func:`printed_ways` completes it."""
     alts: dict[str, list[str]] = {}
     above, kind = "", ""
+    seen: list[tuple[str, str]] = []  # every printed command above: (label, its text)
+    copy = None
     for line in out.splitlines():
         m = _OR.match(line)
         if m and above:
@@ -160,9 +169,20 @@ def alternatives(out: str, test_command: str, brief: str = "") -> dict[str, list
             alt = m.group(1).rstrip()
             alts.setdefault(above, []).append(_done(kind, alt, test_command, brief))
             continue
+        found = _COPY.match(line)
+        if found:
+            copy = found.group(1).rstrip()
         labelled = _labelled(line.rstrip())
         kind = labelled[-1][0] if labelled else ""
         above = _done(*labelled[-1], test_command, brief) if labelled else ""
+        seen += labelled
+    if copy is not None:
+        # the block's last line names the framework's copy to run in place of gentle-hook
+        for label, text in seen:
+            if text.startswith("gentle-hook "):
+                done = _done(label, text, test_command, brief)
+                alt = _done(label, copy + text[len("gentle-hook") :], test_command, brief)
+                alts.setdefault(done, []).append(alt)
     return alts
 
 

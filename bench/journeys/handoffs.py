@@ -92,7 +92,7 @@ def _fw_only_ci_unverified(ctx: Ctx) -> None:
     )
     passed(ctx, step.exit, "CI passed")
     # the spot check's block sends its commands nowhere else: they ran in CI's clone, with
-    # the agent's PATH (no gentle-hook), through the same or: lines
+    # the agent's PATH (no gentle-hook), through the copy the block's last line named
     _ran_framework_copy(ctx, None)
 
 
@@ -119,10 +119,11 @@ def _fw_only_server(ctx: Ctx) -> None:
 
 def _ran_framework_copy(ctx: Ctx, w: Path | None) -> None:
     """The commit was verified with the framework's copy of the CLI, in ``w`` (any clone
-    when None): the printed ``or:`` lines (``gentle-hook`` is not on PATH), each exit 0."""
+    when None): the path the block's last line named (``gentle-hook`` is not on PATH),
+    run in place of ``gentle-hook`` on the lines above it, each exit 0."""
     ran = [s for s in ctx.sb.steps if s.who == "agent" and (w is None or s.cwd == str(w))]
-    copy = [s for s in ran if s.argv[-1].startswith('"$(ls -td ')]
-    words = [s.argv[-1].split(")", 2)[-1].split()[:2] for s in copy]
+    copy = [s for s in ran if "/bin/gentle-hook " in s.argv[-1].split(" -- ")[0]]
+    words = [s.argv[-1].split("/bin/gentle-hook ", 1)[-1].split()[:2] for s in copy]
     ctx.check(
         len(copy) >= 3 and all(s.exit == 0 for s in copy),
         f"the framework's copy ran receipt, spot-check and sync push: {words}",

@@ -74,6 +74,11 @@ class CheckRow:
     evidence: bool = True
 
 
+#: The id of the :data:`CHECK_ROWS` row of a criterion that fails on every tree, the
+#: candidate's, its base and the change emptied: evidence, but no run of its brief can pass
+#: it (:data:`gentle_hooks.ledger.fails.FAILS_EVERYWHERE_ROW` names the same row).
+FAILS_EVERYWHERE = "C4-nothing-failed"
+
 #: Seed 001: one observed check to its result; first match wins.
 CHECK_ROWS: tuple[CheckRow, ...] = (
     CheckRow(
@@ -176,7 +181,7 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
         said="it succeeded, but it must fail",
     ),
     CheckRow(
-        "C4-nothing-failed",
+        FAILS_EVERYWHERE,
         "a criterion that fails on the candidate, and fails the same way on the candidate's "
         "base tree and on the candidate with every file it adds or changes emptied: it "
         "observes nothing of the artifact, but the candidate did not pass it either",

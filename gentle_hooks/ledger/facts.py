@@ -13,7 +13,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gentle_hooks.errors import PolicyInputError
-from gentle_hooks.ledger.fails import brief_faults, standing_fail_reason, standing_fails
+from gentle_hooks.ledger.fails import (
+    brief_faults,
+    mixed_failures,
+    standing_fail_reason,
+    standing_fails,
+)
 from gentle_hooks.ledger.records import (
     EscalationRecord,
     PendingMutation,
@@ -254,6 +259,7 @@ class LedgerFacts:
             for v in group[1:]
             if v.json != group[0].json
         )
+        mixed = mixed_failures(self.verify_runs)
         return Satisfaction(
             repeated_verdicts=repeats,
             spot_check_agreed=agreed,
@@ -266,6 +272,8 @@ class LedgerFacts:
             ),
             rejected_verdicts=rejected,
             brief_faults=brief_faults(self.verify_runs),
+            change_fails=mixed[0],
+            everywhere_fails=mixed[1],
             receipts=len(usable),
             refused=refused,
             declared=declared,

@@ -168,31 +168,72 @@ def standing_fails(runs: Sequence[VerifyRun]) -> tuple[VerifyRun, ...]:
     return tuple(out)
 
 
-def standing_fail_reason(failed: VerifyRun) -> str:
-    """One line: which observed failure holds an accepted verdict back, and what settles
-    it (prefixed with :data:`STANDING_FAIL_RULE`)."""
-    what = (
-        "started for this candidate and never ended (stopped before its verdict: it counts "
-        "as failed)"
-        if failed.verdict_digest == STARTED
-        else "failed for this candidate"
+def _named(checks: Sequence[tuple[str, str]]) -> str:
+    """At most three checks' commands, each in backquotes, ``, ``-joined (`` ...`` after)."""
+    return ", ".join(f"`{c}`" for _, c in checks[:3]) + (" ..." if len(checks) > 3 else "")
+
+
+def failed_on_change(run: VerifyRun) -> tuple[tuple[str, str], ...]:
+    """The (kind, command) of the checks ``run`` recorded as failed with evidence that do
+    not fail on every tree: the change's own failures, to fix in the change; in run
+    order, empty for a start row or a run without per-check results."""
+    if run.verdict_digest == STARTED:
+        return ()
+    everywhere = fails_everywhere(run)
+    return tuple(
+        dict.fromkeys(
+            _check(o)
+            for o in _seen(run)
+            if o.get("result") == "fail" and not _no_evidence(o) and _check(o) not in everywhere
+        )
     )
+
+
+def mixed_failures(
+    runs: Sequence[VerifyRun],
+) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]]:
+    """The latest ended run of ``runs`` (one candidate's), when it failed both on checks of
+    the change (:func:`failed_on_change`) and on checks that fail on every tree
+    (:func:`fails_everywhere`): the (kind, command) of each, in that order; two empty
+    tuples otherwise (:func:`brief_faults` names a run that failed on the brief alone)."""
+    ended = [r for r in runs if r.verdict_digest != STARTED]
+    if not ended:
+        return (), ()
+    latest = max(ended, key=lambda r: r.id)
+    own, everywhere = failed_on_change(latest), tuple(sorted(fails_everywhere(latest)))
+    return (own, everywhere) if own and everywhere else ((), ())
+
+
+#: How a person lets the held-back change through on purpose, the end of every reason.
+_SKIP = "or let it through on purpose with GENTLE_HOOKS_SKIP set to the reason (recorded)"
+
+
+def standing_fail_reason(failed: VerifyRun) -> str:
+    """One sentence, prefixed with :data:`STANDING_FAIL_RULE`: which observed failure holds
+    an accepted verdict back, the checks it failed on (the change's own failures, and
+    those that fail on every tree: :func:`fails_everywhere`), and the way out that settles
+    it (:func:`_settles`), then the override."""
+    run = f"{STANDING_FAIL_RULE} verify run #{failed.id} of brief {failed.brief_id!r}"
+    brief = repr(failed.brief_id)
+    if failed.verdict_digest == STARTED:
+        return (
+            f"{run} started for this candidate and never ended (stopped before its verdict: "
+            f"it counts as failed): re-run brief {brief} until it passes (its checks "
+            f"unchanged; a pass of other checks does not settle it), {_SKIP}"
+        )
+    own = failed_on_change(failed)
+    on = f" on {_named(own)}" if own else ""
     everywhere = sorted(fails_everywhere(failed))
     if everywhere:
-        named = ", ".join(f"`{c}`" for _, c in everywhere[:3]) + (
-            " ..." if len(everywhere) > 3 else ""
-        )
+        fix = "fix the change, then verify" if own else "verify"
         return (
-            f"{STANDING_FAIL_RULE} verify run #{failed.id} of brief {failed.brief_id!r} "
-            f"{what}, and its {named} fails on every tree (the base and the change emptied "
-            f"too), so no run of brief {failed.brief_id!r} can pass: correct the brief under "
-            "a new brief id, without what fails everywhere and with every other check it "
-            "ran, and verify again (the brief and verify run lines below); its pass settles "
-            "this run. Otherwise override the gate with GENTLE_HOOKS_SKIP=<reason> (recorded)"
+            f"{run} failed for this candidate{on}, and its {_named(everywhere)} fails on "
+            f"every tree (the base and the change emptied too), so no run of brief {brief} "
+            f"can pass: {fix} again under a new brief id, without what fails everywhere and "
+            f"with every other check it ran (the brief and verify run lines below), {_SKIP}"
         )
     return (
-        f"{STANDING_FAIL_RULE} verify run #{failed.id} of brief {failed.brief_id!r} {what}"
-        " and no later run of that brief passed: a pass of other checks does "
-        f"not override it; re-run brief {failed.brief_id!r} until it passes (its checks "
-        "unchanged), or override the gate with GENTLE_HOOKS_SKIP=<reason> (recorded)"
+        f"{run} failed for this candidate{on} and no later run of that brief passed: "
+        f"{'fix the change and ' if own else ''}re-run brief {brief} until it passes (its "
+        f"checks unchanged; a pass of other checks does not settle it), {_SKIP}"
     )

@@ -63,7 +63,7 @@ def facts_from_note(
             run`` wrote it (:func:`observed_fault`); others are kept, not accepted, with
             the reason.
     """
-    from gentle_hooks.artifacts.verdict import parse_verdict, verdict_acceptance, verdict_json
+    from gentle_hooks.artifacts.verdict import verdict_acceptance, verdict_json
 
     mutations = tuple(
         PendingMutation(root=root, model=w.model, effort=w.effort, source=w.source)
@@ -107,7 +107,7 @@ def facts_from_note(
         if counts is not None and not counts(v):
             continue
         try:
-            parsed = parse_verdict(v.verdict, "note verdict")
+            parsed = note_verdict(v.verdict)
         except GentleError:
             continue  # a malformed verdict in a note verifies nothing
         accepted, reasons = verdict_acceptance(parsed)
@@ -148,6 +148,36 @@ def facts_from_note(
     )
 
 
+def note_verdict(text: str) -> DelegationVerdict:
+    """The verdict a :class:`VerdictLine` holds (``text``: its canonical JSON object),
+    forward compatible as the line is (docs/ci.md "The notes format"): a top-level field
+    :class:`DelegationVerdict` does not have (a newer gentle-hooks's optional field) is
+    ignored; every field it has is checked as ``verdict add`` checks it.
+
+    Raises:
+        ArtifactInputError: not a verdict for the fields this reader knows (exit 2).
+    """
+    import json
+
+    from gentle_hooks.artifacts.verdict import DelegationVerdict, parse_verdict
+
+    obj = json.loads(text)  # the line's decoder made it: a JSON object
+    known = {k: val for k, val in obj.items() if k in DelegationVerdict.model_fields}
+    return parse_verdict(json.dumps(known) if len(known) < len(obj) else text, "note verdict")
+
+
+def _text_digest(text: str) -> str:
+    """``sha256:`` of a line's verdict as :func:`~gentle_hooks.artifacts.verdict.verdict_digest`
+    writes it (keys sorted, compact, UTF-8), fields this reader does not know included."""
+    import hashlib
+    import json
+
+    canonical = json.dumps(
+        json.loads(text), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+    )
+    return "sha256:" + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
 def observed_fault(line: VerdictLine, verdict: DelegationVerdict, identity: str) -> str | None:
     """Why the note's verdict ``line`` (``verdict`` parsed from it) is not one a ``gentle-hook
     verify run`` observed for ``identity``, or None when the line says it is: its
@@ -162,7 +192,8 @@ def observed_fault(line: VerdictLine, verdict: DelegationVerdict, identity: str)
             f"{OBSERVED_RULE} not observed: its note line does not say a gentle-hook verify run "
             "wrote it (verification.require_observed)"
         )
-    if line.observed != verdict_digest(verdict):
+    # a verdict with a field this reader does not know was digested with that field
+    if line.observed not in (verdict_digest(verdict), _text_digest(line.verdict)):
         return (
             f"{OBSERVED_RULE} not observed: it is not the verdict its note line says a verify "
             "run wrote; an edited verdict is not evidence (verification.require_observed)"

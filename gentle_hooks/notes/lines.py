@@ -31,10 +31,17 @@ For every value ``x`` whose fields hold their declared types (a verdict in
 :func:`canonical_json` form), ``decode(encode(x)) == x``. :func:`decode` reads a line
 another clone (or an attacker) wrote and accepts exactly what :data:`SCHEMA` describes:
 every required field present with its type (an integer is not a float: ``"item": 2.0`` is
-refused; a flag is ``true`` or ``false``), an optional field absent or of its type, no
-field the kind does not have. Anything else raises :class:`MalformedLine` with one line
-saying which field and why — the server rejects a push adding such a line, and the range
-gate counts it for nothing.
+refused; a flag is ``true`` or ``false``), an optional field absent or of its type.
+Anything else raises :class:`MalformedLine` with one line saying which field and why — the
+server rejects a push adding such a line, and the range gate counts it for nothing.
+
+Forward compatible (docs/ci.md "The notes format"): a field the kind does not have is
+ignored, not refused, so a line a newer gentle-hooks wrote with a new optional field is
+read for the fields this one knows. A new field is optional by this rule: a writer that
+needs a reader to understand it writes another ``"v"``, which every older reader refuses.
+A signed line carrying such a field keeps its signature over the text it was written
+with, which :func:`signed_payload` of the fields read here is not: its signature does not
+verify, so under ``gate.require_signed`` the line counts for nothing (closed, not open).
 """
 
 from __future__ import annotations
@@ -372,8 +379,9 @@ def decode(text: str) -> NoteLine:
 
     Raises:
         MalformedLine: not JSON, not an object, another version, an unknown kind, a missing
-            required field, a field of the wrong type or one the kind does not have (one
-            line naming it; ``kind`` set when the line names a known kind).
+            required field or a known field of the wrong type (one line naming it;
+            ``kind`` set when the line names a known kind). A field the kind does not
+            have is ignored (forward compatible: the module docstring).
     """
     if nesting_depth(text) > MAX_NESTING:  # json recurses per level; a bound comes first
         raise MalformedLine(f"nested deeper than {MAX_NESTING} levels")
@@ -389,10 +397,7 @@ def decode(text: str) -> NoteLine:
     if not isinstance(kind, str) or kind not in SCHEMA:
         raise MalformedLine(f"unknown kind {_show(kind)} (known: {', '.join(SCHEMA)})")
     spec = SCHEMA[kind]
-    known = {name for name, _, _ in spec} | {"kind", "v"}
-    extra = sorted(k for k in obj if k not in known)
-    if extra:
-        raise MalformedLine(f"{kind}: unknown field {extra[0]!r}", kind)
+    # a field the kind does not have is ignored: a newer writer's optional field
     values: dict[str, Any] = {}  # each value checked against its field's type above
     for name, type_name, required in spec:
         if name not in obj:

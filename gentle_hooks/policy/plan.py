@@ -242,6 +242,9 @@ class Satisfaction:
             candidate failed on without evidence, when it failed on nothing else
             (:func:`gentle_hooks.ledger.fails.brief_faults`; kind ``negative`` or
             ``criterion``): its brief is to be corrected.
+        change_fails / everywhere_fails: the checks the latest ``verify run`` failed on
+            with the change at fault, and those that fail on every tree, when it failed on
+            both (:func:`gentle_hooks.ledger.fails.mixed_failures`); else both empty.
     """
 
     spot_check_agreed: bool = False
@@ -257,6 +260,8 @@ class Satisfaction:
     earlier: tuple[str, ...] = ()
     created: CreatedFiles | None = None
     brief_faults: tuple[tuple[str, str], ...] = ()
+    change_fails: tuple[tuple[str, str], ...] = ()
+    everywhere_fails: tuple[tuple[str, str], ...] = ()
 
 
 @frozen
@@ -325,6 +330,8 @@ def decide(plan: Plan, done: Satisfaction, applies: bool) -> Decision:
                 critical=plan.critical,
                 rejected=done.rejected_verdicts,
                 brief_faults=done.brief_faults,
+                change_fails=done.change_fails,
+                everywhere_fails=done.everywhere_fails,
                 repeated=done.repeated_verdicts,
             )
         )

@@ -55,6 +55,9 @@ class VerifierShortfall:
             each (seed 003: a second verifier; seed 001: no same-role reviewers).
         brief_faults: the (kind, command) of checks the latest verify run failed on
             without evidence, and on nothing else (its brief is at fault, not the change).
+        change_fails / everywhere_fails: the (kind, command) of the checks the latest verify
+            run failed on with the change at fault, and of those that fail on every tree,
+            when it failed on both (else both empty): the change and the brief are to fix.
     """
 
     items: tuple[EscalationItem, ...]
@@ -66,6 +69,8 @@ class VerifierShortfall:
     rejected: tuple[str, ...] = ()
     repeated: tuple[str, ...] = ()
     brief_faults: tuple[tuple[str, str], ...] = ()
+    change_fails: tuple[tuple[str, str], ...] = ()
+    everywhere_fails: tuple[tuple[str, str], ...] = ()
 
     #: What the shortfall says is missing (a class constant, not a field).
     what = Missing.VERIFIER

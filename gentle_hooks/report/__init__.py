@@ -12,7 +12,8 @@ Room ``report``. Only this room turns policy values into words and shell command
 * :mod:`.brief_fault_text` — why a verify run failed only on its brief, in words
 * :mod:`.refusal_text` — why a receipt cannot count, and a failed re-run, in words
 * :mod:`.reason_words` — the native assessment's reason codes and signals in words
-* :mod:`.program_text` — how the user types the CLI in a printed command
+* :mod:`.program_text` — how the user types the CLI in a printed command, and the
+  framework's copy of it where `gentle-hook` is not on PATH
 * :mod:`.base_text` — why a block's base is the empty tree, and the command naming one
 * :mod:`.visible` — standard output and error that show control characters, never send them
 * :mod:`.jsontext` — JSON text any strict parser accepts, whatever a string held

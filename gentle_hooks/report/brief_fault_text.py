@@ -3,7 +3,8 @@
 it says nothing of the change, and what a good one does.
 
 Room ``report``; pure. The run's own report (:mod:`.verify_report`) and a gate's block
-(:mod:`.fixes`) say the same thing with these words.
+(:mod:`.fixes`) say the same thing with these words; so for a run that failed on the change
+and on a check that fails on every tree (:func:`mixed_fault_words`).
 """
 
 from __future__ import annotations
@@ -50,4 +51,23 @@ def brief_fault_words(faults: Sequence[tuple[str, str]]) -> str:
         f"the last verify run failed only on its brief: {fault_reasons(faults)}: correct the "
         "brief under a new brief id (a check that fails on every tree fails every run of "
         "its brief), then verify again"
+    )
+
+
+def _named(checks: Sequence[tuple[str, str]]) -> str:
+    return ", ".join(f"`{c}`" for _, c in checks[:3]) + (" ..." if len(checks) > 3 else "")
+
+
+def mixed_fault_words(
+    change: Sequence[tuple[str, str]], everywhere: Sequence[tuple[str, str]]
+) -> str:
+    """Why the last verify run failed when it failed both on checks of the change and on
+    checks that fail on every tree (:func:`gentle_hooks.ledger.fails.mixed_failures`),
+    each named, and what to do: fix the change, and correct the brief under a new brief id
+    (no run of its brief can pass)."""
+    return (
+        f"the last verify run failed on the change: {_named(change)} failed on it (fix the "
+        f"change); and {_named(everywhere)} fails on every tree (the base and the change "
+        "emptied too), so no run of its brief can pass: fix the change, correct the brief "
+        "under a new brief id without what fails everywhere, then verify again"
     )

@@ -18,7 +18,7 @@ from gentle_hooks.policy.shortfall import (
     SpotCheckShortfall,
     VerifierShortfall,
 )
-from gentle_hooks.report.brief_fault_text import brief_fault_words
+from gentle_hooks.report.brief_fault_text import brief_fault_words, mixed_fault_words
 from gentle_hooks.report.program_text import program as program
 from gentle_hooks.report.range_text import UNSHALLOW
 from gentle_hooks.report.shortfall_text import NO_RECEIPT as NO_RECEIPT
@@ -235,6 +235,8 @@ def _candidate_steps(
     if isinstance(s, VerifierShortfall):
         if s.brief_faults:
             out.append(("do", brief_fault_words(s.brief_faults)))
+        elif s.change_fails:
+            out.append(("do", mixed_fault_words(s.change_fails, s.everywhere_fails)))
         if binding.brief is None:
             out.append(
                 (

@@ -1,9 +1,25 @@
 """How the user types the CLI in a printed command (SPEC §7 "Fix commands").
 
-Room ``report``.
+Room ``report``. Reads the environment and the file system when a block is printed (never
+on a gate's pass path: only a block names a command).
 """
 
 from __future__ import annotations
+
+
+def _user_path() -> str:
+    """The PATH the user's shell has: this process's, without the pre-commit framework's
+    or prek's hook environment (they put it first only while a hook runs)."""
+    import os
+    import sys
+
+    path = os.environ.get("PATH", "")
+    if os.environ.get("PRE_COMMIT") or os.environ.get("PREK"):
+        own = os.path.realpath(os.path.dirname(sys.executable))
+        path = os.pathsep.join(
+            d for d in path.split(os.pathsep) if d and os.path.realpath(d) != own
+        )
+    return path
 
 
 def program() -> str:
@@ -21,16 +37,45 @@ def program() -> str:
         # git's pre-receive: the reader is a remote pusher, for whom the server's own
         # install path means nothing; the fix runs in their clone, with their CLI.
         return "gentle-hook"
-    own = os.path.realpath(os.path.dirname(sys.executable))
-    path = os.environ.get("PATH", "")
-    if os.environ.get("PRE_COMMIT") or os.environ.get("PREK"):
-        # the framework put its hook environment first: the user's shell does not have it
-        path = os.pathsep.join(
-            d for d in path.split(os.pathsep) if d and os.path.realpath(d) != own
-        )
-    if shutil.which("gentle-hook", path=path):
+    if shutil.which("gentle-hook", path=_user_path()):
         return "gentle-hook"
     script = os.path.join(os.path.dirname(sys.executable), "gentle-hook")
     if os.access(script, os.X_OK):
         return shlex.quote(script)
     return f"{shlex.quote(sys.executable)} -m gentle_hooks"
+
+
+#: The framework that installed each copy :func:`framework_copy` finds, by its place.
+_FRAMEWORKS = (
+    ("pre-commit", "PRE_COMMIT_HOME", "pre-commit", "repo*/py_env-*/bin/gentle-hook"),
+    ("prek", "PREK_HOME", "prek", "hooks/python-*/bin/gentle-hook"),
+)
+
+
+def framework_copy() -> tuple[str, str] | None:
+    """The pre-commit framework's or prek's own copy of the CLI, when ``gentle-hook`` is
+    not on the user's PATH and a hook that ran has installed such a copy here: (the
+    framework's name, the copy's absolute path, quoted for a POSIX shell), the newest
+    executable one; None otherwise. pre-commit keeps it under ``PRE_COMMIT_HOME``
+    (default ``$XDG_CACHE_HOME/pre-commit``, ``~/.cache/pre-commit``) in
+    ``repo*/py_env-*/bin``, prek under ``PREK_HOME`` (default ``.../prek``) in
+    ``hooks/python-*/bin``. Read where the block is printed: a block another machine
+    prints (CI, a server) names a copy only when that machine has one."""
+    import glob
+    import os
+    import shlex
+    import shutil
+
+    if shutil.which("gentle-hook", path=_user_path()):
+        return None
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    found: list[tuple[float, str, str]] = []
+    for name, home_var, default, pattern in _FRAMEWORKS:
+        home = os.environ.get(home_var) or os.path.join(cache, default)
+        for copy in glob.glob(os.path.join(glob.escape(home), pattern)):
+            if os.path.isfile(copy) and os.access(copy, os.X_OK):
+                found.append((os.path.getmtime(copy), name, os.path.abspath(copy)))
+    if not found:
+        return None
+    _, name, copy = max(found)
+    return name, shlex.quote(copy)

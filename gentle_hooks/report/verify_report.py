@@ -17,6 +17,7 @@ from typing import Final, Literal
 from pydantic import JsonValue
 
 from gentle_hooks.artifacts.observation import (
+    FAILS_EVERYWHERE,
     Check,
     Observations,
     check_result,
@@ -153,17 +154,30 @@ def render_verified(v: Verified) -> str:
             "a failure of the change: correct the brief (the same or a new brief id) and run "
             "verify run again"
         )
-    everywhere = [o.check.command for o in faults if check_row(o).id == "C4-nothing-failed"]
-    if everywhere and all(
-        check_row(o).id == "C4-nothing-failed" or not check_row(o).evidence for o in faults
-    ):
+    everywhere = [o.check.command for o in faults if check_row(o).id == FAILS_EVERYWHERE]
+    # the change's own failures: failed with evidence on the change, not on every tree
+    own = [
+        o.check.command
+        for o in faults
+        if check_row(o).evidence and check_row(o).id != FAILS_EVERYWHERE
+    ]
+    if everywhere:
         named = ", ".join(f"`{c}`" for c in everywhere[:3])
-        lines.append(
-            f"note: the brief is at fault: {named} fails on every tree (the base and the "
-            "change emptied too), so no run of this brief can pass; this failure stands until "
-            "a corrected brief under a new brief id, without it and with every other check, "
-            "passes: correct the brief and run verify run again"
-        )
+        if own:
+            real = ", ".join(f"`{c}`" for c in own[:3])
+            lines.append(
+                f"note: the change fails {real}: fix the change; and {named} fails on every "
+                "tree (the base and the change emptied too), so no run of this brief can "
+                "pass either: once the change is fixed, correct the brief under a new brief "
+                "id, without it and with every other check, and run verify run again"
+            )
+        else:
+            lines.append(
+                f"note: the brief is at fault: {named} fails on every tree (the base and the "
+                "change emptied too), so no run of this brief can pass; this failure stands "
+                "until a corrected brief under a new brief id, without it and with every "
+                "other check, passes: correct the brief and run verify run again"
+            )
     lines.append(
         f"run: {program()} verdict add{binding_flags(v.bound.binding)} {quote(v.pair.json)}"
     )

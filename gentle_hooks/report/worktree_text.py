@@ -4,6 +4,8 @@ Room ``report``. CI and the server cannot know the user's work tree (uncommitted
 stop a ``git switch``, and the lines after it would run on another commit): the commit is
 checked out under the repository's common git directory, reported and spot-checked there,
 its note shared, and the worktree removed. Each line runs from anywhere in the user's clone.
+The block ends with one line naming the framework's copy of the CLI only where it is printed
+without ``gentle-hook`` on PATH and with such a copy (:func:`framework_line`).
 """
 
 from __future__ import annotations
@@ -28,32 +30,19 @@ GIT_SHARE_NOTES = (
 )
 
 
-#: The pre-commit framework's or prek's own copy of the CLI, as a shell word that finds it
-#: in the framework's hook environments (pre-commit: ``repo*/py_env-*/bin`` under
-#: ``PRE_COMMIT_HOME``, default ``~/.cache/pre-commit``; prek: ``hooks/python-*/bin`` under
-#: ``PREK_HOME``, default ``~/.cache/prek``), the newest first: in a clone where only the
-#: framework installed the hooks, ``gentle-hook`` is not on PATH (the framework puts its
-#: copy there only while a hook runs), but a hook that ran has installed that copy. ``ls``
-#: says which of the two places does not exist (no redirection in a printed command).
-FRAMEWORK_CLI = (
-    '"$(ls -td "${PRE_COMMIT_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/pre-commit}"/repo*/py_env-*'
-    '/bin/gentle-hook "${PREK_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/prek}"/hooks/python-*'
-    '/bin/gentle-hook | head -n 1)"'
-)
-#: Words saying what :data:`FRAMEWORK_CLI`'s ``or:`` lines are for (README "Install").
-FRAMEWORK_WORDS = (
-    "each or: line runs the pre-commit framework's (or prek's) own copy instead, where "
-    "gentle-hook is not on PATH: a clone whose hooks only the framework installed"
-)
+def framework_line(gh: str) -> list[Step]:
+    """The one line a CI or server block ends with when its commands name ``gentle-hook``
+    (``gh``), ``gentle-hook`` is not on PATH where the block is printed, and the pre-commit
+    framework's (or prek's) own copy of the CLI is there
+    (:func:`gentle_hooks.report.program_text.framework_copy`): its absolute path, to run
+    in place of ``gentle-hook`` on the lines above. Empty otherwise."""
+    from gentle_hooks.report.program_text import framework_copy
 
-
-def _with_framework(label: str, command: str, gh: str) -> list[Step]:
-    """``(label, command)``, then, when ``command`` starts with the CLI (``gh``), an
-    ``or:`` line running the same words with :data:`FRAMEWORK_CLI`."""
-    line: list[Step] = [(label, command)]
-    if command.startswith(gh + " "):
-        line.append(("or", FRAMEWORK_CLI + command[len(gh) :]))
-    return line
+    found = framework_copy() if gh == "gentle-hook" else None
+    if found is None:
+        return []
+    name, copy = found
+    return [("do", f"gentle-hook is not on PATH; {name}'s copy: {copy}")]
 
 
 def worktree_steps(
@@ -78,7 +67,7 @@ def worktree_steps(
     if report and declared:
         reported.append(("do", f"the writer reports the declared command there ({NO_RECEIPT})"))
         run = f"{gh} receipt run --committed --cwd {where} -- {declared}"
-        reported += _with_framework("run", run, gh)
+        reported.append(("run", run))
     elif report:
         reported.append(
             (
@@ -87,16 +76,16 @@ def worktree_steps(
                 f"its top when the commit has no such directory) ({NO_RECEIPT})",
             )
         )
-        reported += _with_framework("prefix", f"{gh} receipt run --committed --cwd {here} --", gh)
+        reported.append(("prefix", f"{gh} receipt run --committed --cwd {here} --"))
     return [
         (
             "do",
-            f"check commit {commit[:12]} out in a worktree of its own (yours stays as it is); "
-            f"{FRAMEWORK_WORDS}",
+            f"check commit {commit[:12]} out in a worktree of its own (yours stays as it is)",
         ),
         ("run", f"git worktree add -q --detach {where} {commit}"),
         *reported,
-        *_with_framework("run", f"{gh} spot-check --committed --cwd {where}", gh),
-        *_with_framework("run", f"{gh} sync push", gh),
+        ("run", f"{gh} spot-check --committed --cwd {where}"),
+        ("run", f"{gh} sync push"),
         ("run", f"git worktree remove --force {where}"),
+        *framework_line(gh),
     ]

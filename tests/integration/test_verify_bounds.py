@@ -168,3 +168,34 @@ def test_a_negative_test_that_fails_on_the_base_too_does_not_count(env: Env) -> 
     (neg,) = [o for o in out["outcomes"] if o["kind"] == "negative"]
     assert (neg["result"], neg["row"]) == ("fail", "C2-base"), neg
     assert out["status"] == "fail", out["outcomes"]
+
+
+def test_a_run_failing_on_the_change_and_on_every_tree_names_both(env: Env) -> None:
+    """A brief with a criterion the change fails (``add`` is still there: it passes with
+    the change emptied) and one that fails on every tree (row C4-nothing-failed): the run
+    names the change's failing check to fix and says the other fails on every tree, and so
+    does the block that follows (``status``), before the change is fixed."""
+    gone = "python3 -c 'import app; assert not hasattr(app, \"add\")'"
+    env.brief(
+        {
+            **BRIEF,
+            "successCriteria": [
+                {"criterion": "a file exists", "run": "test -e nonexistent"},
+                {"criterion": "add is gone", "run": gone},
+            ],
+        }
+    )
+    ran = env.gh("verify", "run", "--brief", str(env.brief_path))
+    assert ran.returncode == 1, ran.stderr
+    assert (
+        f"note: the change fails `{gone}`: fix the change; and `test -e nonexistent` fails on "
+        "every tree (the base and the change emptied too)"
+    ) in ran.stdout, ran.stdout
+    verdict = ran.stdout.splitlines()[-1].rsplit(" ", 1)[-1]
+    assert env.gh("verdict", "add", verdict).returncode == 1  # recorded, not accepted
+    status = env.gh("status")
+    said = status.stdout + status.stderr
+    assert (
+        f"the last verify run failed on the change: `{gone}` failed on it (fix the change); "
+        "and `test -e nonexistent` fails on every tree"
+    ) in said, said

@@ -11,6 +11,7 @@ from gentle_hooks.ledger.fails import (
     STARTED,
     brief_faults,
     is_observed_failure,
+    mixed_failures,
     standing_fail_reason,
     standing_fails,
 )
@@ -227,3 +228,40 @@ def test_a_check_failing_everywhere_is_named_with_a_new_brief_id_as_the_way_out(
     assert brief_faults([run(1, "b", "fail", EVERYWHERE, FAULT, SUITE_OK)]) == (NOWHERE, NEG)
     # a real failure besides it: the brief alone is not at fault
     assert brief_faults([run(1, "b", "fail", EVERYWHERE, CRIT_FAILED)]) == ()
+
+
+def test_a_run_failing_on_the_change_and_everywhere_names_both() -> None:
+    # the change's own failure and a criterion failing on every tree: the reason names the
+    # change's check (to fix) and the other (fails on every tree), in one sentence
+    failed = run(5, "add-1", "fail", EVERYWHERE, CRIT_FAILED, SUITE_OK)
+    reason = standing_fail_reason(failed)
+    assert reason.startswith(
+        "R2 verify run #5 of brief 'add-1' failed for this candidate on "
+        "`grep -q 'def mul' app.py`, and its `test -e nonexistent` fails on every tree"
+    ), reason
+    assert "fix the change, then verify again under a new brief id" in reason
+    assert mixed_failures([failed]) == ((CRIT,), (NOWHERE,))
+    # the brief alone at fault, or the change alone: no mixed failure to name
+    assert mixed_failures([run(1, "b", "fail", EVERYWHERE, SUITE_OK)]) == ((), ())
+    assert mixed_failures([run(1, "b", "fail", CRIT_FAILED, SUITE_OK)]) == ((), ())
+
+
+@pytest.mark.parametrize(
+    "failed",
+    [
+        run(7, "add-1", "fail", CRIT_FAILED, SUITE_OK),
+        run(4, "add-1", "fail", EVERYWHERE, NEG_OK, SUITE_OK),
+        run(5, "add-1", "fail", EVERYWHERE, CRIT_FAILED),
+        run(6, "add-1", "fail", CRIT, digest=STARTED),
+    ],
+    ids=["change", "everywhere", "both", "started"],
+)
+def test_the_reason_is_one_sentence_naming_the_check_and_the_way_out(failed: VerifyRun) -> None:
+    reason = standing_fail_reason(failed)
+    words = reason.removeprefix("R2 ")
+    assert ". " not in words and "<" not in words and ">" not in words, reason
+    assert words.endswith(
+        "or let it through on purpose with GENTLE_HOOKS_SKIP set to the reason (recorded)"
+    )
+    if failed.verdict_digest != STARTED:
+        assert "`" in words, reason  # the check it failed on is named

@@ -40,7 +40,7 @@ from gentle_hooks.report.fixes import (
     step_lines,
     steps,
 )
-from gentle_hooks.report.worktree_text import FRAMEWORK_CLI, FRAMEWORK_WORDS, GIT_SHARE_NOTES
+from gentle_hooks.report.worktree_text import GIT_SHARE_NOTES
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 
@@ -196,34 +196,22 @@ def test_steps(
 
 def test_a_commit_judged_elsewhere_is_checked_out_for_its_fix() -> None:
     # CI and the server cannot know the user's work tree: the commit is checked out in a
-    # worktree of its own, never by a switch that uncommitted changes stop
-    # each gentle-hook line has an or: line running the framework's copy: in a clone whose
-    # hooks only the pre-commit framework or prek installed, gentle-hook is not on PATH
+    # worktree of its own, never by a switch that uncommitted changes stop; gentle-hook is
+    # on PATH here (the autouse fixture): no line about the framework's copy
     got = steps(SPOT, COMMITTED, commit="c" * 40, share=True)
     where = f'"$(git rev-parse --git-common-dir)/gentle-hooks/verify-{"c" * 12}"'
     assert got == [
-        (
-            "do",
-            f"check commit {'c' * 12} out in a worktree of its own (yours stays as it is); "
-            + FRAMEWORK_WORDS,
-        ),
+        ("do", f"check commit {'c' * 12} out in a worktree of its own (yours stays as it is)"),
         ("run", f"git worktree add -q --detach {where} {'c' * 40}"),
         ("run", f"gentle-hook spot-check --committed --cwd {where}"),
-        ("or", f"{FRAMEWORK_CLI} spot-check --committed --cwd {where}"),
         ("run", "gentle-hook sync push"),
-        ("or", f"{FRAMEWORK_CLI} sync push"),
         ("run", f"git worktree remove --force {where}"),
     ]
     assert all("<" not in t and ">" not in t for _, t in got)  # nothing a shell redirects
 
 
-def test_the_framework_copy_is_found_where_pre_commit_and_prek_install_it(
-    tmp_path: Path,
-) -> None:
-    """:data:`FRAMEWORK_CLI` run by ``sh`` names the newest framework copy: pre-commit's
-    ``repo*/py_env-*/bin`` under PRE_COMMIT_HOME, prek's ``hooks/python-*/bin`` under
-    PREK_HOME."""
-    import subprocess
+def _framework_copies(tmp_path: Path) -> tuple[Path, Path]:
+    """pre-commit's copy under PRE_COMMIT_HOME and prek's under PREK_HOME, prek's newer."""
     import time
 
     pre = tmp_path / "pre-commit" / "repoab12" / "py_env-python3.11" / "bin" / "gentle-hook"
@@ -232,22 +220,47 @@ def test_the_framework_copy_is_found_where_pre_commit_and_prek_install_it(
         copy.parent.mkdir(parents=True)
         copy.write_text(f'#!/bin/sh\necho copy-{n} "$@"\n')
         copy.chmod(0o755)
-        os.utime(copy, (time.time() + n, time.time() + n))  # prek's is the newer
-    env = {
-        "PATH": "/usr/bin:/bin",
-        "HOME": str(tmp_path),
-        "PRE_COMMIT_HOME": str(tmp_path / "pre-commit"),
-        "PREK_HOME": str(tmp_path / "prek"),
-    }
-    ran = subprocess.run(
-        ["sh", "-c", f"{FRAMEWORK_CLI} sync push"], env=env, capture_output=True, text=True
+        os.utime(copy, (time.time() + n, time.time() + n))
+    return pre, prek
+
+
+def test_a_server_block_ends_with_the_framework_copy_only_where_one_exists(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A CI or server block names ``gentle-hook``; where it is printed without
+    ``gentle-hook`` on PATH and with a framework's copy installed, it ends with ONE line
+    naming that copy's absolute path (the newest), no ``or:`` line under each command and no
+    shell pipeline; with no copy, or with ``gentle-hook`` on PATH, no such line."""
+    import subprocess
+
+    monkeypatch.setenv("GIT_QUARANTINE_PATH", str(tmp_path / "q"))  # a server: gentle-hook
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv("PRE_COMMIT_HOME", str(tmp_path / "pre-commit"))
+    monkeypatch.setenv("PREK_HOME", str(tmp_path / "prek"))
+    plain = steps(SPOT, COMMITTED, commit="c" * 40, share=True)
+    assert [label for label, _ in plain].count("or") == 0
+    assert not any("not on PATH" in t for _, t in plain)  # no copy anywhere: nothing
+    pre, prek = _framework_copies(tmp_path)
+    got = steps(SPOT, COMMITTED, commit="c" * 40, share=True)
+    assert got[:-1] == plain and got[-1] == (
+        "do",
+        f"gentle-hook is not on PATH; prek's copy: {prek}",
     )
+    # the path printed runs as printed
+    ran = subprocess.run([str(prek), "sync", "push"], capture_output=True, text=True)
     assert (ran.returncode, ran.stdout) == (0, "copy-1 sync push\n")
-    del env["PREK_HOME"]  # prek's default place, under ~/.cache: none there
-    ran = subprocess.run(
-        ["sh", "-c", f"{FRAMEWORK_CLI} sync push"], env=env, capture_output=True, text=True
+    monkeypatch.delenv("PREK_HOME")  # prek's default place, under ~/.cache: none there
+    assert steps(SPOT, COMMITTED, commit="c" * 40, share=True)[-1] == (
+        "do",
+        f"gentle-hook is not on PATH; pre-commit's copy: {pre}",
     )
-    assert (ran.returncode, ran.stdout) == (0, "copy-0 sync push\n")
+    on_path = tmp_path / "bin"
+    on_path.mkdir()
+    (on_path / "gentle-hook").symlink_to(pre)
+    monkeypatch.setenv("PATH", f"{on_path}:/usr/bin:/bin")
+    assert steps(SPOT, COMMITTED, commit="c" * 40, share=True) == plain
 
 
 def test_a_commit_judged_by_the_local_push_gate_is_switched_to() -> None:
@@ -585,3 +598,24 @@ def test_a_partial_commits_verdict_add_comes_before_the_index_is_put_back() -> N
     assert got[-1] == ("run", "git restore --staged --source=abc -- ':(top)README.md'")
     spot = [text for label, text in steps(SPOT, STAGED, after=(back,)) if label == "then"]
     assert spot == ["either way, put back the staged changes set aside above"]
+
+
+def test_a_verify_run_failing_on_the_change_and_everywhere_is_named_in_the_block() -> None:
+    # the change's failing check to fix, and the one that fails on every tree, both named
+    s = VerifierShortfall(
+        items=(SECURITY,),
+        needed=1,
+        found=0,
+        ruled=1,
+        stakes=Stakes.ORDINARY,
+        critical=False,
+        change_fails=(("criterion", "pytest -q tests/test_add.py"),),
+        everywhere_fails=(("criterion", "test -e nonexistent"),),
+    )
+    assert steps(s, COMMITTED)[0] == (
+        "do",
+        "the last verify run failed on the change: `pytest -q tests/test_add.py` failed on it "
+        "(fix the change); and `test -e nonexistent` fails on every tree (the base and the "
+        "change emptied too), so no run of its brief can pass: fix the change, correct the "
+        "brief under a new brief id without what fails everywhere, then verify again",
+    )

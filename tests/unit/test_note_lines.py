@@ -173,9 +173,9 @@ def test_a_verdict_travels_as_the_object_it_holds() -> None:
             "spot_check: reported_exit must be an integer or null, not true",
         ),
         (
-            '{"kind":"writer","v":1,"model":"m","effort":"low","extra":1}',
+            '{"kind":"writer","v":1,"model":7,"effort":"low","newer":1}',
             "writer",
-            "writer: unknown field 'extra'",
+            "writer: model must be text, not 7",
         ),
         (
             '{"kind":"verdict","v":1,"identity":"i","verdict":[1]}',
@@ -203,7 +203,7 @@ def test_a_verdict_travels_as_the_object_it_holds() -> None:
         "identity-not-text",
         "agreed-int",
         "exit-bool",
-        "unknown-field",
+        "known-field-malformed-beside-an-unknown-one",
         "verdict-not-object",
         "missing-not-texts",
     ],
@@ -323,3 +323,37 @@ def test_a_review_ack_an_older_gentle_hooks_noted_as_consumed_reads_as_acknowled
     note = parse("\n".join(encode(x) for x in lines).encode())
     facts = facts_from_note(note, "i", "/r")
     assert [f.outcome for f in facts.review_facts] == ["acknowledged", "acknowledged"]
+
+
+def test_a_field_a_newer_gentle_hooks_added_is_ignored_not_refused() -> None:
+    """Forward compatible (docs/ci.md "The notes format"): a line, or the verdict a verdict
+    line holds, with a field this reader does not know is read for the fields it knows;
+    its ``observed`` digest, taken over the verdict as written, still matches."""
+    import hashlib
+
+    from gentle_hooks.notes.facts import facts_from_note
+    from gentle_hooks.values.candidate import candidate_identity
+    from tests.conftest import PASSING_VERDICT
+
+    assert decode('{"kind":"writer","v":1,"model":"m","effort":"low","newer":1}') == WriterLine(
+        model="m", effort="low"
+    )
+    tree = "b" * 40
+    ident = candidate_identity(tree, tree)
+    verdict = {
+        **PASSING_VERDICT,
+        "candidate": {"identity": ident, "baseTree": tree, "tree": tree},
+        "newerField": {"anything": [1, 2]},
+    }
+    text = json.dumps(verdict, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    digest = "sha256:" + hashlib.sha256(text.encode()).hexdigest()
+    raw = json.dumps(
+        {"kind": "verdict", "v": 1, "identity": ident, "verdict": verdict, "observed": digest}
+    )
+    note = parse(raw.encode())
+    facts = facts_from_note(note, ident, "/r", require_observed=True)
+    assert [(v.status, v.accepted, v.reasons) for v in facts.verdicts] == [("pass", True, ())]
+    # a field the verdict knows, malformed, still refuses it: it verifies nothing
+    bad = {**verdict, "fullSuiteRun": "yes"}
+    line = {"kind": "verdict", "v": 1, "identity": ident, "verdict": bad, "observed": digest}
+    assert facts_from_note(parse(json.dumps(line).encode()), ident, "/r").verdicts == ()

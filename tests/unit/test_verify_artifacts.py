@@ -790,3 +790,25 @@ def test_brief_check_commands_are_refused_in_one_line(run: object, message: str)
     with pytest.raises(ArtifactInputError) as info:
         parse_brief(json.dumps(data))
     assert info.value.message == (f"brief: not a DelegationBrief: successCriteria.0.run: {message}")
+
+
+def test_the_report_and_the_ledger_name_check_rows_by_the_table_s_ids() -> None:
+    """What ``verify run`` prints compares a check's row with the id the table holds
+    (:data:`gentle_hooks.artifacts.observation.FAILS_EVERYWHERE`), never a copy of it in a
+    string: no module of the report room spells a :data:`CHECK_ROWS` id, and the ledger's
+    name for the row that fails on every tree is the table's."""
+    import ast
+    import pathlib
+
+    import gentle_hooks.report
+    from gentle_hooks.artifacts.observation import CHECK_ROWS, FAILS_EVERYWHERE
+    from gentle_hooks.ledger.fails import FAILS_EVERYWHERE_ROW
+
+    ids = {r.id for r in CHECK_ROWS if "-" in r.id}  # C4-nothing-failed, C1-own, ...
+    assert FAILS_EVERYWHERE in ids and FAILS_EVERYWHERE_ROW == FAILS_EVERYWHERE
+    spelled = []
+    for path in sorted(pathlib.Path(gentle_hooks.report.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Constant) and node.value in ids:
+                spelled.append(f"{path.name}:{node.lineno}: {node.value}")
+    assert spelled == []
