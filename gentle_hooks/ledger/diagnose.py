@@ -12,7 +12,7 @@ import os
 import sqlite3
 
 from gentle_hooks.ledger import lock_wait
-from gentle_hooks.ledger.error_cause import stale_journal, stale_journal_words
+from gentle_hooks.ledger.error_cause import stale_journal, stale_journal_words, write_refusals
 from gentle_hooks.ledger.location import idle_path
 from gentle_hooks.ledger.records import DAMAGED_SOURCE, SPOOL_SOURCE
 from gentle_hooks.ledger.rows import bad_rows
@@ -194,6 +194,9 @@ def _unreadable(path: str, exc: sqlite3.Error) -> StoreCheck:
         who = ", ".join(lock_wait.lock_holders(path)) or "another process"
         why = f"{who} holds a lock on the ledger ({text})"
         then = "end that process, or let it finish, then run doctor again"
+    elif (refusal := write_refusals(path)) is not None:
+        why = f"SQLite could not open it: {refusal} ({text})"
+        then = "let this user write there, then run doctor again"
     else:
         why = f"SQLite could not read it ({text})"
         then = "fix that condition (memory, the disk), then run doctor again"
