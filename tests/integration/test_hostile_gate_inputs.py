@@ -222,7 +222,7 @@ _EAT = (
 )
 
 
-def test_a_foreign_trigger_closes_the_commit_gate_naming_doctor(repo: Path) -> None:
+def test_a_foreign_trigger_closes_the_commit_gate_naming_doctor_fix(repo: Path) -> None:
     _delegated(repo, "a.py")
     _sql(repo, _EAT)
     write(repo / "b.py", "import subprocess\n")
@@ -235,7 +235,7 @@ def test_a_foreign_trigger_closes_the_commit_gate_naming_doctor(repo: Path) -> N
         f"gentle-hook: error: ledger {ledger}: holds a trigger gentle-hooks did not create "
         "(eat): a trigger can change or delete records as they are written, so no gate "
         "decides on this ledger until it is dropped (nothing was deleted); run: "
-        "gentle-hook doctor\n"
+        "gentle-hook doctor --fix\n"
     )
     assert _commit(repo).returncode != 0
     _sql(repo, "DROP TRIGGER eat")
@@ -260,7 +260,7 @@ def test_a_changed_trigger_of_ours_closes_the_push_gate(repo: Path) -> None:
     assert "holds a trigger gentle-hooks did not create (pending_mutation_call_once)" in (
         proc.stderr
     )
-    assert "run: gentle-hook doctor" in proc.stderr
+    assert proc.stderr.endswith("run: gentle-hook doctor --fix\n"), proc.stderr
 
 
 def test_a_foreign_trigger_that_empties_the_ledger_still_closes_the_commit_gate(
