@@ -184,8 +184,8 @@ class LedgerConnection:
         """The gates' check: raise when the store holds a trigger no migration creates, or
         one of ours whose SQL is not ours. A trigger runs inside every write: one that
         deletes a writer entry as it is recorded hides the writer's work, so a gate cannot
-        decide on what such a store says (``doctor`` names it, ``doctor --fix`` drops it). One query of the schema
-        on this open connection.
+        decide on what such a store says (``doctor`` names it, ``doctor --fix`` drops it).
+        One query of the schema on this open connection.
 
         Raises:
             StoreError: one line naming the triggers (each shown bounded); its command is
