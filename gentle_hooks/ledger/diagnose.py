@@ -130,10 +130,8 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             differ = schema_differences(conn)
             detail = f"version {version} (current)"
             if differ:
-                detail += ", but " + ", ".join(differ[:5])
-            triggers = bool(differ) and all(
-                d.split(": ")[-1].startswith("trigger ") for d in differ
-            )
+                detail += ", but " + ", ".join(d.words for d in differ[:5])
+            triggers = bool(differ) and all(d.is_trigger_fix for d in differ)
             detail += "; the fix drops each, printing its SQL" if triggers else ""
             out.append(StoreCheck("schema", not differ, detail, fixable=triggers))
         mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()

@@ -299,3 +299,19 @@ def test_doctor_fix_drops_a_foreign_trigger_printing_its_sql(repo: Path) -> None
         names = conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall()
     assert names == [("pending_mutation_call_once",)]
     assert "BLOCKED" in _commit(repo).stderr  # the gate decides again
+
+
+def test_a_foreign_table_named_like_a_trigger_is_not_offered_the_trigger_fix(
+    repo: Path,
+) -> None:
+    """Whether the schema line is fixable is decided from what differs, not from its words:
+    a planted table whose name reads ``... trigger ...`` is no trigger ``doctor --fix``
+    drops."""
+    _delegated(repo, "a.py")
+    _sql(repo, 'CREATE TABLE "x: trigger y" (a)')
+    doctor = hostile(repo, "doctor")
+    out = doctor.stdout.decode()
+    assert doctor.returncode == 2 and "not ours: table x: trigger y" in out, out
+    assert "the fix drops each" not in out, out
+    schema = next(line for line in out.splitlines() if " schema: " in line)
+    assert "doctor --fix" not in schema, out
