@@ -349,7 +349,7 @@ def main(argv: Sequence[str]) -> int:
     except GentleError as exc:
         if kept is None:
             raise
-        raise UsageError(f"{exc.message}; {kept.message}") from None
+        raise UsageError(f"{exc.message}; {kept.message}", commands=exc.commands) from None
     if kept is not None:
         raise kept
     return code
