@@ -54,6 +54,25 @@ class WriteError(GentleError):
     denied (exit 2). The message names the path and the reason; nothing was half-written."""
 
 
+def write_refusal(path: str) -> str | None:
+    """Why the system refuses writes to ``path`` (a directory: new files in it), as
+    ``PATH: Read-only file system`` when its file system is mounted read-only, or
+    ``PATH: Permission denied`` when this process may not write it; None when neither
+    holds, or ``path`` cannot be looked at (the refusal has another cause). Asks the
+    system (``statvfs``, ``access``), writes nothing."""
+    import errno
+
+    try:
+        if os.statvfs(path).f_flag & os.ST_RDONLY:
+            return f"{path}: {os.strerror(errno.EROFS)}"
+        need = os.W_OK | os.X_OK if os.path.isdir(path) else os.W_OK
+        if not os.access(path, need):
+            return f"{path}: {os.strerror(errno.EACCES)}"
+    except (OSError, ValueError):
+        return None
+    return None
+
+
 def file_kind(mode: int) -> str:
     """What a file of ``st_mode`` ``mode`` is, as a phrase (``a FIFO``, ``a directory``,
     ``a socket``...); ``not a regular file`` for any other kind that is not one."""

@@ -10,6 +10,7 @@ diffs, bases) build on it in their own modules, and
 
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -17,6 +18,10 @@ from gentle_hooks.errors import GitError
 from gentle_hooks.git.location import RepoPaths
 from gentle_hooks.git.process import run_git
 from gentle_hooks.values.candidate import EMPTY_TREES
+
+#: What git's stderr says (the system's words, or git's own for ``EACCES`` on the object
+#: database) when the system refused a write: the line then names the directory and why.
+_SYSTEM_REFUSALS = ("Read-only file system", "Permission denied", "insufficient permission")
 
 
 class RepositoryCore:
@@ -67,8 +72,22 @@ class RepositoryCore:
         if proc.returncode not in tuple(ok):
             err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
             last = err[-1] if err else f"exit {proc.returncode}"
+            if any(reason in line for line in err for reason in _SYSTEM_REFUSALS):
+                last = self._write_refusal() or last
             raise GitError(f"git {args[0]} failed: {last}")
         return proc
+
+    def _write_refusal(self) -> str | None:
+        """Which of the directories git writes (the object database, the git dirs) the
+        system refuses writes to, and why (:func:`~gentle_hooks.bounded.write_refusal`)."""
+        from gentle_hooks.bounded import write_refusal
+
+        common = self.paths.common_dir
+        for directory in (os.path.join(common, "objects"), self.paths.git_dir, common):
+            refusal = write_refusal(directory)
+            if refusal is not None:
+                return refusal
+        return None
 
     def _will_run(self, args: Sequence[str]) -> None:
         """Called by :meth:`run` before each git process; a job module that keeps what git

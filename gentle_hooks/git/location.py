@@ -9,10 +9,10 @@ hook's light probe already asked (:mod:`gentle_hooks.git.probe`).
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from gentle_hooks.errors import GitError, UsageError
-from gentle_hooks.git.probe import WHERE_ARGS, asked_where, check_index
+from gentle_hooks.git.probe import WHERE_ARGS, asked_where, check_index, where_fields
 from gentle_hooks.git.process import REPO_ENV_VARS, run_git, scrubbed_env
 from gentle_hooks.values.frozen import frozen
 
@@ -90,20 +90,23 @@ def probe_paths(start: str, env: Mapping[str, str]) -> RepoPaths | None:
     if asked is None:
         proc = run_git(list(WHERE_ARGS), start, env)
         asked = (proc.returncode, proc.stdout)
-    returncode, stdout = asked
-    lines = stdout.decode("utf-8", "surrogateescape").split("\n")
-    if len(lines) < 6 or lines[0] not in ("true", "false"):
+
+    def ask(args: Sequence[str]) -> tuple[int, bytes]:
+        one = run_git(args, start, env)
+        return one.returncode, one.stdout
+
+    fields = where_fields(*asked, ask)
+    if fields is None:
         return None
-    bare = lines[0] == "true"
-    toplevel = lines[6] if returncode == 0 and len(lines) > 6 and lines[6] else None
+    bare = fields[0] == "true"
     return RepoPaths(
-        toplevel=None if bare else toplevel,
-        git_dir=lines[3],
-        common_dir=os.path.normpath(lines[4]),
-        index_file=lines[5],
-        object_format=lines[2],
+        toplevel=None if bare else fields[6] or None,
+        git_dir=fields[3],
+        common_dir=os.path.normpath(fields[4]),
+        index_file=fields[5],
+        object_format=fields[2],
         is_bare=bare,
-        is_shallow=lines[1] == "true",
+        is_shallow=fields[1] == "true",
     )
 
 

@@ -13,7 +13,7 @@ from gentle_hooks.errors import UsageError
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; annotations are strings here
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
 
 
 class Where:
@@ -81,6 +81,15 @@ WHERE_ARGS = (
     "--show-toplevel",
 )
 
+#: The paths :data:`WHERE_ARGS` prints after its three one-word answers, each as its own
+#: ``rev-parse --path-format=absolute`` asks it (:func:`where_fields`).
+_WHERE_PATHS = (
+    ("--git-dir",),
+    ("--git-common-dir",),
+    ("--git-path", "index"),
+    ("--show-toplevel",),
+)
+
 #: :data:`WHERE_ARGS` answers per (directory, git variables): (exit code, stdout).
 _WHERE: dict[tuple[str, tuple[tuple[str, str], ...]], tuple[int, bytes]] = {}
 
@@ -132,17 +141,46 @@ def asked_where(start: str, env: Mapping[str, str]) -> tuple[int, bytes] | None:
     return _WHERE.get(_where_key(env))
 
 
+def where_fields(
+    returncode: int, out: bytes, ask: Callable[[Sequence[str]], tuple[int, bytes]]
+) -> list[str] | None:
+    """What :data:`WHERE_ARGS` answered (``returncode``, ``out``) as seven fields: bare,
+    shallow, object format, git dir, common dir, index, work tree root (``""`` when git
+    names none: a bare repository, or inside the git dir, where ``--show-toplevel`` fails).
+
+    git ends each answer with a line end and a path may hold one: when the paths are not
+    exactly one line each, every path is asked again on its own through ``ask(args)``
+    (``git <args>`` -> (exit code, stdout)), whose single answer loses only its last line
+    end. None outside a repository (or when a path cannot be asked).
+    """
+    head = out.decode("utf-8", "surrogateescape").split("\n", 3)
+    if len(head) < 4 or head[0] not in ("true", "false"):
+        return None
+    wanted = len(_WHERE_PATHS) if returncode == 0 else len(_WHERE_PATHS) - 1
+    paths = head[3].split("\n")
+    if len(paths) != wanted + 1 or paths[-1]:  # a path holds a line end
+        paths = []
+        for args in _WHERE_PATHS[:wanted]:
+            rc, one = ask(["rev-parse", "--path-format=absolute", *args])
+            if rc != 0 or not one.endswith(b"\n"):
+                return None
+            paths.append(one[:-1].decode("utf-8", "surrogateescape"))
+    else:
+        paths.pop()
+    return [*head[:3], *paths, *[""] * (len(_WHERE_PATHS) - wanted)]
+
+
 def locate(env: Mapping[str, str]) -> Where | None:
-    """The work tree root and common git dir in one git process (honours the hook's env);
-    None outside a repository."""
+    """The work tree root and common git dir in one git process (honours the hook's env;
+    more where a path holds a line end, :func:`where_fields`); None outside a repository."""
     key = _where_key(env)
     if key not in _WHERE:
         _WHERE[key] = capture(["git", *WHERE_ARGS], env)
-    lines = _WHERE[key][1].decode("utf-8", "surrogateescape").split("\n")
-    if len(lines) < 6 or lines[0] not in ("true", "false"):
+    fields = where_fields(*_WHERE[key], lambda args: capture(["git", *args], env))
+    if fields is None:
         return None
-    root = lines[6] if lines[0] == "false" and len(lines) > 6 and lines[6] else None
-    return Where(root, os.path.normpath(lines[4]))
+    root = fields[6] if fields[0] == "false" and fields[6] else None
+    return Where(root, os.path.normpath(fields[4]))
 
 
 #: ``diff-index --cached --raw`` output per (directory, index, git dir): the commit gate's

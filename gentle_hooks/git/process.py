@@ -159,11 +159,20 @@ def popen_git(
 def _spawn(
     start: Callable[..., T], args: Sequence[str], cwd: str, env: Mapping[str, str], **how: Any
 ) -> T:
-    """``start(["git", *args], cwd=cwd, env=env, **how)``; git missing is a GitError."""
+    """``start(["git", *args], cwd=cwd, env=env, **how)``.
+
+    Raises:
+        GitError: ``cwd`` cannot be entered (the directory and the OS reason); git is not
+            on PATH (only when running it found no such program); git cannot be run.
+    """
     try:
         return start(["git", *args], cwd=cwd, env=env, **how)
-    except FileNotFoundError:
-        raise GitError("git is not on PATH; install git") from None
+    except OSError as exc:
+        if exc.filename == cwd:  # the child could not enter cwd: git never ran
+            raise GitError(f"{cwd}: {exc.strerror}; git cannot run there") from None
+        if isinstance(exc, FileNotFoundError):
+            raise GitError("git is not on PATH; install git") from None
+        raise GitError(f"git cannot be run: {exc.strerror}") from None
 
 
 def start_session(

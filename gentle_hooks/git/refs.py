@@ -96,13 +96,23 @@ class Refs(RepositoryCore):
         )
         if proc.returncode == 0:
             return proc.stdout.decode("utf-8", "surrogateescape").strip()
+        raise self.not_a_commit(ref, what)
+
+    def object_kind(self, ref: str) -> str | None:
+        """The kind of object ``ref`` names (``commit``, ``tree``, ``blob``, ``tag``);
+        None when it names none."""
         kind = self.run(["cat-file", "-t", "--end-of-options", ref], ok=(0, 1, 128))
-        if kind.returncode == 0:
-            typ = kind.stdout.decode("utf-8", "surrogateescape").strip()
-            raise GitError(
+        return kind.stdout.decode("ascii", "replace").strip() if kind.returncode == 0 else None
+
+    def not_a_commit(self, ref: str, what: str) -> GitError:
+        """The one-line error for ``ref``, which names no commit: the kind of object it
+        names (a tree id, a blob), or that it is not known at all."""
+        typ = self.object_kind(ref)
+        if typ is not None:
+            return GitError(
                 f"{what} {quoted(ref)} names a {typ}, not a commit; pass a branch, tag or commit id"
             )
-        raise GitError(f"{what} {quoted(ref)} is not a known ref or commit (see: git branch -a)")
+        return GitError(f"{what} {quoted(ref)} is not a known ref or commit (see: git branch -a)")
 
     def ref_exists(self, ref: str) -> str | None:
         """The commit ``ref`` resolves to, or None when it does not resolve."""

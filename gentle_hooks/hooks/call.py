@@ -75,7 +75,8 @@ class HookCall:
 
 def read_message(path: str) -> str:
     """The commit message file git passes to commit-msg and prepare-commit-msg, as text
-    (an undecodable byte replaced): read only when it is a regular file, up to the size cap.
+    (a byte that is not UTF-8 kept as ``surrogateescape`` does, so an echo of it shows the
+    byte, ``\\xHH``): read only when it is a regular file, up to the size cap.
 
     Raises:
         InputFileError: missing, unreadable, a FIFO or a device (never read, so never a
@@ -83,4 +84,4 @@ def read_message(path: str) -> str:
     """
     from gentle_hooks.bounded import read_regular
 
-    return read_regular(path, "cannot read the commit message").decode("utf-8", "replace")
+    return read_regular(path, "cannot read the commit message").decode("utf-8", "surrogateescape")

@@ -19,12 +19,12 @@ import gc
 import os
 import sys
 
-from gentle_hooks.errors import EXIT_OK, UsageError
+from gentle_hooks.errors import EXIT_OK, GentleError, UsageError
 from gentle_hooks.hooks.call import STDIN_LIMIT, HookCall
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; annotations are strings here
 if TYPE_CHECKING:
-    from collections.abc import Callable, Mapping, Sequence
+    from collections.abc import Callable, Iterator, Mapping, Sequence
 
     Probe = Callable[[HookCall, Mapping[str, str]], bool]
     Handler = Callable[[HookCall, Mapping[str, str]], int]
@@ -271,9 +271,9 @@ def run_legacy(call: HookCall) -> int:
 STDIN_SECONDS = 30.0
 
 
-def _read_within(name: str) -> bytes:
-    """Standard input to its end: at most ``STDIN_LIMIT + 1`` bytes, waiting at most
-    :data:`STDIN_SECONDS` in all (size alone bounds it off POSIX or without a descriptor).
+def _stdin_chunks(name: str) -> Iterator[bytes]:
+    """Standard input in chunks to its end, within :data:`STDIN_SECONDS` in all (off POSIX
+    or without a descriptor, unbounded in time: the reader bounds the size).
 
     Raises:
         UsageError: the input stayed open longer than :data:`STDIN_SECONDS`.
@@ -286,20 +286,30 @@ def _read_within(name: str) -> bytes:
     except (AttributeError, OSError, ValueError):
         fd = -1
     if fd < 0 or os.name != "posix":
-        return sys.stdin.buffer.read(STDIN_LIMIT + 1)
+        yield from iter(lambda: sys.stdin.buffer.read(1 << 16), b"")
+        return
     deadline = time.monotonic() + STDIN_SECONDS
-    chunks: list[bytes] = []
-    size = 0
-    while size <= STDIN_LIMIT:
+    while True:
         ready, _, _ = select.select([fd], [], [], max(deadline - time.monotonic(), 0))
         if not ready:
             raise UsageError(f"{name} input stayed open {STDIN_SECONDS:.0f}s; git closes it")
         chunk = os.read(fd, 1 << 16)
         if not chunk:
-            break
-        chunks.append(chunk)
+            return
+        yield chunk
+
+
+def _read_head(chunks: Iterator[bytes]) -> bytes:
+    """``chunks`` up to the first past ``STDIN_LIMIT`` bytes (all of them when fewer); the
+    rest stays in ``chunks``."""
+    got: list[bytes] = []
+    size = 0
+    for chunk in chunks:
+        got.append(chunk)
         size += len(chunk)
-    return b"".join(chunks)
+        if size > STDIN_LIMIT:
+            break
+    return b"".join(got)
 
 
 def main(argv: Sequence[str]) -> int:
@@ -315,15 +325,38 @@ def main(argv: Sequence[str]) -> int:
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     row = HOOKS.get(argv[0]) if argv else None
     stdin = b""
+    chunks: Iterator[bytes] = iter(())
     if row is not None and row.reads_stdin and not sys.stdin.isatty():
         # bounded in size and time: git sends one short line per ref and closes the pipe;
         # an endless stream ends here at once, one held open ends after STDIN_SECONDS
-        stdin = _read_within(argv[0])
-        if len(stdin) > STDIN_LIMIT:
+        chunks = _stdin_chunks(argv[0])
+        stdin = _read_head(chunks)
+        if len(stdin) > STDIN_LIMIT and argv[0] != "post-rewrite":
             raise UsageError(
                 f"{argv[0]} input is larger than {STDIN_LIMIT} bytes; push fewer refs at once"
             )
-    call = parse_call(argv, stdin)
+    kept: GentleError | None = None
+    if len(stdin) > STDIN_LIMIT:  # post-rewrite: the whole lines within it, the rest kept
+        cut = stdin.rfind(b"\n", 0, STDIN_LIMIT) + 1
+        call = parse_call(argv, stdin[:cut])
+        from gentle_hooks.hooks.rewrites import keep_input_rest
+
+        kept = keep_input_rest(call, stdin[cut:], chunks, os.environ)
+    else:
+        call = parse_call(argv, stdin)
+    try:
+        code = _handle(call)
+    except GentleError as exc:
+        if kept is None:
+            raise
+        raise UsageError(f"{exc.message}; {kept.message}", commands=exc.commands) from None
+    if kept is not None:
+        raise kept
+    return code
+
+
+def _handle(call: HookCall) -> int:
+    """Run the chained hook, then the row's probe and handler, for ``call``."""
     row = HOOKS[call.name]
     legacy = run_legacy(call)
     if legacy != EXIT_OK and row.gates:

@@ -71,6 +71,7 @@ def range_commits(repo: Repository, a: str | None, b: str) -> list[str]:
 
     Raises:
         CannotAssess: ``A`` or ``B`` is missing, or the range reaches a shallow boundary.
+        GitError: ``A`` is a plain unknown name, or names a tree or a blob (one line).
     """
     shallow = repo.shallow_commits()
     tip = repo.peel_commit(b)
@@ -89,6 +90,8 @@ def range_commits(repo: Repository, a: str | None, b: str) -> list[str]:
         gap = start_gap(repo, a, bool(shallow))
         if gap is not None:
             raise gap
+        if not is_past_history(repo, a):  # a typo, or a tree: no history is too short
+            raise repo.not_a_commit(a, "--range start")
         count = len(repo.new_commits(tip, exclude=[]))
         raise CannotAssess(*range_text.missing_start(a, b, False, count))
     commits = repo.new_commits(tip, exclude=[start] if start is not None else [])
@@ -119,10 +122,10 @@ def start_gap(repo: Repository, a: str, shallow: bool) -> CannotAssess | None:
 def base_gap(cwd: str | None, base_ref: str, words: tuple[str, ...]) -> CannotAssess | None:
     """Why ``assess --base-ref`` found no commit for ``base_ref``, in ``gate --range``'s
     words (:func:`start_gap`): no commit yet, a shallow clone, a branch never fetched, or a
-    complete history too short for a relative name (``HEAD~3``: its stem resolves;
+    complete history too short for a relative name (:func:`is_past_history`;
     :func:`~gentle_hooks.report.range_text.missing_base`, whose fix keeps ``words``). None
     when ``base_ref`` does resolve, when HEAD has no commit while other refs exist, or for
-    a plain unknown name in a complete history (the caller's own error stands)."""
+    a plain unknown name or a tree in a complete history (the caller's own error stands)."""
     check_ref_name(base_ref, "--base-ref")  # a range or an option-like name: its own error
     repo = Repository.open(cwd)
     if repo.peel_commit(base_ref) is not None:
@@ -138,11 +141,20 @@ def base_gap(cwd: str | None, base_ref: str, words: tuple[str, ...]) -> CannotAs
     gap = start_gap(repo, base_ref, bool(repo.shallow_commits()))
     if gap is not None:
         return gap
-    stem = re.split(r"[~^]", base_ref, maxsplit=1)[0]
-    if stem == base_ref or not stem or repo.peel_commit(stem) is None:
-        return None  # a name that is simply unknown (a typo): the caller's error says so
+    if not is_past_history(repo, base_ref):
+        return None  # a name that is simply unknown (a typo), or a tree: the caller's error
     commits = repo.new_commits(tip, exclude=[])
     return CannotAssess(*range_text.missing_base(base_ref, len(commits), commits[0], words))
+
+
+def is_past_history(repo: Repository, name: str) -> bool:
+    """Whether ``name``, which names no commit here, is a name relative to one that does
+    (``HEAD~3``, ``main^2``) and names no object at all: it reaches past the history. A
+    plain unknown name, or one naming a tree or a blob (``HEAD^{tree}``), is not."""
+    stem = re.split(r"[~^]", name, maxsplit=1)[0]
+    if stem == name or not stem or repo.peel_commit(stem) is None:
+        return False
+    return repo.object_kind(name) is None
 
 
 def _remote_with_branch(repo: Repository, name: str) -> str | None:

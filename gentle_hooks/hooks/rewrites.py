@@ -8,8 +8,9 @@ Room ``hooks`` (standard library and ``git``/``ledger`` locations only).
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from gentle_hooks.errors import UsageError
 from gentle_hooks.hooks.call import HookCall
@@ -54,6 +55,60 @@ def keep_unrecorded(
         f"hook post-rewrite: stopped after {limit:g}s with {len(rest)} rewritten commit(s) "
         f"not recorded (kept in {where}); run: gentle-hook hook post-rewrite "
         f"{shlex.quote(command or 'rebase')} < {shlex.quote(where)}"
+    )
+
+
+def keep_input_rest(
+    call: HookCall, first: bytes, more: Iterator[bytes], env: Mapping[str, str]
+) -> UsageError | None:
+    """Keep post-rewrite's input past what a hook reads (``first``, then ``more`` to its
+    end), byte for byte, in a new private file of the state directory, written and fsynced
+    before any pair is recorded; return the one-line error (exit 2) naming it and the
+    command that records it. Without a ledger nothing is recorded here: the input is read
+    to its end and None returned.
+
+    Raises:
+        UsageError: not in a repository, or the file cannot be written (its path and the OS
+            reason; no file is left).
+    """
+    import shlex
+
+    from gentle_hooks.bounded import new_private_file
+    from gentle_hooks.git.probe import locate
+    from gentle_hooks.hooks.call import STDIN_LIMIT
+    from gentle_hooks.ledger.location import ledger_path
+
+    where = locate(env)
+    if where is None:
+        raise UsageError("hook post-rewrite: not inside a git repository")
+    ledger = ledger_path(where.common_dir)
+    if not os.path.exists(ledger):
+        for _ in more:  # read to its end: git waits for its writes to be taken
+            pass
+        return None
+    directory = os.path.dirname(ledger)
+    path = directory
+    try:
+        fd, path = new_private_file(directory, "post-rewrite-rest-")
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(first)
+            for chunk in more:
+                fh.write(chunk)
+            fh.flush()
+            os.fsync(fh.fileno())
+    except OSError as exc:
+        if path != directory:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        raise UsageError(
+            f"hook post-rewrite: input is larger than {STDIN_LIMIT} bytes and the rest cannot "
+            f"be kept: {path}: {exc.strerror or exc}"
+        ) from None
+    command = call.args[0] if call.args else env.get("PRE_COMMIT_REWRITE_COMMAND", "")
+    return UsageError(
+        f"hook post-rewrite: input is larger than {STDIN_LIMIT} bytes: the rewritten commits "
+        f"past it are not recorded (kept in {path}); run: gentle-hook hook post-rewrite "
+        f"{shlex.quote(command or 'rebase')} < {shlex.quote(path)}"
     )
 
 

@@ -184,12 +184,12 @@ class LedgerConnection:
         """The gates' check: raise when the store holds a trigger no migration creates, or
         one of ours whose SQL is not ours. A trigger runs inside every write: one that
         deletes a writer entry as it is recorded hides the writer's work, so a gate cannot
-        decide on what such a store says (``doctor`` names it). One query of the schema
-        on this open connection.
+        decide on what such a store says (``doctor`` names it, ``doctor --fix`` drops it).
+        One query of the schema on this open connection.
 
         Raises:
             StoreError: one line naming the triggers (each shown bounded); its command is
-                ``doctor``.
+                ``doctor --fix``, which drops them (printing their SQL).
         """
         found = [shown_field(name) for name in foreign_triggers(self._query(TRIGGERS_SQL))]
         if not found:
@@ -200,6 +200,7 @@ class LedgerConnection:
             f"holds {'a trigger' if len(found) == 1 else 'triggers'} gentle-hooks did not "
             f"create ({named}): a trigger can change or delete records as they are written, "
             "so no gate decides on this ledger until it is dropped",
+            fix=True,
         )
 
     def _query(self, sql: str, params: Sequence[object] = ()) -> list[sqlite3.Row]:

@@ -12,7 +12,7 @@ import os
 import sqlite3
 
 from gentle_hooks.ledger import lock_wait
-from gentle_hooks.ledger.error_cause import stale_journal, stale_journal_words
+from gentle_hooks.ledger.error_cause import stale_journal, stale_journal_words, write_refusals
 from gentle_hooks.ledger.location import idle_path
 from gentle_hooks.ledger.records import DAMAGED_SOURCE, SPOOL_SOURCE
 from gentle_hooks.ledger.rows import bad_rows
@@ -130,10 +130,8 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             differ = schema_differences(conn)
             detail = f"version {version} (current)"
             if differ:
-                detail += ", but " + ", ".join(differ[:5])
-            triggers = bool(differ) and all(
-                d.split(": ")[-1].startswith("trigger ") for d in differ
-            )
+                detail += ", but " + ", ".join(d.words for d in differ[:5])
+            triggers = bool(differ) and all(d.is_trigger_fix for d in differ)
             detail += "; the fix drops each, printing its SQL" if triggers else ""
             out.append(StoreCheck("schema", not differ, detail, fixable=triggers))
         mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
@@ -194,6 +192,9 @@ def _unreadable(path: str, exc: sqlite3.Error) -> StoreCheck:
         who = ", ".join(lock_wait.lock_holders(path)) or "another process"
         why = f"{who} holds a lock on the ledger ({text})"
         then = "end that process, or let it finish, then run doctor again"
+    elif (refusal := write_refusals(path)) is not None:
+        why = f"SQLite could not open it: {refusal} ({text})"
+        then = "let this user write there, then run doctor again"
     else:
         why = f"SQLite could not read it ({text})"
         then = "fix that condition (memory, the disk), then run doctor again"

@@ -38,7 +38,26 @@ def explain(path: str, text: str) -> tuple[str, bool]:
     journal = stale_journal(path)
     if journal is not None:
         return f"unreadable: {stale_journal_words(journal)} ({text})", True
+    refusal = write_refusals(path) if "open" in text or "readonly" in text else None
+    if refusal is not None:
+        # SQLite opens a write-ahead-log store for writing (its -wal and -shm files
+        # beside it) and says only "unable to open database file" when it may not
+        return f"{refusal} ({text})", False
     return f"unreadable: {text}", False
+
+
+def write_refusals(path: str) -> str | None:
+    """Why the system refuses writes to the store at ``path``: its directory, the file or
+    its ``-wal``/``-shm`` files on a read-only file system or not writable by this process
+    (``PATH: Read-only file system``, ``PATH: Permission denied``); None when neither."""
+    from gentle_hooks.bounded import write_refusal
+
+    for name in (os.path.dirname(path), path, path + "-wal", path + "-shm"):
+        if name == os.path.dirname(path) or os.path.lexists(name):
+            refusal = write_refusal(name)
+            if refusal is not None:
+                return refusal
+    return None
 
 
 def write_refused(exc: OSError) -> str:

@@ -22,6 +22,7 @@ import sqlite3
 from gentle_hooks.ledger.lock_wait import LOCK_WAIT_SECONDS, begin_immediate
 from gentle_hooks.ledger.schema import MIGRATIONS, SCHEMA_VERSION
 from gentle_hooks.ledger.sqlite_file import check_location, file_uri, migration_statements
+from gentle_hooks.values.frozen import frozen
 
 #: The schema objects of a store: (type, name, table, SQL with its whitespace collapsed).
 _OBJECTS = (
@@ -76,9 +77,36 @@ def matching_version(conn: sqlite3.Connection) -> int | None:
     return None
 
 
-def schema_differences(conn: sqlite3.Connection) -> list[str]:
-    """What of the store's schema differs from the current one, as ``missing kind name``,
-    ``not ours: kind name`` and ``changed: kind name``: the tables, indexes and triggers
+@frozen
+class SchemaDifference:
+    """One way a store's schema differs from the current one.
+
+    Attributes:
+        how: ``missing`` (the store lacks it), ``not ours`` (no gentle-hooks version
+            creates it) or ``changed`` (ours, its SQL not ours).
+        kind: ``table``, ``index``, ``trigger`` or ``view``; name: its name.
+    """
+
+    how: str
+    kind: str
+    name: str
+
+    @property
+    def words(self) -> str:
+        """``missing kind name``, ``not ours: kind name``, ``changed: kind name``."""
+        joint = " " if self.how == "missing" else ": "
+        return f"{self.how}{joint}{self.kind} {self.name}"
+
+    @property
+    def is_trigger_fix(self) -> bool:
+        """Whether ``doctor --fix`` repairs it (:func:`drop_foreign_triggers`): a trigger
+        present in the store that no migration creates, or one of ours whose SQL changed."""
+        return self.kind == "trigger" and self.how in ("not ours", "changed")
+
+
+def schema_differences(conn: sqlite3.Connection) -> list[SchemaDifference]:
+    """What of the store's schema differs from the current one (:class:`SchemaDifference`,
+    missing ones first, then those not ours, then those changed): the tables, indexes and triggers
     it lacks (a dropped trigger silently disables what it guards, e.g. a tool call recorded
     once), the objects no gentle-hooks version creates (a planted trigger can delete rows
     as they are written), and our objects whose SQL is not ours (a unique index, a CHECK
@@ -98,9 +126,9 @@ def schema_differences(conn: sqlite3.Connection) -> list[str]:
     have = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in conn.execute(sql)}
     changed = [key for key in sorted(want.keys() & have.keys()) if want[key] != have[key]]
     return (
-        [f"missing {t} {n}" for t, n in sorted(want.keys() - have.keys())]
-        + [f"not ours: {t} {n}" for t, n in sorted(have.keys() - want.keys())]
-        + [f"changed: {t} {n}" for t, n in changed]
+        [SchemaDifference("missing", t, n) for t, n in sorted(want.keys() - have.keys())]
+        + [SchemaDifference("not ours", t, n) for t, n in sorted(have.keys() - want.keys())]
+        + [SchemaDifference("changed", t, n) for t, n in changed]
     )
 
 

@@ -79,13 +79,27 @@ def _encode(value: object) -> object:
     return {"hex": value.hex()} if isinstance(value, bytes) else value
 
 
+class LineError(ValueError):
+    """A spool line that is not a spooled record; the message says why in our words (it is
+    kept as a quarantine record's reason and printed by ``doctor``)."""
+
+
 def _decode(value: object) -> object:
+    """A column value of a spool line: JSON text or number as it is, ``{"hex": ...}`` as
+    the bytes it spells.
+
+    Raises:
+        LineError: any other value.
+    """
     if isinstance(value, dict):
         if set(value) != {"hex"} or not isinstance(value["hex"], str):
-            raise ValueError("a value that is neither JSON text, number nor {'hex': ...}")
-        return bytes.fromhex(value["hex"])
+            raise LineError("a value that is neither JSON text, number nor {'hex': ...}")
+        try:
+            return bytes.fromhex(value["hex"])
+        except ValueError:
+            raise LineError("a hex value that is not hex") from None
     if isinstance(value, (list, bool)):
-        raise ValueError("a column value that is a list or a boolean")
+        raise LineError("a column value that is a list or a boolean")
     return value
 
 
@@ -217,25 +231,36 @@ def claimed(ledger: str) -> Iterator[Lines | None]:
         os.close(fd)
 
 
-#: What :func:`parse_line` raises for a line that is not a spooled record.
-UNREADABLE = (ValueError, KeyError, TypeError, AttributeError, RecursionError)
-
-
 def parse_line(raw: bytes) -> Record:
     """The record of one spool line: (mutation row, entry rows), or a :class:`CommitLine`.
     The rows' columns are not checked here (the fold reads them as records).
 
     Raises:
-        ValueError / KeyError / TypeError / AttributeError / RecursionError
-        (:data:`UNREADABLE`): the line is not a spooled record.
+        LineError: the line is not a spooled record (why, in our words).
     """
     import json
 
-    item = json.loads(raw.decode("ascii"))
-    if "commit" in item:
-        return _commit_line(item)
-    mutation = {str(k): _decode(v) for k, v in item["mutation"].items()}
-    entries = [{str(k): _decode(v) for k, v in e.items()} for e in item["entries"]]
+    try:
+        text = raw.decode("ascii")
+    except UnicodeDecodeError:
+        raise LineError(
+            "not ASCII text (a spool line is JSON with every other character escaped)"
+        ) from None
+    try:
+        item = json.loads(text)
+    except (ValueError, RecursionError):
+        raise LineError("not JSON") from None
+    if not isinstance(item, dict):
+        raise LineError("not a JSON object")
+    try:
+        if "commit" in item:
+            return _commit_line(item)
+        mutation = {str(k): _decode(v) for k, v in item["mutation"].items()}
+        entries = [{str(k): _decode(v) for k, v in e.items()} for e in item["entries"]]
+    except KeyError as exc:  # one of the literal keys above
+        raise LineError(f"no member {exc.args[0]}") from None
+    except (TypeError, AttributeError):
+        raise LineError("a member of the wrong type") from None
     return mutation, entries
 
 
@@ -243,14 +268,14 @@ def _commit_line(item: dict[str, object]) -> CommitLine:
     """The :class:`CommitLine` of a decoded spool line.
 
     Raises:
-        ValueError / AttributeError: not one.
+        LineError, KeyError, AttributeError: not one.
     """
     commit = item["commit"]
     take, escalations = item["take"], item["escalations"]
     if not isinstance(commit, dict) or not isinstance(take, list):
-        raise ValueError("a commit line whose commit is not a row or take not a list")
+        raise LineError("a commit line whose commit is not a row or take not a list")
     if not isinstance(escalations, bool) or not all(type(t) is int for t in take):
-        raise ValueError("a commit line whose take or escalations has the wrong type")
+        raise LineError("a commit line whose take or escalations has the wrong type")
     return CommitLine({str(k): _decode(v) for k, v in commit.items()}, tuple(take), escalations)
 
 

@@ -103,7 +103,7 @@ def read_lines(
         try:
             item = spool.parse_line(raw)
             recs.append(_commit(item) if isinstance(item, spool.CommitLine) else _records(*item))
-        except (*spool.UNREADABLE, RowError) as exc:
+        except (spool.LineError, RowError) as exc:
             bad.append((number, raw, f"line {number} is not a spooled record ({exc})"))
     return recs, bad
 

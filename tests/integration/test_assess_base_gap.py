@@ -97,3 +97,36 @@ def test_a_plain_unknown_name_keeps_its_own_message(tmp_path: Path) -> None:
     assert proc.stderr == (
         "gentle-hook: error: --base-ref 'mian' is not a known ref or commit (see: git branch -a)\n"
     )
+
+
+def test_a_base_naming_a_tree_says_it_is_a_tree(tmp_path: Path) -> None:
+    """``HEAD^{tree}`` exists: it names a tree, not a commit (its stem resolving does not make
+    it a history too short)."""
+    repo, _ = _two_commits(tmp_path)
+    proc = gh(repo, "assess", "--base-ref", "HEAD^{tree}", "--committed-only")
+    assert proc.returncode == 2
+    assert proc.stderr == (
+        "gentle-hook: error: --base-ref 'HEAD^{tree}' names a tree, not a commit; pass a "
+        "branch, tag or commit id\n"
+    )
+
+
+def test_a_range_start_unknown_or_not_a_commit_is_one_line(tmp_path: Path) -> None:
+    """``gate --range`` with a start that is a typo or a tree: one line, exit 2 (no history
+    is too short, so no command to judge the whole history)."""
+    repo, _ = _two_commits(tmp_path)
+    unknown = gh(repo, "gate", "--range", "nonexistent..HEAD")
+    assert (unknown.returncode, unknown.stderr) == (
+        2,
+        "gentle-hook: error: --range start 'nonexistent' is not a known ref or commit "
+        "(see: git branch -a)\n",
+    )
+    tree = gh(repo, "gate", "--range", "HEAD^{tree}..HEAD")
+    assert (tree.returncode, tree.stderr) == (
+        2,
+        "gentle-hook: error: --range start 'HEAD^{tree}' names a tree, not a commit; pass a "
+        "branch, tag or commit id\n",
+    )
+    past = gh(repo, "gate", "--range", "HEAD~5..HEAD")
+    assert past.returncode == 2
+    assert past.stderr.splitlines()[1].startswith("  run: "), past.stderr

@@ -222,7 +222,7 @@ _EAT = (
 )
 
 
-def test_a_foreign_trigger_closes_the_commit_gate_naming_doctor(repo: Path) -> None:
+def test_a_foreign_trigger_closes_the_commit_gate_naming_doctor_fix(repo: Path) -> None:
     _delegated(repo, "a.py")
     _sql(repo, _EAT)
     write(repo / "b.py", "import subprocess\n")
@@ -235,7 +235,7 @@ def test_a_foreign_trigger_closes_the_commit_gate_naming_doctor(repo: Path) -> N
         f"gentle-hook: error: ledger {ledger}: holds a trigger gentle-hooks did not create "
         "(eat): a trigger can change or delete records as they are written, so no gate "
         "decides on this ledger until it is dropped (nothing was deleted); run: "
-        "gentle-hook doctor\n"
+        "gentle-hook doctor --fix\n"
     )
     assert _commit(repo).returncode != 0
     _sql(repo, "DROP TRIGGER eat")
@@ -260,7 +260,7 @@ def test_a_changed_trigger_of_ours_closes_the_push_gate(repo: Path) -> None:
     assert "holds a trigger gentle-hooks did not create (pending_mutation_call_once)" in (
         proc.stderr
     )
-    assert "run: gentle-hook doctor" in proc.stderr
+    assert proc.stderr.endswith("run: gentle-hook doctor --fix\n"), proc.stderr
 
 
 def test_a_foreign_trigger_that_empties_the_ledger_still_closes_the_commit_gate(
@@ -299,3 +299,19 @@ def test_doctor_fix_drops_a_foreign_trigger_printing_its_sql(repo: Path) -> None
         names = conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall()
     assert names == [("pending_mutation_call_once",)]
     assert "BLOCKED" in _commit(repo).stderr  # the gate decides again
+
+
+def test_a_foreign_table_named_like_a_trigger_is_not_offered_the_trigger_fix(
+    repo: Path,
+) -> None:
+    """Whether the schema line is fixable is decided from what differs, not from its words:
+    a planted table whose name reads ``... trigger ...`` is no trigger ``doctor --fix``
+    drops."""
+    _delegated(repo, "a.py")
+    _sql(repo, 'CREATE TABLE "x: trigger y" (a)')
+    doctor = hostile(repo, "doctor")
+    out = doctor.stdout.decode()
+    assert doctor.returncode == 2 and "not ours: table x: trigger y" in out, out
+    assert "the fix drops each" not in out, out
+    schema = next(line for line in out.splitlines() if " schema: " in line)
+    assert "doctor --fix" not in schema, out

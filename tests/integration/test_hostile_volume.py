@@ -96,6 +96,38 @@ def test_post_rewrite_past_its_time_limit_keeps_the_rest_and_says_how_to_record_
     assert _rows(repo, "SELECT commit_id, hook FROM commit_record") == [(new, "post-rewrite")]
 
 
+def test_post_rewrite_input_past_its_size_cap_keeps_the_rest_byte_exact(repo: Path) -> None:
+    """Over the 4 MiB a hook reads, post-rewrite records the whole lines within it and keeps
+    the rest, byte for byte, in ``post-rewrite-rest-*`` with the command that records it
+    (never the push hooks' "push fewer refs")."""
+    from gentle_hooks.hooks.call import STDIN_LIMIT
+
+    human = git(repo, "rev-parse", "HEAD").strip()
+    old, new = _amended_delegated(repo)
+    filler = f"{human} {human}\n".encode()  # a human's commit: nothing to record
+    given = filler * (STDIN_LIMIT // len(filler) + 10) + f"{old} {new}\n".encode() + b"\xff"
+    proc = _run(repo, "hook", "post-rewrite", "amend", stdin=given)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2, err
+    assert len(err.strip().splitlines()) == 1, err
+    assert f"post-rewrite: input is larger than {STDIN_LIMIT} bytes" in err, err
+    assert "push fewer refs" not in err
+    assert _rows(repo, "SELECT commit_id FROM commit_record") == []
+    command = err.split("; run: ", 1)[1].strip()
+    assert command.startswith("gentle-hook hook post-rewrite amend < "), command
+    rest = Path(command.split(" < ", 1)[1])
+    assert rest.parent == repo / ".git" / "gentle-hooks" and rest.name.startswith(
+        "post-rewrite-rest-"
+    )
+    kept = rest.read_bytes()
+    head = given[: len(given) - len(kept)]
+    assert head + kept == given and head.endswith(b"\n") and len(head) <= STDIN_LIMIT
+    shell = command.replace("gentle-hook", f"{sys.executable} -m gentle_hooks", 1)
+    again = subprocess.run(shell, shell=True, cwd=repo, capture_output=True, check=False)
+    assert again.returncode == 0, again.stderr
+    assert _rows(repo, "SELECT commit_id, hook FROM commit_record") == [(new, "post-rewrite")]
+
+
 def test_an_over_large_hook_limit_never_raises_the_bound() -> None:
     from gentle_hooks.hooks.call import HOOK_SECONDS, hook_seconds
 

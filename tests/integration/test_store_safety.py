@@ -511,3 +511,36 @@ def test_overrides_of_one_push_are_stored_together_or_not_at_all(tmp_path: Path)
     assert proc.returncode == 2 and "UNIQUE constraint failed" in proc.stderr, proc.stderr
     with sqlite3.connect(ledger) as conn:
         assert conn.execute("SELECT count(*) FROM override").fetchone() == (0,)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("record", "--model", "m", "--effort", "low", "src/app.py"),
+        ("status",),
+        ("assess",),
+        ("doctor",),
+    ],
+    ids=lambda a: a[0],
+)
+def test_a_read_only_git_directory_names_the_path_and_the_reason(
+    repo: Path, args: tuple[str, ...]
+) -> None:
+    """Neither SQLite's ``unable to open database file`` nor git's ``updating files
+    failed`` alone: the line names the directory that refused and the system's reason."""
+    write(repo / "src" / "app.py", "x = 2\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low").returncode == 0
+    write(repo / "src" / "app.py", "x = 3\n")
+    before = rows(repo)
+    ledger = repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+    wal = Path(f"{ledger}-wal")
+    if wal.exists() and wal.stat().st_size == 0:  # as the last connection to close leaves it
+        wal.unlink()
+        Path(f"{ledger}-shm").unlink(missing_ok=True)
+    with _read_only(repo / ".git"):
+        proc = hostile(repo, *args)
+    err = proc.stderr.decode() + proc.stdout.decode()
+    assert proc.returncode == 2, err
+    assert f"{repo / '.git'}" in err and ": Read-only file system" in err, err
+    assert "SQLite could not read it" not in err
+    assert rows(repo) == before

@@ -17,7 +17,7 @@ import pytest
 
 from gentle_hooks.report.jsontext import json_text
 from gentle_hooks.report.visible import VisibleStream, visible
-from tests.conftest import git, write
+from tests.conftest import gh, git, write
 from tests.integration.test_hostile_inputs import hostile
 
 #: A file name that retitles the terminal, rings it, returns the carriage and starts a C1
@@ -207,3 +207,16 @@ def test_shown_path_quotes_only_what_could_split_a_line() -> None:
     assert shown_path("a\tb") == "$'a\\tb'"
     assert shown_path("a\u2028b") == "$'a\\u2028b'"
     assert shown_path(FORGER) == QUOTED
+
+
+def test_a_non_utf8_marker_in_the_message_file_is_shown_escaped(repo: Path) -> None:
+    """commit-msg reads the message file's bytes: a byte that is not UTF-8 in the marker is
+    echoed as ``\\xff``, never replaced by U+FFFD."""
+    message = repo.parent / "MSG"
+    message.write_bytes(b"change\n\nGentle-Writer: o4-mini\xff/low\n")
+    (repo / "src" / "app.py").write_text("x = 2\n", encoding="utf-8")
+    git(repo, "add", "src/app.py")
+    proc = gh(repo, "hook", "commit-msg", str(message))
+    assert proc.returncode == 1, proc.stderr
+    assert "(message marker 'Gentle-Writer: o4-mini\\xff/low')" in proc.stderr, proc.stderr
+    assert "\ufffd" not in proc.stderr

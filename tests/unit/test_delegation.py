@@ -103,3 +103,11 @@ def test_no_runtime_evidence() -> None:
     assert runtime_evidence({"CLINE_ACTIVE": "false", "CLAUDECODE": "", "HOME": "/x"}) is None
     human = {"GIT_AUTHOR_NAME": "Ann (aider fan)", "GIT_COMMITTER_NAME": "Ann Example"}
     assert runtime_evidence(human) is None
+
+
+def test_a_marker_byte_that_is_not_utf8_is_shown_as_its_escape() -> None:
+    """A message byte that is not UTF-8 (kept by ``surrogateescape``) is named ``\\xHH``, the
+    byte itself, never U+FFFD nor Python's ``\\udcHH``."""
+    ev = message_evidence(SUBJECT + "Gentle-Writer: o4-mini\udcff/low\n")
+    assert ev is not None
+    assert ev.detail == "message marker 'Gentle-Writer: o4-mini\\xff/low'"
