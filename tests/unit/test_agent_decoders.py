@@ -738,3 +738,23 @@ def test_random_bytes_are_named_not_utf8_before_their_depth() -> None:
         loads(b"[" * 100 + b"\xff\xfe", "record --from x: stdin")
     with pytest.raises(UsageError, match="nests JSON deeper than"):
         loads(b"[" * 100, "record --from x: stdin")
+
+
+def test_claude_code_model_is_found_before_a_tail_of_many_megabytes(tmp_path: Path) -> None:
+    """A Write of a large file puts its content in the transcript after the assistant line
+    that names the model (the tool_use, then the tool result repeating it): the model is
+    still found, the file read backwards in blocks (code.claude.com/docs/en/hooks,
+    ``transcript_path``)."""
+    path = tmp_path / "long-session.jsonl"
+    content = "z" * (2_700_000)
+    assistant = {"type": "assistant", "message": {"model": "claude-opus-4-5", "content": []}}
+    result = {"type": "user", "toolUseResult": {"content": content, "originalFile": content}}
+    with path.open("w") as f:
+        f.write(json.dumps(assistant) + "\n")
+        f.write(json.dumps(result) + "\n")  # one line of about 5.4 MB after it
+    assert path.stat().st_size > 5_000_000
+    assert claude_code.model_from_transcript(str(path)) == "claude-opus-4-5"
+    # the line naming the model may itself be larger than a block
+    big = {"type": "assistant", "message": {"model": "claude-sonnet-4-5", "x": content * 2}}
+    path.write_text(json.dumps(big) + "\n")
+    assert claude_code.model_from_transcript(str(path)) == "claude-sonnet-4-5"
