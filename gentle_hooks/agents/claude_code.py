@@ -12,8 +12,9 @@ own ``path``. An input without ``tool_use_id`` gets an id derived from the sessi
 ``timestamp``, the tool and its input, so a replay records once.
 
 The model is not in the input: it is the ``message.model`` of the newest assistant line of
-the session transcript (JSON Lines), found within its last 64 MiB (:func:`model_from_transcript`). Inside a subagent it comes from the subagent's own
-transcript, ``<project>/<session>/subagents/agent-<agent_id>.jsonl`` beside the session's
+the session transcript (JSON Lines), found within its last 64 MiB
+(:func:`model_from_transcript`). Inside a subagent it comes from the subagent's own transcript,
+``<project>/<session>/subagents/agent-<agent_id>.jsonl`` beside the session's
 (the layout git-ai-project/git-ai reads, ``src/daemon/stream_worker.rs``); when that file
 cannot be read the model is unknown, never the parent's, and so is it when the subagent's
 definition runs it on the parent's model (:func:`inherits`). The ``effort`` a subagent's input
