@@ -152,7 +152,9 @@ def recorded_json(rec: Recorded) -> str:
 
 
 def echo_recorded(rec: Recorded, as_json: bool, *, err: bool = False) -> None:
-    """Print a recording command's result: JSON on stdout, or one line (and its notes)."""
+    """Print a recording command's result: JSON on stdout, or one line (``recorded: ...``,
+    or ``spooled: ...`` when the ledger was busy) and then its notes, the same whichever
+    way it was stored (a warning on the record, such as an effort recorded as unknown)."""
     from gentle_hooks.report.fixes import with_fix
     from gentle_hooks.report.records_text import describe, short_identity
 
@@ -168,9 +170,9 @@ def echo_recorded(rec: Recorded, as_json: bool, *, err: bool = False) -> None:
             ),
             err=err,
         )
-        return
-    where = f" for {short_identity(rec.candidate.identity)}" if rec.candidate else ""
-    click.echo(f"recorded{where}: {describe(rec.record)}", err=err)
+    else:
+        where = f" for {short_identity(rec.candidate.identity)}" if rec.candidate else ""
+        click.echo(f"recorded{where}: {describe(rec.record)}", err=err)
     for note in rec.notes:
         click.echo(f"note: {shown_field(note)}", err=err)  # a note may quote a payload
 
