@@ -276,4 +276,18 @@ def decode(data: bytes) -> RuntimeEvent:
         agent=agent,
         failed=failure(event.get("tool_response")),
     )
-    return replace(decoded, writes=bool(call.paths)) if shell else decoded
+    if not shell:
+        return decoded
+    return replace(decoded, writes=bool(call.paths), not_written=None if call.paths else NO_PATCH)
+
+
+#: Why a shell call that runs no ``apply_patch`` envelope records nothing
+#: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`): the shell tool can write
+#: files, but its input names them only in a patch it runs.
+NO_PATCH = (
+    "runs no apply_patch envelope: the shell tool's writes are recorded from a patch it runs "
+    "(its input names those files, recorded as the apply_patch tool's are), and what any "
+    "other command writes (sed -i, a redirect) cannot be read from its input, so it is not "
+    "recorded per call (the commit gate still applies to a commit with Codex's co-author "
+    "trailer or made where CODEX_SANDBOX is set)"
+)

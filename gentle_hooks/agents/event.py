@@ -63,6 +63,10 @@ class RuntimeEvent:
             path, in order, when the input names them (:func:`replacement_pairs`); () when
             it does not. With a derived id they tell a second identical edit from a replay
             (:func:`gentle_hooks.policy.replacement.is_replaced_again`).
+        not_written: for a call of a tool that can write files whose input names none it
+            wrote (``writes`` false: a shell command that runs no patch), what is recorded
+            from that tool and why this call is not (one phrase, following ``the <tool>
+            call of <runtime>``); None for a tool that never writes.
     """
 
     source: str
@@ -83,6 +87,7 @@ class RuntimeEvent:
     proposal: str | None = None
     edited: str | None = None
     replacements: tuple[tuple[str, str], ...] = ()
+    not_written: str | None = None
 
 
 #: :attr:`RuntimeEvent.lifecycle` of a subagent's start and stop events.

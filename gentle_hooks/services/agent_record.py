@@ -150,6 +150,11 @@ def record_from_runtime(
                 f"; {rt.title} ran the hooks of {name}: its own hook records its writes ({rt.doc})"
             )
         return RuntimeRecorded(event, None, why, rt.ack)
+    if not event.writes and event.not_written is not None:
+        # a tool that can write (a shell) whose call names no file it wrote: say what is
+        # recorded from that tool, never that it does not write
+        why = f"the {event.tool or 'tool'} call of {rt.title} {event.not_written}"
+        return RuntimeRecorded(event, None, why, rt.ack)
     if not event.writes:
         why = f"{event.tool or 'this event'} is not a file-writing tool of {rt.title}"
         return RuntimeRecorded(event, None, why, rt.ack)
