@@ -41,7 +41,7 @@ from gentle_hooks.agents.event import (
     result_failure,
     snake_tool_call,
 )
-from gentle_hooks.agents.patch import shell_patch_paths
+from gentle_hooks.agents.patch import PATCH_KEYS, patch_results, shell_patch, shell_patch_paths
 from gentle_hooks.agents.payload import (
     json_lines,
     line_blocks_backwards,
@@ -276,6 +276,17 @@ def decode(data: bytes) -> RuntimeEvent:
         agent=agent,
         failed=failure(event.get("tool_response")),
     )
+    envelope = shell_patch(member(event, "tool_input", "command")) if shell else None
+    if envelope is None and not shell:
+        args = event.get("tool_input")
+        bodies: list[object] = [args] if isinstance(args, str) else []
+        if isinstance(args, dict):
+            bodies += [args.get(key) for key in PATCH_KEYS]
+        body = next((b for b in map(text, bodies) if b), None)
+        envelope = (body, None) if body else None
+    if envelope is not None:
+        # applied file by file: a failed call may have written some (content decides)
+        decoded = replace(decoded, patch_results=tuple(patch_results(*envelope).items()))
     if not shell:
         return decoded
     return replace(decoded, writes=bool(call.paths), not_written=None if call.paths else NO_PATCH)

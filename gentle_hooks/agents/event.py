@@ -23,7 +23,7 @@ import json
 import os
 from collections.abc import Callable, Mapping
 
-from gentle_hooks.agents.patch import written_paths
+from gentle_hooks.agents.patch import PatchResult, written_paths
 from gentle_hooks.agents.payload import hook_input, text
 from gentle_hooks.values.frozen import frozen
 
@@ -67,6 +67,11 @@ class RuntimeEvent:
             wrote (``writes`` false: a shell command that runs no patch), what is recorded
             from that tool and why this call is not (one phrase, following ``the <tool>
             call of <runtime>``); None for a tool that never writes.
+        patch_results: for a call that applies an ``apply_patch`` envelope file by file,
+            what each path it names holds once its part applied
+            (:func:`gentle_hooks.agents.patch.patch_results`): a failed call then records
+            the paths that hold their result and differ from ``HEAD`` (content decides,
+            not the exit status); () for any other call, whose failure records nothing.
     """
 
     source: str
@@ -88,6 +93,7 @@ class RuntimeEvent:
     edited: str | None = None
     replacements: tuple[tuple[str, str], ...] = ()
     not_written: str | None = None
+    patch_results: tuple[tuple[str, PatchResult], ...] = ()
 
 
 #: :attr:`RuntimeEvent.lifecycle` of a subagent's start and stop events.
