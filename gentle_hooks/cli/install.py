@@ -289,8 +289,10 @@ def install_agent_hook(name: str, scope: str, cwd: str | None) -> int:
         f"{change.runtime} ({change.scope}): {change.what}: {hooks_phrase(rt.wiring)} running "
         f"'{change.command}' in {change.path}"
     )
-    for note in change.notes:
-        click.echo(f"note: {note}")
+    from gentle_hooks.report.fixes import with_fix
+
+    for i, note in enumerate(change.notes, 1):
+        click.echo(f"note: {with_fix(note, change.fix) if i == len(change.notes) else note}")
     return EXIT_OK
 
 
