@@ -157,8 +157,9 @@ def _environment_refused(exc: BaseException) -> str | None:
 
 
 def _recorder_exit(args: Sequence[str]) -> int | None:
-    """For ``record --from NAME`` of a runtime we know: the exit code that runtime reads as a
-    non-blocking failure of its hook (docs/agents/NAME.md); None for any other command."""
+    """For ``record --from NAME`` of a runtime whose hook input we decode: the exit code that
+    runtime reads as a non-blocking failure of its hook (docs/agents/NAME.md); None for any
+    other command, and for a ``NAME`` we do not decode (a usage error: exit 2)."""
     if args[:1] != ["record"]:
         return None
     name = None
@@ -169,9 +170,10 @@ def _recorder_exit(args: Sequence[str]) -> int | None:
             name = arg.split("=", 1)[1]
     if name is None:
         return None
-    from gentle_hooks.agents.runtimes import NAMES, runtime
+    from gentle_hooks.agents.runtimes import DECODED, runtime
 
-    return runtime(name).failure_exit if name in NAMES else None
+    # a name with no hook input to decode (a typo, aider) is a usage error: exit 2
+    return runtime(name).failure_exit if name in DECODED else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,8 +12,9 @@ own ``path``. An input without ``tool_use_id`` gets an id derived from the sessi
 ``timestamp``, the tool and its input, so a replay records once.
 
 The model is not in the input: it is the ``message.model`` of the newest assistant line of
-the session transcript (JSON Lines). Inside a subagent it comes from the subagent's own
-transcript, ``<project>/<session>/subagents/agent-<agent_id>.jsonl`` beside the session's
+the session transcript (JSON Lines), found within its last 64 MiB
+(:func:`model_from_transcript`). Inside a subagent it comes from the subagent's own transcript,
+``<project>/<session>/subagents/agent-<agent_id>.jsonl`` beside the session's
 (the layout git-ai-project/git-ai reads, ``src/daemon/stream_worker.rs``); when that file
 cannot be read the model is unknown, never the parent's, and so is it when the subagent's
 definition runs it on the parent's model (:func:`inherits`). The ``effort`` a subagent's input
@@ -31,6 +32,7 @@ files (docs/agents/claude-code.md cites each). Levels map through :data:`EFFORTS
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping
 
@@ -46,6 +48,7 @@ from gentle_hooks.agents.event import (
 from gentle_hooks.agents.payload import (
     hook_input,
     json_lines,
+    line_blocks_backwards,
     loads,
     member,
     read_file,
@@ -71,16 +74,21 @@ EFFORT_VARIABLES = ("CLAUDE_EFFORT", "CLAUDE_CODE_EFFORT_LEVEL")
 
 
 def model_from_transcript(path: str | None) -> str | None:
-    """The ``message.model`` of the newest assistant line of a Claude Code transcript tail;
-    None when unreadable or absent (``<synthetic>`` placeholders are skipped)."""
-    data = read_file(path, tail=True) if path else None
-    if data is None:
+    """The ``message.model`` of the newest assistant line of a Claude Code transcript
+    (``<synthetic>`` placeholders are skipped): read from its end in blocks of whole lines,
+    further back only while none is found (a written file's content may fill many
+    megabytes after it), at most :data:`gentle_hooks.agents.payload.SCAN_LIMIT` bytes in
+    all, never the whole file at once; None when none is found within that bound or the
+    file is unreadable."""
+    if not path:
         return None
-    for record in reversed(json_lines(data)):
-        if record.get("type") == "assistant":
-            model = text(member(record, "message", "model"))
-            if model and not model.startswith("<"):
-                return model
+    with contextlib.closing(line_blocks_backwards(path)) as blocks:
+        for block in blocks:
+            for record in reversed(json_lines(block)):
+                if record.get("type") == "assistant":
+                    model = text(member(record, "message", "model"))
+                    if model and not model.startswith("<"):
+                        return model
     return None
 
 

@@ -41,7 +41,7 @@ from gentle_hooks.agents.event import (
     result_failure,
     snake_tool_call,
 )
-from gentle_hooks.agents.patch import shell_patch_paths
+from gentle_hooks.agents.patch import PATCH_KEYS, patch_results, shell_patch, shell_patch_paths
 from gentle_hooks.agents.payload import (
     json_lines,
     line_blocks_backwards,
@@ -276,4 +276,29 @@ def decode(data: bytes) -> RuntimeEvent:
         agent=agent,
         failed=failure(event.get("tool_response")),
     )
-    return replace(decoded, writes=bool(call.paths)) if shell else decoded
+    envelope = shell_patch(member(event, "tool_input", "command")) if shell else None
+    if envelope is None and not shell:
+        args = event.get("tool_input")
+        bodies: list[object] = [args] if isinstance(args, str) else []
+        if isinstance(args, dict):
+            bodies += [args.get(key) for key in PATCH_KEYS]
+        body = next((b for b in map(text, bodies) if b), None)
+        envelope = (body, None) if body else None
+    if envelope is not None:
+        # applied file by file: a failed call may have written some (content decides)
+        decoded = replace(decoded, patch_results=tuple(patch_results(*envelope).items()))
+    if not shell:
+        return decoded
+    return replace(decoded, writes=bool(call.paths), not_written=None if call.paths else NO_PATCH)
+
+
+#: Why a shell call that runs no ``apply_patch`` envelope records nothing
+#: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`): the shell tool can write
+#: files, but its input names them only in a patch it runs.
+NO_PATCH = (
+    "runs no apply_patch envelope: the shell tool's writes are recorded from a patch it runs "
+    "(its input names those files, recorded as the apply_patch tool's are), and what any "
+    "other command writes (sed -i, a redirect) cannot be read from its input, so it is not "
+    "recorded per call (the commit gate still applies to a commit with Codex's co-author "
+    "trailer or made where CODEX_SANDBOX is set)"
+)

@@ -23,7 +23,7 @@ import json
 import os
 from collections.abc import Callable, Mapping
 
-from gentle_hooks.agents.patch import written_paths
+from gentle_hooks.agents.patch import PatchResult, written_paths
 from gentle_hooks.agents.payload import hook_input, text
 from gentle_hooks.values.frozen import frozen
 
@@ -63,6 +63,15 @@ class RuntimeEvent:
             path, in order, when the input names them (:func:`replacement_pairs`); () when
             it does not. With a derived id they tell a second identical edit from a replay
             (:func:`gentle_hooks.policy.replacement.is_replaced_again`).
+        not_written: for a call of a tool that can write files whose input names none it
+            wrote (``writes`` false: a shell command that runs no patch), what is recorded
+            from that tool and why this call is not (one phrase, following ``the <tool>
+            call of <runtime>``); None for a tool that never writes.
+        patch_results: for a call that applies an ``apply_patch`` envelope file by file,
+            what each path it names holds once its part applied
+            (:func:`gentle_hooks.agents.patch.patch_results`): a failed call then records
+            the paths that hold their result and differ from ``HEAD`` (content decides,
+            not the exit status); () for any other call, whose failure records nothing.
     """
 
     source: str
@@ -83,6 +92,8 @@ class RuntimeEvent:
     proposal: str | None = None
     edited: str | None = None
     replacements: tuple[tuple[str, str], ...] = ()
+    not_written: str | None = None
+    patch_results: tuple[tuple[str, PatchResult], ...] = ()
 
 
 #: :attr:`RuntimeEvent.lifecycle` of a subagent's start and stop events.

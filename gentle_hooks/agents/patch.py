@@ -24,6 +24,7 @@ import re
 import shlex
 
 from gentle_hooks.agents.payload import text as valid_text
+from gentle_hooks.values.frozen import frozen
 
 _HEADERS = ("*** Add File:", "*** Delete File:", "*** Update File:", "*** Move to:")
 
@@ -41,6 +42,97 @@ def patch_paths(text: str) -> tuple[str, ...]:
                     out.append(path)
                 break
     return tuple(dict.fromkeys(out))
+
+
+@frozen
+class PatchResult:
+    """What one file holds once its part of an ``apply_patch`` envelope was applied.
+
+    Attributes:
+        present: the file exists (False: the patch deletes it, or moves it away);
+        blocks: runs of lines the file then holds, each in order and contiguous (an added
+            file's lines; each hunk's context and added lines): () when the envelope does
+            not carry them (its body was left out of a large input).
+    """
+
+    present: bool
+    blocks: tuple[tuple[str, ...], ...] = ()
+
+
+def patch_results(text: str, base: str | None = None) -> dict[str, PatchResult]:
+    """What each file an ``apply_patch`` envelope names holds once the patch applied to it,
+    keyed by the path as :func:`patch_paths` names it (joined to ``base``, a leading ``cd``
+    directory, when given). Codex applies an envelope file by file, so a call that fails
+    part way may have written some of its files: the file that holds its result was
+    written (:func:`holds_result`); it writes hunk by hunk (openai/codex
+    ``codex-rs/apply-patch/src/lib.rs``, ``apply_hunks_to_files``), keeping what it wrote
+    before a failure. A path named twice keeps its last header's result."""
+    out: dict[str, PatchResult] = {}
+    current: str | None = None
+    blocks: list[list[str]] = []
+
+    def close() -> None:
+        # a blank line at a hunk's edge may separate hunks (Codex skips it): not required
+        trimmed = (_trim(b) for b in blocks)
+        if current is not None and current in out and out[current].present:
+            out[current] = PatchResult(True, tuple(b for b in trimmed if b))
+
+    for line in text.splitlines():
+        stripped = line.strip()
+        header = next((h for h in _HEADERS if stripped.startswith(h)), None)
+        if header is None:
+            if stripped in ("*** Begin Patch", "*** End Patch", "*** End of File"):
+                continue
+            if current is not None and line.startswith("@@"):
+                blocks.append([])
+            elif current is not None and line[:1] in ("+", " ", ""):
+                if not blocks:
+                    blocks.append([])
+                blocks[-1].append(line[1:])
+            continue
+        path = stripped[len(header) :].strip()
+        if not path or "\0" in path:
+            continue
+        path = posixpath.join(base, path) if base else path
+        if header == "*** Move to:" and current is not None:
+            out[current] = PatchResult(False)  # moved away: its content is the new path's
+            out[path], current = PatchResult(True), path
+            continue
+        close()
+        current, blocks = path, []
+        out[path] = PatchResult(header != "*** Delete File:")
+    close()
+    return out
+
+
+def _trim(block: list[str]) -> tuple[str, ...]:
+    """``block`` without its blank lines at either end."""
+    start, end = 0, len(block)
+    while start < end and not block[start].strip():
+        start += 1
+    while end > start and not block[end - 1].strip():
+        end -= 1
+    return tuple(block[start:end])
+
+
+def holds_result(content: bytes | None, result: PatchResult) -> bool:
+    """Whether a file's ``content`` (None: no such file) is what ``result`` says the patch
+    left there: absent for a deleted or moved file, else present with each of its blocks
+    in order, lines compared without trailing white space (as Codex matches them)."""
+    if content is None or not result.present:
+        return content is None and not result.present
+    lines = [x.rstrip() for x in content.decode("utf-8", "surrogateescape").splitlines()]
+    at = 0
+    for block in result.blocks:
+        want = [x.rstrip() for x in block]
+        found = next(
+            (i for i in range(at, len(lines) - len(want) + 1) if lines[i : i + len(want)] == want),
+            None,
+        )
+        if found is None:
+            return False
+        at = found + len(want)
+    return True
 
 
 #: The members a runtime's file-writing tool names its path in: Claude Code and Codex

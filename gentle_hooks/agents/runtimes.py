@@ -412,6 +412,23 @@ def runtime(name: str) -> Runtime:
     raise KeyError(name)
 
 
+def closest_name(name: str, names: tuple[str, ...] = NAMES) -> str | None:
+    """The runtime name of ``names`` a mistyped ``name`` most likely meant: the only one it
+    begins (``claude`` -> ``claude-code``) or that begins it (``copilot-cli`` ->
+    ``copilot``), compared without case; else the nearest by spelling
+    (:func:`difflib.get_close_matches`); None when none is near."""
+    import difflib
+
+    typed = name.strip().lower()
+    if not typed:
+        return None
+    begun = [k for k in names if k.startswith(typed) or typed.startswith(k)]
+    if len(begun) == 1:
+        return begun[0]
+    near = difflib.get_close_matches(typed, names, n=1)
+    return near[0] if near else None
+
+
 def record_command(name: str, program: str = "gentle-hook") -> str:
     """The command a runtime's hook runs: ``<program> record --from <name>``."""
     return f"{program} record --from {name}"

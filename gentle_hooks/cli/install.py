@@ -10,7 +10,7 @@ from collections.abc import Callable
 import click
 
 from gentle_hooks.agents.runtimes import NAMES
-from gentle_hooks.cli.options import F, cwd_option
+from gentle_hooks.cli.options import F, RuntimeName, cwd_option
 from gentle_hooks.errors import EXIT_OK, GitError, UsageError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.notes.sync import add_share_refspecs, sync_fetch
@@ -56,7 +56,7 @@ def _hook_type_option(what: str) -> Callable[[F], F]:
 )
 @click.option(
     "--agent",
-    type=click.Choice(NAMES),
+    type=RuntimeName(NAMES),
     help="Wire this agent runtime's post-tool hook to 'gentle-hook record --from NAME' "
     "instead (docs/agents/NAME.md).",
 )
@@ -150,7 +150,7 @@ def install(
 @_hook_type_option("Hook to remove (repeatable); default: every hook gentle-hooks installed.")
 @click.option(
     "--agent",
-    type=click.Choice(NAMES),
+    type=RuntimeName(NAMES),
     help="Remove only our hook from this agent runtime's configuration instead.",
 )
 @click.option(
@@ -289,8 +289,10 @@ def install_agent_hook(name: str, scope: str, cwd: str | None) -> int:
         f"{change.runtime} ({change.scope}): {change.what}: {hooks_phrase(rt.wiring)} running "
         f"'{change.command}' in {change.path}"
     )
-    for note in change.notes:
-        click.echo(f"note: {note}")
+    from gentle_hooks.report.fixes import with_fix
+
+    for i, note in enumerate(change.notes, 1):
+        click.echo(f"note: {with_fix(note, change.fix) if i == len(change.notes) else note}")
     return EXIT_OK
 
 

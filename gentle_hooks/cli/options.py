@@ -31,6 +31,34 @@ ROW_ID = click.IntRange(min=0, max=2**63 - 1)
 EXIT_STATUS = click.IntRange(min=-(2**31), max=2**31 - 1)
 
 
+class RuntimeName(click.Choice):  # type: ignore[type-arg]
+    """An agent runtime's name (``--from``, ``--agent``): one of the choices; anything else is
+    bad input (one line, exit 2) that lists the valid names and suggests the closest
+    (:func:`gentle_hooks.agents.runtimes.closest_name`: ``claude`` -> ``claude-code``), or,
+    for a runtime we know that is not a choice (``record --from aider``), names its page."""
+
+    name = "runtime"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and value in self.choices:
+            return value
+        from gentle_hooks.agents.runtimes import NAMES, closest_name, runtime
+
+        known = tuple(str(c) for c in self.choices)
+        typed = str(value)
+        near = closest_name(typed, known)
+        what = f"'{shown_field(typed)}' is not an agent runtime gentle-hooks knows"
+        if near is not None:
+            what += f" (did you mean {near}?)"
+        if typed in NAMES:  # a runtime with no hook input to decode: its page says what to do
+            what = f"{typed!r} has no hook input to decode (see {runtime(typed).doc})"
+        self.fail(
+            f"{what}; valid names: {', '.join(known)}",
+            param,
+            ctx,
+        )
+
+
 def cwd_option(f: F) -> F:
     """``--cwd DIR``: run as if in this directory."""
     return click.option(
@@ -124,7 +152,9 @@ def recorded_json(rec: Recorded) -> str:
 
 
 def echo_recorded(rec: Recorded, as_json: bool, *, err: bool = False) -> None:
-    """Print a recording command's result: JSON on stdout, or one line (and its notes)."""
+    """Print a recording command's result: JSON on stdout, or one line (``recorded: ...``,
+    or ``spooled: ...`` when the ledger was busy) and then its notes, the same whichever
+    way it was stored (a warning on the record, such as an effort recorded as unknown)."""
     from gentle_hooks.report.fixes import with_fix
     from gentle_hooks.report.records_text import describe, short_identity
 
@@ -140,9 +170,9 @@ def echo_recorded(rec: Recorded, as_json: bool, *, err: bool = False) -> None:
             ),
             err=err,
         )
-        return
-    where = f" for {short_identity(rec.candidate.identity)}" if rec.candidate else ""
-    click.echo(f"recorded{where}: {describe(rec.record)}", err=err)
+    else:
+        where = f" for {short_identity(rec.candidate.identity)}" if rec.candidate else ""
+        click.echo(f"recorded{where}: {describe(rec.record)}", err=err)
     for note in rec.notes:
         click.echo(f"note: {shown_field(note)}", err=err)  # a note may quote a payload
 

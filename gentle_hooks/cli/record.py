@@ -10,7 +10,7 @@ import os
 import click
 
 from gentle_hooks.agents.runtimes import DECODED
-from gentle_hooks.cli.options import cwd_option, echo_recorded, json_option
+from gentle_hooks.cli.options import RuntimeName, cwd_option, echo_recorded, json_option
 from gentle_hooks.errors import EXIT_OK, UsageError, shown_field
 from gentle_hooks.services.mutation import MutationRequest, record_mutation
 
@@ -61,7 +61,7 @@ def record_from_runtime(
 @click.option(
     "--from",
     "runtime",
-    type=click.Choice(DECODED),
+    type=RuntimeName(DECODED),
     help="Read that agent runtime's hook JSON on stdin (its post-tool hook; docs/agents/).",
 )
 @click.argument("more_paths", nargs=-1, metavar="[P...]")

@@ -69,6 +69,9 @@ def _with_script(rt: Runtime, scope: str, root: str | None, env: Mapping[str, st
             :func:`install_agent`.
     """
     assert rt.wiring is not None and rt.wiring.script is not None
+    held = _other_checkouts(rt, root, env) if scope == "project" else None
+    if held is not None:
+        return held
     script = install_file(rt, scope, root, env)
     try:
         change = _install_entry(rt, scope, root, env, shlex.quote(script.path), ())
@@ -81,6 +84,50 @@ def _with_script(rt: Runtime, scope: str, root: str | None, env: Mapping[str, st
     what = "updated" if change.what == "unchanged" and script.what != "unchanged" else change.what
     notes = tuple(dict.fromkeys((said, *script.notes, *change.notes)))
     return replace(change, what=what, notes=notes)
+
+
+def _other_checkouts(rt: Runtime, root: str | None, env: Mapping[str, str]) -> AgentChange | None:
+    """The project file's entry of ours left as it stands, when it names the script of
+    another checkout that is there and runs the recorder (a settings file shared through
+    the repository names the checkout that installed it, and the runtime hands that script
+    this workspace's input, so it records here too): rewriting it to this checkout's path
+    would change the shared file for every other checkout. Nothing is written; the change
+    says so, with the command that wires this checkout through the user's file instead.
+    None when the entry names this checkout's script, names none that runs, or is absent
+    (install then proceeds)."""
+    from gentle_hooks.errors import cli
+    from gentle_hooks.services.agent_file import named_script
+
+    assert rt.wiring is not None and rt.wiring.script is not None and root is not None
+    own = os.path.join(root, rt.wiring.script)
+    path, loaded = _where_ours(rt, "project", root, env)
+    standing = wiring.commands(loaded.doc, rt) if loaded is not None else []
+    scripts = [c for c in standing if rt.wiring.names_script(c)]
+    if not scripts or len(scripts) != len(standing):
+        return None
+    named = [shlex.split(c)[0] for c in scripts]
+    if any(os.path.realpath(n) == os.path.realpath(own) for n in named):
+        return None
+    pairs = zip(scripts, named, strict=True)
+    running = [(c, n) for c, n in pairs if named_script(rt, c)[0] is not None]
+    if not running:
+        return None  # another checkout's script that is gone or broken: install retargets it
+    command, script = running[0]
+    note = (
+        f"{path} names {script}, the script of another checkout, which is there and runs "
+        f"the recorder ({rt.title} hands it this workspace's input, so it records here too); "
+        "the file is shared through the repository, so it is not rewritten to this "
+        f"checkout's script ({own}); to wire this checkout through your user file instead"
+    )
+    return AgentChange(
+        rt.name,
+        "project",
+        path,
+        "unchanged",
+        command,
+        (note,),
+        fix=cli("install", "--agent", rt.name, "--scope", "user"),
+    )
 
 
 def _install_entry(

@@ -35,7 +35,7 @@ from gentle_hooks.agents import jsonedit, wiring
 from gentle_hooks.agents.payload import read_file
 from gentle_hooks.agents.runtimes import Runtime, Wiring
 from gentle_hooks.bounded import write_whole
-from gentle_hooks.errors import UsageError
+from gentle_hooks.errors import Command, UsageError
 from gentle_hooks.services.agent_dirs import make_parents
 from gentle_hooks.services.agent_reach import working_program
 from gentle_hooks.values.frozen import field, frozen
@@ -75,7 +75,9 @@ class AgentChange:
             ``nothing to remove``; command: our hook's command as it stands in the file
             (install: the user's own prefix and flags kept);
         notes: each change made to an entry of ours that was there, then what the user
-            must still do, or should know.
+            must still do, or should know;
+        fix: the command that does what this install left undone on purpose (it ends the
+            last note), or None.
     """
 
     runtime: str
@@ -84,6 +86,7 @@ class AgentChange:
     what: str
     command: str | None = None
     notes: tuple[str, ...] = field(default=())
+    fix: Command | None = None
 
 
 def config_path(w: Wiring, scope: str, root: str | None, env: Mapping[str, str]) -> str:

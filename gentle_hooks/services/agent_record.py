@@ -14,7 +14,10 @@ write (a runtime that fires for every tool), when it names no path inside the wo
 when the agent works outside any git work tree (a user-level hook fires in every
 directory), or when the runtime reports that the tool call failed or was denied (what the
 file holds then is not the writer's; a person's own edit must never be recorded as writer
-work): there is no writer content to attribute then. Each case says so in one line.
+work): there is no writer content to attribute then. Each case says so in one line. A
+failed call that applies a patch file by file (Codex's) is the exception: the files it names
+that hold what the patch writes there and differ from ``HEAD`` are recorded (content
+decides, not the exit status), with a note.
 A writing tool whose input names no path that can be read fails (non-blocking for its
 runtime) with one line naming what was unreadable: the recorder never falls back to every
 dirty path, which would attribute a person's edits to the writer (SPEC §3).
@@ -150,10 +153,17 @@ def record_from_runtime(
                 f"; {rt.title} ran the hooks of {name}: its own hook records its writes ({rt.doc})"
             )
         return RuntimeRecorded(event, None, why, rt.ack)
+    if not event.writes and event.not_written is not None:
+        # a tool that can write (a shell) whose call names no file it wrote: say what is
+        # recorded from that tool, never that it does not write
+        why = f"the {event.tool or 'tool'} call of {rt.title} {event.not_written}"
+        return RuntimeRecorded(event, None, why, rt.ack)
     if not event.writes:
         why = f"{event.tool or 'this event'} is not a file-writing tool of {rt.title}"
         return RuntimeRecorded(event, None, why, rt.ack)
-    if event.failed is not None:
+    # a patch applied file by file may have written part of its files before it failed
+    part_way = event.failed is not None and bool(event.patch_results)
+    if event.failed is not None and not part_way:
         # the call wrote nothing: what the file holds is someone else's (a person's own
         # edit), never the writer's (SPEC §3); its replay id is not spent either
         why = (
@@ -177,6 +187,15 @@ def record_from_runtime(
     refused = [f"{p} {bad}" for top, rels in groups for p in rels if (bad := not_a_file(top, p))]
     groups = [(top, tuple(p for p in rels if not_a_file(top, p) is None)) for top, rels in groups]
     groups = [(top, rels) for top, rels in groups if rels]
+    if part_way:
+        groups = _written_part(event, groups, cwd or event.cwd or root)
+        if not groups:
+            why = (
+                f"the {event.tool or 'writing'} call of {rt.title} {event.failed}, and no file "
+                "it names holds what the patch writes there and differs from HEAD: it wrote "
+                "nothing, so what the file holds is not its work"
+            )
+            return RuntimeRecorded(event, None, why, rt.ack)
     if not groups:
         why = f"no written path lies in {root}"
         if refused:
@@ -206,7 +225,52 @@ def record_from_runtime(
         )
         for top, rels in groups
     ]
+    if part_way:
+        note = (
+            f"the {event.tool or 'writing'} call of {rt.title} {event.failed} part way: only "
+            "the files it names that hold what the patch writes there and differ from HEAD "
+            "are recorded (the content decides, not the exit status)"
+        )
+        done = [replace(rec, notes=(*rec.notes, note)) for rec in done]
     return RuntimeRecorded(event, done[0], None, rt.ack, tuple(done[1:]))
+
+
+def _written_part(
+    event: RuntimeEvent, groups: list[tuple[str, tuple[str, ...]]], base: str
+) -> list[tuple[str, tuple[str, ...]]]:
+    """``groups`` (work tree, root-relative paths) kept to the paths a failed patch wrote:
+    each holds what the patch writes there (:func:`gentle_hooks.agents.patch.holds_result`,
+    the file read as it is now) and differs from ``HEAD`` of its work tree (a file the patch
+    never reached holds what it held: ``HEAD``'s, or a person's own edit, which is never the
+    writer's). A path the envelope gives no result for is left out."""
+    from gentle_hooks.agents.patch import holds_result
+    from gentle_hooks.agents.payload import read_file
+
+    wrote: set[str] = set()
+    for path, result in event.patch_results:
+        full = _full(path, base)
+        if full is None:
+            continue
+        content = read_file(full, limit=_PATCHED_LIMIT) if os.path.lexists(full) else None
+        if holds_result(content, result):
+            wrote.add(full)
+    out = []
+    for top, rels in groups:
+        named = [p for p in rels if os.path.realpath(os.path.join(top, p)) in wrote]
+        if not named:
+            continue
+        repo = Repository.open(top)
+        head = repo.head()
+        at_head = repo.blobs_in(repo.tree_of(head), named) if head else {}
+        now = repo.hash_worktree(named)
+        changed = tuple(p for p in named if now.get(p) != at_head.get(p))
+        if changed:
+            out.append((top, changed))
+    return out
+
+
+#: Largest file read whole to tell whether a failed patch wrote it.
+_PATCHED_LIMIT = 64 * 1024 * 1024
 
 
 #: The environment's word on the writer: the session's, so not the subagent's.

@@ -213,3 +213,45 @@ def test_a_clone_of_a_repository_that_shares_the_entry_gets_a_fix_it_can_run(
     assert _check(clone)[0] is True
     hooks = json.loads((clone / ".augment" / "settings.json").read_text())["hooks"]
     assert hooks["PostToolUse"][0]["hooks"] == [{"type": "command", "command": str(own)}]
+
+
+def test_a_clone_keeps_a_shared_entry_naming_another_checkouts_script_that_runs(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Two checkouts on one machine share ``.augment/settings.json`` through the repository:
+    the entry names the first one's script, which is there and runs the recorder (Auggie
+    hands it the clone's workspace: it records there too). ``install --agent augment`` in the
+    clone leaves the shared file as it is, rather than rewriting it to the clone's path for
+    every other checkout, and prints the command that wires the clone through the user's
+    file; run as printed, it does."""
+    assert gh(repo, "install", "--agent", "augment", env=WITH_GH).returncode == 0
+    git(repo, "add", ".augment")
+    git(repo, "commit", "-q", "-m", "share the augment hook")
+    clone = tmp_path / "clone"
+    git(tmp_path, "clone", "-q", str(repo), str(clone))
+    first = repo / ".augment" / "hooks" / "gentle-hooks.sh"
+    settings = clone / ".augment" / "settings.json"
+    before = settings.read_bytes()
+    assert _check(clone)[0] is True  # the first checkout's script records for the clone
+    proc = gh(clone, "install", "--agent", "augment", env=WITH_GH)
+    assert proc.returncode == 0, proc.stderr
+    head, note = proc.stdout.splitlines()
+    assert head == (
+        f"augment (project): unchanged: PostToolUse hook running '{first}' in {settings}"
+    )
+    assert note.startswith(
+        f"note: {settings} names {first}, the script of another checkout, which is there and "
+        "runs the recorder"
+    ), note
+    assert "the file is shared through the repository, so it is not rewritten" in note
+    user_fix = "; run: gentle-hook install --agent augment --scope user"
+    assert note.endswith(user_fix), note
+    assert settings.read_bytes() == before
+    assert git(clone, "status", "--porcelain").strip() == ""
+    home = Path(os.environ["HOME"])
+    wired = paste(user_fix.removeprefix("; run: "), clone)
+    assert wired.returncode == 0, wired.stderr
+    assert settings.read_bytes() == before
+    user = json.loads((home / ".augment" / "settings.json").read_text())["hooks"]
+    mine = str(home / ".augment" / "hooks" / "gentle-hooks.sh")
+    assert user["PostToolUse"][0]["hooks"] == [{"type": "command", "command": mine}]

@@ -110,5 +110,14 @@ def test_another_shell_command_records_nothing(command: str, repo: Path, tmp_pat
     )
     proc = gh(repo, "record", "--from", "codex", input=data.decode())
     assert proc.returncode == 0, proc.stderr
-    assert proc.stderr == "nothing recorded: Bash is not a file-writing tool of Codex CLI\n"
+    # the shell tool writes files: the line says what is recorded from it and why not this
+    assert proc.stderr.startswith(
+        "nothing recorded: the Bash call of Codex CLI runs no apply_patch envelope: the "
+        "shell tool's writes are recorded from a patch it runs (its input names those files"
+    ), proc.stderr
+    assert "what any other command writes (sed -i, a redirect) cannot be read from its " in (
+        proc.stderr
+    )
+    assert "not a file-writing tool" not in proc.stderr
+    assert len(proc.stderr.splitlines()) == 1
     assert _mutations(repo) == []

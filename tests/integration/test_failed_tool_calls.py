@@ -1,4 +1,5 @@
-"""A tool call the runtime reports as failed or denied records nothing (SPEC §3, §7 "Hooks").
+"""A tool call the runtime reports as failed or denied records nothing (SPEC §3, §7 "Hooks"),
+except the files a Codex patch wrote before it failed (it applies file by file).
 
 Such a call wrote nothing: the file holds whatever it held, a person's own edit included.
 Recording it would hand that edit to the writer and block the person's own commit. Each row
@@ -9,6 +10,7 @@ signal set; the sources are named per row.
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -58,7 +60,8 @@ def _cline_without_success() -> dict[str, Any]:
 #:   format_exec_output_for_model_structured, a JSON string {"output", "metadata":
 #:   {"exit_code", "duration_seconds"}} (git-ai-project/git-ai tests/integration codex
 #:   preset test carries one as tool_response), or ..._freeform, "Exit code: N\nWall time:
-#:   ... seconds\nOutput:\n...". The apply_patch envelope failed half way: nothing recorded.
+#:   ... seconds\nOutput:\n...". The envelope wrote none of its files (the person's edit of
+#:   src/app.py is not its result): nothing recorded; one that wrote some is below.
 CODEX_FAILED_TEXT = "Exit code: 2\nWall time: 0.1 seconds\nOutput:\nFailed to find expected lines"
 CODEX_FAILED_JSON = json.dumps(
     {"output": "Failed to find expected lines", "metadata": {"exit_code": 1, "duration_seconds": 0}}
@@ -208,5 +211,88 @@ def test_a_failed_copilot_call_through_the_claude_recorder_records_nothing(repo:
     proc = gh(repo, "record", "--from", "claude-code", input=json.dumps(payload))
     assert proc.returncode == 0, proc.stderr
     assert "failed (tool_result.result_type failure)" in proc.stderr
+    assert _mutations(repo) == 0
+    assert _commit(repo).returncode == 0
+
+
+#: An envelope of three files: Codex applies it hunk by hunk and keeps what it wrote before a
+#: failure (openai/codex codex-rs/apply-patch/src/lib.rs, apply_hunks_to_files: each AddFile,
+#: DeleteFile and UpdateFile is written in turn; an error returns with the earlier writes in
+#: place). Here src/new.py was added and src/app.py updated; the hunk of src/other.py did not
+#: match ("Failed to find expected lines"), so that file holds what it held.
+PART_WAY = (
+    "*** Begin Patch\n"
+    "*** Add File: src/new.py\n+def sub(a, b):\n+    return a - b\n"
+    "*** Update File: src/app.py\n@@\n def add(a, b):\n-    return a + b\n"
+    "+    return a + b  # by codex\n"
+    "*** Update File: src/other.py\n@@\n-x = 2\n+x = 3\n"
+    "*** End Patch\n"
+)
+
+
+@pytest.mark.parametrize("other", ["at-head", "a-persons-edit"])
+@pytest.mark.parametrize(
+    ("how", "response"),
+    [("apply_patch", CODEX_FAILED_JSON), ("shell", CODEX_FAILED_TEXT)],
+    ids=["apply_patch", "shell"],
+)
+def test_a_codex_patch_that_failed_part_way_records_the_files_it_wrote(
+    how: str, response: str, other: str, repo: Path, tmp_path: Path
+) -> None:
+    """The content decides, not the exit status: the files that hold what the patch writes
+    there and differ from HEAD are recorded; the one it never reached is not, whether it
+    holds HEAD's content or a person's own edit."""
+    write(repo / "src" / "other.py", "x = 1\n")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "other")
+    assert gh(repo, "install").returncode == 0
+    if other == "a-persons-edit":
+        write(repo / "src" / "other.py", "x = 1  # mine\n")
+    write(repo / "src" / "new.py", "def sub(a, b):\n    return a - b\n")
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a + b  # by codex\n")
+    tool = (
+        {"tool_name": "apply_patch", "tool_input": {"command": PART_WAY}}
+        if how == "apply_patch"
+        else {
+            "tool_name": "Bash",
+            "tool_input": {"command": f"apply_patch <<'EOF'\n{PART_WAY}EOF\n"},
+        }
+    )
+    data, _ = materialize("codex", repo, tmp_path / "runtime", tool_response=response, **tool)
+    proc = gh(repo, "record", "--from", "codex", input=data.decode())
+    assert proc.returncode == 0, proc.stderr
+    first, note = proc.stderr.strip().splitlines()
+    assert first.startswith("recorded: pending mutation #1: "), first
+    assert note.startswith(f"note: the {tool['tool_name']} call of Codex CLI failed ("), note
+    assert note.endswith(
+        "part way: only the files it names that hold what the patch writes there and differ "
+        "from HEAD are recorded (the content decides, not the exit status)"
+    )
+    with sqlite3.connect(repo / ".git" / "gentle-hooks" / "ledger.sqlite3") as conn:
+        paths = sorted(r[0] for r in conn.execute("SELECT path FROM writer_entry"))
+    assert paths == ["src/app.py", "src/new.py"]
+    blocked = _commit(repo)  # the writer's files are not committed unverified
+    assert blocked.returncode == 1, blocked.stderr
+
+
+def test_a_codex_patch_that_failed_before_writing_records_nothing(
+    repo: Path, tmp_path: Path
+) -> None:
+    """No file the envelope names holds what the patch writes there: nothing is recorded,
+    and a person's own edit of a named file stays the person's."""
+    assert gh(repo, "install").returncode == 0
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a  # mine\n")
+    data, _ = materialize(
+        "codex",
+        repo,
+        tmp_path / "runtime",
+        tool_input={"command": PART_WAY},
+        tool_response=CODEX_FAILED_JSON,
+    )
+    proc = gh(repo, "record", "--from", "codex", input=data.decode())
+    assert proc.returncode == 0, proc.stderr
+    [line] = proc.stderr.strip().splitlines()
+    assert line.startswith("nothing recorded: the apply_patch call of Codex CLI failed ("), line
+    assert "no file it names holds what the patch writes there and differs from HEAD" in line
     assert _mutations(repo) == 0
     assert _commit(repo).returncode == 0

@@ -230,3 +230,21 @@ def test_doctor_says_a_held_spool_line_can_only_be_discarded(repo: Path, tmp_pat
     decision = json.loads(commit.stderr)
     assert decision["decision"] == "error" and "held in quarantine" in decision["reason"]
     assert decision["run"] == [discard], decision
+
+
+def test_a_spooled_runtime_record_prints_the_warnings_a_stored_one_does(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The warning on a record (an effort the runtime does not name, recorded as unknown)
+    is printed whether the record reached the ledger or the spool: the person reads it
+    either way."""
+    _installed(repo)
+    data = _claude(repo, tmp_path)
+    with _held(repo):
+        proc = hostile(repo, "record", "--from", "claude-code", "--effort", "extreme", stdin=data)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stderr.decode().splitlines()
+    assert lines[0].startswith("spooled: pending mutation"), lines
+    warning = "note: warning: --effort names effort 'extreme', not one of claude-code's ("
+    assert [line for line in lines if line.startswith(warning)], lines
+    assert lines[-1].endswith(": recorded as effort unknown"), lines

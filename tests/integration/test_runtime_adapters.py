@@ -236,7 +236,45 @@ def test_bad_hook_input_is_one_line_and_a_non_blocking_exit(
 def test_unknown_runtime_is_a_usage_error(repo: Path) -> None:
     proc = gh(repo, "record", "--from", "no-such-agent", input="{}")
     assert proc.returncode == 2
-    assert "'no-such-agent' is not one of" in proc.stderr
+    assert "'no-such-agent' is not an agent runtime gentle-hooks knows; valid names: " in (
+        proc.stderr
+    )
+    assert len(proc.stderr.splitlines()) == 1 and "nothing recorded" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant", "command"),
+    [
+        ("claude", "claude-code", ("record", "--from")),
+        ("gemini", "gemini-cli", ("record", "--from")),
+        ("copilot-cli", "copilot", ("record", "--from")),
+        ("Cursor", "cursor", ("record", "--from")),
+        ("claud", "claude-code", ("install", "--agent")),
+        ("codx", "codex", ("uninstall", "--agent")),
+    ],
+)
+def test_a_mistyped_runtime_lists_the_names_and_suggests_the_closest(
+    repo: Path, typed: str, meant: str, command: tuple[str, ...]
+) -> None:
+    """Bad input is one line and exit 2 (README "Agent runtimes"): the runtime never runs
+    a hook with a name we do not know, so a person typed it, and is told what to type."""
+    proc = gh(repo, *command, typed, input="{}")
+    assert proc.returncode == 2
+    assert len(proc.stderr.splitlines()) == 1
+    assert f"'{typed}' is not an agent runtime gentle-hooks knows (did you mean {meant}?)" in (
+        proc.stderr
+    )
+    assert "valid names: claude-code, codex, gemini-cli, cursor, copilot" in proc.stderr
+    assert mutations(repo) == []
+
+
+def test_record_from_a_runtime_without_hook_input_is_a_usage_error(repo: Path) -> None:
+    proc = gh(repo, "record", "--from", "aider", input="{}")
+    assert proc.returncode == 2
+    assert "'aider' has no hook input to decode (see docs/agents/aider.md); valid names: " in (
+        proc.stderr
+    )
+    assert "nothing recorded" not in proc.stderr
 
 
 #: Identifier members of each runtime's input that a lone surrogate escape (invalid Unicode,

@@ -27,7 +27,13 @@ from gentle_hooks.agents.event import (
     relative_paths,
     writer_of,
 )
-from gentle_hooks.agents.patch import patch_paths, shell_patch_paths
+from gentle_hooks.agents.patch import (
+    PatchResult,
+    holds_result,
+    patch_paths,
+    patch_results,
+    shell_patch_paths,
+)
 from gentle_hooks.agents.payload import (
     MAX_DEPTH,
     json_depth,
@@ -38,7 +44,7 @@ from gentle_hooks.agents.payload import (
     read_file,
     read_stdin,
 )
-from gentle_hooks.agents.runtimes import DECODED, RUNTIMES, runtime
+from gentle_hooks.agents.runtimes import DECODED, RUNTIMES, closest_name, runtime
 from gentle_hooks.errors import UsageError
 from tests.agent_payloads import RUNTIMES as FIXTURE_RUNTIMES
 from tests.agent_payloads import materialize
@@ -738,3 +744,66 @@ def test_random_bytes_are_named_not_utf8_before_their_depth() -> None:
         loads(b"[" * 100 + b"\xff\xfe", "record --from x: stdin")
     with pytest.raises(UsageError, match="nests JSON deeper than"):
         loads(b"[" * 100, "record --from x: stdin")
+
+
+def test_claude_code_model_is_found_before_a_tail_of_many_megabytes(tmp_path: Path) -> None:
+    """A Write of a large file puts its content in the transcript after the assistant line
+    that names the model (the tool_use, then the tool result repeating it): the model is
+    still found, the file read backwards in blocks (code.claude.com/docs/en/hooks,
+    ``transcript_path``)."""
+    path = tmp_path / "long-session.jsonl"
+    content = "z" * (2_700_000)
+    assistant = {"type": "assistant", "message": {"model": "claude-opus-4-5", "content": []}}
+    result = {"type": "user", "toolUseResult": {"content": content, "originalFile": content}}
+    with path.open("w") as f:
+        f.write(json.dumps(assistant) + "\n")
+        f.write(json.dumps(result) + "\n")  # one line of about 5.4 MB after it
+    assert path.stat().st_size > 5_000_000
+    assert claude_code.model_from_transcript(str(path)) == "claude-opus-4-5"
+    # the line naming the model may itself be larger than a block
+    big = {"type": "assistant", "message": {"model": "claude-sonnet-4-5", "x": content * 2}}
+    path.write_text(json.dumps(big) + "\n")
+    assert claude_code.model_from_transcript(str(path)) == "claude-sonnet-4-5"
+
+
+def test_patch_results_say_what_each_named_file_holds_once_applied() -> None:
+    """The envelope of codex-rs/apply-patch/apply_patch_tool_instructions.md: an added file's
+    lines, a hunk's context and added lines (a blank line at its edge not required), a
+    deleted file and the source of a move absent, the destination present."""
+    envelope = (
+        "*** Begin Patch\n*** Add File: n.py\n+a = 1\n+b = 2\n*** Delete File: d.py\n"
+        "*** Update File: u.py\n@@ def f\n ctx\n-old\n+new\n\n@@\n-x\n+y\n"
+        "*** Update File: m.py\n*** Move to: sub/m2.py\n@@\n-p\n+q\n*** End of File\n"
+        "*** End Patch\n"
+    )
+    results = patch_results(envelope)
+    assert results == {
+        "n.py": PatchResult(True, (("a = 1", "b = 2"),)),
+        "d.py": PatchResult(False),
+        "u.py": PatchResult(True, (("ctx", "new"), ("y",))),
+        "m.py": PatchResult(False),
+        "sub/m2.py": PatchResult(True, (("q",),)),
+    }
+    assert list(patch_results(envelope, "pkg")) == [f"pkg/{p}" for p in results]
+    u = results["u.py"]
+    assert holds_result(b"top\nctx\nnew\nmid\ny\n", u)
+    assert not holds_result(b"top\nctx\nold\nmid\nx\n", u)  # never reached
+    assert not holds_result(b"y\nctx\nnew\n", u)  # out of order
+    assert not holds_result(None, u) and holds_result(None, results["d.py"])
+    assert not holds_result(b"still here\n", results["d.py"])
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("claude", "claude-code"),
+        ("copilot-cli", "copilot"),
+        ("GEMINI", "gemini-cli"),
+        ("codx", "codex"),
+        ("co", None),
+        ("zzzz", None),
+        ("", None),
+    ],
+)
+def test_closest_runtime_name(typed: str, meant: str | None) -> None:
+    assert closest_name(typed, DECODED) == meant

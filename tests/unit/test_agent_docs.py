@@ -60,6 +60,10 @@ def test_the_readme_gives_record_from_usage_errors_the_exit_code_they_have() -> 
         "With `--from`, every refusal or failure (these usage errors included) exits 1, not 2"
         in text
     )
+    # a NAME no runtime runs its hook by is a person's typo: exit 2, with the closest name
+    # (tests/integration/test_runtime_adapters.py checks the code and the line)
+    assert "exit 2, and so does a `NAME` that is not a runtime of the table below" in text
+    assert "`record --from claude` says `did you mean claude-code?`" in text
 
 
 @pytest.mark.parametrize(
