@@ -421,12 +421,11 @@ def carries_row_across(change: PathChange, entry: WriterEntry, *, away: bool = F
     d = entry.delta
     if d.binary or not (d.added or (away and d.telling)) or not change.new:
         return "A5"
-    from gentle_hooks.policy.boilerplate import boilerplate_row
+    from gentle_hooks.policy.boilerplate import keyed_lines
     from gentle_hooks.policy.wholefile import holds_whole_new_file
 
     before = any_line_keys(change.old)
-    lines = [*(line.strip() for line in change.new.splitlines()), *joined_lines(change.new)]
-    new = [(k, boilerplate_row(s) is not None) for s in lines if s and (k := stripped_key(s))]
+    new = keyed_lines(change.new)
     found = {k for k, boiler in new if k in d.added and k not in before and not boiler}
     whole = holds_whole_new_file(  # the writer's new file moved or copied whole
         entry.before is None, d.added, d.telling, [(k, b) for k, b in new if k not in before]

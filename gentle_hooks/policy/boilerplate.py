@@ -31,8 +31,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Set
+from functools import lru_cache
 
 from gentle_hooks.policy.linekeys import (
+    CONTENTS_KEPT,
     LineRow,
     first_row,
     joined_lines,
@@ -64,6 +66,21 @@ def boilerplate_row(line: bytes) -> str | None:
     """The id of the first row of :data:`BOILERPLATE_ROWS` the line (stripped here) is of,
     or None when the line is distinctive."""
     return first_row(BOILERPLATE_ROWS, line.strip())
+
+
+def keyed_lines(data: bytes) -> tuple[tuple[str, bool], ...]:
+    """(key, of a row of :data:`BOILERPLATE_ROWS`) of each non-blank line of ``data`` in
+    order, then of each of its wrapped statements joined
+    (:func:`~gentle_hooks.policy.linekeys.joined_lines`): what row A2 across paths reads of
+    a change's new side, once per content however many entries it is compared with (the
+    last answers kept: :data:`~gentle_hooks.policy.linekeys.CONTENTS_KEPT`)."""
+    return _keyed_lines(data)
+
+
+@lru_cache(maxsize=CONTENTS_KEPT)
+def _keyed_lines(data: bytes) -> tuple[tuple[str, bool], ...]:
+    lines = [*(line.strip() for line in data.splitlines()), *joined_lines(data)]
+    return tuple((stripped_key(s), boilerplate_row(s) is not None) for s in lines if s)
 
 
 def boilerplate_keys(data: bytes | None) -> dict[str, str]:

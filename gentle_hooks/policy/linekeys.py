@@ -214,12 +214,23 @@ def _code_keys(stripped: bytes, significant_only: bool) -> tuple[str, ...]:
     return (stripped_key(code),)
 
 
+#: Contents whose keys :func:`line_keys`, :func:`any_line_keys` and :func:`joined_lines`
+#: keep: one change is read against every entry it may carry (each side's keys once, not
+#: once per entry), and one entry's blobs by each rule that reads them. Answers are
+#: frozen, so a kept one is the same value a fresh reading gives.
+CONTENTS_KEPT = 64
+
+
 def line_keys(data: bytes | None) -> frozenset[str]:
     """The keys of every significant line of ``data``, of its code without a trailing
     comment or ``;`` (:func:`code_part`), and of every significant wrapped statement joined
-    (:func:`joined_keys`) (empty for None: no file)."""
-    if not data:
-        return frozenset()
+    (:func:`joined_keys`) (empty for None: no file). The last answers are kept
+    (:data:`CONTENTS_KEPT`)."""
+    return _line_keys(data) if data else frozenset()
+
+
+@lru_cache(maxsize=CONTENTS_KEPT)
+def _line_keys(data: bytes) -> frozenset[str]:
     keys: set[str] = set()
     for line in data.splitlines():
         stripped = line.strip()
@@ -236,10 +247,13 @@ def any_line_keys(data: bytes | None) -> frozenset[str]:
 
     A superset of :func:`line_keys` with the same key for a significant line, so a change's
     lines matched against a delta of significant keys answer exactly as with
-    :func:`line_keys`.
+    :func:`line_keys`. The last answers are kept (:data:`CONTENTS_KEPT`).
     """
-    if not data:
-        return frozenset()
+    return _any_line_keys(data) if data else frozenset()
+
+
+@lru_cache(maxsize=CONTENTS_KEPT)
+def _any_line_keys(data: bytes) -> frozenset[str]:
     keys: set[str] = set()
     for line in data.splitlines():
         stripped = line.strip()
@@ -373,16 +387,12 @@ def joined_lines(data: bytes | None) -> list[bytes]:
     comma right before a closing bracket (a formatter's trailing comma) is dropped, so
     ``f(\\n    a,\\n)`` joins as ``f(a)``, the line it was wrapped from.
 
-    The last few answers are kept (:data:`JOINED_KEPT`): one write's delta reads the same
+    The last answers are kept (:data:`CONTENTS_KEPT`): one write's delta reads the same
     contents' joined statements for several kinds of key."""
     return list(_joined(data)) if data else []
 
 
-#: Contents whose joined statements :func:`joined_lines` keeps.
-JOINED_KEPT = 8
-
-
-@lru_cache(maxsize=JOINED_KEPT)
+@lru_cache(maxsize=CONTENTS_KEPT)
 def _joined(data: bytes) -> tuple[bytes, ...]:
     out: list[bytes] = []
     group: list[bytes] = []

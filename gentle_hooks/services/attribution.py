@@ -194,7 +194,10 @@ def carried_by_change(
                 elif carries_row_across(change, rules[rec.id], away=True) in CONTENT_ROWS:
                     moved.append((key, rec))
     # one telling writer line at another path carries the entry once the writer's content
-    # left its own path in this work tree and index (a git checkout of it): it moved
+    # left its own path in this work tree and index (a git checkout of it): it moved. An
+    # entry the change holds by the writer's own lines already gains nothing from it (no
+    # work tree or index read for it: a write of one line into many files is the common case)
+    moved = [(key, rec) for key, rec in moved if rec.id not in own.get(key, ())]
     gone = set(content_away(repo, [rec for _, rec in moved])) if moved else set()
     for key, rec in moved:
         if rec.id in gone:

@@ -211,12 +211,12 @@ def content_away(repo: Repository, entries: Sequence[WriterEntryRecord]) -> list
     or another worktree. A change that carries such an entry only by the shape of its
     change (rows A3, A4: it removed what the writer removed) is the human's own edit of
     the same place, not the writer's work; the entry stays pending for when its content
-    comes back (``git stash pop``).
+    comes back (``git stash pop``). Each entry is answered once, however often given.
 
     Raises:
         GitError: git failed.
     """
-    text = [e for e in entries if e.added and not e.binary]
+    text = list({e.id: e for e in entries if e.added and not e.binary}.values())
     if not text or repo.paths.toplevel is None:
         return []
     paths = sorted({e.path for e in text})
@@ -226,16 +226,15 @@ def content_away(repo: Repository, entries: Sequence[WriterEntryRecord]) -> list
     ]
     blobs = {b for v in versions for b in v.values() if b} | entry_blobs(text)
     contents = repo.read_blobs(sorted(blobs))
-    return [
-        rec.id
-        for rec in text
+    away = []
+    for rec in text:
+        rule = policy_entry(rec, contents)
         if not any(
-            holds_writer_content(
-                policy_entry(rec, contents), v.get(rec.path), contents.get(v.get(rec.path) or "")
-            )
+            holds_writer_content(rule, v.get(rec.path), contents.get(v.get(rec.path) or ""))
             for v in versions
-        )
-    ]
+        ):
+            away.append(rec.id)
+    return away
 
 
 def own_lines_kept(repo: Repository, entries: Sequence[WriterEntryRecord]) -> list[str]:
