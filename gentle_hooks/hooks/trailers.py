@@ -179,8 +179,8 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
         kept = trailer_values(call.args[0], KEY)
         if kept:
             drop_trailer_lines(call.args[0], KEY)
-        named = dict.fromkeys([*kept, *rule.writers])
-        add_trailers(call.args[0], [f"{KEY}: {w}" for w in named], env)
+        listed = dict.fromkeys([*kept, *rule.writers])
+        add_trailers(call.args[0], [f"{KEY}: {w}" for w in listed], env)
     elif (runtime := runtime_evidence(env)) is not None:
         # an agent runtime makes this commit (the commit gate judged it delegated): the
         # message says so, so post-commit records it with a note, and the CI and server
