@@ -47,8 +47,10 @@ def held_discarded(
     Raises:
         GitError: a blob cannot be read; StoreError: the ledger cannot be read.
     """
-    claimed = led.claimed_entry_ids()  # a human typed it again and claimed it
-    discarded = [e for e in led.discarded_untaken() if e.id not in claimed]
+    discarded = led.discarded_untaken()
+    if discarded:  # a human typed it again and claimed it: no longer the writer's
+        claimed = led.claimed_entry_ids()
+        discarded = [e for e in discarded if e.id not in claimed]
     if not discarded:
         return dict.fromkeys(changes, NOTHING)
     out = {}
