@@ -25,6 +25,21 @@ def add_trailers(message_file: str, trailers: Sequence[str], env: Mapping[str, s
     return run_git([*args, message_file], os.getcwd(), env).returncode == 0
 
 
+def trailer_values(message_file: str, key: str) -> list[str]:
+    """The values of the ``<key>: value`` lines of the message file, wherever they stand
+    (a squash puts the first commit's trailer block mid-message), in order, once each;
+    undecodable bytes replaced. Comment lines (``#``) are not read.
+
+    Raises:
+        OSError: the file cannot be read.
+    """
+    with open(message_file, "rb") as fh:
+        lines = fh.read().decode("utf-8", "replace").splitlines()
+    prefix = key.lower() + ":"
+    found = [ln[len(prefix) :].strip() for ln in lines if ln.lower().startswith(prefix)]
+    return list(dict.fromkeys(v for v in found if v))
+
+
 def drop_trailer_lines(message_file: str, key: str) -> bool:
     """Remove every ``<key>: ...`` line (key compared case-insensitively) from the message
     file in place; True when one was removed. The file is read and written as bytes, so a

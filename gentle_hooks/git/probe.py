@@ -284,6 +284,16 @@ def head_paths(env: Mapping[str, str]) -> list[str]:
     return [os.fsdecode(p) for p in out.split(b"\0") if p]
 
 
+def head_blobs(env: Mapping[str, str]) -> list[str]:
+    """The new blob ids of the commit ``HEAD``'s change against its first parent (every
+    blob of a root commit)."""
+    argv = ["git", "diff-tree", "-r", "-z", "--no-commit-id", "--no-renames", "--root"]
+    _, out = capture([*argv, "-m", "--first-parent", "HEAD"], env)
+    metas = out.split(b"\0")[0::2]  # ":<mode> <mode> <old> <new> <status>", then the path
+    found = {m.split(b" ")[3] for m in metas if m.startswith(b":") and len(m.split(b" ")) > 3}
+    return sorted(b.decode("ascii", "replace") for b in found if b.strip(b"0"))
+
+
 def head_message(env: Mapping[str, str]) -> str:
     """``HEAD``'s raw commit object as text (its header lines, then the message); ``""``
     when it cannot be read. A probe: the recorder reads the commit again."""

@@ -32,6 +32,7 @@ from gentle_hooks.policy.delegation import (
 from gentle_hooks.services.assess import evaluate
 from gentle_hooks.services.attribution import expiry_lines
 from gentle_hooks.services.change_facts import delivery_changes, facts_and_expired
+from gentle_hooks.services.settle import returned_ids
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 from gentle_hooks.values.frozen import replace
@@ -116,10 +117,13 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         )
         mine = sorted({e.path for e in facts.entries})
         staged = dict(repo.blobs_in(cand.tree, mine)) if mine else {}
+        # content that went away and came back may be a human's typing: a discard claims it
+        back = returned_ids(repo, facts.entries)
         writers = frozenset(  # the writer's blob, or its own lines: no discard launders them
             e.path
             for e in facts.entries
-            if (e.blob and staged.get(e.path) == e.blob) or e.id in facts.own_lines
+            if e.id not in back
+            and ((e.blob and staged.get(e.path) == e.blob) or e.id in facts.own_lines)
         )
     else:
         writers = frozenset()

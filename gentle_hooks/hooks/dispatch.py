@@ -122,11 +122,20 @@ def _commit_msg_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
 def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     """False when a recorder has nothing to record: no work tree, no ledger, or no path of
     the commit (prepare-commit-msg: staged, and ``HEAD``'s own when amending, or a staged
-    blob of an ended writer entry; post-commit: ``HEAD``'s) that a writer wrote, and
+    blob of an ended writer entry; post-commit: ``HEAD``'s, or a blob of ``HEAD``'s
+    change that is a discarded entry's: its note names the discard) that a writer wrote, and
     (prepare-commit-msg) no agent runtime in the environment. The recorders decide from
     contents; this answers first, so a human's commit never imports them."""
-    from gentle_hooks.git.probe import commit_paths, head_message, head_paths, locate, staged_blobs
+    from gentle_hooks.git.probe import (
+        commit_paths,
+        head_blobs,
+        head_message,
+        head_paths,
+        locate,
+        staged_blobs,
+    )
     from gentle_hooks.ledger.probe import (
+        discarded_blob_in,
         ended_blobs_staged,
         escalation_waiting,
         ledger_exists,
@@ -149,6 +158,7 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
             writer_paths_touched(where.common_dir, lambda: head_paths(env))
             or escalation_waiting(where.common_dir, where.root)
             or _shows_agent(head_message(env))
+            or discarded_blob_in(where.common_dir, lambda: head_blobs(env))
         )
     return True
 

@@ -40,7 +40,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from gentle_hooks.git.objects import CommitInfo
     from gentle_hooks.git.repository import Repository
-    from gentle_hooks.ledger.records import CommitRecord
+    from gentle_hooks.ledger.records import CommitRecord, WriterEntryRecord
+    from gentle_hooks.ledger.store import Ledger
+    from gentle_hooks.notes.lines import NoteLine
 
 
 def run(call: HookCall, env: Mapping[str, str]) -> int:
@@ -280,7 +282,7 @@ def note_discarded(repo: Repository, path: str, infos: list[CommitInfo], hook: s
     # imported only with discarded work to record: the notes writer (signing, ``shutil``)
     # costs every push that has none
     from gentle_hooks.ledger.records import OverrideRecord
-    from gentle_hooks.notes.sync import write_commit_notes
+    from gentle_hooks.notes.sync import write_commit_notes, write_note_lines
     from gentle_hooks.policy.shellwords import shown_paths
     from gentle_hooks.services.attribution import Carried, commit_changes
     from gentle_hooks.services.change_facts import held_discarded
@@ -312,4 +314,52 @@ def note_discarded(repo: Repository, path: str, infos: list[CommitInfo], hook: s
                 )
             recorded.append(rec)
         write_commit_notes(repo, led, recorded)
-    return len(recorded)
+        claimed = claimed_notes(repo, led, infos, discarded)
+        write_note_lines(repo, claimed)
+    return len(recorded) + len(claimed)
+
+
+def claimed_notes(
+    repo: Repository, led: Ledger, infos: list[CommitInfo], discarded: list[WriterEntryRecord]
+) -> dict[str, list[NoteLine]]:
+    """The note lines of the commits of ``infos`` that hold writer content a human claimed
+    (a discard of content that had gone and came back:
+    :attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`): one override line per
+    discard, bound to the commit's candidate (``hook`` ``discard``, who, why, when), so
+    every gate sees who let it go; no candidate or writer line (either says a writer
+    delivered it) and no commit record. The same lines each time: writing them again
+    changes no note.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    from gentle_hooks.notes.lines import OverrideLine
+    from gentle_hooks.policy.shellwords import shown_paths
+    from gentle_hooks.services.attribution import carried_by_change, commit_changes
+    from gentle_hooks.services.delivered import commit_record_of
+
+    claims = [d for d in led.discards() if d.claimed]
+    ids = {i for d in claims for i in d.claimed}
+    entries = [e for e in discarded if e.id in ids]
+    if not entries:
+        return {}
+    out: dict[str, list[NoteLine]] = {}
+    works = carried_by_change(repo, led, commit_changes(repo, infos), entries)
+    for info in infos:
+        work = works[info.id]
+        held = {e.id: e.path for e in work.entries if e.id not in work.by_shape}
+        if not held:
+            continue
+        rec = commit_record_of(repo, info, "discard", os.environ)
+        lines: list[NoteLine] = []  # a candidate line would say a writer delivered it
+        for d in claims:
+            named = sorted({p for i, p in held.items() if i in d.claimed})
+            if named:
+                what = f"writer content claimed: {', '.join(shown_paths(named))}"
+                lines.append(
+                    OverrideLine(
+                        rec.identity, "discard", d.who, d.reason, (what,), None, d.recorded_at
+                    )
+                )
+        out[info.id] = lines
+    return out

@@ -156,12 +156,14 @@ def trailer_rule(path: str, source: str | None, named: str, env: Mapping[str, st
 
 def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int:
     """Append a ``Gentle-Writer`` trailer per writer whose content the commit being made
-    carries (:func:`trailer_rule`); nothing for a human's commit, nothing to an empty
-    message. A trailer the message brings along (an amend, or ``-C``/``-c`` reusing another
-    commit's message) is dropped when the commit carries no writer content."""
+    carries (:func:`trailer_rule`), in the message's last trailer block (``Gentle-Writer``
+    lines elsewhere in it, as a squash leaves them, move there); nothing for a human's
+    commit, nothing to an empty message. A trailer the message brings along (an amend, or
+    ``-C``/``-c`` reusing another commit's message) is dropped when the commit carries no
+    writer content."""
     if not call.args or _message(call, "prepare-commit-msg", env) is None:
         return EXIT_OK
-    from gentle_hooks.git.message import add_trailers, drop_trailer_lines
+    from gentle_hooks.git.message import add_trailers, drop_trailer_lines, trailer_values
     from gentle_hooks.services.attribution import expiry_lines
 
     source = call.args[1] if len(call.args) > 1 else env.get(SOURCE_ENV, "")
@@ -172,7 +174,13 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
     if rule.dropped:
         drop_trailer_lines(call.args[0], KEY)
     if rule.writers:
-        add_trailers(call.args[0], [f"{KEY}: {w}" for w in rule.writers], env)
+        # one trailer block at the end: a squash (rebase --autosquash) brings the first
+        # commit's trailer mid-message; it moves down, once, with the ones added now
+        kept = trailer_values(call.args[0], KEY)
+        if kept:
+            drop_trailer_lines(call.args[0], KEY)
+        listed = dict.fromkeys([*kept, *rule.writers])
+        add_trailers(call.args[0], [f"{KEY}: {w}" for w in listed], env)
     elif (runtime := runtime_evidence(env)) is not None:
         # an agent runtime makes this commit (the commit gate judged it delegated): the
         # message says so, so post-commit records it with a note, and the CI and server

@@ -334,6 +334,9 @@ def facts_from(
         StoreError: a read failed.
     """
     ids = [e.id for e in entries]
+    carried: dict[int, set[str]] = {}
+    for e in entries:
+        carried.setdefault(e.mutation_id, set()).add(e.path)
     escalations = {e.id: e for e in led.escalations_for_entries(ids)}
     escalations.update((e.id, e) for e in led.escalations_for_identity(root, identity))
     if own_root:
@@ -346,7 +349,14 @@ def facts_from(
         root=root,
         identity=identity,
         entries=entries,
-        mutations=tuple(led.mutations(sorted({e.mutation_id for e in entries}))),
+        mutations=tuple(
+            # each mutation names the paths of it the change carries: a path a partial
+            # commit took (its entry taken, or ended) is no longer this change's
+            replace(m, paths=tuple(p for p in m.paths if p in carried.get(m.id, ())))
+            if m.paths and carried.get(m.id)
+            else m
+            for m in led.mutations(sorted(carried))
+        ),
         escalations=tuple(sorted(escalations.values(), key=lambda e: e.id)),
         receipts=receipts,
         spot_checks=tuple(led.spot_checks(identity)),

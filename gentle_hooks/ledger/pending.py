@@ -358,17 +358,23 @@ class PendingWork(LedgerConnection):
         reason: str,
         *,
         others: Sequence[int] = (),
+        claimed: Sequence[int] = (),
     ) -> DiscardRecord:
         """Abandon the root's live entries (open, or taken by a commit) of ``paths`` (every
         path when empty) on purpose, in one transaction with the record of who did it and
         why; of the other worktrees' entries only the open ones whose ids are in
-        ``others``. A commit that took one keeps its commit record and its trailer."""
+        ``others``; ``claimed``: ids of entries (live, or expired) whose writer content
+        the work tree or index holds again after it had gone, discarded as claimed by a
+        human. A commit that took one keeps its commit record and its trailer."""
         with self._write() as conn:
             where = f"((root = ? AND state IN {LIVE_STATES!r})"
             params: list[object] = [root]
             if others:
                 where += f" OR (state = 'open' AND id IN ({', '.join('?' for _ in others)}))"
                 params += others
+            if claimed:
+                where += f" OR (state = 'expired' AND id IN ({', '.join('?' for _ in claimed)}))"
+                params += claimed
             where += ")"
             if paths:
                 where += f" AND path IN ({', '.join('?' for _ in paths)})"
@@ -382,8 +388,9 @@ class PendingWork(LedgerConnection):
                 conn.execute(
                     f"UPDATE writer_entry SET state = 'discarded' WHERE id IN ({marks})", ids
                 )
+            held = tuple(i for i in ids if i in set(claimed))
             rec = DiscardRecord(
-                root, who, reason, tuple(paths), tuple(ids), recorded_at=self._clock()
+                root, who, reason, tuple(paths), tuple(ids), held, recorded_at=self._clock()
             )
             rec = replace(rec, id=insert(conn, rec))
         return rec
@@ -394,6 +401,10 @@ class PendingWork(LedgerConnection):
             WriterEntryRecord,
             "state = 'discarded' AND id NOT IN (SELECT entry_id FROM entry_take)",
         )
+
+    def claimed_entry_ids(self) -> frozenset[int]:
+        """The ids of the entries every discard claimed (:attr:`DiscardRecord.claimed`)."""
+        return frozenset(i for d in self.discards() for i in d.claimed)
 
     def discards(self) -> list[DiscardRecord]:
         """Every discard, oldest first."""

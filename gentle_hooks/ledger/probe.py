@@ -89,19 +89,33 @@ def ended_blobs_staged(common_dir: str, blobs: Callable[[], Sequence[str]]) -> b
     contents; ``blobs`` is read only when the ledger has an ended entry. A ledger this
     probe cannot read answers True (the gate reads it and says what is wrong).
     """
+    return _blob_of(common_dir, blobs, _ENDED)
+
+
+def discarded_blob_in(common_dir: str, blobs: Callable[[], Sequence[str]]) -> bool:
+    """True when one of ``blobs`` (post-commit: ``HEAD``'s change) is the writer blob of a
+    discarded entry: a human's commit of content claimed by a discard gets a note saying
+    so. ``blobs`` is read only when the ledger has a discarded entry; a ledger this probe
+    cannot read answers True."""
+    return _blob_of(common_dir, blobs, "state = 'discarded' AND blob IS NOT NULL")
+
+
+def _blob_of(common_dir: str, blobs: Callable[[], Sequence[str]], where: str) -> bool:
+    """Whether an entry matching ``where`` has one of ``blobs`` as its writer blob (read
+    only when an entry matches ``where`` at all); True when the ledger cannot be read."""
     path = ledger_path(common_dir)
     if not os.path.lexists(path):
         return False
     queries = _Queries(path)
     try:
-        some = queries.found(f"SELECT 1 FROM writer_entry WHERE {_ENDED} LIMIT 1", ())
+        some = queries.found(f"SELECT 1 FROM writer_entry WHERE {where} LIMIT 1", ())
         if not some:
             return some is None
         staged = list(blobs())
         for i in range(0, len(staged), 500):  # under SQLite's bound-parameter limit
             chunk = staged[i : i + 500]
             marks = ", ".join("?" for _ in chunk)
-            sql = f"SELECT 1 FROM writer_entry WHERE {_ENDED} AND blob IN ({marks}) LIMIT 1"
+            sql = f"SELECT 1 FROM writer_entry WHERE {where} AND blob IN ({marks}) LIMIT 1"
             if queries.found(sql, chunk) is not False:
                 return True
         return False

@@ -393,7 +393,9 @@ class DiscardRecord:
 
     Attributes:
         root: the work tree root; who: the committer ident; reason: why;
-        paths: the paths named (empty: ``--all``); entries: the entry ids discarded.
+        paths: the paths named (empty: ``--all``); entries: the entry ids discarded;
+        claimed: of those, the ids whose writer content the work tree or index held again
+            after it had gone (a human's retyping, claimed: it delegates no change).
     """
 
     root: str
@@ -401,6 +403,7 @@ class DiscardRecord:
     reason: str
     paths: tuple[str, ...]
     entries: tuple[int, ...]
+    claimed: tuple[int, ...] = ()
     id: int = 0
     recorded_at: float = 0.0
 

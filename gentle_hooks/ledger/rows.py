@@ -62,9 +62,19 @@ TABLES: dict[type[Any], str] = {
     QuarantineRecord: "quarantine",
     CommitWorktree: "commit_worktree",
 }
-_TUPLE_FIELDS = {"paths", "argv", "created", "reasons", "missing", "added", "removed", "entries"}
-#: The one tuple field whose items are integers (entry ids); every other holds strings.
-_INT_ITEMS = {"entries"}
+_TUPLE_FIELDS = {
+    "paths",
+    "argv",
+    "created",
+    "reasons",
+    "missing",
+    "added",
+    "removed",
+    "entries",
+    "claimed",
+}
+#: The tuple fields whose items are integers (entry ids); every other holds strings.
+_INT_ITEMS = {"entries", "claimed"}
 _BOOL_FIELDS = {"agreed", "counts", "accepted", "critical", "stale", "binary"}
 #: Columns whose text reaches the operating system (a path, an argument vector, an object
 #: or directory name given to git or a process): a NUL there cannot be passed on

@@ -352,10 +352,19 @@ DROP TABLE review_fact_v11;
 CREATE INDEX review_fact_identity ON review_fact (identity);
 """
 
+_V13 = """
+-- The entries a discard ended while this work tree or its index held their writer content
+-- again after it had gone (expired, or thrown away by a git reset): a human typed it again
+-- and claims it (JSON list of entry ids; [] for a discard of work not in the change). A
+-- claimed entry no longer delegates a change that holds it; the commit's note carries the
+-- discard as an override line (SPEC §3 "Pending work ends cleanly").
+ALTER TABLE discard ADD COLUMN claimed TEXT NOT NULL DEFAULT '[]';
+"""
+
 #: Ordered migration scripts: ``MIGRATIONS[i]`` upgrades version ``i`` to ``i + 1``.
 MIGRATIONS: tuple[str, ...] = (
     *(_V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V10, _V11),
-    _V12,
+    *(_V12, _V13),
 )
 
 #: The schema version this code reads and writes.

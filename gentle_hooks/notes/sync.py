@@ -15,7 +15,7 @@ so two clones that add records to one commit keep both in either order.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from gentle_hooks.errors import GitError
 from gentle_hooks.git.notes import RefRaced, note_bytes
@@ -166,6 +166,18 @@ def write_commit_notes(
     found: dict[str, list[NoteLine]] = {}
     for rec in records:
         found.setdefault(rec.commit_id, []).extend(note_records(led, rec))
+    return write_note_lines(repo, found, sign_key)
+
+
+def write_note_lines(
+    repo: Repository, found: Mapping[str, Sequence[NoteLine]], sign_key: str | None = None
+) -> int:
+    """Merge ``found`` (commit id -> lines) into those commits' notes, signed and by
+    compare-and-swap as :func:`write_commit_notes` does; return how many changed.
+
+    Raises:
+        GitError / SigningError: as :func:`write_commit_notes`.
+    """
     if not found:
         return 0
     key = signing_key(repo, sign_key)

@@ -48,8 +48,10 @@ A change made in *another worktree* than the writer's (a linked worktree of the 
 repository, which shares the ledger) carries the entry only on firmer evidence
 (:func:`carries_row` with ``elsewhere``): A1; A2 with :data:`MIN_ELSEWHERE` of the writer's
 lines, or one *telling* writer line added as the writer wrote it (spacing, quote style and
-wrapping aside; a renamed copy never counts alone); A6 as here (an edit reproduced is a
-patch applied); A3 with :data:`MIN_ELSEWHERE` of the lines the writer removed; never A4.
+wrapping aside; a renamed copy never counts alone; a bare definition header such as
+``def deploy(target):`` counts for neither: two people writing one function write it
+alike); A6 as here (an edit reproduced is a patch applied); A3 with :data:`MIN_ELSEWHERE`
+of the lines the writer removed; never A4.
 Writer work reaches another worktree only by being copied there (a file, a stash, a patch),
 which brings its blob or its lines. A telling line (significant and of no trivial row:
 ``os.system(x)``, ``check_auth(user)``) is one nobody writes the same way by chance, so one
@@ -132,6 +134,7 @@ from collections.abc import Mapping, Sequence
 from gentle_hooks.policy.linekeys import (
     LineShape,
     any_line_keys,
+    header_keys,
     is_renamed,
     joined_lines,
     line_keys,
@@ -349,7 +352,9 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
 
     ``elsewhere``: the change was made in another worktree than the one the writer wrote
     in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, or A2 one telling line added
-    exactly; A4 does not apply; A6 counts no idiom; A7 decides as here).
+    exactly, a bare definition header never counting for A2:
+    :func:`~gentle_hooks.policy.linekeys.header_keys`; A4 does not apply; A6 counts no
+    idiom; A7 decides as here).
     """
     if change.path != entry.path or change.old_blob == change.new_blob:
         return "A5"
@@ -369,9 +374,11 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
 
         idioms, placed = writer_idioms(writer, d.placed, change.new)
         held -= idioms  # idioms count only beside the writer's own lines (A7)
+    heads = header_keys(change.new) if elsewhere else frozenset[str]()  # a stub's header
+    held -= heads
     if d.added and held - old - held_keys(d, change.old) and len(held) >= need_added:
         return "A2"
-    if (new - old) & d.telling - idioms:  # one telling writer line, alone, here or elsewhere
+    if (new - old) & d.telling - idioms - heads:  # one telling writer line, here or elsewhere
         return "A2"
     if reproduces_edit(change, d, idioms if elsewhere else frozenset()):
         return "A6"

@@ -347,6 +347,21 @@ def _trivial_row(stripped: bytes) -> str | None:
     return first_row(TRIVIAL_ROWS, stripped)
 
 
+def header_keys(data: bytes | None) -> frozenset[str]:
+    """The keys of the lines of ``data`` that only name a definition (``def deploy(target):``,
+    ``class Job(Base):``): a definition line with no string literal and no default value.
+    Two people implementing the same function write the same header, so in another
+    worktree than the writer's it never says who wrote the body (row A2 there)."""
+    if not data:
+        return frozenset()
+    lines = (line.strip() for line in data.splitlines())
+    return frozenset(
+        stripped_key(s)
+        for s in lines
+        if _DEFINES.match(s) and not _QUOTES.search(s) and b"=" not in s
+    )
+
+
 def telling_keys(data: bytes | None) -> frozenset[str]:
     """The keys of the *telling* lines of ``data``, and of its wrapped statements joined:
     significant and not trivial (:func:`trivial_row`)."""

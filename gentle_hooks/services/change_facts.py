@@ -40,12 +40,17 @@ def held_discarded(
     """For each change (keyed as :func:`~gentle_hooks.services.attribution.carried_by_change`
     keys them), the discarded entries no commit took yet that it holds by the writer's own
     lines (rows A1, A2:
-    :func:`~gentle_hooks.policy.attribution.holds_own_lines`), as holding work.
+    :func:`~gentle_hooks.policy.attribution.holds_own_lines`), as holding work. Claimed
+    entries (:attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`) are not: a human
+    typed that content again and claimed it.
 
     Raises:
         GitError: a blob cannot be read; StoreError: the ledger cannot be read.
     """
     discarded = led.discarded_untaken()
+    if discarded:  # a human typed it again and claimed it: no longer the writer's
+        claimed = led.claimed_entry_ids()
+        discarded = [e for e in discarded if e.id not in claimed]
     if not discarded:
         return dict.fromkeys(changes, NOTHING)
     out = {}

@@ -17,6 +17,14 @@ still holds is refused, one line naming the paths, since a commit holding them s
 writer's at every gate (its note carries the writer and the discard): a discard the commit
 gate honoured and the push gate did not would be two decisions. The work tree checked is
 the one the discard runs in: another worktree's writer lines stay the writer's there.
+
+Writer content that went away and is here again (an expired entry whose blob the change
+holds, or open work thrown away by a ``git reset`` and typed again byte for byte:
+:func:`~gentle_hooks.services.settle.returned_ids`) is the exception: content decides, so
+the gates judge it the writer's, and a human who typed it claims it with a discard. The
+discard records it as claimed (:attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`):
+it delegates no change any more, and the note of a commit holding it carries the discard
+as an override line (who, why).
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ from gentle_hooks.policy.inputs import validate_label, validate_paths
 from gentle_hooks.policy.shellwords import shown_paths
 from gentle_hooks.services.attribution import carried
 from gentle_hooks.services.record import open_root, open_store
-from gentle_hooks.services.settle import own_lines_kept
+from gentle_hooks.services.settle import own_lines_kept, returned_ids
 
 
 def discard(
@@ -60,6 +68,7 @@ def discard(
         others = [e for e in live if e.root != root and e.state == "open"]
         cited = carried_here(repo, led, [e.id for e in others]) if others else set()
         live = [e for e in live if e.root == root or e.id in cited]
+        live += came_back(repo, led)  # expired work typed again: the gates see it too
         pending = sorted({e.path for e in live})
         if not pending:
             raise UsageError(
@@ -73,7 +82,8 @@ def discard(
                 + elsewhere_hint([e for e in others if e.path in unknown], wanted)
             )
         named = [e for e in live if e.path in wanted or everything]
-        kept = own_lines_kept(repo, [e for e in named if e.state == "open"])
+        back = returned_ids(repo, named)
+        kept = own_lines_kept(repo, [e for e in named if e.state == "open" and e.id not in back])
         if kept:
             raise UsageError(
                 f"{', '.join(shown_paths(kept))}: still holds lines the writer wrote; a discard "
@@ -81,7 +91,39 @@ def discard(
                 "them the writer's): verify them with the spot check the block names, or take "
                 "them out and discard what is left"
             )
-        return led.discard_entries(root, wanted, repo.ident(), why, others=sorted(cited))
+        # a returned entry whose content is here again is claimed: no change holding it
+        # is the writer's any more (the commit's note carries the discard)
+        here = own_lines_kept(repo, [e for e in named if e.id in back])
+        claimed = sorted(e.id for e in named if e.id in back and e.path in here)
+        return led.discard_entries(
+            root, wanted, repo.ident(), why, others=sorted(cited), claimed=claimed
+        )
+
+
+def came_back(repo: Repository, led: Ledger) -> list[WriterEntryRecord]:
+    """The expired entries whose writer blob this work tree's change holds again at their
+    path (the work tree as ``git add -A`` would stage it, or the index, against ``HEAD``):
+    the gates judge such a change the writer's (content decides), so a ``discard`` reaches
+    them.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    head = repo.head()
+    base = repo.tree_of(head) if head else repo.empty_tree
+    trees = [repo.snapshot_tree()]
+    with suppress(GitError):  # a conflict in progress: the work tree's files are the change
+        trees.append(repo.staged_tree())
+    held = {
+        (c.path, c.new_blob)
+        for tree in dict.fromkeys(trees)
+        for c in repo.tree_delta(base, tree)
+        if c.new_blob
+    }
+    if not held:
+        return []
+    blobs = sorted({b for _, b in held})
+    return [e for e in led.expired_entries_of_blobs(blobs) if (e.path, e.blob) in held]
 
 
 def carried_here(repo: Repository, led: Ledger, ids: Sequence[int]) -> set[int]:

@@ -22,7 +22,7 @@ What each hook checks:
   ``git config gentle.appliesto`` unset;
 * prepare-commit-msg: no agent-runtime variable is set and no author or committer name
   holds an agent's identity word (its trailer), and the ledger holds nothing pending;
-* post-commit: the ledger holds nothing pending;
+* post-commit: the ledger holds nothing pending and ``HEAD``'s change no ended writer blob;
 * commit-msg: the message file is a readable regular file of at most the read cap, with no
   marker word in it, and the ledger holds nothing pending (its writer trailer).
 
@@ -288,14 +288,31 @@ def _ledger_check() -> str:
     )
 
 
+#: ``gh_head_ended SENTINEL``: :data:`_ENDED` for ``HEAD``'s change against its first parent
+#: (post-commit: a commit holding writer content a discard claimed gets a note naming it,
+#: :func:`gentle_hooks.ledger.probe.discarded_blob_in`).
+_HEAD_ENDED = """\
+    gh_head_ended() {
+        [ -n "$1" ] && [ -s "$1" ] || return 0
+        gh_d=$(git diff-tree -r --root --raw --no-abbrev --no-renames -m --first-parent \\
+            --no-commit-id HEAD 2>/dev/null) || return 1
+        printf '%s\\n' "$gh_d" | LC_ALL=C grep -q -F -f "$1"
+        [ $? -eq 1 ]
+    }
+"""
+
+
 def _recorder_check() -> str:
     # post-commit records a commit an agent's marker shows (its note is what CI reads),
-    # so an idle ledger passes only when HEAD's commit object holds no marker word
+    # so an idle ledger passes only when HEAD's commit object holds no marker word (and
+    # its change no ended writer blob: a claimed one gets a note)
     return (
         _LEDGER_IDLE
+        + _HEAD_ENDED
         + f"""\
     gh_idle() {{
-        gh_where && gh_ledger_idle "$gh_common" || return 1
+        gh_i=
+        gh_where && gh_ledger_idle "$gh_common" && gh_head_ended "$gh_i" || return 1
         git cat-file commit HEAD 2>/dev/null |
             LC_ALL=C grep -q -E -e '{message_pattern()}' >/dev/null 2>&1
         [ $? -eq 1 ]

@@ -11,7 +11,9 @@ ledger (entries, takes), and asks the pure rule
 * :func:`delivered_left_out` — live entries without those pushed commits delivered whole
   (they end as ``settled``);
 * :func:`rewrite_keeps_writer_content` — whether an amend or a rebase of a commit kept any
-  of the writer content it carried.
+  of the writer content it carried;
+* :func:`own_lines_kept` / :func:`returned_ids` — what a ``discard`` may end: the writer's
+  own lines still here refuse it, unless that content had gone and came back.
 """
 
 from __future__ import annotations
@@ -262,3 +264,22 @@ def own_lines_kept(repo: Repository, entries: Sequence[WriterEntryRecord]) -> li
             if holds_writer_content(rule, blob, contents.get(blob or ""), own=True):
                 kept.add(rec.path)
     return sorted(kept)
+
+
+def returned_ids(repo: Repository, entries: Sequence[WriterEntryRecord]) -> frozenset[int]:
+    """The ids of ``entries`` whose writer content went away after they were recorded, so
+    that a change holding it again may be a human's typing of it (a ``discard`` claims it,
+    recorded): an expired entry (its content was nowhere: work tree, index, ``HEAD`` of
+    every worktree, unpushed commits, stash), or an open one with a ``git reset`` in
+    ``HEAD``'s reflog since it was recorded (the work thrown away before anything expired
+    it). A taken entry never: its commit was the writer's, and a reset of it keeps the
+    content (``reset --soft``).
+
+    Raises:
+        GitError: git failed.
+    """
+    out = {e.id for e in entries if e.state == "expired"}
+    stamps = sorted({e.recorded_at for e in entries if e.state == "open"})
+    reset = {t for t in stamps if repo.head_reset_since(t)} if stamps else set()
+    out |= {e.id for e in entries if e.state == "open" and e.recorded_at in reset}
+    return frozenset(out)

@@ -753,3 +753,17 @@ def test_a_short_destructive_writer_line_taken_with_its_neighbour_is_delegated(
     _blocked_staged(w.git("commit", "-qam", "part one"), "src/clean.sh")
     w.ok("commit", "-q", "--no-verify", "-am", "part one")
     _blocked_push(w.git("push", "origin", "main"), w.rev("HEAD"), "src/clean.sh")
+
+
+def test_status_after_a_partial_commit_names_only_the_work_still_pending(served: World) -> None:
+    """One record wrote ``src/f.py`` and ``src/g.py``; ``git commit --only src/g.py`` took
+    g's part: ``status`` lists the mutation with the one path still pending, not two."""
+    w = served
+    w.write("src/f.py", "def f(x):\n    return x * 2  # writer f\n")
+    w.write("src/g.py", "def g(x):\n    return x * 3  # writer g\n")
+    w.delegate()  # both files, one record
+    w.ok("add", "-A")
+    skip = {"GENTLE_HOOKS_SKIP": "g only, checked by hand"}
+    assert w.git("commit", "-q", "--only", "src/g.py", "-m", "g", env=skip).code == 0
+    status = w.gh("status")
+    assert "  pending mutation #1: o4-mini/low, 1 path(s)" in status.out.splitlines(), status

@@ -136,3 +136,24 @@ def test_a_commit_made_in_b_with_hooks_off_is_judged_where_the_gate_runs(
     human = w.rev("HEAD", cwd=b)
     _blocked(_pre_push(w, human, w.work), human)
     _passes(_pre_push(w, human, b))
+
+
+def test_a_humans_stub_in_b_of_the_function_the_writer_writes_in_a_passes(
+    served: World,
+) -> None:
+    """The writer in A adds ``deploy`` with a shell call; a human in B writes their own stub
+    of ``deploy`` (the same header, a body line every function has): B's commit passes with
+    no trailer, and its push from B (a definition header is anybody's elsewhere)."""
+    w = served
+    b = w.base / "b"
+    writer = (
+        '\n\ndef deploy(target):\n    os.system("rsync -a build/ " + target)\n    return target\n'
+    )
+    w.delegate(text=BASE + writer)  # pending in A
+    w.write("src/app.py", BASE + "\n\ndef deploy(target):\n    return target\n", cwd=b)
+    r = w.git("commit", "-qam", "human: deploy stub", cwd=b)
+    _passes(r)
+    human = w.rev("HEAD", cwd=b)
+    assert TRAILER not in w.ok("log", "-1", "--format=%B", cwd=b)
+    _passes(_pre_push(w, human, b))
+    _passes(_pre_push(w, human, w.work))

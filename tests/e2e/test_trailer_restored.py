@@ -64,3 +64,20 @@ def test_a_humans_amend_through_the_same_editor_gets_no_trailer(native: World) -
     assert r.code == 0 and r.said == [], r
     assert _trailers(w) == ""
     assert w.ok("log", "-1", "--format=%B") == "human: readme\n\n"
+
+
+def test_an_autosquash_keeps_one_trailer_in_the_trailer_block(native: World) -> None:
+    """``git rebase -i --autosquash`` of a ``squash!`` commit onto the writer's commit: the
+    squashed message holds ``Gentle-Writer: o4-mini/low`` once, in its last trailer block,
+    not in the middle of the message where the first commit's block was."""
+    w = native
+    base = w.rev("HEAD")
+    w.unverified(WRITER, "writer: main")
+    w.write("src/app.py", WRITER + "\n\ndef other():\n    return 2\n")
+    w.ok("commit", "-q", "--no-verify", "-am", "squash! writer: main\n\nhuman: other")
+    env = {"GIT_SEQUENCE_EDITOR": "true", "GIT_EDITOR": "true"}
+    w.ok("rebase", "-q", "-i", "--autosquash", base, env=env)
+    message = w.ok("log", "-1", "--format=%B").rstrip("\n").split("\n")
+    assert message.count("Gentle-Writer: o4-mini/low") == 1, message
+    assert message[-1] == "Gentle-Writer: o4-mini/low", message
+    assert _trailers(w) == "Gentle-Writer: o4-mini/low"

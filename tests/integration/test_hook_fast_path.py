@@ -163,7 +163,8 @@ def _old_ledger(w: World) -> dict[str, str]:
     conn.execute("DROP TABLE commit_worktree")
     conn.execute("ALTER TABLE receipt DROP COLUMN created")
     conn.execute("ALTER TABLE verify_run DROP COLUMN mac")
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 5}")
+    conn.execute("ALTER TABLE discard DROP COLUMN claimed")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 6}")
     conn.commit()
     conn.close()
     return {}

@@ -854,3 +854,18 @@ def test_the_keys_a_record_stores_are_the_rules_keys(
     new = b"\n".join(after) + b"\n"
     full, keys = writer_delta(old, new), writer_delta(old, new, detail=False)
     assert (keys.added, keys.removed, keys.binary) == (full.added, full.removed, full.binary)
+
+
+def test_a_definition_header_is_anybodys_in_another_worktree() -> None:
+    """The writer adds ``deploy`` with a shell call; a human's stub of ``deploy`` (the same
+    header, a body line every function has) is the writer's nowhere but in the writer's own
+    worktree, where one telling line is enough (``git add -p``)."""
+    base = b"import os\n"
+    writer = entry(
+        base, base + b'def deploy(target):\n    os.system("rsync " + target)\n    return target\n'
+    )
+    stub = change(base, base + b"def deploy(target):\n    return target\n")
+    assert carries_row(stub, writer) == "A2"
+    assert carries_row(stub, writer, elsewhere=True) == "A5"
+    copied = change(base, base + b'def deploy(target):\n    os.system("rsync " + target)\n')
+    assert carries_row(copied, writer, elsewhere=True) == "A2"
