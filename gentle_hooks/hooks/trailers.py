@@ -243,15 +243,19 @@ def is_amend(
     git says so only for an amend that opens the editor (prepare-commit-msg's source
     ``commit`` with ``HEAD``'s id; the pre-commit framework passes them as
     ``PRE_COMMIT_COMMIT_MSG_SOURCE`` and ``PRE_COMMIT_COMMIT_OBJECT_NAME``); ``--amend -m``
-    gives source ``message``, and ``--amend -C <other commit>`` source ``commit`` with that
-    commit's id; commit-msg is told nothing (``source`` None). Then the ``git commit``
+    gives source ``message``, ``--amend -C <other commit>`` source ``commit`` with that
+    commit's id, and ``-C HEAD`` (no amend) source ``commit`` with ``HEAD``'s; commit-msg is
+    told nothing (``source`` None). Then the ``git commit``
     process's own arguments tell (:func:`~gentle_hooks.git.probe.amend_flag`), else its
     author identity and date: an amend keeps ``HEAD``'s, which git hands the hook.
     """
-    from gentle_hooks.git.probe import amend_flag
+    from gentle_hooks.git.probe import amend_flag, sequencer_pick
 
     if source == "commit" and named and repo.peel_commit(named) == head:
-        return True
+        # ``-C HEAD``/``-c HEAD`` reuse HEAD's message alike: the process's arguments tell
+        # them apart where they are known (a sequencer's squash or fixup amends too)
+        flag = amend_flag()
+        return flag is not False or sequencer_pick(env)
     # source ``commit`` naming another commit is ``-C``/``-c <commit>``: its message is
     # reused, with or without ``--amend``, so only the process's arguments tell
     found = amend_flag()
@@ -259,8 +263,6 @@ def is_amend(
         return found
     if source not in ("message", None):
         return False
-    from gentle_hooks.git.probe import sequencer_pick
-
     if sequencer_pick(env):  # a pick replays a commit: its author is the picked one's
         return False
     infos = repo.read_commits([head])

@@ -125,3 +125,66 @@ def test_a_rebase_onto_the_writers_cherry_pick_leaves_the_humans_line_only(
     assert TRAILER not in w.ok("log", "-1", "--format=%B", cwd=a)
     assert w.ledger("SELECT count(*) FROM commit_record WHERE commit_id = ?", [head]) == [(0,)]
     assert not _delegated(w, a)
+
+
+def _status_and_push_agree(w: World, where: Path, branch: str) -> tuple[bool, int]:
+    """``status --committed`` of HEAD in ``where`` and the pre-push gate's answer for
+    ``git push origin HEAD:<branch>``: (status says delegated, push exit code); they agree
+    when a blocked push is a delegated status with something missing."""
+    status = w.gh("status", "--committed", cwd=where)
+    assert status.code == 0, status
+    said = status.out + status.err
+    delegated = "not delegated" not in said
+    push = w.git("push", "origin", f"HEAD:refs/heads/{branch}", cwd=where)
+    assert push.code in (0, 1), push
+    assert delegated == (push.code == 1), (status, push)
+    if push.code == 1:
+        assert "missing" in said, status
+    return delegated, push.code
+
+
+def test_status_agrees_with_push_on_a_pushed_writer_commit_cherry_picked(served: World) -> None:
+    w = served
+    a, b = w.work, w.base / "b"
+    # topic moves on with a human's commit first, so the pick lands on another base
+    w.write("README.md", "# demo, topic\n", cwd=b)
+    w.ok("commit", "-qam", "human: topic readme", cwd=b)
+    _writer_edit(w, a)
+    w.report(cwd=a)
+    w.spot_check(cwd=a)
+    w.ok("commit", "-qam", "writer", cwd=a)
+    _push(w, a, expect=0)
+    w.ok("cherry-pick", "main", cwd=b)
+    assert _status_and_push_agree(w, b, "topic") == (True, 1)
+
+
+def test_status_agrees_with_push_on_a_writer_message_reused_with_hooks_off(
+    served: World,
+) -> None:
+    w = served
+    a = w.work
+    _writer_edit(w, a)
+    w.report(cwd=a)
+    w.spot_check(cwd=a)
+    w.ok("commit", "-qam", "writer", cwd=a)
+    _push(w, a, expect=0)
+    w.write("README.md", "# demo, a human's note\n", cwd=a)
+    w.ok("add", "README.md", cwd=a)
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-q", "-C", "HEAD", cwd=a)
+    assert TRAILER in w.ok("log", "-1", "--format=%B", cwd=a)
+    assert _status_and_push_agree(w, a, "main") == (True, 1)
+
+
+def test_a_writer_message_reused_for_a_humans_change_loses_its_trailer(served: World) -> None:
+    w = served
+    a = w.work
+    _writer_edit(w, a)
+    w.report(cwd=a)
+    w.spot_check(cwd=a)
+    w.ok("commit", "-qam", "writer", cwd=a)
+    _push(w, a, expect=0)  # nothing pending any more
+    w.write("README.md", "# demo, a human's note\n", cwd=a)
+    w.ok("add", "README.md", cwd=a)
+    w.ok("commit", "-q", "-C", "HEAD", cwd=a)
+    assert TRAILER not in w.ok("log", "-1", "--format=%B", cwd=a)
+    assert _status_and_push_agree(w, a, "main") == (False, 0)
