@@ -325,6 +325,10 @@ _VALUED = {
 }  # fmt: skip
 
 
+#: git commands whose commits the sequencer makes (a pick replays a commit onto ``HEAD``).
+_SEQUENCERS = frozenset({b"rebase", b"cherry-pick", b"revert", b"am"})
+
+
 def amend_flag() -> bool | None:
     """Whether the ``git commit`` running this hook was given ``--amend``: False too when
     no ``git commit`` process runs above this one; None when that cannot be known (no
@@ -344,8 +348,32 @@ def amend_flag() -> bool | None:
 def _git_commit_argv() -> list[bytes] | None:
     """The arguments after ``commit`` of the nearest ``git commit`` process above this one
     (through the hook script and the pre-commit framework); empty when the chain up to init
-    holds no ``git commit``; None where ``/proc`` does not tell (absent, an ancestor gone,
-    or more than six levels up)."""
+    holds no ``git commit``, or when the nearest such git process is a sequencer's
+    (:func:`sequencer_pick`); None where ``/proc`` does not tell."""
+    found = _nearest_git()
+    if found is None or not found or b"commit" not in found:
+        return None if found is None else []
+    return found[found.index(b"commit") + 1 :]
+
+
+def sequencer_pick(env: Mapping[str, str]) -> bool:
+    """Whether the commit being made is a pick of git's sequencer (``rebase``,
+    ``cherry-pick``, ``revert``, ``am``: :data:`_SEQUENCERS`), which replays a commit and
+    its message onto ``HEAD``: the rebase's ``GIT_CHERRY_PICK_HELP`` in the hook's
+    environment, or the nearest ``git commit`` or sequencer process above this one being a
+    sequencer. A squash or fixup the sequencer amends is told apart by the
+    caller (prepare-commit-msg's source ``commit`` naming ``HEAD``)."""
+    if env.get("GIT_CHERRY_PICK_HELP"):
+        return True
+    found = _nearest_git()
+    return bool(found) and b"commit" not in (found or ())
+
+
+def _nearest_git() -> list[bytes] | None:
+    """The arguments of the nearest ``git commit`` or sequencer process above this one
+    (through the hook script and the pre-commit framework); empty when the chain up to init
+    holds none; None where ``/proc`` does not tell (absent, an ancestor gone, or more than
+    six levels up)."""
     pid = os.getppid()
     for _ in range(6):
         try:
@@ -355,8 +383,9 @@ def _git_commit_argv() -> list[bytes] | None:
                 stat = fh.read()
         except OSError:
             return None
-        if argv and os.path.basename(argv[0]) == b"git" and b"commit" in argv:
-            return argv[argv.index(b"commit") + 1 :]
+        is_git = bool(argv) and os.path.basename(argv[0]) == b"git"
+        if is_git and (b"commit" in argv or _SEQUENCERS.intersection(argv)):
+            return argv
         parent = stat.rsplit(b")", 1)[-1].split()
         if len(parent) < 2 or not parent[1].isdigit() or int(parent[1]) <= 1:
             return []  # up to init with no git commit: not an amend

@@ -124,7 +124,8 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
     the commit (prepare-commit-msg: staged, and ``HEAD``'s own when amending, or a staged
     blob of an ended writer entry; post-commit: ``HEAD``'s, or a blob of ``HEAD``'s
     change that is a discarded entry's: its note names the discard) that a writer wrote, and
-    (prepare-commit-msg) no agent runtime in the environment. The recorders decide from
+    (prepare-commit-msg) no agent runtime in the environment and no ``Gentle-Writer``
+    trailer in the message it brings along. The recorders decide from
     contents; this answers first, so a human's commit never imports them."""
     from gentle_hooks.git.probe import (
         commit_paths,
@@ -152,7 +153,9 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
 
         if runtime_evidence(env) is not None:  # an agent makes it: its message says so
             return True
-        return ended_blobs_staged(where.common_dir, lambda: staged_blobs(env))
+        if ended_blobs_staged(where.common_dir, lambda: staged_blobs(env)):
+            return True
+        return _brings_writer_trailer(call)
     if call.name == "post-commit":
         return (
             writer_paths_touched(where.common_dir, lambda: head_paths(env))
@@ -161,6 +164,26 @@ def _recorder_has_work(call: HookCall, env: Mapping[str, str]) -> bool:
             or discarded_blob_in(where.common_dir, lambda: head_blobs(env))
         )
     return True
+
+
+def _brings_writer_trailer(call: HookCall) -> bool:
+    """Whether prepare-commit-msg's message file holds a ``Gentle-Writer`` trailer it brought
+    along (a rebase's pick, ``-C``/``-c``): the trailer rule decides whether it stays; True
+    too when the file cannot be read (the recorder then says why)."""
+    if not call.args:
+        return False
+    from gentle_hooks.bounded import InputFileError
+    from gentle_hooks.hooks.call import read_message
+    from gentle_hooks.policy.markers import MARKERS
+
+    try:
+        message = read_message(call.args[0])
+    except InputFileError:
+        return True
+    import re
+
+    ours = next(m.pattern for m in MARKERS if m.id == "T-gentle-writer")
+    return re.search(ours, message) is not None
 
 
 def _shows_agent(commit: str) -> bool:

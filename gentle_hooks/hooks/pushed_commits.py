@@ -1,100 +1,48 @@
 """Pushed commits and the ledger (SPEC §3 "Attribution follows content", §5, §6): which
 commits an update sends, why each is delegated, and the facts it was delivered with.
 
-Room ``hooks``, for the push gate (:mod:`gentle_hooks.hooks.push_gate`). A pushed commit is
-delegated when it carries writer content against its parent (decided from its trees and
-the recorded blobs: :func:`gentle_hooks.services.attribution.carried_by_commits`), when a
-writer's commit record names it, when its message or the environment shows an agent, or
-under ``gate.applies_to = all``. Its facts are the records bound to its committed
-candidate and the writer work it carries — not the work tree's pending work.
+Room ``hooks``, for the push gate (:mod:`gentle_hooks.hooks.push_gate`). Why a pushed commit
+is delegated is decided by :mod:`gentle_hooks.services.commit_delegation` (writer content
+it carries or re-applies, a writer's commit record, an agent in its message or the
+environment, ``gate.applies_to = all``), which ``status --committed`` reads too. Its facts
+are the records bound to its committed candidate and the writer work it carries — not the
+work tree's pending work.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from gentle_hooks.errors import shown_writer
 from gentle_hooks.git.objects import CommitInfo
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.outcome import say
 from gentle_hooks.hooks.push_input import PushUpdate
 from gentle_hooks.hooks.recorders import note_discarded
 from gentle_hooks.ledger.facts import LedgerFacts, facts_of_commits
-from gentle_hooks.ledger.records import CommitRecord, PendingMutation
 from gentle_hooks.ledger.store import Ledger, open_for_gate
-from gentle_hooks.policy.delegation import Evidence, message_evidence
-from gentle_hooks.policy.shellwords import shown_paths
-from gentle_hooks.services.attribution import (
-    NOTHING,
-    Carried,
-    carried_by_change,
-    commit_changes,
-    expire_shaped,
-    expiry_lines,
+from gentle_hooks.services.attribution import Carried, expiry_lines
+from gentle_hooks.services.commit_delegation import (
+    CommitsWork,
+    commit_evidence,
+    commits_work,
+    delegated_commits,
 )
-from gentle_hooks.services.reapplied import reapplied_by_commits
 from gentle_hooks.values.candidate import Candidate
 
-
-def _shown(paths: Sequence[str]) -> str:
-    named = ", ".join(shown_paths(paths[:3]))  # one line, whatever the names hold
-    return named + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
+__all__ = ["commit_evidence", "delegated_commits", "pushed_work"]
 
 
-def commit_evidence(
-    info: CommitInfo,
-    work: Carried,
-    records: Sequence[CommitRecord],
-    runtime: Evidence | None,
-    applies_all: bool,
-    delivered: Sequence[PendingMutation] = (),
-) -> str | None:
-    """Why a pushed commit is delegated, or None for a human's ordinary commit.
-
-    Args:
-        info: the commit; work: the writer work it carries; records: writer commit
-            records that name it; runtime: an agent runtime in the environment, or None;
-        applies_all: the gate applies to every commit (``gate.applies_to = all``);
-        delivered: the writer mutations its commit records delivered (named in the
-            reason when the content itself is no longer live: its entries were settled
-            by an earlier push of the same commit elsewhere).
-    """
-    if work.delegated:
-        found = f"({', '.join(work.writers())}) in {_shown(work.paths())}"
-        if all(e.state == "settled" for e in work.entries):
-            return f"writer content {found} re-applied on another base (checked elsewhere)"
-        return f"writer content {found}"
-    if records:
-        stale = (
-            " (rewritten with a changed tree: records are stale)"
-            if any(r.stale for r in records)
-            else ""
-        )
-        writers = ", ".join(dict.fromkeys(shown_writer(m.model, m.effort) for m in delivered))
-        paths = sorted({p for m in delivered for p in m.paths})
-        named = f" ({writers}) in {_shown(paths)}" if writers and paths else ""
-        return f"commit record from a writer{named}{stale}"
-    ev = message_evidence(info.message, info.author_ident, info.committer_ident)
-    if ev is not None:
-        return f"{ev.agent} ({ev.detail})"
-    if runtime is not None:
-        return f"{runtime.agent} ({runtime.detail})"
-    return "gate.applies_to = all" if applies_all else None
-
-
-PushedWork = tuple[
-    dict[str, Carried],
-    dict[str, tuple[CommitRecord, ...]],
-    dict[str, tuple[PendingMutation, ...]],
-]
+PushedWork = CommitsWork
 
 
 def pushed_work(path: str, repo: Repository, infos: Sequence[CommitInfo]) -> PushedWork:
-    """What the ledger knows of pushed commits: the writer work each carries against its
-    parent (live work, or for a commit with neither live work nor a record, settled work
-    it re-applies onto another base: :mod:`gentle_hooks.services.reapplied`), the commit
-    records that name it, and — for a commit with records but no live writer content —
-    the mutations those records delivered. All empty when no ledger exists.
+    """What the ledger knows of pushed commits
+    (:func:`~gentle_hooks.services.commit_delegation.commits_work`): the writer work each
+    carries against its parent (live work, or for a commit with neither live work nor a
+    record, settled work it re-applies onto another base), the commit records that name it,
+    and — for a commit with records but no live writer content — the mutations those
+    records delivered. All empty when no ledger exists. Pending work whose content is
+    nowhere expires, one line per path.
 
     Raises:
         GitError: a commit's parent is not in this clone; StoreError: the ledger exists
@@ -109,49 +57,10 @@ def pushed_work(path: str, repo: Repository, infos: Sequence[CommitInfo]) -> Pus
         led.refuse_held_work()  # writer work the gate cannot read: closed, naming it
         led.refuse_foreign_triggers()  # a trigger may rewrite what it says: closed
         # counted: the gate composes the candidates' diffs from these same steps
-        changes = commit_changes(repo, infos, counted=True)
-        work = carried_by_change(repo, led, changes)
-        expired = expire_shaped(repo, path, work.values())
-        if expired:
-            work = carried_by_change(repo, led, changes)
-        for line in expiry_lines(expired):
-            say(line)
-        records: dict[str, list[CommitRecord]] = {}
-        for rec in led.commit_records([i.id for i in infos]):
-            records.setdefault(rec.commit_id, []).append(rec)
-        plain = [i for i in infos if i.id not in records and not work[i.id].delegated]
-        work.update(reapplied_by_commits(repo, led, plain, changes))
-        # rare (an earlier push settled the commit's entries): one query per such commit
-        delivered = {
-            c: tuple(led.delivered_work([c])[0])
-            for c in records
-            if not work.get(c, NOTHING).delegated
-        }
-    return work, {k: tuple(v) for k, v in records.items()}, delivered
-
-
-def delegated_commits(
-    infos: Sequence[CommitInfo],
-    work: dict[str, Carried],
-    records: dict[str, tuple[CommitRecord, ...]],
-    runtime: Evidence | None,
-    applies_all: bool,
-    delivered: dict[str, tuple[PendingMutation, ...]] | None = None,
-) -> list[tuple[CommitInfo, str]]:
-    """The delegated commits among ``infos`` (in their order), each with why."""
-    out = []
-    for info in infos:
-        why = commit_evidence(
-            info,
-            work.get(info.id, NOTHING),
-            records.get(info.id, ()),
-            runtime,
-            applies_all,
-            (delivered or {}).get(info.id, ()),
-        )
-        if why is not None:
-            out.append((info, why))
-    return out
+        found, expired = commits_work(repo, led, infos, counted=True)
+    for line in expiry_lines(expired):
+        say(line)
+    return found
 
 
 def commits_facts(

@@ -17,7 +17,8 @@ runs them only when a path of the commit is one a writer wrote.
   worktree then judges the commit as made there);
 * post-rewrite: for ``amend``/``rebase`` (git's ``<old> <new>`` stdin lines), each new
   commit is recorded by what it carries, its old record carried along (stale when the tree
-  changed; not at all when the new tree kept none of the writer's content), and, as for
+  changed; not at all when the new tree kept none of the writer's content, or the base it now
+  follows holds that content already), and, as for
   post-commit, the work tree that made them. Under the pre-commit
   framework stdin is hidden and the command comes as
   ``PRE_COMMIT_REWRITE_COMMAND``: an amend is then read from the reflog (``HEAD@{1}``), a
@@ -214,8 +215,9 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
             info = infos.get(new)
             if info is None or not (work[new].delegated or old in old_records):
                 continue
+            follows = repo.tree_of(info.parents[0]) if info.parents else repo.empty_tree
             if not work[new].delegated and not rewrite_keeps_writer_content(
-                repo, led, old, info.tree
+                repo, led, old, info.tree, follows
             ):
                 human.append(new)  # every writer line taken out: the human's commit
                 continue

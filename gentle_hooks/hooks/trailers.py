@@ -10,7 +10,8 @@ and two stages write it, neither ever blocking:
   editor opens; without writer content, an agent runtime in the hook's environment
   (``CLAUDECODE``...: :func:`~gentle_hooks.policy.delegation.runtime_evidence`) adds
   ``Gentle-Writer: <agent> (agent runtime)``; a human's commit gets none, an amend that
-  took every writer line out (or a message reused with ``-C``/``-c``) loses the one its
+  took every writer line out (or a message reused with ``-C``/``-c``, or replayed by a
+  rebase or cherry-pick onto a base already holding the writer's content) loses the one its
   message brought along, and an empty message stays empty (git then aborts the commit);
 * commit-msg (:func:`restore_trailers`) puts back a writer's trailer the editor deleted
   (``git commit --amend`` of a delegated commit, the line removed by hand), with one line
@@ -31,8 +32,12 @@ from gentle_hooks.values.frozen import frozen
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from gentle_hooks.git.delta import BlobChange
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.records import WriterEntryRecord
+    from gentle_hooks.ledger.store import Ledger
 
 #: Where the pre-commit framework passes prepare-commit-msg's second argument (the source).
 SOURCE_ENV = "PRE_COMMIT_COMMIT_MSG_SOURCE"
@@ -103,6 +108,7 @@ def trailer_rule(path: str, source: str | None, named: str, env: Mapping[str, st
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read or written.
     """
+    from gentle_hooks.git.probe import sequencer_pick
     from gentle_hooks.git.repository import Repository
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.services.attribution import carried, expire_shaped, revised
@@ -141,9 +147,13 @@ def trailer_rule(path: str, source: str | None, named: str, env: Mapping[str, st
         writers = tuple(dict.fromkeys((*work.writers(), *held.writers())))
         # an amend that took every line of the writer's out is the human's commit: the
         # trailer the amended message brings along goes with the writer's content; so does
-        # the trailer of a message reused from another commit (-C/-c: source ``commit``)
+        # the trailer of a message reused from another commit (-C/-c: source ``commit``),
+        # and of a commit a rebase or cherry-pick replays onto a base that already holds
+        # its writer's content (it adds none of it), unless it re-applies content a push
+        # delivered elsewhere (the push gate judges that delegated)
+        reused = (source == "commit" or sequencer_pick(env)) and not amend
         dropped = not writers and (
-            (source == "commit" and not amend)
+            (reused and not _reapplies(repo, led, changes))
             or (
                 amend
                 and head is not None
@@ -152,6 +162,14 @@ def trailer_rule(path: str, source: str | None, named: str, env: Mapping[str, st
         )
     paths = tuple(sorted({*work.paths(), *held.paths()}))
     return TrailerRule(writers, paths, tuple(expired), dropped)
+
+
+def _reapplies(repo: Repository, led: Ledger, changes: Sequence[BlobChange]) -> bool:
+    """Whether the change being committed re-applies writer content a push settled
+    (:func:`~gentle_hooks.services.reapplied.reapplied_by_change`)."""
+    from gentle_hooks.services.reapplied import reapplied_by_change
+
+    return bool(reapplied_by_change(repo, led, {"": changes}))
 
 
 def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int:
@@ -233,21 +251,27 @@ def is_amend(
     git says so only for an amend that opens the editor (prepare-commit-msg's source
     ``commit`` with ``HEAD``'s id; the pre-commit framework passes them as
     ``PRE_COMMIT_COMMIT_MSG_SOURCE`` and ``PRE_COMMIT_COMMIT_OBJECT_NAME``); ``--amend -m``
-    gives source ``message``, and ``--amend -C <other commit>`` source ``commit`` with that
-    commit's id; commit-msg is told nothing (``source`` None). Then the ``git commit``
+    gives source ``message``, ``--amend -C <other commit>`` source ``commit`` with that
+    commit's id, and ``-C HEAD`` (no amend) source ``commit`` with ``HEAD``'s; commit-msg is
+    told nothing (``source`` None). Then the ``git commit``
     process's own arguments tell (:func:`~gentle_hooks.git.probe.amend_flag`), else its
     author identity and date: an amend keeps ``HEAD``'s, which git hands the hook.
     """
-    from gentle_hooks.git.probe import amend_flag
+    from gentle_hooks.git.probe import amend_flag, sequencer_pick
 
     if source == "commit" and named and repo.peel_commit(named) == head:
-        return True
+        # ``-C HEAD``/``-c HEAD`` reuse HEAD's message alike: the process's arguments tell
+        # them apart where they are known (a sequencer's squash or fixup amends too)
+        flag = amend_flag()
+        return flag is not False or sequencer_pick(env)
     # source ``commit`` naming another commit is ``-C``/``-c <commit>``: its message is
     # reused, with or without ``--amend``, so only the process's arguments tell
     found = amend_flag()
     if found is not None:
         return found
     if source not in ("message", None):
+        return False
+    if sequencer_pick(env):  # a pick replays a commit: its author is the picked one's
         return False
     infos = repo.read_commits([head])
     wanted = (env.get("GIT_AUTHOR_NAME"), env.get("GIT_AUTHOR_DATE", "").lstrip("@"))

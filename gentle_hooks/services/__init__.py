@@ -12,6 +12,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.change_facts` — the change being delivered, the ledger's facts for it, and discarded
   work it still holds by the writer's own lines
 * :mod:`.reapplied` — settled writer content a pushed commit adds again onto another base
+* :mod:`.commit_delegation` — why a commit is delegated, for the push gate, ``gate --range``
+  and ``status --committed`` alike
 * :mod:`.settle` — what pushed commits delivered of a writer's entry (ended as settled), and
   the local versions that may still hold writer work
 * :mod:`.expiry` — pending writer work whose content is gone, expired

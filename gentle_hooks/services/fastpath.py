@@ -21,7 +21,10 @@ What each hook checks:
   ``.gentle-hooks.toml`` at the root, no ``pyproject.toml`` that mentions ``gentle-hooks``;
   ``git config gentle.appliesto`` unset;
 * prepare-commit-msg: no agent-runtime variable is set and no author or committer name
-  holds an agent's identity word (its trailer), and the ledger holds nothing pending;
+  holds an agent's identity word (its trailer), the ledger holds nothing pending, and the
+  message file (a readable regular file of at most the read cap) holds no ``Gentle-Writer``
+  word (a message brought along, whose trailer goes when the commit carries no writer
+  content);
 * post-commit: the ledger holds nothing pending and ``HEAD``'s change no ended writer blob;
 * commit-msg: the message file is a readable regular file of at most the read cap, with no
   marker word in it, and the ledger holds nothing pending (its writer trailer).
@@ -276,13 +279,21 @@ def _ledger_check() -> str:
     # prepare-commit-msg writes an agent runtime's trailer (the environment's evidence,
     # :func:`gentle_hooks.policy.delegation.runtime_evidence`): with one set, Python decides
     names = "".join(f"${{{n}-}}" for n in dict.fromkeys(n for n, _, _ in RUNTIME_ENV))
+    # a message that brings a writer's trailer along (a rebase's pick, ``-C``/``-c``): Python
+    # decides whether the commit still carries that writer's content (else the trailer goes)
     return (
         _LEDGER_IDLE
+        + _SMALL
         + _ENDED
         + f"""\
     gh_idle() {{
 {_no_agent_env(names)}        gh_i=
-        gh_where && gh_ledger_idle "$gh_common" && gh_ended "$gh_i"
+        gh_where && gh_ledger_idle "$gh_common" && gh_ended "$gh_i" || return 1
+        [ $# -ge 1 ] || return 0
+        gh_small "$1" || return 1
+        LC_ALL=C grep -q -E -e '{ere_word(MESSAGE_WORDS["T-gentle-writer"])}' -- "$gh_f" \\
+            >/dev/null 2>&1
+        [ $? -eq 1 ]
     }}
 """
     )

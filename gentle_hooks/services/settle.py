@@ -137,24 +137,45 @@ def delivered_left_out(
     return [e for e in entries if e.id not in ended]
 
 
-def rewrite_keeps_writer_content(repo: Repository, led: Ledger, old: str, tree: str) -> bool:
+def rewrite_keeps_writer_content(
+    repo: Repository, led: Ledger, old: str, tree: str, parent: str | None = None
+) -> bool:
     """Whether ``tree`` (what an amend or a rebase made of commit ``old``) is still the
     writer's commit: an entry's path there is the writer's blob, or still differs from
     where the writer started (the writer's commit revised: an amend that edits the
     writer's own line is the writer's commit still, fail closed). False only when every
     such path went back to where the writer started, or was deleted while the writer had
-    left content there: the rewritten commit is then the human's (its trailer and its
-    stale commit record dropped). True when ``old`` took no entry (nothing to compare
-    with: its record stays).
+    left content there, or (with ``parent``, the tree the rewritten commit follows) is
+    one whose writer content ``parent`` already holds (:func:`holds_writer_content`: a
+    rebase onto a base that has it, so the commit adds none of it): the rewritten commit
+    is then the human's (its trailer and its stale commit record dropped). The entries
+    compared are those ``old`` took, else those the commit its record was first made for
+    took (a record carried across rewrites). True when neither took an entry (nothing to
+    compare with: its record stays).
 
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
     """
     entries = led.entries_taken_by([old])
     if not entries:
+        origins = [r.origin for r in led.commit_records([old]) if r.origin and r.origin != old]
+        entries = led.entries_taken_by(sorted(set(origins)))
+    if not entries:
         return True
-    now = dict(repo.blobs_in(tree, sorted({e.path for e in entries})))
+    paths = sorted({e.path for e in entries})
+    now = dict(repo.blobs_in(tree, paths))
+    before = dict(repo.blobs_in(parent, paths)) if parent is not None else {}
+    contents = (
+        repo.read_blobs(sorted({b for b in before.values() if b} | entry_blobs(entries)))
+        if before
+        else {}
+    )
     for rec in entries:
+        base = before.get(rec.path)
+        if base is not None and holds_writer_content(
+            policy_entry(rec, contents), base, contents.get(base)
+        ):
+            continue  # the base it follows holds this writer content already
         blob = now.get(rec.path)
         if blob == rec.blob:
             return True

@@ -121,8 +121,31 @@ def _committed_unchecked(binding: Binding, env: Mapping[str, str]) -> str | None
 
 
 def _assess(binding: Binding, projection: Projection, env: Mapping[str, str]) -> AssessResult:
-    """Assess ``binding``'s candidate as ``projection`` projects it (an empty one too)."""
+    """Assess ``binding``'s candidate as ``projection`` projects it (an empty one too). A
+    committed candidate is delegated as the push gate will judge its commit
+    (:func:`~gentle_hooks.services.commit_delegation.commit_delegation`: writer content it
+    carries or re-applies, a writer's commit record, an agent in its message), so status
+    answers what the push will decide."""
+    why = _committed_delegation(binding) if projection is Projection.COMMITTED else None
     request = AssessRequest(
-        cwd=binding.cwd, base_ref=binding.base_ref, projection=projection, allow_empty=True
+        cwd=binding.cwd,
+        base_ref=binding.base_ref,
+        projection=projection,
+        allow_empty=True,
+        delegated_by=why,
     )
     return run_assess(request, env)
+
+
+def _committed_delegation(binding: Binding) -> str | None:
+    """Why the push gate will judge ``HEAD``'s commit delegated, or None (no commit, or a
+    human's ordinary commit)."""
+    from gentle_hooks.git.repository import Repository
+    from gentle_hooks.ledger.location import ledger_path
+    from gentle_hooks.services.commit_delegation import commit_delegation
+
+    repo = Repository.open(binding.cwd)
+    head = repo.head()
+    if head is None:
+        return None
+    return commit_delegation(repo, head, ledger_path(repo.paths.common_dir))
