@@ -14,6 +14,8 @@ One module per table or rule set:
 * :mod:`.noop_args` — arguments that make ``python -c`` and ``test``/``[`` verify nothing
 * :mod:`.nocheck` — commands that verify nothing, and shell lines that can pass while every
   check fails
+* :mod:`.hiding` — checks whose failure the line hides (``make -i``, ``--if-present``, a
+  pipeline without pipefail), and the same command without the hiding part
 * :mod:`.hidden` — shell lines that can pass while one of their checks fails (N-hidden)
 * :mod:`.checkshape` — the one shape a verifier's criterion may have: simple commands
   joined by ``&&``

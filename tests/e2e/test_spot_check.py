@@ -108,6 +108,34 @@ def test_a_receipt_of_true_satisfies_nothing(native: World) -> None:
     assert w.git("commit", "-m", "writer").code == 0
 
 
+def test_a_pipeline_that_hides_the_check_s_failure_satisfies_nothing(native: World) -> None:
+    """``TEST | sort`` succeeds with the change broken (no pipefail: sort's status): it
+    cannot count, and the refusal prints the same command without the pipe, runnable."""
+    w = native
+    w.write("src/app.py", BROKEN)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    made = w.gh("receipt", "run", "--staged", "--", "sh", "-c", f"{TEST_LINE} | sort")
+    assert made.code == 0  # the broken change "passes" through the pipe
+    refused = w.gh("spot-check", "--staged")
+    assert refused.code == 2, refused
+    assert "the pipeline's status is its last command's (no pipefail)" in refused.err
+    assert refused.err.endswith(
+        "the writer reports the same command without the part that hides a failure; "
+        f"run: gentle-hook receipt run --staged -- {TEST_LINE}; "
+        "run: gentle-hook spot-check --staged\n"
+    ), refused.err
+    assert w.ledger("SELECT count(*) FROM spot_check") == [(0,)]
+    way_out = f"gentle-hook receipt run --staged -- {TEST_LINE}"
+    pasted = way_out.replace("gentle-hook", f"{shlex.quote(sys.executable)} -m gentle_hooks")
+    assert w.run(["sh", "-c", pasted]).code == 1  # the check itself fails on the broken change
+    w.write("src/app.py", GOOD)
+    w.ok("add", "-A")
+    assert w.run(["sh", "-c", pasted]).code == 0
+    w.spot_check("--staged")
+    assert w.git("commit", "-m", "writer").code == 0
+
+
 def test_a_failure_report_is_not_self_verification(native: World) -> None:
     w = native
     w.write("src/app.py", BROKEN)
