@@ -42,9 +42,11 @@ CHECK_LINE = shlex.join(CHECK)
 
 
 def _write_config(w: World, text: str) -> None:
+    """Commit the configuration and push it: the declared commands are the base's."""
     w.write(".gentle-hooks.toml", text)
     w.ok("add", ".gentle-hooks.toml")
     w.ok("commit", "-q", "-m", "config")
+    w.ok("push", "-q", "origin", "main")
 
 
 def _declare(commands: list[str]) -> str:
@@ -269,6 +271,33 @@ def test_only_declared_commands_count_and_the_fix_runs_as_printed(native: World)
     assert w.git("commit", "-m", "writer").code == 0
 
 
+def test_a_change_that_declares_its_own_command_is_judged_by_the_base_s(native: World) -> None:
+    """The declared commands are the base's at every local gate: a change that rewrites
+    ``verification.commands`` to its own command gets no spot check from it, and its
+    commit is blocked until the base's command is reported."""
+    w = native
+    _write_config(w, _declare([CHECK_LINE]))
+    w.write(".gentle-hooks.toml", _declare([TEST_LINE]))  # the change loosens its own gate
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    made = w.gh("receipt", "run", "--staged", "--", *TEST)
+    assert made.code == 0
+    assert f"it is not one of the declared verification.commands ({CHECK_LINE})" in (
+        made.out + made.err
+    )
+    refused = w.gh("spot-check", "--staged")
+    assert refused.code == 2, refused
+    assert refused.err.endswith(
+        f"the writer reports a declared one; run: gentle-hook receipt run --staged -- "
+        f"{CHECK_LINE}; run: gentle-hook spot-check --staged\n"
+    )
+    assert w.git("commit", "-m", "writer").code == 1
+    w.report("--staged")
+    w.spot_check("--staged")
+    assert w.git("commit", "-m", "writer").code == 0
+
+
 #: Declared lines a shell reads differently from ``shlex.join``: quotes of their own, an
 #: assignment before the command word.
 ODD_DECLARED = [
@@ -304,16 +333,19 @@ def test_the_range_gate_reads_the_declared_commands_from_the_base(native: World)
     ``verification.commands`` from the range's base."""
     w = native
     _write_config(w, _declare([CHECK_LINE]))
-    w.ok("push", "-q", "origin", "main")
     base = w.rev("HEAD")
-    # the writer declares its own command on the branch and is verified by it locally
+    # the branch declares its own command in a commit of its own, and the local gates are
+    # told to judge from there (gentle.baseRef HEAD): verified by it locally
     w.write(".gentle-hooks.toml", _declare([TEST_LINE]))
+    w.ok("commit", "-q", "-am", "declare our own command")
+    w.ok("config", "gentle.baseRef", "HEAD")
     w.write("src/app.py", GOOD)
     assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
     w.ok("add", "-A")
     assert w.gh("receipt", "run", "--staged", "--", *TEST).code == 0
     w.spot_check("--staged")
     assert w.git("commit", "-q", "-m", "writer: own command").code == 0
+    w.ok("config", "--unset", "gentle.baseRef")
     ci = w.gh("gate", "--range", f"{base}..HEAD")
     assert ci.code == 1, ci
     assert "BLOCKED" in ci.out + ci.err
