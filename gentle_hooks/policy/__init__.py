@@ -21,6 +21,8 @@ One module per table or rule set:
   joined by ``&&``
 * :mod:`.checkdefs` — which files define what a verifier's check runs (the script, the
   Makefile, ``package.json``'s scripts, a test runner's configuration)
+* :mod:`.runnerfiles` — files a test runner or the interpreter loads by name alone
+  (``conftest.py``, ``pytest.ini``, ``*.pth``): an ignored one is more than the candidate
 * :mod:`.defparts` — the parts of a file that define a check (``package.json``'s
   ``scripts``), and whether a change touches them
 * :mod:`.syspath` — where a Python program finds a module ahead of the one a check means

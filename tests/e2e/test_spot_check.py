@@ -364,6 +364,41 @@ def test_the_range_gate_reads_the_declared_commands_from_the_base(native: World)
 # -- the exact tree: work tree or temporary checkout ------------------------------------
 
 
+#: A pytest test of ``src/app.py`` and an ignored ``conftest.py`` that makes it pass.
+PYTEST_TEST = (
+    "import sys\nsys.path.insert(0, 'src')\nimport app\n\n\n"
+    "def test_add():\n    assert app.add(2, 2) == 4\n"
+)
+FIXING_CONFTEST = (
+    "import sys\nsys.path.insert(0, 'src')\nimport app\n\napp.add = lambda a, b: a + b\n"
+)
+PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_app.py")
+
+
+def test_an_ignored_conftest_does_not_decide_the_re_run(native: World) -> None:
+    """An ignored ``tests/conftest.py`` (in ``.git/info/exclude``, in no candidate's tree)
+    makes the broken change's tests pass in the work tree: the work tree does not hold
+    exactly the candidate, so the spot check re-runs in a checkout of it, disagrees, and
+    the commit is blocked."""
+    w = native
+    w.write("tests/test_app.py", PYTEST_TEST)
+    w.ok("add", "tests/test_app.py")
+    w.ok("commit", "-q", "-m", "a test")
+    with open(w.work / ".git" / "info" / "exclude", "a", encoding="utf-8") as fh:
+        fh.write("tests/conftest.py\n")
+    w.write("tests/conftest.py", FIXING_CONFTEST)
+    w.write("src/app.py", BROKEN)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    assert w.ok("status", "--porcelain") == "M  src/app.py\n"  # the conftest is ignored
+    assert w.gh("receipt", "run", "--staged", "--", *PYTEST).code == 0  # passes here
+    r = w.gh("spot-check", "--staged")
+    assert r.code == 1, r
+    assert "in a temporary linked checkout of the staged candidate's tree" in r.out, r
+    assert r.err.splitlines()[-1].endswith("reported exit 0, observed exit 1: DISAGREED")
+    assert w.git("commit", "-m", "writer").code == 1
+
+
 def test_files_the_run_creates_never_make_it_refuse(native: World) -> None:
     """No ``.gitignore`` for ``__pycache__``: the writer's run leaves it untracked; the
     staged spot check re-runs in a checkout of the staged tree and the commit passes."""
