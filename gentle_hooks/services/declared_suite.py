@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gentle_hooks.config.load import load_config, read_file_config
+from gentle_hooks.config.load import CONFIG_FILE, PYPROJECT, load_config, read_file_config
 from gentle_hooks.config.settings import Settings
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.values.candidate import Candidate
@@ -92,7 +92,9 @@ def base_commands(repo: Repository, commit: str | None) -> tuple[str, ...]:
     """
     if commit is None:
         return ()
-    raw, _ = read_file_config(f"{commit}:", read=lambda name: repo.read_path(commit, name))
+    # both files in one process, kept: a push's commits on one base read them once
+    got = repo.read_blobs([f"{commit}:{name}" for name in (CONFIG_FILE, PYPROJECT)])
+    raw, _ = read_file_config(f"{commit}:", read=lambda name: got.get(f"{commit}:{name}"))
     return tuple(raw.verification.commands or ()) if raw is not None else ()
 
 
