@@ -314,7 +314,7 @@ def evaluate(
     # their whole configuration from the base already (check_passive False);
     # require_observed also from the candidate's base commit, read only when a verdict is
     # there to judge (a change cannot drop the rule its base sets)
-    if check_passive:
+    if check_passive and why is not None:  # read only when the gate applies
         from gentle_hooks.services.declared_suite import with_base_commands
 
         settings = with_base_commands(repo, cand.base.commit, settings)

@@ -92,10 +92,23 @@ def base_commands(repo: Repository, commit: str | None) -> tuple[str, ...]:
     """
     if commit is None:
         return ()
-    # both files in one process, kept: a push's commits on one base read them once
-    got = repo.read_blobs([f"{commit}:{name}" for name in (CONFIG_FILE, PYPROJECT)])
+    # both files in one process, kept: a push's commits on one base read them once; with
+    # want_base_commands first, in the batch the gate starts anyway
+    got = repo.read_blobs(config_names(commit))
     raw, _ = read_file_config(f"{commit}:", read=lambda name: got.get(f"{commit}:{name}"))
     return tuple(raw.verification.commands or ()) if raw is not None else ()
+
+
+def config_names(commit: str) -> list[str]:
+    """The ``COMMIT:PATH`` names of the configuration files at ``commit``."""
+    return [f"{commit}:{name}" for name in (CONFIG_FILE, PYPROJECT)]
+
+
+def want_base_commands(repo: Repository, commit: str | None) -> None:
+    """Have the next blob batch read the configuration files :func:`base_commands` reads
+    (:meth:`~gentle_hooks.git.objects.Objects.want_blobs`): no process of their own."""
+    if commit is not None:
+        repo.want_blobs(config_names(commit))
 
 
 def with_base_commands(repo: Repository, commit: str | None, settings: Settings) -> Settings:
