@@ -22,6 +22,19 @@ class Ignores(RepositoryCore):
         proc = self.run(["check-ignore", "-q", "--no-index", "--", path], ok=(0, 1))
         return proc.returncode == 0
 
+    def ignored_files(self) -> list[str]:
+        """The ignored files of the work tree (relative to its root; an ignored directory
+        is one entry ending in ``/``, its contents not listed): ``.gitignore`` files,
+        ``info/exclude`` and ``core.excludesFile``, as ``git ls-files --others --ignored
+        --exclude-standard --directory`` lists them."""
+        proc = self.run(
+            [
+                *("ls-files", "-z", "--others", "--ignored", "--exclude-standard"),
+                *("--directory", "--full-name", "--", ":/"),
+            ]
+        )
+        return [p for p in proc.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+
     def tracks_under(self, rel_dir: str) -> bool:
         """Whether the index holds a file below directory ``rel_dir`` (relative to the work
         tree root; taken literally, never as a glob)."""

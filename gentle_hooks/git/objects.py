@@ -35,6 +35,16 @@ class Objects(Refs):
         self._kept_bytes = 0
         #: :meth:`grep_tree` answers, by its arguments (a tree never changes).
         self._grepped: dict[tuple[str, tuple[str, ...], tuple[str, ...]], tuple[str, ...]] = {}
+        #: ``COMMIT:PATH`` names to read with the next batch (:meth:`want_blobs`), and
+        #: those found absent (a commit's tree never changes)
+        self._wanted: set[str] = set()
+        self._absent: set[str] = set()
+
+    def want_blobs(self, names: Sequence[str]) -> None:
+        """Read ``COMMIT:PATH`` names (COMMIT an object id) with the next
+        :meth:`read_blobs` batch and keep them, present or absent: a later read of them
+        costs no process of its own."""
+        self._wanted.update(n for n in names if n not in self._kept and n not in self._absent)
 
     def keep_blobs(self, oids: Sequence[str]) -> None:
         """Read blobs ahead, in one ``git cat-file --batch``, and keep them: later
@@ -51,17 +61,23 @@ class Objects(Refs):
             oid -> content for every id that exists as an object.
         """
         out: dict[str, bytes] = {}
-        if self._kept:
+        if self._kept or self._absent:
             out = {o: self._kept[o] for o in oids if o in self._kept}
-            oids = [o for o in oids if o not in out]
+            oids = [o for o in oids if o not in out and o not in self._absent]
         if not oids:
             return out
+        asked = set(oids)
+        extra = sorted(self._wanted - asked - self._kept.keys() - self._absent)
+        self._wanted.clear()
+        oids = [*oids, *extra]
         data = self.run(["cat-file", "--batch"], input="\n".join(oids).encode() + b"\n").stdout
         pos = 0
         for oid in oids:
             end = data.index(b"\n", pos)
             header = data[pos:end].split(b" ")
             pos = end + 1
+            if len(header) != 3 and ":" in oid:
+                self._absent.add(oid)  # COMMIT:PATH: absent for good
             if len(header) == 3:
                 size = int(header[2])
                 out[oid] = data[pos : pos + size]
@@ -75,6 +91,8 @@ class Objects(Refs):
                 if kept and self._kept_bytes + size <= KEEP_LIMIT:
                     self._kept[oid] = out[oid]
                     self._kept_bytes += size
+        for oid in extra:
+            out.pop(oid, None)  # kept (or known absent) for the read that wants them
         return out
 
     def write_blob(self, data: bytes) -> str:

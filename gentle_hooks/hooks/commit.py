@@ -32,6 +32,7 @@ from gentle_hooks.policy.delegation import (
 from gentle_hooks.services.assess import evaluate
 from gentle_hooks.services.attribution import expiry_lines
 from gentle_hooks.services.change_facts import delivery_changes, facts_and_expired
+from gentle_hooks.services.declared_suite import want_base_commands
 from gentle_hooks.services.settle import returned_ids
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
@@ -83,6 +84,7 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
     """
     repo, config = open_gate(env)
     cand = repo.candidate(Projection.STAGED, config_ref=config.settings.base_ref)
+    want_base_commands(repo, cand.base.commit)  # read with the blobs attribution reads
     # the writer content this commit adds (to HEAD's parent when it replaces HEAD)
     amend = bool(amend_flag())
     facts, expired = facts_and_expired(repo, cand, amend=amend)

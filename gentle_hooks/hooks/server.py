@@ -7,6 +7,11 @@ quarantine object directories, and notes pushed in the same push are read from t
 incoming commit. An update of ``refs/notes/gentle-hooks`` itself is checked first
 (:func:`gentle_hooks.notes.guard.check_notes_update`: no deletion, no rewind, every added
 line schema-checked); a refused one rejects the whole push, naming why.
+
+The declared verification commands (``verification.commands``, SPEC §5 "Spot check") are
+the configuration file's at the pushed ref's old value (a new ref: the server's ``HEAD``),
+never the pushed commits' own: a push cannot loosen the commands that verify it. Every
+other setting is the server's (git config and environment).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from gentle_hooks.hooks.push_input import is_zero, ref_lines
 from gentle_hooks.notes.codec import NOTES_REF
 from gentle_hooks.notes.guard import check_notes_update
 from gentle_hooks.notes.trust import load_trust
+from gentle_hooks.services.declared_suite import with_base_commands
 
 
 def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
@@ -120,7 +126,11 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
                 commits = repo.commits_outside_branches_and_tags(tip)
             else:
                 commits = repo.new_commits(tip, exclude=[base])
-            judged[(tip, base)] = judge_commits(repo, config, commits, ref, sources, trust, in_time)
+            declared = base if base is not None else peel("HEAD")
+            judging = replace(config, settings=with_base_commands(repo, declared, config.settings))
+            judged[(tip, base)] = judge_commits(
+                repo, judging, commits, ref, sources, trust, in_time
+            )
         verdicts = [replace(v, ref=ref) for v in judged[(tip, base)]]
         blocked = [v for v in verdicts if v.blocked]
         for v in verdicts:

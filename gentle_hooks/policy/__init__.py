@@ -14,11 +14,15 @@ One module per table or rule set:
 * :mod:`.noop_args` — arguments that make ``python -c`` and ``test``/``[`` verify nothing
 * :mod:`.nocheck` — commands that verify nothing, and shell lines that can pass while every
   check fails
+* :mod:`.hiding` — checks whose failure the line hides (``make -i``, ``--if-present``, a
+  pipeline without pipefail), and the same command without the hiding part
 * :mod:`.hidden` — shell lines that can pass while one of their checks fails (N-hidden)
 * :mod:`.checkshape` — the one shape a verifier's criterion may have: simple commands
   joined by ``&&``
 * :mod:`.checkdefs` — which files define what a verifier's check runs (the script, the
   Makefile, ``package.json``'s scripts, a test runner's configuration)
+* :mod:`.runnerfiles` — files a test runner or the interpreter loads by name alone
+  (``conftest.py``, ``pytest.ini``, ``*.pth``): an ignored one is more than the candidate
 * :mod:`.defparts` — the parts of a file that define a check (``package.json``'s
   ``scripts``), and whether a change touches them
 * :mod:`.syspath` — where a Python program finds a module ahead of the one a check means

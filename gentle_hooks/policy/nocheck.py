@@ -10,6 +10,8 @@ Room ``policy`` (pure). Two tables and a reader:
   a receipt also meets :data:`PROBE_ROWS` (``test -f app.py``, ``stat``, ``wc -l``);
 * :data:`SHAPE_ROWS` — ways a line succeeds without its check succeeding: ``! pytest``,
   ``pytest &``, a line of assignments only, a failure masked by ``||``, ``;`` or a pipe;
+* :data:`~gentle_hooks.policy.hiding.HIDING_ROWS` and ``N-pipe`` — checks whose failure the
+  line hides (``make -i``, ``npm test --if-present``, ``pytest | sort`` without pipefail);
 * the wrappers and shells of :mod:`gentle_hooks.policy.wrappers` are read through
   (``env X=1 pytest``, ``timeout 60 pytest``, ``sh -c '...'``).
 
@@ -29,6 +31,7 @@ import contextlib
 import shlex
 from collections.abc import Callable
 
+from gentle_hooks.policy.hiding import HIDING_ROWS, PIPE_TEXT, hiding_rows, without_hiding
 from gentle_hooks.policy.noop_args import (
     always_true_test,
     file_probe,
@@ -399,12 +402,20 @@ def judge_command(text: str, *, receipt: bool = False) -> Judgement:
         ok = _list(line, st, 0)
     except _Exit as done:
         ok = done.ok
-    if not ok:
-        return Judgement(True)
+    if not ok:  # it fails when its checks fail, unless a check's failure is hidden
+        hidden = hiding_rows(line, lambda words: not _verifies_nothing(words, st.table, 0))
+        return Judgement(not hidden, hidden)
     rows = list(st.rows)
     if not rows or (_has_check(line, st.table) and not any(r in _MASKING for r in rows)):
         rows.append("N-masked")  # a check ran and failed, and something after it succeeded
     return Judgement(False, tuple(rows))
+
+
+def unhidden(text: str) -> str | None:
+    """The receipt's command without the part that hides its failure (``make -i test`` →
+    ``make test``; :func:`gentle_hooks.policy.hiding.without_hiding`), or None."""
+    table = NO_CHECK_ROWS + PROBE_ROWS
+    return without_hiding(text, lambda words: not _verifies_nothing(words, table, 0))
 
 
 def judge_negative(text: str) -> Judgement:
@@ -476,4 +487,9 @@ def row_text(row_id: str) -> str:
     for s in SHAPE_ROWS:
         if s.id == row_id:
             return s.text
+    for h in HIDING_ROWS:
+        if h.id == row_id:
+            return h.text
+    if row_id == "N-pipe":
+        return PIPE_TEXT
     raise KeyError(row_id)

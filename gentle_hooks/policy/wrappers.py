@@ -42,6 +42,9 @@ WRAPPERS: tuple[Wrapper, ...] = (
     Wrapper("nice", ("-n", "--adjustment")),
     Wrapper("timeout", ("-s", "-k", "--signal", "--kill-after"), leading=1),
     Wrapper("stdbuf", ("-i", "-o", "-e")),
+    # multi-call binaries: ``busybox true`` is ``true``
+    Wrapper("busybox"),
+    Wrapper("toybox"),
 )
 #: Shells whose ``-c`` script is read as a line of its own.
 SHELLS = ("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash")

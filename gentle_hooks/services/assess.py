@@ -258,7 +258,9 @@ def evaluate(
         check_passive: a ``passive`` answer stands only as the built-in classifier with
             the risk tables committed at the candidate's base gives it
             (:func:`~gentle_hooks.services.passive_check.checked_answer`); False where
-            ``config`` was already read from a base commit (``gate --range``, the server).
+            ``config`` was already read from a base commit (``gate --range``, the server);
+            True also reads ``verification.commands`` from the candidate's base commit
+            (:func:`~gentle_hooks.services.declared_suite.base_commands`).
 
     The native provider is ``config.settings.native_provider``
     (:func:`~gentle_hooks.native.provider.assess_native`). A failed external assessment
@@ -307,10 +309,16 @@ def evaluate(
         why = "gate.applies_to = all"
     else:
         why = None
-    # verification.commands come from the configuration the caller loaded: the work tree's
-    # for local gates, the range base's for gate --range (a change cannot declare its own);
+    # verification.commands come from the candidate's base commit (a change cannot declare
+    # or loosen its own): read here for the local gates; gate --range and the server load
+    # their whole configuration from the base already (check_passive False);
     # require_observed also from the candidate's base commit, read only when a verdict is
     # there to judge (a change cannot drop the rule its base sets)
+    if check_passive and why is not None:  # read only when the gate applies
+        from gentle_hooks.services.declared_suite import with_base_commands
+
+        settings = with_base_commands(repo, cand.base.commit, settings)
+        config = replace(config, settings=settings)
     if facts.verdicts and not settings.verification.require_observed:
         from gentle_hooks.services.verdict_filing import judged_require_observed
 

@@ -1,5 +1,7 @@
 """The project's declared full suite, as ``verify run`` counts it (SPEC §9; seed 001 "Rules":
-"A pass verdict requires the full suite to have run").
+"A pass verdict requires the full suite to have run"), and its declared verification
+commands, as every gate counts them (SPEC §5 "Spot check": ``verification.commands``, read
+from the base).
 
 Room ``services``. A brief's ``fullSuite`` is the brief's word; which tests make the
 project's full suite is the repository's: ``[verification] full_suite`` in
@@ -7,18 +9,20 @@ project's full suite is the repository's: ``[verification] full_suite`` in
 Only the configuration committed at the candidate's base commit counts, as for
 ``require_observed``: a writer must not redefine "the full suite" in the change being
 verified. :func:`declared_suite` reads it; :mod:`gentle_hooks.services.verify` runs it as the
-full suite of every brief.
+full suite of every brief. :func:`base_commands` reads ``verification.commands`` the same
+way for the commit gate, the push gate, the spot check and the server: a change cannot
+loosen (or declare) the commands that verify it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gentle_hooks.config.load import load_config
+from gentle_hooks.config.load import CONFIG_FILE, PYPROJECT, load_config, read_file_config
 from gentle_hooks.config.settings import Settings
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.values.candidate import Candidate
-from gentle_hooks.values.frozen import frozen
+from gentle_hooks.values.frozen import frozen, replace
 
 #: The line that says how to declare the project's full suite.
 DECLARE_HOW = (
@@ -73,3 +77,43 @@ def declared_suite(
         command = base.settings.verification.full_suite
     mine = settings.verification.full_suite
     return DeclaredSuite(command, mine if mine != command else None)
+
+
+def base_commands(repo: Repository, commit: str | None) -> tuple[str, ...]:
+    """``verification.commands`` of the configuration file committed at ``commit`` (the
+    candidate's base: the merge-base with the base ref; on a server the pushed ref's old
+    value); empty when ``commit`` is None or declares none. Never the work tree's, the
+    index's or the candidate's own file: a change that edits its declared commands is
+    judged by the ones its base declares.
+
+    Raises:
+        ConfigError: the base commit's configuration file does not validate.
+        GitError: git failed reading it.
+    """
+    if commit is None:
+        return ()
+    # both files in one process, kept: a push's commits on one base read them once; with
+    # want_base_commands first, in the batch the gate starts anyway
+    got = repo.read_blobs(config_names(commit))
+    raw, _ = read_file_config(f"{commit}:", read=lambda name: got.get(f"{commit}:{name}"))
+    return tuple(raw.verification.commands or ()) if raw is not None else ()
+
+
+def config_names(commit: str) -> list[str]:
+    """The ``COMMIT:PATH`` names of the configuration files at ``commit``."""
+    return [f"{commit}:{name}" for name in (CONFIG_FILE, PYPROJECT)]
+
+
+def want_base_commands(repo: Repository, commit: str | None) -> None:
+    """Have the next blob batch read the configuration files :func:`base_commands` reads
+    (:meth:`~gentle_hooks.git.objects.Objects.want_blobs`): no process of their own."""
+    if commit is not None:
+        repo.want_blobs(config_names(commit))
+
+
+def with_base_commands(repo: Repository, commit: str | None, settings: Settings) -> Settings:
+    """``settings`` with ``verification.commands`` replaced by :func:`base_commands`."""
+    commands = base_commands(repo, commit)
+    if commands == settings.verification.commands:
+        return settings
+    return replace(settings, verification=replace(settings.verification, commands=commands))

@@ -57,7 +57,9 @@ class Bound:
     Attributes:
         repo: the opened repository; root: its absolute work tree root.
         candidate: the bound candidate; binding: how it was chosen.
-        settings: the compiled configuration (``verification.commands`` ...).
+        settings: the compiled configuration, with ``verification.commands`` from the
+            candidate's base commit
+            (:func:`~gentle_hooks.services.declared_suite.base_commands`).
     """
 
     repo: Repository
@@ -121,7 +123,11 @@ def bind(binding: Binding, env: Mapping[str, str]) -> Bound:
     cand = repo.candidate(
         binding.projection, flag_ref=binding.base_ref, config_ref=config.settings.base_ref
     )
-    return Bound(repo, root, cand, binding, config.settings)
+    from gentle_hooks.services.declared_suite import with_base_commands
+
+    # the declared verification commands are the base's: a change cannot declare its own
+    settings = with_base_commands(repo, cand.base.commit, config.settings)
+    return Bound(repo, root, cand, binding, settings)
 
 
 def store_path(repo: Repository) -> str:

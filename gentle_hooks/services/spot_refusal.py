@@ -8,10 +8,11 @@ the change itself defines (its script, Makefile, test configuration, a plugin, a
 Python imports in the runner's place:
 :func:`~gentle_hooks.services.defined.receipt_defined_by_change`, the verifier's rule, row
 C1-own). Each refusal is a :class:`~gentle_hooks.errors.UsageError` carrying the commands
-that get past it, runnable as printed: the writer's report (``receipt run``, or its prefix
-for the writer to complete), then the spot check. With ``verification.commands`` declared
-only a declared command counts, so the report offered is the first declared command whose
-definition the change leaves as the base has it.
+that get past it, runnable as printed: the writer's report (``receipt run`` of the same
+command; of it without the part that hides a failure, ``make -i test`` → ``make test``; or
+the prefix for the writer to complete), then the spot check. With
+``verification.commands`` declared only a declared command counts, so the report offered
+is the first declared command whose definition the change leaves as the base has it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ from collections.abc import Mapping
 from gentle_hooks.errors import Command, UsageError, cli
 from gentle_hooks.git.location import is_away_from, is_on_server
 from gentle_hooks.ledger.records import Receipt
-from gentle_hooks.policy.selfcheck import report_argv
+from gentle_hooks.policy.nocheck import unhidden
+from gentle_hooks.policy.selfcheck import is_declared, report_argv
 from gentle_hooks.policy.shellwords import shown as one_line_command
 from gentle_hooks.services.defined import command_defined_by_change, receipt_defined_by_change
 from gentle_hooks.services.record import Binding, Bound, refusal, standing
@@ -77,10 +79,16 @@ def refusal_of(
         own = receipt_defined_by_change(bound, rec, env, in_checkout=in_checkout)
         return _defined_refusal(bound, rec, own, env, in_checkout) if own else None
     why = refusal(rec, st, bound.settings.verification.commands)
+    remedy = unhidden(rec.command) if st.row == "S-no-check" else None
     if st.row == "S-failed":
         words, fix = (
             "fix the change, then the writer reports it again",
             report_command(bound, rec.command, rec.cwd),
+        )
+    elif remedy is not None and _may_count(bound, remedy):
+        words, fix = (
+            "the writer reports the same command without the part that hides a failure",
+            report_command(bound, remedy, rec.cwd),
         )
     else:
         words, fix = what_to_report(bound)
@@ -88,6 +96,12 @@ def refusal_of(
         f"receipt #{rec.id} ({one_line_command(rec.command)}) cannot count: {why}; {words}",
         commands=(fix, cli("spot-check", *report_binding(bound).words())),
     )
+
+
+def _may_count(bound: Bound, command: str) -> bool:
+    """Whether a report of ``command`` can count: nothing is declared, or it is declared."""
+    declared = bound.settings.verification.commands
+    return not declared or is_declared(command, declared)
 
 
 def _declared_not_defined(bound: Bound, env: Mapping[str, str], in_checkout: bool) -> str | None:

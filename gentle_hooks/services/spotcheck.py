@@ -13,7 +13,8 @@ the bound candidate's exact tree:
 
 * in the work tree, when it holds exactly that tree (always for the default ``snapshot``
   binding; for ``--staged`` / ``--committed`` when nothing else is changed). Ignored files
-  never count as a difference;
+  never count as a difference, but one a test runner loads by name (an ignored
+  ``conftest.py``, ``pytest.ini``, ``*.pth``) sends the re-run to the checkout;
 * else in a temporary linked checkout of the tree, with the project's ignored dependency
   folders linked in, removed afterwards. Nothing is stashed, and the user's index and work
   tree are never written.
@@ -38,6 +39,7 @@ from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt, SpotCheck
 from gentle_hooks.ledger.store import Ledger
+from gentle_hooks.policy.runnerfiles import is_runner_loaded
 from gentle_hooks.policy.selfcheck import rerun_agrees
 from gentle_hooks.policy.shellwords import shown as one_line_command
 from gentle_hooks.services.checkout import candidate_checkout, run_env, sweep
@@ -170,11 +172,17 @@ def choose_receipt(
 
 
 def _holds(repo: Repository, tree: str) -> bool:
-    """True when the work tree, as ``git add -A`` would stage it, is exactly ``tree``
-    (ignored files aside). A work tree git cannot stage (a nested repository without a
-    commit) is not known to hold it: the re-run goes to a checkout."""
+    """True when the work tree, as ``git add -A`` would stage it, is exactly ``tree``, and
+    no ignored file a test runner or the interpreter loads by name is there (an ignored
+    ``conftest.py``, ``pytest.ini``, ``*.pth``:
+    :func:`~gentle_hooks.policy.runnerfiles.is_runner_loaded`; an ignored directory, such
+    as a virtual environment, is linked into the checkout too). A work tree git cannot
+    stage (a nested repository without a commit) is not known to hold it: the re-run goes
+    to a checkout."""
     try:
-        return repo.snapshot_tree() == tree
+        if repo.snapshot_tree() != tree:
+            return False
+        return not any(is_runner_loaded(p) for p in repo.ignored_files() if not p.endswith("/"))
     except GitError:
         return False
 

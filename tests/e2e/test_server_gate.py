@@ -258,6 +258,42 @@ def _forge(repo: Path, commit: str, command: str = "false") -> None:
     git(repo, "notes", f"--ref={NOTES}", "append", "-m", body, commit)
 
 
+def test_the_server_reads_the_declared_commands_from_the_pushed_ref_s_old_value(
+    server: Path,
+) -> None:
+    """A push that declares its own ``verification.commands`` is judged by the ones the
+    branch declared before it: a claim of the push's own command counts for nothing."""
+    declared, own = "python3 -m pytest -q", "python3 -m pytest -q tests/test_app.py"
+    a = clone(server, "a")
+    (a / ".gentle-hooks.toml").write_text(
+        f'[verification]\ncommands = ["{declared}"]\n', encoding="utf-8"
+    )
+    git(a, "add", "-A")
+    git(a, "commit", "-q", "-m", "declare the verification command")
+    ok(run(a, "git", "push", "-q", "origin", "main"))
+    # the writer's commit loosens the declaration to its own command and claims it
+    (a / ".gentle-hooks.toml").write_text(
+        f'[verification]\ncommands = ["{own}"]\n', encoding="utf-8"
+    )
+    (a / "app.py").write_text("def f():\n    return 3\n", encoding="utf-8")
+    git(a, "add", "-A")
+    git(a, "commit", "-q", "--no-verify", "-m", "writer: own command")
+    loosened = git(a, "rev-parse", "HEAD").strip()
+    _forge(a, loosened, own)
+    refused = run(a, "git", "push", "--no-verify", "origin", "main", f"{NOTES}:{NOTES}")
+    assert refused.returncode == 1, refused.stderr
+    assert f"BLOCKED {loosened[:12]} on refs/heads/main" in refused.stderr
+    # the same change claiming the command the branch declares is accepted
+    git(a, "reset", "-q", "--hard", "HEAD~1")
+    (a / "app.py").write_text("def f():\n    return 3\n", encoding="utf-8")
+    git(a, "commit", "-q", "--no-verify", "-am", "writer: declared command")
+    kept = git(a, "rev-parse", "HEAD").strip()
+    _forge(a, kept, declared)
+    pushed = run(a, "git", "push", "--no-verify", "origin", "main", f"{NOTES}:{NOTES}")
+    assert pushed.returncode == 0, pushed.stderr
+    assert f"ok {kept[:12]} on refs/heads/main" in pushed.stderr
+
+
 def test_require_signed_counts_only_lines_an_allowed_signer_signed(
     server: Path, tmp_path: Path
 ) -> None:

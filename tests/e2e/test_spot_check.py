@@ -42,9 +42,11 @@ CHECK_LINE = shlex.join(CHECK)
 
 
 def _write_config(w: World, text: str) -> None:
+    """Commit the configuration and push it: the declared commands are the base's."""
     w.write(".gentle-hooks.toml", text)
     w.ok("add", ".gentle-hooks.toml")
     w.ok("commit", "-q", "-m", "config")
+    w.ok("push", "-q", "origin", "main")
 
 
 def _declare(commands: list[str]) -> str:
@@ -104,6 +106,34 @@ def test_a_receipt_of_true_satisfies_nothing(native: World) -> None:
     ]
     # a real check, reported and re-run, satisfies it
     w.report("--staged")
+    w.spot_check("--staged")
+    assert w.git("commit", "-m", "writer").code == 0
+
+
+def test_a_pipeline_that_hides_the_check_s_failure_satisfies_nothing(native: World) -> None:
+    """``TEST | sort`` succeeds with the change broken (no pipefail: sort's status): it
+    cannot count, and the refusal prints the same command without the pipe, runnable."""
+    w = native
+    w.write("src/app.py", BROKEN)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    made = w.gh("receipt", "run", "--staged", "--", "sh", "-c", f"{TEST_LINE} | sort")
+    assert made.code == 0  # the broken change "passes" through the pipe
+    refused = w.gh("spot-check", "--staged")
+    assert refused.code == 2, refused
+    assert "the pipeline's status is its last command's (no pipefail)" in refused.err
+    assert refused.err.endswith(
+        "the writer reports the same command without the part that hides a failure; "
+        f"run: gentle-hook receipt run --staged -- {TEST_LINE}; "
+        "run: gentle-hook spot-check --staged\n"
+    ), refused.err
+    assert w.ledger("SELECT count(*) FROM spot_check") == [(0,)]
+    way_out = f"gentle-hook receipt run --staged -- {TEST_LINE}"
+    pasted = way_out.replace("gentle-hook", f"{shlex.quote(sys.executable)} -m gentle_hooks")
+    assert w.run(["sh", "-c", pasted]).code == 1  # the check itself fails on the broken change
+    w.write("src/app.py", GOOD)
+    w.ok("add", "-A")
+    assert w.run(["sh", "-c", pasted]).code == 0
     w.spot_check("--staged")
     assert w.git("commit", "-m", "writer").code == 0
 
@@ -241,6 +271,33 @@ def test_only_declared_commands_count_and_the_fix_runs_as_printed(native: World)
     assert w.git("commit", "-m", "writer").code == 0
 
 
+def test_a_change_that_declares_its_own_command_is_judged_by_the_base_s(native: World) -> None:
+    """The declared commands are the base's at every local gate: a change that rewrites
+    ``verification.commands`` to its own command gets no spot check from it, and its
+    commit is blocked until the base's command is reported."""
+    w = native
+    _write_config(w, _declare([CHECK_LINE]))
+    w.write(".gentle-hooks.toml", _declare([TEST_LINE]))  # the change loosens its own gate
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    made = w.gh("receipt", "run", "--staged", "--", *TEST)
+    assert made.code == 0
+    assert f"it is not one of the declared verification.commands ({CHECK_LINE})" in (
+        made.out + made.err
+    )
+    refused = w.gh("spot-check", "--staged")
+    assert refused.code == 2, refused
+    assert refused.err.endswith(
+        f"the writer reports a declared one; run: gentle-hook receipt run --staged -- "
+        f"{CHECK_LINE}; run: gentle-hook spot-check --staged\n"
+    )
+    assert w.git("commit", "-m", "writer").code == 1
+    w.report("--staged")
+    w.spot_check("--staged")
+    assert w.git("commit", "-m", "writer").code == 0
+
+
 #: Declared lines a shell reads differently from ``shlex.join``: quotes of their own, an
 #: assignment before the command word.
 ODD_DECLARED = [
@@ -276,16 +333,19 @@ def test_the_range_gate_reads_the_declared_commands_from_the_base(native: World)
     ``verification.commands`` from the range's base."""
     w = native
     _write_config(w, _declare([CHECK_LINE]))
-    w.ok("push", "-q", "origin", "main")
     base = w.rev("HEAD")
-    # the writer declares its own command on the branch and is verified by it locally
+    # the branch declares its own command in a commit of its own, and the local gates are
+    # told to judge from there (gentle.baseRef HEAD): verified by it locally
     w.write(".gentle-hooks.toml", _declare([TEST_LINE]))
+    w.ok("commit", "-q", "-am", "declare our own command")
+    w.ok("config", "gentle.baseRef", "HEAD")
     w.write("src/app.py", GOOD)
     assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
     w.ok("add", "-A")
     assert w.gh("receipt", "run", "--staged", "--", *TEST).code == 0
     w.spot_check("--staged")
     assert w.git("commit", "-q", "-m", "writer: own command").code == 0
+    w.ok("config", "--unset", "gentle.baseRef")
     ci = w.gh("gate", "--range", f"{base}..HEAD")
     assert ci.code == 1, ci
     assert "BLOCKED" in ci.out + ci.err
@@ -302,6 +362,41 @@ def test_the_range_gate_reads_the_declared_commands_from_the_base(native: World)
 
 
 # -- the exact tree: work tree or temporary checkout ------------------------------------
+
+
+#: A pytest test of ``src/app.py`` and an ignored ``conftest.py`` that makes it pass.
+PYTEST_TEST = (
+    "import sys\nsys.path.insert(0, 'src')\nimport app\n\n\n"
+    "def test_add():\n    assert app.add(2, 2) == 4\n"
+)
+FIXING_CONFTEST = (
+    "import sys\nsys.path.insert(0, 'src')\nimport app\n\napp.add = lambda a, b: a + b\n"
+)
+PYTEST = (sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_app.py")
+
+
+def test_an_ignored_conftest_does_not_decide_the_re_run(native: World) -> None:
+    """An ignored ``tests/conftest.py`` (in ``.git/info/exclude``, in no candidate's tree)
+    makes the broken change's tests pass in the work tree: the work tree does not hold
+    exactly the candidate, so the spot check re-runs in a checkout of it, disagrees, and
+    the commit is blocked."""
+    w = native
+    w.write("tests/test_app.py", PYTEST_TEST)
+    w.ok("add", "tests/test_app.py")
+    w.ok("commit", "-q", "-m", "a test")
+    with open(w.work / ".git" / "info" / "exclude", "a", encoding="utf-8") as fh:
+        fh.write("tests/conftest.py\n")
+    w.write("tests/conftest.py", FIXING_CONFTEST)
+    w.write("src/app.py", BROKEN)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    w.ok("add", "-A")
+    assert w.ok("status", "--porcelain") == "M  src/app.py\n"  # the conftest is ignored
+    assert w.gh("receipt", "run", "--staged", "--", *PYTEST).code == 0  # passes here
+    r = w.gh("spot-check", "--staged")
+    assert r.code == 1, r
+    assert "in a temporary linked checkout of the staged candidate's tree" in r.out, r
+    assert r.err.splitlines()[-1].endswith("reported exit 0, observed exit 1: DISAGREED")
+    assert w.git("commit", "-m", "writer").code == 1
 
 
 def test_files_the_run_creates_never_make_it_refuse(native: World) -> None:
