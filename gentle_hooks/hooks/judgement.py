@@ -293,6 +293,9 @@ def _judge_one(
 def verdict_lines(v: CommitVerdict, explain: bool = False, top: str | None = None) -> list[str]:
     """Human lines for one commit: one when it passes, what/why/fix when it blocks (with
     ``explain``: its decision rows after the candidate; they are in ``--json`` always).
+    A block whose commands name ``gentle-hook`` prints once, before them, the line that
+    puts a framework's copy of the CLI on PATH in the reader's shell
+    (:func:`~gentle_hooks.report.worktree_text.path_steps`).
     ``top``: the work tree root, so a printed report names it when the user is elsewhere
     (:meth:`~gentle_hooks.values.binding.Binding.for_report`); None on a server."""
     head = f"{short(v.commit)} on {v.ref}"
