@@ -7,9 +7,10 @@ What it reads (the block's shape, :mod:`gentle_hooks.report.fixes`):
   own test command (the one thing the agent knows and the gate cannot); an ``or: CMD``
   line is the printed alternative of the command above it, run when that one fails (a
   ``gentle-hook`` not on PATH: the same with git alone; under a ``prefix:`` line it is a
-  prefix too, completed the same way); a CI or server block's last line ``gentle-hook is
-  not on PATH; pre-commit's copy: PATH`` makes each ``gentle-hook`` command's alternative
-  the same with that path in its place; a ``write: PATH``
+  prefix too, completed the same way); a printed command that sets ``PATH`` (a CI or
+  server block's line putting the framework's copy on PATH) changes the shell the agent
+  runs the block's commands in: it opens every way of its block, and the commands after
+  it in a way run in the same shell (after it, in one ``sh -c``); a ``write: PATH``
   line gets the brief the agent wrote, copied there (its corrected brief, when it has one,
   once a block says the brief is at fault: :data:`BRIEF_AT_FAULT`); lines may carry a
   ``gentle-hooks:`` or ``remote: gentle-hooks:`` prefix; every other line is words;
@@ -47,11 +48,8 @@ _THEN = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*then, either way
 _LABEL = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*(run|prefix|write):\s(.*)$")
 #: A printed alternative of the command on the line above it.
 _OR = re.compile(r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*or:\s(.*)$")
-#: A CI or server block's last line: ``gentle-hook`` is not on PATH where it was printed,
-#: and the framework's copy there, by its absolute path, runs in its place.
-_COPY = re.compile(
-    r"^\s*(?:remote:\s*)?(?:gentle-hooks:\s*)?\s*gentle-hook is not on PATH; [\w-]+'s copy: (.*)$"
-)
+#: A printed command that sets PATH for the shell it runs in (its commands after it, there).
+_SETS_PATH = re.compile(r"(?:^|\|\|\s*)PATH=")
 #: An error's one line: its words, then ``; run: CMD`` / ``; prefix: CMD`` segments.
 _ERROR = re.compile(r"^(?:remote:\s*)?gentle-hook: error: ")
 _SEGMENT = re.compile(r"; (run|prefix): ")
@@ -160,8 +158,6 @@ def alternatives(out: str, test_command: str, brief: str = "") -> dict[str, list
     order), completed as :func:`printed_ways` completes it."""
     alts: dict[str, list[str]] = {}
     above, kind = "", ""
-    seen: list[tuple[str, str]] = []  # every printed command above: (label, its text)
-    copy = None
     for line in out.splitlines():
         m = _OR.match(line)
         if m and above:
@@ -169,20 +165,9 @@ def alternatives(out: str, test_command: str, brief: str = "") -> dict[str, list
             alt = m.group(1).rstrip()
             alts.setdefault(above, []).append(_done(kind, alt, test_command, brief))
             continue
-        found = _COPY.match(line)
-        if found:
-            copy = found.group(1).rstrip()
         labelled = _labelled(line.rstrip())
         kind = labelled[-1][0] if labelled else ""
         above = _done(*labelled[-1], test_command, brief) if labelled else ""
-        seen += labelled
-    if copy is not None:
-        # the block's last line names the framework's copy to run in place of gentle-hook
-        for label, text in seen:
-            if text.startswith("gentle-hook "):
-                done = _done(label, text, test_command, brief)
-                alt = _done(label, copy + text[len("gentle-hook") :], test_command, brief)
-                alts.setdefault(done, []).append(alt)
     return alts
 
 
@@ -204,6 +189,7 @@ def _block_ways(lines: list[str], test_command: str, brief: str) -> list[list[Pl
     """:func:`placed_ways` of one block's lines."""
     ways: list[list[Placed]] = [[]]
     ending: list[Placed] | None = None
+    shell: list[Placed] = []  # lines that set PATH: every way opens with them
     there = False
     for line in lines:
         if _OTHERWISE.match(line):
@@ -223,9 +209,11 @@ def _block_ways(lines: list[str], test_command: str, brief: str) -> list[list[Pl
         for kind, text in labelled:
             cmd = (_done(kind, text, test_command, brief), there)
             into = ways[-1] if ending is None else ending
+            if kind == "run" and _SETS_PATH.search(text):
+                into = shell
             if cmd not in into:
                 into.append(cmd)
-    return [w + [c for c in ending or [] if c not in w] for w in ways if w]
+    return [shell + w + [c for c in ending or [] if c not in w] for w in ways if w]
 
 
 def _labelled(line: str) -> list[tuple[str, str]]:
@@ -351,18 +339,23 @@ class Agent:
         self, cmds: list[tuple[str, Path]], alts: dict[str, list[str]] | None = None
     ) -> tuple[str, str]:
         """Run the printed commands in order, each in its directory (a failed one's printed
-        ``or:`` alternatives next, until one works): (why one failed, how one
+        ``or:`` alternatives next, until one works), in one shell: after a command that sets
+        PATH, each runs after it (:data:`_SETS_PATH`): (why one failed, how one
         self-recovered)."""
         recovered = ""
+        shell = ""  # the commands that set PATH, run before each command after them
         for cmd, cwd in cmds:
-            s = self.sb.sh(cwd, cmd, who="agent")
+            s = self.sb.sh(cwd, shell + cmd, who="agent")
             for alt in (alts or {}).get(cmd, []) if s.exit != 0 else []:
-                s = self.sb.sh(cwd, alt, who="agent")
+                s = self.sb.sh(cwd, shell + alt, who="agent")
                 if s.exit == 0:
                     break
+            if s.exit == 0 and _SETS_PATH.search(cmd):
+                shell += "" if cmd + "\n" in shell else cmd + "\n"
+                continue
             if s.exit == 0:
                 for n in printed_commands(s.out, self.test_command, "text", self.brief):
-                    t = self.sb.sh(cwd, n, who="agent")  # what the command says to run next
+                    t = self.sb.sh(cwd, shell + n, who="agent")  # what it says to run next
                     if t.exit != 0:
                         return f"the command {cmd} printed failed (exit {t.exit}): {n}", ""
                 continue
@@ -370,7 +363,7 @@ class Agent:
             if not nested:
                 return f"printed command failed (exit {s.exit}): {cmd}: {_first_line(s.out)}", ""
             for n in nested:
-                t = self.sb.sh(cwd, n, who="agent")
+                t = self.sb.sh(cwd, shell + n, who="agent")
                 if t.exit != 0:
                     return (
                         f"printed command failed (exit {s.exit}): {cmd}; its own suggestion "

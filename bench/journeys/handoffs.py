@@ -15,6 +15,10 @@ from pathlib import Path
 
 from bench.journeys.catalog import CI_FETCH_NOTES, Ctx, framework, journey, passed, writer_commit
 from bench.journeys.sandbox import CLI_BIN
+from gentle_hooks.report.worktree_text import PATH_LINE
+
+#: The printed command that shares a clone's notes.
+SYNC_PUSH = "gentle-hook sync push"
 
 
 @journey(
@@ -39,10 +43,13 @@ def _fw_only_ci_notes(ctx: Ctx) -> None:
     )
     passed(ctx, step.exit, "CI passed")
     ctx.sb.prove(w, ["ls-remote", "origin", "refs/notes/gentle-hooks"], "refs/notes", "shared")
-    ran = [s.argv[-1] for s in ctx.sb.steps if s.who == "agent" and s.cwd == str(w)]
+    # each command as typed (the last line: the PATH line the block printed runs before it)
+    ran = [
+        s.argv[-1].splitlines()[-1] for s in ctx.sb.steps if s.who == "agent" and s.cwd == str(w)
+    ]
     ctx.check(
-        any(r.startswith("git ls-remote --exit-code origin refs/notes") for r in ran),
-        f"the notes were shared with git alone (the or: line): {ran[-3:]}",
+        any(r.startswith(("git ls-remote --exit-code origin refs/notes", SYNC_PUSH)) for r in ran),
+        f"the notes were shared there, by the framework's copy or with git alone: {ran[-3:]}",
     )
 
 
@@ -92,7 +99,7 @@ def _fw_only_ci_unverified(ctx: Ctx) -> None:
     )
     passed(ctx, step.exit, "CI passed")
     # the spot check's block sends its commands nowhere else: they ran in CI's clone, with
-    # the agent's PATH (no gentle-hook), through the copy the block's last line named
+    # the agent's PATH (no gentle-hook), after the line that puts the framework's copy there
     _ran_framework_copy(ctx, None)
 
 
@@ -119,11 +126,16 @@ def _fw_only_server(ctx: Ctx) -> None:
 
 def _ran_framework_copy(ctx: Ctx, w: Path | None) -> None:
     """The commit was verified with the framework's copy of the CLI, in ``w`` (any clone
-    when None): the path the block's last line named (``gentle-hook`` is not on PATH),
-    run in place of ``gentle-hook`` on the lines above it, each exit 0."""
+    when None): ``gentle-hook`` commands the block printed, each run after its line that
+    puts that copy on PATH (``gentle-hook`` is not on PATH there otherwise), each exit 0."""
     ran = [s for s in ctx.sb.steps if s.who == "agent" and (w is None or s.cwd == str(w))]
-    copy = [s for s in ran if "/bin/gentle-hook " in s.argv[-1].split(" -- ")[0]]
-    words = [s.argv[-1].split("/bin/gentle-hook ", 1)[-1].split()[:2] for s in copy]
+    copy = [
+        s
+        for s in ran
+        if s.argv[-1].startswith(PATH_LINE + "\n")
+        and s.argv[-1].splitlines()[-1].startswith("gentle-hook ")
+    ]
+    words = [s.argv[-1].splitlines()[-1].split()[1:3] for s in copy]
     ctx.check(
         len(copy) >= 3 and all(s.exit == 0 for s in copy),
         f"the framework's copy ran receipt, spot-check and sync push: {words}",

@@ -31,6 +31,7 @@ from gentle_hooks.policy.shortfall import NoValidNote, Shortfall, StaleRecords
 from gentle_hooks.report.fixes import commands, headline, reasons, step_lines, steps
 from gentle_hooks.report.shortfall_text import restates_headline
 from gentle_hooks.report.text import short
+from gentle_hooks.report.worktree_text import path_steps
 from gentle_hooks.services.assess import AssessResult, evaluate
 from gentle_hooks.values.candidate import (
     BaseResolution,
@@ -292,6 +293,9 @@ def _judge_one(
 def verdict_lines(v: CommitVerdict, explain: bool = False, top: str | None = None) -> list[str]:
     """Human lines for one commit: one when it passes, what/why/fix when it blocks (with
     ``explain``: its decision rows after the candidate; they are in ``--json`` always).
+    A block whose commands name ``gentle-hook`` prints once, before them, the line that
+    puts a framework's copy of the CLI on PATH in the reader's shell
+    (:func:`~gentle_hooks.report.worktree_text.path_steps`).
     ``top``: the work tree root, so a printed report names it when the user is elsewhere
     (:meth:`~gentle_hooks.values.binding.Binding.for_report`); None on a server."""
     head = f"{short(v.commit)} on {v.ref}"
@@ -313,11 +317,17 @@ def verdict_lines(v: CommitVerdict, explain: bool = False, top: str | None = Non
     lines = [f"BLOCKED {head}: delegated ({v.delegated_by})", *refused]
     risk = f" (plan risk {v.result.plan.risk.value})" if v.result is not None else ""
     lines.append(f"  {headline(v.shortfalls)}{risk}")
+    path_shown = False
     for s, reason in zip(v.shortfalls, reasons(v.shortfalls), strict=True):
         if not restates_headline(s):
             lines.append(f"  missing: {reason}")
         binding = replace(COMMITTED, top=top)
-        lines.extend(step_lines(steps(s, binding, v.commit, share=True)))
+        fix = steps(s, binding, v.commit, share=True)
+        # the commands run in the user's clone: once per block, before them, the line
+        # that puts a framework's copy of the CLI on PATH there
+        path = [] if path_shown else path_steps(fix)
+        path_shown = path_shown or bool(path)
+        lines.extend(step_lines([*path, *fix]))
     if v.result is not None:
         lines.append(f"  candidate {v.result.candidate.identity[:19]}…")
         if explain:

@@ -43,39 +43,3 @@ def program() -> str:
     if os.access(script, os.X_OK):
         return shlex.quote(script)
     return f"{shlex.quote(sys.executable)} -m gentle_hooks"
-
-
-#: The framework that installed each copy :func:`framework_copy` finds, by its place.
-_FRAMEWORKS = (
-    ("pre-commit", "PRE_COMMIT_HOME", "pre-commit", "repo*/py_env-*/bin/gentle-hook"),
-    ("prek", "PREK_HOME", "prek", "hooks/python-*/bin/gentle-hook"),
-)
-
-
-def framework_copy() -> tuple[str, str] | None:
-    """The pre-commit framework's or prek's own copy of the CLI, when ``gentle-hook`` is
-    not on the user's PATH and a hook that ran has installed such a copy here: (the
-    framework's name, the copy's absolute path, quoted for a POSIX shell), the newest
-    executable one; None otherwise. pre-commit keeps it under ``PRE_COMMIT_HOME``
-    (default ``$XDG_CACHE_HOME/pre-commit``, ``~/.cache/pre-commit``) in
-    ``repo*/py_env-*/bin``, prek under ``PREK_HOME`` (default ``.../prek``) in
-    ``hooks/python-*/bin``. Read where the block is printed: a block another machine
-    prints (CI, a server) names a copy only when that machine has one."""
-    import glob
-    import os
-    import shlex
-    import shutil
-
-    if shutil.which("gentle-hook", path=_user_path()):
-        return None
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    found: list[tuple[float, str, str]] = []
-    for name, home_var, default, pattern in _FRAMEWORKS:
-        home = os.environ.get(home_var) or os.path.join(cache, default)
-        for copy in glob.glob(os.path.join(glob.escape(home), pattern)):
-            if os.path.isfile(copy) and os.access(copy, os.X_OK):
-                found.append((os.path.getmtime(copy), name, os.path.abspath(copy)))
-    if not found:
-        return None
-    _, name, copy = max(found)
-    return name, shlex.quote(copy)

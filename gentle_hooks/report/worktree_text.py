@@ -4,11 +4,13 @@ Room ``report``. CI and the server cannot know the user's work tree (uncommitted
 stop a ``git switch``, and the lines after it would run on another commit): the commit is
 checked out under the repository's common git directory, reported and spot-checked there,
 its note shared, and the worktree removed. Each line runs from anywhere in the user's clone.
-The block ends with one line naming the framework's copy of the CLI only where it is printed
-without ``gentle-hook`` on PATH and with such a copy (:func:`framework_line`).
+Before its commands, a CI or server block prints once the line that puts the framework's copy
+of the CLI on PATH where ``gentle-hook`` is not (:func:`path_steps`).
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from gentle_hooks.report.shortfall_text import NO_RECEIPT, PREFIX_NOTE
 
@@ -30,19 +32,39 @@ GIT_SHARE_NOTES = (
 )
 
 
-def framework_line(gh: str) -> list[Step]:
-    """The one line a CI or server block ends with when its commands name ``gentle-hook``
-    (``gh``), ``gentle-hook`` is not on PATH where the block is printed, and the pre-commit
-    framework's (or prek's) own copy of the CLI is there
-    (:func:`gentle_hooks.report.program_text.framework_copy`): its absolute path, to run
-    in place of ``gentle-hook`` on the lines above. Empty otherwise."""
-    from gentle_hooks.report.program_text import framework_copy
+#: Puts the pre-commit framework's (or prek's) own copy of the CLI on PATH for the shell
+#: that runs it, when ``gentle-hook`` is not on PATH there; does nothing otherwise, and
+#: prints nothing either way. The copy: the newest ``gentle-hook`` in pre-commit's hook
+#: environments (``repo*/py_env-*/bin`` under ``PRE_COMMIT_HOME``, default
+#: ``$XDG_CACHE_HOME/pre-commit``, ``~/.cache/pre-commit``) or prek's
+#: (``hooks/python-*/bin`` under ``PREK_HOME``, default ``.../prek``). None there: PATH
+#: stays as it was (``sed`` prints nothing, so no empty entry, which would be the current
+#: directory). Exit 0 either way.
+PATH_LINE = (
+    'command -v gentle-hook >/dev/null || PATH="$(ls -td '
+    '"${PRE_COMMIT_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/pre-commit}"'
+    "/repo*/py_env-*/bin/gentle-hook "
+    '"${PREK_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/prek}"/hooks/python-*/bin/gentle-hook '
+    "2>/dev/null | sed -n '1s,/gentle-hook$,:,p')$PATH\""
+)
+#: Words saying what :data:`PATH_LINE` is for (README "Install").
+PATH_WORDS = (
+    "first, in each shell that runs the lines below: where gentle-hook is not on PATH (a "
+    "clone whose hooks only the pre-commit framework or prek installed), this puts the "
+    "framework's copy there; elsewhere it does nothing"
+)
 
-    found = framework_copy() if gh == "gentle-hook" else None
-    if found is None:
-        return []
-    name, copy = found
-    return [("do", f"gentle-hook is not on PATH; {name}'s copy: {copy}")]
+
+def path_steps(fix: Sequence[Step]) -> list[Step]:
+    """What a CI or server block prints once, before its commands, when a command of
+    ``fix`` (its ``run``/``prefix`` lines) starts with ``gentle-hook``: they run in the
+    user's clone, where a framework's copy of the CLI may be on PATH only while its hook
+    runs. :data:`PATH_WORDS`, then :data:`PATH_LINE`; empty otherwise (commands of git
+    alone, or the CLI by its absolute path, need no PATH)."""
+    named = any(
+        label in ("run", "prefix") and text.startswith("gentle-hook ") for label, text in fix
+    )
+    return [("do", PATH_WORDS), ("run", PATH_LINE)] if named else []
 
 
 def worktree_steps(
@@ -87,5 +109,4 @@ def worktree_steps(
         ("run", f"{gh} spot-check --committed --cwd {where}"),
         ("run", f"{gh} sync push"),
         ("run", f"git worktree remove --force {where}"),
-        *framework_line(gh),
     ]

@@ -138,3 +138,28 @@ def test_an_or_line_under_a_prefix_is_completed_as_a_prefix(tmp_path: Path) -> N
     assert step.exit == 0
     assert [b.cls for b in agent.blocks] == ["in_band"], agent.blocks
     assert "touch done && true" in [" ".join(s.argv[2:]) for s in agent.sb.steps]
+
+
+def test_a_printed_line_that_sets_path_holds_for_every_way_of_its_block(tmp_path: Path) -> None:
+    # a CI block's line that puts the framework's copy on PATH, printed once before the
+    # commands: the agent runs each way's commands in one shell after it, the second way's
+    # too; a tool only that PATH finds then runs
+    agent, work = _agent(tmp_path)
+    (work / "bin").mkdir()
+    tool = work / "bin" / "only-here"
+    tool.write_text("#!/bin/sh\ntouch done\n")
+    tool.chmod(0o755)
+    action = _block(
+        BLOCKED,
+        HEADLINE,
+        'gentle-hooks:   run: PATH="$PWD/bin:$PATH"',
+        "gentle-hooks:   run: false",
+        "gentle-hooks:   otherwise, another way:",
+        "gentle-hooks:   run: only-here",
+    )
+    step = agent.attempt(work, action)
+    assert step.exit == 0
+    assert [b.cls for b in agent.blocks] == ["in_band"], agent.blocks
+    ran = [s.argv[-1] for s in agent.sb.steps if s.who == "agent"]
+    set_path = 'PATH="$PWD/bin:$PATH"'
+    assert ran == [set_path, f"{set_path}\nfalse", set_path, f"{set_path}\nonly-here"], ran

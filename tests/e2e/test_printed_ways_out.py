@@ -181,3 +181,49 @@ def test_ci_names_a_way_to_share_the_notes_with_git_alone_for_a_clone_without_th
     assert w.ok("notes", "--ref=gentle-hooks", "show", "HEAD~1", cwd=ci).strip() == (
         "another clone's note"
     )
+
+
+def test_ci_s_way_out_runs_in_a_framework_only_clone_after_its_path_line(native: World) -> None:
+    """CI has ``gentle-hook`` on PATH; the writer's clone may have it only inside the
+    pre-commit framework's hook environment (hooks only ``pre-commit install`` put there).
+    CI's block prints, before its commands, the lines a shell there runs first; pasted in
+    one shell in that clone with the block's last way (verify in a worktree, share the
+    note), they find the framework's copy under ``PRE_COMMIT_HOME``, and CI then passes."""
+    from tests.e2e.conftest import CHECK
+
+    w = native
+    w.unverified(V2)
+    w.ok("push", "-q", "--no-verify", "origin", "main")  # its gates skipped: no note there
+    ci = w.base / "ci"
+    w.ok("clone", "-q", str(w.remote), str(ci), cwd=w.base)
+    fetch = ("fetch", "-q", "origin", "+refs/notes/gentle-hooks:refs/notes/gentle-hooks")
+    blocked = w.gh("gate", "--range", "HEAD~1..HEAD", cwd=ci)
+    assert blocked.code == 1, blocked
+    # the framework's copy, where pre-commit keeps it: repo*/py_env-*/bin under its home
+    home = w.base / "pre-commit-home"
+    copy = home / "repo1a2b3c" / "py_env-python3" / "bin" / "gentle-hook"
+    copy.parent.mkdir(parents=True)
+    copy.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m gentle_hooks "$@"\n')
+    copy.chmod(0o755)
+    git_dir = os.path.dirname(shutil.which("git") or "/usr/bin/git")
+    framework_only = {"PATH": f"{git_dir}:/usr/bin:/bin", "PRE_COMMIT_HOME": str(home)}
+    assert w.run(["sh", "-c", "command -v gentle-hook"], env=framework_only).code != 0
+    # the block's commands before its first where/otherwise words, then its last way
+    first: list[str] = []
+    last: list[str] = []
+    into = first
+    for line in blocked.out.splitlines():
+        words = line.strip()
+        if words.startswith(("here,", "otherwise,")):
+            last = []
+            into = last
+        elif words.startswith(("run: ", "prefix: ")):
+            label, cmd = words.split(": ", 1)
+            into.append(f"{cmd} {shlex.join(CHECK)}" if label == "prefix" else cmd)
+    assert any(c.startswith("gentle-hook receipt run ") for c in last), blocked
+    script = "\n".join(["set -e", *first, *last])
+    ran = w.run(["sh", "-c", script], env=framework_only)
+    assert ran.code == 0, (script, ran)
+    w.ok(*fetch, cwd=ci)
+    passed = w.gh("gate", "--range", "HEAD~1..HEAD", cwd=ci)
+    assert passed.code == 0, passed

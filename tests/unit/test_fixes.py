@@ -40,7 +40,7 @@ from gentle_hooks.report.fixes import (
     step_lines,
     steps,
 )
-from gentle_hooks.report.worktree_text import GIT_SHARE_NOTES
+from gentle_hooks.report.worktree_text import GIT_SHARE_NOTES, PATH_LINE, PATH_WORDS, path_steps
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 
@@ -224,43 +224,55 @@ def _framework_copies(tmp_path: Path) -> tuple[Path, Path]:
     return pre, prek
 
 
-def test_a_server_block_ends_with_the_framework_copy_only_where_one_exists(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A CI or server block names ``gentle-hook``; where it is printed without
-    ``gentle-hook`` on PATH and with a framework's copy installed, it ends with ONE line
-    naming that copy's absolute path (the newest), no ``or:`` line under each command and no
-    shell pipeline; with no copy, or with ``gentle-hook`` on PATH, no such line."""
+def test_a_server_block_puts_the_framework_copy_on_path_by_one_line(tmp_path: Path) -> None:
+    """A CI or server block whose commands name ``gentle-hook`` prints, before them, ONE
+    line that puts the newest framework copy on PATH for the shell that runs it, where
+    ``gentle-hook`` is not on PATH (pre-commit's place under ``PRE_COMMIT_HOME`` or
+    ``$XDG_CACHE_HOME/pre-commit``, prek's under ``PREK_HOME`` or ``.../prek``); it prints
+    nothing, exits 0, and leaves PATH as it was with no copy or with ``gentle-hook`` on
+    PATH. A block of git commands alone prints no such line."""
     import subprocess
 
-    monkeypatch.setenv("GIT_QUARANTINE_PATH", str(tmp_path / "q"))  # a server: gentle-hook
-    monkeypatch.setenv("PATH", "/usr/bin:/bin")
-    monkeypatch.setenv("HOME", str(tmp_path))
-    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
-    monkeypatch.setenv("PRE_COMMIT_HOME", str(tmp_path / "pre-commit"))
-    monkeypatch.setenv("PREK_HOME", str(tmp_path / "prek"))
-    plain = steps(SPOT, COMMITTED, commit="c" * 40, share=True)
-    assert [label for label, _ in plain].count("or") == 0
-    assert not any("not on PATH" in t for _, t in plain)  # no copy anywhere: nothing
+    fix = steps(SPOT, COMMITTED, commit="c" * 40, share=True)
+    path = path_steps(fix)
+    assert path == [("do", PATH_WORDS), ("run", PATH_LINE)]
+    assert path_steps([("run", "git fetch --unshallow")]) == []
+    assert path_steps([("run", "/opt/x/bin/gentle-hook sync push")]) == []  # an absolute path
+    home = tmp_path / "home"
+    home.mkdir()
+
+    def shell(**env: str) -> tuple[int, str, str]:
+        """PATH_LINE, then ``gentle-hook sync push`` in the same shell."""
+        base = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
+        ran = subprocess.run(
+            ["sh", "-c", PATH_LINE + '\necho "PATH=$PATH"; gentle-hook sync push'],
+            capture_output=True,
+            text=True,
+            env={**base, **env},
+        )
+        return ran.returncode, ran.stdout, ran.stderr
+
+    code, out, err = shell()  # no copy anywhere: PATH as it was, nothing on stderr but sh's
+    assert (code, out, err.count("\n")) == (127, "PATH=/usr/bin:/bin\n", 1), err
     pre, prek = _framework_copies(tmp_path)
-    got = steps(SPOT, COMMITTED, commit="c" * 40, share=True)
-    assert got[:-1] == plain and got[-1] == (
-        "do",
-        f"gentle-hook is not on PATH; prek's copy: {prek}",
-    )
-    # the path printed runs as printed
-    ran = subprocess.run([str(prek), "sync", "push"], capture_output=True, text=True)
-    assert (ran.returncode, ran.stdout) == (0, "copy-1 sync push\n")
-    monkeypatch.delenv("PREK_HOME")  # prek's default place, under ~/.cache: none there
-    assert steps(SPOT, COMMITTED, commit="c" * 40, share=True)[-1] == (
-        "do",
-        f"gentle-hook is not on PATH; pre-commit's copy: {pre}",
-    )
+    homes = {"PRE_COMMIT_HOME": str(tmp_path / "pre-commit"), "PREK_HOME": str(tmp_path / "prek")}
+    # the newest copy: prek's
+    assert shell(**homes) == (0, f"PATH={prek.parent}:/usr/bin:/bin\ncopy-1 sync push\n", "")
+    assert shell(PRE_COMMIT_HOME=homes["PRE_COMMIT_HOME"])[1].endswith("copy-0 sync push\n")
+    # the defaults: under XDG_CACHE_HOME, else ~/.cache
+    assert shell(XDG_CACHE_HOME=str(tmp_path))[1].endswith("copy-1 sync push\n")
+    (home / ".cache").mkdir()
+    (home / ".cache" / "pre-commit").symlink_to(tmp_path / "pre-commit")
+    assert shell()[1].endswith("copy-0 sync push\n")
+    # gentle-hook on PATH: the line does nothing
     on_path = tmp_path / "bin"
     on_path.mkdir()
     (on_path / "gentle-hook").symlink_to(pre)
-    monkeypatch.setenv("PATH", f"{on_path}:/usr/bin:/bin")
-    assert steps(SPOT, COMMITTED, commit="c" * 40, share=True) == plain
+    assert shell(**homes, PATH=f"{on_path}:/usr/bin:/bin") == (
+        0,
+        f"PATH={on_path}:/usr/bin:/bin\ncopy-0 sync push\n",
+        "",
+    )
 
 
 def test_a_commit_judged_by_the_local_push_gate_is_switched_to() -> None:
