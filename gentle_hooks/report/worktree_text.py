@@ -41,11 +41,12 @@ GIT_SHARE_NOTES = (
 #: stays as it was (``sed`` prints nothing, so no empty entry, which would be the current
 #: directory). Exit 0 either way.
 PATH_LINE = (
-    'command -v gentle-hook >/dev/null || PATH="$(ls -td '
+    # the globs expand in sh -c, not in the user's shell: zsh stops at a glob matching nothing
+    "command -v gentle-hook >/dev/null || PATH=\"$(sh -c 'ls -td "
     '"${PRE_COMMIT_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/pre-commit}"'
     "/repo*/py_env-*/bin/gentle-hook "
     '"${PREK_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/prek}"/hooks/python-*/bin/gentle-hook '
-    "2>/dev/null | sed -n '1s,/gentle-hook$,:,p')$PATH\""
+    '2>/dev/null | sed -n "1s,/gentle-hook\\$,:,p"\')$PATH"'
 )
 #: Words saying what :data:`PATH_LINE` is for (README "Install").
 PATH_WORDS = (

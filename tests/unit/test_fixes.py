@@ -275,6 +275,33 @@ def test_a_server_block_puts_the_framework_copy_on_path_by_one_line(tmp_path: Pa
     )
 
 
+@pytest.mark.parametrize("shell", ["sh", "dash", "bash", "zsh"])
+def test_the_path_line_runs_where_one_framework_is_absent(tmp_path: Path, shell: str) -> None:
+    """The PATH line pasted into bash, zsh (macOS's login shell) or dash finds pre-commit's
+    copy when prek left no cache: zsh stops at a glob that matches nothing, so the globs
+    expand inside ``sh -c``, never in the user's shell."""
+    import shutil
+    import subprocess
+
+    outside = PATH_LINE.split("sh -c '", 1)[0] + PATH_LINE.rsplit("'", 1)[1]
+    assert "*" not in outside, outside  # structural: no glob the user's shell expands
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed")
+    _framework_copies(tmp_path)
+    ran = subprocess.run(
+        [shell, "-c", PATH_LINE + "\ngentle-hook sync push"],
+        capture_output=True,
+        text=True,
+        env={
+            "HOME": str(tmp_path),
+            "PATH": "/usr/bin:/bin",
+            "PRE_COMMIT_HOME": str(tmp_path / "pre-commit"),
+            "PREK_HOME": str(tmp_path / "no-prek"),
+        },
+    )
+    assert (ran.returncode, ran.stdout, ran.stderr) == (0, "copy-0 sync push\n", "")
+
+
 def test_a_commit_judged_by_the_local_push_gate_is_switched_to() -> None:
     got = steps(SPOT, COMMITTED, commit="c" * 40)
     assert got == [
