@@ -1,0 +1,70 @@
+"""A subagent's write records the child's model, never the parent's, wherever the session's
+working directory is: the runtimes' project definitions are looked up from the repository's
+top when the hook's ``cwd`` is a subdirectory (it follows ``cd``), and a subagent start in a
+folder of repositories, or one of several workspace roots, keeps its marker where the later
+writes look (SPEC §7 "Hooks"; seed 000: an inherited model is unknown). Real repositories,
+the real CLI."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from tests.agent_payloads import apply_writes, materialize
+from tests.conftest import gh, write
+
+FIXTURES = Path(__file__).parent.parent / "fixtures" / "agents" / "subagents.json"
+ROWS = json.loads(FIXTURES.read_text(encoding="utf-8"))["rows"]
+
+
+def models(repo: Path) -> list[tuple[object, ...]]:
+    with sqlite3.connect(repo / ".git" / "gentle-hooks" / "ledger.sqlite3") as conn:
+        rows = conn.execute("SELECT model, effort FROM pending_mutation ORDER BY id").fetchall()
+    return [tuple(r) for r in rows]
+
+
+def lifecycle(name: str, which: str) -> dict[str, object]:
+    [row] = [r for r in ROWS if r["runtime"] == name and r["expect"]["lifecycle"] == which][:1]
+    return dict(row["payload"])
+
+
+def record(where: Path, name: str, data: object) -> str:
+    proc = gh(where, "record", "--from", name, input=json.dumps(data))
+    assert proc.returncode == 0, proc.stderr
+    return proc.stderr
+
+
+def test_claude_code_inheriting_subagent_in_a_subdirectory_is_unknown(
+    repo: Path, tmp_path: Path
+) -> None:
+    """The refuter's repro: ``cwd`` a subdirectory, the definition at the repository's top."""
+    write(repo / ".claude" / "agents" / "helper.md", "---\nname: helper\nmodel: inherit\n---\nb\n")
+    (repo / "sub").mkdir()
+    data, filled = materialize(
+        "claude-code", repo, tmp_path / "runtime", agent_id="ag1", agent_type="helper"
+    )
+    payload = json.loads(data)
+    payload["cwd"] = str(repo / "sub")
+    ran = json.dumps({"type": "assistant", "message": {"model": "claude-opus-4-5"}}) + "\n"
+    own = Path(payload["transcript_path"]).parent / payload["session_id"] / "subagents"
+    write(own / "agent-ag1.jsonl", ran)
+    apply_writes(filled, repo)
+    record(repo / "sub", "claude-code", payload)
+    assert [m for m, _ in models(repo)] == ["unknown"]
+
+
+def test_copilot_definition_at_the_top_names_the_model_from_a_subdirectory(repo: Path) -> None:
+    write(repo / ".github" / "agents" / "code-review.agent.md", "---\nmodel: m-own\n---\nb\n")
+    (repo / "sub").mkdir()
+    start = {**lifecycle("copilot", "subagent-start"), "cwd": str(repo / "sub")}
+    said = record(repo / "sub", "copilot", start)
+    assert "writes in this session record as m-own" in said, said
+
+
+def test_droid_definition_at_the_top_names_the_model_from_a_subdirectory(repo: Path) -> None:
+    write(repo / ".factory" / "droids" / "reviewer.md", "---\nname: reviewer\nmodel: m-own\n---\n")
+    (repo / "sub").mkdir()
+    start = {**lifecycle("droid", "subagent-start"), "cwd": str(repo / "sub")}
+    said = record(repo / "sub", "droid", start)
+    assert "writes in this session record as m-own" in said, said
