@@ -11,8 +11,11 @@ import json
 import sqlite3
 from pathlib import Path
 
+import pytest
+
+from gentle_hooks.services import agent_subagents
 from tests.agent_payloads import apply_writes, materialize
-from tests.conftest import gh, write
+from tests.conftest import gh, run_git, write
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "agents" / "subagents.json"
 ROWS = json.loads(FIXTURES.read_text(encoding="utf-8"))["rows"]
@@ -68,3 +71,64 @@ def test_droid_definition_at_the_top_names_the_model_from_a_subdirectory(repo: P
     start = {**lifecycle("droid", "subagent-start"), "cwd": str(repo / "sub")}
     said = record(repo / "sub", "droid", start)
     assert "writes in this session record as m-own" in said, said
+
+
+def _second_repo(where: Path) -> Path:
+    where.mkdir()
+    run_git(where, "init", "-q")
+    write(where / "README.md", "# other\n")
+    run_git(where, "add", ".")
+    run_git(where, "commit", "-qm", "init")
+    return where
+
+
+def _live(repo: Path, name: str, session: str) -> int:
+    return len(agent_subagents.running(str(repo / ".git"), name, session))
+
+
+@pytest.mark.parametrize("layout", ["two-roots", "folder-of-repositories"])
+def test_cursor_subagent_write_in_any_workspace_root_is_unknown(
+    layout: str, repo: Path, tmp_path: Path
+) -> None:
+    other = _second_repo(tmp_path / "other")
+    roots = [str(repo), str(other)] if layout == "two-roots" else [str(tmp_path)]
+    start = {**lifecycle("cursor", "subagent-start"), "workspace_roots": roots}
+    session = str(start["conversation_id"])
+    said = record(tmp_path, "cursor", start)
+    assert "started" in said, said
+    write(other / "made.py", "x = 1\n")
+    edit = {
+        **start,
+        "hook_event_name": "afterFileEdit",
+        "generation_id": "gen-2",
+        "file_path": str(other / "made.py"),
+        "edits": [{"old_string": "", "new_string": "x = 1\n"}],
+    }
+    record(tmp_path, "cursor", edit)
+    assert models(other) == [("unknown", "unknown")]  # never the composer's model
+    stop = {**lifecycle("cursor", "subagent-stop"), "workspace_roots": roots}
+    assert "stopped: writes" in record(tmp_path, "cursor", stop)
+    assert _live(repo, "cursor", session) == _live(other, "cursor", session) == 0
+
+
+def test_copilot_subagent_started_in_a_folder_of_repositories_is_unknown(
+    repo: Path, tmp_path: Path
+) -> None:
+    write(repo / ".github" / "copilot" / "settings.json", '{"model": "gpt-5"}\n')
+    start = {**lifecycle("copilot", "subagent-start"), "cwd": str(tmp_path)}
+    said = record(tmp_path, "copilot", start)
+    assert "started" in said, said
+    write(repo / "src" / "made.py", "x = 1\n")
+    create = {
+        "sessionId": start["sessionId"],
+        "timestamp": 1704614730000,
+        "cwd": str(tmp_path),
+        "toolName": "create",
+        "toolArgs": json.dumps({"path": str(repo / "src" / "made.py"), "file_text": "x"}),
+        "toolResult": {"resultType": "success", "textResultForLlm": "Created."},
+    }
+    record(tmp_path, "copilot", create)
+    assert models(repo) == [("unknown", "unknown")]  # never the settings' gpt-5
+    stop = {**lifecycle("copilot", "subagent-stop"), "cwd": str(tmp_path)}
+    assert "stopped: writes" in record(tmp_path, "copilot", stop)
+    assert _live(repo, "copilot", str(start["sessionId"])) == 0
