@@ -57,6 +57,29 @@ def test_claude_code_inheriting_subagent_in_a_subdirectory_is_unknown(
     assert [m for m, _ in models(repo)] == ["unknown"]
 
 
+def test_claude_code_reads_the_definitions_of_claude_project_dir(
+    repo: Path, tmp_path: Path
+) -> None:
+    """``cwd`` outside the repository (an added directory): ``$CLAUDE_PROJECT_DIR`` names
+    the project whose definitions apply."""
+    write(repo / ".claude" / "agents" / "helper.md", "---\nname: helper\nmodel: inherit\n---\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    data, filled = materialize(
+        "claude-code", repo, tmp_path / "runtime", agent_id="ag1", agent_type="helper"
+    )
+    payload = json.loads(data)
+    payload["cwd"] = str(elsewhere)
+    ran = json.dumps({"type": "assistant", "message": {"model": "claude-opus-4-5"}}) + "\n"
+    own = Path(payload["transcript_path"]).parent / payload["session_id"] / "subagents"
+    write(own / "agent-ag1.jsonl", ran)
+    apply_writes(filled, repo)
+    env = {"CLAUDE_PROJECT_DIR": str(repo)}
+    proc = gh(elsewhere, "record", "--from", "claude-code", input=json.dumps(payload), env=env)
+    assert proc.returncode == 0, proc.stderr
+    assert [m for m, _ in models(repo)] == ["unknown"]
+
+
 def test_copilot_definition_at_the_top_names_the_model_from_a_subdirectory(repo: Path) -> None:
     write(repo / ".github" / "agents" / "code-review.agent.md", "---\nmodel: m-own\n---\nb\n")
     (repo / "sub").mkdir()
