@@ -35,7 +35,15 @@ if _BIN not in os.environ.get("PATH", "").split(os.pathsep):
 
 #: ``CLAUDE_EFFORT``/``CLAUDE_CODE_EFFORT_LEVEL`` and ``AIDER_`` options are read as a
 #: runtime's writer effort and aider's commit options: a session's own must not leak in.
-_LEAKY_PREFIXES = ("GIT_", "GENTLE_", "PRE_COMMIT", "CLAUDE_EFFORT", "CLAUDE_CODE_EFFORT", "AIDER_")
+_LEAKY_PREFIXES = (
+    "GIT_",
+    "GENTLE_",
+    "PRE_COMMIT",
+    "CLAUDE_EFFORT",
+    "CLAUDE_CODE_EFFORT",
+    "CLAUDE_PROJECT_DIR",
+    "AIDER_",
+)
 #: Agent runtime markers: a test sets them on purpose.
 _RUNTIME_MARKERS = tuple(name for name, _, _ in RUNTIME_ENV)
 

@@ -36,7 +36,7 @@ import contextlib
 import os
 from collections.abc import Mapping
 
-from gentle_hooks.agents.definitions import declared, own_model
+from gentle_hooks.agents.definitions import declared, own_model, project_dirs
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
     UNKNOWN,
@@ -110,20 +110,23 @@ _DEFINITIONS = 200
 
 
 def inherits(agent_type: str | None, cwd: str | None) -> bool:
-    """Whether subagent ``agent_type`` runs on the parent's model: its definition says
-    ``model: inherit``, or no ``model:`` (Claude Code's default is ``inherit``,
-    code.claude.com/docs/en/sub-agents, "Supported frontmatter fields"); with no
-    definition of that name, whether it is a built-in that inherits
-    (:data:`BUILTIN_INHERITING`). A definition is an ``.md`` file of the project's
-    ``.claude/agents/`` under ``cwd``, else of the user's (``$CLAUDE_CONFIG_DIR/agents``, else
-    ``~/.claude/agents``), whose front matter's ``name:`` is ``agent_type`` (Claude Code
-    names a subagent by it, not by the file's name), or, with no ``name:``, whose file is
-    ``<agent_type>.md``: project definitions win. Neither (a plugin's subagent, one named
-    otherwise): False, it cannot be told."""
+    """Whether subagent ``agent_type`` runs on the parent's model: its definition says ``model:
+    inherit``, or no ``model:`` (Claude Code's default is ``inherit``,
+    code.claude.com/docs/en/sub-agents, "Supported frontmatter fields"); with no definition
+    of that name, whether it is a built-in that inherits (:data:`BUILTIN_INHERITING`). A
+    definition is an ``.md`` file of the project's ``.claude/agents/``: under
+    ``$CLAUDE_PROJECT_DIR``, else ``cwd`` or a directory above it up to the repository's top
+    (``cwd`` follows ``cd``: :func:`gentle_hooks.agents.definitions.project_dirs`), else of
+    the user's (``$CLAUDE_CONFIG_DIR/agents``, else ``~/.claude/agents``), whose front
+    matter's ``name:`` is ``agent_type`` (Claude Code names a subagent by it, not by the
+    file's name), or, with no ``name:``, whose file is ``<agent_type>.md``: project
+    definitions win. Neither (a plugin's subagent, one named otherwise): False, it cannot be
+    told."""
     if not agent_type or "/" in agent_type or "\\" in agent_type or agent_type.startswith("."):
         return False
     user = os.environ.get(CONFIG_DIR) or os.path.join(os.path.expanduser("~"), ".claude")
-    dirs = ([os.path.join(cwd, ".claude")] if cwd else []) + [user]
+    project = os.environ.get(PROJECT_DIR) or None
+    dirs = [os.path.join(d, ".claude") for d in project_dirs(cwd, project)] + [user]
     for base in dirs:
         model = _definition_model(os.path.join(base, "agents"), agent_type)
         if model is not None:
@@ -180,6 +183,9 @@ def decode(data: bytes) -> RuntimeEvent:
 #: The environment variable that moves Claude Code's user configuration directory
 #: (``~/.claude``, its ``settings.json`` included) elsewhere: docs/agents/claude-code.md.
 CONFIG_DIR = "CLAUDE_CONFIG_DIR"
+#: The environment variable Claude Code sets for its hooks to the project's root directory
+#: (code.claude.com/docs/en/hooks, "Reference scripts by path").
+PROJECT_DIR = "CLAUDE_PROJECT_DIR"
 #: Environment variables Copilot CLI sets for the processes it starts (its hooks included):
 #: github/docs ``content/copilot/reference/hooks-reference.md``; the same pair
 #: :mod:`gentle_hooks.policy.delegation` reads.

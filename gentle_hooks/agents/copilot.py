@@ -63,7 +63,7 @@ import os
 from collections.abc import Mapping
 from datetime import datetime, timezone
 
-from gentle_hooks.agents.definitions import declared, own_model
+from gentle_hooks.agents.definitions import declared, own_model, project_dirs
 from gentle_hooks.agents.event import (
     SUBAGENT_START,
     SUBAGENT_STOP,
@@ -206,21 +206,23 @@ _MAX_AGENT_FILES = 200
 
 def agent_model(name: str | None, cwd: str | None, env: Mapping[str, str]) -> str | None:
     """The model the custom agent ``name`` declares as its own (``model:`` of its
-    ``*.agent.md`` front matter): the user's ``~/.copilot/agents/`` (``$COPILOT_HOME/agents``)
-    first, as it wins over the repository's ``.github/agents/`` under ``cwd`` (github/docs
+    ``*.agent.md`` front matter): the user's ``~/.copilot/agents/``
+    (``$COPILOT_HOME/agents``) first, as it wins over the repository's ``.github/agents/``
+    under ``cwd`` (github/docs
     ``content/copilot/how-tos/copilot-cli/customize-copilot/create-custom-agents-for-cli.md``:
     "If you have custom agents with the same name in both locations, the one in your home
-    directory will be used"). A file defines ``name`` by its file name (without ``.agent.md``
-    or ``.md``) or its ``name:``. None when no file defines it (a built-in agent), it declares
-    no model, or it inherits: the child's model is then unknown, never the parent's."""
+    directory will be used"); the repository's is looked up from ``cwd`` up to the
+    repository's top (:func:`gentle_hooks.agents.definitions.project_dirs`). A file defines
+    ``name`` by its file name (without ``.agent.md`` or ``.md``) or its ``name:``. None when
+    no file defines it (a built-in agent), it declares no model, or it inherits: the child's
+    model is then unknown, never the parent's."""
     if not name:
         return None
     home = env.get("COPILOT_HOME") or os.path.join(
         env.get("HOME") or os.path.expanduser("~"), ".copilot"
     )
     places = [os.path.join(home, "agents")]
-    if cwd:
-        places.append(os.path.join(cwd, ".github", "agents"))
+    places += [os.path.join(d, ".github", "agents") for d in project_dirs(cwd)]
     for where in places:
         try:
             files = sorted(os.listdir(where))[:_MAX_AGENT_FILES]

@@ -19,7 +19,9 @@ that holds the file (else the first root).
 ``subagentStart`` and ``subagentStop`` inputs (the same common fields, ``hook_event_name``
 naming the event) decode as the subagent's start and stop
 (:attr:`gentle_hooks.agents.event.RuntimeEvent.lifecycle`); their ``model`` is the
-composer's, the parent's, so it is never taken as the child's.
+composer's, the parent's, so it is never taken as the child's. They carry every workspace
+root (:attr:`gentle_hooks.agents.event.RuntimeEvent.roots`): the subagent's writes may land in
+any of them.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from gentle_hooks.agents.event import (
 )
 from gentle_hooks.agents.patch import PATH_KEYS, written_paths
 from gentle_hooks.agents.payload import hook_input, model_name, text
+from gentle_hooks.values.frozen import replace
 
 NAME = "cursor"
 #: The event ``install --agent cursor`` wires: every call of it is a file write.
@@ -73,9 +76,11 @@ def decode(data: bytes) -> RuntimeEvent:
     if name in SUBAGENT_EVENTS:
         # only the common fields are documented: no subagent name is read, and the common
         # "model" is the composer's, the parent's, never the child's
-        return subagent_event(
+        # every root: the session's later writes may land in any of them
+        bracket = subagent_event(
             NAME, SUBAGENT_EVENTS[name], conversation, None, roots[0] if roots else None, name
         )
+        return replace(bracket, roots=tuple(str(r) for r in roots))
     return RuntimeEvent(
         source=NAME,
         session_id=conversation,

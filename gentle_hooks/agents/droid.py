@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import os
 
-from gentle_hooks.agents.definitions import declared, own_model
+from gentle_hooks.agents.definitions import declared, own_model, project_dirs
 from gentle_hooks.agents.event import (
     SUBAGENT_START,
     SUBAGENT_STOP,
@@ -73,14 +73,16 @@ def model_from_settings(path: str | None) -> str | None:
 
 def droid_model(name: str | None, cwd: str | None) -> str | None:
     """The model the definition of custom droid ``name`` declares as its own: the project's
-    ``.factory/droids/<name>.md`` (under ``cwd``) first, else the user's; None when none
+    ``.factory/droids/<name>.md`` (under ``cwd`` or a directory above it up to the
+    repository's top: :func:`gentle_hooks.agents.definitions.project_dirs`) first, else the
+    user's; None when none
     declares one, it inherits, or no file defines it (a built-in droid)."""
     if not name or "/" in name or name.startswith("."):
         return None
     home = os.environ.get("HOME") or os.path.expanduser("~")
-    for base in (cwd, home):
-        path = os.path.join(base, ".factory", "droids", name + ".md") if base else None
-        if path and os.path.isfile(path):
+    for base in [*project_dirs(cwd), home]:
+        path = os.path.join(base, ".factory", "droids", name + ".md")
+        if os.path.isfile(path):
             return own_model(declared(path)[1])
     return None
 

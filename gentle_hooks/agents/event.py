@@ -72,6 +72,9 @@ class RuntimeEvent:
             (:func:`gentle_hooks.agents.patch.patch_results`): a failed call then records
             the paths that hold their result and differ from ``HEAD`` (content decides,
             not the exit status); () for any other call, whose failure records nothing.
+        roots: for a subagent start or stop, every workspace directory of the session when
+            the runtime names several (Cursor's ``workspace_roots``); () when it names only
+            ``cwd``.
     """
 
     source: str
@@ -94,6 +97,7 @@ class RuntimeEvent:
     replacements: tuple[tuple[str, str], ...] = ()
     not_written: str | None = None
     patch_results: tuple[tuple[str, PatchResult], ...] = ()
+    roots: tuple[str, ...] = ()
 
 
 #: :attr:`RuntimeEvent.lifecycle` of a subagent's start and stop events.

@@ -281,26 +281,32 @@ def _bracket(
     name: str, title: str, ack: str, event: RuntimeEvent, cwd: str | None
 ) -> RuntimeRecorded:
     """Keep (start) or clear (stop) the marker of a subagent of the event's session in the
-    state directory of its work tree (:mod:`gentle_hooks.services.agent_subagents`);
-    nothing is recorded. Outside a git work tree nothing is kept, and that is said."""
+    state directory of every repository its writes may land in
+    (:func:`gentle_hooks.services.agent_subagents.homes` of ``--cwd``, else of the event's
+    workspace roots, else of its ``cwd``; else the work tree :func:`_work_tree` finds);
+    nothing is recorded. Outside any git work tree nothing is kept, and that is said."""
     from gentle_hooks.services import agent_subagents
 
-    root = _work_tree(event, cwd)
+    places = [cwd] if cwd else list(event.roots) or ([event.cwd] if event.cwd else [])
+    commons = agent_subagents.homes(places)
     who = event.agent or "a subagent"
     who = who if len(who) <= 80 else who[:77] + "..."  # one readable line, whatever it sent
-    if root is None:
-        where = cwd or event.cwd or os.getcwd()
-        return RuntimeRecorded(event, None, f"{where} is not in a git work tree", ack)
-    common = Repository.open(root).paths.common_dir
+    if not commons:
+        root = _work_tree(event, cwd)
+        if root is None:
+            where = cwd or event.cwd or os.getcwd()
+            return RuntimeRecorded(event, None, f"{where} is not in a git work tree", ack)
+        commons = [Repository.open(root).paths.common_dir]
     if event.lifecycle == SUBAGENT_START:
-        agent_subagents.start(common, name, event.session_id, event.agent, event.model)
+        for common in commons:
+            agent_subagents.start(common, name, event.session_id, event.agent, event.model)
         why = (
             f"{who} of {title} started: writes in this session record as "
             f"{event.model or UNKNOWN}, never the parent's model, until it stops"
         )
         return RuntimeRecorded(event, None, why, ack)
-    gone = agent_subagents.stop(common, name, event.session_id, event.agent)
-    if gone is None:
+    gone = [agent_subagents.stop(c, name, event.session_id, event.agent) for c in commons]
+    if not any(gone):
         why = f"{who} of {title} stopped; no start of it was kept (nothing to clear)"
     else:
         why = f"{who} of {title} stopped: writes in this session record as the parent's again"

@@ -4,7 +4,9 @@ inherited model is unknown, so small).
 
 Room ``services``. Copilot's and Cursor's file-write inputs name no agent, but both runtimes
 fire ``subagentStart`` before a subagent runs and ``subagentStop`` when it completes. Each
-start leaves one marker file, ``<common dir>/gentle-hooks/subagents/<runtime>.<session
+start leaves one marker file in each repository its session's later writes may land in
+(:func:`homes`: the repository of its working directory or of each workspace root, or each
+repository a folder of repositories holds), ``<common dir>/gentle-hooks/subagents/<runtime>.<session
 hash>.<start hash>.json``; a stop removes one marker of its session (the one naming the
 same subagent, else the oldest). While a session has a live marker, its writes are
 recorded with the subagent's own model when the marker names one, else ``unknown``:
@@ -26,7 +28,8 @@ import stat
 import time
 
 from gentle_hooks.bounded import WriteError, write_whole
-from gentle_hooks.errors import GentleError
+from gentle_hooks.errors import GentleError, GitError
+from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.location import STATE_DIR
 from gentle_hooks.values.frozen import frozen
 
@@ -148,6 +151,47 @@ def stale(common_dir: str, now: float | None = None) -> list[str]:
         except OSError:
             continue
     return out
+
+
+#: The most entries of a folder of repositories looked at for the repositories it holds.
+MAX_HELD = 200
+
+
+def homes(places: list[str]) -> list[str]:
+    """The git common directories where a subagent start in ``places`` (its working
+    directory, or every workspace root of its session) keeps its marker, so that every later
+    write of the session finds it from the written path's repository: each place's own
+    repository, or, for a place in none (a folder of repositories), each repository directly
+    in it (its first :data:`MAX_HELD` entries, sorted). No duplicates; [] when none is a
+    repository nor holds one."""
+    out: list[str] = []
+    for place in places:
+        if not os.path.isdir(place):
+            continue
+        common = _common_dir(place)
+        if common is not None:
+            out.append(common)
+            continue
+        try:
+            entries = sorted(os.listdir(place))[:MAX_HELD]
+        except OSError:
+            continue
+        for entry in entries:
+            held = os.path.join(place, entry)
+            if not (os.path.isdir(held) and os.path.lexists(os.path.join(held, ".git"))):
+                continue
+            if (common := _common_dir(held)) is not None:
+                out.append(common)
+    return list(dict.fromkeys(out))
+
+
+def _common_dir(where: str) -> str | None:
+    """The git common directory of the work tree holding ``where``, None outside one."""
+    try:
+        repo = Repository.open(where)
+    except GitError:
+        return None
+    return repo.paths.common_dir if repo.paths.toplevel is not None else None
 
 
 def _listing(common_dir: str) -> tuple[str, list[str]]:
