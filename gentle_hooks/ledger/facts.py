@@ -215,15 +215,25 @@ class LedgerFacts:
                 known = _STANDINGS[key] = receipt_standing(report)
             return known
 
-        usable = [r for r in self.receipts if standing(r.command, r.exit_code, r.observed).counts]
-        refused = tuple(
-            RefusedReceipt(
-                r.id, r.command, r.exit_code, standing(r.command, r.exit_code, r.observed), r.cwd
-            )
-            for r in self.receipts
-            if not standing(r.command, r.exit_code, r.observed).counts
-        )
         reruns = [s for s in self.spot_checks if s.kind == "rerun"]
+        # a receipt whose re-run changed the candidate's files tests something else
+        rewrites = {
+            s.receipt_id
+            for s in reruns
+            if not s.counts and s.identity_after is not None and s.identity_after != s.identity
+        }
+
+        def stands(r: Receipt) -> Standing:
+            if r.id in rewrites:
+                return Standing(False, "S-rewrites")
+            return standing(r.command, r.exit_code, r.observed)
+
+        usable = [r for r in self.receipts if stands(r).counts]
+        refused = tuple(
+            RefusedReceipt(r.id, r.command, r.exit_code, stands(r), r.cwd)
+            for r in self.receipts
+            if not stands(r).counts
+        )
         agreed = any(
             s.counts
             and rerun_agrees(s.reported_exit, s.observed_exit)

@@ -60,3 +60,25 @@ def test_a_run_that_only_creates_files_still_counts(native: World) -> None:
     made = (sys.executable, "-c", "open('out.txt','w').write('x'); import m; assert m.f()==1")
     ran = w.gh("receipt", "run", "--staged", "--", *made)
     assert ran.code == 0, ran
+
+
+def test_a_report_whose_spot_check_rewrote_a_tracked_file_is_refused_in_the_block(
+    native: World,
+) -> None:
+    """The same command reported from elsewhere: the spot check refuses it, and the block
+    says why and offers the report to make instead of that spot check again."""
+    w = native
+    _writer_staged(w)
+    line = f"{shlex.join(REWRITES)}: exit 0"
+    assert w.gh("receipt", "add", "--staged", line, "--exit-code", "0").code == 0
+    refused = w.gh("spot-check", "--staged")
+    assert refused.code == 1, refused
+    w.ok("checkout", "golden.txt")
+    blocked = w.git("commit", "-qm", "w")
+    assert blocked.code == 1, blocked
+    printed = "\n".join(blocked.said)
+    assert "changed the candidate's files when the spot check re-ran it" in printed, blocked
+    prefix = [x for x in blocked.said if "prefix: gentle-hook receipt run" in x]
+    assert prefix and prefix[0].endswith(" --staged --"), blocked
+    paste_first_way(w, blocked.said, w.work, shlex.join(LEAVES))
+    assert w.git("commit", "-qm", "w").code == 0
