@@ -199,8 +199,9 @@ class LedgerFacts:
         when gentle-hooks ran it, it re-ran a receipt that counts, the report and the
         re-run both succeeded, and the re-run left the candidate's files as they were;
         the stored ``agreed`` flag is not trusted, it is re-derived from the two exit
-        statuses. Every re-run that failed after a report of success is listed (and
-        blocks). A verdict counts only when it was accepted when stored.
+        statuses. A receipt whose re-run changed the candidate's files cannot count (row
+        ``S-rewrites``): it tests something else, so another report resolves it. Every
+        re-run that failed after a report of success is listed (and blocks). A verdict counts only when it was accepted when stored.
         """
         verdicts = self.gate_verdicts(require_observed)
 
