@@ -201,7 +201,8 @@ class LedgerFacts:
         the stored ``agreed`` flag is not trusted, it is re-derived from the two exit
         statuses. A receipt whose re-run changed the candidate's files cannot count (row
         ``S-rewrites``): it tests something else, so another report resolves it. Every
-        re-run that failed after a report of success is listed (and blocks). A verdict counts only when it was accepted when stored.
+        re-run that failed after a report of success is listed (and blocks). A verdict
+        counts only when it was accepted when stored.
         """
         verdicts = self.gate_verdicts(require_observed)
 
