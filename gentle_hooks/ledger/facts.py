@@ -199,8 +199,10 @@ class LedgerFacts:
         when gentle-hooks ran it, it re-ran a receipt that counts, the report and the
         re-run both succeeded, and the re-run left the candidate's files as they were;
         the stored ``agreed`` flag is not trusted, it is re-derived from the two exit
-        statuses. Every re-run that failed after a report of success is listed (and
-        blocks). A verdict counts only when it was accepted when stored.
+        statuses. A receipt whose re-run changed the candidate's files cannot count (row
+        ``S-rewrites``): it tests something else, so another report resolves it. Every
+        re-run that failed after a report of success is listed (and blocks). A verdict
+        counts only when it was accepted when stored.
         """
         verdicts = self.gate_verdicts(require_observed)
 
@@ -215,15 +217,25 @@ class LedgerFacts:
                 known = _STANDINGS[key] = receipt_standing(report)
             return known
 
-        usable = [r for r in self.receipts if standing(r.command, r.exit_code, r.observed).counts]
-        refused = tuple(
-            RefusedReceipt(
-                r.id, r.command, r.exit_code, standing(r.command, r.exit_code, r.observed), r.cwd
-            )
-            for r in self.receipts
-            if not standing(r.command, r.exit_code, r.observed).counts
-        )
         reruns = [s for s in self.spot_checks if s.kind == "rerun"]
+        # a receipt whose re-run changed the candidate's files tests something else
+        rewrites = {
+            s.receipt_id
+            for s in reruns
+            if not s.counts and s.identity_after is not None and s.identity_after != s.identity
+        }
+
+        def stands(r: Receipt) -> Standing:
+            if r.id in rewrites:
+                return Standing(False, "S-rewrites")
+            return standing(r.command, r.exit_code, r.observed)
+
+        usable = [r for r in self.receipts if stands(r).counts]
+        refused = tuple(
+            RefusedReceipt(r.id, r.command, r.exit_code, stands(r), r.cwd)
+            for r in self.receipts
+            if not stands(r).counts
+        )
         agreed = any(
             s.counts
             and rerun_agrees(s.reported_exit, s.observed_exit)

@@ -124,6 +124,13 @@ STANDING_ROWS: tuple[StandingRow, ...] = (
         False,
     ),
     StandingRow(
+        "S-rewrites",
+        "its spot check's re-run changed the candidate's files: it tests something else "
+        "(set from the recorded re-run, never from the report)",
+        lambda r, j: False,
+        False,
+    ),
+    StandingRow(
         "S-counts",
         "a report of success of a command that checks something",
         lambda r, j: True,

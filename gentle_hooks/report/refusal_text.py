@@ -34,6 +34,11 @@ def standing_text(
         return f"reported exit {exit_code}: a failure report is not self-verification"
     if row == "S-undeclared":
         return "is not one of the declared verification.commands (" + ", ".join(declared) + ")"
+    if row == "S-rewrites":
+        return (
+            "changed the candidate's files when the spot check re-ran it, so it tests "
+            "something else: report a command that leaves tracked files alone"
+        )
     if row == "S-no-tests":
         return "ran no tests (its test runner says so): a run of no tests verifies nothing"
     rows = "; ".join(row_text(i) for i in no_check)

@@ -34,11 +34,46 @@ _OTHER_CHANGES = {
 @frozen
 class RunPlace:
     """Where the command runs: ``cwd``; ``env`` (None: ours); ``note``: said when it is not
-    the work tree (else empty)."""
+    the work tree (else empty); ``room``: the temporary checkout's root (None: the work
+    tree)."""
 
     cwd: str
     env: Mapping[str, str] | None
     note: str = ""
+    room: str | None = None
+
+
+@frozen
+class Changed:
+    """What a run left in a work tree that held a candidate's tree: ``after`` the tree
+    it left, ``touched`` the candidate's tracked paths it changed or removed (files it
+    created do not count), ``outputs_only`` whether it changed nothing but the run's own
+    outputs."""
+
+    after: str
+    touched: tuple[str, ...]
+    outputs_only: bool = False
+
+
+def candidate_changes(repo: Repository, tree: str, outputs: Sequence[str] = ()) -> Changed:
+    """The one check of whether a run (a ``receipt run`` or a spot check's re-run) left the
+    candidate's files as they were (SPEC §5 "Spot check"): the work tree of ``repo``, as
+    ``git add -A`` would stage it, against ``tree``, the candidate's tree it held before.
+    ``outputs``: files of ``tree`` the reported run itself created; rewriting them is no
+    change of the candidate.
+
+    Raises:
+        GitError: git could not read the work tree.
+    """
+    after = repo.snapshot_tree()
+    delta = repo.tree_delta(tree, after)
+    touched = tuple(
+        c.path
+        for c in delta
+        if c.old_blob is not None and c.old_blob != c.new_blob and c.path not in outputs
+    )
+    only = bool(delta) and all(c.path in outputs for c in delta)
+    return Changed(after, touched, only)
 
 
 def _holds(repo: Repository, tree: str) -> bool:
@@ -88,4 +123,5 @@ def run_place(
             run_env(co, scrubbed_env()),
             f"ran in a temporary linked checkout of the {kind} tree"
             f"{co.said}: the work tree has {other}",
+            co.root,
         )

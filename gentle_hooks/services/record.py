@@ -19,7 +19,15 @@ from contextlib import contextmanager
 from typing import IO, TypeVar
 
 from gentle_hooks.config.settings import Settings
-from gentle_hooks.errors import Command, PolicyInputError, UsageError
+from gentle_hooks.errors import (
+    EXIT_BLOCKED,
+    Command,
+    GentleError,
+    PolicyInputError,
+    UsageError,
+    cli,
+)
+from gentle_hooks.git.checkout import open_checkout
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.git.ssh import check_key
 from gentle_hooks.ledger.location import ledger_path
@@ -34,7 +42,7 @@ from gentle_hooks.policy.escalation import make_escalation, parse_item
 from gentle_hooks.policy.inputs import parse_receipt_line
 from gentle_hooks.policy.selfcheck import Report, Standing, receipt_standing, row_text
 from gentle_hooks.services.delivered import refresh_notes_kept
-from gentle_hooks.services.receipt_guard import run_place
+from gentle_hooks.services.receipt_guard import candidate_changes, run_place
 from gentle_hooks.services.runner import Observation, run_observed
 from gentle_hooks.values.binding import Binding as Binding
 from gentle_hooks.values.candidate import Candidate, Projection
@@ -381,9 +389,15 @@ def run_receipt(
     Returns:
         (the receipt recorded, the observation: exit status, duration, digest).
 
+    A command that changed the candidate's files git tracks (the spot check's own test,
+    :func:`gentle_hooks.services.receipt_guard.candidate_changes`) tested something else: it
+    does not count as the writer's self-verification and nothing is recorded.
+
     Raises:
         UsageError: no command, or it cannot be started, or the directory it would run in
             is not in the staged or committed tree (nothing is recorded then).
+        GentleError: exit 1 (ran but does not count): the command changed the candidate's
+            tracked files; the line names them and the ``prefix:`` of a report to make.
         GitError / StoreError: as :func:`bind` / :func:`open_store`; the store is opened
             before the command runs, so a broken store fails before anything runs.
     """
@@ -395,6 +409,12 @@ def run_receipt(
         deps = bound.settings.verification.dependency_dirs
         with run_place(bound.repo, bound.root, bound.candidate, cwd, deps) as place:
             obs = run_observed(argv, cwd=place.cwd, stdout=stdout, stderr=stderr, env=place.env)
+            where = bound.repo if place.room is None else open_checkout(place.room)
+            changed = candidate_changes(where, bound.candidate.tree).touched
+            tracked = where.blobs_staged(changed)  # files the run made or git does not track aside
+            touched = [p for p in changed if p in tracked]
+        if touched:
+            raise _does_not_count(binding, touched, in_place=place.room is None)
         receipt = Receipt(
             root=bound.root,
             identity=bound.candidate.identity,
@@ -442,6 +462,21 @@ def run_receipt(
                 "the run",
             )
         return Recorded(led.path, stored, bound.candidate, notes), obs
+
+
+def _does_not_count(binding: Binding, touched: Sequence[str], in_place: bool) -> GentleError:
+    """The one line of a ``receipt run`` whose command changed the candidate's tracked
+    ``touched`` files (exit 1: it ran, but does not count), with the ``prefix:`` of a
+    report of a command that leaves them alone."""
+    shown = ", ".join(touched[:3]) + (", …" if len(touched) > 3 else "")
+    back = "; put them back as they were" if in_place else ""
+    return GentleError(
+        f"not recorded: the command changed the candidate's tracked files ({shown}), so it "
+        f"tested something else and does not count as the writer's self-verification{back}; "
+        "report a command that leaves tracked files alone",
+        exit_code=EXIT_BLOCKED,
+        commands=(cli("receipt", "run", *binding.for_prefix().words(), "--", label="prefix"),),
+    )
 
 
 def _created_only(repo: Repository, before: str, after: str) -> list[str]:

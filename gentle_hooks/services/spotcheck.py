@@ -44,6 +44,7 @@ from gentle_hooks.policy.selfcheck import rerun_agrees
 from gentle_hooks.policy.shellwords import shown as one_line_command
 from gentle_hooks.services.checkout import candidate_checkout, run_env, sweep
 from gentle_hooks.services.delivered import refresh_notes_kept
+from gentle_hooks.services.receipt_guard import candidate_changes
 from gentle_hooks.services.record import (
     Binding,
     Bound,
@@ -231,18 +232,11 @@ def _rerun(
     quiet = {**(os.environ if env is None else env), "PYTHONDONTWRITEBYTECODE": "1"}
     obs = run_observed(argv, cwd=run_dir, stdout=stdout, stderr=stderr, env=quiet)
     try:
-        after = repo.snapshot_tree()
+        changed = candidate_changes(repo, tree, outputs)
     except GitError as exc:
         # what the re-run left cannot be read, so whether it tested the candidate neither
         return _Rerun(obs, None, (), f"git could not read the tree after the re-run: {exc}")
-    delta = repo.tree_delta(tree, after)
-    touched = tuple(
-        c.path
-        for c in delta
-        if c.old_blob is not None and c.old_blob != c.new_blob and c.path not in outputs
-    )
-    only = bool(delta) and all(c.path in outputs for c in delta)
-    return _Rerun(obs, after, touched, outputs_only=only)
+    return _Rerun(obs, changed.after, changed.touched, outputs_only=changed.outputs_only)
 
 
 def run_spot_check(

@@ -11,6 +11,7 @@ made it), and the re-run that rewrote it was refused as "changed the candidate's
 
 from __future__ import annotations
 
+import shlex
 import sys
 
 import pytest
@@ -70,7 +71,12 @@ def test_a_rewritten_file_the_candidate_holds_still_refuses(native: World) -> No
     assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
     assert w.gh("receipt", "run", "--", *JUNIT).code == 0
     w.ok("add", "-A")  # report.xml is staged: part of the candidate now
-    assert w.gh("receipt", "run", "--staged", "--", *JUNIT).code == 0
+    ran = w.gh("receipt", "run", "--staged", "--", *JUNIT)
+    assert ran.code == 1, ran  # ran, but does not count: nothing recorded
+    assert "changed the candidate's tracked files (report.xml)" in ran.err, ran
+    w.ok("checkout", "report.xml")
+    line = f"{shlex.join(JUNIT)}: exit 0"
+    assert w.gh("receipt", "add", "--staged", line, "--exit-code", "0").code == 0
     refused = w.gh("spot-check", "--staged")
     assert refused.code == 1, refused
     assert (

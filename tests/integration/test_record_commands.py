@@ -7,6 +7,7 @@ exit code and the key output lines exactly.
 from __future__ import annotations
 
 import json
+import shlex
 import sqlite3
 import sys
 from collections.abc import Callable
@@ -321,8 +322,18 @@ def test_a_rerun_that_changes_the_candidates_files_does_not_count(cli: Cli, repo
     edit(repo)
     cli("record", "--model", "m", "--effort", "medium", cwd=repo)
     write = "open('src/app.py', 'a').write('# touched\\n')"
-    assert cli("receipt", "run", "--", PY, "-c", write, cwd=repo).code == 0
-    edit(repo)  # back to the receipt's candidate
+    ran = cli("receipt", "run", "--", PY, "-c", write, cwd=repo)
+    assert ran.code == 1  # ran, but does not count: nothing recorded
+    assert (
+        "not recorded: the command changed the candidate's tracked files (src/app.py), so it "
+        "tested something else and does not count as the writer's self-verification"
+    ) in ran.err
+    assert "prefix: gentle-hook receipt run --" in ran.err
+    edit(repo)  # back to the candidate before the run
+    assert cli("receipt", "list", cwd=repo).out.startswith("no receipts for ")
+    # the same command reported from elsewhere: the spot check's re-run refuses it
+    line = f"{shlex.join([PY, '-c', write])}: exit 0"
+    assert cli("receipt", "add", line, "--exit-code", "0", cwd=repo).code == 0
     r = cli("spot-check", cwd=repo)
     assert r.code == 1
     assert (
