@@ -16,7 +16,8 @@ the file changed or not. A row ``D-shadow`` match counts only where
 the change puts the module: a file inside a package the base already has in that directory
 is the repository's own code (:func:`_is_new_shadow`). A program the check starts by name
 from a ``PATH`` entry in the tree (``PATH=bin:$PATH pytest``) is defined by that file
-(:func:`_path_programs`).
+(:func:`_path_programs`). A Python check is defined by any ``*.pyc`` the change writes
+(row ``D-bytecode``: Python runs bytecode, not the source beside it).
 :func:`discovery_steered` names the files of the change that steer ``python -m unittest``'s
 discovery (:func:`~gentle_hooks.policy.selection.steers_discovery`): a full suite run with
 them is not the full suite. :func:`added_skip_marks` names the skip and expected-failure
@@ -34,6 +35,7 @@ from gentle_hooks.git.delta import BlobChange
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt
 from gentle_hooks.policy.checkdefs import (
+    FileRule,
     Source,
     check_sources,
     included_files,
@@ -64,6 +66,11 @@ _MAX_FOLLOWED = 32
 #: The files that may name a pytest plugin: Python files (``pytest_plugins``) and pytest's
 #: configuration files (``addopts = -p NAME``), at any depth.
 _PLUGIN_GLOBS = ("*.py", *(f"*{name}" for name in CONFIG_PLACES))
+#: Row ``D-bytecode``: any ``*.pyc`` of the tree, wherever it is, defines a Python check.
+#: Python runs a sourceless ``NAME.pyc`` as the module, and a ``__pycache__/NAME.<tag>.pyc``
+#: compiled with ``UNCHECKED_HASH`` in place of the ``NAME.py`` beside it, never comparing
+#: the two: the change's bytecode, not its source, is what such a check would run.
+_BYTECODE = Source("D-bytecode", rule=FileRule((), suffixes=(".pyc",)))
 
 
 def defined_by_change(
@@ -103,6 +110,7 @@ def checks_defined(
     if any(_runs_pytest(s) for s in sources):
         loaded = _plugin_sources(repo, cand, changes)
         sources = [(*s, *loaded) if _runs_pytest(s) else s for s in sources]
+    sources = [(*s, _BYTECODE) if _runs_python(s) else s for s in sources]
     matched = [
         [
             (s, c)
@@ -196,6 +204,12 @@ def command_defined_by_change(
     ]
     variables = {"PYTHONPATH": ":".join(relative)} if any(entries) else {}
     return checks_defined(repo, cand, (check,), variables, rel)[0]
+
+
+def _runs_python(sources: Sequence[Source]) -> bool:
+    """Whether a check with ``sources`` may run Python: pytest, or a program whose
+    ``sys.path`` row ``D-shadow`` reads (``python3``, ``pytest``)."""
+    return _runs_pytest(sources) or any(s.row == "D-shadow" for s in sources)
 
 
 def _runs_pytest(sources: Sequence[Source]) -> bool:

@@ -123,6 +123,8 @@ def test_no_run_leaves_bytecode_for_the_next(env: Env, tmp_path: Path) -> None:
         f'left and open("{marker}", "a").write(repr(left)); '
         'cache = os.environ["PYTEST_ADDOPTS"]; '
         'assert cache.startswith("-o cache_dir=" + room + "/scratch/"), cache; '
+        'prefix = sys.pycache_prefix or ""; '
+        'assert prefix.startswith(room + "/scratch/"), prefix; '
         "sys.exit(app.add(2, 2) != 4)'"
     )
     out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", probe)
