@@ -31,6 +31,8 @@ One module per table or rule set:
   module's ``pytest_plugins``)
 * :mod:`.importable` — which file names Python imports as a module (``NAME.py``, a
   sourceless ``NAME.pyc``, an extension ``NAME.*.so``)
+* :mod:`.entrypoints` — installed-package metadata in the tree that loads code unasked (a
+  ``*.dist-info/entry_points.txt``'s ``[pytest11]``, ``*.pth``, ``*.egg-link``)
 * :mod:`.loadenv` — which of a brief's variables change what a runner or the interpreter
   loads (PYTEST_PLUGINS, NODE_OPTIONS, LD_PRELOAD...)
 * :mod:`.reach` — which words of a verifier's check reach outside the clean room (an

@@ -17,7 +17,11 @@ the change puts the module: a file inside a package the base already has in that
 is the repository's own code (:func:`_is_new_shadow`). A program the check starts by name
 from a ``PATH`` entry in the tree (``PATH=bin:$PATH pytest``) is defined by that file
 (:func:`_path_programs`). A Python check is defined by any ``*.pyc`` the change writes
-(row ``D-bytecode``: Python runs bytecode, not the source beside it).
+(row ``D-bytecode``: Python runs bytecode, not the source beside it), and by the
+installed-package metadata it writes (row ``D-entrypoints``: a ``*.dist-info``
+``entry_points.txt`` whose ``[pytest11]`` plugins pytest loads unasked, a ``*.pth``, an
+``*.egg-link``; :mod:`gentle_hooks.policy.entrypoints`); a pytest check by the modules an
+``entry_points.txt`` of the tree names under ``[pytest11]`` (row ``D-plugin``).
 :func:`discovery_steered` names the files of the change that steer ``python -m unittest``'s
 discovery (:func:`~gentle_hooks.policy.selection.steers_discovery`): a full suite run with
 them is not the full suite. :func:`added_skip_marks` names the skip and expected-failure
@@ -43,6 +47,13 @@ from gentle_hooks.policy.checkdefs import (
     part_changed,
     with_imports,
 )
+from gentle_hooks.policy.entrypoints import (
+    ENTRY_POINTS,
+    PYTEST_GROUP,
+    SITE_POINTERS,
+    is_metadata,
+    pytest_entry_modules,
+)
 from gentle_hooks.policy.importable import module_name, provides
 from gentle_hooks.policy.plugins import (
     ADDOPTS,
@@ -65,12 +76,17 @@ _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 _MAX_FOLLOWED = 32
 #: The files that may name a pytest plugin: Python files (``pytest_plugins``) and pytest's
 #: configuration files (``addopts = -p NAME``), at any depth.
-_PLUGIN_GLOBS = ("*.py", *(f"*{name}" for name in CONFIG_PLACES))
+_PLUGIN_GLOBS = ("*.py", *(f"*{name}" for name in CONFIG_PLACES), f"*{ENTRY_POINTS}")
 #: Row ``D-bytecode``: any ``*.pyc`` of the tree, wherever it is, defines a Python check.
 #: Python runs a sourceless ``NAME.pyc`` as the module, and a ``__pycache__/NAME.<tag>.pyc``
 #: compiled with ``UNCHECKED_HASH`` in place of the ``NAME.py`` beside it, never comparing
 #: the two: the change's bytecode, not its source, is what such a check would run.
 _BYTECODE = Source("D-bytecode", rule=FileRule((), suffixes=(".pyc",)))
+#: Row ``D-entrypoints``: a ``*.dist-info``/``*.egg-info`` ``entry_points.txt``, a
+#: ``*.pth``, an ``*.egg-link`` (:func:`~gentle_hooks.policy.entrypoints.is_metadata`)
+#: defines a Python check: pytest loads the ``[pytest11]`` plugins of any distribution
+#: on ``sys.path`` unasked.
+_METADATA = Source("D-entrypoints", rule=FileRule((ENTRY_POINTS,), suffixes=SITE_POINTERS))
 
 
 def defined_by_change(
@@ -110,13 +126,15 @@ def checks_defined(
     if any(_runs_pytest(s) for s in sources):
         loaded = _plugin_sources(repo, cand, changes)
         sources = [(*s, *loaded) if _runs_pytest(s) else s for s in sources]
-    sources = [(*s, _BYTECODE) if _runs_python(s) else s for s in sources]
+    sources = [(*s, _BYTECODE, _METADATA) if _runs_python(s) else s for s in sources]
     matched = [
         [
             (s, c)
             for s in found
             for c in changes
-            if is_defining(s, c.path) and _is_new_shadow(repo, cand, s, c.path)
+            if is_defining(s, c.path)
+            and (s.row != _METADATA.row or is_metadata(c.path))
+            and _is_new_shadow(repo, cand, s, c.path)
         ]
         for found in sources
     ]
@@ -252,19 +270,28 @@ def _unchanged_namers(repo: Repository, cand: Candidate, changed: set[str]) -> l
     ``-p NAME`` of a pytest configuration file
     (:func:`~gentle_hooks.policy.plugins.config_plugins`; an unchanged ``pytest.ini``
     loading the module the change rewrites). One ``git grep`` over the tree finds the
-    files that may name one, asked once per tree by the repository object
+    files that may name one (an ``entry_points.txt``'s ``[pytest11]`` too:
+    :func:`~gentle_hooks.policy.entrypoints.pytest_entry_modules`), asked once per tree by
+    the repository object
     (:meth:`~gentle_hooks.git.repository.Repository.grep_tree`); only those are read."""
     found: list[Source] = []
     holding = [
         p
-        for p in repo.grep_tree(cand.tree, (PLUGINS_VARIABLE, ADDOPTS), _PLUGIN_GLOBS)
-        if (p.endswith(".py") and p not in changed) or p.rsplit("/", 1)[-1] in CONFIG_PLACES
+        for p in repo.grep_tree(cand.tree, (PLUGINS_VARIABLE, ADDOPTS, PYTEST_GROUP), _PLUGIN_GLOBS)
+        if (p.endswith(".py") and p not in changed)
+        or p.rsplit("/", 1)[-1] in CONFIG_PLACES
+        or is_metadata(p)
     ]
     oids = repo.blobs_in(cand.tree, holding) if holding else {}
     blobs = repo.read_blobs(sorted(set(oids.values()))) if oids else {}
     for path, oid in sorted(oids.items()):
         data = blobs.get(oid, b"")
-        names = (named_plugins(data) or ()) if path.endswith(".py") else config_plugins(path, data)
+        if is_metadata(path):
+            names = pytest_entry_modules(data) if path.endswith(ENTRY_POINTS) else ()
+        elif path.endswith(".py"):
+            names = named_plugins(data) or ()
+        else:
+            names = config_plugins(path, data)
         for name in names:
             if any(provides(name, p) for p in changed):
                 found.append(Source("D-plugin", modules=frozenset({name})))

@@ -179,3 +179,32 @@ def test_a_stale_bytecode_file_the_change_adds_blocks_the_suite(repo: Path, tmp_
     suite = out["outcomes"][-1]
     assert (out["status"], suite["row"], suite["exit_code"]) == ("blocked", "C1-own", None), out
     assert pyc in suite["error"], suite
+
+
+_PASS_ALL = (
+    "import pytest\n\n\n"
+    "@pytest.hookimpl(hookwrapper=True)\n"
+    "def pytest_runtest_makereport(item, call):\n"
+    "    outcome = yield\n"
+    '    outcome.get_result().outcome = "passed"\n'
+)
+
+
+@pytest.mark.parametrize("where", [".", "src"], ids=["root", "pythonpath"])
+def test_a_pytest_entry_point_the_change_installs_blocks_the_suite(
+    repo: Path, tmp_path: Path, where: str
+) -> None:
+    """``helpers-0.1.dist-info/entry_points.txt`` with ``[pytest11]`` at the tree's root (on
+    ``sys.path`` for ``python3 -m pytest``) or in the brief's ``PYTHONPATH`` entry: pytest
+    loads the plugin it names (turning every failure into a pass) without being told to.
+    The metadata the change writes defines the suite (C1-own, naming it)."""
+    env = _env(repo, tmp_path, None)
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests"})
+    info = repo / where / "helpers-0.1.dist-info"
+    write(info / "METADATA", "Metadata-Version: 2.1\nName: helpers\nVersion: 0.1\n")
+    write(info / "entry_points.txt", "[pytest11]\nhelpers = helpers_plugin\n")
+    write(repo / where / "helpers_plugin.py", _PASS_ALL)
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    suite = out["outcomes"][-1]
+    assert (out["status"], suite["row"], suite["exit_code"]) == ("blocked", "C1-own", None), out
+    assert "helpers-0.1.dist-info/entry_points.txt" in suite["error"], suite
