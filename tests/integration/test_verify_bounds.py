@@ -44,8 +44,8 @@ def test_a_pytest_ini_above_the_rooms_is_refused_before_anything_runs(
 ) -> None:
     """A ``pytest.ini`` (``pytest.toml``, ``.pytest.toml``: pytest >= 9) in ``$TMPDIR`` or
     above it would be read by the room's pytest as the project's (the candidate has none):
-    ``-k "not bad"`` there hid a failing test and the suite passed. The run is refused (exit 2, one line naming the file); no room, no
-    verdict."""
+    ``-k "not bad"`` there hid a failing test and the suite passed. The run is refused
+    (exit 2, one line naming the file); no room, no verdict."""
     write(env.repo / "tests" / "test_bad.py", "def test_bad():\n    assert False\n")
     tmpdir = tmp_path / "outer" / "tmp"
     tmpdir.mkdir(parents=True)
