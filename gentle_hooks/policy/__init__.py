@@ -27,6 +27,8 @@ One module per table or rule set:
   ``scripts``), and whether a change touches them
 * :mod:`.syspath` — where a Python program finds a module ahead of the one a check means
   (the directory run in, the script's, ``PYTHONPATH``)
+* :mod:`.testdirs` — modules a change puts beside the test modules pytest imports, hiding
+  the product's (``tests/app.py`` before ``src/app.py``)
 * :mod:`.plugins` — which pytest plugins a check loads by name (``-p NAME``, a test
   module's ``pytest_plugins``)
 * :mod:`.importable` — which file names Python imports as a module (``NAME.py``, a

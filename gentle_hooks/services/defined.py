@@ -66,6 +66,7 @@ from gentle_hooks.policy.programs import started_programs
 from gentle_hooks.policy.selection import steers_discovery
 from gentle_hooks.policy.skipmarks import SKIP_MARK_ERE, SkipMark, skip_marks
 from gentle_hooks.policy.syspath import imported_names, module_files, path_dirs, shadowed
+from gentle_hooks.policy.testdirs import shadows_beside_tests
 from gentle_hooks.services.checkout import editable_redirects
 from gentle_hooks.services.record import Bound
 from gentle_hooks.values.candidate import Candidate
@@ -124,7 +125,7 @@ def checks_defined(
     changed = frozenset(c.path for c in changes)
     sources = [_sources(repo, cand, check, env or {}, cwd, changed) for check in checks]
     if any(_runs_pytest(s) for s in sources):
-        loaded = _plugin_sources(repo, cand, changes)
+        loaded = (*_plugin_sources(repo, cand, changes), *_test_dir_shadows(repo, cand, changes))
         sources = [(*s, *loaded) if _runs_pytest(s) else s for s in sources]
     sources = [(*s, _BYTECODE, _METADATA) if _runs_python(s) else s for s in sources]
     matched = [
@@ -261,6 +262,25 @@ def _plugin_sources(
     if any(module_name(p.rsplit("/", 1)[-1]) for p in changed):
         found += _unchanged_namers(repo, cand, changed)
     return tuple(dict.fromkeys(found))
+
+
+def _test_dir_shadows(
+    repo: Repository, cand: Candidate, changes: Sequence[BlobChange]
+) -> list[Source]:
+    """Row ``D-shadow`` for each module the change adds beside the test modules pytest
+    imports, named as a module the tree provides elsewhere
+    (:func:`~gentle_hooks.policy.testdirs.shadows_beside_tests`: ``tests/app.py`` run in
+    ``src/app.py``'s place), unless the base has that module there (the repository's own).
+    The tree is listed only when the change adds a file Python imports."""
+    added = [c.path for c in changes if c.old_blob is None and c.new_blob is not None]
+    if not any(module_name(p.rsplit("/", 1)[-1]) for p in added):
+        return []
+    tree = [path for *_, path in repo.tree_entries(cand.tree)]
+    return [
+        Source("D-shadow", path=path)
+        for path, where, name in shadows_beside_tests(tree, added)
+        if not _base_has(repo, cand, where, name)
+    ]
 
 
 def _unchanged_namers(repo: Repository, cand: Candidate, changed: set[str]) -> list[Source]:

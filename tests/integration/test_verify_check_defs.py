@@ -208,3 +208,22 @@ def test_a_pytest_entry_point_the_change_installs_blocks_the_suite(
     suite = out["outcomes"][-1]
     assert (out["status"], suite["row"], suite["exit_code"]) == ("blocked", "C1-own", None), out
     assert "helpers-0.1.dist-info/entry_points.txt" in suite["error"], suite
+
+
+def test_a_module_the_change_adds_beside_the_tests_blocks_the_suite(
+    repo: Path, tmp_path: Path
+) -> None:
+    """``PYTHONPATH=src`` with ``src/app.py`` broken: the change adds ``tests/app.py`` with a
+    correct ``add``. pytest puts ``tests/`` first on ``sys.path`` to import
+    ``tests/test_add.py``, whose ``import app`` finds the change's stand-in: it defines
+    the suite (row D-shadow, C1-own, naming it)."""
+    env = _env(repo, tmp_path, None)
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests"})
+    write(
+        repo / "tests" / "app.py",
+        "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n",
+    )
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    suite = out["outcomes"][-1]
+    assert (out["status"], suite["row"], suite["exit_code"]) == ("blocked", "C1-own", None), out
+    assert "tests/app.py" in suite["error"], suite
