@@ -9,7 +9,7 @@ Room ``policy`` (pure). A directory on ``sys.path`` provides the module ``NAME``
 directory ``NAME/`` holding such files. A ``__pycache__/NAME.cpython-311.pyc`` provides
 no module by its name: Python reads it as the cache of a ``NAME.py`` beside its directory,
 yet runs it in that file's place (one compiled with ``UNCHECKED_HASH`` is never compared
-with the source), so any ``*.pyc`` a change writes defines a Python check (row
+with the source), so such a ``*.pyc`` a change writes defines a Python check (row
 ``D-bytecode`` of :mod:`gentle_hooks.services.defined`), and checks run with a
 ``PYTHONPYCACHEPREFIX`` of their own. :func:`module_name` reads a file name,
 :func:`provides` a path.

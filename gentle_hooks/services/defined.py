@@ -16,7 +16,7 @@ the file changed or not. A row ``D-shadow`` match counts only where
 the change puts the module: a file inside a package the base already has in that directory
 is the repository's own code (:func:`_is_new_shadow`). A program the check starts by name
 from a ``PATH`` entry in the tree (``PATH=bin:$PATH pytest``) is defined by that file
-(:func:`_path_programs`). A Python check is defined by any ``*.pyc`` the change writes
+(:func:`_path_programs`). A Python check is defined by any ``__pycache__/*.pyc`` the change writes
 (row ``D-bytecode``: Python runs bytecode, not the source beside it), and by the
 installed-package metadata it writes (row ``D-entrypoints``: a ``*.dist-info``
 ``entry_points.txt`` whose ``[pytest11]`` plugins pytest loads unasked, a ``*.pth``, an
@@ -78,10 +78,9 @@ _MAX_FOLLOWED = 32
 #: The files that may name a pytest plugin: Python files (``pytest_plugins``) and pytest's
 #: configuration files (``addopts = -p NAME``), at any depth.
 _PLUGIN_GLOBS = ("*.py", *(f"*{name}" for name in CONFIG_PLACES), f"*{ENTRY_POINTS}")
-#: Row ``D-bytecode``: any ``*.pyc`` of the tree, wherever it is, defines a Python check.
-#: Python runs a sourceless ``NAME.pyc`` as the module, and a ``__pycache__/NAME.<tag>.pyc``
-#: compiled with ``UNCHECKED_HASH`` in place of the ``NAME.py`` beside it, never comparing
-#: the two: the change's bytecode, not its source, is what such a check would run.
+#: Row ``D-bytecode``: a ``__pycache__/*.pyc`` of the tree defines a Python check: Python
+#: runs one compiled with ``UNCHECKED_HASH`` in place of the ``NAME.py`` beside it, never
+#: comparing the two (a sourceless ``NAME.pyc`` is a module by its name: row D-shadow).
 _BYTECODE = Source("D-bytecode", rule=FileRule((), suffixes=(".pyc",)))
 #: Row ``D-entrypoints``: a ``*.dist-info``/``*.egg-info`` ``entry_points.txt``, a
 #: ``*.pth``, an ``*.egg-link`` (:func:`~gentle_hooks.policy.entrypoints.is_metadata`)
@@ -135,6 +134,7 @@ def checks_defined(
             for c in changes
             if is_defining(s, c.path)
             and (s.row != _METADATA.row or is_metadata(c.path))
+            and (s.row != _BYTECODE.row or "__pycache__/" in f"/{c.path}")
             and _is_new_shadow(repo, cand, s, c.path)
         ]
         for found in sources
