@@ -27,10 +27,14 @@ One module per table or rule set:
   ``scripts``), and whether a change touches them
 * :mod:`.syspath` — where a Python program finds a module ahead of the one a check means
   (the directory run in, the script's, ``PYTHONPATH``)
+* :mod:`.testdirs` — modules a change puts beside the test modules pytest imports, hiding
+  the product's (``tests/app.py`` before ``src/app.py``)
 * :mod:`.plugins` — which pytest plugins a check loads by name (``-p NAME``, a test
   module's ``pytest_plugins``)
 * :mod:`.importable` — which file names Python imports as a module (``NAME.py``, a
   sourceless ``NAME.pyc``, an extension ``NAME.*.so``)
+* :mod:`.entrypoints` — installed-package metadata in the tree that loads code unasked (a
+  ``*.dist-info/entry_points.txt``'s ``[pytest11]``, ``*.pth``, ``*.egg-link``)
 * :mod:`.loadenv` — which of a brief's variables change what a runner or the interpreter
   loads (PYTEST_PLUGINS, NODE_OPTIONS, LD_PRELOAD...)
 * :mod:`.reach` — which words of a verifier's check reach outside the clean room (an

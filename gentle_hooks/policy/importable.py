@@ -6,9 +6,13 @@ Room ``policy`` (pure). A directory on ``sys.path`` provides the module ``NAME``
 ``NAME.pyc`` (run as it is, no source beside it needed), an extension module
 ``NAME.so``, ``NAME.abi3.so``, ``NAME.cpython-312-x86_64-linux-gnu.so``, ``NAME.pyd``
 (any tag: the check's interpreter may be another version than this one), or a package
-directory ``NAME/`` holding such files. A ``__pycache__/NAME.cpython-311.pyc`` is not
-one: Python reads it only as the cache of a ``NAME.py`` beside its directory (that file is
-the module). :func:`module_name` reads a file name, :func:`provides` a path.
+directory ``NAME/`` holding such files. A ``__pycache__/NAME.cpython-311.pyc`` provides
+no module by its name: Python reads it as the cache of a ``NAME.py`` beside its directory,
+yet runs it in that file's place (one compiled with ``UNCHECKED_HASH`` is never compared
+with the source), so such a ``*.pyc`` a change writes defines a Python check (row
+``D-bytecode`` of :mod:`gentle_hooks.services.defined`), and checks run with a
+``PYTHONPYCACHEPREFIX`` of their own. :func:`module_name` reads a file name,
+:func:`provides` a path.
 """
 
 from __future__ import annotations

@@ -58,6 +58,9 @@ from gentle_hooks.values.frozen import frozen
 PREFIX = "gentle-hooks-spot-"
 #: The lock file in that directory, held while the checkout is in use.
 LOCK = "lock"
+#: The directory in that directory Python's bytecode cache of a run goes to
+#: (``PYTHONPYCACHEPREFIX``, :func:`run_env`).
+PYCACHE = "pycache"
 
 
 @frozen
@@ -362,8 +365,11 @@ def editable_redirects(work_root: str, linked: Sequence[str]) -> tuple[str, ...]
 
 def run_env(co: Checkout, env: Mapping[str, str]) -> dict[str, str]:
     """``env`` with ``co``'s editable-install places first on ``PYTHONPATH`` (inside the
-    checkout); ``env`` as it is when there are none."""
+    checkout), and ``PYTHONPYCACHEPREFIX`` a directory of the checkout's own temporary
+    directory, outside its tree: Python then reads no ``__pycache__/*.pyc`` of the tree (a
+    stale one compiled with ``UNCHECKED_HASH`` would run in place of its source)."""
     out = dict(env)
+    out["PYTHONPYCACHEPREFIX"] = os.path.join(os.path.dirname(co.root), PYCACHE)
     if co.redirected:
         first = [os.path.normpath(os.path.join(co.root, rel)) for rel in co.redirected]
         rest = [p for p in out.get("PYTHONPATH", "").split(os.pathsep) if p]

@@ -16,7 +16,12 @@ the file changed or not. A row ``D-shadow`` match counts only where
 the change puts the module: a file inside a package the base already has in that directory
 is the repository's own code (:func:`_is_new_shadow`). A program the check starts by name
 from a ``PATH`` entry in the tree (``PATH=bin:$PATH pytest``) is defined by that file
-(:func:`_path_programs`).
+(:func:`_path_programs`). A Python check is defined by any ``__pycache__/*.pyc`` the change writes
+(row ``D-bytecode``: Python runs bytecode, not the source beside it), and by the
+installed-package metadata it writes (row ``D-entrypoints``: a ``*.dist-info``
+``entry_points.txt`` whose ``[pytest11]`` plugins pytest loads unasked, a ``*.pth``, an
+``*.egg-link``; :mod:`gentle_hooks.policy.entrypoints`); a pytest check by the modules an
+``entry_points.txt`` of the tree names under ``[pytest11]`` (row ``D-plugin``).
 :func:`discovery_steered` names the files of the change that steer ``python -m unittest``'s
 discovery (:func:`~gentle_hooks.policy.selection.steers_discovery`): a full suite run with
 them is not the full suite. :func:`added_skip_marks` names the skip and expected-failure
@@ -34,12 +39,20 @@ from gentle_hooks.git.delta import BlobChange
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import Receipt
 from gentle_hooks.policy.checkdefs import (
+    FileRule,
     Source,
     check_sources,
     included_files,
     is_defining,
     part_changed,
     with_imports,
+)
+from gentle_hooks.policy.entrypoints import (
+    ENTRY_POINTS,
+    PYTEST_GROUP,
+    SITE_POINTERS,
+    is_metadata,
+    pytest_entry_modules,
 )
 from gentle_hooks.policy.importable import module_name, provides
 from gentle_hooks.policy.plugins import (
@@ -53,6 +66,7 @@ from gentle_hooks.policy.programs import started_programs
 from gentle_hooks.policy.selection import steers_discovery
 from gentle_hooks.policy.skipmarks import SKIP_MARK_ERE, SkipMark, skip_marks
 from gentle_hooks.policy.syspath import imported_names, module_files, path_dirs, shadowed
+from gentle_hooks.policy.testdirs import shadows_beside_tests
 from gentle_hooks.services.checkout import editable_redirects
 from gentle_hooks.services.record import Bound
 from gentle_hooks.values.candidate import Candidate
@@ -63,7 +77,16 @@ _MAKEFILES = ("GNUmakefile", "makefile", "Makefile")
 _MAX_FOLLOWED = 32
 #: The files that may name a pytest plugin: Python files (``pytest_plugins``) and pytest's
 #: configuration files (``addopts = -p NAME``), at any depth.
-_PLUGIN_GLOBS = ("*.py", *(f"*{name}" for name in CONFIG_PLACES))
+_PLUGIN_GLOBS = ("*.py", *(f"*{name}" for name in CONFIG_PLACES), f"*{ENTRY_POINTS}")
+#: Row ``D-bytecode``: a ``__pycache__/*.pyc`` of the tree defines a Python check: Python
+#: runs one compiled with ``UNCHECKED_HASH`` in place of the ``NAME.py`` beside it, never
+#: comparing the two (a sourceless ``NAME.pyc`` is a module by its name: row D-shadow).
+_BYTECODE = Source("D-bytecode", rule=FileRule((), suffixes=(".pyc",)))
+#: Row ``D-entrypoints``: a ``*.dist-info``/``*.egg-info`` ``entry_points.txt``, a
+#: ``*.pth``, an ``*.egg-link`` (:func:`~gentle_hooks.policy.entrypoints.is_metadata`)
+#: defines a Python check: pytest loads the ``[pytest11]`` plugins of any distribution
+#: on ``sys.path`` unasked.
+_METADATA = Source("D-entrypoints", rule=FileRule((ENTRY_POINTS,), suffixes=SITE_POINTERS))
 
 
 def defined_by_change(
@@ -101,14 +124,18 @@ def checks_defined(
     changed = frozenset(c.path for c in changes)
     sources = [_sources(repo, cand, check, env or {}, cwd, changed) for check in checks]
     if any(_runs_pytest(s) for s in sources):
-        loaded = _plugin_sources(repo, cand, changes)
+        loaded = (*_plugin_sources(repo, cand, changes), *_test_dir_shadows(repo, cand, changes))
         sources = [(*s, *loaded) if _runs_pytest(s) else s for s in sources]
+    sources = [(*s, _BYTECODE, _METADATA) if _runs_python(s) else s for s in sources]
     matched = [
         [
             (s, c)
             for s in found
             for c in changes
-            if is_defining(s, c.path) and _is_new_shadow(repo, cand, s, c.path)
+            if is_defining(s, c.path)
+            and (s.row != _METADATA.row or is_metadata(c.path))
+            and (s.row != _BYTECODE.row or "__pycache__/" in f"/{c.path}")
+            and _is_new_shadow(repo, cand, s, c.path)
         ]
         for found in sources
     ]
@@ -198,6 +225,12 @@ def command_defined_by_change(
     return checks_defined(repo, cand, (check,), variables, rel)[0]
 
 
+def _runs_python(sources: Sequence[Source]) -> bool:
+    """Whether a check with ``sources`` may run Python: pytest, or a program whose
+    ``sys.path`` row ``D-shadow`` reads (``python3``, ``pytest``)."""
+    return _runs_pytest(sources) or any(s.row == "D-shadow" for s in sources)
+
+
 def _runs_pytest(sources: Sequence[Source]) -> bool:
     """Whether a check with ``sources`` may run pytest (its configuration defines it: a
     rule naming ``conftest.py``)."""
@@ -231,6 +264,25 @@ def _plugin_sources(
     return tuple(dict.fromkeys(found))
 
 
+def _test_dir_shadows(
+    repo: Repository, cand: Candidate, changes: Sequence[BlobChange]
+) -> list[Source]:
+    """Row ``D-shadow`` for each module the change adds beside the test modules pytest
+    imports, named as a module the tree provides elsewhere
+    (:func:`~gentle_hooks.policy.testdirs.shadows_beside_tests`: ``tests/app.py`` run in
+    ``src/app.py``'s place), unless the base has that module there (the repository's own).
+    The tree is listed only when the change adds a file Python imports."""
+    added = [c.path for c in changes if c.old_blob is None and c.new_blob is not None]
+    if not any(module_name(p.rsplit("/", 1)[-1]) for p in added):
+        return []
+    tree = [path for *_, path in repo.tree_entries(cand.tree)]
+    return [
+        Source("D-shadow", path=path)
+        for path, where, name in shadows_beside_tests(tree, added)
+        if not _base_has(repo, cand, where, name)
+    ]
+
+
 def _unchanged_namers(repo: Repository, cand: Candidate, changed: set[str]) -> list[Source]:
     """Row ``D-plugin`` from the files of the candidate's tree that name a plugin a
     ``changed`` path provides (:func:`~gentle_hooks.policy.importable.provides`): the
@@ -238,19 +290,28 @@ def _unchanged_namers(repo: Repository, cand: Candidate, changed: set[str]) -> l
     ``-p NAME`` of a pytest configuration file
     (:func:`~gentle_hooks.policy.plugins.config_plugins`; an unchanged ``pytest.ini``
     loading the module the change rewrites). One ``git grep`` over the tree finds the
-    files that may name one, asked once per tree by the repository object
+    files that may name one (an ``entry_points.txt``'s ``[pytest11]`` too:
+    :func:`~gentle_hooks.policy.entrypoints.pytest_entry_modules`), asked once per tree by
+    the repository object
     (:meth:`~gentle_hooks.git.repository.Repository.grep_tree`); only those are read."""
     found: list[Source] = []
     holding = [
         p
-        for p in repo.grep_tree(cand.tree, (PLUGINS_VARIABLE, ADDOPTS), _PLUGIN_GLOBS)
-        if (p.endswith(".py") and p not in changed) or p.rsplit("/", 1)[-1] in CONFIG_PLACES
+        for p in repo.grep_tree(cand.tree, (PLUGINS_VARIABLE, ADDOPTS, PYTEST_GROUP), _PLUGIN_GLOBS)
+        if (p.endswith(".py") and p not in changed)
+        or p.rsplit("/", 1)[-1] in CONFIG_PLACES
+        or is_metadata(p)
     ]
     oids = repo.blobs_in(cand.tree, holding) if holding else {}
     blobs = repo.read_blobs(sorted(set(oids.values()))) if oids else {}
     for path, oid in sorted(oids.items()):
         data = blobs.get(oid, b"")
-        names = (named_plugins(data) or ()) if path.endswith(".py") else config_plugins(path, data)
+        if is_metadata(path):
+            names = pytest_entry_modules(data) if path.endswith(ENTRY_POINTS) else ()
+        elif path.endswith(".py"):
+            names = named_plugins(data) or ()
+        else:
+            names = config_plugins(path, data)
         for name in names:
             if any(provides(name, p) for p in changed):
                 found.append(Source("D-plugin", modules=frozenset({name})))

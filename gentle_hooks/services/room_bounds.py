@@ -34,7 +34,10 @@ SCRATCH_CACHE = "cache"
 PARENT_CONFIGS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "pytest, tox and other Python tools",
-        ("pytest.ini", ".pytest.ini", "pyproject.toml", "tox.ini", "tox.toml", "setup.cfg"),
+        (
+            *("pytest.ini", ".pytest.ini", "pytest.toml", ".pytest.toml", "pyproject.toml"),
+            *("tox.ini", "tox.toml", "setup.cfg"),
+        ),
     ),
     ("pytest (a plugin loaded from a parent directory)", ("conftest.py",)),
     (

@@ -479,8 +479,11 @@ def _unless_outputs(top: str, added: Sequence[str], outputs: tuple[str, ...]) ->
 def cache_env(env: Mapping[str, str], cache: str) -> dict[str, str]:
     """``env`` set so that one run of a check reads no cache another run wrote and leaves
     the candidate's tree as it found it whatever its ``.gitignore`` lists: Python writes no
-    bytecode (``PYTHONDONTWRITEBYTECODE``, and no ``PYTHONPYCACHEPREFIX``, the brief's
-    either), and pytest's cache goes to ``cache``, a directory made empty for this run
+    bytecode (``PYTHONDONTWRITEBYTECODE``) and reads none from the tree: its
+    ``PYTHONPYCACHEPREFIX`` (the brief's replaced) is ``cache``'s empty ``pycache``, so no
+    ``__pycache__/*.pyc`` of the tree is ever run in place of its source (one compiled with
+    ``UNCHECKED_HASH`` is never compared with it); pytest's cache goes to ``cache``, a
+    directory made empty for this run
     (``PYTEST_ADDOPTS`` of ``-o cache_dir=...`` alone: the caller's never reaches the room,
     :func:`room_env`).
 
@@ -488,7 +491,8 @@ def cache_env(env: Mapping[str, str], cache: str) -> dict[str, str]:
     module's bytecode as current when its source has the same size and modification
     second: a cache shared between the runs gave the base tree's run the candidate's
     code."""
-    out = {k: v for k, v in env.items() if k != "PYTHONPYCACHEPREFIX"}
+    out = dict(env)
     out["PYTHONDONTWRITEBYTECODE"] = "1"
+    out["PYTHONPYCACHEPREFIX"] = os.path.join(cache, "pycache")
     out["PYTEST_ADDOPTS"] = "-o " + shlex.quote("cache_dir=" + os.path.join(cache, "pytest"))
     return out

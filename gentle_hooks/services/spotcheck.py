@@ -30,6 +30,7 @@ after a report of success is recorded and blocks the candidate, naming both resu
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Callable, Mapping
 from typing import IO
 
@@ -230,7 +231,11 @@ def _rerun(
     # __pycache__/ the candidate holds (a writer's ``add -A`` commits one) would change the
     # candidate's files, and the re-run could not count
     quiet = {**(os.environ if env is None else env), "PYTHONDONTWRITEBYTECODE": "1"}
-    obs = run_observed(argv, cwd=run_dir, stdout=stdout, stderr=stderr, env=quiet)
+    # nor read from one: with a bytecode cache of its own (empty), Python never runs a
+    # __pycache__/*.pyc of the tree in place of its source (an UNCHECKED_HASH one is stale)
+    with tempfile.TemporaryDirectory(prefix="gentle-hooks-pycache-") as pycache:
+        quiet["PYTHONPYCACHEPREFIX"] = pycache
+        obs = run_observed(argv, cwd=run_dir, stdout=stdout, stderr=stderr, env=quiet)
     try:
         changed = candidate_changes(repo, tree, outputs)
     except GitError as exc:

@@ -81,6 +81,43 @@ def test_a_plugin_an_unchanged_configuration_loads_defines_the_check(
     assert checks_defined(r, cand, checks) == (("tests/helpers.py",), ())
 
 
+def test_a_plugin_an_unchanged_entry_point_names_defines_the_check(repo: Path) -> None:
+    """Row D-plugin: ``helpers-0.1.dist-info/entry_points.txt`` at the base names
+    ``helpers_plugin`` under ``[pytest11]`` (pytest loads it unasked); the change rewrites
+    only ``helpers_plugin.py``: it defines the pytest check, not a plain Python one."""
+    write(repo / "helpers-0.1.dist-info" / "METADATA", "Name: helpers\nVersion: 0.1\n")
+    write(
+        repo / "helpers-0.1.dist-info" / "entry_points.txt",
+        "[console_scripts]\nx = other:main\n\n[pytest11]\nhelpers = helpers_plugin:hooks\n",
+    )
+    write(repo / "helpers_plugin.py", "")
+    write(repo / "other.py", "")
+    commit_all(repo, "base: an installed pytest plugin")
+    write(repo / "helpers_plugin.py", PASSING)
+    write(repo / "other.py", "def main():\n    pass\n")
+    commit_all(repo, "the plugin passes every test")
+    r, cand = _candidate(repo)
+    checks = [_check("python3 -m pytest tests"), _check("python3 -c 1")]
+    assert checks_defined(r, cand, checks) == (("helpers_plugin.py",), ())
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["src/helpers-0.1.dist-info/entry_points.txt", "h.egg-info/entry_points.txt", "x.pth"],
+)
+def test_installed_metadata_the_change_writes_defines_a_python_check(repo: Path, path: str) -> None:
+    """Row D-entrypoints: metadata that makes Python or pytest load code unasked, written
+    by the change, defines a Python check (not ``make``'s or a shell script's)."""
+    write(repo / "README", "base\n")
+    commit_all(repo, "base")
+    write(repo / path, "[pytest11]\nh = h\n")
+    write(repo / "notes" / "entry_points.txt", "[pytest11]\nh = h\n")  # no distribution's
+    commit_all(repo, "change")
+    r, cand = _candidate(repo)
+    checks = [_check("python3 -m pytest"), _check("python3 -c 1"), _check("sh run.sh")]
+    assert checks_defined(r, cand, checks) == ((path,), (path,), ())
+
+
 def test_a_configuration_that_loads_no_changed_plugin_defines_nothing(repo: Path) -> None:
     write(repo / "pytest.ini", "[pytest]\naddopts = -p other -p no:helpers\n")
     write(repo / "tests" / "helpers.py", "")

@@ -30,19 +30,27 @@ def _criterion_exit(out: dict[str, object], n: int = 1) -> int:
     return int(verdict["criteria"][n]["observed"]["exitCode"])
 
 
+_HOSTILE = {
+    "pytest.ini": '[pytest]\naddopts = -k "not bad"\n',
+    "pytest.toml": '[pytest]\naddopts = ["-k", "not bad"]\n',
+    ".pytest.toml": '[pytest]\naddopts = ["-k", "not bad"]\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(_HOSTILE))
 @pytest.mark.parametrize("above", [0, 1], ids=["in-tmpdir", "above-tmpdir"])
 def test_a_pytest_ini_above_the_rooms_is_refused_before_anything_runs(
-    env: Env, tmp_path: Path, above: int
+    env: Env, tmp_path: Path, above: int, name: str
 ) -> None:
-    """A ``pytest.ini`` in ``$TMPDIR`` or above it would be read by the room's pytest as the
-    project's (the candidate has none): ``-k "not bad"`` there hid a failing test and the
-    suite passed. The run is refused (exit 2, one line naming the file); no room, no
-    verdict."""
+    """A ``pytest.ini`` (``pytest.toml``, ``.pytest.toml``: pytest >= 9) in ``$TMPDIR`` or
+    above it would be read by the room's pytest as the project's (the candidate has none):
+    ``-k "not bad"`` there hid a failing test and the suite passed. The run is refused
+    (exit 2, one line naming the file); no room, no verdict."""
     write(env.repo / "tests" / "test_bad.py", "def test_bad():\n    assert False\n")
     tmpdir = tmp_path / "outer" / "tmp"
     tmpdir.mkdir(parents=True)
-    hostile = (tmpdir if above == 0 else tmpdir.parent) / "pytest.ini"
-    write(hostile, '[pytest]\naddopts = -k "not bad"\n')
+    hostile = (tmpdir if above == 0 else tmpdir.parent) / name
+    write(hostile, _HOSTILE[name])
     for verb in ("prepare", "run"):
         proc = env.gh("verify", verb, "--brief", str(env.brief_path), env={"TMPDIR": str(tmpdir)})
         assert (proc.returncode, proc.stdout) == (2, ""), proc.stdout + proc.stderr
@@ -123,6 +131,8 @@ def test_no_run_leaves_bytecode_for_the_next(env: Env, tmp_path: Path) -> None:
         f'left and open("{marker}", "a").write(repr(left)); '
         'cache = os.environ["PYTEST_ADDOPTS"]; '
         'assert cache.startswith("-o cache_dir=" + room + "/scratch/"), cache; '
+        'prefix = sys.pycache_prefix or ""; '
+        'assert prefix.startswith(room + "/scratch/"), prefix; '
         "sys.exit(app.add(2, 2) != 4)'"
     )
     out = env.json("verify", "run", "--brief", str(env.brief_path), "--check", probe)

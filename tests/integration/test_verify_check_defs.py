@@ -9,11 +9,13 @@ Refuter finding 2 of issue 18: the change added ``tests/conftest.py`` with
 
 from __future__ import annotations
 
+import py_compile
+import sys
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import commit_all, write
+from tests.conftest import commit_all, git, write
 from tests.integration.test_verify_declared_suite import BRIEF, _env
 
 
@@ -152,3 +154,76 @@ def test_a_module_beside_the_check_script_blocks_it(
     outcome = out["outcomes"][0]
     assert (out["status"], outcome["row"], outcome["exit_code"]) == ("blocked", "C1-own", None)
     assert fake in outcome["error"], outcome
+
+
+def test_a_stale_bytecode_file_the_change_adds_blocks_the_suite(repo: Path, tmp_path: Path) -> None:
+    """A ``src/__pycache__/app.<tag>.pyc`` compiled with ``UNCHECKED_HASH`` from a correct
+    ``add`` and added with ``git add -f``: Python runs it, never reading the broken
+    ``app.py`` beside it. Bytecode the change writes defines the check (C1-own, naming
+    it), and the room's Python reads no ``__pycache__`` (``PYTHONPYCACHEPREFIX``)."""
+    env = _env(repo, tmp_path, None)
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests"})
+    good = write(
+        tmp_path / "good" / "app.py",
+        "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n",
+    )
+    pyc = f"src/__pycache__/app.{sys.implementation.cache_tag}.pyc"
+    (repo / pyc).parent.mkdir(parents=True, exist_ok=True)
+    py_compile.compile(
+        str(good),
+        cfile=str(repo / pyc),
+        invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+    )
+    git(repo, "add", "-f", pyc)
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    suite = out["outcomes"][-1]
+    assert (out["status"], suite["row"], suite["exit_code"]) == ("blocked", "C1-own", None), out
+    assert pyc in suite["error"], suite
+
+
+_PASS_ALL = (
+    "import pytest\n\n\n"
+    "@pytest.hookimpl(hookwrapper=True)\n"
+    "def pytest_runtest_makereport(item, call):\n"
+    "    outcome = yield\n"
+    '    outcome.get_result().outcome = "passed"\n'
+)
+
+
+@pytest.mark.parametrize("where", [".", "src"], ids=["root", "pythonpath"])
+def test_a_pytest_entry_point_the_change_installs_blocks_the_suite(
+    repo: Path, tmp_path: Path, where: str
+) -> None:
+    """``helpers-0.1.dist-info/entry_points.txt`` with ``[pytest11]`` at the tree's root (on
+    ``sys.path`` for ``python3 -m pytest``) or in the brief's ``PYTHONPATH`` entry: pytest
+    loads the plugin it names (turning every failure into a pass) without being told to.
+    The metadata the change writes defines the suite (C1-own, naming it)."""
+    env = _env(repo, tmp_path, None)
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests"})
+    info = repo / where / "helpers-0.1.dist-info"
+    write(info / "METADATA", "Metadata-Version: 2.1\nName: helpers\nVersion: 0.1\n")
+    write(info / "entry_points.txt", "[pytest11]\nhelpers = helpers_plugin\n")
+    write(repo / where / "helpers_plugin.py", _PASS_ALL)
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    suite = out["outcomes"][-1]
+    assert (out["status"], suite["row"], suite["exit_code"]) == ("blocked", "C1-own", None), out
+    assert "helpers-0.1.dist-info/entry_points.txt" in suite["error"], suite
+
+
+def test_a_module_the_change_adds_beside_the_tests_blocks_the_suite(
+    repo: Path, tmp_path: Path
+) -> None:
+    """``PYTHONPATH=src`` with ``src/app.py`` broken: the change adds ``tests/app.py`` with a
+    correct ``add``. pytest puts ``tests/`` first on ``sys.path`` to import
+    ``tests/test_add.py``, whose ``import app`` finds the change's stand-in: it defines
+    the suite (row D-shadow, C1-own, naming it)."""
+    env = _env(repo, tmp_path, None)
+    env.brief({**BRIEF, "fullSuite": "python3 -m pytest -q tests"})
+    write(
+        repo / "tests" / "app.py",
+        "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n",
+    )
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    suite = out["outcomes"][-1]
+    assert (out["status"], suite["row"], suite["exit_code"]) == ("blocked", "C1-own", None), out
+    assert "tests/app.py" in suite["error"], suite

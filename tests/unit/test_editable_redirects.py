@@ -58,5 +58,6 @@ def test_a_folder_without_pyvenv_cfg_or_a_broken_finder_adds_nothing(tmp_path: P
 def test_run_env_puts_the_checkouts_places_first() -> None:
     co = Checkout("/tmp/c/w", "0" * 40, (".venv",), ("src", "."))
     env = run_env(co, {"PYTHONPATH": "/opt/x", "A": "1"})
-    assert env == {"PYTHONPATH": "/tmp/c/w/src:/tmp/c/w:/opt/x", "A": "1"}
-    assert run_env(Checkout("/tmp/c/w", "0" * 40, ()), {"A": "1"}) == {"A": "1"}
+    cache = {"PYTHONPYCACHEPREFIX": "/tmp/c/pycache"}  # outside the tree: no __pycache__ read
+    assert env == {"PYTHONPATH": "/tmp/c/w/src:/tmp/c/w:/opt/x", "A": "1", **cache}
+    assert run_env(Checkout("/tmp/c/w", "0" * 40, ()), {"A": "1"}) == {"A": "1", **cache}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from gentle_hooks.policy.entrypoints import is_metadata, pytest_entry_modules
 from gentle_hooks.policy.importable import provides
 from gentle_hooks.policy.plugins import config_plugins, named_plugins, plugin_options
 
@@ -92,3 +93,33 @@ CONFIGS = [
 @pytest.mark.parametrize(("path", "text", "expected"), CONFIGS)
 def test_config_plugins(path: str, text: str, expected: tuple[str, ...]) -> None:
     assert config_plugins(path, text.encode()) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "modules"),
+    [
+        ("[pytest11]\nhelpers = helpers_plugin\n", ("helpers_plugin",)),
+        ("[pytest11]\na = pkg.hooks:plugin [extra]\nb = other\n", ("pkg.hooks", "other")),
+        ("[console_scripts]\nx = tool:main\n", ()),
+        ("not an ini file", ()),
+        ("", ()),
+    ],
+)
+def test_pytest_entry_modules(text: str, modules: tuple[str, ...]) -> None:
+    assert pytest_entry_modules(text.encode()) == modules
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("helpers-0.1.dist-info/entry_points.txt", True),
+        ("src/h.egg-info/entry_points.txt", True),
+        ("entry_points.txt", False),
+        ("docs/entry_points.txt", False),
+        ("site/x.pth", True),
+        ("dev.egg-link", True),
+        ("helpers-0.1.dist-info/METADATA", False),
+    ],
+)
+def test_is_metadata(path: str, expected: bool) -> None:
+    assert is_metadata(path) is expected
