@@ -100,6 +100,23 @@ def discard(
         )
 
 
+def _change_trees(repo: Repository) -> tuple[str, list[str]]:
+    """``HEAD``'s tree (the empty tree before the first commit) and the trees of this work
+    tree's change against it: the work tree as ``git add -A`` would stage it, then the index
+    (left out while a conflict is in progress: the work tree's files are the change);
+    equal trees once.
+
+    Raises:
+        GitError: git failed.
+    """
+    head = repo.head()
+    base = repo.tree_of(head) if head else repo.empty_tree
+    trees = [repo.snapshot_tree()]
+    with suppress(GitError):
+        trees.append(repo.staged_tree())
+    return base, list(dict.fromkeys(trees))
+
+
 def came_back(repo: Repository, led: Ledger) -> list[WriterEntryRecord]:
     """The expired entries whose writer blob this work tree's change holds again at their
     path (the work tree as ``git add -A`` would stage it, or the index, against ``HEAD``):
@@ -109,16 +126,9 @@ def came_back(repo: Repository, led: Ledger) -> list[WriterEntryRecord]:
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
     """
-    head = repo.head()
-    base = repo.tree_of(head) if head else repo.empty_tree
-    trees = [repo.snapshot_tree()]
-    with suppress(GitError):  # a conflict in progress: the work tree's files are the change
-        trees.append(repo.staged_tree())
+    base, trees = _change_trees(repo)
     held = {
-        (c.path, c.new_blob)
-        for tree in dict.fromkeys(trees)
-        for c in repo.tree_delta(base, tree)
-        if c.new_blob
+        (c.path, c.new_blob) for tree in trees for c in repo.tree_delta(base, tree) if c.new_blob
     }
     if not held:
         return []
@@ -134,14 +144,10 @@ def carried_here(repo: Repository, led: Ledger, ids: Sequence[int]) -> set[int]:
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
     """
-    head = repo.head()
-    base = repo.tree_of(head) if head else repo.empty_tree
-    trees = [repo.snapshot_tree()]
-    with suppress(GitError):  # a conflict in progress: the work tree's files are the change
-        trees.append(repo.staged_tree())
+    base, trees = _change_trees(repo)
     wanted = set(ids)
     found: set[int] = set()
-    for tree in dict.fromkeys(trees):
+    for tree in trees:
         found |= {e.id for e in carried(repo, led, repo.tree_delta(base, tree)).entries}
     return found & wanted
 
