@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from gentle_hooks.ledger.error_cause import text_rows
 from gentle_hooks.ledger.lock_wait import LOCK_WAIT_SECONDS, begin_immediate
 from gentle_hooks.ledger.schema import MIGRATIONS, SCHEMA_VERSION
 from gentle_hooks.ledger.sqlite_file import check_location, file_uri, migration_statements
@@ -49,7 +50,7 @@ def _open_for_repair(path: str) -> sqlite3.Connection:
 def _objects(conn: sqlite3.Connection) -> frozenset[tuple[str, str, str, str]]:
     return frozenset(
         (str(t), str(n), str(tb), " ".join(str(sql).split()))
-        for t, n, tb, sql in conn.execute(_OBJECTS)
+        for t, n, tb, sql in text_rows(conn, _OBJECTS)
     )
 
 
@@ -123,7 +124,7 @@ def schema_differences(conn: sqlite3.Connection) -> list[SchemaDifference]:
         want = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in fresh.execute(sql)}
     finally:
         fresh.close()
-    have = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in conn.execute(sql)}
+    have = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in text_rows(conn, sql)}
     changed = [key for key in sorted(want.keys() & have.keys()) if want[key] != have[key]]
     return (
         [SchemaDifference("missing", t, n) for t, n in sorted(want.keys() - have.keys())]
@@ -194,7 +195,7 @@ def exhausted_counters(conn: sqlite3.Connection) -> list[tuple[str, int, int]]:
     except sqlite3.OperationalError:  # no sqlite_sequence: no AUTOINCREMENT table yet
         return []
     sql = "SELECT name FROM sqlite_master WHERE type = 'table'"
-    tables = {str(r[0]) for r in conn.execute(sql)}
+    tables = {str(r[0]) for r in text_rows(conn, sql)}
     out = []
     for name, seq in rows:
         if str(name) in tables:
