@@ -329,23 +329,16 @@ def _counter_check(conn: sqlite3.Connection) -> StoreCheck:
         return StoreCheck("counters", True, "every table numbers new records")
     name, seq, top = ends[0]
     more = f" (and {len(ends) - 1} more table(s))" if len(ends) > 1 else ""
+    which = f"id counter of {name} is {seq}" if seq >= top else f"highest id of {name} is {top}"
     head = (
-        f"the id counter of {name} is {seq}, at the end of SQLite's ids{more}: every new "
+        f"the {which}, at the end of SQLite's ids{more}: every new "
         f"{name} record fails with 'database or disk is full'"
     )
     if all(is_resettable(t) for _, _, t in ends):
-        return StoreCheck(
-            "counters",
-            False,
-            head + f"; the fix sets it back to the highest id it holds ({top}; no row changes)",
-            fixable=True,
-        )
-    return StoreCheck(
-        "counters",
-        False,
-        head + "; a row holds an id at that end too, so no counter fix helps: keep the "
-        "file and move it aside (a new ledger starts empty)",
-    )
+        fix = f"the fix sets it back to the highest id it holds ({top}; no row changes)"
+    else:
+        fix = "the fix renumbers the rows at that end after the highest id below it"
+    return StoreCheck("counters", False, head + "; " + fix, fixable=True)
 
 
 def _quarantine_check(conn: sqlite3.Connection) -> StoreCheck:

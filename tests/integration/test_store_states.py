@@ -61,3 +61,38 @@ def test_a_schema_with_bytes_that_are_not_utf8_is_damage_doctor_fix_moves_aside(
     write(recorded / "src" / "other.py", "X = 1\n")
     again = hostile(recorded, "record", "--model", "m2", "--effort", "low", "src/other.py")
     assert again.returncode == 0, again.stderr
+
+
+def test_a_row_id_at_the_end_of_sqlites_ids_is_found_and_renumbered_by_fix(
+    recorded: Path,
+) -> None:
+    """A row (not the counter) holding the largest rowid: SQLite numbers new rows after
+    it, so every record fails "database or disk is full"; doctor fails ``counters`` naming
+    the table, --fix renumbers the row and what refers to it, and records land again."""
+    last = 2**63 - 1
+    _sql(
+        recorded,
+        f"UPDATE pending_mutation SET id = {last}",
+        f"UPDATE writer_entry SET mutation_id = {last}",
+    )
+    write(recorded / "src" / "other.py", "X = 1\n")
+    record = ("record", "--model", "m2", "--effort", "low", "src/other.py")
+    failed = hostile(recorded, *record)
+    assert failed.returncode == 2 and b"database or disk is full" in failed.stderr
+    doctor = hostile(recorded, "doctor")
+    report = doctor.stdout.decode()
+    assert doctor.returncode == 2, report
+    [line] = [x for x in report.splitlines() if x.startswith("FAIL  counters: ")]
+    assert f"the highest id of pending_mutation is {last}" in line, line
+    assert line.endswith(" doctor --fix"), line
+    fixed = hostile(recorded, "doctor", "--fix")
+    said = fixed.stdout.decode()
+    assert "renumbered the rows of pending_mutation" in said and f"{last} -> 1 " in said, said
+    assert "ok    counters: every table numbers new records" in said, said
+    assert hostile(recorded, *record).returncode == 0
+    with contextlib.closing(sqlite3.connect(recorded / LEDGER)) as conn:
+        ids = [r[0] for r in conn.execute("SELECT id FROM pending_mutation ORDER BY id")]
+        refs = [r[0] for r in conn.execute("SELECT mutation_id FROM writer_entry ORDER BY id")]
+    assert ids == [1, 2] and refs == [1, 2]
+    status = hostile(recorded, "status")
+    assert status.returncode == 0 and b"pending mutation #1:" in status.stdout, status.stdout
