@@ -12,9 +12,12 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
-from typing import Any
 
 from gentle_hooks.ledger import lock_wait
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported on the hook pass path
+    from typing import Any
 
 #: Bytes 18 and 19 of a SQLite header, the file format's write and read versions: 2 for
 #: a store in write-ahead-log mode.
