@@ -79,7 +79,7 @@ def assess_command(
         named = base_ref
         result = run_assess(request, os.environ)
     except GentleError as exc:
-        gap = _base_gap(cwd, named, projection) if named is not None else None
+        gap = _base_gap(cwd, named, projection, as_json) if named is not None else None
         message = gap.message if gap is not None else exc.message
         if as_json:
             kind = projection.value if projection is not None else None
@@ -88,8 +88,8 @@ def assess_command(
             raise
         if gap.fix is None:
             raise gap from exc
-        # gate --range's shape: the line, then the command on its own line
-        sys.stderr.write(f"gentle-hook: error: {message}\n  run: {gap.fix}\n")
+        # one line, the command that resolves it last (as every error line ends)
+        sys.stderr.write(f"gentle-hook: error: {message}; run: {gap.fix}\n")
         return int(gap.exit_code)
     text = envelope_json(build_envelope(result)) if as_json else render_assess(result, explain)
     sys.stdout.write(text + "\n")
@@ -100,12 +100,17 @@ def assess_command(
     return EXIT_OK
 
 
-def _base_gap(cwd: str | None, base_ref: str, projection: Projection | None) -> CannotAssess | None:
+def _base_gap(
+    cwd: str | None, base_ref: str, projection: Projection | None, as_json: bool
+) -> CannotAssess | None:
     """:func:`~gentle_hooks.hooks.range.base_gap` of a failed assess, its fix keeping
-    ``--cwd`` and the projection; None when it has nothing to add (or fails itself)."""
+    ``--cwd``, ``--json`` and the projection; None when it has nothing to add (or fails
+    itself)."""
     from gentle_hooks.hooks.range import base_gap
 
     words: tuple[str, ...] = ("--cwd", cwd) if cwd is not None else ()
+    if as_json:
+        words = (*words, "--json")
     if projection is Projection.COMMITTED:
         words = (*words, "--committed-only")
     elif projection is Projection.STAGED:

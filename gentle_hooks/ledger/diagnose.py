@@ -12,7 +12,12 @@ import os
 import sqlite3
 
 from gentle_hooks.ledger import lock_wait
-from gentle_hooks.ledger.error_cause import stale_journal, stale_journal_words, write_refusals
+from gentle_hooks.ledger.error_cause import (
+    stale_journal,
+    stale_journal_words,
+    text_rows,
+    write_refusals,
+)
 from gentle_hooks.ledger.location import idle_path
 from gentle_hooks.ledger.records import DAMAGED_SOURCE, SPOOL_SOURCE
 from gentle_hooks.ledger.rows import bad_rows
@@ -136,7 +141,7 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             out.append(StoreCheck("schema", not differ, detail, fixable=triggers))
         mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
         out.append(StoreCheck("journal", mode == "wal", f"journal mode {mode}"))
-        rows = [str(r[0]) for r in conn.execute("PRAGMA integrity_check").fetchall()]
+        rows = [str(r[0]) for r in text_rows(conn, "PRAGMA integrity_check")]
         ok = rows == ["ok"]
         out.append(StoreCheck("integrity", ok, "ok" if ok else "; ".join(rows[:5]), damaged=not ok))
         if ok:
@@ -293,7 +298,7 @@ def _constraint_problems(conn: sqlite3.Connection) -> list[str]:
     copy = sqlite3.connect(":memory:")
     try:
         conn.backup(copy)
-        return [str(r[0]) for r in copy.execute("PRAGMA integrity_check").fetchall()]
+        return [str(r[0]) for r in text_rows(copy, "PRAGMA integrity_check")]
     finally:
         copy.close()
 
@@ -324,23 +329,16 @@ def _counter_check(conn: sqlite3.Connection) -> StoreCheck:
         return StoreCheck("counters", True, "every table numbers new records")
     name, seq, top = ends[0]
     more = f" (and {len(ends) - 1} more table(s))" if len(ends) > 1 else ""
+    which = f"id counter of {name} is {seq}" if seq >= top else f"highest id of {name} is {top}"
     head = (
-        f"the id counter of {name} is {seq}, at the end of SQLite's ids{more}: every new "
+        f"the {which}, at the end of SQLite's ids{more}: every new "
         f"{name} record fails with 'database or disk is full'"
     )
     if all(is_resettable(t) for _, _, t in ends):
-        return StoreCheck(
-            "counters",
-            False,
-            head + f"; the fix sets it back to the highest id it holds ({top}; no row changes)",
-            fixable=True,
-        )
-    return StoreCheck(
-        "counters",
-        False,
-        head + "; a row holds an id at that end too, so no counter fix helps: keep the "
-        "file and move it aside (a new ledger starts empty)",
-    )
+        fix = f"the fix sets it back to the highest id it holds ({top}; no row changes)"
+    else:
+        fix = "the fix renumbers the rows at that end after the highest id below it"
+    return StoreCheck("counters", False, head + "; " + fix, fixable=True)
 
 
 def _quarantine_check(conn: sqlite3.Connection) -> StoreCheck:

@@ -10,13 +10,49 @@ cause and the command that fixes it.
 from __future__ import annotations
 
 import os
+import sqlite3
 import stat
 
 from gentle_hooks.ledger import lock_wait
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # typing is not imported on the hook pass path
+    from typing import Any
+
 #: Bytes 18 and 19 of a SQLite header, the file format's write and read versions: 2 for
 #: a store in write-ahead-log mode.
 _WAL_VERSIONS = b"\x02\x02"
+
+
+def _lenient_text(data: bytes) -> str:
+    return data.decode("utf-8", "backslashreplace")
+
+
+def undecodable(exc: UnicodeDecodeError) -> sqlite3.DatabaseError:
+    """The error to raise for SQLite's own error message that is not UTF-8 (Python's
+    ``sqlite3`` cannot decode it): a schema planted with such bytes, which SQLite reports as
+    malformed, so callers treat it as the damage it is (``doctor --fix`` moves it aside)."""
+    return sqlite3.DatabaseError(
+        f"malformed database schema (SQLite's report is not valid text: {exc.reason})"
+    )
+
+
+def text_rows(conn: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
+    """The rows of ``sql`` (a query of ``sqlite_master`` or a ``PRAGMA`` report) with every
+    text value decoded leniently: bytes that are not UTF-8 are ``\\xNN`` escapes instead of a
+    :class:`UnicodeDecodeError`, so a schema planted with such bytes (``writable_schema``)
+    is damage the caller reports, never a crash; SQLite's own error message that is not
+    UTF-8 is :func:`undecodable`. Rows are plain tuples; the connection's
+    ``text_factory`` and ``row_factory`` are restored before returning. Raises what
+    ``sqlite3`` raises for the query itself."""
+    text_factory, row_factory = conn.text_factory, conn.row_factory
+    conn.text_factory, conn.row_factory = _lenient_text, None
+    try:
+        return [tuple(row) for row in conn.execute(sql).fetchall()]
+    except UnicodeDecodeError as exc:
+        raise undecodable(exc) from None
+    finally:
+        conn.text_factory, conn.row_factory = text_factory, row_factory
 
 
 def explain(path: str, text: str) -> tuple[str, bool]:

@@ -30,6 +30,7 @@ import sqlite3
 import tempfile
 
 from gentle_hooks.ledger.connection import LedgerConnection, insert
+from gentle_hooks.ledger.error_cause import undecodable
 from gentle_hooks.ledger.kept import COMPANIONS, DAMAGED_KEPT, SALVAGED
 from gentle_hooks.ledger.records import DAMAGED_SOURCE, QuarantineRecord
 from gentle_hooks.ledger.schema import EVIDENCE_TABLES
@@ -149,7 +150,9 @@ def _extract(
         try:
             reader.execute("ATTACH DATABASE ? AS salvage", (copy,))
             reader.execute("SELECT count(*) FROM salvage.sqlite_master").fetchone()
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, UnicodeDecodeError) as exc:
+            if isinstance(exc, UnicodeDecodeError):  # SQLite's report of a planted schema
+                exc = undecodable(exc)
             return f"cannot be read: {exc}"
         reader.execute("PRAGMA ignore_check_constraints = ON")  # rows as they stood
         for table in tables:

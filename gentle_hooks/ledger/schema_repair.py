@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from gentle_hooks.ledger.error_cause import text_rows
 from gentle_hooks.ledger.lock_wait import LOCK_WAIT_SECONDS, begin_immediate
 from gentle_hooks.ledger.schema import MIGRATIONS, SCHEMA_VERSION
 from gentle_hooks.ledger.sqlite_file import check_location, file_uri, migration_statements
@@ -49,7 +50,7 @@ def _open_for_repair(path: str) -> sqlite3.Connection:
 def _objects(conn: sqlite3.Connection) -> frozenset[tuple[str, str, str, str]]:
     return frozenset(
         (str(t), str(n), str(tb), " ".join(str(sql).split()))
-        for t, n, tb, sql in conn.execute(_OBJECTS)
+        for t, n, tb, sql in text_rows(conn, _OBJECTS)
     )
 
 
@@ -123,7 +124,7 @@ def schema_differences(conn: sqlite3.Connection) -> list[SchemaDifference]:
         want = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in fresh.execute(sql)}
     finally:
         fresh.close()
-    have = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in conn.execute(sql)}
+    have = {(str(t), str(n)): " ".join(str(q).split()) for t, n, q in text_rows(conn, sql)}
     changed = [key for key in sorted(want.keys() & have.keys()) if want[key] != have[key]]
     return (
         [SchemaDifference("missing", t, n) for t, n in sorted(want.keys() - have.keys())]
@@ -183,38 +184,85 @@ _END = LAST_ID - 2**32
 
 
 def exhausted_counters(conn: sqlite3.Connection) -> list[tuple[str, int, int]]:
-    """The tables whose id counter is at its end: (table, counter, the highest id the
-    table holds, 0 when empty), in ``sqlite_sequence`` order. A counter of a table that is
-    gone counts for nothing (no insert reads it)."""
+    """The tables whose next id is past the end: (table, counter, the highest id the table
+    holds, 0 when empty), by table name. SQLite numbers a new row of an ``AUTOINCREMENT``
+    table after the larger of its ``sqlite_sequence`` counter and its highest rowid, so
+    either at its end fails every insert ("database or disk is full"); a table with no
+    counter row counts 0 for it. A counter of a table that is gone counts for nothing."""
     try:
-        rows = conn.execute(
-            "SELECT name, seq FROM sqlite_sequence WHERE typeof(seq) = 'integer' AND seq >= ?",
-            (_END,),
-        ).fetchall()
+        counters = {
+            str(name): int(seq)
+            for name, seq in conn.execute(
+                "SELECT name, seq FROM sqlite_sequence WHERE typeof(seq) = 'integer'"
+            ).fetchall()
+        }
     except sqlite3.OperationalError:  # no sqlite_sequence: no AUTOINCREMENT table yet
         return []
-    sql = "SELECT name FROM sqlite_master WHERE type = 'table'"
-    tables = {str(r[0]) for r in conn.execute(sql)}
+    sql = "SELECT name, sql FROM sqlite_master WHERE type = 'table'"
+    tables = sorted(
+        str(n)
+        for n, q in text_rows(conn, sql)
+        if str(n) in counters or "AUTOINCREMENT" in str(q).upper()
+    )
     out = []
-    for name, seq in rows:
-        if str(name) in tables:
-            quoted = '"' + str(name).replace('"', '""') + '"'
-            top = conn.execute(f"SELECT coalesce(max(rowid), 0) FROM {quoted}").fetchone()[0]
-            out.append((str(name), int(seq), int(top)))
+    for name in tables:
+        quoted = '"' + name.replace('"', '""') + '"'
+        top = int(conn.execute(f"SELECT coalesce(max(rowid), 0) FROM {quoted}").fetchone()[0])
+        seq = counters.get(name, 0)
+        if max(seq, top) >= _END:
+            out.append((name, seq, top))
     return out
 
 
 def is_resettable(top: int) -> bool:
     """Whether a table whose highest id is ``top`` gets ids again once its counter is set
-    back to ``top`` (not when that id is itself at the end)."""
+    back to ``top`` (not when that id is itself at the end: its rows are renumbered)."""
     return top < _END
+
+
+def _renumber(conn: sqlite3.Connection, table: str) -> list[tuple[int, int]]:
+    """Inside a write transaction: give each row of ``table`` whose id is at the end of
+    SQLite's ids the next id after the highest one below that end, in id order (so the
+    order of records is kept), and rewrite what refers to it: every column declared
+    ``REFERENCES table (id)`` and the ``source_id`` of quarantine rows taken from ``table``.
+    The (old, new) ids."""
+    quoted = '"' + table.replace('"', '""') + '"'
+    below = conn.execute(f"SELECT coalesce(max(rowid), 0) FROM {quoted} WHERE rowid < ?", (_END,))
+    nxt = int(below.fetchone()[0])
+    ends = [
+        int(r[0])
+        for r in conn.execute(
+            f"SELECT rowid FROM {quoted} WHERE rowid >= ? ORDER BY rowid", (_END,)
+        )
+    ]
+    sql = "SELECT name FROM sqlite_master WHERE type = 'table'"
+    refs = []
+    for (other,) in text_rows(conn, sql):
+        theirs = '"' + str(other).replace('"', '""') + '"'
+        for fk in text_rows(conn, f"PRAGMA foreign_key_list({theirs})"):
+            if str(fk[2]) == table and str(fk[4] or "id") == "id":
+                refs.append((theirs, '"' + str(fk[3]).replace('"', '""') + '"'))
+    moved = []
+    for old in ends:
+        nxt += 1
+        conn.execute(f"UPDATE {quoted} SET rowid = ? WHERE rowid = ?", (nxt, old))
+        for other, column in refs:
+            conn.execute(f"UPDATE {other} SET {column} = ? WHERE {column} = ?", (nxt, old))
+        if table != "quarantine" and "quarantine" in {o for (o,) in text_rows(conn, sql)}:
+            conn.execute(
+                "UPDATE quarantine SET source_id = ? WHERE source = ? AND source_id = ?",
+                (nxt, table, old),
+            )
+        moved.append((old, nxt))
+    return moved
 
 
 def reset_counters(path: str) -> list[str]:
     """``doctor --fix``: set each counter at its end (:func:`exhausted_counters`) back to the
     highest id its table holds, in one ``BEGIN IMMEDIATE`` transaction that looks again
-    under the write lock; a line per counter set back. A table whose highest id is itself
-    at the end keeps its counter (:func:`is_resettable`: the check says what to do).
+    under the write lock; a line per counter set back. Rows whose id is itself at the end
+    are first renumbered after the highest id below it, with what refers to them
+    (:func:`_renumber`); the line names each old and new id.
 
     Never raises for the store's state: a store that cannot be opened or written is one
     line saying so; nothing is written then.
@@ -227,7 +275,15 @@ def reset_counters(path: str) -> list[str]:
     try:
         begin_immediate(conn)
         for name, seq, top in exhausted_counters(conn):
-            if is_resettable(top):
+            if not is_resettable(top):
+                moved = _renumber(conn, name)
+                top = moved[-1][1]
+                ids = ", ".join(f"{old} -> {new}" for old, new in moved)
+                lines.append(
+                    f"renumbered the rows of {name} at the end of SQLite's ids in {path}: "
+                    f"{ids} (and what refers to them)"
+                )
+            if seq > top or seq >= _END:
                 conn.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = ?", (top, name))
                 lines.append(
                     f"reset the id counter of {name} in {path}: {seq} -> {top} (the highest "

@@ -427,8 +427,9 @@ def connect(path: str, *, readonly: bool, create: bool, busy: int) -> sqlite3.Co
             _migrate(conn, path)
         if not create:
             _quick_check(conn, path)
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
         conn.close()
+        exc = error_cause.undecodable(exc) if isinstance(exc, UnicodeDecodeError) else exc
         lock_wait.ran_out(exc)
         raise store_error(path, exc) from None
     except StoreError:
@@ -452,7 +453,7 @@ def _quick_check(conn: sqlite3.Connection, path: str) -> None:
     where it is read (:func:`gentle_hooks.ledger.rows.from_row`) and ``doctor`` names it,
     so one bad old row never stops new records from being kept.
     """
-    rows = conn.execute("PRAGMA quick_check(100)").fetchall()
+    rows = error_cause.text_rows(conn, "PRAGMA quick_check(100)")
     problems = [str(r[0]) for r in rows if str(r[0]) != "ok"]
     problems = [p for p in problems if not p.startswith(ROW_PROBLEMS)]
     if problems:

@@ -43,7 +43,7 @@ def unborn_head(b: str, tracking: list[str]) -> tuple[str, str]:
     return (
         f"cannot assess: {quoted(b)} has no commit: HEAD is on a branch with no commit yet "
         f"(the remote's HEAD names a branch it does not have); this clone fetched {shown}: "
-        f"check one out (the command below checks out {quoted(first)}), then run the same "
+        f"check one out (the command that follows checks out {quoted(first)}), then run the same "
         "gate again",
         f"git switch {shlex.quote(first)}",
     )
@@ -79,7 +79,7 @@ def missing_base(a: str, count: int, root: str, words: tuple[str, ...]) -> tuple
     return (
         f"cannot assess: {quoted(a)} does not exist: the history is complete and HEAD has "
         f"only {count} commit(s); give a base inside it, or assess everything after its first "
-        f"commit ({root[:12]}) with the command below",
+        f"commit ({root[:12]}) with the command that follows",
         shlex.join((program(), "assess", *words, "--base-ref", root)),
     )
 
@@ -116,7 +116,7 @@ def absent_remote_branch(a: str, remote: str, branch: str) -> tuple[str, str]:
     return (
         f"cannot assess: {quoted(a)} is not known here and {remote} has no branch "
         f"{quoted(branch)}: "
-        f"give a start that exists; {remote}'s branches are listed by the command below",
+        f"give a start that exists; {remote}'s branches are listed by the command that follows",
         f"git ls-remote --heads {shlex.quote(remote)}",
     )
 

@@ -30,19 +30,37 @@ def test_a_complete_history_too_short_prints_the_assess_of_all_after_the_root(
     repo, root = _two_commits(tmp_path)
     proc = gh(repo, *QUICK_START)
     assert proc.returncode == 2, proc.stdout + proc.stderr
-    lines = proc.stderr.splitlines()
-    assert lines[0] == (
+    line, fix = _one_line(proc.stderr)
+    assert line == (
         "gentle-hook: error: cannot assess: 'HEAD~3' does not exist: the history is complete "
         f"and HEAD has only 2 commit(s); give a base inside it, or assess everything after its "
-        f"first commit ({root[:12]}) with the command below"
+        f"first commit ({root[:12]}) with the command that follows"
     ), proc.stderr
-    assert lines[1].startswith("  run: ") and lines[1].endswith(
-        f"assess --committed-only --base-ref {root}"
-    ), proc.stderr
+    assert fix.endswith(f"assess --committed-only --base-ref {root}"), proc.stderr
     assert "not a known ref" not in proc.stderr
-    pasted = paste(lines[1].removeprefix("  run: "), repo)
+    pasted = paste(fix, repo)
     assert pasted.returncode == 0, pasted.stdout + pasted.stderr
     assert pasted.stdout.startswith("risk: "), pasted.stdout
+
+
+def _one_line(stderr: str) -> tuple[str, str]:
+    """The error line of a failed ``assess`` whose gap has a fix, split at its ``; run: ``
+    (the one-line rule: one line on stderr, the command last)."""
+    assert stderr.endswith("\n") and stderr.count("\n") == 1, stderr
+    line, fix = stderr.rstrip("\n").rsplit("; run: ", 1)
+    return line, fix
+
+
+def test_with_json_the_fix_keeps_json_on_one_line(tmp_path: Path) -> None:
+    """``assess --json --base-ref HEAD~999``: one stderr line whose command keeps --json,
+    and pasted, prints the envelope."""
+    repo, root = _two_commits(tmp_path)
+    proc = gh(repo, "assess", "--json", "--base-ref", "HEAD~999")
+    assert proc.returncode == 2 and proc.stdout.startswith("{"), proc.stdout
+    _, fix = _one_line(proc.stderr)
+    assert fix.endswith(f"assess --json --base-ref {root}"), proc.stderr
+    pasted = paste(fix, repo)
+    assert pasted.returncode == 0 and '"risk"' in pasted.stdout, pasted.stdout + pasted.stderr
 
 
 def test_from_a_subdirectory_the_fix_keeps_cwd(tmp_path: Path) -> None:
@@ -51,7 +69,7 @@ def test_from_a_subdirectory_the_fix_keeps_cwd(tmp_path: Path) -> None:
     sub.mkdir()
     proc = gh(sub, "assess", "--cwd", "..", "--base-ref", "HEAD~3", "--committed-only")
     assert proc.returncode == 2
-    fix = proc.stderr.splitlines()[1].removeprefix("  run: ")
+    _, fix = _one_line(proc.stderr)
     assert fix.endswith(f"assess --cwd .. --committed-only --base-ref {root}"), proc.stderr
     assert paste(fix, sub).returncode == 0
 
@@ -63,11 +81,10 @@ def test_a_shallow_clone_prints_the_unshallow_fetch(tmp_path: Path) -> None:
     assert (clone / ".git" / "shallow").is_file()  # the fixture's premise
     proc = gh(clone, *QUICK_START)
     assert proc.returncode == 2
-    assert proc.stderr.splitlines() == [
+    assert proc.stderr == (
         "gentle-hook: error: cannot assess: 'HEAD~3' is not in this shallow clone; "
-        "fetch more history",
-        "  run: git fetch --unshallow",
-    ], proc.stderr
+        "fetch more history; run: git fetch --unshallow\n"
+    ), proc.stderr
     assert paste("git fetch --unshallow", clone).returncode == 0
 
 
