@@ -48,3 +48,16 @@ def provides(module: str, path: str) -> bool:
     names = [*parts[:-1], *([] if last == "__init__" else [last])]
     want = module.split(".")
     return any(names[i : i + len(want)] == want for i in range(len(names) - len(want) + 1))
+
+
+def runs_unchecked(data: bytes | None) -> bool:
+    """Whether Python would run the ``__pycache__`` bytecode ``data`` without comparing it
+    with the source beside it: compiled with ``UNCHECKED_HASH`` (PEP 552: the flags word
+    after the magic number is ``0b01``). A timestamp pyc (flags 0) is run only while the
+    source's mtime and size match its header, and a ``CHECKED_HASH`` one (``0b11``) only
+    while the source's hash does: either way the source decides. Unreadable or short data
+    counts (None: the blob could not be read)."""
+    if data is None or len(data) < 8:
+        return True
+    flags = int.from_bytes(data[4:8], "little")
+    return flags & 0b11 == 0b01

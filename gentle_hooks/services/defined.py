@@ -16,8 +16,9 @@ the file changed or not. A row ``D-shadow`` match counts only where
 the change puts the module: a file inside a package the base already has in that directory
 is the repository's own code (:func:`_is_new_shadow`). A program the check starts by name
 from a ``PATH`` entry in the tree (``PATH=bin:$PATH pytest``) is defined by that file
-(:func:`_path_programs`). A Python check is defined by any ``__pycache__/*.pyc`` the change writes
-(row ``D-bytecode``: Python runs bytecode, not the source beside it), and by the
+(:func:`_path_programs`). A Python check is defined by a ``__pycache__/*.pyc`` the change writes
+compiled with ``UNCHECKED_HASH`` (row ``D-bytecode``: Python runs it, not the source beside
+it; a timestamp or checked-hash pyc runs only while it matches its source), and by the
 installed-package metadata it writes (row ``D-entrypoints``: a ``*.dist-info``
 ``entry_points.txt`` whose ``[pytest11]`` plugins pytest loads unasked, a ``*.pth``, an
 ``*.egg-link``; :mod:`gentle_hooks.policy.entrypoints`); a pytest check by the modules an
@@ -54,7 +55,7 @@ from gentle_hooks.policy.entrypoints import (
     is_metadata,
     pytest_entry_modules,
 )
-from gentle_hooks.policy.importable import module_name, provides
+from gentle_hooks.policy.importable import module_name, provides, runs_unchecked
 from gentle_hooks.policy.plugins import (
     ADDOPTS,
     CONFIG_PLACES,
@@ -78,9 +79,10 @@ _MAX_FOLLOWED = 32
 #: The files that may name a pytest plugin: Python files (``pytest_plugins``) and pytest's
 #: configuration files (``addopts = -p NAME``), at any depth.
 _PLUGIN_GLOBS = ("*.py", *(f"*{name}" for name in CONFIG_PLACES), f"*{ENTRY_POINTS}")
-#: Row ``D-bytecode``: a ``__pycache__/*.pyc`` of the tree defines a Python check: Python
-#: runs one compiled with ``UNCHECKED_HASH`` in place of the ``NAME.py`` beside it, never
-#: comparing the two (a sourceless ``NAME.pyc`` is a module by its name: row D-shadow).
+#: Row ``D-bytecode``: a ``__pycache__/*.pyc`` of the tree compiled with ``UNCHECKED_HASH``
+#: (:func:`~gentle_hooks.policy.importable.runs_unchecked`) defines a Python check: Python
+#: runs it in place of the ``NAME.py`` beside it, never comparing the two (a sourceless
+#: ``NAME.pyc`` is a module by its name: row D-shadow).
 _BYTECODE = Source("D-bytecode", rule=FileRule((), suffixes=(".pyc",)))
 #: Row ``D-entrypoints``: a ``*.dist-info``/``*.egg-info`` ``entry_points.txt``, a
 #: ``*.pth``, an ``*.egg-link`` (:func:`~gentle_hooks.policy.entrypoints.is_metadata`)
@@ -152,6 +154,7 @@ def checks_defined(
                     c.path
                     for s, c in pairs
                     if part_changed(s, c.path, data(c.old_blob), data(c.new_blob))
+                    and (s.row != _BYTECODE.row or runs_unchecked(data(c.new_blob)))
                 }
             )
         )
