@@ -89,7 +89,8 @@ def test_gate_json_says_why_it_cannot_assess(server: Path) -> None:
     proc = gh(b, "gate", "--range", "nope..HEAD", "--json")
     assert proc.returncode == 2
     doc = json.loads(proc.stdout)
-    assert doc["exit_code"] == 2 and "cannot assess" in doc["error"]
+    # why, in one line: the start names nothing (not "cannot assess" and a second run: line)
+    assert doc["exit_code"] == 2 and "'nope' is not a known ref or commit" in doc["error"]
 
 
 def test_cherry_pick_keeps_the_records(server: Path) -> None:
