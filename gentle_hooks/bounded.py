@@ -60,14 +60,21 @@ def write_refusal(path: str) -> str | None:
     ``PATH: Permission denied`` when this process may not write it; None when neither
     holds, or ``path`` cannot be looked at (the refusal has another cause). Asks the
     system (``statvfs``, ``access``), writes nothing."""
+    code = write_refusal_errno(path)
+    return None if code is None else f"{path}: {os.strerror(code)}"
+
+
+def write_refusal_errno(path: str) -> int | None:
+    """:func:`write_refusal` as the error number: ``errno.EROFS``, ``errno.EACCES`` or
+    None."""
     import errno
 
     try:
         if os.statvfs(path).f_flag & os.ST_RDONLY:
-            return f"{path}: {os.strerror(errno.EROFS)}"
+            return errno.EROFS
         need = os.W_OK | os.X_OK if os.path.isdir(path) else os.W_OK
         if not os.access(path, need):
-            return f"{path}: {os.strerror(errno.EACCES)}"
+            return errno.EACCES
     except (OSError, ValueError):
         return None
     return None

@@ -15,6 +15,7 @@ up this list:
 * :mod:`.lock_wait` — how long a process waits for another's write lock, and who holds it.
 * :mod:`.error_cause` — why SQLite refused the store: a lock holder, a full disk, a stale
   journal; schema and ``PRAGMA`` reports read without failing on text that is not UTF-8.
+* :mod:`.header` — the database file's SQLite header, checked before SQLite opens it.
 * :mod:`.sqlite_file` — the database file: header check, created whole, opened in WAL mode,
   migrated, write transactions, :class:`~.sqlite_file.StoreError`.
 * :mod:`.schema_repair` — the version a store's tables are; a lowered ``user_version``

@@ -1,9 +1,9 @@
 """The diagnosis of a ledger for ``gentle-hook doctor`` (SPEC §6): looks, never repairs.
 
 Room: ledger. Imports the standard library, :mod:`gentle_hooks.values` and its own room
-(:mod:`.sqlite_file` for the header check and the file URI, :mod:`.schema` for the version
-and tables, :mod:`.schema_repair` for the version a store's tables are). Opens the file
-read-only and never migrates, creates or deletes anything.
+(:mod:`.header`, :mod:`.sqlite_file` for the file URI, :mod:`.schema`, :mod:`.schema_repair`
+for the version a store's tables are). Opens the file read-only; never migrates, creates
+or deletes anything.
 """
 
 from __future__ import annotations
@@ -13,11 +13,13 @@ import sqlite3
 
 from gentle_hooks.ledger import lock_wait
 from gentle_hooks.ledger.error_cause import (
+    access_refusal,
     stale_journal,
     stale_journal_words,
     text_rows,
     write_refusals,
 )
+from gentle_hooks.ledger.header import check_header
 from gentle_hooks.ledger.location import idle_path
 from gentle_hooks.ledger.records import DAMAGED_SOURCE, SPOOL_SOURCE
 from gentle_hooks.ledger.rows import bad_rows
@@ -29,7 +31,6 @@ from gentle_hooks.ledger.schema_repair import (
     schema_differences,
 )
 from gentle_hooks.ledger.sqlite_file import (
-    check_header,
     companions,
     file_uri,
     idle_problem,
@@ -43,15 +44,18 @@ from gentle_hooks.values.frozen import frozen
 class StoreCheck:
     """One result of :func:`diagnose`: a check name, whether it passed, one line of detail,
     whether ``doctor --fix`` repairs it in place (a lowered schema version, an id counter
-    at its end), and whether it proves the file's own bytes damaged (a bad header,
+    at its end), whether it proves the file's own bytes damaged (a bad header,
     SQLite's "malformed" or "not a database", an ``integrity_check`` other than ok): only
-    such a check lets ``doctor --fix`` move the ledger aside (:func:`is_damaged`)."""
+    such a check lets ``doctor --fix`` move the ledger aside (:func:`is_damaged`), and the
+    places whose permission bits refuse this process its writes (the ``access`` check's
+    fix is ``chmod u+w`` of them)."""
 
     name: str
     ok: bool
     detail: str
     fixable: bool = False
     damaged: bool = False
+    writable: tuple[str, ...] = ()
 
 
 def diagnose(path: str) -> tuple[StoreCheck, ...]:
@@ -60,18 +64,20 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
     Opens the file read-only, never migrates, never raises for a damaged store. Checks,
     in order, stopping at the first that makes the rest meaningless: ``store`` (the state
     directory is a directory and neither it nor the file is a symbolic link; the file
-    exists, is a file, has a SQLite header and is not truncated), ``schema`` (the version
+    exists, is a file, has a SQLite header and is not truncated), ``access`` (this process
+    may write the directory and the files: :func:`_access_check`), ``schema`` (the version
     is one this code knows, and an older one migrates forward: tried on an in-memory
     copy), ``journal`` (WAL mode), ``integrity`` (``PRAGMA integrity_check``),
-    ``constraints`` (CHECK and NOT NULL, on an in-memory copy), ``counters`` (no id
-    counter at its end: :func:`_counter_check`), ``records`` (rows per
-    table), ``rows`` (every row reads as its record), ``quarantine`` (no writer work held).
+    ``constraints`` (CHECK and NOT NULL, on an in-memory copy), ``counters`` (no id counter
+    at its end), ``records`` (rows per table), ``rows`` (every row reads as its record),
+    ``quarantine`` (no writer work held).
 
     Args:
         path: the database file (:func:`gentle_hooks.ledger.location.ledger_path`).
 
     Returns:
-        The checks run. A ledger not created yet is one passing ``store`` check.
+        The checks run. A ledger not created yet is one passing ``store`` check (and a
+        failing ``access`` check when its directory refuses writes).
     """
     directory = os.path.dirname(path)
     links = [p for p in (directory, path, *companions(path)) if os.path.islink(p)]
@@ -91,8 +97,10 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
         if kind is not None:  # SQLite would block on a FIFO or fail on anything else there
             words = f"{place}: is {kind} (refused; the fix moves it aside, kept, renamed)"
             return (StoreCheck("store", False, words, fixable=True),)
+    access = _access_check(path)
     if not os.path.lexists(path):
-        return (StoreCheck("store", True, f"{path}: not created yet (nothing recorded)"),)
+        made = StoreCheck("store", True, f"{path}: not created yet (nothing recorded)")
+        return (made, access) if access is not None else (made,)
     kind = odd_file(path)
     if kind is not None:  # a FIFO, a socket, a directory: never "empty" or "truncated"
         return (StoreCheck("store", False, f"{path}: is {kind}, not a database file"),)
@@ -102,7 +110,7 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
         return (StoreCheck("store", False, f"{path}: cannot be read: {exc.strerror}"),)
     if problem:
         return (StoreCheck("store", False, f"{path}: {problem}", damaged=True),)
-    out = [StoreCheck("store", True, path)]
+    out = [StoreCheck("store", True, path), *([access] if access is not None else [])]
     journal = stale_journal(path)
     if journal is not None:  # SQLite would try to roll it back: no read-only open works
         words = stale_journal_words(journal) + "; the fix moves it aside (kept, renamed)"
@@ -168,6 +176,12 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
         conn.close()
     lock = _lock_check(path)
     return (*out, lock) if lock is not None else tuple(out)
+
+
+def _access_check(path: str) -> StoreCheck | None:
+    """The failing ``access`` check of :func:`~.error_cause.access_refusal`, or None."""
+    found = access_refusal(path)
+    return None if found is None else StoreCheck("access", False, found[0], writable=found[1])
 
 
 #: SQLITE_CORRUPT and SQLITE_NOTADB (the primary codes; typeshed lacks the constants).

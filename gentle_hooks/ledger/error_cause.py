@@ -55,45 +55,84 @@ def text_rows(conn: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
         conn.text_factory, conn.row_factory = text_factory, row_factory
 
 
-def explain(path: str, text: str) -> tuple[str, bool]:
-    """The problem to report for SQLite's error ``text`` on the store at ``path``, and
-    whether ``doctor --fix`` repairs it (else plain ``doctor`` explains it)."""
+def explain(path: str, text: str) -> tuple[str, bool, tuple[str, ...]]:
+    """The problem to report for SQLite's error ``text`` on the store at ``path``, whether
+    ``doctor --fix`` repairs it (else plain ``doctor`` explains it), and the places whose
+    permission bits alone refuse this process the write (:func:`permission_fix`: the fix
+    is ``chmod u+w`` of them; empty for any other cause)."""
     if "locked" in text or "busy" in text:
         who = ", ".join(lock_wait.lock_holders(path)) or "another process"
         waited = f"{lock_wait.LOCK_WAIT_SECONDS:g} s"
-        return f"busy: {who} held its write lock past the {waited} waited", False
+        return f"busy: {who} held its write lock past the {waited} waited", False, ()
     if ("disk I/O error" in text or "disk is full" in text) and _disk_full(path):
         # SQLite reports a full disk as SQLITE_FULL or as SQLITE_IOERR (a WAL or -shm
         # write that failed) without the errno: the file system's free space tells
-        return f"No space left on device ({text})", False
+        return f"No space left on device ({text})", False, ()
     limit = _size_limit_reached(path) if "disk I/O error" in text else None
     if limit is not None:
         # a write past RLIMIT_FSIZE fails with EFBIG (Python ignores SIGXFSZ), which
         # SQLite reports as a disk I/O error without the errno
-        return f"File too large: the file size limit (ulimit -f) is {limit} bytes ({text})", False
+        return (
+            f"File too large: the file size limit (ulimit -f) is {limit} bytes ({text})",
+            False,
+            (),
+        )
     journal = stale_journal(path)
     if journal is not None:
-        return f"unreadable: {stale_journal_words(journal)} ({text})", True
+        return f"unreadable: {stale_journal_words(journal)} ({text})", True, ()
     refusal = write_refusals(path) if "open" in text or "readonly" in text else None
     if refusal is not None:
         # SQLite opens a write-ahead-log store for writing (its -wal and -shm files
         # beside it) and says only "unable to open database file" when it may not
-        return f"{refusal} ({text})", False
-    return f"unreadable: {text}", False
+        return f"{refusal} ({text})", False, permission_fix(path)
+    return f"unreadable: {text}", False, ()
 
 
 def write_refusals(path: str) -> str | None:
     """Why the system refuses writes to the store at ``path``: its directory, the file or
     its ``-wal``/``-shm`` files on a read-only file system or not writable by this process
     (``PATH: Read-only file system``, ``PATH: Permission denied``); None when neither."""
-    from gentle_hooks.bounded import write_refusal
+    refused = refused_writes(path)
+    return None if not refused else f"{refused[0][0]}: {os.strerror(refused[0][1])}"
 
+
+def refused_writes(path: str) -> list[tuple[str, int]]:
+    """Every place of the store at ``path`` the system refuses writes to, in order, with
+    the error number that says why (``errno.EROFS``, ``errno.EACCES``): the state
+    directory, the file, its ``-wal`` and ``-shm`` files (each when it exists). Empty when
+    every one is writable. Asks the system, writes nothing."""
+    from gentle_hooks.bounded import write_refusal_errno
+
+    out = []
     for name in (os.path.dirname(path), path, path + "-wal", path + "-shm"):
-        if name == os.path.dirname(path) or os.path.lexists(name):
-            refusal = write_refusal(name)
-            if refusal is not None:
-                return refusal
-    return None
+        if os.path.lexists(name):
+            code = write_refusal_errno(name)
+            if code is not None:
+                out.append((name, code))
+    return out
+
+
+def permission_fix(path: str) -> tuple[str, ...]:
+    """The places of the store at ``path`` this process may not write for their
+    permission bits alone (not a read-only file system): the arguments of the
+    ``chmod u+w`` that lets it write them again. Empty when there is none."""
+    import errno
+
+    return tuple(name for name, code in refused_writes(path) if code == errno.EACCES)
+
+
+def access_refusal(path: str) -> tuple[str, tuple[str, ...]] | None:
+    """Why the system refuses this process writes to the store at ``path`` (its state
+    directory, the file or its ``-wal``/``-shm`` files: every record and every gate's write
+    then fails), naming the first such place and the system's reason, with the places
+    :func:`permission_fix` names (the arguments of ``chmod u+w``; empty on a read-only file
+    system); None when every one is writable. Asks the system, writes nothing."""
+    refusal = write_refusals(path)
+    if refusal is None:
+        return None
+    denied = permission_fix(path)
+    then = "let this process write there" if denied else "remount that file system read-write"
+    return f"{refusal}: writes to the ledger fail (a record; the gates fail closed); {then}", denied
 
 
 def write_refused(exc: OSError) -> str:

@@ -37,8 +37,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from gentle_hooks.bounded import file_kind, new_private_file, sweep
-from gentle_hooks.errors import GentleError, cli
+from gentle_hooks.errors import Command, GentleError, cli
 from gentle_hooks.ledger import error_cause, lock_wait
+from gentle_hooks.ledger.header import check_header
 from gentle_hooks.ledger.location import SPOOL_FILE, idle_path, sql_text
 from gentle_hooks.ledger.schema import (
     ENDED_BLOBS_SQL,
@@ -57,21 +58,23 @@ sqlite3.register_adapter(str, sql_text)
 #: process's write transactions share :data:`~.lock_wait.LOCK_WAIT_SECONDS` in all).
 DEFAULT_BUSY_TIMEOUT_MS = lock_wait.STATEMENT_WAIT_MS
 
-_MAGIC = b"SQLite format 3\x00"
-
 
 class StoreError(GentleError):
     """The ledger cannot be used: unreadable, corrupt, truncated, newer schema (exit 2).
 
     The message names the database file and says that nothing was deleted; its command is
-    ``doctor``, or ``doctor --fix`` when ``fix`` says that repairs it
-    (:mod:`gentle_hooks.report.fixes` writes it after the words).
+    ``doctor``, or ``doctor --fix`` when ``fix`` says that repairs it, or ``chmod u+w``
+    of the places named in ``writable`` when only their permission bits refuse this
+    process (:mod:`gentle_hooks.report.fixes` writes it after the words).
     """
 
-    def __init__(self, path: str, problem: str, *, fix: bool = False) -> None:
+    def __init__(
+        self, path: str, problem: str, *, fix: bool = False, writable: tuple[str, ...] = ()
+    ) -> None:
+        doctor = cli("doctor", "--fix") if fix else cli("doctor")
+        chmod = Command(("u+w", *writable), tool="chmod") if writable else None
         super().__init__(
-            f"ledger {path}: {problem} (nothing was deleted)",
-            commands=(cli("doctor", "--fix") if fix else cli("doctor"),),
+            f"ledger {path}: {problem} (nothing was deleted)", commands=(chmod or doctor,)
         )
         self.path = path
         self.problem = problem
@@ -93,41 +96,6 @@ def unspooled(refused: StoreError, spool: str, exc: OSError) -> StoreError:
     )
 
 
-def check_header(path: str) -> str | None:
-    """Cheap structural check of a database file without opening it with SQLite.
-
-    Returns:
-        None when the file is plausible; otherwise one line saying what is wrong: empty
-        (a store is created whole and renamed into place, so an empty file is one that lost
-        its contents), not a SQLite database, or truncated (the header promises more pages
-        than the file holds while no write-ahead log could supply them).
-
-    Raises:
-        OSError: the file cannot be read.
-    """
-    size = os.path.getsize(path)
-    if size == 0:
-        return "empty: truncated to 0 bytes (a store is never created empty)"
-    with open(path, "rb") as fh:
-        header = fh.read(100)
-    if len(header) < 100 or not header.startswith(_MAGIC):
-        return "not a SQLite database (bad header)"
-    page_size = int.from_bytes(header[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    pages = int.from_bytes(header[28:32], "big")
-    valid = header[24:28] == header[92:96]
-    try:  # another process may remove the WAL between two calls: absent is empty
-        wal_has_frames = os.path.getsize(path + "-wal") > 32
-    except FileNotFoundError:
-        wal_has_frames = False
-    if valid and pages and not wal_has_frames and pages * page_size > size:
-        return (
-            f"truncated: the header promises {pages} pages of {page_size} bytes, "
-            f"the file holds {size} bytes"
-        )
-    return None
-
-
 _URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-~/")
 
 
@@ -146,8 +114,8 @@ def file_uri(path: str, mode: str) -> str:
 def store_error(path: str, exc: sqlite3.Error) -> StoreError:
     """The :class:`StoreError` for a SQLite error on the store at ``path``, naming its cause
     (:func:`~gentle_hooks.ledger.error_cause.explain`)."""
-    problem, fixable = error_cause.explain(path, str(exc))
-    err = StoreError(path, problem, fix=fixable)
+    problem, fixable, denied = error_cause.explain(path, str(exc))
+    err = StoreError(path, problem, fix=fixable, writable=denied)
     err.busy = problem.startswith("busy:")
     return err
 

@@ -59,6 +59,8 @@ def check_ledger(repo: Repository) -> list[CheckResult]:
             out.append(CheckResult(c.name, False, c.detail + _MOVE_ASIDE, fix))
         elif c.fixable:
             out.append(CheckResult(c.name, False, c.detail, cli("doctor", "--fix")))
+        elif c.writable:
+            out.append(CheckResult(c.name, False, c.detail, Command(("u+w", *c.writable), "chmod")))
         elif c.name in ("rows", "constraints"):
             out.append(CheckResult(c.name, False, c.detail + _QUARANTINE, cli("doctor", "--fix")))
         elif c.name == "quarantine":
