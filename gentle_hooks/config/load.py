@@ -27,7 +27,7 @@ from gentle_hooks.config.settings import (
     Settings,
     VerificationSettings,
 )
-from gentle_hooks.errors import ConfigError
+from gentle_hooks.errors import ConfigError, quoted
 from gentle_hooks.values.frozen import frozen, replace
 
 TYPE_CHECKING = False  # typing and tomllib cost ~10 ms each: hooks load config on every run
@@ -203,21 +203,23 @@ def _coerce(name: str, value: str, where: str) -> object:
     value = value.strip()
     if name in CHOICES:
         if value not in CHOICES[name]:
-            raise ConfigError(f"{where}: {value!r} is not one of {', '.join(CHOICES[name])}")
+            raise ConfigError(f"{where}: {quoted(value)} is not one of {', '.join(CHOICES[name])}")
         return value
     if name in ("honour_overrides", "require_signed"):
         if value.lower() in ("true", "yes", "on", "1"):
             return True
         if value.lower() in ("false", "no", "off", "0"):
             return False
-        raise ConfigError(f"{where}: {value!r} is not a boolean")
+        raise ConfigError(f"{where}: {quoted(value)} is not a boolean")
     if name == "native_timeout":
         try:
             seconds = float(value)
         except ValueError:
             seconds = -1.0
         if not 0 < seconds <= 600:
-            raise ConfigError(f"{where}: {value!r} is not a timeout in seconds (0 < t <= 600)")
+            raise ConfigError(
+                f"{where}: {quoted(value)} is not a timeout in seconds (0 < t <= 600)"
+            )
         return seconds
     return value or None
 

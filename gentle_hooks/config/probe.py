@@ -43,9 +43,9 @@ def applies_to_all(
     if not value:
         return False
     if value not in CHOICES["applies_to"]:
-        from gentle_hooks.errors import ConfigError
+        from gentle_hooks.errors import ConfigError, quoted
 
-        raise ConfigError(f"{where_from}: {value!r} is not one of delegated, all")
+        raise ConfigError(f"{where_from}: {quoted(value)} is not one of delegated, all")
     return value == "all"
 
 

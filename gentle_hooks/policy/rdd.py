@@ -6,7 +6,7 @@ is reported with its deciding source and never changes verification.
 
 from __future__ import annotations
 
-from gentle_hooks.errors import ConfigError
+from gentle_hooks.errors import ConfigError, quoted
 from gentle_hooks.policy.vocabulary import RddMode, RddSource
 from gentle_hooks.values.frozen import frozen
 
@@ -32,7 +32,8 @@ def parse_rdd(text: str, where: str) -> RddMode:
     try:
         return RddMode(text.strip().lower())
     except ValueError:
-        raise ConfigError(f"{where}: RDD mode must be on, off or unknown, not {text!r}") from None
+        words = f"RDD mode must be on, off or unknown, not {quoted(text)}"
+        raise ConfigError(f"{where}: {words}") from None
 
 
 def resolve_rdd(env: str | None, git_config: str | None, config_file: str | None) -> ResolvedRdd:

@@ -446,6 +446,31 @@ def test_a_base_ref_that_is_not_utf8_is_named_by_its_bytes(
     )
 
 
+@pytest.mark.parametrize(
+    ("key", "words"),
+    [
+        ("gentle.mode", "is not one of enforce, warn"),
+        ("gentle.stakes", "is not one of ordinary, shipping, audit"),
+        ("gentle.appliesto", "is not one of delegated, all"),
+        ("gentle.requiresigned", "is not a boolean"),
+        ("gentle.nativetimeout", "is not a timeout in seconds (0 < t <= 600)"),
+        ("gentle.rdd", "RDD mode must be on, off or unknown, not"),
+    ],
+)
+def test_a_git_config_value_that_is_not_utf8_is_named_by_its_bytes(
+    repo: Path, key: str, words: str
+) -> None:
+    """Every echo of a ``gentle.*`` value writes a byte that is not UTF-8 as ``\\xHH``
+    (docs/robustness.md), never the ``\\udcHH`` Python keeps it as."""
+    subprocess.run(["git", "-C", str(repo), "config", key, os.fsencode("a") + b"\xff"], check=True)
+    for args in (("status",), ("assess",))[: 1 if key == "gentle.rdd" else 2]:
+        proc = hostile(repo, *args)
+        err = proc.stderr.decode()
+        assert proc.returncode == 2, err
+        assert f"git config {key}: " in err and words in err, err
+        assert "'a\\xff'" in err and "udc" not in err, err
+
+
 @pytest.mark.parametrize("value", ["a\rb", "a\x1b[31mb", "a\u2028b", "a\x85b"])
 def test_an_echoed_base_ref_can_neither_split_the_error_line_nor_drive_the_terminal(
     repo: Path, value: str
