@@ -58,9 +58,8 @@ def gate(
     except CannotAssess as exc:
         if as_json:
             click.echo(dumps(_error(range_text, exc) | {"fix": exc.fix}, indent=2))
-        elif exc.fix:
-            click.echo(f"gentle-hook: error: {exc.message}", err=True)
-            click.echo(f"  run: {exc.fix}", err=True)
+        elif exc.fix:  # one line, the way out last: ``...; run: CMD``
+            click.echo(f"gentle-hook: error: {exc.message}; run: {exc.fix}", err=True)
             return int(exc.exit_code)
         raise
     except GentleError as exc:

@@ -40,10 +40,11 @@ def test_a_human_root_range_passes_and_a_missing_start_names_the_root_range(
     assert "2 commit(s), 0 delegated, 0 blocked" in ok.stdout
     short = gh(root, "gate", "--range", "HEAD~5..HEAD")
     assert short.returncode == 2
-    # the way out is its own line, runnable as printed, and it judges the whole history
-    last = short.stderr.rstrip().splitlines()[-1]
-    assert last.startswith("  run: ") and last.endswith(" gate --range HEAD"), short.stderr
-    program, *args = shlex.split(last.removeprefix("  run: "))
+    # one line; the way out ends it, runnable as printed, and it judges the whole history
+    assert len(short.stderr.splitlines()) == 1, short.stderr
+    last = short.stderr.rstrip().rsplit("; run: ", 1)[-1]
+    assert last.endswith(" gate --range HEAD"), short.stderr
+    program, *args = shlex.split(last)
     assert program.rsplit("/", 1)[-1] == "gentle-hook", last
     whole = gh(root, *args)
     assert whole.returncode == 0, whole.stderr
@@ -87,9 +88,10 @@ def test_a_start_on_a_remote_branch_that_does_not_exist_prints_no_fetch(tmp_path
     assert r.returncode == 2, (r.stdout, r.stderr)
     assert "origin has no branch 'dev'" in r.stderr, r.stderr
     assert "git fetch" not in r.stderr, r.stderr
-    last = r.stderr.rstrip().splitlines()[-1]
-    assert last == "  run: git ls-remote --heads origin", r.stderr
-    listed = run_git(clone, *shlex.split(last.removeprefix("  run: "))[1:])
+    assert len(r.stderr.splitlines()) == 1, r.stderr
+    last = r.stderr.rstrip().rsplit("; run: ", 1)[-1]
+    assert last == "git ls-remote --heads origin", r.stderr
+    listed = run_git(clone, *shlex.split(last)[1:])
     assert "refs/heads/main" in listed
 
 
@@ -107,9 +109,10 @@ def test_a_plain_branch_start_a_single_branch_clone_never_fetched_is_fetched(
     )
     r = gh(clone, "gate", "--range", "main..HEAD")
     assert r.returncode == 2, (r.stdout, r.stderr)
-    last = r.stderr.rstrip().splitlines()[-1]
-    assert last == "  run: git fetch origin refs/heads/main:refs/heads/main", r.stderr
-    run_git(clone, *shlex.split(last.removeprefix("  run: "))[1:])
+    assert len(r.stderr.splitlines()) == 1, r.stderr
+    last = r.stderr.rstrip().rsplit("; run: ", 1)[-1]
+    assert last == "git fetch origin refs/heads/main:refs/heads/main", r.stderr
+    run_git(clone, *shlex.split(last)[1:])
     again = gh(clone, "gate", "--range", "main..HEAD")
     assert again.returncode == 0, again.stderr
     assert "1 commit(s), 0 delegated, 0 blocked" in again.stdout
