@@ -26,6 +26,7 @@ from gentle_hooks.ledger.rows import bad_rows
 from gentle_hooks.ledger.schema import HELD_WORK, MIGRATIONS, RECORD_TABLES, SCHEMA_VERSION
 from gentle_hooks.ledger.schema_repair import (
     exhausted_counters,
+    fix_words,
     is_resettable,
     matching_version,
     schema_differences,
@@ -124,6 +125,7 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
         return (StoreCheck("store", False, f"{path}: cannot be opened: {exc}", damaged=damaged),)
     try:
         version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+        differ = schema_differences(conn) if version == SCHEMA_VERSION else []
         if version > SCHEMA_VERSION:
             out.append(
                 StoreCheck(
@@ -140,13 +142,12 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             else:
                 out.append(StoreCheck("schema", True, f"version {version} (migrated on next use)"))
         else:
-            differ = schema_differences(conn)
             detail = f"version {version} (current)"
             if differ:
                 detail += ", but " + ", ".join(d.words for d in differ[:5])
-            triggers = bool(differ) and all(d.is_trigger_fix for d in differ)
-            detail += "; the fix drops each, printing its SQL" if triggers else ""
-            out.append(StoreCheck("schema", not differ, detail, fixable=triggers))
+            fixable = bool(differ) and all(d.is_trigger_fix or d.is_missing_fix for d in differ)
+            detail += fix_words(differ) if fixable else ""
+            out.append(StoreCheck("schema", not differ, detail, fixable=fixable))
         mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
         out.append(StoreCheck("journal", mode == "wal", f"journal mode {mode}"))
         rows = [str(r[0]) for r in text_rows(conn, "PRAGMA integrity_check")]
@@ -159,7 +160,7 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             ok = rows == ["ok"]
             out.append(StoreCheck("constraints", ok, "ok" if ok else "; ".join(rows[:5])))
             out.append(_counter_check(conn))
-        if version == SCHEMA_VERSION:
+        if version == SCHEMA_VERSION and not any(d.kind == "table" for d in differ):
             counts = [
                 f"{t} {int(conn.execute(f'SELECT count(*) FROM {t}').fetchone()[0])}"
                 for t in RECORD_TABLES

@@ -80,6 +80,8 @@ def explain(path: str, text: str) -> tuple[str, bool, tuple[str, ...]]:
     journal = stale_journal(path)
     if journal is not None:
         return f"unreadable: {stale_journal_words(journal)} ({text})", True, ()
+    if text.startswith("no such table: "):  # dropped: doctor --fix creates it again, empty
+        return f"unreadable: {text} (a table of the ledger is missing)", True, ()
     refusal = write_refusals(path) if "open" in text or "readonly" in text else None
     if refusal is not None:
         # SQLite opens a write-ahead-log store for writing (its -wal and -shm files

@@ -1,5 +1,6 @@
 """The schema version a ledger's tables are, and ``doctor --fix``'s repairs of the schema's
-bookkeeping: a lowered ``PRAGMA user_version``, and an id counter at its end (SPEC §6).
+bookkeeping: a lowered ``PRAGMA user_version``, an id counter at its end, a table, index or
+trigger of ours that is missing, a trigger that is not ours (SPEC §6).
 
 Room: ledger. Imports the standard library and its own room (:mod:`.schema` for the
 migrations, :mod:`.sqlite_file` for the file checks). A store whose ``user_version`` is
@@ -104,6 +105,12 @@ class SchemaDifference:
         present in the store that no migration creates, or one of ours whose SQL changed."""
         return self.kind == "trigger" and self.how in ("not ours", "changed")
 
+    @property
+    def is_missing_fix(self) -> bool:
+        """Whether ``doctor --fix`` repairs it (:func:`create_missing`): a table, index or
+        trigger of ours the store lacks (SQLite's own objects are SQLite's to make)."""
+        return self.how == "missing" and not self.name.startswith("sqlite_")
+
 
 def schema_differences(conn: sqlite3.Connection) -> list[SchemaDifference]:
     """What of the store's schema differs from the current one (:class:`SchemaDifference`,
@@ -131,6 +138,17 @@ def schema_differences(conn: sqlite3.Connection) -> list[SchemaDifference]:
         + [SchemaDifference("not ours", t, n) for t, n in sorted(have.keys() - want.keys())]
         + [SchemaDifference("changed", t, n) for t, n in changed]
     )
+
+
+def fix_words(differ: list[SchemaDifference]) -> str:
+    """What ``doctor --fix`` does of the schema differences ``differ`` (each a trigger or
+    missing fix), said after them: ``; the fix ...``."""
+    if all(d.is_trigger_fix for d in differ):
+        return "; the fix drops each, printing its SQL"
+    words = "; the fix creates each missing one again (a table empty: its rows are gone)"
+    if any(d.is_trigger_fix for d in differ):
+        words += ", and drops or puts back each trigger, printing its SQL"
+    return words
 
 
 def restore_version(path: str) -> str | None:
@@ -339,4 +357,51 @@ def drop_foreign_triggers(path: str) -> list[str]:
     except sqlite3.Error as exc:
         return [f"could not drop the triggers of {path}: {exc}"]
     finally:
+        conn.close()
+
+
+#: The order :func:`create_missing` creates objects in: a table before its indexes and
+#: triggers.
+_CREATE_ORDER = {"table": 0, "index": 1, "trigger": 2}
+
+
+def create_missing(path: str) -> list[str]:
+    """``doctor --fix``: create again every table, index and trigger of the current schema a
+    current store lacks (:attr:`SchemaDifference.is_missing_fix`: a dropped table, say),
+    each with the SQL the migrations give it, tables first, in one ``BEGIN IMMEDIATE``
+    transaction that looks again under the write lock. A table comes back empty: the rows
+    it held went with it, and nothing else is touched. One line per object; empty when
+    none is missing or the store is no current version (the schema check says what then).
+
+    Never raises for the store's state: a store that cannot be opened or written is one
+    line saying so; nothing is written then.
+    """
+    try:
+        conn = _open_for_repair(path)
+    except Exception as exc:  # StoreError, sqlite3.Error: the store checks say why
+        return [f"could not create the missing tables of {path}: {exc}"]
+    fresh = sqlite3.connect(":memory:")
+    try:
+        for script in MIGRATIONS:
+            for statement in migration_statements(script):
+                fresh.execute(statement)
+        sql = "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL"
+        want = {(str(t), str(n)): str(q) for t, n, q in fresh.execute(sql)}
+        begin_immediate(conn)
+        if int(conn.execute("PRAGMA user_version").fetchone()[0]) != SCHEMA_VERSION:
+            conn.execute("ROLLBACK")
+            return []
+        gone = [d for d in schema_differences(conn) if d.is_missing_fix]
+        gone.sort(key=lambda d: (_CREATE_ORDER.get(d.kind, 3), d.name))
+        out = []
+        for d in gone:
+            conn.execute(want[(d.kind, d.name)])
+            empty = " (empty: the rows it held are gone)" if d.kind == "table" else ""
+            out.append(f"created the missing {d.kind} {d.name} in {path} again{empty}")
+        conn.execute("COMMIT")
+        return out
+    except sqlite3.Error as exc:
+        return [f"could not create the missing tables of {path}: {exc}"]
+    finally:
+        fresh.close()
         conn.close()

@@ -72,17 +72,22 @@ def reset_counters(cwd: str | None) -> list[str]:
 
 
 def drop_triggers(cwd: str | None) -> list[str]:
-    """``doctor --fix``: drop the triggers gentle-hooks did not create and put back ours
-    whose SQL was changed, when they are all the ``schema`` check finds
-    (:func:`~gentle_hooks.ledger.schema_repair.drop_foreign_triggers`); one line per
-    trigger, keeping its SQL. Nothing for any other ledger.
+    """``doctor --fix``: create again the tables, indexes and triggers of ours a ledger
+    lacks (a table empty: :func:`~gentle_hooks.ledger.schema_repair.create_missing`), then
+    drop the triggers gentle-hooks did not create and put back ours whose SQL was changed
+    (:func:`~gentle_hooks.ledger.schema_repair.drop_foreign_triggers`), when they are all
+    the ``schema`` check finds; one line per object, a trigger's keeping its SQL. Nothing
+    for any other ledger.
 
     Raises:
         GitError: ``cwd`` is not in a repository.
     """
     from gentle_hooks.ledger import schema_repair
 
-    return _repair(cwd, "schema", schema_repair.drop_foreign_triggers)
+    def repair(path: str) -> list[str]:
+        return schema_repair.create_missing(path) + schema_repair.drop_foreign_triggers(path)
+
+    return _repair(cwd, "schema", repair)
 
 
 def quarantine_rows(cwd: str | None) -> list[tuple[str, Command | None]]:

@@ -18,6 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import write
 from tests.integration.test_hostile_inputs import hostile
 from tests.integration.test_ledger_spool import _held
@@ -299,6 +301,38 @@ def test_doctor_fix_drops_a_foreign_trigger_printing_its_sql(repo: Path) -> None
         names = conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall()
     assert names == [("pending_mutation_call_once",)]
     assert "BLOCKED" in _commit(repo).stderr  # the gate decides again
+
+
+@pytest.mark.parametrize("table", ["receipt", "pending_mutation"])
+def test_a_dropped_table_names_doctor_fix_which_creates_it_again_empty(
+    repo: Path, table: str
+) -> None:
+    """A table of ours dropped (``sqlite3 ledger.sqlite3 'DROP TABLE receipt'``) is damage
+    ``doctor --fix`` repairs: every command's one line names it, and the fix creates the
+    table (its indexes and triggers too) again, empty; the gate then decides again."""
+    _delegated(repo, "a.py")
+    add = ("receipt", "add", "--staged", "--exit-code", "0", "pytest -q: 1 passed")
+    assert hostile(repo, *add).returncode == 0
+    _sql(repo, f"DROP TABLE {table}")
+    for args in (("status",), ("assess", "--staged")):
+        proc = hostile(repo, *args)
+        err = proc.stderr.decode()
+        assert proc.returncode == 2, (args, err)
+        assert f"no such table: {table}" in err, err
+        assert err.endswith("; run: gentle-hook doctor --fix\n"), err
+    assert "; run: gentle-hook doctor --fix" in _commit(repo).stderr  # the gate: closed
+    doctor = hostile(repo, "doctor")
+    out = doctor.stdout.decode()
+    schema = next(line for line in out.splitlines() if " schema: " in line)
+    assert doctor.returncode == 2 and f"missing table {table}" in schema, out
+    assert schema.endswith("(a table empty: its rows are gone); run: gentle-hook doctor --fix")
+    assert "a condition, not damage" not in out, out
+    fixed = hostile(repo, "doctor", "--fix")
+    out = fixed.stdout.decode()
+    assert f"created the missing table {table} in {_state(repo)}" in out, out
+    assert fixed.returncode == 0 and out.rstrip().endswith("healthy"), out
+    assert hostile(repo, "status").returncode == 0
+    assert "BLOCKED" in _commit(repo).stderr  # the writer's work is still gated
 
 
 def test_a_foreign_table_named_like_a_trigger_is_not_offered_the_trigger_fix(
