@@ -112,16 +112,22 @@ class RepositoryCore:
 
     def worktree_paths(self) -> list[str]:
         """The work tree root of every worktree of the repository, main first, bare
-        entries left out (``git worktree list --porcelain``)."""
-        out = self.run(["worktree", "list", "--porcelain"]).stdout.decode("utf-8", "replace")
-        return _worktree_paths(out)
+        entries left out (``git worktree list --porcelain -z``: a path may hold a newline;
+        a git older than 2.36 refuses ``-z`` with exit 129, and its line output is read
+        instead). A path that is not UTF-8 keeps its bytes (``surrogateescape``)."""
+        proc = self.run(["worktree", "list", "--porcelain", "-z"], ok=(0, 129))
+        end = "\0"
+        if proc.returncode != 0:
+            proc, end = self.run(["worktree", "list", "--porcelain"]), "\n"
+        return _worktree_paths(proc.stdout.decode("utf-8", "surrogateescape"), end)
 
 
-def _worktree_paths(porcelain: str) -> list[str]:
-    """The ``worktree <path>`` of each blank-line-separated record without a ``bare`` line."""
+def _worktree_paths(porcelain: str, end: str = "\n") -> list[str]:
+    """The ``worktree <path>`` of each record without a ``bare`` line: records of lines
+    each ended by ``end``, an empty line after each record."""
     paths, bare = [], False
     current = None
-    for line in [*porcelain.split("\n"), ""]:
+    for line in [*porcelain.split(end), ""]:
         if line.startswith("worktree "):
             current, bare = line[len("worktree ") :], False
         elif line == "bare":

@@ -17,7 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from gentle_hooks.errors import Command, GentleError, cli
+from gentle_hooks.errors import Command, GentleError, cli, shown_field
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.diagnose import diagnose, is_damaged, sentinel_check
 from gentle_hooks.ledger.location import ledger_path
@@ -166,7 +166,7 @@ def check_hooks(repo: Repository) -> list[CheckResult]:
     )
     return [
         CheckResult(
-            f"hooks: {wt}",
+            f"hooks: {shown_field(wt)}",  # a path may hold a newline: one line still
             ok or (not anywhere and wt not in disabled),
             detail + ("" if ok or anywhere else " (install to gate it)"),
             None if ok or wt in disabled else _install_in(wt, repo),

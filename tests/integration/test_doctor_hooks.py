@@ -27,6 +27,22 @@ def test_every_worktree_is_reported(repo: Path, tmp_path: Path) -> None:
     assert "pre-commit: gentle-hook install (" in str(checks[f"hooks: {wt}"]["detail"])
 
 
+def test_a_worktree_whose_path_holds_a_newline_is_one_check_of_its_own(
+    repo: Path, tmp_path: Path
+) -> None:
+    """``git worktree list --porcelain -z`` (git 2.36+): the path is read whole, not cut at
+    its newline; the check names it on one line, the newline escaped."""
+    wt = tmp_path / "wt\nx"
+    git(repo, "worktree", "add", "-q", "-b", "side", str(wt))
+    assert gh(repo, "install").returncode == 0
+    assert gh(wt, "install").returncode == 0
+    code, checks = hook_checks(repo)
+    shown = f"hooks: {tmp_path}/wt\\x0ax"
+    assert set(checks) == {f"hooks: {repo}", shown}, checks
+    assert code == 0 and checks[shown]["ok"] is True, checks
+    assert "no such directory" not in str(checks[shown]["detail"])
+
+
 def test_a_worktree_with_hooks_disabled_fails(repo: Path, tmp_path: Path) -> None:
     assert gh(repo, "install").returncode == 0
     git(repo, "config", "core.hooksPath", "/dev/null")
