@@ -160,7 +160,8 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
             ok = rows == ["ok"]
             out.append(StoreCheck("constraints", ok, "ok" if ok else "; ".join(rows[:5])))
             out.append(_counter_check(conn))
-        if version == SCHEMA_VERSION and not any(d.kind == "table" for d in differ):
+        gone = any(d.kind == "table" and d.how == "missing" for d in differ)
+        if version == SCHEMA_VERSION and not gone:  # a table dropped: the fix makes it again
             counts = [
                 f"{t} {int(conn.execute(f'SELECT count(*) FROM {t}').fetchone()[0])}"
                 for t in RECORD_TABLES
