@@ -63,6 +63,16 @@ from gentle_hooks.values.frozen import replace
 NAME = "claude-code"
 #: The tools that write files (the matcher ``install --agent claude-code`` writes).
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+#: Claude Code's shell tool: it can change files, but its input names none of them.
+SHELL_TOOL = "Bash"
+#: Why a call of :data:`SHELL_TOOL` records nothing
+#: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`, after ``the Bash call of
+#: Claude Code``).
+SHELL_NOT_RECORDED = (
+    "ran a shell command: its input names no file it changed, so nothing it changed is "
+    "recorded from this call (the commit gate still applies to a commit made in the Claude "
+    "Code session, where CLAUDECODE is set, or carrying its Co-Authored-By: Claude trailer)"
+)
 #: Copilot CLI's file-writing tools: Copilot runs the hooks of ``.claude/settings.json`` too
 #: (github/docs ``content/copilot/reference/hooks-reference.md``, "Hooks locations").
 COPILOT_TOOLS = ("edit", "create", "str_replace_editor", "apply_patch", "write")
@@ -204,6 +214,8 @@ def decode(data: bytes) -> RuntimeEvent:
         agent=agent,
         failed=result_failure(event.get("tool_response"), "tool_response"),
     )
+    if call.tool == SHELL_TOOL and not decoded.writes:
+        decoded = replace(decoded, not_written=SHELL_NOT_RECORDED)
     if inherited is None:
         return replace(decoded, notes=(unreadable_definition(kind),))
     return decoded

@@ -58,6 +58,16 @@ from gentle_hooks.values.frozen import replace
 NAME = "gemini-cli"
 #: Gemini CLI's file-writing tools (the matcher ``install --agent gemini-cli`` writes).
 WRITE_TOOLS = ("write_file", "replace")
+#: Gemini CLI's shell tool (``docs/tools/shell.md``): it can change files, but its input
+#: names none of them.
+SHELL_TOOL = "run_shell_command"
+#: Why a call of :data:`SHELL_TOOL` records nothing
+#: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`).
+SHELL_NOT_RECORDED = (
+    "ran a shell command: its input names no file it changed, so nothing it changed is "
+    "recorded from this call (the commit gate still applies to a commit made in the Gemini "
+    "CLI session, where GEMINI_CLI is set)"
+)
 
 
 def _newest_model(messages: list[object]) -> str | None:
@@ -267,6 +277,8 @@ def decode(data: bytes) -> RuntimeEvent:
         agent=child[0] if child else None,
         failed=failure(call.event.get("tool_response")),
     )
+    if call.tool == SHELL_TOOL and not event.writes:
+        event = replace(event, not_written=SHELL_NOT_RECORDED)
     if edited_by is None:
         return event
     return replace(event, edited_by=edited_by, proposal=proposal, edited=edited)
