@@ -8,10 +8,11 @@ variables the runtime sets for its hooks (:attr:`Wiring.project_vars`: the work 
 e.g. Claude Code's ``CLAUDE_PROJECT_DIR``), and a leading ``~`` from ``HOME``. A relative
 path is taken from the ``cd DIR &&`` before it (DIR expanded the same way). That ``cd`` must
 succeed for the hook to run: a DIR that resolves to no directory makes it ``missing``
-(:func:`cd_failure`); a relative DIR is taken from the work tree root, where the runtimes start
-the hooks of a session in this project (Claude Code, Codex and Gemini CLI in the session's
-directory, the project's, which a later ``cd`` of the agent may move into a subdirectory;
-Copilot from the repository's root; Cursor's project hooks from the project's root). Then:
+(:func:`cd_failure`); a relative DIR is taken from the work tree root, the directory a session
+in this project starts in (Claude Code runs a hook in the session's current directory, which
+is why its hooks guide writes ``cd "$CLAUDE_PROJECT_DIR"``: code.claude.com/docs/en/hooks,
+"Reference scripts by path"); a DIR that exists there counts, though a later ``cd`` of the
+agent may move the session elsewhere. Then:
 
 * ``found``: the program exists and is executable (a bare name: ``PATH`` resolves it);
 * ``missing``: it was resolved and is not there, or (asked to ``run``) our ``gentle-hook``
