@@ -17,7 +17,10 @@ the session transcript (JSON Lines), found within its last 64 MiB
 ``<project>/<session>/subagents/agent-<agent_id>.jsonl`` beside the session's
 (the layout git-ai-project/git-ai reads, ``src/daemon/stream_worker.rs``); when that file
 cannot be read the model is unknown, never the parent's, and so is it when the subagent's
-definition runs it on the parent's model (:func:`inherits`). The ``effort`` a subagent's input
+definition runs it on the parent's model (:func:`inherits`), or when no definition of it can be
+read (a plugin's subagent, one given with ``--agents``: it may inherit, and its transcript
+would then name the parent's model), which the event's :attr:`RuntimeEvent.notes` say
+(:func:`unreadable_definition`). The ``effort`` a subagent's input
 carries is the session's setting, which the child inherits: it is recorded as unknown too (an
 inherited writer profile is unknown, so small; seed 000).
 
@@ -55,10 +58,21 @@ from gentle_hooks.agents.payload import (
     text,
 )
 from gentle_hooks.errors import UsageError
+from gentle_hooks.values.frozen import replace
 
 NAME = "claude-code"
 #: The tools that write files (the matcher ``install --agent claude-code`` writes).
 WRITE_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit")
+#: Claude Code's shell tool: it can change files, but its input names none of them.
+SHELL_TOOL = "Bash"
+#: Why a call of :data:`SHELL_TOOL` records nothing
+#: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`, after ``the Bash call of
+#: Claude Code``).
+SHELL_NOT_RECORDED = (
+    "ran a shell command: its input names no file it changed, so nothing it changed is "
+    "recorded from this call (the commit gate still applies to a commit made in the Claude "
+    "Code session, where CLAUDECODE is set, or carrying its Co-Authored-By: Claude trailer)"
+)
 #: Copilot CLI's file-writing tools: Copilot runs the hooks of ``.claude/settings.json`` too
 #: (github/docs ``content/copilot/reference/hooks-reference.md``, "Hooks locations").
 COPILOT_TOOLS = ("edit", "create", "str_replace_editor", "apply_patch", "write")
@@ -104,26 +118,29 @@ def subagent_transcript(transcript: str | None, session: str | None, agent: str)
 #: (code.claude.com/docs/en/sub-agents, "Built-in subagents": general-purpose and Plan
 #: inherit; Explore and claude-code-guide run on Haiku, statusline-setup on Sonnet).
 BUILTIN_INHERITING = frozenset({"general-purpose", "Plan"})
+#: Claude Code's built-in subagents that run on a model of their own (the same section).
+BUILTIN_OWN = frozenset({"Explore", "claude-code-guide", "statusline-setup"})
 #: The most definition files read in one agents directory when looking a subagent up by
 #: its ``name:`` (a directory of thousands is not read whole on every tool call).
 _DEFINITIONS = 200
 
 
-def inherits(agent_type: str | None, cwd: str | None) -> bool:
-    """Whether subagent ``agent_type`` runs on the parent's model: its definition says ``model:
-    inherit``, or no ``model:`` (Claude Code's default is ``inherit``,
-    code.claude.com/docs/en/sub-agents, "Supported frontmatter fields"); with no definition
-    of that name, whether it is a built-in that inherits (:data:`BUILTIN_INHERITING`). A
+def inherits(agent_type: str | None, cwd: str | None) -> bool | None:
+    """Whether subagent ``agent_type`` runs on the parent's model: True when its definition
+    says ``model: inherit``, or no ``model:`` (Claude Code's default is ``inherit``,
+    code.claude.com/docs/en/sub-agents, "Supported frontmatter fields"), False when it names
+    a model of its own; with no definition of that name, True for a built-in that inherits
+    (:data:`BUILTIN_INHERITING`), False for one that does not (:data:`BUILTIN_OWN`). A
     definition is an ``.md`` file of the project's ``.claude/agents/``: under
     ``$CLAUDE_PROJECT_DIR``, else ``cwd`` or a directory above it up to the repository's top
     (``cwd`` follows ``cd``: :func:`gentle_hooks.agents.definitions.project_dirs`), else of
     the user's (``$CLAUDE_CONFIG_DIR/agents``, else ``~/.claude/agents``), whose front
     matter's ``name:`` is ``agent_type`` (Claude Code names a subagent by it, not by the
     file's name), or, with no ``name:``, whose file is ``<agent_type>.md``: project
-    definitions win. Neither (a plugin's subagent, one named otherwise): False, it cannot be
-    told."""
+    definitions win. Neither (a plugin's subagent, one given with ``--agents`` JSON, a
+    missing or unusable ``agent_type``): None, it cannot be told."""
     if not agent_type or "/" in agent_type or "\\" in agent_type or agent_type.startswith("."):
-        return False
+        return None
     user = os.environ.get(CONFIG_DIR) or os.path.join(os.path.expanduser("~"), ".claude")
     project = os.environ.get(PROJECT_DIR) or None
     dirs = [os.path.join(d, ".claude") for d in project_dirs(cwd, project)] + [user]
@@ -131,7 +148,24 @@ def inherits(agent_type: str | None, cwd: str | None) -> bool:
         model = _definition_model(os.path.join(base, "agents"), agent_type)
         if model is not None:
             return own_model(model[0]) is None
-    return agent_type in BUILTIN_INHERITING
+    if agent_type in BUILTIN_INHERITING:
+        return True
+    return False if agent_type in BUILTIN_OWN else None
+
+
+def unreadable_definition(agent_type: str | None) -> str:
+    """The note of a subagent whose definition cannot be read (:func:`inherits` is None)."""
+    who = (
+        f"subagent '{agent_type}'"
+        if agent_type and len(agent_type) <= 80 and agent_type.isprintable()
+        else "the subagent"
+    )
+    return (
+        f"{who} of Claude Code has no definition gentle-hooks can read (.claude/agents/*.md "
+        "of the project or the user; a plugin's subagent or one given with --agents is not "
+        "read), so whether it runs on its own model or the parent's cannot be told: its "
+        "model is recorded as unknown"
+    )
 
 
 def _definition_model(agents: str, agent_type: str) -> tuple[str | None] | None:
@@ -167,17 +201,24 @@ def decode(data: bytes) -> RuntimeEvent:
     transcript = text(event.get("transcript_path"))
     agent = text(event.get("agent_id"))
     own = subagent_transcript(transcript, call.session, agent) if agent else transcript
-    # a child on the parent's model (its definition inherits) is unknown, so small (seed 000)
-    inherited = agent is not None and inherits(text(event.get("agent_type")), call.cwd)
-    return call.snake_event(
+    kind = text(event.get("agent_type"))
+    # a child on the parent's model (its definition inherits) is unknown, so small (seed 000);
+    # so is one whose definition cannot be read: its transcript may name the parent's model
+    inherited = inherits(kind, call.cwd) if agent else False
+    decoded = call.snake_event(
         NAME,
         "timestamp",
         WRITE_TOOLS + COPILOT_TOOLS,
-        model=None if inherited else model_from_transcript(own),
+        model=None if inherited is not False else model_from_transcript(own),
         effort=UNKNOWN if agent else map_effort(effort_name(event.get("effort")), EFFORTS),
         agent=agent,
         failed=result_failure(event.get("tool_response"), "tool_response"),
     )
+    if call.tool == SHELL_TOOL and not decoded.writes:
+        decoded = replace(decoded, not_written=SHELL_NOT_RECORDED)
+    if inherited is None:
+        return replace(decoded, notes=(unreadable_definition(kind),))
+    return decoded
 
 
 #: The environment variable that moves Claude Code's user configuration directory

@@ -75,6 +75,9 @@ class RuntimeEvent:
         roots: for a subagent start or stop, every workspace directory of the session when
             the runtime names several (Cursor's ``workspace_roots``); () when it names only
             ``cwd``.
+        notes: what the decoder could not tell about the writer and how it was recorded
+            (one line each: a subagent whose definition cannot be read, so its model is
+            ``unknown``); the recorder prints each after what it recorded.
     """
 
     source: str
@@ -98,6 +101,7 @@ class RuntimeEvent:
     not_written: str | None = None
     patch_results: tuple[tuple[str, PatchResult], ...] = ()
     roots: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 #: :attr:`RuntimeEvent.lifecycle` of a subagent's start and stop events.

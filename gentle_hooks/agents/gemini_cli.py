@@ -13,8 +13,9 @@ The input names no tool call and no model:
 * the replay id is derived from the session, the hook's timestamp, the tool and its input
   (:func:`gentle_hooks.agents.event.derived_call_id`);
 * the model is the ``model`` of the newest ``gemini`` message of the session transcript
-  (JSON Lines of message records, ``packages/core/src/services/chatRecordingService.ts``;
-  an older whole-JSON ``{"messages": [...]}`` file is read too);
+  (JSON Lines of message records, ``packages/core/src/services/chatRecordingService.ts``,
+  read backwards from its end in blocks, at most 64 MiB; an older whole-JSON
+  ``{"messages": [...]}`` file is read too);
 * when the transcript names no model (it cannot be read), ``GEMINI_MODEL`` of the hook's
   environment, else the settings' ``model.name`` (:func:`settings_writer`);
 * the input and the transcript name no effort: it is unknown unless ``GENTLE_WRITER_EFFORT``
@@ -27,8 +28,9 @@ Subagents are exposed to the main agent as a tool of the same name (geminicli.co
 holds that call not yet finished (``status`` ``validating``, ``scheduled``,
 ``awaiting_approval`` or ``executing``). A write then is the subagent's
 (:func:`running_subagent`): its model is the ``model:`` its definition declares
-(``.gemini/agents/*.md`` under the input's ``cwd``, or under ``$GEMINI_CLI_HOME`` or the home
-directory, or an extension's ``agents/*.md``; YAML front matter, ``name:`` naming it), else
+(``.gemini/agents/*.md`` under ``$GEMINI_PROJECT_DIR``, the input's ``cwd`` or a directory
+above it up to the repository's top, or under ``$GEMINI_CLI_HOME`` or the home directory, or
+an extension's ``agents/*.md``; YAML front matter, ``name:`` naming it), else
 unknown, never the parent's turn. Releases that expose one ``delegate_to_agent`` tool name the
 subagent in its ``agent_name`` argument: a pending call of it is a subagent's, whatever it names.
 
@@ -46,48 +48,91 @@ proposal of the model's, so every line it changed is recorded, and the hook says
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Generator, Mapping
 
-from gentle_hooks.agents.definitions import declared, own_model
+from gentle_hooks.agents.definitions import declared, own_model, project_dirs
 from gentle_hooks.agents.event import RuntimeEvent, derived_call_id, snake_tool_call, writes_file
-from gentle_hooks.agents.payload import json_lines, loads, member, read_file, text
+from gentle_hooks.agents.payload import (
+    SCAN_LIMIT,
+    json_lines,
+    line_blocks_backwards,
+    loads,
+    member,
+    read_file,
+    text,
+)
 from gentle_hooks.errors import UsageError
 from gentle_hooks.values.frozen import replace
 
 NAME = "gemini-cli"
 #: Gemini CLI's file-writing tools (the matcher ``install --agent gemini-cli`` writes).
 WRITE_TOOLS = ("write_file", "replace")
+#: Gemini CLI's shell tool (``docs/tools/shell.md``): it can change files, but its input
+#: names none of them.
+SHELL_TOOL = "run_shell_command"
+#: Why a call of :data:`SHELL_TOOL` records nothing
+#: (:attr:`gentle_hooks.agents.event.RuntimeEvent.not_written`).
+SHELL_NOT_RECORDED = (
+    "ran a shell command: its input names no file it changed, so nothing it changed is "
+    "recorded from this call (the commit gate still applies to a commit made in the Gemini "
+    "CLI session, where GEMINI_CLI is set)"
+)
 
 
-def _newest_model(messages: list[object]) -> str | None:
-    for message in reversed(messages):
-        if member(message, "type") == "gemini":
-            model = text(member(message, "model"))
-            if model:
-                return model
-    return None
-
-
-def _messages(path: str | None) -> list[object]:
-    """The message records of a Gemini CLI transcript (JSON Lines, or an older whole-JSON
-    ``{"messages": [...]}``); empty when it cannot be read."""
-    data = read_file(path, tail=True) if path else None
-    if data is None:
-        return []
-    lines: list[object] = list(json_lines(data))
-    if data.lstrip().startswith(b"{") and not any(member(m, "type") for m in lines):
-        try:  # an older transcript: one JSON document
-            messages = member(loads(data, "transcript"), "messages")
-        except UsageError:
-            return lines
-        return messages if isinstance(messages, list) else lines
-    return lines
+def _newest_first(path: str | None) -> Generator[object, None, None]:
+    """The message records of a Gemini CLI transcript, newest first: JSON Lines read from
+    its end in blocks of whole lines (:func:`gentle_hooks.agents.payload.line_blocks_backwards`,
+    at most :data:`gentle_hooks.agents.payload.SCAN_LIMIT` bytes in all, further back only
+    while the caller asks: a written file's content may fill many megabytes after the
+    message it needs); an older whole-JSON ``{"messages": [...]}`` file (no line of it a
+    message record) is read whole up to :data:`gentle_hooks.agents.payload.FILE_LIMIT`.
+    Nothing for a path that cannot be read."""
+    if not path:
+        return
+    typed = False
+    with contextlib.closing(line_blocks_backwards(path, limit=SCAN_LIMIT)) as blocks:
+        for block in blocks:
+            for record in reversed(json_lines(block)):
+                messages = record.get("messages")
+                if "type" not in record and isinstance(messages, list):
+                    yield from reversed(messages)  # an older transcript on one line
+                    return
+                typed = typed or "type" in record
+                yield record
+    if typed:
+        return
+    data = read_file(path)
+    if data is None or not data.lstrip().startswith(b"{"):
+        return
+    try:  # an older transcript: one JSON document
+        messages = member(loads(data, "transcript"), "messages")
+    except UsageError:
+        return
+    if isinstance(messages, list):
+        yield from reversed(messages)
 
 
 def model_from_transcript(path: str | None) -> str | None:
-    """The ``model`` of the newest ``gemini`` message of a Gemini CLI transcript."""
-    return _newest_model(_messages(path))
+    """The ``model`` of the newest ``gemini`` message of a Gemini CLI transcript that names
+    one (:func:`_newest_first`); None when none does within the bound."""
+    with contextlib.closing(_newest_first(path)) as messages:
+        for message in messages:
+            if member(message, "type") == "gemini":
+                model = text(member(message, "model"))
+                if model:
+                    return model
+    return None
+
+
+def _newest_gemini(path: str | None) -> object:
+    """The newest ``gemini`` message of a Gemini CLI transcript, or None."""
+    with contextlib.closing(_newest_first(path)) as messages:
+        for message in messages:
+            if member(message, "type") == "gemini":
+                return message
+    return None
 
 
 #: Tool call states of a call that has not finished (Gemini CLI's scheduler states).
@@ -101,13 +146,23 @@ DELEGATE = "delegate_to_agent"
 _MAX_AGENT_FILES = 200
 
 
+#: The environment variable Gemini CLI sets for its hooks to the project's root directory
+#: (google-gemini/gemini-cli ``docs/hooks/reference.md``, "Environment variables").
+PROJECT_DIR = "GEMINI_PROJECT_DIR"
+
+
 def _agent_dirs(cwd: str | None) -> list[str]:
     """The directories of subagent definitions, in the order Gemini CLI registers them (a
-    later definition of a name replaces an earlier one): ``~/.gemini/agents``, the
-    project's ``.gemini/agents``, then the ``agents/`` of each extension (under
-    ``~/.gemini/extensions/*/``, and the project's ``.gemini/extensions/*/``)."""
+    later definition of a name replaces an earlier one): ``~/.gemini/agents`` (the home
+    directory ``$GEMINI_CLI_HOME`` when set), the project's ``.gemini/agents``, then the
+    ``agents/`` of each extension (under ``~/.gemini/extensions/*/``, and the project's
+    ``.gemini/extensions/*/``). The project is ``$GEMINI_PROJECT_DIR``, ``cwd`` and each
+    directory above it up to the repository's top (``cwd`` follows ``cd``:
+    :func:`gentle_hooks.agents.definitions.project_dirs`), the nearest registered last, so
+    it wins."""
     home = os.environ.get("GEMINI_CLI_HOME") or os.path.expanduser("~")
-    bases = [home, cwd] if cwd else [home]
+    project = os.environ.get(PROJECT_DIR) or None
+    bases = [home, *reversed(project_dirs(cwd, project))]
     out = [os.path.join(b, ".gemini", "agents") for b in bases]
     for base in bases:
         extensions = os.path.join(base, ".gemini", "extensions")
@@ -151,23 +206,18 @@ def running_subagent(path: str | None, cwd: str | None) -> tuple[str, str | None
     """(subagent name, its declared model or None) when the newest ``gemini`` message of the
     transcript holds an unfinished call to a subagent (a tool a definition or a built-in
     names, or :data:`DELEGATE`), else None."""
-    for message in reversed(_messages(path)):
-        if member(message, "type") != "gemini":
-            continue
-        calls = member(message, "toolCalls")
-        pending = [
-            (n, member(c, "name") == DELEGATE)
-            for c in (calls if isinstance(calls, list) else [])
-            if (n := _subagent_called(c)) is not None and n not in WRITE_TOOLS
-        ]
-        if not pending:
-            return None
-        known = _definitions(cwd)
-        for n, delegated in pending:
-            if delegated or n in known or n in BUILT_IN:
-                model = known.get(n)
-                return n, own_model(model)
+    calls = member(_newest_gemini(path), "toolCalls")
+    pending = [
+        (n, member(c, "name") == DELEGATE)
+        for c in (calls if isinstance(calls, list) else [])
+        if (n := _subagent_called(c)) is not None and n not in WRITE_TOOLS
+    ]
+    if not pending:
         return None
+    known = _definitions(cwd)
+    for n, delegated in pending:
+        if delegated or n in known or n in BUILT_IN:
+            return n, own_model(known.get(n))
     return None
 
 
@@ -267,6 +317,8 @@ def decode(data: bytes) -> RuntimeEvent:
         agent=child[0] if child else None,
         failed=failure(call.event.get("tool_response")),
     )
+    if call.tool == SHELL_TOOL and not event.writes:
+        event = replace(event, not_written=SHELL_NOT_RECORDED)
     if edited_by is None:
         return event
     return replace(event, edited_by=edited_by, proposal=proposal, edited=edited)

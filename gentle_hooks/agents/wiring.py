@@ -9,10 +9,9 @@ Every function returns a new document and leaves the one it was given untouched.
 Ours is an entry whose command runs ``record --from <runtime>`` of a ``gentle-hook``
 (whatever its path, environment prefix, wrappers (:mod:`gentle_hooks.agents.wrappers`),
 extra flags, or a leading ``cd "$CLAUDE_PROJECT_DIR" &&``; no other command before or after
-it), or one carrying our entry's ``name``
-(Gemini CLI's ``gentle-hooks-record``): it is never duplicated. On a re-install only its
-``gentle-hook`` program word is updated, the user's prefix and flags are kept, and each
-change is said. Everything else in the document is kept as it was, in its order.
+it), or one carrying our entry's ``name`` (Gemini CLI's ``gentle-hooks-record``): it is never
+duplicated. A re-install updates only its ``gentle-hook`` word (and drops a leading ``cd`` that
+fails), saying each change; all else (prefix, flags, the rest of the document) is kept as is.
 """
 
 from __future__ import annotations
@@ -129,16 +128,19 @@ def is_ours(command: object, runtime: str) -> bool:
     return f"--from={runtime}" in after or ("--from", runtime) in itertools.pairwise(after)
 
 
-def retarget(command: str, program: str) -> str:
-    """``command`` with its ``gentle-hook`` program word replaced by ``program``; every other
-    character (environment prefix, flags, quoting) kept as the user wrote it. A command a
-    package runner runs is returned as it is (its ``gentle-hook`` is a tool name)."""
+def retarget(command: str, program: str, *, drop_cd: bool = False) -> str:
+    """``command`` with its ``gentle-hook`` word replaced by ``program`` (a package runner's
+    kept: there it is a tool name) and, with ``drop_cd``, its leading ``cd DIR &&`` removed
+    (one that fails); every other character (prefix, flags, quoting) kept as written."""
     words = _words(command)
     at = _program_at(words) if words else None
-    if words is None or at is None or at[1] is not None:
+    if words is None or at is None:
         return command
+    head = words[3][1] if drop_cd and at[0] >= 3 and words[0][0] == "cd" else 0
+    if at[1] is not None:
+        return command[head:]
     _, start, end = words[at[0]]
-    return command[:start] + program + command[end:]
+    return command[head:start] + program + command[end:]
 
 
 def covers(matcher: object, tool: str, style: str) -> bool:
@@ -314,12 +316,16 @@ def hooks_phrase(w: Wiring) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]} hooks"
 
 
+#: A test of an entry's command (``keep``, ``drop_cd`` of :func:`add_event`; None: never).
+Check = Callable[[str], bool] | None
+
+
 def add(
-    doc: JSON, rt: Runtime, command: str, keep: Callable[[str], bool] = lambda _: False
+    doc: JSON, rt: Runtime, command: str, keep: Check = None, drop_cd: Check = None
 ) -> tuple[JSON, str, tuple[str, ...]]:
     """``doc`` with our entry running ``command`` under the runtime's event and each of its
-    :attr:`Wiring.also_events` (:func:`add_event` each; an event that lacked ours is said
-    when the main one had it already).
+    :attr:`Wiring.also_events` (:func:`add_event` each, with ``keep`` and ``drop_cd``; an
+    event that lacked ours is said when the main one had it already).
 
     Returns:
         (the new document, ``added``, ``updated`` or ``unchanged``, one line per change).
@@ -332,9 +338,9 @@ def add(
     every = events(rt.wiring)
     for w in every:
         entry_shape.check_shape(doc, w)
-    new, what, changes = add_event(doc, rt, every[0], command, keep)
+    new, what, changes = add_event(doc, rt, every[0], command, keep, drop_cd)
     for w in every[1:]:
-        new, done, more = add_event(new, rt, w, command, keep)
+        new, done, more = add_event(new, rt, w, command, keep, drop_cd)
         if done == "added":
             more = () if what == "added" else (f"added our {w.event} hook",)
         if what == "unchanged" and done != "unchanged":
@@ -348,11 +354,7 @@ def add(
 
 
 def add_event(
-    doc: JSON,
-    rt: Runtime,
-    w: Wiring,
-    command: str,
-    keep: Callable[[str], bool] = lambda _: False,
+    doc: JSON, rt: Runtime, w: Wiring, command: str, keep: Check = None, drop_cd: Check = None
 ) -> tuple[JSON, str, tuple[str, ...]]:
     """``doc`` with our entry running ``command`` under the event of ``w`` (one of
     :func:`events` of the runtime's wiring) (``<program> record --from <runtime>``,
@@ -360,8 +362,9 @@ def add_event(
 
     An entry of ours already there is kept as the user wrote it (an environment prefix,
     extra flags): only its ``gentle-hook`` word becomes ``command``'s program, unless
-    ``keep`` of its command is true (the caller found it runs as written); a second entry
-    of ours is removed (two recorders would race).
+    ``keep`` of its command is true (the caller found it runs as written), and its leading
+    ``cd DIR &&`` is removed when ``drop_cd`` of its command is true (the caller found that
+    ``cd`` fails); a second entry of ours is removed (two recorders would race).
 
     Returns:
         (the new document, what happened: ``added``, ``updated`` or ``unchanged``, and one
@@ -402,8 +405,9 @@ def add_event(
             # the runtime runs a script file: ours, at this checkout's (or home's) path
             first[key] = command
             changes.append(f"its command changed: '{before}' -> '{command}'")
-        elif is_ours(before, rt.name) and not keep(before):
-            after = retarget(before, program)
+        elif is_ours(before, rt.name) and not (keep and keep(before)):
+            dropped = bool(drop_cd and drop_cd(before))
+            after = retarget(before, program, drop_cd=dropped)
             if after != before:
                 if key == "exec":
                     # an executable run without a shell: its path unquoted
@@ -411,7 +415,8 @@ def add_event(
                     after = entry_command(first, w) or after
                 else:
                     first[key] = after
-                changes.append(f"its gentle-hook changed: '{before}' -> '{after}'")
+                what = "cd, which fails, was dropped" if dropped else "gentle-hook changed"
+                changes.append(f"its {what}: '{before}' -> '{after}'")
         changes += entry_shape.repair(first, w)
         for hooks, dup, _ in found[1:]:
             hooks.remove(dup)

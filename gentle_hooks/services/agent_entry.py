@@ -32,7 +32,7 @@ from gentle_hooks.services.agent_install import (
     wiring_of,
     write_config,
 )
-from gentle_hooks.services.agent_reach import reach
+from gentle_hooks.services.agent_reach import cd_failure, reach
 from gentle_hooks.values.frozen import replace
 
 
@@ -176,9 +176,13 @@ def _install_entry(
             return False
         return reach(before, rt, root, env).status != "missing"
 
+    def cd_fails(before: str) -> bool:
+        # a leading cd DIR && whose DIR is no directory: the hook cannot run with it
+        return cd_failure(before, rt, root, env) is not None
+
     try:
         new, what, changes = wiring.add(
-            loaded.doc if loaded else {}, rt, command, keep=runs_as_written
+            loaded.doc if loaded else {}, rt, command, keep=runs_as_written, drop_cd=cd_fails
         )
     except wiring.ShapeError as exc:
         raise UsageError(f"{path}: {exc}; nothing was changed") from None

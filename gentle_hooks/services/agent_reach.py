@@ -6,7 +6,13 @@ Room ``services``. Read-only. The program word of our hook command
 shell does: ``$NAME`` and ``${NAME}`` outside single quotes from the environment, plus the
 variables the runtime sets for its hooks (:attr:`Wiring.project_vars`: the work tree root,
 e.g. Claude Code's ``CLAUDE_PROJECT_DIR``), and a leading ``~`` from ``HOME``. A relative
-path is taken from the ``cd DIR &&`` before it (DIR expanded the same way). Then:
+path is taken from the ``cd DIR &&`` before it (DIR expanded the same way). That ``cd`` must
+succeed for the hook to run: a DIR that resolves to no directory makes it ``missing``
+(:func:`cd_failure`); a relative DIR is taken from the work tree root, the directory a session
+in this project starts in (Claude Code runs a hook in the session's current directory, which
+is why its hooks guide writes ``cd "$CLAUDE_PROJECT_DIR"``: code.claude.com/docs/en/hooks,
+"Reference scripts by path"); a DIR that exists there counts, though a later ``cd`` of the
+agent may move the session elsewhere. Then:
 
 * ``found``: the program exists and is executable (a bare name: ``PATH`` resolves it);
 * ``missing``: it was resolved and is not there, or (asked to ``run``) our ``gentle-hook``
@@ -199,14 +205,46 @@ def runs(
     return Reach("missing", program, f"'{program} --version' exits {proc.returncode}{last}")
 
 
-def _resolve(command: str, rt: Runtime, root: str | None, env: Mapping[str, str]) -> Reach:
-    """:func:`reach` without running anything."""
+def _values(rt: Runtime, root: str | None, env: Mapping[str, str]) -> dict[str, str]:
+    """``env`` with the variables the runtime sets to the project directory (``root``)."""
     values = dict(env)
     if rt.wiring is not None and root is not None:
         values.update((name, root) for name in rt.wiring.project_vars)
+    return values
+
+
+def cd_failure(
+    command: str, rt: Runtime, root: str | None, env: Mapping[str, str]
+) -> tuple[str, str] | None:
+    """(the directory, why) when the ``cd DIR &&`` before our ``gentle-hook`` fails: DIR,
+    expanded as the module docstring says (a relative one from the work tree ``root``), is
+    no directory; None when there is no such ``cd``, it succeeds, or it cannot be resolved
+    here (a variable only the runtime sets; a relative DIR outside a work tree)."""
+    cd, _ = wiring.program_words(command)
+    target = expand(cd, _values(rt, root, env)) if cd is not None else None
+    if target is None:
+        return None
+    relative = not os.path.isabs(target)
+    if relative:
+        if root is None:
+            return None
+        target = os.path.join(root, target)
+    if os.path.isdir(target):
+        return None
+    what = "does not exist" if not os.path.lexists(target) else "is not a directory"
+    start = f" (from {root}, where {rt.title} starts its hooks)" if relative else ""
+    return target, f"'cd {cd}' fails: {target} {what}{start}"
+
+
+def _resolve(command: str, rt: Runtime, root: str | None, env: Mapping[str, str]) -> Reach:
+    """:func:`reach` without running anything."""
+    values = _values(rt, root, env)
     cd, raw = wiring.program_words(command)
     if raw is None:
         return Reach("unchecked", command, "its program is not a plain word")
+    failed = cd_failure(command, rt, root, env)
+    if failed is not None:
+        return Reach("missing", *failed)
     program = expand(raw, values)
     if program is None:
         return Reach("unchecked", raw, "it names what only the runtime resolves")

@@ -406,7 +406,7 @@ def _record_in(
         set_model, set_effort = settings_writer(root, env)
         event = replace(event, model=event.model or set_model, effort=event.effort or set_effort)
     event, notes = _storable(event)
-    notes += _edited_notes(event)
+    notes = event.notes + notes + _edited_notes(event)
     m, e = writer_of(event, model, effort, env, efforts)
     if (bad := given_effort_problem(effort, env, efforts)) is not None:
         known = " ".join(dict.fromkeys(efforts or OUR_EFFORTS))

@@ -713,3 +713,61 @@ def test_a_spent_budget_leaves_the_next_program_unanswered_without_running_it(
     got = run.check(str(program), None, {"PATH": "/usr/bin:/bin"})
     assert (got.status, got.why) == ("unanswered", "not run: the time for these checks was spent")
     assert not count.exists()
+
+
+@pytest.mark.parametrize("where", ["relative", "absolute"])
+def test_doctor_fails_a_recorder_whose_cd_fails_and_its_printed_fix_drops_the_cd(
+    where: str, repo: Path, tmp_path: Path
+) -> None:
+    import re
+    import subprocess
+
+    # Claude Code runs a hook command in the session's directory (code.claude.com/docs/en/
+    # hooks: "$CLAUDE_PROJECT_DIR" exists so a command works "regardless of Claude's current
+    # directory"): the project's, the work tree root; a cd there into no directory fails
+    target = "sub" if where == "relative" else str(tmp_path / "gone")
+    full = repo / "sub" if where == "relative" else tmp_path / "gone"
+    command = f"cd {target} && gentle-hook record --from claude-code"
+    path = _claude_entry(repo, command)
+    code, checks = doctor(repo, WITH_GH)
+    ok, detail = checks["agent: claude-code"]
+    assert (code, ok) == (2, False), detail
+    start = f" (from {repo}, where Claude Code starts its hooks)" if where == "relative" else ""
+    assert detail == (
+        f"wired in {path} (project), but '{command}' cannot run: 'cd {target}' fails: "
+        f"{full} does not exist{start}; install the recorder again; "
+        "run: gentle-hook install --agent claude-code"
+    )
+    found = re.search(r"; run: (.+)$", detail)
+    assert found, detail
+    proc = subprocess.run(
+        found.group(1),
+        shell=True,
+        cwd=repo,
+        env={**os.environ, **WITH_GH},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (
+        f"note: its cd, which fails, was dropped: '{command}' -> "
+        "'gentle-hook record --from claude-code'" in proc.stdout
+    ), proc.stdout
+    hooks = json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"]
+    assert [h["command"] for h in hooks] == ["gentle-hook record --from claude-code"]
+    assert doctor(repo, WITH_GH)[1]["agent: claude-code"][0] is True
+
+
+def test_a_recorder_whose_cd_succeeds_is_reachable_and_kept(repo: Path) -> None:
+    (repo / "sub").mkdir()
+    command = "cd sub && gentle-hook record --from claude-code"
+    path = _claude_entry(repo, command)
+    ok, detail = doctor(repo, WITH_GH)[1]["agent: claude-code"]
+    assert ok, detail
+    assert detail == f"recorder wired: {path} (project) -> {BIN}/gentle-hook"
+    again = gh(repo, "install", "--agent", "claude-code", env=WITH_GH)
+    assert again.stdout.splitlines()[0].startswith("claude-code (project): unchanged: ")
+    assert json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"][0]["command"] == (
+        command
+    )

@@ -46,7 +46,8 @@ def _record_as(repo: Path, tmp_path: Path, agent_type: str) -> object:
         ("project", "", "unknown"),  # no model: Claude Code's default is inherit
         ("user", "model: 'inherit'\n", "unknown"),
         ("project", "model: haiku\n", "claude-opus-4-1"),  # its own: what the transcript says
-        (None, "", "claude-opus-4-1"),  # no definition (a built-in): it cannot be told
+        # no definition and not a built-in: it may inherit, so its model is not known
+        (None, "", "unknown"),
     ],
     ids=["inherit", "no-model", "user-inherit", "own-model", "no-definition"],
 )
@@ -73,11 +74,12 @@ def test_an_inheriting_subagent_records_unknown(
             "code-writer",
             "claude-opus-4-1",
         ),
-        # a file named as the type but naming another subagent is not its definition
+        # a file named as the type but naming another subagent is not its definition: none is
+        # read, so whether it inherits cannot be told
         (
             ("code-writer.md", "---\nname: other\nmodel: inherit\n---\nBody\n"),
             "code-writer",
-            "claude-opus-4-1",
+            "unknown",
         ),
         # the built-ins that run on the main conversation's model (docs, "Built-in subagents")
         (None, "general-purpose", "unknown"),
@@ -110,3 +112,34 @@ def test_a_subagent_is_found_by_its_name_or_as_a_built_in(
     if definition is not None:
         write(repo / ".claude" / "agents" / definition[0], definition[1])
     assert _record_as(repo, tmp_path, agent_type) == expect
+
+
+@pytest.mark.parametrize(
+    "agent_type",
+    # code.claude.com/docs/en/sub-agents: subagents a plugin ships (its agents/ directory,
+    # named "<plugin>:<agent>" in /agents) and ones defined for one session with the
+    # --agents JSON flag have no .claude/agents/*.md file the recorder can read
+    ["code-reviewer:security", "session-helper"],
+    ids=["plugin", "agents-flag"],
+)
+def test_a_subagent_without_a_readable_definition_records_unknown_and_says_so(
+    agent_type: str, repo: Path, tmp_path: Path
+) -> None:
+    data, filled = materialize(
+        "claude-code", repo, tmp_path / "runtime", agent_id="c0ffee", agent_type=agent_type
+    )
+    payload = json.loads(data)
+    own = Path(payload["transcript_path"]).parent / payload["session_id"] / "subagents"
+    write(own / "agent-c0ffee.jsonl", RAN)  # what ran: the parent's model, if it inherits
+    apply_writes(filled, repo)
+    proc = gh(repo, "record", "--from", "claude-code", input=data.decode())
+    assert proc.returncode == 0, proc.stderr
+    assert recorded_model(repo) == "unknown"
+    lines = proc.stderr.splitlines()
+    assert lines[0] == "recorded: pending mutation #1: unknown/unknown via claude-code, 1 path(s)"
+    assert lines[1:] == [
+        f"note: subagent '{agent_type}' of Claude Code has no definition gentle-hooks can read "
+        "(.claude/agents/*.md of the project or the user; a plugin's subagent or one given "
+        "with --agents is not read), so whether it runs on its own model or the parent's "
+        "cannot be told: its model is recorded as unknown"
+    ]

@@ -131,7 +131,21 @@ def test_the_same_call_id_from_another_source_is_another_call(repo: Path) -> Non
 @pytest.mark.parametrize(
     ("name", "override", "why"),
     [
-        ("claude-code", {"tool_name": "Bash"}, "Bash is not a file-writing tool of Claude Code"),
+        (
+            "claude-code",
+            {"tool_name": "Bash", "tool_input": {"command": "sed -i s/a/b/ src/app.py"}},
+            "the Bash call of Claude Code ran a shell command: its input names no file it "
+            "changed, so nothing it changed is recorded from this call (the commit gate still "
+            "applies to a commit made in the Claude Code session, where CLAUDECODE is set, or "
+            "carrying its Co-Authored-By: Claude trailer)",
+        ),
+        ("claude-code", {"tool_name": "Read"}, "Read is not a file-writing tool of Claude Code"),
+        (
+            "gemini-cli",
+            {"tool_name": "run_shell_command", "tool_input": {"command": "sed -i s/a/b/ x"}},
+            "the run_shell_command call of Gemini CLI ran a shell command: its input names no "
+            "file it changed",
+        ),
         ("copilot", {"toolName": "view"}, "view is not a file-writing tool of GitHub Copilot"),
         (
             "cursor",

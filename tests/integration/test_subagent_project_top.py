@@ -80,6 +80,29 @@ def test_claude_code_reads_the_definitions_of_claude_project_dir(
     assert [m for m, _ in models(repo)] == ["unknown"]
 
 
+def test_gemini_definition_at_the_top_names_the_model_from_a_subdirectory(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Gemini CLI's ``.gemini/agents/*.md`` at the repository's top is found when the hook's
+    ``cwd`` is a subdirectory (geminicli.com docs/core/subagents: project subagents live in
+    the project's ``.gemini/agents/``)."""
+    write(
+        repo / ".gemini" / "agents" / "quick-fixer.md",
+        "---\nname: quick-fixer\nkind: local\nmodel: gemini-2.5-flash-lite\n---\nFix bugs.\n",
+    )
+    (repo / "sub").mkdir()
+    data, filled = materialize("gemini-cli", repo, tmp_path / "runtime")
+    payload = json.loads(data)
+    payload["cwd"] = str(repo / "sub")
+    # the parent's call to the subagent has not finished: the write is the subagent's
+    pending = {"id": "q1", "name": "quick-fixer", "args": {}, "status": "executing"}
+    turn = {"id": "m2", "type": "gemini", "model": "gemini-2.5-pro", "toolCalls": [pending]}
+    write(Path(payload["transcript_path"]), json.dumps(turn) + "\n")
+    apply_writes(filled, repo)
+    record(repo / "sub", "gemini-cli", payload)
+    assert [m for m, _ in models(repo)] == ["gemini-2.5-flash-lite"]
+
+
 def test_copilot_definition_at_the_top_names_the_model_from_a_subdirectory(repo: Path) -> None:
     write(repo / ".github" / "agents" / "code-review.agent.md", "---\nmodel: m-own\n---\nb\n")
     (repo / "sub").mkdir()

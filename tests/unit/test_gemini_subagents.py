@@ -147,3 +147,43 @@ def test_a_write_during_a_delegation_is_the_delegated_subagents(
     monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
     event = gemini_cli.decode(_write(tmp_path, calls, "model: gemini-2.5-flash-lite\n"))
     assert (event.model, event.agent) == expect
+
+
+@pytest.mark.parametrize(
+    ("calls", "expect"),
+    [
+        ([], ("gemini-2.5-pro", None)),
+        ([call("quick-fixer", "executing")], ("gemini-2.5-flash-lite", "quick-fixer")),
+    ],
+    ids=["parent", "subagent"],
+)
+def test_the_newest_gemini_message_is_found_behind_megabytes_of_later_records(
+    calls: list[dict[str, object]],
+    expect: tuple[str | None, str | None],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # records Gemini CLI appends after the model's turn (chatRecordingTypes.ts: 'info'
+    # messages, a pasted file in a 'user' message) may fill more than the last 4 MiB
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("GEMINI_CLI_HOME", raising=False)
+    monkeypatch.delenv("GEMINI_PROJECT_DIR", raising=False)
+    data = _write(tmp_path, calls, "model: gemini-2.5-flash-lite\n")
+    later = {"id": "i1", "type": "info", "content": "x" * (1024 * 1024)}
+    with (tmp_path / "t.jsonl").open("a") as fh:
+        fh.writelines(json.dumps(later) + "\n" for _ in range(6))
+    event = gemini_cli.decode(data)
+    assert (event.model, event.agent) == expect
+
+
+def test_a_transcript_is_read_back_no_further_than_its_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(gemini_cli, "SCAN_LIMIT", 3 * 1024 * 1024)
+    transcript = tmp_path / "t.jsonl"
+    parent = {"id": "m2", "type": "gemini", "model": "gemini-2.5-pro", "toolCalls": []}
+    later = {"id": "i1", "type": "info", "content": "x" * (1024 * 1024)}
+    transcript.write_text(json.dumps(parent) + "\n" + (json.dumps(later) + "\n") * 2)
+    assert gemini_cli.model_from_transcript(str(transcript)) == "gemini-2.5-pro"
+    transcript.write_text(json.dumps(parent) + "\n" + (json.dumps(later) + "\n") * 4)
+    assert gemini_cli.model_from_transcript(str(transcript)) is None
