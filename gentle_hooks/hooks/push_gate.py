@@ -34,7 +34,6 @@ from gentle_hooks.hooks.pushed_commits import (
     delegated_commits,
     pushed_work,
 )
-from gentle_hooks.hooks.worker_pool import in_order
 from gentle_hooks.ledger.facts import LedgerFacts
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.native.builtin import prefetch_builtin
@@ -201,7 +200,12 @@ def judge_push_commits(
     items: list[Item] = list(zip(delegated, cands, facts, strict=True))
     judge = partial(_judge_commit, repo, config, head, in_time)
     # the diffs at hand make judging pure Python, where threads would only contend
-    found = [judge(item) for item in items] if prefetched else in_order(judge, items)
+    if prefetched:
+        found = [judge(item) for item in items]
+    else:
+        from gentle_hooks.hooks.worker_pool import in_order
+
+        found = in_order(judge, items)
     for (info, _), one in zip(delegated, found, strict=True):
         out[info.id] = one
     if record is not None and (missing := unrecorded([i for i, _ in delegated], work, records)):

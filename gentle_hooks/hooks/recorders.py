@@ -34,7 +34,6 @@ from collections.abc import Mapping
 from gentle_hooks.errors import EXIT_OK
 from gentle_hooks.git.probe import Where, locate
 from gentle_hooks.hooks.call import HookCall, hook_seconds
-from gentle_hooks.hooks.rewrites import keep_unrecorded, rewrite_pairs
 from gentle_hooks.policy.delegation import message_evidence
 
 TYPE_CHECKING = False
@@ -180,6 +179,7 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
     import time
 
     from gentle_hooks.git.repository import Repository
+    from gentle_hooks.hooks.rewrites import keep_unrecorded, rewrite_pairs
     from gentle_hooks.ledger.sqlite_file import StoreError
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.sync import drop_copied_notes, write_commit_notes

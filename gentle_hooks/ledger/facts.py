@@ -47,7 +47,6 @@ from gentle_hooks.policy.stakes import verifier_identity
 from gentle_hooks.policy.vocabulary import ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
 from gentle_hooks.values.frozen import frozen, replace
-from gentle_hooks.values.ruled import without_rule_id
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -248,11 +247,13 @@ class LedgerFacts:
             for s in reruns
             if is_disagreement(s.reported_exit, s.observed_exit)
         )
+        turned_down = [v for v in verdicts if not v.accepted]
+        if turned_down:  # the words of a refused verdict's reasons (most verdicts are accepted)
+            from gentle_hooks.values.ruled import without_rule_id
         rejected = tuple(
             f"verdict #{v.id} (brief {v.brief_id}, status {v.status}): "
             + "; ".join(without_rule_id(r) for r in v.reasons)
-            for v in verdicts
-            if not v.accepted
+            for v in turned_down
         )
         # Stakes count verifiers, not runs: the same verdict stored twice, or one caller's
         # accepted verdicts (whatever brief, objective or flags), are one verifier's answer

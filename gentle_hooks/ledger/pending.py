@@ -22,7 +22,6 @@ from gentle_hooks.ledger.records import (
     PendingMutation,
     WriterEntryRecord,
 )
-from gentle_hooks.ledger.spool_fold import consume_unlinked_in, fold, insert_mutation, take_in
 from gentle_hooks.values.frozen import replace
 
 
@@ -163,11 +162,15 @@ class PendingWork(LedgerConnection):
     def consume_unlinked_escalations(self, root: str, commit_id: str, identity: str) -> None:
         """A commit of the root takes its unlinked sticky escalations (SPEC §5: they move
         into the commit's record)."""
+        from gentle_hooks.ledger.spool_fold import consume_unlinked_in
+
         with self._write() as conn:
             consume_unlinked_in(conn, root, commit_id, identity)
 
     def _fold_spool(self) -> None:
         """Fold spooled writer records in (:func:`gentle_hooks.ledger.spool_fold.fold`)."""
+        from gentle_hooks.ledger.spool_fold import fold  # the writers' side: not a gate's
+
         fold(self)
 
     def add_mutation(
@@ -180,6 +183,8 @@ class PendingWork(LedgerConnection):
         Returns:
             The mutation and its entries as stored (ids and times filled).
         """
+        from gentle_hooks.ledger.spool_fold import insert_mutation
+
         now = self._clock()
         mutation = replace(mutation, recorded_at=mutation.recorded_at or now)
         with self._write() as conn:
@@ -216,6 +221,8 @@ class PendingWork(LedgerConnection):
         if mutation.tool_call_id is None:
             stored, kept = self.add_mutation(mutation, entries)
             return stored, kept, True
+        from gentle_hooks.ledger.spool_fold import insert_mutation
+
         now = self._clock()
         mutation = replace(mutation, recorded_at=mutation.recorded_at or now)
         with self._write() as conn:
@@ -280,6 +287,8 @@ class PendingWork(LedgerConnection):
         are no longer pending (``consumed_by`` is set to the commit)."""
         if not entry_ids:
             return
+        from gentle_hooks.ledger.spool_fold import take_in
+
         now = self._clock()
         with self._write() as conn:
             take_in(conn, entry_ids, commit_id, identity, hook, now)

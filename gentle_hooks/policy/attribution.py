@@ -143,9 +143,11 @@ from gentle_hooks.policy.linekeys import (
     stripped_key,
     telling_keys,
 )
-from gentle_hooks.policy.literals import MIN_MASKED, masked_lines, unmasked_keys
-from gentle_hooks.policy.placement import Placement, is_placed, placed_lines
 from gentle_hooks.values.frozen import frozen
+
+TYPE_CHECKING = False  # literals and placement are imported where a writer's delta is read
+if TYPE_CHECKING:
+    from gentle_hooks.policy.placement import Placement
 
 #: Bytes git reads to decide whether content is binary (a NUL among them).
 BINARY_PROBE = 8000
@@ -235,6 +237,8 @@ def held_keys(delta: WriterDelta, data: bytes | None) -> frozenset[str]:
     if not data:
         return frozenset()
     held = _held_keys(delta, data, delta.masked)
+    from gentle_hooks.policy.literals import MIN_MASKED
+
     if delta.masked and len(held) < MIN_MASKED:  # a masked match alone is anybody's line
         return _held_keys(delta, data, frozenset())
     return held
@@ -245,6 +249,8 @@ def _held_keys(
 ) -> frozenset[str]:
     shapes = _shape_index(delta)
     lines = [s for line in data.splitlines() if (s := line.strip())]
+    from gentle_hooks.policy.literals import unmasked_keys
+
     keys = unmasked_keys(lines, [_writer_key(delta, shapes, s) for s in lines], masked)
     joined = {_writer_key(delta, shapes, j) for j in joined_lines(data)}
     if not delta.short:
@@ -283,6 +289,9 @@ def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = Tr
         detail: also what only the rule reads (``short``, ``telling``, ``shapes``,
             ``dropped``); False: only the keys a record stores, cheap on a large file.
     """
+    from gentle_hooks.policy.literals import masked_lines
+    from gentle_hooks.policy.placement import placed_lines
+
     if (before is not None and is_binary(before)) or (after is not None and is_binary(after)):
         return WriterDelta(frozenset(), frozenset(), True)
     old, new = line_keys(before), line_keys(after)
@@ -382,6 +391,8 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
         return "A2"
     if reproduces_edit(change, d, idioms if elsewhere else frozenset()):
         return "A6"
+    from gentle_hooks.policy.placement import is_placed
+
     if is_placed(placed, change.old, change.new, inner=elsewhere):  # where the writer put it
         return "A7"
     need_removed = MIN_ELSEWHERE if elsewhere else min(2, len(d.removed))

@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gentle_hooks.policy.shell import Group, Pipeline, ShellList, Simple, parse_line
-from gentle_hooks.policy.shellwords import join
 from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, program_name, shell_script, unwrap
 from gentle_hooks.values.frozen import frozen
 
@@ -203,6 +202,8 @@ def without_hiding(
         return None
     kept = commands[: first + 1]
     changed = len(kept) < len(commands)
+    from gentle_hooks.policy.shellwords import join  # only a line that hides its failure
+
     out = []
     for c in kept:
         inner = _inner(c.words)

@@ -20,11 +20,9 @@ from gentle_hooks.native.result import NativeAssessment
 from gentle_hooks.policy.escalation import Escalation, make_escalation
 from gentle_hooks.policy.plan import Decision, Plan, PlanInputs, build_plan, decide
 from gentle_hooks.policy.rdd import resolve_rdd
-from gentle_hooks.policy.shellwords import shown_paths
 from gentle_hooks.policy.stakes import parse_stakes
 from gentle_hooks.policy.vocabulary import NativeRisk, ReviewOutcome
 from gentle_hooks.policy.writer import WriterProfile, parse_effort
-from gentle_hooks.services.change_facts import facts_for
 from gentle_hooks.services.passive_check import checked_answer
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Candidate, PathChange, Projection
@@ -129,6 +127,8 @@ def delegation_reason(facts: LedgerFacts) -> str:
     writers = ", ".join(dict.fromkeys(shown_writer(m.model, m.effort) for m in facts.mutations))
     writers = writers or "unknown/unknown"  # the mutation's row was discarded from quarantine
     paths = facts.writer_paths()
+    from gentle_hooks.policy.shellwords import shown_paths
+
     shown = ", ".join(shown_paths(paths[:3]))  # one line, whatever the names hold
     shown += f" and {len(paths) - 3} more" if len(paths) > 3 else ""
     return f"writer content ({writers}) in {shown}"
@@ -213,6 +213,9 @@ def run_assess(req: AssessRequest, env: Mapping[str, str]) -> AssessResult:
             f"the candidate is empty: {what} equals the base ({cand.base.note}); {hint}"
         )
     assert repo.paths.toplevel is not None  # Repository.open refuses bare repositories
+    # imported here: the gates judge from facts of their own (the pass path stays light)
+    from gentle_hooks.services.change_facts import facts_for
+
     facts = facts_for(repo, cand)
     return evaluate(
         repo,

@@ -38,22 +38,6 @@ from gentle_hooks.policy.attribution import (
     holds_own_lines,
     writer_delta,
 )
-from gentle_hooks.policy.starts import nearest_start
-from gentle_hooks.services.across import (
-    AcrossIndex,
-    moved_in_work_tree,
-    path_change,
-    renamed_changes,
-)
-from gentle_hooks.services.settle import (
-    content_away,
-    delivered_left_out,
-    entry_blobs,
-    holds_writer_content,
-    local_versions,
-    policy_entry,
-    revised_entries,
-)
 from gentle_hooks.values.frozen import frozen
 
 
@@ -138,6 +122,15 @@ def carried_by_change(
         live += led.expired_entries_of_blobs(new)
     if not live:
         return out
+    # imported here: only live writer work is compared (a push of recorded commits has none)
+    from gentle_hooks.services.across import AcrossIndex, path_change, renamed_changes
+    from gentle_hooks.services.settle import (
+        content_away,
+        delivered_left_out,
+        entry_blobs,
+        policy_entry,
+    )
+
     by_path: dict[str, list[WriterEntryRecord]] = {}
     for rec in delivered_left_out(repo, led, live):
         by_path.setdefault(rec.path, []).append(rec)
@@ -242,6 +235,8 @@ def carried_of(
 def revised(repo: Repository, led: Ledger, work: Carried, head: str, tree: str) -> Carried:
     """``work`` of an amend of ``head`` into ``tree``, with the entries of the writer's
     commit it revises holding (:func:`~gentle_hooks.services.settle.revised_entries`)."""
+    from gentle_hooks.services.settle import revised_entries
+
     took = revised_entries(repo, led, head, tree)
     held = {e.id for e in (*work.entries, *took)} - work.by_shape
     return carried_of(led, [*work.entries, *took], held, held - work.claimable) if took else work
@@ -314,6 +309,8 @@ def entries_for_write(
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read.
     """
+    from gentle_hooks.policy.starts import nearest_start
+
     head = repo.head()
     now = repo.hash_worktree(paths)
     at_head: dict[str, str | None] = dict(repo.blobs_in(repo.tree_of(head), paths)) if head else {}
@@ -408,6 +405,14 @@ def expire_gone(
     candidates = [e for e in entries if e.state in LIVE_STATES]
     if not candidates or repo.paths.toplevel is None:
         return []
+    from gentle_hooks.services.across import moved_in_work_tree
+    from gentle_hooks.services.settle import (
+        entry_blobs,
+        holds_writer_content,
+        local_versions,
+        policy_entry,
+    )
+
     paths = sorted({e.path for e in candidates})
     versions = local_versions(repo, paths)
     blobs = sorted({b for v in versions for b in v.values() if b} | entry_blobs(candidates))
@@ -430,6 +435,8 @@ def expire_gone(
 
 def expiry_lines(expired: Sequence[WriterEntryRecord]) -> list[str]:
     """One status line per path whose pending writer work expired."""
+    if not expired:
+        return []
     from gentle_hooks.policy.shellwords import shown_path
 
     paths = [shown_path(p) for p in sorted({e.path for e in expired})]

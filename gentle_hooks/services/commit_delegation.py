@@ -22,7 +22,6 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import CommitRecord, PendingMutation, WriterEntryRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.delegation import Evidence, message_evidence
-from gentle_hooks.policy.shellwords import shown_paths
 from gentle_hooks.services.attribution import (
     NOTHING,
     Carried,
@@ -43,6 +42,8 @@ CommitsWork = tuple[
 
 
 def _shown(paths: Sequence[str]) -> str:
+    from gentle_hooks.policy.shellwords import shown_paths
+
     named = ", ".join(shown_paths(paths[:3]))  # one line, whatever the names hold
     return named + (f" and {len(paths) - 3} more" if len(paths) > 3 else "")
 

@@ -31,10 +31,7 @@ from gentle_hooks.ledger.records import WriterEntryRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.attribution import reapplies
 from gentle_hooks.policy.linekeys import any_line_keys, line_keys, telling_keys
-from gentle_hooks.services.across import path_change
 from gentle_hooks.services.attribution import Carried, carried_of
-from gentle_hooks.services.change_facts import delivery_changes
-from gentle_hooks.services.settle import entry_blobs, policy_entry
 from gentle_hooks.values.candidate import Candidate
 
 
@@ -105,6 +102,10 @@ def reapplied_by_change(
                     maybe.setdefault(key, []).append((c, rec))
     if not maybe:
         return {}
+    # imported here: most changes re-apply nothing (a push's commits take no settled work)
+    from gentle_hooks.services.across import path_change
+    from gentle_hooks.services.settle import entry_blobs, policy_entry
+
     recs = {rec.id: rec for pairs in maybe.values() for _, rec in pairs}
     contents |= repo.read_blobs(sorted(entry_blobs(recs.values()) - contents.keys()))
     rules = {i: policy_entry(rec, contents) for i, rec in recs.items()}
@@ -135,6 +136,8 @@ def reapplied_staged(repo: Repository, cand: Candidate, *, amend: bool) -> Ledge
     Raises:
         GitError: git failed; StoreError: the ledger exists but cannot be read.
     """
+    from gentle_hooks.services.change_facts import delivery_changes
+
     root = repo.paths.toplevel
     assert root is not None  # Repository.open refuses bare repositories here
     led = Ledger.open_existing(ledger_path(repo.paths.common_dir))

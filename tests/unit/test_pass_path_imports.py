@@ -127,7 +127,26 @@ GATE_AVOIDS = (
 )
 #: A push that shares no notes reads none: the note schema (JSON, base64) and the notes
 #: writer stay out of the push gate (``gentle_hooks.notes.sharing`` answers for them).
-PUSH_AVOIDS = ("json", "base64", "gentle_hooks.notes.lines", "gentle_hooks.notes.sync")
+#: Nor does a push whose ledger holds no live writer work load what reads writer content
+#: (settling, moves across paths, starts, literals, placement), what folds a writers'
+#: spool or records rewrites, or the words of a refused verdict or of a named path.
+PUSH_AVOIDS = (
+    "json",
+    "base64",
+    "gentle_hooks.notes.lines",
+    "gentle_hooks.notes.sync",
+    "gentle_hooks.services.settle",
+    "gentle_hooks.services.across",
+    "gentle_hooks.services.change_facts",
+    "gentle_hooks.policy.delivery",
+    "gentle_hooks.policy.starts",
+    "gentle_hooks.policy.literals",
+    "gentle_hooks.policy.placement",
+    "gentle_hooks.policy.shellwords",
+    "gentle_hooks.ledger.spool_fold",
+    "gentle_hooks.hooks.rewrites",
+    "gentle_hooks.values.ruled",
+)
 
 
 def _gentle(repo: Path, *args: str) -> None:
