@@ -14,7 +14,11 @@ from gentle_hooks.cli.options import F, RuntimeName, cwd_option
 from gentle_hooks.errors import EXIT_OK, GitError, UsageError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.notes.sync import add_share_refspecs, sync_fetch
-from gentle_hooks.services.install import DEFAULT_HOOK_TYPES, KNOWN_HOOK_TYPES
+from gentle_hooks.services.install import (
+    DEFAULT_HOOK_TYPES,
+    KNOWN_HOOK_TYPES,
+    framework_program,
+)
 from gentle_hooks.services.install import install as do_install
 from gentle_hooks.services.install import uninstall as do_uninstall
 
@@ -211,7 +215,9 @@ def uninstall(
     if not actions and not removed and framework is None:
         click.echo("nothing to remove: no gentle-hooks hook is installed here")
     if framework is not None:
-        for line in framework_lines(*framework, FRAMEWORK_CONFIG):
+        tool, types = framework
+        run = framework_program(repo, tool, types[0])
+        for line in framework_lines(tool, types, FRAMEWORK_CONFIG, run):
             click.echo(line)
     ledger = os.path.dirname(ledger_path(repo.paths.common_dir))
     notes = NOTES_REF if repo.peel_commit(NOTES_REF) or repo.ref_names(NOTES_REF) else None

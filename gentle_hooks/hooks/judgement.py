@@ -338,7 +338,12 @@ def verdict_lines(v: CommitVerdict, explain: bool = False, top: str | None = Non
 
 
 def verdict_json(v: CommitVerdict) -> dict[str, object]:
-    """One commit's verdict for ``gate --json``: a JSON object of plain values."""
+    """One commit's verdict for ``gate --json``: a JSON object of plain values. Its
+    ``fixes`` are read by the writer, in another clone (as the text block's commands);
+    when one names ``gentle-hook``, ``path_line`` is the line to run before it in the same
+    shell, as the text block prints it
+    (:data:`~gentle_hooks.report.worktree_text.PATH_LINE`)."""
+    fixes = commands(v.shortfalls, COMMITTED, writer=True)
     out: dict[str, object] = {
         "commit": v.commit,
         "ref": v.ref,
@@ -346,9 +351,12 @@ def verdict_json(v: CommitVerdict) -> dict[str, object]:
         "delegated_by": v.delegated_by,
         "blocked": v.blocked,
         "reasons": reasons(v.shortfalls),
-        "fixes": commands(v.shortfalls, COMMITTED),
+        "fixes": fixes,
         "overrides": list(v.overrides),
     }
+    path = path_steps([("run", fix) for fix in fixes])
+    if path:  # only when a fix names gentle-hook
+        out["path_line"] = path[-1][1]
     if v.refused:  # only when the note holds lines the schema refused
         out["refused_lines"] = list(v.refused)
     if v.signed:  # only when an allowed-signers file is configured and lines are signed

@@ -98,9 +98,14 @@ def receive_gate(call: HookCall, env: Mapping[str, str]) -> int:
             say(f"{ref}: {text}")
         if problems and not is_zero(old) and not is_zero(new) and _rewinds(repo, old, new):
             from gentle_hooks.errors import cli
-            from gentle_hooks.report.fixes import labelled
+            from gentle_hooks.report.fixes import labelled, step_lines
+            from gentle_hooks.report.worktree_text import path_steps
 
-            say(f"  {labelled(cli('sync', 'push'))}")  # fetches, merges, then pushes
+            fix = labelled(cli("sync", "push"))  # fetches, merges, then pushes
+            # it runs in the pusher's clone: the line that puts the CLI on PATH there first
+            for line in step_lines(path_steps([("run", fix.removeprefix("run: "))])):
+                say(line)
+            say(f"  {fix}")
         if problems:
             rejected += 1
             say(

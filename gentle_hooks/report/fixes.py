@@ -19,6 +19,7 @@ from gentle_hooks.policy.shortfall import (
     VerifierShortfall,
 )
 from gentle_hooks.report.brief_fault_text import brief_fault_words, mixed_fault_words
+from gentle_hooks.report.program_text import WRITER_CLI
 from gentle_hooks.report.program_text import program as program
 from gentle_hooks.report.range_text import UNSHALLOW
 from gentle_hooks.report.shortfall_text import NO_RECEIPT as NO_RECEIPT
@@ -124,6 +125,7 @@ def steps(
     prepare: Sequence[Command] = (),
     after: Sequence[Command] = (),
     at_top: bool = False,
+    writer: bool = False,
 ) -> list[Step]:
     """What to do about ``s`` for the candidate ``binding`` names, as labelled lines
     (:data:`LABELS`); every ``run`` line runs exactly as printed, and every command keeps
@@ -133,7 +135,9 @@ def steps(
     commands that run first (they make ``binding`` reach the candidate); ``after``: commands
     every way ends with (they put back what ``prepare`` set aside), after a ``then`` line.
     ``at_top``: a hook printed the block (git ran it at :attr:`Binding.top`, wherever the
-    user is): the writer's report is named with ``--cwd`` that top (:func:`_at_top`)."""
+    user is): the writer's report is named with ``--cwd`` that top (:func:`_at_top`).
+    ``writer`` (implied by ``share``): the writer's lines name :data:`WRITER_CLI`; a line
+    for here (the fetch of a note already on the remote) keeps :func:`program`."""
     first: list[Step] = [(c.label, command_text(c)) for c in prepare]
     last: list[Step] = [(c.label, command_text(c)) for c in after]
     if last:
@@ -146,14 +150,15 @@ def steps(
             else ""
         )
         last.insert(0, ("then", f"either way{once}, put back the {what} set aside above"))
-    return first + _steps(s, binding, commit, share, at_top) + last
+    return first + _steps(s, binding, commit, share, at_top, writer or share) + last
 
 
 def _steps(
-    s: Shortfall, binding: Binding, commit: str | None, share: bool, at_top: bool = False
+    s: Shortfall, binding: Binding, commit: str | None, share: bool, at_top: bool, writer: bool
 ) -> list[Step]:
     """:func:`steps` without the commands that run first."""
-    gh = program()
+    here = program()
+    gh = WRITER_CLI if writer else here
     switch: list[Step] = [("run", f"git switch --detach {commit}")] if commit else []
     # ``checkout -`` returns to a detached HEAD too (``switch -`` wants a branch)
     back: list[Step] = [("run", "git checkout -")] if commit else []
@@ -203,7 +208,7 @@ def _steps(
         )
         fetch: list[Step] = [
             ("where", "here, when the note is on the remote but not fetched yet: fetch it"),
-            ("run", f"{gh} sync fetch"),
+            ("run", f"{here} sync fetch"),
             ("otherwise", share_it),
         ]
         return [
@@ -392,23 +397,23 @@ def way_one(items: Sequence[Step]) -> list[Step]:
     return out
 
 
-def command(s: Shortfall, binding: Binding) -> str:
+def command(s: Shortfall, binding: Binding, writer: bool = False) -> str:
     """The command that supplies ``s``: the last ``run`` of the first way of :func:`steps`
     (the spot check, after any report it needs), or the ``prefix`` line alone when the
     way has no ``run`` (labelled so in :func:`first_way`); the JSON ``fixes`` and
-    ``status``."""
+    ``status``. ``writer``: as :func:`steps`."""
     found = ""
-    for label, text in first_way(s, binding):
+    for label, text in first_way(s, binding, writer):
         if label == "run" or (label == "prefix" and not found):
             found = text
     return found
 
 
-def first_way(s: Shortfall, binding: Binding) -> list[Step]:
+def first_way(s: Shortfall, binding: Binding, writer: bool = False) -> list[Step]:
     """The labelled lines of :func:`steps` up to the first ``otherwise``: the whole way that
     supplies ``s``, in order (the writer's report and the brief's file included); the JSON
     ``fix_steps`` and ``status``'s ``steps``."""
-    return way_one(steps(s, binding))
+    return way_one(steps(s, binding, writer=writer))
 
 
 def step_lines(items: Sequence[Step], indent: str = "  ") -> list[str]:
@@ -468,9 +473,9 @@ def reasons(shortfalls: Sequence[Shortfall]) -> list[str]:
     return [reason(s) for s in shortfalls]
 
 
-def commands(shortfalls: Sequence[Shortfall], binding: Binding) -> list[str]:
+def commands(shortfalls: Sequence[Shortfall], binding: Binding, writer: bool = False) -> list[str]:
     """:func:`command` of each shortfall, in order (JSON ``fixes``)."""
-    return [command(s, binding) for s in shortfalls]
+    return [command(s, binding, writer) for s in shortfalls]
 
 
 def receipt_hints(shortfalls: Sequence[Shortfall], binding: Binding) -> list[str]:

@@ -59,13 +59,16 @@ def agent_kept_lines(runtimes: Sequence[str]) -> list[str]:
     ]
 
 
-def framework_lines(tool: str, hook_types: Sequence[str], config: str) -> list[str]:
+def framework_lines(
+    tool: str, hook_types: Sequence[str], config: str, run: str | None = None
+) -> list[str]:
     """What uninstall says when the framework still runs the gate: plainly, and the
-    command that removes the framework's hooks."""
+    command that removes the framework's hooks. ``run``: how the user runs ``tool`` here
+    (shell words: its path where PATH does not find it), default ``tool``."""
     flags = " ".join(f"-t {shlex.quote(t)}" for t in hook_types)
     return [
         f"still gated: {tool}'s hooks here run the gate, from the gentle-hooks ids "
         f"{config} lists (uninstall removes only what gentle-hook install placed)",
         f"  to stop it: remove the gentle-hooks entries from {config}, or remove {tool}'s hooks:",
-        f"  run: {tool} uninstall {flags}",
+        f"  run: {run or tool} uninstall {flags}",
     ]

@@ -6,6 +6,11 @@ on a gate's pass path: only a block names a command).
 
 from __future__ import annotations
 
+#: How a line the writer reads on another machine names the CLI (a CI or server block,
+#: read in the writer's clone): the path that runs it here means nothing there, so the
+#: block prints :func:`~gentle_hooks.report.worktree_text.path_steps` before it instead.
+WRITER_CLI = "gentle-hook"
+
 
 def _user_path() -> str:
     """The PATH the user's shell has: this process's, without the pre-commit framework's

@@ -4,8 +4,8 @@ Room ``report``. CI and the server cannot know the user's work tree (uncommitted
 stop a ``git switch``, and the lines after it would run on another commit): the commit is
 checked out under the repository's common git directory, reported and spot-checked there,
 its note shared, and the worktree removed. Each line runs from anywhere in the user's clone.
-Before its commands, a CI or server block prints once the line that puts the framework's copy
-of the CLI on PATH where ``gentle-hook`` is not (:func:`path_steps`).
+Before its commands, a CI or server block prints once the line that puts the copy of the CLI
+the clone's hooks run on PATH where ``gentle-hook`` is not (:func:`path_steps`).
 """
 
 from __future__ import annotations
@@ -32,12 +32,15 @@ GIT_SHARE_NOTES = (
 )
 
 
-#: Puts the pre-commit framework's (or prek's) own copy of the CLI on PATH for the shell
-#: that runs it, when ``gentle-hook`` is not on PATH there; does nothing otherwise, and
-#: prints nothing either way. The copy: the newest ``gentle-hook`` in pre-commit's hook
-#: environments (``repo*/py_env-*/bin`` under ``PRE_COMMIT_HOME``, default
-#: ``$XDG_CACHE_HOME/pre-commit``, ``~/.cache/pre-commit``) or prek's
-#: (``hooks/python-*/bin`` under ``PREK_HOME``, default ``.../prek``). None there: PATH
+#: Puts a copy of the CLI that this clone's hooks run on PATH for the shell that runs it,
+#: when ``gentle-hook`` is not on PATH there; does nothing otherwise, and prints nothing
+#: either way. The copy: the newest ``gentle-hook`` in pre-commit's hook environments
+#: (``repo*/py_env-*/bin`` under ``PRE_COMMIT_HOME``, default
+#: ``$XDG_CACHE_HOME/pre-commit``, ``~/.cache/pre-commit``), prek's (``hooks/python-*/bin``
+#: under ``PREK_HOME``, default ``.../prek``), or the one beside the interpreter a plain
+#: ``gentle-hook install`` pinned in the clone's ``pre-commit`` hook (its unquoted
+#: ``GENTLE_HOOK_PYTHON=/...`` line, :data:`gentle_hooks.services.install.PYTHON_ASSIGNMENT`;
+#: the hooks directory as git resolves it, ``core.hooksPath`` included). None there: PATH
 #: stays as it was (``sed`` prints nothing, so no empty entry, which would be the current
 #: directory). Exit 0 either way.
 PATH_LINE = (
@@ -46,13 +49,15 @@ PATH_LINE = (
     '"${PRE_COMMIT_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/pre-commit}"'
     "/repo*/py_env-*/bin/gentle-hook "
     '"${PREK_HOME:-${XDG_CACHE_HOME:-$HOME/.cache}/prek}"/hooks/python-*/bin/gentle-hook '
+    '"$(sed -n "s,^GENTLE_HOOK_PYTHON=\\(/.*\\)/[^/]*\\$,\\1/gentle-hook,p" '
+    '"$(git rev-parse --git-path hooks 2>/dev/null)/pre-commit" 2>/dev/null)" '
     '2>/dev/null | sed -n "1s,/gentle-hook\\$,:,p"\')$PATH"'
 )
 #: Words saying what :data:`PATH_LINE` is for (README "Install").
 PATH_WORDS = (
     "first, in each shell that runs the lines below: where gentle-hook is not on PATH (a "
-    "clone whose hooks only the pre-commit framework or prek installed), this puts the "
-    "framework's copy there; elsewhere it does nothing"
+    "clone whose hooks the pre-commit framework, prek or gentle-hook install installed), "
+    "this puts the copy its hooks run there; elsewhere it does nothing"
 )
 
 

@@ -28,7 +28,7 @@ import sys
 from collections.abc import Sequence
 
 from gentle_hooks.bounded import WriteError, discard_staged, stage_whole
-from gentle_hooks.errors import UsageError
+from gentle_hooks.errors import GentleError, UsageError
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.values.frozen import frozen
 
@@ -264,3 +264,30 @@ def uninstall(repo: Repository, hook_types: Sequence[str] = KNOWN_HOOK_TYPES) ->
         else:
             actions.append(Action("-", directory, "removed the empty hooks directory"))
     return actions
+
+
+def framework_program(repo: Repository, tool: str, hook_type: str) -> str:
+    """How the user runs ``tool`` (``pre-commit`` or ``prek``) here, as shell words: its
+    name when PATH finds it; else what the framework's ``hook_type`` hook runs (pre-commit:
+    its ``INSTALL_PYTHON`` with ``-m pre_commit``; prek: its ``PREK`` path), when that file
+    is executable; else the name. Reads a bounded prefix of the hook; never raises."""
+    import re
+    import shutil
+
+    if shutil.which(tool):
+        return tool
+    try:
+        with open(os.path.join(hooks_dir(repo), hook_type), encoding="utf-8") as fh:
+            text = fh.read(8192)
+    except (OSError, UnicodeDecodeError, GentleError):
+        return tool
+    line = r'^PREK="([^"$`\\]+)"$' if tool == "prek" else r"^INSTALL_PYTHON=(.+)$"
+    found = re.search(line, text, re.MULTILINE)
+    try:
+        words = shlex.split(found.group(1)) if found else []
+    except ValueError:
+        words = []
+    if len(words) != 1 or not os.path.isabs(words[0]) or not os.access(words[0], os.X_OK):
+        return tool
+    run = [words[0]] if tool == "prek" else [words[0], "-m", "pre_commit"]
+    return " ".join(shlex.quote(w) for w in run)

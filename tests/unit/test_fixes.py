@@ -246,6 +246,7 @@ def test_a_server_block_puts_the_framework_copy_on_path_by_one_line(tmp_path: Pa
         base = {"HOME": str(home), "PATH": "/usr/bin:/bin"}
         ran = subprocess.run(
             ["sh", "-c", PATH_LINE + '\necho "PATH=$PATH"; gentle-hook sync push'],
+            cwd=tmp_path,  # outside any repository: no plain install's hook to read
             capture_output=True,
             text=True,
             env={**base, **env},
@@ -290,6 +291,7 @@ def test_the_path_line_runs_where_one_framework_is_absent(tmp_path: Path, shell:
     _framework_copies(tmp_path)
     ran = subprocess.run(
         [shell, "-c", PATH_LINE + "\ngentle-hook sync push"],
+        cwd=tmp_path,
         capture_output=True,
         text=True,
         env={
