@@ -46,6 +46,7 @@ def keep_unrecorded(
 
     from gentle_hooks.bounded import new_private_file
     from gentle_hooks.ledger.location import ledger_path
+    from gentle_hooks.report.program_text import program
 
     directory = os.path.dirname(ledger_path(common_dir))
     fd, where = new_private_file(directory, "post-rewrite-rest-")
@@ -53,7 +54,7 @@ def keep_unrecorded(
         fh.writelines(f"{old} {new}\n" for old, new in rest)
     return UsageError(
         f"hook post-rewrite: stopped after {limit:g}s with {len(rest)} rewritten commit(s) "
-        f"not recorded (kept in {where}); run: gentle-hook hook post-rewrite "
+        f"not recorded (kept in {where}); run: {program()} hook post-rewrite "
         f"{shlex.quote(command or 'rebase')} < {shlex.quote(where)}"
     )
 
@@ -77,6 +78,7 @@ def keep_input_rest(
     from gentle_hooks.git.probe import locate
     from gentle_hooks.hooks.call import STDIN_LIMIT
     from gentle_hooks.ledger.location import ledger_path
+    from gentle_hooks.report.program_text import program
 
     where = locate(env)
     if where is None:
@@ -107,7 +109,7 @@ def keep_input_rest(
     command = call.args[0] if call.args else env.get("PRE_COMMIT_REWRITE_COMMAND", "")
     return UsageError(
         f"hook post-rewrite: input is larger than {STDIN_LIMIT} bytes: the rewritten commits "
-        f"past it are not recorded (kept in {path}); run: gentle-hook hook post-rewrite "
+        f"past it are not recorded (kept in {path}); run: {program()} hook post-rewrite "
         f"{shlex.quote(command or 'rebase')} < {shlex.quote(path)}"
     )
 
