@@ -13,11 +13,13 @@ names every test it skipped, only a marker in the file of a skipped test counts.
   unittest -v``: ``test_x (module.Class.test_x) ... skipped 'reason'``), each row in a
   family whose lines count the same tests once.
 
-:func:`skipped_named` reads an output into the files and modules it names, or None when no
-family names as many tests as the summary says were skipped (then every marker counts, as
-before: the conservative fallback). :func:`counted_marks` ties markers to them; a marker in
-another test module counts unless it can only mark that module's own tests
-(:func:`is_local_mark`: a base class's marker is inherited by a subclass elsewhere).
+:func:`skipped_named` reads an output into the files, modules and test names it names, only
+where the runner prints those lines and never with pytest's capture off
+(:func:`output_uncaptured`: a test's prints would stand among them), or None when no family
+names as many tests as the summary says were skipped (then every marker counts: the
+conservative fallback). :func:`counted_marks` ties markers to them; a marker in another
+test module counts unless it can only mark that module's own tests (:func:`mark_scope`: a
+base class's marker is inherited by a subclass elsewhere).
 """
 
 from __future__ import annotations
