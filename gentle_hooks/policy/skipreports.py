@@ -139,14 +139,19 @@ def _row_lines(row: SkipReportRow, lines: list[str]) -> list[str]:
 _VALUED_SHORT = frozenset("rkmpcoWn")
 
 
+#: pytest ``--capture`` methods that let a test's output reach the terminal: ``sys``
+#: captures ``sys.stdout`` only, so a test's ``os.write(1, ...)`` gets through.
+_OPEN_CAPTURE = frozenset({"no", "tee-sys", "sys"})
+
+
 def _is_pytest(word: str) -> bool:
     return word.rsplit("/", 1)[-1] in ("pytest", "py.test")
 
 
 def output_uncaptured(command: str) -> bool:
     """Whether ``command`` runs pytest with its output capture off (``-s``, a cluster
-    holding ``s`` before any option that takes a value, ``--capture=no``,
-    ``--capture=tee-sys``, ``--capture no``, after the word ``pytest``; False without
+    holding ``s`` before any option that takes a value, ``--capture`` ``no``, ``tee-sys``
+    or ``sys``, ``-p no:capture``, after the word ``pytest``; False without
     that word): a test's prints then reach the output among pytest's own lines, so no line of
     it names a skipped test for certain. A command that does not parse is read as
     whitespace-separated words."""
@@ -160,9 +165,12 @@ def output_uncaptured(command: str) -> bool:
     for i, word in enumerate(words[start:], start):
         if word == "--":
             break
-        if word in ("--capture=no", "--capture=tee-sys"):
+        value = words[i + 1] if i + 1 < len(words) else ""
+        if word.startswith("--capture=") and word[10:] in _OPEN_CAPTURE:
             return True
-        if word == "--capture" and i + 1 < len(words) and words[i + 1] in ("no", "tee-sys"):
+        if word == "--capture" and value in _OPEN_CAPTURE:
+            return True
+        if word in ("-pno:capture", "-p=no:capture") or (word == "-p" and value == "no:capture"):
             return True
         if word.startswith("-") and not word.startswith("--"):
             for ch in word[1:]:

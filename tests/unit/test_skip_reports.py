@@ -149,6 +149,8 @@ UNCAPTURED = [
     "pytest --capture=no",
     "pytest --capture no",
     "pytest --capture=tee-sys",
+    "pytest --capture=sys",
+    "pytest -p no:capture -q",
 ]
 CAPTURED = [
     "python3 -m pytest -q -rs tests",
