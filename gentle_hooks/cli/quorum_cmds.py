@@ -181,7 +181,9 @@ def quorum_tally(
     --claim or a verdict set; when several name it they must agree. An errored
     ({"error": ...}), timed-out ({"timedOut": true}) or malformed verdict, a FILE that is
     not JSON at all, a blank reason, or a whatIChecked that is empty, restates the claim or
-    the miner's --evidence, or names no evidence abstains. A whatIChecked that is a
+    the miner's --evidence, or names no evidence abstains, as does a refutation that
+    cites evidence with no act of checking ("app.py:12 `return x`": say it was opened,
+    run, grepped or read). A whatIChecked that is a
     narrative ("It is well known that...", "I believe...") refutes. A part that says the
     check failed or never happened ("I could not open a.py:4 (permission denied)", "I did
     not run `grep ...`") is not

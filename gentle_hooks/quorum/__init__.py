@@ -8,7 +8,7 @@ within the room, imports flow up this list:
 
 * :mod:`.restatement` — whether a ``whatIChecked`` shows a check or restates the claim.
 * :mod:`.narrative` — whether a ``whatIChecked`` is a narrative ("It is well known that…"),
-  which refutes.
+  which refutes, or a bare citation with no act of checking ("app.py:12 `return x`").
 * :mod:`.failure` — whether a part of a ``whatIChecked`` says its check failed or never
   happened ("could not open", "did not run"), and what that counts as (rows
   ``F-missing``, ``F-errored``, ``F-unreproduced``, ``F-skipped``).

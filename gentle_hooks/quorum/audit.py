@@ -28,11 +28,13 @@ SAMPLE_SIZE: Final = 2
 
 #: The abstentions of a ``whatIChecked`` that showed no check
 #: (:func:`gentle_hooks.quorum.restatement.restatement_reason`,
-#: :func:`~gentle_hooks.quorum.restatement.undescribed_artifact_reason`).
+#: :func:`~gentle_hooks.quorum.restatement.undescribed_artifact_reason`,
+#: :func:`~gentle_hooks.quorum.narrative.unacted_reason`).
 _RESTATING = (
     "whatIChecked restates the claim",
     "whatIChecked names no evidence",
     "whatIChecked names a screenshot or artifact but describes nothing",
+    "whatIChecked names no act of checking",
 )
 
 
@@ -64,8 +66,9 @@ class AuditReport(QuorumModel):
         seed: the sample's seed (the same seed and records give the same sample).
         sample: :data:`SAMPLE_SIZE` upheld findings (all of them when fewer), each with
             its upholding votes' ``whatIChecked``: what to re-open yourself.
-        restating: findings with a ``whatIChecked`` that restated the claim or named no
-            evidence (they abstained; a verify phase full of them is rubber-stamping).
+        restating: findings with a ``whatIChecked`` that restated the claim, named no
+            evidence, or cited it with no act of checking (they abstained; a verify
+            phase full of them is rubber-stamping).
         too_fast: findings with a verdict returned faster than its evidence could have been
             opened (``tooFast``).
         narrative: findings with an upheld verdict overruled (a narrative, no act of

@@ -53,7 +53,7 @@ PAST_ACTS: Final = re.compile(
     r"|\bdid\s+not\s+(?:see|find|get|spot)\b"
 )
 #: A command as the subject of what it gave: ```grep -c x log`` printed 41`.
-_COMMAND_RESULT: Final = re.compile(
+COMMAND_RESULT: Final = re.compile(
     r"^\s*`[^`]+`\s+(?:shows?|showed|prints?|printed|returns?|returned|gives?|gave|"
     r"outputs?|exit(?:s|ed)|lists?|listed|reports?|reported|yields?|yielded|match(?:es|ed)|"
     r"finds|found|fails?|failed|passe[sd]|succeeded)\b"
@@ -128,7 +128,7 @@ def _completed(sentence: str) -> bool:
     text = _masked(sentence)
     if not cited_evidence(sentence, None):
         return False
-    if _COMMAND_RESULT.search(sentence.replace("\u2019", "'").casefold()):
+    if COMMAND_RESULT.search(sentence.replace("\u2019", "'").casefold()):
         return True
     for act in PAST_ACTS.finditer(text):
         clause = re.split(r"[,;]|\bthen\b|\bbut\b|\band\b", text[: act.start()])[-1]

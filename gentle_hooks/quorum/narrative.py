@@ -23,7 +23,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from gentle_hooks.quorum.restatement import reproduced_evidence
+from gentle_hooks.quorum.completed import COMMAND_RESULT, PROTECTED
+from gentle_hooks.quorum.restatement import cited_evidence, reproduced_evidence
 from gentle_hooks.values.frozen import frozen
 
 
@@ -342,8 +343,6 @@ def unchecked_reason(what_i_checked: str, claim: str | None) -> str | None:
     Returns:
         ``"no act of checking ...: not evidence, refute (seed 003)"``, or None.
     """
-    from gentle_hooks.quorum.restatement import cited_evidence
-
     text = " ".join(what_i_checked.casefold().split())
     acted = ACT_VERBS.search(text) is not None
     seen = bool(cited_evidence(what_i_checked, claim))
@@ -357,4 +356,48 @@ def unchecked_reason(what_i_checked: str, claim: str | None) -> str | None:
     return (
         f"{missing} (say what was opened or run, and what it showed): not evidence, "
         "refute (seed 003)"
+    )
+
+
+def _states_act(what_i_checked: str) -> bool:
+    """Whether ``what_i_checked`` states an act of checking outside what it quotes or puts
+    in backticks: one of :data:`ACT_VERBS`, or a backticked command followed by what it
+    gave (```grep -c x log`` printed 41`, :data:`~.completed.COMMAND_RESULT`)."""
+    folded = what_i_checked.replace("\u2019", "'").casefold()
+    if any(COMMAND_RESULT.search(part) for part in re.split(r"[.;!?\n]\s*", folded)):
+        return True
+    return ACT_VERBS.search(" ".join(PROTECTED.sub(" ", folded).split())) is not None
+
+
+def unacted_reason(what_i_checked: str, claim: str | None) -> str | None:
+    """Why ``what_i_checked`` is a bare citation, no account of a check; None when it is
+    not one.
+
+    Seed 003 "What counts as reproducing evidence": a file and line is reproduced when the
+    verifier opened it, a count when it re-ran the query, a quote when it found it
+    verbatim; "Independently re-open the cited evidence". A ``whatIChecked`` that cites
+    evidence beyond the claim (:func:`~.restatement.cited_evidence`: a ``file:line``,
+    path, file name, ``command``, quote) but states no act of checking outside its quotes
+    and backticks (:func:`_states_act`: no "opened", "ran", "grepped", "read", "found"...,
+    no ```cmd`` printed N`) names where evidence is, not that anyone looked
+    (``app.py:12 `return x```): no evidence, as a restatement is.
+
+    Returns:
+        ``"whatIChecked names no act of checking: it cites app.py:12, `return x` but does
+        not say it opened, ran, grepped or read them ..."``, or None (no citation, or an
+        act is stated).
+    """
+    cited = [
+        t
+        for t in cited_evidence(what_i_checked, claim)
+        if not t.replace(",", "").replace(".", "").isdigit()
+    ]
+    if not cited or _states_act(what_i_checked):
+        return None
+    shown = ", ".join(dict.fromkeys(t for t in cited if not any(t != u and t in u for u in cited)))
+    shown = shown if len(shown) <= 80 else shown[:79] + "\u2026"
+    return (
+        f"whatIChecked names no act of checking: it cites {shown} but does not say it "
+        "opened, ran, grepped or read them (seed 003: independently re-open the cited "
+        "evidence)"
     )

@@ -36,7 +36,7 @@ from gentle_hooks.artifacts.jsonio import (
 )
 from gentle_hooks.quorum.completed import incomplete_reason
 from gentle_hooks.quorum.failure import FailureSplit, failure_split
-from gentle_hooks.quorum.narrative import narrative_reason, unchecked_reason
+from gentle_hooks.quorum.narrative import narrative_reason, unacted_reason, unchecked_reason
 from gentle_hooks.quorum.restatement import (
     cited_evidence,
     restatement_reason,
@@ -322,11 +322,11 @@ def classify_verdict(raw: object, claim: str | None = None) -> Vote:
            :func:`~gentle_hooks.quorum.narrative.narrative_reason`) → refuted, whatever
            the verifier said ("Not evidence. Refute"; ``overruled`` says why when it
            upheld);
-        3. a ``whatIChecked`` that restates the claim or names no evidence, or (upheld)
-           names a screenshot or artifact as its only evidence without describing what
-           is visible in it
-           (:func:`~gentle_hooks.quorum.restatement.undescribed_artifact_reason`) →
-           abstained;
+        3. a ``whatIChecked`` that restates the claim or names no evidence, (upheld)
+           names a screenshot or artifact as its only evidence without describing it
+           (:func:`~gentle_hooks.quorum.restatement.undescribed_artifact_reason`), or
+           (refuted) cites evidence with no act of checking
+           (:func:`~gentle_hooks.quorum.narrative.unacted_reason`) → abstained;
         4. an upheld verdict whose ``whatIChecked`` states no act of checking the verifier
            performed with what it observed
            (:func:`~gentle_hooks.quorum.narrative.unchecked_reason`), or holds no
@@ -418,10 +418,14 @@ def _upheld_vote(
 
 def _restated(what_i_checked: str, claim: str | None, refuted: bool) -> str | None:
     """Why ``what_i_checked`` shows no check of its own (it restates the claim, names no
-    evidence, or, upholding, names a screenshot without describing it), or None."""
+    evidence, or, upholding, names a screenshot without describing it, or, refuting, is a
+    bare citation: :func:`~gentle_hooks.quorum.narrative.unacted_reason`), or None. An
+    upheld bare citation is refuted instead (step 4: "Uphold ONLY if you re-opened")."""
     restated = restatement_reason(what_i_checked, claim)
     if restated is None and not refuted:
         restated = undescribed_artifact_reason(what_i_checked, claim)
+    if restated is None and refuted:
+        restated = unacted_reason(what_i_checked, claim)
     return restated
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 
 from gentle_hooks.errors import GitError, UsageError
@@ -33,12 +34,12 @@ _OTHER_CHANGES = {
 
 @frozen
 class RunPlace:
-    """Where the command runs: ``cwd``; ``env`` (None: ours); ``note``: said when it is not
+    """Where the command runs: ``cwd``; ``env``, its environment; ``note``: said when it is not
     the work tree (else empty); ``room``: the temporary checkout's root (None: the work
     tree)."""
 
     cwd: str
-    env: Mapping[str, str] | None
+    env: Mapping[str, str]
     note: str = ""
     room: str | None = None
 
@@ -92,12 +93,18 @@ def run_place(
     cand: Candidate,
     cwd: str,
     dependency_dirs: Sequence[str],
+    env: Mapping[str, str],
 ) -> Iterator[RunPlace]:
     """The place a ``receipt run`` for ``cand`` runs in, from directory ``cwd``.
 
     A staged or committed candidate the work tree does not hold runs in a temporary linked
     checkout of its tree (the directory ``cwd`` maps to, dependency folders linked in),
-    removed on exit; every other candidate runs in ``cwd`` itself.
+    removed on exit, with :func:`~gentle_hooks.services.checkout.run_env`'s environment;
+    every other candidate runs in ``cwd`` itself with ``env``. Either way
+    ``PYTHONPYCACHEPREFIX`` names an empty directory of its own outside the tree, removed on
+    exit: Python reads no ``__pycache__/*.pyc`` of the tree (a planted one compiled with
+    ``UNCHECKED_HASH`` would run in place of its source and decide the receipt), as the
+    spot check's re-run and the verify room do.
 
     Raises:
         UsageError: ``cwd`` is a directory the candidate's tree does not hold.
@@ -105,7 +112,8 @@ def run_place(
     """
     other = _OTHER_CHANGES.get(cand.projection)
     if other is None or _holds(repo, cand.tree):
-        yield RunPlace(cwd, None)
+        with tempfile.TemporaryDirectory(prefix="gentle-hooks-pycache-") as pycache:
+            yield RunPlace(cwd, {**env, "PYTHONPYCACHEPREFIX": pycache})
         return
     kind = cand.projection.value
     rel = os.path.relpath(os.path.realpath(cwd), os.path.realpath(root))

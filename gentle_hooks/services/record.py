@@ -407,7 +407,7 @@ def run_receipt(
     with open_store(bound.repo) as led:
         cwd = os.path.abspath(binding.cwd) if binding.cwd is not None else os.getcwd()
         deps = bound.settings.verification.dependency_dirs
-        with run_place(bound.repo, bound.root, bound.candidate, cwd, deps) as place:
+        with run_place(bound.repo, bound.root, bound.candidate, cwd, deps, env) as place:
             obs = run_observed(argv, cwd=place.cwd, stdout=stdout, stderr=stderr, env=place.env)
             where = bound.repo if place.room is None else open_checkout(place.room)
             changed = candidate_changes(where, bound.candidate.tree).touched

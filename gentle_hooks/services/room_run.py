@@ -29,7 +29,7 @@ from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.policy.outputs import declared_outputs, is_output
 from gentle_hooks.policy.selection import selection
 from gentle_hooks.policy.skipmarks import SkipMark
-from gentle_hooks.policy.skipreports import counted_marks, skipped_named
+from gentle_hooks.policy.skipreports import skipped_named
 from gentle_hooks.policy.testcount import reports_failures, runner_of, tests_run, tests_skipped
 from gentle_hooks.policy.toolmissing import missing_tool
 from gentle_hooks.services.cleanroom import (
@@ -45,6 +45,7 @@ from gentle_hooks.services.defined import added_skip_marks, defined_by_change, d
 from gentle_hooks.services.record import Bound
 from gentle_hooks.services.room_bounds import SCRATCH, SCRATCH_CACHE, scratch_env
 from gentle_hooks.services.runner import run_observed
+from gentle_hooks.services.skip_ties import counted_skip_marks
 from gentle_hooks.values.frozen import replace
 
 #: The variables a room passes on from the caller's environment (seed 001 "Contract": the
@@ -226,7 +227,7 @@ def _observe(
             runner=runner.id,
             tests_run=tests_run(check.command, text),
             tests_skipped=skipped,
-            skipped_named=skipped_named(text, skipped, room.tree),
+            skipped_named=skipped_named(text, skipped, room.tree, check.command),
             tests_failed=reports_failures(check.command, text),
             selection=chosen.id if chosen is not None else None,
             selected_by=steering if chosen is not None and chosen.steered else (),
@@ -327,15 +328,16 @@ def observe_all(
     P-unittest-load-tests), declared or not. A check whose test runner skipped tests carries
     the skip markers the change adds (:func:`~gentle_hooks.services.defined.added_skip_marks`,
     row C1-skip) that may have skipped them: when its output names every test it skipped,
-    those in the file of one and those outside a Python test module; else every one
-    (:func:`~gentle_hooks.policy.skipreports.counted_marks`)."""
+    those in the file of one, those outside a Python test module and those that may mark
+    another module's tests (a base class's); else every one
+    (:func:`~gentle_hooks.services.skip_ties.counted_skip_marks`)."""
     with_base = os.path.isdir(room.base)
     by_unittest = any(c.kind == "suite" and _runs_unittest(c.command) for c in checks)
     steering = discovery_steered(bound) if by_unittest else ()
     outcomes: list[Outcome] = []
     logs: dict[str, bytes] = {}
     marks: tuple[SkipMark, ...] | None = None
-    tree_paths: list[str] | None = None
+    tree_paths: dict[str, str] | None = None
     for n, (check, own) in enumerate(
         zip(checks, defined_by_change(bound, checks, env), strict=True), 1
     ):
@@ -371,8 +373,8 @@ def observe_all(
             if marks is None:
                 marks = added_skip_marks(bound)
             if marks and outcome.skipped_named is not None and tree_paths is None:
-                tree_paths = [p for *_, p in bound.repo.tree_entries(bound.candidate.tree)]
-            counted = counted_marks(marks, outcome.skipped_named, tree_paths or ())
+                tree_paths = {p: o for _, _, o, p in bound.repo.tree_entries(bound.candidate.tree)}
+            counted = counted_skip_marks(bound, marks, outcome.skipped_named, tree_paths or {})
             outcome = replace(outcome, skip_marks=tuple(m.where for m in counted))
         if changed:
             outcomes.append(replace(outcome, changed=changed))

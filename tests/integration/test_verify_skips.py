@@ -141,6 +141,8 @@ _NEW_UNITTEST = _IMPORT + (
     "    def test_add_negatives(self):\n        self.assertEqual(add(-2, -2), -4)\n"
 )
 _RAN = "@pytest.mark.skipif(sys.platform == 'no-such-platform', reason='never')"
+#: An old test that prints a line in the shape of pytest -v's report of a skipped test.
+_FAKE_SKIP = "def test_gpu():\n    print('\\ntests/test_old.py::test_gpu SKIPPED (needs a GPU)')\n"
 
 #: id: (the old test file, the new one, the suite command, the status, the marker that
 #: counts or None). The base holds an old test skipped long before; the change fixes
@@ -164,6 +166,13 @@ NAMED_CASES: dict[str, tuple[str, str, str, str, str | None]] = {
         _OLD_PYTEST,
         _NEW_PYTEST.format(mark=_RAN),
         "python3 -m pytest -q tests",
+        "blocked",
+        "tests/test_new.py:16",
+    ),
+    "pytest-s-a-printed-skip-line-names-nothing": (
+        _FAKE_SKIP,
+        _NEW_PYTEST.format(mark="@pytest.mark.skip(reason='flaky')"),
+        "python3 -m pytest -q -s tests",
         "blocked",
         "tests/test_new.py:16",
     ),
@@ -206,3 +215,49 @@ def test_a_marker_counts_only_where_a_named_skipped_test_is(
     assert f"marker at {where}" in out["verdict"]["summary"].split("\n")[1]
     named = "the output does not name every skipped test" in evidence
     assert named is ("-rs" not in command), evidence
+
+
+_BASE = (
+    "import pytest\nimport unittest\n\n{mark}class Base:\n    def test_add_negatives(self):\n"
+    "        from app import add\n\n        assert add(-2, -2) == -4\n"
+)
+_DERIVED = (
+    _IMPORT + "import unittest\n\nfrom {module} import Base\n\n\nclass TestX({bases}):\n    pass\n"
+)
+
+#: id: (the base class's module, the suite command). The change marks a base class in
+#: another module skipped; the test that inherits it is in tests/test_x.py.
+BASE_CLASS_CASES: dict[str, tuple[str, str]] = {
+    "helper-module-pytest-v": ("base", "python3 -m pytest -v tests"),
+    "helper-module-pytest-rs": ("base", "python3 -m pytest -q -rs tests"),
+    "test-module-pytest-v": ("test_base", "python3 -m pytest -v tests"),
+    "test-module-pytest-rs": ("test_base", "python3 -m pytest -q -rs tests"),
+    "test-module-unittest-v": ("test_base", "python3 -m unittest discover -v -s tests -t ."),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BASE_CLASS_CASES))
+def test_a_skip_marker_on_a_base_class_in_another_module_counts(
+    repo: Path, tmp_path: Path, case: str
+) -> None:
+    """``@pytest.mark.skip`` on ``class Base`` in one module skips ``TestX(Base)``'s tests
+    in another: the runner names test_x.py (or the base's file), and the marker counts
+    wherever the base class is (seed 001 "Completion criteria")."""
+    module, command = BASE_CLASS_CASES[case]
+    mark = "@unittest.skip('flaky')\n" if "unittest" in command else "@pytest.mark.skip\n"
+    env = Env(repo, tmp_path)
+    write(repo / "src" / "app.py", "def add(a, b):\n    return a - b\n")
+    write(repo / "tests" / "__init__.py", "")
+    write(repo / "tests" / f"{module}.py", _BASE.format(mark=""))
+    bases = "Base, unittest.TestCase" if "unittest" in command else "Base"
+    write(repo / "tests" / "test_x.py", _DERIVED.format(module=f"tests.{module}", bases=bases))
+    commit_all(repo, "base")
+    write(repo / "src" / "app.py", _PY_APP)
+    write(repo / "tests" / f"{module}.py", _BASE.format(mark=mark))
+    assert env.gh("record", "--model", "o4-mini", "--effort", "low").returncode == 0
+    assert env.gh("escalate", "--item", "security", "--reason", "auth path").returncode == 0
+    env.brief({**BRIEF, "fullSuite": command})
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    assert out["verdict"]["status"] == "blocked", out["verdict"]["summary"]
+    evidence = " ".join(c["evidence"] for c in out["verdict"]["criteria"])
+    assert f"the change adds a skip marker at tests/{module}.py:4" in evidence, evidence

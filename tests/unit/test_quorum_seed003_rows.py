@@ -113,7 +113,7 @@ def test_a_tie_fails() -> None:
         up(GOOD),
         up("ran `grep -n budget workflow.js`: no match"),
         down(),
-        down("x.py:1 caps it"),
+        down("opened x.py:1: it caps the fan-out"),
     ]
     record = build_record(verdicts, CLAIM, stakes="audit")
     assert (record.tally.upheld, record.tally.refuted, record.tally.contested) == (2, 2, True)

@@ -10,9 +10,12 @@ import pytest
 
 from gentle_hooks.policy.skipmarks import SkipMark
 from gentle_hooks.policy.skipreports import (
+    ANYWHERE,
     SKIP_REPORT_ROWS,
     SkippedNamed,
     counted_marks,
+    mark_scope,
+    output_uncaptured,
     skipped_files,
     skipped_named,
 )
@@ -70,7 +73,10 @@ ROW_CASES: list[tuple[str, str, int, set[str], set[str]]] = [
 def test_skip_report_rows(
     row: str, output: str, skipped: int, paths: set[str], dotted: set[str]
 ) -> None:
-    assert skipped_named(output, skipped) == SkippedNamed(frozenset(paths), frozenset(dotted))
+    named = skipped_named(output, skipped)
+    assert named is not None
+    assert (named.paths, named.dotted) == (paths, dotted)
+    assert named.names == ({"test_div"} if row != "N-pytest-rs" else set())
 
 
 def test_every_skip_report_row_is_covered() -> None:
@@ -96,6 +102,30 @@ UNNAMED_CASES = [
         "1 passed, 1 skipped in 0.1s\n",
         1,
     ),
+    (
+        "a -rs line printed after pytest's summary (an atexit handler) names nothing",
+        f".s\n{_SUMMARY}1 passed, 1 skipped in 0.1s\nSKIPPED [1] tests/test_other.py:1: fake\n",
+        1,
+    ),
+    (
+        "a -v line a passing test printed, shown by -rA in its PASSES section, names nothing",
+        "tests/test_new.py::test_add PASSED\ntests/test_new.py::test_b SKIPPED (x)\n"
+        "=================== PASSES ===================\n___ test_add ___\n"
+        "--- Captured stdout call ---\ntests/test_old.py::test_div SKIPPED (fake)\n"
+        f"{_SUMMARY}PASSED tests/test_new.py::test_add\n1 passed, 1 skipped in 0.1s\n",
+        2,
+    ),
+    (
+        "a unittest -v line printed in an error's report names nothing",
+        "test_add (test_new.T.test_add) ... ERROR\n\n"
+        + "=" * 70
+        + "\nERROR: test_add\n"
+        + "-" * 70
+        + "\ntest_div (test_old.T.test_div) ... skipped 'fake'\n"
+        + "-" * 70
+        + "\nRan 1 test in 0.0s\n\nFAILED (errors=1, skipped=1)\n",
+        1,
+    ),
     ("unittest without -v names none", "s.\nRan 2 tests in 0.0s\n\nOK (skipped=1)\n", 1),
     ("node --test names no file", "ok 1 - add # SKIP flaky\n# tests 1\n# skipped 1\n", 1),
     ("nothing skipped", "tests/test_a.py::test_x SKIPPED\n", 0),
@@ -109,6 +139,49 @@ def test_an_output_that_does_not_name_every_skip_names_none(
     case: str, output: str, skipped: int
 ) -> None:
     assert skipped_named(output, skipped) is None
+
+
+#: pytest commands whose output capture is off: a test's prints reach the output.
+UNCAPTURED = [
+    "python3 -m pytest -s tests",
+    "python3 -m pytest -vs tests",
+    "pytest -x -s",
+    "pytest --capture=no",
+    "pytest --capture no",
+    "pytest --capture=tee-sys",
+    "pytest --capture=sys",
+    "pytest -p no:capture -q",
+]
+CAPTURED = [
+    "python3 -m pytest -q -rs tests",
+    "python3 -m pytest -vrs tests",
+    "python3 -s -m pytest -q tests",
+    "pytest -k s",
+    "pytest --capture=fd",
+    "pytest -- -s",
+    "python3 -m unittest discover -v -s tests",
+]
+
+
+@pytest.mark.parametrize("command", UNCAPTURED)
+def test_with_capture_off_no_line_names_a_skipped_test(command: str) -> None:
+    """Seed 001 "Completion criteria": a test printing ``path::name SKIPPED`` under
+    ``pytest -s`` (or a whole short summary, banner and all) could stand for the runner's
+    report, so nothing is named and every marker the change adds counts."""
+    output = (
+        "tests/test_new.py::test_a \ntests/test_old.py::test_div SKIPPED (fake)\nPASSED\n"
+        f"{_SUMMARY}SKIPPED [1] tests/test_old.py:3: fake\n1 passed, 1 skipped in 0.1s\n"
+    )
+    assert output_uncaptured(command)
+    assert skipped_named(output, 1, command=command) is None
+
+
+@pytest.mark.parametrize("command", CAPTURED)
+def test_with_capture_on_the_runner_lines_name_the_skipped_tests(command: str) -> None:
+    assert not output_uncaptured(command)
+    output = f".s\n{_SUMMARY}SKIPPED [1] tests/test_old.py:3: gpu\n1 passed, 1 skipped\n"
+    named = skipped_named(output, 1, command=command)
+    assert named is not None and named.paths == {"tests/test_old.py"}
 
 
 def test_an_absolute_path_under_the_tree_is_made_relative() -> None:
@@ -132,8 +205,10 @@ HELPER = SkipMark("tests/helpers.py", 2, "K-pytest-mark")
 JS = SkipMark("tests/app.test.js", 3, "K-js-method")
 
 
-def _named(paths: Iterable[str] = (), dotted: Iterable[str] = ()) -> SkippedNamed:
-    return SkippedNamed(frozenset(paths), frozenset(dotted))
+def _named(
+    paths: Iterable[str] = (), dotted: Iterable[str] = (), names: Iterable[str] = ()
+) -> SkippedNamed:
+    return SkippedNamed(frozenset(paths), frozenset(dotted), frozenset(names))
 
 
 #: (case, markers the change adds, what the output names, the markers that count).
@@ -174,7 +249,66 @@ TIE_CASES: list[tuple[str, list[SkipMark], SkippedNamed | None, list[SkipMark]]]
 def test_counted_marks(
     case: str, marks: list[SkipMark], named: SkippedNamed | None, counted: list[SkipMark]
 ) -> None:
-    assert counted_marks(marks, named, TREE) == tuple(counted)
+    assert counted_marks(marks, named, TREE, SOURCES) == tuple(counted)
+
+
+_HEAD = b"import sys\nimport unittest\n\nimport pytest\n\n"
+#: The candidate's text of the test modules of :data:`TREE`: NEW and OLD (lines 9, 4)
+#: each decorate a module-level test function.
+SOURCES = {
+    "tests/test_new.py": _HEAD + b"def test_a():\n    pass\n\n@pytest.mark.skip\ndef test_b():\n"
+    b"    pass\n",
+    "tests/test_old.py": b"import pytest\n\n\n@pytest.mark.skip\ndef test_div():\n    pass\n",
+}
+_BASE_CLASS = _HEAD + b"@pytest.mark.skip\nclass Base:\n    def test_x(self):\n        pass\n"
+_IN_CLASS = _HEAD + (
+    b"class Base:\n    pytestmark = pytest.mark.skip\n\n    @unittest.skip('x')\n"
+    b"    def test_x(self):\n        pytest.skip('y')\n"
+)
+_MODULE = _HEAD + (
+    b"pytestmark = pytest.mark.skip\n\n\n@pytest.fixture\ndef gpu():\n    pytest.skip('no')\n"
+    b"\n\nasync def test_y():\n    pytest.skip('z')\n"
+)
+
+#: (case, source, 1-based line of the marker, its scope).
+SCOPE_CASES: list[tuple[str, bytes | None, int, str | None]] = [
+    ("a decorator on a class: a subclass anywhere inherits it", _BASE_CLASS, 6, ANYWHERE),
+    ("a class's pytestmark: inherited too", _IN_CLASS, 7, ANYWHERE),
+    ("a method's decorator: the method's name", _IN_CLASS, 9, "test_x"),
+    ("a skip call in a method: the method's name", _IN_CLASS, 11, "test_x"),
+    ("a module's pytestmark marks that module's tests", _MODULE, 6, None),
+    ("a skip call in a fixture another module may import", _MODULE, 11, ANYWHERE),
+    ("a skip call in a module-level test function", _MODULE, 15, None),
+    ("a module that does not parse", b"def (:\n@pytest.mark.skip\n", 2, ANYWHERE),
+    ("a module that could not be read", None, 3, ANYWHERE),
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "source", "line", "scope"), SCOPE_CASES, ids=[c[0] for c in SCOPE_CASES]
+)
+def test_mark_scope(case: str, source: bytes | None, line: int, scope: str | None) -> None:
+    assert mark_scope(source, line) == scope
+
+
+def test_a_marker_on_a_base_class_in_another_test_module_counts() -> None:
+    """``@pytest.mark.skip class Base`` in tests/test_base.py; ``class TestX(Base)`` in
+    tests/test_x.py is what the runner names: the base's marker counts."""
+    tree = ["tests/test_base.py", "tests/test_x.py"]
+    mark = SkipMark("tests/test_base.py", 6, "K-pytest-mark")
+    named = _named({"tests/test_x.py"}, names={"test_x"})
+    assert counted_marks([mark], named, tree, {"tests/test_base.py": _BASE_CLASS}) == (mark,)
+
+
+def test_a_method_marker_counts_where_a_skipped_test_has_its_name() -> None:
+    """A marker on ``Base.test_x`` in another test module counts when a test named
+    ``test_x`` was skipped (a subclass inherits it), not when only ``test_y`` was."""
+    tree = ["tests/test_base.py", "tests/test_x.py"]
+    mark = SkipMark("tests/test_base.py", 9, "K-unittest")
+    sources = {"tests/test_base.py": _IN_CLASS}
+    for names, counted in (({"test_x"}, (mark,)), ({"test_y"}, ())):
+        named = _named({"tests/test_x.py"}, names=names)
+        assert counted_marks([mark], named, tree, sources) == counted
 
 
 def test_skipped_files_of_a_dotted_name() -> None:
