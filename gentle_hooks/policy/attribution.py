@@ -69,10 +69,11 @@ wrote (or of the path it was renamed to: :mod:`gentle_hooks.policy.renames`) is 
 every row above. A change of *another* path carries the entry only when the writer's
 content moved or was copied there (:func:`carries_row_across`): its new blob is the
 writer's blob (A1: a ``git mv``), or it adds two of the writer's *distinctive* lines (A2:
-never one, no line of the boilerplate table), or every line of a file the writer created,
-a telling one among them (A2: :mod:`.wholefile`), or, once the writer's content is gone
-from its own path here (``git checkout`` of it), one telling writer line as written (A2:
-the line moved). Rows A3, A4, A6 never apply across paths.
+no line of the boilerplate table), or every line of a file the writer created, a telling
+one among them (A2: :mod:`.wholefile`), or one telling writer line that is *distinctive*
+(A2: :mod:`.distinctive`, a literal with content, a command, two names of its own), copied
+or moved, in any worktree, whether or not the writer's path still holds it; a common one
+(``print("done")``) never. Rows A3, A4, A6 never apply across paths.
 
 Why lines, not "the next commit": a commit that re-delivers writer content after
 ``reset --soft``, an amend, a rebase that resolved a conflict, a cherry-pick or a commit
@@ -405,30 +406,30 @@ def reproduces_edit(
 
 
 #: Writer lines a change of another path must add to carry an entry (row A2 across paths):
-#: never one, so a human writing one common line the writer also wrote elsewhere
-#: (``import os``) is not carrying the writer's work.
+#: one only when distinctive, so a human writing one common line the writer also wrote
+#: elsewhere (``print("done")``) is not carrying the writer's work.
 MIN_ACROSS = 2
 
 
-def carries_row_across(change: PathChange, entry: WriterEntry, *, away: bool = False) -> str:
+def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     """The row that decides whether a change of *another* path carries ``entry`` (the
-    writer's content moved or copied there): A1 when its new blob is the writer's blob (a
-    rename; never for a deletion), A2 when it adds :data:`MIN_ACROSS` of the writer's added
-    lines of no row of :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`, or the
-    whole file the writer created (:mod:`~gentle_hooks.policy.wholefile`), else A5.
-    ``away``: the writer's content is gone from its own path in this work tree and index (a
-    ``git checkout`` threw it away there; a ``discard`` ends the entry instead): one
-    *telling* writer line of no row of the boilerplate table, added as written, is A2 too,
-    as it is in the writer's own path.
+    writer's content moved or copied there, in any worktree): A1 when its new blob is the
+    writer's blob (a rename; never for a deletion), A2 when it adds :data:`MIN_ACROSS` of
+    the writer's added lines of no row of
+    :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`, or one telling writer line
+    that is *distinctive* (:mod:`~gentle_hooks.policy.distinctive`: rows D2-D4), or the
+    whole file the writer created (:mod:`~gentle_hooks.policy.wholefile`), else A5. Read
+    from the two contents alone, so every gate that judges one change answers alike.
     """
     if change.path == entry.path or change.old_blob == change.new_blob:
         return "A5"
     if entry.blob is not None and change.new_blob == entry.blob:
         return "A1"
     d = entry.delta
-    if d.binary or not (d.added or (away and d.telling)) or not change.new:
+    if d.binary or not (d.added or d.telling) or not change.new:
         return "A5"
     from gentle_hooks.policy.boilerplate import keyed_lines
+    from gentle_hooks.policy.distinctive import distinctive_keys
     from gentle_hooks.policy.wholefile import holds_whole_new_file
 
     before = any_line_keys(change.old)
@@ -437,8 +438,9 @@ def carries_row_across(change: PathChange, entry: WriterEntry, *, away: bool = F
     whole = holds_whole_new_file(  # the writer's new file moved or copied whole
         entry.before is None, d.added, d.telling, [(k, b) for k, b in new if k not in before]
     )
-    moved = away and any(k in d.telling and k not in before and not b for k, b in new)
-    return "A2" if len(found) >= MIN_ACROSS or whole or moved else "A5"
+    plain = {k for k, boiler in new if not boiler}
+    one = (distinctive_keys(change.new) & d.telling & plain) - before
+    return "A2" if len(found) >= MIN_ACROSS or whole or one else "A5"
 
 
 #: Rows where the change's new side holds the writer's own content (its blob, its lines,
