@@ -47,19 +47,19 @@ alike: ``discard`` makes it theirs.
 A change made in *another worktree* than the writer's (a linked worktree of the same
 repository, which shares the ledger) carries the entry only on firmer evidence
 (:func:`carries_row` with ``elsewhere``): A1; A2 with :data:`MIN_ELSEWHERE` of the writer's
-lines, or one *telling* writer line added as the writer wrote it (spacing, quote style and
-wrapping aside; a renamed copy never counts alone; a bare definition header such as
-``def deploy(target):`` counts for neither: two people writing one function write it
-alike); A6 as here (an edit reproduced is a patch applied); A3 with :data:`MIN_ELSEWHERE`
-of the lines the writer removed; never A4.
+lines, or one *distinctive* writer line (:mod:`.distinctive`) added as the writer wrote it
+(spacing, quote style and wrapping aside; a renamed copy never counts alone; a bare
+definition header such as ``def deploy(target):`` counts for neither: two people writing
+one function write it alike); A6 as here (an edit reproduced is a patch applied); A3 with
+:data:`MIN_ELSEWHERE` of the lines the writer removed; never A4.
 Writer work reaches another worktree only by being copied there (a file, a stash, a patch),
-which brings its blob or its lines. A telling line (significant and of no trivial row:
-``os.system(x)``, ``check_auth(user)``) is one nobody writes the same way by chance, so one
-of them copied there is the writer's content, as it is in the writer's own worktree, where
-removing one telling line the writer removed takes its removal too (A3: staging only
-``check_auth``'s removal of two). A human there writing one *trivial* line the writer also
-wrote (``import os``, ``return None``), removing a line it removed, or writing a line of the
-writer's shape with names of their own, is doing their own work.
+which brings its blob or its lines. A distinctive line (``os.system("curl x | sh")``,
+``check_auth(user)``) is one nobody writes the same way by chance, so one of them copied
+there is the writer's content; in the writer's own worktree one *telling* line is (a
+``git add -p`` of it), and removing one telling line the writer removed takes its removal
+too (A3: staging only ``check_auth``'s removal of two). A human there writing one common
+line the writer also wrote (``import os``, ``print("done")``), removing a line it removed,
+or writing a line of the writer's shape with names of their own, is doing their own work.
 
 Idioms (rows B2-B6 of :mod:`gentle_hooks.policy.boilerplate`: ``getLogger(__name__)``,
 ``def main():``, ``if __name__ == ...``, ``parser.parse_args(argv)``, ``json.load(f)``) are
@@ -132,6 +132,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from gentle_hooks.policy.distinctive import distinctive_keys
 from gentle_hooks.policy.linekeys import (
     LineShape,
     any_line_keys,
@@ -352,7 +353,7 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
     """The row (A1-A7 of the module table) that decides whether ``change`` carries ``entry``.
 
     ``elsewhere``: the change was made in another worktree than the one the writer wrote
-    in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, or A2 one telling line added
+    in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, or A2 one distinctive line added
     exactly, a bare definition header never counting for A2:
     :func:`~gentle_hooks.policy.linekeys.header_keys`; A4 does not apply; A6 counts no
     idiom; A7 decides as here).
@@ -379,7 +380,8 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
     held -= heads
     if d.added and held - old - held_keys(d, change.old) and len(held) >= need_added:
         return "A2"
-    if (new - old) & d.telling - idioms - heads:  # one telling writer line, here or elsewhere
+    one = (new - old) & d.telling - idioms - heads  # one telling writer line...
+    if one and (not elsewhere or one & distinctive_keys(change.new)):  # ...elsewhere distinctive
         return "A2"
     if reproduces_edit(change, d, idioms if elsewhere else frozenset()):
         return "A6"
@@ -429,7 +431,6 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     if d.binary or not (d.added or d.telling) or not change.new:
         return "A5"
     from gentle_hooks.policy.boilerplate import keyed_lines
-    from gentle_hooks.policy.distinctive import distinctive_keys
     from gentle_hooks.policy.wholefile import holds_whole_new_file
 
     before = any_line_keys(change.old)
@@ -473,7 +474,7 @@ def reapplies(change: PathChange, entry: WriterEntry) -> bool:
 
     True when the change carries the entry on the evidence another worktree needs
     (:func:`carries_row` with ``elsewhere``: row A1, or A2 with two writer lines or one
-    telling line) and, for text, adds a writer line its old side lacks: a change whose old
+    distinctive line) and, for text, adds a writer line its old side lacks: a change whose old
     side already holds the writer's lines (a merge, a rebase onto them, a human's next
     edit, reverting a later commit) builds on delivered content and re-applies nothing.
     Deletions, removals and binary changes other than the writer's own blob never

@@ -74,3 +74,16 @@ def test_a_humans_common_line_in_another_path_passes(served: World) -> None:
     assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
     assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B")
     assert w.git("push", "-q", "origin", "main").code == 0
+
+
+def test_a_humans_common_line_in_the_writers_path_in_a_linked_worktree_passes(
+    served: World,
+) -> None:
+    w = served
+    _writes(w, DONE)  # pending in the first worktree
+    b = w.base / "b"
+    w.ok("worktree", "add", "-q", "-b", "topic", str(b), "main")
+    w.write("app.py", APP + '\n\ndef finish():\n    print("done")\n    return 0\n', cwd=b)
+    r = w.git("commit", "-qam", "human: finish", cwd=b)
+    assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
+    assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B", cwd=b)
