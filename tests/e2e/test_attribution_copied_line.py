@@ -8,7 +8,8 @@ while ``app.py`` still holds it and committed alone (``git add g.py``), passed t
 the push and the server while ``gate --range`` called it delegated: the gates disagreed,
 and a copied distinctive writer line is the writer's content. The other way, a human in a
 linked worktree typing ``print("done")``, a line the writer also added in the first
-worktree, was blocked: a common line is nobody's.
+worktree, was blocked, in another path and in the writer's own path: a common line is
+nobody's there.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ def test_one_distinctive_writer_line_copied_to_another_path_is_blocked_at_every_
     assert r.code == 1 and "BLOCKED the staged change" in r.err, r
     w.ok("-c", "core.hooksPath=/dev/null", "commit", "-qm", "x")
     bad = w.rev("HEAD")
+    status = w.gh("status", "--committed")
+    assert "gate: applies (would block)" in status.out, status
     push = w.git("push", "-q", "origin", "main")
     assert push.code != 0 and "BLOCKED" in push.err, push
     gate = w.gh("gate", "--range", "origin/main..HEAD")
@@ -59,6 +62,8 @@ def test_a_humans_common_line_in_a_linked_worktree_passes(served: World) -> None
     r = w.git("commit", "-qm", "human: util", cwd=b)
     assert r.code == 0 and not [ln for ln in r.said if "BLOCKED" in ln], r
     assert "Gentle-Writer:" not in w.ok("log", "-1", "--format=%B", cwd=b)
+    status = w.gh("status", "--committed", cwd=b)
+    assert "status: not delegated; the gate does not apply" in status.out, status
     push = w.git("push", "-q", "origin", "topic", cwd=b)
     assert push.code == 0, push
     gate = w.gh("gate", "--range", "main..topic", cwd=b)
