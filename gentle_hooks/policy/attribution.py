@@ -439,8 +439,9 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     whole = holds_whole_new_file(  # the writer's new file moved or copied whole
         entry.before is None, d.added, d.telling, [(k, b) for k, b in new if k not in before]
     )
-    plain = {k for k, boiler in new if not boiler}
-    one = (distinctive_keys(change.new) & d.telling & plain) - before
+    one = {k for k, boiler in new if k in d.telling and k not in before and not boiler}
+    if one:  # the change's lines are read for distinctiveness only when one is telling
+        one &= distinctive_keys(change.new)
     return "A2" if len(found) >= MIN_ACROSS or whole or one else "A5"
 
 
