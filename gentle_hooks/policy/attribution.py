@@ -14,7 +14,8 @@ A1     Y is exactly the writer's blob (a deletion, when the writer deleted the f
 A2     text: Y adds one of the lines the writer added, and holds ``min(2, |added|)``  yes
        of them (a short one counts where it sits among the writer's lines, below);
        or Y adds one *telling* writer line (significant, and of no trivial row
-       L1-L6 of :mod:`gentle_hooks.policy.linekeys`)
+       L1-L6 of :mod:`gentle_hooks.policy.linekeys`); in another worktree or
+       path, one *distinctive* one (rows D2-D4 of :mod:`.distinctive`)
 A6     text: Y makes one of the writer's edits: it removes a line the writer         yes
        removed and adds a line the writer added, any line of two words or more
        (short and trivial ones too: ``return False`` -> ``return True``)
