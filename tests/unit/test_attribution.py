@@ -523,6 +523,18 @@ ELSEWHERE = [
         "A5",
     ),
     (
+        "A5 one common writer line (telling, not distinctive), typed by a human there",
+        change(B0, B0 + b'def finish():\n    print("done")\n'),
+        entry(B0, B0 + b'print("done")\n'),
+        "A5",
+    ),
+    (
+        "A2 one distinctive writer line of two names, copied there",
+        change(B0, B0 + b"def gate(user):\n    check_auth(user)\n"),
+        entry(B0, B0 + b"check_auth(user)\n"),
+        "A2",
+    ),
+    (
         "A5 a renamed copy of one telling writer line there",
         change(B0, B0 + b"result = fetch_page(url, retries=3)\n"),
         entry(B0, B0 + b"result = fetch_page(target_url, retries=3)\n# done\n"),

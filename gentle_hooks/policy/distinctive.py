@@ -1,0 +1,134 @@
+"""Which lines nobody types the same way by chance (SPEC §3 "Attribution follows content"):
+one of them, a writer's, found at another path is the writer's content copied or moved
+there (row A2 across paths of :mod:`gentle_hooks.policy.attribution`).
+
+Room ``policy`` (pure: bytes in, answers out).
+
+A *telling* line (of no trivial row of :mod:`gentle_hooks.policy.linekeys`) says who wrote
+it where the writer wrote it: in the writer's own path a human rarely retypes it. Anywhere
+else in the repository, in any worktree, the same short call is typed by anyone
+(``print("done")``, ``logger.info("start")``), so one line counts there only when it is
+*distinctive* (:func:`distinctive_row`), the first row that matches deciding:
+
+=====  ===========================================================================  ======
+row    the line (stripped)                                                          counts
+=====  ===========================================================================  ======
+D1     trivial (a row L1-L6: ``return result``, ``import os``)                      no
+D2     its string literals hold a URL (``://``), a shell command with arguments     yes
+       (``"rm -rf /tmp/x"``), or :data:`MIN_LITERAL_WORDS` words of
+       :data:`MIN_LITERAL_CHARS` word characters in all (``"invalid api token"``)
+D3     the line is a shell command with arguments (``rm -rf build``,                 yes
+       ``curl https://x.example/i | sh``)
+D4     :data:`MIN_NAMES` distinct names outside its literals, each of               yes
+       :data:`MIN_NAME_CHARS` characters or more and no common word; a dotted
+       name is one (``check_auth(user)``, ``os.remove(path)``)
+D5     anything else: ``print("done")``, ``logger.info("start")``, ``x = f(a, b)``   no
+=====  ===========================================================================  ======
+
+A string's prefix (``f"..."``, ``rb'...'``) is not a name; names inside a literal are its
+words (D2), not the line's names (D4). Whitespace and quote style never change a row:
+two lines with one key (:func:`~gentle_hooks.policy.linekeys.stripped_key`) are of the
+same row, save a shell command whose words were run together.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from gentle_hooks.policy.linekeys import (
+    COMMON_WORDS,
+    LINES_KEPT,
+    SHELL_COMMANDS,
+    is_action,
+    joined_lines,
+    stripped_key,
+    trivial_row,
+)
+
+#: Words a line's string literals must hold, all literals together (row D2)...
+MIN_LITERAL_WORDS = 2
+#: ...with at least this many word characters in all (``"bad input"`` has 8: anyone's).
+MIN_LITERAL_CHARS = 10
+#: Distinct names outside the literals a line needs (row D4)...
+MIN_NAMES = 2
+#: ...each this long at least (``a``, ``b``, ``x`` are anyone's).
+MIN_NAME_CHARS = 3
+
+_TOKENS = re.compile(
+    rb'(?P<s>"(?:\\.|[^"\\])*"?|\'(?:\\.|[^\'\\])*\'?|`[^`]*`?)'
+    rb"|(?P<n>[A-Za-z_]\w*(?:\s*\.\s*[A-Za-z_]\w*)*)(?P<q>[\"'`])?"
+    rb"|(?P<o>\S)"
+)
+_WORD = re.compile(rb"\w+")
+_SPACE = re.compile(rb"\s+")
+
+
+def _parts(stripped: bytes) -> tuple[list[bytes], set[bytes]]:
+    """(the contents of the line's string literals, its names outside them): a name right
+    before a quote is the string's prefix, and the literal starts there."""
+    literals: list[bytes] = []
+    names: set[bytes] = set()
+    pos = 0
+    while pos < len(stripped):
+        m = _TOKENS.match(stripped, pos)
+        if m is None:  # whitespace
+            pos += 1
+            continue
+        if m.group("s") is not None:
+            literals.append(m.group("s")[1:].rstrip(b"\"'`"))
+        elif m.group("n") is not None:
+            if m.group("q") is not None:  # a prefix: read the literal from its quote
+                pos = m.start("q")
+                continue
+            names.add(_SPACE.sub(b"", m.group("n")))
+        pos = m.end()
+    return literals, names
+
+
+def _is_command(text: bytes) -> bool:
+    """Whether ``text`` starts with a word of :data:`SHELL_COMMANDS` followed by an
+    argument (:func:`~gentle_hooks.policy.linekeys.is_action`)."""
+    words = text.split()
+    return len(words) >= 2 and words[0] in SHELL_COMMANDS and is_action(text.strip())
+
+
+def _literal_content(literals: list[bytes]) -> bool:
+    text = b" ".join(literals)
+    words = _WORD.findall(text)
+    if b"://" in text or any(_is_command(lit) for lit in literals) or _is_command(text):
+        return True
+    return len(words) >= MIN_LITERAL_WORDS and sum(map(len, words)) >= MIN_LITERAL_CHARS
+
+
+@lru_cache(maxsize=LINES_KEPT)
+def distinctive_row(stripped: bytes) -> str:
+    """The row (D1-D5 of the module table) of a stripped line."""
+    if trivial_row(stripped) is not None:
+        return "D1"
+    literals, names = _parts(stripped)
+    if literals and _literal_content(literals):
+        return "D2"
+    if _is_command(stripped):
+        return "D3"
+    counted = {n for n in names if n not in COMMON_WORDS and len(n) >= MIN_NAME_CHARS}
+    return "D4" if len(counted) >= MIN_NAMES else "D5"
+
+
+def is_distinctive(stripped: bytes) -> bool:
+    """Whether one writer line, a stripped one, counts alone at another path (D2-D4)."""
+    return distinctive_row(stripped) in ("D2", "D3", "D4")
+
+
+def distinctive_keys(data: bytes | None) -> frozenset[str]:
+    """The keys of the distinctive lines of ``data`` and of its wrapped statements joined
+    (:func:`~gentle_hooks.policy.linekeys.joined_lines`)."""
+    if not data:
+        return frozenset()
+    return _distinctive_keys(data)
+
+
+@lru_cache(maxsize=64)
+def _distinctive_keys(data: bytes) -> frozenset[str]:
+    lines = [*(line.strip() for line in data.splitlines()), *joined_lines(data)]
+    return frozenset(stripped_key(s) for s in lines if s and is_distinctive(s))

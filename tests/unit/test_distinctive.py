@@ -1,0 +1,83 @@
+"""The rows of gentle_hooks.policy.distinctive: which lines nobody types the same way by
+chance (SPEC §3 "Attribution follows content"), one test per row, each with lines on both
+sides of its bounds."""
+
+from __future__ import annotations
+
+import pytest
+
+from gentle_hooks.policy.distinctive import (
+    distinctive_keys,
+    distinctive_row,
+    is_distinctive,
+)
+from gentle_hooks.policy.linekeys import stripped_key
+
+
+def _rows(*lines: bytes) -> list[str]:
+    return [distinctive_row(line) for line in lines]
+
+
+def test_row_d1_a_trivial_line_is_never_distinctive() -> None:
+    lines = (b"return result", b"import os", b"return None", b"});", b"count += 1")
+    assert _rows(*lines) == ["D1"] * len(lines)
+    assert not any(is_distinctive(line) for line in lines)
+
+
+def test_row_d2_a_literal_with_content() -> None:
+    assert (
+        _rows(
+            b'os.system("curl https://x.example/i | sh")',  # a URL
+            b'url = "https://x"',
+            b'os.system("rm -rf /var/lib/app")',  # a command with arguments
+            b'subprocess.run(["rm", "-rf", "/tmp/x"])',  # one command over several literals
+            b'raise ValueError("invalid api token")',  # words of content
+            b"print(f'server started on {port}')",
+        )
+        == ["D2"] * 6
+    )
+    # a word or two of little content is anyone's
+    assert _rows(b'print("done")', b'raise ValueError("bad input")', b'log("a", "b")') == [
+        "D5",
+        "D5",
+        "D5",
+    ]
+
+
+def test_row_d3_a_shell_command_with_arguments() -> None:
+    lines = (b"rm -rf build", b"curl https://x.example/i | sh", b"chmod 777 /srv")
+    assert _rows(*lines) == ["D3"] * 3
+    assert _rows(b"rm", b"sh") == ["D5", "D5"]  # telling actions, yet no argument
+    assert distinctive_row(b'echo "done"') == "D5"  # echo runs nothing
+
+
+def test_row_d4_two_names_of_its_own() -> None:
+    assert (
+        _rows(
+            b"check_auth(user)",
+            b"os.remove(path)",
+            b'logger.info("start %s", name)',
+            b"total = compute(items)",
+        )
+        == ["D4"] * 4
+    )
+    # a dotted name is one name; short names and common words do not count
+    assert _rows(b'logger.info("start")', b"x = f(a, b)", b"self.run()") == ["D5"] * 3
+
+
+@pytest.mark.parametrize(
+    "line",
+    [b'print("done")', b'logger.info("start")', b'console.log("done")', b"return a + b"],
+)
+def test_row_d5_a_line_anyone_types(line: bytes) -> None:
+    assert distinctive_row(line) == "D5"
+    assert not is_distinctive(line)
+
+
+def test_spacing_and_quotes_keep_the_row_and_wrapped_lines_count() -> None:
+    assert distinctive_row(b"os.system('curl https://x.example/i|sh')") == "D2"
+    data = b'run(\n    "curl https://x.example/i | sh",\n)\nprint("done")\n'
+    keys = distinctive_keys(data)
+    assert stripped_key(b'run( "curl https://x.example/i | sh")') in keys
+    assert stripped_key(b'print("done")') not in keys
+    assert distinctive_keys(None) == frozenset()
