@@ -376,6 +376,10 @@ def judge_command(text: str, *, receipt: bool = False) -> Judgement:
         hidden = hiding_rows(line, lambda words: not _verifies_nothing(words, st.table, 0))
         return Judgement(not hidden, hidden)
     rows = list(st.rows)
+    if {r.id for r in PROBE_ROWS} & set(rows):  # ``pytest | grep -c passed``: the pipe hides
+        hidden = hiding_rows(line, lambda words: not _verifies_nothing(words, NO_CHECK_ROWS, 0))
+        if hidden:
+            return Judgement(False, hidden)
     if not rows or (_has_check(line, st.table) and not any(r in _MASKING for r in rows)):
         rows.append("N-masked")  # a check ran and failed, and something after it succeeded
     return Judgement(False, tuple(rows))
