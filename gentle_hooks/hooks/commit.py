@@ -121,11 +121,17 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         staged = dict(repo.blobs_in(cand.tree, mine)) if mine else {}
         # content that went away and came back may be a human's typing: a discard claims it
         back = returned_ids(repo, facts.entries)
+        here = repo.paths.toplevel
         writers = frozenset(  # the writer's blob, or its own lines: no discard launders them
             e.path
             for e in facts.entries
             if e.id not in back
-            and ((e.blob and staged.get(e.path) == e.blob) or e.id in facts.own_lines)
+            and (
+                (e.blob and staged.get(e.path) == e.blob)
+                or e.id in facts.own_lines
+                # this work tree's own open work its change carries: a discard refuses it
+                or (e.state == "open" and e.root == here)
+            )
         )
     else:
         writers = frozenset()

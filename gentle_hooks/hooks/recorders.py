@@ -324,12 +324,15 @@ def note_discarded(repo: Repository, path: str, infos: list[CommitInfo], hook: s
 def claimed_notes(
     repo: Repository, led: Ledger, infos: list[CommitInfo], discarded: list[WriterEntryRecord]
 ) -> dict[str, list[NoteLine]]:
-    """The note lines of the commits of ``infos`` that hold writer content a human claimed
-    (a discard of content that had gone and came back:
-    :attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`): one override line per
-    discard, bound to the commit's candidate (``hook`` ``discard``, who, why, when), so
-    every gate sees who let it go; no candidate or writer line (either says a writer
-    delivered it) and no commit record. The same lines each time: writing them again
+    """The note lines of the commits of ``infos`` that carry discarded writer content the
+    gates no longer judge the writer's: content a human claimed (a discard of content that
+    had gone and came back: :attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`),
+    and an edit a human makes alike (rows A3, A4, A6, A7, a removal-only write's blob) of
+    an entry discarded while it was not in the work tree. One override line per discard,
+    bound to the commit's candidate (``hook`` ``discard``, who, why, when), so every gate
+    sees who let it go; no candidate or writer line (either says a writer delivered it)
+    and no commit record. Discarded own lines (rows A1, A2) are not here: they stay the
+    writer's (:func:`note_discarded`). The same lines each time: writing them again
     changes no note.
 
     Raises:
@@ -340,8 +343,8 @@ def claimed_notes(
     from gentle_hooks.services.attribution import carried_by_change, commit_changes
     from gentle_hooks.services.delivered import commit_record_of
 
-    claims = [d for d in led.discards() if d.claimed]
-    ids = {i for d in claims for i in d.claimed}
+    claims = led.discards()
+    ids = {i for d in claims for i in d.entries}
     entries = [e for e in discarded if e.id in ids]
     if not entries:
         return {}
@@ -349,19 +352,31 @@ def claimed_notes(
     works = carried_by_change(repo, led, commit_changes(repo, infos), entries)
     for info in infos:
         work = works[info.id]
-        held = {e.id: e.path for e in work.entries if e.id not in work.by_shape}
+        # claimed content whatever it holds; the rest only where no own line stays the
+        # writer's (those are in the commit's writer lines already)
+        own = {e.id for e in work.entries} - work.by_shape - work.claimable
+        held = {
+            e.id: e.path
+            for e in work.entries
+            if (e.id not in work.by_shape and any(e.id in d.claimed for d in claims))
+            or (e.id not in own and not any(e.id in d.claimed for d in claims))
+        }
         if not held:
             continue
         rec = commit_record_of(repo, info, "discard", os.environ)
         lines: list[NoteLine] = []  # a candidate line would say a writer delivered it
         for d in claims:
-            named = sorted({p for i, p in held.items() if i in d.claimed})
-            if named:
-                what = f"writer content claimed: {', '.join(shown_paths(named))}"
-                lines.append(
-                    OverrideLine(
-                        rec.identity, "discard", d.who, d.reason, (what,), None, d.recorded_at
+            claimed = sorted({p for i, p in held.items() if i in d.claimed})
+            edited = sorted({p for i, p in held.items() if i in d.entries and i not in d.claimed})
+            for what in (
+                f"writer content claimed: {', '.join(shown_paths(claimed))}" if claimed else "",
+                f"writer edit discarded: {', '.join(shown_paths(edited))}" if edited else "",
+            ):
+                if what:
+                    lines.append(
+                        OverrideLine(
+                            rec.identity, "discard", d.who, d.reason, (what,), None, d.recorded_at
+                        )
                     )
-                )
         out[info.id] = lines
     return out

@@ -10,9 +10,10 @@ and two stages write it, neither ever blocking:
   editor opens; without writer content, an agent runtime in the hook's environment
   (``CLAUDECODE``...: :func:`~gentle_hooks.policy.delegation.runtime_evidence`) adds
   ``Gentle-Writer: <agent> (agent runtime)``; a human's commit gets none, an amend that
-  took every writer line out (or a message reused with ``-C``/``-c``, or replayed by a
-  rebase or cherry-pick onto a base already holding the writer's content) loses the one its
-  message brought along, and an empty message stays empty (git then aborts the commit);
+  took every writer line out (or a message reused with ``-C``/``-c`` or copied with
+  ``-F``/``-m``, or replayed by a rebase or cherry-pick onto a base already holding the
+  writer's content) loses the one its message brought along, and an empty message stays
+  empty (git then aborts the commit);
 * commit-msg (:func:`restore_trailers`) puts back a writer's trailer the editor deleted
   (``git commit --amend`` of a delegated commit, the line removed by hand), with one line
   saying so: the note names the writer, so the message does too.
@@ -96,14 +97,20 @@ def _message(call: HookCall, hook: str, env: Mapping[str, str]) -> str | None:
     return message
 
 
-def trailer_rule(path: str, source: str | None, named: str, env: Mapping[str, str]) -> TrailerRule:
+def trailer_rule(
+    path: str, source: str | None, named: str, env: Mapping[str, str], message_file: str = ""
+) -> TrailerRule:
     """Which writers the commit being made carries, from the staged index and the ledger
     at ``path`` (:func:`~gentle_hooks.services.attribution.carried`, an amend's writer
     commit revised, discarded work held by the writer's own lines).
 
     Args:
         path: the ledger; source / named: prepare-commit-msg's second and third arguments
-            (None: not known, as in commit-msg); env: the hook's environment.
+            (None: not known, as in commit-msg); env: the hook's environment;
+            message_file: the message being written ("": not read), whose
+            ``Gentle-Writer`` trailers naming only writers this ledger recorded were
+            copied from a writer commit's message when source is ``message`` (``-F``,
+            ``-m``) and the commit carries no writer content.
 
     Raises:
         GitError: git failed; StoreError: the ledger cannot be read or written.
@@ -151,7 +158,8 @@ def trailer_rule(path: str, source: str | None, named: str, env: Mapping[str, st
         # and of a commit a rebase or cherry-pick replays onto a base that already holds
         # its writer's content (it adds none of it), unless it re-applies content a push
         # delivered elsewhere (the push gate judges that delegated)
-        reused = (source == "commit" or sequencer_pick(env)) and not amend
+        copied = source == "message" and _copied_trailer(led, message_file)
+        reused = (source == "commit" or copied or sequencer_pick(env)) and not amend
         dropped = not writers and (
             (reused and not _reapplies(repo, led, changes))
             or (
@@ -162,6 +170,22 @@ def trailer_rule(path: str, source: str | None, named: str, env: Mapping[str, st
         )
     paths = tuple(sorted({*work.paths(), *held.paths()}))
     return TrailerRule(writers, paths, tuple(expired), dropped)
+
+
+def _copied_trailer(led: Ledger, message_file: str) -> bool:
+    """Whether the message file's ``Gentle-Writer`` trailers all name writers this ledger
+    recorded: a message copied from a writer commit's (``git commit -F``, ``-m``), not a
+    trailer an unrecorded agent runtime wrote ("" or an unreadable file: False, the
+    trailer stays)."""
+    if not message_file:
+        return False
+    from gentle_hooks.git.message import trailer_values
+
+    try:
+        values = trailer_values(message_file, KEY)
+    except OSError:
+        return False
+    return bool(values) and set(values) <= led.writer_names()
 
 
 def _reapplies(repo: Repository, led: Ledger, changes: Sequence[BlobChange]) -> bool:
@@ -176,9 +200,9 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
     """Append a ``Gentle-Writer`` trailer per writer whose content the commit being made
     carries (:func:`trailer_rule`), in the message's last trailer block (``Gentle-Writer``
     lines elsewhere in it, as a squash leaves them, move there); nothing for a human's
-    commit, nothing to an empty message. A trailer the message brings along (an amend, or
-    ``-C``/``-c`` reusing another commit's message) is dropped when the commit carries no
-    writer content."""
+    commit, nothing to an empty message. A trailer the message brings along (an amend,
+    ``-C``/``-c`` reusing another commit's message, ``-F``/``-m`` copying one that names
+    only recorded writers) is dropped when the commit carries no writer content."""
     if not call.args or _message(call, "prepare-commit-msg", env) is None:
         return EXIT_OK
     from gentle_hooks.git.message import add_trailers, drop_trailer_lines, trailer_values
@@ -186,7 +210,7 @@ def prepare_commit_msg(call: HookCall, path: str, env: Mapping[str, str]) -> int
 
     source = call.args[1] if len(call.args) > 1 else env.get(SOURCE_ENV, "")
     named = call.args[2] if len(call.args) > 2 else env.get("PRE_COMMIT_COMMIT_OBJECT_NAME", "")
-    rule = trailer_rule(path, source, named, env)
+    rule = trailer_rule(path, source, named, env, call.args[0])
     for line in expiry_lines(rule.expired):
         print(f"gentle-hooks: {line}", file=sys.stderr)
     if rule.dropped:

@@ -419,6 +419,15 @@ class PendingWork(LedgerConnection):
         """Every discard, oldest first."""
         return self._select(DiscardRecord, "1 = 1")
 
+    def writer_names(self) -> frozenset[str]:
+        """``model/effort`` of every recorded mutation, as a ``Gentle-Writer`` trailer names
+        it (:func:`~gentle_hooks.errors.shown_writer`)."""
+        from gentle_hooks.errors import shown_writer
+
+        return frozenset(
+            shown_writer(m.model, m.effort) for m in self._select(PendingMutation, "1 = 1")
+        )
+
     def mutations(self, mutation_ids: Sequence[int]) -> list[PendingMutation]:
         """Mutations by id, oldest first."""
         if not mutation_ids:

@@ -51,6 +51,8 @@ One module per table or rule set:
   markers they tie to
 * :mod:`.toolmissing` — the lines an unavailable tool leaves in a check's output
   (``No module named pytest``, ``command not found``)
+* :mod:`.probes` — the row type of commands that verify nothing, and the rows only a
+  receipt meets (a file probe, a byte-compile, a text search)
 * :mod:`.selfcheck` — which writer reports count as self-verification, and when a re-run
   agrees
 * :mod:`.inputs` — parsers for what the recording commands accept: receipt lines, paths,

@@ -7,7 +7,8 @@ Room ``policy`` (pure). Two tables and a reader:
 * :data:`NO_CHECK_ROWS` — commands that succeed whatever the change does (``true``, ``:``,
   ``exit 0``, ``echo``/``printf``, ``sleep`` ...), matched on a simple command's program
   name (a path only in a system ``bin`` directory: ``./true`` is the project's own script);
-  a receipt also meets :data:`PROBE_ROWS` (``test -f app.py``, ``stat``, ``wc -l``);
+  a receipt also meets :data:`~gentle_hooks.policy.probes.PROBE_ROWS` (``test -f app.py``,
+  ``stat``, ``wc -l``, ``python -m compileall``, ``grep``);
 * :data:`SHAPE_ROWS` — ways a line succeeds without its check succeeding: ``! pytest``,
   ``pytest &``, a line of assignments only, a failure masked by ``||``, ``;`` or a pipe;
 * :data:`~gentle_hooks.policy.hiding.HIDING_ROWS` and ``N-pipe`` — checks whose failure the
@@ -29,12 +30,10 @@ from __future__ import annotations
 
 import contextlib
 import shlex
-from collections.abc import Callable
 
 from gentle_hooks.policy.hiding import HIDING_ROWS, PIPE_TEXT, hiding_rows, without_hiding
 from gentle_hooks.policy.noop_args import (
     always_true_test,
-    file_probe,
     git_reads,
     make_runs_nothing,
     node_noop,
@@ -44,6 +43,7 @@ from gentle_hooks.policy.noop_args import (
     status_test,
     version_query,
 )
+from gentle_hooks.policy.probes import PROBE_ROWS, NoCheckRow
 from gentle_hooks.policy.shell import AndOr, Group, Pipeline, ShellList, Simple, parse_line
 from gentle_hooks.policy.testcount import no_run_flags
 from gentle_hooks.policy.wrappers import MAX_DEPTH, SHELLS, program_name, shell_script, unwrap
@@ -60,22 +60,6 @@ def _runs_no_test(words: tuple[str, ...]) -> bool:
 
 def _exit_zero(args: tuple[str, ...]) -> bool:
     return args in ((), ("0",))
-
-
-@frozen
-class NoCheckRow:
-    """A command that verifies nothing.
-
-    Attributes:
-        id: stable row id; programs: program names it matches (empty: any program, and
-            ``args`` reads the whole command, program included); args: whether the
-            arguments qualify; text: the row in words (docs and reasons).
-    """
-
-    id: str
-    programs: tuple[str, ...]
-    args: Callable[[tuple[str, ...]], bool]
-    text: str
 
 
 #: Commands that succeed whatever the change does (first match wins).
@@ -149,20 +133,6 @@ NO_CHECK_ROWS: tuple[NoCheckRow, ...] = (
         version_query,
         "a tool's --version, -V or --help alone (npm -v, go version) describes the tool, "
         "not the change",
-    ),
-)
-
-#: Rows only a receipt meets (``judge_command(text, receipt=True)``). A receipt is re-run on
-#: the tree it was reported on, where a probe of a path the candidate holds succeeds
-#: whatever its code does. A verify criterion also runs on the base and on the hollowed
-#: candidate (row C4-nothing), where ``test -f new.py`` fails on the base: a check there.
-PROBE_ROWS: tuple[NoCheckRow, ...] = (
-    NoCheckRow(
-        "N-probe",
-        (),
-        file_probe,
-        "a file probe (test -f/-e/-d, [ -f x ], [[ -f x ]], stat, wc, file, du) only asks "
-        "whether a path exists or what it is: it runs none of the code",
     ),
 )
 
@@ -406,6 +376,10 @@ def judge_command(text: str, *, receipt: bool = False) -> Judgement:
         hidden = hiding_rows(line, lambda words: not _verifies_nothing(words, st.table, 0))
         return Judgement(not hidden, hidden)
     rows = list(st.rows)
+    if {r.id for r in PROBE_ROWS} & set(rows):  # ``pytest | grep -c passed``: the pipe hides
+        hidden = hiding_rows(line, lambda words: not _verifies_nothing(words, NO_CHECK_ROWS, 0))
+        if hidden:
+            return Judgement(False, hidden)
     if not rows or (_has_check(line, st.table) and not any(r in _MASKING for r in rows)):
         rows.append("N-masked")  # a check ran and failed, and something after it succeeded
     return Judgement(False, tuple(rows))

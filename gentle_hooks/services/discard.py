@@ -11,12 +11,17 @@ carry is that worktree's to discard (``--cwd`` names it): a discard run in B nev
 A's work behind A's back. A commit that took one keeps its commit record and trailer.
 Nothing is deleted; the user's files are not touched.
 
-Only what a human makes alike can be discarded (an edit of row A6 or A7, a removal, a
-binary change): pending work whose own lines (rows A1, A2) this work tree or its index
-still holds is refused, one line naming the paths, since a commit holding them stays the
-writer's at every gate (its note carries the writer and the discard): a discard the commit
-gate honoured and the push gate did not would be two decisions. The work tree checked is
-the one the discard runs in: another worktree's writer lines stay the writer's there.
+A discard is refused, in one line naming the paths and a ``git restore`` that takes the
+writer's change out, while this work tree's change (its files or its index against
+``HEAD``) still carries this work tree's own pending work by any row the gates use (A1-A7:
+the writer's blob, its lines, one of its edits, its removal), and while it holds another
+worktree's work by that work's own lines (rows A1, A2): a commit holding it would carry
+the writer's edit with no trailer and no note, and a discard the commit gate honoured and
+the push gate did not would be two decisions. What an accepted discard leaves is the
+writer's content gone from here (taken out, thrown away), an edit a human in another
+worktree made alike, or a writer commit not pushed yet; discarded content that comes back
+with the writer's own lines stays the writer's at every gate (its note carries the writer
+and the discard).
 
 Writer content that went away and is here again (an expired entry whose blob the change
 holds, or open work thrown away by a ``git reset`` and typed again byte for byte:
@@ -37,7 +42,7 @@ from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.records import DiscardRecord, WriterEntryRecord
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.policy.inputs import validate_label, validate_paths
-from gentle_hooks.policy.shellwords import shown_paths
+from gentle_hooks.policy.shellwords import quote, shown_paths
 from gentle_hooks.services.attribution import carried
 from gentle_hooks.services.record import open_root, open_store
 from gentle_hooks.services.settle import own_lines_kept, returned_ids
@@ -83,21 +88,62 @@ def discard(
             )
         named = [e for e in live if e.path in wanted or everything]
         back = returned_ids(repo, named)
-        kept = own_lines_kept(repo, [e for e in named if e.state == "open" and e.id not in back])
+        kept = kept_here(repo, led, root, [e for e in named if e.state == "open"], back)
         if kept:
-            raise UsageError(
-                f"{', '.join(shown_paths(kept))}: still holds lines the writer wrote; a discard "
-                "would not make them yours (the commit and push gates judge a change holding "
-                "them the writer's): verify them with the spot check the block names, or take "
-                "them out and discard what is left"
-            )
+            raise UsageError(refusal(kept))
         # a returned entry whose content is here again is claimed: no change holding it
         # is the writer's any more (the commit's note carries the discard)
-        here = own_lines_kept(repo, [e for e in named if e.id in back])
-        claimed = sorted(e.id for e in named if e.id in back and e.path in here)
+        # (of this work tree's own, any row the gates use: an edit of the writer's a human
+        # typed again is in the note too; of another worktree's, its own lines only)
+        returned = [e for e in named if e.id in back]
+        here = set(own_lines_kept(repo, returned))
+        mine = [e.id for e in returned if e.root == root]
+        held = carried_here(repo, led, mine) if mine else set()
+        claimed = sorted(e.id for e in returned if e.path in here or e.id in held)
         return led.discard_entries(
             root, wanted, repo.ident(), why, others=sorted(cited), claimed=claimed
         )
+
+
+def kept_here(
+    repo: Repository,
+    led: Ledger,
+    root: str,
+    entries: Sequence[WriterEntryRecord],
+    back: frozenset[int],
+) -> list[str]:
+    """The paths of the open ``entries`` a discard run in the work tree ``root`` must
+    refuse, sorted: this work tree's own entries (``back`` left out: content that went away
+    and came back, which a discard claims) that its change (work tree or index against
+    ``HEAD``) still carries by any row the gates use (A1-A7: the writer's blob, its lines,
+    one of its edits, its removal), and another worktree's entries whose own lines (rows
+    A1, A2) this work tree holds. An edit a human makes alike in another worktree is that
+    human's; in the writer's own work tree it is the writer's edit, still there.
+
+    Raises:
+        GitError: git failed; StoreError: the ledger cannot be read.
+    """
+    fresh = [e for e in entries if e.id not in back]
+    mine = [e for e in fresh if e.root == root]
+    held = carried_here(repo, led, [e.id for e in mine]) if mine else set()
+    paths = {e.path for e in mine if e.id in held}
+    paths |= set(own_lines_kept(repo, [e for e in fresh if e.root != root]))
+    return sorted(paths)
+
+
+def refusal(paths: Sequence[str]) -> str:
+    """The one line refusing a discard of the writer work ``paths`` (root-relative) still
+    hold, with the two ways out: the spot check, or the writer's change taken out with a
+    ``git restore`` runnable exactly as printed from the work tree root (it drops every
+    uncommitted change of those paths), after which the discard is accepted."""
+    named = " ".join(quote(p) for p in paths)
+    return (
+        f"{', '.join(shown_paths(paths))}: still holds the writer's change; a discard would "
+        "not make it yours (the commit and push gates judge a change holding it the "
+        "writer's): verify it with the spot check the block names, or take it out with "
+        f"`git restore --source=HEAD --staged --worktree -- {named}` (from the work tree "
+        "root; it drops every uncommitted change of them) and discard then"
+    )
 
 
 def _change_trees(repo: Repository) -> tuple[str, list[str]]:

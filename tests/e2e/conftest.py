@@ -43,8 +43,12 @@ HOOK_IDS = (
     "gentle-hooks-post-commit",
     "gentle-hooks-post-rewrite",
 )
-#: The command the writer reports and the parent re-runs: byte-compile the sources.
-CHECK = (sys.executable, "-m", "compileall", "-q", "src")
+#: The program of :data:`CHECK`: compile every source, failing on a syntax error (it leaves
+#: ``src/__pycache__/``). A program of its own: a receipt of ``python -m compileall`` alone
+#: is a byte-compile only (row N-compile) and counts as no self-verification.
+CHECK_CODE = "import compileall, sys; sys.exit(not compileall.compile_dir('src', quiet=1))"
+#: The command the writer reports and the parent re-runs.
+CHECK = (sys.executable, "-c", CHECK_CODE)
 PREFIX = "gentle-hooks: "
 OVERRIDE_LINE = (
     "gentle-hooks: note: to let it through on purpose, run the same git command again with "

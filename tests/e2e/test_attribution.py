@@ -402,7 +402,7 @@ def test_discard_abandons_pending_work_on_purpose(native: World) -> None:
     w = native
     w.delegate(text=GOOD)
     kept = w.gh("discard", "--all", "--reason", "the agent's attempt is dropped")
-    assert kept.code == 2 and "still holds lines the writer wrote" in kept.err, kept
+    assert kept.code == 2 and "still holds the writer's change" in kept.err, kept
     w.ok("checkout", "--", "src/app.py")
     r = w.gh("discard", "--all", "--reason", "the agent's attempt is dropped")
     assert r.code == 0, r
@@ -665,23 +665,35 @@ def test_a_formatter_run_over_writer_code_does_not_launder_it(served: World) -> 
 def test_a_blocked_human_is_told_how_to_discard_the_writers_pending_work(served: World) -> None:
     """The writer only removed a line, put back with ``checkout --``; a human removes the
     same line with an edit of their own. Such a removal cannot be told from the writer's,
-    so the block stays, and prints the way out for a human: ``discard``, runnable as
-    printed."""
+    and in the writer's own work tree a discard is refused while its change carries the
+    writer's edit: the block offers no ``discard``, and the refusal prints the ``git
+    restore`` that takes the change out. Then the discard is accepted, the human makes
+    their edit again, and the commit passes with no trailer; its push notes the discard
+    (who, why) on the commit, and the remote holds that note."""
     w = served
     head = "def add(a, b):\n    return a + b\n\ndef unused_helper(x):\n"
     w.write("src/app.py", head + "    x = x\n    return x\n")
     w.ok("commit", "-qam", "human: helper")
     w.delegate(text=head + "    return x\n")
     w.ok("checkout", "--", "src/app.py")  # put back without a reset
-    w.write("src/app.py", head + "    x = 1 * x\n    return x\n")
+    mine = head + "    x = 1 * x\n    return x\n"
+    w.write("src/app.py", mine)
     r = w.git("commit", "-qam", "human: tidy")
     assert r.code == 1, r
-    run = [line for line in r.said if "discard --reason" in line]
-    assert len(run) == 1 and run[0].split("human: ", 1)[1].endswith(" -- src/app.py"), r
-    done = w.run(["sh", "-c", run[0].split("human: ", 1)[1]])
-    assert done.code == 0, done
+    assert not [line for line in r.said if "discard --reason" in line], r
+    refused = w.gh("discard", "--reason", "my own edit", "--", "src/app.py")
+    assert refused.code == 2 and "still holds the writer's change" in refused.err, refused
+    restore = refused.err.split("`")[1]
+    assert restore == "git restore --source=HEAD --staged --worktree -- src/app.py", refused
+    assert w.run(["sh", "-c", restore]).code == 0
+    assert w.gh("discard", "--reason", "my own edit", "--", "src/app.py").code == 0
+    w.write("src/app.py", mine)
     _passes_quietly(w.git("commit", "-qam", "human: tidy"))
     assert TRAILER not in _message(w)
+    _passes_quietly(w.git("push", "origin"))  # the push gate notes the discard it carries
+    note = w.ok("notes", "--ref", "gentle-hooks", "show", "HEAD")
+    assert "writer edit discarded: src/app.py" in note and '"kind":"writer"' not in note, note
+    assert w.ok("notes", "--ref", "gentle-hooks", "show", "HEAD", cwd=w.remote) == note
 
 
 @pytest.mark.parametrize("kind", ["removal", "binary"])

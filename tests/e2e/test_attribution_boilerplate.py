@@ -6,9 +6,10 @@ real git, ``gentle-hook install``, a bare remote with the server gate and notes 
 * The writer's pending ``src/f.py`` and a human's own ``src/g.py`` share ``import
   logging``, ``logger = logging.getLogger(__name__)`` and ``if __name__ == "__main__":``:
   the human's commit of ``g.py`` alone passes commit and push, no trailer.
-* A removal-only writer edit and a human's same removal: the block prints ``discard``;
-  pasted, it lets the human's commit through at commit and at push, with no trailer and
-  no writer record.
+* A removal-only writer edit and a human's same removal: blocked, and the discard is
+  refused until the ``git restore`` it prints took the change out; then the discard and
+  the human's edit made again pass at commit and at push, with no trailer and no writer
+  record.
 """
 
 from __future__ import annotations
@@ -59,11 +60,13 @@ API = "def handler(user):\n    check_auth(user)\n    return serve(user)\n"
 def test_a_discarded_removal_lets_the_humans_commit_through_at_push(
     served: World, human: str
 ) -> None:
-    """The writer only removed ``check_auth(user)``; a human removes it too (with a line of
-    their own, or exactly as the writer did): blocked, since a removal cannot be told from
-    the writer's. The human discards the writer's work (``discard`` as printed, or by
-    path): their commit and its push pass, no trailer, no writer record; the discard is
-    in the ledger."""
+    """The writer only removed ``check_auth(user)``, put back with ``checkout --``; a human
+    removes it too (with a line of their own, or exactly as the writer did): blocked,
+    since a removal cannot be told from the writer's, and in the writer's own work tree
+    the discard is refused while the change carries it (no ``discard`` offered). The human
+    takes the change out with the ``git restore`` the refusal prints, discards the
+    writer's work, and makes the edit again: their commit and its push pass, no trailer,
+    no writer record; the discard is in the ledger and in the commit's note."""
     w = served
     w.write("src/api.py", API)
     w.ok("add", "-A")
@@ -76,15 +79,18 @@ def test_a_discarded_removal_lets_the_humans_commit_through_at_push(
     w.write("src/api.py", mine)
     r = w.git("commit", "-qam", "human: api")
     assert r.code == 1, r
-    run = [line.split("human: ", 1)[1] for line in r.said if "human: gentle-hook discard" in line]
-    if run:
-        assert w.run(["sh", "-c", run[0]]).code == 0
-    else:
-        reason = "my own removal"
-        assert w.gh("discard", "--reason", reason, "--", "src/api.py").code == 0
+    assert not [line for line in r.said if "human: gentle-hook discard" in line], r
+    reason = "my own removal"
+    refused = w.gh("discard", "--reason", reason, "--", "src/api.py")
+    assert refused.code == 2 and "still holds the writer's change" in refused.err, refused
+    assert w.run(["sh", "-c", refused.err.split("`")[1]]).code == 0
+    assert w.gh("discard", "--reason", reason, "--", "src/api.py").code == 0
+    w.write("src/api.py", mine)
     _passes_quietly(w.git("commit", "-qam", "human: api"))
     assert TRAILER not in _message(w)
     _passes_quietly(w.git("push", "origin", "main"))
     assert w.remote_ref("main") == w.rev("HEAD")
     assert w.ledger("SELECT count(*) FROM commit_record") == [(0,)]
     assert len(w.ledger("SELECT reason FROM discard")) == 1
+    note = w.ok("notes", "--ref", "gentle-hooks", "show", "HEAD")
+    assert "writer edit discarded: src/api.py" in note, note

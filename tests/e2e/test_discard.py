@@ -1,7 +1,7 @@
 """``gentle-hook discard`` is recorded like an override (SPEC §3 "Pending work ends cleanly",
 §5): real git, ``gentle-hook install``, a bare remote with the server gate.
 
-* A discard is refused while the work tree holds the writer's own lines: the commit gate
+* A discard is refused while the work tree holds the writer's change: the commit gate
   and the push gate make one decision about them (the spot check), never a commit that
   passes on a discard and a push that blocks it.
 * Writer content that was discarded and is still in a commit is the writer's: the commit
@@ -49,10 +49,11 @@ def test_a_discard_is_refused_while_the_writers_own_lines_are_here(served: World
     r = w.gh("discard", "--all", "--reason", "mine now")
     assert r.code == 2 and r.out == "", r
     assert r.err.splitlines() == [
-        "gentle-hook: error: src/app.py: still holds lines the writer wrote; a discard would "
-        "not make them yours (the commit and push gates judge a change holding them the "
-        "writer's): verify them with the spot check the block names, or take them out and "
-        "discard what is left"
+        "gentle-hook: error: src/app.py: still holds the writer's change; a discard would "
+        "not make it yours (the commit and push gates judge a change holding it the "
+        "writer's): verify it with the spot check the block names, or take it out with "
+        "`git restore --source=HEAD --staged --worktree -- src/app.py` (from the work tree "
+        "root; it drops every uncommitted change of them) and discard then"
     ], r
     assert w.git("commit", "-qam", "mine").code == 1
 

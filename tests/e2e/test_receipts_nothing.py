@@ -1,6 +1,7 @@
 """Receipts of commands that test nothing satisfy no spot check (SPEC §5 "Spot check": a
-command that verifies nothing does not count; rows N-no-run, N-git-read, N-same-file and
-N-probe of :mod:`gentle_hooks.policy.nocheck`): real git, ``gentle-hook install``.
+command that verifies nothing does not count; rows N-no-run, N-git-read, N-same-file of
+:mod:`gentle_hooks.policy.nocheck`, N-probe, N-compile and N-grep of
+:mod:`gentle_hooks.policy.probes`): real git, ``gentle-hook install``.
 
 With the project's own test failing, the writer reports a command that succeeds anyway
 (a test runner's ``--version`` or ``--co`` read through ``sh -c``, ``git status``, a
@@ -38,10 +39,13 @@ NOTHING = [
     ["wc", "-l", "src/app.py"],
     ["file", "src/app.py"],
     ["ls", "src/app.py"],
+    # a byte-compile or a text search runs none of the code (rows N-compile, N-grep)
+    [PY, "-m", "compileall", "-q", "."],
+    ["grep", "-q", "add", "src/app.py"],
 ]
 NOTHING_IDS = ["unittest --help", "sh -c pytest --co", "git status", "git diff", "diff"]
 NOTHING_IDS += ["test -f", "test -e", "[ -f ]", "sh -c test -f", "sh -c [ -e ] && wc"]
-NOTHING_IDS += ["stat", "wc -l", "file", "ls"]
+NOTHING_IDS += ["stat", "wc -l", "file", "ls", "compileall", "grep -q"]
 
 
 @pytest.mark.parametrize("argv", NOTHING, ids=NOTHING_IDS)

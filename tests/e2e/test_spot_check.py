@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import CHECK, Run, World
+from tests.e2e.conftest import CHECK, CHECK_CODE, Run, World
 
 GOOD = "def add(a, b):\n    return a + b  # writer\n"
 BROKEN = "def add(a, b):\n    return a - b\n"
@@ -301,8 +301,8 @@ def test_a_change_that_declares_its_own_command_is_judged_by_the_base_s(native: 
 #: Declared lines a shell reads differently from ``shlex.join``: quotes of their own, an
 #: assignment before the command word.
 ODD_DECLARED = [
-    f"{shlex.quote(sys.executable)} -m compileall -q -x 'no_such_dir' src",
-    f"PYTHONHASHSEED=0 {shlex.quote(sys.executable)} -m compileall -q src",
+    f'{shlex.quote(sys.executable)} -c "{CHECK_CODE}"',
+    f"PYTHONHASHSEED=0 {shlex.quote(sys.executable)} -c {shlex.quote(CHECK_CODE)}",
 ]
 
 
@@ -408,7 +408,7 @@ def test_files_the_run_creates_never_make_it_refuse(native: World) -> None:
     w.write("src/app.py", GOOD)
     assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
     w.ok("add", "-A")
-    w.report("--staged")  # compileall writes src/__pycache__/
+    w.report("--staged")  # the check's compile writes src/__pycache__/
     assert (
         w.ok("status", "--porcelain", "--untracked-files=all")
         .splitlines()[-1]

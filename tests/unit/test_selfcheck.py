@@ -196,6 +196,41 @@ def test_a_file_probe_is_no_receipt_but_stays_a_verify_check(line: str) -> None:
     assert judge_command(line).checks
 
 
+#: Receipts of a byte-compile (row N-compile) or a text search (row N-grep): they succeed
+#: on any tree that holds the file, whatever its code does; a verify criterion of one is
+#: judged by its outcome on the base and hollowed trees instead.
+READS_ONLY = [
+    ("python -m compileall -q .", "N-compile"),
+    ("python3 -m py_compile app.py", "N-compile"),
+    ("python -W error -m compileall src", "N-compile"),
+    ("/usr/bin/python3.12 -mcompileall .", "N-compile"),
+    ("env X=1 python -m compileall .", "N-compile"),
+    ("grep -q add app.py", "N-grep"),
+    ("rg -q 'def add' src", "N-grep"),
+    ("sh -c 'grep -q add app.py'", "N-grep"),
+    ("egrep -c add app.py", "N-grep"),
+]
+
+
+@pytest.mark.parametrize(("line", "row"), READS_ONLY, ids=[c[0] for c in READS_ONLY])
+def test_a_byte_compile_or_a_text_search_is_no_receipt_but_stays_a_verify_check(
+    line: str, row: str
+) -> None:
+    got = judge_command(line, receipt=True)
+    assert (got.checks, got.rows[:1]) == (False, (row,)), got
+    assert receipt_standing(Report(line, 0)).row == "S-no-check"
+    assert "report the command that runs the project's tests" in row_text(row)
+    assert judge_command(line).checks
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["python -m pytest", "python -c 'import compileall' app.py", "python run.py -m compileall"],
+)
+def test_a_python_that_runs_code_is_no_byte_compile(line: str) -> None:
+    assert judge_command(line, receipt=True).checks
+
+
 @pytest.mark.parametrize(
     "line",
     [
@@ -204,7 +239,7 @@ def test_a_file_probe_is_no_receipt_but_stays_a_verify_check(line: str) -> None:
         "make test",
         "sh run_tests.sh",
         "test -f app.py && pytest -q",
-        "wc -l app.py | grep -q 3",
+        "pytest -q && grep -q ok out.txt",
         "test a = b",
         'test -n "$X"',
         "[[ -f app.py ]] && pytest -q",
