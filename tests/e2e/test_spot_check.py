@@ -400,19 +400,20 @@ def test_an_ignored_conftest_does_not_decide_the_re_run(native: World) -> None:
 
 
 def test_files_the_run_creates_never_make_it_refuse(native: World) -> None:
-    """No ``.gitignore`` for ``__pycache__``: the writer's run leaves it untracked; the
-    staged spot check re-runs in a checkout of the staged tree and the commit passes."""
+    """No ignore rules: the writer's run leaves a file of its own untracked (a log beside
+    the sources); the staged spot check re-runs in a checkout of the staged tree and the
+    commit passes."""
     w = native
     w.write(".gitignore", "")
     w.ok("commit", "-q", "-am", "no ignore file rules")
     w.write("src/app.py", GOOD)
     assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
     w.ok("add", "-A")
-    w.report("--staged")  # the check's compile writes src/__pycache__/
-    assert (
-        w.ok("status", "--porcelain", "--untracked-files=all")
-        .splitlines()[-1]
-        .startswith("?? src/__pycache__/")
+    logs = f"import pathlib; pathlib.Path('src/run.log').write_text('ran'); {CHECK_CODE}"
+    r = w.gh("receipt", "run", "--staged", "--", sys.executable, "-c", logs)
+    assert r.code == 0, r
+    assert w.ok("status", "--porcelain", "--untracked-files=all").splitlines()[-1] == (
+        "?? src/run.log"
     )
     index = _index_digest(w)
     r = w.gh("spot-check", "--staged")
