@@ -14,6 +14,10 @@ within the room, imports flow up this list:
   ``F-missing``, ``F-errored``, ``F-unreproduced``, ``F-skipped``).
 * :mod:`.completed` — whether an upheld ``whatIChecked`` reports a completed observation
   (an act in the past tense, naming its evidence, with a result, not stopped).
+* :mod:`.grounds` — whether an upheld ``whatIChecked`` re-opened the cited evidence itself:
+  a denied act, the finding read instead of its evidence, a command that checks nothing, or
+  another file than the evidence names refutes (rows ``G-negated``, ``G-finding``,
+  ``G-nocheck``, ``G-elsewhere``).
 * :mod:`.votes` — a verifier's ``{refuted, reason, whatIChecked, correctedImpact?}`` and how
   it counts; errored, timed-out, malformed (not even JSON included), empty or restating
   ``whatIChecked`` abstain; narrative refutes; a failed or absent check is no evidence;

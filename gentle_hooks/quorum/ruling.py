@@ -28,6 +28,9 @@ from gentle_hooks.policy.stakes import (
     verifiers_required,
 )
 from gentle_hooks.quorum.ballot import distinct_verdicts
+from gentle_hooks.quorum.failure import failure_split
+from gentle_hooks.quorum.grounds import grounds_reason
+from gentle_hooks.quorum.narrative import narrative_reason
 from gentle_hooks.quorum.restatement import evidence_restatement
 from gentle_hooks.quorum.votes import (
     QuorumModel,
@@ -118,21 +121,36 @@ def tally(
     """
     claim = _claim(claim)
     distinct, _ = distinct_verdicts(verdicts)
-    votes = [judged(classify_verdict(v, claim), evidence) for v in distinct]
+    votes = [judged(classify_verdict(v, claim), evidence, claim) for v in distinct]
     return tally_votes(votes, required, diverse)
 
 
-def judged(vote: Vote, evidence: str | None) -> Vote:
-    """``vote`` judged against the miner's ``evidence`` too: a counted vote (not one
-    overruled into a refutation) whose ``whatIChecked`` restates it abstains
-    (:func:`~gentle_hooks.quorum.restatement.evidence_restatement`); any other as it is."""
-    if vote.vote is VoteKind.ABSTAINED or vote.overruled is not None:
+def judged(vote: Vote, evidence: str | None, claim: str | None = None) -> Vote:
+    """``vote`` judged against the miner's ``evidence`` too, in the order of
+    :func:`~gentle_hooks.quorum.votes.classify_verdict`: a vote whose ``whatIChecked``
+    restates the evidence abstains, as one restating the claim does
+    (:func:`~gentle_hooks.quorum.restatement.evidence_restatement`: a copy, no check), unless a
+    failed check or a narrative already refuted it; an upheld one that checked nothing of
+    the cited evidence (denied act, the finding read, a command that checks nothing,
+    another file opened: :func:`~gentle_hooks.quorum.grounds.grounds_reason`) is refuted
+    with ``overruled`` saying what is missing; any other as it is."""
+    if vote.vote is VoteKind.ABSTAINED:
         return vote
-    why = evidence_restatement(vote.whatIChecked or "", evidence)
-    if why is None:
+    text = vote.whatIChecked or ""
+    why = evidence_restatement(text, evidence)
+    if why is not None and (
+        vote.overruled is None
+        or (narrative_reason(text, claim) is None and failure_split(text, claim) is None)
+    ):
+        kept = vote.model_dump(exclude={"vote", "abstention", "tooFast", "overruled"})
+        return Vote(vote=VoteKind.ABSTAINED, abstention=why, **kept)
+    if vote.vote is not VoteKind.UPHELD:
         return vote
-    kept = vote.model_dump(exclude={"vote", "abstention", "tooFast"})
-    return Vote(vote=VoteKind.ABSTAINED, abstention=why, **kept)
+    ungrounded = grounds_reason(text, claim, evidence)
+    if ungrounded is None:
+        return vote
+    kept = vote.model_dump(exclude={"vote", "overruled"})
+    return Vote(vote=VoteKind.REFUTED, overruled=ungrounded, **kept)
 
 
 def _claim(claim: str) -> str:
@@ -310,7 +328,7 @@ class TallyRecord(QuorumModel):
                 ),
                 self.claim,
             )
-            again = judged(again, self.evidence)
+            again = judged(again, self.evidence, self.claim)
             if again.vote is not vote.vote:
                 why = again.abstention or again.overruled or f"it counts as {again.vote.value}"
                 raise ValueError(f"votes.{n}: counted as {vote.vote.value}, but {why}")
@@ -382,7 +400,7 @@ def build_record(
     claim = _claim(claim)
     distinct, notes = distinct_verdicts(verdicts)
     votes = sorted(
-        (judged(classify_verdict(v, claim), evidence) for v in distinct), key=Vote.sort_key
+        (judged(classify_verdict(v, claim), evidence, claim) for v in distinct), key=Vote.sort_key
     )
     counted = tally_votes(
         votes, verifiers_required(level, critical), stakes_row(level).distinct_lenses

@@ -857,3 +857,31 @@ def test_tally_evidence_that_disagrees_exits_2(run: Any, tmp_path: Path) -> None
         "gentle-hook: error: a.json: its evidence differs from --evidence's: one tally is one "
         "finding"
     ), r.stderr
+
+
+@pytest.mark.parametrize(
+    ("checked", "row"),
+    [
+        ("Ran `true`: exit 0", "G-nocheck: missing a command or an opening that reads the"),
+        ("Opened README.md: it says subagents have no cap", "G-elsewhere: missing a re-opening"),
+        ("Read the PR description: workflow.js:142 loops, no cap", "G-finding: missing a"),
+        ("Opened nothing; workflow.js:142 loops with no cap", "G-negated: missing an act"),
+    ],
+)
+def test_tally_refutes_a_check_of_nothing(run: Any, tmp_path: Path, checked: str, row: str) -> None:
+    """Seed 003: "Independently re-open the cited evidence"; one upheld verdict that checked
+    nothing of it is REFUTED, never CONFIRMED, and the line says what is missing."""
+    verdict = {"refuted": False, "reason": "it reproduces", "whatIChecked": checked}
+    path = write(tmp_path / "v.json", verdict)
+    done = run(
+        "quorum",
+        "tally",
+        path,
+        "--claim",
+        "Subagents inherit no budget cap",
+        "--evidence",
+        "workflow.js:142",
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("REFUTED"), done.stdout
+    assert row in " ".join(done.stdout.split()), done.stdout

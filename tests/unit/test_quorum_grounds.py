@@ -1,0 +1,150 @@
+"""An upheld verdict must have re-opened the finding's evidence itself (seed
+``003_0245072c02421c57.txt``: "Independently re-open the cited evidence. Do not trust the
+miner's reading of it"; "A verifier that only reads the finding is an opinion generator";
+"Uphold ONLY if you re-opened the evidence yourself and it reproduces").
+
+One test per row of :data:`gentle_hooks.quorum.grounds.GROUND_ROWS` shape: a single upheld
+verdict, tallied with the seed's claim and evidence, is REFUTED (never CONFIRMED) and the
+reason names the row and what is missing. The honest reproductions stay CONFIRMED, and a
+bare copy of the miner's evidence abstains (README "Quorum (seed 003)").
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from gentle_hooks.quorum.grounds import GROUND_ROWS, grounds_reason
+from gentle_hooks.quorum.ruling import build_record
+from gentle_hooks.quorum.votes import VoteKind
+
+CLAIM = "Subagents inherit no budget cap, so a fan-out can exceed the run budget"
+EVIDENCE = "workflow.js:142 spawns agents in a loop with no budget check"
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+#: (upheld whatIChecked, the row it meets, a word the reason shows).
+REFUTED_ROWS: list[tuple[str, str, str]] = [
+    ("Ran `true`: exit 0", "G-nocheck", "N-true"),
+    ("Ran `echo unbounded`: printed unbounded", "G-nocheck", "N-echo"),
+    ("ran `sleep 5 && true`: exit 0 after 5 s", "G-nocheck", "N-sleep"),
+    (
+        "Opened nothing; workflow.js:142 spawns subagents in a loop with no budget check",
+        "G-negated",
+        "opened nothing",
+    ),
+    (
+        "Opened workflow.js:142 (did not actually); it spawns subagents in a loop with no "
+        "budget check",
+        "G-negated",
+        "did not actually",
+    ),
+    (
+        "Opened workflow.js:142 in my head; it spawns subagents in a loop with no budget check",
+        "G-negated",
+        "in my head",
+    ),
+    (
+        "Opened the miner's finding: workflow.js:142 spawns subagents in a loop with no "
+        "budget check",
+        "G-finding",
+        "miner's finding",
+    ),
+    (
+        "Read the miner's report: workflow.js:142 spawns subagents in a loop with no budget check",
+        "G-finding",
+        "miner's report",
+    ),
+    (
+        "Read the writer's transcript: workflow.js:142 spawns subagents in a loop with no "
+        "budget check",
+        "G-finding",
+        "writer's transcript",
+    ),
+    (
+        "Read the PR description: workflow.js:142 spawns subagents in a loop with no budget check",
+        "G-finding",
+        "pr description",
+    ),
+    ("Opened README.md: it says subagents have no cap", "G-elsewhere", "readme.md"),
+]
+
+#: Upheld reproductions of the cited evidence: they count as the verifier said.
+UPHELD_ROWS: list[str] = [
+    "Opened workflow.js:142: it spawns subagents in a loop with no budget check",
+    "Opened workflow.js:142: the for loop at line 142 calls spawnAgent with no budget check",
+    "Ran `sed -n 140,145p workflow.js`: line 142 is a for loop calling spawnAgent, no cap",
+    "Ran `cat src/workflow.js`: line 142 loops over spawnAgent with no budget check",
+    "Opened workflow.js:142 as the miner's report cites: a for loop calls spawnAgent, no cap",
+]
+
+
+def _record(checked: str, evidence: str | None = EVIDENCE):  # type: ignore[no-untyped-def]
+    verdict = {"refuted": False, "reason": "it reproduces", "whatIChecked": checked}
+    return build_record([verdict], CLAIM, evidence=evidence)
+
+
+@pytest.mark.parametrize(
+    ("checked", "row", "shown"), REFUTED_ROWS, ids=[r[0] for r in REFUTED_ROWS]
+)
+def test_a_check_of_nothing_refutes(checked: str, row: str, shown: str) -> None:
+    record = _record(checked)
+    assert record.ruling == "REFUTED", checked
+    (vote,) = record.votes
+    assert vote.vote is VoteKind.REFUTED
+    assert vote.overruled is not None
+    assert vote.overruled.startswith(f"{row}: missing "), vote.overruled
+    assert shown in vote.overruled, vote.overruled
+
+
+@pytest.mark.parametrize("checked", UPHELD_ROWS)
+def test_a_reproduction_of_the_cited_evidence_is_upheld(checked: str) -> None:
+    assert _record(checked).ruling == "CONFIRMED", checked
+
+
+def test_a_bare_copy_of_the_evidence_abstains() -> None:
+    for checked in (EVIDENCE, f"I checked: {EVIDENCE}"):
+        record = _record(checked)
+        assert record.ruling == "PLAUSIBLE", checked
+        (vote,) = record.votes
+        assert vote.abstention == "whatIChecked restates the miner's evidence: no independent check"
+
+
+def test_another_file_counts_without_evidence_given() -> None:
+    """``G-elsewhere`` needs the finding's evidence; without it the other rules judge."""
+    assert _record("Opened README.md: it says subagents have no cap", None).ruling == "CONFIRMED"
+
+
+def test_commands_that_read_a_file_are_not_no_checks() -> None:
+    """``cat``/``wc`` verify nothing as receipts, but they re-open the evidence."""
+    assert grounds_reason("Ran `wc -l workflow.js`: 300 lines", CLAIM, EVIDENCE) is None
+
+
+def test_every_row_is_in_the_readme_and_the_module() -> None:
+    section = README.read_text(encoding="utf-8")
+    for row in GROUND_ROWS:
+        assert f"`{row.id}`" in section, row.id
+
+
+def _readme_rows() -> list[tuple[str, str]]:
+    text = README.read_text(encoding="utf-8")
+    start = text.index("| upheld `whatIChecked`, with that evidence |")
+    rows = []
+    for line in text[start:].splitlines()[2:]:
+        if not line.startswith("|"):
+            break
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        rows.append((cells[0], cells[1]))
+    return rows
+
+
+def test_readme_evidence_table_is_what_the_tally_does() -> None:
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    given = re.search(r'With `--evidence "([^"]+)"`', text)
+    assert given is not None and given.group(1) == EVIDENCE
+    rows = _readme_rows()
+    assert len(rows) >= 10
+    expected = {"upheld": "CONFIRMED", "abstained": "PLAUSIBLE", "refuted": "REFUTED"}
+    for checked, kind in rows:
+        assert _record(checked).ruling == expected[kind], checked
