@@ -105,15 +105,9 @@ class CatFile:
 
 
 def _end(proc: subprocess.Popen[bytes]) -> None:
-    """Close cat-file's input (it exits at its end) and reap it; killed if it lingers."""
+    """Close cat-file's input (it exits at its end) and reap it."""
     for pipe in (proc.stdin, proc.stdout):
         if pipe is not None:
             with contextlib.suppress(OSError):
                 pipe.close()
-    import subprocess
-
-    try:
-        proc.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
+    proc.wait()  # at its input's end cat-file exits: a blocking wait, no polling
