@@ -11,6 +11,7 @@ index is never written. :class:`~.repository.Repository` composes one module per
 * :mod:`.gitconfig` — config reads and writes, the committer identity
 * :mod:`.refs` — revisions, merge-bases, new commits, ancestor trees, HEAD's reflog
 * :mod:`.objects` — blobs, tree entries and commits by id
+* :mod:`.catfile` — the one ``cat-file --batch`` a repository object keeps for its reads
 * :mod:`.blobsearch` — streamed blob search
 * :mod:`.notes` — notes refs read, written, merged
 * :mod:`.message` — trailers in a message

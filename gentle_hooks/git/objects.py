@@ -1,6 +1,7 @@
 """Objects by id: blobs, a tree's entries, a path in a commit, commits parsed (SPEC §2).
 
-Room ``git``. One ``git cat-file --batch`` per batch of ids; :class:`CommitInfo` is our
+Room ``git``. Every batch of ids is read through the one ``git cat-file --batch`` a
+repository object keeps (:mod:`~gentle_hooks.git.catfile`); :class:`CommitInfo` is our
 model of a commit object.
 """
 
@@ -10,6 +11,7 @@ import os
 from collections.abc import Callable, Sequence
 from functools import partial
 
+from gentle_hooks.git.catfile import CatFile
 from gentle_hooks.git.core import is_full_id
 from gentle_hooks.git.location import RepoPaths
 from gentle_hooks.git.refs import AncestorTrees, Refs
@@ -23,6 +25,9 @@ if TYPE_CHECKING:
 
 #: Bytes of blobs one :class:`Objects` keeps once read (an object never changes).
 KEEP_LIMIT = 64 << 20
+
+#: Ids :meth:`Objects.keep_blobs` reads at a time (what it holds beyond those it keeps).
+_KEEP_SLICE = 256
 
 
 class Objects(Refs):
@@ -39,6 +44,8 @@ class Objects(Refs):
         #: those found absent (a commit's tree never changes)
         self._wanted: set[str] = set()
         self._absent: set[str] = set()
+        #: the run's one ``cat-file --batch``, started by the first read
+        self._catfile = CatFile(paths.toplevel or paths.git_dir, env)
 
     def want_blobs(self, names: Sequence[str]) -> None:
         """Read ``COMMIT:PATH`` names (COMMIT an object id) with the next
@@ -47,11 +54,15 @@ class Objects(Refs):
         self._wanted.update(n for n in names if n not in self._kept and n not in self._absent)
 
     def keep_blobs(self, oids: Sequence[str]) -> None:
-        """Read blobs ahead, in one ``git cat-file --batch``, and keep them: later
-        :meth:`read_blobs` of these ids cost no process (an object never changes)."""
+        """Read blobs ahead through the run's ``git cat-file --batch`` and keep them: later
+        :meth:`read_blobs` of these ids, and a :meth:`search_blobs` given them, start no
+        process (an object never changes). Read a slice at a time, and no more once
+        :data:`KEEP_LIMIT` bytes are kept (the ids left are read when asked)."""
         todo = [o for o in dict.fromkeys(oids) if o not in self._kept]
-        if todo:
-            self._kept.update(self.read_blobs(todo))
+        for start in range(0, len(todo), _KEEP_SLICE):
+            if self._kept_bytes >= KEEP_LIMIT:
+                return
+            self.read_blobs(todo[start : start + _KEEP_SLICE])
 
     def read_blobs(self, oids: Sequence[str]) -> dict[str, bytes]:
         """Read blobs by id in one ``git cat-file --batch`` process (none for the ids
@@ -70,7 +81,7 @@ class Objects(Refs):
         extra = sorted(self._wanted - asked - self._kept.keys() - self._absent)
         self._wanted.clear()
         oids = [*oids, *extra]
-        data = self.run(["cat-file", "--batch"], input="\n".join(oids).encode() + b"\n").stdout
+        data = self._catfile.batch(oids)
         pos = 0
         for oid in oids:
             end = data.index(b"\n", pos)
@@ -166,6 +177,29 @@ class Objects(Refs):
                 mode, kind, oid = meta.decode().split()
                 entries.append((mode, kind, oid, raw_path.decode("utf-8", "surrogateescape")))
         return entries
+
+    def peel_commit(self, oid: str) -> str | None:
+        """The commit an id names, peeling annotated tags; None when it is not a commit.
+
+        A full id is first asked of the run's ``cat-file`` (which reads the pushed commits
+        anyway): a commit is its own answer, and is kept for :meth:`read_commits`. Any
+        other answer (a tag, a tree, no object) is peeled by ``rev-parse`` as before.
+        """
+        if f"{oid}^{{commit}}" not in self._peeled and is_full_id(oid):
+            data = self._catfile.batch([oid])
+            header, _, rest = data.partition(b"\n")
+            parts = header.split(b" ")
+            if len(parts) == 3 and parts[0] == oid.encode() and parts[1] == b"commit":
+                body = rest[: int(parts[2])]
+                info = parse_commit(oid, body)
+                if info is not None:
+                    self._trees[oid] = info.tree
+                    self._peeled[f"{oid}^{{commit}}"] = oid
+                    self._peeled[f"{oid}^{{tree}}"] = info.tree
+                    if self._kept_bytes + len(body) <= KEEP_LIMIT:
+                        self._kept[oid] = body
+                        self._kept_bytes += len(body)
+        return super().peel_commit(oid)
 
     def read_commits(self, ids: Sequence[str]) -> list[CommitInfo]:
         """Parse commit objects by id (one ``git cat-file --batch``), in the order given.

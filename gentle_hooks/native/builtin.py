@@ -165,8 +165,11 @@ def prefetch_builtin(
         needles, SHEBANG, process_folds(risk), longer=PROCESS_SCAN_LINE_LIMIT
     )
     try:
-        blobs = (blob for c in unique if (blob := listing(c)[2]))
-        search.add(list(dict.fromkeys(blobs)))  # a blob many pairs share is searched once
+        blobs = list(dict.fromkeys(blob for c in unique if (blob := listing(c)[2])))
+        # read through the run's cat-file (the commits were read there): the search then
+        # starts no process of its own for the blobs kept
+        repo.keep_blobs(blobs)
+        search.add(blobs)  # a blob many pairs share is searched once
         maybe = search.finish()
     finally:
         search.abort()

@@ -326,3 +326,22 @@ def test_a_push_reads_its_commits_and_those_they_step_from_at_once(native: World
     commands = _git_commands(trace)
     # before the commits' own diffs (diff-tree): the one read of commits
     assert commands[: commands.index("diff-tree")].count("cat-file") == 1, commands
+
+
+def test_a_push_reads_every_object_through_one_cat_file(native: World) -> None:
+    """A new branch of three delegated commits: the commits, their parents, the documents
+    proven passive and the blobs searched for process calls are all read by one
+    ``cat-file --batch`` process, which also peels the pushed tip (no ``rev-parse`` names
+    it)."""
+    commits = [
+        native.unverified(V2.replace("v2", f"w{i}"), message=f"writer: w{i}") for i in range(3)
+    ]
+    trace = native.base / "trace-one-cat-file"
+    line = f"refs/heads/main {commits[-1]} refs/heads/one-cat {ZERO}"
+    code, decision, _ = _pre_push(native, [line], str(trace))
+    assert code == 1 and isinstance(decision, dict)
+    assert len([c for c in decision["candidates"] if c["target"] == "refs/heads/one-cat"]) == 3
+    events = [json.loads(x) for x in trace.read_text().splitlines()]
+    argvs = [e["argv"][1:] for e in events if e.get("event") == "start"]
+    assert argvs.count(["cat-file", "--batch"]) == 1, argvs
+    assert not [a for a in argvs if a[0] == "rev-parse" and any(commits[-1] in x for x in a)]
