@@ -655,8 +655,9 @@ def _rollout(path: Path, thread: str, model: str, effort: str) -> Path:
     return path
 
 
-#: Codex agent roles (openai/codex codex-rs/core/src/agent/role.rs @ 001f15e971d47ab5e484ced35ba820332934c9ee,
-#: ``built_in::configs``: ``default``, "Default agent.", and ``worker`` load no role layer, the
+#: Codex agent roles (openai/codex codex-rs/core/src/agent/role.rs @
+#: 001f15e971d47ab5e484ced35ba820332934c9ee, ``built_in::configs``: ``default``, "Default
+#: agent.", and ``worker`` load no role layer, the
 #: child runs on the parent's configuration; ``apply_role_to_config`` layers a role's file over
 #: it) and where roles are declared (codex-rs/core/src/config/agent_roles.rs @
 #: 13730471d804ca158c0f987f8b3307a26d22572b, ``load_agent_roles``: ``[agents.<name>]`` with
