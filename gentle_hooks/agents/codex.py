@@ -159,7 +159,8 @@ def settings_writer(root: str | None, env: Mapping[str, str]) -> tuple[str | Non
     return model, effort
 
 
-#: The most role files read under one ``agents`` directory when looking a role up by name.
+#: The most role files read (and directories walked) under one ``agents`` directory when
+#: looking a role up by name.
 _ROLE_FILES = 200
 
 
@@ -182,10 +183,10 @@ def _declared_roles(base: str, agent_type: str) -> tuple[str | None, str | None]
         found = _role_file(os.path.join(base, os.path.expanduser(config_file)))
         return (found[1], found[2]) if found else (None, None)
     files: list[str] = []
-    for top, dirs, names in os.walk(os.path.join(base, "agents")):
+    for seen, (top, dirs, names) in enumerate(os.walk(os.path.join(base, "agents"))):
         dirs.sort()
         files += [os.path.join(top, n) for n in sorted(names) if n.endswith(".toml")]
-        if len(files) >= _ROLE_FILES:
+        if len(files) >= _ROLE_FILES or seen >= _ROLE_FILES:
             break
     for path in files[:_ROLE_FILES]:
         found = _role_file(path)
