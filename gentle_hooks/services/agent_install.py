@@ -272,8 +272,8 @@ def program_for(scope: str, env: Mapping[str, str]) -> tuple[str, tuple[str, ...
         path, venv = inside
         where = "a path of this machine; " if scope == "project" else ""
         return shlex.quote(path), (
-            f"gentle-hook is on PATH only inside the virtual environment {venv}: the hook "
-            f"runs {path} ({where}a shell without that environment finds no gentle-hook)",
+            f"the gentle-hook on PATH is the activated virtual environment's ({venv}): the "
+            f"hook runs {path} ({where}a shell without that environment does not find it)",
         )
     if program == "gentle-hook":
         return program, ()

@@ -40,7 +40,7 @@ def test_install_from_an_activated_venv_writes_the_absolute_path(
     assert proc.returncode == 0, proc.stderr
     program = str(venv / "bin" / "gentle-hook")
     assert _command(repo).startswith(f"{program} record --from claude-code"), _command(repo)
-    assert f"only inside the virtual environment {venv}" in proc.stdout + proc.stderr
+    assert f"is the activated virtual environment's ({venv})" in proc.stdout + proc.stderr
     # idempotent: a second install changes nothing
     again = gh(repo, "install", "--agent", "claude-code", env=_activated(venv))
     assert again.returncode == 0 and _command(repo).startswith(program)
