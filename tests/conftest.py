@@ -35,6 +35,7 @@ if _BIN not in os.environ.get("PATH", "").split(os.pathsep):
 
 #: ``CLAUDE_EFFORT``/``CLAUDE_CODE_EFFORT_LEVEL`` and ``AIDER_`` options are read as a
 #: runtime's writer effort and aider's commit options: a session's own must not leak in.
+#: ``VIRTUAL_ENV`` marks an activated environment, whose PATH a runtime's shell lacks.
 _LEAKY_PREFIXES = (
     "GIT_",
     "GENTLE_",
@@ -43,6 +44,7 @@ _LEAKY_PREFIXES = (
     "CLAUDE_CODE_EFFORT",
     "CLAUDE_PROJECT_DIR",
     "AIDER_",
+    "VIRTUAL_ENV",
 )
 #: Agent runtime markers: a test sets them on purpose.
 _RUNTIME_MARKERS = tuple(name for name, _, _ in RUNTIME_ENV)

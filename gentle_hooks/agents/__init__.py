@@ -29,6 +29,8 @@ Room ``agents`` (standard library and the rooms below). One module per job:
 * :mod:`.runtime_rows` — the table's row types: a runtime and its hook's wiring
 * :mod:`.jsonedit` — a runtime's JSON configuration file, read and changed in place
 * :mod:`.wiring` — our entry in a runtime's configuration document: find, add, remove
+* :mod:`.command_words` — a hook command's shell words: its ``gentle-hook`` word, whether it
+  runs our recorder, and that word replaced
 * :mod:`.entry_shape` — the documented shape of a hooks document and our entry's fixed fields
 * :mod:`.settings_keys` — the top-level settings a runtime documents beside its hooks, and
   the shape of the ones gentle-hooks reads

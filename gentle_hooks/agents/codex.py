@@ -22,7 +22,8 @@ reach), :func:`settings_writer` fills what the input left out from ``config.toml
 
 Inside a thread-spawned subagent the input also carries ``agent_id`` (the child thread id)
 and ``agent_type`` (openai/codex pull request #22882, "Add subagent identity to hook
-inputs"): see :func:`decode` for whose model and effort are recorded then.
+inputs"): see :func:`decode` for whose model and effort are recorded then, and
+:func:`role_writer` for the agent roles that set a child's own model.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import re
 import sys
 from collections.abc import Iterable, Mapping
 
+from gentle_hooks.agents.definitions import project_dirs
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
     UNKNOWN,
@@ -157,18 +159,88 @@ def settings_writer(root: str | None, env: Mapping[str, str]) -> tuple[str | Non
     return model, effort
 
 
-#: How much of a rollout's head is read for its ``session_meta`` line (the first one).
-META_LIMIT = 1024 * 1024
+#: The most role files read (and directories walked) under one ``agents`` directory when
+#: looking a role up by name.
+_ROLE_FILES = 200
 
 
-def rollout_thread(path: str | None) -> str | None:
-    """The thread a Codex rollout records: the ``payload.id`` of its ``session_meta`` line
-    (the first of the file); None when unreadable or absent."""
-    data = read_file(path, limit=META_LIMIT) if path else None
-    for record in json_lines(data or b""):
-        if record.get("type") == "session_meta":
-            return text(member(record, "payload", "id"))
+def _role_file(path: str) -> tuple[str | None, str | None, str | None] | None:
+    """(``name``, ``model``, ``model_reasoning_effort``) of the role file at ``path``."""
+    doc = _toml(path)
+    if doc is None:
+        return None
+    return text(doc.get("name")), text(doc.get("model")), text(doc.get("model_reasoning_effort"))
+
+
+def _declared_roles(base: str, agent_type: str) -> tuple[str | None, str | None] | None:
+    """(model, effort) of role ``agent_type`` in the configuration folder ``base``: its
+    ``config.toml`` ``[agents.<agent_type>]`` ``config_file`` (relative to ``base``), else
+    a ``*.toml`` under ``base/agents`` whose ``name`` is ``agent_type``; None when neither
+    declares it."""
+    declared = member(_toml(os.path.join(base, "config.toml")), "agents", agent_type)
+    config_file = text(member(declared, "config_file"))
+    if config_file is not None:
+        found = _role_file(os.path.join(base, os.path.expanduser(config_file)))
+        return (found[1], found[2]) if found else (None, None)
+    files: list[str] = []
+    for seen, (top, dirs, names) in enumerate(os.walk(os.path.join(base, "agents"))):
+        dirs.sort()
+        files += [os.path.join(top, n) for n in sorted(names) if n.endswith(".toml")]
+        if len(files) >= _ROLE_FILES or seen >= _ROLE_FILES:
+            break
+    for path in files[:_ROLE_FILES]:
+        found = _role_file(path)
+        if found is not None and found[0] == agent_type:
+            return found[1], found[2]
     return None
+
+
+def role_writer(
+    agent_type: str | None, cwd: str | None, env: Mapping[str, str]
+) -> tuple[str, str | None] | None:
+    """(model, effort) the Codex agent role ``agent_type`` sets for its child, or None when
+    it sets no model (the child inherits its parent's configuration).
+
+    Codex loads a role's file as a configuration layer over the parent's
+    (openai/codex ``codex-rs/core/src/agent/role.rs``, ``apply_role_to_config``): a role
+    declared in a configuration folder's ``config.toml`` as ``[agents.<name>]`` with a
+    ``config_file``, or a ``*.toml`` file under that folder's ``agents/`` naming itself
+    with ``name`` (``codex-rs/core/src/config/agent_roles.rs``, ``load_agent_roles``). The
+    folders read, the nearest first: ``.codex`` of ``cwd`` and each directory above it up
+    to the repository's top, then ``$CODEX_HOME`` (``~/.codex``). The role's ``model`` is
+    the child's own; its ``model_reasoning_effort`` maps through :data:`EFFORTS` (absent:
+    None, the parent's). Codex's built-in ``default`` ("Default agent.", the role used when
+    ``spawn_agent`` omits ``agent_type``) and ``worker`` load no layer (``config_file``
+    None, ``built_in::configs``): unless redefined in a folder read, None; so is any other
+    role not found (``explorer``, whose embedded file changes across versions), or a
+    missing or unusable ``agent_type``."""
+    if not agent_type or "/" in agent_type or "\\" in agent_type:
+        return None
+    home = env.get("CODEX_HOME") or os.path.join(
+        env.get("HOME") or os.path.expanduser("~"), ".codex"
+    )
+    bases = [os.path.join(d, ".codex") for d in project_dirs(cwd)] + [home]
+    for base in bases:
+        found = _declared_roles(base, agent_type)
+        if found is not None:
+            model, effort = found
+            return (model, map_effort(effort, EFFORTS)) if model else None
+    return None
+
+
+def inherited_role(agent_type: str | None) -> str:
+    """The note of a subagent whose role sets no model of its own (:func:`role_writer`)."""
+    who = (
+        f"subagent '{agent_type}'"
+        if agent_type and len(agent_type) <= 80 and agent_type.isprintable()
+        else "the subagent"
+    )
+    return (
+        f"{who} of Codex runs on a role that sets no model of its own (the built-in default "
+        "and worker roles, a role file without model, or a role gentle-hooks cannot find in "
+        ".codex/config.toml [agents] or .codex/agents/*.toml of the project or CODEX_HOME), "
+        "so it inherits its parent's configuration: its model is recorded as unknown"
+    )
 
 
 #: The name Codex's hook input gives its shell tools (``exec_command``, ``shell``...):
@@ -235,10 +307,13 @@ def failure(response: object) -> str | None:
 def decode(data: bytes) -> RuntimeEvent:
     """Decode Codex's hook input.
 
-    Inside a thread-spawned subagent the input names it (``agent_id``, the child thread id):
-    the model and effort are then the child's own, read from the rollout the input names
-    only when that rollout records the child's thread; otherwise both are unknown (the
-    input's ``model`` and the parent's rollout may be the session's, inherited: seed 000).
+    Inside a thread-spawned subagent the input names it (``agent_id``, the child thread id,
+    and ``agent_type``, its role): the model is the child's own only when its role sets one
+    (:func:`role_writer`), with the role's effort (else ``unknown``). A role that sets no
+    model (``default``, ``worker``, a role file without ``model``, a role not found) runs
+    the child on the parent's configuration, and the input's ``model`` and the child's
+    rollout then repeat the parent's: model and effort are unknown (an inherited writer is
+    unknown, so small: seed 000), with a note (:func:`inherited_role`).
 
     A ``Bash`` call is a write only when its ``tool_input.command`` runs an ``apply_patch``
     envelope (its paths are the envelope's); ``failed`` is :func:`failure` of the
@@ -263,10 +338,12 @@ def decode(data: bytes) -> RuntimeEvent:
     ctx_model, ctx_effort = turn_context(transcript)
     model, effort = text(event.get("model")) or ctx_model, map_effort(ctx_effort, EFFORTS)
     agent = text(event.get("agent_id"))
-    if agent is not None and rollout_thread(transcript) != agent:
-        model, effort = None, UNKNOWN
-    elif agent is not None:
-        model = ctx_model or model
+    kind = text(event.get("agent_type"))
+    role = role_writer(kind, call.cwd, os.environ) if agent is not None else None
+    if agent is not None:
+        # a child on the parent's configuration (no role model) is unknown, so small (seed 000)
+        model = role[0] if role else None
+        effort = (role[1] if role else None) or UNKNOWN
     decoded = call.snake_event(
         NAME,
         "turn_id",
@@ -287,6 +364,8 @@ def decode(data: bytes) -> RuntimeEvent:
     if envelope is not None:
         # applied file by file: a failed call may have written some (content decides)
         decoded = replace(decoded, patch_results=tuple(patch_results(*envelope).items()))
+    if agent is not None and role is None:
+        decoded = replace(decoded, notes=(inherited_role(kind),))
     if not shell:
         return decoded
     return replace(decoded, writes=bool(call.paths), not_written=None if call.paths else NO_PATCH)

@@ -17,130 +17,20 @@ fails), saying each change; all else (prefix, flags, the rest of the document) i
 from __future__ import annotations
 
 import copy
-import itertools
 import re
 import shlex
 from collections.abc import Callable
 
-from gentle_hooks.agents import entry_shape, wrappers
+from gentle_hooks.agents import entry_shape
+from gentle_hooks.agents.command_words import is_ours as is_ours
+from gentle_hooks.agents.command_words import program_of as program_of
+from gentle_hooks.agents.command_words import program_words as program_words
+from gentle_hooks.agents.command_words import retarget as retarget
 from gentle_hooks.agents.entry_shape import ShapeError as ShapeError
 from gentle_hooks.agents.runtimes import Runtime, Wiring
 from gentle_hooks.values.frozen import replace
 
 JSON = dict[str, object]
-
-
-#: One shell word of a command, quotes and escapes included (its span is kept, so a word
-#: can be replaced without touching the rest of the user's text).
-_WORD = re.compile(r"""(?:[^\s'"\\]|\\.|'[^']*'|"(?:[^"\\]|\\.)*")+""")
-_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*=")
-
-
-def _words(command: str) -> list[tuple[str, int, int]] | None:
-    """The words of ``command`` as the shell reads them, each with its span; None when it
-    does not parse (an unterminated quote)."""
-    try:
-        shlex.split(command)
-    except ValueError:
-        return None
-    out = []
-    for m in _WORD.finditer(command):
-        try:
-            [value] = shlex.split(m.group(0)) or [""]
-        except ValueError:
-            return None
-        out.append((value, m.start(), m.end()))
-    return out
-
-
-#: A ``cd`` target we accept before ``&&``: one variable (``"$CLAUDE_PROJECT_DIR"``, the
-#: form Claude Code's hooks guide uses) or a plain path, never a substitution.
-_CD_TARGET = re.compile(r"\$\{?[A-Za-z_][A-Za-z0-9_]*\}?|[^$`;|&<>()]+")
-#: Shell words that join a second command: a command holding one is not ours.
-_OPERATORS = frozenset({"&&", "||", "|", ";", "&"})
-
-
-def _program_at(words: list[tuple[str, int, int]]) -> tuple[int, int | None] | None:
-    """(where our ``gentle-hook`` word is, where the package runner that runs it starts, or
-    None): after one leading ``cd DIR &&`` (DIR a variable or a plain path), then any
-    ``NAME=value`` prefix and wrappers (:func:`wrappers.skip`: ``env``, ``timeout N``,
-    ``uvx``, ``pipx run``...); None when that program is not a ``gentle-hook``, or when
-    another command follows it."""
-    start = 0
-    if (
-        len(words) > 3
-        and words[0][0] == "cd"
-        and words[2][0] == "&&"
-        and _CD_TARGET.fullmatch(words[1][0])
-    ):
-        start = 3
-    values = [w for w, _, _ in words]
-    i, runner = wrappers.skip(values, start)
-    if i >= len(values) or not wrappers.base(values[i]).startswith("gentle-hook"):
-        return None
-    return None if _OPERATORS.intersection(values[i + 1 :]) else (i, runner)
-
-
-def program_of(command: str) -> str | None:
-    """The ``gentle-hook`` a hook command runs (its environment prefix and wrappers skipped),
-    or None (also when a package runner runs it: the runner resolves it, not the shell)."""
-    words = _words(command)
-    at = _program_at(words) if words else None
-    return None if words is None or at is None or at[1] is not None else words[at[0]][0]
-
-
-def program_words(command: str) -> tuple[str | None, str | None]:
-    """(the ``cd`` target before ``&&``, the program word) of a hook command, each as
-    written (quotes and variables kept, for the caller to expand); the program is our
-    ``gentle-hook`` word (the package runner's first word when one runs it: ``uvx``), else
-    the first word after any ``NAME=value`` prefix. A part that is not there (or a command
-    that does not parse) is None."""
-    words = _words(command)
-    if not words:
-        return None, None
-    found = _program_at(words)
-    at = None if found is None else found[0] if found[1] is None else found[1]
-    has_cd = at is not None and at >= 3 and words[0][0] == "cd" and words[2][0] == "&&"
-    cd = command[words[1][1] : words[1][2]] if has_cd else None
-    if at is None:
-        rest = [w for w in words if not _ASSIGNMENT.match(w[0])]
-        if not rest:
-            return None, None
-        _, start, end = rest[0]
-    else:
-        _, start, end = words[at]
-    return cd, command[start:end]
-
-
-def is_ours(command: object, runtime: str) -> bool:
-    """True when ``command`` runs ``gentle-hook ... record ... --from <runtime>``, whatever
-    environment prefix (``GENTLE_WRITER_EFFORT=medium ...``) or extra flags the user gave it."""
-    if not isinstance(command, str):
-        return False
-    words = _words(command)
-    at = _program_at(words) if words else None
-    if words is None or at is None:
-        return False
-    rest = [w for w, _, _ in words[at[0] + 1 :]]
-    if "record" not in rest:
-        return False
-    after = rest[rest.index("record") + 1 :]
-    return f"--from={runtime}" in after or ("--from", runtime) in itertools.pairwise(after)
-
-
-def retarget(command: str, program: str, *, drop_cd: bool = False) -> str:
-    """``command`` with its ``gentle-hook`` word replaced by ``program`` (a package runner's
-    kept: there it is a tool name) and, with ``drop_cd``, its leading ``cd DIR &&`` removed
-    (one that fails); every other character (prefix, flags, quoting) kept as written."""
-    words = _words(command)
-    at = _program_at(words) if words else None
-    if words is None or at is None:
-        return command
-    head = words[3][1] if drop_cd and at[0] >= 3 and words[0][0] == "cd" else 0
-    if at[1] is not None:
-        return command[head:]
-    _, start, end = words[at[0]]
-    return command[head:start] + program + command[end:]
 
 
 def covers(matcher: object, tool: str, style: str) -> bool:

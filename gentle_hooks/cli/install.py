@@ -299,6 +299,13 @@ def install_agent_hook(name: str, scope: str, cwd: str | None) -> int:
 
     for i, note in enumerate(change.notes, 1):
         click.echo(f"note: {with_fix(note, change.fix) if i == len(change.notes) else note}")
+    if scope == "project" and root is not None and change.what != "unchanged":
+        from gentle_hooks.errors import cli
+        from gentle_hooks.services.agent_worktrees import untracked_note
+
+        shared = untracked_note(Repository.open(root), root, change.path)
+        if shared is not None:
+            click.echo(f"note: {with_fix(shared, cli('install', '--agent', rt.name))}")
     return EXIT_OK
 
 

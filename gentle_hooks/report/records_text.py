@@ -36,19 +36,31 @@ def short_identity(identity: str) -> str:
     return identity[:19] + "…"
 
 
+#: What a record's number says while it has none: a spooled record (the ledger was busy,
+#: :mod:`gentle_hooks.ledger.spool`) is numbered when it is folded into the ledger.
+UNNUMBERED = "(spooled, numbered when folded into the ledger)"
+
+
+def number(record_id: int) -> str:
+    """``#N`` of a stored record; :data:`UNNUMBERED` for a spooled one (id 0)."""
+    return f"#{record_id}" if record_id > 0 else UNNUMBERED
+
+
 def describe(rec: Record, explain: bool = False) -> str:
-    """One line describing a record, starting with its kind and number. A verdict not
-    accepted says why in words; its rule ids (``V2``, ``R1``) only with ``explain``.
+    """One line describing a record, starting with its kind and number (:func:`number`).
+    A verdict not accepted says why in words; its rule ids (``V2``, ``R1``) only with ``explain``.
     Stored text (a model, a reason, an observed result) is echoed bounded
     (:func:`~gentle_hooks.errors.shown_field`): a row written around the recorder's
     limits never prints whole."""
     if isinstance(rec, PendingMutation):
         via = f" via {shown_field(rec.source)}" if rec.source else ""
         paths = f", {len(rec.paths)} path(s)" if rec.paths else ""
-        return f"pending mutation #{rec.id}: {shown_writer(rec.model, rec.effort)}{via}{paths}"
+        return (
+            f"pending mutation {number(rec.id)}: {shown_writer(rec.model, rec.effort)}{via}{paths}"
+        )
     if isinstance(rec, EscalationRecord):
         return (
-            f"escalation #{rec.id}: item {rec.item} {shown_field(rec.slug)}: "
+            f"escalation {number(rec.id)}: item {rec.item} {shown_field(rec.slug)}: "
             f"{shown_field(rec.reason)}"
         )
     if isinstance(rec, Receipt):
@@ -57,14 +69,15 @@ def describe(rec: Record, explain: bool = False) -> str:
             if rec.kind == "run"
             else f"reported, exit {rec.exit_code}"
         )
-        return f"receipt #{rec.id}: {rec.line}  ({how})"
+        return f"receipt {number(rec.id)}: {rec.line}  ({how})"
     if isinstance(rec, SpotCheck):
         if rec.kind == "readback":
             head = (rec.readback or "").split("\n", 1)[0]
-            return f"readback #{rec.id}: {shown_field(head)}"
+            return f"readback {number(rec.id)}: {shown_field(head)}"
         verdict = "agreed" if rec.agreed else "DISAGREED"
         line = (
-            f"spot check #{rec.id}: re-ran receipt #{rec.receipt_id} ({shown(rec.command)}): "
+            f"spot check {number(rec.id)}: re-ran receipt #{rec.receipt_id} "
+            f"({shown(rec.command)}): "
             f"reported exit {rec.reported_exit}, observed exit {rec.observed_exit}: {verdict}"
         )
         return line if rec.counts else f"{line}; does not count: {rec.note}"
@@ -72,7 +85,7 @@ def describe(rec: Record, explain: bool = False) -> str:
         said = rec.reasons if explain else tuple(without_rule_id(r) for r in rec.reasons)
         state = "accepted" if rec.accepted else "not accepted: " + "; ".join(said)
         line = (
-            f"verdict #{rec.id}: brief {shown_field(rec.brief_id)}, "
+            f"verdict {number(rec.id)}: brief {shown_field(rec.brief_id)}, "
             f"status {shown_field(rec.status)}: {state}"
         )
         from gentle_hooks.artifacts.verdict import stored_shared_programs
@@ -83,8 +96,8 @@ def describe(rec: Record, explain: bool = False) -> str:
         return line if rec.artifact_ref is None else f"{line}  (artifact {rec.artifact_ref})"
     assert isinstance(rec, ReviewFact)
     if rec.outcome == "acknowledged":  # what `review ack` records: never the review's closure
-        return f"review #{rec.id}: acknowledged by a caller (review ack), not closed"
-    return f"review #{rec.id}: {shown_field(rec.outcome)}"
+        return f"review {number(rec.id)}: acknowledged by a caller (review ack), not closed"
+    return f"review {number(rec.id)}: {shown_field(rec.outcome)}"
 
 
 def _verifier_line(plan: Plan, accepted: int) -> str:

@@ -42,6 +42,10 @@ hook, or its instructions file (``CLAUDE.md``, ``GEMINI.md``, ``AGENTS.md``,
   (:mod:`gentle_hooks.agents.aider`): whether git runs the commit gate on them, and how its
   edits are marked. Fails when its edits carry no mark at all (every attribution option
   off): the gates then take aider's commits for a person's.
+
+In a worktree without a runtime's project file that another worktree of the repository
+wires us in (untracked, so not shared: :mod:`gentle_hooks.services.agent_worktrees`), one
+line says so, with the install command that wires it here.
 """
 
 from __future__ import annotations
@@ -69,6 +73,7 @@ from gentle_hooks.services.agent_install import (
     user_home,
 )
 from gentle_hooks.services.agent_reach import Reach, Versions, reach, working_program
+from gentle_hooks.services.agent_worktrees import missing_here, missing_line
 from gentle_hooks.values.frozen import frozen, replace
 
 
@@ -470,4 +475,17 @@ def check_agents(repo: Repository | None) -> list[AgentCheck]:
         result = check_runtime(rt, root, os.environ, run)
         if result is not None:
             out.append(result)
+    if repo is None or root is None:
+        return out
+    # a runtime with a line of its own keeps it, unless that line only says it was found
+    said = {c.runtime for c in out if not (c.ok and c.fix and c.detail.startswith("found ("))}
+    for rt, rel, other in missing_here(repo, root):
+        if rt.name not in said:
+            line = AgentCheck(f"agent: {rt.name}", True, missing_line(rel, other), cli_fix(rt))
+            out = [c for c in out if c.runtime != rt.name] + [line]
     return out
+
+
+def cli_fix(rt: Runtime) -> Command:
+    """``install --agent NAME``, run in this work tree."""
+    return cli("install", "--agent", rt.name)

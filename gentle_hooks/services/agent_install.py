@@ -20,7 +20,9 @@ home variable, e.g. ``CODEX_HOME``).
 The command written is ``gentle-hook record --from NAME``. When no ``gentle-hook`` is on
 ``PATH``, it is the absolute path of the one beside the running interpreter (in a project
 file this machine's path: the install says so; a later install with ``gentle-hook`` on
-``PATH`` puts the plain name back).
+``PATH`` puts the plain name back). When the one ``PATH`` finds lives in the activated
+virtual environment (``$VIRTUAL_ENV``), it is that one's absolute path: the runtime's shell
+does not have that environment (:func:`gentle_hooks.services.agent_reach.venv_program`).
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from gentle_hooks.agents.runtimes import Runtime, Wiring
 from gentle_hooks.bounded import write_whole
 from gentle_hooks.errors import Command, UsageError
 from gentle_hooks.services.agent_dirs import make_parents
-from gentle_hooks.services.agent_reach import working_program
+from gentle_hooks.services.agent_reach import venv_program, working_program
 from gentle_hooks.values.frozen import field, frozen
 
 SCOPES = ("project", "user")
@@ -265,6 +267,14 @@ def program_for(scope: str, env: Mapping[str, str]) -> tuple[str, tuple[str, ...
     )
     if program is None:
         return "gentle-hook", (f"{lead}: the hook fails until it is",)
+    inside = venv_program(env) if program == "gentle-hook" else None
+    if inside is not None:
+        path, venv = inside
+        where = "a path of this machine; " if scope == "project" else ""
+        return shlex.quote(path), (
+            f"the gentle-hook on PATH is the activated virtual environment's ({venv}): the "
+            f"hook runs {path} ({where}a shell without that environment does not find it)",
+        )
     if program == "gentle-hook":
         return program, ()
     beside = os.path.join(os.path.dirname(sys.executable), "gentle-hook")

@@ -14,7 +14,9 @@ is why its hooks guide writes ``cd "$CLAUDE_PROJECT_DIR"``: code.claude.com/docs
 "Reference scripts by path"); a DIR that exists there counts, though a later ``cd`` of the
 agent may move the session elsewhere. Then:
 
-* ``found``: the program exists and is executable (a bare name: ``PATH`` resolves it);
+* ``found``: the program exists and is executable (a bare name: the runtime's plain ``PATH``
+  resolves it, :func:`plain_path`: one found only inside the activated virtual environment
+  is ``missing``, the runtime's shell started without it exits 127);
 * ``missing``: it was resolved and is not there, or (asked to ``run``) our ``gentle-hook``
   was resolved and ``<it> --version`` (no shell, :data:`RUN_SECONDS` at most) cannot start
   it (a bad interpreter line) or exits non-zero (126, 127...); ``why`` says which, one line;
@@ -156,6 +158,43 @@ def reach(
     return got
 
 
+#: The variable an activated virtual environment sets to its directory (the ``activate``
+#: script of Python's ``venv``, and ``uv run``/``poetry run``); its ``bin`` is put first on
+#: ``PATH`` only in that shell.
+VENV = "VIRTUAL_ENV"
+
+
+def venv_of(path: str, env: Mapping[str, str]) -> str | None:
+    """``$VIRTUAL_ENV`` when ``path`` is that directory or below it (compared by real
+    path), else None."""
+    venv = env.get(VENV)
+    if not venv or not os.path.isabs(venv):
+        return None
+    top, where = os.path.realpath(venv), os.path.realpath(path)
+    return venv if where == top or where.startswith(top.rstrip(os.sep) + os.sep) else None
+
+
+def plain_path(env: Mapping[str, str]) -> str:
+    """The ``PATH`` a runtime's shell has when it is not started from the activated virtual
+    environment: the directories of ``env``'s ``PATH`` outside ``$VIRTUAL_ENV``
+    (:func:`venv_of`), then those of :data:`os.defpath`. Without ``$VIRTUAL_ENV`` the
+    ``PATH`` is taken as the login one (a virtual environment's ``bin`` on it was put
+    there by the user's profile; the shell's ``PATH`` is all that can be read without
+    running a login shell)."""
+    dirs = [d for d in (env.get("PATH") or "").split(os.pathsep) if d and venv_of(d, env) is None]
+    dirs += [d for d in os.defpath.split(os.pathsep) if d]
+    return os.pathsep.join(dict.fromkeys(dirs))
+
+
+def venv_program(env: Mapping[str, str]) -> tuple[str, str] | None:
+    """(the ``gentle-hook`` ``PATH`` finds, its virtual environment) when it lives under the
+    activated one (:func:`venv_of`): a hook naming it bare fails (127) in a shell without
+    that environment, so its absolute path is written; None otherwise."""
+    found = shutil.which("gentle-hook", path=env.get("PATH"))
+    venv = venv_of(os.path.dirname(found), env) if found else None
+    return (found, venv) if found and venv else None
+
+
 def working_program(
     env: Mapping[str, str], run: Versions | None = None
 ) -> tuple[str | None, str | None]:
@@ -249,8 +288,18 @@ def _resolve(command: str, rt: Runtime, root: str | None, env: Mapping[str, str]
     if program is None:
         return Reach("unchecked", raw, "it names what only the runtime resolves")
     if "/" not in program and os.sep not in program:
-        found = shutil.which(program, path=values.get("PATH"))
-        return Reach("found", found) if found else Reach("missing", program)
+        found = shutil.which(program, path=plain_path(values))
+        if found:
+            return Reach("found", found)
+        inside = shutil.which(program, path=values.get("PATH"))
+        if inside is None:
+            return Reach("missing", program)
+        return Reach(
+            "missing",
+            inside,
+            f"'{program}' is found only on the PATH of the activated virtual environment "
+            f"{values.get(VENV)}: the runtime's shell without it cannot start it (exit 127)",
+        )
     if not os.path.isabs(program):
         base = expand(cd, values) if cd is not None else None
         if base is None or not os.path.isabs(base):

@@ -245,6 +245,8 @@ def test_a_spooled_runtime_record_prints_the_warnings_a_stored_one_does(
     assert proc.returncode == 0, proc.stderr
     lines = proc.stderr.decode().splitlines()
     assert lines[0].startswith("spooled: pending mutation"), lines
+    # not numbered yet: the number is given when the spool is folded in
+    assert "#0" not in lines[0] and "numbered when folded into the ledger" in lines[0], lines
     warning = "note: warning: --effort names effort 'extreme', not one of claude-code's ("
     assert [line for line in lines if line.startswith(warning)], lines
     assert lines[-1].endswith(": recorded as effort unknown"), lines

@@ -655,20 +655,79 @@ def _rollout(path: Path, thread: str, model: str, effort: str) -> Path:
     return path
 
 
-def test_a_codex_subagent_reports_its_own_model_from_its_own_rollout(tmp_path: Path) -> None:
+#: Codex agent roles (openai/codex codex-rs/core/src/agent/role.rs @
+#: 001f15e971d47ab5e484ced35ba820332934c9ee, ``built_in::configs``: ``default``, "Default
+#: agent.", and ``worker`` load no role layer, the
+#: child runs on the parent's configuration; ``apply_role_to_config`` layers a role's file over
+#: it) and where roles are declared (codex-rs/core/src/config/agent_roles.rs @
+#: 13730471d804ca158c0f987f8b3307a26d22572b, ``load_agent_roles``: ``[agents.<name>]`` with
+#: ``config_file`` in a layer's config.toml, or ``agents/*.toml`` naming itself with ``name``).
+ROLE_FILE = (
+    'name = "reviewer"\ndescription = "Reviews a change"\n'
+    'developer_instructions = "Review."\nmodel = "gpt-5.1-codex-mini"\n'
+    'model_reasoning_effort = "medium"\n'
+)
+
+
+def test_a_codex_subagent_whose_role_sets_a_model_reports_that_model(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = tmp_path / "codex-home"
+    (home / "agents").mkdir(parents=True)
+    (home / "agents" / "reviewer.toml").write_text(ROLE_FILE)
+    monkeypatch.setenv("CODEX_HOME", str(home))
     child = _rollout(tmp_path / "child.jsonl", CHILD, "gpt-5.1-codex-mini", "medium")
     event = decoded(
         "codex",
         tmp_path,
         agent_id=CHILD,
-        agent_type="worker",
+        agent_type="reviewer",
         model="gpt-5.1-codex-mini",
         transcript_path=str(child),
     )
     assert (event.model, event.effort, event.agent) == ("gpt-5.1-codex-mini", "medium", CHILD)
+    assert event.notes == ()
+    # declared in config.toml with a config_file (relative to the folder) works the same
+    os.remove(home / "agents" / "reviewer.toml")
+    (home / "roles").mkdir()
+    (home / "roles" / "r.toml").write_text(ROLE_FILE.replace("medium", "high"))
+    (home / "config.toml").write_text('[agents.reviewer]\nconfig_file = "roles/r.toml"\n')
+    event = decoded("codex", tmp_path, agent_id=CHILD, agent_type="reviewer")
+    assert (event.model, event.effort) == ("gpt-5.1-codex-mini", "high")
 
 
-def test_a_codex_subagent_without_its_own_rollout_is_unknown_so_small(tmp_path: Path) -> None:
+@pytest.mark.parametrize("role", ["default", "worker", "explorer", "reviewer"])
+def test_a_codex_subagent_inheriting_the_parent_configuration_is_unknown(
+    role: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The child rollout's turn_context repeats the parent's model and effort: not the
+    child's own, so unknown, with the note saying why."""
+    home = tmp_path / "codex-home"
+    (home / "agents").mkdir(parents=True)
+    # a role file without a model: the child keeps the parent's
+    (home / "agents" / "reviewer.toml").write_text(
+        ROLE_FILE.replace('model = "gpt-5.1-codex-mini"\n', "")
+    )
+    monkeypatch.setenv("CODEX_HOME", str(home))
+    child = _rollout(tmp_path / "child.jsonl", CHILD, "gpt-5-codex", "high")
+    event = decoded(
+        "codex",
+        tmp_path,
+        agent_id=CHILD,
+        agent_type=role,
+        model="gpt-5-codex",
+        transcript_path=str(child),
+    )
+    assert (event.model, event.effort, event.agent) == (None, "unknown", CHILD)
+    assert len(event.notes) == 1
+    assert f"subagent '{role}' of Codex" in event.notes[0]
+    assert "model is recorded as unknown" in event.notes[0]
+
+
+def test_a_codex_subagent_without_its_own_rollout_is_unknown_so_small(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-home"))
     _, filled = materialize("codex", ROOT, tmp_path)
     parent = _rollout(tmp_path / "parent.jsonl", filled["payload"]["session_id"], "gpt-5", "high")
     for transcript in (str(parent), None, str(tmp_path / "missing.jsonl")):
