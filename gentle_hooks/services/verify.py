@@ -70,14 +70,9 @@ from gentle_hooks.services.cleanroom import (
 from gentle_hooks.services.declared_suite import DECLARE_HOW, DeclaredSuite, declared_suite
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.room_bounds import check_room_parents
+from gentle_hooks.services.room_env import dropped_note, dropped_path, pointing_in, room_env
 from gentle_hooks.services.room_programs import ALLOW_FLAG, refuse_programs, resolve_programs
-from gentle_hooks.services.room_run import (
-    dropped_note,
-    dropped_path,
-    observe_all,
-    pointing_in,
-    room_env,
-)
+from gentle_hooks.services.room_run import observe_all
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
 from gentle_hooks.values.frozen import field, frozen, replace
@@ -287,7 +282,7 @@ def _pointers(bound: Bound) -> tuple[str, ...]:
 def _refuse_pointing(bound: Bound, brief: DelegationBrief) -> None:
     """Raises GentleError (exit 1, as a rejected brief): a variable of the brief's ``env``
     points into one of the user's work trees or its git directory
-    (:func:`~gentle_hooks.services.room_run.pointing_in`; rule B4 refuses an absolute path
+    (:func:`~gentle_hooks.services.room_env.pointing_in`; rule B4 refuses an absolute path
     outside the system's directories before, this one the ones under them or behind a
     symlink)."""
     found = pointing_in(brief.env or {}, *_pointers(bound))
