@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
@@ -161,6 +162,7 @@ def _again(
     outcome: Outcome,
     where: Literal["base", "hollow"],
     observe: Callable[..., Outcome],
+    failure: Callable[[str], str] | None = None,
 ) -> Outcome:
     """Run the check again (``observe``: :func:`_observe` bound to it) on another checkout
     swapped into ``tree/`` and record on ``outcome`` whether its exit status there was the
@@ -172,15 +174,39 @@ def _again(
     (``hollow_exit``, ``hollow_same``: the same on both means it observed nothing of the
     artifact, row C4-nothing). Only the exit status is the check's verdict on a tree; its
     output is not (``sha256sum``, ``wc -c`` or ``stat`` of a changed file print another line
-    on each tree and exit 0 on all of them: they judge nothing)."""
+    on each tree and exit 0 on all of them: they judge nothing). A criterion that fails
+    with the same status but another failure (``failure``: its :func:`failure_line` of a
+    run, by ``where``; an AssertionError on the candidate, an ImportError on the base)
+    observed the change: not the same."""
     with swap_in(room, room.base if where == "base" else room.hollow):
         other = observe(where=where)
     same = other.exit_code == outcome.exit_code
+    if same and failure is not None and outcome.exit_code not in (None, 0):
+        same = failure("") == failure(where)
     if where == "base":
         return replace(
             outcome, base_exit=other.exit_code, base_same=same, base_signature=other.signature
         )
     return replace(outcome, hollow_exit=other.exit_code, hollow_same=same)
+
+
+#: What differs between runs of one failure and is not the failure: numbers (a duration,
+#: a count, an address, a line number).
+_NUMBERS = re.compile(r"0x[0-9a-fA-F]+|\d+")
+
+
+def failure_line(text: str) -> str:
+    """How a check's run failed, from its output ``text``: its last non-blank line (a
+    Python exception's type and message, a test runner's summary), numbers masked
+    (:data:`_NUMBERS`: ``1 failed in 0.03s`` is the same failure on every run)."""
+    last = next((line for line in reversed(text.splitlines()) if line.strip()), "")
+    return _NUMBERS.sub("#", last.strip())
+
+
+def _failure_of(logs: dict[str, bytes], room: Room, check: Check, number: int, where: str) -> str:
+    """:func:`failure_line` of the run of ``check`` on ``where`` kept in ``logs``."""
+    data = logs.get(_log_path(room, check, number, where), b"")
+    return failure_line(data.decode("utf-8", "replace"))
 
 
 def observe_all(
@@ -253,15 +279,20 @@ def observe_all(
             observe = functools.partial(
                 _observe, check, n, room, env, logs, operands=operands, steering=steering
             )
+            failure = (
+                functools.partial(_failure_of, logs, room, check, n)
+                if check.kind == "criterion"
+                else None
+            )
             outcome = observe()
             changed = _changes(bound, room, before, with_base, outputs)
             # a suite runs on the base tree only to tell an unavailable tool from a failure
             on_base = check.kind != "suite" or outcome.signature is not None
             if not changed and with_base and on_base and outcome.started:
-                outcome = _again(room, outcome, "base", observe)
+                outcome = _again(room, outcome, "base", observe, failure)
                 changed = _changes(bound, room, before, with_base, outputs)
                 if not changed and hollowed and outcome.base_same and outcome.ran:
-                    outcome = _again(room, outcome, "hollow", observe)
+                    outcome = _again(room, outcome, "hollow", observe, failure)
                     changed = _changes(bound, room, before, with_base, outputs)
             if ROOT_TOUCHED in logs:  # a run wrote beside tree/ (and maybe removed it)
                 changed = tuple(sorted({*changed, ".."}))
