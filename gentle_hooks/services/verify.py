@@ -54,6 +54,7 @@ from gentle_hooks.errors import EXIT_BLOCKED, GentleError, GitError, UsageError
 from gentle_hooks.ledger.fails import STARTED
 from gentle_hooks.ledger.records import VerifyRun
 from gentle_hooks.services.brief_checks import check_of, command_fault
+from gentle_hooks.services.carried import carry_forward
 from gentle_hooks.services.cleanroom import (
     Room,
     check_room,
@@ -244,13 +245,17 @@ def _refuse_no_check(check: Check) -> None:
 
 def _plan_for(
     bound: Bound, brief: DelegationBrief, extra: ExtraChecks, env: Mapping[str, str]
-) -> tuple[Plan, DeclaredSuite]:
+) -> tuple[Plan, DeclaredSuite, str | None]:
     """The plan for ``brief`` on the bound candidate, with the repository's declared full
-    suite (the base commit's: :func:`~.declared_suite.declared_suite`)."""
+    suite (the base commit's: :func:`~.declared_suite.declared_suite`) and the checks an
+    earlier candidate of the change failed (:func:`~.carried.carry_forward`; its line)."""
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     declared = declared_suite(bound.repo, bound.candidate, settings, env)
     plan = plan_checks(brief, extra, not bound.candidate.is_empty, declared.command)
-    return plan, declared
+    more, line = carry_forward(bound, extra, frozenset((c.kind, c.command) for c in plan.checks))
+    if more != extra:
+        plan = plan_checks(brief, more, not bound.candidate.is_empty, declared.command)
+    return plan, declared, line
 
 
 def prepare(
@@ -266,7 +271,7 @@ def prepare(
             the tree failed.
     """
     bound = bind(binding, env)
-    plan, _ = _plan_for(bound, brief, extra, env)
+    plan, _, _ = _plan_for(bound, brief, extra, env)
     _refuse_pointing(bound, brief)
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     check_room_parents(tempfile.gettempdir())
@@ -346,8 +351,8 @@ def run(
     """
     started = time.monotonic()
     bound = bind(binding, env)
-    plan, declared = _plan_for(bound, brief, extra, env)
-    said = declared.note()
+    plan, declared, carried = _plan_for(bound, brief, extra, env)
+    said = tuple(x for x in (declared.note(), carried) if x)
     _refuse_pointing(bound, brief)
     sweep_rooms()
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
@@ -358,7 +363,7 @@ def run(
         check_room_brief(room, text, plan.brief_id, flags, brief_file)
         check_room_root(room, bound.binding.words())
         notes = check_room(bound.repo, room, bound.candidate, bound.binding.words())
-        notes = (*notes, said) if said else notes
+        notes = (*notes, *said)
         return _verify_in(
             bound, plan, room, env, caller, started, notes, kept=True, shared=allow_shared
         )
@@ -366,7 +371,7 @@ def run(
     with stopped_cleanly():  # SIGTERM, SIGHUP: the room goes too
         room = make_room(bound.repo, bound.candidate, text, owned=not keep)
         try:
-            notes = (said,) if said else ()
+            notes = said
             return _verify_in(
                 bound, plan, room, env, caller, started, notes, kept=keep, shared=allow_shared
             )

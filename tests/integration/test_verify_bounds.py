@@ -230,3 +230,25 @@ def test_a_criterion_failing_otherwise_on_the_change_observes_it(env: Env) -> No
     assert (crit["result"], crit["row"]) == ("fail", "C5"), crit
     text = env.gh("verify", "run", "--brief", str(env.brief_path)).stdout
     assert "fails on every tree" not in text and "brief is at fault" not in text, text
+
+
+@pytest.mark.parametrize("staged", [False, True])
+def test_a_check_that_failed_on_an_earlier_candidate_is_carried_forward(
+    env: Env, staged: bool
+) -> None:
+    """Rule R2: a failed ``verify run --check CMD``, then a comment line added to the change,
+    ``record``, ``git add -A`` and ``verify run`` with the brief alone: the new candidate is
+    another, but the same delegated change. The check that failed is re-run (it still fails
+    here), with a line naming the earlier run, so the verdict is not a pass."""
+    flags = ["--staged"] if staged else []
+    check = "python3 -c 'import app; assert app.add(2, 3) == 6'"
+    first = env.gh("verify", "run", *flags, "--brief", str(env.brief_path), "--check", check)
+    assert first.returncode == 1, first.stdout + first.stderr
+    with (env.repo / "src" / "app.py").open("a") as fh:
+        fh.write("# reviewed\n")
+    assert env.gh("record", "--model", "o4-mini", "--effort", "low").returncode == 0
+    git(env.repo, "add", "-A")
+    again = env.gh("verify", "run", *flags, "--brief", str(env.brief_path))
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "failed on an earlier candidate of this change" in again.stdout, again.stdout
+    assert check in again.stdout, again.stdout
