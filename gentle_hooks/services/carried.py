@@ -15,20 +15,15 @@ from __future__ import annotations
 
 from gentle_hooks.ledger.fails import carried_checks, carried_fails
 from gentle_hooks.services.record import Bound
-from gentle_hooks.values.frozen import replace
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from gentle_hooks.services.verify import ExtraChecks
 
 
 def carry_forward(
-    bound: Bound, extra: ExtraChecks, planned: frozenset[tuple[str, str]]
-) -> tuple[ExtraChecks, str | None]:
-    """``extra`` with the checks earlier candidates of this change failed on that the plan
-    (``planned``: (kind, command) of its checks) does not run yet — as ``--check``,
-    ``--negative`` or ``--suite`` (a suite when none is given on the command line, else as
-    a criterion) — and the line naming them (None when there are none).
+    bound: Bound, planned: frozenset[tuple[str, str]]
+) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], str | None]:
+    """The commands of the checks earlier candidates of this change failed on that the
+    plan (``planned``: (kind, command) of its checks) does not run yet, in order — the
+    criteria, the negative tests, the suites — and the line naming them all (None when no
+    earlier failure stands).
 
     Raises:
         GitError / StoreError: reading the change or the ledger failed.
@@ -37,22 +32,15 @@ def carry_forward(
 
     facts = facts_for(bound.repo, bound.candidate)
     fails = carried_fails(facts.earlier_runs, facts.verify_runs)
-    missing = [c for c in carried_checks(fails) if c not in planned]
     if not fails:
-        return extra, None
-    criteria, negatives, suite = list(extra.criteria), list(extra.negatives), extra.suite
-    for kind, command in missing:
-        if kind == "negative":
-            negatives.append(command)
-        elif kind == "suite" and suite is None:
-            suite = command
-        else:
-            criteria.append(command)
+        return (), (), (), None
     runs = ", ".join(f"#{r.id}" for r in fails[:3])
     named = ", ".join(f"`{c}`" for _, c in carried_checks(fails)[:3])
     line = (
         f"R2: verify run {runs} failed on an earlier candidate of this change ({named}): "
         "this run re-runs those checks, and a verdict stands only once they pass here"
     )
-    out = replace(extra, criteria=tuple(criteria), negatives=tuple(negatives), suite=suite)
-    return out, line
+    missing = [c for c in carried_checks(fails) if c not in planned]
+    criteria = tuple(c for k, c in missing if k not in ("negative", "suite"))
+    negatives = tuple(c for k, c in missing if k == "negative")
+    return criteria, negatives, tuple(c for k, c in missing if k == "suite"), line

@@ -252,8 +252,13 @@ def _plan_for(
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     declared = declared_suite(bound.repo, bound.candidate, settings, env)
     plan = plan_checks(brief, extra, not bound.candidate.is_empty, declared.command)
-    more, line = carry_forward(bound, extra, frozenset((c.kind, c.command) for c in plan.checks))
-    if more != extra:
+    crit, neg, suites, line = carry_forward(
+        bound, frozenset((c.kind, c.command) for c in plan.checks)
+    )
+    if crit or neg or suites:  # as --check, --negative, --suite (a second suite: --check)
+        suite = extra.suite or (suites[0] if suites else None)
+        crit = (*extra.criteria, *crit, *(c for c in suites if c != suite))
+        more = ExtraChecks(criteria=crit, negatives=(*extra.negatives, *neg), suite=suite)
         plan = plan_checks(brief, more, not bound.candidate.is_empty, declared.command)
     return plan, declared, line
 
