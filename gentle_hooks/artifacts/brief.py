@@ -115,7 +115,7 @@ class DelegationBrief(StrictModel):
             full suite to have run").
         env: variables every check runs with in the clean room (``{"PYTHONPATH": "src"}``):
             the brief's own, part of its id; the caller's environment reaches the room only
-            through an allowlist (:data:`gentle_hooks.services.room_run.ROOM_ENV_NAMES`).
+            through an allowlist (:data:`gentle_hooks.services.room_env.ROOM_ENV_NAMES`).
 
     Missing ``boundaries``/``stopCondition`` parse, so that :func:`check_brief` can name them.
     A list field may be given as one string; ``effortBudget`` ``10.0`` is 10. The schema

@@ -182,8 +182,9 @@ CHECK_ROWS: tuple[CheckRow, ...] = (
     ),
     CheckRow(
         FAILS_EVERYWHERE,
-        "a criterion that fails on the candidate, and fails the same way on the candidate's "
-        "base tree and on the candidate with every file it adds or changes emptied: it "
+        "a criterion that fails on the candidate, and fails the same way (exit status and "
+        "last line of output, numbers aside) on the candidate's base tree and on the "
+        "candidate with every file it adds or changes emptied: it "
         "observes nothing of the artifact, but the candidate did not pass it either",
         lambda o: o.checks_nothing and o.exit_code != 0,
         "fail",

@@ -116,7 +116,7 @@ class Observed(StrictModel):
         outputDigest: ``sha256:`` digest of its output
             (:func:`gentle_hooks.services.runner.output_digest`); absent when it did not run.
         env: the names (never the values) of the environment variables it ran with,
-            sorted (:data:`gentle_hooks.services.room_run.ROOM_ENV_NAMES`); absent in a
+            sorted (:data:`gentle_hooks.services.room_env.ROOM_ENV_NAMES`); absent in a
             verdict written by anything else.
         envDigest: ``sha256:`` of the values it was given: the caller's allowlisted
             variables and the brief's ``env``, ``NAME=VALUE`` lines sorted (the room's own

@@ -10,11 +10,13 @@ identity, never by repository.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from gentle_hooks.errors import PolicyInputError
 from gentle_hooks.ledger.fails import (
     brief_faults,
+    carried_fail_reason,
+    carried_fails,
     mixed_failures,
     standing_fail_reason,
     standing_fails,
@@ -84,6 +86,10 @@ class LedgerFacts:
             latest successful receipt bound to another candidate (the one to report again).
         verify_runs: the ``verify run`` records bound to ``identity`` (this clone's ledger
             only: a note carries the verdicts, not the runs).
+        earlier_runs: the ``verify run`` records of the other candidates of the change
+            the ``escalations`` apply to (:func:`earlier_runs`): their standing failures
+            carry forward
+            (:func:`~gentle_hooks.ledger.fails.carried_fails`).
         own_lines: ids of the ``entries`` the change holds by the writer's own lines (rows
             A1 and A2 of a write that added lines): no ``discard`` makes those a human's.
     """
@@ -102,6 +108,7 @@ class LedgerFacts:
     other_candidates: tuple[tuple[str, int], ...] = ()
     earlier_commands: tuple[str, ...] = ()
     verify_runs: tuple[VerifyRun, ...] = ()
+    earlier_runs: tuple[VerifyRun, ...] = ()
     own_lines: frozenset[int] = frozenset()
 
     @property
@@ -173,9 +180,10 @@ class LedgerFacts:
                 for v in verdicts
             )
         fails = standing_fails(self.verify_runs)
-        if not fails:
+        carried = () if fails else carried_fails(self.earlier_runs, self.verify_runs)
+        if not fails and not carried:
             return verdicts
-        held = standing_fail_reason(fails[0])
+        held = standing_fail_reason(fails[0]) if fails else carried_fail_reason(carried[0])
         return tuple(
             replace(v, accepted=False, reasons=(*v.reasons, held)) if v.accepted else v
             for v in verdicts
@@ -378,7 +386,26 @@ def facts_from(
         other_candidates=tuple(led.other_candidate_counts(root, identity).items()),
         earlier_commands=(earlier.command,) if earlier else (),
         verify_runs=tuple(led.verify_runs(identity)),
+        earlier_runs=earlier_runs(led, identity, escalations.values()),
     )
+
+
+def earlier_runs(
+    led: Ledger, identity: str, escalations: Iterable[EscalationRecord]
+) -> tuple[VerifyRun, ...]:
+    """The verify runs of the other candidates of the change ``escalations`` apply to:
+    those of each escalation's work tree recorded since the oldest of them there (while
+    the change's writer work was in flight: a ``--staged`` candidate and the work tree's
+    snapshot alike), oldest first.
+
+    Raises:
+        StoreError: a read failed.
+    """
+    since: dict[str, float] = {}
+    for e in escalations:
+        since[e.root] = min(since.get(e.root, e.recorded_at), e.recorded_at)
+    found = {r.id: r for root, t in since.items() for r in led.verify_runs_since(root, t)}
+    return tuple(r for _, r in sorted(found.items()) if r.identity != identity)
 
 
 def facts_of_commits(
@@ -447,6 +474,7 @@ def facts_of_commits(
                 (table, totals[table] - per.get(identity, 0)) for table, per in counts.items()
             ),
             verify_runs=tuple(runs.get(identity, ())),
+            earlier_runs=earlier_runs(led, identity, escalations.values()),
         )
         if not entries and head is not None:
             more_mutations, more_escalations = delivered[head]

@@ -237,3 +237,54 @@ def standing_fail_reason(failed: VerifyRun) -> str:
         f"{'fix the change and ' if own else ''}re-run brief {brief} until it passes (its "
         f"checks unchanged; a pass of other checks does not settle it), {_SKIP}"
     )
+
+
+def carried_fails(earlier: Sequence[VerifyRun], runs: Sequence[VerifyRun]) -> tuple[VerifyRun, ...]:
+    """The observed failures of earlier candidates of the same delegated change that carry
+    forward to this one: of ``earlier`` (the runs of the other candidates of the change,
+    :func:`~gentle_hooks.ledger.facts.earlier_runs`, grouped by identity), each
+    candidate's :func:`standing_fails` that no later ``pass`` of ``runs`` (this
+    candidate's) settles by running every check with
+    evidence it failed on but those that fail everywhere (:func:`carried_checks`; any
+    brief id: ``verify run`` adds them to its plan). A failed check binds to the change,
+    not to one candidate of it: a comment line and a new candidate do not end it."""
+    by_identity: dict[str, list[VerifyRun]] = {}
+    for r in earlier:
+        by_identity.setdefault(r.identity, []).append(r)
+    out: list[VerifyRun] = []
+    for same in by_identity.values():
+        for failed in standing_fails(same):
+            needed = frozenset(carried_checks((failed,)))
+            if not any(
+                later.id > failed.id and later.status == "pass" and needed <= run_checks(later)
+                for later in runs
+            ):
+                out.append(failed)
+    return tuple(sorted(out, key=lambda r: r.id))
+
+
+def carried_checks(fails: Sequence[VerifyRun]) -> tuple[tuple[str, str], ...]:
+    """The (kind, command) of the checks the observed failures ``fails`` failed on with
+    evidence (:func:`failed_on_change`; for a run stopped before its verdict, every check
+    it was to run), in order, once each: what a later candidate must pass."""
+    found: list[tuple[str, str]] = []
+    for failed in fails:
+        if failed.verdict_digest == STARTED:
+            found += [_check(o) for o in _seen(failed)]
+        else:
+            found += list(failed_on_change(failed))
+    return tuple(dict.fromkeys(found))
+
+
+def carried_fail_reason(failed: VerifyRun) -> str:
+    """One sentence, prefixed with :data:`STANDING_FAIL_RULE`: the observed failure of an
+    earlier candidate of this change that holds an accepted verdict back, its checks, and
+    the way out (:func:`carried_fails`), then the override."""
+    checks = carried_checks((failed,))
+    on = f" on {_named(checks)}" if checks else ""
+    return (
+        f"{STANDING_FAIL_RULE} verify run #{failed.id} of brief {failed.brief_id!r} failed{on} "
+        "for an earlier candidate of this change (the same writer work): a failed check "
+        "stands for the change until it passes on this candidate: fix the change and run "
+        f"verify run again (it re-runs those checks), {_SKIP}"
+    )

@@ -96,6 +96,13 @@ class Ledger(PendingWork, Quarantine):
         key = self._seal_key() if runs else None
         return [r for r in runs if is_sealed(key, r)]
 
+    def verify_runs_since(self, root: str, since: float) -> list[VerifyRun]:
+        """:meth:`verify_runs` of every candidate of the work tree ``root`` recorded at or
+        after ``since`` (oldest first)."""
+        runs = self._select(VerifyRun, "root = ? AND recorded_at >= ?", (root, since))
+        key = self._seal_key() if runs else None
+        return [r for r in runs if is_sealed(key, r)]
+
     def unsealed_runs(self, identity: str) -> list[VerifyRun]:
         """The ``verify_run`` rows of one identity :meth:`verify_runs` leaves out, oldest
         first (for the line that says why a verdict is not observed)."""

@@ -25,6 +25,8 @@ from collections.abc import Sequence
 PLUGINS_VARIABLE = "pytest_plugins"
 #: The key of pytest's configuration whose options it adds to every command line.
 ADDOPTS = "addopts"
+#: The key of pytest's configuration whose directories it puts first on ``sys.path``.
+PYTHONPATH_KEY = "pythonpath"
 #: pytest's configuration files, by base name, and where in each its options are: an INI
 #: section, or a TOML table's path.
 CONFIG_PLACES: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -120,18 +122,41 @@ def config_plugins(path: str, data: bytes) -> tuple[str, ...]:
     return plugin_options(words)
 
 
-def _ini_value(text: str, place: tuple[str, ...]) -> object:
+def config_pythonpath(path: str, data: bytes) -> tuple[str, ...]:
+    """The directories the ``pythonpath`` key of the pytest configuration file ``path``
+    (one of :data:`CONFIG_PLACES`, by base name) with the content ``data`` puts first on
+    ``sys.path``, as written (relative to the file's directory); empty for any other file,
+    one without the key, or one that does not parse (pytest refuses it too)."""
+    places = CONFIG_PLACES.get(path.rsplit("/", 1)[-1], ())
+    found: list[str] = []
+    try:
+        text = data.decode("utf-8")
+        for place in places:
+            if path.endswith(".toml"):
+                value = _toml_value(text, place, PYTHONPATH_KEY)
+            else:
+                value = _ini_value(text, place, PYTHONPATH_KEY)
+            if isinstance(value, str):
+                found += value.split()
+            elif isinstance(value, list):
+                found += [w for w in value if isinstance(w, str)]
+    except (ValueError, RecursionError, configparser.Error):
+        return ()
+    return tuple(dict.fromkeys(found))
+
+
+def _ini_value(text: str, place: tuple[str, ...], key: str = ADDOPTS) -> object:
     ini = configparser.RawConfigParser(strict=False, interpolation=None)
     ini.read_string(text)
-    return ini.get(place[0], ADDOPTS, fallback=None)
+    return ini.get(place[0], key, fallback=None)
 
 
-def _toml_value(text: str, place: tuple[str, ...]) -> object:
+def _toml_value(text: str, place: tuple[str, ...], key: str = ADDOPTS) -> object:
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover
         import tomli as tomllib
     value: object = tomllib.loads(text)
-    for key in (*place, ADDOPTS):
-        value = value.get(key) if isinstance(value, dict) else None
+    for step in (*place, key):
+        value = value.get(step) if isinstance(value, dict) else None
     return value

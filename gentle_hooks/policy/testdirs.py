@@ -10,7 +10,10 @@ before the ``src/app.py`` a ``PYTHONPATH`` names: a module the change adds in a 
 directory, named as a module the tree provides elsewhere, is run in the product's place
 and defines the pytest check (row ``D-shadow``; :mod:`gentle_hooks.services.defined`
 leaves out a module the base already has there: the repository's own).
-:func:`basedirs_of_tests` finds the directories, :func:`shadows_beside_tests` the modules.
+:func:`basedirs_of_tests` finds the directories, :func:`shadows_beside_tests` the modules;
+:func:`shadows_across` the modules a change adds in one ``sys.path`` directory of a run
+that the tree has in another (a root ``app.py`` with ``PYTHONPATH=src``: ``python -m``
+puts the working directory first).
 """
 
 from __future__ import annotations
@@ -77,6 +80,54 @@ def shadows_beside_tests(
                 _module_in(p, where) != name
                 and (module_name(posixpath.basename(p)) == name or f"/{name}/" in f"/{p}")
                 for p in tree
+            )
+            if elsewhere:
+                found.append((path, where, name))
+                break
+    return tuple(found)
+
+
+def top_module(path: str, where: str) -> str | None:
+    """The top-level module the tree's ``path`` provides from the ``sys.path`` directory
+    ``where`` (``.`` for the root): its first directory below ``where`` (a package or a
+    namespace portion), or the file's module name; None when ``path`` is not below
+    ``where`` or names no module."""
+    top = "" if where == "." else where + "/"
+    if not path.startswith(top):
+        return None
+    first, slash, _ = path[len(top) :].partition("/")
+    name = first if slash else module_name(first)
+    return name if name is not None and name.isidentifier() else None
+
+
+def shadows_across(
+    dirs: Iterable[str], tree: Sequence[str], added: Iterable[str]
+) -> tuple[tuple[str, str, str], ...]:
+    """Row ``D-shadow`` across the ``sys.path`` entries of one run: for each of the
+    ``added`` paths (files a change adds) that provides, from one of ``dirs`` (the run's
+    ``sys.path`` directories of the tree: the working directory of ``python -m``/``-c``,
+    ``PYTHONPATH`` entries, pytest's ``pythonpath`` and the directories it inserts), a
+    top-level module that another file of ``tree`` provides from another of ``dirs``
+    (a root ``app.py`` and ``src/app.py`` with ``PYTHONPATH=src``): (the added path, the
+    directory, the module), in the order of ``added``. Which of the two a test imports
+    depends on the order of ``sys.path``, which pytest changes as it collects: either
+    defines the check. A test module ,
+    ``conftest``, ``__init__`` and ``__main__`` are never a stand-in."""
+    where_all = sorted(set(dirs))
+    found: list[tuple[str, str, str]] = []
+    for path in added:
+        base = path.rsplit("/", 1)[-1]
+        if module_name(base) is None or _is_test_module(base):
+            continue
+        for where in where_all:
+            name = top_module(path, where)
+            if name is None or name in _OWN:
+                continue
+            elsewhere = any(
+                q != path and top_module(q, other) == name and top_module(q, where) != name
+                for other in where_all
+                if other != where
+                for q in tree
             )
             if elsewhere:
                 found.append((path, where, name))

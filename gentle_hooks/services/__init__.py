@@ -33,9 +33,14 @@ to the pure policy for one use case and returns values; nothing here prints.
   filed ones
 * :mod:`.cleanroom` — the verifier's clean room on disk
 * :mod:`.room_run` — a verify run's checks run in its clean room, observed
+* :mod:`.room_env` — the environment a verify run's checks get in its clean room
+* :mod:`.carried` — the checks an earlier candidate of the change failed, re-run by a
+  verify run of this one
 * :mod:`.room_programs` — which files a verify run's checks start, and whether they may
 * :mod:`.room_leftovers` — the clean rooms left under the temporary directory (``verify clean``)
 * :mod:`.defined` — a verify run's checks whose own definition the candidate writes
+* :mod:`.path_shadows` — modules a change adds in one ``sys.path`` directory of a check's
+  run that the tree has in another
 * :mod:`.skip_ties` — which skip markers a change adds may have skipped a run's skipped tests
 * :mod:`.room_bounds` — what a room's checks reach beyond its tree: a fresh home per run,
   no tool configuration above the room

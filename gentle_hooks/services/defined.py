@@ -16,9 +16,11 @@ the file changed or not. A row ``D-shadow`` match counts only where
 the change puts the module: a file inside a package the base already has in that directory
 is the repository's own code (:func:`_is_new_shadow`). A program the check starts by name
 from a ``PATH`` entry in the tree (``PATH=bin:$PATH pytest``) is defined by that file
-(:func:`_path_programs`). A Python check is defined by a ``__pycache__/*.pyc`` the change writes
-compiled with ``UNCHECKED_HASH`` (row ``D-bytecode``: Python runs it, not the source beside
-it; a timestamp or checked-hash pyc runs only while it matches its source), and by the
+(:func:`_path_programs`); a Python check by a module the change adds in one of its
+``sys.path`` directories that the tree has in another (:mod:`.path_shadows`). A Python
+check is defined by a ``__pycache__/*.pyc`` the change writes compiled with
+``UNCHECKED_HASH`` (row ``D-bytecode``: Python runs it, not the source beside it; a
+timestamp or checked-hash pyc runs only while it matches its source), and by the
 installed-package metadata it writes (row ``D-entrypoints``: a ``*.dist-info``
 ``entry_points.txt`` whose ``[pytest11]`` plugins pytest loads unasked, a ``*.pth``, an
 ``*.egg-link``; :mod:`gentle_hooks.policy.entrypoints`); a pytest check by the modules an
@@ -69,6 +71,7 @@ from gentle_hooks.policy.skipmarks import SKIP_MARK_ERE, SkipMark, skip_marks
 from gentle_hooks.policy.syspath import imported_names, module_files, path_dirs, shadowed
 from gentle_hooks.policy.testdirs import shadows_beside_tests
 from gentle_hooks.services.checkout import editable_redirects
+from gentle_hooks.services.path_shadows import path_shadows
 from gentle_hooks.services.record import Bound
 from gentle_hooks.values.candidate import Candidate
 
@@ -129,6 +132,8 @@ def checks_defined(
         loaded = (*_plugin_sources(repo, cand, changes), *_test_dir_shadows(repo, cand, changes))
         sources = [(*s, *loaded) if _runs_pytest(s) else s for s in sources]
     sources = [(*s, _BYTECODE, _METADATA) if _runs_python(s) else s for s in sources]
+    shadows = path_shadows(repo, cand, changes, sources, [_runs_pytest(s) for s in sources])
+    sources = [(*s, *more) for s, more in zip(sources, shadows, strict=True)]
     matched = [
         [
             (s, c)

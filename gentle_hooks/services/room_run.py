@@ -6,8 +6,9 @@ again on the candidate's base tree, and a criterion
 that gave the same exit status there once more on the candidate with the files it adds or
 changes emptied: row C4-nothing; each swapped into ``tree/`` for its run, so every run is
 at the same path),
-with :func:`room_env` (only the allowlisted part of the caller's environment) and
-:func:`cache_env` (no bytecode written, pytest's cache fresh for each run, outside the
+with :func:`~gentle_hooks.services.room_env.room_env` (only the allowlisted part of the
+caller's environment) and :func:`cache_env` (no bytecode written, pytest's cache fresh for
+each run, outside the
 tree), and stops at the first check that
 changed the room (:func:`~gentle_hooks.services.cleanroom.room_touched`, the candidate's
 files, the files it added). :mod:`gentle_hooks.services.verify` writes the verdict from
@@ -19,13 +20,13 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
+import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from typing import Literal
 
 from gentle_hooks.artifacts.observation import Check, Outcome
 from gentle_hooks.errors import UsageError
-from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.policy.outputs import declared_outputs, is_output
 from gentle_hooks.policy.selection import selection
 from gentle_hooks.policy.skipmarks import SkipMark
@@ -44,110 +45,10 @@ from gentle_hooks.services.cleanroom import (
 from gentle_hooks.services.defined import added_skip_marks, defined_by_change, discovery_steered
 from gentle_hooks.services.record import Bound
 from gentle_hooks.services.room_bounds import SCRATCH, SCRATCH_CACHE, scratch_env
+from gentle_hooks.services.room_env import env_digest
 from gentle_hooks.services.runner import run_observed
 from gentle_hooks.services.skip_ties import counted_skip_marks
 from gentle_hooks.values.frozen import replace
-
-#: The variables a room passes on from the caller's environment (seed 001 "Contract": the
-#: verifier gets "the tools needed to re-check them" and nothing else): where programs are,
-#: language and time zone. Every other variable is dropped, those that change what a test
-#: runner runs above all (``PYTEST_ADDOPTS``, ``PYTEST_PLUGINS``, ``PYTHONPATH``,
-#: ``PYTHONSTARTUP``, ``NODE_OPTIONS``, ``NODE_PATH``, ``RUBYOPT``, ``PERL5OPT``,
-#: ``JAVA_TOOL_OPTIONS``, ``MAKEFLAGS``, ``GOFLAGS``...), and where the user's home and
-#: temporary directory are (``HOME``, ``TMPDIR``, ``XDG_*``: ``~/.npmrc``, a user-site
-#: ``.pth`` file, XDG config change what runs); the room then sets its own (``PWD``, a
-#: fresh ``HOME``, ``TMPDIR`` and XDG directories per run:
-#: :func:`~gentle_hooks.services.room_bounds.scratch_env`, :func:`cache_env`).
-ROOM_ENV_NAMES: frozenset[str] = frozenset({"PATH", "LANG", "LANGUAGE", "TZ"})
-#: Prefixes of passed-on variables: the locale's categories.
-ROOM_ENV_PREFIXES: tuple[str, ...] = ("LC_",)
-
-
-def room_env(env: Mapping[str, str], *pointers: str) -> dict[str, str]:
-    """The environment checks run with in a room (seed 001 "Rules": the verifier "never
-    gets the implementation context, the worker's plan, or its transcript").
-
-    Only the variables of :data:`ROOM_ENV_NAMES` and :data:`ROOM_ENV_PREFIXES`, and of
-    those not one whose value points into one of ``pointers`` (the user's work tree and git
-    directory: the ledger, receipts, notes, a virtualenv there), except ``PATH``, which only
-    loses its entries there. What the caller's environment would change in a test run
-    (``PYTEST_ADDOPTS="--deselect ..."``) does not reach the room.
-    """
-    places = _places(pointers)
-
-    def points_in(value: str) -> bool:
-        return _points_in(value, places)
-
-    out: dict[str, str] = {}
-    for name, value in scrubbed_env(env).items():
-        if name not in ROOM_ENV_NAMES and not name.startswith(ROOM_ENV_PREFIXES):
-            continue
-        if name == "PATH":
-            value = os.pathsep.join(d for d in value.split(os.pathsep) if not points_in(d))
-        elif points_in(value):
-            continue
-        out[name] = value
-    return out
-
-
-def env_digest(env: Mapping[str, str]) -> str:
-    """``sha256:`` of ``env``'s ``NAME=VALUE`` lines, sorted, NUL-separated."""
-    import hashlib
-
-    lines = "\0".join(f"{k}={v}" for k, v in sorted(env.items()))
-    return "sha256:" + hashlib.sha256(lines.encode("utf-8", "surrogateescape")).hexdigest()
-
-
-def dropped_path(env: Mapping[str, str], *pointers: str) -> list[str]:
-    """The entries of ``env``'s ``PATH`` that :func:`room_env` leaves out: those in one of
-    ``pointers`` (a virtualenv in the work tree: its tools, and an editable install's
-    link to the work tree, would run the writer's copy, not the candidate's)."""
-    places = _places(pointers)
-    path = scrubbed_env(env).get("PATH", "")
-    return [d for d in path.split(os.pathsep) if d and _points_in(d, places)]
-
-
-def _places(pointers: Sequence[str]) -> tuple[str, ...]:
-    return tuple({*(p for p in pointers if p), *(os.path.realpath(p) for p in pointers if p)})
-
-
-def _points_in(value: str, places: tuple[str, ...]) -> bool:
-    """``value`` names one of ``places`` or a path under one (through symlinks too)."""
-    if any(p in value for p in places):
-        return True
-    real = os.path.realpath(value) if os.path.isabs(value) else ""
-    return any(real == p or real.startswith(p + os.sep) for p in places if real)
-
-
-def dropped_note(dropped: list[str], outcomes: tuple[Outcome, ...]) -> str:
-    """Which PATH entries the room left out and, when a check then missed its tool, what
-    to do."""
-    shown = ", ".join(dropped[:3]) + (f" and {len(dropped) - 3} more" if len(dropped) > 3 else "")
-    line = (
-        f"PATH: {shown} left out of the room: it is in your repository, where its tools "
-        "(and an editable install) would run your copy, not the candidate's"
-    )
-    if any(not o.ran for o in outcomes):
-        line += (
-            "; a check missed its tool: install the tools outside the repository (a "
-            "virtualenv elsewhere, or the system's) and run verify again with them on PATH"
-        )
-    return line
-
-
-def pointing_in(variables: Mapping[str, str], *pointers: str) -> list[tuple[str, str]]:
-    """The (name, entry) of each of ``variables`` (a brief's ``env``) whose value, or an
-    entry of its ``:``-separated list (``PATH``, ``PYTHONPATH``, ``LD_LIBRARY_PATH``...),
-    names one of ``pointers`` (the user's work trees and git directory) or a place under
-    one, symlinks resolved: a check given it would run the writer's copy, not the
-    candidate's (``PATH=<repo>/bin``: a ``pytest`` there that prints "2 passed")."""
-    places = _places(pointers)
-    return [
-        (name, entry)
-        for name in sorted(variables)
-        for entry in variables[name].split(os.pathsep)
-        if entry and _points_in(entry, places)
-    ]
 
 
 def _observe(
@@ -261,6 +162,7 @@ def _again(
     outcome: Outcome,
     where: Literal["base", "hollow"],
     observe: Callable[..., Outcome],
+    failure: Callable[[str], str] | None = None,
 ) -> Outcome:
     """Run the check again (``observe``: :func:`_observe` bound to it) on another checkout
     swapped into ``tree/`` and record on ``outcome`` whether its exit status there was the
@@ -272,15 +174,39 @@ def _again(
     (``hollow_exit``, ``hollow_same``: the same on both means it observed nothing of the
     artifact, row C4-nothing). Only the exit status is the check's verdict on a tree; its
     output is not (``sha256sum``, ``wc -c`` or ``stat`` of a changed file print another line
-    on each tree and exit 0 on all of them: they judge nothing)."""
+    on each tree and exit 0 on all of them: they judge nothing). A criterion that fails
+    with the same status but another failure (``failure``: its :func:`failure_line` of a
+    run, by ``where``; an AssertionError on the candidate, an ImportError on the base)
+    observed the change: not the same."""
     with swap_in(room, room.base if where == "base" else room.hollow):
         other = observe(where=where)
     same = other.exit_code == outcome.exit_code
+    if same and failure is not None and outcome.exit_code not in (None, 0):
+        same = failure("") == failure(where)
     if where == "base":
         return replace(
             outcome, base_exit=other.exit_code, base_same=same, base_signature=other.signature
         )
     return replace(outcome, hollow_exit=other.exit_code, hollow_same=same)
+
+
+#: What differs between runs of one failure and is not the failure: numbers (a duration,
+#: a count, an address, a line number).
+_NUMBERS = re.compile(r"0x[0-9a-fA-F]+|\d+")
+
+
+def failure_line(text: str) -> str:
+    """How a check's run failed, from its output ``text``: its last non-blank line (a
+    Python exception's type and message, a test runner's summary), numbers masked
+    (:data:`_NUMBERS`: ``1 failed in 0.03s`` is the same failure on every run)."""
+    last = next((line for line in reversed(text.splitlines()) if line.strip()), "")
+    return _NUMBERS.sub("#", last.strip())
+
+
+def _failure_of(logs: dict[str, bytes], room: Room, check: Check, number: int, where: str) -> str:
+    """:func:`failure_line` of the run of ``check`` on ``where`` kept in ``logs``."""
+    data = logs.get(_log_path(room, check, number, where), b"")
+    return failure_line(data.decode("utf-8", "replace"))
 
 
 def observe_all(
@@ -353,15 +279,20 @@ def observe_all(
             observe = functools.partial(
                 _observe, check, n, room, env, logs, operands=operands, steering=steering
             )
+            failure = (
+                functools.partial(_failure_of, logs, room, check, n)
+                if check.kind == "criterion"
+                else None
+            )
             outcome = observe()
             changed = _changes(bound, room, before, with_base, outputs)
             # a suite runs on the base tree only to tell an unavailable tool from a failure
             on_base = check.kind != "suite" or outcome.signature is not None
             if not changed and with_base and on_base and outcome.started:
-                outcome = _again(room, outcome, "base", observe)
+                outcome = _again(room, outcome, "base", observe, failure)
                 changed = _changes(bound, room, before, with_base, outputs)
                 if not changed and hollowed and outcome.base_same and outcome.ran:
-                    outcome = _again(room, outcome, "hollow", observe)
+                    outcome = _again(room, outcome, "hollow", observe, failure)
                     changed = _changes(bound, room, before, with_base, outputs)
             if ROOT_TOUCHED in logs:  # a run wrote beside tree/ (and maybe removed it)
                 changed = tuple(sorted({*changed, ".."}))

@@ -40,7 +40,12 @@ from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import ConfigError, GentleError, GitError, UsageError, cli
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.facts import OBSERVED_RULE
-from gentle_hooks.ledger.fails import standing_fail_reason, standing_fails
+from gentle_hooks.ledger.fails import (
+    carried_fail_reason,
+    carried_fails,
+    standing_fail_reason,
+    standing_fails,
+)
 from gentle_hooks.ledger.records import VerdictRecord, VerifyRun
 from gentle_hooks.ledger.store import Ledger
 from gentle_hooks.services.delivered import refresh_notes
@@ -282,7 +287,9 @@ def add_verdict(
     """``verdict add``: validate a verdict, judge it, and store it for the bound candidate.
 
     While a ``verify run`` of this candidate that failed stands
-    (:func:`~gentle_hooks.ledger.fails.standing_fails`), no verdict is accepted.
+    (:func:`~gentle_hooks.ledger.fails.standing_fails`), or one of an earlier candidate
+    of the same change (:func:`~gentle_hooks.ledger.fails.carried_fails`), no verdict is
+    accepted.
     Every valid verdict for this candidate is stored, accepted or not: one that is not
     accepted is shown as the reason the verifier requirement is still missing. Its status
     is recorded as :func:`~gentle_hooks.artifacts.verdict.recorded_status` (``blocked``
@@ -341,9 +348,14 @@ def add_verdict(
         if run is None and required:
             refused = (observation_fault(led, verdict, bound.candidate.identity),)
             reasons, accepted = (*reasons, *refused), False
-        fails = standing_fails(led.verify_runs(bound.candidate.identity))
+        runs = led.verify_runs(bound.candidate.identity)
+        fails = standing_fails(runs)
         if fails and accepted:  # an observed fail stands until the same checks pass
             refused = (*refused, standing_fail_reason(fails[0]))
+            reasons, accepted = (*reasons, refused[-1]), False
+        carried = carried_fails(_earlier_runs(bound), runs) if accepted else ()
+        if carried:  # an earlier candidate's fail stands for the change too
+            refused = (*refused, carried_fail_reason(carried[0]))
             reasons, accepted = (*reasons, refused[-1]), False
         caller = _caller(bound.repo, verdict)
         markdown = render_verdict_markdown(verdict, refused, caller)
@@ -460,3 +472,15 @@ def show_verdict(
             markdown=render_verdict_markdown(verdict, refused, found.caller),
         )
     return path, found
+
+
+def _earlier_runs(bound: Bound) -> tuple[VerifyRun, ...]:
+    """The verify runs of the earlier candidates of the bound candidate's change
+    (:attr:`~gentle_hooks.ledger.facts.LedgerFacts.earlier_runs`).
+
+    Raises:
+        GitError / StoreError: reading the change or the ledger failed.
+    """
+    from gentle_hooks.services.change_facts import facts_for
+
+    return facts_for(bound.repo, bound.candidate).earlier_runs

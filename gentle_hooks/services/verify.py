@@ -54,6 +54,7 @@ from gentle_hooks.errors import EXIT_BLOCKED, GentleError, GitError, UsageError
 from gentle_hooks.ledger.fails import STARTED
 from gentle_hooks.ledger.records import VerifyRun
 from gentle_hooks.services.brief_checks import check_of, command_fault
+from gentle_hooks.services.carried import carry_forward
 from gentle_hooks.services.cleanroom import (
     Room,
     check_room,
@@ -70,14 +71,9 @@ from gentle_hooks.services.cleanroom import (
 from gentle_hooks.services.declared_suite import DECLARE_HOW, DeclaredSuite, declared_suite
 from gentle_hooks.services.record import Binding, Bound, bind, open_store
 from gentle_hooks.services.room_bounds import check_room_parents
+from gentle_hooks.services.room_env import dropped_note, dropped_path, pointing_in, room_env
 from gentle_hooks.services.room_programs import ALLOW_FLAG, refuse_programs, resolve_programs
-from gentle_hooks.services.room_run import (
-    dropped_note,
-    dropped_path,
-    observe_all,
-    pointing_in,
-    room_env,
-)
+from gentle_hooks.services.room_run import observe_all
 from gentle_hooks.services.runner import stopped_cleanly
 from gentle_hooks.services.verdict_filing import ArtifactPair, plan_artifacts, write_artifacts
 from gentle_hooks.values.frozen import field, frozen, replace
@@ -249,13 +245,22 @@ def _refuse_no_check(check: Check) -> None:
 
 def _plan_for(
     bound: Bound, brief: DelegationBrief, extra: ExtraChecks, env: Mapping[str, str]
-) -> tuple[Plan, DeclaredSuite]:
+) -> tuple[Plan, DeclaredSuite, str | None]:
     """The plan for ``brief`` on the bound candidate, with the repository's declared full
-    suite (the base commit's: :func:`~.declared_suite.declared_suite`)."""
+    suite (the base commit's: :func:`~.declared_suite.declared_suite`) and the checks an
+    earlier candidate of the change failed (:func:`~.carried.carry_forward`; its line)."""
     settings = load_config(bound.root, bound.repo.gentle_config(), env).settings
     declared = declared_suite(bound.repo, bound.candidate, settings, env)
     plan = plan_checks(brief, extra, not bound.candidate.is_empty, declared.command)
-    return plan, declared
+    crit, neg, suites, line = carry_forward(
+        bound, frozenset((c.kind, c.command) for c in plan.checks)
+    )
+    if crit or neg or suites:  # as --check, --negative, --suite (a second suite: --check)
+        suite = extra.suite or (suites[0] if suites else None)
+        crit = (*extra.criteria, *crit, *(c for c in suites if c != suite))
+        more = ExtraChecks(criteria=crit, negatives=(*extra.negatives, *neg), suite=suite)
+        plan = plan_checks(brief, more, not bound.candidate.is_empty, declared.command)
+    return plan, declared, line
 
 
 def prepare(
@@ -271,7 +276,7 @@ def prepare(
             the tree failed.
     """
     bound = bind(binding, env)
-    plan, _ = _plan_for(bound, brief, extra, env)
+    plan, _, _ = _plan_for(bound, brief, extra, env)
     _refuse_pointing(bound, brief)
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
     check_room_parents(tempfile.gettempdir())
@@ -287,7 +292,7 @@ def _pointers(bound: Bound) -> tuple[str, ...]:
 def _refuse_pointing(bound: Bound, brief: DelegationBrief) -> None:
     """Raises GentleError (exit 1, as a rejected brief): a variable of the brief's ``env``
     points into one of the user's work trees or its git directory
-    (:func:`~gentle_hooks.services.room_run.pointing_in`; rule B4 refuses an absolute path
+    (:func:`~gentle_hooks.services.room_env.pointing_in`; rule B4 refuses an absolute path
     outside the system's directories before, this one the ones under them or behind a
     symlink)."""
     found = pointing_in(brief.env or {}, *_pointers(bound))
@@ -351,8 +356,8 @@ def run(
     """
     started = time.monotonic()
     bound = bind(binding, env)
-    plan, declared = _plan_for(bound, brief, extra, env)
-    said = declared.note()
+    plan, declared, carried = _plan_for(bound, brief, extra, env)
+    said = tuple(x for x in (declared.note(), carried) if x)
     _refuse_pointing(bound, brief)
     sweep_rooms()
     text = room_brief_text(brief.objective, plan.brief_id, plan.checks)
@@ -363,7 +368,7 @@ def run(
         check_room_brief(room, text, plan.brief_id, flags, brief_file)
         check_room_root(room, bound.binding.words())
         notes = check_room(bound.repo, room, bound.candidate, bound.binding.words())
-        notes = (*notes, said) if said else notes
+        notes = (*notes, *said)
         return _verify_in(
             bound, plan, room, env, caller, started, notes, kept=True, shared=allow_shared
         )
@@ -371,7 +376,7 @@ def run(
     with stopped_cleanly():  # SIGTERM, SIGHUP: the room goes too
         room = make_room(bound.repo, bound.candidate, text, owned=not keep)
         try:
-            notes = (said,) if said else ()
+            notes = said
             return _verify_in(
                 bound, plan, room, env, caller, started, notes, kept=keep, shared=allow_shared
             )

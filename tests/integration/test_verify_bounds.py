@@ -209,3 +209,46 @@ def test_a_run_failing_on_the_change_and_on_every_tree_names_both(env: Env) -> N
         f"the last verify run failed on the change: `{gone}` failed on it (fix the change); "
         "and `test -e nonexistent` fails on every tree"
     ) in said, said
+
+
+def test_a_criterion_failing_otherwise_on_the_change_observes_it(env: Env) -> None:
+    """``from app import mul; assert mul(7, 1) == 7`` exits 1 on the base and with the change
+    emptied (ImportError: no ``mul``) and 1 on the change (AssertionError: its ``mul`` is
+    wrong). The exit statuses are the same, the failures are not: the criterion observed
+    the change, and the change fails it (row C5, evidence), not the brief (rule R2: this
+    fail stands until the same checks pass)."""
+    write(
+        env.repo / "src" / "app.py",
+        "def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b + 1\n",
+    )
+    check = 'python3 -c "from app import mul; assert mul(7, 1) == 7"'
+    env.brief({**BRIEF, "successCriteria": [{"criterion": "mul multiplies", "run": check}]})
+    ran = env.gh("verify", "run", "--brief", str(env.brief_path), "--json")
+    assert ran.returncode == 1, ran.stderr
+    out = json.loads(ran.stdout)
+    (crit,) = [o for o in out["outcomes"] if o["kind"] == "criterion"]
+    assert (crit["result"], crit["row"]) == ("fail", "C5"), crit
+    text = env.gh("verify", "run", "--brief", str(env.brief_path)).stdout
+    assert "fails on every tree" not in text and "brief is at fault" not in text, text
+
+
+@pytest.mark.parametrize("staged", [False, True])
+def test_a_check_that_failed_on_an_earlier_candidate_is_carried_forward(
+    env: Env, staged: bool
+) -> None:
+    """Rule R2: a failed ``verify run --check CMD``, then a comment line added to the change,
+    ``record``, ``git add -A`` and ``verify run`` with the brief alone: the new candidate is
+    another, but the same delegated change. The check that failed is re-run (it still fails
+    here), with a line naming the earlier run, so the verdict is not a pass."""
+    flags = ["--staged"] if staged else []
+    check = "python3 -c 'import app; assert app.add(2, 3) == 6'"
+    first = env.gh("verify", "run", *flags, "--brief", str(env.brief_path), "--check", check)
+    assert first.returncode == 1, first.stdout + first.stderr
+    with (env.repo / "src" / "app.py").open("a") as fh:
+        fh.write("# reviewed\n")
+    assert env.gh("record", "--model", "o4-mini", "--effort", "low").returncode == 0
+    git(env.repo, "add", "-A")
+    again = env.gh("verify", "run", *flags, "--brief", str(env.brief_path))
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "failed on an earlier candidate of this change" in again.stdout, again.stdout
+    assert check in again.stdout, again.stdout

@@ -227,3 +227,30 @@ def test_a_module_the_change_adds_beside_the_tests_blocks_the_suite(
     suite = out["outcomes"][-1]
     assert (out["status"], suite["row"], suite["exit_code"]) == ("blocked", "C1-own", None), out
     assert "tests/app.py" in suite["error"], suite
+
+
+@pytest.mark.parametrize(
+    "suite", ["python3 -m pytest -q", "python3 -m pytest -q tests", "pytest -q tests"]
+)
+def test_a_module_the_change_adds_at_the_root_hiding_the_pythonpath_one_blocks_the_suite(
+    repo: Path, tmp_path: Path, suite: str
+) -> None:
+    """``PYTHONPATH=src`` with ``src/app.py`` broken: the change adds a root ``app.py``
+    with a correct ``add``. ``python -m`` puts the working directory first on ``sys.path``
+    (and pytest's rootdir ``conftest.py`` puts the root there for ``pytest``), so
+    ``tests/test_add.py``'s ``import app`` finds the change's stand-in before ``src/app.py``:
+    a module the change adds, named as a module the tree has at another ``sys.path`` entry
+    of the run, defines the suite (row D-shadow, C1-own, naming it)."""
+    env = _env(repo, tmp_path, None)
+    env.brief({**BRIEF, "fullSuite": suite})
+    if suite.startswith("pytest"):
+        write(repo / "conftest.py", "")
+        commit_all(repo, "root conftest")
+        assert env.gh("record", "--model", "o4-mini", "--effort", "low").returncode == 0
+    write(
+        repo / "app.py", "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
+    )
+    out = env.json("verify", "run", "--brief", str(env.brief_path), code=1)
+    outcome = out["outcomes"][-1]
+    assert (out["status"], outcome["row"], outcome["exit_code"]) == ("blocked", "C1-own", None), out
+    assert "adds or changes app.py," in outcome["error"], outcome

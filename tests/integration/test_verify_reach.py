@@ -95,7 +95,7 @@ def test_an_entry_behind_a_symlink_into_the_repository_points_into_it(
 ) -> None:
     """F2: what rule B4 cannot see from the words (a link to the work tree, a linked
     worktree) is refused when the run knows where the copies are."""
-    from gentle_hooks.services.room_run import pointing_in
+    from gentle_hooks.services.room_env import pointing_in
 
     link = tmp_path / "innocent"
     link.symlink_to(repo / "src")

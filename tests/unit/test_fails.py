@@ -10,6 +10,9 @@ import pytest
 from gentle_hooks.ledger.fails import (
     STARTED,
     brief_faults,
+    carried_checks,
+    carried_fail_reason,
+    carried_fails,
     is_observed_failure,
     mixed_failures,
     standing_fail_reason,
@@ -265,3 +268,21 @@ def test_the_reason_is_one_sentence_naming_the_check_and_the_way_out(failed: Ver
     )
     if failed.verdict_digest != STARTED:
         assert "`" in words, reason  # the check it failed on is named
+
+
+def test_an_earlier_candidates_fail_carries_forward_until_its_checks_pass_here() -> None:
+    """Rule R2 across candidates of one change: run #1 failed ``CRIT`` on an earlier
+    candidate; a pass here of other checks (any brief id) leaves it standing, a later pass
+    here that ran ``CRIT`` ends it; a fail the earlier candidate settled itself does not
+    carry."""
+    from gentle_hooks.values.frozen import replace
+
+    earlier = replace(run(1, "b+flags-1", "fail", CRIT_FAILED, SUITE_OK), identity="sha256:e")
+    assert carried_checks((earlier,)) == (CRIT,)
+    assert carried_fails([earlier], [run(2, "b", "pass", SUITE)]) == (earlier,)
+    assert carried_fails([earlier], [run(3, "b+flags-2", "pass", CRIT, SUITE)]) == ()
+    settled = replace(run(2, "b+flags-1", "pass", CRIT, SUITE), identity="sha256:e")
+    assert carried_fails([earlier, settled], [run(3, "b", "pass", SUITE)]) == ()
+    reason = carried_fail_reason(earlier)
+    assert reason.startswith("R2 verify run #1") and f"`{CRIT[1]}`" in reason, reason
+    assert "earlier candidate of this change" in reason, reason

@@ -8,7 +8,12 @@ import pytest
 
 from gentle_hooks.policy.entrypoints import is_metadata, pytest_entry_modules
 from gentle_hooks.policy.importable import provides
-from gentle_hooks.policy.plugins import config_plugins, named_plugins, plugin_options
+from gentle_hooks.policy.plugins import (
+    config_plugins,
+    config_pythonpath,
+    named_plugins,
+    plugin_options,
+)
 
 OPTIONS = [
     (["-q", "-p", "zz_helpers", "tests"], ("zz_helpers",)),
@@ -123,3 +128,17 @@ def test_pytest_entry_modules(text: str, modules: tuple[str, ...]) -> None:
 )
 def test_is_metadata(path: str, expected: bool) -> None:
     assert is_metadata(path) is expected
+
+
+@pytest.mark.parametrize(
+    ("path", "text", "expected"),
+    [
+        ("pytest.ini", "[pytest]\npythonpath = src lib\n", ("src", "lib")),
+        ("pyproject.toml", '[tool.pytest.ini_options]\npythonpath = ["src"]\n', ("src",)),
+        ("setup.cfg", "[tool:pytest]\npythonpath = .\n", (".",)),
+        ("tox.ini", "[pytest]\naddopts = -q\n", ()),
+        ("pytest.ini", "[pytest\n", ()),
+    ],
+)
+def test_config_pythonpath(path: str, text: str, expected: tuple[str, ...]) -> None:
+    assert config_pythonpath(path, text.encode()) == expected

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gentle_hooks.services.room_run import tree_links
+import pytest
+
+from gentle_hooks.services.room_run import failure_line, tree_links
 
 
 def test_tree_links(tmp_path: Path) -> None:
@@ -19,3 +21,16 @@ def test_tree_links(tmp_path: Path) -> None:
         "python3 -m pytest -q all here out tests ./tests/unit -k 'x y' nothing", str(tree)
     )
     assert got == {"all": "tests/unit", "here": "."}
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("$ x\n1 failed in 0.03s\n", "$ x\n1 failed in 1.20s\n\n", True),
+        ("Traceback\nAssertionError\n", "Traceback\nImportError: no name 'mul'\n", False),
+        ("E at 0x7f3a12\n", "E at 0x7f00bb\n", True),
+    ],
+)
+def test_a_failure_is_its_last_line_numbers_masked(a: str, b: str, same: bool) -> None:
+    """How a criterion failed: the last non-blank line of its output, numbers masked."""
+    assert (failure_line(a) == failure_line(b)) is same

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from gentle_hooks.policy.testdirs import basedirs_of_tests, shadows_beside_tests
+from gentle_hooks.policy.testdirs import basedirs_of_tests, shadows_across, shadows_beside_tests
 
 TREE = ("src/app.py", "tests/test_add.py", "pkg/tests/__init__.py", "pkg/tests/test_x.py")
 
@@ -40,3 +40,17 @@ def test_at_the_root_a_module_named_as_one_under_src_counts() -> None:
     tree = ("src/app.py", "test_app.py", "app.py")
     assert shadows_beside_tests(tree, ["app.py"]) == (("app.py", ".", "app"),)
     assert shadows_beside_tests(("test_app.py", "app.py"), ["app.py"]) == ()
+
+
+def test_a_root_module_the_change_adds_hides_the_pythonpath_one() -> None:
+    """``python -m`` puts the root first, ``PYTHONPATH=src`` puts ``src``: a root ``app.py``
+    the change adds hides ``src/app.py``; a module only one directory has, a test module
+    and a ``conftest.py`` hide nothing."""
+    tree = ["app.py", "src/app.py", "tests/test_app.py", "conftest.py", "src/new.py"]
+    dirs = [".", "src"]
+    assert shadows_across(dirs, tree, ["app.py"]) == (("app.py", ".", "app"),)
+    assert shadows_across(dirs, [*tree, "app/__init__.py"], ["app/__init__.py"]) == (
+        ("app/__init__.py", ".", "app"),
+    )
+    assert shadows_across(dirs, tree, ["src/new.py", "conftest.py", "tests/test_app.py"]) == ()
+    assert shadows_across(["."], tree, ["app.py"]) == ()
