@@ -38,3 +38,26 @@ def test_sync_fetch_from_a_configured_remote_still_works(repo: Path, tmp_path: P
     proc = hostile(repo, "sync", "fetch")
     assert proc.returncode == 0, proc.stderr
     assert b"origin has no gentle-hooks notes yet" in proc.stdout
+
+
+# --- the staged tree: git's own reason, "unmerged" only for a conflict ----------------------
+
+
+def test_a_ghost_blob_in_the_index_is_named_not_called_a_conflict(repo: Path) -> None:
+    ghost = "1234567890123456789012345678901234567890"
+    git(repo, "update-index", "--add", "--cacheinfo", f"100644,{ghost},ghost.py")
+    proc = hostile(repo, "assess", "--staged")
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and "unmerged" not in err and "--committed-only" not in err
+    index = repo / ".git" / "index"
+    assert f"the index '{index}' cannot be written as a tree: invalid object" in err, err
+    assert "'ghost.py'" in err
+
+
+def test_a_corrupt_index_is_named_with_gits_reason(repo: Path) -> None:
+    (repo / ".git" / "index").write_bytes(b"garbage")
+    proc = hostile(repo, "assess", "--staged")
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and "unmerged" not in err, err
+    assert "cannot be written as a tree: index file smaller than expected" in err, err
+    assert "gentle-hooks-index-" not in err  # the private copy is not what the user has
