@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tests.conftest import git
-from tests.integration.test_hostile_inputs import hostile
+from tests.integration.test_hostile_inputs import _dead_pid, hostile
 
 # --- sync: a remote that git would read as an option ----------------------------------------
 
@@ -61,3 +61,25 @@ def test_a_corrupt_index_is_named_with_gits_reason(repo: Path) -> None:
     assert proc.returncode == 2 and "unmerged" not in err, err
     assert "cannot be written as a tree: index file smaller than expected" in err, err
     assert "gentle-hooks-index-" not in err  # the private copy is not what the user has
+
+
+# --- residue: every scratch directory a killed run leaves in $TMPDIR -------------------------
+
+
+def test_doctor_reports_and_fix_removes_a_killed_runs_pycache_and_objects(
+    repo: Path, tmp_path: Path
+) -> None:
+    tmp = tmp_path / "tmpdir"
+    tmp.mkdir()
+    dead = _dead_pid()
+    kinds = ("pycache", "objects", "salvage")
+    for kind in kinds:
+        (tmp / f"gentle-hooks-{kind}-{dead}-abc").mkdir()
+        (tmp / f"gentle-hooks-{kind}-{dead}-abc" / "x").write_text("x")
+    env = {"TMPDIR": str(tmp)}
+    report = hostile(repo, "doctor", env=env).stdout.decode()
+    for kind in kinds:
+        assert f"gentle-hooks-{kind}-{dead}-abc" in report, report
+    assert "--fix" in report
+    hostile(repo, "doctor", "--fix", env=env)
+    assert list(tmp.iterdir()) == []
