@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.conftest import git
 from tests.integration.test_hostile_inputs import _dead_pid, hostile
 
@@ -83,3 +85,24 @@ def test_doctor_reports_and_fix_removes_a_killed_runs_pycache_and_objects(
     assert "--fix" in report
     hostile(repo, "doctor", "--fix", env=env)
     assert list(tmp.iterdir()) == []
+
+
+# --- user input that is not UTF-8 is echoed \xHH, the bytes themselves ----------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "stdin", "env", "echo"),
+    [
+        (("record", "--model", "m", "--effort", "\udcff", "a.txt"), b"", {}, "'\\xff'"),
+        (("review", "\udcff"), b"", {}, "'\\xff'"),
+        (("hook", "\udcff\udcfe"), b"", {}, "'\\xff\\xfe'"),
+        (("hook", "pre-push", "origin", "url"), b"refs/heads/x \xff y z\n", {}, "'\\xff'"),
+    ],
+    ids=["effort", "review", "hook", "pre-push"],
+)
+def test_a_non_utf8_argument_is_echoed_as_its_bytes(
+    repo: Path, args: tuple[str, ...], stdin: bytes, env: dict[str, str], echo: str
+) -> None:
+    proc = hostile(repo, *args, stdin=stdin, env=env)
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and echo in err and "\\udc" not in err, err
