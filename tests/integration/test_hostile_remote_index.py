@@ -11,8 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import git
+from tests.conftest import git, write
 from tests.integration.test_hostile_inputs import _dead_pid, hostile
+from tests.integration.test_notes_gate import clone, server
+
+__all__ = ["server"]  # the bare server fixture, used by the note-line cases
 
 # --- sync: a remote that git would read as an option ----------------------------------------
 
@@ -106,3 +109,30 @@ def test_a_non_utf8_argument_is_echoed_as_its_bytes(
     proc = hostile(repo, *args, stdin=stdin, env=env)
     err = proc.stderr.decode()
     assert proc.returncode == 2 and echo in err and "\\udc" not in err, err
+
+
+# --- a note line that cannot be read fails closed in the range gate --------------------------
+
+_WRITER = '{"v":1,"kind":"writer","model":"o4-mini","effort":"low","source":"cli"}'
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        pytest.param('{"v":1,"kind":"writer","model":' + "[" * 70 + "]" * 70 + "}", id="nested"),
+        pytest.param(_WRITER + " x", id="trailing-bytes"),
+        pytest.param("\ufeff" + _WRITER, id="bom"),
+        pytest.param(_WRITER.replace('"v":1', '"v":2'), id="version-2"),
+        pytest.param(_WRITER.replace('"v":1', '"v":1,"v":1'), id="duplicate-key"),
+    ],
+)
+def test_an_unreadable_note_line_makes_its_commit_blocked(server: Path, line: str) -> None:
+    b = clone(server, "b")
+    write(b / "app.py", "def f():\n    return 9\n")
+    git(b, "add", "-A")
+    git(b, "commit", "-q", "--no-verify", "-m", "change")
+    git(b, "notes", "--ref=gentle-hooks", "add", "-f", "-m", line, "HEAD")
+    gate = hostile(b, "gate", "--range", "origin/main..HEAD")
+    out = gate.stdout.decode()
+    assert gate.returncode == 1, (out, gate.stderr)
+    assert "BLOCKED" in out and "note line refused" in out, out
