@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 
 from gentle_hooks.errors import UsageError
 from gentle_hooks.hooks.call import HookCall
+from gentle_hooks.ledger.location import REST_PREFIX
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -58,10 +59,6 @@ def keep_unrecorded(
         f"{shlex.quote(command or 'rebase')} < {shlex.quote(where)}"
     )
 
-
-#: The name of a file holding the pairs a stopped post-rewrite did not reach, up to its
-#: random part (:func:`keep_unrecorded`, :func:`keep_input_rest`).
-REST_PREFIX = "post-rewrite-rest-"
 
 #: The most bytes of a rest file :func:`drop_processed_rests` reads; a larger one is kept.
 _REST_READ = 64 * 1024 * 1024

@@ -90,6 +90,9 @@ def test_post_rewrite_past_its_time_limit_keeps_the_rest_and_says_how_to_record_
     assert " hook post-rewrite amend < " in command, command
     rest = command.split(" < ", 1)[1]
     assert Path(rest).read_text() == f"{old} {new}\n"
+    doctor = _run(repo, "doctor").stdout.decode()
+    assert f"{rest}: rewritten commits a stopped post-rewrite did not record" in doctor, doctor
+    assert " hook post-rewrite rebase < " in doctor, doctor
     shell = command  # runnable exactly as printed, whichever way the CLI is reached
     again = subprocess.run(shell, shell=True, cwd=repo, capture_output=True, check=False)
     assert again.returncode == 0, again.stderr
