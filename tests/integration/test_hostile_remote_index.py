@@ -136,3 +136,13 @@ def test_an_unreadable_note_line_makes_its_commit_blocked(server: Path, line: st
     out = gate.stdout.decode()
     assert gate.returncode == 1, (out, gate.stderr)
     assert "BLOCKED" in out and "note line refused" in out, out
+
+
+def test_a_non_utf8_skip_reason_is_echoed_as_its_bytes(repo: Path) -> None:
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", "src/app.py").returncode == 0
+    git(repo, "add", "-A")
+    proc = hostile(repo, "hook", "pre-commit", env={"GENTLE_HOOKS_SKIP": "by hand \udcff"})
+    said = proc.stdout.decode() + proc.stderr.decode()
+    assert proc.returncode == 0, said
+    assert "recorded ('by hand \\xff')" in said and "\\udc" not in said, said
