@@ -7,6 +7,8 @@ Each case is driven through the real CLI in a real repository with real git comm
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -146,3 +148,22 @@ def test_a_non_utf8_skip_reason_is_echoed_as_its_bytes(repo: Path) -> None:
     said = proc.stdout.decode() + proc.stderr.decode()
     assert proc.returncode == 0, said
     assert "recorded ('by hand \\xff')" in said and "\\udc" not in said, said
+
+
+# --- a table no gentle-hooks version creates: doctor --fix moves the ledger aside ------------
+
+
+def test_a_foreign_table_names_its_remedy_and_the_fix_keeps_the_records(repo: Path) -> None:
+    write(repo / "src" / "app.py", "def add(a, b):\n    return b + a\n")
+    assert hostile(repo, "record", "--model", "m", "--effort", "low", "src/app.py").returncode == 0
+    ledger = repo / ".git" / "gentle-hooks" / "ledger.sqlite3"
+    with contextlib.closing(sqlite3.connect(ledger)) as conn:
+        conn.execute("CREATE TABLE evil(x)")
+        conn.commit()
+    report = hostile(repo, "doctor").stdout.decode()
+    assert "not ours: table evil; the fix moves it aside" in report, report
+    assert "doctor --fix" in report.split("not ours: table evil", 1)[1].split("\n", 1)[0]
+    hostile(repo, "doctor", "--fix")
+    after = hostile(repo, "doctor")
+    assert after.returncode == 0, after.stdout.decode()
+    assert "writer: m/low" in hostile(repo, "status").stdout.decode()
