@@ -360,7 +360,14 @@ def sweep(directory: str, prefix: str) -> list[str]:
 
 #: The prefixes of the scratch directories :func:`scratch_dir` makes under the system's
 #: temporary directory, each followed by the owner's process id.
-SCRATCH_PREFIXES = ("gentle-hooks-notes-", "gentle-hooks-sign-", "gentle-hooks-verify-")
+SCRATCH_PREFIXES = (
+    "gentle-hooks-notes-",
+    "gentle-hooks-sign-",
+    "gentle-hooks-verify-",
+    "gentle-hooks-pycache-",
+    "gentle-hooks-objects-",
+    "gentle-hooks-salvage-",
+)
 
 
 def scratch_residue() -> list[str]:

@@ -95,21 +95,28 @@ class Command:
             absolute path) or ``git``.
         label: ``run`` (runs as written) or ``prefix`` (the writer completes it with its
             own words: a test command after ``--``, a brief's path after ``--brief``).
+        stdin: a file the command reads as its standard input (written ``< PATH``), or
+            None.
     """
 
-    __slots__ = ("label", "tool", "words")
+    __slots__ = ("label", "stdin", "tool", "words")
 
     # a plain class: this leaf module stays off dataclasses, which the gates' pass path
     # does not import (gentle_hooks.values.frozen says why)
     def __init__(
-        self, words: tuple[str, ...], tool: str = "gentle-hook", label: str = "run"
+        self,
+        words: tuple[str, ...],
+        tool: str = "gentle-hook",
+        label: str = "run",
+        stdin: str | None = None,
     ) -> None:
         self.words = words
         self.tool = tool
         self.label = label
+        self.stdin = stdin
 
-    def _key(self) -> tuple[tuple[str, ...], str, str]:
-        return (self.words, self.tool, self.label)
+    def _key(self) -> tuple[tuple[str, ...], str, str, str | None]:
+        return (self.words, self.tool, self.label, self.stdin)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Command) and self._key() == other._key()

@@ -362,13 +362,10 @@ class Diffs(GitConfig):
         directory removed after), so git diffs only them whatever their number.
         None when the repository's object directories cannot be borrowed that way.
         """
-        import shutil
-        import tempfile
-
+        from gentle_hooks.bounded import scratch_dir
         from gentle_hooks.git.pairtrees import borrowing_env, write_pair_trees
 
-        dest = tempfile.mkdtemp(prefix="gentle-hooks-objects-")
-        try:
+        with scratch_dir("gentle-hooks-objects-") as dest:
             env = borrowing_env(dest, self.env, self.paths.common_dir)
             if env is None:
                 return None
@@ -377,8 +374,6 @@ class Diffs(GitConfig):
             bound = git_process.scan_seconds(self.env)
             out = self.run([*args, *_UNRENAMED_FLAGS, old, new], env=env, timeout=bound).stdout
             return list(iter_added_lines(out))
-        finally:
-            shutil.rmtree(dest, ignore_errors=True)
 
 
 def _split_echoed(out: bytes, pairs: Sequence[tuple[str, str]], end: bytes) -> list[bytes] | None:

@@ -12,7 +12,7 @@ from collections import namedtuple
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.bounded import WriteError, remove_files, residue, sweep
-from gentle_hooks.errors import GitError
+from gentle_hooks.errors import GitError, quoted, shown_field
 from gentle_hooks.git.core import RepositoryCore
 
 #: The name of a hook's private index copy, up to its owner's process id.
@@ -164,14 +164,39 @@ class Index(RepositoryCore):
         """The index git hands us (``GIT_INDEX_FILE`` in a hook) written as a tree.
 
         Raises:
-            GitError: unmerged entries (a conflict in progress), with the fix.
+            GitError: the index cannot be written as a tree, in one line: unmerged entries
+                (a conflict in progress) say so, with the command that lists them; any
+                other failure (an entry naming an object the repository lacks, a corrupt
+                index, an object database refusing writes) names the index file and
+                git's own reason.
         """
+        tmp = _private_copy(self.paths.index_file, self.paths.git_dir)
         try:
-            return self._with_index_copy([["write-tree"]])
-        except GitError as exc:
+            env = {"GIT_INDEX_FILE": tmp}
+            proc = self.run(["write-tree"], env=env, ok=range(256))
+            if proc.returncode == 0:
+                return proc.stdout.decode("utf-8", "surrogateescape").strip()
+            unmerged = self.run(["ls-files", "--unmerged", "-z"], env=env, ok=range(256))
+        finally:
+            for path in (tmp, tmp + ".lock"):
+                if os.path.exists(path):
+                    os.unlink(path)
+        if unmerged.returncode == 0 and unmerged.stdout:
             raise GitError(
-                "the index has unmerged paths; resolve the conflict or use --committed-only"
-            ) from exc
+                "the index has unmerged paths (a conflict in progress): resolve each and "
+                "git add it; git diff --name-only --diff-filter=U lists them"
+            )
+        lines = proc.stderr.decode("utf-8", "surrogateescape").strip().splitlines()
+        # git's first error names the entry or the file; its last says "error building trees"
+        reason = next((x for x in lines if x.startswith(("error: ", "fatal: "))), "")
+        if any(word in x for x in lines for word in ("insufficient permission", "denied")):
+            reason = self._write_refusal() or reason
+        # git names the private copy it read: name the index it was copied from
+        reason = reason.removeprefix("error: ").removeprefix("fatal: ").replace(f"{tmp}: ", "")
+        raise GitError(
+            f"the index {quoted(self.paths.index_file)} cannot be written as a tree: "
+            f"{shown_field(reason or f'git write-tree exited {proc.returncode}')}"
+        )
 
     def snapshot_tree(self) -> str:
         """The working state as ``git add -A`` would stage it, as a tree.

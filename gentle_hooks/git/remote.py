@@ -6,8 +6,20 @@ and turns their outcome into a value or a :class:`~gentle_hooks.errors.GitError`
 
 from __future__ import annotations
 
-from gentle_hooks.errors import GitError
+from gentle_hooks.errors import GitError, quoted
 from gentle_hooks.git.gitconfig import GitConfig
+
+
+def _not_an_option(remote: str) -> str:
+    """``remote`` as git's positional argument, refused when git would read it as an
+    option (``--upload-pack=<command>`` runs the command).
+
+    Raises:
+        GitError: ``remote`` is empty or starts with ``-``.
+    """
+    if not remote or remote.startswith("-"):
+        raise GitError(f"no remote named {quoted(remote)} (see: git remote -v)")
+    return remote
 
 
 class Remotes(GitConfig):
@@ -25,7 +37,7 @@ class Remotes(GitConfig):
             True or False; None when the remote could not be asked (unreachable, refused).
         """
         proc = self.run(
-            ["ls-remote", "--heads", "--exit-code", remote, f"refs/heads/{branch}"],
+            ["ls-remote", "--heads", "--exit-code", _not_an_option(remote), f"refs/heads/{branch}"],
             env={"GIT_TERMINAL_PROMPT": "0"},  # an error path: never wait for a password
             ok=range(256),
         )
@@ -39,9 +51,10 @@ class Remotes(GitConfig):
             False when the remote has no ``ref``; True when fetched.
 
         Raises:
-            GitError: the fetch failed otherwise (``git fetch <remote> <ref> failed: ...``
-                with git's last line of error).
+            GitError: ``remote`` starts with ``-``; the fetch failed otherwise
+                (``git fetch <remote> <ref> failed: ...`` with git's last line of error).
         """
+        remote = _not_an_option(remote)
         proc = self.run(["fetch", "-q", remote, f"+{ref}:{into}"], ok=(0, 1, 128))
         if proc.returncode == 0:
             return True
@@ -57,6 +70,7 @@ class Remotes(GitConfig):
         pre-push hook (``git push --no-verify``).
 
         Raises:
-            GitError: the push failed (rejected, unreachable remote).
+            GitError: ``remote`` starts with ``-``; the push failed (rejected,
+                unreachable remote).
         """
-        self.run(["push", "-q", "--no-verify", remote, f"{ref}:{ref}"])
+        self.run(["push", "-q", "--no-verify", _not_an_option(remote), f"{ref}:{ref}"])

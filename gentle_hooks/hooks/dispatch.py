@@ -19,7 +19,7 @@ import gc
 import os
 import sys
 
-from gentle_hooks.errors import EXIT_OK, GentleError, UsageError
+from gentle_hooks.errors import EXIT_OK, GentleError, UsageError, quoted
 from gentle_hooks.hooks.call import STDIN_LIMIT, HookCall
 
 TYPE_CHECKING = False  # importing typing costs ~10 ms; annotations are strings here
@@ -267,7 +267,7 @@ def parse_call(argv: Sequence[str], stdin: bytes) -> HookCall:
     name, rest = argv[0], list(argv[1:])
     row = HOOKS.get(name)
     if row is None:
-        raise UsageError(f"hook: unknown hook {name!r}: use one of {names}")
+        raise UsageError(f"hook: unknown hook {quoted(name)}: use one of {names}")
     warn = False
     script = None
     args: list[str] = []

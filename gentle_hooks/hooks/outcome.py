@@ -16,7 +16,7 @@ import sys
 from collections.abc import Mapping, Sequence
 
 from gentle_hooks.config.load import LoadedConfig, load_config
-from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, Command
+from gentle_hooks.errors import EXIT_BLOCKED, EXIT_OK, Command, quoted
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.report.text import short
@@ -260,7 +260,7 @@ def _conclude(
     overridden = [(j.result, j.target) for j in blocked]
     if why:
         who = record_overrides(repo, call.name, overridden, why)
-        lines.append(f"GENTLE_HOOKS_SKIP: let through by {who} and recorded ({why!r})")
+        lines.append(f"GENTLE_HOOKS_SKIP: let through by {who} and recorded ({quoted(why)})")
         return EXIT_OK, "GENTLE_HOOKS_SKIP"
     if call.warn or config.settings.mode == "warn":
         source = warn_source(call, repo, config)

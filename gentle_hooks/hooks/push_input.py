@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from gentle_hooks.errors import UsageError
+from gentle_hooks.errors import UsageError, quoted
 from gentle_hooks.hooks.call import HookCall
 from gentle_hooks.values.frozen import frozen
 
@@ -97,7 +97,9 @@ def parse_pre_push(stdin: str) -> list[PushUpdate]:
         local_ref, local_oid, remote_ref, remote_oid = parts
         for oid in (local_oid, remote_oid):
             if not _HEX.match(oid):
-                raise UsageError(f"pre-push input line {number}: {oid[:80]!r} is not an object id")
+                raise UsageError(
+                    f"pre-push input line {number}: {quoted(oid[:80])} is not an object id"
+                )
         if len(local_oid) != len(remote_oid):
             raise UsageError(f"pre-push input line {number}: object ids of different lengths")
         updates.append(PushUpdate(local_ref, local_oid, remote_ref, remote_oid))

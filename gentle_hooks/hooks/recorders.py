@@ -179,7 +179,7 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
     import time
 
     from gentle_hooks.git.repository import Repository
-    from gentle_hooks.hooks.rewrites import keep_unrecorded, rewrite_pairs
+    from gentle_hooks.hooks.rewrites import drop_processed_rests, keep_unrecorded, rewrite_pairs
     from gentle_hooks.ledger.sqlite_file import StoreError
     from gentle_hooks.ledger.store import Ledger
     from gentle_hooks.notes.sync import drop_copied_notes, write_commit_notes
@@ -251,6 +251,8 @@ def post_rewrite(call: HookCall, where: Where, path: str, env: Mapping[str, str]
     if rest:
         command = call.args[0] if call.args else env.get("PRE_COMMIT_REWRITE_COMMAND", "")
         raise keep_unrecorded(where.common_dir, command, rest, hook_seconds(env))
+    # a rest file a stopped run kept is done with once its every pair went through here
+    drop_processed_rests(where.common_dir, pairs)
     stale = sum(1 for r in recorded if r.stale)
     if stale:
         print(

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 
 from gentle_hooks.errors import UsageError
 from gentle_hooks.hooks.call import HookCall
+from gentle_hooks.ledger.location import REST_PREFIX
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def keep_unrecorded(
     from gentle_hooks.report.program_text import program
 
     directory = os.path.dirname(ledger_path(common_dir))
-    fd, where = new_private_file(directory, "post-rewrite-rest-")
+    fd, where = new_private_file(directory, REST_PREFIX)
     with os.fdopen(fd, "w", encoding="utf-8", errors="surrogateescape") as fh:
         fh.writelines(f"{old} {new}\n" for old, new in rest)
     return UsageError(
@@ -57,6 +58,40 @@ def keep_unrecorded(
         f"not recorded (kept in {where}); run: {program()} hook post-rewrite "
         f"{shlex.quote(command or 'rebase')} < {shlex.quote(where)}"
     )
+
+
+#: The most bytes of a rest file :func:`drop_processed_rests` reads; a larger one is kept.
+_REST_READ = 64 * 1024 * 1024
+
+
+def drop_processed_rests(common_dir: str, processed: list[tuple[str, str]]) -> list[str]:
+    """Remove every rest file of the state directory whose pairs are all in ``processed``
+    (the pairs a post-rewrite run went through to the end: the printed command has done
+    its work); the paths removed. A file that cannot be read, or holds a pair not
+    processed, is kept."""
+    from gentle_hooks.ledger.location import ledger_path
+
+    directory = os.path.dirname(ledger_path(common_dir))
+    done = set(processed)
+    try:
+        names = [n for n in os.listdir(directory) if n.startswith(REST_PREFIX)]
+    except OSError:
+        return []
+    removed = []
+    for name in sorted(names):
+        path = os.path.join(directory, name)
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+            with os.fdopen(fd, "rb") as fh:
+                data = fh.read(_REST_READ + 1)
+        except OSError:
+            continue
+        if len(data) > _REST_READ or not set(_pairs(data.decode("ascii", "replace"))) <= done:
+            continue
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+            removed.append(path)
+    return removed
 
 
 def keep_input_rest(
@@ -91,7 +126,7 @@ def keep_input_rest(
     directory = os.path.dirname(ledger)
     path = directory
     try:
-        fd, path = new_private_file(directory, "post-rewrite-rest-")
+        fd, path = new_private_file(directory, REST_PREFIX)
         with os.fdopen(fd, "wb") as fh:
             fh.write(first)
             for chunk in more:

@@ -46,7 +46,8 @@ class StoreCheck:
     """One result of :func:`diagnose`: a check name, whether it passed, one line of detail,
     whether ``doctor --fix`` repairs it in place (a lowered schema version, an id counter
     at its end), whether it proves the file's own bytes damaged (a bad header,
-    SQLite's "malformed" or "not a database", an ``integrity_check`` other than ok): only
+    SQLite's "malformed" or "not a database", an ``integrity_check`` other than ok, a
+    table no gentle-hooks version creates): only
     such a check lets ``doctor --fix`` move the ledger aside (:func:`is_damaged`), and the
     places whose permission bits refuse this process its writes (the ``access`` check's
     fix is ``chmod u+w`` of them)."""
@@ -147,7 +148,10 @@ def diagnose(path: str) -> tuple[StoreCheck, ...]:
                 detail += ", but " + ", ".join(d.words for d in differ[:5])
             fixable = bool(differ) and all(d.is_trigger_fix or d.is_missing_fix for d in differ)
             detail += fix_words(differ) if fixable else ""
-            out.append(StoreCheck("schema", not differ, detail, fixable=fixable))
+            # a table no gentle-hooks version creates: the file is moved aside (kept) and
+            # its rows of ours recovered into a new ledger (ledger.salvage)
+            foreign = any(d.kind == "table" and d.how == "not ours" for d in differ)
+            out.append(StoreCheck("schema", not differ, detail, fixable=fixable, damaged=foreign))
         mode = str(conn.execute("PRAGMA journal_mode").fetchone()[0]).lower()
         out.append(StoreCheck("journal", mode == "wal", f"journal mode {mode}"))
         rows = [str(r[0]) for r in text_rows(conn, "PRAGMA integrity_check")]

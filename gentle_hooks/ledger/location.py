@@ -15,6 +15,10 @@ LEDGER_FILE = "ledger.sqlite3"
 IDLE_FILE = "idle"
 #: Writer records waiting for the ledger's write lock (:mod:`gentle_hooks.ledger.spool`).
 SPOOL_FILE = "spool.jsonl"
+#: The name of a file of the state directory holding the rewritten commits a stopped
+#: post-rewrite did not record, up to its random part
+#: (:func:`gentle_hooks.hooks.rewrites.keep_unrecorded`).
+REST_PREFIX = "post-rewrite-rest-"
 
 
 def ledger_path(common_dir: str) -> str:

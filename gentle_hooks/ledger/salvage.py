@@ -27,8 +27,8 @@ from __future__ import annotations
 import os
 import shutil
 import sqlite3
-import tempfile
 
+from gentle_hooks.bounded import scratch_dir
 from gentle_hooks.ledger.connection import LedgerConnection, insert
 from gentle_hooks.ledger.error_cause import undecodable
 from gentle_hooks.ledger.kept import COMPANIONS, DAMAGED_KEPT, SALVAGED
@@ -97,7 +97,7 @@ def salvage(led: LedgerConnection, damaged: str) -> Salvaged:
     why = None
     if any(_has_rows(conn, t) for t in tables):
         why = "the ledger has recorded since it was moved aside: its rows were not merged"
-    with tempfile.TemporaryDirectory(prefix="gentle-hooks-salvage-") as scratch:
+    with scratch_dir("gentle-hooks-salvage-") as scratch:
         rows = os.path.join(scratch, "rows.sqlite3")
         if why is None:
             why = _extract(conn, damaged, scratch, rows, tables, out)

@@ -87,14 +87,16 @@ class ParsedNote:
     @property
     def records_work(self) -> bool:
         """A candidate, writer or escalation line is present (a writer or escalation line
-        counts even when a field of it is malformed), or a note was left unread: the note
-        says a writer delivered."""
+        counts even when a field of it is malformed), a line that cannot be read at all
+        (not JSON, nested too deep, another version, an unknown kind: it may be a writer
+        line) is present, or a note was left unread: the note says a writer delivered, and
+        the commit is judged as delegated (fails closed), its refused lines named."""
         return bool(
             self.unread
             or self.candidates
             or self.of(WriterLine)
             or self.of(EscalationLine)
-            or any(kind in _WORK_KINDS for kind in self.refused)
+            or any(kind is None or kind in _WORK_KINDS for kind in self.refused)
         )
 
     def of(self, kind: type[L], identity: str | None = None) -> tuple[L, ...]:

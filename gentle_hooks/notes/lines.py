@@ -378,15 +378,17 @@ def decode(text: str) -> NoteLine:
     """The typed value of one note line, checked against :data:`SCHEMA`.
 
     Raises:
-        MalformedLine: not JSON, not an object, another version, an unknown kind, a missing
-            required field or a known field of the wrong type (one line naming it;
-            ``kind`` set when the line names a known kind). A field the kind does not
-            have is ignored (forward compatible: the module docstring).
+        MalformedLine: not JSON, a key twice in an object, not an object, another version,
+            an unknown kind, a missing required field or a known field of the wrong type
+            (one line naming it; ``kind`` set when the line names a known kind). A field
+            the kind does not have is ignored (forward compatible: the module docstring).
     """
     if nesting_depth(text) > MAX_NESTING:  # json recurses per level; a bound comes first
         raise MalformedLine(f"nested deeper than {MAX_NESTING} levels")
     try:
-        obj = json.loads(text)
+        obj = json.loads(text, object_pairs_hook=_unique_keys)
+    except _DuplicateKey as exc:
+        raise MalformedLine(f"the key {_show(str(exc))} appears twice") from None
     except (ValueError, RecursionError):  # a number too long to convert is a ValueError
         raise MalformedLine("not JSON") from None
     if not isinstance(obj, dict):
@@ -417,6 +419,21 @@ def decode(text: str) -> NoteLine:
     if kind == VerdictLine.KIND:
         values["verdict"] = _canonical(obj["verdict"])
     return _CLASSES[kind](**values)
+
+
+class _DuplicateKey(Exception):
+    """An object of a note line names a key twice (which value counts is a guess)."""
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``json.loads``'s object hook: the object, or :class:`_DuplicateKey` naming the key
+    an object repeats."""
+    obj: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in obj:
+            raise _DuplicateKey(key)
+        obj[key] = value
+    return obj
 
 
 def _convert(type_name: str, value: object) -> object:

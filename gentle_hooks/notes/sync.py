@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable, Mapping, Sequence
 
-from gentle_hooks.errors import GitError
+from gentle_hooks.errors import GitError, quoted
 from gentle_hooks.git.notes import RefRaced, note_bytes
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.git.ssh import SigningError
@@ -425,8 +425,10 @@ def sync_fetch(repo: Repository, remote: str) -> str:
         One line saying what happened.
 
     Raises:
-        GitError: the fetch or the merge failed.
+        GitError: ``remote`` is not a configured remote's name (one starting with ``-``
+            would be read as an option); the fetch or the merge failed.
     """
+    require_remote(repo, remote)
     tracking = remote_notes_ref(remote)
     if not repo.fetch_ref(remote, NOTES_REF, tracking):
         return f"{remote} has no gentle-hooks notes yet"
@@ -435,6 +437,18 @@ def sync_fetch(repo: Repository, remote: str) -> str:
         return f"took {remote}'s notes (none locally)"
     repo.merge_notes(NOTES_REF, tracking)
     return f"merged {remote}'s notes into {NOTES_REF}"
+
+
+def require_remote(repo: Repository, remote: str) -> None:
+    """Refuse a ``remote`` that is not a configured remote's name: one that starts with
+    ``-`` (git would read it as an option, ``--upload-pack=...`` runs a command) or that
+    no ``remote.<name>.url`` names (its notes would be fetched to a ref named after it).
+
+    Raises:
+        GitError: the one-line reason, with the command that lists the remotes.
+    """
+    if remote.startswith("-") or not remote or repo.config_get(f"remote.{remote}.url") is None:
+        raise GitError(f"no remote named {quoted(remote)} (see: git remote -v)")
 
 
 def _has(repo: Repository, ref: str) -> bool:
@@ -452,8 +466,7 @@ def sync_push(repo: Repository, remote: str, led: Ledger | None = None) -> str:
     Raises:
         GitError: fetch, merge or push failed.
     """
-    if repo.config_get(f"remote.{remote}.url") is None:
-        raise GitError(f"no remote named {remote!r} (see: git remote -v)")
+    require_remote(repo, remote)
     written = write_missing_notes(repo, led) if led is not None else 0
     wrote = f"wrote {written} missing note(s); " if written else ""
     escalated = write_lacking_escalations(repo, led) if led is not None else 0

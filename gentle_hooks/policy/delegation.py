@@ -9,7 +9,7 @@ the runtimes' environment variables are :data:`RUNTIME_ENV` below.
 
 from __future__ import annotations
 
-from gentle_hooks.errors import quoted, shown_field
+from gentle_hooks.errors import quoted, shown, shown_field
 from gentle_hooks.policy.markers import MARKERS
 
 TYPE_CHECKING = False  # the hook pass path calls runtime_evidence: keep imports light
@@ -112,18 +112,16 @@ def message_evidence(message: str, author: str = "", committer: str = "") -> Evi
         name, email = _split_ident(ident)
         for m in MARKERS:
             if m.where == "identity" and name and _rx(m.pattern).search(name):
-                return Evidence(m.agent, f"{role} {quoted(shown_field(name))}")
+                return Evidence(m.agent, f"{role} {shown(quoted(name))}")
         agent = _address_agent(email) if email else None
         if agent:
-            return Evidence(agent, f"{role} {quoted(shown_field(ident))}")
+            return Evidence(agent, f"{role} {shown(quoted(ident))}")
     for m in MARKERS:
         if m.where in ("trailer", "message"):
             found = _rx(m.pattern).search(message)
             if found:
                 # a marker holds what the message says, however long: echoed bounded
-                return Evidence(
-                    m.agent, f"message marker {quoted(shown_field(found.group(0).strip()))}"
-                )
+                return Evidence(m.agent, f"message marker {shown(quoted(found.group(0).strip()))}")
     return None
 
 

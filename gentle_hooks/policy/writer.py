@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from gentle_hooks.errors import PolicyInputError
+from gentle_hooks.errors import PolicyInputError, quoted
 from gentle_hooks.policy.vocabulary import Effort, WriterSource
 from gentle_hooks.values.frozen import frozen
 
@@ -53,7 +53,9 @@ def parse_effort(text: str) -> Effort:
         return Effort(text.strip().lower())
     except ValueError:
         levels = " ".join(e.value for e in Effort)
-        raise PolicyInputError(f"unknown effort level {text!r}: use one of {levels}") from None
+        raise PolicyInputError(
+            f"unknown effort level {quoted(text)}: use one of {levels}"
+        ) from None
 
 
 def is_small(profile: WriterProfile) -> bool:

@@ -85,9 +85,10 @@ Step = tuple[str, str]
 
 def command_text(c: Command) -> str:
     """``c`` as the user types it: :func:`program` (or ``git``), then its words quoted
-    for a POSIX shell."""
+    for a POSIX shell, then ``< PATH`` when it reads a file as its standard input."""
     head = program() if c.tool == "gentle-hook" else c.tool
-    return " ".join([head, *(_quote(w) for w in c.words)])
+    redirect = [] if c.stdin is None else ["<", _quote(c.stdin)]
+    return " ".join([head, *(_quote(w) for w in c.words), *redirect])
 
 
 def labelled(c: Command) -> str:

@@ -74,9 +74,10 @@ def check_ledger(repo: Repository) -> list[CheckResult]:
     if odd is not None:
         out.append(CheckResult(odd.name, False, odd.detail, cli("doctor", "--fix")))
     from gentle_hooks.services.doctor_key import key_checks
-    from gentle_hooks.services.doctor_spool import damaged_findings, spool_findings
+    from gentle_hooks.services.doctor_spool import damaged_findings, rest_findings, spool_findings
 
     out += [CheckResult("spool", False, detail, fix) for detail, fix in spool_findings(path)]
+    out += [CheckResult("rewrites", False, detail, fix) for detail, fix in rest_findings(path)]
     out += [CheckResult("kept", False, detail, fix) for detail, fix in damaged_findings(path)]
     return out + [CheckResult("key", *k) for k in key_checks(path)]
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import os
 
-from gentle_hooks.errors import Command, cli
+from gentle_hooks.errors import Command, cli, shown
 from gentle_hooks.ledger import spool
+from gentle_hooks.ledger.location import REST_PREFIX
 
 
 def spool_findings(path: str) -> list[tuple[str, Command | None]]:
@@ -49,6 +50,23 @@ def spool_findings(path: str) -> list[tuple[str, Command | None]]:
                 cli("doctor", "--fix"),
             )
         )
+    return out
+
+
+def rest_findings(path: str) -> list[tuple[str, Command | None]]:
+    """Per ``post-rewrite-rest-*`` file beside the ledger at ``path`` (rewritten commits a
+    stopped post-rewrite did not record: :func:`gentle_hooks.hooks.rewrites.keep_unrecorded`),
+    its detail and the command that records them (the file is removed once it has)."""
+    directory = os.path.dirname(path)
+    try:
+        names = sorted(n for n in os.listdir(directory) if n.startswith(REST_PREFIX))
+    except OSError:
+        return []
+    out: list[tuple[str, Command | None]] = []
+    for name in names:
+        where = os.path.join(directory, name)
+        what = f"{shown(where)}: rewritten commits a stopped post-rewrite did not record"
+        out.append((what, Command(("hook", "post-rewrite", "rebase"), stdin=where)))
     return out
 
 

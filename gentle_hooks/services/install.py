@@ -28,7 +28,7 @@ import sys
 from collections.abc import Sequence
 
 from gentle_hooks.bounded import WriteError, discard_staged, stage_whole
-from gentle_hooks.errors import GentleError, UsageError
+from gentle_hooks.errors import GentleError, UsageError, quoted
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.values.frozen import frozen
 
@@ -171,7 +171,9 @@ def install(
     """
     for t in hook_types:
         if t not in KNOWN_HOOK_TYPES:
-            raise UsageError(f"unknown hook type {t!r}: use one of {', '.join(KNOWN_HOOK_TYPES)}")
+            raise UsageError(
+                f"unknown hook type {quoted(t)}: use one of {', '.join(KNOWN_HOOK_TYPES)}"
+            )
     directory = hooks_dir(repo)
     own = os.path.join(repo.paths.common_dir, "hooks")
     if os.path.islink(own) and not (repo.config_get("core.hooksPath") or "").strip():

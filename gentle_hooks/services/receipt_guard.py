@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 
+from gentle_hooks.bounded import scratch_dir
 from gentle_hooks.errors import GitError, UsageError
 from gentle_hooks.git.process import scrubbed_env
 from gentle_hooks.git.repository import Repository
@@ -112,7 +112,7 @@ def run_place(
     """
     other = _OTHER_CHANGES.get(cand.projection)
     if other is None or _holds(repo, cand.tree):
-        with tempfile.TemporaryDirectory(prefix="gentle-hooks-pycache-") as pycache:
+        with scratch_dir("gentle-hooks-pycache-") as pycache:
             yield RunPlace(cwd, {**env, "PYTHONPYCACHEPREFIX": pycache})
         return
     kind = cand.projection.value

@@ -26,6 +26,7 @@ from gentle_hooks.errors import (
     PolicyInputError,
     UsageError,
     cli,
+    quoted,
 )
 from gentle_hooks.git.checkout import open_checkout
 from gentle_hooks.git.repository import Repository
@@ -285,7 +286,7 @@ def record_review(binding: Binding, verb: str, env: Mapping[str, str]) -> Record
     """
     outcome = REVIEW_VERBS.get(verb)
     if outcome is None:
-        raise UsageError(f"unknown review verb {verb!r}: use decline, unavailable or ack")
+        raise UsageError(f"unknown review verb {quoted(verb)}: use decline, unavailable or ack")
     with bound_store(binding, env) as (bound, led):
         stored = led.add(
             ReviewFact(root=bound.root, identity=bound.candidate.identity, outcome=outcome)

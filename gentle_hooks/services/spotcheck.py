@@ -30,10 +30,10 @@ after a report of success is recorded and blocks the candidate, naming both resu
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable, Mapping
 from typing import IO
 
+from gentle_hooks.bounded import scratch_dir
 from gentle_hooks.errors import GitError, UsageError, cli
 from gentle_hooks.git.checkout import open_checkout
 from gentle_hooks.git.process import scrubbed_env
@@ -233,7 +233,7 @@ def _rerun(
     quiet = {**(os.environ if env is None else env), "PYTHONDONTWRITEBYTECODE": "1"}
     # nor read from one: with a bytecode cache of its own (empty), Python never runs a
     # __pycache__/*.pyc of the tree in place of its source (an UNCHECKED_HASH one is stale)
-    with tempfile.TemporaryDirectory(prefix="gentle-hooks-pycache-") as pycache:
+    with scratch_dir("gentle-hooks-pycache-") as pycache:
         quiet["PYTHONPYCACHEPREFIX"] = pycache
         obs = run_observed(argv, cwd=run_dir, stdout=stdout, stderr=stderr, env=quiet)
     try:

@@ -90,10 +90,14 @@ def test_post_rewrite_past_its_time_limit_keeps_the_rest_and_says_how_to_record_
     assert " hook post-rewrite amend < " in command, command
     rest = command.split(" < ", 1)[1]
     assert Path(rest).read_text() == f"{old} {new}\n"
+    doctor = _run(repo, "doctor").stdout.decode()
+    assert f"{rest}: rewritten commits a stopped post-rewrite did not record" in doctor, doctor
+    assert " hook post-rewrite rebase < " in doctor, doctor
     shell = command  # runnable exactly as printed, whichever way the CLI is reached
     again = subprocess.run(shell, shell=True, cwd=repo, capture_output=True, check=False)
     assert again.returncode == 0, again.stderr
     assert _rows(repo, "SELECT commit_id, hook FROM commit_record") == [(new, "post-rewrite")]
+    assert not Path(rest).exists()  # done with once every pair in it is recorded
 
 
 def test_post_rewrite_input_past_its_size_cap_keeps_the_rest_byte_exact(repo: Path) -> None:
@@ -126,6 +130,7 @@ def test_post_rewrite_input_past_its_size_cap_keeps_the_rest_byte_exact(repo: Pa
     again = subprocess.run(shell, shell=True, cwd=repo, capture_output=True, check=False)
     assert again.returncode == 0, again.stderr
     assert _rows(repo, "SELECT commit_id, hook FROM commit_record") == [(new, "post-rewrite")]
+    assert not rest.exists()  # done with once every pair in it is recorded
 
 
 def test_an_over_large_hook_limit_never_raises_the_bound() -> None:

@@ -111,3 +111,10 @@ def test_a_marker_byte_that_is_not_utf8_is_shown_as_its_escape() -> None:
     ev = message_evidence(SUBJECT + "Gentle-Writer: o4-mini\udcff/low\n")
     assert ev is not None
     assert ev.detail == "message marker 'Gentle-Writer: o4-mini\\xff/low'"
+
+
+def test_a_nul_in_a_marker_is_escaped_once() -> None:
+    """A control character in the marker is written ``\\x00`` once, never ``\\\\x00``."""
+    ev = message_evidence(SUBJECT + "Gentle-Writer: o4-mini\x00/low\n")
+    assert ev is not None
+    assert ev.detail == "message marker 'Gentle-Writer: o4-mini\\x00/low'"
