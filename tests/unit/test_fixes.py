@@ -629,7 +629,9 @@ def test_a_partial_commits_verdict_add_comes_before_the_index_is_put_back() -> N
     # index holds it: the words before the restore say it runs first
     from gentle_hooks.errors import Command
 
-    back = Command(("restore", "--staged", "--source=abc", "--", ":(top,literal)README.md"), tool="git")
+    back = Command(
+        ("restore", "--staged", "--source=abc", "--", ":(top,literal)README.md"), tool="git"
+    )
     got = steps(VERIFIER, STAGED, after=(back,))
     then = [text for label, text in got if label == "then"]
     assert then == [
