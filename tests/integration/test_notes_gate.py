@@ -258,3 +258,19 @@ def test_a_stale_notes_lock_is_named_with_the_command_that_clears_it(server: Pat
     ok(run(a, "sh", "-c", fix))
     ok(gh(a, "sync", "push"))
     assert git(a, "notes", "--ref", "gentle-hooks", "show", commit).strip()
+
+
+def test_sync_defaults_to_the_remote_the_branch_pushes_to(server: Path) -> None:
+    # a fork's clone has no origin (`clone -o upstream`): every way out ends `sync push`
+    path = server.parent / "fork"
+    git(server.parent, "clone", "-q", "-o", "upstream", str(server), str(path))
+    ok(gh(path, "install", "--share", "upstream"))
+    commit = delegated_change(path, "def f():\n    return 2\n", spot_check=True)
+    pushed = ok(gh(path, "sync", "push"))
+    assert "pushed refs/notes/gentle-hooks to upstream" in pushed.stdout, pushed.stdout
+    assert git(server, "notes", "--ref=refs/notes/gentle-hooks", "show", commit)
+    assert "upstream" in ok(gh(path, "sync", "fetch")).stdout
+    # two remotes: the one the branch pushes to, not the first
+    git(path, "remote", "add", "aaa", str(server))
+    git(path, "config", "branch.main.pushRemote", "upstream")
+    assert "to upstream" in ok(gh(path, "sync", "push")).stdout
