@@ -274,3 +274,24 @@ def test_sync_defaults_to_the_remote_the_branch_pushes_to(server: Path) -> None:
     git(path, "remote", "add", "aaa", str(server))
     git(path, "config", "branch.main.pushRemote", "upstream")
     assert "to upstream" in ok(gh(path, "sync", "push")).stdout
+
+
+def test_a_forks_server_block_says_where_the_notes_go_and_its_sync_push_gets_there(
+    server: Path,
+) -> None:
+    # the server cannot know the remote's name in the pusher's clone (`clone -o upstream`)
+    path = server.parent / "fork"
+    git(server.parent, "clone", "-q", "-o", "upstream", str(server), str(path))
+    ok(gh(path, "install", "--share", "upstream"))
+    commit = delegated_change(path, "def f():\n    return 3\n", spot_check=False)
+    served = run(path, "git", "push", "--no-verify", "upstream", "main")
+    assert served.returncode == 1, served.stderr
+    said = [line.split("gentle-hooks:   ", 1)[-1].rstrip() for line in served.stderr.splitlines()]
+    at = said.index("run: gentle-hook sync push")
+    assert said[at - 1].startswith("share the notes with the remote you pushed to: "), said
+    # the writer verifies it, then pastes the line as printed: the notes reach upstream
+    ok(gh(path, "receipt", "run", "--committed", "--", sys.executable, "-c", "print('ok')"))
+    ok(gh(path, "spot-check", "--committed"))
+    assert "to upstream" in ok(run(path, "sh", "-c", "gentle-hook sync push")).stdout
+    assert git(server, "notes", "--ref=refs/notes/gentle-hooks", "show", commit)
+    ok(run(path, "git", "push", "--no-verify", "upstream", "main"))

@@ -662,3 +662,10 @@ def test_a_verify_run_failing_on_the_change_and_everywhere_is_named_in_the_block
         "change emptied too), so no run of its brief can pass: fix the change, correct the "
         "brief under a new brief id without what fails everywhere, then verify again",
     )
+
+
+def test_a_pre_push_names_the_remote_its_sync_push_shares_with() -> None:
+    # the notes go where the push sent the commits: a fork's clone has no origin
+    got = steps(StaleRecords(), COMMITTED, remote="my fork")
+    assert ("run", "gentle-hook sync push 'my fork'") in got
+    assert ("run", "gentle-hook sync push") not in got
