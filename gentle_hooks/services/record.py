@@ -435,9 +435,8 @@ def run_receipt(
             if after.identity != bound.candidate.identity
             else []
         )
-        # Files the run itself made or wrote again (caches, a ``--junitxml`` report an
-        # earlier plain run left, git neither tracks nor ignores them) are in the work
-        # tree's candidate now: the report binds to that state too, with them its outputs.
+        # Files the run made or wrote again that git neither tracks nor ignores (caches, a
+        # report) are in the work tree's candidate now: the report binds to that state too.
         also = bool(created) and binding.projection is Projection.SNAPSHOT
         both = (
             [receipt, replace(receipt, identity=after.identity, created=tuple(created))]
