@@ -212,10 +212,13 @@ def _commit_pycache_snapshot(ctx: Ctx) -> None:
     ctx.agent.test_command = TEST_LITTER
     w = plain(ctx)
     ctx.sb.writer_edit(w, 1)
-    ctx.sb.sh(w, f"gentle-hook receipt run -- {TEST_LITTER}")
+    # the writer's own plain test run (``receipt run`` keeps its bytecode out of the tree),
+    # then the receipt
+    ctx.sb.sh(w, TEST_LITTER, who="setup")
     ctx.sb.prove(
         w, ["status", "--porcelain"], "?? __pycache__/", "untracked files from the test run"
     )
+    ctx.sb.sh(w, f"gentle-hook receipt run -- {TEST_LITTER}")
     ctx.sb.git(w, "add", "m.py", "test_m.py")
     step = ctx.agent.attempt(w, "git commit -q -m 'writer change'")
     passed(ctx, step.exit, "the commit went through")
@@ -395,6 +398,12 @@ def _commit_a_pycache(ctx: Ctx) -> None:
     ctx.sb.writer_edit(w, 1)
     ctx.sb.prove_empty(w, ["diff", "--cached", "--name-only"], "nothing staged before commit -a")
     ctx.sb.prove(w, ["check-ignore", "__pycache__/m.pyc"], "", "__pycache__/ is not ignored")
+    # the writer's own plain test run, as agents do before committing (``receipt run``
+    # keeps its bytecode out of the tree): the work tree holds more than the candidate
+    ctx.sb.sh(w, TEST_LITTER, who="setup")
+    ctx.sb.prove(
+        w, ["status", "--porcelain"], "?? __pycache__/", "untracked files from the test run"
+    )
     step = ctx.agent.attempt(w, "git commit -q -a -m 'writer change'")
     passed(ctx, step.exit, "the commit went through")
     # the first block's commands keep its candidate: the commit passes after them alone

@@ -1,4 +1,5 @@
-"""``gentle-hook sync fetch|push [REMOTE]``: share notes with a remote (SPEC §8).
+"""``gentle-hook sync fetch|push [REMOTE]``: share notes with a remote (SPEC §8); REMOTE
+defaults to the one the current branch pushes to (:func:`~gentle_hooks.notes.sync.default_remote`).
 
 Room ``cli``. ``push`` first writes the note of every recorded commit that lacks one
 (a write lost to a crash, notes removed by hand). Merges notes as a line union (git's
@@ -13,17 +14,20 @@ import click
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.location import ledger_path
 from gentle_hooks.ledger.store import Ledger
-from gentle_hooks.notes.sync import sync_fetch, sync_push
+from gentle_hooks.notes.sync import default_remote, sync_fetch, sync_push
 
 
 @click.command()
 @click.argument("direction", type=click.Choice(["fetch", "push"]))
-@click.argument("remote", default="origin")
+@click.argument("remote", required=False)
 @click.option("--cwd", type=click.Path(file_okay=False), help="Run as if in this directory.")
-def sync(direction: str, remote: str, cwd: str | None) -> int:
+def sync(direction: str, remote: str | None, cwd: str | None) -> int:
     """Fetch and merge the remote's gentle-hooks notes, or write the notes this clone's
-    records lack, merge and push ours."""
+    records lack, merge and push ours. REMOTE: by default the one the current branch pushes
+    to, else the only remote, else origin."""
     repo = Repository.open(cwd)
+    if remote is None:
+        remote = default_remote(repo)
     if direction == "fetch":
         click.echo(sync_fetch(repo, remote))
         return 0

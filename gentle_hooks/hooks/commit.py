@@ -172,8 +172,9 @@ def merged_work(repo: Repository, config: LoadedConfig, facts: LedgerFacts) -> L
     return replace(facts, entries=(), mutations=(), own_lines=frozenset())
 
 
-#: git's pathspec magic that reads a path from the work tree's root, wherever it runs.
-TOP = ":(top)"
+#: git's pathspec magic that reads a path from the work tree's root, wherever it runs, and
+#: literally: ``*``, ``?`` and ``[..]`` in a file name (``pages/[id].tsx``) match only itself.
+TOP = ":(top,literal)"
 
 
 def restaging(repo: Repository, tree: str) -> tuple[str, tuple[Command, ...], tuple[Command, ...]]:
@@ -196,8 +197,9 @@ def restaging(repo: Repository, tree: str) -> tuple[str, tuple[Command, ...], tu
         return PARTIAL_NOTE, (), ()
     if not (found.unstage or found.stage):  # the own index holds this tree: --staged binds
         return "", (), ()
-    # ``:(top)``: the paths are from the work tree's root, and the user may paste the
-    # command from a subdirectory (git resolves plain pathspecs against the cwd)
+    # ``:(top,literal)``: the paths are from the work tree's root, and the user may paste
+    # the command from a subdirectory (git resolves plain pathspecs against the cwd); a
+    # wildcard in a name would stage files nobody chose
     unstage = tuple(TOP + p for p in found.unstage)
     stage = tuple(TOP + p for p in found.stage)
     out: list[Command] = []

@@ -52,7 +52,8 @@ class Judged:
             aside); writers_blob: paths whose content in the change is a writer's blob
             byte for byte, or holds a writer's own lines (no ``discard`` is offered for
             them: it would not make them a human's), except content that had gone and
-            came back (a human's typing of it, which a discard claims).
+            came back (a human's typing of it, which a discard claims); remote: the
+            remote a pre-push sends it to (its ``sync push`` names it), or empty.
     """
 
     label: str
@@ -63,6 +64,7 @@ class Judged:
     prepare: tuple[Command, ...] = ()
     after: tuple[Command, ...] = ()
     writers_blob: frozenset[str] = frozenset()
+    remote: str = ""
 
 
 #: How many refs a block printed once for several refs names before "and N more refs".
@@ -124,7 +126,17 @@ def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -
         if j.fix_note:
             lines.append(f"  note: {j.fix_note}")
         lines.extend(
-            step_lines(steps(s, r.binding, j.commit, prepare=j.prepare, after=j.after, at_top=True))
+            step_lines(
+                steps(
+                    s,
+                    r.binding,
+                    j.commit,
+                    prepare=j.prepare,
+                    after=j.after,
+                    at_top=True,
+                    remote=j.remote,
+                )
+            )
         )
     # discard is offered only for work not in the change: a path whose staged content is
     # the writer's own blob or holds its own lines holds the writer's work (a discard

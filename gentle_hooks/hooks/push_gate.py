@@ -131,7 +131,7 @@ def push_gate(call: HookCall, env: Mapping[str, str]) -> int:
     ranges_sent = [r for r in listed.values() if r]
     verdicts = judge_push_commits(*judging, ranges_sent, record=env) if sent else {}
     judged = [
-        Judged(f"commit {short(c)}", where, v[0], commit=v[1])
+        Judged(f"commit {short(c)}", where, v[0], commit=v[1], remote=remote or "")
         for where, commits in sent
         for c in commits
         if (v := verdicts[c]) is not None  # a delegated commit, on every ref sending it

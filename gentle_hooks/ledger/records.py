@@ -80,8 +80,9 @@ class Receipt:
         cwd: directory relative to root where it ran (``.`` for the root).
         exit_code: reported exit status; duration_ms: wall time in ms; output_digest:
             ``sha256:`` digest of the output (see :mod:`gentle_hooks.services.runner`).
-        created: the files the run created that git does not ignore, when this receipt
-            is bound to the work tree holding them (None: none); a re-run rewrites them.
+        created: the files the run created or wrote again that git neither tracks nor
+            ignores, when this receipt is bound to the work tree holding them (None: none);
+            a re-run rewrites them.
     """
 
     KIND = "receipt"

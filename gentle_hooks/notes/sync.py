@@ -418,6 +418,24 @@ def remove_share_config(repo: Repository) -> list[str]:
     return removed
 
 
+def default_remote(repo: Repository) -> str:
+    """The remote ``sync`` shares notes with when none is named: the one the current
+    branch pushes to (``@{push}``'s remote: ``branch.<b>.pushRemote``, ``remote.pushDefault``,
+    ``branch.<b>.remote``), else the only remote, else ``origin`` (a fork cloned with
+    ``clone -o upstream`` has no ``origin``)."""
+    head = repo.run(["symbolic-ref", "-q", "--short", "HEAD"], ok=(0, 1)).stdout
+    branch = head.decode("utf-8", "surrogateescape").strip()
+    keys = ["remote.pushDefault"]
+    if branch:
+        keys = [f"branch.{branch}.pushRemote", *keys, f"branch.{branch}.remote"]
+    remotes = repo.config_remotes()
+    for key in keys:
+        found = repo.config_get(key)
+        if found and found in remotes:
+            return found
+    return remotes[0] if len(remotes) == 1 else "origin"
+
+
 def sync_fetch(repo: Repository, remote: str) -> str:
     """Fetch the remote's notes and merge them into the local notes (line union).
 

@@ -26,7 +26,7 @@ from gentle_hooks.report.shortfall_text import NO_RECEIPT as NO_RECEIPT
 from gentle_hooks.report.shortfall_text import PREFIX_NOTE as PREFIX_NOTE
 from gentle_hooks.report.shortfall_text import headline as headline
 from gentle_hooks.report.shortfall_text import reason as reason
-from gentle_hooks.report.worktree_text import GIT_SHARE_NOTES
+from gentle_hooks.report.worktree_text import GIT_SHARE_NOTES, to_remote
 from gentle_hooks.values.binding import Binding
 from gentle_hooks.values.candidate import Projection
 
@@ -127,6 +127,7 @@ def steps(
     after: Sequence[Command] = (),
     at_top: bool = False,
     writer: bool = False,
+    remote: str = "",
 ) -> list[Step]:
     """What to do about ``s`` for the candidate ``binding`` names, as labelled lines
     (:data:`LABELS`); every ``run`` line runs exactly as printed, and every command keeps
@@ -138,7 +139,8 @@ def steps(
     ``at_top``: a hook printed the block (git ran it at :attr:`Binding.top`, wherever the
     user is): the writer's report is named with ``--cwd`` that top (:func:`_at_top`).
     ``writer`` (implied by ``share``): the writer's lines name :data:`WRITER_CLI`; a line
-    for here (the fetch of a note already on the remote) keeps :func:`program`."""
+    for here (the fetch of a note already on the remote) keeps :func:`program`. ``remote``:
+    the remote a pre-push judged the push to (:func:`to_remote`)."""
     first: list[Step] = [(c.label, command_text(c)) for c in prepare]
     last: list[Step] = [(c.label, command_text(c)) for c in after]
     if last:
@@ -151,7 +153,8 @@ def steps(
             else ""
         )
         last.insert(0, ("then", f"either way{once}, put back the {what} set aside above"))
-    return first + _steps(s, binding, commit, share, at_top, writer or share) + last
+    fix = _steps(s, binding, commit, share, at_top, writer or share)
+    return first + to_remote(fix, remote, _on_server()) + last
 
 
 def _steps(

@@ -71,8 +71,8 @@ class EscalationRecordOut(CandidateRecordOut):
 
 class ReceiptOut(CandidateRecordOut):
     """A receipt: ``line`` is ``<command>: <observed result>``; durations in ms; ``created``
-    lists the files the run created that git does not ignore when the receipt is bound to
-    the work tree holding them (null: none)."""
+    lists the files the run created or wrote again that git neither tracks nor ignores when
+    the receipt is bound to the work tree holding them (null: none)."""
 
     type: Literal["receipt"] = "receipt"
     kind: Literal["run", "add"]

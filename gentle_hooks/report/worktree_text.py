@@ -32,6 +32,31 @@ GIT_SHARE_NOTES = (
 )
 
 
+#: Said before a server block's ``sync push``: the server cannot know the remote's name in
+#: the pusher's clone, and ``sync push`` defaults to the remote the branch pushes to.
+SERVER_REMOTE = (
+    "share the notes with the remote you pushed to: put its name after sync push when the "
+    "branch pushes to another (a fork's clone: git remote -v)"
+)
+
+
+def to_remote(fix: Sequence[Step], remote: str, on_server: bool = False) -> list[Step]:
+    """``fix`` with ``remote`` (quoted for a POSIX shell) after each ``sync push``: the
+    notes go where a push sent the commits, not to the branch's default remote (the one
+    it pushes to, else the only one). ``remote`` empty: ``fix`` as it is, with
+    ``on_server`` :data:`SERVER_REMOTE` before each ``sync push``."""
+    from gentle_hooks.policy.shellwords import quote
+
+    end = f" {quote(remote)}" if remote else ""
+    out: list[Step] = []
+    for k, t in fix:
+        if t.endswith(" sync push") and k == "run":
+            out.extend([("do", SERVER_REMOTE)] if on_server and not remote else [])
+            t += end
+        out.append((k, t))
+    return out
+
+
 #: Puts a copy of the CLI that this clone's hooks run on PATH for the shell that runs it,
 #: when ``gentle-hook`` is not on PATH there; does nothing otherwise, and prints nothing
 #: either way. The copy: the newest ``gentle-hook`` in pre-commit's hook environments

@@ -134,15 +134,16 @@ def kept_here(
 def refusal(paths: Sequence[str]) -> str:
     """The one line refusing a discard of the writer work ``paths`` (root-relative) still
     hold, with the two ways out: the spot check, or the writer's change taken out with a
-    ``git restore`` runnable exactly as printed from the work tree root (it drops every
-    uncommitted change of those paths), after which the discard is accepted."""
-    named = " ".join(quote(p) for p in paths)
+    ``git restore`` runnable exactly as printed anywhere in the work tree, its paths
+    literal pathspecs from the root (it drops every uncommitted change of those paths),
+    after which the discard is accepted."""
+    named = " ".join(quote(":(top,literal)" + p) for p in paths)
     return (
         f"{', '.join(shown_paths(paths))}: still holds the writer's change; a discard would "
         "not make it yours (the commit and push gates judge a change holding it the "
         "writer's): verify it with the spot check the block names, or take it out with "
-        f"`git restore --source=HEAD --staged --worktree -- {named}` (from the work tree "
-        "root; it drops every uncommitted change of them) and discard then"
+        f"`git restore --source=HEAD --staged --worktree -- {named}` (it drops every "
+        "uncommitted change of them) and discard then"
     )
 
 

@@ -436,8 +436,8 @@ def run_receipt(
             if after.identity != bound.candidate.identity
             else []
         )
-        # Files the run itself made (caches, reports git does not ignore) are in the work
-        # tree's candidate now: the report binds to that state too.
+        # Files the run made or wrote again that git neither tracks nor ignores (caches, a
+        # report) are in the work tree's candidate now: the report binds to that state too.
         also = bool(created) and binding.projection is Projection.SNAPSHOT
         both = (
             [receipt, replace(receipt, identity=after.identity, created=tuple(created))]
@@ -450,7 +450,7 @@ def run_receipt(
         if again:
             notes += refresh_notes_kept(bound.repo, led, after)
             notes += (
-                f"the run created {len(created)} file(s) git does not ignore ("
+                f"the run wrote {len(created)} file(s) git neither tracks nor ignores ("
                 + ", ".join(created[:3])
                 + (", …" if len(created) > 3 else "")
                 + f"): the receipt binds to the work tree with them too (#{again[0].id}); "
@@ -481,9 +481,14 @@ def _does_not_count(binding: Binding, touched: Sequence[str], in_place: bool) ->
 
 
 def _created_only(repo: Repository, before: str, after: str) -> list[str]:
-    """The paths ``after`` adds to ``before`` when it only adds paths; else empty."""
+    """The paths ``after`` adds to ``before`` or rewrites among files the index does not
+    hold (a report an earlier run of the same command left untracked), when it changes
+    nothing else; else empty."""
     changes = repo.tree_delta(before, after)
-    if any(c.old_blob is not None for c in changes):
+    if any(c.new_blob is None for c in changes):
+        return []
+    rewritten = [c.path for c in changes if c.old_blob is not None]
+    if repo.blobs_staged(rewritten):  # a file the index holds: the candidate's own
         return []
     return sorted(c.path for c in changes)
 

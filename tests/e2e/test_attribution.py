@@ -684,7 +684,9 @@ def test_a_blocked_human_is_told_how_to_discard_the_writers_pending_work(served:
     refused = w.gh("discard", "--reason", "my own edit", "--", "src/app.py")
     assert refused.code == 2 and "still holds the writer's change" in refused.err, refused
     restore = refused.err.split("`")[1]
-    assert restore == "git restore --source=HEAD --staged --worktree -- src/app.py", refused
+    assert (
+        restore == "git restore --source=HEAD --staged --worktree -- ':(top,literal)src/app.py'"
+    ), refused
     assert w.run(["sh", "-c", restore]).code == 0
     assert w.gh("discard", "--reason", "my own edit", "--", "src/app.py").code == 0
     w.write("src/app.py", mine)

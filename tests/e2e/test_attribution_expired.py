@@ -96,7 +96,7 @@ def test_amend_with_a_message_that_edits_a_pushed_writer_line_is_blocked_at_comm
     _pushed_writer_commit(w)
     w.write("src/app.py", ONE.replace("return cmd.split()", "return os.popen(cmd + x).read()"))
     _blocked_staged(w.git("commit", "-a", "--amend", "-m", "reworded"))
-    w.ok("add", "-A", "--", ":(top)src/app.py")  # as the block prints
+    w.ok("add", "-A", "--", ":(top,literal)src/app.py")  # as the block prints
     w.report("--staged")
     w.spot_check("--staged")
     r = w.git("commit", "-a", "--amend", "-m", "reworded")

@@ -157,10 +157,10 @@ def test_a_blocked_commit_all_names_the_command_that_binds_its_candidate(world: 
     blocked = world.git("commit", "-a", "-m", "writer: commit -a")
     assert blocked.code == 1, blocked
     assert blocked.said[0] == BLOCKED_STAGED
-    assert "gentle-hooks:   run: git add -A -- ':(top)src/app.py'" in blocked.said
+    assert "gentle-hooks:   run: git add -A -- ':(top,literal)src/app.py'" in blocked.said
     assert "gentle-hooks:   run: gentle-hook spot-check --staged" in blocked.said
     world.write("litter.txt", "left behind by a test run\n")
-    world.ok("add", "-A", "--", ":(top)src/app.py")
+    world.ok("add", "-A", "--", ":(top,literal)src/app.py")
     world.spot_check("--staged")
     r = world.git("commit", "-a", "-m", "writer: commit -a")
     assert r.code == 0, r
@@ -195,7 +195,7 @@ def test_committing_part_of_the_checked_work_is_blocked(world: World) -> None:
     ) in r.said
     # the index is made to hold what the commit holds first, then the --staged commands:
     # the writer's report of the work tree's other candidate, made again for this one
-    add = r.said.index("gentle-hooks:   run: git add -A -- ':(top)src/app.py'")
+    add = r.said.index("gentle-hooks:   run: git add -A -- ':(top,literal)src/app.py'")
     again = f"gentle-hooks:   run: gentle-hook receipt run --staged -- {shlex.join(CHECK)}"
     assert add < r.said.index(again)
     # git's temporary index is gone and the user's state is as it was
@@ -348,3 +348,34 @@ def test_a_work_tree_git_add_cannot_read_neither_fails_a_pass_nor_hides_a_block(
     shutil.move(str(world.base / "scratch-aside"), str(world.work / "scratch"))
     passed = world.git("commit", "-m", "writer: nested")
     assert passed.code == 0, passed
+
+
+def test_the_printed_git_lines_stage_exactly_names_holding_wildcards(world: World) -> None:
+    # `pages/[id].tsx` and `*star.py` as pathspecs are wildcards: pasted, they would stage
+    # the untracked pages/d.tsx and unstar.py nobody chose, and change the candidate
+    for rel in ("pages/[id].tsx", "*star.py"):
+        world.write(rel, "x = 1\n")
+    world.ok("add", "-A")
+    world.ok("commit", "-q", "-m", "human: wildcard names")
+    world.write("pages/[id].tsx", "x = 2\n")
+    world.delegate(rel="*star.py", text="x = 2\n")
+    world.write("pages/d.tsx", "untracked\n")
+    world.write("unstar.py", "untracked\n")
+    blocked = world.git("commit", "-a", "-m", "writer: commit -a")
+    assert blocked.code == 1, blocked
+    git_lines = [
+        line.split("run: ", 1)[1]
+        for line in blocked.said
+        if line.startswith("gentle-hooks:   run: git ")
+    ]
+    assert git_lines, blocked
+    sub = world.work / "pages"
+    for command in git_lines:  # exactly as printed, from a subdirectory
+        done = world.run(["sh", "-c", command], cwd=sub)
+        assert done.code == 0, (command, done)
+    staged = world.ok("diff", "--cached", "--name-only")
+    assert staged.splitlines() == ["*star.py", "pages/[id].tsx"], staged
+    world.spot_check("--staged")
+    r = world.git("commit", "-a", "-m", "writer: commit -a")
+    assert r.code == 0, r
+    assert world.ok("status", "--porcelain") == "?? pages/d.tsx\n?? unstar.py\n"

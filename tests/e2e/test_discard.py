@@ -52,8 +52,8 @@ def test_a_discard_is_refused_while_the_writers_own_lines_are_here(served: World
         "gentle-hook: error: src/app.py: still holds the writer's change; a discard would "
         "not make it yours (the commit and push gates judge a change holding it the "
         "writer's): verify it with the spot check the block names, or take it out with "
-        "`git restore --source=HEAD --staged --worktree -- src/app.py` (from the work tree "
-        "root; it drops every uncommitted change of them) and discard then"
+        "`git restore --source=HEAD --staged --worktree -- ':(top,literal)src/app.py'` (it "
+        "drops every uncommitted change of them) and discard then"
     ], r
     assert w.git("commit", "-qam", "mine").code == 1
 

@@ -23,7 +23,7 @@ BASE = (
 FLIPPED = BASE.replace("return False", "return True")
 REMOVED = BASE.replace("    check_auth(user)\n", "")
 NOTE = "\n# a human's note\n"
-RESTORE = "git restore --source=HEAD --staged --worktree -- src/app.py"
+RESTORE = "git restore --source=HEAD --staged --worktree -- ':(top,literal)src/app.py'"
 
 
 @pytest.fixture

@@ -33,7 +33,8 @@ def test_a_report_the_rerun_writes_again_does_not_refuse(
     made = w.gh("receipt", "run", "--", *JUNIT)
     assert made.code == 0, made
     assert any(
-        "the run created 1 file(s) git does not ignore (report.xml)" in x for x in made.lines
+        "the run wrote 1 file(s) git neither tracks nor ignores (report.xml)" in x
+        for x in made.lines
     )
     first = (w.work / "report.xml").read_bytes()
     checked = w.gh("spot-check")
@@ -83,3 +84,27 @@ def test_a_rewritten_file_the_candidate_holds_still_refuses(native: World) -> No
         "agreed; does not count: the re-run changed the candidate's files (report.xml)"
     ) in refused.err, refused
     assert w.git("commit", "-m", "writer").code == 1
+
+
+def test_a_report_an_earlier_plain_run_left_does_not_loop(native: World) -> None:
+    # the writer's own plain run left report.xml (untracked, not ignored); the reported run
+    # writes it again: the receipt binds to the state it left too, and the spot check
+    # counts, instead of "no receipt recorded for this candidate" after every report
+    w = native
+    w.write("src/app.py", GOOD)
+    assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
+    assert w.run(list(JUNIT)).code == 0
+    assert w.ok("status", "--porcelain", "report.xml") == "?? report.xml\n"
+    made = w.gh("receipt", "run", "--", *JUNIT)
+    assert made.code == 0, made
+    assert any(
+        "the run wrote 1 file(s) git neither tracks nor ignores (report.xml)" in x
+        for x in made.lines
+    ), made
+    checked = w.gh("spot-check")
+    assert checked.code == 0, checked
+    assert checked.err.splitlines()[-1].endswith(": agreed"), checked
+    assert "spot check: satisfied" in w.gh("status").lines
+    w.ok("add", "src/app.py")
+    committed = w.git("commit", "-m", "writer")
+    assert committed.code == 0, committed

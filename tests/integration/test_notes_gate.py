@@ -258,3 +258,40 @@ def test_a_stale_notes_lock_is_named_with_the_command_that_clears_it(server: Pat
     ok(run(a, "sh", "-c", fix))
     ok(gh(a, "sync", "push"))
     assert git(a, "notes", "--ref", "gentle-hooks", "show", commit).strip()
+
+
+def test_sync_defaults_to_the_remote_the_branch_pushes_to(server: Path) -> None:
+    # a fork's clone has no origin (`clone -o upstream`): every way out ends `sync push`
+    path = server.parent / "fork"
+    git(server.parent, "clone", "-q", "-o", "upstream", str(server), str(path))
+    ok(gh(path, "install", "--share", "upstream"))
+    commit = delegated_change(path, "def f():\n    return 2\n", spot_check=True)
+    pushed = ok(gh(path, "sync", "push"))
+    assert "pushed refs/notes/gentle-hooks to upstream" in pushed.stdout, pushed.stdout
+    assert git(server, "notes", "--ref=refs/notes/gentle-hooks", "show", commit)
+    assert "upstream" in ok(gh(path, "sync", "fetch")).stdout
+    # two remotes: the one the branch pushes to, not the first
+    git(path, "remote", "add", "aaa", str(server))
+    git(path, "config", "branch.main.pushRemote", "upstream")
+    assert "to upstream" in ok(gh(path, "sync", "push")).stdout
+
+
+def test_a_forks_server_block_says_where_the_notes_go_and_its_sync_push_gets_there(
+    server: Path,
+) -> None:
+    # the server cannot know the remote's name in the pusher's clone (`clone -o upstream`)
+    path = server.parent / "fork"
+    git(server.parent, "clone", "-q", "-o", "upstream", str(server), str(path))
+    ok(gh(path, "install", "--share", "upstream"))
+    commit = delegated_change(path, "def f():\n    return 3\n", spot_check=False)
+    served = run(path, "git", "push", "--no-verify", "upstream", "main")
+    assert served.returncode == 1, served.stderr
+    said = [line.split("gentle-hooks:   ", 1)[-1].rstrip() for line in served.stderr.splitlines()]
+    at = said.index("run: gentle-hook sync push")
+    assert said[at - 1].startswith("share the notes with the remote you pushed to: "), said
+    # the writer verifies it, then pastes the line as printed: the notes reach upstream
+    ok(gh(path, "receipt", "run", "--committed", "--", sys.executable, "-c", "print('ok')"))
+    ok(gh(path, "spot-check", "--committed"))
+    assert "to upstream" in ok(run(path, "sh", "-c", "gentle-hook sync push")).stdout
+    assert git(server, "notes", "--ref=refs/notes/gentle-hooks", "show", commit)
+    ok(run(path, "git", "push", "--no-verify", "upstream", "main"))

@@ -353,9 +353,9 @@ def test_a_rerun_that_creates_files_counts(cli: Cli, repo: Path) -> None:
     made = cli("receipt", "run", "--", PY, "-c", write, cwd=repo)
     assert made.code == 0
     assert (
-        "note: the run created 1 file(s) git does not ignore (report.txt): the receipt binds "
-        "to the work tree with them too (#2); list them in .gitignore to keep them out of the "
-        "candidate"
+        "note: the run wrote 1 file(s) git neither tracks nor ignores (report.txt): the "
+        "receipt binds to the work tree with them too (#2); list them in .gitignore to keep "
+        "them out of the candidate"
     ) in made.lines
     r = cli("spot-check", cwd=repo)
     assert r.code == 0, r

@@ -629,14 +629,16 @@ def test_a_partial_commits_verdict_add_comes_before_the_index_is_put_back() -> N
     # index holds it: the words before the restore say it runs first
     from gentle_hooks.errors import Command
 
-    back = Command(("restore", "--staged", "--source=abc", "--", ":(top)README.md"), tool="git")
+    back = Command(
+        ("restore", "--staged", "--source=abc", "--", ":(top,literal)README.md"), tool="git"
+    )
     got = steps(VERIFIER, STAGED, after=(back,))
     then = [text for label, text in got if label == "then"]
     assert then == [
         "either way, once the verdict add the verify run printed has run, put back the staged "
         "changes set aside above"
     ]
-    assert got[-1] == ("run", "git restore --staged --source=abc -- ':(top)README.md'")
+    assert got[-1] == ("run", "git restore --staged --source=abc -- ':(top,literal)README.md'")
     spot = [text for label, text in steps(SPOT, STAGED, after=(back,)) if label == "then"]
     assert spot == ["either way, put back the staged changes set aside above"]
 
@@ -660,3 +662,10 @@ def test_a_verify_run_failing_on_the_change_and_everywhere_is_named_in_the_block
         "change emptied too), so no run of its brief can pass: fix the change, correct the "
         "brief under a new brief id without what fails everywhere, then verify again",
     )
+
+
+def test_a_pre_push_names_the_remote_its_sync_push_shares_with() -> None:
+    # the notes go where the push sent the commits: a fork's clone has no origin
+    got = steps(StaleRecords(), COMMITTED, remote="my fork")
+    assert ("run", "gentle-hook sync push 'my fork'") in got
+    assert ("run", "gentle-hook sync push") not in got
