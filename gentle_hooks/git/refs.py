@@ -131,6 +131,35 @@ class Refs(RepositoryCore):
         proc = self.run(["merge-base", a, b], ok=(0, 1))
         return _answer(proc)
 
+    def settings_anchor(self, commit: str, head: str) -> tuple[str | None, str | None]:
+        """A commit the gate's settings may be read from for a candidate based on
+        ``commit`` and standing on ``head`` (SPEC §5 "a change cannot loosen the gate that
+        judges it"): ``(commit, None)`` when ``commit`` is reachable from a remote-tracking
+        ref (a remote holds it, so no unpushed change wrote it); else the merge-base of
+        ``head`` with its branch's upstream, or with origin's default branch
+        (``origin/HEAD``, ``origin/main``, ``origin/master``), and that ref's name;
+        ``(None, None)`` when there is none of them (or no common history)."""
+        on = ["for-each-ref", "--count=1", "--format=%(refname)", "--contains", commit]
+        if self.out([*on, "refs/remotes/"]):
+            return commit, None
+        proc = self.run(
+            ["rev-parse", "--verify", "-q", "--symbolic-full-name", "@{upstream}"],
+            ok=(0, 1, 128),
+        )
+        upstream = _answer(proc)
+        names = [upstream] if upstream and upstream.startswith("refs/remotes/") else []
+        names += [
+            "refs/remotes/origin/HEAD",
+            "refs/remotes/origin/main",
+            "refs/remotes/origin/master",
+        ]
+        for name in names:
+            tip = self.ref_exists(name)
+            if tip is not None:
+                found = self.merge_base(tip, head)
+                return found, name.removeprefix("refs/remotes/") if found else None
+        return None, None
+
     def tree_of(self, commit: str) -> str:
         """The tree id of a commit."""
         known = self._trees.get(commit)

@@ -166,27 +166,25 @@ def judged_require_observed(
     """``verification.require_observed`` as verdicts are judged for ``cand`` (SPEC §9).
 
     On by default (a configuration without the key requires it). Off only when the loaded
-    configuration (the work tree's) opts out with ``require_observed = false`` and so does
-    the configuration committed at the candidate's base commit: the work tree may add the
-    rule, never drop one its base sets, so a change cannot loosen the gate that judges it
-    (as ``gate --range`` reads its configuration from the range's base); an opt-out takes
-    effect for the candidates built on the commit that holds it. A candidate with no base
-    commit (an unborn ``HEAD``, an orphan branch) has no committed opt-out: on. The base is
-    read only when the loaded configuration leaves the rule off.
+    configuration (the work tree's) opts out with ``require_observed = false``, and so do
+    the configuration committed at the candidate's base commit and the one at the commit
+    the gate's settings are read from
+    (:func:`~gentle_hooks.services.settings_base.settings_base`: the base when a
+    remote-tracking ref reaches it, else the merge-base with the upstream or origin's
+    default branch): the work tree may add the rule, never drop one its base sets, and a
+    base ref pointing at the change's own unpushed commits cannot drop it either, so a
+    change cannot loosen the gate that judges it (as ``gate --range`` reads its
+    configuration from the range's base). A candidate with no base commit (an unborn
+    ``HEAD``, an orphan branch), or none a remote holds relates to, has no committed
+    opt-out: on. The base is read only when the loaded configuration leaves the rule off.
 
     Raises:
         ConfigError: the base commit's configuration does not compile.
         GitError: git failed reading it.
     """
-    if settings.verification.require_observed:
-        return True
-    commit = cand.base.commit
-    if commit is None:  # nothing committed can hold an opt-out: the change's own can't count
-        return True
-    base = load_config(
-        f"{commit}:", repo.gentle_config(), env, read=lambda name: repo.read_path(commit, name)
-    )
-    return base.settings.verification.require_observed
+    from gentle_hooks.services.settings_base import require_observed_for
+
+    return require_observed_for(repo, cand, settings, env)[0]
 
 
 def observation_mismatch(run: VerifyRun, verdict: DelegationVerdict) -> str | None:
