@@ -27,6 +27,8 @@ class Refs(RepositoryCore):
         super().__init__(paths, env)
         #: (base commit, commit) -> their merge-base, learnt by ``learn_merge_bases``.
         self._merge_bases: dict[tuple[str, str], str] = {}
+        #: commit -> whether a remote-tracking ref reaches it (``settings_anchor``).
+        self._held_remotely: dict[str, bool] = {}
 
     def head(self) -> str | None:
         """The commit HEAD points at, or None when HEAD is unborn."""
@@ -139,8 +141,11 @@ class Refs(RepositoryCore):
         ``head`` with its branch's upstream, or with origin's default branch
         (``origin/HEAD``, ``origin/main``, ``origin/master``), and that ref's name;
         ``(None, None)`` when there is none of them (or no common history)."""
-        on = ["for-each-ref", "--count=1", "--format=%(refname)", "--contains", commit]
-        if self.out([*on, "refs/remotes/"]):
+        held = self._held_remotely.get(commit)
+        if held is None:  # a push's commits mostly share one base: asked once
+            on = ["for-each-ref", "--count=1", "--format=%(refname)", "--contains", commit]
+            held = self._held_remotely[commit] = bool(self.out([*on, "refs/remotes/"]))
+        if held:
             return commit, None
         proc = self.run(
             ["rev-parse", "--verify", "-q", "--symbolic-full-name", "@{upstream}"],

@@ -93,13 +93,19 @@ def require_observed_for(
     env: Mapping[str, str],
     judged: SettingsBase | None = None,
 ) -> tuple[bool, str | None]:
-    """``verification.require_observed`` as verdicts are judged for ``cand``, and
+    """``verification.require_observed`` as verdicts are judged for ``cand`` (SPEC §9), and
     ``judged``'s note when reading the settings off the base turned it on.
 
-    Off only when the loaded configuration (the work tree's), the candidate's base commit
-    and the commit :func:`settings_base` names all opt out; no base commit, or no commit a
-    remote holds: on. ``judged``: :func:`settings_base` already found (else found here,
-    only when the base opts out).
+    On by default (a configuration without the key requires it). Off only when the loaded
+    configuration (the work tree's) opts out with ``require_observed = false``, and so do
+    the configuration committed at the candidate's base commit and the one at the commit
+    :func:`settings_base` names: the work tree may add the rule, never drop one its base
+    sets, and a base ref on the change's own unpushed commits cannot drop it either (as
+    ``gate --range`` reads its configuration from the range's base). No base commit (an
+    unborn ``HEAD``, an orphan branch), or no commit a remote holds that relates to it:
+    on. The base is read only when the loaded configuration leaves the rule off;
+    ``judged``: :func:`settings_base` already found (else found here, only when the base
+    opts out).
 
     Raises:
         ConfigError: a committed configuration does not compile; GitError: git failed.
