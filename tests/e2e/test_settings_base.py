@@ -103,3 +103,26 @@ def test_an_opt_out_the_remote_holds_counts_with_the_same_base_ref(native: World
     assert "status pass: accepted" in added.out, added
     passed = world.git("commit", "-m", "writer: tokens", env=env)
     assert passed.code == 0, passed
+
+
+def test_a_base_ref_on_unpushed_risk_tables_does_not_make_the_change_passive(
+    native: World,
+) -> None:
+    """``[risk]`` tables committed on an unpushed commit, with the base ref moved onto it,
+    do not make the writer's source passive: the readback does not stand in for the spot
+    check (the tables of the commit a remote holds, here the packaged ones, disagree)."""
+    world = native
+    world.write(".gentle-hooks.toml", '[risk]\ndoc_extensions = [".py"]\n')
+    world.ok("add", "-A")
+    world.ok("commit", "-q", "-m", "config: .py files are documentation here")
+    env = {"GENTLE_HOOKS_BASE_REF": "HEAD"}
+    world.delegate("src/app.py", "def f():\n    return compute_total(2)\n")
+    world.ok("add", "src/app.py")
+    assert world.gh("spot-check", "--readback", "--staged", env=env).code == 0
+    blocked = world.git("commit", "-qm", "writer: app", env=env)
+    assert blocked.code == 1, blocked
+    origin = world.rev("origin/main")[:12]
+    assert any(
+        f"native medium, not passive: risk tables from {origin}, the commit a remote holds" in line
+        for line in blocked.said
+    ), blocked.said
