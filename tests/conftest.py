@@ -282,12 +282,27 @@ OPT_OUT = "[verification]\nrequire_observed = false\n"
 
 
 def opt_out_of_observed(repo: Path) -> str:
-    """Commit :data:`OPT_OUT` as ``.gentle-hooks.toml`` (an opt-out counts only from the
-    candidate's base commit); the new commit id. For tests of the verdict rules (V1-V3)
-    and of how an accepted verdict travels, on verdicts written by hand; by default such a
-    verdict is never accepted (``tests/integration/test_verify.py``)."""
+    """Commit :data:`OPT_OUT` as ``.gentle-hooks.toml`` and push it (:func:`share`: an
+    opt-out counts only from the candidate's base commit, once a remote holds it); the new
+    commit id. For tests of the verdict rules (V1-V3) and of how an accepted verdict
+    travels, on verdicts written by hand; by default such a verdict is never accepted
+    (``tests/integration/test_verify.py``)."""
     write(repo / ".gentle-hooks.toml", OPT_OUT)
-    return commit_all(repo, "config: accept verdicts no verify run observed")
+    commit = commit_all(repo, "config: accept verdicts no verify run observed")
+    share(repo)
+    return commit
+
+
+def share(repo: Path) -> None:
+    """Push ``HEAD`` to a bare remote named ``shared`` (created beside ``repo`` the first
+    time) as its branch ``config``: a remote-tracking ref then reaches it, so settings
+    committed there count (README "Opting out"), and the base ref chain (``origin/*``,
+    ``main``, ``master``) is as it was."""
+    bare = repo.parent / f"{repo.name}-shared.git"
+    if not bare.exists():
+        git(repo.parent, "init", "-q", "--bare", str(bare))
+        git(repo, "remote", "add", "shared", str(bare))
+    git(repo, "push", "-q", "--no-verify", "shared", "+HEAD:refs/heads/config")
 
 
 def verdict_file(directory: Path, data: dict[str, object], name: str = "verdict.json") -> str:

@@ -46,6 +46,8 @@ to the pure policy for one use case and returns values; nothing here prints.
   no tool configuration above the room
 * :mod:`.verify` — ``verify prepare|run``: the verdict written from the observed checks
 * :mod:`.declared_suite` — the project's declared full suite, from the base commit
+* :mod:`.settings_base` — the commit a candidate's loosening settings are read from (one
+  a remote holds)
 * :mod:`.brief_checks` — whether a brief's check can observe anything (``verify``, ``brief
   check``)
 * :mod:`.rdd` — the RDD line a harness pins per session

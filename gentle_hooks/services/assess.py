@@ -312,20 +312,26 @@ def evaluate(
         why = "gate.applies_to = all"
     else:
         why = None
-    # verification.commands come from the candidate's base commit (a change cannot declare
-    # or loosen its own): read here for the local gates; gate --range and the server load
-    # their whole configuration from the base already (check_passive False);
-    # require_observed also from the candidate's base commit, read only when a verdict is
-    # there to judge (a change cannot drop the rule its base sets)
-    if check_passive and why is not None:  # read only when the gate applies
-        from gentle_hooks.services.declared_suite import with_base_commands
+    # verification.commands and require_observed come from a commit the change cannot
+    # have written (services.settings_base: the candidate's base commit when a remote
+    # holds it): read here for the local gates, only when the gate applies (require_observed
+    # only when a verdict is there to judge); gate --range and the server load their whole
+    # configuration from the base already (check_passive False)
+    if check_passive and why is not None:
+        from gentle_hooks.services.settings_base import judged_settings
 
-        settings = with_base_commands(repo, cand.base.commit, settings)
+        settings, moved = judged_settings(repo, cand, settings, env_now, bool(facts.verdicts))
         config = replace(config, settings=settings)
-    if facts.verdicts and not settings.verification.require_observed:
-        from gentle_hooks.services.verdict_filing import judged_require_observed
+        if moved:
+            note = f"{note}; {moved}" if note else moved
+    elif facts.verdicts and not settings.verification.require_observed:
+        from gentle_hooks.services.settings_base import require_observed_at, require_observed_for
 
-        if judged_require_observed(repo, cand, settings, env_now):
+        if (  # no base commit: on
+            require_observed_for(repo, cand, settings, env_now)[0]
+            if check_passive
+            else require_observed_at(repo, cand.base.commit, env_now)
+        ):
             verification = replace(settings.verification, require_observed=True)
             settings = replace(settings, verification=verification)
             config = replace(config, settings=settings)

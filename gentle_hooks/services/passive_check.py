@@ -12,8 +12,12 @@ what the change itself could have set:
 * an external ``gentle-ai`` binary may only raise the tier: its ``passive`` stands only
   when the built-in classifier agrees.
 
-When either would lower the tier, the built-in answer with the base's tables is taken,
-with one line saying which configuration applied (:func:`checked_answer`). Other tiers
+When the base commits tables of its own and is on no remote-tracking ref (a base ref on
+unpushed commits), the tables committed at the commit
+:mod:`gentle_hooks.services.settings_base` names (the packaged ones when there is none)
+must find the change passive too: a change cannot loosen the gate that judges it. When
+either would lower the tier, the built-in answer with those tables is taken, with one
+line saying which configuration applied (:func:`checked_answer`). Other tiers
 are not re-checked: ``medium`` and ``high`` plan the same without an escalation (SPEC §5).
 """
 
@@ -76,21 +80,54 @@ def checked_answer(
     native = answer.native
     if native is None or native.native_risk != PASSIVE or escalations:
         return answer, None  # an escalated plan is high whatever the native tier
-    risk, where = committed_risk(repo, cand, env)
-    if answer.provider == BUILTIN and risk == settings.risk:
-        return answer, None
-    changes, builtin = assess_native_builtin(repo, cand, risk)
-    if builtin.native_risk == PASSIVE:
-        return answer, None
+    from gentle_hooks.services.settings_base import settings_base
+
+    checks = [committed_risk(repo, cand, env)]
+    # tables committed at a base no remote holds count only with those of the commit a
+    # remote holds; asked only when the base commits tables of its own (no git process
+    # for a change judged with the packaged ones)
+    if checks[0][0] != RiskSettings():
+        judged = settings_base(repo, cand)
+        if judged.commit != cand.base.commit:
+            checks.append(risk_at(repo, judged.commit, env))
+    for risk, where in checks:
+        if answer.provider == BUILTIN and risk == settings.risk:
+            continue
+        changes, builtin = assess_native_builtin(repo, cand, risk)
+        if builtin.native_risk != PASSIVE:
+            return NativeAnswer(changes, builtin, None, BUILTIN), _not_passive(
+                answer, builtin.native_risk, where
+            )
+    return answer, None
+
+
+def risk_at(
+    repo: Repository, commit: str | None, env: Mapping[str, str]
+) -> tuple[RiskSettings, str]:
+    """The classifier tables committed at ``commit``, a commit a remote holds
+    (:mod:`gentle_hooks.services.settings_base`; the packaged ones when it holds none or is
+    None), and where they were read.
+
+    Raises:
+        ConfigError: its configuration does not compile; GitError: git failed.
+    """
+    if commit is None:
+        return RiskSettings(), "the packaged defaults (the base is on no remote-tracking ref)"
+    base = load_config(
+        f"{commit}:", repo.gentle_config(), env, read=lambda name: repo.read_path(commit, name)
+    )
+    return base.settings.risk, f"{commit[:12]}, the commit a remote holds the base stands on"
+
+
+def _not_passive(answer: NativeAnswer, tier: str, where: str) -> str:
+    """The line saying the answer's ``passive`` did not stand, and which tables said ``tier``."""
     if answer.provider == BUILTIN:
-        said = (
-            f"native {builtin.native_risk}, not passive: risk tables from {where} (a work "
+        return (
+            f"native {tier}, not passive: risk tables from {where} (a work "
             "tree's own count once committed to the base)"
         )
-    else:
-        said = (
-            f"native {builtin.native_risk}, not passive: {answer.provider} answered passive, "
-            f"the built-in classifier with risk tables from {where} does not (a native "
-            "answer only raises the tier)"
-        )
-    return NativeAnswer(changes, builtin, None, BUILTIN), said
+    return (
+        f"native {tier}, not passive: {answer.provider} answered passive, "
+        f"the built-in classifier with risk tables from {where} does not (a native "
+        "answer only raises the tier)"
+    )

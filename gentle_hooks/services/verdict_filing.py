@@ -7,8 +7,9 @@ reasons it was not accepted and its Markdown view in the ledger, and as the arti
 of seed 001 "Artifact" (:func:`write_artifacts`). A verdict counts only for the candidate it
 was recorded for; one that names another candidate, or none, is refused.
 
-With ``verification.require_observed`` (on by default; off only where both the
-candidate's base commit and the work tree opt out: :func:`judged_require_observed`) a
+With ``verification.require_observed`` (on by default; off only where the work tree,
+the candidate's base commit and the commit a remote holds that the gate's settings are
+read from all opt out: :func:`~gentle_hooks.services.settings_base.require_observed_for`) a
 verdict is accepted only when a ``gentle-hook verify run`` for this candidate wrote exactly
 it (its digest is recorded in the ledger, :class:`~gentle_hooks.ledger.records.VerifyRun`):
 a verdict written by hand, edited, or observed on another candidate is stored and shown,
@@ -36,7 +37,6 @@ from gentle_hooks.artifacts.verdict import (
     verdict_json,
 )
 from gentle_hooks.config.load import load_config
-from gentle_hooks.config.settings import Settings
 from gentle_hooks.errors import ConfigError, GentleError, GitError, UsageError, cli
 from gentle_hooks.git.repository import Repository
 from gentle_hooks.ledger.facts import OBSERVED_RULE
@@ -60,7 +60,6 @@ from gentle_hooks.services.record import (
     refuse_unsignable,
     store_path,
 )
-from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import frozen, replace
 
 #: The comment written above the artifact directory's line in ``info/exclude``.
@@ -163,35 +162,6 @@ def write_artifacts(
     except OSError as exc:
         raise UsageError(f"{exc.filename}: cannot write the verdict: {exc.strerror}") from None
     return ArtifactPair(pair.ref, pair.json, pair.markdown, excluded)
-
-
-def judged_require_observed(
-    repo: Repository, cand: Candidate, settings: Settings, env: Mapping[str, str]
-) -> bool:
-    """``verification.require_observed`` as verdicts are judged for ``cand`` (SPEC §9).
-
-    On by default (a configuration without the key requires it). Off only when the loaded
-    configuration (the work tree's) opts out with ``require_observed = false`` and so does
-    the configuration committed at the candidate's base commit: the work tree may add the
-    rule, never drop one its base sets, so a change cannot loosen the gate that judges it
-    (as ``gate --range`` reads its configuration from the range's base); an opt-out takes
-    effect for the candidates built on the commit that holds it. A candidate with no base
-    commit (an unborn ``HEAD``, an orphan branch) has no committed opt-out: on. The base is
-    read only when the loaded configuration leaves the rule off.
-
-    Raises:
-        ConfigError: the base commit's configuration does not compile.
-        GitError: git failed reading it.
-    """
-    if settings.verification.require_observed:
-        return True
-    commit = cand.base.commit
-    if commit is None:  # nothing committed can hold an opt-out: the change's own can't count
-        return True
-    base = load_config(
-        f"{commit}:", repo.gentle_config(), env, read=lambda name: repo.read_path(commit, name)
-    )
-    return base.settings.verification.require_observed
 
 
 def observation_mismatch(run: VerifyRun, verdict: DelegationVerdict) -> str | None:
@@ -343,7 +313,9 @@ def add_verdict(
                 lambda words: cli("verdict", "add", *words, "--sign-key", sign_key, source),
             )
         run = observed_run(led, verdict, bound.candidate.identity)
-        required = judged_require_observed(bound.repo, bound.candidate, settings, env)
+        from gentle_hooks.services.settings_base import require_observed_for
+
+        required, moved = require_observed_for(bound.repo, bound.candidate, settings, env)
         refused: tuple[str, ...] = ()
         if run is None and required:
             refused = (observation_fault(led, verdict, bound.candidate.identity),)
@@ -387,6 +359,8 @@ def add_verdict(
         notes.append(f"observed: written by gentle-hook verify run #{run.id}")
     if pair.excluded is not None:
         notes.append(f"the artifact directory was added to {pair.excluded}")
+    if moved is not None and run is None:  # the base ref's own opt-out did not count
+        notes.append(moved)
     return Recorded(led.path, stored, bound.candidate, tuple(notes))
 
 

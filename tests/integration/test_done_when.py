@@ -5,7 +5,7 @@ A writer (o4-mini, low effort) changes code, reports a real test run; the parent
 spot-checks; a one-byte edit makes a new candidate; an escalation asks for a verifier;
 three bad verdicts are refused with their reasons, a proper one satisfies it; one more edit
 keeps the escalation (sticky) and drops the verdict (another candidate). The repository
-opts out of ``verification.require_observed`` in its first commit, so the verdict rules
+opts out of ``verification.require_observed`` in its first commit, pushed, so the verdict rules
 (V1-V3) are what judges these hand-written verdicts; by default none would count
 (``tests/integration/test_verify.py`` covers the observed path).
 
@@ -85,7 +85,16 @@ def scenario(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Scenario]:
         "def test_sub():\n    assert sub(2, 2) == 0\n",
         encoding="utf-8",
     )
-    for args in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "initial"]):
+    # the opt-out counts once a remote holds it (README "Opting out")
+    shared = base / "shared.git"
+    for args in (
+        ["init", "-q"],
+        ["add", "-A"],
+        ["commit", "-q", "-m", "initial"],
+        ["init", "-q", "--bare", str(shared)],
+        ["remote", "add", "shared", str(shared)],
+        ["push", "-q", "shared", "HEAD:refs/heads/config"],
+    ):
         subprocess.run(["git", *args], cwd=repo, env=env, check=True)
     yield Scenario(repo=repo, env=env, tmp=base)
 

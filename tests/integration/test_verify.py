@@ -22,7 +22,7 @@ import jsonschema  # type: ignore[import-untyped]
 import pytest
 
 from gentle_hooks.artifacts.observation import RECORDED_ONLY
-from tests.conftest import PASSING_VERDICT, bound_verdict, commit_all, gh, git, write
+from tests.conftest import PASSING_VERDICT, bound_verdict, commit_all, gh, git, share, write
 
 ARTIFACTS = ".agents/skills/platform/artifacts/verify-delegation"
 
@@ -1083,10 +1083,11 @@ def _reseal(env: Env) -> None:
 
 
 def test_an_opt_out_in_the_base_counts_a_hand_written_verdict(env: Env) -> None:
-    """README "Opting out": ``require_observed = false`` committed in the candidate's base
-    accepts a verdict no verify run observed; in the work tree alone it does not (a change
-    cannot loosen the gate that judges it). The rule is asked at decision time, so turning
-    it on again would drop the verdict (``tests/unit/test_facts.py``)."""
+    """README "Opting out": ``require_observed = false`` committed in the candidate's base,
+    once a remote holds it, accepts a verdict no verify run observed; in the work tree alone,
+    or committed but unpushed, it does not (a change cannot loosen the gate that judges
+    it). The rule is asked at decision time, so turning it on again would drop the verdict
+    (``tests/unit/test_facts.py``)."""
     _require_observed(env, on=False)  # the work tree only: not enough
     path = env.tmp / "v.json"
     path.write_text(json.dumps(bound_verdict(env.repo, PASSING_VERDICT)))
@@ -1095,6 +1096,9 @@ def test_an_opt_out_in_the_base_counts_a_hand_written_verdict(env: Env) -> None:
     git(env.repo, "commit", "-q", "-m", "config: opt out", "--", ".gentle-hooks.toml")
     assert env.gh("escalate", "--item", "security", "--reason", "auth path").returncode == 0
     path.write_text(json.dumps(bound_verdict(env.repo, PASSING_VERDICT)))
+    # committed but on no remote: the change's own commit, which cannot loosen its gate
+    assert env.gh("verdict", "add", str(path)).returncode == 1
+    share(env.repo)  # pushed: a remote holds the opt-out, which now counts
     assert env.gh("verdict", "add", str(path)).returncode == 0
     assert "verifier: satisfied (1 of 1 accepted verdict(s))" in env.gh("status").stdout
 

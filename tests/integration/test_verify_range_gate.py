@@ -22,7 +22,7 @@ import pytest
 
 from gentle_hooks.artifacts.verdict import parse_verdict, verdict_digest
 from gentle_hooks.values.candidate import candidate_identity
-from tests.conftest import OPT_OUT, PASSING_VERDICT, bound_verdict, git, write
+from tests.conftest import OPT_OUT, PASSING_VERDICT, bound_verdict, git, share, write
 from tests.integration.test_verify import ENDED, Env, make_env
 
 NOTES = "refs/notes/gentle-hooks"
@@ -181,6 +181,7 @@ def test_a_base_that_opts_out_still_counts_a_hand_written_verdict(env: Env) -> N
     write(env.repo / ".gentle-hooks.toml", OPT_OUT)
     git(env.repo, "add", ".gentle-hooks.toml")
     git(env.repo, "commit", "-q", "-m", "config: opt out", "--", ".gentle-hooks.toml")
+    share(env.repo)  # pushed: verdict add counts it too (README "Opting out")
     _spot_checked(env)  # the base moved: a new candidate
     _hand_written(env)
     _commit_no_verify(env)
