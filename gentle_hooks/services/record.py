@@ -436,8 +436,7 @@ def run_receipt(
             if after.identity != bound.candidate.identity
             else []
         )
-        # Files the run made or wrote again that git neither tracks nor ignores (caches, a
-        # report) are in the work tree's candidate now: the report binds to that state too.
+        # untracked, unignored files the run wrote are in the candidate now: bind to it too
         also = bool(created) and binding.projection is Projection.SNAPSHOT
         both = (
             [receipt, replace(receipt, identity=after.identity, created=tuple(created))]
