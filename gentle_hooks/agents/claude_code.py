@@ -39,7 +39,7 @@ import contextlib
 import os
 from collections.abc import Mapping
 
-from gentle_hooks.agents.definitions import declared, own_model, project_dirs
+from gentle_hooks.agents.definitions import declared, own_model, project_dirs, subagent_label
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
     UNKNOWN,
@@ -155,11 +155,7 @@ def inherits(agent_type: str | None, cwd: str | None) -> bool | None:
 
 def unreadable_definition(agent_type: str | None) -> str:
     """The note of a subagent whose definition cannot be read (:func:`inherits` is None)."""
-    who = (
-        f"subagent '{agent_type}'"
-        if agent_type and len(agent_type) <= 80 and agent_type.isprintable()
-        else "the subagent"
-    )
+    who = subagent_label(agent_type)
     return (
         f"{who} of Claude Code has no definition gentle-hooks can read (.claude/agents/*.md "
         "of the project or the user; a plugin's subagent or one given with --agents is not "

@@ -34,7 +34,7 @@ import re
 import sys
 from collections.abc import Iterable, Mapping
 
-from gentle_hooks.agents.definitions import project_dirs
+from gentle_hooks.agents.definitions import project_dirs, subagent_label
 from gentle_hooks.agents.event import (
     OUR_EFFORTS,
     UNKNOWN,
@@ -230,11 +230,7 @@ def role_writer(
 
 def inherited_role(agent_type: str | None) -> str:
     """The note of a subagent whose role sets no model of its own (:func:`role_writer`)."""
-    who = (
-        f"subagent '{agent_type}'"
-        if agent_type and len(agent_type) <= 80 and agent_type.isprintable()
-        else "the subagent"
-    )
+    who = subagent_label(agent_type)
     return (
         f"{who} of Codex runs on a role that sets no model of its own (the built-in default "
         "and worker roles, a role file without model, or a role gentle-hooks cannot find in "

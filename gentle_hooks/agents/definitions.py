@@ -64,3 +64,12 @@ def project_dirs(cwd: str | None, project: str | None = None) -> list[str]:
             where = parent
         out += walk
     return list(dict.fromkeys(out))
+
+
+def subagent_label(agent_type: str | None) -> str:
+    """How a note names the subagent ``agent_type``: ``subagent 'NAME'`` for a printable
+    name of at most 80 characters, else ``the subagent`` (a payload's value is not echoed
+    raw)."""
+    if agent_type and len(agent_type) <= 80 and agent_type.isprintable():
+        return f"subagent '{agent_type}'"
+    return "the subagent"
