@@ -119,8 +119,8 @@ def commit_gate(call: HookCall, env: Mapping[str, str], runtime: Evidence | None
         )
         mine = sorted({e.path for e in facts.entries})
         staged = dict(repo.blobs_in(cand.tree, mine)) if mine else {}
-        # content that went away and came back may be a human's typing: a discard claims it
-        back = returned_ids(repo, facts.entries)
+        # expired content that came back may be a human's typing: a discard claims it
+        back = returned_ids(facts.entries)
         here = repo.paths.toplevel
         writers = frozenset(  # the writer's blob, or its own lines: no discard launders them
             e.path

@@ -51,8 +51,8 @@ class Judged:
             way was taken (the ``git restore --staged`` that puts back what ``prepare`` set
             aside); writers_blob: paths whose content in the change is a writer's blob
             byte for byte, or holds a writer's own lines (no ``discard`` is offered for
-            them: it would not make them a human's), except content that had gone and
-            came back (a human's typing of it, which a discard claims); remote: the
+            them: it would not make them a human's), except content that had expired
+            and came back (a human's typing of it, which a discard claims); remote: the
             remote a pre-push sends it to (its ``sync push`` names it), or empty.
     """
 
@@ -141,7 +141,7 @@ def block_lines(j: Judged, explain: bool = False, targets: Sequence[str] = ()) -
     # discard is offered only for work not in the change: a path whose staged content is
     # the writer's own blob or holds its own lines holds the writer's work (a discard
     # would not make it a human's: the commit and push gates judge it the writer's still),
-    # unless that content had gone and came back (the caller leaves it out of writers_blob)
+    # unless that content had expired and came back (the caller leaves it out of writers_blob)
     facts = r.facts
     alike = {
         e.path

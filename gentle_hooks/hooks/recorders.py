@@ -328,7 +328,7 @@ def claimed_notes(
 ) -> dict[str, list[NoteLine]]:
     """The note lines of the commits of ``infos`` that carry discarded writer content the
     gates no longer judge the writer's: content a human claimed (a discard of content that
-    had gone and came back: :attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`),
+    had expired and came back: :attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`),
     and an edit a human makes alike (rows A3, A4, A6, A7, a removal-only write's blob) of
     an entry discarded while it was not in the work tree. One override line per discard,
     bound to the commit's candidate (``hook`` ``discard``, who, why, when), so every gate

@@ -23,10 +23,13 @@ worktree made alike, or a writer commit not pushed yet; discarded content that c
 with the writer's own lines stays the writer's at every gate (its note carries the writer
 and the discard).
 
-Writer content that went away and is here again (an expired entry whose blob the change
-holds, or open work thrown away by a ``git reset`` and typed again byte for byte:
-:func:`~gentle_hooks.services.settle.returned_ids`) is the exception: content decides, so
-the gates judge it the writer's, and a human who typed it claims it with a discard. The
+Writer content that expired and is here again (an expired entry whose blob the change
+holds: :func:`~gentle_hooks.services.settle.returned_ids`) is the exception: content
+decides, so the gates judge it the writer's, and a human who typed it claims it with a
+discard. Open work is never such an exception, whatever ``HEAD``'s reflog shows (a no-op
+``git reset``, a stash round trip): only expiry proves the content left, so a human who
+typed the writer's change again before anything expired it takes it out with the printed
+``git restore``, discards, and types it again. The
 discard records it as claimed (:attr:`~gentle_hooks.ledger.records.DiscardRecord.claimed`):
 it delegates no change any more, and the note of a commit holding it carries the discard
 as an override line (who, why).
@@ -87,11 +90,11 @@ def discard(
                 + elsewhere_hint([e for e in others if e.path in unknown], wanted)
             )
         named = [e for e in live if e.path in wanted or everything]
-        back = returned_ids(repo, named)
+        back = returned_ids(named)
         kept = kept_here(repo, led, root, [e for e in named if e.state == "open"], back)
         if kept:
             raise UsageError(refusal(kept))
-        # a returned entry whose content is here again is claimed: no change holding it
+        # an expired entry whose content is here again is claimed: no change holding it
         # is the writer's any more (the commit's note carries the discard)
         # (of this work tree's own, any row the gates use: an edit of the writer's a human
         # typed again is in the note too; of another worktree's, its own lines only)
@@ -113,8 +116,8 @@ def kept_here(
     back: frozenset[int],
 ) -> list[str]:
     """The paths of the open ``entries`` a discard run in the work tree ``root`` must
-    refuse, sorted: this work tree's own entries (``back`` left out: content that went away
-    and came back, which a discard claims) that its change (work tree or index against
+    refuse, sorted: this work tree's own entries (``back`` left out: expired content that
+    came back, which a discard claims) that its change (work tree or index against
     ``HEAD``) still carries by any row the gates use (A1-A7: the writer's blob, its lines,
     one of its edits, its removal), and another worktree's entries whose own lines (rows
     A1, A2) this work tree holds. An edit a human makes alike in another worktree is that

