@@ -330,12 +330,14 @@ def test_a_declared_line_with_quotes_or_assignments_is_resolved_by_pasting(
 
 def test_the_range_gate_reads_the_declared_commands_from_the_base(native: World) -> None:
     """A branch cannot declare its own verification commands: ``gate --range`` reads
-    ``verification.commands`` from the range's base."""
+    ``verification.commands`` from the range's base, and the local gates do not read them
+    from a commit no remote holds, even when told to judge from there."""
     w = native
     _write_config(w, _declare([CHECK_LINE]))
     base = w.rev("HEAD")
     # the branch declares its own command in a commit of its own, and the local gates are
-    # told to judge from there (gentle.baseRef HEAD): verified by it locally
+    # told to judge from there (gentle.baseRef HEAD): that commit is on no remote, so the
+    # gates' settings are not read from it and the commit is blocked all the same
     w.write(".gentle-hooks.toml", _declare([TEST_LINE]))
     w.ok("commit", "-q", "-am", "declare our own command")
     w.ok("config", "gentle.baseRef", "HEAD")
@@ -343,8 +345,10 @@ def test_the_range_gate_reads_the_declared_commands_from_the_base(native: World)
     assert w.gh("record", "--model", "o4-mini", "--effort", "low").code == 0
     w.ok("add", "-A")
     assert w.gh("receipt", "run", "--staged", "--", *TEST).code == 0
-    w.spot_check("--staged")
-    assert w.git("commit", "-q", "-m", "writer: own command").code == 0
+    local = w.git("commit", "-q", "-m", "writer: own command")
+    assert local.code == 1 and "BLOCKED the staged change" in local.err, local
+    # committed with the hooks off, CI still judges it from the range's base
+    w.ok("-c", "core.hooksPath=/dev/null", "commit", "-q", "-m", "writer: own command")
     w.ok("config", "--unset", "gentle.baseRef")
     ci = w.gh("gate", "--range", f"{base}..HEAD")
     assert ci.code == 1, ci
