@@ -93,7 +93,9 @@ def test_writer_content_typed_again_before_it_expired_stays_the_writers(native: 
     refused = w.gh("discard", "--all", "--reason", "typed by me")
     assert refused.code == 2 and "still holds the writer's change" in refused.err, refused
     restore = refused.err.split("`")[1]
-    assert restore == "git restore --source=HEAD --staged --worktree -- src/app.py", refused
+    assert restore == (
+        "git restore --source=HEAD --staged --worktree -- ':(top,literal)src/app.py'"
+    ), refused
     assert w.run(["sh", "-c", restore]).code == 0
     done = w.gh("discard", "--all", "--reason", "typed by me")
     assert done.code == 0, done
