@@ -10,6 +10,7 @@ not count says so when it is recorded.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import IO
 
 from gentle_hooks.config.settings import Settings
 from gentle_hooks.git.repository import Repository
@@ -17,7 +18,8 @@ from gentle_hooks.ledger.records import Receipt
 from gentle_hooks.policy.plan import Satisfaction
 from gentle_hooks.policy.selfcheck import RefusedReceipt, Standing
 from gentle_hooks.services.defined import command_defined_by_change
-from gentle_hooks.services.record import Bound
+from gentle_hooks.services.record import Binding, Bound, Recorded, bind, run_receipt, standing
+from gentle_hooks.services.runner import Observation
 from gentle_hooks.values.candidate import Candidate
 from gentle_hooks.values.frozen import replace
 
@@ -87,8 +89,8 @@ def own_notes(receipt: Receipt, bound: Bound, env: Mapping[str, str]) -> tuple[s
     Raises:
         GitError: reading the trees failed.
     """
-    if receipt.exit_code != 0:
-        return ()
+    if not standing(receipt, bound.settings).counts:
+        return ()  # its standing note says why already
     own = own_paths(bound.repo, bound.root, bound.candidate, bound.settings, receipt, env)
     if not own:
         return ()
@@ -98,3 +100,25 @@ def own_notes(receipt: Receipt, bound: Bound, env: Mapping[str, str]) -> tuple[s
         "defines what it runs, so its spot check would be the change's own word; report a "
         "command that tests it",
     )
+
+
+def run_judged(
+    binding: Binding,
+    argv: Sequence[str],
+    env: Mapping[str, str],
+    *,
+    stdout: IO[bytes] | None,
+    stderr: IO[bytes] | None,
+) -> tuple[Recorded, Observation]:
+    """``receipt run -- CMD``: :func:`~gentle_hooks.services.record.run_receipt`, its notes
+    ending with :func:`own_notes` of the receipt, judged on the candidate it binds to (the
+    exit status stays the command's).
+
+    Raises:
+        as :func:`~gentle_hooks.services.record.run_receipt`.
+    """
+    rec, obs = run_receipt(binding, argv, env, stdout=stdout, stderr=stderr)
+    if not isinstance(rec.record, Receipt) or rec.candidate is None or rec.spooled:
+        return rec, obs
+    bound = replace(bind(binding, env), candidate=rec.candidate)
+    return replace(rec, notes=rec.notes + own_notes(rec.record, bound, env)), obs

@@ -337,7 +337,7 @@ def record_receipt_line(
                 cwd=relative_cwd(bound.root, binding.cwd),
             )
         )
-        return _recorded(led, bound, stored, standing_notes(stored, bound, env))
+        return _recorded(led, bound, stored, standing_notes(stored, bound))
 
 
 def standing(receipt: Receipt, settings: Settings) -> Standing:
@@ -358,14 +358,11 @@ def refusal(receipt: Receipt, st: Standing, declared: tuple[str, ...]) -> str:
     return "it verifies nothing: " + "; ".join(row_text(r) for r in st.no_check)
 
 
-def standing_notes(receipt: Receipt, bound: Bound, env: Mapping[str, str]) -> tuple[str, ...]:
-    """The note a recorded receipt gets when it cannot count, or when its command runs a
-    file the change writes (``own_notes``: the spot check refuses it); else empty."""
+def standing_notes(receipt: Receipt, bound: Bound) -> tuple[str, ...]:
+    """The note a recorded receipt gets when it cannot count (empty when it counts)."""
     st = standing(receipt, bound.settings)
     if st.counts:
-        from gentle_hooks.services.own_receipts import own_notes  # reads the trees
-
-        return own_notes(receipt, bound, env)
+        return ()
     why = refusal(receipt, st, bound.settings.verification.commands)
     return (f"receipt #{receipt.id} cannot count as self-verification: {why}",)
 
@@ -392,6 +389,10 @@ def run_receipt(
 
     Returns:
         (the receipt recorded, the observation: exit status, duration, digest).
+
+    A command that changed the candidate's files git tracks (the spot check's own test,
+    :func:`gentle_hooks.services.receipt_guard.candidate_changes`) tested something else: it
+    does not count as the writer's self-verification and nothing is recorded.
 
     Raises:
         UsageError: no command, or it cannot be started, or the directory it would run in
@@ -443,7 +444,7 @@ def run_receipt(
             else [receipt]
         )
         stored, *again = led.add_all(both)
-        notes = standing_notes(stored, bound, env) + ((place.note,) if place.note else ())
+        notes = standing_notes(stored, bound) + ((place.note,) if place.note else ())
         notes += refresh_notes_kept(bound.repo, led, bound.candidate)
         if again:
             notes += refresh_notes_kept(bound.repo, led, after)
