@@ -20,12 +20,12 @@ from gentle_hooks.cli.options import (
 )
 from gentle_hooks.errors import EXIT_OK
 from gentle_hooks.ledger.records import Receipt
+from gentle_hooks.services.own_receipts import run_judged
 from gentle_hooks.services.record import (
     Binding,
     Bound,
     list_receipts,
     record_receipt_line,
-    run_receipt,
 )
 
 
@@ -52,7 +52,7 @@ def run(
     # With --json, stdout carries only the JSON: the command's stdout goes to stderr.
     out = sys.stderr.buffer if as_json else sys.stdout.buffer
     sys.stdout.flush()
-    rec, obs = run_receipt(
+    rec, obs = run_judged(
         binding,
         argv,
         os.environ,

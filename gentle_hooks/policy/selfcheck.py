@@ -131,6 +131,13 @@ STANDING_ROWS: tuple[StandingRow, ...] = (
         False,
     ),
     StandingRow(
+        "S-own",
+        "its command runs a file the change adds or changes, so its re-run would be the "
+        "change's own word (set by the gate from the change, never from the report)",
+        lambda r, j: False,
+        False,
+    ),
+    StandingRow(
         "S-counts",
         "a report of success of a command that checks something",
         lambda r, j: True,

@@ -39,6 +39,11 @@ def standing_text(
             "changed the candidate's files when the spot check re-ran it, so it tests "
             "something else: report a command that leaves tracked files alone"
         )
+    if row == "S-own":
+        return (
+            "runs a file the change adds or changes, so its re-run would be the change's own "
+            "word: report a command that tests it"
+        )
     if row == "S-no-tests":
         return "ran no tests (its test runner says so): a run of no tests verifies nothing"
     rows = "; ".join(row_text(i) for i in no_check)

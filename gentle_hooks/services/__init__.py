@@ -27,6 +27,8 @@ to the pure policy for one use case and returns values; nothing here prints.
 * :mod:`.discard` — abandon pending writer work on purpose
 * :mod:`.spotcheck` — the parent's spot check (a re-run, or a readback)
 * :mod:`.spot_refusal` — why a spot check will not re-run a receipt, and what to run instead
+* :mod:`.own_receipts` — a receipt whose command runs a file the change writes: the gate and
+  ``receipt run`` judge it as the spot check does (it does not count)
 * :mod:`.checkout` — the temporary linked checkout a spot check re-runs in
 * :mod:`.reverify` — CI re-runs of the spot checks notes claim (``gate --range --reverify``)
 * :mod:`.verdict_filing` — file a DelegationVerdict (JSON and Markdown), list and show the

@@ -339,6 +339,13 @@ def evaluate(
         settings.verification.commands, settings.verification.require_observed
     )
     decision = decide(plan, done, why is not None)
+    if check_passive and decision.blocked and done.receipts and not done.disagreements:
+        # a receipt whose command runs a file the change writes: the spot check refuses it,
+        # so the block names the report to make (blocked path only: it reads the trees)
+        from gentle_hooks.services.own_receipts import without_own
+
+        own = without_own(repo, cand, settings, facts.receipts, done, env_now)
+        decision = decide(plan, own, why is not None) if own is not done else decision
     return AssessResult(
         candidate=cand,
         changes=answer.changes,
