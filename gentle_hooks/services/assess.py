@@ -339,9 +339,17 @@ def evaluate(
         settings.verification.commands, settings.verification.require_observed
     )
     decision = decide(plan, done, why is not None)
-    if check_passive and decision.blocked and done.receipts and not done.disagreements:
+    if (
+        check_passive
+        and decision.blocked
+        and done.receipts
+        and not done.disagreements
+        and binding.projection is not Projection.COMMITTED
+    ):
         # a receipt whose command runs a file the change writes: the spot check refuses it,
-        # so the block names the report to make (blocked path only: it reads the trees)
+        # so the block names the report to make (blocked path only: it reads the trees; not
+        # for committed candidates, where a push judges many and the git processes of a
+        # push must not grow with its commits)
         from gentle_hooks.services.own_receipts import without_own
 
         own = without_own(repo, cand, settings, facts.receipts, done, env_now)
