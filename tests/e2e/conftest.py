@@ -197,6 +197,18 @@ class World:
         path.write_text(text, encoding="utf-8")
         return path
 
+    def serve(self, files: dict[str, str]) -> World:
+        """The server gate installed on the remote and notes shared with it; ``files``
+        (root-relative path: text) committed by a human and pushed to ``main``."""
+        assert self.gh("install", "--server", cwd=self.remote).code == 0
+        assert self.gh("install", "--share", "origin").code == 0
+        for rel, text in files.items():
+            self.write(rel, text)
+        self.ok("add", "--", *files)
+        self.ok("commit", "-qm", "human: base")
+        self.ok("push", "-q", "origin", "main")
+        return self
+
     # -- the writer / parent workflow -------------------------------------------------------
 
     def delegate(

