@@ -28,12 +28,7 @@ OTHER = "import os\n\ndef main():\n    return 2\n"
 
 
 def test_a_human_retyping_expired_writer_content_has_a_runnable_way_out(native: World) -> None:
-    w = native
-    assert w.gh("install", "--server", cwd=w.remote).code == 0
-    assert w.gh("install", "--share", "origin").code == 0
-    w.write("src/app.py", BASE)
-    w.ok("commit", "-qam", "human: base")
-    w.ok("push", "-q", "origin", "main")
+    w = native.serve({"src/app.py": BASE})
     w.delegate(text=WRITER)
     w.ok("reset", "-q", "--hard")
     w.write("src/app.py", OTHER)  # a human commit of the path: the writer's work expires
@@ -77,12 +72,7 @@ def test_writer_content_typed_again_before_it_expired_stays_the_writers(native: 
     """A ``git reset --hard`` leaves a reflog entry, not evidence: the open entry is not
     claimable; the printed ``git restore`` then ``discard`` ends it, and the content typed
     again is discarded content brought back, still the writer's."""
-    w = native
-    assert w.gh("install", "--server", cwd=w.remote).code == 0
-    assert w.gh("install", "--share", "origin").code == 0
-    w.write("src/app.py", BASE)
-    w.ok("commit", "-qam", "human: base")
-    w.ok("push", "-q", "origin", "main")
+    w = native.serve({"src/app.py": BASE})
     w.delegate(text=WRITER)
     w.ok("reset", "-q", "--hard")
     w.write("src/app.py", WRITER)  # typed again by a human, byte for byte
