@@ -19,6 +19,7 @@ there; no row changes).
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 
 from gentle_hooks.ledger.error_cause import text_rows
 from gentle_hooks.ledger.lock_wait import LOCK_WAIT_SECONDS, begin_immediate
@@ -46,6 +47,41 @@ def _open_for_repair(path: str) -> sqlite3.Connection:
     return sqlite3.connect(
         file_uri(path, "rw"), uri=True, timeout=LOCK_WAIT_SECONDS, isolation_level=None
     )
+
+
+def _repair(
+    path: str,
+    what: str,
+    body: Callable[[sqlite3.Connection], list[str]],
+    *,
+    any_version: bool = False,
+) -> list[str]:
+    """Run one ``doctor --fix`` repair: ``body`` on the store at ``path``
+    (:func:`_open_for_repair`) inside one ``BEGIN IMMEDIATE`` transaction, committed when it
+    returns; its lines. Unless ``any_version``, a store that is no current version is left
+    alone (rolled back, no line: the schema check says what then).
+
+    Never raises for the store's state: a store that cannot be opened or written is the one
+    line ``could not {what} of {path}: {error}``, and nothing is written then.
+    """
+    try:
+        conn = _open_for_repair(path)
+    except Exception as exc:  # StoreError, sqlite3.Error: the store checks say why
+        return [f"could not {what} of {path}: {exc}"]
+    try:
+        begin_immediate(conn)
+        if not any_version and (
+            int(conn.execute("PRAGMA user_version").fetchone()[0]) != SCHEMA_VERSION
+        ):
+            conn.execute("ROLLBACK")
+            return []
+        out = body(conn)
+        conn.execute("COMMIT")
+        return out
+    except sqlite3.Error as exc:
+        return [f"could not {what} of {path}: {exc}"]
+    finally:
+        conn.close()
 
 
 def _objects(conn: sqlite3.Connection) -> frozenset[tuple[str, str, str, str]]:
@@ -285,13 +321,9 @@ def reset_counters(path: str) -> list[str]:
     Never raises for the store's state: a store that cannot be opened or written is one
     line saying so; nothing is written then.
     """
-    try:
-        conn = _open_for_repair(path)
-    except Exception as exc:  # StoreError, sqlite3.Error: the store checks say why
-        return [f"could not reset the id counters of {path}: {exc}"]
-    lines = []
-    try:
-        begin_immediate(conn)
+
+    def reset(conn: sqlite3.Connection) -> list[str]:
+        lines = []
         for name, seq, top in exhausted_counters(conn):
             if not is_resettable(top):
                 moved = _renumber(conn, name)
@@ -307,12 +339,9 @@ def reset_counters(path: str) -> list[str]:
                     f"reset the id counter of {name} in {path}: {seq} -> {top} (the highest "
                     "id it holds; no row changed)"
                 )
-        conn.execute("COMMIT")
-    except sqlite3.Error as exc:
-        return [f"could not reset the id counters of {path}: {exc}"]
-    finally:
-        conn.close()
-    return lines
+        return lines
+
+    return _repair(path, "reset the id counters", reset, any_version=True)
 
 
 def drop_foreign_triggers(path: str) -> list[str]:
@@ -330,15 +359,7 @@ def drop_foreign_triggers(path: str) -> list[str]:
     from gentle_hooks.errors import shown_field
     from gentle_hooks.ledger.schema import TRIGGERS_SQL, foreign_triggers, own_triggers
 
-    try:
-        conn = _open_for_repair(path)
-    except Exception as exc:  # StoreError, sqlite3.Error: the store checks say why
-        return [f"could not drop the triggers of {path}: {exc}"]
-    try:
-        begin_immediate(conn)
-        if int(conn.execute("PRAGMA user_version").fetchone()[0]) != SCHEMA_VERSION:
-            conn.execute("ROLLBACK")
-            return []
+    def drop(conn: sqlite3.Connection) -> list[str]:
         rows = conn.execute(TRIGGERS_SQL).fetchall()
         had = {str(name): str(sql) for name, sql in rows}
         ours = dict(own_triggers())
@@ -352,12 +373,9 @@ def drop_foreign_triggers(path: str) -> list[str]:
             else:
                 what = f"trigger {shown_field(name)} gentle-hooks did not create"
                 out.append(f"dropped the {what} from {path}; it was: {kept}")
-        conn.execute("COMMIT")
         return out
-    except sqlite3.Error as exc:
-        return [f"could not drop the triggers of {path}: {exc}"]
-    finally:
-        conn.close()
+
+    return _repair(path, "drop the triggers", drop)
 
 
 #: The order :func:`create_missing` creates objects in: a table before its indexes and
@@ -376,21 +394,8 @@ def create_missing(path: str) -> list[str]:
     Never raises for the store's state: a store that cannot be opened or written is one
     line saying so; nothing is written then.
     """
-    try:
-        conn = _open_for_repair(path)
-    except Exception as exc:  # StoreError, sqlite3.Error: the store checks say why
-        return [f"could not create the missing tables of {path}: {exc}"]
-    fresh = sqlite3.connect(":memory:")
-    try:
-        for script in MIGRATIONS:
-            for statement in migration_statements(script):
-                fresh.execute(statement)
-        sql = "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL"
-        want = {(str(t), str(n)): str(q) for t, n, q in fresh.execute(sql)}
-        begin_immediate(conn)
-        if int(conn.execute("PRAGMA user_version").fetchone()[0]) != SCHEMA_VERSION:
-            conn.execute("ROLLBACK")
-            return []
+
+    def create(conn: sqlite3.Connection) -> list[str]:
         gone = [d for d in schema_differences(conn) if d.is_missing_fix]
         gone.sort(key=lambda d: (_CREATE_ORDER.get(d.kind, 3), d.name))
         out = []
@@ -398,10 +403,20 @@ def create_missing(path: str) -> list[str]:
             conn.execute(want[(d.kind, d.name)])
             empty = " (empty: the rows it held are gone)" if d.kind == "table" else ""
             out.append(f"created the missing {d.kind} {d.name} in {path} again{empty}")
-        conn.execute("COMMIT")
         return out
-    except sqlite3.Error as exc:
-        return [f"could not create the missing tables of {path}: {exc}"]
+
+    want = _current_sql()
+    return _repair(path, "create the missing tables", create)
+
+
+def _current_sql() -> dict[tuple[str, str], str]:
+    """The SQL of each object a new store has at the current version, by (type, name)."""
+    fresh = sqlite3.connect(":memory:")
+    try:
+        for script in MIGRATIONS:
+            for statement in migration_statements(script):
+                fresh.execute(statement)
+        sql = "SELECT type, name, sql FROM sqlite_master WHERE sql IS NOT NULL"
+        return {(str(t), str(n)): str(q) for t, n, q in fresh.execute(sql)}
     finally:
         fresh.close()
-        conn.close()
