@@ -158,14 +158,7 @@ class Deltas(Refs):
             env=LITERAL_PATHSPECS,
         ).stdout
         keep = set(wanted)
-        found: dict[str, str] = {}
-        for record in out.split(b"\0"):
-            meta, tab, path = record.partition(b"\t")
-            parts = meta.split(b" ")
-            name = os.fsdecode(path)
-            if tab and len(parts) == 3 and parts[1] == b"blob" and name in keep:
-                found[name] = parts[0].decode("ascii")
-        return found
+        return {p: m for p, m in _listed(out, 1, b"blob", 0).items() if p in keep}
 
     def blobs_staged(self, paths: Iterable[str]) -> dict[str, str]:
         """The blob id of each of ``paths`` in the index git uses here (stage 0; paths not
@@ -178,14 +171,7 @@ class Deltas(Refs):
             args += ["--", *wanted]
         out = self.run(args, env=LITERAL_PATHSPECS).stdout
         keep = set(wanted)
-        found: dict[str, str] = {}
-        for record in out.split(b"\0"):
-            meta, tab, raw = record.partition(b"\t")
-            parts = meta.split(b" ")
-            path = os.fsdecode(raw)
-            if tab and len(parts) == 3 and parts[2] == b"0" and path in keep:
-                found[path] = parts[1].decode("ascii")
-        return found
+        return {p: b for p, b in _listed(out, 2, b"0", 1).items() if p in keep}
 
     def pushed_commits(self, commits: Iterable[str]) -> set[str]:
         """The commits among ``commits`` that are on a remote-tracking ref (reachable from
@@ -255,12 +241,19 @@ class Deltas(Refs):
 
 def _blobs_listed(out: bytes) -> dict[str, str]:
     """Path -> blob id of the blob entries of ``ls-tree -z`` output."""
+    return _listed(out, 1, b"blob", 2)
+
+
+def _listed(out: bytes, where: int, value: bytes, take: int) -> dict[str, str]:
+    """Path -> field ``take`` of each record of ``ls-tree -z`` (``<mode> <type> <object>``)
+    or ``ls-files --stage -z`` (``<mode> <object> <stage>``) output whose field ``where``
+    is ``value``; records not of three fields and a tab are passed over."""
     found: dict[str, str] = {}
     for record in out.split(b"\0"):
         meta, tab, path = record.partition(b"\t")
         parts = meta.split(b" ")
-        if tab and len(parts) == 3 and parts[1] == b"blob":
-            found[os.fsdecode(path)] = parts[2].decode("ascii")
+        if tab and len(parts) == 3 and parts[where] == value:
+            found[os.fsdecode(path)] = parts[take].decode("ascii")
     return found
 
 
