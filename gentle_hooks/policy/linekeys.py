@@ -217,7 +217,8 @@ def _code_keys(stripped: bytes, significant_only: bool) -> tuple[str, ...]:
 #: Contents whose keys :func:`line_keys`, :func:`any_line_keys` and :func:`joined_lines`
 #: keep: one change is read against every entry it may carry (each side's keys once, not
 #: once per entry), and one entry's blobs by each rule that reads them. Answers are
-#: frozen, so a kept one is the same value a fresh reading gives.
+#: frozen, so a kept one is the same value a fresh reading gives. The first two share one
+#: cache of twice this.
 CONTENTS_KEPT = 64
 
 
@@ -226,19 +227,7 @@ def line_keys(data: bytes | None) -> frozenset[str]:
     comment or ``;`` (:func:`code_part`), and of every significant wrapped statement joined
     (:func:`joined_keys`) (empty for None: no file). The last answers are kept
     (:data:`CONTENTS_KEPT`)."""
-    return _line_keys(data) if data else frozenset()
-
-
-@lru_cache(maxsize=CONTENTS_KEPT)
-def _line_keys(data: bytes) -> frozenset[str]:
-    keys: set[str] = set()
-    for line in data.splitlines():
-        stripped = line.strip()
-        if is_significant(stripped):
-            keys.add(stripped_key(stripped))
-        if may_have_code_part(stripped):
-            keys.update(_code_keys(stripped, True))
-    return frozenset(keys) | joined_keys(data)
+    return _keys(data, True) if data else frozenset()
 
 
 def any_line_keys(data: bytes | None) -> frozenset[str]:
@@ -249,18 +238,21 @@ def any_line_keys(data: bytes | None) -> frozenset[str]:
     lines matched against a delta of significant keys answer exactly as with
     :func:`line_keys`. The last answers are kept (:data:`CONTENTS_KEPT`).
     """
-    return _any_line_keys(data) if data else frozenset()
+    return _keys(data, False) if data else frozenset()
 
 
-@lru_cache(maxsize=CONTENTS_KEPT)
-def _any_line_keys(data: bytes) -> frozenset[str]:
+@lru_cache(maxsize=2 * CONTENTS_KEPT)
+def _keys(data: bytes, significant_only: bool) -> frozenset[str]:
+    """:func:`line_keys` (``significant_only``) or :func:`any_line_keys` of non-empty
+    ``data``: the key of each kept line (significant, or any non-blank one), of its code
+    part (:func:`_code_keys`), and of its significant wrapped statements joined."""
     keys: set[str] = set()
     for line in data.splitlines():
         stripped = line.strip()
-        if stripped:
+        if is_significant(stripped) if significant_only else stripped:
             keys.add(stripped_key(stripped))
-            if may_have_code_part(stripped):
-                keys.update(_code_keys(stripped, False))
+        if may_have_code_part(stripped):  # never a blank line
+            keys.update(_code_keys(stripped, significant_only))
     return frozenset(keys) | joined_keys(data)
 
 
