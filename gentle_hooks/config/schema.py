@@ -7,7 +7,7 @@ without one never pay for pydantic on the hook path. Unknown keys are errors nam
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Literal
 
 from pydantic import (
@@ -92,7 +92,7 @@ class RawVerification(_Strict):
         if value is None:
             return None
         text = value.strip()
-        if not text or any(ord(c) < 32 or ord(c) == 127 for c in text):
+        if not text or _has_control(text):
             raise ValueError(
                 f"{value!r}: the full suite is one command line without control characters "
                 '(e.g. "python3 -m pytest -q")'
@@ -102,19 +102,9 @@ class RawVerification(_Strict):
     @field_validator("commands")
     @classmethod
     def _commands(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        if value is None:
-            return None
-        if not value:
+        if value is not None and not value:
             raise ValueError("declare at least one command, or leave the key out")
-        out = []
-        for command in value:
-            text = command.strip()
-            if not text:
-                raise ValueError("a command is empty")
-            if any(ord(c) < 32 or ord(c) == 127 for c in text):
-                raise ValueError(f"{command!r}: a command is one line without control characters")
-            out.append(text)
-        return tuple(out)
+        return _each(value, _command)
 
     @field_validator("artifact_dir")
     @classmethod
@@ -125,7 +115,7 @@ class RawVerification(_Strict):
         land in the candidate they judge, or nowhere the work tree shows."""
         if value is None:
             return None
-        if not value.strip() or any(ord(c) < 32 or ord(c) == 127 for c in value):
+        if not value.strip() or _has_control(value):
             raise ValueError(
                 f"{value!r}: name a directory, one line without control characters "
                 f"(e.g. {DEFAULT_ARTIFACT_DIR})"
@@ -148,25 +138,58 @@ class RawVerification(_Strict):
     @field_validator("dependency_dirs")
     @classmethod
     def _dependency_dirs(cls, value: tuple[str, ...] | None) -> tuple[str, ...] | None:
-        if value is None:
-            return None
-        out = []
-        for raw in value:
-            path = raw.strip().strip("/")
-            parts = path.split("/")
-            if (
-                not path
-                or raw.strip().startswith("/")
-                or "\0" in path
-                or any(p in ("", ".", "..") for p in parts)
-                or parts[0] == ".git"
-            ):
-                raise ValueError(
-                    f"{raw!r}: a dependency folder is a path relative to the work tree root, "
-                    f"inside it and outside .git (e.g. .venv or web/node_modules)"
-                )
-            out.append(path)
-        return tuple(out)
+        return _each(value, _dependency_dir)
+
+
+def _has_control(text: str) -> bool:
+    """Whether ``text`` holds a control character (below space, or DEL)."""
+    return any(ord(c) < 32 or ord(c) == 127 for c in text)
+
+
+def _each(value: tuple[str, ...] | None, check: Callable[[str], str]) -> tuple[str, ...] | None:
+    """``check`` of each item of a list key (None, the key left out, stays None).
+
+    Raises:
+        ValueError: from ``check``, for the first item it refuses.
+    """
+    return None if value is None else tuple(check(item) for item in value)
+
+
+def _command(command: str) -> str:
+    """A ``[verification] commands`` item, stripped.
+
+    Raises:
+        ValueError: it is empty or holds a control character.
+    """
+    text = command.strip()
+    if not text:
+        raise ValueError("a command is empty")
+    if _has_control(text):
+        raise ValueError(f"{command!r}: a command is one line without control characters")
+    return text
+
+
+def _dependency_dir(raw: str) -> str:
+    """A ``[verification] dependency_dirs`` item without its outer slashes.
+
+    Raises:
+        ValueError: it is not a path relative to the work tree root, inside it and outside
+            ``.git``.
+    """
+    path = raw.strip().strip("/")
+    parts = path.split("/")
+    if (
+        not path
+        or raw.strip().startswith("/")
+        or "\0" in path
+        or any(p in ("", ".", "..") for p in parts)
+        or parts[0] == ".git"
+    ):
+        raise ValueError(
+            f"{raw!r}: a dependency folder is a path relative to the work tree root, "
+            f"inside it and outside .git (e.g. .venv or web/node_modules)"
+        )
+    return path
 
 
 class RawConfig(_Strict):
