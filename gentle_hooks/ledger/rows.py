@@ -40,9 +40,11 @@ from gentle_hooks.values.frozen import fields
 TYPE_CHECKING = False  # importing typing costs ~10 ms; the gates load this module
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
-    from typing import Any
+    from typing import Any, TypeVar
 
     from gentle_hooks.ledger.records import R
+
+    J = TypeVar("J")
 
 #: Record type -> its table (:mod:`gentle_hooks.ledger.schema`).
 TABLES: dict[type[Any], str] = {
@@ -247,7 +249,7 @@ def _column(
         if not isinstance(value, str):
             raise bad("not text")
         if (table, name) in JSON_COLUMNS:
-            _json_value(table, name, value, JSON_COLUMNS[(table, name)], bad)
+            json_of(value, JSON_COLUMNS[(table, name)], bad)
     elif kind in ("texts", "ints"):
         value = _json_tuple(name, value, bad)
         if not value and (table, name) in _NON_EMPTY:
@@ -299,15 +301,21 @@ def _blob_text(kind: str, value: bytes, bad: Callable[[str], RowError]) -> str:
     raise bad("a BLOB of UTF-8 text, not text (SQLite type blob)")
 
 
-def _json_value(
-    table: str, name: str, text: str, kind: type, bad: Callable[[str], RowError]
-) -> object:
+def json_of(
+    text: str, kind: type[J], bad: Callable[[str], Exception], unreadable: str = "not JSON"
+) -> J:
+    """``text`` read as JSON, a ``kind`` (:class:`dict` or :class:`list`).
+
+    Raises:
+        ``bad(unreadable)``: ``text`` is no JSON (or nested too deep to read);
+        ``bad("not a JSON object")`` / ``bad("not a JSON list")``: it is no ``kind``.
+    """
     import json  # a passing push reads no JSON column: json loads on use
 
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
-        raise bad("not JSON") from None
+        raise bad(unreadable) from None
     if not isinstance(value, kind):
         raise bad(f"not a JSON {'object' if kind is dict else 'list'}")
     return value
@@ -319,15 +327,8 @@ def _json_tuple(name: str, value: object, bad: Callable[[str], RowError]) -> tup
     if not isinstance(value, str):
         raise bad("not a JSON list")
     items = plain_strings(value) if name not in _INT_ITEMS or value == "[]" else None
-    if items is None:
-        import json  # any other shape: a gate that passes reads only plain lists
-
-        try:
-            items = json.loads(value)
-        except (ValueError, RecursionError):
-            raise bad("not a JSON list") from None
-    if not isinstance(items, list):
-        raise bad("not a JSON list")
+    if items is None:  # any other shape: a gate that passes reads only plain lists
+        items = json_of(value, list, bad, "not a JSON list")
     for item in items:
         ok = (
             isinstance(item, int) and not isinstance(item, bool)

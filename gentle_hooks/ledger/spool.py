@@ -238,7 +238,7 @@ def parse_line(raw: bytes) -> Record:
     Raises:
         LineError: the line is not a spooled record (why, in our words).
     """
-    import json
+    from gentle_hooks.ledger.rows import json_of
 
     try:
         text = raw.decode("ascii")
@@ -246,12 +246,7 @@ def parse_line(raw: bytes) -> Record:
         raise LineError(
             "not ASCII text (a spool line is JSON with every other character escaped)"
         ) from None
-    try:
-        item = json.loads(text)
-    except (ValueError, RecursionError):
-        raise LineError("not JSON") from None
-    if not isinstance(item, dict):
-        raise LineError("not a JSON object")
+    item = json_of(text, dict, LineError)
     try:
         if "commit" in item:
             return _commit_line(item)
