@@ -64,6 +64,7 @@ class Bases(Objects, Index):
         if len(bests) != 1:
             return
         best = bests[0]
+        self.held_below(best, base, tip)
         below = {best}
         grew = True
         while grew:  # parents first in topological order: usually one pass
@@ -113,6 +114,8 @@ class Bases(Objects, Index):
                 continue
             refname, oid, symref, tree = line.split("\0")
             found[refname] = (oid, symref)
+            if oid and refname.startswith("refs/remotes/"):  # a remote-tracking ref reaches it
+                self._held_remotely[oid] = True
             if oid and tree:
                 self._trees[oid] = tree
         origin = found.get("refs/remotes/origin/HEAD")

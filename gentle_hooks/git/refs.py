@@ -27,8 +27,16 @@ class Refs(RepositoryCore):
         super().__init__(paths, env)
         #: (base commit, commit) -> their merge-base, learnt by ``learn_merge_bases``.
         self._merge_bases: dict[tuple[str, str], str] = {}
-        #: commit -> whether a remote-tracking ref reaches it (``settings_anchor``).
+        #: commit -> whether a remote-tracking ref reaches it (``settings_anchor``): asked,
+        #: or known without asking (:meth:`held_below`).
         self._held_remotely: dict[str, bool] = {}
+
+    def held_below(self, commit: str | None, *above: str) -> None:
+        """Note that ``commit`` (a merge-base of ``above``) is held remotely when one of
+        ``above`` is: an ancestor of a commit a remote-tracking ref reaches is reached too,
+        so :meth:`settings_anchor` needs no ``for-each-ref --contains`` for it."""
+        if commit is not None and any(self._held_remotely.get(a) for a in above):
+            self._held_remotely[commit] = True
 
     def head(self) -> str | None:
         """The commit HEAD points at, or None when HEAD is unborn."""
@@ -126,12 +134,12 @@ class Refs(RepositoryCore):
     def merge_base(self, a: str, b: str) -> str | None:
         """The best common ancestor of two commits, or None when they share no history."""
         known = self._merge_bases.get((a, b))
-        if known is not None:
-            return known
-        if a == b and a in self._trees:
-            return a  # a commit known to exist (its tree was read) is its own merge-base
-        proc = self.run(["merge-base", a, b], ok=(0, 1))
-        return _answer(proc)
+        if known is None and a == b and a in self._trees:
+            known = a  # a commit known to exist (its tree was read) is its own merge-base
+        if known is None:
+            known = _answer(self.run(["merge-base", a, b], ok=(0, 1)))
+        self.held_below(known, a, b)
+        return known
 
     def settings_anchor(self, commit: str, head: str) -> tuple[str | None, str | None]:
         """A commit the gate's settings may be read from for a candidate based on

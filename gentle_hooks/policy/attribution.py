@@ -294,7 +294,7 @@ def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = Tr
         return WriterDelta(frozenset(), frozenset(), True)
     old, new = line_keys(before), line_keys(after)
     any_before = any_line_keys(before)
-    telling = telling_keys(after) - any_before if detail else frozenset()
+    telling = telling_keys(after, any_before) if detail else frozenset()
     if old == new and before != after:
         # Only insignificant lines changed (an operator, a constant): key them all, or any
         # further edit of the file would carry none of the writer's keys.
@@ -306,10 +306,10 @@ def writer_delta(before: bytes | None, after: bytes | None, *, detail: bool = Tr
     if not detail:
         return WriterDelta(added, old - new, False)
     any_after = any_line_keys(after)
-    short = short_keys(after) - any_before if added else frozenset()
-    dropped = short_keys(before) - any_after
+    short = short_keys(after, any_before) if added else frozenset()
+    dropped = short_keys(before, any_after)
     shapes = _added_shapes(after, added)
-    told = telling_keys(before) - any_after
+    told = telling_keys(before, any_after)
     placed, masked = placed_lines(after, added | short | telling), masked_lines(after, added)
     return WriterDelta(
         added, old - new, False, short, telling, shapes, dropped, told, placed, masked
@@ -386,7 +386,7 @@ def carries_row(change: PathChange, entry: WriterEntry, *, elsewhere: bool = Fal
     if d.added and held - old - held_keys(d, change.old) and len(held) >= need_added:
         return "A2"
     one = (new - old) & d.telling - idioms - heads  # one telling writer line...
-    if one and (not elsewhere or one & distinctive_keys(change.new)):  # ...elsewhere distinctive
+    if one and (not elsewhere or distinctive_keys(change.new, one)):  # ...elsewhere distinctive
         return "A2"
     if reproduces_edit(change, d, idioms if elsewhere else frozenset()):
         return "A6"
@@ -437,18 +437,15 @@ def carries_row_across(change: PathChange, entry: WriterEntry) -> str:
     d = entry.delta
     if d.binary or not (d.added or d.telling) or not change.new:
         return "A5"
-    from gentle_hooks.policy.boilerplate import keyed_lines
+    from gentle_hooks.policy.boilerplate import introduced_lines
     from gentle_hooks.policy.wholefile import holds_whole_new_file
 
-    before = any_line_keys(change.old)
-    new = keyed_lines(change.new)
-    found = {k for k, boiler in new if k in d.added and k not in before and not boiler}
-    whole = holds_whole_new_file(  # the writer's new file moved or copied whole
-        entry.before is None, d.added, d.telling, [(k, b) for k, b in new if k not in before]
-    )
-    one = {k for k, boiler in new if k in d.telling and k not in before and not boiler}
+    new = introduced_lines(change.old, change.new)  # once per change, not per entry
+    found = {k for k, boiler in new if k in d.added and not boiler}
+    whole = holds_whole_new_file(entry.before is None, d.added, d.telling, new)  # moved whole
+    one = {k for k, boiler in new if k in d.telling and not boiler}
     if one:  # the change's lines are read for distinctiveness only when one is telling
-        one &= distinctive_keys(change.new)
+        one &= distinctive_keys(change.new, one)
     return "A2" if len(found) >= MIN_ACROSS or whole or one else "A5"
 
 

@@ -36,6 +36,7 @@ from functools import lru_cache
 from gentle_hooks.policy.linekeys import (
     CONTENTS_KEPT,
     LineRow,
+    any_line_keys,
     first_row,
     joined_lines,
     stripped_key,
@@ -68,19 +69,26 @@ def boilerplate_row(line: bytes) -> str | None:
     return first_row(BOILERPLATE_ROWS, line.strip())
 
 
-def keyed_lines(data: bytes) -> tuple[tuple[str, bool], ...]:
-    """(key, of a row of :data:`BOILERPLATE_ROWS`) of each non-blank line of ``data`` in
+def introduced_lines(old: bytes | None, new: bytes) -> tuple[tuple[str, bool], ...]:
+    """(key, of a row of :data:`BOILERPLATE_ROWS`) of each non-blank line of ``new`` in
     order, then of each of its wrapped statements joined
-    (:func:`~gentle_hooks.policy.linekeys.joined_lines`): what row A2 across paths reads of
-    a change's new side, once per content however many entries it is compared with (the
-    last answers kept: :data:`~gentle_hooks.policy.linekeys.CONTENTS_KEPT`)."""
-    return _keyed_lines(data)
+    (:func:`~gentle_hooks.policy.linekeys.joined_lines`), but for those whose key ``old``
+    holds (:func:`~gentle_hooks.policy.linekeys.any_line_keys`): what a change's new side
+    introduces, as row A2 across paths reads it. Only those lines are classified, once per
+    change however many entries it is compared with (the last answers kept:
+    :data:`~gentle_hooks.policy.linekeys.CONTENTS_KEPT`)."""
+    return _introduced_lines(old, new)
 
 
 @lru_cache(maxsize=CONTENTS_KEPT)
-def _keyed_lines(data: bytes) -> tuple[tuple[str, bool], ...]:
-    lines = [*(line.strip() for line in data.splitlines()), *joined_lines(data)]
-    return tuple((stripped_key(s), boilerplate_row(s) is not None) for s in lines if s)
+def _introduced_lines(old: bytes | None, new: bytes) -> tuple[tuple[str, bool], ...]:
+    before = any_line_keys(old)
+    lines = [*(line.strip() for line in new.splitlines()), *joined_lines(new)]
+    return tuple(
+        (key, boilerplate_row(s) is not None)
+        for s in lines
+        if s and (key := stripped_key(s)) not in before
+    )
 
 
 def boilerplate_keys(data: bytes | None) -> dict[str, str]:

@@ -34,6 +34,7 @@ same row, save a shell command whose words were run together.
 from __future__ import annotations
 
 import re
+from collections.abc import Set
 from functools import lru_cache
 
 from gentle_hooks.policy.linekeys import (
@@ -120,12 +121,18 @@ def is_distinctive(stripped: bytes) -> bool:
     return distinctive_row(stripped) in ("D2", "D3", "D4")
 
 
-def distinctive_keys(data: bytes | None) -> frozenset[str]:
+def distinctive_keys(data: bytes | None, among: Set[str] | None = None) -> frozenset[str]:
     """The keys of the distinctive lines of ``data`` and of its wrapped statements joined
-    (:func:`~gentle_hooks.policy.linekeys.joined_lines`)."""
+    (:func:`~gentle_hooks.policy.linekeys.joined_lines`); with ``among``, only those of
+    its keys, the other lines never classified (the same as intersecting after)."""
     if not data:
         return frozenset()
-    return _distinctive_keys(data)
+    if among is None:
+        return _distinctive_keys(data)
+    lines = [*(line.strip() for line in data.splitlines()), *joined_lines(data)]
+    return frozenset(
+        k for s in lines if s and (k := stripped_key(s)) in among and is_distinctive(s)
+    )
 
 
 @lru_cache(maxsize=64)

@@ -256,15 +256,17 @@ def _keys(data: bytes, significant_only: bool) -> frozenset[str]:
     return frozenset(keys) | joined_keys(data)
 
 
-def short_keys(data: bytes | None) -> frozenset[str]:
+def short_keys(data: bytes | None, without: frozenset[str] = frozenset()) -> frozenset[str]:
     """The keys of the *short* lines of ``data``: not significant (:func:`line_key`), yet
-    of two words or more (``rm -rf /``, ``x = 0``; never a lone keyword or a brace)."""
+    of two words or more (``rm -rf /``, ``x = 0``; never a lone keyword or a brace).
+    ``without``: keys left out, never classified (the same as subtracting them after)."""
     if not data:
         return frozenset()
     return frozenset(
-        stripped_key(stripped)
+        key
         for line in data.splitlines()
         if (stripped := line.strip())
+        and (key := stripped_key(stripped)) not in without
         and not is_significant(stripped)
         and len(_WORD.findall(stripped)) >= 2
     )
@@ -354,13 +356,18 @@ def header_keys(data: bytes | None) -> frozenset[str]:
     )
 
 
-def telling_keys(data: bytes | None) -> frozenset[str]:
+def telling_keys(data: bytes | None, without: frozenset[str] = frozenset()) -> frozenset[str]:
     """The keys of the *telling* lines of ``data``, and of its wrapped statements joined:
-    significant and not trivial (:func:`trivial_row`)."""
+    significant and not trivial (:func:`trivial_row`). ``without``: keys left out, never
+    classified (a delta classifies only the lines it changed: the same as subtracting)."""
     if not data:
         return frozenset()
     lines = [*(line.strip() for line in data.splitlines()), *joined_lines(data)]
-    return frozenset(stripped_key(s) for s in lines if s and trivial_row(s) is None)
+    return frozenset(
+        key
+        for s in lines
+        if s and (key := stripped_key(s)) not in without and trivial_row(s) is None
+    )
 
 
 # -- wrapped statements and token shapes ----------------------------------------------------

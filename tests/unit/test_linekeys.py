@@ -46,3 +46,36 @@ def test_only_a_line_with_a_comment_mark_or_a_trailing_semicolon_has_a_code_part
     code_part leaves such a line as it is."""
     if not may_have_code_part(stripped):
         assert code_part(stripped) == stripped
+
+
+_LINE = st.sampled_from(
+    [
+        b"def f(x):",
+        b"    return x * 2 + 1",
+        b"x = 0",
+        b"rm -rf /tmp/a",
+        b"}",
+        b"# a note here",
+        b"foo(",
+        b"    a,",
+        b")",
+        b'print("done")',
+        b"return result",
+        b"import os",
+        b"",
+    ]
+)
+_CONTENT = st.lists(_LINE, max_size=12).map(lambda ls: b"\n".join(ls) + b"\n")
+
+
+@given(_CONTENT, _CONTENT)
+def test_keys_left_out_are_the_keys_subtracted(data: bytes, other: bytes) -> None:
+    """``without`` (a writer delta's other side) only skips classifying lines: the same
+    set as subtracting afterwards."""
+    from gentle_hooks.policy.distinctive import distinctive_keys
+    from gentle_hooks.policy.linekeys import short_keys, telling_keys
+
+    without = any_line_keys(other)
+    assert telling_keys(data, without) == telling_keys(data) - without
+    assert short_keys(data, without) == short_keys(data) - without
+    assert distinctive_keys(data, without) == distinctive_keys(data) & without
