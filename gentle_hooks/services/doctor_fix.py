@@ -12,7 +12,7 @@ finds what it repairs, and never deletes a record.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from gentle_hooks.errors import Command, GentleError, cli
@@ -300,33 +300,32 @@ def salvage_ledgers(cwd: str | None) -> list[tuple[str, Command | None]]:
     Raises:
         GitError: ``cwd`` is not in a repository.
     """
-    from gentle_hooks.ledger.quarantine import way_out
+    from gentle_hooks.ledger.records import QuarantineRecord
     from gentle_hooks.ledger.salvage import damaged_files, salvage
     from gentle_hooks.ledger.store import Ledger
+    from gentle_hooks.services.doctor_spool import each_kept_file
 
     path = _ledger_of(cwd)
-    out: list[tuple[str, Command | None]] = []
-    for damaged in damaged_files(path):
-        try:
-            with Ledger.open(path, fold=False) as led:  # the spool is folded after the rows
-                done = salvage(led, damaged)
-        except GentleError as exc:
-            out.append((f"could not recover the rows of {damaged}: {exc.message}", None))
-            continue
-        except OSError as exc:
-            out.append((f"could not recover the rows of {damaged}: {exc.strerror}", None))
-            continue
+
+    def recover(led: Ledger, damaged: str) -> tuple[str, Sequence[QuarantineRecord]]:
+        done = salvage(led, damaged)
         rows = sum(done.recovered.values())
-        out.append((f"recovered {rows} row(s) of {damaged} into {path}; kept as {done.kept}", None))
-        for rec in done.held:
-            out.append(
-                (
-                    f"held as quarantine {rec.id}: {rec.why}; it keeps the gates closed until a "
-                    "person who recorded that work again (or abandons it) discards it",
-                    way_out(rec)[0],
-                )
-            )
-    return out
+        return f"recovered {rows} row(s) of {damaged} into {path}; kept as {done.kept}", done.held
+
+    return each_kept_file(
+        path,
+        damaged_files(path),
+        recover,
+        lambda damaged, exc: (
+            f"could not recover the rows of {damaged}: "
+            + (exc.message if isinstance(exc, GentleError) else str(exc.strerror))
+        ),
+        lambda rec: (
+            f"held as quarantine {rec.id}: {rec.why}; it keeps the gates closed until a "
+            "person who recorded that work again (or abandons it) discards it"
+        ),
+        fold=False,  # the spool is folded after the rows
+    )
 
 
 def held_way_out(path: str) -> tuple[str, Command | None]:
